@@ -1,0 +1,3 @@
+module github.com/fickle-db/fickle
+
+go 1.26.8

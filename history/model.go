@@ -1,0 +1,212 @@
+package history
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Level is a transaction's isolation level, weakest first.
+type Level uint8
+
+// The isolation levels of DESIGN.md §3, in order of strength.
+const (
+	LevelUnknown Level = iota
+	ReadCommitted
+	ReadAtomic
+	Causal
+	Prefix
+	Snapshot
+	Serializable
+)
+
+var levelNames = [...]string{"unknown", "RC", "RA", "CC", "PC", "SI", "SER"}
+
+// String returns the short name (RC, RA, CC, PC, SI, SER).
+func (l Level) String() string {
+	if int(l) < len(levelNames) {
+		return levelNames[l]
+	}
+	return fmt.Sprintf("Level(%d)", l)
+}
+
+// Levels lists the six levels from weakest to strongest.
+var Levels = []Level{ReadCommitted, ReadAtomic, Causal, Prefix, Snapshot, Serializable}
+
+// ParseLevel accepts fickle's short and long names and PostgreSQL's names, in
+// any case, with spaces, dashes or underscores.
+func ParseLevel(s string) (Level, error) {
+	n := strings.NewReplacer("-", " ", "_", " ").Replace(strings.ToLower(strings.TrimSpace(s)))
+	switch n {
+	case "rc", "read committed", "read uncommitted":
+		return ReadCommitted, nil
+	case "ra", "read atomic":
+		return ReadAtomic, nil
+	case "cc", "causal", "causal consistency":
+		return Causal, nil
+	case "pc", "prefix", "prefix consistency":
+		return Prefix, nil
+	case "si", "snapshot", "snapshot isolation", "repeatable read":
+		return Snapshot, nil
+	case "ser", "serializable", "serializability":
+		return Serializable, nil
+	}
+	return LevelUnknown, fmt.Errorf("unknown isolation level %q", s)
+}
+
+// Outcome is how a transaction ended.
+type Outcome uint8
+
+// Transaction outcomes. A client-aborted transaction has no visible writes but
+// its reads are checked and it has a place in the commit order; a
+// server-aborted one (40001, 40P01) is ignored by the checker.
+const (
+	Committed Outcome = iota
+	ClientAborted
+	ServerAborted
+	Pending
+)
+
+var outcomeNames = [...]string{"committed", "client-aborted", "server-aborted", "pending"}
+
+// String returns the outcome's name as used in the JSONL format.
+func (o Outcome) String() string {
+	if int(o) < len(outcomeNames) {
+		return outcomeNames[o]
+	}
+	return fmt.Sprintf("Outcome(%d)", o)
+}
+
+// ParseOutcome is the inverse of Outcome.String.
+func ParseOutcome(s string) (Outcome, error) {
+	for i, n := range outcomeNames {
+		if n == s {
+			return Outcome(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown transaction outcome %q", s)
+}
+
+// TxnID identifies a transaction: its index in History.Txns. Init (0) is the
+// transaction that wrote the initial version of every key.
+type TxnID uint32
+
+// Init is the initial transaction, so-before every other transaction.
+const Init TxnID = 0
+
+// NoWriter marks a read whose value no write in the history produced (a
+// thin-air read in an imported history).
+const NoWriter TxnID = ^TxnID(0)
+
+// SessionID identifies a session: its index in History.Sessions.
+type SessionID uint32
+
+// KeyID identifies a key: its index in History.Keys.
+type KeyID uint32
+
+// Key is a (table, primary key) pair; Name is the primary key's text form.
+// Formats without tables use an empty Table.
+type Key struct {
+	Table string
+	Name  string
+}
+
+// String returns "table/name", or the name alone when there is no table.
+func (k Key) String() string {
+	if k.Table == "" {
+		return k.Name
+	}
+	return k.Table + "/" + k.Name
+}
+
+// OpKind says whether an operation reads or writes a key.
+type OpKind uint8
+
+// Operation kinds.
+const (
+	OpRead OpKind = iota
+	OpWrite
+)
+
+// OpFlags qualify an operation.
+type OpFlags uint8
+
+// Operation flags.
+const (
+	// FlagTombstone on a write: the write deletes the key. On a read: the
+	// version seen was a tombstone (absent row).
+	FlagTombstone OpFlags = 1 << iota
+	// FlagReturned on a read: the row was returned to the client (it existed
+	// and matched the statement's predicate). Reads without it are
+	// observations too: the row was inspected and filtered out or absent.
+	FlagReturned
+	// FlagHasValue: Value holds the integer value written or read (imported
+	// formats identify writes by value).
+	FlagHasValue
+)
+
+// Op is one key-level operation of a transaction. A statement that inspects
+// several keys (a predicate read) is several consecutive read Ops with the
+// same Event, the statement's index in Txn.Statements.
+type Op struct {
+	Kind   OpKind
+	Flags  OpFlags
+	Key    KeyID
+	Event  uint32 // statement number within the transaction
+	Writer TxnID  // reads: whose version was seen (the reader itself for its own write)
+	Value  int64  // with FlagHasValue: the value written or read
+}
+
+// Statement describes one read or write event in the user's terms.
+type Statement struct {
+	SQL       string // the SQL text, when known
+	Table     string // the table it reads or writes
+	Predicate string // the WHERE clause of a predicate read, when any
+}
+
+// Txn is one transaction of a history.
+type Txn struct {
+	ID         TxnID
+	Session    SessionID
+	Level      Level
+	Outcome    Outcome
+	Name       string // the transaction's name in the source format, if any
+	Ops        []Op
+	Statements []Statement // indexed by Op.Event; nil when unknown
+	Rows       []string    // parallel to Ops: row image (JSON) written or read; nil when unknown
+	Start, End int64       // wall-clock nanoseconds, 0 when unknown (real-time variants)
+}
+
+// Session is one session's transactions in session order.
+type Session struct {
+	ID   SessionID
+	Name string
+	Txns []TxnID
+}
+
+// History is a complete recorded history. Txns[0] is Init, which writes every
+// key's initial version (a tombstone unless data was loaded first).
+type History struct {
+	Keys        []Key
+	Sessions    []Session
+	Txns        []Txn
+	CommitOrder []TxnID // the server's commit order, when recorded; nil otherwise
+
+	keyIndex map[Key]KeyID
+}
+
+// Intern returns the id of k, adding it to h.Keys if it is new.
+func (h *History) Intern(k Key) KeyID {
+	if h.keyIndex == nil {
+		h.keyIndex = make(map[Key]KeyID, len(h.Keys))
+		for i, kk := range h.Keys {
+			h.keyIndex[kk] = KeyID(i)
+		}
+	}
+	if id, ok := h.keyIndex[k]; ok {
+		return id
+	}
+	id := KeyID(len(h.Keys))
+	h.Keys = append(h.Keys, k)
+	h.keyIndex[k] = id
+	return id
+}
