@@ -1,0 +1,257 @@
+package oracle
+
+import (
+	"fmt"
+
+	"github.com/fickle-db/fickle/history"
+)
+
+// Verdict is the outcome of a check.
+type Verdict uint8
+
+// Verdicts. Unknown is never a guess: it means the step budget ran out before
+// the check could decide.
+const (
+	Consistent Verdict = iota
+	Violation
+	Unknown
+)
+
+var verdictNames = [...]string{"consistent", "violation", "unknown"}
+
+// String returns "consistent", "violation" or "unknown".
+func (v Verdict) String() string {
+	if int(v) < len(verdictNames) {
+		return verdictNames[v]
+	}
+	return fmt.Sprintf("Verdict(%d)", v)
+}
+
+// Options configures a check. Callers must use keyed fields.
+type Options struct {
+	// Level, when set, checks every transaction at this level. When zero
+	// (history.LevelUnknown), each transaction is checked at its own level
+	// (mixed levels, paper 000); a transaction whose own level is unknown is
+	// checked at Serializable.
+	Level history.Level
+	// RealTime adds the real-time constraint (strict variants): a
+	// transaction must see every transaction that committed before it began.
+	// It uses Txn.Start and Txn.End; transactions without times are not
+	// constrained.
+	RealTime bool
+	// MaxSteps bounds the work of the exponential searches (PC, SI, SER
+	// without a usable commit order). Zero means no bound. When the budget
+	// runs out the verdict is Unknown.
+	MaxSteps int64
+	// Progress, when set, is called from time to time with the work done and
+	// the total work expected (both in abstract steps). It must be cheap.
+	Progress func(done, total int64)
+
+	_ struct{}
+}
+
+// Result is the outcome of Check.
+type Result struct {
+	Verdict Verdict
+	// Level is the level checked: Options.Level, or for a mixed check the
+	// strongest level of any transaction.
+	Level history.Level
+	// Explanation says why, when Verdict is Violation; nil otherwise.
+	Explanation *Explanation
+	// Steps is the work done, in the same units as Options.MaxSteps.
+	Steps int64
+}
+
+// EdgeKind is the relation an edge of a dependency cycle comes from.
+type EdgeKind uint8
+
+// Edge kinds. SO, WR are given by the history; WW and RW are derived by the
+// level's axiom (saturation, or the commit order under test); RT is the
+// real-time order of the strict variants.
+const (
+	EdgeSO EdgeKind = iota // session order
+	EdgeWR                 // write-read: To read a version From wrote
+	EdgeWW                 // write-write: the level forces From's write of Key before To's
+	EdgeRW                 // read-write (anti-dependency): From read a version of Key older than To's
+	EdgeRT                 // real time: From committed before To began
+)
+
+var edgeKindNames = [...]string{"so", "wr", "ww", "rw", "rt"}
+
+// String returns the relation's short name (so, wr, ww, rw, rt).
+func (k EdgeKind) String() string {
+	if int(k) < len(edgeKindNames) {
+		return edgeKindNames[k]
+	}
+	return fmt.Sprintf("EdgeKind(%d)", k)
+}
+
+// NoOp marks an Edge end that is not a particular operation.
+const NoOp int32 = -1
+
+// Edge is one edge of a dependency cycle: From must precede To in every
+// commit order the checked level allows.
+type Edge struct {
+	From, To history.TxnID
+	Kind     EdgeKind
+	// Key is the key the edge is about (wr, ww, rw); meaningless for so and rt.
+	Key history.KeyID
+	// FromOp and ToOp index the operations (Txn.Ops) the edge comes from: for
+	// wr the write and the read; for ww the two writes; for rw the read and
+	// the overwriting write. NoOp when not applicable.
+	FromOp, ToOp int32
+	// Via, for derived edges (ww, rw), is the transaction whose read forced
+	// the edge (the reader t3 of the axiom), or the reader itself.
+	Via history.TxnID
+	// Reason is a one-line explanation in the user's terms.
+	Reason string
+}
+
+// StructuralKind names a structural defect: a history no isolation level
+// allows, whatever the commit order.
+type StructuralKind uint8
+
+// Structural defects (Adya's and paper 002's names where they exist).
+const (
+	ThinAirRead      StructuralKind = iota + 1 // reads a version no transaction wrote
+	AbortedRead                                // G1a: reads a write of an aborted transaction
+	FutureRead                                 // reads its own later write, or a write of a so-later transaction
+	IntermediateRead                           // G1b: reads a write that its writer overwrote
+	NotMyOwnWrite                              // reads another's version of a key it wrote before
+	NotMyLastWrite                             // reads its own write that it overwrote since
+	UnknownWriter                              // names a transaction or key outside the history
+)
+
+// Explanation says why a history violates a level.
+type Explanation struct {
+	// Level is the weakest level the violation breaks: the history (or the
+	// offending transaction) fails at Level and every stronger level.
+	Level history.Level
+	// Anomaly is the anomaly's name: G0, G1a, G1b, G1c, G-single, G2, lost
+	// update, write skew, fractured read, causality violation, long fork,
+	// non-repeatable read, or a structural kind.
+	Anomaly string
+	// Cycle is a minimal cycle of the dependency graph, when the violation
+	// is one; its edges are in order, Cycle[i].To == Cycle[i+1].From.
+	Cycle []Edge
+	// Structural is set when the history is malformed for every level.
+	Structural *StructuralIssue
+}
+
+// StructuralIssue locates a structural defect.
+type StructuralIssue struct {
+	Kind StructuralKind
+	Txn  history.TxnID // the reading transaction
+	Op   int32         // the read, an index into Txn.Ops
+	Key  history.KeyID
+	// Writer is the transaction whose version was read (history.NoWriter
+	// for a thin-air read).
+	Writer history.TxnID
+	// Reason is a one-line explanation in the user's terms.
+	Reason string
+}
+
+// Check decides whether h satisfies opts.Level (or, when zero, each
+// transaction's own level). It never panics on any history and never runs
+// past opts.MaxSteps: it answers Unknown instead.
+//
+// The dispatch: structural checks first (checkStructure); then, when every
+// transaction is checked at RC, RA or CC, saturation (saturate); when PC, SI
+// or SER transactions are present, verification of the recorded commit order
+// and, when there is none or it fails, the search.
+//
+// The PC/SI/SER half is owned by order*.go and search*.go, which provide:
+//
+//	// verifyCommitOrder checks h with every transaction at levels[t] against
+//	// the total order co (of all non-server-aborted transactions, Init
+//	// first); nil means co witnesses consistency.
+//	func verifyCommitOrder(h *history.History, co []history.TxnID, levels []history.Level, opts Options) *Explanation
+//
+//	// searchCommitOrder looks for a commit order witnessing consistency; the
+//	// verdict is Consistent (with co), Violation (with an explanation, built
+//	// with newCycleExplanation) or Unknown (budget exhausted).
+//	func searchCommitOrder(h *history.History, levels []history.Level, opts Options) (co []history.TxnID, v Verdict, why *Explanation, steps int64)
+//
+// Both may assume checkStructure passed. Until they exist they are reached
+// through the hooks verifyCommitOrderHook and searchCommitOrderHook, which
+// their files set in init; while unset, Check answers Unknown for PC/SI/SER.
+func Check(h *history.History, opts Options) Result {
+	levels := levelsFor(h, opts)
+	res := Result{Level: strongest(h, levels)}
+	if why := checkStructure(h); why != nil {
+		res.Verdict, res.Explanation = Violation, why
+		return res
+	}
+	if res.Level <= history.Causal {
+		res.Verdict, res.Explanation = saturate(h, levels, opts)
+		return res
+	}
+	if h.CommitOrder != nil && verifyCommitOrderHook != nil {
+		if verifyCommitOrderHook(h, h.CommitOrder, levels, opts) == nil {
+			res.Verdict = Consistent
+			return res
+		}
+	}
+	if searchCommitOrderHook == nil {
+		res.Verdict = Unknown
+		return res
+	}
+	_, res.Verdict, res.Explanation, res.Steps = searchCommitOrderHook(h, levels, opts)
+	return res
+}
+
+// levelsFor returns the level each transaction is checked at.
+func levelsFor(h *history.History, opts Options) []history.Level {
+	levels := make([]history.Level, len(h.Txns))
+	for i := range h.Txns {
+		switch {
+		case opts.Level != history.LevelUnknown:
+			levels[i] = opts.Level
+		case h.Txns[i].Level == history.LevelUnknown:
+			levels[i] = history.Serializable
+		default:
+			levels[i] = h.Txns[i].Level
+		}
+	}
+	return levels
+}
+
+// strongest returns the strongest level of any checked transaction (Init
+// and server-aborted transactions are not checked), at least RC.
+func strongest(h *history.History, levels []history.Level) history.Level {
+	best := history.ReadCommitted
+	for i := 1; i < len(h.Txns); i++ {
+		if h.Txns[i].Outcome != history.ServerAborted && levels[i] > best {
+			best = levels[i]
+		}
+	}
+	return best
+}
+
+// StrongestLevel returns the strongest level L such that h satisfies L with
+// every transaction at L, and the results of the checks made, weakest
+// first (the last one is the first level that did not hold, if any). It
+// returns history.LevelUnknown when even RC does not hold or could not be
+// decided. opts.Level is ignored.
+func StrongestLevel(h *history.History, opts Options) (history.Level, []Result) {
+	var results []Result
+	holds := history.LevelUnknown
+	for _, l := range history.Levels {
+		o := opts
+		o.Level = l
+		r := Check(h, o)
+		results = append(results, r)
+		if r.Verdict != Consistent {
+			break
+		}
+		holds = l
+	}
+	return holds, results
+}
+
+// Hooks to the commit-order half of the checker (see Check). They are set by
+// init functions in order*.go and search*.go and never changed afterwards.
+var (
+	verifyCommitOrderHook func(h *history.History, co []history.TxnID, levels []history.Level, opts Options) *Explanation
+	searchCommitOrderHook func(h *history.History, levels []history.Level, opts Options) (co []history.TxnID, v Verdict, why *Explanation, steps int64)
+)
