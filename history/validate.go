@@ -1,0 +1,137 @@
+package history
+
+import "fmt"
+
+// Validate checks that h is internally consistent, so that the oracle can
+// index it without bounds checks: ids in range and equal to their index, Init
+// first and only writing, every transaction in exactly its own session's
+// list, statement numbers non-decreasing and in range, a read's writer either
+// NoWriter or a transaction that writes the key, and a commit order, when
+// recorded, that starts with Init and lists every committed and
+// client-aborted transaction once and nothing else.
+//
+// Validate accepts everything the checker must report rather than reject:
+// reads of aborted or pending transactions, of the reader's own later write
+// (future reads), of NoWriter (thin-air), of a value that is not the writer's
+// last write (intermediate reads).
+func (h *History) Validate() error {
+	if len(h.Txns) == 0 {
+		return fmt.Errorf("history has no Init transaction")
+	}
+	init := &h.Txns[Init]
+	if init.Outcome != Committed {
+		return fmt.Errorf("Init is %s, want committed", init.Outcome)
+	}
+	if init.Session != NoSession {
+		return fmt.Errorf("Init belongs to session %d, want none", init.Session)
+	}
+	seen := make([]bool, len(h.Txns))
+	for si := range h.Sessions {
+		s := &h.Sessions[si]
+		if s.ID != SessionID(si) {
+			return fmt.Errorf("session %d (%q) has id %d, want its index", si, s.Name, s.ID)
+		}
+		for _, id := range s.Txns {
+			if id == Init || int(id) >= len(h.Txns) {
+				return fmt.Errorf("session %q lists transaction %d, out of range", s.Name, id)
+			}
+			if seen[id] {
+				return fmt.Errorf("session %q lists transaction %d twice or after another session", s.Name, id)
+			}
+			seen[id] = true
+			if h.Txns[id].Session != s.ID {
+				return fmt.Errorf("session %q lists transaction %d, which belongs to session %d", s.Name, id, h.Txns[id].Session)
+			}
+		}
+	}
+	writes := make(map[writeKey]struct{})
+	for i := range h.Txns {
+		t := &h.Txns[i]
+		if t.ID != TxnID(i) {
+			return fmt.Errorf("transaction %d has id %d, want its index", i, t.ID)
+		}
+		if i != int(Init) && !seen[i] {
+			return fmt.Errorf("transaction %d is in no session's list", i)
+		}
+		if t.Level > Serializable {
+			return fmt.Errorf("transaction %d has invalid level %d", i, t.Level)
+		}
+		if t.Outcome > Pending {
+			return fmt.Errorf("transaction %d has invalid outcome %d", i, t.Outcome)
+		}
+		if t.Rows != nil && len(t.Rows) != len(t.Ops) {
+			return fmt.Errorf("transaction %d has %d row images for %d operations", i, len(t.Rows), len(t.Ops))
+		}
+		var last uint32
+		for j, op := range t.Ops {
+			if int(op.Key) >= len(h.Keys) {
+				return fmt.Errorf("transaction %d operation %d: key %d out of range", i, j, op.Key)
+			}
+			if op.Event < last {
+				return fmt.Errorf("transaction %d operation %d: statement %d after statement %d", i, j, op.Event, last)
+			}
+			last = op.Event
+			if t.Statements != nil && int(op.Event) >= len(t.Statements) {
+				return fmt.Errorf("transaction %d operation %d: statement %d out of range", i, j, op.Event)
+			}
+			switch op.Kind {
+			case OpWrite:
+				writes[writeKey{t.ID, op.Key}] = struct{}{}
+			case OpRead:
+				if i == int(Init) {
+					return fmt.Errorf("Init reads key %s", h.Keys[op.Key])
+				}
+				if op.Writer != NoWriter && int(op.Writer) >= len(h.Txns) {
+					return fmt.Errorf("transaction %d operation %d: writer %d out of range", i, j, op.Writer)
+				}
+			default:
+				return fmt.Errorf("transaction %d operation %d: invalid kind %d", i, j, op.Kind)
+			}
+		}
+	}
+	for i := range h.Txns {
+		for j, op := range h.Txns[i].Ops {
+			if op.Kind != OpRead || op.Writer == NoWriter || op.Writer == Init {
+				continue
+			}
+			if _, ok := writes[writeKey{op.Writer, op.Key}]; !ok {
+				return fmt.Errorf("transaction %d operation %d reads %s from transaction %d, which does not write it",
+					i, j, h.Keys[op.Key], op.Writer)
+			}
+		}
+	}
+	return h.validateCommitOrder()
+}
+
+type writeKey struct {
+	txn TxnID
+	key KeyID
+}
+
+func (h *History) validateCommitOrder() error {
+	if h.CommitOrder == nil {
+		return nil
+	}
+	if len(h.CommitOrder) == 0 || h.CommitOrder[0] != Init {
+		return fmt.Errorf("commit order does not start with Init")
+	}
+	in := make([]bool, len(h.Txns))
+	for _, id := range h.CommitOrder {
+		if int(id) >= len(h.Txns) {
+			return fmt.Errorf("commit order names transaction %d, out of range", id)
+		}
+		if in[id] {
+			return fmt.Errorf("commit order names transaction %d twice", id)
+		}
+		in[id] = true
+		if o := h.Txns[id].Outcome; o != Committed && o != ClientAborted {
+			return fmt.Errorf("commit order names transaction %d, which is %s", id, o)
+		}
+	}
+	for i := range h.Txns {
+		if o := h.Txns[i].Outcome; (o == Committed || o == ClientAborted) && !in[i] {
+			return fmt.Errorf("commit order misses %s transaction %d", o, i)
+		}
+	}
+	return nil
+}
