@@ -1,0 +1,207 @@
+package types
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+)
+
+// varHdrSz is PostgreSQL's VARHDRSZ, which typmods of varchar, bpchar and
+// numeric are offset by.
+const varHdrSz = 4
+
+// maxCharLength is the largest n of varchar(n) and char(n) (MaxAttrSize).
+const maxCharLength = 10485760
+
+// maxNumericPrecision is the largest precision of numeric(p,s).
+const maxNumericPrecision = 1000
+
+// codeStringDataRightTruncation is SQLSTATE 22001. pgerror's generated table
+// keeps only the first condition of each name, and errcodes.txt names the
+// warning 01004 string_data_right_truncation too, so the error is missing
+// there.
+const codeStringDataRightTruncation = pgerror.Code("22001")
+
+// typeInfo is the pg_type row of a type fickle knows.
+type typeInfo struct {
+	name      string // typname
+	sqlName   string // format_type's name
+	size      int    // typlen
+	category  Category
+	preferred bool
+}
+
+var typeInfos = map[Oid]typeInfo{
+	OidBool:        {"bool", "boolean", 1, CategoryBool, true},
+	OidBytea:       {"bytea", "bytea", -1, CategoryUser, false},
+	OidChar:        {"char", `"char"`, 1, CategoryString, false},
+	OidName:        {"name", "name", 64, CategoryString, false},
+	OidInt8:        {"int8", "bigint", 8, CategoryNumeric, false},
+	OidInt2:        {"int2", "smallint", 2, CategoryNumeric, false},
+	OidInt4:        {"int4", "integer", 4, CategoryNumeric, false},
+	OidText:        {"text", "text", -1, CategoryString, true},
+	OidOid:         {"oid", "oid", 4, CategoryNumeric, true},
+	OidJSON:        {"json", "json", -1, CategoryUser, false},
+	OidFloat4:      {"float4", "real", 4, CategoryNumeric, false},
+	OidFloat8:      {"float8", "double precision", 8, CategoryNumeric, true},
+	OidUnknown:     {"unknown", "unknown", -2, CategoryUnknown, false},
+	OidBpchar:      {"bpchar", "character", -1, CategoryString, false},
+	OidVarchar:     {"varchar", "character varying", -1, CategoryString, false},
+	OidDate:        {"date", "date", 4, CategoryDateTime, false},
+	OidTimestamp:   {"timestamp", "timestamp without time zone", 8, CategoryDateTime, false},
+	OidTimestamptz: {"timestamptz", "timestamp with time zone", 8, CategoryDateTime, true},
+	OidInterval:    {"interval", "interval", 16, CategoryTimespan, true},
+	OidNumeric:     {"numeric", "numeric", -1, CategoryNumeric, false},
+	OidRegclass:    {"regclass", "regclass", 4, CategoryNumeric, false},
+	OidUUID:        {"uuid", "uuid", 16, CategoryUser, false},
+	OidJSONB:       {"jsonb", "jsonb", -1, CategoryUser, false},
+}
+
+// typeInfoOf returns the pg_type row of oid; unknown OIDs get a user-category
+// row named after the number, so that methods on Type never panic.
+func typeInfoOf(oid Oid) typeInfo {
+	if ti, ok := typeInfos[oid]; ok {
+		return ti
+	}
+	n := strconv.FormatUint(uint64(oid), 10)
+	return typeInfo{name: n, sqlName: "???", size: -1, category: CategoryUser}
+}
+
+// typeNames maps every name PostgreSQL's grammar and catalog accept for a type
+// (typname, SQL-standard spellings, the aliases in gram.y) to its OID.
+var typeNames = map[string]Oid{
+	"bool": OidBool, "boolean": OidBool,
+	"bytea": OidBytea,
+	"char":  OidChar, // only when quoted or schema-qualified; see typeByName
+	"name":  OidName,
+	"int8":  OidInt8, "bigint": OidInt8,
+	"int2": OidInt2, "smallint": OidInt2,
+	"int4": OidInt4, "integer": OidInt4, "int": OidInt4,
+	"text":   OidText,
+	"oid":    OidOid,
+	"json":   OidJSON,
+	"float4": OidFloat4, "real": OidFloat4,
+	"float8": OidFloat8, "double precision": OidFloat8, "float": OidFloat8,
+	"unknown": OidUnknown,
+	"bpchar":  OidBpchar, "character": OidBpchar,
+	"varchar": OidVarchar, "character varying": OidVarchar,
+	"date":      OidDate,
+	"timestamp": OidTimestamp, "timestamp without time zone": OidTimestamp,
+	"timestamptz": OidTimestamptz, "timestamp with time zone": OidTimestamptz,
+	"interval": OidInterval,
+	"numeric":  OidNumeric, "decimal": OidNumeric, "dec": OidNumeric,
+	"regclass": OidRegclass,
+	"uuid":     OidUUID,
+	"jsonb":    OidJSONB,
+}
+
+func typeByOid(oid Oid) (Type, bool) {
+	if _, ok := typeInfos[oid]; !ok {
+		return Type{}, false
+	}
+	return Type{oid, -1}, true
+}
+
+// typeByName resolves a possibly schema-qualified type name. pg_query gives
+// the grammar's types already translated ("pg_catalog"."int4",
+// "pg_catalog"."bpchar" for CHARACTER, "pg_catalog"."float8" for FLOAT(30)),
+// and user-written names unqualified ("varchar", "timestamptz", "char"
+// for the quoted one-byte "char").
+func typeByName(names []string, mods []int32) (Type, error) {
+	if len(names) == 0 || len(names) > 3 {
+		return Type{}, pgerror.New(pgerror.SyntaxError, "improper qualified name (too many dotted names)")
+	}
+	name := strings.ToLower(names[len(names)-1])
+	full := strings.Join(names, ".")
+	if len(names) > 1 {
+		schema := strings.ToLower(names[len(names)-2])
+		if schema != "pg_catalog" {
+			return Type{}, pgerror.Newf(pgerror.UndefinedObject, "type %q does not exist", full)
+		}
+	}
+	oid, ok := typeNames[name]
+	if !ok {
+		return Type{}, pgerror.Newf(pgerror.UndefinedObject, "type %q does not exist", full)
+	}
+	return applyTypmod(Type{oid, -1}, mods)
+}
+
+// applyTypmod checks the modifiers of a type name and computes the typmod as
+// the type's typmodin function does.
+func applyTypmod(t Type, mods []int32) (Type, error) {
+	if len(mods) == 0 {
+		return t, nil
+	}
+	name := typeInfoOf(t.Oid).name
+	switch t.Oid {
+	case OidVarchar, OidBpchar:
+		if len(mods) != 1 {
+			return Type{}, pgerror.Newf(pgerror.InvalidParameterValue, "invalid type modifier")
+		}
+		n := mods[0]
+		if n < 1 {
+			return Type{}, pgerror.Newf(pgerror.InvalidParameterValue, "length for type %s must be at least 1", name)
+		}
+		if n > maxCharLength {
+			return Type{}, pgerror.Newf(pgerror.InvalidParameterValue, "length for type %s cannot exceed %d", name, maxCharLength)
+		}
+		return Type{t.Oid, n + varHdrSz}, nil
+	case OidNumeric:
+		if len(mods) > 2 {
+			return Type{}, pgerror.Newf(pgerror.InvalidParameterValue, "invalid NUMERIC type modifier")
+		}
+		p := mods[0]
+		var s int32
+		if len(mods) == 2 {
+			s = mods[1]
+		}
+		if p < 1 || p > maxNumericPrecision {
+			return Type{}, pgerror.Newf(pgerror.InvalidParameterValue, "NUMERIC precision %d must be between 1 and %d", p, maxNumericPrecision)
+		}
+		if s < -1000 || s > 1000 {
+			return Type{}, pgerror.Newf(pgerror.InvalidParameterValue, "NUMERIC scale %d must be between -1000 and 1000", s)
+		}
+		return Numeric(int(p), int(s)), nil
+	case OidTimestamp, OidTimestamptz, OidInterval:
+		// Fractional-second precision; like PostgreSQL, more than 6 is
+		// reduced to 6 (PostgreSQL also warns).
+		if len(mods) != 1 {
+			return Type{}, pgerror.Newf(pgerror.InvalidParameterValue, "invalid type modifier")
+		}
+		if mods[0] < 0 {
+			return Type{}, pgerror.Newf(pgerror.InvalidParameterValue, "%s(%d) precision must not be negative", strings.ToUpper(name), mods[0])
+		}
+		return Type{t.Oid, min(mods[0], 6)}, nil
+	}
+	return Type{}, pgerror.Newf(pgerror.SyntaxError, "type modifier is not allowed for type %q", name)
+}
+
+func formatType(t Type) string {
+	ti, ok := typeInfos[t.Oid]
+	if !ok {
+		return "???"
+	}
+	switch t.Oid {
+	case OidVarchar, OidBpchar:
+		if n := t.Length(); n >= 0 {
+			return ti.sqlName + "(" + strconv.Itoa(n) + ")"
+		}
+		if t.Oid == OidBpchar {
+			return "bpchar"
+		}
+	case OidNumeric:
+		if p, s, ok := t.PrecisionScale(); ok {
+			return "numeric(" + strconv.Itoa(p) + "," + strconv.Itoa(s) + ")"
+		}
+	case OidTimestamp, OidTimestamptz:
+		if t.Typmod >= 0 {
+			return "timestamp(" + strconv.Itoa(int(t.Typmod)) + ")" + strings.TrimPrefix(ti.sqlName, "timestamp")
+		}
+	case OidInterval:
+		if t.Typmod >= 0 {
+			return "interval(" + strconv.Itoa(int(t.Typmod)) + ")"
+		}
+	}
+	return ti.sqlName
+}
