@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# pgbench.sh runs pgbench's TPC-B-like script against fickle and against a
+# PostgreSQL 15 started here (fsync=off, synchronous_commit=off, so that both
+# work in memory), in one run, and prints both TPS figures and their ratio.
+# It also measures fickle's time from launch to the first accepted connection.
+#
+# Usage: bench/pgbench.sh [-c clients] [-j threads] [-T seconds] [-M mode] [-s scale] [-- extra fickle serve flags]
+# Defaults: -c 8 -j 2 -T 20 -M prepared -s 1 (issue 2's benchmark).
+set -euo pipefail
+clients=8 threads=2 secs=20 mode=prepared scale=1
+while getopts "c:j:T:M:s:" opt; do
+  case $opt in
+    c) clients=$OPTARG ;; j) threads=$OPTARG ;; T) secs=$OPTARG ;; M) mode=$OPTARG ;; s) scale=$OPTARG ;;
+    *) sed -n '2,9p' "$0"; exit 2 ;;
+  esac
+done
+shift $((OPTIND - 1))
+[ "${1:-}" = "--" ] && shift
+root=$(cd "$(dirname "$0")/.." && pwd)
+pgbin=$(pg_config --bindir 2>/dev/null || echo /usr/lib/postgresql/15/bin)
+work=$(mktemp -d)
+fickle_pid= pg_started=
+cleanup() {
+  [ -n "$fickle_pid" ] && kill "$fickle_pid" 2>/dev/null && wait "$fickle_pid" 2>/dev/null
+  [ -n "$pg_started" ] && runas "$pgbin/pg_ctl" -D "$work/pg" -m immediate -w stop >/dev/null 2>&1
+  rm -rf "$work"
+}
+trap cleanup EXIT
+runas() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+
+echo "building fickle..." >&2
+(cd "$root" && go build -o "$work/fickle" ./cmd/fickle && go build -o "$work/startup" ./bench/startup)
+
+echo "launch to first accepted connection (median of 11 launches):"
+"$work/startup" -bin "$work/fickle" -n 11 -- "$@"
+
+"$work/fickle" serve --listen 127.0.0.1:0 "$@" > "$work/fickle.out" 2>&1 &
+fickle_pid=$!
+for _ in $(seq 100); do grep -q '^listening on ' "$work/fickle.out" && break; sleep 0.1; done
+fport=$(sed -n 's/^listening on .*:\([0-9]*\)$/\1/p' "$work/fickle.out" | head -1)
+[ -n "$fport" ] || { cat "$work/fickle.out"; exit 1; }
+
+[ "$(id -u)" = 0 ] && chown postgres "$work"
+runas "$pgbin/initdb" -D "$work/pg" -U postgres -A trust --no-sync >/dev/null
+pport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+runas "$pgbin/pg_ctl" -D "$work/pg" -l "$work/pg.log" -w -o "-p $pport -k $work -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" start >/dev/null
+pg_started=1
+
+tps() { sed -n 's/^tps = \([0-9.]*\) .*/\1/p' | head -1; }
+run() { # name port user db
+  pgbench -q -i -s "$scale" -h 127.0.0.1 -p "$2" -U "$3" "$4" >/dev/null 2>&1
+  pgbench -c "$clients" -j "$threads" -T "$secs" -M "$mode" -h 127.0.0.1 -p "$2" -U "$3" "$4" 2>&1 | tee "$work/$1.txt" >&2
+  tps < "$work/$1.txt"
+}
+echo "pgbench -c $clients -j $threads -T $secs -M $mode, scale $scale" >&2
+ftps=$(run fickle "$fport" fickle fickle)
+ptps=$(run postgres "$pport" postgres postgres)
+echo "fickle TPS:     $ftps"
+echo "PostgreSQL TPS: $ptps"
+python3 -c "print('ratio fickle/PostgreSQL: %.2fx' % ($ftps / $ptps))"
