@@ -9,6 +9,7 @@ require (
 	github.com/jackc/pgx/v5 v5.12.0 // indirect
 	github.com/lib/pq v1.12.3 // indirect
 	github.com/pganalyze/pg_query_go/v6 v6.2.5 // indirect
+	github.com/tidwall/btree v1.8.2 // indirect
 	golang.org/x/text v0.41.0 // indirect
 	google.golang.org/protobuf v1.33.0 // indirect
 )

@@ -1,0 +1,207 @@
+package sqlexec
+
+import (
+	"context"
+	"io"
+
+	"github.com/fickle-db/fickle/isolation"
+)
+
+// Config configures an Engine.
+type Config struct {
+	// Store is the multi-version store every session's transactions run on.
+	Store *isolation.Store
+}
+
+// NewEngine returns an engine for one database: its catalog, its sequences and
+// the store that holds its rows.
+func NewEngine(cfg Config) (*Engine, error) { return newEngine(cfg) }
+
+// SessionInfo describes the client connection a Session serves.
+type SessionInfo struct {
+	ProcessID       uint32
+	User            string
+	Database        string
+	ApplicationName string
+	// StartupParams are the parameters of the startup message; recognized
+	// settings (DateStyle, TimeZone, search_path, ...) become the session's
+	// initial values.
+	StartupParams map[string]string
+}
+
+// NewSession returns a session with its settings initialised from info.
+func (e *Engine) NewSession(info SessionInfo) *Session { return e.newSession(info) }
+
+// Close rolls back any open transaction and releases the session.
+func (s *Session) Close() { s.close() }
+
+// Parse splits sql into its statements (a simple query may hold several) and
+// parses each. Parse errors are 42601 with Position set. Parsed statements are
+// cached by text, so parsing the same text again is cheap. An empty query
+// returns no statements.
+func (s *Session) Parse(sql string) ([]*Statement, error) { return s.engine.parse(sql) }
+
+// SQL returns this statement's own text, without the other statements of the
+// query string it came from.
+func (st *Statement) SQL() string { return st.sql }
+
+// TxnControl reports whether the statement is transaction control (BEGIN,
+// COMMIT, ROLLBACK, SAVEPOINT, ...), which the server's state machine handles
+// by calling Begin, Commit and the others, and returns what it asks for.
+func (st *Statement) TxnControl() (TxnControl, bool) { return st.txn, st.isTxn }
+
+// TxnControlKind is the kind of a transaction-control statement.
+type TxnControlKind int
+
+// The transaction-control statements.
+const (
+	TxnBegin      TxnControlKind = iota + 1 // BEGIN, START TRANSACTION
+	TxnCommit                               // COMMIT, END
+	TxnRollback                             // ROLLBACK, ABORT
+	TxnSavepoint                            // SAVEPOINT name
+	TxnRelease                              // RELEASE [SAVEPOINT] name
+	TxnRollbackTo                           // ROLLBACK TO [SAVEPOINT] name
+	TxnPrepare                              // PREPARE TRANSACTION, COMMIT/ROLLBACK PREPARED: unsupported (0A000)
+)
+
+// TxnControl is a parsed transaction-control statement.
+type TxnControl struct {
+	Kind      TxnControlKind
+	Options   TxnOptions // for TxnBegin
+	Savepoint string     // for TxnSavepoint, TxnRelease, TxnRollbackTo
+	Chain     bool       // COMMIT AND CHAIN, ROLLBACK AND CHAIN
+}
+
+// TxnOptions are the transaction modes of BEGIN, START TRANSACTION and SET
+// TRANSACTION.
+type TxnOptions struct {
+	// Isolation is the requested level, "" for the session default. It holds
+	// a PostgreSQL level name ("read committed", "repeatable read", ...) or a
+	// fickle one ("causal", "prefix", ...), as history.ParseLevel accepts.
+	Isolation     string
+	ReadOnly      bool
+	ReadWrite     bool
+	Deferrable    bool
+	NotDeferrable bool
+}
+
+// Begin opens a transaction with opts over the session's defaults. explicit
+// is false for the implicit transaction the server opens around a statement
+// outside a transaction block.
+func (s *Session) Begin(opts TxnOptions, explicit bool) error { return s.begin(opts, explicit) }
+
+// Commit commits the open transaction. On error (for example 40001) the
+// transaction is gone as well.
+func (s *Session) Commit() error { return s.commit() }
+
+// Rollback rolls back the open transaction, if any.
+func (s *Session) Rollback() error { return s.rollback() }
+
+// Savepoint establishes a savepoint in the open transaction.
+func (s *Session) Savepoint(name string) error { return s.savepoint(name) }
+
+// ReleaseSavepoint releases the named savepoint and every later one; 3B001
+// if there is none of that name.
+func (s *Session) ReleaseSavepoint(name string) error { return s.releaseSavepoint(name) }
+
+// RollbackToSavepoint undoes the writes made since the named savepoint and
+// keeps it; 3B001 if there is none of that name.
+func (s *Session) RollbackToSavepoint(name string) error { return s.rollbackToSavepoint(name) }
+
+// InTxn reports whether a transaction is open.
+func (s *Session) InTxn() bool { return s.txn != nil }
+
+// Prepare resolves the names and types of an ordinary statement, as
+// PostgreSQL's Parse message does: unknown tables, columns and type mismatches
+// fail here (42P01, 42703, 42804). paramOIDs gives the client's parameter
+// types; zeros (and missing trailing entries) are inferred from context. The
+// plan is cached in the returned Prepared.
+func (s *Session) Prepare(st *Statement, paramOIDs []uint32) (*Prepared, error) {
+	return s.prepare(st, paramOIDs)
+}
+
+// Prepared is a statement whose names and types are resolved.
+type Prepared struct {
+	Statement *Statement
+	// ParamOIDs holds the type of every $n placeholder, inferred where the
+	// client left it 0.
+	ParamOIDs []uint32
+	// Columns describes the rows the statement returns; nil when it returns
+	// none.
+	Columns []Column
+
+	plan   plan
+	schema uint64 // catalog version the plan was made against
+}
+
+// Column describes one result column, as a RowDescription field.
+type Column struct {
+	Name     string
+	TypeOID  uint32
+	TypeSize int16
+	TypeMod  int32
+	TableOID uint32
+	AttNum   int16
+}
+
+// Execute runs a prepared ordinary statement inside the open transaction (the
+// server opens an implicit one first when none is open). params are datums
+// in the representation of DESIGN's datum table, one per ParamOIDs entry.
+// Cancelling ctx (CancelRequest, statement_timeout) makes it return 57014.
+func (s *Session) Execute(ctx context.Context, p *Prepared, params []any) (*Result, error) {
+	return s.execute(ctx, p, params)
+}
+
+// Result is what an executed statement returns.
+type Result struct {
+	Columns []Column
+	Rows    [][]any
+	// Tag is the command tag: "INSERT 0 3", "SELECT 2", "SET", ...
+	Tag string
+	// Copy, when set, asks the server to run the COPY sub-protocol and then
+	// call CopyIn or CopyOut with it; Rows and Tag are empty then.
+	Copy *CopyRequest
+}
+
+// CopyFormat is the data format of a COPY.
+type CopyFormat int
+
+// The COPY formats. Binary is rejected with 0A000.
+const (
+	CopyText CopyFormat = iota
+	CopyCSV
+)
+
+// CopyRequest is a COPY ... FROM STDIN or TO STDOUT the server must drive.
+type CopyRequest struct {
+	In      bool // FROM STDIN
+	Format  CopyFormat
+	Columns []Column
+
+	copy *copyPlan
+}
+
+// CopyIn loads the rows read from data (the concatenated CopyData payloads)
+// inside the open transaction and returns the command tag ("COPY n").
+func (s *Session) CopyIn(ctx context.Context, req *CopyRequest, data io.Reader) (tag string, err error) {
+	return s.copyIn(ctx, req, data)
+}
+
+// CopyOut formats the rows of a COPY ... TO STDOUT, one line (terminated by
+// a newline) per call of emit, and returns the command tag ("COPY n").
+func (s *Session) CopyOut(ctx context.Context, req *CopyRequest, emit func(line []byte) error) (tag string, err error) {
+	return s.copyOut(ctx, req, emit)
+}
+
+// ReportedParameters returns the full initial set of parameters a server
+// announces with ParameterStatus (server_version "15.0", client_encoding,
+// DateStyle, ...).
+func (s *Session) ReportedParameters() map[string]string { return s.reportedParameters() }
+
+// TakeChangedParameters returns the reported parameters whose value changed
+// since the last call (by SET, RESET or a transaction end), and forgets them.
+func (s *Session) TakeChangedParameters() map[string]string { return s.takeChangedParameters() }
+
+// Setting returns the current value of a session setting by name, in its
+// SHOW form (for example statement_timeout "0" or "5s").
+func (s *Session) Setting(name string) (string, bool) { return s.setting(name) }

@@ -1,0 +1,382 @@
+package sqlexec
+
+import (
+	"sort"
+	"strings"
+	"sync"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/isolation"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// The catalog names every schema, table, index, constraint and sequence.
+//
+// Descriptors (tableDesc, indexDesc, ...) are immutable once published: DDL
+// builds new descriptors and swaps them into the maps under the write lock,
+// then bumps the version. Plans hold descriptor pointers without locking and
+// are re-made when the version they were made against is no longer current.
+// DDL takes effect immediately for every session and is not undone by a
+// rollback of the transaction that ran it.
+
+// firstUserOID is the first OID given to user objects, as in PostgreSQL.
+const firstUserOID = 16384
+
+// The OIDs of the built-in schemas, as in PostgreSQL.
+const (
+	oidPgCatalog   = 11
+	oidPublic      = 2200
+	oidInfoSchema  = 13000
+	oidPgNamespace = 2615
+	oidPgClass     = 1259
+)
+
+type catalogHolder struct {
+	mu      sync.RWMutex
+	cat     *catalog
+	version uint64
+}
+
+func (h *catalogHolder) publish(c *catalog) {
+	h.mu.Lock()
+	h.cat = c
+	h.version++
+	h.mu.Unlock()
+}
+
+// catalog is the set of named objects. All access goes through the holder's
+// lock; descriptors reached from it are immutable.
+type catalog struct {
+	nextOID uint32
+	schemas map[string]*schemaDesc
+	tables  map[uint32]*tableDesc
+}
+
+type schemaDesc struct {
+	name    string
+	oid     uint32
+	tables  map[string]*tableDesc
+	seqs    map[string]*sequence
+	indexes map[string]*indexDesc
+}
+
+// tableDesc describes a table. cols are in row order: the store's rows hold
+// one datum per column, in this order.
+type tableDesc struct {
+	oid    uint32
+	schema string
+	name   string
+	id     isolation.TableID
+	cols   []*columnDesc
+	// pk lists the primary key's columns; nil for a table with a hidden row
+	// id.
+	pk      []int
+	pkName  string
+	indexes []*indexDesc // secondary indexes, unique ones included
+	checks  []*checkDesc
+	fks     []*fkDesc // outgoing foreign keys
+}
+
+type columnDesc struct {
+	name    string
+	typ     types.Type
+	notNull bool
+	// def is the DEFAULT expression, nil for none (NULL).
+	def *pg_query.Node
+	// identity is 'a' (ALWAYS), 'd' (BY DEFAULT) or 0.
+	identity byte
+	attnum   int16
+}
+
+type indexDesc struct {
+	name   string
+	oid    uint32
+	table  uint32 // table OID
+	cols   []int
+	unique bool
+	// constraint marks an index that backs a UNIQUE constraint.
+	constraint bool
+	id         isolation.IndexID
+}
+
+type checkDesc struct {
+	name string
+	expr *pg_query.Node
+	text string
+}
+
+// FK actions, as pg_constraint.confdeltype spells them.
+const (
+	fkNoAction = 'a'
+	fkRestrict = 'r'
+	fkCascade  = 'c'
+	fkSetNull  = 'n'
+	fkDefault  = 'd'
+)
+
+type fkDesc struct {
+	name     string
+	cols     []int
+	refTable uint32
+	refCols  []int
+	onDelete byte
+	onUpdate byte
+}
+
+func newCatalog() *catalog {
+	c := &catalog{nextOID: firstUserOID, schemas: map[string]*schemaDesc{}, tables: map[uint32]*tableDesc{}}
+	c.schemas["public"] = &schemaDesc{name: "public", oid: oidPublic, tables: map[string]*tableDesc{}, seqs: map[string]*sequence{}, indexes: map[string]*indexDesc{}}
+	return c
+}
+
+// clone returns a copy of the catalog's maps; descriptors are shared.
+func (c *catalog) clone() *catalog {
+	n := &catalog{nextOID: c.nextOID, schemas: make(map[string]*schemaDesc, len(c.schemas)), tables: make(map[uint32]*tableDesc, len(c.tables))}
+	for k, s := range c.schemas {
+		ns := &schemaDesc{name: s.name, oid: s.oid, tables: make(map[string]*tableDesc, len(s.tables)), seqs: make(map[string]*sequence, len(s.seqs)), indexes: make(map[string]*indexDesc, len(s.indexes))}
+		for tk, t := range s.tables {
+			ns.tables[tk] = t
+		}
+		for sk, q := range s.seqs {
+			ns.seqs[sk] = q
+		}
+		for ik, i := range s.indexes {
+			ns.indexes[ik] = i
+		}
+		n.schemas[k] = ns
+	}
+	for k, t := range c.tables {
+		n.tables[k] = t
+	}
+	return n
+}
+
+func (c *catalog) newOID() uint32 {
+	c.nextOID++
+	return c.nextOID - 1
+}
+
+// putTable stores t (new or replacing the descriptor with the same OID).
+func (c *catalog) putTable(t *tableDesc) {
+	c.schemas[t.schema].tables[t.name] = t
+	c.tables[t.oid] = t
+}
+
+// snapshot returns the current catalog and its version.
+func (e *Engine) snapshot() (*catalog, uint64) {
+	e.cat.mu.RLock()
+	defer e.cat.mu.RUnlock()
+	return e.cat.cat, e.cat.version
+}
+
+func (e *Engine) catalogVersion() uint64 {
+	e.cat.mu.RLock()
+	defer e.cat.mu.RUnlock()
+	return e.cat.version
+}
+
+// searchPath returns the session's schemas to search, in order, with
+// pg_catalog first unless the path names it elsewhere.
+func (s *Session) searchPath() []string {
+	v, _ := s.settings.get("search_path")
+	var out []string
+	hasCatalog := false
+	for _, p := range strings.Split(v, ",") {
+		p = strings.TrimSpace(p)
+		if p == "" {
+			continue
+		}
+		if strings.HasPrefix(p, `"`) && strings.HasSuffix(p, `"`) && len(p) >= 2 {
+			p = strings.ReplaceAll(p[1:len(p)-1], `""`, `"`)
+		} else {
+			p = strings.ToLower(p)
+		}
+		if p == "$user" {
+			p = s.info.User
+		}
+		if p == "pg_catalog" {
+			hasCatalog = true
+		}
+		out = append(out, p)
+	}
+	if !hasCatalog {
+		out = append([]string{"pg_catalog"}, out...)
+	}
+	return out
+}
+
+// creationSchema returns the schema new objects without a schema go to: the
+// first existing schema of the search path.
+func (s *Session) creationSchema(c *catalog, explicit string) (string, error) {
+	if explicit != "" {
+		if _, ok := c.schemas[explicit]; !ok {
+			return "", pgerror.Newf(pgerror.InvalidSchemaName, "schema \"%s\" does not exist", explicit)
+		}
+		return explicit, nil
+	}
+	for _, p := range s.searchPath() {
+		if _, ok := c.schemas[p]; ok {
+			return p, nil
+		}
+	}
+	return "", pgerror.New(pgerror.InvalidSchemaName, "no schema has been selected to create in")
+}
+
+// lookupTable finds a table by optional schema and name along the search
+// path; nil when there is none.
+func (s *Session) lookupTable(c *catalog, schema, name string) *tableDesc {
+	if schema != "" {
+		if sc := c.schemas[schema]; sc != nil {
+			return sc.tables[name]
+		}
+		return nil
+	}
+	for _, p := range s.searchPath() {
+		if sc := c.schemas[p]; sc != nil {
+			if t := sc.tables[name]; t != nil {
+				return t
+			}
+		}
+	}
+	return nil
+}
+
+// lookupSequence finds a sequence like lookupTable.
+func (s *Session) lookupSequence(c *catalog, schema, name string) *sequence {
+	if schema != "" {
+		if sc := c.schemas[schema]; sc != nil {
+			return sc.seqs[name]
+		}
+		return nil
+	}
+	for _, p := range s.searchPath() {
+		if sc := c.schemas[p]; sc != nil {
+			if q := sc.seqs[name]; q != nil {
+				return q
+			}
+		}
+	}
+	return nil
+}
+
+// lookupIndex finds an index like lookupTable, with its schema.
+func (s *Session) lookupIndex(c *catalog, schema, name string) (*indexDesc, *schemaDesc) {
+	for _, p := range s.searchPath() {
+		if schema != "" && p != schema {
+			continue
+		}
+		if sc := c.schemas[p]; sc != nil {
+			if ix := sc.indexes[name]; ix != nil {
+				return ix, sc
+			}
+		}
+	}
+	if schema != "" {
+		if sc := c.schemas[schema]; sc != nil {
+			if ix := sc.indexes[name]; ix != nil {
+				return ix, sc
+			}
+		}
+	}
+	return nil, nil
+}
+
+func (t *tableDesc) colIndex(name string) int {
+	for i, c := range t.cols {
+		if c.name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// qualifiedName is the name the store and error messages use.
+func (t *tableDesc) qualifiedName() string {
+	if t.schema == "public" {
+		return t.name
+	}
+	return t.schema + "." + t.name
+}
+
+// clone returns a shallow copy of t whose slices may be replaced.
+func (t *tableDesc) clone() *tableDesc {
+	n := *t
+	n.cols = append([]*columnDesc(nil), t.cols...)
+	n.pk = append([]int(nil), t.pk...)
+	if t.pk == nil {
+		n.pk = nil
+	}
+	n.indexes = append([]*indexDesc(nil), t.indexes...)
+	n.checks = append([]*checkDesc(nil), t.checks...)
+	n.fks = append([]*fkDesc(nil), t.fks...)
+	return &n
+}
+
+// encodeKey encodes the values of cols of row, in order, as an
+// order-preserving key; hasNull reports a NULL among them.
+func encodeKey(buf []byte, t *tableDesc, cols []int, row []any) (key []byte, hasNull bool) {
+	for _, c := range cols {
+		v := row[c]
+		if v == nil {
+			hasNull = true
+		}
+		buf = types.AppendKey(buf, t.cols[c].typ, v)
+	}
+	return buf, hasNull
+}
+
+// pkKey returns the primary-key encoding of row, nil for a hidden-row-id
+// table.
+func (t *tableDesc) pkKey(row []any) []byte {
+	if t.pk == nil {
+		return nil
+	}
+	k, _ := encodeKey(make([]byte, 0, 16), t, t.pk, row)
+	return k
+}
+
+// indexSpec returns the store's description of ix over t.
+func indexSpec(t *tableDesc, ix *indexDesc) isolation.IndexSpec {
+	cols := append([]int(nil), ix.cols...)
+	typs := make([]types.Type, len(cols))
+	for i, c := range cols {
+		typs[i] = t.cols[c].typ
+	}
+	return isolation.IndexSpec{
+		Name:   ix.name,
+		Unique: ix.unique,
+		Key: func(row []any) ([]byte, bool) {
+			var buf []byte
+			hasNull := false
+			for i, c := range cols {
+				if row[c] == nil {
+					hasNull = true
+				}
+				buf = types.AppendKey(buf, typs[i], row[c])
+			}
+			return buf, hasNull
+		},
+	}
+}
+
+// referencing returns every foreign key that references table oid, with
+// the table that holds it.
+func (c *catalog) referencing(oid uint32) []fkRef {
+	var out []fkRef
+	for _, t := range c.tables {
+		for _, fk := range t.fks {
+			if fk.refTable == oid {
+				out = append(out, fkRef{child: t, fk: fk})
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].child.oid < out[j].child.oid })
+	return out
+}
+
+type fkRef struct {
+	child *tableDesc
+	fk    *fkDesc
+}

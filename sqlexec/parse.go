@@ -1,0 +1,206 @@
+package sqlexec
+
+import (
+	"errors"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+	pgparser "github.com/pganalyze/pg_query_go/v6/parser"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+)
+
+// Statement is one parsed SQL statement. It is immutable and shared between
+// sessions through the parse cache.
+type Statement struct {
+	sql   string
+	node  *pg_query.Node
+	txn   TxnControl
+	isTxn bool
+	// txnErr is set for transaction control fickle does not support (two-phase
+	// commit); the server reports it when it runs the statement.
+	txnErr error
+}
+
+// Node returns the statement's parse tree.
+func (st *Statement) Node() *pg_query.Node { return st.node }
+
+// TxnControlError returns the error a transaction-control statement fails
+// with when run (0A000 for PREPARE TRANSACTION and its kin), or nil.
+func (st *Statement) TxnControlError() error { return st.txnErr }
+
+// parseCacheLimit bounds the number of distinct query texts kept parsed.
+// When it is reached the cache is emptied and starts over: cheap, and the
+// hot statements of a workload come back at once.
+const parseCacheLimit = 4096
+
+// parseCache maps query text to its parsed statements.
+type parseCache struct {
+	mu struct {
+		sync.Mutex
+		m map[string][]*Statement
+	}
+}
+
+func (c *parseCache) get(sql string) ([]*Statement, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v, ok := c.mu.m[sql]
+	return v, ok
+}
+
+func (c *parseCache) put(sql string, sts []*Statement) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.mu.m == nil || len(c.mu.m) >= parseCacheLimit {
+		c.mu.m = make(map[string][]*Statement)
+	}
+	c.mu.m[sql] = sts
+}
+
+// parseSQL parses sql into statements, through the cache.
+func (e *Engine) parse(sql string) ([]*Statement, error) {
+	if sts, ok := e.parsed.get(sql); ok {
+		return sts, nil
+	}
+	sts, err := parseStatements(sql)
+	if err != nil {
+		return nil, err
+	}
+	e.parsed.put(sql, sts)
+	return sts, nil
+}
+
+// parseStatements runs the PostgreSQL parser and splits the result by the
+// statements' locations.
+func parseStatements(sql string) (sts []*Statement, err error) {
+	if strings.IndexByte(sql, 0) >= 0 {
+		return nil, pgerror.New(pgerror.SyntaxError, "invalid byte sequence for encoding \"UTF8\": 0x00")
+	}
+	if !utf8.ValidString(sql) {
+		return nil, pgerror.New(pgerror.CharacterNotInRepertoire, "invalid byte sequence for encoding \"UTF8\"")
+	}
+	res, err := pg_query.Parse(sql)
+	if err != nil {
+		return nil, syntaxError(sql, err)
+	}
+	for _, raw := range res.Stmts {
+		start := int(raw.StmtLocation)
+		end := len(sql)
+		if raw.StmtLen > 0 {
+			end = start + int(raw.StmtLen)
+		}
+		if start < 0 || start > len(sql) || end > len(sql) || end < start {
+			start, end = 0, len(sql)
+		}
+		st := &Statement{sql: strings.TrimSpace(sql[start:end]), node: raw.Stmt}
+		classifyTxnControl(st)
+		sts = append(sts, st)
+	}
+	return sts, nil
+}
+
+// syntaxError turns a parser error into 42601 with PostgreSQL's 1-based
+// character position.
+func syntaxError(sql string, err error) error {
+	var pe *pgparser.Error
+	if errors.As(err, &pe) {
+		out := pgerror.New(pgerror.SyntaxError, pe.Message)
+		if pe.Cursorpos > 0 {
+			out = out.WithPosition(bytePosToCharPos(sql, pe.Cursorpos))
+		}
+		return out
+	}
+	return pgerror.Wrapf(err, pgerror.SyntaxError, "%s", err.Error())
+}
+
+// bytePosToCharPos converts a 1-based byte position into a 1-based
+// character position.
+func bytePosToCharPos(sql string, pos int) int {
+	if pos-1 > len(sql) {
+		pos = len(sql) + 1
+	}
+	return utf8.RuneCountInString(sql[:pos-1]) + 1
+}
+
+// classifyTxnControl fills st.txn for transaction-control statements.
+func classifyTxnControl(st *Statement) {
+	ts := st.node.GetTransactionStmt()
+	if ts == nil {
+		return
+	}
+	st.isTxn = true
+	tc := TxnControl{Savepoint: ts.SavepointName, Chain: ts.Chain}
+	switch ts.Kind {
+	case pg_query.TransactionStmtKind_TRANS_STMT_BEGIN, pg_query.TransactionStmtKind_TRANS_STMT_START:
+		tc.Kind = TxnBegin
+		opts, err := txnOptions(ts.Options)
+		if err != nil {
+			st.txnErr = err
+		}
+		tc.Options = opts
+	case pg_query.TransactionStmtKind_TRANS_STMT_COMMIT:
+		tc.Kind = TxnCommit
+	case pg_query.TransactionStmtKind_TRANS_STMT_ROLLBACK:
+		tc.Kind = TxnRollback
+	case pg_query.TransactionStmtKind_TRANS_STMT_SAVEPOINT:
+		tc.Kind = TxnSavepoint
+	case pg_query.TransactionStmtKind_TRANS_STMT_RELEASE:
+		tc.Kind = TxnRelease
+	case pg_query.TransactionStmtKind_TRANS_STMT_ROLLBACK_TO:
+		tc.Kind = TxnRollbackTo
+	default:
+		tc.Kind = TxnPrepare
+		st.txnErr = pgerror.Unsupported("two-phase commit (PREPARE TRANSACTION, COMMIT PREPARED, ROLLBACK PREPARED)")
+	}
+	st.txn = tc
+}
+
+// txnOptions reads the DefElem list of BEGIN, START TRANSACTION and SET
+// TRANSACTION.
+func txnOptions(list []*pg_query.Node) (TxnOptions, error) {
+	var o TxnOptions
+	for _, n := range list {
+		d := n.GetDefElem()
+		if d == nil {
+			continue
+		}
+		switch d.Defname {
+		case "transaction_isolation":
+			if c := d.Arg.GetAConst(); c != nil {
+				o.Isolation = c.GetSval().GetSval()
+			}
+		case "transaction_read_only":
+			if constTrue(d.Arg) {
+				o.ReadOnly = true
+			} else {
+				o.ReadWrite = true
+			}
+		case "transaction_deferrable":
+			if constTrue(d.Arg) {
+				o.Deferrable = true
+			} else {
+				o.NotDeferrable = true
+			}
+		default:
+			return o, pgerror.Unsupported("transaction option " + d.Defname)
+		}
+	}
+	return o, nil
+}
+
+func constTrue(n *pg_query.Node) bool {
+	c := n.GetAConst()
+	if c == nil {
+		return false
+	}
+	if iv := c.GetIval(); iv != nil {
+		return iv.Ival != 0
+	}
+	if b := c.GetBoolval(); b != nil {
+		return b.Boolval
+	}
+	return false
+}

@@ -1,0 +1,232 @@
+package sqlexec
+
+import (
+	"math"
+	"strconv"
+	"sync"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+)
+
+// sequence is a sequence generator. Sequences are not transactional:
+// nextval and setval take effect at once and are never rolled back, as in
+// PostgreSQL.
+type sequence struct {
+	oid       uint32
+	schema    string
+	name      string
+	increment int64
+	min, max  int64
+	start     int64
+	cycle     bool
+	// ownedBy is the table OID a SERIAL or identity column's sequence
+	// belongs to (dropped with it); 0 for none.
+	ownedBy uint32
+
+	mu struct {
+		sync.Mutex
+		last   int64
+		called bool
+	}
+}
+
+func (q *sequence) qualifiedName() string {
+	if q.schema == "public" {
+		return q.name
+	}
+	return q.schema + "." + q.name
+}
+
+// next advances the sequence and returns its new value.
+func (q *sequence) next() (int64, error) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if !q.mu.called {
+		q.mu.called = true
+		return q.mu.last, nil
+	}
+	v := q.mu.last + q.increment
+	overflow := (q.increment > 0 && v < q.mu.last) || (q.increment < 0 && v > q.mu.last)
+	if overflow || v > q.max || v < q.min {
+		if !q.cycle {
+			bound, which := q.max, "maximum"
+			if q.increment < 0 {
+				bound, which = q.min, "minimum"
+			}
+			return 0, pgerror.Newf(pgerror.SequenceGeneratorLimitExceeded, "nextval: reached %s value of sequence \"%s\" (%d)", which, q.name, bound)
+		}
+		if q.increment > 0 {
+			v = q.min
+		} else {
+			v = q.max
+		}
+	}
+	q.mu.last = v
+	return v, nil
+}
+
+// set implements setval(seq, v, called).
+func (q *sequence) set(v int64, called bool) error {
+	if v < q.min || v > q.max {
+		return pgerror.Newf(pgerror.NumericValueOutOfRange, "setval: value %d is out of bounds for sequence \"%s\" (%d..%d)", v, q.name, q.min, q.max)
+	}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.mu.last, q.mu.called = v, called
+	return nil
+}
+
+// reset restarts the sequence at its start value (TRUNCATE ... RESTART
+// IDENTITY, ALTER SEQUENCE ... RESTART).
+func (q *sequence) reset() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.mu.last, q.mu.called = q.start, false
+}
+
+// state returns the last value and whether it was handed out.
+func (q *sequence) state() (int64, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.mu.last, q.mu.called
+}
+
+// newSequence builds a sequence from CREATE SEQUENCE options. maxFor bounds
+// the default maximum by the type (int4 for SERIAL, int8 for BIGSERIAL).
+func newSequence(schema, name string, opts []*pg_query.Node, typeMax int64) (*sequence, error) {
+	q := &sequence{schema: schema, name: name, increment: 1, cycle: false}
+	var minSet, maxSet, startSet bool
+	for _, o := range opts {
+		d := o.GetDefElem()
+		if d == nil {
+			continue
+		}
+		switch d.Defname {
+		case "increment":
+			v, err := defInt(d)
+			if err != nil {
+				return nil, err
+			}
+			if v == 0 {
+				return nil, pgerror.New(pgerror.InvalidParameterValue, "INCREMENT must not be zero")
+			}
+			q.increment = v
+		case "minvalue":
+			if d.Arg != nil {
+				v, err := defInt(d)
+				if err != nil {
+					return nil, err
+				}
+				q.min, minSet = v, true
+			}
+		case "maxvalue":
+			if d.Arg != nil {
+				v, err := defInt(d)
+				if err != nil {
+					return nil, err
+				}
+				q.max, maxSet = v, true
+			}
+		case "start":
+			v, err := defInt(d)
+			if err != nil {
+				return nil, err
+			}
+			q.start, startSet = v, true
+		case "cycle":
+			q.cycle = d.Arg == nil || constTrue(d.Arg)
+		case "as":
+			tn := d.Arg.GetTypeName()
+			if tn != nil {
+				switch lastName(tn.Names) {
+				case "int2":
+					typeMax = math.MaxInt16
+				case "int4":
+					typeMax = math.MaxInt32
+				case "int8":
+					typeMax = math.MaxInt64
+				default:
+					return nil, pgerror.New(pgerror.InvalidParameterValue, "sequence type must be smallint, integer, or bigint")
+				}
+			}
+		case "cache", "owned_by", "restart":
+		default:
+			return nil, pgerror.Unsupported("sequence option " + d.Defname)
+		}
+	}
+	if !maxSet {
+		if q.increment > 0 {
+			q.max = typeMax
+		} else {
+			q.max = -1
+		}
+	}
+	if !minSet {
+		if q.increment > 0 {
+			q.min = 1
+		} else {
+			q.min = -typeMax - 1
+		}
+	}
+	if !startSet {
+		if q.increment > 0 {
+			q.start = q.min
+		} else {
+			q.start = q.max
+		}
+	}
+	if q.min >= q.max {
+		return nil, pgerror.Newf(pgerror.InvalidParameterValue, "MINVALUE (%d) must be less than MAXVALUE (%d)", q.min, q.max)
+	}
+	if q.start < q.min || q.start > q.max {
+		return nil, pgerror.Newf(pgerror.InvalidParameterValue, "START value (%d) cannot be outside the sequence range (%d..%d)", q.start, q.min, q.max)
+	}
+	q.mu.last = q.start
+	return q, nil
+}
+
+func defInt(d *pg_query.DefElem) (int64, error) {
+	c := d.Arg
+	neg := false
+	if c.GetAConst() == nil {
+		if ae := c.GetAExpr(); ae != nil && ae.Lexpr == nil {
+			c, neg = ae.Rexpr, true
+		}
+	}
+	switch v := c.GetAConst().GetVal().(type) {
+	case *pg_query.A_Const_Ival:
+		n := int64(v.Ival.Ival)
+		if neg {
+			n = -n
+		}
+		return n, nil
+	case *pg_query.A_Const_Fval:
+		n, err := strconv.ParseInt(v.Fval.Fval, 10, 64)
+		if err != nil {
+			return 0, pgerror.Newf(pgerror.InvalidParameterValue, "%s requires an integer value", d.Defname)
+		}
+		if neg {
+			n = -n
+		}
+		return n, nil
+	}
+	if ival := c.GetInteger(); ival != nil {
+		return int64(ival.Ival), nil
+	}
+	if f := c.GetFloat(); f != nil {
+		n, err := strconv.ParseInt(f.Fval, 10, 64)
+		if err == nil {
+			return n, nil
+		}
+	}
+	return 0, pgerror.Newf(pgerror.InvalidParameterValue, "%s requires an integer value", d.Defname)
+}
+
+func lastName(names []*pg_query.Node) string {
+	if len(names) == 0 {
+		return ""
+	}
+	return names[len(names)-1].GetString_().GetSval()
+}

@@ -1,0 +1,190 @@
+package sqlexec
+
+import (
+	"strings"
+
+	"github.com/fickle-db/fickle/history"
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/isolation"
+)
+
+// Session is one client connection's state: its settings, its open
+// transaction and its savepoints. A Session is used by one goroutine at a
+// time (the connection's).
+type Session struct {
+	engine   *Engine
+	info     SessionInfo
+	kv       *isolation.Session
+	settings settings
+	txn      *txnState
+	// currval holds the last value nextval returned in this session, by
+	// sequence.
+	currval map[*sequence]int64
+	// lastval is the sequence nextval was last called on.
+	lastval *sequence
+	// charTxn holds SET SESSION CHARACTERISTICS defaults applied at Begin.
+}
+
+// txnState is the open transaction.
+type txnState struct {
+	kv         *isolation.Txn
+	level      history.Level
+	readOnly   bool
+	explicit   bool
+	savepoints []savepoint
+	// pending SET TRANSACTION options apply to this transaction only.
+}
+
+type savepoint struct {
+	name string
+	sp   isolation.Savepoint
+}
+
+func (e *Engine) newSession(info SessionInfo) *Session {
+	s := &Session{
+		engine:   e,
+		info:     info,
+		settings: newSettings(info),
+		currval:  make(map[*sequence]int64),
+	}
+	if name := info.StartupParams["fickle.session"]; name != "" {
+		s.kv = e.store.Session(name)
+	} else {
+		s.kv = e.store.NewSession()
+	}
+	return s
+}
+
+func (s *Session) close() {
+	if s.txn != nil {
+		_ = s.rollback()
+	}
+}
+
+// defaultLevel is the level a transaction gets without an explicit one:
+// fickle.isolation if set, else default_transaction_isolation.
+func (s *Session) defaultLevel() history.Level {
+	if v, _ := s.settings.get("fickle.isolation"); v != "" {
+		if l, err := history.ParseLevel(v); err == nil {
+			return l
+		}
+	}
+	v, _ := s.settings.get("default_transaction_isolation")
+	l, err := history.ParseLevel(v)
+	if err != nil {
+		return history.ReadCommitted
+	}
+	return l
+}
+
+func (s *Session) begin(opts TxnOptions, explicit bool) error {
+	if s.txn != nil {
+		return pgerror.New(pgerror.ActiveSqlTransaction, "there is already a transaction in progress")
+	}
+	level := s.defaultLevel()
+	if opts.Isolation != "" {
+		l, err := history.ParseLevel(opts.Isolation)
+		if err != nil {
+			return pgerror.Newf(pgerror.InvalidParameterValue, "unknown isolation level %q", opts.Isolation)
+		}
+		level = l
+	}
+	ro, _ := s.settings.get("default_transaction_read_only")
+	readOnly := ro == "on"
+	if opts.ReadOnly {
+		readOnly = true
+	} else if opts.ReadWrite {
+		readOnly = false
+	}
+	kv, err := s.kv.Begin(isolation.TxnOptions{Level: level, ReadOnly: readOnly, Strategy: s.strategy()})
+	if err != nil {
+		return err
+	}
+	s.txn = &txnState{kv: kv, level: level, readOnly: readOnly, explicit: explicit}
+	return nil
+}
+
+// strategy maps fickle.strategy to the store's strategy; the store default
+// when unset.
+func (s *Session) strategy() isolation.Strategy {
+	v, _ := s.settings.get("fickle.strategy")
+	switch v {
+	case "latest":
+		return isolation.StrategyLatest
+	case "random":
+		return isolation.StrategyRandom
+	case "oldest":
+		return isolation.StrategyOldest
+	case "adversarial":
+		return isolation.StrategyDefault
+	}
+	return isolation.StrategyDefault
+}
+
+func (s *Session) endTxn() {
+	s.txn = nil
+	s.settings.endTxn()
+}
+
+func (s *Session) commit() error {
+	if s.txn == nil {
+		return nil
+	}
+	t := s.txn
+	s.endTxn()
+	return t.kv.Commit(bgctx)
+}
+
+func (s *Session) rollback() error {
+	if s.txn == nil {
+		return nil
+	}
+	t := s.txn
+	s.endTxn()
+	return t.kv.Rollback()
+}
+
+func (s *Session) savepoint(name string) error {
+	if s.txn == nil {
+		return pgerror.New(pgerror.NoActiveSqlTransaction, "SAVEPOINT can only be used in transaction blocks")
+	}
+	sp := s.txn.kv.Savepoint()
+	s.txn.savepoints = append(s.txn.savepoints, savepoint{name: name, sp: sp})
+	return nil
+}
+
+// findSavepoint returns the index of the innermost savepoint called name.
+func (s *Session) findSavepoint(name string) (int, error) {
+	if s.txn != nil {
+		for i := len(s.txn.savepoints) - 1; i >= 0; i-- {
+			if strings.EqualFold(s.txn.savepoints[i].name, name) {
+				return i, nil
+			}
+		}
+	}
+	return 0, pgerror.Newf(pgerror.InvalidSavepointSpecification, "savepoint \"%s\" does not exist", name)
+}
+
+func (s *Session) releaseSavepoint(name string) error {
+	i, err := s.findSavepoint(name)
+	if err != nil {
+		return err
+	}
+	if err := s.txn.kv.Release(s.txn.savepoints[i].sp); err != nil {
+		return err
+	}
+	s.txn.savepoints = s.txn.savepoints[:i]
+	return nil
+}
+
+func (s *Session) rollbackToSavepoint(name string) error {
+	i, err := s.findSavepoint(name)
+	if err != nil {
+		return err
+	}
+	if err := s.txn.kv.RollbackTo(s.txn.savepoints[i].sp); err != nil {
+		return err
+	}
+	s.txn.savepoints = s.txn.savepoints[:i+1]
+	return nil
+}
