@@ -142,7 +142,13 @@ const (
 
 // CastFunc converts a non-NULL datum of a cast's source type to its target
 // type. Lookups return it once so that evaluation does not repeat the lookup.
+// A CastFunc evaluates in UTC: casts that depend on the session TimeZone
+// (timestamptz to date, timestamp or text, and back) need EnvCastFunc.
 type CastFunc func(v any) (any, error)
+
+// EnvCastFunc is a CastFunc that evaluates in the session env (its
+// Location); a nil env means UTC.
+type EnvCastFunc func(env *Env, v any) (any, error)
 
 // BinaryOp is a resolved binary operator: the operator PostgreSQL's
 // operator resolution picks for the operand types given to ResolveBinaryOp.
@@ -157,8 +163,13 @@ type BinaryOp struct {
 	// Eval evaluates the operator on datums of the operand types that were
 	// passed to ResolveBinaryOp (it applies the coercions itself, including
 	// the parse of "unknown" literals). It handles NULL operands: strict
-	// operators return nil for a nil operand.
+	// operators return nil for a nil operand. Eval evaluates in UTC; use
+	// EvalEnv for operators that depend on the session TimeZone.
 	Eval func(l, r any) (any, error)
+	// EvalEnv is Eval in the session env: timestamptz ± interval adds days
+	// and months in env.Location, and date or timestamp compared with
+	// timestamptz are read in env.Location. A nil env means UTC.
+	EvalEnv func(env *Env, l, r any) (any, error)
 }
 
 // UnaryOp is a resolved prefix operator (unary minus, unary plus, |/ ...).
@@ -170,6 +181,8 @@ type UnaryOp struct {
 	// Eval evaluates the operator on a datum of the operand type given to
 	// ResolveUnaryOp; it returns nil for a nil operand.
 	Eval func(v any) (any, error)
+	// EvalEnv is Eval in the session env (nil means UTC).
+	EvalEnv func(env *Env, v any) (any, error)
 }
 
 // Volatility is pg_proc.provolatile: whether a function's result may be
@@ -270,11 +283,20 @@ func FormatText(t Type, v any, loc *time.Location) string { return formatText(t,
 // from Unknown parses the text. It fails with 42846 when PostgreSQL has no
 // such cast, and with the cast's own errors (22P02, 22003, ...).
 func Cast(v any, from, to Type) (any, error) {
-	f, err := LookupCast(from, to, CastExplicit)
+	f, err := lookupCast(from, to, CastExplicit)
 	if err != nil {
 		return nil, err
 	}
-	return f(v)
+	return f(nil, v)
+}
+
+// CastEnv is Cast in the session env (its TimeZone).
+func CastEnv(env *Env, v any, from, to Type) (any, error) {
+	f, err := lookupCast(from, to, CastExplicit)
+	if err != nil {
+		return nil, err
+	}
+	return f(env, v)
 }
 
 // Coerce is Cast in the given context: in CastAssignment a too-long
@@ -282,17 +304,31 @@ func Cast(v any, from, to Type) (any, error) {
 // cast not allowed in the context fails with 42846 (explicit) or 42804
 // (assignment: "column is of type x but expression is of type y").
 func Coerce(v any, from, to Type, ctx CastContext) (any, error) {
-	f, err := LookupCast(from, to, ctx)
+	f, err := lookupCast(from, to, ctx)
 	if err != nil {
 		return nil, err
 	}
-	return f(v)
+	return f(nil, v)
 }
 
 // LookupCast returns the conversion from type from to type to allowed in ctx,
 // including the typmod coercion of to. The returned function takes non-NULL
-// datums only; callers map nil to nil.
-func LookupCast(from, to Type, ctx CastContext) (CastFunc, error) { return lookupCast(from, to, ctx) }
+// datums only; callers map nil to nil. It evaluates in UTC; LookupCastEnv
+// gives the session-aware form.
+func LookupCast(from, to Type, ctx CastContext) (CastFunc, error) {
+	f, err := lookupCast(from, to, ctx)
+	if err != nil {
+		return nil, err
+	}
+	return func(v any) (any, error) { return f(nil, v) }, nil
+}
+
+// LookupCastEnv is LookupCast returning a function of the session env, for
+// casts whose result depends on the TimeZone (timestamptz to and from date,
+// timestamp and text).
+func LookupCastEnv(from, to Type, ctx CastContext) (EnvCastFunc, error) {
+	return lookupCast(from, to, ctx)
+}
 
 // CanCoerce reports whether PostgreSQL would coerce a value of type from to
 // type to in ctx (can_coerce_type); Unknown coerces to every type.

@@ -8,7 +8,7 @@ import (
 
 func parseText(env *Env, t Type, s string) (any, error)   { return nil, pgerror.Unsupported("types") }
 func formatText(t Type, v any, loc *time.Location) string { return "" }
-func lookupCast(from, to Type, ctx CastContext) (CastFunc, error) {
+func lookupCast(from, to Type, ctx CastContext) (EnvCastFunc, error) {
 	return nil, pgerror.Unsupported("types")
 }
 func canCoerce(from, to Type, ctx CastContext) bool      { return false }
