@@ -1,0 +1,332 @@
+package isolation
+
+import (
+	"context"
+	"errors"
+
+	"github.com/fickle-db/fickle/history"
+)
+
+// TableID identifies a table registered with Store.CreateTable.
+type TableID uint32
+
+// IndexID identifies a secondary index registered with Store.CreateIndex.
+type IndexID uint32
+
+// TableSpec describes a table to the store. Rows are opaque to the store: it
+// never looks inside a row except through the Key functions of the table's
+// indexes.
+type TableSpec struct {
+	// Name is the table's qualified name, used in errors and in the history.
+	Name string
+	// HiddenRowID says the table has no primary key: Insert with a nil key
+	// assigns the next hidden row id (an 8-byte big-endian counter).
+	HiddenRowID bool
+	// FormatKey renders a primary key for the history and for errors; nil
+	// renders it as a quoted byte string.
+	FormatKey func(key []byte) string
+	_         struct{}
+}
+
+// IndexSpec describes a secondary index. The executor owns the encoding of
+// index keys: Key must be a pure, deterministic function of the row that
+// returns an order-preserving byte string.
+type IndexSpec struct {
+	// Name is the index's (constraint's) name, reported in 23505 errors.
+	Name string
+	// Unique makes the store reject two live rows with the same index key on
+	// the latest committed state plus the transaction's own writes.
+	Unique bool
+	// Key returns the index key of a row. hasNull reports that one of the
+	// indexed columns is NULL: the row is indexed (lookups find it) but it
+	// never conflicts in a unique index (NULLS DISTINCT, as in PostgreSQL).
+	Key func(row []any) (key []byte, hasNull bool)
+	_   struct{}
+}
+
+// Strategy says how a read picks among the versions its level allows.
+type Strategy uint8
+
+// The strategies of DESIGN.md §4. StrategyDefault on a transaction means
+// the store's strategy.
+const (
+	StrategyDefault Strategy = iota
+	// StrategyLatest picks the co-latest valid version: a well-run database.
+	StrategyLatest
+	// StrategyRandom picks uniformly among the valid versions.
+	StrategyRandom
+	// StrategyOldest picks the stalest valid version.
+	StrategyOldest
+	// StrategyAdversarial mixes the others per transaction and favours
+	// choices that create anomalies.
+	StrategyAdversarial
+)
+
+// Config configures a Store. Every source of choice comes in here: the
+// store has no clock and no global randomness.
+type Config struct {
+	// Strategy is the default strategy of transactions (StrategyLatest when
+	// left at StrategyDefault).
+	Strategy Strategy
+	// Seed derives the PRNG of every session and transaction.
+	Seed uint64
+	// Record keeps the history (read events with the writer seen, writes,
+	// outcomes, commit order) in memory for History.
+	Record bool
+	_      struct{}
+}
+
+// ReadOptions qualify a read (Get, Scan, ScanIndex).
+type ReadOptions struct {
+	// Latest reads the latest committed version (plus the transaction's
+	// own writes) whatever the level: for constraint checks (foreign keys,
+	// uniqueness). The read is recorded like any other; if the latest
+	// version is not one the level allows, the read fails with 40001.
+	Latest bool
+	// Lock takes a row lock of this strength on every row returned
+	// (matched by the Visit callback), held until the transaction ends. A
+	// locking read sees the latest committed version: if the row changed
+	// while the lock was awaited, the callback is called again with the new
+	// version (PostgreSQL's EvalPlanQual re-check).
+	Lock RowLock
+	// Wait says what to do when the lock is held by another transaction.
+	Wait WaitPolicy
+	_    struct{}
+}
+
+// RowLock is the strength of a row lock (SELECT ... FOR ...). Writes take
+// RowLockUpdate (DELETE, UPDATE of a key column) or RowLockNoKeyUpdate.
+type RowLock uint8
+
+// Row lock strengths, weakest first, with PostgreSQL's conflict table.
+const (
+	RowLockNone RowLock = iota
+	RowLockKeyShare
+	RowLockShare
+	RowLockNoKeyUpdate
+	RowLockUpdate
+)
+
+// WaitPolicy says what a lock request does when it conflicts.
+type WaitPolicy uint8
+
+// Wait policies: block (with deadlock detection and the context's deadline),
+// NOWAIT (55P03 at once), SKIP LOCKED (the row is skipped and not recorded).
+const (
+	WaitBlock WaitPolicy = iota
+	WaitNoWait
+	WaitSkipLocked
+)
+
+// TableLock is a LOCK TABLE mode, weakest first, with PostgreSQL's conflict
+// table.
+type TableLock uint8
+
+// Table lock modes.
+const (
+	TableLockAccessShare TableLock = iota + 1
+	TableLockRowShare
+	TableLockRowExclusive
+	TableLockShareUpdateExclusive
+	TableLockShare
+	TableLockShareRowExclusive
+	TableLockExclusive
+	TableLockAccessExclusive
+)
+
+// Span is a half-open range [Start, End) of keys; a nil End is unbounded
+// and a nil Start starts at the first key.
+type Span struct {
+	Start, End []byte
+}
+
+// ExactSpan returns the span holding exactly key, for encodings in which no
+// key is a proper prefix of another (order-preserving encodings are).
+func ExactSpan(key []byte) Span {
+	end := make([]byte, len(key)+1)
+	copy(end, key)
+	return Span{Start: key, End: end}
+}
+
+// ErrStop, returned by a Visit callback, ends a scan early without error.
+// The matched result of that call still counts.
+var ErrStop = errors.New("isolation: stop scan")
+
+// Visit is called by Scan and ScanIndex once for every key whose chosen
+// version is a live row, in key order. It reports whether the row matched
+// the statement's predicate: both the row and the verdict are recorded.
+// The row must not be modified or retained beyond the statement unless
+// copied; key is only valid during the call.
+type Visit func(key []byte, row []any) (matched bool, err error)
+
+// Savepoint identifies a savepoint of a transaction.
+type Savepoint uint32
+
+// TxnOptions configure a transaction at Begin.
+type TxnOptions struct {
+	// Level is the transaction's isolation level (LevelUnknown means RC).
+	Level history.Level
+	// ReadOnly rejects writes with 25006.
+	ReadOnly bool
+	// Strategy overrides the store's strategy for this transaction.
+	Strategy Strategy
+	_        struct{}
+}
+
+// UniqueConflict is the cause wrapped by a 23505 error: which key of which
+// index conflicts, so that INSERT ... ON CONFLICT can find the row.
+type UniqueConflict struct {
+	Table TableID
+	// Index is the conflicting index; NoIndex for the primary key.
+	Index IndexID
+	// Key is the primary key of the existing row.
+	Key []byte
+}
+
+// NoIndex in UniqueConflict.Index means the primary key.
+const NoIndex = ^IndexID(0)
+
+// Error describes the conflict.
+func (c *UniqueConflict) Error() string { return "unique conflict" }
+
+// Store is the multi-version store and the isolation engine. All methods
+// are safe for concurrent use: one owner (a mutex) serializes them, and the
+// order of calls is the order recorded in the history.
+type Store struct{ e *engine }
+
+// NewStore returns an empty store.
+func NewStore(cfg Config) *Store { return &Store{e: newEngine(cfg)} }
+
+// CreateTable registers a table. DDL is not transactional.
+func (s *Store) CreateTable(spec TableSpec) (TableID, error) { return s.e.createTable(spec) }
+
+// DropTable forgets a table and its indexes. Transactions that still use it
+// get 42P01.
+func (s *Store) DropTable(t TableID) error { return s.e.dropTable(t) }
+
+// CreateIndex registers a secondary index and indexes every stored version
+// of the table's rows. A unique index fails with 23505 when two live rows of
+// the latest committed state share a key.
+func (s *Store) CreateIndex(t TableID, spec IndexSpec) (IndexID, error) {
+	return s.e.createIndex(t, spec)
+}
+
+// DropIndex forgets an index.
+func (s *Store) DropIndex(i IndexID) error { return s.e.dropIndex(i) }
+
+// RewriteRows replaces every stored row of the table (every version, own
+// writes of pending transactions included) by f(row), for ALTER TABLE ADD or
+// DROP COLUMN. f must not fail and must return a new slice.
+func (s *Store) RewriteRows(t TableID, f func(row []any) []any) error {
+	return s.e.rewriteRows(t, f)
+}
+
+// NewSession returns a new anonymous session (one per connection).
+func (s *Store) NewSession() *Session { return s.e.newSession("") }
+
+// Session returns the logical session with this name, creating it on first
+// use, so that several connections can share session guarantees
+// (SET fickle.session).
+func (s *Store) Session(name string) *Session { return s.e.newSession(name) }
+
+// History returns a copy of the recorded history (empty unless
+// Config.Record), with the commit order.
+func (s *Store) History() *history.History { return s.e.history() }
+
+// Session is a sequence of transactions (session order). A session runs one
+// transaction at a time.
+type Session struct{ s *session }
+
+// Name returns the session's name ("" for anonymous sessions).
+func (s *Session) Name() string { return s.s.name }
+
+// Begin starts a transaction. It fails with 25001 if the session already
+// has a transaction in progress.
+func (s *Session) Begin(opts TxnOptions) (*Txn, error) { return s.s.e.begin(s.s, opts) }
+
+// Txn is a transaction handle. Its methods must not be called concurrently
+// with each other (one connection drives it); after Commit or Rollback every
+// method fails with 25P01-like errors.
+type Txn struct{ t *txn }
+
+// ID returns the transaction's id in the history.
+func (t *Txn) ID() history.TxnID { return t.t.id }
+
+// Level returns the transaction's isolation level.
+func (t *Txn) Level() history.Level { return t.t.level }
+
+// Statement starts a new event: the reads and writes that follow belong to
+// it until the next call. Without a call, they belong to one unnamed event.
+func (t *Txn) Statement(st history.Statement) { t.t.e.statement(t.t, st) }
+
+// Get reads the version of one key that the transaction's level and
+// strategy choose (its own last write if it wrote the key). ok is false
+// when that version is a tombstone (the row is absent). The read is
+// recorded with its writer.
+func (t *Txn) Get(ctx context.Context, table TableID, key []byte, ro ReadOptions) (row []any, ok bool, err error) {
+	return t.t.e.get(ctx, t.t, table, key, ro)
+}
+
+// Scan reads every key of the table within span, each at the version the
+// engine chooses, and calls fn for every live row in key order. Every
+// inspected key is recorded, with whether it was returned.
+func (t *Txn) Scan(ctx context.Context, table TableID, span Span, ro ReadOptions, fn Visit) error {
+	return t.t.e.scan(ctx, t.t, table, span, ro, fn)
+}
+
+// ScanIndex reads, through a secondary index, every key of which some
+// version ever had an index key within span, each at the chosen version,
+// and calls fn for every live row in index-key order. The row passed to fn
+// may no longer have an index key in span (the chosen version is not the
+// one indexed): the executor re-checks its predicate.
+func (t *Txn) ScanIndex(ctx context.Context, idx IndexID, span Span, ro ReadOptions, fn Visit) error {
+	return t.t.e.scanIndex(ctx, t.t, idx, span, ro, fn)
+}
+
+// Insert writes a new row. It takes the row's write lock (waiting for a
+// pending writer of the same key or unique index key, as PostgreSQL does)
+// and fails with 23505, wrapping a *UniqueConflict, when the key or a
+// unique index key is taken on the latest committed state or by the
+// transaction's own writes. A nil key on a HiddenRowID table assigns a row
+// id; the key written is returned.
+func (t *Txn) Insert(ctx context.Context, table TableID, key []byte, row []any) ([]byte, error) {
+	return t.t.e.insert(ctx, t.t, table, key, row)
+}
+
+// Update writes a new version of an existing key, waiting for its write
+// lock. It fails with 23505 on a unique index conflict, and under SI with
+// 40001 when a concurrent transaction committed a newer version
+// (first-committer-wins).
+func (t *Txn) Update(ctx context.Context, table TableID, key []byte, row []any) error {
+	return t.t.e.update(ctx, t.t, table, key, row)
+}
+
+// Delete writes a tombstone for the key, waiting for its write lock.
+func (t *Txn) Delete(ctx context.Context, table TableID, key []byte) error {
+	return t.t.e.delete(ctx, t.t, table, key)
+}
+
+// LockTable takes a table lock until the transaction ends (LOCK TABLE).
+func (t *Txn) LockTable(ctx context.Context, table TableID, mode TableLock, wait WaitPolicy) error {
+	return t.t.e.lockTable(ctx, t.t, table, mode, wait)
+}
+
+// Savepoint marks the current point of the transaction's writes.
+func (t *Txn) Savepoint() Savepoint { return t.t.e.savepoint(t.t) }
+
+// RollbackTo undoes every write made after the savepoint (reads stay in the
+// history: they happened). The savepoint stays valid, as in PostgreSQL.
+func (t *Txn) RollbackTo(sp Savepoint) error { return t.t.e.rollbackTo(t.t, sp) }
+
+// Release forgets the savepoint and every later one, keeping the writes.
+func (t *Txn) Release(sp Savepoint) error { return t.t.e.release(t.t, sp) }
+
+// Commit makes the writes visible and places the transaction in the commit
+// order. It fails with 40001 when the level cannot place it (the
+// transaction is then rolled back and recorded as server-aborted).
+func (t *Txn) Commit(ctx context.Context) error { return t.t.e.commit(ctx, t.t) }
+
+// Rollback discards the writes. The transaction stays in the history with
+// its reads (client-aborted) and takes a place in the commit order. Rolling
+// back an ended transaction is a no-op.
+func (t *Txn) Rollback() error { return t.t.e.rollback(t.t) }

@@ -1,0 +1,266 @@
+package isolation
+
+import (
+	"encoding/binary"
+	"fmt"
+	"sync"
+
+	"github.com/tidwall/btree"
+
+	"github.com/fickle-db/fickle/history"
+	"github.com/fickle-db/fickle/internal/pgerror"
+)
+
+// engine is the single owner of the store's state: every exported method
+// takes mu for a short, bounded step and never holds it while waiting for a
+// lock or calling back into the executor.
+type engine struct {
+	mu sync.Mutex
+
+	cfg      Config
+	tables   []*table // by TableID; nil when dropped
+	indexes  []*index // by IndexID; nil when dropped
+	sessions map[string]*session
+	nsess    int
+	txns     []*txn // by TxnID; txns[0] is init
+	active   map[*txn]struct{}
+	co       orderList
+	init     *txn
+	locks    map[resource]*lockEntry
+	epoch    uint64 // bumped by every commit: invalidates cached windows
+	rec      recorder
+}
+
+// table is a registered table: its keys in order, each with its versions.
+type table struct {
+	id      TableID
+	spec    TableSpec
+	keys    btree.Map[string, *keyState]
+	indexes []*index
+	nextRow uint64
+	dropped bool
+	init    *txn
+}
+
+// keyState is one key of a table: its committed versions in commit order,
+// the first always init's (a tombstone unless data was loaded).
+type keyState struct {
+	key      string
+	versions []version
+	hid      history.KeyID
+	hidSet   bool
+}
+
+// version is a committed version of a key.
+type version struct {
+	w    *txn
+	row  []any // nil for a tombstone
+	tomb bool
+}
+
+// index is a secondary index: every index key any version of a row ever
+// had, mapped to the primary keys of those rows (append-only, so a lookup
+// finds every key whose chosen version could match).
+type index struct {
+	id      IndexID
+	table   *table
+	spec    IndexSpec
+	entries btree.Map[string, *indexEntry]
+	dropped bool
+}
+
+type indexEntry struct {
+	keys []string
+	set  map[string]struct{}
+}
+
+func newEngine(cfg Config) *engine {
+	if cfg.Strategy == StrategyDefault {
+		cfg.Strategy = StrategyLatest
+	}
+	e := &engine{
+		cfg:      cfg,
+		sessions: make(map[string]*session),
+		active:   make(map[*txn]struct{}),
+		locks:    make(map[resource]*lockEntry),
+	}
+	e.init = &txn{id: history.Init, e: e, state: txnCommitted, done: closedChan}
+	e.init.pos = e.co.init(e.init)
+	e.txns = append(e.txns, e.init)
+	e.rec.init(cfg.Record)
+	return e
+}
+
+var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
+
+func (e *engine) createTable(spec TableSpec) (TableID, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	id := TableID(len(e.tables))
+	e.tables = append(e.tables, &table{id: id, spec: spec, init: e.init})
+	return id, nil
+}
+
+func (e *engine) table(id TableID) (*table, error) {
+	if int(id) >= len(e.tables) || e.tables[id] == nil {
+		return nil, pgerror.Newf(pgerror.UndefinedTable, "relation with id %d does not exist", id)
+	}
+	return e.tables[id], nil
+}
+
+func (e *engine) dropTable(id TableID) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	tb, err := e.table(id)
+	if err != nil {
+		return err
+	}
+	for _, ix := range tb.indexes {
+		ix.dropped = true
+		e.indexes[ix.id] = nil
+	}
+	tb.dropped = true
+	e.tables[id] = nil
+	return nil
+}
+
+func (e *engine) createIndex(id TableID, spec IndexSpec) (IndexID, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	tb, err := e.table(id)
+	if err != nil {
+		return 0, err
+	}
+	if spec.Key == nil {
+		return 0, pgerror.New(pgerror.InternalError, "index without a key function")
+	}
+	ix := &index{id: IndexID(len(e.indexes)), table: tb, spec: spec}
+	if spec.Unique {
+		seen := make(map[string]string)
+		var dup error
+		tb.keys.Scan(func(k string, ks *keyState) bool {
+			v := ks.latest()
+			if v.tomb {
+				return true
+			}
+			ik, null := spec.Key(v.row)
+			if null {
+				return true
+			}
+			if _, ok := seen[string(ik)]; ok {
+				dup = pgerror.Newf(pgerror.UniqueViolation, "could not create unique index %q", spec.Name).
+					WithDetail("Key %s is duplicated.", tb.formatKey([]byte(k))).WithConstraint(tb.spec.Name, spec.Name)
+				return false
+			}
+			seen[string(ik)] = k
+			return true
+		})
+		if dup != nil {
+			return 0, dup
+		}
+	}
+	tb.keys.Scan(func(k string, ks *keyState) bool {
+		for _, v := range ks.versions {
+			if !v.tomb {
+				ix.add(v.row, k)
+			}
+		}
+		return true
+	})
+	for t := range e.active {
+		for _, w := range t.writes[tb.id] {
+			if !w.tomb {
+				ix.add(w.row, w.key)
+			}
+		}
+	}
+	e.indexes = append(e.indexes, ix)
+	tb.indexes = append(tb.indexes, ix)
+	return ix.id, nil
+}
+
+func (e *engine) dropIndex(id IndexID) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if int(id) >= len(e.indexes) || e.indexes[id] == nil {
+		return pgerror.Newf(pgerror.UndefinedObject, "index with id %d does not exist", id)
+	}
+	ix := e.indexes[id]
+	ix.dropped = true
+	e.indexes[id] = nil
+	tb := ix.table
+	for i, x := range tb.indexes {
+		if x == ix {
+			tb.indexes = append(tb.indexes[:i:i], tb.indexes[i+1:]...)
+			break
+		}
+	}
+	return nil
+}
+
+func (e *engine) rewriteRows(id TableID, f func([]any) []any) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	tb, err := e.table(id)
+	if err != nil {
+		return err
+	}
+	tb.keys.Scan(func(_ string, ks *keyState) bool {
+		for i := range ks.versions {
+			if !ks.versions[i].tomb {
+				ks.versions[i].row = f(ks.versions[i].row)
+			}
+		}
+		return true
+	})
+	for t := range e.active {
+		for _, w := range t.writes[tb.id] {
+			if !w.tomb {
+				w.row = f(w.row)
+			}
+		}
+	}
+	return nil
+}
+
+// add indexes row under primary key k.
+func (ix *index) add(row []any, k string) {
+	ik, _ := ix.spec.Key(row)
+	ent, ok := ix.entries.Get(string(ik))
+	if !ok {
+		ent = &indexEntry{set: make(map[string]struct{}, 1)}
+		ix.entries.Set(string(ik), ent)
+	}
+	if _, ok := ent.set[k]; !ok {
+		ent.set[k] = struct{}{}
+		ent.keys = append(ent.keys, k)
+	}
+}
+
+// latest returns the co-latest committed version.
+func (ks *keyState) latest() version {
+	return ks.versions[len(ks.versions)-1]
+}
+
+// keyState returns the state of key k of tb, creating it when create.
+func (tb *table) keyState(k string, create bool) *keyState {
+	ks, ok := tb.keys.Get(k)
+	if !ok && create {
+		ks = &keyState{key: k, versions: []version{{w: tb.init, tomb: true}}}
+		tb.keys.Set(k, ks)
+	}
+	return ks
+}
+
+// nextRowID assigns a hidden row id.
+func (tb *table) nextRowID() []byte {
+	tb.nextRow++
+	return binary.BigEndian.AppendUint64(nil, tb.nextRow)
+}
+
+func (tb *table) formatKey(k []byte) string {
+	if tb.spec.FormatKey != nil {
+		return tb.spec.FormatKey(k)
+	}
+	return fmt.Sprintf("%q", k)
+}

@@ -1,0 +1,183 @@
+package isolation
+
+import (
+	"context"
+	"errors"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+)
+
+// The lock table holds the physical locks that real databases take whatever
+// the isolation level: row locks (writes and SELECT ... FOR ...), unique
+// index key locks (a second INSERT of a key waits for the pending inserter),
+// and table locks (LOCK TABLE, and the implicit ones of reads and writes).
+// Locks are logical entries in the engine's state, never Go mutexes: a
+// waiting transaction releases the engine's mutex and blocks on the done
+// channel of one transaction that holds a conflicting lock, with that edge
+// in the wait-for graph, then retries. Every edge is real when added, so a
+// deadlock is always closed by the last edge added, and checking for a
+// cycle when an edge is added finds every deadlock (40P01).
+
+type lockKind uint8
+
+const (
+	lockRow lockKind = iota
+	lockTable
+	lockIndexKey
+)
+
+type resource struct {
+	kind lockKind
+	obj  uint32 // table or index id
+	key  string
+}
+
+// holder is one transaction's hold on a resource: the set of modes it holds
+// (PostgreSQL's table modes are not totally ordered by conflicts, so a
+// transaction may hold several).
+type holder struct {
+	t     *txn
+	modes uint16
+}
+
+type lockEntry struct {
+	holders []holder
+}
+
+// Row lock modes are RowLock values; index key locks use rowLockUpdate.
+// Table lock modes are TableLock values.
+
+// rowConflicts[a] is the set of row lock modes that conflict with a.
+var rowConflicts = [...]uint16{
+	RowLockKeyShare:    1 << RowLockUpdate,
+	RowLockShare:       1<<RowLockNoKeyUpdate | 1<<RowLockUpdate,
+	RowLockNoKeyUpdate: 1<<RowLockShare | 1<<RowLockNoKeyUpdate | 1<<RowLockUpdate,
+	RowLockUpdate:      1<<RowLockKeyShare | 1<<RowLockShare | 1<<RowLockNoKeyUpdate | 1<<RowLockUpdate,
+}
+
+// tableConflicts is PostgreSQL's table-level lock conflict table.
+var tableConflicts = [...]uint16{
+	TableLockAccessShare:          1 << TableLockAccessExclusive,
+	TableLockRowShare:             1<<TableLockExclusive | 1<<TableLockAccessExclusive,
+	TableLockRowExclusive:         1<<TableLockShare | 1<<TableLockShareRowExclusive | 1<<TableLockExclusive | 1<<TableLockAccessExclusive,
+	TableLockShareUpdateExclusive: 1<<TableLockShareUpdateExclusive | 1<<TableLockShare | 1<<TableLockShareRowExclusive | 1<<TableLockExclusive | 1<<TableLockAccessExclusive,
+	TableLockShare:                1<<TableLockRowExclusive | 1<<TableLockShareUpdateExclusive | 1<<TableLockShareRowExclusive | 1<<TableLockExclusive | 1<<TableLockAccessExclusive,
+	TableLockShareRowExclusive:    1<<TableLockRowExclusive | 1<<TableLockShareUpdateExclusive | 1<<TableLockShare | 1<<TableLockShareRowExclusive | 1<<TableLockExclusive | 1<<TableLockAccessExclusive,
+	TableLockExclusive:            0x1FF &^ (1 | 1<<TableLockAccessShare),
+	TableLockAccessExclusive:      0x1FF &^ 1,
+}
+
+// conflicts reports whether mode a conflicts with any of the held modes.
+func conflicts(kind lockKind, a uint8, held uint16) bool {
+	if kind == lockTable {
+		return tableConflicts[a]&held != 0
+	}
+	return rowConflicts[a]&held != 0
+}
+
+// errSkipLocked tells a scan to skip a row locked by another transaction.
+var errSkipLocked = errors.New("isolation: row skipped (SKIP LOCKED)")
+
+// acquire takes lock mode on r for t. It is called with e.mu held and may
+// release and retake it while waiting: callers re-read any state they need
+// after it returns.
+func (e *engine) acquire(ctx context.Context, t *txn, r resource, mode uint8, wait WaitPolicy, what string) error {
+	for {
+		if err := e.live(t); err != nil {
+			return err
+		}
+		ent := e.locks[r]
+		if ent == nil {
+			ent = &lockEntry{}
+			e.locks[r] = ent
+		}
+		var blocker *txn
+		mine := -1
+		for i, h := range ent.holders {
+			if h.t == t {
+				mine = i
+				continue
+			}
+			if blocker == nil && conflicts(r.kind, mode, h.modes) {
+				blocker = h.t
+			}
+		}
+		if blocker == nil {
+			if mine >= 0 {
+				ent.holders[mine].modes |= 1 << mode
+				return nil
+			}
+			ent.holders = append(ent.holders, holder{t: t, modes: 1 << mode})
+			t.locks = append(t.locks, r)
+			return nil
+		}
+		switch wait {
+		case WaitNoWait:
+			return pgerror.Newf(pgerror.LockNotAvailable, "could not obtain lock on %s", what)
+		case WaitSkipLocked:
+			return errSkipLocked
+		}
+		if e.closesCycle(t, blocker) {
+			return e.serverAbort(t, pgerror.New(pgerror.DeadlockDetected, "deadlock detected").
+				WithDetail("Process waits for a lock on %s held by another transaction that waits for this one.", what))
+		}
+		t.waitingFor = blocker
+		done := blocker.done
+		e.mu.Unlock()
+		var cerr error
+		select {
+		case <-done:
+		case <-ctx.Done():
+			cerr = ctxError(ctx)
+		}
+		e.mu.Lock()
+		t.waitingFor = nil
+		if cerr != nil {
+			return cerr
+		}
+	}
+}
+
+// closesCycle reports whether t waiting for blocker closes a cycle in the
+// wait-for graph.
+func (e *engine) closesCycle(t, blocker *txn) bool {
+	for b, steps := blocker, 0; b != nil && steps <= len(e.active); b, steps = b.waitingFor, steps+1 {
+		if b == t {
+			return true
+		}
+	}
+	return false
+}
+
+// releaseLocks drops every lock t holds. Waiters wake up through t.done,
+// which the caller closes.
+func (e *engine) releaseLocks(t *txn) {
+	for _, r := range t.locks {
+		ent := e.locks[r]
+		if ent == nil {
+			continue
+		}
+		for i, h := range ent.holders {
+			if h.t == t {
+				ent.holders[i] = ent.holders[len(ent.holders)-1]
+				ent.holders = ent.holders[:len(ent.holders)-1]
+				break
+			}
+		}
+		if len(ent.holders) == 0 {
+			delete(e.locks, r)
+		}
+	}
+	t.locks = nil
+}
+
+// ctxError turns a context's end into the error the client sees: the
+// context's cause when it is a SQLSTATE error (the executor sets 55P03 for
+// lock_timeout), else 57014.
+func ctxError(ctx context.Context) error {
+	var pe *pgerror.Error
+	if errors.As(context.Cause(ctx), &pe) {
+		return pe
+	}
+	return pgerror.New(pgerror.QueryCanceled, "canceling statement due to user request")
+}

@@ -1,0 +1,283 @@
+package isolation
+
+import (
+	"context"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+)
+
+// scanChunk is how many keys a scan chooses per step under the engine's
+// mutex before calling back into the executor without it.
+const scanChunk = 64
+
+// seen is one inspected key of a read: the version chosen and its recorded op.
+type seen struct {
+	ks  *keyState
+	row []any
+	ok  bool // a live row
+	w   *txn // whose version (t itself for its own write)
+	op  int
+}
+
+func (e *engine) get(ctx context.Context, t *txn, id TableID, key []byte, ro ReadOptions) ([]any, bool, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	tb, err := e.readable(ctx, t, id)
+	if err != nil {
+		return nil, false, err
+	}
+	k := string(key)
+	if ro.Lock != RowLockNone {
+		if err := e.acquire(ctx, t, resource{lockRow, uint32(tb.id), k}, uint8(ro.Lock), ro.Wait, e.rowName(tb)); err != nil {
+			if err == errSkipLocked {
+				return nil, false, nil
+			}
+			return nil, false, err
+		}
+		ro.Latest = true
+	}
+	s, err := e.inspect(t, tb, tb.keyState(k, true), ro)
+	if err != nil {
+		return nil, false, err
+	}
+	if s.ok {
+		e.rec.markReturned(t, s.op)
+	}
+	return s.row, s.ok, nil
+}
+
+// readable checks that t may read table id now and takes the table's
+// implicit ACCESS SHARE lock.
+func (e *engine) readable(ctx context.Context, t *txn, id TableID) (*table, error) {
+	if err := e.live(t); err != nil {
+		return nil, err
+	}
+	if err := e.doomed(t); err != nil {
+		return nil, err
+	}
+	tb, err := e.table(id)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.tableLock(ctx, t, tb, TableLockAccessShare, WaitBlock); err != nil {
+		return nil, err
+	}
+	if tb.dropped {
+		return nil, pgerror.Newf(pgerror.UndefinedTable, "relation %q does not exist", tb.spec.Name)
+	}
+	return tb, nil
+}
+
+// inspect reads one key for t: its own last write, or the committed version
+// the level and strategy choose. The read is recorded.
+func (e *engine) inspect(t *txn, tb *table, ks *keyState, ro ReadOptions) (seen, error) {
+	if w := t.writes[tb.id][ks.key]; w != nil {
+		op := e.rec.read(t, tb, ks, t, w.tomb)
+		return seen{ks: ks, row: w.row, ok: !w.tomb, w: t, op: op}, nil
+	}
+	v, err := e.choose(t, tb, ks, ro)
+	if err != nil {
+		return seen{}, err
+	}
+	op := e.rec.read(t, tb, ks, v.w, v.tomb)
+	return seen{ks: ks, row: v.row, ok: !v.tomb, w: v.w, op: op}, nil
+}
+
+func (e *engine) scan(ctx context.Context, t *txn, id TableID, span Span, ro ReadOptions, fn Visit) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	tb, err := e.readable(ctx, t, id)
+	if err != nil {
+		return err
+	}
+	cursor, first := string(span.Start), true
+	next := func(buf []*keyState) []*keyState {
+		tb.keys.Ascend(cursor, func(k string, ks *keyState) bool {
+			if !first && k == cursor {
+				return true
+			}
+			if span.End != nil && k >= string(span.End) {
+				return false
+			}
+			buf = append(buf, ks)
+			return len(buf) < scanChunk
+		})
+		if len(buf) > 0 {
+			cursor, first = buf[len(buf)-1].key, false
+		}
+		return buf
+	}
+	return e.visitKeys(ctx, t, tb, next, ro, fn)
+}
+
+func (e *engine) scanIndex(ctx context.Context, t *txn, id IndexID, span Span, ro ReadOptions, fn Visit) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if int(id) >= len(e.indexes) || e.indexes[id] == nil {
+		return pgerror.Newf(pgerror.UndefinedObject, "index with id %d does not exist", id)
+	}
+	ix := e.indexes[id]
+	tb, err := e.readable(ctx, t, ix.table.id)
+	if err != nil {
+		return err
+	}
+	var keys []string
+	dup := make(map[string]struct{})
+	ix.entries.Ascend(string(span.Start), func(ik string, ent *indexEntry) bool {
+		if span.End != nil && ik >= string(span.End) {
+			return false
+		}
+		for _, k := range ent.keys {
+			if _, ok := dup[k]; !ok {
+				dup[k] = struct{}{}
+				keys = append(keys, k)
+			}
+		}
+		return true
+	})
+	next := func(buf []*keyState) []*keyState {
+		for len(keys) > 0 && len(buf) < scanChunk {
+			buf = append(buf, tb.keyState(keys[0], true))
+			keys = keys[1:]
+		}
+		return buf
+	}
+	return e.visitKeys(ctx, t, tb, next, ro, fn)
+}
+
+// visitKeys inspects the keys that next yields, a chunk at a time under the
+// mutex, and calls fn on the live rows without it. With a row lock
+// requested, every matched row is locked; if the latest version changed
+// meanwhile, the new version is inspected and fn called again.
+func (e *engine) visitKeys(ctx context.Context, t *txn, tb *table, next func([]*keyState) []*keyState, ro ReadOptions, fn Visit) error {
+	if ro.Lock != RowLockNone {
+		ro.Latest = true
+	}
+	var (
+		chunk []*keyState
+		found []seen
+	)
+	for {
+		chunk = next(chunk[:0])
+		if len(chunk) == 0 {
+			return nil
+		}
+		found = found[:0]
+		for _, ks := range chunk {
+			if ro.Wait == WaitSkipLocked && e.lockedByOther(t, tb, ks.key, ro.Lock) {
+				continue
+			}
+			s, err := e.inspect(t, tb, ks, ro)
+			if err != nil {
+				return err
+			}
+			found = append(found, s)
+		}
+		for _, s := range found {
+			if !s.ok {
+				continue
+			}
+			matched, stop, err := e.callVisit(fn, s)
+			if err != nil {
+				return err
+			}
+			if matched && ro.Lock != RowLockNone {
+				matched, stop, err = e.lockMatched(ctx, t, tb, s, ro, fn)
+				if err != nil {
+					return err
+				}
+			}
+			if matched {
+				e.rec.markReturned(t, s.op)
+			}
+			if stop {
+				return nil
+			}
+		}
+	}
+}
+
+// callVisit calls fn without the engine's mutex.
+func (e *engine) callVisit(fn Visit, s seen) (matched, stop bool, err error) {
+	e.mu.Unlock()
+	defer e.mu.Lock()
+	matched, err = fn([]byte(s.ks.key), s.row)
+	if err == ErrStop {
+		return matched, true, nil
+	}
+	return matched, false, err
+}
+
+// lockMatched locks a matched row and re-checks it when a newer version
+// committed while the lock was awaited (EvalPlanQual).
+func (e *engine) lockMatched(ctx context.Context, t *txn, tb *table, s seen, ro ReadOptions, fn Visit) (matched, stop bool, err error) {
+	if err := e.acquire(ctx, t, resource{lockRow, uint32(tb.id), s.ks.key}, uint8(ro.Lock), ro.Wait, e.rowName(tb)); err != nil {
+		if err == errSkipLocked {
+			return false, false, nil
+		}
+		return false, false, err
+	}
+	if s.w == t || s.ks.latest().w == s.w {
+		return true, false, nil
+	}
+	ns, err := e.inspect(t, tb, s.ks, ro)
+	if err != nil || !ns.ok {
+		return false, false, err
+	}
+	matched, stop, err = e.callVisit(fn, ns)
+	if matched {
+		e.rec.markReturned(t, ns.op)
+	}
+	return false, stop, err
+}
+
+// lockedByOther reports whether another transaction holds a row lock on the
+// key that conflicts with mode (for SKIP LOCKED, which skips such rows
+// without inspecting them).
+func (e *engine) lockedByOther(t *txn, tb *table, k string, mode RowLock) bool {
+	ent := e.locks[resource{lockRow, uint32(tb.id), k}]
+	if ent == nil {
+		return false
+	}
+	for _, h := range ent.holders {
+		if h.t != t && conflicts(lockRow, uint8(mode), h.modes) {
+			return true
+		}
+	}
+	return false
+}
+
+func (e *engine) rowName(tb *table) string {
+	return "row in relation \"" + tb.spec.Name + "\""
+}
+
+// tableLock takes a table lock for t unless it already holds that mode.
+func (e *engine) tableLock(ctx context.Context, t *txn, tb *table, mode TableLock, wait WaitPolicy) error {
+	if t.tableLocks[tb.id]&(1<<mode) != 0 {
+		return nil
+	}
+	if err := e.acquire(ctx, t, resource{lockTable, uint32(tb.id), ""}, uint8(mode), wait, "relation \""+tb.spec.Name+"\""); err != nil {
+		return err
+	}
+	if t.tableLocks == nil {
+		t.tableLocks = make(map[TableID]uint16)
+	}
+	t.tableLocks[tb.id] |= 1 << mode
+	return nil
+}
+
+func (e *engine) lockTable(ctx context.Context, t *txn, id TableID, mode TableLock, wait WaitPolicy) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if err := e.live(t); err != nil {
+		return err
+	}
+	tb, err := e.table(id)
+	if err != nil {
+		return err
+	}
+	if mode < TableLockAccessShare || mode > TableLockAccessExclusive {
+		return pgerror.Newf(pgerror.InternalError, "invalid table lock mode %d", mode)
+	}
+	return e.tableLock(ctx, t, tb, mode, wait)
+}

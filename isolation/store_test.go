@@ -1,0 +1,272 @@
+package isolation
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/fickle-db/fickle/history"
+	"github.com/fickle-db/fickle/internal/pgerror"
+)
+
+// fixture is a store with one table "t" (primary key = first column as
+// text) and a unique index on the second column.
+type fixture struct {
+	s   *Store
+	tab TableID
+	idx IndexID
+}
+
+func newFixture(t *testing.T, cfg Config) *fixture {
+	t.Helper()
+	s := NewStore(cfg)
+	tab, err := s.CreateTable(TableSpec{Name: "t", FormatKey: func(k []byte) string { return string(k) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx, err := s.CreateIndex(tab, IndexSpec{Name: "t_v_key", Unique: true, Key: func(row []any) ([]byte, bool) {
+		if row[1] == nil {
+			return nil, true
+		}
+		return []byte(fmt.Sprint(row[1])), false
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &fixture{s: s, tab: tab, idx: idx}
+}
+
+func begin(t *testing.T, s *Session, level history.Level) *Txn {
+	t.Helper()
+	tx, err := s.Begin(TxnOptions{Level: level})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tx
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func wantCode(t *testing.T, err error, code pgerror.Code) {
+	t.Helper()
+	if got := pgerror.GetCode(err); got != code {
+		t.Fatalf("error %v has code %q, want %q", err, got, code)
+	}
+}
+
+var bg = context.Background()
+
+func TestInsertIsInvisibleToOthersUntilCommitThenVisible(t *testing.T) {
+	f := newFixture(t, Config{Record: true})
+	a, b := f.s.NewSession(), f.s.NewSession()
+	ta := begin(t, a, history.ReadCommitted)
+	_, err := ta.Insert(bg, f.tab, []byte("k1"), []any{"k1", 1})
+	must(t, err)
+	if row, ok, err := ta.Get(bg, f.tab, []byte("k1"), ReadOptions{}); err != nil || !ok || row[1] != 1 {
+		t.Fatalf("own write: got %v %v %v", row, ok, err)
+	}
+	tb := begin(t, b, history.ReadCommitted)
+	if _, ok, err := tb.Get(bg, f.tab, []byte("k1"), ReadOptions{}); err != nil || ok {
+		t.Fatalf("uncommitted write visible to another transaction: %v %v", ok, err)
+	}
+	must(t, ta.Commit(bg))
+	if row, ok, err := tb.Get(bg, f.tab, []byte("k1"), ReadOptions{}); err != nil || !ok || row[1] != 1 {
+		t.Fatalf("committed write not visible: %v %v %v", row, ok, err)
+	}
+	must(t, tb.Commit(bg))
+	h := f.s.History()
+	if err := h.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(h.CommitOrder); got != "[0 1 2]" {
+		t.Fatalf("commit order %s, want [0 1 2]", got)
+	}
+	reads := h.Txns[2].Ops
+	if len(reads) != 2 || reads[0].Writer != history.Init || reads[0].Flags&history.FlagTombstone == 0 ||
+		reads[1].Writer != 1 || reads[1].Flags&history.FlagReturned == 0 {
+		t.Fatalf("recorded reads %+v, want init tombstone then txn 1 returned", reads)
+	}
+}
+
+func TestDuplicatePrimaryAndUniqueKeysFailWith23505(t *testing.T) {
+	f := newFixture(t, Config{})
+	s := f.s.NewSession()
+	tx := begin(t, s, history.ReadCommitted)
+	_, err := tx.Insert(bg, f.tab, []byte("a"), []any{"a", 1})
+	must(t, err)
+	must(t, tx.Commit(bg))
+	tx = begin(t, s, history.ReadCommitted)
+	_, err = tx.Insert(bg, f.tab, []byte("a"), []any{"a", 2})
+	wantCode(t, err, pgerror.UniqueViolation)
+	var uc *UniqueConflict
+	if !errors.As(err, &uc) || uc.Index != NoIndex || string(uc.Key) != "a" {
+		t.Fatalf("conflict %+v, want primary key a", uc)
+	}
+	_, err = tx.Insert(bg, f.tab, []byte("b"), []any{"b", 1})
+	wantCode(t, err, pgerror.UniqueViolation)
+	if !errors.As(err, &uc) || uc.Index != f.idx || string(uc.Key) != "a" {
+		t.Fatalf("conflict %+v, want index key held by a", uc)
+	}
+	_, err = tx.Insert(bg, f.tab, []byte("c"), []any{"c", nil})
+	must(t, err)
+	_, err = tx.Insert(bg, f.tab, []byte("d"), []any{"d", nil})
+	must(t, err) // NULLs never conflict
+	must(t, tx.Delete(bg, f.tab, []byte("a")))
+	_, err = tx.Insert(bg, f.tab, []byte("b"), []any{"b", 1})
+	must(t, err) // own delete freed the value
+	must(t, tx.Commit(bg))
+}
+
+func TestRollbackToSavepointUndoesLaterWritesOnly(t *testing.T) {
+	f := newFixture(t, Config{Record: true})
+	s := f.s.NewSession()
+	tx := begin(t, s, history.ReadCommitted)
+	_, err := tx.Insert(bg, f.tab, []byte("a"), []any{"a", 1})
+	must(t, err)
+	sp := tx.Savepoint()
+	must(t, tx.Update(bg, f.tab, []byte("a"), []any{"a", 2}))
+	_, err = tx.Insert(bg, f.tab, []byte("b"), []any{"b", 3})
+	must(t, err)
+	must(t, tx.RollbackTo(sp))
+	row, ok, err := tx.Get(bg, f.tab, []byte("a"), ReadOptions{})
+	if err != nil || !ok || row[1] != 1 {
+		t.Fatalf("after rollback to savepoint a = %v %v %v, want 1", row, ok, err)
+	}
+	if _, ok, _ := tx.Get(bg, f.tab, []byte("b"), ReadOptions{}); ok {
+		t.Fatal("insert after the savepoint survived")
+	}
+	must(t, tx.Commit(bg))
+	h := f.s.History()
+	writes := 0
+	for _, op := range h.Txns[1].Ops {
+		if op.Kind == history.OpWrite {
+			writes++
+		}
+	}
+	if writes != 1 {
+		t.Fatalf("history keeps %d writes, want the 1 before the savepoint", writes)
+	}
+}
+
+func TestScanCallsBackInKeyOrderAndRecordsFilteredRows(t *testing.T) {
+	f := newFixture(t, Config{Record: true})
+	s := f.s.NewSession()
+	tx := begin(t, s, history.ReadCommitted)
+	for i := 9; i >= 0; i-- {
+		k := fmt.Sprintf("k%d", i)
+		_, err := tx.Insert(bg, f.tab, []byte(k), []any{k, i})
+		must(t, err)
+	}
+	must(t, tx.Commit(bg))
+	tx = begin(t, s, history.ReadCommitted)
+	var got []string
+	err := tx.Scan(bg, f.tab, Span{Start: []byte("k2"), End: []byte("k7")}, ReadOptions{}, func(k []byte, row []any) (bool, error) {
+		got = append(got, string(k))
+		return row[1].(int)%2 == 0, nil
+	})
+	must(t, err)
+	if fmt.Sprint(got) != "[k2 k3 k4 k5 k6]" {
+		t.Fatalf("scan visited %v", got)
+	}
+	must(t, tx.Commit(bg))
+	ops := f.s.History().Txns[2].Ops
+	returned := 0
+	for _, op := range ops {
+		if op.Flags&history.FlagReturned != 0 {
+			returned++
+		}
+	}
+	if len(ops) != 5 || returned != 3 {
+		t.Fatalf("recorded %d reads with %d returned, want 5 and 3", len(ops), returned)
+	}
+}
+
+func TestIndexScanFindsRowsByIndexKey(t *testing.T) {
+	f := newFixture(t, Config{})
+	s := f.s.NewSession()
+	tx := begin(t, s, history.ReadCommitted)
+	_, err := tx.Insert(bg, f.tab, []byte("a"), []any{"a", 7})
+	must(t, err)
+	_, err = tx.Insert(bg, f.tab, []byte("b"), []any{"b", 8})
+	must(t, err)
+	must(t, tx.Commit(bg))
+	tx = begin(t, s, history.ReadCommitted)
+	var got []string
+	must(t, tx.ScanIndex(bg, f.idx, ExactSpan([]byte("8")), ReadOptions{}, func(k []byte, row []any) (bool, error) {
+		got = append(got, string(k))
+		return true, nil
+	}))
+	if fmt.Sprint(got) != "[b]" {
+		t.Fatalf("index lookup found %v, want [b]", got)
+	}
+}
+
+func TestSecondWriterWaitsForFirstAndDeadlockIsDetected(t *testing.T) {
+	f := newFixture(t, Config{})
+	a, b := f.s.NewSession(), f.s.NewSession()
+	tx := begin(t, a, history.ReadCommitted)
+	for _, k := range []string{"x", "y"} {
+		_, err := tx.Insert(bg, f.tab, []byte(k), []any{k, nil})
+		must(t, err)
+	}
+	must(t, tx.Commit(bg))
+
+	ta, tb := begin(t, a, history.ReadCommitted), begin(t, b, history.ReadCommitted)
+	must(t, ta.Update(bg, f.tab, []byte("x"), []any{"x", 1}))
+	must(t, tb.Update(bg, f.tab, []byte("y"), []any{"y", 2}))
+	done := make(chan error, 1)
+	go func() { done <- ta.Update(bg, f.tab, []byte("y"), []any{"y", 3}) }()
+	waitUntilBlocked(t, f.s, ta)
+	err := tb.Update(bg, f.tab, []byte("x"), []any{"x", 4})
+	wantCode(t, err, pgerror.DeadlockDetected)
+	must(t, <-done) // b's abort released y
+	must(t, ta.Commit(bg))
+	wantCode(t, tb.Commit(bg), pgerror.DeadlockDetected)
+}
+
+func TestLockWaitEndsWithTheContextsCause(t *testing.T) {
+	f := newFixture(t, Config{})
+	a, b := f.s.NewSession(), f.s.NewSession()
+	ta, tb := begin(t, a, history.ReadCommitted), begin(t, b, history.ReadCommitted)
+	_, err := ta.Insert(bg, f.tab, []byte("x"), []any{"x", nil})
+	must(t, err)
+	ctx, cancel := context.WithTimeoutCause(bg, 20*time.Millisecond, pgerror.New(pgerror.LockNotAvailable, "lock timeout"))
+	defer cancel()
+	_, err = tb.Insert(ctx, f.tab, []byte("x"), []any{"x", nil})
+	wantCode(t, err, pgerror.LockNotAvailable)
+	_, _, err = tb.Get(bg, f.tab, []byte("x"), ReadOptions{Lock: RowLockShare, Wait: WaitNoWait})
+	wantCode(t, err, pgerror.LockNotAvailable)
+	must(t, ta.Commit(bg))
+	_, err = tb.Insert(bg, f.tab, []byte("x"), []any{"x", nil})
+	wantCode(t, err, pgerror.UniqueViolation)
+}
+
+func TestReadOnlyTransactionRejectsWrites(t *testing.T) {
+	f := newFixture(t, Config{})
+	tx, err := f.s.NewSession().Begin(TxnOptions{ReadOnly: true})
+	must(t, err)
+	_, err = tx.Insert(bg, f.tab, []byte("x"), []any{"x", nil})
+	wantCode(t, err, pgerror.ReadOnlySqlTransaction)
+}
+
+// waitUntilBlocked polls until tx waits for a lock.
+func waitUntilBlocked(t *testing.T, s *Store, tx *Txn) {
+	t.Helper()
+	for range 5000 {
+		s.e.mu.Lock()
+		w := tx.t.waitingFor
+		s.e.mu.Unlock()
+		if w != nil {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+	t.Fatal("transaction never blocked")
+}

@@ -1,0 +1,269 @@
+package isolation
+
+import (
+	"context"
+
+	"github.com/fickle-db/fickle/history"
+	"github.com/fickle-db/fickle/internal/pgerror"
+)
+
+// session is one session's state: its transactions in session order.
+type session struct {
+	e    *engine
+	name string
+	id   history.SessionID
+	cur  *txn   // the transaction in progress, if any
+	last *txn   // the session's latest ended transaction
+	ntxn uint64 // transactions begun, for PRNG derivation
+	view *view  // what the session has seen (RC/RA/CC floors, CC clock)
+}
+
+type txnState uint8
+
+const (
+	txnActive txnState = iota
+	txnCommitted
+	txnClientAborted
+	txnServerAborted
+)
+
+// txn is a transaction's state.
+type txn struct {
+	id       history.TxnID
+	e        *engine
+	sess     *session
+	seq      uint64 // 1-based position in its session
+	level    history.Level
+	readOnly bool
+	strategy Strategy
+	state    txnState
+	abortErr error
+	done     chan struct{} // closed when the transaction ends
+	pos      *omNode       // position in co once ended (committed or client-aborted)
+
+	writes     map[TableID]map[string]*write
+	undo       []undoEntry
+	savepoints []int // undo log length at each savepoint
+
+	locks      []resource
+	tableLocks map[TableID]uint16
+	waitingFor *txn
+
+	event uint32 // current statement number
+	stmts int    // statements started with Statement
+
+	rd *readState // the level's read bookkeeping
+}
+
+// write is a transaction's last write to a key.
+type write struct {
+	key  string
+	row  []any
+	tomb bool
+	ks   *keyState
+}
+
+// undoEntry restores a key's previous own write when rolling back to a
+// savepoint.
+type undoEntry struct {
+	table TableID
+	key   string
+	prev  *write // nil: the key had no own write
+	op    int    // the recorded write op, -1 when not recording
+}
+
+func (e *engine) newSession(name string) *Session {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if name != "" {
+		if s, ok := e.sessions[name]; ok {
+			return &Session{s: s}
+		}
+	}
+	s := &session{e: e, name: name, id: history.SessionID(e.nsess)}
+	e.nsess++
+	s.view = newView()
+	if name != "" {
+		e.sessions[name] = s
+	}
+	e.rec.session(s)
+	return &Session{s: s}
+}
+
+func (e *engine) begin(s *session, opts TxnOptions) (*Txn, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if s.cur != nil && s.cur.state == txnActive {
+		return nil, pgerror.New(pgerror.ActiveSqlTransaction, "there is already a transaction in progress")
+	}
+	level := opts.Level
+	if level == history.LevelUnknown {
+		level = history.ReadCommitted
+	}
+	strat := opts.Strategy
+	if strat == StrategyDefault {
+		strat = e.cfg.Strategy
+	}
+	s.ntxn++
+	t := &txn{
+		id:       history.TxnID(len(e.txns)),
+		e:        e,
+		sess:     s,
+		seq:      s.ntxn,
+		level:    level,
+		readOnly: opts.ReadOnly,
+		strategy: strat,
+		done:     make(chan struct{}),
+	}
+	t.rd = e.newReadState(t)
+	e.txns = append(e.txns, t)
+	e.active[t] = struct{}{}
+	s.cur = t
+	e.rec.begin(t)
+	return &Txn{t: t}, nil
+}
+
+// live returns the error for using a transaction that is no longer active.
+func (e *engine) live(t *txn) error {
+	switch t.state {
+	case txnActive:
+		return nil
+	case txnServerAborted:
+		return t.abortErr
+	}
+	return pgerror.New(pgerror.NoActiveSqlTransaction, "there is no transaction in progress")
+}
+
+func (e *engine) statement(t *txn, st history.Statement) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if t.state != txnActive {
+		return
+	}
+	if t.stmts > 0 {
+		t.event++
+	}
+	t.stmts++
+	e.rec.statement(t, st)
+}
+
+func (e *engine) savepoint(t *txn) Savepoint {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	t.savepoints = append(t.savepoints, len(t.undo))
+	return Savepoint(len(t.savepoints) - 1)
+}
+
+func (e *engine) rollbackTo(t *txn, sp Savepoint) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if err := e.live(t); err != nil {
+		return err
+	}
+	if int(sp) >= len(t.savepoints) {
+		return pgerror.New(pgerror.InvalidSavepointSpecification, "savepoint does not exist")
+	}
+	mark := t.savepoints[sp]
+	for i := len(t.undo) - 1; i >= mark; i-- {
+		u := t.undo[i]
+		if u.prev == nil {
+			delete(t.writes[u.table], u.key)
+		} else {
+			t.writes[u.table][u.key] = u.prev
+		}
+	}
+	e.rec.undoWrites(t, t.undo[mark:])
+	t.undo = t.undo[:mark]
+	t.savepoints = t.savepoints[:sp+1]
+	return nil
+}
+
+func (e *engine) release(t *txn, sp Savepoint) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if err := e.live(t); err != nil {
+		return err
+	}
+	if int(sp) >= len(t.savepoints) {
+		return pgerror.New(pgerror.InvalidSavepointSpecification, "savepoint does not exist")
+	}
+	t.savepoints = t.savepoints[:sp]
+	return nil
+}
+
+func (e *engine) commit(ctx context.Context, t *txn) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if err := e.live(t); err != nil {
+		return err
+	}
+	if err := e.doomed(t); err != nil {
+		return err
+	}
+	pos, err := e.placeCommit(t)
+	if err != nil {
+		return e.serverAbort(t, err)
+	}
+	t.pos = e.co.insertAfter(pos, t)
+	for _, ws := range t.writes {
+		for _, w := range ws {
+			w.ks.insertVersion(version{w: t, row: w.row, tomb: w.tomb})
+		}
+	}
+	e.epoch++
+	e.end(t, txnCommitted)
+	return nil
+}
+
+func (e *engine) rollback(t *txn) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if t.state != txnActive {
+		return nil
+	}
+	if e.doomed(t) != nil {
+		return nil
+	}
+	t.pos = e.co.insertAfter(e.placeRollback(t), t)
+	e.end(t, txnClientAborted)
+	return nil
+}
+
+// serverAbort ends t as aborted by the server (40001, 40P01) and returns err.
+// The checker ignores such transactions.
+func (e *engine) serverAbort(t *txn, err error) error {
+	if t.state != txnActive {
+		return err
+	}
+	t.abortErr = err
+	e.end(t, txnServerAborted)
+	return err
+}
+
+// end releases t's locks, wakes its waiters and records its outcome.
+func (e *engine) end(t *txn, st txnState) {
+	t.state = st
+	e.releaseLocks(t)
+	t.tableLocks = nil
+	close(t.done)
+	delete(e.active, t)
+	if t.sess.cur == t {
+		t.sess.cur = nil
+	}
+	t.sess.last = t
+	e.finishReads(t)
+	e.rec.end(t)
+	t.writes = nil
+	t.undo = nil
+}
+
+// insertVersion adds v to the versions in co order.
+func (ks *keyState) insertVersion(v version) {
+	i := len(ks.versions)
+	for i > 0 && v.w.pos.before(ks.versions[i-1].w.pos) {
+		i--
+	}
+	ks.versions = append(ks.versions, version{})
+	copy(ks.versions[i+1:], ks.versions[i:])
+	ks.versions[i] = v
+}

@@ -1,0 +1,212 @@
+package isolation
+
+import (
+	"bytes"
+	"context"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+)
+
+// writable checks that t may write table id now and takes the table's
+// implicit ROW EXCLUSIVE lock.
+func (e *engine) writable(ctx context.Context, t *txn, id TableID) (*table, error) {
+	if err := e.live(t); err != nil {
+		return nil, err
+	}
+	if err := e.doomed(t); err != nil {
+		return nil, err
+	}
+	if t.readOnly {
+		return nil, pgerror.New(pgerror.ReadOnlySqlTransaction, "cannot execute this statement in a read-only transaction")
+	}
+	tb, err := e.table(id)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.tableLock(ctx, t, tb, TableLockRowExclusive, WaitBlock); err != nil {
+		return nil, err
+	}
+	if tb.dropped {
+		return nil, pgerror.Newf(pgerror.UndefinedTable, "relation %q does not exist", tb.spec.Name)
+	}
+	return tb, nil
+}
+
+func (e *engine) insert(ctx context.Context, t *txn, id TableID, key []byte, row []any) ([]byte, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	tb, err := e.writable(ctx, t, id)
+	if err != nil {
+		return nil, err
+	}
+	if key == nil {
+		if !tb.spec.HiddenRowID {
+			return nil, pgerror.Newf(pgerror.InternalError, "insert into %q without a primary key", tb.spec.Name)
+		}
+		key = tb.nextRowID()
+	}
+	k := string(key)
+	if err := e.acquire(ctx, t, resource{lockRow, uint32(tb.id), k}, uint8(RowLockUpdate), WaitBlock, e.rowName(tb)); err != nil {
+		return nil, err
+	}
+	ks := tb.keyState(k, true)
+	if _, live := e.current(t, tb, ks); live {
+		return nil, pgerror.Wrapf(&UniqueConflict{Table: tb.id, Index: NoIndex, Key: key}, pgerror.UniqueViolation,
+			"duplicate key value violates unique constraint \"%s_pkey\"", tb.spec.Name).
+			WithDetail("Key %s already exists.", tb.formatKey(key)).WithConstraint(tb.spec.Name, tb.spec.Name+"_pkey")
+	}
+	if err := e.checkWrite(t, tb, ks); err != nil {
+		return nil, err
+	}
+	if err := e.checkUnique(ctx, t, tb, ks, row); err != nil {
+		return nil, err
+	}
+	e.putWrite(t, tb, ks, row, false)
+	return key, nil
+}
+
+func (e *engine) update(ctx context.Context, t *txn, id TableID, key []byte, row []any) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	tb, err := e.writable(ctx, t, id)
+	if err != nil {
+		return err
+	}
+	k := string(key)
+	if err := e.acquire(ctx, t, resource{lockRow, uint32(tb.id), k}, uint8(RowLockNoKeyUpdate), WaitBlock, e.rowName(tb)); err != nil {
+		return err
+	}
+	ks := tb.keyState(k, true)
+	if err := e.checkWrite(t, tb, ks); err != nil {
+		return err
+	}
+	if err := e.checkUnique(ctx, t, tb, ks, row); err != nil {
+		return err
+	}
+	e.putWrite(t, tb, ks, row, false)
+	return nil
+}
+
+func (e *engine) delete(ctx context.Context, t *txn, id TableID, key []byte) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	tb, err := e.writable(ctx, t, id)
+	if err != nil {
+		return err
+	}
+	k := string(key)
+	if err := e.acquire(ctx, t, resource{lockRow, uint32(tb.id), k}, uint8(RowLockUpdate), WaitBlock, e.rowName(tb)); err != nil {
+		return err
+	}
+	ks := tb.keyState(k, true)
+	if err := e.checkWrite(t, tb, ks); err != nil {
+		return err
+	}
+	if err := e.lockOldIndexKeys(ctx, t, tb, ks); err != nil {
+		return err
+	}
+	e.putWrite(t, tb, ks, nil, true)
+	return nil
+}
+
+// current returns the row of ks that constraints are checked against: t's
+// own last write, else the latest committed version. ok is false for a
+// tombstone.
+func (e *engine) current(t *txn, tb *table, ks *keyState) ([]any, bool) {
+	if w := t.writes[tb.id][ks.key]; w != nil {
+		return w.row, !w.tomb
+	}
+	v := ks.latest()
+	return v.row, !v.tomb
+}
+
+// checkUnique enforces the unique indexes for row written at ks: it locks
+// the row's index keys and its current version's (so that a concurrent
+// writer of the same index key waits for this transaction, as in
+// PostgreSQL), then looks for another live row with the same index key on
+// the latest committed state plus t's own writes.
+func (e *engine) checkUnique(ctx context.Context, t *txn, tb *table, ks *keyState, row []any) error {
+	if err := e.lockOldIndexKeys(ctx, t, tb, ks); err != nil {
+		return err
+	}
+	for _, ix := range tb.indexes {
+		if !ix.spec.Unique {
+			continue
+		}
+		ik, null := ix.spec.Key(row)
+		if null {
+			continue
+		}
+		if err := e.acquire(ctx, t, resource{lockIndexKey, uint32(ix.id), string(ik)}, uint8(RowLockUpdate), WaitBlock,
+			"index \""+ix.spec.Name+"\""); err != nil {
+			return err
+		}
+		ent, ok := ix.entries.Get(string(ik))
+		if !ok {
+			continue
+		}
+		for _, k := range ent.keys {
+			if k == ks.key {
+				continue
+			}
+			other := tb.keyState(k, false)
+			if other == nil {
+				continue
+			}
+			cur, live := e.current(t, tb, other)
+			if !live {
+				continue
+			}
+			if ok2, null2 := ix.spec.Key(cur); !null2 && bytes.Equal(ok2, ik) {
+				return pgerror.Wrapf(&UniqueConflict{Table: tb.id, Index: ix.id, Key: []byte(k)}, pgerror.UniqueViolation,
+					"duplicate key value violates unique constraint %q", ix.spec.Name).
+					WithConstraint(tb.spec.Name, ix.spec.Name)
+			}
+		}
+	}
+	return nil
+}
+
+// lockOldIndexKeys locks the unique index keys of ks's current version, so
+// that an INSERT of one of them waits until t ends.
+func (e *engine) lockOldIndexKeys(ctx context.Context, t *txn, tb *table, ks *keyState) error {
+	for _, ix := range tb.indexes {
+		if !ix.spec.Unique {
+			continue
+		}
+		cur, live := e.current(t, tb, ks)
+		if !live {
+			return nil
+		}
+		ik, null := ix.spec.Key(cur)
+		if null {
+			continue
+		}
+		if err := e.acquire(ctx, t, resource{lockIndexKey, uint32(ix.id), string(ik)}, uint8(RowLockUpdate), WaitBlock,
+			"index \""+ix.spec.Name+"\""); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// putWrite makes row (or a tombstone) t's last write to ks.
+func (e *engine) putWrite(t *txn, tb *table, ks *keyState, row []any, tomb bool) {
+	if t.writes == nil {
+		t.writes = make(map[TableID]map[string]*write)
+	}
+	ws := t.writes[tb.id]
+	if ws == nil {
+		ws = make(map[string]*write)
+		t.writes[tb.id] = ws
+	}
+	prev := ws[ks.key]
+	op := e.rec.write(t, tb, ks, tomb)
+	t.undo = append(t.undo, undoEntry{table: tb.id, key: ks.key, prev: prev, op: op})
+	ws[ks.key] = &write{key: ks.key, row: row, tomb: tomb, ks: ks}
+	if !tomb {
+		for _, ix := range tb.indexes {
+			ix.add(row, ks.key)
+		}
+	}
+}
