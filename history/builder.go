@@ -231,5 +231,38 @@ func (tb *TxnBuilder) add(op Op) *TxnBuilder {
 		op.Event = uint32(len(t.Statements) - 1)
 	}
 	t.Ops = append(t.Ops, op)
+	if t.Rows != nil {
+		t.Rows = append(t.Rows, "")
+	}
 	return tb
+}
+
+// addGroup appends ops as one event: the current statement's, or a new
+// anonymous one.
+func (tb *TxnBuilder) addGroup(ops []Op) {
+	if len(ops) == 0 {
+		return
+	}
+	tb.add(ops[0])
+	t := tb.txn()
+	ev := t.Ops[len(t.Ops)-1].Event
+	for _, op := range ops[1:] {
+		op.Event = ev
+		t.Ops = append(t.Ops, op)
+		if t.Rows != nil {
+			t.Rows = append(t.Rows, "")
+		}
+	}
+}
+
+// setRow sets the row image of the transaction's i-th operation.
+func (tb *TxnBuilder) setRow(i int, row string) {
+	if row == "" {
+		return
+	}
+	t := tb.txn()
+	if t.Rows == nil {
+		t.Rows = make([]string, len(t.Ops))
+	}
+	t.Rows[i] = row
 }

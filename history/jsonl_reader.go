@@ -1,0 +1,475 @@
+package history
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strconv"
+)
+
+// ReadJSONL reads a fickle JSONL history (gzipped or not); name is used in
+// errors. A last line cut off without its newline (a crash while writing)
+// is ignored when it does not parse. Transactions without an end event are
+// Pending.
+func ReadJSONL(r io.Reader, name string) (*History, error) {
+	lr, err := newLineReader(r)
+	if err != nil {
+		return nil, fileErr(name, "%v", err)
+	}
+	jr := newJSONLReader()
+	sawHeader := false
+	for {
+		line, complete, ok, err := lr.next()
+		if err != nil {
+			return nil, lineErr(name, lr.line+1, "%v", err)
+		}
+		if !ok {
+			break
+		}
+		if len(trimSpace(line)) == 0 {
+			continue
+		}
+		if !sawHeader {
+			err = checkJSONLHeader(line)
+			sawHeader = true
+		} else {
+			err = jr.event(line)
+		}
+		if err != nil {
+			if !complete && sawHeader && lr.line > 1 {
+				break // truncated last line
+			}
+			return nil, lineErr(name, lr.line, "%v", err)
+		}
+	}
+	if !sawHeader {
+		return nil, fileErr(name, "empty input: no %s header line", JSONLFormat)
+	}
+	h, err := jr.finish()
+	if err != nil {
+		return nil, fileErr(name, "%v", err)
+	}
+	return h, nil
+}
+
+func checkJSONLHeader(line []byte) error {
+	s := jsonScanner{buf: line}
+	var format string
+	var version int64 = -1
+	err := s.object(func(name []byte) error {
+		var err error
+		switch string(name) {
+		case "format":
+			format, err = s.str()
+		case "version":
+			version, err = s.int()
+		default:
+			_, err = s.raw()
+		}
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("bad header line: %v", err)
+	}
+	if format != JSONLFormat {
+		return fmt.Errorf("header names format %q, want %q", format, JSONLFormat)
+	}
+	if version < 1 || version > JSONLVersion {
+		return fmt.Errorf("%s version %d is not supported (this fickle reads up to %d)", JSONLFormat, version, JSONLVersion)
+	}
+	return s.end()
+}
+
+// retired marks a file transaction id dropped by a checkpoint.
+const retired = uint32(NoWriter - 1)
+
+type jsonlReader struct {
+	b        *Builder
+	tbs      []TxnBuilder // by TxnID; tbs[0] unused
+	txns     idMap
+	keys     idMap
+	sessions idMap
+	co       *coTracker
+	coSeen   bool
+	ended    []bool // by TxnID: commit or abort recorded
+	scans    *scanIndex
+	s        jsonScanner
+	items    []Op
+	rows     []string
+}
+
+func newJSONLReader() *jsonlReader {
+	jr := &jsonlReader{b: NewBuilder(), tbs: make([]TxnBuilder, 1), ended: []bool{true}}
+	jr.co = newCoTracker()
+	jr.txns.set(0, uint32(Init))
+	return jr
+}
+
+// fields of one event line; only those the event uses are set.
+type jsonlEvent struct {
+	e, name, table, level, sql, pred, outcome, code string
+	t, s, k, after, asof, start, end, v   int64
+	hasT, hasS, hasK, hasAfter, hasAsof, hasV, del bool
+	row                                          []byte
+	r, except                                    []byte
+	filtered                                     []byte
+}
+
+func (jr *jsonlReader) event(line []byte) error {
+	s := &jr.s
+	*s = jsonScanner{buf: line}
+	var ev jsonlEvent
+	err := s.object(func(name []byte) error {
+		var err error
+		switch string(name) {
+		case "e":
+			ev.e, err = s.str()
+		case "t":
+			ev.t, err = s.int()
+			ev.hasT = true
+		case "s":
+			ev.s, err = s.int()
+			ev.hasS = true
+		case "k":
+			ev.k, err = s.int()
+			ev.hasK = true
+		case "after":
+			ev.after, err = s.int()
+			ev.hasAfter = true
+		case "asof":
+			ev.asof, err = s.int()
+			ev.hasAsof = true
+		case "start":
+			ev.start, err = s.int()
+		case "end":
+			ev.end, err = s.int()
+		case "v":
+			ev.v, err = s.int()
+			ev.hasV = true
+		case "del":
+			ev.del, err = s.boolean()
+		case "name":
+			ev.name, err = s.str()
+		case "table":
+			ev.table, err = s.str()
+		case "level":
+			ev.level, err = s.str()
+		case "sql":
+			ev.sql, err = s.str()
+		case "pred":
+			ev.pred, err = s.str()
+		case "o":
+			ev.outcome, err = s.str()
+		case "code":
+			ev.code, err = s.str()
+		case "row":
+			ev.row, err = s.raw()
+		case "r":
+			ev.r, err = s.raw()
+		case "except":
+			ev.except, err = s.raw()
+		case "filtered":
+			ev.filtered, err = s.raw()
+		default:
+			_, err = s.raw() // fields of later minor versions
+		}
+		return err
+	})
+	if err == nil {
+		err = s.end()
+	}
+	if err != nil {
+		return err
+	}
+	return jr.apply(&ev)
+}
+
+func (jr *jsonlReader) apply(ev *jsonlEvent) error {
+	switch ev.e {
+	case "key":
+		if !ev.hasK || ev.k < 0 {
+			return fmt.Errorf("key event without a key id")
+		}
+		if _, dup := jr.keys.get(ev.k); dup {
+			return fmt.Errorf("key %d declared twice", ev.k)
+		}
+		id := jr.b.Key(ev.table, ev.name)
+		jr.keys.set(ev.k, uint32(id))
+		if jr.scans != nil {
+			jr.scans.addKey(jr.b.h.Keys[id], id)
+		}
+		return nil
+	case "session":
+		if !ev.hasS {
+			return fmt.Errorf("session event without a session id")
+		}
+		if _, dup := jr.sessions.get(ev.s); dup {
+			return fmt.Errorf("session %d started twice", ev.s)
+		}
+		jr.sessions.set(ev.s, uint32(jr.b.Session(ev.name)))
+		return nil
+	case "begin":
+		return jr.begin(ev)
+	case "checkpoint":
+		return jr.checkpoint()
+	case "co", "stmt", "read", "scan", "write", "commit", "abort":
+	default:
+		return fmt.Errorf("unknown event %q", ev.e)
+	}
+	if !ev.hasT {
+		return fmt.Errorf("%q event without a transaction", ev.e)
+	}
+	id, ok := jr.txns.get(ev.t)
+	if !ok {
+		return fmt.Errorf("%q event names transaction %d, which did not begin", ev.e, ev.t)
+	}
+	if id == retired {
+		return nil // began before the last checkpoint
+	}
+	t := TxnID(id)
+	if ev.e == "co" {
+		return jr.commitOrder(t, ev)
+	}
+	if t == Init {
+		if ev.e != "write" {
+			return fmt.Errorf("%q event for Init", ev.e)
+		}
+		return jr.write(t, nil, ev)
+	}
+	if jr.ended[t] {
+		return fmt.Errorf("%q event for transaction %d, which has ended", ev.e, ev.t)
+	}
+	tb := &jr.tbs[t]
+	switch ev.e {
+	case "stmt":
+		tb.Stmt(Statement{SQL: ev.sql, Table: ev.table, Predicate: ev.pred})
+	case "read":
+		if ev.r == nil {
+			return fmt.Errorf("read event without \"r\"")
+		}
+		jr.items, jr.rows = jr.items[:0], jr.rows[:0]
+		if err := jr.readItems(ev.r); err != nil {
+			return err
+		}
+		jr.addItems(tb)
+	case "scan":
+		return jr.scan(tb, ev)
+	case "write":
+		return jr.write(t, tb, ev)
+	case "commit":
+		tb.txn().End = ev.end
+		tb.End(Committed)
+		jr.ended[t] = true
+		if jr.co.in(t) && jr.scans != nil {
+			jr.scans.addTxn(&jr.b.h, jr.co, t)
+		}
+	case "abort":
+		o := ClientAborted
+		if ev.outcome != "" {
+			var err error
+			if o, err = ParseOutcome(ev.outcome); err != nil || o == Committed {
+				return fmt.Errorf("bad abort outcome %q", ev.outcome)
+			}
+		}
+		tb.txn().End = ev.end
+		tb.End(o)
+		jr.ended[t] = true
+	}
+	return nil
+}
+
+func (jr *jsonlReader) begin(ev *jsonlEvent) error {
+	if !ev.hasT || !ev.hasS {
+		return fmt.Errorf("begin event without a transaction or session")
+	}
+	if _, dup := jr.txns.get(ev.t); dup {
+		return fmt.Errorf("transaction %d began twice", ev.t)
+	}
+	level := LevelUnknown
+	if ev.level != "" && ev.level != "unknown" {
+		var err error
+		if level, err = ParseLevel(ev.level); err != nil {
+			return err
+		}
+	}
+	sid, ok := jr.sessions.get(ev.s)
+	if !ok {
+		sid = uint32(jr.b.Session(strconv.FormatInt(ev.s, 10)))
+		jr.sessions.set(ev.s, sid)
+	}
+	if len(jr.b.h.Txns) >= int(retired) {
+		return fmt.Errorf("too many transactions")
+	}
+	tb := jr.b.Txn(SessionID(sid), level)
+	t := tb.txn()
+	t.Start, t.Name = ev.start, ev.name
+	jr.txns.set(ev.t, uint32(tb.id))
+	jr.tbs = append(jr.tbs, *tb)
+	jr.ended = append(jr.ended, false)
+	jr.co.grow(len(jr.b.h.Txns))
+	return nil
+}
+
+func (jr *jsonlReader) txnRef(n int64) (TxnID, error) {
+	if n == -1 {
+		return NoWriter, nil
+	}
+	id, ok := jr.txns.get(n)
+	if !ok || id == retired {
+		return 0, fmt.Errorf("unknown transaction %d", n)
+	}
+	return TxnID(id), nil
+}
+
+func (jr *jsonlReader) keyRef(n int64) (KeyID, error) {
+	id, ok := jr.keys.get(n)
+	if !ok {
+		return 0, fmt.Errorf("undeclared key %d", n)
+	}
+	return KeyID(id), nil
+}
+
+// readItems parses an array of read items into jr.items and jr.rows.
+func (jr *jsonlReader) readItems(raw []byte) error {
+	s := jsonScanner{buf: raw}
+	return s.array(func(int) error {
+		op := Op{Kind: OpRead}
+		var row []byte
+		err := s.array(func(i int) error {
+			switch i {
+			case 0:
+				n, err := s.int()
+				if err != nil {
+					return err
+				}
+				op.Key, err = jr.keyRef(n)
+				return err
+			case 1:
+				n, err := s.int()
+				if err != nil {
+					return err
+				}
+				op.Writer, err = jr.txnRef(n)
+				return err
+			case 2:
+				f, err := s.stringBytes()
+				for _, c := range f {
+					switch c {
+					case 'r':
+						op.Flags |= FlagReturned
+					case 'd':
+						op.Flags |= FlagTombstone
+					default:
+						return fmt.Errorf("bad read flag %q", c)
+					}
+				}
+				return err
+			case 3:
+				if s.null() {
+					return nil
+				}
+				v, err := s.int()
+				op.Value = v
+				op.Flags |= FlagHasValue
+				return err
+			case 4:
+				var err error
+				row, err = s.raw()
+				return err
+			}
+			return fmt.Errorf("read item has more than 5 elements")
+		})
+		if err != nil {
+			return err
+		}
+		jr.items = append(jr.items, op)
+		jr.rows = append(jr.rows, string(row))
+		return nil
+	})
+}
+
+func (jr *jsonlReader) addItems(tb *TxnBuilder) {
+	n := len(tb.txn().Ops)
+	tb.addGroup(jr.items)
+	for i, row := range jr.rows {
+		tb.setRow(n+i, row)
+	}
+}
+
+func (jr *jsonlReader) write(t TxnID, tb *TxnBuilder, ev *jsonlEvent) error {
+	if !ev.hasK {
+		return fmt.Errorf("write event without a key")
+	}
+	k, err := jr.keyRef(ev.k)
+	if err != nil {
+		return err
+	}
+	op := Op{Kind: OpWrite, Key: k, Value: ev.v}
+	if ev.del {
+		op.Flags |= FlagTombstone
+	}
+	if ev.hasV {
+		op.Flags |= FlagHasValue
+	}
+	if t == Init {
+		init := &jr.b.h.Txns[Init]
+		op.Event = uint32(len(init.Ops))
+		init.Ops = append(init.Ops, op)
+		if init.Rows != nil || len(ev.row) > 0 {
+			for len(init.Rows) < len(init.Ops) {
+				init.Rows = append(init.Rows, "")
+			}
+			init.Rows[len(init.Ops)-1] = string(ev.row)
+		}
+		if jr.scans != nil {
+			jr.scans.addWrite(Init, 0, op)
+		}
+		return nil
+	}
+	tb.Op(op)
+	tb.setRow(len(tb.txn().Ops)-1, string(ev.row))
+	return nil
+}
+
+func (jr *jsonlReader) commitOrder(t TxnID, ev *jsonlEvent) error {
+	after := TxnID(Init)
+	if ev.hasAfter {
+		var err error
+		if after, err = jr.txnRef(ev.after); err != nil {
+			return err
+		}
+	} else {
+		after = jr.co.last
+	}
+	if err := jr.co.insertAfter(t, after); err != nil {
+		return err
+	}
+	jr.coSeen = true
+	if jr.scans != nil && jr.ended[t] {
+		jr.scans.addTxn(&jr.b.h, jr.co, t)
+	}
+	return nil
+}
+
+func (jr *jsonlReader) finish() (*History, error) {
+	if jr.coSeen {
+		jr.b.h.CommitOrder = jr.co.order()
+		if jr.b.h.validateCommitOrder() != nil {
+			// A history cut off between a commit and its place in the
+			// order: drop the order rather than invent a place.
+			jr.b.h.CommitOrder = nil
+		}
+	}
+	h := &jr.b.h
+	if err := h.Validate(); err != nil {
+		return nil, err
+	}
+	return h, nil
+}
+
+// hasPrefix reports whether b starts with the JSONL header's opening.
+func hasJSONLHeader(b []byte) bool {
+	b = bytes.TrimLeft(b, " \t\r\n")
+	i := bytes.Index(b, []byte(`"format"`))
+	return bytes.HasPrefix(b, []byte("{")) && i >= 0 && i < 16 && bytes.Contains(b[:min(len(b), 64)], []byte(JSONLFormat))
+}

@@ -1,0 +1,174 @@
+package history
+
+import (
+	"bytes"
+	"compress/gzip"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// sameHistory compares two histories field by field, ignoring the key
+// index cache.
+func sameHistory(t *testing.T, want, got *History) {
+	t.Helper()
+	var a, b bytes.Buffer
+	want.Dump(&a)
+	got.Dump(&b)
+	if a.String() != b.String() {
+		t.Fatalf("histories differ:\nwant:\n%s\ngot:\n%s", a.String(), b.String())
+	}
+	if !reflect.DeepEqual(want.Keys, got.Keys) || !reflect.DeepEqual(want.Sessions, got.Sessions) ||
+		!reflect.DeepEqual(want.CommitOrder, got.CommitOrder) || len(want.Txns) != len(got.Txns) {
+		t.Fatalf("histories differ in keys, sessions, commit order or length")
+	}
+	for i := range want.Txns {
+		w, g := want.Txns[i], got.Txns[i]
+		if len(w.Ops) == 0 && len(g.Ops) == 0 {
+			w.Ops, g.Ops = nil, nil
+		}
+		if !reflect.DeepEqual(w, g) {
+			t.Fatalf("transaction %d differs:\nwant %+v\ngot  %+v", i, w, g)
+		}
+	}
+}
+
+func roundTripJSONL(t *testing.T, h *History) *History {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := WriteJSONL(&buf, h, Header{Meta: map[string]string{"seed": "1"}}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadJSONL(&buf, "rt.jsonl")
+	if err != nil {
+		t.Fatalf("ReadJSONL: %v", err)
+	}
+	return got
+}
+
+func TestJSONLRoundTripsGeneratedHistories(t *testing.T) {
+	for seed := uint64(0); seed < 40; seed++ {
+		o := GenOptions{Txns: 60, Sessions: 1 + int(seed%5), Keys: 1 + int(seed%7), Seed: seed,
+			Mixed: seed%2 == 0, AbortRate: 0.2, CommitOrder: seed%3 != 0}
+		h := Generate(o)
+		if err := h.Validate(); err != nil {
+			t.Fatalf("seed %d: generated history invalid: %v", seed, err)
+		}
+		sameHistory(t, h, roundTripJSONL(t, h))
+	}
+}
+
+func TestJSONLRoundTripsStatementsRowsAndOddReads(t *testing.T) {
+	b := NewBuilder()
+	b.InitWrite(b.Key("acct", "1"), 100)
+	s1, s2 := b.Session("conn \"one\""), b.Session("conn-2")
+	t1 := b.Txn(s1, ReadCommitted).Stmt(Statement{SQL: "UPDATE acct SET bal = 1 WHERE id = 1", Table: "acct", Predicate: "id = 1"}).
+		Read("1", Init).Write("1").Stmt(Statement{SQL: "DELETE FROM acct WHERE id = 2", Table: "acct"}).Delete("2").Times(10, 20).Commit()
+	tb := b.Txn(s2, Causal).Name("x\ty")
+	tb.Stmt(Statement{SQL: "SELECT * FROM acct WHERE bal > 0 -- ünïcode", Table: "acct", Predicate: "bal > 0"}).
+		Read("1", t1).ReadAbsent("2", t1).ReadFiltered("3", Init)
+	tb.EndStmt().Table("").ReadValue("z", NoWriter, -7).WriteValue("z", 1<<62)
+	t2 := tb.End(ServerAborted)
+	b.Txn(s1, Serializable).Read("z", t2) // pending, reads an aborted write
+	b.CommitOrder(t1)
+	h := b.MustHistory()
+	h.Txns[t1].Rows = []string{`{"id":1,"bal":100}`, `{"id":1,"bal":1}`, ""}
+	sameHistory(t, h, roundTripJSONL(t, h))
+}
+
+func TestJSONLToleratesATruncatedLastLine(t *testing.T) {
+	h := Generate(GenOptions{Txns: 30, Seed: 7, CommitOrder: true})
+	var buf bytes.Buffer
+	if err := WriteJSONL(&buf, h, Header{}); err != nil {
+		t.Fatal(err)
+	}
+	full := buf.Bytes()
+	headerEnd := bytes.IndexByte(full, '\n') + 1
+	for cut := headerEnd; cut < len(full); cut += 7 {
+		got, err := ReadJSONL(bytes.NewReader(full[:cut]), "cut.jsonl")
+		if err != nil {
+			t.Fatalf("cut at byte %d of %d: %v", cut, len(full), err)
+		}
+		if len(got.Txns) > len(h.Txns) {
+			t.Fatalf("cut at %d: %d transactions, more than the %d written", cut, len(got.Txns), len(h.Txns))
+		}
+	}
+	// A bad line that is not the last one is an error, with its line number.
+	bad := append(append([]byte{}, full[:headerEnd]...), "{\"e\":\"begin\",\"t\":1\n"...)
+	bad = append(bad, full[headerEnd:]...)
+	_, err := ReadJSONL(bytes.NewReader(bad), "bad.jsonl")
+	if err == nil || !strings.HasPrefix(err.Error(), "bad.jsonl:2: ") {
+		t.Fatalf("error = %v, want one naming bad.jsonl:2", err)
+	}
+}
+
+func TestJSONLReadsGzipTransparently(t *testing.T) {
+	h := Generate(GenOptions{Txns: 50, Seed: 3, CommitOrder: true})
+	var plain, zipped bytes.Buffer
+	if err := WriteJSONL(&plain, h, Header{}); err != nil {
+		t.Fatal(err)
+	}
+	zw := gzip.NewWriter(&zipped)
+	zw.Write(plain.Bytes())
+	zw.Close()
+	got, err := ReadJSONL(&zipped, "h.jsonl.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameHistory(t, h, got)
+}
+
+func TestJSONLRejectsBadInputNamingTheLine(t *testing.T) {
+	const hdr = `{"format":"fickle-history","version":1}` + "\n"
+	cases := []struct{ name, in, want string }{
+		{"empty", "", "empty input"},
+		{"wrong format", `{"format":"other","version":1}` + "\n", "h.jsonl:1: header names format \"other\""},
+		{"future version", `{"format":"fickle-history","version":9}` + "\n", "version 9 is not supported"},
+		{"unknown event", hdr + `{"e":"frob","t":0}` + "\n", "h.jsonl:2: unknown event \"frob\""},
+		{"txn never began", hdr + `{"e":"commit","t":4}` + "\n", "h.jsonl:2: \"commit\" event names transaction 4, which did not begin"},
+		{"undeclared key", hdr + `{"e":"begin","t":1,"s":0}` + "\n" + `{"e":"write","t":1,"k":3}` + "\n", "h.jsonl:3: undeclared key 3"},
+		{"bad level", hdr + `{"e":"begin","t":1,"s":0,"level":"XX"}` + "\n", "h.jsonl:2: unknown isolation level"},
+		{"began twice", hdr + `{"e":"begin","t":1,"s":0}` + "\n" + `{"e":"begin","t":1,"s":0}` + "\n", "h.jsonl:3: transaction 1 began twice"},
+		{"event after end", hdr + `{"e":"begin","t":1,"s":0}` + "\n" + `{"e":"commit","t":1}` + "\n" + `{"e":"stmt","t":1}` + "\n", "h.jsonl:4: \"stmt\" event for transaction 1, which has ended"},
+		{"co after unplaced", hdr + `{"e":"begin","t":1,"s":0}` + "\n" + `{"e":"co","t":1,"after":5}` + "\n", "h.jsonl:3: unknown transaction 5"},
+		{"bad read flag", hdr + `{"e":"key","k":0,"name":"x"}` + "\n" + `{"e":"begin","t":1,"s":0}` + "\n" + `{"e":"read","t":1,"r":[[0,0,"q"]]}` + "\n", "h.jsonl:4: bad read flag 'q'"},
+		{"trailing garbage", hdr + `{"e":"checkpoint"} x` + "\n", "h.jsonl:2: byte 20: trailing data"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := ReadJSONL(strings.NewReader(c.in), "h.jsonl")
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("error = %v, want it to contain %q", err, c.want)
+			}
+		})
+	}
+}
+
+// TestJSONLGolden reads each testdata/jsonl/*.jsonl and compares its dump
+// with the .golden file beside it (go test -run JSONLGolden -update
+// rewrites them).
+func TestJSONLGolden(t *testing.T) {
+	files, _ := filepath.Glob("testdata/jsonl/*.jsonl")
+	if len(files) == 0 {
+		t.Fatal("no golden inputs in testdata/jsonl")
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			in, err := os.Open(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer in.Close()
+			h, err := ReadJSONL(in, filepath.Base(f))
+			var out bytes.Buffer
+			if err != nil {
+				out.WriteString("error: " + err.Error() + "\n")
+			} else {
+				h.Dump(&out)
+			}
+			checkGolden(t, strings.TrimSuffix(f, ".jsonl")+".golden", out.Bytes())
+		})
+	}
+}
