@@ -108,11 +108,11 @@ func newJSONLReader() *jsonlReader {
 // fields of one event line; only those the event uses are set.
 type jsonlEvent struct {
 	e, name, table, level, sql, pred, outcome, code string
-	t, s, k, after, asof, start, end, v   int64
-	hasT, hasS, hasK, hasAfter, hasAsof, hasV, del bool
-	row                                          []byte
-	r, except                                    []byte
-	filtered                                     []byte
+	t, s, k, after, asof, start, end, v             int64
+	hasT, hasS, hasK, hasAfter, hasAsof, hasV, del  bool
+	row                                             []byte
+	r, except                                       []byte
+	filtered                                        []byte
 }
 
 func (jr *jsonlReader) event(line []byte) error {
