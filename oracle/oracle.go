@@ -119,8 +119,20 @@ const (
 	IntermediateRead                           // G1b: reads a write that its writer overwrote
 	NotMyOwnWrite                              // reads another's version of a key it wrote before
 	NotMyLastWrite                             // reads its own write that it overwrote since
+	SplitRead                                  // one statement saw two versions of the same key
 	UnknownWriter                              // names a transaction or key outside the history
 )
+
+var structuralNames = [...]string{"", "thin-air read", "aborted read", "future read", "intermediate read",
+	"not my own write", "not my last write", "split read", "unknown writer"}
+
+// String returns the defect's name, as used in Explanation.Anomaly.
+func (k StructuralKind) String() string {
+	if k > 0 && int(k) < len(structuralNames) {
+		return structuralNames[k]
+	}
+	return fmt.Sprintf("StructuralKind(%d)", k)
+}
 
 // Explanation says why a history violates a level.
 type Explanation struct {
@@ -136,6 +148,10 @@ type Explanation struct {
 	Cycle []Edge
 	// Structural is set when the history is malformed for every level.
 	Structural *StructuralIssue
+
+	// vis records, for saturation cycles, why each inferred edge's writer
+	// was visible to the reader; nil otherwise.
+	vis []visibility
 }
 
 // StructuralIssue locates a structural defect.
@@ -178,12 +194,28 @@ type StructuralIssue struct {
 func Check(h *history.History, opts Options) Result {
 	levels := levelsFor(h, opts)
 	res := Result{Level: strongest(h, levels)}
-	if why := checkStructure(h); why != nil {
+	if len(h.Txns) == 0 {
+		res.Verdict = Consistent
+		return res
+	}
+	ix := newIndex(h, levels)
+	if why := checkStructure(ix); why != nil {
 		res.Verdict, res.Explanation = Violation, why
 		return res
 	}
 	if res.Level <= history.Causal {
-		res.Verdict, res.Explanation = saturate(h, levels, opts)
+		res.Verdict, res.Explanation, res.Steps = saturate(ix, opts)
+		if res.Verdict == Violation {
+			res.Explanation = weakestViolation(h, levels, opts, res.Level, res.Explanation)
+		}
+		return res
+	}
+	// PC, SI, SER: the causal part first (a cheap, exact reject), then the
+	// commit order.
+	capped := capLevels(levels, history.Causal)
+	if v, why, steps := saturate(newIndex(h, capped), opts); v == Violation {
+		res.Verdict, res.Steps = v, steps
+		res.Explanation = weakestViolation(h, levels, opts, history.Causal, why)
 		return res
 	}
 	if h.CommitOrder != nil && verifyCommitOrderHook != nil {
@@ -198,6 +230,31 @@ func Check(h *history.History, opts Options) Result {
 	}
 	_, res.Verdict, res.Explanation, res.Steps = searchCommitOrderHook(h, levels, opts)
 	return res
+}
+
+// weakestViolation re-checks a history that violates its levels with every
+// level capped at RC, then RA, ..., below failed, and returns the
+// explanation of the first capped check that fails: the weakest level
+// violated, with the cycle that shows it there.
+func weakestViolation(h *history.History, levels []history.Level, opts Options, failed history.Level, why *Explanation) *Explanation {
+	for _, l := range []history.Level{history.ReadCommitted, history.ReadAtomic} {
+		if l >= failed {
+			break
+		}
+		if v, e, _ := saturate(newIndex(h, capLevels(levels, l)), opts); v == Violation {
+			return finishExplanation(e, l)
+		}
+	}
+	return finishExplanation(why, failed)
+}
+
+// capLevels returns levels with every level above c lowered to c.
+func capLevels(levels []history.Level, c history.Level) []history.Level {
+	out := make([]history.Level, len(levels))
+	for i, l := range levels {
+		out[i] = min(l, c)
+	}
+	return out
 }
 
 // levelsFor returns the level each transaction is checked at.
