@@ -244,6 +244,9 @@ func (f *dtFields) zoneField(t Type, orig, fld string) error {
 		f.offset, f.hasOffset = off, true
 		return nil
 	}
+	if !strings.Contains(fld, "/") {
+		return dtError(t, orig)
+	}
 	loc, err := loadLocation(fld)
 	if err != nil {
 		return pgerror.Newf(pgerror.InvalidParameterValue, "time zone %q not recognized", fld)

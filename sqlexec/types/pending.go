@@ -1,18 +1,9 @@
 package types
 
 import (
-	"time"
-
 	"github.com/fickle-db/fickle/internal/pgerror"
 )
 
-func parseText(env *Env, t Type, s string) (any, error)   { return nil, pgerror.Unsupported("types") }
-func formatText(t Type, v any, loc *time.Location) string { return "" }
-func lookupCast(from, to Type, ctx CastContext) (EnvCastFunc, error) {
-	return nil, pgerror.Unsupported("types")
-}
-func canCoerce(from, to Type, ctx CastContext) bool      { return false }
-func commonType(context string, ts []Type) (Type, error) { return Type{}, pgerror.Unsupported("types") }
 func resolveBinaryOp(op string, l, r Type) (*BinaryOp, error) {
 	return nil, pgerror.Unsupported("types")
 }

@@ -124,14 +124,14 @@ func parseBytea(s string) (any, error) {
 			}
 			hi, ok1 := unhex(s[i])
 			if !ok1 {
-				return nil, pgerror.Newf(pgerror.InvalidTextRepresentation, "invalid hexadecimal digit: %q", s[i:i+1])
+				return nil, pgerror.Newf(pgerror.InvalidParameterValue, "invalid hexadecimal digit: %q", s[i:i+1])
 			}
 			if i+1 >= len(s) {
-				return nil, pgerror.New(pgerror.InvalidTextRepresentation, "invalid hexadecimal data: odd number of digits")
+				return nil, pgerror.New(pgerror.InvalidParameterValue, "invalid hexadecimal data: odd number of digits")
 			}
 			lo, ok2 := unhex(s[i+1])
 			if !ok2 {
-				return nil, pgerror.Newf(pgerror.InvalidTextRepresentation, "invalid hexadecimal digit: %q", s[i+1:i+2])
+				return nil, pgerror.Newf(pgerror.InvalidParameterValue, "invalid hexadecimal digit: %q", s[i+1:i+2])
 			}
 			out = append(out, hi<<4|lo)
 			i += 2

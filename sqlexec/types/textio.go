@@ -1,0 +1,91 @@
+package types
+
+import (
+	"math"
+	"strconv"
+	"time"
+
+	"github.com/cockroachdb/apd/v3"
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/jackc/pgx/v5/pgtype"
+)
+
+// parseText dispatches to the input function of t's type.
+func parseText(env *Env, t Type, s string) (any, error) {
+	switch t.Oid {
+	case OidBool:
+		return parseBool(s)
+	case OidInt2, OidInt4, OidInt8, OidOid, OidRegclass:
+		return parseInt(t, s)
+	case OidFloat4, OidFloat8:
+		return parseFloat(t, s)
+	case OidNumeric:
+		return parseNumeric(t, s)
+	case OidText, OidVarchar, OidBpchar, OidName, OidChar, OidUnknown:
+		return parseString(t, s)
+	case OidBytea:
+		return parseBytea(s)
+	case OidUUID:
+		return parseUUID(s)
+	case OidDate, OidTimestamp, OidTimestamptz:
+		return parseDateTime(env, t, s)
+	case OidInterval:
+		return parseInterval(s)
+	case OidJSON:
+		return parseJSON(s)
+	case OidJSONB:
+		return parseJSONB(s)
+	}
+	return nil, unsupportedType(t)
+}
+
+// formatText dispatches to the output function of t's type. Datums of the
+// wrong Go type print as PostgreSQL prints nothing: the empty string; the
+// executor never produces them.
+func formatText(t Type, v any, loc *time.Location) string {
+	switch x := v.(type) {
+	case bool:
+		return formatBool(x)
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case float64:
+		if t.Oid == OidFloat4 {
+			return formatFloat(x, 32)
+		}
+		return formatFloat(x, 64)
+	case *apd.Decimal:
+		return formatNumeric(x)
+	case string:
+		return x
+	case []byte:
+		return formatBytea(x)
+	case [16]byte:
+		return formatUUID(x)
+	case time.Time:
+		switch t.Oid {
+		case OidDate:
+			return formatDate(x)
+		case OidTimestamptz:
+			return formatTimestamp(x, loc, true)
+		}
+		return formatTimestamp(x, nil, false)
+	case pgtype.Interval:
+		return formatInterval(x)
+	}
+	return ""
+}
+
+// float4Round rounds f to float32 precision, as real values are stored; it
+// fails with 22003 where float4 overflows or underflows.
+func float4Round(f float64) (float64, bool) {
+	r := float64(float32(f))
+	if (math.IsInf(r, 0) && !math.IsInf(f, 0)) || (r == 0 && f != 0) {
+		return 0, false
+	}
+	return r, true
+}
+
+// unsupportedType is the error for types outside this package's scope.
+func unsupportedType(t Type) error {
+	return pgerror.Newf(pgerror.FeatureNotSupported, "type %s is not supported by fickle", formatType(t))
+}
