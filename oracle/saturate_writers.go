@@ -1,10 +1,6 @@
 package oracle
 
-import (
-	"sort"
-
-	"github.com/fickle-db/fickle/history"
-)
+import "github.com/fickle-db/fickle/history"
 
 // writerIndex lists, for every key, the committed transactions that write it,
 // grouped by session and in session order within a group. It answers "the
@@ -80,20 +76,34 @@ func (wi *writerIndex) groupsOf(x history.KeyID) []writerGroup {
 // latest returns the session position of the last writer in g at or before
 // position bound, or -1 when there is none.
 func (wi *writerIndex) latest(g writerGroup, bound int32) int32 {
-	p := wi.pos[g.lo:g.hi]
-	i := sort.Search(len(p), func(i int) bool { return p[i] > bound })
-	if i == 0 {
+	lo, hi := g.lo, g.hi // find the first position > bound
+	for lo < hi {
+		m := (lo + hi) / 2
+		if wi.pos[m] > bound {
+			hi = m
+		} else {
+			lo = m + 1
+		}
+	}
+	if lo == g.lo {
 		return -1
 	}
-	return p[i-1]
+	return wi.pos[lo-1]
 }
 
 // group returns x's group for session s, if any.
 func (wi *writerIndex) group(x history.KeyID, s uint32) (writerGroup, bool) {
-	gs := wi.groupsOf(x)
-	i := sort.Search(len(gs), func(i int) bool { return gs[i].sess >= s })
-	if i < len(gs) && gs[i].sess == s {
-		return gs[i], true
+	lo, hi := wi.kStart[x], wi.kStart[x+1]
+	for lo < hi {
+		m := (lo + hi) / 2
+		if wi.groups[m].sess < s {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < wi.kStart[x+1] && wi.groups[lo].sess == s {
+		return wi.groups[lo], true
 	}
 	return writerGroup{}, false
 }

@@ -61,7 +61,8 @@ func checkRead(ix *index, t history.TxnID, j int, ownLast int32) *Explanation {
 	h := ix.h
 	op := &h.Txns[t].Ops[j]
 	x, w := op.Key, op.Writer
-	who, key := txnName(h, t), keyName(h, x)
+	// Only the error paths name things.
+	who, key := lazyName{h, t}, lazyKey{h, x}
 	switch {
 	case w == history.NoWriter:
 		return structural(ix, ThinAirRead, t, j, fmt.Sprintf("%s read %s%s, which no transaction wrote", who, key, valueText(op)))
@@ -153,3 +154,19 @@ func structural(ix *index, kind StructuralKind, t history.TxnID, j int, reason s
 		},
 	}
 }
+
+// lazyName and lazyKey format a transaction's or key's name only when a
+// message is built, so that the common path does not allocate.
+type lazyName struct {
+	h *history.History
+	t history.TxnID
+}
+
+func (n lazyName) String() string { return txnName(n.h, n.t) }
+
+type lazyKey struct {
+	h *history.History
+	x history.KeyID
+}
+
+func (k lazyKey) String() string { return keyName(k.h, k.x) }

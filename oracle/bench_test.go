@@ -1,0 +1,75 @@
+package oracle
+
+import (
+	"flag"
+	"fmt"
+	"runtime"
+	"testing"
+
+	"github.com/fickle-db/fickle/history"
+)
+
+// benchHuge adds the 10^6-transaction sizes to BenchmarkSaturate:
+//
+//	go test ./oracle -run '^$' -bench Saturate -benchtime 1x -huge
+var benchHuge = flag.Bool("huge", false, "include 10^6-transaction histories in BenchmarkSaturate")
+
+// genHistory generates a history consistent at level (history.Generate), n
+// transactions over k sessions, about 8 operations each.
+func genHistory(level history.Level, n, k int, seed uint64) *history.History {
+	return history.Generate(history.GenOptions{
+		Sessions: k, Txns: n, OpsPerTxn: 8, Keys: max(n/4, 16), Level: level, Seed: seed,
+	})
+}
+
+// TestGeneratedHistoriesAreConsistent checks the saturation against
+// histories that are consistent by construction: every level, and mixed
+// levels, at a few seeds and sizes.
+func TestGeneratedHistoriesAreConsistent(t *testing.T) {
+	for _, level := range []history.Level{history.ReadCommitted, history.ReadAtomic, history.Causal} {
+		for seed := uint64(1); seed <= 20; seed++ {
+			h := genHistory(level, 300, 1+int(seed%8), seed)
+			if r := Check(h, Options{Level: level}); r.Verdict != Consistent {
+				t.Fatalf("%s seed %d: %s\n%s", level, seed, r.Verdict, r.Explanation.Text(h))
+			}
+		}
+	}
+	for seed := uint64(1); seed <= 20; seed++ {
+		h := history.Generate(history.GenOptions{Sessions: 6, Txns: 200, Mixed: true, AbortRate: 0.1, Seed: seed})
+		for i := range h.Txns {
+			h.Txns[i].Level = min(h.Txns[i].Level, history.Causal)
+		}
+		if r := Check(h, Options{}); r.Verdict != Consistent {
+			t.Fatalf("mixed seed %d: %s\n%s", seed, r.Verdict, r.Explanation.Text(h))
+		}
+	}
+}
+
+// BenchmarkSaturate checks generated histories of 10^4 and 10^5
+// transactions (10^6 with -huge) at RC, RA and CC, 16 and 64 sessions, and
+// reports the peak heap growth of one check.
+func BenchmarkSaturate(b *testing.B) {
+	sizes := []int{10_000, 100_000}
+	if *benchHuge {
+		sizes = append(sizes, 1_000_000)
+	}
+	for _, level := range []history.Level{history.ReadCommitted, history.ReadAtomic, history.Causal} {
+		for _, n := range sizes {
+			for _, k := range []int{16, 64} {
+				b.Run(fmt.Sprintf("%s/n=%d/k=%d", level, n, k), func(b *testing.B) {
+					h := genHistory(level, n, k, 7)
+					var before, after runtime.MemStats
+					runtime.GC()
+					runtime.ReadMemStats(&before)
+					for b.Loop() {
+						if r := Check(h, Options{Level: level}); r.Verdict != Consistent {
+							b.Fatalf("%s", r.Verdict)
+						}
+					}
+					runtime.ReadMemStats(&after)
+					b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(b.N)/(1<<20), "MB-alloc/op")
+				})
+			}
+		}
+	}
+}
