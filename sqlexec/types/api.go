@@ -94,6 +94,7 @@ type Category byte
 // The categories of the types fickle knows.
 const (
 	CategoryBool     Category = 'B'
+	CategoryInternal Category = 'Z'
 	CategoryDateTime Category = 'D'
 	CategoryNumeric  Category = 'N'
 	CategoryString   Category = 'S'

@@ -55,6 +55,9 @@ func init() {
 	addCast(OidNumeric, OidFloat8, CastImplicit, numericToFloat(OidFloat8))
 	addCast(OidInt4, OidBool, CastExplicit, intToBool)
 	addCast(OidBool, OidInt4, CastExplicit, boolToInt)
+	for _, to := range []Oid{OidText, OidVarchar, OidBpchar} {
+		addCast(OidBool, to, CastAssignment, boolToText)
+	}
 	addCast(OidOid, OidInt4, CastAssignment, oidToInt4)
 	addCast(OidOid, OidInt8, CastAssignment, identity)
 	addCast(OidRegclass, OidInt4, CastAssignment, oidToInt4)
@@ -129,7 +132,7 @@ func castPath(from, to Oid) (fn EnvCastFunc, ctx CastContext, ok bool) {
 	if _, known := typeInfos[from]; !known {
 		return nil, 0, false
 	}
-	if isStringType(to) && to != OidChar {
+	if isStringType(to) {
 		// Automatic I/O conversion to a string type: allowed in assignment.
 		return toText(Type{from, -1}), CastAssignment, true
 	}

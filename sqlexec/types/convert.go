@@ -152,6 +152,14 @@ func boolToInt(_ *Env, v any) (any, error) {
 	return int64(0), nil
 }
 
+// boolToText is booltext: the words, not the t/f of boolout.
+func boolToText(_ *Env, v any) (any, error) {
+	if v.(bool) {
+		return "true", nil
+	}
+	return "false", nil
+}
+
 func intToBool(_ *Env, v any) (any, error) { return v.(int64) != 0, nil }
 
 // bpcharToText strips the trailing blanks of char(n), which are not

@@ -35,7 +35,7 @@ type typeInfo struct {
 var typeInfos = map[Oid]typeInfo{
 	OidBool:        {"bool", "boolean", 1, CategoryBool, true},
 	OidBytea:       {"bytea", "bytea", -1, CategoryUser, false},
-	OidChar:        {"char", `"char"`, 1, CategoryString, false},
+	OidChar:        {"char", `"char"`, 1, CategoryInternal, false},
 	OidName:        {"name", "name", 64, CategoryString, false},
 	OidInt8:        {"int8", "bigint", 8, CategoryNumeric, false},
 	OidInt2:        {"int2", "smallint", 2, CategoryNumeric, false},
