@@ -66,7 +66,7 @@ func edgeReason(ix *index, e *Edge, vis visibility) string {
 		case visRead:
 			why = fmt.Sprintf("%s also read %s from %s", txnName(h, t3), firstKeyReadFrom(ix, t3, e.From), t2)
 		case visCausal:
-			why = fmt.Sprintf("%s is in the causal past of %s", t2, txnName(h, t3))
+			why = fmt.Sprintf("%s is in the causal past of %s: %s", t2, txnName(h, t3), causalPath(ix, e.From, t3))
 		case visRepeat:
 			why = fmt.Sprintf("%s read %s from %s too", txnName(h, t3), keyName(h, e.Key), t2)
 		}
@@ -75,6 +75,50 @@ func edgeReason(ix *index, e *Edge, vis visibility) string {
 			t2, keyName(h, e.Key), txnName(h, t3), why, t2, keyName(h, e.Key), t1)
 	}
 	return e.Reason
+}
+
+// causalPath renders a shortest so ∪ wr path from t2 to t3, found by a
+// breadth-first search backwards from t3 (explanations only).
+func causalPath(ix *index, t2, t3 history.TxnID) string {
+	h := ix.h
+	next := map[history.TxnID]history.TxnID{t3: t3}
+	queue := []history.TxnID{t3}
+	for len(queue) > 0 {
+		if _, found := next[t2]; found {
+			break
+		}
+		v := queue[0]
+		queue = queue[1:]
+		var preds []history.TxnID
+		if p := ix.pos[v]; p > 0 {
+			preds = append(preds, ix.sess[h.Txns[v].Session][p-1])
+		}
+		for _, op := range h.Txns[v].Ops {
+			if external(v, &op) && op.Writer != history.Init {
+				preds = append(preds, op.Writer)
+			}
+		}
+		for _, u := range preds {
+			if _, seen := next[u]; !seen {
+				next[u] = v
+				queue = append(queue, u)
+			}
+		}
+	}
+	if _, ok := next[t2]; !ok {
+		return "?"
+	}
+	var b strings.Builder
+	b.WriteString(txnName(h, t2))
+	for v := t2; v != t3; v = next[v] {
+		w := next[v]
+		rel := "wr"
+		if e, ok := soEdge(ix, v, w); ok && e.Kind == EdgeSO {
+			rel = "so"
+		}
+		fmt.Fprintf(&b, " -%s-> %s", rel, txnName(h, w))
+	}
+	return b.String()
 }
 
 // firstKeyReadFrom names the first key t3 read from t2.

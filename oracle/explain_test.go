@@ -144,10 +144,20 @@ func runDD(t *testing.T, c ddCase) string {
 		}
 		r := Check(h, opts)
 		s := r.Verdict.String()
-		if r.Explanation != nil {
-			s += "\n" + strings.TrimRight(r.Explanation.Text(h), "\n")
+		if r.Explanation == nil {
+			return s
 		}
-		return s
+		switch c.args["format"] {
+		case "dot":
+			return s + "\n" + strings.TrimRight(r.Explanation.DOT(h), "\n")
+		case "json":
+			j, err := r.Explanation.JSON(h)
+			if err != nil {
+				t.Fatalf("%s: %v", c.pos, err)
+			}
+			return s + "\n" + string(j)
+		}
+		return s + "\n" + strings.TrimRight(r.Explanation.Text(h), "\n")
 	case "levels":
 		var weakest *Explanation
 		var holds []string
