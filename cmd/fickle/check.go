@@ -1,0 +1,290 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/fickle-db/fickle/history"
+	"github.com/fickle-db/fickle/oracle"
+)
+
+func init() {
+	commands["check"] = command{
+		summary: "check histories against the isolation levels' axioms",
+		run:     runCheck,
+	}
+}
+
+// Exit codes of fickle check.
+const (
+	checkConsistent = 0
+	checkViolation  = 1
+	checkBadInput   = 2
+	checkUndecided  = 3
+)
+
+// checkOut and checkErr are where fickle check writes (tests replace them).
+var checkOut, checkErr io.Writer = os.Stdout, os.Stderr
+
+// historyReaders maps a --format name to its importer.
+var historyReaders = map[string]func(io.Reader, string) (*history.History, error){
+	"fickle": history.ReadJSONL,
+}
+
+// formatAliases maps other names of the formats to historyReaders' keys.
+var formatAliases = map[string]string{"jsonl": "fickle"}
+
+// checkReport is one history's result, as printed by --json (one object a
+// line).
+type checkReport struct {
+	File        string          `json:"file"`
+	Level       string          `json:"level"`               // the level checked, or "own" for each transaction's own
+	Verdict     string          `json:"verdict"`             // consistent, violation, unknown or error
+	Strongest   string          `json:"strongest,omitempty"` // without --level: the strongest level that holds ("none")
+	Error       string          `json:"error,omitempty"`
+	Explanation json.RawMessage `json:"explanation,omitempty"`
+	Text        string          `json:"-"`
+}
+
+func runCheck(args []string) int {
+	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	fs.SetOutput(checkErr)
+	level := fs.String("level", "", "check every transaction at `LEVEL` (RC, RA, CC, PC, SI, SER or PostgreSQL's names); default: report the strongest level that holds")
+	format := fs.String("format", "auto", "input `FORMAT`: "+strings.Join(formatNames(), ", ")+", or auto (by file name)")
+	asJSON := fs.Bool("json", false, "print one JSON object per history")
+	dotFile := fs.String("dot", "", "write the first violation's cycle to `FILE` for Graphviz")
+	realtime := fs.Bool("realtime", false, "add real time: a transaction sees every transaction that committed before it began")
+	maxSteps := fs.Int64("max-steps", 0, "bound the PC/SI/SER search to `N` steps (0: no bound); past it the verdict is unknown, exit 3")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: fickle check [flags] FILE...\n\n"+
+			"Checks each history and explains the first violation as a cycle.\n"+
+			"Exit status: 0 consistent, 1 violation, 2 unusable input, 3 undecided.\n\nflags:\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return checkBadInput
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return checkBadInput
+	}
+	opts := oracle.Options{RealTime: *realtime, MaxSteps: *maxSteps}
+	if *level != "" {
+		l, err := history.ParseLevel(*level)
+		if err != nil {
+			fmt.Fprintf(checkErr, "fickle check: %v\n", err)
+			return checkBadInput
+		}
+		opts.Level = l
+	}
+	exit := checkConsistent
+	dotWritten := false
+	for _, path := range fs.Args() {
+		h, rep := loadHistory(path, *format)
+		code := checkBadInput
+		if h != nil {
+			var expl *oracle.Explanation
+			rep, expl, code = checkOne(path, h, opts)
+			if expl != nil && *dotFile != "" && !dotWritten {
+				dotWritten = true
+				if err := os.WriteFile(*dotFile, []byte(expl.DOT(h)), 0o644); err != nil {
+					fmt.Fprintf(checkErr, "fickle check: %v\n", err)
+					code = checkBadInput
+				}
+			}
+		}
+		printReport(rep, *asJSON)
+		exit = worse(exit, code)
+	}
+	return exit
+}
+
+// worse orders exit codes: bad input over undecided over violation over
+// consistent.
+func worse(a, b int) int {
+	rank := map[int]int{checkConsistent: 0, checkViolation: 1, checkUndecided: 2, checkBadInput: 3}
+	if rank[b] > rank[a] {
+		return b
+	}
+	return a
+}
+
+// loadHistory reads path in format; on failure it returns a report whose
+// error names the file (and the line, when the importer knows it).
+func loadHistory(path, format string) (*history.History, checkReport) {
+	rep := checkReport{File: path, Verdict: "error"}
+	name := format
+	if a, ok := formatAliases[name]; ok {
+		name = a
+	}
+	if name == "auto" {
+		base := strings.TrimSuffix(path, ".gz")
+		switch {
+		case strings.HasSuffix(base, ".jsonl"):
+			name = "fickle"
+		default:
+			rep.Error = fmt.Sprintf("%s: cannot tell the format from the file name; use --format (%s)", path, strings.Join(formatNames(), ", "))
+			return nil, rep
+		}
+	}
+	read, ok := historyReaders[name]
+	if !ok {
+		rep.Error = fmt.Sprintf("unknown format %q; known: %s", format, strings.Join(formatNames(), ", "))
+		return nil, rep
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		rep.Error = err.Error()
+		return nil, rep
+	}
+	defer f.Close()
+	h, err := read(f, path)
+	if err != nil {
+		rep.Error = err.Error()
+		if !strings.Contains(rep.Error, path) {
+			rep.Error = path + ": " + rep.Error
+		}
+		return nil, rep
+	}
+	return h, rep
+}
+
+// checkOne checks h: at opts.Level when set, else at each transaction's own
+// level (when the history records levels) together with the strongest
+// uniform level that holds.
+func checkOne(path string, h *history.History, opts oracle.Options) (checkReport, *oracle.Explanation, int) {
+	rep := checkReport{File: path, Level: "own"}
+	pb := newProgressBar(path)
+	opts.Progress = pb.update
+	defer pb.finish()
+	var res oracle.Result
+	var text strings.Builder
+	if opts.Level != history.LevelUnknown {
+		rep.Level = opts.Level.String()
+		res = oracle.Check(h, opts)
+		fmt.Fprintf(&text, "%s: %s at %s\n", path, res.Verdict, opts.Level)
+	} else {
+		strongest, results := oracle.StrongestLevel(h, opts)
+		rep.Strongest = "none"
+		if strongest != history.LevelUnknown {
+			rep.Strongest = strongest.String()
+		}
+		last := results[len(results)-1]
+		if hasLevels(h) {
+			res = oracle.Check(h, opts)
+			fmt.Fprintf(&text, "%s: %s at each transaction's level; strongest level that holds: %s\n", path, res.Verdict, rep.Strongest)
+		} else {
+			// No recorded levels: the verdict is whether any level holds.
+			res = last
+			if strongest != history.LevelUnknown {
+				res = oracle.Result{Verdict: oracle.Consistent, Level: strongest}
+			}
+			fmt.Fprintf(&text, "%s: strongest level that holds: %s\n", path, rep.Strongest)
+		}
+		if res.Explanation == nil && last.Explanation != nil {
+			// Consistent at its own levels, but say why it is no stronger.
+			fmt.Fprintf(&text, "not %s:\n%s", last.Level, indent(last.Explanation.Text(h)))
+		}
+		if last.Verdict == oracle.Unknown {
+			fmt.Fprintf(&text, "%s: undecided (step budget exhausted)\n", last.Level)
+		}
+	}
+	rep.Verdict = res.Verdict.String()
+	if res.Explanation != nil {
+		text.WriteString(indent(res.Explanation.Text(h)))
+		if j, err := res.Explanation.JSON(h); err == nil {
+			rep.Explanation = j
+		}
+	}
+	rep.Text = text.String()
+	switch res.Verdict {
+	case oracle.Consistent:
+		return rep, nil, checkConsistent
+	case oracle.Violation:
+		return rep, res.Explanation, checkViolation
+	}
+	return rep, nil, checkUndecided
+}
+
+// hasLevels reports whether any transaction of h records its level.
+func hasLevels(h *history.History) bool {
+	for i := 1; i < len(h.Txns); i++ {
+		if h.Txns[i].Level != history.LevelUnknown {
+			return true
+		}
+	}
+	return false
+}
+
+func indent(s string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return "  " + strings.Join(lines, "\n  ") + "\n"
+}
+
+func printReport(rep checkReport, asJSON bool) {
+	if asJSON {
+		b, _ := json.Marshal(rep)
+		fmt.Fprintln(checkOut, string(b))
+		return
+	}
+	if rep.Error != "" {
+		fmt.Fprintf(checkErr, "fickle check: %s\n", rep.Error)
+		return
+	}
+	fmt.Fprint(checkOut, rep.Text)
+}
+
+func formatNames() []string {
+	var names []string
+	for n := range historyReaders {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// progressBar draws the progress of a check on stderr when stderr is a
+// terminal and the check has run for more than a second.
+type progressBar struct {
+	name    string
+	enabled bool
+	start   time.Time
+	last    time.Time
+	drawn   bool
+}
+
+func newProgressBar(name string) *progressBar {
+	st, err := os.Stderr.Stat()
+	return &progressBar{name: name, enabled: err == nil && st.Mode()&os.ModeCharDevice != 0, start: time.Now()}
+}
+
+func (p *progressBar) update(done, total int64) {
+	if !p.enabled || total <= 0 {
+		return
+	}
+	now := time.Now()
+	if now.Sub(p.start) < time.Second || now.Sub(p.last) < 100*time.Millisecond {
+		return
+	}
+	p.last = now
+	const width = 30
+	fill := int(done * width / total)
+	fmt.Fprintf(os.Stderr, "\r%s [%s%s] %3d%%", p.name, strings.Repeat("#", fill), strings.Repeat(".", width-fill), done*100/total)
+	p.drawn = true
+}
+
+func (p *progressBar) finish() {
+	if p.drawn {
+		fmt.Fprintf(os.Stderr, "\r%s\r", strings.Repeat(" ", len(p.name)+40))
+	}
+}

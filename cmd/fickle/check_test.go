@@ -1,0 +1,113 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fickle-db/fickle/history"
+)
+
+// writeHistory writes h as fickle JSONL into dir/name and returns the path.
+func writeHistory(t *testing.T, dir, name string, h *history.History) string {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := history.WriteJSONL(&buf, h, history.Header{}); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// fracturedRead is DESIGN §3's fractured read, every transaction at level.
+func fracturedRead(level history.Level) *history.History {
+	b := history.NewBuilder()
+	s1, s2, s3 := b.Session("S1"), b.Session("S2"), b.Session("S3")
+	t1 := b.Txn(s1, level).Write("x").Write("y").Commit()
+	t2 := b.Txn(s2, level).Write("x").Write("y").Commit()
+	b.Txn(s3, level).Read("x", t1).Read("y", t2).Commit()
+	return b.MustHistory()
+}
+
+func runCheckCapture(args ...string) (code int, out, errOut string) {
+	var o, e bytes.Buffer
+	checkOut, checkErr = &o, &e
+	defer func() { checkOut, checkErr = os.Stdout, os.Stderr }()
+	code = runCheck(args)
+	return code, o.String(), e.String()
+}
+
+func TestCheckCommandExitCodesAndOutput(t *testing.T) {
+	dir := t.TempDir()
+	rc := writeHistory(t, dir, "rc.jsonl", fracturedRead(history.ReadCommitted))
+	ra := writeHistory(t, dir, "ra.jsonl", fracturedRead(history.ReadAtomic))
+	bad := filepath.Join(dir, "bad.jsonl")
+	if err := os.WriteFile(bad, []byte("{\"format\":\"nonsense\"}\n{{{\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name     string
+		args     []string
+		code     int
+		contains []string
+	}{
+		{"own levels hold", []string{rc}, 0, []string{"consistent at each transaction's level; strongest level that holds: RC", "not RA:", "fractured read"}},
+		{"own levels violated", []string{ra}, 1, []string{"violation at each transaction's level", "violates RA: fractured read", "T1 -ww y-> T2"}},
+		{"level flag holds", []string{"--level", "read-committed", ra}, 0, []string{"consistent at RC"}},
+		{"level flag violated", []string{"--level", "RA", rc}, 1, []string{"violation at RA"}},
+		{"bad input wins", []string{rc, bad}, 2, []string{"bad.jsonl"}},
+		{"unknown format", []string{"--format", "nope", rc}, 2, []string{"unknown format"}},
+		{"no format from name", []string{filepath.Join(dir, "x.txt")}, 2, []string{"x.txt", "--format"}},
+		{"missing file", []string{filepath.Join(dir, "missing.jsonl")}, 2, []string{"missing.jsonl"}},
+		{"bad level", []string{"--level", "strict", rc}, 2, []string{"unknown isolation level"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := runCheckCapture(tt.args...)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tt.code, out, errOut)
+			}
+			for _, c := range tt.contains {
+				if !strings.Contains(out+errOut, c) {
+					t.Errorf("output lacks %q\nstdout:\n%s\nstderr:\n%s", c, out, errOut)
+				}
+			}
+		})
+	}
+}
+
+func TestCheckCommandJSONAndDOT(t *testing.T) {
+	dir := t.TempDir()
+	ra := writeHistory(t, dir, "ra.jsonl", fracturedRead(history.ReadAtomic))
+	dot := filepath.Join(dir, "cycle.dot")
+	code, out, errOut := runCheckCapture("--json", "--dot", dot, ra)
+	if code != 1 {
+		t.Fatalf("exit %d, want 1: %s %s", code, out, errOut)
+	}
+	var rep struct {
+		File, Level, Verdict, Strongest string
+		Explanation                     struct {
+			Level, Anomaly string
+			Cycle          []struct{ From, To, Kind, Key string }
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if rep.Verdict != "violation" || rep.Strongest != "RC" || rep.Explanation.Anomaly != "fractured read" || len(rep.Explanation.Cycle) != 2 {
+		t.Errorf("report = %+v", rep)
+	}
+	b, err := os.ReadFile(dot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(b), "digraph violation {") || !strings.Contains(string(b), "fractured read") {
+		t.Errorf("dot file:\n%s", b)
+	}
+}
