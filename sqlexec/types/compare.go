@@ -1,0 +1,77 @@
+package types
+
+import (
+	"bytes"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/cockroachdb/apd/v3"
+	"github.com/jackc/pgx/v5/pgtype"
+)
+
+// compare is the btree comparison of each type's default operator class.
+func compare(t Type, a, b any) int {
+	switch x := a.(type) {
+	case bool:
+		return cmpBool(x, b.(bool))
+	case int64:
+		return cmp3(x, b.(int64))
+	case float64:
+		return compareFloat(x, b.(float64))
+	case *apd.Decimal:
+		return compareNumeric(x, b.(*apd.Decimal))
+	case string:
+		switch t.Oid {
+		case OidBpchar:
+			return strings.Compare(strings.TrimRight(x, " "), strings.TrimRight(b.(string), " "))
+		case OidJSONB:
+			return compareJSONB(mustParseJSON(x), mustParseJSON(b.(string)))
+		}
+		return strings.Compare(x, b.(string))
+	case []byte:
+		return bytes.Compare(x, b.([]byte))
+	case [16]byte:
+		y := b.([16]byte)
+		return bytes.Compare(x[:], y[:])
+	case time.Time:
+		return x.Compare(b.(time.Time))
+	case pgtype.Interval:
+		return compareInterval(x, b.(pgtype.Interval))
+	}
+	return 0
+}
+
+// compareFloat is float8_cmp: NaN equals NaN and sorts after everything,
+// -0 equals 0.
+func compareFloat(a, b float64) int {
+	an, bn := math.IsNaN(a), math.IsNaN(b)
+	switch {
+	case an && bn:
+		return 0
+	case an:
+		return 1
+	case bn:
+		return -1
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// compareNumeric is cmp_numerics: NaN equals NaN and sorts after
+// +Infinity.
+func compareNumeric(a, b *apd.Decimal) int {
+	an, bn := a.Form == apd.NaN || a.Form == apd.NaNSignaling, b.Form == apd.NaN || b.Form == apd.NaNSignaling
+	switch {
+	case an && bn:
+		return 0
+	case an:
+		return 1
+	case bn:
+		return -1
+	}
+	return a.Cmp(b)
+}
