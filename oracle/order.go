@@ -1,0 +1,436 @@
+package oracle
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/fickle-db/fickle/history"
+)
+
+// CheckOrder verifies that the total commit order co (Init first, every
+// committed and client-rolled-back transaction once) witnesses that h
+// satisfies opts.Level, or each transaction's own level when it is zero
+// (DESIGN §3): co extends so ∪ wr (and real time with opts.RealTime), and for
+// every read r of t3 from t1 and every other writer t2 of the key, vis(t2, r)
+// implies t2 <co t1.
+//
+// With subset nil every transaction is checked, in O((n + w) log n) for n
+// transactions and w operations, plus O(n·k) memory for k sessions when
+// causal transactions are present. With a subset, only the reads of those
+// transactions and their own place in co are checked; the isolation engine
+// uses this to test a candidate position for a committing SER transaction
+// against the transactions it affects (DESIGN §4). It returns nil when co
+// witnesses consistency, an explanation of the first failure otherwise, and
+// an error when co is not a commit order of h.
+func CheckOrder(h *history.History, co []history.TxnID, opts Options, subset []history.TxnID) (*Explanation, error) {
+	o, err := NewSliceOrder(h, co)
+	if err != nil {
+		return nil, err
+	}
+	return VerifyOrder(h, o, opts, subset), nil
+}
+
+// VerifyOrder is CheckOrder over any OrderView. With a subset it touches
+// only those transactions, their sources and, for RC and RA, their session
+// predecessors, so its cost does not grow with the history, except for
+// causal transactions (their causal past between the source and the reader)
+// and the strict variants (an O(n log n) real-time index per call).
+func VerifyOrder(h *history.History, view OrderView, opts Options, subset []history.TxnID) *Explanation {
+	if subset == nil {
+		return verifyCommitOrderView(h, view, levelsFor(h, opts), opts)
+	}
+	c := &orderChecker{ix: newLazyTxnIndex(h, opts.Level), view: view, realTime: opts.RealTime}
+	for _, t := range subset {
+		if int(t) >= len(h.Txns) || t == history.Init || !c.ix.get(t).live {
+			continue
+		}
+		if v := c.checkTxn(t, nil); v != nil {
+			return v.explain(h)
+		}
+	}
+	return nil
+}
+
+// verifyCommitOrder is the hook Check calls (see oracle.go): it checks every
+// transaction of h at levels[t] against co.
+func verifyCommitOrder(h *history.History, co []history.TxnID, levels []history.Level, opts Options) *Explanation {
+	o, err := NewSliceOrder(h, co)
+	if err != nil {
+		return &Explanation{Level: history.ReadCommitted, Anomaly: "malformed commit order: " + err.Error()}
+	}
+	return verifyCommitOrderView(h, o, levels, opts)
+}
+
+func init() { verifyCommitOrderHook = verifyCommitOrder }
+
+func verifyCommitOrderView(h *history.History, view OrderView, levels []history.Level, opts Options) *Explanation {
+	c := &orderChecker{ix: newTxnIndex(h, levels), view: view, realTime: opts.RealTime}
+	if so, ok := view.(*SliceOrder); ok {
+		c.buildClocks(so)
+	}
+	needLast := false
+	for t := 1; t < len(h.Txns); t++ {
+		if l := levels[t]; l == history.ReadCommitted || l == history.ReadAtomic {
+			needLast = true
+			break
+		}
+	}
+	var last map[history.KeyID]history.TxnID
+	for _, list := range c.ix.sess {
+		if needLast {
+			last = make(map[history.KeyID]history.TxnID)
+		}
+		for _, t := range list {
+			if v := c.checkTxn(t, last); v != nil {
+				return v.explain(h)
+			}
+			if needLast {
+				for _, k := range c.ix.get(t).writes {
+					last[k] = t
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// orderChecker checks transactions' reads against one commit order.
+type orderChecker struct {
+	ix       *txnIndex
+	view     OrderView
+	realTime bool
+	rt       *rtIndex
+	// clocks, when built, hold each transaction's causal past as a vector
+	// over sessions: clocks[t][s] is the highest index in session s of a
+	// transaction in t's strict (so ∪ wr)+ past, -1 for none.
+	clocks [][]int32
+}
+
+// orderViolation is the first failure found: either co does not extend a
+// base relation (so, wr, rt: Writer is the predecessor co puts after
+// Reader), or a read's source is overwritten in co by a writer visible to it.
+type orderViolation struct {
+	level  history.Level
+	reader history.TxnID
+	read   *extRead // nil for a session-order or real-time failure
+	writer history.TxnID
+	base   EdgeKind // EdgeSO, EdgeWR or EdgeRT for a base failure; EdgeWW for an axiom
+	why    string   // how writer is visible to the read
+}
+
+func (c *orderChecker) rtIndex() *rtIndex {
+	if c.rt == nil {
+		c.rt = buildRTIndex(c.ix, c.view)
+	}
+	return c.rt
+}
+
+// checkTxn checks t3's place in co and every read of t3. last, when not
+// nil, maps each key to t3's latest session predecessor writing it.
+func (c *orderChecker) checkTxn(t3 history.TxnID, last map[history.KeyID]history.TxnID) *orderViolation {
+	in := c.ix.get(t3)
+	level := c.ix.levelOf(t3)
+	p3, ok := c.view.Pos(t3)
+	if !ok {
+		if c.ix.h.Txns[t3].Outcome == history.Pending {
+			return nil
+		}
+		return &orderViolation{level: level, reader: t3, writer: t3, base: EdgeSO, why: "is missing from the commit order"}
+	}
+	prev := c.ix.sessPrev(t3)
+	front, ok := c.view.Pos(prev)
+	if !ok || front >= p3 {
+		return &orderViolation{level: level, reader: t3, writer: prev, base: EdgeSO, why: "precedes it in its session"}
+	}
+	frontTxn := prev
+	for i := range in.reads {
+		r := &in.reads[i]
+		if c.ix.badRead(r) {
+			return &orderViolation{level: level, reader: t3, read: r, writer: r.src, base: EdgeWR, why: "wrote no visible version of the key"}
+		}
+		p, ok := c.view.Pos(r.src)
+		if !ok || p >= p3 {
+			return &orderViolation{level: level, reader: t3, read: r, writer: r.src, base: EdgeWR, why: "wrote the version it read"}
+		}
+		if p > front {
+			front, frontTxn = p, r.src
+		}
+	}
+	start := c.ix.h.Txns[t3].Start
+	if c.realTime {
+		if t, p, ok := c.rtIndex().latestBefore(start); ok {
+			if p >= p3 {
+				return &orderViolation{level: level, reader: t3, writer: t, base: EdgeRT, why: "committed before it began"}
+			}
+			if p > front {
+				front, frontTxn = p, t
+			}
+		}
+	}
+	switch level {
+	case history.Serializable:
+		return c.checkBelow(t3, level, in.reads, p3, false, "precedes it in the commit order")
+	case history.Snapshot:
+		if p3 > 0 {
+			for _, k := range in.writes {
+				if t, p, ok := c.view.PrevWriter(k, p3); ok && p > front {
+					front, frontTxn = p, t
+				}
+			}
+		}
+		fallthrough
+	case history.Prefix:
+		return c.checkBelow(t3, level, in.reads, front, true, fmt.Sprintf("is in the prefix it saw, which ends at %s", txnLabel(c.ix.h, frontTxn)))
+	case history.Causal:
+		return c.checkCausal(t3, in.reads, p3)
+	}
+	return c.checkAtomic(t3, level, in.reads, last, start)
+}
+
+// checkBelow checks the SER, PC and SI axioms: every writer of a read's key
+// at a position below bound (at or below, with inclusive) is visible, so none
+// may come after the read's source.
+func (c *orderChecker) checkBelow(t3 history.TxnID, level history.Level, reads []extRead, bound uint64, inclusive bool, why string) *orderViolation {
+	for i := range reads {
+		r := &reads[i]
+		p1, _ := c.view.Pos(r.src)
+		t2, p2, ok := c.view.NextWriter(r.key, p1)
+		if ok && t2 != t3 && (p2 < bound || inclusive && p2 == bound) {
+			return &orderViolation{level: level, reader: t3, read: r, writer: t2, base: EdgeWW, why: why}
+		}
+	}
+	return nil
+}
+
+// checkAtomic checks the RC and RA axioms: the visible writers are t3's
+// session predecessors (and real-time predecessors) and the sources of its
+// reads (for RC, of its earlier reads only).
+func (c *orderChecker) checkAtomic(t3 history.TxnID, level history.Level, reads []extRead, last map[history.KeyID]history.TxnID, start int64) *orderViolation {
+	type src struct {
+		t   history.TxnID
+		pos uint64
+	}
+	var seen []src
+	addSource := func(t history.TxnID) {
+		if t == history.Init {
+			return
+		}
+		for _, s := range seen {
+			if s.t == t {
+				return
+			}
+		}
+		p, _ := c.view.Pos(t)
+		seen = append(seen, src{t, p})
+	}
+	if level == history.ReadAtomic {
+		for i := range reads {
+			addSource(reads[i].src)
+		}
+	}
+	next := 0 // RC: reads[:next] are the earlier statements' reads
+	for i := range reads {
+		r := &reads[i]
+		if level == history.ReadCommitted {
+			for next < len(reads) && reads[next].event < r.event {
+				addSource(reads[next].src)
+				next++
+			}
+		}
+		p1, _ := c.view.Pos(r.src)
+		var w history.TxnID
+		if last != nil {
+			w = last[r.key]
+		} else {
+			w = c.sessionLatestWriter(t3, r.key)
+		}
+		if p, ok := c.view.Pos(w); ok && p > p1 {
+			return &orderViolation{level: level, reader: t3, read: r, writer: w, base: EdgeWW, why: "precedes it in its session"}
+		}
+		for _, s := range seen {
+			if s.pos > p1 && c.ix.writesKey(s.t, r.key) {
+				return &orderViolation{level: level, reader: t3, read: r, writer: s.t, base: EdgeWW, why: "wrote a version it read earlier"}
+			}
+		}
+		if c.realTime {
+			if w, p, ok := c.rtIndex().latestWriterBefore(r.key, start); ok && p > p1 {
+				return &orderViolation{level: level, reader: t3, read: r, writer: w, base: EdgeWW, why: "committed before it began"}
+			}
+		}
+	}
+	return nil
+}
+
+// sessionLatestWriter returns t3's latest session predecessor that commits
+// a write of x, or Init.
+func (c *orderChecker) sessionLatestWriter(t3 history.TxnID, x history.KeyID) history.TxnID {
+	for t := c.ix.sessPrev(t3); t != history.Init; t = c.ix.sessPrev(t) {
+		if c.ix.writesKey(t, x) {
+			return t
+		}
+	}
+	return history.Init
+}
+
+// checkCausal checks the CC axiom: the visible writers are t3's causal past.
+// With clocks, membership is a lookup and the writers between the source
+// and t3 are scanned; without, the past above the source is walked.
+func (c *orderChecker) checkCausal(t3 history.TxnID, reads []extRead, p3 uint64) *orderViolation {
+	for i := range reads {
+		r := &reads[i]
+		p1, _ := c.view.Pos(r.src)
+		if c.clocks != nil {
+			for t2, p2, ok := c.view.NextWriter(r.key, p1); ok && p2 < p3; t2, p2, ok = c.view.NextWriter(r.key, p2) {
+				if c.inPast(t2, t3) {
+					return &orderViolation{level: history.Causal, reader: t3, read: r, writer: t2, base: EdgeWW, why: "is in its causal past"}
+				}
+			}
+			continue
+		}
+		if t2, ok := c.walkPast(t3, p1, r.key); ok {
+			return &orderViolation{level: history.Causal, reader: t3, read: r, writer: t2, base: EdgeWW, why: "is in its causal past"}
+		}
+	}
+	return nil
+}
+
+func (c *orderChecker) inPast(t2, t3 history.TxnID) bool {
+	if t2 == history.Init {
+		return true
+	}
+	s := c.ix.h.Txns[t2].Session
+	return c.clocks[t3] != nil && c.clocks[t3][s] >= c.ix.get(t2).sessIdx
+}
+
+// walkPast searches t3's strict causal past, pruned to positions above p1,
+// for a committed writer of x.
+func (c *orderChecker) walkPast(t3 history.TxnID, p1 uint64, x history.KeyID) (history.TxnID, bool) {
+	seen := map[history.TxnID]bool{t3: true}
+	stack := []history.TxnID{t3}
+	push := func(t history.TxnID) {
+		if p, ok := c.view.Pos(t); ok && p > p1 && !seen[t] {
+			seen[t] = true
+			stack = append(stack, t)
+		}
+	}
+	for len(stack) > 0 {
+		u := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if u != t3 && c.ix.writesKey(u, x) {
+			return u, true
+		}
+		push(c.ix.sessPrev(u))
+		for _, r := range c.ix.get(u).reads {
+			push(r.src)
+		}
+		if c.realTime {
+			for _, t := range c.rtIndex().before(c.ix.h.Txns[u].Start) {
+				push(t)
+			}
+		}
+	}
+	return 0, false
+}
+
+// buildClocks computes every transaction's causal-past vector in co order,
+// when some transaction is checked at CC. A predecessor that co puts later
+// (a base failure checkTxn reports) contributes nothing.
+func (c *orderChecker) buildClocks(o *SliceOrder) {
+	h := c.ix.h
+	need := false
+	for t := 1; t < len(h.Txns) && !need; t++ {
+		need = c.ix.get(history.TxnID(t)).live && c.ix.levelOf(history.TxnID(t)) == history.Causal
+	}
+	if !need {
+		return
+	}
+	k := len(h.Sessions)
+	c.clocks = make([][]int32, len(h.Txns))
+	var rtPrefix [][]int32 // rtPrefix[i]: join of the first i real-time entries' inclusive clocks
+	join := func(v []int32, u history.TxnID) {
+		if u == history.Init || c.clocks[u] == nil {
+			return
+		}
+		for s, x := range c.clocks[u] {
+			v[s] = max(v[s], x)
+		}
+		s := h.Txns[u].Session
+		v[s] = max(v[s], c.ix.get(u).sessIdx)
+	}
+	for _, t := range o.co[1:] {
+		v := make([]int32, k)
+		for s := range v {
+			v[s] = -1
+		}
+		join(v, c.ix.sessPrev(t))
+		for _, r := range c.ix.get(t).reads {
+			if int(r.src) < len(h.Txns) {
+				join(v, r.src)
+			}
+		}
+		if c.realTime {
+			rt := c.rtIndex()
+			n := len(rt.before(h.Txns[t].Start))
+			if rtPrefix == nil {
+				rtPrefix = [][]int32{slices.Repeat([]int32{-1}, k)}
+			}
+			for len(rtPrefix) <= n {
+				p := slices.Clone(rtPrefix[len(rtPrefix)-1])
+				join(p, rt.txns[len(rtPrefix)-1])
+				rtPrefix = append(rtPrefix, p)
+			}
+			for s, x := range rtPrefix[n] {
+				v[s] = max(v[s], x)
+			}
+		}
+		c.clocks[t] = v
+	}
+}
+
+// explain turns a failure into an Explanation: a two-edge cycle between the
+// order the level forces and the order co has.
+func (v *orderViolation) explain(h *history.History) *Explanation {
+	e := &Explanation{Level: v.level, Anomaly: "commit order violates " + v.level.String()}
+	t3 := txnLabel(h, v.reader)
+	if v.base != EdgeWW {
+		key, fromOp := history.KeyID(0), NoOp
+		if v.read != nil {
+			key, fromOp = v.read.key, v.read.op
+		}
+		e.Cycle = []Edge{
+			{From: v.writer, To: v.reader, Kind: v.base, Key: key, FromOp: NoOp, ToOp: fromOp, Via: v.reader,
+				Reason: fmt.Sprintf("%s %s %s", txnLabel(h, v.writer), v.why, t3)},
+			{From: v.reader, To: v.writer, Kind: EdgeWW, FromOp: NoOp, ToOp: NoOp, Via: v.reader,
+				Reason: fmt.Sprintf("the commit order puts %s before %s", t3, txnLabel(h, v.writer))},
+		}
+		return e
+	}
+	r := v.read
+	key := h.Keys[r.key].String()
+	t1, t2 := txnLabel(h, r.src), txnLabel(h, v.writer)
+	e.Cycle = []Edge{
+		{From: v.writer, To: r.src, Kind: EdgeWW, Key: r.key, FromOp: NoOp, ToOp: NoOp, Via: v.reader,
+			Reason: fmt.Sprintf("%s reads %s from %s at %s and %s, which writes %s, %s, so %s must commit before %s",
+				t3, key, t1, v.level, t2, key, v.why, t2, t1)},
+		{From: r.src, To: v.writer, Kind: EdgeWW, Key: r.key, FromOp: NoOp, ToOp: NoOp, Via: v.reader,
+			Reason: fmt.Sprintf("the commit order puts %s before %s", t1, t2)},
+	}
+	return e
+}
+
+// txnLabel names a transaction for explanations: its name in the source
+// format when it has one, else T<id>, with its session.
+func txnLabel(h *history.History, t history.TxnID) string {
+	if t == history.Init {
+		return "init"
+	}
+	x := &h.Txns[t]
+	name := x.Name
+	if name == "" {
+		name = fmt.Sprintf("T%d", t)
+	}
+	if int(x.Session) < len(h.Sessions) {
+		return fmt.Sprintf("%s (session %s)", name, h.Sessions[x.Session].Name)
+	}
+	return name
+}

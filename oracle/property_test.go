@@ -1,0 +1,277 @@
+package oracle
+
+import (
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"testing"
+
+	"github.com/fickle-db/fickle/history"
+)
+
+// The seeded property tests compare the clever checkers with the dumb one
+// (STYLE §7): random small histories (up to 7 transactions, 4 sessions,
+// mixed levels, client rollbacks, sometimes real time), where BruteForce
+// tries every commit order.
+//
+// By default they run a few thousand cases. Set FICKLE_ORACLE_LONG=N to run
+// N cases per test (the acceptance run uses 100000):
+//
+//	FICKLE_ORACLE_LONG=100000 go test ./oracle -run Property -timeout 1h
+//
+// A failure prints its seed; FICKLE_ORACLE_SEED=S replays from that seed.
+func propertyCases(t *testing.T, def int) (n int, seed uint64) {
+	n = def
+	if testing.Short() {
+		n = def / 10
+	}
+	if s := os.Getenv("FICKLE_ORACLE_LONG"); s != "" {
+		v, err := strconv.Atoi(s)
+		if err != nil || v <= 0 {
+			t.Fatalf("FICKLE_ORACLE_LONG=%q: want a positive number of cases", s)
+		}
+		n = v
+	}
+	seed = 1
+	if s := os.Getenv("FICKLE_ORACLE_SEED"); s != "" {
+		v, err := strconv.ParseUint(s, 10, 64)
+		if err != nil {
+			t.Fatalf("FICKLE_ORACLE_SEED=%q: %v", s, err)
+		}
+		seed = v
+	}
+	return n, seed
+}
+
+// genParams shapes the random histories.
+type genParams struct {
+	maxTxns, maxSessions, keys, maxOps int
+	abortPct, realTimePct              int
+}
+
+var smallHistories = genParams{maxTxns: 7, maxSessions: 4, keys: 3, maxOps: 4, abortPct: 15, realTimePct: 15}
+
+// genSmallHistory builds a random well-formed history: no structural defects
+// (reads name committed writers of the key, never a session successor, and
+// a transaction reads its own write once it made one), mixed levels unless
+// level is set. It reports whether real time should be checked.
+func genSmallHistory(rng *rand.Rand, p genParams) (*history.History, bool) {
+	b := history.NewBuilder()
+	nSess := 1 + rng.IntN(p.maxSessions)
+	sess := make([]history.SessionID, nSess)
+	for i := range sess {
+		sess[i] = b.Session("S" + strconv.Itoa(i+1))
+	}
+	type op struct {
+		write bool
+		key   int
+	}
+	type txn struct {
+		tb        *history.TxnBuilder
+		session   int
+		ops       []op
+		committed bool
+	}
+	nTxns := 1 + rng.IntN(p.maxTxns)
+	txns := make([]txn, nTxns)
+	realTime := rng.IntN(100) < p.realTimePct
+	clock := int64(1)
+	for i := range txns {
+		s := rng.IntN(nSess)
+		level := history.Levels[rng.IntN(len(history.Levels))]
+		tb := b.Txn(sess[s], level)
+		ops := make([]op, 1+rng.IntN(p.maxOps))
+		for j := range ops {
+			ops[j] = op{write: rng.IntN(2) == 0, key: rng.IntN(p.keys)}
+		}
+		txns[i] = txn{tb: tb, session: s, ops: ops, committed: rng.IntN(100) >= p.abortPct}
+		if realTime && rng.IntN(3) > 0 {
+			start := clock + rng.Int64N(3)
+			tb.Times(start, start+1+rng.Int64N(4))
+			clock = start + rng.Int64N(2)
+		}
+	}
+	keyName := func(k int) string { return string(rune('x' + k)) }
+	for i := range txns {
+		x := &txns[i]
+		wrote := map[int]bool{}
+		for _, o := range x.ops {
+			if o.write {
+				x.tb.Write(keyName(o.key))
+				wrote[o.key] = true
+				continue
+			}
+			if wrote[o.key] {
+				x.tb.Read(keyName(o.key), x.tb.ID())
+				continue
+			}
+			cands := []history.TxnID{history.Init}
+			for j := range txns {
+				y := &txns[j]
+				if j == i || !y.committed || y.session == x.session && j > i {
+					continue
+				}
+				for _, yo := range y.ops {
+					if yo.write && yo.key == o.key {
+						cands = append(cands, y.tb.ID())
+						break
+					}
+				}
+			}
+			x.tb.Read(keyName(o.key), cands[rng.IntN(len(cands))])
+		}
+		if x.committed {
+			x.tb.Commit()
+		} else {
+			x.tb.Abort()
+		}
+	}
+	return b.MustHistory(), realTime
+}
+
+// TestPropertySearchAgreesWithBruteForce: on random small histories, the
+// search, Check and the brute force give the same verdict, mixed or at each
+// single level, and every witness the search returns passes both CheckOrder
+// and the literal axioms.
+func TestPropertySearchAgreesWithBruteForce(t *testing.T) {
+	n, seed := propertyCases(t, 3000)
+	rng := rand.New(rand.NewPCG(seed, 0xfeed))
+	var verdicts [3]int
+	for i := range n {
+		h, realTime := genSmallHistory(rng, smallHistories)
+		level := history.LevelUnknown
+		if rng.IntN(3) == 0 {
+			level = history.Levels[rng.IntN(len(history.Levels))]
+		}
+		opts := Options{Level: level, RealTime: realTime}
+		want, _ := BruteForce(h, opts)
+		got, co, _ := Search(h, opts)
+		verdicts[got]++
+		if got != want {
+			t.Fatalf("case %d (seed %d): Search = %v, BruteForce = %v, level %v, real time %v\n%s", i, seed, got, want, level, realTime, dumpHistory(h))
+		}
+		if co != nil && !bruteOrderSatisfies(h, co, opts) {
+			t.Fatalf("case %d (seed %d): the search's witness %v fails the literal axioms\n%s", i, seed, co, dumpHistory(h))
+		}
+		// Check's RC/RA/CC saturation does not implement real time yet, so
+		// the strict variants are compared on the search alone.
+		if r := Check(h, opts); !realTime && r.Verdict != Unknown && r.Verdict != want {
+			t.Fatalf("case %d (seed %d): Check = %v, BruteForce = %v, level %v, real time %v\n%s", i, seed, r.Verdict, want, level, realTime, dumpHistory(h))
+		}
+	}
+	if verdicts[Consistent] == 0 || verdicts[Violation] == 0 {
+		t.Fatalf("the generator is one-sided: %d consistent, %d violations", verdicts[Consistent], verdicts[Violation])
+	}
+	t.Logf("%d cases: %d consistent, %d violations", n, verdicts[Consistent], verdicts[Violation])
+}
+
+// TestPropertyCheckOrderAgreesWithLiteralAxioms: for random commit orders
+// (linear extensions of session order, half of them of so ∪ wr too),
+// CheckOrder accepts exactly the orders on which the axioms literally hold,
+// whole and restricted to every transaction in turn.
+func TestPropertyCheckOrderAgreesWithLiteralAxioms(t *testing.T) {
+	n, seed := propertyCases(t, 3000)
+	rng := rand.New(rand.NewPCG(seed, 0xc0de))
+	accepted := 0
+	for i := range n {
+		h, realTime := genSmallHistory(rng, smallHistories)
+		level := history.LevelUnknown
+		if rng.IntN(3) == 0 {
+			level = history.Levels[rng.IntN(len(history.Levels))]
+		}
+		opts := Options{Level: level, RealTime: realTime}
+		co := randomOrder(rng, h)
+		want := bruteOrderSatisfies(h, co, opts)
+		e, err := CheckOrder(h, co, opts, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (e == nil) != want {
+			t.Fatalf("case %d (seed %d): CheckOrder(%v) = %+v, literal axioms say %v, level %v, real time %v\n%s", i, seed, co, e, want, level, realTime, dumpHistory(h))
+		}
+		if want {
+			accepted++
+		}
+		// Restricted to each transaction, the failures add up to the whole.
+		anyFails := false
+		for id := 1; id < len(h.Txns); id++ {
+			e, _ := CheckOrder(h, co, opts, []history.TxnID{history.TxnID(id)})
+			anyFails = anyFails || e != nil
+		}
+		if anyFails == want {
+			t.Fatalf("case %d (seed %d): per-transaction checks say failing=%v, whole check says consistent=%v\n%s", i, seed, anyFails, want, dumpHistory(h))
+		}
+	}
+	if accepted == 0 || accepted == n {
+		t.Fatalf("one-sided: %d of %d orders accepted", accepted, n)
+	}
+	t.Logf("%d orders: %d accepted", n, accepted)
+}
+
+// randomOrder returns a random linear extension of session order (Init
+// first); half the time it also extends wr, so that it often passes.
+func randomOrder(rng *rand.Rand, h *history.History) []history.TxnID {
+	extendWR := rng.IntN(2) == 0
+	next := make([]int, len(h.Sessions))
+	co := []history.TxnID{history.Init}
+	placed := map[history.TxnID]bool{history.Init: true}
+	for {
+		var ready []history.TxnID
+		for s := range h.Sessions {
+			if next[s] >= len(h.Sessions[s].Txns) {
+				continue
+			}
+			t := h.Sessions[s].Txns[next[s]]
+			ok := true
+			if extendWR {
+				for _, op := range h.Txns[t].Ops {
+					if op.Kind == history.OpRead && op.Writer != t && !placed[op.Writer] {
+						ok = false
+					}
+				}
+			}
+			if ok {
+				ready = append(ready, t)
+			}
+		}
+		if len(ready) == 0 {
+			break
+		}
+		t := ready[rng.IntN(len(ready))]
+		co = append(co, t)
+		placed[t] = true
+		next[h.Txns[t].Session]++
+	}
+	for s := range h.Sessions { // wr made a cycle: finish by session order
+		for ; next[s] < len(h.Sessions[s].Txns); next[s]++ {
+			co = append(co, h.Sessions[s].Txns[next[s]])
+		}
+	}
+	return co
+}
+
+// dumpHistory prints a history for a failing case.
+func dumpHistory(h *history.History) string {
+	out := ""
+	for _, s := range h.Sessions {
+		out += s.Name + ":"
+		for _, id := range s.Txns {
+			t := &h.Txns[id]
+			out += " T" + strconv.Itoa(int(id)) + "[" + t.Level.String() + " " + t.Outcome.String()
+			if t.Start != 0 {
+				out += " " + strconv.FormatInt(t.Start, 10) + ".." + strconv.FormatInt(t.End, 10)
+			}
+			out += ":"
+			for _, op := range t.Ops {
+				if op.Kind == history.OpWrite {
+					out += " w" + h.Keys[op.Key].Name
+				} else {
+					out += " r" + h.Keys[op.Key].Name + "←" + strconv.Itoa(int(op.Writer))
+				}
+			}
+			out += "]"
+		}
+		out += "\n"
+	}
+	return out
+}

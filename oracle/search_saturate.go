@@ -1,0 +1,179 @@
+package oracle
+
+import (
+	"github.com/fickle-db/fickle/history"
+)
+
+// addFixedEdges adds the edges every witness extends: session order, wr,
+// real time, and the RC, RA and CC axioms, whose visibility does not depend
+// on co. It returns false on a cycle.
+func (g *srchGraph) addFixedEdges() bool {
+	ix := g.ix
+	for _, ch := range g.chains {
+		for i := 1; i < len(ch); i++ {
+			if !g.addEdge(srchEdge{from: ch[i-1], to: ch[i], kind: EdgeSO, via: g.nodes[ch[i]].txn}) {
+				return false
+			}
+		}
+	}
+	for _, t := range g.txns {
+		for _, r := range ix.get(t).reads {
+			if c, ok := g.commitOf[r.src]; ok {
+				if !g.addEdge(srchEdge{from: c, to: g.readOf[t], kind: EdgeWR, key: r.key, via: t}) {
+					return false
+				}
+			}
+		}
+	}
+	if g.rtOn {
+		for _, a := range g.txns {
+			for _, b := range g.txns {
+				if realTimeBefore(ix.h, a, b) && !g.addEdge(srchEdge{from: g.commitOf[a], to: g.readOf[b], kind: EdgeRT, via: b}) {
+					return false
+				}
+			}
+		}
+	}
+	for _, t3 := range g.txns {
+		if ix.levelOf(t3) > history.Causal {
+			continue
+		}
+		if !g.addWeakEdges(t3) {
+			return false
+		}
+	}
+	return true
+}
+
+// addWeakEdges adds, for every read of the RC, RA or CC transaction t3 of x
+// from t1, the edge t2 → t1 for every other writer t2 of x visible to it.
+func (g *srchGraph) addWeakEdges(t3 history.TxnID) bool {
+	ix := g.ix
+	level := ix.levelOf(t3)
+	reads := ix.get(t3).reads
+	var past map[history.TxnID]bool
+	if level == history.Causal {
+		past = g.causalPast(t3)
+	}
+	for i := range reads {
+		r := &reads[i]
+		c1, ok := g.commitOf[r.src]
+		if !ok {
+			continue
+		}
+		visible := func(t2 history.TxnID) bool {
+			switch {
+			case t2 == r.src || t2 == t3:
+				return false
+			case level == history.Causal:
+				return past[t2]
+			case g.rtOn && realTimeBefore(ix.h, t2, t3):
+				return true
+			case ix.h.Txns[t2].Session == ix.h.Txns[t3].Session && ix.get(t2).sessIdx < ix.get(t3).sessIdx:
+				return true
+			}
+			for _, e := range reads {
+				if e.src == t2 && (level == history.ReadAtomic || e.event < r.event) {
+					return true
+				}
+			}
+			return false
+		}
+		for _, t2 := range g.writers[r.key] {
+			if visible(t2) && !g.addEdge(srchEdge{from: g.commitOf[t2], to: c1, kind: EdgeWW, key: r.key, via: t3}) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// causalPast returns t3's strict (so ∪ wr ∪ rt)+ past within the component.
+func (g *srchGraph) causalPast(t3 history.TxnID) map[history.TxnID]bool {
+	ix := g.ix
+	past := map[history.TxnID]bool{}
+	stack := []history.TxnID{t3}
+	push := func(t history.TxnID) {
+		if _, in := g.commitOf[t]; in && t != history.Init && !past[t] {
+			past[t] = true
+			stack = append(stack, t)
+		}
+	}
+	for len(stack) > 0 {
+		u := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		push(ix.sessPrev(u))
+		for _, r := range ix.get(u).reads {
+			push(r.src)
+		}
+		if g.rtOn {
+			for _, t := range g.txns {
+				if realTimeBefore(ix.h, t, u) {
+					push(t)
+				}
+			}
+		}
+	}
+	return past
+}
+
+// saturate adds the edges the SER-semantics of checked reads and the SI
+// intervals imply given the edges so far, until a fixpoint (paper 000,
+// FIX(SATURATE)): for a checked read node n of x from t1 and another writer
+// t2 of x, t2 before n forces t2 before t1, and t1 before t2 forces n before
+// t2; for an SI transaction t and a t4 writing a common key, t4 after R(t)
+// forces t4 after W(t), and t4 before W(t) forces t4 before R(t). It needs
+// the closure; it returns false on a cycle.
+func (g *srchGraph) saturate() bool {
+	if g.fwd == nil {
+		return true
+	}
+	for changed := true; changed; {
+		changed = false
+		add := func(e srchEdge) bool {
+			if g.reaches(e.from, e.to) {
+				return true
+			}
+			changed = true
+			return g.addEdge(e)
+		}
+		for i := range g.nodes {
+			n := &g.nodes[i]
+			rn := int32(i)
+			for _, r := range n.reads {
+				c1 := g.commitOf[r.src]
+				for _, t2 := range g.writers[r.key] {
+					if t2 == r.src || t2 == n.txn {
+						continue
+					}
+					c2 := g.commitOf[t2]
+					if g.reaches(c2, rn) && !add(srchEdge{from: c2, to: c1, kind: EdgeWW, key: r.key, via: n.txn}) {
+						return false
+					}
+					if g.reaches(c1, c2) && !add(srchEdge{from: rn, to: c2, kind: EdgeRW, key: r.key, via: n.txn}) {
+						return false
+					}
+				}
+			}
+			if !n.opens {
+				continue
+			}
+			w := g.commitOf[n.txn]
+			for _, k := range g.nodes[w].writes {
+				for _, t4 := range g.writers[k] {
+					if t4 == n.txn {
+						continue
+					}
+					c4 := g.commitOf[t4]
+					if g.reaches(rn, c4) && !add(srchEdge{from: w, to: c4, kind: EdgeWW, key: k, via: n.txn}) {
+						return false
+					}
+					if g.reaches(c4, w) && !add(srchEdge{from: c4, to: rn, kind: EdgeWW, key: k, via: n.txn}) {
+						return false
+					}
+				}
+			}
+		}
+	}
+	return true
+}

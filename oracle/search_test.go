@@ -1,0 +1,100 @@
+package oracle
+
+import (
+	"bufio"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/fickle-db/fickle/history"
+)
+
+// anomalyCase is one line of testdata/search_anomalies.txt at one level.
+type anomalyCase struct {
+	name  string
+	text  string
+	level history.Level // LevelUnknown: mixed
+	want  Verdict
+}
+
+func loadAnomalyCases(t *testing.T) []anomalyCase {
+	t.Helper()
+	f, err := os.Open("testdata/search_anomalies.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var cases []anomalyCase
+	sc := bufio.NewScanner(f)
+	for line := 1; sc.Scan(); line++ {
+		text := strings.TrimSpace(sc.Text())
+		if text == "" || strings.HasPrefix(text, "#") {
+			continue
+		}
+		parts := strings.Split(text, "|")
+		if len(parts) != 3 {
+			t.Fatalf("line %d: want name | history | verdicts", line)
+		}
+		name, hist, verdicts := strings.TrimSpace(parts[0]), strings.TrimSpace(parts[1]), strings.Fields(parts[2])
+		verdict := func(s string) Verdict {
+			switch s {
+			case "yes":
+				return Consistent
+			case "no":
+				return Violation
+			}
+			t.Fatalf("line %d: verdict %q is not yes or no", line, s)
+			return Unknown
+		}
+		switch {
+		case len(verdicts) == 2 && verdicts[0] == "mixed":
+			cases = append(cases, anomalyCase{name, hist, history.LevelUnknown, verdict(verdicts[1])})
+		case len(verdicts) == len(history.Levels):
+			for i, l := range history.Levels {
+				cases = append(cases, anomalyCase{name, hist, l, verdict(verdicts[i])})
+			}
+		default:
+			t.Fatalf("line %d: want six verdicts or \"mixed yes|no\"", line)
+		}
+	}
+	return cases
+}
+
+func caseName(c anomalyCase) string {
+	l := "mixed"
+	if c.level != history.LevelUnknown {
+		l = c.level.String()
+	}
+	return strings.ReplaceAll(c.name, " ", "_") + "/" + l
+}
+
+// TestSearchGivesTheTableVerdicts pins DESIGN §3's anomaly table (and more
+// shapes, mixed levels and rollbacks) on the search, the brute force and the
+// witness verification: every level allows exactly its column.
+func TestSearchGivesTheTableVerdicts(t *testing.T) {
+	for _, c := range loadAnomalyCases(t) {
+		t.Run(caseName(c), func(t *testing.T) {
+			h := parseShorthand(t, c.text, history.Serializable)
+			opts := Options{Level: c.level}
+			bv, bco := BruteForce(h, opts)
+			if bv != c.want {
+				t.Errorf("BruteForce = %v, want %v", bv, c.want)
+			}
+			sv, sco, why := Search(h, opts)
+			if sv != c.want {
+				t.Errorf("Search = %v, want %v", sv, c.want)
+			}
+			if sv == Violation && why == nil {
+				t.Errorf("Search found a violation without an explanation")
+			}
+			for name, co := range map[string][]history.TxnID{"brute force": bco, "search": sco} {
+				if co == nil {
+					continue
+				}
+				if e, err := CheckOrder(h, co, opts, nil); err != nil || e != nil {
+					t.Errorf("CheckOrder rejects the %s witness %v: %v %+v", name, co, err, e)
+				}
+			}
+		})
+	}
+}
