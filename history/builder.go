@@ -17,9 +17,8 @@ const NoSession SessionID = ^SessionID(0)
 // The Builder never fails while building: mistakes such as a read of an
 // unknown writer are reported by History, which calls Validate.
 type Builder struct {
-	h       History
-	table   string
-	ordered bool
+	h     History
+	arena []Op // storage for setOps, allocated in chunks
 }
 
 // NewBuilder returns a Builder holding only Init.
@@ -87,6 +86,22 @@ func (b *Builder) MustHistory() *History {
 		panic(err)
 	}
 	return h
+}
+
+// setOps gives transaction t the operations ops (copied), each its own
+// statement. Importers that see a whole transaction at once use it: the
+// operations of many transactions share one allocation.
+func (b *Builder) setOps(t TxnID, ops []Op) {
+	if len(ops) > cap(b.arena)-len(b.arena) {
+		b.arena = make([]Op, 0, max(len(ops), 1<<14))
+	}
+	n := len(b.arena)
+	b.arena = append(b.arena, ops...)
+	dst := b.arena[n:len(b.arena):len(b.arena)]
+	for i := range dst {
+		dst[i].Event = uint32(i)
+	}
+	b.h.Txns[t].Ops = dst
 }
 
 // TxnBuilder adds operations to one transaction of a Builder. Each operation
@@ -265,4 +280,12 @@ func (tb *TxnBuilder) setRow(i int, row string) {
 		t.Rows = make([]string, len(t.Ops))
 	}
 	t.Rows[i] = row
+}
+
+// newTxn appends a transaction without a TxnBuilder, for importers.
+func (b *Builder) newTxn(s SessionID, level Level, o Outcome) TxnID {
+	id := TxnID(len(b.h.Txns))
+	b.h.Txns = append(b.h.Txns, Txn{ID: id, Session: s, Level: level, Outcome: o})
+	b.h.Sessions[s].Txns = append(b.h.Sessions[s].Txns, id)
+	return id
 }

@@ -80,6 +80,18 @@ func checkJSONLHeader(line []byte) error {
 	return s.end()
 }
 
+// eventName returns the event name without allocating for known events.
+func eventName(b []byte) string {
+	for _, n := range eventNames {
+		if string(b) == n {
+			return n
+		}
+	}
+	return string(b)
+}
+
+var eventNames = [...]string{"read", "write", "begin", "commit", "co", "stmt", "scan", "abort", "key", "session", "checkpoint"}
+
 // retired marks a file transaction id dropped by a checkpoint.
 const retired = uint32(NoWriter - 1)
 
@@ -111,7 +123,7 @@ type jsonlEvent struct {
 	t, s, k, after, asof, start, end, v             int64
 	hasT, hasS, hasK, hasAfter, hasAsof, hasV, del  bool
 	row                                             []byte
-	r, except                                       []byte
+	hasR, hasExcept                                 bool
 	filtered                                        []byte
 }
 
@@ -123,7 +135,9 @@ func (jr *jsonlReader) event(line []byte) error {
 		var err error
 		switch string(name) {
 		case "e":
-			ev.e, err = s.str()
+			var e []byte
+			e, err = s.stringBytes()
+			ev.e = eventName(e)
 		case "t":
 			ev.t, err = s.int()
 			ev.hasT = true
@@ -164,10 +178,14 @@ func (jr *jsonlReader) event(line []byte) error {
 			ev.code, err = s.str()
 		case "row":
 			ev.row, err = s.raw()
-		case "r":
-			ev.r, err = s.raw()
-		case "except":
-			ev.except, err = s.raw()
+		case "r", "except":
+			// Items are parsed in place into jr.items and jr.rows.
+			if ev.hasR || ev.hasExcept {
+				return fmt.Errorf("both \"r\" and \"except\"")
+			}
+			ev.hasR, ev.hasExcept = name[0] == 'r', name[0] == 'e'
+			jr.items, jr.rows = jr.items[:0], jr.rows[:0]
+			err = jr.readItems(s)
 		case "filtered":
 			ev.filtered, err = s.raw()
 		default:
@@ -244,12 +262,8 @@ func (jr *jsonlReader) apply(ev *jsonlEvent) error {
 	case "stmt":
 		tb.Stmt(Statement{SQL: ev.sql, Table: ev.table, Predicate: ev.pred})
 	case "read":
-		if ev.r == nil {
+		if !ev.hasR {
 			return fmt.Errorf("read event without \"r\"")
-		}
-		jr.items, jr.rows = jr.items[:0], jr.rows[:0]
-		if err := jr.readItems(ev.r); err != nil {
-			return err
 		}
 		jr.addItems(tb)
 	case "scan":
@@ -330,8 +344,7 @@ func (jr *jsonlReader) keyRef(n int64) (KeyID, error) {
 }
 
 // readItems parses an array of read items into jr.items and jr.rows.
-func (jr *jsonlReader) readItems(raw []byte) error {
-	s := jsonScanner{buf: raw}
+func (jr *jsonlReader) readItems(s *jsonScanner) error {
 	return s.array(func(int) error {
 		op := Op{Kind: OpRead}
 		var row []byte

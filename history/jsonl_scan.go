@@ -211,11 +211,11 @@ func (jr *jsonlReader) scan(tb *TxnBuilder, ev *jsonlEvent) error {
 		jr.scans = newScanIndex(&jr.b.h, jr.co)
 	}
 	jr.scans.sync()
-	jr.items, jr.rows = jr.items[:0], jr.rows[:0]
-	if ev.except != nil {
-		if err := jr.readItems(ev.except); err != nil {
-			return err
-		}
+	if ev.hasR {
+		return fmt.Errorf("scan event with \"r\": want \"except\"")
+	}
+	if !ev.hasExcept {
+		jr.items, jr.rows = jr.items[:0], jr.rows[:0]
 	}
 	override := make(map[KeyID]int, len(jr.items))
 	for i, op := range jr.items {

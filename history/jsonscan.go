@@ -319,25 +319,50 @@ func (s *jsonScanner) skip(depth int) error {
 		}
 		return nil
 	case c == '-' || (c >= '0' && c <= '9'):
-		start := s.pos
-		for s.pos < len(s.buf) {
-			c := s.buf[s.pos]
-			if (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E' {
-				s.pos++
-				continue
-			}
-			break
-		}
-		if _, err := strconv.ParseFloat(string(s.buf[start:s.pos]), 64); err != nil {
-			s.pos = start
-			return s.errf("bad number")
-		}
-		return nil
+		return s.number()
 	case c == 0:
 		return s.errf("unexpected end of line")
 	default:
 		return s.errf("unexpected %q", c)
 	}
+}
+
+// number skips a JSON number, checking its grammar.
+func (s *jsonScanner) number() error {
+	start := s.pos
+	digits := func() int {
+		n := 0
+		for s.pos < len(s.buf) && s.buf[s.pos] >= '0' && s.buf[s.pos] <= '9' {
+			s.pos++
+			n++
+		}
+		return n
+	}
+	if s.pos < len(s.buf) && s.buf[s.pos] == '-' {
+		s.pos++
+	}
+	if n := digits(); n == 0 || (n > 1 && s.buf[s.pos-n] == '0') {
+		s.pos = start
+		return s.errf("bad number")
+	}
+	if s.pos < len(s.buf) && s.buf[s.pos] == '.' {
+		s.pos++
+		if digits() == 0 {
+			s.pos = start
+			return s.errf("bad number")
+		}
+	}
+	if s.pos < len(s.buf) && (s.buf[s.pos] == 'e' || s.buf[s.pos] == 'E') {
+		s.pos++
+		if s.pos < len(s.buf) && (s.buf[s.pos] == '+' || s.buf[s.pos] == '-') {
+			s.pos++
+		}
+		if digits() == 0 {
+			s.pos = start
+			return s.errf("bad number")
+		}
+	}
+	return nil
 }
 
 // end checks that only spaces remain.

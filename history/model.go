@@ -35,6 +35,11 @@ var Levels = []Level{ReadCommitted, ReadAtomic, Causal, Prefix, Snapshot, Serial
 // ParseLevel accepts fickle's short and long names and PostgreSQL's names, in
 // any case, with spaces, dashes or underscores.
 func ParseLevel(s string) (Level, error) {
+	for l, name := range levelNames {
+		if s == name && l != int(LevelUnknown) {
+			return Level(l), nil
+		}
+	}
 	n := strings.NewReplacer("-", " ", "_", " ").Replace(strings.ToLower(strings.TrimSpace(s)))
 	switch n {
 	case "rc", "read committed", "read uncommitted":
