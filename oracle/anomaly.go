@@ -5,6 +5,8 @@ import "github.com/fickle-db/fickle/history"
 // anomalyName names the anomaly a cycle shows, given the weakest level it
 // breaks (DESIGN §3's table: each level forbids the row that names it):
 //
+//   - a cycle that needs real time (Options.RealTime) is a real-time
+//     violation (a stale read);
 //   - a cycle of so and wr alone is G1c (circular information flow);
 //   - RC: a non-monotonic read (a later statement saw an older version);
 //   - RA: a non-repeatable read when one transaction read a key from two
@@ -17,7 +19,10 @@ import "github.com/fickle-db/fickle/history"
 //     read, else G2.
 func anomalyName(level history.Level, cycle []Edge, vis []visibility) string {
 	derived, rw := 0, 0
-	for _, e := range cycle {
+	for i, e := range cycle {
+		if e.Kind == EdgeRT || (i < len(vis) && vis[i] == visRealTime) {
+			return "real-time violation"
+		}
 		switch e.Kind {
 		case EdgeWW:
 			derived++

@@ -69,6 +69,8 @@ func edgeReason(ix *index, e *Edge, vis visibility) string {
 			why = fmt.Sprintf("%s is in the causal past of %s: %s", t2, txnName(h, t3), causalPath(ix, e.From, t3))
 		case visRepeat:
 			why = fmt.Sprintf("%s read %s from %s too", txnName(h, t3), keyName(h, e.Key), t2)
+		case visRealTime:
+			why = fmt.Sprintf("%s committed before %s began", t2, txnName(h, t3))
 		}
 		return fmt.Sprintf("%s read %s%s from %s%s, but %s also writes %s and was visible to %s (%s), so %s's %s must come before %s's",
 			txnName(h, t3), keyName(h, e.Key), opValue(h, t3, e.ToOp), t1, stmtText(h, t3, e.ToOp),

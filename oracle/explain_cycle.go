@@ -123,39 +123,76 @@ func reach(n int, v uint32, next func(uint32) []uint32) []bool {
 
 // explainCycle labels every edge of a cycle of co' with the relation it
 // comes from (so, then wr, then an inferred ww), re-running the saturation
-// to capture why each inferred pair was derived.
+// to capture why each inferred pair was derived. Runs through the virtual
+// nodes of the real-time encoding collapse into one rt or ww edge.
 func (s *saturation) explainCycle(cycle []uint32) *Explanation {
 	ix := s.ix
-	edges := make([]Edge, len(cycle))
+	n := uint32(len(ix.h.Txns))
+	// Rotate to a real node, then split into segments between real nodes.
+	for r, v := range cycle {
+		if v < n {
+			cycle = append(cycle[r:], cycle[:r]...)
+			break
+		}
+	}
+	type segment struct {
+		from, to uint32
+		last     uint32 // the node just before to: from itself, or a virtual node
+		timeline bool
+	}
+	var segs []segment
+	for i := 0; i < len(cycle); {
+		seg := segment{from: cycle[i], last: cycle[i]}
+		k := i + 1
+		for ; cycle[k%len(cycle)] >= n; k++ {
+			v := cycle[k%len(cycle)]
+			if k == i+1 {
+				seg.timeline = s.rt.isTimeline(v)
+			}
+			seg.last = v
+		}
+		seg.to = cycle[k%len(cycle)]
+		segs = append(segs, seg)
+		i = k
+	}
+	edges := make([]Edge, len(segs))
+	vis := make([]visibility, len(segs))
 	var need []int
-	for i, a := range cycle {
-		b := cycle[(i+1)%len(cycle)]
-		from, to := history.TxnID(a), history.TxnID(b)
-		if e, ok := soEdge(ix, from, to); ok {
-			edges[i] = e
+	for i, sg := range segs {
+		from, to := history.TxnID(sg.from), history.TxnID(sg.to)
+		if sg.last != sg.from && sg.timeline {
+			edges[i] = Edge{From: from, To: to, Kind: EdgeRT, FromOp: NoOp, ToOp: NoOp}
 			continue
 		}
-		if e, ok := wrEdge(ix, from, to); ok {
-			edges[i] = e
-			continue
+		if sg.last == sg.from {
+			if e, ok := soEdge(ix, from, to); ok {
+				edges[i] = e
+				continue
+			}
+			if e, ok := wrEdge(ix, from, to); ok {
+				edges[i] = e
+				continue
+			}
 		}
 		need = append(need, i)
 	}
-	vis := make([]visibility, len(cycle))
 	if len(need) > 0 {
-		again := newSaturation(ix, Options{Level: s.opts.Level})
+		again := newSaturation(ix, Options{Level: s.opts.Level, RealTime: s.opts.RealTime})
 		again.capture = make(map[pair]*inference, len(need))
 		for _, i := range need {
-			again.capture[pair{cycle[i], cycle[(i+1)%len(cycle)]}] = nil
+			again.capture[pair{segs[i].last, segs[i].to}] = nil
 		}
 		again.run()
 		for _, i := range need {
-			inf := again.capture[pair{cycle[i], cycle[(i+1)%len(cycle)]}]
+			sg := segs[i]
+			inf := again.capture[pair{sg.last, sg.to}]
 			if inf == nil { // cannot happen: the pair is an edge of co'
-				edges[i] = Edge{From: history.TxnID(cycle[i]), To: history.TxnID(cycle[(i+1)%len(cycle)]), Kind: EdgeWW, FromOp: NoOp, ToOp: NoOp}
+				edges[i] = Edge{From: history.TxnID(sg.from), To: history.TxnID(sg.to), Kind: EdgeWW, FromOp: NoOp, ToOp: NoOp}
 				continue
 			}
 			edges[i], vis[i] = inf.edge, inf.vis
+			edges[i].From = history.TxnID(sg.from)
+			edges[i].FromOp = ix.lastWrite(edges[i].From, edges[i].Key)
 		}
 	}
 	return newExplanation(ix, edges, vis)

@@ -25,6 +25,7 @@ type saturation struct {
 	capture map[pair]*inference
 	steps   int64
 	opts    Options
+	rt      *realTime // nil unless Options.RealTime
 
 	// Scratch state for one reader, reset by bumping cur.
 	cur       uint32
@@ -48,7 +49,15 @@ func newSaturation(ix *index, opts Options) *saturation {
 		e0:       make([]history.TxnID, nk), e1: make([]history.TxnID, nk),
 		readFrom: make([]history.TxnID, nk), readFrom2: make([]history.TxnID, nk),
 		readOp: make([]int32, nk),
+		rt:     rtFor(ix, opts),
 	}
+}
+
+func rtFor(ix *index, opts Options) *realTime {
+	if !opts.RealTime {
+		return nil
+	}
+	return newRealTime(ix)
 }
 
 // saturate checks a structurally sound history whose checked transactions
@@ -110,6 +119,13 @@ func (s *saturation) run() {
 				s.readAtomic(t)
 			}
 		}
+		if s.rt != nil && timed(&ix.h.Txns[t]) {
+			for j := range ix.h.Txns[t].Ops {
+				if external(t, &ix.h.Txns[t].Ops[j]) {
+					s.realTimeRead(t, j)
+				}
+			}
+		}
 		if hb != nil {
 			hb.done(t)
 		}
@@ -129,6 +145,7 @@ const (
 	visRead                          // t3 read from t2 (RA)
 	visCausal                        // t2 (so ∪ wr)+ t3 (CC)
 	visRepeat                        // t3 read the key from both t1 and t2
+	visRealTime                      // t2 committed before t3 began (Options.RealTime)
 )
 
 // inference is a captured reason for an inferred pair.

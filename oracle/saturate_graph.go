@@ -14,7 +14,11 @@ type graph struct {
 func (s *saturation) graph() *graph {
 	ix := s.ix
 	n := len(ix.h.Txns)
-	g := &graph{start: make([]uint32, n+1)}
+	nodes := n
+	if s.rt != nil {
+		nodes += int(s.rt.nodes())
+	}
+	g := &graph{start: make([]uint32, nodes+1)}
 	stamp := make([]uint32, n)
 	var gen uint32
 	each := func(f func(from, to uint32)) {
@@ -40,13 +44,18 @@ func (s *saturation) graph() *graph {
 		for _, p := range s.inferred {
 			f(p.from, p.to)
 		}
+		if s.rt != nil {
+			for _, p := range s.rt.edges {
+				f(p.from, p.to)
+			}
+		}
 	}
 	each(func(_, to uint32) { g.start[to+1]++ })
-	for i := 1; i <= n; i++ {
+	for i := 1; i <= nodes; i++ {
 		g.start[i] += g.start[i-1]
 	}
-	g.preds = make([]uint32, g.start[n])
-	fill := append([]uint32(nil), g.start[:n]...)
+	g.preds = make([]uint32, g.start[nodes])
+	fill := append([]uint32(nil), g.start[:nodes]...)
 	each(func(from, to uint32) {
 		g.preds[fill[to]] = from
 		fill[to]++
