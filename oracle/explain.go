@@ -3,6 +3,7 @@ package oracle
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/fickle-db/fickle/history"
@@ -22,11 +23,17 @@ func newExplanation(ix *index, edges []Edge, vis []visibility) *Explanation {
 	}
 	edges = append(edges[first:], edges[:first]...)
 	vis = append(vis[first:], vis[:first]...)
+	levels := map[history.TxnID]history.Level{}
 	for i := range edges {
 		e := &edges[i]
 		e.Reason = edgeReason(ix, e, vis[i])
+		for _, t := range []history.TxnID{e.From, e.To, e.Via} {
+			if int(t) < len(ix.levels) {
+				levels[t] = ix.levels[t]
+			}
+		}
 	}
-	return &Explanation{Cycle: edges, vis: vis}
+	return &Explanation{Cycle: edges, vis: vis, levels: levels}
 }
 
 // finishExplanation sets the level the explanation is about and names the
@@ -188,12 +195,17 @@ func stmtText(h *history.History, t history.TxnID, op int32) string {
 	return ""
 }
 
-// describe names a transaction with its session and level.
-func describe(h *history.History, t history.TxnID) string {
+// describe names a transaction with its session, the level it was checked
+// at, and its outcome.
+func (e *Explanation) describe(h *history.History, t history.TxnID) string {
 	if t == history.Init || int(t) >= len(h.Txns) {
 		return txnName(h, t)
 	}
-	return fmt.Sprintf("%s: session %s, %s, %s", txnName(h, t), sessionName(h, t), h.Txns[t].Level, h.Txns[t].Outcome)
+	level, ok := e.levels[t]
+	if !ok {
+		level = h.Txns[t].Level
+	}
+	return fmt.Sprintf("%s: session %s, %s, %s", txnName(h, t), sessionName(h, t), level, h.Txns[t].Outcome)
 }
 
 // Text renders the explanation for people: the level and anomaly, then the
@@ -220,14 +232,19 @@ func (e *Explanation) Text(h *history.History) string {
 		fmt.Fprintf(&b, "  %s -%s%s-> %s: %s\n", txnName(h, ed.From), ed.Kind, key, txnName(h, ed.To), ed.Reason)
 	}
 	b.WriteString("transactions:\n")
+	var involved []history.TxnID
 	seen := map[history.TxnID]bool{}
 	for _, ed := range e.Cycle {
 		for _, t := range []history.TxnID{ed.From, ed.Via} {
 			if (ed.Kind == EdgeWW || ed.Kind == EdgeRW || t != ed.Via) && !seen[t] {
 				seen[t] = true
-				fmt.Fprintf(&b, "  %s\n", describe(h, t))
+				involved = append(involved, t)
 			}
 		}
+	}
+	slices.Sort(involved)
+	for _, t := range involved {
+		fmt.Fprintf(&b, "  %s\n", e.describe(h, t))
 	}
 	return b.String()
 }

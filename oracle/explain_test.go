@@ -124,7 +124,7 @@ func TestCheckScripts(t *testing.T) {
 
 func runDD(t *testing.T, c ddCase) string {
 	t.Helper()
-	level := history.Serializable
+	level := history.Causal // the default level of transactions without one
 	if l, ok := c.args["level"]; ok {
 		var err error
 		if level, err = history.ParseLevel(l); err != nil {

@@ -152,6 +152,9 @@ type Explanation struct {
 	// vis records, for saturation cycles, why each inferred edge's writer
 	// was visible to the reader; nil otherwise.
 	vis []visibility
+	// levels records the level each transaction of the cycle was checked
+	// at, when known.
+	levels map[history.TxnID]history.Level
 }
 
 // StructuralIssue locates a structural defect.
