@@ -27,7 +27,6 @@ type engine struct {
 	co       orderList
 	init     *txn
 	locks    map[resource]*lockEntry
-	epoch    uint64 // bumped by every commit: invalidates cached windows
 	rec      recorder
 }
 
@@ -49,6 +48,14 @@ type keyState struct {
 	versions []version
 	hid      history.KeyID
 	hidSet   bool
+	// wreaders lists the PC, SI and SER transactions that read the key
+	// (each once), whose windows or placement a writer of the key affects.
+	wreaders []*txn
+	// siWriters lists the committed SI transactions that wrote the key:
+	// inserting another writer before one of them moves its snapshot.
+	siWriters []*txn
+	// lastPick is the version most recently served by an adversarial read.
+	lastPick int
 }
 
 // version is a committed version of a key.

@@ -2,6 +2,7 @@ package isolation
 
 import (
 	"context"
+	"math/rand/v2"
 
 	"github.com/fickle-db/fickle/history"
 	"github.com/fickle-db/fickle/internal/pgerror"
@@ -15,7 +16,9 @@ type session struct {
 	cur  *txn   // the transaction in progress, if any
 	last *txn   // the session's latest ended transaction
 	ntxn uint64 // transactions begun, for PRNG derivation
-	view *view  // what the session has seen (RC/RA/CC floors, CC clock)
+
+	lastPos *omNode // co position of the session's latest ended transaction
+	vc      clock   // the session's causal past
 }
 
 type txnState uint8
@@ -52,7 +55,12 @@ type txn struct {
 	event uint32 // current statement number
 	stmts int    // statements started with Statement
 
-	rd *readState // the level's read bookkeeping
+	rd       *readState  // the level's read bookkeeping
+	vc       clock       // once ended: its causal past, itself included
+	wrote    []*keyState // once committed: the keys it wrote
+	validBuf []int
+	rng      *rand.Rand
+	mode     advMode
 }
 
 // write is a transaction's last write to a key.
@@ -82,7 +90,6 @@ func (e *engine) newSession(name string) *Session {
 	}
 	s := &session{e: e, name: name, id: history.SessionID(e.nsess)}
 	e.nsess++
-	s.view = newView()
 	if name != "" {
 		e.sessions[name] = s
 	}
@@ -116,6 +123,8 @@ func (e *engine) begin(s *session, opts TxnOptions) (*Txn, error) {
 		done:     make(chan struct{}),
 	}
 	t.rd = e.newReadState(t)
+	t.rng = e.txnRand(s, t.seq)
+	t.mode = e.advMode(t)
 	e.txns = append(e.txns, t)
 	e.active[t] = struct{}{}
 	s.cur = t
@@ -208,9 +217,10 @@ func (e *engine) commit(ctx context.Context, t *txn) error {
 	for _, ws := range t.writes {
 		for _, w := range ws {
 			w.ks.insertVersion(version{w: t, row: w.row, tomb: w.tomb})
+			t.wrote = append(t.wrote, w.ks)
 		}
 	}
-	e.epoch++
+	e.published(t)
 	e.end(t, txnCommitted)
 	return nil
 }
@@ -222,7 +232,7 @@ func (e *engine) rollback(t *txn) error {
 		return nil
 	}
 	if e.doomed(t) != nil {
-		return nil
+		return nil // recorded as server-aborted: its reads fit no place in co
 	}
 	t.pos = e.co.insertAfter(e.placeRollback(t), t)
 	e.end(t, txnClientAborted)

@@ -1,36 +1,311 @@
 package isolation
 
-// Phase 1 visibility: every read that is not answered by the transaction's
-// own writes takes the latest committed version, and transactions are
-// appended to the commit order. This is PostgreSQL's READ COMMITTED with a
-// snapshot per read; the level-aware engine replaces these functions.
+import (
+	"sort"
 
-// view is what a session has seen.
-type view struct{}
+	"github.com/fickle-db/fickle/history"
+	"github.com/fickle-db/fickle/internal/pgerror"
+)
 
-func newView() *view { return &view{} }
-
-// readState is a transaction's read bookkeeping.
-type readState struct{}
-
-func (e *engine) newReadState(*txn) *readState { return &readState{} }
-
-// choose picks the committed version of ks that t reads.
-func (e *engine) choose(_ *txn, _ *table, ks *keyState, _ ReadOptions) (version, error) {
-	return ks.latest(), nil
+// Which committed versions a read may see (DESIGN.md §4). The engine fixes
+// co as it goes and computes, for that co, the exact set of versions that
+// keep the history consistent at the reader's level; the strategy picks one.
+//
+//   - RC, RA, CC: the valid versions are those at or after the floor, the
+//     co-latest writer of the key among the transactions the reader already
+//     sees: its session's committed transactions and the sources of its
+//     earlier reads (RC, RA), or its causal past, kept as a vector clock
+//     (CC). RA and CC also reject a writer that would make an earlier read
+//     stale: one that writes (RA), or brings into the causal past a writer
+//     of (CC), a key the transaction read from an older version.
+//   - PC, SI, SER: the transaction reads from a prefix of co chosen lazily:
+//     a window [lo, hi) of positions. lo covers its session predecessors and
+//     every source it read (and, for SI, the latest writer of every key it
+//     writes: first-committer-wins); hi is below the next writer, in the
+//     current co, of every version it read. A version is valid when it
+//     leaves the window non-empty. Commits of writers after a read source
+//     lower hi; a pending transaction whose window empties is doomed.
+func (e *engine) newReadState(t *txn) *readState {
+	s := t.sess
+	rs := &readState{lo: s.lastPos, vc: s.vc}
+	if rs.lo == nil {
+		rs.lo = e.init.pos
+	}
+	return rs
 }
 
-// checkWrite is the level's check on a write (first-committer-wins).
-func (e *engine) checkWrite(*txn, *table, *keyState) error { return nil }
+// readState is a transaction's read bookkeeping.
+type readState struct {
+	lo, hi *omNode // PC, SI, SER window; hi nil means unbounded
+	reads  map[*keyState]*txn
+	srcs   map[*txn]struct{} // RC, RA: sources of reads so far
+	vc     clock             // the causal past, this transaction's reads included
+}
 
-// doomed returns the error of a transaction that can no longer commit.
-func (e *engine) doomed(*txn) error { return nil }
+// windowed reports whether t reads from a prefix of co.
+func (t *txn) windowed() bool { return t.level >= history.Prefix }
 
-// placeCommit returns the co node after which t commits.
-func (e *engine) placeCommit(*txn) (*omNode, error) { return e.co.tail, nil }
+// below reports a < b where a nil b is +infinity.
+func below(a, b *omNode) bool { return b == nil || a.before(b) }
 
-// placeRollback returns the co node after which a client-aborted t goes.
-func (e *engine) placeRollback(*txn) *omNode { return e.co.tail }
+// later returns the later of two positions.
+func later(a, b *omNode) *omNode {
+	if a.before(b) {
+		return b
+	}
+	return a
+}
 
-// finishReads folds an ended transaction's reads into its session's view.
-func (e *engine) finishReads(*txn) {}
+// versionIndex returns the index of w's version in ks.versions, or -1.
+func (ks *keyState) versionIndex(w *txn) int {
+	i := sort.Search(len(ks.versions), func(i int) bool { return !ks.versions[i].w.pos.before(w.pos) })
+	if i < len(ks.versions) && ks.versions[i].w == w {
+		return i
+	}
+	return -1
+}
+
+// nextAfter returns the position of the first writer of ks after version i,
+// nil when i is the latest.
+func (ks *keyState) nextAfter(i int) *omNode {
+	if i+1 < len(ks.versions) {
+		return ks.versions[i+1].w.pos
+	}
+	return nil
+}
+
+// choose picks the committed version of ks that t reads and records what
+// the read makes t see.
+func (e *engine) choose(t *txn, tb *table, ks *keyState, ro ReadOptions) (version, error) {
+	valid := e.validVersions(t, ks, t.validBuf[:0])
+	t.validBuf = valid
+	latest := len(ks.versions) - 1
+	var pick int
+	if ro.Latest {
+		if len(valid) == 0 || valid[len(valid)-1] != latest {
+			return version{}, e.serverAbort(t, pgerror.New(pgerror.SerializationFailure,
+				"could not serialize access due to concurrent update").
+				WithDetail("The latest version of a row of %q is not visible at %s.", tb.spec.Name, t.level))
+		}
+		pick = latest
+	} else {
+		if len(valid) == 0 {
+			// Unreachable for RC, RA and CC (causal extensibility); a
+			// PC, SI or SER window that no version fits is doomed.
+			return version{}, e.serverAbort(t, errNoSnapshot())
+		}
+		pick = e.pick(t, ks, valid)
+	}
+	v := ks.versions[pick]
+	e.observe(t, ks, pick)
+	return v, nil
+}
+
+// validVersions appends to buf the indexes, ascending, of the versions of
+// ks that t may read.
+func (e *engine) validVersions(t *txn, ks *keyState, buf []int) []int {
+	rs := t.rd
+	if t.windowed() {
+		for i, v := range ks.versions {
+			if below(later(rs.lo, v.w.pos), ks.nextAfter(i)) && below(later(rs.lo, v.w.pos), rs.hi) {
+				buf = append(buf, i)
+			}
+		}
+		return buf
+	}
+	floor := 0
+	for i := len(ks.versions) - 1; i > 0; i-- {
+		if e.sees(t, ks.versions[i].w) {
+			floor = i
+			break
+		}
+	}
+	for i := floor; i < len(ks.versions); i++ {
+		if i == floor || t.level == history.ReadCommitted || !e.makesStale(t, ks.versions[i].w) {
+			buf = append(buf, i)
+		}
+	}
+	return buf
+}
+
+// sees reports whether committed w is visible to t (RC, RA, CC) before the
+// read: a session predecessor, an earlier read's source, or (CC) anything
+// in t's causal past.
+func (e *engine) sees(t *txn, w *txn) bool {
+	if w == e.init || w.sess == t.sess {
+		return true
+	}
+	if t.level == history.Causal {
+		return t.rd.vc.has(w)
+	}
+	_, ok := t.rd.srcs[w]
+	return ok
+}
+
+// makesStale reports whether reading from c would make an earlier read of t
+// stale: (RA) c writes a key t read from a version older than c's, or (CC)
+// c's causal past includes a writer of such a key newer than what t read.
+func (e *engine) makesStale(t *txn, c *txn) bool {
+	if e.sees(t, c) {
+		return false // nothing new becomes visible
+	}
+	if t.level == history.ReadAtomic {
+		for _, y := range c.wrote {
+			if src, ok := t.rd.reads[y]; ok && src.pos.before(c.pos) {
+				return true
+			}
+		}
+		return false
+	}
+	for y, src := range t.rd.reads {
+		i := y.versionIndex(src)
+		for _, v := range y.versions[i+1:] {
+			if v.w == c || c.vc.has(v.w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// observe records that t read version i of ks: the source becomes visible
+// (RC, RA), joins the causal past (CC), or narrows the window (PC, SI, SER).
+func (e *engine) observe(t *txn, ks *keyState, i int) {
+	rs := t.rd
+	w := ks.versions[i].w
+	if t.level != history.ReadCommitted {
+		if rs.reads == nil {
+			rs.reads = make(map[*keyState]*txn)
+		}
+		if _, ok := rs.reads[ks]; !ok {
+			rs.reads[ks] = w
+			if t.windowed() {
+				ks.wreaders = append(ks.wreaders, t)
+			}
+		}
+	}
+	if t.windowed() {
+		rs.lo = later(rs.lo, w.pos)
+		if n := ks.nextAfter(i); n != nil && below(n, rs.hi) {
+			rs.hi = n
+		}
+	} else if w != e.init && w.sess != t.sess {
+		if rs.srcs == nil {
+			rs.srcs = make(map[*txn]struct{})
+		}
+		rs.srcs[w] = struct{}{}
+	}
+	if w != e.init && !rs.vc.covers(w.vc) {
+		rs.vc = rs.vc.merge(w.vc)
+	}
+}
+
+// checkWrite is first-committer-wins for SI: the latest committed writer
+// of ks must fit in the window.
+func (e *engine) checkWrite(t *txn, tb *table, ks *keyState) error {
+	if t.level != history.Snapshot {
+		return nil
+	}
+	return e.firstCommitterWins(t, tb, ks)
+}
+
+func (e *engine) firstCommitterWins(t *txn, tb *table, ks *keyState) error {
+	rs := t.rd
+	lo := later(rs.lo, ks.latest().w.pos)
+	if !below(lo, rs.hi) {
+		return e.serverAbort(t, pgerror.New(pgerror.SerializationFailure,
+			"could not serialize access due to concurrent update").
+			WithDetail("A row of %q was updated by a transaction this snapshot does not see.", tb.spec.Name))
+	}
+	rs.lo = lo
+	return nil
+}
+
+// doomed aborts t (40001) when its window has emptied: a later commit
+// overwrote something it read in a way no prefix of co can explain.
+func (e *engine) doomed(t *txn) error {
+	if t.state == txnServerAborted {
+		return t.abortErr
+	}
+	if t.state != txnActive || !t.windowed() || below(t.rd.lo, t.rd.hi) {
+		return nil
+	}
+	return e.serverAbort(t, errNoSnapshot())
+}
+
+func errNoSnapshot() error {
+	return pgerror.New(pgerror.SerializationFailure,
+		"could not serialize access due to read/write dependencies among transactions").
+		WithDetail("No snapshot of the commit order explains every read of this transaction.")
+}
+
+// placeCommit returns the co node after which t commits (40001 when none).
+func (e *engine) placeCommit(t *txn) (*omNode, error) {
+	if t.level == history.Snapshot {
+		for tb, ws := range t.writes {
+			for _, w := range ws {
+				if err := e.firstCommitterWins(t, e.tables[tb], w.ks); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	if t.level != history.Serializable {
+		return e.co.tail, nil
+	}
+	return e.serialize(t)
+}
+
+// placeRollback returns the co node after which a client-aborted t goes:
+// the end for RC, RA and CC, the start of the window for PC, SI and SER.
+func (e *engine) placeRollback(t *txn) *omNode {
+	if t.windowed() {
+		return t.rd.lo
+	}
+	return e.co.tail
+}
+
+// published updates the windows after t's writes were placed in co: a
+// pending reader of a key t writes, from a version before t, sees its
+// window's end drop below t; a committed SI writer of such a key placed
+// after t sees its window's start rise to t (Conflict).
+func (e *engine) published(t *txn) {
+	for _, y := range t.wrote {
+		for _, r := range y.wreaders {
+			if r.state != txnActive || r == t {
+				continue
+			}
+			if src := r.rd.reads[y]; src.pos.before(t.pos) && below(t.pos, r.rd.hi) {
+				r.rd.hi = t.pos
+			}
+		}
+		for _, s := range y.siWriters {
+			// Conflict: an SI transaction after t that writes a key t
+			// writes now has t in its snapshot.
+			if t.pos.before(s.pos) {
+				s.rd.lo = later(s.rd.lo, t.pos)
+			}
+		}
+		if t.level == history.Snapshot {
+			y.siWriters = append(y.siWriters, t)
+		}
+	}
+}
+
+// finishReads folds an ended transaction into its session: its position
+// bounds the next transaction's window, its causal past becomes the
+// session's.
+func (e *engine) finishReads(t *txn) {
+	s := t.sess
+	if t.pos == nil {
+		return // server-aborted: the checker ignores it, so must the session
+	}
+	s.lastPos = t.pos
+	t.vc = t.rd.vc.with(s.id, t.seq)
+	s.vc = s.vc.merge(t.vc) // client-aborted reads stay in the session's past
+	rs := t.rd
+	rs.srcs = nil
+	if !t.windowed() {
+		rs.reads = nil // only windowed transactions are re-checked later
+	}
+}

@@ -1,0 +1,114 @@
+package isolation
+
+import (
+	"encoding/binary"
+	"math/rand/v2"
+	"sync/atomic"
+	"testing"
+
+	"github.com/fickle-db/fickle/history"
+	"github.com/fickle-db/fickle/internal/pgerror"
+)
+
+// tpcb is pgbench's TPC-B-like schema at scale 1 in the store.
+type tpcb struct {
+	s                                 *Store
+	accounts, tellers, branches, hist TableID
+	naccounts, ntellers, nbranches    int
+}
+
+func pk(i int) []byte { return binary.BigEndian.AppendUint64(nil, uint64(i)) }
+
+func newTPCB(b *testing.B, cfg Config) *tpcb {
+	s := NewStore(cfg)
+	w := &tpcb{s: s, naccounts: 100000, ntellers: 10, nbranches: 1}
+	w.accounts, _ = s.CreateTable(TableSpec{Name: "pgbench_accounts"})
+	w.tellers, _ = s.CreateTable(TableSpec{Name: "pgbench_tellers"})
+	w.branches, _ = s.CreateTable(TableSpec{Name: "pgbench_branches"})
+	w.hist, _ = s.CreateTable(TableSpec{Name: "pgbench_history", HiddenRowID: true})
+	tx, _ := s.NewSession().Begin(TxnOptions{})
+	for i := 1; i <= w.naccounts; i++ {
+		if _, err := tx.Insert(bg, w.accounts, pk(i), []any{int64(i), int64(1), int64(0), ""}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for i := 1; i <= w.ntellers; i++ {
+		_, _ = tx.Insert(bg, w.tellers, pk(i), []any{int64(i), int64(1), int64(0)})
+	}
+	_, _ = tx.Insert(bg, w.branches, pk(1), []any{int64(1), int64(0)})
+	if err := tx.Commit(bg); err != nil {
+		b.Fatal(err)
+	}
+	return w
+}
+
+// add is UPDATE table SET balance = balance + delta WHERE id = key.
+func (w *tpcb) add(tx *Txn, tab TableID, key []byte, col int, delta int64) error {
+	row, ok, err := tx.Get(bg, tab, key, ReadOptions{})
+	if err != nil || !ok {
+		return err
+	}
+	nr := append([]any(nil), row...)
+	nr[col] = nr[col].(int64) + delta
+	return tx.Update(bg, tab, key, nr)
+}
+
+func (w *tpcb) txn(sess *Session, rng *rand.Rand, level history.Level) error {
+	aid, tid, delta := 1+rng.IntN(w.naccounts), 1+rng.IntN(w.ntellers), int64(rng.IntN(10001)-5000)
+	tx, err := sess.Begin(TxnOptions{Level: level})
+	if err != nil {
+		return err
+	}
+	fail := func(err error) error { _ = tx.Rollback(); return err }
+	if err := w.add(tx, w.accounts, pk(aid), 2, delta); err != nil {
+		return fail(err)
+	}
+	if _, _, err := tx.Get(bg, w.accounts, pk(aid), ReadOptions{}); err != nil {
+		return fail(err)
+	}
+	if err := w.add(tx, w.tellers, pk(tid), 2, delta); err != nil {
+		return fail(err)
+	}
+	if err := w.add(tx, w.branches, pk(1), 1, delta); err != nil {
+		return fail(err)
+	}
+	if _, err := tx.Insert(bg, w.hist, nil, []any{int64(tid), int64(1), int64(aid), delta}); err != nil {
+		return fail(err)
+	}
+	return tx.Commit(bg)
+}
+
+// BenchmarkTPCB runs pgbench's TPC-B-like transaction through the store
+// from 8 concurrent sessions; ns/op is per transaction.
+func BenchmarkTPCB(b *testing.B) {
+	for _, bc := range []struct {
+		name  string
+		cfg   Config
+		level history.Level
+	}{
+		{"latest", Config{Strategy: StrategyLatest}, history.ReadCommitted},
+		{"latest-record", Config{Strategy: StrategyLatest, Record: true}, history.ReadCommitted},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			w := newTPCB(b, bc.cfg)
+			var seq, failed atomic.Int64
+			b.SetParallelism(4) // 8 sessions on 2 cores
+			b.ResetTimer()
+			b.RunParallel(func(pb *testing.PB) {
+				n := seq.Add(1)
+				sess := w.s.NewSession()
+				rng := rand.New(rand.NewPCG(uint64(n), 1))
+				for pb.Next() {
+					if err := w.txn(sess, rng, bc.level); err != nil {
+						if c := pgerror.GetCode(err); c != pgerror.SerializationFailure && c != pgerror.DeadlockDetected {
+							b.Error(err)
+							return
+						}
+						failed.Add(1)
+					}
+				}
+			})
+			b.ReportMetric(float64(failed.Load())/float64(b.N), "aborts/op")
+		})
+	}
+}

@@ -1,0 +1,262 @@
+package isolation
+
+import (
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/fickle-db/fickle/history"
+	"github.com/fickle-db/fickle/internal/pgerror"
+)
+
+// longSoundness runs 100,000 random workloads instead of a few hundred:
+//
+//	go test ./isolation -run Soundness -long
+var longSoundness = flag.Bool("long", false, "run the long soundness mode (100,000 random workloads)")
+
+// soundnessCase reruns one case of the soundness test, for debugging:
+//
+//	go test ./isolation -run Soundness -case 57570
+var soundnessCase = flag.Int("case", -1, "run only this case of the soundness test")
+
+// workload is a random program: sessions of transactions of operations on
+// a few keys, at random levels, interleaved by the driver's PRNG.
+type workload struct {
+	sessions [][]wtxn
+	keys     int
+}
+
+type wtxn struct {
+	level    history.Level
+	ops      []wop
+	rollback bool
+}
+
+type wop struct {
+	kind byte // g get, s scan, i insert, u update, d delete
+	key  int
+}
+
+func genWorkload(rng *rand.Rand, maxTxns int) workload {
+	w := workload{keys: 2 + rng.IntN(2)}
+	ns := 2 + rng.IntN(5)
+	total := 0
+	per := 2
+	if maxTxns > 8 {
+		per = 5
+	}
+	for s := 0; s < ns && total < maxTxns; s++ {
+		var txns []wtxn
+		for n := 1 + rng.IntN(per); n > 0 && total < maxTxns; n-- {
+			t := wtxn{level: history.Levels[rng.IntN(len(history.Levels))], rollback: rng.IntN(5) == 0}
+			for k := 1 + rng.IntN(4); k > 0; k-- {
+				t.ops = append(t.ops, wop{kind: "gsiudgu"[rng.IntN(7)], key: rng.IntN(w.keys)})
+			}
+			txns = append(txns, t)
+			total++
+		}
+		w.sessions = append(w.sessions, txns)
+	}
+	return w
+}
+
+// runWorkload drives w through a store single-threaded, interleaving
+// sessions at random; an operation that would wait for a row lock lets
+// another session run, and when every session would wait the waiter rolls
+// back (the driver cannot block).
+func runWorkload(w workload, strat Strategy, seed uint64, rng *rand.Rand) (*Store, error) {
+	s := NewStore(Config{Strategy: strat, Seed: seed, Record: true})
+	tab, err := s.CreateTable(TableSpec{Name: "t", FormatKey: func(k []byte) string { return string(k) }})
+	if err != nil {
+		return nil, err
+	}
+	type cursor struct {
+		sess *Session
+		txns []wtxn
+		ti   int // current transaction
+		oi   int // next op; -1 before begin
+		tx   *Txn
+		val  int
+	}
+	cur := make([]*cursor, len(w.sessions))
+	for i, txns := range w.sessions {
+		cur[i] = &cursor{sess: s.NewSession(), txns: txns, oi: -1}
+	}
+	key := func(k int) []byte { return []byte(fmt.Sprintf("k%d", k)) }
+	blocked := func(c *cursor, op wop) bool {
+		if op.kind == 'g' || op.kind == 's' {
+			return false
+		}
+		s.e.mu.Lock()
+		defer s.e.mu.Unlock()
+		ent := s.e.locks[resource{lockRow, uint32(tab), string(key(op.key))}]
+		if ent == nil {
+			return false
+		}
+		for _, h := range ent.holders {
+			if h.t != c.tx.t {
+				return true
+			}
+		}
+		return false
+	}
+	finish := func(c *cursor) { c.ti, c.oi, c.tx = c.ti+1, -1, nil }
+	ctxErr := func(err error) error {
+		switch pgerror.GetCode(err) {
+		case pgerror.SerializationFailure, pgerror.UniqueViolation, pgerror.DeadlockDetected:
+			return nil
+		}
+		return err
+	}
+	for {
+		var runnable, waiting []*cursor
+		for _, c := range cur {
+			if c.ti >= len(c.txns) {
+				continue
+			}
+			if c.oi >= 0 && c.oi < len(c.txns[c.ti].ops) && blocked(c, c.txns[c.ti].ops[c.oi]) {
+				waiting = append(waiting, c)
+			} else {
+				runnable = append(runnable, c)
+			}
+		}
+		if len(runnable) == 0 && len(waiting) == 0 {
+			return s, nil
+		}
+		if len(runnable) == 0 {
+			c := waiting[rng.IntN(len(waiting))]
+			if err := c.tx.Rollback(); err != nil {
+				return s, err
+			}
+			finish(c)
+			continue
+		}
+		c := runnable[rng.IntN(len(runnable))]
+		wt := c.txns[c.ti]
+		switch {
+		case c.oi < 0:
+			tx, err := c.sess.Begin(TxnOptions{Level: wt.level})
+			if err != nil {
+				return s, err
+			}
+			c.tx, c.oi = tx, 0
+		case c.oi == len(wt.ops):
+			var err error
+			if wt.rollback {
+				err = c.tx.Rollback()
+			} else {
+				err = c.tx.Commit(bg)
+			}
+			if err = ctxErr(err); err != nil {
+				return s, err
+			}
+			finish(c)
+		default:
+			op := wt.ops[c.oi]
+			c.oi++
+			c.val++
+			c.tx.Statement(history.Statement{SQL: fmt.Sprintf("%c k%d", op.kind, op.key)})
+			var err error
+			switch op.kind {
+			case 'g':
+				_, _, err = c.tx.Get(bg, tab, key(op.key), ReadOptions{})
+			case 's':
+				err = c.tx.Scan(bg, tab, Span{}, ReadOptions{}, func([]byte, []any) (bool, error) { return true, nil })
+			case 'i':
+				_, err = c.tx.Insert(bg, tab, key(op.key), []any{c.val})
+			case 'u':
+				err = c.tx.Update(bg, tab, key(op.key), []any{c.val})
+			case 'd':
+				err = c.tx.Delete(bg, tab, key(op.key))
+			}
+			if err != nil {
+				if err = ctxErr(err); err != nil {
+					return s, err
+				}
+				if rerr := c.tx.Rollback(); rerr != nil {
+					return s, rerr
+				}
+				finish(c)
+			}
+		}
+	}
+}
+
+var strategies = []Strategy{StrategyLatest, StrategyRandom, StrategyOldest, StrategyAdversarial}
+
+func TestSoundnessRandomWorkloadsSatisfyTheirLevels(t *testing.T) {
+	cases := 400
+	if *longSoundness {
+		cases = 100000
+	}
+	if testing.Short() {
+		cases = 100
+	}
+	var txns, aborts, searched int
+	first := 0
+	if *soundnessCase >= 0 {
+		first, cases = *soundnessCase, *soundnessCase+1
+	}
+	for c := first; c < cases; c++ {
+		rng := rand.New(rand.NewPCG(uint64(c), 7))
+		maxTxns := 8
+		if c%3 == 2 {
+			maxTxns = 24 // checked against the recorded co only
+		}
+		w := genWorkload(rng, maxTxns)
+		strat := strategies[c%len(strategies)]
+		s, err := runWorkload(w, strat, uint64(c), rng)
+		if err != nil {
+			t.Fatalf("case %d: %v", c, err)
+		}
+		h := s.History()
+		if err := h.Validate(); err != nil {
+			t.Fatalf("case %d: invalid history: %v\n%s", c, err, dumpHistory(h))
+		}
+		if why := bruteCheck(h); why != "" {
+			t.Fatalf("case %d (strategy %d): %s\n%s", c, strat, why, dumpHistory(h))
+		}
+		live := 0
+		for _, tx := range h.Txns[1:] {
+			if tx.Outcome == history.ServerAborted {
+				aborts++
+			} else {
+				live++
+			}
+		}
+		txns += len(h.Txns) - 1
+		if live <= 8 {
+			unordered := *h
+			unordered.CommitOrder = nil
+			if why := bruteCheck(&unordered); why != "" {
+				t.Fatalf("case %d: %s\n%s", c, why, dumpHistory(h))
+			}
+			searched++
+		}
+	}
+	t.Logf("%d workloads, %d transactions, %d server aborts, %d also searched without co", cases, txns, aborts, searched)
+}
+
+// dumpHistory renders h for failure messages.
+func dumpHistory(h *history.History) string {
+	var b strings.Builder
+	for _, tx := range h.Txns[1:] {
+		fmt.Fprintf(&b, "T%d s%d %s %s:", tx.ID, tx.Session, tx.Level, tx.Outcome)
+		for _, op := range tx.Ops {
+			k := h.Keys[op.Key].Name
+			if op.Kind == history.OpWrite {
+				fmt.Fprintf(&b, " w(%s)", k)
+				if op.Flags&history.FlagTombstone != 0 {
+					b.WriteString("del")
+				}
+			} else {
+				fmt.Fprintf(&b, " r(%s<-T%d)", k, op.Writer)
+			}
+		}
+		b.WriteByte('\n')
+	}
+	fmt.Fprintf(&b, "co %v\n", h.CommitOrder)
+	return b.String()
+}
