@@ -169,7 +169,7 @@ func (c *orderChecker) checkTxn(t3 history.TxnID, last map[history.KeyID]history
 	}
 	switch level {
 	case history.Serializable:
-		return c.checkBelow(t3, level, in.reads, p3, false, "precedes it in the commit order")
+		return c.checkBelow(t3, level, in.reads, p3, false, history.Init)
 	case history.Snapshot:
 		if p3 > 0 {
 			for _, k := range in.writes {
@@ -180,7 +180,7 @@ func (c *orderChecker) checkTxn(t3 history.TxnID, last map[history.KeyID]history
 		}
 		fallthrough
 	case history.Prefix:
-		return c.checkBelow(t3, level, in.reads, front, true, fmt.Sprintf("is in the prefix it saw, which ends at %s", txnLabel(c.ix.h, frontTxn)))
+		return c.checkBelow(t3, level, in.reads, front, true, frontTxn)
 	case history.Causal:
 		return c.checkCausal(t3, in.reads, p3)
 	}
@@ -188,14 +188,18 @@ func (c *orderChecker) checkTxn(t3 history.TxnID, last map[history.KeyID]history
 }
 
 // checkBelow checks the SER, PC and SI axioms: every writer of a read's key
-// at a position below bound (at or below, with inclusive) is visible, so none
-// may come after the read's source.
-func (c *orderChecker) checkBelow(t3 history.TxnID, level history.Level, reads []extRead, bound uint64, inclusive bool, why string) *orderViolation {
+// at a position below bound (at or below, with inclusive: the prefix ending
+// at frontTxn) is visible, so none may come after the read's source.
+func (c *orderChecker) checkBelow(t3 history.TxnID, level history.Level, reads []extRead, bound uint64, inclusive bool, frontTxn history.TxnID) *orderViolation {
 	for i := range reads {
 		r := &reads[i]
 		p1, _ := c.view.Pos(r.src)
 		t2, p2, ok := c.view.NextWriter(r.key, p1)
 		if ok && t2 != t3 && (p2 < bound || inclusive && p2 == bound) {
+			why := "precedes it in the commit order"
+			if inclusive {
+				why = "is in the prefix it saw, which ends at " + txnLabel(c.ix.h, frontTxn)
+			}
 			return &orderViolation{level: level, reader: t3, read: r, writer: t2, base: EdgeWW, why: why}
 		}
 	}
