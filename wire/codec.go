@@ -1,0 +1,311 @@
+package wire
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"math/big"
+	"time"
+
+	"github.com/cockroachdb/apd/v3"
+	"github.com/jackc/pgx/v5/pgtype"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+)
+
+// The binary value codecs work on the datum representation agreed with
+// sqlexec (DESIGN.md): nil for NULL (handled by the caller as length -1),
+// bool, int64 for every integer and oid type, float64 for float4/float8,
+// *apd.Decimal for numeric, string for the character and json types, []byte
+// for bytea, time.Time in UTC for date, timestamp and timestamptz,
+// pgtype.Interval for interval, [16]byte for uuid and []any for one-dimensional
+// arrays of those.
+//
+// The fixed-width scalars are encoded directly; the types with calendar or
+// decimal arithmetic go through pgtype's codecs, whose binary plans for their
+// own value types are stateless and planned once at init, so the codecs are
+// safe for concurrent use without a pgtype.Map per connection.
+
+// plans holds pgtype's binary plans for one type.
+type plans struct {
+	encode pgtype.EncodePlan
+	scan   pgtype.ScanPlan
+}
+
+var (
+	datePlans        plans
+	timestampPlans   plans
+	timestamptzPlans plans
+	intervalPlans    plans
+	numericPlans     plans
+)
+
+func init() {
+	m := pgtype.NewMap()
+	plan := func(oid uint32, value, target any) plans {
+		p := plans{
+			encode: m.PlanEncode(oid, pgtype.BinaryFormatCode, value),
+			scan:   m.PlanScan(oid, pgtype.BinaryFormatCode, target),
+		}
+		if p.encode == nil || p.scan == nil {
+			panic(fmt.Sprintf("wire: pgtype has no binary plan for OID %d", oid))
+		}
+		return p
+	}
+	datePlans = plan(pgtype.DateOID, pgtype.Date{}, &pgtype.Date{})
+	timestampPlans = plan(pgtype.TimestampOID, pgtype.Timestamp{}, &pgtype.Timestamp{})
+	timestamptzPlans = plan(pgtype.TimestamptzOID, pgtype.Timestamptz{}, &pgtype.Timestamptz{})
+	intervalPlans = plan(pgtype.IntervalOID, pgtype.Interval{}, &pgtype.Interval{})
+	numericPlans = plan(pgtype.NumericOID, pgtype.Numeric{}, &pgtype.Numeric{})
+}
+
+// SupportsBinary reports whether values of type oid have a binary codec.
+func SupportsBinary(oid uint32) bool {
+	if elem, ok := arrayElem[oid]; ok {
+		oid = elem
+	}
+	switch oid {
+	case pgtype.BoolOID, pgtype.ByteaOID, pgtype.QCharOID, pgtype.NameOID, pgtype.Int8OID, pgtype.Int2OID,
+		pgtype.Int4OID, pgtype.TextOID, pgtype.OIDOID, pgtype.JSONOID, pgtype.Float4OID, pgtype.Float8OID,
+		pgtype.BPCharOID, pgtype.VarcharOID, pgtype.DateOID, pgtype.TimestampOID, pgtype.TimestamptzOID,
+		pgtype.IntervalOID, pgtype.NumericOID, pgtype.UUIDOID, pgtype.JSONBOID, regclassOID, pgtype.UnknownOID:
+		return true
+	}
+	return false
+}
+
+// regclassOID is the type OID of regclass, which pgtype does not name.
+const regclassOID = 2205
+
+// AppendBinary appends the binary wire form of the datum v of type oid to
+// buf. v must not be nil: NULL is a length of -1 in the enclosing message. A
+// datum of the wrong Go type, or out of the type's range, is an internal
+// error (XX000), since the executor produced it.
+func AppendBinary(buf []byte, oid uint32, v any) ([]byte, error) {
+	if elem, ok := arrayElem[oid]; ok {
+		return appendArray(buf, elem, v)
+	}
+	switch oid {
+	case pgtype.BoolOID:
+		if b, ok := v.(bool); ok {
+			if b {
+				return append(buf, 1), nil
+			}
+			return append(buf, 0), nil
+		}
+	case pgtype.Int2OID:
+		if i, ok := v.(int64); ok && i >= math.MinInt16 && i <= math.MaxInt16 {
+			return binary.BigEndian.AppendUint16(buf, uint16(int16(i))), nil
+		}
+	case pgtype.Int4OID:
+		if i, ok := v.(int64); ok && i >= math.MinInt32 && i <= math.MaxInt32 {
+			return binary.BigEndian.AppendUint32(buf, uint32(int32(i))), nil
+		}
+	case pgtype.OIDOID, regclassOID:
+		if i, ok := v.(int64); ok && i >= 0 && i <= math.MaxUint32 {
+			return binary.BigEndian.AppendUint32(buf, uint32(i)), nil
+		}
+	case pgtype.Int8OID:
+		if i, ok := v.(int64); ok {
+			return binary.BigEndian.AppendUint64(buf, uint64(i)), nil
+		}
+	case pgtype.Float4OID:
+		if f, ok := v.(float64); ok {
+			return binary.BigEndian.AppendUint32(buf, math.Float32bits(float32(f))), nil
+		}
+	case pgtype.Float8OID:
+		if f, ok := v.(float64); ok {
+			return binary.BigEndian.AppendUint64(buf, math.Float64bits(f)), nil
+		}
+	case pgtype.TextOID, pgtype.VarcharOID, pgtype.BPCharOID, pgtype.NameOID, pgtype.JSONOID, pgtype.UnknownOID,
+		pgtype.QCharOID:
+		if s, ok := v.(string); ok {
+			return append(buf, s...), nil
+		}
+	case pgtype.JSONBOID:
+		if s, ok := v.(string); ok {
+			return append(append(buf, 1), s...), nil
+		}
+	case pgtype.ByteaOID:
+		if b, ok := v.([]byte); ok {
+			return append(buf, b...), nil
+		}
+	case pgtype.UUIDOID:
+		if u, ok := v.([16]byte); ok {
+			return append(buf, u[:]...), nil
+		}
+	case pgtype.DateOID:
+		if t, ok := v.(time.Time); ok {
+			return datePlans.encode.Encode(pgtype.Date{Time: t, Valid: true}, buf)
+		}
+	case pgtype.TimestampOID:
+		if t, ok := v.(time.Time); ok {
+			return timestampPlans.encode.Encode(pgtype.Timestamp{Time: t, Valid: true}, buf)
+		}
+	case pgtype.TimestamptzOID:
+		if t, ok := v.(time.Time); ok {
+			return timestamptzPlans.encode.Encode(pgtype.Timestamptz{Time: t, Valid: true}, buf)
+		}
+	case pgtype.IntervalOID:
+		if iv, ok := v.(pgtype.Interval); ok {
+			iv.Valid = true
+			return intervalPlans.encode.Encode(iv, buf)
+		}
+	case pgtype.NumericOID:
+		if d, ok := v.(*apd.Decimal); ok && d != nil {
+			return numericPlans.encode.Encode(numericFromDecimal(d), buf)
+		}
+	default:
+		return nil, pgerror.Newf(pgerror.FeatureNotSupported, "binary output of type OID %d is not supported by fickle", oid)
+	}
+	return nil, pgerror.Newf(pgerror.InternalError, "cannot encode %T as binary type OID %d", v, oid)
+}
+
+// DecodeBinary decodes the binary wire form src of a value of type oid into
+// a datum. src is never nil (a NULL parameter has no bytes to decode). The
+// result does not alias src. Malformed input is 22P03
+// (invalid_binary_representation).
+func DecodeBinary(oid uint32, src []byte) (any, error) {
+	if elem, ok := arrayElem[oid]; ok {
+		return decodeArray(elem, src)
+	}
+	switch oid {
+	case pgtype.BoolOID:
+		if len(src) == 1 && src[0] <= 1 {
+			return src[0] == 1, nil
+		}
+	case pgtype.Int2OID:
+		if len(src) == 2 {
+			return int64(int16(binary.BigEndian.Uint16(src))), nil
+		}
+	case pgtype.Int4OID:
+		if len(src) == 4 {
+			return int64(int32(binary.BigEndian.Uint32(src))), nil
+		}
+	case pgtype.OIDOID, regclassOID:
+		if len(src) == 4 {
+			return int64(binary.BigEndian.Uint32(src)), nil
+		}
+	case pgtype.Int8OID:
+		if len(src) == 8 {
+			return int64(binary.BigEndian.Uint64(src)), nil
+		}
+	case pgtype.Float4OID:
+		if len(src) == 4 {
+			return float64(math.Float32frombits(binary.BigEndian.Uint32(src))), nil
+		}
+	case pgtype.Float8OID:
+		if len(src) == 8 {
+			return math.Float64frombits(binary.BigEndian.Uint64(src)), nil
+		}
+	case pgtype.TextOID, pgtype.VarcharOID, pgtype.BPCharOID, pgtype.NameOID, pgtype.JSONOID, pgtype.UnknownOID,
+		pgtype.QCharOID:
+		return string(src), nil
+	case pgtype.JSONBOID:
+		if len(src) >= 1 && src[0] == 1 {
+			return string(src[1:]), nil
+		}
+		return nil, invalidBinary(oid, "unsupported jsonb version number")
+	case pgtype.ByteaOID:
+		return append([]byte{}, src...), nil
+	case pgtype.UUIDOID:
+		if len(src) == 16 {
+			var u [16]byte
+			copy(u[:], src)
+			return u, nil
+		}
+	case pgtype.DateOID:
+		var d pgtype.Date
+		if err := datePlans.scan.Scan(src, &d); err != nil {
+			return nil, invalidBinary(oid, err.Error())
+		}
+		if d.InfinityModifier != pgtype.Finite {
+			return nil, pgerror.Unsupported("infinite date")
+		}
+		return d.Time, nil
+	case pgtype.TimestampOID:
+		var ts pgtype.Timestamp
+		if err := timestampPlans.scan.Scan(src, &ts); err != nil {
+			return nil, invalidBinary(oid, err.Error())
+		}
+		if ts.InfinityModifier != pgtype.Finite {
+			return nil, pgerror.Unsupported("infinite timestamp")
+		}
+		return ts.Time.UTC(), nil
+	case pgtype.TimestamptzOID:
+		var ts pgtype.Timestamptz
+		if err := timestamptzPlans.scan.Scan(src, &ts); err != nil {
+			return nil, invalidBinary(oid, err.Error())
+		}
+		if ts.InfinityModifier != pgtype.Finite {
+			return nil, pgerror.Unsupported("infinite timestamp")
+		}
+		return ts.Time.UTC(), nil
+	case pgtype.IntervalOID:
+		var iv pgtype.Interval
+		if err := intervalPlans.scan.Scan(src, &iv); err != nil {
+			return nil, invalidBinary(oid, err.Error())
+		}
+		return iv, nil
+	case pgtype.NumericOID:
+		var n pgtype.Numeric
+		if err := numericPlans.scan.Scan(src, &n); err != nil {
+			return nil, invalidBinary(oid, err.Error())
+		}
+		return decimalFromNumeric(n), nil
+	default:
+		return nil, pgerror.Newf(pgerror.FeatureNotSupported, "binary input of type OID %d is not supported by fickle", oid)
+	}
+	return nil, invalidBinary(oid, fmt.Sprintf("unexpected length %d", len(src)))
+}
+
+func invalidBinary(oid uint32, detail string) *pgerror.Error {
+	return pgerror.Newf(pgerror.InvalidBinaryRepresentation, "incorrect binary data format for type OID %d", oid).
+		WithDetail("%s", detail)
+}
+
+// numericFromDecimal converts an apd decimal to pgtype's numeric, keeping
+// the exponent so that the display scale survives ("1.50" stays "1.50").
+func numericFromDecimal(d *apd.Decimal) pgtype.Numeric {
+	switch d.Form {
+	case apd.NaN, apd.NaNSignaling:
+		return pgtype.Numeric{NaN: true, Valid: true}
+	case apd.Infinite:
+		if d.Negative {
+			return pgtype.Numeric{InfinityModifier: pgtype.NegativeInfinity, Valid: true}
+		}
+		return pgtype.Numeric{InfinityModifier: pgtype.Infinity, Valid: true}
+	}
+	i := d.Coeff.MathBigInt()
+	if d.Negative {
+		i.Neg(i)
+	}
+	return pgtype.Numeric{Int: i, Exp: d.Exponent, Valid: true}
+}
+
+// decimalFromNumeric converts pgtype's numeric to an apd decimal.
+func decimalFromNumeric(n pgtype.Numeric) *apd.Decimal {
+	switch {
+	case n.NaN:
+		return &apd.Decimal{Form: apd.NaN}
+	case n.InfinityModifier == pgtype.Infinity:
+		return &apd.Decimal{Form: apd.Infinite}
+	case n.InfinityModifier == pgtype.NegativeInfinity:
+		return &apd.Decimal{Form: apd.Infinite, Negative: true}
+	}
+	i := n.Int
+	if n.Exp > 0 {
+		// PostgreSQL's numeric has a non-negative display scale and no
+		// exponent: 1E+5 is 100000, so multiply the exponent out.
+		i = new(big.Int).Mul(i, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n.Exp)), nil))
+		n.Exp = 0
+	}
+	d := new(apd.Decimal)
+	d.Coeff.SetMathBigInt(i)
+	if d.Coeff.Sign() < 0 {
+		d.Coeff.Neg(&d.Coeff)
+		d.Negative = true
+	}
+	d.Exponent = n.Exp
+	return d
+}
