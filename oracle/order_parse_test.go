@@ -100,6 +100,9 @@ func parseShorthandErr(text string, level history.Level) (*history.History, erro
 		own := map[string]bool{}
 		for _, op := range tt.ops {
 			op = strings.TrimSpace(op)
+			if op == "" {
+				continue
+			}
 			if kv, ok := strings.CutPrefix(op, "w_"); ok {
 				k, _, _ := strings.Cut(kv, "=")
 				tt.tb.Write(k)

@@ -81,6 +81,7 @@ func components(ix *txnIndex) [][]int {
 			out = append(out, []int{s})
 		}
 	}
+	slices.SortFunc(out, func(a, b []int) int { return slices.Compare(a, b) })
 	return out
 }
 

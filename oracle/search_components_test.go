@@ -1,0 +1,56 @@
+package oracle
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/fickle-db/fickle/history"
+)
+
+// TestComponentsSplitAtInit: sessions that share keys only through Init's
+// initial versions are searched apart; sessions sharing a key stay together.
+func TestComponentsSplitAtInit(t *testing.T) {
+	h := parseShorthand(t, "S1:[w x=1] S2:[r x=1] S3:[w y=1][r z=0] S4:[r y=1] S5:[w z=1] S6:[]", history.Serializable)
+	got := fmt.Sprint(components(newTxnIndex(h, levelsFor(h, Options{}))))
+	if want := "[[0 1] [2 3 4] [5]]"; got != want {
+		t.Fatalf("components = %s, want %s", got, want)
+	}
+}
+
+// TestSearchFindsViolationsInsideOneComponent: splitting keeps a violation
+// inside its component, and the other components still need a witness.
+func TestSearchFindsViolationsInsideOneComponent(t *testing.T) {
+	consistent := "S1:[w x=1] S2:[r x=1] "
+	writeSkew := "S3:[r u=0, r v=0, w u=1] S4:[r u=0, r v=0, w v=1]"
+	for _, c := range []struct {
+		text string
+		want Verdict
+	}{
+		{consistent + "S3:[w u=1] S4:[r u=1]", Consistent},
+		{consistent + writeSkew, Violation},
+	} {
+		h := parseShorthand(t, c.text, history.Serializable)
+		if len(components(newTxnIndex(h, levelsFor(h, Options{})))) != 2 {
+			t.Fatalf("%s: want two components", c.text)
+		}
+		v, co, _ := Search(h, Options{})
+		if v != c.want {
+			t.Fatalf("%s: Search = %v, want %v", c.text, v, c.want)
+		}
+		if co != nil && len(co) != len(h.Txns) {
+			t.Fatalf("%s: witness %v misses transactions", c.text, co)
+		}
+	}
+}
+
+// TestSearchBudgetGivesUnknown: when MaxSteps runs out the search answers
+// Unknown, never a guess.
+func TestSearchBudgetGivesUnknown(t *testing.T) {
+	h := dbcopShape(history.Serializable, 3)
+	if v, _, _ := Search(h, Options{Level: history.Serializable, MaxSteps: 1}); v != Unknown {
+		t.Fatalf("Search with one step = %v, want unknown", v)
+	}
+	if v, _, _ := Search(h, Options{Level: history.Serializable}); v != Consistent {
+		t.Fatalf("Search without a budget = %v, want consistent", v)
+	}
+}
