@@ -20,7 +20,7 @@ import "github.com/fickle-db/fickle/history"
 func anomalyName(level history.Level, cycle []Edge, vis []visibility) string {
 	derived, rw := 0, 0
 	for i, e := range cycle {
-		if e.Kind == EdgeRT || (i < len(vis) && vis[i] == visRealTime) {
+		if e.Kind == EdgeRT || (i < len(vis) && (vis[i] == visRealTime || vis[i] == visCausalRealTime)) {
 			return "real-time violation"
 		}
 		switch e.Kind {

@@ -1,6 +1,7 @@
 package oracle
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -13,7 +14,7 @@ import (
 // labelled, and writes every edge's reason in the user's terms. Level is
 // set by the caller (the weakest level that fails); the anomaly name is
 // refined by it in finishExplanation.
-func newExplanation(ix *index, edges []Edge, vis []visibility) *Explanation {
+func newExplanation(ix *index, edges []Edge, vis []visibility, realTime bool) *Explanation {
 	// Start at the smallest transaction, so that the text is stable.
 	first := 0
 	for i, e := range edges {
@@ -26,7 +27,7 @@ func newExplanation(ix *index, edges []Edge, vis []visibility) *Explanation {
 	levels := map[history.TxnID]history.Level{}
 	for i := range edges {
 		e := &edges[i]
-		e.Reason = edgeReason(ix, e, vis[i])
+		e.Reason = edgeReason(ix, e, &vis[i], realTime)
 		for _, t := range []history.TxnID{e.From, e.To, e.Via} {
 			if int(t) < len(ix.levels) {
 				levels[t] = ix.levels[t]
@@ -48,7 +49,10 @@ func finishExplanation(e *Explanation, level history.Level) *Explanation {
 }
 
 // edgeReason explains one edge of a cycle.
-func edgeReason(ix *index, e *Edge, vis visibility) string {
+// A causal edge whose path needs real time has its visibility changed to
+// visCausalRealTime, for the anomaly's name.
+func edgeReason(ix *index, e *Edge, visp *visibility, realTime bool) string {
+	vis := *visp
 	h := ix.h
 	switch e.Kind {
 	case EdgeSO:
@@ -73,7 +77,11 @@ func edgeReason(ix *index, e *Edge, vis visibility) string {
 		case visRead:
 			why = fmt.Sprintf("%s also read %s from %s", txnName(h, t3), firstKeyReadFrom(ix, t3, e.From), t2)
 		case visCausal:
-			why = fmt.Sprintf("%s is in the causal past of %s: %s", t2, txnName(h, t3), causalPath(ix, e.From, t3))
+			path, usesRT := causalPath(ix, e.From, t3, realTime)
+			if usesRT {
+				*visp = visCausalRealTime
+			}
+			why = fmt.Sprintf("%s is in the causal past of %s: %s", t2, txnName(h, t3), path)
 		case visRepeat:
 			why = fmt.Sprintf("%s read %s from %s too", txnName(h, t3), keyName(h, e.Key), t2)
 		case visRealTime:
@@ -86,10 +94,23 @@ func edgeReason(ix *index, e *Edge, vis visibility) string {
 	return e.Reason
 }
 
-// causalPath renders a shortest so ∪ wr path from t2 to t3, found by a
-// breadth-first search backwards from t3 (explanations only).
-func causalPath(ix *index, t2, t3 history.TxnID) string {
+// causalPath renders a shortest so ∪ wr (∪ rt) path from t2 to t3, found
+// by a breadth-first search backwards from t3 (explanations only), and says
+// whether it needs real time. The real-time predecessors of a transaction
+// are a prefix of the committed timed transactions sorted by commit time,
+// and the prefixes nest, so each is enqueued once: O(n log n).
+func causalPath(ix *index, t2, t3 history.TxnID, realTime bool) (string, bool) {
 	h := ix.h
+	var byEnd []history.TxnID
+	if realTime {
+		for i := 1; i < len(h.Txns); i++ {
+			if t := history.TxnID(i); ix.checked(t) && ix.visibleWriter(t) && timed(&h.Txns[i]) {
+				byEnd = append(byEnd, t)
+			}
+		}
+		slices.SortFunc(byEnd, func(a, b history.TxnID) int { return cmp.Compare(h.Txns[a].End, h.Txns[b].End) })
+	}
+	scanned := 0
 	next := map[history.TxnID]history.TxnID{t3: t3}
 	queue := []history.TxnID{t3}
 	for len(queue) > 0 {
@@ -107,6 +128,11 @@ func causalPath(ix *index, t2, t3 history.TxnID) string {
 				preds = append(preds, op.Writer)
 			}
 		}
+		if realTime && timed(&h.Txns[v]) {
+			for ; scanned < len(byEnd) && h.Txns[byEnd[scanned]].End < h.Txns[v].Start; scanned++ {
+				preds = append(preds, byEnd[scanned])
+			}
+		}
 		for _, u := range preds {
 			if _, seen := next[u]; !seen {
 				next[u] = v
@@ -115,19 +141,24 @@ func causalPath(ix *index, t2, t3 history.TxnID) string {
 		}
 	}
 	if _, ok := next[t2]; !ok {
-		return "?"
+		return "?", false
 	}
 	var b strings.Builder
+	usesRT := false
 	b.WriteString(txnName(h, t2))
 	for v := t2; v != t3; v = next[v] {
 		w := next[v]
-		rel := "wr"
+		rel := "rt"
 		if e, ok := soEdge(ix, v, w); ok && e.Kind == EdgeSO {
 			rel = "so"
+		} else if _, ok := wrEdge(ix, v, w); ok {
+			rel = "wr"
+		} else {
+			usesRT = true
 		}
 		fmt.Fprintf(&b, " -%s-> %s", rel, txnName(h, w))
 	}
-	return b.String()
+	return b.String(), usesRT
 }
 
 // firstKeyReadFrom names the first key t3 read from t2.

@@ -195,7 +195,7 @@ func (s *saturation) explainCycle(cycle []uint32) *Explanation {
 			edges[i].FromOp = ix.lastWrite(edges[i].From, edges[i].Key)
 		}
 	}
-	return newExplanation(ix, edges, vis)
+	return newExplanation(ix, edges, vis, s.rt != nil)
 }
 
 // soEdge returns the so edge from -> to, if there is one.

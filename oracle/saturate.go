@@ -81,22 +81,28 @@ func (s *saturation) run() {
 	var hb *happensBefore
 	for t := 1; t < n; t++ {
 		if ix.checked(history.TxnID(t)) && ix.levels[t] == history.Causal {
-			hb = newHappensBefore(ix)
+			hb = newHappensBefore(ix, s.rt)
 			break
 		}
 	}
-	order := make([]history.TxnID, 0, n)
+	var order []uint32
 	if hb != nil {
 		order = hb.topoOrder()
 	} else {
+		order = make([]uint32, 0, n)
 		for t := 1; t < n; t++ {
-			order = append(order, history.TxnID(t))
+			order = append(order, uint32(t))
 		}
 	}
-	for i, t := range order {
+	for i, v := range order {
 		if s.opts.Progress != nil && i&0xffff == 0 {
 			s.opts.Progress(int64(i), int64(len(order)))
 		}
+		if int(v) >= n {
+			hb.visitTimeline(v)
+			continue
+		}
+		t := history.TxnID(v)
 		if !ix.checked(t) {
 			continue
 		}
@@ -146,6 +152,7 @@ const (
 	visCausal                        // t2 (so ∪ wr)+ t3 (CC)
 	visRepeat                        // t3 read the key from both t1 and t2
 	visRealTime                      // t2 committed before t3 began (Options.RealTime)
+	visCausalRealTime                // t2 (so ∪ wr ∪ rt)+ t3 through rt (set by explanations)
 )
 
 // inference is a captured reason for an inferred pair.

@@ -6,36 +6,49 @@ import "github.com/fickle-db/fickle/history"
 // a vector clock indexed by session, holding the session position of the
 // so-latest transaction of that session in the past (-1 for none): paper
 // 003's ComputeHB, computed on the fly in a topological order of so ∪ wr
-// (as AWDIT's implementation does), keeping a transaction's clock only while
-// some reader of it has yet to be visited. Memory is O(k) per transaction
-// with pending readers instead of O(n·k).
+// (as AWDIT's implementation does), keeping a node's clock only while some
+// successor of it has yet to be visited. Memory is O(k) per node with
+// pending successors instead of O(n·k).
+//
+// With real time, the causal past is (so ∪ wr ∪ rt)+ and the order also
+// covers the timeline's virtual nodes (see realTime): a timeline node's
+// clock is its predecessor's joined with the transaction that committed
+// there, and a transaction joins the clock of its start.
 type happensBefore struct {
 	ix *index
+	rt *realTime // nil without real time
 	k  int
+	n  int // transactions; timeline node i is n+i
 	// readers[t]: the distinct transactions that read from t (CSR).
 	rStart  []uint32
 	readers []history.TxnID
-	pending []int32   // per transaction: readers not yet visited
-	clocks  [][]int32 // inclusive clock of t while pending[t] > 0
+	pending []int32   // per node: successors not yet visited
+	clocks  [][]int32 // inclusive clock of a node while pending > 0
 	sessVC  [][]int32 // per session: inclusive clock of its last visited transaction
 	cur     []int32   // the exclusive clock of the transaction being visited
-	ok      []bool    // per transaction: reached by the topological order
+	ok      []bool    // per node: reached by the topological order
+	start   []uint32  // with real time: each timed transaction's start node, or none
+	end     []uint32  // with real time: each committed timed transaction's commit node, or none
 	free    [][]int32
 	stamp   []uint32
 	gen     uint32
 }
 
-func newHappensBefore(ix *index) *happensBefore {
+func newHappensBefore(ix *index, rt *realTime) *happensBefore {
 	n := len(ix.h.Txns)
 	k := len(ix.h.Sessions)
+	nodes := n
+	if rt != nil {
+		nodes += len(rt.timeline)
+	}
 	hb := &happensBefore{
-		ix: ix, k: k,
+		ix: ix, rt: rt, k: k, n: n,
 		rStart:  make([]uint32, n+1),
-		pending: make([]int32, n),
-		clocks:  make([][]int32, n),
+		pending: make([]int32, nodes),
+		clocks:  make([][]int32, nodes),
 		sessVC:  make([][]int32, k),
 		cur:     make([]int32, k),
-		ok:      make([]bool, n),
+		ok:      make([]bool, nodes),
 		stamp:   make([]uint32, n),
 	}
 	for s := range hb.sessVC {
@@ -56,6 +69,25 @@ func newHappensBefore(ix *index) *happensBefore {
 		fill[w]++
 		hb.pending[w]++
 	})
+	if rt != nil {
+		hb.start, hb.end = make([]uint32, n), make([]uint32, n)
+		for i := range hb.start {
+			hb.start[i], hb.end[i] = none, none
+		}
+		for i, e := range rt.timeline {
+			v := n + i
+			if i+1 < len(rt.timeline) {
+				hb.pending[v]++
+			}
+			if e.end {
+				hb.pending[e.txn]++
+				hb.end[e.txn] = uint32(v)
+			} else {
+				hb.start[e.txn] = uint32(v)
+				hb.pending[v]++
+			}
+		}
+	}
 	return hb
 }
 
@@ -79,13 +111,13 @@ func (hb *happensBefore) eachWriter(f func(w, r history.TxnID)) {
 	}
 }
 
-// topoOrder returns the checked transactions in a topological order of
-// so ∪ wr (Kahn's algorithm). Transactions on or behind a cycle of so ∪ wr
-// come last and are never reached: their clock is nil.
-func (hb *happensBefore) topoOrder() []history.TxnID {
+// topoOrder returns the checked transactions and the timeline's nodes in a
+// topological order of so ∪ wr (∪ rt) (Kahn's algorithm). Transactions on
+// or behind a cycle come last and are never reached: their clock is nil.
+func (hb *happensBefore) topoOrder() []uint32 {
 	ix := hb.ix
-	n := len(ix.h.Txns)
-	indeg := make([]int32, n)
+	n := hb.n
+	indeg := make([]int32, len(hb.pending))
 	for t := 1; t < n; t++ {
 		if ix.checked(history.TxnID(t)) && ix.pos[t] > 0 {
 			indeg[t]++
@@ -94,37 +126,96 @@ func (hb *happensBefore) topoOrder() []history.TxnID {
 	for _, r := range hb.readers {
 		indeg[r]++
 	}
-	order := make([]history.TxnID, 0, n)
-	for t := 1; t < n; t++ {
-		if ix.checked(history.TxnID(t)) && indeg[t] == 0 {
-			order = append(order, history.TxnID(t))
+	if hb.rt != nil {
+		for i, e := range hb.rt.timeline {
+			if i > 0 {
+				indeg[n+i]++
+			}
+			if e.end {
+				indeg[n+i]++
+			} else {
+				indeg[e.txn]++
+			}
 		}
 	}
-	release := func(t history.TxnID) {
-		indeg[t]--
-		if indeg[t] == 0 {
-			order = append(order, t)
+	order := make([]uint32, 0, len(indeg))
+	for v := 1; v < len(indeg); v++ {
+		if (v >= n || ix.checked(history.TxnID(v))) && indeg[v] == 0 {
+			order = append(order, uint32(v))
+		}
+	}
+	release := func(v uint32) {
+		indeg[v]--
+		if indeg[v] == 0 {
+			order = append(order, v)
 		}
 	}
 	for i := 0; i < len(order); i++ {
-		t := order[i]
-		hb.ok[t] = true
+		v := order[i]
+		hb.ok[v] = true
+		if int(v) >= n {
+			j := int(v) - n
+			if j+1 < len(hb.rt.timeline) {
+				release(v + 1)
+			}
+			if e := hb.rt.timeline[j]; !e.end {
+				release(uint32(e.txn))
+			}
+			continue
+		}
+		t := history.TxnID(v)
 		if s, p := ix.h.Txns[t].Session, ix.pos[t]; int(p)+1 < len(ix.sess[s]) {
-			release(ix.sess[s][p+1])
+			release(uint32(ix.sess[s][p+1]))
 		}
 		for _, r := range hb.readers[hb.rStart[t]:hb.rStart[t+1]] {
-			release(r)
+			release(uint32(r))
+		}
+		if hb.rt != nil && hb.end[t] != none {
+			release(hb.end[t])
 		}
 	}
 	for t := 1; t < n; t++ {
 		if ix.checked(history.TxnID(t)) && !hb.ok[t] {
-			order = append(order, history.TxnID(t))
+			order = append(order, uint32(t))
 		}
 	}
 	return order
 }
 
-// visit computes t's clock; every writer t reads from has been visited.
+// join merges clock c into cur.
+func (hb *happensBefore) join(c []int32) {
+	for i, p := range c {
+		if p > hb.cur[i] {
+			hb.cur[i] = p
+		}
+	}
+}
+
+// visitTimeline computes the clock of timeline node v.
+func (hb *happensBefore) visitTimeline(v uint32) {
+	if !hb.ok[v] {
+		return
+	}
+	j := int(v) - hb.n
+	for i := range hb.cur {
+		hb.cur[i] = -1
+	}
+	if j > 0 {
+		hb.join(hb.clocks[v-1])
+		hb.release(v - 1)
+	}
+	if e := hb.rt.timeline[j]; e.end {
+		hb.join(hb.clocks[e.txn])
+		hb.release(uint32(e.txn))
+	}
+	if hb.pending[v] > 0 {
+		c := hb.alloc()
+		copy(c, hb.cur)
+		hb.clocks[v] = c
+	}
+}
+
+// visit computes t's clock; every predecessor of t has been visited.
 func (hb *happensBefore) visit(t history.TxnID) {
 	if !hb.ok[t] {
 		return
@@ -132,6 +223,9 @@ func (hb *happensBefore) visit(t history.TxnID) {
 	ix := hb.ix
 	s := ix.h.Txns[t].Session
 	copy(hb.cur, hb.sessVC[s])
+	if hb.start != nil && hb.start[t] != none {
+		hb.join(hb.clocks[hb.start[t]])
+	}
 	hb.gen++
 	for j := range ix.h.Txns[t].Ops {
 		op := &ix.h.Txns[t].Ops[j]
@@ -139,11 +233,7 @@ func (hb *happensBefore) visit(t history.TxnID) {
 			continue
 		}
 		hb.stamp[op.Writer] = hb.gen
-		for i, p := range hb.clocks[op.Writer] {
-			if p > hb.cur[i] {
-				hb.cur[i] = p
-			}
-		}
+		hb.join(hb.clocks[op.Writer])
 	}
 	incl := hb.sessVC[s]
 	copy(incl, hb.cur)
@@ -156,7 +246,7 @@ func (hb *happensBefore) visit(t history.TxnID) {
 }
 
 // clock returns the exclusive clock of the transaction just visited, or
-// nil when it lies behind a cycle of so ∪ wr.
+// nil when it lies behind a cycle.
 func (hb *happensBefore) clock(t history.TxnID) []int32 {
 	if !hb.ok[t] {
 		return nil
@@ -164,24 +254,32 @@ func (hb *happensBefore) clock(t history.TxnID) []int32 {
 	return hb.cur
 }
 
-// done releases the clocks of t's writers that have no reader left.
+// done releases the clocks of t's predecessors that have no successor left.
 func (hb *happensBefore) done(t history.TxnID) {
 	if !hb.ok[t] {
 		return
 	}
 	ix := hb.ix
+	if hb.start != nil && hb.start[t] != none {
+		hb.release(hb.start[t])
+	}
 	hb.gen++
 	for j := range ix.h.Txns[t].Ops {
 		op := &ix.h.Txns[t].Ops[j]
 		if !external(t, op) || op.Writer == history.Init || hb.stamp[op.Writer] == hb.gen {
 			continue
 		}
-		w := op.Writer
-		hb.stamp[w] = hb.gen
-		if hb.pending[w]--; hb.pending[w] == 0 && hb.clocks[w] != nil {
-			hb.free = append(hb.free, hb.clocks[w])
-			hb.clocks[w] = nil
-		}
+		hb.stamp[op.Writer] = hb.gen
+		hb.release(uint32(op.Writer))
+	}
+}
+
+// release notes that one successor of v was visited, and recycles v's
+// clock after the last.
+func (hb *happensBefore) release(v uint32) {
+	if hb.pending[v]--; hb.pending[v] == 0 && hb.clocks[v] != nil {
+		hb.free = append(hb.free, hb.clocks[v])
+		hb.clocks[v] = nil
 	}
 }
 

@@ -13,21 +13,31 @@ import (
 // (Start and End both zero) are not constrained.
 //
 // Both are encoded with virtual nodes so that co' stays linear in size:
-//   - a timeline: one node per start and end event in time order, chained,
-//     with start(t) -> t -> end(t), so that t1 reaches t2 through it exactly
-//     when t1.End < t2.Start (a start sorts before an end at the same time);
+//   - a timeline: one node per start and commit event in time order,
+//     chained, with start(t) -> t -> end(t), so that t1 reaches t2 through
+//     it exactly when t1 committed before t2 began (a start sorts before an
+//     end at the same time);
 //   - per key, a prefix chain over its timed writers in order of end: writer
 //     i -> P(x,i) -> P(x,i+1), so that "every writer of x that ended before
 //     t3 began precedes t1" is the single edge P(x,j-1) -> t1.
 type realTime struct {
 	base      uint32 // the first virtual node: len(h.Txns)
 	nTimeline uint32
+	// timeline lists the events in time order: the transaction, and
+	// whether the event is its end (only committed transactions have one).
+	timeline []rtEvent
 	// Per key x, its timed committed writers sorted by end time:
 	// wTxn[kOff[x]:kOff[x+1]], with their end times in wEnd.
 	kOff  []uint32
 	wTxn  []history.TxnID
 	wEnd  []int64
 	edges []pair // edges with a virtual end
+}
+
+// rtEvent is one node of the timeline.
+type rtEvent struct {
+	txn history.TxnID
+	end bool
 }
 
 // timed reports whether t has wall-clock times.
@@ -48,7 +58,11 @@ func newRealTime(ix *index) *realTime {
 	for i := 1; i < n; i++ {
 		t := history.TxnID(i)
 		if ix.checked(t) && timed(&h.Txns[i]) {
-			events = append(events, event{at: h.Txns[i].Start, txn: t}, event{at: h.Txns[i].End, end: true, txn: t})
+			// Only a commit makes a transaction visible in real time.
+			events = append(events, event{at: h.Txns[i].Start, txn: t})
+			if ix.visibleWriter(t) {
+				events = append(events, event{at: h.Txns[i].End, end: true, txn: t})
+			}
 		}
 	}
 	slices.SortFunc(events, func(a, b event) int {
@@ -67,6 +81,7 @@ func newRealTime(ix *index) *realTime {
 		return int(a.txn) - int(b.txn)
 	})
 	for i, e := range events {
+		rt.timeline = append(rt.timeline, rtEvent{txn: e.txn, end: e.end})
 		v := rt.base + uint32(i)
 		if i > 0 {
 			rt.edges = append(rt.edges, pair{v - 1, v})
