@@ -146,13 +146,13 @@ func (s *saturation) run() {
 type visibility uint8
 
 const (
-	visSession     visibility = iota // t2 so t3
-	visEarlierRead                   // an earlier statement of t3 read from t2 (RC)
-	visRead                          // t3 read from t2 (RA)
-	visCausal                        // t2 (so ∪ wr)+ t3 (CC)
-	visRepeat                        // t3 read the key from both t1 and t2
-	visRealTime                      // t2 committed before t3 began (Options.RealTime)
-	visCausalRealTime                // t2 (so ∪ wr ∪ rt)+ t3 through rt (set by explanations)
+	visSession        visibility = iota // t2 so t3
+	visEarlierRead                      // an earlier statement of t3 read from t2 (RC)
+	visRead                             // t3 read from t2 (RA)
+	visCausal                           // t2 (so ∪ wr)+ t3 (CC)
+	visRepeat                           // t3 read the key from both t1 and t2
+	visRealTime                         // t2 committed before t3 began (Options.RealTime)
+	visCausalRealTime                   // t2 (so ∪ wr ∪ rt)+ t3 through rt (set by explanations)
 )
 
 // inference is a captured reason for an inferred pair.
