@@ -289,3 +289,7 @@ func (b *Builder) newTxn(s SessionID, level Level, o Outcome) TxnID {
 	b.h.Sessions[s].Txns = append(b.h.Sessions[s].Txns, id)
 	return id
 }
+
+// tb returns a TxnBuilder for an existing transaction with no table and no
+// open statement.
+func (b *Builder) tb(id TxnID) *TxnBuilder { return &TxnBuilder{b: b, id: id, stmt: -1} }

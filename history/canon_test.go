@@ -10,10 +10,12 @@ import (
 // numbered by first appearance, each read naming its writer by place. Two
 // histories with the same canonical form are the same history. Transactions
 // that did not commit are left out when committedOnly (for formats that
-// cannot express them); reads of them then show "?", as thin-air reads.
+// cannot express them), and so are sessions left empty; reads of them show
+// "aborted", reads of NoWriter "?".
 func canonical(h *History, committedOnly bool) string {
 	place := make(map[TxnID]string)
-	for si, s := range h.Sessions {
+	si := 0
+	for _, s := range h.Sessions {
 		n := 0
 		for _, id := range s.Txns {
 			if committedOnly && h.Txns[id].Outcome != Committed {
@@ -22,11 +24,13 @@ func canonical(h *History, committedOnly bool) string {
 			place[id] = fmt.Sprintf("%d.%d", si, n)
 			n++
 		}
+		if n > 0 || !committedOnly {
+			si++
+		}
 	}
 	keyNum := make(map[KeyID]int)
 	var b strings.Builder
-	for si, s := range h.Sessions {
-		fmt.Fprintf(&b, "session %d\n", si)
+	for _, s := range h.Sessions {
 		for _, id := range s.Txns {
 			t := &h.Txns[id]
 			if _, ok := place[id]; !ok {
@@ -52,6 +56,7 @@ func canonical(h *History, committedOnly bool) string {
 				case op.Writer == Init:
 					w = "init"
 				case op.Writer != NoWriter:
+					w = "aborted"
 					if p, ok := place[op.Writer]; ok {
 						w = p
 					}
@@ -61,5 +66,11 @@ func canonical(h *History, committedOnly bool) string {
 			b.WriteByte('\n')
 		}
 	}
+	return b.String()
+}
+
+func dumpString(h *History) string {
+	var b strings.Builder
+	h.Dump(&b)
 	return b.String()
 }

@@ -195,6 +195,12 @@ type History struct {
 	Sessions    []Session
 	Txns        []Txn
 	CommitOrder []TxnID // the server's commit order, when recorded; nil otherwise
+	// VersionOrder, when the source format reveals it (Elle list-append),
+	// lists by KeyID the transactions whose writes to the key were
+	// observed, in the order the key's versions were installed; a
+	// consistent commit order orders them so. Nil when unknown, and nil
+	// for a key whose order is unknown.
+	VersionOrder [][]TxnID
 
 	keyIndex map[Key]KeyID
 }

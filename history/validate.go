@@ -109,6 +109,16 @@ func (h *History) validate(checkWriters bool) error {
 			}
 		}
 	}
+	if h.VersionOrder != nil && len(h.VersionOrder) > len(h.Keys) {
+		return fmt.Errorf("version order for %d keys, only %d exist", len(h.VersionOrder), len(h.Keys))
+	}
+	for k, ts := range h.VersionOrder {
+		for _, t := range ts {
+			if t == Init || int(t) >= len(h.Txns) {
+				return fmt.Errorf("version order of key %s names transaction %d, out of range", h.Keys[k], t)
+			}
+		}
+	}
 	return h.validateCommitOrder()
 }
 

@@ -1,0 +1,410 @@
+package history
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+)
+
+// elleOp is one operation of a Jepsen history, from EDN or JSON.
+type elleOp struct {
+	typ, f  string
+	process string
+	value   []any
+	hasVal  bool
+	time    int64
+	line    int
+}
+
+// ReadElleEDN reads a Jepsen/Elle history in EDN: either one operation map
+// a line (or any sequence of maps) or a single vector of them. See
+// buildElle for the interpretation.
+func ReadElleEDN(r io.Reader, name string) (*History, error) {
+	data, err := readAllInput(r)
+	if err != nil {
+		return nil, fileErr(name, "%v", err)
+	}
+	p := &ednParser{src: data, line: 1}
+	var ops []elleOp
+	for {
+		p.skipSpace()
+		line := p.line
+		v, ok, err := p.next()
+		if err != nil {
+			e := err.(*ednError)
+			return nil, lineErr(name, e.line, "bad EDN: %s", e.msg)
+		}
+		if !ok {
+			break
+		}
+		if err := collectElle(v, line, &ops); err != nil {
+			return nil, lineErr(name, line, "%v", err)
+		}
+	}
+	return buildElle(name, ops)
+}
+
+// ReadElleJSON reads a Jepsen/Elle history in JSON: one operation object a
+// line, or a single array of them; keywords are strings ("ok", "append").
+func ReadElleJSON(r io.Reader, name string) (*History, error) {
+	data, err := readAllInput(r)
+	if err != nil {
+		return nil, fileErr(name, "%v", err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var ops []elleOp
+	for {
+		off := dec.InputOffset()
+		var v any
+		if err := dec.Decode(&v); err == io.EOF {
+			break
+		} else if err != nil {
+			return nil, jsonErr(name, data, dec, err)
+		}
+		line := 1 + bytes.Count(data[:off], []byte{'\n'})
+		if rest := data[off:]; len(bytes.TrimLeft(rest, " \t\r\n")) < len(rest) {
+			line += bytes.Count(rest[:len(rest)-len(bytes.TrimLeft(rest, " \t\r\n"))], []byte{'\n'})
+		}
+		if err := collectElle(fromJSON(v), line, &ops); err != nil {
+			return nil, lineErr(name, line, "%v", err)
+		}
+	}
+	return buildElle(name, ops)
+}
+
+// fromJSON converts decoded JSON into the EDN parser's representation.
+func fromJSON(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		if n, err := strconv.ParseInt(x.String(), 10, 64); err == nil {
+			return n
+		}
+		f, _ := x.Float64()
+		return f
+	case []any:
+		for i := range x {
+			x[i] = fromJSON(x[i])
+		}
+		return x
+	case map[string]any:
+		m := make(ednMap, 0, len(x))
+		for k, e := range x {
+			m = append(m, ednEntry{k, fromJSON(e)})
+		}
+		return m
+	}
+	return v
+}
+
+// collectElle appends the operation(s) in form v to ops.
+func collectElle(v any, line int, ops *[]elleOp) error {
+	switch x := v.(type) {
+	case []any:
+		for _, e := range x {
+			if err := collectElle(e, line, ops); err != nil {
+				return err
+			}
+		}
+		return nil
+	case ednMap:
+		op := elleOp{line: line}
+		t, _ := x.get("type")
+		op.typ, _ = t.(string)
+		f, _ := x.get("f")
+		op.f, _ = f.(string)
+		if p, ok := x.get("process"); ok {
+			op.process = fmt.Sprint(p)
+		}
+		if tm, ok := x.get("time"); ok {
+			op.time, _ = tm.(int64)
+		}
+		if val, ok := x.get("value"); ok && val != nil {
+			mops, ok := val.([]any)
+			if !ok && op.f == "txn" {
+				return fmt.Errorf("transaction value is %s, want a vector of micro-operations", ednKind(val))
+			}
+			op.value, op.hasVal = mops, ok
+		}
+		switch op.typ {
+		case "invoke", "ok", "fail", "info":
+		default:
+			return fmt.Errorf("operation type %q, want invoke, ok, fail or info", op.typ)
+		}
+		*ops = append(*ops, op)
+		return nil
+	}
+	return fmt.Errorf("want an operation map, got %s", ednKind(v))
+}
+
+func ednKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "nil"
+	case bool:
+		return "a boolean"
+	case int64, float64:
+		return "a number"
+	case string:
+		return "a keyword, symbol or string"
+	case []any:
+		return "a vector"
+	case ednMap:
+		return "a map"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// elleRead is a list-append read kept to derive the version order.
+type elleRead struct {
+	key  KeyID
+	list []int64
+	line int
+}
+
+// buildElle turns Jepsen operations into a history. Only :f :txn
+// operations count; each process is a session. A completion pairs with the
+// process's pending invocation (whose :time becomes the start time); a
+// history of completions alone works too. :ok transactions are committed;
+// :fail ones server-aborted (reads of their writes are aborted reads);
+// :info ones and invocations never completed are indeterminate: they are
+// kept as committed with their writes only, since a write nobody read can
+// always be ordered last. Micro-operations: [:r k v] and [:w k v] for
+// rw-register, [:r k [v ...]] and [:append k v] for list-append (values
+// are integers, unique per key). A list-append read's last element names
+// the write it read (an earlier element of the same transaction's appends
+// makes it an intermediate read); the longest list read of each key gives
+// its version order (History.VersionOrder), unless two lists read of the
+// key are not prefixes of one another (Elle's incompatible-order anomaly,
+// or a history that lists only the last element): then the key's order is
+// unknown and only the reads' last elements count. Initial reads: nil, and the
+// empty list, read Init's tombstone (Elle's initial state is "no value");
+// Init is so-before every transaction. Unmatched values are thin-air reads.
+func buildElle(name string, ops []elleOp) (*History, error) {
+	b := NewBuilder()
+	sessions := map[string]SessionID{}
+	pending := map[string]*elleOp{}
+	var lines []int32
+	var reads []elleRead
+	kinds := map[string]bool{}
+	keys := map[any]KeyID{}
+	add := func(op *elleOp, inv *elleOp) error {
+		s, ok := sessions[op.process]
+		if !ok {
+			s = b.Session(op.process)
+			sessions[op.process] = s
+		}
+		o, keepReads := Committed, true
+		switch op.typ {
+		case "fail":
+			o, keepReads = ServerAborted, false
+		case "info", "invoke":
+			keepReads = false
+		}
+		mops := op.value
+		if !op.hasVal && inv != nil {
+			mops = inv.value
+		}
+		tb := b.Txn(s, LevelUnknown)
+		tb.End(o)
+		if inv != nil {
+			tb.txn().Start = inv.time
+		}
+		if op.typ != "invoke" {
+			tb.txn().End = op.time
+		}
+		lines = append(lines, int32(min(op.line, 1<<31-1)))
+		for _, m := range mops {
+			mop, ok := m.([]any)
+			if !ok || len(mop) != 3 {
+				return lineErr(name, op.line, "bad micro-operation %s: want [f k v]", ednString(m))
+			}
+			f, _ := mop[0].(string)
+			key, err := elleKey(b, keys, mop[1])
+			if err != nil {
+				return lineErr(name, op.line, "micro-operation %s: %v", ednString(m), err)
+			}
+			switch f {
+			case "w", "append":
+				kinds[f] = true
+				v, ok := mop[2].(int64)
+				if !ok {
+					return lineErr(name, op.line, "micro-operation %s: the value must be an integer", ednString(m))
+				}
+				tb.Op(Op{Kind: OpWrite, Flags: FlagHasValue, Key: key, Value: v})
+			case "r":
+				if !keepReads {
+					continue
+				}
+				switch v := mop[2].(type) {
+				case nil:
+					tb.Op(Op{Kind: OpRead, Flags: FlagTombstone, Key: key, Writer: Init})
+				case int64:
+					kinds["w"] = true
+					tb.Op(Op{Kind: OpRead, Flags: FlagReturned | FlagHasValue, Key: key, Value: v})
+				case []any:
+					kinds["append"] = true
+					list := make([]int64, len(v))
+					for i, e := range v {
+						n, ok := e.(int64)
+						if !ok {
+							return lineErr(name, op.line, "micro-operation %s: list elements must be integers", ednString(m))
+						}
+						list[i] = n
+					}
+					if len(list) == 0 {
+						tb.Op(Op{Kind: OpRead, Flags: FlagTombstone, Key: key, Writer: Init})
+						continue
+					}
+					reads = append(reads, elleRead{key: key, list: list, line: op.line})
+					tb.Op(Op{Kind: OpRead, Flags: FlagReturned | FlagHasValue, Key: key, Value: list[len(list)-1]})
+				default:
+					return lineErr(name, op.line, "micro-operation %s: bad read value", ednString(m))
+				}
+			default:
+				return lineErr(name, op.line, "micro-operation %s: unknown function %q", ednString(m), f)
+			}
+		}
+		return nil
+	}
+	for i := range ops {
+		op := &ops[i]
+		if op.f != "txn" {
+			continue
+		}
+		if op.typ == "invoke" {
+			if prev := pending[op.process]; prev != nil {
+				if err := add(prev, nil); err != nil { // never completed
+					return nil, err
+				}
+			}
+			pending[op.process] = op
+			continue
+		}
+		inv := pending[op.process]
+		delete(pending, op.process)
+		if err := add(op, inv); err != nil {
+			return nil, err
+		}
+	}
+	for i := range ops { // invocations left pending, in history order
+		if op := &ops[i]; op.typ == "invoke" && pending[op.process] == op {
+			if err := add(op, nil); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if kinds["w"] && kinds["append"] {
+		return nil, fileErr(name, "history mixes rw-register ([:w k v], [:r k v]) and list-append ([:append k v], [:r k [...]]) operations")
+	}
+	lines = append([]int32{0}, lines...)
+	if err := matchByValue(name, &b.h, lines, func(int64) bool { return false }); err != nil {
+		return nil, err
+	}
+	if err := elleVersionOrder(name, &b.h, reads); err != nil {
+		return nil, err
+	}
+	if err := b.h.validate(false); err != nil {
+		return nil, fileErr(name, "%v", err)
+	}
+	return &b.h, nil
+}
+
+func elleKey(b *Builder, keys map[any]KeyID, k any) (KeyID, error) {
+	switch x := k.(type) {
+	case int64, string:
+		if id, ok := keys[x]; ok {
+			return id, nil
+		}
+		name := fmt.Sprint(x)
+		if s, ok := x.(string); ok {
+			name = ":" + s // keep keywords apart from numbers
+		}
+		id := b.Key("", name)
+		keys[x] = id
+		return id, nil
+	}
+	return 0, fmt.Errorf("the key must be an integer or a keyword")
+}
+
+// elleVersionOrder derives each key's version order from its longest list
+// read, when every list read of the key is a prefix of it.
+func elleVersionOrder(name string, h *History, reads []elleRead) error {
+	if len(reads) == 0 {
+		return nil
+	}
+	longest := make(map[KeyID]elleRead)
+	for _, r := range reads {
+		if l, ok := longest[r.key]; !ok || len(r.list) > len(l.list) {
+			longest[r.key] = r
+		}
+	}
+	// A key whose lists are not all prefixes of its longest one (Elle's
+	// incompatible-order anomaly, or a history whose reads show only the
+	// last element) has no known version order.
+	conflict := make(map[KeyID]bool)
+	for _, r := range reads {
+		l := longest[r.key]
+		for i, v := range r.list {
+			if l.list[i] != v {
+				conflict[r.key] = true
+				break
+			}
+		}
+	}
+	var m valueMatcher
+	for i := range h.Txns {
+		for _, op := range h.Txns[i].Ops {
+			if op.Kind == OpWrite {
+				m.writes = append(m.writes, vmWrite{value: op.Value, key: op.Key, txn: TxnID(i)})
+			}
+		}
+	}
+	if err := m.prepare(name, h.Keys); err != nil {
+		return err
+	}
+	h.VersionOrder = make([][]TxnID, len(h.Keys))
+	for k, l := range longest {
+		if conflict[k] {
+			continue
+		}
+		var order []TxnID
+		for _, v := range l.list {
+			t, ok := m.lookup(k, v)
+			if !ok {
+				continue // a thin-air element
+			}
+			if len(order) == 0 || order[len(order)-1] != t {
+				order = append(order, t)
+			}
+		}
+		h.VersionOrder[k] = order
+	}
+	return nil
+}
+
+// ednString renders a parsed EDN value back, for error messages.
+func ednString(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "nil"
+	case string:
+		return x
+	case []any:
+		var b bytes.Buffer
+		b.WriteByte('[')
+		for i, e := range x {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(ednString(e))
+		}
+		b.WriteByte(']')
+		return b.String()
+	case ednMap:
+		return "{...}"
+	}
+	return fmt.Sprint(v)
+}
