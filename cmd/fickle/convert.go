@@ -1,0 +1,113 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/fickle-db/fickle/history"
+)
+
+func init() {
+	commands["convert"] = command{
+		summary: "convert a history between fickle's and other checkers' formats",
+		run:     runConvert,
+	}
+}
+
+// convertOut and convertErr are swapped by tests.
+var (
+	convertOut io.Writer = os.Stdout
+	convertErr io.Writer = os.Stderr
+)
+
+// runConvert implements fickle convert [--from F] --to G IN OUT: it exits
+// 0 on success, 2 on bad usage or unusable input, 1 when writing fails.
+func runConvert(args []string) int {
+	fs := flag.NewFlagSet("convert", flag.ContinueOnError)
+	fs.SetOutput(convertErr)
+	from := fs.String("from", "auto", "input format (auto-detected from the extension and content by default)")
+	to := fs.String("to", "", "output format (required)")
+	fs.Usage = func() {
+		fmt.Fprintf(convertErr, "usage: fickle convert [--from F] --to G IN OUT\n\n"+
+			"IN is a file (gzip is read transparently) or a directory of per-client logs;\n"+
+			"OUT is a file, or - for standard output.\n\nreadable formats: %s\nwritable formats: %s\n\n",
+			joinFormats(history.Formats), joinFormats(history.WriteFormats))
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() != 2 || *to == "" {
+		fs.Usage()
+		return 2
+	}
+	in, out := fs.Arg(0), fs.Arg(1)
+	ff, err := history.ParseFormat(*from)
+	if err != nil {
+		fmt.Fprintf(convertErr, "fickle convert: --from: %v\n", err)
+		return 2
+	}
+	tf, err := history.ParseFormat(*to)
+	if err != nil || tf == history.FormatAuto {
+		if err == nil {
+			err = errors.New("an output format is required")
+		}
+		fmt.Fprintf(convertErr, "fickle convert: --to: %v\n", err)
+		return 2
+	}
+	writable := false
+	for _, f := range history.WriteFormats {
+		writable = writable || f == tf
+	}
+	if !writable {
+		fmt.Fprintf(convertErr, "fickle convert: --to: cannot write format %s (writable: %s)\n", tf, joinFormats(history.WriteFormats))
+		return 2
+	}
+	h, err := history.Import(in, ff)
+	if err != nil {
+		fmt.Fprintf(convertErr, "fickle convert: %v\n", err)
+		return 2
+	}
+	if err := writeConverted(h, tf, out); err != nil {
+		fmt.Fprintf(convertErr, "fickle convert: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+func writeConverted(h *history.History, f history.Format, out string) error {
+	if out == "-" {
+		w := bufio.NewWriter(convertOut)
+		if err := history.Export(w, h, f); err != nil {
+			return err
+		}
+		return w.Flush()
+	}
+	file, err := os.Create(out)
+	if err != nil {
+		return err
+	}
+	if err := history.Export(file, h, f); err != nil {
+		file.Close()
+		return fmt.Errorf("%s: %v", out, err)
+	}
+	return file.Close()
+}
+
+func joinFormats(fs []history.Format) string {
+	s := ""
+	for i, f := range fs {
+		if i > 0 {
+			s += ", "
+		}
+		s += string(f)
+	}
+	return s
+}

@@ -1,0 +1,66 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fickle-db/fickle/history"
+)
+
+func runConvertCapture(args ...string) (code int, out, errOut string) {
+	var o, e bytes.Buffer
+	convertOut, convertErr = &o, &e
+	defer func() { convertOut, convertErr = os.Stdout, os.Stderr }()
+	code = run(append([]string{"convert"}, args...))
+	return code, o.String(), e.String()
+}
+
+func TestConvertCommandConvertsAndReportsErrors(t *testing.T) {
+	dir := t.TempDir()
+	awdit := filepath.Join(dir, "h.txt")
+	os.WriteFile(awdit, []byte("w 1 1\n-\n=\nr 1 1\nr 2 0\n"), 0o644)
+	bad := filepath.Join(dir, "bad.txt")
+	os.WriteFile(bad, []byte("w 1 1\nx(1,2)\n"), 0o644)
+
+	code, out, errOut := runConvertCapture("--to", "plume", awdit, "-")
+	if code != 0 || out != "w(1,1,0,0)\nr(1,1,1,1)\nr(2,0,1,1)\n" {
+		t.Fatalf("awdit to plume: code %d, out %q, err %q", code, out, errOut)
+	}
+
+	// Every writable format reads back as the same history.
+	for _, f := range history.WriteFormats {
+		dst := filepath.Join(dir, "out."+string(f))
+		if code, _, errOut := runConvertCapture("--from", "awdit", "--to", string(f), awdit, dst); code != 0 {
+			t.Fatalf("to %s: code %d: %s", f, code, errOut)
+		}
+		h, err := history.Import(dst, f)
+		if err != nil {
+			t.Fatalf("reading back %s: %v", f, err)
+		}
+		if len(h.Txns) != 3 || h.Txns[2].Ops[0].Writer != 1 {
+			t.Fatalf("%s: read back %d transactions, first read from %d", f, len(h.Txns), h.Txns[2].Ops[0].Writer)
+		}
+	}
+
+	cases := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{awdit, "-"}, 2, "usage: fickle convert"},
+		{[]string{"--to", "cobra", awdit, "-"}, 2, "cannot write format cobra"},
+		{[]string{"--to", "nope", awdit, "-"}, 2, `unknown history format "nope"`},
+		{[]string{"--to", "elle", bad, "-"}, 2, `bad.txt:2: bad operation "x(1,2)"`},
+		{[]string{"--to", "elle", filepath.Join(dir, "missing.txt"), "-"}, 2, "no such file"},
+		{[]string{"--to", "elle", awdit, filepath.Join(dir, "no/such/dir/out")}, 1, "no such file"},
+	}
+	for _, c := range cases {
+		code, _, errOut := runConvertCapture(c.args...)
+		if code != c.code || !strings.Contains(errOut, c.want) {
+			t.Errorf("convert %v: code %d, stderr %q; want code %d and %q", c.args, code, errOut, c.code, c.want)
+		}
+	}
+}
