@@ -130,7 +130,7 @@ type Prepared struct {
 	// none.
 	Columns []Column
 
-	plan   plan
+	plan   *stmtPlan
 	schema uint64 // catalog version the plan was made against
 }
 

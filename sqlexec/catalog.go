@@ -70,10 +70,15 @@ type tableDesc struct {
 	name   string
 	id     isolation.TableID
 	cols   []*columnDesc
-	// pk lists the primary key's columns; nil for a table with a hidden row
-	// id.
-	pk      []int
-	pkName  string
+	// pk lists the primary key's columns; nil for a table without one.
+	pk     []int
+	pkName string
+	// hidden says the store keys the table's rows by a hidden row id: the
+	// table had no primary key when it was created. A primary key added
+	// later (ALTER TABLE ADD PRIMARY KEY) is then enforced and looked up
+	// through pkIndex, a unique index.
+	hidden  bool
+	pkIndex *indexDesc
 	indexes []*indexDesc // secondary indexes, unique ones included
 	checks  []*checkDesc
 	fks     []*fkDesc // outgoing foreign keys
@@ -327,10 +332,10 @@ func encodeKey(buf []byte, t *tableDesc, cols []int, row []any) (key []byte, has
 	return buf, hasNull
 }
 
-// pkKey returns the primary-key encoding of row, nil for a hidden-row-id
-// table.
+// pkKey returns the store key of row: the primary-key encoding, nil for a
+// hidden-row-id table.
 func (t *tableDesc) pkKey(row []any) []byte {
-	if t.pk == nil {
+	if t.hidden {
 		return nil
 	}
 	k, _ := encodeKey(make([]byte, 0, 16), t, t.pk, row)

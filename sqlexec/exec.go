@@ -3,9 +3,14 @@ package sqlexec
 import (
 	"context"
 	"errors"
-	"io"
+	"fmt"
 
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/fickle-db/fickle/history"
 	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/isolation"
+	"github.com/fickle-db/fickle/sqlexec/types"
 )
 
 var errNoStore = errors.New("sqlexec: Config.Store is nil")
@@ -14,24 +19,248 @@ var errNoStore = errors.New("sqlexec: Config.Store is nil")
 // rollback: the transaction must end).
 var bgctx = context.Background()
 
-// plan is a prepared statement's executable form.
-type plan interface{}
-
-// copyPlan is the executable form of a COPY.
-type copyPlan struct{}
+// stmtPlan is a prepared statement's executable form.
+type stmtPlan struct {
+	cols []outCol
+	// exec runs the statement.
+	exec func(x *execCtx) (*Result, error)
+	// noTxn statements (SET, SHOW, DDL, transaction control) run without a
+	// store transaction.
+	noTxn bool
+	// writes names the command for the 25006 error of a read-only
+	// transaction ("INSERT"), "" for statements that do not write.
+	writes string
+	// table is the statement's main table, for the history.
+	table string
+}
 
 func (s *Session) prepare(st *Statement, paramOIDs []uint32) (*Prepared, error) {
-	return nil, pgerror.Unsupported("statement")
+	cat, version := s.engine.snapshot()
+	b := &binder{s: s, cat: cat, full: st.full}
+	for i, o := range paramOIDs {
+		if o == 0 {
+			b.params = append(b.params, types.Type{})
+			continue
+		}
+		t, ok := types.TypeByOid(types.Oid(o))
+		if !ok {
+			return nil, pgerror.Newf(pgerror.UndefinedObject, "type with OID %d does not exist", o)
+		}
+		_ = i
+		b.params = append(b.params, t)
+	}
+	p, err := b.statement(st)
+	if err != nil {
+		return nil, err
+	}
+	out := &Prepared{Statement: st, plan: p, schema: version}
+	for _, t := range b.params {
+		if t.Oid == 0 {
+			t = types.Text
+		}
+		out.ParamOIDs = append(out.ParamOIDs, uint32(t.Oid))
+	}
+	if p.cols != nil {
+		out.Columns = columnsOf(p.cols)
+	}
+	return out, nil
+}
+
+func columnsOf(cols []outCol) []Column {
+	out := make([]Column, len(cols))
+	for i, c := range cols {
+		t := c.typ
+		if t.Oid == types.OidUnknown {
+			t = types.Text
+		}
+		out[i] = Column{Name: c.Name, TypeOID: uint32(t.Oid), TypeSize: int16(t.Size()), TypeMod: t.Typmod, TableOID: c.tableOID, AttNum: c.attnum}
+	}
+	return out
+}
+
+// statement builds the plan of any statement kind.
+func (b *binder) statement(st *Statement) (*stmtPlan, error) {
+	if st.isTxn {
+		return b.txnControlPlan(st), nil
+	}
+	switch v := st.node.Node.(type) {
+	case *pg_query.Node_SelectStmt:
+		return b.selectStatement(v.SelectStmt)
+	case *pg_query.Node_InsertStmt:
+		return b.insertPlan(v.InsertStmt)
+	case *pg_query.Node_UpdateStmt:
+		return b.updatePlan(v.UpdateStmt)
+	case *pg_query.Node_DeleteStmt:
+		return b.deletePlan(v.DeleteStmt)
+	case *pg_query.Node_CopyStmt:
+		return b.copyPlan(v.CopyStmt)
+	case *pg_query.Node_VariableSetStmt:
+		return b.setPlan(v.VariableSetStmt)
+	case *pg_query.Node_VariableShowStmt:
+		return b.showPlan(v.VariableShowStmt)
+	case *pg_query.Node_CreateStmt, *pg_query.Node_DropStmt, *pg_query.Node_AlterTableStmt, *pg_query.Node_IndexStmt,
+		*pg_query.Node_CreateSeqStmt, *pg_query.Node_AlterSeqStmt, *pg_query.Node_CreateSchemaStmt:
+		return b.ddlPlan(st)
+	case *pg_query.Node_TruncateStmt:
+		return b.truncatePlan(v.TruncateStmt)
+	case *pg_query.Node_VacuumStmt:
+		tag := "VACUUM"
+		if !v.VacuumStmt.IsVacuumcmd {
+			tag = "ANALYZE"
+		}
+		return &stmtPlan{noTxn: true, exec: tagOnly(tag)}, nil
+	case *pg_query.Node_CheckPointStmt:
+		return &stmtPlan{noTxn: true, exec: tagOnly("CHECKPOINT")}, nil
+	case *pg_query.Node_DiscardStmt:
+		return &stmtPlan{noTxn: true, exec: func(x *execCtx) (*Result, error) {
+			x.s.settings = newSettings(x.s.info)
+			return &Result{Tag: "DISCARD ALL"}, nil
+		}}, nil
+	case *pg_query.Node_LockStmt:
+		return b.lockPlan(v.LockStmt)
+	case *pg_query.Node_ExplainStmt:
+		return nil, pgerror.Unsupported("EXPLAIN")
+	case *pg_query.Node_ViewStmt:
+		return nil, pgerror.Unsupported("CREATE VIEW")
+	case *pg_query.Node_PrepareStmt, *pg_query.Node_ExecuteStmt, *pg_query.Node_DeallocateStmt:
+		return nil, pgerror.Unsupported("SQL-level PREPARE, EXECUTE and DEALLOCATE (use the extended protocol)")
+	}
+	return nil, pgerror.Unsupported("statement " + nodeKind(st.node))
+}
+
+func tagOnly(tag string) func(*execCtx) (*Result, error) {
+	return func(*execCtx) (*Result, error) { return &Result{Tag: tag}, nil }
+}
+
+// txnControlPlan runs transaction control when a caller executes it as an
+// ordinary statement (the server normally handles it itself).
+func (b *binder) txnControlPlan(st *Statement) *stmtPlan {
+	tc := st.txn
+	return &stmtPlan{noTxn: true, exec: func(x *execCtx) (*Result, error) {
+		if st.txnErr != nil {
+			return nil, st.txnErr
+		}
+		s := x.s
+		switch tc.Kind {
+		case TxnBegin:
+			return &Result{Tag: "BEGIN"}, s.begin(tc.Options, true)
+		case TxnCommit:
+			return &Result{Tag: "COMMIT"}, s.commit()
+		case TxnRollback:
+			return &Result{Tag: "ROLLBACK"}, s.rollback()
+		case TxnSavepoint:
+			return &Result{Tag: "SAVEPOINT"}, s.savepoint(tc.Savepoint)
+		case TxnRelease:
+			return &Result{Tag: "RELEASE"}, s.releaseSavepoint(tc.Savepoint)
+		case TxnRollbackTo:
+			return &Result{Tag: "ROLLBACK"}, s.rollbackToSavepoint(tc.Savepoint)
+		}
+		return nil, pgerror.Unsupported("transaction statement")
+	}}
+}
+
+func (b *binder) selectStatement(st *pg_query.SelectStmt) (*stmtPlan, error) {
+	p, err := b.selectStmt(nil, st, nil)
+	if err != nil {
+		return nil, err
+	}
+	for i := range b.params {
+		if b.params[i].Oid == 0 {
+			b.params[i] = types.Text
+		}
+	}
+	writes := ""
+	if len(st.LockingClause) > 0 {
+		writes = "SELECT FOR UPDATE"
+	}
+	return &stmtPlan{cols: p.cols, writes: writes, exec: func(x *execCtx) (*Result, error) {
+		rows, err := p.run(x)
+		if err != nil {
+			return nil, err
+		}
+		return &Result{Rows: rows, Tag: fmt.Sprintf("SELECT %d", len(rows))}, nil
+	}}, nil
 }
 
 func (s *Session) execute(ctx context.Context, p *Prepared, params []any) (*Result, error) {
-	return nil, pgerror.Unsupported("statement")
+	if p == nil || p.plan == nil {
+		return nil, pgerror.New(pgerror.InvalidSqlStatementName, "prepared statement is not valid")
+	}
+	if s.engine.catalogVersion() != p.schema {
+		np, err := s.prepare(p.Statement, p.ParamOIDs)
+		if err != nil {
+			return nil, err
+		}
+		p.plan, p.schema = np.plan, np.schema
+		p.Columns = np.Columns
+	}
+	if len(params) < len(p.ParamOIDs) {
+		return nil, pgerror.Newf(pgerror.ProtocolViolation, "bind message supplies %d parameters, but prepared statement requires %d", len(params), len(p.ParamOIDs))
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, cancelError(err)
+	}
+	pl := p.plan
+	x := &execCtx{ctx: ctx, s: s, params: params}
+	if pl.noTxn {
+		x.env = s.newEnv()
+		res, err := pl.exec(x)
+		return finishResult(res, pl, err)
+	}
+	implicit := false
+	if s.txn == nil {
+		if err := s.begin(TxnOptions{}, false); err != nil {
+			return nil, err
+		}
+		implicit = true
+	}
+	if pl.writes != "" && s.txn.readOnly {
+		err := pgerror.Newf(pgerror.ReadOnlySqlTransaction, "cannot execute %s in a read-only transaction", pl.writes)
+		if implicit {
+			_ = s.rollback()
+		}
+		return nil, err
+	}
+	kv, err := s.kvTxn()
+	if err != nil {
+		return nil, err
+	}
+	x.txn = kv
+	x.env = s.newEnv()
+	kv.Statement(history.Statement{SQL: p.Statement.sql, Table: pl.table})
+	res, err := pl.exec(x)
+	if implicit {
+		if err != nil {
+			_ = s.rollback()
+		} else if cerr := s.commit(); cerr != nil {
+			return nil, cerr
+		}
+	}
+	return finishResult(res, pl, err)
 }
 
-func (s *Session) copyIn(ctx context.Context, req *CopyRequest, data io.Reader) (string, error) {
-	return "", pgerror.Unsupported("COPY")
+func finishResult(res *Result, pl *stmtPlan, err error) (*Result, error) {
+	if err != nil {
+		return nil, err
+	}
+	if res.Columns == nil && pl.cols != nil {
+		res.Columns = columnsOf(pl.cols)
+	}
+	return res, nil
 }
 
-func (s *Session) copyOut(ctx context.Context, req *CopyRequest, emit func([]byte) error) (string, error) {
-	return "", pgerror.Unsupported("COPY")
+// kvTxn returns the store transaction of the open transaction, beginning
+// it on first use: BEGIN and SET TRANSACTION only record the options.
+func (s *Session) kvTxn() (*isolation.Txn, error) {
+	if s.txn == nil {
+		return nil, pgerror.New(pgerror.NoActiveSqlTransaction, "no transaction in progress")
+	}
+	if s.txn.kv == nil {
+		kv, err := s.kv.Begin(isolation.TxnOptions{Level: s.txn.level, ReadOnly: s.txn.readOnly, Strategy: s.strategy()})
+		if err != nil {
+			return nil, err
+		}
+		s.txn.kv = kv
+	}
+	return s.txn.kv, nil
 }

@@ -15,7 +15,10 @@ import (
 // Statement is one parsed SQL statement. It is immutable and shared between
 // sessions through the parse cache.
 type Statement struct {
-	sql   string
+	sql string
+	// full is the whole query string the statement came from: parse-node
+	// locations are offsets into it.
+	full  string
 	node  *pg_query.Node
 	txn   TxnControl
 	isTxn bool
@@ -95,7 +98,7 @@ func parseStatements(sql string) (sts []*Statement, err error) {
 		if start < 0 || start > len(sql) || end > len(sql) || end < start {
 			start, end = 0, len(sql)
 		}
-		st := &Statement{sql: strings.TrimSpace(sql[start:end]), node: raw.Stmt}
+		st := &Statement{sql: strings.TrimSpace(sql[start:end]), full: sql, node: raw.Stmt}
 		classifyTxnControl(st)
 		sts = append(sts, st)
 	}

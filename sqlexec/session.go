@@ -2,6 +2,7 @@ package sqlexec
 
 import (
 	"strings"
+	"time"
 
 	"github.com/fickle-db/fickle/history"
 	"github.com/fickle-db/fickle/internal/pgerror"
@@ -22,15 +23,16 @@ type Session struct {
 	currval map[*sequence]int64
 	// lastval is the sequence nextval was last called on.
 	lastval *sequence
-	// charTxn holds SET SESSION CHARACTERISTICS defaults applied at Begin.
 }
 
 // txnState is the open transaction.
 type txnState struct {
+	// kv is the store transaction, begun by the first statement.
 	kv         *isolation.Txn
 	level      history.Level
 	readOnly   bool
 	explicit   bool
+	start      time.Time
 	savepoints []savepoint
 	// pending SET TRANSACTION options apply to this transaction only.
 }
@@ -96,11 +98,7 @@ func (s *Session) begin(opts TxnOptions, explicit bool) error {
 	} else if opts.ReadWrite {
 		readOnly = false
 	}
-	kv, err := s.kv.Begin(isolation.TxnOptions{Level: level, ReadOnly: readOnly, Strategy: s.strategy()})
-	if err != nil {
-		return err
-	}
-	s.txn = &txnState{kv: kv, level: level, readOnly: readOnly, explicit: explicit}
+	s.txn = &txnState{level: level, readOnly: readOnly, explicit: explicit, start: time.Now().UTC()}
 	return nil
 }
 
@@ -132,6 +130,9 @@ func (s *Session) commit() error {
 	}
 	t := s.txn
 	s.endTxn()
+	if t.kv == nil {
+		return nil
+	}
 	return t.kv.Commit(bgctx)
 }
 
@@ -141,6 +142,9 @@ func (s *Session) rollback() error {
 	}
 	t := s.txn
 	s.endTxn()
+	if t.kv == nil {
+		return nil
+	}
 	return t.kv.Rollback()
 }
 
@@ -148,7 +152,11 @@ func (s *Session) savepoint(name string) error {
 	if s.txn == nil {
 		return pgerror.New(pgerror.NoActiveSqlTransaction, "SAVEPOINT can only be used in transaction blocks")
 	}
-	sp := s.txn.kv.Savepoint()
+	kv, err := s.kvTxn()
+	if err != nil {
+		return err
+	}
+	sp := kv.Savepoint()
 	s.txn.savepoints = append(s.txn.savepoints, savepoint{name: name, sp: sp})
 	return nil
 }

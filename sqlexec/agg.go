@@ -1,0 +1,283 @@
+package sqlexec
+
+import (
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// aggScope compiles the expressions above a GROUP BY: they read the
+// aggregation row, which holds the group values then the aggregate results.
+type aggScope struct {
+	from   *scope
+	groups []groupEntry
+	aggs   []*aggEntry
+}
+
+type groupEntry struct {
+	key string
+	e   *scalar
+}
+
+type aggEntry struct {
+	key      string
+	fn       *types.Aggregate
+	args     []*scalar
+	distinct bool
+	filter   *scalar
+}
+
+// groupBy compiles the GROUP BY list in the FROM scope. Ordinals and
+// output-column names refer to the select list, as in PostgreSQL.
+func (b *binder) groupBy(agg *aggScope, groups []*pg_query.Node, targets []*pg_query.Node) error {
+	for _, g := range groups {
+		n := g
+		if c := g.GetAConst(); c != nil && c.GetIval() != nil {
+			i := int(c.GetIval().Ival)
+			if i < 1 || i > len(targets) {
+				return b.errAt(pgerror.Newf(pgerror.InvalidColumnReference, "GROUP BY position %d is not in select list", i), c.Location)
+			}
+			n = targets[i-1].GetResTarget().Val
+		} else if cr := g.GetColumnRef(); cr != nil && len(cr.Fields) == 1 && cr.Fields[0].GetString_() != nil {
+			name := cr.Fields[0].GetString_().Sval
+			if !scopeHas(agg.from, name) {
+				for _, t := range targets {
+					if rt := t.GetResTarget(); rt.Name == name {
+						n = rt.Val
+						break
+					}
+				}
+			}
+		}
+		switch n.Node.(type) {
+		case *pg_query.Node_GroupingSet, *pg_query.Node_RowExpr:
+			return pgerror.Unsupported("GROUPING SETS, ROLLUP and CUBE")
+		}
+		e, err := b.expr(agg.from, n)
+		if err != nil {
+			return err
+		}
+		if unresolved(e) || e.lit != nil || e.null {
+			if e, err = b.coerce(e, types.Text, types.CastImplicit); err != nil {
+				return err
+			}
+		}
+		agg.groups = append(agg.groups, groupEntry{key: nodeKey(n), e: e})
+	}
+	return nil
+}
+
+func scopeHas(sc *scope, name string) bool {
+	for _, c := range sc.cols {
+		if c.name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// aggLookup compiles n when it is a GROUP BY expression or an aggregate
+// call; ok is false otherwise and compilation descends into n.
+func (b *binder) aggLookup(sc *scope, n *pg_query.Node) (*scalar, bool, error) {
+	agg := sc.agg
+	if n.GetAConst() != nil || n.GetParamRef() != nil {
+		return nil, false, nil
+	}
+	key := nodeKey(n)
+	for i, g := range agg.groups {
+		if g.key == key {
+			return aggSlot(i, g.e.typ, g.e.name), true, nil
+		}
+	}
+	if cr := n.GetColumnRef(); cr != nil {
+		e, err := b.expr(agg.from, n)
+		if err != nil {
+			return nil, false, err
+		}
+		for i, g := range agg.groups {
+			if e.slot >= 0 && g.e.slot == e.slot {
+				return aggSlot(i, g.e.typ, e.name), true, nil
+			}
+		}
+		if e.refs == 0 {
+			return e, true, nil
+		}
+		return nil, false, nil
+	}
+	fc := n.GetFuncCall()
+	if fc == nil || fc.Over != nil {
+		return nil, false, nil
+	}
+	name := strings.ToLower(lastName(fc.Funcname))
+	if !fc.AggStar && !types.IsAggregate(name) {
+		return nil, false, nil
+	}
+	if len(fc.AggOrder) > 0 {
+		return nil, true, b.errAt(pgerror.Unsupported("ORDER BY inside an aggregate"), fc.Location)
+	}
+	if fc.AggWithinGroup {
+		return nil, true, b.errAt(pgerror.Unsupported("WITHIN GROUP"), fc.Location)
+	}
+	for i, a := range agg.aggs {
+		if a.key == key {
+			return aggSlot(len(agg.groups)+i, a.fn.Result, name), true, nil
+		}
+	}
+	from := agg.from
+	from.noAgg = "aggregate function calls"
+	defer func() { from.noAgg = "" }()
+	args := make([]*scalar, len(fc.Args))
+	ts := make([]types.Type, len(fc.Args))
+	for i, a := range fc.Args {
+		e, err := b.expr(from, a)
+		if err != nil {
+			return nil, true, err
+		}
+		if unresolved(e) || e.lit != nil {
+			if e, err = b.coerce(e, types.Text, types.CastImplicit); err != nil {
+				return nil, true, err
+			}
+		}
+		args[i], ts[i] = e, e.typ
+	}
+	fn, err := types.ResolveAggregate(name, ts, fc.AggStar)
+	if err != nil {
+		return nil, true, b.withPos(err, fc.Location)
+	}
+	ent := &aggEntry{key: key, fn: fn, args: args, distinct: fc.AggDistinct}
+	if fc.AggFilter != nil {
+		if ent.filter, err = b.cond(from, fc.AggFilter, "FILTER"); err != nil {
+			return nil, true, err
+		}
+	}
+	agg.aggs = append(agg.aggs, ent)
+	return aggSlot(len(agg.groups)+len(agg.aggs)-1, fn.Result, name), true, nil
+}
+
+func aggSlot(i int, t types.Type, name string) *scalar {
+	return &scalar{typ: t, slot: -1, name: name, eval: func(x *execCtx) (any, error) { return x.row[i], nil }}
+}
+
+// aggRun accumulates the groups of one execution.
+type aggRun struct {
+	s      *aggScope
+	groups map[string]*groupState
+	order  []*groupState
+	buf    []byte
+}
+
+type groupState struct {
+	vals []any
+	accs []types.Accumulator
+	seen []map[string]bool // per DISTINCT aggregate
+}
+
+func (a *aggScope) start() *aggRun {
+	return &aggRun{s: a, groups: map[string]*groupState{}}
+}
+
+func (r *aggRun) newGroup(vals []any) *groupState {
+	g := &groupState{vals: vals, accs: make([]types.Accumulator, len(r.s.aggs)), seen: make([]map[string]bool, len(r.s.aggs))}
+	for i, a := range r.s.aggs {
+		g.accs[i] = a.fn.New()
+		if a.distinct {
+			g.seen[i] = map[string]bool{}
+		}
+	}
+	r.order = append(r.order, g)
+	return g
+}
+
+// add folds the current row of x into its group.
+func (r *aggRun) add(x *execCtx) error {
+	vals := make([]any, len(r.s.groups))
+	r.buf = r.buf[:0]
+	for i, g := range r.s.groups {
+		v, err := g.e.eval(x)
+		if err != nil {
+			return err
+		}
+		vals[i] = v
+		r.buf = types.AppendKey(r.buf, g.e.typ, v)
+	}
+	g := r.groups[string(r.buf)]
+	if g == nil {
+		g = r.newGroup(vals)
+		r.groups[string(r.buf)] = g
+	}
+	for i, a := range r.s.aggs {
+		if a.filter != nil {
+			v, err := a.filter.eval(x)
+			if err != nil {
+				return err
+			}
+			if v != true {
+				continue
+			}
+		}
+		args := make([]any, len(a.args))
+		for j, e := range a.args {
+			v, err := e.eval(x)
+			if err != nil {
+				return err
+			}
+			args[j] = v
+		}
+		if a.distinct {
+			var k []byte
+			for j, e := range a.args {
+				k = types.AppendKey(k, e.typ, args[j])
+			}
+			if g.seen[i][string(k)] {
+				continue
+			}
+			g.seen[i][string(k)] = true
+		}
+		if err := g.accs[i].Add(args); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// finish computes every group's aggregation row and projects it.
+func (r *aggRun) finish(x *execCtx, having *scalar, outs []*scalar) ([][]any, error) {
+	if len(r.order) == 0 && len(r.s.groups) == 0 {
+		r.newGroup(nil)
+	}
+	var out [][]any
+	for _, g := range r.order {
+		row := make([]any, len(r.s.groups)+len(r.s.aggs))
+		copy(row, g.vals)
+		for i, acc := range g.accs {
+			v, err := acc.Result()
+			if err != nil {
+				return nil, err
+			}
+			row[len(r.s.groups)+i] = v
+		}
+		x.row = row
+		if having != nil {
+			v, err := having.eval(x)
+			if err != nil {
+				return nil, err
+			}
+			if v != true {
+				continue
+			}
+		}
+		o := make([]any, len(outs))
+		for i, e := range outs {
+			v, err := e.eval(x)
+			if err != nil {
+				return nil, err
+			}
+			o[i] = v
+		}
+		out = append(out, o)
+	}
+	return out, nil
+}

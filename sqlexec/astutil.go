@@ -1,0 +1,137 @@
+package sqlexec
+
+import (
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// walk calls fn for every Node under n, n included, in depth-first order;
+// fn returns false to skip a node's children.
+func walk(n *pg_query.Node, fn func(*pg_query.Node) bool) {
+	if n == nil {
+		return
+	}
+	if !fn(n) {
+		return
+	}
+	walkMsg(n.ProtoReflect(), fn)
+}
+
+func walkMsg(m protoreflect.Message, fn func(*pg_query.Node) bool) {
+	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		if fd.Kind() != protoreflect.MessageKind || fd.IsMap() {
+			return true
+		}
+		visit := func(sub protoreflect.Message) {
+			if node, ok := sub.Interface().(*pg_query.Node); ok {
+				walk(node, fn)
+			} else {
+				walkMsg(sub, fn)
+			}
+		}
+		if fd.IsList() {
+			l := v.List()
+			for i := 0; i < l.Len(); i++ {
+				visit(l.Get(i).Message())
+			}
+		} else {
+			visit(v.Message())
+		}
+		return true
+	})
+}
+
+// nodeKey returns a key of n that ignores source locations, so that the
+// same expression written twice (in GROUP BY and in the select list) has
+// the same key.
+func nodeKey(n *pg_query.Node) string {
+	c := proto.Clone(n)
+	clearLocations(c.ProtoReflect())
+	b, _ := proto.MarshalOptions{Deterministic: true}.Marshal(c)
+	return string(b)
+}
+
+func clearLocations(m protoreflect.Message) {
+	var clear []protoreflect.FieldDescriptor
+	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		switch {
+		case fd.Name() == "location" || fd.Name() == "stmt_location" || fd.Name() == "arg_location":
+			clear = append(clear, fd)
+		case fd.Kind() == protoreflect.MessageKind && fd.IsList():
+			l := v.List()
+			for i := 0; i < l.Len(); i++ {
+				clearLocations(l.Get(i).Message())
+			}
+		case fd.Kind() == protoreflect.MessageKind && !fd.IsMap():
+			clearLocations(v.Message())
+		}
+		return true
+	})
+	for _, fd := range clear {
+		m.Clear(fd)
+	}
+}
+
+// containsAgg reports whether n calls an aggregate outside any subquery.
+func containsAgg(ns ...*pg_query.Node) bool {
+	found := false
+	for _, n := range ns {
+		walk(n, func(c *pg_query.Node) bool {
+			if found || c.GetSubLink() != nil {
+				return false
+			}
+			if fc := c.GetFuncCall(); fc != nil && fc.Over == nil {
+				names := strs(fc.Funcname)
+				if fc.AggStar || types.IsAggregate(strings.ToLower(names[len(names)-1])) {
+					found = true
+					return false
+				}
+			}
+			return true
+		})
+	}
+	return found
+}
+
+// containsSubLink reports whether n holds a subquery.
+func containsSubLink(n *pg_query.Node) bool {
+	found := false
+	walk(n, func(c *pg_query.Node) bool {
+		if c.GetSubLink() != nil {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// conjuncts splits a condition at its top-level ANDs.
+func conjuncts(n *pg_query.Node) []*pg_query.Node {
+	if n == nil {
+		return nil
+	}
+	if be := n.GetBoolExpr(); be != nil && be.Boolop == pg_query.BoolExprType_AND_EXPR {
+		var out []*pg_query.Node
+		for _, a := range be.Args {
+			out = append(out, conjuncts(a)...)
+		}
+		return out
+	}
+	return []*pg_query.Node{n}
+}
+
+// deparseExpr returns the SQL text of an expression.
+func deparseExpr(n *pg_query.Node) string {
+	tree := &pg_query.ParseResult{Stmts: []*pg_query.RawStmt{{Stmt: &pg_query.Node{Node: &pg_query.Node_SelectStmt{
+		SelectStmt: &pg_query.SelectStmt{TargetList: []*pg_query.Node{pg_query.MakeResTargetNodeWithVal(n, 0)}}}}}}}
+	s, err := pg_query.Deparse(tree)
+	if err != nil {
+		return "?"
+	}
+	return strings.TrimPrefix(s, "SELECT ")
+}

@@ -1,0 +1,349 @@
+package sqlexec
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/isolation"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// execCtx is the state of one statement execution that compiled
+// expressions and plans read.
+type execCtx struct {
+	ctx    context.Context
+	s      *Session
+	txn    *isolation.Txn
+	params []any
+	env    *types.Env
+	// row is the current row of the innermost query level: the columns of
+	// every FROM item side by side (or, above an aggregation, the group
+	// values then the aggregate results).
+	row []any
+	// outer holds the current rows of the enclosing query levels, innermost
+	// last, for correlated subqueries.
+	outer [][]any
+	// subCache keeps the results of uncorrelated subqueries for the
+	// statement.
+	subCache map[*selectPlan][][]any
+}
+
+// child returns the context a subquery of the current row runs in.
+func (x *execCtx) child() *execCtx {
+	c := *x
+	c.outer = append(x.outer[:len(x.outer):len(x.outer)], x.row)
+	c.row = nil
+	return &c
+}
+
+func (x *execCtx) checkCancel() error {
+	if err := x.ctx.Err(); err != nil {
+		return cancelError(err)
+	}
+	return nil
+}
+
+// cancelError turns a context error into 57014.
+func cancelError(err error) error {
+	if err == context.DeadlineExceeded {
+		return pgerror.Wrapf(err, pgerror.QueryCanceled, "canceling statement due to statement timeout")
+	}
+	return pgerror.Wrapf(err, pgerror.QueryCanceled, "canceling statement due to user request")
+}
+
+// evalFn computes a value from the execution state.
+type evalFn func(x *execCtx) (any, error)
+
+// scalar is a compiled, typed expression.
+type scalar struct {
+	typ  types.Type
+	eval evalFn
+	// slot is the row slot of a plain column reference of the current
+	// level, -1 otherwise.
+	slot int
+	// refs is the set of FROM items of the current level the expression
+	// reads (bit i for item i; bit 63 stands for "item 63 or later").
+	refs uint64
+	// param is n for a bare $n whose type is not yet known.
+	param int
+	// lit holds the text of an untyped string literal.
+	lit *string
+	// null marks an untyped NULL literal.
+	null bool
+	// volatile marks expressions that must not be computed once.
+	volatile bool
+	// name is the output column name PostgreSQL would give the expression.
+	name string
+}
+
+func itemBit(i int) uint64 {
+	if i >= 63 {
+		return 1 << 63
+	}
+	return 1 << uint(i)
+}
+
+// scope is the set of columns visible at one query level.
+type scope struct {
+	cols   []scopeCol
+	parent *scope
+	// pending collects the items of this level that nested subqueries
+	// reference (correlation).
+	pending uint64
+	// agg, when set, compiles expressions above a GROUP BY or aggregate.
+	agg *aggScope
+	// noAgg names the clause where aggregates are not allowed ("WHERE").
+	noAgg string
+	ctes  map[string]*ctePlan
+	// excluded is the row slot offset of ON CONFLICT's EXCLUDED, -1 if none.
+}
+
+type scopeCol struct {
+	rel      string // the FROM item's name or alias
+	name     string
+	typ      types.Type
+	item     int
+	slot     int
+	hidden   bool // not expanded by *
+	tableOID uint32
+	attnum   int16
+}
+
+// binder resolves names and types for one statement.
+type binder struct {
+	s   *Session
+	cat *catalog
+	// full is the whole query string the statement came from, for error
+	// positions.
+	full string
+	// params holds the type of each $n (index n-1); a zero Oid is not yet
+	// known.
+	params []types.Type
+}
+
+func (b *binder) pos(loc int32) int {
+	if loc < 0 || int(loc) > len(b.full) {
+		return 0
+	}
+	return utf8.RuneCountInString(b.full[:loc]) + 1
+}
+
+// errAt attaches the position of loc to a pgerror.
+func (b *binder) errAt(err *pgerror.Error, loc int32) *pgerror.Error {
+	if p := b.pos(loc); p > 0 {
+		err.Position = p
+	}
+	return err
+}
+
+// paramType returns the known type of $n.
+func (b *binder) paramType(n int) types.Type {
+	if n-1 < len(b.params) {
+		return b.params[n-1]
+	}
+	return types.Type{}
+}
+
+func (b *binder) setParamType(n int, t types.Type) {
+	for len(b.params) < n {
+		b.params = append(b.params, types.Type{})
+	}
+	if t.Oid == types.OidUnknown {
+		t = types.Text
+	}
+	b.params[n-1] = t
+}
+
+// unresolved reports whether e is a $n of not yet known type.
+func unresolved(e *scalar) bool { return e.param > 0 }
+
+// fix gives an unresolved parameter or untyped literal the type t.
+func (b *binder) fix(e *scalar, t types.Type) (*scalar, error) {
+	if unresolved(e) {
+		b.setParamType(e.param, t)
+		e.typ, e.param = b.paramType(e.param), 0
+		return e, nil
+	}
+	if e.lit != nil || e.null {
+		return b.coerce(e, t, types.CastImplicit)
+	}
+	return e, nil
+}
+
+// coerce converts e to type to in the given context.
+func (b *binder) coerce(e *scalar, to types.Type, ctx types.CastContext) (*scalar, error) {
+	if unresolved(e) {
+		return b.fix(e, to)
+	}
+	if e.null {
+		return &scalar{typ: to, eval: constEval(nil), slot: -1, name: e.name}, nil
+	}
+	if e.typ == to || (e.typ.Oid == to.Oid && to.Typmod < 0) {
+		return e, nil
+	}
+	f, err := types.LookupCast(e.typ, to, ctx)
+	if err != nil {
+		return nil, err
+	}
+	if e.lit != nil {
+		v, err := f(*e.lit)
+		if err != nil {
+			return nil, err
+		}
+		return &scalar{typ: to, eval: constEval(v), slot: -1, name: e.name}, nil
+	}
+	inner := e.eval
+	return &scalar{typ: to, slot: -1, refs: e.refs, volatile: e.volatile, name: e.name, eval: func(x *execCtx) (any, error) {
+		v, err := inner(x)
+		if err != nil || v == nil {
+			return nil, err
+		}
+		return f(v)
+	}}, nil
+}
+
+func constEval(v any) evalFn { return func(*execCtx) (any, error) { return v, nil } }
+
+// resolveCol finds a column reference in sc and its parents.
+func (b *binder) resolveCol(sc *scope, fields []string, loc int32) (*scalar, error) {
+	var rel, name string
+	switch len(fields) {
+	case 1:
+		name = fields[0]
+	case 2:
+		rel, name = fields[0], fields[1]
+	case 3:
+		rel, name = fields[1], fields[2]
+	default:
+		return nil, b.errAt(pgerror.Newf(pgerror.SyntaxError, "improper qualified name (too many dotted names): %s", strings.Join(fields, ".")), loc)
+	}
+	depth := 0
+	for cur := sc; cur != nil; cur, depth = cur.parent, depth+1 {
+		found := -1
+		relSeen := false
+		for i, c := range cur.cols {
+			if rel != "" {
+				if c.rel != rel {
+					continue
+				}
+				relSeen = true
+			}
+			if c.name != name {
+				continue
+			}
+			if found >= 0 {
+				return nil, b.errAt(pgerror.Newf(pgerror.AmbiguousColumn, "column reference \"%s\" is ambiguous", name), loc)
+			}
+			found = i
+		}
+		if found < 0 {
+			if relSeen {
+				return nil, b.errAt(pgerror.Newf(pgerror.UndefinedColumn, "column %s.%s does not exist", rel, name), loc)
+			}
+			continue
+		}
+		c := cur.cols[found]
+		slot := c.slot
+		if depth == 0 {
+			return &scalar{typ: c.typ, slot: slot, refs: itemBit(c.item), name: name,
+				eval: func(x *execCtx) (any, error) { return x.row[slot], nil }}, nil
+		}
+		cur.pending |= itemBit(c.item)
+		d := depth
+		return &scalar{typ: c.typ, slot: -1, name: name, eval: func(x *execCtx) (any, error) {
+			return x.outer[len(x.outer)-d][slot], nil
+		}}, nil
+	}
+	if rel != "" {
+		if !b.relVisible(sc, rel) {
+			return nil, b.errAt(pgerror.Newf(pgerror.UndefinedTable, "missing FROM-clause entry for table \"%s\"", rel), loc)
+		}
+		return nil, b.errAt(pgerror.Newf(pgerror.UndefinedColumn, "column %s.%s does not exist", rel, name), loc)
+	}
+	return nil, b.errAt(pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" does not exist", name), loc)
+}
+
+func (b *binder) relVisible(sc *scope, rel string) bool {
+	for cur := sc; cur != nil; cur = cur.parent {
+		for _, c := range cur.cols {
+			if c.rel == rel {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// strs returns the String values of a list of nodes.
+func strs(ns []*pg_query.Node) []string {
+	out := make([]string, 0, len(ns))
+	for _, n := range ns {
+		out = append(out, n.GetString_().GetSval())
+	}
+	return out
+}
+
+// typeName resolves a TypeName node.
+func (b *binder) typeName(tn *pg_query.TypeName) (types.Type, error) {
+	if len(tn.ArrayBounds) > 0 {
+		return types.Type{}, b.errAt(pgerror.Unsupported("array types"), tn.Location)
+	}
+	if tn.PctType || tn.Setof {
+		return types.Type{}, b.errAt(pgerror.Unsupported("%TYPE and SETOF"), tn.Location)
+	}
+	var mods []int32
+	for _, m := range tn.Typmods {
+		c := m.GetAConst()
+		if c == nil || c.GetIval() == nil {
+			return types.Type{}, b.errAt(pgerror.New(pgerror.SyntaxError, "type modifiers must be simple constants or identifiers"), tn.Location)
+		}
+		mods = append(mods, c.GetIval().Ival)
+	}
+	names := strs(tn.Names)
+	switch names[len(names)-1] {
+	case "serial", "bigserial", "smallserial", "serial4", "serial8", "serial2":
+		return types.Type{}, b.errAt(pgerror.Newf(pgerror.UndefinedObject, "type \"%s\" does not exist", names[len(names)-1]), tn.Location)
+	}
+	t, err := types.TypeByName(names, mods)
+	if err != nil {
+		if pe, ok := err.(*pgerror.Error); ok {
+			return types.Type{}, b.errAt(pe, tn.Location)
+		}
+		return types.Type{}, err
+	}
+	return t, nil
+}
+
+// newEnv returns the evaluation environment of a statement.
+func (s *Session) newEnv() *types.Env {
+	now := time.Now().UTC()
+	txnTime := now
+	if s.txn != nil {
+		txnTime = s.txn.start
+	}
+	env := &types.Env{TxnTime: txnTime, StmtTime: now, Clock: func() time.Time { return time.Now().UTC() }, Rand: cryptoRand{}}
+	if tz, _ := s.settings.get("TimeZone"); tz != "" && tz != "UTC" {
+		if loc, err := time.LoadLocation(tz); err == nil {
+			env.Location = loc
+		} else if loc := fixedZone(tz); loc != nil {
+			env.Location = loc
+		}
+	}
+	return env
+}
+
+// fixedZone reads a numeric TimeZone setting (hours east of UTC, as POSIX
+// inverts them, PostgreSQL reads SET TIME ZONE -5 as UTC-5).
+func fixedZone(tz string) *time.Location {
+	var h float64
+	if _, err := fmt.Sscanf(tz, "%g", &h); err != nil {
+		return nil
+	}
+	return time.FixedZone(tz, int(h*3600))
+}

@@ -1,0 +1,511 @@
+package sqlexec
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// copyPlan is the executable form of a COPY.
+type copyPlan struct {
+	t      *tableDesc
+	target []int // table columns, for COPY FROM
+	w      *writer
+	query  *selectPlan // for COPY TO
+	opts   copyOptions
+}
+
+type copyOptions struct {
+	format    CopyFormat
+	delim     byte
+	null      string
+	header    bool
+	quote     byte
+	escape    byte
+	forceNull bool
+}
+
+func (b *binder) copyPlan(cs *pg_query.CopyStmt) (*stmtPlan, error) {
+	if cs.IsProgram || cs.Filename != "" {
+		return nil, pgerror.Unsupported("COPY to or from a file or program (use STDIN/STDOUT)")
+	}
+	if cs.WhereClause != nil {
+		return nil, pgerror.Unsupported("COPY ... WHERE")
+	}
+	opts, err := copyOpts(cs.Options)
+	if err != nil {
+		return nil, err
+	}
+	cp := &copyPlan{opts: opts}
+	var cols []outCol
+	if cs.Relation != nil {
+		t, err := b.targetTable(cs.Relation)
+		if err != nil {
+			return nil, err
+		}
+		cp.t = t
+		names := strs(cs.Attlist)
+		if len(cs.Attlist) == 0 {
+			for _, c := range t.cols {
+				names = append(names, c.name)
+			}
+		}
+		for _, n := range names {
+			i := t.colIndex(n)
+			if i < 0 {
+				return nil, pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", n, t.name)
+			}
+			cp.target = append(cp.target, i)
+			c := t.cols[i]
+			cols = append(cols, outCol{Name: c.name, typ: c.typ, tableOID: t.oid, attnum: c.attnum})
+		}
+		if cs.IsFrom {
+			if cp.w, err = b.writerFor(t, false); err != nil {
+				return nil, err
+			}
+		} else {
+			var targets []*pg_query.Node
+			for _, n := range names {
+				targets = append(targets, pg_query.MakeResTargetNodeWithVal(pg_query.MakeColumnRefNode([]*pg_query.Node{pg_query.MakeStrNode(n)}, -1), -1))
+			}
+			sel := &pg_query.SelectStmt{TargetList: targets, FromClause: []*pg_query.Node{{Node: &pg_query.Node_RangeVar{RangeVar: cs.Relation}}}}
+			if cp.query, err = b.selectStmt(nil, sel, nil); err != nil {
+				return nil, err
+			}
+		}
+	} else {
+		if cs.IsFrom {
+			return nil, pgerror.New(pgerror.SyntaxError, "COPY FROM needs a table")
+		}
+		if cp.query, err = b.selectNode(nil, cs.Query, nil); err != nil {
+			return nil, err
+		}
+		cols = cp.query.cols
+	}
+	req := &CopyRequest{In: cs.IsFrom, Format: opts.format, Columns: columnsOf(cols), copy: cp}
+	writes := ""
+	if cs.IsFrom {
+		writes = "COPY FROM"
+	}
+	return &stmtPlan{noTxn: true, writes: writes, exec: func(x *execCtx) (*Result, error) {
+		if cs.IsFrom && x.s.txn != nil && x.s.txn.readOnly {
+			return nil, pgerror.New(pgerror.ReadOnlySqlTransaction, "cannot execute COPY FROM in a read-only transaction")
+		}
+		return &Result{Copy: req}, nil
+	}}, nil
+}
+
+func copyOpts(list []*pg_query.Node) (copyOptions, error) {
+	o := copyOptions{format: CopyText, delim: '\t', null: `\N`, quote: '"', escape: 0}
+	var delimSet, nullSet bool
+	str := func(d *pg_query.DefElem) string {
+		if s := d.Arg.GetString_(); s != nil {
+			return s.Sval
+		}
+		if c := d.Arg.GetAConst(); c != nil && c.GetSval() != nil {
+			return c.GetSval().Sval
+		}
+		return ""
+	}
+	for _, n := range list {
+		d := n.GetDefElem()
+		switch d.Defname {
+		case "format":
+			switch strings.ToLower(str(d)) {
+			case "text":
+			case "csv":
+				o.format = CopyCSV
+			case "binary":
+				return o, pgerror.Unsupported("COPY BINARY")
+			default:
+				return o, pgerror.Newf(pgerror.InvalidParameterValue, "COPY format \"%s\" not recognized", str(d))
+			}
+		case "delimiter":
+			s := str(d)
+			if len(s) != 1 {
+				return o, pgerror.New(pgerror.FeatureNotSupported, "COPY delimiter must be a single one-byte character")
+			}
+			o.delim, delimSet = s[0], true
+		case "null":
+			o.null, nullSet = str(d), true
+		case "header":
+			o.header = d.Arg == nil || constTrue(d.Arg) || strings.EqualFold(str(d), "true") || strings.EqualFold(str(d), "on")
+			if strings.EqualFold(str(d), "match") {
+				return o, pgerror.Unsupported("COPY HEADER MATCH")
+			}
+		case "quote":
+			s := str(d)
+			if len(s) != 1 {
+				return o, pgerror.New(pgerror.FeatureNotSupported, "COPY quote must be a single one-byte character")
+			}
+			o.quote = s[0]
+		case "escape":
+			s := str(d)
+			if len(s) != 1 {
+				return o, pgerror.New(pgerror.FeatureNotSupported, "COPY escape must be a single one-byte character")
+			}
+			o.escape = s[0]
+		case "freeze":
+		case "encoding":
+			if _, err := normEncoding(str(d)); err != nil {
+				return o, err
+			}
+		default:
+			return o, pgerror.Unsupported("COPY option " + d.Defname)
+		}
+	}
+	if o.format == CopyCSV {
+		if !delimSet {
+			o.delim = ','
+		}
+		if !nullSet {
+			o.null = ""
+		}
+		if o.escape == 0 {
+			o.escape = o.quote
+		}
+	}
+	return o, nil
+}
+
+func (s *Session) copyIn(ctx context.Context, req *CopyRequest, data io.Reader) (string, error) {
+	cp := req.copy
+	if cp == nil || cp.w == nil {
+		return "", pgerror.New(pgerror.ProtocolViolation, "not a COPY FROM request")
+	}
+	implicit := s.txn == nil
+	if implicit {
+		if err := s.begin(TxnOptions{}, false); err != nil {
+			return "", err
+		}
+	}
+	n, err := s.copyInTxn(ctx, cp, data)
+	if implicit {
+		if err != nil {
+			_ = s.rollback()
+		} else if err = s.commit(); err != nil {
+			return "", err
+		}
+	}
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("COPY %d", n), nil
+}
+
+func (s *Session) copyInTxn(ctx context.Context, cp *copyPlan, data io.Reader) (int64, error) {
+	if s.txn.readOnly {
+		return 0, pgerror.New(pgerror.ReadOnlySqlTransaction, "cannot execute COPY FROM in a read-only transaction")
+	}
+	kv, err := s.kvTxn()
+	if err != nil {
+		return 0, err
+	}
+	x := &execCtx{ctx: ctx, s: s, txn: kv, env: s.newEnv()}
+	t := cp.t
+	given := make([]bool, len(t.cols))
+	for _, c := range cp.target {
+		given[c] = true
+	}
+	r := bufio.NewReaderSize(data, 1<<16)
+	var n, line int64
+	for {
+		rec, err := readRecord(r, cp.opts)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return n, err
+		}
+		line++
+		if rec == nil {
+			break // end-of-data marker
+		}
+		if line == 1 && cp.opts.header {
+			continue
+		}
+		if n%1024 == 0 {
+			if err := x.checkCancel(); err != nil {
+				return n, err
+			}
+		}
+		if len(rec) != len(cp.target) {
+			if len(rec) < len(cp.target) {
+				return n, pgerror.Newf(pgerror.BadCopyFileFormat, "missing data for column \"%s\"", t.cols[cp.target[len(rec)]].name).WithDetail("COPY %s, line %d", t.name, line)
+			}
+			return n, pgerror.New(pgerror.BadCopyFileFormat, "extra data after last expected column").WithDetail("COPY %s, line %d", t.name, line)
+		}
+		row := make([]any, len(t.cols))
+		for i, c := range cp.target {
+			if rec[i] == nil {
+				continue
+			}
+			v, err := types.ParseTextEnv(x.env, t.cols[c].typ, *rec[i])
+			if err != nil {
+				return n, err
+			}
+			row[c] = v
+		}
+		if err := cp.w.fillDefaults(x, row, given); err != nil {
+			return n, err
+		}
+		if err := cp.w.validate(x, row, nil); err != nil {
+			return n, err
+		}
+		if _, err := cp.w.insertRow(x, row); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}
+
+// readRecord reads one COPY record: nil fields are NULL; a nil record is
+// the end-of-data marker (\.).
+func readRecord(r *bufio.Reader, o copyOptions) ([]*string, error) {
+	line, err := r.ReadString('\n')
+	if err == io.EOF && line == "" {
+		return nil, io.EOF
+	}
+	if err != nil && err != io.EOF {
+		return nil, err
+	}
+	if o.format == CopyCSV {
+		for strings.Count(line, string(o.quote))%2 == 1 {
+			more, err := r.ReadString('\n')
+			line += more
+			if err != nil {
+				break
+			}
+		}
+	}
+	line = strings.TrimSuffix(line, "\n")
+	line = strings.TrimSuffix(line, "\r")
+	if line == `\.` {
+		return nil, nil
+	}
+	if o.format == CopyCSV {
+		return splitCSV(line, o)
+	}
+	parts := strings.Split(line, string(o.delim))
+	out := make([]*string, len(parts))
+	for i, p := range parts {
+		if p == o.null {
+			continue
+		}
+		v, err := unescapeText(p)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = &v
+	}
+	return out, nil
+}
+
+func unescapeText(s string) (string, error) {
+	if strings.IndexByte(s, '\\') < 0 {
+		return s, nil
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' || i+1 == len(s) {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch e := s[i]; e {
+		case 'b':
+			b.WriteByte('\b')
+		case 'f':
+			b.WriteByte('\f')
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		case 't':
+			b.WriteByte('\t')
+		case 'v':
+			b.WriteByte('\v')
+		case 'x':
+			j := i + 1
+			for j < len(s) && j < i+3 && isHex(s[j]) {
+				j++
+			}
+			if j == i+1 {
+				b.WriteByte('x')
+				continue
+			}
+			v, _ := strconv.ParseUint(s[i+1:j], 16, 8)
+			b.WriteByte(byte(v))
+			i = j - 1
+		case '0', '1', '2', '3', '4', '5', '6', '7':
+			j := i
+			for j < len(s) && j < i+3 && s[j] >= '0' && s[j] <= '7' {
+				j++
+			}
+			v, _ := strconv.ParseUint(s[i:j], 8, 8)
+			b.WriteByte(byte(v))
+			i = j - 1
+		default:
+			b.WriteByte(e)
+		}
+	}
+	return b.String(), nil
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+func splitCSV(line string, o copyOptions) ([]*string, error) {
+	var out []*string
+	i := 0
+	for {
+		var field strings.Builder
+		quoted := false
+		if i < len(line) && line[i] == o.quote {
+			quoted = true
+			i++
+			for {
+				if i >= len(line) {
+					return nil, pgerror.New(pgerror.BadCopyFileFormat, "unterminated CSV quoted field")
+				}
+				c := line[i]
+				if c == o.escape && i+1 < len(line) && line[i+1] == o.quote {
+					field.WriteByte(o.quote)
+					i += 2
+					continue
+				}
+				if c == o.quote {
+					i++
+					break
+				}
+				field.WriteByte(c)
+				i++
+			}
+		}
+		for i < len(line) && line[i] != o.delim {
+			field.WriteByte(line[i])
+			i++
+		}
+		v := field.String()
+		if !quoted && v == o.null {
+			out = append(out, nil)
+		} else {
+			out = append(out, &v)
+		}
+		if i >= len(line) {
+			return out, nil
+		}
+		i++
+	}
+}
+
+func (s *Session) copyOut(ctx context.Context, req *CopyRequest, emit func([]byte) error) (string, error) {
+	cp := req.copy
+	if cp == nil || cp.query == nil {
+		return "", pgerror.New(pgerror.ProtocolViolation, "not a COPY TO request")
+	}
+	implicit := s.txn == nil
+	if implicit {
+		if err := s.begin(TxnOptions{}, false); err != nil {
+			return "", err
+		}
+	}
+	n, err := s.copyOutTxn(ctx, cp, req, emit)
+	if implicit {
+		if err != nil {
+			_ = s.rollback()
+		} else if err = s.commit(); err != nil {
+			return "", err
+		}
+	}
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("COPY %d", n), nil
+}
+
+func (s *Session) copyOutTxn(ctx context.Context, cp *copyPlan, req *CopyRequest, emit func([]byte) error) (int, error) {
+	kv, err := s.kvTxn()
+	if err != nil {
+		return 0, err
+	}
+	x := &execCtx{ctx: ctx, s: s, txn: kv, env: s.newEnv()}
+	rows, err := cp.query.run(x)
+	if err != nil {
+		return 0, err
+	}
+	o := cp.opts
+	loc := x.env.Location
+	var buf bytes.Buffer
+	if o.header {
+		for i, c := range req.Columns {
+			if i > 0 {
+				buf.WriteByte(o.delim)
+			}
+			buf.WriteString(formatCopyField(c.Name, o))
+		}
+		buf.WriteByte('\n')
+		if err := emit(append([]byte(nil), buf.Bytes()...)); err != nil {
+			return 0, err
+		}
+	}
+	for _, r := range rows {
+		buf.Reset()
+		for i, v := range r {
+			if i > 0 {
+				buf.WriteByte(o.delim)
+			}
+			if v == nil {
+				buf.WriteString(o.null)
+				continue
+			}
+			buf.WriteString(formatCopyField(types.FormatText(cp.query.cols[i].typ, v, loc), o))
+		}
+		buf.WriteByte('\n')
+		if err := emit(append([]byte(nil), buf.Bytes()...)); err != nil {
+			return 0, err
+		}
+	}
+	return len(rows), nil
+}
+
+func formatCopyField(s string, o copyOptions) string {
+	if o.format == CopyCSV {
+		if s == o.null || strings.ContainsAny(s, string([]byte{o.delim, o.quote, '\n', '\r'})) {
+			q := string(o.quote)
+			return q + strings.ReplaceAll(s, q, string(o.escape)+q) + q
+		}
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '\\':
+			b.WriteString(`\\`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '\t':
+			b.WriteString(`\t`)
+		default:
+			if c == o.delim {
+				b.WriteByte('\\')
+			}
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,658 @@
+package sqlexec
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/isolation"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// ddl is one DDL statement in progress: it edits a clone of the catalog
+// and calls the store; publish makes the result visible to every session.
+type ddl struct {
+	s    *Session
+	x    *execCtx
+	cat  *catalog
+	undo []func()
+}
+
+func ddlTag(n *pg_query.Node) string {
+	switch v := n.Node.(type) {
+	case *pg_query.Node_CreateStmt:
+		return "CREATE TABLE"
+	case *pg_query.Node_DropStmt:
+		switch v.DropStmt.RemoveType {
+		case pg_query.ObjectType_OBJECT_INDEX:
+			return "DROP INDEX"
+		case pg_query.ObjectType_OBJECT_SEQUENCE:
+			return "DROP SEQUENCE"
+		case pg_query.ObjectType_OBJECT_SCHEMA:
+			return "DROP SCHEMA"
+		case pg_query.ObjectType_OBJECT_VIEW:
+			return "DROP VIEW"
+		}
+		return "DROP TABLE"
+	case *pg_query.Node_AlterTableStmt:
+		if v.AlterTableStmt.Objtype == pg_query.ObjectType_OBJECT_INDEX {
+			return "ALTER INDEX"
+		}
+		return "ALTER TABLE"
+	case *pg_query.Node_IndexStmt:
+		return "CREATE INDEX"
+	case *pg_query.Node_CreateSeqStmt:
+		return "CREATE SEQUENCE"
+	case *pg_query.Node_AlterSeqStmt:
+		return "ALTER SEQUENCE"
+	case *pg_query.Node_CreateSchemaStmt:
+		return "CREATE SCHEMA"
+	}
+	return "DDL"
+}
+
+func (b *binder) ddlPlan(st *Statement) (*stmtPlan, error) {
+	node := st.node
+	tag := ddlTag(node)
+	return &stmtPlan{writes: tag, exec: func(x *execCtx) (*Result, error) {
+		e := x.s.engine
+		e.ddlMu.Lock()
+		defer e.ddlMu.Unlock()
+		cur, _ := e.snapshot()
+		d := &ddl{s: x.s, x: x, cat: cur.clone()}
+		if err := d.run(node, st.full); err != nil {
+			for i := len(d.undo) - 1; i >= 0; i-- {
+				d.undo[i]()
+			}
+			return nil, err
+		}
+		e.cat.publish(d.cat)
+		return &Result{Tag: tag}, nil
+	}}, nil
+}
+
+func (d *ddl) binder(full string) *binder {
+	return &binder{s: d.s, cat: d.cat, full: full}
+}
+
+func (d *ddl) store() *isolation.Store { return d.s.engine.store }
+
+func (d *ddl) run(n *pg_query.Node, full string) error {
+	switch v := n.Node.(type) {
+	case *pg_query.Node_CreateStmt:
+		return d.createTable(v.CreateStmt, full)
+	case *pg_query.Node_DropStmt:
+		return d.drop(v.DropStmt)
+	case *pg_query.Node_AlterTableStmt:
+		return d.alterTable(v.AlterTableStmt, full)
+	case *pg_query.Node_IndexStmt:
+		return d.createIndex(v.IndexStmt)
+	case *pg_query.Node_CreateSeqStmt:
+		return d.createSequence(v.CreateSeqStmt)
+	case *pg_query.Node_AlterSeqStmt:
+		return d.alterSequence(v.AlterSeqStmt)
+	case *pg_query.Node_CreateSchemaStmt:
+		return d.createSchema(v.CreateSchemaStmt)
+	}
+	return pgerror.Unsupported("statement " + nodeKind(n))
+}
+
+// relationExists reports whether a table, index or sequence has the name in
+// the schema (they share one namespace).
+func (d *ddl) relationExists(schema, name string) bool {
+	sc := d.cat.schemas[schema]
+	if sc == nil {
+		return false
+	}
+	return sc.tables[name] != nil || sc.indexes[name] != nil || sc.seqs[name] != nil
+}
+
+// uniqueRelName returns base, or base with a number appended, unused in the
+// schema.
+func (d *ddl) uniqueRelName(schema, base string) string {
+	if len(base) > 63 {
+		base = base[:63]
+	}
+	name := base
+	for i := 1; d.relationExists(schema, name); i++ {
+		name = fmt.Sprintf("%s%d", base, i)
+	}
+	return name
+}
+
+func uniqueConName(t *tableDesc, base string) string {
+	used := map[string]bool{t.pkName: true}
+	for _, c := range t.checks {
+		used[c.name] = true
+	}
+	for _, f := range t.fks {
+		used[f.name] = true
+	}
+	for _, ix := range t.indexes {
+		used[ix.name] = true
+	}
+	name := base
+	for i := 1; used[name]; i++ {
+		name = fmt.Sprintf("%s%d", base, i)
+	}
+	return name
+}
+
+// serialType maps the serial pseudo-types.
+func serialType(tn *pg_query.TypeName) (types.Type, int64, bool) {
+	names := strs(tn.Names)
+	if len(names) != 1 || len(tn.Typmods) > 0 || len(tn.ArrayBounds) > 0 {
+		return types.Type{}, 0, false
+	}
+	switch names[0] {
+	case "serial", "serial4":
+		return types.Int4, math.MaxInt32, true
+	case "bigserial", "serial8":
+		return types.Int8, math.MaxInt64, true
+	case "smallserial", "serial2":
+		return types.Int2, math.MaxInt16, true
+	}
+	return types.Type{}, 0, false
+}
+
+// nextvalDefault builds the DEFAULT nextval('seq') of a SERIAL or identity
+// column.
+func nextvalDefault(q *sequence) *pg_query.Node {
+	name := q.name
+	if q.schema != "public" {
+		name = q.schema + "." + q.name
+	}
+	return pg_query.MakeFuncCallNode([]*pg_query.Node{pg_query.MakeStrNode("nextval")},
+		[]*pg_query.Node{pg_query.MakeAConstStrNode(name, -1)}, -1)
+}
+
+func typeMaxOf(t types.Type) int64 {
+	switch t.Oid {
+	case types.OidInt2:
+		return math.MaxInt16
+	case types.OidInt4:
+		return math.MaxInt32
+	}
+	return math.MaxInt64
+}
+
+// tableConstraint is a PRIMARY KEY, UNIQUE, CHECK or FOREIGN KEY waiting
+// for all columns to be known.
+type tableConstraint struct {
+	c      *pg_query.Constraint
+	column string // set for column constraints
+}
+
+func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
+	rv := cs.Relation
+	switch {
+	case rv.Relpersistence == "t":
+		return pgerror.Unsupported("temporary tables")
+	case len(cs.InhRelations) > 0:
+		return pgerror.Unsupported("INHERITS")
+	case cs.Partspec != nil || cs.Partbound != nil:
+		return pgerror.Unsupported("partitioned tables")
+	case cs.OfTypename != nil:
+		return pgerror.Unsupported("typed tables")
+	}
+	schema, err := d.s.creationSchema(d.cat, rv.Schemaname)
+	if err != nil {
+		return err
+	}
+	if d.relationExists(schema, rv.Relname) {
+		if cs.IfNotExists {
+			return nil
+		}
+		return pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" already exists", rv.Relname)
+	}
+	for _, o := range cs.Options {
+		if de := o.GetDefElem(); de != nil && de.Defname != "fillfactor" && !strings.HasPrefix(de.Defname, "autovacuum") && !strings.HasPrefix(de.Defname, "toast") {
+			return pgerror.Unsupported("storage parameter " + de.Defname)
+		}
+	}
+	t := &tableDesc{oid: d.cat.newOID(), schema: schema, name: rv.Relname}
+	var cons []tableConstraint
+	b := d.binder(full)
+	for _, elt := range cs.TableElts {
+		switch v := elt.Node.(type) {
+		case *pg_query.Node_ColumnDef:
+			more, err := d.addColumnDef(b, t, v.ColumnDef)
+			if err != nil {
+				return err
+			}
+			cons = append(cons, more...)
+		case *pg_query.Node_Constraint:
+			cons = append(cons, tableConstraint{c: v.Constraint})
+		case *pg_query.Node_TableLikeClause:
+			return pgerror.Unsupported("CREATE TABLE ... (LIKE ...)")
+		default:
+			return pgerror.Unsupported("table element " + nodeKind(elt))
+		}
+	}
+	if len(t.cols) > 1600 {
+		return pgerror.New(pgerror.TooManyColumns, "tables can have at most 1600 columns")
+	}
+	// The primary key decides how the store keys rows: find it first.
+	for _, tc := range cons {
+		if tc.c.Contype == pg_query.ConstrType_CONSTR_PRIMARY {
+			if t.pk != nil {
+				return pgerror.Newf(pgerror.InvalidTableDefinition, "multiple primary keys for table \"%s\" are not allowed", t.name)
+			}
+			cols, err := constraintCols(t, tc)
+			if err != nil {
+				return err
+			}
+			t.pk = cols
+			t.pkName = tc.c.Conname
+			if t.pkName == "" {
+				t.pkName = d.uniqueRelName(schema, t.name+"_pkey")
+			}
+			for _, c := range cols {
+				nc := *t.cols[c]
+				nc.notNull = true
+				t.cols[c] = &nc
+			}
+		}
+	}
+	t.hidden = t.pk == nil
+	id, err := d.store().CreateTable(isolation.TableSpec{Name: t.qualifiedName(), HiddenRowID: t.hidden})
+	if err != nil {
+		return err
+	}
+	t.id = id
+	d.undo = append(d.undo, func() { _ = d.store().DropTable(id) })
+	d.cat.schemas[schema].tables[t.name] = t
+	d.cat.tables[t.oid] = t
+	for _, tc := range cons {
+		if tc.c.Contype == pg_query.ConstrType_CONSTR_PRIMARY {
+			continue
+		}
+		if err := d.addConstraint(b, t, tc, false); err != nil {
+			return err
+		}
+	}
+	d.cat.putTable(t)
+	return nil
+}
+
+// addColumnDef appends a column to t (a descriptor being built) and returns
+// its column constraints that need the whole table.
+func (d *ddl) addColumnDef(b *binder, t *tableDesc, cd *pg_query.ColumnDef) ([]tableConstraint, error) {
+	if t.colIndex(cd.Colname) >= 0 {
+		return nil, pgerror.Newf(pgerror.DuplicateColumn, "column \"%s\" specified more than once", cd.Colname)
+	}
+	col := &columnDesc{name: cd.Colname, attnum: int16(len(t.cols) + 1)}
+	for _, c := range t.cols {
+		if c.attnum >= col.attnum {
+			col.attnum = c.attnum + 1
+		}
+	}
+	var seqMax int64
+	if st, max, ok := serialType(cd.TypeName); ok {
+		col.typ, seqMax, col.notNull = st, max, true
+	} else {
+		typ, err := b.typeName(cd.TypeName)
+		if err != nil {
+			return nil, err
+		}
+		col.typ = typ
+	}
+	if cd.CollClause != nil {
+		coll := strs(cd.CollClause.Collname)
+		if len(coll) != 1 || (coll[0] != "C" && coll[0] != "default" && coll[0] != "POSIX") {
+			return nil, pgerror.Unsupported("COLLATE " + strings.Join(coll, "."))
+		}
+	}
+	var cons []tableConstraint
+	var identityOpts []*pg_query.Node
+	for _, cn := range cd.Constraints {
+		c := cn.GetConstraint()
+		switch c.Contype {
+		case pg_query.ConstrType_CONSTR_NOTNULL:
+			col.notNull = true
+		case pg_query.ConstrType_CONSTR_NULL:
+			col.notNull = false
+		case pg_query.ConstrType_CONSTR_DEFAULT:
+			if seqMax != 0 {
+				return nil, pgerror.Newf(pgerror.SyntaxError, "multiple default values specified for column \"%s\" of table \"%s\"", col.name, t.name)
+			}
+			col.def = c.RawExpr
+		case pg_query.ConstrType_CONSTR_IDENTITY:
+			switch col.typ.Oid {
+			case types.OidInt2, types.OidInt4, types.OidInt8:
+			default:
+				return nil, pgerror.Newf(pgerror.InvalidParameterValue, "identity column type must be smallint, integer, or bigint")
+			}
+			col.identity = c.GeneratedWhen[0]
+			col.notNull = true
+			seqMax = typeMaxOf(col.typ)
+			identityOpts = c.Options
+		case pg_query.ConstrType_CONSTR_GENERATED:
+			return nil, pgerror.Unsupported("generated columns")
+		case pg_query.ConstrType_CONSTR_PRIMARY, pg_query.ConstrType_CONSTR_UNIQUE, pg_query.ConstrType_CONSTR_CHECK, pg_query.ConstrType_CONSTR_FOREIGN:
+			cons = append(cons, tableConstraint{c: c, column: col.name})
+		case pg_query.ConstrType_CONSTR_ATTR_DEFERRABLE, pg_query.ConstrType_CONSTR_ATTR_NOT_DEFERRABLE, pg_query.ConstrType_CONSTR_ATTR_IMMEDIATE:
+		case pg_query.ConstrType_CONSTR_ATTR_DEFERRED:
+			return nil, pgerror.Unsupported("INITIALLY DEFERRED constraints")
+		default:
+			return nil, pgerror.Unsupported("column constraint " + c.Contype.String())
+		}
+	}
+	if col.def != nil {
+		e, err := b.expr(nil, col.def)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := b.coerce(e, col.typ, types.CastAssignment); err != nil {
+			return nil, b.assignError(err, col, e, col.def)
+		}
+		if containsSubLink(col.def) {
+			return nil, pgerror.New(pgerror.FeatureNotSupported, "cannot use subquery in DEFAULT expression")
+		}
+	}
+	if seqMax != 0 {
+		name := d.uniqueRelName(t.schema, t.name+"_"+col.name+"_seq")
+		q, err := newSequence(t.schema, name, identityOpts, seqMax)
+		if err != nil {
+			return nil, err
+		}
+		q.oid, q.ownedBy = d.cat.newOID(), t.oid
+		d.cat.schemas[t.schema].seqs[name] = q
+		col.def = nextvalDefault(q)
+	}
+	t.cols = append(t.cols, col)
+	return cons, nil
+}
+
+// constraintCols resolves the key columns of a PRIMARY KEY or UNIQUE
+// constraint.
+func constraintCols(t *tableDesc, tc tableConstraint) ([]int, error) {
+	names := strs(tc.c.Keys)
+	if tc.column != "" {
+		names = []string{tc.column}
+	}
+	var cols []int
+	for _, n := range names {
+		i := t.colIndex(n)
+		if i < 0 {
+			return nil, pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" named in key does not exist", n)
+		}
+		for _, c := range cols {
+			if c == i {
+				return nil, pgerror.Newf(pgerror.DuplicateColumn, "column \"%s\" appears twice in primary key constraint", n)
+			}
+		}
+		cols = append(cols, i)
+	}
+	if len(tc.c.Including) > 0 {
+		return nil, pgerror.Unsupported("INCLUDE in constraints")
+	}
+	return cols, nil
+}
+
+// addConstraint adds a UNIQUE, CHECK or FOREIGN KEY constraint (or, with
+// alter, a PRIMARY KEY) to t, which the caller publishes. With alter the
+// existing rows are checked.
+func (d *ddl) addConstraint(b *binder, t *tableDesc, tc tableConstraint, alter bool) error {
+	c := tc.c
+	if c.Initdeferred {
+		return pgerror.Unsupported("INITIALLY DEFERRED constraints")
+	}
+	switch c.Contype {
+	case pg_query.ConstrType_CONSTR_UNIQUE:
+		cols, err := constraintCols(t, tc)
+		if err != nil {
+			return err
+		}
+		if c.NullsNotDistinct {
+			return pgerror.Unsupported("NULLS NOT DISTINCT")
+		}
+		name := c.Conname
+		if name == "" {
+			base := t.name + "_" + strings.Join(colNameList(t, cols), "_") + "_key"
+			name = d.uniqueRelName(t.schema, base)
+		} else if d.relationExists(t.schema, name) {
+			return pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" already exists", name)
+		}
+		_, err = d.addIndex(t, name, cols, true, true)
+		return err
+	case pg_query.ConstrType_CONSTR_PRIMARY:
+		if t.pk != nil {
+			return pgerror.Newf(pgerror.InvalidTableDefinition, "multiple primary keys for table \"%s\" are not allowed", t.name)
+		}
+		cols, err := constraintCols(t, tc)
+		if err != nil {
+			return err
+		}
+		for _, col := range cols {
+			if err := d.checkNoNulls(t, col); err != nil {
+				return err
+			}
+		}
+		name := c.Conname
+		if name == "" {
+			name = d.uniqueRelName(t.schema, t.name+"_pkey")
+		}
+		ix, err := d.addIndex(t, name, cols, true, true)
+		if err != nil {
+			return err
+		}
+		t.pk, t.pkName, t.pkIndex = cols, name, ix
+		for _, col := range cols {
+			nc := *t.cols[col]
+			nc.notNull = true
+			t.cols[col] = &nc
+		}
+		return nil
+	case pg_query.ConstrType_CONSTR_CHECK:
+		if c.IsNoInherit {
+			return pgerror.Unsupported("NO INHERIT")
+		}
+		if containsSubLink(c.RawExpr) {
+			return pgerror.New(pgerror.FeatureNotSupported, "cannot use subquery in check constraint")
+		}
+		name := c.Conname
+		if name == "" {
+			base := t.name + "_check"
+			if tc.column != "" {
+				base = t.name + "_" + tc.column + "_check"
+			} else if first := firstColumnRef(c.RawExpr); first != "" {
+				base = t.name + "_" + first + "_check"
+			}
+			name = uniqueConName(t, base)
+		}
+		sc := tableScope(t, t.name)
+		e, err := b.cond(sc, c.RawExpr, "CHECK")
+		if err != nil {
+			return err
+		}
+		if alter && !c.SkipValidation {
+			if err := d.scanRows(t, func(row []any) error {
+				d.x.row = row
+				v, err := e.eval(d.x)
+				if err != nil {
+					return err
+				}
+				if v == false {
+					return pgerror.Newf(pgerror.CheckViolation, "check constraint \"%s\" of relation \"%s\" is violated by some row", name, t.name)
+				}
+				return nil
+			}); err != nil {
+				return err
+			}
+		}
+		t.checks = append(t.checks, &checkDesc{name: name, expr: c.RawExpr, text: deparseExpr(c.RawExpr)})
+		return nil
+	case pg_query.ConstrType_CONSTR_FOREIGN:
+		return d.addForeignKey(b, t, tc, alter)
+	case pg_query.ConstrType_CONSTR_EXCLUSION:
+		return pgerror.Unsupported("EXCLUDE constraints")
+	}
+	return pgerror.Unsupported("constraint " + c.Contype.String())
+}
+
+func colNameList(t *tableDesc, cols []int) []string {
+	out := make([]string, len(cols))
+	for i, c := range cols {
+		out[i] = t.cols[c].name
+	}
+	return out
+}
+
+func firstColumnRef(n *pg_query.Node) string {
+	name := ""
+	walk(n, func(c *pg_query.Node) bool {
+		if name != "" {
+			return false
+		}
+		if cr := c.GetColumnRef(); cr != nil {
+			if s := cr.Fields[len(cr.Fields)-1].GetString_(); s != nil {
+				name = s.Sval
+			}
+		}
+		return name == ""
+	})
+	return name
+}
+
+// addIndex registers an index of t with the store.
+func (d *ddl) addIndex(t *tableDesc, name string, cols []int, unique, constraint bool) (*indexDesc, error) {
+	ix := &indexDesc{name: name, oid: d.cat.newOID(), table: t.oid, cols: cols, unique: unique, constraint: constraint}
+	id, err := d.store().CreateIndex(t.id, indexSpec(t, ix))
+	if err != nil {
+		if pgerror.GetCode(err) == pgerror.UniqueViolation {
+			return nil, pgerror.Wrapf(err, pgerror.UniqueViolation, "could not create unique index \"%s\"", name).
+				WithDetail("Key (%s) is duplicated.", strings.Join(colNameList(t, cols), ", "))
+		}
+		return nil, err
+	}
+	ix.id = id
+	d.undo = append(d.undo, func() { _ = d.store().DropIndex(id) })
+	t.indexes = append(t.indexes, ix)
+	d.cat.schemas[t.schema].indexes[name] = ix
+	return ix, nil
+}
+
+// scanRows calls fn for every row of t in the latest committed state (plus
+// the transaction's own writes).
+func (d *ddl) scanRows(t *tableDesc, fn func(row []any) error) error {
+	if d.x.txn == nil {
+		return nil
+	}
+	return d.x.txn.Scan(d.x.ctx, t.id, isolation.Span{}, isolation.ReadOptions{Latest: true}, func(_ []byte, row []any) (bool, error) {
+		return false, fn(row)
+	})
+}
+
+func (d *ddl) checkNoNulls(t *tableDesc, col int) error {
+	return d.scanRows(t, func(row []any) error {
+		if col < len(row) && row[col] == nil {
+			return pgerror.Newf(pgerror.NotNullViolation, "column \"%s\" of relation \"%s\" contains null values", t.cols[col].name, t.name)
+		}
+		return nil
+	})
+}
+
+func (d *ddl) addForeignKey(b *binder, t *tableDesc, tc tableConstraint, alter bool) error {
+	c := tc.c
+	fkNames := strs(c.FkAttrs)
+	if tc.column != "" {
+		fkNames = []string{tc.column}
+	}
+	var cols []int
+	for _, n := range fkNames {
+		i := t.colIndex(n)
+		if i < 0 {
+			return pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" referenced in foreign key constraint does not exist", n)
+		}
+		cols = append(cols, i)
+	}
+	var parent *tableDesc
+	if (c.Pktable.Schemaname == "" || c.Pktable.Schemaname == t.schema) && c.Pktable.Relname == t.name {
+		parent = t
+	} else if parent = d.s.lookupTable(d.cat, c.Pktable.Schemaname, c.Pktable.Relname); parent == nil {
+		return pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(c.Pktable))
+	}
+	var refCols []int
+	if len(c.PkAttrs) == 0 {
+		if parent.pk == nil {
+			return pgerror.Newf(pgerror.InvalidForeignKey, "there is no primary key for referenced table \"%s\"", parent.name)
+		}
+		refCols = append(refCols, parent.pk...)
+	} else {
+		for _, n := range strs(c.PkAttrs) {
+			i := parent.colIndex(n)
+			if i < 0 {
+				return pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" referenced in foreign key constraint does not exist", n)
+			}
+			refCols = append(refCols, i)
+		}
+	}
+	if len(refCols) != len(cols) {
+		return pgerror.New(pgerror.InvalidForeignKey, "number of referencing and referenced columns for foreign key disagree")
+	}
+	unique := !parent.hidden && sameSet(parent.pk, refCols) && intsEqual(parent.pk, refCols)
+	for _, ix := range parent.indexes {
+		if ix.unique && intsEqual(ix.cols, refCols) {
+			unique = true
+		}
+	}
+	if !unique {
+		return pgerror.Newf(pgerror.InvalidForeignKey, "there is no unique constraint matching given keys for referenced table \"%s\"", parent.name)
+	}
+	for i, col := range cols {
+		ct, pt := t.cols[col].typ, parent.cols[refCols[i]].typ
+		if _, err := types.ResolveBinaryOp("=", ct, pt); err != nil {
+			return pgerror.Newf(pgerror.DatatypeMismatch, "foreign key constraint cannot be implemented").
+				WithDetail("Key columns \"%s\" and \"%s\" are of incompatible types: %s and %s.", t.cols[col].name, parent.cols[refCols[i]].name, ct, pt)
+		}
+	}
+	if c.FkMatchtype == "f" {
+		return pgerror.Unsupported("MATCH FULL")
+	}
+	action := func(a string) (byte, error) {
+		switch a {
+		case "", "a":
+			return fkNoAction, nil
+		case "r":
+			return fkRestrict, nil
+		case "c":
+			return fkCascade, nil
+		case "n":
+			return fkSetNull, nil
+		case "d":
+			return fkDefault, nil
+		}
+		return 0, pgerror.Unsupported("foreign key action " + a)
+	}
+	del, err := action(c.FkDelAction)
+	if err != nil {
+		return err
+	}
+	upd, err := action(c.FkUpdAction)
+	if err != nil {
+		return err
+	}
+	if len(c.FkDelSetCols) > 0 {
+		return pgerror.Unsupported("ON DELETE SET NULL (columns)")
+	}
+	name := c.Conname
+	if name == "" {
+		name = uniqueConName(t, t.name+"_"+strings.Join(fkNames, "_")+"_fkey")
+	}
+	fk := &fkDesc{name: name, cols: cols, refTable: parent.oid, refCols: refCols, onDelete: del, onUpdate: upd}
+	if alter && !c.SkipValidation {
+		fc, err := b.fkCheckFor(t, fk)
+		if err != nil {
+			return err
+		}
+		if err := d.scanRows(t, func(row []any) error { return fc.check(d.x, t, row) }); err != nil {
+			return err
+		}
+	}
+	t.fks = append(t.fks, fk)
+	return nil
+}

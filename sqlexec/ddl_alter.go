@@ -1,0 +1,318 @@
+package sqlexec
+
+import (
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
+	if at.Objtype != pg_query.ObjectType_OBJECT_TABLE {
+		return pgerror.Unsupported("ALTER " + strings.TrimPrefix(at.Objtype.String(), "OBJECT_"))
+	}
+	t := d.s.lookupTable(d.cat, at.Relation.Schemaname, at.Relation.Relname)
+	if t == nil {
+		if at.MissingOk {
+			return nil
+		}
+		return pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(at.Relation))
+	}
+	b := d.binder(full)
+	for _, cn := range at.Cmds {
+		cmd := cn.GetAlterTableCmd()
+		nt := d.cat.tables[t.oid].clone()
+		var err error
+		switch cmd.Subtype {
+		case pg_query.AlterTableType_AT_AddColumn:
+			err = d.addColumn(b, nt, cmd)
+		case pg_query.AlterTableType_AT_DropColumn:
+			err = d.dropColumn(nt, cmd)
+		case pg_query.AlterTableType_AT_AddConstraint:
+			err = d.addConstraint(b, nt, tableConstraint{c: cmd.Def.GetConstraint()}, true)
+		case pg_query.AlterTableType_AT_DropConstraint:
+			err = d.dropConstraint(nt, cmd)
+		case pg_query.AlterTableType_AT_ColumnDefault:
+			err = d.setDefault(b, nt, cmd)
+		case pg_query.AlterTableType_AT_SetNotNull, pg_query.AlterTableType_AT_DropNotNull:
+			err = d.setNotNull(nt, cmd, cmd.Subtype == pg_query.AlterTableType_AT_SetNotNull)
+		default:
+			err = pgerror.Unsupported("ALTER TABLE " + strings.TrimPrefix(cmd.Subtype.String(), "AT_"))
+		}
+		if err != nil {
+			return err
+		}
+		d.cat.putTable(nt)
+	}
+	return nil
+}
+
+func (d *ddl) column(t *tableDesc, name string) (int, error) {
+	i := t.colIndex(name)
+	if i < 0 {
+		return -1, pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", name, t.name)
+	}
+	return i, nil
+}
+
+func (d *ddl) addColumn(b *binder, t *tableDesc, cmd *pg_query.AlterTableCmd) error {
+	cd := cmd.Def.GetColumnDef()
+	if t.colIndex(cd.Colname) >= 0 {
+		if cmd.MissingOk {
+			return nil
+		}
+		return pgerror.Newf(pgerror.DuplicateColumn, "column \"%s\" of relation \"%s\" already exists", cd.Colname, t.name)
+	}
+	cons, err := d.addColumnDef(b, t, cd)
+	if err != nil {
+		return err
+	}
+	col := t.cols[len(t.cols)-1]
+	var def *scalar
+	if col.def != nil {
+		e, err := b.expr(nil, col.def)
+		if err != nil {
+			return err
+		}
+		if def, err = b.coerce(e, col.typ, types.CastAssignment); err != nil {
+			return err
+		}
+	}
+	hasRows := false
+	if err := d.scanRows(t, func([]any) error { hasRows = true; return nil }); err != nil {
+		return err
+	}
+	if hasRows && col.notNull && def == nil {
+		return pgerror.Newf(pgerror.NotNullViolation, "column \"%s\" of relation \"%s\" contains null values", col.name, t.name)
+	}
+	var firstErr error
+	if hasRows {
+		err = d.store().RewriteRows(t.id, func(row []any) []any {
+			nr := make([]any, len(row)+1)
+			copy(nr, row)
+			if def != nil {
+				v, err := def.eval(d.x)
+				if err != nil && firstErr == nil {
+					firstErr = err
+				}
+				nr[len(row)] = v
+			}
+			return nr
+		})
+	} else {
+		err = d.store().RewriteRows(t.id, func(row []any) []any { return append(append([]any(nil), row...), nil) })
+	}
+	if err != nil {
+		return err
+	}
+	if firstErr != nil {
+		return firstErr
+	}
+	for _, tc := range cons {
+		if err := d.addConstraint(b, t, tc, true); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (d *ddl) dropColumn(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
+	i := t.colIndex(cmd.Name)
+	if i < 0 {
+		if cmd.MissingOk {
+			return nil
+		}
+		return pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", cmd.Name, t.name)
+	}
+	for _, c := range t.pk {
+		if c == i {
+			if !t.hidden {
+				return pgerror.Unsupported("dropping a column of the primary key")
+			}
+		}
+	}
+	for _, r := range d.cat.referencing(t.oid) {
+		for _, c := range r.fk.refCols {
+			if c == i {
+				return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop column %s of table %s because other objects depend on it", cmd.Name, t.name).
+					WithDetail("constraint %s on table %s depends on column %s of table %s", r.fk.name, r.child.name, cmd.Name, t.name)
+			}
+		}
+	}
+	shift := func(cols []int) ([]int, bool) {
+		out := make([]int, 0, len(cols))
+		for _, c := range cols {
+			switch {
+			case c == i:
+				return nil, false
+			case c > i:
+				out = append(out, c-1)
+			default:
+				out = append(out, c)
+			}
+		}
+		return out, true
+	}
+	// Every index is rebuilt: the row positions of its columns move.
+	old := t.indexes
+	t.indexes = nil
+	for _, ix := range old {
+		_ = d.store().DropIndex(ix.id)
+		delete(d.cat.schemas[t.schema].indexes, ix.name)
+	}
+	if t.pk != nil {
+		if pk, ok := shift(t.pk); ok {
+			t.pk = pk
+		} else {
+			t.pk, t.pkName, t.pkIndex = nil, "", nil
+		}
+	}
+	var fks []*fkDesc
+	for _, fk := range t.fks {
+		if cols, ok := shift(fk.cols); ok {
+			nfk := *fk
+			nfk.cols = cols
+			if fk.refTable == t.oid {
+				if nfk.refCols, ok = shift(fk.refCols); !ok {
+					continue
+				}
+			}
+			fks = append(fks, &nfk)
+		}
+	}
+	t.fks = fks
+	var checks []*checkDesc
+	for _, ck := range t.checks {
+		uses := false
+		walk(ck.expr, func(n *pg_query.Node) bool {
+			if cr := n.GetColumnRef(); cr != nil && cr.Fields[len(cr.Fields)-1].GetString_().GetSval() == cmd.Name {
+				uses = true
+			}
+			return !uses
+		})
+		if !uses {
+			checks = append(checks, ck)
+		}
+	}
+	t.checks = checks
+	if err := d.store().RewriteRows(t.id, func(row []any) []any {
+		nr := make([]any, 0, len(row)-1)
+		nr = append(nr, row[:i]...)
+		return append(nr, row[i+1:]...)
+	}); err != nil {
+		return err
+	}
+	t.cols = append(t.cols[:i:i], t.cols[i+1:]...)
+	for _, ix := range old {
+		cols, ok := shift(ix.cols)
+		if !ok {
+			continue
+		}
+		nix, err := d.addIndex(t, ix.name, cols, ix.unique, ix.constraint)
+		if err != nil {
+			return err
+		}
+		if ix == d.cat.tables[t.oid].pkIndex {
+			t.pkIndex = nix
+		}
+	}
+	for _, r := range d.cat.referencing(t.oid) {
+		if r.child.oid == t.oid {
+			continue
+		}
+		child := d.cat.tables[r.child.oid].clone()
+		for j, fk := range child.fks {
+			if fk.refTable == t.oid {
+				nfk := *fk
+				nfk.refCols, _ = shift(fk.refCols)
+				child.fks[j] = &nfk
+			}
+		}
+		d.cat.putTable(child)
+	}
+	return nil
+}
+
+func (d *ddl) dropConstraint(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
+	name := cmd.Name
+	for j, ck := range t.checks {
+		if ck.name == name {
+			t.checks = append(t.checks[:j:j], t.checks[j+1:]...)
+			return nil
+		}
+	}
+	for j, fk := range t.fks {
+		if fk.name == name {
+			t.fks = append(t.fks[:j:j], t.fks[j+1:]...)
+			return nil
+		}
+	}
+	if name == t.pkName && t.pk != nil {
+		if !t.hidden {
+			return pgerror.Unsupported("dropping the primary key of a table created with one")
+		}
+		if len(d.cat.referencing(t.oid)) > 0 && cmd.Behavior != pg_query.DropBehavior_DROP_CASCADE {
+			return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop constraint %s on table %s because other objects depend on it", name, t.name)
+		}
+		ix := t.pkIndex
+		_ = d.store().DropIndex(ix.id)
+		t.indexes = removeIndex(t.indexes, ix)
+		delete(d.cat.schemas[t.schema].indexes, ix.name)
+		t.pk, t.pkName, t.pkIndex = nil, "", nil
+		return nil
+	}
+	for _, ix := range t.indexes {
+		if ix.name == name && ix.constraint {
+			_ = d.store().DropIndex(ix.id)
+			t.indexes = removeIndex(t.indexes, ix)
+			delete(d.cat.schemas[t.schema].indexes, ix.name)
+			return nil
+		}
+	}
+	if cmd.MissingOk {
+		return nil
+	}
+	return pgerror.Newf(pgerror.UndefinedObject, "constraint \"%s\" of relation \"%s\" does not exist", name, t.name)
+}
+
+func (d *ddl) setDefault(b *binder, t *tableDesc, cmd *pg_query.AlterTableCmd) error {
+	i, err := d.column(t, cmd.Name)
+	if err != nil {
+		return err
+	}
+	nc := *t.cols[i]
+	nc.def = cmd.Def
+	if cmd.Def != nil {
+		e, err := b.expr(nil, cmd.Def)
+		if err != nil {
+			return err
+		}
+		if _, err := b.coerce(e, nc.typ, types.CastAssignment); err != nil {
+			return b.assignError(err, &nc, e, cmd.Def)
+		}
+	}
+	t.cols[i] = &nc
+	return nil
+}
+
+func (d *ddl) setNotNull(t *tableDesc, cmd *pg_query.AlterTableCmd, set bool) error {
+	i, err := d.column(t, cmd.Name)
+	if err != nil {
+		return err
+	}
+	if !set {
+		for _, c := range t.pk {
+			if c == i {
+				return pgerror.Newf(pgerror.InvalidTableDefinition, "column \"%s\" is in a primary key", cmd.Name)
+			}
+		}
+	} else if err := d.checkNoNulls(t, i); err != nil {
+		return err
+	}
+	nc := *t.cols[i]
+	nc.notNull = set
+	t.cols[i] = &nc
+	return nil
+}

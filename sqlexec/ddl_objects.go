@@ -1,0 +1,364 @@
+package sqlexec
+
+import (
+	"sort"
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/isolation"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// objectName splits a DROP object (a list of names) into schema and name.
+func objectName(n *pg_query.Node) (string, string) {
+	if l := n.GetList(); l != nil {
+		parts := strs(l.Items)
+		if len(parts) >= 2 {
+			return parts[len(parts)-2], parts[len(parts)-1]
+		}
+		return "", parts[0]
+	}
+	return "", n.GetString_().GetSval()
+}
+
+func (d *ddl) drop(ds *pg_query.DropStmt) error {
+	cascade := ds.Behavior == pg_query.DropBehavior_DROP_CASCADE
+	switch ds.RemoveType {
+	case pg_query.ObjectType_OBJECT_TABLE:
+		var ts []*tableDesc
+		for _, o := range ds.Objects {
+			schema, name := objectName(o)
+			t := d.s.lookupTable(d.cat, schema, name)
+			if t == nil {
+				if ds.MissingOk {
+					continue
+				}
+				return pgerror.Newf(pgerror.UndefinedTable, "table \"%s\" does not exist", name)
+			}
+			ts = append(ts, t)
+		}
+		dropping := map[uint32]bool{}
+		for _, t := range ts {
+			dropping[t.oid] = true
+		}
+		for _, t := range ts {
+			for _, r := range d.cat.referencing(t.oid) {
+				if dropping[r.child.oid] {
+					continue
+				}
+				if !cascade {
+					return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop table %s because other objects depend on it", t.name).
+						WithDetail("constraint %s on table %s depends on table %s", r.fk.name, r.child.name, t.name).
+						WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+				}
+				child := d.cat.tables[r.child.oid].clone()
+				var kept []*fkDesc
+				for _, fk := range child.fks {
+					if fk.refTable != t.oid {
+						kept = append(kept, fk)
+					}
+				}
+				child.fks = kept
+				d.cat.putTable(child)
+			}
+		}
+		for _, t := range ts {
+			d.dropTable(t)
+		}
+		return nil
+	case pg_query.ObjectType_OBJECT_INDEX:
+		for _, o := range ds.Objects {
+			schema, name := objectName(o)
+			ix, sc := d.s.lookupIndex(d.cat, schema, name)
+			if ix == nil {
+				if ds.MissingOk {
+					continue
+				}
+				return pgerror.Newf(pgerror.UndefinedObject, "index \"%s\" does not exist", name)
+			}
+			t := d.cat.tables[ix.table].clone()
+			if ix.constraint {
+				return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop index %s because constraint %s on table %s requires it", ix.name, ix.name, t.name).
+					WithHint("You can drop constraint %s on table %s instead.", ix.name, t.name)
+			}
+			if err := d.store().DropIndex(ix.id); err != nil {
+				return err
+			}
+			t.indexes = removeIndex(t.indexes, ix)
+			delete(sc.indexes, ix.name)
+			d.cat.putTable(t)
+		}
+		return nil
+	case pg_query.ObjectType_OBJECT_SEQUENCE:
+		for _, o := range ds.Objects {
+			schema, name := objectName(o)
+			q := d.s.lookupSequence(d.cat, schema, name)
+			if q == nil {
+				if ds.MissingOk {
+					continue
+				}
+				return pgerror.Newf(pgerror.UndefinedTable, "sequence \"%s\" does not exist", name)
+			}
+			if q.ownedBy != 0 && d.cat.tables[q.ownedBy] != nil && !cascade {
+				t := d.cat.tables[q.ownedBy]
+				return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop sequence %s because other objects depend on it", q.name).
+					WithDetail("default value for a column of table %s depends on sequence %s", t.name, q.name).
+					WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+			}
+			delete(d.cat.schemas[q.schema].seqs, q.name)
+		}
+		return nil
+	case pg_query.ObjectType_OBJECT_SCHEMA:
+		for _, o := range ds.Objects {
+			name := o.GetString_().GetSval()
+			sc := d.cat.schemas[name]
+			if sc == nil {
+				if ds.MissingOk {
+					continue
+				}
+				return pgerror.Newf(pgerror.InvalidSchemaName, "schema \"%s\" does not exist", name)
+			}
+			if (len(sc.tables) > 0 || len(sc.seqs) > 0) && !cascade {
+				return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop schema %s because other objects depend on it", name).
+					WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+			}
+			names := make([]string, 0, len(sc.tables))
+			for n := range sc.tables {
+				names = append(names, n)
+			}
+			sort.Strings(names)
+			for _, n := range names {
+				t := sc.tables[n]
+				for _, r := range d.cat.referencing(t.oid) {
+					if r.child.schema != name {
+						child := d.cat.tables[r.child.oid].clone()
+						var kept []*fkDesc
+						for _, fk := range child.fks {
+							if fk.refTable != t.oid {
+								kept = append(kept, fk)
+							}
+						}
+						child.fks = kept
+						d.cat.putTable(child)
+					}
+				}
+				d.dropTable(t)
+			}
+			delete(d.cat.schemas, name)
+		}
+		return nil
+	case pg_query.ObjectType_OBJECT_VIEW:
+		if ds.MissingOk {
+			return nil
+		}
+		return pgerror.Unsupported("views")
+	}
+	return pgerror.Unsupported("DROP " + strings.TrimPrefix(ds.RemoveType.String(), "OBJECT_"))
+}
+
+func removeIndex(ixs []*indexDesc, ix *indexDesc) []*indexDesc {
+	var out []*indexDesc
+	for _, i := range ixs {
+		if i != ix {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// dropTable removes a table, its indexes and its owned sequences.
+func (d *ddl) dropTable(t *tableDesc) {
+	_ = d.store().DropTable(t.id)
+	sc := d.cat.schemas[t.schema]
+	delete(sc.tables, t.name)
+	delete(d.cat.tables, t.oid)
+	for _, ix := range t.indexes {
+		delete(sc.indexes, ix.name)
+	}
+	for n, q := range sc.seqs {
+		if q.ownedBy == t.oid {
+			delete(sc.seqs, n)
+		}
+	}
+}
+
+func (d *ddl) createIndex(is *pg_query.IndexStmt) error {
+	if is.WhereClause != nil {
+		return pgerror.Unsupported("partial indexes")
+	}
+	if is.NullsNotDistinct {
+		return pgerror.Unsupported("NULLS NOT DISTINCT")
+	}
+	switch is.AccessMethod {
+	case "", "btree", "hash":
+	default:
+		return pgerror.Unsupported("index access method " + is.AccessMethod)
+	}
+	t := d.s.lookupTable(d.cat, is.Relation.Schemaname, is.Relation.Relname)
+	if t == nil {
+		return pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(is.Relation))
+	}
+	var cols []int
+	for _, p := range is.IndexParams {
+		ie := p.GetIndexElem()
+		if ie.Expr != nil {
+			return pgerror.Unsupported("indexes on expressions")
+		}
+		c := t.colIndex(ie.Name)
+		if c < 0 {
+			return pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" does not exist", ie.Name)
+		}
+		cols = append(cols, c)
+	}
+	name := is.Idxname
+	if name == "" {
+		name = d.uniqueRelName(t.schema, t.name+"_"+strings.Join(colNameList(t, cols), "_")+"_idx")
+	} else if d.relationExists(t.schema, name) {
+		if is.IfNotExists {
+			return nil
+		}
+		return pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" already exists", name)
+	}
+	nt := t.clone()
+	if _, err := d.addIndex(nt, name, cols, is.Unique, false); err != nil {
+		return err
+	}
+	d.cat.putTable(nt)
+	return nil
+}
+
+func (d *ddl) createSequence(cs *pg_query.CreateSeqStmt) error {
+	rv := cs.Sequence
+	if rv.Relpersistence == "t" {
+		return pgerror.Unsupported("temporary sequences")
+	}
+	schema, err := d.s.creationSchema(d.cat, rv.Schemaname)
+	if err != nil {
+		return err
+	}
+	if d.relationExists(schema, rv.Relname) {
+		if cs.IfNotExists {
+			return nil
+		}
+		return pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" already exists", rv.Relname)
+	}
+	q, err := newSequence(schema, rv.Relname, cs.Options, 1<<63-1)
+	if err != nil {
+		return err
+	}
+	q.oid = d.cat.newOID()
+	d.cat.schemas[schema].seqs[q.name] = q
+	return nil
+}
+
+// alterSequence supports ALTER SEQUENCE ... RESTART [WITH n].
+func (d *ddl) alterSequence(as *pg_query.AlterSeqStmt) error {
+	q := d.s.lookupSequence(d.cat, as.Sequence.Schemaname, as.Sequence.Relname)
+	if q == nil {
+		if as.MissingOk {
+			return nil
+		}
+		return pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(as.Sequence))
+	}
+	for _, o := range as.Options {
+		de := o.GetDefElem()
+		if de.Defname != "restart" {
+			return pgerror.Unsupported("ALTER SEQUENCE " + de.Defname)
+		}
+		if de.Arg == nil {
+			q.reset()
+			continue
+		}
+		v, err := defInt(de)
+		if err != nil {
+			return err
+		}
+		if err := q.set(v, false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (d *ddl) createSchema(cs *pg_query.CreateSchemaStmt) error {
+	if len(cs.SchemaElts) > 0 {
+		return pgerror.Unsupported("CREATE SCHEMA with schema elements")
+	}
+	name := cs.Schemaname
+	if name == "" {
+		name = d.s.user()
+	}
+	if strings.HasPrefix(name, "pg_") {
+		return pgerror.Newf(pgerror.ReservedName, "unacceptable schema name \"%s\"", name).WithDetail("The prefix \"pg_\" is reserved for system schemas.")
+	}
+	if _, ok := d.cat.schemas[name]; ok || name == "information_schema" {
+		if cs.IfNotExists {
+			return nil
+		}
+		return pgerror.Newf(pgerror.DuplicateSchema, "schema \"%s\" already exists", name)
+	}
+	d.cat.schemas[name] = &schemaDesc{name: name, oid: d.cat.newOID(), tables: map[string]*tableDesc{}, seqs: map[string]*sequence{}, indexes: map[string]*indexDesc{}}
+	return nil
+}
+
+// truncatePlan deletes every row of the tables through the transaction
+// (so TRUNCATE is transactional here, unlike the catalog changes) and
+// with RESTART IDENTITY restarts their sequences.
+func (b *binder) truncatePlan(ts *pg_query.TruncateStmt) (*stmtPlan, error) {
+	var tables []*tableDesc
+	in := map[uint32]bool{}
+	for _, r := range ts.Relations {
+		t, err := b.targetTable(r.GetRangeVar())
+		if err != nil {
+			return nil, err
+		}
+		tables = append(tables, t)
+		in[t.oid] = true
+	}
+	cascade := ts.Behavior == pg_query.DropBehavior_DROP_CASCADE
+	for i := 0; i < len(tables); i++ {
+		for _, r := range b.cat.referencing(tables[i].oid) {
+			if in[r.child.oid] {
+				continue
+			}
+			if !cascade {
+				return nil, pgerror.New(pgerror.FeatureNotSupported, "cannot truncate a table referenced in a foreign key constraint").
+					WithDetail("Table \"%s\" references \"%s\".", r.child.name, tables[i].name).
+					WithHint("Truncate table \"%s\" at the same time, or use TRUNCATE ... CASCADE.", r.child.name)
+			}
+			in[r.child.oid] = true
+			tables = append(tables, r.child)
+		}
+	}
+	restart := ts.RestartSeqs
+	return &stmtPlan{writes: "TRUNCATE TABLE", exec: func(x *execCtx) (*Result, error) {
+		for _, t := range tables {
+			var keys [][]byte
+			err := x.txn.Scan(x.ctx, t.id, isolation.Span{}, isolation.ReadOptions{Latest: true}, func(key []byte, _ []any) (bool, error) {
+				keys = append(keys, append([]byte(nil), key...))
+				return true, nil
+			})
+			if err != nil {
+				return nil, err
+			}
+			for _, k := range keys {
+				if err := x.txn.Delete(x.ctx, t.id, k); err != nil {
+					return nil, err
+				}
+			}
+			if restart {
+				c, _ := x.s.engine.snapshot()
+				for _, q := range c.schemas[t.schema].seqs {
+					if q.ownedBy == t.oid {
+						q.reset()
+					}
+				}
+			}
+		}
+		return &Result{Tag: "TRUNCATE TABLE"}, nil
+	}}, nil
+}
+
+var _ = types.Text

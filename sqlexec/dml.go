@@ -1,0 +1,521 @@
+package sqlexec
+
+import (
+	"errors"
+	"fmt"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/isolation"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// targetTable resolves the table a DML statement writes.
+func (b *binder) targetTable(rv *pg_query.RangeVar) (*tableDesc, error) {
+	if virtualTableFor(rv.Schemaname, rv.Relname, nil) != nil {
+		return nil, b.errAt(pgerror.Newf(pgerror.InsufficientPrivilege, "cannot change system table \"%s\"", rv.Relname), rv.Location)
+	}
+	t := b.s.lookupTable(b.cat, rv.Schemaname, rv.Relname)
+	if t == nil {
+		return nil, b.errAt(pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(rv)), rv.Location)
+	}
+	return t, nil
+}
+
+// returning compiles a RETURNING list over sc.
+func (b *binder) returning(sc *scope, list []*pg_query.Node) ([]*scalar, []outCol, error) {
+	if len(list) == 0 {
+		return nil, nil, nil
+	}
+	outs, cols, _, err := b.targetList(sc, list)
+	return outs, cols, err
+}
+
+func project(x *execCtx, outs []*scalar) ([]any, error) {
+	row := make([]any, len(outs))
+	for i, o := range outs {
+		v, err := o.eval(x)
+		if err != nil {
+			return nil, err
+		}
+		row[i] = v
+	}
+	return row, nil
+}
+
+// insertSource produces the rows an INSERT writes: values for the target
+// columns, in target-column order, with isDefault marking DEFAULT entries.
+type insertSource func(x *execCtx, emit func(vals []any, isDefault []bool) error) error
+
+func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
+	if ins.WithClause != nil {
+		return nil, pgerror.Unsupported("WITH in INSERT")
+	}
+	t, err := b.targetTable(ins.Relation)
+	if err != nil {
+		return nil, err
+	}
+	var target []int
+	if len(ins.Cols) == 0 {
+		for i := range t.cols {
+			target = append(target, i)
+		}
+	} else {
+		seen := map[int]bool{}
+		for _, c := range ins.Cols {
+			rt := c.GetResTarget()
+			if len(rt.Indirection) > 0 {
+				return nil, b.errAt(pgerror.Unsupported("INSERT into subscripts or fields"), rt.Location)
+			}
+			i := t.colIndex(rt.Name)
+			if i < 0 {
+				return nil, b.errAt(pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", rt.Name, t.name), rt.Location)
+			}
+			if seen[i] {
+				return nil, b.errAt(pgerror.Newf(pgerror.DuplicateColumn, "column \"%s\" specified more than once", rt.Name), rt.Location)
+			}
+			seen[i] = true
+			target = append(target, i)
+		}
+	}
+	src, err := b.insertSourceFor(t, target, ins.SelectStmt)
+	if err != nil {
+		return nil, err
+	}
+	if ins.Override != pg_query.OverridingKind_OVERRIDING_SYSTEM_VALUE && ins.SelectStmt != nil {
+		for _, c := range target {
+			if t.cols[c].identity == 'a' && ins.Override != pg_query.OverridingKind_OVERRIDING_USER_VALUE {
+				return nil, pgerror.Newf(pgerror.GeneratedAlways, "cannot insert a non-DEFAULT value into column \"%s\"", t.cols[c].name).
+					WithDetail("Column \"%s\" is an identity column defined as GENERATED ALWAYS.", t.cols[c].name).
+					WithHint("Use OVERRIDING SYSTEM VALUE to override.")
+			}
+		}
+	}
+	overrideUser := ins.Override == pg_query.OverridingKind_OVERRIDING_USER_VALUE
+	w, err := b.writerFor(t, false)
+	if err != nil {
+		return nil, err
+	}
+	sc := tableScope(t, t.name)
+	if ins.Relation.Alias != nil {
+		sc = tableScope(t, ins.Relation.Alias.Aliasname)
+	}
+	outs, cols, err := b.returning(sc, ins.ReturningList)
+	if err != nil {
+		return nil, err
+	}
+	oc, err := b.onConflict(t, sc, ins.OnConflictClause)
+	if err != nil {
+		return nil, err
+	}
+	for i := range b.params {
+		if b.params[i].Oid == 0 {
+			b.params[i] = types.Text
+		}
+	}
+	return &stmtPlan{cols: cols, writes: "INSERT", table: t.qualifiedName(), exec: func(x *execCtx) (*Result, error) {
+		var n int64
+		var rows [][]any
+		given := make([]bool, len(t.cols))
+		err := src(x, func(vals []any, isDefault []bool) error {
+			if n%1024 == 0 {
+				if err := x.checkCancel(); err != nil {
+					return err
+				}
+			}
+			row := make([]any, len(t.cols))
+			for i := range given {
+				given[i] = false
+			}
+			for i, c := range target {
+				if isDefault != nil && isDefault[i] || overrideUser && t.cols[c].identity != 0 {
+					continue
+				}
+				row[c], given[c] = vals[i], true
+			}
+			if err := w.fillDefaults(x, row, given); err != nil {
+				return err
+			}
+			if err := w.validate(x, row, nil); err != nil {
+				return err
+			}
+			if oc != nil {
+				done, err := oc.try(x, w, row, func(r []any) error {
+					n++
+					if outs != nil {
+						x.row = r
+						p, err := project(x, outs)
+						if err != nil {
+							return err
+						}
+						rows = append(rows, p)
+					}
+					return nil
+				})
+				if err != nil || done {
+					return err
+				}
+			} else if _, err := w.insertRow(x, row); err != nil {
+				return err
+			}
+			n++
+			if outs != nil {
+				x.row = row
+				p, err := project(x, outs)
+				if err != nil {
+					return err
+				}
+				rows = append(rows, p)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		return &Result{Rows: rows, Tag: fmt.Sprintf("INSERT 0 %d", n)}, nil
+	}}, nil
+}
+
+// insertSourceFor compiles VALUES (coerced straight to the column types, so
+// that $n takes the column's type), DEFAULT VALUES or a query.
+func (b *binder) insertSourceFor(t *tableDesc, target []int, sel *pg_query.Node) (insertSource, error) {
+	if sel == nil {
+		return func(x *execCtx, emit func([]any, []bool) error) error { return emit(nil, nil) }, nil
+	}
+	st := sel.GetSelectStmt()
+	if st != nil && len(st.ValuesLists) > 0 && len(st.SortClause) == 0 && st.LimitCount == nil && st.LimitOffset == nil && st.WithClause == nil {
+		var rows [][]*scalar
+		var defs [][]bool
+		for _, l := range st.ValuesLists {
+			items := l.GetList().GetItems()
+			if len(items) > len(target) {
+				return nil, pgerror.New(pgerror.SyntaxError, "INSERT has more expressions than target columns")
+			}
+			if len(items) < len(target) {
+				return nil, pgerror.New(pgerror.SyntaxError, "INSERT has more target columns than expressions")
+			}
+			row := make([]*scalar, len(items))
+			def := make([]bool, len(items))
+			for i, it := range items {
+				if it.GetSetToDefault() != nil {
+					def[i] = true
+					continue
+				}
+				e, err := b.expr(nil, it)
+				if err != nil {
+					return nil, err
+				}
+				col := t.cols[target[i]]
+				if e, err = b.coerce(e, col.typ, types.CastAssignment); err != nil {
+					return nil, b.assignError(err, col, e, it)
+				}
+				row[i] = e
+			}
+			rows = append(rows, row)
+			defs = append(defs, def)
+		}
+		return func(x *execCtx, emit func([]any, []bool) error) error {
+			for r, row := range rows {
+				vals := make([]any, len(row))
+				for i, e := range row {
+					if e == nil {
+						continue
+					}
+					v, err := e.eval(x)
+					if err != nil {
+						return err
+					}
+					vals[i] = v
+				}
+				if err := emit(vals, defs[r]); err != nil {
+					return err
+				}
+			}
+			return nil
+		}, nil
+	}
+	p, err := b.selectNode(nil, sel, nil)
+	if err != nil {
+		return nil, err
+	}
+	if len(p.cols) > len(target) {
+		return nil, pgerror.New(pgerror.SyntaxError, "INSERT has more expressions than target columns")
+	}
+	convs := make([]types.CastFunc, len(p.cols))
+	for i, c := range p.cols {
+		col := t.cols[target[i]]
+		from := c.typ
+		if from.Oid == types.OidUnknown {
+			from = types.Text
+		}
+		if from == col.typ {
+			continue
+		}
+		f, err := types.LookupCast(from, col.typ, types.CastAssignment)
+		if err != nil {
+			return nil, pgerror.Newf(pgerror.DatatypeMismatch, "column \"%s\" is of type %s but expression is of type %s", col.name, col.typ, from).
+				WithHint("You will need to rewrite or cast the expression.")
+		}
+		convs[i] = f
+	}
+	ncols := len(p.cols)
+	return func(x *execCtx, emit func([]any, []bool) error) error {
+		rows, err := p.run(x)
+		if err != nil {
+			return err
+		}
+		isDefault := make([]bool, len(target))
+		for i := ncols; i < len(target); i++ {
+			isDefault[i] = true
+		}
+		for _, r := range rows {
+			vals := make([]any, len(target))
+			for i := 0; i < ncols; i++ {
+				v := r[i]
+				if v != nil && convs[i] != nil {
+					if v, err = convs[i](v); err != nil {
+						return err
+					}
+				}
+				vals[i] = v
+			}
+			if err := emit(vals, isDefault); err != nil {
+				return err
+			}
+		}
+		return nil
+	}, nil
+}
+
+// assignError rewrites a failed assignment coercion as PostgreSQL words it.
+func (b *binder) assignError(err error, col *columnDesc, e *scalar, n *pg_query.Node) error {
+	var pe *pgerror.Error
+	if errors.As(err, &pe) && (pe.Code == pgerror.CannotCoerce || pe.Code == pgerror.DatatypeMismatch) && e != nil {
+		return b.errAt(pgerror.Newf(pgerror.DatatypeMismatch, "column \"%s\" is of type %s but expression is of type %s", col.name, col.typ, e.typ).
+			WithHint("You will need to rewrite or cast the expression."), exprLocation(n))
+	}
+	return err
+}
+
+// conflictPlan is a compiled ON CONFLICT clause.
+type conflictPlan struct {
+	update  bool
+	t       *tableDesc
+	sets    []setTarget // evaluated over [existing row | excluded row]
+	where   *scalar
+	outsFor func(row []any) []any
+	// arbiter, when set, limits the clause to conflicts on that constraint
+	// (nil index means the primary key).
+	arbiter     bool
+	arbiterIdx  *indexDesc
+	arbiterPKey bool
+}
+
+type setTarget struct {
+	col int
+	e   *scalar // nil: DEFAULT
+}
+
+func (b *binder) onConflict(t *tableDesc, sc *scope, oc *pg_query.OnConflictClause) (*conflictPlan, error) {
+	if oc == nil {
+		return nil, nil
+	}
+	cp := &conflictPlan{t: t, update: oc.Action == pg_query.OnConflictAction_ONCONFLICT_UPDATE}
+	if oc.Infer != nil {
+		if oc.Infer.Conname != "" {
+			cp.arbiter = true
+			if oc.Infer.Conname == t.pkName {
+				cp.arbiterPKey = true
+			} else {
+				for _, ix := range t.indexes {
+					if ix.name == oc.Infer.Conname && ix.unique {
+						cp.arbiterIdx = ix
+					}
+				}
+				if cp.arbiterIdx == nil {
+					return nil, pgerror.Newf(pgerror.UndefinedObject, "constraint \"%s\" for table \"%s\" does not exist", oc.Infer.Conname, t.name)
+				}
+			}
+		} else if len(oc.Infer.IndexElems) > 0 {
+			var cols []int
+			for _, e := range oc.Infer.IndexElems {
+				ie := e.GetIndexElem()
+				if ie.Name == "" {
+					return nil, pgerror.Unsupported("ON CONFLICT over expressions")
+				}
+				c := t.colIndex(ie.Name)
+				if c < 0 {
+					return nil, pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" does not exist", ie.Name)
+				}
+				cols = append(cols, c)
+			}
+			cp.arbiter = true
+			if sameSet(cols, t.pk) {
+				cp.arbiterPKey = true
+			} else {
+				for _, ix := range t.indexes {
+					if ix.unique && sameSet(cols, ix.cols) {
+						cp.arbiterIdx = ix
+					}
+				}
+				if cp.arbiterIdx == nil {
+					return nil, pgerror.New(pgerror.InvalidColumnReference, "there is no unique or exclusion constraint matching the ON CONFLICT specification")
+				}
+			}
+			if oc.Infer.WhereClause != nil {
+				return nil, pgerror.Unsupported("ON CONFLICT ... WHERE on the conflict target")
+			}
+		}
+	} else if cp.update {
+		return nil, pgerror.New(pgerror.SyntaxError, "ON CONFLICT DO UPDATE requires inference specification or constraint name").
+			WithHint("For example, ON CONFLICT (column_name).")
+	}
+	if !cp.update {
+		return cp, nil
+	}
+	// The scope holds the existing row (the target's name) then EXCLUDED.
+	usc := &scope{cols: append([]scopeCol(nil), sc.cols...)}
+	n := len(t.cols)
+	for i, c := range t.cols {
+		usc.cols = append(usc.cols, scopeCol{rel: "excluded", name: c.name, typ: c.typ, slot: n + i, item: 1})
+	}
+	for _, tn := range oc.TargetList {
+		rt := tn.GetResTarget()
+		st, err := b.setTargetFor(t, usc, rt)
+		if err != nil {
+			return nil, err
+		}
+		cp.sets = append(cp.sets, st...)
+	}
+	if oc.WhereClause != nil {
+		w, err := b.cond(usc, oc.WhereClause, "WHERE")
+		if err != nil {
+			return nil, err
+		}
+		cp.where = w
+	}
+	return cp, nil
+}
+
+func sameSet(a, b []int) bool {
+	if len(a) != len(b) || len(a) == 0 {
+		return false
+	}
+	m := map[int]bool{}
+	for _, x := range a {
+		m[x] = true
+	}
+	for _, x := range b {
+		if !m[x] {
+			return false
+		}
+	}
+	return true
+}
+
+// setTargetFor compiles one SET entry of UPDATE or ON CONFLICT DO UPDATE.
+func (b *binder) setTargetFor(t *tableDesc, sc *scope, rt *pg_query.ResTarget) ([]setTarget, error) {
+	if len(rt.Indirection) > 0 {
+		return nil, b.errAt(pgerror.Unsupported("assignment to subscripts or fields"), rt.Location)
+	}
+	if rt.Val.GetMultiAssignRef() != nil {
+		return nil, b.errAt(pgerror.Unsupported("SET (a, b) = (...)"), rt.Location)
+	}
+	c := t.colIndex(rt.Name)
+	if c < 0 {
+		return nil, b.errAt(pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", rt.Name, t.name), rt.Location)
+	}
+	col := t.cols[c]
+	if rt.Val.GetSetToDefault() != nil {
+		return []setTarget{{col: c}}, nil
+	}
+	if col.identity == 'a' {
+		return nil, pgerror.Newf(pgerror.GeneratedAlways, "column \"%s\" can only be updated to DEFAULT", col.name).
+			WithDetail("Column \"%s\" is an identity column defined as GENERATED ALWAYS.", col.name)
+	}
+	e, err := b.expr(sc, rt.Val)
+	if err != nil {
+		return nil, err
+	}
+	if e, err = b.coerce(e, col.typ, types.CastAssignment); err != nil {
+		return nil, b.assignError(err, col, e, rt.Val)
+	}
+	return []setTarget{{col: c, e: e}}, nil
+}
+
+// try inserts row unless it conflicts; on a conflict it does nothing or
+// updates the existing row. done reports that the conflict was handled
+// (emit was called for an updated row).
+func (cp *conflictPlan) try(x *execCtx, w *writer, row []any, emit func([]any) error) (bool, error) {
+	sp := x.txn.Savepoint()
+	_, err := x.txn.Insert(x.ctx, w.t.id, w.t.pkKey(row), row)
+	if err == nil {
+		_ = x.txn.Release(sp)
+		return false, nil
+	}
+	var uc *isolation.UniqueConflict
+	if !errors.As(err, &uc) {
+		return false, err
+	}
+	if cp.arbiter && !(cp.arbiterPKey && uc.Index == isolation.NoIndex && !w.t.hidden ||
+		cp.arbiterIdx != nil && uc.Index == cp.arbiterIdx.id ||
+		cp.arbiterPKey && w.t.hidden && w.t.pkIndex != nil && uc.Index == w.t.pkIndex.id) {
+		return false, w.uniqueError(err, row)
+	}
+	if err := x.txn.RollbackTo(sp); err != nil {
+		return false, err
+	}
+	_ = x.txn.Release(sp)
+	if !cp.update {
+		return true, nil
+	}
+	existing, ok, err := x.txn.Get(x.ctx, w.t.id, uc.Key, isolation.ReadOptions{Latest: true, Lock: isolation.RowLockUpdate})
+	if err != nil {
+		return false, err
+	}
+	if !ok {
+		return false, pgerror.New(pgerror.SerializationFailure, "could not serialize access due to concurrent delete")
+	}
+	both := make([]any, 0, 2*len(row))
+	both = append(append(both, existing...), row...)
+	saved := x.row
+	x.row = both
+	defer func() { x.row = saved }()
+	if cp.where != nil {
+		v, err := cp.where.eval(x)
+		if err != nil {
+			return false, err
+		}
+		if v != true {
+			return true, nil
+		}
+	}
+	nr := append([]any(nil), existing...)
+	for _, s := range cp.sets {
+		if s.e == nil {
+			nr[s.col] = nil
+			if d := w.defaults[s.col]; d != nil {
+				v, err := d.eval(x)
+				if err != nil {
+					return false, err
+				}
+				nr[s.col] = v
+			}
+			continue
+		}
+		v, err := s.e.eval(x)
+		if err != nil {
+			return false, err
+		}
+		nr[s.col] = v
+	}
+	if err := w.validate(x, nr, existing); err != nil {
+		return false, err
+	}
+	if err := x.txn.Update(x.ctx, w.t.id, uc.Key, nr); err != nil {
+		return false, w.uniqueError(err, nr)
+	}
+	x.row = saved
+	return true, emit(nr)
+}

@@ -1,0 +1,230 @@
+package sqlexec
+
+import (
+	"fmt"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// modifyTarget is the compiled row source of UPDATE and DELETE: the target
+// table as item 0, then the FROM / USING items.
+type modifyTarget struct {
+	t     *tableDesc
+	items []*fromItem
+	pre   []*conj
+	sc    *scope
+	width int
+}
+
+// match is one target row an UPDATE or DELETE acts on, with the whole
+// joined row it matched in.
+type match struct {
+	key  []byte
+	row  []any
+	full []any
+}
+
+func (b *binder) modifyTarget(rv *pg_query.RangeVar, extra []*pg_query.Node, where *pg_query.Node) (*modifyTarget, error) {
+	t, err := b.targetTable(rv)
+	if err != nil {
+		return nil, err
+	}
+	if !rv.Inh {
+		return nil, pgerror.Unsupported("ONLY")
+	}
+	from := append([]*pg_query.Node{{Node: &pg_query.Node_RangeVar{RangeVar: rv}}}, extra...)
+	items, sc, pending, err := b.buildFrom(nil, from, nil)
+	if err != nil {
+		return nil, err
+	}
+	m := &modifyTarget{t: t, items: items, sc: sc, width: len(sc.cols)}
+	if err := b.placeConds(sc, items, pending, where, &m.pre); err != nil {
+		return nil, err
+	}
+	for i, it := range items {
+		if it.table != nil {
+			it.access = chooseAccess(it, i)
+		}
+	}
+	return m, nil
+}
+
+// collect runs the target's join and returns each target row once (the
+// first joined row it matched), in scan order.
+func (m *modifyTarget) collect(x *execCtx) ([]match, error) {
+	x.row = make([]any, m.width)
+	ok, err := allHold(x, m.pre, false)
+	if err == nil && ok {
+		ok, err = allHold(x, m.pre, true)
+	}
+	if err != nil || !ok {
+		return nil, err
+	}
+	first := m.items[0]
+	krs, err := fetchTable(x, first, true)
+	if err != nil {
+		return nil, err
+	}
+	var out []match
+	for _, kr := range krs {
+		copy(x.row[first.off:first.off+first.width], kr.row)
+		ok, err := allHold(x, first.on, true)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			continue
+		}
+		found := false
+		err = runItems(x, m.items, 1, func() error {
+			found = true
+			out = append(out, match{key: kr.key, row: kr.row, full: append([]any(nil), x.row...)})
+			return errLimitReached
+		})
+		if err != nil && err != errLimitReached {
+			return nil, err
+		}
+		_ = found
+	}
+	return out, nil
+}
+
+func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
+	if up.WithClause != nil {
+		return nil, pgerror.Unsupported("WITH in UPDATE")
+	}
+	m, err := b.modifyTarget(up.Relation, up.FromClause, up.WhereClause)
+	if err != nil {
+		return nil, err
+	}
+	t := m.t
+	var sets []setTarget
+	for _, tn := range up.TargetList {
+		st, err := b.setTargetFor(t, m.sc, tn.GetResTarget())
+		if err != nil {
+			return nil, err
+		}
+		sets = append(sets, st...)
+	}
+	w, err := b.writerFor(t, true)
+	if err != nil {
+		return nil, err
+	}
+	outs, cols, err := b.returning(m.sc, up.ReturningList)
+	if err != nil {
+		return nil, err
+	}
+	keyCols := map[int]bool{}
+	for _, c := range t.pk {
+		keyCols[c] = true
+	}
+	for i := range b.params {
+		if b.params[i].Oid == 0 {
+			b.params[i] = types.Text
+		}
+	}
+	return &stmtPlan{cols: cols, writes: "UPDATE", table: t.qualifiedName(), exec: func(x *execCtx) (*Result, error) {
+		matches, err := m.collect(x)
+		if err != nil {
+			return nil, err
+		}
+		var rows [][]any
+		for _, mt := range matches {
+			x.row = mt.full
+			nr := append([]any(nil), mt.row...)
+			for _, s := range sets {
+				if s.e == nil {
+					nr[s.col] = nil
+					if d := w.defaults[s.col]; d != nil {
+						v, err := d.eval(x)
+						if err != nil {
+							return nil, err
+						}
+						nr[s.col] = v
+					}
+					continue
+				}
+				v, err := s.e.eval(x)
+				if err != nil {
+					return nil, err
+				}
+				nr[s.col] = v
+			}
+			if err := w.validate(x, nr, mt.row); err != nil {
+				return nil, err
+			}
+			for _, ref := range w.refs {
+				if err := w.applyRef(x, ref, mt.row, nr, 0); err != nil {
+					return nil, err
+				}
+			}
+			if !t.hidden && colsChanged(t, t.pk, mt.row, nr) {
+				if err := x.txn.Delete(x.ctx, t.id, mt.key); err != nil {
+					return nil, err
+				}
+				if _, err := w.insertRow(x, nr); err != nil {
+					return nil, err
+				}
+			} else if err := x.txn.Update(x.ctx, t.id, mt.key, nr); err != nil {
+				return nil, w.uniqueError(err, nr)
+			}
+			if outs != nil {
+				copy(x.row[:len(nr)], nr)
+				p, err := project(x, outs)
+				if err != nil {
+					return nil, err
+				}
+				rows = append(rows, p)
+			}
+		}
+		return &Result{Rows: rows, Tag: fmt.Sprintf("UPDATE %d", len(matches))}, nil
+	}}, nil
+}
+
+func (b *binder) deletePlan(del *pg_query.DeleteStmt) (*stmtPlan, error) {
+	if del.WithClause != nil {
+		return nil, pgerror.Unsupported("WITH in DELETE")
+	}
+	m, err := b.modifyTarget(del.Relation, del.UsingClause, del.WhereClause)
+	if err != nil {
+		return nil, err
+	}
+	t := m.t
+	w, err := b.writerFor(t, true)
+	if err != nil {
+		return nil, err
+	}
+	outs, cols, err := b.returning(m.sc, del.ReturningList)
+	if err != nil {
+		return nil, err
+	}
+	for i := range b.params {
+		if b.params[i].Oid == 0 {
+			b.params[i] = types.Text
+		}
+	}
+	return &stmtPlan{cols: cols, writes: "DELETE", table: t.qualifiedName(), exec: func(x *execCtx) (*Result, error) {
+		matches, err := m.collect(x)
+		if err != nil {
+			return nil, err
+		}
+		var rows [][]any
+		for _, mt := range matches {
+			if err := w.deleteRow(x, mt.key, mt.row, 0); err != nil {
+				return nil, err
+			}
+			if outs != nil {
+				x.row = mt.full
+				p, err := project(x, outs)
+				if err != nil {
+					return nil, err
+				}
+				rows = append(rows, p)
+			}
+		}
+		return &Result{Rows: rows, Tag: fmt.Sprintf("DELETE %d", len(matches))}, nil
+	}}, nil
+}

@@ -1,0 +1,705 @@
+package sqlexec
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// expr compiles a scalar expression in scope sc.
+func (b *binder) expr(sc *scope, n *pg_query.Node) (*scalar, error) {
+	if sc != nil && sc.agg != nil {
+		if e, ok, err := b.aggLookup(sc, n); ok || err != nil {
+			return e, err
+		}
+	}
+	switch v := n.Node.(type) {
+	case *pg_query.Node_AConst:
+		return b.constant(v.AConst)
+	case *pg_query.Node_ColumnRef:
+		return b.columnRef(sc, v.ColumnRef)
+	case *pg_query.Node_ParamRef:
+		return b.paramRef(v.ParamRef)
+	case *pg_query.Node_TypeCast:
+		return b.typeCast(sc, v.TypeCast)
+	case *pg_query.Node_AExpr:
+		return b.aExpr(sc, v.AExpr)
+	case *pg_query.Node_BoolExpr:
+		return b.boolExpr(sc, v.BoolExpr)
+	case *pg_query.Node_NullTest:
+		return b.nullTest(sc, v.NullTest)
+	case *pg_query.Node_BooleanTest:
+		return b.booleanTest(sc, v.BooleanTest)
+	case *pg_query.Node_CaseExpr:
+		return b.caseExpr(sc, v.CaseExpr)
+	case *pg_query.Node_CoalesceExpr:
+		return b.coalesce(sc, v.CoalesceExpr)
+	case *pg_query.Node_MinMaxExpr:
+		name := "greatest"
+		if v.MinMaxExpr.Op == pg_query.MinMaxOp_IS_LEAST {
+			name = "least"
+		}
+		return b.callBuiltin(sc, name, v.MinMaxExpr.Args, v.MinMaxExpr.Location)
+	case *pg_query.Node_FuncCall:
+		return b.funcCall(sc, v.FuncCall)
+	case *pg_query.Node_SqlvalueFunction:
+		return b.sqlValueFunction(sc, v.SqlvalueFunction)
+	case *pg_query.Node_SubLink:
+		return b.subLink(sc, v.SubLink)
+	case *pg_query.Node_CollateClause:
+		coll := strs(v.CollateClause.Collname)
+		if len(coll) == 1 && (coll[0] == "C" || coll[0] == "default" || coll[0] == "POSIX") {
+			return b.expr(sc, v.CollateClause.Arg)
+		}
+		return nil, b.errAt(pgerror.Unsupported("COLLATE "+strings.Join(coll, ".")), v.CollateClause.Location)
+	case *pg_query.Node_RowExpr:
+		return nil, b.errAt(pgerror.Unsupported("row constructors"), v.RowExpr.Location)
+	case *pg_query.Node_AArrayExpr:
+		return nil, b.errAt(pgerror.Unsupported("arrays"), v.AArrayExpr.Location)
+	case *pg_query.Node_AIndirection:
+		return nil, pgerror.Unsupported("subscripts and field selection")
+	case *pg_query.Node_GroupingFunc:
+		return nil, pgerror.Unsupported("GROUPING")
+	case *pg_query.Node_SetToDefault:
+		return nil, b.errAt(pgerror.New(pgerror.SyntaxError, "DEFAULT is not allowed in this context"), v.SetToDefault.Location)
+	}
+	return nil, pgerror.Unsupported("expression " + nodeKind(n))
+}
+
+// nodeKind names a parse node's kind for messages.
+func nodeKind(n *pg_query.Node) string {
+	if n == nil || n.Node == nil {
+		return "(empty)"
+	}
+	s := strings.TrimPrefix(fmt.Sprintf("%T", n.Node), "*pg_query.Node_")
+	return s
+}
+
+func (b *binder) constant(c *pg_query.A_Const) (*scalar, error) {
+	if c.Isnull {
+		return &scalar{typ: types.Unknown, null: true, slot: -1, eval: constEval(nil), name: "?column?"}, nil
+	}
+	switch v := c.Val.(type) {
+	case *pg_query.A_Const_Ival:
+		return &scalar{typ: types.Int4, slot: -1, eval: constEval(int64(v.Ival.Ival)), name: "?column?"}, nil
+	case *pg_query.A_Const_Fval:
+		s := v.Fval.Fval
+		if !strings.ContainsAny(s, ".eE") {
+			if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+				return &scalar{typ: types.Int8, slot: -1, eval: constEval(i), name: "?column?"}, nil
+			}
+		}
+		d, err := types.ParseText(types.NumericAny, s)
+		if err != nil {
+			return nil, err
+		}
+		return &scalar{typ: types.NumericAny, slot: -1, eval: constEval(d), name: "?column?"}, nil
+	case *pg_query.A_Const_Boolval:
+		return &scalar{typ: types.Bool, slot: -1, eval: constEval(v.Boolval.Boolval), name: "bool"}, nil
+	case *pg_query.A_Const_Sval:
+		s := v.Sval.Sval
+		return &scalar{typ: types.Unknown, lit: &s, slot: -1, eval: constEval(s), name: "?column?"}, nil
+	case *pg_query.A_Const_Bsval:
+		return nil, b.errAt(pgerror.Unsupported("bit string constants"), c.Location)
+	}
+	return nil, pgerror.Unsupported("constant")
+}
+
+func (b *binder) columnRef(sc *scope, c *pg_query.ColumnRef) (*scalar, error) {
+	var fields []string
+	for _, f := range c.Fields {
+		if f.GetAStar() != nil {
+			return nil, b.errAt(pgerror.New(pgerror.FeatureNotSupported, "* is not supported in this position by fickle"), c.Location)
+		}
+		fields = append(fields, f.GetString_().GetSval())
+	}
+	if sc == nil {
+		return nil, b.errAt(pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" does not exist", fields[len(fields)-1]), c.Location)
+	}
+	e, err := b.resolveCol(sc, fields, c.Location)
+	if err != nil {
+		return nil, err
+	}
+	if sc.agg != nil && e.refs != 0 {
+		return nil, b.errAt(pgerror.Newf(pgerror.GroupingError, "column \"%s\" must appear in the GROUP BY clause or be used in an aggregate function", strings.Join(fields, ".")), c.Location)
+	}
+	return e, nil
+}
+
+func (b *binder) paramRef(p *pg_query.ParamRef) (*scalar, error) {
+	n := int(p.Number)
+	if n < 1 || n > 65535 {
+		return nil, b.errAt(pgerror.Newf(pgerror.UndefinedParameter, "there is no parameter $%d", n), p.Location)
+	}
+	idx := n - 1
+	e := &scalar{slot: -1, name: "?column?", eval: func(x *execCtx) (any, error) {
+		if idx >= len(x.params) {
+			return nil, pgerror.Newf(pgerror.UndefinedParameter, "there is no parameter $%d", idx+1)
+		}
+		return x.params[idx], nil
+	}}
+	if t := b.paramType(n); t.Oid != 0 {
+		e.typ = t
+		return e, nil
+	}
+	for len(b.params) < n {
+		b.params = append(b.params, types.Type{})
+	}
+	e.typ, e.param = types.Unknown, n
+	return e, nil
+}
+
+func (b *binder) typeCast(sc *scope, tc *pg_query.TypeCast) (*scalar, error) {
+	t, err := b.typeName(tc.TypeName)
+	if err != nil {
+		return nil, err
+	}
+	arg, err := b.expr(sc, tc.Arg)
+	if err != nil {
+		return nil, err
+	}
+	out, err := b.coerce(arg, t, types.CastExplicit)
+	if err != nil {
+		if pe, ok := err.(*pgerror.Error); ok && pe.Position == 0 {
+			pe.Position = b.pos(tc.Location)
+		}
+		return nil, err
+	}
+	if out.name == "?column?" || out.name == "" {
+		out.name = t.Name()
+		if names := strs(tc.TypeName.Names); len(names) > 0 {
+			out.name = names[len(names)-1]
+		}
+	}
+	if out == arg && t.Typmod >= 0 && arg.typ != t {
+		out = &scalar{typ: t, eval: arg.eval, slot: -1, refs: arg.refs, name: arg.name}
+	}
+	return out, nil
+}
+
+// binary compiles l op r after compiling both sides.
+func (b *binder) binary(op string, l, r *scalar, loc int32) (*scalar, error) {
+	switch {
+	case unresolved(l) && unresolved(r):
+		b.fix(l, types.Text)
+		b.fix(r, types.Text)
+	case unresolved(l):
+		t := r.typ
+		if t.Oid == types.OidUnknown {
+			t = types.Text
+		}
+		b.fix(l, t)
+	case unresolved(r):
+		t := l.typ
+		if t.Oid == types.OidUnknown {
+			t = types.Text
+		}
+		b.fix(r, t)
+	}
+	o, err := types.ResolveBinaryOp(op, l.typ, r.typ)
+	if err != nil {
+		if pe, ok := err.(*pgerror.Error); ok && pe.Position == 0 {
+			pe.Position = b.pos(loc)
+		}
+		return nil, err
+	}
+	le, re, ev := l.eval, r.eval, o.Eval
+	return &scalar{typ: o.Result, slot: -1, refs: l.refs | r.refs, volatile: l.volatile || r.volatile, name: "?column?",
+		eval: func(x *execCtx) (any, error) {
+			lv, err := le(x)
+			if err != nil {
+				return nil, err
+			}
+			rv, err := re(x)
+			if err != nil {
+				return nil, err
+			}
+			return ev(lv, rv)
+		}}, nil
+}
+
+func opName(names []*pg_query.Node) string {
+	ss := strs(names)
+	return ss[len(ss)-1]
+}
+
+func (b *binder) aExpr(sc *scope, a *pg_query.A_Expr) (*scalar, error) {
+	switch a.Kind {
+	case pg_query.A_Expr_Kind_AEXPR_OP, pg_query.A_Expr_Kind_AEXPR_LIKE, pg_query.A_Expr_Kind_AEXPR_ILIKE:
+		op := opName(a.Name)
+		if a.Lexpr == nil {
+			arg, err := b.expr(sc, a.Rexpr)
+			if err != nil {
+				return nil, err
+			}
+			if unresolved(arg) {
+				b.fix(arg, types.Int4)
+			}
+			if arg.lit != nil {
+				if arg, err = b.coerce(arg, types.NumericAny, types.CastImplicit); err != nil {
+					return nil, err
+				}
+			}
+			u, err := types.ResolveUnaryOp(op, arg.typ)
+			if err != nil {
+				return nil, b.withPos(err, a.Location)
+			}
+			inner, ev := arg.eval, u.Eval
+			return &scalar{typ: u.Result, slot: -1, refs: arg.refs, name: "?column?", eval: func(x *execCtx) (any, error) {
+				v, err := inner(x)
+				if err != nil {
+					return nil, err
+				}
+				return ev(v)
+			}}, nil
+		}
+		l, r, err := b.pair(sc, a.Lexpr, a.Rexpr)
+		if err != nil {
+			return nil, err
+		}
+		return b.binary(op, l, r, a.Location)
+	case pg_query.A_Expr_Kind_AEXPR_DISTINCT, pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT:
+		l, r, err := b.pair(sc, a.Lexpr, a.Rexpr)
+		if err != nil {
+			return nil, err
+		}
+		eq, err := b.binary("=", l, r, a.Location)
+		if err != nil {
+			return nil, err
+		}
+		le, re, ee := l.eval, r.eval, eq.eval
+		not := a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT
+		return &scalar{typ: types.Bool, slot: -1, refs: eq.refs, name: "?column?", eval: func(x *execCtx) (any, error) {
+			lv, err := le(x)
+			if err != nil {
+				return nil, err
+			}
+			rv, err := re(x)
+			if err != nil {
+				return nil, err
+			}
+			var d bool
+			if lv == nil || rv == nil {
+				d = (lv == nil) != (rv == nil)
+			} else {
+				v, err := ee(x)
+				if err != nil {
+					return nil, err
+				}
+				d = v != true
+			}
+			return d != not, nil
+		}}, nil
+	case pg_query.A_Expr_Kind_AEXPR_NULLIF:
+		return b.callBuiltin(sc, "nullif", []*pg_query.Node{a.Lexpr, a.Rexpr}, a.Location)
+	case pg_query.A_Expr_Kind_AEXPR_IN:
+		return b.inList(sc, a)
+	case pg_query.A_Expr_Kind_AEXPR_BETWEEN, pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN,
+		pg_query.A_Expr_Kind_AEXPR_BETWEEN_SYM, pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN_SYM:
+		return b.between(sc, a)
+	case pg_query.A_Expr_Kind_AEXPR_SIMILAR:
+		return nil, b.errAt(pgerror.Unsupported("SIMILAR TO"), a.Location)
+	case pg_query.A_Expr_Kind_AEXPR_OP_ANY, pg_query.A_Expr_Kind_AEXPR_OP_ALL:
+		return nil, b.errAt(pgerror.Unsupported("ANY/ALL over arrays"), a.Location)
+	}
+	return nil, b.errAt(pgerror.Unsupported("operator expression"), a.Location)
+}
+
+func (b *binder) withPos(err error, loc int32) error {
+	if pe, ok := err.(*pgerror.Error); ok && pe.Position == 0 {
+		pe.Position = b.pos(loc)
+	}
+	return err
+}
+
+func (b *binder) pair(sc *scope, ln, rn *pg_query.Node) (*scalar, *scalar, error) {
+	l, err := b.expr(sc, ln)
+	if err != nil {
+		return nil, nil, err
+	}
+	r, err := b.expr(sc, rn)
+	if err != nil {
+		return nil, nil, err
+	}
+	return l, r, nil
+}
+
+// inList compiles x IN (a, b, ...) and x NOT IN (...).
+func (b *binder) inList(sc *scope, a *pg_query.A_Expr) (*scalar, error) {
+	x, err := b.expr(sc, a.Lexpr)
+	if err != nil {
+		return nil, err
+	}
+	list := a.Rexpr.GetList()
+	if list == nil {
+		return nil, b.errAt(pgerror.Unsupported("IN over a non-list"), a.Location)
+	}
+	elems := make([]*scalar, len(list.Items))
+	for i, it := range list.Items {
+		if elems[i], err = b.expr(sc, it); err != nil {
+			return nil, err
+		}
+	}
+	if unresolved(x) {
+		for _, e := range elems {
+			if !unresolved(e) && e.typ.Oid != types.OidUnknown {
+				b.fix(x, e.typ)
+				break
+			}
+		}
+		if unresolved(x) {
+			b.fix(x, types.Text)
+		}
+	}
+	eqs := make([]*scalar, len(elems))
+	refs := x.refs
+	for i, e := range elems {
+		if eqs[i], err = b.binary("=", x, e, a.Location); err != nil {
+			return nil, err
+		}
+		refs |= eqs[i].refs
+	}
+	neg := opName(a.Name) == "<>"
+	return &scalar{typ: types.Bool, slot: -1, refs: refs, name: "?column?", eval: func(xc *execCtx) (any, error) {
+		sawNull := false
+		for _, eq := range eqs {
+			v, err := eq.eval(xc)
+			if err != nil {
+				return nil, err
+			}
+			if v == nil {
+				sawNull = true
+				continue
+			}
+			if v.(bool) {
+				return !neg, nil
+			}
+		}
+		if sawNull {
+			return nil, nil
+		}
+		return neg, nil
+	}}, nil
+}
+
+func (b *binder) between(sc *scope, a *pg_query.A_Expr) (*scalar, error) {
+	list := a.Rexpr.GetList()
+	if list == nil || len(list.Items) != 2 {
+		return nil, b.errAt(pgerror.New(pgerror.SyntaxError, "BETWEEN needs two bounds"), a.Location)
+	}
+	x, err := b.expr(sc, a.Lexpr)
+	if err != nil {
+		return nil, err
+	}
+	lo, hi, err := b.pair(sc, list.Items[0], list.Items[1])
+	if err != nil {
+		return nil, err
+	}
+	ge, err := b.binary(">=", x, lo, a.Location)
+	if err != nil {
+		return nil, err
+	}
+	le, err := b.binary("<=", x, hi, a.Location)
+	if err != nil {
+		return nil, err
+	}
+	sym := a.Kind == pg_query.A_Expr_Kind_AEXPR_BETWEEN_SYM || a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN_SYM
+	neg := a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN || a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN_SYM
+	var ge2, le2 *scalar
+	if sym {
+		if ge2, err = b.binary(">=", x, hi, a.Location); err != nil {
+			return nil, err
+		}
+		if le2, err = b.binary("<=", x, lo, a.Location); err != nil {
+			return nil, err
+		}
+	}
+	return &scalar{typ: types.Bool, slot: -1, refs: ge.refs | le.refs, name: "?column?", eval: func(xc *execCtx) (any, error) {
+		r, err := and2(xc, ge, le)
+		if err != nil {
+			return nil, err
+		}
+		if sym && r != true {
+			r2, err := and2(xc, ge2, le2)
+			if err != nil {
+				return nil, err
+			}
+			r = types.Or(r, r2)
+		}
+		if neg {
+			return types.Not(r), nil
+		}
+		return r, nil
+	}}, nil
+}
+
+func and2(x *execCtx, a, b *scalar) (any, error) {
+	av, err := a.eval(x)
+	if err != nil || av == false {
+		return av, err
+	}
+	bv, err := b.eval(x)
+	if err != nil {
+		return nil, err
+	}
+	return types.And(av, bv), nil
+}
+
+// cond compiles a boolean condition of the named clause.
+func (b *binder) cond(sc *scope, n *pg_query.Node, clause string) (*scalar, error) {
+	e, err := b.expr(sc, n)
+	if err != nil {
+		return nil, err
+	}
+	return b.requireBool(e, clause, n)
+}
+
+func (b *binder) requireBool(e *scalar, clause string, n *pg_query.Node) (*scalar, error) {
+	if unresolved(e) || e.lit != nil || e.null {
+		return b.fix(e, types.Bool)
+	}
+	if e.typ.Oid != types.OidBool {
+		return nil, b.errAt(pgerror.Newf(pgerror.DatatypeMismatch, "argument of %s must be type boolean, not type %s", clause, e.typ), exprLocation(n))
+	}
+	return e, nil
+}
+
+// exprLocation returns the location of a node when it has one.
+func exprLocation(n *pg_query.Node) int32 {
+	switch v := n.Node.(type) {
+	case *pg_query.Node_AConst:
+		return v.AConst.Location
+	case *pg_query.Node_ColumnRef:
+		return v.ColumnRef.Location
+	case *pg_query.Node_AExpr:
+		return v.AExpr.Location
+	case *pg_query.Node_FuncCall:
+		return v.FuncCall.Location
+	case *pg_query.Node_TypeCast:
+		return v.TypeCast.Location
+	case *pg_query.Node_ParamRef:
+		return v.ParamRef.Location
+	}
+	return -1
+}
+
+func (b *binder) boolExpr(sc *scope, be *pg_query.BoolExpr) (*scalar, error) {
+	name := map[pg_query.BoolExprType]string{pg_query.BoolExprType_AND_EXPR: "AND", pg_query.BoolExprType_OR_EXPR: "OR", pg_query.BoolExprType_NOT_EXPR: "NOT"}[be.Boolop]
+	args := make([]*scalar, len(be.Args))
+	var refs uint64
+	for i, a := range be.Args {
+		e, err := b.cond(sc, a, name)
+		if err != nil {
+			return nil, err
+		}
+		args[i] = e
+		refs |= e.refs
+	}
+	out := &scalar{typ: types.Bool, slot: -1, refs: refs, name: "?column?"}
+	switch be.Boolop {
+	case pg_query.BoolExprType_NOT_EXPR:
+		a := args[0]
+		out.eval = func(x *execCtx) (any, error) {
+			v, err := a.eval(x)
+			if err != nil {
+				return nil, err
+			}
+			return types.Not(v), nil
+		}
+	case pg_query.BoolExprType_AND_EXPR:
+		out.eval = func(x *execCtx) (any, error) {
+			var acc any = true
+			for _, a := range args {
+				v, err := a.eval(x)
+				if err != nil {
+					return nil, err
+				}
+				if v == false {
+					return false, nil
+				}
+				acc = types.And(acc, v)
+			}
+			return acc, nil
+		}
+	default:
+		out.eval = func(x *execCtx) (any, error) {
+			var acc any = false
+			for _, a := range args {
+				v, err := a.eval(x)
+				if err != nil {
+					return nil, err
+				}
+				if v == true {
+					return true, nil
+				}
+				acc = types.Or(acc, v)
+			}
+			return acc, nil
+		}
+	}
+	return out, nil
+}
+
+func (b *binder) nullTest(sc *scope, nt *pg_query.NullTest) (*scalar, error) {
+	arg, err := b.expr(sc, nt.Arg)
+	if err != nil {
+		return nil, err
+	}
+	if unresolved(arg) {
+		b.fix(arg, types.Text)
+	}
+	isNull := nt.Nulltesttype == pg_query.NullTestType_IS_NULL
+	return &scalar{typ: types.Bool, slot: -1, refs: arg.refs, name: "?column?", eval: func(x *execCtx) (any, error) {
+		v, err := arg.eval(x)
+		if err != nil {
+			return nil, err
+		}
+		return (v == nil) == isNull, nil
+	}}, nil
+}
+
+func (b *binder) booleanTest(sc *scope, bt *pg_query.BooleanTest) (*scalar, error) {
+	arg, err := b.cond(sc, bt.Arg, "IS TRUE")
+	if err != nil {
+		return nil, err
+	}
+	kind := bt.Booltesttype
+	return &scalar{typ: types.Bool, slot: -1, refs: arg.refs, name: "?column?", eval: func(x *execCtx) (any, error) {
+		v, err := arg.eval(x)
+		if err != nil {
+			return nil, err
+		}
+		switch kind {
+		case pg_query.BoolTestType_IS_TRUE:
+			return v == true, nil
+		case pg_query.BoolTestType_IS_NOT_TRUE:
+			return v != true, nil
+		case pg_query.BoolTestType_IS_FALSE:
+			return v == false, nil
+		case pg_query.BoolTestType_IS_NOT_FALSE:
+			return v != false, nil
+		case pg_query.BoolTestType_IS_UNKNOWN:
+			return v == nil, nil
+		}
+		return v != nil, nil
+	}}, nil
+}
+
+// unify resolves the common type of several expressions and coerces each.
+func (b *binder) unify(context string, es []*scalar) (types.Type, error) {
+	var ts []types.Type
+	for _, e := range es {
+		if !unresolved(e) {
+			ts = append(ts, e.typ)
+		}
+	}
+	t := types.Text
+	if len(ts) > 0 {
+		var err error
+		if t, err = types.CommonType(context, ts...); err != nil {
+			return t, err
+		}
+	}
+	for i, e := range es {
+		c, err := b.coerce(e, t, types.CastImplicit)
+		if err != nil {
+			return t, err
+		}
+		es[i] = c
+	}
+	return t, nil
+}
+
+func (b *binder) caseExpr(sc *scope, c *pg_query.CaseExpr) (*scalar, error) {
+	var arg *scalar
+	var err error
+	if c.Arg != nil {
+		if arg, err = b.expr(sc, c.Arg); err != nil {
+			return nil, err
+		}
+	}
+	conds := make([]*scalar, len(c.Args))
+	results := make([]*scalar, 0, len(c.Args)+1)
+	var refs uint64
+	for i, w := range c.Args {
+		cw := w.GetCaseWhen()
+		if arg != nil {
+			v, err := b.expr(sc, cw.Expr)
+			if err != nil {
+				return nil, err
+			}
+			if conds[i], err = b.binary("=", arg, v, cw.Location); err != nil {
+				return nil, err
+			}
+		} else if conds[i], err = b.cond(sc, cw.Expr, "CASE/WHEN"); err != nil {
+			return nil, err
+		}
+		r, err := b.expr(sc, cw.Result)
+		if err != nil {
+			return nil, err
+		}
+		results = append(results, r)
+		refs |= conds[i].refs | r.refs
+	}
+	var def *scalar
+	if c.Defresult != nil {
+		if def, err = b.expr(sc, c.Defresult); err != nil {
+			return nil, err
+		}
+	} else {
+		def = &scalar{typ: types.Unknown, null: true, slot: -1, eval: constEval(nil)}
+	}
+	results = append(results, def)
+	t, err := b.unify("CASE", results)
+	if err != nil {
+		return nil, b.withPos(err, c.Location)
+	}
+	for _, r := range results {
+		refs |= r.refs
+	}
+	return &scalar{typ: t, slot: -1, refs: refs, name: "case", eval: func(x *execCtx) (any, error) {
+		for i, cw := range conds {
+			v, err := cw.eval(x)
+			if err != nil {
+				return nil, err
+			}
+			if v == true {
+				return results[i].eval(x)
+			}
+		}
+		return results[len(results)-1].eval(x)
+	}}, nil
+}
+
+func (b *binder) coalesce(sc *scope, c *pg_query.CoalesceExpr) (*scalar, error) {
+	args := make([]*scalar, len(c.Args))
+	var refs uint64
+	for i, a := range c.Args {
+		e, err := b.expr(sc, a)
+		if err != nil {
+			return nil, err
+		}
+		args[i] = e
+	}
+	t, err := b.unify("COALESCE", args)
+	if err != nil {
+		return nil, b.withPos(err, c.Location)
+	}
+	for _, a := range args {
+		refs |= a.refs
+	}
+	return &scalar{typ: t, slot: -1, refs: refs, name: "coalesce", eval: func(x *execCtx) (any, error) {
+		for _, a := range args {
+			v, err := a.eval(x)
+			if err != nil || v != nil {
+				return v, err
+			}
+		}
+		return nil, nil
+	}}, nil
+}

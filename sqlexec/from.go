@@ -1,0 +1,527 @@
+package sqlexec
+
+import (
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/isolation"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// fromItem is one relation of a FROM clause: a table, a subquery, a CTE
+// reference, VALUES or a set-returning function. Its columns occupy
+// row[off : off+width] of the query level's row.
+type fromItem struct {
+	name  string
+	off   int
+	width int
+	left  bool // LEFT JOIN: null-extended when nothing matches
+	table *tableDesc
+	// sub produces the rows of a subquery, CTE or function item.
+	sub func(x *execCtx) ([][]any, error)
+	// on are the conditions evaluated when this item's row is joined: the
+	// join condition and the WHERE conjuncts placed here. A LEFT item's
+	// WHERE conjuncts go to post, evaluated after null extension.
+	on   []*conj
+	post []*conj
+	// access is how a table item is read.
+	access access
+	lock   isolation.RowLock
+	wait   isolation.WaitPolicy
+}
+
+// conj is one conjunct of a condition.
+type conj struct {
+	e *scalar
+	// eqSlot and eqVal describe "column = value" conjuncts usable as keys:
+	// eqSlot is the row slot of the column, eqVal an expression of earlier
+	// items, parameters and constants.
+	eqSlot int
+	eqVal  *scalar
+	// deferred conjuncts (those holding subqueries) are evaluated after
+	// the store's scan returns, not inside its callback.
+	deferred bool
+}
+
+// access is the chosen way to read a table item.
+type access struct {
+	kind accessKind
+	// keyVals are the values of the primary key's or index's columns, in
+	// column order.
+	keyVals []*scalar
+	keyTyps []types.Type
+	index   *indexDesc
+}
+
+type accessKind int
+
+const (
+	accessScan accessKind = iota
+	accessPK
+	accessIndex
+)
+
+func (c *conj) holds(x *execCtx) (bool, error) {
+	v, err := c.e.eval(x)
+	if err != nil {
+		return false, err
+	}
+	return v == true, nil
+}
+
+func allHold(x *execCtx, cs []*conj, deferred bool) (bool, error) {
+	for _, c := range cs {
+		if c.deferred != deferred {
+			continue
+		}
+		ok, err := c.holds(x)
+		if err != nil || !ok {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+// conjunct compiles one conjunct, noting "column = value" shapes.
+func (b *binder) conjunct(sc *scope, n *pg_query.Node, clause string) (*conj, error) {
+	c := &conj{eqSlot: -1, deferred: containsSubLink(n)}
+	if a := n.GetAExpr(); a != nil && a.Kind == pg_query.A_Expr_Kind_AEXPR_OP && a.Lexpr != nil && opName(a.Name) == "=" && !c.deferred {
+		l, r, err := b.pair(sc, a.Lexpr, a.Rexpr)
+		if err != nil {
+			return nil, err
+		}
+		e, err := b.binary("=", l, r, a.Location)
+		if err != nil {
+			return nil, err
+		}
+		if e, err = b.requireBool(e, clause, n); err != nil {
+			return nil, err
+		}
+		c.e = e
+		switch {
+		case l.slot >= 0 && r.slot < 0:
+			c.eqSlot, c.eqVal = l.slot, r
+		case r.slot >= 0 && l.slot < 0:
+			c.eqSlot, c.eqVal = r.slot, l
+		case l.slot >= 0 && r.slot >= 0:
+			// A join condition: the later item's column is the key.
+			if l.slot > r.slot {
+				c.eqSlot, c.eqVal = l.slot, r
+			} else {
+				c.eqSlot, c.eqVal = r.slot, l
+			}
+		}
+		return c, nil
+	}
+	e, err := b.cond(sc, n, clause)
+	if err != nil {
+		return nil, err
+	}
+	c.e = e
+	return c, nil
+}
+
+// keyCompatible reports whether a value of type v can be looked up in a
+// key column of type col by encoding it with the column's type.
+func keyCompatible(col, v types.Type) bool {
+	if col.Oid == v.Oid {
+		return true
+	}
+	ints := func(o types.Oid) bool { return o == types.OidInt2 || o == types.OidInt4 || o == types.OidInt8 }
+	strs := func(o types.Oid) bool { return o == types.OidText || o == types.OidVarchar || o == types.OidName }
+	return ints(col.Oid) && ints(v.Oid) || strs(col.Oid) && strs(v.Oid)
+}
+
+// chooseAccess picks a point read by primary key or an index lookup when
+// the item's conditions fix every column of one, else a scan.
+func chooseAccess(it *fromItem, idx int) access {
+	t := it.table
+	earlier := itemBit(idx) - 1
+	if idx >= 63 {
+		earlier = 0
+	}
+	eq := map[int]*scalar{}
+	for _, c := range it.on {
+		if c.eqVal == nil || c.eqSlot < it.off || c.eqSlot >= it.off+it.width {
+			continue
+		}
+		if c.eqVal.refs&^earlier != 0 || c.eqVal.volatile {
+			continue
+		}
+		col := c.eqSlot - it.off
+		if !keyCompatible(t.cols[col].typ, c.eqVal.typ) {
+			continue
+		}
+		if _, ok := eq[col]; !ok {
+			eq[col] = c.eqVal
+		}
+	}
+	covered := func(cols []int) ([]*scalar, []types.Type, bool) {
+		if len(cols) == 0 {
+			return nil, nil, false
+		}
+		vals := make([]*scalar, len(cols))
+		typs := make([]types.Type, len(cols))
+		for i, c := range cols {
+			v, ok := eq[c]
+			if !ok {
+				return nil, nil, false
+			}
+			vals[i], typs[i] = v, t.cols[c].typ
+		}
+		return vals, typs, true
+	}
+	if vals, typs, ok := covered(t.pk); ok {
+		if !t.hidden {
+			return access{kind: accessPK, keyVals: vals, keyTyps: typs}
+		}
+		if t.pkIndex != nil {
+			return access{kind: accessIndex, keyVals: vals, keyTyps: typs, index: t.pkIndex}
+		}
+	}
+	var best *indexDesc
+	var bestVals []*scalar
+	var bestTyps []types.Type
+	for _, ix := range t.indexes {
+		if vals, typs, ok := covered(ix.cols); ok && (best == nil || ix.unique && !best.unique || len(ix.cols) > len(best.cols)) {
+			best, bestVals, bestTyps = ix, vals, typs
+		}
+	}
+	if best != nil {
+		return access{kind: accessIndex, keyVals: bestVals, keyTyps: bestTyps, index: best}
+	}
+	return access{kind: accessScan}
+}
+
+// encodeLookup evaluates the key values; ok is false when one is NULL (an
+// equality with NULL matches nothing).
+func (a *access) encodeLookup(x *execCtx) (key []byte, ok bool, err error) {
+	key = make([]byte, 0, 16)
+	for i, v := range a.keyVals {
+		d, err := v.eval(x)
+		if err != nil {
+			return nil, false, err
+		}
+		if d == nil {
+			return nil, false, nil
+		}
+		key = types.AppendKey(key, a.keyTyps[i], d)
+	}
+	return key, true, nil
+}
+
+// keyedRow is a row read from a table with its primary key.
+type keyedRow struct {
+	key []byte
+	row []any
+}
+
+// fetchTable reads the table item's rows that satisfy its immediate
+// conditions (those without subqueries), reporting to the store which rows
+// matched. x.row holds the current rows of earlier items.
+func fetchTable(x *execCtx, it *fromItem, withKeys bool) ([]keyedRow, error) {
+	t := it.table
+	ro := isolation.ReadOptions{Lock: it.lock, Wait: it.wait}
+	var out []keyedRow
+	visit := func(key []byte, row []any) (bool, error) {
+		copy(x.row[it.off:it.off+it.width], row)
+		ok, err := allHold(x, it.on, false)
+		if err != nil || !ok {
+			return false, err
+		}
+		kr := keyedRow{row: row}
+		if withKeys {
+			kr.key = append([]byte(nil), key...)
+		}
+		out = append(out, kr)
+		return true, nil
+	}
+	switch it.access.kind {
+	case accessPK:
+		key, ok, err := it.access.encodeLookup(x)
+		if err != nil || !ok {
+			return nil, err
+		}
+		if it.lock != isolation.RowLockNone {
+			err = x.txn.Scan(x.ctx, t.id, isolation.ExactSpan(key), ro, visit)
+			return out, err
+		}
+		row, found, err := x.txn.Get(x.ctx, t.id, key, ro)
+		if err != nil || !found {
+			return nil, err
+		}
+		if _, err := visit(key, row); err != nil {
+			return nil, err
+		}
+		return out, nil
+	case accessIndex:
+		key, ok, err := it.access.encodeLookup(x)
+		if err != nil || !ok {
+			return nil, err
+		}
+		err = x.txn.ScanIndex(x.ctx, it.access.index.id, isolation.ExactSpan(key), ro, visit)
+		return out, err
+	}
+	err := x.txn.Scan(x.ctx, t.id, isolation.Span{}, ro, visit)
+	return out, err
+}
+
+// buildFrom compiles a FROM list into items and the scope of their
+// columns. Join conditions become the items' conditions.
+func (b *binder) buildFrom(parent *scope, from []*pg_query.Node, ctes map[string]*ctePlan) ([]*fromItem, *scope, []pendingCond, error) {
+	sc := &scope{parent: parent, ctes: ctes}
+	var items []*fromItem
+	var conds []pendingCond
+	var add func(n *pg_query.Node, left bool) error
+	add = func(n *pg_query.Node, left bool) error {
+		switch v := n.Node.(type) {
+		case *pg_query.Node_JoinExpr:
+			j := v.JoinExpr
+			if j.IsNatural || len(j.UsingClause) > 0 {
+				return pgerror.Unsupported("NATURAL JOIN and JOIN ... USING")
+			}
+			if j.Alias != nil {
+				return pgerror.Unsupported("aliases on JOIN expressions")
+			}
+			switch j.Jointype {
+			case pg_query.JoinType_JOIN_INNER:
+				if err := add(j.Larg, left); err != nil {
+					return err
+				}
+				if err := add(j.Rarg, false); err != nil {
+					return err
+				}
+				if j.Quals != nil {
+					conds = append(conds, pendingCond{node: j.Quals, clause: "JOIN/ON", minItem: len(items) - 1})
+				}
+			case pg_query.JoinType_JOIN_LEFT:
+				if err := add(j.Larg, left); err != nil {
+					return err
+				}
+				if j.Rarg.GetJoinExpr() != nil {
+					return pgerror.Unsupported("LEFT JOIN to a parenthesized join")
+				}
+				if err := add(j.Rarg, true); err != nil {
+					return err
+				}
+				if j.Quals != nil {
+					conds = append(conds, pendingCond{node: j.Quals, clause: "JOIN/ON", minItem: len(items) - 1, on: items[len(items)-1]})
+				}
+			default:
+				return pgerror.Unsupported(strings.TrimPrefix(j.Jointype.String(), "JOIN_") + " JOIN")
+			}
+			return nil
+		}
+		it, cols, err := b.fromLeaf(sc, n)
+		if err != nil {
+			return err
+		}
+		it.left = left
+		it.off = len(sc.cols)
+		it.width = len(cols)
+		for _, c := range items {
+			if c.name == it.name && it.name != "" {
+				return pgerror.Newf(pgerror.DuplicateAlias, "table name \"%s\" specified more than once", it.name)
+			}
+		}
+		for i, c := range cols {
+			c.item = len(items)
+			c.slot = it.off + i
+			sc.cols = append(sc.cols, c)
+		}
+		items = append(items, it)
+		return nil
+	}
+	for _, n := range from {
+		if err := add(n, false); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	return items, sc, conds, nil
+}
+
+// pendingCond is a join condition waiting for the scope to be complete.
+type pendingCond struct {
+	node    *pg_query.Node
+	clause  string
+	minItem int
+	on      *fromItem // set for a LEFT JOIN's ON condition
+}
+
+// fromLeaf compiles one FROM item that is not a join.
+func (b *binder) fromLeaf(sc *scope, n *pg_query.Node) (*fromItem, []scopeCol, error) {
+	switch v := n.Node.(type) {
+	case *pg_query.Node_RangeVar:
+		rv := v.RangeVar
+		alias := rv.Relname
+		if rv.Alias != nil {
+			alias = rv.Alias.Aliasname
+		}
+		if rv.Schemaname == "" {
+			for cur := sc; cur != nil; cur = cur.parent {
+				if cte := cur.ctes[rv.Relname]; cte != nil {
+					return b.cteItem(cte, alias, rv.Alias)
+				}
+			}
+		}
+		if vt := virtualTableFor(rv.Schemaname, rv.Relname, b.s.searchPath()); vt != nil {
+			return b.virtualItem(vt, alias, rv.Alias)
+		}
+		t := b.s.lookupTable(b.cat, rv.Schemaname, rv.Relname)
+		if t == nil {
+			return nil, nil, b.errAt(pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(rv)), rv.Location)
+		}
+		it := &fromItem{name: alias, table: t}
+		cols := make([]scopeCol, len(t.cols))
+		for i, c := range t.cols {
+			cols[i] = scopeCol{rel: alias, name: c.name, typ: c.typ, tableOID: t.oid, attnum: c.attnum}
+		}
+		if err := applyColAliases(cols, rv.Alias); err != nil {
+			return nil, nil, err
+		}
+		return it, cols, nil
+	case *pg_query.Node_RangeSubselect:
+		rs := v.RangeSubselect
+		if rs.Lateral {
+			return nil, nil, pgerror.Unsupported("LATERAL")
+		}
+		if rs.Alias == nil {
+			return nil, nil, pgerror.New(pgerror.SyntaxError, "subquery in FROM must have an alias")
+		}
+		sub, err := b.selectNode(sc.parent, rs.Subquery, sc.ctes)
+		if err != nil {
+			return nil, nil, err
+		}
+		return b.cteItem(&ctePlan{plan: sub}, rs.Alias.Aliasname, rs.Alias)
+	case *pg_query.Node_RangeFunction:
+		return b.functionItem(sc, v.RangeFunction)
+	case *pg_query.Node_RangeTableSample:
+		return nil, nil, pgerror.Unsupported("TABLESAMPLE")
+	}
+	return nil, nil, pgerror.Unsupported("FROM item " + nodeKind(n))
+}
+
+func qualName(rv *pg_query.RangeVar) string {
+	if rv.Schemaname != "" {
+		return rv.Schemaname + "." + rv.Relname
+	}
+	return rv.Relname
+}
+
+func applyColAliases(cols []scopeCol, a *pg_query.Alias) error {
+	if a == nil {
+		return nil
+	}
+	names := strs(a.Colnames)
+	if len(names) > len(cols) {
+		return pgerror.Newf(pgerror.InvalidColumnReference, "table \"%s\" has %d columns available but %d columns specified", a.Aliasname, len(cols), len(names))
+	}
+	for i, n := range names {
+		cols[i].name = n
+	}
+	return nil
+}
+
+// ctePlan is a WITH query or a subquery in FROM: run once per execution.
+type ctePlan struct {
+	name string
+	plan *selectPlan
+}
+
+func (b *binder) cteItem(cte *ctePlan, alias string, a *pg_query.Alias) (*fromItem, []scopeCol, error) {
+	p := cte.plan
+	cols := make([]scopeCol, len(p.cols))
+	for i, c := range p.cols {
+		cols[i] = scopeCol{rel: alias, name: c.Name, typ: c.typ}
+	}
+	if err := applyColAliases(cols, a); err != nil {
+		return nil, nil, err
+	}
+	it := &fromItem{name: alias, sub: func(x *execCtx) ([][]any, error) { return p.rowsCached(x) }}
+	return it, cols, nil
+}
+
+// functionItem compiles generate_series in FROM.
+func (b *binder) functionItem(sc *scope, rf *pg_query.RangeFunction) (*fromItem, []scopeCol, error) {
+	if rf.Lateral || rf.IsRowsfrom || rf.Ordinality || len(rf.Functions) != 1 || len(rf.Coldeflist) > 0 {
+		return nil, nil, pgerror.Unsupported("this form of function in FROM")
+	}
+	fl := rf.Functions[0].GetList()
+	if fl == nil || len(fl.Items) == 0 {
+		return nil, nil, pgerror.Unsupported("this form of function in FROM")
+	}
+	fc := fl.Items[0].GetFuncCall()
+	if fc == nil {
+		return nil, nil, pgerror.Unsupported("this form of function in FROM")
+	}
+	name := strings.ToLower(lastName(fc.Funcname))
+	if name != "generate_series" || len(fc.Args) < 2 || len(fc.Args) > 3 {
+		return nil, nil, b.errAt(pgerror.Unsupported("set-returning function "+name+" in FROM"), fc.Location)
+	}
+	outer := sc.parent
+	args := make([]*scalar, len(fc.Args))
+	typ := types.Int4
+	for i, a := range fc.Args {
+		e, err := b.expr(outer, a)
+		if err != nil {
+			return nil, nil, err
+		}
+		if unresolved(e) || e.lit != nil {
+			if e, err = b.coerce(e, types.Int4, types.CastImplicit); err != nil {
+				return nil, nil, err
+			}
+		}
+		switch e.typ.Oid {
+		case types.OidInt2, types.OidInt4:
+		case types.OidInt8:
+			typ = types.Int8
+		default:
+			return nil, nil, b.errAt(pgerror.Unsupported("generate_series over "+e.typ.String()), fc.Location)
+		}
+		args[i] = e
+	}
+	alias := name
+	if rf.Alias != nil {
+		alias = rf.Alias.Aliasname
+	}
+	colName := name
+	if rf.Alias != nil {
+		colName = rf.Alias.Aliasname
+		if len(rf.Alias.Colnames) > 0 {
+			colName = strs(rf.Alias.Colnames)[0]
+		}
+	}
+	it := &fromItem{name: alias, sub: func(x *execCtx) ([][]any, error) {
+		vals := make([]int64, 3)
+		vals[2] = 1
+		for i, a := range args {
+			v, err := a.eval(x)
+			if err != nil {
+				return nil, err
+			}
+			if v == nil {
+				return nil, nil
+			}
+			vals[i] = v.(int64)
+		}
+		if vals[2] == 0 {
+			return nil, pgerror.New(pgerror.InvalidParameterValue, "step size cannot equal zero")
+		}
+		var rows [][]any
+		for v := vals[0]; (vals[2] > 0 && v <= vals[1]) || (vals[2] < 0 && v >= vals[1]); v += vals[2] {
+			if len(rows)%4096 == 0 {
+				if err := x.checkCancel(); err != nil {
+					return nil, err
+				}
+			}
+			rows = append(rows, []any{v})
+			if (vals[2] > 0 && v > v+vals[2]) || (vals[2] < 0 && v < v+vals[2]) {
+				break
+			}
+		}
+		return rows, nil
+	}}
+	return it, []scopeCol{{rel: alias, name: colName, typ: typ}}, nil
+}

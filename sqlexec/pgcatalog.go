@@ -1,0 +1,232 @@
+package sqlexec
+
+import (
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"sort"
+
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// virtualTable is a read-only system table computed from the catalog: the
+// part of pg_catalog and information_schema that drivers and tools query.
+// Its rows are not versioned and reads of it are not recorded.
+type virtualTable struct {
+	schema string
+	name   string
+	cols   []vcol
+	rows   func(s *Session, c *catalog) [][]any
+}
+
+type vcol struct {
+	name string
+	typ  types.Type
+}
+
+var virtualTables = map[string]*virtualTable{}
+
+func registerVirtual(vt *virtualTable) { virtualTables[vt.schema+"."+vt.name] = vt }
+
+// virtualTableFor returns the system table a name refers to, if any.
+// pg_catalog is searched first unless the name is qualified otherwise.
+func virtualTableFor(schema, name string, _ []string) *virtualTable {
+	if schema == "" {
+		schema = "pg_catalog"
+	}
+	return virtualTables[schema+"."+name]
+}
+
+func (b *binder) virtualItem(vt *virtualTable, alias string, a *pg_query.Alias) (*fromItem, []scopeCol, error) {
+	cols := make([]scopeCol, len(vt.cols))
+	for i, c := range vt.cols {
+		cols[i] = scopeCol{rel: alias, name: c.name, typ: c.typ}
+	}
+	if err := applyColAliases(cols, a); err != nil {
+		return nil, nil, err
+	}
+	it := &fromItem{name: alias, sub: func(x *execCtx) ([][]any, error) {
+		c, _ := x.s.engine.snapshot()
+		return vt.rows(x.s, c), nil
+	}}
+	return it, cols, nil
+}
+
+// sortedTables returns the catalog's tables in OID order.
+func sortedTables(c *catalog) []*tableDesc {
+	ts := make([]*tableDesc, 0, len(c.tables))
+	for _, t := range c.tables {
+		ts = append(ts, t)
+	}
+	sort.Slice(ts, func(i, j int) bool { return ts[i].oid < ts[j].oid })
+	return ts
+}
+
+func sortedSchemas(c *catalog) []*schemaDesc {
+	ss := make([]*schemaDesc, 0, len(c.schemas))
+	for _, s := range c.schemas {
+		ss = append(ss, s)
+	}
+	sort.Slice(ss, func(i, j int) bool { return ss[i].oid < ss[j].oid })
+	return ss
+}
+
+func schemaOID(c *catalog, name string) int64 {
+	if s := c.schemas[name]; s != nil {
+		return int64(s.oid)
+	}
+	return 0
+}
+
+// builtinTypeOIDs lists the types pg_type shows.
+var builtinTypeOIDs = []types.Oid{types.OidBool, types.OidBytea, types.OidChar, types.OidName, types.OidInt8, types.OidInt2,
+	types.OidInt4, types.OidText, types.OidOid, types.OidJSON, types.OidFloat4, types.OidFloat8, types.OidUnknown,
+	types.OidBpchar, types.OidVarchar, types.OidDate, types.OidTimestamp, types.OidTimestamptz, types.OidInterval,
+	types.OidNumeric, types.OidRegclass, types.OidUUID, types.OidJSONB}
+
+func init() {
+	name, text, oid, i2, i4, b := types.Name, types.Text, types.OidType, types.Int2, types.Int4, types.Bool
+	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_namespace",
+		cols: []vcol{{"oid", oid}, {"nspname", name}, {"nspowner", oid}},
+		rows: func(s *Session, c *catalog) [][]any {
+			out := [][]any{{int64(oidPgCatalog), "pg_catalog", int64(10)}, {int64(oidInfoSchema), "information_schema", int64(10)}}
+			for _, sc := range sortedSchemas(c) {
+				out = append(out, []any{int64(sc.oid), sc.name, int64(10)})
+			}
+			return out
+		}})
+	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_class",
+		cols: []vcol{{"oid", oid}, {"relname", name}, {"relnamespace", oid}, {"relkind", types.Char}, {"relowner", oid},
+			{"reltuples", types.Float4}, {"relhasindex", b}, {"relpersistence", types.Char}, {"relnatts", i2}, {"relispartition", b}},
+		rows: func(s *Session, c *catalog) [][]any {
+			var out [][]any
+			for _, t := range sortedTables(c) {
+				out = append(out, []any{int64(t.oid), t.name, schemaOID(c, t.schema), "r", int64(10), float64(-1), len(t.indexes) > 0 || t.pk != nil, "p", int64(len(t.cols)), false})
+				for _, ix := range t.indexes {
+					out = append(out, []any{int64(ix.oid), ix.name, schemaOID(c, t.schema), "i", int64(10), float64(0), false, "p", int64(len(ix.cols)), false})
+				}
+			}
+			for _, sc := range sortedSchemas(c) {
+				names := make([]string, 0, len(sc.seqs))
+				for n := range sc.seqs {
+					names = append(names, n)
+				}
+				sort.Strings(names)
+				for _, n := range names {
+					q := sc.seqs[n]
+					out = append(out, []any{int64(q.oid), q.name, int64(sc.oid), "S", int64(10), float64(1), false, "p", int64(3), false})
+				}
+			}
+			return out
+		}})
+	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_attribute",
+		cols: []vcol{{"attrelid", oid}, {"attname", name}, {"atttypid", oid}, {"attnum", i2}, {"attlen", i2}, {"atttypmod", i4},
+			{"attnotnull", b}, {"atthasdef", b}, {"attisdropped", b}, {"attidentity", types.Char}, {"attgenerated", types.Char}},
+		rows: func(s *Session, c *catalog) [][]any {
+			var out [][]any
+			for _, t := range sortedTables(c) {
+				for _, col := range t.cols {
+					ident := ""
+					if col.identity != 0 {
+						ident = string(col.identity)
+					}
+					out = append(out, []any{int64(t.oid), col.name, int64(col.typ.Oid), int64(col.attnum), int64(col.typ.Size()), int64(col.typ.Typmod),
+						col.notNull, col.def != nil, false, ident, ""})
+				}
+			}
+			return out
+		}})
+	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_type",
+		cols: []vcol{{"oid", oid}, {"typname", name}, {"typnamespace", oid}, {"typlen", i2}, {"typtype", types.Char},
+			{"typcategory", types.Char}, {"typelem", oid}, {"typarray", oid}, {"typbasetype", oid}, {"typrelid", oid}, {"typnotnull", b}},
+		rows: func(s *Session, c *catalog) [][]any {
+			var out [][]any
+			for _, o := range builtinTypeOIDs {
+				t, _ := types.TypeByOid(o)
+				out = append(out, []any{int64(o), t.Name(), int64(oidPgCatalog), int64(t.Size()), "b", string(rune(t.Category())), int64(0), int64(0), int64(0), int64(0), false})
+			}
+			return out
+		}})
+	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_database",
+		cols: []vcol{{"oid", oid}, {"datname", name}, {"datdba", oid}, {"encoding", i4}, {"datcollate", name}, {"datctype", name}, {"datallowconn", b}},
+		rows: func(s *Session, c *catalog) [][]any {
+			return [][]any{{int64(16384), s.database(), int64(10), int64(6), "C", "C", true}}
+		}})
+	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_roles",
+		cols: []vcol{{"oid", oid}, {"rolname", name}, {"rolsuper", b}, {"rolcanlogin", b}},
+		rows: func(s *Session, c *catalog) [][]any {
+			return [][]any{{int64(10), s.user(), true, true}}
+		}})
+	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_settings",
+		cols: []vcol{{"name", text}, {"setting", text}},
+		rows: func(s *Session, c *catalog) [][]any {
+			names := make([]string, 0, len(settingDefs))
+			for k := range settingDefs {
+				names = append(names, k)
+			}
+			sort.Strings(names)
+			var out [][]any
+			for _, k := range names {
+				v, _ := s.settings.get(k)
+				out = append(out, []any{settingDefs[k].name, v})
+			}
+			return out
+		}})
+	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_tables",
+		cols: []vcol{{"schemaname", name}, {"tablename", name}, {"tableowner", name}, {"hasindexes", b}},
+		rows: func(s *Session, c *catalog) [][]any {
+			var out [][]any
+			for _, t := range sortedTables(c) {
+				out = append(out, []any{t.schema, t.name, s.user(), len(t.indexes) > 0 || t.pk != nil})
+			}
+			return out
+		}})
+	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_index",
+		cols: []vcol{{"indexrelid", oid}, {"indrelid", oid}, {"indisunique", b}, {"indisprimary", b}},
+		rows: func(s *Session, c *catalog) [][]any {
+			var out [][]any
+			for _, t := range sortedTables(c) {
+				for _, ix := range t.indexes {
+					out = append(out, []any{int64(ix.oid), int64(t.oid), ix.unique, false})
+				}
+			}
+			return out
+		}})
+	registerVirtual(&virtualTable{schema: "information_schema", name: "tables",
+		cols: []vcol{{"table_catalog", name}, {"table_schema", name}, {"table_name", name}, {"table_type", text}},
+		rows: func(s *Session, c *catalog) [][]any {
+			var out [][]any
+			for _, t := range sortedTables(c) {
+				out = append(out, []any{s.database(), t.schema, t.name, "BASE TABLE"})
+			}
+			return out
+		}})
+	registerVirtual(&virtualTable{schema: "information_schema", name: "columns",
+		cols: []vcol{{"table_catalog", name}, {"table_schema", name}, {"table_name", name}, {"column_name", name},
+			{"ordinal_position", i4}, {"column_default", text}, {"is_nullable", text}, {"data_type", text}},
+		rows: func(s *Session, c *catalog) [][]any {
+			var out [][]any
+			for _, t := range sortedTables(c) {
+				for i, col := range t.cols {
+					nullable := "YES"
+					if col.notNull {
+						nullable = "NO"
+					}
+					var def any
+					if col.def != nil {
+						def = deparseExpr(col.def)
+					}
+					out = append(out, []any{s.database(), t.schema, t.name, col.name, int64(i + 1), def, nullable, types.FormatType(types.Type{Oid: col.typ.Oid, Typmod: -1})})
+				}
+			}
+			return out
+		}})
+	registerVirtual(&virtualTable{schema: "information_schema", name: "schemata",
+		cols: []vcol{{"catalog_name", name}, {"schema_name", name}, {"schema_owner", name}},
+		rows: func(s *Session, c *catalog) [][]any {
+			out := [][]any{{s.database(), "pg_catalog", s.user()}, {s.database(), "information_schema", s.user()}}
+			for _, sc := range sortedSchemas(c) {
+				out = append(out, []any{s.database(), sc.name, s.user()})
+			}
+			return out
+		}})
+}

@@ -1,0 +1,637 @@
+package sqlexec
+
+import (
+	"errors"
+	"sort"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/isolation"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// selectPlan is a compiled query: it produces rows of its output columns.
+type selectPlan struct {
+	cols []outCol
+	run  func(x *execCtx) ([][]any, error)
+	// correlated plans read rows of enclosing query levels and cannot be
+	// cached for the statement.
+	correlated bool
+}
+
+// outCol describes an output column.
+type outCol struct {
+	Name     string
+	typ      types.Type
+	tableOID uint32
+	attnum   int16
+}
+
+// rowsCached runs p once per statement execution unless it is correlated.
+func (p *selectPlan) rowsCached(x *execCtx) ([][]any, error) {
+	if p.correlated {
+		return p.run(x)
+	}
+	if rows, ok := x.subCache[p]; ok {
+		return rows, nil
+	}
+	rows, err := p.run(x)
+	if err != nil {
+		return nil, err
+	}
+	if x.subCache == nil {
+		x.subCache = map[*selectPlan][][]any{}
+	}
+	x.subCache[p] = rows
+	return rows, nil
+}
+
+var errLimitReached = errors.New("limit reached")
+
+func (b *binder) selectNode(parent *scope, n *pg_query.Node, ctes map[string]*ctePlan) (*selectPlan, error) {
+	st := n.GetSelectStmt()
+	if st == nil {
+		return nil, pgerror.Unsupported("this kind of subquery (" + nodeKind(n) + ")")
+	}
+	return b.selectStmt(parent, st, ctes)
+}
+
+// sortKey is one ORDER BY key: a column of the pre-trim output row.
+type sortKey struct {
+	col        int
+	typ        types.Type
+	desc       bool
+	nullsFirst bool
+}
+
+func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[string]*ctePlan) (*selectPlan, error) {
+	if st.IntoClause != nil {
+		return nil, pgerror.Unsupported("SELECT INTO")
+	}
+	if len(st.WindowClause) > 0 {
+		return nil, pgerror.Unsupported("window functions")
+	}
+	if st.WithClause != nil {
+		var err error
+		if ctes, err = b.withClause(parent, st.WithClause, ctes); err != nil {
+			return nil, err
+		}
+	}
+	if st.Op != pg_query.SetOperation_SETOP_NONE {
+		return b.setOp(parent, st, ctes)
+	}
+	if len(st.ValuesLists) > 0 {
+		p, err := b.valuesPlan(parent, st.ValuesLists)
+		if err != nil {
+			return nil, err
+		}
+		return b.finishOutput(parent, p, st)
+	}
+	items, sc, pending, err := b.buildFrom(parent, st.FromClause, ctes)
+	if err != nil {
+		return nil, err
+	}
+	var pre []*conj
+	if err := b.placeConds(sc, items, pending, st.WhereClause, &pre); err != nil {
+		return nil, err
+	}
+	for i, it := range items {
+		if it.table != nil {
+			it.access = chooseAccess(it, i)
+		}
+	}
+	if err := b.applyLocking(st, items); err != nil {
+		return nil, err
+	}
+
+	targets := st.TargetList
+	var sortNodes []*pg_query.Node
+	for _, s := range st.SortClause {
+		sortNodes = append(sortNodes, s.GetSortBy().Node)
+	}
+	hasAgg := len(st.GroupClause) > 0 || st.HavingClause != nil || containsAgg(append(append([]*pg_query.Node{}, targets...), sortNodes...)...)
+	proj := sc
+	var agg *aggScope
+	if hasAgg {
+		if len(st.LockingClause) > 0 {
+			return nil, pgerror.Unsupported("FOR UPDATE with GROUP BY or aggregates")
+		}
+		agg = &aggScope{from: sc}
+		if err := b.groupBy(agg, st.GroupClause, targets); err != nil {
+			return nil, err
+		}
+		proj = &scope{cols: sc.cols, parent: sc.parent, agg: agg, ctes: sc.ctes}
+	}
+	outs, cols, targetNodes, err := b.targetList(proj, targets)
+	if err != nil {
+		return nil, err
+	}
+	var having *scalar
+	if st.HavingClause != nil {
+		if having, err = b.cond(proj, st.HavingClause, "HAVING"); err != nil {
+			return nil, err
+		}
+	}
+	keys, outs, err := b.orderBy(proj, st.SortClause, outs, cols, targetNodes)
+	if err != nil {
+		return nil, err
+	}
+	distinct, err := distinctKind(st)
+	if err != nil {
+		return nil, err
+	}
+	if distinct && len(outs) > len(cols) {
+		return nil, pgerror.New(pgerror.InvalidColumnReference, "for SELECT DISTINCT, ORDER BY expressions must appear in select list")
+	}
+	limit, offset, err := b.limitOffset(st)
+	if err != nil {
+		return nil, err
+	}
+	width := len(sc.cols)
+	nVisible := len(cols)
+	correlated := sc.pending != 0 || parent != nil && b.refsOuter(sc)
+	earlyStop := !hasAgg && len(keys) == 0 && !distinct && limit != nil
+	p := &selectPlan{cols: cols, correlated: correlated}
+	p.run = func(x *execCtx) ([][]any, error) {
+		cx := *x
+		cx.row = make([]any, width)
+		lim, off, err := evalLimit(&cx, limit, offset)
+		if err != nil {
+			return nil, err
+		}
+		var out [][]any
+		var acc *aggRun
+		if agg != nil {
+			acc = agg.start()
+		}
+		emit := func() error {
+			if acc != nil {
+				return acc.add(&cx)
+			}
+			row := make([]any, len(outs))
+			for i, o := range outs {
+				v, err := o.eval(&cx)
+				if err != nil {
+					return err
+				}
+				row[i] = v
+			}
+			out = append(out, row)
+			if earlyStop && int64(len(out)) >= off+lim {
+				return errLimitReached
+			}
+			return nil
+		}
+		ok, err := allHold(&cx, pre, false)
+		if err == nil && ok {
+			ok, err = allHold(&cx, pre, true)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			if err := runItems(&cx, items, 0, emit); err != nil && err != errLimitReached {
+				return nil, err
+			}
+		}
+		if acc != nil {
+			if out, err = acc.finish(&cx, having, outs); err != nil {
+				return nil, err
+			}
+		}
+		return trimOutput(out, keys, distinct, nVisible, outs, lim, off, limit != nil)
+	}
+	return p, nil
+}
+
+// refsOuter reports whether compiling sc resolved columns of an enclosing
+// level (recorded as pending bits on an ancestor).
+func (b *binder) refsOuter(sc *scope) bool {
+	for cur := sc.parent; cur != nil; cur = cur.parent {
+		if cur.pending != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// runItems is the nested-loop join over items[i:].
+func runItems(x *execCtx, items []*fromItem, i int, emit func() error) error {
+	if i == len(items) {
+		return emit()
+	}
+	if err := x.checkCancel(); err != nil {
+		return err
+	}
+	it := items[i]
+	var rows [][]any
+	if it.table != nil {
+		krs, err := fetchTable(x, it, false)
+		if err != nil {
+			return err
+		}
+		rows = make([][]any, len(krs))
+		for j, kr := range krs {
+			rows[j] = kr.row
+		}
+	} else {
+		var err error
+		if rows, err = it.sub(x); err != nil {
+			return err
+		}
+	}
+	matched := false
+	for _, r := range rows {
+		copy(x.row[it.off:it.off+it.width], r)
+		ok, err := allHold(x, it.on, true)
+		if err == nil && ok && it.table == nil {
+			ok, err = allHold(x, it.on, false)
+		}
+		if err != nil {
+			return err
+		}
+		if !ok {
+			continue
+		}
+		matched = true
+		if ok, err = postHold(x, it); err != nil {
+			return err
+		}
+		if !ok {
+			continue
+		}
+		if err := runItems(x, items, i+1, emit); err != nil {
+			return err
+		}
+	}
+	if !matched && it.left {
+		for j := it.off; j < it.off+it.width; j++ {
+			x.row[j] = nil
+		}
+		ok, err := postHold(x, it)
+		if err != nil || !ok {
+			return err
+		}
+		return runItems(x, items, i+1, emit)
+	}
+	return nil
+}
+
+func postHold(x *execCtx, it *fromItem) (bool, error) {
+	ok, err := allHold(x, it.post, false)
+	if err != nil || !ok {
+		return ok, err
+	}
+	return allHold(x, it.post, true)
+}
+
+// placeConds compiles the join conditions and the WHERE conjuncts and
+// attaches each to the first item at which all its columns are bound.
+// Conjuncts of no item go to pre.
+func (b *binder) placeConds(sc *scope, items []*fromItem, pending []pendingCond, where *pg_query.Node, pre *[]*conj) error {
+	sc.noAgg = "WHERE"
+	defer func() { sc.noAgg = "" }()
+	place := func(c *conj, on *fromItem) {
+		if on != nil {
+			on.on = append(on.on, c)
+			return
+		}
+		if c.e.refs == 0 || len(items) == 0 {
+			*pre = append(*pre, c)
+			return
+		}
+		maxItem := 63
+		for maxItem > 0 && c.e.refs&itemBit(maxItem) == 0 {
+			maxItem--
+		}
+		if maxItem >= len(items) || c.e.refs&(1<<63) != 0 {
+			maxItem = len(items) - 1
+		}
+		it := items[maxItem]
+		if it.left {
+			it.post = append(it.post, c)
+		} else {
+			it.on = append(it.on, c)
+		}
+	}
+	for _, pc := range pending {
+		for _, n := range conjuncts(pc.node) {
+			c, err := b.conjunct(sc, n, pc.clause)
+			if err != nil {
+				return err
+			}
+			if pc.on != nil {
+				// A LEFT JOIN's ON condition may not move to an earlier
+				// item: it decides whether the right side matches.
+				place(c, pc.on)
+			} else {
+				place(c, nil)
+			}
+		}
+	}
+	for _, n := range conjuncts(where) {
+		c, err := b.conjunct(sc, n, "WHERE")
+		if err != nil {
+			return err
+		}
+		place(c, nil)
+	}
+	return nil
+}
+
+func (b *binder) applyLocking(st *pg_query.SelectStmt, items []*fromItem) error {
+	for _, n := range st.LockingClause {
+		lc := n.GetLockingClause()
+		var lock isolation.RowLock
+		switch lc.Strength {
+		case pg_query.LockClauseStrength_LCS_FORKEYSHARE:
+			lock = isolation.RowLockKeyShare
+		case pg_query.LockClauseStrength_LCS_FORSHARE:
+			lock = isolation.RowLockShare
+		case pg_query.LockClauseStrength_LCS_FORNOKEYUPDATE:
+			lock = isolation.RowLockNoKeyUpdate
+		default:
+			lock = isolation.RowLockUpdate
+		}
+		wait := isolation.WaitBlock
+		switch lc.WaitPolicy {
+		case pg_query.LockWaitPolicy_LockWaitError:
+			wait = isolation.WaitNoWait
+		case pg_query.LockWaitPolicy_LockWaitSkip:
+			wait = isolation.WaitSkipLocked
+		}
+		names := map[string]bool{}
+		for _, r := range lc.LockedRels {
+			names[r.GetRangeVar().GetRelname()] = true
+		}
+		for _, it := range items {
+			if it.table != nil && (len(names) == 0 || names[it.name]) && lock > it.lock {
+				it.lock, it.wait = lock, wait
+			}
+		}
+	}
+	return nil
+}
+
+// targetList compiles the select list, expanding * and t.*.
+func (b *binder) targetList(sc *scope, targets []*pg_query.Node) ([]*scalar, []outCol, []*pg_query.Node, error) {
+	var outs []*scalar
+	var cols []outCol
+	var nodes []*pg_query.Node
+	for _, t := range targets {
+		rt := t.GetResTarget()
+		if cr := rt.Val.GetColumnRef(); cr != nil && len(cr.Fields) > 0 && cr.Fields[len(cr.Fields)-1].GetAStar() != nil {
+			rel := ""
+			if len(cr.Fields) >= 2 {
+				rel = cr.Fields[len(cr.Fields)-2].GetString_().GetSval()
+			}
+			if sc == nil || len(sc.cols) == 0 {
+				return nil, nil, nil, b.errAt(pgerror.New(pgerror.SyntaxError, "SELECT * with no tables specified is not valid"), cr.Location)
+			}
+			if sc.agg != nil {
+				return nil, nil, nil, b.errAt(pgerror.New(pgerror.GroupingError, "SELECT * is not allowed with GROUP BY or aggregates by fickle"), cr.Location)
+			}
+			found := false
+			for _, c := range sc.cols {
+				if c.hidden || rel != "" && c.rel != rel {
+					continue
+				}
+				found = true
+				slot := c.slot
+				outs = append(outs, &scalar{typ: c.typ, slot: slot, refs: itemBit(c.item), eval: func(x *execCtx) (any, error) { return x.row[slot], nil }})
+				cols = append(cols, outCol{Name: c.name, typ: c.typ, tableOID: c.tableOID, attnum: c.attnum})
+				nodes = append(nodes, nil)
+			}
+			if !found && rel != "" {
+				return nil, nil, nil, b.errAt(pgerror.Newf(pgerror.UndefinedTable, "missing FROM-clause entry for table \"%s\"", rel), cr.Location)
+			}
+			continue
+		}
+		e, err := b.expr(sc, rt.Val)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		if unresolved(e) {
+			b.fix(e, types.Text)
+		}
+		if e.lit != nil || e.null {
+			if e, err = b.coerce(e, types.Text, types.CastImplicit); err != nil {
+				return nil, nil, nil, err
+			}
+		}
+		name := rt.Name
+		if name == "" {
+			name = e.name
+			if name == "" {
+				name = "?column?"
+			}
+		}
+		col := outCol{Name: name, typ: e.typ}
+		if e.slot >= 0 && sc != nil && sc.agg == nil {
+			for _, c := range sc.cols {
+				if c.slot == e.slot {
+					col.tableOID, col.attnum = c.tableOID, c.attnum
+				}
+			}
+		}
+		outs = append(outs, e)
+		cols = append(cols, col)
+		nodes = append(nodes, rt.Val)
+	}
+	return outs, cols, nodes, nil
+}
+
+// orderBy compiles ORDER BY: output column names and ordinals refer to the
+// select list; other expressions become hidden output columns.
+func (b *binder) orderBy(sc *scope, sorts []*pg_query.Node, outs []*scalar, cols []outCol, targetNodes []*pg_query.Node) ([]sortKey, []*scalar, error) {
+	var keys []sortKey
+	for _, s := range sorts {
+		sb := s.GetSortBy()
+		if sb.SortbyDir == pg_query.SortByDir_SORTBY_USING {
+			return nil, nil, pgerror.Unsupported("ORDER BY ... USING")
+		}
+		col := -1
+		if c := sb.Node.GetAConst(); c != nil && c.GetIval() != nil {
+			n := int(c.GetIval().Ival)
+			if n < 1 || n > len(cols) {
+				return nil, nil, b.errAt(pgerror.Newf(pgerror.InvalidColumnReference, "ORDER BY position %d is not in select list", n), c.Location)
+			}
+			col = n - 1
+		} else if cr := sb.Node.GetColumnRef(); cr != nil && len(cr.Fields) == 1 && cr.Fields[0].GetString_() != nil {
+			name := cr.Fields[0].GetString_().Sval
+			for i, c := range cols {
+				if c.Name == name && i < len(targetNodes) && targetNodes[i] != nil {
+					if col >= 0 {
+						return nil, nil, b.errAt(pgerror.Newf(pgerror.AmbiguousColumn, "ORDER BY \"%s\" is ambiguous", name), cr.Location)
+					}
+					col = i
+				}
+			}
+		}
+		if col < 0 {
+			key := nodeKey(sb.Node)
+			for i, tn := range targetNodes {
+				if tn != nil && nodeKey(tn) == key {
+					col = i
+					break
+				}
+			}
+		}
+		if col < 0 {
+			e, err := b.expr(sc, sb.Node)
+			if err != nil {
+				return nil, nil, err
+			}
+			if unresolved(e) || e.lit != nil || e.null {
+				if e, err = b.coerce(e, types.Text, types.CastImplicit); err != nil {
+					return nil, nil, err
+				}
+			}
+			outs = append(outs, e)
+			col = len(outs) - 1
+		}
+		desc := sb.SortbyDir == pg_query.SortByDir_SORTBY_DESC
+		nullsFirst := desc
+		switch sb.SortbyNulls {
+		case pg_query.SortByNulls_SORTBY_NULLS_FIRST:
+			nullsFirst = true
+		case pg_query.SortByNulls_SORTBY_NULLS_LAST:
+			nullsFirst = false
+		}
+		keys = append(keys, sortKey{col: col, typ: outs[col].typ, desc: desc, nullsFirst: nullsFirst})
+	}
+	return keys, outs, nil
+}
+
+func distinctKind(st *pg_query.SelectStmt) (bool, error) {
+	if len(st.DistinctClause) == 0 {
+		return false, nil
+	}
+	if len(st.DistinctClause) == 1 && st.DistinctClause[0].Node == nil {
+		return true, nil
+	}
+	return false, pgerror.Unsupported("DISTINCT ON")
+}
+
+func (b *binder) limitOffset(st *pg_query.SelectStmt) (limit, offset *scalar, err error) {
+	if st.LimitOption == pg_query.LimitOption_LIMIT_OPTION_WITH_TIES {
+		return nil, nil, pgerror.Unsupported("FETCH ... WITH TIES")
+	}
+	conv := func(n *pg_query.Node) (*scalar, error) {
+		if n == nil {
+			return nil, nil
+		}
+		if c := n.GetAConst(); c != nil && c.Isnull {
+			return nil, nil
+		}
+		e, err := b.expr(nil, n)
+		if err != nil {
+			return nil, err
+		}
+		return b.coerce(e, types.Int8, types.CastImplicit)
+	}
+	if limit, err = conv(st.LimitCount); err != nil {
+		return nil, nil, err
+	}
+	offset, err = conv(st.LimitOffset)
+	return limit, offset, err
+}
+
+func evalLimit(x *execCtx, limit, offset *scalar) (lim, off int64, err error) {
+	lim = -1
+	if limit != nil {
+		v, err := limit.eval(x)
+		if err != nil {
+			return 0, 0, err
+		}
+		if v != nil {
+			lim = v.(int64)
+			if lim < 0 {
+				return 0, 0, pgerror.New(pgerror.InvalidRowCountInLimitClause, "LIMIT must not be negative")
+			}
+		}
+	}
+	if offset != nil {
+		v, err := offset.eval(x)
+		if err != nil {
+			return 0, 0, err
+		}
+		if v != nil {
+			off = v.(int64)
+			if off < 0 {
+				return 0, 0, pgerror.New(pgerror.InvalidRowCountInResultOffsetClause, "OFFSET must not be negative")
+			}
+		}
+	}
+	return lim, off, nil
+}
+
+// trimOutput applies DISTINCT, ORDER BY, OFFSET and LIMIT and drops the
+// hidden sort columns.
+func trimOutput(rows [][]any, keys []sortKey, distinct bool, nVisible int, outs []*scalar, lim, off int64, hasLimit bool) ([][]any, error) {
+	if distinct {
+		seen := map[string]bool{}
+		kept := rows[:0]
+		var buf []byte
+		for _, r := range rows {
+			buf = buf[:0]
+			for i := 0; i < nVisible; i++ {
+				buf = types.AppendKey(buf, outs[i].typ, r[i])
+			}
+			if !seen[string(buf)] {
+				seen[string(buf)] = true
+				kept = append(kept, r)
+			}
+		}
+		rows = kept
+	}
+	if len(keys) > 0 {
+		sortRows(rows, keys)
+	}
+	if off > 0 {
+		if off >= int64(len(rows)) {
+			rows = nil
+		} else {
+			rows = rows[off:]
+		}
+	}
+	if hasLimit && lim >= 0 && lim < int64(len(rows)) {
+		rows = rows[:lim]
+	}
+	if len(outs) > nVisible {
+		for i, r := range rows {
+			rows[i] = r[:nVisible]
+		}
+	}
+	return rows, nil
+}
+
+func sortRows(rows [][]any, keys []sortKey) {
+	sort.SliceStable(rows, func(i, j int) bool {
+		for _, k := range keys {
+			a, b := rows[i][k.col], rows[j][k.col]
+			var c int
+			switch {
+			case a == nil && b == nil:
+				c = 0
+			case a == nil:
+				if k.nullsFirst {
+					return true
+				}
+				return false
+			case b == nil:
+				return !k.nullsFirst
+			default:
+				c = types.Compare(k.typ, a, b)
+				if k.desc {
+					c = -c
+				}
+			}
+			if c != 0 {
+				return c < 0
+			}
+		}
+		return false
+	})
+}

@@ -1,0 +1,375 @@
+package sqlexec
+
+import (
+	"fmt"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// subLink compiles EXISTS, scalar, IN/ANY and ALL subqueries.
+func (b *binder) subLink(sc *scope, sl *pg_query.SubLink) (*scalar, error) {
+	var saved uint64
+	if sc != nil {
+		saved, sc.pending = sc.pending, 0
+	}
+	var ctes map[string]*ctePlan
+	if sc != nil {
+		ctes = sc.ctes
+	}
+	p, err := b.selectNode(sc, sl.Subselect, ctes)
+	var refs uint64
+	if sc != nil {
+		refs = sc.pending
+		sc.pending = saved | refs
+	}
+	if err != nil {
+		return nil, err
+	}
+	if refs != 0 {
+		p.correlated = true
+	}
+	rows := func(x *execCtx) ([][]any, error) { return p.rowsCached(x.child()) }
+	switch sl.SubLinkType {
+	case pg_query.SubLinkType_EXISTS_SUBLINK:
+		return &scalar{typ: types.Bool, slot: -1, refs: refs, name: "exists", eval: func(x *execCtx) (any, error) {
+			rs, err := rows(x)
+			if err != nil {
+				return nil, err
+			}
+			return len(rs) > 0, nil
+		}}, nil
+	case pg_query.SubLinkType_EXPR_SUBLINK:
+		if len(p.cols) != 1 {
+			return nil, b.errAt(pgerror.New(pgerror.SyntaxError, "subquery must return only one column"), sl.Location)
+		}
+		name := p.cols[0].Name
+		if name == "?column?" {
+			name = "?column?"
+		}
+		return &scalar{typ: p.cols[0].typ, slot: -1, refs: refs, name: name, eval: func(x *execCtx) (any, error) {
+			rs, err := rows(x)
+			if err != nil {
+				return nil, err
+			}
+			switch len(rs) {
+			case 0:
+				return nil, nil
+			case 1:
+				return rs[0][0], nil
+			}
+			return nil, pgerror.New(pgerror.CardinalityViolation, "more than one row returned by a subquery used as an expression")
+		}}, nil
+	case pg_query.SubLinkType_ANY_SUBLINK, pg_query.SubLinkType_ALL_SUBLINK:
+		if len(p.cols) != 1 {
+			return nil, b.errAt(pgerror.New(pgerror.SyntaxError, "subquery has too many columns"), sl.Location)
+		}
+		op := "="
+		if len(sl.OperName) > 0 {
+			op = opName(sl.OperName)
+		}
+		test, err := b.expr(sc, sl.Testexpr)
+		if err != nil {
+			return nil, err
+		}
+		// The operator compares the test value with a column value held in
+		// a holder that the loop fills.
+		var cur any
+		holder := &scalar{typ: p.cols[0].typ, slot: -1, eval: func(*execCtx) (any, error) { return cur, nil }}
+		cmp, err := b.binary(op, test, holder, sl.Location)
+		if err != nil {
+			return nil, err
+		}
+		if cmp.typ.Oid != types.OidBool {
+			return nil, b.errAt(pgerror.New(pgerror.DatatypeMismatch, "op ANY/ALL (subquery) requires operator to yield boolean"), sl.Location)
+		}
+		all := sl.SubLinkType == pg_query.SubLinkType_ALL_SUBLINK
+		return &scalar{typ: types.Bool, slot: -1, refs: refs | test.refs, name: "?column?", eval: func(x *execCtx) (any, error) {
+			rs, err := rows(x)
+			if err != nil {
+				return nil, err
+			}
+			sawNull := false
+			for _, r := range rs {
+				cur = r[0]
+				v, err := cmp.eval(x)
+				if err != nil {
+					return nil, err
+				}
+				switch {
+				case v == nil:
+					sawNull = true
+				case v.(bool) && !all:
+					return true, nil
+				case !v.(bool) && all:
+					return false, nil
+				}
+			}
+			if sawNull {
+				return nil, nil
+			}
+			return all, nil
+		}}, nil
+	}
+	return nil, b.errAt(pgerror.Unsupported("this kind of subquery"), sl.Location)
+}
+
+// withClause compiles non-recursive WITH queries.
+func (b *binder) withClause(parent *scope, w *pg_query.WithClause, outer map[string]*ctePlan) (map[string]*ctePlan, error) {
+	if w.Recursive {
+		return nil, pgerror.Unsupported("WITH RECURSIVE")
+	}
+	ctes := map[string]*ctePlan{}
+	for k, v := range outer {
+		ctes[k] = v
+	}
+	for _, n := range w.Ctes {
+		c := n.GetCommonTableExpr()
+		if c.Ctequery.GetSelectStmt() == nil {
+			return nil, b.errAt(pgerror.Unsupported("data-modifying statements in WITH"), c.Location)
+		}
+		p, err := b.selectNode(parent, c.Ctequery, ctes)
+		if err != nil {
+			return nil, err
+		}
+		if names := strs(c.Aliascolnames); len(names) > 0 {
+			if len(names) > len(p.cols) {
+				return nil, b.errAt(pgerror.Newf(pgerror.InvalidColumnReference, "WITH query \"%s\" has %d columns available but %d columns specified", c.Ctename, len(p.cols), len(names)), c.Location)
+			}
+			cols := append([]outCol(nil), p.cols...)
+			for i, nm := range names {
+				cols[i].Name = nm
+			}
+			p = &selectPlan{cols: cols, run: p.run, correlated: p.correlated}
+		}
+		ctes[c.Ctename] = &ctePlan{name: c.Ctename, plan: p}
+	}
+	return ctes, nil
+}
+
+// valuesPlan compiles a VALUES list: each column takes the common type of
+// its entries.
+func (b *binder) valuesPlan(sc *scope, lists []*pg_query.Node) (*selectPlan, error) {
+	var rows [][]*scalar
+	for _, l := range lists {
+		items := l.GetList().GetItems()
+		if len(rows) > 0 && len(items) != len(rows[0]) {
+			return nil, pgerror.New(pgerror.SyntaxError, "VALUES lists must all be the same length")
+		}
+		row := make([]*scalar, len(items))
+		for i, it := range items {
+			e, err := b.expr(sc, it)
+			if err != nil {
+				return nil, err
+			}
+			row[i] = e
+		}
+		rows = append(rows, row)
+	}
+	cols := make([]outCol, len(rows[0]))
+	for c := range cols {
+		col := make([]*scalar, len(rows))
+		for r := range rows {
+			col[r] = rows[r][c]
+		}
+		t, err := b.unify("VALUES", col)
+		if err != nil {
+			return nil, err
+		}
+		for r := range rows {
+			rows[r][c] = col[r]
+		}
+		cols[c] = outCol{Name: fmt.Sprintf("column%d", c+1), typ: t}
+	}
+	return &selectPlan{cols: cols, correlated: sc != nil && b.refsOuter(&scope{parent: sc}), run: func(x *execCtx) ([][]any, error) {
+		out := make([][]any, len(rows))
+		for r, row := range rows {
+			o := make([]any, len(row))
+			for c, e := range row {
+				v, err := e.eval(x)
+				if err != nil {
+					return nil, err
+				}
+				o[c] = v
+			}
+			out[r] = o
+		}
+		return out, nil
+	}}, nil
+}
+
+// finishOutput applies ORDER BY, LIMIT and OFFSET of a VALUES or set
+// operation to its output: sort keys may name output columns or give
+// their ordinals.
+func (b *binder) finishOutput(parent *scope, p *selectPlan, st *pg_query.SelectStmt) (*selectPlan, error) {
+	if len(st.SortClause) == 0 && st.LimitCount == nil && st.LimitOffset == nil {
+		return p, nil
+	}
+	sc := &scope{parent: parent}
+	outs := make([]*scalar, len(p.cols))
+	for i, c := range p.cols {
+		sc.cols = append(sc.cols, scopeCol{name: c.Name, typ: c.typ, slot: i})
+		slot := i
+		outs[i] = &scalar{typ: c.typ, slot: i, eval: func(x *execCtx) (any, error) { return x.row[slot], nil }}
+	}
+	keys, outs, err := b.orderBy(sc, st.SortClause, outs, p.cols, make([]*pg_query.Node, len(p.cols)))
+	if err != nil {
+		return nil, err
+	}
+	if len(outs) > len(p.cols) {
+		return nil, pgerror.Unsupported("ORDER BY expressions over a VALUES list or set operation (use output columns)")
+	}
+	for _, k := range keys {
+		_ = k
+	}
+	limit, offset, err := b.limitOffset(st)
+	if err != nil {
+		return nil, err
+	}
+	inner := p.run
+	return &selectPlan{cols: p.cols, correlated: p.correlated, run: func(x *execCtx) ([][]any, error) {
+		rows, err := inner(x)
+		if err != nil {
+			return nil, err
+		}
+		lim, off, err := evalLimit(x, limit, offset)
+		if err != nil {
+			return nil, err
+		}
+		return trimOutput(rows, keys, false, len(p.cols), outs, lim, off, limit != nil)
+	}}, nil
+}
+
+// setOp compiles UNION, INTERSECT and EXCEPT, with or without ALL.
+func (b *binder) setOp(parent *scope, st *pg_query.SelectStmt, ctes map[string]*ctePlan) (*selectPlan, error) {
+	l, err := b.selectStmt(parent, st.Larg, ctes)
+	if err != nil {
+		return nil, err
+	}
+	r, err := b.selectStmt(parent, st.Rarg, ctes)
+	if err != nil {
+		return nil, err
+	}
+	name := map[pg_query.SetOperation]string{pg_query.SetOperation_SETOP_UNION: "UNION", pg_query.SetOperation_SETOP_INTERSECT: "INTERSECT", pg_query.SetOperation_SETOP_EXCEPT: "EXCEPT"}[st.Op]
+	if len(l.cols) != len(r.cols) {
+		return nil, pgerror.Newf(pgerror.SyntaxError, "each %s query must have the same number of columns", name)
+	}
+	cols := make([]outCol, len(l.cols))
+	lconv := make([]types.CastFunc, len(cols))
+	rconv := make([]types.CastFunc, len(cols))
+	for i := range cols {
+		lt, rt := l.cols[i].typ, r.cols[i].typ
+		if lt.Oid == types.OidUnknown {
+			lt = types.Text
+		}
+		if rt.Oid == types.OidUnknown {
+			rt = types.Text
+		}
+		t, err := types.CommonType(name, lt, rt)
+		if err != nil {
+			return nil, err
+		}
+		cols[i] = outCol{Name: l.cols[i].Name, typ: t}
+		if lt != t {
+			if lconv[i], err = types.LookupCast(lt, t, types.CastImplicit); err != nil {
+				return nil, err
+			}
+		}
+		if rt != t {
+			if rconv[i], err = types.LookupCast(rt, t, types.CastImplicit); err != nil {
+				return nil, err
+			}
+		}
+	}
+	all := st.All
+	op := st.Op
+	p := &selectPlan{cols: cols, correlated: l.correlated || r.correlated}
+	convert := func(rows [][]any, conv []types.CastFunc) ([][]any, error) {
+		for _, row := range rows {
+			for i, f := range conv {
+				if f != nil && row[i] != nil {
+					v, err := f(row[i])
+					if err != nil {
+						return nil, err
+					}
+					row[i] = v
+				}
+			}
+		}
+		return rows, nil
+	}
+	key := func(row []any) string {
+		var buf []byte
+		for i, c := range cols {
+			buf = types.AppendKey(buf, c.typ, row[i])
+		}
+		return string(buf)
+	}
+	p.run = func(x *execCtx) ([][]any, error) {
+		lr, err := l.run(x)
+		if err != nil {
+			return nil, err
+		}
+		rr, err := r.run(x)
+		if err != nil {
+			return nil, err
+		}
+		if lr, err = convert(copyRows(lr), lconv); err != nil {
+			return nil, err
+		}
+		if rr, err = convert(copyRows(rr), rconv); err != nil {
+			return nil, err
+		}
+		var out [][]any
+		switch op {
+		case pg_query.SetOperation_SETOP_UNION:
+			out = append(lr, rr...)
+			if !all {
+				out = dedupe(out, key)
+			}
+		case pg_query.SetOperation_SETOP_INTERSECT, pg_query.SetOperation_SETOP_EXCEPT:
+			counts := map[string]int{}
+			for _, row := range rr {
+				counts[key(row)]++
+			}
+			if !all {
+				lr = dedupe(lr, key)
+			}
+			for _, row := range lr {
+				k := key(row)
+				in := counts[k] > 0
+				if (op == pg_query.SetOperation_SETOP_INTERSECT) == in {
+					out = append(out, row)
+				}
+				if all && in {
+					counts[k]--
+				}
+			}
+		}
+		return out, nil
+	}
+	return b.finishOutput(parent, p, st)
+}
+
+func copyRows(rows [][]any) [][]any {
+	out := make([][]any, len(rows))
+	for i, r := range rows {
+		out[i] = append([]any(nil), r...)
+	}
+	return out
+}
+
+func dedupe(rows [][]any, key func([]any) string) [][]any {
+	seen := map[string]bool{}
+	var out [][]any
+	for _, r := range rows {
+		k := key(r)
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, r)
+		}
+	}
+	return out
+}

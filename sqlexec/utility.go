@@ -1,0 +1,235 @@
+package sqlexec
+
+import (
+	"sort"
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/fickle-db/fickle/history"
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/isolation"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// setPlan compiles SET, SET LOCAL, RESET, SET TRANSACTION and SET SESSION
+// CHARACTERISTICS AS TRANSACTION.
+func (b *binder) setPlan(vs *pg_query.VariableSetStmt) (*stmtPlan, error) {
+	name := strings.ToLower(vs.Name)
+	switch vs.Kind {
+	case pg_query.VariableSetKind_VAR_SET_MULTI:
+		opts, err := txnOptions(vs.Args)
+		if err != nil {
+			return nil, err
+		}
+		switch name {
+		case "transaction":
+			return &stmtPlan{noTxn: true, exec: func(x *execCtx) (*Result, error) {
+				return &Result{Tag: "SET"}, x.s.setTransaction(opts)
+			}}, nil
+		case "session characteristics":
+			return &stmtPlan{noTxn: true, exec: func(x *execCtx) (*Result, error) {
+				return &Result{Tag: "SET"}, x.s.setCharacteristics(opts)
+			}}, nil
+		}
+		return nil, pgerror.Unsupported("SET " + vs.Name)
+	case pg_query.VariableSetKind_VAR_RESET_ALL:
+		return &stmtPlan{noTxn: true, exec: func(x *execCtx) (*Result, error) {
+			for k, d := range settingDefs {
+				if !d.readOnly {
+					_ = x.s.settings.set(k, d.def, false)
+				}
+			}
+			return &Result{Tag: "RESET"}, nil
+		}}, nil
+	case pg_query.VariableSetKind_VAR_SET_CURRENT:
+		return nil, pgerror.Unsupported("SET ... FROM CURRENT")
+	}
+	tag := "SET"
+	if vs.Kind == pg_query.VariableSetKind_VAR_RESET {
+		tag = "RESET"
+	}
+	toDefault := vs.Kind != pg_query.VariableSetKind_VAR_SET_VALUE
+	var value string
+	if !toDefault {
+		var err error
+		if value, err = setValue(name, vs.Args); err != nil {
+			return nil, err
+		}
+	}
+	local := vs.IsLocal
+	return &stmtPlan{noTxn: true, exec: func(x *execCtx) (*Result, error) {
+		s := x.s
+		switch name {
+		case "transaction_isolation":
+			return &Result{Tag: tag}, s.setTransaction(TxnOptions{Isolation: value})
+		case "transaction_read_only":
+			v, err := normBool(value)
+			if err != nil {
+				return nil, err
+			}
+			return &Result{Tag: tag}, s.setTransaction(TxnOptions{ReadOnly: v == "on", ReadWrite: v == "off"})
+		case "transaction_deferrable":
+			return &Result{Tag: tag}, nil
+		case "fickle.isolation":
+			if local && s.txn != nil && !toDefault {
+				if err := s.setTransaction(TxnOptions{Isolation: value}); err != nil {
+					return nil, err
+				}
+			}
+		}
+		v := value
+		if toDefault {
+			d := settingDefs[name]
+			if d == nil {
+				if !strings.Contains(name, ".") {
+					return nil, pgerror.Newf(pgerror.UndefinedObject, "unrecognized configuration parameter \"%s\"", name)
+				}
+				v = ""
+			} else {
+				v = d.def
+				if name == "application_name" {
+					v = s.info.ApplicationName
+				}
+			}
+		}
+		if local && s.txn == nil {
+			// SET LOCAL outside a transaction block has no effect
+			// (PostgreSQL warns).
+			return &Result{Tag: tag}, nil
+		}
+		if err := s.settings.set(name, v, local); err != nil {
+			return nil, err
+		}
+		if name == "fickle.session" && v != "" && s.txn == nil {
+			s.kv = s.engine.store.Session(v)
+		}
+		return &Result{Tag: tag}, nil
+	}}, nil
+}
+
+// setTransaction changes the open transaction's modes; it must come before
+// the transaction's first statement that reads or writes.
+func (s *Session) setTransaction(o TxnOptions) error {
+	if s.txn == nil {
+		return nil
+	}
+	if o.Isolation != "" {
+		if s.txn.kv != nil {
+			return pgerror.New(pgerror.ActiveSqlTransaction, "SET TRANSACTION ISOLATION LEVEL must be called before any query")
+		}
+		l, err := history.ParseLevel(o.Isolation)
+		if err != nil {
+			return pgerror.Newf(pgerror.InvalidParameterValue, "unknown isolation level %q", o.Isolation)
+		}
+		s.txn.level = l
+	}
+	if o.ReadOnly || o.ReadWrite {
+		if s.txn.kv != nil && o.ReadWrite && s.txn.readOnly {
+			return pgerror.New(pgerror.ActiveSqlTransaction, "transaction read-write mode must be set before any query")
+		}
+		s.txn.readOnly = o.ReadOnly
+	}
+	return nil
+}
+
+func (s *Session) setCharacteristics(o TxnOptions) error {
+	if o.Isolation != "" {
+		if err := s.settings.set("default_transaction_isolation", o.Isolation, false); err != nil {
+			return err
+		}
+	}
+	if o.ReadOnly {
+		_ = s.settings.set("default_transaction_read_only", "on", false)
+	}
+	if o.ReadWrite {
+		_ = s.settings.set("default_transaction_read_only", "off", false)
+	}
+	if o.Deferrable {
+		_ = s.settings.set("default_transaction_deferrable", "on", false)
+	}
+	if o.NotDeferrable {
+		_ = s.settings.set("default_transaction_deferrable", "off", false)
+	}
+	return nil
+}
+
+func (b *binder) showPlan(vs *pg_query.VariableShowStmt) (*stmtPlan, error) {
+	name := strings.ToLower(vs.Name)
+	if name == "all" {
+		return &stmtPlan{noTxn: true, cols: []outCol{{Name: "name", typ: types.Text}, {Name: "setting", typ: types.Text}, {Name: "description", typ: types.Text}},
+			exec: func(x *execCtx) (*Result, error) {
+				names := make([]string, 0, len(settingDefs))
+				for k := range settingDefs {
+					names = append(names, k)
+				}
+				sort.Strings(names)
+				var rows [][]any
+				for _, k := range names {
+					v, _ := x.s.setting(k)
+					rows = append(rows, []any{settingDefs[k].name, v, ""})
+				}
+				return &Result{Rows: rows, Tag: "SHOW"}, nil
+			}}, nil
+	}
+	colName := name
+	if d := settingDefs[name]; d != nil {
+		colName = strings.ToLower(d.name)
+	}
+	switch name {
+	case "time zone":
+		name, colName = "timezone", "TimeZone"
+	case "transaction isolation level":
+		name, colName = "transaction_isolation", "transaction_isolation"
+	case "session authorization":
+		name, colName = "session_authorization", "session_authorization"
+	}
+	return &stmtPlan{noTxn: true, cols: []outCol{{Name: colName, typ: types.Text}}, exec: func(x *execCtx) (*Result, error) {
+		if name == "fickle.isolation" {
+			l := x.s.defaultLevel()
+			if x.s.txn != nil {
+				l = x.s.txn.level
+			}
+			return &Result{Rows: [][]any{{l.String()}}, Tag: "SHOW"}, nil
+		}
+		v, ok := x.s.setting(name)
+		if !ok {
+			return nil, pgerror.Newf(pgerror.UndefinedObject, "unrecognized configuration parameter \"%s\"", vs.Name)
+		}
+		return &Result{Rows: [][]any{{v}}, Tag: "SHOW"}, nil
+	}}, nil
+}
+
+func (b *binder) lockPlan(ls *pg_query.LockStmt) (*stmtPlan, error) {
+	modes := map[int32]isolation.TableLock{1: isolation.TableLockAccessShare, 2: isolation.TableLockRowShare, 3: isolation.TableLockRowExclusive,
+		4: isolation.TableLockShareUpdateExclusive, 5: isolation.TableLockShare, 6: isolation.TableLockShareRowExclusive,
+		7: isolation.TableLockExclusive, 8: isolation.TableLockAccessExclusive}
+	mode, ok := modes[ls.Mode]
+	if !ok {
+		return nil, pgerror.Unsupported("this LOCK mode")
+	}
+	var ts []*tableDesc
+	for _, r := range ls.Relations {
+		rv := r.GetRangeVar()
+		t := b.s.lookupTable(b.cat, rv.Schemaname, rv.Relname)
+		if t == nil {
+			return nil, b.errAt(pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(rv)), rv.Location)
+		}
+		ts = append(ts, t)
+	}
+	wait := isolation.WaitBlock
+	if ls.Nowait {
+		wait = isolation.WaitNoWait
+	}
+	return &stmtPlan{exec: func(x *execCtx) (*Result, error) {
+		if !x.s.txn.explicit {
+			return nil, pgerror.New(pgerror.NoActiveSqlTransaction, "LOCK TABLE can only be used in transaction blocks")
+		}
+		for _, t := range ts {
+			if err := x.txn.LockTable(x.ctx, t.id, mode, wait); err != nil {
+				return nil, err
+			}
+		}
+		return &Result{Tag: "LOCK TABLE"}, nil
+	}}, nil
+}

@@ -1,0 +1,456 @@
+package sqlexec
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/isolation"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// writer holds what writes to one table need, compiled once per plan: the
+// column defaults, the CHECK constraints and the foreign keys in both
+// directions.
+type writer struct {
+	b        *binder
+	t        *tableDesc
+	defaults []*scalar // per column; nil means NULL
+	checks   []*scalar
+	fks      []*fkCheck
+	// refs are the foreign keys of other tables that reference t.
+	refs []*fkRef2
+}
+
+// fkCheck checks an outgoing foreign key: the referenced row must exist.
+type fkCheck struct {
+	fk     *fkDesc
+	parent *tableDesc
+	// index is the parent's unique index on the referenced columns; nil
+	// when they are the parent's store key.
+	index *indexDesc
+	typs  []types.Type // the parent column types the key is encoded with
+	conv  []types.CastFunc
+}
+
+// fkRef2 is an incoming foreign key: rows of child reference t.
+type fkRef2 struct {
+	fk    *fkDesc
+	child *tableDesc
+	// index is a child index whose leading columns are the foreign key's,
+	// nil to scan the child table.
+	index *indexDesc
+	cw    *writer // the child's writer, for cascades (built lazily)
+}
+
+func (b *binder) writerFor(t *tableDesc, withRefs bool) (*writer, error) {
+	w := &writer{b: b, t: t, defaults: make([]*scalar, len(t.cols))}
+	sc := tableScope(t, t.name)
+	for i, c := range t.cols {
+		if c.def == nil {
+			continue
+		}
+		e, err := b.expr(nil, c.def)
+		if err != nil {
+			return nil, err
+		}
+		if e, err = b.coerce(e, c.typ, types.CastAssignment); err != nil {
+			return nil, err
+		}
+		w.defaults[i] = e
+	}
+	for _, ck := range t.checks {
+		e, err := b.cond(sc, ck.expr, "CHECK")
+		if err != nil {
+			return nil, err
+		}
+		w.checks = append(w.checks, e)
+	}
+	for _, fk := range t.fks {
+		c, err := b.fkCheckFor(t, fk)
+		if err != nil {
+			return nil, err
+		}
+		w.fks = append(w.fks, c)
+	}
+	if withRefs {
+		for _, r := range b.cat.referencing(t.oid) {
+			ref := &fkRef2{fk: r.fk, child: r.child}
+			for _, ix := range r.child.indexes {
+				if len(ix.cols) >= len(r.fk.cols) && intsEqual(ix.cols[:len(r.fk.cols)], r.fk.cols) {
+					ref.index = ix
+					break
+				}
+			}
+			w.refs = append(w.refs, ref)
+		}
+	}
+	return w, nil
+}
+
+func intsEqual(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// tableScope is the scope of one table's columns at slots 0..n-1.
+func tableScope(t *tableDesc, alias string) *scope {
+	sc := &scope{}
+	for i, c := range t.cols {
+		sc.cols = append(sc.cols, scopeCol{rel: alias, name: c.name, typ: c.typ, slot: i, tableOID: t.oid, attnum: c.attnum})
+	}
+	return sc
+}
+
+func (b *binder) fkCheckFor(t *tableDesc, fk *fkDesc) (*fkCheck, error) {
+	parent := b.cat.tables[fk.refTable]
+	if parent == nil {
+		return nil, pgerror.Newf(pgerror.UndefinedTable, "table referenced by foreign key \"%s\" no longer exists", fk.name)
+	}
+	c := &fkCheck{fk: fk, parent: parent}
+	if parent.hidden || !intsEqual(parent.pk, fk.refCols) {
+		for _, ix := range parent.indexes {
+			if ix.unique && intsEqual(ix.cols, fk.refCols) {
+				c.index = ix
+			}
+		}
+		if c.index == nil {
+			return nil, pgerror.Newf(pgerror.InvalidForeignKey, "there is no unique constraint matching given keys for referenced table \"%s\"", parent.name)
+		}
+	}
+	for i, col := range fk.cols {
+		pt, ct := parent.cols[fk.refCols[i]].typ, t.cols[col].typ
+		c.typs = append(c.typs, pt)
+		var conv types.CastFunc
+		if !keyCompatible(pt, ct) {
+			f, err := types.LookupCast(ct, pt, types.CastImplicit)
+			if err != nil {
+				return nil, err
+			}
+			conv = f
+		}
+		c.conv = append(c.conv, conv)
+	}
+	return c, nil
+}
+
+// fillDefaults sets the columns not given (given[i] false) to their
+// defaults.
+func (w *writer) fillDefaults(x *execCtx, row []any, given []bool) error {
+	for i, d := range w.defaults {
+		if given[i] || d == nil {
+			continue
+		}
+		v, err := d.eval(x)
+		if err != nil {
+			return err
+		}
+		row[i] = v
+	}
+	return nil
+}
+
+// validate checks NOT NULL, CHECK and outgoing foreign keys of a new row.
+// changed, when not nil, limits the foreign-key checks to keys whose
+// columns changed (UPDATE).
+func (w *writer) validate(x *execCtx, row []any, old []any) error {
+	t := w.t
+	for i, c := range t.cols {
+		if c.notNull && row[i] == nil {
+			return pgerror.Newf(pgerror.NotNullViolation, "null value in column \"%s\" of relation \"%s\" violates not-null constraint", c.name, t.name).
+				WithDetail("Failing row contains %s.", rowText(t, row)).WithConstraint(t.name, "")
+		}
+	}
+	if len(w.checks) > 0 {
+		saved := x.row
+		x.row = row
+		for i, ck := range w.checks {
+			v, err := ck.eval(x)
+			if err != nil {
+				x.row = saved
+				return err
+			}
+			if v == false {
+				x.row = saved
+				name := t.checks[i].name
+				return pgerror.Newf(pgerror.CheckViolation, "new row for relation \"%s\" violates check constraint \"%s\"", t.name, name).
+					WithDetail("Failing row contains %s.", rowText(t, row)).WithConstraint(t.name, name)
+			}
+		}
+		x.row = saved
+	}
+	for _, fc := range w.fks {
+		if old != nil && !colsChanged(t, fc.fk.cols, old, row) {
+			continue
+		}
+		if err := fc.check(x, t, row); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func colsChanged(t *tableDesc, cols []int, old, row []any) bool {
+	for _, c := range cols {
+		a, b := old[c], row[c]
+		if (a == nil) != (b == nil) {
+			return true
+		}
+		if a != nil && types.Compare(t.cols[c].typ, a, b) != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// check verifies that row's referenced parent row exists in the latest
+// committed state, and locks it against deletion (FOR KEY SHARE).
+func (fc *fkCheck) check(x *execCtx, t *tableDesc, row []any) error {
+	key := make([]byte, 0, 16)
+	for i, col := range fc.fk.cols {
+		v := row[col]
+		if v == nil {
+			return nil // MATCH SIMPLE: a NULL column skips the check
+		}
+		if fc.conv[i] != nil {
+			var err error
+			if v, err = fc.conv[i](v); err != nil {
+				return err
+			}
+		}
+		key = types.AppendKey(key, fc.typs[i], v)
+	}
+	ro := isolation.ReadOptions{Latest: true, Lock: isolation.RowLockKeyShare}
+	found := false
+	var err error
+	if fc.index == nil {
+		err = x.txn.Scan(x.ctx, fc.parent.id, isolation.ExactSpan(key), ro, func([]byte, []any) (bool, error) {
+			found = true
+			return true, nil
+		})
+	} else {
+		cols := fc.index.cols
+		err = x.txn.ScanIndex(x.ctx, fc.index.id, isolation.ExactSpan(key), ro, func(_ []byte, prow []any) (bool, error) {
+			k, _ := encodeKey(nil, fc.parent, cols, prow)
+			if bytes.Equal(k, key) {
+				found = true
+				return true, nil
+			}
+			return false, nil
+		})
+	}
+	if err != nil {
+		return err
+	}
+	if !found {
+		return pgerror.Newf(pgerror.ForeignKeyViolation, "insert or update on table \"%s\" violates foreign key constraint \"%s\"", t.name, fc.fk.name).
+			WithDetail("Key (%s)=(%s) is not present in table \"%s\".", colNames(t, fc.fk.cols), valuesText(t, fc.fk.cols, row), fc.parent.name).
+			WithConstraint(t.name, fc.fk.name)
+	}
+	return nil
+}
+
+// insertRow writes a new, validated row and returns its store key.
+func (w *writer) insertRow(x *execCtx, row []any) ([]byte, error) {
+	key, err := x.txn.Insert(x.ctx, w.t.id, w.t.pkKey(row), row)
+	if err != nil {
+		return nil, w.uniqueError(err, row)
+	}
+	return key, nil
+}
+
+// uniqueError names the violated constraint of a 23505 from the store.
+func (w *writer) uniqueError(err error, row []any) error {
+	var uc *isolation.UniqueConflict
+	if pgerror.GetCode(err) != pgerror.UniqueViolation || !errors.As(err, &uc) {
+		return err
+	}
+	t := w.t
+	name, cols := t.pkName, t.pk
+	if uc.Index != isolation.NoIndex {
+		for _, ix := range t.indexes {
+			if ix.id == uc.Index {
+				name, cols = ix.name, ix.cols
+			}
+		}
+	}
+	return pgerror.Wrapf(err, pgerror.UniqueViolation, "duplicate key value violates unique constraint \"%s\"", name).
+		WithDetail("Key (%s)=(%s) already exists.", colNames(t, cols), valuesText(t, cols, row)).WithConstraint(t.name, name)
+}
+
+// deleteRow deletes a row after applying the ON DELETE actions of the
+// foreign keys that reference it.
+func (w *writer) deleteRow(x *execCtx, key []byte, row []any, depth int) error {
+	if depth > 64 {
+		return pgerror.New(pgerror.StatementTooComplex, "foreign key cascade too deep")
+	}
+	for _, ref := range w.refs {
+		if err := w.applyRef(x, ref, row, nil, depth); err != nil {
+			return err
+		}
+	}
+	return x.txn.Delete(x.ctx, w.t.id, key)
+}
+
+// applyRef enforces one incoming foreign key for a parent row being deleted
+// (newRow nil) or having its key changed.
+func (w *writer) applyRef(x *execCtx, ref *fkRef2, parentRow, newRow []any, depth int) error {
+	fk := ref.fk
+	vals := make([]any, len(fk.cols))
+	for i, pc := range fk.refCols {
+		vals[i] = parentRow[pc]
+		if vals[i] == nil {
+			return nil
+		}
+	}
+	if newRow != nil && !colsChanged(w.t, fk.refCols, parentRow, newRow) {
+		return nil
+	}
+	children, err := findChildren(x, ref, w.t, vals)
+	if err != nil || len(children) == 0 {
+		return err
+	}
+	action := fk.onDelete
+	if newRow != nil {
+		action = fk.onUpdate
+	}
+	switch action {
+	case fkCascade, fkSetNull, fkDefault:
+		if ref.cw == nil {
+			cw, err := w.b.writerFor(ref.child, true)
+			if err != nil {
+				return err
+			}
+			ref.cw = cw
+		}
+		for _, ch := range children {
+			if action == fkCascade && newRow == nil {
+				if err := ref.cw.deleteRow(x, ch.key, ch.row, depth+1); err != nil {
+					return err
+				}
+				continue
+			}
+			nr := append([]any(nil), ch.row...)
+			for i, c := range fk.cols {
+				switch action {
+				case fkSetNull:
+					nr[c] = nil
+				case fkDefault:
+					nr[c] = nil
+					if d := ref.cw.defaults[c]; d != nil {
+						v, err := d.eval(x)
+						if err != nil {
+							return err
+						}
+						nr[c] = v
+					}
+				default:
+					nr[c] = newRow[fk.refCols[i]]
+				}
+			}
+			if err := ref.cw.validate(x, nr, ch.row); err != nil {
+				return err
+			}
+			if err := x.txn.Update(x.ctx, ref.child.id, ch.key, nr); err != nil {
+				return ref.cw.uniqueError(err, nr)
+			}
+		}
+		return nil
+	}
+	verb := "update or delete"
+	return pgerror.Newf(pgerror.ForeignKeyViolation, "%s on table \"%s\" violates foreign key constraint \"%s\" on table \"%s\"", verb, w.t.name, fk.name, ref.child.name).
+		WithDetail("Key (%s)=(%s) is still referenced from table \"%s\".", colNames(w.t, fk.refCols), valuesText(w.t, fk.refCols, parentRow), ref.child.name).
+		WithConstraint(ref.child.name, fk.name)
+}
+
+// findChildren reads the latest committed rows of ref.child whose foreign
+// key columns equal vals.
+func findChildren(x *execCtx, ref *fkRef2, parent *tableDesc, vals []any) ([]keyedRow, error) {
+	fk, child := ref.fk, ref.child
+	match := func(row []any) bool {
+		for i, c := range fk.cols {
+			if row[c] == nil || types.Compare(parent.cols[fk.refCols[i]].typ, row[c], vals[i]) != 0 {
+				return false
+			}
+		}
+		return true
+	}
+	var out []keyedRow
+	visit := func(key []byte, row []any) (bool, error) {
+		if !match(row) {
+			return false, nil
+		}
+		out = append(out, keyedRow{key: append([]byte(nil), key...), row: row})
+		return true, nil
+	}
+	ro := isolation.ReadOptions{Latest: true}
+	if ref.index != nil && allKeyCompatible(child, fk.cols, parent, fk.refCols) {
+		var prefix []byte
+		for i, c := range fk.cols {
+			prefix = types.AppendKey(prefix, child.cols[c].typ, vals[i])
+		}
+		span := isolation.ExactSpan(prefix)
+		if len(ref.index.cols) > len(fk.cols) {
+			span = prefixSpan(prefix)
+		}
+		return out, x.txn.ScanIndex(x.ctx, ref.index.id, span, ro, visit)
+	}
+	return out, x.txn.Scan(x.ctx, child.id, isolation.Span{}, ro, visit)
+}
+
+func allKeyCompatible(child *tableDesc, cols []int, parent *tableDesc, refCols []int) bool {
+	for i, c := range cols {
+		if !keyCompatible(child.cols[c].typ, parent.cols[refCols[i]].typ) {
+			return false
+		}
+	}
+	return true
+}
+
+// prefixSpan returns the span of all keys starting with prefix.
+func prefixSpan(prefix []byte) isolation.Span {
+	end := append([]byte(nil), prefix...)
+	for i := len(end) - 1; i >= 0; i-- {
+		if end[i] < 0xff {
+			end[i]++
+			return isolation.Span{Start: prefix, End: end[:i+1]}
+		}
+	}
+	return isolation.Span{Start: prefix}
+}
+
+func colNames(t *tableDesc, cols []int) string {
+	names := make([]string, len(cols))
+	for i, c := range cols {
+		names[i] = t.cols[c].name
+	}
+	return strings.Join(names, ", ")
+}
+
+func valuesText(t *tableDesc, cols []int, row []any) string {
+	vals := make([]string, len(cols))
+	for i, c := range cols {
+		if row[c] == nil {
+			vals[i] = "null"
+		} else {
+			vals[i] = types.FormatText(t.cols[c].typ, row[c], nil)
+		}
+	}
+	return strings.Join(vals, ", ")
+}
+
+func rowText(t *tableDesc, row []any) string {
+	all := make([]int, len(t.cols))
+	for i := range all {
+		all[i] = i
+	}
+	return "(" + valuesText(t, all, row) + ")"
+}
