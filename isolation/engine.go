@@ -45,6 +45,7 @@ type table struct {
 // the first always init's (a tombstone unless data was loaded).
 type keyState struct {
 	key      string
+	tab      TableID
 	versions []version
 	hid      history.KeyID
 	hidSet   bool
@@ -54,8 +55,10 @@ type keyState struct {
 	// siWriters lists the committed SI transactions that wrote the key:
 	// inserting another writer before one of them moves its snapshot.
 	siWriters []*txn
-	// lastPick is the version most recently served by an adversarial read.
-	lastPick int
+	// lastPick is the version most recently served by an adversarial read,
+	// to lastReader.
+	lastPick   int
+	lastReader *txn
 }
 
 // version is a committed version of a key.
@@ -253,7 +256,7 @@ func (ks *keyState) latest() version {
 func (tb *table) keyState(k string, create bool) *keyState {
 	ks, ok := tb.keys.Get(k)
 	if !ok && create {
-		ks = &keyState{key: k, versions: []version{{w: tb.init, tomb: true}}}
+		ks = &keyState{key: k, tab: tb.id, versions: []version{{w: tb.init, tomb: true}}}
 		tb.keys.Set(k, ks)
 	}
 	return ks

@@ -62,7 +62,7 @@ func (e *engine) orderCandidates(t *txn, cands []*omNode) {
 		for i, j := 0, len(cands)-1; i < j; i, j = i+1, j-1 {
 			cands[i], cands[j] = cands[j], cands[i]
 		}
-	case t.strategy == StrategyRandom || (t.strategy == StrategyAdversarial && t.mode != advLatest):
+	case t.strategy == StrategyRandom || (t.strategy == StrategyAdversarial && t.mode != advLatest && t.mode != advStale):
 		t.rng.Shuffle(len(cands), func(i, j int) { cands[i], cands[j] = cands[j], cands[i] })
 	}
 }

@@ -4,17 +4,24 @@ import (
 	"math/rand/v2"
 )
 
-// advMode is how an adversarial transaction picks among valid versions. It
-// is drawn once per transaction, so that one transaction behaves
-// consistently (a stale reader stays stale) while a run mixes behaviours.
+// advMode is an adversarial transaction's bias, drawn once per transaction
+// so that one transaction behaves consistently while a run mixes
+// behaviours: how often a read takes the stalest valid version rather than
+// the newest (stale reads, fractured and forked views come from mixing the
+// two within one transaction).
 type advMode uint8
 
+// staleness[m] is the probability, in percent, that a read of a
+// transaction in mode m takes the oldest valid version rather than the
+// newest. The mixed mode is the likeliest: fractured reads, causality
+// violations and long forks need one new and one old read in the same
+// transaction.
+var staleness = [...]int{0, 50, 100}
+
 const (
-	advStale  advMode = iota // the oldest valid version: stale snapshots
-	advShared                // the version last served to anyone: lost updates
-	advRandom                // uniform
-	advFlip                  // a different version on every read of a key
-	advLatest                // a well-behaved transaction now and then
+	advLatest advMode = 0 // a well-behaved transaction now and then
+	advMixed  advMode = 1
+	advStale  advMode = 2 // every read as stale as the level allows
 )
 
 // txnRand derives the PRNG of a session's seq-th transaction from the seed,
@@ -31,24 +38,17 @@ func splitmix(x uint64) uint64 {
 	return x ^ x>>31
 }
 
-// advMode draws t's adversarial mode: read-only transactions favour stale
-// snapshots, writers favour re-serving what others read (lost updates).
+// advMode draws t's bias: read-only transactions favour stale snapshots.
 func (e *engine) advMode(t *txn) advMode {
 	if t.strategy != StrategyAdversarial {
 		return advLatest
 	}
 	r := t.rng.IntN(100)
 	switch {
-	case t.readOnly && r < 50:
+	case t.readOnly && r < 50, r < 35:
 		return advStale
-	case r < 25:
-		return advStale
-	case r < 50:
-		return advShared
-	case r < 70:
-		return advRandom
-	case r < 90:
-		return advFlip
+	case r < 85:
+		return advMixed
 	}
 	return advLatest
 }
@@ -62,36 +62,76 @@ func (e *engine) pick(t *txn, ks *keyState, valid []int) int {
 	case StrategyRandom:
 		return valid[t.rng.IntN(len(valid))]
 	case StrategyAdversarial:
-		return e.pickAdversarial(t, ks, valid)
+		choice := e.pickAdversarial(t, ks, valid)
+		ks.lastPick, ks.lastReader = choice, t
+		return choice
 	}
 	return valid[len(valid)-1]
 }
 
+// pickAdversarial favours the choices that create anomalies:
+//   - a repeated read of a key takes a different version when the level
+//     allows one (non-repeatable reads);
+//   - when the last transaction that read the key also wrote it, a read
+//     re-serves the version it read, if valid (two read-modify-writes of one
+//     old version: lost updates);
+//   - when it only read it, a read takes another version than it did, if
+//     one is valid (two readers with different views: causality
+//     violations, long forks);
+//   - otherwise the oldest or the newest valid version by the transaction's
+//     bias, or now and then any of them (versions in the middle).
 func (e *engine) pickAdversarial(t *txn, ks *keyState, valid []int) int {
-	choice := valid[len(valid)-1]
-	switch t.mode {
-	case advStale:
-		choice = valid[0]
-	case advShared:
-		choice = valid[t.rng.IntN(len(valid))]
-		for _, i := range valid {
-			if i == ks.lastPick {
-				choice = i
+	if prev, ok := t.rd.reads[ks]; ok && len(valid) > 1 && t.rng.IntN(10) < 7 {
+		return e.other(t, ks, valid, prev)
+	}
+	if r := ks.lastReader; r != nil && r != t && slicesContains(valid, ks.lastPick) {
+		switch {
+		case e.wrote(r, ks):
+			if t.rng.IntN(10) < 6 {
+				return ks.lastPick
 			}
-		}
-	case advRandom:
-		choice = valid[t.rng.IntN(len(valid))]
-	case advFlip:
-		choice = valid[t.rng.IntN(len(valid))]
-		if prev, ok := t.rd.reads[ks]; ok && len(valid) > 1 && ks.versions[choice].w == prev {
-			for _, i := range valid {
-				if ks.versions[i].w != prev {
-					choice = i
-					break
-				}
-			}
+		case len(valid) > 1 && t.rng.IntN(2) == 0:
+			return e.other(t, ks, valid, ks.versions[ks.lastPick].w)
 		}
 	}
-	ks.lastPick = choice
-	return choice
+	if t.rng.IntN(10) < 3 {
+		return valid[t.rng.IntN(len(valid))]
+	}
+	if t.rng.IntN(100) < staleness[t.mode] {
+		return valid[0]
+	}
+	return valid[len(valid)-1]
+}
+
+// other picks a valid version not written by w (valid has another one):
+// the newest or the oldest of them by t's bias.
+func (e *engine) other(t *txn, ks *keyState, valid []int, w *txn) int {
+	var others []int
+	for _, i := range valid {
+		if ks.versions[i].w != w {
+			others = append(others, i)
+		}
+	}
+	if t.rng.IntN(100) < staleness[t.mode] {
+		return others[0]
+	}
+	return others[len(others)-1]
+}
+
+// wrote reports whether r wrote ks: a pending own write, or a committed
+// version.
+func (e *engine) wrote(r *txn, ks *keyState) bool {
+	if r.state == txnActive {
+		return r.writes[ks.tab][ks.key] != nil
+	}
+	return r.state == txnCommitted && ks.versionIndex(r) >= 0
+}
+
+func slicesContains(s []int, v int) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
 }

@@ -173,7 +173,7 @@ func (e *engine) makesStale(t *txn, c *txn) bool {
 func (e *engine) observe(t *txn, ks *keyState, i int) {
 	rs := t.rd
 	w := ks.versions[i].w
-	if t.level != history.ReadCommitted {
+	if t.level != history.ReadCommitted || t.strategy == StrategyAdversarial {
 		if rs.reads == nil {
 			rs.reads = make(map[*keyState]*txn)
 		}
