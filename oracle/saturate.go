@@ -26,6 +26,10 @@ type saturation struct {
 	steps   int64
 	opts    Options
 	rt      *realTime // nil unless Options.RealTime
+	// lastW[x] is the last writer of x in the session being visited, when
+	// lastWS[x] is that session + 1 (without CC transactions only).
+	lastW  []history.TxnID
+	lastWS []uint32
 
 	// Scratch state for one reader, reset by bumping cur.
 	cur       uint32
@@ -43,7 +47,7 @@ type saturation struct {
 func newSaturation(ix *index, opts Options) *saturation {
 	nk := len(ix.h.Keys)
 	return &saturation{
-		ix: ix, wi: newWriterIndex(ix), opts: opts,
+		ix: ix, opts: opts,
 		txnStamp: make([]uint32, len(ix.h.Txns)),
 		keyStamp: make([]uint32, nk),
 		e0:       make([]history.TxnID, nk), e1: make([]history.TxnID, nk),
@@ -87,12 +91,19 @@ func (s *saturation) run() {
 	}
 	var order []uint32
 	if hb != nil {
+		s.wi = newWriterIndex(ix)
 		order = hb.topoOrder()
 	} else {
+		// Session by session, so that each session's last writers can be
+		// tracked in one array (AWDIT's lastWrite).
 		order = make([]uint32, 0, n)
-		for t := 1; t < n; t++ {
-			order = append(order, uint32(t))
+		for _, list := range ix.sess {
+			for _, t := range list {
+				order = append(order, uint32(t))
+			}
 		}
+		s.lastW = make([]history.TxnID, len(ix.h.Keys))
+		s.lastWS = make([]uint32, len(ix.h.Keys))
 	}
 	for i, v := range order {
 		if s.opts.Progress != nil && i&0xffff == 0 {
@@ -134,6 +145,11 @@ func (s *saturation) run() {
 		}
 		if hb != nil {
 			hb.done(t)
+		} else if ix.visibleWriter(t) {
+			stamp := uint32(ix.h.Txns[t].Session) + 1
+			for _, x := range ix.writes(t) {
+				s.lastW[x], s.lastWS[x] = t, stamp
+			}
 		}
 	}
 	if s.opts.Progress != nil {
@@ -178,7 +194,9 @@ func (s *saturation) infer(t2, t1, t3 history.TxnID, x history.KeyID, op int32, 
 
 // sessionCase applies vis(t2, r) for t2 so t3, common to RC, RA and CC: for
 // each read of x from t1, the so-latest earlier writer of x in t3's own
-// session precedes t1 (its so-predecessors then do too, transitively).
+// session precedes t1 (its so-predecessors then do too, transitively). The
+// writer is tracked in lastW when sessions are visited one by one, and
+// found by binary search in the writer index otherwise.
 func (s *saturation) sessionCase(t3 history.TxnID) {
 	ix := s.ix
 	sess := uint32(ix.h.Txns[t3].Session)
@@ -190,6 +208,12 @@ func (s *saturation) sessionCase(t3 history.TxnID) {
 			continue
 		}
 		s.steps++
+		if s.wi == nil {
+			if x := op.Key; s.lastWS[x] == sess+1 && s.lastW[x] != op.Writer {
+				s.infer(s.lastW[x], op.Writer, t3, x, int32(j), visSession)
+			}
+			continue
+		}
 		g, ok := s.wi.group(op.Key, sess)
 		if !ok {
 			continue
