@@ -133,10 +133,21 @@ func runProgram(p program, level history.Level, strat Strategy, seed uint64, rng
 				continue
 			}
 			t := p.txns[ss.queue[0]]
-			if ss.oi >= 0 && ss.oi < len(t.ops) && t.ops[ss.oi].write && held(ss, t.ops[ss.oi].key) {
+			if !ss.dead && ss.oi >= 0 && ss.oi < len(t.ops) && t.ops[ss.oi].write && held(ss, t.ops[ss.oi].key) {
 				continue
 			}
 			ready = append(ready, ss)
+		}
+		if len(ready) == 0 {
+			// Every session waits for another: a deadlock, which the
+			// server would break by aborting one of them.
+			for _, ss := range order {
+				if len(ss.queue) > 0 {
+					ss.dead = true
+					ready = append(ready, ss)
+					break
+				}
+			}
 		}
 		if len(ready) == 0 {
 			break
