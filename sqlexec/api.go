@@ -39,7 +39,10 @@ func (s *Session) Close() { s.close() }
 // parses each. Parse errors are 42601 with Position set. Parsed statements are
 // cached by text, so parsing the same text again is cheap. An empty query
 // returns no statements.
-func (s *Session) Parse(sql string) ([]*Statement, error) { return s.engine.parse(sql) }
+func (s *Session) Parse(sql string) (sts []*Statement, err error) {
+	defer recoverInternal(&err)
+	return s.engine.parse(sql)
+}
 
 // SQL returns this statement's own text, without the other statements of the
 // query string it came from.
@@ -116,7 +119,8 @@ func (s *Session) InTxn() bool { return s.txn != nil }
 // fail here (42P01, 42703, 42804). paramOIDs gives the client's parameter
 // types; zeros (and missing trailing entries) are inferred from context. The
 // plan is cached in the returned Prepared.
-func (s *Session) Prepare(st *Statement, paramOIDs []uint32) (*Prepared, error) {
+func (s *Session) Prepare(st *Statement, paramOIDs []uint32) (p *Prepared, err error) {
+	defer recoverInternal(&err)
 	return s.prepare(st, paramOIDs)
 }
 
@@ -148,7 +152,8 @@ type Column struct {
 // server opens an implicit one first when none is open). params are datums
 // in the representation of DESIGN's datum table, one per ParamOIDs entry.
 // Cancelling ctx (CancelRequest, statement_timeout) makes it return 57014.
-func (s *Session) Execute(ctx context.Context, p *Prepared, params []any) (*Result, error) {
+func (s *Session) Execute(ctx context.Context, p *Prepared, params []any) (res *Result, err error) {
+	defer recoverInternal(&err)
 	return s.execute(ctx, p, params)
 }
 
@@ -184,12 +189,14 @@ type CopyRequest struct {
 // CopyIn loads the rows read from data (the concatenated CopyData payloads)
 // inside the open transaction and returns the command tag ("COPY n").
 func (s *Session) CopyIn(ctx context.Context, req *CopyRequest, data io.Reader) (tag string, err error) {
+	defer recoverInternal(&err)
 	return s.copyIn(ctx, req, data)
 }
 
 // CopyOut formats the rows of a COPY ... TO STDOUT, one line (terminated by
 // a newline) per call of emit, and returns the command tag ("COPY n").
 func (s *Session) CopyOut(ctx context.Context, req *CopyRequest, emit func(line []byte) error) (tag string, err error) {
+	defer recoverInternal(&err)
 	return s.copyOut(ctx, req, emit)
 }
 

@@ -79,6 +79,15 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 			target = append(target, i)
 		}
 	}
+	if ins.SelectStmt == nil {
+		target = nil // DEFAULT VALUES
+	} else if len(ins.Cols) == 0 {
+		// Without a column list, fewer values than columns fill the
+		// leading columns.
+		if n := sourceWidth(ins.SelectStmt); n >= 0 && n < len(target) {
+			target = target[:n]
+		}
+	}
 	src, err := b.insertSourceFor(t, target, ins.SelectStmt)
 	if err != nil {
 		return nil, err
@@ -207,10 +216,11 @@ func (b *binder) insertSourceFor(t *tableDesc, target []int, sel *pg_query.Node)
 					return nil, err
 				}
 				col := t.cols[target[i]]
-				if e, err = b.coerce(e, col.typ, types.CastAssignment); err != nil {
+				ce, err := b.coerce(e, col.typ, types.CastAssignment)
+				if err != nil {
 					return nil, b.assignError(err, col, e, it)
 				}
-				row[i] = e
+				row[i] = ce
 			}
 			rows = append(rows, row)
 			defs = append(defs, def)
@@ -427,6 +437,7 @@ func (b *binder) setTargetFor(t *tableDesc, sc *scope, rt *pg_query.ResTarget) (
 		return nil, b.errAt(pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", rt.Name, t.name), rt.Location)
 	}
 	col := t.cols[c]
+	orig := (*scalar)(nil)
 	if rt.Val.GetSetToDefault() != nil {
 		return []setTarget{{col: c}}, nil
 	}
@@ -438,8 +449,9 @@ func (b *binder) setTargetFor(t *tableDesc, sc *scope, rt *pg_query.ResTarget) (
 	if err != nil {
 		return nil, err
 	}
+	orig = e
 	if e, err = b.coerce(e, col.typ, types.CastAssignment); err != nil {
-		return nil, b.assignError(err, col, e, rt.Val)
+		return nil, b.assignError(err, col, orig, rt.Val)
 	}
 	return []setTarget{{col: c, e: e}}, nil
 }
@@ -518,4 +530,28 @@ func (cp *conflictPlan) try(x *execCtx, w *writer, row []any, emit func([]any) e
 	}
 	x.row = saved
 	return true, emit(nr)
+}
+
+// sourceWidth returns the number of columns of an INSERT source when it can
+// be read off the syntax (VALUES lists, a select list without *), else -1.
+func sourceWidth(n *pg_query.Node) int {
+	st := n.GetSelectStmt()
+	if st == nil {
+		return -1
+	}
+	if len(st.ValuesLists) > 0 {
+		return len(st.ValuesLists[0].GetList().GetItems())
+	}
+	if st.Op != pg_query.SetOperation_SETOP_NONE {
+		if st.Larg != nil {
+			return sourceWidth(&pg_query.Node{Node: &pg_query.Node_SelectStmt{SelectStmt: st.Larg}})
+		}
+		return -1
+	}
+	for _, t := range st.TargetList {
+		if cr := t.GetResTarget().GetVal().GetColumnRef(); cr != nil && cr.Fields[len(cr.Fields)-1].GetAStar() != nil {
+			return -1
+		}
+	}
+	return len(st.TargetList)
 }

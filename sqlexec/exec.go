@@ -264,3 +264,12 @@ func (s *Session) kvTxn() (*isolation.Txn, error) {
 	}
 	return s.txn.kv, nil
 }
+
+// recoverInternal turns a panic in the engine into XX000 for the statement,
+// so that no input takes the connection (or the server) down. A bug is
+// still a bug: the message carries the panic value for the report.
+func recoverInternal(err *error) {
+	if r := recover(); r != nil {
+		*err = pgerror.Newf(pgerror.InternalError, "internal error in the SQL engine: %v", r)
+	}
+}

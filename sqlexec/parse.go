@@ -112,20 +112,12 @@ func syntaxError(sql string, err error) error {
 	if errors.As(err, &pe) {
 		out := pgerror.New(pgerror.SyntaxError, pe.Message)
 		if pe.Cursorpos > 0 {
-			out = out.WithPosition(bytePosToCharPos(sql, pe.Cursorpos))
+			// The parser already counts characters, as PostgreSQL does.
+			out = out.WithPosition(pe.Cursorpos)
 		}
 		return out
 	}
 	return pgerror.Wrapf(err, pgerror.SyntaxError, "%s", err.Error())
-}
-
-// bytePosToCharPos converts a 1-based byte position into a 1-based
-// character position.
-func bytePosToCharPos(sql string, pos int) int {
-	if pos-1 > len(sql) {
-		pos = len(sql) + 1
-	}
-	return utf8.RuneCountInString(sql[:pos-1]) + 1
 }
 
 // classifyTxnControl fills st.txn for transaction-control statements.

@@ -280,6 +280,9 @@ func formatResult(s *Session, res *Result) string {
 					continue
 				}
 				vals[i] = types.FormatText(types.Type{Oid: types.Oid(res.Columns[i].TypeOID), Typmod: res.Columns[i].TypeMod}, v, nil)
+				if vals[i] == "" {
+					vals[i] = "''"
+				}
 			}
 			out.WriteString(strings.Join(vals, " | ") + "\n")
 		}

@@ -461,7 +461,7 @@ func (b *binder) orderBy(sc *scope, sorts []*pg_query.Node, outs []*scalar, cols
 		} else if cr := sb.Node.GetColumnRef(); cr != nil && len(cr.Fields) == 1 && cr.Fields[0].GetString_() != nil {
 			name := cr.Fields[0].GetString_().Sval
 			for i, c := range cols {
-				if c.Name == name && i < len(targetNodes) && targetNodes[i] != nil {
+				if c.Name == name {
 					if col >= 0 {
 						return nil, nil, b.errAt(pgerror.Newf(pgerror.AmbiguousColumn, "ORDER BY \"%s\" is ambiguous", name), cr.Location)
 					}

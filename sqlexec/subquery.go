@@ -221,9 +221,6 @@ func (b *binder) finishOutput(parent *scope, p *selectPlan, st *pg_query.SelectS
 	if len(outs) > len(p.cols) {
 		return nil, pgerror.Unsupported("ORDER BY expressions over a VALUES list or set operation (use output columns)")
 	}
-	for _, k := range keys {
-		_ = k
-	}
 	limit, offset, err := b.limitOffset(st)
 	if err != nil {
 		return nil, err

@@ -174,7 +174,7 @@ func (b *binder) showPlan(vs *pg_query.VariableShowStmt) (*stmtPlan, error) {
 	}
 	colName := name
 	if d := settingDefs[name]; d != nil {
-		colName = strings.ToLower(d.name)
+		colName = d.name
 	}
 	switch name {
 	case "time zone":
