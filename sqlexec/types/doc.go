@@ -44,5 +44,8 @@
 // Text comparison is by code point, as in the "C" collation. DateStyle is ISO,
 // MDY and IntervalStyle postgres, the only styles supported. Dates and
 // timestamps span the years 4713 BC to 294276 AD as in PostgreSQL, but BC
-// input is accepted only for dates.
+// input is accepted only for dates. Floating-point functions use Go's math
+// package, whose cbrt, exp, ln and trigonometric results may differ from
+// glibc's in the last digit. Regular expressions use Go's RE2 syntax, the
+// common subset of PostgreSQL's; back-references are rejected.
 package types

@@ -4,10 +4,6 @@ import (
 	"github.com/fickle-db/fickle/internal/pgerror"
 )
 
-func resolveBinaryOp(op string, l, r Type) (*BinaryOp, error) {
-	return nil, pgerror.Unsupported("types")
-}
-func resolveUnaryOp(op string, t Type) (*UnaryOp, error)  { return nil, pgerror.Unsupported("types") }
 func resolveFunc(name string, args []Type) (*Func, error) { return nil, pgerror.Unsupported("types") }
 func isAggregate(name string) bool                        { return false }
 func resolveAggregate(name string, args []Type, star bool) (*Aggregate, error) {

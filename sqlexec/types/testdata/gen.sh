@@ -24,11 +24,27 @@ lit() {
 }
 
 : > textio.golden
-grep -v '^#' textio.cases | while IFS=$'\t' read -r typ zone input; do
+grep -v '^#' textio.cases | tr '\t' '\037' | while IFS=$'\037' read -r typ zone input; do
   printf '%s\t%s\t%s\t%s\n' "$typ" "$zone" "$input" "$(run "$zone" "SELECT $(lit "$input")::$typ")" >> textio.golden
 done
 
 : > casts.golden
-grep -v '^#' casts.cases | while IFS=$'\t' read -r from to zone input; do
+grep -v '^#' casts.cases | tr '\t' '\037' | while IFS=$'\037' read -r from to zone input; do
   printf '%s\t%s\t%s\t%s\t%s\n' "$from" "$to" "$zone" "$input" "$(run "$zone" "SELECT $(lit "$input")::$from::$to")" >> casts.golden
+done
+
+# operand TYPE VALUE prints the SQL of an operand.
+operand() {
+  if [[ $2 == NULL ]]; then printf 'NULL::%s' "$1"
+  elif [[ $1 == unknown ]]; then lit "$2"
+  else printf '%s::%s' "$(lit "$2")" "$1"; fi
+}
+
+: > operators.golden
+grep -v '^#' operators.cases | tr '\t' '\037' | while IFS=$'\037' read -r lt lv op rt rv zone; do
+  if [[ -z $lt ]]; then expr="$op $(operand "$rt" "$rv")"
+  else expr="$(operand "$lt" "$lv") $op $(operand "$rt" "$rv")"; fi
+  res=$(run "$zone" "SELECT pg_typeof(x)::text || E'\\t' || coalesce(x::text, 'NULL') FROM (SELECT $expr AS x) s")
+  [[ $res == ERROR* ]] && res="-	$res"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$lt" "$lv" "$op" "$rt" "$rv" "$zone" "$res" >> operators.golden
 done

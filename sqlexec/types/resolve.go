@@ -1,0 +1,262 @@
+package types
+
+import (
+	"strings"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+)
+
+// OidAnyNonArray is the pseudo-type anynonarray, which polymorphic
+// candidates (text || anynonarray) declare; every non-array type coerces to
+// it. It never appears as the type of a value.
+const oidAnyNonArray Oid = 2776
+
+// anyNonArray is the declared type of a polymorphic argument.
+var anyNonArray = Type{oidAnyNonArray, -1}
+
+// candidate is one overload of an operator or function: pg_operator or
+// pg_proc restricted to what resolution needs.
+type candidate struct {
+	args   []Type
+	result Type
+	// variadic marks the last argument as VARIADIC: calls may repeat it.
+	variadic bool
+}
+
+// coercible is can_coerce_type for one argument, extended to the
+// polymorphic pseudo-type.
+func coercible(from, to Type) bool {
+	if to.Oid == oidAnyNonArray {
+		return true
+	}
+	return canCoerce(from, to, CastImplicit)
+}
+
+// categoryOf is TypeCategory, with the pseudo-type's category P.
+func categoryOf(t Type) Category {
+	if t.Oid == oidAnyNonArray {
+		return 'P'
+	}
+	return t.Category()
+}
+
+// selectCandidate is PostgreSQL's func_match_argtypes followed by
+// func_select_candidate: it returns the index of the candidate chosen for
+// the input types, or -1 with ambiguous set when several remain.
+func selectCandidate(inputs []Type, cands []candidate) (best int, ambiguous bool) {
+	var live []int
+	for i, c := range cands {
+		if len(c.args) != len(inputs) {
+			continue
+		}
+		ok := true
+		for j, in := range inputs {
+			if !coercible(in, c.args[j]) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			live = append(live, i)
+		}
+	}
+	switch len(live) {
+	case 0:
+		return -1, false
+	case 1:
+		return live[0], false
+	}
+	nargs := len(inputs)
+	unknowns := 0
+	for _, in := range inputs {
+		if in.Oid == OidUnknown {
+			unknowns++
+		}
+	}
+	// Keep the candidates with the most exact matches on known inputs.
+	keepMax := func(score func(c candidate) int) {
+		bestScore, kept := -1, live[:0:0]
+		for _, i := range live {
+			s := score(cands[i])
+			switch {
+			case s > bestScore:
+				bestScore, kept = s, []int{i}
+			case s == bestScore:
+				kept = append(kept, i)
+			}
+		}
+		live = kept
+	}
+	keepMax(func(c candidate) int {
+		n := 0
+		for j, in := range inputs {
+			if in.Oid != OidUnknown && in.Oid == c.args[j].Oid {
+				n++
+			}
+		}
+		return n
+	})
+	if len(live) == 1 {
+		return live[0], false
+	}
+	// Then those with exact or preferred types where coercion is needed.
+	keepMax(func(c candidate) int {
+		n := 0
+		for j, in := range inputs {
+			if in.Oid == OidUnknown {
+				continue
+			}
+			if in.Oid == c.args[j].Oid || (c.args[j].Oid != oidAnyNonArray && c.args[j].Preferred() && c.args[j].Category() == in.Category()) {
+				n++
+			}
+		}
+		return n
+	})
+	if len(live) == 1 {
+		return live[0], false
+	}
+	if unknowns == 0 {
+		return -1, true
+	}
+	// Resolve unknown inputs by the categories the candidates accept there,
+	// preferring the string category.
+	slotCat := make([]Category, nargs)
+	slotPref := make([]bool, nargs)
+	resolved := false
+	for j, in := range inputs {
+		if in.Oid != OidUnknown {
+			continue
+		}
+		slotCat[j] = 0
+		conflict := false
+		for _, i := range live {
+			ct := cands[i].args[j]
+			cat := categoryOf(ct)
+			pref := ct.Oid != oidAnyNonArray && ct.Preferred()
+			switch {
+			case slotCat[j] == 0:
+				slotCat[j], slotPref[j] = cat, pref
+			case cat == slotCat[j]:
+				slotPref[j] = slotPref[j] || pref
+			case cat == CategoryString:
+				slotCat[j], slotPref[j] = cat, pref
+			case slotCat[j] != CategoryString:
+				conflict = true
+			}
+		}
+		if conflict && slotCat[j] != CategoryString {
+			resolved = false
+			break
+		}
+		resolved = true
+	}
+	if resolved {
+		var kept []int
+		for _, i := range live {
+			keep := true
+			for j, in := range inputs {
+				if in.Oid != OidUnknown {
+					continue
+				}
+				ct := cands[i].args[j]
+				if categoryOf(ct) != slotCat[j] || (slotPref[j] && (ct.Oid == oidAnyNonArray || !ct.Preferred())) {
+					keep = false
+				}
+			}
+			if keep {
+				kept = append(kept, i)
+			}
+		}
+		if len(kept) == 1 {
+			return kept[0], false
+		}
+		if len(kept) > 0 {
+			live = kept
+		}
+	}
+	// Last gasp: if all known inputs have one type, assume the unknowns have
+	// it too.
+	if unknowns < nargs {
+		known := Type{OidUnknown, -1}
+		for _, in := range inputs {
+			if in.Oid == OidUnknown {
+				continue
+			}
+			if known.Oid == OidUnknown {
+				known = in
+			} else if known.Oid != in.Oid {
+				return -1, true
+			}
+		}
+		match, n := -1, 0
+		for _, i := range live {
+			ok := true
+			for j, in := range inputs {
+				if in.Oid == OidUnknown {
+					in = known
+				}
+				if !coercible(in, cands[i].args[j]) {
+					ok = false
+				}
+			}
+			if ok {
+				match, n = i, n+1
+			}
+		}
+		if n == 1 {
+			return match, false
+		}
+	}
+	return -1, true
+}
+
+// coerceArgs returns functions converting each input to the declared
+// argument type of the chosen candidate (nil where no conversion is needed).
+func coerceArgs(inputs, declared []Type) ([]EnvCastFunc, error) {
+	fns := make([]EnvCastFunc, len(inputs))
+	for i, in := range inputs {
+		to := declared[i]
+		if to.Oid == oidAnyNonArray {
+			if in.Oid == OidUnknown {
+				continue // resolved as text: the literal already is a string
+			}
+			fns[i] = toText(in)
+			continue
+		}
+		if in.Oid == to.Oid {
+			continue
+		}
+		f, err := lookupCast(in, Type{to.Oid, -1}, CastImplicit)
+		if err != nil {
+			return nil, err
+		}
+		fns[i] = f
+	}
+	return fns, nil
+}
+
+// typeList formats argument types for error messages: "integer, boolean".
+func typeList(ts []Type) string {
+	names := make([]string, len(ts))
+	for i, t := range ts {
+		names[i] = formatType(t)
+	}
+	return strings.Join(names, ", ")
+}
+
+func operatorError(op string, l, r *Type, ambiguous bool) error {
+	var sig string
+	switch {
+	case l == nil:
+		sig = op + " " + formatType(*r)
+	default:
+		sig = formatType(*l) + " " + op + " " + formatType(*r)
+	}
+	if ambiguous {
+		return pgerror.Newf(pgerror.AmbiguousFunction, "operator is not unique: %s", sig).
+			WithHint("Could not choose a best candidate operator. You might need to add explicit type casts.")
+	}
+	e := pgerror.Newf(pgerror.UndefinedFunction, "operator does not exist: %s", sig)
+	e.Hint = "No operator matches the given name and argument types. You might need to add explicit type casts."
+	return e
+}

@@ -1,0 +1,191 @@
+package types
+
+import (
+	"regexp"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+)
+
+func registerStringOperators() {
+	concat := func(_ *Env, a, b any) (any, error) { return a.(string) + b.(string), nil }
+	addBinary("||", Text, Text, Text, concat)
+	addBinary("||", Text, anyNonArray, Text, concat)
+	addBinary("||", anyNonArray, Text, Text, concat)
+	addBinary("||", Bytea, Bytea, Bytea, func(_ *Env, a, b any) (any, error) {
+		return append(append([]byte(nil), a.([]byte)...), b.([]byte)...), nil
+	})
+	for _, l := range []Type{Text, BpcharAny, Name} {
+		for op, spec := range map[string]struct{ fold, negate bool }{
+			"~~": {false, false}, "!~~": {false, true}, "~~*": {true, false}, "!~~*": {true, true},
+		} {
+			addBinary(op, l, Text, Bool, func(_ *Env, a, b any) (any, error) {
+				m, err := like(a.(string), b.(string), spec.fold)
+				return m != spec.negate, err
+			})
+		}
+		for op, spec := range map[string]struct{ fold, negate bool }{
+			"~": {false, false}, "!~": {false, true}, "~*": {true, false}, "!~*": {true, true},
+		} {
+			addBinary(op, l, Text, Bool, func(_ *Env, a, b any) (any, error) {
+				re, err := compileRegex(b.(string), spec.fold)
+				if err != nil {
+					return nil, err
+				}
+				return re.MatchString(a.(string)) != spec.negate, nil
+			})
+		}
+	}
+	addBinary("~~", Bytea, Bytea, Bool, func(_ *Env, a, b any) (any, error) { return like(string(a.([]byte)), string(b.([]byte)), false) })
+	addBinary("!~~", Bytea, Bytea, Bool, func(_ *Env, a, b any) (any, error) {
+		m, err := like(string(a.([]byte)), string(b.([]byte)), false)
+		return !m, err
+	})
+}
+
+// likeToken is one element of a compiled LIKE pattern.
+type likeToken struct {
+	kind byte // 'l' literal, '_' one character, '%' any run, 'e' a trailing escape
+	r    rune
+}
+
+// compileLike splits a LIKE pattern with backslash escapes into tokens.
+func compileLike(p string) []likeToken {
+	var toks []likeToken
+	for i := 0; i < len(p); {
+		r, size := utf8.DecodeRuneInString(p[i:])
+		i += size
+		switch r {
+		case '\\':
+			if i >= len(p) {
+				// An error only if the match gets here, as in MatchText.
+				toks = append(toks, likeToken{kind: 'e'})
+				continue
+			}
+			r, size = utf8.DecodeRuneInString(p[i:])
+			i += size
+			toks = append(toks, likeToken{'l', r})
+		case '%':
+			if len(toks) == 0 || toks[len(toks)-1].kind != '%' {
+				toks = append(toks, likeToken{kind: '%'})
+			}
+		case '_':
+			toks = append(toks, likeToken{kind: '_'})
+		default:
+			toks = append(toks, likeToken{'l', r})
+		}
+	}
+	return toks
+}
+
+// like reports whether s matches the LIKE pattern p (escape character
+// backslash; like_escape rewrites other escapes to it). fold makes it ILIKE.
+// The match is the classic backtracking to the last %, linear in practice.
+func like(s, p string, fold bool) (bool, error) {
+	if fold {
+		s, p = strings.ToLower(s), strings.ToLower(p)
+	}
+	toks := compileLike(p)
+	text := []rune(s)
+	ti, pi := 0, 0
+	starP, starT := -1, 0
+	for ti < len(text) {
+		switch {
+		case pi < len(toks) && toks[pi].kind == 'e':
+			return false, pgerror.New(pgerror.InvalidEscapeSequence, "LIKE pattern must not end with escape character")
+		case pi < len(toks) && toks[pi].kind == '%':
+			starP, starT = pi, ti
+			pi++
+		case pi < len(toks) && (toks[pi].kind == '_' || toks[pi].r == text[ti]):
+			pi++
+			ti++
+		case starP >= 0:
+			starT++
+			ti, pi = starT, starP+1
+		default:
+			return false, nil
+		}
+	}
+	for pi < len(toks) && toks[pi].kind == '%' {
+		pi++
+	}
+	return pi == len(toks), nil
+}
+
+// likeEscape is like_escape(pattern, escape): it rewrites a pattern with
+// the escape character escape into one with backslash, or with no escape
+// character when escape is empty.
+func likeEscape(p, esc string) (string, error) {
+	if utf8.RuneCountInString(esc) > 1 {
+		return "", pgerror.New(pgerror.InvalidEscapeSequence, "invalid escape string").
+			WithHint("Escape string must be empty or one character.")
+	}
+	if esc == "\\" {
+		return p, nil
+	}
+	var sb strings.Builder
+	e, _ := utf8.DecodeRuneInString(esc)
+	afterEscape := false
+	for _, r := range p {
+		switch {
+		case afterEscape:
+			if r == '\\' {
+				sb.WriteString(`\\`)
+			} else {
+				sb.WriteByte('\\')
+				sb.WriteRune(r)
+			}
+			afterEscape = false
+		case esc != "" && r == e:
+			afterEscape = true
+		case r == '\\':
+			sb.WriteString(`\\`)
+		default:
+			sb.WriteRune(r)
+		}
+	}
+	if afterEscape {
+		return "", pgerror.New(pgerror.InvalidEscapeSequence, "LIKE pattern must not end with escape character")
+	}
+	return sb.String(), nil
+}
+
+// regexCache keeps compiled regular expressions; it stops growing at
+// maxCachedRegexes entries.
+var regexCache struct {
+	mu sync.Mutex
+	m  map[string]*regexp.Regexp
+}
+
+const maxCachedRegexes = 1024
+
+// compileRegex compiles a POSIX-style regular expression. Go's RE2 syntax
+// covers the common subset of PostgreSQL's advanced regular expressions;
+// back-references and lookahead are rejected with 2201B.
+func compileRegex(p string, fold bool) (*regexp.Regexp, error) {
+	key := p
+	if fold {
+		key = "(?i)" + p
+	}
+	regexCache.mu.Lock()
+	re, ok := regexCache.m[key]
+	regexCache.mu.Unlock()
+	if ok {
+		return re, nil
+	}
+	re, err := regexp.Compile(key)
+	if err != nil {
+		return nil, pgerror.Newf(pgerror.InvalidRegularExpression, "invalid regular expression: %v", err)
+	}
+	regexCache.mu.Lock()
+	if regexCache.m == nil {
+		regexCache.m = map[string]*regexp.Regexp{}
+	}
+	if len(regexCache.m) < maxCachedRegexes {
+		regexCache.m[key] = re
+	}
+	regexCache.mu.Unlock()
+	return re, nil
+}
