@@ -233,6 +233,14 @@ func (s *Store) Session(name string) *Session { return s.e.newSession(name) }
 // Config.Record), with the commit order.
 func (s *Store) History() *history.History { return s.e.history() }
 
+// Checkpoint folds the latest committed state into init and starts a new
+// history (SELECT fickle_checkpoint(), fickle serve --load): every key keeps
+// only its latest version, now init's; co restarts; sessions forget what
+// they saw. It returns the history that ended. It fails with 55006 while a
+// transaction that has read or written is in progress (one that has not,
+// such as the caller's own, continues in the new history).
+func (s *Store) Checkpoint() (*history.History, error) { return s.e.checkpoint() }
+
 // Session is a sequence of transactions (session order). A session runs one
 // transaction at a time.
 type Session struct{ s *session }

@@ -17,17 +17,17 @@ import (
 type engine struct {
 	mu sync.Mutex
 
-	cfg      Config
-	tables   []*table // by TableID; nil when dropped
-	indexes  []*index // by IndexID; nil when dropped
-	sessions map[string]*session
-	nsess    int
-	txns     []*txn // by TxnID; txns[0] is init
-	active   map[*txn]struct{}
-	co       orderList
-	init     *txn
-	locks    map[resource]*lockEntry
-	rec      recorder
+	cfg         Config
+	tables      []*table            // by TableID; nil when dropped
+	indexes     []*index            // by IndexID; nil when dropped
+	sessions    map[string]*session // named sessions
+	allSessions []*session          // by SessionID
+	txns        []*txn              // by TxnID; txns[0] is init
+	active      map[*txn]struct{}
+	co          orderList
+	init        *txn
+	locks       map[resource]*lockEntry
+	rec         recorder
 }
 
 // table is a registered table: its keys in order, each with its versions.

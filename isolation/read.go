@@ -71,6 +71,7 @@ func (e *engine) readable(ctx context.Context, t *txn, id TableID) (*table, erro
 // inspect reads one key for t: its own last write, or the committed version
 // the level and strategy choose. The read is recorded.
 func (e *engine) inspect(t *txn, tb *table, ks *keyState, ro ReadOptions) (seen, error) {
+	t.nreads++
 	if w := t.writes[tb.id][ks.key]; w != nil {
 		op := e.rec.read(t, tb, ks, t, w.tomb)
 		return seen{ks: ks, row: w.row, ok: !w.tomb, w: t, op: op}, nil

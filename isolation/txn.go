@@ -52,8 +52,9 @@ type txn struct {
 	tableLocks map[TableID]uint16
 	waitingFor *txn
 
-	event uint32 // current statement number
-	stmts int    // statements started with Statement
+	nreads int    // keys inspected
+	event  uint32 // current statement number
+	stmts  int    // statements started with Statement
 
 	rd       *readState  // the level's read bookkeeping
 	vc       clock       // once ended: its causal past, itself included
@@ -88,8 +89,8 @@ func (e *engine) newSession(name string) *Session {
 			return &Session{s: s}
 		}
 	}
-	s := &session{e: e, name: name, id: history.SessionID(e.nsess)}
-	e.nsess++
+	s := &session{e: e, name: name, id: history.SessionID(len(e.allSessions))}
+	e.allSessions = append(e.allSessions, s)
 	if name != "" {
 		e.sessions[name] = s
 	}

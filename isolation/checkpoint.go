@@ -1,0 +1,73 @@
+package isolation
+
+import (
+	"github.com/fickle-db/fickle/history"
+	"github.com/fickle-db/fickle/internal/pgerror"
+)
+
+// checkpoint folds the latest committed state into init and starts a new
+// history (SELECT fickle_checkpoint(), fickle serve --load). Every key keeps
+// one version, its latest, now written by init; co restarts at init; the
+// sessions forget what they saw. Transactions in progress may only be ones
+// that have not read or written yet (the caller's own statement): they are
+// renumbered into the new history as if they began after it.
+func (e *engine) checkpoint() (*history.History, error) {
+	e.mu.Lock()
+	var active []*txn
+	for _, t := range e.txns[1:] {
+		if t.state != txnActive {
+			continue
+		}
+		if len(t.writes) > 0 || len(t.locks) > 0 || t.nreads > 0 {
+			e.mu.Unlock()
+			return nil, pgerror.New(pgerror.ObjectInUse, "cannot checkpoint while other transactions are in progress").
+				WithHint("Checkpoint when no other session has an open transaction.")
+		}
+		active = append(active, t)
+	}
+	e.mu.Unlock()
+	old := e.history()
+	e.mu.Lock()
+	defer e.mu.Unlock()
+
+	e.init.pos = e.co.init(e.init)
+	rec := recorder{}
+	rec.init(e.rec.on)
+	for _, s := range e.allSessions {
+		s.lastPos, s.vc = nil, nil
+		rec.session(s)
+	}
+	for _, tb := range e.tables {
+		if tb == nil {
+			continue
+		}
+		for _, ix := range tb.indexes {
+			ix.entries.Clear()
+		}
+		tb.keys.Scan(func(_ string, ks *keyState) bool {
+			v := ks.latest()
+			ks.versions = []version{{w: e.init, row: v.row, tomb: v.tomb}}
+			ks.wreaders, ks.siWriters, ks.lastPick, ks.lastReader, ks.hidSet = nil, nil, 0, nil, false
+			if !v.tomb {
+				for _, ix := range tb.indexes {
+					ix.add(v.row, ks.key)
+				}
+				if rec.on {
+					it := &rec.h.Txns[history.Init]
+					it.Ops = append(it.Ops, history.Op{Kind: history.OpWrite, Key: rec.key(tb, ks), Event: uint32(len(it.Ops)), Writer: history.Init})
+				}
+			}
+			return true
+		})
+	}
+	e.rec = rec
+	e.txns = e.txns[:1]
+	for _, t := range active {
+		t.id = history.TxnID(len(e.txns))
+		e.txns = append(e.txns, t)
+		t.rd = e.newReadState(t)
+		t.event, t.stmts = 0, 0
+		e.rec.begin(t)
+	}
+	return old, nil
+}
