@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
 	"strings"
 	"time"
 
@@ -32,14 +31,6 @@ const (
 
 // checkOut and checkErr are where fickle check writes (tests replace them).
 var checkOut, checkErr io.Writer = os.Stdout, os.Stderr
-
-// historyReaders maps a --format name to its importer.
-var historyReaders = map[string]func(io.Reader, string) (*history.History, error){
-	"fickle": history.ReadJSONL,
-}
-
-// formatAliases maps other names of the formats to historyReaders' keys.
-var formatAliases = map[string]string{"jsonl": "fickle"}
 
 // checkReport is one history's result, as printed by --json (one object a
 // line).
@@ -119,36 +110,17 @@ func worse(a, b int) int {
 	return a
 }
 
-// loadHistory reads path in format; on failure it returns a report whose
-// error names the file (and the line, when the importer knows it).
+// loadHistory reads path in format (history.Import, which detects the
+// format when it is auto); on failure it returns a report whose error names
+// the file (and the line, when the importer knows it).
 func loadHistory(path, format string) (*history.History, checkReport) {
 	rep := checkReport{File: path, Verdict: "error"}
-	name := format
-	if a, ok := formatAliases[name]; ok {
-		name = a
-	}
-	if name == "auto" {
-		base := strings.TrimSuffix(path, ".gz")
-		switch {
-		case strings.HasSuffix(base, ".jsonl"):
-			name = "fickle"
-		default:
-			rep.Error = fmt.Sprintf("%s: cannot tell the format from the file name; use --format (%s)", path, strings.Join(formatNames(), ", "))
-			return nil, rep
-		}
-	}
-	read, ok := historyReaders[name]
-	if !ok {
-		rep.Error = fmt.Sprintf("unknown format %q; known: %s", format, strings.Join(formatNames(), ", "))
-		return nil, rep
-	}
-	f, err := os.Open(path)
+	f, err := history.ParseFormat(format)
 	if err != nil {
 		rep.Error = err.Error()
 		return nil, rep
 	}
-	defer f.Close()
-	h, err := read(f, path)
+	h, err := history.Import(path, f)
 	if err != nil {
 		rep.Error = err.Error()
 		if !strings.Contains(rep.Error, path) {
@@ -245,11 +217,10 @@ func printReport(rep checkReport, asJSON bool) {
 }
 
 func formatNames() []string {
-	var names []string
-	for n := range historyReaders {
-		names = append(names, n)
+	names := make([]string, len(history.Formats))
+	for i, f := range history.Formats {
+		names[i] = string(f)
 	}
-	sort.Strings(names)
 	return names
 }
 

@@ -47,6 +47,10 @@ func TestCheckCommandExitCodesAndOutput(t *testing.T) {
 	dir := t.TempDir()
 	rc := writeHistory(t, dir, "rc.jsonl", fracturedRead(history.ReadCommitted))
 	ra := writeHistory(t, dir, "ra.jsonl", fracturedRead(history.ReadAtomic))
+	garbage := filepath.Join(dir, "garbage.txt")
+	if err := os.WriteFile(garbage, []byte("\x00\x01 not a history\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	bad := filepath.Join(dir, "bad.jsonl")
 	if err := os.WriteFile(bad, []byte("{\"format\":\"nonsense\"}\n{{{\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -62,8 +66,8 @@ func TestCheckCommandExitCodesAndOutput(t *testing.T) {
 		{"level flag holds", []string{"--level", "read-committed", ra}, 0, []string{"consistent at RC"}},
 		{"level flag violated", []string{"--level", "RA", rc}, 1, []string{"violation at RA"}},
 		{"bad input wins", []string{rc, bad}, 2, []string{"bad.jsonl"}},
-		{"unknown format", []string{"--format", "nope", rc}, 2, []string{"unknown format"}},
-		{"no format from name", []string{filepath.Join(dir, "x.txt")}, 2, []string{"x.txt", "--format"}},
+		{"unknown format", []string{"--format", "nope", rc}, 2, []string{"unknown history format"}},
+		{"undetectable format", []string{garbage}, 2, []string{"garbage.txt", "--format"}},
 		{"missing file", []string{filepath.Join(dir, "missing.jsonl")}, 2, []string{"missing.jsonl"}},
 		{"bad level", []string{"--level", "strict", rc}, 2, []string{"unknown isolation level"}},
 	}
