@@ -178,6 +178,9 @@ func (p *ednParser) token() (string, error) {
 	}
 done:
 	if p.pos == start {
+		if p.pos >= len(p.src) {
+			return "", p.errf("unexpected end of input")
+		}
 		return "", p.errf("unexpected %q", p.src[p.pos])
 	}
 	return string(p.src[start:p.pos]), nil
