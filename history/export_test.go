@@ -45,10 +45,10 @@ func TestExportKeepsStructuralAnomalies(t *testing.T) {
 	ab := b.Txn(s0, LevelUnknown).WriteValue("1", 5).End(ServerAborted)
 	w := b.Txn(s0, LevelUnknown).WriteValue("1", 1).WriteValue("1", 2).Commit()
 	tb := b.Txn(s1, LevelUnknown)
-	tb.ReadValue("1", w, 1)       // intermediate read
+	tb.ReadValue("1", w, 1)        // intermediate read
 	tb.ReadValue("2", NoWriter, 9) // thin-air read
-	tb.ReadValue("1", ab, 5)      // aborted read
-	tb.ReadValue("3", tb.ID(), 4) // future read
+	tb.ReadValue("1", ab, 5)       // aborted read
+	tb.ReadValue("3", tb.ID(), 4)  // future read
 	tb.WriteValue("3", 4)
 	tb.Commit()
 	h := b.MustHistory()
@@ -103,4 +103,3 @@ func writtenValues(h *History, t TxnID) string {
 	}
 	return s
 }
-
