@@ -44,9 +44,15 @@ func registerArithmetic() {
 				res = Float4
 			}
 			f4 := res == Float4
-			addBinary("+", l, r, res, func(_ *Env, a, b any) (any, error) { return floatResult(a.(float64)+b.(float64), a.(float64), b.(float64), f4, false) })
-			addBinary("-", l, r, res, func(_ *Env, a, b any) (any, error) { return floatResult(a.(float64)-b.(float64), a.(float64), b.(float64), f4, false) })
-			addBinary("*", l, r, res, func(_ *Env, a, b any) (any, error) { return floatResult(a.(float64)*b.(float64), a.(float64), b.(float64), f4, true) })
+			addBinary("+", l, r, res, func(_ *Env, a, b any) (any, error) {
+				return floatResult(a.(float64)+b.(float64), a.(float64), b.(float64), f4, false)
+			})
+			addBinary("-", l, r, res, func(_ *Env, a, b any) (any, error) {
+				return floatResult(a.(float64)-b.(float64), a.(float64), b.(float64), f4, false)
+			})
+			addBinary("*", l, r, res, func(_ *Env, a, b any) (any, error) {
+				return floatResult(a.(float64)*b.(float64), a.(float64), b.(float64), f4, true)
+			})
 			addBinary("/", l, r, res, func(_ *Env, a, b any) (any, error) {
 				if b.(float64) == 0 {
 					return nil, errDivisionByZero
@@ -176,4 +182,3 @@ func floatSqrt(a float64) (any, error) {
 	}
 	return math.Sqrt(a), nil
 }
-

@@ -1,0 +1,267 @@
+package types
+
+import (
+	"math"
+
+	"github.com/cockroachdb/apd/v3"
+	"github.com/fickle-db/fickle/internal/pgerror"
+)
+
+func init() {
+	n, f, i4 := NumericAny, Float8, Int4
+	for _, t := range []Type{Int2, Int4, Int8} {
+		oid := t.Oid
+		addFunc("abs", Immutable, t, func(_ *Env, a []any) (any, error) { return intAbs(oid, a[0].(int64)) }, t)
+		addFunc("mod", Immutable, t, func(_ *Env, a []any) (any, error) { return intMod(a[0].(int64), a[1].(int64)) }, t, t)
+	}
+	addFunc("abs", Immutable, Float4, func(_ *Env, a []any) (any, error) { return math.Abs(a[0].(float64)), nil }, Float4)
+	addFunc("abs", Immutable, f, func(_ *Env, a []any) (any, error) { return math.Abs(a[0].(float64)), nil }, f)
+	addFunc("abs", Immutable, n, func(_ *Env, a []any) (any, error) { return numericAbs(a[0].(*apd.Decimal)), nil }, n)
+	addFunc("mod", Immutable, n, func(_ *Env, a []any) (any, error) { return numericMod(a[0].(*apd.Decimal), a[1].(*apd.Decimal)) }, n, n)
+	addFunc("div", Immutable, n, func(_ *Env, a []any) (any, error) { return numericIntDiv(a[0].(*apd.Decimal), a[1].(*apd.Decimal)) }, n, n)
+
+	float1 := func(fn func(float64) float64) funcEval {
+		return func(_ *Env, a []any) (any, error) { return fn(a[0].(float64)), nil }
+	}
+	for _, name := range []string{"ceil", "ceiling"} {
+		addFunc(name, Immutable, f, float1(math.Ceil), f)
+		addFunc(name, Immutable, n, numericRounder(apd.RoundCeiling), n)
+	}
+	addFunc("floor", Immutable, f, float1(math.Floor), f)
+	addFunc("floor", Immutable, n, numericRounder(apd.RoundFloor), n)
+	addFunc("round", Immutable, f, float1(math.RoundToEven), f)
+	addFunc("round", Immutable, n, numericRounder(apd.RoundHalfUp), n)
+	addFunc("round", Immutable, n, numericRoundScale(apd.RoundHalfUp), n, i4)
+	addFunc("trunc", Immutable, f, float1(math.Trunc), f)
+	addFunc("trunc", Immutable, n, numericRounder(apd.RoundDown), n)
+	addFunc("trunc", Immutable, n, numericRoundScale(apd.RoundDown), n, i4)
+	addFunc("sign", Immutable, f, func(_ *Env, a []any) (any, error) {
+		x := a[0].(float64)
+		switch {
+		case x > 0:
+			return 1.0, nil
+		case x < 0:
+			return -1.0, nil
+		}
+		return x * 0, nil
+	}, f)
+	addFunc("sign", Immutable, n, func(_ *Env, a []any) (any, error) {
+		d := a[0].(*apd.Decimal)
+		if isNaN(d) {
+			return d, nil
+		}
+		return apd.New(int64(d.Sign()), 0), nil
+	}, n)
+	for _, name := range []string{"power", "pow"} {
+		addFunc(name, Immutable, f, func(_ *Env, a []any) (any, error) { return floatPow(a[0].(float64), a[1].(float64)) }, f, f)
+		addFunc(name, Immutable, n, func(_ *Env, a []any) (any, error) {
+			return numericPow(a[0].(*apd.Decimal), a[1].(*apd.Decimal))
+		}, n, n)
+	}
+	addFunc("sqrt", Immutable, f, func(_ *Env, a []any) (any, error) { return floatSqrt(a[0].(float64)) }, f)
+	addFunc("sqrt", Immutable, n, func(_ *Env, a []any) (any, error) { return numericSqrt(a[0].(*apd.Decimal)) }, n)
+	addFunc("cbrt", Immutable, f, float1(math.Cbrt), f)
+	addFunc("exp", Immutable, f, func(_ *Env, a []any) (any, error) {
+		return floatResult(math.Exp(a[0].(float64)), a[0].(float64), 0, false, false)
+	}, f)
+	addFunc("exp", Immutable, n, func(_ *Env, a []any) (any, error) { return numericExp(a[0].(*apd.Decimal)) }, n)
+	logf := func(fn func(float64) float64) funcEval {
+		return func(_ *Env, a []any) (any, error) {
+			x := a[0].(float64)
+			if x == 0 {
+				return nil, pgerror.New(pgerror.InvalidArgumentForLogarithm, "cannot take logarithm of zero")
+			}
+			if x < 0 {
+				return nil, pgerror.New(pgerror.InvalidArgumentForLogarithm, "cannot take logarithm of a negative number")
+			}
+			return fn(x), nil
+		}
+	}
+	addFunc("ln", Immutable, f, logf(math.Log), f)
+	addFunc("ln", Immutable, n, func(_ *Env, a []any) (any, error) { return numericLn(a[0].(*apd.Decimal)) }, n)
+	addFunc("log", Immutable, f, logf(math.Log10), f)
+	addFunc("log10", Immutable, f, logf(math.Log10), f)
+	addFunc("log", Immutable, n, func(_ *Env, a []any) (any, error) { return numericLog10(a[0].(*apd.Decimal)) }, n)
+	addFunc("log10", Immutable, n, func(_ *Env, a []any) (any, error) { return numericLog10(a[0].(*apd.Decimal)) }, n)
+	addFunc("pi", Immutable, f, func(_ *Env, _ []any) (any, error) { return math.Pi, nil })
+	addFunc("degrees", Immutable, f, float1(func(x float64) float64 { return x * 180 / math.Pi }), f)
+	addFunc("radians", Immutable, f, float1(func(x float64) float64 { return x * math.Pi / 180 }), f)
+	for name, fn := range map[string]func(float64) float64{
+		"sin": math.Sin, "cos": math.Cos, "tan": math.Tan, "asin": math.Asin, "acos": math.Acos, "atan": math.Atan,
+		"sinh": math.Sinh, "cosh": math.Cosh, "tanh": math.Tanh,
+	} {
+		addFunc(name, Immutable, f, float1(fn), f)
+	}
+	addFunc("atan2", Immutable, f, func(_ *Env, a []any) (any, error) { return math.Atan2(a[0].(float64), a[1].(float64)), nil }, f, f)
+	addFunc("random", Volatile, f, func(env *Env, _ []any) (any, error) {
+		if env == nil || env.Rand == nil {
+			return nil, pgerror.Unsupported("random() without a source of randomness")
+		}
+		var b [8]byte
+		if _, err := readFull(env, b[:]); err != nil {
+			return nil, err
+		}
+		u := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 | uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+		return float64(u>>11) / (1 << 53), nil
+	})
+	addFunc("scale", Immutable, i4, func(_ *Env, a []any) (any, error) {
+		d := a[0].(*apd.Decimal)
+		if d.Form != apd.Finite {
+			return nil, nil
+		}
+		return int64(dscale(d)), nil
+	}, n)
+}
+
+// numericRounder is ceil, floor, round and trunc on numeric: an integer
+// result.
+func numericRounder(mode apd.Rounder) funcEval {
+	return func(_ *Env, a []any) (any, error) { return roundNumeric(a[0].(*apd.Decimal), 0, mode) }
+}
+
+// numericRoundScale is round(numeric, s) and trunc(numeric, s); a negative s
+// rounds to tens, hundreds...
+func numericRoundScale(mode apd.Rounder) funcEval {
+	return func(_ *Env, a []any) (any, error) {
+		s := a[1].(int64)
+		s = max(min(s, numericMaxDisplayScale), -numericMaxDisplayScale)
+		return roundNumeric(a[0].(*apd.Decimal), int(s), mode)
+	}
+}
+
+func roundNumeric(d *apd.Decimal, scale int, mode apd.Rounder) (any, error) {
+	if d.Form != apd.Finite {
+		return d, nil
+	}
+	out := new(apd.Decimal)
+	prec := d.NumDigits() + int64(d.Exponent) + int64(scale) + 2
+	if prec < 1 {
+		return apd.New(0, int32(-max(scale, 0))), nil
+	}
+	ctx := decimalContext.WithPrecision(uint32(prec))
+	ctx.Rounding = mode
+	if _, err := ctx.Quantize(out, d, int32(-scale)); err != nil {
+		return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value overflows numeric format")
+	}
+	return normalizeDecimal(out), nil
+}
+
+// numericIntDiv is div(a, b): the truncated integer quotient.
+func numericIntDiv(a, b *apd.Decimal) (any, error) {
+	if isNaN(a) || isNaN(b) {
+		return numericNaN(), nil
+	}
+	if b.Form == apd.Finite && b.IsZero() {
+		return nil, errDivisionByZero
+	}
+	if a.Form != apd.Finite || b.Form != apd.Finite {
+		return numericDiv(a, b)
+	}
+	out := new(apd.Decimal)
+	prec := a.NumDigits() + int64(a.Exponent) - int64(b.Exponent) + 2
+	if _, err := decimalContext.WithPrecision(uint32(max(prec, 1))).QuoInteger(out, a, b); err != nil {
+		return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value overflows numeric format")
+	}
+	return normalizeDecimal(out), nil
+}
+
+// numericSqrt is numeric_sqrt with its result scale: 16 significant digits
+// at least, and no fewer decimals than the input.
+func numericSqrt(d *apd.Decimal) (any, error) {
+	if isNaN(d) {
+		return d, nil
+	}
+	if d.Negative && !(d.Form == apd.Finite && d.IsZero()) {
+		return nil, pgerror.New(pgerror.InvalidArgumentForPowerFunction, "cannot take square root of a negative number")
+	}
+	if d.Form == apd.Infinite {
+		return d, nil
+	}
+	weight := 0
+	if !d.IsZero() {
+		weight, _ = nbaseWeight(d)
+	}
+	sweight := (weight+1)*numericDecDigits/2 - 1
+	rscale := min(max(numericMinSigDigits-sweight, dscale(d), 0), numericMaxDisplayScale)
+	out := new(apd.Decimal)
+	prec := int64(max(sweight, 0)) + int64(rscale) + 10
+	if _, err := decimalContext.WithPrecision(uint32(prec)).Sqrt(out, d); err != nil {
+		return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value overflows numeric format")
+	}
+	return roundToScale(out, rscale)
+}
+
+// numericExp is numeric_exp: 16 significant digits of the result.
+func numericExp(d *apd.Decimal) (any, error) {
+	if isNaN(d) {
+		return d, nil
+	}
+	if d.Form == apd.Infinite {
+		if d.Negative {
+			return apd.New(0, 0), nil
+		}
+		return d, nil
+	}
+	x, _ := d.Float64()
+	val := x * 0.434294481903252
+	if val > numericMaxWeightDigits {
+		return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value overflows numeric format")
+	}
+	rscale := min(max(numericMinSigDigits-int(val), dscale(d), 0), numericMaxDisplayScale)
+	out := new(apd.Decimal)
+	prec := int64(math.Max(val, 0)) + int64(rscale) + 10
+	if _, err := decimalContext.WithPrecision(uint32(prec)).Exp(out, d); err != nil {
+		return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value overflows numeric format")
+	}
+	return roundToScale(out, rscale)
+}
+
+// numericLn is numeric_ln: 16 significant digits of the result.
+func numericLn(d *apd.Decimal) (any, error) {
+	return numericLog(d, false)
+}
+
+// numericLog10 is log(numeric): base 10.
+func numericLog10(d *apd.Decimal) (any, error) {
+	return numericLog(d, true)
+}
+
+func numericLog(d *apd.Decimal, base10 bool) (any, error) {
+	if isNaN(d) {
+		return d, nil
+	}
+	if d.Form == apd.Finite && d.IsZero() {
+		return nil, pgerror.New(pgerror.InvalidArgumentForLogarithm, "cannot take logarithm of zero")
+	}
+	if d.Negative {
+		return nil, pgerror.New(pgerror.InvalidArgumentForLogarithm, "cannot take logarithm of a negative number")
+	}
+	if d.Form == apd.Infinite {
+		return d, nil
+	}
+	x, _ := d.Float64()
+	l := math.Log(x)
+	if base10 {
+		l = math.Log10(x)
+	}
+	dweight := 0
+	if l != 0 && !math.IsInf(l, 0) {
+		dweight = int(math.Floor(math.Log10(math.Abs(l))))
+	}
+	rscale := min(max(numericMinSigDigits-dweight-1, dscale(d), 0), numericMaxDisplayScale)
+	if !base10 {
+		rscale = min(max(numericMinSigDigits-dweight, dscale(d), 0), numericMaxDisplayScale)
+	}
+	out := new(apd.Decimal)
+	ctx := decimalContext.WithPrecision(uint32(rscale + max(dweight, 0) + 10))
+	var err error
+	if base10 {
+		_, err = ctx.Log10(out, d)
+	} else {
+		_, err = ctx.Ln(out, d)
+	}
+	if err != nil {
+		return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value overflows numeric format")
+	}
+	return roundToScale(out, rscale)
+}

@@ -1,0 +1,528 @@
+package types
+
+import (
+	"math"
+	"strings"
+	"time"
+
+	"github.com/cockroachdb/apd/v3"
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/jackc/pgx/v5/pgtype"
+)
+
+func init() {
+	txnTime := func(env *Env, _ []any) (any, error) { return envTime(env, false) }
+	for _, name := range []string{"now", "current_timestamp", "transaction_timestamp"} {
+		addFunc(name, Stable, Timestamptz, txnTime)
+	}
+	addFunc("statement_timestamp", Stable, Timestamptz, func(env *Env, _ []any) (any, error) { return envTime(env, true) })
+	addFunc("clock_timestamp", Volatile, Timestamptz, func(env *Env, _ []any) (any, error) {
+		if env != nil && env.Clock != nil {
+			return env.Clock().UTC().Truncate(time.Microsecond), nil
+		}
+		return envTime(env, true)
+	})
+	addFunc("current_date", Stable, Date, func(env *Env, _ []any) (any, error) {
+		t, err := envTime(env, false)
+		if err != nil {
+			return nil, err
+		}
+		return timestamptzToDate(env, t)
+	})
+	addFunc("localtimestamp", Stable, Timestamp, func(env *Env, _ []any) (any, error) {
+		t, err := envTime(env, false)
+		if err != nil {
+			return nil, err
+		}
+		return timestamptzToTimestamp(env, t)
+	})
+
+	addFunc("date_trunc", Immutable, Timestamp, func(_ *Env, a []any) (any, error) {
+		return truncTimestamp(a[0].(string), a[1].(time.Time), nil)
+	}, Text, Timestamp)
+	addFunc("date_trunc", Stable, Timestamptz, func(env *Env, a []any) (any, error) {
+		return truncTimestamp(a[0].(string), a[1].(time.Time), env.location())
+	}, Text, Timestamptz)
+	addFunc("date_trunc", Immutable, Interval, func(_ *Env, a []any) (any, error) {
+		return truncInterval(a[0].(string), a[1].(pgtype.Interval))
+	}, Text, Interval)
+
+	for _, t := range []Type{Timestamp, Timestamptz, Date, Interval} {
+		typ := t
+		vol := Immutable
+		if t == Timestamptz {
+			vol = Stable
+		}
+		addFunc("extract", vol, NumericAny, func(env *Env, a []any) (any, error) {
+			return extractField(env, a[0].(string), typ, a[1])
+		}, Text, t)
+		if t != Date {
+			addFunc("date_part", vol, Float8, func(env *Env, a []any) (any, error) {
+				d, err := extractField(env, a[0].(string), typ, a[1])
+				if err != nil || d == nil {
+					return d, err
+				}
+				return numericToFloat(OidFloat8)(env, d)
+			}, Text, t)
+		}
+	}
+
+	addFunc("age", Immutable, Interval, func(_ *Env, a []any) (any, error) {
+		return age(a[0].(time.Time), a[1].(time.Time))
+	}, Timestamp, Timestamp)
+	addFunc("age", Stable, Interval, func(env *Env, a []any) (any, error) {
+		l, r := wallClock(a[0].(time.Time).In(env.location())), wallClock(a[1].(time.Time).In(env.location()))
+		return age(l, r)
+	}, Timestamptz, Timestamptz)
+	addFunc("age", Stable, Interval, func(env *Env, a []any) (any, error) {
+		now, err := envTime(env, false)
+		if err != nil {
+			return nil, err
+		}
+		today, _ := timestamptzToDate(env, now)
+		return age(today.(time.Time), a[0].(time.Time))
+	}, Timestamp)
+
+	addFunc("make_date", Immutable, Date, func(_ *Env, a []any) (any, error) {
+		return makeDate(a[0].(int64), a[1].(int64), a[2].(int64))
+	}, Int4, Int4, Int4)
+	addFunc("make_timestamp", Immutable, Timestamp, func(_ *Env, a []any) (any, error) {
+		return makeTimestamp(a)
+	}, Int4, Int4, Int4, Int4, Int4, Float8)
+	addFunc("make_timestamptz", Stable, Timestamptz, func(env *Env, a []any) (any, error) {
+		ts, err := makeTimestamp(a)
+		if err != nil {
+			return nil, err
+		}
+		return fromWallClock(ts.(time.Time), env.location()), nil
+	}, Int4, Int4, Int4, Int4, Int4, Float8)
+	addFunc("to_timestamp", Immutable, Timestamptz, func(_ *Env, a []any) (any, error) {
+		f := a[0].(float64)
+		switch {
+		case math.IsNaN(f):
+			return nil, pgerror.New(pgerror.DatetimeFieldOverflow, "timestamp cannot be NaN")
+		case math.IsInf(f, 1):
+			return InfinityTime, nil
+		case math.IsInf(f, -1):
+			return NegInfinityTime, nil
+		}
+		us := math.RoundToEven(f * 1e6)
+		if us > 9.2e18 || us < -9.2e18 {
+			return nil, pgerror.Newf(pgerror.DatetimeFieldOverflow, "timestamp out of range: %q", formatFloat(f, 64))
+		}
+		return checkTimestamp(time.Unix(0, 0).UTC().Add(time.Duration(int64(us)/1e6) * time.Second).Add(time.Duration(int64(us)%1e6) * time.Microsecond))
+	}, Float8)
+	addFunc("justify_days", Immutable, Interval, func(_ *Env, a []any) (any, error) { return justifyDays(a[0].(pgtype.Interval)), nil }, Interval)
+	addFunc("justify_hours", Immutable, Interval, func(_ *Env, a []any) (any, error) { return justifyHours(a[0].(pgtype.Interval)), nil }, Interval)
+	addFunc("justify_interval", Immutable, Interval, func(_ *Env, a []any) (any, error) {
+		return justifyDays(justifyHours(a[0].(pgtype.Interval))), nil
+	}, Interval)
+	for _, t := range []Type{Date, Timestamp, Timestamptz} {
+		addFunc("isfinite", Immutable, Bool, func(_ *Env, a []any) (any, error) { return !isInfiniteTime(a[0].(time.Time)), nil }, t)
+	}
+}
+
+// envTime returns the transaction (or statement) start time.
+func envTime(env *Env, statement bool) (any, error) {
+	if env == nil {
+		return nil, pgerror.Unsupported("the current time outside a session")
+	}
+	t := env.TxnTime
+	if statement && !env.StmtTime.IsZero() {
+		t = env.StmtTime
+	}
+	if t.IsZero() {
+		return nil, pgerror.Unsupported("the current time outside a transaction")
+	}
+	return t.UTC().Truncate(time.Microsecond), nil
+}
+
+// unitAliases maps the spellings date_trunc and extract accept to a unit.
+var unitAliases = map[string]string{
+	"microsecond": "microseconds", "microseconds": "microseconds", "us": "microseconds", "usec": "microseconds", "usecs": "microseconds",
+	"millisecond": "milliseconds", "milliseconds": "milliseconds", "ms": "milliseconds", "msec": "milliseconds", "msecs": "milliseconds",
+	"second": "second", "seconds": "second", "s": "second", "sec": "second", "secs": "second",
+	"minute": "minute", "minutes": "minute", "m": "minute", "min": "minute", "mins": "minute",
+	"hour": "hour", "hours": "hour", "h": "hour", "hr": "hour", "hrs": "hour",
+	"day": "day", "days": "day", "d": "day",
+	"week": "week", "weeks": "week", "w": "week",
+	"month": "month", "months": "month", "mon": "month", "mons": "month",
+	"quarter": "quarter", "qtr": "quarter",
+	"year": "year", "years": "year", "y": "year", "yr": "year", "yrs": "year",
+	"decade": "decade", "decades": "decade", "dec": "decade",
+	"century": "century", "centuries": "century", "c": "century", "cent": "century",
+	"millennium": "millennium", "millennia": "millennium", "mil": "millennium",
+	"epoch": "epoch", "dow": "dow", "isodow": "isodow", "doy": "doy", "isoyear": "isoyear",
+	"julian": "julian", "j": "julian", "timezone": "timezone", "timezone_hour": "timezone_hour",
+	"timezone_minute": "timezone_minute",
+}
+
+func unitError(unit string, t Type, recognized bool) error {
+	if recognized {
+		return pgerror.Newf(pgerror.FeatureNotSupported, "unit %q not supported for type %s", unit, formatType(t))
+	}
+	return pgerror.Newf(pgerror.InvalidParameterValue, "unit %q not recognized for type %s", unit, formatType(t))
+}
+
+// truncTimestamp is date_trunc on a timestamp (loc nil) or on a timestamptz
+// truncated in loc.
+func truncTimestamp(field string, t time.Time, loc *time.Location) (any, error) {
+	typ := Timestamp
+	if loc != nil {
+		typ = Timestamptz
+	}
+	unit, ok := unitAliases[strings.ToLower(field)]
+	if !ok {
+		return nil, unitError(field, typ, false)
+	}
+	if isInfiniteTime(t) {
+		return t, nil
+	}
+	w := t
+	if loc != nil {
+		w = wallClock(t.In(loc))
+	}
+	y, mo, d := w.Date()
+	h, mi, s := w.Clock()
+	us := w.Nanosecond() / 1000
+	switch unit {
+	case "millennium":
+		y = (y-1)/1000*1000 + 1
+		if y <= 0 {
+			y = y - 1000 + 1
+		}
+		mo, d, h, mi, s, us = 1, 1, 0, 0, 0, 0
+	case "century":
+		y = (y-1)/100*100 + 1
+		mo, d, h, mi, s, us = 1, 1, 0, 0, 0, 0
+	case "decade":
+		y = y / 10 * 10
+		mo, d, h, mi, s, us = 1, 1, 0, 0, 0, 0
+	case "year":
+		mo, d, h, mi, s, us = 1, 1, 0, 0, 0, 0
+	case "quarter":
+		mo = (mo-1)/3*3 + 1
+		d, h, mi, s, us = 1, 0, 0, 0, 0
+	case "month":
+		d, h, mi, s, us = 1, 0, 0, 0, 0
+	case "week":
+		back := (int(w.Weekday()) + 6) % 7
+		w2 := time.Date(y, mo, d, 0, 0, 0, 0, time.UTC).AddDate(0, 0, -back)
+		y, mo, d = w2.Date()
+		h, mi, s, us = 0, 0, 0, 0
+	case "day":
+		h, mi, s, us = 0, 0, 0, 0
+	case "hour":
+		mi, s, us = 0, 0, 0
+	case "minute":
+		s, us = 0, 0
+	case "second":
+		us = 0
+	case "milliseconds":
+		us = us / 1000 * 1000
+	case "microseconds":
+	default:
+		return nil, unitError(field, typ, true)
+	}
+	r := time.Date(y, mo, d, h, mi, s, us*1000, time.UTC)
+	if loc != nil {
+		return fromWallClock(r, loc), nil
+	}
+	return r, nil
+}
+
+func truncInterval(field string, iv pgtype.Interval) (any, error) {
+	unit, ok := unitAliases[strings.ToLower(field)]
+	if !ok {
+		return nil, unitError(field, Interval, false)
+	}
+	months, days, us := int64(iv.Months), int64(iv.Days), iv.Microseconds
+	switch unit {
+	case "millennium":
+		months, days, us = months/12000*12000, 0, 0
+	case "century":
+		months, days, us = months/1200*1200, 0, 0
+	case "decade":
+		months, days, us = months/120*120, 0, 0
+	case "year":
+		months, days, us = months/12*12, 0, 0
+	case "quarter":
+		months, days, us = months/3*3, 0, 0
+	case "month":
+		days, us = 0, 0
+	case "day":
+		us = 0
+	case "hour":
+		us = us / usecPerHour * usecPerHour
+	case "minute":
+		us = us / usecPerMinute * usecPerMinute
+	case "second":
+		us = us / usecPerSec * usecPerSec
+	case "milliseconds":
+		us = us / 1000 * 1000
+	case "microseconds":
+	default:
+		return nil, unitError(field, Interval, true)
+	}
+	return pgtype.Interval{Months: int32(months), Days: int32(days), Microseconds: us, Valid: true}, nil
+}
+
+// decimalScaled returns v / 10^scale as a numeric with that scale.
+func decimalScaled(v int64, scale int) *apd.Decimal { return apd.New(v, int32(-scale)) }
+
+// extractField is extract(field FROM v): a numeric, with six decimals for
+// seconds and epoch, three for milliseconds.
+func extractField(env *Env, field string, t Type, v any) (any, error) {
+	unit, ok := unitAliases[strings.ToLower(field)]
+	if !ok {
+		return nil, unitError(field, t, false)
+	}
+	if t == Interval {
+		return extractInterval(unit, field, v.(pgtype.Interval))
+	}
+	tm := v.(time.Time)
+	if isInfiniteTime(tm) {
+		switch unit {
+		case "epoch", "year", "decade", "century", "millennium", "julian", "isoyear":
+			return &apd.Decimal{Form: apd.Infinite, Negative: tm.Equal(NegInfinityTime)}, nil
+		}
+		return nil, nil
+	}
+	w, offset := tm, 0
+	if t == Timestamptz {
+		l := tm.In(env.location())
+		_, offset = l.Zone()
+		w = wallClock(l)
+	}
+	y, mo, d := w.Date()
+	h, mi, s := w.Clock()
+	us := int64(w.Nanosecond() / 1000)
+	if t == Date {
+		switch unit {
+		case "microseconds", "milliseconds", "second", "minute", "hour", "timezone", "timezone_hour", "timezone_minute":
+			return nil, unitError(field, t, true)
+		}
+	}
+	year := y
+	if year <= 0 {
+		year-- // 1 BC is year 0 in time.Time, -1 in PostgreSQL
+	}
+	switch unit {
+	case "microseconds":
+		return apd.New(int64(s)*1_000_000+us, 0), nil
+	case "milliseconds":
+		return decimalScaled(int64(s)*1_000_000+us, 3), nil
+	case "second":
+		return decimalScaled(int64(s)*1_000_000+us, 6), nil
+	case "minute":
+		return apd.New(int64(mi), 0), nil
+	case "hour":
+		return apd.New(int64(h), 0), nil
+	case "day":
+		return apd.New(int64(d), 0), nil
+	case "month":
+		return apd.New(int64(mo), 0), nil
+	case "quarter":
+		return apd.New(int64((mo-1)/3+1), 0), nil
+	case "year":
+		return apd.New(int64(year), 0), nil
+	case "decade":
+		return apd.New(floorDiv(int64(y), 10), 0), nil
+	case "century":
+		if year > 0 {
+			return apd.New(int64((year+99)/100), 0), nil
+		}
+		return apd.New(-int64((99-(year+1))/100), 0), nil
+	case "millennium":
+		if year > 0 {
+			return apd.New(int64((year+999)/1000), 0), nil
+		}
+		return apd.New(-int64((999-(year+1))/1000), 0), nil
+	case "dow":
+		return apd.New(int64(w.Weekday()), 0), nil
+	case "isodow":
+		return apd.New(int64((int(w.Weekday())+6)%7+1), 0), nil
+	case "doy":
+		return apd.New(int64(w.YearDay()), 0), nil
+	case "week":
+		_, wk := w.ISOWeek()
+		return apd.New(int64(wk), 0), nil
+	case "isoyear":
+		iy, _ := w.ISOWeek()
+		return apd.New(int64(iy), 0), nil
+	case "epoch":
+		if t == Date {
+			return apd.New(tm.Unix(), 0), nil
+		}
+		return decimalScaled(tm.Unix()*1_000_000+int64(tm.Nanosecond()/1000), 6), nil
+	case "julian":
+		if t == Date {
+			return apd.New(timeToPG(tm)/usecPerDay+2451545, 0), nil
+		}
+		return nil, pgerror.Unsupported("extract(julian) from a timestamp")
+	case "timezone", "timezone_hour", "timezone_minute":
+		if t != Timestamptz {
+			return nil, unitError(field, t, true)
+		}
+		switch unit {
+		case "timezone":
+			return apd.New(int64(offset), 0), nil
+		case "timezone_hour":
+			return apd.New(int64(offset/3600), 0), nil
+		}
+		return apd.New(int64(offset%3600/60), 0), nil
+	}
+	return nil, unitError(field, t, true)
+}
+
+func extractInterval(unit, field string, iv pgtype.Interval) (any, error) {
+	us := iv.Microseconds
+	switch unit {
+	case "microseconds":
+		return apd.New(us%usecPerMinute, 0), nil
+	case "milliseconds":
+		return decimalScaled(us%usecPerMinute, 3), nil
+	case "second":
+		return decimalScaled(us%usecPerMinute, 6), nil
+	case "minute":
+		return apd.New(us/usecPerMinute%60, 0), nil
+	case "hour":
+		return apd.New(us/usecPerHour, 0), nil
+	case "day":
+		return apd.New(int64(iv.Days), 0), nil
+	case "month":
+		return apd.New(int64(iv.Months%12), 0), nil
+	case "quarter":
+		return apd.New(int64(iv.Months%12/3+1), 0), nil
+	case "year":
+		return apd.New(int64(iv.Months/12), 0), nil
+	case "decade":
+		return apd.New(int64(iv.Months/120), 0), nil
+	case "century":
+		return apd.New(int64(iv.Months/1200), 0), nil
+	case "millennium":
+		return apd.New(int64(iv.Months/12000), 0), nil
+	case "epoch":
+		// Years of 365.25 days, months of 30 days.
+		secs := new(apd.Decimal)
+		years := int64(iv.Months / 12)
+		days := int64(iv.Months%12)*30 + int64(iv.Days)
+		total := years*36525*864*1_000_000 + days*usecPerDay + us // years: 365.25 * 86400 s
+		secs.SetFinite(total, -6)
+		return secs, nil
+	}
+	return nil, unitError(field, Interval, true)
+}
+
+// age is timestamp_age: the symbolic difference, field by field with
+// borrows, so that age('2024-03-01', '2023-01-31') is 1 year 1 mon 1 day.
+func age(a, b time.Time) (any, error) {
+	if isInfiniteTime(a) || isInfiniteTime(b) {
+		return nil, pgerror.New(pgerror.DatetimeFieldOverflow, "interval out of range")
+	}
+	y1, m1, d1 := a.Date()
+	h1, mi1, s1 := a.Clock()
+	y2, m2, d2 := b.Date()
+	h2, mi2, s2 := b.Clock()
+	fsec := int64(a.Nanosecond()/1000 - b.Nanosecond()/1000)
+	sec, mn, hr := int64(s1-s2), int64(mi1-mi2), int64(h1-h2)
+	day, mon, yr := int64(d1-d2), int64(m1-m2), int64(y1-y2)
+	neg := a.Before(b)
+	flip := func() {
+		fsec, sec, mn, hr, day, mon, yr = -fsec, -sec, -mn, -hr, -day, -mon, -yr
+	}
+	if neg {
+		flip()
+	}
+	for fsec < 0 {
+		fsec += 1_000_000
+		sec--
+	}
+	for sec < 0 {
+		sec += 60
+		mn--
+	}
+	for mn < 0 {
+		mn += 60
+		hr--
+	}
+	for hr < 0 {
+		hr += 24
+		day--
+	}
+	for day < 0 {
+		if neg {
+			day += int64(daysIn(y1, int(m1)))
+		} else {
+			day += int64(daysIn(y2, int(m2)))
+		}
+		mon--
+	}
+	for mon < 0 {
+		mon += 12
+		yr--
+	}
+	if neg {
+		flip()
+	}
+	months := yr*12 + mon
+	if months != int64(int32(months)) {
+		return nil, errIntervalRange
+	}
+	return pgtype.Interval{Months: int32(months), Days: int32(day),
+		Microseconds: ((hr*60+mn)*60+sec)*1_000_000 + fsec, Valid: true}, nil
+}
+
+func makeDate(y, m, d int64) (any, error) {
+	if y == 0 {
+		return nil, pgerror.Newf(pgerror.DatetimeFieldOverflow, "date field value out of range: %d-%02d-%02d", y, m, d)
+	}
+	year := y
+	if year < 0 {
+		year++ // BC
+	}
+	if m < 1 || m > 12 || d < 1 || year > 5874897 || year < -4713 || d > int64(daysIn(int(year), int(m))) {
+		return nil, pgerror.Newf(pgerror.DatetimeFieldOverflow, "date field value out of range: %d-%02d-%02d", y, m, d)
+	}
+	return checkDate(time.Date(int(year), time.Month(m), int(d), 0, 0, 0, 0, time.UTC))
+}
+
+func makeTimestamp(a []any) (any, error) {
+	dv, err := makeDate(a[0].(int64), a[1].(int64), a[2].(int64))
+	if err != nil {
+		return nil, err
+	}
+	h, mi, sec := a[3].(int64), a[4].(int64), a[5].(float64)
+	if h < 0 || h > 24 || mi < 0 || mi > 59 || sec < 0 || sec > 60 || (h == 24 && (mi > 0 || sec > 0)) {
+		return nil, pgerror.Newf(pgerror.DatetimeFieldOverflow, "time field value out of range: %d:%02d:%02v", h, mi, sec)
+	}
+	us := int64(math.RoundToEven(sec * 1e6))
+	t := dv.(time.Time).Add(time.Duration(h)*time.Hour + time.Duration(mi)*time.Minute + time.Duration(us)*time.Microsecond)
+	return checkTimestamp(t)
+}
+
+func justifyDays(iv pgtype.Interval) pgtype.Interval {
+	iv.Months += iv.Days / daysPerMonth
+	iv.Days %= daysPerMonth
+	if iv.Months > 0 && iv.Days < 0 {
+		iv.Days += daysPerMonth
+		iv.Months--
+	} else if iv.Months < 0 && iv.Days > 0 {
+		iv.Days -= daysPerMonth
+		iv.Months++
+	}
+	return iv
+}
+
+func justifyHours(iv pgtype.Interval) pgtype.Interval {
+	iv.Days += int32(iv.Microseconds / usecPerDay)
+	iv.Microseconds %= usecPerDay
+	if iv.Days > 0 && iv.Microseconds < 0 {
+		iv.Microseconds += usecPerDay
+		iv.Days--
+	} else if iv.Days < 0 && iv.Microseconds > 0 {
+		iv.Microseconds -= usecPerDay
+		iv.Days++
+	}
+	return iv
+}

@@ -1,0 +1,141 @@
+package types
+
+import (
+	"strings"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+)
+
+// funcEval evaluates a function on datums of its declared argument types.
+// For strict functions no argument is nil.
+type funcEval func(env *Env, args []any) (any, error)
+
+// funcDef is a row of pg_proc: one overload of a scalar function.
+type funcDef struct {
+	candidate
+	vol    Volatility
+	strict bool
+	eval   funcEval
+}
+
+// funcBuilder resolves a function whose signature is polymorphic or
+// variadic over "any" (concat, greatest, nullif, json_build_object, ...):
+// it receives the call's argument types and returns the resolved call, or
+// ok=false when the types do not fit.
+type funcBuilder func(args []Type) (f *Func, ok bool, err error)
+
+var (
+	functions = map[string][]funcDef{}
+	builders  = map[string]funcBuilder{}
+)
+
+// addFunc registers a strict overload.
+func addFunc(name string, vol Volatility, result Type, eval funcEval, args ...Type) {
+	functions[name] = append(functions[name], funcDef{
+		candidate: candidate{args: args, result: result}, vol: vol, strict: true, eval: eval,
+	})
+}
+
+// addFuncNullable registers an overload that sees NULL arguments.
+func addFuncNullable(name string, vol Volatility, result Type, eval funcEval, args ...Type) {
+	functions[name] = append(functions[name], funcDef{
+		candidate: candidate{args: args, result: result}, vol: vol, eval: eval,
+	})
+}
+
+// normalizeFuncName drops the pg_catalog schema and lower-cases.
+func normalizeFuncName(name string) string {
+	name = strings.ToLower(name)
+	return strings.TrimPrefix(name, "pg_catalog.")
+}
+
+func resolveFunc(name string, args []Type) (*Func, error) {
+	name = normalizeFuncName(name)
+	if b, ok := builders[name]; ok {
+		f, ok, err := b(args)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			f.Name = name
+			return f, nil
+		}
+		return nil, funcError(name, args, false)
+	}
+	defs := functions[name]
+	if len(defs) == 0 {
+		return nil, funcError(name, args, false)
+	}
+	chosen := -1
+	for i, d := range defs {
+		if len(d.args) != len(args) {
+			continue
+		}
+		exact := true
+		for j, a := range args {
+			if a.Oid != d.args[j].Oid {
+				exact = false
+			}
+		}
+		if exact {
+			chosen = i
+			break
+		}
+	}
+	if chosen < 0 {
+		cands := make([]candidate, len(defs))
+		for i, d := range defs {
+			cands[i] = d.candidate
+		}
+		var ambiguous bool
+		if chosen, ambiguous = selectCandidate(args, cands); chosen < 0 {
+			return nil, funcError(name, args, ambiguous)
+		}
+	}
+	d := defs[chosen]
+	fns, err := coerceArgs(args, d.args)
+	if err != nil {
+		return nil, err
+	}
+	return &Func{
+		Name: name, Args: d.args, Result: d.result, Volatility: d.vol,
+		Eval: wrapEval(fns, d.strict, d.eval),
+	}, nil
+}
+
+// wrapEval applies the argument coercions and strictness around eval.
+func wrapEval(fns []EnvCastFunc, strict bool, eval funcEval) func(*Env, []any) (any, error) {
+	return func(env *Env, args []any) (any, error) {
+		conv := args
+		for i, f := range fns {
+			if args[i] == nil {
+				if strict {
+					return nil, nil
+				}
+				continue
+			}
+			if f == nil {
+				continue
+			}
+			if &conv[0] == &args[0] {
+				conv = append([]any(nil), args...)
+			}
+			v, err := f(env, args[i])
+			if err != nil {
+				return nil, err
+			}
+			conv[i] = v
+		}
+		return eval(env, conv)
+	}
+}
+
+func funcError(name string, args []Type, ambiguous bool) error {
+	sig := name + "(" + typeList(args) + ")"
+	if ambiguous {
+		return pgerror.Newf(pgerror.AmbiguousFunction, "function %s is not unique", sig).
+			WithHint("Could not choose a best candidate function. You might need to add explicit type casts.")
+	}
+	return pgerror.Newf(pgerror.UndefinedFunction, "function %s does not exist", sig).
+		WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+}
