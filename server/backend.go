@@ -1,0 +1,151 @@
+package server
+
+import (
+	"context"
+	"io"
+)
+
+// Engine is what the server needs from the SQL engine: one Session per
+// connection. sqlexec's engine satisfies it through NewSQLEngine; the
+// server's tests use a small fake.
+type Engine interface {
+	NewSession(info SessionInfo) Session
+}
+
+// SessionInfo describes the client connection a Session serves.
+type SessionInfo struct {
+	ProcessID       uint32
+	User            string
+	Database        string
+	ApplicationName string
+	// StartupParams are all parameters of the startup message, including
+	// the settings of its options parameter.
+	StartupParams map[string]string
+}
+
+// Session is the SQL side of one connection. The server calls it from the
+// connection's goroutine only, one call at a time; the transaction state
+// machine (txnstate.go) decides when Begin, Commit and the others are called.
+type Session interface {
+	// Close rolls back any open transaction and releases the session.
+	Close()
+	// Parse splits a query string into its statements; errors are 42601
+	// with a position.
+	Parse(sql string) ([]Statement, error)
+
+	// Begin opens a transaction; explicit is false for an implicit one.
+	Begin(opts TxnOptions, explicit bool) error
+	// Commit commits the open transaction; on error it is gone as well.
+	Commit() error
+	// Rollback rolls back the open transaction, if any.
+	Rollback() error
+	// Savepoint establishes a savepoint in the open transaction.
+	Savepoint(name string) error
+	// ReleaseSavepoint releases a savepoint (3B001 if unknown).
+	ReleaseSavepoint(name string) error
+	// RollbackToSavepoint rolls back to a savepoint (3B001 if unknown).
+	RollbackToSavepoint(name string) error
+	// InTxn reports whether a transaction is open.
+	InTxn() bool
+
+	// Prepare resolves an ordinary statement; zero parameter OIDs are
+	// inferred.
+	Prepare(st Statement, paramOIDs []uint32) (Prepared, error)
+	// Execute runs a prepared statement inside the open transaction.
+	// Cancelling ctx makes it return 57014.
+	Execute(ctx context.Context, p Prepared, params []any) (*Result, error)
+	// CopyIn loads the rows of a COPY FROM STDIN read from data and returns
+	// the command tag.
+	CopyIn(ctx context.Context, req *CopyRequest, data io.Reader) (string, error)
+	// CopyOut emits the lines of a COPY TO STDOUT and returns the tag.
+	CopyOut(ctx context.Context, req *CopyRequest, emit func(line []byte) error) (string, error)
+
+	// ReportedParameters returns the initial ParameterStatus set.
+	ReportedParameters() map[string]string
+	// TakeChangedParameters returns the reported parameters changed since
+	// the last call.
+	TakeChangedParameters() map[string]string
+	// Setting returns a session setting in its SHOW form.
+	Setting(name string) (string, bool)
+
+	// AppendText appends the text output of the non-NULL datum v of the
+	// column's type, with the session's settings (TimeZone, ...).
+	AppendText(buf []byte, col *Column, v any) []byte
+	// ParseText parses a text-format parameter of type oid into a datum.
+	ParseText(oid uint32, text string) (any, error)
+}
+
+// Statement is one parsed statement of a query string.
+type Statement interface {
+	// SQL returns the statement's own text.
+	SQL() string
+	// TxnControl reports whether the statement is transaction control.
+	TxnControl() (TxnControl, bool)
+}
+
+// Prepared is a statement whose names and types are resolved.
+type Prepared interface {
+	// ParamOIDs returns the type of every $n placeholder.
+	ParamOIDs() []uint32
+	// Columns describes the rows the statement returns; nil for none.
+	Columns() []Column
+}
+
+// Column describes one result column, as a RowDescription field.
+type Column struct {
+	Name     string
+	TypeOID  uint32
+	TypeSize int16
+	TypeMod  int32
+	TableOID uint32
+	AttNum   int16
+}
+
+// Result is what an executed statement returns.
+type Result struct {
+	Columns []Column
+	Rows    [][]any
+	// Tag is the command tag ("INSERT 0 3", "SELECT 2").
+	Tag string
+	// Copy, when set, asks the server to run the COPY sub-protocol.
+	Copy *CopyRequest
+}
+
+// CopyRequest is a COPY FROM STDIN or TO STDOUT the server drives.
+type CopyRequest struct {
+	In      bool
+	Columns []Column
+	// Handle is the engine's own description of the copy.
+	Handle any
+}
+
+// TxnControlKind is the kind of a transaction-control statement.
+type TxnControlKind int
+
+// The transaction-control statements.
+const (
+	TxnBegin      TxnControlKind = iota + 1 // BEGIN, START TRANSACTION
+	TxnCommit                               // COMMIT, END
+	TxnRollback                             // ROLLBACK, ABORT
+	TxnSavepoint                            // SAVEPOINT name
+	TxnRelease                              // RELEASE [SAVEPOINT] name
+	TxnRollbackTo                           // ROLLBACK TO [SAVEPOINT] name
+	TxnPrepare                              // PREPARE TRANSACTION and friends: unsupported
+)
+
+// TxnControl is a parsed transaction-control statement.
+type TxnControl struct {
+	Kind      TxnControlKind
+	Options   TxnOptions
+	Savepoint string
+	Chain     bool
+}
+
+// TxnOptions are the transaction modes of BEGIN and START TRANSACTION.
+type TxnOptions struct {
+	Isolation     string
+	ReadOnly      bool
+	ReadWrite     bool
+	Deferrable    bool
+	NotDeferrable bool
+}

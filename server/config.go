@@ -1,0 +1,65 @@
+package server
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/fickle-db/fickle/wire"
+)
+
+// Default limits; see doc.go.
+const (
+	DefaultMaxMessageSize        = 64 << 20
+	DefaultMaxPreparedStatements = 10_000
+	DefaultMaxPortals            = 10_000
+)
+
+// Config configures a Server. Zero values mean the defaults.
+type Config struct {
+	// Engine runs the SQL of every session. Required.
+	Engine Engine
+	// Password, when set, is required from every client (SCRAM-SHA-256 by
+	// default); without it every client is trusted.
+	Password string
+	// AuthMethod is the default method with a password: scram-sha-256,
+	// md5 or password. Clients may ask for another with the startup
+	// parameter wire.AuthParam.
+	AuthMethod wire.AuthMethod
+	// MaxMessageSize bounds the body of every frontend message; a longer
+	// claim ends the connection with FATAL 08P01 before it is read.
+	MaxMessageSize int
+	// MaxPreparedStatements bounds the named prepared statements of a
+	// session; Parse beyond it fails with 54000.
+	MaxPreparedStatements int
+	// MaxPortals bounds the named portals of a session; Bind beyond it
+	// fails with 54000.
+	MaxPortals int
+	// Logf, when set, receives one line per connection-level event
+	// (recovered panics, protocol violations). Nil discards them.
+	Logf func(format string, args ...any)
+	// Trace, when set, receives every protocol message of every connection
+	// in libpq's PQtrace format.
+	Trace io.Writer
+
+	_ struct{}
+}
+
+func (c *Config) withDefaults() (Config, error) {
+	out := *c
+	if out.Engine == nil {
+		return out, fmt.Errorf("server: Config.Engine is required")
+	}
+	if out.MaxMessageSize <= 0 {
+		out.MaxMessageSize = DefaultMaxMessageSize
+	}
+	if out.MaxPreparedStatements <= 0 {
+		out.MaxPreparedStatements = DefaultMaxPreparedStatements
+	}
+	if out.MaxPortals <= 0 {
+		out.MaxPortals = DefaultMaxPortals
+	}
+	if out.Logf == nil {
+		out.Logf = func(string, ...any) {}
+	}
+	return out, nil
+}

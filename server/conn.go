@@ -1,0 +1,328 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"runtime/debug"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgproto3"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/wire"
+)
+
+// The errors a statement's context is cancelled with; the statement fails
+// with the cause, whatever error the engine returns for the cancellation.
+var (
+	errQueryCanceled = pgerror.New(pgerror.QueryCanceled, "canceling statement due to user request")
+	errTimeout       = pgerror.New(pgerror.QueryCanceled, "canceling statement due to statement timeout")
+	errAdminShutdown = func() *pgerror.Error {
+		e := pgerror.New(pgerror.AdminShutdown, "terminating connection due to administrator command")
+		e.Severity = "FATAL"
+		return e
+	}()
+)
+
+// flushThreshold is the amount of buffered output after which rows are
+// flushed before the end of a result.
+const flushThreshold = 64 << 10
+
+// conn is one client connection: the protocol state (prepared statements,
+// portals, the transaction state, error-until-Sync) and its Session. All
+// fields but mu and terminating belong to the connection's goroutine.
+type conn struct {
+	srv    *Server
+	nc     net.Conn
+	be     *pgproto3.Backend
+	sess   Session
+	pid    uint32
+	secret [4]byte
+
+	state      txnState
+	blockOpts  TxnOptions // options of the open block, for AND CHAIN
+	skipToSync bool
+	inExtended bool // the message being handled belongs to the extended protocol
+	stmts      map[string]*preparedStmt
+	portals    map[string]*portal
+
+	// ctx ends with the connection (Shutdown cancels it).
+	ctx       context.Context
+	ctxCancel context.CancelCauseFunc
+
+	timeoutSetting string
+	timeout        time.Duration
+
+	// Scratch buffers for DataRow, reused across rows.
+	rowValues  [][]byte
+	rowBuf     []byte
+	rowOffsets []int
+	pending   int // bytes sent since the last flush, roughly
+
+	terminating atomic.Bool
+	mu          struct {
+		sync.Mutex
+		stmtCancel context.CancelCauseFunc
+	}
+}
+
+func newConn(s *Server, nc net.Conn) *conn {
+	c := &conn{srv: s, nc: nc, be: pgproto3.NewBackend(nc, nc)}
+	c.be.SetMaxBodyLen(s.cfg.MaxMessageSize)
+	if s.cfg.Trace != nil {
+		c.be.Trace(s.cfg.Trace, pgproto3.TracerOptions{})
+	}
+	c.ctx, c.ctxCancel = context.WithCancelCause(context.Background())
+	c.stmts = make(map[string]*preparedStmt)
+	c.portals = make(map[string]*portal)
+	c.rowBuf = make([]byte, 0, 512)
+	return c
+}
+
+// serve runs the connection to its end. A panic outside a statement (which
+// is recovered per statement) ends only this connection.
+func (c *conn) serve() {
+	defer c.nc.Close()
+	defer func() {
+		if r := recover(); r != nil {
+			c.srv.cfg.Logf("connection %d: panic: %v\n%s", c.pid, r, debug.Stack())
+		}
+	}()
+	st, err := wire.ReadStartup(c.be, c.nc)
+	if err != nil {
+		c.sendFatal(err)
+		return
+	}
+	if st.Cancel != nil {
+		c.srv.cancel(st.Cancel)
+		return
+	}
+	if err := c.srv.auth.Authenticate(c.be, st.Params); err != nil {
+		c.sendFatal(err)
+		return
+	}
+	if !c.srv.register(c) {
+		c.sendFatal(errAdminShutdown)
+		return
+	}
+	defer c.srv.unregister(c)
+	c.sess = c.srv.cfg.Engine.NewSession(SessionInfo{
+		ProcessID:       c.pid,
+		User:            st.Params["user"],
+		Database:        st.Params["database"],
+		ApplicationName: st.Params["application_name"],
+		StartupParams:   st.Params,
+	})
+	defer c.sess.Close()
+	c.sendParameters(c.sess.ReportedParameters())
+	c.sess.TakeChangedParameters()
+	c.be.Send(&pgproto3.BackendKeyData{ProcessID: c.pid, SecretKey: c.secret[:]})
+	if c.terminating.Load() {
+		c.sendFatal(errAdminShutdown)
+		return
+	}
+	c.ready()
+	if c.flush() != nil {
+		return
+	}
+	c.loop()
+}
+
+// loop reads and handles messages until the client leaves, the connection
+// fails or the server shuts down.
+func (c *conn) loop() {
+	for {
+		msg, err := c.be.Receive()
+		if c.terminating.Load() {
+			c.sendFatal(errAdminShutdown)
+			return
+		}
+		if err != nil {
+			err = wire.ReceiveError(err)
+			var pe *pgerror.Error
+			if !errors.As(err, &pe) {
+				return // the connection is gone
+			}
+			if pe.Severity == "FATAL" {
+				c.srv.cfg.Logf("connection %d: %v", c.pid, pe)
+				c.sendFatal(pe)
+				return
+			}
+			c.extendedError(pe)
+			if c.flush() != nil {
+				return
+			}
+			continue
+		}
+		if _, ok := msg.(*pgproto3.Terminate); ok {
+			return
+		}
+		c.safely(func() { c.handle(msg) })
+		if c.terminating.Load() {
+			c.sendFatal(errAdminShutdown)
+			return
+		}
+		if c.flush() != nil {
+			return
+		}
+	}
+}
+
+// handle dispatches one frontend message.
+func (c *conn) handle(msg pgproto3.FrontendMessage) {
+	if c.skipToSync {
+		if _, ok := msg.(*pgproto3.Sync); !ok {
+			return
+		}
+	}
+	_, isQuery := msg.(*pgproto3.Query)
+	c.inExtended = !isQuery
+	switch m := msg.(type) {
+	case *pgproto3.Query:
+		c.simpleQuery(m.String)
+	case *pgproto3.Parse:
+		c.parse(m)
+	case *pgproto3.Bind:
+		c.bind(m)
+	case *pgproto3.Describe:
+		c.describe(m)
+	case *pgproto3.Execute:
+		c.execute(m)
+	case *pgproto3.Close:
+		c.closeObject(m)
+	case *pgproto3.Sync:
+		c.sync()
+	case *pgproto3.Flush:
+		// loop flushes after every message.
+	case *pgproto3.CopyData, *pgproto3.CopyDone, *pgproto3.CopyFail:
+		// Left over from a COPY that failed: PostgreSQL drops them too.
+	case *pgproto3.FunctionCall:
+		c.extendedError(pgerror.Unsupported("the function call protocol message"))
+	default:
+		c.extendedError(pgerror.Newf(pgerror.ProtocolViolation, "unexpected message %T", msg))
+	}
+}
+
+// safely runs f, turning a panic into XX000 for the statement that caused
+// it: the transaction fails as after any error and the server goes on.
+func (c *conn) safely(f func()) {
+	defer func() {
+		r := recover()
+		if r == nil {
+			return
+		}
+		c.srv.cfg.Logf("connection %d: panic: %v\n%s", c.pid, r, debug.Stack())
+		err := pgerror.Newf(pgerror.InternalError, "internal error: %v", r)
+		c.fail()
+		c.be.Send(wire.ErrorResponse(err))
+		if c.inExtended {
+			c.skipToSync = true
+		} else {
+			c.ready()
+		}
+	}()
+	f()
+}
+
+// sendParameters sends ParameterStatus messages in name order.
+func (c *conn) sendParameters(params map[string]string) {
+	names := make([]string, 0, len(params))
+	for n := range params {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		c.be.Send(&pgproto3.ParameterStatus{Name: n, Value: params[n]})
+	}
+}
+
+// reportChanges announces the reported parameters a statement changed.
+func (c *conn) reportChanges() {
+	if changed := c.sess.TakeChangedParameters(); len(changed) > 0 {
+		c.sendParameters(changed)
+	}
+}
+
+// ready sends ReadyForQuery with the transaction status.
+func (c *conn) ready() {
+	c.be.Send(&pgproto3.ReadyForQuery{TxStatus: c.state.readyStatus()})
+}
+
+func (c *conn) flush() error {
+	c.pending = 0
+	return c.be.Flush()
+}
+
+// sendFatal sends a FATAL error, best effort, before the connection closes.
+func (c *conn) sendFatal(err error) {
+	if wire.IsIOError(err) {
+		return
+	}
+	c.be.Send(wire.ErrorResponse(wire.Fatal(err)))
+	c.nc.SetWriteDeadline(time.Now().Add(time.Second))
+	c.be.Flush()
+}
+
+// terminate is called by Shutdown from another goroutine: it cancels the
+// running statement and wakes a Receive blocked on the socket, so that the
+// connection's goroutine sends 57P01 and closes.
+func (c *conn) terminate() {
+	c.terminating.Store(true)
+	c.ctxCancel(errAdminShutdown)
+	c.cancelStatement(errAdminShutdown)
+	c.nc.SetReadDeadline(time.Now())
+}
+
+// cancelStatement cancels the running statement, if any, with cause.
+func (c *conn) cancelStatement(cause error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.mu.stmtCancel != nil {
+		c.mu.stmtCancel(cause)
+	}
+}
+
+// statementContext returns the context of one statement: cancelled by a
+// CancelRequest, by Shutdown and by statement_timeout.
+func (c *conn) statementContext() (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(c.ctx)
+	var stopTimer func() bool
+	if d := c.statementTimeout(); d > 0 {
+		t := time.AfterFunc(d, func() { cancel(errTimeout) })
+		stopTimer = t.Stop
+	}
+	c.mu.Lock()
+	c.mu.stmtCancel = cancel
+	c.mu.Unlock()
+	return ctx, func() {
+		if stopTimer != nil {
+			stopTimer()
+		}
+		c.mu.Lock()
+		c.mu.stmtCancel = nil
+		c.mu.Unlock()
+		cancel(nil)
+	}
+}
+
+// statementError replaces the error of a cancelled statement with the
+// reason it was cancelled (user request, timeout, shutdown).
+func statementError(ctx context.Context, err error) error {
+	if err == nil || ctx.Err() == nil {
+		return err
+	}
+	if cause := context.Cause(ctx); cause != nil {
+		var pe *pgerror.Error
+		if errors.As(cause, &pe) {
+			return pe
+		}
+	}
+	return err
+}
+
+func (c *conn) String() string { return fmt.Sprintf("conn %d", c.pid) }

@@ -1,0 +1,345 @@
+package server
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/jackc/pgx/v5/pgproto3"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/wire"
+)
+
+// preparedStmt is a statement made by a Parse message.
+type preparedStmt struct {
+	name      string
+	st        Statement   // nil for an empty query
+	ctl       *TxnControl // set for transaction control
+	prep      Prepared    // set for ordinary statements
+	paramOIDs []uint32
+	cols      []Column
+}
+
+// isExit reports whether the statement may run in a failed transaction:
+// COMMIT, ROLLBACK and ROLLBACK TO (PostgreSQL's IsTransactionExitStmt).
+func (ps *preparedStmt) isExit() bool {
+	if ps.ctl == nil {
+		return false
+	}
+	switch ps.ctl.Kind {
+	case TxnCommit, TxnRollback, TxnRollbackTo:
+		return true
+	}
+	return false
+}
+
+// portal is a bound statement made by a Bind message, with its result
+// once executed and how far Execute has sent it.
+type portal struct {
+	stmt    *preparedStmt
+	params  []any
+	formats []int16 // one result format per column; nil means all text
+	res     *Result
+	sent    int
+}
+
+// extendedError reports an error of the extended protocol: the transaction
+// fails and every message up to the next Sync is skipped.
+func (c *conn) extendedError(err error) {
+	c.fail()
+	c.be.Send(wire.ErrorResponse(err))
+	c.reportChanges()
+	c.skipToSync = true
+}
+
+func (c *conn) parse(m *pgproto3.Parse) {
+	if m.Name != "" {
+		if _, ok := c.stmts[m.Name]; ok {
+			c.extendedError(pgerror.Newf(pgerror.DuplicatePreparedStatement, "prepared statement %q already exists", m.Name))
+			return
+		}
+		if len(c.stmts) >= c.srv.cfg.MaxPreparedStatements {
+			c.extendedError(pgerror.Newf(pgerror.ProgramLimitExceeded,
+				"too many prepared statements: the limit per session is %d", c.srv.cfg.MaxPreparedStatements))
+			return
+		}
+	}
+	stmts, err := c.sess.Parse(m.Query)
+	if err != nil {
+		c.extendedError(err)
+		return
+	}
+	if len(stmts) > 1 {
+		c.extendedError(pgerror.New(pgerror.SyntaxError, "cannot insert multiple commands into a prepared statement"))
+		return
+	}
+	ps := &preparedStmt{name: m.Name, paramOIDs: append([]uint32(nil), m.ParameterOIDs...)}
+	if len(stmts) == 1 {
+		ps.st = stmts[0]
+		if ctl, ok := ps.st.TxnControl(); ok {
+			ps.ctl = &ctl
+		}
+	}
+	if c.state == stateFailed && !ps.isExit() {
+		c.extendedError(errAborted)
+		return
+	}
+	if ps.st != nil && ps.ctl == nil {
+		p, err := c.sess.Prepare(ps.st, ps.paramOIDs)
+		if err != nil {
+			c.extendedError(err)
+			return
+		}
+		ps.prep, ps.paramOIDs, ps.cols = p, p.ParamOIDs(), p.Columns()
+	}
+	c.stmts[m.Name] = ps
+	c.be.Send(&pgproto3.ParseComplete{})
+}
+
+var errAborted = pgerror.New(pgerror.InFailedSqlTransaction,
+	"current transaction is aborted, commands ignored until end of transaction block")
+
+func (c *conn) lookupStmt(name string) (*preparedStmt, error) {
+	if ps, ok := c.stmts[name]; ok {
+		return ps, nil
+	}
+	if name == "" {
+		return nil, pgerror.New(pgerror.InvalidSqlStatementName, "unnamed prepared statement does not exist")
+	}
+	return nil, pgerror.Newf(pgerror.InvalidSqlStatementName, "prepared statement %q does not exist", name)
+}
+
+func (c *conn) lookupPortal(name string) (*portal, error) {
+	if p, ok := c.portals[name]; ok {
+		return p, nil
+	}
+	return nil, pgerror.Newf(pgerror.InvalidCursorName, "portal %q does not exist", name)
+}
+
+func (c *conn) bind(m *pgproto3.Bind) {
+	ps, err := c.lookupStmt(m.PreparedStatement)
+	if err != nil {
+		c.extendedError(err)
+		return
+	}
+	if c.state == stateFailed && !ps.isExit() {
+		c.extendedError(errAborted)
+		return
+	}
+	if m.DestinationPortal != "" {
+		if _, ok := c.portals[m.DestinationPortal]; ok {
+			c.extendedError(pgerror.Newf(pgerror.DuplicateCursor, "portal %q already exists", m.DestinationPortal))
+			return
+		}
+		if len(c.portals) >= c.srv.cfg.MaxPortals {
+			c.extendedError(pgerror.Newf(pgerror.ProgramLimitExceeded,
+				"too many portals: the limit per session is %d", c.srv.cfg.MaxPortals))
+			return
+		}
+	}
+	params, err := c.decodeParams(ps, m.ParameterFormatCodes, m.Parameters)
+	if err != nil {
+		c.extendedError(err)
+		return
+	}
+	formats, err := resultFormats(ps.cols, m.ResultFormatCodes)
+	if err != nil {
+		c.extendedError(err)
+		return
+	}
+	c.portals[m.DestinationPortal] = &portal{stmt: ps, params: params, formats: formats}
+	c.be.Send(&pgproto3.BindComplete{})
+}
+
+// decodeParams turns Bind's parameter values into datums, each in its
+// format: zero codes mean all text, one code applies to all.
+func (c *conn) decodeParams(ps *preparedStmt, codes []int16, values [][]byte) ([]any, error) {
+	name := ps.name
+	if len(values) != len(ps.paramOIDs) {
+		return nil, pgerror.Newf(pgerror.ProtocolViolation,
+			"bind message supplies %d parameters, but prepared statement %q requires %d", len(values), name, len(ps.paramOIDs))
+	}
+	if len(codes) > 1 && len(codes) != len(values) {
+		return nil, pgerror.Newf(pgerror.ProtocolViolation,
+			"bind message has %d parameter formats but %d parameters", len(codes), len(values))
+	}
+	if len(values) == 0 {
+		return nil, nil
+	}
+	params := make([]any, len(values))
+	for i, v := range values {
+		if v == nil {
+			continue
+		}
+		format := formatText
+		switch len(codes) {
+		case 1:
+			format = codes[0]
+		case len(values):
+			format = codes[i]
+		}
+		oid := ps.paramOIDs[i]
+		var err error
+		switch format {
+		case formatText:
+			params[i], err = c.sess.ParseText(oid, string(v))
+		case formatBinary:
+			params[i], err = wire.DecodeBinary(oid, v)
+			if err != nil && pgerror.GetCode(err) == pgerror.InvalidBinaryRepresentation {
+				err = pgerror.Wrapf(err, pgerror.InvalidBinaryRepresentation,
+					"incorrect binary data format in bind parameter %d", i+1)
+			}
+		default:
+			err = pgerror.Newf(pgerror.ProtocolViolation, "unsupported format code: %d", format)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return params, nil
+}
+
+// resultFormats expands Bind's result format codes to one per column (nil
+// when all are text) and checks that binary ones have a codec.
+func resultFormats(cols []Column, codes []int16) ([]int16, error) {
+	if len(codes) == 0 || (len(codes) == 1 && codes[0] == formatText) {
+		return nil, nil
+	}
+	if len(codes) != 1 && len(codes) != len(cols) {
+		return nil, pgerror.Newf(pgerror.ProtocolViolation,
+			"bind message has %d result formats but query has %d columns", len(codes), len(cols))
+	}
+	formats := make([]int16, len(cols))
+	for i := range cols {
+		f := codes[0]
+		if len(codes) > 1 {
+			f = codes[i]
+		}
+		switch f {
+		case formatText:
+		case formatBinary:
+			if !wire.SupportsBinary(cols[i].TypeOID) {
+				return nil, pgerror.Newf(pgerror.UndefinedFunction,
+					"no binary output function available for type OID %d", cols[i].TypeOID)
+			}
+		default:
+			return nil, pgerror.Newf(pgerror.ProtocolViolation, "unsupported format code: %d", f)
+		}
+		formats[i] = f
+	}
+	return formats, nil
+}
+
+func (c *conn) describe(m *pgproto3.Describe) {
+	switch m.ObjectType {
+	case 'S':
+		ps, err := c.lookupStmt(m.Name)
+		if err != nil {
+			c.extendedError(err)
+			return
+		}
+		c.be.Send(&pgproto3.ParameterDescription{ParameterOIDs: ps.paramOIDs})
+		c.describeRows(ps.cols, nil)
+	case 'P':
+		p, err := c.lookupPortal(m.Name)
+		if err != nil {
+			c.extendedError(err)
+			return
+		}
+		c.describeRows(p.stmt.cols, p.formats)
+	default:
+		c.extendedError(pgerror.Newf(pgerror.ProtocolViolation, "invalid DESCRIBE message subtype %d", m.ObjectType))
+	}
+}
+
+func (c *conn) describeRows(cols []Column, formats []int16) {
+	if cols == nil {
+		c.be.Send(&pgproto3.NoData{})
+		return
+	}
+	c.sendRowDescription(cols, formats)
+}
+
+func (c *conn) execute(m *pgproto3.Execute) {
+	p, err := c.lookupPortal(m.Portal)
+	if err != nil {
+		c.extendedError(err)
+		return
+	}
+	ps := p.stmt
+	switch {
+	case ps.st == nil:
+		c.be.Send(&pgproto3.EmptyQueryResponse{})
+		return
+	case ps.ctl != nil:
+		tag, err := c.runTxnControl(ps.st.SQL(), *ps.ctl)
+		if err != nil {
+			c.extendedError(err)
+			return
+		}
+		c.reportChanges()
+		c.be.Send(&pgproto3.CommandComplete{CommandTag: []byte(tag)})
+		return
+	}
+	if p.res == nil {
+		if err := c.beforeStatement(); err != nil {
+			c.extendedError(err)
+			return
+		}
+		res, err := c.run(ps.st.SQL(), ps.prep, p.params)
+		if err != nil {
+			c.extendedError(err)
+			return
+		}
+		if res.Copy != nil {
+			if err := c.copy(res.Copy); err != nil {
+				c.extendedError(err)
+			}
+			return
+		}
+		p.res = res
+		c.reportChanges()
+	}
+	rows := p.res.Rows[p.sent:]
+	if m.MaxRows > 0 && uint32(len(rows)) > m.MaxRows {
+		rows = rows[:m.MaxRows]
+	}
+	if err := c.sendRows(p.res.Columns, rows, p.formats); err != nil {
+		c.extendedError(err)
+		return
+	}
+	p.sent += len(rows)
+	if p.sent < len(p.res.Rows) {
+		c.be.Send(&pgproto3.PortalSuspended{})
+		return
+	}
+	tag := p.res.Tag
+	if strings.HasPrefix(tag, "SELECT ") && len(rows) != len(p.res.Rows) {
+		tag = "SELECT " + strconv.Itoa(len(rows))
+	}
+	c.be.Send(&pgproto3.CommandComplete{CommandTag: []byte(tag)})
+}
+
+func (c *conn) closeObject(m *pgproto3.Close) {
+	switch m.ObjectType {
+	case 'S':
+		delete(c.stmts, m.Name)
+	case 'P':
+		delete(c.portals, m.Name)
+	default:
+		c.extendedError(pgerror.Newf(pgerror.ProtocolViolation, "invalid CLOSE message subtype %d", m.ObjectType))
+		return
+	}
+	c.be.Send(&pgproto3.CloseComplete{})
+}
+
+// sync ends an extended-protocol batch: the implicit transaction commits,
+// error-skipping stops and ReadyForQuery reports the state.
+func (c *conn) sync() {
+	c.skipToSync = false
+	if err := c.endBatch(); err != nil {
+		c.be.Send(wire.ErrorResponse(err))
+	}
+	c.reportChanges()
+	c.ready()
+}

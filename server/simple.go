@@ -1,0 +1,94 @@
+package server
+
+import (
+	"github.com/jackc/pgx/v5/pgproto3"
+
+	"github.com/fickle-db/fickle/wire"
+)
+
+// simpleQuery runs a Query message: every statement in turn, all in one
+// implicit transaction unless the text has its own BEGIN/COMMIT; the first
+// error skips the rest. It always ends with ReadyForQuery.
+func (c *conn) simpleQuery(sql string) {
+	defer c.ready()
+	stmts, err := c.sess.Parse(sql)
+	if err != nil {
+		c.queryError(err)
+		return
+	}
+	if len(stmts) == 0 {
+		c.be.Send(&pgproto3.EmptyQueryResponse{})
+		return
+	}
+	for _, st := range stmts {
+		if err := c.simpleStatement(st); err != nil {
+			c.queryError(err)
+			return
+		}
+	}
+	if err := c.endBatch(); err != nil {
+		c.be.Send(wire.ErrorResponse(err))
+	}
+}
+
+// queryError reports a failed statement of a simple query and fails the
+// transaction.
+func (c *conn) queryError(err error) {
+	c.fail()
+	c.be.Send(wire.ErrorResponse(err))
+	c.reportChanges()
+}
+
+// simpleStatement runs one statement of a simple query, sending its
+// RowDescription, rows (text format) and CommandComplete.
+func (c *conn) simpleStatement(st Statement) error {
+	if ctl, ok := st.TxnControl(); ok {
+		tag, err := c.runTxnControl(st.SQL(), ctl)
+		if err != nil {
+			return err
+		}
+		c.reportChanges()
+		c.be.Send(&pgproto3.CommandComplete{CommandTag: []byte(tag)})
+		return nil
+	}
+	if err := c.beforeStatement(); err != nil {
+		return err
+	}
+	p, err := c.sess.Prepare(st, nil)
+	if err != nil {
+		return err
+	}
+	res, err := c.run(st.SQL(), p, nil)
+	if err != nil {
+		return err
+	}
+	if res.Copy != nil {
+		return c.copy(res.Copy)
+	}
+	if res.Columns != nil {
+		c.sendRowDescription(res.Columns, nil)
+	}
+	if err := c.sendRows(res.Columns, res.Rows, nil); err != nil {
+		return err
+	}
+	c.reportChanges()
+	c.be.Send(&pgproto3.CommandComplete{CommandTag: []byte(res.Tag)})
+	return nil
+}
+
+// testHookExecute, when set by a test, is called with a statement's text
+// right before the engine executes it; tests use it to panic inside a
+// statement.
+var testHookExecute func(sql string)
+
+// run executes a prepared statement under the statement's context
+// (cancel, statement_timeout, shutdown).
+func (c *conn) run(sql string, p Prepared, params []any) (*Result, error) {
+	ctx, done := c.statementContext()
+	defer done()
+	if testHookExecute != nil {
+		testHookExecute(sql)
+	}
+	res, err := c.sess.Execute(ctx, p, params)
+	return res, statementError(ctx, err)
+}

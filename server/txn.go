@@ -1,0 +1,190 @@
+package server
+
+import (
+	"strings"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/wire"
+)
+
+// runTxnControl applies a transaction-control statement through the state
+// table and returns its command tag. Errors leave the session in the
+// transition's error state.
+func (c *conn) runTxnControl(sql string, ctl TxnControl) (string, error) {
+	ev := eventOf(ctl.Kind)
+	t := txnTable[c.state][ev]
+	next, err := c.act(t, ev, &ctl)
+	if err != nil {
+		c.enter(t.onError)
+		return "", err
+	}
+	switch t.notice {
+	case warnNoTxn:
+		c.be.Send(wire.NoticeResponse(pgerror.New(pgerror.NoActiveSqlTransaction, "there is no transaction in progress")))
+	case warnInTxnAlready:
+		c.be.Send(wire.NoticeResponse(pgerror.New(pgerror.ActiveSqlTransaction, "there is already a transaction in progress")))
+	}
+	c.enter(next)
+	return txnTag(sql, ctl, t.action), nil
+}
+
+// beforeStatement fires evStatement before an ordinary statement runs: it
+// opens the implicit transaction in Idle and rejects statements in Failed.
+func (c *conn) beforeStatement() error {
+	t := txnTable[c.state][evStatement]
+	if _, err := c.act(t, evStatement, nil); err != nil {
+		c.enter(t.onError)
+		return err
+	}
+	c.enter(t.next)
+	return nil
+}
+
+// fail fires evStmtError: an ordinary statement (or a message of the
+// extended protocol) failed.
+func (c *conn) fail() {
+	t := txnTable[c.state][evStmtError]
+	if _, err := c.act(t, evStmtError, nil); err != nil {
+		c.srv.cfg.Logf("connection %d: rollback after error: %v", c.pid, err)
+	}
+	c.enter(t.next)
+}
+
+// endBatch fires evEndOfBatch at the end of a simple query and at Sync: the
+// implicit transaction commits.
+func (c *conn) endBatch() error {
+	t := txnTable[c.state][evEndOfBatch]
+	if _, err := c.act(t, evEndOfBatch, nil); err != nil {
+		c.enter(t.onError)
+		return err
+	}
+	c.enter(t.next)
+	return nil
+}
+
+// enter moves to state s. Leaving a transaction drops every portal, as
+// PostgreSQL drops non-holdable portals at transaction end, and rolls back
+// what an error left open.
+func (c *conn) enter(s txnState) {
+	if s == stateIdle && c.sess.InTxn() {
+		if err := c.sess.Rollback(); err != nil {
+			c.srv.cfg.Logf("connection %d: rollback: %v", c.pid, err)
+		}
+	}
+	if s == stateIdle && c.state != stateIdle {
+		clear(c.portals)
+	}
+	c.state = s
+}
+
+// act performs the action of transition t and returns the state to enter on
+// success (t.next, or InBlock when AND CHAIN opens the next block).
+func (c *conn) act(t transition, ev txnEvent, ctl *TxnControl) (txnState, error) {
+	chain := ctl != nil && ctl.Chain
+	switch t.action {
+	case actNone:
+		if chain && (ev == evCommit || ev == evRollback) {
+			return 0, noBlock(chainName(ev))
+		}
+	case actBeginImplicit:
+		return t.next, c.sess.Begin(TxnOptions{}, false)
+	case actRun:
+	case actBeginExplicit:
+		if err := c.sess.Begin(ctl.Options, true); err != nil {
+			return 0, err
+		}
+		c.blockOpts = ctl.Options
+	case actPromote:
+		c.blockOpts = TxnOptions{}
+	case actCommit, actRollback, actFailedCommit:
+		if chain && c.state == stateImplicit {
+			return 0, noBlock(chainName(ev))
+		}
+		var err error
+		if t.action == actCommit {
+			err = c.sess.Commit()
+		} else {
+			err = c.sess.Rollback()
+		}
+		if err != nil {
+			return 0, err
+		}
+		if chain {
+			if err := c.sess.Begin(c.blockOpts, true); err != nil {
+				return 0, err
+			}
+			return stateInBlock, nil
+		}
+	case actSavepoint:
+		return t.next, c.sess.Savepoint(ctl.Savepoint)
+	case actRelease:
+		return t.next, c.sess.ReleaseSavepoint(ctl.Savepoint)
+	case actRollbackTo:
+		return t.next, c.sess.RollbackToSavepoint(ctl.Savepoint)
+	case actRollbackImplicit:
+		return t.next, c.sess.Rollback()
+	case actRejectAborted:
+		return 0, pgerror.New(pgerror.InFailedSqlTransaction,
+			"current transaction is aborted, commands ignored until end of transaction block")
+	case actRejectNoBlock:
+		return 0, noBlock(eventName(ev))
+	case actRejectUnsupported:
+		return 0, pgerror.Unsupported("PREPARE TRANSACTION (two-phase commit)")
+	}
+	return t.next, nil
+}
+
+func noBlock(what string) *pgerror.Error {
+	return pgerror.Newf(pgerror.NoActiveSqlTransaction, "%s can only be used in transaction blocks", what)
+}
+
+func eventName(ev txnEvent) string {
+	switch ev {
+	case evSavepoint:
+		return "SAVEPOINT"
+	case evRelease:
+		return "RELEASE SAVEPOINT"
+	case evRollbackTo:
+		return "ROLLBACK TO SAVEPOINT"
+	}
+	return ev.String()
+}
+
+func chainName(ev txnEvent) string {
+	if ev == evCommit {
+		return "COMMIT AND CHAIN"
+	}
+	return "ROLLBACK AND CHAIN"
+}
+
+// txnTag returns the command tag of a transaction-control statement, as
+// PostgreSQL names it.
+func txnTag(sql string, ctl TxnControl, action txnAction) string {
+	switch ctl.Kind {
+	case TxnBegin:
+		if firstWordIs(sql, "START") {
+			return "START TRANSACTION"
+		}
+		return "BEGIN"
+	case TxnCommit:
+		if action == actFailedCommit {
+			return "ROLLBACK"
+		}
+		return "COMMIT"
+	case TxnRollback, TxnRollbackTo:
+		return "ROLLBACK"
+	case TxnSavepoint:
+		return "SAVEPOINT"
+	case TxnRelease:
+		return "RELEASE"
+	}
+	return ""
+}
+
+// firstWordIs reports whether the statement text starts with word, ignoring
+// case, leading blanks and comments' absence (statements are split by the
+// parser, so their text starts at the keyword).
+func firstWordIs(sql, word string) bool {
+	sql = strings.TrimLeft(sql, " \t\r\n(")
+	return len(sql) >= len(word) && strings.EqualFold(sql[:len(word)], word)
+}
