@@ -62,7 +62,7 @@ type conn struct {
 	rowValues  [][]byte
 	rowBuf     []byte
 	rowOffsets []int
-	pending   int // bytes sent since the last flush, roughly
+	pending    int // bytes sent since the last flush, roughly
 
 	terminating atomic.Bool
 	mu          struct {

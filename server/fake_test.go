@@ -215,7 +215,9 @@ func (s *fakeSession) RollbackToSavepoint(name string) error {
 
 func (s *fakeSession) InTxn() bool { return s.txn != nil }
 
-func col(name string, oid uint32) Column { return Column{Name: name, TypeOID: oid, TypeSize: -1, TypeMod: -1} }
+func col(name string, oid uint32) Column {
+	return Column{Name: name, TypeOID: oid, TypeSize: -1, TypeMod: -1}
+}
 
 // fakeTypes is the row TYPES returns.
 var fakeTypes = []struct {

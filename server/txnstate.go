@@ -32,16 +32,16 @@ func (s txnState) readyStatus() byte {
 type txnEvent int
 
 const (
-	evBegin       txnEvent = iota // BEGIN / START TRANSACTION
-	evCommit                      // COMMIT / END
-	evRollback                    // ROLLBACK / ABORT
-	evSavepoint                   // SAVEPOINT name
-	evRelease                     // RELEASE SAVEPOINT name
-	evRollbackTo                  // ROLLBACK TO SAVEPOINT name
-	evPrepareTxn                  // PREPARE TRANSACTION, COMMIT/ROLLBACK PREPARED
-	evStatement                   // an ordinary statement is about to run
-	evStmtError                   // an ordinary statement failed (or any error outside txn control)
-	evEndOfBatch                  // end of a simple query message, or Sync
+	evBegin      txnEvent = iota // BEGIN / START TRANSACTION
+	evCommit                     // COMMIT / END
+	evRollback                   // ROLLBACK / ABORT
+	evSavepoint                  // SAVEPOINT name
+	evRelease                    // RELEASE SAVEPOINT name
+	evRollbackTo                 // ROLLBACK TO SAVEPOINT name
+	evPrepareTxn                 // PREPARE TRANSACTION, COMMIT/ROLLBACK PREPARED
+	evStatement                  // an ordinary statement is about to run
+	evStmtError                  // an ordinary statement failed (or any error outside txn control)
+	evEndOfBatch                 // end of a simple query message, or Sync
 	numEvents
 )
 
@@ -54,21 +54,21 @@ func (e txnEvent) String() string { return eventNames[e] }
 type txnAction int
 
 const (
-	actNone             txnAction = iota // nothing to do
-	actBeginImplicit                     // open an implicit transaction, then run the statement
-	actRun                               // run the statement in the open transaction
-	actBeginExplicit                     // open an explicit transaction
-	actPromote                           // turn the implicit transaction into a block (BEGIN after statements)
-	actCommit                            // commit (COMMIT AND CHAIN opens the next block)
-	actRollback                          // roll back (ROLLBACK AND CHAIN opens the next block)
-	actFailedCommit                      // roll back the failed block; the tag is ROLLBACK
-	actSavepoint                         // establish a savepoint
-	actRelease                           // release a savepoint
-	actRollbackTo                        // roll back to a savepoint
-	actRollbackImplicit                  // roll back the implicit transaction after an error
-	actRejectAborted                     // ERROR 25P02: the block failed, only ROLLBACK helps
-	actRejectNoBlock                     // ERROR 25P01: needs a transaction block
-	actRejectUnsupported                 // ERROR 0A000
+	actNone              txnAction = iota // nothing to do
+	actBeginImplicit                      // open an implicit transaction, then run the statement
+	actRun                                // run the statement in the open transaction
+	actBeginExplicit                      // open an explicit transaction
+	actPromote                            // turn the implicit transaction into a block (BEGIN after statements)
+	actCommit                             // commit (COMMIT AND CHAIN opens the next block)
+	actRollback                           // roll back (ROLLBACK AND CHAIN opens the next block)
+	actFailedCommit                       // roll back the failed block; the tag is ROLLBACK
+	actSavepoint                          // establish a savepoint
+	actRelease                            // release a savepoint
+	actRollbackTo                         // roll back to a savepoint
+	actRollbackImplicit                   // roll back the implicit transaction after an error
+	actRejectAborted                      // ERROR 25P02: the block failed, only ROLLBACK helps
+	actRejectNoBlock                      // ERROR 25P01: needs a transaction block
+	actRejectUnsupported                  // ERROR 0A000
 )
 
 var actionNames = map[txnAction]string{actNone: "none", actBeginImplicit: "begin implicit, run",
@@ -83,9 +83,9 @@ func (a txnAction) String() string { return actionNames[a] }
 type notice int
 
 const (
-	noNotice      notice = iota
-	warnNoTxn            // WARNING 25P01: there is no transaction in progress
-	warnInTxnAlready     // WARNING 25001: there is already a transaction in progress
+	noNotice         notice = iota
+	warnNoTxn               // WARNING 25P01: there is no transaction in progress
+	warnInTxnAlready        // WARNING 25001: there is already a transaction in progress
 )
 
 // transition is one entry of the table: the action to take, the notice to
