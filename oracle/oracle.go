@@ -121,10 +121,11 @@ const (
 	NotMyLastWrite                             // reads its own write that it overwrote since
 	SplitRead                                  // one statement saw two versions of the same key
 	UnknownWriter                              // names a transaction or key outside the history
+	Malformed                                  // the history's own structure is inconsistent
 )
 
 var structuralNames = [...]string{"", "thin-air read", "aborted read", "future read", "intermediate read",
-	"not my own write", "not my last write", "split read", "unknown writer"}
+	"not my own write", "not my last write", "split read", "unknown writer", "malformed history"}
 
 // String returns the defect's name, as used in Explanation.Anomaly.
 func (k StructuralKind) String() string {
@@ -199,6 +200,10 @@ func Check(h *history.History, opts Options) Result {
 	res := Result{Level: strongest(h, levels)}
 	if len(h.Txns) == 0 {
 		res.Verdict = Consistent
+		return res
+	}
+	if why := checkWellFormed(h); why != nil {
+		res.Verdict, res.Explanation = Violation, why
 		return res
 	}
 	ix := newIndex(h, levels)
