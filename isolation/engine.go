@@ -28,6 +28,11 @@ type engine struct {
 	init        *txn
 	locks       map[resource]*lockEntry
 	rec         recorder
+	// chooser, set only by tests, makes every choice (a read's version, a
+	// transaction's place in co) instead of the strategy: it returns an
+	// index below n. Exhaustive tests enumerate the engine's behaviours
+	// through it.
+	chooser func(n int) int
 }
 
 // table is a registered table: its keys in order, each with its versions.

@@ -5,48 +5,50 @@ import (
 	"github.com/fickle-db/fickle/internal/pgerror"
 )
 
-// maxSerCandidates bounds how many insertion positions a committing SER
-// transaction tries, walking back from the end of its window. Trying fewer
-// positions than exist only costs adversarial power (a commit may abort
-// with 40001 where a position far in the past would have worked); every
-// position tried is checked exactly.
-const maxSerCandidates = 64
+// Where an ending transaction goes in co (DESIGN §4). A transaction is
+// placed right after a node n that follows everything it must follow:
+// its session predecessors and read sources (lo), and, when it writes, the
+// latest committed writer of every key it writes, so that its writes are
+// the latest committed versions, the state every constraint was checked
+// against. A SER transaction must also read, at its place, the latest
+// version before it of every key it read: n lies inside its window [lo, hi).
+// Any such n is accepted when every ended transaction t affects stays
+// consistent with t in place (insertable); the strategy picks among them:
+// the end for latest, the earliest for oldest, at random otherwise.
+// Placing commits in the past is what lets fickle produce the outcomes
+// that appending alone cannot.
 
-// serialize finds where in co a committing SER transaction goes: after a
-// node n inside its window [lo, hi), so that every read returns the latest
-// version before it, and such that every transaction it affects still
-// satisfies its level with t in place (DESIGN §4, SER). The affected ones
-// are the ended PC, SI and SER transactions that read a key t writes from a
-// version at or before n, and the SI transactions after n that write a key
-// t writes (their snapshot moves up to t through Conflict). Pending windows
-// are narrowed afterwards by published, and doomed if they empty.
-func (e *engine) serialize(t *txn) (*omNode, error) {
-	rs := t.rd
-	if !below(rs.lo, rs.hi) {
-		return nil, errNoSnapshot()
+// maxPlaceCandidates bounds how many positions an ending transaction tries.
+// Trying fewer positions than exist only costs adversarial power (a SER
+// commit may abort with 40001 where a position further in the past would
+// have worked); every position tried is checked exactly.
+const maxPlaceCandidates = 64
+
+// placeCommit returns the co node after which t commits (40001 when none).
+func (e *engine) placeCommit(t *txn) (*omNode, error) {
+	if t.level == history.Snapshot {
+		for tb, ws := range t.writes {
+			for _, w := range ws {
+				if err := e.firstCommitterWins(t, e.tables[tb], w.ks); err != nil {
+					return nil, err
+				}
+			}
+		}
 	}
-	var cands []*omNode
-	start := e.co.tail
-	if rs.hi != nil {
-		start = rs.hi.prev
-	}
-	for n := start; n != nil && !n.before(rs.lo) && len(cands) < maxSerCandidates; n = n.prev {
-		cands = append(cands, n)
-	}
-	if len(cands) == 0 {
-		return nil, errNoSnapshot()
-	}
-	e.orderCandidates(t, cands)
+	lo := t.rd.lo
 	writes := make(map[*keyState]bool)
 	for _, ws := range t.writes {
 		for _, w := range ws {
 			writes[w.ks] = true
+			lo = later(lo, w.ks.latest().w.pos)
 		}
 	}
-	for _, n := range cands {
-		if e.insertable(t, n, writes) {
-			return n, nil
-		}
+	var hi *omNode
+	if t.level == history.Serializable {
+		hi = t.rd.hi
+	}
+	if n := e.place(t, lo, hi, writes); n != nil {
+		return n, nil
 	}
 	return nil, pgerror.New(pgerror.SerializationFailure,
 		"could not serialize access due to read/write dependencies among transactions").
@@ -54,21 +56,61 @@ func (e *engine) serialize(t *txn) (*omNode, error) {
 		WithHint("The transaction might succeed if retried.")
 }
 
-// orderCandidates orders the positions to try (latest first as collected)
-// by t's strategy.
-func (e *engine) orderCandidates(t *txn, cands []*omNode) {
+// placeRollback returns the co node after which a client-aborted t goes.
+// It writes nothing, so it affects no one; it must follow its session
+// predecessors and sources and, for SER, keep its reads the latest before
+// it. Its window is non-empty (doomed was checked), so a place exists.
+func (e *engine) placeRollback(t *txn) *omNode {
+	var hi *omNode
+	if t.level == history.Serializable {
+		hi = t.rd.hi
+	}
+	if n := e.place(t, t.rd.lo, hi, nil); n != nil {
+		return n
+	}
+	return t.rd.lo
+}
+
+// place returns an accepted node in [lo, hi) (hi nil: up to the end) for t,
+// or nil when none of the candidates tried is accepted.
+func (e *engine) place(t *txn, lo, hi *omNode, writes map[*keyState]bool) *omNode {
+	if !below(lo, hi) {
+		return nil
+	}
+	last := e.co.tail
+	if hi != nil {
+		last = hi.prev
+	}
+	var cands []*omNode
+	for n := last; n != nil && !n.before(lo) && len(cands) < maxPlaceCandidates; n = n.prev {
+		cands = append(cands, n) // latest first
+	}
 	switch {
+	case e.chooser != nil:
+		cands = []*omNode{cands[e.chooser(len(cands))]}
 	case t.strategy == StrategyOldest || (t.strategy == StrategyAdversarial && t.mode == advStale):
 		for i, j := 0, len(cands)-1; i < j; i, j = i+1, j-1 {
 			cands[i], cands[j] = cands[j], cands[i]
 		}
-	case t.strategy == StrategyRandom || (t.strategy == StrategyAdversarial && t.mode != advLatest && t.mode != advStale):
+	case t.strategy == StrategyRandom || (t.strategy == StrategyAdversarial && t.mode == advMixed):
 		t.rng.Shuffle(len(cands), func(i, j int) { cands[i], cands[j] = cands[j], cands[i] })
 	}
+	for _, n := range cands {
+		if e.insertable(t, n, writes) {
+			return n
+		}
+	}
+	return nil
 }
 
 // insertable reports whether placing t right after n keeps every ended
-// transaction that t affects consistent.
+// transaction that t affects consistent: the PC, SI and SER transactions
+// that read a key t writes from a version at or before n, and the SI
+// transactions after n that write a key t writes (their snapshot moves up
+// to t through Conflict). Pending windows are narrowed afterwards by
+// published, and doomed if they empty. RC, RA and CC transactions are never
+// affected: t is not visible to any that ended, and a pending one checks
+// the current co when it reads.
 func (e *engine) insertable(t *txn, n *omNode, writes map[*keyState]bool) bool {
 	for y := range writes {
 		for _, r := range y.wreaders {

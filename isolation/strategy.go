@@ -56,6 +56,9 @@ func (e *engine) advMode(t *txn) advMode {
 // pick chooses one of the valid versions (indexes into ks.versions,
 // ascending, never empty) by t's strategy.
 func (e *engine) pick(t *txn, ks *keyState, valid []int) int {
+	if e.chooser != nil {
+		return valid[e.chooser(len(valid))]
+	}
 	switch t.strategy {
 	case StrategyOldest:
 		return valid[0]

@@ -184,8 +184,8 @@ func (e *engine) observe(t *txn, ks *keyState, i int) {
 			}
 		}
 	}
+	rs.lo = later(rs.lo, w.pos) // t goes after its sources in co
 	if t.windowed() {
-		rs.lo = later(rs.lo, w.pos)
 		if n := ks.nextAfter(i); n != nil && below(n, rs.hi) {
 			rs.hi = n
 		}
@@ -237,32 +237,6 @@ func errNoSnapshot() error {
 	return pgerror.New(pgerror.SerializationFailure,
 		"could not serialize access due to read/write dependencies among transactions").
 		WithDetail("No snapshot of the commit order explains every read of this transaction.")
-}
-
-// placeCommit returns the co node after which t commits (40001 when none).
-func (e *engine) placeCommit(t *txn) (*omNode, error) {
-	if t.level == history.Snapshot {
-		for tb, ws := range t.writes {
-			for _, w := range ws {
-				if err := e.firstCommitterWins(t, e.tables[tb], w.ks); err != nil {
-					return nil, err
-				}
-			}
-		}
-	}
-	if t.level != history.Serializable {
-		return e.co.tail, nil
-	}
-	return e.serialize(t)
-}
-
-// placeRollback returns the co node after which a client-aborted t goes:
-// the end for RC, RA and CC, the start of the window for PC, SI and SER.
-func (e *engine) placeRollback(t *txn) *omNode {
-	if t.windowed() {
-		return t.rd.lo
-	}
-	return e.co.tail
 }
 
 // published updates the windows after t's writes were placed in co: a
