@@ -21,6 +21,10 @@ func init() {
 	}
 }
 
+// defaultMaxSteps bounds the exponential PC/SI/SER search by default, so
+// that fickle check never hangs: about a minute of search.
+const defaultMaxSteps = 50_000_000
+
 // Exit codes of fickle check.
 const (
 	checkConsistent = 0
@@ -52,7 +56,7 @@ func runCheck(args []string) int {
 	asJSON := fs.Bool("json", false, "print one JSON object per history")
 	dotFile := fs.String("dot", "", "write the first violation's cycle to `FILE` for Graphviz")
 	realtime := fs.Bool("realtime", false, "add real time: a transaction sees every transaction that committed before it began")
-	maxSteps := fs.Int64("max-steps", 0, "bound the PC/SI/SER search to `N` steps (0: no bound); past it the verdict is unknown, exit 3")
+	maxSteps := fs.Int64("max-steps", defaultMaxSteps, "bound the PC/SI/SER search to `N` steps (0: no bound); past it the verdict is unknown, exit 3")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: fickle check [flags] FILE...\n\n"+
 			"Checks each history and explains the first violation as a cycle.\n"+
