@@ -179,7 +179,12 @@ func (b *binder) fix(e *scalar, t types.Type) (*scalar, error) {
 // coerce converts e to type to in the given context.
 func (b *binder) coerce(e *scalar, to types.Type, ctx types.CastContext) (*scalar, error) {
 	if unresolved(e) {
-		return b.fix(e, to)
+		// The parameter takes the type without its modifier (the wire
+		// carries only OIDs); the modifier is applied as a cast.
+		base := types.Type{Oid: to.Oid, Typmod: -1}
+		if _, err := b.fix(e, base); err != nil || to.Typmod < 0 {
+			return e, err
+		}
 	}
 	if e.null {
 		return &scalar{typ: to, eval: constEval(nil), slot: -1, name: e.name}, nil

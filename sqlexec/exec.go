@@ -13,6 +13,9 @@ import (
 	"github.com/fickle-db/fickle/sqlexec/types"
 )
 
+// debugPanics re-raises engine panics (tests set it to see the stack).
+var debugPanics = false
+
 var errNoStore = errors.New("sqlexec: Config.Store is nil")
 
 // bgctx is the context of store calls that cannot be cancelled (commit and
@@ -271,5 +274,8 @@ func (s *Session) kvTxn() (*isolation.Txn, error) {
 func recoverInternal(err *error) {
 	if r := recover(); r != nil {
 		*err = pgerror.Newf(pgerror.InternalError, "internal error in the SQL engine: %v", r)
+		if debugPanics {
+			panic(r)
+		}
 	}
 }

@@ -55,8 +55,15 @@ func parseScript(t *testing.T, text string) []scriptBlock {
 		if strings.TrimSpace(l) == "" || strings.HasPrefix(l, "#") {
 			continue
 		}
+		var params string
+		if i := strings.Index(l, " params="); i >= 0 {
+			l, params = l[:i], l[i+len(" params="):]
+		}
 		fields := strings.Fields(l)
 		b := scriptBlock{directive: fields[0], args: map[string]string{}}
+		if params != "" {
+			b.args["params"] = params
+		}
 		for _, f := range fields[1:] {
 			k, v, _ := strings.Cut(f, "=")
 			b.args[k] = v

@@ -78,7 +78,7 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 			return nil, err
 		}
 	}
-	if st.Op != pg_query.SetOperation_SETOP_NONE {
+	if st.Op != pg_query.SetOperation_SETOP_NONE && st.Op != pg_query.SetOperation_SET_OPERATION_UNDEFINED {
 		return b.setOp(parent, st, ctes)
 	}
 	if len(st.ValuesLists) > 0 {
