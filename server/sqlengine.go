@@ -1,0 +1,170 @@
+package server
+
+import (
+	"context"
+	"io"
+	"strconv"
+	"time"
+
+	"github.com/fickle-db/fickle/isolation"
+	"github.com/fickle-db/fickle/sqlexec"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// NewSQLEngine adapts a sqlexec engine to the server's Engine interface.
+// The adapter only converts between the two packages' plain types; it owns
+// the session's text I/O settings (TimeZone) for the values it formats.
+func NewSQLEngine(e *sqlexec.Engine) Engine { return sqlEngine{e: e} }
+
+// NewMemoryEngine returns a fresh in-memory database: an isolation store
+// with cfg and a sqlexec engine over it.
+func NewMemoryEngine(cfg isolation.Config) (Engine, *isolation.Store, error) {
+	store := isolation.NewStore(cfg)
+	e, err := sqlexec.NewEngine(sqlexec.Config{Store: store})
+	if err != nil {
+		return nil, nil, err
+	}
+	return NewSQLEngine(e), store, nil
+}
+
+type sqlEngine struct{ e *sqlexec.Engine }
+
+func (a sqlEngine) NewSession(info SessionInfo) Session {
+	return &sqlSession{s: a.e.NewSession(sqlexec.SessionInfo(info))}
+}
+
+type sqlSession struct {
+	s *sqlexec.Session
+
+	tz  string // TimeZone setting loc was made from
+	loc *time.Location
+}
+
+type sqlStatement struct{ st *sqlexec.Statement }
+
+func (w sqlStatement) SQL() string { return w.st.SQL() }
+
+func (w sqlStatement) TxnControl() (TxnControl, bool) {
+	c, ok := w.st.TxnControl()
+	if !ok {
+		return TxnControl{}, false
+	}
+	return TxnControl{Kind: TxnControlKind(c.Kind), Options: TxnOptions(c.Options), Savepoint: c.Savepoint, Chain: c.Chain}, true
+}
+
+type sqlPrepared struct {
+	p    *sqlexec.Prepared
+	cols []Column
+}
+
+func (p *sqlPrepared) ParamOIDs() []uint32 { return p.p.ParamOIDs }
+func (p *sqlPrepared) Columns() []Column   { return p.cols }
+
+func columns(cs []sqlexec.Column) []Column {
+	if cs == nil {
+		return nil
+	}
+	out := make([]Column, len(cs))
+	for i, c := range cs {
+		out[i] = Column(c)
+	}
+	return out
+}
+
+func (s *sqlSession) Close() { s.s.Close() }
+
+func (s *sqlSession) Parse(sql string) ([]Statement, error) {
+	stmts, err := s.s.Parse(sql)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Statement, len(stmts))
+	for i, st := range stmts {
+		out[i] = sqlStatement{st}
+	}
+	return out, nil
+}
+
+func (s *sqlSession) Begin(opts TxnOptions, explicit bool) error {
+	return s.s.Begin(sqlexec.TxnOptions(opts), explicit)
+}
+func (s *sqlSession) Commit() error                            { return s.s.Commit() }
+func (s *sqlSession) Rollback() error                          { return s.s.Rollback() }
+func (s *sqlSession) Savepoint(name string) error              { return s.s.Savepoint(name) }
+func (s *sqlSession) ReleaseSavepoint(name string) error       { return s.s.ReleaseSavepoint(name) }
+func (s *sqlSession) RollbackToSavepoint(name string) error    { return s.s.RollbackToSavepoint(name) }
+func (s *sqlSession) InTxn() bool                              { return s.s.InTxn() }
+func (s *sqlSession) ReportedParameters() map[string]string    { return s.s.ReportedParameters() }
+func (s *sqlSession) TakeChangedParameters() map[string]string { return s.s.TakeChangedParameters() }
+func (s *sqlSession) Setting(name string) (string, bool)       { return s.s.Setting(name) }
+
+func (s *sqlSession) Prepare(st Statement, paramOIDs []uint32) (Prepared, error) {
+	p, err := s.s.Prepare(st.(sqlStatement).st, paramOIDs)
+	if err != nil {
+		return nil, err
+	}
+	return &sqlPrepared{p: p, cols: columns(p.Columns)}, nil
+}
+
+func (s *sqlSession) Execute(ctx context.Context, p Prepared, params []any) (*Result, error) {
+	sp := p.(*sqlPrepared)
+	res, err := s.s.Execute(ctx, sp.p, params)
+	if err != nil {
+		return nil, err
+	}
+	out := &Result{Rows: res.Rows, Tag: res.Tag}
+	if len(res.Columns) == len(sp.cols) && sameColumns(res.Columns, sp.cols) {
+		out.Columns = sp.cols
+	} else {
+		out.Columns = columns(res.Columns)
+	}
+	if res.Copy != nil {
+		out.Copy = &CopyRequest{In: res.Copy.In, Columns: columns(res.Copy.Columns), Handle: res.Copy}
+	}
+	return out, nil
+}
+
+func sameColumns(a []sqlexec.Column, b []Column) bool {
+	for i := range a {
+		if Column(a[i]) != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *sqlSession) CopyIn(ctx context.Context, req *CopyRequest, data io.Reader) (string, error) {
+	return s.s.CopyIn(ctx, req.Handle.(*sqlexec.CopyRequest), data)
+}
+
+func (s *sqlSession) CopyOut(ctx context.Context, req *CopyRequest, emit func(line []byte) error) (string, error) {
+	return s.s.CopyOut(ctx, req.Handle.(*sqlexec.CopyRequest), emit)
+}
+
+func (s *sqlSession) AppendText(buf []byte, col *Column, v any) []byte {
+	return append(buf, types.FormatText(types.Type{Oid: types.Oid(col.TypeOID), Typmod: col.TypeMod}, v, s.location())...)
+}
+
+func (s *sqlSession) ParseText(oid uint32, text string) (any, error) {
+	if oid == 0 {
+		oid = uint32(types.OidUnknown)
+	}
+	env := &types.Env{Location: s.location()}
+	return types.ParseTextEnv(env, types.Type{Oid: types.Oid(oid), Typmod: -1}, text)
+}
+
+// location returns the session's TimeZone, loaded again only when the
+// setting changes. A numeric zone is hours east of UTC, as sqlexec reads it.
+func (s *sqlSession) location() *time.Location {
+	tz, _ := s.s.Setting("TimeZone")
+	if tz == s.tz && (s.loc != nil || tz == "") {
+		return s.loc
+	}
+	s.tz, s.loc = tz, time.UTC
+	if loc, err := time.LoadLocation(tz); err == nil {
+		s.loc = loc
+	} else if h, err := strconv.ParseFloat(tz, 64); err == nil {
+		s.loc = time.FixedZone(tz, int(h*3600))
+	}
+	return s.loc
+}
