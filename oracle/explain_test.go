@@ -193,3 +193,31 @@ func runDD(t *testing.T, c ddCase) string {
 	t.Fatalf("%s: unknown command %q", c.pos, c.cmd)
 	return ""
 }
+
+// TestExplanationNamesSQLTablesAndKeys: a violation in a SQL history is
+// explained with the statements' text, the table and key, and the values.
+func TestExplanationNamesSQLTablesAndKeys(t *testing.T) {
+	b := history.NewBuilder()
+	s1, s2, s3 := b.Session("alice"), b.Session("bob"), b.Session("carol")
+	t1 := b.Txn(s1, history.ReadAtomic).Table("accounts").WriteValue("1", 10).WriteValue("2", 10).Name("deposit").Commit()
+	t2 := b.Txn(s2, history.ReadAtomic).Table("accounts").WriteValue("1", 20).WriteValue("2", 20).Name("transfer").Commit()
+	b.Txn(s3, history.ReadAtomic).
+		Stmt(history.Statement{SQL: "SELECT balance FROM accounts WHERE id = 1", Table: "accounts"}).ReadValue("1", t1, 10).EndStmt().
+		Stmt(history.Statement{SQL: "SELECT balance FROM accounts WHERE id = 2", Table: "accounts"}).ReadValue("2", t2, 20).EndStmt().
+		Name("audit").Commit()
+	h := b.MustHistory()
+	r := Check(h, Options{})
+	if r.Verdict != Violation || r.Explanation.Anomaly != "fractured read" || r.Explanation.Level != history.ReadAtomic {
+		t.Fatalf("got %s %+v", r.Verdict, r.Explanation)
+	}
+	text := r.Explanation.Text(h)
+	for _, want := range []string{
+		`audit read accounts/1 = 10 from deposit in "SELECT balance FROM accounts WHERE id = 1"`,
+		`audit read accounts/2 = 20 from transfer in "SELECT balance FROM accounts WHERE id = 2"`,
+		"transfer: session bob, RA, committed",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("explanation lacks %q:\n%s", want, text)
+		}
+	}
+}
