@@ -4,24 +4,55 @@
 // explains a violation as a minimal cycle in the user's terms.
 //
 // The oracle only reads histories. It never parses SQL, never talks to a
-// server, and is a pure function of its input: it has no clock, no global
-// randomness and no goroutines, so a verdict is reproducible.
+// server, never panics on a history however malformed, and is a pure
+// function of its input: no clock, no global randomness, no goroutines, so a
+// verdict is reproducible. Its budget (Options.MaxSteps) bounds the
+// exponential searches; when it runs out the verdict is Unknown, never a
+// guess.
 //
 // # How a check runs
 //
-//  1. Structural checks (structural*.go): defects no commit order can fix,
-//     such as thin-air, aborted and intermediate reads.
-//  2. RC, RA and CC (saturate*.go): saturation plus acyclicity (paper 002,
-//     Alg. 1) at AWDIT's bounds (paper 003): O(n^{3/2}) for RC and RA,
-//     O(n·k) for CC with per-session vector clocks.
-//  3. PC, SI and SER (order*.go, search*.go): verify the recorded commit
-//     order; without one, or when it fails, search for one (paper 002).
-//  4. A violation is explained (explain*.go, anomaly*.go, dot*.go): the
-//     weakest level it breaks, the anomaly's name, and a minimal cycle whose
-//     edges name sessions, transactions, SQL text, tables, keys and values.
+//  1. Well-formedness (structural_wellformed.go): ids, sessions, ranges and
+//     the recorded commit order, in O(n) without maps, so that every later
+//     stage can index without checks.
+//  2. Structural checks (structural.go): defects no commit order can fix,
+//     paper 003's Read Consistency plus fickle's statement rules: thin-air,
+//     aborted (G1a), future, intermediate (G1b), not-my-own-write,
+//     not-my-last-write and split reads.
+//  3. RC, RA and CC (saturate*.go): a saturated, minimal commit relation co'
+//     (paper 003, Def. 3.1) whose acyclicity decides the level. RC is
+//     Alg. 1 (O(n^{3/2}): for each writer only its first read matters, and
+//     intersections iterate over the smaller set), extended with fickle's
+//     session-order visibility and with read events that are statements,
+//     several keys at once. RA is Alg. 2 (O(n^{3/2})). CC is Alg. 3
+//     (O(n·k)) with vector clocks computed on the fly in a topological
+//     order of so ∪ wr and freed when their last reader is done. Levels mix
+//     per transaction: each reader applies its own level's axiom. Real time
+//     adds a timeline and per-key prefix chains of virtual nodes, so co'
+//     stays linear.
+//  4. PC, SI and SER (order*.go, search*.go): a recorded commit order that
+//     passes the axioms is a witness; otherwise the causal part is checked
+//     by saturation and a commit order is searched for (paper 002).
+//  5. A violation is explained (explain*.go, anomaly.go, dot.go): the check
+//     is repeated with every level capped at RC, then RA, ... to find the
+//     weakest level that fails; the cycle is a shortest cycle of its
+//     strongly connected component (breadth-first searches, bounded), and
+//     each edge says in the user's terms why it is there: session order, a
+//     read (with the SQL text, table, key and value), or an order the
+//     reader's level forces (and through which read or causal path).
+//
+// Why the split: saturation is polynomial and exact for RC, RA and CC, and
+// is the first, cheap answer for every level; only PC, SI and SER need a
+// commit order, which is NP-hard to find in general.
 //
 // # Debugging
 //
-// `fickle check --level L --dot cycle.dot FILE` prints the explanation and
-// writes the cycle for Graphviz; `--json` gives the same as data.
+// `fickle check --level L FILE` prints the verdict and the explanation;
+// `--json` gives the same as data, `--dot cycle.dot` writes the cycle for
+// Graphviz (`dot -Tsvg cycle.dot`). Without --level it prints the strongest
+// level that holds and why the next one does not. In tests, the scripts in
+// testdata/check take histories in DESIGN §3's notation; run
+// `go test ./oracle -run TestCheckScripts -rewrite` to regenerate their
+// expected outputs, and `go test ./oracle -fuzz FuzzCheckNeverPanics` to
+// fuzz Check with malformed histories.
 package oracle
