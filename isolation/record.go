@@ -1,9 +1,12 @@
 package isolation
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/fickle-db/fickle/history"
+	"github.com/fickle-db/fickle/internal/invariants"
+	"github.com/fickle-db/fickle/oracle"
 )
 
 // noSession is Init's session (history.NoSession).
@@ -134,6 +137,11 @@ func (r *recorder) end(t *txn) {
 func (e *engine) history() *history.History {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	return e.historyLocked()
+}
+
+// historyLocked copies the recorded history; e.mu is held.
+func (e *engine) historyLocked() *history.History {
 	src := &e.rec.h
 	h := &history.History{
 		Keys:     slices.Clone(src.Keys),
@@ -156,3 +164,21 @@ func (e *engine) history() *history.History {
 	}
 	return h
 }
+
+// recheck verifies, in invariant builds, that the recorded co still
+// witnesses the whole history after t ended (STYLE #9): a failure is a bug
+// in the engine, never bad input, so it panics.
+func (e *engine) recheck(t *txn) {
+	if !invariants.Enabled || !e.rec.on || len(e.rec.h.Txns) > maxRecheckTxns {
+		return
+	}
+	h := e.historyLocked()
+	ex, err := oracle.CheckOrder(h, h.CommitOrder, oracle.Options{}, nil)
+	if err != nil || ex != nil {
+		panic(fmt.Sprintf("isolation: after T%d ended the recorded commit order no longer witnesses consistency: %v %+v", t.id, err, ex))
+	}
+}
+
+// maxRecheckTxns bounds the histories recheck verifies after every
+// transaction (each check is linear, so a run costs quadratic time).
+const maxRecheckTxns = 2000

@@ -9,6 +9,7 @@ import (
 
 	"github.com/fickle-db/fickle/history"
 	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/oracle"
 )
 
 // longSoundness runs 100,000 random workloads instead of a few hundred:
@@ -186,6 +187,13 @@ func runWorkload(w workload, strat Strategy, seed uint64, rng *rand.Rand) (*Stor
 
 var strategies = []Strategy{StrategyLatest, StrategyRandom, StrategyOldest, StrategyAdversarial}
 
+// TestSoundnessRandomWorkloadsSatisfyTheirLevels drives random mixed-level
+// workloads (2 to 6 sessions, reads, scans, inserts, updates, deletes,
+// client rollbacks, every strategy) through the engine and checks every
+// history: the recorded co against the axioms with the brute-force reading
+// and with the oracle's check of a given order, the history with the
+// oracle's Check, and, on small ones, without co by both brute forces and
+// the oracle's search.
 func TestSoundnessRandomWorkloadsSatisfyTheirLevels(t *testing.T) {
 	cases := 400
 	if *longSoundness {
@@ -218,6 +226,12 @@ func TestSoundnessRandomWorkloadsSatisfyTheirLevels(t *testing.T) {
 		if why := bruteCheck(h); why != "" {
 			t.Fatalf("case %d (strategy %d): %s\n%s", c, strat, why, dumpHistory(h))
 		}
+		if ex, err := oracle.CheckOrder(h, h.CommitOrder, oracle.Options{}, nil); err != nil || ex != nil {
+			t.Fatalf("case %d (strategy %d): the oracle rejects the recorded co: %v %+v\n%s", c, strat, err, ex, dumpHistory(h))
+		}
+		if r := oracle.Check(h, oracle.Options{}); r.Verdict != oracle.Consistent {
+			t.Fatalf("case %d (strategy %d): the oracle says %s: %+v\n%s", c, strat, r.Verdict, r.Explanation, dumpHistory(h))
+		}
 		live := 0
 		for _, tx := range h.Txns[1:] {
 			if tx.Outcome == history.ServerAborted {
@@ -232,6 +246,12 @@ func TestSoundnessRandomWorkloadsSatisfyTheirLevels(t *testing.T) {
 			unordered.CommitOrder = nil
 			if why := bruteCheck(&unordered); why != "" {
 				t.Fatalf("case %d: %s\n%s", c, why, dumpHistory(h))
+			}
+			if v, _ := oracle.BruteForce(h, oracle.Options{}); v != oracle.Consistent {
+				t.Fatalf("case %d: the oracle's brute force says %s\n%s", c, v, dumpHistory(h))
+			}
+			if r := oracle.Check(&unordered, oracle.Options{}); r.Verdict == oracle.Violation {
+				t.Fatalf("case %d: the oracle's search says violation: %+v\n%s", c, r.Explanation, dumpHistory(h))
 			}
 			searched++
 		}

@@ -264,6 +264,7 @@ func (e *engine) end(t *txn, st txnState) {
 	t.sess.last = t
 	e.finishReads(t)
 	e.rec.end(t)
+	e.recheck(t)
 	t.writes = nil
 	t.undo = nil
 }
