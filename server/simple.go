@@ -10,7 +10,12 @@ import (
 // implicit transaction unless the text has its own BEGIN/COMMIT; the first
 // error skips the rest. It always ends with ReadyForQuery.
 func (c *conn) simpleQuery(sql string) {
-	defer c.ready()
+	c.runQuery(sql)
+	// Not deferred: after a panic, safely answers and sends ReadyForQuery.
+	c.ready()
+}
+
+func (c *conn) runQuery(sql string) {
 	stmts, err := c.sess.Parse(sql)
 	if err != nil {
 		c.queryError(err)

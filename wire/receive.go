@@ -23,6 +23,12 @@ import (
 //     parameter, say) is an ERROR 08P01: the frame boundary is intact, so the
 //     session goes on, skipping to the next Sync like any other error.
 func ReceiveError(err error) error {
+	if err == io.EOF {
+		// Backend.Receive reports a connection that ends as
+		// io.ErrUnexpectedEOF; a bare io.EOF comes from a message body that
+		// ends before its fields do (pgproto3 decodes with bytes.Buffer).
+		return pgerror.New(pgerror.ProtocolViolation, "invalid message format: message ends early")
+	}
 	if IsIOError(err) {
 		return err
 	}
