@@ -1,7 +1,6 @@
 package oracle
 
 import (
-	"math/bits"
 	"slices"
 
 	"github.com/fickle-db/fickle/history"
@@ -81,14 +80,25 @@ type srchGraph struct {
 	writers          map[history.KeyID][]history.TxnID
 	succ             [][]int32
 	edges            map[[2]int32]srchEdge
-	fwd, bwd         []bitset // closure, nil when the component is too large
-	cycle            []srchEdge
-	rtOn             bool // real time (strict variants)
+	// fwd[a] is the set of nodes a must precede (the transitive closure,
+	// as of the last computeClosure), nil when the component is too large.
+	fwd []bitset
+	// bwd is fwd transposed, kept with fwd up to date edge by edge when the
+	// component has at most incrementalLimit nodes (each edge then costs
+	// O(n²/64), but inferences propagate at once); nil otherwise, when
+	// saturation recomputes fwd once per pass instead.
+	bwd   []bitset
+	cycle []srchEdge
+	rtOn  bool // real time (strict variants)
 }
 
 // saturationLimit is the largest number of nodes whose transitive closure
-// the search keeps (two bitsets of n² bits).
-const saturationLimit = 4096
+// the search computes (n² bits, 8 MiB at the limit).
+const saturationLimit = 8192
+
+// incrementalLimit is the largest number of nodes whose closure is updated
+// edge by edge.
+const incrementalLimit = 1024
 
 type bitset []uint64
 
@@ -99,15 +109,6 @@ func (b bitset) set(i int32)      { b[i>>6] |= 1 << (i & 63) }
 func (b bitset) or(o bitset) {
 	for i, w := range o {
 		b[i] |= w
-	}
-}
-
-func (b bitset) each(f func(i int32)) {
-	for wi, w := range b {
-		for w != 0 {
-			f(int32(wi*64 + bits.TrailingZeros64(w)))
-			w &= w - 1
-		}
 	}
 }
 
@@ -188,13 +189,7 @@ func buildSearchGraph(ix *txnIndex, sessions []int, realTime bool) (*srchGraph, 
 		}
 	}
 	g.succ = make([][]int32, len(g.nodes))
-	if len(g.nodes) <= saturationLimit {
-		g.fwd, g.bwd = make([]bitset, len(g.nodes)), make([]bitset, len(g.nodes))
-		for i := range g.nodes {
-			g.fwd[i], g.bwd[i] = newBitset(len(g.nodes)), newBitset(len(g.nodes))
-		}
-	}
-	return g, g.addFixedEdges()
+	return g, g.addFixedEdges() && g.computeClosure()
 }
 
 // reach reports whether a must precede b by the edges so far (closure), or
@@ -207,7 +202,8 @@ func (g *srchGraph) reaches(a, b int32) bool {
 }
 
 // addEdge records that a must precede b. It returns false, with g.cycle
-// set, when b already precedes a.
+// set, when b precedes a by the closure as last computed (a cycle the new
+// edges make among themselves is found by the next computeClosure).
 func (g *srchGraph) addEdge(e srchEdge) bool {
 	a, b := e.from, e.to
 	if a == 0 {
@@ -217,23 +213,132 @@ func (g *srchGraph) addEdge(e srchEdge) bool {
 		g.cycle = g.explainCycle(e)
 		return false
 	}
-	if g.fwd != nil && g.fwd[a].has(b) {
-		return true
-	}
 	if _, ok := g.edges[[2]int32{a, b}]; ok {
 		return true
 	}
 	g.edges[[2]int32{a, b}] = e
 	g.succ[a] = append(g.succ[a], b)
-	if g.fwd != nil {
+	if g.bwd != nil {
 		from := slices.Clone(g.bwd[a])
 		from.set(a)
 		to := slices.Clone(g.fwd[b])
 		to.set(b)
-		from.each(func(u int32) { g.fwd[u].or(to) })
-		to.each(func(v int32) { g.bwd[v].or(from) })
+		for u := range g.fwd {
+			if from.has(int32(u)) {
+				g.fwd[u].or(to)
+			}
+			if to.has(int32(u)) {
+				g.bwd[u].or(from)
+			}
+		}
 	}
 	return true
+}
+
+// computeClosure orders the nodes topologically and, when the component is
+// small enough, recomputes fwd in reverse topological order, in O(e·n/64).
+// It returns false, with g.cycle set, when the edges have a cycle.
+func (g *srchGraph) computeClosure() bool {
+	n := len(g.nodes)
+	indeg := make([]int32, n)
+	for i := range g.succ {
+		for _, v := range g.succ[i] {
+			indeg[v]++
+		}
+	}
+	order := make([]int32, 0, n)
+	for i := range indeg {
+		if indeg[i] == 0 {
+			order = append(order, int32(i))
+		}
+	}
+	for i := 0; i < len(order); i++ {
+		for _, v := range g.succ[order[i]] {
+			if indeg[v]--; indeg[v] == 0 {
+				order = append(order, v)
+			}
+		}
+	}
+	if len(order) < n {
+		g.cycle = g.findCycle(indeg)
+		return false
+	}
+	if n > saturationLimit {
+		return true
+	}
+	if g.fwd == nil {
+		g.fwd = make([]bitset, n)
+		for i := range g.fwd {
+			g.fwd[i] = newBitset(n)
+		}
+	}
+	for i := n - 1; i >= 0; i-- {
+		u := order[i]
+		f := g.fwd[u]
+		clear(f)
+		for _, v := range g.succ[u] {
+			f.or(g.fwd[v])
+			f.set(v)
+		}
+	}
+	if n <= incrementalLimit {
+		if g.bwd == nil {
+			g.bwd = make([]bitset, n)
+			for i := range g.bwd {
+				g.bwd[i] = newBitset(n)
+			}
+		}
+		for u := range g.bwd {
+			clear(g.bwd[u])
+		}
+		for u := range g.fwd {
+			for v := range n {
+				if g.fwd[u].has(int32(v)) {
+					g.bwd[v].set(int32(u))
+				}
+			}
+		}
+	}
+	return true
+}
+
+// findCycle returns a cycle among the nodes computeClosure could not order
+// (indeg > 0): walking back along unordered predecessors must repeat.
+func (g *srchGraph) findCycle(indeg []int32) []srchEdge {
+	pred := make(map[int32]int32)
+	for e := range g.edges {
+		if indeg[e[0]] > 0 && indeg[e[1]] > 0 {
+			pred[e[1]] = e[0]
+		}
+	}
+	var start int32 = -1
+	for v := range indeg {
+		if indeg[v] > 0 {
+			if _, ok := pred[int32(v)]; ok {
+				start = int32(v)
+				break
+			}
+		}
+	}
+	if start < 0 {
+		return nil
+	}
+	seen := map[int32]bool{}
+	v := start
+	for !seen[v] {
+		seen[v] = true
+		v = pred[v]
+	}
+	var cycle []srchEdge
+	for u := v; ; {
+		p := pred[u]
+		cycle = append(cycle, g.edges[[2]int32{p, u}])
+		if u = p; u == v {
+			break
+		}
+	}
+	slices.Reverse(cycle)
+	return cycle
 }
 
 // explainCycle finds a path from e.to back to e.from over the recorded

@@ -122,19 +122,23 @@ func (g *srchGraph) causalPast(t3 history.TxnID) map[history.TxnID]bool {
 // FIX(SATURATE)): for a checked read node n of x from t1 and another writer
 // t2 of x, t2 before n forces t2 before t1, and t1 before t2 forces n before
 // t2; for an SI transaction t and a t4 writing a common key, t4 after R(t)
-// forces t4 after W(t), and t4 before W(t) forces t4 before R(t). It needs
-// the closure; it returns false on a cycle.
+// forces t4 after W(t), and t4 before W(t) forces t4 before R(t). Each pass
+// infers from the closure of the previous one, then recomputes it. It needs
+// the closure (it does nothing on components too large to keep one); it
+// returns false on a cycle.
 func (g *srchGraph) saturate() bool {
 	if g.fwd == nil {
 		return true
 	}
-	for changed := true; changed; {
-		changed = false
+	for {
+		added := false
 		add := func(e srchEdge) bool {
 			if g.reaches(e.from, e.to) {
 				return true
 			}
-			changed = true
+			if _, ok := g.edges[[2]int32{e.from, e.to}]; !ok {
+				added = true
+			}
 			return g.addEdge(e)
 		}
 		for i := range g.nodes {
@@ -174,6 +178,11 @@ func (g *srchGraph) saturate() bool {
 				}
 			}
 		}
+		if !added {
+			return true
+		}
+		if g.bwd == nil && !g.computeClosure() {
+			return false
+		}
 	}
-	return true
 }
