@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 
+	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/isolation"
 )
 
@@ -166,6 +167,10 @@ type Result struct {
 	// Copy, when set, asks the server to run the COPY sub-protocol and then
 	// call CopyIn or CopyOut with it; Rows and Tag are empty then.
 	Copy *CopyRequest
+	// Notices are sent to the client as NoticeResponse messages before the
+	// command completes (Severity "NOTICE" or "WARNING"), for example
+	// 'table "t" does not exist, skipping' after DROP TABLE IF EXISTS.
+	Notices []*pgerror.Error
 }
 
 // CopyFormat is the data format of a COPY.

@@ -15,10 +15,19 @@ import (
 // ddl is one DDL statement in progress: it edits a clone of the catalog
 // and calls the store; publish makes the result visible to every session.
 type ddl struct {
-	s    *Session
-	x    *execCtx
-	cat  *catalog
-	undo []func()
+	s       *Session
+	x       *execCtx
+	cat     *catalog
+	undo    []func()
+	notices []*pgerror.Error
+}
+
+// notice records a NOTICE for the client, as PostgreSQL sends for IF [NOT]
+// EXISTS clauses that skip their object.
+func (d *ddl) notice(code pgerror.Code, format string, args ...any) {
+	n := pgerror.Newf(code, format, args...)
+	n.Severity = "NOTICE"
+	d.notices = append(d.notices, n)
 }
 
 func ddlTag(n *pg_query.Node) string {
@@ -70,7 +79,7 @@ func (b *binder) ddlPlan(st *Statement) (*stmtPlan, error) {
 			return nil, err
 		}
 		e.cat.publish(d.cat)
-		return &Result{Tag: tag}, nil
+		return &Result{Tag: tag, Notices: d.notices}, nil
 	}}, nil
 }
 
@@ -204,6 +213,7 @@ func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 	}
 	if d.relationExists(schema, rv.Relname) {
 		if cs.IfNotExists {
+			d.notice(pgerror.DuplicateTable, "relation \"%s\" already exists, skipping", rv.Relname)
 			return nil
 		}
 		return pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" already exists", rv.Relname)

@@ -16,6 +16,7 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 	t := d.s.lookupTable(d.cat, at.Relation.Schemaname, at.Relation.Relname)
 	if t == nil {
 		if at.MissingOk {
+			d.notice(pgerror.SuccessfulCompletion, "relation \"%s\" does not exist, skipping", at.Relation.Relname)
 			return nil
 		}
 		return pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(at.Relation))
@@ -61,6 +62,7 @@ func (d *ddl) addColumn(b *binder, t *tableDesc, cmd *pg_query.AlterTableCmd) er
 	cd := cmd.Def.GetColumnDef()
 	if t.colIndex(cd.Colname) >= 0 {
 		if cmd.MissingOk {
+			d.notice(pgerror.DuplicateColumn, "column \"%s\" of relation \"%s\" already exists, skipping", cd.Colname, t.name)
 			return nil
 		}
 		return pgerror.Newf(pgerror.DuplicateColumn, "column \"%s\" of relation \"%s\" already exists", cd.Colname, t.name)
@@ -122,6 +124,7 @@ func (d *ddl) dropColumn(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 	i := t.colIndex(cmd.Name)
 	if i < 0 {
 		if cmd.MissingOk {
+			d.notice(pgerror.SuccessfulCompletion, "column \"%s\" of relation \"%s\" does not exist, skipping", cmd.Name, t.name)
 			return nil
 		}
 		return pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", cmd.Name, t.name)
@@ -272,6 +275,7 @@ func (d *ddl) dropConstraint(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 		}
 	}
 	if cmd.MissingOk {
+		d.notice(pgerror.SuccessfulCompletion, "constraint \"%s\" of relation \"%s\" does not exist, skipping", name, t.name)
 		return nil
 	}
 	return pgerror.Newf(pgerror.UndefinedObject, "constraint \"%s\" of relation \"%s\" does not exist", name, t.name)

@@ -33,6 +33,7 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 			t := d.s.lookupTable(d.cat, schema, name)
 			if t == nil {
 				if ds.MissingOk {
+					d.notice(pgerror.SuccessfulCompletion, "table \"%s\" does not exist, skipping", name)
 					continue
 				}
 				return pgerror.Newf(pgerror.UndefinedTable, "table \"%s\" does not exist", name)
@@ -74,6 +75,7 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 			ix, sc := d.s.lookupIndex(d.cat, schema, name)
 			if ix == nil {
 				if ds.MissingOk {
+					d.notice(pgerror.SuccessfulCompletion, "index \"%s\" does not exist, skipping", name)
 					continue
 				}
 				return pgerror.Newf(pgerror.UndefinedObject, "index \"%s\" does not exist", name)
@@ -97,6 +99,7 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 			q := d.s.lookupSequence(d.cat, schema, name)
 			if q == nil {
 				if ds.MissingOk {
+					d.notice(pgerror.SuccessfulCompletion, "sequence \"%s\" does not exist, skipping", name)
 					continue
 				}
 				return pgerror.Newf(pgerror.UndefinedTable, "sequence \"%s\" does not exist", name)
@@ -116,6 +119,7 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 			sc := d.cat.schemas[name]
 			if sc == nil {
 				if ds.MissingOk {
+					d.notice(pgerror.SuccessfulCompletion, "schema \"%s\" does not exist, skipping", name)
 					continue
 				}
 				return pgerror.Newf(pgerror.InvalidSchemaName, "schema \"%s\" does not exist", name)
@@ -151,6 +155,10 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 		return nil
 	case pg_query.ObjectType_OBJECT_VIEW:
 		if ds.MissingOk {
+			for _, o := range ds.Objects {
+				_, name := objectName(o)
+				d.notice(pgerror.SuccessfulCompletion, "view \"%s\" does not exist, skipping", name)
+			}
 			return nil
 		}
 		return pgerror.Unsupported("views")
@@ -217,6 +225,7 @@ func (d *ddl) createIndex(is *pg_query.IndexStmt) error {
 		name = d.uniqueRelName(t.schema, t.name+"_"+strings.Join(colNameList(t, cols), "_")+"_idx")
 	} else if d.relationExists(t.schema, name) {
 		if is.IfNotExists {
+			d.notice(pgerror.DuplicateTable, "relation \"%s\" already exists, skipping", name)
 			return nil
 		}
 		return pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" already exists", name)
@@ -240,6 +249,7 @@ func (d *ddl) createSequence(cs *pg_query.CreateSeqStmt) error {
 	}
 	if d.relationExists(schema, rv.Relname) {
 		if cs.IfNotExists {
+			d.notice(pgerror.DuplicateTable, "relation \"%s\" already exists, skipping", rv.Relname)
 			return nil
 		}
 		return pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" already exists", rv.Relname)
@@ -295,6 +305,7 @@ func (d *ddl) createSchema(cs *pg_query.CreateSchemaStmt) error {
 	}
 	if _, ok := d.cat.schemas[name]; ok || name == "information_schema" {
 		if cs.IfNotExists {
+			d.notice(pgerror.DuplicateSchema, "schema \"%s\" already exists, skipping", name)
 			return nil
 		}
 		return pgerror.Newf(pgerror.DuplicateSchema, "schema \"%s\" already exists", name)

@@ -259,6 +259,9 @@ func prepareAndRun(s *Session, st *Statement, params string) (*Result, string, e
 
 func formatResult(s *Session, res *Result) string {
 	var out strings.Builder
+	for _, n := range res.Notices {
+		fmt.Fprintf(&out, "%s %s: %s\n", n.Severity, n.Code, n.Message)
+	}
 	if res.Copy != nil {
 		if res.Copy.In {
 			return "COPY IN requested\n"

@@ -94,9 +94,9 @@ func (b *binder) setPlan(vs *pg_query.VariableSetStmt) (*stmtPlan, error) {
 			}
 		}
 		if local && s.txn == nil {
-			// SET LOCAL outside a transaction block has no effect
-			// (PostgreSQL warns).
-			return &Result{Tag: tag}, nil
+			w := pgerror.New(pgerror.NoActiveSqlTransaction, "SET LOCAL can only be used in transaction blocks")
+			w.Severity = "WARNING"
+			return &Result{Tag: tag, Notices: []*pgerror.Error{w}}, nil
 		}
 		if err := s.settings.set(name, v, local); err != nil {
 			return nil, err

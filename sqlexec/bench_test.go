@@ -1,0 +1,78 @@
+package sqlexec
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/fickle-db/fickle/isolation"
+)
+
+// BenchmarkTPCB runs pgbench's TPC-B-like transaction (three updates by
+// primary key, a select by primary key and an insert) through prepared
+// statements, in-process, on one session.
+func BenchmarkTPCB(b *testing.B) {
+	store := isolation.NewStore(isolation.Config{Strategy: isolation.StrategyLatest, Seed: 1})
+	eng, err := NewEngine(Config{Store: store})
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := eng.NewSession(SessionInfo{User: "bench", Database: "bench"})
+	ctx := context.Background()
+	exec := func(sql string, params ...any) {
+		sts, err := s.Parse(sql)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, st := range sts {
+			p, err := s.Prepare(st, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := s.Execute(ctx, p, params); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	exec(`create table pgbench_history(tid int,bid int,aid int,delta int,mtime timestamp,filler char(22));
+create table pgbench_tellers(tid int primary key,bid int,tbalance int,filler char(84));
+create table pgbench_accounts(aid int primary key,bid int,abalance int,filler char(84));
+create table pgbench_branches(bid int primary key,bbalance int,filler char(88));
+insert into pgbench_branches(bid,bbalance) values(1,0);
+insert into pgbench_tellers(tid,bid,tbalance) select g, 1, 0 from generate_series(1, 10) g;
+insert into pgbench_accounts(aid,bid,abalance,filler) select g, 1, 0, '' from generate_series(1, 10000) g`)
+	prep := func(sql string) *Prepared {
+		sts, err := s.Parse(sql)
+		if err != nil {
+			b.Fatal(err)
+		}
+		p, err := s.Prepare(sts[0], nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return p
+	}
+	ps := []*Prepared{
+		prep("UPDATE pgbench_accounts SET abalance = abalance + $1 WHERE aid = $2"),
+		prep("SELECT abalance FROM pgbench_accounts WHERE aid = $1"),
+		prep("UPDATE pgbench_tellers SET tbalance = tbalance + $1 WHERE tid = $2"),
+		prep("UPDATE pgbench_branches SET bbalance = bbalance + $1 WHERE bid = $2"),
+		prep("INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES ($1, $2, $3, $4, CURRENT_TIMESTAMP)"),
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		aid, tid, delta := int64(i%10000+1), int64(i%10+1), int64(i%11-5)
+		if err := s.Begin(TxnOptions{}, true); err != nil {
+			b.Fatal(err)
+		}
+		args := [][]any{{delta, aid}, {aid}, {delta, tid}, {delta, int64(1)}, {tid, int64(1), aid, delta}}
+		for j, p := range ps {
+			if _, err := s.Execute(ctx, p, args[j]); err != nil {
+				b.Fatal(fmt.Errorf("%s: %w", p.Statement.SQL(), err))
+			}
+		}
+		if err := s.Commit(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
