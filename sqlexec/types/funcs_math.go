@@ -239,19 +239,15 @@ func numericLog(d *apd.Decimal, base10 bool) (any, error) {
 	if d.Form == apd.Infinite {
 		return d, nil
 	}
+	// estimate_ln_dweight: the decimal weight of ln(d), truncated toward
+	// zero; log10 divides by ln(10), whose weight is 0.
 	x, _ := d.Float64()
 	l := math.Log(x)
-	if base10 {
-		l = math.Log10(x)
-	}
 	dweight := 0
-	if l != 0 && !math.IsInf(l, 0) {
-		dweight = int(math.Floor(math.Log10(math.Abs(l))))
+	if l != 0 && !math.IsInf(l, 0) && !math.IsNaN(l) {
+		dweight = int(math.Log10(math.Abs(l)))
 	}
-	rscale := min(max(numericMinSigDigits-dweight-1, dscale(d), 0), numericMaxDisplayScale)
-	if !base10 {
-		rscale = min(max(numericMinSigDigits-dweight, dscale(d), 0), numericMaxDisplayScale)
-	}
+	rscale := min(max(numericMinSigDigits-dweight, dscale(d), 0), numericMaxDisplayScale)
 	out := new(apd.Decimal)
 	ctx := decimalContext.WithPrecision(uint32(rscale + max(dweight, 0) + 10))
 	var err error

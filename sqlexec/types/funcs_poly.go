@@ -392,9 +392,10 @@ func toJSONValue(env *Env, t Type, v any) *jsonValue {
 			j := mustParseJSON(x)
 			return j
 		case OidJSONB:
+			// Embedded in json, a jsonb value keeps its jsonb text.
 			j := mustParseJSON(x)
-			j.src = ""
 			clearSrc(j)
+			j.src = x
 			return j
 		}
 	}

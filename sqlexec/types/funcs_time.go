@@ -115,7 +115,7 @@ func init() {
 	addFunc("justify_days", Immutable, Interval, func(_ *Env, a []any) (any, error) { return justifyDays(a[0].(pgtype.Interval)), nil }, Interval)
 	addFunc("justify_hours", Immutable, Interval, func(_ *Env, a []any) (any, error) { return justifyHours(a[0].(pgtype.Interval)), nil }, Interval)
 	addFunc("justify_interval", Immutable, Interval, func(_ *Env, a []any) (any, error) {
-		return justifyDays(justifyHours(a[0].(pgtype.Interval))), nil
+		return justifyInterval(a[0].(pgtype.Interval)), nil
 	}, Interval)
 	for _, t := range []Type{Date, Timestamp, Timestamptz} {
 		addFunc("isfinite", Immutable, Bool, func(_ *Env, a []any) (any, error) { return !isInfiniteTime(a[0].(time.Time)), nil }, t)
@@ -525,4 +525,29 @@ func justifyHours(iv pgtype.Interval) pgtype.Interval {
 		iv.Days++
 	}
 	return iv
+}
+
+// justifyInterval is interval_justify_interval: days into months and time
+// into days, with all fields given one sign.
+func justifyInterval(iv pgtype.Interval) pgtype.Interval {
+	months, days, us := int64(iv.Months), int64(iv.Days), iv.Microseconds
+	days += us / usecPerDay
+	us %= usecPerDay
+	months += days / daysPerMonth
+	days %= daysPerMonth
+	if months > 0 && (days < 0 || (days == 0 && us < 0)) {
+		days += daysPerMonth
+		months--
+	} else if months < 0 && (days > 0 || (days == 0 && us > 0)) {
+		days -= daysPerMonth
+		months++
+	}
+	if days > 0 && us < 0 {
+		us += usecPerDay
+		days--
+	} else if days < 0 && us > 0 {
+		us -= usecPerDay
+		days++
+	}
+	return pgtype.Interval{Months: int32(months), Days: int32(days), Microseconds: us, Valid: true}
 }

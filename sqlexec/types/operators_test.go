@@ -11,6 +11,9 @@ import (
 func operand(t *testing.T, env *Env, typ, val string) (Type, any, error) {
 	t.Helper()
 	if typ == "unknown" {
+		if val == "NULL" {
+			return Unknown, nil, nil
+		}
 		return Unknown, val, nil
 	}
 	ty := typeFromSQL(t, typ)

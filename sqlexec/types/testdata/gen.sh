@@ -14,7 +14,8 @@ run() {
   if [[ $res == ERROR:* ]]; then
     res="ERROR $(sed -n 's/^ERROR:  \([0-9A-Z]\{5\}\):.*/\1/p' <<<"$res" | head -1)"
   fi
-  printf '%s' "$res"
+  # Multi-line values are written on one line with \n.
+  printf '%s' "${res//$'\n'/\\n}"
 }
 
 # lit S prints S as an E'' literal.
@@ -47,4 +48,25 @@ grep -v '^#' operators.cases | tr '\t' '\037' | while IFS=$'\037' read -r lt lv 
   res=$(run "$zone" "SELECT pg_typeof(x)::text || E'\\t' || coalesce(x::text, 'NULL') FROM (SELECT $expr AS x) s")
   [[ $res == ERROR* ]] && res="-	$res"
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$lt" "$lv" "$op" "$rt" "$rv" "$zone" "$res" >> operators.golden
+done
+
+# args "type=value ; type=value" prints the SQL argument list.
+args() {
+  local out="" item
+  local -a items=()
+  [[ -n $1 ]] && mapfile -t items < <(awk 'BEGIN{RS=" ; "} {sub(/\n$/,""); print}' <<<"$1")
+  for item in "${items[@]}"; do
+    [[ -n $out ]] && out+=", "
+    out+=$(operand "${item%%=*}" "${item#*=}")
+  done
+  printf '%s' "$out"
+}
+
+: > functions.golden
+grep -v '^#' functions.cases | tr '\t' '\037' | while IFS=$'\037' read -r zone fn list; do
+  call="pg_catalog.\"$fn\""
+  [[ $fn == greatest || $fn == least || $fn == nullif ]] && call=$fn
+  res=$(run "$zone" "SELECT pg_typeof(x)::text || E'\\t' || coalesce(x::text, 'NULL') FROM (SELECT $call($(args "$list")) AS x) s")
+  [[ $res == ERROR* ]] && res="-	$res"
+  printf '%s\t%s\t%s\t%s\n' "$zone" "$fn" "$list" "$res" >> functions.golden
 done
