@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"io"
+	"runtime"
 	"testing"
 )
 
@@ -30,12 +32,7 @@ func BenchmarkReadJSONL(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.Run(fmt.Sprintf("txns=%d", n), func(b *testing.B) {
-			b.SetBytes(int64(buf.Len()))
-			for b.Loop() {
-				if _, err := ReadJSONL(bytes.NewReader(buf.Bytes()), "bench.jsonl"); err != nil {
-					b.Fatal(err)
-				}
-			}
+			benchRead(b, buf.Bytes(), ReadJSONL)
 		})
 	}
 }
@@ -47,12 +44,7 @@ func BenchmarkReadAWDIT(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.Run(fmt.Sprintf("txns=%d", n), func(b *testing.B) {
-			b.SetBytes(int64(buf.Len()))
-			for b.Loop() {
-				if _, err := ReadAWDIT(bytes.NewReader(buf.Bytes()), "bench.txt"); err != nil {
-					b.Fatal(err)
-				}
-			}
+			benchRead(b, buf.Bytes(), ReadAWDIT)
 		})
 	}
 }
@@ -65,4 +57,26 @@ func BenchmarkGenerate(b *testing.B) {
 			}
 		})
 	}
+}
+
+// benchRead times read over data and reports, besides the usual figures,
+// live-MB: the heap the history holds once read (after a collection).
+func benchRead(b *testing.B, data []byte, read func(io.Reader, string) (*History, error)) {
+	b.SetBytes(int64(len(data)))
+	var h *History
+	for b.Loop() {
+		var err error
+		if h, err = read(bytes.NewReader(data), "bench"); err != nil {
+			b.Fatal(err)
+		}
+	}
+	h = nil
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	h, _ = read(bytes.NewReader(data), "bench")
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/(1<<20), "live-MB")
+	runtime.KeepAlive(h)
 }

@@ -52,7 +52,7 @@ func (b *Builder) InitWrite(key KeyID, value int64) {
 // creation order) and returns a TxnBuilder to add its operations.
 func (b *Builder) Txn(s SessionID, level Level) *TxnBuilder {
 	id := TxnID(len(b.h.Txns))
-	b.h.Txns = append(b.h.Txns, Txn{ID: id, Session: s, Level: level, Outcome: Pending})
+	b.h.Txns = append(grow(b.h.Txns, 1), Txn{ID: id, Session: s, Level: level, Outcome: Pending})
 	if int(s) < len(b.h.Sessions) {
 		b.h.Sessions[s].Txns = append(b.h.Sessions[s].Txns, id)
 	}
@@ -288,6 +288,20 @@ func (b *Builder) newTxn(s SessionID, level Level, o Outcome) TxnID {
 	b.h.Txns = append(b.h.Txns, Txn{ID: id, Session: s, Level: level, Outcome: o})
 	b.h.Sessions[s].Txns = append(b.h.Sessions[s].Txns, id)
 	return id
+}
+
+// grow returns s with room for n more elements, doubling its capacity when
+// it must grow: append grows large slices by a quarter, which for the
+// million-element slices of a large history allocates five times their
+// final size.
+func grow[T any](s []T, n int) []T {
+	if cap(s)-len(s) >= n {
+		return s
+	}
+	c := max(2*cap(s), len(s)+n, 16)
+	t := make([]T, len(s), c)
+	copy(t, s)
+	return t
 }
 
 // tb returns a TxnBuilder for an existing transaction with no table and no

@@ -97,7 +97,7 @@ const retired = uint32(NoWriter - 1)
 
 type jsonlReader struct {
 	b        *Builder
-	tbs      []TxnBuilder // by TxnID; tbs[0] unused
+	stmt     []int32 // by TxnID: the open statement (TxnBuilder.stmt)
 	txns     idMap
 	keys     idMap
 	sessions idMap
@@ -111,7 +111,7 @@ type jsonlReader struct {
 }
 
 func newJSONLReader() *jsonlReader {
-	jr := &jsonlReader{b: NewBuilder(), tbs: make([]TxnBuilder, 1), ended: []bool{true}}
+	jr := &jsonlReader{b: NewBuilder(), stmt: []int32{-1}, ended: []bool{true}}
 	jr.co = newCoTracker()
 	jr.txns.set(0, uint32(Init))
 	return jr
@@ -257,10 +257,11 @@ func (jr *jsonlReader) apply(ev *jsonlEvent) error {
 	if jr.ended[t] {
 		return fmt.Errorf("%q event for transaction %d, which has ended", ev.e, ev.t)
 	}
-	tb := &jr.tbs[t]
+	tb := &TxnBuilder{b: jr.b, id: t, stmt: int(jr.stmt[t])}
 	switch ev.e {
 	case "stmt":
 		tb.Stmt(Statement{SQL: ev.sql, Table: ev.table, Predicate: ev.pred})
+		jr.stmt[t] = int32(tb.stmt)
 	case "read":
 		if !ev.hasR {
 			return fmt.Errorf("read event without \"r\"")
@@ -318,8 +319,8 @@ func (jr *jsonlReader) begin(ev *jsonlEvent) error {
 	t := tb.txn()
 	t.Start, t.Name = ev.start, ev.name
 	jr.txns.set(ev.t, uint32(tb.id))
-	jr.tbs = append(jr.tbs, *tb)
-	jr.ended = append(jr.ended, false)
+	jr.stmt = append(grow(jr.stmt, 1), -1)
+	jr.ended = append(grow(jr.ended, 1), false)
 	jr.co.grow(len(jr.b.h.Txns))
 	return nil
 }

@@ -30,10 +30,10 @@ func newCoTracker() *coTracker {
 
 func (c *coTracker) grow(n int) {
 	for len(c.next) < n {
-		c.next = append(c.next, NoWriter)
-		c.prev = append(c.prev, NoWriter)
-		c.label = append(c.label, 0)
-		c.member = append(c.member, false)
+		c.next = append(grow(c.next, 1), NoWriter)
+		c.prev = append(grow(c.prev, 1), NoWriter)
+		c.label = append(grow(c.label, 1), 0)
+		c.member = append(grow(c.member, 1), false)
 	}
 }
 
@@ -323,7 +323,7 @@ func (jr *jsonlReader) checkpoint() error {
 		}
 	}
 	jr.b = nb
-	jr.tbs = jr.tbs[:1]
+	jr.stmt = jr.stmt[:1]
 	jr.ended = jr.ended[:1]
 	jr.co = newCoTracker()
 	jr.coSeen = false

@@ -172,3 +172,59 @@ func TestJSONLGolden(t *testing.T) {
 		})
 	}
 }
+
+func TestWriterFlushesAtCommitAndNotBefore(t *testing.T) {
+	var out bytes.Buffer // what reached the underlying writer
+	w, err := NewWriter(&out, Header{Meta: map[string]string{"seed": "9", "a\"b": "c\nd"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Session(0, "conn-0")
+	w.Begin(1, 0, Snapshot, 5, "")
+	w.Stmt(1, Statement{SQL: "UPDATE t SET v = 1 WHERE k = 'x'", Table: "t", Predicate: "k = 'x'"})
+	w.Read(1, []ReadItem{{Key: Key{"t", "x"}, Writer: Init, Returned: true, Row: `{"k":"x","v":0}`}})
+	w.Write(1, WriteItem{Key: Key{"t", "x"}, Row: `{"k":"x","v":1}`})
+	w.CommitOrder(1, Init)
+	if out.Len() != 0 {
+		t.Fatalf("%d bytes written before the commit: the writer must buffer", out.Len())
+	}
+	if err := w.Commit(1, 6); err != nil {
+		t.Fatal(err)
+	}
+	want := `{"format":"fickle-history","version":1,"meta":{"a\"b":"c\nd","seed":"9"}}
+{"e":"session","s":0,"name":"conn-0"}
+{"e":"begin","t":1,"s":0,"level":"SI","start":5}
+{"e":"stmt","t":1,"sql":"UPDATE t SET v = 1 WHERE k = 'x'","table":"t","pred":"k = 'x'"}
+{"e":"key","k":0,"table":"t","name":"x"}
+{"e":"read","t":1,"r":[[0,0,"r",null,{"k":"x","v":0}]]}
+{"e":"write","t":1,"k":0,"row":{"k":"x","v":1}}
+{"e":"co","t":1,"after":0}
+{"e":"commit","t":1,"end":6}
+`
+	if out.String() != want {
+		t.Fatalf("after Commit the file holds:\n%s\nwant:\n%s", out.String(), want)
+	}
+	w.Begin(2, 0, ReadCommitted, 0, "")
+	w.Scan(2, Scan{Table: "t", AsOf: 1, Filtered: []Key{{"t", "x"}}})
+	w.Abort(2, ServerAborted, "40001", 0)
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Commit(3, 0); err == nil {
+		t.Fatal("Commit after Close succeeded")
+	}
+	h, err := ReadJSONL(strings.NewReader(out.String()), "w.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := dumpString(h)
+	wantDump := "T1 S0 SI committed: r(t/x,T0,ret) w(t/x)\n" +
+		"  stmt 0: sql=\"UPDATE t SET v = 1 WHERE k = 'x'\" table=\"t\" pred=\"k = 'x'\"\n" +
+		"T2 S0 RC server-aborted: r(t/x,T1)\nco: T0 T1\n"
+	if got != wantDump {
+		t.Fatalf("read back:\n%s\nwant:\n%s", got, wantDump)
+	}
+	if h.Txns[1].Rows[1] != `{"k":"x","v":1}` || h.Txns[1].Start != 5 || h.Txns[1].End != 6 {
+		t.Fatalf("rows or times lost: %q %d %d", h.Txns[1].Rows, h.Txns[1].Start, h.Txns[1].End)
+	}
+}
