@@ -198,3 +198,41 @@ func realTimeBefore(h *history.History, a, b history.TxnID) bool {
 	ta, tb := &h.Txns[a], &h.Txns[b]
 	return a != b && ta.Outcome == history.Committed && ta.End != 0 && tb.Start != 0 && ta.End < tb.Start
 }
+
+// fillEdgeOps sets an edge's FromOp and ToOp as Edge documents them: for wr
+// the write and the read, for ww the two writes, for rw the read and the
+// overwriting write; NoOp where there is none (Init's implicit writes, so
+// and rt edges).
+func fillEdgeOps(h *history.History, e *Edge) {
+	e.FromOp, e.ToOp = NoOp, NoOp
+	switch e.Kind {
+	case EdgeWR:
+		e.FromOp, e.ToOp = lastWriteOp(h, e.From, e.Key), readOp(h, e.To, e.Key, e.From)
+	case EdgeWW:
+		e.FromOp, e.ToOp = lastWriteOp(h, e.From, e.Key), lastWriteOp(h, e.To, e.Key)
+	case EdgeRW:
+		e.FromOp, e.ToOp = readOp(h, e.From, e.Key, history.NoWriter), lastWriteOp(h, e.To, e.Key)
+	}
+}
+
+// lastWriteOp returns the index of t's last write of x, or NoOp.
+func lastWriteOp(h *history.History, t history.TxnID, x history.KeyID) int32 {
+	ops := h.Txns[t].Ops
+	for i := len(ops) - 1; i >= 0; i-- {
+		if ops[i].Kind == history.OpWrite && ops[i].Key == x {
+			return int32(i)
+		}
+	}
+	return NoOp
+}
+
+// readOp returns the index of t's first read of x from src (from anyone
+// else than t itself with src NoWriter), or NoOp.
+func readOp(h *history.History, t history.TxnID, x history.KeyID, src history.TxnID) int32 {
+	for i, op := range h.Txns[t].Ops {
+		if op.Kind == history.OpRead && op.Key == x && op.Writer != t && (src == history.NoWriter || op.Writer == src) {
+			return int32(i)
+		}
+	}
+	return NoOp
+}

@@ -163,8 +163,9 @@ func (g *srchGraph) explain() *Explanation {
 		e.Level = max(e.Level, g.ix.levelOf(se.via))
 		rw += b2i(se.kind == EdgeRW)
 		wr = wr || se.kind == EdgeWR
-		e.Cycle = append(e.Cycle, Edge{From: from, To: to, Kind: se.kind, Key: se.key, FromOp: NoOp, ToOp: NoOp, Via: se.via,
-			Reason: g.edgeReason(se, from, to)})
+		edge := Edge{From: from, To: to, Kind: se.kind, Key: se.key, Via: se.via, Reason: g.edgeReason(se, from, to)}
+		fillEdgeOps(h, &edge)
+		e.Cycle = append(e.Cycle, edge)
 	}
 	switch {
 	case rw == 1:
@@ -176,7 +177,6 @@ func (g *srchGraph) explain() *Explanation {
 	default:
 		e.Anomaly = "G0"
 	}
-	_ = h
 	return e
 }
 

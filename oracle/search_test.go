@@ -98,3 +98,25 @@ func TestSearchGivesTheTableVerdicts(t *testing.T) {
 		})
 	}
 }
+
+// TestSearchExplainsWriteSkewAsTwoAntiDependencies: the cycle saturation
+// finds names each transaction's read and the other's overwriting write.
+func TestSearchExplainsWriteSkewAsTwoAntiDependencies(t *testing.T) {
+	h := parseShorthand(t, "S1:[r x=0, r y=0, w x=1] S2:[r x=0, r y=0, w y=1]", history.Serializable)
+	v, _, why := Search(h, Options{})
+	if v != Violation || why == nil || len(why.Cycle) != 2 {
+		t.Fatalf("Search = %v %+v, want a two-edge cycle", v, why)
+	}
+	for _, e := range why.Cycle {
+		if e.Kind != EdgeRW {
+			t.Fatalf("edge %+v, want rw", e)
+		}
+		read, write := h.Txns[e.From].Ops[e.FromOp], h.Txns[e.To].Ops[e.ToOp]
+		if read.Kind != history.OpRead || write.Kind != history.OpWrite || read.Key != e.Key || write.Key != e.Key {
+			t.Fatalf("edge %+v points at %+v and %+v", e, read, write)
+		}
+	}
+	if why.Cycle[0].To != why.Cycle[1].From || why.Cycle[1].To != why.Cycle[0].From {
+		t.Fatalf("edges do not close a cycle: %+v", why.Cycle)
+	}
+}
