@@ -90,7 +90,7 @@ func eventName(b []byte) string {
 	return string(b)
 }
 
-var eventNames = [...]string{"read", "write", "begin", "commit", "co", "stmt", "scan", "abort", "key", "session", "checkpoint"}
+var eventNames = [...]string{"read", "write", "begin", "commit", "co", "stmt", "scan", "abort", "key", "session", "checkpoint", "order"}
 
 // retired marks a file transaction id dropped by a checkpoint.
 const retired = uint32(NoWriter - 1)
@@ -125,6 +125,7 @@ type jsonlEvent struct {
 	row                                             []byte
 	hasR, hasExcept                                 bool
 	filtered                                        []byte
+	ts                                              []byte
 }
 
 func (jr *jsonlReader) event(line []byte) error {
@@ -188,6 +189,8 @@ func (jr *jsonlReader) event(line []byte) error {
 			err = jr.readItems(s)
 		case "filtered":
 			ev.filtered, err = s.raw()
+		case "ts":
+			ev.ts, err = s.raw()
 		default:
 			_, err = s.raw() // fields of later minor versions
 		}
@@ -230,6 +233,8 @@ func (jr *jsonlReader) apply(ev *jsonlEvent) error {
 		return jr.begin(ev)
 	case "checkpoint":
 		return jr.checkpoint()
+	case "order":
+		return jr.versionOrder(ev)
 	case "co", "stmt", "read", "scan", "write", "commit", "abort":
 	default:
 		return fmt.Errorf("unknown event %q", ev.e)
@@ -486,4 +491,39 @@ func hasJSONLHeader(b []byte) bool {
 	b = bytes.TrimLeft(b, " \t\r\n")
 	i := bytes.Index(b, []byte(`"format"`))
 	return bytes.HasPrefix(b, []byte("{")) && i >= 0 && i < 16 && bytes.Contains(b[:min(len(b), 64)], []byte(JSONLFormat))
+}
+
+// versionOrder applies an order event: key k's versions were installed by
+// the listed transactions, in that order.
+func (jr *jsonlReader) versionOrder(ev *jsonlEvent) error {
+	if !ev.hasK || ev.ts == nil {
+		return fmt.Errorf("order event without \"k\" and \"ts\"")
+	}
+	k, err := jr.keyRef(ev.k)
+	if err != nil {
+		return err
+	}
+	var order []TxnID
+	s := jsonScanner{buf: ev.ts}
+	err = s.array(func(int) error {
+		n, err := s.int()
+		if err != nil {
+			return err
+		}
+		t, err := jr.txnRef(n)
+		if err == nil && (t == Init || t == NoWriter) {
+			err = fmt.Errorf("version order names transaction %d", n)
+		}
+		order = append(order, t)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	h := &jr.b.h
+	for len(h.VersionOrder) < len(h.Keys) {
+		h.VersionOrder = append(h.VersionOrder, nil)
+	}
+	h.VersionOrder[k] = order
+	return nil
 }

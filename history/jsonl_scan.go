@@ -322,7 +322,7 @@ func (jr *jsonlReader) checkpoint() error {
 			m.sparse[id] = retired
 		}
 	}
-	jr.b = nb
+	jr.b = nb // the version orders named dropped transactions: they go too
 	jr.stmt = jr.stmt[:1]
 	jr.ended = jr.ended[:1]
 	jr.co = newCoTracker()

@@ -228,3 +228,21 @@ func TestWriterFlushesAtCommitAndNotBefore(t *testing.T) {
 		t.Fatalf("rows or times lost: %q %d %d", h.Txns[1].Rows, h.Txns[1].Start, h.Txns[1].End)
 	}
 }
+
+func TestJSONLKeepsElleVersionOrders(t *testing.T) {
+	const edn = `{:type :ok, :f :txn, :value [[:append 1 1]], :process 0}
+{:type :ok, :f :txn, :value [[:append 1 2] [:append 2 5]], :process 1}
+{:type :ok, :f :txn, :value [[:r 1 [1 2]] [:r 2 [5]]], :process 2}
+`
+	h, err := ReadElleEDN(strings.NewReader(edn), "la.edn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := h.VersionOrder; len(got) != 2 || !reflect.DeepEqual(got[0], []TxnID{1, 2}) || !reflect.DeepEqual(got[1], []TxnID{2}) {
+		t.Fatalf("version order = %v, want [[1 2] [2]]", got)
+	}
+	back := roundTripJSONL(t, h)
+	if !reflect.DeepEqual(back.VersionOrder, h.VersionOrder) {
+		t.Fatalf("version order after JSONL = %v, want %v", back.VersionOrder, h.VersionOrder)
+	}
+}
