@@ -360,6 +360,10 @@ func (g *srchGraph) explainCycle(e srchEdge) []srchEdge {
 		}
 	}
 	cycle := []srchEdge{e}
+	if e.to == 0 {
+		// Nothing precedes Init, which precedes everything.
+		return append(cycle, srchEdge{from: 0, to: e.from, kind: EdgeSO, via: g.nodes[e.from].txn})
+	}
 	if _, ok := prev[e.from]; !ok || e.from == e.to {
 		return cycle
 	}

@@ -151,7 +151,9 @@ func (g *srchGraph) saturate() bool {
 						continue
 					}
 					c2 := g.commitOf[t2]
-					if g.reaches(c2, rn) && !add(srchEdge{from: c2, to: c1, kind: EdgeWW, key: r.key, via: n.txn}) {
+					// With c1 Init, the second rule (n before every writer)
+					// subsumes the first and explains a failure better.
+					if c1 != 0 && g.reaches(c2, rn) && !add(srchEdge{from: c2, to: c1, kind: EdgeWW, key: r.key, via: n.txn}) {
 						return false
 					}
 					if g.reaches(c1, c2) && !add(srchEdge{from: rn, to: c2, kind: EdgeRW, key: r.key, via: n.txn}) {
