@@ -314,3 +314,29 @@ func dumpHistory(h *history.History) string {
 	}
 	return out
 }
+
+// FuzzSearchAgreesWithBruteForce explores generator seeds beyond the fixed
+// ones: go test ./oracle -run '^$' -fuzz FuzzSearchAgreesWithBruteForce.
+func FuzzSearchAgreesWithBruteForce(f *testing.F) {
+	for _, s := range []uint64{1, 2, 3, 42, 1 << 40} {
+		f.Add(s, uint8(0))
+	}
+	f.Fuzz(func(t *testing.T, seed uint64, levelByte uint8) {
+		rng := rand.New(rand.NewPCG(seed, 0xf022))
+		h, realTime := genSmallHistory(rng, smallHistories)
+		opts := Options{RealTime: realTime}
+		if i := int(levelByte) % (len(history.Levels) + 1); i > 0 {
+			opts.Level = history.Levels[i-1]
+		}
+		want, _ := BruteForce(h, opts)
+		got, co, _ := Search(h, opts)
+		if got != want {
+			t.Fatalf("Search = %v, BruteForce = %v\n%s", got, want, dumpHistory(h))
+		}
+		if co != nil {
+			if e, err := CheckOrder(h, co, opts, nil); err != nil || e != nil {
+				t.Fatalf("witness %v rejected: %v %+v", co, err, e)
+			}
+		}
+	})
+}
