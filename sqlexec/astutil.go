@@ -127,11 +127,22 @@ func conjuncts(n *pg_query.Node) []*pg_query.Node {
 
 // deparseExpr returns the SQL text of an expression.
 func deparseExpr(n *pg_query.Node) string {
-	tree := &pg_query.ParseResult{Stmts: []*pg_query.RawStmt{{Stmt: &pg_query.Node{Node: &pg_query.Node_SelectStmt{
-		SelectStmt: &pg_query.SelectStmt{TargetList: []*pg_query.Node{pg_query.MakeResTargetNodeWithVal(n, 0)}}}}}}}
+	tree := &pg_query.ParseResult{Version: parseTreeVersion, Stmts: []*pg_query.RawStmt{{Stmt: &pg_query.Node{Node: &pg_query.Node_SelectStmt{
+		SelectStmt: &pg_query.SelectStmt{TargetList: []*pg_query.Node{pg_query.MakeResTargetNodeWithVal(n, 0)},
+			Op: pg_query.SetOperation_SETOP_NONE, LimitOption: pg_query.LimitOption_LIMIT_OPTION_DEFAULT}}}}}}
 	s, err := pg_query.Deparse(tree)
 	if err != nil {
 		return "?"
 	}
 	return strings.TrimPrefix(s, "SELECT ")
 }
+
+// parseTreeVersion is the protobuf tree version Deparse requires, read off
+// a parse.
+var parseTreeVersion = func() int32 {
+	r, err := pg_query.Parse("SELECT 1")
+	if err != nil {
+		return 0
+	}
+	return r.Version
+}()

@@ -53,7 +53,7 @@ func (b *binder) expr(sc *scope, n *pg_query.Node) (*scalar, error) {
 		return b.subLink(sc, v.SubLink)
 	case *pg_query.Node_CollateClause:
 		coll := strs(v.CollateClause.Collname)
-		if len(coll) == 1 && (coll[0] == "C" || coll[0] == "default" || coll[0] == "POSIX") {
+		if last := coll[len(coll)-1]; last == "C" || last == "default" || last == "POSIX" {
 			return b.expr(sc, v.CollateClause.Arg)
 		}
 		return nil, b.errAt(pgerror.Unsupported("COLLATE "+strings.Join(coll, ".")), v.CollateClause.Location)

@@ -2,6 +2,7 @@ package sqlexec
 
 import (
 	"crypto/rand"
+	"fmt"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -186,6 +187,10 @@ func (b *binder) sessionFunc(sc *scope, name string, argNodes []*pg_query.Node, 
 		}}, true, nil
 	case "current_setting":
 		return b.currentSetting(sc, argNodes, loc)
+	case "pg_get_userbyid", "pg_table_is_visible", "pg_size_pretty", "pg_table_size", "pg_relation_size",
+		"pg_total_relation_size", "obj_description", "col_description", "shobj_description", "format_type",
+		"pg_encoding_to_char", "has_table_privilege", "has_schema_privilege", "has_database_privilege":
+		return b.catalogFunc(sc, name, argNodes, loc)
 	case "set_config":
 		return b.setConfig(sc, argNodes, loc)
 	default:
@@ -421,4 +426,102 @@ func (b *binder) setConfig(sc *scope, argNodes []*pg_query.Node, loc int32) (*sc
 		v, _ := x.s.setting(vals[0].(string))
 		return v, nil
 	}}, true, nil
+}
+
+// catalogFunc compiles the catalog helper functions that psql and drivers
+// call in their introspection queries.
+func (b *binder) catalogFunc(sc *scope, name string, argNodes []*pg_query.Node, loc int32) (*scalar, bool, error) {
+	args := make([]*scalar, len(argNodes))
+	for i, a := range argNodes {
+		e, err := b.expr(sc, a)
+		if err != nil {
+			return nil, true, err
+		}
+		if unresolved(e) || e.lit != nil || e.null {
+			want := types.Text
+			if i == 0 && name != "has_table_privilege" && name != "has_schema_privilege" && name != "has_database_privilege" && name != "pg_size_pretty" {
+				want = types.OidType
+			}
+			if name == "pg_size_pretty" || name == "pg_encoding_to_char" || name == "format_type" && i == 1 {
+				want = types.Int8
+			}
+			if e, err = b.coerce(e, want, types.CastImplicit); err != nil {
+				return nil, true, err
+			}
+		}
+		args[i] = e
+	}
+	argc := map[string][2]int{"pg_get_userbyid": {1, 1}, "pg_table_is_visible": {1, 1}, "pg_size_pretty": {1, 1},
+		"pg_table_size": {1, 1}, "pg_relation_size": {1, 2}, "pg_total_relation_size": {1, 1}, "obj_description": {1, 2},
+		"col_description": {2, 2}, "shobj_description": {2, 2}, "format_type": {2, 2}, "pg_encoding_to_char": {1, 1},
+		"has_table_privilege": {2, 3}, "has_schema_privilege": {2, 3}, "has_database_privilege": {2, 3}}[name]
+	if len(args) < argc[0] || len(args) > argc[1] {
+		return nil, true, b.errAt(pgerror.Newf(pgerror.UndefinedFunction, "function %s with %d arguments does not exist", name, len(args)), loc)
+	}
+	out := &scalar{slot: -1, name: name}
+	for _, a := range args {
+		out.refs |= a.refs
+	}
+	eval0 := func(x *execCtx) (any, error) { return args[0].eval(x) }
+	switch name {
+	case "pg_get_userbyid":
+		out.typ = types.Name
+		out.eval = func(x *execCtx) (any, error) { return x.s.user(), nil }
+	case "pg_table_is_visible":
+		out.typ = types.Bool
+		out.eval = func(x *execCtx) (any, error) {
+			v, err := eval0(x)
+			if err != nil || v == nil {
+				return nil, err
+			}
+			c, _ := x.s.engine.snapshot()
+			t := c.tables[uint32(v.(int64))]
+			if t == nil {
+				return true, nil
+			}
+			return x.s.lookupTable(c, "", t.name) == t, nil
+		}
+	case "pg_size_pretty":
+		out.typ = types.Text
+		out.eval = func(x *execCtx) (any, error) {
+			v, err := eval0(x)
+			if err != nil || v == nil {
+				return nil, err
+			}
+			return fmt.Sprintf("%d bytes", v), nil
+		}
+	case "pg_table_size", "pg_relation_size", "pg_total_relation_size":
+		out.typ = types.Int8
+		out.eval = constEval(int64(0))
+	case "obj_description", "col_description", "shobj_description":
+		out.typ = types.Text
+		out.eval = constEval(nil)
+	case "format_type":
+		out.typ = types.Text
+		out.eval = func(x *execCtx) (any, error) {
+			o, err := eval0(x)
+			if err != nil || o == nil {
+				return nil, err
+			}
+			m, err := args[1].eval(x)
+			if err != nil {
+				return nil, err
+			}
+			t, ok := types.TypeByOid(types.Oid(o.(int64)))
+			if !ok {
+				return "???", nil
+			}
+			if m != nil {
+				t.Typmod = int32(m.(int64))
+			}
+			return types.FormatType(t), nil
+		}
+	case "pg_encoding_to_char":
+		out.typ = types.Name
+		out.eval = constEval("UTF8")
+	default:
+		out.typ = types.Bool
+		out.eval = constEval(true)
+	}
+	return out, true, nil
 }

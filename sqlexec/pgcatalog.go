@@ -96,13 +96,13 @@ func init() {
 		}})
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_class",
 		cols: []vcol{{"oid", oid}, {"relname", name}, {"relnamespace", oid}, {"relkind", types.Char}, {"relowner", oid},
-			{"reltuples", types.Float4}, {"relhasindex", b}, {"relpersistence", types.Char}, {"relnatts", i2}, {"relispartition", b}},
+			{"reltuples", types.Float4}, {"relhasindex", b}, {"relpersistence", types.Char}, {"relnatts", i2}, {"relispartition", b}, {"relam", oid}},
 		rows: func(s *Session, c *catalog) [][]any {
 			var out [][]any
 			for _, t := range sortedTables(c) {
-				out = append(out, []any{int64(t.oid), t.name, schemaOID(c, t.schema), "r", int64(10), float64(-1), len(t.indexes) > 0 || t.pk != nil, "p", int64(len(t.cols)), false})
+				out = append(out, []any{int64(t.oid), t.name, schemaOID(c, t.schema), "r", int64(10), float64(-1), len(t.indexes) > 0 || t.pk != nil, "p", int64(len(t.cols)), false, int64(2)})
 				for _, ix := range t.indexes {
-					out = append(out, []any{int64(ix.oid), ix.name, schemaOID(c, t.schema), "i", int64(10), float64(0), false, "p", int64(len(ix.cols)), false})
+					out = append(out, []any{int64(ix.oid), ix.name, schemaOID(c, t.schema), "i", int64(10), float64(0), false, "p", int64(len(ix.cols)), false, int64(403)})
 				}
 			}
 			for _, sc := range sortedSchemas(c) {
@@ -113,7 +113,7 @@ func init() {
 				sort.Strings(names)
 				for _, n := range names {
 					q := sc.seqs[n]
-					out = append(out, []any{int64(q.oid), q.name, int64(sc.oid), "S", int64(10), float64(1), false, "p", int64(3), false})
+					out = append(out, []any{int64(q.oid), q.name, int64(sc.oid), "S", int64(10), float64(1), false, "p", int64(3), false, int64(0)})
 				}
 			}
 			return out
@@ -145,6 +145,11 @@ func init() {
 				out = append(out, []any{int64(o), t.Name(), int64(oidPgCatalog), int64(t.Size()), "b", string(rune(t.Category())), int64(0), int64(0), int64(0), int64(0), false})
 			}
 			return out
+		}})
+	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_am",
+		cols: []vcol{{"oid", oid}, {"amname", name}, {"amtype", types.Char}},
+		rows: func(s *Session, c *catalog) [][]any {
+			return [][]any{{int64(2), "heap", "t"}, {int64(403), "btree", "i"}, {int64(405), "hash", "i"}}
 		}})
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_database",
 		cols: []vcol{{"oid", oid}, {"datname", name}, {"datdba", oid}, {"encoding", i4}, {"datcollate", name}, {"datctype", name}, {"datallowconn", b}},
