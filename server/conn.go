@@ -154,9 +154,6 @@ func (c *conn) loop() {
 				return
 			}
 			c.extendedError(pe)
-			if c.flush() != nil {
-				return
-			}
 			continue
 		}
 		if _, ok := msg.(*pgproto3.Terminate); ok {
@@ -167,8 +164,13 @@ func (c *conn) loop() {
 			c.sendFatal(errAdminShutdown)
 			return
 		}
-		if c.flush() != nil {
-			return
+		// Like PostgreSQL, answer a pipeline in one write: output waits for
+		// ReadyForQuery (Query, Sync) or an explicit Flush.
+		switch msg.(type) {
+		case *pgproto3.Query, *pgproto3.Sync, *pgproto3.Flush:
+			if c.flush() != nil {
+				return
+			}
 		}
 	}
 }

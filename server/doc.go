@@ -23,9 +23,10 @@
 //     ParameterStatus of Session.ReportedParameters, BackendKeyData and
 //     ReadyForQuery.
 //  4. The loop reads one message at a time and answers it. Output is
-//     buffered and flushed after each message (so a batch of Parse, Bind,
-//     Execute, Sync leaves in one write), and every 64 KiB within large
-//     results.
+//     buffered and written at ReadyForQuery (after a Query or a Sync), at a
+//     Flush message, when COPY waits for data, and every 64 KiB within large
+//     results, so a pipeline of Parse, Bind, Execute, Sync is answered in
+//     one write.
 //  5. Terminate, a closed socket, a FATAL error or Shutdown end the loop;
 //     the session's open transaction is rolled back by Session.Close.
 //
