@@ -129,7 +129,7 @@ func (s *saturation) run() {
 			s.readAtomic(t)
 		default:
 			if hb != nil && hb.clock(t) != nil {
-				s.causal(t, hb.clock(t))
+				s.causal(t, hb.clock(t), hb)
 			} else {
 				// so ∪ wr is cyclic: the cycle check reports it.
 				s.sessionCase(t)
@@ -415,7 +415,7 @@ func (s *saturation) repeatableReads(t3 history.TxnID) {
 // causal is Alg. 3 of paper 003 for reader t3 with happens-before clock
 // vc: for each read of x from t1 and each session that writes x, the
 // so-latest writer of x in t3's causal past precedes t1.
-func (s *saturation) causal(t3 history.TxnID, vc []int32) {
+func (s *saturation) causal(t3 history.TxnID, vc []int32, hb *happensBefore) {
 	ix := s.ix
 	s.collectReads(t3)
 	s.repeatableReads(t3)
@@ -425,12 +425,21 @@ func (s *saturation) causal(t3 history.TxnID, vc []int32) {
 		if !external(t3, op) {
 			continue
 		}
+		// t1's own causal past: a writer already in it precedes t1 through
+		// so ∪ wr, so the pair would be redundant (co' need only hold it
+		// transitively). t1's clock is kept while t3, its reader, is open.
+		var past []int32
+		if op.Writer != history.Init {
+			past = hb.clocks[op.Writer]
+		}
 		for _, g := range s.wi.groupsOf(op.Key) {
 			s.steps++
-			if p := s.wi.latest(g, vc[g.sess]); p >= 0 {
-				if t2 := ix.sess[g.sess][p]; t2 != op.Writer {
-					s.infer(t2, op.Writer, t3, op.Key, int32(j), visCausal)
-				}
+			p := s.wi.latest(g, vc[g.sess])
+			if p < 0 || (past != nil && past[g.sess] >= p) {
+				continue
+			}
+			if t2 := ix.sess[g.sess][p]; t2 != op.Writer {
+				s.infer(t2, op.Writer, t3, op.Key, int32(j), visCausal)
 			}
 		}
 	}
