@@ -37,7 +37,38 @@ type stmtPlan struct {
 	table string
 }
 
+// planCacheLimit bounds a session's cache of plans for statements prepared
+// without parameter types (the simple protocol prepares every statement it
+// runs); the cache starts over when full.
+const planCacheLimit = 256
+
+// cachedPlan is a plan of the session's plan cache, valid while the catalog
+// version and the search path are those it was made with.
+type cachedPlan struct {
+	p          *Prepared
+	searchPath string
+}
+
 func (s *Session) prepare(st *Statement, paramOIDs []uint32) (*Prepared, error) {
+	if len(paramOIDs) == 0 {
+		sp, _ := s.settings.get("search_path")
+		if c, ok := s.plans[st]; ok && c.p.schema == s.engine.catalogVersion() && c.searchPath == sp {
+			return c.p, nil
+		}
+		p, err := s.prepareUncached(st, nil)
+		if err != nil {
+			return nil, err
+		}
+		if s.plans == nil || len(s.plans) >= planCacheLimit {
+			s.plans = make(map[*Statement]cachedPlan)
+		}
+		s.plans[st] = cachedPlan{p: p, searchPath: sp}
+		return p, nil
+	}
+	return s.prepareUncached(st, paramOIDs)
+}
+
+func (s *Session) prepareUncached(st *Statement, paramOIDs []uint32) (*Prepared, error) {
 	cat, version := s.engine.snapshot()
 	b := &binder{s: s, cat: cat, full: st.full}
 	for i, o := range paramOIDs {
@@ -190,7 +221,7 @@ func (s *Session) execute(ctx context.Context, p *Prepared, params []any) (*Resu
 		return nil, pgerror.New(pgerror.InvalidSqlStatementName, "prepared statement is not valid")
 	}
 	if s.engine.catalogVersion() != p.schema {
-		np, err := s.prepare(p.Statement, p.ParamOIDs)
+		np, err := s.prepareUncached(p.Statement, p.ParamOIDs)
 		if err != nil {
 			return nil, err
 		}

@@ -23,6 +23,9 @@ type Session struct {
 	currval map[*sequence]int64
 	// lastval is the sequence nextval was last called on.
 	lastval *sequence
+	// plans caches the plans of statements prepared without parameter
+	// types.
+	plans map[*Statement]cachedPlan
 }
 
 // txnState is the open transaction.
