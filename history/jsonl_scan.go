@@ -75,6 +75,7 @@ func (c *coTracker) insertAfter(t, a TxnID) error {
 // relabel spreads the labels evenly; it is rare (a gap is exhausted only
 // after about 32 insertions at one place).
 func (c *coTracker) relabel() {
+	c.gen++
 	gap := ^uint64(0) / uint64(c.n+1)
 	var l uint64
 	for t := Init; t != NoWriter; t = c.next[t] {
