@@ -142,14 +142,13 @@ func minMaxAggregate(name string, args []Type) (*Aggregate, error) {
 	}
 	t := args[0]
 	switch t.Oid {
-	case OidUnknown:
+	case OidUnknown, OidVarchar, OidName:
 		t = Text
-	case OidJSON, OidUUID, OidBool, OidChar, OidName:
-		// PostgreSQL 15 has no min/max for these.
+	case OidInt2, OidInt4, OidInt8, OidOid, OidFloat4, OidFloat8, OidNumeric, OidText, OidBpchar,
+		OidDate, OidTimestamp, OidTimestamptz, OidInterval:
+	default:
+		// PostgreSQL 15 has no min/max for bool, bytea, uuid, json, jsonb.
 		return nil, funcError(name, args, false)
-	}
-	if t.Oid == OidVarchar {
-		t = Text
 	}
 	sign := 1
 	if name == "min" {

@@ -70,3 +70,20 @@ grep -v '^#' functions.cases | tr '\t' '\037' | while IFS=$'\037' read -r zone f
   [[ $res == ERROR* ]] && res="-	$res"
   printf '%s\t%s\t%s\t%s\n' "$zone" "$fn" "$list" "$res" >> functions.golden
 done
+
+: > aggregates.golden
+grep -v '^#' aggregates.cases | tr '\t' '\037' | while IFS=$'\037' read -r agg typ list delim; do
+  rows="SELECT NULL::${typ/unknown/text} AS x WHERE false"
+  if [[ -n $list ]]; then
+    rows=""
+    while IFS= read -r v; do
+      [[ -n $rows ]] && rows+=" UNION ALL "
+      rows+="SELECT $(operand "$typ" "$v") AS x"
+    done < <(awk 'BEGIN{RS=" ; "} {sub(/\n$/,""); print}' <<<"$list")
+  fi
+  call="$agg(x)"
+  [[ $agg == string_agg ]] && call="$agg(x, $(operand "$typ" "$delim"))"
+  res=$(run UTC "SELECT pg_typeof($call)::text || E'\\t' || coalesce($call::text, 'NULL') FROM ($rows) s")
+  [[ $res == ERROR* ]] && res="-	$res"
+  printf '%s\t%s\t%s\t%s\t%s\n' "$agg" "$typ" "$list" "$delim" "$res" >> aggregates.golden
+done
