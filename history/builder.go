@@ -285,7 +285,7 @@ func (tb *TxnBuilder) setRow(i int, row string) {
 // newTxn appends a transaction without a TxnBuilder, for importers.
 func (b *Builder) newTxn(s SessionID, level Level, o Outcome) TxnID {
 	id := TxnID(len(b.h.Txns))
-	b.h.Txns = append(b.h.Txns, Txn{ID: id, Session: s, Level: level, Outcome: o})
+	b.h.Txns = append(grow(b.h.Txns, 1), Txn{ID: id, Session: s, Level: level, Outcome: o})
 	b.h.Sessions[s].Txns = append(b.h.Sessions[s].Txns, id)
 	return id
 }

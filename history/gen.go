@@ -62,13 +62,15 @@ func Generate(o GenOptions) *History {
 		lastOwn:  make([]int, o.Sessions),
 	}
 	co := make([]TxnID, 1, o.Txns+1)
+	own := make(map[KeyID]int64, o.OpsPerTxn) // this transaction's writes
+	ops := make([]Op, 0, o.OpsPerTxn)
 	for range o.Txns {
 		s := rng.IntN(o.Sessions)
 		level := o.Level
 		if o.Mixed {
 			level = Levels[rng.IntN(len(Levels))]
 		}
-		tb := b.Txn(sessions[s], level)
+		id := b.newTxn(sessions[s], level, Pending)
 		pos := len(co) // this transaction's place in the commit order
 		// low is the oldest prefix end the transaction may read from: its
 		// session's last transaction.
@@ -78,8 +80,8 @@ func Generate(o GenOptions) *History {
 			point = low + rng.IntN(max(1, min(o.MaxLag, pos-low)))
 			point = max(low, min(point, pos-1))
 		}
-		own := make(map[KeyID]int64, o.OpsPerTxn)
-		ops := make([]Op, 0, o.OpsPerTxn)
+		clear(own)
+		ops = ops[:0]
 		for range o.OpsPerTxn {
 			k := keys[rng.IntN(len(keys))]
 			if rng.Float64() >= o.ReadRatio {
@@ -90,7 +92,7 @@ func Generate(o GenOptions) *History {
 				continue
 			}
 			if v, ok := own[k]; ok {
-				ops = append(ops, Op{Kind: OpRead, Flags: FlagReturned | FlagHasValue, Key: k, Writer: tb.id, Value: v})
+				ops = append(ops, Op{Kind: OpRead, Flags: FlagReturned | FlagHasValue, Key: k, Writer: id, Value: v})
 				continue
 			}
 			if level == ReadCommitted && point < pos-1 {
@@ -104,19 +106,17 @@ func Generate(o GenOptions) *History {
 			}
 			ops = append(ops, Op{Kind: OpRead, Flags: FlagReturned | FlagHasValue, Key: k, Writer: ver.txn, Value: ver.value})
 		}
-		for _, op := range ops {
-			tb.Op(op)
-		}
+		b.setOps(id, ops)
 		outcome := Committed
 		if rng.Float64() < o.AbortRate {
 			outcome = ClientAborted
 		} else {
 			for k, v := range own {
-				g.versions[k] = append(g.versions[k], genVersion{pos: pos, txn: tb.id, value: v})
+				g.versions[k] = append(g.versions[k], genVersion{pos: pos, txn: id, value: v})
 			}
 		}
-		tb.End(outcome)
-		co = append(co, tb.id)
+		b.h.Txns[id].Outcome = outcome
+		co = append(co, id)
 		g.lastOwn[s] = pos
 	}
 	if o.CommitOrder {
