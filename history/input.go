@@ -137,6 +137,7 @@ func readAllInput(r io.Reader) ([]byte, error) {
 type idMap struct {
 	dense  []uint32 // index: id; value: dense id + 1, 0 for none
 	sparse map[int64]uint32
+	n      int // ids set
 }
 
 func (m *idMap) get(id int64) (uint32, bool) {
@@ -150,7 +151,10 @@ func (m *idMap) get(id int64) (uint32, bool) {
 }
 
 func (m *idMap) set(id int64, v uint32) {
-	if id >= 0 && id < int64(2*len(m.dense)+1024) {
+	m.n++
+	// The dense slice stays within a small factor of the number of ids, so
+	// that ids spread far apart cannot make it huge.
+	if id >= 0 && (id < int64(len(m.dense)) || id < int64(4*m.n+1024)) {
 		for int64(len(m.dense)) <= id {
 			m.dense = append(m.dense, 0)
 		}

@@ -246,3 +246,23 @@ func TestJSONLKeepsElleVersionOrders(t *testing.T) {
 		t.Fatalf("version order after JSONL = %v, want %v", back.VersionOrder, h.VersionOrder)
 	}
 }
+
+func TestIDMapStaysSmallForSpreadIDs(t *testing.T) {
+	var m idMap
+	for i := range 40 {
+		id := int64(1000) << i
+		m.set(id, uint32(i))
+		if got, ok := m.get(id); !ok || got != uint32(i) {
+			t.Fatalf("get(%d) = %d, %v", id, got, ok)
+		}
+	}
+	if len(m.dense) > 1<<12 {
+		t.Fatalf("dense part grew to %d entries for 40 ids", len(m.dense))
+	}
+	for i := range 5000 {
+		m.set(int64(i), uint32(i))
+	}
+	if got, ok := m.get(4999); !ok || got != 4999 {
+		t.Fatalf("get(4999) = %d, %v", got, ok)
+	}
+}
