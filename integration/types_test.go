@@ -10,12 +10,12 @@ import (
 // typeCase is one column type with a value to round-trip through it. want is
 // what scanning the stored value back into a fresh *T must give.
 type typeCase struct {
-	column string // column name
+	column  string // column name
 	sqlType string
-	value  any            // parameter sent by the client
-	scan   func() any     // a pointer to scan into
-	want   any            // expected dereferenced scan result
-	equal  func(a, b any) bool
+	value   any        // parameter sent by the client
+	scan    func() any // a pointer to scan into
+	want    any        // expected dereferenced scan result
+	equal   func(a, b any) bool
 }
 
 func deref[T any](p any) any { return *(p.(*T)) }
@@ -46,7 +46,7 @@ func typeCases() []typeCase {
 		{column: "c_tstz", sqlType: "timestamptz", value: sampleTime, scan: newOf[time.Time](), want: sampleTime, equal: timeEqual},
 		{column: "c_interval", sqlType: "interval", value: pgtype.Interval{Months: 14, Days: 3, Microseconds: 3723000004, Valid: true},
 			scan: newOf[pgtype.Interval](), want: pgtype.Interval{Months: 14, Days: 3, Microseconds: 3723000004, Valid: true}},
-		{column: "c_uuid", sqlType: "uuid", value: [16]byte{0xa0, 0xee, 0xbc, 0x99, 0x9c, 0x0b, 0x4e, 0xf8, 0xbb, 0x6d, 0x6b, 0xb9, 0xbd, 0x38, 0x0a, 0x11},
+		{column: "c_uuid", sqlType: "uuid", value: pgtype.UUID{Valid: true, Bytes: [16]byte{0xa0, 0xee, 0xbc, 0x99, 0x9c, 0x0b, 0x4e, 0xf8, 0xbb, 0x6d, 0x6b, 0xb9, 0xbd, 0x38, 0x0a, 0x11}},
 			scan: newOf[[16]byte](), want: [16]byte{0xa0, 0xee, 0xbc, 0x99, 0x9c, 0x0b, 0x4e, 0xf8, 0xbb, 0x6d, 0x6b, 0xb9, 0xbd, 0x38, 0x0a, 0x11}},
 		{column: "c_json", sqlType: "json", value: `{"b": 1, "a": [true, null]}`, scan: newOf[string](), want: `{"b": 1, "a": [true, null]}`},
 		{column: "c_jsonb", sqlType: "jsonb", value: `{"b": 1, "a": [true, null]}`, scan: newOf[string](), want: `{"a": [true, null], "b": 1}`},
