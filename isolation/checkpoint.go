@@ -47,7 +47,7 @@ func (e *engine) checkpoint() (*history.History, error) {
 		tb.keys.Scan(func(_ string, ks *keyState) bool {
 			v := ks.latest()
 			ks.versions = []version{{w: e.init, row: v.row, tomb: v.tomb}}
-			ks.wreaders, ks.siWriters, ks.lastPick, ks.lastReader, ks.hidSet = nil, nil, 0, nil, false
+			ks.wreaders, ks.lastPick, ks.lastReader, ks.hidSet = nil, 0, nil, false
 			if !v.tomb {
 				for _, ix := range tb.indexes {
 					ix.add(v.row, ks.key)

@@ -55,11 +55,10 @@ type keyState struct {
 	hid      history.KeyID
 	hidSet   bool
 	// wreaders lists the PC, SI and SER transactions that read the key
-	// (each once), whose windows or placement a writer of the key affects.
+	// (each once), whose windows or placement a writer of the key may
+	// affect: the pending ones, and the ended ones placed after its latest
+	// writer (see published).
 	wreaders []*txn
-	// siWriters lists the committed SI transactions that wrote the key:
-	// inserting another writer before one of them moves its snapshot.
-	siWriters []*txn
 	// lastPick is the version most recently served by an adversarial read,
 	// to lastReader.
 	lastPick   int

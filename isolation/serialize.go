@@ -105,12 +105,14 @@ func (e *engine) place(t *txn, lo, hi *omNode, writes map[*keyState]bool) *omNod
 
 // insertable reports whether placing t right after n keeps every ended
 // transaction that t affects consistent: the PC, SI and SER transactions
-// that read a key t writes from a version at or before n, and the SI
-// transactions after n that write a key t writes (their snapshot moves up
-// to t through Conflict). Pending windows are narrowed afterwards by
-// published, and doomed if they empty. RC, RA and CC transactions are never
-// affected: t is not visible to any that ended, and a pending one checks
-// the current co when it reads.
+// that read a key t writes from a version at or before n and whose place
+// (SER) or snapshot (PC, SI) lies after n. RC, RA and CC transactions are
+// never affected: t is not visible to any that ended, and a pending one
+// checks the current co when it reads. Pending windows are narrowed
+// afterwards by published, and doomed if they empty. No SI transaction's
+// snapshot moves through Conflict either: t is placed after the latest
+// writer of every key it writes, so after every SI transaction that writes
+// one of them.
 func (e *engine) insertable(t *txn, n *omNode, writes map[*keyState]bool) bool {
 	for y := range writes {
 		for _, r := range y.wreaders {
@@ -120,30 +122,8 @@ func (e *engine) insertable(t *txn, n *omNode, writes map[*keyState]bool) bool {
 			if n.before(r.rd.reads[y].pos) {
 				continue // r read a version after t's place: t is older
 			}
-			switch r.level {
-			case history.Serializable:
-				if n.before(r.pos) {
-					return false // t would sit between r's source and r
-				}
-			default: // PC, SI: t would precede something r sees
-				if n.before(r.rd.lo) {
-					return false
-				}
-			}
-		}
-		for _, s := range y.siWriters {
-			if s == t || !n.before(s.pos) || n.before(s.rd.lo) {
-				continue
-			}
-			// Through Conflict s's snapshot now includes t: each of its
-			// reads must still be the latest before t's place.
-			for y2, c := range s.rd.reads {
-				if writes[y2] {
-					return false
-				}
-				if nx := y2.nextAfter(y2.versionIndex(c)); nx != nil && !n.before(nx) {
-					return false
-				}
+			if n.before(r.placeBound()) {
+				return false // t would sit between r's source and what r sees
 			}
 		}
 	}

@@ -124,7 +124,9 @@ func (e *engine) begin(s *session, opts TxnOptions) (*Txn, error) {
 		done:     make(chan struct{}),
 	}
 	t.rd = e.newReadState(t)
-	t.rng = e.txnRand(s, t.seq)
+	if strat == StrategyRandom || strat == StrategyAdversarial {
+		t.rng = e.txnRand(s, t.seq)
+	}
 	t.mode = e.advMode(t)
 	e.txns = append(e.txns, t)
 	e.active[t] = struct{}{}
@@ -265,8 +267,14 @@ func (e *engine) end(t *txn, st txnState) {
 	e.finishReads(t)
 	e.rec.end(t)
 	e.recheck(t)
-	t.writes = nil
-	t.undo = nil
+	// An ended transaction stays reachable from its versions: keep only
+	// what later checks read (its position, clock, writes, and a windowed
+	// transaction's reads and window).
+	t.writes, t.undo, t.savepoints, t.validBuf, t.rng = nil, nil, nil, nil, nil
+	t.done = closedChan
+	if !t.windowed() {
+		t.rd = nil
+	}
 }
 
 // insertVersion adds v to the versions in co order.

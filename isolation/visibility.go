@@ -241,29 +241,42 @@ func errNoSnapshot() error {
 
 // published updates the windows after t's writes were placed in co: a
 // pending reader of a key t writes, from a version before t, sees its
-// window's end drop below t; a committed SI writer of such a key placed
-// after t sees its window's start rise to t (Conflict).
+// window's end drop below t. It also forgets the ended readers of those
+// keys that no later writer can affect: every later writer of a key is
+// placed after its latest writer (placeCommit), so an ended reader placed
+// (SER) or snapshotting (PC, SI) at or before t can never see one.
 func (e *engine) published(t *txn) {
 	for _, y := range t.wrote {
+		latest := y.latest().w.pos
+		keep := y.wreaders[:0]
 		for _, r := range y.wreaders {
-			if r.state != txnActive || r == t {
+			if r == t {
 				continue
 			}
-			if src := r.rd.reads[y]; src.pos.before(t.pos) && below(t.pos, r.rd.hi) {
-				r.rd.hi = t.pos
+			if r.state == txnActive {
+				if src := r.rd.reads[y]; src.pos.before(t.pos) && below(t.pos, r.rd.hi) {
+					r.rd.hi = t.pos
+				}
+				keep = append(keep, r)
+				continue
+			}
+			if r.state != txnServerAborted && latest.before(r.placeBound()) {
+				keep = append(keep, r)
 			}
 		}
-		for _, s := range y.siWriters {
-			// Conflict: an SI transaction after t that writes a key t
-			// writes now has t in its snapshot.
-			if t.pos.before(s.pos) {
-				s.rd.lo = later(s.rd.lo, t.pos)
-			}
-		}
-		if t.level == history.Snapshot {
-			y.siWriters = append(y.siWriters, t)
-		}
+		clear(y.wreaders[len(keep):])
+		y.wreaders = keep
 	}
+}
+
+// placeBound is the position an ended PC, SI or SER transaction's reads
+// depend on: a writer of a key it read, placed before this bound and after
+// its source, would break it (insertable).
+func (r *txn) placeBound() *omNode {
+	if r.level == history.Serializable {
+		return r.pos
+	}
+	return r.rd.lo
 }
 
 // finishReads folds an ended transaction into its session: its position

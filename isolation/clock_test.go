@@ -1,0 +1,49 @@
+package isolation
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/fickle-db/fickle/history"
+)
+
+// TestClockMergeAgreesWithAMapModel checks merge, with, covers and get
+// against maps on random clocks.
+func TestClockMergeAgreesWithAMapModel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	gen := func() (clock, map[history.SessionID]uint64) {
+		var c clock
+		m := map[history.SessionID]uint64{}
+		for range rng.IntN(6) {
+			s, n := history.SessionID(rng.IntN(8)), uint64(1+rng.IntN(5))
+			c = c.with(s, n)
+			m[s] = max(m[s], n)
+		}
+		return c, m
+	}
+	for range 2000 {
+		a, ma := gen()
+		b, mb := gen()
+		u := a.merge(b)
+		covers := true
+		for s, n := range mb {
+			if ma[s] < n {
+				covers = false
+			}
+			ma[s] = max(ma[s], n)
+		}
+		if a.covers(b) != covers {
+			t.Fatalf("covers(%v, %v) = %v", a, b, !covers)
+		}
+		for s := range history.SessionID(8) {
+			if u.get(s) != ma[s] {
+				t.Fatalf("merge(%v, %v) has %d for session %d, want %d", a, b, u.get(s), s, ma[s])
+			}
+		}
+		for i := 1; i < len(u); i++ {
+			if u[i-1].s >= u[i].s {
+				t.Fatalf("merge result %v not sorted", u)
+			}
+		}
+	}
+}
