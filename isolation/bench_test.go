@@ -3,8 +3,8 @@ package isolation
 import (
 	"encoding/binary"
 	"fmt"
-	"runtime"
 	"math/rand/v2"
+	"runtime"
 	"sync/atomic"
 	"syscall"
 	"testing"
