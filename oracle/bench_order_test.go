@@ -41,6 +41,7 @@ func BenchmarkCheckOrder(b *testing.B) {
 					var before, after runtime.MemStats
 					runtime.GC()
 					runtime.ReadMemStats(&before)
+					cpu := cpuTime()
 					for b.Loop() {
 						if via == "Check" {
 							if r := Check(h, opts); r.Verdict != Consistent || r.Steps != 0 {
@@ -50,6 +51,7 @@ func BenchmarkCheckOrder(b *testing.B) {
 							b.Fatalf("%v %+v", err, e)
 						}
 					}
+					b.ReportMetric((cpuTime()-cpu).Seconds()/float64(b.N), "cpu-s/op")
 					runtime.ReadMemStats(&after)
 					b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(b.N)/(1<<20), "MB-alloc/op")
 				})
