@@ -1,0 +1,305 @@
+package sqlexec
+
+import (
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/isolation"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// This file adds constraints and indexes to a table being created or
+// altered: PRIMARY KEY, UNIQUE, CHECK and FOREIGN KEY, validating existing
+// rows when the table is altered.
+
+// addConstraint adds a UNIQUE, CHECK or FOREIGN KEY constraint (or, with
+// alter, a PRIMARY KEY) to t, which the caller publishes. With alter the
+// existing rows are checked.
+func (d *ddl) addConstraint(b *binder, t *tableDesc, tc tableConstraint, alter bool) error {
+	c := tc.c
+	if c.Initdeferred {
+		return pgerror.Unsupported("INITIALLY DEFERRED constraints")
+	}
+	switch c.Contype {
+	case pg_query.ConstrType_CONSTR_UNIQUE:
+		cols, err := constraintCols(t, tc)
+		if err != nil {
+			return err
+		}
+		if c.NullsNotDistinct {
+			return pgerror.Unsupported("NULLS NOT DISTINCT")
+		}
+		name := c.Conname
+		if name == "" {
+			base := t.name + "_" + strings.Join(colNameList(t, cols), "_") + "_key"
+			name = d.uniqueRelName(t.schema, base)
+		} else if d.relationExists(t.schema, name) {
+			return pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" already exists", name)
+		}
+		_, err = d.addIndex(t, name, cols, true, true)
+		return err
+	case pg_query.ConstrType_CONSTR_PRIMARY:
+		if t.pk != nil {
+			return pgerror.Newf(pgerror.InvalidTableDefinition, "multiple primary keys for table \"%s\" are not allowed", t.name)
+		}
+		cols, err := constraintCols(t, tc)
+		if err != nil {
+			return err
+		}
+		for _, col := range cols {
+			if err := d.checkNoNulls(t, col); err != nil {
+				return err
+			}
+		}
+		name := c.Conname
+		if name == "" {
+			name = d.uniqueRelName(t.schema, t.name+"_pkey")
+		}
+		ix, err := d.addIndex(t, name, cols, true, true)
+		if err != nil {
+			return err
+		}
+		t.pk, t.pkName, t.pkIndex = cols, name, ix
+		for _, col := range cols {
+			nc := *t.cols[col]
+			nc.notNull = true
+			t.cols[col] = &nc
+		}
+		return nil
+	case pg_query.ConstrType_CONSTR_CHECK:
+		if c.IsNoInherit {
+			return pgerror.Unsupported("NO INHERIT")
+		}
+		if containsSubLink(c.RawExpr) {
+			return pgerror.New(pgerror.FeatureNotSupported, "cannot use subquery in check constraint")
+		}
+		name := c.Conname
+		if name == "" {
+			base := t.name + "_check"
+			if tc.column != "" {
+				base = t.name + "_" + tc.column + "_check"
+			} else if first := firstColumnRef(c.RawExpr); first != "" {
+				base = t.name + "_" + first + "_check"
+			}
+			name = uniqueConName(t, base)
+		}
+		sc := tableScope(t, t.name)
+		e, err := b.cond(sc, c.RawExpr, "CHECK")
+		if err != nil {
+			return err
+		}
+		if alter && !c.SkipValidation {
+			if err := d.scanRows(t, func(row []any) error {
+				d.x.row = row
+				v, err := e.eval(d.x)
+				if err != nil {
+					return err
+				}
+				if v == false {
+					return pgerror.Newf(pgerror.CheckViolation, "check constraint \"%s\" of relation \"%s\" is violated by some row", name, t.name)
+				}
+				return nil
+			}); err != nil {
+				return err
+			}
+		}
+		t.checks = append(t.checks, &checkDesc{name: name, expr: c.RawExpr, text: deparseExpr(c.RawExpr)})
+		return nil
+	case pg_query.ConstrType_CONSTR_FOREIGN:
+		return d.addForeignKey(b, t, tc, alter)
+	case pg_query.ConstrType_CONSTR_EXCLUSION:
+		return pgerror.Unsupported("EXCLUDE constraints")
+	}
+	return pgerror.Unsupported("constraint " + c.Contype.String())
+}
+
+func colNameList(t *tableDesc, cols []int) []string {
+	out := make([]string, len(cols))
+	for i, c := range cols {
+		out[i] = t.cols[c].name
+	}
+	return out
+}
+
+func firstColumnRef(n *pg_query.Node) string {
+	name := ""
+	walk(n, func(c *pg_query.Node) bool {
+		if name != "" {
+			return false
+		}
+		if cr := c.GetColumnRef(); cr != nil {
+			if s := cr.Fields[len(cr.Fields)-1].GetString_(); s != nil {
+				name = s.Sval
+			}
+		}
+		return name == ""
+	})
+	return name
+}
+
+// addIndex registers an index of t with the store.
+func (d *ddl) addIndex(t *tableDesc, name string, cols []int, unique, constraint bool) (*indexDesc, error) {
+	ix := &indexDesc{name: name, oid: d.cat.newOID(), table: t.oid, cols: cols, unique: unique, constraint: constraint}
+	id, err := d.store().CreateIndex(t.id, indexSpec(t, ix))
+	if err != nil {
+		if pgerror.GetCode(err) == pgerror.UniqueViolation {
+			return nil, pgerror.Wrapf(err, pgerror.UniqueViolation, "could not create unique index \"%s\"", name).
+				WithDetail("Key (%s) is duplicated.", strings.Join(colNameList(t, cols), ", "))
+		}
+		return nil, err
+	}
+	ix.id = id
+	d.undo = append(d.undo, func() { _ = d.store().DropIndex(id) })
+	t.indexes = append(t.indexes, ix)
+	d.cat.schemas[t.schema].indexes[name] = ix
+	return ix, nil
+}
+
+// scanRows calls fn for every row of t in the latest committed state (plus
+// the transaction's own writes).
+func (d *ddl) scanRows(t *tableDesc, fn func(row []any) error) error {
+	if d.x.txn == nil {
+		return nil
+	}
+	return d.x.txn.Scan(d.x.ctx, t.id, isolation.Span{}, isolation.ReadOptions{Latest: true}, func(_ []byte, row []any) (bool, error) {
+		return false, fn(row)
+	})
+}
+
+func (d *ddl) checkNoNulls(t *tableDesc, col int) error {
+	return d.scanRows(t, func(row []any) error {
+		if col < len(row) && row[col] == nil {
+			return pgerror.Newf(pgerror.NotNullViolation, "column \"%s\" of relation \"%s\" contains null values", t.cols[col].name, t.name)
+		}
+		return nil
+	})
+}
+
+func (d *ddl) addForeignKey(b *binder, t *tableDesc, tc tableConstraint, alter bool) error {
+	c := tc.c
+	fkNames := strs(c.FkAttrs)
+	if tc.column != "" {
+		fkNames = []string{tc.column}
+	}
+	var cols []int
+	for _, n := range fkNames {
+		i := t.colIndex(n)
+		if i < 0 {
+			return pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" referenced in foreign key constraint does not exist", n)
+		}
+		cols = append(cols, i)
+	}
+	var parent *tableDesc
+	if (c.Pktable.Schemaname == "" || c.Pktable.Schemaname == t.schema) && c.Pktable.Relname == t.name {
+		parent = t
+	} else if parent = d.s.lookupTable(d.cat, c.Pktable.Schemaname, c.Pktable.Relname); parent == nil {
+		return pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(c.Pktable))
+	}
+	var refCols []int
+	if len(c.PkAttrs) == 0 {
+		if parent.pk == nil {
+			return pgerror.Newf(pgerror.InvalidForeignKey, "there is no primary key for referenced table \"%s\"", parent.name)
+		}
+		refCols = append(refCols, parent.pk...)
+	} else {
+		for _, n := range strs(c.PkAttrs) {
+			i := parent.colIndex(n)
+			if i < 0 {
+				return pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" referenced in foreign key constraint does not exist", n)
+			}
+			refCols = append(refCols, i)
+		}
+	}
+	if len(refCols) != len(cols) {
+		return pgerror.New(pgerror.InvalidForeignKey, "number of referencing and referenced columns for foreign key disagree")
+	}
+	unique := !parent.hidden && sameSet(parent.pk, refCols) && intsEqual(parent.pk, refCols)
+	for _, ix := range parent.indexes {
+		if ix.unique && intsEqual(ix.cols, refCols) {
+			unique = true
+		}
+	}
+	if !unique {
+		return pgerror.Newf(pgerror.InvalidForeignKey, "there is no unique constraint matching given keys for referenced table \"%s\"", parent.name)
+	}
+	for i, col := range cols {
+		ct, pt := t.cols[col].typ, parent.cols[refCols[i]].typ
+		if _, err := types.ResolveBinaryOp("=", ct, pt); err != nil {
+			return pgerror.Newf(pgerror.DatatypeMismatch, "foreign key constraint cannot be implemented").
+				WithDetail("Key columns \"%s\" and \"%s\" are of incompatible types: %s and %s.", t.cols[col].name, parent.cols[refCols[i]].name, ct, pt)
+		}
+	}
+	if c.FkMatchtype == "f" {
+		return pgerror.Unsupported("MATCH FULL")
+	}
+	action := func(a string) (byte, error) {
+		switch a {
+		case "", "a":
+			return fkNoAction, nil
+		case "r":
+			return fkRestrict, nil
+		case "c":
+			return fkCascade, nil
+		case "n":
+			return fkSetNull, nil
+		case "d":
+			return fkDefault, nil
+		}
+		return 0, pgerror.Unsupported("foreign key action " + a)
+	}
+	del, err := action(c.FkDelAction)
+	if err != nil {
+		return err
+	}
+	upd, err := action(c.FkUpdAction)
+	if err != nil {
+		return err
+	}
+	if len(c.FkDelSetCols) > 0 {
+		return pgerror.Unsupported("ON DELETE SET NULL (columns)")
+	}
+	name := c.Conname
+	if name == "" {
+		name = uniqueConName(t, t.name+"_"+strings.Join(fkNames, "_")+"_fkey")
+	}
+	fk := &fkDesc{name: name, cols: cols, refTable: parent.oid, refCols: refCols, onDelete: del, onUpdate: upd}
+	if alter && !c.SkipValidation {
+		fc, err := b.fkCheckFor(t, fk)
+		if err != nil {
+			return err
+		}
+		if err := d.scanRows(t, func(row []any) error { return fc.check(d.x, t, row) }); err != nil {
+			return err
+		}
+	}
+	t.fks = append(t.fks, fk)
+	return nil
+}
+
+// constraintCols resolves the key columns of a PRIMARY KEY or UNIQUE
+// constraint.
+func constraintCols(t *tableDesc, tc tableConstraint) ([]int, error) {
+	names := strs(tc.c.Keys)
+	if tc.column != "" {
+		names = []string{tc.column}
+	}
+	var cols []int
+	for _, n := range names {
+		i := t.colIndex(n)
+		if i < 0 {
+			return nil, pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" named in key does not exist", n)
+		}
+		for _, c := range cols {
+			if c == i {
+				return nil, pgerror.Newf(pgerror.DuplicateColumn, "column \"%s\" appears twice in primary key constraint", n)
+			}
+		}
+		cols = append(cols, i)
+	}
+	if len(tc.c.Including) > 0 {
+		return nil, pgerror.Unsupported("INCLUDE in constraints")
+	}
+	return cols, nil
+}

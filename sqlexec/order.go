@@ -1,0 +1,206 @@
+package sqlexec
+
+import (
+	"sort"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// This file compiles and applies ORDER BY, DISTINCT, LIMIT and OFFSET.
+
+// orderBy compiles ORDER BY: output column names and ordinals refer to the
+// select list; other expressions become hidden output columns.
+func (b *binder) orderBy(sc *scope, sorts []*pg_query.Node, outs []*scalar, cols []outCol, targetNodes []*pg_query.Node) ([]sortKey, []*scalar, error) {
+	var keys []sortKey
+	for _, s := range sorts {
+		sb := s.GetSortBy()
+		if sb.SortbyDir == pg_query.SortByDir_SORTBY_USING {
+			return nil, nil, pgerror.Unsupported("ORDER BY ... USING")
+		}
+		col := -1
+		if c := sb.Node.GetAConst(); c != nil && c.GetIval() != nil {
+			n := int(c.GetIval().Ival)
+			if n < 1 || n > len(cols) {
+				return nil, nil, b.errAt(pgerror.Newf(pgerror.InvalidColumnReference, "ORDER BY position %d is not in select list", n), c.Location)
+			}
+			col = n - 1
+		} else if cr := sb.Node.GetColumnRef(); cr != nil && len(cr.Fields) == 1 && cr.Fields[0].GetString_() != nil {
+			name := cr.Fields[0].GetString_().Sval
+			for i, c := range cols {
+				if c.Name == name {
+					if col >= 0 {
+						return nil, nil, b.errAt(pgerror.Newf(pgerror.AmbiguousColumn, "ORDER BY \"%s\" is ambiguous", name), cr.Location)
+					}
+					col = i
+				}
+			}
+		}
+		if col < 0 {
+			key := nodeKey(sb.Node)
+			for i, tn := range targetNodes {
+				if tn != nil && nodeKey(tn) == key {
+					col = i
+					break
+				}
+			}
+		}
+		if col < 0 {
+			e, err := b.expr(sc, sb.Node)
+			if err != nil {
+				return nil, nil, err
+			}
+			if unresolved(e) || e.lit != nil || e.null {
+				if e, err = b.coerce(e, types.Text, types.CastImplicit); err != nil {
+					return nil, nil, err
+				}
+			}
+			outs = append(outs, e)
+			col = len(outs) - 1
+		}
+		desc := sb.SortbyDir == pg_query.SortByDir_SORTBY_DESC
+		nullsFirst := desc
+		switch sb.SortbyNulls {
+		case pg_query.SortByNulls_SORTBY_NULLS_FIRST:
+			nullsFirst = true
+		case pg_query.SortByNulls_SORTBY_NULLS_LAST:
+			nullsFirst = false
+		}
+		keys = append(keys, sortKey{col: col, typ: outs[col].typ, desc: desc, nullsFirst: nullsFirst})
+	}
+	return keys, outs, nil
+}
+
+func distinctKind(st *pg_query.SelectStmt) (bool, error) {
+	if len(st.DistinctClause) == 0 {
+		return false, nil
+	}
+	if len(st.DistinctClause) == 1 && st.DistinctClause[0].Node == nil {
+		return true, nil
+	}
+	return false, pgerror.Unsupported("DISTINCT ON")
+}
+
+func (b *binder) limitOffset(st *pg_query.SelectStmt) (limit, offset *scalar, err error) {
+	if st.LimitOption == pg_query.LimitOption_LIMIT_OPTION_WITH_TIES {
+		return nil, nil, pgerror.Unsupported("FETCH ... WITH TIES")
+	}
+	conv := func(n *pg_query.Node) (*scalar, error) {
+		if n == nil {
+			return nil, nil
+		}
+		if c := n.GetAConst(); c != nil && c.Isnull {
+			return nil, nil
+		}
+		e, err := b.expr(nil, n)
+		if err != nil {
+			return nil, err
+		}
+		return b.coerce(e, types.Int8, types.CastImplicit)
+	}
+	if limit, err = conv(st.LimitCount); err != nil {
+		return nil, nil, err
+	}
+	offset, err = conv(st.LimitOffset)
+	return limit, offset, err
+}
+
+func evalLimit(x *execCtx, limit, offset *scalar) (lim, off int64, err error) {
+	lim = -1
+	if limit != nil {
+		v, err := limit.eval(x)
+		if err != nil {
+			return 0, 0, err
+		}
+		if v != nil {
+			lim = v.(int64)
+			if lim < 0 {
+				return 0, 0, pgerror.New(pgerror.InvalidRowCountInLimitClause, "LIMIT must not be negative")
+			}
+		}
+	}
+	if offset != nil {
+		v, err := offset.eval(x)
+		if err != nil {
+			return 0, 0, err
+		}
+		if v != nil {
+			off = v.(int64)
+			if off < 0 {
+				return 0, 0, pgerror.New(pgerror.InvalidRowCountInResultOffsetClause, "OFFSET must not be negative")
+			}
+		}
+	}
+	return lim, off, nil
+}
+
+// trimOutput applies DISTINCT, ORDER BY, OFFSET and LIMIT and drops the
+// hidden sort columns.
+func trimOutput(rows [][]any, keys []sortKey, distinct bool, nVisible int, outs []*scalar, lim, off int64, hasLimit bool) ([][]any, error) {
+	if distinct {
+		seen := map[string]bool{}
+		kept := rows[:0]
+		var buf []byte
+		for _, r := range rows {
+			buf = buf[:0]
+			for i := 0; i < nVisible; i++ {
+				buf = types.AppendKey(buf, outs[i].typ, r[i])
+			}
+			if !seen[string(buf)] {
+				seen[string(buf)] = true
+				kept = append(kept, r)
+			}
+		}
+		rows = kept
+	}
+	if len(keys) > 0 {
+		sortRows(rows, keys)
+	}
+	if off > 0 {
+		if off >= int64(len(rows)) {
+			rows = nil
+		} else {
+			rows = rows[off:]
+		}
+	}
+	if hasLimit && lim >= 0 && lim < int64(len(rows)) {
+		rows = rows[:lim]
+	}
+	if len(outs) > nVisible {
+		for i, r := range rows {
+			rows[i] = r[:nVisible]
+		}
+	}
+	return rows, nil
+}
+
+func sortRows(rows [][]any, keys []sortKey) {
+	sort.SliceStable(rows, func(i, j int) bool {
+		for _, k := range keys {
+			a, b := rows[i][k.col], rows[j][k.col]
+			var c int
+			switch {
+			case a == nil && b == nil:
+				c = 0
+			case a == nil:
+				if k.nullsFirst {
+					return true
+				}
+				return false
+			case b == nil:
+				return !k.nullsFirst
+			default:
+				c = types.Compare(k.typ, a, b)
+				if k.desc {
+					c = -c
+				}
+			}
+			if c != 0 {
+				return c < 0
+			}
+		}
+		return false
+	})
+}
