@@ -73,7 +73,12 @@ type Config struct {
 	// Record keeps the history (read events with the writer seen, writes,
 	// outcomes, commit order) in memory for History.
 	Record bool
-	_      struct{}
+	// RealTime adds real time to every level (the strict variants,
+	// --realtime): a transaction sees every transaction that committed
+	// before it began. The engine's clock is logical: the order of its
+	// calls. Recorded histories then carry Start and End as logical ticks.
+	RealTime bool
+	_        struct{}
 }
 
 // ReadOptions qualify a read (Get, Scan, ScanIndex).

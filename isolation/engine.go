@@ -28,6 +28,7 @@ type engine struct {
 	init        *txn
 	locks       map[resource]*lockEntry
 	rec         recorder
+	tick        uint64 // the logical clock of Config.RealTime
 	// chooser, set only by tests, makes every choice (a read's version, a
 	// transaction's place in co) instead of the strategy: it returns an
 	// index below n. Exhaustive tests enumerate the engine's behaviours

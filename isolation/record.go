@@ -124,6 +124,7 @@ func (r *recorder) end(t *txn) {
 		return
 	}
 	ht := &r.h.Txns[t.id]
+	ht.Start, ht.End = int64(t.begin), int64(t.commit)
 	switch t.state {
 	case txnCommitted:
 		ht.Outcome = history.Committed

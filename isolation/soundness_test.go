@@ -67,8 +67,9 @@ func genWorkload(rng *rand.Rand, maxTxns int) workload {
 // sessions at random; an operation that would wait for a row lock lets
 // another session run, and when every session would wait the waiter rolls
 // back (the driver cannot block).
-func runWorkload(w workload, strat Strategy, seed uint64, rng *rand.Rand) (*Store, error) {
-	s := NewStore(Config{Strategy: strat, Seed: seed, Record: true})
+func runWorkload(w workload, cfg Config, rng *rand.Rand) (*Store, error) {
+	cfg.Record = true
+	s := NewStore(cfg)
 	tab, err := s.CreateTable(TableSpec{Name: "t", FormatKey: func(k []byte) string { return string(k) }})
 	if err != nil {
 		return nil, err
@@ -215,7 +216,7 @@ func TestSoundnessRandomWorkloadsSatisfyTheirLevels(t *testing.T) {
 		}
 		w := genWorkload(rng, maxTxns)
 		strat := strategies[c%len(strategies)]
-		s, err := runWorkload(w, strat, uint64(c), rng)
+		s, err := runWorkload(w, Config{Strategy: strat, Seed: uint64(c)}, rng)
 		if err != nil {
 			t.Fatalf("case %d: %v", c, err)
 		}
@@ -279,4 +280,31 @@ func dumpHistory(h *history.History) string {
 	}
 	fmt.Fprintf(&b, "co %v\n", h.CommitOrder)
 	return b.String()
+}
+
+// TestSoundnessWithRealTimeSatisfiesTheStrictLevels runs random workloads
+// with Config.RealTime and checks them with the oracle's strict variants:
+// every transaction sees what committed before it began.
+func TestSoundnessWithRealTimeSatisfiesTheStrictLevels(t *testing.T) {
+	cases := 300
+	if *longSoundness {
+		cases = 30000
+	}
+	opts := oracle.Options{RealTime: true}
+	for c := range cases {
+		rng := rand.New(rand.NewPCG(uint64(c), 11))
+		w := genWorkload(rng, 8+8*(c%2))
+		strat := strategies[c%len(strategies)]
+		s, err := runWorkload(w, Config{Strategy: strat, Seed: uint64(c), RealTime: true}, rng)
+		if err != nil {
+			t.Fatalf("case %d: %v", c, err)
+		}
+		h := s.History()
+		if ex, err := oracle.CheckOrder(h, h.CommitOrder, opts, nil); err != nil || ex != nil {
+			t.Fatalf("case %d (strategy %d): the oracle rejects the recorded co: %v %+v\n%s", c, strat, err, ex, dumpHistory(h))
+		}
+		if r := oracle.Check(h, opts); r.Verdict != oracle.Consistent {
+			t.Fatalf("case %d (strategy %d): the oracle says %s: %+v\n%s", c, strat, r.Verdict, r.Explanation, dumpHistory(h))
+		}
+	}
 }

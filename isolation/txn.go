@@ -56,6 +56,9 @@ type txn struct {
 	event  uint32 // current statement number
 	stmts  int    // statements started with Statement
 
+	begin, commit uint64 // logical ticks (Config.RealTime)
+	rtFront       uint64 // once ended: every commit before this tick is in its causal past
+
 	rd       *readState  // the level's read bookkeeping
 	vc       clock       // once ended: its causal past, itself included
 	wrote    []*keyState // once committed: the keys it wrote
@@ -122,6 +125,10 @@ func (e *engine) begin(s *session, opts TxnOptions) (*Txn, error) {
 		readOnly: opts.ReadOnly,
 		strategy: strat,
 		done:     make(chan struct{}),
+	}
+	if e.cfg.RealTime {
+		e.tick++
+		t.begin = e.tick
 	}
 	t.rd = e.newReadState(t)
 	if strat == StrategyRandom || strat == StrategyAdversarial {
@@ -217,6 +224,10 @@ func (e *engine) commit(ctx context.Context, t *txn) error {
 		return e.serverAbort(t, err)
 	}
 	t.pos = e.co.insertAfter(pos, t)
+	if e.cfg.RealTime {
+		e.tick++
+		t.commit = e.tick
+	}
 	for _, ws := range t.writes {
 		for _, w := range ws {
 			w.ks.insertVersion(version{w: t, row: w.row, tomb: w.tomb})

@@ -31,15 +31,27 @@ func (e *engine) newReadState(t *txn) *readState {
 	if rs.lo == nil {
 		rs.lo = e.init.pos
 	}
+	if e.cfg.RealTime {
+		// Everything that ended before t began precedes it in co.
+		rs.lo, rs.rt = e.co.tail, t.begin
+	}
 	return rs
 }
 
 // readState is a transaction's read bookkeeping.
 type readState struct {
-	lo, hi *omNode // PC, SI, SER window; hi nil means unbounded
+	// lo is the co position t must follow: its session predecessors, its
+	// read sources, for SI the latest writer of every key it writes, and
+	// with Config.RealTime everything that ended before it began. For PC,
+	// SI and SER, [lo, hi) is also the window of snapshot points, hi nil
+	// meaning unbounded.
+	lo, hi *omNode
 	reads  map[*keyState]*txn
 	srcs   map[*txn]struct{} // RC, RA: sources of reads so far
 	vc     clock             // the causal past, this transaction's reads included
+	// rt (Config.RealTime): every transaction that committed before this
+	// tick is visible; for CC it grows with the fronts of the sources read.
+	rt uint64
 }
 
 // windowed reports whether t reads from a prefix of co.
@@ -132,7 +144,7 @@ func (e *engine) validVersions(t *txn, ks *keyState, buf []int) []int {
 // read: a session predecessor, an earlier read's source, or (CC) anything
 // in t's causal past.
 func (e *engine) sees(t *txn, w *txn) bool {
-	if w == e.init || w.sess == t.sess {
+	if w == e.init || w.sess == t.sess || w.commit != 0 && w.commit < t.rd.rt {
 		return true
 	}
 	if t.level == history.Causal {
@@ -160,7 +172,7 @@ func (e *engine) makesStale(t *txn, c *txn) bool {
 	for y, src := range t.rd.reads {
 		i := y.versionIndex(src)
 		for _, v := range y.versions[i+1:] {
-			if v.w == c || c.vc.has(v.w) {
+			if v.w == c || c.vc.has(v.w) || v.w.commit != 0 && v.w.commit < c.rtFront {
 				return true
 			}
 		}
@@ -197,6 +209,9 @@ func (e *engine) observe(t *txn, ks *keyState, i int) {
 	}
 	if w != e.init && !rs.vc.covers(w.vc) {
 		rs.vc = rs.vc.merge(w.vc)
+	}
+	if t.level == history.Causal && w.rtFront > rs.rt {
+		rs.rt = w.rtFront // real time is part of the causal past
 	}
 }
 
@@ -289,6 +304,7 @@ func (e *engine) finishReads(t *txn) {
 	}
 	s.lastPos = t.pos
 	t.vc = t.rd.vc.with(s.id, t.seq)
+	t.rtFront = t.rd.rt
 	s.vc = s.vc.merge(t.vc) // client-aborted reads stay in the session's past
 	rs := t.rd
 	rs.srcs = nil
