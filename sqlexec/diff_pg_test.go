@@ -1,0 +1,171 @@
+package sqlexec
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/isolation"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// TestScriptsAgainstPostgres runs the sql blocks of testdata/scripts one
+// statement at a time on the engine and on a real PostgreSQL 15 and reports
+// statements whose SQLSTATE or rows differ. It needs a server: set
+// FICKLE_TEST_PG to a DSN of a database it may drop and create tables in
+// (for example postgres://postgres@localhost:55434/postgres). Known,
+// intended differences are listed in testdata/pg_differences.txt.
+func TestScriptsAgainstPostgres(t *testing.T) {
+	dsn := os.Getenv("FICKLE_TEST_PG")
+	if dsn == "" {
+		t.Skip("FICKLE_TEST_PG not set")
+	}
+	files, _ := filepath.Glob("testdata/scripts/*.txt")
+	known := map[string]bool{}
+	if data, err := os.ReadFile("testdata/pg_differences.txt"); err == nil {
+		for _, l := range strings.Split(string(data), "\n") {
+			if l != "" && !strings.HasPrefix(l, "#") {
+				known[l] = true
+			}
+		}
+	}
+	ctx := context.Background()
+	admin, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close(ctx)
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".txt")
+		t.Run(name, func(t *testing.T) {
+			db := "sqlexec_diff_" + name
+			if _, err := admin.Exec(ctx, "DROP DATABASE IF EXISTS "+db); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := admin.Exec(ctx, "CREATE DATABASE "+db); err != nil {
+				t.Fatal(err)
+			}
+			cfg := admin.Config().Copy()
+			cfg.Database = db
+			data, _ := os.ReadFile(f)
+			store := isolation.NewStore(isolation.Config{Strategy: isolation.StrategyLatest, Seed: 1})
+			eng, _ := NewEngine(Config{Store: store})
+			conns := map[string]*pgx.Conn{}
+			sessions := map[string]*scriptSession{}
+			for _, b := range parseScript(t, string(data)) {
+				if b.directive != "sql" || b.args["params"] != "" {
+					continue
+				}
+				sn := b.args["session"]
+				if conns[sn] == nil {
+					c, err := pgx.ConnectConfig(ctx, cfg)
+					if err != nil {
+						t.Fatal(err)
+					}
+					defer c.Close(ctx)
+					conns[sn] = c
+					sessions[sn] = &scriptSession{s: eng.NewSession(SessionInfo{User: "postgres", Database: db})}
+				}
+				ss := sessions[sn]
+				sts, err := ss.s.Parse(b.input)
+				if err != nil {
+					continue
+				}
+				for _, st := range sts {
+					mine := runSQL(ss, st.SQL(), "")
+					theirs := pgOutput(ctx, conns[sn], st.SQL())
+					if known[st.SQL()] {
+						continue
+					}
+					if normalizeDiff(mine) != normalizeDiff(theirs) {
+						t.Errorf("%s\n  fickle: %s\n  postgres: %s", st.SQL(), strings.ReplaceAll(strings.TrimSpace(mine), "\n", " / "), strings.ReplaceAll(strings.TrimSpace(theirs), "\n", " / "))
+					}
+				}
+			}
+		})
+	}
+}
+
+// normalizeDiff keeps what both sides must agree on: the SQLSTATE of an
+// error, or the rows and the command tag.
+func normalizeDiff(s string) string {
+	var out []string
+	for _, l := range strings.Split(strings.TrimSpace(s), "\n") {
+		switch {
+		case strings.HasPrefix(l, "ERROR "):
+			out = append(out, l[:11])
+		case strings.HasPrefix(l, "NOTICE "), strings.HasPrefix(l, "WARNING "), strings.HasPrefix(l, "params:"):
+		case strings.Contains(l, ":") && strings.Contains(l, " | ") || !strings.Contains(l, " ") && strings.Contains(l, ":"):
+			// A header: compare the column names, not the types.
+			var names []string
+			for _, c := range strings.Split(l, " | ") {
+				n, _, _ := strings.Cut(c, ":")
+				names = append(names, n)
+			}
+			out = append(out, strings.Join(names, " | "))
+		default:
+			out = append(out, l)
+		}
+	}
+	// An empty result's column header is not compared (pgconn drops it).
+	if len(out) == 2 && (strings.HasSuffix(out[1], " 0") || out[1] == "") {
+		out = out[1:]
+	}
+	if len(out) == 1 && out[0] != "" && !strings.HasPrefix(out[0], "ERROR") && !strings.Contains(out[0], " ") {
+		out = []string{"SELECT 0"}
+	}
+	return strings.Join(out, "\n")
+}
+
+func pgOutput(ctx context.Context, c *pgx.Conn, sql string) string {
+	results, err := c.PgConn().Exec(ctx, sql).ReadAll()
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return fmt.Sprintf("ERROR %s: %s\n", pe.Code, pe.Message)
+	}
+	if err != nil {
+		return "ERROR ?: " + err.Error() + "\n"
+	}
+	var out strings.Builder
+	for _, r := range results {
+		if r.Err != nil {
+			return errText(pgerror.New(pgerror.Code(r.Err.(*pgconn.PgError).Code), r.Err.Error()))
+		}
+		tag := r.CommandTag.String()
+		if len(r.FieldDescriptions) > 0 {
+			var names []string
+			for _, f := range r.FieldDescriptions {
+				t, _ := types.TypeByOid(types.Oid(f.DataTypeOID))
+				names = append(names, f.Name+":"+t.Name())
+			}
+			out.WriteString(strings.Join(names, " | ") + "\n")
+			for _, row := range r.Rows {
+				vals := make([]string, len(row))
+				for i, v := range row {
+					switch {
+					case v == nil:
+						vals[i] = "NULL"
+					case len(v) == 0:
+						vals[i] = "''"
+					default:
+						vals[i] = string(v)
+					}
+				}
+				out.WriteString(strings.Join(vals, " | ") + "\n")
+			}
+			if strings.HasPrefix(tag, "SELECT") || tag == "SHOW" {
+				continue
+			}
+		}
+		out.WriteString(tag + "\n")
+	}
+	return out.String()
+}
