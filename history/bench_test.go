@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // large adds 10^6-transaction cases to the read benchmarks:
@@ -60,16 +62,20 @@ func BenchmarkGenerate(b *testing.B) {
 }
 
 // benchRead times read over data and reports, besides the usual figures,
-// live-MB: the heap the history holds once read (after a collection).
+// cpu-s/op (user and system CPU time of the process, which on a shared
+// machine says more than wall time) and live-MB: the heap the history holds
+// once read (after a collection).
 func benchRead(b *testing.B, data []byte, read func(io.Reader, string) (*History, error)) {
 	b.SetBytes(int64(len(data)))
 	var h *History
+	start := cpuTime()
 	for b.Loop() {
 		var err error
 		if h, err = read(bytes.NewReader(data), "bench"); err != nil {
 			b.Fatal(err)
 		}
 	}
+	b.ReportMetric((cpuTime()-start).Seconds()/float64(b.N), "cpu-s/op")
 	h = nil
 	var before, after runtime.MemStats
 	runtime.GC()
@@ -79,4 +85,10 @@ func benchRead(b *testing.B, data []byte, read func(io.Reader, string) (*History
 	runtime.ReadMemStats(&after)
 	b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/(1<<20), "live-MB")
 	runtime.KeepAlive(h)
+}
+
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
