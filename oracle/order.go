@@ -66,6 +66,7 @@ func init() { verifyCommitOrderHook = verifyCommitOrder }
 func verifyCommitOrderView(h *history.History, view OrderView, levels []history.Level, opts Options) *Explanation {
 	c := &orderChecker{ix: newTxnIndex(h, levels), view: view, realTime: opts.RealTime}
 	if so, ok := view.(*SliceOrder); ok {
+		c.so = so
 		c.buildClocks(so)
 	}
 	needLast := false
@@ -98,6 +99,7 @@ func verifyCommitOrderView(h *history.History, view OrderView, levels []history.
 type orderChecker struct {
 	ix       *txnIndex
 	view     OrderView
+	so       *SliceOrder // view, when it is one
 	realTime bool
 	rt       *rtIndex
 	// clocks, when built, hold each transaction's causal past as a vector
@@ -145,7 +147,7 @@ func (c *orderChecker) checkTxn(t3 history.TxnID, last map[history.KeyID]history
 	frontTxn := prev
 	for i := range in.reads {
 		r := &in.reads[i]
-		if c.ix.badRead(r) {
+		if c.badRead(r) {
 			return &orderViolation{level: level, reader: t3, read: r, writer: r.src, base: EdgeWR, why: "wrote no visible version of the key"}
 		}
 		p, ok := c.view.Pos(r.src)
@@ -185,6 +187,18 @@ func (c *orderChecker) checkTxn(t3 history.TxnID, last map[history.KeyID]history
 		return c.checkCausal(t3, in.reads, p3)
 	}
 	return c.checkAtomic(t3, level, in.reads, last, start)
+}
+
+// badRead is txnIndex.badRead, answered from the order's per-key writer
+// lists when it has them.
+func (c *orderChecker) badRead(r *extRead) bool {
+	switch {
+	case c.so == nil:
+		return c.ix.badRead(r)
+	case int(r.src) >= len(c.ix.h.Txns) || !c.ix.get(r.src).commit:
+		return true
+	}
+	return r.src != history.Init && !c.so.writes(r.key, r.src)
 }
 
 // checkBelow checks the SER, PC and SI axioms: every writer of a read's key

@@ -29,6 +29,11 @@ type txnIndex struct {
 	// sess lists each session's live transactions in session order; eager
 	// mode only (lazy mode walks h.Sessions).
 	sess [][]history.TxnID
+	// readArena and keyArena back every txnInfo's reads and writes, so that
+	// indexing a history allocates a few arrays, not two slices a
+	// transaction.
+	readArena []extRead
+	keyArena  []history.KeyID
 }
 
 // txnInfo is what the checkers need to know about one transaction.
@@ -59,7 +64,12 @@ type extRead struct {
 // h must pass history.Validate.
 func newTxnIndex(h *history.History, levels []history.Level) *txnIndex {
 	n := len(h.Txns)
-	ix := &txnIndex{h: h, levels: levels, infos: make([]txnInfo, n)}
+	ops := 0
+	for i := range h.Txns {
+		ops += len(h.Txns[i].Ops)
+	}
+	ix := &txnIndex{h: h, levels: levels, infos: make([]txnInfo, n),
+		readArena: make([]extRead, 0, ops), keyArena: make([]history.KeyID, 0, ops)}
 	for i := range ix.infos {
 		ix.fill(history.TxnID(i), &ix.infos[i])
 	}
@@ -89,18 +99,25 @@ func (ix *txnIndex) fill(id history.TxnID, in *txnInfo) {
 	if !in.live || id == history.Init {
 		return
 	}
-	var keys []history.KeyID
+	r0, k0 := len(ix.readArena), len(ix.keyArena)
 	for j, op := range t.Ops {
 		switch {
 		case op.Kind == history.OpWrite:
-			keys = append(keys, op.Key)
+			if in.commit {
+				ix.keyArena = append(ix.keyArena, op.Key)
+			}
 		case op.Writer != id:
-			in.reads = append(in.reads, extRead{txn: id, op: int32(j), event: op.Event, key: op.Key, src: op.Writer})
+			ix.readArena = append(ix.readArena, extRead{txn: id, op: int32(j), event: op.Event, key: op.Key, src: op.Writer})
 		}
 	}
-	if in.commit && len(keys) > 0 {
-		slices.Sort(keys)
-		in.writes = slices.Compact(keys)
+	if r := ix.readArena[r0:]; len(r) > 0 {
+		in.reads = r[:len(r):len(r)]
+	}
+	if k := ix.keyArena[k0:]; len(k) > 0 {
+		slices.Sort(k)
+		k = slices.Compact(k)
+		ix.keyArena = ix.keyArena[:k0+len(k)]
+		in.writes = k[:len(k):len(k)]
 	}
 }
 

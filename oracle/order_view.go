@@ -119,3 +119,14 @@ func (o *SliceOrder) PrevWriter(key history.KeyID, p uint64) (history.TxnID, uin
 
 // Order returns the commit order as given.
 func (o *SliceOrder) Order() []history.TxnID { return o.co }
+
+// writes reports whether t (not Init) committed a write of key: one binary
+// search over the key's writers, which the verifier's next question about
+// the key then finds in cache.
+func (o *SliceOrder) writes(key history.KeyID, t history.TxnID) bool {
+	if int(t) >= len(o.pos) || o.pos[t] < 0 {
+		return false
+	}
+	_, ok := slices.BinarySearch(o.writers[key], o.pos[t])
+	return ok
+}
