@@ -78,7 +78,28 @@ type Config struct {
 	// before it began. The engine's clock is logical: the order of its
 	// calls. Recorded histories then carry Start and End as logical ticks.
 	RealTime bool
-	_        struct{}
+	// Log, when set, receives the history as it happens (fickle serve
+	// --history): sessions, begins, statements, read events with the
+	// writer of every inspected key, and at each end the transaction's
+	// final writes, its place in co and its outcome. *history.Writer
+	// implements it and flushes at every commit, which Commit calls before
+	// returning. Its errors stick in the Writer: check them when closing it.
+	Log EventLog
+	_   struct{}
+}
+
+// EventLog receives the events of a run in the order the engine makes them
+// (under its mutex). *history.Writer implements it.
+type EventLog interface {
+	Session(s history.SessionID, name string) error
+	Begin(t history.TxnID, s history.SessionID, level history.Level, start int64, name string) error
+	Stmt(t history.TxnID, st history.Statement) error
+	Read(t history.TxnID, items []history.ReadItem) error
+	Write(t history.TxnID, it history.WriteItem) error
+	Commit(t history.TxnID, end int64) error
+	Abort(t history.TxnID, o history.Outcome, code string, end int64) error
+	CommitOrder(t, after history.TxnID) error
+	Checkpoint() error
 }
 
 // ReadOptions qualify a read (Get, Scan, ScanIndex).

@@ -31,11 +31,16 @@ func (e *engine) checkpoint() (*history.History, error) {
 	defer e.mu.Unlock()
 
 	e.init.pos = e.co.init(e.init)
+	if e.rec.log != nil {
+		_ = e.rec.log.Checkpoint()
+	}
 	rec := recorder{}
-	rec.init(e.rec.on)
+	rec.init(e.rec.on, e.rec.log)
 	for _, s := range e.allSessions {
 		s.lastPos, s.vc = nil, nil
-		rec.session(s)
+		if rec.on {
+			rec.h.Sessions = append(rec.h.Sessions, history.Session{ID: s.id, Name: s.name})
+		}
 	}
 	for _, tb := range e.tables {
 		if tb == nil {

@@ -102,7 +102,7 @@ func newEngine(cfg Config) *engine {
 	e.init = &txn{id: history.Init, e: e, state: txnCommitted, done: closedChan}
 	e.init.pos = e.co.init(e.init)
 	e.txns = append(e.txns, e.init)
-	e.rec.init(cfg.Record)
+	e.rec.init(cfg.Record, cfg.Log)
 	return e
 }
 

@@ -16,7 +16,7 @@ type seen struct {
 	row []any
 	ok  bool // a live row
 	w   *txn // whose version (t itself for its own write)
-	op  int
+	ref readRef
 }
 
 func (e *engine) get(ctx context.Context, t *txn, id TableID, key []byte, ro ReadOptions) ([]any, bool, error) {
@@ -41,8 +41,9 @@ func (e *engine) get(ctx context.Context, t *txn, id TableID, key []byte, ro Rea
 		return nil, false, err
 	}
 	if s.ok {
-		e.rec.markReturned(t, s.op)
+		e.rec.markReturned(t, s.ref)
 	}
+	e.rec.flushReads(t)
 	return s.row, s.ok, nil
 }
 
@@ -73,15 +74,15 @@ func (e *engine) readable(ctx context.Context, t *txn, id TableID) (*table, erro
 func (e *engine) inspect(t *txn, tb *table, ks *keyState, ro ReadOptions) (seen, error) {
 	t.nreads++
 	if w := t.writes[tb.id][ks.key]; w != nil {
-		op := e.rec.read(t, tb, ks, t, w.tomb)
-		return seen{ks: ks, row: w.row, ok: !w.tomb, w: t, op: op}, nil
+		ref := e.rec.read(t, tb, ks, t, w.tomb)
+		return seen{ks: ks, row: w.row, ok: !w.tomb, w: t, ref: ref}, nil
 	}
 	v, err := e.choose(t, tb, ks, ro)
 	if err != nil {
 		return seen{}, err
 	}
-	op := e.rec.read(t, tb, ks, v.w, v.tomb)
-	return seen{ks: ks, row: v.row, ok: !v.tomb, w: v.w, op: op}, nil
+	ref := e.rec.read(t, tb, ks, v.w, v.tomb)
+	return seen{ks: ks, row: v.row, ok: !v.tomb, w: v.w, ref: ref}, nil
 }
 
 func (e *engine) scan(ctx context.Context, t *txn, id TableID, span Span, ro ReadOptions, fn Visit) error {
@@ -158,7 +159,9 @@ func (e *engine) visitKeys(ctx context.Context, t *txn, tb *table, next func([]*
 		chunk []*keyState
 		found []seen
 	)
+	defer e.rec.flushReads(t) // the items of the last chunk, also on error
 	for {
+		e.rec.flushReads(t) // one log event per chunk
 		chunk = next(chunk[:0])
 		if len(chunk) == 0 {
 			return nil
@@ -189,7 +192,7 @@ func (e *engine) visitKeys(ctx context.Context, t *txn, tb *table, next func([]*
 				}
 			}
 			if matched {
-				e.rec.markReturned(t, s.op)
+				e.rec.markReturned(t, s.ref)
 			}
 			if stop {
 				return nil
@@ -227,7 +230,7 @@ func (e *engine) lockMatched(ctx context.Context, t *txn, tb *table, s seen, ro 
 	}
 	matched, stop, err = e.callVisit(fn, ns)
 	if matched {
-		e.rec.markReturned(t, ns.op)
+		e.rec.markReturned(t, ns.ref)
 	}
 	return false, stop, err
 }

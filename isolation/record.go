@@ -6,6 +6,7 @@ import (
 
 	"github.com/fickle-db/fickle/history"
 	"github.com/fickle-db/fickle/internal/invariants"
+	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/oracle"
 )
 
@@ -17,16 +18,20 @@ const noSession = ^history.SessionID(0)
 // the order-maintenance list when asked) the commit order. It is off unless
 // Config.Record: pgbench-scale runs without a checker keep nothing.
 type recorder struct {
-	on bool
-	h  history.History
+	on  bool
+	h   history.History
+	log EventLog // nil unless Config.Log
 }
 
-func (r *recorder) init(on bool) {
-	r.on = on
+func (r *recorder) init(on bool, log EventLog) {
+	r.on, r.log = on, log
 	r.h.Txns = []history.Txn{{ID: history.Init, Session: noSession, Outcome: history.Committed, Name: "init"}}
 }
 
 func (r *recorder) session(s *session) {
+	if r.log != nil {
+		_ = r.log.Session(s.id, s.name)
+	}
 	if !r.on {
 		return
 	}
@@ -34,6 +39,9 @@ func (r *recorder) session(s *session) {
 }
 
 func (r *recorder) begin(t *txn) {
+	if r.log != nil {
+		_ = r.log.Begin(t.id, t.sess.id, t.level, int64(t.begin), "")
+	}
 	if !r.on {
 		return
 	}
@@ -43,6 +51,10 @@ func (r *recorder) begin(t *txn) {
 }
 
 func (r *recorder) statement(t *txn, st history.Statement) {
+	if r.log != nil {
+		r.flushReads(t)
+		_ = r.log.Stmt(t.id, st)
+	}
 	if !r.on {
 		return
 	}
@@ -62,11 +74,21 @@ func (r *recorder) key(tb *table, ks *keyState) history.KeyID {
 	return ks.hid
 }
 
-// read records that t inspected key ks and saw w's version; it returns the
-// op's index, for markReturned.
-func (r *recorder) read(t *txn, tb *table, ks *keyState, w *txn, tomb bool) int {
+// readRef locates a recorded read: its op in the in-memory history and its
+// item in the transaction's buffered log event (-1 when not kept).
+type readRef struct{ op, item int }
+
+// read records that t inspected key ks and saw w's version.
+func (r *recorder) read(t *txn, tb *table, ks *keyState, w *txn, tomb bool) readRef {
+	ref := readRef{op: -1, item: -1}
+	if r.log != nil && w != t {
+		// Reads of the transaction's own writes carry no wr and are not
+		// logged: its writes are logged at commit (savepoints may undo them).
+		t.logReads = append(t.logReads, history.ReadItem{Key: r.logKey(tb, ks), Writer: w.id, Tombstone: tomb})
+		ref.item = len(t.logReads) - 1
+	}
 	if !r.on {
-		return -1
+		return ref
 	}
 	var fl history.OpFlags
 	if tomb {
@@ -74,15 +96,30 @@ func (r *recorder) read(t *txn, tb *table, ks *keyState, w *txn, tomb bool) int 
 	}
 	ht := &r.h.Txns[t.id]
 	ht.Ops = append(ht.Ops, history.Op{Kind: history.OpRead, Flags: fl, Key: r.key(tb, ks), Event: t.event, Writer: w.id})
-	return len(ht.Ops) - 1
+	ref.op = len(ht.Ops) - 1
+	return ref
 }
 
 // markReturned flags a recorded read as returned to the client.
-func (r *recorder) markReturned(t *txn, op int) {
-	if !r.on || op < 0 {
-		return
+func (r *recorder) markReturned(t *txn, ref readRef) {
+	if ref.item >= 0 {
+		t.logReads[ref.item].Returned = true
 	}
-	r.h.Txns[t.id].Ops[op].Flags |= history.FlagReturned
+	if r.on && ref.op >= 0 {
+		r.h.Txns[t.id].Ops[ref.op].Flags |= history.FlagReturned
+	}
+}
+
+// flushReads logs t's buffered read items as one read event.
+func (r *recorder) flushReads(t *txn) {
+	if r.log != nil && len(t.logReads) > 0 {
+		_ = r.log.Read(t.id, t.logReads)
+		t.logReads = t.logReads[:0]
+	}
+}
+
+func (r *recorder) logKey(tb *table, ks *keyState) history.Key {
+	return history.Key{Table: tb.spec.Name, Name: tb.formatKey([]byte(ks.key))}
 }
 
 // write records a write and returns the op's index.
@@ -119,7 +156,10 @@ func (r *recorder) undoWrites(t *txn, undone []undoEntry) {
 	ht.Ops = out
 }
 
-func (r *recorder) end(t *txn) {
+func (r *recorder) end(t *txn, after *txn) {
+	if r.log != nil {
+		r.logEnd(t, after)
+	}
 	if !r.on {
 		return
 	}
@@ -132,6 +172,34 @@ func (r *recorder) end(t *txn) {
 		ht.Outcome = history.ClientAborted
 	case txnServerAborted:
 		ht.Outcome = history.ServerAborted
+	}
+}
+
+// logEnd logs t's end: a committed transaction's last write to every key
+// (in the order it first wrote them), its place in co, and its outcome.
+func (r *recorder) logEnd(t *txn, after *txn) {
+	r.flushReads(t)
+	if t.state == txnCommitted {
+		done := make(map[*write]bool)
+		for _, u := range t.undo {
+			w := t.writes[u.table][u.key]
+			if w == nil || done[w] {
+				continue
+			}
+			done[w] = true
+			_ = r.log.Write(t.id, history.WriteItem{Key: r.logKey(t.e.tables[u.table], w.ks), Tombstone: w.tomb})
+		}
+	}
+	if after != nil {
+		_ = r.log.CommitOrder(t.id, after.id)
+	}
+	switch t.state {
+	case txnCommitted:
+		_ = r.log.Commit(t.id, int64(t.commit))
+	case txnClientAborted:
+		_ = r.log.Abort(t.id, history.ClientAborted, "", 0)
+	case txnServerAborted:
+		_ = r.log.Abort(t.id, history.ServerAborted, string(pgerror.GetCode(t.abortErr)), 0)
 	}
 }
 

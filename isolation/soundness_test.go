@@ -1,9 +1,11 @@
 package isolation
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -307,4 +309,73 @@ func TestSoundnessWithRealTimeSatisfiesTheStrictLevels(t *testing.T) {
 			t.Fatalf("case %d (strategy %d): the oracle says %s: %+v\n%s", c, strat, r.Verdict, r.Explanation, dumpHistory(h))
 		}
 	}
+}
+
+// TestLoggedHistoryReadsBackAsTheRecordedOne streams random workloads to a
+// history.Writer (Config.Log) and reads the JSONL back: the oracle must
+// accept it with its own co, and every transaction must have the recorded
+// outcome, level and session, the same reads of other transactions'
+// versions and the same final writes.
+func TestLoggedHistoryReadsBackAsTheRecordedOne(t *testing.T) {
+	for c := range 100 {
+		rng := rand.New(rand.NewPCG(uint64(c), 5))
+		w := genWorkload(rng, 16)
+		var buf bytes.Buffer
+		log, err := history.NewWriter(&buf, history.Header{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := runWorkload(w, Config{Strategy: strategies[c%len(strategies)], Seed: uint64(c), Log: log}, rng)
+		if err != nil {
+			t.Fatalf("case %d: %v", c, err)
+		}
+		if err := log.Close(); err != nil {
+			t.Fatal(err)
+		}
+		got, err := history.ReadJSONL(&buf, "log")
+		if err != nil {
+			t.Fatalf("case %d: %v\n%s", c, err, buf.String())
+		}
+		want := s.History()
+		if r := oracle.Check(got, oracle.Options{}); r.Verdict != oracle.Consistent {
+			t.Fatalf("case %d: the logged history is %s: %+v", c, r.Verdict, r.Explanation)
+		}
+		if fmt.Sprint(got.CommitOrder) != fmt.Sprint(want.CommitOrder) {
+			t.Fatalf("case %d: logged co %v, recorded %v", c, got.CommitOrder, want.CommitOrder)
+		}
+		if len(got.Txns) != len(want.Txns) {
+			t.Fatalf("case %d: logged %d transactions, recorded %d", c, len(got.Txns), len(want.Txns))
+		}
+		for i := 1; i < len(want.Txns); i++ {
+			g, r := got.Txns[i], want.Txns[i]
+			if g.Outcome != r.Outcome || g.Level != r.Level || g.Session != r.Session {
+				t.Fatalf("case %d T%d: logged %s %s s%d, recorded %s %s s%d", c, i, g.Outcome, g.Level, g.Session, r.Outcome, r.Level, r.Session)
+			}
+			if a, b := opSummary(got, &g), opSummary(want, &r); a != b {
+				t.Fatalf("case %d T%d: logged ops %s, recorded %s", c, i, a, b)
+			}
+		}
+	}
+}
+
+// opSummary lists a transaction's reads of other transactions' versions
+// in order, and its last write to every key (what others can see).
+func opSummary(h *history.History, t *history.Txn) string {
+	var reads []string
+	writes := map[string]string{} // key -> its last write
+	for _, op := range t.Ops {
+		k := h.Keys[op.Key].String()
+		switch {
+		case op.Kind == history.OpRead && op.Writer != t.ID:
+			reads = append(reads, fmt.Sprintf("r(%s<-%d,%v)", k, op.Writer, op.Flags&history.FlagReturned != 0))
+		case op.Kind == history.OpWrite && t.Outcome == history.Committed:
+			writes[k] = fmt.Sprintf("w(%s,%v)", k, op.Flags&history.FlagTombstone != 0)
+		}
+	}
+	ws := make([]string, 0, len(writes))
+	for _, w := range writes {
+		ws = append(ws, w)
+	}
+	slices.Sort(ws)
+	return strings.Join(reads, " ") + " | " + strings.Join(ws, " ")
 }

@@ -52,9 +52,10 @@ type txn struct {
 	tableLocks map[TableID]uint16
 	waitingFor *txn
 
-	nreads int    // keys inspected
-	event  uint32 // current statement number
-	stmts  int    // statements started with Statement
+	nreads   int                // keys inspected
+	logReads []history.ReadItem // reads not yet logged (Config.Log)
+	event    uint32             // current statement number
+	stmts    int                // statements started with Statement
 
 	begin, commit uint64 // logical ticks (Config.RealTime)
 	rtFront       uint64 // once ended: every commit before this tick is in its causal past
@@ -276,7 +277,11 @@ func (e *engine) end(t *txn, st txnState) {
 	}
 	t.sess.last = t
 	e.finishReads(t)
-	e.rec.end(t)
+	var after *txn
+	if t.pos != nil {
+		after = t.pos.prev.t
+	}
+	e.rec.end(t, after)
 	e.recheck(t)
 	// An ended transaction stays reachable from its versions: keep only
 	// what later checks read (its position, clock, writes, and a windowed
