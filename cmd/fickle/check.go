@@ -22,8 +22,8 @@ func init() {
 }
 
 // defaultMaxSteps bounds the exponential PC/SI/SER search by default, so
-// that fickle check never hangs: about a minute of search.
-const defaultMaxSteps = 50_000_000
+// that fickle check never hangs: about half a minute of search.
+const defaultMaxSteps = 10_000_000
 
 // Exit codes of fickle check.
 const (
