@@ -85,9 +85,10 @@ func init() {
 	addCast(OidName, OidText, CastImplicit, identity)
 	addCast(OidName, OidBpchar, CastAssignment, identity)
 	addCast(OidName, OidVarchar, CastAssignment, identity)
-	addCast(OidChar, OidText, CastImplicit, identity)
-	addCast(OidChar, OidBpchar, CastAssignment, identity)
-	addCast(OidChar, OidVarchar, CastAssignment, identity)
+	charToText := func(_ *Env, v any) (any, error) { return formatChar(v.(string)), nil }
+	addCast(OidChar, OidText, CastImplicit, charToText)
+	addCast(OidChar, OidBpchar, CastAssignment, charToText)
+	addCast(OidChar, OidVarchar, CastAssignment, charToText)
 	addCast(OidChar, OidInt4, CastExplicit, charToInt4)
 	addCast(OidInt4, OidChar, CastExplicit, int4ToChar)
 	addCast(OidText, OidRegclass, CastImplicit, fromText(Regclass))

@@ -170,13 +170,7 @@ func identity(_ *Env, v any) (any, error) { return v, nil }
 
 func textToName(_ *Env, v any) (any, error) { return truncateName(v.(string)), nil }
 
-func textToChar(_ *Env, v any) (any, error) {
-	s := v.(string)
-	if s == "" {
-		return "", nil
-	}
-	return s[:1], nil
-}
+func textToChar(_ *Env, v any) (any, error) { return parseChar(v.(string)), nil }
 
 // charToInt4 is the "char" to integer cast: the byte as a signed number.
 func charToInt4(_ *Env, v any) (any, error) {

@@ -57,10 +57,7 @@ func parseString(t Type, s string) (any, error) {
 	case OidName:
 		return truncateName(s), nil
 	case OidChar:
-		if s == "" {
-			return "", nil
-		}
-		return s[:1], nil
+		return parseChar(s), nil
 	case OidVarchar, OidBpchar:
 		return coerceLength(t, s, false)
 	}
@@ -231,4 +228,25 @@ func formatUUID(u [16]byte) string {
 	buf[23] = '-'
 	hex.Encode(buf[24:], u[10:])
 	return string(buf[:])
+}
+
+// parseChar is charin: the first byte, or \ooo for a byte written in octal
+// (how charout prints bytes with the high bit set).
+func parseChar(s string) string {
+	if len(s) == 4 && s[0] == '\\' && isOctal(s[1], '3') && isOctal(s[2], '7') && isOctal(s[3], '7') {
+		return string([]byte{(s[1]-'0')<<6 | (s[2]-'0')<<3 | (s[3] - '0')})
+	}
+	if s == "" {
+		return ""
+	}
+	return s[:1]
+}
+
+// formatChar is charout: bytes with the high bit set print as \ooo.
+func formatChar(s string) string {
+	if s == "" || s[0] < 0x80 {
+		return s
+	}
+	c := s[0]
+	return string([]byte{'\\', '0' + c>>6, '0' + c>>3&7, '0' + c&7})
 }

@@ -56,6 +56,9 @@ func formatText(t Type, v any, loc *time.Location) string {
 	case *apd.Decimal:
 		return formatNumeric(x)
 	case string:
+		if t.Oid == OidChar {
+			return formatChar(x)
+		}
 		return x
 	case []byte:
 		return formatBytea(x)

@@ -1,0 +1,72 @@
+package types
+
+import (
+	"strings"
+	"testing"
+)
+
+// fuzzSeeds adds every textio.cases input of the given types as seeds.
+func fuzzSeeds(f *testing.F, typeNames ...string) {
+	for _, row := range goldenRows(f, "testdata/textio.golden", 4) {
+		for _, n := range typeNames {
+			if strings.HasPrefix(row[0], n) {
+				f.Add(row[2])
+			}
+		}
+	}
+}
+
+// roundTrip parses s as t; when that succeeds, the text output must parse
+// back to an equal value with the same output.
+func roundTrip(t *testing.T, typ Type, s string) {
+	v, err := ParseText(typ, s)
+	if err != nil {
+		return
+	}
+	out := FormatText(typ, v, nil)
+	v2, err := ParseText(typ, out)
+	if err != nil {
+		t.Fatalf("%s: %q printed as %q, which does not parse: %v", FormatType(typ), s, out, err)
+	}
+	if Compare(typ, v, v2) != 0 || FormatText(typ, v2, nil) != out {
+		t.Fatalf("%s: %q printed as %q reads back as %q", FormatType(typ), s, out, FormatText(typ, v2, nil))
+	}
+	AppendKey(nil, typ, v)
+}
+
+func FuzzParseNumbers(f *testing.F) {
+	fuzzSeeds(f, "smallint", "integer", "bigint", "real", "double", "numeric")
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, typ := range []Type{Int2, Int4, Int8, Float4, Float8, NumericAny, Numeric(6, 2)} {
+			roundTrip(t, typ, s)
+		}
+	})
+}
+
+func FuzzParseStrings(f *testing.F) {
+	fuzzSeeds(f, "boolean", "text", "character", "bpchar", `"char"`, "name", "bytea", "uuid")
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, typ := range []Type{Bool, Text, Varchar(5), Bpchar(5), Name, Char, Bytea, UUID} {
+			roundTrip(t, typ, s)
+		}
+	})
+}
+
+func FuzzParseDateTime(f *testing.F) {
+	fuzzSeeds(f, "date", "timestamp", "interval")
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, typ := range []Type{Date, Timestamp, Timestamptz, Interval} {
+			roundTrip(t, typ, s)
+		}
+	})
+}
+
+func FuzzParseJSON(f *testing.F) {
+	fuzzSeeds(f, "json")
+	f.Fuzz(func(t *testing.T, s string) {
+		roundTrip(t, JSONB, s)
+		if v, err := ParseText(JSON, s); err == nil && v != s {
+			t.Fatalf("json %q stored as %q", s, v)
+		}
+	})
+}
