@@ -1,9 +1,11 @@
 package history
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"io"
+	"strconv"
 )
 
 // ReadDBCopHist reads dbcop's compact text format (.hist): sessions
@@ -116,4 +118,64 @@ func truncate(b []byte) string {
 		return string(b[:40]) + "..."
 	}
 	return string(b)
+}
+
+// WriteDBCopHist writes h in dbcop's .hist text format: one transaction a
+// line, sessions separated by "---", "!" after a transaction that did not
+// commit, "x==?" for a read of Init; pending transactions are left out.
+// Variables are the key names when these are identifiers starting with a
+// letter and distinct, else "k" and the key's number; values follow
+// kvExport.
+func WriteDBCopHist(out io.Writer, h *History) error {
+	x := newKVExport(h)
+	names := make([]string, len(h.Keys))
+	seen := make(map[string]bool, len(h.Keys))
+	useNames := true
+	for i, k := range h.Keys {
+		n := k.Name
+		if k.Table != "" || !isIdent([]byte(n)) || !(n[0] >= 'a' && n[0] <= 'z' || n[0] >= 'A' && n[0] <= 'Z' || n[0] == '_') || seen[n] {
+			useNames = false
+			break
+		}
+		seen[n], names[i] = true, n
+	}
+	if !useNames {
+		for i := range names {
+			names[i] = "k" + strconv.FormatInt(x.key(KeyID(i)), 10)
+		}
+	}
+	w := bufio.NewWriterSize(out, 64<<10)
+	for si, s := range h.Sessions {
+		if si > 0 {
+			w.WriteString("---\n")
+		}
+		for _, id := range s.Txns {
+			t := &h.Txns[id]
+			if t.Outcome == Pending || len(t.Ops) == 0 {
+				continue
+			}
+			w.WriteByte('[')
+			for i, op := range t.Ops {
+				if i > 0 {
+					w.WriteByte(' ')
+				}
+				w.WriteString(names[op.Key])
+				v, initial := x.valueInit(id, i)
+				switch {
+				case op.Kind == OpWrite:
+					w.WriteString(":=" + strconv.FormatInt(v, 10))
+				case initial:
+					w.WriteString("==?")
+				default:
+					w.WriteString("==" + strconv.FormatInt(v, 10))
+				}
+			}
+			w.WriteByte(']')
+			if t.Outcome != Committed {
+				w.WriteByte('!')
+			}
+			w.WriteByte('\n')
+		}
+	}
+	return w.Flush()
 }

@@ -77,6 +77,10 @@ func TestExportKeepsStructuralAnomalies(t *testing.T) {
 			op.Writer = w
 			line += " " + got.opString(op)
 		}
+		if f == FormatDBCopHist {
+			// .hist variables are identifiers: key 1 is k1.
+			line = strings.ReplaceAll(line, "r(k", "r(")
+		}
 		if f == FormatAWDIT {
 			// AWDIT cannot express aborted transactions: the aborted
 			// read comes back as a thin-air read.

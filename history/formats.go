@@ -14,8 +14,7 @@ import (
 // Format names a history format.
 type Format string
 
-// The formats fickle reads; FormatFickle, FormatAWDIT, FormatPlume,
-// FormatDBCop and FormatElle are also written.
+// The formats fickle reads; WriteFormats lists those it also writes.
 const (
 	FormatAuto         Format = ""
 	FormatFickle       Format = "fickle"        // fickle JSONL (docs/history-format.md)
@@ -35,7 +34,7 @@ var Formats = []Format{FormatFickle, FormatAWDIT, FormatPlume, FormatDBCop, Form
 	FormatElle, FormatElleJSON, FormatViper, FormatCobra}
 
 // WriteFormats lists the formats Export writes.
-var WriteFormats = []Format{FormatFickle, FormatAWDIT, FormatPlume, FormatDBCop, FormatElle}
+var WriteFormats = []Format{FormatFickle, FormatAWDIT, FormatPlume, FormatDBCop, FormatDBCopHist, FormatElle}
 
 // ParseFormat accepts a format's name and a few aliases (jsonl, text,
 // polysi, edn, bincode, hist).
@@ -284,6 +283,8 @@ func Export(w io.Writer, h *History, f Format) error {
 		return WritePlume(w, h)
 	case FormatDBCop:
 		return WriteDBCopJSON(w, h)
+	case FormatDBCopHist:
+		return WriteDBCopHist(w, h)
 	case FormatElle:
 		return WriteElleEDN(w, h)
 	}
