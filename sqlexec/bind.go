@@ -80,6 +80,9 @@ type scalar struct {
 	volatile bool
 	// name is the output column name PostgreSQL would give the expression.
 	name string
+	// weakName marks a name that comes from a type cast: an enclosing cast
+	// replaces it with its own type name (PostgreSQL's FigureColname).
+	weakName bool
 }
 
 func itemBit(i int) uint64 {

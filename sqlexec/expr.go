@@ -100,7 +100,7 @@ func (b *binder) constant(c *pg_query.A_Const) (*scalar, error) {
 		}
 		return &scalar{typ: types.NumericAny, slot: -1, eval: constEval(d), name: "?column?"}, nil
 	case *pg_query.A_Const_Boolval:
-		return &scalar{typ: types.Bool, slot: -1, eval: constEval(v.Boolval.Boolval), name: "bool"}, nil
+		return &scalar{typ: types.Bool, slot: -1, eval: constEval(v.Boolval.Boolval), name: "bool", weakName: true}, nil
 	case *pg_query.A_Const_Sval:
 		s := v.Sval.Sval
 		return &scalar{typ: types.Unknown, lit: &s, slot: -1, eval: constEval(s), name: "?column?"}, nil
@@ -170,14 +170,18 @@ func (b *binder) typeCast(sc *scope, tc *pg_query.TypeCast) (*scalar, error) {
 		}
 		return nil, err
 	}
-	if out.name == "?column?" || out.name == "" {
-		out.name = t.Name()
-		if names := strs(tc.TypeName.Names); len(names) > 0 {
-			out.name = names[len(names)-1]
-		}
-	}
 	if out == arg && t.Typmod >= 0 && arg.typ != t {
 		out = &scalar{typ: t, eval: arg.eval, slot: -1, refs: arg.refs, name: arg.name}
+	}
+	if arg.name == "?column?" || arg.name == "" || arg.weakName {
+		if out == arg {
+			c := *arg
+			out = &c
+		}
+		out.name, out.weakName = t.Name(), true
+		if names := strs(tc.TypeName.Names); len(names) > 0 && names[len(names)-1] != "bpchar" {
+			out.name = names[len(names)-1]
+		}
 	}
 	return out, nil
 }
