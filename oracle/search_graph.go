@@ -93,8 +93,8 @@ type srchGraph struct {
 }
 
 // saturationLimit is the largest number of nodes whose transitive closure
-// the search computes (n² bits, 8 MiB at the limit).
-const saturationLimit = 8192
+// the search computes (n² bits, 128 MiB at the limit).
+const saturationLimit = 1 << 15
 
 // incrementalLimit is the largest number of nodes whose closure is updated
 // edge by edge.
