@@ -127,8 +127,9 @@ func appendKeyNumeric(buf []byte, d *apd.Decimal) []byte {
 	case d.IsZero():
 		return append(buf, keyNumZero)
 	}
-	digits := strings.TrimRight(d.Coeff.String(), "0")
-	exp := int64(d.Exponent) + int64(len(d.Coeff.String()))
+	coeff := d.Coeff.String()
+	digits := strings.TrimRight(coeff, "0")
+	exp := int64(d.Exponent) + int64(len(coeff))
 	if d.Negative {
 		buf = append(buf, keyNumNeg)
 	} else {
