@@ -146,7 +146,10 @@ func searchHint(h *history.History) []int64 {
 // mergeOrders linearizes the union of the components' orders (a DAG by
 // paper 002's Lemma 5.1), smallest id first among the ready ones.
 func mergeOrders(n int, orders [][]history.TxnID) ([]history.TxnID, bool) {
-	if len(orders) == 1 {
+	switch len(orders) {
+	case 0:
+		return []history.TxnID{history.Init}, true
+	case 1:
 		return orders[0], true
 	}
 	succ := make(map[history.TxnID][]history.TxnID)

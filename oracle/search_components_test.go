@@ -54,3 +54,14 @@ func TestSearchBudgetGivesUnknown(t *testing.T) {
 		t.Fatalf("Search without a budget = %v, want consistent", v)
 	}
 }
+
+// TestSearchOnHistoriesWithoutTransactions: Init alone, or sessions without
+// transactions, are consistent with the order of Init alone.
+func TestSearchOnHistoriesWithoutTransactions(t *testing.T) {
+	for _, text := range []string{"", "S1:[] S2:[]"} {
+		h := parseShorthand(t, text, history.Serializable)
+		if v, co, _ := Search(h, Options{}); v != Consistent || len(co) != len(h.Txns) {
+			t.Errorf("%q: Search = %v %v, want consistent with every transaction", text, v, co)
+		}
+	}
+}
