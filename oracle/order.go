@@ -21,7 +21,9 @@ import (
 // uses this to test a candidate position for a committing SER transaction
 // against the transactions it affects (DESIGN §4). It returns nil when co
 // witnesses consistency, an explanation of the first failure otherwise, and
-// an error when co is not a commit order of h.
+// an error when co is not a commit order of h. h must pass
+// history.Validate; reads no order can justify (thin-air reads, reads of
+// uncommitted writes) fail every order.
 func CheckOrder(h *history.History, co []history.TxnID, opts Options, subset []history.TxnID) (*Explanation, error) {
 	o, err := NewSliceOrder(h, co)
 	if err != nil {
