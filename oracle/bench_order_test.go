@@ -84,6 +84,7 @@ func BenchmarkSearch(b *testing.B) {
 			}
 			var verdicts [3]int
 			i := 0
+			cpu := cpuTime()
 			for b.Loop() {
 				r := Check(hs[i%len(hs)], Options{Level: c.check})
 				verdicts[r.Verdict]++
@@ -92,6 +93,7 @@ func BenchmarkSearch(b *testing.B) {
 			if verdicts[Unknown] > 0 {
 				b.Fatalf("%d of %d checks undecided", verdicts[Unknown], i)
 			}
+			b.ReportMetric((cpuTime()-cpu).Seconds()/float64(i), "cpu-s/op")
 			b.ReportMetric(float64(verdicts[Violation])/float64(i), "violations/op")
 		})
 	}
