@@ -278,6 +278,26 @@ func (s *Session) Name() string { return s.s.name }
 // has a transaction in progress.
 func (s *Session) Begin(opts TxnOptions) (*Txn, error) { return s.s.e.begin(s.s, opts) }
 
+// AdvisoryLock takes a session-level advisory lock (pg_advisory_lock,
+// pg_advisory_lock_shared; pg_try_* with WaitNoWait, answering false when
+// the lock is taken). Session locks are re-entrant and held until unlocked
+// as many times or until Close; they wait like any lock, with deadlock
+// detection (40P01) and the context's deadline.
+func (s *Session) AdvisoryLock(ctx context.Context, key int64, shared bool, wait WaitPolicy) (bool, error) {
+	return s.s.e.sessionAdvisoryLock(ctx, s.s, key, shared, wait)
+}
+
+// AdvisoryUnlock releases one hold of a session-level advisory lock
+// (pg_advisory_unlock); false when the session does not hold it.
+func (s *Session) AdvisoryUnlock(key int64, shared bool) bool {
+	return s.s.e.sessionAdvisoryUnlock(s.s, key, shared)
+}
+
+// Close releases the session's session-level advisory locks
+// (pg_advisory_unlock_all, and when the connection closes). A transaction
+// in progress must be ended first by the caller.
+func (s *Session) Close() { s.s.e.sessionAdvisoryUnlockAll(s.s) }
+
 // Txn is a transaction handle. Its methods must not be called concurrently
 // with each other (one connection drives it); after Commit or Rollback every
 // method fails with 25P01-like errors.
@@ -343,6 +363,13 @@ func (t *Txn) Delete(ctx context.Context, table TableID, key []byte) error {
 // LockTable takes a table lock until the transaction ends (LOCK TABLE).
 func (t *Txn) LockTable(ctx context.Context, table TableID, mode TableLock, wait WaitPolicy) error {
 	return t.t.e.lockTable(ctx, t.t, table, mode, wait)
+}
+
+// AdvisoryLock takes a transaction-level advisory lock
+// (pg_advisory_xact_lock and its _shared and try variants), held until the
+// transaction ends; with WaitNoWait it answers false when the lock is taken.
+func (t *Txn) AdvisoryLock(ctx context.Context, key int64, shared bool, wait WaitPolicy) (bool, error) {
+	return t.t.e.txnAdvisoryLock(ctx, t.t, key, shared, wait)
 }
 
 // Savepoint marks the current point of the transaction's writes.

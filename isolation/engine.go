@@ -99,14 +99,12 @@ func newEngine(cfg Config) *engine {
 		active:   make(map[*txn]struct{}),
 		locks:    make(map[resource]*lockEntry),
 	}
-	e.init = &txn{id: history.Init, e: e, state: txnCommitted, done: closedChan}
+	e.init = &txn{id: history.Init, e: e, state: txnCommitted}
 	e.init.pos = e.co.init(e.init)
 	e.txns = append(e.txns, e.init)
 	e.rec.init(cfg.Record, cfg.Log)
 	return e
 }
-
-var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
 
 func (e *engine) createTable(spec TableSpec) (TableID, error) {
 	e.mu.Lock()

@@ -10,13 +10,14 @@ import (
 // The lock table holds the physical locks that real databases take whatever
 // the isolation level: row locks (writes and SELECT ... FOR ...), unique
 // index key locks (a second INSERT of a key waits for the pending inserter),
-// and table locks (LOCK TABLE, and the implicit ones of reads and writes).
-// Locks are logical entries in the engine's state, never Go mutexes: a
-// waiting transaction releases the engine's mutex and blocks on the done
-// channel of one transaction that holds a conflicting lock, with that edge
-// in the wait-for graph, then retries. Every edge is real when added, so a
-// deadlock is always closed by the last edge added, and checking for a
-// cycle when an edge is added finds every deadlock (40P01).
+// table locks (LOCK TABLE, and the implicit ones of reads and writes) and
+// advisory locks. Locks are logical entries in the engine's state, never Go
+// mutexes: a waiting transaction records one holder that blocks it as its
+// edge in the wait-for graph, releases the engine's mutex and blocks on the
+// entry's wake channel, which any release closes; then it retries. Every
+// edge is real when added, so a deadlock is always closed by the last edge
+// added, and checking for a cycle when an edge is added finds every
+// deadlock (40P01).
 
 type lockKind uint8
 
@@ -24,6 +25,7 @@ const (
 	lockRow lockKind = iota
 	lockTable
 	lockIndexKey
+	lockAdvisory
 )
 
 type resource struct {
@@ -42,6 +44,9 @@ type holder struct {
 
 type lockEntry struct {
 	holders []holder
+	// wake is closed (and forgotten) whenever a holder lets go, waking
+	// every waiter to retry; nil while no one waits.
+	wake chan struct{}
 }
 
 // Row lock modes are RowLock values; index key locks use rowLockUpdate.
@@ -98,6 +103,9 @@ func (e *engine) acquire(ctx context.Context, t *txn, r resource, mode uint8, wa
 				mine = i
 				continue
 			}
+			if r.kind == lockAdvisory && h.t.sess == t.sess {
+				continue // one backend: its session and transaction locks never conflict
+			}
 			if blocker == nil && conflicts(r.kind, mode, h.modes) {
 				blocker = h.t
 			}
@@ -118,15 +126,22 @@ func (e *engine) acquire(ctx context.Context, t *txn, r resource, mode uint8, wa
 			return errSkipLocked
 		}
 		if e.closesCycle(t, blocker) {
-			return e.serverAbort(t, pgerror.New(pgerror.DeadlockDetected, "deadlock detected").
-				WithDetail("Process waits for a lock on %s held by another transaction that waits for this one.", what))
+			err := pgerror.New(pgerror.DeadlockDetected, "deadlock detected").
+				WithDetail("Process waits for a lock on %s held by another transaction that waits for this one.", what)
+			if t.sessionHolder {
+				return err // no transaction to abort: the session's lock request fails
+			}
+			return e.serverAbort(t, err)
 		}
 		t.waitingFor = blocker
-		done := blocker.done
+		if ent.wake == nil {
+			ent.wake = make(chan struct{})
+		}
+		wake := ent.wake
 		e.mu.Unlock()
 		var cerr error
 		select {
-		case <-done:
+		case <-wake:
 		case <-ctx.Done():
 			cerr = ctxError(ctx)
 		}
@@ -139,36 +154,50 @@ func (e *engine) acquire(ctx context.Context, t *txn, r resource, mode uint8, wa
 }
 
 // closesCycle reports whether t waiting for blocker closes a cycle in the
-// wait-for graph.
+// wait-for graph. A session's advisory locks are held by its session
+// holder, which waits for whatever the session's transaction waits for.
 func (e *engine) closesCycle(t, blocker *txn) bool {
-	for b, steps := blocker, 0; b != nil && steps <= len(e.active); b, steps = b.waitingFor, steps+1 {
-		if b == t {
+	for b, steps := blocker, 0; b != nil && steps <= 2*len(e.txns); steps++ {
+		if b == t || t.sessionHolder && b.sess == t.sess || b.sessionHolder && t.sess == b.sess {
 			return true
 		}
+		next := b.waitingFor
+		if next == nil && b.sessionHolder && b.sess.cur != nil {
+			next = b.sess.cur.waitingFor
+		}
+		b = next
 	}
 	return false
 }
 
-// releaseLocks drops every lock t holds. Waiters wake up through t.done,
-// which the caller closes.
+// releaseLocks drops every lock t holds and wakes their waiters.
 func (e *engine) releaseLocks(t *txn) {
 	for _, r := range t.locks {
-		ent := e.locks[r]
-		if ent == nil {
-			continue
-		}
-		for i, h := range ent.holders {
-			if h.t == t {
-				ent.holders[i] = ent.holders[len(ent.holders)-1]
-				ent.holders = ent.holders[:len(ent.holders)-1]
-				break
-			}
-		}
-		if len(ent.holders) == 0 {
-			delete(e.locks, r)
-		}
+		e.releaseLock(t, r)
 	}
 	t.locks = nil
+}
+
+// releaseLock drops t's hold on r (not from t.locks) and wakes r's waiters.
+func (e *engine) releaseLock(t *txn, r resource) {
+	ent := e.locks[r]
+	if ent == nil {
+		return
+	}
+	for i, h := range ent.holders {
+		if h.t == t {
+			ent.holders[i] = ent.holders[len(ent.holders)-1]
+			ent.holders = ent.holders[:len(ent.holders)-1]
+			break
+		}
+	}
+	if ent.wake != nil {
+		close(ent.wake)
+		ent.wake = nil
+	}
+	if len(ent.holders) == 0 {
+		delete(e.locks, r)
+	}
 }
 
 // ctxError turns a context's end into the error the client sees: the

@@ -266,7 +266,9 @@ func waitUntilBlocked(t *testing.T, s *Store, tx *Txn) {
 		if w != nil {
 			return
 		}
-		time.Sleep(time.Millisecond)
+		sleepMs()
 	}
 	t.Fatal("transaction never blocked")
 }
+
+func sleepMs() { time.Sleep(time.Millisecond) }

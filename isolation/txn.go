@@ -19,6 +19,9 @@ type session struct {
 
 	lastPos *omNode // co position of the session's latest ended transaction
 	vc      clock   // the session's causal past
+
+	holder   *txn                // holds the session-level advisory locks
+	advisory map[advisoryKey]int // session-level advisory locks held, counted
 }
 
 type txnState uint8
@@ -41,8 +44,7 @@ type txn struct {
 	strategy Strategy
 	state    txnState
 	abortErr error
-	done     chan struct{} // closed when the transaction ends
-	pos      *omNode       // position in co once ended (committed or client-aborted)
+	pos      *omNode // position in co once ended (committed or client-aborted)
 
 	writes     map[TableID]map[string]*write
 	undo       []undoEntry
@@ -51,6 +53,9 @@ type txn struct {
 	locks      []resource
 	tableLocks map[TableID]uint16
 	waitingFor *txn
+	// sessionHolder marks a session's placeholder for session-level
+	// advisory locks: never in the history, never ends.
+	sessionHolder bool
 
 	nreads   int                // keys inspected
 	logReads []history.ReadItem // reads not yet logged (Config.Log)
@@ -125,7 +130,6 @@ func (e *engine) begin(s *session, opts TxnOptions) (*Txn, error) {
 		level:    level,
 		readOnly: opts.ReadOnly,
 		strategy: strat,
-		done:     make(chan struct{}),
 	}
 	if e.cfg.RealTime {
 		e.tick++
@@ -270,7 +274,6 @@ func (e *engine) end(t *txn, st txnState) {
 	t.state = st
 	e.releaseLocks(t)
 	t.tableLocks = nil
-	close(t.done)
 	delete(e.active, t)
 	if t.sess.cur == t {
 		t.sess.cur = nil
@@ -287,7 +290,6 @@ func (e *engine) end(t *txn, st txnState) {
 	// what later checks read (its position, clock, writes, and a windowed
 	// transaction's reads and window).
 	t.writes, t.undo, t.savepoints, t.validBuf, t.rng = nil, nil, nil, nil, nil
-	t.done = closedChan
 	if !t.windowed() {
 		t.rd = nil
 	}
