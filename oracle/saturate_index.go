@@ -24,10 +24,18 @@ type index struct {
 	sess [][]history.TxnID
 	pos  []int32
 	// wStart[t]..wStart[t+1] delimit t's written keys in wKeys, sorted, with
-	// the index of t's last write to each in wOps.
+	// the index of t's last write to each in wOps, and that write's flags
+	// and value in wFlags and wVals (so that checking a read does not touch
+	// the writer's operations).
 	wStart []uint32
 	wKeys  []history.KeyID
 	wOps   []int32
+	wFlags []history.OpFlags
+	wVals  []int64
+	// outcome and session copy each transaction's fields into dense
+	// arrays, for the cache.
+	outcome []history.Outcome
+	session []history.SessionID
 }
 
 // newIndex indexes h. It does not assume h is valid: out-of-range
@@ -35,15 +43,18 @@ type index struct {
 func newIndex(h *history.History, levels []history.Level) *index {
 	n := len(h.Txns)
 	ix := &index{
-		h:      h,
-		levels: levels,
-		live:   make([]bool, n),
-		pos:    make([]int32, n),
-		wStart: make([]uint32, n+1),
+		h:       h,
+		levels:  levels,
+		live:    make([]bool, n),
+		pos:     make([]int32, n),
+		wStart:  make([]uint32, n+1),
+		outcome: make([]history.Outcome, n),
+		session: make([]history.SessionID, n),
 	}
 	for i := range h.Txns {
 		ix.live[i] = h.Txns[i].Outcome != history.ServerAborted
 		ix.pos[i] = -1
+		ix.outcome[i], ix.session[i] = h.Txns[i].Outcome, h.Txns[i].Session
 	}
 	if n > 0 {
 		ix.live[history.Init] = true
@@ -65,19 +76,30 @@ func newIndex(h *history.History, levels []history.Level) *index {
 	}
 	var buf []kw
 	for i := range h.Txns {
+		ops := h.Txns[i].Ops
 		buf = buf[:0]
-		for j, op := range h.Txns[i].Ops {
-			if op.Kind == history.OpWrite {
-				buf = append(buf, kw{op.Key, int32(j)})
+		for j := range ops {
+			if ops[j].Kind == history.OpWrite {
+				buf = append(buf, kw{ops[j].Key, int32(j)})
 			}
 		}
-		slices.SortStableFunc(buf, func(a, b kw) int { return int(a.key) - int(b.key) })
+		// Insertion sort: transactions write few keys, and it is stable.
+		for a := 1; a < len(buf); a++ {
+			for b := a; b > 0 && buf[b-1].key > buf[b].key; b-- {
+				buf[b-1], buf[b] = buf[b], buf[b-1]
+			}
+		}
+		if len(buf) > 64 {
+			slices.SortStableFunc(buf, func(a, b kw) int { return int(a.key) - int(b.key) })
+		}
 		for j, w := range buf {
 			if j+1 < len(buf) && buf[j+1].key == w.key {
 				continue // keep the last write to each key
 			}
 			ix.wKeys = append(ix.wKeys, w.key)
 			ix.wOps = append(ix.wOps, w.op)
+			ix.wFlags = append(ix.wFlags, ops[w.op].Flags)
+			ix.wVals = append(ix.wVals, ops[w.op].Value)
 		}
 		ix.wStart[i+1] = uint32(len(ix.wKeys))
 	}
@@ -91,9 +113,25 @@ func (ix *index) writes(t history.TxnID) []history.KeyID {
 
 // lastWrite returns the index in t's Ops of t's last write to x, or -1.
 func (ix *index) lastWrite(t history.TxnID, x history.KeyID) int32 {
-	keys := ix.writes(t)
-	if i, ok := slices.BinarySearch(keys, x); ok {
-		return ix.wOps[int(ix.wStart[t])+i]
+	if p := ix.writeEntry(t, x); p >= 0 {
+		return ix.wOps[p]
+	}
+	return -1
+}
+
+// writeEntry returns the position in wKeys of t's write of x, or -1.
+func (ix *index) writeEntry(t history.TxnID, x history.KeyID) int {
+	lo, hi := int(ix.wStart[t]), int(ix.wStart[t+1])
+	for lo < hi {
+		m := (lo + hi) / 2
+		if ix.wKeys[m] < x {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < int(ix.wStart[t+1]) && ix.wKeys[lo] == x {
+		return lo
 	}
 	return -1
 }
@@ -101,7 +139,7 @@ func (ix *index) lastWrite(t history.TxnID, x history.KeyID) int32 {
 // visibleWriter reports whether t's writes can be read by others: t
 // committed (Init included).
 func (ix *index) visibleWriter(t history.TxnID) bool {
-	return ix.h.Txns[t].Outcome == history.Committed
+	return ix.outcome[t] == history.Committed
 }
 
 // checked reports whether t's reads are checked against its level: every

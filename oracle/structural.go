@@ -84,44 +84,49 @@ func checkRead(ix *index, t history.TxnID, j int, ownLast int32) *Explanation {
 		return structural(ix, NotMyOwnWrite, t, j, fmt.Sprintf("%s wrote %s, then read %s's version%s instead of its own",
 			who, key, txnName(h, w), valueText(op)))
 	}
-	wt := &h.Txns[w]
-	switch wt.Outcome {
+	switch ix.outcome[w] {
 	case history.Committed:
 	case history.Pending:
 		return structural(ix, AbortedRead, t, j, fmt.Sprintf("%s read %s from %s, which never committed", who, key, txnName(h, w)))
 	default:
-		return structural(ix, AbortedRead, t, j, fmt.Sprintf("%s read %s from %s, which was %s", who, key, txnName(h, w), wt.Outcome))
+		return structural(ix, AbortedRead, t, j, fmt.Sprintf("%s read %s from %s, which was %s", who, key, txnName(h, w), ix.outcome[w]))
 	}
-	if w != history.Init && wt.Session == h.Txns[t].Session && ix.pos[w] > ix.pos[t] {
+	if w != history.Init && ix.session[w] == ix.session[t] && ix.pos[w] > ix.pos[t] {
 		return structural(ix, FutureRead, t, j, fmt.Sprintf("%s read %s from %s, which comes after it in session %s",
 			who, key, txnName(h, w), sessionName(h, t)))
 	}
-	last := ix.lastWrite(w, x)
-	if last < 0 {
+	p := ix.writeEntry(w, x)
+	if p < 0 {
 		if w == history.Init {
 			return nil // the initial version, not listed
 		}
 		return structural(ix, ThinAirRead, t, j, fmt.Sprintf("%s read %s from %s, which never wrote it", who, key, txnName(h, w)))
 	}
-	if lw := &wt.Ops[last]; mismatch(op, lw) {
-		for k := int32(0); k < last; k++ {
-			if e := &wt.Ops[k]; e.Kind == history.OpWrite && e.Key == x && !mismatch(op, e) {
-				return structural(ix, IntermediateRead, t, j, fmt.Sprintf("%s read %s%s, an intermediate write of %s (its last write: %s%s)",
-					who, key, valueText(op), txnName(h, w), key, valueText(lw)))
-			}
-		}
-		return structural(ix, ThinAirRead, t, j, fmt.Sprintf("%s read %s%s from %s, which wrote %s%s", who, key, valueText(op), txnName(h, w), key, valueText(lw)))
+	if !mismatchValue(op, ix.wFlags[p], ix.wVals[p]) {
+		return nil
 	}
-	return nil
+	wt := &h.Txns[w]
+	last := ix.wOps[p]
+	lw := &wt.Ops[last]
+	for k := int32(0); k < last; k++ {
+		if e := &wt.Ops[k]; e.Kind == history.OpWrite && e.Key == x && !mismatch(op, e) {
+			return structural(ix, IntermediateRead, t, j, fmt.Sprintf("%s read %s%s, an intermediate write of %s (its last write: %s%s)",
+				who, key, valueText(op), txnName(h, w), key, valueText(lw)))
+		}
+	}
+	return structural(ix, ThinAirRead, t, j, fmt.Sprintf("%s read %s%s from %s, which wrote %s%s", who, key, valueText(op), txnName(h, w), key, valueText(lw)))
 }
 
 // mismatch reports whether read r cannot have seen write w: their values
 // differ (when both carry one) or one is a tombstone and the other is not.
-func mismatch(r, w *history.Op) bool {
-	if r.Flags&history.FlagHasValue != 0 && w.Flags&history.FlagHasValue != 0 {
-		return r.Value != w.Value || w.Flags&history.FlagTombstone != 0
+func mismatch(r, w *history.Op) bool { return mismatchValue(r, w.Flags, w.Value) }
+
+// mismatchValue is mismatch against a write given by its flags and value.
+func mismatchValue(r *history.Op, flags history.OpFlags, value int64) bool {
+	if r.Flags&history.FlagHasValue != 0 && flags&history.FlagHasValue != 0 {
+		return r.Value != value || flags&history.FlagTombstone != 0
 	}
-	return r.Flags&history.FlagTombstone != w.Flags&history.FlagTombstone
+	return r.Flags&history.FlagTombstone != flags&history.FlagTombstone
 }
 
 // valueText renders an operation's value or tombstone for messages.
