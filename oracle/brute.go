@@ -18,9 +18,12 @@ const MaxBruteForceTxns = 9
 // It is the reference the oracle is tested against, and other packages'
 // tests may use it on small histories: with more than MaxBruteForceTxns
 // transactions, or when opts.MaxSteps orders were tried without a verdict,
-// it answers Unknown. On Consistent it returns the witness order, Init first.
-// h must pass history.Validate.
+// it answers Unknown, as it does when h fails history.Validate. On
+// Consistent it returns the witness order, Init first.
 func BruteForce(h *history.History, opts Options) (Verdict, []history.TxnID) {
+	if h.Validate() != nil {
+		return Unknown, nil
+	}
 	b := newBrute(h, levelsFor(h, opts), opts.RealTime)
 	if len(b.txns) > MaxBruteForceTxns {
 		return Unknown, nil

@@ -20,9 +20,12 @@ func init() { searchCommitOrderHook = searchCommitOrder }
 // question over a derived history (search_graph.go), saturated, and searched
 // with memoization: polynomial for a fixed number of sessions. The verdict
 // is Consistent with the witness order (Init first), Violation with an
-// explanation, or Unknown when opts.MaxSteps ran out. h must pass
-// history.Validate.
+// explanation, or Unknown when opts.MaxSteps ran out or h fails
+// history.Validate (the explanation then says why).
 func Search(h *history.History, opts Options) (Verdict, []history.TxnID, *Explanation) {
+	if err := h.Validate(); err != nil {
+		return Unknown, nil, malformed(err)
+	}
 	co, v, why, _ := searchCommitOrder(h, levelsFor(h, opts), opts)
 	return v, co, why
 }
@@ -258,6 +261,11 @@ func (g *srchGraph) sessionNames() string {
 		}
 	}
 	return fmt.Sprint(names)
+}
+
+// malformed explains why a history cannot be checked at all.
+func malformed(err error) *Explanation {
+	return &Explanation{Anomaly: "malformed history: " + err.Error()}
 }
 
 func b2i(b bool) int {

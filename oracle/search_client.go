@@ -46,6 +46,9 @@ func CheckClient(h *history.History, c ClientReads, opts Options) (Verdict, []hi
 	if len(c.Missing) == 0 || c.Matches == nil {
 		return Search(h, opts)
 	}
+	if err := h.Validate(); err != nil {
+		return Unknown, nil, malformed(err)
+	}
 	levels := levelsFor(h, opts)
 	ix := newTxnIndex(h, levels)
 	g, ok := buildSearchGraph(ix, nil, opts.RealTime)

@@ -65,3 +65,20 @@ func TestSearchOnHistoriesWithoutTransactions(t *testing.T) {
 		}
 	}
 }
+
+// TestMalformedHistoriesAreUnknownNotPanics: the exported checkers answer
+// Unknown, with the reason, on histories that fail history.Validate.
+func TestMalformedHistoriesAreUnknownNotPanics(t *testing.T) {
+	h := parseShorthand(t, "S1:[w x=1] S2:[r x=1]", history.Serializable)
+	h.Txns[2].Ops[0].Writer = 99
+	if v, _, why := Search(h, Options{}); v != Unknown || why == nil {
+		t.Errorf("Search = %v %+v, want unknown with a reason", v, why)
+	}
+	if v, _ := BruteForce(h, Options{}); v != Unknown {
+		t.Errorf("BruteForce = %v, want unknown", v)
+	}
+	c := ClientReads{Missing: []MissingRead{{Txn: 2, Key: 0}}, Matches: matchTable{}.matches}
+	if v, _, why := CheckClient(h, c, Options{}); v != Unknown || why == nil {
+		t.Errorf("CheckClient = %v %+v, want unknown with a reason", v, why)
+	}
+}
