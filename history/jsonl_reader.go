@@ -96,18 +96,20 @@ var eventNames = [...]string{"read", "write", "begin", "commit", "co", "stmt", "
 const retired = uint32(NoWriter - 1)
 
 type jsonlReader struct {
-	b        *Builder
-	stmt     []int32 // by TxnID: the open statement (TxnBuilder.stmt)
-	txns     idMap
-	keys     idMap
-	sessions idMap
-	co       *coTracker
-	coSeen   bool
-	ended    []bool // by TxnID: commit or abort recorded
-	scans    *scanIndex
-	s        jsonScanner
-	items    []Op
-	rows     []string
+	b         *Builder
+	stmt      []int32 // by TxnID: the open statement (TxnBuilder.stmt)
+	txns      idMap
+	keys      idMap
+	sessions  idMap
+	co        *coTracker
+	coSeen    bool
+	ended     []bool // by TxnID: commit or abort recorded
+	scans     *scanIndex
+	s         jsonScanner
+	opsSeen   int // operations of the transactions committed so far, for reserve
+	txnsEnded int
+	items     []Op
+	rows      []string
 }
 
 func newJSONLReader() *jsonlReader {
@@ -280,6 +282,8 @@ func (jr *jsonlReader) apply(ev *jsonlEvent) error {
 		tb.txn().End = ev.end
 		tb.End(Committed)
 		jr.ended[t] = true
+		jr.opsSeen += len(tb.txn().Ops)
+		jr.txnsEnded++
 		if jr.co.in(t) && jr.scans != nil {
 			jr.scans.addTxn(&jr.b.h, jr.co, t)
 		}
@@ -408,6 +412,7 @@ func (jr *jsonlReader) readItems(s *jsonScanner) error {
 }
 
 func (jr *jsonlReader) addItems(tb *TxnBuilder) {
+	jr.reserve(tb.txn(), len(jr.items))
 	n := len(tb.txn().Ops)
 	tb.addGroup(jr.items)
 	for i, row := range jr.rows {
@@ -445,6 +450,7 @@ func (jr *jsonlReader) write(t TxnID, tb *TxnBuilder, ev *jsonlEvent) error {
 		}
 		return nil
 	}
+	jr.reserve(tb.txn(), 1)
 	tb.Op(op)
 	tb.setRow(len(tb.txn().Ops)-1, string(ev.row))
 	return nil
@@ -526,4 +532,18 @@ func (jr *jsonlReader) versionOrder(ev *jsonlEvent) error {
 	}
 	h.VersionOrder[k] = order
 	return nil
+}
+
+// reserve gives a transaction's first operations a capacity of about the
+// average transaction's, so that its operations are not reallocated four
+// times on the way to eight.
+func (jr *jsonlReader) reserve(t *Txn, n int) {
+	if t.Ops != nil {
+		return
+	}
+	hint := 4
+	if jr.txnsEnded > 0 {
+		hint = min(jr.opsSeen/jr.txnsEnded+1, 64)
+	}
+	t.Ops = make([]Op, 0, max(hint, n))
 }

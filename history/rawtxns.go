@@ -27,7 +27,7 @@ const rawChunk = 1 << 16
 // line is where it starts.
 func (r *rawTxns) current(s SessionID, level Level, o Outcome, line int) TxnID {
 	if !r.open {
-		r.heads = append(r.heads, rawTxn{session: s, level: level, outcome: o, line: int32(min(line, 1<<31-1))})
+		r.heads = append(grow(r.heads, 1), rawTxn{session: s, level: level, outcome: o, line: int32(min(line, 1<<31-1))})
 		r.open = true
 		r.start = len(r.chunk)
 	}
