@@ -59,6 +59,14 @@ func ddlTag(n *pg_query.Node) string {
 		return "ALTER SEQUENCE"
 	case *pg_query.Node_CreateSchemaStmt:
 		return "CREATE SCHEMA"
+	case *pg_query.Node_RenameStmt:
+		switch v.RenameStmt.RenameType {
+		case pg_query.ObjectType_OBJECT_INDEX:
+			return "ALTER INDEX"
+		case pg_query.ObjectType_OBJECT_SEQUENCE:
+			return "ALTER SEQUENCE"
+		}
+		return "ALTER TABLE"
 	}
 	return "DDL"
 }
@@ -105,6 +113,8 @@ func (d *ddl) run(n *pg_query.Node, full string) error {
 		return d.alterSequence(v.AlterSeqStmt)
 	case *pg_query.Node_CreateSchemaStmt:
 		return d.createSchema(v.CreateSchemaStmt)
+	case *pg_query.Node_RenameStmt:
+		return d.rename(v.RenameStmt)
 	}
 	return pgerror.Unsupported("statement " + nodeKind(n))
 }

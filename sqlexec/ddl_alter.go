@@ -3,6 +3,8 @@ package sqlexec
 import (
 	"strings"
 
+	"google.golang.org/protobuf/proto"
+
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
@@ -318,5 +320,54 @@ func (d *ddl) setNotNull(t *tableDesc, cmd *pg_query.AlterTableCmd, set bool) er
 	nc := *t.cols[i]
 	nc.notNull = set
 	t.cols[i] = &nc
+	return nil
+}
+
+// rename supports ALTER TABLE ... RENAME TO and RENAME COLUMN.
+func (d *ddl) rename(rs *pg_query.RenameStmt) error {
+	if rs.Relation == nil || rs.RenameType != pg_query.ObjectType_OBJECT_TABLE && rs.RenameType != pg_query.ObjectType_OBJECT_COLUMN {
+		return pgerror.Unsupported("ALTER ... RENAME of " + strings.TrimPrefix(rs.RenameType.String(), "OBJECT_"))
+	}
+	t := d.s.lookupTable(d.cat, rs.Relation.Schemaname, rs.Relation.Relname)
+	if t == nil {
+		if rs.MissingOk {
+			d.notice(pgerror.SuccessfulCompletion, "relation \"%s\" does not exist, skipping", rs.Relation.Relname)
+			return nil
+		}
+		return pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(rs.Relation))
+	}
+	nt := t.clone()
+	if rs.RenameType == pg_query.ObjectType_OBJECT_TABLE {
+		if d.relationExists(t.schema, rs.Newname) {
+			return pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" already exists", rs.Newname)
+		}
+		delete(d.cat.schemas[t.schema].tables, t.name)
+		nt.name = rs.Newname
+		d.cat.putTable(nt)
+		return nil
+	}
+	i, err := d.column(nt, rs.Subname)
+	if err != nil {
+		return err
+	}
+	if nt.colIndex(rs.Newname) >= 0 {
+		return pgerror.Newf(pgerror.DuplicateColumn, "column \"%s\" of relation \"%s\" already exists", rs.Newname, t.name)
+	}
+	nc := *nt.cols[i]
+	nc.name = rs.Newname
+	nt.cols[i] = &nc
+	for j, ck := range nt.checks {
+		expr := proto.Clone(ck.expr).(*pg_query.Node)
+		walk(expr, func(n *pg_query.Node) bool {
+			if cr := n.GetColumnRef(); cr != nil {
+				if s := cr.Fields[len(cr.Fields)-1].GetString_(); s != nil && s.Sval == rs.Subname {
+					s.Sval = rs.Newname
+				}
+			}
+			return true
+		})
+		nt.checks[j] = &checkDesc{name: ck.name, expr: expr, text: deparseExpr(expr)}
+	}
+	d.cat.putTable(nt)
 	return nil
 }

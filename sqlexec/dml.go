@@ -102,7 +102,7 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 		}
 	}
 	overrideUser := ins.Override == pg_query.OverridingKind_OVERRIDING_USER_VALUE
-	w, err := b.writerFor(t, false)
+	w, err := b.writerFor(t, ins.OnConflictClause != nil && ins.OnConflictClause.Action == pg_query.OnConflictAction_ONCONFLICT_UPDATE)
 	if err != nil {
 		return nil, err
 	}
@@ -525,8 +525,8 @@ func (cp *conflictPlan) try(x *execCtx, w *writer, row []any, emit func([]any) e
 	if err := w.validate(x, nr, existing); err != nil {
 		return false, err
 	}
-	if err := x.txn.Update(x.ctx, w.t.id, uc.Key, nr); err != nil {
-		return false, w.uniqueError(err, nr)
+	if err := w.updateRow(x, uc.Key, existing, nr); err != nil {
+		return false, err
 	}
 	x.row = saved
 	return true, emit(nr)

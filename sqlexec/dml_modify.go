@@ -156,20 +156,8 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 			if err := w.validate(x, nr, mt.row); err != nil {
 				return nil, err
 			}
-			for _, ref := range w.refs {
-				if err := w.applyRef(x, ref, mt.row, nr, 0); err != nil {
-					return nil, err
-				}
-			}
-			if !t.hidden && colsChanged(t, t.pk, mt.row, nr) {
-				if err := x.txn.Delete(x.ctx, t.id, mt.key); err != nil {
-					return nil, err
-				}
-				if _, err := w.insertRow(x, nr); err != nil {
-					return nil, err
-				}
-			} else if err := x.txn.Update(x.ctx, t.id, mt.key, nr); err != nil {
-				return nil, w.uniqueError(err, nr)
+			if err := w.updateRow(x, mt.key, mt.row, nr); err != nil {
+				return nil, err
 			}
 			if outs != nil {
 				copy(x.row[:len(nr)], nr)

@@ -187,6 +187,12 @@ func txnOptions(list []*pg_query.Node) (TxnOptions, error) {
 }
 
 func constTrue(n *pg_query.Node) bool {
+	if b := n.GetBoolean(); b != nil {
+		return b.Boolval
+	}
+	if i := n.GetInteger(); i != nil {
+		return i.Ival != 0
+	}
 	c := n.GetAConst()
 	if c == nil {
 		return false

@@ -286,6 +286,30 @@ func (w *writer) uniqueError(err error, row []any) error {
 		WithDetail("Key (%s)=(%s) already exists.", colNames(t, cols), valuesText(t, cols, row)).WithConstraint(t.name, name)
 }
 
+// updateRow writes the new version nr of the row old stored under key: a
+// changed primary key moves the row (delete and insert). The foreign keys
+// that reference the row are enforced after the write, so that ON UPDATE
+// CASCADE finds the new key.
+func (w *writer) updateRow(x *execCtx, key []byte, old, nr []any) error {
+	t := w.t
+	if !t.hidden && colsChanged(t, t.pk, old, nr) {
+		if err := x.txn.Delete(x.ctx, t.id, key); err != nil {
+			return err
+		}
+		if _, err := w.insertRow(x, nr); err != nil {
+			return err
+		}
+	} else if err := x.txn.Update(x.ctx, t.id, key, nr); err != nil {
+		return w.uniqueError(err, nr)
+	}
+	for _, ref := range w.refs {
+		if err := w.applyRef(x, ref, old, nr, 0); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // deleteRow deletes a row after applying the ON DELETE actions of the
 // foreign keys that reference it.
 func (w *writer) deleteRow(x *execCtx, key []byte, row []any, depth int) error {
