@@ -85,7 +85,11 @@ type Config struct {
 	// implements it and flushes at every commit, which Commit calls before
 	// returning. Its errors stick in the Writer: check them when closing it.
 	Log EventLog
-	_   struct{}
+	// Replay, when set, re-issues the choices of a recorded history
+	// (--replay): see replay.go for how reads and places are matched and
+	// how deleting reads from it shrinks a failure.
+	Replay *history.History
+	_      struct{}
 }
 
 // EventLog receives the events of a run in the order the engine makes them

@@ -34,6 +34,7 @@ type engine struct {
 	// index below n. Exhaustive tests enumerate the engine's behaviours
 	// through it.
 	chooser func(n int) int
+	replay  *replayIndex // Config.Replay
 }
 
 // table is a registered table: its keys in order, each with its versions.
@@ -103,6 +104,9 @@ func newEngine(cfg Config) *engine {
 	e.init.pos = e.co.init(e.init)
 	e.txns = append(e.txns, e.init)
 	e.rec.init(cfg.Record, cfg.Log)
+	if cfg.Replay != nil {
+		e.replay = newReplayIndex(cfg.Replay)
+	}
 	return e
 }
 

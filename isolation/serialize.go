@@ -85,6 +85,11 @@ func (e *engine) place(t *txn, lo, hi *omNode, writes map[*keyState]bool) *omNod
 	for n := last; n != nil && !n.before(lo) && len(cands) < maxPlaceCandidates; n = n.prev {
 		cands = append(cands, n) // latest first
 	}
+	if e.replay != nil {
+		if n := e.replayedPlace(t, cands); n != nil && e.insertable(t, n, writes) {
+			return n
+		}
+	}
 	switch {
 	case e.chooser != nil:
 		cands = []*omNode{cands[e.chooser(len(cands))]}

@@ -106,7 +106,15 @@ func (e *engine) choose(t *txn, tb *table, ks *keyState, ro ReadOptions) (versio
 			// PC, SI or SER window that no version fits is doomed.
 			return version{}, e.serverAbort(t, errNoSnapshot())
 		}
-		pick = e.pick(t, ks, valid)
+		pick = -1
+		if e.replay != nil {
+			if j := e.replayedVersion(t, tb, ks, valid); j >= 0 {
+				pick = valid[j]
+			}
+		}
+		if pick < 0 {
+			pick = e.pick(t, ks, valid)
+		}
 	}
 	v := ks.versions[pick]
 	e.observe(t, ks, pick)
