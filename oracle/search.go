@@ -124,7 +124,7 @@ func searchComponent(g *srchGraph, hint []int64, opts Options, done int64) ([]hi
 	case out && (opts.MaxSteps <= 0 || done+steps >= opts.MaxSteps):
 		return nil, Unknown, nil, steps
 	case !found:
-		return nil, Violation, g.explainExhausted(), steps
+		return nil, Violation, g.explainExhausted(s.deepest), steps
 	}
 	return s.order(), Consistent, nil, steps
 }
@@ -240,16 +240,6 @@ func (g *srchGraph) edgeReason(se srchEdge, from, to history.TxnID) string {
 		return fmt.Sprintf("%s reads %s before %s overwrites it (%s)", a, key, b, g.ix.levelOf(se.via))
 	}
 	return fmt.Sprintf("%s must commit before %s: %s reads %s at %s", a, b, txnLabel(h, se.via), key, g.ix.levelOf(se.via))
-}
-
-// explainExhausted explains a component no commit order satisfies although
-// saturation found no cycle: the search tried every valid prefix.
-func (g *srchGraph) explainExhausted() *Explanation {
-	level := history.ReadCommitted
-	for _, t := range g.txns {
-		level = max(level, g.ix.levelOf(t))
-	}
-	return &Explanation{Level: level, Anomaly: fmt.Sprintf("no commit order satisfies the %d transactions of sessions %s", len(g.txns), g.sessionNames())}
 }
 
 func (g *srchGraph) sessionNames() string {

@@ -34,6 +34,8 @@ type srchState struct {
 	budget int64 // 0: none
 	out    bool  // the budget ran out
 	tick   func(steps int64)
+	// deepest is the longest prefix reached, for explanations.
+	deepest []int32
 }
 
 func newSearchState(g *srchGraph, hint []int64, budget int64) *srchState {
@@ -75,6 +77,7 @@ func (s *srchState) dfs() bool {
 	if len(s.path) == len(s.g.nodes)-1 {
 		return true
 	}
+	s.noteDepth()
 	s.encode()
 	if _, ok := s.failed[string(s.key)]; ok {
 		s.undoTo(mark)
