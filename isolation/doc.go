@@ -1,48 +1,82 @@
 // Package isolation is fickle's multi-version store and its adversary.
 //
 // It owns every committed version of every row (with its writer and its
-// place in the commit order co), the transactions that read and write them,
-// the physical locks real databases take whatever the isolation level (row
-// locks, unique index keys, table locks, deadlock detection), and the
-// recording of the history: every key a read inspected with the writer of
-// the version it saw, every write, every outcome, and co.
+// place in the commit order co), the transactions that read and write them
+// at their own isolation level (RC, RA, CC, PC, SI, SER), the choice of the
+// version every read sees, the physical locks real databases take whatever
+// the level (row locks, unique index keys, table locks, advisory locks,
+// deadlock detection), and the recording of the history: every key a read
+// inspected with the writer of the version it saw, every write, every
+// outcome, and co.
 //
 // It must never parse SQL or interpret a row: rows are opaque []any, keys
 // are the executor's order-preserving byte strings, and index keys come from
 // the executor's functions. It must never read the clock, use global
-// randomness or start goroutines: seeds arrive in Config, deadlines in the
-// caller's context, and one owner (engine.mu) serializes every call, so
-// that the order of calls is the order recorded in the history.
+// randomness or start goroutines (purity_test.go enforces it): seeds arrive
+// in Config, deadlines in the caller's context, and one owner (engine.mu)
+// serializes every call, so that the order of calls is the order recorded
+// in the history and a run replays from its seed or its history.
 //
 // # Lifecycle
 //
 //  1. The executor registers tables (CreateTable) and indexes (CreateIndex).
-//  2. Each connection opens a Session; each transaction is Session.Begin
-//     with its level, read-only flag and strategy.
-//  3. Reads (Get, Scan, ScanIndex) choose, for every inspected key, one
-//     committed version the level allows (or the transaction's own write)
-//     and record it; predicate reads call the executor back with each live
-//     row and record whether it matched.
+//  2. Each connection opens a Session (or shares a named one); each
+//     transaction is Session.Begin with its level, read-only flag and
+//     strategy. The transaction's PRNG derives from (seed, session,
+//     sequence number).
+//  3. Reads (Get, Scan, ScanIndex) compute, for every inspected key, the
+//     committed versions the level allows given co as it stands
+//     (visibility.go), pick one with the strategy (strategy.go), and record
+//     it; predicate reads call the executor back with each live row without
+//     the mutex held and record whether it matched. Locking reads and
+//     ReadOptions.Latest see the latest committed version, or fail with
+//     40001 when the level cannot explain it.
 //  4. Writes (Insert, Update, Delete) take row write locks, waiting for
-//     pending writers as PostgreSQL does, and enforce primary keys and
-//     unique indexes on the latest committed state. They stay private to the
-//     transaction until Commit.
-//  5. Commit places the transaction in co (an order-maintenance list) and
-//     publishes its last write to every key; Rollback places it in co too,
-//     with no writes, because its reads are still checked. Server aborts
-//     (40001, 40P01) leave co untouched.
+//     pending writers as PostgreSQL does (locks.go), and enforce primary
+//     keys and unique indexes on the latest committed state plus the
+//     transaction's own writes (write.go). SI checks first-committer-wins.
+//     Writes stay private until Commit.
+//  5. Commit places the transaction in co (serialize.go): after its session
+//     predecessors, read sources and the latest writers of the keys it
+//     writes, inside its window for SER, at a position the insertion check
+//     accepts for every transaction it affects, possibly in the past; 40001
+//     when there is none. Rollback places it too, with no writes, because
+//     its reads are still checked. Server aborts (40001, 40P01) and doomed
+//     windows leave co untouched.
 //
 // # Why the splits
 //
-// engine.go holds the tables, keys and versions; txn.go the transaction
-// lifecycle; read.go and write.go the data path; locks.go the lock table;
-// order.go co; visibility.go which version a read may see; record.go the
-// history. Only visibility.go knows about isolation levels.
+// engine.go holds tables, keys and versions; txn.go the transaction
+// lifecycle; read.go and write.go the data path; locks.go and advisory.go
+// the lock table; order.go co as an order-maintenance list; clock.go the
+// causal vector clocks; visibility.go which versions a read may see;
+// serialize.go where a transaction goes in co; strategy.go which valid
+// choice is made; record.go the history (in memory and streamed to
+// Config.Log); replay.go re-issuing a recorded history's choices;
+// checkpoint.go folding the state into init. Only visibility.go and
+// serialize.go know the levels' rules.
+//
+// # Soundness and power
+//
+// The engine never offers a choice the axioms of DESIGN §3 forbid: the
+// soundness test checks every history of random mixed-level workloads (with
+// every strategy, rollbacks, real time) against a brute-force reading of
+// the axioms and against the oracle; with -tags invariants every ending
+// transaction re-verifies the recorded co with the oracle. It may offer
+// fewer choices than the axioms allow (it fixes co as it goes, and tries at
+// most maxPlaceCandidates places), but the power test, which enumerates the
+// engine's behaviours exhaustively on small programs, reaches every outcome
+// the axioms allow on the programs it explores.
 //
 // # Debugging
 //
 // Config.Record keeps the history; Store.History returns it with co, ready
-// for the oracle. The scenario tests in testdata/ drive the engine with a
-// small command language (see scenario_test.go) and print choices and
-// histories; run them with -rewrite to regenerate the golden files.
+// for the oracle; Config.Log streams it as fickle JSONL. Config.Replay
+// re-runs a recorded history's choices (delete reads from it to shrink a
+// failure). The scenario files in testdata/scenarios drive the engine with
+// a small command language (scenario_test.go: begin, read, scan, write,
+// valid, commit, rollback, history, check, _breakpoint); run
+// go test ./isolation -run Scenario -rewrite to regenerate their output.
+// go test ./isolation -run Soundness -case N reruns one random workload;
+// -long runs 100,000 of them and 60 exhaustively explored programs.
 package isolation
