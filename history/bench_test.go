@@ -92,3 +92,15 @@ func cpuTime() time.Duration {
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+func BenchmarkReadPlume(b *testing.B) {
+	for _, n := range benchSizes() {
+		var buf bytes.Buffer
+		if err := WritePlume(&buf, benchHistory(n)); err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("txns=%d", n), func(b *testing.B) {
+			benchRead(b, buf.Bytes(), ReadPlume)
+		})
+	}
+}

@@ -93,6 +93,9 @@ func TestImportersReadTheirDocumentedShapes(t *testing.T) {
 		in     string
 		want   string
 	}{
+		{FormatPlume, "w(1,1,0,0)\nw(2,5,1,1)\nw(3,1,0,0)\nw(1,9,0,-1)\nr(2,5,0,2)\nw(4,1,0,-1)\n",
+			"T1 S0 unknown committed: w(1=1) | w(3=1)\nT2 S1 unknown committed: w(2=5)\n" +
+				"T3 S0 unknown server-aborted: w(1=9) | w(4=1)\nT4 S0 unknown committed: r(2,T2=5,ret)\n"},
 		{FormatDBCopHist, "// s1\n[x:=1 y:=1] [z==? z:=3]\n---\n[x==1 y==0]!\n[y==1]\n",
 			"T1 S0 unknown committed: w(x=1) | w(y=1)\nT2 S0 unknown committed: r(z,T0,del) | w(z=3)\n" +
 				"T3 S1 unknown server-aborted: r(x,T1=1,ret) | r(y,T0=0,ret)\nT4 S1 unknown committed: r(y,T1=1,ret)\n"},

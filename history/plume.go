@@ -32,7 +32,8 @@ func ReadPlume(r io.Reader, name string) (*History, error) {
 	var keys intKeys
 	var sessions, txns idMap
 	aborted := map[SessionID]TxnID{}
-	var lines []int32
+	var raw rawTxns
+	var late []lateOp
 	for {
 		line, _, ok, err := lr.next()
 		if err != nil {
@@ -55,31 +56,44 @@ func ReadPlume(r io.Reader, name string) (*History, error) {
 			sessions.set(f[2], sid)
 		}
 		var t TxnID
+		var known bool
 		if f[3] == -1 {
-			var ok bool
-			if t, ok = aborted[SessionID(sid)]; !ok {
-				t = b.Txn(SessionID(sid), LevelUnknown).Name("-1").End(ServerAborted)
-				aborted[SessionID(sid)] = t
-				lines = append(lines, int32(min(lr.line, 1<<31-1)))
-			}
+			t, known = aborted[SessionID(sid)]
 		} else if id, ok := txns.get(f[3]); ok {
-			t = TxnID(id)
-			if b.h.Txns[t].Session != SessionID(sid) {
-				return nil, lineErr(name, lr.line, "transaction %d appears in sessions %s and %d", f[3], b.h.Sessions[b.h.Txns[t].Session].Name, f[2])
+			t, known = TxnID(id), true
+			if raw.heads[t-1].session != SessionID(sid) {
+				return nil, lineErr(name, lr.line, "transaction %d appears in sessions %s and %d", f[3], b.h.Sessions[raw.heads[t-1].session].Name, f[2])
 			}
-		} else {
-			t = b.Txn(SessionID(sid), LevelUnknown).Name(strconv.FormatInt(f[3], 10)).Commit()
-			txns.set(f[3], uint32(t))
-			lines = append(lines, int32(min(lr.line, 1<<31-1)))
+		}
+		if !known {
+			raw.end()
+			t = raw.current(SessionID(sid), LevelUnknown, Committed, lr.line)
+			if f[3] == -1 {
+				raw.head().name, raw.head().outcome = "-1", ServerAborted
+				aborted[SessionID(sid)] = t
+			} else {
+				raw.head().name = strconv.FormatInt(f[3], 10)
+				txns.set(f[3], uint32(t))
+			}
 		}
 		key := keys.get(b, f[0])
+		op := Op{Kind: OpRead, Flags: FlagReturned | FlagHasValue, Key: key, Value: f[1]}
 		if kind == OpWrite {
-			b.tb(t).Op(Op{Kind: OpWrite, Flags: FlagHasValue, Key: key, Value: f[1]})
+			op = Op{Kind: OpWrite, Flags: FlagHasValue, Key: key, Value: f[1]}
+		}
+		if raw.open && t == TxnID(len(raw.heads)) {
+			raw.op(op)
 		} else {
-			b.tb(t).Op(Op{Kind: OpRead, Flags: FlagReturned | FlagHasValue, Key: key, Value: f[1]})
+			// An operation of a transaction interrupted by another's.
+			late = append(late, lateOp{t, op})
 		}
 	}
-	lines = append([]int32{0}, lines...)
+	lines := raw.build(b)
+	for _, l := range late {
+		tx := &b.h.Txns[l.txn]
+		l.op.Event = uint32(len(tx.Ops))
+		tx.Ops = append(tx.Ops, l.op)
+	}
 	if err := matchByValue(name, &b.h, lines, func(v int64) bool { return v == 0 }); err != nil {
 		return nil, err
 	}
@@ -87,6 +101,13 @@ func ReadPlume(r io.Reader, name string) (*History, error) {
 		return nil, fileErr(name, "%v", err)
 	}
 	return &b.h, nil
+}
+
+// lateOp is an operation of a transaction that another interrupted, added
+// after the contiguous ones.
+type lateOp struct {
+	txn TxnID
+	op  Op
 }
 
 // parsePlumeOp parses "r(k,v,s,t)" into its kind and four integers.
@@ -98,8 +119,18 @@ func parsePlumeOp(line []byte) (OpKind, [4]int64, error) {
 	if len(line) < 2 || (line[0] != 'r' && line[0] != 'w') || line[1] != '(' || line[len(line)-1] != ')' {
 		return bad("want r(KEY,VALUE,SESSION,TXN) or w(KEY,VALUE,SESSION,TXN)")
 	}
-	parts := bytes.Split(line[2:len(line)-1], []byte{','})
-	if len(parts) != 4 {
+	var parts [4][]byte
+	rest, n := line[2:len(line)-1], 0
+	for ; n < 4; n++ {
+		i := bytes.IndexByte(rest, ',')
+		if i < 0 {
+			parts[n], rest = rest, nil
+			n++
+			break
+		}
+		parts[n], rest = rest[:i], rest[i+1:]
+	}
+	if n != 4 || rest != nil {
 		return bad("want four comma-separated integers")
 	}
 	for i, p := range parts {
