@@ -80,6 +80,36 @@ func checkJSONLHeader(line []byte) error {
 	return s.end()
 }
 
+// fastPrefix recognizes a line starting {"e":"NAME","t":INT and returns
+// NAME, INT and the offset after them; ok is false for any other start.
+func fastPrefix(line []byte) (e []byte, t int64, n int, ok bool) {
+	const head, mid = `{"e":"`, `","t":`
+	if len(line) < len(head) || string(line[:len(head)]) != head {
+		return nil, 0, 0, false
+	}
+	i := len(head)
+	for i < len(line) && line[i] != '"' && line[i] != '\\' {
+		i++
+	}
+	e = line[len(head):i]
+	if len(line)-i < len(mid) || string(line[i:i+len(mid)]) != mid {
+		return nil, 0, 0, false
+	}
+	i += len(mid)
+	j := i
+	if j < len(line) && line[j] == '-' {
+		j++
+	}
+	for j < len(line) && line[j] >= '0' && line[j] <= '9' {
+		j++
+	}
+	t, err := parseInt(line[i:j])
+	if err != nil {
+		return nil, 0, 0, false
+	}
+	return e, t, j, true
+}
+
 // eventName returns the event name without allocating for known events.
 func eventName(b []byte) string {
 	for _, n := range eventNames {
@@ -134,7 +164,14 @@ func (jr *jsonlReader) event(line []byte) error {
 	s := &jr.s
 	*s = jsonScanner{buf: line}
 	var ev jsonlEvent
-	err := s.object(func(name []byte) error {
+	// The Writer starts every event with "e" and (most) with "t": read
+	// those directly, the rest member by member.
+	prefixed := false
+	if e, t, n, ok := fastPrefix(line); ok {
+		ev.e, ev.t, ev.hasT = eventName(e), t, true
+		s.pos, prefixed = n, true
+	}
+	member := func(name []byte) error {
 		var err error
 		switch string(name) {
 		case "e":
@@ -197,7 +234,13 @@ func (jr *jsonlReader) event(line []byte) error {
 			_, err = s.raw() // fields of later minor versions
 		}
 		return err
-	})
+	}
+	var err error
+	if prefixed {
+		err = s.objectRest(member)
+	} else {
+		err = s.object(member)
+	}
 	if err == nil {
 		err = s.end()
 	}

@@ -63,6 +63,26 @@ func (s *jsonScanner) object(field func(name []byte) error) error {
 		s.pos++
 		return nil
 	}
+	return s.members(field)
+}
+
+// objectRest continues an object after members read by the caller: it
+// reads ", member"... up to the closing brace.
+func (s *jsonScanner) objectRest(field func(name []byte) error) error {
+	switch s.peek() {
+	case '}':
+		s.pos++
+		return nil
+	case ',':
+		s.pos++
+		return s.members(field)
+	}
+	return s.errf("want ',' or '}' in object")
+}
+
+// members reads "name": value pairs separated by commas, and the closing
+// brace.
+func (s *jsonScanner) members(field func(name []byte) error) error {
 	for {
 		name, err := s.stringBytes()
 		if err != nil {
