@@ -32,6 +32,9 @@ type execCtx struct {
 	// subCache keeps the results of uncorrelated subqueries for the
 	// statement.
 	subCache map[*selectPlan][][]any
+	// items caches the reads of cached FROM items for one run of a query
+	// level.
+	items map[*fromItem]*itemRows
 }
 
 // child returns the context a subquery of the current row runs in.
@@ -39,6 +42,7 @@ func (x *execCtx) child() *execCtx {
 	c := *x
 	c.outer = append(x.outer[:len(x.outer):len(x.outer)], x.row)
 	c.row = nil
+	c.items = nil
 	return &c
 }
 

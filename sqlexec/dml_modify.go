@@ -49,6 +49,7 @@ func (b *binder) modifyTarget(rv *pg_query.RangeVar, extra []*pg_query.Node, whe
 			it.access = chooseAccess(it, i)
 		}
 	}
+	planJoins(items)
 	return m, nil
 }
 
@@ -56,6 +57,7 @@ func (b *binder) modifyTarget(rv *pg_query.RangeVar, extra []*pg_query.Node, whe
 // first joined row it matched), in scan order.
 func (m *modifyTarget) collect(x *execCtx) ([]match, error) {
 	x.row = make([]any, m.width)
+	x.items = nil
 	ok, err := allHold(x, m.pre, false)
 	if err == nil && ok {
 		ok, err = allHold(x, m.pre, true)

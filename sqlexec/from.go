@@ -28,6 +28,16 @@ type fromItem struct {
 	post []*conj
 	// access is how a table item is read.
 	access access
+	// cached items (later items whose reads do not depend on the current
+	// rows of earlier items) are read once per execution: local are the
+	// conditions checked while reading, join those checked per combination
+	// of rows, and hashSlot/hashVal, when hashVal is set, an equality join
+	// condition answered by a hash table over the cached rows.
+	cached   bool
+	local    []*conj
+	join     []*conj
+	hashSlot int
+	hashVal  *scalar
 	lock   isolation.RowLock
 	wait   isolation.WaitPolicy
 }
@@ -222,12 +232,17 @@ type keyedRow struct {
 // conditions (those without subqueries), reporting to the store which rows
 // matched. x.row holds the current rows of earlier items.
 func fetchTable(x *execCtx, it *fromItem, withKeys bool) ([]keyedRow, error) {
+	return fetchTableWith(x, it, withKeys, it.on)
+}
+
+// fetchTableWith is fetchTable checking the conditions conds.
+func fetchTableWith(x *execCtx, it *fromItem, withKeys bool, conds []*conj) ([]keyedRow, error) {
 	t := it.table
 	ro := isolation.ReadOptions{Lock: it.lock, Wait: it.wait}
 	var out []keyedRow
 	visit := func(key []byte, row []any) (bool, error) {
 		copy(x.row[it.off:it.off+it.width], row)
-		ok, err := allHold(x, it.on, false)
+		ok, err := allHold(x, conds, false)
 		if err != nil || !ok {
 			return false, err
 		}
@@ -524,4 +539,85 @@ func (b *binder) functionItem(sc *scope, rf *pg_query.RangeFunction) (*fromItem,
 		return rows, nil
 	}}
 	return it, []scopeCol{{rel: alias, name: colName, typ: typ}}, nil
+}
+
+// planJoins marks the items after the first whose reads do not depend on
+// earlier items as cached, and picks a hash-join condition for them.
+func planJoins(items []*fromItem) {
+	for i, it := range items {
+		if i == 0 || it.table == nil || it.lock != isolation.RowLockNone {
+			continue
+		}
+		earlier := itemBit(i) - 1
+		if i >= 63 {
+			continue
+		}
+		independent := true
+		for _, v := range it.access.keyVals {
+			if v.refs&earlier != 0 {
+				independent = false
+			}
+		}
+		if !independent {
+			continue
+		}
+		it.cached = true
+		for _, c := range it.on {
+			if c.deferred || c.e.refs&earlier == 0 && !c.e.volatile {
+				if !c.deferred {
+					it.local = append(it.local, c)
+					continue
+				}
+			}
+			it.join = append(it.join, c)
+			if it.hashVal == nil && !c.deferred && c.eqVal != nil && c.eqSlot >= it.off && c.eqSlot < it.off+it.width &&
+				c.eqVal.refs&^earlier == 0 && !c.eqVal.volatile && keyCompatible(it.table.cols[c.eqSlot-it.off].typ, c.eqVal.typ) {
+				it.hashSlot, it.hashVal = c.eqSlot-it.off, c.eqVal
+			}
+		}
+	}
+}
+
+// itemRows is the cached read of an item for one execution.
+type itemRows struct {
+	rows [][]any
+	hash map[string][][]any
+}
+
+// cachedRows returns the rows of a cached item that may join the current
+// rows of earlier items.
+func cachedRows(x *execCtx, it *fromItem) ([][]any, error) {
+	ir := x.items[it]
+	if ir == nil {
+		krs, err := fetchTableWith(x, it, false, it.local)
+		if err != nil {
+			return nil, err
+		}
+		ir = &itemRows{rows: make([][]any, len(krs))}
+		for i, kr := range krs {
+			ir.rows[i] = kr.row
+		}
+		if it.hashVal != nil {
+			typ := it.table.cols[it.hashSlot].typ
+			ir.hash = map[string][][]any{}
+			for _, r := range ir.rows {
+				if v := r[it.hashSlot]; v != nil {
+					k := string(types.AppendKey(nil, typ, v))
+					ir.hash[k] = append(ir.hash[k], r)
+				}
+			}
+		}
+		if x.items == nil {
+			x.items = map[*fromItem]*itemRows{}
+		}
+		x.items[it] = ir
+	}
+	if it.hashVal == nil {
+		return ir.rows, nil
+	}
+	v, err := it.hashVal.eval(x)
+	if err != nil || v == nil {
+		return nil, err
+	}
+	return ir.hash[string(types.AppendKey(nil, it.table.cols[it.hashSlot].typ, v))], nil
 }

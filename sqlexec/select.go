@@ -103,6 +103,7 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 	if err := b.applyLocking(st, items); err != nil {
 		return nil, err
 	}
+	planJoins(items)
 
 	targets := st.TargetList
 	var sortNodes []*pg_query.Node
@@ -155,6 +156,7 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 	p.run = func(x *execCtx) ([][]any, error) {
 		cx := *x
 		cx.row = make([]any, width)
+		cx.items = nil
 		lim, off, err := evalLimit(&cx, limit, offset)
 		if err != nil {
 			return nil, err
@@ -225,7 +227,14 @@ func runItems(x *execCtx, items []*fromItem, i int, emit func() error) error {
 	}
 	it := items[i]
 	var rows [][]any
-	if it.table != nil {
+	conds := it.on
+	if it.cached {
+		var err error
+		if rows, err = cachedRows(x, it); err != nil {
+			return err
+		}
+		conds = it.join
+	} else if it.table != nil {
 		krs, err := fetchTable(x, it, false)
 		if err != nil {
 			return err
@@ -243,9 +252,9 @@ func runItems(x *execCtx, items []*fromItem, i int, emit func() error) error {
 	matched := false
 	for _, r := range rows {
 		copy(x.row[it.off:it.off+it.width], r)
-		ok, err := allHold(x, it.on, true)
-		if err == nil && ok && it.table == nil {
-			ok, err = allHold(x, it.on, false)
+		ok, err := allHold(x, conds, true)
+		if err == nil && ok && (it.table == nil || it.cached) {
+			ok, err = allHold(x, conds, false)
 		}
 		if err != nil {
 			return err
