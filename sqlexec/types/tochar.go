@@ -1,0 +1,321 @@
+package types
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/cockroachdb/apd/v3"
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/jackc/pgx/v5/pgtype"
+)
+
+func init() {
+	addFunc("to_char", Immutable, Text, func(_ *Env, a []any) (any, error) {
+		return formatDateTimePattern(a[0].(time.Time), a[1].(string), nil, 0)
+	}, Timestamp, Text)
+	addFunc("to_char", Stable, Text, func(env *Env, a []any) (any, error) {
+		t := a[0].(time.Time)
+		if isInfiniteTime(t) {
+			return nil, nil
+		}
+		loc := t.In(env.location())
+		_, off := loc.Zone()
+		name, _ := loc.Zone()
+		return formatDateTimePattern(wallClock(loc), a[1].(string), &name, off)
+	}, Timestamptz, Text)
+	addFunc("to_char", Immutable, Text, func(_ *Env, a []any) (any, error) {
+		return formatIntervalPattern(a[0].(pgtype.Interval), a[1].(string))
+	}, Interval, Text)
+	addFunc("to_char", Immutable, Text, func(_ *Env, a []any) (any, error) {
+		return formatNumberPattern(formatNumeric(normalizeDecimal(a[0].(*apd.Decimal))), a[1].(string))
+	}, NumericAny, Text)
+	for _, t := range []Type{Int4, Int8} {
+		addFunc("to_char", Immutable, Text, func(_ *Env, a []any) (any, error) {
+			return formatNumberPattern(strconv.FormatInt(a[0].(int64), 10), a[1].(string))
+		}, t, Text)
+	}
+	addFunc("to_char", Immutable, Text, func(_ *Env, a []any) (any, error) {
+		return formatNumberPattern(strconv.FormatFloat(a[0].(float64), 'f', -1, 64), a[1].(string))
+	}, Float8, Text)
+}
+
+// dtKeywords are the date/time template patterns; the longest match wins.
+// Patterns with case variants (Month, month) are
+// matched exactly; the others in any case.
+var dtKeywords = []string{
+	"HH24", "HH12", "HH", "MI", "SSSSS", "SSSS", "SS", "MS", "US", "FF1", "FF2", "FF3", "FF4", "FF5", "FF6",
+	"A.M.", "a.m.", "P.M.", "p.m.", "AM", "am", "PM", "pm",
+	"Y,YYY", "IYYY", "YYYY", "IYY", "YYY", "IY", "YY", "Y", "I",
+	"MONTH", "Month", "month", "MON", "Mon", "mon", "MM",
+	"DAY", "Day", "day", "DY", "Dy", "dy", "DDD", "DD", "D", "IDDD", "ID",
+	"IW", "WW", "W", "Q", "CC", "J", "TZ", "tz", "OF",
+}
+
+var caseVariant = map[string]bool{
+	"MONTH": true, "Month": true, "month": true, "MON": true, "Mon": true, "mon": true,
+	"DAY": true, "Day": true, "day": true, "DY": true, "Dy": true, "dy": true,
+	"A.M.": true, "a.m.": true, "P.M.": true, "p.m.": true, "AM": true, "am": true, "PM": true, "pm": true,
+	"TZ": true, "tz": true,
+}
+
+// matchKeyword returns the longest pattern at the start of s, or "".
+func matchKeyword(s string) string {
+	best := ""
+	for _, k := range dtKeywords {
+		if len(s) < len(k) || len(k) <= len(best) {
+			continue
+		}
+		if caseVariant[k] {
+			if s[:len(k)] == k {
+				best = k
+			}
+		} else if strings.EqualFold(s[:len(k)], k) {
+			best = k
+		}
+	}
+	return best
+}
+
+// walkPattern calls emit for every pattern (with its FM flag) and literal
+// of a to_char template.
+func walkPattern(format string, literal func(string), emit func(k string, fm bool)) {
+	for i := 0; i < len(format); {
+		fm := false
+		if strings.HasPrefix(strings.ToUpper(format[i:]), "FM") {
+			fm = true
+			i += 2
+		}
+		if k := matchKeyword(format[i:]); k != "" {
+			emit(k, fm)
+			i += len(k)
+			continue
+		}
+		switch c := format[i]; {
+		case c == '"':
+			j := i + 1
+			for j < len(format) && format[j] != '"' {
+				if format[j] == '\\' && j+1 < len(format) {
+					j++
+				}
+				literal(format[j : j+1])
+				j++
+			}
+			i = j + 1
+		case c == '\\' && i+1 < len(format):
+			literal(format[i+1 : i+2])
+			i += 2
+		default:
+			literal(format[i : i+1])
+			i++
+		}
+	}
+}
+
+func pad(v int64, width int, fm bool) string {
+	s := strconv.FormatInt(abs64(v), 10)
+	if !fm {
+		for len(s) < width {
+			s = "0" + s
+		}
+	}
+	if v < 0 {
+		s = "-" + s
+	}
+	return s
+}
+
+func abs64(v int64) int64 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
+
+// casedName prints a month or day name in the case of the pattern, padded
+// to nine characters unless FM.
+func casedName(name, k string, fm bool, width int) string {
+	switch {
+	case k == strings.ToUpper(k):
+		name = strings.ToUpper(name)
+	case k == strings.ToLower(k):
+		name = strings.ToLower(name)
+	}
+	if !fm {
+		for len(name) < width {
+			name += " "
+		}
+	}
+	return name
+}
+
+// formatDateTimePattern is to_char(timestamp, text) on the wall clock w;
+// zone and offset are set for timestamptz.
+func formatDateTimePattern(w time.Time, format string, zone *string, offset int) (any, error) {
+	if isInfiniteTime(w) {
+		return nil, nil
+	}
+	var sb strings.Builder
+	y, mo, d := w.Date()
+	h, mi, s := w.Clock()
+	us := int64(w.Nanosecond() / 1000)
+	year := int64(y)
+	if year <= 0 {
+		year = 1 - year
+	}
+	iy, iw := w.ISOWeek()
+	var err error
+	walkPattern(format, func(l string) { sb.WriteString(l) }, func(k string, fm bool) {
+		switch strings.ToUpper(k) {
+		case "HH", "HH12":
+			sb.WriteString(pad(int64((h+11)%12+1), 2, fm))
+		case "HH24":
+			sb.WriteString(pad(int64(h), 2, fm))
+		case "MI":
+			sb.WriteString(pad(int64(mi), 2, fm))
+		case "SS":
+			sb.WriteString(pad(int64(s), 2, fm))
+		case "SSSS", "SSSSS":
+			sb.WriteString(strconv.Itoa(h*3600 + mi*60 + s))
+		case "MS", "FF3":
+			sb.WriteString(pad(us/1000, 3, false))
+		case "US", "FF6":
+			sb.WriteString(pad(us, 6, false))
+		case "FF1", "FF2", "FF4", "FF5":
+			n := int(k[2] - '0')
+			sb.WriteString(pad(us/int64(pow10(6-n)), n, false))
+		case "AM", "PM", "A.M.", "P.M.":
+			word := map[bool]string{false: "AM", true: "PM"}[h >= 12]
+			if strings.Contains(k, ".") {
+				word = word[:1] + "." + word[1:] + "."
+			}
+			if k == strings.ToLower(k) {
+				word = strings.ToLower(word)
+			}
+			sb.WriteString(word)
+		case "YYYY":
+			sb.WriteString(pad(year, 4, fm))
+		case "Y,YYY":
+			sb.WriteString(strconv.FormatInt(year/1000, 10) + "," + pad(year%1000, 3, false))
+		case "YYY":
+			sb.WriteString(pad(year%1000, 3, fm))
+		case "YY":
+			sb.WriteString(pad(year%100, 2, fm))
+		case "Y":
+			sb.WriteString(pad(year%10, 1, fm))
+		case "IYYY":
+			sb.WriteString(pad(int64(iy), 4, fm))
+		case "IYY":
+			sb.WriteString(pad(int64(iy%1000), 3, fm))
+		case "IY":
+			sb.WriteString(pad(int64(iy%100), 2, fm))
+		case "I":
+			sb.WriteString(pad(int64(iy%10), 1, fm))
+		case "MONTH":
+			sb.WriteString(casedName(mo.String(), k, fm, 9))
+		case "MON":
+			sb.WriteString(casedName(mo.String()[:3], k, true, 0))
+		case "MM":
+			sb.WriteString(pad(int64(mo), 2, fm))
+		case "DAY":
+			sb.WriteString(casedName(w.Weekday().String(), k, fm, 9))
+		case "DY":
+			sb.WriteString(casedName(w.Weekday().String()[:3], k, true, 0))
+		case "DDD":
+			sb.WriteString(pad(int64(w.YearDay()), 3, fm))
+		case "IDDD":
+			sb.WriteString(pad(int64((iw-1)*7+(int(w.Weekday())+6)%7+1), 3, fm))
+		case "DD":
+			sb.WriteString(pad(int64(d), 2, fm))
+		case "D":
+			sb.WriteString(strconv.Itoa(int(w.Weekday()) + 1))
+		case "ID":
+			sb.WriteString(strconv.Itoa((int(w.Weekday())+6)%7 + 1))
+		case "IW":
+			sb.WriteString(pad(int64(iw), 2, fm))
+		case "WW":
+			sb.WriteString(pad(int64((w.YearDay()-1)/7+1), 2, fm))
+		case "W":
+			sb.WriteString(strconv.Itoa((d-1)/7 + 1))
+		case "Q":
+			sb.WriteString(strconv.Itoa((int(mo)-1)/3 + 1))
+		case "CC":
+			sb.WriteString(pad((year+99)/100, 2, fm))
+		case "J":
+			sb.WriteString(strconv.FormatInt(floorDiv(timeToPG(time.Date(y, mo, d, 0, 0, 0, 0, time.UTC)), usecPerDay)+2451545, 10))
+		case "TZ":
+			z := ""
+			if zone != nil {
+				z = *zone
+			}
+			if k == "tz" {
+				z = strings.ToLower(z)
+			}
+			sb.WriteString(z)
+		case "OF":
+			if zone != nil {
+				sb.Write(appendOffset(nil, offset))
+			}
+		default:
+			err = pgerror.Unsupported("to_char pattern " + k)
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	return sb.String(), nil
+}
+
+func pow10(n int) int {
+	p := 1
+	for range n {
+		p *= 10
+	}
+	return p
+}
+
+// formatIntervalPattern is to_char(interval, text): the time fields as
+// counts, days and months as the interval holds them.
+func formatIntervalPattern(iv pgtype.Interval, format string) (any, error) {
+	us := iv.Microseconds
+	h := us / usecPerHour
+	us -= h * usecPerHour
+	mi := us / usecPerMinute
+	us -= mi * usecPerMinute
+	s := us / usecPerSec
+	us -= s * usecPerSec
+	var sb strings.Builder
+	var err error
+	walkPattern(format, func(l string) { sb.WriteString(l) }, func(k string, fm bool) {
+		switch strings.ToUpper(k) {
+		case "HH24":
+			sb.WriteString(pad(h, 2, fm))
+		case "HH", "HH12":
+			sb.WriteString(pad((h+11)%12+1, 2, fm))
+		case "MI":
+			sb.WriteString(pad(mi, 2, fm))
+		case "SS":
+			sb.WriteString(pad(s, 2, fm))
+		case "MS":
+			sb.WriteString(pad(us/1000, 3, false))
+		case "US":
+			sb.WriteString(pad(us, 6, false))
+		case "DD":
+			sb.WriteString(pad(int64(iv.Days), 2, fm))
+		case "DDD":
+			sb.WriteString(pad(int64(iv.Days), 3, fm))
+		case "MM":
+			sb.WriteString(pad(int64(iv.Months%12), 2, fm))
+		case "YYYY":
+			sb.WriteString(pad(int64(iv.Months/12), 4, fm))
+		case "YY":
+			sb.WriteString(pad(int64(iv.Months/12%100), 2, fm))
+		default:
+			err = pgerror.Unsupported("to_char pattern " + k + " for intervals")
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	return sb.String(), nil
+}
