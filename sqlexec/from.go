@@ -38,8 +38,8 @@ type fromItem struct {
 	join     []*conj
 	hashSlot int
 	hashVal  *scalar
-	lock   isolation.RowLock
-	wait   isolation.WaitPolicy
+	lock     isolation.RowLock
+	wait     isolation.WaitPolicy
 }
 
 // conj is one conjunct of a condition.
