@@ -96,6 +96,22 @@ var typeNames = map[string]Oid{
 	"jsonb":    OidJSONB,
 }
 
+// intervalFullRange is INTERVAL_FULL_RANGE, the field mask of an interval
+// type without field restrictions.
+const intervalFullRange = 0x7fff
+
+// unsupportedTypeNames are PostgreSQL types fickle does not implement: they
+// answer 0A000 rather than "does not exist".
+var unsupportedTypeNames = map[string]bool{
+	"time": true, "timetz": true, "time with time zone": true, "time without time zone": true,
+	"bit": true, "varbit": true, "bit varying": true, "money": true, "inet": true, "cidr": true,
+	"macaddr": true, "macaddr8": true, "point": true, "line": true, "lseg": true, "box": true,
+	"path": true, "polygon": true, "circle": true, "xml": true, "tsvector": true, "tsquery": true,
+	"int4range": true, "int8range": true, "numrange": true, "tsrange": true, "tstzrange": true,
+	"daterange": true, "regproc": true, "regtype": true, "regnamespace": true, "pg_lsn": true,
+	"txid_snapshot": true, "jsonpath": true, "cstring": true, "record": true,
+}
+
 func typeByOid(oid Oid) (Type, bool) {
 	if _, ok := typeInfos[oid]; !ok {
 		return Type{}, false
@@ -122,7 +138,18 @@ func typeByName(names []string, mods []int32) (Type, error) {
 	}
 	oid, ok := typeNames[name]
 	if !ok {
+		if unsupportedTypeNames[name] {
+			return Type{}, pgerror.Unsupported("type " + name)
+		}
 		return Type{}, pgerror.Newf(pgerror.UndefinedObject, "type %q does not exist", full)
+	}
+	if oid == OidInterval && len(mods) > 0 {
+		// pg_query gives interval(p) as (INTERVAL_FULL_RANGE, p) and
+		// INTERVAL DAY TO SECOND as a field mask; fickle keeps every field.
+		if mods[0] != intervalFullRange {
+			return Type{}, pgerror.Unsupported("interval field restrictions")
+		}
+		mods = mods[1:]
 	}
 	return applyTypmod(Type{oid, -1}, mods)
 }

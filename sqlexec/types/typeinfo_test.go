@@ -33,6 +33,9 @@ func TestTypeByNameResolvesParserNamesAndFormatsLikeFormatType(t *testing.T) {
 		{[]string{"timestamptz"}, nil, "timestamp with time zone", OidTimestamptz},
 		{[]string{"pg_catalog", "timestamptz"}, []int32{0}, "timestamp(0) with time zone", OidTimestamptz},
 		{[]string{"pg_catalog", "interval"}, nil, "interval", OidInterval},
+		{[]string{"pg_catalog", "interval"}, []int32{32767, 2}, "interval(2)", OidInterval},
+		{[]string{"pg_catalog", "interval"}, []int32{32767}, "interval", OidInterval},
+		{[]string{"pg_catalog", "bpchar"}, []int32{1}, "character(1)", OidBpchar},
 		{[]string{"date"}, nil, "date", OidDate},
 		{[]string{"uuid"}, nil, "uuid", OidUUID},
 		{[]string{"json"}, nil, "json", OidJSON},
@@ -72,6 +75,8 @@ func TestTypeByNameRejectsUnknownNamesAndBadModifiers(t *testing.T) {
 		{[]string{"numeric"}, []int32{0}, pgerror.InvalidParameterValue},
 		{[]string{"numeric"}, []int32{1001}, pgerror.InvalidParameterValue},
 		{[]string{"int4"}, []int32{3}, pgerror.SyntaxError},
+		{[]string{"pg_catalog", "time"}, nil, pgerror.FeatureNotSupported},
+		{[]string{"pg_catalog", "interval"}, []int32{4}, pgerror.FeatureNotSupported},
 	}
 	for _, tt := range tests {
 		_, err := TypeByName(tt.names, tt.mods)
