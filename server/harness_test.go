@@ -46,7 +46,13 @@ type rawConn struct {
 // consuming everything up to the first ReadyForQuery.
 func dialRaw(t testing.TB, srv *Server, params map[string]string) *rawConn {
 	t.Helper()
-	nc, err := net.Dial("tcp", srv.Addr().String())
+	return dialAddr(t, srv.Addr().String(), params)
+}
+
+// dialAddr is dialRaw for any server address, PostgreSQL's included.
+func dialAddr(t testing.TB, addr string, params map[string]string) *rawConn {
+	t.Helper()
+	nc, err := net.Dial("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -38,12 +38,49 @@ func TestWireScripts(t *testing.T) {
 	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {
 			srv := startTestServer(t, Config{})
-			runScript(t, srv, file)
+			runScript(t, dialRaw(t, srv, nil), file, false)
+		})
+	}
+}
+
+// pgtestAddrEnv names the environment variable with the address of a real
+// PostgreSQL 15 (user postgres, trust authentication) to run the scripts
+// of testdata/pgtest against as well.
+const pgtestAddrEnv = "FICKLE_PGTEST_ADDR"
+
+// TestPGWireScripts runs the SQL-level golden scripts of testdata/pgtest
+// against the real engine and, when FICKLE_PGTEST_ADDR is set, against
+// PostgreSQL, with the same expected output: PostgreSQL's behaviour is the
+// reference. RowDescription is compared by column names, types and formats
+// (table OIDs differ between the two); errors and notices by SQLSTATE.
+// With -rewrite and FICKLE_PGTEST_ADDR, PostgreSQL writes the expected
+// output.
+func TestPGWireScripts(t *testing.T) {
+	files, err := filepath.Glob("testdata/pgtest/*.txt")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no scripts: %v", err)
+	}
+	pgAddr := os.Getenv(pgtestAddrEnv)
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			if *rewrite && pgAddr != "" {
+				// PostgreSQL writes the expected output; fickle must match it.
+				runScript(t, dialAddr(t, pgAddr, map[string]string{"user": "postgres", "database": "postgres"}), file, true)
+				return
+			}
+			srv := startSQLServer(t, Config{})
+			runScript(t, dialRaw(t, srv, nil), file, true)
+			if pgAddr != "" && !*rewrite {
+				t.Run("postgres", func(t *testing.T) {
+					runScript(t, dialAddr(t, pgAddr, map[string]string{"user": "postgres", "database": "postgres"}), file, true)
+				})
+			}
 		})
 	}
 }
 
 type scriptBlock struct {
+	comments []string // the comment lines above the block, kept by -rewrite
 	cmd      string
 	input    []string
 	expected []string
@@ -51,14 +88,19 @@ type scriptBlock struct {
 
 func parseScript(t *testing.T, text string) []scriptBlock {
 	var blocks []scriptBlock
+	var comments []string
 	lines := strings.Split(text, "\n")
 	for i := 0; i < len(lines); {
 		line := strings.TrimSpace(lines[i])
 		if line == "" || strings.HasPrefix(line, "#") {
+			if line != "" {
+				comments = append(comments, line)
+			}
 			i++
 			continue
 		}
-		b := scriptBlock{cmd: line}
+		b := scriptBlock{cmd: line, comments: comments}
+		comments = nil
 		i++
 		for i < len(lines) && lines[i] != "----" {
 			if s := strings.TrimSpace(lines[i]); s != "" && !strings.HasPrefix(s, "#") {
@@ -79,13 +121,15 @@ func parseScript(t *testing.T, text string) []scriptBlock {
 	return blocks
 }
 
-func runScript(t *testing.T, srv *Server, file string) {
+// runScript runs a script on the connection c. With portable, messages
+// whose details differ between servers (table OIDs, ParameterStatus) are
+// normalized or skipped.
+func runScript(t *testing.T, c *rawConn, file string, portable bool) {
 	data, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
 	blocks := parseScript(t, string(data))
-	c := dialRaw(t, srv, nil)
 	var out bytes.Buffer
 	for bi, b := range blocks {
 		var got []string
@@ -101,7 +145,10 @@ func runScript(t *testing.T, srv *Server, file string) {
 			for _, want := range b.input {
 				for {
 					msg := c.receive()
-					got = append(got, encodeBackend(t, msg))
+					if _, ok := msg.(*pgproto3.ParameterStatus); ok && portable {
+						continue
+					}
+					got = append(got, encodeBackend(t, msg, portable))
 					if typeName(msg) == want {
 						break
 					}
@@ -112,6 +159,9 @@ func runScript(t *testing.T, srv *Server, file string) {
 		}
 		if bi > 0 {
 			out.WriteString("\n")
+		}
+		for _, c := range b.comments {
+			fmt.Fprintf(&out, "%s\n", c)
 		}
 		fmt.Fprintf(&out, "%s\n", b.cmd)
 		for _, in := range b.input {
@@ -182,9 +232,17 @@ func decodeFrontend(t *testing.T, line string) pgproto3.FrontendMessage {
 
 // encodeBackend renders a backend message as JSON, errors and notices by
 // severity and code only, CopyData as text.
-func encodeBackend(t *testing.T, msg pgproto3.BackendMessage) string {
+func encodeBackend(t *testing.T, msg pgproto3.BackendMessage, portable bool) string {
 	var v any = msg
 	switch m := msg.(type) {
+	case *pgproto3.RowDescription:
+		if portable {
+			var cols []string
+			for _, f := range m.Fields {
+				cols = append(cols, fmt.Sprintf("%s:%d:%d", f.Name, f.DataTypeOID, f.Format))
+			}
+			v = map[string]any{"Type": "RowDescription", "Columns": cols}
+		}
 	case *pgproto3.ErrorResponse:
 		v = map[string]string{"Type": "ErrorResponse", "Severity": m.Severity, "Code": m.Code}
 	case *pgproto3.NoticeResponse:

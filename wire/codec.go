@@ -153,7 +153,7 @@ func AppendBinary(buf []byte, oid uint32, v any) ([]byte, error) {
 		}
 	case pgtype.NumericOID:
 		if d, ok := v.(*apd.Decimal); ok && d != nil {
-			return numericPlans.encode.Encode(numericFromDecimal(d), buf)
+			return appendNumeric(buf, d)
 		}
 	default:
 		return nil, pgerror.Newf(pgerror.FeatureNotSupported, "binary output of type OID %d is not supported by fickle", oid)
@@ -262,25 +262,6 @@ func DecodeBinary(oid uint32, src []byte) (any, error) {
 func invalidBinary(oid uint32, detail string) *pgerror.Error {
 	return pgerror.Newf(pgerror.InvalidBinaryRepresentation, "incorrect binary data format for type OID %d", oid).
 		WithDetail("%s", detail)
-}
-
-// numericFromDecimal converts an apd decimal to pgtype's numeric, keeping
-// the exponent so that the display scale survives ("1.50" stays "1.50").
-func numericFromDecimal(d *apd.Decimal) pgtype.Numeric {
-	switch d.Form {
-	case apd.NaN, apd.NaNSignaling:
-		return pgtype.Numeric{NaN: true, Valid: true}
-	case apd.Infinite:
-		if d.Negative {
-			return pgtype.Numeric{InfinityModifier: pgtype.NegativeInfinity, Valid: true}
-		}
-		return pgtype.Numeric{InfinityModifier: pgtype.Infinity, Valid: true}
-	}
-	i := d.Coeff.MathBigInt()
-	if d.Negative {
-		i.Neg(i)
-	}
-	return pgtype.Numeric{Int: i, Exp: d.Exponent, Valid: true}
 }
 
 // decimalFromNumeric converts pgtype's numeric to an apd decimal.

@@ -1,0 +1,99 @@
+package wire
+
+import (
+	"encoding/binary"
+	"math"
+	"strings"
+
+	"github.com/cockroachdb/apd/v3"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+)
+
+// The sign words of PostgreSQL's binary numeric.
+const (
+	numericPos    = 0x0000
+	numericNeg    = 0x4000
+	numericNaN    = 0xC000
+	numericPosInf = 0xD000
+	numericNegInf = 0xF000
+)
+
+// appendNumeric appends d in PostgreSQL's binary numeric format exactly as
+// numeric_send writes it: base-10000 digits aligned on the decimal point,
+// with leading and trailing zero digits stripped (zero has no digits and
+// weight 0), and the display scale taken from the exponent, so that 1.50
+// keeps its scale. pgtype's encoder keeps zero digits, which decodes to the
+// same value but not to the same bytes.
+func appendNumeric(buf []byte, d *apd.Decimal) ([]byte, error) {
+	header := func(ndigits, weight, sign, dscale int) []byte {
+		buf = binary.BigEndian.AppendUint16(buf, uint16(ndigits))
+		buf = binary.BigEndian.AppendUint16(buf, uint16(int16(weight)))
+		buf = binary.BigEndian.AppendUint16(buf, uint16(sign))
+		return binary.BigEndian.AppendUint16(buf, uint16(dscale))
+	}
+	switch d.Form {
+	case apd.NaN, apd.NaNSignaling:
+		return header(0, 0, numericNaN, 0), nil
+	case apd.Infinite:
+		if d.Negative {
+			return header(0, 0, numericNegInf, 0), nil
+		}
+		return header(0, 0, numericPosInf, 0), nil
+	}
+	coeff := d.Coeff.String() // decimal digits of |d| without exponent
+	exp := int(d.Exponent)
+	dscale := 0
+	if exp < 0 {
+		dscale = -exp
+	}
+	if dscale > math.MaxInt16 || exp > 4*math.MaxInt16 {
+		return nil, pgerror.Newf(pgerror.NumericValueOutOfRange, "numeric value with exponent %d cannot be sent", exp)
+	}
+	var intPart, fracPart string
+	switch {
+	case exp >= 0:
+		intPart = coeff + strings.Repeat("0", exp)
+	case len(coeff) > -exp:
+		intPart, fracPart = coeff[:len(coeff)+exp], coeff[len(coeff)+exp:]
+	default:
+		fracPart = strings.Repeat("0", -exp-len(coeff)) + coeff
+	}
+	if pad := len(intPart) % 4; pad != 0 {
+		intPart = strings.Repeat("0", 4-pad) + intPart
+	}
+	if pad := len(fracPart) % 4; pad != 0 {
+		fracPart += strings.Repeat("0", 4-pad)
+	}
+	all := intPart + fracPart
+	digits := make([]uint16, 0, len(all)/4)
+	for i := 0; i < len(all); i += 4 {
+		var v uint16
+		for _, c := range all[i : i+4] {
+			v = v*10 + uint16(c-'0')
+		}
+		digits = append(digits, v)
+	}
+	weight := len(intPart)/4 - 1
+	for len(digits) > 0 && digits[0] == 0 {
+		digits = digits[1:]
+		weight--
+	}
+	for len(digits) > 0 && digits[len(digits)-1] == 0 {
+		digits = digits[:len(digits)-1]
+	}
+	sign := numericPos
+	if len(digits) == 0 {
+		weight = 0
+	} else if d.Negative {
+		sign = numericNeg
+	}
+	if weight > math.MaxInt16 || weight < math.MinInt16 || len(digits) > math.MaxUint16 {
+		return nil, pgerror.New(pgerror.NumericValueOutOfRange, "numeric value out of range for the binary format")
+	}
+	buf = header(len(digits), weight, sign, dscale)
+	for _, v := range digits {
+		buf = binary.BigEndian.AppendUint16(buf, v)
+	}
+	return buf, nil
+}
