@@ -128,6 +128,26 @@ func Read(r io.Reader, name string, f Format) (*History, error) {
 	return nil, fmt.Errorf("%s: cannot read format %q", name, f)
 }
 
+// ReadDetect is Read for a stream (such as standard input): when f is
+// FormatAuto it detects the format from name's extension and the first
+// bytes (decompressed), as Detect does for files.
+func ReadDetect(r io.Reader, name string, f Format) (*History, error) {
+	d, err := decompress(r)
+	if err != nil {
+		return nil, fileErr(name, "%v", err)
+	}
+	if f == FormatAuto {
+		br := d.(*bufio.Reader)
+		head, _ := br.Peek(4096)
+		ext := strings.ToLower(filepath.Ext(strings.TrimSuffix(strings.ToLower(name), ".gz")))
+		var ok bool
+		if f, ok = DetectBytes(ext, head); !ok {
+			return nil, fileErr(name, "cannot tell the history format; use --format (one of %s)", formatList(Formats))
+		}
+	}
+	return Read(d, name, f)
+}
+
 func importDir(dir string, f Format) (*History, error) {
 	switch f {
 	case FormatDBCopBincode:

@@ -18,8 +18,9 @@ func init() {
 	}
 }
 
-// convertOut and convertErr are swapped by tests.
+// convertIn, convertOut and convertErr are swapped by tests.
 var (
+	convertIn  io.Reader = os.Stdin
 	convertOut io.Writer = os.Stdout
 	convertErr io.Writer = os.Stderr
 )
@@ -33,7 +34,8 @@ func runConvert(args []string) int {
 	to := fs.String("to", "", "output format (required)")
 	fs.Usage = func() {
 		fmt.Fprintf(convertErr, "usage: fickle convert [--from F] --to G IN OUT\n\n"+
-			"IN is a file (gzip is read transparently) or a directory of per-client logs;\n"+
+			"IN is a file (gzip is read transparently), a directory of per-client logs,\n"+
+			"or - for standard input;\n"+
 			"OUT is a file, or - for standard output.\n\nreadable formats: %s\nwritable formats: %s\n\n",
 			joinFormats(history.Formats), joinFormats(history.WriteFormats))
 		fs.PrintDefaults()
@@ -70,7 +72,12 @@ func runConvert(args []string) int {
 		fmt.Fprintf(convertErr, "fickle convert: --to: cannot write format %s (writable: %s)\n", tf, joinFormats(history.WriteFormats))
 		return 2
 	}
-	h, err := history.Import(in, ff)
+	var h *history.History
+	if in == "-" {
+		h, err = history.ReadDetect(convertIn, "stdin", ff)
+	} else {
+		h, err = history.Import(in, ff)
+	}
 	if err != nil {
 		fmt.Fprintf(convertErr, "fickle convert: %v\n", err)
 		return 2

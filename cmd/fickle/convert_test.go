@@ -30,6 +30,14 @@ func TestConvertCommandConvertsAndReportsErrors(t *testing.T) {
 		t.Fatalf("awdit to plume: code %d, out %q, err %q", code, out, errOut)
 	}
 
+	// Standard input, format detected from the content.
+	convertIn = strings.NewReader("r(1,0,0,0)\n")
+	code, out, errOut = runConvertCapture("--to", "awdit", "-", "-")
+	convertIn = os.Stdin
+	if code != 0 || out != "r 1 0\n-\n=\n" {
+		t.Fatalf("stdin plume to awdit: code %d, out %q, err %q", code, out, errOut)
+	}
+
 	// Every writable format reads back as the same history.
 	for _, f := range history.WriteFormats {
 		dst := filepath.Join(dir, "out."+string(f))
