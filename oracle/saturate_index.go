@@ -74,6 +74,18 @@ func newIndex(h *history.History, levels []history.Level) *index {
 		key history.KeyID
 		op  int32
 	}
+	writes := 0
+	for i := range h.Txns {
+		for j := range h.Txns[i].Ops {
+			if h.Txns[i].Ops[j].Kind == history.OpWrite {
+				writes++
+			}
+		}
+	}
+	ix.wKeys = make([]history.KeyID, 0, writes)
+	ix.wOps = make([]int32, 0, writes)
+	ix.wFlags = make([]history.OpFlags, 0, writes)
+	ix.wVals = make([]int64, 0, writes)
 	var buf []kw
 	for i := range h.Txns {
 		ops := h.Txns[i].Ops
