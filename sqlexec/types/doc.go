@@ -39,13 +39,38 @@
 // closures take datums of the operand types the planner resolved with, apply
 // PostgreSQL's implicit coercions themselves, and handle NULL.
 //
+// Resolution follows the parser's rules, not a simplification: operators and
+// functions are picked by func_select_candidate (exact matches, then implicit
+// coercions, preferred types and the categories of unknown literals), casts
+// by the pg_cast contexts plus automatic I/O conversion, CASE/COALESCE/UNION
+// types by select_common_type. Untyped literals should reach resolution as
+// Unknown, not pre-typed: 'a' || 1 resolves to text || anynonarray only then.
+//
+// Whatever depends on the session TimeZone (timestamptz ± interval, date and
+// timestamp compared with timestamptz, casts to and from timestamptz,
+// date_trunc and extract on timestamptz, to_char) reads Env.Location; the
+// EvalEnv, LookupCastEnv and CastEnv forms take the Env, the others use UTC.
+//
 // # Deviations from PostgreSQL
 //
 // Text comparison is by code point, as in the "C" collation. DateStyle is ISO,
-// MDY and IntervalStyle postgres, the only styles supported. Dates and
-// timestamps span the years 4713 BC to 294276 AD as in PostgreSQL, but BC
-// input is accepted only for dates. Floating-point functions use Go's math
+// MDY and IntervalStyle postgres, the only styles supported. Dates, like
+// timestamps, span 4713 BC to 294276 AD (PostgreSQL's dates go further).
+// Interval fields restrictions (INTERVAL DAY TO SECOND), the SIMILAR form of
+// substring, and to_char's EEEE, V, L, RN and TH patterns answer 0A000.
+// Floating-point functions use Go's math
 // package, whose cbrt, exp, ln and trigonometric results may differ from
 // glibc's in the last digit. Regular expressions use Go's RE2 syntax, the
 // common subset of PostgreSQL's; back-references are rejected.
+//
+// # Testing
+//
+// Expected values come from PostgreSQL 15, not from this code: each
+// testdata/*.cases file lists inputs, and testdata/gen.sh runs them through a
+// real server into the matching .golden file (start one with initdb and
+// pg_ctl, then PGHOST=... PGPORT=... testdata/gen.sh). The tests read only
+// the golden files. Key encoding is checked against Compare by a seeded
+// property test; the input functions have fuzz targets (go test -fuzz
+// FuzzParseNumbers, FuzzParseStrings, FuzzParseDateTime, FuzzParseJSON) that
+// require every accepted input to survive a trip through its text output.
 package types
