@@ -121,27 +121,44 @@ func (e *engine) choose(t *txn, tb *table, ks *keyState, ro ReadOptions) (versio
 	return v, nil
 }
 
+// maxChoices bounds how many versions a read chooses among: the oldest
+// valid one and the newest others. Offering fewer choices than the axioms
+// allow is sound; it keeps a read of a row with thousands of versions cheap.
+const maxChoices = 64
+
 // validVersions appends to buf the indexes, ascending, of the versions of
-// ks that t may read.
+// ks that t may read (at most maxChoices of them, the oldest valid one
+// always among them).
+//
+// For PC, SI and SER the valid versions are contiguous: the version current
+// at lo (the last at or before it), then every version after lo and before
+// hi; both ends are binary searches. For RC, RA and CC they are the
+// versions from the floor on (RA and CC minus those that would make an
+// earlier read stale); the floor is found walking back from the newest.
 func (e *engine) validVersions(t *txn, ks *keyState, buf []int) []int {
 	rs := t.rd
+	vs := ks.versions
+	first, last := 0, len(vs)-1
 	if t.windowed() {
-		for i, v := range ks.versions {
-			if below(later(rs.lo, v.w.pos), ks.nextAfter(i)) && below(later(rs.lo, v.w.pos), rs.hi) {
-				buf = append(buf, i)
+		if !below(rs.lo, rs.hi) {
+			return buf
+		}
+		first = sort.Search(len(vs), func(i int) bool { return rs.lo.before(vs[i].w.pos) }) - 1
+		if rs.hi != nil {
+			last = sort.Search(len(vs), func(i int) bool { return !vs[i].w.pos.before(rs.hi) }) - 1
+		}
+	} else {
+		for i := last; i > 0; i-- {
+			if e.sees(t, vs[i].w) {
+				first = i
+				break
 			}
 		}
-		return buf
 	}
-	floor := 0
-	for i := len(ks.versions) - 1; i > 0; i-- {
-		if e.sees(t, ks.versions[i].w) {
-			floor = i
-			break
-		}
-	}
-	for i := floor; i < len(ks.versions); i++ {
-		if i == floor || t.level == history.ReadCommitted || !e.makesStale(t, ks.versions[i].w) {
+	buf = append(buf, first)
+	from := max(first+1, last-maxChoices+2)
+	for i := from; i <= last; i++ {
+		if t.windowed() || t.level == history.ReadCommitted || !e.makesStale(t, vs[i].w) {
 			buf = append(buf, i)
 		}
 	}
