@@ -340,14 +340,26 @@ func (s *Session) newEnv() *types.Env {
 		txnTime = s.txn.start
 	}
 	env := &types.Env{TxnTime: txnTime, StmtTime: now, Clock: func() time.Time { return time.Now().UTC() }, Rand: cryptoRand{}}
-	if tz, _ := s.settings.get("TimeZone"); tz != "" && tz != "UTC" {
-		if loc, err := time.LoadLocation(tz); err == nil {
-			env.Location = loc
-		} else if loc := fixedZone(tz); loc != nil {
-			env.Location = loc
-		}
-	}
+	env.Location = s.location()
 	return env
+}
+
+// location returns the session TimeZone as a location, nil for UTC; the
+// last one loaded is kept (time.LoadLocation reads the zone database).
+func (s *Session) location() *time.Location {
+	tz, _ := s.settings.get("TimeZone")
+	if tz == "" || tz == "UTC" {
+		return nil
+	}
+	if s.tzName == tz {
+		return s.tzLoc
+	}
+	loc, err := time.LoadLocation(tz)
+	if err != nil {
+		loc = fixedZone(tz)
+	}
+	s.tzName, s.tzLoc = tz, loc
+	return loc
 }
 
 // fixedZone reads a numeric TimeZone setting (hours east of UTC, as POSIX

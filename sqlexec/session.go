@@ -26,6 +26,9 @@ type Session struct {
 	// plans caches the plans of statements prepared without parameter
 	// types.
 	plans map[*Statement]cachedPlan
+	// tzName and tzLoc cache the location of the TimeZone setting.
+	tzName string
+	tzLoc  *time.Location
 }
 
 // txnState is the open transaction.
