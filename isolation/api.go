@@ -282,6 +282,14 @@ func (s *Session) Name() string { return s.s.name }
 // has a transaction in progress.
 func (s *Session) Begin(opts TxnOptions) (*Txn, error) { return s.s.e.begin(s.s, opts) }
 
+// BeginWait is Begin for a logical session shared by several connections
+// (SET fickle.session): when another connection's transaction is in
+// progress in the session it waits for it to end (or for ctx), so that the
+// session's transactions stay a sequence, as session order requires.
+func (s *Session) BeginWait(ctx context.Context, opts TxnOptions) (*Txn, error) {
+	return s.s.e.beginWait(ctx, s.s, opts)
+}
+
 // AdvisoryLock takes a session-level advisory lock (pg_advisory_lock,
 // pg_advisory_lock_shared; pg_try_* with WaitNoWait, answering false when
 // the lock is taken). Session locks are re-entrant and held until unlocked

@@ -272,3 +272,27 @@ func waitUntilBlocked(t *testing.T, s *Store, tx *Txn) {
 }
 
 func sleepMs() { time.Sleep(time.Millisecond) }
+
+func TestBeginWaitSerializesTheTransactionsOfALogicalSession(t *testing.T) {
+	s := NewStore(Config{})
+	conn1, conn2 := s.Session("app"), s.Session("app")
+	t1 := begin(t, conn1, history.ReadCommitted)
+	if _, err := conn2.Begin(TxnOptions{}); pgerror.GetCode(err) != pgerror.ActiveSqlTransaction {
+		t.Fatalf("Begin on a busy session: %v, want 25001", err)
+	}
+	ctx, cancel := context.WithTimeout(bg, 10*time.Millisecond)
+	defer cancel()
+	if _, err := conn2.BeginWait(ctx, TxnOptions{}); pgerror.GetCode(err) != pgerror.QueryCanceled {
+		t.Fatalf("BeginWait past its deadline: %v, want 57014", err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		t2, err := conn2.BeginWait(bg, TxnOptions{})
+		if err == nil {
+			err = t2.Commit(bg)
+		}
+		done <- err
+	}()
+	must(t, t1.Commit(bg))
+	must(t, <-done)
+}

@@ -20,6 +20,7 @@ type session struct {
 	lastPos *omNode // co position of the session's latest ended transaction
 	vc      clock   // the session's causal past
 
+	idle     chan struct{}       // closed when the transaction in progress ends (BeginWait)
 	holder   *txn                // holds the session-level advisory locks
 	advisory map[advisoryKey]int // session-level advisory locks held, counted
 }
@@ -107,9 +108,34 @@ func (e *engine) newSession(name string) *Session {
 	return &Session{s: s}
 }
 
+// beginWait waits until the session has no transaction in progress (its
+// idle channel), then begins one.
+func (e *engine) beginWait(ctx context.Context, s *session, opts TxnOptions) (*Txn, error) {
+	e.mu.Lock()
+	for s.cur != nil && s.cur.state == txnActive {
+		if s.idle == nil {
+			s.idle = make(chan struct{})
+		}
+		idle := s.idle
+		e.mu.Unlock()
+		select {
+		case <-idle:
+		case <-ctx.Done():
+			return nil, ctxError(ctx)
+		}
+		e.mu.Lock()
+	}
+	defer e.mu.Unlock()
+	return e.beginLocked(s, opts)
+}
+
 func (e *engine) begin(s *session, opts TxnOptions) (*Txn, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	return e.beginLocked(s, opts)
+}
+
+func (e *engine) beginLocked(s *session, opts TxnOptions) (*Txn, error) {
 	if s.cur != nil && s.cur.state == txnActive {
 		return nil, pgerror.New(pgerror.ActiveSqlTransaction, "there is already a transaction in progress")
 	}
@@ -277,6 +303,10 @@ func (e *engine) end(t *txn, st txnState) {
 	delete(e.active, t)
 	if t.sess.cur == t {
 		t.sess.cur = nil
+		if t.sess.idle != nil {
+			close(t.sess.idle)
+			t.sess.idle = nil
+		}
 	}
 	t.sess.last = t
 	e.finishReads(t)
