@@ -198,13 +198,14 @@ func (s *saturation) explainCycle(cycle []uint32) *Explanation {
 	return newExplanation(ix, edges, vis, s.rt != nil)
 }
 
-// soEdge returns the so edge from -> to, if there is one.
+// soEdge returns the so edge from -> to, if there is one (Init precedes
+// every transaction).
 func soEdge(ix *index, from, to history.TxnID) (Edge, bool) {
 	if int(to) >= len(ix.pos) || !ix.checked(to) {
 		return Edge{}, false
 	}
 	p := ix.pos[to]
-	ok := (p == 0 && from == history.Init) || (p > 0 && ix.sess[ix.h.Txns[to].Session][p-1] == from)
+	ok := from == history.Init || (p > 0 && ix.sess[ix.h.Txns[to].Session][p-1] == from)
 	return Edge{From: from, To: to, Kind: EdgeSO, FromOp: NoOp, ToOp: NoOp}, ok
 }
 

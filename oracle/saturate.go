@@ -74,8 +74,32 @@ func saturate(ix *index, opts Options) (Verdict, *Explanation, int64) {
 	if cycle == nil {
 		return Consistent, nil, s.steps
 	}
-	cycle = g.shortestCycle(cycle)
+	cycle = throughInit(g.shortestCycle(cycle), len(ix.h.Txns))
 	return Violation, s.explainCycle(cycle), s.steps
+}
+
+// throughInit shortens a cycle through Init to Init, the last transaction
+// before it, and the virtual nodes in between (real time): Init precedes
+// every transaction in session order, so that edge closes the cycle at once
+// (co' holds it only transitively, through the first transaction of each
+// session). n is the number of transactions; larger nodes are virtual.
+func throughInit(cycle []uint32, n int) []uint32 {
+	for i, v := range cycle {
+		if v != uint32(history.Init) || len(cycle) <= 2 {
+			continue
+		}
+		j := (i + len(cycle) - 1) % len(cycle)
+		var virtual []uint32
+		for int(cycle[j]) >= n {
+			virtual = append([]uint32{cycle[j]}, virtual...)
+			j = (j + len(cycle) - 1) % len(cycle)
+		}
+		if cycle[j] == v {
+			return cycle
+		}
+		return append([]uint32{v, cycle[j]}, virtual...)
+	}
+	return cycle
 }
 
 // run derives every inferred pair.
