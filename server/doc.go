@@ -81,5 +81,9 @@
 // format; Config.Logf receives recovered panics with their stacks and
 // protocol violations. The golden scripts in testdata/wire (send/until over
 // pgproto3's JSON) replay a conversation exactly; run them with -rewrite to
-// regenerate the expected output after a deliberate change.
+// regenerate the expected output after a deliberate change. The SQL-level
+// scripts in testdata/pgtest run against the real engine and, with
+// FICKLE_PGTEST_ADDR=host:port (a PostgreSQL 15 with trust for user
+// postgres), against PostgreSQL too; -rewrite with that variable set takes
+// the expected output from PostgreSQL.
 package server

@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"encoding/hex"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5/pgproto3"
 )
@@ -183,6 +185,20 @@ func runScript(t *testing.T, c *rawConn, file string, portable bool) {
 	}
 }
 
+// printable reports whether b is valid UTF-8 without control characters
+// other than tab and newline.
+func printable(b []byte) bool {
+	if !utf8.Valid(b) {
+		return false
+	}
+	for _, r := range string(b) {
+		if r < 0x20 && r != '\t' && r != '\n' || r == 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
 func typeName(msg any) string {
 	return strings.TrimPrefix(fmt.Sprintf("%T", msg), "*pgproto3.")
 }
@@ -249,6 +265,20 @@ func encodeBackend(t *testing.T, msg pgproto3.BackendMessage, portable bool) str
 		v = map[string]string{"Type": "NoticeResponse", "Severity": m.Severity, "Code": m.Code}
 	case *pgproto3.CopyData:
 		v = map[string]string{"Type": "CopyData", "Data": string(m.Data)}
+	case *pgproto3.DataRow:
+		// pgproto3 prints values that are not printable ASCII lossily; print
+		// them in hex so that every byte is compared.
+		vals := make([]any, len(m.Values))
+		for i, b := range m.Values {
+			switch {
+			case b == nil:
+			case printable(b):
+				vals[i] = map[string]string{"text": string(b)}
+			default:
+				vals[i] = map[string]string{"hex": hex.EncodeToString(b)}
+			}
+		}
+		v = map[string]any{"Type": "DataRow", "Values": vals}
 	}
 	b, err := json.Marshal(v)
 	if err != nil {
