@@ -51,6 +51,10 @@ func TestCheckCommandExitCodesAndOutput(t *testing.T) {
 	if err := os.WriteFile(garbage, []byte("\x00\x01 not a history\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	badAWDIT := filepath.Join(dir, "bad-awdit.txt")
+	if err := os.WriteFile(badAWDIT, []byte("w 1 1\nr x y\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	bad := filepath.Join(dir, "bad.jsonl")
 	if err := os.WriteFile(bad, []byte("{\"format\":\"nonsense\"}\n{{{\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -66,6 +70,7 @@ func TestCheckCommandExitCodesAndOutput(t *testing.T) {
 		{"level flag holds", []string{"--level", "read-committed", ra}, 0, []string{"consistent at RC"}},
 		{"level flag violated", []string{"--level", "RA", rc}, 1, []string{"violation at RA"}},
 		{"bad input wins", []string{rc, bad}, 2, []string{"bad.jsonl"}},
+		{"bad input names file and line", []string{"--format", "awdit", badAWDIT}, 2, []string{"bad-awdit.txt:2:"}},
 		{"unknown format", []string{"--format", "nope", rc}, 2, []string{"unknown history format"}},
 		{"undetectable format", []string{garbage}, 2, []string{"garbage.txt", "--format"}},
 		{"missing file", []string{filepath.Join(dir, "missing.jsonl")}, 2, []string{"missing.jsonl"}},
