@@ -5,31 +5,68 @@
 //
 // sqlexec owns the catalog (schemas, tables, columns, constraints, indexes,
 // sequences), session settings (SET/SHOW/RESET), DDL, DML, SELECT, COPY and
-// the small part of pg_catalog that drivers query. It must never decide
-// which version of a row a read sees: the store does, and sqlexec reports
-// which rows matched each predicate read. Value semantics (text I/O, casts,
-// operators, functions, aggregates, key encoding) live in sqlexec/types.
+// the small part of pg_catalog and information_schema that drivers and psql
+// query. It must never decide which version of a row a read sees: the store
+// does, and sqlexec reports which rows matched each predicate read. It never
+// speaks the wire protocol (package server does) and never implements value
+// semantics itself: text I/O, casts, operators, functions, aggregates and the
+// order-preserving key encoding live in sqlexec/types.
 //
 // # Lifecycle of a statement
 //
-//  1. Session.Parse splits a query string into statements (PostgreSQL's
-//     parser reports each statement's location) and caches the parse by text.
-//  2. Session.Prepare binds names and types and builds a plan: access paths
-//     (point reads by primary key or index, or scans), joins, filters,
-//     grouping, ordering. The plan is kept in the Prepared and re-made when
-//     DDL changed the catalog since.
-//  3. Session.Execute runs the plan inside the session's open transaction.
+//  1. Session.Parse splits a query string into statements by the locations
+//     the parser reports, and caches the result by text (parse.go).
+//  2. Session.Prepare binds names and types (bind.go, expr*.go, funcs.go)
+//     and builds a plan (exec.go): for SELECT the FROM items with their
+//     access paths (from.go: a point read by primary key, an index lookup, or
+//     a scan; later items read once and hash-joined when they do not depend
+//     on earlier ones), the conditions placed at the first item that binds
+//     their columns, grouping (agg.go), ordering and limits (order.go),
+//     subqueries, CTEs and set operations (subquery.go); for writes the
+//     row source and a writer (write.go) that fills defaults and checks NOT
+//     NULL, CHECK and foreign keys. Unknown tables and columns and type
+//     mismatches fail here, as in PostgreSQL. Plans are kept in the Prepared,
+//     and per session for statements prepared without parameter types, and
+//     re-made when DDL changed the catalog since.
+//  3. Session.Execute runs the plan in the session's transaction. The store
+//     transaction begins with the first statement that needs it, so that
+//     SET TRANSACTION after BEGIN can still choose the level.
+//
+// # What the store enforces and what sqlexec does
+//
+// Uniqueness (primary keys and unique indexes) is checked by the store on
+// the latest committed state; sqlexec names the violated constraint.
+// Foreign keys are checked by sqlexec with reads of the latest committed
+// version (ReadOptions.Latest) that take a FOR KEY SHARE lock on the parent
+// row; ON DELETE CASCADE / SET NULL / SET DEFAULT / RESTRICT / NO ACTION and
+// ON UPDATE of the referenced key are applied by sqlexec through the same
+// transaction. NO ACTION is checked at once, like RESTRICT.
 //
 // # DDL is not transactional
 //
-// CREATE, DROP, ALTER and TRUNCATE's catalog effects take effect at once, for
-// every session, and are not undone when the transaction that ran them
-// rolls back. (TRUNCATE deletes rows through the transaction like DELETE.)
-// Sequences are not transactional either, as in PostgreSQL.
+// CREATE, DROP, ALTER and the catalog effects of TRUNCATE ... RESTART
+// IDENTITY take effect at once, for every session, and are not undone when
+// the transaction that ran them rolls back. TRUNCATE's deletions go through
+// the transaction like DELETE. Sequences are not transactional either, as in
+// PostgreSQL. A table created without a primary key is keyed by a hidden row
+// id in the store; a primary key added later is enforced and used for
+// lookups through a unique index.
+//
+// # Unsupported SQL
+//
+// Anything not implemented fails with 0A000 naming the feature (WITH
+// RECURSIVE, window functions, LATERAL, FULL and RIGHT JOIN, arrays, views,
+// temporary tables, ALTER COLUMN TYPE, ...); no clause is silently ignored.
+// A panic inside the engine is recovered at the API and becomes XX000 for
+// that statement.
 //
 // # Debugging
 //
-// The datadriven scripts in testdata/ run SQL in-process against a real
-// store; run one with go test ./sqlexec -run TestScripts/NAME and rewrite
-// expected output with -rewrite.
+// The scripts in testdata/scripts run SQL in-process against a real store:
+// go test ./sqlexec -run TestScripts/NAME, and -rewrite regenerates their
+// expected output. With FICKLE_TEST_PG set to a PostgreSQL 15 DSN,
+// TestScriptsAgainstPostgres runs the same statements on PostgreSQL and
+// reports every SQLSTATE or row that differs (intended differences are
+// listed in testdata/pg_differences.txt). FuzzSQL fuzzes the whole entry
+// point; BenchmarkTPCB measures pgbench's transaction in-process.
 package sqlexec
