@@ -34,6 +34,7 @@ func (c *conn) runQuery(sql string) {
 	if err := c.endBatch(); err != nil {
 		c.be.Send(wire.ErrorResponse(err))
 	}
+	c.reportChanges()
 }
 
 // queryError reports a failed statement of a simple query and fails the

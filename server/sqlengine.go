@@ -36,7 +36,10 @@ func (a sqlEngine) NewSession(info SessionInfo) Session {
 type sqlSession struct {
 	s *sqlexec.Session
 
-	tz  string // TimeZone setting loc was made from
+	// loc is the session TimeZone for text output, loaded on first use and
+	// dropped when TakeChangedParameters reports a new TimeZone (every
+	// change of a reported parameter passes through it before the server
+	// formats more values), so formatting a value costs no setting lookup.
 	loc *time.Location
 }
 
@@ -88,15 +91,21 @@ func (s *sqlSession) Parse(sql string) ([]Statement, error) {
 func (s *sqlSession) Begin(opts TxnOptions, explicit bool) error {
 	return s.s.Begin(sqlexec.TxnOptions(opts), explicit)
 }
-func (s *sqlSession) Commit() error                            { return s.s.Commit() }
-func (s *sqlSession) Rollback() error                          { return s.s.Rollback() }
-func (s *sqlSession) Savepoint(name string) error              { return s.s.Savepoint(name) }
-func (s *sqlSession) ReleaseSavepoint(name string) error       { return s.s.ReleaseSavepoint(name) }
-func (s *sqlSession) RollbackToSavepoint(name string) error    { return s.s.RollbackToSavepoint(name) }
-func (s *sqlSession) InTxn() bool                              { return s.s.InTxn() }
-func (s *sqlSession) ReportedParameters() map[string]string    { return s.s.ReportedParameters() }
-func (s *sqlSession) TakeChangedParameters() map[string]string { return s.s.TakeChangedParameters() }
-func (s *sqlSession) Setting(name string) (string, bool)       { return s.s.Setting(name) }
+func (s *sqlSession) Commit() error                         { return s.s.Commit() }
+func (s *sqlSession) Rollback() error                       { return s.s.Rollback() }
+func (s *sqlSession) Savepoint(name string) error           { return s.s.Savepoint(name) }
+func (s *sqlSession) ReleaseSavepoint(name string) error    { return s.s.ReleaseSavepoint(name) }
+func (s *sqlSession) RollbackToSavepoint(name string) error { return s.s.RollbackToSavepoint(name) }
+func (s *sqlSession) InTxn() bool                           { return s.s.InTxn() }
+func (s *sqlSession) ReportedParameters() map[string]string { return s.s.ReportedParameters() }
+func (s *sqlSession) TakeChangedParameters() map[string]string {
+	changed := s.s.TakeChangedParameters()
+	if _, ok := changed["TimeZone"]; ok {
+		s.loc = nil
+	}
+	return changed
+}
+func (s *sqlSession) Setting(name string) (string, bool) { return s.s.Setting(name) }
 
 func (s *sqlSession) Prepare(st Statement, paramOIDs []uint32) (Prepared, error) {
 	p, err := s.s.Prepare(st.(sqlStatement).st, paramOIDs)
@@ -153,14 +162,14 @@ func (s *sqlSession) ParseText(oid uint32, text string) (any, error) {
 	return types.ParseTextEnv(env, types.Type{Oid: types.Oid(oid), Typmod: -1}, text)
 }
 
-// location returns the session's TimeZone, loaded again only when the
-// setting changes. A numeric zone is hours east of UTC, as sqlexec reads it.
+// location returns the session's TimeZone. A numeric zone is hours east of
+// UTC, as sqlexec reads it.
 func (s *sqlSession) location() *time.Location {
-	tz, _ := s.s.Setting("TimeZone")
-	if tz == s.tz && (s.loc != nil || tz == "") {
+	if s.loc != nil {
 		return s.loc
 	}
-	s.tz, s.loc = tz, time.UTC
+	tz, _ := s.s.Setting("TimeZone")
+	s.loc = time.UTC
 	if loc, err := time.LoadLocation(tz); err == nil {
 		s.loc = loc
 	} else if h, err := strconv.ParseFloat(tz, 64); err == nil {

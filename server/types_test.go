@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgproto3"
 	"github.com/jackc/pgx/v5/pgtype"
 )
 
@@ -81,4 +82,34 @@ func TestPgxRoundTripsEveryType(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestTimeZoneChangeAppliesToLaterOutput: text output of timestamptz
+// follows SET TimeZone, within one query string and across transactions
+// (SET LOCAL reverts at commit).
+func TestTimeZoneChangeAppliesToLaterOutput(t *testing.T) {
+	srv := startSQLServer(t, Config{})
+	c := dialRaw(t, srv, nil)
+	c.send(&pgproto3.Query{String: "SET TimeZone = 'Europe/Paris'; SELECT '2024-01-01 00:00:00+00'::timestamptz"})
+	if got := lastDataRow(c.untilReady()); got != "2024-01-01 01:00:00+01" {
+		t.Fatalf("after SET: %q", got)
+	}
+	c.send(&pgproto3.Query{String: "BEGIN; SET LOCAL TimeZone = 'UTC'; SELECT '2024-01-01 00:00:00+00'::timestamptz"})
+	if got := lastDataRow(c.untilReady()); got != "2024-01-01 00:00:00+00" {
+		t.Fatalf("after SET LOCAL: %q", got)
+	}
+	c.send(&pgproto3.Query{String: "COMMIT; SELECT '2024-01-01 00:00:00+00'::timestamptz"})
+	if got := lastDataRow(c.untilReady()); got != "2024-01-01 01:00:00+01" {
+		t.Fatalf("after COMMIT: %q", got)
+	}
+}
+
+func lastDataRow(msgs []pgproto3.BackendMessage) string {
+	var s string
+	for _, m := range msgs {
+		if d, ok := m.(*pgproto3.DataRow); ok && len(d.Values) > 0 {
+			s = string(d.Values[0])
+		}
+	}
+	return s
 }
