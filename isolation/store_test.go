@@ -296,3 +296,34 @@ func TestBeginWaitSerializesTheTransactionsOfALogicalSession(t *testing.T) {
 	must(t, t1.Commit(bg))
 	must(t, <-done)
 }
+
+// TestHotRowReadsChooseAmongTheNewestVersionsOnly pins the cap on choices:
+// with 200 versions of a row, an RC read chooses among the 64 newest (its
+// floor raised), while RA keeps the true floor, and both histories pass the
+// brute-force check.
+func TestHotRowReadsChooseAmongTheNewestVersionsOnly(t *testing.T) {
+	for _, c := range []struct {
+		level  history.Level
+		writer history.TxnID // the oldest version offered
+	}{{history.ReadCommitted, 200 - maxChoices + 1}, {history.ReadAtomic, history.Init}} {
+		f := newFixture(t, Config{Record: true})
+		w := f.s.NewSession()
+		for i := range 200 {
+			tx := begin(t, w, history.ReadCommitted)
+			must(t, tx.Update(bg, f.tab, []byte("x"), []any{"x", i}))
+			must(t, tx.Commit(bg))
+		}
+		tx, err := f.s.NewSession().Begin(TxnOptions{Level: c.level, Strategy: StrategyOldest})
+		must(t, err)
+		_, _, err = tx.Get(bg, f.tab, []byte("x"), ReadOptions{})
+		must(t, err)
+		must(t, tx.Commit(bg))
+		h := f.s.History()
+		if got := h.Txns[201].Ops[0].Writer; got != c.writer {
+			t.Fatalf("%s: oldest choice read T%d, want T%d", c.level, got, c.writer)
+		}
+		if why := bruteCheck(h); why != "" {
+			t.Fatalf("%s: %s", c.level, why)
+		}
+	}
+}

@@ -134,7 +134,8 @@ const maxChoices = 64
 // at lo (the last at or before it), then every version after lo and before
 // hi; both ends are binary searches. For RC, RA and CC they are the
 // versions from the floor on (RA and CC minus those that would make an
-// earlier read stale); the floor is found walking back from the newest.
+// earlier read stale); the floor is found walking back from the newest,
+// at most maxChoices versions.
 func (e *engine) validVersions(t *txn, ks *keyState, buf []int) []int {
 	rs := t.rd
 	vs := ks.versions
@@ -148,7 +149,17 @@ func (e *engine) validVersions(t *txn, ks *keyState, buf []int) []int {
 			last = sort.Search(len(vs), func(i int) bool { return !vs[i].w.pos.before(rs.hi) }) - 1
 		}
 	} else {
-		for i := last; i > 0; i-- {
+		// The floor. For RC, when no version among the newest maxChoices
+		// is visible, the oldest of them: a higher floor offers fewer
+		// choices, all valid, and keeps hot rows cheap to read. RA and CC
+		// need the true floor: a version above it may make an earlier read
+		// stale, and the floor is the one version sure not to.
+		bound := 0
+		if t.level == history.ReadCommitted && last >= maxChoices {
+			bound = last - maxChoices + 1
+		}
+		first = bound
+		for i := last; i > bound; i-- {
 			if e.sees(t, vs[i].w) {
 				first = i
 				break
