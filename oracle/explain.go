@@ -178,10 +178,22 @@ func txnName(h *history.History, t history.TxnID) string {
 		return "init"
 	case t == history.NoWriter || int(t) >= len(h.Txns):
 		return fmt.Sprintf("T%d?", t)
-	case h.Txns[t].Name != "":
+	case h.Txns[t].Name != "" && !allDigits(h.Txns[t].Name):
 		return h.Txns[t].Name
+	case h.Txns[t].Name != "":
+		return "T" + h.Txns[t].Name // formats that number transactions
 	}
 	return fmt.Sprintf("T%d", t)
+}
+
+// allDigits reports whether s is a non-empty string of ASCII digits.
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // sessionName names t's session.
@@ -199,6 +211,9 @@ func sessionName(h *history.History, t history.TxnID) string {
 // keyName renders a key as table/name.
 func keyName(h *history.History, x history.KeyID) string {
 	if int(x) < len(h.Keys) {
+		if k := h.Keys[x]; k.Table == "" && allDigits(k.Name) {
+			return "key " + k.Name // formats that number keys
+		}
 		return h.Keys[x].String()
 	}
 	return fmt.Sprintf("key#%d", x)
@@ -235,6 +250,9 @@ func (e *Explanation) describe(h *history.History, t history.TxnID) string {
 	level, ok := e.levels[t]
 	if !ok {
 		level = h.Txns[t].Level
+	}
+	if level == history.LevelUnknown {
+		return fmt.Sprintf("%s: session %s, %s", txnName(h, t), sessionName(h, t), h.Txns[t].Outcome)
 	}
 	return fmt.Sprintf("%s: session %s, %s, %s", txnName(h, t), sessionName(h, t), level, h.Txns[t].Outcome)
 }
