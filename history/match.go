@@ -26,15 +26,20 @@ type vmWrite struct {
 // included) and resolves every read with a value (see resolveReads). lines
 // gives each transaction's first line for errors; it may be nil.
 func matchByValue(file string, h *History, lines []int32, isInitial func(int64) bool) error {
-	n := 0
+	// Place the writes straight into their key's bucket (see bucket).
+	m := valueMatcher{start: make([]int32, len(h.Keys)+1)}
 	for i := range h.Txns {
 		for _, op := range h.Txns[i].Ops {
 			if op.Kind == OpWrite && op.Flags&FlagHasValue != 0 {
-				n++
+				m.start[op.Key+1]++
 			}
 		}
 	}
-	m := valueMatcher{writes: make([]vmWrite, 0, n)}
+	for i := 1; i < len(m.start); i++ {
+		m.start[i] += m.start[i-1]
+	}
+	m.writes = make([]vmWrite, m.start[len(h.Keys)])
+	next := slices.Clone(m.start[:len(h.Keys)])
 	for i := range h.Txns {
 		line := int32(0)
 		if i < len(lines) {
@@ -42,7 +47,8 @@ func matchByValue(file string, h *History, lines []int32, isInitial func(int64) 
 		}
 		for _, op := range h.Txns[i].Ops {
 			if op.Kind == OpWrite && op.Flags&FlagHasValue != 0 {
-				m.writes = append(m.writes, vmWrite{value: op.Value, key: op.Key, txn: TxnID(i), line: line})
+				m.writes[next[op.Key]] = vmWrite{value: op.Value, key: op.Key, txn: TxnID(i), line: line}
+				next[op.Key]++
 			}
 		}
 	}
@@ -52,35 +58,51 @@ func matchByValue(file string, h *History, lines []int32, isInitial func(int64) 
 // prepare sorts the writes and rejects a value written to one key by two
 // transactions, which would make the link ambiguous.
 func (m *valueMatcher) prepare(file string, keys []Key) error {
-	slices.SortFunc(m.writes, func(a, b vmWrite) int {
-		switch {
-		case a.key != b.key:
-			return cmpInt(int64(a.key), int64(b.key))
-		case a.value != b.value:
-			return cmpInt(a.value, b.value)
-		}
-		return cmpInt(int64(a.txn), int64(b.txn))
-	})
-	for i := 1; i < len(m.writes); i++ {
-		a, b := m.writes[i-1], m.writes[i]
-		if a.key == b.key && a.value == b.value && a.txn != b.txn {
-			msg := fmt.Sprintf("value %d written to key %s twice (by transactions %d and %d), so reads of it are ambiguous",
-				b.value, keys[b.key], a.txn, b.txn)
-			if b.line > 0 {
-				return lineErr(file, int(b.line), "%s (the other transaction starts at line %d)", msg, a.line)
+	if m.start == nil {
+		m.bucket(len(keys))
+	}
+	// Each key's writes are few: sort them by value (then transaction)
+	// bucket by bucket rather than sorting all writes at once.
+	for k := 0; k+1 < len(m.start); k++ {
+		ws := m.writes[m.start[k]:m.start[k+1]]
+		slices.SortFunc(ws, func(a, b vmWrite) int {
+			if a.value != b.value {
+				return cmpInt(a.value, b.value)
 			}
-			return fileErr(file, "%s", msg)
+			return cmpInt(int64(a.txn), int64(b.txn))
+		})
+		for i := 1; i < len(ws); i++ {
+			a, b := ws[i-1], ws[i]
+			if a.value == b.value && a.txn != b.txn {
+				msg := fmt.Sprintf("value %d written to key %s twice (by transactions %d and %d), so reads of it are ambiguous",
+					b.value, keys[b.key], a.txn, b.txn)
+				if b.line > 0 {
+					return lineErr(file, int(b.line), "%s (the other transaction starts at line %d)", msg, a.line)
+				}
+				return fileErr(file, "%s", msg)
+			}
 		}
 	}
-	m.start = make([]int32, len(keys)+1)
+	m.sorted = true
+	return nil
+}
+
+// bucket reorders m.writes by key (a counting sort) and sets m.start.
+func (m *valueMatcher) bucket(nKeys int) {
+	m.start = make([]int32, nKeys+1)
 	for _, w := range m.writes {
 		m.start[w.key+1]++
 	}
 	for i := 1; i < len(m.start); i++ {
 		m.start[i] += m.start[i-1]
 	}
-	m.sorted = true
-	return nil
+	next := slices.Clone(m.start[:nKeys])
+	out := make([]vmWrite, len(m.writes))
+	for _, w := range m.writes {
+		out[next[w.key]] = w
+		next[w.key]++
+	}
+	m.writes = out
 }
 
 func cmpInt(a, b int64) int {
