@@ -105,7 +105,9 @@ func (b *Builder) setOps(t TxnID, ops []Op) {
 }
 
 // TxnBuilder adds operations to one transaction of a Builder. Each operation
-// is its own statement unless grouped with Stmt.
+// is its own statement unless grouped with Stmt. Key names are in the table
+// set by the latest Table or Stmt call (no table at first); the table stays
+// after EndStmt.
 type TxnBuilder struct {
 	b     *Builder
 	id    TxnID

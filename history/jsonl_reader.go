@@ -535,7 +535,7 @@ func (jr *jsonlReader) finish() (*History, error) {
 	return h, nil
 }
 
-// hasPrefix reports whether b starts with the JSONL header's opening.
+// hasJSONLHeader reports whether b starts like a fickle JSONL header line.
 func hasJSONLHeader(b []byte) bool {
 	b = bytes.TrimLeft(b, " \t\r\n")
 	i := bytes.Index(b, []byte(`"format"`))
