@@ -136,10 +136,31 @@ func (a *intervalAcc) postgres(body string) error {
 	}
 	ago := false
 	pending := ""
+	// Each field may be given once, as DecodeInterval's field mask demands:
+	// "1 second 2 seconds" and "1 hour 10:00" are errors.
+	used := map[string]bool{}
+	claim := func(units ...string) error {
+		for _, u := range units {
+			if used[u] {
+				return errIntervalSyntax
+			}
+		}
+		for _, u := range units {
+			used[u] = true
+		}
+		return nil
+	}
 	flush := func(unit string) error {
 		v, err := strconv.ParseFloat(pending, 64)
 		if err != nil {
 			return errIntervalSyntax
+		}
+		units := []string{unit}
+		if unit == "s" && strings.Contains(pending, ".") {
+			units = append(units, "ms", "us")
+		}
+		if err := claim(units...); err != nil {
+			return err
 		}
 		pending = ""
 		return a.add(v, unit)
@@ -157,12 +178,18 @@ func (a *intervalAcc) postgres(body string) error {
 					return err
 				}
 			}
+			if err := claim("h", "m", "s"); err != nil {
+				return err
+			}
 			if err := a.clock(tok); err != nil {
 				return err
 			}
 		case isYearMonth(tok):
 			if pending != "" {
 				return errIntervalSyntax
+			}
+			if err := claim("y", "mon"); err != nil {
+				return err
 			}
 			neg := tok[0] == '-'
 			y, m, _ := strings.Cut(strings.TrimLeft(tok, "+-"), "-")

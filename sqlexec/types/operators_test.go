@@ -27,8 +27,12 @@ func operand(t *testing.T, env *Env, typ, val string) (Type, any, error) {
 // TestOperatorsMatchPostgres runs testdata/operators.golden: operator
 // resolution (the result type PostgreSQL's pg_typeof reports, or 42883 and
 // 42725) and evaluation (the result cast to text, or the error's SQLSTATE).
+// operators_random.golden holds seeded random arithmetic made by
+// testdata/gen_random_cases.py.
 func TestOperatorsMatchPostgres(t *testing.T) {
-	for _, row := range goldenRows(t, "testdata/operators.golden", 8) {
+	rows := goldenRows(t, "testdata/operators.golden", 8)
+	rows = append(rows, goldenRows(t, "testdata/operators_random.golden", 8)...)
+	for _, row := range rows {
 		lt, lv, op, rt, rv, zone, wantType, want := row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7]
 		loc, err := time.LoadLocation(zone)
 		if err != nil {

@@ -41,13 +41,15 @@ operand() {
   else printf '%s::%s' "$(lit "$2")" "$1"; fi
 }
 
-: > operators.golden
-grep -v '^#' operators.cases | tr '\t' '\037' | while IFS=$'\037' read -r lt lv op rt rv zone; do
+for cases in operators operators_random; do
+: > $cases.golden
+grep -v '^#' $cases.cases | tr '\t' '\037' | while IFS=$'\037' read -r lt lv op rt rv zone; do
   if [[ -z $lt ]]; then expr="$op $(operand "$rt" "$rv")"
   else expr="$(operand "$lt" "$lv") $op $(operand "$rt" "$rv")"; fi
   res=$(run "$zone" "SELECT pg_typeof(x)::text || E'\\t' || coalesce(x::text, 'NULL') FROM (SELECT $expr AS x) s")
   [[ $res == ERROR* ]] && res="-	$res"
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$lt" "$lv" "$op" "$rt" "$rv" "$zone" "$res" >> operators.golden
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$lt" "$lv" "$op" "$rt" "$rv" "$zone" "$res" >> $cases.golden
+done
 done
 
 # args "type=value ; type=value" prints the SQL argument list.
