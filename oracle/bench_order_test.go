@@ -120,3 +120,28 @@ func TestSearchDecidesDbcopShapes(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkVerifyOrderRestricted checks one transaction's reads against a
+// prebuilt order, as the isolation engine does for a commit: the cost must
+// not grow with the history.
+func BenchmarkVerifyOrderRestricted(b *testing.B) {
+	for _, level := range []history.Level{history.Serializable, history.Snapshot, history.ReadAtomic} {
+		for _, n := range []int{10_000, 100_000} {
+			b.Run(fmt.Sprintf("%s/n=%d", level, n), func(b *testing.B) {
+				h := history.Generate(history.GenOptions{Sessions: 16, Txns: n, OpsPerTxn: 8, Keys: max(n/4, 16),
+					Level: level, CommitOrder: true, Seed: 13})
+				o, err := NewSliceOrder(h, h.CommitOrder)
+				if err != nil {
+					b.Fatal(err)
+				}
+				opts := Options{Level: level}
+				subset := []history.TxnID{h.CommitOrder[len(h.CommitOrder)-1]}
+				for b.Loop() {
+					if e := VerifyOrder(h, o, opts, subset); e != nil {
+						b.Fatalf("%+v", e)
+					}
+				}
+			})
+		}
+	}
+}

@@ -33,10 +33,11 @@ func CheckOrder(h *history.History, co []history.TxnID, opts Options, subset []h
 }
 
 // VerifyOrder is CheckOrder over any OrderView. With a subset it touches
-// only those transactions, their sources and, for RC and RA, their session
-// predecessors, so its cost does not grow with the history, except for
-// causal transactions (their causal past between the source and the reader)
-// and the strict variants (an O(n log n) real-time index per call).
+// only those transactions and their sources, so its cost does not grow with
+// the history for PC, SI and SER (microseconds a transaction), except for
+// RC and RA transactions (a walk back through their session), causal ones
+// (their causal past between the source and the reader) and the strict
+// variants (an O(n log n) real-time index per call).
 func VerifyOrder(h *history.History, view OrderView, opts Options, subset []history.TxnID) *Explanation {
 	if subset == nil {
 		return verifyCommitOrderView(h, view, levelsFor(h, opts), opts)
@@ -258,14 +259,11 @@ func (c *orderChecker) checkAtomic(t3 history.TxnID, level history.Level, reads 
 			}
 		}
 		p1, _ := c.view.Pos(r.src)
-		var w history.TxnID
-		if last != nil {
-			w = last[r.key]
-		} else {
-			w = c.sessionLatestWriter(t3, r.key)
+		if last == nil {
+			last = c.sessionLastWriters(t3, reads)
 		}
-		if p, ok := c.view.Pos(w); ok && p > p1 {
-			return &orderViolation{level: level, reader: t3, read: r, writer: w, base: EdgeWW, why: "precedes it in its session"}
+		if p, ok := c.view.Pos(last[r.key]); ok && p > p1 {
+			return &orderViolation{level: level, reader: t3, read: r, writer: last[r.key], base: EdgeWW, why: "precedes it in its session"}
 		}
 		for _, s := range seen {
 			if s.pos > p1 && c.ix.writesKey(s.t, r.key) {
@@ -281,15 +279,32 @@ func (c *orderChecker) checkAtomic(t3 history.TxnID, level history.Level, reads 
 	return nil
 }
 
-// sessionLatestWriter returns t3's latest session predecessor that commits
-// a write of x, or Init.
-func (c *orderChecker) sessionLatestWriter(t3 history.TxnID, x history.KeyID) history.TxnID {
-	for t := c.ix.sessPrev(t3); t != history.Init; t = c.ix.sessPrev(t) {
-		if c.ix.writesKey(t, x) {
-			return t
+// sessionLastWriters maps each key t3 reads to t3's latest session
+// predecessor that commits a write of it (keys without one are absent), in
+// one walk back through t3's session that stops once every key is found.
+func (c *orderChecker) sessionLastWriters(t3 history.TxnID, reads []extRead) map[history.KeyID]history.TxnID {
+	want := make(map[history.KeyID]bool, len(reads))
+	for _, r := range reads {
+		want[r.key] = true
+	}
+	last := make(map[history.KeyID]history.TxnID, len(want))
+	list := c.ix.h.Sessions[c.ix.h.Txns[t3].Session].Txns
+	i := len(list) - 1
+	for i >= 0 && list[i] != t3 {
+		i--
+	}
+	for i--; i >= 0 && len(last) < len(want); i-- {
+		t := list[i]
+		if !c.ix.get(t).commit {
+			continue
+		}
+		for _, k := range c.ix.get(t).writes {
+			if _, done := last[k]; want[k] && !done {
+				last[k] = t
+			}
 		}
 	}
-	return history.Init
+	return last
 }
 
 // checkCausal checks the CC axiom: the visible writers are t3's causal past.
