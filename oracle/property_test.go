@@ -158,9 +158,7 @@ func TestPropertySearchAgreesWithBruteForce(t *testing.T) {
 		if co != nil && !bruteOrderSatisfies(h, co, opts) {
 			t.Fatalf("case %d (seed %d): the search's witness %v fails the literal axioms\n%s", i, seed, co, dumpHistory(h))
 		}
-		// Check's RC/RA/CC saturation does not implement real time yet, so
-		// the strict variants are compared on the search alone.
-		if r := Check(h, opts); !realTime && r.Verdict != Unknown && r.Verdict != want {
+		if r := Check(h, opts); r.Verdict != Unknown && r.Verdict != want {
 			t.Fatalf("case %d (seed %d): Check = %v, BruteForce = %v, level %v, real time %v\n%s", i, seed, r.Verdict, want, level, realTime, dumpHistory(h))
 		}
 	}
