@@ -118,6 +118,9 @@ type scopeCol struct {
 	item     int
 	slot     int
 	hidden   bool // not expanded by *
+	// merged marks the right-hand column of a JOIN ... USING pair: only a
+	// qualified reference reaches it.
+	merged bool
 	tableOID uint32
 	attnum   int16
 }
@@ -245,6 +248,8 @@ func (b *binder) resolveCol(sc *scope, fields []string, loc int32) (*scalar, err
 					continue
 				}
 				relSeen = true
+			} else if c.merged {
+				continue
 			}
 			if c.name != name {
 				continue

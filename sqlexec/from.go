@@ -294,8 +294,12 @@ func (b *binder) buildFrom(parent *scope, from []*pg_query.Node, ctes map[string
 		switch v := n.Node.(type) {
 		case *pg_query.Node_JoinExpr:
 			j := v.JoinExpr
-			if j.IsNatural || len(j.UsingClause) > 0 {
-				return pgerror.Unsupported("NATURAL JOIN and JOIN ... USING")
+			using := j.IsNatural || len(j.UsingClause) > 0
+			if using && j.Rarg.GetJoinExpr() != nil {
+				return pgerror.Unsupported("JOIN ... USING or NATURAL JOIN to a parenthesized join")
+			}
+			if j.JoinUsingAlias != nil {
+				return pgerror.Unsupported("JOIN ... USING ... AS alias")
 			}
 			if j.Alias != nil {
 				return pgerror.Unsupported("aliases on JOIN expressions")
@@ -307,6 +311,15 @@ func (b *binder) buildFrom(parent *scope, from []*pg_query.Node, ctes map[string
 				}
 				if err := add(j.Rarg, false); err != nil {
 					return err
+				}
+				if using {
+					q, err := usingCondition(sc, items[len(items)-1], j)
+					if err != nil {
+						return err
+					}
+					if q != nil {
+						conds = append(conds, pendingCond{node: q, clause: "JOIN/USING", minItem: len(items) - 1})
+					}
 				}
 				if j.Quals != nil {
 					conds = append(conds, pendingCond{node: j.Quals, clause: "JOIN/ON", minItem: len(items) - 1})
@@ -320,6 +333,15 @@ func (b *binder) buildFrom(parent *scope, from []*pg_query.Node, ctes map[string
 				}
 				if err := add(j.Rarg, true); err != nil {
 					return err
+				}
+				if using {
+					q, err := usingCondition(sc, items[len(items)-1], j)
+					if err != nil {
+						return err
+					}
+					if q != nil {
+						conds = append(conds, pendingCond{node: q, clause: "JOIN/USING", minItem: len(items) - 1, on: items[len(items)-1]})
+					}
 				}
 				if j.Quals != nil {
 					conds = append(conds, pendingCond{node: j.Quals, clause: "JOIN/ON", minItem: len(items) - 1, on: items[len(items)-1]})
@@ -620,4 +642,61 @@ func cachedRows(x *execCtx, it *fromItem) ([][]any, error) {
 		return nil, err
 	}
 	return ir.hash[string(types.AppendKey(nil, it.table.cols[it.hashSlot].typ, v))], nil
+}
+
+// usingCondition turns JOIN ... USING (cols) or NATURAL JOIN into the
+// equality of the named columns of the left side and the right item, and
+// merges the pair: the right item's column is left out of * and of
+// unqualified references, as PostgreSQL shows the column once.
+func usingCondition(sc *scope, right *fromItem, j *pg_query.JoinExpr) (*pg_query.Node, error) {
+	var names []string
+	if j.IsNatural {
+		for _, rc := range sc.cols[right.off : right.off+right.width] {
+			for _, lc := range sc.cols[:right.off] {
+				if lc.name == rc.name && !lc.merged {
+					names = append(names, rc.name)
+					break
+				}
+			}
+		}
+	} else {
+		names = strs(j.UsingClause)
+	}
+	var args []*pg_query.Node
+	for _, name := range names {
+		left := -1
+		for i, c := range sc.cols[:right.off] {
+			if c.name == name && !c.merged {
+				if left >= 0 {
+					return nil, pgerror.Newf(pgerror.AmbiguousColumn, "common column name \"%s\" appears more than once in left table", name)
+				}
+				left = i
+			}
+		}
+		if left < 0 {
+			return nil, pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" specified in USING clause does not exist in left table", name)
+		}
+		rightCol := -1
+		for i := right.off; i < right.off+right.width; i++ {
+			if sc.cols[i].name == name {
+				rightCol = i
+			}
+		}
+		if rightCol < 0 {
+			return nil, pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" specified in USING clause does not exist in right table", name)
+		}
+		sc.cols[rightCol].hidden, sc.cols[rightCol].merged = true, true
+		ref := func(rel string) *pg_query.Node {
+			return pg_query.MakeColumnRefNode([]*pg_query.Node{pg_query.MakeStrNode(rel), pg_query.MakeStrNode(name)}, -1)
+		}
+		args = append(args, pg_query.MakeAExprNode(pg_query.A_Expr_Kind_AEXPR_OP, []*pg_query.Node{pg_query.MakeStrNode("=")},
+			ref(sc.cols[left].rel), ref(sc.cols[rightCol].rel), -1))
+	}
+	switch len(args) {
+	case 0:
+		return nil, nil
+	case 1:
+		return args[0], nil
+	}
+	return pg_query.MakeBoolExprNode(pg_query.BoolExprType_AND_EXPR, args, -1), nil
 }

@@ -73,14 +73,33 @@ func (b *binder) orderBy(sc *scope, sorts []*pg_query.Node, outs []*scalar, cols
 	return keys, outs, nil
 }
 
-func distinctKind(st *pg_query.SelectStmt) (bool, error) {
+func distinctKind(st *pg_query.SelectStmt) (distinct, on bool) {
 	if len(st.DistinctClause) == 0 {
-		return false, nil
+		return false, false
 	}
 	if len(st.DistinctClause) == 1 && st.DistinctClause[0].Node == nil {
-		return true, nil
+		return true, false
 	}
-	return false, pgerror.Unsupported("DISTINCT ON")
+	return false, true
+}
+
+// distinctOnRows keeps the first row of each run of rows (sorted) with
+// equal values in cols: DISTINCT ON.
+func distinctOnRows(rows [][]any, cols []int, outs []*scalar) [][]any {
+	seen := map[string]bool{}
+	kept := rows[:0]
+	var buf []byte
+	for _, r := range rows {
+		buf = buf[:0]
+		for _, c := range cols {
+			buf = types.AppendKey(buf, outs[c].typ, r[c])
+		}
+		if !seen[string(buf)] {
+			seen[string(buf)] = true
+			kept = append(kept, r)
+		}
+	}
+	return kept
 }
 
 func (b *binder) limitOffset(st *pg_query.SelectStmt) (limit, offset *scalar, err error) {

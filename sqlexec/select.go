@@ -137,9 +137,20 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 	if err != nil {
 		return nil, err
 	}
-	distinct, err := distinctKind(st)
-	if err != nil {
-		return nil, err
+	distinct, distinctOn := distinctKind(st)
+	var onCols []int
+	if distinctOn {
+		var sorts []*pg_query.Node
+		for _, n := range st.DistinctClause {
+			sorts = append(sorts, pg_query.MakeSortByNode(n, pg_query.SortByDir_SORTBY_DEFAULT, pg_query.SortByNulls_SORTBY_NULLS_DEFAULT, -1))
+		}
+		var onKeys []sortKey
+		if onKeys, outs, err = b.orderBy(proj, sorts, outs, cols, targetNodes); err != nil {
+			return nil, err
+		}
+		for _, k := range onKeys {
+			onCols = append(onCols, k.col)
+		}
 	}
 	if distinct && len(outs) > len(cols) {
 		return nil, pgerror.New(pgerror.InvalidColumnReference, "for SELECT DISTINCT, ORDER BY expressions must appear in select list")
@@ -151,7 +162,7 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 	width := len(sc.cols)
 	nVisible := len(cols)
 	correlated := sc.pending != 0 || parent != nil && b.refsOuter(sc)
-	earlyStop := !hasAgg && len(keys) == 0 && !distinct && limit != nil
+	earlyStop := !hasAgg && len(keys) == 0 && !distinct && !distinctOn && limit != nil
 	p := &selectPlan{cols: cols, correlated: correlated}
 	p.run = func(x *execCtx) ([][]any, error) {
 		cx := *x
@@ -200,6 +211,10 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 			if out, err = acc.finish(&cx, having, outs); err != nil {
 				return nil, err
 			}
+		}
+		if distinctOn {
+			sortRows(out, keys)
+			out = distinctOnRows(out, onCols, outs)
 		}
 		return trimOutput(out, keys, distinct, nVisible, outs, lim, off, limit != nil)
 	}
