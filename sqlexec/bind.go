@@ -112,15 +112,15 @@ type scope struct {
 }
 
 type scopeCol struct {
-	rel      string // the FROM item's name or alias
-	name     string
-	typ      types.Type
-	item     int
-	slot     int
-	hidden   bool // not expanded by *
+	rel    string // the FROM item's name or alias
+	name   string
+	typ    types.Type
+	item   int
+	slot   int
+	hidden bool // not expanded by *
 	// merged marks the right-hand column of a JOIN ... USING pair: only a
 	// qualified reference reaches it.
-	merged bool
+	merged   bool
 	tableOID uint32
 	attnum   int16
 }
