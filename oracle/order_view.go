@@ -60,7 +60,6 @@ func NewSliceOrder(h *history.History, co []history.TxnID) (*SliceOrder, error) 
 		}
 		o.pos[t] = int32(p)
 	}
-	var keys []history.KeyID
 	for i := range h.Txns {
 		switch out := h.Txns[i].Outcome; {
 		case o.pos[i] >= 0 || out == history.ServerAborted || out == history.Pending:
@@ -68,20 +67,36 @@ func NewSliceOrder(h *history.History, co []history.TxnID) (*SliceOrder, error) 
 			return nil, fmt.Errorf("commit order misses %s transaction %d", out, i)
 		}
 	}
-	for p, t := range co {
-		if t == history.Init || h.Txns[t].Outcome != history.Committed {
-			continue
-		}
-		keys = keys[:0]
-		for _, op := range h.Txns[t].Ops {
-			if op.Kind == history.OpWrite {
-				keys = append(keys, op.Key)
+	// Counting sort of the committed writes by key, in co order: one flat
+	// array, each transaction counted once per key.
+	mark := make([]int32, len(h.Keys)) // position+1 of the last writer seen
+	start := make([]int32, len(h.Keys)+1)
+	committedWrites := func(f func(k history.KeyID, p int32)) {
+		for p, t := range co {
+			if t == history.Init || h.Txns[t].Outcome != history.Committed {
+				continue
+			}
+			for _, op := range h.Txns[t].Ops {
+				if op.Kind == history.OpWrite && int(op.Key) < len(mark) && mark[op.Key] != int32(p)+1 {
+					mark[op.Key] = int32(p) + 1
+					f(op.Key, int32(p))
+				}
 			}
 		}
-		slices.Sort(keys)
-		for _, k := range slices.Compact(keys) {
-			o.writers[k] = append(o.writers[k], int32(p))
-		}
+	}
+	committedWrites(func(k history.KeyID, _ int32) { start[k+1]++ })
+	for k := range h.Keys {
+		start[k+1] += start[k]
+	}
+	flat := make([]int32, start[len(h.Keys)])
+	fill := slices.Clone(start[:len(h.Keys)])
+	clear(mark)
+	committedWrites(func(k history.KeyID, p int32) {
+		flat[fill[k]] = p
+		fill[k]++
+	})
+	for k := range o.writers {
+		o.writers[k] = flat[start[k]:start[k+1]:start[k+1]]
 	}
 	return o, nil
 }
