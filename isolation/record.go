@@ -187,7 +187,7 @@ func (r *recorder) logEnd(t *txn, after *txn) {
 				continue
 			}
 			done[w] = true
-			_ = r.log.Write(t.id, history.WriteItem{Key: r.logKey(t.e.tables[u.table], w.ks), Tombstone: w.tomb})
+			_ = r.log.Write(t.id, history.WriteItem{Key: r.logKey(w.tb, w.ks), Tombstone: w.tomb})
 		}
 	}
 	if after != nil {

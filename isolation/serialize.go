@@ -27,9 +27,9 @@ const maxPlaceCandidates = 64
 // placeCommit returns the co node after which t commits (40001 when none).
 func (e *engine) placeCommit(t *txn) (*omNode, error) {
 	if t.level == history.Snapshot {
-		for tb, ws := range t.writes {
+		for _, ws := range t.writes {
 			for _, w := range ws {
-				if err := e.firstCommitterWins(t, e.tables[tb], w.ks); err != nil {
+				if err := e.firstCommitterWins(t, w.tb, w.ks); err != nil {
 					return nil, err
 				}
 			}

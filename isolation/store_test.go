@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -378,5 +379,24 @@ func TestLockingScanWaitsThenRechecksTheNewVersion(t *testing.T) {
 	ops := f.s.History().Txns[locker.ID()].Ops
 	if len(ops) != 2 || ops[0].Flags&history.FlagReturned != 0 || ops[1].Writer != writer.ID() || ops[1].Flags&history.FlagReturned == 0 {
 		t.Fatalf("recorded %+v: want the stale read not returned, then the new version returned", ops)
+	}
+}
+
+// TestDroppingATableUnderAPendingWriterDoesNotPanic: DDL is not
+// transactional here, so a transaction may still hold writes to a table
+// that was dropped; its commit must not crash the engine.
+func TestDroppingATableUnderAPendingWriterDoesNotPanic(t *testing.T) {
+	for _, level := range history.Levels {
+		var buf strings.Builder
+		log, err := history.NewWriter(&buf, history.Header{})
+		must(t, err)
+		f := newFixture(t, Config{Record: true, Log: log})
+		tx := begin(t, f.s.NewSession(), level)
+		_, err = tx.Insert(bg, f.tab, []byte("x"), []any{"x", 1})
+		must(t, err)
+		must(t, f.s.DropTable(f.tab))
+		_, _, err = tx.Get(bg, f.tab, []byte("x"), ReadOptions{})
+		wantCode(t, err, pgerror.UndefinedTable)
+		must(t, tx.Commit(bg))
 	}
 }

@@ -80,6 +80,7 @@ type write struct {
 	row  []any
 	tomb bool
 	ks   *keyState
+	tb   *table // kept, not looked up: the table may be dropped meanwhile
 }
 
 // undoEntry restores a key's previous own write when rolling back to a

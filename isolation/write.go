@@ -203,7 +203,7 @@ func (e *engine) putWrite(t *txn, tb *table, ks *keyState, row []any, tomb bool)
 	prev := ws[ks.key]
 	op := e.rec.write(t, tb, ks, tomb)
 	t.undo = append(t.undo, undoEntry{table: tb.id, key: ks.key, prev: prev, op: op})
-	ws[ks.key] = &write{key: ks.key, row: row, tomb: tomb, ks: ks}
+	ws[ks.key] = &write{key: ks.key, row: row, tomb: tomb, ks: ks, tb: tb}
 	if !tomb {
 		for _, ix := range tb.indexes {
 			ix.add(row, ks.key)
