@@ -121,7 +121,7 @@ func searchComponent(g *srchGraph, hint []int64, opts Options, done int64) ([]hi
 	}
 	s, found, out := run(0)
 	switch {
-	case out && (opts.MaxSteps <= 0 || done+steps >= opts.MaxSteps):
+	case out:
 		return nil, Unknown, nil, steps
 	case !found:
 		return nil, Violation, g.explainExhausted(s.deepest), steps
