@@ -266,3 +266,22 @@ func TestIDMapStaysSmallForSpreadIDs(t *testing.T) {
 		t.Fatalf("get(4999) = %d, %v", got, ok)
 	}
 }
+
+func TestJSONLToleratesACutGzipStream(t *testing.T) {
+	h := Generate(GenOptions{Txns: 200, Seed: 5, CommitOrder: true})
+	var plain, zipped bytes.Buffer
+	if err := WriteJSONL(&plain, h, Header{}); err != nil {
+		t.Fatal(err)
+	}
+	zw := gzip.NewWriter(&zipped)
+	zw.Write(plain.Bytes())
+	zw.Close()
+	cut := zipped.Bytes()[:zipped.Len()*2/3]
+	got, err := ReadJSONL(bytes.NewReader(cut), "cut.jsonl.gz")
+	if err != nil {
+		t.Fatalf("a gzip stream cut by a crash: %v", err)
+	}
+	if len(got.Txns) < 2 || len(got.Txns) > len(h.Txns) {
+		t.Fatalf("read %d transactions from a cut stream of %d", len(got.Txns), len(h.Txns))
+	}
+}
