@@ -30,8 +30,10 @@ type execCtx struct {
 	// last, for correlated subqueries.
 	outer [][]any
 	// subCache keeps the results of uncorrelated subqueries for the
-	// statement.
+	// statement, and memo what compiled expressions derive from them; both
+	// are made when the statement starts, so that every level shares them.
 	subCache map[*selectPlan][][]any
+	memo     map[any]any
 	// items caches the reads of cached FROM items for one run of a query
 	// level.
 	items map[*fromItem]*itemRows

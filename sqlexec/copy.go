@@ -210,7 +210,7 @@ func (s *Session) copyInTxn(ctx context.Context, cp *copyPlan, data io.Reader) (
 	if err != nil {
 		return 0, err
 	}
-	x := &execCtx{ctx: ctx, s: s, txn: kv, env: s.newEnv()}
+	x := &execCtx{ctx: ctx, s: s, txn: kv, env: s.newEnv(), subCache: map[*selectPlan][][]any{}, memo: map[any]any{}}
 	t := cp.t
 	given := make([]bool, len(t.cols))
 	for _, c := range cp.target {
@@ -441,7 +441,7 @@ func (s *Session) copyOutTxn(ctx context.Context, cp *copyPlan, req *CopyRequest
 	if err != nil {
 		return 0, err
 	}
-	x := &execCtx{ctx: ctx, s: s, txn: kv, env: s.newEnv()}
+	x := &execCtx{ctx: ctx, s: s, txn: kv, env: s.newEnv(), subCache: map[*selectPlan][][]any{}, memo: map[any]any{}}
 	rows, err := cp.query.run(x)
 	if err != nil {
 		return 0, err

@@ -235,7 +235,7 @@ func (s *Session) execute(ctx context.Context, p *Prepared, params []any) (*Resu
 		return nil, cancelError(err)
 	}
 	pl := p.plan
-	x := &execCtx{ctx: ctx, s: s, params: params}
+	x := &execCtx{ctx: ctx, s: s, params: params, subCache: map[*selectPlan][][]any{}, memo: map[any]any{}}
 	if pl.noTxn {
 		x.env = s.newEnv()
 		res, err := pl.exec(x)

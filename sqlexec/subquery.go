@@ -86,6 +86,9 @@ func (b *binder) subLink(sc *scope, sl *pg_query.SubLink) (*scalar, error) {
 			return nil, b.errAt(pgerror.New(pgerror.DatatypeMismatch, "op ANY/ALL (subquery) requires operator to yield boolean"), sl.Location)
 		}
 		all := sl.SubLinkType == pg_query.SubLinkType_ALL_SUBLINK
+		if !all && op == "=" && refs == 0 && !unresolved(test) && keyCompatible(p.cols[0].typ, test.typ) {
+			return b.inHashed(p, test, rows), nil
+		}
 		return &scalar{typ: types.Bool, slot: -1, refs: refs | test.refs, name: "?column?", eval: func(x *execCtx) (any, error) {
 			rs, err := rows(x)
 			if err != nil {
@@ -369,4 +372,54 @@ func dedupe(rows [][]any, key func([]any) string) [][]any {
 		}
 	}
 	return out
+}
+
+// inHashed compiles x IN (uncorrelated subquery) with a hash set of the
+// subquery's values, built once per statement.
+func (b *binder) inHashed(p *selectPlan, test *scalar, rows func(*execCtx) ([][]any, error)) *scalar {
+	typ := p.cols[0].typ
+	type set struct {
+		keys    map[string]bool
+		hasNull bool
+		empty   bool
+	}
+	var self *scalar
+	self = &scalar{typ: types.Bool, slot: -1, refs: test.refs, name: "?column?", eval: func(x *execCtx) (any, error) {
+		cache, _ := x.memo[self].(*set)
+		if cache == nil {
+			rs, err := rows(x)
+			if err != nil {
+				return nil, err
+			}
+			cache = &set{keys: map[string]bool{}, empty: len(rs) == 0}
+			for _, r := range rs {
+				if r[0] == nil {
+					cache.hasNull = true
+					continue
+				}
+				cache.keys[string(types.AppendKey(nil, typ, r[0]))] = true
+			}
+			if x.memo != nil {
+				x.memo[self] = cache
+			}
+		}
+		if cache.empty {
+			return false, nil
+		}
+		v, err := test.eval(x)
+		if err != nil {
+			return nil, err
+		}
+		if v == nil {
+			return nil, nil
+		}
+		if cache.keys[string(types.AppendKey(nil, typ, v))] {
+			return true, nil
+		}
+		if cache.hasNull {
+			return nil, nil
+		}
+		return false, nil
+	}}
+	return self
 }
