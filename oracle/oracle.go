@@ -175,10 +175,12 @@ type StructuralIssue struct {
 // transaction's own level). It never panics on any history and never runs
 // past opts.MaxSteps: it answers Unknown instead.
 //
-// The dispatch: structural checks first (checkStructure); then, when every
-// transaction is checked at RC, RA or CC, saturation (saturate); when PC, SI
-// or SER transactions are present, verification of the recorded commit order
-// and, when there is none or it fails, the search.
+// The dispatch: well-formedness and structural checks first
+// (checkWellFormed, checkStructure); then, when every transaction is checked
+// at RC, RA or CC, saturation (saturate); when PC, SI or SER transactions
+// are present, verification of the recorded commit order, and when there is
+// none or it fails, saturation at CC (an exact, polynomial reject) and the
+// search. A violation is explained at the weakest level that fails.
 //
 // The PC/SI/SER half is owned by order*.go and search*.go, which provide:
 //
@@ -188,13 +190,14 @@ type StructuralIssue struct {
 //	func verifyCommitOrder(h *history.History, co []history.TxnID, levels []history.Level, opts Options) *Explanation
 //
 //	// searchCommitOrder looks for a commit order witnessing consistency; the
-//	// verdict is Consistent (with co), Violation (with an explanation, built
-//	// with newCycleExplanation) or Unknown (budget exhausted).
+//	// verdict is Consistent (with co), Violation (with an explanation) or
+//	// Unknown (budget exhausted).
 //	func searchCommitOrder(h *history.History, levels []history.Level, opts Options) (co []history.TxnID, v Verdict, why *Explanation, steps int64)
 //
-// Both may assume checkStructure passed. Until they exist they are reached
-// through the hooks verifyCommitOrderHook and searchCommitOrderHook, which
-// their files set in init; while unset, Check answers Unknown for PC/SI/SER.
+// Both may assume that checkWellFormed and checkStructure passed. Check
+// reaches them through the hooks verifyCommitOrderHook and
+// searchCommitOrderHook, which their files set in init; were they unset,
+// Check would answer Unknown for PC/SI/SER, never a guess.
 func Check(h *history.History, opts Options) Result {
 	levels := levelsFor(h, opts)
 	res := Result{Level: strongest(h, levels)}
