@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgproto3"
 )
 
 // BenchmarkTPCB runs pgbench's TPC-B-like transaction through pgx against
@@ -108,4 +109,34 @@ func tpcbTxn(ctx context.Context, c *pgx.Conn, aid, tid, delta int) error {
 		return err
 	}
 	return tx.Commit(ctx)
+}
+
+// BenchmarkExtendedRoundTrip measures the server's per-statement overhead
+// without an engine: Bind, Execute, Sync of a prepared statement returning
+// one row, over loopback TCP, against the fake engine. Allocations include
+// the client's.
+func BenchmarkExtendedRoundTrip(b *testing.B) {
+	srv := startTestServer(b, Config{})
+	c := dialRaw(b, srv, nil)
+	c.send(&pgproto3.Parse{Name: "s", Query: "ROWS 1"}, &pgproto3.Sync{})
+	c.untilReady()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		c.fe.Send(&pgproto3.Bind{PreparedStatement: "s"})
+		c.fe.Send(&pgproto3.Execute{})
+		c.fe.Send(&pgproto3.Sync{})
+		if err := c.fe.Flush(); err != nil {
+			b.Fatal(err)
+		}
+		for {
+			msg, err := c.fe.Receive()
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, ok := msg.(*pgproto3.ReadyForQuery); ok {
+				break
+			}
+		}
+	}
 }

@@ -64,6 +64,14 @@ type conn struct {
 	rowOffsets []int
 	pending    int // bytes sent since the last flush, roughly
 
+	// Reused outgoing messages: Backend.Send encodes at once, so the hot
+	// messages need no allocation per statement.
+	out struct {
+		ready    pgproto3.ReadyForQuery
+		row      pgproto3.DataRow
+		complete pgproto3.CommandComplete
+	}
+
 	terminating atomic.Bool
 	mu          struct {
 		sync.Mutex
@@ -252,7 +260,14 @@ func (c *conn) reportChanges() {
 
 // ready sends ReadyForQuery with the transaction status.
 func (c *conn) ready() {
-	c.be.Send(&pgproto3.ReadyForQuery{TxStatus: c.state.readyStatus()})
+	c.out.ready.TxStatus = c.state.readyStatus()
+	c.be.Send(&c.out.ready)
+}
+
+// complete sends CommandComplete with tag.
+func (c *conn) complete(tag string) {
+	c.out.complete.CommandTag = append(c.out.complete.CommandTag[:0], tag...)
+	c.be.Send(&c.out.complete)
 }
 
 func (c *conn) flush() error {

@@ -47,7 +47,7 @@ func (c *conn) copy(req *CopyRequest) error {
 		return err
 	}
 	c.reportChanges()
-	c.be.Send(&pgproto3.CommandComplete{CommandTag: []byte(tag)})
+	c.complete(tag)
 	return nil
 }
 

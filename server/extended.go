@@ -278,7 +278,7 @@ func (c *conn) execute(m *pgproto3.Execute) {
 			return
 		}
 		c.reportChanges()
-		c.be.Send(&pgproto3.CommandComplete{CommandTag: []byte(tag)})
+		c.complete(tag)
 		return
 	}
 	if p.res == nil {
@@ -317,7 +317,7 @@ func (c *conn) execute(m *pgproto3.Execute) {
 	if strings.HasPrefix(tag, "SELECT ") && len(rows) != len(p.res.Rows) {
 		tag = "SELECT " + strconv.Itoa(len(rows))
 	}
-	c.be.Send(&pgproto3.CommandComplete{CommandTag: []byte(tag)})
+	c.complete(tag)
 }
 
 func (c *conn) closeObject(m *pgproto3.Close) {

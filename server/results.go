@@ -85,7 +85,8 @@ func (c *conn) sendRow(cols []Column, row []any, formats []int16) error {
 			ends = append(ends, buf[offsets[i]:offsets[i+1]:offsets[i+1]])
 		}
 	}
-	c.be.Send(&pgproto3.DataRow{Values: ends})
+	c.out.row.Values = ends
+	c.be.Send(&c.out.row)
 	c.pending += len(buf) + 4*len(row) + 7
 	c.rowBuf, c.rowValues, c.rowOffsets = buf, ends, offsets
 	return nil

@@ -54,7 +54,7 @@ func (c *conn) simpleStatement(st Statement) error {
 			return err
 		}
 		c.reportChanges()
-		c.be.Send(&pgproto3.CommandComplete{CommandTag: []byte(tag)})
+		c.complete(tag)
 		return nil
 	}
 	if err := c.beforeStatement(); err != nil {
@@ -78,7 +78,7 @@ func (c *conn) simpleStatement(st Statement) error {
 		return err
 	}
 	c.reportChanges()
-	c.be.Send(&pgproto3.CommandComplete{CommandTag: []byte(res.Tag)})
+	c.complete(res.Tag)
 	return nil
 }
 
