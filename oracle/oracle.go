@@ -173,7 +173,8 @@ type StructuralIssue struct {
 
 // Check decides whether h satisfies opts.Level (or, when zero, each
 // transaction's own level). It never panics on any history and never runs
-// past opts.MaxSteps: it answers Unknown instead.
+// past opts.MaxSteps: it answers Unknown instead (and for an opts.Level
+// that is not a level).
 //
 // The dispatch: well-formedness and structural checks first
 // (checkWellFormed, checkStructure); then, when every transaction is checked
@@ -199,6 +200,9 @@ type StructuralIssue struct {
 // searchCommitOrderHook, which their files set in init; were they unset,
 // Check would answer Unknown for PC/SI/SER, never a guess.
 func Check(h *history.History, opts Options) Result {
+	if opts.Level > history.Serializable {
+		return Result{Verdict: Unknown, Level: opts.Level} // not a level: no verdict
+	}
 	levels := levelsFor(h, opts)
 	res := Result{Level: strongest(h, levels)}
 	if len(h.Txns) == 0 {
