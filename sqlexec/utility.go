@@ -25,6 +25,11 @@ func (b *binder) setPlan(vs *pg_query.VariableSetStmt) (*stmtPlan, error) {
 		switch name {
 		case "transaction":
 			return &stmtPlan{noTxn: true, exec: func(x *execCtx) (*Result, error) {
+				if x.s.txn == nil || !x.s.txn.explicit {
+					w := pgerror.New(pgerror.NoActiveSqlTransaction, "SET TRANSACTION can only be used in transaction blocks")
+					w.Severity = "WARNING"
+					return &Result{Tag: "SET", Notices: []*pgerror.Error{w}}, nil
+				}
 				return &Result{Tag: "SET"}, x.s.setTransaction(opts)
 			}}, nil
 		case "session characteristics":
