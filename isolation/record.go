@@ -137,7 +137,10 @@ func (r *recorder) write(t *txn, tb *table, ks *keyState, tomb bool) int {
 }
 
 // undoWrites removes the write ops of the undo entries from mark on (ROLLBACK
-// TO SAVEPOINT): they never happened for anyone else. Reads stay.
+// TO SAVEPOINT): they never happened for anyone else. Reads stay, except
+// the reads of those undone writes (a read of its own write carries no wr,
+// and the write it named is gone). Every op removed comes after the
+// savepoint, so the op indexes of the remaining undo entries hold.
 func (r *recorder) undoWrites(t *txn, undone []undoEntry) {
 	if !r.on || len(undone) == 0 {
 		return
@@ -148,10 +151,17 @@ func (r *recorder) undoWrites(t *txn, undone []undoEntry) {
 	}
 	ht := &r.h.Txns[t.id]
 	out := ht.Ops[:0]
+	written := map[history.KeyID]bool{}
 	for i, op := range ht.Ops {
-		if !drop[i] {
-			out = append(out, op)
+		if drop[i] {
+			continue
 		}
+		if op.Kind == history.OpWrite {
+			written[op.Key] = true
+		} else if op.Writer == t.id && !written[op.Key] {
+			continue // it read an undone write: no wr, nothing left to read from
+		}
+		out = append(out, op)
 	}
 	ht.Ops = out
 }
