@@ -1,6 +1,7 @@
 package oracle
 
 import (
+	"cmp"
 	"encoding/binary"
 	"slices"
 
@@ -150,10 +151,10 @@ func (s *srchState) canPlace(n int32) bool {
 	nd := &s.g.nodes[n]
 	for _, k := range nd.writes {
 		p := s.pending[k]
-		for _, r := range nd.reads {
-			if r.key == k {
-				p--
-			}
+		// The node's own reads of k (sorted by key) are not pending for it.
+		i, _ := slices.BinarySearchFunc(nd.reads, k, func(r srchRead, k history.KeyID) int { return cmp.Compare(r.key, k) })
+		for ; i < len(nd.reads) && nd.reads[i].key == k; i++ {
+			p--
 		}
 		o := s.open[k]
 		if nd.closes {

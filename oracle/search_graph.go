@@ -1,6 +1,7 @@
 package oracle
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/fickle-db/fickle/history"
@@ -168,15 +169,17 @@ func buildSearchGraph(ix *txnIndex, sessions []int, realTime bool) (*srchGraph, 
 			if _, ok := g.commitOf[r.src]; !ok {
 				continue
 			}
-			sr := srchRead{r.key, r.src}
-			dup := false
-			for _, e := range rn.reads {
-				dup = dup || e == sr
+			rn.reads = append(rn.reads, srchRead{r.key, r.src})
+		}
+		slices.SortFunc(rn.reads, func(a, b srchRead) int {
+			if a.key != b.key {
+				return cmp.Compare(a.key, b.key)
 			}
-			if !dup {
-				rn.reads = append(rn.reads, sr)
-				readersOf[sr]++
-			}
+			return cmp.Compare(a.src, b.src)
+		})
+		rn.reads = slices.Compact(rn.reads)
+		for _, sr := range rn.reads {
+			readersOf[sr]++
 		}
 	}
 	for i := range g.nodes {
