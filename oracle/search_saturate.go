@@ -89,6 +89,12 @@ func (g *srchGraph) addWeakEdges(t3 history.TxnID) bool {
 	if level == history.Causal {
 		past = g.causalPast(t3)
 	}
+	firstRead := make(map[history.TxnID]uint32, len(reads)) // source → its first statement
+	for _, r := range reads {
+		if e, ok := firstRead[r.src]; !ok || r.event < e {
+			firstRead[r.src] = r.event
+		}
+	}
 	for i := range reads {
 		r := &reads[i]
 		c1, ok := g.commitOf[r.src]
@@ -106,12 +112,8 @@ func (g *srchGraph) addWeakEdges(t3 history.TxnID) bool {
 			case ix.h.Txns[t2].Session == ix.h.Txns[t3].Session && ix.get(t2).sessIdx < ix.get(t3).sessIdx:
 				return true
 			}
-			for _, e := range reads {
-				if e.src == t2 && (level == history.ReadAtomic || e.event < r.event) {
-					return true
-				}
-			}
-			return false
+			e, read := firstRead[t2]
+			return read && (level == history.ReadAtomic || e < r.event)
 		}
 		for _, t2 := range g.writers[r.key] {
 			if visible(t2) && !g.addEdge(srchEdge{from: g.commitOf[t2], to: c1, kind: EdgeWW, key: r.key, via: t3}) {
