@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# gen.sh regenerates the golden files from the .cases files with a real
+# gen.sh regenerates the golden files from the .cases files (the *_random ones
+# written by gen_random_cases.py) with a real
 # PostgreSQL 15. Usage: PGHOST=/tmp PGPORT=55433 ./gen.sh
 #   textio.cases: type, zone, input       -> 'input'::type
 #   casts.cases:  from, to, zone, input   -> 'input'::from::to
@@ -24,9 +25,11 @@ lit() {
   printf "E'%s'" "${q//\'/\'\'}"
 }
 
-: > textio.golden
-grep -v '^#' textio.cases | tr '\t' '\037' | while IFS=$'\037' read -r typ zone input; do
-  printf '%s\t%s\t%s\t%s\n' "$typ" "$zone" "$input" "$(run "$zone" "SELECT $(lit "$input")::$typ")" >> textio.golden
+for cases in textio textio_random; do
+: > $cases.golden
+grep -v '^#' $cases.cases | tr '\t' '\037' | while IFS=$'\037' read -r typ zone input; do
+  printf '%s\t%s\t%s\t%s\n' "$typ" "$zone" "$input" "$(run "$zone" "SELECT $(lit "$input")::$typ")" >> $cases.golden
+done
 done
 
 : > casts.golden
