@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 
@@ -372,4 +373,80 @@ func (b *binder) truncatePlan(ts *pg_query.TruncateStmt) (*stmtPlan, error) {
 	}}, nil
 }
 
-var _ = types.Text
+// createTableAsPlan compiles CREATE TABLE ... AS SELECT (and SELECT INTO's
+// sibling): the table is created with the query's column names and types
+// (DDL, not undone by a rollback), then filled through the transaction.
+func (b *binder) createTableAsPlan(cs *pg_query.CreateTableAsStmt, full string) (*stmtPlan, error) {
+	if cs.Objtype != pg_query.ObjectType_OBJECT_TABLE {
+		return nil, pgerror.Unsupported("CREATE MATERIALIZED VIEW")
+	}
+	into := cs.Into
+	if into.Rel.Relpersistence == "t" {
+		return nil, pgerror.Unsupported("temporary tables")
+	}
+	q, err := b.selectNode(nil, cs.Query, nil)
+	if err != nil {
+		return nil, err
+	}
+	names := strs(into.ColNames)
+	if len(names) > len(q.cols) {
+		return nil, pgerror.New(pgerror.SyntaxError, "too many column names were specified")
+	}
+	return &stmtPlan{writes: "CREATE TABLE AS", exec: func(x *execCtx) (*Result, error) {
+		e := x.s.engine
+		e.ddlMu.Lock()
+		cur, _ := e.snapshot()
+		d := &ddl{s: x.s, x: x, cat: cur.clone()}
+		schema, err := d.s.creationSchema(d.cat, into.Rel.Schemaname)
+		if err != nil {
+			e.ddlMu.Unlock()
+			return nil, err
+		}
+		if d.relationExists(schema, into.Rel.Relname) {
+			e.ddlMu.Unlock()
+			if cs.IfNotExists {
+				d.notice(pgerror.DuplicateTable, "relation \"%s\" already exists, skipping", into.Rel.Relname)
+				return &Result{Tag: "CREATE TABLE AS", Notices: d.notices}, nil
+			}
+			return nil, pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" already exists", into.Rel.Relname)
+		}
+		t := &tableDesc{oid: d.cat.newOID(), schema: schema, name: into.Rel.Relname, hidden: true}
+		for i, c := range q.cols {
+			name := c.Name
+			if i < len(names) {
+				name = names[i]
+			}
+			typ := c.typ
+			if typ.Oid == types.OidUnknown {
+				typ = types.Text
+			}
+			if t.colIndex(name) >= 0 {
+				e.ddlMu.Unlock()
+				return nil, pgerror.Newf(pgerror.DuplicateColumn, "column \"%s\" specified more than once", name)
+			}
+			t.cols = append(t.cols, &columnDesc{name: name, typ: typ, attnum: int16(i + 1)})
+		}
+		id, err := d.store().CreateTable(isolation.TableSpec{Name: t.qualifiedName(), HiddenRowID: true})
+		if err != nil {
+			e.ddlMu.Unlock()
+			return nil, err
+		}
+		t.id = id
+		d.cat.putTable(t)
+		e.cat.publish(d.cat)
+		e.ddlMu.Unlock()
+		if into.SkipData {
+			return &Result{Tag: "CREATE TABLE AS"}, nil
+		}
+		rows, err := q.run(x)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range rows {
+			if _, err := x.txn.Insert(x.ctx, t.id, nil, append([]any(nil), r...)); err != nil {
+				return nil, err
+			}
+		}
+		return &Result{Tag: fmt.Sprintf("SELECT %d", len(rows))}, nil
+	}}, nil
+}

@@ -137,6 +137,8 @@ func (b *binder) statement(st *Statement) (*stmtPlan, error) {
 		return b.ddlPlan(st)
 	case *pg_query.Node_TruncateStmt:
 		return b.truncatePlan(v.TruncateStmt)
+	case *pg_query.Node_CreateTableAsStmt:
+		return b.createTableAsPlan(v.CreateTableAsStmt, st.full)
 	case *pg_query.Node_VacuumStmt:
 		tag := "VACUUM"
 		if !v.VacuumStmt.IsVacuumcmd {
