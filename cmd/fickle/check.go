@@ -45,7 +45,10 @@ type checkReport struct {
 	Strongest   string          `json:"strongest,omitempty"` // without --level: the strongest level that holds ("none")
 	Error       string          `json:"error,omitempty"`
 	Explanation json.RawMessage `json:"explanation,omitempty"`
-	Text        string          `json:"-"`
+	// Next, without --level, explains why the level above the strongest
+	// does not hold.
+	Next json.RawMessage `json:"next,omitempty"`
+	Text string          `json:"-"`
 }
 
 func runCheck(args []string) int {
@@ -166,6 +169,11 @@ func checkOne(path string, h *history.History, opts oracle.Options) (checkReport
 				res = oracle.Result{Verdict: oracle.Consistent, Level: strongest}
 			}
 			fmt.Fprintf(&text, "%s: strongest level that holds: %s\n", path, rep.Strongest)
+		}
+		if last.Explanation != nil {
+			if j, err := last.Explanation.JSON(h); err == nil {
+				rep.Next = j
+			}
 		}
 		if res.Explanation == nil && last.Explanation != nil {
 			// Consistent at its own levels, but say why it is no stronger.

@@ -120,3 +120,21 @@ func TestCheckCommandJSONAndDOT(t *testing.T) {
 		t.Errorf("dot file:\n%s", b)
 	}
 }
+
+func TestCheckCommandJSONExplainsTheNextLevel(t *testing.T) {
+	rc := writeHistory(t, t.TempDir(), "rc.jsonl", fracturedRead(history.ReadCommitted))
+	code, out, errOut := runCheckCapture("--json", rc)
+	if code != 0 {
+		t.Fatalf("exit %d, want 0: %s %s", code, out, errOut)
+	}
+	var rep struct {
+		Verdict, Strongest string
+		Next               struct{ Level, Anomaly string }
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if rep.Verdict != "consistent" || rep.Strongest != "RC" || rep.Next.Level != "RA" || rep.Next.Anomaly != "fractured read" {
+		t.Errorf("report = %+v", rep)
+	}
+}
