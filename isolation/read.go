@@ -43,7 +43,7 @@ func (e *engine) get(ctx context.Context, t *txn, id TableID, key []byte, ro Rea
 	if s.ok {
 		e.rec.markReturned(t, s.ref)
 	}
-	e.rec.flushReads(t)
+	e.rec.flushReads(t, 0)
 	return s.row, s.ok, nil
 }
 
@@ -159,9 +159,13 @@ func (e *engine) visitKeys(ctx context.Context, t *txn, tb *table, next func([]*
 		chunk []*keyState
 		found []seen
 	)
-	defer e.rec.flushReads(t) // the items of the last chunk, also on error
+	t.visiting++
+	defer func() {
+		t.visiting--
+		e.rec.flushReads(t, 0) // the items of the last chunk, also on error
+	}()
 	for {
-		e.rec.flushReads(t) // one log event per chunk
+		e.rec.flushReads(t, 1) // one log event per chunk of the outermost scan
 		chunk = next(chunk[:0])
 		if len(chunk) == 0 {
 			return nil

@@ -52,7 +52,7 @@ func (r *recorder) begin(t *txn) {
 
 func (r *recorder) statement(t *txn, st history.Statement) {
 	if r.log != nil {
-		r.flushReads(t)
+		r.flushReads(t, -1)
 		_ = r.log.Stmt(t.id, st)
 	}
 	if !r.on {
@@ -76,7 +76,10 @@ func (r *recorder) key(tb *table, ks *keyState) history.KeyID {
 
 // readRef locates a recorded read: its op in the in-memory history and its
 // item in the transaction's buffered log event (-1 when not kept).
-type readRef struct{ op, item int }
+type readRef struct {
+	op, item int
+	gen      uint64 // t.logGen when the item was buffered
+}
 
 // read records that t inspected key ks and saw w's version.
 func (r *recorder) read(t *txn, tb *table, ks *keyState, w *txn, tomb bool) readRef {
@@ -85,7 +88,7 @@ func (r *recorder) read(t *txn, tb *table, ks *keyState, w *txn, tomb bool) read
 		// Reads of the transaction's own writes carry no wr and are not
 		// logged: its writes are logged at commit (savepoints may undo them).
 		t.logReads = append(t.logReads, history.ReadItem{Key: r.logKey(tb, ks), Writer: w.id, Tombstone: tomb})
-		ref.item = len(t.logReads) - 1
+		ref.item, ref.gen = len(t.logReads)-1, t.logGen
 	}
 	if !r.on {
 		return ref
@@ -102,7 +105,7 @@ func (r *recorder) read(t *txn, tb *table, ks *keyState, w *txn, tomb bool) read
 
 // markReturned flags a recorded read as returned to the client.
 func (r *recorder) markReturned(t *txn, ref readRef) {
-	if ref.item >= 0 {
+	if ref.item >= 0 && ref.gen == t.logGen && ref.item < len(t.logReads) {
 		t.logReads[ref.item].Returned = true
 	}
 	if r.on && ref.op >= 0 {
@@ -110,11 +113,15 @@ func (r *recorder) markReturned(t *txn, ref readRef) {
 	}
 }
 
-// flushReads logs t's buffered read items as one read event.
-func (r *recorder) flushReads(t *txn) {
-	if r.log != nil && len(t.logReads) > 0 {
+// flushReads logs t's buffered read items as one read event, unless t is
+// inside more than depth scans: a read nested in a scan callback (the inner
+// side of a join) waits for the outermost scan, whose pending items still
+// expect their returned flags. depth -1 flushes whatever the nesting.
+func (r *recorder) flushReads(t *txn, depth int) {
+	if r.log != nil && len(t.logReads) > 0 && (depth < 0 || t.visiting <= depth) {
 		_ = r.log.Read(t.id, t.logReads)
 		t.logReads = t.logReads[:0]
+		t.logGen++
 	}
 }
 
@@ -188,7 +195,7 @@ func (r *recorder) end(t *txn, after *txn) {
 // logEnd logs t's end: a committed transaction's last write to every key
 // (in the order it first wrote them), its place in co, and its outcome.
 func (r *recorder) logEnd(t *txn, after *txn) {
-	r.flushReads(t)
+	r.flushReads(t, -1)
 	if t.state == txnCommitted {
 		done := make(map[*write]bool)
 		for _, u := range t.undo {

@@ -60,6 +60,8 @@ type txn struct {
 
 	nreads   int                // keys inspected
 	logReads []history.ReadItem // reads not yet logged (Config.Log)
+	logGen   uint64             // bumped at every flush of logReads
+	visiting int                // scans in progress (nested in callbacks)
 	event    uint32             // current statement number
 	stmts    int                // statements started with Statement
 
