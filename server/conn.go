@@ -29,6 +29,10 @@ var (
 	}()
 )
 
+// authenticationTimeout bounds startup and authentication, as PostgreSQL's
+// authentication_timeout (default 1 min) does.
+const authenticationTimeout = time.Minute
+
 // flushThreshold is the amount of buffered output after which rows are
 // flushed before the end of a result.
 const flushThreshold = 64 << 10
@@ -96,11 +100,15 @@ func newConn(s *Server, nc net.Conn) *conn {
 // is recovered per statement) ends only this connection.
 func (c *conn) serve() {
 	defer c.nc.Close()
+	defer c.srv.unregister(c)
 	defer func() {
 		if r := recover(); r != nil {
 			c.srv.cfg.Logf("connection %d: panic: %v\n%s", c.pid, r, debug.Stack())
 		}
 	}()
+	// PostgreSQL's authentication_timeout: a client gets this long to
+	// complete the startup and authentication.
+	c.nc.SetDeadline(time.Now().Add(authenticationTimeout))
 	st, err := wire.ReadStartup(c.be, c.nc)
 	if err != nil {
 		c.sendFatal(err)
@@ -118,7 +126,7 @@ func (c *conn) serve() {
 		c.sendFatal(errAdminShutdown)
 		return
 	}
-	defer c.srv.unregister(c)
+	c.nc.SetDeadline(time.Time{})
 	c.sess = c.srv.cfg.Engine.NewSession(SessionInfo{
 		ProcessID:       c.pid,
 		User:            st.Params["user"],

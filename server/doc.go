@@ -72,6 +72,9 @@
 //   - MaxPreparedStatements and MaxPortals (default 10,000 named ones per
 //     session): Parse and Bind beyond them fail with 54000; the unnamed
 //     statement and portal are always available.
+//   - Startup and authentication must finish within one minute (PostgreSQL's
+//     authentication_timeout); Shutdown closes connections still in that
+//     phase without waiting for them.
 //   - Results are materialized by the engine before they are sent; COPY
 //     FROM STDIN streams its data to the engine without buffering it.
 //

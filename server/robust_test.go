@@ -349,3 +349,32 @@ func TestStartupAnnouncesParametersAndKey(t *testing.T) {
 		}
 	}
 }
+
+// TestShutdownDoesNotWaitForSilentClients: a client that connected but
+// never sent its startup packet does not hold Shutdown up.
+func TestShutdownDoesNotWaitForSilentClients(t *testing.T) {
+	srv, err := New(Config{Engine: newFakeEngine(), Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := srv.Start("127.0.0.1:0"); err != nil {
+		t.Fatal(err)
+	}
+	silent, err := net.Dial("tcp", srv.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer silent.Close()
+	half, err := net.Dial("tcp", srv.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer half.Close()
+	half.Write(startupBytes()[:6])
+	time.Sleep(50 * time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(ctx); err != nil {
+		t.Fatalf("Shutdown: %v", err)
+	}
+}

@@ -27,6 +27,7 @@ type Server struct {
 		sync.Mutex
 		listeners map[net.Listener]struct{}
 		conns     map[uint32]*conn
+		starting  map[net.Conn]struct{} // connections still in startup or authentication
 		addr      net.Addr
 		closing   bool
 	}
@@ -48,6 +49,7 @@ func New(cfg Config) (*Server, error) {
 	s := &Server{cfg: c, auth: auth}
 	s.mu.listeners = make(map[net.Listener]struct{})
 	s.mu.conns = make(map[uint32]*conn)
+	s.mu.starting = make(map[net.Conn]struct{})
 	return s, nil
 }
 
@@ -88,6 +90,9 @@ func (s *Server) Serve(ln net.Listener) error {
 		if tc, ok := nc.(*net.TCPConn); ok {
 			tc.SetNoDelay(true)
 		}
+		s.mu.Lock()
+		s.mu.starting[nc] = struct{}{}
+		s.mu.Unlock()
 		s.wg.Add(1)
 		go func() {
 			defer s.wg.Done()
@@ -152,6 +157,10 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	for _, c := range s.mu.conns {
 		conns = append(conns, c)
 	}
+	for nc := range s.mu.starting {
+		// Not a session yet: nothing to roll back, no key to announce.
+		nc.Close()
+	}
 	s.mu.Unlock()
 	for _, c := range conns {
 		c.terminate()
@@ -177,6 +186,7 @@ func (s *Server) register(c *conn) bool {
 	rand.Read(secret[:])
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	delete(s.mu.starting, c.nc)
 	if s.mu.closing {
 		return false
 	}
@@ -193,6 +203,7 @@ func (s *Server) register(c *conn) bool {
 func (s *Server) unregister(c *conn) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	delete(s.mu.starting, c.nc)
 	if s.mu.conns[c.pid] == c {
 		delete(s.mu.conns, c.pid)
 	}
