@@ -204,6 +204,11 @@ type inference struct {
 // infer adds t2 -> t1, forced because t3's read op of x saw t1 while t2,
 // which writes x, was visible to it.
 func (s *saturation) infer(t2, t1, t3 history.TxnID, x history.KeyID, op int32, vis visibility) {
+	// Pairs that so already implies are left out (co' need only hold them
+	// transitively): from Init, or from a session predecessor.
+	if t2 == history.Init || (s.ix.session[t2] == s.ix.session[t1] && s.ix.pos[t2] < s.ix.pos[t1] && t1 != history.Init) {
+		return
+	}
 	p := pair{uint32(t2), uint32(t1)}
 	s.inferred = append(s.inferred, p)
 	if s.capture != nil {
