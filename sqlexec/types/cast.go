@@ -135,6 +135,9 @@ func castPath(from, to Oid) (fn EnvCastFunc, ctx CastContext, ok bool) {
 	}
 	if isStringType(to) {
 		// Automatic I/O conversion to a string type: allowed in assignment.
+		if from == OidRegclass {
+			return func(env *Env, v any) (any, error) { return FormatTextEnv(env, Regclass, v), nil }, CastAssignment, true
+		}
 		return toText(Type{from, -1}), CastAssignment, true
 	}
 	if isStringType(from) {

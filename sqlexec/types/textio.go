@@ -15,8 +15,10 @@ func parseText(env *Env, t Type, s string) (any, error) {
 	switch t.Oid {
 	case OidBool:
 		return parseBool(s)
-	case OidInt2, OidInt4, OidInt8, OidOid, OidRegclass:
+	case OidInt2, OidInt4, OidInt8, OidOid:
 		return parseInt(t, s)
+	case OidRegclass:
+		return parseRegclass(env, s)
 	case OidFloat4, OidFloat8:
 		return parseFloat(t, s)
 	case OidNumeric:
@@ -91,4 +93,16 @@ func float4Round(f float64) (float64, bool) {
 // unsupportedType is the error for types outside this package's scope.
 func unsupportedType(t Type) error {
 	return pgerror.Newf(pgerror.FeatureNotSupported, "type %s is not supported by fickle", formatType(t))
+}
+
+// parseRegclass is regclassin: a numeric OID, or a relation name looked up
+// through env.Relations.
+func parseRegclass(env *Env, s string) (any, error) {
+	if body := trimSpace(s); body != "" && allDigits(body) {
+		return parseInt(Regclass, s)
+	}
+	if env == nil || env.Relations == nil {
+		return nil, pgerror.Unsupported("regclass names outside a session")
+	}
+	return env.Relations.RelationOid(s)
 }
