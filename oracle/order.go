@@ -227,26 +227,10 @@ func (c *orderChecker) checkBelow(t3 history.TxnID, level history.Level, reads [
 // session predecessors (and real-time predecessors) and the sources of its
 // reads (for RC, of its earlier reads only).
 func (c *orderChecker) checkAtomic(t3 history.TxnID, level history.Level, reads []extRead, last map[history.KeyID]history.TxnID, start int64) *orderViolation {
-	type src struct {
-		t   history.TxnID
-		pos uint64
-	}
-	var seen []src
-	addSource := func(t history.TxnID) {
-		if t == history.Init {
-			return
-		}
-		for _, s := range seen {
-			if s.t == t {
-				return
-			}
-		}
-		p, _ := c.view.Pos(t)
-		seen = append(seen, src{t, p})
-	}
+	seen := sourceSet{c: c}
 	if level == history.ReadAtomic {
 		for i := range reads {
-			addSource(reads[i].src)
+			seen.add(reads[i].src)
 		}
 	}
 	next := 0 // RC: reads[:next] are the earlier statements' reads
@@ -254,7 +238,7 @@ func (c *orderChecker) checkAtomic(t3 history.TxnID, level history.Level, reads 
 		r := &reads[i]
 		if level == history.ReadCommitted {
 			for next < len(reads) && reads[next].event < r.event {
-				addSource(reads[next].src)
+				seen.add(reads[next].src)
 				next++
 			}
 		}
@@ -265,10 +249,8 @@ func (c *orderChecker) checkAtomic(t3 history.TxnID, level history.Level, reads 
 		if p, ok := c.view.Pos(last[r.key]); ok && p > p1 {
 			return &orderViolation{level: level, reader: t3, read: r, writer: last[r.key], base: EdgeWW, why: "precedes it in its session"}
 		}
-		for _, s := range seen {
-			if s.pos > p1 && c.ix.writesKey(s.t, r.key) {
-				return &orderViolation{level: level, reader: t3, read: r, writer: s.t, base: EdgeWW, why: "wrote a version it read earlier"}
-			}
+		if t2, ok := seen.writerAfter(r.key, p1); ok {
+			return &orderViolation{level: level, reader: t3, read: r, writer: t2, base: EdgeWW, why: "wrote a version it read earlier"}
 		}
 		if c.realTime {
 			if w, p, ok := c.rtIndex().latestWriterBefore(r.key, start); ok && p > p1 {
@@ -277,6 +259,85 @@ func (c *orderChecker) checkAtomic(t3 history.TxnID, level history.Level, reads 
 		}
 	}
 	return nil
+}
+
+// sourceSet is the set of transactions an RC or RA reader saw through its
+// reads, asked for the co-latest of them writing a key. A few sources are a
+// list; past smallSources, each source writing at most bigWriter keys is
+// indexed by key (its writes are expanded once), and only the big writers
+// stay in the list, so a transaction reading from many sources is checked
+// in time linear in its reads and their sources' writes.
+type sourceSet struct {
+	c     *orderChecker
+	list  []sourcePos
+	in    map[history.TxnID]bool
+	byKey map[history.KeyID]sourcePos
+}
+
+type sourcePos struct {
+	t   history.TxnID
+	pos uint64
+}
+
+const (
+	smallSources = 16
+	bigWriter    = 64
+)
+
+func (s *sourceSet) add(t history.TxnID) {
+	if t == history.Init {
+		return
+	}
+	if s.in == nil {
+		for _, x := range s.list {
+			if x.t == t {
+				return
+			}
+		}
+		p, _ := s.c.view.Pos(t)
+		s.list = append(s.list, sourcePos{t, p})
+		if len(s.list) > smallSources {
+			all := s.list
+			s.list, s.in, s.byKey = nil, map[history.TxnID]bool{}, map[history.KeyID]sourcePos{}
+			for _, x := range all {
+				s.in[x.t] = true
+				s.index(x)
+			}
+		}
+		return
+	}
+	if s.in[t] {
+		return
+	}
+	s.in[t] = true
+	p, _ := s.c.view.Pos(t)
+	s.index(sourcePos{t, p})
+}
+
+func (s *sourceSet) index(x sourcePos) {
+	w := s.c.ix.get(x.t).writes
+	if len(w) > bigWriter {
+		s.list = append(s.list, x)
+		return
+	}
+	for _, k := range w {
+		if cur, ok := s.byKey[k]; !ok || x.pos > cur.pos {
+			s.byKey[k] = x
+		}
+	}
+}
+
+// writerAfter returns a source that writes key at a position above p1.
+func (s *sourceSet) writerAfter(key history.KeyID, p1 uint64) (history.TxnID, bool) {
+	if x, ok := s.byKey[key]; ok && x.pos > p1 {
+		return x.t, true
+	}
+	for _, x := range s.list {
+		if x.pos > p1 && s.c.ix.writesKey(x.t, key) {
+			return x.t, true
+		}
+	}
+	return 0, false
 }
 
 // sessionLastWriters maps each key t3 reads to t3's latest session
