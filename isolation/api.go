@@ -311,8 +311,10 @@ func (s *Session) AdvisoryUnlock(key int64, shared bool) bool {
 func (s *Session) Close() { s.s.e.sessionAdvisoryUnlockAll(s.s) }
 
 // Txn is a transaction handle. Its methods must not be called concurrently
-// with each other (one connection drives it); after Commit or Rollback every
-// method fails with 25P01-like errors.
+// with each other (one connection drives it), except from inside a Visit
+// callback of its own scan (a join's inner side). After Commit or Rollback
+// every method fails with 25P01, and after a server abort (40001, 40P01)
+// with that abort's error; Rollback then answers nil.
 type Txn struct{ t *txn }
 
 // ID returns the transaction's id in the history.

@@ -236,6 +236,11 @@ func (e *engine) rewriteRows(id TableID, f func([]any) []any) error {
 				w.row = f(w.row)
 			}
 		}
+		for _, u := range t.undo { // writes a savepoint rollback may restore
+			if u.table == tb.id && u.prev != nil && !u.prev.tomb && u.prev != t.writes[tb.id][u.key] {
+				u.prev.row = f(u.prev.row)
+			}
+		}
 	}
 	return nil
 }
