@@ -1,0 +1,105 @@
+package types
+
+import (
+	"math/big"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/cockroachdb/apd/v3"
+	"github.com/fickle-db/fickle/internal/pgerror"
+)
+
+// TestIntegerArithmeticMatchesBigInts checks + - * / % on random operands of
+// every integer type against math/big: the result when it fits the result
+// type, 22003 when it does not, 22012 on division by zero.
+func TestIntegerArithmeticMatchesBigInts(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	ints := []Type{Int2, Int4, Int8}
+	random := func(typ Type) int64 {
+		lo, hi := intBounds(typ.Oid)
+		switch r.IntN(4) {
+		case 0:
+			return []int64{lo, hi, 0, -1, 1}[r.IntN(5)]
+		case 1:
+			return r.Int64N(201) - 100
+		}
+		return lo + int64(r.Uint64N(uint64(hi-lo)))
+	}
+	for range 20000 {
+		lt, rt := ints[r.IntN(3)], ints[r.IntN(3)]
+		op := []string{"+", "-", "*", "/", "%"}[r.IntN(5)]
+		if op == "%" {
+			rt = lt
+		}
+		a, b := random(lt), random(rt)
+		o, err := ResolveBinaryOp(op, lt, rt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := o.Eval(a, b)
+		x, y := big.NewInt(a), big.NewInt(b)
+		want := new(big.Int)
+		wantCode := pgerror.Code("")
+		switch op {
+		case "+":
+			want.Add(x, y)
+		case "-":
+			want.Sub(x, y)
+		case "*":
+			want.Mul(x, y)
+		case "/", "%":
+			if b == 0 {
+				wantCode = pgerror.DivisionByZero
+				break
+			}
+			q, m := new(big.Int).QuoRem(x, y, new(big.Int))
+			if op == "/" {
+				want = q
+			} else {
+				want = m
+			}
+		}
+		lo, hi := intBounds(o.Result.Oid)
+		if wantCode == "" && (want.Cmp(big.NewInt(lo)) < 0 || want.Cmp(big.NewInt(hi)) > 0) {
+			wantCode = pgerror.NumericValueOutOfRange
+		}
+		if code := pgerror.GetCode(err); code != wantCode || (err == nil && got.(int64) != want.Int64()) {
+			t.Fatalf("%d::%s %s %d::%s = %v, %v; want %v, %s", a, FormatType(lt), op, b, FormatType(rt), got, err, want, wantCode)
+		}
+	}
+}
+
+// TestNumericDivisionRoundsExactly checks numeric / numeric on random
+// operands against exact rational arithmetic: the quotient rounded half
+// away from zero to the scale select_div_scale picks.
+func TestNumericDivisionRoundsExactly(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for range 5000 {
+		a := apd.New(r.Int64N(2_000_000_001)-1_000_000_000, -int32(r.IntN(8)))
+		b := apd.New(r.Int64N(2_000_001)-1_000_000, -int32(r.IntN(8)))
+		if b.IsZero() {
+			continue
+		}
+		got, err := numericDiv(a, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		scale := divScale(a, b)
+		ra, _ := new(big.Rat).SetString(a.Text('f'))
+		rb, _ := new(big.Rat).SetString(b.Text('f'))
+		q := new(big.Rat).Quo(ra, rb)
+		// Round half away from zero at scale.
+		m := new(big.Rat).Mul(q, new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(scale)), nil)))
+		num, den := m.Num(), m.Denom()
+		n2 := new(big.Int).Mul(new(big.Int).Abs(num), big.NewInt(2))
+		n2.Add(n2, den)
+		rounded := n2.Quo(n2, new(big.Int).Mul(den, big.NewInt(2)))
+		if num.Sign() < 0 {
+			rounded.Neg(rounded)
+		}
+		want := apd.NewWithBigInt(new(apd.BigInt).SetMathBigInt(rounded), -int32(scale))
+		if got.(*apd.Decimal).Cmp(want) != 0 || dscale(got.(*apd.Decimal)) != scale {
+			t.Fatalf("%s / %s = %s, want %s (scale %d)", a.Text('f'), b.Text('f'), formatNumeric(got.(*apd.Decimal)), formatNumeric(want), scale)
+		}
+	}
+}
