@@ -3,7 +3,6 @@ package isolation
 import (
 	"context"
 	"encoding/binary"
-	"fmt"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
 )
@@ -47,7 +46,7 @@ func (e *engine) advisoryAcquire(ctx context.Context, t *txn, key int64, shared 
 	if wait == WaitSkipLocked {
 		wait = WaitNoWait
 	}
-	err := e.acquire(ctx, t, advisoryResource(key), advisoryMode(shared), wait, fmt.Sprintf("advisory lock [%d]", key))
+	err := e.acquire(ctx, t, advisoryResource(key), advisoryMode(shared), wait)
 	if pgerror.GetCode(err) == pgerror.LockNotAvailable && wait == WaitNoWait {
 		return false, nil // pg_try_advisory_lock answers false
 	}

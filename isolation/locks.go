@@ -2,7 +2,9 @@ package isolation
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
+	"fmt"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
 )
@@ -86,7 +88,7 @@ var errSkipLocked = errors.New("isolation: row skipped (SKIP LOCKED)")
 // acquire takes lock mode on r for t. It is called with e.mu held and may
 // release and retake it while waiting: callers re-read any state they need
 // after it returns.
-func (e *engine) acquire(ctx context.Context, t *txn, r resource, mode uint8, wait WaitPolicy, what string) error {
+func (e *engine) acquire(ctx context.Context, t *txn, r resource, mode uint8, wait WaitPolicy) error {
 	for {
 		if err := e.live(t); err != nil {
 			return err
@@ -121,13 +123,13 @@ func (e *engine) acquire(ctx context.Context, t *txn, r resource, mode uint8, wa
 		}
 		switch wait {
 		case WaitNoWait:
-			return pgerror.Newf(pgerror.LockNotAvailable, "could not obtain lock on %s", what)
+			return pgerror.Newf(pgerror.LockNotAvailable, "could not obtain lock on %s", e.describe(r))
 		case WaitSkipLocked:
 			return errSkipLocked
 		}
 		if e.closesCycle(t, blocker) {
 			err := pgerror.New(pgerror.DeadlockDetected, "deadlock detected").
-				WithDetail("Process waits for a lock on %s held by another transaction that waits for this one.", what)
+				WithDetail("Process waits for a lock on %s held by another transaction that waits for this one.", e.describe(r))
 			if t.sessionHolder {
 				return err // no transaction to abort: the session's lock request fails
 			}
@@ -209,4 +211,25 @@ func ctxError(ctx context.Context) error {
 		return pe
 	}
 	return pgerror.New(pgerror.QueryCanceled, "canceling statement due to user request")
+}
+
+// describe names a locked resource in PostgreSQL's words, for errors only.
+func (e *engine) describe(r resource) string {
+	switch r.kind {
+	case lockAdvisory:
+		return fmt.Sprintf("advisory lock [%d]", int64(binary.BigEndian.Uint64([]byte(r.key))))
+	case lockIndexKey:
+		if int(r.obj) < len(e.indexes) && e.indexes[r.obj] != nil {
+			return fmt.Sprintf("a key of index %q", e.indexes[r.obj].spec.Name)
+		}
+		return "a key of a dropped index"
+	}
+	name := "a dropped relation"
+	if int(r.obj) < len(e.tables) && e.tables[r.obj] != nil {
+		name = fmt.Sprintf("relation %q", e.tables[r.obj].spec.Name)
+	}
+	if r.kind == lockRow {
+		return "row in " + name
+	}
+	return name
 }

@@ -28,7 +28,7 @@ func (e *engine) get(ctx context.Context, t *txn, id TableID, key []byte, ro Rea
 	}
 	k := string(key)
 	if ro.Lock != RowLockNone {
-		if err := e.acquire(ctx, t, resource{lockRow, uint32(tb.id), k}, uint8(ro.Lock), ro.Wait, e.rowName(tb)); err != nil {
+		if err := e.acquire(ctx, t, resource{lockRow, uint32(tb.id), k}, uint8(ro.Lock), ro.Wait); err != nil {
 			if err == errSkipLocked {
 				return nil, false, nil
 			}
@@ -219,7 +219,7 @@ func (e *engine) callVisit(fn Visit, s seen) (matched, stop bool, err error) {
 // lockMatched locks a matched row and re-checks it when a newer version
 // committed while the lock was awaited (EvalPlanQual).
 func (e *engine) lockMatched(ctx context.Context, t *txn, tb *table, s seen, ro ReadOptions, fn Visit) (matched, stop bool, err error) {
-	if err := e.acquire(ctx, t, resource{lockRow, uint32(tb.id), s.ks.key}, uint8(ro.Lock), ro.Wait, e.rowName(tb)); err != nil {
+	if err := e.acquire(ctx, t, resource{lockRow, uint32(tb.id), s.ks.key}, uint8(ro.Lock), ro.Wait); err != nil {
 		if err == errSkipLocked {
 			return false, false, nil
 		}
@@ -255,16 +255,12 @@ func (e *engine) lockedByOther(t *txn, tb *table, k string, mode RowLock) bool {
 	return false
 }
 
-func (e *engine) rowName(tb *table) string {
-	return "row in relation \"" + tb.spec.Name + "\""
-}
-
 // tableLock takes a table lock for t unless it already holds that mode.
 func (e *engine) tableLock(ctx context.Context, t *txn, tb *table, mode TableLock, wait WaitPolicy) error {
 	if t.tableLocks[tb.id]&(1<<mode) != 0 {
 		return nil
 	}
-	if err := e.acquire(ctx, t, resource{lockTable, uint32(tb.id), ""}, uint8(mode), wait, "relation \""+tb.spec.Name+"\""); err != nil {
+	if err := e.acquire(ctx, t, resource{lockTable, uint32(tb.id), ""}, uint8(mode), wait); err != nil {
 		return err
 	}
 	if t.tableLocks == nil {

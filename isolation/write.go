@@ -46,7 +46,7 @@ func (e *engine) insert(ctx context.Context, t *txn, id TableID, key []byte, row
 		key = tb.nextRowID()
 	}
 	k := string(key)
-	if err := e.acquire(ctx, t, resource{lockRow, uint32(tb.id), k}, uint8(RowLockUpdate), WaitBlock, e.rowName(tb)); err != nil {
+	if err := e.acquire(ctx, t, resource{lockRow, uint32(tb.id), k}, uint8(RowLockUpdate), WaitBlock); err != nil {
 		return nil, err
 	}
 	ks := tb.keyState(k, true)
@@ -73,7 +73,7 @@ func (e *engine) update(ctx context.Context, t *txn, id TableID, key []byte, row
 		return err
 	}
 	k := string(key)
-	if err := e.acquire(ctx, t, resource{lockRow, uint32(tb.id), k}, uint8(RowLockNoKeyUpdate), WaitBlock, e.rowName(tb)); err != nil {
+	if err := e.acquire(ctx, t, resource{lockRow, uint32(tb.id), k}, uint8(RowLockNoKeyUpdate), WaitBlock); err != nil {
 		return err
 	}
 	ks := tb.keyState(k, true)
@@ -95,7 +95,7 @@ func (e *engine) delete(ctx context.Context, t *txn, id TableID, key []byte) err
 		return err
 	}
 	k := string(key)
-	if err := e.acquire(ctx, t, resource{lockRow, uint32(tb.id), k}, uint8(RowLockUpdate), WaitBlock, e.rowName(tb)); err != nil {
+	if err := e.acquire(ctx, t, resource{lockRow, uint32(tb.id), k}, uint8(RowLockUpdate), WaitBlock); err != nil {
 		return err
 	}
 	ks := tb.keyState(k, true)
@@ -137,8 +137,7 @@ func (e *engine) checkUnique(ctx context.Context, t *txn, tb *table, ks *keyStat
 		if null {
 			continue
 		}
-		if err := e.acquire(ctx, t, resource{lockIndexKey, uint32(ix.id), string(ik)}, uint8(RowLockUpdate), WaitBlock,
-			"index \""+ix.spec.Name+"\""); err != nil {
+		if err := e.acquire(ctx, t, resource{lockIndexKey, uint32(ix.id), string(ik)}, uint8(RowLockUpdate), WaitBlock); err != nil {
 			return err
 		}
 		ent, ok := ix.entries.Get(string(ik))
@@ -182,8 +181,7 @@ func (e *engine) lockOldIndexKeys(ctx context.Context, t *txn, tb *table, ks *ke
 		if null {
 			continue
 		}
-		if err := e.acquire(ctx, t, resource{lockIndexKey, uint32(ix.id), string(ik)}, uint8(RowLockUpdate), WaitBlock,
-			"index \""+ix.spec.Name+"\""); err != nil {
+		if err := e.acquire(ctx, t, resource{lockIndexKey, uint32(ix.id), string(ik)}, uint8(RowLockUpdate), WaitBlock); err != nil {
 			return err
 		}
 	}
