@@ -3,6 +3,8 @@ package sqlexec
 import (
 	"fmt"
 
+	"google.golang.org/protobuf/proto"
+
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
@@ -19,7 +21,17 @@ func (b *binder) subLink(sc *scope, sl *pg_query.SubLink) (*scalar, error) {
 	if sc != nil {
 		ctes = sc.ctes
 	}
-	p, err := b.selectNode(sc, sl.Subselect, ctes)
+	sub := sl.Subselect
+	if st := sub.GetSelectStmt(); sl.SubLinkType == pg_query.SubLinkType_EXISTS_SUBLINK && st != nil &&
+		st.LimitCount == nil && st.LimitOffset == nil && len(st.LockingClause) == 0 {
+		// EXISTS needs one row: LIMIT 1 never changes whether there is one,
+		// and lets the scan stop early.
+		c := proto.Clone(st).(*pg_query.SelectStmt)
+		c.LimitCount = pg_query.MakeAConstIntNode(1, -1)
+		c.LimitOption = pg_query.LimitOption_LIMIT_OPTION_COUNT
+		sub = &pg_query.Node{Node: &pg_query.Node_SelectStmt{SelectStmt: c}}
+	}
+	p, err := b.selectNode(sc, sub, ctes)
 	var refs uint64
 	if sc != nil {
 		refs = sc.pending
