@@ -29,7 +29,7 @@ var rewrite = flag.Bool("rewrite", false, "rewrite the expected output of testda
 //	----
 //	{"Type":"RowDescription",...}
 //
-// Errors and notices are compared by SQLSTATE only, not by message text, so
+// Errors and notices are compared by SQLSTATE (and position), not by message text, so
 // the same scripts can run against PostgreSQL. -rewrite regenerates the
 // expected output.
 func TestWireScripts(t *testing.T) {
@@ -260,7 +260,11 @@ func encodeBackend(t *testing.T, msg pgproto3.BackendMessage, portable bool) str
 			v = map[string]any{"Type": "RowDescription", "Columns": cols}
 		}
 	case *pgproto3.ErrorResponse:
-		v = map[string]string{"Type": "ErrorResponse", "Severity": m.Severity, "Code": m.Code}
+		e := map[string]any{"Type": "ErrorResponse", "Severity": m.Severity, "Code": m.Code}
+		if m.Position != 0 {
+			e["Position"] = m.Position
+		}
+		v = e
 	case *pgproto3.NoticeResponse:
 		v = map[string]string{"Type": "NoticeResponse", "Severity": m.Severity, "Code": m.Code}
 	case *pgproto3.CopyData:

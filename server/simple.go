@@ -64,6 +64,9 @@ func (c *conn) simpleStatement(st Statement) error {
 	if err != nil {
 		return err
 	}
+	if len(p.ParamOIDs()) > 0 {
+		return noParameter(st.SQL())
+	}
 	res, err := c.run(st.SQL(), p, nil)
 	if err != nil {
 		return err
