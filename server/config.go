@@ -3,6 +3,7 @@ package server
 import (
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/fickle-db/fickle/wire"
 )
@@ -61,5 +62,21 @@ func (c *Config) withDefaults() (Config, error) {
 	if out.Logf == nil {
 		out.Logf = func(string, ...any) {}
 	}
+	if out.Trace != nil {
+		out.Trace = &lockedWriter{w: out.Trace}
+	}
 	return out, nil
+}
+
+// lockedWriter serializes the writes of all connections' tracers, so that
+// Config.Trace need not be safe for concurrent use.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }

@@ -378,3 +378,29 @@ func TestShutdownDoesNotWaitForSilentClients(t *testing.T) {
 		t.Fatalf("Shutdown: %v", err)
 	}
 }
+
+// TestTraceRecordsMessagesOfConcurrentConnections: Config.Trace receives
+// both directions of every connection; writes from concurrent connections
+// are serialized (run with -race).
+func TestTraceRecordsMessagesOfConcurrentConnections(t *testing.T) {
+	var buf strings.Builder
+	srv := startTestServer(t, Config{Trace: &buf})
+	done := make(chan struct{})
+	for range 2 {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			c := dialRaw(t, srv, nil)
+			c.send(&pgproto3.Query{String: "ROWS 1"})
+			c.untilReady()
+		}()
+	}
+	<-done
+	<-done
+	srv.Shutdown(context.Background())
+	out := buf.String()
+	for _, want := range []string{"Query", "DataRow", "ReadyForQuery"} {
+		if strings.Count(out, want) < 2 {
+			t.Errorf("trace has fewer than two %s:\n%s", want, out)
+		}
+	}
+}
