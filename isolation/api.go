@@ -85,6 +85,12 @@ type Config struct {
 	// implements it and flushes at every commit, which Commit calls before
 	// returning. Its errors stick in the Writer: check them when closing it.
 	Log EventLog
+	// StatementSnapshots gives READ COMMITTED transactions PostgreSQL's
+	// snapshot per statement (part of --profile postgres, with RealTime and
+	// StrategyLatest): every read of a statement takes the newest version
+	// committed before the statement began (Txn.Statement), not whatever
+	// committed while it ran.
+	StatementSnapshots bool
 	// Replay, when set, re-issues the choices of a recorded history
 	// (--replay): see replay.go for how reads and places are matched and
 	// how deleting reads from it shrinks a failure.

@@ -297,7 +297,7 @@ func TestSoundnessWithRealTimeSatisfiesTheStrictLevels(t *testing.T) {
 		rng := rand.New(rand.NewPCG(uint64(c), 11))
 		w := genWorkload(rng, 8+8*(c%2))
 		strat := strategies[c%len(strategies)]
-		s, err := runWorkload(w, Config{Strategy: strat, Seed: uint64(c), RealTime: true}, rng)
+		s, err := runWorkload(w, Config{Strategy: strat, Seed: uint64(c), RealTime: true, StatementSnapshots: c%3 == 0}, rng)
 		if err != nil {
 			t.Fatalf("case %d: %v", c, err)
 		}

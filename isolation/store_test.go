@@ -474,3 +474,44 @@ func TestRewriteRowsReachesEveryVersionAndSavepointedWrite(t *testing.T) {
 	}
 	must(t, tx.Commit(bg))
 }
+
+// TestStatementSnapshotsGiveReadCommittedASnapshotPerStatement pins the
+// postgres profile's READ COMMITTED: a statement keeps reading the state as
+// of its start while another transaction commits, the next statement sees
+// the commit.
+func TestStatementSnapshotsGiveReadCommittedASnapshotPerStatement(t *testing.T) {
+	f := newFixture(t, Config{Record: true, RealTime: true, StatementSnapshots: true})
+	a, b := f.s.NewSession(), f.s.NewSession()
+	tx := begin(t, a, history.ReadCommitted)
+	for i, k := range []string{"x", "y"} {
+		_, err := tx.Insert(bg, f.tab, []byte(k), []any{k, 10 * i})
+		must(t, err)
+	}
+	must(t, tx.Commit(bg))
+	reader := begin(t, b, history.ReadCommitted)
+	reader.Statement(history.Statement{SQL: "select"})
+	var seen []any
+	must(t, reader.Scan(bg, f.tab, Span{}, ReadOptions{}, func(k []byte, row []any) (bool, error) {
+		if string(k) == "x" { // another transaction commits mid-statement
+			w := begin(t, a, history.ReadCommitted)
+			must(t, w.Update(bg, f.tab, []byte("x"), []any{"x", 1}))
+			must(t, w.Update(bg, f.tab, []byte("y"), []any{"y", 11}))
+			must(t, w.Commit(bg))
+		}
+		seen = append(seen, row[1])
+		return true, nil
+	}))
+	if fmt.Sprint(seen) != "[0 10]" {
+		t.Fatalf("one statement saw %v, want the snapshot [0 10]", seen)
+	}
+	reader.Statement(history.Statement{SQL: "select"})
+	row, _, err := reader.Get(bg, f.tab, []byte("y"), ReadOptions{})
+	must(t, err)
+	if row[1] != 11 {
+		t.Fatalf("the next statement saw y=%v, want 11", row[1])
+	}
+	must(t, reader.Commit(bg))
+	if why := bruteCheck(f.s.History()); why != "" {
+		t.Fatal(why)
+	}
+}

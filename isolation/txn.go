@@ -58,6 +58,7 @@ type txn struct {
 	// advisory locks: never in the history, never ends.
 	sessionHolder bool
 
+	snap     *omNode            // Config.StatementSnapshots: co's end when the statement began
 	nreads   int                // keys inspected
 	logReads []history.ReadItem // reads not yet logged (Config.Log)
 	logGen   uint64             // bumped at every flush of logReads
@@ -165,6 +166,9 @@ func (e *engine) beginLocked(s *session, opts TxnOptions) (*Txn, error) {
 		t.begin = e.tick
 	}
 	t.rd = e.newReadState(t)
+	if e.cfg.StatementSnapshots && level == history.ReadCommitted {
+		t.snap = e.co.tail
+	}
 	if strat == StrategyRandom || strat == StrategyAdversarial {
 		t.rng = e.txnRand(s, t.seq)
 	}
@@ -197,6 +201,9 @@ func (e *engine) statement(t *txn, st history.Statement) {
 		t.event++
 	}
 	t.stmts++
+	if e.cfg.StatementSnapshots && t.level == history.ReadCommitted {
+		t.snap = e.co.tail
+	}
 	e.rec.statement(t, st)
 }
 

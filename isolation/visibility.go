@@ -107,7 +107,16 @@ func (e *engine) choose(t *txn, tb *table, ks *keyState, ro ReadOptions) (versio
 			return version{}, e.serverAbort(t, errNoSnapshot())
 		}
 		pick = -1
-		if e.replay != nil {
+		if t.snap != nil {
+			// PostgreSQL's READ COMMITTED: the newest version committed
+			// before the statement began (valid: the floor is never later).
+			for j := len(valid) - 1; j >= 0 && pick < 0; j-- {
+				if !t.snap.before(ks.versions[valid[j]].w.pos) {
+					pick = valid[j]
+				}
+			}
+		}
+		if pick < 0 && e.replay != nil {
 			if j := e.replayedVersion(t, tb, ks, valid); j >= 0 {
 				pick = valid[j]
 			}
