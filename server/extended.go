@@ -297,6 +297,12 @@ func (c *conn) execute(m *pgproto3.Execute) {
 			}
 			return
 		}
+		if !sameShape(res.Columns, ps.cols) {
+			// The portal's formats and the client's RowDescription were made
+			// for the prepared columns.
+			c.extendedError(pgerror.New(pgerror.FeatureNotSupported, "cached plan must not change result type"))
+			return
+		}
 		p.res = res
 		c.reportChanges()
 	}
@@ -342,4 +348,18 @@ func (c *conn) sync() {
 	}
 	c.reportChanges()
 	c.ready()
+}
+
+// sameShape reports whether executed columns match the prepared ones in
+// number and type.
+func sameShape(got, prepared []Column) bool {
+	if len(got) != len(prepared) {
+		return false
+	}
+	for i := range got {
+		if got[i].TypeOID != prepared[i].TypeOID {
+			return false
+		}
+	}
+	return true
 }

@@ -404,3 +404,27 @@ func TestTraceRecordsMessagesOfConcurrentConnections(t *testing.T) {
 		}
 	}
 }
+
+// TestChangedResultTypeIsRejected: a prepared statement whose result
+// columns change under it (SELECT * after ADD COLUMN) fails with 0A000, as
+// in PostgreSQL, instead of sending rows that do not match the
+// RowDescription the client has. PostgreSQL notices at Bind, fickle at
+// Execute (the engine's plan version is not visible at Bind).
+func TestChangedResultTypeIsRejected(t *testing.T) {
+	srv := startSQLServer(t, Config{})
+	c := dialRaw(t, srv, nil)
+	c.send(&pgproto3.Query{String: "CREATE TABLE replan (id integer PRIMARY KEY)"},
+		&pgproto3.Parse{Name: "star", Query: "SELECT * FROM replan"}, &pgproto3.Sync{},
+		&pgproto3.Query{String: "ALTER TABLE replan ADD COLUMN v text"},
+		&pgproto3.Bind{PreparedStatement: "star", ResultFormatCodes: []int16{1}}, &pgproto3.Execute{}, &pgproto3.Sync{})
+	c.untilReady()
+	c.untilReady()
+	c.untilReady()
+	if code := errorCode(c.untilReady()); code != "0A000" {
+		t.Fatalf("got %q, want 0A000", code)
+	}
+	c.send(&pgproto3.Query{String: "SELECT count(*) FROM replan"})
+	if code := errorCode(c.untilReady()); code != "" {
+		t.Fatalf("connection unusable: %s", code)
+	}
+}
