@@ -3,6 +3,7 @@ package sqlexec
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/fickle-db/fickle/isolation"
@@ -73,6 +74,39 @@ insert into pgbench_accounts(aid,bid,abalance,filler) select g, 1, 0, '' from ge
 		}
 		if err := s.Commit(); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCopyIn loads pgbench_accounts-shaped rows with COPY FROM STDIN
+// (the bulk of pgbench -i).
+func BenchmarkCopyIn(b *testing.B) {
+	var data strings.Builder
+	for i := 1; i <= 10000; i++ {
+		fmt.Fprintf(&data, "%d\t1\t0\t\n", i)
+	}
+	text := data.String()
+	ctx := context.Background()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		store := isolation.NewStore(isolation.Config{Strategy: isolation.StrategyLatest, Seed: 1})
+		eng, _ := NewEngine(Config{Store: store})
+		s := eng.NewSession(SessionInfo{User: "bench"})
+		for _, sql := range []string{"create table pgbench_accounts(aid int not null,bid int,abalance int,filler char(84))", "copy pgbench_accounts from stdin"} {
+			sts, _ := s.Parse(sql)
+			p, err := s.Prepare(sts[0], nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			res, err := s.Execute(ctx, p, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if res.Copy != nil {
+				if _, err := s.CopyIn(ctx, res.Copy, strings.NewReader(text)); err != nil {
+					b.Fatal(err)
+				}
+			}
 		}
 	}
 }
