@@ -52,6 +52,7 @@ type conn struct {
 	blockOpts  TxnOptions // options of the open block, for AND CHAIN
 	skipToSync bool
 	inExtended bool // the message being handled belongs to the extended protocol
+	inSync     bool // the message being handled is a Sync
 	stmts      map[string]*preparedStmt
 	portals    map[string]*portal
 
@@ -199,7 +200,8 @@ func (c *conn) handle(msg pgproto3.FrontendMessage) {
 		}
 	}
 	_, isQuery := msg.(*pgproto3.Query)
-	c.inExtended = !isQuery
+	_, isSync := msg.(*pgproto3.Sync)
+	c.inExtended, c.inSync = !isQuery, isSync
 	switch m := msg.(type) {
 	case *pgproto3.Query:
 		c.simpleQuery(m.String)
@@ -238,9 +240,11 @@ func (c *conn) safely(f func()) {
 		err := pgerror.Newf(pgerror.InternalError, "internal error: %v", r)
 		c.fail()
 		c.be.Send(wire.ErrorResponse(err))
-		if c.inExtended {
+		if c.inExtended && !c.inSync {
 			c.skipToSync = true
 		} else {
+			// A Query or a Sync owes the client its ReadyForQuery.
+			c.skipToSync = false
 			c.ready()
 		}
 	}()

@@ -165,7 +165,14 @@ func (s *fakeSession) Begin(opts TxnOptions, explicit bool) error {
 	return nil
 }
 
+// panicCommit makes the fake's Commit panic, for the panic tests.
+var panicCommit bool
+
 func (s *fakeSession) Commit() error {
+	if panicCommit {
+		s.txn = nil
+		panic("commit exploded")
+	}
 	if s.txn == nil {
 		return fmt.Errorf("fake: Commit outside a transaction")
 	}

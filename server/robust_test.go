@@ -261,6 +261,18 @@ func TestPanicInStatementBecomesInternalError(t *testing.T) {
 	if errorCode(got) != "XX000" || len(got) != 4 {
 		t.Fatalf("got %v, want ParseComplete, BindComplete, XX000, ReadyForQuery", got)
 	}
+	// A panic while Sync commits still ends with ReadyForQuery.
+	panicCommit = true
+	c.send(&pgproto3.Parse{Query: "PUT x 1"}, &pgproto3.Bind{}, &pgproto3.Execute{}, &pgproto3.Sync{})
+	got = c.untilReady()
+	panicCommit = false
+	if errorCode(got) != "XX000" || got[len(got)-1].(*pgproto3.ReadyForQuery).TxStatus != 'I' {
+		t.Fatalf("panic at Sync: got %v", got)
+	}
+	c.send(&pgproto3.Query{String: "GET x"})
+	if code := errorCode(c.untilReady()); code != "" {
+		t.Fatalf("after panic at Sync: %s", code)
+	}
 	other := dialRaw(t, srv, nil)
 	other.send(&pgproto3.Query{String: "ROWS 1"})
 	if code := errorCode(other.untilReady()); code != "" {
