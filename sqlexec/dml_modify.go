@@ -128,7 +128,7 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 			b.params[i] = types.Text
 		}
 	}
-	return &stmtPlan{cols: cols, writes: "UPDATE", table: t.qualifiedName(), exec: func(x *execCtx) (*Result, error) {
+	return &stmtPlan{cols: cols, writes: "UPDATE", table: t.qualifiedName(), predicate: predicateText(up.WhereClause), exec: func(x *execCtx) (*Result, error) {
 		matches, err := m.collect(x)
 		if err != nil {
 			return nil, err
@@ -196,7 +196,7 @@ func (b *binder) deletePlan(del *pg_query.DeleteStmt) (*stmtPlan, error) {
 			b.params[i] = types.Text
 		}
 	}
-	return &stmtPlan{cols: cols, writes: "DELETE", table: t.qualifiedName(), exec: func(x *execCtx) (*Result, error) {
+	return &stmtPlan{cols: cols, writes: "DELETE", table: t.qualifiedName(), predicate: predicateText(del.WhereClause), exec: func(x *execCtx) (*Result, error) {
 		matches, err := m.collect(x)
 		if err != nil {
 			return nil, err

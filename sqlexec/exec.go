@@ -33,8 +33,10 @@ type stmtPlan struct {
 	// writes names the command for the 25006 error of a read-only
 	// transaction ("INSERT"), "" for statements that do not write.
 	writes string
-	// table is the statement's main table, for the history.
-	table string
+	// table is the statement's main table and predicate its WHERE clause,
+	// for the history.
+	table     string
+	predicate string
 }
 
 // planCacheLimit bounds a session's cache of plans for statements prepared
@@ -209,7 +211,13 @@ func (b *binder) selectStatement(st *pg_query.SelectStmt) (*stmtPlan, error) {
 	if len(st.LockingClause) > 0 {
 		writes = "SELECT FOR UPDATE"
 	}
-	return &stmtPlan{cols: p.cols, writes: writes, exec: func(x *execCtx) (*Result, error) {
+	table := ""
+	if len(st.FromClause) == 1 {
+		if rv := st.FromClause[0].GetRangeVar(); rv != nil {
+			table = qualName(rv)
+		}
+	}
+	return &stmtPlan{cols: p.cols, writes: writes, table: table, predicate: predicateText(st.WhereClause), exec: func(x *execCtx) (*Result, error) {
 		rows, err := p.run(x)
 		if err != nil {
 			return nil, err
@@ -263,7 +271,7 @@ func (s *Session) execute(ctx context.Context, p *Prepared, params []any) (*Resu
 	}
 	x.txn = kv
 	x.env = s.newEnv()
-	kv.Statement(history.Statement{SQL: p.Statement.sql, Table: pl.table})
+	kv.Statement(history.Statement{SQL: p.Statement.sql, Table: pl.table, Predicate: pl.predicate})
 	res, err := pl.exec(x)
 	if implicit {
 		if err != nil {
@@ -311,4 +319,12 @@ func recoverInternal(err *error) {
 			panic(r)
 		}
 	}
+}
+
+// predicateText is the WHERE clause of a statement as SQL, for the history.
+func predicateText(where *pg_query.Node) string {
+	if where == nil {
+		return ""
+	}
+	return deparseExpr(where)
 }
