@@ -194,7 +194,7 @@ func formatNumberPattern(num, format string) (any, error) {
 		sign = " "
 	}
 	out = out[:first] + sign + out[first:]
-	if hasToken(toks, "PR") {
+	if hasToken(toks, "PR") && (neg || !fm) {
 		out += map[bool]string{true: ">", false: " "}[neg]
 	}
 	if fm {

@@ -67,13 +67,15 @@ args() {
   printf '%s' "$out"
 }
 
-: > functions.golden
-grep -v '^#' functions.cases | tr '\t' '\037' | while IFS=$'\037' read -r zone fn list; do
+for cases in functions functions_random; do
+: > $cases.golden
+grep -v '^#' $cases.cases | tr '\t' '\037' | while IFS=$'\037' read -r zone fn list; do
   call="pg_catalog.\"$fn\""
   [[ $fn == greatest || $fn == least || $fn == nullif ]] && call=$fn
   res=$(run "$zone" "SELECT pg_typeof(x)::text || E'\\t' || coalesce(x::text, 'NULL') FROM (SELECT $call($(args "$list")) AS x) s")
   [[ $res == ERROR* ]] && res="-	$res"
-  printf '%s\t%s\t%s\t%s\n' "$zone" "$fn" "$list" "$res" >> functions.golden
+  printf '%s\t%s\t%s\t%s\n' "$zone" "$fn" "$list" "$res" >> $cases.golden
+done
 done
 
 : > aggregates.golden
