@@ -238,12 +238,22 @@ func (c *conn) describe(m *pgproto3.Describe) {
 			c.extendedError(err)
 			return
 		}
+		if c.state == stateFailed && ps.cols != nil {
+			// Describing rows needs the catalog, which a failed
+			// transaction may not read (exec_describe_statement_message).
+			c.extendedError(errAborted)
+			return
+		}
 		c.be.Send(&pgproto3.ParameterDescription{ParameterOIDs: ps.paramOIDs})
 		c.describeRows(ps.cols, nil)
 	case 'P':
 		p, err := c.lookupPortal(m.Name)
 		if err != nil {
 			c.extendedError(err)
+			return
+		}
+		if c.state == stateFailed && p.stmt.cols != nil {
+			c.extendedError(errAborted)
 			return
 		}
 		c.describeRows(p.stmt.cols, p.formats)
