@@ -95,6 +95,16 @@ func (c *conn) act(t transition, ev txnEvent, ctl *TxnControl) (txnState, error)
 		}
 		c.blockOpts = ctl.Options
 	case actPromote:
+		// The implicit transaction has run statements already: like SET
+		// TRANSACTION, its characteristics can no longer change.
+		switch o := ctl.Options; {
+		case o.Isolation != "":
+			return 0, pgerror.New(pgerror.ActiveSqlTransaction, "SET TRANSACTION ISOLATION LEVEL must be called before any query")
+		case o.Deferrable || o.NotDeferrable:
+			return 0, pgerror.New(pgerror.ActiveSqlTransaction, "SET TRANSACTION [NOT] DEFERRABLE must be called before any query")
+		case o.ReadOnly:
+			return 0, pgerror.Unsupported("BEGIN READ ONLY after other statements of the same query")
+		}
 		c.blockOpts = TxnOptions{}
 	case actCommit, actRollback, actFailedCommit:
 		if chain && c.state == stateImplicit {
