@@ -100,8 +100,11 @@ func itemBit(i int) uint64 {
 
 // scope is the set of columns visible at one query level.
 type scope struct {
-	cols   []scopeCol
-	parent *scope
+	cols []scopeCol
+	// starOrder, when set, is the order in which * lists cols (a RIGHT JOIN
+	// reads its right side first but lists its left side's columns first).
+	starOrder []int
+	parent    *scope
 	// pending collects the items of this level that nested subqueries
 	// reference (correlation).
 	pending uint64

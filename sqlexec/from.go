@@ -346,6 +346,39 @@ func (b *binder) buildFrom(parent *scope, from []*pg_query.Node, ctes map[string
 				if j.Quals != nil {
 					conds = append(conds, pendingCond{node: j.Quals, clause: "JOIN/ON", minItem: len(items) - 1, on: items[len(items)-1]})
 				}
+			case pg_query.JoinType_JOIN_RIGHT:
+				// a RIGHT JOIN b reads as b LEFT JOIN a; * still lists a first.
+				if j.Larg.GetJoinExpr() != nil || j.Rarg.GetJoinExpr() != nil {
+					return pgerror.Unsupported("RIGHT JOIN with a parenthesized join")
+				}
+				before := len(sc.cols)
+				prev := sc.starOrder
+				sc.starOrder = nil
+				if err := add(j.Rarg, left); err != nil {
+					return err
+				}
+				mid := len(sc.cols)
+				if err := add(j.Larg, true); err != nil {
+					return err
+				}
+				sc.starOrder = prev
+				if sc.starOrder == nil {
+					for i := 0; i < before; i++ {
+						sc.starOrder = append(sc.starOrder, i)
+					}
+				}
+				for i := mid; i < len(sc.cols); i++ {
+					sc.starOrder = append(sc.starOrder, i)
+				}
+				for i := before; i < mid; i++ {
+					sc.starOrder = append(sc.starOrder, i)
+				}
+				if using {
+					return pgerror.Unsupported("RIGHT JOIN ... USING")
+				}
+				if j.Quals != nil {
+					conds = append(conds, pendingCond{node: j.Quals, clause: "JOIN/ON", minItem: len(items) - 1, on: items[len(items)-1]})
+				}
 			default:
 				return pgerror.Unsupported(strings.TrimPrefix(j.Jointype.String(), "JOIN_") + " JOIN")
 			}
@@ -366,6 +399,9 @@ func (b *binder) buildFrom(parent *scope, from []*pg_query.Node, ctes map[string
 		for i, c := range cols {
 			c.item = len(items)
 			c.slot = it.off + i
+			if sc.starOrder != nil {
+				sc.starOrder = append(sc.starOrder, len(sc.cols))
+			}
 			sc.cols = append(sc.cols, c)
 		}
 		items = append(items, it)

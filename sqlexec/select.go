@@ -416,7 +416,7 @@ func (b *binder) targetList(sc *scope, targets []*pg_query.Node) ([]*scalar, []o
 				return nil, nil, nil, b.errAt(pgerror.New(pgerror.GroupingError, "SELECT * is not allowed with GROUP BY or aggregates by fickle"), cr.Location)
 			}
 			found := false
-			for _, c := range sc.cols {
+			for _, c := range starCols(sc) {
 				if c.hidden || rel != "" && c.rel != rel {
 					continue
 				}
@@ -463,4 +463,16 @@ func (b *binder) targetList(sc *scope, targets []*pg_query.Node) ([]*scalar, []o
 		nodes = append(nodes, rt.Val)
 	}
 	return outs, cols, nodes, nil
+}
+
+// starCols returns the columns of sc in the order * lists them.
+func starCols(sc *scope) []scopeCol {
+	if sc.starOrder == nil {
+		return sc.cols
+	}
+	out := make([]scopeCol, len(sc.starOrder))
+	for i, j := range sc.starOrder {
+		out[i] = sc.cols[j]
+	}
+	return out
 }
