@@ -3,6 +3,8 @@ package server
 import (
 	"context"
 	"io"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
 )
 
 // Engine is what the server needs from the SQL engine: one Session per
@@ -67,6 +69,10 @@ type Session interface {
 	TakeChangedParameters() map[string]string
 	// Setting returns a session setting in its SHOW form.
 	Setting(name string) (string, bool)
+	// TakeNotices returns the notices and warnings raised since the last
+	// call (DROP ... IF EXISTS of a missing table, say), to be sent as
+	// NoticeResponse before the statement's CommandComplete.
+	TakeNotices() []*pgerror.Error
 
 	// AppendText appends the text output of the non-NULL datum v of the
 	// column's type, with the session's settings (TimeZone, ...).

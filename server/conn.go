@@ -263,8 +263,12 @@ func (c *conn) sendParameters(params map[string]string) {
 	}
 }
 
-// reportChanges announces the reported parameters a statement changed.
+// reportChanges sends the notices a statement raised and announces the
+// reported parameters it changed.
 func (c *conn) reportChanges() {
+	for _, n := range c.sess.TakeNotices() {
+		c.be.Send(wire.NoticeResponse(n))
+	}
 	if changed := c.sess.TakeChangedParameters(); len(changed) > 0 {
 		c.sendParameters(changed)
 	}

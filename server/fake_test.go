@@ -34,6 +34,7 @@ import (
 //	                 numbers after PARAMS, e.g. "PARAMS 23 25"
 //	TYPES            one row with a value of every binary-capable type
 //	FAIL code        an error with that SQLSTATE (at Execute)
+//	NOTICE           a NOTICE 00000, like DROP TABLE IF EXISTS of a missing table
 //	BADPREP          an error at Prepare (42P01)
 //	SLEEP ms         waits, or fails with 57014 when cancelled
 //	SET name value   changes a setting (TimeZone and application_name are reported)
@@ -71,6 +72,7 @@ type fakeSavepoint struct {
 }
 
 type fakeSession struct {
+	notices  []*pgerror.Error
 	e        *fakeEngine
 	txn      *fakeTxn
 	settings map[string]string
@@ -317,6 +319,11 @@ func (s *fakeSession) Execute(ctx context.Context, prep Prepared, params []any) 
 			row[i] = t.v
 		}
 		return &Result{Columns: p.cols, Rows: [][]any{row}, Tag: "SELECT 1"}, nil
+	case "NOTICE":
+		n := pgerror.New(pgerror.SuccessfulCompletion, "table \"x\" does not exist, skipping")
+		n.Severity = "NOTICE"
+		s.notices = append(s.notices, n)
+		return &Result{Tag: "DROP TABLE"}, nil
 	case "FAIL":
 		return nil, pgerror.Newf(pgerror.Code(arg(1)), "failed with %s", arg(1))
 	case "SLEEP":
@@ -387,6 +394,12 @@ func (s *fakeSession) TakeChangedParameters() map[string]string {
 	out := s.changed
 	s.changed = map[string]string{}
 	return out
+}
+
+func (s *fakeSession) TakeNotices() []*pgerror.Error {
+	n := s.notices
+	s.notices = nil
+	return n
 }
 
 func (s *fakeSession) Setting(name string) (string, bool) {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/isolation"
 	"github.com/fickle-db/fickle/sqlexec"
 	"github.com/fickle-db/fickle/sqlexec/types"
@@ -105,6 +106,15 @@ func (s *sqlSession) TakeChangedParameters() map[string]string {
 	}
 	return changed
 }
+// TakeNotices forwards the engine's notices when it raises any: sqlexec's
+// Session may implement TakeNotices; until it does there are none.
+func (s *sqlSession) TakeNotices() []*pgerror.Error {
+	if n, ok := any(s.s).(interface{ TakeNotices() []*pgerror.Error }); ok {
+		return n.TakeNotices()
+	}
+	return nil
+}
+
 func (s *sqlSession) Setting(name string) (string, bool) { return s.s.Setting(name) }
 
 func (s *sqlSession) Prepare(st Statement, paramOIDs []uint32) (Prepared, error) {
