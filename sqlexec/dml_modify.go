@@ -80,16 +80,13 @@ func (m *modifyTarget) collect(x *execCtx) ([]match, error) {
 		if !ok {
 			continue
 		}
-		found := false
 		err = runItems(x, m.items, 1, func() error {
-			found = true
 			out = append(out, match{key: kr.key, row: kr.row, full: append([]any(nil), x.row...)})
 			return errLimitReached
 		})
 		if err != nil && err != errLimitReached {
 			return nil, err
 		}
-		_ = found
 	}
 	return out, nil
 }

@@ -73,7 +73,7 @@ func (s *Session) prepare(st *Statement, paramOIDs []uint32) (*Prepared, error) 
 func (s *Session) prepareUncached(st *Statement, paramOIDs []uint32) (*Prepared, error) {
 	cat, version := s.engine.snapshot()
 	b := &binder{s: s, cat: cat, full: st.full}
-	for i, o := range paramOIDs {
+	for _, o := range paramOIDs {
 		if o == 0 {
 			b.params = append(b.params, types.Type{})
 			continue
@@ -82,7 +82,6 @@ func (s *Session) prepareUncached(st *Statement, paramOIDs []uint32) (*Prepared,
 		if !ok {
 			return nil, pgerror.Newf(pgerror.UndefinedObject, "type with OID %d does not exist", o)
 		}
-		_ = i
 		b.params = append(b.params, t)
 	}
 	p, err := b.statement(st)

@@ -2,7 +2,6 @@ package sqlexec
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -326,5 +325,3 @@ func runCopy(ss *scriptSession, input string) string {
 	}
 	return tag + "\n"
 }
-
-var _ = errors.New
