@@ -106,6 +106,7 @@ func (s *sqlSession) TakeChangedParameters() map[string]string {
 	}
 	return changed
 }
+
 // TakeNotices forwards the engine's notices when it raises any: sqlexec's
 // Session may implement TakeNotices; until it does there are none.
 func (s *sqlSession) TakeNotices() []*pgerror.Error {
