@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
@@ -321,9 +322,88 @@ func recoverInternal(err *error) {
 }
 
 // predicateText is the WHERE clause of a statement as SQL, for the history.
+// Common shapes are printed here; others go through the parser's deparser
+// (a cgo call that costs as much as a parse).
 func predicateText(where *pg_query.Node) string {
 	if where == nil {
 		return ""
 	}
+	var b strings.Builder
+	if simpleExprText(&b, where) {
+		return b.String()
+	}
 	return deparseExpr(where)
+}
+
+// simpleExprText prints column references, parameters, numbers, binary
+// operators, AND/OR/NOT and IS [NOT] NULL; it reports false for anything
+// else.
+func simpleExprText(b *strings.Builder, n *pg_query.Node) bool {
+	switch v := n.Node.(type) {
+	case *pg_query.Node_ColumnRef:
+		for i, f := range v.ColumnRef.Fields {
+			s := f.GetString_()
+			if s == nil || s.Sval != strings.ToLower(s.Sval) || strings.ContainsAny(s.Sval, " \"") {
+				return false
+			}
+			if i > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(s.Sval)
+		}
+		return true
+	case *pg_query.Node_ParamRef:
+		fmt.Fprintf(b, "$%d", v.ParamRef.Number)
+		return true
+	case *pg_query.Node_AConst:
+		if iv := v.AConst.GetIval(); iv != nil {
+			fmt.Fprintf(b, "%d", iv.Ival)
+			return true
+		}
+		return false
+	case *pg_query.Node_AExpr:
+		a := v.AExpr
+		if a.Kind != pg_query.A_Expr_Kind_AEXPR_OP || a.Lexpr == nil || len(a.Name) != 1 {
+			return false
+		}
+		if !simpleExprText(b, a.Lexpr) {
+			return false
+		}
+		b.WriteString(" " + opName(a.Name) + " ")
+		return simpleExprText(b, a.Rexpr)
+	case *pg_query.Node_BoolExpr:
+		be := v.BoolExpr
+		if be.Boolop == pg_query.BoolExprType_NOT_EXPR {
+			b.WriteString("NOT (")
+			ok := simpleExprText(b, be.Args[0])
+			b.WriteByte(')')
+			return ok
+		}
+		sep := " AND "
+		if be.Boolop == pg_query.BoolExprType_OR_EXPR {
+			sep = " OR "
+		}
+		for i, a := range be.Args {
+			if i > 0 {
+				b.WriteString(sep)
+			}
+			b.WriteByte('(')
+			if !simpleExprText(b, a) {
+				return false
+			}
+			b.WriteByte(')')
+		}
+		return true
+	case *pg_query.Node_NullTest:
+		if !simpleExprText(b, v.NullTest.Arg) {
+			return false
+		}
+		if v.NullTest.Nulltesttype == pg_query.NullTestType_IS_NULL {
+			b.WriteString(" IS NULL")
+		} else {
+			b.WriteString(" IS NOT NULL")
+		}
+		return true
+	}
+	return false
 }
