@@ -73,8 +73,12 @@ func TestCastContextsMatchPgCast(t *testing.T) {
 
 // TestCastValuesMatchPostgres runs testdata/casts.golden: 'input'::from::to
 // evaluated by PostgreSQL 15 in the given time zone.
+// casts_random.golden holds seeded random casts made by
+// testdata/gen_random_cases.py.
 func TestCastValuesMatchPostgres(t *testing.T) {
-	for _, row := range goldenRows(t, "testdata/casts.golden", 5) {
+	rows := goldenRows(t, "testdata/casts.golden", 5)
+	rows = append(rows, goldenRows(t, "testdata/casts_random.golden", 5)...)
+	for _, row := range rows {
 		from, to := typeFromSQL(t, row[0]), typeFromSQL(t, row[1])
 		loc, err := time.LoadLocation(row[2])
 		if err != nil {

@@ -30,6 +30,9 @@ func typeFromSQL(t testing.TB, s string) Type {
 			mods = append(mods, int32(n))
 		}
 	}
+	if name == "interval" && len(mods) > 0 {
+		mods = append([]int32{intervalFullRange}, mods...) // as pg_query gives interval(p)
+	}
 	typ, err := TypeByName([]string{name}, mods)
 	if err != nil {
 		t.Fatalf("TypeByName(%q): %v", s, err)

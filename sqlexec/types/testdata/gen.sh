@@ -32,9 +32,11 @@ grep -v '^#' $cases.cases | tr '\t' '\037' | while IFS=$'\037' read -r typ zone 
 done
 done
 
-: > casts.golden
-grep -v '^#' casts.cases | tr '\t' '\037' | while IFS=$'\037' read -r from to zone input; do
-  printf '%s\t%s\t%s\t%s\t%s\n' "$from" "$to" "$zone" "$input" "$(run "$zone" "SELECT $(lit "$input")::$from::$to")" >> casts.golden
+for cases in casts casts_random; do
+: > $cases.golden
+grep -v '^#' $cases.cases | tr '\t' '\037' | while IFS=$'\037' read -r from to zone input; do
+  printf '%s\t%s\t%s\t%s\t%s\n' "$from" "$to" "$zone" "$input" "$(run "$zone" "SELECT $(lit "$input")::$from::$to")" >> $cases.golden
+done
 done
 
 # operand TYPE VALUE prints the SQL of an operand.
