@@ -252,7 +252,7 @@ func DecodeBinary(oid uint32, src []byte) (any, error) {
 		if err := numericPlans.scan.Scan(src, &n); err != nil {
 			return nil, invalidBinary(oid, err.Error())
 		}
-		return decimalFromNumeric(n), nil
+		return numericWithScale(decimalFromNumeric(n), src)
 	default:
 		return nil, pgerror.Newf(pgerror.FeatureNotSupported, "binary input of type OID %d is not supported by fickle", oid)
 	}
@@ -289,4 +289,36 @@ func decimalFromNumeric(n pgtype.Numeric) *apd.Decimal {
 	}
 	d.Exponent = n.Exp
 	return d
+}
+
+// numericDscaleMask is PostgreSQL's NUMERIC_DSCALE_MASK: the largest display
+// scale the binary format may carry.
+const numericDscaleMask = 0x3FFF
+
+// numericTruncate truncates toward zero, as numeric_recv's trunc_var does.
+var numericTruncate = apd.Context{Precision: 0, MaxExponent: apd.MaxExponent, MinExponent: apd.MinExponent,
+	Rounding: apd.RoundDown}
+
+// numericWithScale gives a decoded finite numeric exactly the display scale
+// of its binary form, as numeric_recv does: digits beyond the scale are
+// truncated and a zero keeps its scale ("0.00"), which pgtype drops.
+func numericWithScale(d *apd.Decimal, src []byte) (any, error) {
+	if d.Form != apd.Finite {
+		return d, nil
+	}
+	dscale := int32(binary.BigEndian.Uint16(src[6:8]))
+	if dscale&numericDscaleMask != dscale {
+		return nil, invalidBinary(pgtype.NumericOID, "invalid scale in external numeric value")
+	}
+	if d.Coeff.Sign() == 0 {
+		d.Negative = false
+		d.Exponent = -dscale
+		return d, nil
+	}
+	if d.Exponent < -dscale {
+		if _, err := numericTruncate.Quantize(d, d, -dscale); err != nil {
+			return nil, invalidBinary(pgtype.NumericOID, err.Error())
+		}
+	}
+	return d, nil
 }

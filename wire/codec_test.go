@@ -66,6 +66,7 @@ func codecCases(t testing.TB) []codecCase {
 		{pgtype.NumericOID, mustDecimal(t, "-123456789012345678901234567890.000000001"), nil},
 		{pgtype.NumericOID, mustDecimal(t, "0"), nil},
 		{pgtype.NumericOID, mustDecimal(t, "0.0001"), nil},
+		{pgtype.NumericOID, mustDecimal(t, "0.000"), nil},
 		{pgtype.NumericOID, mustDecimal(t, "1E+5"), nil},
 		{pgtype.NumericOID, mustDecimal(t, "NaN"), nil},
 		{pgtype.NumericOID, mustDecimal(t, "-Infinity"), nil},
