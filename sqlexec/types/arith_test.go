@@ -103,3 +103,32 @@ func TestNumericDivisionRoundsExactly(t *testing.T) {
 		}
 	}
 }
+
+// TestTimestampArithmeticBeyondDurationRange adds intervals whose time part
+// exceeds time.Duration's 292 years.
+func TestTimestampArithmeticBeyondDurationRange(t *testing.T) {
+	ts, _ := ParseText(Timestamp, "2000-01-01")
+	iv, _ := ParseText(Interval, "3000000 hours")
+	op, err := ResolveBinaryOp("+", Timestamp, Interval)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := op.Eval(ts, iv)
+	if err != nil || FormatText(Timestamp, v, nil) != "2342-03-29 00:00:00" {
+		t.Errorf("2000-01-01 + 3000000 hours = %v, %v", v, err)
+	}
+	huge, err := ParseText(Interval, "2562047788 hours")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := op.Eval(ts, huge); pgerror.GetCode(err) != pgerror.DatetimeFieldOverflow {
+		t.Errorf("timestamp overflow: %v", err)
+	}
+	f, _ := ResolveFunc("to_timestamp", []Type{Float8})
+	if v, err := f.Eval(nil, []any{9e12}); err != nil || FormatText(Timestamptz, v, nil) != "287168-08-24 16:00:00+00" {
+		t.Errorf("to_timestamp(9e12) = %v, %v", v, err)
+	}
+	if _, err := f.Eval(nil, []any{1e13}); pgerror.GetCode(err) != pgerror.DatetimeFieldOverflow {
+		t.Errorf("to_timestamp(1e13): %v", err)
+	}
+}

@@ -116,7 +116,18 @@ func addInterval(t time.Time, iv pgtype.Interval, loc *time.Location) (any, erro
 	if _, err := checkTimestamp(t); err != nil {
 		return nil, err
 	}
-	return checkTimestamp(t.Add(time.Duration(iv.Microseconds) * time.Microsecond))
+	return addMicros(t, iv.Microseconds)
+}
+
+// addMicros adds us microseconds to t in PostgreSQL's int64 representation:
+// time.Duration would overflow beyond 292 years.
+func addMicros(t time.Time, us int64) (any, error) {
+	base := timeToPG(t)
+	sum := base + us
+	if (us > 0 && sum < base) || (us < 0 && sum > base) {
+		return nil, errTimestampRange
+	}
+	return checkTimestamp(pgToTime(sum))
 }
 
 // timestampDiff is timestamp_mi: the difference in microseconds, with whole

@@ -110,7 +110,7 @@ func init() {
 		if us > 9.2e18 || us < -9.2e18 {
 			return nil, pgerror.Newf(pgerror.DatetimeFieldOverflow, "timestamp out of range: %q", formatFloat(f, 64))
 		}
-		return checkTimestamp(time.Unix(0, 0).UTC().Add(time.Duration(int64(us)/1e6) * time.Second).Add(time.Duration(int64(us)%1e6) * time.Microsecond))
+		return addMicros(time.Unix(0, 0).UTC(), int64(us))
 	}, Float8)
 	addFunc("justify_days", Immutable, Interval, func(_ *Env, a []any) (any, error) { return justifyDays(a[0].(pgtype.Interval)), nil }, Interval)
 	addFunc("justify_hours", Immutable, Interval, func(_ *Env, a []any) (any, error) { return justifyHours(a[0].(pgtype.Interval)), nil }, Interval)

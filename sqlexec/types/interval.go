@@ -79,7 +79,7 @@ func (a *intervalAcc) interval(s string) (any, error) {
 	months := math.Trunc(a.months)
 	days := math.Trunc(a.days)
 	usec := math.RoundToEven(a.usec)
-	if math.Abs(months) > math.MaxInt32 || math.Abs(days) > math.MaxInt32 || math.Abs(usec) > math.MaxInt64/2 {
+	if math.Abs(months) > math.MaxInt32 || math.Abs(days) > math.MaxInt32 || math.Abs(usec) >= 9.223372036854775807e18 {
 		return nil, intervalOverflow(s)
 	}
 	return pgtype.Interval{Months: int32(months), Days: int32(days), Microseconds: int64(usec), Valid: true}, nil
