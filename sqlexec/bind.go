@@ -37,6 +37,8 @@ type execCtx struct {
 	// items caches the reads of cached FROM items for one run of a query
 	// level.
 	items map[*fromItem]*itemRows
+	// win holds the window function values of the row being projected.
+	win []any
 }
 
 // child returns the context a subquery of the current row runs in.
@@ -112,7 +114,10 @@ type scope struct {
 	agg *aggScope
 	// noAgg names the clause where aggregates are not allowed ("WHERE").
 	noAgg string
-	ctes  map[string]*ctePlan
+	// win, when set, collects window function calls (select list and ORDER
+	// BY of a query without grouping).
+	win  *winScope
+	ctes map[string]*ctePlan
 	// excluded is the row slot offset of ON CONFLICT's EXCLUDED, -1 if none.
 }
 

@@ -55,7 +55,7 @@
 // # Unsupported SQL
 //
 // Anything not implemented fails with 0A000 naming the feature (WITH
-// RECURSIVE, window functions, LATERAL, FULL JOIN, arrays, views,
+// RECURSIVE, window frames and most window functions, LATERAL, FULL JOIN, arrays, views,
 // temporary tables, ALTER COLUMN TYPE, ...); no clause is silently ignored.
 // A panic inside the engine is recovered at the API and becomes XX000 for
 // that statement.

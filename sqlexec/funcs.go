@@ -26,7 +26,13 @@ func (b *binder) funcCall(sc *scope, fc *pg_query.FuncCall) (*scalar, error) {
 		return nil, b.errAt(pgerror.Newf(pgerror.UndefinedFunction, "function %s does not exist", strings.Join(names, ".")), fc.Location)
 	}
 	if fc.Over != nil {
-		return nil, b.errAt(pgerror.Unsupported("window functions"), fc.Location)
+		if sc != nil && sc.win != nil {
+			return b.windowCall(sc, fc)
+		}
+		if sc != nil && sc.noAgg != "" {
+			return nil, b.errAt(pgerror.Newf(pgerror.WindowingError, "window functions are not allowed in %s", sc.noAgg), fc.Location)
+		}
+		return nil, b.errAt(pgerror.Unsupported("window functions here (only in the select list and ORDER BY of a query without GROUP BY)"), fc.Location)
 	}
 	if fc.AggStar || fc.AggDistinct || fc.AggFilter != nil || len(fc.AggOrder) > 0 || types.IsAggregate(name) {
 		clause := "this context"

@@ -123,6 +123,15 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 		}
 		proj = &scope{cols: sc.cols, parent: sc.parent, agg: agg, ctes: sc.ctes}
 	}
+	var win *winScope
+	if containsWindow(append(append([]*pg_query.Node{}, targets...), sortNodes...)...) {
+		if hasAgg {
+			return nil, pgerror.Unsupported("window functions together with GROUP BY or aggregates")
+		}
+		win = &winScope{}
+		sc.win = win
+		defer func() { sc.win = nil }()
+	}
 	outs, cols, targetNodes, err := b.targetList(proj, targets)
 	if err != nil {
 		return nil, err
@@ -162,7 +171,7 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 	width := len(sc.cols)
 	nVisible := len(cols)
 	correlated := sc.pending != 0 || parent != nil && b.refsOuter(sc)
-	earlyStop := !hasAgg && len(keys) == 0 && !distinct && !distinctOn && limit != nil
+	earlyStop := !hasAgg && win == nil && len(keys) == 0 && !distinct && !distinctOn && limit != nil
 	p := &selectPlan{cols: cols, correlated: correlated}
 	p.run = func(x *execCtx) ([][]any, error) {
 		cx := *x
@@ -177,9 +186,14 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 		if agg != nil {
 			acc = agg.start()
 		}
+		var winRows [][]any
 		emit := func() error {
 			if acc != nil {
 				return acc.add(&cx)
+			}
+			if win != nil {
+				winRows = append(winRows, append([]any(nil), cx.row...))
+				return nil
 			}
 			row := make([]any, len(outs))
 			for i, o := range outs {
@@ -210,6 +224,20 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 		if acc != nil {
 			if out, err = acc.finish(&cx, having, outs); err != nil {
 				return nil, err
+			}
+		}
+		if win != nil {
+			vals, err := win.compute(&cx, winRows)
+			if err != nil {
+				return nil, err
+			}
+			for i, r := range winRows {
+				cx.row, cx.win = r, vals[i]
+				o, err := project(&cx, outs)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, o)
 			}
 		}
 		if distinctOn {
