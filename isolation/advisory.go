@@ -56,7 +56,7 @@ func (e *engine) advisoryAcquire(ctx context.Context, t *txn, key int64, shared 
 // holder returns the session's placeholder for session-level locks.
 func (s *session) holderTxn() *txn {
 	if s.holder == nil {
-		s.holder = &txn{e: s.e, sess: s, sessionHolder: true}
+		s.holder = &txn{txnLive: &txnLive{}, e: s.e, sess: s, sessionHolder: true}
 	}
 	return s.holder
 }

@@ -159,7 +159,9 @@ func (e *engine) acquire(ctx context.Context, t *txn, r resource, mode uint8, wa
 // wait-for graph. A session's advisory locks are held by its session
 // holder, which waits for whatever the session's transaction waits for.
 func (e *engine) closesCycle(t, blocker *txn) bool {
-	for b, steps := blocker, 0; b != nil && steps <= 2*len(e.txns); steps++ {
+	// An ended transaction waits for nothing; a waiter whose blocker ended
+	// keeps its stale edge only until it wakes and retries.
+	for b, steps := blocker, 0; b != nil && b.txnLive != nil && steps <= 2*len(e.txns); steps++ {
 		if b == t || t.sessionHolder && b.sess == t.sess || b.sessionHolder && t.sess == b.sess {
 			return true
 		}

@@ -161,8 +161,10 @@ func (e *engine) visitKeys(ctx context.Context, t *txn, tb *table, next func([]*
 	)
 	t.visiting++
 	defer func() {
-		t.visiting--
-		e.rec.flushReads(t, 0) // the items of the last chunk, also on error
+		if t.txnLive != nil { // nil when a server abort ended t meanwhile
+			t.visiting--
+			e.rec.flushReads(t, 0) // the items of the last chunk, also on error
+		}
 	}()
 	for {
 		e.rec.flushReads(t, 1) // one log event per chunk of the outermost scan

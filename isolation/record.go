@@ -84,6 +84,9 @@ type readRef struct {
 // read records that t inspected key ks and saw w's version.
 func (r *recorder) read(t *txn, tb *table, ks *keyState, w *txn, tomb bool) readRef {
 	ref := readRef{op: -1, item: -1}
+	if t.txnLive == nil {
+		return ref // ended (a callback rolled it back): nothing to record
+	}
 	if r.log != nil && w != t {
 		// Reads of the transaction's own writes carry no wr and are not
 		// logged: its writes are logged at commit (savepoints may undo them).
@@ -105,6 +108,9 @@ func (r *recorder) read(t *txn, tb *table, ks *keyState, w *txn, tomb bool) read
 
 // markReturned flags a recorded read as returned to the client.
 func (r *recorder) markReturned(t *txn, ref readRef) {
+	if t.txnLive == nil {
+		return // ended meanwhile: its log event is written
+	}
 	if ref.item >= 0 && ref.gen == t.logGen && ref.item < len(t.logReads) {
 		t.logReads[ref.item].Returned = true
 	}
@@ -118,7 +124,7 @@ func (r *recorder) markReturned(t *txn, ref readRef) {
 // side of a join) waits for the outermost scan, whose pending items still
 // expect their returned flags. depth -1 flushes whatever the nesting.
 func (r *recorder) flushReads(t *txn, depth int) {
-	if r.log != nil && len(t.logReads) > 0 && (depth < 0 || t.visiting <= depth) {
+	if r.log != nil && t.txnLive != nil && len(t.logReads) > 0 && (depth < 0 || t.visiting <= depth) {
 		_ = r.log.Read(t.id, t.logReads)
 		t.logReads = t.logReads[:0]
 		t.logGen++

@@ -34,18 +34,40 @@ const (
 	txnServerAborted
 )
 
-// txn is a transaction's state.
+// txn is a transaction's state. What later checks need once it ended
+// (its place, level, causal past, writes, a windowed transaction's reads)
+// stays in txn, which its versions keep alive; what only a transaction in
+// progress needs lives in txnLive, dropped when it ends, so that a stored
+// version costs little more than its row.
 type txn struct {
+	*txnLive // nil once ended
+
 	id       history.TxnID
 	e        *engine
 	sess     *session
 	seq      uint64 // 1-based position in its session
 	level    history.Level
-	readOnly bool
-	strategy Strategy
 	state    txnState
 	abortErr error
 	pos      *omNode // position in co once ended (committed or client-aborted)
+	// sessionHolder marks a session's placeholder for session-level
+	// advisory locks: never in the history, never ends.
+	sessionHolder bool
+
+	begin, commit uint64 // logical ticks (Config.RealTime)
+	rtFront       uint64 // once ended: every commit before this tick is in its causal past
+
+	rd    *readState  // the level's read bookkeeping (PC, SI, SER keep it)
+	vc    clock       // once ended: its causal past, itself included
+	wrote []*keyState // once committed: the keys it wrote
+}
+
+// txnLive is the state of a transaction in progress.
+type txnLive struct {
+	readOnly bool
+	strategy Strategy
+	mode     advMode
+	rng      *rand.Rand
 
 	writes     map[TableID]map[string]*write
 	undo       []undoEntry
@@ -54,9 +76,6 @@ type txn struct {
 	locks      []resource
 	tableLocks map[TableID]uint16
 	waitingFor *txn
-	// sessionHolder marks a session's placeholder for session-level
-	// advisory locks: never in the history, never ends.
-	sessionHolder bool
 
 	snap     *omNode            // Config.StatementSnapshots: co's end when the statement began
 	nreads   int                // keys inspected
@@ -65,16 +84,7 @@ type txn struct {
 	visiting int                // scans in progress (nested in callbacks)
 	event    uint32             // current statement number
 	stmts    int                // statements started with Statement
-
-	begin, commit uint64 // logical ticks (Config.RealTime)
-	rtFront       uint64 // once ended: every commit before this tick is in its causal past
-
-	rd       *readState  // the level's read bookkeeping
-	vc       clock       // once ended: its causal past, itself included
-	wrote    []*keyState // once committed: the keys it wrote
 	validBuf []int
-	rng      *rand.Rand
-	mode     advMode
 }
 
 // write is a transaction's last write to a key.
@@ -153,13 +163,12 @@ func (e *engine) beginLocked(s *session, opts TxnOptions) (*Txn, error) {
 	}
 	s.ntxn++
 	t := &txn{
-		id:       history.TxnID(len(e.txns)),
-		e:        e,
-		sess:     s,
-		seq:      s.ntxn,
-		level:    level,
-		readOnly: opts.ReadOnly,
-		strategy: strat,
+		txnLive: &txnLive{readOnly: opts.ReadOnly, strategy: strat},
+		id:      history.TxnID(len(e.txns)),
+		e:       e,
+		sess:    s,
+		seq:     s.ntxn,
+		level:   level,
 	}
 	if e.cfg.RealTime {
 		e.tick++
@@ -210,6 +219,9 @@ func (e *engine) statement(t *txn, st history.Statement) {
 func (e *engine) savepoint(t *txn) Savepoint {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if t.state != txnActive {
+		return 0 // using it fails: the transaction has ended
+	}
 	t.savepoints = append(t.savepoints, len(t.undo))
 	return Savepoint(len(t.savepoints) - 1)
 }
@@ -329,7 +341,7 @@ func (e *engine) end(t *txn, st txnState) {
 	// An ended transaction stays reachable from its versions: keep only
 	// what later checks read (its position, clock, writes, and a windowed
 	// transaction's reads and window).
-	t.writes, t.undo, t.savepoints, t.validBuf, t.rng = nil, nil, nil, nil, nil
+	t.txnLive = nil
 	if !t.windowed() {
 		t.rd = nil
 	}
