@@ -55,8 +55,10 @@
 // # Unsupported SQL
 //
 // Anything not implemented fails with 0A000 naming the feature (WITH
-// RECURSIVE, window frames and most window functions, LATERAL, FULL JOIN, arrays, views,
-// temporary tables, ALTER COLUMN TYPE, ...); no clause is silently ignored.
+// RECURSIVE, window frame clauses and window functions other than
+// row_number, rank, dense_rank and the aggregates, LATERAL, FULL JOIN,
+// arrays, views, temporary tables, ALTER COLUMN ... USING, ...); no clause
+// is silently ignored.
 // A panic inside the engine is recovered at the API and becomes XX000 for
 // that statement.
 //
