@@ -403,13 +403,18 @@ func extractInterval(unit, field string, iv pgtype.Interval) (any, error) {
 	case "millennium":
 		return apd.New(int64(iv.Months/12000), 0), nil
 	case "epoch":
-		// Years of 365.25 days, months of 30 days.
-		secs := new(apd.Decimal)
+		// Years of 365.25 days, months of 30 days; the sum can exceed int64
+		// microseconds, so it is added in decimal.
 		years := int64(iv.Months / 12)
 		days := int64(iv.Months%12)*30 + int64(iv.Days)
-		total := years*36525*864*1_000_000 + days*usecPerDay + us // years: 365.25 * 86400 s
-		secs.SetFinite(total, -6)
-		return secs, nil
+		total := new(apd.Decimal)
+		parts := []*apd.Decimal{apd.New(years*31557600, 0), apd.New(days*86400, 0), apd.New(us, -6)}
+		for _, p := range parts {
+			if _, err := exactContext.Add(total, total, p); err != nil {
+				return nil, errIntervalRange
+			}
+		}
+		return total, nil
 	}
 	return nil, unitError(field, Interval, true)
 }
