@@ -20,7 +20,8 @@
 // # Lifecycle
 //
 //  1. The executor registers tables (CreateTable) and indexes (CreateIndex).
-//  2. Each connection opens a Session (or shares a named one); each
+//  2. Each connection opens a Session (or shares a named one, beginning
+//     with BeginWait so that its transactions stay a sequence); each
 //     transaction is Session.Begin with its level, read-only flag and
 //     strategy. The transaction's PRNG derives from (seed, session,
 //     sequence number).
@@ -55,6 +56,15 @@
 // Config.Log); replay.go re-issuing a recorded history's choices;
 // checkpoint.go folding the state into init. Only visibility.go and
 // serialize.go know the levels' rules.
+//
+// # Profiles
+//
+// The axiomatic profile is the default: no real time, any valid version.
+// --profile postgres is StrategyLatest with Config.RealTime (a transaction
+// sees what committed before it began) and Config.StatementSnapshots (READ
+// COMMITTED reads as of its statement's start); the executor re-checks
+// UPDATE and DELETE under READ COMMITTED with locking reads (ReadOptions.Lock),
+// which wait for the row's writer and call back again with its new version.
 //
 // # Soundness and power
 //
