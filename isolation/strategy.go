@@ -82,7 +82,8 @@ func (e *engine) pick(t *txn, ks *keyState, valid []int) int {
 //     one is valid (two readers with different views: causality
 //     violations, long forks);
 //   - otherwise the oldest or the newest valid version by the transaction's
-//     bias, or now and then any of them (versions in the middle).
+//     bias, or now and then one in the middle (fractured reads need a
+//     version its writer's later write already overwrote elsewhere), or any.
 func (e *engine) pickAdversarial(t *txn, ks *keyState, valid []int) int {
 	if prev, ok := t.rd.reads[ks]; ok && len(valid) > 1 && t.rng.IntN(10) < 7 {
 		return e.other(t, ks, valid, prev)
@@ -96,6 +97,9 @@ func (e *engine) pickAdversarial(t *txn, ks *keyState, valid []int) int {
 		case len(valid) > 1 && t.rng.IntN(2) == 0:
 			return e.other(t, ks, valid, ks.versions[ks.lastPick].w)
 		}
+	}
+	if len(valid) > 2 && t.mode == advMixed && t.rng.IntN(4) == 0 {
+		return valid[1+t.rng.IntN(len(valid)-2)] // neither end: half of a fracture
 	}
 	if t.rng.IntN(10) < 3 {
 		return valid[t.rng.IntN(len(valid))]
