@@ -335,18 +335,25 @@ func (b *binder) pair(sc *scope, ln, rn *pg_query.Node) (*scalar, *scalar, error
 
 // inList compiles x IN (a, b, ...) and x NOT IN (...).
 func (b *binder) inList(sc *scope, a *pg_query.A_Expr) (*scalar, error) {
+	e, _, _, err := b.inListParts(sc, a)
+	return e, err
+}
+
+// inListParts compiles x IN (list) and also returns x and the elements,
+// for the planner's point lookups.
+func (b *binder) inListParts(sc *scope, a *pg_query.A_Expr) (*scalar, *scalar, []*scalar, error) {
 	x, err := b.expr(sc, a.Lexpr)
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	list := a.Rexpr.GetList()
 	if list == nil {
-		return nil, b.errAt(pgerror.Unsupported("IN over a non-list"), a.Location)
+		return nil, nil, nil, b.errAt(pgerror.Unsupported("IN over a non-list"), a.Location)
 	}
 	elems := make([]*scalar, len(list.Items))
 	for i, it := range list.Items {
 		if elems[i], err = b.expr(sc, it); err != nil {
-			return nil, err
+			return nil, nil, nil, err
 		}
 	}
 	if unresolved(x) {
@@ -364,7 +371,7 @@ func (b *binder) inList(sc *scope, a *pg_query.A_Expr) (*scalar, error) {
 	refs := x.refs
 	for i, e := range elems {
 		if eqs[i], err = b.binary("=", x, e, a.Location); err != nil {
-			return nil, err
+			return nil, nil, nil, err
 		}
 		refs |= eqs[i].refs
 	}
@@ -388,7 +395,7 @@ func (b *binder) inList(sc *scope, a *pg_query.A_Expr) (*scalar, error) {
 			return nil, nil
 		}
 		return neg, nil
-	}}, nil
+	}}, x, elems, nil
 }
 
 // cond compiles a boolean condition of the named clause.

@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"sort"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -53,6 +54,9 @@ type conj struct {
 	// deferred conjuncts (those holding subqueries) are evaluated after
 	// the store's scan returns, not inside its callback.
 	deferred bool
+	// inSlot and inVals describe "column IN (values)" conjuncts.
+	inSlot int
+	inVals []*scalar
 }
 
 // access is the chosen way to read a table item.
@@ -71,6 +75,8 @@ const (
 	accessScan accessKind = iota
 	accessPK
 	accessIndex
+	// accessPKList reads the keys of "pk IN (values)" one by one.
+	accessPKList
 )
 
 func (c *conj) holds(x *execCtx) (bool, error) {
@@ -96,7 +102,18 @@ func allHold(x *execCtx, cs []*conj, deferred bool) (bool, error) {
 
 // conjunct compiles one conjunct, noting "column = value" shapes.
 func (b *binder) conjunct(sc *scope, n *pg_query.Node, clause string) (*conj, error) {
-	c := &conj{eqSlot: -1, deferred: containsSubLink(n)}
+	c := &conj{eqSlot: -1, inSlot: -1, deferred: containsSubLink(n)}
+	if a := n.GetAExpr(); a != nil && a.Kind == pg_query.A_Expr_Kind_AEXPR_IN && opName(a.Name) == "=" && !c.deferred {
+		e, x, elems, err := b.inListParts(sc, a)
+		if err != nil {
+			return nil, err
+		}
+		c.e = e
+		if x.slot >= 0 {
+			c.inSlot, c.inVals = x.slot, elems
+		}
+		return c, nil
+	}
 	if a := n.GetAExpr(); a != nil && a.Kind == pg_query.A_Expr_Kind_AEXPR_OP && a.Lexpr != nil && opName(a.Name) == "=" && !c.deferred {
 		l, r, err := b.pair(sc, a.Lexpr, a.Rexpr)
 		if err != nil {
@@ -182,6 +199,20 @@ func chooseAccess(it *fromItem, idx int) access {
 			vals[i], typs[i] = v, t.cols[c].typ
 		}
 		return vals, typs, true
+	}
+	if len(t.pk) == 1 && !t.hidden {
+		for _, c := range it.on {
+			if c.inVals == nil || c.inSlot != it.off+t.pk[0] {
+				continue
+			}
+			usable := true
+			for _, v := range c.inVals {
+				usable = usable && v.refs&^earlier == 0 && !v.volatile && keyCompatible(t.cols[t.pk[0]].typ, v.typ)
+			}
+			if usable && eq[t.pk[0]] == nil {
+				return access{kind: accessPKList, keyVals: c.inVals, keyTyps: []types.Type{t.cols[t.pk[0]].typ}}
+			}
+		}
 	}
 	if vals, typs, ok := covered(t.pk); ok {
 		if !t.hidden {
@@ -269,6 +300,43 @@ func fetchTableWith(x *execCtx, it *fromItem, withKeys bool, conds []*conj) ([]k
 		}
 		if _, err := visit(key, row); err != nil {
 			return nil, err
+		}
+		return out, nil
+	case accessPKList:
+		seen := map[string]bool{}
+		var keys []string
+		for _, v := range it.access.keyVals {
+			d, err := v.eval(x)
+			if err != nil {
+				return nil, err
+			}
+			if d == nil {
+				continue
+			}
+			k := string(types.AppendKey(nil, it.access.keyTyps[0], d))
+			if !seen[k] {
+				seen[k] = true
+				keys = append(keys, k)
+			}
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			key := []byte(k)
+			if it.lock != isolation.RowLockNone {
+				if err := x.txn.Scan(x.ctx, t.id, isolation.ExactSpan(key), ro, visit); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			row, found, err := x.txn.Get(x.ctx, t.id, key, ro)
+			if err != nil {
+				return nil, err
+			}
+			if found {
+				if _, err := visit(key, row); err != nil {
+					return nil, err
+				}
+			}
 		}
 		return out, nil
 	case accessIndex:
