@@ -1,6 +1,7 @@
 package types
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -70,3 +71,38 @@ func FuzzParseJSON(f *testing.F) {
 		}
 	})
 }
+
+// FuzzOperators evaluates every binary operator over values parsed from the
+// fuzzer's strings: evaluation may fail with an error, never panic, and
+// results must print.
+func FuzzOperators(f *testing.F) {
+	typs := []Type{Int2, Int4, Int8, Float4, Float8, NumericAny, Text, Date, Timestamp, Timestamptz, Interval, JSONB, Bytea}
+	var ops []string
+	for op := range binaryOperators {
+		ops = append(ops, op)
+	}
+	slices.Sort(ops)
+	for _, row := range goldenRows(f, "testdata/operators_random.golden", 8) {
+		f.Add(uint8(0), uint8(5), uint8(5), row[1], row[4])
+	}
+	f.Add(uint8(1), uint8(10), uint8(10), "178000000 years", "-178000000 years")
+	f.Fuzz(func(t *testing.T, opIdx, li, ri uint8, a, b string) {
+		op := ops[int(opIdx)%len(ops)]
+		lt, rt := typs[int(li)%len(typs)], typs[int(ri)%len(typs)]
+		l, err1 := ParseText(lt, a)
+		r, err2 := ParseText(rt, b)
+		if err1 != nil || err2 != nil {
+			return
+		}
+		o, err := ResolveBinaryOp(op, lt, rt)
+		if err != nil {
+			return
+		}
+		v, err := o.Eval(l, r)
+		if err == nil && v != nil {
+			FormatText(o.Result, v, nil)
+			AppendKey(nil, o.Result, v)
+		}
+	})
+}
+
