@@ -105,4 +105,3 @@ func FuzzOperators(f *testing.F) {
 		}
 	})
 }
-
