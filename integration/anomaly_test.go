@@ -225,6 +225,8 @@ A cell is "runs that produced the anomaly / seeds run": a run produces it when e
 statement succeeds, every transaction commits and the reads see the anomaly's values;
 a 40001 counts as not produced and nothing is retried. Allowed levels run seeds 0 to
 49 and must produce it; forbidden levels run seeds 0 to 199 and must never produce it.
+An allowed cell that no seed reaches is a known engine gap, named by a "gap" line in the
+scenario file (its subtest is skipped with that reason).
 
 Regenerate with:
 
