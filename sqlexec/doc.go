@@ -54,8 +54,8 @@
 //
 // # Unsupported SQL
 //
-// Anything not implemented fails with 0A000 naming the feature (WITH
-// RECURSIVE, window frame clauses and window functions other than
+// Anything not implemented fails with 0A000 naming the feature (window
+// frame clauses and window functions other than
 // row_number, rank, dense_rank and the aggregates, LATERAL, FULL JOIN,
 // arrays, views, temporary tables, ALTER COLUMN ... USING, ...); no clause
 // is silently ignored.

@@ -133,9 +133,6 @@ func (b *binder) subLink(sc *scope, sl *pg_query.SubLink) (*scalar, error) {
 
 // withClause compiles non-recursive WITH queries.
 func (b *binder) withClause(parent *scope, w *pg_query.WithClause, outer map[string]*ctePlan) (map[string]*ctePlan, error) {
-	if w.Recursive {
-		return nil, pgerror.Unsupported("WITH RECURSIVE")
-	}
 	ctes := map[string]*ctePlan{}
 	for k, v := range outer {
 		ctes[k] = v
@@ -145,7 +142,13 @@ func (b *binder) withClause(parent *scope, w *pg_query.WithClause, outer map[str
 		if c.Ctequery.GetSelectStmt() == nil {
 			return nil, b.errAt(pgerror.Unsupported("data-modifying statements in WITH"), c.Location)
 		}
-		p, err := b.selectNode(parent, c.Ctequery, ctes)
+		var p *selectPlan
+		var err error
+		if st := c.Ctequery.GetSelectStmt(); w.Recursive && st.Op == pg_query.SetOperation_SETOP_UNION {
+			p, err = b.recursiveCTE(parent, c, st, ctes)
+		} else {
+			p, err = b.selectNode(parent, c.Ctequery, ctes)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -434,4 +437,129 @@ func (b *binder) inHashed(p *selectPlan, test *scalar, rows func(*execCtx) ([][]
 		return false, nil
 	}}
 	return self
+}
+
+// recursiveRowLimit bounds the rows a recursive WITH query may produce: a
+// query that does not terminate fails with 54000 instead of exhausting
+// memory.
+const recursiveRowLimit = 1_000_000
+
+// recursiveCTE compiles WITH RECURSIVE name AS (base UNION [ALL] step):
+// the step runs on the rows the previous round produced until it produces
+// none (UNION drops rows already produced).
+func (b *binder) recursiveCTE(parent *scope, c *pg_query.CommonTableExpr, st *pg_query.SelectStmt, ctes map[string]*ctePlan) (*selectPlan, error) {
+	if len(st.SortClause) > 0 || st.LimitCount != nil || st.LimitOffset != nil {
+		return nil, pgerror.Unsupported("ORDER BY or LIMIT in a recursive query")
+	}
+	base, err := b.selectStmt(parent, st.Larg, ctes)
+	if err != nil {
+		return nil, err
+	}
+	cols := append([]outCol(nil), base.cols...)
+	for i := range cols {
+		if cols[i].typ.Oid == types.OidUnknown {
+			cols[i].typ = types.Text
+		}
+	}
+	for i, n := range strs(c.Aliascolnames) {
+		if i < len(cols) {
+			cols[i].Name = n
+		}
+	}
+	self := &ctePlan{name: c.Ctename}
+	self.plan = &selectPlan{cols: cols, correlated: true, run: func(x *execCtx) ([][]any, error) {
+		rows, _ := x.memo[self].([][]any)
+		return rows, nil
+	}}
+	inner := map[string]*ctePlan{}
+	for k, v := range ctes {
+		inner[k] = v
+	}
+	inner[c.Ctename] = self
+	step, err := b.selectStmt(parent, st.Rarg, inner)
+	if err != nil {
+		return nil, err
+	}
+	if len(step.cols) != len(cols) {
+		return nil, pgerror.Newf(pgerror.SyntaxError, "each UNION query must have the same number of columns")
+	}
+	convs := make([]types.CastFunc, len(cols))
+	for i, sc := range step.cols {
+		from := sc.typ
+		if from.Oid == types.OidUnknown {
+			from = types.Text
+		}
+		if from != cols[i].typ {
+			f, err := types.LookupCast(from, cols[i].typ, types.CastImplicit)
+			if err != nil {
+				return nil, pgerror.Newf(pgerror.DatatypeMismatch, "recursive query \"%s\" column %d has type %s in non-recursive term but type %s overall", c.Ctename, i+1, cols[i].typ, from)
+			}
+			convs[i] = f
+		}
+	}
+	all := st.All
+	key := func(r []any) string {
+		var buf []byte
+		for i, c := range cols {
+			buf = types.AppendKey(buf, c.typ, r[i])
+		}
+		return string(buf)
+	}
+	return &selectPlan{cols: cols, correlated: base.correlated || step.correlated, run: func(x *execCtx) ([][]any, error) {
+		rows, err := base.run(x)
+		if err != nil {
+			return nil, err
+		}
+		seen := map[string]bool{}
+		var out [][]any
+		addNew := func(rs [][]any) [][]any {
+			var fresh [][]any
+			for _, r := range rs {
+				if !all {
+					k := key(r)
+					if seen[k] {
+						continue
+					}
+					seen[k] = true
+				}
+				fresh = append(fresh, r)
+			}
+			out = append(out, fresh...)
+			return fresh
+		}
+		work := addNew(copyRows(rows))
+		saved, hadSaved := x.memo[self]
+		defer func() {
+			if hadSaved {
+				x.memo[self] = saved
+			} else {
+				delete(x.memo, self)
+			}
+		}()
+		for len(work) > 0 {
+			if err := x.checkCancel(); err != nil {
+				return nil, err
+			}
+			if len(out) > recursiveRowLimit {
+				return nil, pgerror.Newf(pgerror.ProgramLimitExceeded, "recursive query \"%s\" produced more than %d rows", c.Ctename, recursiveRowLimit)
+			}
+			x.memo[self] = work
+			next, err := step.run(x)
+			if err != nil {
+				return nil, err
+			}
+			next = copyRows(next)
+			for _, r := range next {
+				for i, f := range convs {
+					if f != nil && r[i] != nil {
+						if r[i], err = f(r[i]); err != nil {
+							return nil, err
+						}
+					}
+				}
+			}
+			work = addNew(next)
+		}
+		return out, nil
+	}}, nil
 }
