@@ -15,6 +15,9 @@ out=$(dirname "$0")/codes.go
   awk 'length($1) == 5 && $3 ~ /^ERRCODE_/ && NF >= 4 {
     n = split($4, parts, "_"); name = ""
     for (i = 1; i <= n; i++) name = name toupper(substr(parts[i],1,1)) substr(parts[i],2)
+    # Warnings share some condition names with errors (01004 and 22001 are both
+    # string_data_right_truncation): the warning gets the prefix.
+    if ($3 ~ /^ERRCODE_WARNING_/) name = "Warning" name
     if (!(name in seen)) { seen[name] = 1; printf "\t%s = Code(\"%s\")\n", name, $1 }
   }' "$src"
   echo ')'

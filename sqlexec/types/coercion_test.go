@@ -50,11 +50,11 @@ func TestAssignmentCoercionChecksTypmods(t *testing.T) {
 		want     any
 		code     pgerror.Code
 	}{
-		{"abcd", Text, Varchar(3), CastAssignment, nil, codeStringDataRightTruncation},
+		{"abcd", Text, Varchar(3), CastAssignment, nil, pgerror.StringDataRightTruncation},
 		{"abcd", Text, Varchar(3), CastExplicit, "abc", ""},
 		{"abc  ", Text, Varchar(3), CastAssignment, "abc", ""},
 		{"ab", Unknown, Bpchar(4), CastAssignment, "ab  ", ""},
-		{"abcde", Unknown, Bpchar(4), CastAssignment, nil, codeStringDataRightTruncation},
+		{"abcde", Unknown, Bpchar(4), CastAssignment, nil, pgerror.StringDataRightTruncation},
 		{"12.345", Unknown, Numeric(4, 2), CastAssignment, apd.New(1235, -2), ""},
 		{"123.45", Unknown, Numeric(4, 2), CastAssignment, nil, pgerror.NumericValueOutOfRange},
 		{int64(1), Int4, Bool, CastAssignment, nil, pgerror.DatatypeMismatch},
@@ -71,7 +71,7 @@ func TestAssignmentCoercionChecksTypmods(t *testing.T) {
 			t.Errorf("Coerce(%v, %s, %s, %d) = %v, %v; want %v, %s", tt.v, FormatType(tt.from), FormatType(tt.to), tt.ctx, got, err, tt.want, tt.code)
 		}
 	}
-	if _, err := ParseText(Varchar(2), "abc"); pgerror.GetCode(err) != codeStringDataRightTruncation {
+	if _, err := ParseText(Varchar(2), "abc"); pgerror.GetCode(err) != pgerror.StringDataRightTruncation {
 		t.Errorf("ParseText(varchar(2), abc) = %v, want 22001", err)
 	}
 }

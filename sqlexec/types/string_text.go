@@ -88,7 +88,7 @@ func coerceLength(t Type, s string, explicit bool) (string, error) {
 	if count > n {
 		cut := runeOffset(s, n)
 		if !explicit && strings.TrimRight(s[cut:], " ") != "" {
-			return "", pgerror.Newf(codeStringDataRightTruncation, "value too long for type %s", formatType(t))
+			return "", pgerror.Newf(pgerror.StringDataRightTruncation, "value too long for type %s", formatType(t))
 		}
 		s, count = s[:cut], n
 	}

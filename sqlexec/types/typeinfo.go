@@ -17,12 +17,6 @@ const maxCharLength = 10485760
 // maxNumericPrecision is the largest precision of numeric(p,s).
 const maxNumericPrecision = 1000
 
-// codeStringDataRightTruncation is SQLSTATE 22001. pgerror's generated table
-// keeps only the first condition of each name, and errcodes.txt names the
-// warning 01004 string_data_right_truncation too, so the error is missing
-// there.
-const codeStringDataRightTruncation = pgerror.Code("22001")
-
 // typeInfo is the pg_type row of a type fickle knows.
 type typeInfo struct {
 	name      string // typname
