@@ -42,6 +42,9 @@ type sqlSession struct {
 	// change of a reported parameter passes through it before the server
 	// formats more values), so formatting a value costs no setting lookup.
 	loc *time.Location
+
+	// notices are the executed statements' notices not yet sent.
+	notices []*pgerror.Error
 }
 
 type sqlStatement struct{ st *sqlexec.Statement }
@@ -107,13 +110,12 @@ func (s *sqlSession) TakeChangedParameters() map[string]string {
 	return changed
 }
 
-// TakeNotices forwards the engine's notices when it raises any: sqlexec's
-// Session may implement TakeNotices; until it does there are none.
+// TakeNotices returns the notices of the statements executed since the last
+// call (sqlexec hands them over with each Result).
 func (s *sqlSession) TakeNotices() []*pgerror.Error {
-	if n, ok := any(s.s).(interface{ TakeNotices() []*pgerror.Error }); ok {
-		return n.TakeNotices()
-	}
-	return nil
+	n := s.notices
+	s.notices = nil
+	return n
 }
 
 func (s *sqlSession) Setting(name string) (string, bool) { return s.s.Setting(name) }
@@ -132,6 +134,7 @@ func (s *sqlSession) Execute(ctx context.Context, p Prepared, params []any) (*Re
 	if err != nil {
 		return nil, err
 	}
+	s.notices = append(s.notices, res.Notices...)
 	out := &Result{Rows: res.Rows, Tag: res.Tag}
 	if len(res.Columns) == len(sp.cols) && sameColumns(res.Columns, sp.cols) {
 		out.Columns = sp.cols
