@@ -17,8 +17,12 @@ import (
 var hermitageLevels = []history.Level{history.ReadCommitted, history.Snapshot, history.Serializable}
 
 // hermitageSeeds is how many adversarial seeds each Hermitage case runs
-// on fickle at each level, besides one run with the latest strategy.
-const hermitageSeeds = 10
+// on fickle at each level (hermitageSeedsShort with -short), besides the
+// latest and postgres-like runs.
+const (
+	hermitageSeeds      = 10
+	hermitageSeedsShort = 3
+)
 
 // outcomeRule is one "postgres LEVELS | a=x; b=y" or "fickle LEVELS | ..."
 // line: at those levels, the outcomes named must be these values, unless
@@ -195,7 +199,11 @@ func TestHermitageOnFickle(t *testing.T) {
 		for _, level := range hermitageLevels {
 			t.Run(hc.name+"/"+level.String(), func(t *testing.T) {
 				var bad []string
-				for seed := -2; seed < hermitageSeeds; seed++ {
+				seeds := hermitageSeeds
+				if testing.Short() {
+					seeds = hermitageSeedsShort
+				}
+				for seed := -2; seed < seeds; seed++ {
 					cfg := isolation.Config{Strategy: isolation.StrategyAdversarial, Seed: uint64(seed)}
 					run := fmt.Sprintf("seed %d", seed)
 					switch seed {
