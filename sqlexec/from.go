@@ -151,14 +151,16 @@ func (b *binder) conjunct(sc *scope, n *pg_query.Node, clause string) (*conj, er
 }
 
 // keyCompatible reports whether a value of type v can be looked up in a
-// key column of type col by encoding it with the column's type.
+// key column of type col by encoding it with the column's type. An untyped
+// string literal ('abc', type unknown) holds a Go string, as text does, so
+// it can key a text or varchar column directly.
 func keyCompatible(col, v types.Type) bool {
 	if col.Oid == v.Oid {
 		return true
 	}
 	ints := func(o types.Oid) bool { return o == types.OidInt2 || o == types.OidInt4 || o == types.OidInt8 }
 	strs := func(o types.Oid) bool { return o == types.OidText || o == types.OidVarchar || o == types.OidName }
-	return ints(col.Oid) && ints(v.Oid) || strs(col.Oid) && strs(v.Oid)
+	return ints(col.Oid) && ints(v.Oid) || strs(col.Oid) && (strs(v.Oid) || v.Oid == types.OidUnknown)
 }
 
 // chooseAccess picks a point read by primary key or an index lookup when
@@ -584,7 +586,7 @@ func (b *binder) cteItem(cte *ctePlan, alias string, a *pg_query.Alias) (*fromIt
 	return it, cols, nil
 }
 
-// functionItem compiles generate_series in FROM.
+// functionItem compiles generate_series and fickle_check() in FROM.
 func (b *binder) functionItem(sc *scope, rf *pg_query.RangeFunction) (*fromItem, []scopeCol, error) {
 	if rf.Lateral || rf.IsRowsfrom || rf.Ordinality || len(rf.Functions) != 1 || len(rf.Coldeflist) > 0 {
 		return nil, nil, pgerror.Unsupported("this form of function in FROM")
@@ -598,6 +600,9 @@ func (b *binder) functionItem(sc *scope, rf *pg_query.RangeFunction) (*fromItem,
 		return nil, nil, pgerror.Unsupported("this form of function in FROM")
 	}
 	name := strings.ToLower(lastName(fc.Funcname))
+	if name == "fickle_check" {
+		return b.fickleCheckItem(rf, fc)
+	}
 	if name != "generate_series" || len(fc.Args) < 2 || len(fc.Args) > 3 {
 		return nil, nil, b.errAt(pgerror.Unsupported("set-returning function "+name+" in FROM"), fc.Location)
 	}

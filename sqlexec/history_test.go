@@ -51,3 +51,35 @@ func TestHistoryNamesStatements(t *testing.T) {
 		t.Error("the UPDATE's scan did not record the row its WHERE clause filtered out")
 	}
 }
+
+// TestKeyEqualityReadsOneKey checks that "key = literal" on text, varchar and
+// integer primary keys is a point read: the statement inspects one key, not
+// the whole table (untyped string literals included).
+func TestKeyEqualityReadsOneKey(t *testing.T) {
+	for _, c := range []struct{ ddl, insert, query string }{
+		{"CREATE TABLE k (id text PRIMARY KEY, v int)", "INSERT INTO k VALUES ('a', 1), ('b', 2), ('c', 3)", "SELECT v FROM k WHERE id = 'b'"},
+		{"CREATE TABLE k (id varchar(5) PRIMARY KEY, v int)", "INSERT INTO k VALUES ('a', 1), ('b', 2), ('c', 3)", "SELECT v FROM k WHERE id = 'b'"},
+		{"CREATE TABLE k (id int PRIMARY KEY, v int)", "INSERT INTO k VALUES (1, 1), (2, 2), (3, 3)", "SELECT v FROM k WHERE id = 2"},
+	} {
+		store := isolation.NewStore(isolation.Config{Strategy: isolation.StrategyLatest, Record: true})
+		eng, err := NewEngine(Config{Store: store})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := eng.NewSession(SessionInfo{User: "h"})
+		mustRun(t, s, c.ddl)
+		mustRun(t, s, c.insert)
+		mustRun(t, s, c.query)
+		reads := 0
+		for _, txn := range store.History().Txns {
+			for _, op := range txn.Ops {
+				if op.Kind == history.OpRead && int(op.Event) < len(txn.Statements) && txn.Statements[op.Event].SQL == c.query {
+					reads++
+				}
+			}
+		}
+		if reads != 1 {
+			t.Errorf("%s after %s: inspected %d keys, want 1", c.query, c.ddl, reads)
+		}
+	}
+}
