@@ -18,10 +18,11 @@ import (
 func NewSQLEngine(e *sqlexec.Engine) Engine { return sqlEngine{e: e} }
 
 // NewMemoryEngine returns a fresh in-memory database: an isolation store
-// with cfg and a sqlexec engine over it.
+// with cfg and a sqlexec engine over it that knows the store's strategy,
+// recording and real time (for fickle.strategy and fickle_check()).
 func NewMemoryEngine(cfg isolation.Config) (Engine, *isolation.Store, error) {
 	store := isolation.NewStore(cfg)
-	e, err := sqlexec.NewEngine(sqlexec.Config{Store: store})
+	e, err := sqlexec.NewEngine(sqlexec.Config{Store: store, Strategy: cfg.Strategy, Record: cfg.Record, RealTime: cfg.RealTime})
 	if err != nil {
 		return nil, nil, err
 	}

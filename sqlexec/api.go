@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 
+	"github.com/fickle-db/fickle/history"
 	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/isolation"
 )
@@ -12,6 +13,20 @@ import (
 type Config struct {
 	// Store is the multi-version store every session's transactions run on.
 	Store *isolation.Store
+	// DefaultIsolation is the level of every transaction that asks for none
+	// (fickle serve --isolation); history.LevelUnknown means read
+	// committed. PostgreSQL's levels become the sessions'
+	// default_transaction_isolation, fickle's others their fickle.isolation.
+	DefaultIsolation history.Level
+	// Strategy is the store's default strategy (isolation.Config.Strategy),
+	// which fickle.strategy shows and RESET returns to in every session.
+	Strategy isolation.Strategy
+	// Record says the store records its history (isolation.Config.Record);
+	// without it fickle_check() fails with 55000.
+	Record bool
+	// RealTime says the store adds real time to every level
+	// (isolation.Config.RealTime); fickle_check() checks with it.
+	RealTime bool
 }
 
 // NewEngine returns an engine for one database: its catalog, its sequences and

@@ -10,6 +10,7 @@ import (
 // holds its rows. It is safe for concurrent use by many sessions.
 type Engine struct {
 	store  *isolation.Store
+	cfg    Config
 	parsed parseCache
 	cat    catalogHolder
 
@@ -22,7 +23,7 @@ func newEngine(cfg Config) (*Engine, error) {
 	if cfg.Store == nil {
 		return nil, errNoStore
 	}
-	e := &Engine{store: cfg.Store}
+	e := &Engine{store: cfg.Store, cfg: cfg}
 	e.cat.publish(newCatalog())
 	return e, nil
 }

@@ -151,7 +151,7 @@ func (b *binder) statement(st *Statement) (*stmtPlan, error) {
 		return &stmtPlan{noTxn: true, exec: tagOnly("CHECKPOINT")}, nil
 	case *pg_query.Node_DiscardStmt:
 		return &stmtPlan{noTxn: true, exec: func(x *execCtx) (*Result, error) {
-			x.s.settings = newSettings(x.s.info)
+			x.s.settings = newSettings(x.s.info, x.s.engine.settingOverrides())
 			return &Result{Tag: "DISCARD ALL"}, nil
 		}}, nil
 	case *pg_query.Node_LockStmt:

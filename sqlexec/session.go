@@ -52,7 +52,7 @@ func (e *Engine) newSession(info SessionInfo) *Session {
 	s := &Session{
 		engine:   e,
 		info:     info,
-		settings: newSettings(info),
+		settings: newSettings(info, e.settingOverrides()),
 		currval:  make(map[*sequence]int64),
 	}
 	if name := info.StartupParams["fickle.session"]; name != "" {
@@ -108,8 +108,8 @@ func (s *Session) begin(opts TxnOptions, explicit bool) error {
 	return nil
 }
 
-// strategy maps fickle.strategy to the store's strategy; the store default
-// when unset.
+// strategy maps fickle.strategy (which starts as the store's default, see
+// Config.Strategy) to the store's strategy.
 func (s *Session) strategy() isolation.Strategy {
 	v, _ := s.settings.get("fickle.strategy")
 	switch v {
@@ -120,7 +120,7 @@ func (s *Session) strategy() isolation.Strategy {
 	case "oldest":
 		return isolation.StrategyOldest
 	case "adversarial":
-		return isolation.StrategyDefault
+		return isolation.StrategyAdversarial
 	}
 	return isolation.StrategyDefault
 }

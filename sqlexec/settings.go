@@ -79,10 +79,15 @@ type settings struct {
 	changed map[string]bool   // reported settings changed since TakeChangedParameters
 }
 
-func newSettings(info SessionInfo) settings {
+// newSettings returns a session's initial settings: the defaults, then the
+// engine's overrides (by lower-case name), then the startup parameters.
+func newSettings(info SessionInfo, overrides map[string]string) settings {
 	s := settings{vals: make(map[string]string), changed: make(map[string]bool)}
 	for k, d := range settingDefs {
 		s.vals[k] = d.def
+	}
+	for k, v := range overrides {
+		s.vals[k] = v
 	}
 	if info.User != "" {
 		s.vals["session_authorization"] = info.User

@@ -93,6 +93,9 @@ func (b *binder) setPlan(vs *pg_query.VariableSetStmt) (*stmtPlan, error) {
 				v = ""
 			} else {
 				v = d.def
+				if o, ok := s.engine.settingOverrides()[name]; ok {
+					v = o
+				}
 				if name == "application_name" {
 					v = s.info.ApplicationName
 				}
