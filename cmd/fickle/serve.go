@@ -8,11 +8,16 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
+	"github.com/fickle-db/fickle/history"
+	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/isolation"
 	"github.com/fickle-db/fickle/server"
+	"github.com/fickle-db/fickle/sqlexec"
 )
 
 // shutdownGrace bounds how long serve waits for sessions to end after
@@ -31,56 +36,325 @@ func init() {
 	}
 }
 
-// serve runs the server until a value arrives on stop, then ends every
-// session with 57P01 and returns 0. Its first line on stdout is
-// "listening on ADDR", so that scripts and tests can use --listen
-// 127.0.0.1:0 and read the port.
-func serve(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
+// strategyFlags maps --strategy to the store's strategies.
+var strategyFlags = map[string]isolation.Strategy{
+	"latest":      isolation.StrategyLatest,
+	"random":      isolation.StrategyRandom,
+	"oldest":      isolation.StrategyOldest,
+	"adversarial": isolation.StrategyAdversarial,
+}
+
+// serveOptions are the parsed flags of fickle serve.
+type serveOptions struct {
+	listen, password  string
+	level             history.Level
+	strategy          string
+	seed              uint64
+	historyPath       string
+	record, realtime  bool
+	profile           string
+	loadPath, replay  string
+	strategyExplicit  bool
+	isolationFlagText string
+}
+
+// parseServeFlags parses args; a non-nil exit code means serve must stop
+// with it (0 after -h, 2 for a bad flag, with the reason on stderr).
+func parseServeFlags(args []string, stderr io.Writer) (*serveOptions, *int) {
+	exit := func(code int) (*serveOptions, *int) { return nil, &code }
+	o := &serveOptions{}
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	listen := fs.String("listen", "127.0.0.1:5432", "listen on `ADDR` (port 0 picks a free port)")
-	password := fs.String("password", "", "require `P` from every client (SCRAM-SHA-256; md5 or cleartext when the client sets fickle.auth_method); default: trust")
+	fs.StringVar(&o.listen, "listen", "127.0.0.1:5432", "listen on `ADDR` (port 0 picks a free port)")
+	fs.StringVar(&o.password, "password", "", "require `P` from every client (SCRAM-SHA-256; md5 or cleartext when the client sets fickle.auth_method); default: trust")
+	fs.StringVar(&o.isolationFlagText, "isolation", "read-committed", "default isolation `LEVEL` of every session: read-committed, repeatable-read, serializable (PostgreSQL's) or read-atomic, causal, prefix, snapshot")
+	fs.StringVar(&o.strategy, "strategy", "adversarial", "how reads pick among the versions their level allows: latest, random, oldest or `adversarial`")
+	fs.Uint64Var(&o.seed, "seed", 0, "seed `N` of every choice (printed at start; the same seed and inputs replay a run)")
+	fs.StringVar(&o.historyPath, "history", "", "write the history to `FILE` as it happens (fickle JSONL, flushed at each commit); turns on recording")
+	fs.BoolVar(&o.record, "record", false, "record the history in memory for SELECT * FROM fickle_check() (implied by --history)")
+	fs.BoolVar(&o.realtime, "realtime", false, "add real time to every level: a transaction sees every transaction that committed before it began")
+	fs.StringVar(&o.profile, "profile", "axiomatic", "`P`: axiomatic (the levels' axioms) or postgres (PostgreSQL's behaviour: real time, a snapshot per statement under READ COMMITTED, strategy latest unless --strategy says otherwise)")
+	fs.StringVar(&o.loadPath, "load", "", "run the SQL in `FILE.sql` into the initial state before the history starts")
+	fs.StringVar(&o.replay, "replay", "", "re-issue the choices recorded in `HISTORY` (a fickle JSONL history)")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: fickle serve [flags]\n\nServes PostgreSQL clients on an in-memory database until SIGINT or SIGTERM.\n\nflags:\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return 0
+			return exit(0)
 		}
-		return 2
+		return exit(2)
+	}
+	bad := func(format string, a ...any) (*serveOptions, *int) {
+		fmt.Fprintf(stderr, "fickle serve: "+format+"\n", a...)
+		return exit(2)
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "fickle serve: unexpected argument %q\n", fs.Arg(0))
-		return 2
+		return bad("unexpected argument %q", fs.Arg(0))
 	}
-	engine, _, err := server.NewMemoryEngine(isolation.Config{})
+	fs.Visit(func(f *flag.Flag) { o.strategyExplicit = o.strategyExplicit || f.Name == "strategy" })
+	l, err := history.ParseLevel(o.isolationFlagText)
 	if err != nil {
-		fmt.Fprintf(stderr, "fickle serve: %v\n", err)
+		return bad("--isolation %q: want read-committed, repeatable-read, serializable, read-atomic, causal, prefix or snapshot", o.isolationFlagText)
+	}
+	o.level = l
+	if _, ok := strategyFlags[o.strategy]; !ok {
+		return bad("--strategy %q: want latest, random, oldest or adversarial", o.strategy)
+	}
+	switch o.profile {
+	case "axiomatic":
+	case "postgres":
+		if !o.strategyExplicit {
+			o.strategy = "latest"
+		}
+		o.realtime = true
+	default:
+		return bad("--profile %q: want axiomatic or postgres", o.profile)
+	}
+	return o, nil
+}
+
+// serve runs the server until a value arrives on stop, then ends every
+// session with 57P01, closes the history file and returns 0. Its first
+// line on stdout is "listening on ADDR", so that scripts and tests can use
+// --listen 127.0.0.1:0 and read the port; the second gives the seed and
+// the settings that replay the run. A bad flag exits 2; a --load or
+// --replay file that cannot be used, or a failure to listen, exits 1.
+func serve(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
+	o, code := parseServeFlags(args, stderr)
+	if code != nil {
+		return *code
+	}
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "fickle serve: "+format+"\n", a...)
 		return 1
 	}
+	cfg := isolation.Config{
+		Strategy:           strategyFlags[o.strategy],
+		Seed:               o.seed,
+		Record:             o.record || o.historyPath != "",
+		RealTime:           o.realtime,
+		StatementSnapshots: o.profile == "postgres",
+	}
+	if o.replay != "" {
+		h, err := history.Import(o.replay, history.FormatFickle)
+		if err != nil {
+			return fail("--replay: %v", err)
+		}
+		cfg.Replay = h
+	}
+	var hw *history.Writer
+	var hf *os.File
+	if o.historyPath != "" {
+		f, err := os.Create(o.historyPath)
+		if err != nil {
+			return fail("--history: %v", err)
+		}
+		meta := map[string]string{"seed": strconv.FormatUint(o.seed, 10), "strategy": o.strategy,
+			"isolation": o.level.String(), "profile": o.profile, "realtime": strconv.FormatBool(o.realtime), "server": "fickle"}
+		w, err := history.NewWriter(f, history.Header{Meta: meta})
+		if err != nil {
+			f.Close()
+			return fail("--history: %v", err)
+		}
+		hw, hf, cfg.Log = w, f, &renumberingLog{w: w}
+	}
+	closeHistory := func() error {
+		if hw == nil {
+			return nil
+		}
+		err := hw.Close()
+		if cerr := hf.Close(); err == nil {
+			err = cerr
+		}
+		hw = nil
+		return err
+	}
+	defer closeHistory()
+
+	store := isolation.NewStore(cfg)
+	eng, err := sqlexec.NewEngine(sqlexec.Config{Store: store, DefaultIsolation: o.level, Strategy: cfg.Strategy, Record: cfg.Record, RealTime: cfg.RealTime})
+	if err != nil {
+		return fail("%v", err)
+	}
+	if o.loadPath != "" {
+		if err := loadSQL(eng, o.loadPath); err != nil {
+			return fail("--load %s: %v", o.loadPath, err)
+		}
+		if _, err := store.Checkpoint(); err != nil {
+			return fail("--load %s: checkpoint: %v", o.loadPath, err)
+		}
+	}
 	srv, err := server.New(server.Config{
-		Engine:   engine,
-		Password: *password,
+		Engine:   server.NewSQLEngine(eng),
+		Password: o.password,
 		Logf:     func(format string, a ...any) { fmt.Fprintf(stderr, "fickle: "+format+"\n", a...) },
 	})
 	if err != nil {
-		fmt.Fprintf(stderr, "fickle serve: %v\n", err)
-		return 1
+		return fail("%v", err)
 	}
-	addr, err := srv.Start(*listen)
+	addr, err := srv.Start(o.listen)
 	if err != nil {
-		fmt.Fprintf(stderr, "fickle serve: %v\n", err)
-		return 1
+		return fail("%v", err)
 	}
 	fmt.Fprintf(stdout, "listening on %s\n", addr)
+	fmt.Fprintf(stdout, "seed %d (--strategy %s --isolation %s --profile %s%s)\n", o.seed, o.strategy, o.isolationFlagText, o.profile, map[bool]string{true: " --realtime"}[o.realtime])
 	sig := <-stop
 	fmt.Fprintf(stderr, "fickle serve: %v: shutting down\n", sig)
 	ctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
 	if err := srv.Shutdown(ctx); err != nil {
-		fmt.Fprintf(stderr, "fickle serve: shutdown: %v\n", err)
-		return 1
+		return fail("shutdown: %v", err)
+	}
+	if err := closeHistory(); err != nil {
+		return fail("--history %s: %v", o.historyPath, err)
 	}
 	return 0
+}
+
+// loadSQL runs the statements of the SQL file at path in one session, as
+// psql -f would without its backslash commands: each statement outside a
+// transaction block in its own transaction, BEGIN ... COMMIT blocks as
+// written. It stops at the first error. COPY ... FROM STDIN is not
+// supported (the data would follow the statement in the file).
+func loadSQL(eng *sqlexec.Engine, path string) error {
+	text, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	s := eng.NewSession(sqlexec.SessionInfo{User: "fickle", Database: "fickle", ApplicationName: "fickle serve --load"})
+	defer s.Close()
+	sts, err := s.Parse(string(text))
+	if err != nil {
+		line := 0
+		if pe := (*pgerror.Error)(nil); errors.As(err, &pe) && pe.Position > 0 {
+			line = lineOfRune(string(text), pe.Position-1)
+		}
+		return loadError(line, err)
+	}
+	ctx := context.Background()
+	from := 0
+	for _, st := range sts {
+		if i := strings.Index(string(text[from:]), st.SQL()); i >= 0 {
+			from += i
+		}
+		if err := loadStatement(ctx, s, st); err != nil {
+			return loadError(strings.Count(string(text[:from]), "\n")+1, err)
+		}
+	}
+	if s.InTxn() {
+		return errors.New("the file ends inside a transaction block (BEGIN without COMMIT)")
+	}
+	return nil
+}
+
+func loadStatement(ctx context.Context, s *sqlexec.Session, st *sqlexec.Statement) error {
+	if tc, ok := st.TxnControl(); ok {
+		switch tc.Kind {
+		case sqlexec.TxnBegin:
+			return s.Begin(tc.Options, true)
+		case sqlexec.TxnCommit:
+			return s.Commit()
+		case sqlexec.TxnRollback:
+			return s.Rollback()
+		case sqlexec.TxnSavepoint:
+			return s.Savepoint(tc.Savepoint)
+		case sqlexec.TxnRelease:
+			return s.ReleaseSavepoint(tc.Savepoint)
+		case sqlexec.TxnRollbackTo:
+			return s.RollbackToSavepoint(tc.Savepoint)
+		}
+		return pgerror.Unsupported("this transaction statement in a --load file")
+	}
+	p, err := s.Prepare(st, nil)
+	if err != nil {
+		return err
+	}
+	res, err := s.Execute(ctx, p, nil)
+	if err != nil {
+		return err
+	}
+	if res.Copy != nil {
+		return pgerror.Unsupported("COPY FROM STDIN or TO STDOUT in a --load file").WithHint("Use INSERT statements.")
+	}
+	return nil
+}
+
+// lineOfRune returns the 1-based line of the n-th character of text.
+func lineOfRune(text string, n int) int {
+	r := []rune(text)
+	if n > len(r) {
+		n = len(r)
+	}
+	return strings.Count(string(r[:n]), "\n") + 1
+}
+
+// loadError names the line of the failing statement (or of the syntax
+// error) and the error's SQLSTATE.
+func loadError(line int, err error) error {
+	var pe *pgerror.Error
+	if errors.As(err, &pe) {
+		return fmt.Errorf("line %d: ERROR %s: %s", line, pe.Code, pe.Message)
+	}
+	return fmt.Errorf("line %d: %v", line, err)
+}
+
+// renumberingLog passes the store's events to a history.Writer, giving
+// the transactions of every history after a checkpoint ids that are fresh
+// in the file. The store numbers each new history's transactions from 1
+// again, but a reader of the file retires the ids used before a
+// checkpoint event and rejects a second begin of them. The store's single
+// owner calls it, so it needs no lock.
+type renumberingLog struct {
+	w     *history.Writer
+	base  history.TxnID // added to every id but Init's in the current history
+	max   history.TxnID // the largest id written so far
+	items []history.ReadItem
+}
+
+func (l *renumberingLog) id(t history.TxnID) history.TxnID {
+	if t == history.Init || t == history.NoWriter {
+		return t
+	}
+	n := t + l.base
+	l.max = max(l.max, n)
+	return n
+}
+
+func (l *renumberingLog) Session(s history.SessionID, name string) error { return l.w.Session(s, name) }
+
+func (l *renumberingLog) Begin(t history.TxnID, s history.SessionID, level history.Level, start int64, name string) error {
+	return l.w.Begin(l.id(t), s, level, start, name)
+}
+
+func (l *renumberingLog) Stmt(t history.TxnID, st history.Statement) error {
+	return l.w.Stmt(l.id(t), st)
+}
+
+func (l *renumberingLog) Read(t history.TxnID, items []history.ReadItem) error {
+	l.items = append(l.items[:0], items...)
+	for i := range l.items {
+		l.items[i].Writer = l.id(l.items[i].Writer)
+	}
+	return l.w.Read(l.id(t), l.items)
+}
+
+func (l *renumberingLog) Write(t history.TxnID, it history.WriteItem) error {
+	return l.w.Write(l.id(t), it)
+}
+
+func (l *renumberingLog) Commit(t history.TxnID, end int64) error { return l.w.Commit(l.id(t), end) }
+
+func (l *renumberingLog) Abort(t history.TxnID, o history.Outcome, code string, end int64) error {
+	return l.w.Abort(l.id(t), o, code, end)
+}
+
+func (l *renumberingLog) CommitOrder(t, after history.TxnID) error {
+	return l.w.CommitOrder(l.id(t), l.id(after))
+}
+
+func (l *renumberingLog) Checkpoint() error {
+	l.base = l.max
+	return l.w.Checkpoint()
 }

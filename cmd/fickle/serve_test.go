@@ -2,15 +2,23 @@ package main
 
 import (
 	"bufio"
+	"bytes"
+	"context"
 	"io"
 	"net"
 	"os"
+	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgproto3"
+
+	"github.com/fickle-db/fickle/history"
+	"github.com/fickle-db/fickle/oracle"
 )
 
 // TestServeListensAndShutsDownOnSignal starts `fickle serve --listen
@@ -78,10 +86,321 @@ func TestServeListensAndShutsDownOnSignal(t *testing.T) {
 	}
 }
 
-func TestServeRejectsBadFlags(t *testing.T) {
-	for _, args := range [][]string{{"--nope"}, {"extra"}, {"--listen", "256.0.0.1:99999"}} {
-		if code := serve(args, io.Discard, io.Discard, nil); code == 0 {
-			t.Errorf("serve(%q) = 0", args)
+// lockedBuffer collects serve's stderr, which connection goroutines write.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// serveRun is a `fickle serve` running in the test process.
+type serveRun struct {
+	addr, seedLine string
+	stop           chan os.Signal
+	exit           chan int
+	stderr         *lockedBuffer
+	stopped        bool
+}
+
+// startServe runs serve with args (and --listen 127.0.0.1:0) and reads
+// its two start lines; the server is stopped at cleanup if the test did
+// not stop it.
+func startServe(t *testing.T, args ...string) *serveRun {
+	t.Helper()
+	stdoutR, stdoutW := io.Pipe()
+	r := &serveRun{stop: make(chan os.Signal, 1), exit: make(chan int, 1), stderr: &lockedBuffer{}}
+	go func() {
+		r.exit <- serve(append([]string{"--listen", "127.0.0.1:0"}, args...), stdoutW, r.stderr, r.stop)
+		stdoutW.Close()
+	}()
+	br := bufio.NewReader(stdoutR)
+	line, err := br.ReadString('\n')
+	if err != nil {
+		t.Fatalf("serve %q: %v; stderr: %s", args, err, r.stderr)
+	}
+	addr, ok := strings.CutPrefix(strings.TrimSpace(line), "listening on ")
+	if !ok {
+		t.Fatalf("first line %q", line)
+	}
+	r.addr = addr
+	if r.seedLine, err = br.ReadString('\n'); err != nil {
+		t.Fatal(err)
+	}
+	go io.Copy(io.Discard, br)
+	t.Cleanup(func() {
+		if !r.stopped {
+			r.shutdown(t)
+		}
+	})
+	return r
+}
+
+// shutdown stops the server as SIGTERM would and returns its exit code.
+func (r *serveRun) shutdown(t *testing.T) int {
+	t.Helper()
+	r.stopped = true
+	r.stop <- syscall.SIGTERM
+	select {
+	case code := <-r.exit:
+		return code
+	case <-time.After(20 * time.Second):
+		t.Fatal("serve did not exit")
+	}
+	return -1
+}
+
+func (r *serveRun) connect(t *testing.T) *pgx.Conn {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c, err := pgx.Connect(ctx, "postgres://u@"+r.addr+"/db?sslmode=disable")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close(context.Background()) })
+	return c
+}
+
+func queryString(t *testing.T, c *pgx.Conn, sql string) string {
+	t.Helper()
+	var s string
+	if err := c.QueryRow(context.Background(), sql).Scan(&s); err != nil {
+		t.Fatalf("%s: %v", sql, err)
+	}
+	return s
+}
+
+// TestServeIsolationAndStrategyFlagsSetSessionDefaults pins --isolation,
+// --strategy and --profile through SHOW, as a client sees them: the level
+// in PostgreSQL's terms and in fickle's, and the strategy every session
+// starts with (--profile postgres means latest unless --strategy says
+// otherwise).
+func TestServeIsolationAndStrategyFlagsSetSessionDefaults(t *testing.T) {
+	tests := []struct {
+		args                 []string
+		pg, fickle, strategy string
+	}{
+		{nil, "read committed", "RC", "adversarial"},
+		{[]string{"--isolation", "read-committed", "--strategy", "random"}, "read committed", "RC", "random"},
+		{[]string{"--isolation", "repeatable-read"}, "repeatable read", "SI", "adversarial"},
+		{[]string{"--isolation", "serializable", "--strategy", "oldest"}, "serializable", "SER", "oldest"},
+		{[]string{"--isolation", "read-atomic"}, "read committed", "RA", "adversarial"},
+		{[]string{"--isolation", "causal"}, "read committed", "CC", "adversarial"},
+		{[]string{"--isolation", "prefix"}, "read committed", "PC", "adversarial"},
+		{[]string{"--isolation", "snapshot", "--strategy", "latest"}, "repeatable read", "SI", "latest"},
+		{[]string{"--profile", "postgres", "--isolation", "serializable"}, "serializable", "SER", "latest"},
+		{[]string{"--profile", "postgres", "--strategy", "adversarial"}, "read committed", "RC", "adversarial"},
+	}
+	for _, tc := range tests {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			c := startServe(t, tc.args...).connect(t)
+			if got := queryString(t, c, "SHOW transaction_isolation"); got != tc.pg {
+				t.Errorf("transaction_isolation = %q, want %q", got, tc.pg)
+			}
+			if got := queryString(t, c, "SHOW fickle.isolation"); got != tc.fickle {
+				t.Errorf("fickle.isolation = %q, want %q", got, tc.fickle)
+			}
+			if got := queryString(t, c, "SHOW fickle.strategy"); got != tc.strategy {
+				t.Errorf("fickle.strategy = %q, want %q", got, tc.strategy)
+			}
+		})
+	}
+}
+
+// TestServePrintsSeedAndSettings pins the second start line, which holds
+// what replays the run.
+func TestServePrintsSeedAndSettings(t *testing.T) {
+	r := startServe(t, "--seed", "42", "--strategy", "random", "--isolation", "causal", "--realtime")
+	want := "seed 42 (--strategy random --isolation causal --profile axiomatic --realtime)\n"
+	if r.seedLine != want {
+		t.Errorf("start line %q, want %q", r.seedLine, want)
+	}
+	if code := r.shutdown(t); code != 0 {
+		t.Errorf("exit %d", code)
+	}
+}
+
+// TestServeLoadHistoryAndCheck runs the whole recording path: --load puts
+// a fixture into the initial state, clients run transactions, SELECT *
+// FROM fickle_check() judges the history so far, and at shutdown the
+// --history file reads back as a history the oracle accepts, whose first
+// transactions read the fixture from init (the load is not part of it).
+func TestServeLoadHistoryAndCheck(t *testing.T) {
+	dir := t.TempDir()
+	load := filepath.Join(dir, "fixture.sql")
+	if err := os.WriteFile(load, []byte("CREATE TABLE acc (id int PRIMARY KEY, bal int);\n"+
+		"BEGIN;\nINSERT INTO acc VALUES (1, 100);\nINSERT INTO acc VALUES (2, 50);\nCOMMIT;\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	hpath := filepath.Join(dir, "run.jsonl")
+	r := startServe(t, "--load", load, "--history", hpath, "--seed", "7", "--isolation", "serializable")
+	ctx := context.Background()
+	a, b := r.connect(t), r.connect(t)
+	var total int
+	if err := a.QueryRow(ctx, "SELECT sum(bal) FROM acc").Scan(&total); err != nil || total != 150 {
+		t.Fatalf("fixture: sum = %d, %v", total, err)
+	}
+	for i, c := range []*pgx.Conn{a, b} {
+		tx, err := c.Begin(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tx.Exec(ctx, "UPDATE acc SET bal = bal - 10 WHERE id = $1", i+1); err != nil {
+			t.Fatal(err)
+		}
+		if err := tx.Commit(ctx); err != nil && !strings.Contains(err.Error(), "40001") {
+			t.Fatal(err)
+		}
+	}
+	rows, err := a.Query(ctx, "SELECT level, verdict FROM fickle_check()")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var levels []string
+	for rows.Next() {
+		var level, verdict string
+		if err := rows.Scan(&level, &verdict); err != nil {
+			t.Fatal(err)
+		}
+		levels = append(levels, level)
+		if level == "own" && verdict != "consistent" {
+			t.Errorf("fickle_check(): own level %s", verdict)
+		}
+	}
+	if rows.Err() != nil || len(levels) < 2 || levels[0] != "own" {
+		t.Fatalf("fickle_check() rows %v, %v", levels, rows.Err())
+	}
+	if code := r.shutdown(t); code != 0 {
+		t.Fatalf("exit %d: %s", code, r.stderr)
+	}
+
+	h, err := history.Import(hpath, history.FormatFickle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := oracle.Check(h, oracle.Options{}); res.Verdict != oracle.Consistent {
+		t.Fatalf("history file: %v", res.Verdict)
+	}
+	if n := len(h.Txns[history.Init].Ops); n != 2 {
+		t.Errorf("init writes %d keys, want the fixture's 2", n)
+	}
+	first := h.Txns[1]
+	if first.Level != history.Serializable {
+		t.Errorf("first transaction at %v, want SER (--isolation serializable)", first.Level)
+	}
+	for _, op := range first.Ops {
+		if op.Kind == history.OpRead && op.Writer != history.Init {
+			t.Errorf("the first transaction read %v from T%d, want init", h.Keys[op.Key], op.Writer)
+		}
+	}
+	text, _ := os.ReadFile(hpath)
+	if !strings.Contains(strings.SplitN(string(text), "\n", 2)[0], `"seed":"7"`) {
+		t.Errorf("header lacks the seed: %s", strings.SplitN(string(text), "\n", 2)[0])
+	}
+}
+
+// TestServeCheckpointStartsNewHistory pins SELECT fickle_checkpoint() over
+// the wire: what was committed before it becomes init's, fickle_check()
+// judges only what follows, and the --history file, which holds both
+// histories, reads back as the second one.
+func TestServeCheckpointStartsNewHistory(t *testing.T) {
+	hpath := filepath.Join(t.TempDir(), "run.jsonl")
+	r := startServe(t, "--history", hpath)
+	c := r.connect(t)
+	ctx := context.Background()
+	for _, sql := range []string{"CREATE TABLE t (k int PRIMARY KEY, v int)", "INSERT INTO t VALUES (1, 1), (2, 2)", "UPDATE t SET v = 3 WHERE k = 1"} {
+		if _, err := c.Exec(ctx, sql); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var ended int64
+	if err := c.QueryRow(ctx, "SELECT fickle_checkpoint()").Scan(&ended); err != nil || ended < 2 {
+		t.Fatalf("fickle_checkpoint() = %d, %v; want at least the INSERT's and the UPDATE's transactions", ended, err)
+	}
+	if _, err := c.Exec(ctx, "UPDATE t SET v = v + 1 WHERE k = 2"); err != nil {
+		t.Fatal(err)
+	}
+	if got := queryString(t, c, "SELECT verdict FROM fickle_check() WHERE level = 'own'"); got != "consistent" {
+		t.Errorf("after the checkpoint: %s", got)
+	}
+	if code := r.shutdown(t); code != 0 {
+		t.Fatalf("exit %d: %s", code, r.stderr)
+	}
+	h, err := history.Import(hpath, history.FormatFickle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := oracle.Check(h, oracle.Options{}); res.Verdict != oracle.Consistent {
+		t.Fatalf("history file: %v", res.Verdict)
+	}
+	if n := len(h.Txns[history.Init].Ops); n != 2 {
+		t.Errorf("init writes %d keys, want 2", n)
+	}
+	for _, tx := range h.Txns[1:] {
+		for _, op := range tx.Ops {
+			if op.Kind == history.OpRead && op.Writer != history.Init && op.Writer != tx.ID {
+				t.Errorf("T%d read %v from T%d: only init wrote before it", tx.ID, h.Keys[op.Key], op.Writer)
+			}
+		}
+	}
+}
+
+// TestServeWithoutRecordingRefusesCheck pins the clear error of
+// fickle_check() when neither --history nor --record was given.
+func TestServeWithoutRecordingRefusesCheck(t *testing.T) {
+	c := startServe(t).connect(t)
+	_, err := c.Exec(context.Background(), "SELECT * FROM fickle_check()")
+	if err == nil || !strings.Contains(err.Error(), "55000") {
+		t.Fatalf("got %v, want 55000", err)
+	}
+}
+
+// TestServeFlagErrors pins the exit codes and messages of bad flags (2)
+// and of unusable --load and --replay files (1).
+func TestServeFlagErrors(t *testing.T) {
+	dir := t.TempDir()
+	badLoad := filepath.Join(dir, "bad.sql")
+	if err := os.WriteFile(badLoad, []byte("CREATE TABLE a (k int PRIMARY KEY);\n\nINSERT INTO missing VALUES (1);\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	openLoad := filepath.Join(dir, "open.sql")
+	if err := os.WriteFile(openLoad, []byte("BEGIN;\nCREATE TABLE a (k int PRIMARY KEY);\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"--nope"}, 2, "flag provided but not defined"},
+		{[]string{"extra"}, 2, "unexpected argument"},
+		{[]string{"--isolation", "sometimes"}, 2, "--isolation"},
+		{[]string{"--strategy", "nice"}, 2, "--strategy"},
+		{[]string{"--profile", "mysql"}, 2, "--profile"},
+		{[]string{"--seed", "-1"}, 2, "invalid value"},
+		{[]string{"--load", filepath.Join(dir, "none.sql")}, 1, "--load"},
+		{[]string{"--load", badLoad}, 1, "line 3: ERROR 42P01"},
+		{[]string{"--load", openLoad}, 1, "transaction block"},
+		{[]string{"--replay", filepath.Join(dir, "none.jsonl")}, 1, "--replay"},
+		{[]string{"--history", filepath.Join(dir, "no", "such", "dir.jsonl")}, 1, "--history"},
+		{[]string{"--listen", "256.0.0.1:99999"}, 1, ""},
+	}
+	for _, tc := range tests {
+		var stderr lockedBuffer
+		code := serve(tc.args, io.Discard, &stderr, nil)
+		if code != tc.code || !strings.Contains(stderr.String(), tc.msg) {
+			t.Errorf("serve(%q) = %d, %q; want %d and a message with %q", tc.args, code, stderr.String(), tc.code, tc.msg)
 		}
 	}
 }
