@@ -4,10 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -402,5 +404,55 @@ func TestServeFlagErrors(t *testing.T) {
 		if code != tc.code || !strings.Contains(stderr.String(), tc.msg) {
 			t.Errorf("serve(%q) = %d, %q; want %d and a message with %q", tc.args, code, stderr.String(), tc.code, tc.msg)
 		}
+	}
+}
+
+// replayWorkload runs a fixed sequence on two connections: a writes ten
+// versions of one row, then b reads it ten times, each read free (at read
+// committed) to return any version from its previous one on. It returns
+// what b read.
+func replayWorkload(t *testing.T, r *serveRun) []int {
+	t.Helper()
+	ctx := context.Background()
+	a := r.connect(t)
+	b := r.connect(t)
+	for _, sql := range []string{"CREATE TABLE t (k int PRIMARY KEY, v int)", "INSERT INTO t VALUES (1, 0)"} {
+		if _, err := a.Exec(ctx, sql); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := 1; i <= 10; i++ {
+		if _, err := a.Exec(ctx, "UPDATE t SET v = $1 WHERE k = 1", i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got []int
+	for i := 0; i < 10; i++ {
+		v := -1 // the row may be absent: b may read init's version
+		if err := b.QueryRow(ctx, "SELECT v FROM t WHERE k = 1").Scan(&v); err != nil && !errors.Is(err, pgx.ErrNoRows) {
+			t.Fatal(err)
+		}
+		got = append(got, v)
+	}
+	return got
+}
+
+// TestServeReplayReissuesRecordedChoices pins --replay: a run with another
+// seed, replaying a recorded history, reads what the recorded run read,
+// where without the replay that seed reads otherwise.
+func TestServeReplayReissuesRecordedChoices(t *testing.T) {
+	hpath := filepath.Join(t.TempDir(), "run.jsonl")
+	r := startServe(t, "--strategy", "random", "--seed", "1", "--history", hpath)
+	recorded := replayWorkload(t, r)
+	if code := r.shutdown(t); code != 0 {
+		t.Fatalf("exit %d: %s", code, r.stderr)
+	}
+	other := replayWorkload(t, startServe(t, "--strategy", "random", "--seed", "2"))
+	if slices.Equal(other, recorded) {
+		t.Fatalf("seeds 1 and 2 read the same (%v): the test cannot tell a replay", other)
+	}
+	replayed := replayWorkload(t, startServe(t, "--strategy", "random", "--seed", "2", "--replay", hpath))
+	if !slices.Equal(replayed, recorded) {
+		t.Errorf("replay read %v, the recorded run %v", replayed, recorded)
 	}
 }
