@@ -456,3 +456,69 @@ func TestServeReplayReissuesRecordedChoices(t *testing.T) {
 		t.Errorf("replay read %v, the recorded run %v", replayed, recorded)
 	}
 }
+
+// TestServeHistoryFlushedAtCommit pins that a COMMIT the client saw
+// acknowledged is in the --history file while the server still runs.
+func TestServeHistoryFlushedAtCommit(t *testing.T) {
+	hpath := filepath.Join(t.TempDir(), "run.jsonl")
+	r := startServe(t, "--history", hpath)
+	c := r.connect(t)
+	ctx := context.Background()
+	if _, err := c.Exec(ctx, "CREATE TABLE t (k int PRIMARY KEY, v int)"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Exec(ctx, "INSERT INTO t VALUES (1, 1)"); err != nil {
+		t.Fatal(err)
+	}
+	h, err := history.Import(hpath, history.FormatFickle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrote := false
+	for _, tx := range h.Txns[1:] {
+		for _, op := range tx.Ops {
+			wrote = wrote || (op.Kind == history.OpWrite && tx.Outcome == history.Committed)
+		}
+	}
+	if !wrote {
+		t.Errorf("the committed INSERT is not in the history file yet")
+	}
+}
+
+// TestServeProfilePostgresReadsLatest pins --profile postgres against the
+// default profile: a second connection always sees a committed update
+// (real time and the latest strategy), where the adversarial default may
+// serve a stale row to it (no real time in the axioms).
+func TestServeProfilePostgresReadsLatest(t *testing.T) {
+	staleReads := func(args ...string) int {
+		r := startServe(t, args...)
+		ctx := context.Background()
+		a, b := r.connect(t), r.connect(t)
+		if _, err := a.Exec(ctx, "CREATE TABLE t (k int PRIMARY KEY, v int)"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := a.Exec(ctx, "INSERT INTO t VALUES (1, 0)"); err != nil {
+			t.Fatal(err)
+		}
+		stale := 0
+		for i := 1; i <= 30; i++ {
+			if _, err := a.Exec(ctx, "UPDATE t SET v = $1 WHERE k = 1", i); err != nil {
+				t.Fatal(err)
+			}
+			v := -1
+			if err := b.QueryRow(ctx, "SELECT v FROM t WHERE k = 1").Scan(&v); err != nil && !errors.Is(err, pgx.ErrNoRows) {
+				t.Fatal(err)
+			}
+			if v != i {
+				stale++
+			}
+		}
+		return stale
+	}
+	if n := staleReads("--profile", "postgres", "--seed", "3"); n != 0 {
+		t.Errorf("--profile postgres: %d stale reads of 30, want 0", n)
+	}
+	if n := staleReads("--seed", "3"); n == 0 {
+		t.Errorf("the adversarial default served no stale read in 30: the comparison shows nothing")
+	}
+}
