@@ -205,6 +205,9 @@ func serve(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
 	ctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
 	if err := srv.Shutdown(ctx); err != nil {
+		// Sessions may still be ending and logging: leave the history
+		// file as flushed at its last commit rather than race them.
+		hw = nil
 		return fail("shutdown: %v", err)
 	}
 	if err := closeHistory(); err != nil {
@@ -216,14 +219,17 @@ func serve(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
 // loadSQL runs the statements of the SQL file at path in one session, as
 // psql -f would without its backslash commands: each statement outside a
 // transaction block in its own transaction, BEGIN ... COMMIT blocks as
-// written. It stops at the first error. COPY ... FROM STDIN is not
-// supported (the data would follow the statement in the file).
+// written, reading with the latest strategy whatever --strategy says, so
+// that the initial state is what the file describes. It stops at the first
+// error. COPY ... FROM STDIN is not supported (the data would follow the
+// statement in the file).
 func loadSQL(eng *sqlexec.Engine, path string) error {
 	text, err := os.ReadFile(path)
 	if err != nil {
 		return err
 	}
-	s := eng.NewSession(sqlexec.SessionInfo{User: "fickle", Database: "fickle", ApplicationName: "fickle serve --load"})
+	s := eng.NewSession(sqlexec.SessionInfo{User: "fickle", Database: "fickle", ApplicationName: "fickle serve --load",
+		StartupParams: map[string]string{"fickle.strategy": "latest"}})
 	defer s.Close()
 	sts, err := s.Parse(string(text))
 	if err != nil {
