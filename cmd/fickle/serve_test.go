@@ -522,3 +522,34 @@ func TestServeProfilePostgresReadsLatest(t *testing.T) {
 		t.Errorf("the adversarial default served no stale read in 30: the comparison shows nothing")
 	}
 }
+
+// TestServeLoadCopyFromStdin pins COPY ... FROM STDIN in a --load file, as
+// pg_dump writes it: the data lines up to "\." load, NULLs included, and
+// the SQL after them runs; bad data fails naming the COPY's line.
+func TestServeLoadCopyFromStdin(t *testing.T) {
+	dir := t.TempDir()
+	load := filepath.Join(dir, "dump.sql")
+	if err := os.WriteFile(load, []byte("CREATE TABLE t (k int PRIMARY KEY, name text);\n"+
+		"COPY t (k, name) FROM stdin;\n1\tone\n2\t\\N\n3\tthree; not a statement\n\\.\n"+
+		"INSERT INTO t VALUES (4, 'four');\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := startServe(t, "--load", load).connect(t)
+	rows, err := c.Query(context.Background(), "SELECT k::text || ':' || coalesce(name, 'NULL') FROM t ORDER BY k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if got, want := strings.Join(loaded, ","), "1:one,2:NULL,3:three; not a statement,4:four"; err != nil || got != want {
+		t.Errorf("loaded %q (%v), want %q", got, err, want)
+	}
+
+	bad := filepath.Join(dir, "bad.sql")
+	if err := os.WriteFile(bad, []byte("CREATE TABLE t (k int PRIMARY KEY);\n\nCOPY t FROM STDIN;\nx\n\\.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stderr lockedBuffer
+	if code := serve([]string{"--load", bad}, io.Discard, &stderr, nil); code != 1 || !strings.Contains(stderr.String(), "line 3: ERROR 22P02") {
+		t.Errorf("bad COPY data: exit %d, %q; want 1 and line 3, 22P02", code, stderr.String())
+	}
+}
