@@ -229,10 +229,16 @@ func loadSQL(eng *sqlexec.Engine, path string) error {
 	if err != nil {
 		return err
 	}
+	return loadText(eng, string(text))
+}
+
+// loadText runs a --load file's text (see loadSQL). Errors other than
+// the file's own name a line of text.
+func loadText(eng *sqlexec.Engine, text string) error {
 	s := eng.NewSession(sqlexec.SessionInfo{User: "fickle", Database: "fickle", ApplicationName: "fickle serve --load",
 		StartupParams: map[string]string{"fickle.strategy": "latest"}})
 	defer s.Close()
-	l := &loader{s: s, text: string(text), ctx: context.Background()}
+	l := &loader{s: s, text: text, ctx: context.Background()}
 	for pos := 0; pos < len(l.text); {
 		loc := copyFromStdin.FindStringIndex(l.text[pos:])
 		if loc == nil {
@@ -252,7 +258,7 @@ func loadSQL(eng *sqlexec.Engine, path string) error {
 		pos = next
 	}
 	if s.InTxn() {
-		return errors.New("the file ends inside a transaction block (BEGIN without COMMIT)")
+		return loadError(l.line(len(text)), errors.New("the file ends inside a transaction block (BEGIN without COMMIT)"))
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"os"
@@ -20,7 +21,9 @@ import (
 	"github.com/jackc/pgx/v5/pgproto3"
 
 	"github.com/fickle-db/fickle/history"
+	"github.com/fickle-db/fickle/isolation"
 	"github.com/fickle-db/fickle/oracle"
+	"github.com/fickle-db/fickle/sqlexec"
 )
 
 // TestServeListensAndShutsDownOnSignal starts `fickle serve --listen
@@ -552,4 +555,40 @@ func TestServeLoadCopyFromStdin(t *testing.T) {
 	if code := serve([]string{"--load", bad}, io.Discard, &stderr, nil); code != 1 || !strings.Contains(stderr.String(), "line 3: ERROR 22P02") {
 		t.Errorf("bad COPY data: exit %d, %q; want 1 and line 3, 22P02", code, stderr.String())
 	}
+}
+
+// FuzzLoadText feeds arbitrary --load files to the loader: it must never
+// panic or fail inside the engine (XX000), and every error must name a
+// line of the file.
+func FuzzLoadText(f *testing.F) {
+	for _, seed := range []string{
+		"CREATE TABLE t (k int PRIMARY KEY, v text);\nINSERT INTO t VALUES (1, 'a');\n",
+		"CREATE TABLE t (k int PRIMARY KEY, v text);\nCOPY t FROM stdin;\n1\tx\n2\t\\N\n\\.\nSELECT 1;\n",
+		"COPY t FROM STDIN;\n",
+		"CREATE TABLE t (k int);\nCOPY t (k) FROM stdin;\n1\n",
+		"BEGIN;\nCREATE TABLE t (k int);\n",
+		"BEGIN; SAVEPOINT a; ROLLBACK TO a; RELEASE a; COMMIT;",
+		"SELEC 1;\n\n",
+		"CREATE TABLE t (k int);\nCOPY t TO STDOUT;\n",
+		"COPY t FROM stdin; SELECT 1;\n\\.\n",
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		eng, err := sqlexec.NewEngine(sqlexec.Config{Store: isolation.NewStore(isolation.Config{})})
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = loadText(eng, text)
+		if err == nil {
+			return
+		}
+		var line int
+		if _, serr := fmt.Sscanf(err.Error(), "line %d:", &line); serr != nil || line < 1 || line > strings.Count(text, "\n")+1 {
+			t.Fatalf("error %q names no line of the text", err)
+		}
+		if strings.Contains(err.Error(), "XX000") {
+			t.Fatalf("internal error: %v", err)
+		}
+	})
 }
