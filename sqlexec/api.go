@@ -16,7 +16,8 @@ type Config struct {
 	// DefaultIsolation is the level of every transaction that asks for none
 	// (fickle serve --isolation); history.LevelUnknown means read
 	// committed. PostgreSQL's levels become the sessions'
-	// default_transaction_isolation, fickle's others their fickle.isolation.
+	// default_transaction_isolation, fickle's others their fickle.isolation;
+	// a session that sets default_transaction_isolation itself gets it.
 	DefaultIsolation history.Level
 	// Strategy is the store's default strategy (isolation.Config.Strategy),
 	// which fickle.strategy shows and RESET returns to in every session.

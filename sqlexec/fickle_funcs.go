@@ -45,6 +45,20 @@ func (e *Engine) settingOverrides() map[string]string {
 	return o
 }
 
+// followPGDefaultIsolation keeps the session's two defaults in step when
+// it sets PostgreSQL's default_transaction_isolation (SET, SET SESSION
+// CHARACTERISTICS, set_config): the later one wins, so an application that
+// asks for SERIALIZABLE gets it on a server started with --isolation
+// causal, whose default lives in fickle.isolation. RESET brings back the
+// server's fickle.isolation too.
+func (s *Session) followPGDefaultIsolation(reset, local bool) {
+	v := ""
+	if reset {
+		v = s.engine.settingOverrides()["fickle.isolation"]
+	}
+	_ = s.settings.set("fickle.isolation", v, local)
+}
+
 // fickleFunc compiles fickle's own functions in an expression:
 // fickle_checkpoint(), and fickle_check(), which is a table function and
 // only valid in FROM. ok is false for every other name.

@@ -269,3 +269,42 @@ func TestFickleCheckpointFoldsStateIntoInit(t *testing.T) {
 		t.Errorf("after it ended: %v", err)
 	}
 }
+
+// TestPGDefaultIsolationOverridesServerFickleLevel pins that on a server
+// whose default is one of fickle's own levels (carried by fickle.isolation),
+// an application's later choice of PostgreSQL's default wins, by each way
+// of making it, and RESET returns to the server's level.
+func TestPGDefaultIsolationOverridesServerFickleLevel(t *testing.T) {
+	eng, _ := newRecordingEngine(t, Config{DefaultIsolation: history.Causal}, isolation.Config{})
+	for _, set := range []string{
+		"SET default_transaction_isolation = 'serializable'",
+		"SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL SERIALIZABLE",
+		"SELECT set_config('default_transaction_isolation', 'serializable', false)",
+	} {
+		s := eng.NewSession(SessionInfo{User: "u"})
+		if got := show(t, s, "fickle.isolation"); got != "CC" {
+			t.Fatalf("server default %q, want CC", got)
+		}
+		mustRun(t, s, set)
+		if got := show(t, s, "fickle.isolation"); got != "SER" {
+			t.Errorf("after %s: fickle.isolation %q, want SER", set, got)
+		}
+		mustRun(t, s, "RESET default_transaction_isolation")
+		if got := show(t, s, "fickle.isolation"); got != "CC" {
+			t.Errorf("after RESET: fickle.isolation %q, want the server's CC", got)
+		}
+		mustRun(t, s, "SET fickle.isolation = 'prefix'")
+		if got := show(t, s, "transaction_isolation"); got != "read committed" {
+			t.Errorf("after SET fickle.isolation: transaction_isolation %q", got)
+		}
+		if got := show(t, s, "fickle.isolation"); got != "PC" {
+			t.Errorf("the later SET fickle.isolation: %q, want PC", got)
+		}
+		s.Close()
+	}
+	s := eng.NewSession(SessionInfo{User: "u", StartupParams: map[string]string{"default_transaction_isolation": "repeatable read"}})
+	defer s.Close()
+	if got := show(t, s, "fickle.isolation"); got != "SI" {
+		t.Errorf("with default_transaction_isolation in the startup packet: fickle.isolation %q, want SI", got)
+	}
+}

@@ -431,6 +431,9 @@ func (b *binder) setConfig(sc *scope, argNodes []*pg_query.Node, loc int32) (*sc
 		if err := x.s.settings.set(vals[0].(string), val, local && x.s.txn != nil); err != nil {
 			return nil, err
 		}
+		if strings.EqualFold(vals[0].(string), "default_transaction_isolation") {
+			x.s.followPGDefaultIsolation(false, local && x.s.txn != nil)
+		}
 		v, _ := x.s.setting(vals[0].(string))
 		return v, nil
 	}}, true, nil

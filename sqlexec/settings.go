@@ -113,6 +113,12 @@ func newSettings(info SessionInfo, overrides map[string]string) settings {
 			v = nv
 		}
 		s.vals[lk] = v
+		if lk == "default_transaction_isolation" {
+			// The client's choice of PostgreSQL's default beats the
+			// server's fickle.isolation (a fickle.isolation startup
+			// parameter, sorted after it, still beats both).
+			s.vals["fickle.isolation"] = ""
+		}
 	}
 	s.changed = make(map[string]bool)
 	return s

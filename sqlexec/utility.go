@@ -109,6 +109,9 @@ func (b *binder) setPlan(vs *pg_query.VariableSetStmt) (*stmtPlan, error) {
 		if err := s.settings.set(name, v, local); err != nil {
 			return nil, err
 		}
+		if name == "default_transaction_isolation" {
+			s.followPGDefaultIsolation(toDefault, local)
+		}
 		if name == "fickle.session" && v != "" && s.txn == nil {
 			s.kv = s.engine.store.Session(v)
 		}
@@ -146,6 +149,7 @@ func (s *Session) setCharacteristics(o TxnOptions) error {
 		if err := s.settings.set("default_transaction_isolation", o.Isolation, false); err != nil {
 			return err
 		}
+		s.followPGDefaultIsolation(false, false)
 	}
 	if o.ReadOnly {
 		_ = s.settings.set("default_transaction_read_only", "on", false)
