@@ -62,6 +62,15 @@
 // A panic inside the engine is recovered at the API and becomes XX000 for
 // that statement.
 //
+// # fickle's own functions
+//
+// SELECT fickle_checkpoint() folds the committed state into the store's
+// init and starts a new history (not inside a transaction block, 25001);
+// SELECT * FROM fickle_check() checks the history recorded so far with the
+// oracle, each transaction at its own level and then every level from RC
+// up, one row each (fickle_funcs.go). The sessions' default level and
+// strategy come from Config (fickle serve --isolation, --strategy).
+//
 // # Debugging
 //
 // The scripts in testdata/scripts run SQL in-process against a real store:
