@@ -442,21 +442,30 @@ func replayWorkload(t *testing.T, r *serveRun) []int {
 
 // TestServeReplayReissuesRecordedChoices pins --replay: a run with another
 // seed, replaying a recorded history, reads what the recorded run read,
-// where without the replay that seed reads otherwise.
+// where without the replay that seed reads otherwise; also when --load
+// put a fixture into init first (the file then holds a checkpoint).
 func TestServeReplayReissuesRecordedChoices(t *testing.T) {
-	hpath := filepath.Join(t.TempDir(), "run.jsonl")
-	r := startServe(t, "--strategy", "random", "--seed", "1", "--history", hpath)
-	recorded := replayWorkload(t, r)
-	if code := r.shutdown(t); code != 0 {
-		t.Fatalf("exit %d: %s", code, r.stderr)
+	fixture := filepath.Join(t.TempDir(), "fixture.sql")
+	if err := os.WriteFile(fixture, []byte("CREATE TABLE f (k int PRIMARY KEY);\nINSERT INTO f VALUES (1);\n"), 0o644); err != nil {
+		t.Fatal(err)
 	}
-	other := replayWorkload(t, startServe(t, "--strategy", "random", "--seed", "2"))
-	if slices.Equal(other, recorded) {
-		t.Fatalf("seeds 1 and 2 read the same (%v): the test cannot tell a replay", other)
-	}
-	replayed := replayWorkload(t, startServe(t, "--strategy", "random", "--seed", "2", "--replay", hpath))
-	if !slices.Equal(replayed, recorded) {
-		t.Errorf("replay read %v, the recorded run %v", replayed, recorded)
+	for name, extra := range map[string][]string{"empty init": nil, "with --load": {"--load", fixture}} {
+		t.Run(name, func(t *testing.T) {
+			hpath := filepath.Join(t.TempDir(), "run.jsonl")
+			r := startServe(t, append([]string{"--strategy", "random", "--seed", "1", "--history", hpath}, extra...)...)
+			recorded := replayWorkload(t, r)
+			if code := r.shutdown(t); code != 0 {
+				t.Fatalf("exit %d: %s", code, r.stderr)
+			}
+			other := replayWorkload(t, startServe(t, append([]string{"--strategy", "random", "--seed", "2"}, extra...)...))
+			if slices.Equal(other, recorded) {
+				t.Fatalf("seeds 1 and 2 read the same (%v): the test cannot tell a replay", other)
+			}
+			replayed := replayWorkload(t, startServe(t, append([]string{"--strategy", "random", "--seed", "2", "--replay", hpath}, extra...)...))
+			if !slices.Equal(replayed, recorded) {
+				t.Errorf("replay read %v, the recorded run %v", replayed, recorded)
+			}
+		})
 	}
 }
 
