@@ -57,11 +57,14 @@ func (s *fickleServer) DSN() string {
 	return fmt.Sprintf("postgres://fickle@%s:%d/fickle?sslmode=disable", s.Host, s.Port)
 }
 
-// startFickle starts `fickle serve --listen 127.0.0.1:0 args...` and stops it
-// when the test ends. The server's output is logged if the test fails.
+// startFickle starts `fickle serve --listen 127.0.0.1:0 --strategy latest
+// args...` and stops it when the test ends. The server's output is logged if
+// the test fails. These tests pin what clients and SQL do, not isolation, so
+// reads serve the latest committed version (as PostgreSQL's would across a
+// connection pool) unless args give another --strategy.
 func startFickle(t testing.TB, args ...string) *fickleServer {
 	t.Helper()
-	cmd := exec.Command(fickleBin, append([]string{"serve", "--listen", "127.0.0.1:0"}, args...)...)
+	cmd := exec.Command(fickleBin, append([]string{"serve", "--listen", "127.0.0.1:0", "--strategy", "latest"}, args...)...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
