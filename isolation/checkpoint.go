@@ -49,10 +49,11 @@ func (e *engine) checkpoint() (*history.History, error) {
 		for _, ix := range tb.indexes {
 			ix.entries.Clear()
 		}
+		tb.scans, tb.liveScans, tb.scanFloor = nil, 0, nil
 		tb.keys.Scan(func(_ string, ks *keyState) bool {
 			v := ks.latest()
 			ks.versions = []version{{w: e.init, row: v.row, tomb: v.tomb}}
-			ks.wreaders, ks.lastPick, ks.lastReader, ks.hidSet = nil, 0, nil, false
+			ks.wreaders, ks.lastPick, ks.lastReader, ks.hidSet, ks.scanFloor = nil, 0, nil, false, nil
 			if !v.tomb {
 				for _, ix := range tb.indexes {
 					ix.add(v.row, ks.key)

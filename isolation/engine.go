@@ -46,6 +46,15 @@ type table struct {
 	nextRow uint64
 	dropped bool
 	init    *txn
+	e       *engine
+	// scans are the marks of the scans that may still need a key created
+	// later (phantom.go); liveScans counts those not dead.
+	scans     []*scanMark
+	liveScans int
+	// scanFloor is the latest place bound of the ended PC, SI and SER
+	// transactions that scanned the table: a key created now is placed
+	// after it by every writer.
+	scanFloor *omNode
 }
 
 // keyState is one key of a table: its committed versions in commit order,
@@ -61,6 +70,9 @@ type keyState struct {
 	// affect: the pending ones, and the ended ones placed after its latest
 	// writer (see published).
 	wreaders []*txn
+	// scanFloor is the table's scanFloor when the key was created: every
+	// writer of the key goes after it in co (phantom.go).
+	scanFloor *omNode
 	// lastPick is the version most recently served by an adversarial read,
 	// to lastReader.
 	lastPick   int
@@ -114,7 +126,7 @@ func (e *engine) createTable(spec TableSpec) (TableID, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	id := TableID(len(e.tables))
-	e.tables = append(e.tables, &table{id: id, spec: spec, init: e.init})
+	e.tables = append(e.tables, &table{id: id, spec: spec, init: e.init, e: e})
 	return id, nil
 }
 
@@ -270,6 +282,7 @@ func (tb *table) keyState(k string, create bool) *keyState {
 	if !ok && create {
 		ks = &keyState{key: k, tab: tb.id, versions: []version{{w: tb.init, tomb: true}}}
 		tb.keys.Set(k, ks)
+		tb.e.newKey(tb, ks)
 	}
 	return ks
 }

@@ -93,6 +93,7 @@ func (e *engine) scan(ctx context.Context, t *txn, id TableID, span Span, ro Rea
 		return err
 	}
 	cursor, first := string(span.Start), true
+	mark := e.markScan(t, tb, span)
 	next := func(buf []*keyState) []*keyState {
 		tb.keys.Ascend(cursor, func(k string, ks *keyState) bool {
 			if !first && k == cursor {
@@ -106,6 +107,9 @@ func (e *engine) scan(ctx context.Context, t *txn, id TableID, span Span, ro Rea
 		})
 		if len(buf) > 0 {
 			cursor, first = buf[len(buf)-1].key, false
+		}
+		if mark != nil {
+			mark.cursor, mark.started, mark.done = cursor, !first, len(buf) == 0
 		}
 		return buf
 	}

@@ -187,6 +187,9 @@ func (r *recorder) end(t *txn, after *txn) {
 		return
 	}
 	ht := &r.h.Txns[t.id]
+	for _, p := range t.phantoms {
+		ht.Ops = splicePhantom(ht.Ops, p)
+	}
 	ht.Start, ht.End = int64(t.begin), int64(t.commit)
 	switch t.state {
 	case txnCommitted:
@@ -246,6 +249,11 @@ func (e *engine) historyLocked() *history.History {
 	}
 	for i, t := range src.Txns {
 		t.Ops = slices.Clone(t.Ops)
+		if lt := e.txns[i]; lt.txnLive != nil {
+			for _, p := range lt.phantoms {
+				t.Ops = splicePhantom(t.Ops, p)
+			}
+		}
 		t.Statements = slices.Clone(t.Statements)
 		h.Txns[i] = t
 	}

@@ -41,6 +41,9 @@ func (e *engine) placeCommit(t *txn) (*omNode, error) {
 		for _, w := range ws {
 			writes[w.ks] = true
 			lo = later(lo, w.ks.latest().w.pos)
+			if w.ks.scanFloor != nil {
+				lo = later(lo, w.ks.scanFloor)
+			}
 		}
 	}
 	var hi *omNode

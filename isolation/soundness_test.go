@@ -38,14 +38,14 @@ type wtxn struct {
 }
 
 type wop struct {
-	kind byte // g get, s scan, i insert, u update, d delete
+	kind byte // g get, s scan, i insert, u update, d delete, n insert a fresh key
 	key  int
 }
 
 func genWorkload(rng *rand.Rand, maxTxns int) workload {
 	w := workload{keys: 2 + rng.IntN(2)}
 	ns := 2 + rng.IntN(5)
-	total := 0
+	total, fresh := 0, 0
 	per := 2
 	if maxTxns > 8 {
 		per = 5
@@ -55,7 +55,12 @@ func genWorkload(rng *rand.Rand, maxTxns int) workload {
 		for n := 1 + rng.IntN(per); n > 0 && total < maxTxns; n-- {
 			t := wtxn{level: history.Levels[rng.IntN(len(history.Levels))], rollback: rng.IntN(5) == 0}
 			for k := 1 + rng.IntN(4); k > 0; k-- {
-				t.ops = append(t.ops, wop{kind: "gsiudgu"[rng.IntN(7)], key: rng.IntN(w.keys)})
+				op := wop{kind: "gsiudgun"[rng.IntN(8)], key: rng.IntN(w.keys)}
+				if op.kind == 'n' {
+					op.key = w.keys + fresh // a key nobody used before: scans earlier did not list it
+					fresh++
+				}
+				t.ops = append(t.ops, op)
 			}
 			txns = append(txns, t)
 			total++
@@ -168,7 +173,7 @@ func runWorkload(w workload, cfg Config, rng *rand.Rand) (*Store, error) {
 				_, _, err = c.tx.Get(bg, tab, key(op.key), ReadOptions{})
 			case 's':
 				err = c.tx.Scan(bg, tab, Span{}, ReadOptions{}, func([]byte, []any) (bool, error) { return true, nil })
-			case 'i':
+			case 'i', 'n':
 				_, err = c.tx.Insert(bg, tab, key(op.key), []any{c.val})
 			case 'u':
 				err = c.tx.Update(bg, tab, key(op.key), []any{c.val})
@@ -229,6 +234,9 @@ func TestSoundnessRandomWorkloadsSatisfyTheirLevels(t *testing.T) {
 		if why := bruteCheck(h); why != "" {
 			t.Fatalf("case %d (strategy %d): %s\n%s", c, strat, why, dumpHistory(h))
 		}
+		if why := scansListEveryKey(h); why != "" {
+			t.Fatalf("case %d (strategy %d): %s\n%s", c, strat, why, dumpHistory(h))
+		}
 		if ex, err := oracle.CheckOrder(h, h.CommitOrder, oracle.Options{}, nil); err != nil || ex != nil {
 			t.Fatalf("case %d (strategy %d): the oracle rejects the recorded co: %v %+v\n%s", c, strat, err, ex, dumpHistory(h))
 		}
@@ -260,6 +268,36 @@ func TestSoundnessRandomWorkloadsSatisfyTheirLevels(t *testing.T) {
 		}
 	}
 	t.Logf("%d workloads, %d transactions, %d server aborts, %d also searched without co", cases, txns, aborts, searched)
+}
+
+// scansListEveryKey checks that the history is full for predicate reads: a
+// scan of a transaction above RC that the server did not abort reads every
+// key of the table, the ones created after it as read from init (in a later
+// statement when created while the transaction ran: phantom.go; an RC
+// statement still running when a key is created need not list it).
+func scansListEveryKey(h *history.History) string {
+	for _, tx := range h.Txns[1:] {
+		if tx.Level == history.ReadCommitted || tx.Outcome == history.ServerAborted {
+			continue
+		}
+		for ev, st := range tx.Statements {
+			if !strings.HasPrefix(st.SQL, "s ") {
+				continue
+			}
+			seen := make(map[history.KeyID]bool)
+			for _, op := range tx.Ops {
+				if op.Kind == history.OpRead && (op.Event == uint32(ev) || op.Event > uint32(ev) && op.Writer == history.Init) {
+					seen[op.Key] = true
+				}
+			}
+			for k := range h.Keys {
+				if !seen[history.KeyID(k)] {
+					return fmt.Sprintf("T%d's scan (statement %d) does not list key %s", tx.ID, ev, h.Keys[k].Name)
+				}
+			}
+		}
+	}
+	return ""
 }
 
 // dumpHistory renders h for failure messages.
@@ -315,7 +353,8 @@ func TestSoundnessWithRealTimeSatisfiesTheStrictLevels(t *testing.T) {
 // history.Writer (Config.Log) and reads the JSONL back: the oracle must
 // accept it with its own co, and every transaction must have the recorded
 // outcome, level and session, the same reads of other transactions'
-// versions and the same final writes.
+// versions (except the reads from init of keys created after a scan that
+// the log could no longer carry: phantom.go) and the same final writes.
 func TestLoggedHistoryReadsBackAsTheRecordedOne(t *testing.T) {
 	for c := range 100 {
 		rng := rand.New(rand.NewPCG(uint64(c), 5))
@@ -351,11 +390,38 @@ func TestLoggedHistoryReadsBackAsTheRecordedOne(t *testing.T) {
 			if g.Outcome != r.Outcome || g.Level != r.Level || g.Session != r.Session {
 				t.Fatalf("case %d T%d: logged %s %s s%d, recorded %s %s s%d", c, i, g.Outcome, g.Level, g.Session, r.Outcome, r.Level, r.Session)
 			}
-			if a, b := opSummary(got, &g), opSummary(want, &r); a != b {
-				t.Fatalf("case %d T%d: logged ops %s, recorded %s", c, i, a, b)
+			if why := logCoversRecorded(got, &g, want, &r); why != "" {
+				t.Fatalf("case %d T%d: %s: logged ops %s, recorded %s", c, i, why, opSummary(got, &g), opSummary(want, &r))
 			}
 		}
 	}
+}
+
+// logCoversRecorded reports how logged transaction g differs from recorded
+// r beyond what the log cannot carry: g's reads of other transactions'
+// versions must be r's in order, except reads from init of absent rows that
+// only r has (a key created after g's scan ended or, at RC, after its
+// statement), and the final writes must be the same.
+func logCoversRecorded(gh *history.History, g *history.Txn, rh *history.History, r *history.Txn) string {
+	ga, gw, _ := strings.Cut(opSummary(gh, g), " | ")
+	ra, rw, _ := strings.Cut(opSummary(rh, r), " | ")
+	if gw != rw {
+		return "different writes"
+	}
+	logged, recorded := strings.Fields(ga), strings.Fields(ra)
+	for _, op := range recorded {
+		if len(logged) > 0 && logged[0] == op {
+			logged = logged[1:]
+			continue
+		}
+		if !strings.HasSuffix(op, "<-0,false)") {
+			return "a read is missing from the log: " + op
+		}
+	}
+	if len(logged) > 0 {
+		return "the log has reads the recording lacks: " + strings.Join(logged, " ")
+	}
+	return ""
 }
 
 // opSummary lists a transaction's reads of other transactions' versions

@@ -85,6 +85,8 @@ type txnLive struct {
 	event    uint32             // current statement number
 	stmts    int                // statements started with Statement
 	validBuf []int
+	marks    []markRef     // its scans' marks (phantom.go)
+	phantoms []phantomRead // reads from init of keys created after its scans
 }
 
 // write is a transaction's last write to a key.
@@ -332,6 +334,7 @@ func (e *engine) end(t *txn, st txnState) {
 	}
 	t.sess.last = t
 	e.finishReads(t)
+	e.endMarks(t)
 	var after *txn
 	if t.pos != nil {
 		after = t.pos.prev.t
