@@ -31,7 +31,10 @@
 //     it; predicate reads call the executor back with each live row without
 //     the mutex held and record whether it matched. Locking reads and
 //     ReadOptions.Latest see the latest committed version, or fail with
-//     40001 when the level cannot explain it.
+//     40001 when the level cannot explain it. A scan also reads from init
+//     every key created after it passed the key's place (phantom.go): a
+//     later scan cannot return a row inserted meanwhile where the level
+//     forbids phantoms, and the history lists the read.
 //  4. Writes (Insert, Update, Delete) take row write locks, waiting for
 //     pending writers as PostgreSQL does (locks.go), and enforce primary
 //     keys and unique indexes on the latest committed state plus the
@@ -54,8 +57,9 @@
 // serialize.go where a transaction goes in co; strategy.go which valid
 // choice is made; record.go the history (in memory and streamed to
 // Config.Log); replay.go re-issuing a recorded history's choices;
-// checkpoint.go folding the state into init. Only visibility.go and
-// serialize.go know the levels' rules.
+// checkpoint.go folding the state into init; phantom.go the keys created
+// after a scan passed them. Only visibility.go, serialize.go and phantom.go
+// know the levels' rules.
 //
 // # Profiles
 //
