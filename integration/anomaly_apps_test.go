@@ -24,10 +24,6 @@ type appCase struct {
 	setup []string
 	// rightRealTime runs the right way with Config.RealTime.
 	rightRealTime bool
-	// engineBug, when set, names a known engine bug that makes the right
-	// way go wrong: the right-way check is skipped with it when it does,
-	// and fails when it no longer does (the line is stale).
-	engineBug string
 	// run plays the application on two connections and returns a
 	// description of what went wrong, "" if nothing did. latest runs a
 	// query returning one integer on a third connection that reads the
@@ -57,16 +53,9 @@ func TestApplicationAnomaliesHappenAndRightPracticeAvoidsThem(t *testing.T) {
 				t.Errorf("the wrong way never went wrong in %d seeds", appSeeds)
 			}
 			for seed := range appSeeds {
-				what := playApp(t, ac, seed, true)
-				switch {
-				case what != "" && ac.engineBug != "":
-					t.Skipf("engine bug: %s (seed %d: %s)", ac.engineBug, seed, what)
-				case what != "":
+				if what := playApp(t, ac, seed, true); what != "" {
 					t.Fatalf("the right way went wrong with seed %d: %s", seed, what)
 				}
-			}
-			if ac.engineBug != "" {
-				t.Errorf("the right way never went wrong: remove the stale engine bug %q", ac.engineBug)
 			}
 		})
 	}
@@ -201,9 +190,8 @@ func appCases() []appCase {
 			// a range read that it is free, at REPEATABLE READ: the second
 			// check misses the first booking (a phantom) and the room is
 			// booked twice. SERIALIZABLE with a retry loop books it once.
-			name:      "phantom-double-booking",
-			engineBug: "SERIALIZABLE lets the second clerk's range read miss the first clerk's committed booking (a phantom): a scan records only the keys that exist when it runs, so the second transaction is serialized before the first although the first's range read would have matched the row it inserts",
-			setup:     []string{"CREATE TABLE bookings (id int PRIMARY KEY, room int NOT NULL, day int NOT NULL, who text NOT NULL)", "INSERT INTO bookings VALUES (1, 2, 7, 'carol')"},
+			name:  "phantom-double-booking",
+			setup: []string{"CREATE TABLE bookings (id int PRIMARY KEY, room int NOT NULL, day int NOT NULL, who text NOT NULL)", "INSERT INTO bookings VALUES (1, 2, 7, 'carol')"},
 			run: func(ctx context.Context, t *testing.T, c1, c2 *pgx.Conn, latest func(string) int, right bool) string {
 				level := pgx.RepeatableRead
 				if right {
