@@ -48,28 +48,13 @@ func resolveAggregate(name string, args []Type, star bool) (*Aggregate, error) {
 	if len(defs) == 0 {
 		return nil, funcError(name, args, false)
 	}
-	chosen := -1
+	cands := make([]candidate, len(defs))
 	for i, d := range defs {
-		if len(d.args) == len(args) {
-			exact := true
-			for j := range args {
-				exact = exact && args[j].Oid == d.args[j].Oid
-			}
-			if exact {
-				chosen = i
-				break
-			}
-		}
+		cands[i] = d.candidate
 	}
-	if chosen < 0 {
-		cands := make([]candidate, len(defs))
-		for i, d := range defs {
-			cands[i] = d.candidate
-		}
-		var ambiguous bool
-		if chosen, ambiguous = selectCandidate(args, cands); chosen < 0 {
-			return nil, funcError(name, args, ambiguous)
-		}
+	chosen, err := chooseOverload(name, args, cands)
+	if err != nil {
+		return nil, err
 	}
 	d := defs[chosen]
 	fns, err := coerceArgs(args, d.args)

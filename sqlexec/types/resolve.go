@@ -260,3 +260,30 @@ func operatorError(op string, l, r *Type, ambiguous bool) error {
 	e.Hint = "No operator matches the given name and argument types. You might need to add explicit type casts."
 	return e
 }
+
+// chooseOverload returns the index of the candidate a call name(args)
+// resolves to: an exact match of the argument types, else the one
+// PostgreSQL's func_select_candidate picks (selectCandidate); 42883 when
+// none fits and 42725 when several do.
+func chooseOverload(name string, args []Type, cands []candidate) (int, error) {
+	for i, c := range cands {
+		if len(c.args) == len(args) && sameOids(args, c.args) {
+			return i, nil
+		}
+	}
+	chosen, ambiguous := selectCandidate(args, cands)
+	if chosen < 0 {
+		return -1, funcError(name, args, ambiguous)
+	}
+	return chosen, nil
+}
+
+// sameOids reports whether a and b name the same types, position by position.
+func sameOids(a, b []Type) bool {
+	for i := range a {
+		if a[i].Oid != b[i].Oid {
+			return false
+		}
+	}
+	return true
+}
