@@ -1,0 +1,321 @@
+package sqlexec
+
+import (
+	"sort"
+
+	"github.com/fickle-db/fickle/isolation"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// Access paths. A table item of a FROM clause is read one of four ways,
+// chosen once when the query is bound (chooseAccess): a point read by
+// primary key, point reads of the keys of "pk IN (values)", a lookup of one
+// value of a secondary index, or a scan of the whole table. Items whose
+// reads do not depend on earlier items are read once per execution and
+// joined from memory, through a hash table when an equality allows
+// (planJoins, cachedRows). Every path reports to the store which rows
+// matched, so the history records what the query returned.
+
+// access is the chosen way to read a table item.
+type access struct {
+	kind accessKind
+	// keyVals are the values of the primary key's or index's columns, in
+	// column order.
+	keyVals []*scalar
+	keyTyps []types.Type
+	index   *indexDesc
+}
+
+type accessKind int
+
+const (
+	accessScan accessKind = iota
+	accessPK
+	accessIndex
+	// accessPKList reads the keys of "pk IN (values)" one by one.
+	accessPKList
+)
+
+// keyCompatible reports whether a value of type v can be looked up in a
+// key column of type col by encoding it with the column's type. An untyped
+// string literal ('abc', type unknown) holds a Go string, as text does, so
+// it can key a text or varchar column directly.
+func keyCompatible(col, v types.Type) bool {
+	if col.Oid == v.Oid {
+		return true
+	}
+	ints := func(o types.Oid) bool { return o == types.OidInt2 || o == types.OidInt4 || o == types.OidInt8 }
+	strs := func(o types.Oid) bool { return o == types.OidText || o == types.OidVarchar || o == types.OidName }
+	return ints(col.Oid) && ints(v.Oid) || strs(col.Oid) && (strs(v.Oid) || v.Oid == types.OidUnknown)
+}
+
+// chooseAccess picks a point read by primary key or an index lookup when
+// the item's conditions fix every column of one, else a scan.
+func chooseAccess(it *fromItem, idx int) access {
+	t := it.table
+	earlier := itemBit(idx) - 1
+	if idx >= 63 {
+		earlier = 0
+	}
+	eq := map[int]*scalar{}
+	for _, c := range it.on {
+		if c.eqVal == nil || c.eqSlot < it.off || c.eqSlot >= it.off+it.width {
+			continue
+		}
+		if c.eqVal.refs&^earlier != 0 || c.eqVal.volatile {
+			continue
+		}
+		col := c.eqSlot - it.off
+		if !keyCompatible(t.cols[col].typ, c.eqVal.typ) {
+			continue
+		}
+		if _, ok := eq[col]; !ok {
+			eq[col] = c.eqVal
+		}
+	}
+	covered := func(cols []int) ([]*scalar, []types.Type, bool) {
+		if len(cols) == 0 {
+			return nil, nil, false
+		}
+		vals := make([]*scalar, len(cols))
+		typs := make([]types.Type, len(cols))
+		for i, c := range cols {
+			v, ok := eq[c]
+			if !ok {
+				return nil, nil, false
+			}
+			vals[i], typs[i] = v, t.cols[c].typ
+		}
+		return vals, typs, true
+	}
+	if len(t.pk) == 1 && !t.hidden {
+		for _, c := range it.on {
+			if c.inVals == nil || c.inSlot != it.off+t.pk[0] {
+				continue
+			}
+			usable := true
+			for _, v := range c.inVals {
+				usable = usable && v.refs&^earlier == 0 && !v.volatile && keyCompatible(t.cols[t.pk[0]].typ, v.typ)
+			}
+			if usable && eq[t.pk[0]] == nil {
+				return access{kind: accessPKList, keyVals: c.inVals, keyTyps: []types.Type{t.cols[t.pk[0]].typ}}
+			}
+		}
+	}
+	if vals, typs, ok := covered(t.pk); ok {
+		if !t.hidden {
+			return access{kind: accessPK, keyVals: vals, keyTyps: typs}
+		}
+		if t.pkIndex != nil {
+			return access{kind: accessIndex, keyVals: vals, keyTyps: typs, index: t.pkIndex}
+		}
+	}
+	var best *indexDesc
+	var bestVals []*scalar
+	var bestTyps []types.Type
+	for _, ix := range t.indexes {
+		if vals, typs, ok := covered(ix.cols); ok && (best == nil || ix.unique && !best.unique || len(ix.cols) > len(best.cols)) {
+			best, bestVals, bestTyps = ix, vals, typs
+		}
+	}
+	if best != nil {
+		return access{kind: accessIndex, keyVals: bestVals, keyTyps: bestTyps, index: best}
+	}
+	return access{kind: accessScan}
+}
+
+// encodeLookup evaluates the key values; ok is false when one is NULL (an
+// equality with NULL matches nothing).
+func (a *access) encodeLookup(x *execCtx) (key []byte, ok bool, err error) {
+	key = make([]byte, 0, 16)
+	for i, v := range a.keyVals {
+		d, err := v.eval(x)
+		if err != nil {
+			return nil, false, err
+		}
+		if d == nil {
+			return nil, false, nil
+		}
+		key = types.AppendKey(key, a.keyTyps[i], d)
+	}
+	return key, true, nil
+}
+
+// keyedRow is a row read from a table with its primary key.
+type keyedRow struct {
+	key []byte
+	row []any
+}
+
+// fetchTable reads the table item's rows that satisfy its immediate
+// conditions (those without subqueries), reporting to the store which rows
+// matched. x.row holds the current rows of earlier items.
+func fetchTable(x *execCtx, it *fromItem, withKeys bool) ([]keyedRow, error) {
+	return fetchTableWith(x, it, withKeys, it.on)
+}
+
+// fetchTableWith is fetchTable checking the conditions conds.
+func fetchTableWith(x *execCtx, it *fromItem, withKeys bool, conds []*conj) ([]keyedRow, error) {
+	t := it.table
+	ro := isolation.ReadOptions{Lock: it.lock, Wait: it.wait}
+	var out []keyedRow
+	visit := func(key []byte, row []any) (bool, error) {
+		copy(x.row[it.off:it.off+it.width], row)
+		ok, err := allHold(x, conds, false)
+		if err != nil || !ok {
+			return false, err
+		}
+		kr := keyedRow{row: row}
+		if withKeys {
+			kr.key = append([]byte(nil), key...)
+		}
+		out = append(out, kr)
+		return true, nil
+	}
+	switch it.access.kind {
+	case accessPK:
+		key, ok, err := it.access.encodeLookup(x)
+		if err != nil || !ok {
+			return nil, err
+		}
+		if it.lock != isolation.RowLockNone {
+			err = x.txn.Scan(x.ctx, t.id, isolation.ExactSpan(key), ro, visit)
+			return out, err
+		}
+		row, found, err := x.txn.Get(x.ctx, t.id, key, ro)
+		if err != nil || !found {
+			return nil, err
+		}
+		if _, err := visit(key, row); err != nil {
+			return nil, err
+		}
+		return out, nil
+	case accessPKList:
+		seen := map[string]bool{}
+		var keys []string
+		for _, v := range it.access.keyVals {
+			d, err := v.eval(x)
+			if err != nil {
+				return nil, err
+			}
+			if d == nil {
+				continue
+			}
+			k := string(types.AppendKey(nil, it.access.keyTyps[0], d))
+			if !seen[k] {
+				seen[k] = true
+				keys = append(keys, k)
+			}
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			key := []byte(k)
+			if it.lock != isolation.RowLockNone {
+				if err := x.txn.Scan(x.ctx, t.id, isolation.ExactSpan(key), ro, visit); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			row, found, err := x.txn.Get(x.ctx, t.id, key, ro)
+			if err != nil {
+				return nil, err
+			}
+			if found {
+				if _, err := visit(key, row); err != nil {
+					return nil, err
+				}
+			}
+		}
+		return out, nil
+	case accessIndex:
+		key, ok, err := it.access.encodeLookup(x)
+		if err != nil || !ok {
+			return nil, err
+		}
+		err = x.txn.ScanIndex(x.ctx, it.access.index.id, isolation.ExactSpan(key), ro, visit)
+		return out, err
+	}
+	err := x.txn.Scan(x.ctx, t.id, isolation.Span{}, ro, visit)
+	return out, err
+}
+
+// planJoins marks the items after the first whose reads do not depend on
+// earlier items as cached, and picks a hash-join condition for them.
+func planJoins(items []*fromItem) {
+	for i, it := range items {
+		if i == 0 || it.table == nil || it.lock != isolation.RowLockNone {
+			continue
+		}
+		earlier := itemBit(i) - 1
+		if i >= 63 {
+			continue
+		}
+		independent := true
+		for _, v := range it.access.keyVals {
+			if v.refs&earlier != 0 {
+				independent = false
+			}
+		}
+		if !independent {
+			continue
+		}
+		it.cached = true
+		for _, c := range it.on {
+			if c.deferred || c.e.refs&earlier == 0 && !c.e.volatile {
+				if !c.deferred {
+					it.local = append(it.local, c)
+					continue
+				}
+			}
+			it.join = append(it.join, c)
+			if it.hashVal == nil && !c.deferred && c.eqVal != nil && c.eqSlot >= it.off && c.eqSlot < it.off+it.width &&
+				c.eqVal.refs&^earlier == 0 && !c.eqVal.volatile && keyCompatible(it.table.cols[c.eqSlot-it.off].typ, c.eqVal.typ) {
+				it.hashSlot, it.hashVal = c.eqSlot-it.off, c.eqVal
+			}
+		}
+	}
+}
+
+// itemRows is the cached read of an item for one execution.
+type itemRows struct {
+	rows [][]any
+	hash map[string][][]any
+}
+
+// cachedRows returns the rows of a cached item that may join the current
+// rows of earlier items.
+func cachedRows(x *execCtx, it *fromItem) ([][]any, error) {
+	ir := x.items[it]
+	if ir == nil {
+		krs, err := fetchTableWith(x, it, false, it.local)
+		if err != nil {
+			return nil, err
+		}
+		ir = &itemRows{rows: make([][]any, len(krs))}
+		for i, kr := range krs {
+			ir.rows[i] = kr.row
+		}
+		if it.hashVal != nil {
+			typ := it.table.cols[it.hashSlot].typ
+			ir.hash = map[string][][]any{}
+			for _, r := range ir.rows {
+				if v := r[it.hashSlot]; v != nil {
+					k := string(types.AppendKey(nil, typ, v))
+					ir.hash[k] = append(ir.hash[k], r)
+				}
+			}
+		}
+		if x.items == nil {
+			x.items = map[*fromItem]*itemRows{}
+		}
+		x.items[it] = ir
+	}
+	if it.hashVal == nil {
+		return ir.rows, nil
+	}
+	v, err := it.hashVal.eval(x)
+	if err != nil || v == nil {
+		return nil, err
+	}
+	return ir.hash[string(types.AppendKey(nil, it.table.cols[it.hashSlot].typ, v))], nil
+}
