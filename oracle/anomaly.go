@@ -13,10 +13,10 @@ import "github.com/fickle-db/fickle/history"
 //     writers, else a fractured read;
 //   - CC: a causality violation;
 //   - PC: a long fork;
-//   - SI: a lost update when two transactions overwrote one version, else
-//     G-single;
+//   - SI: a lost update when two transactions overwrote one version of a
+//     key, else G-single;
 //   - SER: write skew when two transactions each overwrote what the other
-//     read, else G2.
+//     read, G0 for write cycles, G-single for one anti-dependency, else G2.
 func anomalyName(level history.Level, cycle []Edge, vis []visibility) string {
 	derived, rw := 0, 0
 	for i, e := range cycle {
@@ -49,16 +49,32 @@ func anomalyName(level history.Level, cycle []Edge, vis []visibility) string {
 	case history.Prefix:
 		return "long fork"
 	case history.Snapshot:
-		if len(cycle) == 2 {
+		if isLostUpdate(cycle) {
 			return "lost update"
 		}
 		return "G-single"
 	}
-	if len(cycle) == 2 && rw == 2 {
+	switch {
+	case isWriteSkew(cycle):
 		return "write skew"
-	}
-	if rw == 1 {
+	case rw == 0:
+		return "G0"
+	case rw == 1:
 		return "G-single"
 	}
 	return "G2"
+}
+
+// isLostUpdate reports whether a cycle is two transactions that each
+// overwrote the version of one key the other read or wrote.
+func isLostUpdate(cycle []Edge) bool {
+	if len(cycle) != 2 || cycle[0].Key != cycle[1].Key {
+		return false
+	}
+	for _, e := range cycle {
+		if e.Kind != EdgeRW && e.Kind != EdgeWW {
+			return false
+		}
+	}
+	return true
 }

@@ -251,42 +251,6 @@ func Check(h *history.History, opts Options) Result {
 	return res
 }
 
-// weakestSearchViolation re-runs the search with every level capped at PC,
-// then SI, below failed (CC is known to hold), and names the anomaly by the
-// weakest level that fails: a long fork breaks PC, a lost update SI. Caps
-// whose search runs out of budget are skipped.
-func weakestSearchViolation(h *history.History, levels []history.Level, opts Options, failed history.Level, why *Explanation) *Explanation {
-	level := failed
-	for _, l := range []history.Level{history.Prefix, history.Snapshot} {
-		if l >= failed {
-			break
-		}
-		if _, v, e, _ := searchCommitOrderHook(h, capLevels(levels, l), opts); v == Violation {
-			why, level = e, l
-			break
-		}
-	}
-	if why == nil {
-		return nil
-	}
-	why.Level = level
-	switch {
-	case level == history.Prefix:
-		why.Anomaly = "long fork"
-	case level == history.Snapshot:
-		why.Anomaly = "lost update"
-	case isWriteSkew(why.Cycle):
-		why.Anomaly = "write skew"
-	}
-	return why
-}
-
-// isWriteSkew reports whether a cycle is two transactions each overwriting
-// what the other read.
-func isWriteSkew(cycle []Edge) bool {
-	return len(cycle) == 2 && cycle[0].Kind == EdgeRW && cycle[1].Kind == EdgeRW && cycle[0].Key != cycle[1].Key
-}
-
 // weakestViolation re-checks a history that violates its levels with every
 // level capped at RC, then RA, ..., below failed, and returns the
 // explanation of the first capped check that fails: the weakest level
