@@ -51,6 +51,7 @@ type table struct {
 	// later (phantom.go); liveScans counts those not dead.
 	scans     []*scanMark
 	liveScans int
+	ended     []*scanMark // the kept marks of ended scanners, oldest first
 	// scanFloor is the latest place bound of the ended PC, SI and SER
 	// transactions that scanned the table: a key created now is placed
 	// after it by every writer.

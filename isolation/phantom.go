@@ -1,6 +1,7 @@
 package isolation
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/fickle-db/fickle/history"
@@ -27,20 +28,24 @@ import (
 //     later than the scan's: for these levels the order of a transaction's
 //     reads does not matter, and the read comes before any write of k by
 //     the transaction (the key is created before its first write);
-//   - a pending RC transaction gets the read, in the in-memory history
-//     only, when the scan's statement is over: RC's "earlier read" depends
-//     on the order of statements, so the read goes into the scan's
-//     statement (spliced when the transaction ends or the history is
-//     copied, so that op indexes held by scans in progress stay valid); a
-//     statement still running could read the key again from its new
-//     version. It constrains nothing: an RC read from init bounds no later
-//     read;
-//   - an ended transaction gets the read in the in-memory history (Record),
-//     in its scan's statement, before any later operation of that statement
-//     on the key (an INSERT ... SELECT may create a key it scanned past). It
-//     cannot be logged any more: the log is then less full but still true.
-//     An ended PC, SI or SER scanner constrains the creators of later keys
-//     through table.scanFloor (below).
+//   - an ended RA, CC, PC, SI or SER transaction gets the read in the
+//     in-memory history (Record), at the end of its scan's statement: it
+//     has no operation on the key, which did not exist while it ran. The
+//     read is kept aside (recorder.late) and spliced into copies of the
+//     history, so that an insert costs the same however long the scanner's
+//     op list is. It cannot be logged any more: the log is then less full
+//     but still true. An ended PC, SI or SER scanner constrains the
+//     creators of later keys through table.scanFloor (below). A table keeps
+//     the marks of its last maxEndedMarks ended scanners only: an older
+//     scanner's reads of keys created later are left out of the history,
+//     which stays true, so that memory and the cost of an insert stay
+//     bounded in long runs.
+//
+// RC scans leave no mark. An RC read from init of a key created after the
+// scan passed it bounds nothing: RC constrains a read only by the reads
+// before it, and no read before the scan can have observed the key's
+// creator, which had not written it yet. Such reads would only grow the
+// history.
 //
 // Once a windowed scanner ends, its place bound (placeBound) raises
 // table.scanFloor; a key created afterwards copies it into keyState.scanFloor
@@ -76,19 +81,19 @@ func (m *scanMark) covers(k string) bool {
 	return m.started && k < m.cursor
 }
 
-// phantomRead is a read from init materialized for a pending transaction's
-// earlier scan, spliced into its recorded ops when it ends.
+// phantomRead is a read from init materialized for an ended transaction's
+// scan, spliced into copies of its recorded ops.
 type phantomRead struct {
 	key   history.KeyID
 	event uint32
 }
 
 // markScan leaves a mark of t's scan of tb over span, or returns nil when
-// none is needed: an RC transaction's scans matter only to the recorded
-// history, and a scan repeated within one statement (the inner side of a
-// join) is covered by its first run.
+// none is needed: an RC transaction's scans (see Phantoms above), and a scan
+// repeated within one statement (the inner side of a join), which its
+// first run covers.
 func (e *engine) markScan(t *txn, tb *table, span Span) *scanMark {
-	if t.level == history.ReadCommitted && !e.rec.on {
+	if t.level == history.ReadCommitted {
 		return nil
 	}
 	for i := len(t.marks) - 1; i >= 0; i-- {
@@ -132,25 +137,19 @@ func (e *engine) newKey(tb *table, ks *keyState) {
 		t := m.t
 		switch t.state {
 		case txnActive:
-			e.phantomPending(t, tb, ks, m)
+			e.phantomPending(t, tb, ks)
 		case txnCommitted, txnClientAborted:
 			if e.rec.on {
-				e.rec.spliceRead(t.id, e.rec.key(tb, ks), m.event)
+				e.rec.late[t.id] = append(e.rec.late[t.id], phantomRead{key: e.rec.key(tb, ks), event: m.event})
 			}
 		}
 	}
 }
 
-// phantomPending materializes ks read from init by pending t's scan m.
-func (e *engine) phantomPending(t *txn, tb *table, ks *keyState, m *scanMark) {
-	if t.level != history.ReadCommitted {
-		e.observe(t, ks, 0) // ks has init's version only
-		e.rec.read(t, tb, ks, e.init, true)
-		return
-	}
-	if t.event != m.event && e.rec.on {
-		t.phantoms = append(t.phantoms, phantomRead{key: e.rec.key(tb, ks), event: m.event})
-	}
+// phantomPending materializes ks read from init by pending t's scan.
+func (e *engine) phantomPending(t *txn, tb *table, ks *keyState) {
+	e.observe(t, ks, 0) // ks has init's version only
+	e.rec.read(t, tb, ks, e.init, true)
 }
 
 // endMarks runs when t ends: an ended windowed scanner raises the scan floor
@@ -162,11 +161,27 @@ func (e *engine) endMarks(t *txn) {
 			r.tb.scanFloor = laterOrNil(r.tb.scanFloor, t.placeBound())
 		}
 		if t.pos == nil || !e.rec.on {
-			r.m.dead = true
-			r.tb.liveScans--
+			r.m.kill(r.tb)
+			continue
+		}
+		r.tb.ended = append(r.tb.ended, r.m)
+		if len(r.tb.ended) > maxEndedMarks {
+			r.tb.ended[0].kill(r.tb)
+			r.tb.ended[0] = nil
+			r.tb.ended = r.tb.ended[1:]
 		}
 	}
 	t.marks = nil
+}
+
+// maxEndedMarks bounds the marks of ended scanners a table keeps while the
+// history is recorded (see Phantoms above).
+const maxEndedMarks = 1024
+
+// kill marks m dead: no key created later concerns it.
+func (m *scanMark) kill(tb *table) {
+	m.dead = true
+	tb.liveScans--
 }
 
 // laterOrNil is later where a nil a is the beginning of co.
@@ -177,22 +192,26 @@ func laterOrNil(a, b *omNode) *omNode {
 	return later(a, b)
 }
 
-// spliceRead inserts into transaction id's recorded ops a read of key from
-// init in statement event, before any later operation of that statement on
-// the key.
-func (r *recorder) spliceRead(id history.TxnID, key history.KeyID, event uint32) {
-	ht := &r.h.Txns[id]
-	ht.Ops = splicePhantom(ht.Ops, phantomRead{key: key, event: event})
+// spliceLate returns ops with the reads from init late adds at the end of
+// their statements (ops are ordered by statement; late, in the order made,
+// is sorted here). Ops and late are not modified.
+func spliceLate(ops []history.Op, late []phantomRead) []history.Op {
+	late = slices.Clone(late)
+	slices.SortStableFunc(late, func(a, b phantomRead) int { return cmp.Compare(a.event, b.event) })
+	out := make([]history.Op, 0, len(ops)+len(late))
+	for _, op := range ops {
+		for len(late) > 0 && late[0].event < op.Event {
+			out = append(out, late[0].op())
+			late = late[1:]
+		}
+		out = append(out, op)
+	}
+	for _, p := range late {
+		out = append(out, p.op())
+	}
+	return out
 }
 
-// splicePhantom inserts p into ops (ordered by statement) and returns them.
-func splicePhantom(ops []history.Op, p phantomRead) []history.Op {
-	at := len(ops)
-	for i, op := range ops {
-		if op.Event > p.event || op.Event == p.event && op.Key == p.key {
-			at = i
-			break
-		}
-	}
-	return slices.Insert(ops, at, history.Op{Kind: history.OpRead, Flags: history.FlagTombstone, Key: p.key, Event: p.event, Writer: history.Init})
+func (p phantomRead) op() history.Op {
+	return history.Op{Kind: history.OpRead, Flags: history.FlagTombstone, Key: p.key, Event: p.event, Writer: history.Init}
 }

@@ -21,10 +21,13 @@ type recorder struct {
 	on  bool
 	h   history.History
 	log EventLog // nil unless Config.Log
+	// late holds, per ended transaction, its scans' reads from init of keys
+	// created after it ended (phantom.go), spliced into copies of h.
+	late map[history.TxnID][]phantomRead
 }
 
 func (r *recorder) init(on bool, log EventLog) {
-	r.on, r.log = on, log
+	r.on, r.log, r.late = on, log, make(map[history.TxnID][]phantomRead)
 	r.h.Txns = []history.Txn{{ID: history.Init, Session: noSession, Outcome: history.Committed, Name: "init"}}
 }
 
@@ -187,9 +190,6 @@ func (r *recorder) end(t *txn, after *txn) {
 		return
 	}
 	ht := &r.h.Txns[t.id]
-	for _, p := range t.phantoms {
-		ht.Ops = splicePhantom(ht.Ops, p)
-	}
 	ht.Start, ht.End = int64(t.begin), int64(t.commit)
 	switch t.state {
 	case txnCommitted:
@@ -248,11 +248,10 @@ func (e *engine) historyLocked() *history.History {
 		h.Sessions[i] = s
 	}
 	for i, t := range src.Txns {
-		t.Ops = slices.Clone(t.Ops)
-		if lt := e.txns[i]; lt.txnLive != nil {
-			for _, p := range lt.phantoms {
-				t.Ops = splicePhantom(t.Ops, p)
-			}
+		if late := e.rec.late[t.ID]; len(late) > 0 {
+			t.Ops = spliceLate(t.Ops, late)
+		} else {
+			t.Ops = slices.Clone(t.Ops)
 		}
 		t.Statements = slices.Clone(t.Statements)
 		h.Txns[i] = t

@@ -85,8 +85,7 @@ type txnLive struct {
 	event    uint32             // current statement number
 	stmts    int                // statements started with Statement
 	validBuf []int
-	marks    []markRef     // its scans' marks (phantom.go)
-	phantoms []phantomRead // reads from init of keys created after its scans
+	marks    []markRef // its scans' marks (phantom.go)
 }
 
 // write is a transaction's last write to a key.
