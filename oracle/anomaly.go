@@ -16,10 +16,12 @@ import "github.com/fickle-db/fickle/history"
 //   - SI: a lost update when two transactions overwrote one version of a
 //     key, else G-single;
 //   - SER: write skew when two transactions each overwrote what the other
-//     read, G0 for write cycles, G-single for one anti-dependency, else G2.
+//     read, G0 for cycles of writes, G1c for writes and reads, G-single
+//     for one anti-dependency, else G2.
 func anomalyName(level history.Level, cycle []Edge, vis []visibility) string {
-	derived, rw := 0, 0
+	derived, rw, wr := 0, 0, false
 	for i, e := range cycle {
+		wr = wr || e.Kind == EdgeWR
 		if e.Kind == EdgeRT || (i < len(vis) && (vis[i] == visRealTime || vis[i] == visCausalRealTime)) {
 			return "real-time violation"
 		}
@@ -57,6 +59,8 @@ func anomalyName(level history.Level, cycle []Edge, vis []visibility) string {
 	switch {
 	case isWriteSkew(cycle):
 		return "write skew"
+	case rw == 0 && wr:
+		return "G1c"
 	case rw == 0:
 		return "G0"
 	case rw == 1:
@@ -77,4 +81,27 @@ func isLostUpdate(cycle []Edge) bool {
 		}
 	}
 	return true
+}
+
+// searchAnomalyName names the anomaly of a cycle the search's saturation
+// closed, at the weakest level it breaks. At SER it counts, besides the
+// cycle's own rw edges, the hiddenRW rw edges of the paths that justify its
+// derived edges: a ww edge forced because the writer precedes a reader's
+// snapshot by an anti-dependency makes a G-single, not a G0.
+func searchAnomalyName(level history.Level, cycle []Edge, hiddenRW int) string {
+	name := anomalyName(level, cycle, nil)
+	if level != history.Serializable || name == "write skew" {
+		return name
+	}
+	rw := hiddenRW
+	for _, e := range cycle {
+		rw += b2i(e.Kind == EdgeRW)
+	}
+	switch rw {
+	case 0:
+		return name
+	case 1:
+		return "G-single"
+	}
+	return "G2"
 }

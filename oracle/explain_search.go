@@ -89,9 +89,9 @@ func explainSearchCycle(h *history.History, levels []history.Level, realTime boo
 		if ok || len(g.cycle) == 0 {
 			continue
 		}
-		e := g.explainForcedCycle(g.shortestForcedCycle(g.cycle))
+		e, hiddenRW := g.explainForcedCycle(g.shortestForcedCycle(g.cycle))
 		e.Level = level
-		e.Anomaly = anomalyName(level, e.Cycle, nil)
+		e.Anomaly = searchAnomalyName(level, e.Cycle, hiddenRW)
 		return e
 	}
 	return nil
@@ -148,9 +148,10 @@ func explainLostUpdate(ix *txnIndex) *Explanation {
 // src and writer overwrote that version, so under SI the reader's snapshot
 // excludes the writer, which must then commit after it.
 func lostUpdateReason(h *history.History, reader history.TxnID, op int32, writer history.TxnID, x history.KeyID, src history.TxnID) string {
-	return fmt.Sprintf("%s read %s%s from %s%s, and %s overwrote that version with %s%s, so %s's snapshot does not include %s; as both write %s, under SI %s must commit first",
+	w := lastWriteOp(h, writer, x)
+	return fmt.Sprintf("%s read %s%s from %s%s, and %s overwrote that version with %s%s%s, so %s's snapshot does not include %s; as both write %s, under SI %s must commit first",
 		txnName(h, reader), keyName(h, x), opValue(h, reader, op), txnName(h, src), stmtText(h, reader, op),
-		txnName(h, writer), keyName(h, x), opValue(h, writer, lastWriteOp(h, writer, x)),
+		txnName(h, writer), keyName(h, x), opValue(h, writer, w), stmtText(h, writer, w),
 		txnName(h, reader), txnName(h, writer), keyName(h, x), txnName(h, reader))
 }
 
@@ -231,15 +232,18 @@ func (g *srchGraph) shortestForcedCycle(cycle []srchEdge) []srchEdge {
 
 // explainForcedCycle renders a cycle of the derived history as edges
 // between transactions, the internal edge from a transaction's snapshot to
-// its commit dropped, starting at the smallest transaction.
-func (g *srchGraph) explainForcedCycle(cycle []srchEdge) *Explanation {
+// its commit dropped, starting at the smallest transaction. It also counts
+// the rw edges of the paths that justify the cycle's derived edges, for the
+// anomaly's name.
+func (g *srchGraph) explainForcedCycle(cycle []srchEdge) (*Explanation, int) {
+	hiddenRW := 0
 	h := g.ix.h
 	e := &Explanation{levels: map[history.TxnID]history.Level{}}
 	for _, se := range cycle {
 		if g.nodes[se.from].txn == g.nodes[se.to].txn && len(cycle) > 1 {
 			continue
 		}
-		edge := g.forcedEdge(se, siSubstitutions)
+		edge := g.forcedEdge(se, siSubstitutions, &hiddenRW)
 		for _, t := range []history.TxnID{edge.From, edge.To, edge.Via} {
 			if int(t) < len(h.Txns) {
 				e.levels[t] = g.ix.levelOf(t)
@@ -254,7 +258,7 @@ func (g *srchGraph) explainForcedCycle(cycle []srchEdge) *Explanation {
 		}
 	}
 	e.Cycle = append(e.Cycle[first:], e.Cycle[:first]...)
-	return e
+	return e, hiddenRW
 }
 
 // siSubstitutions bounds how many SI Conflict edges in a row forcedEdge
@@ -267,8 +271,9 @@ const siSubstitutions = 4
 // precedes t4's commit, both write k, so t commits first", or "t4 commits
 // before t, so t's snapshot includes t4") is shown as the single edge that
 // forced it when there is one, with the Conflict rule added to its reason:
-// a G-single then reads as Adya's T1 -rw x-> T2 -ww y-> T1.
-func (g *srchGraph) forcedEdge(se srchEdge, substitutions int) Edge {
+// a G-single then reads as Adya's T1 -rw x-> T2 -ww y-> T1. The rw edges of
+// the paths its reason cites are added to *hiddenRW.
+func (g *srchGraph) forcedEdge(se srchEdge, substitutions int, hiddenRW *int) Edge {
 	h := g.ix.h
 	from, to, via := g.nodes[se.from].txn, g.nodes[se.to].txn, se.via
 	e := Edge{From: from, To: to, Kind: se.kind, Key: se.key, Via: via}
@@ -295,15 +300,15 @@ func (g *srchGraph) forcedEdge(se srchEdge, substitutions int) Edge {
 		e.FromOp = op
 		order := "init's version precedes every other"
 		if t1 != history.Init {
-			order = fmt.Sprintf("%s's %s comes before %s's: %s", name(t1), key, name(to), g.pathText(g.commitOf[t1], se.to))
+			order = fmt.Sprintf("%s's %s comes before %s's: %s", name(t1), key, name(to), g.pathText(g.commitOf[t1], se.to, hiddenRW))
 		}
 		then := fmt.Sprintf("%s's snapshot precedes %s's commit", name(from), name(to))
 		if g.nodes[se.from].kind == srchWhole {
 			then = fmt.Sprintf("%s must commit before %s", name(from), name(to))
 		}
-		e.Reason = fmt.Sprintf("%s read %s%s from %s%s, a version older than %s's %s%s (%s), so %s",
+		e.Reason = fmt.Sprintf("%s read %s%s from %s%s, a version older than %s's %s%s%s (%s), so %s",
 			name(from), key, opValue(h, from, op), name(t1), stmtText(h, from, op), name(to), key, opValue(h, to, e.ToOp),
-			order, then)
+			stmtText(h, to, e.ToOp), order, then)
 		return e
 	}
 	// EdgeWW, by SI's Conflict rule (two cases) or by a read of key from to
@@ -314,22 +319,22 @@ func (g *srchGraph) forcedEdge(se srchEdge, substitutions int) Edge {
 		// via's snapshot precedes to's commit, both write key.
 		conflict := fmt.Sprintf("as %s and %s both write %s, under SI %s must commit first", name(from), name(to), key, name(from))
 		if path := g.path(g.readOf[from], se.to); len(path) == 1 && substitutions > 0 {
-			return g.withConflict(g.forcedEdge(path[0], substitutions-1), conflict)
+			return g.withConflict(g.forcedEdge(path[0], substitutions-1, hiddenRW), conflict)
 		}
-		e.Reason = fmt.Sprintf("%s's snapshot precedes %s's commit (%s); %s", name(from), name(to), g.pathText(g.readOf[from], se.to), conflict)
+		e.Reason = fmt.Sprintf("%s's snapshot precedes %s's commit (%s); %s", name(from), name(to), g.pathText(g.readOf[from], se.to, hiddenRW), conflict)
 		return e
 	case nt.kind == srchReadNode && nt.txn == via:
 		// from commits before to, both write key.
 		conflict := fmt.Sprintf("as %s and %s both write %s, under SI %s's snapshot must include %s", name(from), name(to), key, name(to), name(from))
 		if path := g.path(se.from, g.commitOf[to]); len(path) == 1 && substitutions > 0 {
-			return g.withConflict(g.forcedEdge(path[0], substitutions-1), conflict)
+			return g.withConflict(g.forcedEdge(path[0], substitutions-1, hiddenRW), conflict)
 		}
-		e.Reason = fmt.Sprintf("%s commits before %s (%s); %s", name(from), name(to), g.pathText(se.from, g.commitOf[to]), conflict)
+		e.Reason = fmt.Sprintf("%s commits before %s (%s); %s", name(from), name(to), g.pathText(se.from, g.commitOf[to], hiddenRW), conflict)
 		return e
 	}
 	// via read key from to, although from's write of key was visible to it.
 	op := readOp(h, via, se.key, to)
-	seen := fmt.Sprintf("%s precedes %s's snapshot: %s", name(from), name(via), g.pathText(se.from, g.readOf[via]))
+	seen := fmt.Sprintf("%s precedes %s's snapshot: %s", name(from), name(via), g.pathText(se.from, g.readOf[via], hiddenRW))
 	if g.ix.levelOf(via) <= history.Causal {
 		seen = fmt.Sprintf("%s was visible to %s at %s", name(from), name(via), g.ix.levelOf(via))
 	}
@@ -390,8 +395,9 @@ func (g *srchGraph) path(a, b int32) []srchEdge {
 }
 
 // pathText renders a shortest path of recorded edges from node a to node b
-// as a chain of transactions, "T1 -wr x-> T3 -so-> T4".
-func (g *srchGraph) pathText(a, b int32) string {
+// as a chain of transactions, "T1 -wr x-> T3 -so-> T4", and adds its rw
+// edges to *hiddenRW.
+func (g *srchGraph) pathText(a, b int32, hiddenRW *int) string {
 	h := g.ix.h
 	if a == 0 {
 		return "init precedes every transaction"
@@ -403,6 +409,7 @@ func (g *srchGraph) pathText(a, b int32) string {
 	var s strings.Builder
 	s.WriteString(txnName(h, g.nodes[a].txn))
 	for _, se := range path {
+		*hiddenRW += b2i(se.kind == EdgeRW)
 		label := se.kind.String()
 		if se.kind == EdgeWR || se.kind == EdgeWW || se.kind == EdgeRW {
 			label += " " + keyName(h, se.key)
