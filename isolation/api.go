@@ -84,6 +84,9 @@ type Config struct {
 	// final writes, its place in co and its outcome. *history.Writer
 	// implements it and flushes at every commit, which Commit calls before
 	// returning. Its errors stick in the Writer: check them when closing it.
+	// Transaction ids in the log stay unique across checkpoints: the store
+	// numbers each new history from 1, the log continues after the largest
+	// id it received.
 	Log EventLog
 	// StatementSnapshots gives READ COMMITTED transactions PostgreSQL's
 	// snapshot per statement (part of --profile postgres, with RealTime and

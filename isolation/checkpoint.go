@@ -36,6 +36,7 @@ func (e *engine) checkpoint() (*history.History, error) {
 	}
 	rec := recorder{}
 	rec.init(e.rec.on, e.rec.log)
+	rec.logBase, rec.logMax = e.rec.logMax, e.rec.logMax
 	for _, s := range e.allSessions {
 		s.lastPos, s.vc = nil, nil
 		if rec.on {

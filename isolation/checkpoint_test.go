@@ -1,6 +1,8 @@
 package isolation
 
 import (
+	"bytes"
+	"strings"
 	"testing"
 
 	"github.com/fickle-db/fickle/history"
@@ -60,4 +62,50 @@ func TestCheckpointFoldsCommittedStateIntoInitAndStartsANewHistory(t *testing.T)
 	must(t, err)
 	_, err = tx.Insert(bg, f.tab, []byte("w"), []any{"w", "x2"})
 	wantCode(t, err, pgerror.UniqueViolation)
+}
+
+// TestCheckpointKeepsLoggedTransactionIDsFresh streams two histories
+// separated by a checkpoint to one log: the store numbers the second
+// history's transactions from 1 again, but the log must give them ids it
+// has not used, or a reader rejects the second begin of an id.
+func TestCheckpointKeepsLoggedTransactionIDsFresh(t *testing.T) {
+	var buf bytes.Buffer
+	log, err := history.NewWriter(&buf, history.Header{})
+	must(t, err)
+	f := newFixture(t, Config{Record: true, Log: log})
+	a, b := f.s.NewSession(), f.s.NewSession()
+	for _, k := range []string{"x", "y"} {
+		tx := begin(t, a, history.ReadCommitted)
+		_, err := tx.Insert(bg, f.tab, []byte(k), []any{k, k})
+		must(t, err)
+		must(t, tx.Commit(bg))
+	}
+	_, err = f.s.Checkpoint()
+	must(t, err)
+	tx := begin(t, b, history.Serializable)
+	must(t, tx.Update(bg, f.tab, []byte("x"), []any{"x", "x2"}))
+	must(t, tx.Commit(bg))
+	tx = begin(t, a, history.Serializable)
+	row, _, err := tx.Get(bg, f.tab, []byte("x"), ReadOptions{Latest: true})
+	must(t, err)
+	must(t, tx.Commit(bg))
+	must(t, log.Close())
+	text := buf.String()
+
+	h, err := history.ReadJSONL(&buf, "log")
+	if err != nil {
+		t.Fatalf("the log does not read back: %v\n%s", err, text)
+	}
+	// The reader keeps the history after the last checkpoint: init, the
+	// update, and the read of it, under ids after the first history's.
+	if len(h.Txns) != 3 || row[1] != "x2" {
+		t.Fatalf("read back %d transactions (want 3), x = %v:\n%s", len(h.Txns), row, text)
+	}
+	upd, rd := h.Txns[1], h.Txns[2]
+	if len(rd.Ops) != 1 || rd.Ops[0].Writer != upd.ID || upd.Outcome != history.Committed {
+		t.Fatalf("the read of x does not name the update's id:\n%s", text)
+	}
+	if !strings.Contains(text, `{"e":"begin","t":3,`) {
+		t.Fatalf("the first transaction after the checkpoint is not logged as T3:\n%s", text)
+	}
 }

@@ -24,6 +24,21 @@ type recorder struct {
 	// late holds, per ended transaction, its scans' reads from init of keys
 	// created after it ended (phantom.go), spliced into copies of h.
 	late map[history.TxnID][]phantomRead
+	// logBase is added to the ids of the transactions the log receives, so
+	// that ids stay fresh in the log across checkpoints, after which the
+	// store numbers transactions from 1 again; logMax is the largest id
+	// logged, the next history's logBase.
+	logBase, logMax history.TxnID
+}
+
+// logID is t's id in the log.
+func (r *recorder) logID(t history.TxnID) history.TxnID {
+	if t == history.Init || t == history.NoWriter {
+		return t
+	}
+	t += r.logBase
+	r.logMax = max(r.logMax, t)
+	return t
 }
 
 func (r *recorder) init(on bool, log EventLog) {
@@ -43,7 +58,7 @@ func (r *recorder) session(s *session) {
 
 func (r *recorder) begin(t *txn) {
 	if r.log != nil {
-		_ = r.log.Begin(t.id, t.sess.id, t.level, int64(t.begin), "")
+		_ = r.log.Begin(r.logID(t.id), t.sess.id, t.level, int64(t.begin), "")
 	}
 	if !r.on {
 		return
@@ -56,7 +71,7 @@ func (r *recorder) begin(t *txn) {
 func (r *recorder) statement(t *txn, st history.Statement) {
 	if r.log != nil {
 		r.flushReads(t, -1)
-		_ = r.log.Stmt(t.id, st)
+		_ = r.log.Stmt(r.logID(t.id), st)
 	}
 	if !r.on {
 		return
@@ -128,7 +143,12 @@ func (r *recorder) markReturned(t *txn, ref readRef) {
 // expect their returned flags. depth -1 flushes whatever the nesting.
 func (r *recorder) flushReads(t *txn, depth int) {
 	if r.log != nil && t.txnLive != nil && len(t.logReads) > 0 && (depth < 0 || t.visiting <= depth) {
-		_ = r.log.Read(t.id, t.logReads)
+		if r.logBase != 0 {
+			for i := range t.logReads {
+				t.logReads[i].Writer = r.logID(t.logReads[i].Writer)
+			}
+		}
+		_ = r.log.Read(r.logID(t.id), t.logReads)
 		t.logReads = t.logReads[:0]
 		t.logGen++
 	}
@@ -213,19 +233,19 @@ func (r *recorder) logEnd(t *txn, after *txn) {
 				continue
 			}
 			done[w] = true
-			_ = r.log.Write(t.id, history.WriteItem{Key: r.logKey(w.tb, w.ks), Tombstone: w.tomb})
+			_ = r.log.Write(r.logID(t.id), history.WriteItem{Key: r.logKey(w.tb, w.ks), Tombstone: w.tomb})
 		}
 	}
 	if after != nil {
-		_ = r.log.CommitOrder(t.id, after.id)
+		_ = r.log.CommitOrder(r.logID(t.id), r.logID(after.id))
 	}
 	switch t.state {
 	case txnCommitted:
-		_ = r.log.Commit(t.id, int64(t.commit))
+		_ = r.log.Commit(r.logID(t.id), int64(t.commit))
 	case txnClientAborted:
-		_ = r.log.Abort(t.id, history.ClientAborted, "", 0)
+		_ = r.log.Abort(r.logID(t.id), history.ClientAborted, "", 0)
 	case txnServerAborted:
-		_ = r.log.Abort(t.id, history.ServerAborted, string(pgerror.GetCode(t.abortErr)), 0)
+		_ = r.log.Abort(r.logID(t.id), history.ServerAborted, string(pgerror.GetCode(t.abortErr)), 0)
 	}
 }
 
