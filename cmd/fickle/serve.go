@@ -8,14 +8,11 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"regexp"
 	"strconv"
-	"strings"
 	"syscall"
 	"time"
 
 	"github.com/fickle-db/fickle/history"
-	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/isolation"
 	"github.com/fickle-db/fickle/server"
 	"github.com/fickle-db/fickle/sqlexec"
@@ -215,174 +212,6 @@ func serve(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
 		return fail("--history %s: %v", o.historyPath, err)
 	}
 	return 0
-}
-
-// loadSQL runs the SQL file at path in one session, as psql -f would
-// without its backslash commands: each statement outside a transaction
-// block in its own transaction, BEGIN ... COMMIT blocks as written, and
-// COPY ... FROM STDIN with its data on the following lines up to a line
-// "\." (as pg_dump writes it; the COPY statement must end its line). It
-// reads with the latest strategy whatever --strategy says, so that the
-// initial state is what the file describes, and stops at the first error.
-func loadSQL(eng *sqlexec.Engine, path string) error {
-	text, err := os.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	return loadText(eng, string(text))
-}
-
-// loadText runs a --load file's text (see loadSQL). Errors other than
-// the file's own name a line of text.
-func loadText(eng *sqlexec.Engine, text string) error {
-	s := eng.NewSession(sqlexec.SessionInfo{User: "fickle", Database: "fickle", ApplicationName: "fickle serve --load",
-		StartupParams: map[string]string{"fickle.strategy": "latest"}})
-	defer s.Close()
-	l := &loader{s: s, text: text, ctx: context.Background()}
-	for pos := 0; pos < len(l.text); {
-		loc := copyFromStdin.FindStringIndex(l.text[pos:])
-		if loc == nil {
-			if err := l.run(pos, len(l.text)); err != nil {
-				return err
-			}
-			break
-		}
-		start, end := pos+loc[0], pos+loc[1]
-		if err := l.run(pos, start); err != nil {
-			return err
-		}
-		next, err := l.copyIn(start, end)
-		if err != nil {
-			return err
-		}
-		pos = next
-	}
-	if s.InTxn() {
-		return loadError(l.line(len(text)), errors.New("the file ends inside a transaction block (BEGIN without COMMIT)"))
-	}
-	return nil
-}
-
-// copyFromStdin finds a COPY ... FROM STDIN statement that ends its line.
-var copyFromStdin = regexp.MustCompile(`(?im)^[ \t]*COPY\b[^;]*\bFROM\s+STDIN\b[^;]*;[ \t]*\r?$`)
-
-// endOfCopyData is the line that ends COPY data.
-var endOfCopyData = regexp.MustCompile(`(?m)^\\\.\r?$`)
-
-// loader runs a --load file's text in a session.
-type loader struct {
-	s    *sqlexec.Session
-	text string
-	ctx  context.Context
-}
-
-func (l *loader) line(offset int) int { return strings.Count(l.text[:offset], "\n") + 1 }
-
-// run runs the statements of text[from:to].
-func (l *loader) run(from, to int) error {
-	chunk := l.text[from:to]
-	sts, err := l.s.Parse(chunk)
-	if err != nil {
-		line := l.line(from)
-		if pe := (*pgerror.Error)(nil); errors.As(err, &pe) && pe.Position > 0 {
-			line += lineOfRune(chunk, pe.Position-1) - 1
-		}
-		return loadError(line, err)
-	}
-	at := 0
-	for _, st := range sts {
-		if i := strings.Index(chunk[at:], st.SQL()); i >= 0 {
-			at += i
-		}
-		if err := loadStatement(l.ctx, l.s, st); err != nil {
-			return loadError(l.line(from+at), err)
-		}
-	}
-	return nil
-}
-
-// copyIn runs the COPY statement at text[start:end] with the data that
-// follows it, and returns the offset after the data.
-func (l *loader) copyIn(start, end int) (int, error) {
-	line := l.line(start)
-	sts, err := l.s.Parse(l.text[start:end])
-	if err != nil {
-		return 0, loadError(line, err)
-	}
-	p, err := l.s.Prepare(sts[0], nil)
-	if err != nil {
-		return 0, loadError(line, err)
-	}
-	res, err := l.s.Execute(l.ctx, p, nil)
-	if err != nil {
-		return 0, loadError(line, err)
-	}
-	if res.Copy == nil || !res.Copy.In {
-		return 0, loadError(line, errors.New("not a COPY FROM STDIN"))
-	}
-	dataStart := len(l.text)
-	if i := strings.IndexByte(l.text[end:], '\n'); i >= 0 {
-		dataStart = end + i + 1
-	}
-	dataEnd, next := len(l.text), len(l.text)
-	if loc := endOfCopyData.FindStringIndex(l.text[dataStart:]); loc != nil {
-		dataEnd, next = dataStart+loc[1], dataStart+loc[1]
-	}
-	if _, err := l.s.CopyIn(l.ctx, res.Copy, strings.NewReader(l.text[dataStart:dataEnd])); err != nil {
-		return 0, loadError(line, err)
-	}
-	return next, nil
-}
-
-func loadStatement(ctx context.Context, s *sqlexec.Session, st *sqlexec.Statement) error {
-	if tc, ok := st.TxnControl(); ok {
-		switch tc.Kind {
-		case sqlexec.TxnBegin:
-			return s.Begin(tc.Options, true)
-		case sqlexec.TxnCommit:
-			return s.Commit()
-		case sqlexec.TxnRollback:
-			return s.Rollback()
-		case sqlexec.TxnSavepoint:
-			return s.Savepoint(tc.Savepoint)
-		case sqlexec.TxnRelease:
-			return s.ReleaseSavepoint(tc.Savepoint)
-		case sqlexec.TxnRollbackTo:
-			return s.RollbackToSavepoint(tc.Savepoint)
-		}
-		return pgerror.Unsupported("this transaction statement in a --load file")
-	}
-	p, err := s.Prepare(st, nil)
-	if err != nil {
-		return err
-	}
-	res, err := s.Execute(ctx, p, nil)
-	if err != nil {
-		return err
-	}
-	if res.Copy != nil {
-		return pgerror.Unsupported("COPY in a --load file other than COPY ... FROM STDIN; ending its line, with its data on the lines that follow")
-	}
-	return nil
-}
-
-// lineOfRune returns the 1-based line of the n-th character of text.
-func lineOfRune(text string, n int) int {
-	r := []rune(text)
-	if n > len(r) {
-		n = len(r)
-	}
-	return strings.Count(string(r[:n]), "\n") + 1
-}
-
-// loadError names the line of the failing statement (or of the syntax
-// error) and the error's SQLSTATE.
-func loadError(line int, err error) error {
-	var pe *pgerror.Error
-	if errors.As(err, &pe) {
-		return fmt.Errorf("line %d: ERROR %s: %s", line, pe.Code, pe.Message)
-	}
-	return fmt.Errorf("line %d: %v", line, err)
 }
 
 // renumberingLog passes the store's events to a history.Writer, giving
