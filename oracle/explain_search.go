@@ -45,7 +45,7 @@ func weakestSearchViolation(h *history.History, levels []history.Level, opts Opt
 		return nil
 	}
 	if why.Structural == nil {
-		if e := explainSearchCycle(h, capLevels(levels, level), opts.RealTime, level); e != nil {
+		if e := explainSearchCycleNear(h, capLevels(levels, level), opts.RealTime, level, why); e != nil {
 			return e
 		}
 	}
@@ -69,17 +69,34 @@ func isWriteSkew(cycle []Edge) bool {
 
 // explainSearchCycle derives a cycle of forced edges that shows h violates
 // levels (whose weakest failing level is level), or nil when saturation of
-// the derived history closes none.
+// the derived history closes none. It saturates every component until one
+// closes a cycle; explainSearchCycleNear saves that work when the search's
+// own explanation is at hand.
 func explainSearchCycle(h *history.History, levels []history.Level, realTime bool, level history.Level) *Explanation {
+	return explainSearchCycleNear(h, levels, realTime, level, nil)
+}
+
+// explainSearchCycleNear is explainSearchCycle given why, the search's own
+// explanation at level (or nil): when it has no cycle, the search's
+// saturation closed none either and only a lost update is looked for; when
+// it has one, only the component of the cycle's sessions is saturated
+// again.
+func explainSearchCycleNear(h *history.History, levels []history.Level, realTime bool, level history.Level, why *Explanation) *Explanation {
 	ix := newTxnIndex(h, levels)
 	if level >= history.Snapshot {
 		if e := explainLostUpdate(ix); e != nil {
 			return e
 		}
 	}
+	if why != nil && len(why.Cycle) == 0 {
+		return nil
+	}
 	comps := [][]int{nil}
 	if !realTime {
 		comps = components(ix)
+		if why != nil {
+			comps = componentsOf(comps, h, why.Cycle)
+		}
 	}
 	for _, sessions := range comps {
 		g, ok := buildSearchGraph(ix, sessions, realTime)
@@ -95,6 +112,25 @@ func explainSearchCycle(h *history.History, levels []history.Level, realTime boo
 		return e
 	}
 	return nil
+}
+
+// componentsOf returns the first of comps that holds the sessions of every
+// transaction of cycle, or all of comps when none does.
+func componentsOf(comps [][]int, h *history.History, cycle []Edge) [][]int {
+	for _, c := range comps {
+		all := true
+		for _, e := range cycle {
+			for _, t := range []history.TxnID{e.From, e.To} {
+				if t != history.Init && int(t) < len(h.Txns) && !slices.Contains(c, int(h.Txns[t].Session)) {
+					all = false
+				}
+			}
+		}
+		if all {
+			return [][]int{c}
+		}
+	}
+	return comps
 }
 
 // explainLostUpdate finds two transactions checked at SI or SER that read
