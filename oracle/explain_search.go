@@ -197,9 +197,12 @@ const forcedCycleBudget = 20_000_000
 
 // shortestForcedCycle returns a shortest cycle of the derived history's
 // edges (those recorded and those of the cycle saturation closed) through
-// the nodes of the cycle's strongly connected component, or the cycle
-// itself when it goes through Init (whose edges are implicit) or the budget
-// runs out first.
+// the nodes of the given cycle, and among the shortest the one with the
+// fewest ww edges (a ww edge is an order some third transaction's read
+// forces, so a cycle of reads and anti-dependencies is the plainer
+// account: a write skew rather than a G-single through a reader). It
+// returns the cycle itself when it goes through Init (whose edges are
+// implicit); the budget bounds the breadth-first searches.
 func (g *srchGraph) shortestForcedCycle(cycle []srchEdge) []srchEdge {
 	succ := make([][]srchEdge, len(g.nodes))
 	for _, e := range g.edges {
@@ -216,50 +219,60 @@ func (g *srchGraph) shortestForcedCycle(cycle []srchEdge) []srchEdge {
 	for _, s := range succ {
 		slices.SortFunc(s, func(a, b srchEdge) int { return int(a.to - b.to) })
 	}
+	wwCount := func(c []srchEdge) int {
+		n := 0
+		for _, e := range c {
+			n += b2i(e.kind == EdgeWW)
+		}
+		return n
+	}
 	roots := make([]int32, 0, len(cycle))
 	for _, e := range cycle {
 		roots = append(roots, e.from)
 	}
 	slices.Sort(roots)
 	roots = slices.Compact(roots)
-	best := cycle
+	best, bestWW := cycle, wwCount(cycle)
 	parent := make([]srchEdge, len(g.nodes))
-	seen := make([]bool, len(g.nodes))
+	dist := make([]int32, len(g.nodes))
+	ww := make([]int32, len(g.nodes))
 	budget := forcedCycleBudget
 	for _, root := range roots {
-		if len(best) <= 2 || budget <= 0 {
+		if (len(best) <= 2 && bestWW == 0) || budget <= 0 {
 			break
 		}
-		clear(seen)
-		seen[root] = true
-		dist := map[int32]int{root: 0}
+		for i := range dist {
+			dist[i] = -1
+		}
+		dist[root], ww[root] = 0, 0
 		queue := []int32{root}
-		for q := 0; q < len(queue); q++ {
+		// Breadth first, layer by layer: a node's ww count is final once
+		// its layer is done, as every path to it of that length has been
+		// seen.
+		for q := 0; q < len(queue) && budget > 0; q++ {
 			u := queue[q]
-			if dist[u]+1 >= len(best) {
+			if int(dist[u])+1 > len(best) {
 				break
 			}
-			closed := false
 			for _, e := range succ[u] {
 				budget--
-				if e.to == root {
-					c := []srchEdge{e}
-					for x := u; x != root; x = parent[x].from {
-						c = append(c, parent[x])
+				c := ww[u] + int32(b2i(e.kind == EdgeWW))
+				switch {
+				case e.to == root:
+					if n := int(dist[u]) + 1; n < len(best) || n == len(best) && int(c) < bestWW {
+						found := []srchEdge{e}
+						for x := u; x != root; x = parent[x].from {
+							found = append(found, parent[x])
+						}
+						slices.Reverse(found)
+						best, bestWW = found, int(c)
 					}
-					slices.Reverse(c)
-					best, closed = c, true
-					break
-				}
-				if !seen[e.to] {
-					seen[e.to] = true
-					parent[e.to] = e
-					dist[e.to] = dist[u] + 1
+				case dist[e.to] < 0:
+					dist[e.to], ww[e.to], parent[e.to] = dist[u]+1, c, e
 					queue = append(queue, e.to)
+				case dist[e.to] == dist[u]+1 && c < ww[e.to]:
+					ww[e.to], parent[e.to] = c, e
 				}
-			}
-			if closed {
-				break
 			}
 		}
 	}
