@@ -243,3 +243,34 @@ func TestSearchExplanationOfSQLHistories(t *testing.T) {
 		})
 	}
 }
+
+// TestSaturationProvedViolationsNeedNoSearchSteps: a lost update, a write
+// skew and a long fork are proved by the search's saturation before its
+// exponential part, so even a budget of one step gives the verdict and the
+// cycle, at the weakest level.
+func TestSaturationProvedViolationsNeedNoSearchSteps(t *testing.T) {
+	cases := []struct {
+		name, history string
+		level         history.Level
+		anomaly       string
+	}{
+		{"lost update", "S1: [r x=0, w x=1]\nS2: [r x=0, w x=2]", history.Snapshot, "lost update"},
+		{"write skew", "S1: [r x=0, r y=0, w x=1]\nS2: [r x=0, r y=0, w y=1]", history.Serializable, "write skew"},
+		{"long fork", "S1: [w x=1]\nS2: [w y=1]\nS3: [r x=1, r y=0]\nS4: [r y=1, r x=0]", history.Prefix, "long fork"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h, err := miniHistory(c.history, history.Serializable)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := Check(h, Options{MaxSteps: 1})
+			if r.Verdict != Violation || r.Steps != 0 {
+				t.Fatalf("got %v after %d steps, want a violation after none", r.Verdict, r.Steps)
+			}
+			if e := r.Explanation; e.Level != c.level || e.Anomaly != c.anomaly || len(e.Cycle) == 0 {
+				t.Fatalf("got %s", e.Text(h))
+			}
+		})
+	}
+}
