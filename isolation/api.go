@@ -94,6 +94,18 @@ type Config struct {
 	// committed before the statement began (Txn.Statement), not whatever
 	// committed while it ran.
 	StatementSnapshots bool
+	// PostgresConcurrency adds PostgreSQL's own aborts and re-checks to
+	// the levels (the rest of --profile postgres, with RealTime, whose
+	// logical clock orders its commits, StatementSnapshots and
+	// StrategyLatest): PC, SI and SER read from the snapshot of their first
+	// statement; an UPDATE, DELETE or locking read of a row whose latest
+	// version a concurrent transaction committed fails with 40001 under SI
+	// and SER (first-updater-wins, after waiting for its writer), and makes
+	// READ COMMITTED re-evaluate the statement's WHERE clause on that
+	// version (Txn.LockForWrite, EvalPlanQual); SER transactions run
+	// PostgreSQL's serializable snapshot isolation (ssi.go). Every abort it
+	// adds is a server abort, which the axioms always allow.
+	PostgresConcurrency bool
 	// Replay, when set, re-issues the choices of a recorded history
 	// (--replay): see replay.go for how reads and places are matched and
 	// how deleting reads from it shrinks a failure.
@@ -381,6 +393,21 @@ func (t *Txn) Update(ctx context.Context, table TableID, key []byte, row []any) 
 // Delete writes a tombstone for the key, waiting for its write lock.
 func (t *Txn) Delete(ctx context.Context, table TableID, key []byte) error {
 	return t.t.e.delete(ctx, t.t, table, key)
+}
+
+// LockForWrite takes the row lock that an UPDATE (RowLockNoKeyUpdate, or
+// RowLockUpdate when it changes the key) or a DELETE (RowLockUpdate) needs
+// on a row its WHERE clause matched, waiting for a pending writer, before
+// the executor computes the new row. Under Config.PostgresConcurrency, when
+// a transaction the statement's snapshot does not see committed a newer
+// version of the row, READ COMMITTED reads that version (recorded like any
+// read) and returns it with changed set, so that the executor re-evaluates
+// its WHERE clause on it (PostgreSQL's EvalPlanQual; ok is false when the
+// row was deleted), and SI and SER fail with 40001 (first-updater-wins).
+// Otherwise it takes no lock and reports changed false: the write waits for
+// its lock itself and applies to the version the read chose.
+func (t *Txn) LockForWrite(ctx context.Context, table TableID, key []byte, mode RowLock) (row []any, ok, changed bool, err error) {
+	return t.t.e.lockForWrite(ctx, t.t, table, key, mode)
 }
 
 // LockTable takes a table lock until the transaction ends (LOCK TABLE).

@@ -64,11 +64,21 @@
 // # Profiles
 //
 // The axiomatic profile is the default: no real time, any valid version.
-// --profile postgres is StrategyLatest with Config.RealTime (a transaction
-// sees what committed before it began) and Config.StatementSnapshots (READ
-// COMMITTED reads as of its statement's start); the executor re-checks
-// UPDATE and DELETE under READ COMMITTED with locking reads (ReadOptions.Lock),
-// which wait for the row's writer and call back again with its new version.
+// --profile postgres gives PostgreSQL's outcomes: StrategyLatest with
+// Config.RealTime (a transaction sees what committed before it began),
+// Config.StatementSnapshots (READ COMMITTED reads as of its statement's
+// start) and Config.PostgresConcurrency, which adds what PostgreSQL does
+// on top of the levels, every addition a server abort or a later read the
+// axioms allow: PC, SI and SER read from their first statement's snapshot;
+// an UPDATE, DELETE or locking read of a row whose latest version
+// committed after the snapshot fails with 40001 under SI and SER
+// (first-updater-wins, write.go) and, under READ COMMITTED, hands the
+// executor that version to re-evaluate its WHERE clause on
+// (Txn.LockForWrite, EvalPlanQual; the re-check is a read event of its
+// own); SER transactions run PostgreSQL's SSI (ssi.go), which fails the
+// statement or the commit that closes a dangerous structure, where
+// PostgreSQL does. integration/hermitage_test.go holds the profile to
+// PostgreSQL's outcomes on Hermitage's cases.
 //
 // # Soundness and power
 //

@@ -35,6 +35,7 @@ type engine struct {
 	// through it.
 	chooser func(n int) int
 	replay  *replayIndex // Config.Replay
+	ssi     *ssiState    // Config.PostgresConcurrency: PostgreSQL's SSI (ssi.go)
 }
 
 // table is a registered table: its keys in order, each with its versions.
@@ -120,6 +121,7 @@ func newEngine(cfg Config) *engine {
 	if cfg.Replay != nil {
 		e.replay = newReplayIndex(cfg.Replay)
 	}
+	e.ssi = newSSI(cfg)
 	return e
 }
 

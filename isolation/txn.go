@@ -176,8 +176,8 @@ func (e *engine) beginLocked(s *session, opts TxnOptions) (*Txn, error) {
 		t.begin = e.tick
 	}
 	t.rd = e.newReadState(t)
-	if e.cfg.StatementSnapshots && level == history.ReadCommitted {
-		t.snap = e.co.tail
+	if e.cfg.StatementSnapshots && level == history.ReadCommitted || e.cfg.PostgresConcurrency && t.windowed() {
+		t.snap = e.co.tail // PostgreSQL's snapshot: the statement's, or the first statement's
 	}
 	if strat == StrategyRandom || strat == StrategyAdversarial {
 		t.rng = e.txnRand(s, t.seq)
@@ -273,6 +273,9 @@ func (e *engine) commit(ctx context.Context, t *txn) error {
 	if err := e.doomed(t); err != nil {
 		return err
 	}
+	if err := e.ssiPreCommit(t); err != nil {
+		return err
+	}
 	pos, err := e.placeCommit(t)
 	if err != nil {
 		return e.serverAbort(t, err)
@@ -324,6 +327,7 @@ func (e *engine) end(t *txn, st txnState) {
 	e.releaseLocks(t)
 	t.tableLocks = nil
 	delete(e.active, t)
+	e.ssiEnd(t)
 	if t.sess.cur == t {
 		t.sess.cur = nil
 		if t.sess.idle != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 
+	"github.com/fickle-db/fickle/history"
 	"github.com/fickle-db/fickle/internal/pgerror"
 )
 
@@ -58,6 +59,9 @@ func (e *engine) insert(ctx context.Context, t *txn, id TableID, key []byte, row
 	if err := e.checkWrite(t, tb, ks); err != nil {
 		return nil, err
 	}
+	if err := e.ssiWrite(t, tb, ks); err != nil {
+		return nil, err
+	}
 	if err := e.checkUnique(ctx, t, tb, ks, row); err != nil {
 		return nil, err
 	}
@@ -77,7 +81,7 @@ func (e *engine) update(ctx context.Context, t *txn, id TableID, key []byte, row
 		return err
 	}
 	ks := tb.keyState(k, true)
-	if err := e.checkWrite(t, tb, ks); err != nil {
+	if err := e.checkUpdate(t, tb, ks); err != nil {
 		return err
 	}
 	if err := e.checkUnique(ctx, t, tb, ks, row); err != nil {
@@ -99,7 +103,7 @@ func (e *engine) delete(ctx context.Context, t *txn, id TableID, key []byte) err
 		return err
 	}
 	ks := tb.keyState(k, true)
-	if err := e.checkWrite(t, tb, ks); err != nil {
+	if err := e.checkUpdate(t, tb, ks); err != nil {
 		return err
 	}
 	if err := e.lockOldIndexKeys(ctx, t, tb, ks); err != nil {
@@ -107,6 +111,111 @@ func (e *engine) delete(ctx context.Context, t *txn, id TableID, key []byte) err
 	}
 	e.putWrite(t, tb, ks, nil, true)
 	return nil
+}
+
+// checkUpdate runs the checks of a write over an existing row (UPDATE,
+// DELETE): first-committer-wins for SI, and under
+// Config.PostgresConcurrency PostgreSQL's first-updater-wins and SSI.
+func (e *engine) checkUpdate(t *txn, tb *table, ks *keyState) error {
+	if err := e.checkWrite(t, tb, ks); err != nil {
+		return err
+	}
+	if err := e.firstUpdaterWins(t, tb, ks); err != nil {
+		return err
+	}
+	return e.ssiWrite(t, tb, ks)
+}
+
+// lockForWrite is Txn.LockForWrite: under Config.PostgresConcurrency it
+// locks the row an UPDATE or DELETE matched and decides, as PostgreSQL
+// does, what the write applies to.
+func (e *engine) lockForWrite(ctx context.Context, t *txn, id TableID, key []byte, mode RowLock) ([]any, bool, bool, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if !e.cfg.PostgresConcurrency {
+		return nil, false, false, nil
+	}
+	tb, err := e.writable(ctx, t, id)
+	if err != nil {
+		return nil, false, false, err
+	}
+	k := string(key)
+	if err := e.acquire(ctx, t, resource{lockRow, uint32(tb.id), k}, uint8(mode), WaitBlock); err != nil {
+		return nil, false, false, err
+	}
+	ks := tb.keyState(k, true)
+	if t.writes[tb.id][k] != nil || e.snapshotSees(t, ks.latest().w) {
+		return nil, false, false, nil
+	}
+	if t.level != history.ReadCommitted {
+		return nil, false, false, e.firstUpdaterWins(t, tb, ks)
+	}
+	e.recheckEvent(t, tb)
+	s, err := e.inspect(t, tb, ks, ReadOptions{Latest: true})
+	if err != nil {
+		return nil, false, false, err
+	}
+	e.rec.flushReads(t, 0)
+	return s.row, s.ok, true, nil
+}
+
+// recheckEvent starts a new read event of t for an EvalPlanQual re-check:
+// the statement read the row from its snapshot, the re-check reads it again
+// later, at its latest version, and one read event holds one version of a
+// key. The event repeats the statement's SQL; the statement's writes that
+// follow belong to it.
+func (e *engine) recheckEvent(t *txn, tb *table) {
+	st := history.Statement{Table: tb.spec.Name}
+	if e.rec.on {
+		if sts := e.rec.h.Txns[t.id].Statements; int(t.event) < len(sts) {
+			st = sts[t.event]
+		}
+	}
+	st.SQL = "EvalPlanQual re-check: " + st.SQL
+	if t.stmts > 0 {
+		t.event++
+	}
+	t.stmts++
+	e.rec.statement(t, st)
+}
+
+// firstUpdaterWins is PostgreSQL's rule for REPEATABLE READ and
+// SERIALIZABLE under Config.PostgresConcurrency: updating, deleting or
+// locking a row whose latest version the transaction's snapshot does not
+// see fails with 40001 (the row lock was taken first, so its writer has
+// ended). Other levels, and the axiomatic profile, pass.
+func (e *engine) firstUpdaterWins(t *txn, tb *table, ks *keyState) error {
+	if !e.cfg.PostgresConcurrency || !t.windowed() || t.writes[tb.id][ks.key] != nil {
+		return nil
+	}
+	latest := ks.latest()
+	if e.snapshotSees(t, latest.w) {
+		return nil
+	}
+	what := "update"
+	if latest.tomb {
+		what = "delete"
+	}
+	return e.serverAbort(t, pgerror.Newf(pgerror.SerializationFailure,
+		"could not serialize access due to concurrent %s", what).
+		WithDetail("A row of %q was changed by a transaction that committed after this transaction's snapshot.", tb.spec.Name))
+}
+
+// snapshotSees reports whether committed w is in t's PostgreSQL snapshot:
+// at or before t.snap (the statement's snapshot under READ COMMITTED, the
+// first statement's for the windowed levels) when there is one, else
+// inside a windowed transaction's window; READ COMMITTED without a
+// snapshot sees every commit.
+func (e *engine) snapshotSees(t *txn, w *txn) bool {
+	switch {
+	case w == e.init || w == t:
+		return true
+	case t.snap != nil:
+		return !t.snap.before(w.pos)
+	case t.windowed():
+		return below(w.pos, t.rd.hi)
+	}
+	return true
 }
 
 // current returns the row of ks that constraints are checked against: t's

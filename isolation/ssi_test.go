@@ -1,0 +1,246 @@
+package isolation
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/fickle-db/fickle/history"
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/oracle"
+)
+
+// postgresProfile is the engine's part of fickle serve --profile postgres.
+func postgresProfile() Config {
+	return Config{Strategy: StrategyLatest, Record: true, RealTime: true, StatementSnapshots: true, PostgresConcurrency: true}
+}
+
+// pgStep is one step of a profile scenario: session s does op on keys
+// and gets want ("ok", or the SQLSTATE of the error).
+//
+//	begin LEVEL | begin-ro LEVEL | read k... | scan | write k | insert k |
+//	lock k (Txn.LockForWrite, RowLockNoKeyUpdate) | commit | rollback
+type pgStep struct {
+	s    int
+	op   string
+	want string
+}
+
+// runPGSteps runs steps on a fresh store with cfg and reports the first
+// step whose outcome differs, then checks the recorded history with the
+// oracle (real time included).
+func runPGSteps(t *testing.T, cfg Config, steps []pgStep) {
+	t.Helper()
+	f := newFixture(t, cfg)
+	seed := begin(t, f.s.NewSession(), history.ReadCommitted)
+	for _, k := range []string{"x", "y", "z"} {
+		_, err := seed.Insert(bg, f.tab, []byte(k), []any{k, nil})
+		must(t, err)
+	}
+	must(t, seed.Commit(bg))
+	sessions := map[int]*Session{}
+	txns := map[int]*Txn{}
+	for i, st := range steps {
+		if sessions[st.s] == nil {
+			sessions[st.s] = f.s.NewSession()
+		}
+		words := strings.Fields(st.op)
+		tx := txns[st.s]
+		if tx != nil {
+			tx.Statement(history.Statement{SQL: st.op})
+		}
+		var err error
+		switch words[0] {
+		case "begin", "begin-ro":
+			lv, perr := history.ParseLevel(words[1])
+			must(t, perr)
+			txns[st.s], err = sessions[st.s].Begin(TxnOptions{Level: lv, ReadOnly: words[0] == "begin-ro"})
+		case "read":
+			for _, k := range words[1:] {
+				if _, _, err = tx.Get(bg, f.tab, []byte(k), ReadOptions{}); err != nil {
+					break
+				}
+			}
+		case "scan":
+			err = tx.Scan(bg, f.tab, Span{}, ReadOptions{}, func([]byte, []any) (bool, error) { return true, nil })
+		case "write":
+			err = tx.Update(bg, f.tab, []byte(words[1]), []any{words[1], nil})
+		case "insert":
+			_, err = tx.Insert(bg, f.tab, []byte(words[1]), []any{words[1], nil})
+		case "lock":
+			_, _, _, err = tx.LockForWrite(bg, f.tab, []byte(words[1]), RowLockNoKeyUpdate)
+		case "commit":
+			err = tx.Commit(bg)
+		case "rollback":
+			err = tx.Rollback()
+		default:
+			t.Fatalf("step %d: unknown op %q", i+1, st.op)
+		}
+		got := "ok"
+		if err != nil {
+			got = string(pgerror.GetCode(err))
+		}
+		if got != st.want {
+			t.Fatalf("step %d (s%d %s): got %s (%v), want %s", i+1, st.s, st.op, got, err, st.want)
+		}
+	}
+	h := f.s.History()
+	if ex, err := oracle.CheckOrder(h, h.CommitOrder, oracle.Options{RealTime: cfg.RealTime}, nil); err != nil || ex != nil {
+		t.Fatalf("history fails its own commit order: %v %v", err, ex)
+	}
+}
+
+// TestProfilePostgresFirstUpdaterWins pins PostgreSQL's REPEATABLE READ
+// and SERIALIZABLE rule under Config.PostgresConcurrency: writing or
+// locking a row whose latest version committed after the snapshot fails
+// the statement with 40001, not the COMMIT; a row committed before the
+// snapshot, or changed by no one, is written. The axiomatic engine lets
+// the SER write through and decides at COMMIT.
+func TestProfilePostgresFirstUpdaterWins(t *testing.T) {
+	const ser = "40001"
+	cases := []struct {
+		name  string
+		cfg   Config
+		steps []pgStep
+	}{
+		{"SI update after a concurrent update", postgresProfile(), []pgStep{
+			{1, "begin SI", "ok"}, {1, "read z", "ok"},
+			{2, "begin SI", "ok"}, {2, "write x", "ok"}, {2, "commit", "ok"},
+			{1, "write x", ser}, {1, "rollback", "ok"}}},
+		{"SER update after a concurrent update", postgresProfile(), []pgStep{
+			{1, "begin SER", "ok"}, {1, "read z", "ok"},
+			{2, "begin SER", "ok"}, {2, "write x", "ok"}, {2, "commit", "ok"},
+			{1, "write x", ser}, {1, "commit", ser}}},
+		{"SER lock for write after a concurrent delete-free update", postgresProfile(), []pgStep{
+			{1, "begin SER", "ok"}, {1, "read z", "ok"},
+			{2, "begin RC", "ok"}, {2, "write x", "ok"}, {2, "commit", "ok"},
+			{1, "lock x", ser}}},
+		{"SER update of a row committed before the snapshot", postgresProfile(), []pgStep{
+			{2, "begin SER", "ok"}, {2, "write x", "ok"}, {2, "commit", "ok"},
+			{1, "begin SER", "ok"}, {1, "read x", "ok"}, {1, "write x", "ok"}, {1, "commit", "ok"}}},
+		{"SER update of an unchanged row", postgresProfile(), []pgStep{
+			{1, "begin SER", "ok"}, {1, "read z", "ok"},
+			{2, "begin SER", "ok"}, {2, "write y", "ok"}, {2, "commit", "ok"},
+			{1, "write x", "ok"}, {1, "commit", "ok"}}},
+		{"axiomatic SER update after a concurrent update fails at commit", Config{Record: true, RealTime: true}, []pgStep{
+			{1, "begin SER", "ok"}, {1, "read x", "ok"},
+			{2, "begin SER", "ok"}, {2, "write x", "ok"}, {2, "commit", "ok"},
+			{1, "write x", "ok"}, {1, "commit", ser}}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) { runPGSteps(t, c.cfg, c.steps) })
+	}
+}
+
+// TestProfilePostgresSSIDangerousStructures pins the SSI emulation on
+// PostgreSQL's dangerous structures T_in -rw-> T_pivot -rw-> T_out: where
+// each fails (the statement that closes the structure, the COMMIT, or the
+// next read of a doomed pivot), and that structures PostgreSQL lets
+// commit (no T_in; a read-only T_in that took its snapshot before T_out
+// committed) commit.
+func TestProfilePostgresSSIDangerousStructures(t *testing.T) {
+	const ser = "40001"
+	cases := []struct {
+		name  string
+		steps []pgStep
+	}{
+		{"write skew: the second committer fails at commit", []pgStep{
+			{1, "begin SER", "ok"}, {2, "begin SER", "ok"},
+			{1, "read x y", "ok"}, {2, "read x y", "ok"},
+			{1, "write x", "ok"}, {2, "write y", "ok"},
+			{1, "commit", "ok"}, {2, "commit", ser}}},
+		{"predicate write skew: inserts into scanned tables", []pgStep{
+			{1, "begin SER", "ok"}, {2, "begin SER", "ok"},
+			{1, "scan", "ok"}, {2, "scan", "ok"},
+			{1, "insert a", "ok"}, {2, "insert b", "ok"},
+			{1, "commit", "ok"}, {2, "commit", ser}}},
+		{"read-only anomaly: the pivot's write fails", []pgStep{
+			{1, "begin SER", "ok"}, {1, "read x y", "ok"},
+			{2, "begin SER", "ok"}, {2, "write y", "ok"}, {2, "commit", "ok"},
+			{3, "begin SER", "ok"}, {3, "read x y", "ok"}, {3, "commit", "ok"},
+			{1, "write x", ser}, {1, "rollback", "ok"}}},
+		{"read-only T_in whose snapshot predates T_out's commit is harmless", []pgStep{
+			{1, "begin SER", "ok"}, {1, "read x y", "ok"},
+			{3, "begin-ro SER", "ok"}, {3, "read z", "ok"},
+			{2, "begin SER", "ok"}, {2, "write y", "ok"}, {2, "commit", "ok"},
+			{3, "read x", "ok"},
+			{1, "write x", "ok"}, {1, "commit", "ok"},
+			{3, "commit", "ok"}}},
+		{"the same T_in not declared read-only makes the pivot's write fail", []pgStep{
+			{1, "begin SER", "ok"}, {1, "read x y", "ok"},
+			{3, "begin SER", "ok"}, {3, "read z", "ok"},
+			{2, "begin SER", "ok"}, {2, "write y", "ok"}, {2, "commit", "ok"},
+			{3, "read x", "ok"},
+			{1, "write x", ser}, {1, "rollback", "ok"},
+			{3, "commit", "ok"}}},
+		{"rw chain without T_in commits", []pgStep{
+			{1, "begin SER", "ok"}, {1, "read x", "ok"},
+			{2, "begin SER", "ok"}, {2, "write x", "ok"}, {2, "commit", "ok"},
+			{1, "write y", "ok"}, {1, "commit", "ok"}}},
+		{"T_out's commit dooms the pending pivot: its next read fails", []pgStep{
+			{1, "begin SER", "ok"}, {2, "begin SER", "ok"},
+			{1, "write x", "ok"}, {2, "write y", "ok"},
+			{1, "read y", "ok"}, {2, "read x", "ok"},
+			{1, "commit", "ok"}, {2, "read z", ser}, {2, "rollback", "ok"}}},
+		{"RC and SER never conflict", []pgStep{
+			{1, "begin SER", "ok"}, {2, "begin RC", "ok"},
+			{1, "read x y", "ok"}, {2, "read x y", "ok"},
+			{1, "write x", "ok"}, {2, "write y", "ok"},
+			{1, "commit", "ok"}, {2, "commit", "ok"}}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) { runPGSteps(t, postgresProfile(), c.steps) })
+	}
+}
+
+// TestProfilePostgresAxiomaticDefaultUnchanged pins that the structures
+// SSI fails early are decided at COMMIT by the axioms without the
+// profile: the read-only anomaly's pivot writes, then cannot commit.
+func TestProfilePostgresAxiomaticDefaultUnchanged(t *testing.T) {
+	runPGSteps(t, Config{Strategy: StrategyLatest, Record: true, RealTime: true}, []pgStep{
+		{1, "begin SER", "ok"}, {1, "read x y", "ok"},
+		{2, "begin SER", "ok"}, {2, "write y", "ok"}, {2, "commit", "ok"},
+		{3, "begin SER", "ok"}, {3, "read x y", "ok"}, {3, "commit", "ok"},
+		{1, "write x", "ok"}, {1, "commit", "40001"}})
+}
+
+// TestLockForWriteRechecksTheLatestVersionUnderReadCommitted pins the
+// store's half of EvalPlanQual: under the profile, a READ COMMITTED
+// statement whose row changed after its snapshot gets the new version,
+// read in an event of its own (one version of a key per event); without
+// the profile, or when nothing changed, it gets nothing to re-check.
+func TestLockForWriteRechecksTheLatestVersionUnderReadCommitted(t *testing.T) {
+	for _, profile := range []bool{false, true} {
+		t.Run(fmt.Sprintf("profile=%v", profile), func(t *testing.T) {
+			cfg := postgresProfile()
+			cfg.PostgresConcurrency = profile
+			f := newFixture(t, cfg)
+			s1, s2 := f.s.NewSession(), f.s.NewSession()
+			t0 := begin(t, s1, history.ReadCommitted)
+			_, err := t0.Insert(bg, f.tab, []byte("x"), []any{"x", 1})
+			must(t, err)
+			must(t, t0.Commit(bg))
+			t1 := begin(t, s1, history.ReadCommitted)
+			t1.Statement(history.Statement{SQL: "delete from t where v = 1"})
+			if row, _, err := t1.Get(bg, f.tab, []byte("x"), ReadOptions{}); err != nil || row[1] != 1 {
+				t.Fatalf("snapshot read: %v %v", row, err)
+			}
+			t2 := begin(t, s2, history.ReadCommitted)
+			must(t, t2.Update(bg, f.tab, []byte("x"), []any{"x", 2}))
+			must(t, t2.Commit(bg))
+			row, live, changed, err := t1.LockForWrite(bg, f.tab, []byte("x"), RowLockUpdate)
+			must(t, err)
+			if changed != profile || profile && (!live || row[1] != 2) {
+				t.Fatalf("LockForWrite = %v %v %v, want changed=%v with the new version", row, live, changed, profile)
+			}
+			must(t, t1.Commit(bg))
+			h := f.s.History()
+			if r := oracle.Check(h, oracle.Options{RealTime: true}); r.Verdict != oracle.Consistent {
+				t.Fatalf("history: %v", r.Verdict)
+			}
+			if n := len(h.Txns[t1.ID()].Statements); profile && n != 2 || !profile && n != 1 {
+				t.Fatalf("T1 has %d statements, want the re-check in its own event: %v", n, h.Txns[t1.ID()].Statements)
+			}
+		})
+	}
+}
