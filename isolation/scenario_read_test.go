@@ -3,6 +3,8 @@ package isolation
 import (
 	"fmt"
 	"strings"
+
+	"github.com/fickle-db/fickle/history"
 )
 
 // rowString renders a read: x=1 (T3), or x=absent (T0).
@@ -27,15 +29,22 @@ func (e *scenarioEnv) cmdRead(a scenarioArgs) string {
 	if err != nil {
 		return errString(err)
 	}
-	return rowString(k, row, ok, e.lastSource(tx))
+	return rowString(k, row, ok, e.lastSource(tx, k))
 }
 
-// lastSource returns the writer of the version tx's last read saw.
-func (e *scenarioEnv) lastSource(tx *Txn) *txn {
+// lastSource returns the writer of the version tx's last recorded read of
+// key k saw (a statement's repeated read of a key is not recorded again).
+func (e *scenarioEnv) lastSource(tx *Txn, k string) *txn {
 	e.s.e.mu.Lock()
 	defer e.s.e.mu.Unlock()
-	ops := e.s.e.rec.h.Txns[tx.ID()].Ops
-	return e.s.e.txns[ops[len(ops)-1].Writer]
+	h := &e.s.e.rec.h
+	ops := h.Txns[tx.ID()].Ops
+	for i := len(ops) - 1; i >= 0; i-- {
+		if ops[i].Kind == history.OpRead && h.Keys[ops[i].Key].Name == k {
+			return e.s.e.txns[ops[i].Writer]
+		}
+	}
+	return nil
 }
 
 // cmdScan reads every key of the table: scan s1. Absent keys that were

@@ -25,6 +25,7 @@ var rewrite = flag.Bool("rewrite", false, "rewrite the expected output of testda
 //	begin s1 level=RA [strategy=S] [readonly]
 //	commit s1 | rollback s1          (scenario_txn_test.go)
 //	read s1 x | scan s1              (scenario_read_test.go)
+//	statement s1 [name]              (scenario_statement_test.go)
 //	write s1 x=1 | insert s1 x=1 | delete s1 x
 //	                                 (scenario_write_test.go)
 //	valid s1 x                       the versions s1 may read now
@@ -140,6 +141,9 @@ func (e *scenarioEnv) run(cmd string) string {
 	case "scan":
 		// scan s1
 		return e.cmdScan(a)
+	case "statement":
+		// statement s1 self join
+		return e.cmdStatement(a)
 	case "write", "insert":
 		// write s1 x=1
 		return e.cmdWrite(a)

@@ -52,6 +52,10 @@ type readState struct {
 	// rt (Config.RealTime): every transaction that committed before this
 	// tick is visible; for CC it grows with the fronts of the sources read.
 	rt uint64
+	// stmt is the current statement's first read of every key it
+	// inspected, which its later reads of the key return
+	// (statement_reads.go).
+	stmt statementReads
 }
 
 // windowed reports whether t reads from a prefix of co.
@@ -353,6 +357,7 @@ func (e *engine) finishReads(t *txn) {
 	s.vc = s.vc.merge(t.vc) // client-aborted reads stay in the session's past
 	rs := t.rd
 	rs.srcs = nil
+	rs.stmt = statementReads{}
 	if !t.windowed() {
 		rs.reads = nil // only windowed transactions are re-checked later
 	}

@@ -1,0 +1,89 @@
+package isolation
+
+// One version per key per statement. A statement reads one snapshot: a
+// self-join, a correlated subquery on the same table or an UPDATE ... FROM
+// the same table that inspects a key twice must see the same version both
+// times, and no real database records two. At RC (and, through the inner
+// side of joins, at every level) the engine would otherwise choose afresh
+// at each inspection, and the adversary even prefers a different version
+// for a repeated read; the checker then reports a split read. So every
+// transaction keeps, for its current statement, the version its first read
+// of each key saw (statementReads), and a later read of that key in the
+// same statement returns it without choosing or recording again.
+//
+//   - The memo holds committed versions only. A read of the transaction's
+//     own write is its own write; but a key the statement read before
+//     writing it keeps returning the version read (PostgreSQL's statements
+//     do not see their own changes), and the history holds that one read.
+//   - A read that must see the latest version (locking reads, the
+//     EvalPlanQual re-check of a row updated meanwhile) is answered from the
+//     memo only when the memo holds the latest version; otherwise it
+//     chooses, is recorded, and replaces the memo's entry.
+//   - A transaction whose client never delimits statements (Txn.Statement)
+//     has no statements to keep a snapshot for: every read chooses.
+//   - The memo's read is recorded once per logged read event: when the log
+//     already flushed the event holding it (a join's inner side reading a
+//     key the outer scan passed a chunk ago), the read is recorded again
+//     with the same writer, so that its returned flag still reaches the log
+//     and the logged history matches the recorded one.
+
+// statementReads is a transaction's memo of its current statement's
+// reads: the version its first read of every key saw.
+type statementReads struct {
+	event uint32 // the statement the entries belong to (txnLive.event)
+	reads map[*keyState]seen
+}
+
+// bigStatement is the size above which the memo's map is dropped rather
+// than cleared at the next statement: clearing costs its capacity, which a
+// statement that read a whole table would make every later statement pay.
+const bigStatement = 1024
+
+// statementRead returns the version t's current statement already read of
+// ks, if the read may reuse it (see above); it re-records the read when the
+// logged event holding it has been flushed.
+func (e *engine) statementRead(t *txn, tb *table, ks *keyState, ro ReadOptions) (seen, bool) {
+	m := &t.rd.stmt
+	if t.stmts == 0 || len(m.reads) == 0 {
+		return seen{}, false
+	}
+	if m.event != t.event {
+		m.reset(t.event)
+		return seen{}, false
+	}
+	s, ok := m.reads[ks]
+	if !ok || ro.Latest && s.w != ks.latest().w {
+		return seen{}, false
+	}
+	if s.ref.item >= 0 && s.ref.gen != t.logGen {
+		s.ref = e.rec.read(t, tb, ks, s.w, !s.ok)
+		m.reads[ks] = s
+	}
+	return s, true
+}
+
+// rememberRead keeps s, t's read of a committed version, as its current
+// statement's read of the key.
+func (e *engine) rememberRead(t *txn, s seen) {
+	if t.stmts == 0 {
+		return
+	}
+	m := &t.rd.stmt
+	if m.event != t.event {
+		m.reset(t.event)
+	}
+	if m.reads == nil {
+		m.reads = make(map[*keyState]seen)
+	}
+	m.reads[s.ks] = s
+}
+
+// reset empties the memo for statement event.
+func (m *statementReads) reset(event uint32) {
+	m.event = event
+	if len(m.reads) > bigStatement {
+		m.reads = nil
+	} else {
+		clear(m.reads)
+	}
+}
