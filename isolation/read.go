@@ -34,6 +34,9 @@ func (e *engine) get(ctx context.Context, t *txn, id TableID, key []byte, ro Rea
 			}
 			return nil, false, err
 		}
+		if err := e.firstUpdaterWins(t, tb, tb.keyState(k, true)); err != nil {
+			return nil, false, err
+		}
 		ro.Latest = true
 	}
 	s, err := e.inspect(t, tb, tb.keyState(k, true), ro)
@@ -84,6 +87,9 @@ func (e *engine) inspect(t *txn, tb *table, ks *keyState, ro ReadOptions) (seen,
 	if err != nil {
 		return seen{}, err
 	}
+	if err := e.ssiRead(t, tb, ks, v.w); err != nil {
+		return seen{}, err
+	}
 	s := seen{ks: ks, row: v.row, ok: !v.tomb, w: v.w, ref: e.rec.read(t, tb, ks, v.w, v.tomb)}
 	e.rememberRead(t, s)
 	return s, nil
@@ -94,6 +100,9 @@ func (e *engine) scan(ctx context.Context, t *txn, id TableID, span Span, ro Rea
 	defer e.mu.Unlock()
 	tb, err := e.readable(ctx, t, id)
 	if err != nil {
+		return err
+	}
+	if err := e.ssiScan(t, tb, span, false); err != nil {
 		return err
 	}
 	cursor, first := string(span.Start), true
@@ -129,6 +138,9 @@ func (e *engine) scanIndex(ctx context.Context, t *txn, id IndexID, span Span, r
 	ix := e.indexes[id]
 	tb, err := e.readable(ctx, t, ix.table.id)
 	if err != nil {
+		return err
+	}
+	if err := e.ssiScan(t, tb, span, true); err != nil {
 		return err
 	}
 	var keys []string
@@ -233,6 +245,9 @@ func (e *engine) lockMatched(ctx context.Context, t *txn, tb *table, s seen, ro 
 		if err == errSkipLocked {
 			return false, false, nil
 		}
+		return false, false, err
+	}
+	if err := e.firstUpdaterWins(t, tb, s.ks); err != nil {
 		return false, false, err
 	}
 	if s.w == t || s.ks.latest().w == s.w {
