@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"sort"
 	"strconv"
 )
 
@@ -157,11 +158,13 @@ func ednKind(v any) string {
 	return fmt.Sprintf("%T", v)
 }
 
-// elleRead is a list-append read kept to derive the version order.
+// elleRead is a list-append read kept to derive the version order: read
+// operation op of transaction txn.
 type elleRead struct {
 	key  KeyID
 	list []int64
-	line int
+	txn  TxnID
+	op   int
 }
 
 // buildElle turns Jepsen operations into a history. Only :f :txn
@@ -177,9 +180,10 @@ type elleRead struct {
 // the write it read (an earlier element of the same transaction's appends
 // makes it an intermediate read); the longest list read of each key gives
 // its version order (History.VersionOrder), unless two lists read of the
-// key are not prefixes of one another (Elle's incompatible-order anomaly,
-// or a history that lists only the last element): then the key's order is
-// unknown and only the reads' last elements count. Initial reads: nil, and the
+// key are not prefixes of one another: that is Elle's incompatible order,
+// recorded in History.IncompatibleOrders (a structural violation the
+// checker reports, naming the key and the two reads), and the key's order
+// is unknown. Initial reads: nil, and the
 // empty list, read Init's tombstone (Elle's initial state is "no value");
 // Init is so-before every transaction. Unmatched values are thin-air reads.
 func buildElle(name string, ops []elleOp) (*History, error) {
@@ -258,7 +262,7 @@ func buildElle(name string, ops []elleOp) (*History, error) {
 						tb.Op(Op{Kind: OpRead, Flags: FlagTombstone, Key: key, Writer: Init})
 						continue
 					}
-					reads = append(reads, elleRead{key: key, list: list, line: op.line})
+					reads = append(reads, elleRead{key: key, list: list, txn: tb.ID(), op: len(tb.txn().Ops)})
 					tb.Op(Op{Kind: OpRead, Flags: FlagReturned | FlagHasValue, Key: key, Value: list[len(list)-1]})
 				default:
 					return lineErr(name, op.line, "micro-operation %s: bad read value", ednString(m))
@@ -330,7 +334,10 @@ func elleKey(b *Builder, keys map[any]KeyID, k any) (KeyID, error) {
 }
 
 // elleVersionOrder derives each key's version order from its longest list
-// read, when every list read of the key is a prefix of it.
+// read, when every list read of the key is a prefix of it. Otherwise some
+// read is not a prefix of the longest, and that pair is the key's
+// incompatible order: the first such read in the file, and the first
+// longest list.
 func elleVersionOrder(name string, h *History, reads []elleRead) error {
 	if len(reads) == 0 {
 		return nil
@@ -341,19 +348,17 @@ func elleVersionOrder(name string, h *History, reads []elleRead) error {
 			longest[r.key] = r
 		}
 	}
-	// A key whose lists are not all prefixes of its longest one (Elle's
-	// incompatible-order anomaly, or a history whose reads show only the
-	// last element) has no known version order.
 	conflict := make(map[KeyID]bool)
 	for _, r := range reads {
 		l := longest[r.key]
-		for i, v := range r.list {
-			if l.list[i] != v {
-				conflict[r.key] = true
-				break
-			}
+		if conflict[r.key] || isPrefix(r.list, l.list) {
+			continue
 		}
+		conflict[r.key] = true
+		h.IncompatibleOrders = append(h.IncompatibleOrders, IncompatibleOrder{Key: r.key, Reads: [2]ListRead{
+			{Txn: r.txn, Op: r.op, List: r.list}, {Txn: l.txn, Op: l.op, List: l.list}}})
 	}
+	sort.Slice(h.IncompatibleOrders, func(i, j int) bool { return h.IncompatibleOrders[i].Key < h.IncompatibleOrders[j].Key })
 	var m valueMatcher
 	for i := range h.Txns {
 		for _, op := range h.Txns[i].Ops {
@@ -383,6 +388,19 @@ func elleVersionOrder(name string, h *History, reads []elleRead) error {
 		h.VersionOrder[k] = order
 	}
 	return nil
+}
+
+// isPrefix reports whether p is a prefix of l.
+func isPrefix(p, l []int64) bool {
+	if len(p) > len(l) {
+		return false
+	}
+	for i, v := range p {
+		if l[i] != v {
+			return false
+		}
+	}
+	return true
 }
 
 // ednString renders a parsed EDN value back, for error messages.

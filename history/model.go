@@ -201,8 +201,29 @@ type History struct {
 	// consistent commit order orders them so. Nil when unknown, and nil
 	// for a key whose order is unknown.
 	VersionOrder [][]TxnID
+	// IncompatibleOrders lists, one per key, two list-append reads (Elle)
+	// whose lists are not prefixes of one another: no version order of the
+	// key explains both, a structural violation of every level (Elle's
+	// incompatible order, which implies G1a). Such a key has no
+	// VersionOrder.
+	IncompatibleOrders []IncompatibleOrder
 
 	keyIndex map[Key]KeyID
+}
+
+// IncompatibleOrder is two reads of Key whose lists disagree: Reads[i] is
+// operation Op of transaction Txn, which read the list List.
+type IncompatibleOrder struct {
+	Key   KeyID
+	Reads [2]ListRead
+}
+
+// ListRead is a list-append read: operation Op of Txn read List (the read
+// Op itself records List's last element).
+type ListRead struct {
+	Txn  TxnID
+	Op   int
+	List []int64
 }
 
 // Intern returns the id of k, adding it to h.Keys if it is new.

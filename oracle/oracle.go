@@ -113,19 +113,20 @@ type StructuralKind uint8
 
 // Structural defects (Adya's and paper 002's names where they exist).
 const (
-	ThinAirRead      StructuralKind = iota + 1 // reads a version no transaction wrote
-	AbortedRead                                // G1a: reads a write of an aborted transaction
-	FutureRead                                 // reads its own later write, or a write of a so-later transaction
-	IntermediateRead                           // G1b: reads a write that its writer overwrote
-	NotMyOwnWrite                              // reads another's version of a key it wrote before
-	NotMyLastWrite                             // reads its own write that it overwrote since
-	SplitRead                                  // one statement saw two versions of the same key
-	UnknownWriter                              // names a transaction or key outside the history
-	Malformed                                  // the history's own structure is inconsistent
+	ThinAirRead       StructuralKind = iota + 1 // reads a version no transaction wrote
+	AbortedRead                                 // G1a: reads a write of an aborted transaction
+	FutureRead                                  // reads its own later write, or a write of a so-later transaction
+	IntermediateRead                            // G1b: reads a write that its writer overwrote
+	NotMyOwnWrite                               // reads another's version of a key it wrote before
+	NotMyLastWrite                              // reads its own write that it overwrote since
+	SplitRead                                   // one statement saw two versions of the same key
+	UnknownWriter                               // names a transaction or key outside the history
+	Malformed                                   // the history's own structure is inconsistent
+	IncompatibleOrder                           // two list reads of a key that no version order explains (Elle)
 )
 
 var structuralNames = [...]string{"", "thin-air read", "aborted read", "future read", "intermediate read",
-	"not my own write", "not my last write", "split read", "unknown writer", "malformed history"}
+	"not my own write", "not my last write", "split read", "unknown writer", "malformed history", "incompatible order"}
 
 // String returns the defect's name, as used in Explanation.Anomaly.
 func (k StructuralKind) String() string {

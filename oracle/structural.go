@@ -52,6 +52,27 @@ func checkStructure(ix *index) *Explanation {
 			ev[x], wr[x] = op.Event, op.Writer
 		}
 	}
+	return checkIncompatibleOrders(ix)
+}
+
+// checkIncompatibleOrders reports the first of h.IncompatibleOrders whose
+// reads are both checked: two list-append reads of a key that are not
+// prefixes of one another, so no version order of the key explains both.
+func checkIncompatibleOrders(ix *index) *Explanation {
+	h := ix.h
+	for _, io := range h.IncompatibleOrders {
+		a, b := io.Reads[0], io.Reads[1]
+		valid := int(io.Key) < len(h.Keys)
+		for _, r := range io.Reads {
+			valid = valid && r.Txn != history.Init && int(r.Txn) < len(h.Txns) && r.Op >= 0 && r.Op < len(h.Txns[r.Txn].Ops) &&
+				h.Txns[r.Txn].Ops[r.Op].Key == io.Key
+		}
+		if !valid || !ix.checked(a.Txn) || !ix.checked(b.Txn) {
+			continue
+		}
+		return structural(ix, IncompatibleOrder, a.Txn, a.Op, fmt.Sprintf("%s read %s as %v and %s read it as %v: neither list is a prefix of the other, so no version order of %s explains both",
+			txnName(h, a.Txn), keyName(h, io.Key), a.List, txnName(h, b.Txn), b.List, keyName(h, io.Key)))
+	}
 	return nil
 }
 
