@@ -64,11 +64,51 @@ func TestConvertCommandConvertsAndReportsErrors(t *testing.T) {
 		{[]string{"--to", "elle", bad, "-"}, 2, `bad.txt:2: bad operation "x(1,2)"`},
 		{[]string{"--to", "elle", filepath.Join(dir, "missing.txt"), "-"}, 2, "no such file"},
 		{[]string{"--to", "elle", awdit, filepath.Join(dir, "no/such/dir/out")}, 1, "no such file"},
+		{[]string{"--to", "elle", "--elle-model", "set", awdit, "-"}, 2, `--elle-model: unknown Elle model "set"`},
+		{[]string{"--to", "plume", "--elle-model", "list-append", awdit, "-"}, 2, "--elle-model: applies to --to elle only"},
+		{[]string{"--to", "elle", "--elle-model", "list-append", awdit, "-"}, 2, "neither a commit order nor list-append reads"},
 	}
 	for _, c := range cases {
 		code, _, errOut := runConvertCapture(c.args...)
 		if code != c.code || !strings.Contains(errOut, c.want) {
 			t.Errorf("convert %v: code %d, stderr %q; want code %d and %q", c.args, code, errOut, c.code, c.want)
+		}
+	}
+}
+
+// TestConvertElleModels converts to Elle EDN in each model: auto keeps a
+// list-append import list-append and writes other histories as
+// rw-register; --elle-model picks explicitly, and list-append of a
+// recorded history follows its commit order.
+func TestConvertElleModels(t *testing.T) {
+	dir := t.TempDir()
+	la := filepath.Join(dir, "la.edn")
+	os.WriteFile(la, []byte("{:type :ok, :process 0, :f :txn, :value [[:append 1 1]]}\n"+
+		"{:type :ok, :process 1, :f :txn, :value [[:r 1 [1]] [:append 1 2]]}\n"), 0o644)
+	recorded := filepath.Join(dir, "rec.jsonl")
+	b := history.NewBuilder()
+	s := b.Session("s")
+	t1 := b.Txn(s, history.Serializable).WriteValue("1", 5).Commit()
+	t2 := b.Txn(s, history.Serializable).ReadValue("1", t1, 5).WriteValue("1", 6).Commit()
+	b.CommitOrder(t1, t2)
+	var buf bytes.Buffer
+	if err := history.WriteJSONL(&buf, b.MustHistory(), history.Header{}); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(recorded, buf.Bytes(), 0o644)
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--to", "elle", la, "-"}, "[[:r 1 [1]] [:append 1 2]]"},
+		{[]string{"--to", "elle", "--elle-model", "rw-register", la, "-"}, "[[:r 1 1] [:w 1 2]]"},
+		{[]string{"--to", "elle", recorded, "-"}, "[[:r 1 5] [:w 1 6]]"},
+		{[]string{"--to", "elle", "--elle-model", "list-append", recorded, "-"}, "[[:r 1 [5]] [:append 1 6]]"},
+	}
+	for _, c := range cases {
+		code, out, errOut := runConvertCapture(c.args...)
+		if code != 0 || !strings.Contains(out, ":value "+c.want+"}") {
+			t.Errorf("convert %v: code %d, stderr %q, out:\n%s\nwant a completion with %s", c.args, code, errOut, out, c.want)
 		}
 	}
 }
