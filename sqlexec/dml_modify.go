@@ -2,10 +2,12 @@ package sqlexec
 
 import (
 	"fmt"
+	"slices"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/isolation"
 	"github.com/fickle-db/fickle/sqlexec/types"
 )
 
@@ -65,30 +67,68 @@ func (m *modifyTarget) collect(x *execCtx) ([]match, error) {
 	if err != nil || !ok {
 		return nil, err
 	}
-	first := m.items[0]
-	krs, err := fetchTable(x, first, true)
+	krs, err := fetchTable(x, m.items[0], true)
 	if err != nil {
 		return nil, err
 	}
 	var out []match
 	for _, kr := range krs {
-		copy(x.row[first.off:first.off+first.width], kr.row)
-		ok, err := allHold(x, first.on, true)
+		mt, ok, err := m.joinRow(x, kr.key, kr.row)
 		if err != nil {
 			return nil, err
 		}
-		if !ok {
-			continue
-		}
-		err = runItems(x, m.items, 1, func() error {
-			out = append(out, match{key: kr.key, row: kr.row, full: append([]any(nil), x.row...)})
-			return errLimitReached
-		})
-		if err != nil && err != errLimitReached {
-			return nil, err
+		if ok {
+			out = append(out, mt)
 		}
 	}
 	return out, nil
+}
+
+// joinRow completes a target row that passed the target's own conditions
+// (fetchTable checked the immediate ones) with its deferred conditions and
+// the first joined row of the FROM / USING items; ok is false when the row
+// does not match.
+func (m *modifyTarget) joinRow(x *execCtx, key []byte, row []any) (match, bool, error) {
+	first := m.items[0]
+	copy(x.row[first.off:first.off+first.width], row)
+	ok, err := allHold(x, first.on, true)
+	if err != nil || !ok {
+		return match{}, false, err
+	}
+	var mt match
+	found := false
+	err = runItems(x, m.items, 1, func() error {
+		mt, found = match{key: key, row: row, full: append([]any(nil), x.row...)}, true
+		return errLimitReached
+	})
+	if err != nil && err != errLimitReached {
+		return match{}, false, err
+	}
+	return mt, found, nil
+}
+
+// lockForWrite takes the row lock of a matched target row before it is
+// written. Under --profile postgres, READ COMMITTED re-evaluates the
+// statement's conditions on the row's latest version when a concurrent
+// transaction changed it (EvalPlanQual: the store supplies the version,
+// the executor decides whether it still matches); ok is false when it no
+// longer does or the row is gone. SI and SER fail in the store instead.
+func (m *modifyTarget) lockForWrite(x *execCtx, mt match, mode isolation.RowLock) (match, bool, error) {
+	row, live, changed, err := x.txn.LockForWrite(x.ctx, m.t.id, mt.key, mode)
+	if err != nil || !changed {
+		return mt, err == nil, err
+	}
+	if !live {
+		return match{}, false, nil
+	}
+	first := m.items[0]
+	x.row = append([]any(nil), mt.full...)
+	copy(x.row[first.off:first.off+first.width], row)
+	ok, err := allHold(x, first.on, false)
+	if err != nil || !ok {
+		return match{}, false, err
+	}
+	return m.joinRow(x, mt.key, row)
 }
 
 func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
@@ -116,9 +156,13 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	keyCols := map[int]bool{}
-	for _, c := range t.pk {
-		keyCols[c] = true
+	// An UPDATE of a key column locks its rows FOR UPDATE, others FOR NO
+	// KEY UPDATE, as in PostgreSQL.
+	lockMode := isolation.RowLockNoKeyUpdate
+	for _, s := range sets {
+		if slices.Contains(t.pk, s.col) {
+			lockMode = isolation.RowLockUpdate
+		}
 	}
 	for i := range b.params {
 		if b.params[i].Oid == 0 {
@@ -131,7 +175,16 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 			return nil, err
 		}
 		var rows [][]any
+		updated := 0
 		for _, mt := range matches {
+			mt, ok, err := m.lockForWrite(x, mt, lockMode)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				continue
+			}
+			updated++
 			x.row = mt.full
 			nr := append([]any(nil), mt.row...)
 			for _, s := range sets {
@@ -167,7 +220,7 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 				rows = append(rows, p)
 			}
 		}
-		return &Result{Rows: rows, Tag: fmt.Sprintf("UPDATE %d", len(matches))}, nil
+		return &Result{Rows: rows, Tag: fmt.Sprintf("UPDATE %d", updated)}, nil
 	}}, nil
 }
 
@@ -199,7 +252,16 @@ func (b *binder) deletePlan(del *pg_query.DeleteStmt) (*stmtPlan, error) {
 			return nil, err
 		}
 		var rows [][]any
+		deleted := 0
 		for _, mt := range matches {
+			mt, ok, err := m.lockForWrite(x, mt, isolation.RowLockUpdate)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				continue
+			}
+			deleted++
 			if err := w.deleteRow(x, mt.key, mt.row, 0); err != nil {
 				return nil, err
 			}
@@ -212,6 +274,6 @@ func (b *binder) deletePlan(del *pg_query.DeleteStmt) (*stmtPlan, error) {
 				rows = append(rows, p)
 			}
 		}
-		return &Result{Rows: rows, Tag: fmt.Sprintf("DELETE %d", len(matches))}, nil
+		return &Result{Rows: rows, Tag: fmt.Sprintf("DELETE %d", deleted)}, nil
 	}}, nil
 }

@@ -129,11 +129,12 @@ func serve(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
 		return 1
 	}
 	cfg := isolation.Config{
-		Strategy:           strategyFlags[o.strategy],
-		Seed:               o.seed,
-		Record:             o.record || o.historyPath != "",
-		RealTime:           o.realtime,
-		StatementSnapshots: o.profile == "postgres",
+		Strategy:            strategyFlags[o.strategy],
+		Seed:                o.seed,
+		Record:              o.record || o.historyPath != "",
+		RealTime:            o.realtime,
+		StatementSnapshots:  o.profile == "postgres",
+		PostgresConcurrency: o.profile == "postgres",
 	}
 	if o.replay != "" {
 		h, err := history.Import(o.replay, history.FormatFickle)
