@@ -38,19 +38,75 @@ func splitmix(x uint64) uint64 {
 	return x ^ x>>31
 }
 
+// advAim is what an adversarial transaction's reads try to create, drawn
+// once per transaction from its seed (advMode) beside its bias. One aim per
+// transaction, not every move at every read: a move that fires wherever it
+// applies starves the others. Re-serving the version an updater read (lost
+// update) applies after every UPDATE, since an UPDATE reads its row first,
+// and served everywhere it hides the writes that causality violations and
+// long forks need the next readers to see.
+type advAim uint8
+
+const (
+	// aimPlain: versions by the bias alone.
+	aimPlain advAim = iota
+	// aimLostUpdate: where another transaction read the key and wrote it,
+	// re-serve the version it read, so that this transaction's write
+	// overwrites it blindly (lost updates).
+	aimLostUpdate
+	// aimDiverge: where another transaction only read the key, take a
+	// version other than the one it saw (two readers with different views:
+	// causality violations, long forks).
+	aimDiverge
+	// aimNewThenOld: the transaction's first read takes the newest valid
+	// version, every later one the oldest (one reader sees a write but not
+	// what it depended on: causality violations, either side of a long fork).
+	aimNewThenOld
+	// aimOldThenNew: the first read takes an older valid version, one in
+	// the middle when there is one, every later one the newest (half of one
+	// transaction's writes: fractured reads).
+	aimOldThenNew
+)
+
+// aimWeights[readOnly] are the aims' chances, in percent, in the order of
+// the constants: a read-only transaction cannot lose an update.
+var aimWeights = [2][5]int{
+	{15, 25, 20, 20, 20},
+	{20, 0, 30, 30, 20},
+}
+
 // advMode draws t's bias: read-only transactions favour stale snapshots.
+// It also draws t's aim, kept in its read state.
 func (e *engine) advMode(t *txn) advMode {
 	if t.strategy != StrategyAdversarial {
 		return advLatest
 	}
 	r := t.rng.IntN(100)
+	mode := advLatest
 	switch {
 	case t.readOnly && r < 50, r < 35:
-		return advStale
+		mode = advStale
 	case r < 85:
-		return advMixed
+		mode = advMixed
 	}
-	return advLatest
+	t.rd.aim = drawAim(t.rng, t.readOnly)
+	return mode
+}
+
+// drawAim draws an aim by aimWeights.
+func drawAim(rng *rand.Rand, readOnly bool) advAim {
+	w := &aimWeights[0]
+	if readOnly {
+		w = &aimWeights[1]
+	}
+	r := rng.IntN(100)
+	for i, p := range w {
+		if r < p {
+			return advAim(i)
+		}
+		r -= p
+	}
+	return aimPlain
 }
 
 // pick chooses one of the valid versions (indexes into ks.versions,
@@ -73,30 +129,46 @@ func (e *engine) pick(t *txn, ks *keyState, valid []int) int {
 }
 
 // pickAdversarial favours the choices that create anomalies:
-//   - a repeated read of a key takes a different version when the level
-//     allows one (non-repeatable reads);
-//   - when the last transaction that read the key also wrote it, a read
-//     re-serves the version it read, if valid (two read-modify-writes of one
-//     old version: lost updates);
-//   - when it only read it, a read takes another version than it did, if
-//     one is valid (two readers with different views: causality
-//     violations, long forks);
-//   - otherwise the oldest or the newest valid version by the transaction's
-//     bias, or now and then one in the middle (fractured reads need a
-//     version its writer's later write already overwrote elsewhere), or any.
+//   - a repeated read of a key (in a later statement: a statement reads a
+//     key once, statement_reads.go) takes a different version when the
+//     level allows one (non-repeatable reads);
+//   - otherwise t's aim (advAim) decides where it applies;
+//   - elsewhere, and for the plain aim, the oldest or the newest valid
+//     version by the transaction's bias, or now and then one in the middle
+//     (fractured reads need a version its writer's later write already
+//     overwrote elsewhere), or any.
 func (e *engine) pickAdversarial(t *txn, ks *keyState, valid []int) int {
 	if prev, ok := t.rd.reads[ks]; ok && len(valid) > 1 && t.rng.IntN(10) < 7 {
 		return e.other(t, ks, valid, prev)
 	}
-	if r := ks.lastReader; r != nil && r != t && slicesContains(valid, ks.lastPick) {
-		switch {
-		case e.wrote(r, ks):
-			if t.rng.IntN(10) < 6 {
-				return ks.lastPick
-			}
-		case len(valid) > 1 && t.rng.IntN(2) == 0:
+	if len(valid) == 1 {
+		return valid[0]
+	}
+	newest := valid[len(valid)-1]
+	r := ks.lastReader
+	other := r != nil && r != t && slicesContains(valid, ks.lastPick)
+	switch t.rd.aim {
+	case aimLostUpdate:
+		if other && e.wrote(r, ks) && t.rng.IntN(10) < 9 {
+			return ks.lastPick
+		}
+	case aimDiverge:
+		if other && !e.wrote(r, ks) && t.rng.IntN(10) < 9 {
 			return e.other(t, ks, valid, ks.versions[ks.lastPick].w)
 		}
+	case aimNewThenOld:
+		if len(t.rd.reads) == 0 {
+			return newest
+		}
+		return valid[0]
+	case aimOldThenNew:
+		switch {
+		case len(t.rd.reads) > 0:
+			return newest
+		case len(valid) > 2:
+			return valid[1+t.rng.IntN(len(valid)-2)]
+		}
+		return valid[0]
 	}
 	if len(valid) > 2 && t.mode == advMixed && t.rng.IntN(4) == 0 {
 		return valid[1+t.rng.IntN(len(valid)-2)] // neither end: half of a fracture
@@ -107,7 +179,7 @@ func (e *engine) pickAdversarial(t *txn, ks *keyState, valid []int) int {
 	if t.rng.IntN(100) < staleness[t.mode] {
 		return valid[0]
 	}
-	return valid[len(valid)-1]
+	return newest
 }
 
 // other picks a valid version not written by w (valid has another one):

@@ -52,6 +52,8 @@ type readState struct {
 	// rt (Config.RealTime): every transaction that committed before this
 	// tick is visible; for CC it grows with the fronts of the sources read.
 	rt uint64
+	// aim is an adversarial transaction's aim (strategy.go).
+	aim advAim
 	// stmt is the current statement's first read of every key it
 	// inspected, which its later reads of the key return
 	// (statement_reads.go).
