@@ -490,7 +490,7 @@ func (sc *scriptScanner) lineEnd(off int) int {
 // the COPY statement's line.
 func (sc *scriptScanner) advance(off int) {
 	if sc.resumeTo > 0 && off >= sc.resumeAt {
-		off, sc.resumeTo = sc.resumeTo, 0
+		off, sc.resumeTo = max(off, sc.resumeTo), 0
 	}
 	sc.pos = off
 }
