@@ -253,6 +253,7 @@ func (e *engine) lockMatched(ctx context.Context, t *txn, tb *table, s seen, ro 
 	if s.w == t || s.ks.latest().w == s.w {
 		return true, false, nil
 	}
+	e.recheckEvent(t, tb) // one version of a key per read event (write.go)
 	ns, err := e.inspect(t, tb, s.ks, ro)
 	if err != nil || !ns.ok {
 		return false, false, err

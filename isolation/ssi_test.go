@@ -1,7 +1,6 @@
 package isolation
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
@@ -202,45 +201,4 @@ func TestProfilePostgresAxiomaticDefaultUnchanged(t *testing.T) {
 		{2, "begin SER", "ok"}, {2, "write y", "ok"}, {2, "commit", "ok"},
 		{3, "begin SER", "ok"}, {3, "read x y", "ok"}, {3, "commit", "ok"},
 		{1, "write x", "ok"}, {1, "commit", "40001"}})
-}
-
-// TestLockForWriteRechecksTheLatestVersionUnderReadCommitted pins the
-// store's half of EvalPlanQual: under the profile, a READ COMMITTED
-// statement whose row changed after its snapshot gets the new version,
-// read in an event of its own (one version of a key per event); without
-// the profile, or when nothing changed, it gets nothing to re-check.
-func TestLockForWriteRechecksTheLatestVersionUnderReadCommitted(t *testing.T) {
-	for _, profile := range []bool{false, true} {
-		t.Run(fmt.Sprintf("profile=%v", profile), func(t *testing.T) {
-			cfg := postgresProfile()
-			cfg.PostgresConcurrency = profile
-			f := newFixture(t, cfg)
-			s1, s2 := f.s.NewSession(), f.s.NewSession()
-			t0 := begin(t, s1, history.ReadCommitted)
-			_, err := t0.Insert(bg, f.tab, []byte("x"), []any{"x", 1})
-			must(t, err)
-			must(t, t0.Commit(bg))
-			t1 := begin(t, s1, history.ReadCommitted)
-			t1.Statement(history.Statement{SQL: "delete from t where v = 1"})
-			if row, _, err := t1.Get(bg, f.tab, []byte("x"), ReadOptions{}); err != nil || row[1] != 1 {
-				t.Fatalf("snapshot read: %v %v", row, err)
-			}
-			t2 := begin(t, s2, history.ReadCommitted)
-			must(t, t2.Update(bg, f.tab, []byte("x"), []any{"x", 2}))
-			must(t, t2.Commit(bg))
-			row, live, changed, err := t1.LockForWrite(bg, f.tab, []byte("x"), RowLockUpdate)
-			must(t, err)
-			if changed != profile || profile && (!live || row[1] != 2) {
-				t.Fatalf("LockForWrite = %v %v %v, want changed=%v with the new version", row, live, changed, profile)
-			}
-			must(t, t1.Commit(bg))
-			h := f.s.History()
-			if r := oracle.Check(h, oracle.Options{RealTime: true}); r.Verdict != oracle.Consistent {
-				t.Fatalf("history: %v", r.Verdict)
-			}
-			if n := len(h.Txns[t1.ID()].Statements); profile && n != 2 || !profile && n != 1 {
-				t.Fatalf("T1 has %d statements, want the re-check in its own event: %v", n, h.Txns[t1.ID()].Statements)
-			}
-		})
-	}
 }

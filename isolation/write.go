@@ -159,10 +159,11 @@ func (e *engine) lockForWrite(ctx context.Context, t *txn, id TableID, key []byt
 	return s.row, s.ok, true, nil
 }
 
-// recheckEvent starts a new read event of t for an EvalPlanQual re-check:
-// the statement read the row from its snapshot, the re-check reads it again
-// later, at its latest version, and one read event holds one version of a
-// key. The event repeats the statement's SQL; the statement's writes that
+// recheckEvent starts a new read event of t for an EvalPlanQual re-check
+// (an UPDATE's or DELETE's, or a locking read's): the statement read the
+// row before the lock wait, the re-check reads it again later, at its
+// latest version, and one read event holds one version of a key. The event
+// repeats the statement's SQL; the statement's reads and writes that
 // follow belong to it.
 func (e *engine) recheckEvent(t *txn, tb *table) {
 	st := history.Statement{Table: tb.spec.Name}
@@ -172,7 +173,7 @@ func (e *engine) recheckEvent(t *txn, tb *table) {
 		}
 	}
 	st.SQL = "EvalPlanQual re-check: " + st.SQL
-	if t.stmts > 0 {
+	if t.stmts > 0 || t.nreads > 0 {
 		t.event++
 	}
 	t.stmts++
