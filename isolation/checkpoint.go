@@ -48,6 +48,7 @@ func (e *engine) checkpoint() (*history.History, error) {
 			continue
 		}
 		for _, ix := range tb.indexes {
+			ix.marks = scanMarks{}
 			ix.entries.Clear()
 		}
 		tb.scans, tb.liveScans, tb.ended, tb.scanFloor = nil, 0, nil, nil

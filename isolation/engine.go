@@ -97,6 +97,7 @@ type index struct {
 	spec    IndexSpec
 	entries btree.Map[string, *indexEntry]
 	dropped bool
+	marks   scanMarks // its scans' marks in index-key space (phantom.go)
 }
 
 type indexEntry struct {
@@ -271,6 +272,7 @@ func (ix *index) add(row []any, k string) {
 	if _, ok := ent.set[k]; !ok {
 		ent.set[k] = struct{}{}
 		ent.keys = append(ent.keys, k)
+		ix.table.e.indexEntered(ix, string(ik), k)
 	}
 }
 

@@ -106,7 +106,7 @@ func (e *engine) scan(ctx context.Context, t *txn, id TableID, span Span, ro Rea
 		return err
 	}
 	cursor, first := string(span.Start), true
-	mark := e.markScan(t, tb, span)
+	mark := e.markScan(t, tb, nil, span)
 	next := func(buf []*keyState) []*keyState {
 		tb.keys.Ascend(cursor, func(k string, ks *keyState) bool {
 			if !first && k == cursor {
@@ -143,24 +143,33 @@ func (e *engine) scanIndex(ctx context.Context, t *txn, id IndexID, span Span, r
 	if err := e.ssiScan(t, tb, span, true); err != nil {
 		return err
 	}
-	var keys []string
-	dup := make(map[string]struct{})
-	ix.entries.Ascend(string(span.Start), func(ik string, ent *indexEntry) bool {
-		if span.End != nil && ik >= string(span.End) {
-			return false
-		}
-		for _, k := range ent.keys {
-			if _, ok := dup[k]; !ok {
-				dup[k] = struct{}{}
-				keys = append(keys, k)
-			}
-		}
-		return true
-	})
+	// The index is read an entry at a time from pivot, the first index key
+	// not yet passed, and a chunk is inspected before the mutex is released:
+	// every key the mark covers was inspected or materialized (phantom.go).
+	pivot, done := string(span.Start), false
+	mark := e.markScan(t, tb, ix, span)
+	listed := make(map[string]struct{})
 	next := func(buf []*keyState) []*keyState {
-		for len(keys) > 0 && len(buf) < scanChunk {
-			buf = append(buf, tb.keyState(keys[0], true))
-			keys = keys[1:]
+		if done {
+			return buf
+		}
+		done = true
+		ix.entries.Ascend(pivot, func(ik string, ent *indexEntry) bool {
+			if span.End != nil && ik >= string(span.End) {
+				return false
+			}
+			for _, k := range ent.keys {
+				if _, ok := listed[k]; !ok {
+					listed[k] = struct{}{}
+					buf = append(buf, tb.keyState(k, true))
+				}
+			}
+			pivot = ik + "\x00" // the least index key above ik
+			done = len(buf) < scanChunk
+			return done
+		})
+		if mark != nil {
+			mark.cursor, mark.started, mark.done = pivot, true, done
 		}
 		return buf
 	}

@@ -29,6 +29,7 @@ var rewrite = flag.Bool("rewrite", false, "rewrite the expected output of testda
 //	write s1 x=1 | insert s1 x=1 | delete s1 x
 //	                                 (scenario_write_test.go)
 //	valid s1 x                       the versions s1 may read now
+//	index | lookup s1 lo hi          (scenario_index_test.go)
 //	history | check                  (scenario_inspect_test.go)
 //	_breakpoint                      a place to set a debugger breakpoint
 func TestScenarios(t *testing.T) {
@@ -150,6 +151,11 @@ func (e *scenarioEnv) run(cmd string) string {
 	case "delete":
 		// delete s1 x
 		return e.cmdDelete(a)
+	case "index":
+		return e.cmdIndex()
+	case "lookup":
+		// lookup s1 7 9
+		return e.cmdLookup(a)
 	case "valid":
 		// valid s1 x
 		return e.cmdValid(a)
