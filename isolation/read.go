@@ -102,7 +102,7 @@ func (e *engine) scan(ctx context.Context, t *txn, id TableID, span Span, ro Rea
 	if err != nil {
 		return err
 	}
-	if err := e.ssiScan(t, tb, span, false); err != nil {
+	if err := e.ssiScan(t, tb, nil, span); err != nil {
 		return err
 	}
 	cursor, first := string(span.Start), true
@@ -140,7 +140,7 @@ func (e *engine) scanIndex(ctx context.Context, t *txn, id IndexID, span Span, r
 	if err != nil {
 		return err
 	}
-	if err := e.ssiScan(t, tb, span, true); err != nil {
+	if err := e.ssiScan(t, tb, ix, span); err != nil {
 		return err
 	}
 	// The index is read an entry at a time from pivot, the first index key

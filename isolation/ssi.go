@@ -19,10 +19,10 @@ import (
 // what PostgreSQL's predicate.c keeps and raises 40001 where it does:
 //
 //   - SIREAD locks: every key a SER transaction read (ssiRead), and every
-//     range it scanned, so that a later insert into the range conflicts
-//     (ssiScan; an index scan locks the whole table, as PostgreSQL falls
-//     back to a relation lock). Locks outlive the transaction until no SER
-//     transaction concurrent with it is left (prune).
+//     range of primary or index keys it scanned, so that a later write of
+//     a row into the range conflicts (ssiScan). Locks outlive the
+//     transaction until no SER transaction concurrent with it is left
+//     (prune).
 //   - rw-conflicts, found from both sides: a read of a version whose next
 //     version a concurrent SER transaction committed or is writing
 //     (conflict out), and a write of a key, or into a range, that a
@@ -66,14 +66,25 @@ type sxact struct {
 	gone     bool // aborted or pruned: its locks and edges no longer count
 }
 
-// spanRead is an SIREAD lock on a scanned range of a table.
+// spanRead is an SIREAD lock on a scanned range of a table's primary keys,
+// or of one of its indexes' keys.
 type spanRead struct {
 	x          *sxact
+	ix         *index // nil: primary keys
 	start, end string
 	bounded    bool
 }
 
-func (sp spanRead) covers(k string) bool {
+// covers reports whether writing row (nil: a tombstone) at primary key k
+// puts a row into the range.
+func (sp spanRead) covers(k string, row []any) bool {
+	if sp.ix != nil {
+		if row == nil || sp.ix.dropped {
+			return false
+		}
+		ik, _ := sp.ix.spec.Key(row)
+		k = string(ik)
+	}
 	return k >= sp.start && (!sp.bounded || k < sp.end)
 }
 
@@ -168,9 +179,10 @@ func (e *engine) ssiRead(t *txn, tb *table, ks *keyState, src *txn) error {
 	return nil
 }
 
-// ssiScan takes t's SIREAD lock on a scanned range of tb (the whole table
-// when whole), so that a later insert into it conflicts.
-func (e *engine) ssiScan(t *txn, tb *table, span Span, whole bool) error {
+// ssiScan takes t's SIREAD lock on a scanned range of tb's primary keys
+// (ix nil) or of ix's keys, so that a later write of a row into it
+// conflicts.
+func (e *engine) ssiScan(t *txn, tb *table, ix *index, span Span) error {
 	x := e.ssiTxn(t)
 	if x == nil {
 		return nil
@@ -178,17 +190,14 @@ func (e *engine) ssiScan(t *txn, tb *table, span Span, whole bool) error {
 	if err := e.ssiCheckDoomed(x, "conflict out checking"); err != nil {
 		return err
 	}
-	sp := spanRead{x: x}
-	if !whole {
-		sp.start, sp.end, sp.bounded = string(span.Start), string(span.End), span.End != nil
-	}
-	e.ssi.spans[tb] = append(e.ssi.spans[tb], sp)
+	e.ssi.spans[tb] = append(e.ssi.spans[tb], spanRead{x: x, ix: ix, start: string(span.Start), end: string(span.End), bounded: span.End != nil})
 	return nil
 }
 
-// ssiWrite flags the conflicts in of t writing ks: every concurrent SER
-// transaction holding an SIREAD lock on the key or on a range covering it.
-func (e *engine) ssiWrite(t *txn, tb *table, ks *keyState) error {
+// ssiWrite flags the conflicts in of t writing row (nil: deleting) at ks:
+// every concurrent SER transaction holding an SIREAD lock on the key or on
+// a range the row goes into.
+func (e *engine) ssiWrite(t *txn, tb *table, ks *keyState, row []any) error {
 	x := e.ssiTxn(t)
 	if x == nil {
 		return nil
@@ -205,7 +214,7 @@ func (e *engine) ssiWrite(t *txn, tb *table, ks *keyState) error {
 	}
 	for _, sp := range e.ssi.spans[tb] {
 		r := sp.x
-		if r != x && !r.gone && !r.doomed && sp.covers(ks.key) && concurrentReader(r, x) {
+		if r != x && !r.gone && !r.doomed && sp.covers(ks.key, row) && concurrentReader(r, x) {
 			if err := e.flagRW(r, x, x); err != nil {
 				return err
 			}

@@ -59,7 +59,7 @@ func (e *engine) insert(ctx context.Context, t *txn, id TableID, key []byte, row
 	if err := e.checkWrite(t, tb, ks); err != nil {
 		return nil, err
 	}
-	if err := e.ssiWrite(t, tb, ks); err != nil {
+	if err := e.ssiWrite(t, tb, ks, row); err != nil {
 		return nil, err
 	}
 	if err := e.checkUnique(ctx, t, tb, ks, row); err != nil {
@@ -81,7 +81,7 @@ func (e *engine) update(ctx context.Context, t *txn, id TableID, key []byte, row
 		return err
 	}
 	ks := tb.keyState(k, true)
-	if err := e.checkUpdate(t, tb, ks); err != nil {
+	if err := e.checkUpdate(t, tb, ks, row); err != nil {
 		return err
 	}
 	if err := e.checkUnique(ctx, t, tb, ks, row); err != nil {
@@ -103,7 +103,7 @@ func (e *engine) delete(ctx context.Context, t *txn, id TableID, key []byte) err
 		return err
 	}
 	ks := tb.keyState(k, true)
-	if err := e.checkUpdate(t, tb, ks); err != nil {
+	if err := e.checkUpdate(t, tb, ks, nil); err != nil {
 		return err
 	}
 	if err := e.lockOldIndexKeys(ctx, t, tb, ks); err != nil {
@@ -113,17 +113,17 @@ func (e *engine) delete(ctx context.Context, t *txn, id TableID, key []byte) err
 	return nil
 }
 
-// checkUpdate runs the checks of a write over an existing row (UPDATE,
-// DELETE): first-committer-wins for SI, and under
+// checkUpdate runs the checks of a write of row (nil: DELETE) over an
+// existing row: first-committer-wins for SI, and under
 // Config.PostgresConcurrency PostgreSQL's first-updater-wins and SSI.
-func (e *engine) checkUpdate(t *txn, tb *table, ks *keyState) error {
+func (e *engine) checkUpdate(t *txn, tb *table, ks *keyState, row []any) error {
 	if err := e.checkWrite(t, tb, ks); err != nil {
 		return err
 	}
 	if err := e.firstUpdaterWins(t, tb, ks); err != nil {
 		return err
 	}
-	return e.ssiWrite(t, tb, ks)
+	return e.ssiWrite(t, tb, ks, row)
 }
 
 // lockForWrite is Txn.LockForWrite: under Config.PostgresConcurrency it
