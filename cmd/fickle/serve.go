@@ -157,7 +157,7 @@ func serve(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
 			f.Close()
 			return fail("--history: %v", err)
 		}
-		hw, hf, cfg.Log = w, f, &renumberingLog{w: w}
+		hw, hf, cfg.Log = w, f, w
 	}
 	closeHistory := func() error {
 		if hw == nil {
@@ -213,63 +213,4 @@ func serve(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
 		return fail("--history %s: %v", o.historyPath, err)
 	}
 	return 0
-}
-
-// renumberingLog passes the store's events to a history.Writer, giving
-// the transactions of every history after a checkpoint ids that are fresh
-// in the file. The store numbers each new history's transactions from 1
-// again, but a reader of the file retires the ids used before a
-// checkpoint event and rejects a second begin of them. The store's single
-// owner calls it, so it needs no lock.
-type renumberingLog struct {
-	w     *history.Writer
-	base  history.TxnID // added to every id but Init's in the current history
-	max   history.TxnID // the largest id written so far
-	items []history.ReadItem
-}
-
-func (l *renumberingLog) id(t history.TxnID) history.TxnID {
-	if t == history.Init || t == history.NoWriter {
-		return t
-	}
-	n := t + l.base
-	l.max = max(l.max, n)
-	return n
-}
-
-func (l *renumberingLog) Session(s history.SessionID, name string) error { return l.w.Session(s, name) }
-
-func (l *renumberingLog) Begin(t history.TxnID, s history.SessionID, level history.Level, start int64, name string) error {
-	return l.w.Begin(l.id(t), s, level, start, name)
-}
-
-func (l *renumberingLog) Stmt(t history.TxnID, st history.Statement) error {
-	return l.w.Stmt(l.id(t), st)
-}
-
-func (l *renumberingLog) Read(t history.TxnID, items []history.ReadItem) error {
-	l.items = append(l.items[:0], items...)
-	for i := range l.items {
-		l.items[i].Writer = l.id(l.items[i].Writer)
-	}
-	return l.w.Read(l.id(t), l.items)
-}
-
-func (l *renumberingLog) Write(t history.TxnID, it history.WriteItem) error {
-	return l.w.Write(l.id(t), it)
-}
-
-func (l *renumberingLog) Commit(t history.TxnID, end int64) error { return l.w.Commit(l.id(t), end) }
-
-func (l *renumberingLog) Abort(t history.TxnID, o history.Outcome, code string, end int64) error {
-	return l.w.Abort(l.id(t), o, code, end)
-}
-
-func (l *renumberingLog) CommitOrder(t, after history.TxnID) error {
-	return l.w.CommitOrder(l.id(t), l.id(after))
-}
-
-func (l *renumberingLog) Checkpoint() error {
-	l.base = l.max
-	return l.w.Checkpoint()
 }
