@@ -166,6 +166,9 @@ func (s *sqlSession) CopyOut(ctx context.Context, req *CopyRequest, emit func(li
 }
 
 func (s *sqlSession) AppendText(buf []byte, col *Column, v any) []byte {
+	if col.TypeOID == uint32(types.OidRegclass) {
+		return append(buf, s.s.FormatText(types.Regclass, v)...)
+	}
 	return append(buf, types.FormatText(types.Type{Oid: types.Oid(col.TypeOID), Typmod: col.TypeMod}, v, s.location())...)
 }
 

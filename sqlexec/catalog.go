@@ -385,3 +385,235 @@ type fkRef struct {
 	child *tableDesc
 	fk    *fkDesc
 }
+
+// systemRelationOIDs are the pg_catalog tables regclass knows by OID, as
+// PostgreSQL numbers them; fickle's other system tables have no OID.
+var systemRelationOIDs = map[string]int64{"pg_class": oidPgClass, "pg_namespace": oidPgNamespace}
+
+// relations is the catalog as regclass sees it (types.RelationResolver)
+// for session s: names resolve along s's search path. cat fixes the
+// catalog (a statement being bound); nil reads the current one.
+type relations struct {
+	s   *Session
+	cat *catalog
+}
+
+func (r relations) catalog() *catalog {
+	if r.cat != nil {
+		return r.cat
+	}
+	c, _ := r.s.engine.snapshot()
+	return c
+}
+
+// RelationOid is regclassin: the OID of the table, index or sequence a
+// possibly qualified, possibly quoted name denotes. Errors are
+// PostgreSQL's: 42602 for a malformed name, 42601 for too many dotted
+// names, 3F000 for an unknown schema, 42P01 for an unknown relation.
+func (r relations) RelationOid(text string) (int64, error) {
+	parts, err := parseQualifiedName(text)
+	if err != nil {
+		return 0, err
+	}
+	switch len(parts) {
+	case 1, 2:
+	case 3:
+		if parts[0] != r.s.database() {
+			return 0, pgerror.Newf(pgerror.FeatureNotSupported, "cross-database references are not implemented: %s", strings.Join(parts, "."))
+		}
+		parts = parts[1:]
+	default:
+		return 0, pgerror.Newf(pgerror.SyntaxError, "improper relation name (too many dotted names): %s", strings.Join(parts, "."))
+	}
+	c := r.catalog()
+	name := parts[len(parts)-1]
+	path := r.s.searchPath()
+	if len(parts) == 2 {
+		path = parts[:1]
+		if _, ok := c.schemas[path[0]]; !ok && path[0] != "pg_catalog" {
+			return 0, pgerror.Newf(pgerror.InvalidSchemaName, "schema \"%s\" does not exist", path[0])
+		}
+	}
+	if oid, ok := relationIn(c, path, name); ok {
+		return oid, nil
+	}
+	return 0, pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", strings.Join(parts, "."))
+}
+
+// relationIn looks name up in the schemas of path, in order.
+func relationIn(c *catalog, path []string, name string) (int64, bool) {
+	for _, p := range path {
+		if p == "pg_catalog" {
+			if oid, ok := systemRelationOIDs[name]; ok {
+				return oid, true
+			}
+			continue
+		}
+		sc := c.schemas[p]
+		if sc == nil {
+			continue
+		}
+		if t := sc.tables[name]; t != nil {
+			return int64(t.oid), true
+		}
+		if ix := sc.indexes[name]; ix != nil {
+			return int64(ix.oid), true
+		}
+		if q := sc.seqs[name]; q != nil {
+			return int64(q.oid), true
+		}
+	}
+	return 0, false
+}
+
+// RelationName is regclassout: the relation's name, quoted where needed
+// and qualified when the search path would not find it by that name.
+func (r relations) RelationName(oid int64) (string, bool) {
+	c := r.catalog()
+	schema, name, ok := relationByOid(c, oid)
+	if !ok {
+		return "", false
+	}
+	if found, ok := relationIn(c, r.s.searchPath(), name); ok && found == oid {
+		return quoteIdentifier(name), true
+	}
+	return quoteIdentifier(schema) + "." + quoteIdentifier(name), true
+}
+
+// relationByOid finds the schema and name of the relation with the OID.
+func relationByOid(c *catalog, oid int64) (schema, name string, ok bool) {
+	for n, o := range systemRelationOIDs {
+		if o == oid {
+			return "pg_catalog", n, true
+		}
+	}
+	if t := c.tables[uint32(oid)]; t != nil && int64(t.oid) == oid {
+		return t.schema, t.name, true
+	}
+	for _, sc := range c.schemas {
+		for _, ix := range sc.indexes {
+			if int64(ix.oid) == oid {
+				return sc.name, ix.name, true
+			}
+		}
+		for _, q := range sc.seqs {
+			if int64(q.oid) == oid {
+				return sc.name, q.name, true
+			}
+		}
+	}
+	return "", "", false
+}
+
+// parseQualifiedName splits a name written as in SQL (a.b, "A"."b", with
+// blanks around the parts) into its identifiers, lower-casing unquoted
+// ones, as PostgreSQL's stringToQualifiedNameList does; a malformed name
+// fails with 42602.
+func parseQualifiedName(text string) ([]string, error) {
+	bad := pgerror.New(pgerror.InvalidName, "invalid name syntax")
+	var parts []string
+	i := 0
+	skipBlanks := func() {
+		for i < len(text) && strings.IndexByte(" \t\n\r\f\v", text[i]) >= 0 {
+			i++
+		}
+	}
+	for {
+		skipBlanks()
+		var part strings.Builder
+		if i < len(text) && text[i] == '"' {
+			i++
+			for {
+				j := strings.IndexByte(text[i:], '"')
+				if j < 0 {
+					return nil, bad
+				}
+				part.WriteString(text[i : i+j])
+				i += j + 1
+				if i < len(text) && text[i] == '"' {
+					part.WriteByte('"')
+					i++
+					continue
+				}
+				break
+			}
+			if part.Len() == 0 {
+				return nil, bad
+			}
+		} else {
+			start := i
+			for i < len(text) && text[i] != '.' && text[i] != '"' && strings.IndexByte(" \t\n\r\f\v", text[i]) < 0 {
+				i++
+			}
+			if i == start {
+				return nil, bad
+			}
+			part.WriteString(strings.ToLower(text[start:i]))
+		}
+		parts = append(parts, truncateIdentifier(part.String()))
+		skipBlanks()
+		if i == len(text) {
+			return parts, nil
+		}
+		if text[i] != '.' {
+			return nil, bad
+		}
+		i++
+	}
+}
+
+// truncateIdentifier cuts a name to NAMEDATALEN-1 bytes, as PostgreSQL
+// does, without splitting a UTF-8 character.
+func truncateIdentifier(s string) string {
+	const maxLen = 63
+	if len(s) <= maxLen {
+		return s
+	}
+	n := maxLen
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n]
+}
+
+// quoteIdentifier quotes a name where PostgreSQL's quote_identifier would
+// for a name that is not a keyword: anything but a lower-case letter or
+// underscore followed by lower-case letters, digits and underscores.
+func quoteIdentifier(s string) string {
+	safe := s != ""
+	for i, r := range s {
+		if !(r >= 'a' && r <= 'z' || r == '_' || (i > 0 && (r >= '0' && r <= '9' || r == '$'))) {
+			safe = false
+		}
+	}
+	if safe {
+		return s
+	}
+	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+}
+
+// coerceRegclass is coerce to regclass. A constant name resolves while the
+// statement is bound, against the catalog it is bound to, as PostgreSQL
+// resolves a regclass literal when it parses the statement (an unknown
+// relation fails at prepare); any other value resolves when it is computed.
+func (b *binder) coerceRegclass(e *scalar, to types.Type, ctx types.CastContext) (*scalar, error) {
+	f, err := types.LookupCastEnv(e.typ, to, ctx)
+	if err != nil {
+		return nil, err
+	}
+	if e.lit != nil {
+		v, err := f(&types.Env{Relations: relations{s: b.s, cat: b.cat}}, *e.lit)
+		if err != nil {
+			return nil, err
+		}
+		return &scalar{typ: to, eval: constEval(v), slot: -1, name: e.name}, nil
+	}
+	inner := e.eval
+	return &scalar{typ: to, slot: -1, refs: e.refs, volatile: e.volatile, name: e.name, eval: func(x *execCtx) (any, error) {
+		v, err := inner(x)
+		if err != nil || v == nil {
+			return nil, err
+		}
+		return f(x.env, v)
+	}}, nil
+}

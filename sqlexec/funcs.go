@@ -298,6 +298,9 @@ func (b *binder) sequenceArg(arg *scalar) (func(*execCtx) (*sequence, error), er
 		}
 		return func(*execCtx) (*sequence, error) { return q, nil }, nil
 	}
+	if arg.typ.Oid == types.OidRegclass {
+		return sequenceOfRegclass(arg), nil
+	}
 	if unresolved(arg) {
 		b.fix(arg, types.Text)
 	}

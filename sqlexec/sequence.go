@@ -230,3 +230,26 @@ func lastName(names []*pg_query.Node) string {
 	}
 	return names[len(names)-1].GetString_().GetSval()
 }
+
+// sequenceOfRegclass compiles a regclass argument of nextval and its kin
+// (nextval('s'::regclass), as pg_dump writes serial defaults): the
+// sequence with the OID it computes, 42809 when that relation is not a
+// sequence.
+func sequenceOfRegclass(arg *scalar) func(*execCtx) (*sequence, error) {
+	return func(x *execCtx) (*sequence, error) {
+		v, err := arg.eval(x)
+		if err != nil || v == nil {
+			return nil, err
+		}
+		oid := v.(int64)
+		c, _ := x.s.engine.snapshot()
+		schema, name, ok := relationByOid(c, oid)
+		if !ok {
+			return nil, pgerror.Newf(pgerror.UndefinedTable, "could not open relation with OID %d", oid)
+		}
+		if sc := c.schemas[schema]; sc != nil && sc.seqs[name] != nil {
+			return sc.seqs[name], nil
+		}
+		return nil, pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not a sequence", name)
+	}
+}

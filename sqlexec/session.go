@@ -7,6 +7,7 @@ import (
 	"github.com/fickle-db/fickle/history"
 	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/isolation"
+	"github.com/fickle-db/fickle/sqlexec/types"
 )
 
 // Session is one client connection's state: its settings, its open
@@ -201,4 +202,11 @@ func (s *Session) rollbackToSavepoint(name string) error {
 	}
 	s.txn.savepoints = s.txn.savepoints[:i+1]
 	return nil
+}
+
+// FormatText is types.FormatText in the session: timestamptz in its
+// TimeZone and regclass as the relation's name along its search path, as
+// PostgreSQL's text output gives them.
+func (s *Session) FormatText(t types.Type, v any) string {
+	return types.FormatTextEnv(&types.Env{Location: s.location(), Relations: relations{s: s}}, t, v)
 }
