@@ -59,6 +59,9 @@ func (e *engine) readable(ctx context.Context, t *txn, id TableID) (*table, erro
 	if err := e.doomed(t); err != nil {
 		return nil, err
 	}
+	if err := e.ssiDoomedRead(t); err != nil {
+		return nil, err
+	}
 	tb, err := e.table(id)
 	if err != nil {
 		return nil, err

@@ -142,6 +142,19 @@ func (e *engine) ssiCheckDoomed(x *sxact, during string) error {
 	return nil
 }
 
+// ssiDoomedRead fails a read of a SER transaction a dangerous structure
+// chose, whatever it reads (its own writes included), as PostgreSQL checks
+// at every tuple it reads.
+func (e *engine) ssiDoomedRead(t *txn) error {
+	if e.ssi == nil {
+		return nil
+	}
+	if x := e.ssi.sx[t]; x != nil {
+		return e.ssiCheckDoomed(x, "conflict out checking")
+	}
+	return nil
+}
+
 // ssiRead takes t's SIREAD lock on ks, of which it read the committed
 // version written by src, and flags the conflicts out: to the writer of
 // the next committed version, and to a pending SER writer of ks.

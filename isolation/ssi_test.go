@@ -205,6 +205,11 @@ func TestProfilePostgresSSIDangerousStructures(t *testing.T) {
 			{1, "write x", "ok"}, {2, "write y", "ok"},
 			{1, "read y", "ok"}, {2, "read x", "ok"},
 			{1, "commit", "ok"}, {2, "read z", ser}, {2, "rollback", "ok"}}},
+		{"the doomed pivot's read of its own write fails too", []pgStep{
+			{1, "begin SER", "ok"}, {2, "begin SER", "ok"},
+			{1, "write x", "ok"}, {2, "write y", "ok"},
+			{1, "read y", "ok"}, {2, "read x", "ok"},
+			{1, "commit", "ok"}, {2, "read y", ser}, {2, "rollback", "ok"}}},
 		{"RC and SER never conflict", []pgStep{
 			{1, "begin SER", "ok"}, {2, "begin RC", "ok"},
 			{1, "read x y", "ok"}, {2, "read x y", "ok"},
