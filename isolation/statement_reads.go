@@ -78,6 +78,18 @@ func (e *engine) rememberRead(t *txn, s seen) {
 	m.reads[s.ks] = s
 }
 
+// endStatementReads drops ended t's memo; its map, emptied, goes to t's
+// session for its next transaction (unless a big statement grew it), so
+// that a session's transactions allocate none once warm.
+func (e *engine) endStatementReads(t *txn) {
+	m := t.rd.stmt.reads
+	t.rd.stmt = statementReads{}
+	if m != nil && len(m) <= bigStatement {
+		clear(m)
+		t.sess.stmtMemo = m
+	}
+}
+
 // reset empties the memo for statement event.
 func (m *statementReads) reset(event uint32) {
 	m.event = event

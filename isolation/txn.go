@@ -23,6 +23,8 @@ type session struct {
 	idle     chan struct{}       // closed when the transaction in progress ends (BeginWait)
 	holder   *txn                // holds the session-level advisory locks
 	advisory map[advisoryKey]int // session-level advisory locks held, counted
+
+	stmtMemo map[*keyState]seen // an empty statement memo for the next transaction (statement_reads.go)
 }
 
 type txnState uint8

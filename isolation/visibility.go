@@ -28,6 +28,7 @@ import (
 func (e *engine) newReadState(t *txn) *readState {
 	s := t.sess
 	rs := &readState{lo: s.lastPos, vc: s.vc}
+	rs.stmt.reads, s.stmtMemo = s.stmtMemo, nil
 	if rs.lo == nil {
 		rs.lo = e.init.pos
 	}
@@ -350,6 +351,7 @@ func (r *txn) placeBound() *omNode {
 // session's.
 func (e *engine) finishReads(t *txn) {
 	s := t.sess
+	e.endStatementReads(t)
 	if t.pos == nil {
 		return // server-aborted: the checker ignores it, so must the session
 	}
@@ -359,7 +361,6 @@ func (e *engine) finishReads(t *txn) {
 	s.vc = s.vc.merge(t.vc) // client-aborted reads stay in the session's past
 	rs := t.rd
 	rs.srcs = nil
-	rs.stmt = statementReads{}
 	if !t.windowed() {
 		rs.reads = nil // only windowed transactions are re-checked later
 	}
