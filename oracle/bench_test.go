@@ -88,3 +88,45 @@ func BenchmarkSaturate(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkStrongestLevel finds the strongest level of generated histories
+// with their recorded commit order (32 sessions, 8 operations a
+// transaction), as fickle check does without --level: generated at SER
+// (the recorded order witnesses every level) and at PC (the order fails at
+// SI and SER, which the windows around its failures decide), 10^4 and 10^5
+// transactions (10^6 with -huge):
+//
+//	go test ./oracle -run '^$' -bench StrongestLevel -benchtime 1x [-huge]
+func BenchmarkStrongestLevel(b *testing.B) {
+	sizes := []int{10_000, 100_000}
+	if *benchHuge {
+		sizes = append(sizes, 1_000_000)
+	}
+	for _, level := range []history.Level{history.Serializable, history.Prefix} {
+		for _, n := range sizes {
+			b.Run(fmt.Sprintf("gen=%s/n=%d", level, n), func(b *testing.B) {
+				h := history.Generate(history.GenOptions{Sessions: 32, Txns: n, OpsPerTxn: 8, Keys: max(n/4, 16),
+					Level: level, CommitOrder: true, Seed: 7})
+				var before, after runtime.MemStats
+				runtime.GC()
+				runtime.ReadMemStats(&before)
+				cpu := cpuSeconds()
+				var got history.Level
+				for b.Loop() {
+					var results []Result
+					got, results = StrongestLevel(h, Options{MaxSteps: 10_000_000})
+					if last := results[len(results)-1]; last.Verdict == Unknown {
+						b.Fatalf("undecided at %s after %d steps", last.Level, last.Steps)
+					}
+					if got < level {
+						b.Fatalf("strongest level %s, want at least %s", got, level)
+					}
+				}
+				b.ReportMetric((cpuSeconds()-cpu)/float64(b.N), "cpu-s/op")
+				runtime.ReadMemStats(&after)
+				b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(b.N)/(1<<20), "MB-alloc/op")
+				b.ReportMetric(float64(got), "level")
+			})
+		}
+	}
+}

@@ -228,9 +228,11 @@ func Check(h *history.History, opts Options) Result {
 	}
 	// PC, SI, SER: a recorded commit order that passes is a witness. When
 	// there is none or it fails, the causal part first (exact and
-	// polynomial), then the search.
+	// polynomial), then windows of the failed order around the failure
+	// (exact when they find a violation, cheap), then the search.
+	var failure *Explanation
 	if h.CommitOrder != nil && verifyCommitOrderHook != nil {
-		if verifyCommitOrderHook(h, h.CommitOrder, levels, opts) == nil {
+		if failure = verifyCommitOrderHook(h, h.CommitOrder, levels, opts); failure == nil {
 			res.Verdict = Consistent
 			return res
 		}
@@ -245,11 +247,66 @@ func Check(h *history.History, opts Options) Result {
 		res.Verdict = Unknown
 		return res
 	}
-	_, res.Verdict, res.Explanation, res.Steps = searchCommitOrderHook(h, levels, opts)
+	if failure != nil {
+		_, v, why, steps := repairOrder(h, h.CommitOrder, levels, opts, opts.MaxSteps)
+		res.Steps += steps
+		switch v {
+		case Consistent:
+			res.Verdict = v
+			return res
+		case Violation:
+			res.Verdict, res.Explanation = v, weakestCoreViolation(h, levels, opts, res.Level, why)
+			return res
+		}
+	}
+	o := opts
+	if o.MaxSteps > 0 {
+		if o.MaxSteps -= res.Steps; o.MaxSteps <= 0 {
+			res.Verdict = Unknown
+			return res
+		}
+	}
+	var steps int64
+	_, res.Verdict, res.Explanation, steps = searchCommitOrderHook(h, levels, o)
+	res.Steps += steps
 	if res.Verdict == Violation {
 		res.Explanation = weakestSearchViolation(h, levels, opts, res.Level, res.Explanation)
 	}
 	return res
+}
+
+// weakestCoreViolation names a violation that a window of the recorded
+// commit order proved (repairOrder) by the weakest level that fails (CC is
+// known to hold): with every level capped at PC, then SI, below failed, a
+// recorded order that passes shows the capped levels hold, and one that
+// fails is repaired around its failure again. When no cap is
+// proved to fail, why stands, at failed.
+func weakestCoreViolation(h *history.History, levels []history.Level, opts Options, failed history.Level, why *Explanation) *Explanation {
+	for _, l := range []history.Level{history.Prefix, history.Snapshot} {
+		if l >= failed {
+			break
+		}
+		capped := capLevels(levels, l)
+		f := verifyCommitOrderHook(h, h.CommitOrder, capped, opts)
+		if f == nil {
+			continue
+		}
+		if _, v, e, _ := repairOrder(h, h.CommitOrder, capped, opts, opts.MaxSteps); v == Violation {
+			return nameSearchViolation(e, l)
+		}
+	}
+	return nameSearchViolation(why, failed)
+}
+
+// nameSearchViolation sets the level of a PC, SI or SER violation (one
+// whose weaker levels hold) and names its anomaly for that level.
+func nameSearchViolation(why *Explanation, level history.Level) *Explanation {
+	if why == nil || why.Structural != nil {
+		return why
+	}
+	why.Level = level
+	why.Anomaly = anomalyName(level, why.Cycle, nil)
+	return why
 }
 
 // weakestViolation re-checks a history that violates its levels with every
@@ -307,10 +364,137 @@ func strongest(h *history.History, levels []history.Level) history.Level {
 
 // StrongestLevel returns the strongest level L such that h satisfies L with
 // every transaction at L, and the results of the checks made, weakest
-// first (the last one is the first level that did not hold, if any). It
-// returns history.LevelUnknown when even RC does not hold or could not be
-// decided. opts.Level is ignored.
+// first: one Result per level up to L (consistent), then, when L is not
+// SER, the result for the next level (a violation, or Unknown when the
+// search ran out of opts.MaxSteps there). It returns history.LevelUnknown
+// when even RC does not hold or could not be decided. opts.Level is
+// ignored.
+//
+// A level that holds implies every weaker one, and a level that fails every
+// stronger one; StrongestLevel decides each level by the cheapest exact
+// argument it has, in this order:
+//
+//  1. the structural checks, once (a defect fails every level);
+//  2. the recorded commit order, verified at SER, SI, PC, CC, RA, RC in
+//     turn (near-linear each): the first level it passes holds, and so do
+//     the weaker ones;
+//  3. saturation at CC for the levels below PC still open (exact and
+//     polynomial; when CC fails, RC and RA are saturated to find the
+//     weakest that fails, and PC, SI and SER fail with it);
+//  4. for PC, SI and SER still open, weakest first: windows of the
+//     recorded order around the failure verification found
+//     (repairOrder: a window without a commit order is a violation; the
+//     windows' orders spliced into the recorded one may give a witness),
+//     then the search; a witness found is verified at the stronger levels,
+//     which it may also witness.
+//
+// Only the search can run out of budget, so Unknown is reported only for
+// a level that no cheaper argument decides.
 func StrongestLevel(h *history.History, opts Options) (history.Level, []Result) {
+	opts.Level = history.LevelUnknown
+	if len(h.Txns) <= 1 || verifyCommitOrderHook == nil || searchCommitOrderHook == nil {
+		return strongestByCheck(h, opts)
+	}
+	uniform := func(l history.Level) []history.Level {
+		levels := make([]history.Level, len(h.Txns))
+		for i := range levels {
+			levels[i] = l
+		}
+		return levels
+	}
+	result := func(v Verdict, l history.Level, why *Explanation, steps int64) (history.Level, []Result) {
+		var results []Result
+		for _, m := range history.Levels {
+			if m >= l {
+				break
+			}
+			results = append(results, Result{Verdict: Consistent, Level: m})
+		}
+		holds := l - 1
+		if l == history.ReadCommitted {
+			holds = history.LevelUnknown
+		}
+		if v == Consistent {
+			holds = l
+		}
+		return holds, append(results, Result{Verdict: v, Level: l, Explanation: why, Steps: steps})
+	}
+	if why := checkWellFormed(h); why != nil {
+		return result(Violation, history.ReadCommitted, why, 0)
+	}
+	if why := checkStructure(newIndex(h, uniform(history.ReadCommitted))); why != nil {
+		return result(Violation, history.ReadCommitted, why, 0)
+	}
+	holds := history.LevelUnknown
+	// witness is the order that witnesses holds (nil: none), and failures
+	// say why it fails at the levels above holds.
+	witness := h.CommitOrder
+	failures := map[history.Level]*Explanation{}
+	if h.CommitOrder != nil {
+		for i := len(history.Levels) - 1; i >= 0 && holds == history.LevelUnknown; i-- {
+			l := history.Levels[i]
+			if failures[l] = verifyCommitOrderHook(h, h.CommitOrder, uniform(l), opts); failures[l] == nil {
+				holds = l
+			}
+		}
+	}
+	if holds < history.Causal {
+		v, why, steps := saturate(newIndex(h, uniform(history.Causal)), opts)
+		if v != Consistent {
+			for l := max(holds+1, history.ReadCommitted); l < history.Causal; l++ {
+				if v, why, steps := saturate(newIndex(h, uniform(l)), opts); v != Consistent {
+					return result(v, l, finishExplanation(why, l), steps)
+				}
+			}
+			return result(v, history.Causal, finishExplanation(why, history.Causal), steps)
+		}
+		holds = history.Causal
+	}
+	for holds < history.Serializable {
+		l := holds + 1
+		var steps int64
+		var co []history.TxnID
+		v := Unknown
+		if f := failures[l]; f != nil {
+			var why *Explanation
+			co, v, why, steps = repairOrder(h, witness, uniform(l), opts, opts.MaxSteps)
+			if v == Violation {
+				return result(v, l, nameSearchViolation(why, l), steps)
+			}
+		}
+		if v != Consistent {
+			o := opts
+			if o.MaxSteps > 0 {
+				o.MaxSteps = max(1, o.MaxSteps-steps)
+			}
+			var why *Explanation
+			var n int64
+			co, v, why, n = searchCommitOrderHook(h, uniform(l), o)
+			steps += n
+			if v != Consistent {
+				if v == Violation {
+					if e := explainSearchCycle(h, uniform(l), opts.RealTime, l); e != nil {
+						why = e
+					}
+					why = nameSearchViolation(why, l)
+				}
+				return result(v, l, why, steps)
+			}
+		}
+		holds, witness = l, co
+		for m := history.Serializable; m > l; m-- {
+			if failures[m] = verifyCommitOrderHook(h, co, uniform(m), opts); failures[m] == nil {
+				holds = m
+				break
+			}
+		}
+	}
+	return result(Consistent, history.Serializable, nil, 0)
+}
+
+// strongestByCheck is StrongestLevel by Check at each level in turn, for
+// the histories StrongestLevel's shortcuts do not apply to.
+func strongestByCheck(h *history.History, opts Options) (history.Level, []Result) {
 	var results []Result
 	holds := history.LevelUnknown
 	for _, l := range history.Levels {

@@ -67,6 +67,16 @@ func verifyCommitOrder(h *history.History, co []history.TxnID, levels []history.
 func init() { verifyCommitOrderHook = verifyCommitOrder }
 
 func verifyCommitOrderView(h *history.History, view OrderView, levels []history.Level, opts Options) *Explanation {
+	if all := orderFailures(h, view, levels, opts, 1); len(all) > 0 {
+		return all[0]
+	}
+	return nil
+}
+
+// orderFailures checks every transaction of h at levels[t] against view and
+// explains the first failure of each failing transaction, in session order,
+// up to limit of them.
+func orderFailures(h *history.History, view OrderView, levels []history.Level, opts Options, limit int) []*Explanation {
 	c := &orderChecker{ix: newTxnIndex(h, levels), view: view, realTime: opts.RealTime}
 	if so, ok := view.(*SliceOrder); ok {
 		c.so = so
@@ -80,13 +90,16 @@ func verifyCommitOrderView(h *history.History, view OrderView, levels []history.
 		}
 	}
 	var last map[history.KeyID]history.TxnID
+	var failures []*Explanation
 	for _, list := range c.ix.sess {
 		if needLast {
 			last = make(map[history.KeyID]history.TxnID)
 		}
 		for _, t := range list {
 			if v := c.checkTxn(t, last); v != nil {
-				return v.explain(h)
+				if failures = append(failures, v.explain(h)); len(failures) >= limit {
+					return failures
+				}
 			}
 			if needLast {
 				for _, k := range c.ix.get(t).writes {
@@ -95,7 +108,7 @@ func verifyCommitOrderView(h *history.History, view OrderView, levels []history.
 			}
 		}
 	}
-	return nil
+	return failures
 }
 
 // orderChecker checks transactions' reads against one commit order.
