@@ -83,12 +83,15 @@ import (
 //   - an ended committed scanner that did not write the key gets the read
 //     kept aside (recorder.late): for PC, SI and SER the version current at
 //     its place bound, which no later writer of the key can displace (the
-//     floor below); for RA and CC init's, when the key has no other
-//     version (which version an ended RA or CC scanner saw of an existing
-//     key depends on reads it no longer keeps). A client-aborted scanner
-//     gets none: whether it wrote the key, so that the read would follow
-//     its own write, is no longer known. The history is then less full,
-//     still true;
+//     floor below), when its writer is init or already in the scanner's
+//     causal past: another writer would join, through the new wr edge, the
+//     causal past of the scanner's successors, which their CC reads did
+//     not take into account. For RA and CC init's, when the key has no
+//     other version (which version an ended RA or CC scanner saw of an
+//     existing key depends on reads it no longer keeps). A client-aborted
+//     scanner gets none: whether it wrote the key, so that the read would
+//     follow its own write, is no longer known. The history is then less
+//     full, still true;
 //   - an ended PC, SI or SER scanner raises the index's floor
 //     (scanMarks.floor), and every key the index takes under an index key
 //     new for it raises its keyState.scanFloor to that floor: its writers
@@ -328,8 +331,8 @@ func (e *engine) entryPending(t *txn, tb *table, ks *keyState) {
 
 // entryEnded keeps aside, for committed t, the read of ks its index scan in
 // statement event made when the row was outside the span: for a windowed t
-// the version current at its place bound, for RA and CC init's when ks has
-// no other version.
+// the version current at its place bound if t's causal past has its
+// writer, for RA and CC init's when ks has no other version.
 func (e *engine) entryEnded(t *txn, tb *table, ks *keyState, event uint32) {
 	if ks.versionIndex(t) >= 0 {
 		return // t wrote ks: the read would follow its write
@@ -342,6 +345,9 @@ func (e *engine) entryEnded(t *txn, tb *table, ks *keyState, event uint32) {
 		}
 		bound := t.placeBound()
 		v = ks.versions[sort.Search(len(ks.versions), func(i int) bool { return bound.before(ks.versions[i].w.pos) })-1]
+		if v.w != e.init && !t.vc.has(v.w) {
+			return // the read would add its writer to the causal past of t's successors
+		}
 		if t.rd.reads == nil {
 			t.rd.reads = make(map[*keyState]*txn)
 		}

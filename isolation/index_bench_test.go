@@ -1,0 +1,55 @@
+package isolation
+
+import (
+	"encoding/binary"
+	"fmt"
+	"testing"
+
+	"github.com/fickle-db/fickle/history"
+)
+
+// BenchmarkIndexLookupWithInserts measures what index scans' marks
+// (phantom.go) cost: per op, a transaction of the given level looks up 20
+// fresh values of a secondary index one by one (as the inner side of a
+// join does), and another session inserts a row under one of them and
+// commits, which gives the lookup that covers it its read.
+func BenchmarkIndexLookupWithInserts(b *testing.B) {
+	for _, bc := range []struct {
+		level  history.Level
+		record bool
+	}{
+		{history.ReadCommitted, false},
+		{history.Snapshot, false},
+		{history.Snapshot, true},
+		{history.Serializable, true},
+	} {
+		b.Run(fmt.Sprintf("%s-record=%v", bc.level, bc.record), func(b *testing.B) {
+			s := NewStore(Config{Strategy: StrategyLatest, Record: bc.record})
+			tab, _ := s.CreateTable(TableSpec{Name: "t"})
+			valKey := func(v int64) []byte { return binary.BigEndian.AppendUint64(nil, uint64(v)) }
+			ix, _ := s.CreateIndex(tab, IndexSpec{Name: "t_v", Key: func(row []any) ([]byte, bool) { return valKey(row[0].(int64)), false }})
+			reader, writer := s.NewSession(), s.NewSession()
+			visit := func([]byte, []any) (bool, error) { return true, nil }
+			b.ResetTimer()
+			for i := range b.N {
+				tx, _ := reader.Begin(TxnOptions{Level: bc.level})
+				base := int64(i) * 20
+				for v := range int64(20) {
+					if err := tx.ScanIndex(bg, ix, ExactSpan(valKey(base+v)), ReadOptions{}, visit); err != nil {
+						b.Fatal(err)
+					}
+				}
+				w, _ := writer.Begin(TxnOptions{Level: history.ReadCommitted})
+				if _, err := w.Insert(bg, tab, binary.BigEndian.AppendUint64(nil, uint64(i)), []any{base + int64(i%20)}); err != nil {
+					b.Fatal(err)
+				}
+				if err := w.Commit(bg); err != nil {
+					b.Fatal(err)
+				}
+				if err := tx.Commit(bg); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
