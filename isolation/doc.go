@@ -32,9 +32,11 @@
 //     the mutex held and record whether it matched. Locking reads and
 //     ReadOptions.Latest see the latest committed version, or fail with
 //     40001 when the level cannot explain it. A scan also reads from init
-//     every key created after it passed the key's place (phantom.go): a
-//     later scan cannot return a row inserted meanwhile where the level
-//     forbids phantoms, and the history lists the read.
+//     every key created after it passed the key's place, and an index
+//     lookup reads every row that enters its range later as it was, outside
+//     the range (phantom.go): a later scan or lookup cannot return a row
+//     inserted or moved in meanwhile where the level forbids phantoms, and
+//     the history lists the read.
 //  4. Writes (Insert, Update, Delete) take row write locks, waiting for
 //     pending writers as PostgreSQL does (locks.go), and enforce primary
 //     keys and unique indexes on the latest committed state plus the
