@@ -18,7 +18,7 @@ var hermitageLevels = []history.Level{history.ReadCommitted, history.Snapshot, h
 
 // hermitageSeeds is how many adversarial seeds each Hermitage case runs
 // on fickle at each level (hermitageSeedsShort with -short), besides the
-// latest and postgres-like runs.
+// run with the latest strategy and the --profile postgres run.
 const (
 	hermitageSeeds      = 10
 	hermitageSeedsShort = 3
