@@ -8,6 +8,8 @@ import "github.com/fickle-db/fickle/history"
 //   - a cycle that needs real time (Options.RealTime) is a real-time
 //     violation (a stale read);
 //   - a cycle of so and wr alone is G1c (circular information flow);
+//   - a cycle whose derived edges all come from a known version order is
+//     G0, or G1c with a wr edge, at every level;
 //   - RC: a non-monotonic read (a later statement saw an older version);
 //   - RA: a non-repeatable read when one transaction read a key from two
 //     writers, else a fractured read;
@@ -35,6 +37,9 @@ func anomalyName(level history.Level, cycle []Edge, vis []visibility) string {
 	}
 	if derived == 0 {
 		return "G1c"
+	}
+	if name := versionOrderAnomaly(cycle, vis); name != "" {
+		return name
 	}
 	switch level {
 	case history.ReadCommitted:

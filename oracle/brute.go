@@ -15,6 +15,10 @@ const MaxBruteForceTxns = 9
 // committed writer t2 of the key, vis(t2, r) ⇒ t2 <co t1, with vis exactly as
 // the table defines it per t3's level.
 //
+// A known version order (History.VersionOrder) is taken literally too:
+// co must order each key's listed writers as listed, and a listed writer
+// that did not commit a write of the key fails every order.
+//
 // It is the reference the oracle is tested against, and other packages'
 // tests may use it on small histories: with more than MaxBruteForceTxns
 // transactions, or when opts.MaxSteps orders were tried without a verdict,
@@ -34,6 +38,9 @@ func BruteForce(h *history.History, opts Options) (Verdict, []history.TxnID) {
 				return Violation, nil
 			}
 		}
+	}
+	if !b.versionOrderWritten() {
+		return Violation, nil
 	}
 	order := make([]history.TxnID, 0, len(b.txns)+1)
 	order = append(order, history.Init)
@@ -84,6 +91,9 @@ func bruteOrderSatisfies(h *history.History, co []history.TxnID, opts Options) b
 	b := newBrute(h, levelsFor(h, opts), opts.RealTime)
 	for i, t := range co {
 		b.pos[t] = i
+	}
+	if !b.versionOrderWritten() {
+		return false
 	}
 	for _, t := range b.txns {
 		for i := range b.ix.get(t).reads {
@@ -183,8 +193,30 @@ func (b *brute) ready(t history.TxnID, placed []bool) bool {
 	return true
 }
 
-// satisfied evaluates every axiom instance on the order in pos.
+// versionOrderWritten reports whether every transaction the history's
+// version orders name committed a write of the key (else the history is
+// malformed, or shows an aborted version: no order helps).
+func (b *brute) versionOrderWritten() bool {
+	for k, order := range b.h.VersionOrder {
+		for _, t := range order {
+			if b.h.Txns[t].Outcome != history.Committed || !b.ix.writesKey(t, history.KeyID(k)) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// satisfied evaluates every axiom instance on the order in pos, and that
+// co orders each key's known versions as the history's version order does.
 func (b *brute) satisfied() bool {
+	for _, order := range b.h.VersionOrder {
+		for i := 1; i < len(order); i++ {
+			if a, c := order[i-1], order[i]; a != c && !b.co(a, c) {
+				return false
+			}
+		}
+	}
 	all := append([]history.TxnID{history.Init}, b.txns...)
 	for _, t3 := range b.txns {
 		level := b.ix.levelOf(t3)

@@ -66,6 +66,9 @@ func edgeReason(ix *index, e *Edge, visp *visibility, realTime bool) string {
 	case EdgeRT:
 		return fmt.Sprintf("%s committed before %s began", txnName(h, e.From), txnName(h, e.To))
 	case EdgeWW:
+		if vis == visVersionOrder {
+			return versionOrderReason(h, ix.checked, e)
+		}
 		t3 := e.Via
 		t2, t1 := txnName(h, e.From), txnName(h, e.To)
 		var why string

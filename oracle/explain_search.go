@@ -360,6 +360,9 @@ func (g *srchGraph) forcedEdge(se srchEdge, substitutions int, hiddenRW *int) Ed
 			stmtText(h, to, e.ToOp), order, then)
 		return e
 	}
+	if se.known {
+		return g.knownEdge(se)
+	}
 	// EdgeWW, by SI's Conflict rule (two cases) or by a read of key from to
 	// that from's write precedes.
 	nf, nt := &g.nodes[se.from], &g.nodes[se.to]

@@ -77,6 +77,9 @@ func verifyCommitOrderView(h *history.History, view OrderView, levels []history.
 // explains the first failure of each failing transaction, in session order,
 // up to limit of them.
 func orderFailures(h *history.History, view OrderView, levels []history.Level, opts Options, limit int) []*Explanation {
+	if why := versionOrderContradicts(h, view); why != nil {
+		return []*Explanation{why}
+	}
 	c := &orderChecker{ix: newTxnIndex(h, levels), view: view, realTime: opts.RealTime}
 	if so, ok := view.(*SliceOrder); ok {
 		c.so = so

@@ -14,7 +14,9 @@ type pair struct{ from, to uint32 }
 // Def. 3.1), each transaction by its own level's axiom: Alg. 1 for RC
 // (extended with fickle's session-order visibility and statement-level
 // events), Alg. 2 for RA, Alg. 3 for CC. co' is so ∪ wr plus the inferred
-// pairs; the history is consistent iff co' is acyclic (Lemma 3.2).
+// pairs plus the version order's ww edges when the history reveals one; the
+// history is consistent iff co' is acyclic (Lemma 3.2: the axioms of these
+// levels, and a known version order, are pairs co must hold whatever co is).
 type saturation struct {
 	ix *index
 	wi *writerIndex
@@ -102,7 +104,8 @@ func throughInit(cycle []uint32, n int) []uint32 {
 	return cycle
 }
 
-// run derives every inferred pair.
+// run derives every inferred pair, and adds the ww edges of the history's
+// version order (version_order.go).
 func (s *saturation) run() {
 	ix := s.ix
 	n := len(ix.h.Txns)
@@ -176,6 +179,7 @@ func (s *saturation) run() {
 			}
 		}
 	}
+	s.addVersionOrder()
 	if s.opts.Progress != nil {
 		s.opts.Progress(int64(len(order)), int64(len(order)))
 	}
@@ -193,6 +197,7 @@ const (
 	visRepeat                           // t3 read the key from both t1 and t2
 	visRealTime                         // t2 committed before t3 began (Options.RealTime)
 	visCausalRealTime                   // t2 (so ∪ wr ∪ rt)+ t3 through rt (set by explanations)
+	visVersionOrder                     // not a visibility: the history's version order shows t2's version before t1's
 )
 
 // inference is a captured reason for an inferred pair.

@@ -223,6 +223,9 @@ func (g *srchGraph) explain() *Explanation {
 }
 
 func (g *srchGraph) edgeReason(se srchEdge, from, to history.TxnID) string {
+	if se.known {
+		return g.knownEdge(se).Reason
+	}
 	h := g.ix.h
 	a, b := txnLabel(h, from), txnLabel(h, to)
 	key := ""

@@ -66,6 +66,9 @@ type srchEdge struct {
 	kind     EdgeKind
 	key      history.KeyID
 	via      history.TxnID
+	// known marks a ww edge of the history's version order: an
+	// observation, not a consequence of a level's axiom.
+	known bool
 }
 
 // srchGraph is the derived history of one component, its edges and, when

@@ -8,8 +8,8 @@ import (
 )
 
 // addFixedEdges adds the edges every witness extends: session order, wr,
-// real time, and the RC, RA and CC axioms, whose visibility does not depend
-// on co. It returns false on a cycle.
+// the version order's ww edges, real time, and the RC, RA and CC axioms,
+// whose visibility does not depend on co. It returns false on a cycle.
 func (g *srchGraph) addFixedEdges() bool {
 	ix := g.ix
 	for _, ch := range g.chains {
@@ -28,6 +28,9 @@ func (g *srchGraph) addFixedEdges() bool {
 			}
 		}
 	}
+	if !g.addVersionOrderEdges() {
+		return false
+	}
 	if g.rtOn && !g.addRealTimeEdges() {
 		return false
 	}
@@ -40,6 +43,36 @@ func (g *srchGraph) addFixedEdges() bool {
 		}
 	}
 	return true
+}
+
+// addVersionOrderEdges adds W(a) → W(b) for consecutive writers a, b in a
+// key's known version order (version_order.go), both in the component;
+// its via is b (knownEdge names the read that revealed the order).
+func (g *srchGraph) addVersionOrderEdges() bool {
+	h := g.ix.h
+	live := func(t history.TxnID) bool { return g.ix.get(t).live }
+	ok := true
+	versionOrderEdges(h, live, func(e knownWW) {
+		ca, inA := g.commitOf[e.from]
+		cb, inB := g.commitOf[e.to]
+		if !ok || !inA || !inB {
+			return
+		}
+		ok = g.addEdge(srchEdge{from: ca, to: cb, kind: EdgeWW, key: e.key, via: e.to, known: true})
+	})
+	return ok
+}
+
+// knownEdge explains a version order edge of the derived history between
+// transactions, with the read that revealed the order as its via.
+func (g *srchGraph) knownEdge(se srchEdge) Edge {
+	h := g.ix.h
+	live := func(t history.TxnID) bool { return g.ix.get(t).live }
+	from, to := g.nodes[se.from].txn, g.nodes[se.to].txn
+	e := Edge{From: from, To: to, Kind: EdgeWW, Key: se.key, Via: revealedBy(h, live, se.key, to)}
+	fillEdgeOps(h, &e)
+	e.Reason = versionOrderReason(h, live, &e)
+	return e
 }
 
 // addRealTimeEdges adds W(a) → R(b) for a committed before b began, only

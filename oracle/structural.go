@@ -9,8 +9,9 @@ import (
 // checkStructure finds the first defect that no commit order can fix (AWDIT's
 // Read Consistency, paper 003 Alg. 4, plus fickle's statement-level rules):
 // thin-air, aborted, future, intermediate, not-my-own-write and
-// not-my-last-write reads, a statement that saw two versions of one key, and
-// references outside the history. It runs in O(n log n). Server-aborted
+// not-my-last-write reads, a statement that saw two versions of one key,
+// references outside the history, and version orders that name a
+// transaction which did not write the key or did not commit. It runs in O(n log n). Server-aborted
 // transactions are not checked, and reading from them is an aborted read.
 func checkStructure(ix *index) *Explanation {
 	h := ix.h
@@ -52,7 +53,10 @@ func checkStructure(ix *index) *Explanation {
 			ev[x], wr[x] = op.Event, op.Writer
 		}
 	}
-	return checkIncompatibleOrders(ix)
+	if why := checkIncompatibleOrders(ix); why != nil {
+		return why
+	}
+	return checkVersionOrders(ix)
 }
 
 // checkIncompatibleOrders reports the first of h.IncompatibleOrders whose

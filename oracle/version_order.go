@@ -1,0 +1,233 @@
+package oracle
+
+import (
+	"fmt"
+
+	"github.com/fickle-db/fickle/history"
+)
+
+// A known version order (history.History.VersionOrder) is an observation,
+// not a guess: an Elle list-append read shows the order in which a key's
+// appends were installed. In the axioms of DESIGN §3 it constrains co: co
+// restricted to a key's listed writers is the key's version order. So each
+// pair of consecutive writers is a ww edge at every level: saturation adds
+// them to co' (RC, RA, CC), the search to the edges every witness extends
+// (PC, SI, SER), the verification of a recorded commit order rejects an
+// order that contradicts them, and the brute force only tries orders that
+// respect them.
+//
+// A version order that names a transaction which never wrote the key is
+// malformed (no read can show a version nobody wrote); one that names an
+// aborted or pending writer shows its version installed, which is an
+// aborted read (G1a), as Elle reports it. checkVersionOrders reports both
+// as structural, before any of the edges are used; the other stages skip
+// entries outside the history so that they never panic on unchecked input.
+
+// knownWW is a ww edge of the version order: key's version by from was
+// installed right before to's.
+type knownWW struct {
+	from, to history.TxnID
+	key      history.KeyID
+}
+
+// versionOrderEdges calls f for every pair of consecutive distinct writers
+// in h's version orders, skipping keys and transactions outside h, Init,
+// and (with live) transactions live says are not.
+func versionOrderEdges(h *history.History, live func(history.TxnID) bool, f func(knownWW)) {
+	for k, order := range h.VersionOrder {
+		if k >= len(h.Keys) {
+			return
+		}
+		prev := history.NoWriter
+		for _, t := range order {
+			if t == history.Init || int(t) >= len(h.Txns) || (live != nil && !live(t)) {
+				continue
+			}
+			if prev != history.NoWriter && prev != t {
+				f(knownWW{from: prev, to: t, key: history.KeyID(k)})
+			}
+			prev = t
+		}
+	}
+}
+
+// checkVersionOrders reports the first version order entry that names a
+// transaction which does not write the key (malformed), or one whose
+// writer did not commit (an aborted read, G1a: the order shows its version
+// installed). The read that revealed it is named when the history has one.
+func checkVersionOrders(ix *index) *Explanation {
+	h := ix.h
+	if len(h.VersionOrder) > len(h.Keys) {
+		return malformedVersionOrder(fmt.Sprintf("the history has version orders for %d keys but only %d keys", len(h.VersionOrder), len(h.Keys)))
+	}
+	for k, order := range h.VersionOrder {
+		x := history.KeyID(k)
+		for i, t := range order {
+			if t == history.Init || int(t) >= len(h.Txns) {
+				return malformedVersionOrder(fmt.Sprintf("the version order of %s names transaction #%d, which is not a transaction of the history", keyName(h, x), t))
+			}
+			if ix.writeEntry(t, x) < 0 {
+				return malformedVersionOrder(fmt.Sprintf("the version order of %s names %s, which never wrote %s", keyName(h, x), txnName(h, t), keyName(h, x)))
+			}
+			if ix.outcome[t] == history.Committed {
+				continue
+			}
+			fate := "which never committed"
+			if ix.outcome[t] != history.Pending {
+				fate = "which was " + ix.outcome[t].String()
+			}
+			issue := &StructuralIssue{Kind: AbortedRead, Txn: t, Op: NoOp, Key: x, Writer: t}
+			reason := fmt.Sprintf("the version order of %s shows a version installed by %s, %s", keyName(h, x), txnName(h, t), fate)
+			if r, op, ok := revealingRead(h, ix.checked, x, order, i); ok {
+				issue.Txn, issue.Op = r, op
+				reason += fmt.Sprintf(" (%s read %s%s%s, a version after it)", txnName(h, r), keyName(h, x), opValue(h, r, op), stmtText(h, r, op))
+			}
+			issue.Reason = reason
+			return &Explanation{Level: history.ReadCommitted, Anomaly: "G1a", Structural: issue}
+		}
+	}
+	return nil
+}
+
+// malformedVersionOrder explains a version order that no history can have.
+func malformedVersionOrder(reason string) *Explanation {
+	return &Explanation{Level: history.ReadCommitted, Anomaly: Malformed.String(),
+		Structural: &StructuralIssue{Kind: Malformed, Op: NoOp, Writer: history.NoWriter, Reason: reason}}
+}
+
+// revealingRead finds a read of x by a live transaction that saw the
+// version of order[i] or a later one of the order: in a list-append
+// history that read's list shows order[..i] in order. It returns the
+// reader and the read's index in its operations.
+func revealingRead(h *history.History, live func(history.TxnID) bool, x history.KeyID, order []history.TxnID, i int) (history.TxnID, int32, bool) {
+	later := make(map[history.TxnID]bool, len(order)-i)
+	for _, t := range order[i:] {
+		later[t] = true
+	}
+	for r := 1; r < len(h.Txns); r++ {
+		if !live(history.TxnID(r)) {
+			continue
+		}
+		for j, op := range h.Txns[r].Ops {
+			if op.Kind == history.OpRead && op.Key == x && later[op.Writer] {
+				return history.TxnID(r), int32(j), true
+			}
+		}
+	}
+	return 0, NoOp, false
+}
+
+// versionOrderReason explains a ww edge of the version order in the user's
+// terms, naming the read that revealed it when the history has one.
+func versionOrderReason(h *history.History, live func(history.TxnID) bool, e *Edge) string {
+	why := fmt.Sprintf("the version order of %s shows %s's version before %s's", keyName(h, e.Key), txnName(h, e.From), txnName(h, e.To))
+	if int(e.Key) >= len(h.VersionOrder) {
+		return why
+	}
+	order := h.VersionOrder[e.Key]
+	for i, t := range order {
+		if t != e.To {
+			continue
+		}
+		if r, op, ok := revealingRead(h, live, e.Key, order, i); ok {
+			why += fmt.Sprintf(" (%s read %s%s%s)", txnName(h, r), keyName(h, e.Key), opValue(h, r, op), stmtText(h, r, op))
+		}
+		break
+	}
+	return why
+}
+
+// revealedBy returns the transaction whose read revealed that from's
+// version of x precedes to's, or to itself when no read did: the Via of a
+// version order edge.
+func revealedBy(h *history.History, live func(history.TxnID) bool, x history.KeyID, to history.TxnID) history.TxnID {
+	if int(x) < len(h.VersionOrder) {
+		order := h.VersionOrder[x]
+		for i, t := range order {
+			if t == to {
+				if r, _, ok := revealingRead(h, live, x, order, i); ok {
+					return r
+				}
+				break
+			}
+		}
+	}
+	return to
+}
+
+// addVersionOrder adds the version order's ww edges to co', with their
+// reasons when capturing.
+func (s *saturation) addVersionOrder() {
+	ix := s.ix
+	versionOrderEdges(ix.h, ix.checked, func(e knownWW) {
+		p := pair{uint32(e.from), uint32(e.to)}
+		s.inferred = append(s.inferred, p)
+		s.steps++
+		if s.capture == nil {
+			return
+		}
+		if c, ok := s.capture[p]; ok && c == nil {
+			s.capture[p] = &inference{
+				edge: Edge{From: e.from, To: e.to, Kind: EdgeWW, Key: e.key, FromOp: ix.lastWrite(e.from, e.key),
+					ToOp: ix.lastWrite(e.to, e.key), Via: revealedBy(ix.h, ix.checked, e.key, e.to)},
+				vis: visVersionOrder,
+			}
+		}
+	})
+}
+
+// versionOrderAnomaly names a cycle whose derived edges all come from the
+// version order: G0 (a write cycle) or, with a wr edge, G1c, at every
+// level. It returns "" for other cycles.
+func versionOrderAnomaly(cycle []Edge, vis []visibility) string {
+	known, wr := 0, false
+	for i, e := range cycle {
+		switch e.Kind {
+		case EdgeWR:
+			wr = true
+		case EdgeWW:
+			if i >= len(vis) || vis[i] != visVersionOrder {
+				return ""
+			}
+			known++
+		case EdgeRW, EdgeRT:
+			return ""
+		}
+	}
+	switch {
+	case known == 0:
+		return ""
+	case wr:
+		return "G1c"
+	}
+	return "G0"
+}
+
+// versionOrderContradicts reports the first pair of consecutive writers of
+// a key whose order the commit order under test reverses: a recorded co
+// that contradicts the version order is not a witness. Writers missing from
+// the view are left to the rest of the verification.
+func versionOrderContradicts(h *history.History, view OrderView) *Explanation {
+	var why *Explanation
+	live := func(t history.TxnID) bool { return t != history.Init && h.Txns[t].Outcome != history.ServerAborted }
+	versionOrderEdges(h, nil, func(e knownWW) {
+		if why != nil {
+			return
+		}
+		pa, okA := view.Pos(e.from)
+		pb, okB := view.Pos(e.to)
+		if !okA || !okB || pa < pb {
+			return
+		}
+		via := revealedBy(h, live, e.key, e.to)
+		known := Edge{From: e.from, To: e.to, Kind: EdgeWW, Key: e.key, Via: via}
+		fillEdgeOps(h, &known)
+		known.Reason = versionOrderReason(h, live, &known)
+		recorded := Edge{From: e.to, To: e.from, Kind: EdgeWW, Key: e.key, Via: via,
+			Reason: fmt.Sprintf("the commit order puts %s before %s", txnLabel(h, e.to), txnLabel(h, e.from))}
+		fillEdgeOps(h, &recorded)
+		why = &Explanation{Level: history.ReadCommitted, Anomaly: "commit order contradicts the version order of " + keyName(h, e.key),
+			Cycle: []Edge{known, recorded}}
+	})
+	return why
+}
