@@ -106,11 +106,13 @@ type scanMark struct {
 	t          *txn
 	event      uint32
 	start, end string
-	bounded    bool   // end is set; else the span is unbounded above
-	cursor     string // the last key the scan fetched; for an index, the least index key above the last entry it fetched
-	started    bool   // cursor is set
-	done       bool   // the scan reached the end of its span
-	dead       bool   // its transaction no longer needs it
+	bounded    bool // end is set; else the span is unbounded above
+	// cursor is the last key the scan fetched; for an index, the least
+	// index key above the last entry it fetched.
+	cursor  string
+	started bool // cursor is set
+	done    bool // the scan reached the end of its span
+	dead    bool // its transaction no longer needs it
 }
 
 // covers reports whether the scan passed the place of key k (an index key
