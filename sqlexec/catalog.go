@@ -440,12 +440,36 @@ func (r relations) RelationOid(text string) (int64, error) {
 	return 0, pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", strings.Join(parts, "."))
 }
 
+// relationKind is the kind of a relation, as pg_class.relkind tells them
+// apart.
+type relationKind int
+
+const (
+	relTable relationKind = iota + 1
+	relIndex
+	relSequence
+	// relView is the kind of views, which fickle does not have: no
+	// relation is of it.
+	relView
+)
+
 // relationIn looks name up in the schemas of path, in order.
 func relationIn(c *catalog, path []string, name string) (int64, bool) {
+	oid, _, ok := relationLookup(c, path, name)
+	return oid, ok
+}
+
+// relationKindIn is relationIn answering the relation's kind.
+func relationKindIn(c *catalog, path []string, name string) (relationKind, bool) {
+	_, kind, ok := relationLookup(c, path, name)
+	return kind, ok
+}
+
+func relationLookup(c *catalog, path []string, name string) (int64, relationKind, bool) {
 	for _, p := range path {
 		if p == "pg_catalog" {
 			if oid, ok := systemRelationOIDs[name]; ok {
-				return oid, true
+				return oid, relTable, true
 			}
 			continue
 		}
@@ -454,16 +478,16 @@ func relationIn(c *catalog, path []string, name string) (int64, bool) {
 			continue
 		}
 		if t := sc.tables[name]; t != nil {
-			return int64(t.oid), true
+			return int64(t.oid), relTable, true
 		}
 		if ix := sc.indexes[name]; ix != nil {
-			return int64(ix.oid), true
+			return int64(ix.oid), relIndex, true
 		}
 		if q := sc.seqs[name]; q != nil {
-			return int64(q.oid), true
+			return int64(q.oid), relSequence, true
 		}
 	}
-	return 0, false
+	return 0, 0, false
 }
 
 // RelationName is regclassout: the relation's name, quoted where needed

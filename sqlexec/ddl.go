@@ -47,8 +47,13 @@ func ddlTag(n *pg_query.Node) string {
 		}
 		return "DROP TABLE"
 	case *pg_query.Node_AlterTableStmt:
-		if v.AlterTableStmt.Objtype == pg_query.ObjectType_OBJECT_INDEX {
+		switch v.AlterTableStmt.Objtype {
+		case pg_query.ObjectType_OBJECT_INDEX:
 			return "ALTER INDEX"
+		case pg_query.ObjectType_OBJECT_SEQUENCE:
+			return "ALTER SEQUENCE"
+		case pg_query.ObjectType_OBJECT_VIEW:
+			return "ALTER VIEW"
 		}
 		return "ALTER TABLE"
 	case *pg_query.Node_IndexStmt:
@@ -59,6 +64,8 @@ func ddlTag(n *pg_query.Node) string {
 		return "ALTER SEQUENCE"
 	case *pg_query.Node_CreateSchemaStmt:
 		return "CREATE SCHEMA"
+	case *pg_query.Node_AlterOwnerStmt:
+		return "ALTER " + strings.ReplaceAll(strings.TrimPrefix(v.AlterOwnerStmt.ObjectType.String(), "OBJECT_"), "_", " ")
 	case *pg_query.Node_RenameStmt:
 		switch v.RenameStmt.RenameType {
 		case pg_query.ObjectType_OBJECT_INDEX:
@@ -110,11 +117,13 @@ func (d *ddl) run(n *pg_query.Node, full string) error {
 	case *pg_query.Node_CreateSeqStmt:
 		return d.createSequence(v.CreateSeqStmt)
 	case *pg_query.Node_AlterSeqStmt:
-		return d.alterSequence(v.AlterSeqStmt)
+		return d.alterSequenceStmt(v.AlterSeqStmt)
 	case *pg_query.Node_CreateSchemaStmt:
 		return d.createSchema(v.CreateSchemaStmt)
 	case *pg_query.Node_RenameStmt:
 		return d.rename(v.RenameStmt)
+	case *pg_query.Node_AlterOwnerStmt:
+		return d.alterOwner(v.AlterOwnerStmt)
 	}
 	return pgerror.Unsupported("statement " + nodeKind(n))
 }
@@ -379,10 +388,25 @@ func (d *ddl) addColumnDef(b *binder, t *tableDesc, cd *pg_query.ColumnDef) ([]t
 		if err != nil {
 			return nil, err
 		}
-		q.oid, q.ownedBy = d.cat.newOID(), t.oid
+		q.oid = d.cat.newOID()
+		q.setOwner(t.oid, col.attnum)
 		d.cat.schemas[t.schema].seqs[name] = q
 		col.def = nextvalDefault(q)
 	}
 	t.cols = append(t.cols, col)
 	return cons, nil
+}
+
+// alterOwner runs ALTER SCHEMA ... OWNER TO role (ALTER TABLE and its kin
+// come as ALTER TABLE, see changeOwner): fickle has no roles, so it only
+// checks that the schema exists.
+func (d *ddl) alterOwner(ao *pg_query.AlterOwnerStmt) error {
+	if ao.ObjectType != pg_query.ObjectType_OBJECT_SCHEMA {
+		return pgerror.Unsupported(ddlTag(&pg_query.Node{Node: &pg_query.Node_AlterOwnerStmt{AlterOwnerStmt: ao}}) + " ... OWNER TO")
+	}
+	name := ao.Object.GetString_().GetSval()
+	if _, ok := d.cat.schemas[name]; !ok && name != "pg_catalog" && name != "information_schema" {
+		return pgerror.Newf(pgerror.InvalidSchemaName, "schema \"%s\" does not exist", name)
+	}
+	return nil
 }

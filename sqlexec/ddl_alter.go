@@ -12,6 +12,9 @@ import (
 )
 
 func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
+	if ownerOnly(at) {
+		return d.changeOwner(at)
+	}
 	if at.Objtype != pg_query.ObjectType_OBJECT_TABLE {
 		return pgerror.Unsupported("ALTER " + strings.TrimPrefix(at.Objtype.String(), "OBJECT_"))
 	}
@@ -43,6 +46,9 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 			err = d.alterColumnType(b, nt, cmd)
 		case pg_query.AlterTableType_AT_SetNotNull, pg_query.AlterTableType_AT_DropNotNull:
 			err = d.setNotNull(nt, cmd, cmd.Subtype == pg_query.AlterTableType_AT_SetNotNull)
+		case pg_query.AlterTableType_AT_ChangeOwner:
+			// fickle has no roles: every session may do everything, so a
+			// new owner changes nothing.
 		default:
 			err = pgerror.Unsupported("ALTER TABLE " + strings.TrimPrefix(cmd.Subtype.String(), "AT_"))
 		}
@@ -162,6 +168,7 @@ func (d *ddl) dropColumn(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 		}
 		return out, true
 	}
+	d.dropOwnedSequences(t, t.cols[i].attnum)
 	// Every index is rebuilt: the row positions of its columns move.
 	old := t.indexes
 	t.indexes = nil
@@ -474,6 +481,58 @@ func (d *ddl) alterColumnType(b *binder, t *tableDesc, cmd *pg_query.AlterTableC
 		if t.pkIndex == ix {
 			t.pkIndex = nix
 		}
+	}
+	return nil
+}
+
+// dropOwnedSequences drops the sequences column attnum of t owns, as
+// PostgreSQL drops them with the column.
+func (d *ddl) dropOwnedSequences(t *tableDesc, attnum int16) {
+	sc := d.cat.schemas[t.schema]
+	for n, q := range sc.seqs {
+		if owner, col := q.owner(); owner == t.oid && col == attnum {
+			delete(sc.seqs, n)
+		}
+	}
+}
+
+// ownerOnly reports whether every command of at is OWNER TO.
+func ownerOnly(at *pg_query.AlterTableStmt) bool {
+	for _, c := range at.Cmds {
+		if c.GetAlterTableCmd().GetSubtype() != pg_query.AlterTableType_AT_ChangeOwner {
+			return false
+		}
+	}
+	return len(at.Cmds) > 0
+}
+
+// changeOwner runs ALTER TABLE/SEQUENCE/INDEX/VIEW ... OWNER TO role. fickle
+// has no roles or privileges, so it only checks, as PostgreSQL does, that
+// the relation exists and is of the kind the statement names (ALTER TABLE
+// accepts every kind); any role name is accepted.
+func (d *ddl) changeOwner(at *pg_query.AlterTableStmt) error {
+	rv := at.Relation
+	if rv.Schemaname != "" && d.cat.schemas[rv.Schemaname] == nil {
+		return pgerror.Newf(pgerror.InvalidSchemaName, "schema \"%s\" does not exist", rv.Schemaname)
+	}
+	path := d.s.searchPath()
+	if rv.Schemaname != "" {
+		path = []string{rv.Schemaname}
+	}
+	kind, ok := relationKindIn(d.cat, path, rv.Relname)
+	if !ok {
+		if at.MissingOk {
+			d.notice(pgerror.SuccessfulCompletion, "relation \"%s\" does not exist, skipping", rv.Relname)
+			return nil
+		}
+		return pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(rv))
+	}
+	want := map[pg_query.ObjectType]string{pg_query.ObjectType_OBJECT_SEQUENCE: "a sequence",
+		pg_query.ObjectType_OBJECT_INDEX: "an index", pg_query.ObjectType_OBJECT_VIEW: "a view"}
+	wantKind := map[pg_query.ObjectType]relationKind{pg_query.ObjectType_OBJECT_SEQUENCE: relSequence,
+		pg_query.ObjectType_OBJECT_INDEX: relIndex, pg_query.ObjectType_OBJECT_VIEW: relView}
+	if k, named := wantKind[at.Objtype]; named && k != kind {
+		return pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not %s", rv.Relname, want[at.Objtype])
 	}
 	return nil
 }

@@ -105,8 +105,8 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 				}
 				return pgerror.Newf(pgerror.UndefinedTable, "sequence \"%s\" does not exist", name)
 			}
-			if q.ownedBy != 0 && d.cat.tables[q.ownedBy] != nil && !cascade {
-				t := d.cat.tables[q.ownedBy]
+			if owner, _ := q.owner(); owner != 0 && d.cat.tables[owner] != nil && !cascade {
+				t := d.cat.tables[owner]
 				return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop sequence %s because other objects depend on it", q.name).
 					WithDetail("default value for a column of table %s depends on sequence %s", t.name, q.name).
 					WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
@@ -187,7 +187,7 @@ func (d *ddl) dropTable(t *tableDesc) {
 		delete(sc.indexes, ix.name)
 	}
 	for n, q := range sc.seqs {
-		if q.ownedBy == t.oid {
+		if q.ownedByTable(t.oid) {
 			delete(sc.seqs, n)
 		}
 	}
@@ -363,7 +363,7 @@ func (b *binder) truncatePlan(ts *pg_query.TruncateStmt) (*stmtPlan, error) {
 			if restart {
 				c, _ := x.s.engine.snapshot()
 				for _, q := range c.schemas[t.schema].seqs {
-					if q.ownedBy == t.oid {
+					if q.ownedByTable(t.oid) {
 						q.reset()
 					}
 				}

@@ -135,7 +135,8 @@ func (b *binder) statement(st *Statement) (*stmtPlan, error) {
 	case *pg_query.Node_VariableShowStmt:
 		return b.showPlan(v.VariableShowStmt)
 	case *pg_query.Node_CreateStmt, *pg_query.Node_DropStmt, *pg_query.Node_AlterTableStmt, *pg_query.Node_IndexStmt,
-		*pg_query.Node_CreateSeqStmt, *pg_query.Node_AlterSeqStmt, *pg_query.Node_CreateSchemaStmt, *pg_query.Node_RenameStmt:
+		*pg_query.Node_CreateSeqStmt, *pg_query.Node_AlterSeqStmt, *pg_query.Node_CreateSchemaStmt, *pg_query.Node_RenameStmt,
+		*pg_query.Node_AlterOwnerStmt:
 		return b.ddlPlan(st)
 	case *pg_query.Node_TruncateStmt:
 		return b.truncatePlan(v.TruncateStmt)

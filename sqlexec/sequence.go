@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
 )
@@ -21,15 +22,41 @@ type sequence struct {
 	min, max  int64
 	start     int64
 	cycle     bool
-	// ownedBy is the table OID a SERIAL or identity column's sequence
-	// belongs to (dropped with it); 0 for none.
-	ownedBy uint32
 
+	// mu guards the sequence's counter and its owner, the two things that
+	// change in a published sequence: nextval and setval change the
+	// counter, ALTER SEQUENCE ... OWNED BY the owner.
 	mu struct {
 		sync.Mutex
 		last   int64
 		called bool
+		// ownedBy is the OID of the table whose column owns the sequence
+		// (a SERIAL or identity column's, or OWNED BY's): the sequence is
+		// dropped with the table or the column. 0 for none.
+		ownedBy  uint32
+		ownedCol int16 // the owning column's attnum
 	}
+}
+
+// owner returns the OID of the table owning the sequence (0 for none) and
+// the owning column's attnum.
+func (q *sequence) owner() (table uint32, attnum int16) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.mu.ownedBy, q.mu.ownedCol
+}
+
+// ownedByTable reports whether table oid owns the sequence.
+func (q *sequence) ownedByTable(oid uint32) bool {
+	t, _ := q.owner()
+	return t != 0 && t == oid
+}
+
+// setOwner makes column attnum of table oid own the sequence; 0 for none.
+func (q *sequence) setOwner(oid uint32, attnum int16) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.mu.ownedBy, q.mu.ownedCol = oid, attnum
 }
 
 func (q *sequence) qualifiedName() string {
@@ -252,4 +279,78 @@ func sequenceOfRegclass(arg *scalar) func(*execCtx) (*sequence, error) {
 		}
 		return nil, pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not a sequence", name)
 	}
+}
+
+// alterSequenceStmt runs ALTER SEQUENCE: OWNED BY here, the other options
+// through alterSequence.
+func (d *ddl) alterSequenceStmt(as *pg_query.AlterSeqStmt) error {
+	var owned *pg_query.DefElem
+	rest := make([]*pg_query.Node, 0, len(as.Options))
+	for _, o := range as.Options {
+		if de := o.GetDefElem(); de != nil && de.Defname == "owned_by" {
+			owned = de
+			continue
+		}
+		rest = append(rest, o)
+	}
+	if owned == nil {
+		return d.alterSequence(as)
+	}
+	q := d.s.lookupSequence(d.cat, as.Sequence.Schemaname, as.Sequence.Relname)
+	if q == nil {
+		if as.MissingOk {
+			d.notice(pgerror.SuccessfulCompletion, "relation \"%s\" does not exist, skipping", as.Sequence.Relname)
+			return nil
+		}
+		return pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(as.Sequence))
+	}
+	table, attnum, err := d.sequenceOwner(q, owned)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 0 {
+		others := proto.Clone(as).(*pg_query.AlterSeqStmt)
+		others.Options = rest
+		if err := d.alterSequence(others); err != nil {
+			return err
+		}
+	}
+	q.setOwner(table, attnum)
+	return nil
+}
+
+// sequenceOwner resolves OWNED BY [schema.]table.column or OWNED BY NONE
+// (0, 0) for q, with PostgreSQL's errors.
+func (d *ddl) sequenceOwner(q *sequence, owned *pg_query.DefElem) (uint32, int16, error) {
+	var names []string
+	for _, n := range owned.Arg.GetList().GetItems() {
+		names = append(names, n.GetString_().GetSval())
+	}
+	if len(names) == 1 && names[0] == "none" {
+		return 0, 0, nil
+	}
+	if len(names) < 2 || len(names) > 3 {
+		return 0, 0, pgerror.New(pgerror.SyntaxError, "invalid OWNED BY option").
+			WithHint("Specify OWNED BY table.column or OWNED BY NONE.")
+	}
+	schema, table, column := "", names[len(names)-2], names[len(names)-1]
+	if len(names) == 3 {
+		schema = names[0]
+	}
+	t := d.s.lookupTable(d.cat, schema, table)
+	if t == nil {
+		rel := table
+		if schema != "" {
+			rel = schema + "." + table
+		}
+		return 0, 0, pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", rel)
+	}
+	i := t.colIndex(column)
+	if i < 0 {
+		return 0, 0, pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", column, t.name)
+	}
+	if t.schema != q.schema {
+		return 0, 0, pgerror.New(pgerror.ObjectNotInPrerequisiteState, "sequence must be in same schema as table it is linked to")
+	}
+	return t.oid, t.cols[i].attnum, nil
 }
