@@ -21,8 +21,9 @@ type recorder struct {
 	on  bool
 	h   history.History
 	log EventLog // nil unless Config.Log
-	// late holds, per ended transaction, its scans' reads from init of keys
-	// created after it ended (phantom.go), spliced into copies of h.
+	// late holds, per ended transaction, the reads its scans made after it
+	// ended: of keys created later (from init) and of rows that entered an
+	// index range it looked up (phantom.go); spliced into copies of h.
 	late map[history.TxnID][]phantomRead
 	// logBase is added to the ids of the transactions the log receives, so
 	// that ids stay fresh in the log across checkpoints, after which the
