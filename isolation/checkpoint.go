@@ -55,7 +55,7 @@ func (e *engine) checkpoint() (*history.History, error) {
 		tb.keys.Scan(func(_ string, ks *keyState) bool {
 			v := ks.latest()
 			ks.versions = []version{{w: e.init, row: v.row, tomb: v.tomb}}
-			ks.wreaders, ks.lastPick, ks.lastReader, ks.hidSet, ks.scanFloor = nil, 0, nil, false, nil
+			ks.wreaders, ks.lastPicked, ks.lastReader, ks.hidSet, ks.scanFloor = nil, nil, nil, false, nil
 			if !v.tomb {
 				for _, ix := range tb.indexes {
 					ix.add(v.row, ks.key)

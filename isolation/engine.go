@@ -75,9 +75,10 @@ type keyState struct {
 	// scanFloor is the table's scanFloor when the key was created: every
 	// writer of the key goes after it in co (phantom.go).
 	scanFloor *omNode
-	// lastPick is the version most recently served by an adversarial read,
-	// to lastReader.
-	lastPick   int
+	// lastPicked wrote the version most recently served by an adversarial
+	// read, to lastReader (a writer, not a place in versions: a commit
+	// inserted in the past shifts the places).
+	lastPicked *txn
 	lastReader *txn
 }
 

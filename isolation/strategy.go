@@ -122,7 +122,7 @@ func (e *engine) pick(t *txn, ks *keyState, valid []int) int {
 		return valid[t.rng.IntN(len(valid))]
 	case StrategyAdversarial:
 		choice := e.pickAdversarial(t, ks, valid)
-		ks.lastPick, ks.lastReader = choice, t
+		ks.lastPicked, ks.lastReader = ks.versions[choice].w, t
 		return choice
 	}
 	return valid[len(valid)-1]
@@ -146,15 +146,16 @@ func (e *engine) pickAdversarial(t *txn, ks *keyState, valid []int) int {
 	}
 	newest := valid[len(valid)-1]
 	r := ks.lastReader
-	other := r != nil && r != t && slicesContains(valid, ks.lastPick)
+	last, other := validOf(ks, valid, ks.lastPicked)
+	other = other && r != nil && r != t
 	switch t.rd.aim {
 	case aimLostUpdate:
 		if other && e.wrote(r, ks) && t.rng.IntN(10) < 9 {
-			return ks.lastPick
+			return last
 		}
 	case aimDiverge:
 		if other && !e.wrote(r, ks) && t.rng.IntN(10) < 9 {
-			return e.other(t, ks, valid, ks.versions[ks.lastPick].w)
+			return e.other(t, ks, valid, ks.lastPicked)
 		}
 	case aimNewThenOld:
 		if len(t.rd.reads) == 0 {
@@ -206,11 +207,12 @@ func (e *engine) wrote(r *txn, ks *keyState) bool {
 	return r.state == txnCommitted && ks.versionIndex(r) >= 0
 }
 
-func slicesContains(s []int, v int) bool {
-	for _, x := range s {
-		if x == v {
-			return true
+// validOf returns the index of w's version of ks when it is among valid.
+func validOf(ks *keyState, valid []int, w *txn) (int, bool) {
+	for _, i := range valid {
+		if ks.versions[i].w == w {
+			return i, true
 		}
 	}
-	return false
+	return 0, false
 }
