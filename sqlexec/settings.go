@@ -2,6 +2,7 @@ package sqlexec
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -52,8 +53,8 @@ var settingDefs = func() map[string]*settingDef {
 		{name: "client_min_messages", def: "notice", normalize: normOneOf("debug5", "debug4", "debug3", "debug2", "debug1", "log", "notice", "warning", "error")},
 		{name: "bytea_output", def: "hex", normalize: normOneOf("hex")},
 		{name: "max_identifier_length", def: "63", readOnly: true},
-		{name: "synchronous_commit", def: "on"},
-		{name: "row_security", def: "on"},
+		enumSetting("synchronous_commit", "on", "local", "remote_write", "remote_apply", "on", "off"),
+		boolSetting("row_security", "on"),
 		{name: "lc_messages", def: "C"},
 		{name: "lc_monetary", def: "C"},
 		{name: "lc_numeric", def: "C"},
@@ -63,6 +64,170 @@ var settingDefs = func() map[string]*settingDef {
 		{name: "fickle.isolation", def: "", normalize: normFickleLevel},
 		{name: "fickle.strategy", def: "adversarial", normalize: normOneOf("adversarial", "latest", "random", "oldest")},
 		{name: "fickle.session", def: ""},
+		// default_with_oids is gone from PostgreSQL 12 on but still
+		// accepts off, which old dumps set.
+		{name: "default_with_oids", def: "off", normalize: normWithoutOids},
+
+		// The rest of PostgreSQL 15's parameters a session may set: they
+		// tune its planner, executor, storage, logging and protocol, none
+		// of which fickle has, so they change nothing but what SHOW
+		// answers. Their values are checked as PostgreSQL checks them.
+		// Those whose other values would change the meaning of queries
+		// accept only their default.
+		boolSetting("allow_in_place_tablespaces", "off"),
+		boolSetting("allow_system_table_mods", "off"),
+		boolSetting("array_nulls", "on"),
+		intSetting("backend_flush_after", "0", unitBlocks, 0, 256),
+		enumSetting("backslash_quote", "safe_encoding", "safe_encoding", "on", "off"),
+		textSetting("backtrace_functions", ""),
+		boolSetting("check_function_bodies", "on"),
+		intSetting("client_connection_check_interval", "0", unitMS, 0, 2147483647),
+		intSetting("commit_delay", "0", unitNone, 0, 100000),
+		intSetting("commit_siblings", "5", unitNone, 0, 1000),
+		enumSetting("compute_query_id", "auto", "auto", "regress", "on", "off"),
+		enumSetting("constraint_exclusion", "partition", "partition", "on", "off"),
+		realSetting("cpu_index_tuple_cost", "0.005", unitNone, 0, 1.79769e+308),
+		realSetting("cpu_operator_cost", "0.0025", unitNone, 0, 1.79769e+308),
+		realSetting("cpu_tuple_cost", "0.01", unitNone, 0, 1.79769e+308),
+		realSetting("cursor_tuple_fraction", "0.1", unitNone, 0, 1),
+		intSetting("deadlock_timeout", "1s", unitMS, 1, 2147483647),
+		intSetting("debug_discard_caches", "0", unitNone, 0, 0),
+		boolSetting("debug_pretty_print", "on"),
+		boolSetting("debug_print_parse", "off"),
+		boolSetting("debug_print_plan", "off"),
+		boolSetting("debug_print_rewritten", "off"),
+		intSetting("default_statistics_target", "100", unitNone, 1, 10000),
+		{name: "default_table_access_method", def: "heap", normalize: normNamedObject("default_table_access_method", "Table access method", "heap")},
+		{name: "default_tablespace", def: "", normalize: normNamedObject("default_tablespace", "Tablespace", "", "pg_default")},
+		textSetting("default_text_search_config", "pg_catalog.english"),
+		enumSetting("default_toast_compression", "pglz", "pglz", "lz4"),
+		textSetting("dynamic_library_path", "$libdir"),
+		intSetting("effective_cache_size", "4GB", unitBlocks, 1, 2147483647),
+		intSetting("effective_io_concurrency", "1", unitNone, 0, 1000),
+		boolSetting("enable_async_append", "on"),
+		boolSetting("enable_bitmapscan", "on"),
+		boolSetting("enable_gathermerge", "on"),
+		boolSetting("enable_hashagg", "on"),
+		boolSetting("enable_hashjoin", "on"),
+		boolSetting("enable_incremental_sort", "on"),
+		boolSetting("enable_indexonlyscan", "on"),
+		boolSetting("enable_indexscan", "on"),
+		boolSetting("enable_material", "on"),
+		boolSetting("enable_memoize", "on"),
+		boolSetting("enable_mergejoin", "on"),
+		boolSetting("enable_nestloop", "on"),
+		boolSetting("enable_parallel_append", "on"),
+		boolSetting("enable_parallel_hash", "on"),
+		boolSetting("enable_partition_pruning", "on"),
+		boolSetting("enable_partitionwise_aggregate", "off"),
+		boolSetting("enable_partitionwise_join", "off"),
+		boolSetting("enable_seqscan", "on"),
+		boolSetting("enable_sort", "on"),
+		boolSetting("enable_tidscan", "on"),
+		boolSetting("escape_string_warning", "on"),
+		{name: "exit_on_error", def: "off", normalize: normOnly("exit_on_error", "off")},
+		textSetting("extension_destdir", ""),
+		enumSetting("force_parallel_mode", "off", "off", "on", "regress"),
+		intSetting("from_collapse_limit", "8", unitNone, 1, 2147483647),
+		boolSetting("geqo", "on"),
+		intSetting("geqo_effort", "5", unitNone, 1, 10),
+		intSetting("geqo_generations", "0", unitNone, 0, 2147483647),
+		intSetting("geqo_pool_size", "0", unitNone, 0, 2147483647),
+		realSetting("geqo_seed", "0", unitNone, 0, 1),
+		realSetting("geqo_selection_bias", "2", unitNone, 1.5, 2),
+		intSetting("geqo_threshold", "12", unitNone, 2, 2147483647),
+		intSetting("gin_fuzzy_search_limit", "0", unitNone, 0, 2147483647),
+		intSetting("gin_pending_list_limit", "4MB", unitKB, 64, 2147483647),
+		realSetting("hash_mem_multiplier", "2", unitNone, 1, 1000),
+		boolSetting("ignore_checksum_failure", "off"),
+		boolSetting("jit", "on"),
+		realSetting("jit_above_cost", "100000", unitNone, -1, 1.79769e+308),
+		boolSetting("jit_dump_bitcode", "off"),
+		boolSetting("jit_expressions", "on"),
+		realSetting("jit_inline_above_cost", "500000", unitNone, -1, 1.79769e+308),
+		realSetting("jit_optimize_above_cost", "500000", unitNone, -1, 1.79769e+308),
+		boolSetting("jit_tuple_deforming", "on"),
+		intSetting("join_collapse_limit", "8", unitNone, 1, 2147483647),
+		boolSetting("lo_compat_privileges", "off"),
+		textSetting("local_preload_libraries", ""),
+		boolSetting("log_duration", "off"),
+		enumSetting("log_error_verbosity", "default", "terse", "default", "verbose"),
+		boolSetting("log_executor_stats", "off"),
+		boolSetting("log_lock_waits", "off"),
+		intSetting("log_min_duration_sample", "-1", unitMS, -1, 2147483647),
+		intSetting("log_min_duration_statement", "-1", unitMS, -1, 2147483647),
+		enumSetting("log_min_error_statement", "error", "debug5", "debug4", "debug3", "debug2", "debug1", "info", "notice", "warning", "error", "log", "fatal", "panic"),
+		enumSetting("log_min_messages", "warning", "debug5", "debug4", "debug3", "debug2", "debug1", "info", "notice", "warning", "error", "log", "fatal", "panic"),
+		intSetting("log_parameter_max_length", "-1", unitBytes, -1, 1073741823),
+		intSetting("log_parameter_max_length_on_error", "0", unitBytes, -1, 1073741823),
+		boolSetting("log_parser_stats", "off"),
+		boolSetting("log_planner_stats", "off"),
+		boolSetting("log_replication_commands", "off"),
+		enumSetting("log_statement", "none", "none", "ddl", "mod", "all"),
+		realSetting("log_statement_sample_rate", "1", unitNone, 0, 1),
+		boolSetting("log_statement_stats", "off"),
+		intSetting("log_temp_files", "-1", unitKB, -1, 2147483647),
+		realSetting("log_transaction_sample_rate", "0", unitNone, 0, 1),
+		intSetting("logical_decoding_work_mem", "64MB", unitKB, 64, 2147483647),
+		intSetting("maintenance_io_concurrency", "10", unitNone, 0, 1000),
+		intSetting("maintenance_work_mem", "64MB", unitKB, 1024, 2147483647),
+		intSetting("max_parallel_maintenance_workers", "2", unitNone, 0, 1024),
+		intSetting("max_parallel_workers", "8", unitNone, 0, 1024),
+		intSetting("max_parallel_workers_per_gather", "2", unitNone, 0, 1024),
+		intSetting("max_stack_depth", "2MB", unitKB, 100, 2147483647),
+		intSetting("min_parallel_index_scan_size", "512kB", unitBlocks, 0, 715827882),
+		intSetting("min_parallel_table_scan_size", "8MB", unitBlocks, 0, 715827882),
+		boolSetting("parallel_leader_participation", "on"),
+		realSetting("parallel_setup_cost", "1000", unitNone, 0, 1.79769e+308),
+		realSetting("parallel_tuple_cost", "0.1", unitNone, 0, 1.79769e+308),
+		enumSetting("password_encryption", "scram-sha-256", "md5", "scram-sha-256"),
+		enumSetting("plan_cache_mode", "auto", "auto", "force_generic_plan", "force_custom_plan"),
+		boolSetting("quote_all_identifiers", "off"),
+		realSetting("random_page_cost", "4", unitNone, 0, 1.79769e+308),
+		realSetting("recursive_worktable_factor", "10", unitNone, 0.001, 1e+06),
+		textSetting("restrict_nonsystem_relation_kind", ""),
+		realSetting("seq_page_cost", "1", unitNone, 0, 1.79769e+308),
+		textSetting("session_preload_libraries", ""),
+		{name: "session_replication_role", def: "origin", normalize: normOnly("session_replication_role", "origin")},
+		enumSetting("stats_fetch_consistency", "cache", "none", "cache", "snapshot"),
+		boolSetting("synchronize_seqscans", "on"),
+		intSetting("tcp_keepalives_count", "0", unitNone, 0, 2147483647),
+		intSetting("tcp_keepalives_idle", "0", unitS, 0, 2147483647),
+		intSetting("tcp_keepalives_interval", "0", unitS, 0, 2147483647),
+		intSetting("tcp_user_timeout", "0", unitMS, 0, 2147483647),
+		intSetting("temp_buffers", "8MB", unitBlocks, 100, 1073741823),
+		intSetting("temp_file_limit", "-1", unitKB, -1, 2147483647),
+		textSetting("temp_tablespaces", ""),
+		boolSetting("trace_notify", "off"),
+		boolSetting("trace_sort", "off"),
+		boolSetting("track_activities", "on"),
+		boolSetting("track_counts", "on"),
+		enumSetting("track_functions", "none", "none", "pl", "all"),
+		boolSetting("track_io_timing", "off"),
+		boolSetting("track_wal_io_timing", "off"),
+		{name: "transform_null_equals", def: "off", normalize: normOnly("transform_null_equals", "off")},
+		boolSetting("update_process_title", "on"),
+		realSetting("vacuum_cost_delay", "0", unitMS, 0, 100),
+		intSetting("vacuum_cost_limit", "200", unitNone, 1, 10000),
+		intSetting("vacuum_cost_page_dirty", "20", unitNone, 0, 10000),
+		intSetting("vacuum_cost_page_hit", "1", unitNone, 0, 10000),
+		intSetting("vacuum_cost_page_miss", "2", unitNone, 0, 10000),
+		intSetting("vacuum_failsafe_age", "1600000000", unitNone, 0, 2100000000),
+		intSetting("vacuum_freeze_min_age", "50000000", unitNone, 0, 1000000000),
+		intSetting("vacuum_freeze_table_age", "150000000", unitNone, 0, 2000000000),
+		intSetting("vacuum_multixact_failsafe_age", "1600000000", unitNone, 0, 2100000000),
+		intSetting("vacuum_multixact_freeze_min_age", "5000000", unitNone, 0, 1000000000),
+		intSetting("vacuum_multixact_freeze_table_age", "150000000", unitNone, 0, 2000000000),
+		enumSetting("wal_compression", "off", "pglz", "lz4", "zstd", "on", "off"),
+		textSetting("wal_consistency_checking", ""),
+		boolSetting("wal_init_zero", "on"),
+		boolSetting("wal_recycle", "on"),
+		intSetting("wal_sender_timeout", "1min", unitMS, 0, 2147483647),
+		intSetting("wal_skip_threshold", "2MB", unitKB, 0, 2147483647),
+		intSetting("work_mem", "4MB", unitKB, 64, 2147483647),
+		enumSetting("xmlbinary", "base64", "base64", "hex"),
+		enumSetting("xmloption", "content", "content", "document"),
+		boolSetting("zero_damaged_pages", "off"),
 	}
 	m := make(map[string]*settingDef, len(defs))
 	for _, d := range defs {
@@ -461,4 +626,253 @@ func formatDurationMS(ms int64) string {
 		}
 	}
 	return fmt.Sprintf("%dms", ms)
+}
+
+// settingUnit is the unit of a numeric parameter's value: a bare number
+// means that many of it.
+type settingUnit int
+
+const (
+	unitNone settingUnit = iota
+	unitBytes
+	unitKB
+	unitBlocks // 8kB pages
+	unitMS
+	unitS
+	unitMin
+)
+
+// unitName is the unit as PostgreSQL's messages print it.
+var unitName = map[settingUnit]string{unitBytes: "B", unitKB: "kB", unitBlocks: "8kB", unitMS: "ms", unitS: "s", unitMin: "min"}
+
+// A scaled unit: how many bytes or microseconds one of it is.
+type scaledUnit struct {
+	name string
+	size float64
+}
+
+var (
+	memoryUnits = []scaledUnit{{"TB", 1 << 40}, {"GB", 1 << 30}, {"MB", 1 << 20}, {"kB", 1 << 10}, {"B", 1}}
+	timeUnits   = []scaledUnit{{"d", 86400e6}, {"h", 3600e6}, {"min", 60e6}, {"s", 1e6}, {"ms", 1e3}, {"us", 1}}
+)
+
+// scale returns the units a value of unit u may be written in, and the
+// size of u in them.
+func (u settingUnit) scale() ([]scaledUnit, float64) {
+	switch u {
+	case unitBytes:
+		return memoryUnits, 1
+	case unitKB:
+		return memoryUnits, 1 << 10
+	case unitBlocks:
+		return memoryUnits, 8 << 10
+	case unitMS:
+		return timeUnits, 1e3
+	case unitS:
+		return timeUnits, 1e6
+	case unitMin:
+		return timeUnits, 60e6
+	}
+	return nil, 1
+}
+
+// unitHint is PostgreSQL's hint for a value with a unit the parameter
+// does not take.
+func (u settingUnit) hint() string {
+	units, _ := u.scale()
+	if len(units) == 0 || units[0].name == "TB" {
+		return `Valid units for this parameter are "B", "kB", "MB", "GB", and "TB".`
+	}
+	return `Valid units for this parameter are "us", "ms", "s", "min", "h", and "d".`
+}
+
+// parseWithUnit reads a numeric parameter value as PostgreSQL's parse_int
+// and parse_real do: a number (integers also in hex or octal) then,
+// after optional blanks, one of the unit's scaled units, case-sensitive;
+// the result is in unit u.
+func parseWithUnit(name, v string, u settingUnit) (float64, error) {
+	bad := pgerror.Newf(pgerror.InvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", name, v)
+	t := strings.TrimSpace(v)
+	end := 0
+	for end < len(t) && strings.IndexByte("0123456789+-.eExXabcdefABCDEF", t[end]) >= 0 {
+		end++
+	}
+	// The number ends where its longest valid prefix does: "1e" is 1
+	// then the unit "e", and hex digits belong to a 0x number only.
+	var num float64
+	for ; end > 0; end-- {
+		if n, err := strconv.ParseInt(t[:end], 0, 64); err == nil {
+			num = float64(n)
+			break
+		}
+		if f, err := strconv.ParseFloat(t[:end], 64); err == nil && !strings.ContainsAny(t[:end], "xX") && !math.IsNaN(f) {
+			num = f
+			break
+		}
+	}
+	if end == 0 {
+		return 0, bad
+	}
+	unit := strings.TrimSpace(t[end:])
+	if unit == "" {
+		return num, nil
+	}
+	units, size := u.scale()
+	for _, su := range units {
+		if su.name == unit {
+			return num * su.size / size, nil
+		}
+	}
+	if len(units) > 0 {
+		return 0, bad.WithHint("%s", u.hint())
+	}
+	return 0, bad
+}
+
+// formatWithUnit prints a value of unit u as SHOW does: in the largest
+// unit that holds it exactly, a bare number when it is not positive.
+func formatWithUnit(n float64, u settingUnit) string {
+	units, size := u.scale()
+	if len(units) == 0 || n <= 0 {
+		return strconv.FormatFloat(n, 'g', 6, 64)
+	}
+	base := n * size
+	for _, su := range units {
+		if su.size < 1 || base < su.size {
+			continue
+		}
+		if q := base / su.size; q == math.Trunc(q) {
+			return strconv.FormatFloat(q, 'f', -1, 64) + su.name
+		}
+	}
+	return strconv.FormatFloat(n, 'g', 6, 64) + unitName[u]
+}
+
+// boolSetting is a boolean parameter.
+func boolSetting(name, def string) *settingDef {
+	return &settingDef{name: name, def: def, normalize: func(v string) (string, error) {
+		if b, ok := parsePGBool(v); ok {
+			return b, nil
+		}
+		return "", pgerror.Newf(pgerror.InvalidParameterValue, "parameter \"%s\" requires a Boolean value", name)
+	}}
+}
+
+// parsePGBool reads a boolean as PostgreSQL's parse_bool does: on, off
+// and any unambiguous prefix of true, false, yes, no, and 1 or 0.
+func parsePGBool(v string) (string, bool) {
+	t := strings.ToLower(strings.TrimSpace(v))
+	if t == "" {
+		return "", false
+	}
+	switch {
+	case t == "on" || t == "1" || strings.HasPrefix("true", t) || strings.HasPrefix("yes", t):
+		return "on", true
+	case len(t) >= 2 && strings.HasPrefix("off", t), t == "0", strings.HasPrefix("false", t), strings.HasPrefix("no", t):
+		return "off", true
+	}
+	return "", false
+}
+
+// enumSetting is a parameter with one of values, case-insensitive; one
+// that has both on and off also takes the other spellings of a boolean.
+func enumSetting(name, def string, values ...string) *settingDef {
+	onOff := 0
+	for _, a := range values {
+		if a == "on" || a == "off" {
+			onOff++
+		}
+	}
+	return &settingDef{name: name, def: def, normalize: func(v string) (string, error) {
+		lv := strings.ToLower(strings.TrimSpace(v))
+		for _, a := range values {
+			if lv == a {
+				return a, nil
+			}
+		}
+		if b, ok := parsePGBool(v); ok && onOff == 2 && lv != "o" {
+			return b, nil
+		}
+		return "", pgerror.Newf(pgerror.InvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", name, v).
+			WithHint("Available values: %s.", strings.Join(values, ", "))
+	}}
+}
+
+// intSetting is an integer parameter of unit u in [lo, hi].
+func intSetting(name, def string, u settingUnit, lo, hi int64) *settingDef {
+	return &settingDef{name: name, def: def, normalize: func(v string) (string, error) {
+		f, err := parseWithUnit(name, v, u)
+		if err != nil {
+			return "", err
+		}
+		f = math.RoundToEven(f)
+		if f < float64(lo) || f > float64(hi) {
+			unit := ""
+			if u != unitNone {
+				unit = " " + unitName[u]
+			}
+			return "", pgerror.Newf(pgerror.InvalidParameterValue, "%s%s is outside the valid range for parameter \"%s\" (%d .. %d)",
+				strconv.FormatFloat(f, 'f', -1, 64), unit, name, lo, hi)
+		}
+		if u == unitNone || f <= 0 {
+			return strconv.FormatFloat(f, 'f', -1, 64), nil
+		}
+		return formatWithUnit(f, u), nil
+	}}
+}
+
+// realSetting is a floating-point parameter of unit u in [lo, hi].
+func realSetting(name, def string, u settingUnit, lo, hi float64) *settingDef {
+	return &settingDef{name: name, def: def, normalize: func(v string) (string, error) {
+		f, err := parseWithUnit(name, v, u)
+		if err != nil {
+			return "", err
+		}
+		if f < lo || f > hi {
+			g := func(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) }
+			return "", pgerror.Newf(pgerror.InvalidParameterValue, "%s is outside the valid range for parameter \"%s\" (%s .. %s)", g(f), name, g(lo), g(hi))
+		}
+		return formatWithUnit(f, u), nil
+	}}
+}
+
+// textSetting is a parameter whose value is any text.
+func textSetting(name, def string) *settingDef { return &settingDef{name: name, def: def} }
+
+// normOnly accepts only the value fickle implements, for a parameter whose
+// other values would change what queries mean.
+func normOnly(name, only string) func(string) (string, error) {
+	return func(v string) (string, error) {
+		if b, ok := parsePGBool(v); ok && b == only || strings.EqualFold(strings.TrimSpace(v), only) {
+			return only, nil
+		}
+		return "", pgerror.Newf(pgerror.FeatureNotSupported, "%s = %s is not supported by fickle", name, v)
+	}
+}
+
+// normNamedObject accepts the names of the objects of a kind fickle has
+// (a table access method, a tablespace), failing as PostgreSQL does for
+// any other.
+func normNamedObject(name, kind string, known ...string) func(string) (string, error) {
+	return func(v string) (string, error) {
+		for _, k := range known {
+			if v == k {
+				return v, nil
+			}
+		}
+		return "", pgerror.Newf(pgerror.InvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", name, v).
+			WithDetail("%s \"%s\" does not exist.", kind, v)
+	}
+}
+
+// normWithoutOids accepts default_with_oids = off only, as PostgreSQL 12
+// and later do.
+func normWithoutOids(v string) (string, error) {
+	if b, ok := parsePGBool(v); ok && b == "off" {
+		return b, nil
+	}
+	if _, ok := parsePGBool(v); ok {
+		return "", pgerror.New(pgerror.FeatureNotSupported, "tables declared WITH OIDS are not supported")
+	}
+	return "", pgerror.New(pgerror.InvalidParameterValue, "parameter \"default_with_oids\" requires a Boolean value")
 }
