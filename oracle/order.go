@@ -42,6 +42,9 @@ func VerifyOrder(h *history.History, view OrderView, opts Options, subset []hist
 	if subset == nil {
 		return verifyCommitOrderView(h, view, levelsFor(h, opts), opts)
 	}
+	if why := versionOrderContradicts(h, view, subset); why != nil {
+		return why
+	}
 	c := &orderChecker{ix: newLazyTxnIndex(h, opts.Level), view: view, realTime: opts.RealTime}
 	for _, t := range subset {
 		if int(t) >= len(h.Txns) || t == history.Init || !c.ix.get(t).live {
@@ -77,7 +80,7 @@ func verifyCommitOrderView(h *history.History, view OrderView, levels []history.
 // explains the first failure of each failing transaction, in session order,
 // up to limit of them.
 func orderFailures(h *history.History, view OrderView, levels []history.Level, opts Options, limit int) []*Explanation {
-	if why := versionOrderContradicts(h, view); why != nil {
+	if why := versionOrderContradicts(h, view, nil); why != nil {
 		return []*Explanation{why}
 	}
 	c := &orderChecker{ix: newTxnIndex(h, levels), view: view, realTime: opts.RealTime}

@@ -47,9 +47,18 @@ func propertyCases(t *testing.T, def int) (n int, seed uint64) {
 type genParams struct {
 	maxTxns, maxSessions, keys, maxOps int
 	abortPct, realTimePct              int
+	// versionOrderPct is the share of histories given version orders
+	// (History.VersionOrder) drawn from a hidden commit order, and
+	// wrongOrderPct the share of those made inconsistent with it.
+	versionOrderPct, wrongOrderPct int
 }
 
 var smallHistories = genParams{maxTxns: 7, maxSessions: 4, keys: 3, maxOps: 4, abortPct: 15, realTimePct: 15}
+
+// orderedHistories are smallHistories with version orders, as an Elle
+// list-append import has them.
+var orderedHistories = genParams{maxTxns: 7, maxSessions: 4, keys: 3, maxOps: 4, abortPct: 15, realTimePct: 15,
+	versionOrderPct: 80, wrongOrderPct: 25}
 
 // genSmallHistory builds a random well-formed history: no structural defects
 // (reads name committed writers of the key, never a session successor, and
@@ -126,7 +135,58 @@ func genSmallHistory(rng *rand.Rand, p genParams) (*history.History, bool) {
 			x.tb.Abort()
 		}
 	}
-	return b.MustHistory(), realTime
+	h := b.MustHistory()
+	if p.versionOrderPct > 0 && rng.IntN(100) < p.versionOrderPct {
+		addVersionOrders(rng, h, rng.IntN(100) < p.wrongOrderPct)
+	}
+	return h, realTime
+}
+
+// addVersionOrders gives h, for each key, the order of some of its
+// committed writers in a hidden random commit order (a linear extension of
+// session order, which the reads may or may not allow). With wrong, one
+// key's order is spoiled: two writers swapped, or an aborted writer listed.
+func addVersionOrders(rng *rand.Rand, h *history.History, wrong bool) {
+	hidden := randomOrder(rng, h)
+	h.VersionOrder = make([][]history.TxnID, len(h.Keys))
+	for k := range h.Keys {
+		var order []history.TxnID
+		for _, t := range hidden[1:] {
+			if h.Txns[t].Outcome == history.Committed && writesKey(h, t, history.KeyID(k)) && rng.IntN(4) > 0 {
+				order = append(order, t)
+			}
+		}
+		h.VersionOrder[k] = order
+	}
+	if !wrong {
+		return
+	}
+	k := rng.IntN(len(h.Keys))
+	order := h.VersionOrder[k]
+	var aborted []history.TxnID
+	for i := 1; i < len(h.Txns); i++ {
+		if t := history.TxnID(i); h.Txns[i].Outcome != history.Committed && writesKey(h, t, history.KeyID(k)) {
+			aborted = append(aborted, t)
+		}
+	}
+	switch {
+	case len(aborted) > 0 && rng.IntN(4) == 0:
+		i := rng.IntN(len(order) + 1)
+		h.VersionOrder[k] = append(order[:i:i], append([]history.TxnID{aborted[rng.IntN(len(aborted))]}, order[i:]...)...)
+	case len(order) >= 2:
+		i, j := rng.IntN(len(order)), rng.IntN(len(order))
+		order[i], order[j] = order[j], order[i]
+	}
+}
+
+// writesKey reports whether t writes k.
+func writesKey(h *history.History, t history.TxnID, k history.KeyID) bool {
+	for _, op := range h.Txns[t].Ops {
+		if op.Kind == history.OpWrite && op.Key == k {
+			return true
+		}
+	}
+	return false
 }
 
 // TestPropertySearchAgreesWithBruteForce: on random small histories, the
@@ -135,10 +195,27 @@ func genSmallHistory(rng *rand.Rand, p genParams) (*history.History, bool) {
 // and the literal axioms.
 func TestPropertySearchAgreesWithBruteForce(t *testing.T) {
 	n, seed := propertyCases(t, 3000)
-	rng := rand.New(rand.NewPCG(seed, 0xfeed))
+	agreeWithBruteForce(t, n, seed, rand.New(rand.NewPCG(seed, 0xfeed)), smallHistories)
+}
+
+// TestPropertyVersionOrdersAgreeWithBruteForce: the same with version
+// orders drawn from a hidden commit order, some of them spoiled, which
+// the brute force takes literally (co orders each key's listed writers as
+// listed).
+func TestPropertyVersionOrdersAgreeWithBruteForce(t *testing.T) {
+	n, seed := propertyCases(t, 3000)
+	if changed := agreeWithBruteForce(t, n, seed, rand.New(rand.NewPCG(seed, 0x0bde)), orderedHistories); changed == 0 {
+		t.Fatal("no version order changed a verdict: the generator does not exercise them")
+	}
+}
+
+// agreeWithBruteForce runs n cases of the histories p draws through the
+// search, Check and BruteForce. It returns how many histories' version
+// orders changed the brute force's verdict.
+func agreeWithBruteForce(t *testing.T, n int, seed uint64, rng *rand.Rand, p genParams) (changed int) {
 	var verdicts [3]int
 	for i := range n {
-		h, realTime := genSmallHistory(rng, smallHistories)
+		h, realTime := genSmallHistory(rng, p)
 		level := history.LevelUnknown
 		if rng.IntN(3) == 0 {
 			level = history.Levels[rng.IntN(len(history.Levels))]
@@ -150,6 +227,13 @@ func TestPropertySearchAgreesWithBruteForce(t *testing.T) {
 			h.CommitOrder = randomOrder(rng, h)
 		}
 		want, _ := BruteForce(h, opts)
+		if h.VersionOrder != nil {
+			unordered := *h
+			unordered.VersionOrder = nil
+			if v, _ := BruteForce(&unordered, opts); v != want {
+				changed++
+			}
+		}
 		got, co, _ := Search(h, opts)
 		verdicts[got]++
 		if got != want {
@@ -165,7 +249,8 @@ func TestPropertySearchAgreesWithBruteForce(t *testing.T) {
 	if verdicts[Consistent] == 0 || verdicts[Violation] == 0 {
 		t.Fatalf("the generator is one-sided: %d consistent, %d violations", verdicts[Consistent], verdicts[Violation])
 	}
-	t.Logf("%d cases: %d consistent, %d violations", n, verdicts[Consistent], verdicts[Violation])
+	t.Logf("%d cases: %d consistent, %d violations, %d decided by a version order", n, verdicts[Consistent], verdicts[Violation], changed)
+	return changed
 }
 
 // TestPropertyCheckOrderAgreesWithLiteralAxioms: for random commit orders
@@ -174,10 +259,23 @@ func TestPropertySearchAgreesWithBruteForce(t *testing.T) {
 // whole and restricted to every transaction in turn.
 func TestPropertyCheckOrderAgreesWithLiteralAxioms(t *testing.T) {
 	n, seed := propertyCases(t, 3000)
-	rng := rand.New(rand.NewPCG(seed, 0xc0de))
+	checkOrderAgrees(t, n, seed, rand.New(rand.NewPCG(seed, 0xc0de)), smallHistories)
+}
+
+// TestPropertyCheckOrderRespectsVersionOrders: the same with version
+// orders, some of which the random commit orders reverse.
+func TestPropertyCheckOrderRespectsVersionOrders(t *testing.T) {
+	n, seed := propertyCases(t, 3000)
+	checkOrderAgrees(t, n, seed, rand.New(rand.NewPCG(seed, 0x0c0d)), orderedHistories)
+}
+
+// checkOrderAgrees runs n cases of the histories p draws, each with a
+// random commit order, through CheckOrder, VerifyOrder and the literal
+// axioms.
+func checkOrderAgrees(t *testing.T, n int, seed uint64, rng *rand.Rand, p genParams) {
 	accepted := 0
 	for i := range n {
-		h, realTime := genSmallHistory(rng, smallHistories)
+		h, realTime := genSmallHistory(rng, p)
 		level := history.LevelUnknown
 		if rng.IntN(3) == 0 {
 			level = history.Levels[rng.IntN(len(history.Levels))]
@@ -309,6 +407,15 @@ func dumpHistory(h *history.History) string {
 			out += "]"
 		}
 		out += "\n"
+	}
+	for k, order := range h.VersionOrder {
+		if len(order) > 0 {
+			out += "version order of " + h.Keys[k].Name + ":"
+			for _, t := range order {
+				out += " T" + strconv.Itoa(int(t))
+			}
+			out += "\n"
+		}
 	}
 	return out
 }

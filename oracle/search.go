@@ -41,6 +41,9 @@ func searchCommitOrder(h *history.History, levels []history.Level, opts Options)
 			}
 		}
 	}
+	if why := searchVersionOrderDefect(ix); why != nil {
+		return nil, Violation, why, 0
+	}
 	hint := searchHint(h)
 	var comps [][]int
 	if opts.RealTime {

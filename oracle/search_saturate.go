@@ -69,7 +69,7 @@ func (g *srchGraph) knownEdge(se srchEdge) Edge {
 	h := g.ix.h
 	live := func(t history.TxnID) bool { return g.ix.get(t).live }
 	from, to := g.nodes[se.from].txn, g.nodes[se.to].txn
-	e := Edge{From: from, To: to, Kind: EdgeWW, Key: se.key, Via: revealedBy(h, live, se.key, to)}
+	e := Edge{From: from, To: to, Kind: EdgeWW, Key: se.key, Via: revealedBy(h, live, se.key, from, to)}
 	fillEdgeOps(h, &e)
 	e.Reason = versionOrderReason(h, live, &e)
 	return e

@@ -56,7 +56,13 @@ func versionOrderEdges(h *history.History, live func(history.TxnID) bool, f func
 // writer did not commit (an aborted read, G1a: the order shows its version
 // installed). The read that revealed it is named when the history has one.
 func checkVersionOrders(ix *index) *Explanation {
-	h := ix.h
+	return versionOrderDefect(ix.h, func(t history.TxnID, x history.KeyID) bool { return ix.writeEntry(t, x) >= 0 }, ix.checked)
+}
+
+// versionOrderDefect is checkVersionOrders given wrote, whether t has a
+// write of x (whatever its outcome), and live, the transactions whose
+// reads count.
+func versionOrderDefect(h *history.History, wrote func(history.TxnID, history.KeyID) bool, live func(history.TxnID) bool) *Explanation {
 	if len(h.VersionOrder) > len(h.Keys) {
 		return malformedVersionOrder(fmt.Sprintf("the history has version orders for %d keys but only %d keys", len(h.VersionOrder), len(h.Keys)))
 	}
@@ -66,19 +72,20 @@ func checkVersionOrders(ix *index) *Explanation {
 			if t == history.Init || int(t) >= len(h.Txns) {
 				return malformedVersionOrder(fmt.Sprintf("the version order of %s names transaction #%d, which is not a transaction of the history", keyName(h, x), t))
 			}
-			if ix.writeEntry(t, x) < 0 {
+			if !wrote(t, x) {
 				return malformedVersionOrder(fmt.Sprintf("the version order of %s names %s, which never wrote %s", keyName(h, x), txnName(h, t), keyName(h, x)))
 			}
-			if ix.outcome[t] == history.Committed {
+			outcome := h.Txns[t].Outcome
+			if outcome == history.Committed {
 				continue
 			}
 			fate := "which never committed"
-			if ix.outcome[t] != history.Pending {
-				fate = "which was " + ix.outcome[t].String()
+			if outcome != history.Pending {
+				fate = "which was " + outcome.String()
 			}
 			issue := &StructuralIssue{Kind: AbortedRead, Txn: t, Op: NoOp, Key: x, Writer: t}
 			reason := fmt.Sprintf("the version order of %s shows a version installed by %s, %s", keyName(h, x), txnName(h, t), fate)
-			if r, op, ok := revealingRead(h, ix.checked, x, order, i); ok {
+			if r, op, ok := revealingRead(h, live, x, order, i); ok {
 				issue.Txn, issue.Op = r, op
 				reason += fmt.Sprintf(" (%s read %s%s%s, a version after it)", txnName(h, r), keyName(h, x), opValue(h, r, op), stmtText(h, r, op))
 			}
@@ -87,6 +94,48 @@ func checkVersionOrders(ix *index) *Explanation {
 		}
 	}
 	return nil
+}
+
+// searchVersionOrderDefect is versionOrderDefect over the search's index,
+// which lists committed writes only.
+func searchVersionOrderDefect(ix *txnIndex) *Explanation {
+	wrote := func(t history.TxnID, x history.KeyID) bool {
+		if ix.get(t).commit {
+			return ix.writesKey(t, x)
+		}
+		for _, op := range ix.h.Txns[t].Ops {
+			if op.Kind == history.OpWrite && op.Key == x {
+				return true
+			}
+		}
+		return false
+	}
+	return versionOrderDefect(ix.h, wrote, func(t history.TxnID) bool { return t != history.Init && ix.get(t).live })
+}
+
+// writesOf returns whether t writes x, for the transactions that version
+// orders name, from one scan of their operations.
+func writesOf(h *history.History) func(history.TxnID, history.KeyID) bool {
+	type tk struct {
+		t history.TxnID
+		x history.KeyID
+	}
+	wrote := map[tk]bool{}
+	scanned := map[history.TxnID]bool{}
+	for _, order := range h.VersionOrder {
+		for _, t := range order {
+			if int(t) >= len(h.Txns) || scanned[t] {
+				continue
+			}
+			scanned[t] = true
+			for _, op := range h.Txns[t].Ops {
+				if op.Kind == history.OpWrite {
+					wrote[tk{t, op.Key}] = true
+				}
+			}
+		}
+	}
+	return func(t history.TxnID, x history.KeyID) bool { return wrote[tk{t, x}] }
 }
 
 // malformedVersionOrder explains a version order that no history can have.
@@ -118,8 +167,10 @@ func revealingRead(h *history.History, live func(history.TxnID) bool, x history.
 }
 
 // versionOrderReason explains a ww edge of the version order in the user's
-// terms, naming the read that revealed it when the history has one.
+// terms, naming the read that revealed it when the history has one (by
+// another transaction than the edge's two).
 func versionOrderReason(h *history.History, live func(history.TxnID) bool, e *Edge) string {
+	live = others(live, e.From, e.To)
 	why := fmt.Sprintf("the version order of %s shows %s's version before %s's", keyName(h, e.Key), txnName(h, e.From), txnName(h, e.To))
 	if int(e.Key) >= len(h.VersionOrder) {
 		return why
@@ -140,7 +191,8 @@ func versionOrderReason(h *history.History, live func(history.TxnID) bool, e *Ed
 // revealedBy returns the transaction whose read revealed that from's
 // version of x precedes to's, or to itself when no read did: the Via of a
 // version order edge.
-func revealedBy(h *history.History, live func(history.TxnID) bool, x history.KeyID, to history.TxnID) history.TxnID {
+func revealedBy(h *history.History, live func(history.TxnID) bool, x history.KeyID, from, to history.TxnID) history.TxnID {
+	live = others(live, from, to)
 	if int(x) < len(h.VersionOrder) {
 		order := h.VersionOrder[x]
 		for i, t := range order {
@@ -153,6 +205,11 @@ func revealedBy(h *history.History, live func(history.TxnID) bool, x history.Key
 		}
 	}
 	return to
+}
+
+// others restricts live to the transactions other than a and b.
+func others(live func(history.TxnID) bool, a, b history.TxnID) func(history.TxnID) bool {
+	return func(t history.TxnID) bool { return t != a && t != b && live(t) }
 }
 
 // addVersionOrder adds the version order's ww edges to co', with their
@@ -169,7 +226,7 @@ func (s *saturation) addVersionOrder() {
 		if c, ok := s.capture[p]; ok && c == nil {
 			s.capture[p] = &inference{
 				edge: Edge{From: e.from, To: e.to, Kind: EdgeWW, Key: e.key, FromOp: ix.lastWrite(e.from, e.key),
-					ToOp: ix.lastWrite(e.to, e.key), Via: revealedBy(ix.h, ix.checked, e.key, e.to)},
+					ToOp: ix.lastWrite(e.to, e.key), Via: revealedBy(ix.h, ix.checked, e.key, e.from, e.to)},
 				vis: visVersionOrder,
 			}
 		}
@@ -205,13 +262,31 @@ func versionOrderAnomaly(cycle []Edge, vis []visibility) string {
 
 // versionOrderContradicts reports the first pair of consecutive writers of
 // a key whose order the commit order under test reverses: a recorded co
-// that contradicts the version order is not a witness. Writers missing from
-// the view are left to the rest of the verification.
-func versionOrderContradicts(h *history.History, view OrderView) *Explanation {
+// that contradicts the version order is not a witness. With a subset, only
+// the pairs with a writer in it count (the subset's own places in co).
+// Writers missing from the view are left to the rest of the verification.
+// A version order that no commit order can satisfy (it names a transaction
+// that did not commit a write of the key) fails every order.
+func versionOrderContradicts(h *history.History, view OrderView, subset []history.TxnID) *Explanation {
+	if h.VersionOrder == nil {
+		return nil
+	}
+	if why := versionOrderDefect(h, writesOf(h), func(t history.TxnID) bool {
+		return t != history.Init && h.Txns[t].Outcome != history.ServerAborted
+	}); why != nil {
+		return why
+	}
+	var in map[history.TxnID]bool
+	if subset != nil {
+		in = make(map[history.TxnID]bool, len(subset))
+		for _, t := range subset {
+			in[t] = true
+		}
+	}
 	var why *Explanation
 	live := func(t history.TxnID) bool { return t != history.Init && h.Txns[t].Outcome != history.ServerAborted }
 	versionOrderEdges(h, nil, func(e knownWW) {
-		if why != nil {
+		if why != nil || (in != nil && !in[e.from] && !in[e.to]) {
 			return
 		}
 		pa, okA := view.Pos(e.from)
@@ -219,7 +294,7 @@ func versionOrderContradicts(h *history.History, view OrderView) *Explanation {
 		if !okA || !okB || pa < pb {
 			return
 		}
-		via := revealedBy(h, live, e.key, e.to)
+		via := revealedBy(h, live, e.key, e.from, e.to)
 		known := Edge{From: e.from, To: e.to, Kind: EdgeWW, Key: e.key, Via: via}
 		fillEdgeOps(h, &known)
 		known.Reason = versionOrderReason(h, live, &known)
