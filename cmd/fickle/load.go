@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -35,19 +34,12 @@ import (
 //
 // Any other psql command is an error naming its file and line.
 //
-// pg_dump's output also holds statements that mean nothing to fickle or
-// that its SQL lacks; the loader runs them with these documented rules:
-//
-//   - ALTER ... OWNER TO is skipped: fickle has no roles or privileges, so
-//     ownership changes nothing (sqlexec parses it but does not run it);
-//   - ALTER SEQUENCE ... OWNED BY is run, and skipped if fickle answers
-//     0A000: it only ties the sequence's lifetime to a column;
-//   - SET (or set_config) of a session parameter that pg_dump writes in its
-//     preamble and fickle does not know (pgDumpSettings) is skipped on
-//     42704: those settings govern PostgreSQL features fickle lacks;
-//   - nextval('name'::regclass), as pg_dump writes serial and sequence
-//     defaults, runs as nextval('name'): the same sequence, named by text,
-//     because fickle's regclass does not resolve names yet.
+// pg_dump's preamble settings, ALTER ... OWNER TO, ALTER SEQUENCE ... OWNED
+// BY and nextval('name'::regclass) defaults run as they would on
+// PostgreSQL 15. One rule remains for dumps made by a later pg_dump: a SET
+// (or set_config) of a parameter PostgreSQL 15 does not have but a later
+// pg_dump writes in its preamble (laterPgDumpSettings) is skipped when
+// fickle answers 42704.
 //
 // It reads with the latest strategy whatever --strategy says, so that the
 // initial state is what the file describes, and stops at the first error.
@@ -140,16 +132,6 @@ func (l *loader) statement(sc *scriptScanner, item scriptItem) error {
 		return loadError(line, err)
 	}
 	for _, st := range sts {
-		if skipsOwnership(st) {
-			continue
-		}
-		if nextvalRegclass.MatchString(st.SQL()) {
-			rewritten, err := l.s.Parse(nextvalRegclass.ReplaceAllString(st.SQL(), "nextval($1)"))
-			if err != nil || len(rewritten) != 1 {
-				return loadError(line, fmt.Errorf("rewriting nextval('...'::regclass): %v", err))
-			}
-			st = rewritten[0]
-		}
 		res, err := l.run(st)
 		if err != nil {
 			if skippable(st, err) {
@@ -197,64 +179,25 @@ func (l *loader) run(st *sqlexec.Statement) (*sqlexec.Result, error) {
 	return l.s.Execute(l.ctx, p, nil)
 }
 
-// nextvalRegclass matches nextval('name'::regclass), capturing the quoted
-// name (see loadSQL).
-var nextvalRegclass = regexp.MustCompile(`(?i)\bnextval\(\s*('(?:[^']|'')*')\s*::\s*regclass\s*\)`)
+// laterPgDumpSettings are the session parameters that pg_dump releases
+// after PostgreSQL 15 set in their preamble and PostgreSQL 15 lacks.
+var laterPgDumpSettings = map[string]bool{"transaction_timeout": true}
 
-// skipsOwnership reports whether st is an ALTER ... OWNER TO (see loadSQL).
-func skipsOwnership(st *sqlexec.Statement) bool {
-	n := st.Node()
-	if n == nil {
-		return false
-	}
-	if n.GetAlterOwnerStmt() != nil {
-		return true
-	}
-	at := n.GetAlterTableStmt()
-	if at == nil || len(at.Cmds) == 0 {
-		return false
-	}
-	for _, c := range at.Cmds {
-		if cmd := c.GetAlterTableCmd(); cmd == nil || cmd.Subtype != pg_query.AlterTableType_AT_ChangeOwner {
-			return false
-		}
-	}
-	return true
-}
-
-// pgDumpSettings are the session parameters pg_dump sets in its preamble
-// (and psql scripts copy from it) that concern PostgreSQL features fickle
-// does not have.
-var pgDumpSettings = map[string]bool{
-	"check_function_bodies": true, "xmloption": true, "default_tablespace": true,
-	"default_table_access_method": true, "row_security": true, "idle_in_transaction_session_timeout": true,
-	"transaction_timeout": true, "default_with_oids": true, "escape_string_warning": true,
-	"client_min_messages": true, "synchronous_commit": true,
-}
-
-// skippable reports whether err from running st falls under one of
-// loadSQL's rules for pg_dump statements fickle lacks.
+// skippable reports whether err from running st falls under loadSQL's
+// rule for settings of a later pg_dump.
 func skippable(st *sqlexec.Statement, err error) bool {
 	var pe *pgerror.Error
-	if !errors.As(err, &pe) {
+	if !errors.As(err, &pe) || pe.Code != pgerror.UndefinedObject {
 		return false
 	}
 	n := st.Node()
-	if n == nil {
-		return false
-	}
 	switch {
-	case pe.Code == pgerror.FeatureNotSupported && n.GetAlterSeqStmt() != nil:
-		for _, o := range n.GetAlterSeqStmt().Options {
-			if d := o.GetDefElem(); d == nil || d.Defname != "owned_by" {
-				return false
-			}
-		}
-		return true
-	case pe.Code == pgerror.UndefinedObject && n.GetVariableSetStmt() != nil:
-		return pgDumpSettings[strings.ToLower(n.GetVariableSetStmt().Name)]
-	case pe.Code == pgerror.UndefinedObject && n.GetSelectStmt() != nil:
-		return setConfigOf(n.GetSelectStmt()) != "" && pgDumpSettings[setConfigOf(n.GetSelectStmt())]
+	case n == nil:
+		return false
+	case n.GetVariableSetStmt() != nil:
+		return laterPgDumpSettings[strings.ToLower(n.GetVariableSetStmt().Name)]
+	case n.GetSelectStmt() != nil:
+		return laterPgDumpSettings[setConfigOf(n.GetSelectStmt())]
 	}
 	return false
 }

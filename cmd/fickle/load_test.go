@@ -120,6 +120,15 @@ func TestLoadRunsPgDumpOutput(t *testing.T) {
 			if rows, err := query("SELECT count(*) FROM public.order_lines"); err != nil || rowsText(rows) != "[2]" {
 				t.Errorf("after deleting order 1000, order_lines has %s (%v), want [2] (ON DELETE CASCADE)", rowsText(rows), err)
 			}
+			// ALTER SEQUENCE ... OWNED BY ran: the sequence goes with its table.
+			for _, sql := range []string{"DROP TABLE public.order_lines", "DROP TABLE public.orders"} {
+				if _, err := query(sql); err != nil {
+					t.Fatalf("%s: %v", sql, err)
+				}
+			}
+			if _, err := query("SELECT nextval('public.order_numbers')"); sqlState(err) != "42P01" {
+				t.Errorf("order_numbers after DROP TABLE orders: %v, want 42P01 (owned by orders.id)", err)
+			}
 		})
 	}
 }
@@ -174,6 +183,10 @@ func TestLoadPsqlCommands(t *testing.T) {
 		{"unterminated string", "SELECT 1;\nSELECT 'abc;\n", "line 2: unterminated quoted string", true},
 		{"syntax error line", "SELECT 1;\n\nSELEC 2;\n", "line 3: ERROR 42601", true},
 		{"unfinished transaction", "BEGIN;\nSELECT 1;\n", "line 3: the file ends inside a transaction block", true},
+		{"later pg_dump setting", "SET transaction_timeout = 0;\nSELECT pg_catalog.set_config('transaction_timeout', '0', false);\nCREATE TABLE t (k int PRIMARY KEY, v text);\n", "", false},
+		{"unknown setting", "SET check_function_bodies = false;\nSET nosuch = 1;\n", "line 2: ERROR 42704", true},
+		{"owner of a missing table", "CREATE TABLE t (k int PRIMARY KEY, v text);\nALTER TABLE public.t OWNER TO shop;\nALTER TABLE public.nope OWNER TO shop;\n", "line 3: ERROR 42P01", true},
+		{"regclass default", "CREATE SEQUENCE s START 7;\nCREATE TABLE t (k int PRIMARY KEY DEFAULT nextval('public.s'::regclass), v text);\nINSERT INTO t (v) VALUES ('x');\n", "[7 x]", false},
 	}
 	write("loop.sql", "\\ir loop.sql\n")
 	for _, c := range cases {
