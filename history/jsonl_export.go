@@ -5,7 +5,8 @@ import "io"
 // WriteJSONL writes a whole history in the fickle JSONL format: sessions,
 // every begin (so that reads may name any transaction), then each
 // transaction's statements, reads and writes and its end, then the commit
-// order. Reading the result back gives h again (ReadJSONL).
+// order, the version orders and the incompatible orders (jsonl_orders.go).
+// Reading the result back gives h again (ReadJSONL).
 func WriteJSONL(out io.Writer, h *History, hdr Header) error {
 	w, err := NewWriter(out, hdr)
 	if err != nil {
@@ -67,6 +68,7 @@ func WriteJSONL(out io.Writer, h *History, hdr Header) error {
 			w.VersionOrder(h.Keys[k], order)
 		}
 	}
+	w.writeIncompatibleOrders(h)
 	return w.Close()
 }
 

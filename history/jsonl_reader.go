@@ -280,6 +280,8 @@ func (jr *jsonlReader) apply(ev *jsonlEvent) error {
 		return jr.checkpoint()
 	case "order":
 		return jr.versionOrder(ev)
+	case "incompatible":
+		return jr.incompatibleOrder(ev)
 	case "co", "stmt", "read", "scan", "write", "commit", "abort":
 	default:
 		return fmt.Errorf("unknown event %q", ev.e)

@@ -166,6 +166,65 @@ type Statement struct {
 	SQL       string // the SQL text, when known
 	Table     string // the table it reads or writes
 	Predicate string // the WHERE clause of a predicate read, when any
+	// Client, when set, makes the statement a client read (paper 000,
+	// Def. 4): its read ops list only the rows it returned, and every
+	// other key of Client.Table it did not write before may have been
+	// inspected and filtered out by Client.Where, from a version the
+	// history does not say. The checker fills in those versions.
+	Client *ClientRead
+}
+
+// ClientRead is the predicate of a client read in a form the checker
+// evaluates on row images without parsing SQL: a conjunction of
+// comparisons of a row's column with a constant. A row matches when it
+// exists and satisfies every condition; an empty Where matches every row.
+type ClientRead struct {
+	Table string
+	Where []Condition
+}
+
+// Condition compares the column Column of a row image (a JSON object) with
+// the constant Value, a JSON number, string or boolean. A missing or null
+// column, or one of another JSON type than Value, satisfies no condition;
+// numbers compare by value, strings byte by byte, false before true.
+type Condition struct {
+	Column string
+	Op     CompareOp
+	Value  string // the constant's JSON text
+}
+
+// CompareOp is a comparison of a Condition.
+type CompareOp string
+
+// The comparisons.
+const (
+	OpEq CompareOp = "="
+	OpNe CompareOp = "<>"
+	OpLt CompareOp = "<"
+	OpLe CompareOp = "<="
+	OpGt CompareOp = ">"
+	OpGe CompareOp = ">="
+)
+
+// Valid reports whether op is one of the comparisons.
+func (op CompareOp) Valid() bool {
+	switch op {
+	case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe:
+		return true
+	}
+	return false
+}
+
+// HasClientReads reports whether any statement of h is a client read.
+func (h *History) HasClientReads() bool {
+	for i := range h.Txns {
+		for j := range h.Txns[i].Statements {
+			if h.Txns[i].Statements[j].Client != nil {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Txn is one transaction of a history.

@@ -119,7 +119,61 @@ func (h *History) validate(checkWriters bool) error {
 			}
 		}
 	}
+	if err := h.validateClientReads(); err != nil {
+		return err
+	}
 	return h.validateCommitOrder()
+}
+
+// validateClientReads checks the client reads (Statement.Client): known
+// comparisons, read ops that are returned rows of the statement's table,
+// and a row image for every write of a row of a table a client read reads,
+// without which the checker could not tell whether the row matched.
+func (h *History) validateClientReads() error {
+	var tables map[string]bool
+	for i := range h.Txns {
+		t := &h.Txns[i]
+		for ev, st := range t.Statements {
+			c := st.Client
+			if c == nil {
+				continue
+			}
+			if tables == nil {
+				tables = map[string]bool{}
+			}
+			tables[c.Table] = true
+			for _, cond := range c.Where {
+				if !cond.Op.Valid() || cond.Value == "" {
+					return fmt.Errorf("transaction %d statement %d: bad client read condition %q %q %q", i, ev, cond.Column, cond.Op, cond.Value)
+				}
+			}
+			for j, op := range t.Ops {
+				if op.Event != uint32(ev) || op.Kind != OpRead {
+					continue
+				}
+				if h.Keys[op.Key].Table != c.Table || op.Flags&FlagReturned == 0 {
+					return fmt.Errorf("transaction %d operation %d: a client read of table %q lists only the rows it returned, not %s",
+						i, j, c.Table, h.Keys[op.Key])
+				}
+			}
+		}
+	}
+	if tables == nil {
+		return nil
+	}
+	for i := range h.Txns {
+		t := &h.Txns[i]
+		for j, op := range t.Ops {
+			if op.Kind != OpWrite || op.Flags&FlagTombstone != 0 || !tables[h.Keys[op.Key].Table] {
+				continue
+			}
+			if t.Rows == nil || t.Rows[j] == "" {
+				return fmt.Errorf("transaction %d writes %s without a row image, which the client reads of table %q need",
+					i, h.Keys[op.Key], h.Keys[op.Key].Table)
+			}
+		}
+	}
+	return nil
 }
 
 type writeKey struct {

@@ -219,6 +219,9 @@ func Check(h *history.History, opts Options) Result {
 		res.Verdict, res.Explanation = Violation, why
 		return res
 	}
+	if c, why, ok := recordedClientReads(h); ok {
+		return checkClientHistory(h, c, why, opts, res)
+	}
 	if res.Level <= history.Causal {
 		res.Verdict, res.Explanation, res.Steps = saturate(ix, opts)
 		if res.Verdict == Violation {
@@ -271,6 +274,40 @@ func Check(h *history.History, opts Options) Result {
 	res.Steps += steps
 	if res.Verdict == Violation {
 		res.Explanation = weakestSearchViolation(h, levels, opts, res.Level, res.Explanation)
+	}
+	return res
+}
+
+// checkClientHistory decides a history with client reads (paper 000's
+// client histories) by CheckClient: why, when set, is a returned row that
+// fails its own predicate, a violation of every level. A violation of a
+// uniform opts.Level is explained at the weakest level that CheckClient
+// also rejects.
+func checkClientHistory(h *history.History, c ClientReads, why *Explanation, opts Options, res Result) Result {
+	if why != nil {
+		res.Verdict, res.Explanation = Violation, why
+		return res
+	}
+	res.Verdict, _, res.Explanation = CheckClient(h, c, opts)
+	if res.Verdict != Violation {
+		return res
+	}
+	if res.Explanation == nil {
+		res.Explanation = &Explanation{Level: res.Level, Anomaly: "no full history the client reads allow is consistent"}
+	}
+	for _, l := range history.Levels {
+		if l >= res.Level || opts.Level == history.LevelUnknown {
+			break
+		}
+		o := opts
+		o.Level = l
+		if v, _, e := CheckClient(h, c, o); v == Violation && e != nil {
+			res.Explanation = e
+			break
+		}
+	}
+	if res.Explanation.Level == history.LevelUnknown {
+		res.Explanation.Level = res.Level
 	}
 	return res
 }
@@ -392,7 +429,7 @@ func strongest(h *history.History, levels []history.Level) history.Level {
 // a level that no cheaper argument decides.
 func StrongestLevel(h *history.History, opts Options) (history.Level, []Result) {
 	opts.Level = history.LevelUnknown
-	if len(h.Txns) <= 1 || verifyCommitOrderHook == nil || searchCommitOrderHook == nil {
+	if len(h.Txns) <= 1 || verifyCommitOrderHook == nil || searchCommitOrderHook == nil || h.HasClientReads() {
 		return strongestByCheck(h, opts)
 	}
 	uniform := func(l history.Level) []history.Level {

@@ -152,6 +152,9 @@ func checkOne(path string, h *history.History, opts oracle.Options) (checkReport
 		rep.Level = opts.Level.String()
 		res = oracle.Check(h, opts)
 		fmt.Fprintf(&text, "%s: %s at %s\n", path, res.Verdict, opts.Level)
+		if res.Verdict == oracle.Unknown {
+			text.WriteString(undecided(res, opts.MaxSteps))
+		}
 	} else {
 		strongest, results := oracle.StrongestLevel(h, opts)
 		rep.Strongest = "none"
@@ -180,7 +183,7 @@ func checkOne(path string, h *history.History, opts oracle.Options) (checkReport
 			fmt.Fprintf(&text, "not %s:\n%s", last.Level, indent(last.Explanation.Text(h)))
 		}
 		if last.Verdict == oracle.Unknown {
-			fmt.Fprintf(&text, "%s: undecided (step budget exhausted)\n", last.Level)
+			text.WriteString(undecided(last, opts.MaxSteps))
 		}
 	}
 	rep.Verdict = res.Verdict.String()
@@ -198,6 +201,16 @@ func checkOne(path string, h *history.History, opts oracle.Options) (checkReport
 		return rep, res.Explanation, checkViolation
 	}
 	return rep, nil, checkUndecided
+}
+
+// undecided says which level the search could not decide within maxSteps
+// and which --max-steps to give it.
+func undecided(r oracle.Result, maxSteps int64) string {
+	if maxSteps <= 0 {
+		return fmt.Sprintf("%s: undecided after %d search steps\n", r.Level, r.Steps)
+	}
+	return fmt.Sprintf("%s: undecided: the search for a commit order used its budget of %d steps; "+
+		"run again with --max-steps %d for a budget ten times larger, or --max-steps 0 for none\n", r.Level, maxSteps, 10*maxSteps)
 }
 
 // hasLevels reports whether any transaction of h records its level.

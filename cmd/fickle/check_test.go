@@ -138,3 +138,52 @@ func TestCheckCommandJSONExplainsTheNextLevel(t *testing.T) {
 		t.Errorf("report = %+v", rep)
 	}
 }
+
+// TestCheckCommandChecksClientHistories: fickle check reads client reads
+// (rows filtered out unrecorded) from JSONL and decides them by paper 000's
+// Algorithm 3: testdata/client-fig2.jsonl is the paper's Figure 2 with T2
+// at SER (consistent at RC only), client-fig4.jsonl its Figure 4a
+// (consistent at the paper's levels, and at SER).
+func TestCheckCommandChecksClientHistories(t *testing.T) {
+	fig2, fig4 := filepath.Join("testdata", "client-fig2.jsonl"), filepath.Join("testdata", "client-fig4.jsonl")
+	tests := []struct {
+		name     string
+		args     []string
+		code     int
+		contains []string
+	}{
+		{"fig2 at its own levels", []string{fig2}, 1, []string{"violation at each transaction's level; strongest level that holds: RC", "t/x1"}},
+		{"fig2 at RC", []string{"--level", "RC", fig2}, 0, []string{"consistent at RC"}},
+		{"fig2 at SER", []string{"--level", "serializable", fig2}, 1, []string{"violation at SER"}},
+		{"fig4", []string{fig4}, 0, []string{"consistent at each transaction's level; strongest level that holds: SER"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := runCheckCapture(tt.args...)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tt.code, out, errOut)
+			}
+			for _, c := range tt.contains {
+				if !strings.Contains(out+errOut, c) {
+					t.Errorf("output lacks %q\nstdout:\n%s\nstderr:\n%s", c, out, errOut)
+				}
+			}
+		})
+	}
+}
+
+// TestCheckCommandSaysWhichLevelIsUndecidedAndWhatBudgetToGive: when the
+// search runs out of --max-steps, the report names the level and the flag.
+func TestCheckCommandSaysWhichLevelIsUndecidedAndWhatBudgetToGive(t *testing.T) {
+	h := history.Generate(history.GenOptions{Sessions: 6, Txns: 400, OpsPerTxn: 8, Keys: 100, Level: history.Serializable, Seed: 3})
+	p := writeHistory(t, t.TempDir(), "pc.jsonl", h)
+	code, out, errOut := runCheckCapture("--level", "SER", "--max-steps", "1", p)
+	if code != 3 {
+		t.Fatalf("exit %d, want 3\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	for _, c := range []string{"unknown at SER", "SER: undecided", "budget of 1 steps", "--max-steps 10 ", "--max-steps 0"} {
+		if !strings.Contains(out, c) {
+			t.Errorf("output lacks %q:\n%s", c, out)
+		}
+	}
+}
