@@ -176,6 +176,9 @@ func (s *sqlSession) ParseText(oid uint32, text string) (any, error) {
 	if oid == 0 {
 		oid = uint32(types.OidUnknown)
 	}
+	if oid == uint32(types.OidRegclass) {
+		return s.s.ParseText(types.Regclass, text)
+	}
 	env := &types.Env{Location: s.location()}
 	return types.ParseTextEnv(env, types.Type{Oid: types.Oid(oid), Typmod: -1}, text)
 }

@@ -210,3 +210,9 @@ func (s *Session) rollbackToSavepoint(name string) error {
 func (s *Session) FormatText(t types.Type, v any) string {
 	return types.FormatTextEnv(&types.Env{Location: s.location(), Relations: relations{s: s}}, t, v)
 }
+
+// ParseText is types.ParseTextEnv in the session: timestamptz without a
+// zone in its TimeZone and regclass names along its search path.
+func (s *Session) ParseText(t types.Type, text string) (any, error) {
+	return types.ParseTextEnv(&types.Env{Location: s.location(), Relations: relations{s: s}}, t, text)
+}
