@@ -28,8 +28,11 @@ func WriteJSONL(out io.Writer, h *History, hdr Header) error {
 	var items []ReadItem
 	for i := 1; i < len(h.Txns); i++ {
 		t := &h.Txns[i]
+		next := uint32(0) // the first statement not written yet
 		for j := 0; j < len(t.Ops); {
 			ev := t.Ops[j].Event
+			w.writeEmptyClientReads(t, next, ev)
+			next = ev + 1
 			if t.Statements != nil {
 				w.Stmt(t.ID, t.Statements[ev])
 			}
@@ -49,9 +52,10 @@ func WriteJSONL(out io.Writer, h *History, hdr Header) error {
 					items = append(items, readItem(h, t, j))
 					j++
 				}
-				w.Read(t.ID, items)
+				w.writeStatementReads(t, ev, items)
 			}
 		}
+		w.writeEmptyClientReads(t, next, uint32(len(t.Statements)))
 		switch t.Outcome {
 		case Committed:
 			w.Commit(t.ID, t.End)

@@ -158,6 +158,7 @@ type jsonlEvent struct {
 	hasR, hasExcept                                 bool
 	filtered                                        []byte
 	ts                                              []byte
+	client                                          []byte // a read's "client" member (jsonl_client.go)
 }
 
 func (jr *jsonlReader) event(line []byte) error {
@@ -230,6 +231,8 @@ func (jr *jsonlReader) event(line []byte) error {
 			ev.filtered, err = s.raw()
 		case "ts":
 			ev.ts, err = s.raw()
+		case "client":
+			ev.client, err = s.raw()
 		default:
 			_, err = s.raw() // fields of later minor versions
 		}
@@ -317,6 +320,13 @@ func (jr *jsonlReader) apply(ev *jsonlEvent) error {
 	case "read":
 		if !ev.hasR {
 			return fmt.Errorf("read event without \"r\"")
+		}
+		if ev.client != nil {
+			if err := jr.clientRead(tb, ev.client); err != nil {
+				return err
+			}
+			jr.stmt[t] = int32(tb.stmt)
+			return nil
 		}
 		jr.addItems(tb)
 	case "scan":
