@@ -199,6 +199,8 @@ func (b *binder) sessionFunc(sc *scope, name string, argNodes []*pg_query.Node, 
 		return b.catalogFunc(sc, name, argNodes, loc)
 	case "set_config":
 		return b.setConfig(sc, argNodes, loc)
+	case "pg_get_serial_sequence":
+		return b.serialSequenceFunc(sc, argNodes, loc)
 	case "fickle_checkpoint", "fickle_check":
 		return b.fickleFunc(name, argNodes, loc)
 	default:

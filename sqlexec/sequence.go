@@ -2,6 +2,7 @@ package sqlexec
 
 import (
 	"math"
+	"sort"
 	"strconv"
 	"sync"
 
@@ -9,6 +10,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/sqlexec/types"
 )
 
 // sequence is a sequence generator. Sequences are not transactional:
@@ -353,4 +355,68 @@ func (d *ddl) sequenceOwner(q *sequence, owned *pg_query.DefElem) (uint32, int16
 		return 0, 0, pgerror.New(pgerror.ObjectNotInPrerequisiteState, "sequence must be in same schema as table it is linked to")
 	}
 	return t.oid, t.cols[i].attnum, nil
+}
+
+// serialSequenceFunc compiles pg_get_serial_sequence(table, column): the
+// schema-qualified name of the sequence the column owns (a SERIAL or
+// identity column's, or one given OWNED BY), NULL for none. The table is
+// a name read as SQL reads one (lower-cased unless quoted), the column a
+// name taken literally, as in PostgreSQL.
+func (b *binder) serialSequenceFunc(sc *scope, argNodes []*pg_query.Node, loc int32) (*scalar, bool, error) {
+	if len(argNodes) != 2 {
+		return nil, true, b.errAt(pgerror.Newf(pgerror.UndefinedFunction, "function pg_get_serial_sequence with %d arguments does not exist", len(argNodes)), loc)
+	}
+	args := make([]*scalar, 2)
+	for i, a := range argNodes {
+		e, err := b.expr(sc, a)
+		if err != nil {
+			return nil, true, err
+		}
+		if e, err = b.coerce(e, types.Text, types.CastImplicit); err != nil {
+			return nil, true, b.withPos(err, loc)
+		}
+		args[i] = e
+	}
+	eval := func(x *execCtx) (any, error) {
+		table, err := args[0].eval(x)
+		if err != nil || table == nil {
+			return nil, err
+		}
+		column, err := args[1].eval(x)
+		if err != nil || column == nil {
+			return nil, err
+		}
+		oid, err := relations{s: x.s}.RelationOid(table.(string))
+		if err != nil {
+			return nil, err
+		}
+		c, _ := x.s.engine.snapshot()
+		t := c.tables[uint32(oid)]
+		if t == nil {
+			return nil, nil
+		}
+		i := t.colIndex(column.(string))
+		if i < 0 {
+			return nil, pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", column, t.name)
+		}
+		return ownedSequenceName(c, t, t.cols[i].attnum), nil
+	}
+	return &scalar{typ: types.Text, slot: -1, name: "pg_get_serial_sequence", refs: args[0].refs | args[1].refs, eval: eval}, true, nil
+}
+
+// ownedSequenceName returns the qualified, quoted name of the sequence
+// column attnum of t owns, nil when it owns none.
+func ownedSequenceName(c *catalog, t *tableDesc, attnum int16) any {
+	sc := c.schemas[t.schema]
+	names := make([]string, 0, len(sc.seqs))
+	for n := range sc.seqs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if owner, col := sc.seqs[n].owner(); owner == t.oid && col == attnum {
+			return quoteIdentifier(t.schema) + "." + quoteIdentifier(n)
+		}
+	}
+	return nil
 }
