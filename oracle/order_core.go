@@ -1,7 +1,9 @@
 package oracle
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/fickle-db/fickle/history"
@@ -35,7 +37,7 @@ import (
 var coreWindows = [...]int{64, 512, 4096}
 
 // maxRepairRounds bounds the rounds of repairOrder.
-const maxRepairRounds = 16
+const maxRepairRounds = 32
 
 // coreStepsPerTxn bounds each window's search, in steps per transaction of
 // the window: enough for the search to walk a consistent window straight
@@ -61,6 +63,7 @@ func repairOrder(h *history.History, start []history.TxnID, levels []history.Lev
 	for p, t := range co {
 		pos[t] = int32(p)
 	}
+	sessPos := sessionPositions(h)
 	var steps int64
 	size := map[history.TxnID]int{} // by failing reader: the window size to try next
 	for range maxRepairRounds {
@@ -98,7 +101,7 @@ func repairOrder(h *history.History, start []history.TxnID, levels []history.Lev
 			for _, p := range places {
 				keep = append(keep, co[p])
 			}
-			order, v, why, n := searchWindow(h, levels, opts, keep, budget-steps)
+			order, v, why, n := searchWindow(h, sessPos, levels, opts, keep, budget-steps)
 			steps += n
 			switch {
 			case v == Violation:
@@ -162,8 +165,8 @@ func failurePlaces(failure *Explanation, pos []int32) []int {
 // steps a transaction (and at most budget, when opts.MaxSteps is set). It
 // returns Consistent with the order found (in h's ids), Violation with an
 // explanation in h's terms, or Unknown.
-func searchWindow(h *history.History, levels []history.Level, opts Options, keep []history.TxnID, budget int64) ([]history.TxnID, Verdict, *Explanation, int64) {
-	sub, orig := subHistory(h, withSources(h, keep))
+func searchWindow(h *history.History, sessPos []int32, levels []history.Level, opts Options, keep []history.TxnID, budget int64) ([]history.TxnID, Verdict, *Explanation, int64) {
+	sub, orig := subHistory(h, withSources(h, keep), sessPos)
 	o := opts
 	o.Progress = nil
 	o.MaxSteps = int64(coreStepsPerTxn * len(orig))
@@ -192,6 +195,19 @@ func searchWindow(h *history.History, levels []history.Level, opts Options, keep
 	return nil, Unknown, nil, n
 }
 
+// sessionPositions returns each transaction's index in its session's list.
+func sessionPositions(h *history.History) []int32 {
+	pos := make([]int32, len(h.Txns))
+	for _, s := range h.Sessions {
+		for i, t := range s.Txns {
+			if int(t) < len(pos) {
+				pos[t] = int32(i)
+			}
+		}
+	}
+	return pos
+}
+
 // withSources adds to keep the writers of the versions keep's transactions
 // read, so that a window keeps its reads of old versions (without their
 // writers, the reads would be dropped and constrain nothing).
@@ -213,33 +229,37 @@ func withSources(h *history.History, keep []history.TxnID) []history.TxnID {
 }
 
 // subHistory returns the sub-history of h made of the transactions keep
-// (Init first, each once): their sessions in session order, their
+// (Init first, each once; sessPos gives each transaction's index in its
+// session, see sessionPositions): their sessions in session order, their
 // operations less the reads of versions written outside keep, the recorded
 // commit order restricted to them. orig maps the sub-history's transaction
 // ids back to h's. Transactions keep their names (T<id> in h when they have
 // none), so that explanations built on the sub-history read as h's. Keys
 // are shared with h.
-func subHistory(h *history.History, keep []history.TxnID) (sub *history.History, orig []history.TxnID) {
+func subHistory(h *history.History, keep []history.TxnID, sessPos []int32) (sub *history.History, orig []history.TxnID) {
 	keep = slices.Clone(keep)
 	slices.Sort(keep)
 	newID := make(map[history.TxnID]history.TxnID, len(keep))
+	bySession := map[history.SessionID][]history.TxnID{}
 	for i, t := range keep {
 		newID[t] = history.TxnID(i)
+		if t != history.Init {
+			s := h.Txns[t].Session
+			bySession[s] = append(bySession[s], t)
+		}
 	}
 	sub = &history.History{Keys: h.Keys}
 	sessionOf := map[history.SessionID]history.SessionID{}
-	for _, s := range h.Sessions {
-		var txns []history.TxnID
-		for _, t := range s.Txns {
-			if n, ok := newID[t]; ok {
-				txns = append(txns, n)
-			}
+	for _, s := range slices.Sorted(maps.Keys(bySession)) {
+		list := bySession[s]
+		slices.SortFunc(list, func(a, b history.TxnID) int { return cmp.Compare(sessPos[a], sessPos[b]) })
+		id := history.SessionID(len(sub.Sessions))
+		sessionOf[s] = id
+		txns := make([]history.TxnID, len(list))
+		for i, t := range list {
+			txns[i] = newID[t]
 		}
-		if len(txns) > 0 {
-			id := history.SessionID(len(sub.Sessions))
-			sessionOf[s.ID] = id
-			sub.Sessions = append(sub.Sessions, history.Session{ID: id, Name: s.Name, Txns: txns})
-		}
+		sub.Sessions = append(sub.Sessions, history.Session{ID: id, Name: h.Sessions[s].Name, Txns: txns})
 	}
 	sub.Txns = make([]history.Txn, len(keep))
 	for i, t := range keep {
