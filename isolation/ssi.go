@@ -354,6 +354,9 @@ func (s *ssiState) drop(x *sxact) {
 // SER transaction took its snapshot (or aborted): no new rw-conflict can
 // involve it. Without a pending SER transaction everything goes.
 func (s *ssiState) prune(e *engine) {
+	if len(s.sx) == 0 && len(s.readers) == 0 && len(s.spans) == 0 {
+		return // no SER transaction touched data: the common case at READ COMMITTED
+	}
 	minBegin, pending := ^uint64(0), false
 	for a := range e.active {
 		if a.level == history.Serializable && a.state == txnActive {
@@ -362,11 +365,9 @@ func (s *ssiState) prune(e *engine) {
 		}
 	}
 	if !pending {
-		if len(s.sx) > 0 || len(s.readers) > 0 || len(s.spans) > 0 {
-			clear(s.sx)
-			clear(s.readers)
-			clear(s.spans)
-		}
+		clear(s.sx)
+		clear(s.readers)
+		clear(s.spans)
 		s.pruneAt = pruneMin
 		return
 	}
