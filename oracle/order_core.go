@@ -265,9 +265,12 @@ func subHistory(h *history.History, keep []history.TxnID, sessPos []int32) (sub 
 	for i, t := range keep {
 		src := &h.Txns[t]
 		x := *src
-		x.ID, x.Session = history.TxnID(i), sessionOf[src.Session]
-		if x.Name == "" && t != history.Init {
-			x.Name = fmt.Sprintf("T%d", t)
+		x.ID = history.TxnID(i)
+		if t != history.Init {
+			x.Session = sessionOf[src.Session]
+			if x.Name == "" {
+				x.Name = fmt.Sprintf("T%d", t)
+			}
 		}
 		x.Ops, x.Rows = nil, nil
 		for j, op := range src.Ops {
