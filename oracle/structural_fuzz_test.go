@@ -8,8 +8,8 @@ import (
 
 // fuzzHistory decodes arbitrary bytes into a history that need not be
 // valid: sessions, transactions and operations with ids, keys, writers,
-// statement numbers, levels, outcomes and times taken from the input, out of
-// range included. Check must answer on every such history without
+// statement numbers, levels, outcomes, times and version orders taken from
+// the input, out of range included. Check must answer on every such history without
 // panicking.
 func fuzzHistory(data []byte) *history.History {
 	next := func() byte {
@@ -81,6 +81,16 @@ func fuzzHistory(data []byte) *history.History {
 			}
 		}
 	}
+	if b := next(); b&1 == 1 {
+		// Version orders, for up to two keys more than the history has,
+		// naming any transaction, Init and out-of-range ones included.
+		h.VersionOrder = make([][]history.TxnID, int(b>>1)%(nk+3))
+		for k := range h.VersionOrder {
+			for n := next() % 5; n > 0; n-- {
+				h.VersionOrder[k] = append(h.VersionOrder[k], history.TxnID(next()%byte(nt+2)))
+			}
+		}
+	}
 	return h
 }
 
@@ -92,6 +102,8 @@ func FuzzCheckNeverPanics(f *testing.F) {
 	f.Add([]byte{2, 2, 3, 1, 2, 0, 2, 0, 0, 1, 1, 0, 1, 1, 2, 0, 1, 0})
 	f.Add([]byte{5, 3, 7, 0x81, 3, 1, 1, 5, 4, 0x21, 2, 3, 1, 0x30, 1, 2, 2, 0xff, 0x40, 0, 1})
 	f.Add([]byte{1, 1, 4, 0, 1, 0, 3, 1, 0, 0, 0, 1, 0, 0, 1, 1, 1, 0, 0, 2, 0, 0, 2, 1, 1})
+	// Two writers of a, in both orders of a's version order: a G0.
+	f.Add([]byte{0, 0, 3, 0, 5, 0, 1, 0x09, 0, 0, 0, 5, 0, 1, 0x09, 0, 0, 0, 0, 3, 2, 1, 2, 2, 2, 1})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		h := fuzzHistory(data)
 		for _, rt := range []bool{false, true} {

@@ -1,6 +1,7 @@
 package oracle
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 
@@ -234,6 +235,41 @@ func TestVersionOrderNamingANonWriterOrAnAbortedWriterIsStructural(t *testing.T)
 			}
 			if v, _ := BruteForce(h, Options{Level: level}); v != Violation {
 				t.Errorf("%s at %v: BruteForce = %v, want violation", c.name, level, v)
+			}
+		}
+	}
+}
+
+// TestElleListAppendG0IsFoundThroughTheVersionOrder: an Elle list-append
+// history whose reads show x's appends as [1 2] and y's as [2 1] is a G0
+// at every level, as Elle reports it, also after a JSONL round trip.
+func TestElleListAppendG0IsFoundThroughTheVersionOrder(t *testing.T) {
+	edn := `{:type :ok, :process 0, :f :txn, :value [[:append :x 1] [:append :y 1]]}
+{:type :ok, :process 1, :f :txn, :value [[:append :x 2] [:append :y 2]]}
+{:type :ok, :process 2, :f :txn, :value [[:r :x [1 2]]]}
+{:type :ok, :process 3, :f :txn, :value [[:r :y [2 1]]]}
+`
+	h, err := history.ReadElleEDN(strings.NewReader(edn), "g0.edn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := history.WriteJSONL(&buf, h, history.Header{}); err != nil {
+		t.Fatal(err)
+	}
+	again, err := history.ReadJSONL(&buf, "g0.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, h := range map[string]*history.History{"edn": h, "jsonl": again} {
+		for _, level := range history.Levels {
+			r := Check(h, Options{Level: level})
+			if r.Verdict != Violation || r.Explanation.Anomaly != "G0" || r.Explanation.Level != history.ReadCommitted {
+				t.Fatalf("%s at %v: %v, want G0 at RC", name, level, r.Verdict)
+			}
+			text := r.Explanation.Text(h)
+			if !strings.Contains(text, "the version order of :x shows") || !strings.Contains(text, "the version order of :y shows") {
+				t.Errorf("%s at %v: the explanation does not name both version orders:\n%s", name, level, text)
 			}
 		}
 	}
