@@ -386,9 +386,11 @@ type fkRef struct {
 	fk    *fkDesc
 }
 
-// systemRelationOIDs are the pg_catalog tables regclass knows by OID, as
-// PostgreSQL numbers them; fickle's other system tables have no OID.
-var systemRelationOIDs = map[string]int64{"pg_class": oidPgClass, "pg_namespace": oidPgNamespace}
+// systemRelationOIDs are the pg_catalog tables regclass knows, with the
+// fixed OIDs PostgreSQL gives them; fickle's system views have none (their
+// OIDs change between PostgreSQL versions).
+var systemRelationOIDs = map[string]int64{"pg_type": 1247, "pg_attribute": 1249, "pg_class": oidPgClass, "pg_database": 1262,
+	"pg_am": 2601, "pg_index": 2610, "pg_namespace": oidPgNamespace}
 
 // relations is the catalog as regclass sees it (types.RelationResolver)
 // for session s: names resolve along s's search path. cat fixes the
@@ -430,7 +432,7 @@ func (r relations) RelationOid(text string) (int64, error) {
 	path := r.s.searchPath()
 	if len(parts) == 2 {
 		path = parts[:1]
-		if _, ok := c.schemas[path[0]]; !ok && path[0] != "pg_catalog" {
+		if _, ok := c.schemas[path[0]]; !ok && path[0] != "pg_catalog" && path[0] != "information_schema" {
 			return 0, pgerror.Newf(pgerror.InvalidSchemaName, "schema \"%s\" does not exist", path[0])
 		}
 	}
