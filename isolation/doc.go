@@ -60,8 +60,10 @@
 // choice is made; record.go the history (in memory and streamed to
 // Config.Log); replay.go re-issuing a recorded history's choices;
 // checkpoint.go folding the state into init; phantom.go the keys created
-// after a scan passed them. Only visibility.go, serialize.go and phantom.go
-// know the levels' rules.
+// after a scan passed them; statement_reads.go one version per key and
+// statement; ssi.go PostgreSQL's serializable snapshot isolation under
+// --profile postgres. Only visibility.go, serialize.go and phantom.go know
+// the levels' rules; ssi.go adds PostgreSQL's aborts on top of them.
 //
 // # Profiles
 //

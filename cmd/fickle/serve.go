@@ -71,7 +71,7 @@ func parseServeFlags(args []string, stderr io.Writer) (*serveOptions, *int) {
 	fs.StringVar(&o.historyPath, "history", "", "write the history to `FILE` as it happens (fickle JSONL, flushed at each commit); turns on recording")
 	fs.BoolVar(&o.record, "record", false, "record the history in memory for SELECT * FROM fickle_check() (implied by --history)")
 	fs.BoolVar(&o.realtime, "realtime", false, "add real time to every level: a transaction sees every transaction that committed before it began")
-	fs.StringVar(&o.profile, "profile", "axiomatic", "`PROFILE`: axiomatic (the levels' axioms) or postgres (PostgreSQL's behaviour: real time, a snapshot per statement under READ COMMITTED, strategy latest unless --strategy says otherwise)")
+	fs.StringVar(&o.profile, "profile", "axiomatic", "`PROFILE`: axiomatic (the levels' axioms) or postgres (PostgreSQL's behaviour: real time, a snapshot per statement under READ COMMITTED and per transaction above it, its WHERE re-check after a wait, first-updater-wins and SSI aborts, strategy latest unless --strategy says otherwise)")
 	fs.StringVar(&o.loadPath, "load", "", "run the SQL in `FILE.sql` into the initial state before the history starts")
 	fs.StringVar(&o.replay, "replay", "", "re-issue the choices recorded in `HISTORY` (a fickle JSONL history)")
 	fs.Usage = func() {
