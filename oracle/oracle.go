@@ -178,11 +178,15 @@ type StructuralIssue struct {
 // that is not a level).
 //
 // The dispatch: well-formedness and structural checks first
-// (checkWellFormed, checkStructure); then, when every transaction is checked
-// at RC, RA or CC, saturation (saturate); when PC, SI or SER transactions
-// are present, verification of the recorded commit order, and when there is
-// none or it fails, saturation at CC (an exact, polynomial reject) and the
-// search. A violation is explained at the weakest level that fails.
+// (checkWellFormed, checkStructure); a history with client reads
+// (history.Statement.Client) then goes to CheckClient, its missing reads
+// and predicates taken from the history (recordedClientReads). Otherwise,
+// when every transaction is checked at RC, RA or CC, saturation
+// (saturate); when PC, SI or SER transactions are present, verification of
+// the recorded commit order, and when there is none or it fails, saturation
+// at CC (an exact, polynomial reject), windows of the failed order around
+// its failures (repairOrder: exact both ways, and cheap), and the search. A
+// violation is explained at the weakest level that fails.
 //
 // The PC/SI/SER half is owned by order*.go and search*.go, which provide:
 //
