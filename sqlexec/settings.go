@@ -790,7 +790,7 @@ func enumSetting(name, def string, values ...string) *settingDef {
 				return a, nil
 			}
 		}
-		if b, ok := parsePGBool(v); ok && onOff == 2 && lv != "o" {
+		if b, ok := parsePGBool(v); ok && onOff == 2 {
 			return b, nil
 		}
 		return "", pgerror.Newf(pgerror.InvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", name, v).

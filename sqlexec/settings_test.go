@@ -1,6 +1,10 @@
 package sqlexec
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+)
 
 // TestSettingDefaultsAreCanonical pins that every parameter's default is
 // a value its own check accepts and prints unchanged, so that RESET, RESET
@@ -47,6 +51,37 @@ func TestSettingUnitsRoundTrip(t *testing.T) {
 		got, err := d.normalize(c.in)
 		if err != nil || got != c.want {
 			t.Errorf("SET %s = '%s': got %q, %v; want %q", c.name, c.in, got, err, c.want)
+		}
+	}
+}
+
+// TestSettingsThatWouldChangeQueriesAcceptOnlyTheirDefault pins that the
+// parameters whose other values would change what queries mean (x = NULL
+// as IS NULL, skipping foreign-key triggers, ending the session on an
+// error) accept their default in any spelling and fail with 0A000 for the
+// rest, rather than being silently ignored.
+func TestSettingsThatWouldChangeQueriesAcceptOnlyTheirDefault(t *testing.T) {
+	cases := []struct {
+		name, value string
+		ok          bool
+	}{
+		{"transform_null_equals", "off", true},
+		{"transform_null_equals", "false", true},
+		{"transform_null_equals", "on", false},
+		{"session_replication_role", "ORIGIN", true},
+		{"session_replication_role", "replica", false},
+		{"exit_on_error", "no", true},
+		{"exit_on_error", "yes", false},
+	}
+	for _, c := range cases {
+		var s settings
+		s.vals, s.changed = map[string]string{}, map[string]bool{}
+		err := s.set(c.name, c.value, false)
+		if c.ok && err != nil {
+			t.Errorf("SET %s = %s: %v", c.name, c.value, err)
+		}
+		if !c.ok && (err == nil || pgerror.Flatten(err).Code != pgerror.FeatureNotSupported) {
+			t.Errorf("SET %s = %s: %v, want 0A000", c.name, c.value, err)
 		}
 	}
 }
