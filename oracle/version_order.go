@@ -2,6 +2,7 @@ package oracle
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/fickle-db/fickle/history"
 )
@@ -114,28 +115,40 @@ func searchVersionOrderDefect(ix *txnIndex) *Explanation {
 }
 
 // writesOf returns whether t writes x, for the transactions that version
-// orders name, from one scan of their operations.
+// orders name: their written keys, sorted, in one array indexed by
+// transaction (no maps: it runs on every verification of a recorded order
+// of a history with version orders).
 func writesOf(h *history.History) func(history.TxnID, history.KeyID) bool {
-	type tk struct {
-		t history.TxnID
-		x history.KeyID
-	}
-	wrote := map[tk]bool{}
-	scanned := map[history.TxnID]bool{}
+	n := len(h.Txns)
+	named := make([]bool, n)
 	for _, order := range h.VersionOrder {
 		for _, t := range order {
-			if int(t) >= len(h.Txns) || scanned[t] {
-				continue
-			}
-			scanned[t] = true
-			for _, op := range h.Txns[t].Ops {
-				if op.Kind == history.OpWrite {
-					wrote[tk{t, op.Key}] = true
-				}
+			if int(t) < n {
+				named[t] = true
 			}
 		}
 	}
-	return func(t history.TxnID, x history.KeyID) bool { return wrote[tk{t, x}] }
+	start := make([]int32, n+1)
+	var keys []history.KeyID
+	for t := range h.Txns {
+		if named[t] {
+			from := len(keys)
+			for _, op := range h.Txns[t].Ops {
+				if op.Kind == history.OpWrite {
+					keys = append(keys, op.Key)
+				}
+			}
+			slices.Sort(keys[from:])
+		}
+		start[t+1] = int32(len(keys))
+	}
+	return func(t history.TxnID, x history.KeyID) bool {
+		if int(t) >= n {
+			return false
+		}
+		_, ok := slices.BinarySearch(keys[start[t]:start[t+1]], x)
+		return ok
+	}
 }
 
 // malformedVersionOrder explains a version order that no history can have.
@@ -212,11 +225,14 @@ func others(live func(history.TxnID) bool, a, b history.TxnID) func(history.TxnI
 	return func(t history.TxnID) bool { return t != a && t != b && live(t) }
 }
 
-// addVersionOrder adds the version order's ww edges to co', with their
-// reasons when capturing.
+// addVersionOrder adds the version order's ww edges to co' (but those
+// session order implies), with their reasons when capturing.
 func (s *saturation) addVersionOrder() {
 	ix := s.ix
 	versionOrderEdges(ix.h, ix.checked, func(e knownWW) {
+		if ix.session[e.from] == ix.session[e.to] && ix.pos[e.from] < ix.pos[e.to] {
+			return // session order already has it
+		}
 		p := pair{uint32(e.from), uint32(e.to)}
 		s.inferred = append(s.inferred, p)
 		s.steps++

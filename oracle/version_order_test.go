@@ -2,6 +2,7 @@ package oracle
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -270,6 +271,82 @@ func TestElleListAppendG0IsFoundThroughTheVersionOrder(t *testing.T) {
 			text := r.Explanation.Text(h)
 			if !strings.Contains(text, "the version order of :x shows") || !strings.Contains(text, "the version order of :y shows") {
 				t.Errorf("%s at %v: the explanation does not name both version orders:\n%s", name, level, text)
+			}
+		}
+	}
+}
+
+// genRecordedHistory is genHistory with the simulated commit order
+// recorded.
+func genRecordedHistory(level history.Level, n, k int, seed uint64) *history.History {
+	return history.Generate(history.GenOptions{
+		Sessions: k, Txns: n, OpsPerTxn: 8, Keys: max(n/4, 16), Level: level, Seed: seed, CommitOrder: true,
+	})
+}
+
+// versionOrdersOf returns, per key, the committed writers of the key in
+// h's recorded commit order: the version order an observer of every
+// version would see.
+func versionOrdersOf(h *history.History) [][]history.TxnID {
+	orders := make([][]history.TxnID, len(h.Keys))
+	for _, t := range h.CommitOrder {
+		if t == history.Init || h.Txns[t].Outcome != history.Committed {
+			continue
+		}
+		for _, op := range h.Txns[t].Ops {
+			if k := op.Key; op.Kind == history.OpWrite && (len(orders[k]) == 0 || orders[k][len(orders[k])-1] != t) {
+				orders[k] = append(orders[k], t)
+			}
+		}
+	}
+	return orders
+}
+
+// TestGeneratedHistoriesStayConsistentWithTheirVersionOrders: histories
+// consistent by construction, given the version orders of their own commit
+// order, stay consistent at every level, with the recorded order (which
+// then agrees with them) and without it (the search must respect them).
+func TestGeneratedHistoriesStayConsistentWithTheirVersionOrders(t *testing.T) {
+	for _, level := range history.Levels {
+		for seed := uint64(1); seed <= 5; seed++ {
+			h := genRecordedHistory(level, 200, 1+int(seed%6), seed)
+			h.VersionOrder = versionOrdersOf(h)
+			if len(h.VersionOrder[0]) < 2 {
+				t.Fatalf("%s seed %d: version order %v of k0: the test needs several writers", level, seed, h.VersionOrder[0])
+			}
+			if r := Check(h, Options{Level: level}); r.Verdict != Consistent {
+				t.Fatalf("%s seed %d, recorded order: %s\n%s", level, seed, r.Verdict, r.Explanation.Text(h))
+			}
+			h.CommitOrder = nil
+			if r := Check(h, Options{Level: level, MaxSteps: 1_000_000}); r.Verdict != Consistent {
+				t.Fatalf("%s seed %d, no recorded order: %s", level, seed, r.Verdict)
+			}
+		}
+	}
+}
+
+// BenchmarkCheckWithVersionOrders measures Check on generated histories
+// given the version orders of their commit order (every write observed),
+// against the same histories without them:
+//
+//	go test ./oracle -run '^$' -bench CheckWithVersionOrders
+func BenchmarkCheckWithVersionOrders(b *testing.B) {
+	for _, level := range []history.Level{history.ReadCommitted, history.Causal, history.Serializable} {
+		for _, n := range []int{10_000, 100_000} {
+			h := genRecordedHistory(level, n, 32, 1)
+			orders := versionOrdersOf(h)
+			for _, with := range []bool{false, true} {
+				b.Run(fmt.Sprintf("%s/n=%d/orders=%v", level, n, with), func(b *testing.B) {
+					h.VersionOrder = nil
+					if with {
+						h.VersionOrder = orders
+					}
+					for b.Loop() {
+						if r := Check(h, Options{Level: level}); r.Verdict != Consistent {
+							b.Fatal(r.Verdict)
+						}
+					}
+				})
 			}
 		}
 	}
