@@ -383,15 +383,9 @@ func (d *ddl) addColumnDef(b *binder, t *tableDesc, cd *pg_query.ColumnDef) ([]t
 		}
 	}
 	if seqMax != 0 {
-		name := d.uniqueRelName(t.schema, t.name+"_"+col.name+"_seq")
-		q, err := newSequence(t.schema, name, identityOpts, seqMax)
-		if err != nil {
+		if err := d.columnSequence(t, col, identityOpts, seqMax); err != nil {
 			return nil, err
 		}
-		q.oid = d.cat.newOID()
-		q.setOwner(t.oid, col.attnum)
-		d.cat.schemas[t.schema].seqs[name] = q
-		col.def = nextvalDefault(q)
 	}
 	t.cols = append(t.cols, col)
 	return cons, nil

@@ -46,6 +46,8 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 			err = d.alterColumnType(b, nt, cmd)
 		case pg_query.AlterTableType_AT_SetNotNull, pg_query.AlterTableType_AT_DropNotNull:
 			err = d.setNotNull(nt, cmd, cmd.Subtype == pg_query.AlterTableType_AT_SetNotNull)
+		case pg_query.AlterTableType_AT_AddIdentity:
+			err = d.addIdentity(nt, cmd)
 		case pg_query.AlterTableType_AT_ChangeOwner:
 			// fickle has no roles: every session may do everything, so a
 			// new owner changes nothing.
@@ -534,5 +536,36 @@ func (d *ddl) changeOwner(at *pg_query.AlterTableStmt) error {
 	if k, named := wantKind[at.Objtype]; named && k != kind {
 		return pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not %s", rv.Relname, want[at.Objtype])
 	}
+	return nil
+}
+
+// addIdentity runs ALTER COLUMN ... ADD GENERATED ... AS IDENTITY, as
+// pg_dump writes every identity column: the column, NOT NULL and without a
+// default, gets a sequence of its own.
+func (d *ddl) addIdentity(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
+	i, err := d.column(t, cmd.Name)
+	if err != nil {
+		return err
+	}
+	col := *t.cols[i]
+	switch col.typ.Oid {
+	case types.OidInt2, types.OidInt4, types.OidInt8:
+	default:
+		return pgerror.New(pgerror.InvalidParameterValue, "identity column type must be smallint, integer, or bigint")
+	}
+	switch {
+	case col.identity != 0:
+		return pgerror.Newf(pgerror.ObjectNotInPrerequisiteState, "column \"%s\" of relation \"%s\" is already an identity column", col.name, t.name)
+	case col.def != nil:
+		return pgerror.Newf(pgerror.ObjectNotInPrerequisiteState, "column \"%s\" of relation \"%s\" already has a default value", col.name, t.name)
+	case !col.notNull:
+		return pgerror.Newf(pgerror.ObjectNotInPrerequisiteState, "column \"%s\" of relation \"%s\" must be declared NOT NULL before identity can be added", col.name, t.name)
+	}
+	c := cmd.Def.GetConstraint()
+	col.identity = c.GeneratedWhen[0]
+	if err := d.columnSequence(t, &col, c.Options, typeMaxOf(col.typ)); err != nil {
+		return err
+	}
+	t.cols[i] = &col
 	return nil
 }

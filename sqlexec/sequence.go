@@ -4,6 +4,7 @@ import (
 	"math"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -418,5 +419,49 @@ func ownedSequenceName(c *catalog, t *tableDesc, attnum int16) any {
 			return quoteIdentifier(t.schema) + "." + quoteIdentifier(n)
 		}
 	}
+	return nil
+}
+
+// columnSequence creates the sequence of a SERIAL or identity column col
+// of t (a descriptor being built), named by a SEQUENCE NAME option or
+// after the table and column, owned by the column, and makes its nextval
+// the column's default.
+func (d *ddl) columnSequence(t *tableDesc, col *columnDesc, opts []*pg_query.Node, typeMax int64) error {
+	schema, name := t.schema, ""
+	rest := make([]*pg_query.Node, 0, len(opts))
+	for _, o := range opts {
+		de := o.GetDefElem()
+		if de == nil || de.Defname != "sequence_name" {
+			rest = append(rest, o)
+			continue
+		}
+		parts := strs(de.Arg.GetList().GetItems())
+		switch len(parts) {
+		case 1:
+			name = parts[0]
+		case 2:
+			schema, name = parts[0], parts[1]
+		default:
+			return pgerror.Newf(pgerror.SyntaxError, "improper qualified name (too many dotted names): %s", strings.Join(parts, "."))
+		}
+	}
+	if name == "" {
+		name = d.uniqueRelName(schema, t.name+"_"+col.name+"_seq")
+	} else {
+		if _, ok := d.cat.schemas[schema]; !ok {
+			return pgerror.Newf(pgerror.InvalidSchemaName, "schema \"%s\" does not exist", schema)
+		}
+		if d.relationExists(schema, name) {
+			return pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" already exists", name)
+		}
+	}
+	q, err := newSequence(schema, name, rest, typeMax)
+	if err != nil {
+		return err
+	}
+	q.oid = d.cat.newOID()
+	q.setOwner(t.oid, col.attnum)
+	d.cat.schemas[schema].seqs[name] = q
+	col.def = nextvalDefault(q)
 	return nil
 }
