@@ -186,6 +186,7 @@ func TestLoadPsqlCommands(t *testing.T) {
 		{"later pg_dump setting", "SET transaction_timeout = 0;\nSELECT pg_catalog.set_config('transaction_timeout', '0', false);\nCREATE TABLE t (k int PRIMARY KEY, v text);\n", "", false},
 		{"unknown setting", "SET check_function_bodies = false;\nSET nosuch = 1;\n", "line 2: ERROR 42704", true},
 		{"owner of a missing table", "CREATE TABLE t (k int PRIMARY KEY, v text);\nALTER TABLE public.t OWNER TO shop;\nALTER TABLE public.nope OWNER TO shop;\n", "line 3: ERROR 42P01", true},
+		{"identity column as pg_dump writes it", "CREATE TABLE public.t (k integer NOT NULL, v text);\nALTER TABLE public.t ALTER COLUMN k ADD GENERATED ALWAYS AS IDENTITY (\n    SEQUENCE NAME public.t_k_seq\n    START WITH 1\n    INCREMENT BY 1\n    NO MINVALUE\n    NO MAXVALUE\n    CACHE 1\n);\nCOPY public.t (k, v) FROM stdin;\n1\ta\n\\.\nSELECT pg_catalog.setval('public.t_k_seq', 1, true);\nINSERT INTO t (v) VALUES ('b');\n", "[1 a] [2 b]", false},
 		{"regclass default", "CREATE SEQUENCE s START 7;\nCREATE TABLE t (k int PRIMARY KEY DEFAULT nextval('public.s'::regclass), v text);\nINSERT INTO t (v) VALUES ('x');\n", "[7 x]", false},
 	}
 	write("loop.sql", "\\ir loop.sql\n")
