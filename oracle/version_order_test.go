@@ -3,6 +3,7 @@ package oracle
 import (
 	"bytes"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -350,4 +351,65 @@ func BenchmarkCheckWithVersionOrders(b *testing.B) {
 			}
 		}
 	}
+}
+
+// TestPropertyVersionOrderExplanationsAreTrue: on random small histories
+// with version orders, a violation is explained at the weakest level the
+// brute force finds violated, by a closed cycle whose edges are relations
+// of the history, and an edge said to come from a version order does: its
+// writers are consecutive in the key's order.
+func TestPropertyVersionOrderExplanationsAreTrue(t *testing.T) {
+	n, seed := propertyCases(t, 3000)
+	rng := rand.New(rand.NewPCG(seed, 0x0bdf))
+	explained, known := 0, 0
+	for i := range n {
+		h, realTime := genSmallHistory(rng, orderedHistories)
+		level := history.Levels[rng.IntN(len(history.Levels))]
+		r := Check(h, Options{Level: level, RealTime: realTime})
+		if r.Verdict != Violation || r.Explanation.Structural != nil {
+			continue
+		}
+		e := r.Explanation
+		weakest := history.LevelUnknown
+		for _, l := range history.Levels {
+			if v, _ := BruteForce(h, Options{Level: l, RealTime: realTime}); v == Violation {
+				weakest = l
+				break
+			}
+		}
+		text := e.Text(h)
+		if e.Level != weakest || len(e.Cycle) == 0 || strings.Contains(text, "?") {
+			t.Fatalf("case %d (seed %d): explained at %v (brute force: %v)\n%s\n%s", i, seed, e.Level, weakest, text, dumpHistory(h))
+		}
+		explained++
+		for j, ed := range e.Cycle {
+			if next := e.Cycle[(j+1)%len(e.Cycle)]; ed.To != next.From {
+				t.Fatalf("case %d (seed %d): the cycle is not closed at edge %d\n%s\n%s", i, seed, j, text, dumpHistory(h))
+			}
+			if why := edgeFalsehood(h, ed); why != "" {
+				t.Fatalf("case %d (seed %d): edge %d: %s\n%s\n%s", i, seed, j, why, text, dumpHistory(h))
+			}
+			if !strings.HasPrefix(ed.Reason, "the version order of ") {
+				continue
+			}
+			known++
+			if !consecutive(h.VersionOrder[ed.Key], ed.From, ed.To) {
+				t.Fatalf("case %d (seed %d): edge %d is not in the version order\n%s\n%s", i, seed, j, text, dumpHistory(h))
+			}
+		}
+	}
+	if explained == 0 || known == 0 {
+		t.Fatalf("%d cases: %d violations explained, %d version order edges: the test exercises nothing", n, explained, known)
+	}
+	t.Logf("%d cases: %d violations explained, %d version order edges", n, explained, known)
+}
+
+// consecutive reports whether b follows a directly in order.
+func consecutive(order []history.TxnID, a, b history.TxnID) bool {
+	for i := 1; i < len(order); i++ {
+		if order[i-1] == a && order[i] == b {
+			return true
+		}
+	}
+	return false
 }
