@@ -127,6 +127,9 @@ func castPath(from, to Oid) (fn EnvCastFunc, ctx CastContext, ok bool) {
 	if e, found := casts[castKey{from, to}]; found {
 		return e.fn, e.ctx, true
 	}
+	if fn, ctx, found := arrayCastPath(from, to); found {
+		return fn, ctx, true
+	}
 	if _, known := typeInfos[to]; !known {
 		return nil, 0, false
 	}

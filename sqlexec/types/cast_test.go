@@ -44,24 +44,35 @@ func TestCastContextsMatchPgCast(t *testing.T) {
 		}
 		listed[castKey{from, to}] = map[string]CastContext{"i": CastImplicit, "a": CastAssignment, "e": CastExplicit}[row[2]]
 	}
+	// wantContext is the weakest context of a cast: pg_cast's row, then
+	// array coercion (the element cast's context), then I/O conversion.
+	var wantContext func(from, to Oid) CastContext
+	wantContext = func(from, to Oid) CastContext {
+		want, inCatalog := listed[castKey{from, to}]
+		fe, fromArray := arrayElems[from]
+		te, toArray := arrayElems[to]
+		switch {
+		case inCatalog:
+		case from == to:
+			want = CastImplicit
+		case fromArray && toArray && wantContext(fe, te) < 3:
+			want = wantContext(fe, te)
+		case typeInfoOf(to).category == CategoryString:
+			want = CastAssignment
+		case typeInfoOf(from).category == CategoryString:
+			want = CastExplicit
+		default:
+			want = 3 // never
+		}
+		return want
+	}
 	contexts := []CastContext{CastImplicit, CastAssignment, CastExplicit}
 	for from := range typeInfos {
 		for to := range typeInfos {
 			if from == OidUnknown || to == OidUnknown {
 				continue
 			}
-			want, inCatalog := listed[castKey{from, to}]
-			switch {
-			case inCatalog:
-			case from == to:
-				want = CastImplicit
-			case typeInfoOf(to).category == CategoryString:
-				want = CastAssignment
-			case typeInfoOf(from).category == CategoryString:
-				want = CastExplicit
-			default:
-				want = 3 // never
-			}
+			want := wantContext(from, to)
 			for _, ctx := range contexts {
 				if got := CanCoerce(Type{from, -1}, Type{to, -1}, ctx); got != (ctx >= want) {
 					t.Errorf("CanCoerce(%s, %s, %d) = %v, want %v", formatType(Type{from, -1}), formatType(Type{to, -1}), ctx, got, !got)
@@ -78,6 +89,7 @@ func TestCastContextsMatchPgCast(t *testing.T) {
 func TestCastValuesMatchPostgres(t *testing.T) {
 	rows := goldenRows(t, "testdata/casts.golden", 5)
 	rows = append(rows, goldenRows(t, "testdata/casts_random.golden", 5)...)
+	rows = append(rows, goldenRows(t, "testdata/casts_arrays.golden", 5)...)
 	for _, row := range rows {
 		from, to := typeFromSQL(t, row[0]), typeFromSQL(t, row[1])
 		loc, err := time.LoadLocation(row[2])

@@ -13,6 +13,8 @@ import (
 // compare is the btree comparison of each type's default operator class.
 func compare(t Type, a, b any) int {
 	switch x := a.(type) {
+	case []any:
+		return compareArrays(t, x, b.([]any))
 	case bool:
 		return cmpBool(x, b.(bool))
 	case int64:

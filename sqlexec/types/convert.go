@@ -289,6 +289,9 @@ func typmodCoercion(t Type, ctx CastContext) EnvCastFunc {
 	if t.Typmod < 0 {
 		return nil
 	}
+	if t.IsArray() {
+		return arrayTypmodCoercion(t, ctx)
+	}
 	switch t.Oid {
 	case OidVarchar, OidBpchar:
 		explicit := ctx == CastExplicit

@@ -43,6 +43,8 @@ func appendKey(buf []byte, t Type, v any) []byte {
 	}
 	buf = append(buf, keyValue)
 	switch x := v.(type) {
+	case []any:
+		return appendKeyArray(buf, t, x)
 	case bool:
 		if x {
 			return append(buf, 1)
@@ -205,6 +207,9 @@ func decodeKey(t Type, buf []byte) (any, []byte, error) {
 		return nil, nil, errBadKey
 	}
 	buf = buf[1:]
+	if t.IsArray() {
+		return decodeKeyArray(t, buf)
+	}
 	switch t.Oid {
 	case OidBool:
 		if len(buf) < 1 {

@@ -12,6 +12,9 @@ import (
 
 // parseText dispatches to the input function of t's type.
 func parseText(env *Env, t Type, s string) (any, error) {
+	if t.IsArray() {
+		return parseArray(env, t, s)
+	}
 	switch t.Oid {
 	case OidBool:
 		return parseBool(s)
@@ -46,6 +49,8 @@ func parseText(env *Env, t Type, s string) (any, error) {
 // executor never produces them.
 func formatText(t Type, v any, loc *time.Location) string {
 	switch x := v.(type) {
+	case []any:
+		return formatArray(t, x, loc)
 	case bool:
 		return formatBool(x)
 	case int64:

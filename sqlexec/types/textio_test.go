@@ -18,6 +18,13 @@ var sqlTypeRe = regexp.MustCompile(`^([a-z" ]+?)(?:\(([-0-9,]+)\))?( with(?:out)
 // typeFromSQL returns the type a SQL type name in a test file denotes.
 func typeFromSQL(t testing.TB, s string) Type {
 	t.Helper()
+	if elem, isArray := strings.CutSuffix(s, "[]"); isArray {
+		arr, ok := ArrayOf(typeFromSQL(t, elem))
+		if !ok {
+			t.Fatalf("no array type over %q", elem)
+		}
+		return arr
+	}
 	m := sqlTypeRe.FindStringSubmatch(s)
 	if m == nil {
 		t.Fatalf("bad type %q", s)
@@ -80,6 +87,7 @@ func outcome(typ Type, v any, err error, loc *time.Location) string {
 func TestTextInputOutputMatchesPostgres(t *testing.T) {
 	rows := goldenRows(t, "testdata/textio.golden", 4)
 	rows = append(rows, goldenRows(t, "testdata/textio_random.golden", 4)...)
+	rows = append(rows, goldenRows(t, "testdata/textio_arrays.golden", 4)...)
 	for _, row := range rows {
 		typ := typeFromSQL(t, row[0])
 		loc, err := time.LoadLocation(row[1])

@@ -131,6 +131,12 @@ func typeByName(names []string, mods []int32) (Type, error) {
 		}
 	}
 	oid, ok := typeNames[name]
+	if !ok && strings.HasPrefix(name, "_") {
+		// The catalog names of array types: _int4.
+		if elem, found := typeNames[name[1:]]; found && typeInfos[elem].name == name[1:] {
+			oid, ok = arrayTypes[elem]
+		}
+	}
 	if !ok {
 		if unsupportedTypeNames[name] {
 			return Type{}, pgerror.Unsupported("type " + name)
@@ -202,6 +208,9 @@ func formatType(t Type) string {
 	ti, ok := typeInfos[t.Oid]
 	if !ok {
 		return "???"
+	}
+	if elem, isArray := t.Elem(); isArray {
+		return formatType(elem) + "[]"
 	}
 	switch t.Oid {
 	case OidVarchar, OidBpchar:

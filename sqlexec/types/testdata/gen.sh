@@ -5,8 +5,12 @@
 #   textio.cases: type, zone, input       -> 'input'::type
 #   casts.cases:  from, to, zone, input   -> 'input'::from::to
 # Each golden row is the case plus the output text or "ERROR <SQLSTATE>".
+# ONLY="textio_arrays casts_arrays" regenerates just the named golden files.
 set -euo pipefail
 cd "$(dirname "$0")"
+
+# wanted NAME reports whether NAME.golden is to be regenerated.
+wanted() { [[ -z ${ONLY:-} || " $ONLY " == *" $1 "* ]]; }
 
 # run ZONE SQL prints the single value SQL returns, or ERROR <SQLSTATE>.
 run() {
@@ -25,14 +29,16 @@ lit() {
   printf "E'%s'" "${q//\'/\'\'}"
 }
 
-for cases in textio textio_random; do
+for cases in textio textio_random textio_arrays; do
+wanted $cases || continue
 : > $cases.golden
 grep -v '^#' $cases.cases | tr '\t' '\037' | while IFS=$'\037' read -r typ zone input; do
   printf '%s\t%s\t%s\t%s\n' "$typ" "$zone" "$input" "$(run "$zone" "SELECT $(lit "$input")::$typ")" >> $cases.golden
 done
 done
 
-for cases in casts casts_random; do
+for cases in casts casts_random casts_arrays; do
+wanted $cases || continue
 : > $cases.golden
 grep -v '^#' $cases.cases | tr '\t' '\037' | while IFS=$'\037' read -r from to zone input; do
   printf '%s\t%s\t%s\t%s\t%s\n' "$from" "$to" "$zone" "$input" "$(run "$zone" "SELECT $(lit "$input")::$from::$to")" >> $cases.golden
@@ -46,7 +52,8 @@ operand() {
   else printf '%s::%s' "$(lit "$2")" "$1"; fi
 }
 
-for cases in operators operators_random; do
+for cases in operators operators_random operators_arrays; do
+wanted $cases || continue
 : > $cases.golden
 grep -v '^#' $cases.cases | tr '\t' '\037' | while IFS=$'\037' read -r lt lv op rt rv zone; do
   if [[ -z $lt ]]; then expr="$op $(operand "$rt" "$rv")"
@@ -69,7 +76,8 @@ args() {
   printf '%s' "$out"
 }
 
-for cases in functions functions_random; do
+for cases in functions functions_random functions_arrays; do
+wanted $cases || continue
 : > $cases.golden
 grep -v '^#' $cases.cases | tr '\t' '\037' | while IFS=$'\037' read -r zone fn list; do
   call="pg_catalog.\"$fn\""
@@ -80,6 +88,7 @@ grep -v '^#' $cases.cases | tr '\t' '\037' | while IFS=$'\037' read -r zone fn l
 done
 done
 
+if wanted aggregates; then
 : > aggregates.golden
 grep -v '^#' aggregates.cases | tr '\t' '\037' | while IFS=$'\037' read -r agg typ list delim; do
   rows="SELECT NULL::${typ/unknown/text} AS x WHERE false"
@@ -96,3 +105,4 @@ grep -v '^#' aggregates.cases | tr '\t' '\037' | while IFS=$'\037' read -r agg t
   [[ $res == ERROR* ]] && res="-	$res"
   printf '%s\t%s\t%s\t%s\t%s\n' "$agg" "$typ" "$list" "$delim" "$res" >> aggregates.golden
 done
+fi
