@@ -278,8 +278,8 @@ func TestAppendNumericMatchesPostgres(t *testing.T) {
 		"0.0001":     "0001ffff000000040001",
 		"12345678.9": "0003000100000001" + "04d2162e2328",
 		"NaN":        "00000000c0000000",
-		"Infinity":   "00000000d0000000",
-		"-Infinity":  "00000000f0000000",
+		"Infinity":   "00000000d0000020",
+		"-Infinity":  "00000000f0000020",
 	}
 	for in, want := range tests {
 		got, err := AppendBinary(nil, pgtype.NumericOID, mustDecimal(t, in))

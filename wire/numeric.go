@@ -25,6 +25,10 @@ const (
 // weight 0), and the display scale taken from the exponent, so that 1.50
 // keeps its scale. pgtype's encoder keeps zero digits, which decodes to the
 // same value but not to the same bytes.
+// numericInfDscale is the display scale numeric_send writes for Infinity
+// and -Infinity.
+const numericInfDscale = 0x20
+
 func appendNumeric(buf []byte, d *apd.Decimal) ([]byte, error) {
 	header := func(ndigits, weight, sign, dscale int) []byte {
 		buf = binary.BigEndian.AppendUint16(buf, uint16(ndigits))
@@ -36,10 +40,12 @@ func appendNumeric(buf []byte, d *apd.Decimal) ([]byte, error) {
 	case apd.NaN, apd.NaNSignaling:
 		return header(0, 0, numericNaN, 0), nil
 	case apd.Infinite:
+		// numeric_send takes the display scale of an infinity from its
+		// special header word, whose bits read as 32.
 		if d.Negative {
-			return header(0, 0, numericNegInf, 0), nil
+			return header(0, 0, numericNegInf, numericInfDscale), nil
 		}
-		return header(0, 0, numericPosInf, 0), nil
+		return header(0, 0, numericPosInf, numericInfDscale), nil
 	}
 	coeff := d.Coeff.String() // decimal digits of |d| without exponent
 	exp := int(d.Exponent)
