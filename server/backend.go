@@ -119,7 +119,10 @@ type Result struct {
 
 // CopyRequest is a COPY FROM STDIN or TO STDOUT the server drives.
 type CopyRequest struct {
-	In      bool
+	In bool
+	// Binary says the data is in PostgreSQL's binary COPY format, which the
+	// CopyInResponse or CopyOutResponse announces.
+	Binary  bool
 	Columns []Column
 	// Handle is the engine's own description of the copy.
 	Handle any

@@ -14,11 +14,18 @@ import (
 func (c *conn) copy(req *CopyRequest) error {
 	ctx, done := c.statementContext()
 	defer done()
+	var overall byte
 	formats := make([]uint16, len(req.Columns))
+	if req.Binary {
+		overall = 1
+		for i := range formats {
+			formats[i] = 1
+		}
+	}
 	var tag string
 	var err error
 	if req.In {
-		c.be.Send(&pgproto3.CopyInResponse{OverallFormat: 0, ColumnFormatCodes: formats})
+		c.be.Send(&pgproto3.CopyInResponse{OverallFormat: overall, ColumnFormatCodes: formats})
 		if err := c.flush(); err != nil {
 			return err
 		}
@@ -30,7 +37,7 @@ func (c *conn) copy(req *CopyRequest) error {
 			_, err = io.Copy(io.Discard, in)
 		}
 	} else {
-		c.be.Send(&pgproto3.CopyOutResponse{OverallFormat: 0, ColumnFormatCodes: formats})
+		c.be.Send(&pgproto3.CopyOutResponse{OverallFormat: overall, ColumnFormatCodes: formats})
 		tag, err = c.sess.CopyOut(ctx, req, func(line []byte) error {
 			c.be.Send(&pgproto3.CopyData{Data: line})
 			c.pending += len(line) + 5
@@ -94,4 +101,16 @@ func (r *copyInReader) Read(p []byte) (int, error) {
 	n := copy(p, r.buf)
 	r.buf = r.buf[n:]
 	return n, nil
+}
+
+// wireCodec gives sqlexec's binary COPY the binary value codecs of the
+// extended protocol, so a value travels in the same bytes either way.
+type wireCodec struct{}
+
+func (wireCodec) AppendBinary(buf []byte, oid uint32, v any) ([]byte, error) {
+	return wire.AppendBinary(buf, oid, v)
+}
+
+func (wireCodec) DecodeBinary(oid uint32, src []byte) (any, error) {
+	return wire.DecodeBinary(oid, src)
 }

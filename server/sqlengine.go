@@ -143,7 +143,9 @@ func (s *sqlSession) Execute(ctx context.Context, p Prepared, params []any) (*Re
 		out.Columns = columns(res.Columns)
 	}
 	if res.Copy != nil {
-		out.Copy = &CopyRequest{In: res.Copy.In, Columns: columns(res.Copy.Columns), Handle: res.Copy}
+		req := *res.Copy
+		req.Codec = wireCodec{}
+		out.Copy = &CopyRequest{In: req.In, Binary: req.Format == sqlexec.CopyBinary, Columns: columns(req.Columns), Handle: &req}
 	}
 	return out, nil
 }

@@ -192,10 +192,11 @@ type Result struct {
 // CopyFormat is the data format of a COPY.
 type CopyFormat int
 
-// The COPY formats. Binary is rejected with 0A000.
+// The COPY formats.
 const (
 	CopyText CopyFormat = iota
 	CopyCSV
+	CopyBinary
 )
 
 // CopyRequest is a COPY ... FROM STDIN or TO STDOUT the server must drive.
@@ -203,6 +204,9 @@ type CopyRequest struct {
 	In      bool // FROM STDIN
 	Format  CopyFormat
 	Columns []Column
+	// Codec encodes and decodes the values of a CopyBinary; the server sets
+	// it (on its own copy of the request) before CopyIn or CopyOut.
+	Codec BinaryCodec
 
 	copy *copyPlan
 }

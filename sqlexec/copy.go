@@ -106,7 +106,7 @@ func (b *binder) copyPlan(cs *pg_query.CopyStmt) (*stmtPlan, error) {
 
 func copyOpts(list []*pg_query.Node) (copyOptions, error) {
 	o := copyOptions{format: CopyText, delim: '\t', null: `\N`, quote: '"', escape: 0}
-	var delimSet, nullSet bool
+	var delimSet, nullSet, quoteSet, escapeSet bool
 	str := func(d *pg_query.DefElem) string {
 		if s := d.Arg.GetString_(); s != nil {
 			return s.Sval
@@ -125,7 +125,7 @@ func copyOpts(list []*pg_query.Node) (copyOptions, error) {
 			case "csv":
 				o.format = CopyCSV
 			case "binary":
-				return o, pgerror.Unsupported("COPY BINARY")
+				o.format = CopyBinary
 			default:
 				return o, pgerror.Newf(pgerror.InvalidParameterValue, "COPY format \"%s\" not recognized", str(d))
 			}
@@ -147,13 +147,13 @@ func copyOpts(list []*pg_query.Node) (copyOptions, error) {
 			if len(s) != 1 {
 				return o, pgerror.New(pgerror.FeatureNotSupported, "COPY quote must be a single one-byte character")
 			}
-			o.quote = s[0]
+			o.quote, quoteSet = s[0], true
 		case "escape":
 			s := str(d)
 			if len(s) != 1 {
 				return o, pgerror.New(pgerror.FeatureNotSupported, "COPY escape must be a single one-byte character")
 			}
-			o.escape = s[0]
+			o.escape, escapeSet = s[0], true
 		case "freeze":
 		case "encoding":
 			if _, err := normEncoding(str(d)); err != nil {
@@ -161,6 +161,21 @@ func copyOpts(list []*pg_query.Node) (copyOptions, error) {
 			}
 		default:
 			return o, pgerror.Unsupported("COPY option " + d.Defname)
+		}
+	}
+	if o.format == CopyBinary {
+		// PostgreSQL's ProcessCopyOptions, in its order.
+		switch {
+		case delimSet:
+			return o, pgerror.New(pgerror.SyntaxError, "cannot specify DELIMITER in BINARY mode")
+		case nullSet:
+			return o, pgerror.New(pgerror.SyntaxError, "cannot specify NULL in BINARY mode")
+		case o.header:
+			return o, pgerror.New(pgerror.FeatureNotSupported, "cannot specify HEADER in BINARY mode")
+		case quoteSet:
+			return o, pgerror.New(pgerror.FeatureNotSupported, "COPY quote available only in CSV mode")
+		case escapeSet:
+			return o, pgerror.New(pgerror.FeatureNotSupported, "COPY escape available only in CSV mode")
 		}
 	}
 	if o.format == CopyCSV {
@@ -188,7 +203,7 @@ func (s *Session) copyIn(ctx context.Context, req *CopyRequest, data io.Reader) 
 			return "", err
 		}
 	}
-	n, err := s.copyInTxn(ctx, cp, data)
+	n, err := s.copyInTxn(ctx, req, data)
 	if implicit {
 		if err != nil {
 			_ = s.rollback()
@@ -202,7 +217,7 @@ func (s *Session) copyIn(ctx context.Context, req *CopyRequest, data io.Reader) 
 	return fmt.Sprintf("COPY %d", n), nil
 }
 
-func (s *Session) copyInTxn(ctx context.Context, cp *copyPlan, data io.Reader) (int64, error) {
+func (s *Session) copyInTxn(ctx context.Context, req *CopyRequest, data io.Reader) (int64, error) {
 	if s.txn.readOnly {
 		return 0, pgerror.New(pgerror.ReadOnlySqlTransaction, "cannot execute COPY FROM in a read-only transaction")
 	}
@@ -211,49 +226,34 @@ func (s *Session) copyInTxn(ctx context.Context, cp *copyPlan, data io.Reader) (
 		return 0, err
 	}
 	x := &execCtx{ctx: ctx, s: s, txn: kv, env: s.newEnv(), subCache: map[*selectPlan][][]any{}, memo: map[any]any{}}
+	cp := req.copy
 	t := cp.t
 	given := make([]bool, len(t.cols))
 	for _, c := range cp.target {
 		given[c] = true
 	}
 	r := bufio.NewReaderSize(data, 1<<16)
-	var n, line int64
+	var next func() ([]any, error)
+	if cp.opts.format == CopyBinary {
+		if next, err = binaryCopyRows(x, req, r); err != nil {
+			return 0, err
+		}
+	} else {
+		next = textCopyRows(x, cp, r)
+	}
+	var n int64
 	for {
-		rec, err := readRecord(r, cp.opts)
+		row, err := next()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
 			return n, err
 		}
-		line++
-		if rec == nil {
-			break // end-of-data marker
-		}
-		if line == 1 && cp.opts.header {
-			continue
-		}
 		if n%1024 == 0 {
 			if err := x.checkCancel(); err != nil {
 				return n, err
 			}
-		}
-		if len(rec) != len(cp.target) {
-			if len(rec) < len(cp.target) {
-				return n, pgerror.Newf(pgerror.BadCopyFileFormat, "missing data for column \"%s\"", t.cols[cp.target[len(rec)]].name).WithDetail("COPY %s, line %d", t.name, line)
-			}
-			return n, pgerror.New(pgerror.BadCopyFileFormat, "extra data after last expected column").WithDetail("COPY %s, line %d", t.name, line)
-		}
-		row := make([]any, len(t.cols))
-		for i, c := range cp.target {
-			if rec[i] == nil {
-				continue
-			}
-			v, err := types.ParseTextEnv(x.env, t.cols[c].typ, *rec[i])
-			if err != nil {
-				return n, err
-			}
-			row[c] = v
 		}
 		if err := cp.w.fillDefaults(x, row, given); err != nil {
 			return n, err
@@ -267,6 +267,83 @@ func (s *Session) copyInTxn(ctx context.Context, cp *copyPlan, data io.Reader) (
 		n++
 	}
 	return n, nil
+}
+
+// textCopyRows returns the source of the table rows of a text or CSV COPY
+// FROM: each call parses the next record into a row of the table's width
+// (columns the COPY does not list stay nil) and returns io.EOF at the end.
+func textCopyRows(x *execCtx, cp *copyPlan, r *bufio.Reader) func() ([]any, error) {
+	t := cp.t
+	var line int64
+	return func() ([]any, error) {
+		for {
+			rec, err := readRecord(r, cp.opts)
+			if err != nil {
+				return nil, err
+			}
+			line++
+			if rec == nil {
+				return nil, io.EOF // end-of-data marker
+			}
+			if line == 1 && cp.opts.header {
+				continue
+			}
+			if len(rec) != len(cp.target) {
+				if len(rec) < len(cp.target) {
+					return nil, pgerror.Newf(pgerror.BadCopyFileFormat, "missing data for column \"%s\"", t.cols[cp.target[len(rec)]].name).WithDetail("COPY %s, line %d", t.name, line)
+				}
+				return nil, pgerror.New(pgerror.BadCopyFileFormat, "extra data after last expected column").WithDetail("COPY %s, line %d", t.name, line)
+			}
+			row := make([]any, len(t.cols))
+			for i, c := range cp.target {
+				if rec[i] == nil {
+					continue
+				}
+				v, err := types.ParseTextEnv(x.env, t.cols[c].typ, *rec[i])
+				if err != nil {
+					return nil, err
+				}
+				row[c] = v
+			}
+			return row, nil
+		}
+	}
+}
+
+// binaryCopyRows reads the header of a binary COPY FROM and returns the
+// source of its table rows, each field decoded by its column's type.
+func binaryCopyRows(x *execCtx, req *CopyRequest, r *bufio.Reader) (func() ([]any, error), error) {
+	cp := req.copy
+	t := cp.t
+	if req.Codec == nil {
+		return nil, pgerror.Unsupported("COPY FORMAT binary without a binary codec")
+	}
+	names := make([]string, len(cp.target))
+	for i, c := range cp.target {
+		names[i] = t.cols[c].name
+	}
+	br := newBinaryCopyReader(r, t.name, names)
+	if err := br.readHeader(); err != nil {
+		return nil, err
+	}
+	return func() ([]any, error) {
+		fields, err := br.next()
+		if err != nil {
+			return nil, err
+		}
+		row := make([]any, len(t.cols))
+		for i, c := range cp.target {
+			if fields[i] == nil {
+				continue
+			}
+			v, err := decodeCopyField(x.env, req.Codec, t.cols[c].typ, fields[i])
+			if err != nil {
+				return nil, br.withContext(err, i)
+			}
+			row[c] = v
+		}
+		return row, nil
+	}, nil
 }
 
 // readRecord reads one COPY record: nil fields are NULL; a nil record is
@@ -446,6 +523,9 @@ func (s *Session) copyOutTxn(ctx context.Context, cp *copyPlan, req *CopyRequest
 	if err != nil {
 		return 0, err
 	}
+	if cp.opts.format == CopyBinary {
+		return len(rows), binaryCopyOut(cp, req, rows, emit)
+	}
 	o := cp.opts
 	loc := x.env.Location
 	var buf bytes.Buffer
@@ -508,4 +588,29 @@ func formatCopyField(s string, o copyOptions) string {
 		}
 	}
 	return b.String()
+}
+
+// binaryCopyOut emits the rows of a COPY TO (FORMAT binary) with the message
+// boundaries PostgreSQL uses: the header travels with the first tuple, each
+// further tuple is one message, and the trailer is the last.
+func binaryCopyOut(cp *copyPlan, req *CopyRequest, rows [][]any, emit func([]byte) error) error {
+	if req.Codec == nil {
+		return pgerror.Unsupported("COPY FORMAT binary without a binary codec")
+	}
+	oids := make([]uint32, len(cp.query.cols))
+	for i, c := range cp.query.cols {
+		oids[i] = uint32(c.typ.Oid)
+	}
+	buf := appendBinaryCopyHeader(nil)
+	for _, r := range rows {
+		var err error
+		if buf, err = appendBinaryCopyTuple(buf, req.Codec, oids, r); err != nil {
+			return err
+		}
+		if err := emit(buf); err != nil {
+			return err
+		}
+		buf = nil
+	}
+	return emit(appendBinaryCopyTrailer(buf))
 }
