@@ -24,7 +24,7 @@ func addAgg(name string, result Type, newAcc func() Accumulator, args ...Type) {
 func isAggregate(name string) bool {
 	name = normalizeFuncName(name)
 	_, ok := aggregates[name]
-	return ok || name == "count" || name == "min" || name == "max"
+	return ok || name == "count" || name == "min" || name == "max" || name == "array_agg"
 }
 
 func resolveAggregate(name string, args []Type, star bool) (*Aggregate, error) {
@@ -43,6 +43,8 @@ func resolveAggregate(name string, args []Type, star bool) (*Aggregate, error) {
 		return &Aggregate{Name: name, Args: args, Result: Int8, New: func() Accumulator { return &countAcc{} }}, nil
 	case "min", "max":
 		return minMaxAggregate(name, args)
+	case "array_agg":
+		return arrayAggregate(args)
 	}
 	defs := aggregates[name]
 	if len(defs) == 0 {

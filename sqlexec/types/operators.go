@@ -38,6 +38,9 @@ func addUnary(op string, arg, result Type, eval func(env *Env, v any) (any, erro
 }
 
 func resolveBinaryOp(op string, l, r Type) (*BinaryOp, error) {
+	if l.IsArray() || r.IsArray() {
+		return resolveArrayOp(op, l, r)
+	}
 	ops := binaryOperators[op]
 	if len(ops) == 0 {
 		return nil, operatorError(op, &l, &r, false)

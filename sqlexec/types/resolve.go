@@ -27,7 +27,7 @@ type candidate struct {
 // polymorphic pseudo-type.
 func coercible(from, to Type) bool {
 	if to.Oid == oidAnyNonArray {
-		return true
+		return !from.IsArray()
 	}
 	return canCoerce(from, to, CastImplicit)
 }

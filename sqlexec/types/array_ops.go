@@ -1,0 +1,205 @@
+package types
+
+// The array operators: comparison (btarraycmp), containment (@>, <@),
+// overlap (&&) and concatenation (||, array_cat, array_append,
+// array_prepend). Their signatures are polymorphic (anyarray,
+// anycompatiblearray), so they are resolved here rather than by candidate
+// selection: an unknown literal takes the array type of the other operand.
+
+// resolveArrayOp resolves op when at least one operand is an array.
+func resolveArrayOp(op string, l, r Type) (*BinaryOp, error) {
+	switch op {
+	case "=", "<>", "<", "<=", ">", ">=", "@>", "<@", "&&":
+		t, ok := sameArrayType(l, r)
+		if !ok {
+			return nil, operatorError(op, &l, &r, false)
+		}
+		return arrayBinaryOp(op, l, r, t, t, false, arrayPredicate(op, t))
+	case "||":
+		return resolveArrayConcat(l, r)
+	}
+	return nil, operatorError(op, &l, &r, false)
+}
+
+// sameArrayType is the anyarray resolution of two operands: both of one
+// array type, or one of them an unknown literal.
+func sameArrayType(l, r Type) (Type, bool) {
+	switch {
+	case l.Oid == OidUnknown && r.IsArray():
+		return Type{r.Oid, -1}, true
+	case r.Oid == OidUnknown && l.IsArray():
+		return Type{l.Oid, -1}, true
+	case l.IsArray() && l.Oid == r.Oid:
+		return Type{l.Oid, -1}, true
+	}
+	return Type{}, false
+}
+
+// arrayPredicate returns the evaluation of a comparison, containment or
+// overlap operator on two non-NULL arrays of type t.
+func arrayPredicate(op string, t Type) opFunc {
+	cmp := func(f func(int) bool) opFunc {
+		return func(_ *Env, a, b any) (any, error) { return f(compareArrays(t, a.([]any), b.([]any))), nil }
+	}
+	elem, _ := t.Elem()
+	switch op {
+	case "=":
+		return cmp(func(c int) bool { return c == 0 })
+	case "<>":
+		return cmp(func(c int) bool { return c != 0 })
+	case "<":
+		return cmp(func(c int) bool { return c < 0 })
+	case "<=":
+		return cmp(func(c int) bool { return c <= 0 })
+	case ">":
+		return cmp(func(c int) bool { return c > 0 })
+	case ">=":
+		return cmp(func(c int) bool { return c >= 0 })
+	case "@>":
+		return func(_ *Env, a, b any) (any, error) { return arrayContains(elem, b.([]any), a.([]any), true), nil }
+	case "<@":
+		return func(_ *Env, a, b any) (any, error) { return arrayContains(elem, a.([]any), b.([]any), true), nil }
+	}
+	return func(_ *Env, a, b any) (any, error) { return arrayContains(elem, a.([]any), b.([]any), false), nil }
+}
+
+// arrayContains is array_contain_compare: with all, whether every element
+// of needles equals some element of hay (a NULL needle never does);
+// without, whether any non-NULL needle does. NULL elements of hay match
+// nothing.
+func arrayContains(elem Type, needles, hay []any, all bool) bool {
+	for _, n := range needles {
+		if n == nil {
+			if all {
+				return false
+			}
+			continue
+		}
+		found := false
+		for _, h := range hay {
+			if h != nil && compare(elem, n, h) == 0 {
+				found = true
+				break
+			}
+		}
+		if found && !all {
+			return true
+		}
+		if !found && all {
+			return false
+		}
+	}
+	return all
+}
+
+// arrayBinaryOp builds the resolved operator: the operands of types l and
+// r are coerced to the declared left and right types, NULL operands give
+// NULL unless nullable, and eval sees the coerced datums.
+func arrayBinaryOp(op string, l, r, left, right Type, nullable bool, eval opFunc) (*BinaryOp, error) {
+	cl, err := lookupCast(l, left, CastImplicit)
+	if err != nil {
+		return nil, err
+	}
+	cr, err := lookupCast(r, right, CastImplicit)
+	if err != nil {
+		return nil, err
+	}
+	evalEnv := func(env *Env, a, b any) (any, error) {
+		if !nullable && (a == nil || b == nil) {
+			return nil, nil
+		}
+		var err error
+		if a != nil {
+			if a, err = cl(env, a); err != nil {
+				return nil, err
+			}
+		}
+		if b != nil {
+			if b, err = cr(env, b); err != nil {
+				return nil, err
+			}
+		}
+		return eval(env, a, b)
+	}
+	result := Bool
+	if op == "||" {
+		result = left
+		if !left.IsArray() {
+			result = right
+		}
+	}
+	return &BinaryOp{
+		Name: op, Left: left, Right: right, Result: result,
+		Eval:    func(a, b any) (any, error) { return evalEnv(nil, a, b) },
+		EvalEnv: evalEnv,
+	}, nil
+}
+
+// resolveArrayConcat resolves || with an array operand: array || array
+// (array_cat), array || element (array_append) and element || array
+// (array_prepend), the elements taking their common type
+// (anycompatiblearray); an unknown literal beside an array is an array.
+func resolveArrayConcat(l, r Type) (*BinaryOp, error) {
+	le, lArr := l.Elem()
+	re, rArr := r.Elem()
+	elemOf := func(t Type, isArr bool, e Type) Type {
+		if isArr {
+			return Type{e.Oid, -1}
+		}
+		return Type{t.Oid, -1}
+	}
+	lElem, rElem := elemOf(l, lArr, le), elemOf(r, rArr, re)
+	if !lArr {
+		if l.Oid == OidUnknown {
+			lElem, lArr = rElem, true
+		}
+	}
+	if !rArr {
+		if r.Oid == OidUnknown {
+			rElem, rArr = lElem, true
+		}
+	}
+	elem, err := commonType("||", []Type{lElem, rElem})
+	if err != nil || !canCoerce(lElem, elem, CastImplicit) || !canCoerce(rElem, elem, CastImplicit) {
+		return nil, operatorError("||", &l, &r, false)
+	}
+	arr, ok := ArrayOf(elem)
+	if !ok {
+		return nil, operatorError("||", &l, &r, false)
+	}
+	left, right := arr, arr
+	if !lArr {
+		left = elem
+	}
+	if !rArr {
+		right = elem
+	}
+	// array_cat takes a NULL array as empty; array_append and
+	// array_prepend add a NULL element and take a NULL array as empty.
+	return arrayBinaryOp("||", l, r, left, right, true, func(_ *Env, a, b any) (any, error) {
+		if a == nil && b == nil && (lArr || rArr) && lArr == rArr {
+			return nil, nil
+		}
+		return concatArrays(a, b, lArr, rArr), nil
+	})
+}
+
+// concatArrays joins two arrays, or an array and an element; a nil array
+// counts as empty, a nil element is a NULL element.
+func concatArrays(a, b any, aArr, bArr bool) []any {
+	out := []any{}
+	if aArr {
+		if a != nil {
+			out = append(out, a.([]any)...)
+		}
+	} else {
+		out = append(out, a)
+	}
+	if bArr {
+		if b != nil {
+			out = append(out, b.([]any)...)
+		}
+		return out
+	}
+	return append(out, b)
+}
