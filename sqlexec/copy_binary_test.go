@@ -24,7 +24,9 @@ func (wireCodec) AppendBinary(buf []byte, oid uint32, v any) ([]byte, error) {
 	return wire.AppendBinary(buf, oid, v)
 }
 
-func (wireCodec) DecodeBinary(oid uint32, src []byte) (any, error) { return wire.DecodeBinary(oid, src) }
+func (wireCodec) DecodeBinary(oid uint32, src []byte) (any, error) {
+	return wire.DecodeBinary(oid, src)
+}
 
 // copyStream builds a binary COPY stream: the header, then parts appended
 // raw (tuples built with tuple, or deliberately broken bytes).
