@@ -52,6 +52,9 @@ type catalog struct {
 	nextOID uint32
 	schemas map[string]*schemaDesc
 	tables  map[uint32]*tableDesc
+	// comments holds COMMENT ON's text by object, as pg_description
+	// does; an object's comments go when it is dropped.
+	comments map[commentKey]string
 }
 
 type schemaDesc struct {
@@ -131,7 +134,7 @@ type fkDesc struct {
 }
 
 func newCatalog() *catalog {
-	c := &catalog{nextOID: firstUserOID, schemas: map[string]*schemaDesc{}, tables: map[uint32]*tableDesc{}}
+	c := &catalog{nextOID: firstUserOID, schemas: map[string]*schemaDesc{}, tables: map[uint32]*tableDesc{}, comments: map[commentKey]string{}}
 	c.schemas["public"] = &schemaDesc{name: "public", oid: oidPublic, tables: map[string]*tableDesc{}, seqs: map[string]*sequence{}, indexes: map[string]*indexDesc{}}
 	return c
 }
@@ -154,6 +157,10 @@ func (c *catalog) clone() *catalog {
 	}
 	for k, t := range c.tables {
 		n.tables[k] = t
+	}
+	n.comments = make(map[commentKey]string, len(c.comments))
+	for k, v := range c.comments {
+		n.comments[k] = v
 	}
 	return n
 }

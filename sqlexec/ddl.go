@@ -74,6 +74,8 @@ func ddlTag(n *pg_query.Node) string {
 			return "ALTER SEQUENCE"
 		}
 		return "ALTER TABLE"
+	case *pg_query.Node_CommentStmt:
+		return "COMMENT"
 	}
 	return "DDL"
 }
@@ -124,6 +126,8 @@ func (d *ddl) run(n *pg_query.Node, full string) error {
 		return d.rename(v.RenameStmt)
 	case *pg_query.Node_AlterOwnerStmt:
 		return d.alterOwner(v.AlterOwnerStmt)
+	case *pg_query.Node_CommentStmt:
+		return d.comment(v.CommentStmt)
 	}
 	return pgerror.Unsupported("statement " + nodeKind(n))
 }

@@ -220,16 +220,19 @@ func (d *ddl) dropColumn(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 	}); err != nil {
 		return err
 	}
+	d.cat.dropColumnComment(t.oid, t.cols[i].attnum)
 	t.cols = append(t.cols[:i:i], t.cols[i+1:]...)
 	for _, ix := range old {
 		cols, ok := shift(ix.cols)
 		if !ok {
+			d.cat.dropComments(ix.oid)
 			continue
 		}
 		nix, err := d.addIndex(t, ix.name, cols, ix.unique, ix.constraint)
 		if err != nil {
 			return err
 		}
+		d.cat.moveComments(ix.oid, nix.oid)
 		if ix == d.cat.tables[t.oid].pkIndex {
 			t.pkIndex = nix
 		}
@@ -276,6 +279,7 @@ func (d *ddl) dropConstraint(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 		_ = d.store().DropIndex(ix.id)
 		t.indexes = removeIndex(t.indexes, ix)
 		delete(d.cat.schemas[t.schema].indexes, ix.name)
+		d.cat.dropComments(ix.oid)
 		t.pk, t.pkName, t.pkIndex = nil, "", nil
 		return nil
 	}
@@ -284,6 +288,7 @@ func (d *ddl) dropConstraint(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 			_ = d.store().DropIndex(ix.id)
 			t.indexes = removeIndex(t.indexes, ix)
 			delete(d.cat.schemas[t.schema].indexes, ix.name)
+			d.cat.dropComments(ix.oid)
 			return nil
 		}
 	}
@@ -480,6 +485,7 @@ func (d *ddl) alterColumnType(b *binder, t *tableDesc, cmd *pg_query.AlterTableC
 		if err != nil {
 			return err
 		}
+		d.cat.moveComments(ix.oid, nix.oid)
 		if t.pkIndex == ix {
 			t.pkIndex = nix
 		}
@@ -494,6 +500,7 @@ func (d *ddl) dropOwnedSequences(t *tableDesc, attnum int16) {
 	for n, q := range sc.seqs {
 		if owner, col := q.owner(); owner == t.oid && col == attnum {
 			delete(sc.seqs, n)
+			d.cat.dropComments(q.oid)
 		}
 	}
 }

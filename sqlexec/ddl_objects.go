@@ -91,6 +91,7 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 			}
 			t.indexes = removeIndex(t.indexes, ix)
 			delete(sc.indexes, ix.name)
+			d.cat.dropComments(ix.oid)
 			d.cat.putTable(t)
 		}
 		return nil
@@ -105,13 +106,11 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 				}
 				return pgerror.Newf(pgerror.UndefinedTable, "sequence \"%s\" does not exist", name)
 			}
-			if owner, _ := q.owner(); owner != 0 && d.cat.tables[owner] != nil && !cascade {
-				t := d.cat.tables[owner]
-				return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop sequence %s because other objects depend on it", q.name).
-					WithDetail("default value for a column of table %s depends on sequence %s", t.name, q.name).
-					WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+			if err := d.dropSequenceDependents(q, cascade); err != nil {
+				return err
 			}
 			delete(d.cat.schemas[q.schema].seqs, q.name)
+			d.cat.dropComments(q.oid)
 		}
 		return nil
 	case pg_query.ObjectType_OBJECT_SCHEMA:
@@ -151,6 +150,10 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 				}
 				d.dropTable(t)
 			}
+			for _, q := range sc.seqs {
+				d.cat.dropComments(q.oid)
+			}
+			d.cat.dropComments(sc.oid)
 			delete(d.cat.schemas, name)
 		}
 		return nil
@@ -165,6 +168,101 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 		return pgerror.Unsupported("views")
 	}
 	return pgerror.Unsupported("DROP " + strings.TrimPrefix(ds.RemoveType.String(), "OBJECT_"))
+}
+
+// sequenceUser is a column whose DEFAULT calls nextval of a sequence.
+type sequenceUser struct {
+	table *tableDesc
+	col   int
+}
+
+// sequenceUsers returns the columns whose DEFAULT calls nextval of q, in
+// table and column order: PostgreSQL's dependencies of a sequence that
+// DROP SEQUENCE refuses to break without CASCADE. A column that only owns
+// the sequence (OWNED BY) is not among them.
+func (d *ddl) sequenceUsers(q *sequence) []sequenceUser {
+	var out []sequenceUser
+	for _, t := range sortedTables(d.cat) {
+		for i, col := range t.cols {
+			if d.defaultUses(col.def, q) {
+				out = append(out, sequenceUser{table: t, col: i})
+			}
+		}
+	}
+	return out
+}
+
+// defaultUses reports whether a DEFAULT expression calls nextval of q with
+// a constant name (nextval('s'), nextval('s'::regclass)), the calls whose
+// sequence PostgreSQL records as a dependency.
+func (d *ddl) defaultUses(def *pg_query.Node, q *sequence) bool {
+	uses := false
+	walk(def, func(n *pg_query.Node) bool {
+		fc := n.GetFuncCall()
+		if uses || fc == nil || len(fc.Args) != 1 || len(fc.Funcname) == 0 || fc.Funcname[len(fc.Funcname)-1].GetString_().GetSval() != "nextval" {
+			return !uses
+		}
+		arg := fc.Args[0]
+		if tc := arg.GetTypeCast(); tc != nil {
+			arg = tc.Arg
+		}
+		if c := arg.GetAConst(); c != nil && c.GetSval() != nil {
+			if found, err := d.s.findSequence(d.cat, c.GetSval().Sval); err == nil && found == q {
+				uses = true
+			}
+		}
+		return !uses
+	})
+	return uses
+}
+
+// dropSequenceDependents checks what depends on q before DROP SEQUENCE as
+// PostgreSQL does: an identity column's sequence cannot be dropped at all
+// (the column requires it); columns whose DEFAULT calls nextval(q) block
+// the drop unless cascade, which drops those defaults with a NOTICE.
+func (d *ddl) dropSequenceDependents(q *sequence, cascade bool) error {
+	if owner, attnum := q.owner(); owner != 0 && d.cat.tables[owner] != nil {
+		t := d.cat.tables[owner]
+		for _, col := range t.cols {
+			if col.attnum == attnum && col.identity != 0 {
+				return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop sequence %s because column %s of table %s requires it", q.name, col.name, t.name).
+					WithHint("You can drop column %s of table %s instead.", col.name, t.name)
+			}
+		}
+	}
+	users := d.sequenceUsers(q)
+	if len(users) == 0 {
+		return nil
+	}
+	lines := make([]string, len(users))
+	for i, u := range users {
+		lines[i] = fmt.Sprintf("default value for column %s of table %s", u.table.cols[u.col].name, u.table.name)
+	}
+	if !cascade {
+		for i := range lines {
+			lines[i] += " depends on sequence " + q.name
+		}
+		return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop sequence %s because other objects depend on it", q.name).
+			WithDetail("%s", strings.Join(lines, "\n")).
+			WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+	}
+	for _, u := range users {
+		t := d.cat.tables[u.table.oid].clone()
+		col := *t.cols[u.col]
+		col.def = nil
+		t.cols[u.col] = &col
+		d.cat.putTable(t)
+	}
+	if len(users) == 1 {
+		d.notice(pgerror.SuccessfulCompletion, "drop cascades to %s", lines[0])
+		return nil
+	}
+	for i := range lines {
+		lines[i] = "drop cascades to " + lines[i]
+	}
+	d.notice(pgerror.SuccessfulCompletion, "drop cascades to %d other objects", len(users))
+	d.notices[len(d.notices)-1].Detail = strings.Join(lines, "\n")
+	return nil
 }
 
 func removeIndex(ixs []*indexDesc, ix *indexDesc) []*indexDesc {
@@ -183,12 +281,15 @@ func (d *ddl) dropTable(t *tableDesc) {
 	sc := d.cat.schemas[t.schema]
 	delete(sc.tables, t.name)
 	delete(d.cat.tables, t.oid)
+	d.cat.dropComments(t.oid)
 	for _, ix := range t.indexes {
 		delete(sc.indexes, ix.name)
+		d.cat.dropComments(ix.oid)
 	}
 	for n, q := range sc.seqs {
 		if q.ownedByTable(t.oid) {
 			delete(sc.seqs, n)
+			d.cat.dropComments(q.oid)
 		}
 	}
 }

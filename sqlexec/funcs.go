@@ -47,6 +47,9 @@ func (b *binder) funcCall(sc *scope, fc *pg_query.FuncCall) (*scalar, error) {
 	if fc.FuncVariadic {
 		return nil, b.errAt(pgerror.Unsupported("VARIADIC"), fc.Location)
 	}
+	if name == "unnest" || name == "generate_series" {
+		return nil, b.errAt(pgerror.Unsupported("set-returning function "+name+" outside FROM (write FROM "+name+"(...))"), fc.Location)
+	}
 	if e, ok, err := b.sessionFunc(sc, name, fc.Args, fc.Location); ok || err != nil {
 		return e, err
 	}
@@ -461,6 +464,9 @@ func (b *binder) catalogFunc(sc *scope, name string, argNodes []*pg_query.Node, 
 			if name == "pg_size_pretty" || name == "pg_encoding_to_char" || name == "format_type" && i == 1 {
 				want = types.Int8
 			}
+			if name == "col_description" && i == 1 {
+				want = types.Int4
+			}
 			if e, err = b.coerce(e, want, types.CastImplicit); err != nil {
 				return nil, true, err
 			}
@@ -509,7 +515,27 @@ func (b *binder) catalogFunc(sc *scope, name string, argNodes []*pg_query.Node, 
 	case "pg_table_size", "pg_relation_size", "pg_total_relation_size":
 		out.typ = types.Int8
 		out.eval = constEval(int64(0))
-	case "obj_description", "col_description", "shobj_description":
+	case "obj_description", "col_description":
+		out.typ = types.Text
+		out.eval = func(x *execCtx) (any, error) {
+			o, err := eval0(x)
+			if err != nil || o == nil {
+				return nil, err
+			}
+			var second any
+			if len(args) == 2 {
+				if second, err = args[1].eval(x); err != nil || second == nil {
+					return nil, err
+				}
+			}
+			c, _ := x.s.engine.snapshot()
+			if name == "col_description" {
+				return commentOf(c, o.(int64), "pg_class", second.(int64)), nil
+			}
+			class, _ := second.(string)
+			return commentOf(c, o.(int64), class, 0), nil
+		}
+	case "shobj_description":
 		out.typ = types.Text
 		out.eval = constEval(nil)
 	case "format_type":

@@ -15,33 +15,65 @@ import (
 )
 
 // settingDef describes a session setting (a GUC): its default, whether the
-// server reports it with ParameterStatus, and how SET normalises its value.
+// server reports it with ParameterStatus, when it may change, and how SET
+// normalises its value.
 type settingDef struct {
 	name     string // canonical spelling, as SHOW ALL and ParameterStatus print it
 	def      string
 	reported bool
-	readOnly bool
+	context  settingContext
 	// normalize checks and canonicalises a new value; nil accepts any text.
 	normalize func(string) (string, error)
+}
+
+// settingContext is when a parameter may change, as pg_settings.context
+// tells PostgreSQL's apart. A session may SET only ctxUser parameters;
+// SET and RESET of the others fail with 55P02 and the message PostgreSQL
+// gives for their context.
+type settingContext int
+
+const (
+	ctxUser       settingContext = iota // user and superuser: SET changes it
+	ctxInternal                         // fixed when PostgreSQL was built or the cluster initialised
+	ctxPostmaster                       // set at server start
+	ctxSighup                           // set in the configuration file, reread on SIGHUP
+	ctxBackend                          // backend and superuser-backend: set at connection start
+)
+
+// readOnly reports whether a session cannot change the parameter.
+func (d *settingDef) readOnly() bool { return d.context != ctxUser }
+
+// cannotChange is PostgreSQL's error for SET or RESET of a parameter a
+// session cannot change.
+func (d *settingDef) cannotChange() error {
+	why := map[settingContext]string{ctxInternal: "cannot be changed", ctxPostmaster: "cannot be changed without restarting the server",
+		ctxSighup: "cannot be changed now", ctxBackend: "cannot be set after connection start"}[d.context]
+	return pgerror.Newf(pgerror.CantChangeRuntimeParam, "parameter \"%s\" %s", d.name, why)
+}
+
+// fixedSetting is a parameter of context ctx that sessions cannot change,
+// with the value SHOW gives on a server initdb made.
+func fixedSetting(ctx settingContext, name, value string) *settingDef {
+	return &settingDef{name: name, def: value, context: ctx}
 }
 
 // settingDefs lists the settings fickle knows, by lower-case name.
 var settingDefs = func() map[string]*settingDef {
 	defs := []*settingDef{
-		{name: "server_version", def: "15.0", reported: true, readOnly: true},
-		{name: "server_version_num", def: "150000", readOnly: true},
-		{name: "server_encoding", def: "UTF8", reported: true, readOnly: true},
+		{name: "server_version", def: "15.0", reported: true, context: ctxInternal},
+		{name: "server_version_num", def: "150000", context: ctxInternal},
+		{name: "server_encoding", def: "UTF8", reported: true, context: ctxInternal},
 		{name: "client_encoding", def: "UTF8", reported: true, normalize: normEncoding},
 		{name: "DateStyle", def: "ISO, MDY", reported: true, normalize: normDateStyle},
 		{name: "IntervalStyle", def: "postgres", reported: true, normalize: normOneOf("postgres")},
 		{name: "TimeZone", def: "UTC", reported: true, normalize: normTimeZone},
-		{name: "integer_datetimes", def: "on", reported: true, readOnly: true},
+		{name: "integer_datetimes", def: "on", reported: true, context: ctxInternal},
 		{name: "standard_conforming_strings", def: "on", reported: true, normalize: normOneOf("on")},
-		{name: "is_superuser", def: "on", reported: true, readOnly: true},
-		{name: "session_authorization", def: "postgres", reported: true, readOnly: true},
+		{name: "is_superuser", def: "on", reported: true, context: ctxInternal},
+		{name: "session_authorization", def: "postgres", reported: true, context: ctxInternal},
 		{name: "application_name", def: "", reported: true},
 		{name: "default_transaction_read_only", def: "off", reported: true, normalize: normBool},
-		{name: "in_hot_standby", def: "off", reported: true, readOnly: true},
+		{name: "in_hot_standby", def: "off", reported: true, context: ctxInternal},
 		{name: "search_path", def: `"$user", public`},
 		{name: "statement_timeout", def: "0", normalize: normDuration},
 		{name: "lock_timeout", def: "0", normalize: normDuration},
@@ -52,14 +84,14 @@ var settingDefs = func() map[string]*settingDef {
 		{name: "extra_float_digits", def: "1", normalize: normIntRange(-15, 3)},
 		{name: "client_min_messages", def: "notice", normalize: normOneOf("debug5", "debug4", "debug3", "debug2", "debug1", "log", "notice", "warning", "error")},
 		{name: "bytea_output", def: "hex", normalize: normOneOf("hex")},
-		{name: "max_identifier_length", def: "63", readOnly: true},
+		{name: "max_identifier_length", def: "63", context: ctxInternal},
 		enumSetting("synchronous_commit", "on", "local", "remote_write", "remote_apply", "on", "off"),
 		boolSetting("row_security", "on"),
 		{name: "lc_messages", def: "C"},
 		{name: "lc_monetary", def: "C"},
 		{name: "lc_numeric", def: "C"},
 		{name: "lc_time", def: "C"},
-		{name: "datestyle_order", def: "MDY", readOnly: true},
+		{name: "datestyle_order", def: "MDY", context: ctxInternal},
 		{name: "timezone_abbreviations", def: "Default"},
 		{name: "fickle.isolation", def: "", normalize: normFickleLevel},
 		{name: "fickle.strategy", def: "adversarial", normalize: normOneOf("adversarial", "latest", "random", "oldest")},
@@ -228,6 +260,86 @@ var settingDefs = func() map[string]*settingDef {
 		enumSetting("xmlbinary", "base64", "base64", "hex"),
 		enumSetting("xmloption", "content", "content", "document"),
 		boolSetting("zero_damaged_pages", "off"),
+
+		// PostgreSQL 15's parameters a session can show but not set,
+		// which tools and drivers ask for: fixed when the server was built
+		// or initialised, set at its start, in its configuration file, or
+		// at connection start. Their values are those of a server initdb
+		// made; those that name files, ports or the machine are left out.
+		fixedSetting(ctxInternal, "block_size", "8192"),
+		fixedSetting(ctxInternal, "data_checksums", "off"),
+		fixedSetting(ctxInternal, "data_directory_mode", "0700"),
+		fixedSetting(ctxInternal, "debug_assertions", "off"),
+		fixedSetting(ctxInternal, "lc_collate", "C"),
+		fixedSetting(ctxInternal, "lc_ctype", "C"),
+		fixedSetting(ctxInternal, "max_function_args", "100"),
+		fixedSetting(ctxInternal, "max_index_keys", "32"),
+		fixedSetting(ctxInternal, "segment_size", "1GB"),
+		fixedSetting(ctxInternal, "wal_block_size", "8192"),
+		fixedSetting(ctxInternal, "wal_segment_size", "16MB"),
+		fixedSetting(ctxPostmaster, "archive_mode", "off"),
+		fixedSetting(ctxPostmaster, "autovacuum_freeze_max_age", "200000000"),
+		fixedSetting(ctxPostmaster, "autovacuum_max_workers", "3"),
+		fixedSetting(ctxPostmaster, "autovacuum_multixact_freeze_max_age", "400000000"),
+		fixedSetting(ctxPostmaster, "cluster_name", ""),
+		fixedSetting(ctxPostmaster, "dynamic_shared_memory_type", "posix"),
+		fixedSetting(ctxPostmaster, "hot_standby", "on"),
+		fixedSetting(ctxPostmaster, "huge_pages", "try"),
+		fixedSetting(ctxPostmaster, "logging_collector", "off"),
+		fixedSetting(ctxPostmaster, "max_connections", "100"),
+		fixedSetting(ctxPostmaster, "max_files_per_process", "1000"),
+		fixedSetting(ctxPostmaster, "max_locks_per_transaction", "64"),
+		fixedSetting(ctxPostmaster, "max_logical_replication_workers", "4"),
+		fixedSetting(ctxPostmaster, "max_pred_locks_per_transaction", "64"),
+		fixedSetting(ctxPostmaster, "max_prepared_transactions", "0"),
+		fixedSetting(ctxPostmaster, "max_replication_slots", "10"),
+		fixedSetting(ctxPostmaster, "max_wal_senders", "10"),
+		fixedSetting(ctxPostmaster, "max_worker_processes", "8"),
+		fixedSetting(ctxPostmaster, "old_snapshot_threshold", "-1"),
+		fixedSetting(ctxPostmaster, "shared_buffers", "128MB"),
+		fixedSetting(ctxPostmaster, "shared_memory_type", "mmap"),
+		fixedSetting(ctxPostmaster, "shared_preload_libraries", ""),
+		fixedSetting(ctxPostmaster, "superuser_reserved_connections", "3"),
+		fixedSetting(ctxPostmaster, "track_activity_query_size", "1kB"),
+		fixedSetting(ctxPostmaster, "track_commit_timestamp", "off"),
+		fixedSetting(ctxPostmaster, "wal_buffers", "4MB"),
+		fixedSetting(ctxPostmaster, "wal_level", "replica"),
+		fixedSetting(ctxPostmaster, "wal_log_hints", "off"),
+		fixedSetting(ctxSighup, "archive_command", "(disabled)"),
+		fixedSetting(ctxSighup, "archive_timeout", "0"),
+		fixedSetting(ctxSighup, "authentication_timeout", "1min"),
+		fixedSetting(ctxSighup, "autovacuum", "on"),
+		fixedSetting(ctxSighup, "autovacuum_analyze_scale_factor", "0.1"),
+		fixedSetting(ctxSighup, "autovacuum_analyze_threshold", "50"),
+		fixedSetting(ctxSighup, "autovacuum_naptime", "1min"),
+		fixedSetting(ctxSighup, "autovacuum_vacuum_cost_delay", "2ms"),
+		fixedSetting(ctxSighup, "autovacuum_vacuum_cost_limit", "-1"),
+		fixedSetting(ctxSighup, "autovacuum_vacuum_scale_factor", "0.2"),
+		fixedSetting(ctxSighup, "autovacuum_vacuum_threshold", "50"),
+		fixedSetting(ctxSighup, "autovacuum_work_mem", "-1"),
+		fixedSetting(ctxSighup, "bgwriter_delay", "200ms"),
+		fixedSetting(ctxSighup, "checkpoint_completion_target", "0.9"),
+		fixedSetting(ctxSighup, "checkpoint_timeout", "5min"),
+		fixedSetting(ctxSighup, "checkpoint_warning", "30s"),
+		fixedSetting(ctxSighup, "fsync", "on"),
+		fixedSetting(ctxSighup, "full_page_writes", "on"),
+		fixedSetting(ctxSighup, "hot_standby_feedback", "off"),
+		fixedSetting(ctxSighup, "log_checkpoints", "on"),
+		fixedSetting(ctxSighup, "log_destination", "stderr"),
+		fixedSetting(ctxSighup, "log_line_prefix", "%m [%p] "),
+		fixedSetting(ctxSighup, "max_wal_size", "1GB"),
+		fixedSetting(ctxSighup, "min_wal_size", "80MB"),
+		fixedSetting(ctxSighup, "primary_conninfo", ""),
+		fixedSetting(ctxSighup, "restart_after_crash", "on"),
+		fixedSetting(ctxSighup, "ssl", "off"),
+		fixedSetting(ctxSighup, "synchronous_standby_names", ""),
+		fixedSetting(ctxSighup, "wal_keep_size", "0"),
+		fixedSetting(ctxSighup, "wal_sync_method", "fdatasync"),
+		fixedSetting(ctxSighup, "wal_writer_delay", "200ms"),
+		fixedSetting(ctxBackend, "ignore_system_indexes", "off"),
+		fixedSetting(ctxBackend, "log_connections", "off"),
+		fixedSetting(ctxBackend, "log_disconnections", "off"),
+		fixedSetting(ctxBackend, "post_auth_delay", "0"),
 	}
 	m := make(map[string]*settingDef, len(defs))
 	for _, d := range defs {
@@ -266,7 +378,7 @@ func newSettings(info SessionInfo, overrides map[string]string) settings {
 	for _, k := range keys {
 		lk := strings.ToLower(k)
 		d := settingDefs[lk]
-		if d == nil || d.readOnly {
+		if d == nil || d.readOnly() {
 			continue
 		}
 		v := info.StartupParams[k]
@@ -299,8 +411,8 @@ func (s *settings) set(name, value string, local bool) error {
 			return pgerror.Newf(pgerror.UndefinedObject, "unrecognized configuration parameter %q", name)
 		}
 	} else {
-		if d.readOnly {
-			return pgerror.Newf(pgerror.CantChangeRuntimeParam, "parameter %q cannot be changed", d.name)
+		if d.readOnly() {
+			return d.cannotChange()
 		}
 		if d.normalize != nil {
 			nv, err := d.normalize(value)

@@ -11,7 +11,7 @@ import (
 // ALL and SHOW of an untouched parameter agree with SET of the default.
 func TestSettingDefaultsAreCanonical(t *testing.T) {
 	for key, d := range settingDefs {
-		if d.normalize == nil || d.readOnly || d.def == "" && key == "fickle.isolation" {
+		if d.normalize == nil || d.readOnly() || d.def == "" && key == "fickle.isolation" {
 			continue
 		}
 		got, err := d.normalize(d.def)

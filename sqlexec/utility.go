@@ -41,7 +41,7 @@ func (b *binder) setPlan(vs *pg_query.VariableSetStmt) (*stmtPlan, error) {
 	case pg_query.VariableSetKind_VAR_RESET_ALL:
 		return &stmtPlan{noTxn: true, exec: func(x *execCtx) (*Result, error) {
 			for k, d := range settingDefs {
-				if !d.readOnly {
+				if !d.readOnly() {
 					_ = x.s.settings.set(k, d.def, false)
 				}
 			}

@@ -1,0 +1,188 @@
+package sqlexec
+
+import (
+	"sort"
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// commentKey names what a comment describes as pg_description does: the
+// catalog the object lives in (pg_class for relations, pg_namespace for
+// schemas), the object's OID, and for a column its attnum (0 otherwise).
+type commentKey struct {
+	classOID uint32
+	objOID   uint32
+	subID    int32
+}
+
+// setComment records text as the comment of key; empty text removes it,
+// as COMMENT ... IS NULL and IS with an empty string do in PostgreSQL.
+func (c *catalog) setComment(key commentKey, text string) {
+	if text == "" {
+		delete(c.comments, key)
+		return
+	}
+	c.comments[key] = text
+}
+
+// dropComments removes the comments of the object with the OID, its
+// columns' included: the object is being dropped.
+func (c *catalog) dropComments(objOID uint32) {
+	for k := range c.comments {
+		if k.objOID == objOID {
+			delete(c.comments, k)
+		}
+	}
+}
+
+// moveComments gives the comments of the object with OID from to the one
+// with OID to: an index rebuilt under a new OID keeps its comment.
+func (c *catalog) moveComments(from, to uint32) {
+	for k, v := range c.comments {
+		if k.objOID == from {
+			delete(c.comments, k)
+			c.comments[commentKey{classOID: k.classOID, objOID: to, subID: k.subID}] = v
+		}
+	}
+}
+
+// dropColumnComment removes the comment of column attnum of table oid.
+func (c *catalog) dropColumnComment(table uint32, attnum int16) {
+	delete(c.comments, commentKey{classOID: oidPgClass, objOID: table, subID: int32(attnum)})
+}
+
+// sortedComments returns the comments as pg_description rows, ordered by
+// object, catalog and column.
+func (c *catalog) sortedComments() []commentKey {
+	keys := make([]commentKey, 0, len(c.comments))
+	for k := range c.comments {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		a, b := keys[i], keys[j]
+		if a.objOID != b.objOID {
+			return a.objOID < b.objOID
+		}
+		if a.classOID != b.classOID {
+			return a.classOID < b.classOID
+		}
+		return a.subID < b.subID
+	})
+	return keys
+}
+
+// comment runs COMMENT ON for the objects fickle has: tables, columns,
+// indexes, sequences and schemas. It fails as PostgreSQL does when the
+// object is missing or of another kind (views, which fickle lacks, are
+// never found).
+func (d *ddl) comment(cs *pg_query.CommentStmt) error {
+	switch cs.Objtype {
+	case pg_query.ObjectType_OBJECT_SCHEMA:
+		name := cs.Object.GetString_().GetSval()
+		sc := d.cat.schemas[name]
+		if sc == nil {
+			return pgerror.Newf(pgerror.InvalidSchemaName, "schema \"%s\" does not exist", name)
+		}
+		d.cat.setComment(commentKey{classOID: oidPgNamespace, objOID: sc.oid}, cs.Comment)
+		return nil
+	case pg_query.ObjectType_OBJECT_TABLE, pg_query.ObjectType_OBJECT_INDEX, pg_query.ObjectType_OBJECT_SEQUENCE, pg_query.ObjectType_OBJECT_VIEW:
+		parts := strs(cs.Object.GetList().GetItems())
+		oid, kind, err := d.commentRelation(parts)
+		if err != nil {
+			return err
+		}
+		want := map[pg_query.ObjectType]relationKind{pg_query.ObjectType_OBJECT_TABLE: relTable, pg_query.ObjectType_OBJECT_INDEX: relIndex,
+			pg_query.ObjectType_OBJECT_SEQUENCE: relSequence, pg_query.ObjectType_OBJECT_VIEW: relView}[cs.Objtype]
+		if kind != want {
+			article := map[relationKind]string{relTable: "a table", relIndex: "an index", relSequence: "a sequence", relView: "a view"}[want]
+			return pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not %s", parts[len(parts)-1], article)
+		}
+		d.cat.setComment(commentKey{classOID: oidPgClass, objOID: oid}, cs.Comment)
+		return nil
+	case pg_query.ObjectType_OBJECT_COLUMN:
+		parts := strs(cs.Object.GetList().GetItems())
+		if len(parts) < 2 {
+			return pgerror.New(pgerror.SyntaxError, "column name must be qualified")
+		}
+		rel, col := parts[:len(parts)-1], parts[len(parts)-1]
+		oid, kind, err := d.commentRelation(rel)
+		if err != nil {
+			return err
+		}
+		relName := rel[len(rel)-1]
+		if kind != relTable {
+			what := map[relationKind]string{relIndex: "indexes", relSequence: "sequences"}[kind]
+			return pgerror.Newf(pgerror.WrongObjectType, "cannot set comment on relation \"%s\"", relName).
+				WithDetail("This operation is not supported for %s.", what)
+		}
+		t := d.cat.tables[oid]
+		i := t.colIndex(col)
+		if i < 0 {
+			return pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", col, relName)
+		}
+		d.cat.setComment(commentKey{classOID: oidPgClass, objOID: oid, subID: int32(t.cols[i].attnum)}, cs.Comment)
+		return nil
+	}
+	return pgerror.Unsupported("COMMENT ON " + strings.ReplaceAll(strings.TrimPrefix(cs.Objtype.String(), "OBJECT_"), "_", " "))
+}
+
+// commentRelation resolves the relation a COMMENT names, along the search
+// path unless qualified, to its OID and kind.
+func (d *ddl) commentRelation(parts []string) (uint32, relationKind, error) {
+	name := parts[len(parts)-1]
+	path := d.s.searchPath()
+	switch len(parts) {
+	case 1:
+	case 2:
+		if parts[0] != "pg_catalog" && d.cat.schemas[parts[0]] == nil {
+			return 0, 0, pgerror.Newf(pgerror.InvalidSchemaName, "schema \"%s\" does not exist", parts[0])
+		}
+		path = parts[:1]
+	default:
+		return 0, 0, pgerror.Unsupported("COMMENT ON a name with a database part")
+	}
+	oid, kind, ok := relationLookup(d.cat, path, name)
+	if !ok {
+		return 0, 0, pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", strings.Join(parts, "."))
+	}
+	if d.cat.tables[uint32(oid)] == nil && kind == relTable {
+		return 0, 0, pgerror.Unsupported("comments on system catalogs")
+	}
+	return uint32(oid), kind, nil
+}
+
+func init() {
+	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_description",
+		cols: []vcol{{"objoid", types.OidType}, {"classoid", types.OidType}, {"objsubid", types.Int4}, {"description", types.Text}},
+		rows: func(s *Session, c *catalog) [][]any {
+			var out [][]any
+			for _, k := range c.sortedComments() {
+				out = append(out, []any{int64(k.objOID), int64(k.classOID), int64(k.subID), c.comments[k]})
+			}
+			return out
+		}})
+}
+
+// commentOf answers obj_description and col_description: the comment on
+// the object with the OID in the catalog named class (pg_class or
+// pg_namespace; "" for any catalog, as the one-argument obj_description
+// looks), column subID, or nil.
+func commentOf(c *catalog, objOID int64, class string, subID int64) any {
+	if objOID < 0 || objOID > 1<<32-1 {
+		return nil
+	}
+	classes := map[string]uint32{"pg_class": oidPgClass, "pg_namespace": oidPgNamespace}
+	for _, cl := range []string{"pg_class", "pg_namespace"} {
+		if class != "" && class != cl {
+			continue
+		}
+		if v, ok := c.comments[commentKey{classOID: classes[cl], objOID: uint32(objOID), subID: int32(subID)}]; ok {
+			return v
+		}
+	}
+	return nil
+}
