@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 )
@@ -179,7 +180,9 @@ type elleRead struct {
 // are integers, unique per key). A list-append read's last element names
 // the write it read (an earlier element of the same transaction's appends
 // makes it an intermediate read); the longest list read of each key gives
-// its version order (History.VersionOrder), unless two lists read of the
+// a prefix of its version order (History.VersionOrder, marked in
+// History.VersionOrderPrefix: every append no read showed came after the
+// list's last element, as Elle infers), unless two lists read of the
 // key are not prefixes of one another: that is Elle's incompatible order,
 // recorded in History.IncompatibleOrders (a structural violation the
 // checker reports, naming the key and the two reads), and the key's order
@@ -334,7 +337,10 @@ func elleKey(b *Builder, keys map[any]KeyID, k any) (KeyID, error) {
 }
 
 // elleVersionOrder derives each key's version order from its longest list
-// read, when every list read of the key is a prefix of it. Otherwise some
+// read, when every list read of the key is a prefix of it, and marks it a
+// prefix: the list shows the first appends to the key, so any committed
+// append it does not show (its writer's :ok or :info, not :fail) was
+// installed after the list's last element. Otherwise some
 // read is not a prefix of the longest, and that pair is the key's
 // incompatible order: the first such read in the file, and the first
 // longest list.
@@ -371,6 +377,7 @@ func elleVersionOrder(name string, h *History, reads []elleRead) error {
 		return err
 	}
 	h.VersionOrder = make([][]TxnID, len(h.Keys))
+	h.VersionOrderPrefix = make([]bool, len(h.Keys))
 	for k, l := range longest {
 		if conflict[k] {
 			continue
@@ -385,9 +392,44 @@ func elleVersionOrder(name string, h *History, reads []elleRead) error {
 				order = append(order, t)
 			}
 		}
-		h.VersionOrder[k] = order
+		h.VersionOrder[k] = append(order, straddlers(h, k, order, l.list)...)
+		h.VersionOrderPrefix[k] = len(order) > 0
 	}
 	return nil
+}
+
+// straddlers returns the committed writers in key k's order, other than
+// its last, whose last append to k the longest list does not show: the
+// list shows an earlier append of theirs, and the unseen last one came
+// after the list's last element (Elle's inference for an unobserved
+// append), so their versions straddle the others' and the order lists
+// them again at its end, which closes a write cycle (G0) as Elle reports
+// one. The order they are listed in among themselves adds edges only
+// within that cycle.
+func straddlers(h *History, k KeyID, order []TxnID, list []int64) []TxnID {
+	if len(order) < 2 {
+		return nil
+	}
+	var out []TxnID
+	shown := make(map[int64]bool, len(list))
+	for _, v := range list {
+		shown[v] = true
+	}
+	for i, t := range order[:len(order)-1] {
+		if h.Txns[t].Outcome != Committed || slices.Contains(order[:i], t) || t == order[len(order)-1] {
+			continue
+		}
+		ops := h.Txns[t].Ops
+		for j := len(ops) - 1; j >= 0; j-- {
+			if ops[j].Kind == OpWrite && ops[j].Key == k {
+				if !shown[ops[j].Value] {
+					out = append(out, t)
+				}
+				break
+			}
+		}
+	}
+	return out
 }
 
 // isPrefix reports whether p is a prefix of l.

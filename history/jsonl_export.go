@@ -67,11 +67,7 @@ func WriteJSONL(out io.Writer, h *History, hdr Header) error {
 	for i := 1; i < len(h.CommitOrder); i++ {
 		w.CommitOrder(h.CommitOrder[i], h.CommitOrder[i-1])
 	}
-	for k, order := range h.VersionOrder {
-		if order != nil {
-			w.VersionOrder(h.Keys[k], order)
-		}
-	}
+	w.writeVersionOrders(h)
 	w.writeIncompatibleOrders(h)
 	return w.Close()
 }

@@ -5,6 +5,13 @@ import (
 	"strconv"
 )
 
+// The "order" event carries one key's History.VersionOrder, the writers
+// in the order their versions were installed, and with "prefix":true the
+// key's History.VersionOrderPrefix mark (every committed writer it does
+// not list came after its last):
+//
+//	{"e":"order","k":3,"ts":[5,7],"prefix":true}
+//
 // The "incompatible" event carries one of History.IncompatibleOrders
 // through the JSONL format: two list-append reads of key k whose lists are
 // not prefixes of one another (Elle's incompatible order, a structural
@@ -15,6 +22,61 @@ import (
 //
 // The writer emits it after every transaction, so that both reads exist
 // when the reader meets it.
+
+// VersionOrderPrefix is VersionOrder for an order that shows only the
+// first versions of k: every committed writer of k that it does not list
+// installed its version after the last one listed (see
+// History.VersionOrderPrefix).
+func (w *Writer) VersionOrderPrefix(k Key, order []TxnID) error {
+	return w.versionOrder(k, order, true)
+}
+
+// versionOrder writes an "order" event, marked a prefix with prefix.
+func (w *Writer) versionOrder(k Key, order []TxnID, prefix bool) error {
+	id := w.key(k)
+	b := appendField(w.start("order"), "k", id)
+	b = append(b, `,"ts":[`...)
+	for i, t := range order {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(t), 10)
+	}
+	b = append(b, ']')
+	if prefix {
+		b = append(b, `,"prefix":true`...)
+	}
+	w.buf = append(b, "}\n"...)
+	w.emit()
+	return w.err
+}
+
+// setVersionOrderPrefix marks (or unmarks) key k's version order as a
+// prefix, growing VersionOrderPrefix only when a key is marked.
+func (h *History) setVersionOrderPrefix(k KeyID, prefix bool) {
+	if !prefix && int(k) >= len(h.VersionOrderPrefix) {
+		return
+	}
+	for len(h.VersionOrderPrefix) <= int(k) {
+		h.VersionOrderPrefix = append(h.VersionOrderPrefix, false)
+	}
+	h.VersionOrderPrefix[k] = prefix
+}
+
+// writeVersionOrders writes every known version order of h, with its
+// prefix mark.
+func (w *Writer) writeVersionOrders(h *History) {
+	for k, order := range h.VersionOrder {
+		if order == nil || k >= len(h.Keys) {
+			continue
+		}
+		if k < len(h.VersionOrderPrefix) && h.VersionOrderPrefix[k] {
+			w.VersionOrderPrefix(h.Keys[k], order)
+		} else {
+			w.VersionOrder(h.Keys[k], order)
+		}
+	}
+}
 
 // IncompatibleOrder records that two list-append reads of key k are not
 // prefixes of one another (see History.IncompatibleOrders).

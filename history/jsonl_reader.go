@@ -154,6 +154,7 @@ type jsonlEvent struct {
 	e, name, table, level, sql, pred, outcome, code string
 	t, s, k, after, asof, start, end, v             int64
 	hasT, hasS, hasK, hasAfter, hasAsof, hasV, del  bool
+	prefix                                          bool // an order event's "prefix" member (jsonl_orders.go)
 	row                                             []byte
 	hasR, hasExcept                                 bool
 	filtered                                        []byte
@@ -203,6 +204,8 @@ func (jr *jsonlReader) event(line []byte) error {
 			ev.hasV = true
 		case "del":
 			ev.del, err = s.boolean()
+		case "prefix":
+			ev.prefix, err = s.boolean()
 		case "name":
 			ev.name, err = s.str()
 		case "table":
@@ -555,7 +558,8 @@ func hasJSONLHeader(b []byte) bool {
 }
 
 // versionOrder applies an order event: key k's versions were installed by
-// the listed transactions, in that order.
+// the listed transactions, in that order (with "prefix", before every
+// other committed writer of k).
 func (jr *jsonlReader) versionOrder(ev *jsonlEvent) error {
 	if !ev.hasK || ev.ts == nil {
 		return fmt.Errorf("order event without \"k\" and \"ts\"")
@@ -586,6 +590,7 @@ func (jr *jsonlReader) versionOrder(ev *jsonlEvent) error {
 		h.VersionOrder = append(h.VersionOrder, nil)
 	}
 	h.VersionOrder[k] = order
+	h.setVersionOrderPrefix(k, ev.prefix)
 	return nil
 }
 

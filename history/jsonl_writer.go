@@ -389,20 +389,7 @@ func (w *Writer) CommitOrder(t, after TxnID) error {
 // VersionOrder records the order in which the versions of key k were
 // installed, by writer, when the source of the history reveals it (see
 // History.VersionOrder).
-func (w *Writer) VersionOrder(k Key, order []TxnID) error {
-	id := w.key(k)
-	b := appendField(w.start("order"), "k", id)
-	b = append(b, `,"ts":[`...)
-	for i, t := range order {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = strconv.AppendInt(b, int64(t), 10)
-	}
-	w.buf = append(b, "]}\n"...)
-	w.emit()
-	return w.err
-}
+func (w *Writer) VersionOrder(k Key, order []TxnID) error { return w.versionOrder(k, order, false) }
 
 // Checkpoint records that the committed state was folded into Init and a
 // new history starts: a reader keeps the sessions and keys, makes Init

@@ -260,6 +260,15 @@ type History struct {
 	// consistent commit order orders them so. Nil when unknown, and nil
 	// for a key whose order is unknown.
 	VersionOrder [][]TxnID
+	// VersionOrderPrefix, by KeyID, marks the keys whose VersionOrder is
+	// only a prefix of the key's version order: the versions listed were
+	// installed first, in that order, and every other committed writer
+	// of the key installed its version after the last one listed, in an
+	// order not observed (Elle's list-append inference: the longest list
+	// read of a key shows a prefix of its appends, so an append no read
+	// showed came after the list's last element). Nil, or false for a
+	// key, when the order says nothing of the writers it does not list.
+	VersionOrderPrefix []bool
 	// IncompatibleOrders lists, one per key, two list-append reads (Elle)
 	// whose lists are not prefixes of one another: no version order of the
 	// key explains both, a structural violation of every level (Elle's

@@ -1,6 +1,8 @@
 package oracle
 
 import (
+	"slices"
+
 	"github.com/fickle-db/fickle/history"
 )
 
@@ -17,7 +19,9 @@ const MaxBruteForceTxns = 9
 //
 // A known version order (History.VersionOrder) is taken literally too:
 // co must order each key's listed writers as listed, and a listed writer
-// that did not commit a write of the key fails every order.
+// that did not commit a write of the key fails every order. When the order
+// is only a prefix (History.VersionOrderPrefix), co must also put every
+// committed writer of the key it does not list after the last listed one.
 //
 // It is the reference the oracle is tested against, and other packages'
 // tests may use it on small histories: with more than MaxBruteForceTxns
@@ -213,6 +217,18 @@ func (b *brute) satisfied() bool {
 	for _, order := range b.h.VersionOrder {
 		for i := 1; i < len(order); i++ {
 			if a, c := order[i-1], order[i]; a != c && !b.co(a, c) {
+				return false
+			}
+		}
+	}
+	for k, prefix := range b.h.VersionOrderPrefix {
+		if !prefix || k >= len(b.h.VersionOrder) || len(b.h.VersionOrder[k]) == 0 {
+			continue
+		}
+		order := b.h.VersionOrder[k]
+		last := order[len(order)-1]
+		for _, t := range b.txns {
+			if b.h.Txns[t].Outcome == history.Committed && b.ix.writesKey(t, history.KeyID(k)) && !slices.Contains(order, t) && !b.co(last, t) {
 				return false
 			}
 		}

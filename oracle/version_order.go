@@ -17,6 +17,22 @@ import (
 // order that contradicts them, and the brute force only tries orders that
 // respect them.
 //
+// A key's version order may be only a prefix (History.VersionOrderPrefix):
+// the longest list read of a list-append key shows the first appends, so
+// an append that no read showed was installed after the list's last
+// element (Kingsbury and Alvaro, "Elle: Inferring Isolation Anomalies
+// from Experimental Observations", VLDB 2020: a list's appends are
+// traceable, and Elle's checker makes an append no read observed follow
+// the highest element observed). Every
+// committed writer of such a key that the order does not list is then
+// ww-after the last listed writer, and the unlisted writers stay unordered
+// among themselves. Elle's :info transactions, imported as committed with
+// their writes only, take part like any committed writer (Elle keeps them
+// in its graphs too); its :fail ones, imported server-aborted, do not,
+// and neither do client-aborted or pending writers, whose versions were
+// never installed. Those edges are used wherever the consecutive pairs
+// are, and explained by the read whose list showed the prefix.
+//
 // A version order that names a transaction which never wrote the key is
 // malformed (no read can show a version nobody wrote); one that names an
 // aborted or pending writer shows its version installed, which is an
@@ -33,11 +49,14 @@ type knownWW struct {
 
 // versionOrderEdges calls f for every pair of consecutive distinct writers
 // in h's version orders, skipping keys and transactions outside h, Init,
-// and (with live) transactions live says are not.
+// and (with live) transactions live says are not; then, for every key
+// whose order is a prefix, for every committed writer of the key the order
+// does not list, the edge from the last listed writer to it.
 func versionOrderEdges(h *history.History, live func(history.TxnID) bool, f func(knownWW)) {
+	var last []history.TxnID // by key: the last listed writer of a prefix order, or NoWriter
 	for k, order := range h.VersionOrder {
 		if k >= len(h.Keys) {
-			return
+			break
 		}
 		prev := history.NoWriter
 		for _, t := range order {
@@ -49,7 +68,68 @@ func versionOrderEdges(h *history.History, live func(history.TxnID) bool, f func
 			}
 			prev = t
 		}
+		if prev != history.NoWriter && isPrefixOrder(h, history.KeyID(k)) {
+			if last == nil {
+				last = make([]history.TxnID, len(h.Keys))
+				for i := range last {
+					last[i] = history.NoWriter
+				}
+			}
+			last[k] = prev
+		}
 	}
+	if last != nil {
+		prefixEdges(h, live, last, f)
+	}
+}
+
+// isPrefixOrder reports whether h marks x's version order as a prefix.
+func isPrefixOrder(h *history.History, x history.KeyID) bool {
+	return int(x) < len(h.VersionOrderPrefix) && h.VersionOrderPrefix[x]
+}
+
+// prefixEdges calls f for the edge last[x] → t for every committed (and,
+// with live, live) transaction t that writes a key x with a last listed
+// writer but is not listed in x's order, once per key and transaction, in
+// transaction order.
+func prefixEdges(h *history.History, live func(history.TxnID) bool, last []history.TxnID, f func(knownWW)) {
+	type keyTxn struct {
+		k history.KeyID
+		t history.TxnID
+	}
+	listed := make(map[keyTxn]bool)
+	for k, order := range h.VersionOrder {
+		if k < len(last) && last[k] != history.NoWriter {
+			for _, t := range order {
+				listed[keyTxn{history.KeyID(k), t}] = true
+			}
+		}
+	}
+	for i := 1; i < len(h.Txns); i++ {
+		t := history.TxnID(i)
+		if h.Txns[i].Outcome != history.Committed || (live != nil && !live(t)) {
+			continue
+		}
+		for _, op := range h.Txns[i].Ops {
+			x := op.Key
+			if op.Kind != history.OpWrite || int(x) >= len(last) || last[x] == history.NoWriter || listed[keyTxn{x, t}] {
+				continue
+			}
+			listed[keyTxn{x, t}] = true // once per key and transaction
+			f(knownWW{from: last[x], to: t, key: x})
+		}
+	}
+}
+
+// unlisted reports whether the ww edge from → to of key x comes from the
+// prefix inference: x's order is a prefix whose last listed writer is
+// from, and it does not list to.
+func unlisted(h *history.History, x history.KeyID, from, to history.TxnID) bool {
+	if !isPrefixOrder(h, x) || int(x) >= len(h.VersionOrder) {
+		return false
+	}
+	order := h.VersionOrder[x]
+	return len(order) > 0 && order[len(order)-1] == from && !slices.Contains(order, to)
 }
 
 // checkVersionOrders reports the first version order entry that names a
@@ -66,6 +146,9 @@ func checkVersionOrders(ix *index) *Explanation {
 func versionOrderDefect(h *history.History, wrote func(history.TxnID, history.KeyID) bool, live func(history.TxnID) bool) *Explanation {
 	if len(h.VersionOrder) > len(h.Keys) {
 		return malformedVersionOrder(fmt.Sprintf("the history has version orders for %d keys but only %d keys", len(h.VersionOrder), len(h.Keys)))
+	}
+	if len(h.VersionOrderPrefix) > len(h.Keys) {
+		return malformedVersionOrder(fmt.Sprintf("the history marks %d keys' version orders as prefixes but has only %d keys", len(h.VersionOrderPrefix), len(h.Keys)))
 	}
 	for k, order := range h.VersionOrder {
 		x := history.KeyID(k)
@@ -184,6 +267,15 @@ func revealingRead(h *history.History, live func(history.TxnID) bool, x history.
 // another transaction than the edge's two).
 func versionOrderReason(h *history.History, live func(history.TxnID) bool, e *Edge) string {
 	live = others(live, e.From, e.To)
+	if unlisted(h, e.Key, e.From, e.To) {
+		order := h.VersionOrder[e.Key]
+		why := fmt.Sprintf("the version order of %s shows a prefix of its versions ending with %s's, and %s's write of %s is in no list read, so its version was installed after %s's",
+			keyName(h, e.Key), txnName(h, e.From), txnName(h, e.To), keyName(h, e.Key), txnName(h, e.From))
+		if r, op, ok := revealingRead(h, live, e.Key, order, len(order)-1); ok {
+			why += fmt.Sprintf(" (%s read %s%s%s, the longest list)", txnName(h, r), keyName(h, e.Key), opValue(h, r, op), stmtText(h, r, op))
+		}
+		return why
+	}
 	why := fmt.Sprintf("the version order of %s shows %s's version before %s's", keyName(h, e.Key), txnName(h, e.From), txnName(h, e.To))
 	if int(e.Key) >= len(h.VersionOrder) {
 		return why
@@ -206,6 +298,13 @@ func versionOrderReason(h *history.History, live func(history.TxnID) bool, e *Ed
 // version order edge.
 func revealedBy(h *history.History, live func(history.TxnID) bool, x history.KeyID, from, to history.TxnID) history.TxnID {
 	live = others(live, from, to)
+	if unlisted(h, x, from, to) {
+		order := h.VersionOrder[x]
+		if r, _, ok := revealingRead(h, live, x, order, len(order)-1); ok {
+			return r
+		}
+		return to
+	}
 	if int(x) < len(h.VersionOrder) {
 		order := h.VersionOrder[x]
 		for i, t := range order {
@@ -277,7 +376,8 @@ func versionOrderAnomaly(cycle []Edge, vis []visibility) string {
 }
 
 // versionOrderContradicts reports the first pair of consecutive writers of
-// a key whose order the commit order under test reverses: a recorded co
+// a key (or, for a prefix order, the last listed writer and an unlisted
+// committed one) whose order the commit order under test reverses: a recorded co
 // that contradicts the version order is not a witness. With a subset, only
 // the pairs with a writer in it count (the subset's own places in co).
 // Writers missing from the view are left to the rest of the verification.
