@@ -321,9 +321,6 @@ func strs(ns []*pg_query.Node) []string {
 
 // typeName resolves a TypeName node.
 func (b *binder) typeName(tn *pg_query.TypeName) (types.Type, error) {
-	if len(tn.ArrayBounds) > 0 {
-		return types.Type{}, b.errAt(pgerror.Unsupported("array types"), tn.Location)
-	}
 	if tn.PctType || tn.Setof {
 		return types.Type{}, b.errAt(pgerror.Unsupported("%TYPE and SETOF"), tn.Location)
 	}
@@ -346,6 +343,9 @@ func (b *binder) typeName(tn *pg_query.TypeName) (types.Type, error) {
 			return types.Type{}, b.errAt(pe, tn.Location)
 		}
 		return types.Type{}, err
+	}
+	if len(tn.ArrayBounds) > 0 {
+		return b.arrayTypeOf(t, tn.Location)
 	}
 	return t, nil
 }

@@ -60,9 +60,9 @@ func (b *binder) expr(sc *scope, n *pg_query.Node) (*scalar, error) {
 	case *pg_query.Node_RowExpr:
 		return nil, b.errAt(pgerror.Unsupported("row constructors"), v.RowExpr.Location)
 	case *pg_query.Node_AArrayExpr:
-		return nil, b.errAt(pgerror.Unsupported("arrays"), v.AArrayExpr.Location)
+		return b.arrayExpr(sc, v.AArrayExpr, types.Type{})
 	case *pg_query.Node_AIndirection:
-		return nil, pgerror.Unsupported("subscripts and field selection")
+		return b.indirection(sc, v.AIndirection)
 	case *pg_query.Node_GroupingFunc:
 		return nil, pgerror.Unsupported("GROUPING")
 	case *pg_query.Node_SetToDefault:
@@ -159,7 +159,10 @@ func (b *binder) typeCast(sc *scope, tc *pg_query.TypeCast) (*scalar, error) {
 	if err != nil {
 		return nil, err
 	}
-	arg, err := b.expr(sc, tc.Arg)
+	arg, typed, err := b.typedArrayExpr(sc, tc, t)
+	if !typed && err == nil {
+		arg, err = b.expr(sc, tc.Arg)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -309,7 +312,7 @@ func (b *binder) aExpr(sc *scope, a *pg_query.A_Expr) (*scalar, error) {
 	case pg_query.A_Expr_Kind_AEXPR_SIMILAR:
 		return nil, b.errAt(pgerror.Unsupported("SIMILAR TO"), a.Location)
 	case pg_query.A_Expr_Kind_AEXPR_OP_ANY, pg_query.A_Expr_Kind_AEXPR_OP_ALL:
-		return nil, b.errAt(pgerror.Unsupported("ANY/ALL over arrays"), a.Location)
+		return b.anyAll(sc, a)
 	}
 	return nil, b.errAt(pgerror.Unsupported("operator expression"), a.Location)
 }

@@ -364,6 +364,9 @@ func (b *binder) cteItem(cte *ctePlan, alias string, a *pg_query.Alias) (*fromIt
 
 // functionItem compiles generate_series and fickle_check() in FROM.
 func (b *binder) functionItem(sc *scope, rf *pg_query.RangeFunction) (*fromItem, []scopeCol, error) {
+	if it, cols, isUnnest, err := b.unnestItem(sc, rf); isUnnest {
+		return it, cols, err
+	}
 	if rf.Lateral || rf.IsRowsfrom || rf.Ordinality || len(rf.Functions) != 1 || len(rf.Coldeflist) > 0 {
 		return nil, nil, pgerror.Unsupported("this form of function in FROM")
 	}

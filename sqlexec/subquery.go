@@ -74,6 +74,8 @@ func (b *binder) subLink(sc *scope, sl *pg_query.SubLink) (*scalar, error) {
 			}
 			return nil, pgerror.New(pgerror.CardinalityViolation, "more than one row returned by a subquery used as an expression")
 		}}, nil
+	case pg_query.SubLinkType_ARRAY_SUBLINK:
+		return b.arraySubLink(sl, p, refs, rows)
 	case pg_query.SubLinkType_ANY_SUBLINK, pg_query.SubLinkType_ALL_SUBLINK:
 		if len(p.cols) != 1 {
 			return nil, b.errAt(pgerror.New(pgerror.SyntaxError, "subquery has too many columns"), sl.Location)

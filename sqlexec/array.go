@@ -1,0 +1,403 @@
+package sqlexec
+
+import (
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// The array expressions: ARRAY[...] constructors, op ANY/ALL (array),
+// subscripts and slices, and unnest in FROM. Array values are []any of
+// element datums (package types); arrays are one-dimensional with lower
+// bound 1, and what would need more dimensions answers 0A000.
+
+// arrayExpr compiles ARRAY[e1, e2, ...]. elemHint is the element type an
+// enclosing cast asks for (ARRAY[]::int[]), or the zero Type.
+func (b *binder) arrayExpr(sc *scope, a *pg_query.A_ArrayExpr, elemHint types.Type) (*scalar, error) {
+	elems := make([]*scalar, len(a.Elements))
+	var known []types.Type
+	for i, n := range a.Elements {
+		if n.GetAArrayExpr() != nil {
+			return nil, b.errAt(pgerror.Unsupported("multidimensional arrays"), a.Location)
+		}
+		e, err := b.expr(sc, n)
+		if err != nil {
+			return nil, err
+		}
+		if e.typ.IsArray() {
+			return nil, b.errAt(pgerror.Unsupported("multidimensional arrays"), a.Location)
+		}
+		elems[i] = e
+		if !unresolved(e) {
+			known = append(known, e.typ)
+		}
+	}
+	elem := elemHint
+	if elem.Oid == 0 {
+		if len(elems) == 0 {
+			return nil, b.errAt(pgerror.New(pgerror.IndeterminateDatatype, "cannot determine type of empty array").
+				WithHint("Explicitly cast to the desired type, for example ARRAY[]::integer[]."), a.Location)
+		}
+		t, err := types.CommonType("ARRAY", known...)
+		if err != nil {
+			return nil, b.withPos(err, a.Location)
+		}
+		elem = t
+	}
+	arr, ok := types.ArrayOf(elem)
+	if !ok {
+		return nil, b.errAt(pgerror.Newf(pgerror.UndefinedObject, "could not find array type for data type %s", elem), a.Location)
+	}
+	ctx := types.CastImplicit
+	if elemHint.Oid != 0 {
+		ctx = types.CastExplicit
+	}
+	var refs uint64
+	volatile := false
+	for i, e := range elems {
+		c, err := b.coerce(e, elem, ctx)
+		if err != nil {
+			return nil, b.withPos(err, a.Location)
+		}
+		elems[i] = c
+		refs |= c.refs
+		volatile = volatile || c.volatile
+	}
+	return &scalar{typ: arr, slot: -1, refs: refs, volatile: volatile, name: "array", eval: func(x *execCtx) (any, error) {
+		out := make([]any, len(elems))
+		for i, e := range elems {
+			v, err := e.eval(x)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = v
+		}
+		return out, nil
+	}}, nil
+}
+
+// typedArrayExpr compiles CAST(ARRAY[...] AS t[]), whose elements take t
+// directly, so that ARRAY[] has a type.
+func (b *binder) typedArrayExpr(sc *scope, tc *pg_query.TypeCast, t types.Type) (*scalar, bool, error) {
+	a := tc.Arg.GetAArrayExpr()
+	elem, isArray := t.Elem()
+	if a == nil || !isArray {
+		return nil, false, nil
+	}
+	e, err := b.arrayExpr(sc, a, elem)
+	return e, true, err
+}
+
+// anyAll compiles l op ANY (array) and l op ALL (array): the operator
+// applied between l and each element, combined with three-valued OR or
+// AND; an empty array gives false for ANY and true for ALL, a NULL array
+// NULL. A parameter or literal on the right is an array of l's type.
+func (b *binder) anyAll(sc *scope, a *pg_query.A_Expr) (*scalar, error) {
+	op := opName(a.Name)
+	all := a.Kind == pg_query.A_Expr_Kind_AEXPR_OP_ALL
+	l, r, err := b.pair(sc, a.Lexpr, a.Rexpr)
+	if err != nil {
+		return nil, err
+	}
+	if unresolved(l) && (unresolved(r) || !r.typ.IsArray()) {
+		if _, err := b.fix(l, types.Text); err != nil {
+			return nil, err
+		}
+	}
+	if unresolved(r) || r.lit != nil || r.null {
+		lt := l.typ
+		if lt.Oid == types.OidUnknown {
+			lt = types.Text
+		}
+		arr, ok := types.ArrayOf(types.Type{Oid: lt.Oid, Typmod: -1})
+		if !ok {
+			return nil, b.errAt(pgerror.Newf(pgerror.UndefinedObject, "could not find array type for data type %s", lt), a.Location)
+		}
+		if r, err = b.coerce(r, arr, types.CastImplicit); err != nil {
+			return nil, b.withPos(err, a.Location)
+		}
+	}
+	elem, ok := r.typ.Elem()
+	if !ok {
+		return nil, b.errAt(pgerror.New(pgerror.WrongObjectType, "op ANY/ALL (array) requires array on right side"), a.Location)
+	}
+	var left, cur any
+	leftHolder := &scalar{typ: l.typ, slot: -1, eval: func(*execCtx) (any, error) { return left, nil }}
+	if unresolved(l) {
+		leftHolder = l
+	}
+	elemHolder := &scalar{typ: types.Type{Oid: elem.Oid, Typmod: -1}, slot: -1, eval: func(*execCtx) (any, error) { return cur, nil }}
+	cmp, err := b.binary(op, leftHolder, elemHolder, a.Location)
+	if err != nil {
+		return nil, err
+	}
+	if cmp.typ.Oid != types.OidBool {
+		return nil, b.errAt(pgerror.New(pgerror.DatatypeMismatch, "op ANY/ALL (array) requires operator to yield boolean"), a.Location)
+	}
+	le, re := l.eval, r.eval
+	return &scalar{typ: types.Bool, slot: -1, refs: l.refs | r.refs, volatile: l.volatile || r.volatile, name: "?column?", eval: func(x *execCtx) (any, error) {
+		lv, err := le(x)
+		if err != nil {
+			return nil, err
+		}
+		rv, err := re(x)
+		if err != nil || rv == nil {
+			return nil, err
+		}
+		left = lv
+		sawNull := false
+		for _, e := range rv.([]any) {
+			cur = e
+			v, err := cmp.eval(x)
+			if err != nil {
+				return nil, err
+			}
+			switch {
+			case v == nil:
+				sawNull = true
+			case v.(bool) && !all:
+				return true, nil
+			case !v.(bool) && all:
+				return false, nil
+			}
+		}
+		if sawNull {
+			return nil, nil
+		}
+		return all, nil
+	}}, nil
+}
+
+// indirection compiles subscripts and slices of an array value: a[i] is
+// the element or NULL out of range, a[i:j] (either bound optional) the
+// elements between, as a new array with lower bound 1. More than one
+// subscript of a one-dimensional array is NULL, as in PostgreSQL.
+func (b *binder) indirection(sc *scope, ind *pg_query.A_Indirection) (*scalar, error) {
+	arg, err := b.expr(sc, ind.Arg)
+	if err != nil {
+		return nil, err
+	}
+	if !arg.typ.IsArray() {
+		if len(ind.Indirection) > 0 && ind.Indirection[0].GetAIndices() != nil {
+			return nil, pgerror.Newf(pgerror.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", arg.typ)
+		}
+		return nil, pgerror.Unsupported("field selection")
+	}
+	slice := false
+	type bounds struct{ lo, hi *scalar }
+	subs := make([]bounds, len(ind.Indirection))
+	refs, volatile := arg.refs, arg.volatile
+	for i, n := range ind.Indirection {
+		idx := n.GetAIndices()
+		if idx == nil {
+			return nil, pgerror.Unsupported("field selection on arrays")
+		}
+		slice = slice || idx.IsSlice
+		for _, p := range []struct {
+			node *pg_query.Node
+			dst  **scalar
+		}{{idx.Lidx, &subs[i].lo}, {idx.Uidx, &subs[i].hi}} {
+			if p.node == nil {
+				continue
+			}
+			e, err := b.expr(sc, p.node)
+			if err != nil {
+				return nil, err
+			}
+			if e, err = b.coerce(e, types.Int4, types.CastAssignment); err != nil {
+				if pgerror.GetCode(err) == pgerror.CannotCoerce || pgerror.GetCode(err) == pgerror.DatatypeMismatch {
+					return nil, b.errAt(pgerror.Newf(pgerror.DatatypeMismatch, "array subscript must have type integer"), exprLocation(p.node))
+				}
+				return nil, err
+			}
+			*p.dst = e
+			refs |= e.refs
+			volatile = volatile || e.volatile
+		}
+	}
+	if slice && len(subs) > 1 {
+		return nil, pgerror.Unsupported("slices of more than one dimension")
+	}
+	evalBound := func(x *execCtx, e *scalar, dflt int64) (int64, bool, error) {
+		if e == nil {
+			return dflt, true, nil
+		}
+		v, err := e.eval(x)
+		if err != nil || v == nil {
+			return 0, false, err
+		}
+		return v.(int64), true, nil
+	}
+	typ := arg.typ
+	if !slice {
+		typ, _ = arg.typ.Elem()
+	}
+	inner := arg.eval
+	return &scalar{typ: typ, slot: -1, refs: refs, volatile: volatile, name: arg.name, eval: func(x *execCtx) (any, error) {
+		v, err := inner(x)
+		if err != nil || v == nil {
+			return nil, err
+		}
+		a := v.([]any)
+		if !slice {
+			if len(subs) != 1 {
+				return nil, nil
+			}
+			i, ok, err := evalBound(x, subs[0].hi, 0)
+			if err != nil || !ok || i < 1 || i > int64(len(a)) {
+				return nil, err
+			}
+			return a[i-1], nil
+		}
+		lo, lok, err := evalBound(x, subs[0].lo, 1)
+		if err != nil || !lok {
+			return nil, err
+		}
+		hi, hok, err := evalBound(x, subs[0].hi, int64(len(a)))
+		if err != nil || !hok {
+			return nil, err
+		}
+		lo, hi = max(lo, 1), min(hi, int64(len(a)))
+		if lo > hi {
+			return []any{}, nil
+		}
+		return append([]any{}, a[lo-1:hi]...), nil
+	}}, nil
+}
+
+// arraySubLink compiles ARRAY(subquery): the subquery's one column
+// collected into an array, empty when it returns no rows.
+func (b *binder) arraySubLink(sl *pg_query.SubLink, p *selectPlan, refs uint64, rows func(*execCtx) ([][]any, error)) (*scalar, error) {
+	if len(p.cols) != 1 {
+		return nil, b.errAt(pgerror.New(pgerror.SyntaxError, "subquery must return only one column"), sl.Location)
+	}
+	col := p.cols[0].typ
+	if col.IsArray() {
+		return nil, b.errAt(pgerror.Unsupported("ARRAY() of arrays (multidimensional arrays)"), sl.Location)
+	}
+	if col.Oid == types.OidUnknown {
+		col = types.Text
+	}
+	arr, ok := types.ArrayOf(col)
+	if !ok {
+		return nil, b.errAt(pgerror.Newf(pgerror.UndefinedObject, "could not find array type for data type %s", col), sl.Location)
+	}
+	return &scalar{typ: arr, slot: -1, refs: refs, name: "array", eval: func(x *execCtx) (any, error) {
+		rs, err := rows(x)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]any, len(rs))
+		for i, r := range rs {
+			out[i] = r[0]
+		}
+		return out, nil
+	}}, nil
+}
+
+// unnestItem compiles unnest(a [, b ...]) [WITH ORDINALITY] in FROM: one
+// row per element, several arrays side by side padded with NULLs. ok is
+// false when rf is not a call of unnest. Like generate_series, its
+// arguments may refer to enclosing queries but not to earlier FROM items.
+func (b *binder) unnestItem(sc *scope, rf *pg_query.RangeFunction) (it *fromItem, cols []scopeCol, ok bool, err error) {
+	if len(rf.Functions) != 1 {
+		return nil, nil, false, nil
+	}
+	fl := rf.Functions[0].GetList()
+	if fl == nil || len(fl.Items) == 0 {
+		return nil, nil, false, nil
+	}
+	fc := fl.Items[0].GetFuncCall()
+	if fc == nil || strings.ToLower(lastName(fc.Funcname)) != "unnest" {
+		return nil, nil, false, nil
+	}
+	if rf.Lateral || rf.IsRowsfrom || len(rf.Coldeflist) > 0 || len(fc.Args) == 0 {
+		return nil, nil, true, b.errAt(pgerror.Unsupported("this form of unnest in FROM"), fc.Location)
+	}
+	args := make([]*scalar, len(fc.Args))
+	for i, a := range fc.Args {
+		e, err := b.expr(sc.parent, a)
+		if err != nil {
+			return nil, nil, true, err
+		}
+		if !e.typ.IsArray() {
+			if unresolved(e) || e.lit != nil || e.null {
+				return nil, nil, true, b.errAt(pgerror.New(pgerror.IndeterminateDatatype, "could not determine polymorphic type because input has type unknown"), fc.Location)
+			}
+			return nil, nil, true, b.errAt(pgerror.Newf(pgerror.UndefinedFunction, "function unnest(%s) does not exist", e.typ), fc.Location)
+		}
+		args[i] = e
+	}
+	alias := "unnest"
+	var colNames []string
+	if rf.Alias != nil {
+		alias = rf.Alias.Aliasname
+		colNames = strs(rf.Alias.Colnames)
+	}
+	width := len(args)
+	if rf.Ordinality {
+		width++
+	}
+	if len(colNames) > width {
+		return nil, nil, true, pgerror.Newf(pgerror.InvalidColumnReference, "table \"%s\" has %d columns available but %d columns specified", alias, width, len(colNames))
+	}
+	for i := range width {
+		name := "unnest"
+		switch {
+		case i < len(colNames):
+			name = colNames[i]
+		case rf.Ordinality && i == len(args):
+			name = "ordinality"
+		case rf.Alias != nil && len(args) == 1:
+			name = alias
+		}
+		typ := types.Int8
+		if i < len(args) {
+			typ, _ = args[i].typ.Elem()
+		}
+		cols = append(cols, scopeCol{rel: alias, name: name, typ: typ})
+	}
+	ordinality := rf.Ordinality
+	it = &fromItem{name: alias, sub: func(x *execCtx) ([][]any, error) {
+		arrays := make([][]any, len(args))
+		n := 0
+		for i, a := range args {
+			v, err := a.eval(x)
+			if err != nil {
+				return nil, err
+			}
+			if v != nil {
+				arrays[i] = v.([]any)
+				n = max(n, len(arrays[i]))
+			}
+		}
+		rows := make([][]any, n)
+		for r := range n {
+			row := make([]any, width)
+			for i, arr := range arrays {
+				if r < len(arr) {
+					row[i] = arr[r]
+				}
+			}
+			if ordinality {
+				row[width-1] = int64(r + 1)
+			}
+			rows[r] = row
+		}
+		return rows, nil
+	}}
+	return it, cols, true, nil
+}
+
+// arrayTypeOf is the type t[] of a type name with array bounds (the bounds
+// are not enforced, as in PostgreSQL).
+func (b *binder) arrayTypeOf(t types.Type, loc int32) (types.Type, error) {
+	arr, ok := types.ArrayOf(t)
+	if !ok {
+		return types.Type{}, b.errAt(pgerror.Newf(pgerror.UndefinedObject, "could not find array type for data type %s", t), loc)
+	}
+	return arr, nil
+}
