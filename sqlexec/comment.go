@@ -127,7 +127,11 @@ func (d *ddl) comment(cs *pg_query.CommentStmt) error {
 		d.cat.setComment(commentKey{classOID: oidPgClass, objOID: oid, subID: int32(t.cols[i].attnum)}, cs.Comment)
 		return nil
 	}
-	return pgerror.Unsupported("COMMENT ON " + strings.ReplaceAll(strings.TrimPrefix(cs.Objtype.String(), "OBJECT_"), "_", " "))
+	kind := strings.ReplaceAll(strings.TrimPrefix(cs.Objtype.String(), "OBJECT_"), "_", " ")
+	if cs.Objtype == pg_query.ObjectType_OBJECT_TABCONSTRAINT || cs.Objtype == pg_query.ObjectType_OBJECT_DOMCONSTRAINT {
+		kind = "CONSTRAINT"
+	}
+	return pgerror.Unsupported("COMMENT ON " + kind)
 }
 
 // commentRelation resolves the relation a COMMENT names, along the search
