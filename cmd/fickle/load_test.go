@@ -245,3 +245,77 @@ func TestLoadCopyDataPlacement(t *testing.T) {
 		})
 	}
 }
+
+// The fixture testdata/notes.pg_dump-clean.sql is PostgreSQL 15.18's
+// pg_dump --clean --if-exists output of a schema with a comment on every
+// kind of object pg_dump comments (schema, tables, columns, an index, a
+// sequence), a serial column and a sequence only OWNED BY a column. It was
+// made with:
+//
+//	psql -h DIR -p 55465 -U postgres: CREATE DATABASE notes; \c notes
+//	  CREATE SCHEMA archive; COMMENT ON SCHEMA archive IS 'old notes, kept for reference';
+//	  CREATE TABLE notes (id serial PRIMARY KEY, title text NOT NULL, body text);
+//	  COMMENT ON TABLE notes IS 'one row per note';
+//	  COMMENT ON COLUMN notes.title IS 'what the note is about';
+//	  COMMENT ON COLUMN notes.body IS 'the text; NULL for a title-only note';
+//	  CREATE INDEX notes_title_idx ON notes (title); COMMENT ON INDEX notes_title_idx IS 'finds notes by title';
+//	  CREATE SEQUENCE ticket_numbers START 500; COMMENT ON SEQUENCE ticket_numbers IS 'numbers handed out on paper tickets';
+//	  CREATE TABLE archive.old_notes (id integer PRIMARY KEY, title text); COMMENT ON TABLE archive.old_notes IS 'notes before 2020';
+//	  CREATE SEQUENCE archive.old_ids OWNED BY archive.old_notes.id;
+//	  INSERT INTO notes (title, body) VALUES ('groceries', 'milk, eggs'), ('it''s a quote', NULL);
+//	  INSERT INTO archive.old_notes VALUES (1, 'first');
+//	  SELECT nextval('ticket_numbers'); SELECT setval('archive.old_ids', 7);
+//	pg_dump -h DIR -p 55465 -U postgres --clean --if-exists notes
+
+// TestLoadPgDumpCommentsAndClean loads a pg_dump --clean file twice into
+// one server: the first load creates the objects and their comments, the
+// second drops them first as pg_dump --clean does (the serial's sequence
+// after its default, a sequence only OWNED BY a column) and recreates
+// them. After each load the data, the sequences and the comments, read as
+// psql's \d+ and \dn+ read them, are what PostgreSQL had.
+func TestLoadPgDumpCommentsAndClean(t *testing.T) {
+	eng, query := loadEngine(t)
+	checks := []struct {
+		sql, want string
+	}{
+		{"SELECT id, title, body FROM public.notes ORDER BY id", "[1 groceries milk, eggs] [2 it's a quote <nil>]"},
+		{"SELECT id, title FROM archive.old_notes", "[1 first]"},
+		{"SELECT pg_catalog.obj_description('public.notes'::regclass, 'pg_class')", "[one row per note]"},
+		{"SELECT a.attname, pg_catalog.col_description(a.attrelid, a.attnum) FROM pg_catalog.pg_attribute a WHERE a.attrelid = 'public.notes'::regclass AND a.attnum > 0 ORDER BY a.attnum",
+			"[id <nil>] [title what the note is about] [body the text; NULL for a title-only note]"},
+		{"SELECT obj_description('public.notes_title_idx'::regclass, 'pg_class'), obj_description('public.ticket_numbers'::regclass, 'pg_class'), obj_description('archive.old_notes'::regclass, 'pg_class')",
+			"[finds notes by title numbers handed out on paper tickets notes before 2020]"},
+		{"SELECT n.nspname, pg_catalog.obj_description(n.oid, 'pg_namespace') FROM pg_catalog.pg_namespace n WHERE n.nspname = 'archive'", "[archive old notes, kept for reference]"},
+		{"SELECT count(*) FROM pg_catalog.pg_description", "[7]"},
+	}
+	for load := 1; load <= 2; load++ {
+		if err := loadSQL(eng, filepath.Join("testdata", "notes.pg_dump-clean.sql")); err != nil {
+			t.Fatalf("load %d: %v", load, err)
+		}
+		for _, c := range checks {
+			rows, err := query(c.sql)
+			if err != nil {
+				t.Fatalf("load %d: %s: %v", load, c.sql, err)
+			}
+			if got := rowsText(rows); got != c.want {
+				t.Errorf("load %d: %s = %s, want %s", load, c.sql, got, c.want)
+			}
+		}
+	}
+	sequences := []struct {
+		sql, want string
+	}{
+		{"INSERT INTO public.notes (title) VALUES ('third') RETURNING id", "[3]"},
+		{"SELECT nextval('public.ticket_numbers')", "[501]"},
+		{"SELECT nextval('archive.old_ids')", "[8]"},
+	}
+	for _, c := range sequences {
+		rows, err := query(c.sql)
+		if err != nil {
+			t.Fatalf("%s: %v", c.sql, err)
+		}
+		if got := rowsText(rows); got != c.want {
+			t.Errorf("%s = %s, want %s", c.sql, got, c.want)
+		}
+	}
+}
