@@ -219,7 +219,9 @@ func (s *Session) CopyIn(ctx context.Context, req *CopyRequest, data io.Reader) 
 }
 
 // CopyOut formats the rows of a COPY ... TO STDOUT, one line (terminated by
-// a newline) per call of emit, and returns the command tag ("COPY n").
+// a newline) per call of emit, or in the binary format one tuple per call
+// (the header with the first, the trailer alone last), and returns the
+// command tag ("COPY n").
 func (s *Session) CopyOut(ctx context.Context, req *CopyRequest, emit func(line []byte) error) (tag string, err error) {
 	defer recoverInternal(&err)
 	return s.copyOut(ctx, req, emit)

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strings"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/sqlexec/types"
@@ -179,14 +178,6 @@ func badCopyFormat(msg string) *pgerror.Error {
 // lengths, numeric(p,s), UTF-8 and NUL in text, json syntax and jsonb
 // normalisation). Malformed input is 22P03 "incorrect binary data format".
 func decodeCopyField(env *types.Env, codec BinaryCodec, t types.Type, src []byte) (any, error) {
-	if t.Oid == types.OidChar {
-		// charrecv takes one byte, not a character: "char" holds the first
-		// byte of a multibyte character, and a zero byte is the empty value.
-		if len(src) != 1 {
-			return nil, pgerror.New(pgerror.InvalidBinaryRepresentation, "incorrect binary data format")
-		}
-		return strings.TrimRight(string(src), "\x00"), nil
-	}
 	plain := types.Type{Oid: t.Oid, Typmod: -1}
 	v, err := codec.DecodeBinary(uint32(t.Oid), src)
 	if err != nil {
@@ -195,7 +186,7 @@ func decodeCopyField(env *types.Env, codec BinaryCodec, t types.Type, src []byte
 		}
 		return nil, err
 	}
-	if s, ok := v.(string); ok {
+	if s, ok := v.(string); ok && t.Oid != types.OidChar { // "char" is a byte, not text
 		return types.ParseTextEnv(env, t, s)
 	}
 	if t.Typmod == -1 {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"strings"
 	"time"
 
 	"github.com/cockroachdb/apd/v3"
@@ -117,10 +118,14 @@ func AppendBinary(buf []byte, oid uint32, v any) ([]byte, error) {
 		if f, ok := v.(float64); ok {
 			return binary.BigEndian.AppendUint64(buf, math.Float64bits(f)), nil
 		}
-	case pgtype.TextOID, pgtype.VarcharOID, pgtype.BPCharOID, pgtype.NameOID, pgtype.JSONOID, pgtype.UnknownOID,
-		pgtype.QCharOID:
+	case pgtype.TextOID, pgtype.VarcharOID, pgtype.BPCharOID, pgtype.NameOID, pgtype.JSONOID, pgtype.UnknownOID:
 		if s, ok := v.(string); ok {
 			return append(buf, s...), nil
+		}
+	case pgtype.QCharOID:
+		// charsend sends the one byte, a zero byte for the empty "char".
+		if s, ok := v.(string); ok && len(s) <= 1 {
+			return append(buf, (s + "\x00")[0]), nil
 		}
 	case pgtype.JSONBOID:
 		if s, ok := v.(string); ok {
@@ -198,9 +203,14 @@ func DecodeBinary(oid uint32, src []byte) (any, error) {
 		if len(src) == 8 {
 			return math.Float64frombits(binary.BigEndian.Uint64(src)), nil
 		}
-	case pgtype.TextOID, pgtype.VarcharOID, pgtype.BPCharOID, pgtype.NameOID, pgtype.JSONOID, pgtype.UnknownOID,
-		pgtype.QCharOID:
+	case pgtype.TextOID, pgtype.VarcharOID, pgtype.BPCharOID, pgtype.NameOID, pgtype.JSONOID, pgtype.UnknownOID:
 		return string(src), nil
+	case pgtype.QCharOID:
+		// charrecv takes one byte, not a character: "char" may hold the
+		// first byte of a multibyte character, and a zero byte is empty.
+		if len(src) == 1 {
+			return strings.TrimSuffix(string(src), "\x00"), nil
+		}
 	case pgtype.JSONBOID:
 		if len(src) >= 1 && src[0] == 1 {
 			return string(src[1:]), nil

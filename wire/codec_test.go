@@ -195,6 +195,8 @@ func TestDecodeBinaryRejectsMalformedInput(t *testing.T) {
 		{pgtype.Int4ArrayOID, []byte{0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 23, 0x7f, 0xff, 0xff, 0xff, 0, 0, 0, 1}, pgerror.InvalidBinaryRepresentation},
 		{pgtype.Int4ArrayOID, []byte{0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 25, 0, 0, 0, 0, 0, 0, 0, 1}, pgerror.DatatypeMismatch},
 		{pgtype.Int4ArrayOID, []byte{0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 23}, pgerror.FeatureNotSupported},
+		{pgtype.QCharOID, []byte("ab"), pgerror.InvalidBinaryRepresentation},
+		{pgtype.QCharOID, []byte{}, pgerror.InvalidBinaryRepresentation},
 		{600, []byte{1}, pgerror.FeatureNotSupported},
 	}
 	for _, tt := range tests {
@@ -288,6 +290,22 @@ func TestAppendNumericMatchesPostgres(t *testing.T) {
 		}
 		if fmt.Sprintf("%x", got) != want {
 			t.Errorf("%s: got %x, want %s", in, got, want)
+		}
+	}
+}
+
+// TestQCharIsOneByteAsCharsend: "char" travels as exactly one byte, a zero
+// byte for the empty value and the lone first byte of a multibyte character
+// as it is (PostgreSQL 15's charsend(”) is \x00, charsend('ä') is \xc3).
+func TestQCharIsOneByteAsCharsend(t *testing.T) {
+	for datum, wire := range map[string][]byte{"": {0}, "x": {'x'}, "\xc3": {0xc3}} {
+		got, err := AppendBinary(nil, pgtype.QCharOID, datum)
+		if err != nil || !bytes.Equal(got, wire) {
+			t.Errorf("AppendBinary(%q) = %x, %v; want %x", datum, got, err, wire)
+		}
+		back, err := DecodeBinary(pgtype.QCharOID, wire)
+		if err != nil || back != datum {
+			t.Errorf("DecodeBinary(%x) = %q, %v; want %q", wire, back, err, datum)
 		}
 	}
 }
