@@ -296,7 +296,7 @@ func TestAppendNumericMatchesPostgres(t *testing.T) {
 
 // TestQCharIsOneByteAsCharsend: "char" travels as exactly one byte, a zero
 // byte for the empty value and the lone first byte of a multibyte character
-// as it is (PostgreSQL 15's charsend(”) is \x00, charsend('ä') is \xc3).
+// as it is (PostgreSQL 15 sends \x00 for the empty "char" and \xc3 for 'ä').
 func TestQCharIsOneByteAsCharsend(t *testing.T) {
 	for datum, wire := range map[string][]byte{"": {0}, "x": {'x'}, "\xc3": {0xc3}} {
 		got, err := AppendBinary(nil, pgtype.QCharOID, datum)
