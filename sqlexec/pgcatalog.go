@@ -142,7 +142,13 @@ func init() {
 			var out [][]any
 			for _, o := range builtinTypeOIDs {
 				t, _ := types.TypeByOid(o)
-				out = append(out, []any{int64(o), t.Name(), int64(oidPgCatalog), int64(t.Size()), "b", string(rune(t.Category())), int64(0), int64(0), int64(0), int64(0), false})
+				out = append(out, []any{int64(o), t.Name(), int64(oidPgCatalog), int64(t.Size()), "b", string(rune(t.Category())), int64(0), int64(types.ArrayTypeOid(o)), int64(0), int64(0), false})
+			}
+			arrays := types.ArrayTypeOids()
+			sort.Slice(arrays, func(i, j int) bool { return arrays[i] < arrays[j] })
+			for _, o := range arrays {
+				t, _ := types.TypeByOid(o)
+				out = append(out, []any{int64(o), t.Name(), int64(oidPgCatalog), int64(t.Size()), "b", string(rune(t.Category())), int64(types.ElemTypeOid(o)), int64(0), int64(0), int64(0), false})
 			}
 			return out
 		}})

@@ -106,3 +106,46 @@ func TestCastValuesMatchPostgres(t *testing.T) {
 		}
 	}
 }
+
+// TestArrayTypesMatchPgType checks every array type against
+// testdata/pg_type_arrays.golden (PostgreSQL 15's pg_type rows of the
+// arrays over fickle's types): OID, name, format_type, size, category and
+// element, and that no array type is missing from it or extra.
+func TestArrayTypesMatchPgType(t *testing.T) {
+	rows := goldenRows(t, "testdata/pg_type_arrays.golden", 7)
+	seen := map[Oid]bool{}
+	for _, row := range rows {
+		oid, _ := strconv.Atoi(row[0])
+		elemOid, _ := strconv.Atoi(row[6])
+		elem, ok := TypeByOid(Oid(elemOid))
+		if !ok {
+			t.Errorf("element %d of %s unknown", elemOid, row[1])
+			continue
+		}
+		arr, ok := ArrayOf(elem)
+		if !ok || arr.Oid != Oid(oid) {
+			t.Errorf("ArrayOf(%s) = %v, %v; want OID %d", elem, arr, ok, oid)
+			continue
+		}
+		seen[arr.Oid] = true
+		size, _ := strconv.Atoi(row[3])
+		if arr.Name() != row[1] || arr.Size() != size || string(arr.Category()) != row[4] || arr.Preferred() != (row[5] == "t") {
+			t.Errorf("%d: got %s %d %c %v, want %v", oid, arr.Name(), arr.Size(), arr.Category(), arr.Preferred(), row)
+		}
+		if got, _ := arr.Elem(); got != elem || ElemTypeOid(arr.Oid) != elem.Oid || ArrayTypeOid(elem.Oid) != arr.Oid {
+			t.Errorf("%d: element %v, want %v", oid, got, elem)
+		}
+		if elem.Oid != OidBpchar && FormatType(arr) != row[2] {
+			t.Errorf("FormatType(%d) = %q, want %q", oid, FormatType(arr), row[2])
+		}
+		byName, err := TypeByName([]string{row[1]}, nil)
+		if err != nil || byName != arr {
+			t.Errorf("TypeByName(%q) = %v, %v", row[1], byName, err)
+		}
+	}
+	for _, oid := range ArrayTypeOids() {
+		if !seen[oid] {
+			t.Errorf("array type %d is not in PostgreSQL's pg_type", oid)
+		}
+	}
+}

@@ -105,3 +105,22 @@ func FuzzOperators(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseArrays feeds arbitrary text to array_in over element types with
+// quoting-sensitive output (text, varchar(n), numbers, bytea, jsonb): every
+// accepted input must print as an array literal that reads back equal.
+func FuzzParseArrays(f *testing.F) {
+	for _, row := range goldenRows(f, "testdata/textio_arrays.golden", 4) {
+		f.Add(row[2])
+	}
+	arrays := []Type{}
+	for _, elem := range []Type{Text, Varchar(2), Int4, Float8, NumericAny, Bool, Bytea, JSONB, Date, Bpchar(2)} {
+		arr, _ := ArrayOf(elem)
+		arrays = append(arrays, arr)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, typ := range arrays {
+			roundTrip(t, typ, s)
+		}
+	})
+}

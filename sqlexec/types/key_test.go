@@ -15,6 +15,16 @@ import (
 // its order (zeros, signs, NaN, infinities, equal values spelled
 // differently, prefixes, embedded NULs).
 func randomDatum(r *rand.Rand, t Type) any {
+	if elem, isArray := t.Elem(); isArray {
+		// Short arrays over few values: equal prefixes, NULL elements.
+		out := make([]any, r.IntN(4))
+		for i := range out {
+			if r.IntN(4) > 0 {
+				out[i] = randomDatum(r, elem)
+			}
+		}
+		return out
+	}
 	switch t.Oid {
 	case OidBool:
 		return r.IntN(2) == 1
@@ -78,7 +88,8 @@ func randomDatum(r *rand.Rand, t Type) any {
 	panic("no generator for " + formatType(t))
 }
 
-var keyTypes = []Type{Bool, Int8, Float8, NumericAny, Text, Bpchar(4), Bytea, UUID, Timestamptz, Interval, JSONB}
+var keyTypes = []Type{Bool, Int8, Float8, NumericAny, Text, Bpchar(4), Bytea, UUID, Timestamptz, Interval, JSONB,
+	{arrayTypes[OidBool], -1}, {arrayTypes[OidInt8], -1}, {arrayTypes[OidNumeric], -1}, {arrayTypes[OidText], -1}, {arrayTypes[OidJSONB], -1}}
 
 // TestAppendKeyOrdersLikeCompare checks, on seeded random pairs, that key
 // encodings order exactly as Compare, that NULL sorts last, that two-column
