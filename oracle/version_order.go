@@ -91,20 +91,21 @@ func isPrefixOrder(h *history.History, x history.KeyID) bool {
 // prefixEdges calls f for the edge last[x] → t for every committed (and,
 // with live, live) transaction t that writes a key x with a last listed
 // writer but is not listed in x's order, once per key and transaction, in
-// transaction order.
+// transaction order. The listed writers of those keys are kept sorted in
+// one array (no maps: saturation calls it on every check of a history
+// with prefix orders).
 func prefixEdges(h *history.History, live func(history.TxnID) bool, last []history.TxnID, f func(knownWW)) {
-	type keyTxn struct {
-		k history.KeyID
-		t history.TxnID
-	}
-	listed := make(map[keyTxn]bool)
-	for k, order := range h.VersionOrder {
-		if k < len(last) && last[k] != history.NoWriter {
-			for _, t := range order {
-				listed[keyTxn{history.KeyID(k), t}] = true
-			}
+	start := make([]int32, len(last)+1)
+	var listed []history.TxnID
+	for k := range last {
+		if last[k] != history.NoWriter {
+			from := len(listed)
+			listed = append(listed, h.VersionOrder[k]...)
+			slices.Sort(listed[from:])
 		}
+		start[k+1] = int32(len(listed))
 	}
+	emitted := make([]history.TxnID, len(last)) // by key: the last transaction given an edge
 	for i := 1; i < len(h.Txns); i++ {
 		t := history.TxnID(i)
 		if h.Txns[i].Outcome != history.Committed || (live != nil && !live(t)) {
@@ -112,10 +113,13 @@ func prefixEdges(h *history.History, live func(history.TxnID) bool, last []histo
 		}
 		for _, op := range h.Txns[i].Ops {
 			x := op.Key
-			if op.Kind != history.OpWrite || int(x) >= len(last) || last[x] == history.NoWriter || listed[keyTxn{x, t}] {
+			if op.Kind != history.OpWrite || int(x) >= len(last) || last[x] == history.NoWriter || emitted[x] == t {
 				continue
 			}
-			listed[keyTxn{x, t}] = true // once per key and transaction
+			if _, ok := slices.BinarySearch(listed[start[x]:start[x+1]], t); ok {
+				continue
+			}
+			emitted[x] = t
 			f(knownWW{from: last[x], to: t, key: x})
 		}
 	}
