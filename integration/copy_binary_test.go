@@ -220,6 +220,7 @@ func TestCopyFromBinaryErrorsMatchPostgres(t *testing.T) {
 		"short tuple":         stream(int16(2), int32(4), int32(7), int32(4), "ab"),
 		"invalid field size":  stream(int16(2), int32(4), int32(7), int32(-5)),
 		"int4 too long":       stream(int16(2), int32(5), int32(7), "x", int32(-1)),
+		"int4 too short":      stream(int16(2), int32(2), "ab", int32(-1)),
 		"varchar too long":    stream(int16(2), int32(4), int32(7), int32(4), "abcd"),
 		"data after trailer":  stream(int16(2), int32(4), int32(7), int32(-1), int16(-1), "x"),
 		"error on second row": stream(int16(2), int32(4), int32(7), int32(-1), int16(2), int32(-1), int32(5), "abcde"),

@@ -176,15 +176,21 @@ func badCopyFormat(msg string) *pgerror.Error {
 // the value by the type's OID, then the type's modifier and input checks
 // apply as PostgreSQL's receive functions apply them (varchar(n) and char(n)
 // lengths, numeric(p,s), UTF-8 and NUL in text, json syntax and jsonb
-// normalisation). Malformed input is 22P03 "incorrect binary data format".
+// normalisation). Malformed input is 22P03 "incorrect binary data format",
+// or 08P01 "insufficient data left in message" when a fixed-width value is
+// too short, as PostgreSQL reports them.
 func decodeCopyField(env *types.Env, codec BinaryCodec, t types.Type, src []byte) (any, error) {
 	plain := types.Type{Oid: t.Oid, Typmod: -1}
 	v, err := codec.DecodeBinary(uint32(t.Oid), src)
 	if err != nil {
-		if pgerror.GetCode(err) == pgerror.InvalidBinaryRepresentation {
-			return nil, pgerror.Wrapf(err, pgerror.InvalidBinaryRepresentation, "incorrect binary data format")
+		if pgerror.GetCode(err) != pgerror.InvalidBinaryRepresentation {
+			return nil, err
 		}
-		return nil, err
+		if size := t.Size(); size > 0 && len(src) < size {
+			// The fixed-width receive functions read past the value's end.
+			return nil, pgerror.Wrapf(err, pgerror.ProtocolViolation, "insufficient data left in message")
+		}
+		return nil, pgerror.Wrapf(err, pgerror.InvalidBinaryRepresentation, "incorrect binary data format")
 	}
 	if s, ok := v.(string); ok && t.Oid != types.OidChar { // "char" is a byte, not text
 		return types.ParseTextEnv(env, t, s)

@@ -339,9 +339,10 @@ func TestBinaryCopyFromRejectsMalformedValues(t *testing.T) {
 		message string
 	}{
 		{"int4", []byte{0, 0, 0, 0, 1}, pgerror.InvalidBinaryRepresentation, "incorrect binary data format"},
-		{"int8", []byte{1}, pgerror.InvalidBinaryRepresentation, "incorrect binary data format"},
-		{"boolean", []byte{2}, pgerror.InvalidBinaryRepresentation, "incorrect binary data format"},
-		{"uuid", []byte{1, 2}, pgerror.InvalidBinaryRepresentation, "incorrect binary data format"},
+		{"boolean", []byte{1, 0}, pgerror.InvalidBinaryRepresentation, "incorrect binary data format"},
+		{"int8", []byte{0, 0, 0, 1}, pgerror.ProtocolViolation, "insufficient data left in message"},
+		{"uuid", []byte{}, pgerror.ProtocolViolation, "insufficient data left in message"},
+		{"uuid", make([]byte, 17), pgerror.InvalidBinaryRepresentation, "incorrect binary data format"},
 		{"jsonb", []byte{2, '{', '}'}, pgerror.InvalidBinaryRepresentation, "incorrect binary data format"},
 		{"json", []byte("{"), pgerror.InvalidTextRepresentation, ""},
 		{"numeric(3,1)", mustAppend(t, types.OidNumeric, mustNumeric(t, "1234.5")), pgerror.NumericValueOutOfRange, ""},

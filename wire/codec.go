@@ -176,8 +176,9 @@ func DecodeBinary(oid uint32, src []byte) (any, error) {
 	}
 	switch oid {
 	case pgtype.BoolOID:
-		if len(src) == 1 && src[0] <= 1 {
-			return src[0] == 1, nil
+		// boolrecv reads any nonzero byte as true.
+		if len(src) == 1 {
+			return src[0] != 0, nil
 		}
 	case pgtype.Int2OID:
 		if len(src) == 2 {

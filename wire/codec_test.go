@@ -183,7 +183,7 @@ func TestDecodeBinaryRejectsMalformedInput(t *testing.T) {
 		src  []byte
 		code pgerror.Code
 	}{
-		{pgtype.BoolOID, []byte{2}, pgerror.InvalidBinaryRepresentation},
+		{pgtype.BoolOID, []byte{1, 0}, pgerror.InvalidBinaryRepresentation},
 		{pgtype.Int4OID, []byte{0, 0, 1}, pgerror.InvalidBinaryRepresentation},
 		{pgtype.Int8OID, []byte{}, pgerror.InvalidBinaryRepresentation},
 		{pgtype.UUIDOID, make([]byte, 15), pgerror.InvalidBinaryRepresentation},
