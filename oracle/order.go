@@ -80,10 +80,17 @@ func verifyCommitOrderView(h *history.History, view OrderView, levels []history.
 // explains the first failure of each failing transaction, in session order,
 // up to limit of them.
 func orderFailures(h *history.History, view OrderView, levels []history.Level, opts Options, limit int) []*Explanation {
+	return orderFailuresIn(newTxnIndex(h, levels), view, levels, opts, limit)
+}
+
+// orderFailuresIn is orderFailures with the index of h at levels built by
+// the caller, who checks several orders of one history.
+func orderFailuresIn(ix *txnIndex, view OrderView, levels []history.Level, opts Options, limit int) []*Explanation {
+	h := ix.h
 	if why := versionOrderContradicts(h, view, nil); why != nil {
 		return []*Explanation{why}
 	}
-	c := &orderChecker{ix: newTxnIndex(h, levels), view: view, realTime: opts.RealTime}
+	c := &orderChecker{ix: ix, view: view, realTime: opts.RealTime}
 	if so, ok := view.(*SliceOrder); ok {
 		c.so = so
 		c.buildClocks(so)

@@ -64,6 +64,7 @@ func repairOrder(h *history.History, start []history.TxnID, levels []history.Lev
 		pos[t] = int32(p)
 	}
 	sessPos := sessionPositions(h)
+	ix := newTxnIndex(h, levels)
 	var steps int64
 	size := map[history.TxnID]int{} // by failing reader: the window size to try next
 	for range maxRepairRounds {
@@ -71,7 +72,7 @@ func repairOrder(h *history.History, start []history.TxnID, levels []history.Lev
 		if err != nil {
 			break
 		}
-		failures := orderFailures(h, o, levels, opts, len(h.Txns))
+		failures := orderFailuresIn(ix, o, levels, opts, len(h.Txns))
 		if len(failures) == 0 {
 			return co, Consistent, nil, steps
 		}
