@@ -285,16 +285,43 @@ func versionOrderReason(h *history.History, live func(history.TxnID) bool, e *Ed
 		return why
 	}
 	order := h.VersionOrder[e.Key]
-	for i, t := range order {
-		if t != e.To {
-			continue
-		}
-		if r, op, ok := revealingRead(h, live, e.Key, order, i); ok {
-			why += fmt.Sprintf(" (%s read %s%s%s)", txnName(h, r), keyName(h, e.Key), opValue(h, r, op), stmtText(h, r, op))
-		}
-		break
+	i := pairIndex(order, e.From, e.To)
+	if i < 0 {
+		return why
+	}
+	if slices.Contains(order[:i], e.To) {
+		why += fmt.Sprintf(", %s's appends straddling %s's: a list shows an earlier one, none its last", txnName(h, e.To), txnName(h, e.From))
+		i-- // the read that showed from's version showed the list
+	}
+	if r, op, ok := revealingRead(h, live, e.Key, order, i); ok {
+		why += fmt.Sprintf(" (%s read %s%s%s)", txnName(h, r), keyName(h, e.Key), opValue(h, r, op), stmtText(h, r, op))
 	}
 	return why
+}
+
+// pairIndex returns the index of to in order where it follows from
+// (directly, or past entries versionOrderEdges skips), else its first
+// index, or -1: a transaction listed twice (its appends straddle
+// another's) has one place per edge.
+func pairIndex(order []history.TxnID, from, to history.TxnID) int {
+	first := -1
+	for i, t := range order {
+		if t != to {
+			continue
+		}
+		if first < 0 {
+			first = i
+		}
+		for j := i - 1; j >= 0; j-- {
+			if order[j] == from {
+				return i
+			}
+			if order[j] != history.Init {
+				break
+			}
+		}
+	}
+	return first
 }
 
 // revealedBy returns the transaction whose read revealed that from's
@@ -311,12 +338,12 @@ func revealedBy(h *history.History, live func(history.TxnID) bool, x history.Key
 	}
 	if int(x) < len(h.VersionOrder) {
 		order := h.VersionOrder[x]
-		for i, t := range order {
-			if t == to {
-				if r, _, ok := revealingRead(h, live, x, order, i); ok {
-					return r
-				}
-				break
+		if i := pairIndex(order, from, to); i >= 0 {
+			if slices.Contains(order[:i], to) {
+				i-- // a straddler: the read that showed from's version showed the list
+			}
+			if r, _, ok := revealingRead(h, live, x, order, i); ok {
+				return r
 			}
 		}
 	}
