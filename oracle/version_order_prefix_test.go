@@ -321,3 +321,28 @@ func BenchmarkCheckWithVersionOrderPrefixes(b *testing.B) {
 		}
 	}
 }
+
+// TestElleStraddlingAppendsAreAWriteCycle: T1 appended 1 and 3 to x, T2
+// appended 2, and the only read shows [1 2]: T1's 3 came after T2's 2
+// (Elle's inference for an unobserved append), so T1's appends straddle
+// T2's, a G0 at every level, explained by the read that showed the list.
+func TestElleStraddlingAppendsAreAWriteCycle(t *testing.T) {
+	edn := `{:type :ok, :process 0, :f :txn, :value [[:append :x 1] [:append :x 3]]}
+{:type :ok, :process 1, :f :txn, :value [[:append :x 2]]}
+{:type :ok, :process 2, :f :txn, :value [[:r :x [1 2]]]}
+`
+	h, err := history.ReadElleEDN(strings.NewReader(edn), "straddle.edn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, level := range history.Levels {
+		r := Check(h, Options{Level: level})
+		if r.Verdict != Violation || r.Explanation.Anomaly != "G0" {
+			t.Fatalf("%v: %v, want G0", level, r.Verdict)
+		}
+		want := "the version order of :x shows T2's version before T1's, T1's appends straddling T2's: a list shows an earlier one, none its last (T3 read :x = 2)"
+		if text := r.Explanation.Text(h); !strings.Contains(text, want) {
+			t.Errorf("%v: the explanation lacks %q:\n%s", level, want, text)
+		}
+	}
+}
