@@ -39,7 +39,10 @@ var intervalUnits = map[string]string{
 // detected once, at the end.
 type intervalAcc struct {
 	months, days float64
-	usec         float64
+	// usec is exact, as PostgreSQL's int64 tm_usec: a float would lose
+	// microseconds beyond 2^53 (about 285 years of them).
+	usec     int64
+	overflow bool // usec left int64's range
 }
 
 func intervalSyntax(s string) error {
@@ -78,11 +81,10 @@ func parseInterval(s string) (any, error) {
 func (a *intervalAcc) interval(s string) (any, error) {
 	months := math.Trunc(a.months)
 	days := math.Trunc(a.days)
-	usec := math.RoundToEven(a.usec)
-	if math.Abs(months) > math.MaxInt32 || math.Abs(days) > math.MaxInt32 || math.Abs(usec) >= 9.223372036854775807e18 {
+	if math.Abs(months) > math.MaxInt32 || math.Abs(days) > math.MaxInt32 || a.overflow {
 		return nil, intervalOverflow(s)
 	}
-	return pgtype.Interval{Months: int32(months), Days: int32(days), Microseconds: int64(usec), Valid: true}, nil
+	return pgtype.Interval{Months: int32(months), Days: int32(days), Microseconds: a.usec, Valid: true}, nil
 }
 
 var errIntervalSyntax = pgerror.New(pgerror.InvalidDatetimeFormat, "invalid interval")
@@ -93,15 +95,15 @@ var errIntervalSyntax = pgerror.New(pgerror.InvalidDatetimeFormat, "invalid inte
 func (a *intervalAcc) add(v float64, unit string) error {
 	switch unit {
 	case "us":
-		a.usec += v
+		a.addUsec(v, 1)
 	case "ms":
-		a.usec += v * 1000
+		a.addUsec(v, 1000)
 	case "s":
-		a.usec += v * float64(usecPerSec)
+		a.addUsec(v, usecPerSec)
 	case "m":
-		a.usec += v * float64(usecPerMinute)
+		a.addUsec(v, usecPerMinute)
 	case "h":
-		a.usec += v * float64(usecPerHour)
+		a.addUsec(v, usecPerHour)
 	case "d":
 		a.addDays(v)
 	case "w":
@@ -124,7 +126,36 @@ func (a *intervalAcc) add(v float64, unit string) error {
 func (a *intervalAcc) addDays(v float64) {
 	whole := math.Trunc(v)
 	a.days += whole
-	a.usec += (v - whole) * float64(usecPerDay)
+	a.addUsec(v-whole, usecPerDay)
+}
+
+// addUsec adds v units of scale microseconds: the whole units exactly, the
+// fraction rounded to a microsecond as PostgreSQL's
+// AdjustFractMicroseconds does (halves toward zero).
+func (a *intervalAcc) addUsec(v float64, scale int64) {
+	whole := math.Trunc(v)
+	if math.Abs(whole) > float64(math.MaxInt64/scale) || math.Abs(whole) >= 0x1p63 {
+		a.overflow = true
+		return
+	}
+	frac := (v - whole) * float64(scale)
+	u := int64(frac)
+	switch rest := frac - float64(u); {
+	case rest > 0.5:
+		u++
+	case rest < -0.5:
+		u--
+	}
+	a.addExact(int64(whole)*scale + u)
+}
+
+// addExact adds n microseconds, noting an overflow of int64.
+func (a *intervalAcc) addExact(n int64) {
+	sum := a.usec + n
+	if (n > 0 && sum < a.usec) || (n < 0 && sum > a.usec) {
+		a.overflow = true
+	}
+	a.usec = sum
 }
 
 // postgres decodes the postgres and SQL-standard styles.
@@ -289,7 +320,7 @@ func (a *intervalAcc) clock(tok string) error {
 	if len(parts) > 3 {
 		return errIntervalSyntax
 	}
-	var usec float64
+	var clock intervalAcc
 	for i, p := range parts {
 		if i < len(parts)-1 || len(parts) < 3 {
 			if !allDigits(p) {
@@ -301,23 +332,24 @@ func (a *intervalAcc) clock(tok string) error {
 		v, _ := strconv.ParseFloat(p, 64)
 		switch i {
 		case 0:
-			usec += v * float64(usecPerHour)
+			clock.addUsec(v, usecPerHour)
 		case 1:
 			if v > 59 {
 				return pgerror.New(pgerror.DatetimeFieldOverflow, "minute")
 			}
-			usec += v * float64(usecPerMinute)
+			clock.addUsec(v, usecPerMinute)
 		case 2:
 			if v >= 60 {
 				return pgerror.New(pgerror.DatetimeFieldOverflow, "second")
 			}
-			usec += v * float64(usecPerSec)
+			clock.addUsec(v, usecPerSec)
 		}
 	}
 	if neg {
-		usec = -usec
+		clock.usec = -clock.usec
 	}
-	a.usec += usec
+	a.addExact(clock.usec)
+	a.overflow = a.overflow || clock.overflow
 	return nil
 }
 
