@@ -173,14 +173,11 @@ func badCopyFormat(msg string) *pgerror.Error {
 }
 
 // decodeCopyField is the column type's receive function: the codec decodes
-// the value by the type's OID, then the type's modifier and input checks
-// apply as PostgreSQL's receive functions apply them (varchar(n) and char(n)
-// lengths, numeric(p,s), UTF-8 and NUL in text, json syntax and jsonb
-// normalisation). Malformed input is 22P03 "incorrect binary data format",
-// or 08P01 "insufficient data left in message" when a fixed-width value is
-// too short, as PostgreSQL reports them.
+// the value by the type's OID, then receivedDatum applies the checks that
+// PostgreSQL's receive functions make beyond the bytes. Malformed input is
+// 22P03 "incorrect binary data format", or 08P01 "insufficient data left in
+// message" when a fixed-width value is too short, as PostgreSQL reports them.
 func decodeCopyField(env *types.Env, codec BinaryCodec, t types.Type, src []byte) (any, error) {
-	plain := types.Type{Oid: t.Oid, Typmod: -1}
 	v, err := codec.DecodeBinary(uint32(t.Oid), src)
 	if err != nil {
 		if pgerror.GetCode(err) != pgerror.InvalidBinaryRepresentation {
@@ -192,13 +189,37 @@ func decodeCopyField(env *types.Env, codec BinaryCodec, t types.Type, src []byte
 		}
 		return nil, pgerror.Wrapf(err, pgerror.InvalidBinaryRepresentation, "incorrect binary data format")
 	}
+	return receivedDatum(env, t, v)
+}
+
+// receivedDatum applies to a decoded datum of type t what t's receive
+// function checks: the type modifier (varchar(n) and char(n) lengths,
+// numeric(p,s)), UTF-8 and NUL in text, json syntax and jsonb
+// normalisation, and for an array the same for each element, as array_recv
+// calls the element's receive function with the array's typmod.
+func receivedDatum(env *types.Env, t types.Type, v any) (any, error) {
+	if elem, ok := t.Elem(); ok {
+		if a, isArray := v.([]any); isArray {
+			out := make([]any, len(a))
+			for i, e := range a {
+				if e == nil {
+					continue
+				}
+				var err error
+				if out[i], err = receivedDatum(env, elem, e); err != nil {
+					return nil, err
+				}
+			}
+			return out, nil
+		}
+	}
 	if s, ok := v.(string); ok && t.Oid != types.OidChar { // "char" is a byte, not text
 		return types.ParseTextEnv(env, t, s)
 	}
 	if t.Typmod == -1 {
 		return v, nil
 	}
-	cast, err := types.LookupCastEnv(plain, t, types.CastAssignment)
+	cast, err := types.LookupCastEnv(types.Type{Oid: t.Oid, Typmod: -1}, t, types.CastAssignment)
 	if err != nil {
 		return nil, err
 	}

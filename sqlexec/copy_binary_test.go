@@ -470,3 +470,54 @@ func BenchmarkBinaryCopyFrom(b *testing.B) {
 		s.Close()
 	}
 }
+
+// TestBinaryCopyFromChecksArrayElements: each element gets its element
+// type's checks with the array's typmod, as array_recv calls the element's
+// receive function, and arrays round-trip.
+func TestBinaryCopyFromChecksArrayElements(t *testing.T) {
+	array := func(elem types.Type, elems ...any) []byte {
+		arr, ok := types.ArrayOf(elem)
+		if !ok {
+			t.Fatalf("no array type of %v", elem)
+		}
+		return mustAppend(t, arr.Oid, elems)
+	}
+	tests := []struct {
+		name   string
+		column string
+		field  []byte
+		want   string // the value in COPY's text format, or the error code
+	}{
+		{"varchar(n) elements", "v", array(types.VarcharAny, "ab", nil), "{ab,NULL}"},
+		{"varchar(n) element too long", "v", array(types.VarcharAny, "abc"), string(pgerror.StringDataRightTruncation)},
+		{"numeric(p,s) elements round", "n", array(types.NumericAny, mustNumeric(t, "1.25")), "{1.3}"},
+		{"numeric(p,s) element overflows", "n", array(types.NumericAny, mustNumeric(t, "1234.5")), string(pgerror.NumericValueOutOfRange)},
+		{"text element not UTF-8", "x", array(types.Text, "ok", "\xff"), string(pgerror.CharacterNotInRepertoire)},
+		{"empty text array", "x", array(types.Text), "{}"},
+		{"int4 array", "i", array(types.Int4, int64(1), nil, int64(-3)), "{1,NULL,-3}"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newCopyTestSession(t)
+			mustRun(t, s, "CREATE TABLE t (v varchar(2)[], n numeric(3,1)[], x text[], i int4[])")
+			_, err := copyIn(s, startCopy(t, s, "COPY t ("+tt.column+") FROM STDIN (FORMAT binary)"), copyStream(tuple(tt.field), trailer))
+			if strings.HasPrefix(tt.want, "{") {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := textOf(t, s, "COPY t ("+tt.column+") TO STDOUT"); got != tt.want+"\n" {
+					t.Errorf("got %q, want %q", got, tt.want)
+				}
+				out, _ := copyOutBytes(t, s, "COPY t ("+tt.column+") TO STDOUT (FORMAT binary)")
+				if tt.name != "numeric(p,s) elements round" && !bytes.Equal(out, copyStream(tuple(tt.field), trailer)) {
+					t.Errorf("copied out %x, want the input back", out)
+				}
+				return
+			}
+			var pe *pgerror.Error
+			if !errors.As(err, &pe) || string(pe.Code) != tt.want || !strings.HasSuffix(pe.Detail, "COPY t, line 1, column "+tt.column) {
+				t.Errorf("got %#v, want %s with the COPY context", err, tt.want)
+			}
+		})
+	}
+}
