@@ -123,7 +123,9 @@ func (br *binaryCopyReader) next() ([][]byte, error) {
 		if end < 0 {
 			continue
 		}
-		out[i] = data[start:end:end]
+		if out[i] = data[start:end:end]; out[i] == nil {
+			out[i] = []byte{} // an empty value, not NULL
+		}
 		start = end
 	}
 	return out, nil

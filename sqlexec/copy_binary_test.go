@@ -62,14 +62,15 @@ func TestBinaryCopyReaderReadsTuplesNullsAndHeaderExtension(t *testing.T) {
 	header = append(header, be32(0x0000ffff)...) // low flag bits are not critical
 	header = append(header, be32(3)...)
 	header = append(header, "ext"...)
-	in := append(header, tuple([]byte("a"), nil)...)
+	in := append(header, tuple([]byte{}, nil)...)
+	in = append(in, tuple([]byte("a"), nil)...)
 	in = append(in, tuple(nil, []byte{})...)
 	in = append(in, trailer...)
 	br := newBinaryCopyReader(bufio.NewReader(bytes.NewReader(in)), "t", []string{"x", "y"})
 	if err := br.readHeader(); err != nil {
 		t.Fatal(err)
 	}
-	want := [][][]byte{{[]byte("a"), nil}, {nil, {}}}
+	want := [][][]byte{{{}, nil}, {[]byte("a"), nil}, {nil, {}}}
 	for i, w := range want {
 		got, err := br.next()
 		if err != nil {
