@@ -2,6 +2,7 @@ package types
 
 import (
 	"math"
+	"slices"
 
 	"github.com/cockroachdb/apd/v3"
 	"github.com/fickle-db/fickle/internal/pgerror"
@@ -128,11 +129,13 @@ func minMaxAggregate(name string, args []Type) (*Aggregate, error) {
 		return nil, funcError(name, args, false)
 	}
 	t := args[0]
-	switch t.Oid {
-	case OidUnknown, OidVarchar, OidName:
+	switch {
+	case t.IsArray():
+		t = Type{t.Oid, -1}
+	case t.Oid == OidUnknown || t.Oid == OidVarchar || t.Oid == OidName:
 		t = Text
-	case OidInt2, OidInt4, OidInt8, OidOid, OidFloat4, OidFloat8, OidNumeric, OidText, OidBpchar,
-		OidDate, OidTimestamp, OidTimestamptz, OidInterval:
+	case slices.Contains([]Oid{OidInt2, OidInt4, OidInt8, OidOid, OidFloat4, OidFloat8, OidNumeric, OidText, OidBpchar,
+		OidDate, OidTimestamp, OidTimestamptz, OidInterval}, t.Oid):
 	default:
 		// PostgreSQL 15 has no min/max for bool, bytea, uuid, json, jsonb.
 		return nil, funcError(name, args, false)

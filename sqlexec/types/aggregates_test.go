@@ -7,9 +7,12 @@ import (
 
 // TestAggregatesMatchPostgres runs testdata/aggregates.golden: the result
 // type and value of an aggregate over a few rows (untyped literals are
-// resolved as text, as in the UNION that gen.sh builds).
+// resolved as text, as in the UNION that gen.sh builds);
+// aggregates_arrays.golden holds array_agg and min/max over arrays.
 func TestAggregatesMatchPostgres(t *testing.T) {
-	for _, row := range goldenRows(t, "testdata/aggregates.golden", 6) {
+	rows := goldenRows(t, "testdata/aggregates.golden", 6)
+	rows = append(rows, goldenRows(t, "testdata/aggregates_arrays.golden", 6)...)
+	for _, row := range rows {
 		name, typ, list, delim, wantType, want := row[0], row[1], row[2], row[3], row[4], row[5]
 		if typ == "unknown" {
 			typ = "text"

@@ -389,3 +389,21 @@ func arrayAggregate(args []Type) (*Aggregate, error) {
 	}
 	return &Aggregate{Name: "array_agg", Args: []Type{elem}, Result: arr, New: func() Accumulator { return &arrayAggAcc{cast: cast} }}, nil
 }
+
+// arrayToJSON is array_to_json: a JSON array of the elements' to_json
+// values, printed without spaces (json keeps that text when embedded).
+func arrayToJSON(env *Env, t Type, elems []any) *jsonValue {
+	elem, _ := t.Elem()
+	arr := &jsonValue{kind: jsonArray}
+	src := []byte{'['}
+	for i, e := range elems {
+		v := toJSONValue(env, elem, e)
+		arr.elems = append(arr.elems, v)
+		if i > 0 {
+			src = append(src, ',')
+		}
+		src = appendJSONBuilt(src, v)
+	}
+	arr.src = string(append(src, ']'))
+	return arr
+}

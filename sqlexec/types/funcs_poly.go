@@ -359,12 +359,15 @@ func stripNulls(v *jsonValue) *jsonValue {
 // toJSONValue is to_json's conversion of a datum: numbers stay numbers
 // (non-finite ones become strings), booleans and NULL map to their JSON
 // values, json and jsonb are embedded, dates and timestamps are ISO 8601
-// strings, everything else is its text output as a string.
+// strings, arrays JSON arrays, everything else is its text output as a
+// string.
 func toJSONValue(env *Env, t Type, v any) *jsonValue {
 	if v == nil {
 		return &jsonValue{kind: jsonNull}
 	}
 	switch x := v.(type) {
+	case []any:
+		return arrayToJSON(env, t, x)
 	case bool:
 		return &jsonValue{kind: jsonBool, b: x}
 	case int64:

@@ -88,9 +88,10 @@ grep -v '^#' $cases.cases | tr '\t' '\037' | while IFS=$'\037' read -r zone fn l
 done
 done
 
-if wanted aggregates; then
-: > aggregates.golden
-grep -v '^#' aggregates.cases | tr '\t' '\037' | while IFS=$'\037' read -r agg typ list delim; do
+for cases in aggregates aggregates_arrays; do
+wanted $cases || continue
+: > $cases.golden
+grep -v '^#' $cases.cases | tr '\t' '\037' | while IFS=$'\037' read -r agg typ list delim; do
   rows="SELECT NULL::${typ/unknown/text} AS x WHERE false"
   if [[ -n $list ]]; then
     rows=""
@@ -103,6 +104,6 @@ grep -v '^#' aggregates.cases | tr '\t' '\037' | while IFS=$'\037' read -r agg t
   [[ $agg == string_agg ]] && call="$agg(x, $(operand "$typ" "$delim"))"
   res=$(run UTC "SELECT pg_typeof($call)::text || E'\\t' || coalesce($call::text, 'NULL') FROM ($rows) s")
   [[ $res == ERROR* ]] && res="-	$res"
-  printf '%s\t%s\t%s\t%s\t%s\n' "$agg" "$typ" "$list" "$delim" "$res" >> aggregates.golden
+  printf '%s\t%s\t%s\t%s\t%s\n' "$agg" "$typ" "$list" "$delim" "$res" >> $cases.golden
 done
-fi
+done
