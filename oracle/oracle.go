@@ -350,9 +350,12 @@ func weakestCoreViolation(h *history.History, levels []history.Level, opts Optio
 }
 
 // nameSearchViolation sets the level of a PC, SI or SER violation (one
-// whose weaker levels hold) and names its anomaly for that level.
+// whose weaker levels hold) and names its anomaly for that level, unless
+// the explanation already names it at that level (explainSearchCycle
+// counts the anti-dependencies hidden in its edges' justifications, which
+// the cycle alone does not show).
 func nameSearchViolation(why *Explanation, level history.Level) *Explanation {
-	if why == nil || why.Structural != nil {
+	if why == nil || why.Structural != nil || why.Level == level && why.Anomaly != "" {
 		return why
 	}
 	why.Level = level

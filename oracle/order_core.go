@@ -303,6 +303,9 @@ func subHistory(h *history.History, keep []history.TxnID, sessPos []int32) (sub 
 				}
 			}
 		}
+		// A prefix stays one: a kept writer the order does not list came
+		// after every listed one, the kept ones included.
+		sub.VersionOrderPrefix = h.VersionOrderPrefix
 	}
 	return sub, keep
 }
