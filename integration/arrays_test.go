@@ -10,6 +10,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
+	"github.com/lib/pq"
 
 	"github.com/fickle-db/fickle/sqlexec/types"
 	"github.com/fickle-db/fickle/wire"
@@ -155,6 +156,45 @@ func TestPgxScansArrayColumnsIntoSlices(t *testing.T) {
 	var empty []string
 	if err := conn.QueryRow(ctx, "SELECT tags FROM s WHERE id = 2").Scan(&empty); err != nil || empty == nil || len(empty) != 0 {
 		t.Errorf("empty array scanned as %#v, %v", empty, err)
+	}
+}
+
+// TestLibpqArraysRoundTrip drives arrays through database/sql and lib/pq,
+// which sends pq.Array parameters as text literals and reads text results:
+// = ANY($1) over int8 and text, and array columns scanned back into slices.
+func TestLibpqArraysRoundTrip(t *testing.T) {
+	srv := startFickle(t)
+	db := openLibpq(t, srv.DSN())
+	ctx := testCtx(t)
+	if _, err := db.ExecContext(ctx, "CREATE TABLE lp (id int8 PRIMARY KEY, tags text[], vals float8[])"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.ExecContext(ctx, "INSERT INTO lp VALUES ($1, $2, $3), ($4, $5, $6)",
+		1, pq.Array([]string{"a b", `q"`, ""}), pq.Array([]float64{1.5, -2}), 2, pq.Array([]string{}), pq.Array([]float64{})); err != nil {
+		t.Fatal(err)
+	}
+	var ids []int64
+	rows, err := db.QueryContext(ctx, "SELECT id FROM lp WHERE id = ANY($1) AND $2 <> ALL(tags) ORDER BY id", pq.Array([]int64{1, 2, 3}), "zz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	if err := rows.Err(); err != nil || !reflect.DeepEqual(ids, []int64{1, 2}) {
+		t.Errorf("= ANY: got %v, %v", ids, err)
+	}
+	var tags []string
+	var vals []float64
+	if err := db.QueryRowContext(ctx, "SELECT tags, vals FROM lp WHERE id = 1").Scan(pq.Array(&tags), pq.Array(&vals)); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(tags, []string{"a b", `q"`, ""}) || !reflect.DeepEqual(vals, []float64{1.5, -2}) {
+		t.Errorf("got tags %q vals %v", tags, vals)
 	}
 }
 

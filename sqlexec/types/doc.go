@@ -27,6 +27,8 @@
 //   - json: string as given; jsonb: string, normalized as PostgreSQL prints it
 //   - oid, regclass: int64
 //   - unknown (untyped literals): string
+//   - arrays (int4[], text[], ... over every type above): []any of element
+//     datums, nil for a NULL element; one dimension, lower bound 1
 //
 // Dates and timestamps are limited to what time.Time holds exactly; infinity
 // and -infinity are represented by the sentinels InfinityTime and
@@ -57,7 +59,8 @@
 // MDY and IntervalStyle postgres, the only styles supported. Dates, like
 // timestamps, span 4713 BC to 294276 AD (PostgreSQL's dates go further).
 // Interval fields restrictions (INTERVAL DAY TO SECOND), the SIMILAR form of
-// substring, and to_char's EEEE, V, L, RN and TH patterns answer 0A000.
+// substring, and to_char's EEEE, V, L, RN and TH patterns answer 0A000, as
+// do multidimensional arrays and array lower bounds other than 1.
 // Floating-point functions use Go's math
 // package, whose cbrt, exp, ln and trigonometric results may differ from
 // glibc's in the last digit. Regular expressions use Go's RE2 syntax, the
@@ -71,6 +74,7 @@
 // pg_ctl, then PGHOST=... PGPORT=... testdata/gen.sh). The tests read only
 // the golden files. Key encoding is checked against Compare by a seeded
 // property test; the input functions have fuzz targets (go test -fuzz
-// FuzzParseNumbers, FuzzParseStrings, FuzzParseDateTime, FuzzParseJSON) that
+// FuzzParseNumbers, FuzzParseStrings, FuzzParseDateTime, FuzzParseJSON,
+// FuzzParseArrays) that
 // require every accepted input to survive a trip through its text output.
 package types
