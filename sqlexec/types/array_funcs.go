@@ -49,6 +49,22 @@ func init() {
 		return out
 	})
 	builders["array_to_string"] = arrayToStringBuilder
+	builders["array_to_json"] = func(args []Type) (*Func, bool, error) {
+		if len(args) != 1 {
+			return nil, false, nil
+		}
+		t, err := arrayArgType(args[0])
+		if err != nil || t.Oid == 0 {
+			return nil, false, err
+		}
+		return &Func{Args: []Type{t}, Result: JSON, Volatility: Stable, Eval: func(env *Env, a []any) (any, error) {
+			if a[0] == nil {
+				return nil, nil
+			}
+			return arrayToJSON(env, t, a[0].([]any)).src, nil
+		}}, true, nil
+	}
+	builders["array_replace"] = arrayReplaceBuilder
 	builders["string_to_array"] = stringToArrayBuilder
 }
 
@@ -217,6 +233,52 @@ func arrayElemFunc(result Type, f func(elem Type, a []any, e any) any) funcBuild
 			return f(elem, a[0].([]any), e), nil
 		}}, true, nil
 	}
+}
+
+// arrayReplaceBuilder builds array_replace(anyarray, anyelement,
+// anyelement): every element not distinct from the second argument
+// replaced by the third.
+func arrayReplaceBuilder(args []Type) (*Func, bool, error) {
+	if len(args) != 3 {
+		return nil, false, nil
+	}
+	t, err := arrayArgType(args[0])
+	if err != nil || t.Oid == 0 {
+		return nil, false, err
+	}
+	elem, _ := Type{t.Oid, -1}.Elem()
+	casts := make([]EnvCastFunc, 3)
+	for i := 1; i < 3; i++ {
+		if !canCoerce(args[i], elem, CastImplicit) {
+			return nil, false, nil
+		}
+		if casts[i], err = lookupCast(args[i], elem, CastImplicit); err != nil {
+			return nil, false, err
+		}
+	}
+	return &Func{Args: []Type{t, elem, elem}, Result: t, Volatility: Immutable, Eval: func(env *Env, a []any) (any, error) {
+		if a[0] == nil {
+			return nil, nil
+		}
+		conv := make([]any, 3)
+		for i := 1; i < 3; i++ {
+			if a[i] == nil {
+				continue
+			}
+			var err error
+			if conv[i], err = casts[i](env, a[i]); err != nil {
+				return nil, err
+			}
+		}
+		out := make([]any, 0, len(a[0].([]any)))
+		for _, x := range a[0].([]any) {
+			if equalOrBothNull(elem, x, conv[1]) {
+				x = conv[2]
+			}
+			out = append(out, x)
+		}
+		return out, nil
+	}}, true, nil
 }
 
 // arrayToStringBuilder builds array_to_string(anyarray, text [, text]):
