@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
@@ -239,8 +240,11 @@ func FuzzArrayBinaryAgreesWithText(f *testing.F) {
 		text := types.FormatText(typ, v, nil)
 		back, err := types.ParseText(typ, text)
 		if err != nil {
-			if elems, isSlice := v.([]any); isSlice && hasNul(elems) {
-				return // PostgreSQL's text types cannot hold NUL either
+			if elems, isSlice := v.([]any); isSlice && hasInvalidText(elems) {
+				// wire's receive takes text elements as bytes; PostgreSQL's
+				// textrecv would refuse NUL and invalid UTF-8 (22021), as
+				// array_in does here.
+				return
 			}
 			t.Fatalf("%s: binary %x printed as %q, which does not parse: %v", typ, data, text, err)
 		}
@@ -258,9 +262,10 @@ func FuzzArrayBinaryAgreesWithText(f *testing.F) {
 	})
 }
 
-func hasNul(elems []any) bool {
+// hasInvalidText reports whether a text element holds NUL or invalid UTF-8.
+func hasInvalidText(elems []any) bool {
 	for _, e := range elems {
-		if s, ok := e.(string); ok && strings.ContainsRune(s, 0) {
+		if s, ok := e.(string); ok && (strings.ContainsRune(s, 0) || !utf8.ValidString(s)) {
 			return true
 		}
 	}
