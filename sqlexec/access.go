@@ -7,10 +7,14 @@ import (
 	"github.com/fickle-db/fickle/sqlexec/types"
 )
 
-// Access paths. A table item of a FROM clause is read one of four ways,
+// Access paths. A table item of a FROM clause is read one of five ways,
 // chosen once when the query is bound (chooseAccess): a point read by
-// primary key, point reads of the keys of "pk IN (values)", a lookup of one
-// value of a secondary index, or a scan of the whole table. Items whose
+// primary key, point reads of the keys of "pk IN (values)" or
+// "pk = ANY (array)", a lookup of one value of a secondary index, lookups of
+// each value of "col IN (values)" or "col = ANY (array)" in an index on col,
+// or a scan of the whole table. A list is read key by key so that the
+// history records reads of the listed keys only, not of the whole table,
+// as PostgreSQL's index scans lock and conflict on those keys only. Items whose
 // reads do not depend on earlier items are read once per execution and
 // joined from memory, through a hash table when an equality allows
 // (planJoins, cachedRows). Every path reports to the store which rows
@@ -24,6 +28,9 @@ type access struct {
 	keyVals []*scalar
 	keyTyps []types.Type
 	index   *indexDesc
+	// keyArray marks a list read whose keys are the elements of the one
+	// array in keyVals ("col = ANY (array)") rather than keyVals themselves.
+	keyArray bool
 }
 
 type accessKind int
@@ -32,8 +39,12 @@ const (
 	accessScan accessKind = iota
 	accessPK
 	accessIndex
-	// accessPKList reads the keys of "pk IN (values)" one by one.
+	// accessPKList reads the keys of "pk IN (values)" or "pk = ANY
+	// (array)" one by one.
 	accessPKList
+	// accessIndexList looks up each value of "col IN (values)" or "col =
+	// ANY (array)" in a one-column index on col.
+	accessIndexList
 )
 
 // keyCompatible reports whether a value of type v can be looked up in a
@@ -88,18 +99,36 @@ func chooseAccess(it *fromItem, idx int) access {
 		}
 		return vals, typs, true
 	}
-	if len(t.pk) == 1 && !t.hidden {
+	// list finds a usable "col IN (values)" or "col = ANY (array)" on
+	// column col: values of constants, parameters and earlier items only.
+	list := func(col int) (vals []*scalar, array, ok bool) {
+		usable := func(v *scalar, typ types.Type) bool {
+			return v.refs&^earlier == 0 && !v.volatile && keyCompatible(t.cols[col].typ, typ)
+		}
 		for _, c := range it.on {
-			if c.inVals == nil || c.inSlot != it.off+t.pk[0] {
-				continue
+			switch {
+			case c.inVals != nil && c.inSlot == it.off+col:
+				ok := true
+				for _, v := range c.inVals {
+					ok = ok && usable(v, v.typ)
+				}
+				if ok {
+					return c.inVals, false, true
+				}
+			case c.anyArr != nil && c.anySlot == it.off+col:
+				if elem, isArr := c.anyArr.typ.Elem(); isArr && usable(c.anyArr, elem) {
+					return []*scalar{c.anyArr}, true, true
+				}
 			}
-			usable := true
-			for _, v := range c.inVals {
-				usable = usable && v.refs&^earlier == 0 && !v.volatile && keyCompatible(t.cols[t.pk[0]].typ, v.typ)
-			}
-			if usable && eq[t.pk[0]] == nil {
-				return access{kind: accessPKList, keyVals: c.inVals, keyTyps: []types.Type{t.cols[t.pk[0]].typ}}
-			}
+		}
+		return nil, false, false
+	}
+	// Lists are looked up only in one-column keys: a list on one column of
+	// a multi-column key does not fix the others, and crossing lists on
+	// several columns is not worth its planning here.
+	if len(t.pk) == 1 && !t.hidden && eq[t.pk[0]] == nil {
+		if vals, array, ok := list(t.pk[0]); ok {
+			return access{kind: accessPKList, keyVals: vals, keyTyps: []types.Type{t.cols[t.pk[0]].typ}, keyArray: array}
 		}
 	}
 	if vals, typs, ok := covered(t.pk); ok {
@@ -121,6 +150,22 @@ func chooseAccess(it *fromItem, idx int) access {
 	if best != nil {
 		return access{kind: accessIndex, keyVals: bestVals, keyTyps: bestTyps, index: best}
 	}
+	listIndexes := t.indexes
+	if t.hidden && t.pkIndex != nil {
+		listIndexes = append([]*indexDesc{t.pkIndex}, t.indexes...)
+	}
+	var listAccess access
+	for _, ix := range listIndexes {
+		if len(ix.cols) != 1 || listAccess.index != nil && (listAccess.index.unique || !ix.unique) {
+			continue
+		}
+		if vals, array, ok := list(ix.cols[0]); ok {
+			listAccess = access{kind: accessIndexList, keyVals: vals, keyTyps: []types.Type{t.cols[ix.cols[0]].typ}, index: ix, keyArray: array}
+		}
+	}
+	if listAccess.index != nil {
+		return listAccess
+	}
 	return access{kind: accessScan}
 }
 
@@ -139,6 +184,40 @@ func (a *access) encodeLookup(x *execCtx) (key []byte, ok bool, err error) {
 		key = types.AppendKey(key, a.keyTyps[i], d)
 	}
 	return key, true, nil
+}
+
+// listKeys evaluates the values of a list read and returns their keys,
+// sorted and each once. NULL values match nothing and are left out, as is
+// everything of a NULL array.
+func (a *access) listKeys(x *execCtx) ([]string, error) {
+	vals := make([]any, 0, len(a.keyVals))
+	for _, v := range a.keyVals {
+		d, err := v.eval(x)
+		if err != nil {
+			return nil, err
+		}
+		if a.keyArray {
+			if d != nil {
+				vals = d.([]any)
+			}
+			break
+		}
+		vals = append(vals, d)
+	}
+	seen := make(map[string]bool, len(vals))
+	keys := make([]string, 0, len(vals))
+	for _, d := range vals {
+		if d == nil {
+			continue
+		}
+		k := string(types.AppendKey(nil, a.keyTyps[0], d))
+		if !seen[k] {
+			seen[k] = true
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	return keys, nil
 }
 
 // keyedRow is a row read from a table with its primary key.
@@ -191,23 +270,10 @@ func fetchTableWith(x *execCtx, it *fromItem, withKeys bool, conds []*conj) ([]k
 		}
 		return out, nil
 	case accessPKList:
-		seen := map[string]bool{}
-		var keys []string
-		for _, v := range it.access.keyVals {
-			d, err := v.eval(x)
-			if err != nil {
-				return nil, err
-			}
-			if d == nil {
-				continue
-			}
-			k := string(types.AppendKey(nil, it.access.keyTyps[0], d))
-			if !seen[k] {
-				seen[k] = true
-				keys = append(keys, k)
-			}
+		keys, err := it.access.listKeys(x)
+		if err != nil {
+			return nil, err
 		}
-		sort.Strings(keys)
 		for _, k := range keys {
 			key := []byte(k)
 			if it.lock != isolation.RowLockNone {
@@ -234,6 +300,21 @@ func fetchTableWith(x *execCtx, it *fromItem, withKeys bool, conds []*conj) ([]k
 		}
 		err = x.txn.ScanIndex(x.ctx, it.access.index.id, isolation.ExactSpan(key), ro, visit)
 		return out, err
+	case accessIndexList:
+		keys, err := it.access.listKeys(x)
+		if err != nil {
+			return nil, err
+		}
+		// Rows come back by index value; sort them by primary key, the
+		// order a scan gives, so the path chosen does not change results.
+		withKeys = true
+		for _, k := range keys {
+			if err := x.txn.ScanIndex(x.ctx, it.access.index.id, isolation.ExactSpan([]byte(k)), ro, visit); err != nil {
+				return nil, err
+			}
+		}
+		sort.SliceStable(out, func(i, j int) bool { return string(out[i].key) < string(out[j].key) })
+		return out, nil
 	}
 	err := x.txn.Scan(x.ctx, t.id, isolation.Span{}, ro, visit)
 	return out, err

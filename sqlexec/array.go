@@ -96,15 +96,22 @@ func (b *binder) typedArrayExpr(sc *scope, tc *pg_query.TypeCast, t types.Type) 
 // AND; an empty array gives false for ANY and true for ALL, a NULL array
 // NULL. A parameter or literal on the right is an array of l's type.
 func (b *binder) anyAll(sc *scope, a *pg_query.A_Expr) (*scalar, error) {
+	e, _, _, err := b.anyAllParts(sc, a)
+	return e, err
+}
+
+// anyAllParts is anyAll also returning the compiled left operand and
+// array, so that "column = ANY (array)" can choose key lookups.
+func (b *binder) anyAllParts(sc *scope, a *pg_query.A_Expr) (e, l, r *scalar, err error) {
 	op := opName(a.Name)
 	all := a.Kind == pg_query.A_Expr_Kind_AEXPR_OP_ALL
-	l, r, err := b.pair(sc, a.Lexpr, a.Rexpr)
+	l, r, err = b.pair(sc, a.Lexpr, a.Rexpr)
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	if unresolved(l) && (unresolved(r) || !r.typ.IsArray()) {
 		if _, err := b.fix(l, types.Text); err != nil {
-			return nil, err
+			return nil, nil, nil, err
 		}
 	}
 	if unresolved(r) || r.lit != nil || r.null {
@@ -114,15 +121,15 @@ func (b *binder) anyAll(sc *scope, a *pg_query.A_Expr) (*scalar, error) {
 		}
 		arr, ok := types.ArrayOf(types.Type{Oid: lt.Oid, Typmod: -1})
 		if !ok {
-			return nil, b.errAt(pgerror.Newf(pgerror.UndefinedObject, "could not find array type for data type %s", lt), a.Location)
+			return nil, nil, nil, b.errAt(pgerror.Newf(pgerror.UndefinedObject, "could not find array type for data type %s", lt), a.Location)
 		}
 		if r, err = b.coerce(r, arr, types.CastImplicit); err != nil {
-			return nil, b.withPos(err, a.Location)
+			return nil, nil, nil, b.withPos(err, a.Location)
 		}
 	}
 	elem, ok := r.typ.Elem()
 	if !ok {
-		return nil, b.errAt(pgerror.New(pgerror.WrongObjectType, "op ANY/ALL (array) requires array on right side"), a.Location)
+		return nil, nil, nil, b.errAt(pgerror.New(pgerror.WrongObjectType, "op ANY/ALL (array) requires array on right side"), a.Location)
 	}
 	var left, cur any
 	leftHolder := &scalar{typ: l.typ, slot: -1, eval: func(*execCtx) (any, error) { return left, nil }}
@@ -132,10 +139,10 @@ func (b *binder) anyAll(sc *scope, a *pg_query.A_Expr) (*scalar, error) {
 	elemHolder := &scalar{typ: types.Type{Oid: elem.Oid, Typmod: -1}, slot: -1, eval: func(*execCtx) (any, error) { return cur, nil }}
 	cmp, err := b.binary(op, leftHolder, elemHolder, a.Location)
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	if cmp.typ.Oid != types.OidBool {
-		return nil, b.errAt(pgerror.New(pgerror.DatatypeMismatch, "op ANY/ALL (array) requires operator to yield boolean"), a.Location)
+		return nil, nil, nil, b.errAt(pgerror.New(pgerror.DatatypeMismatch, "op ANY/ALL (array) requires operator to yield boolean"), a.Location)
 	}
 	le, re := l.eval, r.eval
 	return &scalar{typ: types.Bool, slot: -1, refs: l.refs | r.refs, volatile: l.volatile || r.volatile, name: "?column?", eval: func(x *execCtx) (any, error) {
@@ -168,7 +175,7 @@ func (b *binder) anyAll(sc *scope, a *pg_query.A_Expr) (*scalar, error) {
 			return nil, nil
 		}
 		return all, nil
-	}}, nil
+	}}, l, r, nil
 }
 
 // indirection compiles subscripts and slices of an array value: a[i] is

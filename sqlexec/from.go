@@ -56,6 +56,10 @@ type conj struct {
 	// inSlot and inVals describe "column IN (values)" conjuncts.
 	inSlot int
 	inVals []*scalar
+	// anySlot and anyArr describe "column = ANY (array)" conjuncts: anyArr
+	// is the array, whose elements are the values looked up as with IN.
+	anySlot int
+	anyArr  *scalar
 }
 
 func (c *conj) holds(x *execCtx) (bool, error) {
@@ -81,7 +85,20 @@ func allHold(x *execCtx, cs []*conj, deferred bool) (bool, error) {
 
 // conjunct compiles one conjunct, noting "column = value" shapes.
 func (b *binder) conjunct(sc *scope, n *pg_query.Node, clause string) (*conj, error) {
-	c := &conj{eqSlot: -1, inSlot: -1, deferred: containsSubLink(n)}
+	c := &conj{eqSlot: -1, inSlot: -1, anySlot: -1, deferred: containsSubLink(n)}
+	if a := n.GetAExpr(); a != nil && a.Kind == pg_query.A_Expr_Kind_AEXPR_OP_ANY && opName(a.Name) == "=" && !c.deferred {
+		e, l, arr, err := b.anyAllParts(sc, a)
+		if err != nil {
+			return nil, err
+		}
+		if c.e, err = b.requireBool(e, clause, n); err != nil {
+			return nil, err
+		}
+		if l.slot >= 0 {
+			c.anySlot, c.anyArr = l.slot, arr
+		}
+		return c, nil
+	}
 	if a := n.GetAExpr(); a != nil && a.Kind == pg_query.A_Expr_Kind_AEXPR_IN && opName(a.Name) == "=" && !c.deferred {
 		e, x, elems, err := b.inListParts(sc, a)
 		if err != nil {
