@@ -14,7 +14,9 @@ import (
 
 // anyLookupEngine returns a recording engine over the table
 // t (id int PRIMARY KEY, grp int, v text) of rows 1..n with grp = id % 5,
-// indexed, and the two-column-key table m (a, b) of the same ids.
+// indexed, the two-column-key table m (a, b), the table h (id, v) whose
+// primary key was added later (looked up through its index), and the
+// varchar-keyed table s (name) of n rows each.
 func anyLookupEngine(t testing.TB, strategy isolation.Strategy, seed uint64, n int) (*Engine, *isolation.Store) {
 	t.Helper()
 	store := isolation.NewStore(isolation.Config{Strategy: strategy, Seed: seed, Record: true})
@@ -29,6 +31,11 @@ func anyLookupEngine(t testing.TB, strategy isolation.Strategy, seed uint64, n i
 		fmt.Sprintf("INSERT INTO t SELECT g, g %% 5, 'v' || g FROM generate_series(1, %d) g", n),
 		"CREATE TABLE m (a int, b int, PRIMARY KEY (a, b))",
 		fmt.Sprintf("INSERT INTO m SELECT g, g FROM generate_series(1, %d) g", n),
+		"CREATE TABLE h (id int, v text)",
+		fmt.Sprintf("INSERT INTO h SELECT g, 'v' || g FROM generate_series(1, %d) g", n),
+		"ALTER TABLE h ADD PRIMARY KEY (id)",
+		"CREATE TABLE s (name varchar(10) PRIMARY KEY)",
+		fmt.Sprintf("INSERT INTO s SELECT 'n' || g FROM generate_series(1, %d) g", n),
 	} {
 		if _, err := execOne(setup, sql); err != nil {
 			t.Fatalf("%s: %v", sql, err)
@@ -73,6 +80,9 @@ func TestAnyReadsOnlyTheListedKeys(t *testing.T) {
 		{"pk with another condition", "SELECT id FROM t WHERE v <> 'v3' AND id = ANY('{3,4}')", nil, 2, []int64{4}},
 		{"pk in UPDATE", "UPDATE t SET v = 'w' WHERE id = ANY('{8,9}') RETURNING id", nil, 2, []int64{8, 9}},
 		{"pk in DELETE", "DELETE FROM t WHERE id = ANY('{11}') RETURNING id", nil, 1, []int64{11}},
+		{"pk FOR UPDATE", "SELECT id FROM t WHERE id = ANY('{1,2}') FOR UPDATE", nil, 2, []int64{1, 2}},
+		{"pk added later, through its index", "SELECT id FROM h WHERE id = ANY($1)", []any{[]any{int64(6), int64(2)}}, 2, []int64{2, 6}},
+		{"varchar pk with text parameter", "SELECT length(name)::bigint FROM s WHERE name = ANY($1::text[])", []any{[]any{"n3", "n14", "x"}}, 3, []int64{3, 2}},
 		{"index literal", "SELECT id FROM t WHERE grp = ANY('{1,2}')", nil, 8, []int64{1, 2, 6, 7, 11, 12, 16, 17}},
 		{"index parameter with NULL", "SELECT id FROM t WHERE grp = ANY($1)", []any{[]any{nil, int64(4), int64(4)}}, 4, []int64{4, 9, 14, 19}},
 		{"index IN list", "SELECT id FROM t WHERE grp IN (0, 3)", nil, 8, []int64{3, 5, 8, 10, 13, 15, 18, 20}},
