@@ -85,12 +85,13 @@ var builtinTypeOIDs = []types.Oid{types.OidBool, types.OidBytea, types.OidChar, 
 
 func init() {
 	name, text, oid, i2, i4, b := types.Name, types.Text, types.OidType, types.Int2, types.Int4, types.Bool
+	textArray, _ := types.ArrayOf(types.Text)
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_namespace",
-		cols: []vcol{{"oid", oid}, {"nspname", name}, {"nspowner", oid}},
+		cols: []vcol{{"oid", oid}, {"nspname", name}, {"nspowner", oid}, {"nspacl", textArray}},
 		rows: func(s *Session, c *catalog) [][]any {
-			out := [][]any{{int64(oidPgCatalog), "pg_catalog", int64(10)}, {int64(oidInfoSchema), "information_schema", int64(10)}}
+			out := [][]any{{int64(oidPgCatalog), "pg_catalog", int64(10), nil}, {int64(oidInfoSchema), "information_schema", int64(10), nil}}
 			for _, sc := range sortedSchemas(c) {
-				out = append(out, []any{int64(sc.oid), sc.name, int64(10)})
+				out = append(out, []any{int64(sc.oid), sc.name, int64(10), schemaACL(s, sc.name)})
 			}
 			return out
 		}})
@@ -158,15 +159,22 @@ func init() {
 			return [][]any{{int64(2), "heap", "t"}, {int64(403), "btree", "i"}, {int64(405), "hash", "i"}}
 		}})
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_database",
-		cols: []vcol{{"oid", oid}, {"datname", name}, {"datdba", oid}, {"encoding", i4}, {"datcollate", name}, {"datctype", name}, {"datallowconn", b}},
+		cols: []vcol{{"oid", oid}, {"datname", name}, {"datdba", oid}, {"encoding", i4}, {"datcollate", name}, {"datctype", name},
+			{"datallowconn", b}, {"daticulocale", text}, {"datlocprovider", types.Char}, {"datacl", textArray}},
 		rows: func(s *Session, c *catalog) [][]any {
-			return [][]any{{int64(16384), s.database(), int64(10), int64(6), "C", "C", true}}
+			return [][]any{{int64(16384), s.database(), int64(10), int64(6), "C", "C", true, nil, "c", nil}}
 		}})
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_roles",
-		cols: []vcol{{"oid", oid}, {"rolname", name}, {"rolsuper", b}, {"rolcanlogin", b}},
+		cols: []vcol{{"oid", oid}, {"rolname", name}, {"rolsuper", b}, {"rolinherit", b}, {"rolcreaterole", b}, {"rolcreatedb", b},
+			{"rolcanlogin", b}, {"rolreplication", b}, {"rolconnlimit", i4}, {"rolvaliduntil", types.Timestamptz}, {"rolbypassrls", b}},
 		rows: func(s *Session, c *catalog) [][]any {
-			return [][]any{{int64(10), s.user(), true, true}}
+			// The one role is the session's user, a superuser like initdb's.
+			return [][]any{{int64(10), s.user(), true, true, true, true, true, true, int64(-1), nil, true}}
 		}})
+	// fickle has one role, so no role is a member of another.
+	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_auth_members",
+		cols: []vcol{{"roleid", oid}, {"member", oid}, {"grantor", oid}, {"admin_option", b}},
+		rows: func(s *Session, c *catalog) [][]any { return nil }})
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_settings",
 		cols: []vcol{{"name", text}, {"setting", text}},
 		rows: func(s *Session, c *catalog) [][]any {
@@ -240,4 +248,16 @@ func init() {
 			}
 			return out
 		}})
+}
+
+// schemaACL is pg_namespace.nspacl: NULL (the owner's default privileges)
+// except for public, which PostgreSQL 15 creates granting USAGE to everyone.
+// fickle's one role owns every schema, so it stands where PostgreSQL names
+// pg_database_owner.
+func schemaACL(s *Session, schema string) any {
+	if schema != "public" {
+		return nil
+	}
+	u := s.user()
+	return []any{u + "=UC/" + u, "=U/" + u}
 }
