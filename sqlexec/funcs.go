@@ -198,7 +198,8 @@ func (b *binder) sessionFunc(sc *scope, name string, argNodes []*pg_query.Node, 
 		return b.currentSetting(sc, argNodes, loc)
 	case "pg_get_userbyid", "pg_table_is_visible", "pg_size_pretty", "pg_table_size", "pg_relation_size",
 		"pg_total_relation_size", "obj_description", "col_description", "shobj_description", "format_type",
-		"pg_encoding_to_char", "has_table_privilege", "has_schema_privilege", "has_database_privilege":
+		"pg_encoding_to_char", "has_table_privilege", "has_schema_privilege", "has_database_privilege",
+		"pg_get_expr", "pg_relation_is_publishable", "pg_get_triggerdef", "pg_get_statisticsobjdef_columns", "pg_type_is_visible":
 		return b.catalogFunc(sc, name, argNodes, loc)
 	case "set_config":
 		return b.setConfig(sc, argNodes, loc)
@@ -467,6 +468,12 @@ func (b *binder) catalogFunc(sc *scope, name string, argNodes []*pg_query.Node, 
 			if name == "col_description" && i == 1 {
 				want = types.Int4
 			}
+			if name == "pg_get_expr" && i == 0 {
+				want = types.Text
+			}
+			if (name == "pg_get_expr" && i == 2) || (name == "pg_get_triggerdef" && i == 1) {
+				want = types.Bool
+			}
 			if e, err = b.coerce(e, want, types.CastImplicit); err != nil {
 				return nil, true, err
 			}
@@ -476,7 +483,9 @@ func (b *binder) catalogFunc(sc *scope, name string, argNodes []*pg_query.Node, 
 	argc := map[string][2]int{"pg_get_userbyid": {1, 1}, "pg_table_is_visible": {1, 1}, "pg_size_pretty": {1, 1},
 		"pg_table_size": {1, 1}, "pg_relation_size": {1, 2}, "pg_total_relation_size": {1, 1}, "obj_description": {1, 2},
 		"col_description": {2, 2}, "shobj_description": {2, 2}, "format_type": {2, 2}, "pg_encoding_to_char": {1, 1},
-		"has_table_privilege": {2, 3}, "has_schema_privilege": {2, 3}, "has_database_privilege": {2, 3}}[name]
+		"has_table_privilege": {2, 3}, "has_schema_privilege": {2, 3}, "has_database_privilege": {2, 3},
+		"pg_get_expr": {2, 3}, "pg_relation_is_publishable": {1, 1}, "pg_get_triggerdef": {1, 2},
+		"pg_get_statisticsobjdef_columns": {1, 1}, "pg_type_is_visible": {1, 1}}[name]
 	if len(args) < argc[0] || len(args) > argc[1] {
 		return nil, true, b.errAt(pgerror.Newf(pgerror.UndefinedFunction, "function %s with %d arguments does not exist", name, len(args)), loc)
 	}
@@ -561,6 +570,27 @@ func (b *binder) catalogFunc(sc *scope, name string, argNodes []*pg_query.Node, 
 	case "pg_encoding_to_char":
 		out.typ = types.Name
 		out.eval = constEval("UTF8")
+	case "pg_get_expr":
+		// fickle's node-tree columns (pg_attrdef.adbin) hold the
+		// expression's text already.
+		out.typ = types.Text
+		out.eval = eval0
+	case "pg_relation_is_publishable":
+		// Every fickle relation is a permanent table, sequence or index;
+		// PostgreSQL publishes the permanent tables.
+		out.typ = types.Bool
+		out.eval = func(x *execCtx) (any, error) {
+			v, err := eval0(x)
+			if err != nil || v == nil {
+				return nil, err
+			}
+			c, _ := x.s.engine.snapshot()
+			return c.tables[uint32(v.(int64))] != nil, nil
+		}
+	case "pg_get_triggerdef", "pg_get_statisticsobjdef_columns":
+		// fickle has no triggers or extended statistics: no OID names one.
+		out.typ = types.Text
+		out.eval = constEval(nil)
 	default:
 		out.typ = types.Bool
 		out.eval = constEval(true)

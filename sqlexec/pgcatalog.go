@@ -97,13 +97,32 @@ func init() {
 		}})
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_class",
 		cols: []vcol{{"oid", oid}, {"relname", name}, {"relnamespace", oid}, {"relkind", types.Char}, {"relowner", oid},
-			{"reltuples", types.Float4}, {"relhasindex", b}, {"relpersistence", types.Char}, {"relnatts", i2}, {"relispartition", b}, {"relam", oid}},
+			{"reltuples", types.Float4}, {"relhasindex", b}, {"relpersistence", types.Char}, {"relnatts", i2}, {"relispartition", b}, {"relam", oid},
+			{"relchecks", i2}, {"relhasrules", b}, {"relhastriggers", b}, {"relrowsecurity", b}, {"relforcerowsecurity", b},
+			{"reltablespace", oid}, {"reloftype", oid}, {"relreplident", types.Char}, {"reltoastrelid", oid}, {"relpartbound", text},
+			{"relacl", textArray}, {"reloptions", textArray}},
 		rows: func(s *Session, c *catalog) [][]any {
 			var out [][]any
+			// row is one relation; the columns after relam are those of a
+			// relation without checks, rules, triggers, row security,
+			// tablespace, type, TOAST table, partition bound, ACL or options,
+			// with replica identity "default" (n for the others).
+			row := func(oid uint32, name string, ns int64, kind string, tuples float64, hasIndex bool, natts int, am int64) []any {
+				ident := "n"
+				if kind == "r" {
+					ident = "d"
+				}
+				return []any{int64(oid), name, ns, kind, int64(10), tuples, hasIndex, "p", int64(natts), false, am,
+					int64(0), false, false, false, false, int64(0), int64(0), ident, int64(0), nil, nil, nil}
+			}
+			referenced := referencedTables(c)
 			for _, t := range sortedTables(c) {
-				out = append(out, []any{int64(t.oid), t.name, schemaOID(c, t.schema), "r", int64(10), float64(-1), len(t.indexes) > 0 || t.pk != nil, "p", int64(len(t.cols)), false, int64(2)})
+				r := row(t.oid, t.name, schemaOID(c, t.schema), "r", -1, len(t.indexes) > 0 || t.pk != nil, len(t.cols), 2)
+				r[11] = int64(len(t.checks))
+				r[13] = len(t.fks) > 0 || referenced[t.oid]
+				out = append(out, r)
 				for _, ix := range t.indexes {
-					out = append(out, []any{int64(ix.oid), ix.name, schemaOID(c, t.schema), "i", int64(10), float64(0), false, "p", int64(len(ix.cols)), false, int64(403)})
+					out = append(out, row(ix.oid, ix.name, schemaOID(c, t.schema), "i", 0, false, len(ix.cols), 403))
 				}
 			}
 			for _, sc := range sortedSchemas(c) {
@@ -114,14 +133,15 @@ func init() {
 				sort.Strings(names)
 				for _, n := range names {
 					q := sc.seqs[n]
-					out = append(out, []any{int64(q.oid), q.name, int64(sc.oid), "S", int64(10), float64(1), false, "p", int64(3), false, int64(0)})
+					out = append(out, row(q.oid, q.name, int64(sc.oid), "S", 1, false, 3, 0))
 				}
 			}
 			return out
 		}})
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_attribute",
 		cols: []vcol{{"attrelid", oid}, {"attname", name}, {"atttypid", oid}, {"attnum", i2}, {"attlen", i2}, {"atttypmod", i4},
-			{"attnotnull", b}, {"atthasdef", b}, {"attisdropped", b}, {"attidentity", types.Char}, {"attgenerated", types.Char}},
+			{"attnotnull", b}, {"atthasdef", b}, {"attisdropped", b}, {"attidentity", types.Char}, {"attgenerated", types.Char},
+			{"attcollation", oid}},
 		rows: func(s *Session, c *catalog) [][]any {
 			var out [][]any
 			for _, t := range sortedTables(c) {
@@ -130,26 +150,28 @@ func init() {
 					if col.identity != 0 {
 						ident = string(col.identity)
 					}
+					_, hasDef := columnDefaultExpr(col)
 					out = append(out, []any{int64(t.oid), col.name, int64(col.typ.Oid), int64(col.attnum), int64(col.typ.Size()), int64(col.typ.Typmod),
-						col.notNull, col.def != nil, false, ident, ""})
+						col.notNull, hasDef, false, ident, "", typeCollation(col.typ.Oid)})
 				}
 			}
 			return out
 		}})
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_type",
 		cols: []vcol{{"oid", oid}, {"typname", name}, {"typnamespace", oid}, {"typlen", i2}, {"typtype", types.Char},
-			{"typcategory", types.Char}, {"typelem", oid}, {"typarray", oid}, {"typbasetype", oid}, {"typrelid", oid}, {"typnotnull", b}},
+			{"typcategory", types.Char}, {"typelem", oid}, {"typarray", oid}, {"typbasetype", oid}, {"typrelid", oid}, {"typnotnull", b},
+			{"typcollation", oid}},
 		rows: func(s *Session, c *catalog) [][]any {
 			var out [][]any
 			for _, o := range builtinTypeOIDs {
 				t, _ := types.TypeByOid(o)
-				out = append(out, []any{int64(o), t.Name(), int64(oidPgCatalog), int64(t.Size()), "b", string(rune(t.Category())), int64(0), int64(types.ArrayTypeOid(o)), int64(0), int64(0), false})
+				out = append(out, []any{int64(o), t.Name(), int64(oidPgCatalog), int64(t.Size()), "b", string(rune(t.Category())), int64(0), int64(types.ArrayTypeOid(o)), int64(0), int64(0), false, typeCollation(o)})
 			}
 			arrays := types.ArrayTypeOids()
 			sort.Slice(arrays, func(i, j int) bool { return arrays[i] < arrays[j] })
 			for _, o := range arrays {
 				t, _ := types.TypeByOid(o)
-				out = append(out, []any{int64(o), t.Name(), int64(oidPgCatalog), int64(t.Size()), "b", string(rune(t.Category())), int64(types.ElemTypeOid(o)), int64(0), int64(0), int64(0), false})
+				out = append(out, []any{int64(o), t.Name(), int64(oidPgCatalog), int64(t.Size()), "b", string(rune(t.Category())), int64(types.ElemTypeOid(o)), int64(0), int64(0), int64(0), false, typeCollation(o)})
 			}
 			return out
 		}})

@@ -1,0 +1,127 @@
+package sqlexec
+
+import (
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// Collation OIDs of PostgreSQL 15: the database default, which text-like
+// columns carry, and "C", which name carries.
+const (
+	oidDefaultCollation = 100
+	oidCCollation       = 950
+	oidPOSIXCollation   = 951
+)
+
+// typeCollation is pg_type.typcollation (and a column's attcollation): the
+// collation PostgreSQL gives a collatable type, 0 for the others.
+func typeCollation(o types.Oid) int64 {
+	switch o {
+	case types.OidText, types.OidVarchar, types.OidBpchar:
+		return oidDefaultCollation
+	case types.OidName:
+		return oidCCollation
+	}
+	if e := types.ElemTypeOid(o); e != 0 {
+		return typeCollation(e)
+	}
+	return 0
+}
+
+// columnDefaultExpr is pg_attrdef.adbin as pg_get_expr prints it: PostgreSQL
+// stores a default coerced to the column's type, so a string literal prints
+// with a cast to it ('none'::text) and nextval's argument as a regclass
+// ('s'::regclass). Identity columns have no pg_attrdef row (their sequence
+// is not a default in PostgreSQL), so they return ok false.
+func columnDefaultExpr(col *columnDesc) (string, bool) {
+	if col.def == nil || col.identity != 0 {
+		return "", false
+	}
+	if s, ok := stringConst(col.def); ok {
+		return quoteLiteral(s) + "::" + types.FormatType(types.Type{Oid: col.typ.Oid, Typmod: -1}), true
+	}
+	if fc := col.def.GetFuncCall(); fc != nil && len(fc.Args) == 1 && len(fc.Funcname) > 0 {
+		if fn := fc.Funcname[len(fc.Funcname)-1].GetString_(); fn != nil && fn.Sval == "nextval" {
+			if s, ok := stringConst(fc.Args[0]); ok {
+				return "nextval(" + quoteLiteral(s) + "::regclass)", true
+			}
+		}
+	}
+	return deparseExpr(col.def), true
+}
+
+// stringConst returns the value of a string literal node.
+func stringConst(n *pg_query.Node) (string, bool) {
+	if c := n.GetAConst(); c != nil && !c.Isnull {
+		if sv := c.GetSval(); sv != nil {
+			return sv.Sval, true
+		}
+	}
+	return "", false
+}
+
+func quoteLiteral(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+// referencedTables returns the OIDs of tables some foreign key refers to:
+// PostgreSQL puts internal triggers on both ends of a foreign key, so
+// pg_class.relhastriggers is true for them.
+func referencedTables(c *catalog) map[uint32]bool {
+	out := map[uint32]bool{}
+	for _, t := range c.tables {
+		for _, fk := range t.fks {
+			out[fk.refTable] = true
+		}
+	}
+	return out
+}
+
+func init() {
+	name, oid, i2, b, text := types.Name, types.OidType, types.Int2, types.Bool, types.Text
+	oidArray, _ := types.ArrayOf(types.OidType)
+	charArray, _ := types.ArrayOf(types.Char)
+	int2Array, _ := types.ArrayOf(types.Int2)
+	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_collation",
+		cols: []vcol{{"oid", oid}, {"collname", name}, {"collnamespace", oid}, {"collprovider", types.Char}},
+		rows: func(s *Session, c *catalog) [][]any {
+			return [][]any{{int64(oidDefaultCollation), "default", int64(oidPgCatalog), "d"},
+				{int64(oidCCollation), "C", int64(oidPgCatalog), "c"}, {int64(oidPOSIXCollation), "POSIX", int64(oidPgCatalog), "c"}}
+		}})
+	// adbin holds the expression's text: fickle keeps defaults as parse
+	// trees, and pg_get_expr returns the text it is given.
+	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_attrdef",
+		cols: []vcol{{"oid", oid}, {"adrelid", oid}, {"adnum", i2}, {"adbin", text}},
+		rows: func(s *Session, c *catalog) [][]any {
+			var out [][]any
+			for _, t := range sortedTables(c) {
+				for _, col := range t.cols {
+					if expr, ok := columnDefaultExpr(col); ok {
+						// The default has no OID of its own in fickle; the
+						// column's position under the table's keeps it unique.
+						out = append(out, []any{int64(t.oid)<<16 | int64(col.attnum), int64(t.oid), int64(col.attnum), expr})
+					}
+				}
+			}
+			return out
+		}})
+	// Objects fickle does not have: row-level security policies, extended
+	// statistics, publications, triggers, rules and inheritance. psql joins
+	// them in \d; PostgreSQL's columns that psql reads are kept.
+	empty := func(table string, cols ...vcol) {
+		registerVirtual(&virtualTable{schema: "pg_catalog", name: table, cols: cols,
+			rows: func(s *Session, c *catalog) [][]any { return nil }})
+	}
+	empty("pg_policy", vcol{"oid", oid}, vcol{"polname", name}, vcol{"polrelid", oid}, vcol{"polcmd", types.Char},
+		vcol{"polpermissive", b}, vcol{"polroles", oidArray}, vcol{"polqual", text}, vcol{"polwithcheck", text})
+	empty("pg_statistic_ext", vcol{"oid", oid}, vcol{"stxrelid", oid}, vcol{"stxname", name}, vcol{"stxnamespace", oid},
+		vcol{"stxstattarget", types.Int4}, vcol{"stxkind", charArray})
+	empty("pg_publication", vcol{"oid", oid}, vcol{"pubname", name}, vcol{"puballtables", b})
+	empty("pg_publication_namespace", vcol{"oid", oid}, vcol{"pnpubid", oid}, vcol{"pnnspid", oid})
+	empty("pg_publication_rel", vcol{"oid", oid}, vcol{"prpubid", oid}, vcol{"prrelid", oid}, vcol{"prqual", text}, vcol{"prattrs", int2Array})
+	empty("pg_trigger", vcol{"oid", oid}, vcol{"tgrelid", oid}, vcol{"tgparentid", oid}, vcol{"tgname", name},
+		vcol{"tgenabled", types.Char}, vcol{"tgisinternal", b})
+	empty("pg_rewrite", vcol{"oid", oid}, vcol{"rulename", name}, vcol{"ev_class", oid}, vcol{"ev_type", types.Char})
+	empty("pg_inherits", vcol{"inhrelid", oid}, vcol{"inhparent", oid}, vcol{"inhseqno", types.Int4}, vcol{"inhdetachpending", b})
+}
