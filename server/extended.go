@@ -1,6 +1,7 @@
 package server
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 
@@ -185,7 +186,7 @@ func (c *conn) decodeParams(ps *preparedStmt, codes []int16, values [][]byte) ([
 			params[i], err = c.sess.ParseText(oid, string(v))
 		case formatBinary:
 			params[i], err = wire.DecodeBinary(oid, v)
-			if err != nil && pgerror.GetCode(err) == pgerror.InvalidBinaryRepresentation {
+			if errors.Is(err, wire.ErrIncorrectBinaryFormat) {
 				err = pgerror.Wrapf(err, pgerror.InvalidBinaryRepresentation,
 					"incorrect binary data format in bind parameter %d", i+1)
 			}

@@ -86,37 +86,116 @@ func appendArray(buf []byte, elem uint32, v any) ([]byte, error) {
 	return buf, nil
 }
 
-// decodeArray decodes a binary array of at most one dimension into []any.
-func decodeArray(elem uint32, src []byte) (any, error) {
-	bad := func(detail string) error { return invalidBinary(elem, "array: "+detail) }
-	if len(src) < 12 {
-		return nil, bad("header too short")
+// maxArrayDims is PostgreSQL's MAXDIM, and maxArraySize its MaxArraySize:
+// array_recv refuses more dimensions or more elements.
+const (
+	maxArrayDims = 6
+	maxArraySize = 1<<27 - 1
+)
+
+// firstNonBuiltinOID is FirstGenbkiObjectId: array_recv compares the
+// element type a client sends with the expected one only when both are
+// built in, whose OIDs are stable.
+const firstNonBuiltinOID = 10000
+
+// elemTypeNames are format_type's names of the element types in arrayElem,
+// for array_recv's element type mismatch message.
+var elemTypeNames = map[uint32]string{
+	pgtype.BoolOID:        "boolean",
+	pgtype.ByteaOID:       "bytea",
+	pgtype.NameOID:        "name",
+	pgtype.Int2OID:        "smallint",
+	pgtype.Int4OID:        "integer",
+	pgtype.Int8OID:        "bigint",
+	pgtype.TextOID:        "text",
+	pgtype.BPCharOID:      "character",
+	pgtype.VarcharOID:     "character varying",
+	pgtype.Float4OID:      "real",
+	pgtype.Float8OID:      "double precision",
+	pgtype.OIDOID:         "oid",
+	pgtype.DateOID:        "date",
+	pgtype.TimestampOID:   "timestamp without time zone",
+	pgtype.TimestamptzOID: "timestamp with time zone",
+	pgtype.IntervalOID:    "interval",
+	pgtype.NumericOID:     "numeric",
+	pgtype.UUIDOID:        "uuid",
+	pgtype.JSONOID:        "json",
+	pgtype.JSONBOID:       "jsonb",
+}
+
+// elemTypeName names a type OID for a message, "???" when fickle does not
+// know it (format_type's name for an OID it cannot find).
+func elemTypeName(oid uint32) string {
+	if name, ok := elemTypeNames[oid]; ok {
+		return name
 	}
-	ndim := binary.BigEndian.Uint32(src)
+	return "???"
+}
+
+// errInsufficientData is pq_getmsgint's error when a header field lies
+// past the end of the value.
+func errInsufficientData() error {
+	return pgerror.New(pgerror.ProtocolViolation, "insufficient data left in message")
+}
+
+// decodeArray is array_recv for the arrays fickle represents: it checks
+// the header as PostgreSQL does, with PostgreSQL's errors, then refuses
+// what fickle cannot hold (more than one dimension, a lower bound other
+// than 1) with 0A000 rather than renumber the elements. The has-null flag
+// must be 0 or 1 but, as in PostgreSQL, the elements decide which are NULL.
+func decodeArray(elem uint32, src []byte) (any, error) {
+	if len(src) < 12 {
+		return nil, errInsufficientData()
+	}
+	ndim := int32(binary.BigEndian.Uint32(src))
+	flags := binary.BigEndian.Uint32(src[4:])
 	gotElem := binary.BigEndian.Uint32(src[8:])
 	src = src[12:]
-	if gotElem != elem {
-		return nil, pgerror.Newf(pgerror.DatatypeMismatch, "binary data has array element type %d instead of expected %d", gotElem, elem)
+	switch {
+	case ndim < 0:
+		return nil, pgerror.Newf(pgerror.InvalidBinaryRepresentation, "invalid number of dimensions: %d", ndim)
+	case ndim > maxArrayDims:
+		return nil, pgerror.Newf(pgerror.ProgramLimitExceeded, "number of array dimensions (%d) exceeds the maximum allowed (%d)", ndim, maxArrayDims)
+	case flags > 1:
+		return nil, pgerror.New(pgerror.InvalidBinaryRepresentation, "invalid array flags")
+	case gotElem != elem && gotElem < firstNonBuiltinOID && elem < firstNonBuiltinOID:
+		return nil, pgerror.Newf(pgerror.DatatypeMismatch, "binary data has array element type %d (%s) instead of expected %d (%s)",
+			gotElem, elemTypeName(gotElem), elem, elemTypeName(elem))
 	}
-	switch ndim {
-	case 0:
+	dims := make([]int32, ndim)
+	lowers := make([]int32, ndim)
+	for i := range dims {
+		if len(src) < 8 {
+			return nil, errInsufficientData()
+		}
+		dims[i] = int32(binary.BigEndian.Uint32(src))
+		lowers[i] = int32(binary.BigEndian.Uint32(src[4:]))
+		src = src[8:]
+	}
+	n, err := arrayItems(dims, lowers)
+	if err != nil {
+		return nil, err
+	}
+	if n == 0 {
+		if len(src) != 0 {
+			return nil, invalidBinary(elem, "array: trailing bytes")
+		}
 		return []any{}, nil
-	case 1:
-	default:
+	}
+	if ndim > 1 {
 		return nil, pgerror.Unsupported("multidimensional arrays")
 	}
-	if len(src) < 8 {
-		return nil, bad("dimension too short")
+	if lowers[0] != 1 {
+		return nil, pgerror.Unsupported("array lower bounds other than 1").
+			WithDetail("The binary array's lower bound is %d; fickle numbers elements from 1.", lowers[0])
 	}
-	n := binary.BigEndian.Uint32(src)
-	src = src[8:]
-	if n > maxArrayElems || int(n) > len(src)/4 {
-		return nil, bad("element count exceeds the data")
+	if n > maxArrayElems {
+		return nil, pgerror.Newf(pgerror.ProgramLimitExceeded, "array of %d elements exceeds fickle's limit of %d for a parameter", n, maxArrayElems)
 	}
-	out := make([]any, 0, n)
-	for range n {
+	out := make([]any, 0, min(n, len(src)/4))
+	for i := range n {
 		if len(src) < 4 {
-			return nil, bad("element length missing")
+			return nil, errInsufficientData()
 		}
 		l := int32(binary.BigEndian.Uint32(src))
 		src = src[4:]
@@ -124,18 +203,50 @@ func decodeArray(elem uint32, src []byte) (any, error) {
 			out = append(out, nil)
 			continue
 		}
-		if l < 0 || int(l) > len(src) {
-			return nil, bad("element length exceeds the data")
+		if l < -1 || int(l) > len(src) {
+			return nil, pgerror.New(pgerror.InvalidBinaryRepresentation, "insufficient data left in message")
 		}
 		v, err := DecodeBinary(elem, src[:l])
 		if err != nil {
+			if pgerror.GetCode(err) == pgerror.InvalidBinaryRepresentation {
+				return nil, pgerror.Newf(pgerror.InvalidBinaryRepresentation, "improper binary format in array element %d", i+1)
+			}
 			return nil, err
 		}
 		out = append(out, v)
 		src = src[l:]
 	}
 	if len(src) != 0 {
-		return nil, bad("trailing bytes")
+		return nil, invalidBinary(elem, "array: trailing bytes")
 	}
 	return out, nil
+}
+
+// arrayItems is ArrayGetNItems then ArrayCheckBounds: the element count of
+// the dimensions, refused when a dimension is negative or the count or an
+// upper bound overflows.
+func arrayItems(dims, lowers []int32) (int, error) {
+	tooMany := pgerror.Newf(pgerror.ProgramLimitExceeded, "array size exceeds the maximum allowed (%d)", maxArraySize)
+	if len(dims) == 0 {
+		return 0, nil
+	}
+	n := int64(1)
+	for _, d := range dims {
+		if d < 0 {
+			return 0, tooMany
+		}
+		n *= int64(d)
+		if n != int64(int32(n)) {
+			return 0, tooMany
+		}
+	}
+	if n > maxArraySize {
+		return 0, tooMany
+	}
+	for i, d := range dims {
+		if int64(d)+int64(lowers[i]) > math.MaxInt32 || int64(d)+int64(lowers[i]) < math.MinInt32 {
+			return 0, pgerror.Newf(pgerror.ProgramLimitExceeded, "array lower bound is too large: %d", lowers[i])
+		}
+	}
+	return int(n), nil
 }

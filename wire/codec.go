@@ -2,6 +2,7 @@ package wire
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
@@ -205,7 +206,13 @@ func DecodeBinary(oid uint32, src []byte) (any, error) {
 			return math.Float64frombits(binary.BigEndian.Uint64(src)), nil
 		}
 	case pgtype.TextOID, pgtype.VarcharOID, pgtype.BPCharOID, pgtype.NameOID, pgtype.JSONOID, pgtype.UnknownOID:
-		return string(src), nil
+		// textrecv and its kin read the bytes as client-encoded text,
+		// verified as text input is: NUL and invalid UTF-8 fail with 22021.
+		s := string(src)
+		if err := pgerror.CheckUTF8(s); err != nil {
+			return nil, err
+		}
+		return s, nil
 	case pgtype.QCharOID:
 		// charrecv takes one byte, not a character: "char" may hold the
 		// first byte of a multibyte character, and a zero byte is empty.
@@ -214,7 +221,11 @@ func DecodeBinary(oid uint32, src []byte) (any, error) {
 		}
 	case pgtype.JSONBOID:
 		if len(src) >= 1 && src[0] == 1 {
-			return string(src[1:]), nil
+			s := string(src[1:])
+			if err := pgerror.CheckUTF8(s); err != nil {
+				return nil, err
+			}
+			return s, nil
 		}
 		return nil, invalidBinary(oid, "unsupported jsonb version number")
 	case pgtype.ByteaOID:
@@ -271,9 +282,15 @@ func DecodeBinary(oid uint32, src []byte) (any, error) {
 }
 
 func invalidBinary(oid uint32, detail string) *pgerror.Error {
-	return pgerror.Newf(pgerror.InvalidBinaryRepresentation, "incorrect binary data format for type OID %d", oid).
+	return pgerror.Wrapf(ErrIncorrectBinaryFormat, pgerror.InvalidBinaryRepresentation, "incorrect binary data format for type OID %d", oid).
 		WithDetail("%s", detail)
 }
+
+// ErrIncorrectBinaryFormat is in the chain of DecodeBinary's errors for a
+// value of the wrong size or shape, which PostgreSQL reports as "incorrect
+// binary data format in bind parameter N"; errors array_recv words itself
+// (invalid array flags, dimensions) are not, and keep their message.
+var ErrIncorrectBinaryFormat = errors.New("incorrect binary data format")
 
 // decimalFromNumeric converts pgtype's numeric to an apd decimal.
 func decimalFromNumeric(n pgtype.Numeric) *apd.Decimal {

@@ -34,14 +34,11 @@ func formatBool(b bool) string {
 	return "f"
 }
 
-// checkUTF8 fails with 22021 for byte sequences that are not UTF-8, as the
-// server encoding UTF8 requires.
+// checkUTF8 fails with 22021 for text the server encoding UTF8 refuses;
+// the binary receive in wire applies the same pgerror.CheckUTF8.
 func checkUTF8(s string) error {
-	if !utf8.ValidString(s) {
-		return pgerror.New(pgerror.CharacterNotInRepertoire, "invalid byte sequence for encoding \"UTF8\"")
-	}
-	if strings.IndexByte(s, 0) >= 0 {
-		return pgerror.New(pgerror.CharacterNotInRepertoire, "invalid byte sequence for encoding \"UTF8\": 0x00")
+	if err := pgerror.CheckUTF8(s); err != nil {
+		return err
 	}
 	return nil
 }
