@@ -20,6 +20,8 @@ var describeCommands = []struct {
 }{
 	{cmd: `\dn+`, comparePG: true},
 	{cmd: `\du`, comparePG: true},
+	{cmd: `\dT`, comparePG: true},
+	{cmd: `\df`, comparePG: true},
 	{cmd: `\l`, why: "PostgreSQL lists its postgres and template databases, with the cluster's locale and their ACLs"},
 }
 

@@ -199,7 +199,8 @@ func (b *binder) sessionFunc(sc *scope, name string, argNodes []*pg_query.Node, 
 	case "pg_get_userbyid", "pg_table_is_visible", "pg_size_pretty", "pg_table_size", "pg_relation_size",
 		"pg_total_relation_size", "obj_description", "col_description", "shobj_description", "format_type",
 		"pg_encoding_to_char", "has_table_privilege", "has_schema_privilege", "has_database_privilege",
-		"pg_get_expr", "pg_relation_is_publishable", "pg_get_triggerdef", "pg_get_statisticsobjdef_columns", "pg_type_is_visible":
+		"pg_get_expr", "pg_relation_is_publishable", "pg_get_triggerdef", "pg_get_statisticsobjdef_columns", "pg_type_is_visible",
+		"pg_function_is_visible", "pg_get_function_result", "pg_get_function_arguments":
 		return b.catalogFunc(sc, name, argNodes, loc)
 	case "set_config":
 		return b.setConfig(sc, argNodes, loc)
@@ -485,7 +486,8 @@ func (b *binder) catalogFunc(sc *scope, name string, argNodes []*pg_query.Node, 
 		"col_description": {2, 2}, "shobj_description": {2, 2}, "format_type": {2, 2}, "pg_encoding_to_char": {1, 1},
 		"has_table_privilege": {2, 3}, "has_schema_privilege": {2, 3}, "has_database_privilege": {2, 3},
 		"pg_get_expr": {2, 3}, "pg_relation_is_publishable": {1, 1}, "pg_get_triggerdef": {1, 2},
-		"pg_get_statisticsobjdef_columns": {1, 1}, "pg_type_is_visible": {1, 1}}[name]
+		"pg_get_statisticsobjdef_columns": {1, 1}, "pg_type_is_visible": {1, 1}, "pg_function_is_visible": {1, 1},
+		"pg_get_function_result": {1, 1}, "pg_get_function_arguments": {1, 1}}[name]
 	if len(args) < argc[0] || len(args) > argc[1] {
 		return nil, true, b.errAt(pgerror.Newf(pgerror.UndefinedFunction, "function %s with %d arguments does not exist", name, len(args)), loc)
 	}
@@ -587,8 +589,9 @@ func (b *binder) catalogFunc(sc *scope, name string, argNodes []*pg_query.Node, 
 			c, _ := x.s.engine.snapshot()
 			return c.tables[uint32(v.(int64))] != nil, nil
 		}
-	case "pg_get_triggerdef", "pg_get_statisticsobjdef_columns":
-		// fickle has no triggers or extended statistics: no OID names one.
+	case "pg_get_triggerdef", "pg_get_statisticsobjdef_columns", "pg_get_function_result", "pg_get_function_arguments":
+		// fickle has no triggers, extended statistics or rows in pg_proc:
+		// no OID names one.
 		out.typ = types.Text
 		out.eval = constEval(nil)
 	default:
