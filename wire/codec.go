@@ -244,6 +244,14 @@ func DecodeBinary(oid uint32, src []byte) (any, error) {
 		if d.InfinityModifier != pgtype.Finite {
 			return nil, pgerror.Unsupported("infinite date")
 		}
+		switch {
+		case d.Time.Before(firstDate):
+			return nil, pgerror.New(pgerror.DatetimeFieldOverflow, "date out of range")
+		case !d.Time.Before(dateBeyondTimestamps):
+			// date_recv takes dates up to 5874897 AD; fickle keeps dates
+			// in timestamp's range, as its text input does.
+			return nil, pgerror.Unsupported("dates from 294277 AD on")
+		}
 		return d.Time, nil
 	case pgtype.TimestampOID:
 		var ts pgtype.Timestamp
@@ -285,6 +293,14 @@ func invalidBinary(oid uint32, detail string) *pgerror.Error {
 	return pgerror.Wrapf(ErrIncorrectBinaryFormat, pgerror.InvalidBinaryRepresentation, "incorrect binary data format for type OID %d", oid).
 		WithDetail("%s", detail)
 }
+
+// firstDate is PostgreSQL's first date, 4714-11-24 BC, and
+// dateBeyondTimestamps the first date past timestamp's range, where fickle's
+// dates end (sqlexec/types' InfinityTime).
+var (
+	firstDate            = time.Date(-4713, 11, 24, 0, 0, 0, 0, time.UTC)
+	dateBeyondTimestamps = time.Date(294277, 1, 1, 0, 0, 0, 0, time.UTC)
+)
 
 // ErrIncorrectBinaryFormat is in the chain of DecodeBinary's errors for a
 // value of the wrong size or shape, which PostgreSQL reports as "incorrect
