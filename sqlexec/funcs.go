@@ -200,7 +200,7 @@ func (b *binder) sessionFunc(sc *scope, name string, argNodes []*pg_query.Node, 
 		"pg_total_relation_size", "obj_description", "col_description", "shobj_description", "format_type",
 		"pg_encoding_to_char", "has_table_privilege", "has_schema_privilege", "has_database_privilege",
 		"pg_get_expr", "pg_relation_is_publishable", "pg_get_triggerdef", "pg_get_statisticsobjdef_columns", "pg_type_is_visible",
-		"pg_function_is_visible", "pg_get_function_result", "pg_get_function_arguments":
+		"pg_function_is_visible", "pg_get_function_result", "pg_get_function_arguments", "pg_get_constraintdef", "pg_get_indexdef":
 		return b.catalogFunc(sc, name, argNodes, loc)
 	case "set_config":
 		return b.setConfig(sc, argNodes, loc)
@@ -472,7 +472,11 @@ func (b *binder) catalogFunc(sc *scope, name string, argNodes []*pg_query.Node, 
 			if name == "pg_get_expr" && i == 0 {
 				want = types.Text
 			}
-			if (name == "pg_get_expr" && i == 2) || (name == "pg_get_triggerdef" && i == 1) {
+			if name == "pg_get_indexdef" && i == 1 {
+				want = types.Int4
+			}
+			if (name == "pg_get_expr" && i == 2) || (name == "pg_get_triggerdef" && i == 1) || (name == "pg_get_constraintdef" && i == 1) ||
+				(name == "pg_get_indexdef" && i == 2) {
 				want = types.Bool
 			}
 			if e, err = b.coerce(e, want, types.CastImplicit); err != nil {
@@ -487,7 +491,7 @@ func (b *binder) catalogFunc(sc *scope, name string, argNodes []*pg_query.Node, 
 		"has_table_privilege": {2, 3}, "has_schema_privilege": {2, 3}, "has_database_privilege": {2, 3},
 		"pg_get_expr": {2, 3}, "pg_relation_is_publishable": {1, 1}, "pg_get_triggerdef": {1, 2},
 		"pg_get_statisticsobjdef_columns": {1, 1}, "pg_type_is_visible": {1, 1}, "pg_function_is_visible": {1, 1},
-		"pg_get_function_result": {1, 1}, "pg_get_function_arguments": {1, 1}}[name]
+		"pg_get_function_result": {1, 1}, "pg_get_function_arguments": {1, 1}, "pg_get_constraintdef": {1, 2}, "pg_get_indexdef": {1, 3}}[name]
 	if len(args) < argc[0] || len(args) > argc[1] {
 		return nil, true, b.errAt(pgerror.Newf(pgerror.UndefinedFunction, "function %s with %d arguments does not exist", name, len(args)), loc)
 	}
@@ -588,6 +592,27 @@ func (b *binder) catalogFunc(sc *scope, name string, argNodes []*pg_query.Node, 
 			}
 			c, _ := x.s.engine.snapshot()
 			return c.tables[uint32(v.(int64))] != nil, nil
+		}
+	case "pg_get_constraintdef", "pg_get_indexdef":
+		// pg_get_indexdef's column argument (0: the whole statement) and
+		// both functions' pretty flag change nothing fickle prints.
+		out.typ = types.Text
+		out.eval = func(x *execCtx) (any, error) {
+			v, err := eval0(x)
+			if err != nil || v == nil {
+				return nil, err
+			}
+			c, _ := x.s.engine.snapshot()
+			if name == "pg_get_indexdef" {
+				if def, ok := indexDefinition(c, uint32(v.(int64))); ok {
+					return def, nil
+				}
+				return nil, nil
+			}
+			if r := constraintByOID(c, uint32(v.(int64))); r != nil {
+				return r.def, nil
+			}
+			return nil, nil
 		}
 	case "pg_get_triggerdef", "pg_get_statisticsobjdef_columns", "pg_get_function_result", "pg_get_function_arguments":
 		// fickle has no triggers, extended statistics or rows in pg_proc:

@@ -86,6 +86,7 @@ var builtinTypeOIDs = []types.Oid{types.OidBool, types.OidBytea, types.OidChar, 
 func init() {
 	name, text, oid, i2, i4, b := types.Name, types.Text, types.OidType, types.Int2, types.Int4, types.Bool
 	textArray, _ := types.ArrayOf(types.Text)
+	int2Array, _ := types.ArrayOf(types.Int2)
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_namespace",
 		cols: []vcol{{"oid", oid}, {"nspname", name}, {"nspowner", oid}, {"nspacl", textArray}},
 		rows: func(s *Session, c *catalog) [][]any {
@@ -121,6 +122,9 @@ func init() {
 				r[11] = int64(len(t.checks))
 				r[13] = len(t.fks) > 0 || referenced[t.oid]
 				out = append(out, r)
+				if t.pk != nil && t.pkIndex == nil {
+					out = append(out, row(primaryKeyIndexOID(t), t.pkName, schemaOID(c, t.schema), "i", 0, false, len(t.pk), 403))
+				}
 				for _, ix := range t.indexes {
 					out = append(out, row(ix.oid, ix.name, schemaOID(c, t.schema), "i", 0, false, len(ix.cols), 403))
 				}
@@ -222,12 +226,19 @@ func init() {
 			return out
 		}})
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_index",
-		cols: []vcol{{"indexrelid", oid}, {"indrelid", oid}, {"indisunique", b}, {"indisprimary", b}},
+		cols: []vcol{{"indexrelid", oid}, {"indrelid", oid}, {"indisunique", b}, {"indisprimary", b}, {"indisclustered", b},
+			{"indisvalid", b}, {"indisreplident", b}, {"indnatts", i2}, {"indkey", int2Array}},
 		rows: func(s *Session, c *catalog) [][]any {
 			var out [][]any
 			for _, t := range sortedTables(c) {
+				if t.pk != nil {
+					out = append(out, []any{int64(primaryKeyIndexOID(t)), int64(t.oid), true, true, false, true, false, int64(len(t.pk)), attnums(t, t.pk)})
+				}
 				for _, ix := range t.indexes {
-					out = append(out, []any{int64(ix.oid), int64(t.oid), ix.unique, false})
+					if ix == t.pkIndex {
+						continue
+					}
+					out = append(out, []any{int64(ix.oid), int64(t.oid), ix.unique, false, false, true, false, int64(len(ix.cols)), attnums(t, ix.cols)})
 				}
 			}
 			return out

@@ -1,0 +1,184 @@
+package sqlexec
+
+import (
+	"strings"
+
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// constraintRow is one row of pg_constraint as fickle derives it from a
+// table's primary key, unique indexes, checks and foreign keys, with the
+// text pg_get_constraintdef prints for it.
+type constraintRow struct {
+	oid      uint32
+	name     string
+	kind     byte // p, u, f or c
+	table    *tableDesc
+	index    uint32 // conindid: the index behind p and u (and f's referenced key)
+	refTable uint32
+	cols     []int
+	refCols  []int
+	onUpdate byte
+	onDelete byte
+	def      string
+}
+
+// synthesizedOID numbers objects fickle's catalog has no OID for (a
+// constraint, a primary key's index) from their table's OID and their place
+// among the table's constraints, in a range no CREATE reaches.
+func synthesizedOID(table uint32, k int) uint32 { return 0xC0000000 | table<<6 | uint32(k) }
+
+// primaryKeyIndexOID is the OID pg_class and pg_index give a table's primary
+// key index.
+func primaryKeyIndexOID(t *tableDesc) uint32 {
+	if t.pkIndex != nil {
+		return t.pkIndex.oid
+	}
+	return synthesizedOID(t.oid, 63)
+}
+
+// qualifiedRelName is a relation's name as regclass output prints it:
+// qualified unless its schema is public, the default search_path's.
+func qualifiedRelName(schema, name string) string {
+	if schema == "public" {
+		return quoteIdentIfNeeded(name)
+	}
+	return quoteIdentIfNeeded(schema) + "." + quoteIdentIfNeeded(name)
+}
+
+func quoteIdentIfNeeded(s string) string {
+	plain := s != ""
+	for i, r := range s {
+		if !(r == '_' || r >= 'a' && r <= 'z' || i > 0 && r >= '0' && r <= '9') {
+			plain = false
+		}
+	}
+	if plain {
+		return s
+	}
+	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+}
+
+func columnList(t *tableDesc, idx []int) string {
+	names := make([]string, len(idx))
+	for i, k := range idx {
+		names[i] = quoteIdentIfNeeded(t.cols[k].name)
+	}
+	return strings.Join(names, ", ")
+}
+
+// tableConstraints lists a table's constraints in PostgreSQL's pg_constraint
+// terms.
+func tableConstraints(c *catalog, t *tableDesc) []constraintRow {
+	var out []constraintRow
+	if t.pk != nil {
+		out = append(out, constraintRow{name: t.pkName, kind: 'p', table: t, index: primaryKeyIndexOID(t), cols: t.pk,
+			def: "PRIMARY KEY (" + columnList(t, t.pk) + ")"})
+	}
+	for _, ix := range t.indexes {
+		if ix.constraint && ix != t.pkIndex {
+			out = append(out, constraintRow{name: ix.name, kind: 'u', table: t, index: ix.oid, cols: ix.cols,
+				def: "UNIQUE (" + columnList(t, ix.cols) + ")"})
+		}
+	}
+	for _, fk := range t.fks {
+		ref := c.tables[fk.refTable]
+		if ref == nil {
+			continue
+		}
+		def := "FOREIGN KEY (" + columnList(t, fk.cols) + ") REFERENCES " + qualifiedRelName(ref.schema, ref.name) + "(" + columnList(ref, fk.refCols) + ")"
+		actions := map[byte]string{fkRestrict: "RESTRICT", fkCascade: "CASCADE", fkSetNull: "SET NULL", fkDefault: "SET DEFAULT"}
+		if a, ok := actions[fk.onUpdate]; ok {
+			def += " ON UPDATE " + a
+		}
+		if a, ok := actions[fk.onDelete]; ok {
+			def += " ON DELETE " + a
+		}
+		out = append(out, constraintRow{name: fk.name, kind: 'f', table: t, refTable: fk.refTable, cols: fk.cols, refCols: fk.refCols,
+			onUpdate: fk.onUpdate, onDelete: fk.onDelete, def: def})
+	}
+	for _, ck := range t.checks {
+		out = append(out, constraintRow{name: ck.name, kind: 'c', table: t, def: "CHECK (" + ck.text + ")"})
+	}
+	for i := range out {
+		out[i].oid = synthesizedOID(t.oid, i)
+	}
+	return out
+}
+
+// constraintByOID finds the constraint pg_get_constraintdef is asked about.
+func constraintByOID(c *catalog, oid uint32) *constraintRow {
+	t := c.tables[oid&^0xC0000000>>6]
+	if t == nil || oid&0xC0000000 != 0xC0000000 {
+		return nil
+	}
+	for _, r := range tableConstraints(c, t) {
+		if r.oid == oid {
+			return &r
+		}
+	}
+	return nil
+}
+
+// indexDefinition is pg_get_indexdef's CREATE INDEX statement for an index
+// OID (the primary key's included), with PostgreSQL's always-qualified
+// table name; ok is false for OIDs that name no index.
+func indexDefinition(c *catalog, oid uint32) (string, bool) {
+	for _, t := range c.tables {
+		def := func(name string, unique bool, cols []int) string {
+			u := ""
+			if unique {
+				u = "UNIQUE "
+			}
+			return "CREATE " + u + "INDEX " + quoteIdentIfNeeded(name) + " ON " + quoteIdentIfNeeded(t.schema) + "." +
+				quoteIdentIfNeeded(t.name) + " USING btree (" + columnList(t, cols) + ")"
+		}
+		if t.pk != nil && t.pkIndex == nil && primaryKeyIndexOID(t) == oid {
+			return def(t.pkName, true, t.pk), true
+		}
+		for _, ix := range t.indexes {
+			if ix.oid == oid {
+				return def(ix.name, ix.unique, ix.cols), true
+			}
+		}
+	}
+	return "", false
+}
+
+// attnums turns column positions into pg_constraint's conkey (1-based).
+func attnums(t *tableDesc, idx []int) any {
+	if idx == nil {
+		return nil
+	}
+	out := make([]any, len(idx))
+	for i, k := range idx {
+		out[i] = int64(t.cols[k].attnum)
+	}
+	return out
+}
+
+func init() {
+	oid, b := types.OidType, types.Bool
+	int2Array, _ := types.ArrayOf(types.Int2)
+	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_constraint",
+		cols: []vcol{{"oid", oid}, {"conname", types.Name}, {"connamespace", oid}, {"contype", types.Char}, {"condeferrable", b},
+			{"condeferred", b}, {"convalidated", b}, {"conrelid", oid}, {"contypid", oid}, {"conindid", oid}, {"conparentid", oid},
+			{"confrelid", oid}, {"confupdtype", types.Char}, {"confdeltype", types.Char}, {"confmatchtype", types.Char},
+			{"conislocal", b}, {"conkey", int2Array}, {"confkey", int2Array}},
+		rows: func(s *Session, c *catalog) [][]any {
+			var out [][]any
+			for _, t := range sortedTables(c) {
+				for _, r := range tableConstraints(c, t) {
+					upd, del, match := " ", " ", " "
+					var refKey any
+					if r.kind == 'f' {
+						upd, del, match = string(r.onUpdate), string(r.onDelete), "s"
+						refKey = attnums(c.tables[r.refTable], r.refCols)
+					}
+					out = append(out, []any{int64(r.oid), r.name, schemaOID(c, t.schema), string(r.kind), false, false, true,
+						int64(t.oid), int64(0), int64(r.index), int64(0), int64(r.refTable), upd, del, match, true, attnums(t, r.cols), refKey})
+				}
+			}
+			return out
+		}})
+}
