@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"sort"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -78,6 +79,19 @@ func referencedTables(c *catalog) map[uint32]bool {
 	return out
 }
 
+// sequenceTypeOid is pg_sequence.seqtypid. fickle does not keep a
+// sequence's AS type; the bounds PostgreSQL gives each type by default
+// identify it (serial's sequences are integer, smallserial's smallint).
+func sequenceTypeOid(q *sequence) types.Oid {
+	switch {
+	case q.max == 1<<15-1 || q.min == -(1<<15-1):
+		return types.OidInt2
+	case q.max == 1<<31-1 || q.min == -(1<<31-1):
+		return types.OidInt4
+	}
+	return types.OidInt8
+}
+
 func init() {
 	name, oid, i2, b, text := types.Name, types.OidType, types.Int2, types.Bool, types.Text
 	oidArray, _ := types.ArrayOf(types.OidType)
@@ -88,6 +102,19 @@ func init() {
 		rows: func(s *Session, c *catalog) [][]any {
 			return [][]any{{int64(oidDefaultCollation), "default", int64(oidPgCatalog), "d"},
 				{int64(oidCCollation), "C", int64(oidPgCatalog), "c"}, {int64(oidPOSIXCollation), "POSIX", int64(oidPgCatalog), "c"}}
+		}})
+	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_sequence",
+		cols: []vcol{{"seqrelid", oid}, {"seqtypid", oid}, {"seqstart", types.Int8}, {"seqincrement", types.Int8},
+			{"seqmax", types.Int8}, {"seqmin", types.Int8}, {"seqcache", types.Int8}, {"seqcycle", b}},
+		rows: func(s *Session, c *catalog) [][]any {
+			var out [][]any
+			for _, sc := range sortedSchemas(c) {
+				for _, q := range sc.seqs {
+					out = append(out, []any{int64(q.oid), int64(sequenceTypeOid(q)), q.start, q.increment, q.max, q.min, int64(1), q.cycle})
+				}
+			}
+			sort.Slice(out, func(i, j int) bool { return out[i][0].(int64) < out[j][0].(int64) })
+			return out
 		}})
 	// adbin holds the expression's text: fickle keeps defaults as parse
 	// trees, and pg_get_expr returns the text it is given.
