@@ -237,6 +237,9 @@ func DecodeBinary(oid uint32, src []byte) (any, error) {
 			return u, nil
 		}
 	case pgtype.DateOID:
+		if len(src) == 4 && firstDateDay > int32(binary.BigEndian.Uint32(src)) && int32(binary.BigEndian.Uint32(src)) != math.MinInt32 {
+			return nil, pgerror.New(pgerror.DatetimeFieldOverflow, "date out of range")
+		}
 		var d pgtype.Date
 		if err := datePlans.scan.Scan(src, &d); err != nil {
 			return nil, invalidBinary(oid, err.Error())
@@ -244,10 +247,7 @@ func DecodeBinary(oid uint32, src []byte) (any, error) {
 		if d.InfinityModifier != pgtype.Finite {
 			return nil, pgerror.Unsupported("infinite date")
 		}
-		switch {
-		case d.Time.Before(firstDate):
-			return nil, pgerror.New(pgerror.DatetimeFieldOverflow, "date out of range")
-		case !d.Time.Before(dateBeyondTimestamps):
+		if !d.Time.Before(dateBeyondTimestamps) {
 			// date_recv takes dates up to 5874897 AD; fickle keeps dates
 			// in timestamp's range, as its text input does.
 			return nil, pgerror.Unsupported("dates from 294277 AD on")
@@ -294,13 +294,14 @@ func invalidBinary(oid uint32, detail string) *pgerror.Error {
 		WithDetail("%s", detail)
 }
 
-// firstDate is PostgreSQL's first date, 4714-11-24 BC, and
-// dateBeyondTimestamps the first date past timestamp's range, where fickle's
-// dates end (sqlexec/types' InfinityTime).
-var (
-	firstDate            = time.Date(-4713, 11, 24, 0, 0, 0, 0, time.UTC)
-	dateBeyondTimestamps = time.Date(294277, 1, 1, 0, 0, 0, 0, time.UTC)
-)
+// firstDateDay is PostgreSQL's first date, 4714-11-24 BC, in days from
+// 2000-01-01: date_recv refuses earlier ones with 22008, save -infinity
+// (math.MinInt32).
+const firstDateDay = -2451545
+
+// dateBeyondTimestamps is the first date past timestamp's range, where
+// fickle's dates end (sqlexec/types' InfinityTime).
+var dateBeyondTimestamps = time.Date(294277, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // ErrIncorrectBinaryFormat is in the chain of DecodeBinary's errors for a
 // value of the wrong size or shape, which PostgreSQL reports as "incorrect

@@ -105,6 +105,8 @@ func FuzzDecodeBinary(f *testing.F) {
 		f.Add(uint8(0), enc)
 	}
 	f.Add(uint8(14), []byte{0, 2, 0, 0, 0, 0, 0, 4, 0, 1, 0, 2})
+	f.Add(uint8(6), []byte("a\xffb"))
+	f.Add(uint8(6), []byte("nul\x00"))
 	f.Fuzz(func(t *testing.T, which uint8, data []byte) {
 		oid := oids[int(which)%len(oids)]
 		v, err := DecodeBinary(oid, data)
@@ -113,6 +115,9 @@ func FuzzDecodeBinary(f *testing.F) {
 				t.Fatalf("decode of %x as %d: internal error %v", data, oid, err)
 			}
 			return
+		}
+		if bad := invalidTextIn(v); bad != "" {
+			t.Fatalf("decode of %x as %d: text %q with NUL or invalid UTF-8 was accepted", data, oid, bad)
 		}
 		enc, err := AppendBinary(nil, oid, v)
 		if err != nil {
@@ -123,4 +128,22 @@ func FuzzDecodeBinary(f *testing.F) {
 			t.Fatalf("re-decode of %#v as %d: %#v, %v", v, oid, again, err)
 		}
 	})
+}
+
+// invalidTextIn returns a string in v, or among its elements, that holds NUL
+// or invalid UTF-8, which textrecv refuses; "" when there is none.
+func invalidTextIn(v any) string {
+	switch v := v.(type) {
+	case string:
+		if pgerror.CheckUTF8(v) != nil {
+			return v
+		}
+	case []any:
+		for _, e := range v {
+			if bad := invalidTextIn(e); bad != "" {
+				return bad
+			}
+		}
+	}
+	return ""
 }
