@@ -594,8 +594,8 @@ func (b *binder) catalogFunc(sc *scope, name string, argNodes []*pg_query.Node, 
 			return c.tables[uint32(v.(int64))] != nil, nil
 		}
 	case "pg_get_constraintdef", "pg_get_indexdef":
-		// pg_get_indexdef's column argument (0: the whole statement) and
-		// both functions' pretty flag change nothing fickle prints.
+		// pg_get_indexdef's column argument picks one key column (0: the
+		// whole statement); the pretty flag changes nothing fickle prints.
 		out.typ = types.Text
 		out.eval = func(x *execCtx) (any, error) {
 			v, err := eval0(x)
@@ -604,6 +604,20 @@ func (b *binder) catalogFunc(sc *scope, name string, argNodes []*pg_query.Node, 
 			}
 			c, _ := x.s.engine.snapshot()
 			if name == "pg_get_indexdef" {
+				column := int64(0)
+				if len(args) > 1 {
+					col, err := args[1].eval(x)
+					if err != nil {
+						return nil, err
+					}
+					column, _ = col.(int64)
+				}
+				if column != 0 {
+					if def, ok := indexColumnDefinition(c, uint32(v.(int64)), int(column)); ok {
+						return def, nil
+					}
+					return nil, nil
+				}
 				if def, ok := indexDefinition(c, uint32(v.(int64))); ok {
 					return def, nil
 				}

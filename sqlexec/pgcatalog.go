@@ -158,6 +158,21 @@ func init() {
 					out = append(out, []any{int64(t.oid), col.name, int64(col.typ.Oid), int64(col.attnum), int64(col.typ.Size()), int64(col.typ.Typmod),
 						col.notNull, hasDef, false, ident, "", typeCollation(col.typ.Oid)})
 				}
+				// An index's attributes are the columns it keys on, numbered
+				// from 1 in key order, none with a default.
+				indexAttrs := func(ix uint32, keys []int) {
+					for i, k := range keys {
+						col := t.cols[k]
+						out = append(out, []any{int64(ix), col.name, int64(col.typ.Oid), int64(i + 1), int64(col.typ.Size()), int64(col.typ.Typmod),
+							false, false, false, "", "", typeCollation(col.typ.Oid)})
+					}
+				}
+				if t.pk != nil && t.pkIndex == nil {
+					indexAttrs(primaryKeyIndexOID(t), t.pk)
+				}
+				for _, ix := range t.indexes {
+					indexAttrs(ix.oid, ix.cols)
+				}
 			}
 			return out
 		}})
@@ -227,18 +242,21 @@ func init() {
 		}})
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_index",
 		cols: []vcol{{"indexrelid", oid}, {"indrelid", oid}, {"indisunique", b}, {"indisprimary", b}, {"indisclustered", b},
-			{"indisvalid", b}, {"indisreplident", b}, {"indnatts", i2}, {"indkey", int2Array}},
+			{"indisvalid", b}, {"indisreplident", b}, {"indnatts", i2}, {"indkey", int2Array}, {"indnkeyatts", i2},
+			{"indimmediate", b}, {"indnullsnotdistinct", b}, {"indpred", text}},
 		rows: func(s *Session, c *catalog) [][]any {
 			var out [][]any
 			for _, t := range sortedTables(c) {
 				if t.pk != nil {
-					out = append(out, []any{int64(primaryKeyIndexOID(t)), int64(t.oid), true, true, false, true, false, int64(len(t.pk)), attnums(t, t.pk)})
+					out = append(out, []any{int64(primaryKeyIndexOID(t)), int64(t.oid), true, true, false, true, false, int64(len(t.pk)), attnums(t, t.pk),
+						int64(len(t.pk)), true, false, nil})
 				}
 				for _, ix := range t.indexes {
 					if ix == t.pkIndex {
 						continue
 					}
-					out = append(out, []any{int64(ix.oid), int64(t.oid), ix.unique, false, false, true, false, int64(len(ix.cols)), attnums(t, ix.cols)})
+					out = append(out, []any{int64(ix.oid), int64(t.oid), ix.unique, false, false, true, false, int64(len(ix.cols)), attnums(t, ix.cols),
+						int64(len(ix.cols)), true, false, nil})
 				}
 			}
 			return out

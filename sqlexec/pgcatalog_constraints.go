@@ -120,6 +120,29 @@ func constraintByOID(c *catalog, oid uint32) *constraintRow {
 	return nil
 }
 
+// indexColumnDefinition is pg_get_indexdef(index, column, ...) for a key
+// column numbered from 1: the column's name (fickle indexes no expressions).
+func indexColumnDefinition(c *catalog, oid uint32, column int) (string, bool) {
+	for _, t := range c.tables {
+		keys := []int(nil)
+		if t.pk != nil && t.pkIndex == nil && primaryKeyIndexOID(t) == oid {
+			keys = t.pk
+		}
+		for _, ix := range t.indexes {
+			if ix.oid == oid {
+				keys = ix.cols
+			}
+		}
+		if keys != nil {
+			if column < 1 || column > len(keys) {
+				return "", false
+			}
+			return quoteIdentIfNeeded(t.cols[keys[column-1]].name), true
+		}
+	}
+	return "", false
+}
+
 // indexDefinition is pg_get_indexdef's CREATE INDEX statement for an index
 // OID (the primary key's included), with PostgreSQL's always-qualified
 // table name; ok is false for OIDs that name no index.
