@@ -116,6 +116,25 @@ func init() {
 			sort.Slice(out, func(i, j int) bool { return out[i][0].(int64) < out[j][0].(int64) })
 			return out
 		}})
+	// pg_description holds the comments COMMENT ON stores, in
+	// PostgreSQL's (class, object, column) keys.
+	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_description",
+		cols: []vcol{{"objoid", oid}, {"classoid", oid}, {"objsubid", types.Int4}, {"description", text}},
+		rows: func(s *Session, c *catalog) [][]any {
+			out := make([][]any, 0, len(c.comments))
+			for k, v := range c.comments {
+				out = append(out, []any{int64(k.objOID), int64(k.classOID), int64(k.subID), v})
+			}
+			sort.Slice(out, func(i, j int) bool {
+				for k := 0; k < 3; k++ {
+					if a, b := out[i][k].(int64), out[j][k].(int64); a != b {
+						return a < b
+					}
+				}
+				return false
+			})
+			return out
+		}})
 	// adbin holds the expression's text: fickle keeps defaults as parse
 	// trees, and pg_get_expr returns the text it is given.
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_attrdef",
