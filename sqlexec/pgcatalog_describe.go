@@ -116,6 +116,33 @@ func init() {
 			sort.Slice(out, func(i, j int) bool { return out[i][0].(int64) < out[j][0].(int64) })
 			return out
 		}})
+	// pg_depend holds the one dependency psql reads that fickle tracks: a
+	// sequence owned by a column, 'i' for an identity column's and 'a'
+	// (auto) for a serial's or OWNED BY's.
+	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_depend",
+		cols: []vcol{{"classid", oid}, {"objid", oid}, {"objsubid", types.Int4}, {"refclassid", oid}, {"refobjid", oid},
+			{"refobjsubid", types.Int4}, {"deptype", types.Char}},
+		rows: func(s *Session, c *catalog) [][]any {
+			var out [][]any
+			for _, sc := range sortedSchemas(c) {
+				for _, q := range sc.seqs {
+					table, attnum := q.owner()
+					t := c.tables[table]
+					if t == nil {
+						continue
+					}
+					kind := "a"
+					for _, col := range t.cols {
+						if col.attnum == attnum && col.identity != 0 {
+							kind = "i"
+						}
+					}
+					out = append(out, []any{int64(oidPgClass), int64(q.oid), int64(0), int64(oidPgClass), int64(table), int64(attnum), kind})
+				}
+			}
+			sort.Slice(out, func(i, j int) bool { return out[i][1].(int64) < out[j][1].(int64) })
+			return out
+		}})
 	// pg_description holds the comments COMMENT ON stores, in
 	// PostgreSQL's (class, object, column) keys.
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_description",
