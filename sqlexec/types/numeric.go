@@ -256,6 +256,16 @@ func numericPow(base, exp *apd.Decimal) (any, error) {
 	} else {
 		bf, _ := base.Float64()
 		ef, _ := exp.Float64()
+		// power_var and exp_var give up where the result's natural log
+		// passes 3*NUMERIC_MAX_RESULT_SCALE: an overflow above, zero at the
+		// largest display scale below (before computing it, which at that
+		// size takes seconds).
+		switch ln := ef * math.Log(bf); {
+		case ln >= 3*numericMaxResultScale:
+			return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value overflows numeric format")
+		case ln <= -3*numericMaxResultScale:
+			return apd.New(0, -numericMaxDisplayScale), nil
+		}
 		val := ef * math.Log(bf) * 0.434294481903252
 		val = math.Max(math.Min(val, numericMaxResultScale), -numericMaxResultScale)
 		rscale = max(numericMinSigDigits-int(val), dscale(base), dscale(exp), 0)
