@@ -155,27 +155,36 @@ func (b *binder) anyAllParts(sc *scope, a *pg_query.A_Expr) (e, l, r *scalar, er
 			return nil, err
 		}
 		left = lv
-		sawNull := false
-		for _, e := range rv.([]any) {
-			cur = e
-			v, err := cmp.eval(x)
-			if err != nil {
-				return nil, err
-			}
-			switch {
-			case v == nil:
-				sawNull = true
-			case v.(bool) && !all:
-				return true, nil
-			case !v.(bool) && all:
-				return false, nil
-			}
-		}
-		if sawNull {
-			return nil, nil
-		}
-		return all, nil
+		elems := rv.([]any)
+		return quantified(x, cmp, all, len(elems), func(i int) { cur = elems[i] })
 	}}, l, r, nil
+}
+
+// quantified is op ANY (all false) or op ALL over n values: cmp compares
+// the test value with the value set(i) puts in its holder. ANY is true on
+// the first true comparison, ALL false on the first false one; otherwise a
+// NULL comparison makes the answer NULL, as in PostgreSQL.
+func quantified(x *execCtx, cmp *scalar, all bool, n int, set func(i int)) (any, error) {
+	sawNull := false
+	for i := range n {
+		set(i)
+		v, err := cmp.eval(x)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case v == nil:
+			sawNull = true
+		case v.(bool) && !all:
+			return true, nil
+		case !v.(bool) && all:
+			return false, nil
+		}
+	}
+	if sawNull {
+		return nil, nil
+	}
+	return all, nil
 }
 
 // indirection compiles subscripts and slices of an array value: a[i] is

@@ -508,9 +508,9 @@ func (r relations) RelationName(oid int64) (string, bool) {
 		return "", false
 	}
 	if found, ok := relationIn(c, r.s.searchPath(), name); ok && found == oid {
-		return quoteIdentifier(name), true
+		return types.QuoteIdent(name), true
 	}
-	return quoteIdentifier(schema) + "." + quoteIdentifier(name), true
+	return types.QuoteIdent(schema) + "." + types.QuoteIdent(name), true
 }
 
 // relationByOid finds the schema and name of the relation with the OID.
@@ -607,22 +607,6 @@ func truncateIdentifier(s string) string {
 		n--
 	}
 	return s[:n]
-}
-
-// quoteIdentifier quotes a name where PostgreSQL's quote_identifier would
-// for a name that is not a keyword: anything but a lower-case letter or
-// underscore followed by lower-case letters, digits and underscores.
-func quoteIdentifier(s string) string {
-	safe := s != ""
-	for i, r := range s {
-		if !(r >= 'a' && r <= 'z' || r == '_' || (i > 0 && (r >= '0' && r <= '9' || r == '$'))) {
-			safe = false
-		}
-	}
-	if safe {
-		return s
-	}
-	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
 }
 
 // coerceRegclass is coerce to regclass. A constant name resolves while the

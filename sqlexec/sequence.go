@@ -416,7 +416,7 @@ func ownedSequenceName(c *catalog, t *tableDesc, attnum int16) any {
 	sort.Strings(names)
 	for _, n := range names {
 		if owner, col := sc.seqs[n].owner(); owner == t.oid && col == attnum {
-			return quoteIdentifier(t.schema) + "." + quoteIdentifier(n)
+			return types.QuoteIdent(t.schema) + "." + types.QuoteIdent(n)
 		}
 	}
 	return nil

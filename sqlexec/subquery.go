@@ -108,26 +108,7 @@ func (b *binder) subLink(sc *scope, sl *pg_query.SubLink) (*scalar, error) {
 			if err != nil {
 				return nil, err
 			}
-			sawNull := false
-			for _, r := range rs {
-				cur = r[0]
-				v, err := cmp.eval(x)
-				if err != nil {
-					return nil, err
-				}
-				switch {
-				case v == nil:
-					sawNull = true
-				case v.(bool) && !all:
-					return true, nil
-				case !v.(bool) && all:
-					return false, nil
-				}
-			}
-			if sawNull {
-				return nil, nil
-			}
-			return all, nil
+			return quantified(x, cmp, all, len(rs), func(i int) { cur = rs[i][0] })
 		}}, nil
 	}
 	return nil, b.errAt(pgerror.Unsupported("this kind of subquery"), sl.Location)

@@ -160,7 +160,7 @@ func init() {
 	addFunc("to_hex", Immutable, t, func(_ *Env, a []any) (any, error) {
 		return strconv.FormatUint(uint64(a[0].(int64)), 16), nil
 	}, Int8)
-	addFunc("quote_ident", Immutable, t, func(_ *Env, a []any) (any, error) { return quoteIdent(a[0].(string)), nil }, t)
+	addFunc("quote_ident", Immutable, t, func(_ *Env, a []any) (any, error) { return QuoteIdent(a[0].(string)), nil }, t)
 	addFunc("quote_literal", Immutable, t, func(_ *Env, a []any) (any, error) { return quoteLiteral(a[0].(string)), nil }, t)
 	addFunc("like_escape", Immutable, t, func(_ *Env, a []any) (any, error) { return likeEscape(a[0].(string), a[1].(string)) }, t, t)
 	addFunc("encode", Immutable, t, func(_ *Env, a []any) (any, error) { return encodeBytes(a[0].([]byte), a[1].(string)) }, Bytea, t)
@@ -312,10 +312,10 @@ func translate(s, from, to string) string {
 	return sb.String()
 }
 
-// quoteIdent quotes an identifier when PostgreSQL would: anything but a
+// QuoteIdent quotes an identifier when PostgreSQL would: anything but a
 // lower-case letter or underscore followed by lower-case letters, digits
 // and underscores. (Keywords are not quoted here: the catalog is not.)
-func quoteIdent(s string) string {
+func QuoteIdent(s string) string {
 	safe := s != ""
 	for i, r := range s {
 		if !(r >= 'a' && r <= 'z' || r == '_' || (i > 0 && (r >= '0' && r <= '9' || r == '$'))) {
