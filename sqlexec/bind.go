@@ -215,12 +215,19 @@ func (b *binder) coerce(e *scalar, to types.Type, ctx types.CastContext) (*scala
 	if to.Oid == types.OidRegclass || e.typ.Oid == types.OidRegclass {
 		return b.coerceRegclass(e, to, ctx)
 	}
-	f, err := types.LookupCast(e.typ, to, ctx)
+	f, err := types.LookupCastEnv(e.typ, to, ctx)
 	if err != nil {
 		return nil, err
 	}
+	return castScalar(e, to, f, nil, false)
+}
+
+// castScalar is e converted to type to by f: once, while binding, for a
+// literal (with bindEnv), else at every evaluation (with the session's env
+// when rowEnv, else none). A NULL stays NULL.
+func castScalar(e *scalar, to types.Type, f types.EnvCastFunc, bindEnv *types.Env, rowEnv bool) (*scalar, error) {
 	if e.lit != nil {
-		v, err := f(*e.lit)
+		v, err := f(bindEnv, *e.lit)
 		if err != nil {
 			return nil, err
 		}
@@ -232,7 +239,10 @@ func (b *binder) coerce(e *scalar, to types.Type, ctx types.CastContext) (*scala
 		if err != nil || v == nil {
 			return nil, err
 		}
-		return f(v)
+		if rowEnv {
+			return f(x.env, v)
+		}
+		return f(nil, v)
 	}}, nil
 }
 

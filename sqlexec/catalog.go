@@ -618,19 +618,5 @@ func (b *binder) coerceRegclass(e *scalar, to types.Type, ctx types.CastContext)
 	if err != nil {
 		return nil, err
 	}
-	if e.lit != nil {
-		v, err := f(&types.Env{Relations: relations{s: b.s, cat: b.cat}}, *e.lit)
-		if err != nil {
-			return nil, err
-		}
-		return &scalar{typ: to, eval: constEval(v), slot: -1, name: e.name}, nil
-	}
-	inner := e.eval
-	return &scalar{typ: to, slot: -1, refs: e.refs, volatile: e.volatile, name: e.name, eval: func(x *execCtx) (any, error) {
-		v, err := inner(x)
-		if err != nil || v == nil {
-			return nil, err
-		}
-		return f(x.env, v)
-	}}, nil
+	return castScalar(e, to, f, &types.Env{Relations: relations{s: b.s, cat: b.cat}}, true)
 }
