@@ -50,6 +50,7 @@ type serveOptions struct {
 	seed              uint64
 	historyPath       string
 	record, realtime  bool
+	staleWrites       bool
 	profile           string
 	loadPath, replay  string
 	strategyExplicit  bool
@@ -72,6 +73,7 @@ func parseServeFlags(args []string, stderr io.Writer) (*serveOptions, *int) {
 	fs.BoolVar(&o.record, "record", false, "record the history in memory for SELECT * FROM fickle_check() (implied by --history)")
 	fs.BoolVar(&o.realtime, "realtime", false, "add real time to every level: a transaction sees every transaction that committed before it began")
 	fs.StringVar(&o.profile, "profile", "axiomatic", "`PROFILE`: axiomatic (the levels' axioms) or postgres (PostgreSQL's behaviour: real time, a snapshot per statement under READ COMMITTED and per transaction above it, its WHERE re-check after a wait, first-updater-wins and SSI aborts, strategy latest unless --strategy says otherwise)")
+	fs.BoolVar(&o.staleWrites, "stale-writes", false, "axiomatic profile: let UPDATE and DELETE compute on the version their WHERE clause read instead of the row's latest version under its lock (the pure axioms, where SET v = v + 1 may lose an update below snapshot isolation: for stores that build SQL on a key-value layer without write locks)")
 	fs.StringVar(&o.loadPath, "load", "", "run the SQL in `FILE.sql` into the initial state before the history starts")
 	fs.StringVar(&o.replay, "replay", "", "re-issue the choices recorded in `HISTORY` (a fickle JSONL history)")
 	fs.Usage = func() {
@@ -103,6 +105,9 @@ func parseServeFlags(args []string, stderr io.Writer) (*serveOptions, *int) {
 	switch o.profile {
 	case "axiomatic":
 	case "postgres":
+		if o.staleWrites {
+			return bad("--stale-writes: PostgreSQL's profile re-checks every written row on its latest version; use --profile axiomatic")
+		}
 		if !o.strategyExplicit {
 			o.strategy = "latest"
 		}
@@ -135,6 +140,7 @@ func serve(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
 		RealTime:            o.realtime,
 		StatementSnapshots:  o.profile == "postgres",
 		PostgresConcurrency: o.profile == "postgres",
+		StaleWrites:         o.staleWrites,
 	}
 	if o.replay != "" {
 		h, err := history.Import(o.replay, history.FormatFickle)
@@ -151,7 +157,8 @@ func serve(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
 			return fail("--history: %v", err)
 		}
 		meta := map[string]string{"seed": strconv.FormatUint(o.seed, 10), "strategy": o.strategy,
-			"isolation": o.level.String(), "profile": o.profile, "realtime": strconv.FormatBool(o.realtime), "server": "fickle"}
+			"isolation": o.level.String(), "profile": o.profile, "realtime": strconv.FormatBool(o.realtime),
+			"stale-writes": strconv.FormatBool(o.staleWrites), "server": "fickle"}
 		w, err := history.NewWriter(f, history.Header{Meta: meta})
 		if err != nil {
 			f.Close()
@@ -198,7 +205,8 @@ func serve(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
 		return fail("%v", err)
 	}
 	fmt.Fprintf(stdout, "listening on %s\n", addr)
-	fmt.Fprintf(stdout, "seed %d (--strategy %s --isolation %s --profile %s%s)\n", o.seed, o.strategy, o.isolationFlagText, o.profile, map[bool]string{true: " --realtime"}[o.realtime])
+	fmt.Fprintf(stdout, "seed %d (--strategy %s --isolation %s --profile %s%s%s)\n", o.seed, o.strategy, o.isolationFlagText, o.profile,
+		map[bool]string{true: " --realtime"}[o.realtime], map[bool]string{true: " --stale-writes"}[o.staleWrites])
 	sig := <-stop
 	fmt.Fprintf(stderr, "fickle serve: %v: shutting down\n", sig)
 	ctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
