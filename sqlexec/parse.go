@@ -8,6 +8,7 @@ import (
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 	pgparser "github.com/pganalyze/pg_query_go/v6/parser"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
 )
@@ -85,9 +86,12 @@ func parseStatements(sql string) (sts []*Statement, err error) {
 	if !utf8.ValidString(sql) {
 		return nil, pgerror.New(pgerror.CharacterNotInRepertoire, "invalid byte sequence for encoding \"UTF8\"")
 	}
-	res, err := pg_query.Parse(sql)
+	if err := checkParseDepth(sql); err != nil {
+		return nil, err
+	}
+	res, err := parseTree(sql)
 	if err != nil {
-		return nil, syntaxError(sql, err)
+		return nil, err
 	}
 	for _, raw := range res.Stmts {
 		start := int(raw.StmtLocation)
@@ -103,6 +107,22 @@ func parseStatements(sql string) (sts []*Statement, err error) {
 		sts = append(sts, st)
 	}
 	return sts, nil
+}
+
+// parseTree runs PostgreSQL's parser. It decodes the parser's output with
+// a recursion limit above what checkParseDepth lets through (the default
+// limit failed a chain of about 5,000 operators with a decoder error),
+// since a tree node takes two or three levels of its encoding.
+func parseTree(sql string) (*pg_query.ParseResult, error) {
+	buf, err := pgparser.ParseToProtobuf(sql)
+	if err != nil {
+		return nil, syntaxError(sql, err)
+	}
+	res := &pg_query.ParseResult{}
+	if err := (proto.UnmarshalOptions{RecursionLimit: 8 * maxParseDepth}).Unmarshal(buf, res); err != nil {
+		return nil, pgerror.Wrapf(err, pgerror.StatementTooComplex, "statement too complex to decode: %v", err)
+	}
+	return res, nil
 }
 
 // syntaxError turns a parser error into 42601 with PostgreSQL's 1-based
