@@ -234,7 +234,11 @@ func (r *recorder) logEnd(t *txn, after *txn) {
 				continue
 			}
 			done[w] = true
-			_ = r.log.Write(r.logID(t.id), history.WriteItem{Key: r.logKey(w.tb, w.ks), Tombstone: w.tomb})
+			it := history.WriteItem{Key: r.logKey(w.tb, w.ks), Tombstone: w.tomb}
+			if !w.tomb && w.tb.spec.FormatRow != nil {
+				it.Row = w.tb.spec.FormatRow(w.row)
+			}
+			_ = r.log.Write(r.logID(t.id), it)
 		}
 	}
 	if after != nil {
