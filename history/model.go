@@ -240,8 +240,8 @@ type Txn struct {
 	// Stale lists the reads that saw a version older than the key's latest
 	// committed one at the time of the read, as the server that recorded
 	// the history knew it; nil when none or unknown (imported histories).
-	Stale []StaleRead
-	Start, End int64       // wall-clock nanoseconds, 0 when unknown (real-time variants)
+	Stale      []StaleRead
+	Start, End int64 // wall-clock nanoseconds, 0 when unknown (real-time variants)
 }
 
 // StaleRead marks the read Txn.Ops[Op] as served a version other than the
@@ -278,6 +278,9 @@ type History struct {
 	Sessions    []Session
 	Txns        []Txn
 	CommitOrder []TxnID // the server's commit order, when recorded; nil otherwise
+	// Checkpoints counts the checkpoints the source went through: the
+	// history is what followed the last of them (fickle_checkpoint()).
+	Checkpoints int
 	// VersionOrder, when the source format reveals it (Elle list-append),
 	// lists by KeyID the transactions whose writes to the key were
 	// observed, in the order the key's versions were installed; a

@@ -35,7 +35,10 @@ type engine struct {
 	// through it.
 	chooser func(n int) int
 	replay  *replayIndex // Config.Replay
-	ssi     *ssiState    // Config.PostgresConcurrency: PostgreSQL's SSI (ssi.go)
+	// checkpoints counts the checkpoints so far: a replay applies to the
+	// part of the run after as many as its history went through.
+	checkpoints int
+	ssi         *ssiState // Config.PostgresConcurrency: PostgreSQL's SSI (ssi.go)
 }
 
 // table is a registered table: its keys in order, each with its versions.
