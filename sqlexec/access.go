@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"bytes"
 	"sort"
 
 	"github.com/fickle-db/fickle/isolation"
@@ -238,7 +239,19 @@ func fetchTableWith(x *execCtx, it *fromItem, withKeys bool, conds []*conj) ([]k
 	t := it.table
 	ro := isolation.ReadOptions{Lock: it.lock, Wait: it.wait}
 	var out []keyedRow
+	// lastKey is the key of the last row out holds, for a locking read: the
+	// store calls visit again for the same key with the row's newer version
+	// when one committed while the lock was awaited (EvalPlanQual), and
+	// that version replaces the one seen first, or drops it when it no
+	// longer matches.
+	var lastKey []byte
 	visit := func(key []byte, row []any) (bool, error) {
+		if it.lock != isolation.RowLockNone {
+			if len(out) > 0 && bytes.Equal(key, lastKey) {
+				out = out[:len(out)-1]
+			}
+			lastKey = append(lastKey[:0], key...)
+		}
 		copy(x.row[it.off:it.off+it.width], row)
 		ok, err := allHold(x, conds, false)
 		if err != nil || !ok {
