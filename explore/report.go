@@ -221,6 +221,9 @@ func anomalyOf(h *history.History, e *oracle.Explanation, stale func(history.Txn
 			t, op = ed.From, ed.FromOp
 		case oracle.EdgeWR:
 			t, op = ed.To, ed.ToOp
+		case oracle.EdgeWW:
+			// Forced by Via's read of the older version (To's).
+			t, op = ed.Via, readOf(h, ed.Via, ed.Key, ed.To)
 		default:
 			continue
 		}
@@ -230,6 +233,19 @@ func anomalyOf(h *history.History, e *oracle.Explanation, stale func(history.Txn
 		}
 	}
 	return a
+}
+
+// readOf returns the index of t's read of key x from writer w, or -1.
+func readOf(h *history.History, t history.TxnID, x history.KeyID, w history.TxnID) int32 {
+	if int(t) >= len(h.Txns) {
+		return -1
+	}
+	for i, op := range h.Txns[t].Ops {
+		if op.Kind == history.OpRead && op.Key == x && op.Writer == w {
+			return int32(i)
+		}
+	}
+	return -1
 }
 
 // WriteJSON writes the report beside its history (…/run-000007.report.json)
@@ -280,9 +296,18 @@ func (rep *Report) Text() string {
 	}
 	if a := rep.Anomaly; a != nil {
 		level, _ := history.ParseLevel(a.Level)
-		what := "together they form"
-		if len(a.Reads) == 0 {
-			what = "the history shows"
+		what := "the history shows"
+		switch {
+		case len(a.Reads) == 1 && len(rep.StaleReads) == 1:
+			what = "it forms"
+		case len(a.Reads) > 0 && len(a.Reads) == len(rep.StaleReads):
+			what = "together they form"
+		case len(a.Reads) > 0:
+			var nums []string
+			for _, i := range a.Reads {
+				nums = append(nums, fmt.Sprint(i+1))
+			}
+			what = "reads " + strings.Join(nums, ", ") + " form"
 		}
 		fmt.Fprintf(&b, "  %s a %s, which %s and every stronger level forbid:\n", what, a.Name, pgLevelNames[level])
 		for _, l := range a.Cycle {

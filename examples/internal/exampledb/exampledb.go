@@ -92,5 +92,20 @@ func Checkpoint(t testing.TB, conn *pgx.Conn) {
 	}
 }
 
+// Retry runs f until it does not fail with a serialization failure
+// (40001) or a deadlock (40P01), as an application must around a
+// SERIALIZABLE or REPEATABLE READ transaction; it gives up after 100 tries.
+func Retry(f func() error) error {
+	var err error
+	for range 100 {
+		err = f()
+		var pe *pgconn.PgError
+		if !errors.As(err, &pe) || pe.Code != "40001" && pe.Code != "40P01" {
+			return err
+		}
+	}
+	return err
+}
+
 // Worker names the i-th worker's connection.
 func Worker(i int) string { return fmt.Sprintf("worker-%d", i) }
