@@ -111,18 +111,22 @@ var seedLine = regexp.MustCompile(`fickle seed (\d+): rerun with FICKLE_SEED=(\d
 // increment fails the inner test (two READ COMMITTED transactions read
 // the same value, as they would on PostgreSQL); its log names the anomaly
 // in SQL terms (the second transaction read the counter, which the first
-// then changed, and wrote its own value: a non-repeatable read) and the
-// seed, and FICKLE_SEED makes the next run use it.
+// then changed, and wrote its own value: a non-repeatable read, or a lost
+// update when its UPDATE also read the old version) and the seed, and
+// FICKLE_SEED makes the next run use it.
 func TestAFailingTestGetsTheStaleReadsAndTheSeedThatReproducesIt(t *testing.T) {
 	out := runInner(t, "TestInnerLostIncrement")
 	m := seedLine.FindStringSubmatch(out)
 	if m == nil || m[1] != m[2] || m[3] != "^TestInnerLostIncrement$" {
 		t.Fatalf("no seed line in the failing test's output:\n%s", out)
 	}
-	for _, want := range []string{"--- FAIL: TestInnerLostIncrement", "counter = 1 after two increments", "non-repeatable read", `"SELECT n FROM c WHERE id = 1"`} {
+	for _, want := range []string{"--- FAIL: TestInnerLostIncrement", "counter = 1 after two increments", `"SELECT n FROM c WHERE id = 1"`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
+	}
+	if !strings.Contains(out, "a non-repeatable read, which") && !strings.Contains(out, "a lost update, which") {
+		t.Errorf("output names neither a non-repeatable read nor a lost update:\n%s", out)
 	}
 	again := runInner(t, "TestInnerLostIncrement", fickletest.SeedEnv+"="+m[1])
 	if m2 := seedLine.FindStringSubmatch(again); m2 == nil || m2[1] != m[1] {
