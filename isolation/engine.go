@@ -38,7 +38,10 @@ type engine struct {
 	// checkpoints counts the checkpoints so far: a replay applies to the
 	// part of the run after as many as its history went through.
 	checkpoints int
-	ssi         *ssiState // Config.PostgresConcurrency: PostgreSQL's SSI (ssi.go)
+	// onChoice, when set, sees every read's choice before it is made
+	// (Store.OnReadChoice).
+	onChoice func(ReadChoice)
+	ssi      *ssiState // Config.PostgresConcurrency: PostgreSQL's SSI (ssi.go)
 }
 
 // table is a registered table: its keys in order, each with its versions.
