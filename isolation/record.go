@@ -278,9 +278,10 @@ func (e *engine) history() *history.History {
 func (e *engine) historyLocked() *history.History {
 	src := &e.rec.h
 	h := &history.History{
-		Keys:     slices.Clone(src.Keys),
-		Sessions: make([]history.Session, len(src.Sessions)),
-		Txns:     make([]history.Txn, len(src.Txns)),
+		Keys:        slices.Clone(src.Keys),
+		Sessions:    make([]history.Session, len(src.Sessions)),
+		Txns:        make([]history.Txn, len(src.Txns)),
+		Checkpoints: src.Checkpoints,
 	}
 	for i, s := range src.Sessions {
 		s.Txns = slices.Clone(s.Txns)
