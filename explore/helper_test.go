@@ -47,6 +47,9 @@ var helpers = map[string]func(ctx context.Context, dsn string) int{
 	},
 	// lock-wait: a waits for b's row lock, which b holds across a pause.
 	"lock-wait": lockWait,
+	// two-sessions runs a fixed schedule of two sessions on one goroutine
+	// (twoSessionProgram).
+	"two-sessions": twoSessions,
 	// no-connect exits without connecting.
 	"no-connect": func(context.Context, string) int { return 0 },
 	// hang connects and then sleeps past any test timeout.
@@ -153,5 +156,40 @@ func lockWait(ctx context.Context, dsn string) int {
 	time.Sleep(50 * time.Millisecond)
 	must(tx.Commit(ctx))
 	<-done
+	return 0
+}
+
+// twoSessionProgram is the schedule of two-sessions: session A inserts x,
+// session B reads x, A inserts y, B reads y and x again in the same
+// transaction, then reads y and x in a second one. Each read is its own
+// statement; the last step says how many reads happened.
+var twoSessionProgram = []struct{ conn, sql string }{
+	{"a", "INSERT INTO kv VALUES ('x', 1)"},
+	{"b", "BEGIN"},
+	{"b", "SELECT v FROM kv WHERE k = 'x'"},
+	{"a", "INSERT INTO kv VALUES ('y', 1)"},
+	{"b", "SELECT v FROM kv WHERE k = 'y'"},
+	{"b", "SELECT v FROM kv WHERE k = 'x'"},
+	{"b", "COMMIT"},
+	{"b", "BEGIN"},
+	{"b", "SELECT v FROM kv WHERE k = 'y'"},
+	{"b", "SELECT v FROM kv WHERE k = 'x'"},
+	{"b", "COMMIT"},
+}
+
+func twoSessions(ctx context.Context, dsn string) int {
+	setup := mustConnect(ctx, dsn, "setup")
+	_, err := setup.Exec(ctx, `CREATE TABLE kv (k text PRIMARY KEY, v int)`)
+	must(err)
+	_, err = setup.Exec(ctx, `SELECT fickle_checkpoint()`)
+	must(err)
+	conns := map[string]*pgx.Conn{"a": mustConnect(ctx, dsn, "a"), "b": mustConnect(ctx, dsn, "b")}
+	for _, st := range twoSessionProgram {
+		_, err := conns[st.conn].Exec(ctx, st.sql)
+		if err != nil {
+			fmt.Println(err) // a serialization failure ends the program: a run of its own
+			return 0
+		}
+	}
 	return 0
 }

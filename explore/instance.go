@@ -84,6 +84,7 @@ func (c ServerConfig) meta(seed uint64) map[string]string {
 // written to a file as it happens.
 type Server struct {
 	srv         *server.Server
+	store       *isolation.Store
 	addr        *net.TCPAddr
 	ts          *turnstile
 	connections *connectionLog
@@ -95,13 +96,14 @@ type Server struct {
 // StartServer starts a server with seed that writes its history to
 // historyPath (fickletest's, and each run's).
 func StartServer(cfg ServerConfig, seed uint64, historyPath string) (*Server, error) {
-	return startServer(cfg, seed, historyPath, nil, nil)
+	return startServer(cfg, seed, historyPath, runSpec{})
 }
 
 // startServer starts a server for a run with seed that records its history
-// at historyPath; with replay it re-issues that history's choices and
-// admits the steps in the order of script.
-func startServer(cfg ServerConfig, seed uint64, historyPath string, replay *history.History, script []Step) (*Server, error) {
+// at historyPath; with spec.replay it re-issues that history's choices and
+// admits the steps in the order of spec.script; with spec.observe it also
+// keeps the history in memory and reports every read's choice to it.
+func startServer(cfg ServerConfig, seed uint64, historyPath string, spec runSpec) (*Server, error) {
 	cfg = cfg.withDefaults()
 	f, err := os.Create(historyPath)
 	if err != nil {
@@ -112,7 +114,7 @@ func startServer(cfg ServerConfig, seed uint64, historyPath string, replay *hist
 		f.Close()
 		return nil, err
 	}
-	in := &Server{ts: newTurnstile(script), connections: &connectionLog{}, file: f, log: log, password: cfg.Password}
+	in := &Server{ts: newTurnstile(spec.script), connections: &connectionLog{}, file: f, log: log, password: cfg.Password}
 	fail := func(err error) (*Server, error) {
 		in.ts.close()
 		log.Close()
@@ -122,13 +124,17 @@ func startServer(cfg ServerConfig, seed uint64, historyPath string, replay *hist
 	store := isolation.NewStore(isolation.Config{
 		Strategy:            cfg.Strategy,
 		Seed:                seed,
-		Record:              false,
+		Record:              spec.observe != nil,
 		RealTime:            cfg.RealTime || cfg.Postgres,
 		StatementSnapshots:  cfg.Postgres,
 		PostgresConcurrency: cfg.Postgres,
 		Log:                 log,
-		Replay:              replay,
+		Replay:              spec.replay,
 	})
+	if spec.observe != nil {
+		store.OnReadChoice(spec.observe)
+	}
+	in.store = store
 	eng, err := sqlexec.NewEngine(sqlexec.Config{Store: store, DefaultIsolation: cfg.Level, Strategy: cfg.Strategy, RealTime: cfg.RealTime || cfg.Postgres})
 	if err != nil {
 		return fail(err)

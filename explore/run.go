@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fickle-db/fickle/history"
+	"github.com/fickle-db/fickle/isolation"
 	"github.com/fickle-db/fickle/oracle"
 )
 
@@ -42,6 +43,9 @@ type Run struct {
 	// ServerError is a failure of the server itself (its history could not
 	// be written, it did not shut down).
 	ServerError string `json:"server_error,omitempty"`
+	// memory is the history as the store kept it (exhaustive runs): its
+	// transaction ids are the ones the read choices name.
+	memory *history.History
 }
 
 // Failed reports whether the run found something: the command failed or
@@ -73,6 +77,9 @@ type runSpec struct {
 	historyPath string
 	replay      *history.History
 	script      []Step
+	// observe, when set, sees every read's choice (exhaustive mode); the
+	// run then also keeps its history in memory (Run.memory).
+	observe func(isolation.ReadChoice)
 }
 
 // schedulePath is the schedule file beside a history file.
@@ -83,7 +90,7 @@ func schedulePath(historyPath string) string {
 // execute runs the command once against a fresh server.
 func execute(o *Options, spec runSpec) *Run {
 	r := &Run{Number: spec.number, Seed: spec.seed, History: spec.historyPath, Schedule: schedulePath(spec.historyPath)}
-	in, err := startServer(o.Server, spec.seed, spec.historyPath, spec.replay, spec.script)
+	in, err := startServer(o.Server, spec.seed, spec.historyPath, spec)
 	if err != nil {
 		r.ExitCode, r.ServerError = -1, err.Error()
 		return r
@@ -95,6 +102,9 @@ func execute(o *Options, spec runSpec) *Run {
 		r.StartError = res.Err.Error()
 	}
 	r.Connections, r.Divergence = apps, div
+	if spec.observe != nil {
+		r.memory = in.store.History()
+	}
 	if err != nil {
 		r.ServerError = err.Error()
 	}

@@ -30,6 +30,7 @@ type exploreOptions struct {
 	timeout                time.Duration
 	shard                  string
 	check, keep            bool
+	exhaustive             bool
 	dir, replay            string
 	command                []string
 }
@@ -57,6 +58,7 @@ func parseExploreFlags(args []string, stderr io.Writer) (*exploreOptions, *int) 
 	fs.BoolVar(&o.keep, "keep", false, "keep the histories of passing runs too")
 	fs.IntVar(&o.shrinkRuns, "shrink-runs", 100, "spend at most `N` runs shrinking a failure to its fewest stale reads (0: do not shrink)")
 	fs.StringVar(&o.replay, "replay", "", "replay the run recorded in `HISTORY` (its schedule beside it) instead of exploring")
+	fs.BoolVar(&o.exhaustive, "exhaustive", false, "try every read choice the levels allow, depth first, instead of seeded runs (a small, deterministic command: up to 9 transactions)")
 	o.serverFlags.register(fs)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), `usage: fickle explore [flags] -- CMD [ARGS...]
@@ -91,6 +93,9 @@ flags:
 	}
 	if o.runs < 1 {
 		return bad("--runs %d: want at least 1", o.runs)
+	}
+	if o.exhaustive && o.replay != "" {
+		return bad("--exhaustive and --replay do not go together")
 	}
 	return o, nil
 }
@@ -130,8 +135,11 @@ func exploreMain(args []string, stdout, stderr io.Writer) int {
 		}
 		shard = s
 	}
-	if o.replay != "" {
+	switch {
+	case o.replay != "":
 		return replayMain(o, stdout, stderr)
+	case o.exhaustive:
+		return exhaustiveMain(o, stdout, stderr)
 	}
 	pp := newProgressPrinter(stderr)
 	opts := o.options(shard, pp.update)
