@@ -349,3 +349,30 @@ func (v Version) text() string {
 	}
 	return s
 }
+
+// SessionNames names the sessions of the history at path by the
+// connections its schedule (beside it) records: "connection 2
+// (worker-1)". It returns nil when there is no schedule.
+func SessionNames(h *history.History, path string) map[history.SessionID]string {
+	steps, err := readSchedule(schedulePath(path))
+	if err != nil || steps == nil {
+		return nil
+	}
+	var apps []string
+	for _, st := range steps {
+		if st.Kind == stepConnect {
+			for len(apps) <= st.Session {
+				apps = append(apps, "")
+			}
+			apps[st.Session] = st.Text
+		}
+	}
+	conn := sessionConnections(h, apps)
+	names := map[history.SessionID]string{}
+	for _, s := range h.Sessions {
+		if n, app := conn(s.ID); n > 0 {
+			names[s.ID] = StaleRead{Connection: n, ApplicationName: app}.connectionText()
+		}
+	}
+	return names
+}
