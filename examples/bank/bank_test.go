@@ -3,6 +3,7 @@ package bank_test
 import (
 	"context"
 	"errors"
+	"flag"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -10,6 +11,10 @@ import (
 	"github.com/fickle-db/fickle/examples/bank"
 	"github.com/fickle-db/fickle/examples/internal/exampledb"
 )
+
+// rounds is how many turns each worker takes (docs/benchmarks.md runs the
+// test longer with it).
+var rounds = flag.Int("rounds", 2, "turns each worker takes")
 
 // TestTransfersKeepTheTotal has three workers, each on its own
 // connection, take turns moving money around three accounts of 100, as
@@ -26,14 +31,14 @@ func TestTransfersKeepTheTotal(t *testing.T) {
 	}
 	dsn := exampledb.DSN(t)
 	setup := exampledb.Connect(t, dsn, "setup")
-	exampledb.Exec(t, setup, bank.Schema, `INSERT INTO accounts VALUES (1, 100), (2, 100), (3, 100)`)
+	exampledb.Exec(t, setup, `DROP TABLE IF EXISTS accounts`, bank.Schema, `INSERT INTO accounts VALUES (1, 100), (2, 100), (3, 100)`)
 	exampledb.Checkpoint(t, setup)
 	moves := [][3]int{{1, 2, 30}, {2, 3, 20}, {3, 1, 10}}
 	workers := make([]*pgx.Conn, len(moves))
 	for i := range moves {
 		workers[i] = exampledb.Connect(t, dsn, exampledb.Worker(i+1))
 	}
-	for range 2 {
+	for range *rounds {
 		for i, m := range moves {
 			if err := transfer(ctx, workers[i], m[0], m[1], m[2]); err != nil && !errors.Is(err, bank.ErrInsufficientFunds) {
 				t.Fatal(err)

@@ -27,7 +27,7 @@ func TestAShowIsNeverOverbooked(t *testing.T) {
 	}
 	dsn := exampledb.DSN(t)
 	setup := exampledb.Connect(t, dsn, "setup")
-	exampledb.Exec(t, setup, booking.Schema, `INSERT INTO shows VALUES (1, 4)`)
+	exampledb.Exec(t, setup, `DROP TABLE IF EXISTS shows, bookings`, booking.Schema, `INSERT INTO shows VALUES (1, 4)`)
 	exampledb.Checkpoint(t, setup)
 	bookers := make([]*pgx.Conn, 3)
 	for i := range bookers {

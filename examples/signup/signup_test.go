@@ -25,7 +25,7 @@ func TestEveryNameIsRegisteredOnce(t *testing.T) {
 	}
 	dsn := exampledb.DSN(t)
 	setup := exampledb.Connect(t, dsn, "setup")
-	exampledb.Exec(t, setup, schema)
+	exampledb.Exec(t, setup, `DROP TABLE IF EXISTS users`, schema)
 	exampledb.Checkpoint(t, setup)
 	orders := [][]string{{"ann", "bob", "cy"}, {"bob", "cy", "ann"}, {"cy", "ann", "bob"}}
 	workers := make([]*pgx.Conn, len(orders))
