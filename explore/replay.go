@@ -94,15 +94,11 @@ func (rec *Recording) ServerConfig(base ServerConfig) (ServerConfig, error) {
 		return c, usageErrorf("--replay %s: bad %s %q in the history's header", rec.Path, name, v)
 	}
 	if v, ok := rec.Meta["strategy"]; ok {
-		found := false
-		for s, name := range strategyNames {
-			if name == v {
-				c.Strategy, found = s, true
-			}
-		}
-		if !found {
+		s, err := isolation.ParseStrategy(v)
+		if err != nil {
 			return bad("strategy", v)
 		}
+		c.Strategy = s
 	}
 	if v, ok := rec.Meta["isolation"]; ok {
 		l, err := history.ParseLevel(v)

@@ -69,10 +69,9 @@ func Level(name string) Option {
 // latest, random, oldest or adversarial (the default).
 func Strategy(name string) Option {
 	return func(c *config) {
-		s, ok := map[string]isolation.Strategy{"latest": isolation.StrategyLatest, "random": isolation.StrategyRandom,
-			"oldest": isolation.StrategyOldest, "adversarial": isolation.StrategyAdversarial}[name]
-		if !ok {
-			c.err = fmt.Errorf("unknown strategy %q: want latest, random, oldest or adversarial", name)
+		s, err := isolation.ParseStrategy(name)
+		if err != nil {
+			c.err = err
 		}
 		c.server.Strategy = s
 	}

@@ -104,7 +104,7 @@ flags:
 func (o *exploreOptions) options(shard explore.Shard, progress func(explore.Progress)) explore.Options {
 	cfg := explore.ServerConfig{
 		Level:    o.level,
-		Strategy: strategyFlags[o.strategy],
+		Strategy: o.strategyValue,
 		RealTime: o.realtime,
 		Postgres: o.profile == "postgres",
 		Password: o.password,

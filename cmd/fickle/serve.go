@@ -96,7 +96,7 @@ func serve(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
 		return 1
 	}
 	cfg := isolation.Config{
-		Strategy:            strategyFlags[o.strategy],
+		Strategy:            o.strategyValue,
 		Seed:                o.seed,
 		Record:              o.record || o.historyPath != "",
 		RealTime:            o.realtime,

@@ -16,15 +16,8 @@ type serverFlags struct {
 	realtime                                             bool
 	// Resolved by resolve:
 	level            history.Level
+	strategyValue    isolation.Strategy
 	strategyExplicit bool
-}
-
-// strategyFlags maps --strategy to the store's strategies.
-var strategyFlags = map[string]isolation.Strategy{
-	"latest":      isolation.StrategyLatest,
-	"random":      isolation.StrategyRandom,
-	"oldest":      isolation.StrategyOldest,
-	"adversarial": isolation.StrategyAdversarial,
 }
 
 func (f *serverFlags) register(fs *flag.FlagSet) {
@@ -45,9 +38,6 @@ func (f *serverFlags) resolve(fs *flag.FlagSet) error {
 		return fmt.Errorf("--isolation %q: want read-committed, repeatable-read, serializable, read-atomic, causal, prefix or snapshot", f.isolationText)
 	}
 	f.level = l
-	if _, ok := strategyFlags[f.strategy]; !ok {
-		return fmt.Errorf("--strategy %q: want latest, random, oldest or adversarial", f.strategy)
-	}
 	switch f.profile {
 	case "axiomatic":
 	case "postgres":
@@ -58,5 +48,10 @@ func (f *serverFlags) resolve(fs *flag.FlagSet) error {
 	default:
 		return fmt.Errorf("--profile %q: want axiomatic or postgres", f.profile)
 	}
+	s, err := isolation.ParseStrategy(f.strategy)
+	if err != nil {
+		return fmt.Errorf("--strategy %q: want latest, random, oldest or adversarial", f.strategy)
+	}
+	f.strategyValue = s
 	return nil
 }

@@ -42,14 +42,6 @@ type ServerConfig struct {
 	_ struct{}
 }
 
-// strategyNames are the --strategy names of the strategies.
-var strategyNames = map[isolation.Strategy]string{
-	isolation.StrategyLatest:      "latest",
-	isolation.StrategyRandom:      "random",
-	isolation.StrategyOldest:      "oldest",
-	isolation.StrategyAdversarial: "adversarial",
-}
-
 func (c ServerConfig) withDefaults() ServerConfig {
 	if c.Level == history.LevelUnknown {
 		c.Level = history.ReadCommitted
@@ -72,7 +64,7 @@ func (c ServerConfig) meta(seed uint64) map[string]string {
 	}
 	m["server"] = "fickle"
 	m["seed"] = strconv.FormatUint(seed, 10)
-	m["strategy"] = strategyNames[c.Strategy]
+	m["strategy"] = c.Strategy.String()
 	m["isolation"] = c.Level.String()
 	m["profile"] = profile
 	m["realtime"] = strconv.FormatBool(c.RealTime)
