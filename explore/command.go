@@ -22,14 +22,12 @@ type commandResult struct {
 	TimedOut bool
 	Err      error // it could not start
 	Output   []byte
-	Duration time.Duration
 }
 
 // runCommand runs argv with the environment extended by env, in its own
 // process group so that a timeout kills whatever it started, and keeps the
 // tail of its output (stdout and stderr interleaved).
 func runCommand(argv []string, env []string, timeout time.Duration) commandResult {
-	start := time.Now()
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
@@ -40,7 +38,7 @@ func runCommand(argv []string, env []string, timeout time.Duration) commandResul
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = 5 * time.Second
 	err := cmd.Run()
-	res := commandResult{ExitCode: 0, Output: out.bytes(), Duration: time.Since(start)}
+	res := commandResult{ExitCode: 0, Output: out.bytes()}
 	var exit *exec.ExitError
 	switch {
 	case err == nil:

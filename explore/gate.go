@@ -37,7 +37,7 @@ type gatedSession struct {
 }
 
 // step runs f as one step of s.
-func (s *gatedSession) step(st Step, f func(ctx context.Context) error, ctx context.Context) error {
+func (s *gatedSession) step(ctx context.Context, st Step, f func(ctx context.Context) error) error {
 	st.Session = s.id
 	a := s.ts.enter(s.id, st)
 	defer s.ts.exit(a)
@@ -45,7 +45,7 @@ func (s *gatedSession) step(st Step, f func(ctx context.Context) error, ctx cont
 }
 
 func (s *gatedSession) simple(kind, text string, f func() error) error {
-	return s.step(Step{Kind: kind, Text: text}, func(context.Context) error { return f() }, context.Background())
+	return s.step(context.Background(), Step{Kind: kind, Text: text}, func(context.Context) error { return f() })
 }
 
 func (s *gatedSession) Close() {
@@ -103,31 +103,31 @@ type gatedPrepared struct {
 func (s *gatedSession) Execute(ctx context.Context, p server.Prepared, params []any) (*server.Result, error) {
 	gp := p.(gatedPrepared)
 	var res *server.Result
-	err := s.step(Step{Kind: stepExecute, Text: gp.sql, Params: paramsDigest(params)}, func(ctx context.Context) error {
+	err := s.step(ctx, Step{Kind: stepExecute, Text: gp.sql, Params: paramsDigest(params)}, func(ctx context.Context) error {
 		var err error
 		res, err = s.Session.Execute(ctx, gp.Prepared, params)
 		return err
-	}, ctx)
+	})
 	return res, err
 }
 
 func (s *gatedSession) CopyIn(ctx context.Context, req *server.CopyRequest, data io.Reader) (string, error) {
 	var tag string
-	err := s.step(Step{Kind: stepCopyIn}, func(ctx context.Context) error {
+	err := s.step(ctx, Step{Kind: stepCopyIn}, func(ctx context.Context) error {
 		var err error
 		tag, err = s.Session.CopyIn(ctx, req, data)
 		return err
-	}, ctx)
+	})
 	return tag, err
 }
 
 func (s *gatedSession) CopyOut(ctx context.Context, req *server.CopyRequest, emit func(line []byte) error) (string, error) {
 	var tag string
-	err := s.step(Step{Kind: stepCopyOut}, func(ctx context.Context) error {
+	err := s.step(ctx, Step{Kind: stepCopyOut}, func(ctx context.Context) error {
 		var err error
 		tag, err = s.Session.CopyOut(ctx, req, emit)
 		return err
-	}, ctx)
+	})
 	return tag, err
 }
 

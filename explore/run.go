@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/fickle-db/fickle/history"
 	"github.com/fickle-db/fickle/isolation"
@@ -26,8 +25,7 @@ type Run struct {
 	// StartError says why the command could not start.
 	StartError string `json:"start_error,omitempty"`
 	// Output is the tail of the command's output.
-	Output   string        `json:"-"`
-	Duration time.Duration `json:"-"`
+	Output string `json:"-"`
 	// Connections are the application names of the command's
 	// connections, in connection order (connection i+1's at i).
 	Connections []string `json:"connections"`
@@ -97,7 +95,7 @@ func execute(o *Options, spec runSpec) *Run {
 	}
 	res := runCommand(o.Command, in.env(spec.seed), o.Timeout)
 	steps, div, apps, err := in.stop()
-	r.ExitCode, r.TimedOut, r.Output, r.Duration = res.ExitCode, res.TimedOut, string(res.Output), res.Duration
+	r.ExitCode, r.TimedOut, r.Output = res.ExitCode, res.TimedOut, string(res.Output)
 	if res.Err != nil {
 		r.StartError = res.Err.Error()
 	}
