@@ -25,11 +25,6 @@ type TableSpec struct {
 	// FormatKey renders a primary key for the history and for errors; nil
 	// renders it as a quoted byte string.
 	FormatKey func(key []byte) string
-	// FormatRow, when set, renders a row as a JSON object for the history
-	// log (Config.Log): every committed write carries its row image, so
-	// that a report can show the values a stale read saw and the ones it
-	// missed. It must be a pure function of the row.
-	FormatRow func(row []any) string
 	_         struct{}
 }
 

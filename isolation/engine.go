@@ -54,6 +54,9 @@ type table struct {
 	dropped bool
 	init    *txn
 	e       *engine
+	// formatRow renders a written row for the history log
+	// (Store.SetRowFormat); nil logs no row images.
+	formatRow func(row []any) string
 	// scans are the marks of the scans that may still need a key created
 	// later (phantom.go); liveScans counts those not dead.
 	scans     []*scanMark

@@ -8,18 +8,18 @@ import (
 	"github.com/fickle-db/fickle/history"
 )
 
-// TestLoggedWritesCarryTheRowImagesOfTableSpecFormatRow: a table whose spec
-// formats rows logs every committed write with its row image (the last
-// write of each key only, and none for a delete), so that a report can show
-// the values a read saw; a table without FormatRow logs none.
-func TestLoggedWritesCarryTheRowImagesOfTableSpecFormatRow(t *testing.T) {
+// TestLoggedWritesCarryTheRowImagesOfSetRowFormat: a table with a row
+// format logs every committed write with its row image (the last write of
+// each key only, and none for a delete), so that a report can show the
+// values a read saw; a table without one logs none.
+func TestLoggedWritesCarryTheRowImagesOfSetRowFormat(t *testing.T) {
 	var buf strings.Builder
 	log, err := history.NewWriter(&buf, history.Header{})
 	must(t, err)
 	s := NewStore(Config{Log: log})
-	withRows, err := s.CreateTable(TableSpec{Name: "acct", FormatKey: func(k []byte) string { return string(k) },
-		FormatRow: func(row []any) string { return fmt.Sprintf(`{"id":%q,"bal":%d}`, row[0], row[1]) }})
+	withRows, err := s.CreateTable(TableSpec{Name: "acct", FormatKey: func(k []byte) string { return string(k) }})
 	must(t, err)
+	must(t, s.SetRowFormat(withRows, func(row []any) string { return fmt.Sprintf(`{"id":%q,"bal":%d}`, row[0], row[1]) }))
 	bare, err := s.CreateTable(TableSpec{Name: "bare", FormatKey: func(k []byte) string { return string(k) }})
 	must(t, err)
 	tx := begin(t, s.NewSession(), history.ReadCommitted)

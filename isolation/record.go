@@ -249,8 +249,8 @@ func (r *recorder) logEnd(t *txn, after *txn) {
 			}
 			done[w] = true
 			it := history.WriteItem{Key: r.logKey(w.tb, w.ks), Tombstone: w.tomb}
-			if !w.tomb && w.tb.spec.FormatRow != nil {
-				it.Row = w.tb.spec.FormatRow(w.row)
+			if !w.tomb && w.tb.formatRow != nil {
+				it.Row = w.tb.formatRow(w.row)
 			}
 			_ = r.log.Write(r.logID(t.id), it)
 		}

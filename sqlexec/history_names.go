@@ -11,8 +11,9 @@ import (
 	"github.com/fickle-db/fickle/sqlexec/types"
 )
 
-// The store names keys and rows in the history through its TableSpec's
-// FormatKey and FormatRow: this file renders them in the user's terms, a
+// The store names keys and rows in the history through a TableSpec's
+// FormatKey and the table's row format (Store.SetRowFormat): this file
+// renders them in the user's terms, a
 // primary key as its values' text ("1", "(7, 2)" for two columns, the row
 // id of a table without one) and a row as a JSON object of its columns.
 // Both look the table up by OID in the published catalog at the time of
@@ -21,15 +22,19 @@ import (
 // rendered with its current columns; a row of another shape (an ALTER in
 // progress) falls back to a JSON array of its values.
 
-// tableSpec returns the store's description of the table t.
-func (e *Engine) tableSpec(t *tableDesc) isolation.TableSpec {
+// createStoreTable creates the store's table for t, which names its keys
+// and rows in the history.
+func (e *Engine) createStoreTable(t *tableDesc) (isolation.TableID, error) {
 	oid := t.oid
-	return isolation.TableSpec{
+	id, err := e.store.CreateTable(isolation.TableSpec{
 		Name:        t.qualifiedName(),
 		HiddenRowID: t.hidden,
 		FormatKey:   func(key []byte) string { return e.formatStoreKey(oid, key) },
-		FormatRow:   func(row []any) string { return e.formatStoreRow(oid, row) },
+	})
+	if err != nil {
+		return id, err
 	}
+	return id, e.store.SetRowFormat(id, func(row []any) string { return e.formatStoreRow(oid, row) })
 }
 
 func (e *Engine) currentTable(oid uint32) *tableDesc {
