@@ -87,7 +87,8 @@ func (rec *Recording) Seed() (uint64, error) {
 }
 
 // ServerConfig returns base with the recorded run's settings (strategy,
-// default level, profile, real time), which a replay must share.
+// default level, profile, real time, stale writes), which a replay must
+// share.
 func (rec *Recording) ServerConfig(base ServerConfig) (ServerConfig, error) {
 	c := base
 	bad := func(name, v string) (ServerConfig, error) {
@@ -117,12 +118,14 @@ func (rec *Recording) ServerConfig(base ServerConfig) (ServerConfig, error) {
 			return bad("profile", v)
 		}
 	}
-	if v, ok := rec.Meta["realtime"]; ok {
-		rt, err := strconv.ParseBool(v)
-		if err != nil {
-			return bad("realtime", v)
+	for name, field := range map[string]*bool{"realtime": &c.RealTime, "stale-writes": &c.StaleWrites} {
+		if v, ok := rec.Meta[name]; ok {
+			b, err := strconv.ParseBool(v)
+			if err != nil {
+				return bad(name, v)
+			}
+			*field = b
 		}
-		c.RealTime = rt
 	}
 	return c, nil
 }

@@ -30,6 +30,9 @@ type ServerConfig struct {
 	// Postgres is --profile postgres: PostgreSQL's snapshots, re-checks and
 	// aborts.
 	Postgres bool
+	// StaleWrites is --stale-writes: UPDATE and DELETE compute on the
+	// version their WHERE clause read (the pure axioms).
+	StaleWrites bool
 	// Password, when set, is required from every client.
 	Password string
 	// Setup, when set, runs on the fresh database before the history
@@ -68,6 +71,7 @@ func (c ServerConfig) meta(seed uint64) map[string]string {
 	m["isolation"] = c.Level.String()
 	m["profile"] = profile
 	m["realtime"] = strconv.FormatBool(c.RealTime)
+	m["stale-writes"] = strconv.FormatBool(c.StaleWrites)
 	return m
 }
 
@@ -120,6 +124,7 @@ func startServer(cfg ServerConfig, seed uint64, historyPath string, spec runSpec
 		RealTime:            cfg.RealTime || cfg.Postgres,
 		StatementSnapshots:  cfg.Postgres,
 		PostgresConcurrency: cfg.Postgres,
+		StaleWrites:         cfg.StaleWrites,
 		Log:                 log,
 		Replay:              spec.replay,
 	})

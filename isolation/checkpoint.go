@@ -55,6 +55,7 @@ func (e *engine) checkpoint() (*history.History, error) {
 			ix.entries.Clear()
 		}
 		tb.scans, tb.liveScans, tb.ended, tb.scanFloor = nil, 0, nil, nil
+		tb.moves = nil
 		tb.keys.Scan(func(_ string, ks *keyState) bool {
 			v := ks.latest()
 			ks.versions = []version{{w: e.init, row: v.row, tomb: v.tomb}}
@@ -78,7 +79,7 @@ func (e *engine) checkpoint() (*history.History, error) {
 		t.id = history.TxnID(len(e.txns))
 		e.txns = append(e.txns, t)
 		t.rd = e.newReadState(t)
-		t.event, t.stmts = 0, 0
+		t.event, t.stmts, t.stmtEvent = 0, 0, 0
 		e.rec.begin(t)
 	}
 	return old, nil

@@ -82,15 +82,16 @@ type txnLive struct {
 	tableLocks map[TableID]uint16
 	waitingFor *txn
 
-	snap     *omNode            // Config.StatementSnapshots: co's end when the statement began
-	nreads   int                // keys inspected
-	logReads []history.ReadItem // reads not yet logged (Config.Log)
-	logGen   uint64             // bumped at every flush of logReads
-	visiting int                // scans in progress (nested in callbacks)
-	event    uint32             // current statement number
-	stmts    int                // statements started with Statement
-	validBuf []int
-	marks    []markRef // its scans' marks (phantom.go)
+	snap      *omNode            // Config.StatementSnapshots: co's end when the statement began
+	nreads    int                // keys inspected
+	logReads  []history.ReadItem // reads not yet logged (Config.Log)
+	logGen    uint64             // bumped at every flush of logReads
+	visiting  int                // scans in progress (nested in callbacks)
+	event     uint32             // current statement event
+	stmtEvent uint32             // the event the current statement began with (re-checks add events)
+	stmts     int                // statements started with Statement
+	validBuf  []int
+	marks     []markRef // its scans' marks (phantom.go)
 }
 
 // write is a transaction's last write to a key.
@@ -100,6 +101,8 @@ type write struct {
 	tomb bool
 	ks   *keyState
 	tb   *table // kept, not looked up: the table may be dropped meanwhile
+	// movedTo is the key a tombstone's row moved to (Txn.Move), or "".
+	movedTo string
 }
 
 // undoEntry restores a key's previous own write when rolling back to a
@@ -216,6 +219,7 @@ func (e *engine) statement(t *txn, st history.Statement) {
 		t.event++
 	}
 	t.stmts++
+	t.stmtEvent = t.event
 	if e.cfg.StatementSnapshots && t.level == history.ReadCommitted {
 		t.snap = e.co.tail
 	}
@@ -294,6 +298,12 @@ func (e *engine) commit(ctx context.Context, t *txn) error {
 		for _, w := range ws {
 			w.ks.insertVersion(version{w: t, row: w.row, tomb: w.tomb})
 			t.wrote = append(t.wrote, w.ks)
+			if w.tomb && w.movedTo != "" {
+				if w.tb.moves == nil {
+					w.tb.moves = make(map[movedVersion]string)
+				}
+				w.tb.moves[movedVersion{w.ks, t}] = w.movedTo
+			}
 		}
 	}
 	e.published(t)

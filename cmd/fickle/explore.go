@@ -103,11 +103,12 @@ flags:
 // options turns the flags into the explore package's options.
 func (o *exploreOptions) options(shard explore.Shard, progress func(explore.Progress)) explore.Options {
 	cfg := explore.ServerConfig{
-		Level:    o.level,
-		Strategy: o.strategyValue,
-		RealTime: o.realtime,
-		Postgres: o.profile == "postgres",
-		Password: o.password,
+		Level:       o.level,
+		Strategy:    o.strategyValue,
+		RealTime:    o.realtime,
+		Postgres:    o.profile == "postgres",
+		StaleWrites: o.staleWrites,
+		Password:    o.password,
 	}
 	if o.loadPath != "" {
 		path := o.loadPath

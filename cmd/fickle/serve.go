@@ -102,6 +102,7 @@ func serve(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
 		RealTime:            o.realtime,
 		StatementSnapshots:  o.profile == "postgres",
 		PostgresConcurrency: o.profile == "postgres",
+		StaleWrites:         o.staleWrites,
 	}
 	if o.replay != "" {
 		h, err := history.Import(o.replay, history.FormatFickle)
@@ -118,7 +119,8 @@ func serve(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
 			return fail("--history: %v", err)
 		}
 		meta := map[string]string{"seed": strconv.FormatUint(o.seed, 10), "strategy": o.strategy,
-			"isolation": o.level.String(), "profile": o.profile, "realtime": strconv.FormatBool(o.realtime), "server": "fickle"}
+			"isolation": o.level.String(), "profile": o.profile, "realtime": strconv.FormatBool(o.realtime),
+			"stale-writes": strconv.FormatBool(o.staleWrites), "server": "fickle"}
 		w, err := history.NewWriter(f, history.Header{Meta: meta})
 		if err != nil {
 			f.Close()
@@ -165,7 +167,8 @@ func serve(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
 		return fail("%v", err)
 	}
 	fmt.Fprintf(stdout, "listening on %s\n", addr)
-	fmt.Fprintf(stdout, "seed %d (--strategy %s --isolation %s --profile %s%s)\n", o.seed, o.strategy, o.isolationText, o.profile, map[bool]string{true: " --realtime"}[o.realtime])
+	fmt.Fprintf(stdout, "seed %d (--strategy %s --isolation %s --profile %s%s%s)\n", o.seed, o.strategy, o.isolationText, o.profile,
+		map[bool]string{true: " --realtime"}[o.realtime], map[bool]string{true: " --stale-writes"}[o.staleWrites])
 	sig := <-stop
 	fmt.Fprintf(stderr, "fickle serve: %v: shutting down\n", sig)
 	ctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)

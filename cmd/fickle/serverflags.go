@@ -10,10 +10,10 @@ import (
 
 // serverFlags are the flags that say what server to run, which serve and
 // explore share: the default level, the strategy, the profile, real time,
-// the initial data and the password.
+// stale writes, the initial data and the password.
 type serverFlags struct {
 	password, isolationText, strategy, profile, loadPath string
-	realtime                                             bool
+	realtime, staleWrites                                bool
 	// Resolved by resolve:
 	level            history.Level
 	strategyValue    isolation.Strategy
@@ -26,6 +26,7 @@ func (f *serverFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.strategy, "strategy", "adversarial", "strategy `S` by which reads pick among the versions their level allows: latest, random, oldest or adversarial")
 	fs.BoolVar(&f.realtime, "realtime", false, "add real time to every level: a transaction sees every transaction that committed before it began")
 	fs.StringVar(&f.profile, "profile", "axiomatic", "`PROFILE`: axiomatic (the levels' axioms) or postgres (PostgreSQL's behaviour: real time, a snapshot per statement under READ COMMITTED and per transaction above it, its WHERE re-check after a wait, first-updater-wins and SSI aborts, strategy latest unless --strategy says otherwise)")
+	fs.BoolVar(&f.staleWrites, "stale-writes", false, "axiomatic profile: let UPDATE and DELETE compute on the version their WHERE clause read instead of the row's latest version under its lock (the pure axioms, where SET v = v + 1 may lose an update below snapshot isolation: for stores that build SQL on a key-value layer without write locks)")
 	fs.StringVar(&f.loadPath, "load", "", "run the SQL in `FILE.sql` into the initial state before the history starts")
 }
 
@@ -41,6 +42,9 @@ func (f *serverFlags) resolve(fs *flag.FlagSet) error {
 	switch f.profile {
 	case "axiomatic":
 	case "postgres":
+		if f.staleWrites {
+			return fmt.Errorf("--stale-writes: PostgreSQL's profile re-checks every written row on its latest version; use --profile axiomatic")
+		}
 		if !f.strategyExplicit {
 			f.strategy = "latest"
 		}
