@@ -133,7 +133,7 @@ func (ts *turnstile) enter(session int, st Step) *activeStep {
 	a := &activeStep{step: st, session: session, grant: make(chan struct{})}
 	ts.mu.Lock()
 	if !ts.mu.open {
-		ts.assignSessionLocked(a)
+		ts.numberLocked(a, -1)
 		ts.mu.Unlock()
 		return a
 	}
@@ -225,16 +225,16 @@ func (ts *turnstile) dispatchLocked() {
 	if ts.mu.holder != nil || ts.mu.settling || len(ts.mu.waiting) == 0 {
 		return
 	}
-	i := 0
+	i, recorded := 0, -1
 	if ts.replayingLocked() {
-		i = ts.matchLocked()
+		i, recorded = ts.matchLocked()
 		if i < 0 {
 			return
 		}
 	}
 	a := ts.mu.waiting[i]
 	ts.mu.waiting = append(ts.mu.waiting[:i], ts.mu.waiting[i+1:]...)
-	ts.assignSessionLocked(a)
+	ts.numberLocked(a, recorded)
 	ts.mu.holder = a
 	ts.mu.log = append(ts.mu.log, a.step)
 	ts.mu.progress = time.Now()
@@ -243,29 +243,29 @@ func (ts *turnstile) dispatchLocked() {
 
 func (ts *turnstile) replayingLocked() bool { return ts.mu.script != nil && ts.mu.diverged == nil }
 
-// assignSessionLocked numbers a connection: as recorded when replaying,
-// in order of admission otherwise.
-func (ts *turnstile) assignSessionLocked(a *activeStep) {
+// numberLocked numbers a connection: recorded is the number the replayed
+// schedule gives it, -1 for the next number in order of admission.
+func (ts *turnstile) numberLocked(a *activeStep, recorded int) {
 	if a.step.Kind != stepConnect {
 		return
 	}
-	if ts.replayingLocked() {
-		a.session = ts.mu.script[ts.mu.next-1].Session
-	} else {
+	a.session = recorded
+	if recorded < 0 {
 		a.session = ts.mu.sessions
 	}
 	ts.mu.sessions = max(ts.mu.sessions, a.session+1)
 	a.step.Session = a.session
 }
 
-// matchLocked returns the index in waiting of the schedule's next step, or
-// -1 when it has not arrived. A step of the expected session that is not
-// the expected one, or any step after the schedule's end, diverges.
-func (ts *turnstile) matchLocked() int {
+// matchLocked returns the index in waiting of the schedule's next step,
+// and for a connection the number the schedule gives it (else -1), or -1
+// when that step has not arrived. A step of the expected session that is
+// not the expected one, or any step after the schedule's end, diverges.
+func (ts *turnstile) matchLocked() (int, int) {
 	if ts.mu.next >= len(ts.mu.script) {
 		ts.divergeLocked(&Divergence{At: ts.mu.next, Got: []Step{ts.mu.waiting[0].step},
 			Reason: fmt.Sprintf("the run went on after the recording ended: %s", ts.mu.waiting[0].step)})
-		return 0
+		return 0, -1
 	}
 	want := ts.mu.script[ts.mu.next]
 	for i, a := range ts.mu.waiting {
@@ -273,7 +273,7 @@ func (ts *turnstile) matchLocked() int {
 		if want.Kind == stepConnect {
 			if got.Kind == stepConnect && got.Text == want.Text {
 				ts.mu.next++
-				return i
+				return i, want.Session
 			}
 			continue
 		}
@@ -284,12 +284,12 @@ func (ts *turnstile) matchLocked() int {
 		if got != want {
 			ts.divergeLocked(&Divergence{At: ts.mu.next, Expected: &want, Got: []Step{got},
 				Reason: fmt.Sprintf("step %d: %s where the recording has %s", ts.mu.next+1, describeMismatch(got, want), want)})
-			return i
+			return i, -1
 		}
 		ts.mu.next++
-		return i
+		return i, -1
 	}
-	return -1
+	return -1, -1
 }
 
 func describeMismatch(got, want Step) string {
@@ -367,7 +367,7 @@ func (ts *turnstile) close() ([]Step, *Divergence) {
 			Reason: fmt.Sprintf("step %d: the run ended where the recording goes on with %s", ts.mu.next+1, want)})
 	}
 	for _, a := range ts.mu.waiting {
-		ts.assignSessionLocked(a)
+		ts.numberLocked(a, -1)
 		close(a.grant)
 	}
 	ts.mu.waiting = nil
