@@ -211,10 +211,6 @@ func replayMain(o *exploreOptions, stdout, stderr io.Writer) int {
 	failed, exact := 0, 0
 	for i := 1; i <= o.runs; i++ {
 		out := filepath.Join(o.dir, fmt.Sprintf("replay-%d-%s", i, filepath.Base(o.replay)))
-		if err := os.MkdirAll(o.dir, 0o755); err != nil {
-			fmt.Fprintf(stderr, "fickle explore: %v\n", err)
-			return exploreBadInput
-		}
 		res, err := explore.Replay(opts, rec, out)
 		if err != nil {
 			fmt.Fprintf(stderr, "fickle explore: %v\n", err)
