@@ -16,6 +16,9 @@ type session struct {
 	cur  *txn   // the transaction in progress, if any
 	last *txn   // the session's latest ended transaction
 	ntxn uint64 // transactions begun, for PRNG derivation
+	// ntxnBase is ntxn when the current history began (the last
+	// checkpoint): replay numbers a session's transactions from it.
+	ntxnBase uint64
 
 	lastPos *omNode // co position of the session's latest ended transaction
 	vc      clock   // the session's causal past
