@@ -2,9 +2,22 @@ package integration
 
 import (
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
 	"errors"
+	"fmt"
+	"math/big"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -49,4 +62,94 @@ func TestDeepStatementsAnswer54001AndTheServerLives(t *testing.T) {
 	if err := bystander.QueryRow(ctx, "SELECT 2").Scan(&n); err != nil || n != 2 {
 		t.Fatalf("another session after the deep statements: %d, %v", n, err)
 	}
+}
+
+// TestListenerSurvivesRunningOutOfFileDescriptors runs fickle with room
+// for only a few file descriptors and opens more connections than fit:
+// those beyond fail, and once they are closed the server accepts again.
+func TestListenerSurvivesRunningOutOfFileDescriptors(t *testing.T) {
+	srv := startFickleUnder(t, []string{"sh", "-c", `ulimit -n 24 && exec "$0" "$@"`})
+	var held []net.Conn
+	for range 40 {
+		nc, err := net.DialTimeout("tcp", fmt.Sprintf("%s:%d", srv.Host, srv.Port), time.Second)
+		if err != nil {
+			break
+		}
+		held = append(held, nc)
+	}
+	time.Sleep(200 * time.Millisecond) // the server meets EMFILE and backs off
+	for _, nc := range held {
+		nc.Close()
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	for {
+		conn, err := pgx.Connect(ctx, srv.DSN())
+		if err == nil {
+			conn.Close(ctx)
+			return
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("the server no longer accepts after running out of file descriptors: %v", err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestPsqlConnectsOverTLS runs psql with sslmode=require and verify-full
+// (against the certificate fickle was given) and with --tls auto, and
+// checks that psql sees an encrypted connection; without TLS, psql's
+// sslmode=require fails with the message PostgreSQL's refusal gives.
+func TestPsqlConnectsOverTLS(t *testing.T) {
+	psql := pgTool(t, "psql")
+	dir := t.TempDir()
+	certFile, keyFile := writeTestCertificate(t, dir)
+	run := func(srv *fickleServer, mode string) (string, error) {
+		dsn := fmt.Sprintf("host=localhost port=%d user=fickle dbname=fickle sslmode=%s", srv.Port, mode)
+		out, err := exec.Command(psql, dsn, "-XAtc", "SELECT 1").CombinedOutput()
+		return string(out), err
+	}
+	withCert := startFickle(t, "--tls-cert", certFile, "--tls-key", keyFile)
+	for _, mode := range []string{"require", "verify-full sslrootcert=" + certFile} {
+		if out, err := run(withCert, mode); err != nil || strings.TrimSpace(out) != "1" {
+			t.Errorf("sslmode=%s: %v\n%s", mode, err, out)
+		}
+	}
+	if out, err := run(startFickle(t, "--tls", "auto"), "require"); err != nil || strings.TrimSpace(out) != "1" {
+		t.Errorf("--tls auto, sslmode=require: %v\n%s", err, out)
+	}
+	out, err := run(startFickle(t), "require")
+	if err == nil || !strings.Contains(out, "server does not support SSL, but SSL was required") {
+		t.Errorf("sslmode=require without TLS: %v\n%s", err, out)
+	}
+}
+
+// writeTestCertificate writes a self-signed certificate for localhost and
+// its key (PEM) to dir.
+func writeTestCertificate(t *testing.T, dir string) (certFile, keyFile string) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "localhost"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour), DNSNames: []string{"localhost"},
+		KeyUsage: x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign, IsCA: true, BasicConstraintsValid: true,
+		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyDER, err := x509.MarshalECPrivateKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	certFile, keyFile = filepath.Join(dir, "server.crt"), filepath.Join(dir, "server.key")
+	if err := os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: keyDER}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return certFile, keyFile
 }

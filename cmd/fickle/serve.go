@@ -42,6 +42,7 @@ type serveOptions struct {
 	historyPath string
 	record      bool
 	replay      string
+	netFlags
 }
 
 // parseServeFlags parses args; a non-nil exit code means serve must stop
@@ -57,6 +58,7 @@ func parseServeFlags(args []string, stderr io.Writer) (*serveOptions, *int) {
 	fs.StringVar(&o.historyPath, "history", "", "write the history to `FILE` as it happens (fickle JSONL, flushed at each commit); turns on recording")
 	fs.BoolVar(&o.record, "record", false, "record the history in memory for SELECT * FROM fickle_check() (implied by --history)")
 	fs.StringVar(&o.replay, "replay", "", "re-issue the choices recorded in `HISTORY` (a fickle JSONL history)")
+	o.netFlags.register(fs)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: fickle serve [flags]\n\nServes PostgreSQL clients on an in-memory database until SIGINT or SIGTERM.\n\nflags:\n")
 		fs.PrintDefaults()
@@ -75,6 +77,9 @@ func parseServeFlags(args []string, stderr io.Writer) (*serveOptions, *int) {
 		return bad("unexpected argument %q", fs.Arg(0))
 	}
 	if err := o.serverFlags.resolve(fs); err != nil {
+		return bad("%v", err)
+	}
+	if err := o.netFlags.resolve(o.password); err != nil {
 		return bad("%v", err)
 	}
 	return o, nil
@@ -155,9 +160,12 @@ func serve(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
 		}
 	}
 	srv, err := server.New(server.Config{
-		Engine:   server.NewSQLEngine(eng),
-		Password: o.password,
-		Logf:     func(format string, a ...any) { fmt.Fprintf(stderr, "fickle: "+format+"\n", a...) },
+		Engine:         server.NewSQLEngine(eng),
+		Password:       o.password,
+		AuthMethod:     o.authMethod,
+		TLS:            o.tlsConfig,
+		MaxConnections: o.maxConnections,
+		Logf:           func(format string, a ...any) { fmt.Fprintf(stderr, "fickle: "+format+"\n", a...) },
 	})
 	if err != nil {
 		return fail("%v", err)

@@ -21,7 +21,7 @@ type serverFlags struct {
 }
 
 func (f *serverFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.password, "password", "", "require `P` from every client (SCRAM-SHA-256; md5 or cleartext when the client sets fickle.auth_method); default: trust")
+	fs.StringVar(&f.password, "password", "", "require `P` from every client (SCRAM-SHA-256 unless --auth says otherwise); default: trust")
 	fs.StringVar(&f.isolationText, "isolation", "read-committed", "default isolation `LEVEL` of every session: read-committed, repeatable-read, serializable (PostgreSQL's) or read-atomic, causal, prefix, snapshot")
 	fs.StringVar(&f.strategy, "strategy", "adversarial", "strategy `S` by which reads pick among the versions their level allows: latest, random, oldest or adversarial")
 	fs.BoolVar(&f.realtime, "realtime", false, "add real time to every level: a transaction sees every transaction that committed before it began")
