@@ -200,20 +200,35 @@ func (c *conn) loop() {
 			return
 		}
 		if err != nil {
+			malformedQuery := wire.MalformedQuery(err)
 			err = wire.ReceiveError(err)
 			var pe *pgerror.Error
 			if !errors.As(err, &pe) {
 				return // the connection is gone
 			}
-			if pe.Severity == "FATAL" {
+			switch {
+			case pe.Severity == "FATAL":
 				c.srv.cfg.Logf("connection %d: %v", c.pid, pe)
 				c.sendFatal(pe)
 				return
+			case malformedQuery && !c.skipToSync:
+				c.queryError(pe)
+				c.ready()
+				if c.flush() != nil {
+					return
+				}
+			default:
+				c.extendedError(pe)
 			}
-			c.extendedError(pe)
 			continue
 		}
-		if _, ok := msg.(*pgproto3.Terminate); ok {
+		switch msg.(type) {
+		case *pgproto3.Terminate:
+			return
+		case *pgproto3.PasswordMessage, *pgproto3.SASLInitialResponse, *pgproto3.SASLResponse, *pgproto3.GSSResponse:
+			// Authentication is over: like PostgreSQL, a session knows no
+			// 'p' message.
+			c.sendFatal(pgerror.New(pgerror.ProtocolViolation, "invalid frontend message type 112"))
 			return
 		}
 		c.safely(func() { c.handle(msg) })
