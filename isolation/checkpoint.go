@@ -39,7 +39,13 @@ func (e *engine) checkpoint() (*history.History, error) {
 	rec.init(e.rec.on, e.rec.log)
 	rec.h.Checkpoints = e.checkpoints
 	rec.logBase, rec.logMax = e.rec.logMax, e.rec.logMax
-	for _, s := range e.allSessions {
+	for id, s := range e.allSessions {
+		if s == nil { // closed: the history keeps its id, with no transaction
+			if rec.on {
+				rec.h.Sessions = append(rec.h.Sessions, history.Session{ID: history.SessionID(id)})
+			}
+			continue
+		}
 		s.lastPos, s.vc = nil, nil
 		s.ntxnBase = s.ntxn
 		if rec.on {

@@ -14,7 +14,6 @@ type session struct {
 	name string
 	id   history.SessionID
 	cur  *txn   // the transaction in progress, if any
-	last *txn   // the session's latest ended transaction
 	ntxn uint64 // transactions begun, for PRNG derivation
 	// ntxnBase is ntxn when the current history began (the last
 	// checkpoint): replay numbers a session's transactions from it.
@@ -350,7 +349,6 @@ func (e *engine) end(t *txn, st txnState) {
 			t.sess.idle = nil
 		}
 	}
-	t.sess.last = t
 	e.finishReads(t)
 	e.endMarks(t)
 	var after *txn

@@ -35,16 +35,25 @@ func (st *Statement) Node() *pg_query.Node { return st.node }
 // with when run (0A000 for PREPARE TRANSACTION and its kin), or nil.
 func (st *Statement) TxnControlError() error { return st.txnErr }
 
-// parseCacheLimit bounds the number of distinct query texts kept parsed.
-// When it is reached the cache is emptied and starts over: cheap, and the
-// hot statements of a workload come back at once.
-const parseCacheLimit = 4096
+// The parse cache keeps at most parseCacheLimit distinct query texts and
+// parseCacheBytes bytes of them (a parse tree takes some tens of times its
+// text), and never a text longer than parseCacheMaxText: such statements
+// (bulk VALUES, huge IN lists) seldom come back, and a handful of them
+// held hundreds of megabytes. When a limit is reached the cache is emptied
+// and starts over: cheap, and the hot statements of a workload come back
+// at once.
+const (
+	parseCacheLimit   = 4096
+	parseCacheBytes   = 2 << 20
+	parseCacheMaxText = 64 << 10
+)
 
 // parseCache maps query text to its parsed statements.
 type parseCache struct {
 	mu struct {
 		sync.Mutex
-		m map[string][]*Statement
+		m     map[string][]*Statement
+		bytes int
 	}
 }
 
@@ -56,10 +65,16 @@ func (c *parseCache) get(sql string) ([]*Statement, bool) {
 }
 
 func (c *parseCache) put(sql string, sts []*Statement) {
+	if len(sql) > parseCacheMaxText {
+		return
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.mu.m == nil || len(c.mu.m) >= parseCacheLimit {
-		c.mu.m = make(map[string][]*Statement)
+	if c.mu.m == nil || len(c.mu.m) >= parseCacheLimit || c.mu.bytes+len(sql) > parseCacheBytes {
+		c.mu.m, c.mu.bytes = make(map[string][]*Statement), 0
+	}
+	if _, ok := c.mu.m[sql]; !ok {
+		c.mu.bytes += len(sql)
 	}
 	c.mu.m[sql] = sts
 }

@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -47,5 +48,21 @@ func TestDeepStatementsAreRefusedBeforeTheParserOverflows(t *testing.T) {
 				t.Fatalf("parse: %v (code %s), want code %q", err, got, c.want)
 			}
 		})
+	}
+}
+
+// TestParseCacheIsBoundedInBytes: statements longer than the cache takes
+// are not kept, and the texts kept never add up to more than its budget.
+func TestParseCacheIsBoundedInBytes(t *testing.T) {
+	var c parseCache
+	c.put(strings.Repeat("x", parseCacheMaxText+1), nil)
+	if _, ok := c.get(strings.Repeat("x", parseCacheMaxText+1)); ok {
+		t.Fatal("a statement longer than parseCacheMaxText was cached")
+	}
+	for i := range 200 {
+		c.put(fmt.Sprintf("%d%s", i, strings.Repeat("y", parseCacheMaxText-10)), nil)
+		if c.mu.bytes > parseCacheBytes {
+			t.Fatalf("after %d statements the cache holds %d bytes of text, over its %d", i+1, c.mu.bytes, parseCacheBytes)
+		}
 	}
 }
