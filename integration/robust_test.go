@@ -2,25 +2,18 @@ package integration
 
 import (
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
-	"crypto/x509"
-	"crypto/x509/pkix"
-	"encoding/pem"
 	"errors"
 	"fmt"
-	"math/big"
 	"net"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/fickle-db/fickle/internal/testcert"
 )
 
 // TestDeepStatementsAnswer54001AndTheServerLives sends, through the simple
@@ -103,7 +96,7 @@ func TestListenerSurvivesRunningOutOfFileDescriptors(t *testing.T) {
 func TestPsqlConnectsOverTLS(t *testing.T) {
 	psql := pgTool(t, "psql")
 	dir := t.TempDir()
-	certFile, keyFile := writeTestCertificate(t, dir)
+	_, certFile, keyFile := testcert.Write(t, dir)
 	run := func(srv *fickleServer, mode string) (string, error) {
 		dsn := fmt.Sprintf("host=localhost port=%d user=fickle dbname=fickle sslmode=%s", srv.Port, mode)
 		out, err := exec.Command(psql, dsn, "-XAtc", "SELECT 1").CombinedOutput()
@@ -122,34 +115,4 @@ func TestPsqlConnectsOverTLS(t *testing.T) {
 	if err == nil || !strings.Contains(out, "server does not support SSL, but SSL was required") {
 		t.Errorf("sslmode=require without TLS: %v\n%s", err, out)
 	}
-}
-
-// writeTestCertificate writes a self-signed certificate for localhost and
-// its key (PEM) to dir.
-func writeTestCertificate(t *testing.T, dir string) (certFile, keyFile string) {
-	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "localhost"},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour), DNSNames: []string{"localhost"},
-		KeyUsage: x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign, IsCA: true, BasicConstraintsValid: true,
-		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	keyDER, err := x509.MarshalECPrivateKey(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	certFile, keyFile = filepath.Join(dir, "server.crt"), filepath.Join(dir, "server.key")
-	if err := os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: keyDER}), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return certFile, keyFile
 }

@@ -2,19 +2,11 @@ package server
 
 import (
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
-	"crypto/x509"
-	"crypto/x509/pkix"
 	"encoding/binary"
-	"encoding/pem"
 	"fmt"
-	"math/big"
 	"net"
 	"os"
-	"path/filepath"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -22,6 +14,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgproto3"
+
+	"github.com/fickle-db/fickle/internal/testcert"
 )
 
 // TestUnauthenticatedClientCannotMakeTheServerBuffer: before a client is
@@ -133,34 +127,11 @@ func TestAcceptLoopSurvivesRunningOutOfFileDescriptors(t *testing.T) {
 	}
 }
 
-// testCertificate writes a self-signed certificate for localhost and its
-// key to dir and returns the TLS configuration serving it.
-func testCertificate(t *testing.T, dir string) (*tls.Config, string) {
-	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "localhost"},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour), DNSNames: []string{"localhost"},
-		KeyUsage: x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign, IsCA: true, BasicConstraintsValid: true,
-		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	certFile := filepath.Join(dir, "server.crt")
-	if err := os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return &tls.Config{Certificates: []tls.Certificate{{Certificate: [][]byte{der}, PrivateKey: key}}}, certFile
-}
-
 // TestTLSServesClientsThatRequireIt: with a certificate, clients with
 // sslmode=require and verify-full (against that certificate) connect over
 // TLS; without one, sslmode=require is refused and prefer falls back.
 func TestTLSServesClientsThatRequireIt(t *testing.T) {
-	cfg, certFile := testCertificate(t, t.TempDir())
+	cfg, certFile, _ := testcert.Write(t, t.TempDir())
 	srv := startTestServer(t, Config{TLS: cfg, Password: "pw"})
 	_, port, _ := net.SplitHostPort(srv.Addr().String())
 	ctx := context.Background()
