@@ -6,6 +6,7 @@ import (
 	"hash/fnv"
 	"io"
 
+	"github.com/fickle-db/fickle/isolation"
 	"github.com/fickle-db/fickle/server"
 )
 
@@ -41,7 +42,7 @@ func (s *gatedSession) step(ctx context.Context, st Step, f func(ctx context.Con
 	st.Session = s.id
 	a := s.ts.enter(s.id, st)
 	defer s.ts.exit(a)
-	return f(&stepContext{Context: ctx, ts: s.ts, a: a})
+	return f(isolation.WithWaitObserver(ctx, stepObserver{ts: s.ts, a: a}))
 }
 
 func (s *gatedSession) simple(kind, text string, f func() error) error {
@@ -144,16 +145,12 @@ func paramsDigest(params []any) string {
 	return fmt.Sprintf("%016x", h.Sum64())
 }
 
-// stepContext is the context a step's engine call runs with: Done, which
-// the engine calls only when it is about to wait for a lock, tells the
-// turnstile that the step is waiting (see turnstile_park.go).
-type stepContext struct {
-	context.Context
+// stepObserver tells the turnstile when a step waits in the engine and
+// when another step's release wakes it (isolation.WaitObserver).
+type stepObserver struct {
 	ts *turnstile
 	a  *activeStep
 }
 
-func (c *stepContext) Done() <-chan struct{} {
-	c.ts.blocked(c.a)
-	return c.Context.Done()
-}
+func (o stepObserver) Waiting() { o.ts.waiting(o.a) }
+func (o stepObserver) Woken()   { o.ts.woken(o.a) }

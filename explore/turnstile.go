@@ -11,11 +11,12 @@ import (
 // system's (STYLE #1): every call a session makes into the engine (a step:
 // connect, prepare, execute, begin, commit, ...) waits for the token, runs
 // alone, and is appended to the schedule. A step that has to wait inside
-// the engine for a lock (it calls its context's Done, see stepContext)
-// hands the token on; when a later step ends, the turnstile lets every
-// waiter that step woke run to its next wait or to its end before the next
-// step starts (settle), so that a woken step's continuation has a fixed
-// place in the order too. A replay admits the steps in the recorded order:
+// the engine for a lock hands the token on (the engine tells its
+// isolation.WaitObserver, stepObserver); when a later step ends, the
+// turnstile lets every waiter that step woke (the engine tells those too,
+// before the waking call returns) run to its next wait or to its end
+// before the next step starts (settle), so that a woken step's
+// continuation has a fixed place in the order too. A replay admits the steps in the recorded order:
 // a step waits until it is the schedule's next one, and the first step that
 // cannot match the recording (another statement, a connection the
 // recording does not have, nothing arriving for stallTimeout) is the
@@ -84,15 +85,13 @@ func (d *Divergence) Error() string { return d.Reason }
 
 // turnstile orders the steps of one run (see the file comment).
 type turnstile struct {
-	parked parkChecker
-
 	mu struct {
 		sync.Mutex
-		holder   *activeStep   // the step holding the token; nil when free
-		settling bool          // the token's last holder ended and its wakees are settling
-		waiting  []*activeStep // steps waiting for the token, in arrival order
-		blocked  map[*activeStep]bool
-		sessions int // connections so far
+		holder   *activeStep          // the step holding the token; nil when free
+		settling bool                 // the token's last holder ended and its wakees are settling
+		waiting  []*activeStep        // steps waiting for the token, in arrival order
+		blocked  map[*activeStep]bool // steps that waited in the engine: true while parked there, false once woken
+		sessions int                  // connections so far
 		log      []Step
 		script   []Step // the recorded schedule of a replay; nil when recording
 		next     int    // the index in script of the next step to admit
@@ -109,7 +108,6 @@ type activeStep struct {
 	step    Step
 	session int // the caller's session; -1 for a connect until admitted
 	grant   chan struct{}
-	gid     uint64 // the goroutine running it, once it has waited in the engine
 	ended   bool
 }
 
@@ -170,13 +168,11 @@ func (ts *turnstile) exit(a *activeStep) {
 	ts.mu.Unlock()
 }
 
-// blocked is called by a step about to wait in the engine: it hands the
-// token on (a woken step that waits again only says where it is).
-func (ts *turnstile) blocked(a *activeStep) {
-	gid := currentGoroutine()
+// waiting is called by a step about to wait in the engine: it hands the
+// token on (a woken step that waits again only says it is parked).
+func (ts *turnstile) waiting(a *activeStep) {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
-	a.gid = gid
 	ts.mu.blocked[a] = true
 	if ts.mu.holder == a {
 		ts.mu.holder = nil
@@ -184,6 +180,16 @@ func (ts *turnstile) blocked(a *activeStep) {
 		return
 	}
 	ts.poke()
+}
+
+// woken is called, by the step whose release woke a, while that step
+// still runs: a runs again until it waits anew or ends.
+func (ts *turnstile) woken(a *activeStep) {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	if _, ok := ts.mu.blocked[a]; ok {
+		ts.mu.blocked[a] = false
+	}
 }
 
 func (ts *turnstile) poke() {
@@ -196,22 +202,21 @@ func (ts *turnstile) poke() {
 // settle waits until every step that waited in the engine is parked there
 // again or has ended: the steps the last one woke have run their part.
 func (ts *turnstile) settle() {
-	backoff := 20 * time.Microsecond
 	for {
 		ts.mu.Lock()
-		var gids []uint64
-		for a := range ts.mu.blocked {
-			gids = append(gids, a.gid)
+		parked := !ts.mu.open
+		if !parked {
+			parked = true
+			for _, p := range ts.mu.blocked {
+				parked = parked && p
+			}
 		}
-		open := ts.mu.open
 		ts.mu.Unlock()
-		if len(gids) == 0 || !open || ts.parked.allParked(gids) {
+		if parked {
 			return
 		}
 		select {
 		case <-ts.kick:
-		case <-time.After(backoff):
-			backoff = min(2*backoff, 5*time.Millisecond)
 		case <-ts.done:
 			return
 		}

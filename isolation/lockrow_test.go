@@ -2,6 +2,7 @@ package isolation
 
 import (
 	"fmt"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -310,4 +311,38 @@ func TestLockWaitersAreServedInArrivalOrder(t *testing.T) {
 		t.Fatalf("%s waiter got the lock second", got)
 	}
 	must(t, waiters[1].Commit(bg))
+}
+
+// recordingObserver counts the waits and wake-ups reported to it.
+type recordingObserver struct{ waits, wakes atomic.Int32 }
+
+func (o *recordingObserver) Waiting() { o.waits.Add(1) }
+func (o *recordingObserver) Woken()   { o.wakes.Add(1) }
+
+// TestWaitObserverHearsTheWaitAndTheWakeBeforeTheReleaseReturns: a call
+// that waits for a lock reports it, and the commit that releases the lock
+// reports the wake-up before it returns, so that a driver ordering the
+// calls (fickle explore) knows the waiter runs again.
+func TestWaitObserverHearsTheWaitAndTheWakeBeforeTheReleaseReturns(t *testing.T) {
+	f := newLockFixture(t, Config{Strategy: StrategyLatest})
+	holder := begin(t, f.other, history.ReadCommitted)
+	_, err := holder.LockRow(bg, f.tab, []byte("x"), LockRequest{Mode: RowLockUpdate})
+	must(t, err)
+	obs := &recordingObserver{}
+	waiter := begin(t, f.s.NewSession(), history.ReadCommitted)
+	done := make(chan error, 1)
+	go func() {
+		_, err := waiter.LockRow(WithWaitObserver(bg, obs), f.tab, []byte("x"), LockRequest{Mode: RowLockUpdate})
+		done <- err
+	}()
+	waitUntilBlocked(t, f.s, waiter)
+	if obs.waits.Load() != 1 || obs.wakes.Load() != 0 {
+		t.Fatalf("while blocked: %d waits, %d wakes; want 1 and 0", obs.waits.Load(), obs.wakes.Load())
+	}
+	must(t, holder.Commit(bg))
+	if obs.wakes.Load() < 1 {
+		t.Fatal("the commit that released the lock returned before the wake-up was reported")
+	}
+	must(t, <-done)
+	must(t, waiter.Commit(bg))
 }

@@ -58,10 +58,12 @@ type lockEntry struct {
 	wake chan struct{}
 }
 
-// waiter is a transaction waiting for a lock entry in a mode.
+// waiter is a transaction waiting for a lock entry in a mode, and the
+// observer of its wait (nil when none).
 type waiter struct {
 	t    *txn
 	mode uint8
+	obs  WaitObserver
 }
 
 // Row lock modes are RowLock values; index key locks use rowLockUpdate.
@@ -162,8 +164,9 @@ func (e *engine) acquire(ctx context.Context, t *txn, r resource, mode uint8, wa
 			}
 			return e.serverAbort(t, err)
 		}
+		obs := waitObserverOf(ctx)
 		if !queued {
-			ent.waiters = append(ent.waiters, waiter{t: t, mode: mode})
+			ent.waiters = append(ent.waiters, waiter{t: t, mode: mode, obs: obs})
 			queued = true
 		}
 		t.waitingFor = blocker
@@ -171,6 +174,9 @@ func (e *engine) acquire(ctx context.Context, t *txn, r resource, mode uint8, wa
 			ent.wake = make(chan struct{})
 		}
 		wake := ent.wake
+		if obs != nil {
+			obs.Waiting()
+		}
 		e.mu.Unlock()
 		var cerr error
 		select {
@@ -269,6 +275,11 @@ func (e *engine) wakeWaiters(r resource, ent *lockEntry) {
 	if ent.wake != nil {
 		close(ent.wake)
 		ent.wake = nil
+		for _, w := range ent.waiters {
+			if w.obs != nil {
+				w.obs.Woken()
+			}
+		}
 	}
 	if len(ent.holders) == 0 && len(ent.waiters) == 0 {
 		delete(e.locks, r)

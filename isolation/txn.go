@@ -22,9 +22,11 @@ type session struct {
 	lastPos *omNode // co position of the session's latest ended transaction
 	vc      clock   // the session's causal past
 
-	idle     chan struct{}       // closed when the transaction in progress ends (BeginWait)
-	holder   *txn                // holds the session-level advisory locks
-	advisory map[advisoryKey]int // session-level advisory locks held, counted
+	idle chan struct{} // closed when the transaction in progress ends (BeginWait)
+	// idleWaiters observe the waits for idle (WithWaitObserver).
+	idleWaiters []WaitObserver
+	holder      *txn                // holds the session-level advisory locks
+	advisory    map[advisoryKey]int // session-level advisory locks held, counted
 
 	stmtMemo map[*keyState]seen // an empty statement memo for the next transaction (statement_reads.go)
 }
@@ -139,6 +141,10 @@ func (e *engine) beginWait(ctx context.Context, s *session, opts TxnOptions) (*T
 			s.idle = make(chan struct{})
 		}
 		idle := s.idle
+		if obs := waitObserverOf(ctx); obs != nil {
+			s.idleWaiters = append(s.idleWaiters, obs)
+			obs.Waiting()
+		}
 		e.mu.Unlock()
 		select {
 		case <-idle:
@@ -347,6 +353,8 @@ func (e *engine) end(t *txn, st txnState) {
 		if t.sess.idle != nil {
 			close(t.sess.idle)
 			t.sess.idle = nil
+			wokenAll(t.sess.idleWaiters)
+			t.sess.idleWaiters = nil
 		}
 	}
 	e.finishReads(t)
