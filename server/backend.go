@@ -11,7 +11,9 @@ import (
 // connection. sqlexec's engine satisfies it through NewSQLEngine; the
 // server's tests use a small fake.
 type Engine interface {
-	NewSession(info SessionInfo) Session
+	// NewSession opens the session of a new connection; an error (3D000
+	// for an unknown database) ends the connection with FATAL.
+	NewSession(info SessionInfo) (Session, error)
 }
 
 // SessionInfo describes the client connection a Session serves.
@@ -23,6 +25,9 @@ type SessionInfo struct {
 	// StartupParams are all parameters of the startup message, including
 	// the settings of its options parameter.
 	StartupParams map[string]string
+	// Terminate ends the connection with FATAL 57P01, as
+	// pg_terminate_backend does; the engine calls it from any goroutine.
+	Terminate func()
 }
 
 // Session is the SQL side of one connection. The server calls it from the

@@ -46,7 +46,7 @@ type fakeEngine struct {
 
 func newFakeEngine() *fakeEngine { return &fakeEngine{data: map[string]string{}} }
 
-func (e *fakeEngine) NewSession(info SessionInfo) Session {
+func (e *fakeEngine) NewSession(info SessionInfo) (Session, error) {
 	s := &fakeSession{e: e, settings: map[string]string{
 		"server_version": "15.0", "client_encoding": "UTF8", "DateStyle": "ISO, MDY", "TimeZone": "UTC",
 		"integer_datetimes": "on", "standard_conforming_strings": "on", "application_name": info.ApplicationName,
@@ -57,7 +57,7 @@ func (e *fakeEngine) NewSession(info SessionInfo) Session {
 			s.settings[k] = v
 		}
 	}
-	return s
+	return s, nil
 }
 
 type fakeTxn struct {

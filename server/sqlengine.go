@@ -31,8 +31,12 @@ func NewMemoryEngine(cfg isolation.Config) (Engine, *isolation.Store, error) {
 
 type sqlEngine struct{ e *sqlexec.Engine }
 
-func (a sqlEngine) NewSession(info SessionInfo) Session {
-	return &sqlSession{s: a.e.NewSession(sqlexec.SessionInfo(info))}
+func (a sqlEngine) NewSession(info SessionInfo) (Session, error) {
+	s, err := a.e.Connect(sqlexec.SessionInfo(info))
+	if err != nil {
+		return nil, err
+	}
+	return &sqlSession{s: s}, nil
 }
 
 type sqlSession struct {

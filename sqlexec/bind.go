@@ -145,6 +145,9 @@ type binder struct {
 	// params holds the type of each $n (index n-1); a zero Oid is not yet
 	// known.
 	params []types.Type
+	// locks are the tables the statement uses, in the order it names
+	// them, with the lock each needs (useTable).
+	locks []planLock
 }
 
 func (b *binder) pos(loc int32) int {

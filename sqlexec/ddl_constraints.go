@@ -151,7 +151,7 @@ func (d *ddl) addIndex(t *tableDesc, name string, cols []int, unique, constraint
 		return nil, err
 	}
 	ix.id = id
-	d.undo = append(d.undo, func() { _ = d.store().DropIndex(id) })
+	d.undo = append(d.undo, func() { _, _ = d.store().DropIndex(id) })
 	t.indexes = append(t.indexes, ix)
 	d.cat.schemas[t.schema].indexes[name] = ix
 	return ix, nil
@@ -196,6 +196,8 @@ func (d *ddl) addForeignKey(b *binder, t *tableDesc, tc tableConstraint, alter b
 		parent = t
 	} else if parent = d.s.lookupTable(d.cat, c.Pktable.Schemaname, c.Pktable.Relname); parent == nil {
 		return pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(c.Pktable))
+	} else if err := d.lockTable(parent, isolation.TableLockShareRowExclusive); err != nil {
+		return err
 	}
 	var refCols []int
 	if len(c.PkAttrs) == 0 {

@@ -20,6 +20,7 @@ func (b *binder) targetTable(rv *pg_query.RangeVar) (*tableDesc, error) {
 	if t == nil {
 		return nil, b.errAt(pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(rv)), rv.Location)
 	}
+	b.useTable(t, isolation.TableLockRowExclusive)
 	return t, nil
 }
 

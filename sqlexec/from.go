@@ -309,6 +309,7 @@ func (b *binder) fromLeaf(sc *scope, n *pg_query.Node) (*fromItem, []scopeCol, e
 		if t == nil {
 			return nil, nil, b.errAt(pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(rv)), rv.Location)
 		}
+		b.useTable(t, isolation.TableLockAccessShare)
 		it := &fromItem{name: alias, table: t}
 		cols := make([]scopeCol, len(t.cols))
 		for i, c := range t.cols {

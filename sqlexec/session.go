@@ -41,12 +41,14 @@ type txnState struct {
 	explicit   bool
 	start      time.Time
 	savepoints []savepoint
-	// pending SET TRANSACTION options apply to this transaction only.
+	// cat is the transaction's own catalog once it ran DDL.
+	cat *txnCatalog
 }
 
 type savepoint struct {
 	name string
 	sp   isolation.Savepoint
+	cat  catalogMark
 }
 
 func (e *Engine) newSession(info SessionInfo) *Session {
@@ -61,12 +63,31 @@ func (e *Engine) newSession(info SessionInfo) *Session {
 	} else {
 		s.kv = e.store.NewSession()
 	}
+	e.sessions.Lock()
+	if e.sessions.open == nil {
+		e.sessions.open = make(map[*Session]struct{})
+	}
+	e.sessions.open[s] = struct{}{}
+	e.sessions.Unlock()
 	return s
 }
 
 func (s *Session) close() {
 	if s.txn != nil {
 		_ = s.rollback()
+	}
+	e := s.engine
+	e.sessions.Lock()
+	delete(e.sessions.open, s)
+	e.sessions.Unlock()
+}
+
+// terminate ends the session's connection, as pg_terminate_backend does
+// (DROP DATABASE ... WITH (FORCE)); a session without a connection
+// (SessionInfo.Terminate nil) is left alone.
+func (s *Session) terminate() {
+	if s.info.Terminate != nil {
+		s.info.Terminate()
 	}
 }
 
@@ -106,6 +127,7 @@ func (s *Session) begin(opts TxnOptions, explicit bool) error {
 		readOnly = false
 	}
 	s.txn = &txnState{level: level, readOnly: readOnly, explicit: explicit, start: time.Now().UTC()}
+	s.settings.beginTxn()
 	return nil
 }
 
@@ -126,9 +148,9 @@ func (s *Session) strategy() isolation.Strategy {
 	return isolation.StrategyDefault
 }
 
-func (s *Session) endTxn() {
+func (s *Session) endTxn(committed bool) {
 	s.txn = nil
-	s.settings.endTxn()
+	s.settings.endTxn(committed)
 }
 
 func (s *Session) commit() error {
@@ -136,9 +158,12 @@ func (s *Session) commit() error {
 		return nil
 	}
 	t := s.txn
-	s.endTxn()
-	if t.kv == nil {
+	s.endTxn(true)
+	switch {
+	case t.kv == nil:
 		return nil
+	case t.cat != nil:
+		return s.commitWithCatalog(t)
 	}
 	return t.kv.Commit(bgctx)
 }
@@ -148,7 +173,8 @@ func (s *Session) rollback() error {
 		return nil
 	}
 	t := s.txn
-	s.endTxn()
+	s.endTxn(false)
+	t.abortCatalog()
 	if t.kv == nil {
 		return nil
 	}
@@ -164,7 +190,8 @@ func (s *Session) savepoint(name string) error {
 		return err
 	}
 	sp := kv.Savepoint()
-	s.txn.savepoints = append(s.txn.savepoints, savepoint{name: name, sp: sp})
+	s.txn.savepoints = append(s.txn.savepoints, savepoint{name: name, sp: sp, cat: s.txn.catalogMark()})
+	s.settings.savepoint()
 	return nil
 }
 
@@ -189,6 +216,7 @@ func (s *Session) releaseSavepoint(name string) error {
 		return err
 	}
 	s.txn.savepoints = s.txn.savepoints[:i]
+	s.settings.release(i + 1)
 	return nil
 }
 
@@ -197,10 +225,12 @@ func (s *Session) rollbackToSavepoint(name string) error {
 	if err != nil {
 		return err
 	}
+	s.txn.rollbackCatalogTo(s.txn.savepoints[i].cat)
 	if err := s.txn.kv.RollbackTo(s.txn.savepoints[i].sp); err != nil {
 		return err
 	}
 	s.txn.savepoints = s.txn.savepoints[:i+1]
+	s.settings.rollbackTo(i + 1)
 	return nil
 }
 

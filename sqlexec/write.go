@@ -76,6 +76,7 @@ func (b *binder) writerFor(t *tableDesc, withRefs bool) (*writer, error) {
 	}
 	if withRefs {
 		for _, r := range b.cat.referencing(t.oid) {
+			b.useTable(r.child, isolation.TableLockAccessShare)
 			ref := &fkRef2{fk: r.fk, child: r.child}
 			for _, ix := range r.child.indexes {
 				if len(ix.cols) >= len(r.fk.cols) && intsEqual(ix.cols[:len(r.fk.cols)], r.fk.cols) {
@@ -115,6 +116,7 @@ func (b *binder) fkCheckFor(t *tableDesc, fk *fkDesc) (*fkCheck, error) {
 	if parent == nil {
 		return nil, pgerror.Newf(pgerror.UndefinedTable, "table referenced by foreign key \"%s\" no longer exists", fk.name)
 	}
+	b.useTable(parent, isolation.TableLockAccessShare)
 	c := &fkCheck{fk: fk, parent: parent}
 	if parent.hidden || !intsEqual(parent.pk, fk.refCols) {
 		for _, ix := range parent.indexes {

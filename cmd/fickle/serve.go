@@ -52,6 +52,7 @@ type serveOptions struct {
 	record, realtime  bool
 	profile           string
 	loadPath, replay  string
+	database          string
 	strategyExplicit  bool
 	isolationFlagText string
 }
@@ -72,6 +73,7 @@ func parseServeFlags(args []string, stderr io.Writer) (*serveOptions, *int) {
 	fs.BoolVar(&o.record, "record", false, "record the history in memory for SELECT * FROM fickle_check() (implied by --history)")
 	fs.BoolVar(&o.realtime, "realtime", false, "add real time to every level: a transaction sees every transaction that committed before it began")
 	fs.StringVar(&o.profile, "profile", "axiomatic", "`PROFILE`: axiomatic (the levels' axioms) or postgres (PostgreSQL's behaviour: real time, a snapshot per statement under READ COMMITTED and per transaction above it, its WHERE re-check after a wait, first-updater-wins and SSI aborts, strategy latest unless --strategy says otherwise)")
+	fs.StringVar(&o.database, "database", sqlexec.DefaultDatabase, "name `NAME` of the main database, where --load runs (postgres, template0 and template1 exist too; CREATE DATABASE adds more)")
 	fs.StringVar(&o.loadPath, "load", "", "run the SQL in `FILE.sql` into the initial state before the history starts")
 	fs.StringVar(&o.replay, "replay", "", "re-issue the choices recorded in `HISTORY` (a fickle JSONL history)")
 	fs.Usage = func() {
@@ -173,7 +175,7 @@ func serve(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
 	defer closeHistory()
 
 	store := isolation.NewStore(cfg)
-	eng, err := sqlexec.NewEngine(sqlexec.Config{Store: store, DefaultIsolation: o.level, Strategy: cfg.Strategy, Record: cfg.Record, RealTime: cfg.RealTime})
+	eng, err := sqlexec.NewEngine(sqlexec.Config{Store: store, DefaultIsolation: o.level, Strategy: cfg.Strategy, Record: cfg.Record, RealTime: cfg.RealTime, Database: o.database})
 	if err != nil {
 		return fail("%v", err)
 	}
