@@ -133,6 +133,9 @@ type fkDesc struct {
 	refCols  []int
 	onDelete byte
 	onUpdate byte
+	// deferrable and initiallyDeferred are DEFERRABLE and INITIALLY
+	// DEFERRED (deferred.go).
+	deferrable, initiallyDeferred bool
 }
 
 func newCatalog(oids *atomic.Uint32) *catalog {

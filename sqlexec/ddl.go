@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/isolation"
@@ -375,6 +376,66 @@ func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 	return nil
 }
 
+// constraintAttrs applies a column definition's DEFERRABLE, NOT
+// DEFERRABLE, INITIALLY DEFERRED and INITIALLY IMMEDIATE to the constraint
+// before them, as PostgreSQL's transformConstraintAttrs does.
+type constraintAttrs struct {
+	last                         pg_query.ConstrType
+	sawDeferrability, sawInitial bool
+}
+
+// apply handles c, a column constraint; cons holds the column's
+// constraints so far, whose last one an attribute changes.
+func (a *constraintAttrs) apply(c *pg_query.Constraint, cons []tableConstraint) error {
+	misplaced := func(what string) error {
+		return pgerror.Newf(pgerror.SyntaxError, "misplaced %s clause", what)
+	}
+	var what string
+	switch c.Contype {
+	case pg_query.ConstrType_CONSTR_ATTR_DEFERRABLE:
+		what = "DEFERRABLE"
+	case pg_query.ConstrType_CONSTR_ATTR_NOT_DEFERRABLE:
+		what = "NOT DEFERRABLE"
+	case pg_query.ConstrType_CONSTR_ATTR_DEFERRED:
+		what = "INITIALLY DEFERRED"
+	case pg_query.ConstrType_CONSTR_ATTR_IMMEDIATE:
+		what = "INITIALLY IMMEDIATE"
+	default:
+		*a = constraintAttrs{last: c.Contype}
+		return nil
+	}
+	switch a.last {
+	case pg_query.ConstrType_CONSTR_PRIMARY, pg_query.ConstrType_CONSTR_UNIQUE, pg_query.ConstrType_CONSTR_FOREIGN:
+	default:
+		return misplaced(what)
+	}
+	target := cons[len(cons)-1].c
+	switch c.Contype {
+	case pg_query.ConstrType_CONSTR_ATTR_DEFERRABLE, pg_query.ConstrType_CONSTR_ATTR_NOT_DEFERRABLE:
+		if a.sawDeferrability {
+			return pgerror.New(pgerror.SyntaxError, "multiple DEFERRABLE/NOT DEFERRABLE clauses not allowed")
+		}
+		a.sawDeferrability = true
+		target.Deferrable = c.Contype == pg_query.ConstrType_CONSTR_ATTR_DEFERRABLE
+		if !target.Deferrable && target.Initdeferred {
+			return pgerror.New(pgerror.SyntaxError, "constraint declared INITIALLY DEFERRED must be DEFERRABLE")
+		}
+	default:
+		if a.sawInitial {
+			return pgerror.New(pgerror.SyntaxError, "multiple INITIALLY IMMEDIATE/DEFERRED clauses not allowed")
+		}
+		a.sawInitial = true
+		target.Initdeferred = c.Contype == pg_query.ConstrType_CONSTR_ATTR_DEFERRED
+		if target.Initdeferred {
+			if a.sawDeferrability && !target.Deferrable {
+				return pgerror.New(pgerror.SyntaxError, "constraint declared INITIALLY DEFERRED must be DEFERRABLE")
+			}
+			target.Deferrable = true
+		}
+	}
+	return nil
+}
+
 // addColumnDef appends a column to t (a descriptor being built) and returns
 // its column constraints that need the whole table.
 func (d *ddl) addColumnDef(b *binder, t *tableDesc, cd *pg_query.ColumnDef) ([]tableConstraint, error) {
@@ -405,8 +466,12 @@ func (d *ddl) addColumnDef(b *binder, t *tableDesc, cd *pg_query.ColumnDef) ([]t
 	}
 	var cons []tableConstraint
 	var identityOpts []*pg_query.Node
+	var attrs constraintAttrs
 	for _, cn := range cd.Constraints {
 		c := cn.GetConstraint()
+		if err := attrs.apply(c, cons); err != nil {
+			return nil, err
+		}
 		switch c.Contype {
 		case pg_query.ConstrType_CONSTR_NOTNULL:
 			col.notNull = true
@@ -430,10 +495,11 @@ func (d *ddl) addColumnDef(b *binder, t *tableDesc, cd *pg_query.ColumnDef) ([]t
 		case pg_query.ConstrType_CONSTR_GENERATED:
 			return nil, pgerror.Unsupported("generated columns")
 		case pg_query.ConstrType_CONSTR_PRIMARY, pg_query.ConstrType_CONSTR_UNIQUE, pg_query.ConstrType_CONSTR_CHECK, pg_query.ConstrType_CONSTR_FOREIGN:
-			cons = append(cons, tableConstraint{c: c, column: col.name})
-		case pg_query.ConstrType_CONSTR_ATTR_DEFERRABLE, pg_query.ConstrType_CONSTR_ATTR_NOT_DEFERRABLE, pg_query.ConstrType_CONSTR_ATTR_IMMEDIATE:
-		case pg_query.ConstrType_CONSTR_ATTR_DEFERRED:
-			return nil, pgerror.Unsupported("INITIALLY DEFERRED constraints")
+			// A copy: the attributes that follow are applied to it, and the
+			// parsed statement is shared.
+			cons = append(cons, tableConstraint{c: proto.Clone(c).(*pg_query.Constraint), column: col.name})
+		case pg_query.ConstrType_CONSTR_ATTR_DEFERRABLE, pg_query.ConstrType_CONSTR_ATTR_NOT_DEFERRABLE,
+			pg_query.ConstrType_CONSTR_ATTR_IMMEDIATE, pg_query.ConstrType_CONSTR_ATTR_DEFERRED:
 		default:
 			return nil, pgerror.Unsupported("column constraint " + c.Contype.String())
 		}

@@ -148,6 +148,8 @@ func (b *binder) statement(st *Statement) (*stmtPlan, error) {
 		*pg_query.Node_CreateSeqStmt, *pg_query.Node_AlterSeqStmt, *pg_query.Node_CreateSchemaStmt,
 		*pg_query.Node_AlterOwnerStmt, *pg_query.Node_CommentStmt:
 		return b.ddlPlan(st)
+	case *pg_query.Node_ConstraintsSetStmt:
+		return b.setConstraintsPlan(v.ConstraintsSetStmt)
 	case *pg_query.Node_TruncateStmt:
 		return b.truncatePlan(v.TruncateStmt)
 	case *pg_query.Node_CreateTableAsStmt:

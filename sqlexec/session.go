@@ -43,12 +43,15 @@ type txnState struct {
 	savepoints []savepoint
 	// cat is the transaction's own catalog once it ran DDL.
 	cat *txnCatalog
+	// deferred holds the deferred foreign key checks (deferred.go).
+	deferred deferredState
 }
 
 type savepoint struct {
-	name string
-	sp   isolation.Savepoint
-	cat  catalogMark
+	name     string
+	sp       isolation.Savepoint
+	cat      catalogMark
+	deferred deferredState
 }
 
 func (e *Engine) newSession(info SessionInfo) *Session {
@@ -158,6 +161,12 @@ func (s *Session) commit() error {
 		return nil
 	}
 	t := s.txn
+	if t.kv != nil && len(t.deferred.pending) > 0 {
+		if err := s.runDeferred(t.kv, nil); err != nil {
+			_ = s.rollback()
+			return err
+		}
+	}
 	s.endTxn(true)
 	switch {
 	case t.kv == nil:
@@ -190,7 +199,7 @@ func (s *Session) savepoint(name string) error {
 		return err
 	}
 	sp := kv.Savepoint()
-	s.txn.savepoints = append(s.txn.savepoints, savepoint{name: name, sp: sp, cat: s.txn.catalogMark()})
+	s.txn.savepoints = append(s.txn.savepoints, savepoint{name: name, sp: sp, cat: s.txn.catalogMark(), deferred: s.txn.deferred.mark()})
 	s.settings.savepoint()
 	return nil
 }
@@ -226,6 +235,7 @@ func (s *Session) rollbackToSavepoint(name string) error {
 		return err
 	}
 	s.txn.rollbackCatalogTo(s.txn.savepoints[i].cat)
+	s.txn.deferred = s.txn.savepoints[i].deferred.mark()
 	if err := s.txn.kv.RollbackTo(s.txn.savepoints[i].sp); err != nil {
 		return err
 	}
