@@ -79,6 +79,11 @@ type Session interface {
 	// NoticeResponse before the statement's CommandComplete.
 	TakeNotices() []*pgerror.Error
 
+	// CursorColumns describes the rows of the SQL cursor (DECLARE) called
+	// name, which a Describe of the portal of that name reports, as in
+	// PostgreSQL; false when there is no such cursor.
+	CursorColumns(name string) ([]Column, bool)
+
 	// AppendText appends the text output of the non-NULL datum v of the
 	// column's type, with the session's settings (TimeZone, ...).
 	AppendText(buf []byte, col *Column, v any) []byte

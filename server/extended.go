@@ -250,6 +250,10 @@ func (c *conn) describe(m *pgproto3.Describe) {
 	case 'P':
 		p, err := c.lookupPortal(m.Name)
 		if err != nil {
+			if cols, ok := c.sess.CursorColumns(m.Name); ok && c.state != stateFailed {
+				c.describeRows(cols, nil)
+				return
+			}
 			c.extendedError(err)
 			return
 		}

@@ -402,6 +402,8 @@ func (s *fakeSession) TakeNotices() []*pgerror.Error {
 	return n
 }
 
+func (s *fakeSession) CursorColumns(string) ([]Column, bool) { return nil, false }
+
 func (s *fakeSession) Setting(name string) (string, bool) {
 	v, ok := s.settings[name]
 	return v, ok

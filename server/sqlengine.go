@@ -125,6 +125,11 @@ func (s *sqlSession) TakeNotices() []*pgerror.Error {
 
 func (s *sqlSession) Setting(name string) (string, bool) { return s.s.Setting(name) }
 
+func (s *sqlSession) CursorColumns(name string) ([]Column, bool) {
+	cols, ok := s.s.CursorColumns(name)
+	return columns(cols), ok
+}
+
 func (s *sqlSession) Prepare(st Statement, paramOIDs []uint32) (Prepared, error) {
 	p, err := s.s.Prepare(st.(sqlStatement).st, paramOIDs)
 	if err != nil {

@@ -40,6 +40,9 @@ type stmtPlan struct {
 	predicate string
 	// locks are the table locks the statement takes before it runs.
 	locks []planLock
+	// noCache keeps the plan out of the session's plan cache: it depends
+	// on more than the catalog (FETCH on its cursor's columns).
+	noCache bool
 }
 
 // planCacheLimit bounds a session's cache of plans for statements prepared
@@ -61,8 +64,8 @@ func (s *Session) prepare(st *Statement, paramOIDs []uint32) (*Prepared, error) 
 			return c.p, nil
 		}
 		p, err := s.prepareUncached(st, nil)
-		if err != nil {
-			return nil, err
+		if err != nil || p.plan.noCache {
+			return p, err
 		}
 		if s.plans == nil || len(s.plans) >= planCacheLimit {
 			s.plans = make(map[*Statement]cachedPlan)
@@ -148,6 +151,12 @@ func (b *binder) statement(st *Statement) (*stmtPlan, error) {
 		*pg_query.Node_CreateSeqStmt, *pg_query.Node_AlterSeqStmt, *pg_query.Node_CreateSchemaStmt,
 		*pg_query.Node_AlterOwnerStmt, *pg_query.Node_CommentStmt:
 		return b.ddlPlan(st)
+	case *pg_query.Node_DeclareCursorStmt:
+		return b.declarePlan(v.DeclareCursorStmt, st.sql)
+	case *pg_query.Node_FetchStmt:
+		return b.fetchPlan(v.FetchStmt)
+	case *pg_query.Node_ClosePortalStmt:
+		return b.closePlan(v.ClosePortalStmt), nil
 	case *pg_query.Node_ConstraintsSetStmt:
 		return b.setConstraintsPlan(v.ConstraintsSetStmt)
 	case *pg_query.Node_TruncateStmt:

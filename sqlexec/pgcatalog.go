@@ -220,6 +220,9 @@ func init() {
 			}
 			return out
 		}})
+	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_cursors",
+		cols: []vcol{{"name", text}, {"statement", text}, {"is_holdable", b}, {"is_binary", b}, {"is_scrollable", b}, {"creation_time", types.Timestamptz}},
+		rows: func(s *Session, c *catalog) [][]any { return s.cursorRows() }})
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_roles",
 		cols: []vcol{{"oid", oid}, {"rolname", name}, {"rolsuper", b}, {"rolinherit", b}, {"rolcreaterole", b}, {"rolcreatedb", b},
 			{"rolcanlogin", b}, {"rolreplication", b}, {"rolconnlimit", i4}, {"rolvaliduntil", types.Timestamptz}, {"rolbypassrls", b}},

@@ -30,6 +30,10 @@ type Session struct {
 	// tzName and tzLoc cache the location of the TimeZone setting.
 	tzName string
 	tzLoc  *time.Location
+	// cursors are the open SQL cursors by name; cursorCount numbers their
+	// declarations (cursor.go).
+	cursors     map[string]*cursor
+	cursorCount int
 }
 
 // txnState is the open transaction.
@@ -45,6 +49,8 @@ type txnState struct {
 	cat *txnCatalog
 	// deferred holds the deferred foreign key checks (deferred.go).
 	deferred deferredState
+	// cursors is the session's cursorCount when the transaction began.
+	cursors int
 }
 
 type savepoint struct {
@@ -52,6 +58,7 @@ type savepoint struct {
 	sp       isolation.Savepoint
 	cat      catalogMark
 	deferred deferredState
+	cursors  int
 }
 
 func (e *Engine) newSession(info SessionInfo) *Session {
@@ -129,7 +136,7 @@ func (s *Session) begin(opts TxnOptions, explicit bool) error {
 	} else if opts.ReadWrite {
 		readOnly = false
 	}
-	s.txn = &txnState{level: level, readOnly: readOnly, explicit: explicit, start: time.Now().UTC()}
+	s.txn = &txnState{level: level, readOnly: readOnly, explicit: explicit, start: time.Now().UTC(), cursors: s.cursorCount}
 	s.settings.beginTxn()
 	return nil
 }
@@ -152,6 +159,7 @@ func (s *Session) strategy() isolation.Strategy {
 }
 
 func (s *Session) endTxn(committed bool) {
+	s.endCursors(committed, s.txn.cursors)
 	s.txn = nil
 	s.settings.endTxn(committed)
 }
@@ -199,7 +207,7 @@ func (s *Session) savepoint(name string) error {
 		return err
 	}
 	sp := kv.Savepoint()
-	s.txn.savepoints = append(s.txn.savepoints, savepoint{name: name, sp: sp, cat: s.txn.catalogMark(), deferred: s.txn.deferred.mark()})
+	s.txn.savepoints = append(s.txn.savepoints, savepoint{name: name, sp: sp, cat: s.txn.catalogMark(), deferred: s.txn.deferred.mark(), cursors: s.cursorCount})
 	s.settings.savepoint()
 	return nil
 }
@@ -236,6 +244,7 @@ func (s *Session) rollbackToSavepoint(name string) error {
 	}
 	s.txn.rollbackCatalogTo(s.txn.savepoints[i].cat)
 	s.txn.deferred = s.txn.savepoints[i].deferred.mark()
+	s.rollbackCursors(s.txn.savepoints[i].cursors)
 	if err := s.txn.kv.RollbackTo(s.txn.savepoints[i].sp); err != nil {
 		return err
 	}
