@@ -91,9 +91,6 @@ type scalar struct {
 	// weakName marks a name that comes from a type cast: an enclosing cast
 	// replaces it with its own type name (PostgreSQL's FigureColname).
 	weakName bool
-	// srf marks a set-returning select-list item, whose value is a srfSet
-	// (srf.go).
-	srf bool
 }
 
 func itemBit(i int) uint64 {

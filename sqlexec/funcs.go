@@ -47,8 +47,8 @@ func (b *binder) funcCall(sc *scope, fc *pg_query.FuncCall) (*scalar, error) {
 	if fc.FuncVariadic {
 		return nil, b.errAt(pgerror.Unsupported("VARIADIC"), fc.Location)
 	}
-	if isTargetSRF(name) {
-		return nil, b.errAt(pgerror.Unsupported("set-returning function "+name+" inside an expression (fickle takes it in FROM, or as a whole select-list item)"), fc.Location)
+	if name == "unnest" || name == "generate_series" {
+		return nil, b.errAt(pgerror.Unsupported("set-returning function "+name+" outside FROM (write FROM "+name+"(...))"), fc.Location)
 	}
 	if e, ok, err := b.sessionFunc(sc, name, fc.Args, fc.Location); ok || err != nil {
 		return e, err

@@ -1,8 +1,6 @@
 package sqlexec
 
 import (
-	"strings"
-
 	"errors"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -170,10 +168,6 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 	if err != nil {
 		return nil, err
 	}
-	srf := srfColumns(outs)
-	if len(srf) > 0 && win != nil {
-		return nil, pgerror.Unsupported("set-returning functions together with window functions")
-	}
 	width := len(sc.cols)
 	nVisible := len(cols)
 	correlated := sc.pending != 0 || parent != nil && b.refsOuter(sc)
@@ -209,15 +203,9 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 				}
 				row[i] = v
 			}
-			rows := [][]any{row}
-			if len(srf) > 0 {
-				rows = expandSRF(row, srf)
-			}
-			for _, r := range rows {
-				out = append(out, r)
-				if earlyStop && int64(len(out)) >= off+lim {
-					return errLimitReached
-				}
+			out = append(out, row)
+			if earlyStop && int64(len(out)) >= off+lim {
+				return errLimitReached
 			}
 			return nil
 		}
@@ -236,13 +224,6 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 		if acc != nil {
 			if out, err = acc.finish(&cx, having, outs); err != nil {
 				return nil, err
-			}
-			if len(srf) > 0 {
-				var expanded [][]any
-				for _, r := range out {
-					expanded = append(expanded, expandSRF(r, srf)...)
-				}
-				out = expanded
 			}
 		}
 		if win != nil {
@@ -478,13 +459,7 @@ func (b *binder) targetList(sc *scope, targets []*pg_query.Node) ([]*scalar, []o
 			}
 			continue
 		}
-		var e *scalar
-		var err error
-		if fc := rt.Val.GetFuncCall(); fc != nil && isTargetSRF(strings.ToLower(lastName(fc.Funcname))) {
-			e, err = b.srfTarget(sc, fc)
-		} else {
-			e, err = b.expr(sc, rt.Val)
-		}
+		e, err := b.expr(sc, rt.Val)
 		if err != nil {
 			return nil, nil, nil, err
 		}
