@@ -74,7 +74,7 @@ func (e *engine) checkpoint() (*history.History, error) {
 		t.id = history.TxnID(len(e.txns))
 		e.txns = append(e.txns, t)
 		t.rd = e.newReadState(t)
-		t.event, t.stmts = 0, 0
+		t.event, t.stmts, t.stmtEvent = 0, 0, 0
 		e.rec.begin(t)
 	}
 	return old, nil

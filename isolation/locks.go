@@ -174,6 +174,18 @@ func (e *engine) closesCycle(t, blocker *txn) bool {
 	return false
 }
 
+// holds reports whether t holds r in some mode.
+func (e *engine) holds(t *txn, r resource) bool {
+	if ent := e.locks[r]; ent != nil {
+		for _, h := range ent.holders {
+			if h.t == t {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // releaseLocks drops every lock t holds and wakes their waiters.
 func (e *engine) releaseLocks(t *txn) {
 	for _, r := range t.locks {

@@ -79,15 +79,16 @@ type txnLive struct {
 	tableLocks map[TableID]uint16
 	waitingFor *txn
 
-	snap     *omNode            // Config.StatementSnapshots: co's end when the statement began
-	nreads   int                // keys inspected
-	logReads []history.ReadItem // reads not yet logged (Config.Log)
-	logGen   uint64             // bumped at every flush of logReads
-	visiting int                // scans in progress (nested in callbacks)
-	event    uint32             // current statement number
-	stmts    int                // statements started with Statement
-	validBuf []int
-	marks    []markRef // its scans' marks (phantom.go)
+	snap      *omNode            // Config.StatementSnapshots: co's end when the statement began
+	nreads    int                // keys inspected
+	logReads  []history.ReadItem // reads not yet logged (Config.Log)
+	logGen    uint64             // bumped at every flush of logReads
+	visiting  int                // scans in progress (nested in callbacks)
+	event     uint32             // current statement event
+	stmtEvent uint32             // the event the current statement began with (re-checks add events)
+	stmts     int                // statements started with Statement
+	validBuf  []int
+	marks     []markRef // its scans' marks (phantom.go)
 }
 
 // write is a transaction's last write to a key.
@@ -213,6 +214,7 @@ func (e *engine) statement(t *txn, st history.Statement) {
 		t.event++
 	}
 	t.stmts++
+	t.stmtEvent = t.event
 	if e.cfg.StatementSnapshots && t.level == history.ReadCommitted {
 		t.snap = e.co.tail
 	}

@@ -108,27 +108,30 @@ func (m *modifyTarget) joinRow(x *execCtx, key []byte, row []any) (match, bool, 
 }
 
 // lockForWrite takes the row lock of a matched target row before it is
-// written. Under --profile postgres, READ COMMITTED re-evaluates the
-// statement's conditions on the row's latest version when a concurrent
-// transaction changed it (EvalPlanQual: the store supplies the version,
-// the executor decides whether it still matches); ok is false when it no
-// longer does or the row is gone. SI and SER fail in the store instead.
+// written and gets the row's newest version from the store (Txn.LockRow):
+// an UPDATE or DELETE computes on it, at every level, so no SQL
+// statement loses a concurrent update of the row it writes. When it is not
+// the version the statement read, the statement's conditions are
+// evaluated again on it (PostgreSQL's EvalPlanQual: the store supplies the
+// version, the executor decides whether it still matches); ok is false
+// when it no longer does or the row is gone. Where the level cannot
+// explain the newest version, the store fails with 40001.
 func (m *modifyTarget) lockForWrite(x *execCtx, mt match, mode isolation.RowLock) (match, bool, error) {
-	row, live, changed, err := x.txn.LockForWrite(x.ctx, m.t.id, mt.key, mode)
-	if err != nil || !changed {
-		return mt, err == nil, err
+	got, err := x.txn.LockRow(x.ctx, m.t.id, mt.key, isolation.LockRequest{Mode: mode, Write: true})
+	if err != nil || !got.Live {
+		return match{}, false, err
 	}
-	if !live {
-		return match{}, false, nil
+	if !got.Changed {
+		return mt, true, nil
 	}
 	first := m.items[0]
 	x.row = append([]any(nil), mt.full...)
-	copy(x.row[first.off:first.off+first.width], row)
+	copy(x.row[first.off:first.off+first.width], got.Row)
 	ok, err := allHold(x, first.on, false)
 	if err != nil || !ok {
 		return match{}, false, err
 	}
-	return m.joinRow(x, mt.key, row)
+	return m.joinRow(x, mt.key, got.Row)
 }
 
 func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {

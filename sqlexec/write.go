@@ -279,26 +279,43 @@ func (fc *fkCheck) parentExists(x *execCtx, vals []any) (bool, error) {
 	for i, v := range vals {
 		key = types.AppendKey(key, fc.typs[i], v)
 	}
-	ro := isolation.ReadOptions{Latest: true, Lock: isolation.RowLockKeyShare}
-	found := false
-	var err error
-	if fc.index == nil {
-		err = x.txn.Scan(x.ctx, fc.parent.id, isolation.ExactSpan(key), ro, func([]byte, []any) (bool, error) {
-			found = true
+	return fc.lockParent(x, key)
+}
+
+// lockParent finds the parent row whose referenced columns encode to key on
+// the latest committed state and locks it FOR KEY SHARE, as PostgreSQL's
+// check does, so that it cannot be deleted or its key changed until this
+// transaction ends; found is false when no such row exists once locked.
+func (fc *fkCheck) lockParent(x *execCtx, key []byte) (found bool, err error) {
+	lock := func(pk []byte) (bool, error) {
+		got, err := x.txn.LockRow(x.ctx, fc.parent.id, pk, isolation.LockRequest{Mode: isolation.RowLockKeyShare})
+		if err != nil || !got.Live {
+			return false, err
+		}
+		if fc.index == nil {
 			return true, nil
-		})
-	} else {
-		cols := fc.index.cols
-		err = x.txn.ScanIndex(x.ctx, fc.index.id, isolation.ExactSpan(key), ro, func(_ []byte, prow []any) (bool, error) {
-			k, _ := encodeKey(nil, fc.parent, cols, prow)
-			if bytes.Equal(k, key) {
-				found = true
-				return true, nil
-			}
-			return false, nil
-		})
+		}
+		k, _ := encodeKey(nil, fc.parent, fc.index.cols, got.Row)
+		return bytes.Equal(k, key), nil
 	}
-	return found, err
+	if fc.index == nil {
+		return lock(key)
+	}
+	var parents [][]byte
+	err = x.txn.ScanIndex(x.ctx, fc.index.id, isolation.ExactSpan(key), isolation.ReadOptions{Latest: true}, func(pk []byte, prow []any) (bool, error) {
+		k, _ := encodeKey(nil, fc.parent, fc.index.cols, prow)
+		if bytes.Equal(k, key) {
+			parents = append(parents, append([]byte(nil), pk...))
+			return true, nil
+		}
+		return false, nil
+	})
+	for _, pk := range parents {
+		if found, err = lock(pk); err != nil || found {
+			return found, err
+		}
+	}
+	return false, err
 }
 
 // insertRow writes a new, validated row and returns its store key.

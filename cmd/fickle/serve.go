@@ -50,6 +50,7 @@ type serveOptions struct {
 	seed              uint64
 	historyPath       string
 	record, realtime  bool
+	staleWrites       bool
 	profile           string
 	loadPath, replay  string
 	database          string
@@ -74,6 +75,7 @@ func parseServeFlags(args []string, stderr io.Writer) (*serveOptions, *int) {
 	fs.BoolVar(&o.realtime, "realtime", false, "add real time to every level: a transaction sees every transaction that committed before it began")
 	fs.StringVar(&o.profile, "profile", "axiomatic", "`PROFILE`: axiomatic (the levels' axioms) or postgres (PostgreSQL's behaviour: real time, a snapshot per statement under READ COMMITTED and per transaction above it, its WHERE re-check after a wait, first-updater-wins and SSI aborts, strategy latest unless --strategy says otherwise)")
 	fs.StringVar(&o.database, "database", sqlexec.DefaultDatabase, "name `NAME` of the main database, where --load runs (postgres, template0 and template1 exist too; CREATE DATABASE adds more)")
+	fs.BoolVar(&o.staleWrites, "stale-writes", false, "axiomatic profile: let UPDATE and DELETE compute on the version their WHERE clause read instead of the row's latest version under its lock (the pure axioms, where SET v = v + 1 may lose an update below snapshot isolation: for stores that build SQL on a key-value layer without write locks)")
 	fs.StringVar(&o.loadPath, "load", "", "run the SQL in `FILE.sql` into the initial state before the history starts")
 	fs.StringVar(&o.replay, "replay", "", "re-issue the choices recorded in `HISTORY` (a fickle JSONL history)")
 	fs.Usage = func() {
@@ -105,6 +107,9 @@ func parseServeFlags(args []string, stderr io.Writer) (*serveOptions, *int) {
 	switch o.profile {
 	case "axiomatic":
 	case "postgres":
+		if o.staleWrites {
+			return bad("--stale-writes: PostgreSQL's profile re-checks every written row on its latest version; use --profile axiomatic")
+		}
 		if !o.strategyExplicit {
 			o.strategy = "latest"
 		}
@@ -137,6 +142,7 @@ func serve(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
 		RealTime:            o.realtime,
 		StatementSnapshots:  o.profile == "postgres",
 		PostgresConcurrency: o.profile == "postgres",
+		StaleWrites:         o.staleWrites,
 	}
 	if o.replay != "" {
 		h, err := history.Import(o.replay, history.FormatFickle)
@@ -153,7 +159,8 @@ func serve(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
 			return fail("--history: %v", err)
 		}
 		meta := map[string]string{"seed": strconv.FormatUint(o.seed, 10), "strategy": o.strategy,
-			"isolation": o.level.String(), "profile": o.profile, "realtime": strconv.FormatBool(o.realtime), "server": "fickle"}
+			"isolation": o.level.String(), "profile": o.profile, "realtime": strconv.FormatBool(o.realtime),
+			"stale-writes": strconv.FormatBool(o.staleWrites), "server": "fickle"}
 		w, err := history.NewWriter(f, history.Header{Meta: meta})
 		if err != nil {
 			f.Close()
@@ -200,7 +207,8 @@ func serve(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
 		return fail("%v", err)
 	}
 	fmt.Fprintf(stdout, "listening on %s\n", addr)
-	fmt.Fprintf(stdout, "seed %d (--strategy %s --isolation %s --profile %s%s)\n", o.seed, o.strategy, o.isolationFlagText, o.profile, map[bool]string{true: " --realtime"}[o.realtime])
+	fmt.Fprintf(stdout, "seed %d (--strategy %s --isolation %s --profile %s%s%s)\n", o.seed, o.strategy, o.isolationFlagText, o.profile,
+		map[bool]string{true: " --realtime"}[o.realtime], map[bool]string{true: " --stale-writes"}[o.staleWrites])
 	sig := <-stop
 	fmt.Fprintf(stderr, "fickle serve: %v: shutting down\n", sig)
 	ctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
