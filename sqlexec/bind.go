@@ -153,6 +153,10 @@ type binder struct {
 	// locks are the tables the statement uses, in the order it names
 	// them, with the lock each needs (useTable).
 	locks []planLock
+	// unknownOutputs tells the next query level compiled what to do with
+	// its unknown-typed select-list items (INSERT ... SELECT, set
+	// operations); that level resets it.
+	unknownOutputs unknownOutputs
 }
 
 func (b *binder) pos(loc int32) int {
