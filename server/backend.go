@@ -125,6 +125,16 @@ type Result struct {
 	Tag string
 	// Copy, when set, asks the server to run the COPY sub-protocol.
 	Copy *CopyRequest
+	// Deallocate, set by DEALLOCATE, names the prepared statement to
+	// forget (All: every one); the server answers 26000 for an unknown
+	// name.
+	Deallocate *Deallocation
+}
+
+// Deallocation is a DEALLOCATE name or DEALLOCATE ALL.
+type Deallocation struct {
+	Name string
+	All  bool
 }
 
 // CopyRequest is a COPY FROM STDIN or TO STDOUT the server drives.

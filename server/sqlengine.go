@@ -146,6 +146,9 @@ func (s *sqlSession) Execute(ctx context.Context, p Prepared, params []any) (*Re
 	}
 	s.notices = append(s.notices, res.Notices...)
 	out := &Result{Rows: res.Rows, Tag: res.Tag}
+	if res.Deallocate != nil {
+		out.Deallocate = &Deallocation{Name: res.Deallocate.Name, All: res.Deallocate.All}
+	}
 	if len(res.Columns) == len(sp.cols) && sameColumns(res.Columns, sp.cols) {
 		out.Columns = sp.cols
 	} else {

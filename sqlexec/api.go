@@ -202,6 +202,16 @@ type Result struct {
 	// command completes (Severity "NOTICE" or "WARNING"), for example
 	// 'table "t" does not exist, skipping' after DROP TABLE IF EXISTS.
 	Notices []*pgerror.Error
+	// Deallocate, set by DEALLOCATE, asks the server to forget prepared
+	// statements, which it keeps (the SQL statement and the protocol
+	// share one namespace of prepared statements, as in PostgreSQL).
+	Deallocate *Deallocation
+}
+
+// Deallocation is a DEALLOCATE: the named prepared statement, or all.
+type Deallocation struct {
+	Name string
+	All  bool
 }
 
 // CopyFormat is the data format of a COPY.

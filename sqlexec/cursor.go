@@ -127,6 +127,15 @@ func (b *binder) closePlan(cs *pg_query.ClosePortalStmt) *stmtPlan {
 // count), as PostgreSQL's DoPortalRunFetch does.
 func (c *cursor) fetch(dir pg_query.FetchDirection, count int64) ([][]any, int, error) {
 	n := int64(len(c.rows))
+	if count < 0 {
+		// FORWARD -n is BACKWARD n and the other way round (FETCH -2).
+		switch dir {
+		case pg_query.FetchDirection_FETCH_FORWARD:
+			dir, count = pg_query.FetchDirection_FETCH_BACKWARD, -count
+		case pg_query.FetchDirection_FETCH_BACKWARD:
+			dir, count = pg_query.FetchDirection_FETCH_FORWARD, -count
+		}
+	}
 	switch dir {
 	case pg_query.FetchDirection_FETCH_ABSOLUTE, pg_query.FetchDirection_FETCH_RELATIVE:
 		target := count

@@ -182,8 +182,17 @@ func (b *binder) statement(st *Statement) (*stmtPlan, error) {
 		return nil, pgerror.Unsupported("EXPLAIN")
 	case *pg_query.Node_ViewStmt:
 		return nil, pgerror.Unsupported("CREATE VIEW")
-	case *pg_query.Node_PrepareStmt, *pg_query.Node_ExecuteStmt, *pg_query.Node_DeallocateStmt:
-		return nil, pgerror.Unsupported("SQL-level PREPARE, EXECUTE and DEALLOCATE (use the extended protocol)")
+	case *pg_query.Node_DeallocateStmt:
+		ds := v.DeallocateStmt
+		tag := "DEALLOCATE"
+		if ds.Isall {
+			tag = "DEALLOCATE ALL"
+		}
+		return &stmtPlan{noTxn: true, exec: func(*execCtx) (*Result, error) {
+			return &Result{Tag: tag, Deallocate: &Deallocation{Name: ds.Name, All: ds.Isall}}, nil
+		}}, nil
+	case *pg_query.Node_PrepareStmt, *pg_query.Node_ExecuteStmt:
+		return nil, pgerror.Unsupported("SQL-level PREPARE and EXECUTE (use the extended protocol)")
 	}
 	return nil, pgerror.Unsupported("statement " + nodeKind(st.node))
 }
