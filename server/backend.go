@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 
+	"github.com/fickle-db/fickle/internal/cursorpos"
 	"github.com/fickle-db/fickle/internal/pgerror"
 )
 
@@ -97,6 +98,20 @@ type Statement interface {
 	SQL() string
 	// TxnControl reports whether the statement is transaction control.
 	TxnControl() (TxnControl, bool)
+	// CursorOp reports whether the statement is FETCH, MOVE or CLOSE,
+	// which the server runs itself when it names a portal (portalop.go).
+	CursorOp() (CursorOp, bool)
+}
+
+// CursorOp is a FETCH, MOVE or CLOSE statement.
+type CursorOp struct {
+	// Name is the cursor's name; "" with Close for CLOSE ALL.
+	Name string
+	// Close is CLOSE; otherwise FETCH, or MOVE with Move.
+	Close     bool
+	Move      bool
+	Direction cursorpos.Direction
+	Count     int64
 }
 
 // Prepared is a statement whose names and types are resolved.

@@ -296,6 +296,14 @@ func (c *conn) execute(m *pgproto3.Execute) {
 		c.complete(tag)
 		return
 	}
+	if op, ok := ps.st.CursorOp(); ok && p.res == nil {
+		if done, err := c.portalOp(op, true); done {
+			if err != nil {
+				c.extendedError(err)
+			}
+			return
+		}
+	}
 	if p.res == nil {
 		if err := c.beforeStatement(); err != nil {
 			c.extendedError(err)

@@ -87,6 +87,8 @@ type fakeStmt struct {
 }
 
 func (st *fakeStmt) SQL() string { return st.sql }
+func (st *fakeStmt) CursorOp() (CursorOp, bool) { return CursorOp{}, false }
+
 func (st *fakeStmt) TxnControl() (TxnControl, bool) {
 	if st.ctl == nil {
 		return TxnControl{}, false

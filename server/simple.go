@@ -59,6 +59,11 @@ func (c *conn) simpleStatement(st Statement) error {
 		c.complete(tag)
 		return nil
 	}
+	if op, ok := st.CursorOp(); ok {
+		if done, err := c.portalOp(op, false); done {
+			return err
+		}
+	}
 	if err := c.beforeStatement(); err != nil {
 		return err
 	}

@@ -64,6 +64,11 @@ func (w sqlStatement) TxnControl() (TxnControl, bool) {
 	return TxnControl{Kind: TxnControlKind(c.Kind), Options: TxnOptions(c.Options), Savepoint: c.Savepoint, Chain: c.Chain}, true
 }
 
+func (w sqlStatement) CursorOp() (CursorOp, bool) {
+	op, ok := w.st.CursorOp()
+	return CursorOp(op), ok
+}
+
 type sqlPrepared struct {
 	p    *sqlexec.Prepared
 	cols []Column

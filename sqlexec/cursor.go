@@ -7,6 +7,7 @@ import (
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
+	"github.com/fickle-db/fickle/internal/cursorpos"
 	"github.com/fickle-db/fickle/internal/pgerror"
 )
 
@@ -95,7 +96,8 @@ func (b *binder) fetchPlan(fs *pg_query.FetchStmt) (*stmtPlan, error) {
 		if c == nil {
 			return nil, pgerror.Newf(pgerror.InvalidCursorName, "cursor \"%s\" does not exist", fs.Portalname)
 		}
-		rows, moved, err := c.fetch(fs.Direction, fs.HowMany)
+		op := cursorOpOf(fs)
+		rows, moved, err := c.fetch(op.Direction, op.Count)
 		if err != nil {
 			return nil, err
 		}
@@ -105,6 +107,37 @@ func (b *binder) fetchPlan(fs *pg_query.FetchStmt) (*stmtPlan, error) {
 		return &Result{Columns: c.cols, Rows: rows, Tag: fmt.Sprintf("FETCH %d", len(rows))}, nil
 	}
 	return p, nil
+}
+
+// CursorOp is a FETCH, MOVE or CLOSE statement: cursors and the
+// protocol's portals share one namespace, so the server runs it itself on
+// a portal of that name (Statement.CursorOp).
+type CursorOp struct {
+	// Name is the cursor's name; "" with Close for CLOSE ALL.
+	Name string
+	// Close is CLOSE; otherwise the statement is FETCH, or MOVE with Move.
+	Close     bool
+	Move      bool
+	Direction cursorpos.Direction
+	Count     int64
+}
+
+// CursorOp reports whether the statement is FETCH, MOVE or CLOSE, and
+// returns what it asks for.
+func (st *Statement) CursorOp() (CursorOp, bool) {
+	switch v := st.node.Node.(type) {
+	case *pg_query.Node_FetchStmt:
+		return cursorOpOf(v.FetchStmt), true
+	case *pg_query.Node_ClosePortalStmt:
+		return CursorOp{Name: v.ClosePortalStmt.Portalname, Close: true}, true
+	}
+	return CursorOp{}, false
+}
+
+func cursorOpOf(fs *pg_query.FetchStmt) CursorOp {
+	dir := map[pg_query.FetchDirection]cursorpos.Direction{pg_query.FetchDirection_FETCH_BACKWARD: cursorpos.Backward,
+		pg_query.FetchDirection_FETCH_ABSOLUTE: cursorpos.Absolute, pg_query.FetchDirection_FETCH_RELATIVE: cursorpos.Relative}[fs.Direction]
+	return CursorOp{Name: fs.Portalname, Move: fs.Ismove, Direction: dir, Count: fs.HowMany}
 }
 
 // closePlan compiles CLOSE name and CLOSE ALL.
@@ -124,73 +157,18 @@ func (b *binder) closePlan(cs *pg_query.ClosePortalStmt) *stmtPlan {
 
 // fetch moves the cursor as FETCH direction count does and returns the
 // rows it passes over (those of a FETCH) and how many it moved (MOVE's
-// count), as PostgreSQL's DoPortalRunFetch does.
-func (c *cursor) fetch(dir pg_query.FetchDirection, count int64) ([][]any, int, error) {
-	n := int64(len(c.rows))
-	if count < 0 {
-		// FORWARD -n is BACKWARD n and the other way round (FETCH -2).
-		switch dir {
-		case pg_query.FetchDirection_FETCH_FORWARD:
-			dir, count = pg_query.FetchDirection_FETCH_BACKWARD, -count
-		case pg_query.FetchDirection_FETCH_BACKWARD:
-			dir, count = pg_query.FetchDirection_FETCH_FORWARD, -count
-		}
+// count).
+func (c *cursor) fetch(dir cursorpos.Direction, count int64) ([][]any, int, error) {
+	idx, pos, err := cursorpos.Move(len(c.rows), c.pos, c.scroll, dir, count)
+	if err != nil {
+		return nil, 0, err
 	}
-	switch dir {
-	case pg_query.FetchDirection_FETCH_ABSOLUTE, pg_query.FetchDirection_FETCH_RELATIVE:
-		target := count
-		if dir == pg_query.FetchDirection_FETCH_RELATIVE {
-			target = int64(c.pos) + count
-		} else if count < 0 {
-			target = n + count + 1
-		}
-		if target < int64(c.pos) && !c.scroll {
-			return nil, 0, errNoScroll()
-		}
-		switch {
-		case target <= 0:
-			c.pos = 0
-			return nil, 0, nil
-		case target > n:
-			c.pos = int(n) + 1
-			return nil, 0, nil
-		}
-		c.pos = int(target)
-		return [][]any{c.rows[c.pos-1]}, 1, nil
-	case pg_query.FetchDirection_FETCH_BACKWARD:
-		if count == 0 {
-			return c.fetch(pg_query.FetchDirection_FETCH_RELATIVE, 0)
-		}
-		if !c.scroll {
-			return nil, 0, errNoScroll()
-		}
-		var out [][]any
-		for ; count > 0 && c.pos > 1; count-- {
-			c.pos--
-			out = append(out, c.rows[c.pos-1])
-		}
-		if count > 0 {
-			c.pos = 0
-		}
-		return out, len(out), nil
+	c.pos = pos
+	rows := make([][]any, len(idx))
+	for i, r := range idx {
+		rows[i] = c.rows[r]
 	}
-	if count == 0 {
-		return c.fetch(pg_query.FetchDirection_FETCH_RELATIVE, 0)
-	}
-	var out [][]any
-	for ; count > 0 && int64(c.pos) < n; count-- {
-		c.pos++
-		out = append(out, c.rows[c.pos-1])
-	}
-	if count > 0 {
-		c.pos = int(n) + 1
-	}
-	return out, len(out), nil
-}
-
-func errNoScroll() error {
-	return pgerror.New(pgerror.ObjectNotInPrerequisiteState, "cursor can only scan forward").
-		WithHint("Declare it with SCROLL option to enable backward scan.")
+	return rows, len(rows), nil
 }
 
 // endCursors closes the cursors a transaction's end ends: on commit those
