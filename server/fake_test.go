@@ -86,7 +86,7 @@ type fakeStmt struct {
 	ctl   *TxnControl
 }
 
-func (st *fakeStmt) SQL() string { return st.sql }
+func (st *fakeStmt) SQL() string                { return st.sql }
 func (st *fakeStmt) CursorOp() (CursorOp, bool) { return CursorOp{}, false }
 
 func (st *fakeStmt) TxnControl() (TxnControl, bool) {
