@@ -75,16 +75,39 @@ func (r stackRun) run(t testing.TB, timeout time.Duration, prog string, args ...
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, prog, args...)
-	cmd.Dir = r.dir
-	cmd.Env = append(os.Environ(), "PGHOST="+r.host, "PGPORT="+strconv.Itoa(r.port), "PGUSER="+r.user,
-		"PGOPTIONS=", "PGPASSWORD=", "PYTHONDONTWRITEBYTECODE=1")
-	cmd.Env = append(cmd.Env, r.env...)
+	cmd := r.command(ctx, prog, args...)
 	out, err := cmd.CombinedOutput()
 	if ctx.Err() != nil {
 		err = fmt.Errorf("%v (timed out after %s)", err, timeout)
 	}
 	return string(out), err
+}
+
+// command prepares prog to run in r.dir with r's environment.
+func (r stackRun) command(ctx context.Context, prog string, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, prog, args...)
+	cmd.Dir = r.dir
+	cmd.Env = append(os.Environ(), "PGHOST="+r.host, "PGPORT="+strconv.Itoa(r.port), "PGUSER="+r.user,
+		"PGOPTIONS=", "PGPASSWORD=", "PYTHONDONTWRITEBYTECODE=1")
+	cmd.Env = append(cmd.Env, r.env...)
+	return cmd
+}
+
+// stdout runs a client program like run and returns its standard output
+// alone (drivers log warnings on stderr when they like), failing the test
+// with both on error.
+func (r stackRun) stdout(t testing.TB, timeout time.Duration, prog string, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	cmd := r.command(ctx, prog, args...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s %s: %v\n%s\n%s", filepath.Base(prog), strings.Join(args, " "), err, out, stderr.String())
+	}
+	return string(out)
 }
 
 // mustRun is run that fails the test on error.
