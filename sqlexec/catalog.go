@@ -614,5 +614,7 @@ func (b *binder) coerceRegclass(e *scalar, to types.Type, ctx types.CastContext)
 	if err != nil {
 		return nil, err
 	}
-	return castScalar(e, to, f, &types.Env{Relations: relations{s: b.s, cat: b.cat}}, true)
+	env := b.s.newEnv()
+	env.Relations = relations{s: b.s, cat: b.cat}
+	return castScalar(e, to, f, env, true)
 }

@@ -257,7 +257,7 @@ func (s *Session) rollbackToSavepoint(name string) error {
 // TimeZone and regclass as the relation's name along its search path, as
 // PostgreSQL's text output gives them.
 func (s *Session) FormatText(t types.Type, v any) string {
-	return types.FormatTextEnv(&types.Env{Location: s.location(), Relations: relations{s: s}}, t, v)
+	return types.FormatTextEnv(&types.Env{Location: s.location(), Relations: relations{s: s}, IntervalStyle: s.intervalStyle()}, t, v)
 }
 
 // ParseText is types.ParseTextEnv in the session: timestamptz without a

@@ -65,7 +65,7 @@ var settingDefs = func() map[string]*settingDef {
 		{name: "server_encoding", def: "UTF8", reported: true, context: ctxInternal},
 		{name: "client_encoding", def: "UTF8", reported: true, normalize: normEncoding},
 		{name: "DateStyle", def: "ISO, MDY", reported: true, normalize: normDateStyle},
-		{name: "IntervalStyle", def: "postgres", reported: true, normalize: normOneOf("postgres")},
+		{name: "IntervalStyle", def: "postgres", reported: true, normalize: normIntervalStyle},
 		{name: "TimeZone", def: "UTC", reported: true, normalize: normTimeZone},
 		{name: "integer_datetimes", def: "on", reported: true, context: ctxInternal},
 		{name: "standard_conforming_strings", def: "on", reported: true, normalize: normOneOf("on")},
@@ -624,6 +624,19 @@ func normEncoding(v string) (string, error) {
 
 // normDateStyle accepts the ISO output style with MDY, DMY or YMD order;
 // other output styles are not supported.
+// normIntervalStyle accepts the IntervalStyle values fickle prints:
+// postgres and iso_8601 (ActiveRecord sets it); PostgreSQL's other two
+// are refused rather than ignored.
+func normIntervalStyle(v string) (string, error) {
+	switch s := strings.ToLower(strings.TrimSpace(v)); s {
+	case "postgres", "iso_8601":
+		return s, nil
+	case "sql_standard", "postgres_verbose":
+		return "", pgerror.Newf(pgerror.FeatureNotSupported, "IntervalStyle = %s is not supported by fickle", s)
+	}
+	return "", invalidValue("IntervalStyle", v)
+}
+
 func normDateStyle(v string) (string, error) {
 	style, order := "ISO", "MDY"
 	for _, p := range strings.Split(v, ",") {
