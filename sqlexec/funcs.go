@@ -204,7 +204,7 @@ func (b *binder) sessionFunc(sc *scope, name string, argNodes []*pg_query.Node, 
 	case "fickle_checkpoint", "fickle_check":
 		return b.fickleFunc(name, argNodes, loc)
 	default:
-		return nil, false, nil
+		return b.advisoryFunc(sc, name, argNodes, loc)
 	}
 	args := make([]*scalar, len(argNodes))
 	for i, a := range argNodes {

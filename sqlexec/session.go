@@ -86,6 +86,11 @@ func (s *Session) close() {
 	if s.txn != nil {
 		_ = s.rollback()
 	}
+	if s.kv.Name() == "" {
+		// The connection's advisory locks go with it; a logical session
+		// (fickle.session) keeps its own for its other connections.
+		s.kv.Close()
+	}
 	e := s.engine
 	e.sessions.Lock()
 	delete(e.sessions.open, s)
