@@ -183,6 +183,10 @@ type LockRequest struct {
 type LockedRow struct {
 	// Row is the row's newest version; nil unless Live.
 	Row []any
+	// Key, when not nil, is the key the row lives at now: a transaction
+	// that committed after the statement read the row changed its primary
+	// key (Txn.Move), and the lock followed it there. Changed is then set.
+	Key []byte
 	// Live is false when the newest version is a tombstone: the row was
 	// deleted (or never existed).
 	Live bool
@@ -435,6 +439,15 @@ func (t *Txn) Insert(ctx context.Context, table TableID, key []byte, row []any) 
 // (first-committer-wins).
 func (t *Txn) Update(ctx context.Context, table TableID, key []byte, row []any) error {
 	return t.t.e.update(ctx, t.t, table, key, row)
+}
+
+// Move changes a row's primary key (UPDATE ... SET id = ...): it deletes
+// the row at key and inserts row at newKey, as Delete and Insert do, and
+// remembers that the row moved, so that once this transaction commits a
+// lock request on the old key follows the row to its new one
+// (LockedRow.Key), as PostgreSQL's update chains do.
+func (t *Txn) Move(ctx context.Context, table TableID, key, newKey []byte, row []any) error {
+	return t.t.e.move(ctx, t.t, table, key, newKey, row)
 }
 
 // Delete writes a tombstone for the key, waiting for its write lock.

@@ -52,6 +52,7 @@ func (e *engine) checkpoint() (*history.History, error) {
 			ix.entries.Clear()
 		}
 		tb.scans, tb.liveScans, tb.ended, tb.scanFloor = nil, 0, nil, nil
+		tb.moves = nil
 		tb.keys.Scan(func(_ string, ks *keyState) bool {
 			v := ks.latest()
 			ks.versions = []version{{w: e.init, row: v.row, tomb: v.tomb}}

@@ -57,6 +57,16 @@ type table struct {
 	// transactions that scanned the table: a key created now is placed
 	// after it by every writer.
 	scanFloor *omNode
+	// moves maps a tombstone that an update of a row's primary key left
+	// (Txn.Move) to the key the row moved to, so that a lock request on
+	// the old key follows the row (lockrow.go).
+	moves map[movedVersion]string
+}
+
+// movedVersion is the tombstone writer w left at key ks by moving the row.
+type movedVersion struct {
+	ks *keyState
+	w  *txn
 }
 
 // keyState is one key of a table: its committed versions in commit order,

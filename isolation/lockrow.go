@@ -27,7 +27,12 @@ func (e *engine) lockRow(ctx context.Context, t *txn, id TableID, key []byte, re
 	if err != nil {
 		return LockedRow{}, err
 	}
-	k := string(key)
+	return e.lockKey(ctx, t, tb, string(key), req)
+}
+
+// lockKey locks key k of tb for t (e.mu held) and returns the row's newest
+// version, following the row if it moved to another key.
+func (e *engine) lockKey(ctx context.Context, t *txn, tb *table, k string, req LockRequest) (LockedRow, error) {
 	r := resource{lockRow, uint32(tb.id), k}
 	held := e.holds(t, r)
 	if err := e.acquire(ctx, t, r, uint8(req.Mode), req.Wait); err != nil {
@@ -36,16 +41,38 @@ func (e *engine) lockRow(ctx context.Context, t *txn, id TableID, key []byte, re
 		}
 		return LockedRow{}, err
 	}
-	got, err := e.lockedVersion(t, tb, tb.keyState(k, true), req)
-	if err == nil && !got.Live && !held {
-		// A deleted row cannot be locked: PostgreSQL finds it gone and
-		// holds nothing, so no one waits for this transaction on it.
-		e.releaseLock(t, r)
-		if i := slices.Index(t.locks, r); i >= 0 {
-			t.locks = slices.Delete(t.locks, i, i+1)
-		}
+	ks := tb.keyState(k, true)
+	got, err := e.lockedVersion(t, tb, ks, req)
+	if err != nil || got.Live {
+		return got, err
 	}
-	return got, err
+	// A deleted row cannot be locked: PostgreSQL finds it gone and holds
+	// nothing, so no one waits for this transaction on it.
+	if !held {
+		e.unlock(t, r)
+	}
+	next, moved := tb.moves[movedVersion{ks, ks.latest().w}]
+	if !moved || t.writes[tb.id][k] != nil {
+		return got, nil
+	}
+	// The row moved to another key (an update of its primary key): follow
+	// it, as PostgreSQL follows a row's update chain, and lock it there.
+	if got, err = e.lockKey(ctx, t, tb, next, req); err != nil || got.Skipped {
+		return got, err
+	}
+	if got.Key == nil {
+		got.Key = []byte(next)
+	}
+	got.Changed = true
+	return got, nil
+}
+
+// unlock drops t's hold on r at once (it is not held until t ends).
+func (e *engine) unlock(t *txn, r resource) {
+	e.releaseLock(t, r)
+	if i := slices.Index(t.locks, r); i >= 0 {
+		t.locks = slices.Delete(t.locks, i, i+1)
+	}
 }
 
 // lockedVersion returns the version of ks that t, holding its row lock,

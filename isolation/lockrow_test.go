@@ -3,6 +3,7 @@ package isolation
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/fickle-db/fickle/history"
 	"github.com/fickle-db/fickle/internal/pgerror"
@@ -240,4 +241,73 @@ func TestLockingReadsInAReadOnlyTransactionFail(t *testing.T) {
 	if want := "cannot execute SELECT FOR SHARE in a read-only transaction"; err.Error() != want {
 		t.Fatalf("error %q, want %q", err, want)
 	}
+}
+
+// TestLockRowFollowsARowMovedToAnotherKey: after a transaction changed the
+// row's primary key (Move) and committed, a statement that read the row at
+// its old key and locks it there gets it at its new key, as PostgreSQL
+// follows a row's update chain; the old key is not left locked.
+func TestLockRowFollowsARowMovedToAnotherKey(t *testing.T) {
+	f := newLockFixture(t, Config{Strategy: StrategyLatest})
+	tx := begin(t, f.s.NewSession(), history.ReadCommitted)
+	tx.Statement(history.Statement{SQL: "update t set v = v + 1 where v = 1"})
+	if _, _, err := tx.Get(bg, f.tab, []byte("x"), ReadOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	mover := begin(t, f.other, history.ReadCommitted)
+	must(t, mover.Move(bg, f.tab, []byte("x"), []byte("z"), []any{"z", 1}))
+	must(t, mover.Commit(bg))
+	got, err := tx.LockRow(bg, f.tab, []byte("x"), LockRequest{Mode: RowLockNoKeyUpdate, Write: true})
+	must(t, err)
+	if !got.Live || !got.Changed || string(got.Key) != "z" || got.Row[0] != "z" {
+		t.Fatalf("LockRow of a moved row = %+v, want it at key z", got)
+	}
+	f.s.e.mu.Lock()
+	oldHeld := f.s.e.holds(tx.t, resource{lockRow, uint32(f.tab), "x"})
+	f.s.e.mu.Unlock()
+	if oldHeld {
+		t.Fatal("the old key of the moved row stays locked")
+	}
+	other := begin(t, f.other, history.ReadCommitted)
+	_, err = other.LockRow(bg, f.tab, []byte("x"), LockRequest{Mode: RowLockUpdate, Wait: WaitNoWait})
+	wantCode(t, err, pgerror.LockNotAvailable) // it follows the row to z, which tx holds
+	must(t, tx.Commit(bg))
+	f.checkLockHistory(t, false)
+}
+
+// TestLockWaitersAreServedInArrivalOrder: when a lock is released, the
+// transaction that has waited longest gets it, whichever waiter the
+// scheduler wakes first, as in PostgreSQL.
+func TestLockWaitersAreServedInArrivalOrder(t *testing.T) {
+	f := newLockFixture(t, Config{Strategy: StrategyLatest})
+	holder := begin(t, f.other, history.ReadCommitted)
+	_, err := holder.LockRow(bg, f.tab, []byte("x"), LockRequest{Mode: RowLockUpdate})
+	must(t, err)
+	order := make(chan string, 2)
+	var waiters []*Txn
+	for _, name := range []string{"first", "second"} {
+		tx := begin(t, f.s.NewSession(), history.ReadCommitted)
+		waiters = append(waiters, tx)
+		go func() {
+			if _, err := tx.LockRow(bg, f.tab, []byte("x"), LockRequest{Mode: RowLockUpdate}); err != nil {
+				t.Error(err)
+			}
+			order <- name
+		}()
+		waitUntilBlocked(t, f.s, tx)
+	}
+	must(t, holder.Commit(bg))
+	if got := <-order; got != "first" {
+		t.Fatalf("%s waiter got the lock first", got)
+	}
+	select {
+	case got := <-order:
+		t.Fatalf("%s waiter got the lock while the first holds it", got)
+	case <-time.After(20 * time.Millisecond):
+	}
+	must(t, waiters[0].Commit(bg))
+	if got := <-order; got != "second" {
+		t.Fatalf("%s waiter got the lock second", got)
+	}
+	must(t, waiters[1].Commit(bg))
 }

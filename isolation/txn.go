@@ -98,6 +98,8 @@ type write struct {
 	tomb bool
 	ks   *keyState
 	tb   *table // kept, not looked up: the table may be dropped meanwhile
+	// movedTo is the key a tombstone's row moved to (Txn.Move), or "".
+	movedTo string
 }
 
 // undoEntry restores a key's previous own write when rolling back to a
@@ -299,6 +301,12 @@ func (e *engine) commit(ctx context.Context, t *txn) error {
 		for _, w := range ws {
 			w.ks.insertVersion(version{w: t, row: w.row, tomb: w.tomb})
 			t.wrote = append(t.wrote, w.ks)
+			if w.tomb && w.movedTo != "" {
+				if w.tb.moves == nil {
+					w.tb.moves = make(map[movedVersion]string)
+				}
+				w.tb.moves[movedVersion{w.ks, t}] = w.movedTo
+			}
 		}
 	}
 	e.published(t)

@@ -112,6 +112,22 @@ func (e *engine) delete(ctx context.Context, t *txn, id TableID, key []byte) err
 	return nil
 }
 
+// move is Txn.Move: a delete and an insert that remember the row moved.
+func (e *engine) move(ctx context.Context, t *txn, id TableID, key, newKey []byte, row []any) error {
+	if err := e.delete(ctx, t, id, key); err != nil {
+		return err
+	}
+	if _, err := e.insert(ctx, t, id, newKey, row); err != nil {
+		return err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if w := t.writes[id][string(key)]; w != nil && t.txnLive != nil {
+		w.movedTo = string(newKey)
+	}
+	return nil
+}
+
 // checkUpdate runs the checks of a write of row (nil: DELETE) over an
 // existing row: first-committer-wins for SI, and under
 // Config.PostgresConcurrency PostgreSQL's first-updater-wins and SSI.

@@ -492,7 +492,7 @@ func (cp *conflictPlan) try(x *execCtx, w *writer, row []any, emit func([]any) e
 	if err != nil {
 		return false, err
 	}
-	if !locked.Live {
+	if !locked.Live || locked.Key != nil {
 		return false, pgerror.New(pgerror.SerializationFailure, "could not serialize access due to concurrent delete")
 	}
 	existing := locked.Row

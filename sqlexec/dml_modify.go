@@ -124,6 +124,10 @@ func (m *modifyTarget) lockForWrite(x *execCtx, mt match, mode isolation.RowLock
 	if !got.Changed {
 		return mt, true, nil
 	}
+	key := mt.key
+	if got.Key != nil {
+		key = got.Key // a concurrent update moved the row to another primary key
+	}
 	first := m.items[0]
 	x.row = append([]any(nil), mt.full...)
 	copy(x.row[first.off:first.off+first.width], got.Row)
@@ -131,7 +135,22 @@ func (m *modifyTarget) lockForWrite(x *execCtx, mt match, mode isolation.RowLock
 	if err != nil || !ok {
 		return match{}, false, err
 	}
-	return m.joinRow(x, mt.key, got.Row)
+	return m.joinRow(x, key, got.Row)
+}
+
+// modified tracks the rows a statement wrote, by key: a row it reaches a
+// second time (the adversary may have shown it at its old key and its new
+// one, and a lock follows a moved row) is skipped, as PostgreSQL skips rows
+// the current command already modified.
+type modified map[string]bool
+
+// first reports whether key is written for the first time, and marks it.
+func (m modified) first(key []byte) bool {
+	if m[string(key)] {
+		return false
+	}
+	m[string(key)] = true
+	return true
 }
 
 func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
@@ -179,12 +198,13 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 		}
 		var rows [][]any
 		updated := 0
+		done := modified{}
 		for _, mt := range matches {
 			mt, ok, err := m.lockForWrite(x, mt, lockMode)
 			if err != nil {
 				return nil, err
 			}
-			if !ok {
+			if !ok || !done.first(mt.key) {
 				continue
 			}
 			updated++
@@ -256,12 +276,13 @@ func (b *binder) deletePlan(del *pg_query.DeleteStmt) (*stmtPlan, error) {
 		}
 		var rows [][]any
 		deleted := 0
+		done := modified{}
 		for _, mt := range matches {
 			mt, ok, err := m.lockForWrite(x, mt, isolation.RowLockUpdate)
 			if err != nil {
 				return nil, err
 			}
-			if !ok {
+			if !ok || !done.first(mt.key) {
 				continue
 			}
 			deleted++

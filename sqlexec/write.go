@@ -293,7 +293,7 @@ func (fc *fkCheck) lockParent(x *execCtx, key []byte) (found bool, err error) {
 			return false, err
 		}
 		if fc.index == nil {
-			return true, nil
+			return got.Key == nil, nil // a row moved to another key is not the parent any more
 		}
 		k, _ := encodeKey(nil, fc.parent, fc.index.cols, got.Row)
 		return bytes.Equal(k, key), nil
@@ -353,11 +353,8 @@ func (w *writer) uniqueError(err error, row []any) error {
 func (w *writer) updateRow(x *execCtx, key []byte, old, nr []any) error {
 	t := w.t
 	if !t.hidden && colsChanged(t, t.pk, old, nr) {
-		if err := x.txn.Delete(x.ctx, t.id, key); err != nil {
-			return err
-		}
-		if _, err := w.insertRow(x, nr); err != nil {
-			return err
+		if err := x.txn.Move(x.ctx, t.id, key, t.pkKey(nr), nr); err != nil {
+			return w.uniqueError(err, nr)
 		}
 	} else if err := x.txn.Update(x.ctx, t.id, key, nr); err != nil {
 		return w.uniqueError(err, nr)
