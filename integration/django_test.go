@@ -15,7 +15,8 @@ import (
 // TransactionTestCase: atomic blocks and savepoints, select_for_update
 // with NOWAIT and SKIP LOCKED from a second connection, annotate and
 // aggregate, .iterator() on server-side cursors with and without HOLD,
-// deferred foreign keys, time zones). Then a migration that fails half-way
+// deferred foreign keys, time zones), also with --parallel, which clones
+// the test database from a template. Then a migration that fails half-way
 // (it creates a table, adds and drops columns, inserts a row and an index
 // before dividing by zero) must leave the schema and data exactly as they
 // were, and the schema Django's introspection reads must equal the one it
@@ -74,6 +75,13 @@ func TestDjangoProjectMigratesAndPassesItsTests(t *testing.T) {
 				migrated = func() { checkpoint(t, srv, "shop") }
 			}
 			schema, _ := steps(t, r, migrated, tests...)
+			if mode.name == "realtime" {
+				// The parallel runner clones the test database with CREATE
+				// DATABASE ... TEMPLATE, one copy per worker.
+				if out, err := manage(r, "test", "--parallel", "2"); err != nil || !strings.Contains(out, "\nOK") {
+					t.Fatalf("manage.py test --parallel 2: %v\n%s", err, out)
+				}
+			}
 			if fickleSchema != "" && schema != fickleSchema {
 				t.Errorf("the schema differs between modes:\n%s", lineDiff(fickleSchema, schema))
 			}

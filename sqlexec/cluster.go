@@ -110,6 +110,14 @@ func (c *cluster) databases() []*Engine {
 // others, with #2, #3, ... appended when a table that no longer has that
 // name used it before.
 func (c *cluster) storeName(e *Engine, schema, table string) string {
+	base := storeBase(e, schema, table)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.storeNameLocked(base)
+}
+
+// storeBase is the history name of a table before any #n suffix.
+func storeBase(e *Engine, schema, table string) string {
 	base := table
 	if schema != "public" {
 		base = schema + "." + table
@@ -117,8 +125,12 @@ func (c *cluster) storeName(e *Engine, schema, table string) string {
 	if !e.main {
 		base = e.Name() + "." + schema + "." + table
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	return base
+}
+
+// storeNameLocked is storeName's choice of a name no table had, with c.mu
+// held.
+func (c *cluster) storeNameLocked(base string) string {
 	name := base
 	for i := 2; c.mu.storeNames[name]; i++ {
 		name = fmt.Sprintf("%s#%d", base, i)

@@ -111,9 +111,8 @@ func defElemText(de *pg_query.DefElem) string {
 	return ""
 }
 
-// createDatabase runs CREATE DATABASE name: an empty copy of the template
-// (template1 unless named). fickle copies no rows, so a template holding
-// tables is refused (0A000) rather than copied wrong.
+// createDatabase runs CREATE DATABASE name: a copy of the template
+// (template1 unless named), objects and rows (ddl_database_copy.go).
 func (s *Session) createDatabase(name, template string) error {
 	c := s.engine.cluster
 	if template == "" {
@@ -132,10 +131,13 @@ func (s *Session) createDatabase(name, template string) error {
 		return pgerror.Newf(pgerror.ObjectInUse, "source database \"%s\" is being accessed by other users", template).
 			WithDetail("%s", otherSessionsDetail(n+boolInt(tmpl == s.engine)))
 	}
+	e := c.addDatabase(name, c.newOID(), true)
 	if cat, _ := tmpl.published(); !cat.isEmpty() {
-		return pgerror.Unsupported("CREATE DATABASE from a template that holds objects")
+		if err := copyDatabase(e, tmpl); err != nil {
+			delete(c.mu.dbs, name)
+			return err
+		}
 	}
-	c.addDatabase(name, c.newOID(), true)
 	return nil
 }
 

@@ -125,3 +125,47 @@ func TestDropAndRenameDatabaseFollowPostgres(t *testing.T) {
 		t.Errorf("history %v: want the inserts committed", got)
 	}
 }
+
+// TestCreateDatabaseFromTemplateCopiesObjectsAndRows pins CREATE DATABASE
+// ... TEMPLATE, as Django's parallel test runner clones its test database:
+// the copy has the template's tables, rows, indexes, constraints and
+// sequence positions, and the two go their own ways after; a template
+// others are connected to is refused (55006).
+func TestCreateDatabaseFromTemplateCopiesObjectsAndRows(t *testing.T) {
+	main, _ := newRecordingEngine(t, Config{}, isolation.Config{Record: true, Strategy: isolation.StrategyLatest})
+	var terminated int
+	admin := connect(t, main, "postgres", &terminated)
+	mustQuery(t, admin, "CREATE DATABASE tmpl")
+	src := connect(t, main, "tmpl", &terminated)
+	for _, q := range []string{
+		"CREATE TABLE author (id serial PRIMARY KEY, name text UNIQUE)",
+		"CREATE TABLE book (id int PRIMARY KEY, author_id int REFERENCES author, title text)",
+		"CREATE TABLE note (body text)",
+		"CREATE INDEX book_title_idx ON book (title)",
+		"INSERT INTO author (name) VALUES ('ann'), ('bob')",
+		"INSERT INTO book VALUES (1, 1, 'first'), (2, 2, 'second')",
+		"INSERT INTO note VALUES ('a'), ('b')",
+	} {
+		mustQuery(t, src, q)
+	}
+	wantCode(t, admin, "CREATE DATABASE copy TEMPLATE tmpl", pgerror.ObjectInUse)
+	src.Close()
+	mustQuery(t, admin, "CREATE DATABASE copy TEMPLATE tmpl")
+	dst := connect(t, main, "copy", &terminated)
+	if got := fmt.Sprint(mustQuery(t, dst, "SELECT a.name, b.title FROM book b JOIN author a ON a.id = b.author_id WHERE b.title >= 'f' ORDER BY 1")); got != "[[ann first] [bob second]]" {
+		t.Errorf("copied rows: %s", got)
+	}
+	if got := fmt.Sprint(mustQuery(t, dst, "SELECT count(*) FROM note")); got != "[[2]]" {
+		t.Errorf("copied rows without a primary key: %s", got)
+	}
+	if got := fmt.Sprint(mustQuery(t, dst, "INSERT INTO author (name) VALUES ('cy') RETURNING id")); got != "[[3]]" {
+		t.Errorf("the copied sequence continues at %s, want 3", got)
+	}
+	wantCode(t, dst, "INSERT INTO author (name) VALUES ('ann')", pgerror.UniqueViolation)
+	wantCode(t, dst, "INSERT INTO book VALUES (3, 99, 'x')", pgerror.ForeignKeyViolation)
+	dst.Close()
+	src = connect(t, main, "tmpl", &terminated)
+	if got := fmt.Sprint(mustQuery(t, src, "SELECT count(*) FROM author")); got != "[[2]]" {
+		t.Errorf("the template after its copy changed: %s authors", got)
+	}
+}
