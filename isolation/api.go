@@ -373,10 +373,12 @@ func (s *Session) AdvisoryUnlock(key int64, shared bool) bool {
 	return s.s.e.sessionAdvisoryUnlock(s.s, key, shared)
 }
 
-// Close releases the session's session-level advisory locks
-// (pg_advisory_unlock_all, and when the connection closes). A transaction
-// in progress must be ended first by the caller.
-func (s *Session) Close() { s.s.e.sessionAdvisoryUnlockAll(s.s) }
+// Close ends the session when its connection closes: it releases the
+// session-level advisory locks and, for an anonymous session, forgets the
+// session's state, which no later transaction reads (the history, when
+// recorded, keeps the session's transactions). A transaction in progress
+// must be ended first by the caller.
+func (s *Session) Close() { s.s.e.closeSession(s.s) }
 
 // Txn is a transaction handle. Its methods must not be called concurrently
 // with each other (one connection drives it), except from inside a Visit

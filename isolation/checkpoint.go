@@ -34,11 +34,20 @@ func (e *engine) checkpoint() (*history.History, error) {
 	if e.rec.log != nil {
 		_ = e.rec.log.Checkpoint()
 	}
+	e.checkpoints++
 	rec := recorder{}
 	rec.init(e.rec.on, e.rec.log)
+	rec.h.Checkpoints = e.checkpoints
 	rec.logBase, rec.logMax = e.rec.logMax, e.rec.logMax
-	for _, s := range e.allSessions {
+	for id, s := range e.allSessions {
+		if s == nil { // closed: the history keeps its id, with no transaction
+			if rec.on {
+				rec.h.Sessions = append(rec.h.Sessions, history.Session{ID: history.SessionID(id)})
+			}
+			continue
+		}
 		s.lastPos, s.vc = nil, nil
+		s.ntxnBase = s.ntxn
 		if rec.on {
 			rec.h.Sessions = append(rec.h.Sessions, history.Session{ID: s.id, Name: s.name})
 		}
@@ -72,6 +81,7 @@ func (e *engine) checkpoint() (*history.History, error) {
 	e.rec = rec
 	e.txns = e.txns[:1]
 	for _, t := range active {
+		t.sess.ntxnBase = t.seq - 1 // the first transaction of its session in the new history
 		t.id = history.TxnID(len(e.txns))
 		e.txns = append(e.txns, t)
 		t.rd = e.newReadState(t)

@@ -521,3 +521,35 @@ func TestStatementSnapshotsGiveReadCommittedASnapshotPerStatement(t *testing.T) 
 		t.Fatal(why)
 	}
 }
+
+// TestClosedSessionsLeaveNothingBehind: an anonymous session closed after
+// its connection ends is forgotten by the engine (its statement memo and
+// causal past included), so that connecting and disconnecting all day
+// costs no memory; a named session, which other connections share, stays.
+func TestClosedSessionsLeaveNothingBehind(t *testing.T) {
+	f := newFixture(t, Config{})
+	for i := range 100 {
+		s := f.s.NewSession()
+		tx := begin(t, s, history.ReadCommitted)
+		tx.Statement(history.Statement{SQL: "select"})
+		if _, _, err := tx.Get(bg, f.tab, []byte(fmt.Sprint("k", i%7)), ReadOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		must(t, tx.Commit(bg))
+		s.Close()
+	}
+	named := f.s.Session("app")
+	named.Close()
+	live := 0
+	for _, s := range f.s.e.allSessions {
+		if s != nil {
+			live++
+		}
+	}
+	if live != 1 {
+		t.Fatalf("%d sessions kept after closing 100 anonymous ones and a named one, want the named one", live)
+	}
+	if _, err := f.s.Checkpoint(); err != nil {
+		t.Fatal(err)
+	}
+}

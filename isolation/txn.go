@@ -14,8 +14,10 @@ type session struct {
 	name string
 	id   history.SessionID
 	cur  *txn   // the transaction in progress, if any
-	last *txn   // the session's latest ended transaction
 	ntxn uint64 // transactions begun, for PRNG derivation
+	// ntxnBase is ntxn when the current history began (the last
+	// checkpoint): replay numbers a session's transactions from it.
+	ntxnBase uint64
 
 	lastPos *omNode // co position of the session's latest ended transaction
 	vc      clock   // the session's causal past
@@ -353,7 +355,6 @@ func (e *engine) end(t *txn, st txnState) {
 			t.sess.idle = nil
 		}
 	}
-	t.sess.last = t
 	e.finishReads(t)
 	e.endMarks(t)
 	var after *txn

@@ -135,7 +135,7 @@ func (d *ddl) store() *isolation.Store { return d.s.engine.store }
 // of the history has had; a rollback drops it.
 func (d *ddl) createStoreTable(t *tableDesc) error {
 	name := d.s.engine.cluster.storeName(d.s.engine, t.schema, t.name)
-	id, err := d.store().CreateTable(isolation.TableSpec{Name: name, HiddenRowID: t.hidden})
+	id, err := d.s.engine.createStoreTable(t, name)
 	if err != nil {
 		return err
 	}

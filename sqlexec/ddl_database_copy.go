@@ -34,7 +34,7 @@ func copyDatabase(e, template *Engine) error {
 	ctx := context.Background()
 	for _, t := range sortedTables(src) {
 		nt := t.clone()
-		id, err := store.CreateTable(isolation.TableSpec{Name: e.cluster.storeNameLocked(storeBase(e, t.schema, t.name)), HiddenRowID: t.hidden})
+		id, err := e.createStoreTable(t, e.cluster.storeNameLocked(storeBase(e, t.schema, t.name)))
 		if err != nil {
 			_ = txn.Rollback()
 			return err
