@@ -48,10 +48,6 @@ type sqlSession struct {
 	// formats more values), so formatting a value costs no setting lookup.
 	loc *time.Location
 
-	// style is the output style (TimeZone, IntervalStyle), cached and
-	// dropped like loc.
-	style *types.OutputStyle
-
 	// notices are the executed statements' notices not yet sent.
 	notices []*pgerror.Error
 }
@@ -119,10 +115,7 @@ func (s *sqlSession) ReportedParameters() map[string]string { return s.s.Reporte
 func (s *sqlSession) TakeChangedParameters() map[string]string {
 	changed := s.s.TakeChangedParameters()
 	if _, ok := changed["TimeZone"]; ok {
-		s.loc, s.style = nil, nil
-	}
-	if _, ok := changed["IntervalStyle"]; ok {
-		s.style = nil
+		s.loc = nil
 	}
 	return changed
 }
@@ -192,10 +185,7 @@ func (s *sqlSession) CopyOut(ctx context.Context, req *CopyRequest, emit func(li
 }
 
 func (s *sqlSession) AppendText(buf []byte, col *Column, v any) []byte {
-	if col.TypeOID == uint32(types.OidRegclass) {
-		return append(buf, s.s.FormatText(types.Regclass, v)...)
-	}
-	return append(buf, types.FormatTextStyle(s.outputStyle(), types.Type{Oid: types.Oid(col.TypeOID), Typmod: col.TypeMod}, v)...)
+	return append(buf, s.s.FormatText(types.Type{Oid: types.Oid(col.TypeOID), Typmod: col.TypeMod}, v)...)
 }
 
 func (s *sqlSession) ParseText(oid uint32, text string) (any, error) {
@@ -207,17 +197,6 @@ func (s *sqlSession) ParseText(oid uint32, text string) (any, error) {
 	}
 	env := &types.Env{Location: s.location()}
 	return types.ParseTextEnv(env, types.Type{Oid: types.Oid(oid), Typmod: -1}, text)
-}
-
-// outputStyle returns the session's TimeZone and IntervalStyle for the
-// values it formats, cached like loc.
-func (s *sqlSession) outputStyle() types.OutputStyle {
-	if s.style == nil {
-		st := s.s.OutputStyle()
-		st.Location = s.location()
-		s.style = &st
-	}
-	return *s.style
 }
 
 // location returns the session's TimeZone. A numeric zone is hours east of

@@ -396,11 +396,7 @@ func (s *Session) intervalStyle() types.IntervalStyle {
 	return types.IntervalPostgres
 }
 
-// OutputStyle returns the settings that change the text output of values
-// (TimeZone, IntervalStyle), for the server's formatting of results.
-func (s *Session) OutputStyle() types.OutputStyle {
-	return types.OutputStyle{Location: s.location(), Interval: s.intervalStyle()}
-}
+
 
 // location returns the session TimeZone as a location, nil for UTC; the
 // last one loaded is kept (time.LoadLocation reads the zone database).

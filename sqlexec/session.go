@@ -259,8 +259,8 @@ func (s *Session) rollbackToSavepoint(name string) error {
 }
 
 // FormatText is types.FormatText in the session: timestamptz in its
-// TimeZone and regclass as the relation's name along its search path, as
-// PostgreSQL's text output gives them.
+// TimeZone, intervals in its IntervalStyle and regclass as the relation's
+// name along its search path, as PostgreSQL's text output gives them.
 func (s *Session) FormatText(t types.Type, v any) string {
 	return types.FormatTextEnv(&types.Env{Location: s.location(), Relations: relations{s: s}, IntervalStyle: s.intervalStyle()}, t, v)
 }

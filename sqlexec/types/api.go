@@ -294,15 +294,7 @@ func ParseTextEnv(env *Env, t Type, s string) (any, error) { return parseText(en
 // ISO dates and timestamps (timestamptz in loc, nil meaning UTC, with +00 style
 // offsets), postgres-style intervals, t/f booleans, normalized jsonb.
 func FormatText(t Type, v any, loc *time.Location) string {
-	return formatText(t, v, OutputStyle{Location: loc})
-}
-
-// OutputStyle is what of a session changes the text output of values:
-// its TimeZone and IntervalStyle.
-type OutputStyle struct {
-	// Location is the TimeZone timestamptz values print in (nil: UTC).
-	Location *time.Location
-	Interval IntervalStyle
+	return formatText(&Env{Location: loc}, t, v)
 }
 
 // IntervalStyle is the IntervalStyle setting.
@@ -315,9 +307,6 @@ const (
 	IntervalISO8601
 )
 
-// FormatTextStyle is FormatText with a session's output settings.
-func FormatTextStyle(st OutputStyle, t Type, v any) string { return formatText(t, v, st) }
-
 // FormatTextEnv is FormatText in a session: timestamptz in env.Location,
 // regclass as the relation's name through env.Relations.
 func FormatTextEnv(env *Env, t Type, v any) string {
@@ -328,7 +317,7 @@ func FormatTextEnv(env *Env, t Type, v any) string {
 			}
 		}
 	}
-	return formatText(t, v, env.output())
+	return formatText(env, t, v)
 }
 
 // Cast converts the non-NULL datum v of type from to type to with the

@@ -112,14 +112,6 @@ func relativeDateTime(env *Env, t Type, word string) (any, error) {
 	return day, nil
 }
 
-// output returns the session's output style (TimeZone, IntervalStyle).
-func (env *Env) output() OutputStyle {
-	if env == nil {
-		return OutputStyle{}
-	}
-	return OutputStyle{Location: env.Location, Interval: env.IntervalStyle}
-}
-
 // location returns the session time zone, UTC when unset.
 func (env *Env) location() *time.Location {
 	if env == nil || env.Location == nil {

@@ -47,7 +47,7 @@ func atZone(zone any, t time.Time, fromInstant bool) (any, error) {
 		loc = l
 	case pgtype.Interval:
 		if z.Months != 0 || z.Days != 0 {
-			return nil, pgerror.Newf(pgerror.InvalidParameterValue, "interval time zone \"%s\" must not include months or days", formatText(Interval, z, OutputStyle{}))
+			return nil, pgerror.Newf(pgerror.InvalidParameterValue, "interval time zone \"%s\" must not include months or days", formatText(nil, Interval, z))
 		}
 		loc = time.FixedZone("", int(z.Microseconds/1e6))
 	}
