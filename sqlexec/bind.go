@@ -396,8 +396,6 @@ func (s *Session) intervalStyle() types.IntervalStyle {
 	return types.IntervalPostgres
 }
 
-
-
 // location returns the session TimeZone as a location, nil for UTC; the
 // last one loaded is kept (time.LoadLocation reads the zone database).
 func (s *Session) location() *time.Location {
