@@ -30,8 +30,8 @@ type cluster struct {
 	mu struct {
 		sync.Mutex
 		dbs map[string]*Engine
-		// storeNames counts the tables ever registered with the store by
-		// history name, so that a new table never takes the name of a
+		// storeNames holds the history name of every table ever registered
+		// with the store, so that a new table never takes the name of a
 		// dropped or renamed one: the history names keys by table name.
 		storeNames map[string]bool
 	}
@@ -85,13 +85,6 @@ func (c *cluster) addDatabase(name string, oid uint32, allowConn bool) *Engine {
 
 func (c *cluster) newOID() uint32 { return c.oids.Add(1) - 1 }
 
-// database returns the database called name, nil when there is none.
-func (c *cluster) database(name string) *Engine {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.mu.dbs[name]
-}
-
 // databases returns every database in OID order.
 func (c *cluster) databases() []*Engine {
 	c.mu.Lock()
@@ -105,10 +98,9 @@ func (c *cluster) databases() []*Engine {
 }
 
 // storeName returns the name under which the history records the rows of
-// a new table qualified (schema-qualified) in database e: the qualified
-// name in the server's main database, database.schema.table in the
-// others, with #2, #3, ... appended when a table that no longer has that
-// name used it before.
+// a new table of database e: its schema-qualified name in the server's
+// main database, database.schema.table in the others, with #2, #3, ...
+// appended when a table that no longer has that name used it before.
 func (c *cluster) storeName(e *Engine, schema, table string) string {
 	base := storeBase(e, schema, table)
 	c.mu.Lock()
