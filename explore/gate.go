@@ -23,11 +23,15 @@ type gatedEngine struct {
 	connections *connectionLog
 }
 
-func (g *gatedEngine) NewSession(info server.SessionInfo) server.Session {
+func (g *gatedEngine) NewSession(info server.SessionInfo) (server.Session, error) {
 	a := g.ts.enter(-1, Step{Kind: stepConnect, Text: info.ApplicationName})
 	defer g.ts.exit(a)
 	g.connections.add(a.session, info.ApplicationName)
-	return &gatedSession{Session: g.inner.NewSession(info), ts: g.ts, id: a.session}
+	inner, err := g.inner.NewSession(info)
+	if err != nil {
+		return nil, err
+	}
+	return &gatedSession{Session: inner, ts: g.ts, id: a.session}, nil
 }
 
 // gatedSession embeds the inner session for the calls that pass through.

@@ -29,7 +29,7 @@ var describeCommands = []struct {
 	{cmd: `\du`, comparePG: true},
 	{cmd: `\dT`, comparePG: true},
 	{cmd: `\df`, comparePG: true},
-	{cmd: `\l`, why: "PostgreSQL lists its postgres and template databases, with the cluster's locale and their ACLs"},
+	{cmd: `\l`, why: "each lists its own databases (fickle its main one, PostgreSQL the test's), and PostgreSQL's cluster locale is the machine's"},
 }
 
 // TestPsqlDescribeCommandsMatchPostgres creates testdata/describe_schema.sql

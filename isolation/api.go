@@ -288,7 +288,9 @@ type Store struct{ e *engine }
 // NewStore returns an empty store.
 func NewStore(cfg Config) *Store { return &Store{e: newEngine(cfg)} }
 
-// CreateTable registers a table. DDL is not transactional.
+// CreateTable registers a table. The store's DDL is not transactional: the
+// caller undoes it (DropTable, the restore functions of DropIndex and
+// RewriteRows) when the transaction that ran it rolls back.
 func (s *Store) CreateTable(spec TableSpec) (TableID, error) { return s.e.createTable(spec) }
 
 // DropTable forgets a table and its indexes. Transactions that still use it
@@ -302,13 +304,18 @@ func (s *Store) CreateIndex(t TableID, spec IndexSpec) (IndexID, error) {
 	return s.e.createIndex(t, spec)
 }
 
-// DropIndex forgets an index.
-func (s *Store) DropIndex(i IndexID) error { return s.e.dropIndex(i) }
+// DropIndex forgets an index. restore brings the same index back (for a
+// rollback of the DDL that dropped it): it must be called before any row
+// of the table is written that a rollback would not discard, since the
+// index is not maintained while dropped.
+func (s *Store) DropIndex(i IndexID) (restore func(), err error) { return s.e.dropIndex(i) }
 
 // RewriteRows replaces every stored row of the table (every version, own
 // writes of pending transactions included) by f(row), for ALTER TABLE ADD or
-// DROP COLUMN. f must not fail and must return a new slice.
-func (s *Store) RewriteRows(t TableID, f func(row []any) []any) error {
+// DROP COLUMN. f must not fail and must return a new slice. restore puts
+// the old rows back (for a rollback of the DDL, while it still excludes
+// every other writer of the table).
+func (s *Store) RewriteRows(t TableID, f func(row []any) []any) (restore func(), err error) {
 	return s.e.rewriteRows(t, f)
 }
 
@@ -385,6 +392,10 @@ func (t *Txn) ID() history.TxnID { return t.t.id }
 
 // Level returns the transaction's isolation level.
 func (t *Txn) Level() history.Level { return t.t.level }
+
+// Ended reports whether the transaction has ended: committed, rolled back,
+// or aborted by the server (40001, 40P01), which released its locks.
+func (t *Txn) Ended() bool { return t.t.e.ended(t.t) }
 
 // Statement starts a new event: the reads and writes that follow belong to
 // it until the next call. Without a call, they belong to one unnamed event.

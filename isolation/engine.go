@@ -232,11 +232,11 @@ func (e *engine) createIndex(id TableID, spec IndexSpec) (IndexID, error) {
 	return ix.id, nil
 }
 
-func (e *engine) dropIndex(id IndexID) error {
+func (e *engine) dropIndex(id IndexID) (restore func(), err error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if int(id) >= len(e.indexes) || e.indexes[id] == nil {
-		return pgerror.Newf(pgerror.UndefinedObject, "index with id %d does not exist", id)
+		return nil, pgerror.Newf(pgerror.UndefinedObject, "index with id %d does not exist", id)
 	}
 	ix := e.indexes[id]
 	ix.dropped = true
@@ -248,20 +248,40 @@ func (e *engine) dropIndex(id IndexID) error {
 			break
 		}
 	}
-	return nil
+	return func() {
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		if e.indexes[id] != nil || tb.dropped {
+			return
+		}
+		ix.dropped = false
+		e.indexes[id] = ix
+		tb.indexes = append(tb.indexes, ix)
+	}, nil
 }
 
-func (e *engine) rewriteRows(id TableID, f func([]any) []any) error {
+// rewritten is a row value RewriteRows replaced, for its restore.
+type rewritten struct {
+	row *[]any
+	old []any
+}
+
+func (e *engine) rewriteRows(id TableID, f func([]any) []any) (restore func(), err error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	tb, err := e.table(id)
 	if err != nil {
-		return err
+		return nil, err
+	}
+	var done []rewritten
+	rewrite := func(row *[]any) {
+		done = append(done, rewritten{row: row, old: *row})
+		*row = f(*row)
 	}
 	tb.keys.Scan(func(_ string, ks *keyState) bool {
 		for i := range ks.versions {
 			if !ks.versions[i].tomb {
-				ks.versions[i].row = f(ks.versions[i].row)
+				rewrite(&ks.versions[i].row)
 			}
 		}
 		return true
@@ -269,16 +289,22 @@ func (e *engine) rewriteRows(id TableID, f func([]any) []any) error {
 	for t := range e.active {
 		for _, w := range t.writes[tb.id] {
 			if !w.tomb {
-				w.row = f(w.row)
+				rewrite(&w.row)
 			}
 		}
 		for _, u := range t.undo { // writes a savepoint rollback may restore
 			if u.table == tb.id && u.prev != nil && !u.prev.tomb && u.prev != t.writes[tb.id][u.key] {
-				u.prev.row = f(u.prev.row)
+				rewrite(&u.prev.row)
 			}
 		}
 	}
-	return nil
+	return func() {
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		for i := len(done) - 1; i >= 0; i-- {
+			*done[i].row = done[i].old
+		}
+	}, nil
 }
 
 // add indexes row under primary key k.

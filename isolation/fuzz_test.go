@@ -95,7 +95,7 @@ func FuzzStoreAPI(f *testing.F) {
 				_, _ = s.Checkpoint()
 			case 19:
 				if arg%8 == 0 {
-					_ = s.DropIndex(idx)
+					_, _ = s.DropIndex(idx)
 				} else if arg%8 == 1 {
 					_ = s.DropTable(tab)
 				}

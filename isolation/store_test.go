@@ -411,13 +411,72 @@ func TestRewriteRowsReachesEveryVersionAndSavepointedWrite(t *testing.T) {
 	must(t, err)
 	sp := tx.Savepoint()
 	must(t, tx.Update(bg, f.tab, []byte("b"), []any{"b", 3}))
-	must(t, f.s.RewriteRows(f.tab, func(row []any) []any { return append(append([]any(nil), row...), "new") }))
+	_, err = f.s.RewriteRows(f.tab, func(row []any) []any { return append(append([]any(nil), row...), "new") })
+	must(t, err)
 	must(t, tx.RollbackTo(sp))
 	for _, k := range []string{"a", "b"} {
 		row, ok, err := tx.Get(bg, f.tab, []byte(k), ReadOptions{})
 		if err != nil || !ok || len(row) != 3 || row[2] != "new" {
 			t.Fatalf("%s after rewrite: %v %v %v", k, row, ok, err)
 		}
+	}
+	must(t, tx.Commit(bg))
+}
+
+// TestRewriteRowsRestorePutsEveryOldRowBack pins the rollback of ALTER
+// TABLE's rewrite: committed versions, the pending write and the write a
+// savepoint rollback restores all get their old values back.
+func TestRewriteRowsRestorePutsEveryOldRowBack(t *testing.T) {
+	f := newFixture(t, Config{})
+	s := f.s.NewSession()
+	tx := begin(t, s, history.ReadCommitted)
+	_, err := tx.Insert(bg, f.tab, []byte("a"), []any{"a", 1})
+	must(t, err)
+	must(t, tx.Commit(bg))
+	tx = begin(t, s, history.ReadCommitted)
+	_, err = tx.Insert(bg, f.tab, []byte("b"), []any{"b", 2})
+	must(t, err)
+	sp := tx.Savepoint()
+	must(t, tx.Update(bg, f.tab, []byte("b"), []any{"b", 3}))
+	restore, err := f.s.RewriteRows(f.tab, func(row []any) []any { return []any{row[0], row[1], "new"} })
+	must(t, err)
+	must(t, tx.RollbackTo(sp))
+	restore()
+	for k, want := range map[string]int{"a": 1, "b": 2} {
+		row, ok, err := tx.Get(bg, f.tab, []byte(k), ReadOptions{})
+		if err != nil || !ok || len(row) != 2 || row[1] != want {
+			t.Fatalf("%s after restore: %v %v %v, want [%s %d]", k, row, ok, err, k, want)
+		}
+	}
+	must(t, tx.Commit(bg))
+}
+
+// TestDropIndexRestoreBringsTheIndexBack pins the rollback of DROP INDEX:
+// the restored unique index rejects duplicates and finds rows again.
+func TestDropIndexRestoreBringsTheIndexBack(t *testing.T) {
+	f := newFixture(t, Config{})
+	idx, err := f.s.CreateIndex(f.tab, IndexSpec{Name: "v_key", Unique: true, Key: func(row []any) ([]byte, bool) {
+		return []byte(fmt.Sprint(row[1])), false
+	}})
+	must(t, err)
+	s := f.s.NewSession()
+	tx := begin(t, s, history.ReadCommitted)
+	_, err = tx.Insert(bg, f.tab, []byte("a"), []any{"a", 1})
+	must(t, err)
+	must(t, tx.Commit(bg))
+	restore, err := f.s.DropIndex(idx)
+	must(t, err)
+	restore()
+	tx = begin(t, s, history.ReadCommitted)
+	if _, err := tx.Insert(bg, f.tab, []byte("b"), []any{"b", 1}); pgerror.GetCode(err) != pgerror.UniqueViolation {
+		t.Fatalf("duplicate after restore: %v, want 23505", err)
+	}
+	must(t, tx.Rollback())
+	found := 0
+	tx = begin(t, s, history.ReadCommitted)
+	must(t, tx.ScanIndex(bg, idx, ExactSpan([]byte("1")), ReadOptions{}, func([]byte, []any) (bool, error) { found++; return true, nil }))
+	if found != 1 {
+		t.Fatalf("lookup through the restored index found %d rows, want 1", found)
 	}
 	must(t, tx.Commit(bg))
 }

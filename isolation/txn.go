@@ -265,6 +265,12 @@ func (e *engine) rollbackTo(t *txn, sp Savepoint) error {
 	return nil
 }
 
+func (e *engine) ended(t *txn) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return t.state != txnActive
+}
+
 func (e *engine) release(t *txn, sp Savepoint) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 
+	"github.com/fickle-db/fickle/internal/cursorpos"
 	"github.com/fickle-db/fickle/internal/pgerror"
 )
 
@@ -11,7 +12,9 @@ import (
 // connection. sqlexec's engine satisfies it through NewSQLEngine; the
 // server's tests use a small fake.
 type Engine interface {
-	NewSession(info SessionInfo) Session
+	// NewSession opens the session of a new connection; an error (3D000
+	// for an unknown database) ends the connection with FATAL.
+	NewSession(info SessionInfo) (Session, error)
 }
 
 // SessionInfo describes the client connection a Session serves.
@@ -23,6 +26,9 @@ type SessionInfo struct {
 	// StartupParams are all parameters of the startup message, including
 	// the settings of its options parameter.
 	StartupParams map[string]string
+	// Terminate ends the connection with FATAL 57P01, as
+	// pg_terminate_backend does; the engine calls it from any goroutine.
+	Terminate func()
 }
 
 // Session is the SQL side of one connection. The server calls it from the
@@ -74,6 +80,11 @@ type Session interface {
 	// NoticeResponse before the statement's CommandComplete.
 	TakeNotices() []*pgerror.Error
 
+	// CursorColumns describes the rows of the SQL cursor (DECLARE) called
+	// name, which a Describe of the portal of that name reports, as in
+	// PostgreSQL; false when there is no such cursor.
+	CursorColumns(name string) ([]Column, bool)
+
 	// AppendText appends the text output of the non-NULL datum v of the
 	// column's type, with the session's settings (TimeZone, ...).
 	AppendText(buf []byte, col *Column, v any) []byte
@@ -87,6 +98,20 @@ type Statement interface {
 	SQL() string
 	// TxnControl reports whether the statement is transaction control.
 	TxnControl() (TxnControl, bool)
+	// CursorOp reports whether the statement is FETCH, MOVE or CLOSE,
+	// which the server runs itself when it names a portal (portalop.go).
+	CursorOp() (CursorOp, bool)
+}
+
+// CursorOp is a FETCH, MOVE or CLOSE statement.
+type CursorOp struct {
+	// Name is the cursor's name; "" with Close for CLOSE ALL.
+	Name string
+	// Close is CLOSE; otherwise FETCH, or MOVE with Move.
+	Close     bool
+	Move      bool
+	Direction cursorpos.Direction
+	Count     int64
 }
 
 // Prepared is a statement whose names and types are resolved.
@@ -115,6 +140,16 @@ type Result struct {
 	Tag string
 	// Copy, when set, asks the server to run the COPY sub-protocol.
 	Copy *CopyRequest
+	// Deallocate, set by DEALLOCATE, names the prepared statement to
+	// forget (All: every one); the server answers 26000 for an unknown
+	// name.
+	Deallocate *Deallocation
+}
+
+// Deallocation is a DEALLOCATE name or DEALLOCATE ALL.
+type Deallocation struct {
+	Name string
+	All  bool
 }
 
 // CopyRequest is a COPY FROM STDIN or TO STDOUT the server drives.

@@ -23,7 +23,7 @@ func BenchmarkTPCB(b *testing.B) {
 func benchTPCB(b *testing.B, mode pgx.QueryExecMode) {
 	srv := startSQLServer(b, Config{})
 	ctx := context.Background()
-	setup, err := pgx.Connect(ctx, srv.DSN("bench", "db"))
+	setup, err := pgx.Connect(ctx, srv.DSN("bench", "fickle"))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func benchTPCB(b *testing.B, mode pgx.QueryExecMode) {
 	const clients = 4
 	conns := make([]*pgx.Conn, clients)
 	for i := range conns {
-		cfg, _ := pgx.ParseConfig(srv.DSN("bench", "db"))
+		cfg, _ := pgx.ParseConfig(srv.DSN("bench", "fickle"))
 		cfg.DefaultQueryExecMode = mode
 		if conns[i], err = pgx.ConnectConfig(ctx, cfg); err != nil {
 			b.Fatal(err)

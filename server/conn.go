@@ -168,13 +168,19 @@ func (c *conn) serve() {
 	}
 	c.nc.SetDeadline(time.Time{})
 	c.be.SetMaxBodyLen(c.srv.cfg.MaxMessageSize)
-	c.sess = c.srv.cfg.Engine.NewSession(SessionInfo{
+	sess, err := c.srv.cfg.Engine.NewSession(SessionInfo{
 		ProcessID:       c.pid,
 		User:            st.Params["user"],
 		Database:        st.Params["database"],
 		ApplicationName: st.Params["application_name"],
 		StartupParams:   st.Params,
+		Terminate:       c.terminate,
 	})
+	if err != nil {
+		c.sendFatal(err)
+		return
+	}
+	c.sess = sess
 	defer c.sess.Close()
 	c.sendParameters(c.sess.ReportedParameters())
 	c.sess.TakeChangedParameters()

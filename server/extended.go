@@ -250,6 +250,10 @@ func (c *conn) describe(m *pgproto3.Describe) {
 	case 'P':
 		p, err := c.lookupPortal(m.Name)
 		if err != nil {
+			if cols, ok := c.sess.CursorColumns(m.Name); ok && c.state != stateFailed {
+				c.describeRows(cols, nil)
+				return
+			}
 			c.extendedError(err)
 			return
 		}
@@ -291,6 +295,14 @@ func (c *conn) execute(m *pgproto3.Execute) {
 		c.reportChanges()
 		c.complete(tag)
 		return
+	}
+	if op, ok := ps.st.CursorOp(); ok && p.res == nil {
+		if done, err := c.portalOp(op, true); done {
+			if err != nil {
+				c.extendedError(err)
+			}
+			return
+		}
 	}
 	if p.res == nil {
 		if err := c.beforeStatement(); err != nil {

@@ -46,7 +46,7 @@ type fakeEngine struct {
 
 func newFakeEngine() *fakeEngine { return &fakeEngine{data: map[string]string{}} }
 
-func (e *fakeEngine) NewSession(info SessionInfo) Session {
+func (e *fakeEngine) NewSession(info SessionInfo) (Session, error) {
 	s := &fakeSession{e: e, settings: map[string]string{
 		"server_version": "15.0", "client_encoding": "UTF8", "DateStyle": "ISO, MDY", "TimeZone": "UTC",
 		"integer_datetimes": "on", "standard_conforming_strings": "on", "application_name": info.ApplicationName,
@@ -57,7 +57,7 @@ func (e *fakeEngine) NewSession(info SessionInfo) Session {
 			s.settings[k] = v
 		}
 	}
-	return s
+	return s, nil
 }
 
 type fakeTxn struct {
@@ -86,7 +86,9 @@ type fakeStmt struct {
 	ctl   *TxnControl
 }
 
-func (st *fakeStmt) SQL() string { return st.sql }
+func (st *fakeStmt) SQL() string                { return st.sql }
+func (st *fakeStmt) CursorOp() (CursorOp, bool) { return CursorOp{}, false }
+
 func (st *fakeStmt) TxnControl() (TxnControl, bool) {
 	if st.ctl == nil {
 		return TxnControl{}, false
@@ -401,6 +403,8 @@ func (s *fakeSession) TakeNotices() []*pgerror.Error {
 	s.notices = nil
 	return n
 }
+
+func (s *fakeSession) CursorColumns(string) ([]Column, bool) { return nil, false }
 
 func (s *fakeSession) Setting(name string) (string, bool) {
 	v, ok := s.settings[name]

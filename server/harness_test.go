@@ -59,7 +59,7 @@ func dialAddr(t testing.TB, addr string, params map[string]string) *rawConn {
 	t.Cleanup(func() { nc.Close() })
 	nc.SetDeadline(time.Now().Add(20 * time.Second))
 	c := &rawConn{t: t, nc: nc, fe: pgproto3.NewFrontend(nc, nc)}
-	p := map[string]string{"user": "tester", "database": "db"}
+	p := map[string]string{"user": "tester", "database": "fickle"}
 	for k, v := range params {
 		p[k] = v
 	}

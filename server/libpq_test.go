@@ -12,7 +12,7 @@ import (
 // statements, its own startup and SCRAM client) through database/sql.
 func TestLibPQThroughDatabaseSQL(t *testing.T) {
 	srv := startSQLServer(t, Config{Password: "secret"})
-	db, err := sql.Open("postgres", srv.DSN("tester", "db"))
+	db, err := sql.Open("postgres", srv.DSN("tester", "fickle"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func TestLibPQThroughDatabaseSQL(t *testing.T) {
 	if len(got) != 2 || got[0] != "one" || got[1] != "" {
 		t.Fatalf("rows %q", got)
 	}
-	bad, _ := sql.Open("postgres", "postgres://tester:wrong@"+srv.Addr().String()+"/db?sslmode=disable")
+	bad, _ := sql.Open("postgres", "postgres://tester:wrong@"+srv.Addr().String()+"/fickle?sslmode=disable")
 	defer bad.Close()
 	if err := bad.Ping(); !errors.As(err, &pe) || pe.Code != "28P01" {
 		t.Fatalf("wrong password: %v", err)

@@ -18,7 +18,7 @@ func TestStartLocalServesTheDSN(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	defer srv.Shutdown(ctx)
-	conn, err := pgx.Connect(ctx, srv.DSN("app", "appdb"))
+	conn, err := pgx.Connect(ctx, srv.DSN("app", "fickle"))
 	if err != nil {
 		t.Fatal(err)
 	}

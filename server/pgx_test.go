@@ -65,7 +65,7 @@ func TestPgxExecModes(t *testing.T) {
 		t.Run(mode.String(), func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
-			conn := connectPgx(t, srv.DSN("tester", "db"), mode)
+			conn := connectPgx(t, srv.DSN("tester", "fickle"), mode)
 			table := fmt.Sprintf("t_%d", int(mode))
 			if _, err := conn.Exec(ctx, "CREATE TABLE "+table+" (id integer PRIMARY KEY, name text, amount numeric(10,2))"); err != nil {
 				t.Fatalf("create: %v", err)
@@ -188,7 +188,7 @@ func TestPgxAuthentication(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := startTestServer(t, Config{Password: tt.password, AuthMethod: tt.method})
-			cfg, err := pgx.ParseConfig(fmt.Sprintf("postgres://u:%s@%s/db?sslmode=disable", tt.dsnPass, srv.Addr()))
+			cfg, err := pgx.ParseConfig(fmt.Sprintf("postgres://u:%s@%s/fickle?sslmode=disable", tt.dsnPass, srv.Addr()))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -12,7 +12,7 @@ import (
 // result prints as the relation's name, in every pgx exec mode.
 func TestRegclassOverTheWire(t *testing.T) {
 	srv := startSQLServer(t, Config{})
-	setup := connectPgx(t, srv.DSN("tester", "db"), execModes[0])
+	setup := connectPgx(t, srv.DSN("tester", "fickle"), execModes[0])
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	for _, sql := range []string{"CREATE SCHEMA s2", "CREATE TABLE s2.accounts (id integer PRIMARY KEY)", "CREATE SEQUENCE s2.ids"} {
@@ -22,7 +22,7 @@ func TestRegclassOverTheWire(t *testing.T) {
 	}
 	for _, mode := range execModes {
 		t.Run(mode.String(), func(t *testing.T) {
-			conn := connectPgx(t, srv.DSN("tester", "db"), mode)
+			conn := connectPgx(t, srv.DSN("tester", "fickle"), mode)
 			var name, qualified string
 			var next int64
 			if err := conn.QueryRow(ctx, "SELECT $1::regclass::text, 's2.accounts'::regclass::text", "s2.accounts").Scan(&qualified, &name); err != nil {

@@ -3,6 +3,8 @@ package server
 import (
 	"github.com/jackc/pgx/v5/pgproto3"
 
+	"github.com/fickle-db/fickle/internal/pgerror"
+
 	"github.com/fickle-db/fickle/wire"
 )
 
@@ -57,6 +59,11 @@ func (c *conn) simpleStatement(st Statement) error {
 		c.complete(tag)
 		return nil
 	}
+	if op, ok := st.CursorOp(); ok {
+		if done, err := c.portalOp(op, false); done {
+			return err
+		}
+	}
 	if err := c.beforeStatement(); err != nil {
 		return err
 	}
@@ -99,5 +106,26 @@ func (c *conn) run(sql string, p Prepared, params []any) (*Result, error) {
 		testHookExecute(sql)
 	}
 	res, err := c.sess.Execute(ctx, p, params)
+	if err == nil && res.Deallocate != nil {
+		err = c.deallocate(res.Deallocate)
+	}
 	return res, statementError(ctx, err)
+}
+
+// deallocate forgets prepared statements for DEALLOCATE: the named one
+// (26000 when there is none), or every named one.
+func (c *conn) deallocate(d *Deallocation) error {
+	if d.All {
+		for name := range c.stmts {
+			if name != "" {
+				delete(c.stmts, name)
+			}
+		}
+		return nil
+	}
+	if _, ok := c.stmts[d.Name]; !ok || d.Name == "" {
+		return pgerror.Newf(pgerror.InvalidSqlStatementName, "prepared statement \"%s\" does not exist", d.Name)
+	}
+	delete(c.stmts, d.Name)
+	return nil
 }

@@ -31,8 +31,12 @@ func NewMemoryEngine(cfg isolation.Config) (Engine, *isolation.Store, error) {
 
 type sqlEngine struct{ e *sqlexec.Engine }
 
-func (a sqlEngine) NewSession(info SessionInfo) Session {
-	return &sqlSession{s: a.e.NewSession(sqlexec.SessionInfo(info))}
+func (a sqlEngine) NewSession(info SessionInfo) (Session, error) {
+	s, err := a.e.Connect(sqlexec.SessionInfo(info))
+	if err != nil {
+		return nil, err
+	}
+	return &sqlSession{s: s}, nil
 }
 
 type sqlSession struct {
@@ -58,6 +62,11 @@ func (w sqlStatement) TxnControl() (TxnControl, bool) {
 		return TxnControl{}, false
 	}
 	return TxnControl{Kind: TxnControlKind(c.Kind), Options: TxnOptions(c.Options), Savepoint: c.Savepoint, Chain: c.Chain}, true
+}
+
+func (w sqlStatement) CursorOp() (CursorOp, bool) {
+	op, ok := w.st.CursorOp()
+	return CursorOp(op), ok
 }
 
 type sqlPrepared struct {
@@ -121,6 +130,11 @@ func (s *sqlSession) TakeNotices() []*pgerror.Error {
 
 func (s *sqlSession) Setting(name string) (string, bool) { return s.s.Setting(name) }
 
+func (s *sqlSession) CursorColumns(name string) ([]Column, bool) {
+	cols, ok := s.s.CursorColumns(name)
+	return columns(cols), ok
+}
+
 func (s *sqlSession) Prepare(st Statement, paramOIDs []uint32) (Prepared, error) {
 	p, err := s.s.Prepare(st.(sqlStatement).st, paramOIDs)
 	if err != nil {
@@ -137,6 +151,9 @@ func (s *sqlSession) Execute(ctx context.Context, p Prepared, params []any) (*Re
 	}
 	s.notices = append(s.notices, res.Notices...)
 	out := &Result{Rows: res.Rows, Tag: res.Tag}
+	if res.Deallocate != nil {
+		out.Deallocate = &Deallocation{Name: res.Deallocate.Name, All: res.Deallocate.All}
+	}
 	if len(res.Columns) == len(sp.cols) && sameColumns(res.Columns, sp.cols) {
 		out.Columns = sp.cols
 	} else {
@@ -168,10 +185,7 @@ func (s *sqlSession) CopyOut(ctx context.Context, req *CopyRequest, emit func(li
 }
 
 func (s *sqlSession) AppendText(buf []byte, col *Column, v any) []byte {
-	if col.TypeOID == uint32(types.OidRegclass) {
-		return append(buf, s.s.FormatText(types.Regclass, v)...)
-	}
-	return append(buf, types.FormatText(types.Type{Oid: types.Oid(col.TypeOID), Typmod: col.TypeMod}, v, s.location())...)
+	return append(buf, s.s.FormatText(types.Type{Oid: types.Oid(col.TypeOID), Typmod: col.TypeMod}, v)...)
 }
 
 func (s *sqlSession) ParseText(oid uint32, text string) (any, error) {

@@ -50,7 +50,7 @@ func TestPgxRoundTripsEveryType(t *testing.T) {
 		t.Run(mode.String(), func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
-			conn := connectPgx(t, srv.DSN("tester", "db"), mode)
+			conn := connectPgx(t, srv.DSN("tester", "fickle"), mode)
 			for i, c := range cases {
 				table := fmt.Sprintf("rt_%d_%d", int(mode), i)
 				if _, err := conn.Exec(ctx, fmt.Sprintf("CREATE TABLE %s (id int PRIMARY KEY, v %s)", table, c.typ)); err != nil {

@@ -105,6 +105,9 @@ func (b *binder) aggLookup(sc *scope, n *pg_query.Node) (*scalar, bool, error) {
 		if e.refs == 0 {
 			return e, true, nil
 		}
+		if b.dependsOnGroupedKey(agg, e) {
+			return agg.dependent(key, e), true, nil
+		}
 		return nil, false, nil
 	}
 	fc := n.GetFuncCall()
@@ -156,6 +159,73 @@ func (b *binder) aggLookup(sc *scope, n *pg_query.Node) (*scalar, bool, error) {
 	agg.aggs = append(agg.aggs, ent)
 	return aggSlot(len(agg.groups)+len(agg.aggs)-1, fn.Result, name), true, nil
 }
+
+// dependsOnGroupedKey reports whether column e is functionally dependent
+// on the GROUP BY list: every column of its table's primary key is grouped
+// by, for the same FROM item, as PostgreSQL allows.
+func (b *binder) dependsOnGroupedKey(agg *aggScope, e *scalar) bool {
+	if e.slot < 0 {
+		return false
+	}
+	var col *scopeCol
+	for i := range agg.from.cols {
+		if agg.from.cols[i].slot == e.slot {
+			col = &agg.from.cols[i]
+		}
+	}
+	if col == nil || col.tableOID == 0 {
+		return false
+	}
+	t := b.cat.tables[col.tableOID]
+	if t == nil || t.pk == nil {
+		return false
+	}
+	for _, pc := range t.pk {
+		grouped := false
+		for _, c := range agg.from.cols {
+			if c.item != col.item || c.tableOID != t.oid || c.attnum != t.cols[pc].attnum {
+				continue
+			}
+			for _, g := range agg.groups {
+				grouped = grouped || g.e.slot == c.slot
+			}
+		}
+		if !grouped {
+			return false
+		}
+	}
+	return true
+}
+
+// dependent compiles a column that depends on the grouped primary key: it
+// has one value per group, which an aggregate that keeps the first row's
+// value carries to the aggregation row.
+func (agg *aggScope) dependent(key string, e *scalar) *scalar {
+	key = "dependent:" + key
+	for i, a := range agg.aggs {
+		if a.key == key {
+			return aggSlot(len(agg.groups)+i, e.typ, e.name)
+		}
+	}
+	fn := &types.Aggregate{Name: "dependent", Args: []types.Type{e.typ}, Result: e.typ, New: func() types.Accumulator { return &firstValue{} }}
+	agg.aggs = append(agg.aggs, &aggEntry{key: key, fn: fn, args: []*scalar{e}})
+	return aggSlot(len(agg.groups)+len(agg.aggs)-1, e.typ, e.name)
+}
+
+// firstValue keeps the value of a group's first row.
+type firstValue struct {
+	v   any
+	set bool
+}
+
+func (f *firstValue) Add(args []any) error {
+	if !f.set {
+		f.v, f.set = args[0], true
+	}
+	return nil
+}
+
+func (f *firstValue) Result() (any, error) { return f.v, nil }
 
 func aggSlot(i int, t types.Type, name string) *scalar {
 	return &scalar{typ: t, slot: -1, name: name, eval: func(x *execCtx) (any, error) { return x.row[i], nil }}

@@ -28,11 +28,22 @@ type Config struct {
 	// RealTime says the store adds real time to every level
 	// (isolation.Config.RealTime); fickle_check() checks with it.
 	RealTime bool
+	// Database names the main database (DefaultDatabase when empty): the
+	// one NewEngine returns, where fickle serve --load runs. The server
+	// also has PostgreSQL's postgres, template0 and template1, and CREATE
+	// DATABASE adds more; all share Store.
+	Database string
 }
 
-// NewEngine returns an engine for one database: its catalog, its sequences and
-// the store that holds its rows.
+// NewEngine returns the main database of a new server: its catalog, its
+// sequences and the store that holds its rows, which the server's other
+// databases share.
 func NewEngine(cfg Config) (*Engine, error) { return newEngine(cfg) }
+
+// Connect opens a session of the database info.Database names (the user's
+// name when empty), as a connection's startup does: 3D000 when there is no
+// such database.
+func (e *Engine) Connect(info SessionInfo) (*Session, error) { return e.cluster.connect(info) }
 
 // SessionInfo describes the client connection a Session serves.
 type SessionInfo struct {
@@ -44,9 +55,13 @@ type SessionInfo struct {
 	// settings (DateStyle, TimeZone, search_path, ...) become the session's
 	// initial values.
 	StartupParams map[string]string
+	// Terminate, when set, ends the session's connection with FATAL 57P01,
+	// as pg_terminate_backend does (DROP DATABASE ... WITH (FORCE)).
+	Terminate func()
 }
 
-// NewSession returns a session with its settings initialised from info.
+// NewSession returns a session of this database with its settings
+// initialised from info.
 func (e *Engine) NewSession(info SessionInfo) *Session { return e.newSession(info) }
 
 // Close rolls back any open transaction and releases the session.
@@ -187,6 +202,16 @@ type Result struct {
 	// command completes (Severity "NOTICE" or "WARNING"), for example
 	// 'table "t" does not exist, skipping' after DROP TABLE IF EXISTS.
 	Notices []*pgerror.Error
+	// Deallocate, set by DEALLOCATE, asks the server to forget prepared
+	// statements, which it keeps (the SQL statement and the protocol
+	// share one namespace of prepared statements, as in PostgreSQL).
+	Deallocate *Deallocation
+}
+
+// Deallocation is a DEALLOCATE: the named prepared statement, or all.
+type Deallocation struct {
+	Name string
+	All  bool
 }
 
 // CopyFormat is the data format of a COPY.

@@ -334,8 +334,9 @@ func (b *binder) unnestItem(sc *scope, rf *pg_query.RangeFunction) (it *fromItem
 		return nil, nil, true, b.errAt(pgerror.Unsupported("this form of unnest in FROM"), fc.Location)
 	}
 	args := make([]*scalar, len(fc.Args))
+	outer := argScope(sc)
 	for i, a := range fc.Args {
-		e, err := b.expr(sc.parent, a)
+		e, err := b.expr(outer, a)
 		if err != nil {
 			return nil, nil, true, err
 		}

@@ -150,6 +150,13 @@ type binder struct {
 	// params holds the type of each $n (index n-1); a zero Oid is not yet
 	// known.
 	params []types.Type
+	// locks are the tables the statement uses, in the order it names
+	// them, with the lock each needs (useTable).
+	locks []planLock
+	// unknownOutputs tells the next query level compiled what to do with
+	// its unknown-typed select-list items (INSERT ... SELECT, set
+	// operations); that level resets it.
+	unknownOutputs unknownOutputs
 }
 
 func (b *binder) pos(loc int32) int {
@@ -224,12 +231,14 @@ func (b *binder) coerce(e *scalar, to types.Type, ctx types.CastContext) (*scala
 	if err != nil {
 		return nil, err
 	}
-	return castScalar(e, to, f, nil, false)
+	return castScalar(e, to, f, b.s.newEnv(), true)
 }
 
 // castScalar is e converted to type to by f: once, while binding, for a
-// literal (with bindEnv), else at every evaluation (with the session's env
-// when rowEnv, else none). A NULL stays NULL.
+// literal (with bindEnv: the session's TimeZone, IntervalStyle and
+// transaction time, as PostgreSQL folds a cast of a constant when it
+// plans), else at every evaluation (with the session's env when rowEnv,
+// else none). A NULL stays NULL.
 func castScalar(e *scalar, to types.Type, f types.EnvCastFunc, bindEnv *types.Env, rowEnv bool) (*scalar, error) {
 	if e.lit != nil {
 		v, err := f(bindEnv, *e.lit)
@@ -375,7 +384,16 @@ func (s *Session) newEnv() *types.Env {
 	env := &types.Env{TxnTime: txnTime, StmtTime: now, Clock: func() time.Time { return time.Now().UTC() }, Rand: cryptoRand{}}
 	env.Location = s.location()
 	env.Relations = relations{s: s}
+	env.IntervalStyle = s.intervalStyle()
 	return env
+}
+
+// intervalStyle returns the session's IntervalStyle.
+func (s *Session) intervalStyle() types.IntervalStyle {
+	if v, _ := s.settings.get("IntervalStyle"); v == "iso_8601" {
+		return types.IntervalISO8601
+	}
+	return types.IntervalPostgres
 }
 
 // location returns the session TimeZone as a location, nil for UTC; the

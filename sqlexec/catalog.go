@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
@@ -15,11 +16,10 @@ import (
 // The catalog names every schema, table, index, constraint and sequence.
 //
 // Descriptors (tableDesc, indexDesc, ...) are immutable once published: DDL
-// builds new descriptors and swaps them into the maps under the write lock,
-// then bumps the version. Plans hold descriptor pointers without locking and
-// are re-made when the version they were made against is no longer current.
-// DDL takes effect immediately for every session and is not undone by a
-// rollback of the transaction that ran it.
+// builds new descriptors in a clone of the catalog, which stays private to
+// its transaction until the transaction commits (catalog_txn.go). Plans
+// hold descriptor pointers without locking and are re-made when the version
+// they were made against is no longer the session's.
 
 // firstUserOID is the first OID given to user objects, as in PostgreSQL.
 const firstUserOID = 16384
@@ -33,23 +33,25 @@ const (
 	oidPgClass     = 1259
 )
 
+// catalogHolder holds a database's published catalog: the one every
+// transaction without DDL of its own sees.
 type catalogHolder struct {
 	mu      sync.RWMutex
 	cat     *catalog
 	version uint64
 }
 
-func (h *catalogHolder) publish(c *catalog) {
+func (h *catalogHolder) publish(c *catalog, version uint64) {
 	h.mu.Lock()
-	h.cat = c
-	h.version++
+	h.cat, h.version = c, version
 	h.mu.Unlock()
 }
 
-// catalog is the set of named objects. All access goes through the holder's
-// lock; descriptors reached from it are immutable.
+// catalog is the set of named objects. A published catalog is never
+// changed; descriptors reached from it are immutable.
 type catalog struct {
-	nextOID uint32
+	// oids is the cluster's OID counter, shared by every catalog.
+	oids    *atomic.Uint32
 	schemas map[string]*schemaDesc
 	tables  map[uint32]*tableDesc
 	// comments holds COMMENT ON's text by object, as pg_description
@@ -131,17 +133,20 @@ type fkDesc struct {
 	refCols  []int
 	onDelete byte
 	onUpdate byte
+	// deferrable and initiallyDeferred are DEFERRABLE and INITIALLY
+	// DEFERRED (deferred.go).
+	deferrable, initiallyDeferred bool
 }
 
-func newCatalog() *catalog {
-	c := &catalog{nextOID: firstUserOID, schemas: map[string]*schemaDesc{}, tables: map[uint32]*tableDesc{}, comments: map[commentKey]string{}}
+func newCatalog(oids *atomic.Uint32) *catalog {
+	c := &catalog{oids: oids, schemas: map[string]*schemaDesc{}, tables: map[uint32]*tableDesc{}, comments: map[commentKey]string{}}
 	c.schemas["public"] = &schemaDesc{name: "public", oid: oidPublic, tables: map[string]*tableDesc{}, seqs: map[string]*sequence{}, indexes: map[string]*indexDesc{}}
 	return c
 }
 
 // clone returns a copy of the catalog's maps; descriptors are shared.
 func (c *catalog) clone() *catalog {
-	n := &catalog{nextOID: c.nextOID, schemas: make(map[string]*schemaDesc, len(c.schemas)), tables: make(map[uint32]*tableDesc, len(c.tables))}
+	n := &catalog{oids: c.oids, schemas: make(map[string]*schemaDesc, len(c.schemas)), tables: make(map[uint32]*tableDesc, len(c.tables))}
 	for k, s := range c.schemas {
 		ns := &schemaDesc{name: s.name, oid: s.oid, tables: make(map[string]*tableDesc, len(s.tables)), seqs: make(map[string]*sequence, len(s.seqs)), indexes: make(map[string]*indexDesc, len(s.indexes))}
 		for tk, t := range s.tables {
@@ -165,10 +170,7 @@ func (c *catalog) clone() *catalog {
 	return n
 }
 
-func (c *catalog) newOID() uint32 {
-	c.nextOID++
-	return c.nextOID - 1
-}
+func (c *catalog) newOID() uint32 { return c.oids.Add(1) - 1 }
 
 // putTable stores t (new or replacing the descriptor with the same OID).
 func (c *catalog) putTable(t *tableDesc) {
@@ -176,17 +178,11 @@ func (c *catalog) putTable(t *tableDesc) {
 	c.tables[t.oid] = t
 }
 
-// snapshot returns the current catalog and its version.
-func (e *Engine) snapshot() (*catalog, uint64) {
+// published returns the database's published catalog and its version.
+func (e *Engine) published() (*catalog, uint64) {
 	e.cat.mu.RLock()
 	defer e.cat.mu.RUnlock()
 	return e.cat.cat, e.cat.version
-}
-
-func (e *Engine) catalogVersion() uint64 {
-	e.cat.mu.RLock()
-	defer e.cat.mu.RUnlock()
-	return e.cat.version
 }
 
 // searchPath returns the session's schemas to search, in order, with
@@ -411,7 +407,7 @@ func (r relations) catalog() *catalog {
 	if r.cat != nil {
 		return r.cat
 	}
-	c, _ := r.s.engine.snapshot()
+	c, _ := r.s.catalog()
 	return c
 }
 
@@ -618,5 +614,7 @@ func (b *binder) coerceRegclass(e *scalar, to types.Type, ctx types.CastContext)
 	if err != nil {
 		return nil, err
 	}
-	return castScalar(e, to, f, &types.Env{Relations: relations{s: b.s, cat: b.cat}}, true)
+	env := b.s.newEnv()
+	env.Relations = relations{s: b.s, cat: b.cat}
+	return castScalar(e, to, f, env, true)
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/isolation"
@@ -13,13 +14,21 @@ import (
 )
 
 // ddl is one DDL statement in progress: it edits a clone of the catalog
-// and calls the store; publish makes the result visible to every session.
+// its session sees and calls the store. On success the clone becomes its
+// transaction's catalog (catalog_txn.go); on failure undo reverses its
+// store effects.
 type ddl struct {
-	s       *Session
-	x       *execCtx
-	cat     *catalog
-	undo    []func()
-	notices []*pgerror.Error
+	s   *Session
+	x   *execCtx
+	cat *catalog
+	// viewVersion is the version of the session's catalog cat was cloned
+	// from; base and baseVersion the published catalog under it.
+	viewVersion uint64
+	base        *catalog
+	baseVersion uint64
+	undo        []func()
+	onCommit    []func()
+	notices     []*pgerror.Error
 }
 
 // notice records a NOTICE for the client, as PostgreSQL sends for IF [NOT]
@@ -84,20 +93,36 @@ func (b *binder) ddlPlan(st *Statement) (*stmtPlan, error) {
 	node := st.node
 	tag := ddlTag(node)
 	return &stmtPlan{writes: tag, exec: func(x *execCtx) (*Result, error) {
-		e := x.s.engine
-		e.ddlMu.Lock()
-		defer e.ddlMu.Unlock()
-		cur, _ := e.snapshot()
-		d := &ddl{s: x.s, x: x, cat: cur.clone()}
-		if err := d.run(node, st.full); err != nil {
-			for i := len(d.undo) - 1; i >= 0; i-- {
-				d.undo[i]()
-			}
+		d, err := x.s.runDDL(x, func(d *ddl) error { return d.run(node, st.full) })
+		if err != nil {
 			return nil, err
 		}
-		e.cat.publish(d.cat)
 		return &Result{Tag: tag, Notices: d.notices}, nil
 	}}, nil
+}
+
+// runDDL runs one DDL statement in the session's transaction: f edits a
+// clone of the session's catalog, which becomes the transaction's catalog
+// when f succeeds. A statement that waited for a lock held by DDL that
+// committed meanwhile runs again on the new catalog.
+func (s *Session) runDDL(x *execCtx, f func(d *ddl) error) (*ddl, error) {
+	for {
+		cur, v := s.catalog()
+		d := &ddl{s: s, x: x, cat: cur.clone(), viewVersion: v}
+		d.base, d.baseVersion = s.engine.published()
+		if tc := s.txn.cat; tc != nil {
+			d.base, d.baseVersion = tc.base, tc.baseVersion
+		}
+		err := f(d)
+		if err == nil {
+			s.installCatalog(d)
+			return d, nil
+		}
+		runUndo(d.undo)
+		if err != errCatalogChanged {
+			return nil, err
+		}
+	}
 }
 
 func (d *ddl) binder(full string) *binder {
@@ -105,6 +130,49 @@ func (d *ddl) binder(full string) *binder {
 }
 
 func (d *ddl) store() *isolation.Store { return d.s.engine.store }
+
+// createStoreTable registers t with the store under a name no other table
+// of the history has had; a rollback drops it.
+func (d *ddl) createStoreTable(t *tableDesc) error {
+	name := d.s.engine.cluster.storeName(d.s.engine, t.schema, t.name)
+	id, err := d.s.engine.createStoreTable(t, name)
+	if err != nil {
+		return err
+	}
+	t.id = id
+	d.undo = append(d.undo, func() { _ = d.store().DropTable(id) })
+	return nil
+}
+
+// dropStoreIndex drops an index from the store at once (a dropped unique
+// index must stop rejecting this transaction's rows); a rollback brings it
+// back.
+func (d *ddl) dropStoreIndex(id isolation.IndexID) error {
+	restore, err := d.store().DropIndex(id)
+	if err != nil {
+		return err
+	}
+	d.undo = append(d.undo, restore)
+	return nil
+}
+
+// rewriteRows rewrites every stored version of t's rows; a rollback gives
+// them their old values back.
+func (d *ddl) rewriteRows(t *tableDesc, f func(row []any) []any) error {
+	restore, err := d.store().RewriteRows(t.id, f)
+	if err != nil {
+		return err
+	}
+	d.undo = append(d.undo, restore)
+	return nil
+}
+
+// dropStoreTable drops t's rows from the store when the transaction
+// commits; until then the rows stay for a rollback.
+func (d *ddl) dropStoreTable(t *tableDesc) {
+	id, store := t.id, d.store()
+	d.onCommit = append(d.onCommit, func() { _ = store.DropTable(id) })
+}
 
 func (d *ddl) run(n *pg_query.Node, full string) error {
 	switch v := n.Node.(type) {
@@ -291,12 +359,9 @@ func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 		}
 	}
 	t.hidden = t.pk == nil
-	id, err := d.s.engine.createStoreTable(t)
-	if err != nil {
+	if err := d.createStoreTable(t); err != nil {
 		return err
 	}
-	t.id = id
-	d.undo = append(d.undo, func() { _ = d.store().DropTable(id) })
 	d.cat.schemas[schema].tables[t.name] = t
 	d.cat.tables[t.oid] = t
 	for _, tc := range cons {
@@ -308,6 +373,66 @@ func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 		}
 	}
 	d.cat.putTable(t)
+	return nil
+}
+
+// constraintAttrs applies a column definition's DEFERRABLE, NOT
+// DEFERRABLE, INITIALLY DEFERRED and INITIALLY IMMEDIATE to the constraint
+// before them, as PostgreSQL's transformConstraintAttrs does.
+type constraintAttrs struct {
+	last                         pg_query.ConstrType
+	sawDeferrability, sawInitial bool
+}
+
+// apply handles c, a column constraint; cons holds the column's
+// constraints so far, whose last one an attribute changes.
+func (a *constraintAttrs) apply(c *pg_query.Constraint, cons []tableConstraint) error {
+	misplaced := func(what string) error {
+		return pgerror.Newf(pgerror.SyntaxError, "misplaced %s clause", what)
+	}
+	var what string
+	switch c.Contype {
+	case pg_query.ConstrType_CONSTR_ATTR_DEFERRABLE:
+		what = "DEFERRABLE"
+	case pg_query.ConstrType_CONSTR_ATTR_NOT_DEFERRABLE:
+		what = "NOT DEFERRABLE"
+	case pg_query.ConstrType_CONSTR_ATTR_DEFERRED:
+		what = "INITIALLY DEFERRED"
+	case pg_query.ConstrType_CONSTR_ATTR_IMMEDIATE:
+		what = "INITIALLY IMMEDIATE"
+	default:
+		*a = constraintAttrs{last: c.Contype}
+		return nil
+	}
+	switch a.last {
+	case pg_query.ConstrType_CONSTR_PRIMARY, pg_query.ConstrType_CONSTR_UNIQUE, pg_query.ConstrType_CONSTR_FOREIGN:
+	default:
+		return misplaced(what)
+	}
+	target := cons[len(cons)-1].c
+	switch c.Contype {
+	case pg_query.ConstrType_CONSTR_ATTR_DEFERRABLE, pg_query.ConstrType_CONSTR_ATTR_NOT_DEFERRABLE:
+		if a.sawDeferrability {
+			return pgerror.New(pgerror.SyntaxError, "multiple DEFERRABLE/NOT DEFERRABLE clauses not allowed")
+		}
+		a.sawDeferrability = true
+		target.Deferrable = c.Contype == pg_query.ConstrType_CONSTR_ATTR_DEFERRABLE
+		if !target.Deferrable && target.Initdeferred {
+			return pgerror.New(pgerror.SyntaxError, "constraint declared INITIALLY DEFERRED must be DEFERRABLE")
+		}
+	default:
+		if a.sawInitial {
+			return pgerror.New(pgerror.SyntaxError, "multiple INITIALLY IMMEDIATE/DEFERRED clauses not allowed")
+		}
+		a.sawInitial = true
+		target.Initdeferred = c.Contype == pg_query.ConstrType_CONSTR_ATTR_DEFERRED
+		if target.Initdeferred {
+			if a.sawDeferrability && !target.Deferrable {
+				return pgerror.New(pgerror.SyntaxError, "constraint declared INITIALLY DEFERRED must be DEFERRABLE")
+			}
+			target.Deferrable = true
+		}
+	}
 	return nil
 }
 
@@ -341,8 +466,12 @@ func (d *ddl) addColumnDef(b *binder, t *tableDesc, cd *pg_query.ColumnDef) ([]t
 	}
 	var cons []tableConstraint
 	var identityOpts []*pg_query.Node
+	var attrs constraintAttrs
 	for _, cn := range cd.Constraints {
 		c := cn.GetConstraint()
+		if err := attrs.apply(c, cons); err != nil {
+			return nil, err
+		}
 		switch c.Contype {
 		case pg_query.ConstrType_CONSTR_NOTNULL:
 			col.notNull = true
@@ -366,10 +495,11 @@ func (d *ddl) addColumnDef(b *binder, t *tableDesc, cd *pg_query.ColumnDef) ([]t
 		case pg_query.ConstrType_CONSTR_GENERATED:
 			return nil, pgerror.Unsupported("generated columns")
 		case pg_query.ConstrType_CONSTR_PRIMARY, pg_query.ConstrType_CONSTR_UNIQUE, pg_query.ConstrType_CONSTR_CHECK, pg_query.ConstrType_CONSTR_FOREIGN:
-			cons = append(cons, tableConstraint{c: c, column: col.name})
-		case pg_query.ConstrType_CONSTR_ATTR_DEFERRABLE, pg_query.ConstrType_CONSTR_ATTR_NOT_DEFERRABLE, pg_query.ConstrType_CONSTR_ATTR_IMMEDIATE:
-		case pg_query.ConstrType_CONSTR_ATTR_DEFERRED:
-			return nil, pgerror.Unsupported("INITIALLY DEFERRED constraints")
+			// A copy: the attributes that follow are applied to it, and the
+			// parsed statement is shared.
+			cons = append(cons, tableConstraint{c: proto.Clone(c).(*pg_query.Constraint), column: col.name})
+		case pg_query.ConstrType_CONSTR_ATTR_DEFERRABLE, pg_query.ConstrType_CONSTR_ATTR_NOT_DEFERRABLE,
+			pg_query.ConstrType_CONSTR_ATTR_IMMEDIATE, pg_query.ConstrType_CONSTR_ATTR_DEFERRED:
 		default:
 			return nil, pgerror.Unsupported("column constraint " + c.Contype.String())
 		}

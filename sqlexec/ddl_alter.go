@@ -8,6 +8,7 @@ import (
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/isolation"
 	"github.com/fickle-db/fickle/sqlexec/types"
 )
 
@@ -25,6 +26,9 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 			return nil
 		}
 		return pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(at.Relation))
+	}
+	if err := d.lockTable(t, isolation.TableLockAccessExclusive); err != nil {
+		return err
 	}
 	b := d.binder(full)
 	for _, cn := range at.Cmds {
@@ -103,7 +107,7 @@ func (d *ddl) addColumn(b *binder, t *tableDesc, cmd *pg_query.AlterTableCmd) er
 	}
 	var firstErr error
 	if hasRows {
-		err = d.store().RewriteRows(t.id, func(row []any) []any {
+		err = d.rewriteRows(t, func(row []any) []any {
 			nr := make([]any, len(row)+1)
 			copy(nr, row)
 			if def != nil {
@@ -116,7 +120,7 @@ func (d *ddl) addColumn(b *binder, t *tableDesc, cmd *pg_query.AlterTableCmd) er
 			return nr
 		})
 	} else {
-		err = d.store().RewriteRows(t.id, func(row []any) []any { return append(append([]any(nil), row...), nil) })
+		err = d.rewriteRows(t, func(row []any) []any { return append(append([]any(nil), row...), nil) })
 	}
 	if err != nil {
 		return err
@@ -175,7 +179,9 @@ func (d *ddl) dropColumn(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 	old := t.indexes
 	t.indexes = nil
 	for _, ix := range old {
-		_ = d.store().DropIndex(ix.id)
+		if err := d.dropStoreIndex(ix.id); err != nil {
+			return err
+		}
 		delete(d.cat.schemas[t.schema].indexes, ix.name)
 	}
 	if t.pk != nil {
@@ -213,7 +219,7 @@ func (d *ddl) dropColumn(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 		}
 	}
 	t.checks = checks
-	if err := d.store().RewriteRows(t.id, func(row []any) []any {
+	if err := d.rewriteRows(t, func(row []any) []any {
 		nr := make([]any, 0, len(row)-1)
 		nr = append(nr, row[:i]...)
 		return append(nr, row[i+1:]...)
@@ -276,7 +282,9 @@ func (d *ddl) dropConstraint(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 			return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop constraint %s on table %s because other objects depend on it", name, t.name)
 		}
 		ix := t.pkIndex
-		_ = d.store().DropIndex(ix.id)
+		if err := d.dropStoreIndex(ix.id); err != nil {
+			return err
+		}
 		t.indexes = removeIndex(t.indexes, ix)
 		delete(d.cat.schemas[t.schema].indexes, ix.name)
 		d.cat.dropComments(ix.oid)
@@ -285,7 +293,9 @@ func (d *ddl) dropConstraint(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 	}
 	for _, ix := range t.indexes {
 		if ix.name == name && ix.constraint {
-			_ = d.store().DropIndex(ix.id)
+			if err := d.dropStoreIndex(ix.id); err != nil {
+				return err
+			}
 			t.indexes = removeIndex(t.indexes, ix)
 			delete(d.cat.schemas[t.schema].indexes, ix.name)
 			d.cat.dropComments(ix.oid)
@@ -351,6 +361,9 @@ func (d *ddl) rename(rs *pg_query.RenameStmt) error {
 			return nil
 		}
 		return pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(rs.Relation))
+	}
+	if err := d.lockTable(t, isolation.TableLockAccessExclusive); err != nil {
+		return err
 	}
 	nt := t.clone()
 	if rs.RenameType == pg_query.ObjectType_OBJECT_TABLE {
@@ -455,7 +468,7 @@ func (d *ddl) alterColumnType(b *binder, t *tableDesc, cmd *pg_query.AlterTableC
 		}
 	}
 	t.cols[i] = &nc
-	if err := d.store().RewriteRows(t.id, func(row []any) []any {
+	if err := d.rewriteRows(t, func(row []any) []any {
 		nr := append([]any(nil), row...)
 		if nr[i] != nil {
 			v, err := conv(nr[i])
@@ -479,7 +492,9 @@ func (d *ddl) alterColumnType(b *binder, t *tableDesc, cmd *pg_query.AlterTableC
 			t.indexes = append(t.indexes, ix)
 			continue
 		}
-		_ = d.store().DropIndex(ix.id)
+		if err := d.dropStoreIndex(ix.id); err != nil {
+			return err
+		}
 		delete(d.cat.schemas[t.schema].indexes, ix.name)
 		nix, err := d.addIndex(t, ix.name, ix.cols, ix.unique, ix.constraint)
 		if err != nil {

@@ -19,8 +19,8 @@ import (
 // existing rows are checked.
 func (d *ddl) addConstraint(b *binder, t *tableDesc, tc tableConstraint, alter bool) error {
 	c := tc.c
-	if c.Initdeferred {
-		return pgerror.Unsupported("INITIALLY DEFERRED constraints")
+	if c.Deferrable && c.Contype != pg_query.ConstrType_CONSTR_FOREIGN {
+		return pgerror.Unsupported("DEFERRABLE primary key and unique constraints")
 	}
 	switch c.Contype {
 	case pg_query.ConstrType_CONSTR_UNIQUE:
@@ -151,7 +151,7 @@ func (d *ddl) addIndex(t *tableDesc, name string, cols []int, unique, constraint
 		return nil, err
 	}
 	ix.id = id
-	d.undo = append(d.undo, func() { _ = d.store().DropIndex(id) })
+	d.undo = append(d.undo, func() { _, _ = d.store().DropIndex(id) })
 	t.indexes = append(t.indexes, ix)
 	d.cat.schemas[t.schema].indexes[name] = ix
 	return ix, nil
@@ -196,6 +196,8 @@ func (d *ddl) addForeignKey(b *binder, t *tableDesc, tc tableConstraint, alter b
 		parent = t
 	} else if parent = d.s.lookupTable(d.cat, c.Pktable.Schemaname, c.Pktable.Relname); parent == nil {
 		return pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(c.Pktable))
+	} else if err := d.lockTable(parent, isolation.TableLockShareRowExclusive); err != nil {
+		return err
 	}
 	var refCols []int
 	if len(c.PkAttrs) == 0 {
@@ -264,13 +266,20 @@ func (d *ddl) addForeignKey(b *binder, t *tableDesc, tc tableConstraint, alter b
 	if name == "" {
 		name = uniqueConName(t, t.name+"_"+strings.Join(fkNames, "_")+"_fkey")
 	}
-	fk := &fkDesc{name: name, cols: cols, refTable: parent.oid, refCols: refCols, onDelete: del, onUpdate: upd}
+	fk := &fkDesc{name: name, cols: cols, refTable: parent.oid, refCols: refCols, onDelete: del, onUpdate: upd,
+		deferrable: c.Deferrable, initiallyDeferred: c.Initdeferred}
 	if alter && !c.SkipValidation {
 		fc, err := b.fkCheckFor(t, fk)
 		if err != nil {
 			return err
 		}
-		if err := d.scanRows(t, func(row []any) error { return fc.check(d.x, t, row) }); err != nil {
+		if err := d.scanRows(t, func(row []any) error {
+			vals, err := fc.parentValues(row)
+			if err != nil || vals == nil {
+				return err
+			}
+			return fc.checkNow(d.x, t, vals)
+		}); err != nil {
 			return err
 		}
 	}

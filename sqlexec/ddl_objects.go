@@ -39,6 +39,9 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 				}
 				return pgerror.Newf(pgerror.UndefinedTable, "table \"%s\" does not exist", name)
 			}
+			if err := d.lockTable(t, isolation.TableLockAccessExclusive); err != nil {
+				return err
+			}
 			ts = append(ts, t)
 		}
 		dropping := map[uint32]bool{}
@@ -54,6 +57,9 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 					return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop table %s because other objects depend on it", t.name).
 						WithDetail("constraint %s on table %s depends on table %s", r.fk.name, r.child.name, t.name).
 						WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+				}
+				if err := d.lockTable(r.child, isolation.TableLockAccessExclusive); err != nil {
+					return err
 				}
 				child := d.cat.tables[r.child.oid].clone()
 				var kept []*fkDesc
@@ -86,7 +92,10 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 				return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop index %s because constraint %s on table %s requires it", ix.name, ix.name, t.name).
 					WithHint("You can drop constraint %s on table %s instead.", ix.name, t.name)
 			}
-			if err := d.store().DropIndex(ix.id); err != nil {
+			if err := d.lockTable(t, isolation.TableLockAccessExclusive); err != nil {
+				return err
+			}
+			if err := d.dropStoreIndex(ix.id); err != nil {
 				return err
 			}
 			t.indexes = removeIndex(t.indexes, ix)
@@ -133,6 +142,11 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 				names = append(names, n)
 			}
 			sort.Strings(names)
+			for _, n := range names {
+				if err := d.lockTable(sc.tables[n], isolation.TableLockAccessExclusive); err != nil {
+					return err
+				}
+			}
 			for _, n := range names {
 				t := sc.tables[n]
 				for _, r := range d.cat.referencing(t.oid) {
@@ -277,7 +291,7 @@ func removeIndex(ixs []*indexDesc, ix *indexDesc) []*indexDesc {
 
 // dropTable removes a table, its indexes and its owned sequences.
 func (d *ddl) dropTable(t *tableDesc) {
-	_ = d.store().DropTable(t.id)
+	d.dropStoreTable(t)
 	sc := d.cat.schemas[t.schema]
 	delete(sc.tables, t.name)
 	delete(d.cat.tables, t.oid)
@@ -309,6 +323,12 @@ func (d *ddl) createIndex(is *pg_query.IndexStmt) error {
 	t := d.s.lookupTable(d.cat, is.Relation.Schemaname, is.Relation.Relname)
 	if t == nil {
 		return pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(is.Relation))
+	}
+	// SHARE ROW EXCLUSIVE rather than PostgreSQL's SHARE: two transactions
+	// adding indexes to one table would otherwise both change its
+	// descriptor, which the commit cannot merge.
+	if err := d.lockTable(t, isolation.TableLockShareRowExclusive); err != nil {
+		return err
 	}
 	var cols []int
 	for _, p := range is.IndexParams {
@@ -462,7 +482,7 @@ func (b *binder) truncatePlan(ts *pg_query.TruncateStmt) (*stmtPlan, error) {
 				}
 			}
 			if restart {
-				c, _ := x.s.engine.snapshot()
+				c, _ := x.s.catalog()
 				for _, q := range c.schemas[t.schema].seqs {
 					if q.ownedByTable(t.oid) {
 						q.reset()
@@ -475,8 +495,8 @@ func (b *binder) truncatePlan(ts *pg_query.TruncateStmt) (*stmtPlan, error) {
 }
 
 // createTableAsPlan compiles CREATE TABLE ... AS SELECT (and SELECT INTO's
-// sibling): the table is created with the query's column names and types
-// (DDL, not undone by a rollback), then filled through the transaction.
+// sibling): the table is created with the query's column names and types,
+// then filled through the transaction.
 func (b *binder) createTableAsPlan(cs *pg_query.CreateTableAsStmt, full string) (*stmtPlan, error) {
 	if cs.Objtype != pg_query.ObjectType_OBJECT_TABLE {
 		return nil, pgerror.Unsupported("CREATE MATERIALIZED VIEW")
@@ -494,48 +514,48 @@ func (b *binder) createTableAsPlan(cs *pg_query.CreateTableAsStmt, full string) 
 		return nil, pgerror.New(pgerror.SyntaxError, "too many column names were specified")
 	}
 	return &stmtPlan{writes: "CREATE TABLE AS", exec: func(x *execCtx) (*Result, error) {
-		e := x.s.engine
-		e.ddlMu.Lock()
-		cur, _ := e.snapshot()
-		d := &ddl{s: x.s, x: x, cat: cur.clone()}
-		schema, err := d.s.creationSchema(d.cat, into.Rel.Schemaname)
+		var t *tableDesc
+		d, err := x.s.runDDL(x, func(d *ddl) error {
+			t = nil
+			schema, err := d.s.creationSchema(d.cat, into.Rel.Schemaname)
+			if err != nil {
+				return err
+			}
+			if d.relationExists(schema, into.Rel.Relname) {
+				if cs.IfNotExists {
+					d.notice(pgerror.DuplicateTable, "relation \"%s\" already exists, skipping", into.Rel.Relname)
+					return nil
+				}
+				return pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" already exists", into.Rel.Relname)
+			}
+			nt := &tableDesc{oid: d.cat.newOID(), schema: schema, name: into.Rel.Relname, hidden: true}
+			for i, c := range q.cols {
+				name := c.Name
+				if i < len(names) {
+					name = names[i]
+				}
+				typ := c.typ
+				if typ.Oid == types.OidUnknown {
+					typ = types.Text
+				}
+				if nt.colIndex(name) >= 0 {
+					return pgerror.Newf(pgerror.DuplicateColumn, "column \"%s\" specified more than once", name)
+				}
+				nt.cols = append(nt.cols, &columnDesc{name: name, typ: typ, attnum: int16(i + 1)})
+			}
+			if err := d.createStoreTable(nt); err != nil {
+				return err
+			}
+			d.cat.putTable(nt)
+			t = nt
+			return nil
+		})
 		if err != nil {
-			e.ddlMu.Unlock()
 			return nil, err
 		}
-		if d.relationExists(schema, into.Rel.Relname) {
-			e.ddlMu.Unlock()
-			if cs.IfNotExists {
-				d.notice(pgerror.DuplicateTable, "relation \"%s\" already exists, skipping", into.Rel.Relname)
-				return &Result{Tag: "CREATE TABLE AS", Notices: d.notices}, nil
-			}
-			return nil, pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" already exists", into.Rel.Relname)
+		if t == nil {
+			return &Result{Tag: "CREATE TABLE AS", Notices: d.notices}, nil
 		}
-		t := &tableDesc{oid: d.cat.newOID(), schema: schema, name: into.Rel.Relname, hidden: true}
-		for i, c := range q.cols {
-			name := c.Name
-			if i < len(names) {
-				name = names[i]
-			}
-			typ := c.typ
-			if typ.Oid == types.OidUnknown {
-				typ = types.Text
-			}
-			if t.colIndex(name) >= 0 {
-				e.ddlMu.Unlock()
-				return nil, pgerror.Newf(pgerror.DuplicateColumn, "column \"%s\" specified more than once", name)
-			}
-			t.cols = append(t.cols, &columnDesc{name: name, typ: typ, attnum: int16(i + 1)})
-		}
-		id, err := e.createStoreTable(t)
-		if err != nil {
-			e.ddlMu.Unlock()
-			return nil, err
-		}
-		t.id = id
-		d.cat.putTable(t)
-		e.cat.publish(d.cat)
-		e.ddlMu.Unlock()
 		if into.SkipData {
 			return &Result{Tag: "CREATE TABLE AS"}, nil
 		}

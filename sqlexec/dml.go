@@ -20,6 +20,7 @@ func (b *binder) targetTable(rv *pg_query.RangeVar) (*tableDesc, error) {
 	if t == nil {
 		return nil, b.errAt(pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(rv)), rv.Location)
 	}
+	b.useTable(t, isolation.TableLockRowExclusive)
 	return t, nil
 }
 
@@ -28,7 +29,7 @@ func (b *binder) returning(sc *scope, list []*pg_query.Node) ([]*scalar, []outCo
 	if len(list) == 0 {
 		return nil, nil, nil
 	}
-	outs, cols, _, err := b.targetList(sc, list)
+	outs, cols, _, err := b.targetList(sc, list, unknownOutputs{})
 	return outs, cols, err
 }
 
@@ -245,6 +246,11 @@ func (b *binder) insertSourceFor(t *tableDesc, target []int, sel *pg_query.Node)
 			return nil
 		}, nil
 	}
+	want := make([]types.Type, len(target))
+	for i, c := range target {
+		want[i] = t.cols[c].typ
+	}
+	b.unknownOutputs = unknownOutputs{want: want}
 	p, err := b.selectNode(nil, sel, nil)
 	if err != nil {
 		return nil, err

@@ -40,7 +40,8 @@
 // SHARE (isolation.Txn.LockRow), which reads its latest committed version;
 // ON DELETE CASCADE / SET NULL / SET DEFAULT / RESTRICT / NO ACTION and
 // ON UPDATE of the referenced key are applied by sqlexec through the same
-// transaction. NO ACTION is checked at once, like RESTRICT.
+// transaction. NO ACTION is checked at once, like RESTRICT, unless the
+// constraint is deferred: then at COMMIT (deferred.go).
 //
 // # Locking
 //
@@ -56,15 +57,35 @@
 // conditions, before OFFSET and LIMIT count them (lockrows.go), as
 // PostgreSQL's LockRows node does.
 //
-// # DDL is not transactional
+// # Databases
 //
-// CREATE, DROP, ALTER and the catalog effects of TRUNCATE ... RESTART
-// IDENTITY take effect at once, for every session, and are not undone when
-// the transaction that ran them rolls back. TRUNCATE's deletions go through
-// the transaction like DELETE. Sequences are not transactional either, as in
-// PostgreSQL. A table created without a primary key is keyed by a hidden row
-// id in the store; a primary key added later is enforced and used for
-// lookups through a unique index.
+// An Engine is one database; the engines of a server form a cluster that
+// shares one store, so one history, one seed and one checkpoint
+// (cluster.go). Config.Database names the main database (where fickle
+// serve --load runs); postgres, template0 and template1 exist too, and
+// CREATE DATABASE, DROP DATABASE [WITH (FORCE)] and ALTER DATABASE ...
+// RENAME manage the rest (ddl_database.go). Engine.Connect picks a
+// session's database (3D000 when it does not exist). The history names a
+// table of a database other than the main one database.schema.table, and
+// never gives a new table the name an earlier one had.
+//
+// # DDL is transactional
+//
+// CREATE, DROP, ALTER and COMMENT run in the session's transaction, on a
+// copy of the catalog that other sessions do not see until COMMIT;
+// ROLLBACK and ROLLBACK TO SAVEPOINT undo them, in the catalog and in the
+// store (catalog_txn.go). Table locks taken through the transaction
+// (ACCESS EXCLUSIVE for ALTER, DROP and RENAME) make other statements on
+// the table wait, and a statement re-plans when DDL committed while it
+// waited for its locks (exec.go). The catalog effects of TRUNCATE ...
+// RESTART IDENTITY are not undone, and sequences are not transactional, as
+// in PostgreSQL. A table created without a primary key is keyed by a
+// hidden row id in the store; a primary key added later is enforced and
+// used for lookups through a unique index.
+//
+// Settings follow PostgreSQL's rules at a transaction's end: SET is undone
+// by ROLLBACK and ROLLBACK TO SAVEPOINT, SET LOCAL ends with the
+// transaction (settings_txn.go).
 //
 // # Unsupported SQL
 //

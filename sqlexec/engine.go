@@ -2,28 +2,38 @@ package sqlexec
 
 import (
 	"sync"
+	"sync/atomic"
 
 	"github.com/fickle-db/fickle/isolation"
 )
 
-// Engine is one database: its catalog, its sequences and the store that
-// holds its rows. It is safe for concurrent use by many sessions.
+// Engine is one database: its catalog and its sequences, over the store
+// its cluster shares. It is safe for concurrent use by many sessions.
 type Engine struct {
-	store  *isolation.Store
-	cfg    Config
-	parsed parseCache
-	cat    catalogHolder
+	cluster *cluster
+	store   *isolation.Store
+	cfg     Config
+	parsed  parseCache
+	cat     catalogHolder
 
-	// ddlMu serialises DDL statements: each builds the next catalog from the
-	// current one and the store's tables, then publishes it.
-	ddlMu sync.Mutex
-}
+	// oid is pg_database.oid; name its datname (ALTER DATABASE ... RENAME
+	// changes it).
+	oid  uint32
+	name atomic.Pointer[string]
+	// main marks the server's main database (Config.Database), where
+	// --load runs; allowConn is pg_database.datallowconn (false for
+	// template0); dropped is set once DROP DATABASE removed it.
+	main      bool
+	allowConn bool
+	dropped   atomic.Bool
 
-func newEngine(cfg Config) (*Engine, error) {
-	if cfg.Store == nil {
-		return nil, errNoStore
+	sessions struct {
+		sync.Mutex
+		open map[*Session]struct{}
 	}
-	e := &Engine{store: cfg.Store, cfg: cfg}
-	e.cat.publish(newCatalog())
-	return e, nil
 }
+
+func newEngine(cfg Config) (*Engine, error) { return newCluster(cfg) }
+
+// Name returns the database's name.
+func (e *Engine) Name() string { return *e.name.Load() }

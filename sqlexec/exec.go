@@ -38,6 +38,11 @@ type stmtPlan struct {
 	// for the history.
 	table     string
 	predicate string
+	// locks are the table locks the statement takes before it runs.
+	locks []planLock
+	// noCache keeps the plan out of the session's plan cache: it depends
+	// on more than the catalog (FETCH on its cursor's columns).
+	noCache bool
 }
 
 // planCacheLimit bounds a session's cache of plans for statements prepared
@@ -55,12 +60,12 @@ type cachedPlan struct {
 func (s *Session) prepare(st *Statement, paramOIDs []uint32) (*Prepared, error) {
 	if len(paramOIDs) == 0 {
 		sp, _ := s.settings.get("search_path")
-		if c, ok := s.plans[st]; ok && c.p.schema == s.engine.catalogVersion() && c.searchPath == sp {
+		if c, ok := s.plans[st]; ok && c.p.schema == s.catalogVersion() && c.searchPath == sp {
 			return c.p, nil
 		}
 		p, err := s.prepareUncached(st, nil)
-		if err != nil {
-			return nil, err
+		if err != nil || p.plan.noCache {
+			return p, err
 		}
 		if s.plans == nil || len(s.plans) >= planCacheLimit {
 			s.plans = make(map[*Statement]cachedPlan)
@@ -72,7 +77,7 @@ func (s *Session) prepare(st *Statement, paramOIDs []uint32) (*Prepared, error) 
 }
 
 func (s *Session) prepareUncached(st *Statement, paramOIDs []uint32) (*Prepared, error) {
-	cat, version := s.engine.snapshot()
+	cat, version := s.catalog()
 	b := &binder{s: s, cat: cat, full: st.full}
 	for _, o := range paramOIDs {
 		if o == 0 {
@@ -89,6 +94,7 @@ func (s *Session) prepareUncached(st *Statement, paramOIDs []uint32) (*Prepared,
 	if err != nil {
 		return nil, err
 	}
+	p.locks = b.locks
 	out := &Prepared{Statement: st, plan: p, schema: version}
 	for _, t := range b.params {
 		if t.Oid == 0 {
@@ -134,10 +140,25 @@ func (b *binder) statement(st *Statement) (*stmtPlan, error) {
 		return b.setPlan(v.VariableSetStmt)
 	case *pg_query.Node_VariableShowStmt:
 		return b.showPlan(v.VariableShowStmt)
+	case *pg_query.Node_CreatedbStmt, *pg_query.Node_DropdbStmt:
+		return b.databasePlan(st.node)
+	case *pg_query.Node_RenameStmt:
+		if v.RenameStmt.RenameType == pg_query.ObjectType_OBJECT_DATABASE {
+			return b.databasePlan(st.node)
+		}
+		return b.ddlPlan(st)
 	case *pg_query.Node_CreateStmt, *pg_query.Node_DropStmt, *pg_query.Node_AlterTableStmt, *pg_query.Node_IndexStmt,
-		*pg_query.Node_CreateSeqStmt, *pg_query.Node_AlterSeqStmt, *pg_query.Node_CreateSchemaStmt, *pg_query.Node_RenameStmt,
+		*pg_query.Node_CreateSeqStmt, *pg_query.Node_AlterSeqStmt, *pg_query.Node_CreateSchemaStmt,
 		*pg_query.Node_AlterOwnerStmt, *pg_query.Node_CommentStmt:
 		return b.ddlPlan(st)
+	case *pg_query.Node_DeclareCursorStmt:
+		return b.declarePlan(v.DeclareCursorStmt, st.sql)
+	case *pg_query.Node_FetchStmt:
+		return b.fetchPlan(v.FetchStmt)
+	case *pg_query.Node_ClosePortalStmt:
+		return b.closePlan(v.ClosePortalStmt), nil
+	case *pg_query.Node_ConstraintsSetStmt:
+		return b.setConstraintsPlan(v.ConstraintsSetStmt)
 	case *pg_query.Node_TruncateStmt:
 		return b.truncatePlan(v.TruncateStmt)
 	case *pg_query.Node_CreateTableAsStmt:
@@ -161,8 +182,17 @@ func (b *binder) statement(st *Statement) (*stmtPlan, error) {
 		return nil, pgerror.Unsupported("EXPLAIN")
 	case *pg_query.Node_ViewStmt:
 		return nil, pgerror.Unsupported("CREATE VIEW")
-	case *pg_query.Node_PrepareStmt, *pg_query.Node_ExecuteStmt, *pg_query.Node_DeallocateStmt:
-		return nil, pgerror.Unsupported("SQL-level PREPARE, EXECUTE and DEALLOCATE (use the extended protocol)")
+	case *pg_query.Node_DeallocateStmt:
+		ds := v.DeallocateStmt
+		tag := "DEALLOCATE"
+		if ds.Isall {
+			tag = "DEALLOCATE ALL"
+		}
+		return &stmtPlan{noTxn: true, exec: func(*execCtx) (*Result, error) {
+			return &Result{Tag: tag, Deallocate: &Deallocation{Name: ds.Name, All: ds.Isall}}, nil
+		}}, nil
+	case *pg_query.Node_PrepareStmt, *pg_query.Node_ExecuteStmt:
+		return nil, pgerror.Unsupported("SQL-level PREPARE and EXECUTE (use the extended protocol)")
 	}
 	return nil, pgerror.Unsupported("statement " + nodeKind(st.node))
 }
@@ -231,13 +261,8 @@ func (s *Session) execute(ctx context.Context, p *Prepared, params []any) (*Resu
 	if p == nil || p.plan == nil {
 		return nil, pgerror.New(pgerror.InvalidSqlStatementName, "prepared statement is not valid")
 	}
-	if s.engine.catalogVersion() != p.schema {
-		np, err := s.prepareUncached(p.Statement, p.ParamOIDs)
-		if err != nil {
-			return nil, err
-		}
-		p.plan, p.schema = np.plan, np.schema
-		p.Columns = np.Columns
+	if err := s.replan(p); err != nil {
+		return nil, err
 	}
 	if len(params) < len(p.ParamOIDs) {
 		return nil, pgerror.Newf(pgerror.ProtocolViolation, "bind message supplies %d parameters, but prepared statement requires %d", len(params), len(p.ParamOIDs))
@@ -270,6 +295,13 @@ func (s *Session) execute(ctx context.Context, p *Prepared, params []any) (*Resu
 	if err != nil {
 		return nil, err
 	}
+	if err := s.lockTables(ctx, kv, p); err != nil {
+		if implicit {
+			_ = s.rollback()
+		}
+		return nil, err
+	}
+	pl = p.plan
 	x.txn = kv
 	x.env = s.newEnv()
 	kv.Statement(history.Statement{SQL: p.Statement.sql, Table: pl.table, Predicate: pl.predicate})
@@ -280,8 +312,66 @@ func (s *Session) execute(ctx context.Context, p *Prepared, params []any) (*Resu
 		} else if cerr := s.commit(); cerr != nil {
 			return nil, cerr
 		}
+	} else if err != nil && s.txn.cat != nil && kv.Ended() {
+		// The store aborted the transaction (40001, 40P01) and released its
+		// locks: its DDL must go at once, not at the client's ROLLBACK.
+		s.txn.abortCatalog()
 	}
 	return finishResult(res, pl, err)
+}
+
+// planLock is a table lock a statement takes before it runs.
+type planLock struct {
+	table isolation.TableID
+	mode  isolation.TableLock
+}
+
+// useTable notes that the statement reads (or, with a stronger mode,
+// writes) table t.
+func (b *binder) useTable(t *tableDesc, mode isolation.TableLock) {
+	for i, l := range b.locks {
+		if l.table == t.id {
+			b.locks[i].mode = max(l.mode, mode)
+			return
+		}
+	}
+	b.locks = append(b.locks, planLock{table: t.id, mode: mode})
+}
+
+// replan re-makes p's plan when the session's catalog is no longer the one
+// it was made against.
+func (s *Session) replan(p *Prepared) error {
+	if s.catalogVersion() == p.schema {
+		return nil
+	}
+	np, err := s.prepareUncached(p.Statement, p.ParamOIDs)
+	if err != nil {
+		return err
+	}
+	p.plan, p.schema = np.plan, np.schema
+	p.Columns = np.Columns
+	return nil
+}
+
+// lockTables takes the table locks of p's plan, as PostgreSQL takes them
+// when it opens the statement's relations, and re-plans when DDL that held
+// one of them committed meanwhile: the statement never runs a plan made
+// for a table definition that is no longer the table's.
+func (s *Session) lockTables(ctx context.Context, kv *isolation.Txn, p *Prepared) error {
+	for {
+		var lockErr error
+		for _, l := range p.plan.locks {
+			if lockErr = kv.LockTable(ctx, l.table, l.mode, isolation.WaitBlock); lockErr != nil {
+				break
+			}
+		}
+		if s.catalogVersion() == p.schema {
+			return lockErr
+		}
+		if err := s.replan(p); err != nil {
+			return err
+		}
+	}
 }
 
 func finishResult(res *Result, pl *stmtPlan, err error) (*Result, error) {

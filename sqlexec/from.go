@@ -301,6 +301,14 @@ type pendingCond struct {
 	on      *fromItem // set for a LEFT JOIN's ON condition
 }
 
+// argScope is the scope of a set-returning function's arguments in FROM:
+// no column of its own level (they may not refer to earlier FROM items),
+// the enclosing queries' one level up, so that they read the outer row
+// when the function runs and make the query correlated.
+func argScope(sc *scope) *scope {
+	return &scope{parent: sc.parent, ctes: sc.ctes}
+}
+
 // fromLeaf compiles one FROM item that is not a join.
 func (b *binder) fromLeaf(sc *scope, n *pg_query.Node) (*fromItem, []scopeCol, error) {
 	switch v := n.Node.(type) {
@@ -324,6 +332,7 @@ func (b *binder) fromLeaf(sc *scope, n *pg_query.Node) (*fromItem, []scopeCol, e
 		if t == nil {
 			return nil, nil, b.errAt(pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(rv)), rv.Location)
 		}
+		b.useTable(t, isolation.TableLockAccessShare)
 		it := &fromItem{name: alias, table: t}
 		cols := make([]scopeCol, len(t.cols))
 		for i, c := range t.cols {
@@ -427,7 +436,7 @@ func (b *binder) functionItem(sc *scope, rf *pg_query.RangeFunction) (*fromItem,
 	if name != "generate_series" || len(fc.Args) < 2 || len(fc.Args) > 3 {
 		return nil, nil, b.errAt(pgerror.Unsupported("set-returning function "+name+" in FROM"), fc.Location)
 	}
-	outer := sc.parent
+	outer := argScope(sc)
 	args := make([]*scalar, len(fc.Args))
 	typ := types.Int4
 	for i, a := range fc.Args {

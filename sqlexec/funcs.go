@@ -145,12 +145,7 @@ func (s *Session) user() string {
 	return s.info.User
 }
 
-func (s *Session) database() string {
-	if s.info.Database == "" {
-		return s.user()
-	}
-	return s.info.Database
-}
+func (s *Session) database() string { return s.engine.Name() }
 
 // sessionFunc compiles the functions that need the session, the catalog or
 // the sequences: ok is false for every other name.
@@ -170,7 +165,7 @@ func (b *binder) sessionFunc(sc *scope, name string, argNodes []*pg_query.Node, 
 		"txid_current":       {types.Int8, func(x *execCtx) (any, error) { return int64(x.txn.ID()), nil }},
 		"pg_current_xact_id": {types.Int8, func(x *execCtx) (any, error) { return int64(x.txn.ID()), nil }},
 		"current_schema": {types.Name, func(x *execCtx) (any, error) {
-			c, _ := x.s.engine.snapshot()
+			c, _ := x.s.catalog()
 			for _, p := range x.s.searchPath() {
 				if _, ok := c.schemas[p]; ok && p != "pg_catalog" {
 					return p, nil
@@ -209,7 +204,7 @@ func (b *binder) sessionFunc(sc *scope, name string, argNodes []*pg_query.Node, 
 	case "fickle_checkpoint", "fickle_check":
 		return b.fickleFunc(name, argNodes, loc)
 	default:
-		return nil, false, nil
+		return b.advisoryFunc(sc, name, argNodes, loc)
 	}
 	args := make([]*scalar, len(argNodes))
 	for i, a := range argNodes {
@@ -319,7 +314,7 @@ func (b *binder) sequenceArg(arg *scalar) (func(*execCtx) (*sequence, error), er
 		if err != nil || v == nil {
 			return nil, err
 		}
-		c, _ := x.s.engine.snapshot()
+		c, _ := x.s.catalog()
 		return x.s.findSequence(c, v.(string))
 	}, nil
 }
@@ -511,7 +506,7 @@ func (b *binder) catalogFunc(sc *scope, name string, argNodes []*pg_query.Node, 
 			if err != nil || v == nil {
 				return nil, err
 			}
-			c, _ := x.s.engine.snapshot()
+			c, _ := x.s.catalog()
 			t := c.tables[uint32(v.(int64))]
 			if t == nil {
 				return true, nil
@@ -543,7 +538,7 @@ func (b *binder) catalogFunc(sc *scope, name string, argNodes []*pg_query.Node, 
 					return nil, err
 				}
 			}
-			c, _ := x.s.engine.snapshot()
+			c, _ := x.s.catalog()
 			if name == "col_description" {
 				return commentOf(c, o.(int64), "pg_class", second.(int64)), nil
 			}
@@ -590,7 +585,7 @@ func (b *binder) catalogFunc(sc *scope, name string, argNodes []*pg_query.Node, 
 			if err != nil || v == nil {
 				return nil, err
 			}
-			c, _ := x.s.engine.snapshot()
+			c, _ := x.s.catalog()
 			return c.tables[uint32(v.(int64))] != nil, nil
 		}
 	case "pg_get_constraintdef", "pg_get_indexdef":
@@ -602,7 +597,7 @@ func (b *binder) catalogFunc(sc *scope, name string, argNodes []*pg_query.Node, 
 			if err != nil || v == nil {
 				return nil, err
 			}
-			c, _ := x.s.engine.snapshot()
+			c, _ := x.s.catalog()
 			if name == "pg_get_indexdef" {
 				column := int64(0)
 				if len(args) > 1 {

@@ -19,33 +19,40 @@ import (
 // Both look the table up by OID in the published catalog at the time of
 // the call (the store calls them under its own lock; the catalog's is only
 // held to read the pointer), so a table altered since it was created is
-// rendered with its current columns; a row of another shape (an ALTER in
-// progress) falls back to a JSON array of its values.
+// rendered with its current columns, and a table whose creating
+// transaction has not committed yet with its first descriptor; a row of
+// another shape (an ALTER in progress) falls back to a JSON array of its
+// values.
 
-// createStoreTable creates the store's table for t, which names its keys
-// and rows in the history.
-func (e *Engine) createStoreTable(t *tableDesc) (isolation.TableID, error) {
+// createStoreTable creates the store's table for t under the history name
+// name, the table naming its keys and rows in the history.
+func (e *Engine) createStoreTable(t *tableDesc, name string) (isolation.TableID, error) {
 	oid := t.oid
 	id, err := e.store.CreateTable(isolation.TableSpec{
-		Name:        t.qualifiedName(),
+		Name:        name,
 		HiddenRowID: t.hidden,
-		FormatKey:   func(key []byte) string { return e.formatStoreKey(oid, key) },
+		FormatKey:   func(key []byte) string { return e.formatStoreKey(e.currentTable(oid, t), key) },
 	})
 	if err != nil {
 		return id, err
 	}
-	return id, e.store.SetRowFormat(id, func(row []any) string { return e.formatStoreRow(oid, row) })
+	return id, e.store.SetRowFormat(id, func(row []any) string { return e.formatStoreRow(e.currentTable(oid, t), row) })
 }
 
-func (e *Engine) currentTable(oid uint32) *tableDesc {
-	cat, _ := e.snapshot()
-	return cat.tables[oid]
+// currentTable is the published descriptor of table oid, or created, its
+// descriptor when it was created, while the transaction that created it
+// has not committed (DDL is transactional).
+func (e *Engine) currentTable(oid uint32, created *tableDesc) *tableDesc {
+	cat, _ := e.published()
+	if t := cat.tables[oid]; t != nil {
+		return t
+	}
+	return created
 }
 
 // formatStoreKey renders a store key: the primary key's values, or the
 // hidden row id.
-func (e *Engine) formatStoreKey(oid uint32, key []byte) string {
-	t := e.currentTable(oid)
+func (e *Engine) formatStoreKey(t *tableDesc, key []byte) string {
 	if t == nil || t.hidden {
 		if len(key) == 8 {
 			return strconv.FormatUint(binary.BigEndian.Uint64(key), 10)
@@ -74,8 +81,7 @@ func (e *Engine) formatStoreKey(oid uint32, key []byte) string {
 
 // formatStoreRow renders a row as a JSON object: numbers and booleans as
 // JSON's, NULL as null, every other value as its text output.
-func (e *Engine) formatStoreRow(oid uint32, row []any) string {
-	t := e.currentTable(oid)
+func (e *Engine) formatStoreRow(t *tableDesc, row []any) string {
 	var b strings.Builder
 	if t == nil || len(t.cols) != len(row) {
 		b.WriteByte('[')

@@ -45,7 +45,7 @@ func (b *binder) virtualItem(vt *virtualTable, alias string, a *pg_query.Alias) 
 		return nil, nil, err
 	}
 	it := &fromItem{name: alias, sub: func(x *execCtx) ([][]any, error) {
-		c, _ := x.s.engine.snapshot()
+		c, _ := x.s.catalog()
 		return vt.rows(x.s, c), nil
 	}}
 	return it, cols, nil
@@ -200,11 +200,29 @@ func init() {
 			return [][]any{{int64(2), "heap", "t"}, {int64(403), "btree", "i"}, {int64(405), "hash", "i"}}
 		}})
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_database",
-		cols: []vcol{{"oid", oid}, {"datname", name}, {"datdba", oid}, {"encoding", i4}, {"datcollate", name}, {"datctype", name},
-			{"datallowconn", b}, {"daticulocale", text}, {"datlocprovider", types.Char}, {"datacl", textArray}},
+		cols: []vcol{{"oid", oid}, {"datname", name}, {"datdba", oid}, {"encoding", i4}, {"datlocprovider", types.Char},
+			{"datistemplate", b}, {"datallowconn", b}, {"datconnlimit", i4}, {"dattablespace", oid}, {"datcollate", text},
+			{"datctype", text}, {"daticulocale", text}, {"datcollversion", text}, {"datacl", textArray}},
 		rows: func(s *Session, c *catalog) [][]any {
-			return [][]any{{int64(16384), s.database(), int64(10), int64(6), "C", "C", true, nil, "c", nil}}
+			var out [][]any
+			for _, e := range s.engine.cluster.databases() {
+				template := e.oid == oidTemplate0 || e.oid == oidTemplate1
+				var acl any
+				if template {
+					// initdb revokes CONNECT on the templates from PUBLIC
+					// for template0 and grants it for template1; both
+					// list the owner's rights explicitly.
+					u := s.user()
+					acl = []any{"=c/" + u, u + "=CTc/" + u}
+				}
+				out = append(out, []any{int64(e.oid), e.Name(), int64(10), int64(6), "c", template, e.allowConn, int64(-1),
+					int64(1663), "C", "C", nil, nil, acl})
+			}
+			return out
 		}})
+	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_cursors",
+		cols: []vcol{{"name", text}, {"statement", text}, {"is_holdable", b}, {"is_binary", b}, {"is_scrollable", b}, {"creation_time", types.Timestamptz}},
+		rows: func(s *Session, c *catalog) [][]any { return s.cursorRows() }})
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_roles",
 		cols: []vcol{{"oid", oid}, {"rolname", name}, {"rolsuper", b}, {"rolinherit", b}, {"rolcreaterole", b}, {"rolcreatedb", b},
 			{"rolcanlogin", b}, {"rolreplication", b}, {"rolconnlimit", i4}, {"rolvaliduntil", types.Timestamptz}, {"rolbypassrls", b}},

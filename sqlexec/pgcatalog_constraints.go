@@ -20,7 +20,9 @@ type constraintRow struct {
 	refCols  []int
 	onUpdate byte
 	onDelete byte
-	def      string
+	// deferrable and deferred are condeferrable and condeferred.
+	deferrable, deferred bool
+	def                  string
 }
 
 // synthesizedOID numbers objects fickle's catalog has no OID for (a
@@ -94,8 +96,14 @@ func tableConstraints(c *catalog, t *tableDesc) []constraintRow {
 		if a, ok := actions[fk.onDelete]; ok {
 			def += " ON DELETE " + a
 		}
+		if fk.deferrable {
+			def += " DEFERRABLE"
+		}
+		if fk.initiallyDeferred {
+			def += " INITIALLY DEFERRED"
+		}
 		out = append(out, constraintRow{name: fk.name, kind: 'f', table: t, refTable: fk.refTable, cols: fk.cols, refCols: fk.refCols,
-			onUpdate: fk.onUpdate, onDelete: fk.onDelete, def: def})
+			onUpdate: fk.onUpdate, onDelete: fk.onDelete, deferrable: fk.deferrable, deferred: fk.initiallyDeferred, def: def})
 	}
 	for _, ck := range t.checks {
 		out = append(out, constraintRow{name: ck.name, kind: 'c', table: t, def: "CHECK (" + ck.text + ")"})
@@ -198,7 +206,7 @@ func init() {
 						upd, del, match = string(r.onUpdate), string(r.onDelete), "s"
 						refKey = attnums(c.tables[r.refTable], r.refCols)
 					}
-					out = append(out, []any{int64(r.oid), r.name, schemaOID(c, t.schema), string(r.kind), false, false, true,
+					out = append(out, []any{int64(r.oid), r.name, schemaOID(c, t.schema), string(r.kind), r.deferrable, r.deferred, true,
 						int64(t.oid), int64(0), int64(r.index), int64(0), int64(r.refTable), upd, del, match, true, attnums(t, r.cols), refKey})
 				}
 			}

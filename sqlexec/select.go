@@ -65,6 +65,10 @@ type sortKey struct {
 }
 
 func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[string]*ctePlan) (*selectPlan, error) {
+	// This level's select list, and only it, takes what the caller asked
+	// for its unknown items.
+	unknown := b.unknownOutputs
+	b.unknownOutputs = unknownOutputs{}
 	if st.IntoClause != nil {
 		return nil, pgerror.Unsupported("SELECT INTO")
 	}
@@ -138,7 +142,7 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 		sc.win = win
 		defer func() { sc.win = nil }()
 	}
-	outs, cols, targetNodes, err := b.targetList(proj, targets)
+	outs, cols, targetNodes, err := b.targetList(proj, targets, unknown)
 	if err != nil {
 		return nil, err
 	}
@@ -438,7 +442,21 @@ func (b *binder) placeConds(sc *scope, items []*fromItem, pending []pendingCond,
 }
 
 // targetList compiles the select list, expanding * and t.*.
-func (b *binder) targetList(sc *scope, targets []*pg_query.Node) ([]*scalar, []outCol, []*pg_query.Node, error) {
+// unknownOutputs says what a select list does with its unknown-typed
+// items (string literals, NULL and parameters whose type nothing decided):
+// by default they become text, as PostgreSQL resolves them at the end of
+// a query level, except where their context types them first.
+type unknownOutputs struct {
+	// want types the items of an INSERT ... SELECT's select list by the
+	// target columns, as assignments.
+	want []types.Type
+	// keep leaves string literals and NULL of a set operation's branch
+	// unknown, so that the set operation can give them the other
+	// branch's type.
+	keep bool
+}
+
+func (b *binder) targetList(sc *scope, targets []*pg_query.Node, unknown unknownOutputs) ([]*scalar, []outCol, []*pg_query.Node, error) {
 	var outs []*scalar
 	var cols []outCol
 	var nodes []*pg_query.Node
@@ -475,10 +493,19 @@ func (b *binder) targetList(sc *scope, targets []*pg_query.Node) ([]*scalar, []o
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		if unresolved(e) {
+		isUnknown := unresolved(e) || e.lit != nil || e.null
+		switch {
+		case isUnknown && len(outs) < len(unknown.want):
+			col := &columnDesc{name: rt.Name, typ: unknown.want[len(outs)]}
+			ce, err := b.coerce(e, col.typ, types.CastAssignment)
+			if err != nil {
+				return nil, nil, nil, b.assignError(err, col, e, rt.Val)
+			}
+			e = ce
+		case unknown.keep && (e.lit != nil || e.null):
+		case unresolved(e):
 			b.fix(e, types.Text)
-		}
-		if e.lit != nil || e.null {
+		case e.lit != nil || e.null:
 			if e, err = b.coerce(e, types.Text, types.CastImplicit); err != nil {
 				return nil, nil, nil, err
 			}

@@ -272,7 +272,7 @@ func sequenceOfRegclass(arg *scalar) func(*execCtx) (*sequence, error) {
 			return nil, err
 		}
 		oid := v.(int64)
-		c, _ := x.s.engine.snapshot()
+		c, _ := x.s.catalog()
 		schema, name, ok := relationByOid(c, oid)
 		if !ok {
 			return nil, pgerror.Newf(pgerror.UndefinedTable, "could not open relation with OID %d", oid)
@@ -391,7 +391,7 @@ func (b *binder) serialSequenceFunc(sc *scope, argNodes []*pg_query.Node, loc in
 		if err != nil {
 			return nil, err
 		}
-		c, _ := x.s.engine.snapshot()
+		c, _ := x.s.catalog()
 		t := c.tables[uint32(oid)]
 		if t == nil {
 			return nil, nil

@@ -30,6 +30,10 @@ type Session struct {
 	// tzName and tzLoc cache the location of the TimeZone setting.
 	tzName string
 	tzLoc  *time.Location
+	// cursors are the open SQL cursors by name; cursorCount numbers their
+	// declarations (cursor.go).
+	cursors     map[string]*cursor
+	cursorCount int
 }
 
 // txnState is the open transaction.
@@ -41,12 +45,20 @@ type txnState struct {
 	explicit   bool
 	start      time.Time
 	savepoints []savepoint
-	// pending SET TRANSACTION options apply to this transaction only.
+	// cat is the transaction's own catalog once it ran DDL.
+	cat *txnCatalog
+	// deferred holds the deferred foreign key checks (deferred.go).
+	deferred deferredState
+	// cursors is the session's cursorCount when the transaction began.
+	cursors int
 }
 
 type savepoint struct {
-	name string
-	sp   isolation.Savepoint
+	name     string
+	sp       isolation.Savepoint
+	cat      catalogMark
+	deferred deferredState
+	cursors  int
 }
 
 func (e *Engine) newSession(info SessionInfo) *Session {
@@ -61,12 +73,36 @@ func (e *Engine) newSession(info SessionInfo) *Session {
 	} else {
 		s.kv = e.store.NewSession()
 	}
+	e.sessions.Lock()
+	if e.sessions.open == nil {
+		e.sessions.open = make(map[*Session]struct{})
+	}
+	e.sessions.open[s] = struct{}{}
+	e.sessions.Unlock()
 	return s
 }
 
 func (s *Session) close() {
 	if s.txn != nil {
 		_ = s.rollback()
+	}
+	if s.kv.Name() == "" {
+		// The connection's advisory locks go with it; a logical session
+		// (fickle.session) keeps its own for its other connections.
+		s.kv.Close()
+	}
+	e := s.engine
+	e.sessions.Lock()
+	delete(e.sessions.open, s)
+	e.sessions.Unlock()
+}
+
+// terminate ends the session's connection, as pg_terminate_backend does
+// (DROP DATABASE ... WITH (FORCE)); a session without a connection
+// (SessionInfo.Terminate nil) is left alone.
+func (s *Session) terminate() {
+	if s.info.Terminate != nil {
+		s.info.Terminate()
 	}
 }
 
@@ -105,7 +141,8 @@ func (s *Session) begin(opts TxnOptions, explicit bool) error {
 	} else if opts.ReadWrite {
 		readOnly = false
 	}
-	s.txn = &txnState{level: level, readOnly: readOnly, explicit: explicit, start: time.Now().UTC()}
+	s.txn = &txnState{level: level, readOnly: readOnly, explicit: explicit, start: time.Now().UTC(), cursors: s.cursorCount}
+	s.settings.beginTxn()
 	return nil
 }
 
@@ -126,9 +163,10 @@ func (s *Session) strategy() isolation.Strategy {
 	return isolation.StrategyDefault
 }
 
-func (s *Session) endTxn() {
+func (s *Session) endTxn(committed bool) {
+	s.endCursors(committed, s.txn.cursors)
 	s.txn = nil
-	s.settings.endTxn()
+	s.settings.endTxn(committed)
 }
 
 func (s *Session) commit() error {
@@ -136,9 +174,18 @@ func (s *Session) commit() error {
 		return nil
 	}
 	t := s.txn
-	s.endTxn()
-	if t.kv == nil {
+	if t.kv != nil && len(t.deferred.pending) > 0 {
+		if err := s.runDeferred(t.kv, nil); err != nil {
+			_ = s.rollback()
+			return err
+		}
+	}
+	s.endTxn(true)
+	switch {
+	case t.kv == nil:
 		return nil
+	case t.cat != nil:
+		return s.commitWithCatalog(t)
 	}
 	return t.kv.Commit(bgctx)
 }
@@ -148,7 +195,8 @@ func (s *Session) rollback() error {
 		return nil
 	}
 	t := s.txn
-	s.endTxn()
+	s.endTxn(false)
+	t.abortCatalog()
 	if t.kv == nil {
 		return nil
 	}
@@ -164,7 +212,8 @@ func (s *Session) savepoint(name string) error {
 		return err
 	}
 	sp := kv.Savepoint()
-	s.txn.savepoints = append(s.txn.savepoints, savepoint{name: name, sp: sp})
+	s.txn.savepoints = append(s.txn.savepoints, savepoint{name: name, sp: sp, cat: s.txn.catalogMark(), deferred: s.txn.deferred.mark(), cursors: s.cursorCount})
+	s.settings.savepoint()
 	return nil
 }
 
@@ -189,6 +238,7 @@ func (s *Session) releaseSavepoint(name string) error {
 		return err
 	}
 	s.txn.savepoints = s.txn.savepoints[:i]
+	s.settings.release(i + 1)
 	return nil
 }
 
@@ -197,18 +247,22 @@ func (s *Session) rollbackToSavepoint(name string) error {
 	if err != nil {
 		return err
 	}
+	s.txn.rollbackCatalogTo(s.txn.savepoints[i].cat)
+	s.txn.deferred = s.txn.savepoints[i].deferred.mark()
+	s.rollbackCursors(s.txn.savepoints[i].cursors)
 	if err := s.txn.kv.RollbackTo(s.txn.savepoints[i].sp); err != nil {
 		return err
 	}
 	s.txn.savepoints = s.txn.savepoints[:i+1]
+	s.settings.rollbackTo(i + 1)
 	return nil
 }
 
 // FormatText is types.FormatText in the session: timestamptz in its
-// TimeZone and regclass as the relation's name along its search path, as
-// PostgreSQL's text output gives them.
+// TimeZone, intervals in its IntervalStyle and regclass as the relation's
+// name along its search path, as PostgreSQL's text output gives them.
 func (s *Session) FormatText(t types.Type, v any) string {
-	return types.FormatTextEnv(&types.Env{Location: s.location(), Relations: relations{s: s}}, t, v)
+	return types.FormatTextEnv(&types.Env{Location: s.location(), Relations: relations{s: s}, IntervalStyle: s.intervalStyle()}, t, v)
 }
 
 // ParseText is types.ParseTextEnv in the session: timestamptz without a

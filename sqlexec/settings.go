@@ -65,7 +65,7 @@ var settingDefs = func() map[string]*settingDef {
 		{name: "server_encoding", def: "UTF8", reported: true, context: ctxInternal},
 		{name: "client_encoding", def: "UTF8", reported: true, normalize: normEncoding},
 		{name: "DateStyle", def: "ISO, MDY", reported: true, normalize: normDateStyle},
-		{name: "IntervalStyle", def: "postgres", reported: true, normalize: normOneOf("postgres")},
+		{name: "IntervalStyle", def: "postgres", reported: true, normalize: normIntervalStyle},
 		{name: "TimeZone", def: "UTC", reported: true, normalize: normTimeZone},
 		{name: "integer_datetimes", def: "on", reported: true, context: ctxInternal},
 		{name: "standard_conforming_strings", def: "on", reported: true, normalize: normOneOf("on")},
@@ -348,12 +348,19 @@ var settingDefs = func() map[string]*settingDef {
 	return m
 }()
 
-// settings holds a session's current values by lower-case name, plus the
-// values SET LOCAL overrode until the transaction ends.
+// settings holds a session's current values by lower-case name, and what
+// the open transaction's end restores (settings_txn.go).
 type settings struct {
-	vals    map[string]string
-	local   map[string]string // previous values to restore at transaction end
-	changed map[string]bool   // reported settings changed since TakeChangedParameters
+	vals map[string]string
+	// session holds, for each setting SET LOCAL changed in the open
+	// transaction, the value its commit leaves: the last plain SET's, or
+	// the value before the transaction.
+	session map[string]string
+	// levels holds, for the open transaction and then each of its
+	// savepoints, the settings' values before that level first changed
+	// them; nil outside a transaction.
+	levels  []map[string]savedSetting
+	changed map[string]bool // reported settings changed since TakeChangedParameters
 }
 
 // newSettings returns a session's initial settings: the defaults, then the
@@ -402,7 +409,8 @@ func newSettings(info SessionInfo, overrides map[string]string) settings {
 }
 
 // set assigns a setting. local marks SET LOCAL: the old value comes back
-// when the transaction ends.
+// when the transaction ends; a plain SET in a transaction lasts only if
+// the transaction commits.
 func (s *settings) set(name, value string, local bool) error {
 	lk := strings.ToLower(name)
 	d := settingDefs[lk]
@@ -422,30 +430,27 @@ func (s *settings) set(name, value string, local bool) error {
 			value = nv
 		}
 	}
+	s.save(lk)
 	if local {
-		if s.local == nil {
-			s.local = make(map[string]string)
+		if s.session == nil {
+			s.session = make(map[string]string)
 		}
-		if _, ok := s.local[lk]; !ok {
-			s.local[lk] = s.vals[lk]
+		if _, ok := s.session[lk]; !ok {
+			s.session[lk] = s.vals[lk]
 		}
+	} else {
+		delete(s.session, lk)
 	}
-	if s.vals[lk] != value && d != nil && d.reported {
-		s.changed[lk] = true
-	}
-	s.vals[lk] = value
+	s.assign(lk, value)
 	return nil
 }
 
-// endTxn restores the values SET LOCAL overrode.
-func (s *settings) endTxn() {
-	for k, v := range s.local {
-		if s.vals[k] != v && settingDefs[k] != nil && settingDefs[k].reported {
-			s.changed[k] = true
-		}
-		s.vals[k] = v
+// assign gives a setting its value, noting a change of a reported one.
+func (s *settings) assign(lk, value string) {
+	if s.vals[lk] != value && settingDefs[lk] != nil && settingDefs[lk].reported {
+		s.changed[lk] = true
 	}
-	s.local = nil
+	s.vals[lk] = value
 }
 
 func (s *settings) get(name string) (string, bool) {
@@ -619,6 +624,19 @@ func normEncoding(v string) (string, error) {
 
 // normDateStyle accepts the ISO output style with MDY, DMY or YMD order;
 // other output styles are not supported.
+// normIntervalStyle accepts the IntervalStyle values fickle prints:
+// postgres and iso_8601 (ActiveRecord sets it); PostgreSQL's other two
+// are refused rather than ignored.
+func normIntervalStyle(v string) (string, error) {
+	switch s := strings.ToLower(strings.TrimSpace(v)); s {
+	case "postgres", "iso_8601":
+		return s, nil
+	case "sql_standard", "postgres_verbose":
+		return "", pgerror.Newf(pgerror.FeatureNotSupported, "IntervalStyle = %s is not supported by fickle", s)
+	}
+	return "", invalidValue("IntervalStyle", v)
+}
+
 func normDateStyle(v string) (string, error) {
 	style, order := "ISO", "MDY"
 	for _, p := range strings.Split(v, ",") {

@@ -242,10 +242,12 @@ func (b *binder) finishOutput(parent *scope, p *selectPlan, st *pg_query.SelectS
 
 // setOp compiles UNION, INTERSECT and EXCEPT, with or without ALL.
 func (b *binder) setOp(parent *scope, st *pg_query.SelectStmt, ctes map[string]*ctePlan) (*selectPlan, error) {
+	b.unknownOutputs = unknownOutputs{keep: true}
 	l, err := b.selectStmt(parent, st.Larg, ctes)
 	if err != nil {
 		return nil, err
 	}
+	b.unknownOutputs = unknownOutputs{keep: true}
 	r, err := b.selectStmt(parent, st.Rarg, ctes)
 	if err != nil {
 		return nil, err
@@ -258,16 +260,24 @@ func (b *binder) setOp(parent *scope, st *pg_query.SelectStmt, ctes map[string]*
 	lconv := make([]types.CastFunc, len(cols))
 	rconv := make([]types.CastFunc, len(cols))
 	for i := range cols {
+		// A branch's string literals and NULLs take the other branch's
+		// type, text when both are unknown (PostgreSQL's select_common_type).
 		lt, rt := l.cols[i].typ, r.cols[i].typ
+		switch {
+		case lt.Oid == types.OidUnknown && rt.Oid == types.OidUnknown:
+			lt, rt = types.Text, types.Text
+		case lt.Oid == types.OidUnknown:
+			lt = types.Unknown
+		case rt.Oid == types.OidUnknown:
+			rt = types.Unknown
+		}
+		t := lt
 		if lt.Oid == types.OidUnknown {
-			lt = types.Text
-		}
-		if rt.Oid == types.OidUnknown {
-			rt = types.Text
-		}
-		t, err := types.CommonType(name, lt, rt)
-		if err != nil {
-			return nil, err
+			t = rt
+		} else if rt.Oid != types.OidUnknown {
+			if t, err = types.CommonType(name, lt, rt); err != nil {
+				return nil, err
+			}
 		}
 		cols[i] = outCol{Name: l.cols[i].Name, typ: t}
 		if lt != t {

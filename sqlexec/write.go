@@ -76,6 +76,7 @@ func (b *binder) writerFor(t *tableDesc, withRefs bool) (*writer, error) {
 	}
 	if withRefs {
 		for _, r := range b.cat.referencing(t.oid) {
+			b.useTable(r.child, isolation.TableLockAccessShare)
 			ref := &fkRef2{fk: r.fk, child: r.child}
 			for _, ix := range r.child.indexes {
 				if len(ix.cols) >= len(r.fk.cols) && intsEqual(ix.cols[:len(r.fk.cols)], r.fk.cols) {
@@ -115,6 +116,7 @@ func (b *binder) fkCheckFor(t *tableDesc, fk *fkDesc) (*fkCheck, error) {
 	if parent == nil {
 		return nil, pgerror.Newf(pgerror.UndefinedTable, "table referenced by foreign key \"%s\" no longer exists", fk.name)
 	}
+	b.useTable(parent, isolation.TableLockAccessShare)
 	c := &fkCheck{fk: fk, parent: parent}
 	if parent.hidden || !intsEqual(parent.pk, fk.refCols) {
 		for _, ix := range parent.indexes {
@@ -212,32 +214,72 @@ func colsChanged(t *tableDesc, cols []int, old, row []any) bool {
 }
 
 // check verifies that row's referenced parent row exists in the latest
-// committed state, and locks it against deletion (FOR KEY SHARE).
+// committed state, and locks it against deletion (FOR KEY SHARE). A
+// deferred constraint (DEFERRABLE INITIALLY DEFERRED, SET CONSTRAINTS) is
+// checked when the transaction commits instead.
 func (fc *fkCheck) check(x *execCtx, t *tableDesc, row []any) error {
-	key := make([]byte, 0, 16)
+	vals, err := fc.parentValues(row)
+	if err != nil || vals == nil {
+		return err
+	}
+	if x.s.fkDeferred(t, fc.fk) {
+		x.s.deferFK(t, fc.fk, vals, true)
+		return nil
+	}
+	return fc.checkNow(x, t, vals)
+}
+
+// parentValues returns the parent key row references, in the parent's
+// column types; nil when a column is NULL (MATCH SIMPLE: no check).
+func (fc *fkCheck) parentValues(row []any) ([]any, error) {
+	vals := make([]any, len(fc.fk.cols))
 	for i, col := range fc.fk.cols {
 		v := row[col]
 		if v == nil {
-			return nil // MATCH SIMPLE: a NULL column skips the check
+			return nil, nil
 		}
 		if fc.conv[i] != nil {
 			var err error
 			if v, err = fc.conv[i](v); err != nil {
-				return err
+				return nil, err
 			}
 		}
-		key = types.AppendKey(key, fc.typs[i], v)
+		vals[i] = v
 	}
-	found, err := fc.lockParent(x, key)
+	return vals, nil
+}
+
+// checkNow fails with 23503 unless the parent row with key vals exists.
+func (fc *fkCheck) checkNow(x *execCtx, t *tableDesc, vals []any) error {
+	found, err := fc.parentExists(x, vals)
 	if err != nil {
 		return err
 	}
 	if !found {
 		return pgerror.Newf(pgerror.ForeignKeyViolation, "insert or update on table \"%s\" violates foreign key constraint \"%s\"", t.name, fc.fk.name).
-			WithDetail("Key (%s)=(%s) is not present in table \"%s\".", colNames(t, fc.fk.cols), valuesText(t, fc.fk.cols, row), fc.parent.name).
+			WithDetail("Key (%s)=(%s) is not present in table \"%s\".", colNames(t, fc.fk.cols), valuesText(fc.parent, fc.fk.refCols, keyRow(fc.parent, fc.fk.refCols, vals)), fc.parent.name).
 			WithConstraint(t.name, fc.fk.name)
 	}
 	return nil
+}
+
+// keyRow spreads key values over a row of t at cols, for valuesText.
+func keyRow(t *tableDesc, cols []int, vals []any) []any {
+	row := make([]any, len(t.cols))
+	for i, c := range cols {
+		row[c] = vals[i]
+	}
+	return row
+}
+
+// parentExists reads the latest committed parent row with key vals,
+// locking it FOR KEY SHARE.
+func (fc *fkCheck) parentExists(x *execCtx, vals []any) (bool, error) {
+	key := make([]byte, 0, 16)
+	for i, v := range vals {
+		key = types.AppendKey(key, fc.typs[i], v)
+	}
+	return fc.lockParent(x, key)
 }
 
 // lockParent finds the parent row whose referenced columns encode to key on
@@ -361,6 +403,10 @@ func (w *writer) applyRef(x *execCtx, ref *fkRef2, parentRow, newRow []any, dept
 	if newRow != nil {
 		action = fk.onUpdate
 	}
+	if action == fkNoAction && x.s.fkDeferred(ref.child, fk) {
+		x.s.deferFK(ref.child, fk, vals, false)
+		return nil
+	}
 	switch action {
 	case fkCascade, fkSetNull, fkDefault:
 		if ref.cw == nil {
@@ -404,10 +450,15 @@ func (w *writer) applyRef(x *execCtx, ref *fkRef2, parentRow, newRow []any, dept
 		}
 		return nil
 	}
-	verb := "update or delete"
-	return pgerror.Newf(pgerror.ForeignKeyViolation, "%s on table \"%s\" violates foreign key constraint \"%s\" on table \"%s\"", verb, w.t.name, fk.name, ref.child.name).
-		WithDetail("Key (%s)=(%s) is still referenced from table \"%s\".", colNames(w.t, fk.refCols), valuesText(w.t, fk.refCols, parentRow), ref.child.name).
-		WithConstraint(ref.child.name, fk.name)
+	return stillReferenced(w.t, ref.child, fk, parentRow)
+}
+
+// stillReferenced is the 23503 of deleting or changing the key of parent
+// row parentRow that rows of child still reference.
+func stillReferenced(parent, child *tableDesc, fk *fkDesc, parentRow []any) error {
+	return pgerror.Newf(pgerror.ForeignKeyViolation, "update or delete on table \"%s\" violates foreign key constraint \"%s\" on table \"%s\"", parent.name, fk.name, child.name).
+		WithDetail("Key (%s)=(%s) is still referenced from table \"%s\".", colNames(parent, fk.refCols), valuesText(parent, fk.refCols, parentRow), child.name).
+		WithConstraint(child.name, fk.name)
 }
 
 // findChildren reads the latest committed rows of ref.child whose foreign

@@ -24,9 +24,9 @@ import (
 //
 //   - \set ON_ERROR_STOP (on, 1, true or nothing): the loader always stops
 //     at the first error, so only that setting is accepted;
-//   - \connect (\c) to the same database: fickle holds one database, so a
-//     \connect opens a fresh session (settings reset, as in psql) and is
-//     refused when it names a database other than an earlier \connect's;
+//   - \connect (\c) [DBNAME]: a fresh session (settings reset, as in psql)
+//     of that database (which must exist: the main one, postgres, or one
+//     the file created), or of the current one without a name or with -;
 //   - \i (\include) FILE relative to the working directory and \ir
 //     (\include_relative) FILE relative to the including file, as in psql;
 //   - \restrict KEY and \unrestrict KEY, which pg_dump 15.14 and later put
@@ -67,12 +67,13 @@ func loadText(eng *sqlexec.Engine, text string) error {
 // instead of recursing without end.
 const maxIncludeDepth = 32
 
-// loader runs --load scripts in one session of eng.
+// loader runs --load scripts in one session of eng (or of the database a
+// \connect chose).
 type loader struct {
 	eng *sqlexec.Engine
 	s   *sqlexec.Session
 	ctx context.Context
-	// database is the database the first \connect named, "" before one.
+	// database is the database the last \connect named, "" for eng's.
 	database string
 	// restrictKey is the key of an open \restrict section, "" when none.
 	restrictKey string
@@ -80,13 +81,17 @@ type loader struct {
 
 func newLoader(eng *sqlexec.Engine) *loader {
 	l := &loader{eng: eng, ctx: context.Background()}
-	l.s = l.newSession()
+	l.s, _ = l.newSession()
 	return l
 }
 
-func (l *loader) newSession() *sqlexec.Session {
-	return l.eng.NewSession(sqlexec.SessionInfo{User: "fickle", Database: "fickle", ApplicationName: "fickle serve --load",
-		StartupParams: map[string]string{"fickle.strategy": "latest"}})
+func (l *loader) newSession() (*sqlexec.Session, error) {
+	info := sqlexec.SessionInfo{User: "fickle", Database: l.database, ApplicationName: "fickle serve --load",
+		StartupParams: map[string]string{"fickle.strategy": "latest"}}
+	if l.database == "" {
+		return l.eng.NewSession(info), nil
+	}
+	return l.eng.Connect(info)
 }
 
 func (l *loader) close() { l.s.Close() }
@@ -280,30 +285,34 @@ func (l *loader) meta(name string, sc *scriptScanner, item scriptItem, depth int
 			return fail(`%s %s: %w`, cmd, path, err)
 		}
 	default:
-		return fail(`unsupported psql command %s (--load accepts SQL, COPY ... FROM STDIN data, \set ON_ERROR_STOP, \connect to the same database, \i, \ir, \restrict and \unrestrict)`, cmd)
+		return fail(`unsupported psql command %s (--load accepts SQL, COPY ... FROM STDIN data, \set ON_ERROR_STOP, \connect, \i, \ir, \restrict and \unrestrict)`, cmd)
 	}
 	return nil
 }
 
-// connect runs \connect [DBNAME [USER ...]]: fickle holds one database, so
-// the first name sticks and a later different one is refused. The user is
-// ignored: fickle has no roles.
+// connect runs \connect [DBNAME [USER ...]]: a fresh session of the named
+// database, or of the current one. The user is ignored: fickle has no
+// roles.
 func (l *loader) connect(args []string, fail func(string, ...any) error) error {
-	if len(args) > 0 && args[0] != "-" {
-		db := args[0]
-		if strings.ContainsAny(db, "= ") || strings.Contains(db, "://") {
-			return fail(`\connect %s: --load accepts a database name, not a connection string`, db)
-		}
-		if l.database != "" && db != l.database {
-			return fail(`\connect %s: fickle holds one database, already loading %s`, db, l.database)
-		}
-		l.database = db
-	}
 	if l.s.InTxn() {
 		return fail(`\connect inside a transaction block`)
 	}
+	db := l.database
+	if len(args) > 0 && args[0] != "-" {
+		db = args[0]
+		if strings.ContainsAny(db, "= ") || strings.Contains(db, "://") {
+			return fail(`\connect %s: --load accepts a database name, not a connection string`, db)
+		}
+	}
+	prev := l.database
+	l.database = db
+	s, err := l.newSession()
+	if err != nil {
+		l.database = prev
+		return fail(`\connect %s: %w`, db, err)
+	}
 	l.s.Close()
-	l.s = l.newSession()
+	l.s = s
 	return nil
 }
 

@@ -142,7 +142,7 @@ func rowsText(rows [][]any) string {
 }
 
 // TestLoadPsqlCommands pins the psql commands --load accepts (\set
-// ON_ERROR_STOP, \connect to one database, \i and \ir, \restrict) and the
+// ON_ERROR_STOP, \connect, \i and \ir, \restrict) and the
 // errors for the rest, each naming its line, and for an included file the
 // \i line and the included file's line.
 func TestLoadPsqlCommands(t *testing.T) {
@@ -165,7 +165,8 @@ func TestLoadPsqlCommands(t *testing.T) {
 		want       string // rows of t, or the error's text
 		isErr      bool
 	}{
-		{"set and connect", "\\set ON_ERROR_STOP on\n\\connect shop\nSET search_path = public;\n\\ir sub/schema.sql\n\\c shop\n", "[1 one] [2 two]", false},
+		{"set and connect", "\\set ON_ERROR_STOP on\n\\connect fickle\nSET search_path = public;\n\\ir sub/schema.sql\n\\c fickle\n", "[1 one] [2 two]", false},
+		{"connect to a database the file created", "CREATE DATABASE shop;\n\\connect shop\nCREATE TABLE t (k int PRIMARY KEY, v text);\n\\c fickle\nCREATE TABLE t (k int PRIMARY KEY, v text);\nINSERT INTO t VALUES (1, current_database());\n", "[1 fickle]", false},
 		{"connect resets settings", "CREATE TABLE t (k int PRIMARY KEY, v text);\nSET statement_timeout = 5;\n\\connect - fickle\nINSERT INTO t SELECT 1, current_setting('statement_timeout');\n", "[1 0]", false},
 		{"statement around a command", "CREATE TABLE t (k int PRIMARY KEY, v text);\nINSERT INTO t\n\\set ON_ERROR_STOP 1\nVALUES (1, 'a;b');\n", "[1 a;b]", false},
 		{"quotes and comments hide backslashes and semicolons", "CREATE TABLE t (k int PRIMARY KEY, v text);\nINSERT INTO t VALUES (1, E'x\\\\\n\\\\q;'), /* ; \\q */ (2, $f$\n\\q;$f$);\n", "[1 x\\\n\\q;] [2 \n\\q;]", false},
@@ -173,7 +174,7 @@ func TestLoadPsqlCommands(t *testing.T) {
 		{"unknown command", "CREATE TABLE t (k int);\n\n\\dt\n", "line 3: unsupported psql command \\dt", true},
 		{"other set", "\\set AUTOCOMMIT off\n", "line 1: \\set AUTOCOMMIT off: --load accepts only \\set ON_ERROR_STOP", true},
 		{"error stop off", "\\set ON_ERROR_STOP off\n", "line 1: \\set ON_ERROR_STOP off: --load always stops", true},
-		{"second database", "\\connect shop\n\\connect other\n", "line 2: \\connect other: fickle holds one database, already loading shop", true},
+		{"unknown database", "\\connect fickle\n\\connect other\n", "line 2: ERROR 3D000: database \"other\" does not exist", true},
 		{"command in restrict section", "\\restrict abc\n\\i x.sql\n", "line 2: \\i inside a \\restrict section", true},
 		{"wrong unrestrict key", "\\restrict abc\n\\unrestrict abd\n", "line 2: \\unrestrict without a matching \\restrict", true},
 		{"error in included file", "-- top\n\\ir sub/broken.sql\n", "line 2: \\ir " + filepath.Join(dir, "sub/broken.sql") + ": line 3: ERROR 42P01", true},

@@ -42,6 +42,7 @@ type serveOptions struct {
 	historyPath string
 	record      bool
 	replay      string
+	database    string
 	netFlags
 }
 
@@ -57,6 +58,7 @@ func parseServeFlags(args []string, stderr io.Writer) (*serveOptions, *int) {
 	fs.Uint64Var(&o.seed, "seed", 0, "seed `N` of every choice (printed at start; the same seed and inputs replay a run)")
 	fs.StringVar(&o.historyPath, "history", "", "write the history to `FILE` as it happens (fickle JSONL, flushed at each commit); turns on recording")
 	fs.BoolVar(&o.record, "record", false, "record the history in memory for SELECT * FROM fickle_check() (implied by --history)")
+	fs.StringVar(&o.database, "database", sqlexec.DefaultDatabase, "name `NAME` of the main database, where --load runs (postgres, template0 and template1 exist too; CREATE DATABASE adds more)")
 	fs.StringVar(&o.replay, "replay", "", "re-issue the choices recorded in `HISTORY` (a fickle JSONL history)")
 	o.netFlags.register(fs)
 	fs.Usage = func() {
@@ -147,7 +149,7 @@ func serve(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
 	defer closeHistory()
 
 	store := isolation.NewStore(cfg)
-	eng, err := sqlexec.NewEngine(sqlexec.Config{Store: store, DefaultIsolation: o.level, Strategy: cfg.Strategy, Record: cfg.Record, RealTime: cfg.RealTime})
+	eng, err := sqlexec.NewEngine(sqlexec.Config{Store: store, DefaultIsolation: o.level, Strategy: cfg.Strategy, Record: cfg.Record, RealTime: cfg.RealTime, Database: o.database})
 	if err != nil {
 		return fail("%v", err)
 	}

@@ -54,7 +54,7 @@ func TestServeListensAndShutsDownOnSignal(t *testing.T) {
 	defer nc.Close()
 	nc.SetDeadline(time.Now().Add(20 * time.Second))
 	fe := pgproto3.NewFrontend(nc, nc)
-	fe.Send(&pgproto3.StartupMessage{ProtocolVersion: pgproto3.ProtocolVersion30, Parameters: map[string]string{"user": "u"}})
+	fe.Send(&pgproto3.StartupMessage{ProtocolVersion: pgproto3.ProtocolVersion30, Parameters: map[string]string{"user": "u", "database": "fickle"}})
 	fe.Send(&pgproto3.Query{String: "SELECT 1"})
 	if err := fe.Flush(); err != nil {
 		t.Fatal(err)
@@ -169,7 +169,7 @@ func (r *serveRun) connect(t *testing.T) *pgx.Conn {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	c, err := pgx.Connect(ctx, "postgres://u@"+r.addr+"/db?sslmode=disable")
+	c, err := pgx.Connect(ctx, "postgres://u@"+r.addr+"/fickle?sslmode=disable")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -125,6 +125,8 @@ type Env struct {
 	// Relations resolves regclass input and output against the catalog; nil
 	// means only numeric OIDs are understood.
 	Relations RelationResolver
+	// IntervalStyle is how intervals print (interval_out, casts to text).
+	IntervalStyle IntervalStyle
 }
 
 // RelationResolver is the catalog as regclass sees it. The executor
@@ -291,7 +293,19 @@ func ParseTextEnv(env *Env, t Type, s string) (any, error) { return parseText(en
 // t: shortest round-trip floats, numeric with its scale, bytea as \x hex,
 // ISO dates and timestamps (timestamptz in loc, nil meaning UTC, with +00 style
 // offsets), postgres-style intervals, t/f booleans, normalized jsonb.
-func FormatText(t Type, v any, loc *time.Location) string { return formatText(t, v, loc) }
+func FormatText(t Type, v any, loc *time.Location) string {
+	return formatText(&Env{Location: loc}, t, v)
+}
+
+// IntervalStyle is the IntervalStyle setting.
+type IntervalStyle uint8
+
+// The IntervalStyle values fickle prints (sql_standard and
+// postgres_verbose are not among them).
+const (
+	IntervalPostgres IntervalStyle = iota
+	IntervalISO8601
+)
 
 // FormatTextEnv is FormatText in a session: timestamptz in env.Location,
 // regclass as the relation's name through env.Relations.
@@ -303,7 +317,7 @@ func FormatTextEnv(env *Env, t Type, v any) string {
 			}
 		}
 	}
-	return formatText(t, v, env.location())
+	return formatText(env, t, v)
 }
 
 // Cast converts the non-NULL datum v of type from to type to with the

@@ -3,7 +3,6 @@ package types
 import (
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
 )
@@ -302,7 +301,7 @@ func scanArrayElem(s string, i int) (text string, quoted bool, next int, err err
 // formatArray is array_out: elements in their text form, double-quoted
 // when empty, NULL-like or containing a delimiter, brace, quote, backslash
 // or white space.
-func formatArray(t Type, elems []any, loc *time.Location) string {
+func formatArray(env *Env, t Type, elems []any) string {
 	elem, _ := t.Elem()
 	var b strings.Builder
 	b.WriteByte('{')
@@ -314,7 +313,7 @@ func formatArray(t Type, elems []any, loc *time.Location) string {
 			b.WriteString("NULL")
 			continue
 		}
-		appendArrayElemText(&b, formatText(elem, e, loc))
+		appendArrayElemText(&b, formatText(env, elem, e))
 	}
 	b.WriteByte('}')
 	return b.String()

@@ -17,7 +17,7 @@ func init() {
 	builders["cardinality"] = arrayUnary(Int4, func(a []any) (any, error) { return int64(len(a)), nil }, true)
 	builders["array_ndims"] = arrayUnary(Int4, func([]any) (any, error) { return int64(1), nil }, false)
 	builders["array_dims"] = arrayUnary(Text, func(a []any) (any, error) {
-		return "[1:" + formatText(Int4, int64(len(a)), nil) + "]", nil
+		return "[1:" + formatText(nil, Int4, int64(len(a))) + "]", nil
 	}, false)
 	builders["array_append"] = concatBuilder(true, false)
 	builders["array_prepend"] = concatBuilder(false, true)
@@ -322,7 +322,7 @@ func arrayToStringBuilder(args []Type) (*Func, bool, error) {
 			var s string
 			switch {
 			case e != nil:
-				s = formatText(elem, e, env.location())
+				s = formatText(env, elem, e)
 			case nullText != nil:
 				s = nullText.(string)
 			default:

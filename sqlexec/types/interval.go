@@ -463,6 +463,50 @@ func formatInterval(iv pgtype.Interval) string {
 	return string(buf)
 }
 
+// formatIntervalISO8601 is interval_out with IntervalStyle iso_8601
+// (EncodeInterval's INTSTYLE_ISO_8601): P1Y2M3DT4H5M6.5S, each field with
+// its own sign, PT0S for zero.
+func formatIntervalISO8601(iv pgtype.Interval) string {
+	years, months, days := int64(iv.Months/monthsPerYear), int64(iv.Months%monthsPerYear), int64(iv.Days)
+	us := iv.Microseconds
+	hours := us / usecPerHour
+	us -= hours * usecPerHour
+	minutes := us / usecPerMinute
+	us -= minutes * usecPerMinute
+	if years == 0 && months == 0 && days == 0 && hours == 0 && minutes == 0 && us == 0 {
+		return "PT0S"
+	}
+	buf := []byte{'P'}
+	part := func(v int64, unit byte) {
+		if v != 0 {
+			buf = strconv.AppendInt(buf, v, 10)
+			buf = append(buf, unit)
+		}
+	}
+	part(years, 'Y')
+	part(months, 'M')
+	part(days, 'D')
+	if hours != 0 || minutes != 0 || us != 0 {
+		buf = append(buf, 'T')
+	}
+	part(hours, 'H')
+	part(minutes, 'M')
+	if us != 0 {
+		if us < 0 {
+			buf = append(buf, '-')
+			us = -us
+		}
+		buf = strconv.AppendInt(buf, us/usecPerSec, 10)
+		if frac := us % usecPerSec; frac != 0 {
+			f := strconv.FormatInt(frac+usecPerSec, 10)[1:]
+			buf = append(buf, '.')
+			buf = append(buf, strings.TrimRight(f, "0")...)
+		}
+		buf = append(buf, 'S')
+	}
+	return string(buf)
+}
+
 // intervalSpan is the interval's length with months of 30 days and days of
 // 24 hours, as interval_cmp orders intervals: whole days, and microseconds in
 // [0, usecPerDay). The pair orders lexicographically like the span itself,

@@ -47,10 +47,10 @@ func parseText(env *Env, t Type, s string) (any, error) {
 // formatText dispatches to the output function of t's type. Datums of the
 // wrong Go type print as PostgreSQL prints nothing: the empty string; the
 // executor never produces them.
-func formatText(t Type, v any, loc *time.Location) string {
+func formatText(env *Env, t Type, v any) string {
 	switch x := v.(type) {
 	case []any:
-		return formatArray(t, x, loc)
+		return formatArray(env, t, x)
 	case bool:
 		return formatBool(x)
 	case int64:
@@ -76,10 +76,13 @@ func formatText(t Type, v any, loc *time.Location) string {
 		case OidDate:
 			return formatDate(x)
 		case OidTimestamptz:
-			return formatTimestamp(x, loc, true)
+			return formatTimestamp(x, env.location(), true)
 		}
 		return formatTimestamp(x, nil, false)
 	case pgtype.Interval:
+		if env != nil && env.IntervalStyle == IntervalISO8601 {
+			return formatIntervalISO8601(x)
+		}
 		return formatInterval(x)
 	}
 	return ""

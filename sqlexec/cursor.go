@@ -1,0 +1,216 @@
+package sqlexec
+
+import (
+	"fmt"
+	"sort"
+	"time"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/fickle-db/fickle/internal/cursorpos"
+	"github.com/fickle-db/fickle/internal/pgerror"
+)
+
+// SQL cursors (DECLARE, FETCH, MOVE, CLOSE). A cursor runs its query when
+// it is declared and keeps the rows: the query reads at the cursor's
+// snapshot, as PostgreSQL's does, and its reads are recorded as the
+// DECLARE statement's. FETCH and MOVE then walk the rows in either
+// direction. A cursor without HOLD ends with its transaction; one WITH
+// HOLD outlives the commit of the transaction that declared it (and ends
+// with its rollback), as in PostgreSQL. The server describes a cursor as a
+// portal of that name (Session.CursorColumns).
+
+// The DECLARE options fickle reads (PostgreSQL's CURSOR_OPT_* bits).
+const (
+	cursorBinary   = 0x0001
+	cursorNoScroll = 0x0004
+	cursorHold     = 0x0020
+)
+
+// cursor is a declared cursor. pos is its position: 0 before the first
+// row, i on row i (from 1), len(rows)+1 after the last.
+type cursor struct {
+	name    string
+	sql     string
+	outs    []outCol
+	cols    []Column
+	rows    [][]any
+	at      time.Time
+	pos     int
+	hold    bool
+	scroll  bool
+	created int // the session's cursor count when declared (savepoints)
+}
+
+// declarePlan compiles DECLARE name CURSOR [WITH HOLD] FOR query.
+func (b *binder) declarePlan(dc *pg_query.DeclareCursorStmt, sql string) (*stmtPlan, error) {
+	if dc.Options&cursorBinary != 0 {
+		return nil, pgerror.Unsupported("DECLARE BINARY CURSOR")
+	}
+	sel := dc.Query.GetSelectStmt()
+	if sel == nil {
+		return nil, pgerror.New(pgerror.SyntaxError, "DECLARE CURSOR must be a SELECT or VALUES")
+	}
+	hold := dc.Options&cursorHold != 0
+	if hold && len(sel.LockingClause) > 0 {
+		return nil, pgerror.New(pgerror.FeatureNotSupported, "DECLARE CURSOR WITH HOLD ... FOR UPDATE/SHARE is not supported").
+			WithDetail("Holdable cursors must be READ ONLY.")
+	}
+	q, err := b.selectStatement(sel)
+	if err != nil {
+		return nil, err
+	}
+	name := dc.Portalname
+	return &stmtPlan{writes: q.writes, table: q.table, predicate: q.predicate, exec: func(x *execCtx) (*Result, error) {
+		s := x.s
+		if !hold && !s.txn.explicit {
+			return nil, pgerror.New(pgerror.NoActiveSqlTransaction, "DECLARE CURSOR can only be used in transaction blocks")
+		}
+		if _, ok := s.cursors[name]; ok {
+			return nil, pgerror.Newf(pgerror.DuplicateCursor, "cursor \"%s\" already exists", name)
+		}
+		res, err := q.exec(x)
+		if err != nil {
+			return nil, err
+		}
+		if s.cursors == nil {
+			s.cursors = map[string]*cursor{}
+		}
+		s.cursorCount++
+		s.cursors[name] = &cursor{name: name, sql: sql, outs: q.cols, cols: columnsOf(q.cols), rows: res.Rows, hold: hold, at: time.Now().UTC().Truncate(time.Microsecond),
+			scroll: dc.Options&cursorNoScroll == 0, created: s.cursorCount}
+		return &Result{Tag: "DECLARE CURSOR"}, nil
+	}}, nil
+}
+
+// fetchPlan compiles FETCH and MOVE. The rows are described by the cursor
+// as it is when the statement is prepared; the plan is not cached, since
+// the next cursor of that name may have other columns.
+func (b *binder) fetchPlan(fs *pg_query.FetchStmt) (*stmtPlan, error) {
+	p := &stmtPlan{noTxn: true, noCache: true}
+	if c := b.s.cursors[fs.Portalname]; c != nil && !fs.Ismove {
+		p.cols = c.outs
+	}
+	p.exec = func(x *execCtx) (*Result, error) {
+		c := x.s.cursors[fs.Portalname]
+		if c == nil {
+			return nil, pgerror.Newf(pgerror.InvalidCursorName, "cursor \"%s\" does not exist", fs.Portalname)
+		}
+		op := cursorOpOf(fs)
+		rows, moved, err := c.fetch(op.Direction, op.Count)
+		if err != nil {
+			return nil, err
+		}
+		if fs.Ismove {
+			return &Result{Tag: fmt.Sprintf("MOVE %d", moved)}, nil
+		}
+		return &Result{Columns: c.cols, Rows: rows, Tag: fmt.Sprintf("FETCH %d", len(rows))}, nil
+	}
+	return p, nil
+}
+
+// CursorOp is a FETCH, MOVE or CLOSE statement: cursors and the
+// protocol's portals share one namespace, so the server runs it itself on
+// a portal of that name (Statement.CursorOp).
+type CursorOp struct {
+	// Name is the cursor's name; "" with Close for CLOSE ALL.
+	Name string
+	// Close is CLOSE; otherwise the statement is FETCH, or MOVE with Move.
+	Close     bool
+	Move      bool
+	Direction cursorpos.Direction
+	Count     int64
+}
+
+// CursorOp reports whether the statement is FETCH, MOVE or CLOSE, and
+// returns what it asks for.
+func (st *Statement) CursorOp() (CursorOp, bool) {
+	switch v := st.node.Node.(type) {
+	case *pg_query.Node_FetchStmt:
+		return cursorOpOf(v.FetchStmt), true
+	case *pg_query.Node_ClosePortalStmt:
+		return CursorOp{Name: v.ClosePortalStmt.Portalname, Close: true}, true
+	}
+	return CursorOp{}, false
+}
+
+func cursorOpOf(fs *pg_query.FetchStmt) CursorOp {
+	dir := map[pg_query.FetchDirection]cursorpos.Direction{pg_query.FetchDirection_FETCH_BACKWARD: cursorpos.Backward,
+		pg_query.FetchDirection_FETCH_ABSOLUTE: cursorpos.Absolute, pg_query.FetchDirection_FETCH_RELATIVE: cursorpos.Relative}[fs.Direction]
+	return CursorOp{Name: fs.Portalname, Move: fs.Ismove, Direction: dir, Count: fs.HowMany}
+}
+
+// closePlan compiles CLOSE name and CLOSE ALL.
+func (b *binder) closePlan(cs *pg_query.ClosePortalStmt) *stmtPlan {
+	return &stmtPlan{noTxn: true, exec: func(x *execCtx) (*Result, error) {
+		if cs.Portalname == "" {
+			x.s.cursors = nil
+			return &Result{Tag: "CLOSE CURSOR ALL"}, nil
+		} else if _, ok := x.s.cursors[cs.Portalname]; !ok {
+			return nil, pgerror.Newf(pgerror.InvalidCursorName, "cursor \"%s\" does not exist", cs.Portalname)
+		} else {
+			delete(x.s.cursors, cs.Portalname)
+		}
+		return &Result{Tag: "CLOSE CURSOR"}, nil
+	}}
+}
+
+// fetch moves the cursor as FETCH direction count does and returns the
+// rows it passes over (those of a FETCH) and how many it moved (MOVE's
+// count).
+func (c *cursor) fetch(dir cursorpos.Direction, count int64) ([][]any, int, error) {
+	idx, pos, err := cursorpos.Move(len(c.rows), c.pos, c.scroll, dir, count)
+	if err != nil {
+		return nil, 0, err
+	}
+	c.pos = pos
+	rows := make([][]any, len(idx))
+	for i, r := range idx {
+		rows[i] = c.rows[r]
+	}
+	return rows, len(rows), nil
+}
+
+// endCursors closes the cursors a transaction's end ends: on commit those
+// without HOLD, on rollback also those it declared.
+func (s *Session) endCursors(committed bool, since int) {
+	for name, c := range s.cursors {
+		if !c.hold || !committed && c.created > since {
+			delete(s.cursors, name)
+		}
+	}
+}
+
+// rollbackCursors closes the cursors declared since a savepoint.
+func (s *Session) rollbackCursors(since int) {
+	for name, c := range s.cursors {
+		if c.created > since {
+			delete(s.cursors, name)
+		}
+	}
+}
+
+// CursorColumns describes the rows of the cursor called name, as a
+// Describe of the portal of that name does; false when there is none.
+func (s *Session) CursorColumns(name string) ([]Column, bool) {
+	c := s.cursors[name]
+	if c == nil {
+		return nil, false
+	}
+	return c.cols, true
+}
+
+// cursorRows lists the session's cursors for pg_cursors, by name.
+func (s *Session) cursorRows() [][]any {
+	names := make([]string, 0, len(s.cursors))
+	for n := range s.cursors {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	out := make([][]any, 0, len(names))
+	for _, n := range names {
+		c := s.cursors[n]
+		out = append(out, []any{c.name, c.sql, c.hold, false, c.scroll, c.at})
+	}
+	return out
+}
