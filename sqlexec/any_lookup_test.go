@@ -61,8 +61,9 @@ func execParams(s *Session, sql string, params ...any) (*Result, error) {
 // (array)" through the keys the history records: on the primary key and on
 // an indexed column it reads the listed keys only (each once, an absent
 // one too, NULL elements, an empty or NULL array reading nothing), as IN
-// does; a
-// two-column key, or an expression of the column, scans all 20 rows.
+// does, and so do "col = 'literal'" and IN lists of quoted literals, which
+// take the column's type; a two-column key given by ANY, or an expression
+// of the column, scans all 20 rows.
 func TestAnyReadsOnlyTheListedKeys(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
@@ -86,6 +87,12 @@ func TestAnyReadsOnlyTheListedKeys(t *testing.T) {
 		{"index literal", "SELECT id FROM t WHERE grp = ANY('{1,2}')", nil, 8, []int64{1, 2, 6, 7, 11, 12, 16, 17}},
 		{"index parameter with NULL", "SELECT id FROM t WHERE grp = ANY($1)", []any{[]any{nil, int64(4), int64(4)}}, 4, []int64{4, 9, 14, 19}},
 		{"index IN list", "SELECT id FROM t WHERE grp IN (0, 3)", nil, 8, []int64{3, 5, 8, 10, 13, 15, 18, 20}},
+		{"pk quoted literal, as pgx's simple protocol sends it", "SELECT id FROM t WHERE id = '7'", nil, 1, []int64{7}},
+		{"pk quoted literal on the left", "SELECT id FROM t WHERE '7' = id", nil, 1, []int64{7}},
+		{"pk quoted literal in UPDATE", "UPDATE t SET v = 'w' WHERE id = '9' RETURNING id", nil, 1, []int64{9}},
+		{"pk IN of quoted literals", "SELECT id FROM t WHERE id IN ('3', '4')", nil, 2, []int64{3, 4}},
+		{"index quoted literal", "SELECT id FROM t WHERE grp = '4'", nil, 4, []int64{4, 9, 14, 19}},
+		{"two-column key quoted literals", "SELECT a FROM m WHERE a = '2' AND b = '2'", nil, 1, []int64{2}},
 		{"two-column key scans", "SELECT a FROM m WHERE a = ANY('{1,2}')", nil, 20, []int64{1, 2}},
 		{"expression of the column scans", "SELECT id FROM t WHERE id + 0 = ANY('{1,2}')", nil, 20, []int64{1, 2}},
 	} {

@@ -77,6 +77,22 @@ type conj struct {
 	anyArr  *scalar
 }
 
+// keyOperand returns v as a value to look a column of type t up with: an
+// untyped literal takes the column's type, as the comparison's operator
+// resolution gives it ("aid = '42'" is int4 = int4 in PostgreSQL, an
+// index lookup, and pgx's simple protocol sends every parameter quoted).
+// A literal that does not convert stays as it is: the comparison itself
+// reports the error when it runs.
+func (b *binder) keyOperand(v *scalar, t types.Type) *scalar {
+	if v.typ.Oid != types.OidUnknown || v.lit == nil {
+		return v
+	}
+	if k, err := b.coerce(v, t, types.CastImplicit); err == nil {
+		return k
+	}
+	return v
+}
+
 func (c *conj) holds(x *execCtx) (bool, error) {
 	v, err := c.e.eval(x)
 	if err != nil {
@@ -121,7 +137,10 @@ func (b *binder) conjunct(sc *scope, n *pg_query.Node, clause string) (*conj, er
 		}
 		c.e = e
 		if x.slot >= 0 {
-			c.inSlot, c.inVals = x.slot, elems
+			c.inSlot, c.inVals = x.slot, make([]*scalar, len(elems))
+			for i, v := range elems {
+				c.inVals[i] = b.keyOperand(v, x.typ)
+			}
 		}
 		return c, nil
 	}
@@ -140,9 +159,9 @@ func (b *binder) conjunct(sc *scope, n *pg_query.Node, clause string) (*conj, er
 		c.e = e
 		switch {
 		case l.slot >= 0 && r.slot < 0:
-			c.eqSlot, c.eqVal = l.slot, r
+			c.eqSlot, c.eqVal = l.slot, b.keyOperand(r, l.typ)
 		case r.slot >= 0 && l.slot < 0:
-			c.eqSlot, c.eqVal = r.slot, l
+			c.eqSlot, c.eqVal = r.slot, b.keyOperand(l, r.typ)
 		case l.slot >= 0 && r.slot >= 0:
 			// A join condition: the later item's column is the key.
 			if l.slot > r.slot {
