@@ -19,11 +19,12 @@ type MiniResult struct {
 	RealTime bool
 	// Found counts the violations: each Divergence (a version that two or
 	// more transactions read and overwrote: a lost update), each
-	// transaction that read one key from two writers, each strongly
-	// connected component of the dependency graph (one cycle each), a
-	// structural defect (the first, as Check reports it), and for
-	// linearizability each operation that began after a later operation
-	// of its key had finished.
+	// transaction that read one key from two writers, for SER each pair
+	// of transactions with dependencies both ways (a write skew, say), each
+	// strongly connected component of the dependency graph (one shortest
+	// cycle each, unless it is such a pair), a structural defect (the
+	// first, as Check reports it), and for linearizability each operation
+	// that began after a later operation of its key had finished.
 	Found int
 	// Violations explains the first maxMiniExplained violations, each at
 	// the weakest level its transactions violate.

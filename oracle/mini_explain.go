@@ -25,12 +25,16 @@ const (
 // transactions and reads, so the whole history violates that level too.
 // When Check is not asked (past maxMiniExplained) or does not decide,
 // fallback stands, its edges explained from the graph.
+//
+// A violation of the checked level alone keeps fallback's cycle, which
+// shows every anti-dependency as an edge (Check's may hide some in the
+// justification of a write-write edge), and its name counts them.
 func (c *miniChecker) explain(fallback *Explanation, involved []history.TxnID, useCheck bool) *Explanation {
 	if ts := c.distinctTxns(involved); useCheck && len(ts) <= maxMiniSubTxns {
 		sub, ids := c.subHistory(ts)
 		r := Check(sub, Options{Level: c.opts.Level, RealTime: c.opts.RealTime, MaxSteps: miniSubSteps})
-		if r.Verdict == Violation && r.Explanation != nil && r.Explanation.Structural == nil {
-			return c.remap(r.Explanation, ids)
+		if e := r.Explanation; r.Verdict == Violation && e != nil && e.Structural == nil && (e.Level < c.opts.Level || len(fallback.Cycle) == 0) {
+			return c.remap(e, ids)
 		}
 	}
 	fallback.levels = map[history.TxnID]history.Level{}

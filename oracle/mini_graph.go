@@ -268,70 +268,146 @@ func (g *miniGraph) components(f func(comp []int32)) {
 	}
 }
 
-// shortestCycle returns a shortest cycle through the smallest transaction
-// node of comp, within comp, as its nodes in order (the last has an edge
-// to the first). mark and parent are scratch arrays of g.nodes entries;
-// stamp identifies comp in mark.
+// maxCycleRoots bounds the nodes of a component that shortestCycle
+// searches a cycle from, and maxCycleWork the nodes all its searches of
+// one component visit.
+const (
+	maxCycleRoots = 64
+	maxCycleWork  = 1 << 16
+)
+
+// shortestCycle returns a short cycle of comp, as its nodes in order (the
+// last has an edge to the first): the shortest through any of its first
+// maxCycleRoots transaction nodes, so that a small component gives its
+// shortest cycle (a lost update or a write skew rather than a longer
+// cycle around them). mark and parent are scratch arrays of g.nodes
+// entries; stamp identifies comp in mark.
 func (g *miniGraph) shortestCycle(comp []int32, mark []int32, parent []int32, stamp int32) []int32 {
-	root := int32(-1)
 	for _, v := range comp {
 		mark[v] = stamp
-		if v < int32(g.n) && (root < 0 || v < root) {
-			root = v
+	}
+	// Each search visits the component once: bound their total work.
+	n := min(maxCycleRoots, max(1, maxCycleWork/len(comp)))
+	roots := make([]int32, 0, n)
+	for _, v := range comp {
+		if v < int32(g.n) && len(roots) < n {
+			roots = append(roots, v)
 		}
 	}
+	slices.Sort(roots)
+	var best []int32
+	for _, root := range roots {
+		if c := g.cycleThrough(root, comp, mark, parent, stamp, len(best)); c != nil {
+			best = c
+		}
+		if len(best) == 2 {
+			break // no shorter cycle: g has no self-loops
+		}
+	}
+	return best
+}
+
+// cycleThrough returns a shortest cycle of comp through root, by a
+// breadth-first search, or nil when it would not be shorter than limit
+// (0: no limit).
+func (g *miniGraph) cycleThrough(root int32, comp []int32, mark []int32, parent []int32, stamp int32, limit int) []int32 {
 	for _, v := range comp {
 		parent[v] = -1
 	}
-	queue := []int32{root}
-	for len(queue) > 0 {
-		u := queue[0]
-		queue = queue[1:]
-		for e := g.start[u]; e < g.start[u+1]; e++ {
-			w := g.to[e]
-			if mark[w] != stamp {
-				continue
-			}
-			if w == root {
-				var path []int32
-				for v := u; v != root; v = parent[v] {
-					path = append(path, v)
+	level := []int32{root}
+	for length := 1; len(level) > 0 && (limit == 0 || length < limit); length++ {
+		var next []int32
+		for _, u := range level {
+			for e := g.start[u]; e < g.start[u+1]; e++ {
+				w := g.to[e]
+				switch {
+				case mark[w] != stamp:
+				case w == root:
+					path := []int32{}
+					for v := u; v != root; v = parent[v] {
+						path = append(path, v)
+					}
+					path = append(path, root)
+					slices.Reverse(path)
+					return path
+				case parent[w] < 0:
+					parent[w] = u
+					next = append(next, w)
 				}
-				path = append(path, root)
-				slices.Reverse(path)
-				return path
-			}
-			if parent[w] < 0 {
-				parent[w] = u
-				queue = append(queue, w)
 			}
 		}
+		level = next
 	}
-	return nil // unreachable for a strongly connected comp
+	return nil
 }
 
-// cycles decides acyclicity at the checked level and reports one cycle of
-// each strongly connected component.
+// cycles decides acyclicity at the checked level and reports its
+// cycles: for SER every pair of transactions with edges both ways (a
+// write skew, say), then one shortest cycle of each strongly connected
+// component, unless that cycle is a pair already reported.
 func (c *miniChecker) cycles(res *MiniResult) {
 	var rt *miniRT
 	if c.realTime {
 		rt = c.buildRT()
 	}
 	g := c.buildGraph(c.opts.Level == history.Snapshot, rt)
+	// seen keeps the transactions of each cycle reported, so that a
+	// component whose cycle Check narrows to one already reported adds
+	// nothing.
+	seen := map[string]bool{}
+	report := func(path []int32) {
+		edges, involved := c.cycleEdges(g, path)
+		fallback := &Explanation{Level: c.opts.Level, Cycle: edges}
+		fallback.Anomaly = anomalyName(c.opts.Level, edges, nil)
+		e := c.explain(fallback, involved, len(res.Violations) < maxMiniExplained)
+		var ts []history.TxnID
+		for _, ed := range e.Cycle {
+			ts = append(ts, ed.From)
+		}
+		slices.Sort(ts)
+		id := e.Anomaly + fmt.Sprint(ts)
+		if !seen[id] {
+			seen[id] = true
+			res.add(e)
+		}
+	}
+	pairs := map[[2]int32]bool{}
+	if !g.si {
+		g.pairs(func(u, v int32) {
+			pairs[[2]int32{u, v}] = true
+			report([]int32{u, v})
+		})
+	}
 	mark := make([]int32, g.nodes)
 	parent := make([]int32, g.nodes)
 	stamp := int32(0)
 	g.components(func(comp []int32) {
 		stamp++
 		path := g.shortestCycle(comp, mark, parent, stamp)
-		if path == nil {
+		if path == nil || len(path) == 2 && pairs[[2]int32{min(path[0], path[1]), max(path[0], path[1])}] {
 			return
 		}
-		edges, involved := c.cycleEdges(g, path)
-		fallback := &Explanation{Level: c.opts.Level, Cycle: edges}
-		fallback.Anomaly = anomalyName(c.opts.Level, edges, nil)
-		res.add(c.explain(fallback, involved, len(res.Violations) < maxMiniExplained))
+		report(path)
 	})
+}
+
+// pairs calls f(u, v), u < v, for each two transactions with edges both
+// ways. It sorts each node's edges.
+func (g *miniGraph) pairs(f func(u, v int32)) {
+	for v := 0; v < g.nodes; v++ {
+		slices.Sort(g.to[g.start[v]:g.start[v+1]])
+	}
+	for u := int32(0); u < int32(g.n); u++ {
+		out := g.to[g.start[u]:g.start[u+1]]
+		for i, v := range out {
+			if v <= u || v >= int32(g.n) || i > 0 && out[i-1] == v {
+				continue
+			}
+			if _, found := slices.BinarySearch(g.to[g.start[v]:g.start[v+1]], u); found {
+				f(u, v)
+			}
+		}
+	}
 }
 
 // cycleEdges turns a cycle of g's nodes into the dependency edges it

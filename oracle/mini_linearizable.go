@@ -53,11 +53,13 @@ func CheckLinearizable(h *history.History) (MiniResult, error) {
 }
 
 // lightweight checks that every live transaction is one lightweight
-// operation: a read of one key, followed by at most a write of it.
+// operation: a read of one key, followed by at most a write of it, or
+// nothing (a compare-and-set that did not apply, as its client recorded
+// it).
 func (c *miniChecker) lightweight() error {
 	for i := 1; i < c.n; i++ {
 		t := &c.h.Txns[i]
-		if t.Outcome == history.ServerAborted {
+		if t.Outcome == history.ServerAborted || len(t.Ops) == 0 {
 			continue
 		}
 		reads := c.txnReads(t.ID)
@@ -167,7 +169,7 @@ func (c *miniChecker) realTimeOrder(chainPos []int32, res *MiniResult) {
 	maxPlace := int32(0)
 	for i := 1; i < c.n; i++ {
 		t := history.TxnID(i)
-		if !c.ix.live[t] {
+		if !c.ix.live[t] || len(c.txnReads(t)) == 0 {
 			continue
 		}
 		r := c.txnReads(t)[0]

@@ -102,7 +102,10 @@ func parseMiniHistory(lines []string) (*history.History, error) {
 			}
 		}
 		tb.End(outcome)
-		ops := strings.Split(body, ",")
+		var ops []string
+		if strings.TrimSpace(body) != "" {
+			ops = strings.Split(body, ",")
+		}
 		for _, op := range ops {
 			f := strings.Fields(op)
 			if len(f) == 3 && f[0] == "w" {
