@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -196,10 +197,21 @@ func connect(ctx context.Context, dsn string) (*pgx.Conn, error) {
 	defer cancel()
 	conn, err := pgx.Connect(cctx, dsn)
 	if err != nil {
-		return nil, fmt.Errorf("cannot connect to %s: %w", redact(dsn), err)
+		return nil, fmt.Errorf("cannot connect to %s: %w", redact(dsn), oneLine{err})
 	}
 	return conn, nil
 }
+
+// oneLine is an error whose text (pgx's connection errors list each
+// address tried, a line each) is put on one line.
+type oneLine struct{ err error }
+
+func (e oneLine) Error() string {
+	text := strings.NewReplacer(":\n", ": ", "\n", "; ").Replace(e.err.Error())
+	return strings.Join(strings.Fields(text), " ")
+}
+
+func (e oneLine) Unwrap() error { return e.err }
 
 // probeFickle asks the server whether it knows fickle's settings
 // (PostgreSQL answers 42704, unrecognized configuration parameter).
