@@ -17,7 +17,7 @@ const (
 	NotChecked = "not checked"
 )
 
-// maxShown bounds the violations a check keeps explained in the report.
+// maxShown bounds the violations the text report explains.
 const maxShown = 3
 
 // Check is one level checked on the run's history.
@@ -36,8 +36,9 @@ type Check struct {
 	// Found counts the violations; Anomalies counts them by name.
 	Found     int            `json:"found,omitempty"`
 	Anomalies map[string]int `json:"anomalies,omitempty"`
-	// Violations explains the first few, each a cycle in the user's
-	// terms, as fickle check prints it.
+	// Violations explains each violation (the first 1000), a cycle in
+	// the user's terms as fickle check prints it; the text report shows
+	// the first few.
 	Violations []string      `json:"violations,omitempty"`
 	Elapsed    time.Duration `json:"elapsed_ns"`
 }
@@ -93,7 +94,7 @@ func (rep *Report) add(h *history.History, name string, requested bool, run func
 	c.Verdict, c.Found, c.Anomalies = Holds, res.Found, res.Anomalies
 	if res.Verdict == oracle.Violation {
 		c.Verdict = Violated
-		for _, v := range res.Violations[:min(len(res.Violations), maxShown)] {
+		for _, v := range res.Violations {
 			c.Violations = append(c.Violations, v.Text(h))
 		}
 	}

@@ -112,8 +112,9 @@ func (rep *Report) Text() string {
 	}
 	fmt.Fprintf(&b, "levels that held: %s; violated: %s\n", list(held), list(failed))
 	if c, ok := rep.shown(); ok {
-		fmt.Fprintf(&b, "\n%s: %d of %d violation%s\n", c.Name, len(c.Violations), c.Found, plural(c.Found))
-		for _, v := range c.Violations {
+		shown := c.Violations[:min(len(c.Violations), maxShown)]
+		fmt.Fprintf(&b, "\n%s: %d of %d violation%s (--json lists them all)\n", c.Name, len(shown), c.Found, plural(c.Found))
+		for _, v := range shown {
 			b.WriteString(indent(v))
 		}
 	}

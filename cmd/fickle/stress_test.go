@@ -103,3 +103,27 @@ func TestStressExitStatus(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckDecidesAStressHistory: fickle check --level SER decides a
+// history fickle stress recorded against fickle at RC (no commit order:
+// the mini-transaction check decides it) and names its lost update, as
+// the stress report did.
+func TestCheckDecidesAStressHistory(t *testing.T) {
+	dir := t.TempDir()
+	srv, err := explore.StartServer(explore.ServerConfig{Level: history.ReadCommitted}, 2, filepath.Join(dir, "server.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Stop()
+	path := filepath.Join(dir, "stress.jsonl")
+	if code, out, errOut := runStressCapture("--dsn", srv.DSN(), "--txns", "300", "--objects", "2", "--level", "read-committed", "--history", path); code != stressHolds {
+		t.Fatalf("fickle stress: exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, errOut := runCheckCapture("--level", "SER", path)
+	if code != checkViolation || !strings.Contains(out, "lost update") {
+		t.Errorf("fickle check --level SER: exit %d, want 1 and a lost update\n%s%s", code, out, errOut)
+	}
+	if code, out, errOut := runCheckCapture("--level", "RC", path); code != checkConsistent {
+		t.Errorf("fickle check --level RC: exit %d\n%s%s", code, out, errOut)
+	}
+}
