@@ -119,11 +119,10 @@ func (r *MiniResult) add(why *Explanation) {
 
 // miniChecker holds what the checks of one history share.
 type miniChecker struct {
-	h        *history.History
-	opts     Options
-	ix       *index
-	n        int
-	realTime bool
+	h    *history.History
+	opts Options
+	ix   *index
+	n    int
 	// Each transaction's first reads of other transactions' versions,
 	// one per key: reads[start[t]:start[t+1]].
 	start []int32
@@ -177,7 +176,7 @@ func newMiniChecker(h *history.History, opts Options) (*miniChecker, error) {
 		return nil, notMini("it has client reads")
 	}
 	n := len(h.Txns)
-	c := &miniChecker{h: h, opts: opts, n: n, realTime: opts.RealTime, start: make([]int32, n+1)}
+	c := &miniChecker{h: h, opts: opts, n: n, start: make([]int32, n+1)}
 	reads := 0
 	for i := 1; i < n; i++ {
 		for j := range h.Txns[i].Ops {

@@ -171,21 +171,12 @@ func (c *miniChecker) edges(g *miniGraph, rt *miniRT) []uint64 {
 		if next, ok := c.sessNext(t); ok {
 			base(int32(t), next)
 		}
-		reads := c.txnReads(t)
-		for j := range reads {
-			r := &reads[j]
+		for _, r := range c.txnReads(t) {
 			if r.src != history.Init {
 				base(int32(r.src), t)
 			}
-			if r.overwrite && c.isDivergent(r.ver) {
-				continue // see rwTargets
-			}
-			for _, o := range c.overwriters(r.ver) {
-				if o != t {
-					edge(rwFrom(t), int32(o))
-				}
-			}
 		}
+		c.rwTargets(t, func(_ *miniRead, o history.TxnID) { edge(rwFrom(t), int32(o)) })
 		if rt == nil {
 			continue
 		}
@@ -347,7 +338,7 @@ func (g *miniGraph) cycleThrough(root int32, comp []int32, mark []int32, parent 
 // component, unless that cycle is a pair already reported.
 func (c *miniChecker) cycles(res *MiniResult) {
 	var rt *miniRT
-	if c.realTime {
+	if c.opts.RealTime {
 		rt = c.buildRT()
 	}
 	g := c.buildGraph(c.opts.Level == history.Snapshot, rt)
