@@ -39,8 +39,10 @@ type Check struct {
 	// Violations explains each violation (the first 1000), a cycle in
 	// the user's terms as fickle check prints it; the text report shows
 	// the first few.
-	Violations []string      `json:"violations,omitempty"`
-	Elapsed    time.Duration `json:"elapsed_ns"`
+	Violations []string `json:"violations,omitempty"`
+	// Elapsed is the check's time; levels decided together (the general
+	// checker's, level by level) give it with the last of them.
+	Elapsed time.Duration `json:"elapsed_ns,omitempty"`
 }
 
 // check reads the history at path back and checks it: mini-transaction
@@ -121,8 +123,11 @@ func (rep *Report) strongest(h *history.History, requested history.Level, maxSte
 	_, results := oracle.StrongestLevel(h, oracle.Options{MaxSteps: maxSteps})
 	elapsed := time.Since(began)
 	found := false
-	for _, r := range results {
-		c := fromResult(h, r, r.Level == requested, elapsed, maxSteps)
+	for i, r := range results {
+		c := fromResult(h, r, r.Level == requested, 0, maxSteps)
+		if i == len(results)-1 {
+			c.Elapsed = elapsed // the levels were decided together
+		}
 		found = found || c.Requested
 		rep.Checks = append(rep.Checks, c)
 	}

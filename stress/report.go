@@ -92,7 +92,10 @@ func (rep *Report) Text() string {
 		if c.Requested {
 			name += " (requested)"
 		}
-		fmt.Fprintf(&b, "  %-24s %-10s %s, %.2f s", name, c.Verdict, c.Method, c.Elapsed.Seconds())
+		fmt.Fprintf(&b, "  %-24s %-10s %s", name, c.Verdict, c.Method)
+		if c.Elapsed > 0 {
+			fmt.Fprintf(&b, ", %.2f s", c.Elapsed.Seconds())
+		}
 		if c.Found > 0 {
 			fmt.Fprintf(&b, "; %d violation%s%s", c.Found, plural(c.Found), counts(c.Anomalies, ""))
 		}
