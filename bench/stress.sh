@@ -50,7 +50,7 @@ import json, sys
 r = json.load(sys.stdin)
 checks = []
 for c in r["checks"]:
-    s = "%s%s %s %.2fs" % (c["name"], "*" if c.get("requested") else "", c["verdict"], c["elapsed_ns"] / 1e9)
+    s = "%s%s %s %.2fs" % (c["name"], "*" if c.get("requested") else "", c["verdict"], c.get("elapsed_ns", 0) / 1e9)
     if c.get("anomalies"):
         s += " " + ",".join("%s x%d" % kv for kv in sorted(c["anomalies"].items(), key=lambda kv: -kv[1]))
     checks.append(s)
