@@ -96,28 +96,10 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, err
 	}
 	lvl, _ := parseLevel(cfg.Level)
-	setup, err := connect(ctx, cfg.DSN)
+	isFickle, err := createTable(ctx, cfg, lvl)
 	if err != nil {
 		return nil, err
 	}
-	defer setup.Close(context.Background())
-	isFickle := probeFickle(ctx, setup)
-	if lvl.set != "" && !isFickle {
-		return nil, fmt.Errorf("--level %s is one of fickle's own levels; this database is not fickle: use read-committed, repeatable-read or serializable", cfg.Level)
-	}
-	for _, sql := range schema(cfg.Workload, cfg.Table, cfg.Objects) {
-		if _, err := setup.Exec(ctx, sql); err != nil {
-			return nil, fmt.Errorf("creating the table: %s: %w", sql, err)
-		}
-	}
-	if isFickle {
-		// The rows become Init's, visible to every transaction at every
-		// level, as they are before the history starts.
-		if _, err := setup.Exec(ctx, "SELECT fickle_checkpoint()"); err != nil {
-			return nil, fmt.Errorf("fickle_checkpoint(): %w", err)
-		}
-	}
-
 	path, cleanup, err := historyFile(cfg.HistoryPath)
 	if err != nil {
 		return nil, err
@@ -135,47 +117,17 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	run := &runner{cfg: cfg, level: lvl, rec: newRecorder(w, cfg.Table, cfg.Workload)}
 	run.mu.codes = map[string]int{}
 	run.rec.initial(cfg.Objects)
-
-	sessions := make([]*session, cfg.Sessions)
+	sessions, err := openSessions(ctx, run)
 	defer func() {
 		for _, s := range sessions {
-			if s != nil {
-				s.conn.Close(context.Background())
-			}
+			s.conn.Close(context.Background())
 		}
 	}()
-	for i := range sessions {
-		conn, err := connect(ctx, cfg.DSN)
-		if err != nil {
-			return nil, err
-		}
-		s := &session{id: history.SessionID(i), name: "S" + strconv.Itoa(i+1), conn: conn, run: run,
-			gen: newGenerator(cfg.Workload, cfg.Dist, cfg.Objects, rand.New(rand.NewPCG(cfg.Seed, uint64(i))))}
-		sessions[i] = s
-		if lvl.set != "" {
-			if _, err := conn.Exec(ctx, lvl.set); err != nil {
-				return nil, fmt.Errorf("%s: %w", lvl.set, err)
-			}
-		}
-		run.rec.session(s.id, s.name)
+	if err != nil {
+		return nil, err
 	}
 
-	began := time.Now()
-	if cfg.Duration > 0 {
-		run.deadline = began.Add(cfg.Duration)
-	}
-	var wg sync.WaitGroup
-	for _, s := range sessions {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if err := s.loop(ctx); err != nil {
-				run.fail(err)
-			}
-		}()
-	}
-	wg.Wait()
-	elapsed := time.Since(began)
+	elapsed := run.sessions(ctx, sessions)
 	closeErr := run.rec.close()
 	if err := f.Close(); closeErr == nil {
 		closeErr = err
@@ -184,11 +136,81 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if closeErr != nil {
 		rep.RunError = errors.Join(rep.RunError, fmt.Errorf("writing the history: %w", closeErr))
 	}
-	if cfg.HistoryPath != "" {
-		rep.HistoryPath = cfg.HistoryPath
-	}
+	rep.HistoryPath = cfg.HistoryPath
 	rep.check(path, cfg)
 	return rep, nil
+}
+
+// createTable creates the run's table, and says whether the database is
+// fickle: then it folds the rows into the initial state, and only then
+// may the level be one of fickle's own.
+func createTable(ctx context.Context, cfg Config, lvl level) (isFickle bool, err error) {
+	conn, err := connect(ctx, cfg.DSN)
+	if err != nil {
+		return false, err
+	}
+	defer conn.Close(context.Background())
+	isFickle = probeFickle(ctx, conn)
+	if lvl.set != "" && !isFickle {
+		return false, fmt.Errorf("--level %s is one of fickle's own levels; this database is not fickle: use read-committed, repeatable-read or serializable", cfg.Level)
+	}
+	for _, sql := range schema(cfg.Workload, cfg.Table, cfg.Objects) {
+		if _, err := conn.Exec(ctx, sql); err != nil {
+			return false, fmt.Errorf("creating the table: %s: %w", sql, err)
+		}
+	}
+	if isFickle {
+		// The rows become Init's, visible to every transaction at every
+		// level, as they are before the history starts.
+		if _, err := conn.Exec(ctx, "SELECT fickle_checkpoint()"); err != nil {
+			return false, fmt.Errorf("fickle_checkpoint(): %w", err)
+		}
+	}
+	return isFickle, nil
+}
+
+// openSessions connects the run's sessions, each at the run's level, and
+// records them; on error it returns those it opened, for closing.
+func openSessions(ctx context.Context, run *runner) ([]*session, error) {
+	cfg := run.cfg
+	var sessions []*session
+	for i := 0; i < cfg.Sessions; i++ {
+		conn, err := connect(ctx, cfg.DSN)
+		if err != nil {
+			return sessions, err
+		}
+		s := &session{id: history.SessionID(i), name: "S" + strconv.Itoa(i+1), conn: conn, run: run,
+			gen: newGenerator(cfg.Workload, cfg.Dist, cfg.Objects, rand.New(rand.NewPCG(cfg.Seed, uint64(i))))}
+		sessions = append(sessions, s)
+		if run.level.set != "" {
+			if _, err := conn.Exec(ctx, run.level.set); err != nil {
+				return sessions, fmt.Errorf("%s: %w", run.level.set, err)
+			}
+		}
+		run.rec.session(s.id, s.name)
+	}
+	return sessions, nil
+}
+
+// sessions runs the sessions concurrently until the run is over, and
+// returns how long they ran.
+func (r *runner) sessions(ctx context.Context, sessions []*session) time.Duration {
+	began := time.Now()
+	if r.cfg.Duration > 0 {
+		r.deadline = began.Add(r.cfg.Duration)
+	}
+	var wg sync.WaitGroup
+	for _, s := range sessions {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := s.loop(ctx); err != nil {
+				r.fail(err)
+			}
+		}()
+	}
+	wg.Wait()
+	return time.Since(began)
 }
 
 // connect opens one connection, with a bounded wait.

@@ -76,6 +76,9 @@ func checkNamed(rep *Report, name string) (Check, bool) {
 // TestMiniTransactionsAgainstFickle: against fickle at each of its levels
 // (adversarial strategy), the mt workload's history satisfies that level;
 // at RC the serializability check finds lost updates, at SI write skews.
+// How often the sessions' transactions overlap depends on the machine's
+// load, so a level whose anomaly a run did not show runs again, up to
+// four runs in all, each of which must satisfy the level.
 func TestMiniTransactionsAgainstFickle(t *testing.T) {
 	for i, c := range []struct {
 		level   string
@@ -90,20 +93,23 @@ func TestMiniTransactionsAgainstFickle(t *testing.T) {
 	} {
 		t.Run(c.level, func(t *testing.T) {
 			l, _ := history.ParseLevel(c.level)
-			dsn, _ := startFickle(t, explore.ServerConfig{Level: l}, uint64(i+1))
-			rep := runStress(t, Config{DSN: dsn, Sessions: 8, Txns: 600, Objects: 2, Level: c.level, Seed: uint64(i)})
-			req, ok := rep.Requested()
-			if !ok || req.Verdict != Holds {
-				t.Fatalf("the %s check: %+v\n%s", c.level, req, rep.Text())
+			var seen []map[string]int
+			for run := 0; run < 4; run++ {
+				seed := uint64(10*i + run)
+				dsn, stop := startFickle(t, explore.ServerConfig{Level: l}, seed+1)
+				rep := runStress(t, Config{DSN: dsn, Sessions: 8, Txns: 600, Objects: 2, Level: c.level, Seed: seed})
+				stop()
+				if req, ok := rep.Requested(); !ok || req.Verdict != Holds {
+					t.Fatalf("the %s check: %+v\n%s", c.level, req, rep.Text())
+				}
+				ser, _ := checkNamed(rep, "SER")
+				if c.anomaly == "" || ser.Anomalies[c.anomaly] > 0 {
+					t.Logf("%s: %d committed, %d aborted; SER: %d violations %v", c.level, rep.Committed, rep.Aborted, ser.Found, ser.Anomalies)
+					return
+				}
+				seen = append(seen, ser.Anomalies)
 			}
-			if c.anomaly == "" {
-				return
-			}
-			ser, _ := checkNamed(rep, "SER")
-			if ser.Verdict != Violated || ser.Anomalies[c.anomaly] == 0 {
-				t.Fatalf("SER: %s %v; want a %s\n%s", ser.Verdict, ser.Anomalies, c.anomaly, rep.Text())
-			}
-			t.Logf("%s: %d committed, %d aborted; SER: %d violations %v", c.level, rep.Committed, rep.Aborted, ser.Found, ser.Anomalies)
+			t.Fatalf("SER: no %s in 4 runs, whose violations were %v", c.anomaly, seen)
 		})
 	}
 }

@@ -22,7 +22,7 @@ type session struct {
 // loop runs transactions until the run's budget or time is spent, or a
 // session fails; it returns the failure that ends the run, if any.
 func (s *session) loop(ctx context.Context) error {
-	for s.run.take() {
+	for ctx.Err() == nil && s.run.take() {
 		if err := s.transaction(ctx); err != nil {
 			return err
 		}
@@ -56,6 +56,14 @@ func (s *session) transaction(ctx context.Context) error {
 		if _, rbErr := s.conn.Exec(ctx, "ROLLBACK"); rbErr != nil && fatal == nil {
 			fatal = fmt.Errorf("session %s: ROLLBACK after %s: %w", s.name, pgErr.Code, rbErr)
 		}
+	case ctx.Err() != nil:
+		// Interrupted: the connection is closed, and a COMMIT sent may
+		// have committed.
+		t.outcome, t.code = history.ServerAborted, "57014"
+		if t.commitSent {
+			t.outcome = history.Pending
+		}
+		fatal = fmt.Errorf("session %s interrupted during %s: %w", s.name, stmt, ctx.Err())
 	case s.conn.IsClosed() && t.commitSent && !pgconn.SafeToRetry(err):
 		// COMMIT went out and no answer came back: it may have committed.
 		t.outcome = history.Pending

@@ -71,8 +71,14 @@ flags:
 		fmt.Fprintf(stderr, "fickle stress: unexpected argument %q\n", fs.Arg(0))
 		return stressFailed
 	}
+	// The first interrupt ends the run (its history is still checked);
+	// a second one kills the process.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
 	rep, err := stress.Run(ctx, cfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "fickle stress: %v\n", err)
