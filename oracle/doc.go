@@ -53,8 +53,10 @@
 // the dependency graph is unique unless two transactions overwrote one
 // version (a lost update). CheckLinearizable decides linearizability of
 // lightweight (compare-and-set) histories. fickle stress records such
-// histories; each violation they find is named by Check on the few
-// transactions involved, so that names agree with Check's.
+// histories. Each violation they find is named at the weakest level that
+// the few transactions involved break, by Check on them; when that is the
+// level checked, the check's own cycle stands, every anti-dependency an
+// edge of it.
 //
 // # Debugging
 //

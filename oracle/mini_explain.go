@@ -33,7 +33,7 @@ func (c *miniChecker) explain(fallback *Explanation, involved []history.TxnID, u
 	if ts := c.distinctTxns(involved); useCheck && len(ts) <= maxMiniSubTxns {
 		sub, ids := c.subHistory(ts)
 		r := Check(sub, Options{Level: c.opts.Level, RealTime: c.opts.RealTime, MaxSteps: miniSubSteps})
-		if e := r.Explanation; r.Verdict == Violation && e != nil && e.Structural == nil && (e.Level < c.opts.Level || len(fallback.Cycle) == 0) {
+		if e := r.Explanation; r.Verdict == Violation && e != nil && e.Structural == nil && e.Level < c.opts.Level {
 			return c.remap(e, ids)
 		}
 	}
