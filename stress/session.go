@@ -64,7 +64,7 @@ func (s *session) transaction(ctx context.Context) error {
 			t.outcome = history.Pending
 		}
 		fatal = fmt.Errorf("session %s interrupted during %s: %w", s.name, stmt, ctx.Err())
-	case s.conn.IsClosed() && t.commitSent && !pgconn.SafeToRetry(err):
+	case t.commitSent && !errors.Is(err, errRolledBack) && !pgconn.SafeToRetry(err):
 		// COMMIT went out and no answer came back: it may have committed.
 		t.outcome = history.Pending
 		fatal = fmt.Errorf("session %s lost its connection during COMMIT: %w", s.name, err)
@@ -92,8 +92,12 @@ func (s *session) transaction(ctx context.Context) error {
 func retryable(code string) bool { return code == "40001" || code == "40P01" }
 
 // errNoRow is an UPDATE of a row that should exist and did not: someone
-// else changed the table.
-var errNoRow = errors.New("the row is gone: did another client change the table?")
+// else changed the table. errRolledBack is a COMMIT the server answered
+// with ROLLBACK.
+var (
+	errNoRow      = errors.New("the row is gone: did another client change the table?")
+	errRolledBack = errors.New("COMMIT answered ROLLBACK")
+)
 
 // execute runs ops in a transaction and commits it, recording each
 // statement's result in t. It returns the failing statement's text with
@@ -114,7 +118,7 @@ func (s *session) execute(ctx context.Context, t *txnRecord, ops []op) (string, 
 	t.commitSent = true
 	tag, err := s.conn.Exec(ctx, "COMMIT")
 	if err == nil && tag.String() != "COMMIT" {
-		err = fmt.Errorf("COMMIT answered %s", tag)
+		err = errRolledBack
 	}
 	return "COMMIT", err
 }
