@@ -54,7 +54,10 @@ func (s *session) transaction(ctx context.Context) error {
 			fatal = fmt.Errorf("session %s: %s: %w", s.name, stmt, err)
 		}
 		if _, rbErr := s.conn.Exec(ctx, "ROLLBACK"); rbErr != nil && fatal == nil {
-			fatal = fmt.Errorf("session %s: ROLLBACK after %s: %w", s.name, pgErr.Code, rbErr)
+			fatal = fmt.Errorf("session %s lost its connection during ROLLBACK after %s: %w", s.name, pgErr.Code, rbErr)
+			if !s.conn.IsClosed() {
+				fatal = fmt.Errorf("session %s: ROLLBACK after %s: %w", s.name, pgErr.Code, rbErr)
+			}
 		}
 	case ctx.Err() != nil:
 		// Interrupted: the connection is closed, and a COMMIT sent may
