@@ -45,6 +45,19 @@
 // is the first, cheap answer for every level; only PC, SI and SER need a
 // commit order, which is NP-hard to find in general.
 //
+// # Mini-transaction histories
+//
+// CheckMini (mini*.go) decides SI, SER and strict SER in linear time (plus
+// a sort of the end times) for read-modify-write histories, paper 001's
+// mini-transactions among them: there, WR and WW are given by the reads, so
+// the dependency graph is unique unless two transactions overwrote one
+// version (a lost update). CheckLinearizable decides linearizability of
+// lightweight (compare-and-set) histories. fickle stress records such
+// histories. Each violation they find is named at the weakest level that
+// the few transactions involved break, by Check on them; when that is the
+// level checked, the check's own cycle stands, every anti-dependency an
+// edge of it.
+//
 // # Debugging
 //
 // `fickle check --level L FILE` prints the verdict and the explanation;

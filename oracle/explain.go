@@ -107,7 +107,7 @@ func causalPath(ix *index, t2, t3 history.TxnID, realTime bool) (string, bool) {
 	var byEnd []history.TxnID
 	if realTime {
 		for i := 1; i < len(h.Txns); i++ {
-			if t := history.TxnID(i); ix.checked(t) && ix.visibleWriter(t) && timed(&h.Txns[i]) {
+			if t := history.TxnID(i); ix.checked(t) && ix.visibleWriter(t) && h.Txns[i].End != 0 {
 				byEnd = append(byEnd, t)
 			}
 		}
@@ -131,7 +131,7 @@ func causalPath(ix *index, t2, t3 history.TxnID, realTime bool) (string, bool) {
 				preds = append(preds, op.Writer)
 			}
 		}
-		if realTime && timed(&h.Txns[v]) {
+		if realTime && h.Txns[v].Start != 0 {
 			for ; scanned < len(byEnd) && h.Txns[byEnd[scanned]].End < h.Txns[v].Start; scanned++ {
 				preds = append(preds, byEnd[scanned])
 			}

@@ -58,9 +58,12 @@ func newRealTime(ix *index) *realTime {
 	for i := 1; i < n; i++ {
 		t := history.TxnID(i)
 		if ix.checked(t) && timed(&h.Txns[i]) {
-			// Only a commit makes a transaction visible in real time.
-			events = append(events, event{at: h.Txns[i].Start, txn: t})
-			if ix.visibleWriter(t) {
+			// Only a commit makes a transaction visible in real time, and
+			// a time that is not known (0) is no event.
+			if h.Txns[i].Start != 0 {
+				events = append(events, event{at: h.Txns[i].Start, txn: t})
+			}
+			if ix.visibleWriter(t) && h.Txns[i].End != 0 {
 				events = append(events, event{at: h.Txns[i].End, end: true, txn: t})
 			}
 		}
@@ -98,7 +101,7 @@ func newRealTime(ix *index) *realTime {
 	rt.kOff = make([]uint32, nk+1)
 	for i := 1; i < n; i++ {
 		t := history.TxnID(i)
-		if ix.checked(t) && ix.visibleWriter(t) && timed(&h.Txns[i]) {
+		if ix.checked(t) && ix.visibleWriter(t) && h.Txns[i].End != 0 {
 			for _, x := range ix.writes(t) {
 				rt.kOff[x+1]++
 			}
@@ -112,7 +115,7 @@ func newRealTime(ix *index) *realTime {
 	fill := append([]uint32(nil), rt.kOff[:nk]...)
 	for i := 1; i < n; i++ {
 		t := history.TxnID(i)
-		if ix.checked(t) && ix.visibleWriter(t) && timed(&h.Txns[i]) {
+		if ix.checked(t) && ix.visibleWriter(t) && h.Txns[i].End != 0 {
 			for _, x := range ix.writes(t) {
 				rt.wTxn[fill[x]] = t
 				fill[x]++
@@ -166,7 +169,7 @@ func (s *saturation) realTimeRead(t3 history.TxnID, j int) {
 		return
 	}
 	k := hi // t1's position, when it is one of the writers before end
-	if t1 != history.Init && int(t1) < len(h.Txns) && timed(&h.Txns[t1]) {
+	if t1 != history.Init && int(t1) < len(h.Txns) && h.Txns[t1].End != 0 {
 		for p := rt.firstEndingAtOrAfter(lo, end, h.Txns[t1].End); p < end && rt.wEnd[p] == h.Txns[t1].End; p++ {
 			if rt.wTxn[p] == t1 {
 				k = p

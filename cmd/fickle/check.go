@@ -150,7 +150,7 @@ func checkOne(path string, h *history.History, opts oracle.Options) (checkReport
 	var text strings.Builder
 	if opts.Level != history.LevelUnknown {
 		rep.Level = opts.Level.String()
-		res = oracle.Check(h, opts)
+		res = checkLevel(h, opts)
 		fmt.Fprintf(&text, "%s: %s at %s\n", path, res.Verdict, opts.Level)
 		if res.Verdict == oracle.Unknown {
 			text.WriteString(undecided(res, opts.MaxSteps))
