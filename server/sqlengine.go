@@ -168,8 +168,8 @@ func (s *sqlSession) CopyOut(ctx context.Context, req *CopyRequest, emit func(li
 }
 
 func (s *sqlSession) AppendText(buf []byte, col *Column, v any) []byte {
-	if col.TypeOID == uint32(types.OidRegclass) {
-		return append(buf, s.s.FormatText(types.Regclass, v)...)
+	if types.IsRegType(types.Oid(col.TypeOID)) {
+		return append(buf, s.s.FormatText(types.Type{Oid: types.Oid(col.TypeOID), Typmod: -1}, v)...)
 	}
 	return append(buf, types.FormatText(types.Type{Oid: types.Oid(col.TypeOID), Typmod: col.TypeMod}, v, s.location())...)
 }
@@ -178,8 +178,8 @@ func (s *sqlSession) ParseText(oid uint32, text string) (any, error) {
 	if oid == 0 {
 		oid = uint32(types.OidUnknown)
 	}
-	if oid == uint32(types.OidRegclass) {
-		return s.s.ParseText(types.Regclass, text)
+	if types.IsRegType(types.Oid(oid)) {
+		return s.s.ParseText(types.Type{Oid: types.Oid(oid), Typmod: -1}, text)
 	}
 	env := &types.Env{Location: s.location()}
 	return types.ParseTextEnv(env, types.Type{Oid: types.Oid(oid), Typmod: -1}, text)

@@ -189,7 +189,8 @@ func quantified(x *execCtx, cmp *scalar, all bool, n int, set func(i int)) (any,
 
 // indirection compiles subscripts and slices of an array value: a[i] is
 // the element or NULL out of range, a[i:j] (either bound optional) the
-// elements between, as a new array with lower bound 1. More than one
+// elements between, as a new array with lower bound 1. Subscripts count
+// from the type's lower bound (0 for int2vector and oidvector). More than one
 // subscript of a one-dimensional array is NULL, as in PostgreSQL.
 func (b *binder) indirection(sc *scope, ind *pg_query.A_Indirection) (*scalar, error) {
 	arg, err := b.expr(sc, ind.Arg)
@@ -251,6 +252,7 @@ func (b *binder) indirection(sc *scope, ind *pg_query.A_Indirection) (*scalar, e
 	if !slice {
 		typ, _ = arg.typ.Elem()
 	}
+	lb := arg.typ.LowerBound()
 	inner := arg.eval
 	return &scalar{typ: typ, slot: -1, refs: refs, volatile: volatile, name: arg.name, eval: func(x *execCtx) (any, error) {
 		v, err := inner(x)
@@ -263,24 +265,24 @@ func (b *binder) indirection(sc *scope, ind *pg_query.A_Indirection) (*scalar, e
 				return nil, nil
 			}
 			i, ok, err := evalBound(x, subs[0].hi, 0)
-			if err != nil || !ok || i < 1 || i > int64(len(a)) {
+			if err != nil || !ok || i < lb || i-lb >= int64(len(a)) {
 				return nil, err
 			}
-			return a[i-1], nil
+			return a[i-lb], nil
 		}
-		lo, lok, err := evalBound(x, subs[0].lo, 1)
+		lo, lok, err := evalBound(x, subs[0].lo, lb)
 		if err != nil || !lok {
 			return nil, err
 		}
-		hi, hok, err := evalBound(x, subs[0].hi, int64(len(a)))
+		hi, hok, err := evalBound(x, subs[0].hi, lb+int64(len(a))-1)
 		if err != nil || !hok {
 			return nil, err
 		}
-		lo, hi = max(lo, 1), min(hi, int64(len(a)))
+		lo, hi = max(lo, lb), min(hi, lb+int64(len(a))-1)
 		if lo > hi {
 			return []any{}, nil
 		}
-		return append([]any{}, a[lo-1:hi]...), nil
+		return append([]any{}, a[lo-lb:hi-lb+1]...), nil
 	}}, nil
 }
 

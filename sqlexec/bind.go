@@ -212,8 +212,8 @@ func (b *binder) coerce(e *scalar, to types.Type, ctx types.CastContext) (*scala
 	if e.typ == to || (e.typ.Oid == to.Oid && to.Typmod < 0) {
 		return e, nil
 	}
-	if to.Oid == types.OidRegclass || e.typ.Oid == types.OidRegclass {
-		return b.coerceRegclass(e, to, ctx)
+	if types.IsRegType(to.Oid) || types.IsRegType(e.typ.Oid) {
+		return b.coerceReg(e, to, ctx)
 	}
 	f, err := types.LookupCastEnv(e.typ, to, ctx)
 	if err != nil {
@@ -369,7 +369,7 @@ func (s *Session) newEnv() *types.Env {
 	}
 	env := &types.Env{TxnTime: txnTime, StmtTime: now, Clock: func() time.Time { return time.Now().UTC() }, Rand: cryptoRand{}}
 	env.Location = s.location()
-	env.Relations = relations{s: s}
+	env.Catalog = catalogNames{s: s}
 	return env
 }
 

@@ -28,7 +28,7 @@ const firstUserOID = 16384
 const (
 	oidPgCatalog   = 11
 	oidPublic      = 2200
-	oidInfoSchema  = 13000
+	oidInfoSchema  = 13207
 	oidPgNamespace = 2615
 	oidPgClass     = 1259
 )
@@ -399,56 +399,6 @@ type fkRef struct {
 var systemRelationOIDs = map[string]int64{"pg_type": 1247, "pg_attribute": 1249, "pg_class": oidPgClass, "pg_database": 1262,
 	"pg_am": 2601, "pg_index": 2610, "pg_namespace": oidPgNamespace}
 
-// relations is the catalog as regclass sees it (types.RelationResolver)
-// for session s: names resolve along s's search path. cat fixes the
-// catalog (a statement being bound); nil reads the current one.
-type relations struct {
-	s   *Session
-	cat *catalog
-}
-
-func (r relations) catalog() *catalog {
-	if r.cat != nil {
-		return r.cat
-	}
-	c, _ := r.s.engine.snapshot()
-	return c
-}
-
-// RelationOid is regclassin: the OID of the table, index or sequence a
-// possibly qualified, possibly quoted name denotes. Errors are
-// PostgreSQL's: 42602 for a malformed name, 42601 for too many dotted
-// names, 3F000 for an unknown schema, 42P01 for an unknown relation.
-func (r relations) RelationOid(text string) (int64, error) {
-	parts, err := parseQualifiedName(text)
-	if err != nil {
-		return 0, err
-	}
-	switch len(parts) {
-	case 1, 2:
-	case 3:
-		if parts[0] != r.s.database() {
-			return 0, pgerror.Newf(pgerror.FeatureNotSupported, "cross-database references are not implemented: %s", strings.Join(parts, "."))
-		}
-		parts = parts[1:]
-	default:
-		return 0, pgerror.Newf(pgerror.SyntaxError, "improper relation name (too many dotted names): %s", strings.Join(parts, "."))
-	}
-	c := r.catalog()
-	name := parts[len(parts)-1]
-	path := r.s.searchPath()
-	if len(parts) == 2 {
-		path = parts[:1]
-		if _, ok := c.schemas[path[0]]; !ok && path[0] != "pg_catalog" && path[0] != "information_schema" {
-			return 0, pgerror.Newf(pgerror.InvalidSchemaName, "schema \"%s\" does not exist", path[0])
-		}
-	}
-	if oid, ok := relationIn(c, path, name); ok {
-		return oid, nil
-	}
-	return 0, pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", strings.Join(parts, "."))
-}
-
 // relationKind is the kind of a relation, as pg_class.relkind tells them
 // apart.
 type relationKind int
@@ -497,20 +447,6 @@ func relationLookup(c *catalog, path []string, name string) (int64, relationKind
 		}
 	}
 	return 0, 0, false
-}
-
-// RelationName is regclassout: the relation's name, quoted where needed
-// and qualified when the search path would not find it by that name.
-func (r relations) RelationName(oid int64) (string, bool) {
-	c := r.catalog()
-	schema, name, ok := relationByOid(c, oid)
-	if !ok {
-		return "", false
-	}
-	if found, ok := relationIn(c, r.s.searchPath(), name); ok && found == oid {
-		return types.QuoteIdent(name), true
-	}
-	return types.QuoteIdent(schema) + "." + types.QuoteIdent(name), true
 }
 
 // relationByOid finds the schema and name of the relation with the OID.
@@ -609,14 +545,15 @@ func truncateIdentifier(s string) string {
 	return s[:n]
 }
 
-// coerceRegclass is coerce to regclass. A constant name resolves while the
-// statement is bound, against the catalog it is bound to, as PostgreSQL
-// resolves a regclass literal when it parses the statement (an unknown
-// relation fails at prepare); any other value resolves when it is computed.
-func (b *binder) coerceRegclass(e *scalar, to types.Type, ctx types.CastContext) (*scalar, error) {
+// coerceReg is coerce to or from an object identifier type (regclass,
+// regtype, ...). A constant name resolves while the statement is bound,
+// against the catalog it is bound to, as PostgreSQL resolves a regclass
+// literal when it parses the statement (an unknown relation fails at
+// prepare); any other value resolves when it is computed.
+func (b *binder) coerceReg(e *scalar, to types.Type, ctx types.CastContext) (*scalar, error) {
 	f, err := types.LookupCastEnv(e.typ, to, ctx)
 	if err != nil {
 		return nil, err
 	}
-	return castScalar(e, to, f, &types.Env{Relations: relations{s: b.s, cat: b.cat}}, true)
+	return castScalar(e, to, f, &types.Env{Catalog: catalogNames{s: b.s, cat: b.cat}}, true)
 }

@@ -196,10 +196,6 @@ func init() {
 	empty("pg_trigger", vcol{"oid", oid}, vcol{"tgrelid", oid}, vcol{"tgparentid", oid}, vcol{"tgname", name},
 		vcol{"tgenabled", types.Char}, vcol{"tgisinternal", b})
 	empty("pg_rewrite", vcol{"oid", oid}, vcol{"rulename", name}, vcol{"ev_class", oid}, vcol{"ev_type", types.Char})
-	// fickle has no user-defined functions; its built-ins live in
-	// pg_catalog, which \df leaves out.
-	empty("pg_proc", vcol{"oid", oid}, vcol{"proname", name}, vcol{"pronamespace", oid}, vcol{"prokind", types.Char},
-		vcol{"prorettype", oid}, vcol{"proowner", oid})
 	// fickle has no extensions (PostgreSQL 15 always has plpgsql).
 	empty("pg_extension", vcol{"oid", oid}, vcol{"extname", name}, vcol{"extnamespace", oid}, vcol{"extversion", text})
 	empty("pg_inherits", vcol{"inhrelid", oid}, vcol{"inhparent", oid}, vcol{"inhseqno", types.Int4}, vcol{"inhdetachpending", b})

@@ -288,10 +288,7 @@ func formatResult(s *Session, res *Result) string {
 					vals[i] = "NULL"
 					continue
 				}
-				vals[i] = types.FormatText(types.Type{Oid: types.Oid(res.Columns[i].TypeOID), Typmod: res.Columns[i].TypeMod}, v, nil)
-				if res.Columns[i].TypeOID == uint32(types.OidRegclass) {
-					vals[i] = s.FormatText(types.Regclass, v)
-				}
+				vals[i] = s.FormatText(types.Type{Oid: types.Oid(res.Columns[i].TypeOID), Typmod: res.Columns[i].TypeMod}, v)
 				if vals[i] == "" {
 					vals[i] = "''"
 				}

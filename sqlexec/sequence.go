@@ -387,7 +387,7 @@ func (b *binder) serialSequenceFunc(sc *scope, argNodes []*pg_query.Node, loc in
 		if err != nil || column == nil {
 			return nil, err
 		}
-		oid, err := relations{s: x.s}.RelationOid(table.(string))
+		oid, err := catalogNames{s: x.s}.RelationOid(table.(string))
 		if err != nil {
 			return nil, err
 		}

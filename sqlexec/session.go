@@ -208,11 +208,11 @@ func (s *Session) rollbackToSavepoint(name string) error {
 // TimeZone and regclass as the relation's name along its search path, as
 // PostgreSQL's text output gives them.
 func (s *Session) FormatText(t types.Type, v any) string {
-	return types.FormatTextEnv(&types.Env{Location: s.location(), Relations: relations{s: s}}, t, v)
+	return types.FormatTextEnv(&types.Env{Location: s.location(), Catalog: catalogNames{s: s}}, t, v)
 }
 
 // ParseText is types.ParseTextEnv in the session: timestamptz without a
 // zone in its TimeZone and regclass names along its search path.
 func (s *Session) ParseText(t types.Type, text string) (any, error) {
-	return types.ParseTextEnv(&types.Env{Location: s.location(), Relations: relations{s: s}}, t, text)
+	return types.ParseTextEnv(&types.Env{Location: s.location(), Catalog: catalogNames{s: s}}, t, text)
 }

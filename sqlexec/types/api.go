@@ -122,21 +122,24 @@ type Env struct {
 	// Rand supplies randomness for gen_random_uuid() and random(); nil makes
 	// them fail with 0A000.
 	Rand io.Reader
-	// Relations resolves regclass input and output against the catalog; nil
+	// Catalog resolves the input and output of the object identifier
+	// types (regclass, regtype, regproc, ...) against the catalog; nil
 	// means only numeric OIDs are understood.
-	Relations RelationResolver
+	Catalog CatalogResolver
 }
 
-// RelationResolver is the catalog as regclass sees it. The executor
-// implements it; this package never reads the catalog itself.
-type RelationResolver interface {
-	// RelationOid returns the OID of the relation a possibly
-	// schema-qualified name denotes, or a 42P01 error.
-	RelationOid(name string) (int64, error)
-	// RelationName returns the name regclassout prints for an OID
-	// (qualified when not on the search path), or false when no relation
-	// has it.
-	RelationName(oid int64) (string, bool)
+// CatalogResolver is the catalog as the object identifier types see it.
+// The executor implements it; this package never reads the catalog itself.
+type CatalogResolver interface {
+	// RegIn returns the OID of the object a name denotes for the object
+	// identifier type t (regclassin, regtypein, ...), or the error
+	// PostgreSQL gives (42P01 for an unknown relation, 42704 for an unknown
+	// type, 42883 for an unknown function, ...).
+	RegIn(t Oid, name string) (int64, error)
+	// RegOut returns the name the output function of t prints for an OID
+	// (qualified when the search path would not find it), or false when no
+	// object has it: the number is printed then.
+	RegOut(t Oid, oid int64) (string, bool)
 }
 
 // CastContext is the context a coercion happens in, as in pg_cast.castcontext.
@@ -291,20 +294,14 @@ func ParseTextEnv(env *Env, t Type, s string) (any, error) { return parseText(en
 // t: shortest round-trip floats, numeric with its scale, bytea as \x hex,
 // ISO dates and timestamps (timestamptz in loc, nil meaning UTC, with +00 style
 // offsets), postgres-style intervals, t/f booleans, normalized jsonb.
-func FormatText(t Type, v any, loc *time.Location) string { return formatText(t, v, loc) }
+func FormatText(t Type, v any, loc *time.Location) string {
+	return formatText(&Env{Location: loc}, t, v)
+}
 
 // FormatTextEnv is FormatText in a session: timestamptz in env.Location,
-// regclass as the relation's name through env.Relations.
-func FormatTextEnv(env *Env, t Type, v any) string {
-	if t.Oid == OidRegclass && env != nil && env.Relations != nil {
-		if n, ok := v.(int64); ok {
-			if name, found := env.Relations.RelationName(n); found {
-				return name
-			}
-		}
-	}
-	return formatText(t, v, env.location())
-}
+// the object identifier types (regclass, regtype, ...) as the names
+// env.Catalog gives their OIDs.
+func FormatTextEnv(env *Env, t Type, v any) string { return formatText(env, t, v) }
 
 // Cast converts the non-NULL datum v of type from to type to with the
 // semantics of an explicit cast (CAST(v AS to)): a typmod on to is applied

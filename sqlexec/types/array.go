@@ -3,7 +3,6 @@ package types
 import (
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
 )
@@ -21,28 +20,35 @@ const CategoryArray Category = 'A'
 // arrayTypes lists PostgreSQL 15's array type OIDs of the element types
 // fickle knows: pg_type.typarray of each element.
 var arrayTypes = map[Oid]Oid{
-	OidBool:        1000,
-	OidBytea:       1001,
-	OidChar:        1002,
-	OidName:        1003,
-	OidInt2:        1005,
-	OidInt4:        1007,
-	OidText:        1009,
-	OidBpchar:      1014,
-	OidVarchar:     1015,
-	OidInt8:        1016,
-	OidFloat4:      1021,
-	OidFloat8:      1022,
-	OidOid:         1028,
-	OidTimestamp:   1115,
-	OidDate:        1182,
-	OidTimestamptz: 1185,
-	OidInterval:    1187,
-	OidNumeric:     1231,
-	OidRegclass:    2210,
-	OidUUID:        2951,
-	OidJSON:        199,
-	OidJSONB:       3807,
+	OidBool:         1000,
+	OidBytea:        1001,
+	OidChar:         1002,
+	OidName:         1003,
+	OidInt2:         1005,
+	OidInt4:         1007,
+	OidText:         1009,
+	OidBpchar:       1014,
+	OidVarchar:      1015,
+	OidInt8:         1016,
+	OidFloat4:       1021,
+	OidFloat8:       1022,
+	OidOid:          1028,
+	OidTimestamp:    1115,
+	OidDate:         1182,
+	OidTimestamptz:  1185,
+	OidInterval:     1187,
+	OidNumeric:      1231,
+	OidRegclass:     2210,
+	OidRegproc:      1008,
+	OidRegprocedure: 2207,
+	OidRegoper:      2208,
+	OidRegoperator:  2209,
+	OidRegtype:      2211,
+	OidRegnamespace: 4090,
+	OidRegrole:      4097,
+	OidUUID:         2951,
+	OidJSON:         199,
+	OidJSONB:        3807,
 }
 
 // arrayElems maps an array type OID to its element type OID (typelem).
@@ -75,14 +81,18 @@ func ArrayOf(elem Type) (Type, bool) {
 func (t Type) Elem() (Type, bool) {
 	e, ok := arrayElems[t.Oid]
 	if !ok {
+		e, ok = vectorElems[t.Oid]
+	}
+	if !ok {
 		return Type{}, false
 	}
 	return Type{e, t.Typmod}, true
 }
 
-// IsArray reports whether t is an array type.
+// IsArray reports whether t is an array type (int2vector and oidvector
+// included).
 func (t Type) IsArray() bool {
-	_, ok := arrayElems[t.Oid]
+	_, ok := t.Elem()
 	return ok
 }
 
@@ -302,7 +312,7 @@ func scanArrayElem(s string, i int) (text string, quoted bool, next int, err err
 // formatArray is array_out: elements in their text form, double-quoted
 // when empty, NULL-like or containing a delimiter, brace, quote, backslash
 // or white space.
-func formatArray(t Type, elems []any, loc *time.Location) string {
+func formatArray(env *Env, t Type, elems []any) string {
 	elem, _ := t.Elem()
 	var b strings.Builder
 	b.WriteByte('{')
@@ -314,7 +324,7 @@ func formatArray(t Type, elems []any, loc *time.Location) string {
 			b.WriteString("NULL")
 			continue
 		}
-		appendArrayElemText(&b, formatText(elem, e, loc))
+		appendArrayElemText(&b, formatText(env, elem, e))
 	}
 	b.WriteByte('}')
 	return b.String()

@@ -267,13 +267,7 @@ func jsonbToScalar(to Type) EnvCastFunc {
 
 // toText is the I/O conversion to a string type: the value's text output.
 func toText(from Type) EnvCastFunc {
-	return func(env *Env, v any) (any, error) {
-		var loc *time.Location
-		if env != nil {
-			loc = env.Location
-		}
-		return formatText(from, v, loc), nil
-	}
+	return func(env *Env, v any) (any, error) { return formatText(env, from, v), nil }
 }
 
 // fromText is the I/O conversion from a string type: the target's input

@@ -114,7 +114,7 @@ func init() {
 						return nil, pgerror.Newf(pgerror.NullValueNotAllowed, "argument %d cannot be null", i+1).
 							WithHint("Object keys should be text.")
 					}
-					obj.keys = append(obj.keys, formatText(args[i], a[i], env.location()))
+					obj.keys = append(obj.keys, formatText(env, args[i], a[i]))
 					obj.vals = append(obj.vals, toJSONValue(env, args[i+1], a[i+1]))
 				}
 				return finishJSON(obj, isB), nil
@@ -208,7 +208,7 @@ func concatValues(env *Env, ts []Type, vals []any, sep string) string {
 			sb.WriteString(formatBool(v.(bool)))
 			continue
 		}
-		sb.WriteString(formatText(ts[i], v, env.location()))
+		sb.WriteString(formatText(env, ts[i], v))
 	}
 	return sb.String()
 }
@@ -371,7 +371,7 @@ func toJSONValue(env *Env, t Type, v any) *jsonValue {
 	case bool:
 		return &jsonValue{kind: jsonBool, b: x}
 	case int64:
-		if t.Oid != OidOid && t.Oid != OidRegclass {
+		if t.Oid != OidOid && !isRegType(t.Oid) {
 			return &jsonValue{kind: jsonNumber, num: apd.New(x, 0)}
 		}
 	case float64:
@@ -402,7 +402,7 @@ func toJSONValue(env *Env, t Type, v any) *jsonValue {
 			return j
 		}
 	}
-	return &jsonValue{kind: jsonString, str: formatText(t, v, env.location())}
+	return &jsonValue{kind: jsonString, str: formatText(env, t, v)}
 }
 
 func clearSrc(v *jsonValue) {

@@ -12,6 +12,9 @@ import (
 
 // parseText dispatches to the input function of t's type.
 func parseText(env *Env, t Type, s string) (any, error) {
+	if isVector(t.Oid) {
+		return parseVector(t, s)
+	}
 	if t.IsArray() {
 		return parseArray(env, t, s)
 	}
@@ -20,8 +23,8 @@ func parseText(env *Env, t Type, s string) (any, error) {
 		return parseBool(s)
 	case OidInt2, OidInt4, OidInt8, OidOid:
 		return parseInt(t, s)
-	case OidRegclass:
-		return parseRegclass(env, s)
+	case OidRegclass, OidRegproc, OidRegprocedure, OidRegoper, OidRegoperator, OidRegtype, OidRegnamespace, OidRegrole:
+		return parseReg(env, t, s)
 	case OidFloat4, OidFloat8:
 		return parseFloat(t, s)
 	case OidNumeric:
@@ -47,13 +50,22 @@ func parseText(env *Env, t Type, s string) (any, error) {
 // formatText dispatches to the output function of t's type. Datums of the
 // wrong Go type print as PostgreSQL prints nothing: the empty string; the
 // executor never produces them.
-func formatText(t Type, v any, loc *time.Location) string {
+func formatText(env *Env, t Type, v any) string {
 	switch x := v.(type) {
 	case []any:
-		return formatArray(t, x, loc)
+		if isVector(t.Oid) {
+			return formatVector(x)
+		}
+		if t.Oid == OidRecord {
+			return formatRecord(env, t, x)
+		}
+		return formatArray(env, t, x)
 	case bool:
 		return formatBool(x)
 	case int64:
+		if isRegType(t.Oid) {
+			return formatReg(env, t, x)
+		}
 		return strconv.FormatInt(x, 10)
 	case float64:
 		if t.Oid == OidFloat4 {
@@ -76,7 +88,7 @@ func formatText(t Type, v any, loc *time.Location) string {
 		case OidDate:
 			return formatDate(x)
 		case OidTimestamptz:
-			return formatTimestamp(x, loc, true)
+			return formatTimestamp(x, env.location(), true)
 		}
 		return formatTimestamp(x, nil, false)
 	case pgtype.Interval:
@@ -98,16 +110,4 @@ func float4Round(f float64) (float64, bool) {
 // unsupportedType is the error for types outside this package's scope.
 func unsupportedType(t Type) error {
 	return pgerror.Newf(pgerror.FeatureNotSupported, "type %s is not supported by fickle", formatType(t))
-}
-
-// parseRegclass is regclassin: a numeric OID, or a relation name looked up
-// through env.Relations.
-func parseRegclass(env *Env, s string) (any, error) {
-	if body := trimSpace(s); body != "" && allDigits(body) {
-		return parseInt(Regclass, s)
-	}
-	if env == nil || env.Relations == nil {
-		return nil, pgerror.Unsupported("regclass names outside a session")
-	}
-	return env.Relations.RelationOid(s)
 }
