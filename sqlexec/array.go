@@ -197,9 +197,15 @@ func (b *binder) indirection(sc *scope, ind *pg_query.A_Indirection) (*scalar, e
 	if err != nil {
 		return nil, err
 	}
+	if fields, ok := arg.typ.Fields(); ok && len(ind.Indirection) == 1 && ind.Indirection[0].GetString_() != nil {
+		return fieldSelection(arg, fields, ind.Indirection[0].GetString_().Sval)
+	}
 	if !arg.typ.IsArray() {
 		if len(ind.Indirection) > 0 && ind.Indirection[0].GetAIndices() != nil {
 			return nil, pgerror.Newf(pgerror.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", arg.typ)
+		}
+		if f := ind.Indirection[0].GetString_(); f != nil && arg.typ.Oid != types.OidRecord {
+			return nil, pgerror.Newf(pgerror.UndefinedColumn, "column notation .%s applied to type %s, which is not a composite type", f.Sval, arg.typ)
 		}
 		return nil, pgerror.Unsupported("field selection")
 	}
@@ -284,6 +290,24 @@ func (b *binder) indirection(sc *scope, ind *pg_query.A_Indirection) (*scalar, e
 		}
 		return append([]any{}, a[lo-lb:hi-lb+1]...), nil
 	}}, nil
+}
+
+// fieldSelection compiles (record).field.
+func fieldSelection(arg *scalar, fields []types.Field, name string) (*scalar, error) {
+	for i, f := range fields {
+		if f.Name != name {
+			continue
+		}
+		inner := arg.eval
+		return &scalar{typ: f.Type, slot: -1, refs: arg.refs, volatile: arg.volatile, name: name, eval: func(x *execCtx) (any, error) {
+			v, err := inner(x)
+			if err != nil || v == nil {
+				return nil, err
+			}
+			return v.([]any)[i], nil
+		}}, nil
+	}
+	return nil, pgerror.Newf(pgerror.UndefinedColumn, "could not identify column \"%s\" in record data type", name)
 }
 
 // arraySubLink compiles ARRAY(subquery): the subquery's one column

@@ -39,6 +39,9 @@ type execCtx struct {
 	items map[*fromItem]*itemRows
 	// win holds the window function values of the row being projected.
 	win []any
+	// srf holds the values of the select list's set-returning calls for
+	// the output row being projected.
+	srf []any
 }
 
 // child returns the context a subquery of the current row runs in.
@@ -116,7 +119,9 @@ type scope struct {
 	noAgg string
 	// win, when set, collects window function calls (select list and ORDER
 	// BY of a query without grouping).
-	win  *winScope
+	win *winScope
+	// srf, when set, collects the set-returning calls of a select list.
+	srf  *srfScope
 	ctes map[string]*ctePlan
 	// excluded is the row slot offset of ON CONFLICT's EXCLUDED, -1 if none.
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/isolation"
-	"github.com/fickle-db/fickle/sqlexec/types"
 )
 
 // fromItem is one relation of a FROM clause: a table, a subquery, a CTE
@@ -379,12 +378,13 @@ func (b *binder) cteItem(cte *ctePlan, alias string, a *pg_query.Alias) (*fromIt
 	return it, cols, nil
 }
 
-// functionItem compiles generate_series and fickle_check() in FROM.
+// functionItem compiles a function in FROM: unnest, fickle_check() and
+// the set-returning functions of setFuncs.
 func (b *binder) functionItem(sc *scope, rf *pg_query.RangeFunction) (*fromItem, []scopeCol, error) {
 	if it, cols, isUnnest, err := b.unnestItem(sc, rf); isUnnest {
 		return it, cols, err
 	}
-	if rf.Lateral || rf.IsRowsfrom || rf.Ordinality || len(rf.Functions) != 1 || len(rf.Coldeflist) > 0 {
+	if rf.Lateral || rf.IsRowsfrom || len(rf.Functions) != 1 || len(rf.Coldeflist) > 0 {
 		return nil, nil, pgerror.Unsupported("this form of function in FROM")
 	}
 	fl := rf.Functions[0].GetList()
@@ -399,73 +399,10 @@ func (b *binder) functionItem(sc *scope, rf *pg_query.RangeFunction) (*fromItem,
 	if name == "fickle_check" {
 		return b.fickleCheckItem(rf, fc)
 	}
-	if name != "generate_series" || len(fc.Args) < 2 || len(fc.Args) > 3 {
-		return nil, nil, b.errAt(pgerror.Unsupported("set-returning function "+name+" in FROM"), fc.Location)
+	if fn := b.lookupSetFunc(strs(fc.Funcname)); fn != nil {
+		return b.setFunctionItem(sc, rf, fn, fc)
 	}
-	outer := sc.parent
-	args := make([]*scalar, len(fc.Args))
-	typ := types.Int4
-	for i, a := range fc.Args {
-		e, err := b.expr(outer, a)
-		if err != nil {
-			return nil, nil, err
-		}
-		if unresolved(e) || e.lit != nil {
-			if e, err = b.coerce(e, types.Int4, types.CastImplicit); err != nil {
-				return nil, nil, err
-			}
-		}
-		switch e.typ.Oid {
-		case types.OidInt2, types.OidInt4:
-		case types.OidInt8:
-			typ = types.Int8
-		default:
-			return nil, nil, b.errAt(pgerror.Unsupported("generate_series over "+e.typ.String()), fc.Location)
-		}
-		args[i] = e
-	}
-	alias := name
-	if rf.Alias != nil {
-		alias = rf.Alias.Aliasname
-	}
-	colName := name
-	if rf.Alias != nil {
-		colName = rf.Alias.Aliasname
-		if len(rf.Alias.Colnames) > 0 {
-			colName = strs(rf.Alias.Colnames)[0]
-		}
-	}
-	it := &fromItem{name: alias, sub: func(x *execCtx) ([][]any, error) {
-		vals := make([]int64, 3)
-		vals[2] = 1
-		for i, a := range args {
-			v, err := a.eval(x)
-			if err != nil {
-				return nil, err
-			}
-			if v == nil {
-				return nil, nil
-			}
-			vals[i] = v.(int64)
-		}
-		if vals[2] == 0 {
-			return nil, pgerror.New(pgerror.InvalidParameterValue, "step size cannot equal zero")
-		}
-		var rows [][]any
-		for v := vals[0]; (vals[2] > 0 && v <= vals[1]) || (vals[2] < 0 && v >= vals[1]); v += vals[2] {
-			if len(rows)%4096 == 0 {
-				if err := x.checkCancel(); err != nil {
-					return nil, err
-				}
-			}
-			rows = append(rows, []any{v})
-			if (vals[2] > 0 && v > v+vals[2]) || (vals[2] < 0 && v < v+vals[2]) {
-				break
-			}
-		}
-		return rows, nil
-	}}
-	return it, []scopeCol{{rel: alias, name: colName, typ: typ}}, nil
+	return nil, nil, b.errAt(pgerror.Unsupported("function "+name+" in FROM"), fc.Location)
 }
 
 // usingCondition turns JOIN ... USING (cols) or NATURAL JOIN into the

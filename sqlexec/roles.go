@@ -71,3 +71,6 @@ func (n catalogNames) roleName(oid uint32) (string, bool) {
 	}
 	return "", false
 }
+
+// currentRole is the OID of the role the session runs as (current_user).
+func (s *Session) currentRole() uint32 { return oidBootstrapSuperuser }

@@ -132,6 +132,15 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 		sc.win = win
 		defer func() { sc.win = nil }()
 	}
+	var srf *srfScope
+	if b.containsSetCall(targets...) {
+		if hasAgg || win != nil {
+			return nil, pgerror.Unsupported("set-returning functions in a select list with GROUP BY, aggregates or window functions")
+		}
+		srf = &srfScope{}
+		proj.srf = srf
+		defer func() { proj.srf = nil }()
+	}
 	outs, cols, targetNodes, err := b.targetList(proj, targets)
 	if err != nil {
 		return nil, err
@@ -195,19 +204,21 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 				winRows = append(winRows, append([]any(nil), cx.row...))
 				return nil
 			}
-			row := make([]any, len(outs))
-			for i, o := range outs {
-				v, err := o.eval(&cx)
+			emitRow := func() error {
+				row, err := project(&cx, outs)
 				if err != nil {
 					return err
 				}
-				row[i] = v
+				out = append(out, row)
+				if earlyStop && int64(len(out)) >= off+lim {
+					return errLimitReached
+				}
+				return nil
 			}
-			out = append(out, row)
-			if earlyStop && int64(len(out)) >= off+lim {
-				return errLimitReached
+			if srf != nil {
+				return srf.expand(&cx, emitRow)
 			}
-			return nil
+			return emitRow()
 		}
 		ok, err := allHold(&cx, pre, false)
 		if err == nil && ok {

@@ -1,0 +1,296 @@
+package sqlexec
+
+import (
+	"strings"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// Privileges are recorded as PostgreSQL records them, in access control
+// lists of (grantee, privileges) items, and answered by the has_*_privilege
+// functions; fickle enforces none of them (every session may do
+// anything). An object without a list of its own has its kind's default,
+// PostgreSQL's acldefault.
+
+// aclKind is the kind of object an access control list belongs to.
+type aclKind byte
+
+const (
+	aclTable    aclKind = 'r'
+	aclSequence aclKind = 's'
+	aclSchema   aclKind = 'n'
+	aclDatabase aclKind = 'd'
+	aclType     aclKind = 'T'
+	aclFunction aclKind = 'f'
+	// aclColumn names the privileges of columns, which the table's ACL
+	// holds.
+	aclColumn aclKind = 'c'
+)
+
+// privilegeLetters maps each privilege's name to its letter in an ACL
+// item, per kind of object.
+var privilegeLetters = map[aclKind]map[string]byte{
+	aclTable: {"SELECT": 'r', "INSERT": 'a', "UPDATE": 'w', "DELETE": 'd', "TRUNCATE": 'D', "REFERENCES": 'x',
+		"TRIGGER": 't', "RULE": 0},
+	aclSequence: {"USAGE": 'U', "SELECT": 'r', "UPDATE": 'w'},
+	aclSchema:   {"CREATE": 'C', "USAGE": 'U'},
+	aclDatabase: {"CREATE": 'C', "CONNECT": 'c', "TEMPORARY": 'T', "TEMP": 'T'},
+	aclType:     {"USAGE": 'U'},
+	aclFunction: {"EXECUTE": 'X'},
+	aclColumn:   {"SELECT": 'r', "INSERT": 'a', "UPDATE": 'w', "REFERENCES": 'x'},
+}
+
+// aclItem is one grant: grantee 0 is PUBLIC.
+type aclItem struct {
+	grantee, grantor uint32
+	privs            string
+}
+
+// defaultACL is acldefault(kind, owner).
+func defaultACL(kind aclKind, owner uint32) []aclItem {
+	switch kind {
+	case aclTable:
+		return []aclItem{{owner, owner, "arwdDxt"}}
+	case aclSequence:
+		return []aclItem{{owner, owner, "rwU"}}
+	case aclSchema:
+		return []aclItem{{owner, owner, "UC"}}
+	case aclDatabase:
+		return []aclItem{{0, owner, "Tc"}, {owner, owner, "CTc"}}
+	case aclType:
+		return []aclItem{{0, owner, "U"}, {owner, owner, "U"}}
+	case aclFunction:
+		return []aclItem{{0, owner, "X"}, {owner, owner, "X"}}
+	}
+	return nil
+}
+
+// objectACL is the access control list an object has: schema public's
+// and the system catalogs' are PostgreSQL's initial ones (USAGE and
+// SELECT for PUBLIC).
+func objectACL(kind aclKind, oid uint32) []aclItem {
+	switch {
+	case kind == aclSchema && oid == oidPublic:
+		return []aclItem{{oidDatabaseOwnerRole, oidDatabaseOwnerRole, "UC"}, {0, oidDatabaseOwnerRole, "U"}}
+	case kind == aclSchema && (oid == oidPgCatalog || oid == oidInfoSchema):
+		return []aclItem{{oidBootstrapSuperuser, oidBootstrapSuperuser, "UC"}, {0, oidBootstrapSuperuser, "U"}}
+	case kind == aclTable && oid < firstUserOID:
+		return []aclItem{{oidBootstrapSuperuser, oidBootstrapSuperuser, "arwdDxt"}, {0, oidBootstrapSuperuser, "r"}}
+	}
+	return defaultACL(kind, oidBootstrapSuperuser)
+}
+
+// oidDatabaseOwnerRole is pg_database_owner, the role that stands for the
+// owner of the current database.
+const oidDatabaseOwnerRole = 6171
+
+// parsePrivileges reads the privilege list of a has_*_privilege call
+// ('SELECT, UPDATE WITH GRANT OPTION') as the letters asked for; a
+// privilege that exists but that no ACL records (RULE) reads as 0.
+func parsePrivileges(kind aclKind, list string) ([]byte, error) {
+	var out []byte
+	for _, written := range strings.Split(list, ",") {
+		written = strings.TrimSpace(written)
+		p := strings.ToUpper(written)
+		if strings.HasSuffix(p, " WITH GRANT OPTION") {
+			p = strings.TrimSpace(strings.TrimSuffix(p, " WITH GRANT OPTION"))
+			written = written[:len(p)]
+		}
+		letter, ok := privilegeLetters[kind][p]
+		if !ok {
+			return nil, pgerror.Newf(pgerror.InvalidParameterValue, "unrecognized privilege type: \"%s\"", written)
+		}
+		out = append(out, letter)
+	}
+	return out, nil
+}
+
+// hasPrivilege reports whether role holds any of the privileges on an
+// object: a superuser holds them all, others through the object's ACL
+// (grants to the role or to PUBLIC).
+func (s *Session) hasPrivilege(role uint32, kind aclKind, oid uint32, privs []byte) bool {
+	var r *roleDesc
+	for _, x := range s.roles() {
+		if x.oid == role {
+			r = x
+		}
+	}
+	if r == nil {
+		return false
+	}
+	acl := objectACL(kind, oid)
+	for _, p := range privs {
+		if p == 0 {
+			continue
+		}
+		if r.super {
+			return true
+		}
+		for _, item := range acl {
+			if (item.grantee == 0 || item.grantee == role) && strings.IndexByte(item.privs, p) >= 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// privilegeObject resolves the object argument of a has_*_privilege
+// function: a name as text (its lookup's error when it names nothing) or
+// an OID (ok false when it names nothing: the answer is NULL).
+type privilegeObject func(x *execCtx, arg any) (oid uint32, ok bool, err error)
+
+func init() {
+	names := func(x *execCtx) catalogNames { return catalogNames{s: x.s} }
+	c := func(x *execCtx) *catalog {
+		cat, _ := x.s.engine.snapshot()
+		return cat
+	}
+	relation := func(want relationKind) privilegeObject {
+		return func(x *execCtx, arg any) (uint32, bool, error) {
+			var oid int64
+			if name, isName := arg.(string); isName {
+				var err error
+				if oid, err = names(x).RelationOid(name); err != nil {
+					return 0, false, err
+				}
+			} else {
+				oid = arg.(int64)
+			}
+			schema, rel, ok := relationByOid(c(x), oid)
+			if !ok {
+				return 0, false, nil
+			}
+			if kind, _ := relationKindIn(c(x), []string{schema}, rel); want == relSequence && kind != relSequence {
+				return 0, false, pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not a sequence", rel)
+			}
+			return uint32(oid), true, nil
+		}
+	}
+	byName := func(lookup func(x *execCtx, name string) (int64, error), exists func(x *execCtx, oid uint32) bool) privilegeObject {
+		return func(x *execCtx, arg any) (uint32, bool, error) {
+			if name, isName := arg.(string); isName {
+				oid, err := lookup(x, name)
+				return uint32(oid), err == nil, err
+			}
+			oid := uint32(arg.(int64))
+			return oid, exists(x, oid), nil
+		}
+	}
+	schema := byName(func(x *execCtx, name string) (int64, error) {
+		if oid, ok := namespaceByName(c(x), name); ok {
+			return int64(oid), nil
+		}
+		return 0, pgerror.Newf(pgerror.InvalidSchemaName, "schema \"%s\" does not exist", name)
+	}, func(x *execCtx, oid uint32) bool { _, ok := namespaceName(c(x), oid); return ok })
+	database := byName(func(x *execCtx, name string) (int64, error) {
+		if name == x.s.database() {
+			return oidCurrentDatabase, nil
+		}
+		return 0, pgerror.Newf(pgerror.InvalidCatalogName, "database \"%s\" does not exist", name)
+	}, func(x *execCtx, oid uint32) bool { return oid == oidCurrentDatabase })
+	typ := byName(func(x *execCtx, name string) (int64, error) { return names(x).typeOID(name) },
+		func(x *execCtx, oid uint32) bool { _, ok := names(x).typeName(oid, -1); return ok })
+	function := byName(func(x *execCtx, name string) (int64, error) { return names(x).procedureOID(name) },
+		func(x *execCtx, oid uint32) bool { return builtinIndex().procs[oid] != nil })
+
+	addPrivilegeFunc("has_table_privilege", aclTable, relation(relTable))
+	addPrivilegeFunc("has_sequence_privilege", aclSequence, relation(relSequence))
+	addPrivilegeFunc("has_any_column_privilege", aclTable, relation(relTable))
+	addPrivilegeFunc("has_schema_privilege", aclSchema, schema)
+	addPrivilegeFunc("has_database_privilege", aclDatabase, database)
+	addPrivilegeFunc("has_type_privilege", aclType, typ)
+	addPrivilegeFunc("has_function_privilege", aclFunction, function)
+	addColumnPrivilegeFunc(relation(relTable))
+}
+
+// addColumnPrivilegeFunc registers has_column_privilege's forms: those of
+// addPrivilegeFunc with a column (by name or number) after the table. A
+// privilege on the table is one on each of its columns.
+func addColumnPrivilegeFunc(table privilegeObject) {
+	check := func(x *execCtx, role uint32, tab, col any, priv string) (any, error) {
+		privs, err := parsePrivileges(aclColumn, priv)
+		if err != nil {
+			return nil, err
+		}
+		oid, ok, err := table(x, tab)
+		if err != nil || !ok {
+			return nil, err
+		}
+		cat, _ := x.s.engine.snapshot()
+		if t := cat.tables[oid]; t != nil {
+			switch c := col.(type) {
+			case string:
+				if t.colIndex(c) < 0 {
+					return nil, pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", c, t.name)
+				}
+			case int64:
+				found := false
+				for _, tc := range t.cols {
+					found = found || int64(tc.attnum) == c
+				}
+				if !found {
+					return nil, nil
+				}
+			}
+		}
+		return x.s.hasPrivilege(role, aclTable, oid, privs), nil
+	}
+	text, oid := types.Text, types.OidType
+	for _, tabType := range []types.Type{text, oid} {
+		for _, colType := range []types.Type{text, types.Int2} {
+			addSysFunc("has_column_privilege", sysFunc{args: []types.Type{tabType, colType, text}, result: types.Bool,
+				eval: func(x *execCtx, a []any) (any, error) { return check(x, x.s.currentRole(), a[0], a[1], a[2].(string)) }})
+			addSysFunc("has_column_privilege", sysFunc{args: []types.Type{types.Name, tabType, colType, text}, result: types.Bool,
+				eval: func(x *execCtx, a []any) (any, error) {
+					role, err := catalogNames{s: x.s}.roleOID(types.QuoteIdent(a[0].(string)))
+					if err != nil {
+						return nil, err
+					}
+					return check(x, uint32(role), a[1], a[2], a[3].(string))
+				}})
+			addSysFunc("has_column_privilege", sysFunc{args: []types.Type{oid, tabType, colType, text}, result: types.Bool,
+				eval: func(x *execCtx, a []any) (any, error) {
+					return check(x, uint32(a[0].(int64)), a[1], a[2], a[3].(string))
+				}})
+		}
+	}
+}
+
+// oidCurrentDatabase is the OID pg_database gives the current database.
+const oidCurrentDatabase = 16384
+
+// addPrivilegeFunc registers a has_*_privilege function in PostgreSQL's
+// six forms: (object, privilege) for the current user, and (role,
+// object, privilege) with the role by name or OID, each with the object
+// by name or OID.
+func addPrivilegeFunc(name string, kind aclKind, object privilegeObject) {
+	check := func(x *execCtx, role uint32, obj any, priv string) (any, error) {
+		privs, err := parsePrivileges(kind, priv)
+		if err != nil {
+			return nil, err
+		}
+		oid, ok, err := object(x, obj)
+		if err != nil || !ok {
+			return nil, err
+		}
+		return x.s.hasPrivilege(role, kind, oid, privs), nil
+	}
+	text, oid := types.Text, types.OidType
+	for _, objType := range []types.Type{text, oid} {
+		addSysFunc(name, sysFunc{args: []types.Type{objType, text}, result: types.Bool, eval: func(x *execCtx, a []any) (any, error) {
+			return check(x, x.s.currentRole(), a[0], a[1].(string))
+		}})
+		addSysFunc(name, sysFunc{args: []types.Type{types.Name, objType, text}, result: types.Bool, eval: func(x *execCtx, a []any) (any, error) {
+			role, err := catalogNames{s: x.s}.roleOID(types.QuoteIdent(a[0].(string)))
+			if err != nil {
+				return nil, err
+			}
+			return check(x, uint32(role), a[1], a[2].(string))
+		}})
+		addSysFunc(name, sysFunc{args: []types.Type{oid, objType, text}, result: types.Bool, eval: func(x *execCtx, a []any) (any, error) {
+			return check(x, uint32(a[0].(int64)), a[1], a[2].(string))
+		}})
+	}
+}
