@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/fickle-db/fickle/sqlexec/types"
@@ -94,8 +95,8 @@ func tableConstraints(c *catalog, t *tableDesc) []constraintRow {
 		if a, ok := actions[fk.onDelete]; ok {
 			def += " ON DELETE " + a
 		}
-		out = append(out, constraintRow{name: fk.name, kind: 'f', table: t, refTable: fk.refTable, cols: fk.cols, refCols: fk.refCols,
-			onUpdate: fk.onUpdate, onDelete: fk.onDelete, def: def})
+		out = append(out, constraintRow{name: fk.name, kind: 'f', table: t, index: referencedIndex(ref, fk.refCols), refTable: fk.refTable,
+			cols: fk.cols, refCols: fk.refCols, onUpdate: fk.onUpdate, onDelete: fk.onDelete, def: def})
 	}
 	for _, ck := range t.checks {
 		out = append(out, constraintRow{name: ck.name, kind: 'c', table: t, def: "CHECK (" + ck.text + ")"})
@@ -104,6 +105,32 @@ func tableConstraints(c *catalog, t *tableDesc) []constraintRow {
 		out[i].oid = synthesizedOID(t.oid, i)
 	}
 	return out
+}
+
+// referencedIndex is a foreign key's conindid: the unique index of the
+// referenced table over the referenced columns (in any order), which
+// PostgreSQL's foreign keys depend on.
+func referencedIndex(ref *tableDesc, cols []int) uint32 {
+	same := func(keys []int) bool {
+		if len(keys) != len(cols) {
+			return false
+		}
+		for _, k := range keys {
+			if !slices.Contains(cols, k) {
+				return false
+			}
+		}
+		return true
+	}
+	if ref.pk != nil && same(ref.pk) {
+		return primaryKeyIndexOID(ref)
+	}
+	for _, ix := range ref.indexes {
+		if ix.unique && same(ix.cols) {
+			return ix.oid
+		}
+	}
+	return 0
 }
 
 // constraintByOID finds the constraint pg_get_constraintdef is asked about.
