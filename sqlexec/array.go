@@ -361,7 +361,7 @@ func (b *binder) unnestItem(sc *scope, rf *pg_query.RangeFunction) (it *fromItem
 	}
 	args := make([]*scalar, len(fc.Args))
 	for i, a := range fc.Args {
-		e, err := b.expr(sc.parent, a)
+		e, err := b.expr(functionArgScope(sc), a)
 		if err != nil {
 			return nil, nil, true, err
 		}

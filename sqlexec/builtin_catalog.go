@@ -160,3 +160,38 @@ func builtinRows(name string, cols []vcol) func() [][]any {
 		return out
 	})
 }
+
+// systemRelation is a table or view of pg_catalog or information_schema,
+// with the OID PostgreSQL 15 gives it: regclass names them, whether or not
+// fickle emulates the relation.
+type systemRelation struct {
+	oid          uint32
+	schema, name string
+	kind         relationKind
+}
+
+var systemRelations = sync.OnceValue(func() (out struct {
+	byOID  map[uint32]*systemRelation
+	byName map[string]*systemRelation
+}) {
+	out.byOID, out.byName = map[uint32]*systemRelation{}, map[string]*systemRelation{}
+	eachRow(pgdata.Load(pgdata.PgClass), func(get func(string) string) {
+		r := &systemRelation{oid: atou(get("oid")), name: get("relname"), kind: relTable}
+		r.schema = "pg_catalog"
+		if atou(get("relnamespace")) == oidInfoSchema {
+			r.schema = "information_schema"
+		}
+		if get("relkind") == "v" {
+			r.kind = relView
+		}
+		out.byOID[r.oid] = r
+		out.byName[r.schema+"."+r.name] = r
+	})
+	return out
+})
+
+// systemRelationNamed finds a system table or view by schema and name.
+func systemRelationNamed(schema, name string) (*systemRelation, bool) {
+	r, ok := systemRelations().byName[schema+"."+name]
+	return r, ok
+}

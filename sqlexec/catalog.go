@@ -136,6 +136,9 @@ type fkDesc struct {
 func newCatalog() *catalog {
 	c := &catalog{nextOID: firstUserOID, schemas: map[string]*schemaDesc{}, tables: map[uint32]*tableDesc{}, comments: map[commentKey]string{}}
 	c.schemas["public"] = &schemaDesc{name: "public", oid: oidPublic, tables: map[string]*tableDesc{}, seqs: map[string]*sequence{}, indexes: map[string]*indexDesc{}}
+	for k, v := range builtinComments {
+		c.comments[k] = v
+	}
 	return c
 }
 
@@ -393,12 +396,6 @@ type fkRef struct {
 	fk    *fkDesc
 }
 
-// systemRelationOIDs are the pg_catalog tables regclass knows, with the
-// fixed OIDs PostgreSQL gives them; fickle's system views have none (their
-// OIDs change between PostgreSQL versions).
-var systemRelationOIDs = map[string]int64{"pg_type": 1247, "pg_attribute": 1249, "pg_class": oidPgClass, "pg_database": 1262,
-	"pg_am": 2601, "pg_index": 2610, "pg_namespace": oidPgNamespace}
-
 // relationKind is the kind of a relation, as pg_class.relkind tells them
 // apart.
 type relationKind int
@@ -407,8 +404,7 @@ const (
 	relTable relationKind = iota + 1
 	relIndex
 	relSequence
-	// relView is the kind of views, which fickle does not have: no
-	// relation is of it.
+	// relView is the kind of views.
 	relView
 )
 
@@ -426,11 +422,8 @@ func relationKindIn(c *catalog, path []string, name string) (relationKind, bool)
 
 func relationLookup(c *catalog, path []string, name string) (int64, relationKind, bool) {
 	for _, p := range path {
-		if p == "pg_catalog" {
-			if oid, ok := systemRelationOIDs[name]; ok {
-				return oid, relTable, true
-			}
-			continue
+		if r, ok := systemRelationNamed(p, name); ok {
+			return int64(r.oid), r.kind, true
 		}
 		sc := c.schemas[p]
 		if sc == nil {
@@ -445,16 +438,19 @@ func relationLookup(c *catalog, path []string, name string) (int64, relationKind
 		if q := sc.seqs[name]; q != nil {
 			return int64(q.oid), relSequence, true
 		}
+		for _, t := range sc.tables {
+			if t.pk != nil && t.pkIndex == nil && t.pkName == name {
+				return int64(primaryKeyIndexOID(t)), relIndex, true
+			}
+		}
 	}
 	return 0, 0, false
 }
 
 // relationByOid finds the schema and name of the relation with the OID.
 func relationByOid(c *catalog, oid int64) (schema, name string, ok bool) {
-	for n, o := range systemRelationOIDs {
-		if o == oid {
-			return "pg_catalog", n, true
-		}
+	if r := systemRelations().byOID[uint32(oid)]; r != nil {
+		return r.schema, r.name, true
 	}
 	if t := c.tables[uint32(oid)]; t != nil && int64(t.oid) == oid {
 		return t.schema, t.name, true
@@ -468,6 +464,11 @@ func relationByOid(c *catalog, oid int64) (schema, name string, ok bool) {
 		for _, q := range sc.seqs {
 			if int64(q.oid) == oid {
 				return sc.name, q.name, true
+			}
+		}
+		for _, t := range sc.tables {
+			if t.pk != nil && t.pkIndex == nil && int64(primaryKeyIndexOID(t)) == oid {
+				return sc.name, t.pkName, true
 			}
 		}
 	}

@@ -153,7 +153,7 @@ func (d *ddl) commentRelation(parts []string) (uint32, relationKind, error) {
 	if !ok {
 		return 0, 0, pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", strings.Join(parts, "."))
 	}
-	if d.cat.tables[uint32(oid)] == nil && kind == relTable {
+	if oid < firstUserOID {
 		return 0, 0, pgerror.Unsupported("comments on system catalogs")
 	}
 	return uint32(oid), kind, nil
@@ -172,21 +172,41 @@ func init() {
 }
 
 // commentOf answers obj_description and col_description: the comment on
-// the object with the OID in the catalog named class (pg_class or
-// pg_namespace; "" for any catalog, as the one-argument obj_description
-// looks), column subID, or nil.
+// the object with the OID in the catalog named class (pg_class,
+// pg_namespace, pg_extension, ...; "" for any catalog, as the
+// one-argument obj_description looks), column subID, or nil.
 func commentOf(c *catalog, objOID int64, class string, subID int64) any {
 	if objOID < 0 || objOID > 1<<32-1 {
 		return nil
 	}
-	classes := map[string]uint32{"pg_class": oidPgClass, "pg_namespace": oidPgNamespace}
-	for _, cl := range []string{"pg_class", "pg_namespace"} {
-		if class != "" && class != cl {
-			continue
+	var classOID uint32
+	if class != "" {
+		r, ok := systemRelationNamed("pg_catalog", class)
+		if !ok {
+			return nil
 		}
-		if v, ok := c.comments[commentKey{classOID: classes[cl], objOID: uint32(objOID), subID: int32(subID)}]; ok {
+		classOID = r.oid
+	}
+	for k, v := range c.comments {
+		if k.objOID == uint32(objOID) && k.subID == int32(subID) && (classOID == 0 || k.classOID == classOID) {
 			return v
 		}
 	}
 	return nil
+}
+
+// The built-in objects PostgreSQL 15's initdb describes that fickle's
+// catalog shows: its schemas, procedural languages and extension.
+const (
+	oidPgExtension = 3079
+	oidPgLanguage  = 2612
+	oidPlpgsqlExt  = 13559
+)
+
+// builtinComments are the descriptions initdb gives those objects.
+var builtinComments = map[commentKey]string{
+	{classOID: oidPgNamespace, objOID: oidPgCatalog}:  "system catalog schema",
+	{classOID: oidPgNamespace, objOID: oidPgToast}:    "reserved schema for TOAST tables",
+	{classOID: oidPgNamespace, objOID: oidPublic}:     "standard public schema",
+	{classOID: oidPgExtension, objOID: oidPlpgsqlExt}: "PL/pgSQL procedural language",
 }

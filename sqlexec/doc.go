@@ -57,8 +57,9 @@
 // Anything not implemented fails with 0A000 naming the feature (window
 // frame clauses and window functions other than
 // row_number, rank, dense_rank and the aggregates, LATERAL, FULL JOIN,
-// multidimensional arrays, set-returning functions outside FROM, views,
-// temporary tables, ALTER COLUMN ... USING, ...); no clause
+// multidimensional arrays, set-returning functions in a select list with
+// GROUP BY or window functions, views, temporary tables, ALTER COLUMN ...
+// USING, ...); no clause
 // is silently ignored.
 // A panic inside the engine is recovered at the API and becomes XX000 for
 // that statement.

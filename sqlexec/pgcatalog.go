@@ -86,7 +86,7 @@ func init() {
 			out := [][]any{{int64(oidPgToast), "pg_toast", int64(10), nil}, {int64(oidPgCatalog), "pg_catalog", int64(10), nil},
 				{int64(oidInfoSchema), "information_schema", int64(10), nil}}
 			for _, sc := range sortedSchemas(c) {
-				out = append(out, []any{int64(sc.oid), sc.name, int64(10), schemaACL(s, sc.name)})
+				out = append(out, []any{int64(sc.oid), sc.name, int64(schemaOwner(sc)), aclText(s, aclSchema, sc.oid)})
 			}
 			return out
 		}})
@@ -152,8 +152,8 @@ func init() {
 						nullable = "NO"
 					}
 					var def any
-					if col.def != nil {
-						def = deparseExpr(col.def)
+					if text, ok := storedDefault(col); ok {
+						def = decompile(s, c, text, t.oid, false)
 					}
 					out = append(out, []any{s.database(), t.schema, t.name, col.name, int64(i + 1), def, nullable, types.FormatType(types.Type{Oid: col.typ.Oid, Typmod: -1})})
 				}
@@ -169,16 +169,4 @@ func init() {
 			}
 			return out
 		}})
-}
-
-// schemaACL is pg_namespace.nspacl: NULL (the owner's default privileges)
-// except for public, which PostgreSQL 15 creates granting USAGE to everyone.
-// fickle's one role owns every schema, so it stands where PostgreSQL names
-// pg_database_owner.
-func schemaACL(s *Session, schema string) any {
-	if schema != "public" {
-		return nil
-	}
-	u := s.user()
-	return []any{u + "=UC/" + u, "=U/" + u}
 }

@@ -113,7 +113,7 @@ func init() {
 			var out [][]any
 			for _, t := range sortedTables(c) {
 				for _, col := range t.cols {
-					_, hasDef := columnDefaultExpr(col)
+					_, hasDef := storedDefault(col)
 					out = append(out, attributeRow(t.oid, col.name, col.typ, int(col.attnum), col.notNull, hasDef, col.identity))
 				}
 				// An index's attributes are the columns it keys on, numbered

@@ -66,19 +66,59 @@ func defaultACL(kind aclKind, owner uint32) []aclItem {
 	return nil
 }
 
-// objectACL is the access control list an object has: schema public's
-// and the system catalogs' are PostgreSQL's initial ones (USAGE and
-// SELECT for PUBLIC).
+// objectACL is the access control list an object has: its own, or its
+// kind's default.
 func objectACL(kind aclKind, oid uint32) []aclItem {
-	switch {
-	case kind == aclSchema && oid == oidPublic:
-		return []aclItem{{oidDatabaseOwnerRole, oidDatabaseOwnerRole, "UC"}, {0, oidDatabaseOwnerRole, "U"}}
-	case kind == aclSchema && (oid == oidPgCatalog || oid == oidInfoSchema):
-		return []aclItem{{oidBootstrapSuperuser, oidBootstrapSuperuser, "UC"}, {0, oidBootstrapSuperuser, "U"}}
-	case kind == aclTable && oid < firstUserOID:
-		return []aclItem{{oidBootstrapSuperuser, oidBootstrapSuperuser, "arwdDxt"}, {0, oidBootstrapSuperuser, "r"}}
+	if acl, ok := explicitACL(kind, oid); ok {
+		return acl
 	}
 	return defaultACL(kind, oidBootstrapSuperuser)
+}
+
+// explicitACL is the access control list an object was given (NULL in
+// the catalog when not): schema public's and the system catalogs' are
+// PostgreSQL's initial ones (USAGE and SELECT for PUBLIC).
+func explicitACL(kind aclKind, oid uint32) ([]aclItem, bool) {
+	switch {
+	case kind == aclSchema && oid == oidPublic:
+		return []aclItem{{oidDatabaseOwnerRole, oidDatabaseOwnerRole, "UC"}, {0, oidDatabaseOwnerRole, "U"}}, true
+	case kind == aclSchema && (oid == oidPgCatalog || oid == oidInfoSchema):
+		return []aclItem{{oidBootstrapSuperuser, oidBootstrapSuperuser, "UC"}, {0, oidBootstrapSuperuser, "U"}}, true
+	case kind == aclTable && oid < firstUserOID:
+		return []aclItem{{oidBootstrapSuperuser, oidBootstrapSuperuser, "arwdDxt"}, {0, oidBootstrapSuperuser, "r"}}, true
+	}
+	return nil, false
+}
+
+// aclText is an object's access control list as the catalog shows it
+// (aclitem[] as text[]: grantee=privileges/grantor, PUBLIC as an empty
+// grantee), NULL when it has none of its own.
+func aclText(s *Session, kind aclKind, oid uint32) any {
+	acl, ok := explicitACL(kind, oid)
+	if !ok {
+		return nil
+	}
+	names := catalogNames{s: s}
+	out := make([]any, len(acl))
+	for i, item := range acl {
+		grantee := ""
+		if item.grantee != 0 {
+			grantee, _ = names.roleName(item.grantee)
+		}
+		grantor, _ := names.roleName(item.grantor)
+		out[i] = grantee + "=" + item.privs + "/" + grantor
+	}
+	return out
+}
+
+// schemaOwner is pg_namespace.nspowner: public belongs to
+// pg_database_owner, as in PostgreSQL 15, the other schemas to the
+// bootstrap superuser.
+func schemaOwner(sc *schemaDesc) uint32 {
+	if sc.oid == oidPublic {
+		return oidDatabaseOwnerRole
+	}
+	return oidBootstrapSuperuser
 }
 
 // oidDatabaseOwnerRole is pg_database_owner, the role that stands for the

@@ -200,11 +200,18 @@ func (b *binder) containsSetCall(ns ...*pg_query.Node) bool {
 	return found
 }
 
+// functionArgScope is the scope the arguments of a function in the FROM
+// list of sc are compiled in: the enclosing queries' columns are visible,
+// at their depth, but not the FROM items of sc's own level (no LATERAL).
+func functionArgScope(sc *scope) *scope {
+	return &scope{parent: sc.parent, ctes: sc.ctes}
+}
+
 // setFunctionItem compiles a set-returning function in FROM, WITH
 // ORDINALITY and column aliases included. Its arguments may refer to
 // enclosing queries but not to earlier FROM items (no LATERAL).
 func (b *binder) setFunctionItem(sc *scope, rf *pg_query.RangeFunction, fn *setFunc, fc *pg_query.FuncCall) (*fromItem, []scopeCol, error) {
-	call, err := b.bindSetCall(sc.parent, fn, fc)
+	call, err := b.bindSetCall(functionArgScope(sc), fn, fc)
 	if err != nil {
 		return nil, nil, err
 	}

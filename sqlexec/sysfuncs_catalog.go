@@ -98,9 +98,11 @@ func init() {
 		}
 		return int64(-1), nil
 	}, name)
-	// fickle's expression columns (pg_attrdef.adbin, pg_index.indpred)
-	// hold the expression's text already.
-	getExpr := func(_ *execCtx, a []any) (any, error) { return a[0], nil }
+	// fickle's expression columns (pg_attrdef.adbin, pg_constraint.conbin)
+	// hold the expression's SQL text, decompiled against the relation.
+	getExpr := func(x *execCtx, a []any) (any, error) {
+		return decompile(x.s, catalog(x), a[0].(string), uint32(a[1].(int64)), len(a) > 2 && a[2] == true), nil
+	}
 	add("pg_get_expr", text, getExpr, text, oid)
 	add("pg_get_expr", text, getExpr, text, oid, b)
 	add("pg_relation_is_publishable", b, func(x *execCtx, a []any) (any, error) {
@@ -109,10 +111,15 @@ func init() {
 		return catalog(x).tables[uint32(a[0].(int64))] != nil, nil
 	}, types.Regclass)
 	constraintDef := func(x *execCtx, a []any) (any, error) {
-		if r := constraintByOID(catalog(x), uint32(a[0].(int64))); r != nil {
-			return r.def, nil
+		c := catalog(x)
+		r := constraintByOID(c, uint32(a[0].(int64)))
+		switch {
+		case r == nil:
+			return nil, nil
+		case r.check != nil:
+			return "CHECK (" + decompile(x.s, c, r.check.text, r.table.oid, len(a) > 1 && a[1] == true) + ")", nil
 		}
-		return nil, nil
+		return r.def, nil
 	}
 	add("pg_get_constraintdef", text, constraintDef, oid)
 	add("pg_get_constraintdef", text, constraintDef, oid, b)
@@ -126,7 +133,7 @@ func init() {
 			}
 			return nil, nil
 		}
-		if def, ok := indexDefinition(c, ix); ok {
+		if def, ok := indexDefinition(x.s, c, ix, len(a) > 2 && a[2] == true); ok {
 			return def, nil
 		}
 		return nil, nil

@@ -1,7 +1,8 @@
 // Package pgdata holds the rows PostgreSQL 15's initdb puts in the system
 // catalogs that describe built-in objects: its types (pg_type), functions
 // (pg_proc), operators (pg_operator), range types (pg_range), operator
-// classes (pg_opclass), access methods (pg_am), predefined roles
+// classes (pg_opclass), access methods (pg_am), system tables and views
+// (pg_class, their names and OIDs), predefined roles
 // (pg_authid) and SQL keywords (pg_get_keywords()). fickle's
 // pg_catalog shows them as PostgreSQL does, whether or not fickle
 // implements the object: a client that reads the catalog sees the
@@ -56,6 +57,7 @@ const (
 	PgAuthid   = "pg_authid"
 	PgOpclass  = "pg_opclass"
 	PgAm       = "pg_am"
+	PgClass    = "pg_class"
 	Keywords   = "pg_get_keywords"
 )
 
