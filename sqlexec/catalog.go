@@ -63,6 +63,7 @@ type schemaDesc struct {
 	tables  map[string]*tableDesc
 	seqs    map[string]*sequence
 	indexes map[string]*indexDesc
+	views   map[string]*viewDesc
 }
 
 // tableDesc describes a table. cols are in row order: the store's rows hold
@@ -135,18 +136,24 @@ type fkDesc struct {
 
 func newCatalog() *catalog {
 	c := &catalog{nextOID: firstUserOID, schemas: map[string]*schemaDesc{}, tables: map[uint32]*tableDesc{}, comments: map[commentKey]string{}}
-	c.schemas["public"] = &schemaDesc{name: "public", oid: oidPublic, tables: map[string]*tableDesc{}, seqs: map[string]*sequence{}, indexes: map[string]*indexDesc{}}
+	c.schemas["public"] = newSchema("public", oidPublic)
 	for k, v := range builtinComments {
 		c.comments[k] = v
 	}
 	return c
 }
 
+// newSchema returns an empty schema.
+func newSchema(name string, oid uint32) *schemaDesc {
+	return &schemaDesc{name: name, oid: oid, tables: map[string]*tableDesc{}, seqs: map[string]*sequence{},
+		indexes: map[string]*indexDesc{}, views: map[string]*viewDesc{}}
+}
+
 // clone returns a copy of the catalog's maps; descriptors are shared.
 func (c *catalog) clone() *catalog {
 	n := &catalog{nextOID: c.nextOID, schemas: make(map[string]*schemaDesc, len(c.schemas)), tables: make(map[uint32]*tableDesc, len(c.tables))}
 	for k, s := range c.schemas {
-		ns := &schemaDesc{name: s.name, oid: s.oid, tables: make(map[string]*tableDesc, len(s.tables)), seqs: make(map[string]*sequence, len(s.seqs)), indexes: make(map[string]*indexDesc, len(s.indexes))}
+		ns := newSchema(s.name, s.oid)
 		for tk, t := range s.tables {
 			ns.tables[tk] = t
 		}
@@ -155,6 +162,9 @@ func (c *catalog) clone() *catalog {
 		}
 		for ik, i := range s.indexes {
 			ns.indexes[ik] = i
+		}
+		for vk, v := range s.views {
+			ns.views[vk] = v
 		}
 		n.schemas[k] = ns
 	}
@@ -438,6 +448,9 @@ func relationLookup(c *catalog, path []string, name string) (int64, relationKind
 		if q := sc.seqs[name]; q != nil {
 			return int64(q.oid), relSequence, true
 		}
+		if v := sc.views[name]; v != nil {
+			return int64(v.oid), relView, true
+		}
 		for _, t := range sc.tables {
 			if t.pk != nil && t.pkIndex == nil && t.pkName == name {
 				return int64(primaryKeyIndexOID(t)), relIndex, true
@@ -464,6 +477,11 @@ func relationByOid(c *catalog, oid int64) (schema, name string, ok bool) {
 		for _, q := range sc.seqs {
 			if int64(q.oid) == oid {
 				return sc.name, q.name, true
+			}
+		}
+		for _, v := range sc.views {
+			if int64(v.oid) == oid {
+				return sc.name, v.name, true
 			}
 		}
 		for _, t := range sc.tables {

@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"sort"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -291,29 +292,64 @@ func (n catalogNames) typeByNames(names []string) (uint32, error) {
 			}
 		}
 		if sc := c.schemas[schema]; sc != nil {
-			if t := sc.tables[name]; t != nil {
-				return rowTypeOID(t), nil
-			}
-			if t := sc.tables[strings.TrimPrefix(name, "_")]; t != nil && strings.HasPrefix(name, "_") {
-				return rowTypeOID(t) | 1, nil
+			base, array := strings.CutPrefix(name, "_")
+			for _, candidate := range []struct {
+				name  string
+				array uint32
+			}{{name, 0}, {base, 1}} {
+				if candidate.array == 1 && !array {
+					continue
+				}
+				if t := sc.tables[candidate.name]; t != nil {
+					return rowTypeOID(t.oid) | candidate.array, nil
+				}
+				if v := sc.views[candidate.name]; v != nil {
+					return rowTypeOID(v.oid) | candidate.array, nil
+				}
 			}
 		}
 	}
 	return 0, pgerror.Newf(pgerror.UndefinedObject, "type \"%s\" does not exist", full)
 }
 
-// rowTypeOID is the OID of a table's row type (its pg_type row, typrelid
-// the table); the OID after it is its array type. They are derived from the
-// table's OID, in a range no CREATE reaches.
-func rowTypeOID(t *tableDesc) uint32 { return 0x80000000 | t.oid<<1 }
+// rowTypeOID is the OID of the row type of a table or view (its pg_type
+// row, typrelid the relation); the OID after it is its array type. They
+// are derived from the relation's OID, in a range no CREATE reaches.
+func rowTypeOID(rel uint32) uint32 { return 0x80000000 | rel<<1 }
 
-// tableOfRowType returns the table whose row type (or, with array set, its
-// array type) has the OID.
-func tableOfRowType(c *catalog, oid uint32) (t *tableDesc, array bool) {
+// rowTypeRelation is a relation with a row type: a table or a view.
+type rowTypeRelation struct {
+	oid          uint32
+	schema, name string
+}
+
+// rowTypeRelations lists the tables and views in OID order.
+func rowTypeRelations(c *catalog) []rowTypeRelation {
+	var out []rowTypeRelation
+	for _, t := range c.tables {
+		out = append(out, rowTypeRelation{t.oid, t.schema, t.name})
+	}
+	for _, v := range sortedViews(c) {
+		out = append(out, rowTypeRelation{v.oid, v.schema, v.name})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].oid < out[j].oid })
+	return out
+}
+
+// relationOfRowType returns the table or view whose row type (or, with
+// array set, its array type) has the OID.
+func relationOfRowType(c *catalog, oid uint32) (rel *rowTypeRelation, array bool) {
 	if oid&0xC0000000 != 0x80000000 {
 		return nil, false
 	}
-	return c.tables[oid&^0x80000000>>1], oid&1 == 1
+	relOID := oid &^ 0x80000000 >> 1
+	if t := c.tables[relOID]; t != nil {
+		return &rowTypeRelation{t.oid, t.schema, t.name}, oid&1 == 1
+	}
+	if v := viewByOid(c, relOID); v != nil {
+		return &rowTypeRelation{v.oid, v.schema, v.name}, oid&1 == 1
+	}
+	return nil, false
 }
 
 // arrayTypeOf is pg_type.typarray of a type OID, 0 when it has none.
@@ -321,7 +357,7 @@ func (n catalogNames) arrayTypeOf(oid uint32) uint32 {
 	if bt := builtinIndex().types[oid]; bt != nil {
 		return bt.array
 	}
-	if t, array := tableOfRowType(n.catalog(), oid); t != nil && !array {
+	if rel, array := relationOfRowType(n.catalog(), oid); rel != nil && !array {
 		return oid | 1
 	}
 	return 0
@@ -343,10 +379,10 @@ func (n catalogNames) typeName(oid uint32, typmod int32) (string, bool) {
 		}
 		return n.qualify(bt.namespace, builtinTypeName(bt.name, typmod)), true
 	}
-	if t, array := tableOfRowType(n.catalog(), oid); t != nil {
-		name := types.QuoteIdent(t.name)
-		if n.s.lookupTable(n.catalog(), "", t.name) != t {
-			name = types.QuoteIdent(t.schema) + "." + name
+	if rel, array := relationOfRowType(n.catalog(), oid); rel != nil {
+		name := types.QuoteIdent(rel.name)
+		if !n.relationVisible(rel) {
+			name = types.QuoteIdent(rel.schema) + "." + name
 		}
 		if array {
 			name += "[]"
@@ -354,6 +390,13 @@ func (n catalogNames) typeName(oid uint32, typmod int32) (string, bool) {
 		return name, true
 	}
 	return "", false
+}
+
+// relationVisible reports whether the search path reaches the relation by
+// its name.
+func (n catalogNames) relationVisible(rel *rowTypeRelation) bool {
+	found, ok := relationIn(n.catalog(), n.s.searchPath(), rel.name)
+	return ok && found == int64(rel.oid)
 }
 
 // builtinTypeName is format_type's name of a built-in type fickle does not

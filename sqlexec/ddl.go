@@ -76,6 +76,8 @@ func ddlTag(n *pg_query.Node) string {
 		return "ALTER TABLE"
 	case *pg_query.Node_CommentStmt:
 		return "COMMENT"
+	case *pg_query.Node_ViewStmt:
+		return "CREATE VIEW"
 	}
 	return "DDL"
 }
@@ -128,18 +130,20 @@ func (d *ddl) run(n *pg_query.Node, full string) error {
 		return d.alterOwner(v.AlterOwnerStmt)
 	case *pg_query.Node_CommentStmt:
 		return d.comment(v.CommentStmt)
+	case *pg_query.Node_ViewStmt:
+		return d.createView(v.ViewStmt, full)
 	}
 	return pgerror.Unsupported("statement " + nodeKind(n))
 }
 
-// relationExists reports whether a table, index or sequence has the name in
-// the schema (they share one namespace).
+// relationExists reports whether a table, index, sequence or view has the
+// name in the schema (they share one namespace).
 func (d *ddl) relationExists(schema, name string) bool {
 	sc := d.cat.schemas[schema]
 	if sc == nil {
 		return false
 	}
-	return sc.tables[name] != nil || sc.indexes[name] != nil || sc.seqs[name] != nil
+	return sc.tables[name] != nil || sc.indexes[name] != nil || sc.seqs[name] != nil || sc.views[name] != nil
 }
 
 // uniqueRelName returns base, or base with a number appended, unused in the

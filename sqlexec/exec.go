@@ -136,7 +136,7 @@ func (b *binder) statement(st *Statement) (*stmtPlan, error) {
 		return b.showPlan(v.VariableShowStmt)
 	case *pg_query.Node_CreateStmt, *pg_query.Node_DropStmt, *pg_query.Node_AlterTableStmt, *pg_query.Node_IndexStmt,
 		*pg_query.Node_CreateSeqStmt, *pg_query.Node_AlterSeqStmt, *pg_query.Node_CreateSchemaStmt, *pg_query.Node_RenameStmt,
-		*pg_query.Node_AlterOwnerStmt, *pg_query.Node_CommentStmt:
+		*pg_query.Node_AlterOwnerStmt, *pg_query.Node_CommentStmt, *pg_query.Node_ViewStmt:
 		return b.ddlPlan(st)
 	case *pg_query.Node_TruncateStmt:
 		return b.truncatePlan(v.TruncateStmt)
@@ -159,8 +159,6 @@ func (b *binder) statement(st *Statement) (*stmtPlan, error) {
 		return b.lockPlan(v.LockStmt)
 	case *pg_query.Node_ExplainStmt:
 		return nil, pgerror.Unsupported("EXPLAIN")
-	case *pg_query.Node_ViewStmt:
-		return nil, pgerror.Unsupported("CREATE VIEW")
 	case *pg_query.Node_PrepareStmt, *pg_query.Node_ExecuteStmt, *pg_query.Node_DeallocateStmt:
 		return nil, pgerror.Unsupported("SQL-level PREPARE, EXECUTE and DEALLOCATE (use the extended protocol)")
 	}

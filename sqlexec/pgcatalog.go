@@ -138,6 +138,9 @@ func init() {
 			for _, t := range sortedTables(c) {
 				out = append(out, []any{s.database(), t.schema, t.name, "BASE TABLE"})
 			}
+			for _, v := range sortedViews(c) {
+				out = append(out, []any{s.database(), v.schema, v.name, "VIEW"})
+			}
 			return out
 		}})
 	registerVirtual(&virtualTable{schema: "information_schema", name: "columns",

@@ -10,7 +10,7 @@ import (
 // every built-in type and each table's row type and its array, as
 // CREATE TABLE adds them; pg_proc, pg_operator and pg_range list the
 // built-in functions, operators and range types (fickle has no user-defined
-// ones).
+// ones). Each table and view has its row type and the row type's array.
 
 // The functions a table's row type and its array type read and write
 // with, as PostgreSQL gives them.
@@ -37,8 +37,8 @@ func init() {
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_type", cols: typeCols,
 		rows: func(s *Session, c *catalog) [][]any {
 			out := append([][]any(nil), builtinTypes()...)
-			for _, t := range sortedTables(c) {
-				row := int64(rowTypeOID(t))
+			for _, t := range rowTypeRelations(c) {
+				row := int64(rowTypeOID(t.oid))
 				out = append(out,
 					[]any{row, t.name, schemaOID(c, t.schema), int64(oidBootstrapSuperuser), int64(-1), false, "c", "C", false, true, ",",
 						int64(t.oid), int64(0), int64(0), row | 1, int64(oidRecordIn), int64(oidRecordOut), int64(oidRecordRecv),

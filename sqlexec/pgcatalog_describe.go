@@ -149,7 +149,7 @@ func init() {
 			return out
 		}})
 	// Objects fickle does not have: row-level security policies, extended
-	// statistics, publications, triggers, rules and inheritance. psql joins
+	// statistics, publications, triggers and inheritance. psql joins
 	// them in \d; PostgreSQL's columns that psql reads are kept.
 	empty := func(table string, cols ...vcol) {
 		registerVirtual(&virtualTable{schema: "pg_catalog", name: table, cols: cols,
@@ -164,7 +164,6 @@ func init() {
 	empty("pg_publication_rel", vcol{"oid", oid}, vcol{"prpubid", oid}, vcol{"prrelid", oid}, vcol{"prqual", text}, vcol{"prattrs", int2Array})
 	empty("pg_trigger", vcol{"oid", oid}, vcol{"tgrelid", oid}, vcol{"tgparentid", oid}, vcol{"tgname", name},
 		vcol{"tgenabled", types.Char}, vcol{"tgisinternal", b})
-	empty("pg_rewrite", vcol{"oid", oid}, vcol{"rulename", name}, vcol{"ev_class", oid}, vcol{"ev_type", types.Char})
 	// The one extension PostgreSQL 15 always has, and its languages.
 	textArray, _ := types.ArrayOf(types.Text)
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_extension",

@@ -23,6 +23,7 @@ type relationRow struct {
 	natts     int
 	checks    int
 	triggers  bool
+	rules     bool
 }
 
 func (r relationRow) values() []any {
@@ -31,12 +32,12 @@ func (r relationRow) values() []any {
 		ident = "d"
 	}
 	return []any{int64(r.oid), r.name, r.namespace, r.rowType, int64(0), int64(oidBootstrapSuperuser), r.am, int64(r.oid), int64(0),
-		r.pages, r.tuples, int64(0), int64(0), r.hasIndex, false, "p", r.kind, int64(r.natts), int64(r.checks), false, r.triggers,
+		r.pages, r.tuples, int64(0), int64(0), r.hasIndex, false, "p", r.kind, int64(r.natts), int64(r.checks), r.rules, r.triggers,
 		false, false, false, true, ident, false, int64(0), nil, nil, nil}
 }
 
 // relationRows lists every relation of the catalog as pg_class shows it:
-// tables with their indexes, then sequences.
+// tables with their indexes, views, then sequences.
 func relationRows(c *catalog) []relationRow {
 	var out []relationRow
 	referenced := referencedTables(c)
@@ -44,7 +45,7 @@ func relationRows(c *catalog) []relationRow {
 		return relationRow{oid: oid, name: name, namespace: schemaOID(c, t.schema), kind: "i", am: 403, pages: 1, natts: keys}
 	}
 	for _, t := range sortedTables(c) {
-		out = append(out, relationRow{oid: t.oid, name: t.name, namespace: schemaOID(c, t.schema), kind: "r", rowType: int64(rowTypeOID(t)),
+		out = append(out, relationRow{oid: t.oid, name: t.name, namespace: schemaOID(c, t.schema), kind: "r", rowType: int64(rowTypeOID(t.oid)),
 			am: 2, tuples: -1, hasIndex: len(t.indexes) > 0 || t.pk != nil, natts: len(t.cols), checks: len(t.checks),
 			triggers: len(t.fks) > 0 || referenced[t.oid]})
 		if t.pk != nil && t.pkIndex == nil {
@@ -53,6 +54,10 @@ func relationRows(c *catalog) []relationRow {
 		for _, ix := range t.indexes {
 			out = append(out, index(t, ix.oid, ix.name, len(ix.cols)))
 		}
+	}
+	for _, v := range sortedViews(c) {
+		out = append(out, relationRow{oid: v.oid, name: v.name, namespace: schemaOID(c, v.schema), kind: "v", rowType: int64(rowTypeOID(v.oid)),
+			tuples: -1, natts: len(v.cols), rules: true})
 	}
 	for _, sc := range sortedSchemas(c) {
 		names := make([]string, 0, len(sc.seqs))
@@ -129,6 +134,11 @@ func init() {
 				}
 				for _, ix := range t.indexes {
 					indexAttrs(ix.oid, ix.cols)
+				}
+			}
+			for _, v := range sortedViews(c) {
+				for i, col := range v.cols {
+					out = append(out, attributeRow(v.oid, col.name, col.typ, i+1, false, false, 0))
 				}
 			}
 			return out

@@ -26,8 +26,13 @@ type dnode struct {
 	// (dBool), IS [NOT] NULL/TRUE/... (dTest).
 	op   string
 	args []*dnode
-	// text is a constant's text output or a column's name.
-	text string
+	// text is a constant's text output or a column's name (qualified
+	// with its relation in a query), column the column's own name.
+	text, column string
+	// star marks count(*).
+	star bool
+	// sub is a subquery's printed text (dSubLink).
+	sub string
 	// literal marks an untyped string literal, which takes the type it
 	// is coerced to instead of a cast.
 	literal bool
@@ -50,6 +55,7 @@ const (
 	dArray
 	dAnyAll
 	dDistinct
+	dSubLink
 )
 
 // errNotDeparsed marks an expression ruleutils-lite does not analyze: the
@@ -61,6 +67,9 @@ var errNotDeparsed = pgerror.Unsupported("printing this stored expression")
 type deparser struct {
 	b  *binder
 	sc *scope
+	// qualify prefixes column references with their relation, as a
+	// query's (a view's) do.
+	qualify bool
 }
 
 // decompile is pg_get_expr(expr, relid, pretty): a stored expression
@@ -109,11 +118,13 @@ func (d *deparser) analyze(n *pg_query.Node) (*dnode, error) {
 	case *pg_query.Node_AConst:
 		return d.constant(v.AConst)
 	case *pg_query.Node_ColumnRef:
-		e, err := d.b.expr(d.sc, n)
+		text, column, typ, err := d.columnName(v.ColumnRef)
 		if err != nil {
 			return nil, err
 		}
-		return &dnode{kind: dColumn, typ: e.typ, text: types.QuoteIdent(e.name)}, nil
+		return &dnode{kind: dColumn, typ: typ, text: text, column: column}, nil
+	case *pg_query.Node_SubLink:
+		return d.subLink(v.SubLink)
 	case *pg_query.Node_TypeCast:
 		arg, err := d.analyze(v.TypeCast.Arg)
 		if err != nil {
@@ -172,6 +183,45 @@ func (d *deparser) analyze(n *pg_query.Node) (*dnode, error) {
 			return nil, errNotDeparsed
 		}
 		return out, nil
+	}
+	return nil, errNotDeparsed
+}
+
+// subLink analyzes EXISTS (subquery), x IN (subquery), x op ANY/ALL
+// (subquery) and a scalar (subquery), printed as ruleutils prints them.
+func (d *deparser) subLink(sl *pg_query.SubLink) (*dnode, error) {
+	sub, err := d.subquery(sl.Subselect.GetSelectStmt(), true)
+	if err != nil {
+		return nil, err
+	}
+	plan, err := d.b.selectNode(d.sc, sl.Subselect, nil)
+	if err != nil {
+		return nil, err
+	}
+	switch sl.SubLinkType {
+	case pg_query.SubLinkType_EXISTS_SUBLINK:
+		return &dnode{kind: dSubLink, typ: types.Bool, op: "EXISTS ", sub: sub}, nil
+	case pg_query.SubLinkType_EXPR_SUBLINK:
+		if len(plan.cols) != 1 {
+			return nil, errNotDeparsed
+		}
+		return &dnode{kind: dSubLink, typ: plan.cols[0].typ, sub: sub}, nil
+	case pg_query.SubLinkType_ANY_SUBLINK, pg_query.SubLinkType_ALL_SUBLINK:
+		l, err := d.analyze(sl.Testexpr)
+		if err != nil {
+			return nil, err
+		}
+		if len(plan.cols) != 1 {
+			return nil, errNotDeparsed
+		}
+		op := "IN"
+		if len(sl.OperName) > 0 {
+			op = opName(sl.OperName) + " ANY"
+			if sl.SubLinkType == pg_query.SubLinkType_ALL_SUBLINK {
+				op = opName(sl.OperName) + " ALL"
+			}
+		}
+		return &dnode{kind: dSubLink, typ: types.Bool, op: op, sub: sub, args: []*dnode{l}}, nil
 	}
 	return nil, errNotDeparsed
 }
@@ -395,10 +445,13 @@ func (d *deparser) common(name string, items []*pg_query.Node) (*dnode, error) {
 }
 
 func (d *deparser) funcCall(fc *pg_query.FuncCall) (*dnode, error) {
-	if fc.AggStar || fc.AggDistinct || fc.Over != nil || fc.FuncVariadic || len(fc.AggOrder) > 0 || fc.AggFilter != nil {
+	if fc.AggDistinct || fc.Over != nil || fc.FuncVariadic || len(fc.AggOrder) > 0 || fc.AggFilter != nil {
 		return nil, errNotDeparsed
 	}
 	name := strings.ToLower(lastName(fc.Funcname))
+	if types.IsAggregate(name) {
+		return d.aggregate(fc, name)
+	}
 	out := &dnode{kind: dFunc, op: name}
 	var ts []types.Type
 	for _, a := range fc.Args {
@@ -492,7 +545,15 @@ func (d *deparser) print(n, parent *dnode, pretty, showImplicit bool) string {
 		if n.kind == dArray {
 			return "ARRAY[" + strings.Join(parts, ", ") + "]"
 		}
+		if n.star {
+			return n.op + "(*)"
+		}
 		return n.op + "(" + strings.Join(parts, ", ") + ")"
+	case dSubLink:
+		if len(n.args) == 0 {
+			return n.op + n.sub
+		}
+		return "(" + arg(n.args[0]) + " " + n.op + " " + n.sub + ")"
 	}
 	if !pretty || parent != nil && !simpleIn(n, parent) {
 		return "(" + s + ")"

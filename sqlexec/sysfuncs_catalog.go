@@ -46,8 +46,8 @@ func init() {
 		if bt := builtinIndex().types[typ]; bt != nil {
 			return n.visible(bt.namespace), nil
 		}
-		if t, _ := tableOfRowType(catalog(x), typ); t != nil {
-			return x.s.lookupTable(catalog(x), "", t.name) == t, nil
+		if rel, _ := relationOfRowType(catalog(x), typ); rel != nil {
+			return n.relationVisible(rel), nil
 		}
 		return nil, nil
 	}, oid)

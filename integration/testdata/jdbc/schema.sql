@@ -14,3 +14,4 @@ COMMENT ON COLUMN customers.email IS 'login';
 -- Fixtures: rows every connection sees from the start.
 INSERT INTO customers (email, name, vip) VALUES ('first@example.com', 'First', true), ('second@example.com', NULL, false);
 INSERT INTO audit (at, who, amount, ok, payload, big, ratio) VALUES ('2023-12-31 23:59:59.5', 'fixture', 2.25, false, '{"a": [1, 2]}', 9007199254740993, 1.5);
+CREATE VIEW shop.product_prices AS SELECT p.sku, p.title, p.price * 1.2 AS gross FROM shop.products p WHERE p.price > 0;
