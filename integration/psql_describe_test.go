@@ -25,7 +25,8 @@ var describeCommands = []string{
 // so names of different lengths do not change column widths) and requires
 // fickle's output to equal the golden file and PostgreSQL's. PostgreSQL's
 // \l lists the cluster's other databases too: only the test database's
-// line is compared.
+// line is compared. The roles the schema creates are dropped from the
+// shared cluster when the test ends.
 func TestPsqlDescribeCommandsMatchPostgres(t *testing.T) {
 	psql := pgTool(t, "psql")
 	schema := filepath.Join("testdata", "describe_schema.sql")
@@ -44,8 +45,9 @@ func TestPsqlDescribeCommandsMatchPostgres(t *testing.T) {
 			if err != nil {
 				t.Errorf("psql %s: %v\n%s", cmd, err, out)
 			}
-			if cmd == `\l` {
-				out = onlyDatabase(out, db)
+			switch cmd {
+			case `\l`:
+				out = onlyLines(out, db+"|")
 			}
 			outs[cmd] = out
 		}
@@ -72,6 +74,10 @@ func TestPsqlDescribeCommandsMatchPostgres(t *testing.T) {
 		t.Errorf("describe output against fickle differs from %s:\n%s", golden, lineDiff(string(want), all.String()))
 	}
 
+	t.Cleanup(func() {
+		_, _ = runTool(t, time.Minute, nil, psql, append(conn(port), "-c", "DROP OWNED BY describe_app, describe_reader",
+			"-c", "DROP ROLE IF EXISTS describe_app, describe_reader")...)
+	})
 	pgOuts := describeAll(port)
 	for _, cmd := range describeCommands {
 		if pgOuts[cmd] != got[cmd] {
@@ -80,13 +86,13 @@ func TestPsqlDescribeCommandsMatchPostgres(t *testing.T) {
 	}
 }
 
-// onlyDatabase keeps, of \l's unaligned output, the title, the header and
-// the line of database db.
-func onlyDatabase(out, db string) string {
+// onlyLines keeps, of a list's unaligned output, the title, the header
+// and the lines that start with prefix.
+func onlyLines(out string, prefix string) string {
 	lines := strings.Split(out, "\n")
 	var keep []string
 	for i, l := range lines {
-		if i < 2 || strings.HasPrefix(l, db+"|") {
+		if i < 2 || strings.HasPrefix(l, prefix) {
 			keep = append(keep, l)
 		}
 	}

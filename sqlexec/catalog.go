@@ -55,6 +55,9 @@ type catalog struct {
 	// comments holds COMMENT ON's text by object, as pg_description
 	// does; an object's comments go when it is dropped.
 	comments map[commentKey]string
+	// acls holds the access control lists GRANT and REVOKE gave objects;
+	// the others have their kind's default.
+	acls map[aclKey][]aclItem
 }
 
 type schemaDesc struct {
@@ -135,7 +138,8 @@ type fkDesc struct {
 }
 
 func newCatalog() *catalog {
-	c := &catalog{nextOID: firstUserOID, schemas: map[string]*schemaDesc{}, tables: map[uint32]*tableDesc{}, comments: map[commentKey]string{}}
+	c := &catalog{nextOID: firstUserOID, schemas: map[string]*schemaDesc{}, tables: map[uint32]*tableDesc{}, comments: map[commentKey]string{},
+		acls: map[aclKey][]aclItem{}}
 	c.schemas["public"] = newSchema("public", oidPublic)
 	for k, v := range builtinComments {
 		c.comments[k] = v
@@ -174,6 +178,10 @@ func (c *catalog) clone() *catalog {
 	n.comments = make(map[commentKey]string, len(c.comments))
 	for k, v := range c.comments {
 		n.comments[k] = v
+	}
+	n.acls = make(map[aclKey][]aclItem, len(c.acls))
+	for k, v := range c.acls {
+		n.acls[k] = v
 	}
 	return n
 }

@@ -78,6 +78,11 @@ func ddlTag(n *pg_query.Node) string {
 		return "COMMENT"
 	case *pg_query.Node_ViewStmt:
 		return "CREATE VIEW"
+	case *pg_query.Node_GrantStmt:
+		if v.GrantStmt.IsGrant {
+			return "GRANT"
+		}
+		return "REVOKE"
 	}
 	return "DDL"
 }
@@ -132,6 +137,8 @@ func (d *ddl) run(n *pg_query.Node, full string) error {
 		return d.comment(v.CommentStmt)
 	case *pg_query.Node_ViewStmt:
 		return d.createView(v.ViewStmt, full)
+	case *pg_query.Node_GrantStmt:
+		return d.grant(v.GrantStmt)
 	}
 	return pgerror.Unsupported("statement " + nodeKind(n))
 }
@@ -409,6 +416,18 @@ func (d *ddl) alterOwner(ao *pg_query.AlterOwnerStmt) error {
 	name := ao.Object.GetString_().GetSval()
 	if _, ok := d.cat.schemas[name]; !ok && name != "pg_catalog" && name != "information_schema" {
 		return pgerror.Newf(pgerror.InvalidSchemaName, "schema \"%s\" does not exist", name)
+	}
+	return d.ownerExists(ao.Newowner)
+}
+
+// ownerExists checks the role an OWNER TO names.
+func (d *ddl) ownerExists(spec *pg_query.RoleSpec) error {
+	if spec == nil {
+		return nil
+	}
+	name := d.s.roleSpecName(spec.Roletype.String(), spec.Rolename)
+	if d.s.roleNamed(name) == nil {
+		return pgerror.Newf(pgerror.UndefinedObject, "role \"%s\" does not exist", name)
 	}
 	return nil
 }

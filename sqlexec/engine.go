@@ -17,6 +17,8 @@ type Engine struct {
 	// ddlMu serialises DDL statements: each builds the next catalog from the
 	// current one and the store's tables, then publishes it.
 	ddlMu sync.Mutex
+	// roles are the roles CREATE ROLE made, shared by every session.
+	roles roleCatalog
 }
 
 func newEngine(cfg Config) (*Engine, error) {

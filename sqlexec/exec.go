@@ -134,9 +134,20 @@ func (b *binder) statement(st *Statement) (*stmtPlan, error) {
 		return b.setPlan(v.VariableSetStmt)
 	case *pg_query.Node_VariableShowStmt:
 		return b.showPlan(v.VariableShowStmt)
+	case *pg_query.Node_RenameStmt:
+		if v.RenameStmt.RenameType == pg_query.ObjectType_OBJECT_ROLE {
+			return b.rolePlan(st.node)
+		}
+		return b.ddlPlan(st)
 	case *pg_query.Node_CreateStmt, *pg_query.Node_DropStmt, *pg_query.Node_AlterTableStmt, *pg_query.Node_IndexStmt,
-		*pg_query.Node_CreateSeqStmt, *pg_query.Node_AlterSeqStmt, *pg_query.Node_CreateSchemaStmt, *pg_query.Node_RenameStmt,
+		*pg_query.Node_CreateSeqStmt, *pg_query.Node_AlterSeqStmt, *pg_query.Node_CreateSchemaStmt,
 		*pg_query.Node_AlterOwnerStmt, *pg_query.Node_CommentStmt, *pg_query.Node_ViewStmt:
+		return b.ddlPlan(st)
+	case *pg_query.Node_CreateRoleStmt, *pg_query.Node_AlterRoleStmt, *pg_query.Node_DropRoleStmt, *pg_query.Node_GrantRoleStmt:
+		return b.rolePlan(st.node)
+	case *pg_query.Node_AlterRoleSetStmt:
+		return nil, pgerror.Unsupported("ALTER ROLE ... SET")
+	case *pg_query.Node_GrantStmt:
 		return b.ddlPlan(st)
 	case *pg_query.Node_TruncateStmt:
 		return b.truncatePlan(v.TruncateStmt)

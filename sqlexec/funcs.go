@@ -137,6 +137,9 @@ func (b *binder) sqlValueFunction(sc *scope, f *pg_query.SQLValueFunction) (*sca
 		name := map[pg_query.SQLValueFunctionOp]string{
 			pg_query.SQLValueFunctionOp_SVFOP_CURRENT_USER: "current_user", pg_query.SQLValueFunctionOp_SVFOP_USER: "current_user",
 			pg_query.SQLValueFunctionOp_SVFOP_CURRENT_ROLE: "current_role", pg_query.SQLValueFunctionOp_SVFOP_SESSION_USER: "session_user"}[f.Op]
+		if name == "session_user" {
+			return &scalar{typ: types.Name, slot: -1, name: name, eval: func(x *execCtx) (any, error) { return x.s.sessionUser(), nil }}, nil
+		}
 		return &scalar{typ: types.Name, slot: -1, name: name, eval: func(x *execCtx) (any, error) { return x.s.user(), nil }}, nil
 	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_CATALOG:
 		return &scalar{typ: types.Name, slot: -1, name: "current_catalog", eval: func(x *execCtx) (any, error) { return x.s.database(), nil }}, nil
@@ -144,13 +147,6 @@ func (b *binder) sqlValueFunction(sc *scope, f *pg_query.SQLValueFunction) (*sca
 		return b.sysCall(sc, "current_schema", sysFuncs["current_schema"], &pg_query.FuncCall{Location: f.Location})
 	}
 	return nil, b.errAt(pgerror.Unsupported("time without time zone (CURRENT_TIME, LOCALTIME)"), f.Location)
-}
-
-func (s *Session) user() string {
-	if s.info.User == "" {
-		return "postgres"
-	}
-	return s.info.User
 }
 
 func (s *Session) database() string {

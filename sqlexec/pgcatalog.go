@@ -86,7 +86,7 @@ func init() {
 			out := [][]any{{int64(oidPgToast), "pg_toast", int64(10), nil}, {int64(oidPgCatalog), "pg_catalog", int64(10), nil},
 				{int64(oidInfoSchema), "information_schema", int64(10), nil}}
 			for _, sc := range sortedSchemas(c) {
-				out = append(out, []any{int64(sc.oid), sc.name, int64(schemaOwner(sc)), aclText(s, aclSchema, sc.oid)})
+				out = append(out, []any{int64(sc.oid), sc.name, int64(schemaOwner(sc)), aclText(s, c, aclSchema, sc.oid)})
 			}
 			return out
 		}})
@@ -94,19 +94,9 @@ func init() {
 		cols: []vcol{{"oid", oid}, {"datname", name}, {"datdba", oid}, {"encoding", i4}, {"datcollate", name}, {"datctype", name},
 			{"datallowconn", b}, {"daticulocale", text}, {"datlocprovider", types.Char}, {"datacl", textArray}},
 		rows: func(s *Session, c *catalog) [][]any {
-			return [][]any{{int64(16384), s.database(), int64(10), int64(6), "C", "C", true, nil, "c", nil}}
+			return [][]any{{int64(oidCurrentDatabase), s.database(), int64(10), int64(6), "C", "C", true, nil, "c",
+				aclText(s, c, aclDatabase, oidCurrentDatabase)}}
 		}})
-	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_roles",
-		cols: []vcol{{"oid", oid}, {"rolname", name}, {"rolsuper", b}, {"rolinherit", b}, {"rolcreaterole", b}, {"rolcreatedb", b},
-			{"rolcanlogin", b}, {"rolreplication", b}, {"rolconnlimit", i4}, {"rolvaliduntil", types.Timestamptz}, {"rolbypassrls", b}},
-		rows: func(s *Session, c *catalog) [][]any {
-			// The one role is the session's user, a superuser like initdb's.
-			return [][]any{{int64(10), s.user(), true, true, true, true, true, true, int64(-1), nil, true}}
-		}})
-	// fickle has one role, so no role is a member of another.
-	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_auth_members",
-		cols: []vcol{{"roleid", oid}, {"member", oid}, {"grantor", oid}, {"admin_option", b}},
-		rows: func(s *Session, c *catalog) [][]any { return nil }})
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_settings",
 		cols: []vcol{{"name", text}, {"setting", text}},
 		rows: func(s *Session, c *catalog) [][]any {

@@ -105,6 +105,12 @@ func init() {
 			out := make([][]any, len(rels))
 			for i, r := range rels {
 				out[i] = r.values()
+				switch r.kind {
+				case "r", "v":
+					out[i][28] = aclText(s, c, aclTable, r.oid)
+				case "S":
+					out[i][28] = aclText(s, c, aclSequence, r.oid)
+				}
 			}
 			return out
 		}})

@@ -41,10 +41,17 @@ var privilegeLetters = map[aclKind]map[string]byte{
 	aclColumn:   {"SELECT": 'r', "INSERT": 'a', "UPDATE": 'w', "REFERENCES": 'x'},
 }
 
-// aclItem is one grant: grantee 0 is PUBLIC.
+// aclItem is one grant: grantee 0 is PUBLIC. privs holds the privilege
+// letters, each followed by * when granted WITH GRANT OPTION.
 type aclItem struct {
 	grantee, grantor uint32
 	privs            string
+}
+
+// aclKey names the object an access control list belongs to.
+type aclKey struct {
+	kind aclKind
+	oid  uint32
 }
 
 // defaultACL is acldefault(kind, owner).
@@ -68,8 +75,8 @@ func defaultACL(kind aclKind, owner uint32) []aclItem {
 
 // objectACL is the access control list an object has: its own, or its
 // kind's default.
-func objectACL(kind aclKind, oid uint32) []aclItem {
-	if acl, ok := explicitACL(kind, oid); ok {
+func objectACL(c *catalog, kind aclKind, oid uint32) []aclItem {
+	if acl, ok := explicitACL(c, kind, oid); ok {
 		return acl
 	}
 	return defaultACL(kind, oidBootstrapSuperuser)
@@ -78,7 +85,10 @@ func objectACL(kind aclKind, oid uint32) []aclItem {
 // explicitACL is the access control list an object was given (NULL in
 // the catalog when not): schema public's and the system catalogs' are
 // PostgreSQL's initial ones (USAGE and SELECT for PUBLIC).
-func explicitACL(kind aclKind, oid uint32) ([]aclItem, bool) {
+func explicitACL(c *catalog, kind aclKind, oid uint32) ([]aclItem, bool) {
+	if acl, ok := c.acls[aclKey{kind, oid}]; ok {
+		return acl, true
+	}
 	switch {
 	case kind == aclSchema && oid == oidPublic:
 		return []aclItem{{oidDatabaseOwnerRole, oidDatabaseOwnerRole, "UC"}, {0, oidDatabaseOwnerRole, "U"}}, true
@@ -93,8 +103,8 @@ func explicitACL(kind aclKind, oid uint32) ([]aclItem, bool) {
 // aclText is an object's access control list as the catalog shows it
 // (aclitem[] as text[]: grantee=privileges/grantor, PUBLIC as an empty
 // grantee), NULL when it has none of its own.
-func aclText(s *Session, kind aclKind, oid uint32) any {
-	acl, ok := explicitACL(kind, oid)
+func aclText(s *Session, c *catalog, kind aclKind, oid uint32) any {
+	acl, ok := explicitACL(c, kind, oid)
 	if !ok {
 		return nil
 	}
@@ -159,7 +169,9 @@ func (s *Session) hasPrivilege(role uint32, kind aclKind, oid uint32, privs []by
 	if r == nil {
 		return false
 	}
-	acl := objectACL(kind, oid)
+	c, _ := s.engine.snapshot()
+	acl := objectACL(c, kind, oid)
+	holds := s.memberOf(role)
 	for _, p := range privs {
 		if p == 0 {
 			continue
@@ -168,7 +180,7 @@ func (s *Session) hasPrivilege(role uint32, kind aclKind, oid uint32, privs []by
 			return true
 		}
 		for _, item := range acl {
-			if (item.grantee == 0 || item.grantee == role) && strings.IndexByte(item.privs, p) >= 0 {
+			if (item.grantee == 0 || holds[item.grantee]) && strings.IndexByte(item.privs, p) >= 0 {
 				return true
 			}
 		}

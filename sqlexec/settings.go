@@ -71,6 +71,7 @@ var settingDefs = func() map[string]*settingDef {
 		{name: "standard_conforming_strings", def: "on", reported: true, normalize: normOneOf("on")},
 		{name: "is_superuser", def: "on", reported: true, context: ctxInternal},
 		{name: "session_authorization", def: "postgres", reported: true, context: ctxInternal},
+		{name: "role", def: "none", context: ctxInternal},
 		{name: "application_name", def: "", reported: true},
 		{name: "default_transaction_read_only", def: "off", reported: true, normalize: normBool},
 		{name: "in_hot_standby", def: "off", reported: true, context: ctxInternal},
@@ -422,6 +423,14 @@ func (s *settings) set(name, value string, local bool) error {
 			value = nv
 		}
 	}
+	s.put(lk, value, local)
+	return nil
+}
+
+// put stores a checked value under its lower-case name, remembering the
+// old one for a SET LOCAL and marking reported settings changed.
+func (s *settings) put(lk, value string, local bool) {
+	d := settingDefs[lk]
 	if local {
 		if s.local == nil {
 			s.local = make(map[string]string)
@@ -434,7 +443,6 @@ func (s *settings) set(name, value string, local bool) error {
 		s.changed[lk] = true
 	}
 	s.vals[lk] = value
-	return nil
 }
 
 // endTxn restores the values SET LOCAL overrode.
