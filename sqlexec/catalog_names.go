@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"math"
 	"sort"
 	"strings"
 
@@ -57,7 +58,7 @@ func (n catalogNames) RegOut(t types.Oid, oid int64) (string, bool) {
 	case types.OidRegclass:
 		return n.RelationName(oid)
 	case types.OidRegtype:
-		return n.typeName(uint32(oid), -1)
+		return n.typeName(uint32(oid), typmodNone)
 	case types.OidRegproc:
 		return n.procName(uint32(oid), false)
 	case types.OidRegprocedure:
@@ -369,7 +370,13 @@ func (n catalogNames) arrayTypeOf(oid uint32) uint32 {
 // reach the type.
 func (n catalogNames) typeName(oid uint32, typmod int32) (string, bool) {
 	if t, ok := types.TypeByOid(types.Oid(oid)); ok {
-		t.Typmod = typmod
+		if elem, isArray := t.Elem(); isArray && typmod == typmodNone && elem.Oid == types.OidBpchar && t.LowerBound() == 1 {
+			return "character[]", true
+		}
+		if typmod == typmodNone && t.Oid == types.OidBpchar {
+			return "character", true
+		}
+		t.Typmod = max(typmod, -1)
 		return types.FormatType(t), true
 	}
 	if bt := builtinIndex().types[oid]; bt != nil {
@@ -399,12 +406,16 @@ func (n catalogNames) relationVisible(rel *rowTypeRelation) bool {
 	return ok && found == int64(rel.oid)
 }
 
+// typmodNone asks typeName for format_type(oid, NULL): the type without a
+// modifier, which names bpchar character where typmod -1 names it bpchar.
+const typmodNone int32 = math.MinInt32
+
 // builtinTypeName is format_type's name of a built-in type fickle does not
 // implement: the SQL spelling of time, timetz, bit and varbit, with their
 // modifiers, and typname for the others.
 func builtinTypeName(typname string, typmod int32) string {
 	mod := ""
-	if typmod >= 0 {
+	if typmod >= 0 && typmod != typmodNone {
 		mod = "(" + strings.TrimSpace(types.FormatText(types.Int4, int64(typmod), nil)) + ")"
 	}
 	switch typname {
@@ -501,7 +512,7 @@ func (n catalogNames) typeList(oids []uint32) string {
 			names[i] = "NONE"
 			continue
 		}
-		names[i], _ = n.typeName(o, -1)
+		names[i], _ = n.typeName(o, typmodNone)
 	}
 	return strings.Join(names, ",")
 }

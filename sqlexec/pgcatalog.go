@@ -113,52 +113,15 @@ func init() {
 			return out
 		}})
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_tables",
-		cols: []vcol{{"schemaname", name}, {"tablename", name}, {"tableowner", name}, {"hasindexes", b}},
+		cols: []vcol{{"schemaname", name}, {"tablename", name}, {"tableowner", name}, {"tablespace", name}, {"hasindexes", b},
+			{"hasrules", b}, {"hastriggers", b}, {"rowsecurity", b}},
 		rows: func(s *Session, c *catalog) [][]any {
+			owner, _ := catalogNames{s: s}.roleName(oidBootstrapSuperuser)
+			referenced := referencedTables(c)
 			var out [][]any
 			for _, t := range sortedTables(c) {
-				out = append(out, []any{t.schema, t.name, s.user(), len(t.indexes) > 0 || t.pk != nil})
-			}
-			return out
-		}})
-	registerVirtual(&virtualTable{schema: "information_schema", name: "tables",
-		cols: []vcol{{"table_catalog", name}, {"table_schema", name}, {"table_name", name}, {"table_type", text}},
-		rows: func(s *Session, c *catalog) [][]any {
-			var out [][]any
-			for _, t := range sortedTables(c) {
-				out = append(out, []any{s.database(), t.schema, t.name, "BASE TABLE"})
-			}
-			for _, v := range sortedViews(c) {
-				out = append(out, []any{s.database(), v.schema, v.name, "VIEW"})
-			}
-			return out
-		}})
-	registerVirtual(&virtualTable{schema: "information_schema", name: "columns",
-		cols: []vcol{{"table_catalog", name}, {"table_schema", name}, {"table_name", name}, {"column_name", name},
-			{"ordinal_position", i4}, {"column_default", text}, {"is_nullable", text}, {"data_type", text}},
-		rows: func(s *Session, c *catalog) [][]any {
-			var out [][]any
-			for _, t := range sortedTables(c) {
-				for i, col := range t.cols {
-					nullable := "YES"
-					if col.notNull {
-						nullable = "NO"
-					}
-					var def any
-					if text, ok := storedDefault(col); ok {
-						def = decompile(s, c, text, t.oid, false)
-					}
-					out = append(out, []any{s.database(), t.schema, t.name, col.name, int64(i + 1), def, nullable, types.FormatType(types.Type{Oid: col.typ.Oid, Typmod: -1})})
-				}
-			}
-			return out
-		}})
-	registerVirtual(&virtualTable{schema: "information_schema", name: "schemata",
-		cols: []vcol{{"catalog_name", name}, {"schema_name", name}, {"schema_owner", name}},
-		rows: func(s *Session, c *catalog) [][]any {
-			out := [][]any{{s.database(), "pg_catalog", s.user()}, {s.database(), "information_schema", s.user()}}
-			for _, sc := range sortedSchemas(c) {
-				out = append(out, []any{s.database(), sc.name, s.user()})
+				out = append(out, []any{t.schema, t.name, unquoteIdent(owner), nil, len(t.indexes) > 0 || t.pk != nil, false,
+					len(t.fks) > 0 || referenced[t.oid], false})
 			}
 			return out
 		}})

@@ -34,9 +34,9 @@ func init() {
 		}})
 	no := "NO"
 	registerVirtual(&virtualTable{schema: "information_schema", name: "views",
-		cols: []vcol{{"table_catalog", name}, {"table_schema", name}, {"table_name", name}, {"view_definition", text},
-			{"check_option", text}, {"is_updatable", text}, {"is_insertable_into", text}, {"is_trigger_updatable", text},
-			{"is_trigger_deletable", text}, {"is_trigger_insertable_into", text}},
+		cols: []vcol{{"table_catalog", isIdent}, {"table_schema", isIdent}, {"table_name", isIdent}, {"view_definition", isChars},
+			{"check_option", isChars}, {"is_updatable", isYesNo}, {"is_insertable_into", isYesNo}, {"is_trigger_updatable", isYesNo},
+			{"is_trigger_deletable", isYesNo}, {"is_trigger_insertable_into", isYesNo}},
 		rows: func(s *Session, c *catalog) [][]any {
 			var out [][]any
 			for _, v := range sortedViews(c) {

@@ -75,7 +75,7 @@ func init() {
 		if a[0] == nil {
 			return nil, nil
 		}
-		typmod := int32(-1)
+		typmod := typmodNone
 		if a[1] != nil {
 			typmod = int32(a[1].(int64))
 		}
