@@ -2,9 +2,7 @@ package sqlexec
 
 import (
 	"context"
-	"fmt"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -217,20 +215,27 @@ func (b *binder) coerce(e *scalar, to types.Type, ctx types.CastContext) (*scala
 	if e.typ == to || (e.typ.Oid == to.Oid && to.Typmod < 0) {
 		return e, nil
 	}
-	if types.IsRegType(to.Oid) || types.IsRegType(e.typ.Oid) {
-		return b.coerceReg(e, to, ctx)
-	}
 	f, err := types.LookupCastEnv(e.typ, to, ctx)
 	if err != nil {
 		return nil, err
 	}
-	return castScalar(e, to, f, nil, false)
+	return castScalar(e, to, f, b.bindEnv())
+}
+
+// bindEnv is the environment constants are read in while the statement is
+// bound: the session's, with the catalog the statement is bound to.
+func (b *binder) bindEnv() *types.Env {
+	env := b.s.newEnv()
+	env.Catalog = catalogNames{s: b.s, cat: b.cat}
+	return env
 }
 
 // castScalar is e converted to type to by f: once, while binding, for a
-// literal (with bindEnv), else at every evaluation (with the session's env
-// when rowEnv, else none). A NULL stays NULL.
-func castScalar(e *scalar, to types.Type, f types.EnvCastFunc, bindEnv *types.Env, rowEnv bool) (*scalar, error) {
+// literal (in bindEnv: a regclass literal resolves against the catalog the
+// statement is bound to, as PostgreSQL resolves it when it parses the
+// statement), else at every evaluation in the statement's env (its
+// TimeZone and DateStyle). A NULL stays NULL.
+func castScalar(e *scalar, to types.Type, f types.EnvCastFunc, bindEnv *types.Env) (*scalar, error) {
 	if e.lit != nil {
 		v, err := f(bindEnv, *e.lit)
 		if err != nil {
@@ -244,10 +249,7 @@ func castScalar(e *scalar, to types.Type, f types.EnvCastFunc, bindEnv *types.En
 		if err != nil || v == nil {
 			return nil, err
 		}
-		if rowEnv {
-			return f(x.env, v)
-		}
-		return f(nil, v)
+		return f(x.env, v)
 	}}, nil
 }
 
@@ -363,45 +365,4 @@ func (b *binder) typeName(tn *pg_query.TypeName) (types.Type, error) {
 		return b.arrayTypeOf(t, tn.Location)
 	}
 	return t, nil
-}
-
-// newEnv returns the evaluation environment of a statement.
-func (s *Session) newEnv() *types.Env {
-	now := time.Now().UTC()
-	txnTime := now
-	if s.txn != nil {
-		txnTime = s.txn.start
-	}
-	env := &types.Env{TxnTime: txnTime, StmtTime: now, Clock: func() time.Time { return time.Now().UTC() }, Rand: cryptoRand{}}
-	env.Location = s.location()
-	env.Catalog = catalogNames{s: s}
-	return env
-}
-
-// location returns the session TimeZone as a location, nil for UTC; the
-// last one loaded is kept (time.LoadLocation reads the zone database).
-func (s *Session) location() *time.Location {
-	tz, _ := s.settings.get("TimeZone")
-	if tz == "" || tz == "UTC" {
-		return nil
-	}
-	if s.tzName == tz {
-		return s.tzLoc
-	}
-	loc, err := time.LoadLocation(tz)
-	if err != nil {
-		loc = fixedZone(tz)
-	}
-	s.tzName, s.tzLoc = tz, loc
-	return loc
-}
-
-// fixedZone reads a numeric TimeZone setting (hours east of UTC, as POSIX
-// inverts them, PostgreSQL reads SET TIME ZONE -5 as UTC-5).
-func fixedZone(tz string) *time.Location {
-	var h float64
-	if _, err := fmt.Sscanf(tz, "%g", &h); err != nil {
-		return nil
-	}
-	return time.FixedZone(tz, int(h*3600))
 }

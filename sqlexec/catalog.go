@@ -571,16 +571,3 @@ func truncateIdentifier(s string) string {
 	}
 	return s[:n]
 }
-
-// coerceReg is coerce to or from an object identifier type (regclass,
-// regtype, ...). A constant name resolves while the statement is bound,
-// against the catalog it is bound to, as PostgreSQL resolves a regclass
-// literal when it parses the statement (an unknown relation fails at
-// prepare); any other value resolves when it is computed.
-func (b *binder) coerceReg(e *scalar, to types.Type, ctx types.CastContext) (*scalar, error) {
-	f, err := types.LookupCastEnv(e.typ, to, ctx)
-	if err != nil {
-		return nil, err
-	}
-	return castScalar(e, to, f, &types.Env{Catalog: catalogNames{s: b.s, cat: b.cat}}, true)
-}

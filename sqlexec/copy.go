@@ -527,7 +527,6 @@ func (s *Session) copyOutTxn(ctx context.Context, cp *copyPlan, req *CopyRequest
 		return len(rows), binaryCopyOut(cp, req, rows, emit)
 	}
 	o := cp.opts
-	loc := x.env.Location
 	var buf bytes.Buffer
 	if o.header {
 		for i, c := range req.Columns {
@@ -551,7 +550,7 @@ func (s *Session) copyOutTxn(ctx context.Context, cp *copyPlan, req *CopyRequest
 				buf.WriteString(o.null)
 				continue
 			}
-			buf.WriteString(formatCopyField(types.FormatText(cp.query.cols[i].typ, v, loc), o))
+			buf.WriteString(formatCopyField(types.FormatTextEnv(x.env, cp.query.cols[i].typ, v), o))
 		}
 		buf.WriteByte('\n')
 		if err := emit(append([]byte(nil), buf.Bytes()...)); err != nil {

@@ -46,16 +46,17 @@ type stmtPlan struct {
 const planCacheLimit = 256
 
 // cachedPlan is a plan of the session's plan cache, valid while the catalog
-// version and the search path are those it was made with.
+// version and the session's settings (the search path, and the TimeZone
+// and DateStyle its constants were read in) are those it was made with.
 type cachedPlan struct {
-	p          *Prepared
-	searchPath string
+	p   *Prepared
+	env *types.Env
 }
 
 func (s *Session) prepare(st *Statement, paramOIDs []uint32) (*Prepared, error) {
 	if len(paramOIDs) == 0 {
-		sp, _ := s.settings.get("search_path")
-		if c, ok := s.plans[st]; ok && c.p.schema == s.engine.catalogVersion() && c.searchPath == sp {
+		env := s.textEnv()
+		if c, ok := s.plans[st]; ok && c.p.schema == s.engine.catalogVersion() && c.env == env {
 			return c.p, nil
 		}
 		p, err := s.prepareUncached(st, nil)
@@ -65,7 +66,7 @@ func (s *Session) prepare(st *Statement, paramOIDs []uint32) (*Prepared, error) 
 		if s.plans == nil || len(s.plans) >= planCacheLimit {
 			s.plans = make(map[*Statement]cachedPlan)
 		}
-		s.plans[st] = cachedPlan{p: p, searchPath: sp}
+		s.plans[st] = cachedPlan{p: p, env: env}
 		return p, nil
 	}
 	return s.prepareUncached(st, paramOIDs)

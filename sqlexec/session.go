@@ -30,6 +30,9 @@ type Session struct {
 	// tzName and tzLoc cache the location of the TimeZone setting.
 	tzName string
 	tzLoc  *time.Location
+	// env caches textEnv for settings version envVersion.
+	env        *types.Env
+	envVersion uint64
 }
 
 // txnState is the open transaction.
@@ -202,17 +205,4 @@ func (s *Session) rollbackToSavepoint(name string) error {
 	}
 	s.txn.savepoints = s.txn.savepoints[:i+1]
 	return nil
-}
-
-// FormatText is types.FormatText in the session: timestamptz in its
-// TimeZone and regclass as the relation's name along its search path, as
-// PostgreSQL's text output gives them.
-func (s *Session) FormatText(t types.Type, v any) string {
-	return types.FormatTextEnv(&types.Env{Location: s.location(), Catalog: catalogNames{s: s}}, t, v)
-}
-
-// ParseText is types.ParseTextEnv in the session: timestamptz without a
-// zone in its TimeZone and regclass names along its search path.
-func (s *Session) ParseText(t types.Type, text string) (any, error) {
-	return types.ParseTextEnv(&types.Env{Location: s.location(), Catalog: catalogNames{s: s}}, t, text)
 }

@@ -126,7 +126,44 @@ type Env struct {
 	// types (regclass, regtype, regproc, ...) against the catalog; nil
 	// means only numeric OIDs are understood.
 	Catalog CatalogResolver
+	// DateStyle is how dates and times print and the order in which
+	// ambiguous input dates read; the zero value is ISO, MDY.
+	DateStyle DateStyle
+	// FloatDigits, when positive, is the number of significant digits
+	// float8 values print with (15 plus a non-positive
+	// extra_float_digits; float4 prints 9 fewer). Zero prints the
+	// shortest exact form, as extra_float_digits above 0 does.
+	FloatDigits int
 }
+
+// DateStyle is the DateStyle setting.
+type DateStyle struct {
+	// Style is ISO (the zero value), SQL, Postgres or German.
+	Style DateOutput
+	// Order is MDY (the zero value), DMY or YMD.
+	Order DateOrder
+}
+
+// DateOutput is DateStyle's output format.
+type DateOutput byte
+
+// The output formats.
+const (
+	DateISO DateOutput = iota
+	DateSQL
+	DatePostgres
+	DateGerman
+)
+
+// DateOrder is DateStyle's order of day, month and year.
+type DateOrder byte
+
+// The field orders.
+const (
+	OrderMDY DateOrder = iota
+	OrderDMY
+	OrderYMD
+)
 
 // CatalogResolver is the catalog as the object identifier types see it.
 // The executor implements it; this package never reads the catalog itself.

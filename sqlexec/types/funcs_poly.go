@@ -425,11 +425,11 @@ func jsonTime(t Type, v time.Time, loc *time.Location) string {
 	}
 	switch t.Oid {
 	case OidDate:
-		return formatDate(v)
+		return formatDate(v, DateStyle{})
 	case OidTimestamp:
-		return strings.Replace(formatTimestamp(v, nil, false), " ", "T", 1)
+		return strings.Replace(formatTimestamp(v, nil, false, DateStyle{}), " ", "T", 1)
 	}
-	s := formatTimestamp(v, loc, true)
+	s := formatTimestamp(v, loc, true, DateStyle{})
 	s = strings.Replace(s, " ", "T", 1)
 	// Offsets are written in full: +00:00, -03:30.
 	if i := strings.LastIndexAny(s, "+-"); i > 10 && len(s)-i == 3 {

@@ -179,6 +179,16 @@ func hasNonZeroDigit(s string) bool {
 // formatFloat is float4out and float8out with extra_float_digits = 1: the
 // shortest decimal that reads back as the same value, in fixed notation
 // when the decimal exponent is in [-4, FLT_DIG or DBL_DIG), else as d.ddde+XX.
+// formatFloatDigits is float4out and float8out: with digits > 0 (a
+// non-positive extra_float_digits) C's %.*g with that many significant
+// digits, else the shortest exact form (formatFloat).
+func formatFloatDigits(f float64, bits, digits int) string {
+	if digits <= 0 || math.IsNaN(f) || math.IsInf(f, 0) {
+		return formatFloat(f, bits)
+	}
+	return strconv.FormatFloat(f, 'g', digits, bits)
+}
+
 func formatFloat(f float64, bits int) string {
 	switch {
 	case math.IsNaN(f):

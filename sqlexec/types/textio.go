@@ -68,10 +68,14 @@ func formatText(env *Env, t Type, v any) string {
 		}
 		return strconv.FormatInt(x, 10)
 	case float64:
-		if t.Oid == OidFloat4 {
-			return formatFloat(x, 32)
+		digits := 0
+		if env != nil && env.FloatDigits > 0 {
+			digits = env.FloatDigits
 		}
-		return formatFloat(x, 64)
+		if t.Oid == OidFloat4 {
+			return formatFloatDigits(x, 32, max(digits-9, 0))
+		}
+		return formatFloatDigits(x, 64, digits)
 	case *apd.Decimal:
 		return formatNumeric(x)
 	case string:
@@ -84,13 +88,17 @@ func formatText(env *Env, t Type, v any) string {
 	case [16]byte:
 		return formatUUID(x)
 	case time.Time:
+		var ds DateStyle
+		if env != nil {
+			ds = env.DateStyle
+		}
 		switch t.Oid {
 		case OidDate:
-			return formatDate(x)
+			return formatDate(x, ds)
 		case OidTimestamptz:
-			return formatTimestamp(x, env.location(), true)
+			return formatTimestamp(x, env.location(), true, ds)
 		}
-		return formatTimestamp(x, nil, false)
+		return formatTimestamp(x, nil, false, ds)
 	case pgtype.Interval:
 		return formatInterval(x)
 	}

@@ -1,0 +1,151 @@
+package types
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/jackc/pgx/v5/pgtype"
+)
+
+// Time zones as the TimeZone setting and AT TIME ZONE name them: IANA
+// zone names (case-insensitive), the abbreviations of PostgreSQL's Default
+// set, POSIX offsets ("+03:00" is three hours west of Greenwich, as POSIX
+// inverts them, "<+05:30>-05:30" names its offset), and offsets in hours
+// east (SET TIME ZONE 3.5) or intervals, which PostgreSQL records as the
+// POSIX form with the offset as its name.
+
+// ParseTimeZone reads a time zone name, returning its location and the
+// name SHOW TimeZone gives it; 22023 when nothing of that name exists.
+// abbrevs admits the abbreviations (PST), which AT TIME ZONE reads and the
+// TimeZone setting does not.
+func ParseTimeZone(name string, abbrevs bool) (*time.Location, string, error) {
+	t := strings.TrimSpace(name)
+	lower := strings.ToLower(t)
+	switch lower {
+	case "utc", "z", "zulu", "gmt", "etc/utc", "universal", "local", "ut":
+		return time.UTC, "UTC", nil
+	}
+	if loc, ok := posixZone(t); ok {
+		return loc, t, nil
+	}
+	if h, err := strconv.ParseFloat(t, 64); err == nil && h > -24 && h < 24 {
+		loc := FixedOffsetZone(int(h * 3600))
+		return loc, OffsetZoneName(int(h * 3600)), nil
+	}
+	if off, ok := zoneAbbrevs[lower]; ok && abbrevs {
+		return time.FixedZone(strings.ToUpper(t), off), strings.ToUpper(t), nil
+	}
+	if loc, err := loadLocation(t); err == nil {
+		return loc, loc.String(), nil
+	}
+	return nil, "", pgerror.Newf(pgerror.InvalidParameterValue, "time zone \"%s\" not recognized", name)
+}
+
+// FixedOffsetZone is the zone of a fixed offset in seconds east of UTC,
+// named as PostgreSQL names it (+05:30).
+func FixedOffsetZone(east int) *time.Location {
+	return time.FixedZone(string(appendOffset(nil, east)), east)
+}
+
+// OffsetZoneName is the TimeZone setting PostgreSQL records for a fixed
+// offset east of UTC: the POSIX form <+05:30>-05:30.
+func OffsetZoneName(east int) string {
+	name := string(appendOffset(nil, east))
+	west := string(appendOffset(nil, -east))
+	if east == 0 {
+		west = "-00"
+	}
+	return "<" + name + ">" + west
+}
+
+// IntervalZoneName is the TimeZone setting of SET TIME ZONE INTERVAL: the
+// interval is the offset east of UTC, without months or days.
+func IntervalZoneName(iv pgtype.Interval, text string) (string, error) {
+	if iv.Months != 0 || iv.Days != 0 {
+		return "", pgerror.Newf(pgerror.InvalidParameterValue, "invalid value for parameter \"TimeZone\": \"INTERVAL '%s'\"", text).
+			WithDetail("Cannot specify days in time zone interval.")
+	}
+	return OffsetZoneName(int(iv.Microseconds / 1e6)), nil
+}
+
+// posixZone reads the POSIX forms PostgreSQL accepts without a zone
+// database: [<name>]±hh[:mm[:ss]] (seconds west of UTC).
+func posixZone(s string) (*time.Location, bool) {
+	name := ""
+	rest := s
+	if strings.HasPrefix(s, "<") {
+		end := strings.IndexByte(s, '>')
+		if end < 0 {
+			return nil, false
+		}
+		name, rest = s[1:end], s[end+1:]
+	}
+	if len(rest) < 2 || rest[0] != '+' && rest[0] != '-' {
+		return nil, false
+	}
+	west, ok := clockSeconds(rest[1:])
+	if !ok {
+		return nil, false
+	}
+	if rest[0] == '-' {
+		west = -west
+	}
+	return time.FixedZone(name, -west), true
+}
+
+// clockSeconds reads hh[:mm[:ss]] as seconds.
+func clockSeconds(s string) (int, bool) {
+	parts := strings.Split(s, ":")
+	if len(parts) > 3 {
+		return 0, false
+	}
+	total := 0
+	for i, p := range parts {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 0 || len(p) > 2 || i > 0 && n > 59 {
+			return 0, false
+		}
+		total = total*60 + n
+	}
+	for i := len(parts); i < 3; i++ {
+		total *= 60
+	}
+	return total, total < 24*3600
+}
+
+// timezone is AT TIME ZONE: a timestamptz seen on the clocks of zone (a
+// timestamp), or a timestamp on those clocks as an instant (timestamptz).
+func init() {
+	zoneOf := func(v any) (*time.Location, error) {
+		switch z := v.(type) {
+		case string:
+			loc, _, err := ParseTimeZone(z, true)
+			return loc, err
+		case pgtype.Interval:
+			if z.Months != 0 || z.Days != 0 {
+				return nil, pgerror.Newf(pgerror.InvalidParameterValue, "interval time zone \"%s\" must not include months or days",
+					formatInterval(z))
+			}
+			return FixedOffsetZone(int(z.Microseconds / 1e6)), nil
+		}
+		return nil, pgerror.New(pgerror.InternalError, "time zone of an unexpected type")
+	}
+	for _, zt := range []Type{Text, Interval} {
+		addFunc("timezone", Immutable, Timestamp, func(_ *Env, a []any) (any, error) {
+			loc, err := zoneOf(a[0])
+			if err != nil || isInfiniteTime(a[1].(time.Time)) {
+				return a[1], err
+			}
+			return wallClock(a[1].(time.Time).In(loc)), nil
+		}, zt, Timestamptz)
+		addFunc("timezone", Immutable, Timestamptz, func(_ *Env, a []any) (any, error) {
+			loc, err := zoneOf(a[0])
+			if err != nil || isInfiniteTime(a[1].(time.Time)) {
+				return a[1], err
+			}
+			return fromWallClock(a[1].(time.Time), loc), nil
+		}, zt, Timestamp)
+	}
+}
