@@ -2,6 +2,7 @@ package sqlexec
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -121,6 +122,9 @@ type scope struct {
 	// srf, when set, collects the set-returning calls of a select list.
 	srf  *srfScope
 	ctes map[string]*ctePlan
+	// hiddenRels names the relations of the query level that a
+	// parenthesized join's conditions may not reference (for the error).
+	hiddenRels []string
 	// excluded is the row slot offset of ON CONFLICT's EXCLUDED, -1 if none.
 }
 
@@ -309,6 +313,12 @@ func (b *binder) resolveCol(sc *scope, fields []string, loc int32) (*scalar, err
 	}
 	if rel != "" {
 		if !b.relVisible(sc, rel) {
+			for cur := sc; cur != nil; cur = cur.parent {
+				if slices.Contains(cur.hiddenRels, rel) {
+					return nil, b.errAt(pgerror.Newf(pgerror.UndefinedTable, "invalid reference to FROM-clause entry for table \"%s\"", rel).
+						WithHint("There is an entry for table \"%s\", but it cannot be referenced from this part of the query.", rel), loc)
+				}
+			}
 			return nil, b.errAt(pgerror.Newf(pgerror.UndefinedTable, "missing FROM-clause entry for table \"%s\"", rel), loc)
 		}
 		return nil, b.errAt(pgerror.Newf(pgerror.UndefinedColumn, "column %s.%s does not exist", rel, name), loc)

@@ -204,9 +204,9 @@ func serialType(tn *pg_query.TypeName) (types.Type, int64, bool) {
 // nextvalDefault builds the DEFAULT nextval('seq') of a SERIAL or identity
 // column.
 func nextvalDefault(q *sequence) *pg_query.Node {
-	name := q.name
+	name := quoteIdentIfNeeded(q.name)
 	if q.schema != "public" {
-		name = q.schema + "." + q.name
+		name = quoteIdentIfNeeded(q.schema) + "." + name
 	}
 	return pg_query.MakeFuncCallNode([]*pg_query.Node{pg_query.MakeStrNode("nextval")},
 		[]*pg_query.Node{pg_query.MakeAConstStrNode(name, -1)}, -1)

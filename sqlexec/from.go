@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"slices"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -39,6 +40,9 @@ type fromItem struct {
 	hashVal  *scalar
 	lock     isolation.RowLock
 	wait     isolation.WaitPolicy
+	// nested are the relations of a parenthesized join read as one item
+	// (sub joins them).
+	nested []*fromItem
 }
 
 // conj is one conjunct of a condition.
@@ -152,26 +156,62 @@ func (b *binder) buildFrom(parent *scope, from []*pg_query.Node, ctes map[string
 	var items []*fromItem
 	var conds []pendingCond
 	var add func(n *pg_query.Node, left bool) error
+	addItem := func(it *fromItem, cols []scopeCol, left bool) error {
+		it.left = left
+		it.off = len(sc.cols)
+		it.width = len(cols)
+		for _, c := range items {
+			for _, name := range it.names() {
+				if slices.Contains(c.names(), name) {
+					return pgerror.Newf(pgerror.DuplicateAlias, "table name \"%s\" specified more than once", name)
+				}
+			}
+		}
+		for i, c := range cols {
+			c.item = len(items)
+			c.slot = it.off + i
+			if sc.starOrder != nil {
+				sc.starOrder = append(sc.starOrder, len(sc.cols))
+			}
+			sc.cols = append(sc.cols, c)
+		}
+		items = append(items, it)
+		return nil
+	}
+	// addNested adds a parenthesized join as one item, the join's rows.
+	addNested := func(n *pg_query.Node, left bool) error {
+		it, cols, err := b.nestedJoinItem(sc, n)
+		if err != nil {
+			return err
+		}
+		return addItem(it, cols, left)
+	}
 	add = func(n *pg_query.Node, left bool) error {
 		switch v := n.Node.(type) {
 		case *pg_query.Node_JoinExpr:
 			j := v.JoinExpr
 			using := j.IsNatural || len(j.UsingClause) > 0
-			if using && j.Rarg.GetJoinExpr() != nil {
-				return pgerror.Unsupported("JOIN ... USING or NATURAL JOIN to a parenthesized join")
-			}
 			if j.JoinUsingAlias != nil {
 				return pgerror.Unsupported("JOIN ... USING ... AS alias")
 			}
 			if j.Alias != nil {
 				return pgerror.Unsupported("aliases on JOIN expressions")
 			}
+			// addRight adds the right side of an INNER or LEFT join: a
+			// parenthesized join is flattened into the list when nothing
+			// treats it as one relation, and is one nested item otherwise.
+			addRight := func(left bool) error {
+				if j.Rarg.GetJoinExpr() != nil && (left || using) {
+					return addNested(j.Rarg, left)
+				}
+				return add(j.Rarg, left)
+			}
 			switch j.Jointype {
 			case pg_query.JoinType_JOIN_INNER:
 				if err := add(j.Larg, left); err != nil {
 					return err
 				}
-				if err := add(j.Rarg, false); err != nil {
+				if err := addRight(false); err != nil {
 					return err
 				}
 				if using {
@@ -190,10 +230,7 @@ func (b *binder) buildFrom(parent *scope, from []*pg_query.Node, ctes map[string
 				if err := add(j.Larg, left); err != nil {
 					return err
 				}
-				if j.Rarg.GetJoinExpr() != nil {
-					return pgerror.Unsupported("LEFT JOIN to a parenthesized join")
-				}
-				if err := add(j.Rarg, true); err != nil {
+				if err := addRight(true); err != nil {
 					return err
 				}
 				if using {
@@ -210,8 +247,8 @@ func (b *binder) buildFrom(parent *scope, from []*pg_query.Node, ctes map[string
 				}
 			case pg_query.JoinType_JOIN_RIGHT:
 				// a RIGHT JOIN b reads as b LEFT JOIN a; * still lists a first.
-				if j.Larg.GetJoinExpr() != nil || j.Rarg.GetJoinExpr() != nil {
-					return pgerror.Unsupported("RIGHT JOIN with a parenthesized join")
+				if using {
+					return pgerror.Unsupported("RIGHT JOIN ... USING")
 				}
 				before := len(sc.cols)
 				prev := sc.starOrder
@@ -220,7 +257,11 @@ func (b *binder) buildFrom(parent *scope, from []*pg_query.Node, ctes map[string
 					return err
 				}
 				mid := len(sc.cols)
-				if err := add(j.Larg, true); err != nil {
+				addLeft := add
+				if j.Larg.GetJoinExpr() != nil {
+					addLeft = addNested
+				}
+				if err := addLeft(j.Larg, true); err != nil {
 					return err
 				}
 				sc.starOrder = prev
@@ -235,9 +276,6 @@ func (b *binder) buildFrom(parent *scope, from []*pg_query.Node, ctes map[string
 				for i := before; i < mid; i++ {
 					sc.starOrder = append(sc.starOrder, i)
 				}
-				if using {
-					return pgerror.Unsupported("RIGHT JOIN ... USING")
-				}
 				if j.Quals != nil {
 					conds = append(conds, pendingCond{node: j.Quals, clause: "JOIN/ON", minItem: len(items) - 1, on: items[len(items)-1]})
 				}
@@ -250,24 +288,7 @@ func (b *binder) buildFrom(parent *scope, from []*pg_query.Node, ctes map[string
 		if err != nil {
 			return err
 		}
-		it.left = left
-		it.off = len(sc.cols)
-		it.width = len(cols)
-		for _, c := range items {
-			if c.name == it.name && it.name != "" {
-				return pgerror.Newf(pgerror.DuplicateAlias, "table name \"%s\" specified more than once", it.name)
-			}
-		}
-		for i, c := range cols {
-			c.item = len(items)
-			c.slot = it.off + i
-			if sc.starOrder != nil {
-				sc.starOrder = append(sc.starOrder, len(sc.cols))
-			}
-			sc.cols = append(sc.cols, c)
-		}
-		items = append(items, it)
-		return nil
+		return addItem(it, cols, left)
 	}
 	for _, n := range from {
 		if err := add(n, false); err != nil {
@@ -442,7 +463,10 @@ func usingCondition(sc *scope, right *fromItem, j *pg_query.JoinExpr) (*pg_query
 		}
 		rightCol := -1
 		for i := right.off; i < right.off+right.width; i++ {
-			if sc.cols[i].name == name {
+			if sc.cols[i].name == name && !sc.cols[i].merged {
+				if rightCol >= 0 {
+					return nil, pgerror.Newf(pgerror.AmbiguousColumn, "common column name \"%s\" appears more than once in right table", name)
+				}
 				rightCol = i
 			}
 		}

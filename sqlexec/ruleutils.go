@@ -56,6 +56,7 @@ const (
 	dAnyAll
 	dDistinct
 	dSubLink
+	dValue // an SQL value function, CURRENT_TIMESTAMP, printed as text
 )
 
 // errNotDeparsed marks an expression ruleutils-lite does not analyze: the
@@ -171,6 +172,8 @@ func (d *deparser) analyze(n *pg_query.Node) (*dnode, error) {
 		return &dnode{kind: dTest, typ: types.Bool, op: "IS " + op, args: []*dnode{d.coerce(arg, types.Bool)}}, nil
 	case *pg_query.Node_FuncCall:
 		return d.funcCall(v.FuncCall)
+	case *pg_query.Node_SqlvalueFunction:
+		return sqlValueNode(v.SqlvalueFunction)
 	case *pg_query.Node_CoalesceExpr:
 		return d.common("COALESCE", v.CoalesceExpr.Args)
 	case *pg_query.Node_AArrayExpr:
@@ -500,7 +503,7 @@ func (d *deparser) print(n, parent *dnode, pretty, showImplicit bool) string {
 	switch n.kind {
 	case dConst:
 		return d.printConst(n)
-	case dColumn:
+	case dColumn, dValue:
 		return n.text
 	case dCast:
 		if n.implicit && !showImplicit {
@@ -608,14 +611,56 @@ func (d *deparser) printConst(n *dnode) string {
 			return n.text
 		}
 	case types.OidNumeric:
-		if n.text != "" && n.text[0] >= '0' && n.text[0] <= '9' {
-			if strings.ContainsAny(n.text, "eE.") && n.typ.Typmod < 0 {
+		// Float-looking numerics read back as numeric; others are quoted.
+		if n.text != "" && n.text[0] >= '0' && n.text[0] <= '9' && strings.ContainsAny(n.text, "eE.") {
+			if n.typ.Typmod < 0 {
 				return n.text
 			}
 			return n.text + "::" + typ
 		}
 	case types.OidBool:
+		switch n.text {
+		case "t":
+			return "true"
+		case "f":
+			return "false"
+		}
 		return n.text
 	}
 	return quoteLiteral(n.text) + "::" + typ
+}
+
+// sqlValueNode is an SQL value function as ruleutils prints it.
+func sqlValueNode(f *pg_query.SQLValueFunction) (*dnode, error) {
+	var text string
+	var typ types.Type
+	withPrecision := func(name string, t types.Type) {
+		text, typ = name, t
+		if f.Typmod >= 0 {
+			text += "(" + strconv.Itoa(int(f.Typmod)) + ")"
+		}
+	}
+	switch f.Op {
+	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_DATE:
+		text, typ = "CURRENT_DATE", types.Date
+	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP, pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP_N:
+		withPrecision("CURRENT_TIMESTAMP", types.Timestamptz)
+	case pg_query.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP, pg_query.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP_N:
+		withPrecision("LOCALTIMESTAMP", types.Timestamp)
+	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_ROLE:
+		text, typ = "CURRENT_ROLE", types.Name
+	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_USER:
+		text, typ = "CURRENT_USER", types.Name
+	case pg_query.SQLValueFunctionOp_SVFOP_USER:
+		text, typ = "USER", types.Name
+	case pg_query.SQLValueFunctionOp_SVFOP_SESSION_USER:
+		text, typ = "SESSION_USER", types.Name
+	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_CATALOG:
+		text, typ = "CURRENT_CATALOG", types.Name
+	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_SCHEMA:
+		text, typ = "CURRENT_SCHEMA", types.Name
+	default:
+		return nil, errNotDeparsed
+	}
+	return &dnode{kind: dValue, typ: typ, text: text}, nil
 }
