@@ -85,6 +85,7 @@ func readItem(h *History, t *Txn, i int) ReadItem {
 	if t.Rows != nil {
 		it.Row = t.Rows[i]
 	}
+	it.Newer, _ = t.LatestOf(i)
 	return it
 }
 

@@ -160,6 +160,7 @@ type jsonlEvent struct {
 	filtered                                        []byte
 	ts                                              []byte
 	client                                          []byte // a read's "client" member (jsonl_client.go)
+	newer                                           []byte // a read's "newer" member
 }
 
 func (jr *jsonlReader) event(line []byte) error {
@@ -236,6 +237,8 @@ func (jr *jsonlReader) event(line []byte) error {
 			ev.ts, err = s.raw()
 		case "client":
 			ev.client, err = s.raw()
+		case "newer":
+			ev.newer, err = s.raw()
 		default:
 			_, err = s.raw() // fields of later minor versions
 		}
@@ -331,7 +334,11 @@ func (jr *jsonlReader) apply(ev *jsonlEvent) error {
 			jr.stmt[t] = int32(tb.stmt)
 			return nil
 		}
+		n := len(tb.txn().Ops)
 		jr.addItems(tb)
+		if ev.newer != nil {
+			return jr.staleReads(tb.txn(), n, ev.newer)
+		}
 	case "scan":
 		return jr.scan(tb, ev)
 	case "write":
@@ -606,4 +613,43 @@ func (jr *jsonlReader) reserve(t *Txn, n int) {
 		hint = min(jr.opsSeen/jr.txnsEnded+1, 64)
 	}
 	t.Ops = make([]Op, 0, max(hint, n))
+}
+
+// staleReads reads a read event's "newer" member, [[key, writer], ...],
+// into t.Stale: the event's items are t's ops from first on.
+func (jr *jsonlReader) staleReads(t *Txn, first int, raw []byte) error {
+	s := &jsonScanner{buf: raw}
+	err := s.array(func(int) error {
+		var key KeyID
+		var latest TxnID
+		err := s.array(func(i int) error {
+			n, err := s.int()
+			if err != nil {
+				return err
+			}
+			switch i {
+			case 0:
+				key, err = jr.keyRef(n)
+			case 1:
+				latest, err = jr.txnRef(n)
+			default:
+				err = fmt.Errorf("a \"newer\" entry has more than 2 elements")
+			}
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		for i := first; i < len(t.Ops); i++ {
+			if t.Ops[i].Key == key {
+				t.Stale = append(t.Stale, StaleRead{Op: int32(i), Latest: latest})
+				return nil
+			}
+		}
+		return fmt.Errorf("\"newer\" names key %d, which the read does not list", key)
+	})
+	if err == nil {
+		err = s.end()
+	}
+	return err
 }

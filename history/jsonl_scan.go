@@ -293,6 +293,7 @@ func (jr *jsonlReader) checkpoint() error {
 	}
 	nb := NewBuilder()
 	nb.h.Keys, nb.h.keyIndex = old.Keys, old.keyIndex
+	nb.h.Checkpoints = old.Checkpoints + 1
 	for _, s := range old.Sessions {
 		nb.Session(s.Name)
 	}

@@ -26,6 +26,9 @@ type ReadItem struct {
 	HasValue  bool  // Value holds the integer value read
 	Value     int64
 	Row       string // JSON row image seen, optional
+	// Newer, when not Init, wrote the key's latest committed version at
+	// the time of the read, which was not the one seen (a stale read).
+	Newer TxnID
 }
 
 // WriteItem is one key written.
@@ -248,9 +251,36 @@ func (w *Writer) Read(t TxnID, items []ReadItem) error {
 	b := appendField(w.start("read"), "t", int64(t))
 	b = append(b, `,"r":`...)
 	b = w.appendItems(b, items)
+	b = w.appendNewer(b, items)
 	w.buf = append(b, "}\n"...)
 	w.emit()
 	return w.err
+}
+
+// appendNewer appends the "newer" member of a read event: [key, writer]
+// for each item that saw a version older than the latest committed one.
+func (w *Writer) appendNewer(b []byte, items []ReadItem) []byte {
+	first := true
+	for _, it := range items {
+		if it.Newer == Init {
+			continue
+		}
+		if first {
+			b = append(b, `,"newer":[`...)
+			first = false
+		} else {
+			b = append(b, ',')
+		}
+		b = append(b, '[')
+		b = strconv.AppendInt(b, w.keys[it.Key], 10)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, txnNum(it.Newer), 10)
+		b = append(b, ']')
+	}
+	if !first {
+		b = append(b, ']')
+	}
+	return b
 }
 
 func (w *Writer) appendItems(b []byte, items []ReadItem) []byte {

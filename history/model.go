@@ -237,7 +237,31 @@ type Txn struct {
 	Ops        []Op
 	Statements []Statement // indexed by Op.Event; nil when unknown
 	Rows       []string    // parallel to Ops: row image (JSON) written or read; nil when unknown
-	Start, End int64       // wall-clock nanoseconds, 0 when unknown (real-time variants)
+	// Stale lists the reads that saw a version older than the key's latest
+	// committed one at the time of the read, as the server that recorded
+	// the history knew it; nil when none or unknown (imported histories).
+	Stale      []StaleRead
+	Start, End int64 // wall-clock nanoseconds, 0 when unknown (real-time variants)
+}
+
+// StaleRead marks the read Txn.Ops[Op] as served a version other than the
+// key's latest committed one, which Latest wrote (JSONL: a read event's
+// "newer" member).
+type StaleRead struct {
+	Op     int32
+	Latest TxnID
+}
+
+// LatestOf returns the writer of the latest committed version when op i of
+// t read an older one, and false when the read saw the latest (or the
+// history does not say).
+func (t *Txn) LatestOf(i int) (TxnID, bool) {
+	for _, s := range t.Stale {
+		if int(s.Op) == i {
+			return s.Latest, true
+		}
+	}
+	return 0, false
 }
 
 // Session is one session's transactions in session order.
@@ -254,6 +278,9 @@ type History struct {
 	Sessions    []Session
 	Txns        []Txn
 	CommitOrder []TxnID // the server's commit order, when recorded; nil otherwise
+	// Checkpoints counts the checkpoints the source went through: the
+	// history is what followed the last of them (fickle_checkpoint()).
+	Checkpoints int
 	// VersionOrder, when the source format reveals it (Elle list-append),
 	// lists by KeyID the transactions whose writes to the key were
 	// observed, in the order the key's versions were installed; a

@@ -6,21 +6,16 @@ import (
 	"testing"
 )
 
-// requireClients reports whether missing client stacks (Java, Node) are a
-// failure rather than a reason to skip: .ci/run sets
-// FICKLE_REQUIRE_CLIENTS=1 after installing them.
-func requireClients() bool { return os.Getenv("FICKLE_REQUIRE_CLIENTS") == "1" }
-
 // clientTool returns the path of a client stack's program (java, node,
 // npm), or skips the test with a message when it is not installed (fails
-// under FICKLE_REQUIRE_CLIENTS=1).
+// under FICKLE_REQUIRE_PG=1).
 func clientTool(t testing.TB, name string) string {
 	t.Helper()
 	if p, err := exec.LookPath(name); err == nil {
 		return p
 	}
-	if requireClients() {
-		t.Fatalf("%s is not installed (FICKLE_REQUIRE_CLIENTS=1)", name)
+	if requirePG() {
+		t.Fatalf("%s is not installed (FICKLE_REQUIRE_PG=1)", name)
 	}
 	t.Skipf("%s is not installed: skipping this client's test", name)
 	return ""
@@ -33,8 +28,8 @@ func clientFile(t testing.TB, path string) string {
 	if _, err := os.Stat(path); err == nil {
 		return path
 	}
-	if requireClients() {
-		t.Fatalf("%s is missing (FICKLE_REQUIRE_CLIENTS=1)", path)
+	if requirePG() {
+		t.Fatalf("%s is missing (FICKLE_REQUIRE_PG=1)", path)
 	}
 	t.Skipf("%s is missing: skipping this client's test", path)
 	return ""
@@ -43,8 +38,8 @@ func clientFile(t testing.TB, path string) string {
 // fickleConfigs are the two ways the client stacks' tests run fickle:
 // with real time added to every level (a new connection sees every
 // earlier commit), and with the adversarial default strategy with the
-// schema and fixtures loaded at start (--load), as docs/clients.md tells
-// users to run their test suites.
+// schema and fixtures loaded at start (--load), as
+// docs/clients-node-java.md tells users to run their test suites.
 var fickleConfigs = []struct {
 	name string
 	args func(fixtures string) []string

@@ -64,7 +64,15 @@ func (s *fickleServer) DSN() string {
 // connection pool) unless args give another --strategy.
 func startFickle(t testing.TB, args ...string) *fickleServer {
 	t.Helper()
-	cmd := exec.Command(fickleBin, append([]string{"serve", "--listen", "127.0.0.1:0", "--strategy", "latest"}, args...)...)
+	return startFickleUnder(t, nil, args...)
+}
+
+// startFickleUnder is startFickle run through the command wrapper (for
+// example a shell that lowers a limit first, then runs "$0" "$@").
+func startFickleUnder(t testing.TB, wrapper []string, args ...string) *fickleServer {
+	t.Helper()
+	argv := append(append(wrapper[:len(wrapper):len(wrapper)], fickleBin, "serve", "--listen", "127.0.0.1:0", "--strategy", "latest"), args...)
+	cmd := exec.Command(argv[0], argv[1:]...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -98,11 +98,22 @@ func (e *engine) sessionAdvisoryUnlock(s *session, key int64, shared bool) bool 
 	return true
 }
 
-func (e *engine) sessionAdvisoryUnlockAll(s *session) {
+// closeSession is Session.Close.
+func (e *engine) closeSession(s *session) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if s.holder != nil {
 		e.releaseLocks(s.holder)
 	}
-	s.advisory = nil
+	s.advisory, s.holder = nil, nil
+	if s.name != "" || s.cur != nil {
+		return // a logical session lives on in its other connections
+	}
+	// Nothing reads an anonymous session's state once its connection is
+	// gone: drop it, so that connecting and disconnecting costs nothing
+	// that stays.
+	s.stmtMemo, s.vc, s.lastPos = nil, nil, nil
+	if int(s.id) < len(e.allSessions) && e.allSessions[s.id] == s {
+		e.allSessions[s.id] = nil
+	}
 }

@@ -98,14 +98,23 @@ type Config struct {
 	// the levels (the rest of --profile postgres, with RealTime, whose
 	// logical clock orders its commits, StatementSnapshots and
 	// StrategyLatest): PC, SI and SER read from the snapshot of their first
-	// statement; an UPDATE, DELETE or locking read of a row whose latest
+	// statement, and their locking reads their snapshot (ReadOptions.
+	// ForLock); an UPDATE, DELETE or locking read of a row whose latest
 	// version a concurrent transaction committed fails with 40001 under SI
-	// and SER (first-updater-wins, after waiting for its writer), and makes
-	// READ COMMITTED re-evaluate the statement's WHERE clause on that
-	// version (Txn.LockForWrite, EvalPlanQual); SER transactions run
+	// and SER (first-updater-wins, after waiting for its writer), and
+	// READ COMMITTED re-evaluates the statement's WHERE clause on that
+	// version (Txn.LockRow, EvalPlanQual); SER transactions run
 	// PostgreSQL's serializable snapshot isolation (ssi.go). Every abort it
 	// adds is a server abort, which the axioms always allow.
 	PostgresConcurrency bool
+	// StaleWrites restores the pure axioms of paper 000 for writes
+	// (--stale-writes): the lock an UPDATE or DELETE takes on a row
+	// (LockRow with Write) does not re-read it, so the write computes on
+	// the version its WHERE clause read, which the adversary may have
+	// chosen stale, and an atomic SET v = v + 1 may lose an update below
+	// SI. It models stores that build SQL on a key-value layer without
+	// write locks. PostgresConcurrency ignores it.
+	StaleWrites bool
 	// Replay, when set, re-issues the choices of a recorded history
 	// (--replay): see replay.go for how reads and places are matched and
 	// how deleting reads from it shrinks a failure.
@@ -134,15 +143,15 @@ type ReadOptions struct {
 	// uniqueness). The read is recorded like any other; if the latest
 	// version is not one the level allows, the read fails with 40001.
 	Latest bool
-	// Lock takes a row lock of this strength on every row returned
-	// (matched by the Visit callback), held until the transaction ends. A
-	// locking read sees the latest committed version: if the row changed
-	// while the lock was awaited, the callback is called again with the new
-	// version (PostgreSQL's EvalPlanQual re-check).
-	Lock RowLock
-	// Wait says what to do when the lock is held by another transaction.
-	Wait WaitPolicy
-	_    struct{}
+	// ForLock marks the read of a statement that locks the rows it picks
+	// before returning them (SELECT ... FOR UPDATE, then Txn.LockRow). The
+	// read takes no lock itself. In the axiomatic profile it sees the
+	// latest committed version, as a locking read always does (40001 where
+	// the level cannot explain it); under Config.PostgresConcurrency it
+	// reads the statement's snapshot, as PostgreSQL's scan does, and
+	// LockRow re-checks a row changed since (EvalPlanQual).
+	ForLock bool
+	_       struct{}
 }
 
 // RowLock is the strength of a row lock (SELECT ... FOR ...). Writes take
@@ -157,6 +166,37 @@ const (
 	RowLockNoKeyUpdate
 	RowLockUpdate
 )
+
+// LockRequest is a row lock request (Txn.LockRow).
+type LockRequest struct {
+	Mode RowLock
+	Wait WaitPolicy
+	// Write marks the lock that an UPDATE, a DELETE or an INSERT ... ON
+	// CONFLICT DO UPDATE takes on the row it writes: the table must be
+	// writable (25006 in a read-only transaction). A read's lock (SELECT
+	// ... FOR) leaves Write false.
+	Write bool
+	_     struct{}
+}
+
+// LockedRow is the row Txn.LockRow locked.
+type LockedRow struct {
+	// Row is the row's newest version; nil unless Live.
+	Row []any
+	// Key, when not nil, is the key the row lives at now: a transaction
+	// that committed after the statement read the row changed its primary
+	// key (Txn.Move), and the lock followed it there. Changed is then set.
+	Key []byte
+	// Live is false when the newest version is a tombstone: the row was
+	// deleted (or never existed).
+	Live bool
+	// Changed reports that Row may not be the version the statement read
+	// before: the caller re-evaluates its conditions on it.
+	Changed bool
+	// Skipped reports that SKIP LOCKED skipped the row: another
+	// transaction holds a conflicting lock. Nothing was read or locked.
+	Skipped bool
+}
 
 // WaitPolicy says what a lock request does when it conflicts.
 type WaitPolicy uint8
@@ -326,10 +366,12 @@ func (s *Session) AdvisoryUnlock(key int64, shared bool) bool {
 	return s.s.e.sessionAdvisoryUnlock(s.s, key, shared)
 }
 
-// Close releases the session's session-level advisory locks
-// (pg_advisory_unlock_all, and when the connection closes). A transaction
-// in progress must be ended first by the caller.
-func (s *Session) Close() { s.s.e.sessionAdvisoryUnlockAll(s.s) }
+// Close ends the session when its connection closes: it releases the
+// session-level advisory locks and, for an anonymous session, forgets the
+// session's state, which no later transaction reads (the history, when
+// recorded, keeps the session's transactions). A transaction in progress
+// must be ended first by the caller.
+func (s *Session) Close() { s.s.e.closeSession(s.s) }
 
 // Txn is a transaction handle. Its methods must not be called concurrently
 // with each other (one connection drives it), except from inside a Visit
@@ -390,24 +432,41 @@ func (t *Txn) Update(ctx context.Context, table TableID, key []byte, row []any) 
 	return t.t.e.update(ctx, t.t, table, key, row)
 }
 
+// Move changes a row's primary key (UPDATE ... SET id = ...): it deletes
+// the row at key and inserts row at newKey, as Delete and Insert do, and
+// remembers that the row moved, so that once this transaction commits a
+// lock request on the old key follows the row to its new one
+// (LockedRow.Key), as PostgreSQL's update chains do.
+func (t *Txn) Move(ctx context.Context, table TableID, key, newKey []byte, row []any) error {
+	return t.t.e.move(ctx, t.t, table, key, newKey, row)
+}
+
 // Delete writes a tombstone for the key, waiting for its write lock.
 func (t *Txn) Delete(ctx context.Context, table TableID, key []byte) error {
 	return t.t.e.delete(ctx, t.t, table, key)
 }
 
-// LockForWrite takes the row lock that an UPDATE (RowLockNoKeyUpdate, or
-// RowLockUpdate when it changes the key) or a DELETE (RowLockUpdate) needs
-// on a row its WHERE clause matched, waiting for a pending writer, before
-// the executor computes the new row. Under Config.PostgresConcurrency, when
-// a transaction the statement's snapshot does not see committed a newer
-// version of the row, READ COMMITTED reads that version (recorded like any
-// read) and returns it with changed set, so that the executor re-evaluates
-// its WHERE clause on it (PostgreSQL's EvalPlanQual; ok is false when the
-// row was deleted), and SI and SER fail with 40001 (first-updater-wins).
-// Otherwise it takes no lock and reports changed false: the write waits for
-// its lock itself and applies to the version the read chose.
-func (t *Txn) LockForWrite(ctx context.Context, table TableID, key []byte, mode RowLock) (row []any, ok, changed bool, err error) {
-	return t.t.e.lockForWrite(ctx, t.t, table, key, mode)
+// LockRow takes a row lock for the current statement and returns the row's
+// newest version, on which the statement must work: SELECT ... FOR UPDATE
+// returns it, UPDATE and DELETE compute the new row from it. The lock is
+// held until the transaction ends; waits have deadlock detection (40P01)
+// and the context's deadline, NOWAIT fails with 55P03, and SKIP LOCKED
+// reports Skipped without reading.
+//
+// The version is the transaction's own last write, else the latest
+// committed one, read once: when the statement already read that version
+// of the key, nothing is read again and Changed is false; otherwise the
+// read is recorded (in an event of its own when the statement's current
+// event read another version of the key: one version of a key per event)
+// and Changed tells the caller to re-evaluate its conditions on Row
+// (PostgreSQL's EvalPlanQual). Where the level cannot explain reading the
+// latest version after what the transaction read, LockRow fails with 40001;
+// under Config.PostgresConcurrency REPEATABLE READ and SERIALIZABLE fail
+// with 40001 when the row changed after their snapshot, as PostgreSQL's do.
+// With Config.StaleWrites a write's lock (LockRequest.Write) re-reads
+// nothing: the write applies to the version the statement read.
+func (t *Txn) LockRow(ctx context.Context, table TableID, key []byte, req LockRequest) (LockedRow, error) {
+	return t.t.e.lockRow(ctx, t.t, table, key, req)
 }
 
 // LockTable takes a table lock until the transaction ends (LOCK TABLE).

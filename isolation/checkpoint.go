@@ -34,11 +34,20 @@ func (e *engine) checkpoint() (*history.History, error) {
 	if e.rec.log != nil {
 		_ = e.rec.log.Checkpoint()
 	}
+	e.checkpoints++
 	rec := recorder{}
 	rec.init(e.rec.on, e.rec.log)
+	rec.h.Checkpoints = e.checkpoints
 	rec.logBase, rec.logMax = e.rec.logMax, e.rec.logMax
-	for _, s := range e.allSessions {
+	for id, s := range e.allSessions {
+		if s == nil { // closed: the history keeps its id, with no transaction
+			if rec.on {
+				rec.h.Sessions = append(rec.h.Sessions, history.Session{ID: history.SessionID(id)})
+			}
+			continue
+		}
 		s.lastPos, s.vc = nil, nil
+		s.ntxnBase = s.ntxn
 		if rec.on {
 			rec.h.Sessions = append(rec.h.Sessions, history.Session{ID: s.id, Name: s.name})
 		}
@@ -52,6 +61,7 @@ func (e *engine) checkpoint() (*history.History, error) {
 			ix.entries.Clear()
 		}
 		tb.scans, tb.liveScans, tb.ended, tb.scanFloor = nil, 0, nil, nil
+		tb.moves = nil
 		tb.keys.Scan(func(_ string, ks *keyState) bool {
 			v := ks.latest()
 			ks.versions = []version{{w: e.init, row: v.row, tomb: v.tomb}}
@@ -71,10 +81,11 @@ func (e *engine) checkpoint() (*history.History, error) {
 	e.rec = rec
 	e.txns = e.txns[:1]
 	for _, t := range active {
+		t.sess.ntxnBase = t.seq - 1 // the first transaction of its session in the new history
 		t.id = history.TxnID(len(e.txns))
 		e.txns = append(e.txns, t)
 		t.rd = e.newReadState(t)
-		t.event, t.stmts = 0, 0
+		t.event, t.stmts, t.stmtEvent = 0, 0, 0
 		e.rec.begin(t)
 	}
 	return old, nil

@@ -29,15 +29,22 @@
 //     committed versions the level allows given co as it stands
 //     (visibility.go), pick one with the strategy (strategy.go), and record
 //     it; predicate reads call the executor back with each live row without
-//     the mutex held and record whether it matched. Locking reads and
-//     ReadOptions.Latest see the latest committed version, or fail with
-//     40001 when the level cannot explain it. A scan also reads from init
+//     the mutex held and record whether it matched. ReadOptions.Latest
+//     (and, in the axiomatic profile, ForLock) reads see the latest
+//     committed version, or fail with 40001 when the level cannot explain
+//     it. A scan also reads from init
 //     every key created after it passed the key's place, and an index
 //     lookup reads every row that enters its range later as it was, outside
 //     the range (phantom.go): a later scan or lookup cannot return a row
 //     inserted or moved in meanwhile where the level forbids phantoms, and
 //     the history lists the read.
-//  4. Writes (Insert, Update, Delete) take row write locks, waiting for
+//  4. A statement that locks rows (SELECT ... FOR, UPDATE, DELETE, upserts,
+//     foreign key checks) locks each row it picked with LockRow (lockrow.go)
+//     and works on the row's newest version, read once, at every level:
+//     the executor re-checks its conditions when it is not the version the
+//     statement read (EvalPlanQual); 40001 where the level cannot explain
+//     it (Config.StaleWrites lets writes keep the version read).
+//     Writes (Insert, Update, Delete) take row write locks, waiting for
 //     pending writers as PostgreSQL does (locks.go), and enforce primary
 //     keys and unique indexes on the latest committed state plus the
 //     transaction's own writes (write.go). SI checks first-committer-wins.
@@ -53,7 +60,8 @@
 // # Why the splits
 //
 // engine.go holds tables, keys and versions; txn.go the transaction
-// lifecycle; read.go and write.go the data path; locks.go and advisory.go
+// lifecycle; read.go and write.go the data path; lockrow.go row locks and
+// the newest version a locked row is worked on; locks.go and advisory.go
 // the lock table; order.go co as an order-maintenance list; clock.go the
 // causal vector clocks; visibility.go which versions a read may see;
 // serialize.go where a transaction goes in co; strategy.go which valid
@@ -78,7 +86,7 @@
 // committed after the snapshot fails with 40001 under SI and SER
 // (first-updater-wins, write.go) and, under READ COMMITTED, hands the
 // executor that version to re-evaluate its WHERE clause on
-// (Txn.LockForWrite, EvalPlanQual; the re-check is a read event of its
+// (Txn.LockRow, EvalPlanQual; the re-check is a read event of its
 // own); SER transactions run PostgreSQL's SSI (ssi.go), which fails the
 // statement or the commit that closes a dangerous structure, where
 // PostgreSQL does. integration/hermitage_test.go holds the profile to

@@ -35,7 +35,13 @@ type engine struct {
 	// through it.
 	chooser func(n int) int
 	replay  *replayIndex // Config.Replay
-	ssi     *ssiState    // Config.PostgresConcurrency: PostgreSQL's SSI (ssi.go)
+	// checkpoints counts the checkpoints so far: a replay applies to the
+	// part of the run after as many as its history went through.
+	checkpoints int
+	// onChoice, when set, sees every read's choice before it is made
+	// (Store.OnReadChoice).
+	onChoice func(ReadChoice)
+	ssi      *ssiState // Config.PostgresConcurrency: PostgreSQL's SSI (ssi.go)
 }
 
 // table is a registered table: its keys in order, each with its versions.
@@ -48,6 +54,9 @@ type table struct {
 	dropped bool
 	init    *txn
 	e       *engine
+	// formatRow renders a written row for the history log
+	// (Store.SetRowFormat); nil logs no row images.
+	formatRow func(row []any) string
 	// scans are the marks of the scans that may still need a key created
 	// later (phantom.go); liveScans counts those not dead.
 	scans     []*scanMark
@@ -57,6 +66,16 @@ type table struct {
 	// transactions that scanned the table: a key created now is placed
 	// after it by every writer.
 	scanFloor *omNode
+	// moves maps a tombstone that an update of a row's primary key left
+	// (Txn.Move) to the key the row moved to, so that a lock request on
+	// the old key follows the row (lockrow.go).
+	moves map[movedVersion]string
+}
+
+// movedVersion is the tombstone writer w left at key ks by moving the row.
+type movedVersion struct {
+	ks *keyState
+	w  *txn
 }
 
 // keyState is one key of a table: its committed versions in commit order,

@@ -11,8 +11,8 @@ import (
 
 // FuzzStoreAPI drives the store's API with arbitrary call sequences from
 // three sessions, misuse included (calls after the end, unknown savepoints,
-// dropped tables and indexes, checkpoints, advisory locks, every lock mode
-// and level). No call may panic, and the recorded history must stay valid
+// dropped tables and indexes, checkpoints, advisory locks, row locks of
+// every mode, every level). No call may panic, and the recorded history must stay valid
 // and witnessed by its co. Lock waits use an expired context, so nothing
 // blocks.
 func FuzzStoreAPI(f *testing.F) {
@@ -46,7 +46,7 @@ func FuzzStoreAPI(f *testing.F) {
 				row = []any{nil}
 			}
 			tx := txns[who]
-			if tx == nil && op%20 < 16 {
+			if op %= 21; tx == nil && (op < 16 || op == 20) {
 				var err error
 				tx, err = sess[who].Begin(TxnOptions{Level: history.Levels[int(arg)%len(history.Levels)], ReadOnly: arg%17 == 0})
 				if err != nil {
@@ -54,9 +54,9 @@ func FuzzStoreAPI(f *testing.F) {
 				}
 				txns[who] = tx
 			}
-			ro := ReadOptions{Latest: arg%7 == 0, Lock: RowLock(arg % 5), Wait: WaitPolicy(arg % 3)}
+			ro := ReadOptions{Latest: arg%7 == 0, ForLock: arg%3 == 0}
 			visit := func([]byte, []any) (bool, error) { return arg%2 == 0, nil }
-			switch op % 20 {
+			switch op {
 			case 0:
 				_, _, _ = tx.Get(expired, tab, key, ro)
 			case 1:
@@ -99,6 +99,8 @@ func FuzzStoreAPI(f *testing.F) {
 				} else if arg%8 == 1 {
 					_ = s.DropTable(tab)
 				}
+			case 20:
+				_, _ = tx.LockRow(expired, tab, key, LockRequest{Mode: RowLock(arg % 5), Wait: WaitPolicy(arg % 3), Write: arg%2 == 0})
 			}
 		}
 		for _, tx := range txns {

@@ -14,12 +14,13 @@ import (
 // index key locks (a second INSERT of a key waits for the pending inserter),
 // table locks (LOCK TABLE, and the implicit ones of reads and writes) and
 // advisory locks. Locks are logical entries in the engine's state, never Go
-// mutexes: a waiting transaction records one holder that blocks it as its
-// edge in the wait-for graph, releases the engine's mutex and blocks on the
-// entry's wake channel, which any release closes; then it retries. Every
-// edge is real when added, so a deadlock is always closed by the last edge
-// added, and checking for a cycle when an edge is added finds every
-// deadlock (40P01).
+// mutexes: a waiting transaction joins the entry's queue, records one
+// transaction that blocks it (a holder, or an earlier waiter it must let go
+// first) as its edge in the wait-for graph, releases the engine's mutex and
+// blocks on the entry's wake channel, which any release closes; then it
+// retries. Every edge is real when added, so a deadlock is always closed by
+// the last edge added, and checking for a cycle when an edge is added finds
+// every deadlock (40P01).
 
 type lockKind uint8
 
@@ -46,9 +47,21 @@ type holder struct {
 
 type lockEntry struct {
 	holders []holder
-	// wake is closed (and forgotten) whenever a holder lets go, waking
-	// every waiter to retry; nil while no one waits.
+	// waiters wait for the entry in arrival order. A waiter is granted
+	// only when no earlier waiter that conflicts with it still waits, so
+	// that waiters are served first come, first served, as PostgreSQL's
+	// lock queues are (and a run does not depend on which goroutine the
+	// scheduler wakes first).
+	waiters []waiter
+	// wake is closed (and forgotten) whenever a holder or a waiter lets
+	// go, waking every waiter to retry; nil while no one waits.
 	wake chan struct{}
+}
+
+// waiter is a transaction waiting for a lock entry in a mode.
+type waiter struct {
+	t    *txn
+	mode uint8
 }
 
 // Row lock modes are RowLock values; index key locks use rowLockUpdate.
@@ -89,6 +102,12 @@ var errSkipLocked = errors.New("isolation: row skipped (SKIP LOCKED)")
 // release and retake it while waiting: callers re-read any state they need
 // after it returns.
 func (e *engine) acquire(ctx context.Context, t *txn, r resource, mode uint8, wait WaitPolicy) error {
+	queued := false
+	defer func() {
+		if queued {
+			e.dequeue(t, r)
+		}
+	}()
 	for {
 		if err := e.live(t); err != nil {
 			return err
@@ -105,11 +124,19 @@ func (e *engine) acquire(ctx context.Context, t *txn, r resource, mode uint8, wa
 				mine = i
 				continue
 			}
-			if r.kind == lockAdvisory && h.t.sess == t.sess {
-				continue // one backend: its session and transaction locks never conflict
-			}
-			if blocker == nil && conflicts(r.kind, mode, h.modes) {
+			if blocker == nil && !sameBackend(r, h.t, t) && conflicts(r.kind, mode, h.modes) {
 				blocker = h.t
+			}
+		}
+		if blocker == nil && queued {
+			for _, w := range ent.waiters {
+				if w.t == t {
+					break
+				}
+				if !sameBackend(r, w.t, t) && conflicts(r.kind, mode, 1<<w.mode) {
+					blocker = w.t // first come, first served
+					break
+				}
 			}
 		}
 		if blocker == nil {
@@ -135,6 +162,10 @@ func (e *engine) acquire(ctx context.Context, t *txn, r resource, mode uint8, wa
 			}
 			return e.serverAbort(t, err)
 		}
+		if !queued {
+			ent.waiters = append(ent.waiters, waiter{t: t, mode: mode})
+			queued = true
+		}
 		t.waitingFor = blocker
 		if ent.wake == nil {
 			ent.wake = make(chan struct{})
@@ -155,6 +186,28 @@ func (e *engine) acquire(ctx context.Context, t *txn, r resource, mode uint8, wa
 	}
 }
 
+// sameBackend reports whether a and b are one backend's session and
+// transaction, whose advisory locks never conflict.
+func sameBackend(r resource, a, b *txn) bool {
+	return r.kind == lockAdvisory && a.sess == b.sess
+}
+
+// dequeue removes t from r's waiters, waking the others: one that waited
+// behind t may go now.
+func (e *engine) dequeue(t *txn, r resource) {
+	ent := e.locks[r]
+	if ent == nil {
+		return
+	}
+	for i, w := range ent.waiters {
+		if w.t == t {
+			ent.waiters = append(ent.waiters[:i], ent.waiters[i+1:]...)
+			break
+		}
+	}
+	e.wakeWaiters(r, ent)
+}
+
 // closesCycle reports whether t waiting for blocker closes a cycle in the
 // wait-for graph. A session's advisory locks are held by its session
 // holder, which waits for whatever the session's transaction waits for.
@@ -170,6 +223,18 @@ func (e *engine) closesCycle(t, blocker *txn) bool {
 			next = b.sess.cur.waitingFor
 		}
 		b = next
+	}
+	return false
+}
+
+// holds reports whether t holds r in some mode.
+func (e *engine) holds(t *txn, r resource) bool {
+	if ent := e.locks[r]; ent != nil {
+		for _, h := range ent.holders {
+			if h.t == t {
+				return true
+			}
+		}
 	}
 	return false
 }
@@ -195,11 +260,17 @@ func (e *engine) releaseLock(t *txn, r resource) {
 			break
 		}
 	}
+	e.wakeWaiters(r, ent)
+}
+
+// wakeWaiters wakes r's waiters to retry, and forgets the entry once no
+// one holds or waits for it.
+func (e *engine) wakeWaiters(r resource, ent *lockEntry) {
 	if ent.wake != nil {
 		close(ent.wake)
 		ent.wake = nil
 	}
-	if len(ent.holders) == 0 {
+	if len(ent.holders) == 0 && len(ent.waiters) == 0 {
 		delete(e.locks, r)
 	}
 }

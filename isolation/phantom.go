@@ -226,7 +226,7 @@ func (e *engine) newKey(tb *table, ks *keyState) {
 // phantomPending materializes ks read from init by pending t's scan.
 func (e *engine) phantomPending(t *txn, tb *table, ks *keyState) {
 	e.observe(t, ks, 0) // ks has init's version only
-	e.rec.read(t, tb, ks, e.init, true)
+	e.rec.notStale(t, e.rec.read(t, tb, ks, e.init, true))
 }
 
 // endMarks runs when t ends: an ended windowed scanner raises the scan floor
@@ -328,7 +328,7 @@ func (e *engine) entryPending(t *txn, tb *table, ks *keyState) {
 	}
 	v := ks.versions[pick]
 	e.observe(t, ks, pick)
-	e.rec.read(t, tb, ks, v.w, v.tomb)
+	e.rec.notStale(t, e.rec.read(t, tb, ks, v.w, v.tomb))
 }
 
 // entryEnded keeps aside, for committed t, the read of ks its index scan in

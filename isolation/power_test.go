@@ -20,7 +20,10 @@ import (
 // testdata/power.txt (-rewrite regenerates it). The engine's outcomes are
 // enumerated exhaustively: every serial order of the transactions and
 // every choice the engine makes (versions, places in co) through the
-// chooser hook. With -long it explores 60 programs instead of 8.
+// chooser hook. With -long it explores 60 programs instead of 8. Writes
+// are blind (Txn.Update), as in the pure axioms and --stale-writes; that
+// SQL writes compute on the latest row (Txn.LockRow) is measured through
+// SQL by integration's anomaly table.
 func TestAdversarialPowerReachesTheOutcomesTheAxiomsAllow(t *testing.T) {
 	programs, budget := 8, 4000
 	if *longSoundness {

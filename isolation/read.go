@@ -17,6 +17,8 @@ type seen struct {
 	ok  bool // a live row
 	w   *txn // whose version (t itself for its own write)
 	ref readRef
+	// event is the statement event the read is recorded in.
+	event uint32
 }
 
 func (e *engine) get(ctx context.Context, t *txn, id TableID, key []byte, ro ReadOptions) ([]any, bool, error) {
@@ -27,18 +29,6 @@ func (e *engine) get(ctx context.Context, t *txn, id TableID, key []byte, ro Rea
 		return nil, false, err
 	}
 	k := string(key)
-	if ro.Lock != RowLockNone {
-		if err := e.acquire(ctx, t, resource{lockRow, uint32(tb.id), k}, uint8(ro.Lock), ro.Wait); err != nil {
-			if err == errSkipLocked {
-				return nil, false, nil
-			}
-			return nil, false, err
-		}
-		if err := e.firstUpdaterWins(t, tb, tb.keyState(k, true)); err != nil {
-			return nil, false, err
-		}
-		ro.Latest = true
-	}
 	s, err := e.inspect(t, tb, tb.keyState(k, true), ro)
 	if err != nil {
 		return nil, false, err
@@ -78,13 +68,16 @@ func (e *engine) readable(ctx context.Context, t *txn, id TableID) (*table, erro
 // inspect reads one key for t: its own last write, or the committed version
 // the level and strategy choose. The read is recorded.
 func (e *engine) inspect(t *txn, tb *table, ks *keyState, ro ReadOptions) (seen, error) {
+	if ro.ForLock && !e.cfg.PostgresConcurrency {
+		ro.Latest = true // a locking read sees the latest version (DESIGN §4)
+	}
 	t.nreads++
 	if s, ok := e.statementRead(t, tb, ks, ro); ok {
 		return s, nil // statement_reads.go: one version per key per statement
 	}
 	if w := t.writes[tb.id][ks.key]; w != nil {
 		ref := e.rec.read(t, tb, ks, t, w.tomb)
-		return seen{ks: ks, row: w.row, ok: !w.tomb, w: t, ref: ref}, nil
+		return seen{ks: ks, row: w.row, ok: !w.tomb, w: t, ref: ref, event: t.event}, nil
 	}
 	v, err := e.choose(t, tb, ks, ro)
 	if err != nil {
@@ -93,7 +86,7 @@ func (e *engine) inspect(t *txn, tb *table, ks *keyState, ro ReadOptions) (seen,
 	if err := e.ssiRead(t, tb, ks, v.w); err != nil {
 		return seen{}, err
 	}
-	s := seen{ks: ks, row: v.row, ok: !v.tomb, w: v.w, ref: e.rec.read(t, tb, ks, v.w, v.tomb)}
+	s := seen{ks: ks, row: v.row, ok: !v.tomb, w: v.w, ref: e.rec.read(t, tb, ks, v.w, v.tomb), event: t.event}
 	e.rememberRead(t, s)
 	return s, nil
 }
@@ -129,7 +122,7 @@ func (e *engine) scan(ctx context.Context, t *txn, id TableID, span Span, ro Rea
 		}
 		return buf
 	}
-	return e.visitKeys(ctx, t, tb, next, ro, fn)
+	return e.visitKeys(t, tb, next, ro, fn)
 }
 
 func (e *engine) scanIndex(ctx context.Context, t *txn, id IndexID, span Span, ro ReadOptions, fn Visit) error {
@@ -176,17 +169,12 @@ func (e *engine) scanIndex(ctx context.Context, t *txn, id IndexID, span Span, r
 		}
 		return buf
 	}
-	return e.visitKeys(ctx, t, tb, next, ro, fn)
+	return e.visitKeys(t, tb, next, ro, fn)
 }
 
 // visitKeys inspects the keys that next yields, a chunk at a time under the
-// mutex, and calls fn on the live rows without it. With a row lock
-// requested, every matched row is locked; if the latest version changed
-// meanwhile, the new version is inspected and fn called again.
-func (e *engine) visitKeys(ctx context.Context, t *txn, tb *table, next func([]*keyState) []*keyState, ro ReadOptions, fn Visit) error {
-	if ro.Lock != RowLockNone {
-		ro.Latest = true
-	}
+// mutex, and calls fn on the live rows without it.
+func (e *engine) visitKeys(t *txn, tb *table, next func([]*keyState) []*keyState, ro ReadOptions, fn Visit) error {
 	var (
 		chunk []*keyState
 		found []seen
@@ -206,9 +194,6 @@ func (e *engine) visitKeys(ctx context.Context, t *txn, tb *table, next func([]*
 		}
 		found = found[:0]
 		for _, ks := range chunk {
-			if ro.Wait == WaitSkipLocked && e.lockedByOther(t, tb, ks.key, ro.Lock) {
-				continue
-			}
 			s, err := e.inspect(t, tb, ks, ro)
 			if err != nil {
 				return err
@@ -222,12 +207,6 @@ func (e *engine) visitKeys(ctx context.Context, t *txn, tb *table, next func([]*
 			matched, stop, err := e.callVisit(fn, s)
 			if err != nil {
 				return err
-			}
-			if matched && ro.Lock != RowLockNone {
-				matched, stop, err = e.lockMatched(ctx, t, tb, s, ro, fn)
-				if err != nil {
-					return err
-				}
 			}
 			if matched {
 				e.rec.markReturned(t, s.ref)
@@ -248,49 +227,6 @@ func (e *engine) callVisit(fn Visit, s seen) (matched, stop bool, err error) {
 		return matched, true, nil
 	}
 	return matched, false, err
-}
-
-// lockMatched locks a matched row and re-checks it when a newer version
-// committed while the lock was awaited (EvalPlanQual).
-func (e *engine) lockMatched(ctx context.Context, t *txn, tb *table, s seen, ro ReadOptions, fn Visit) (matched, stop bool, err error) {
-	if err := e.acquire(ctx, t, resource{lockRow, uint32(tb.id), s.ks.key}, uint8(ro.Lock), ro.Wait); err != nil {
-		if err == errSkipLocked {
-			return false, false, nil
-		}
-		return false, false, err
-	}
-	if err := e.firstUpdaterWins(t, tb, s.ks); err != nil {
-		return false, false, err
-	}
-	if s.w == t || s.ks.latest().w == s.w {
-		return true, false, nil
-	}
-	e.recheckEvent(t, tb) // one version of a key per read event (write.go)
-	ns, err := e.inspect(t, tb, s.ks, ro)
-	if err != nil || !ns.ok {
-		return false, false, err
-	}
-	matched, stop, err = e.callVisit(fn, ns)
-	if matched {
-		e.rec.markReturned(t, ns.ref)
-	}
-	return false, stop, err
-}
-
-// lockedByOther reports whether another transaction holds a row lock on the
-// key that conflicts with mode (for SKIP LOCKED, which skips such rows
-// without inspecting them).
-func (e *engine) lockedByOther(t *txn, tb *table, k string, mode RowLock) bool {
-	ent := e.locks[resource{lockRow, uint32(tb.id), k}]
-	if ent == nil {
-		return false
-	}
-	for _, h := range ent.holders {
-		if h.t != t && conflicts(lockRow, uint8(mode), h.modes) {
-			return true
-		}
-	}
-	return false
 }
 
 // tableLock takes a table lock for t unless it already holds that mode.

@@ -109,7 +109,11 @@ func (r *recorder) read(t *txn, tb *table, ks *keyState, w *txn, tomb bool) read
 	if r.log != nil && w != t {
 		// Reads of the transaction's own writes carry no wr and are not
 		// logged: its writes are logged at commit (savepoints may undo them).
-		t.logReads = append(t.logReads, history.ReadItem{Key: r.logKey(tb, ks), Writer: w.id, Tombstone: tomb})
+		it := history.ReadItem{Key: r.logKey(tb, ks), Writer: w.id, Tombstone: tomb}
+		if latest := ks.versions[len(ks.versions)-1].w; latest != w {
+			it.Newer = latest.id // a stale read: the log says which version it missed
+		}
+		t.logReads = append(t.logReads, it)
 		ref.item, ref.gen = len(t.logReads)-1, t.logGen
 	}
 	if !r.on {
@@ -123,6 +127,15 @@ func (r *recorder) read(t *txn, tb *table, ks *keyState, w *txn, tomb bool) read
 	ht.Ops = append(ht.Ops, history.Op{Kind: history.OpRead, Flags: fl, Key: r.key(tb, ks), Event: t.event, Writer: w.id})
 	ref.op = len(ht.Ops) - 1
 	return ref
+}
+
+// notStale clears the stale mark of a read recorded after the fact (a
+// phantom materialized when a later writer created the key): when the scan
+// ran, the version it is said to have seen was the latest.
+func (r *recorder) notStale(t *txn, ref readRef) {
+	if ref.item >= 0 && ref.gen == t.logGen && ref.item < len(t.logReads) {
+		t.logReads[ref.item].Newer = history.Init
+	}
 }
 
 // markReturned flags a recorded read as returned to the client.
@@ -147,6 +160,7 @@ func (r *recorder) flushReads(t *txn, depth int) {
 		if r.logBase != 0 {
 			for i := range t.logReads {
 				t.logReads[i].Writer = r.logID(t.logReads[i].Writer)
+				t.logReads[i].Newer = r.logID(t.logReads[i].Newer)
 			}
 		}
 		_ = r.log.Read(r.logID(t.id), t.logReads)
@@ -234,7 +248,11 @@ func (r *recorder) logEnd(t *txn, after *txn) {
 				continue
 			}
 			done[w] = true
-			_ = r.log.Write(r.logID(t.id), history.WriteItem{Key: r.logKey(w.tb, w.ks), Tombstone: w.tomb})
+			it := history.WriteItem{Key: r.logKey(w.tb, w.ks), Tombstone: w.tomb}
+			if !w.tomb && w.tb.formatRow != nil {
+				it.Row = w.tb.formatRow(w.row)
+			}
+			_ = r.log.Write(r.logID(t.id), it)
 		}
 	}
 	if after != nil {
@@ -260,9 +278,10 @@ func (e *engine) history() *history.History {
 func (e *engine) historyLocked() *history.History {
 	src := &e.rec.h
 	h := &history.History{
-		Keys:     slices.Clone(src.Keys),
-		Sessions: make([]history.Session, len(src.Sessions)),
-		Txns:     make([]history.Txn, len(src.Txns)),
+		Keys:        slices.Clone(src.Keys),
+		Sessions:    make([]history.Session, len(src.Sessions)),
+		Txns:        make([]history.Txn, len(src.Txns)),
+		Checkpoints: src.Checkpoints,
 	}
 	for i, s := range src.Sessions {
 		s.Txns = slices.Clone(s.Txns)

@@ -14,8 +14,10 @@ import (
 // recorded history (or pointing them at another writer) is how a failure
 // is shrunk: those reads fall back to the strategy, latest for shrinking.
 // Sessions are matched by their order of creation, so the client must open
-// them in the same order; histories with checkpoints are not replayed past
-// the first one.
+// them in the same order. A history that went through checkpoints
+// (fickle_checkpoint(), --load) holds what followed the last one: a
+// session's transactions are numbered from there, and the replay applies
+// once the run has gone through as many checkpoints.
 
 // ident names a transaction across runs: its session and its 1-based
 // sequence number there; init is the zero ident.
@@ -31,12 +33,13 @@ type readSite struct {
 }
 
 type replayIndex struct {
-	reads map[readSite][]ident // in recorded order
-	pos   map[ident]int        // place in the recorded co
+	reads       map[readSite][]ident // in recorded order
+	pos         map[ident]int        // place in the recorded co
+	checkpoints int                  // the recording's history followed this many
 }
 
 func newReplayIndex(h *history.History) *replayIndex {
-	ri := &replayIndex{reads: map[readSite][]ident{}, pos: map[ident]int{}}
+	ri := &replayIndex{reads: map[readSite][]ident{}, pos: map[ident]int{}, checkpoints: h.Checkpoints}
 	ids := make([]ident, len(h.Txns))
 	for _, s := range h.Sessions {
 		for i, id := range s.Txns {
@@ -67,12 +70,15 @@ func (t *txn) ident() ident {
 	if t.sess == nil {
 		return ident{}
 	}
-	return ident{sess: t.sess.id, seq: t.seq}
+	return ident{sess: t.sess.id, seq: t.seq - t.sess.ntxnBase}
 }
 
 // replayedVersion returns the index in valid of the version the recording
 // chose for this read, or -1.
 func (e *engine) replayedVersion(t *txn, tb *table, ks *keyState, valid []int) int {
+	if e.checkpoints != e.replay.checkpoints {
+		return -1
+	}
 	site := readSite{txn: t.ident(), event: t.event, key: e.rec.logKey(tb, ks).String()}
 	ws := e.replay.reads[site]
 	if len(ws) == 0 {
@@ -92,6 +98,9 @@ func (e *engine) replayedVersion(t *txn, tb *table, ks *keyState, valid []int) i
 // co's order among the transactions placed so far (the one recorded
 // before t and followed by one recorded after it), or nil.
 func (e *engine) replayedPlace(t *txn, cands []*omNode) *omNode {
+	if e.checkpoints != e.replay.checkpoints {
+		return nil
+	}
 	rank := func(x *txn) (int, bool) {
 		p, ok := e.replay.pos[x.ident()]
 		return p, ok

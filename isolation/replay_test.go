@@ -2,7 +2,10 @@ package isolation
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
+
+	"github.com/fickle-db/fickle/history"
 )
 
 // TestReplayReissuesTheRecordedChoices runs random workloads with the
@@ -56,5 +59,53 @@ func TestReplayWithoutAReadFallsBackToTheStrategy(t *testing.T) {
 	env.s.e.rec.h.Txns[2].Ops = nil // shrink: forget the choice
 	if got := replay(env.s); got != "x=1 (T1)" {
 		t.Fatalf("replay without the read gave %s, want the latest version", got)
+	}
+}
+
+// TestReplayAfterACheckpointFollowsTheRecording: a recording that went
+// through a checkpoint (fixtures, then the test) holds what followed it,
+// with each session's transactions numbered from the checkpoint; a replay
+// going through the same checkpoint re-issues the recorded choices from
+// there, also in sessions that ran transactions before it.
+func TestReplayAfterACheckpointFollowsTheRecording(t *testing.T) {
+	run := func(cfg Config) *history.History {
+		var buf strings.Builder
+		log, err := history.NewWriter(&buf, history.Header{})
+		must(t, err)
+		cfg.Log = log
+		f := newFixture(t, cfg)
+		a, b := f.s.NewSession(), f.s.NewSession()
+		for _, s := range []*Session{a, b} { // both sessions work before the checkpoint
+			tx := begin(t, s, history.ReadCommitted)
+			_, _, err := tx.Get(bg, f.tab, []byte("x"), ReadOptions{})
+			must(t, err)
+			must(t, tx.Commit(bg))
+		}
+		tx := begin(t, a, history.ReadCommitted)
+		_, err = tx.Insert(bg, f.tab, []byte("x"), []any{"x", 1})
+		must(t, err)
+		must(t, tx.Commit(bg))
+		_, err = f.s.Checkpoint()
+		must(t, err)
+		tx = begin(t, a, history.ReadCommitted)
+		must(t, tx.Update(bg, f.tab, []byte("x"), []any{"x", 2}))
+		must(t, tx.Commit(bg))
+		r, err := b.Begin(TxnOptions{Level: history.ReadCommitted})
+		must(t, err)
+		_, _, err = r.Get(bg, f.tab, []byte("x"), ReadOptions{})
+		must(t, err)
+		must(t, r.Commit(bg))
+		must(t, log.Close())
+		h, err := history.ReadJSONL(strings.NewReader(buf.String()), "log")
+		must(t, err)
+		return h
+	}
+	rec := run(Config{Strategy: StrategyOldest})
+	if rec.Checkpoints != 1 || rec.Txns[2].Ops[0].Writer != history.Init {
+		t.Fatalf("setup: %d checkpoints, b read x from T%d; want 1 and init's version", rec.Checkpoints, rec.Txns[2].Ops[0].Writer)
+	}
+	again := run(Config{Strategy: StrategyLatest, Replay: rec})
+	if a, b := dumpHistory(rec), dumpHistory(again); a != b {
+		t.Fatalf("the replay differs\nrecorded:\n%s\nreplayed:\n%s", a, b)
 	}
 }

@@ -39,8 +39,14 @@ type wtxn struct {
 }
 
 type wop struct {
-	kind byte // g get, s scan, r index lookup, i insert, u update, d delete, n insert a fresh key
-	key  int  // for r, the first of the two index buckets looked up
+	// kind: g get, s scan, r index lookup, i insert, u update, d delete,
+	// n insert a fresh key, l a locking read (SELECT ... FOR UPDATE: a
+	// ForLock read, then LockRow), w a write under its lock (UPDATE: a
+	// read, LockRow, then Update of what it returned), m a move of the
+	// row to a fresh key (an UPDATE of its primary key).
+	kind byte
+	key  int // for r, the first of the two index buckets looked up
+	to   int // for m, the fresh key
 }
 
 // indexBuckets is how many index keys the workloads' index (a row's value
@@ -64,12 +70,15 @@ func genWorkload(rng *rand.Rand, maxTxns int) workload {
 		for n := 1 + rng.IntN(per); n > 0 && total < maxTxns; n-- {
 			t := wtxn{level: history.Levels[rng.IntN(len(history.Levels))], rollback: rng.IntN(5) == 0}
 			for k := 1 + rng.IntN(4); k > 0; k-- {
-				op := wop{kind: "gsiudgunr"[rng.IntN(9)], key: rng.IntN(w.keys)}
+				op := wop{kind: "gsiudgunrlwm"[rng.IntN(12)], key: rng.IntN(w.keys)}
 				switch op.kind {
 				case 'r':
 					op.key = rng.IntN(indexBuckets)
 				case 'n':
 					op.key = w.keys + fresh // a key nobody used before: scans earlier did not list it
+					fresh++
+				case 'm':
+					op.to = w.keys + fresh
 					fresh++
 				}
 				t.ops = append(t.ops, op)
@@ -146,7 +155,7 @@ func runWorkload(w workload, cfg Config, rng *rand.Rand) (*Store, error) {
 	finish := func(c *cursor) { c.ti, c.oi, c.tx = c.ti+1, -1, nil }
 	ctxErr := func(err error) error {
 		switch pgerror.GetCode(err) {
-		case pgerror.SerializationFailure, pgerror.UniqueViolation, pgerror.DeadlockDetected:
+		case pgerror.SerializationFailure, pgerror.UniqueViolation, pgerror.DeadlockDetected, pgerror.LockNotAvailable:
 			return nil
 		}
 		return err
@@ -232,6 +241,24 @@ func runWorkload(w workload, cfg Config, rng *rand.Rand) (*Store, error) {
 			case 'd':
 				c.wrote[string(key(op.key))] = true
 				err = c.tx.Delete(bg, tab, key(op.key))
+			case 'l', 'w':
+				if _, _, err = c.tx.Get(bg, tab, key(op.key), ReadOptions{ForLock: op.kind == 'l'}); err == nil {
+					var got LockedRow
+					// NOWAIT: the driver cannot block, and a lock may be
+					// held on the key a moved row is followed to.
+					got, err = c.tx.LockRow(bg, tab, key(op.key), LockRequest{Mode: RowLockUpdate, Wait: WaitNoWait, Write: op.kind == 'w'})
+					if err == nil && op.kind == 'w' && got.Live {
+						at := key(op.key)
+						if got.Key != nil {
+							at = got.Key
+						}
+						c.wrote[string(at)] = true
+						err = c.tx.Update(bg, tab, at, []any{got.Row[0].(int) + c.val})
+					}
+				}
+			case 'm':
+				c.wrote[string(key(op.key))], c.wrote[string(key(op.to))] = true, true
+				err = c.tx.Move(bg, tab, key(op.key), key(op.to), []any{c.val})
 			}
 			if err != nil {
 				if err = ctxErr(err); err != nil {

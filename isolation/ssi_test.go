@@ -22,7 +22,7 @@ func postgresProfile() Config {
 //
 //	begin LEVEL | begin-ro LEVEL | read k... | scan | scan-v v (ScanIndex
 //	of the unique index on the second column) | write k | insert k [v] |
-//	lock k (Txn.LockForWrite, RowLockNoKeyUpdate) | commit | rollback
+//	lock k (Txn.LockRow for a write, RowLockNoKeyUpdate) | commit | rollback
 type pgStep struct {
 	s    int
 	op   string
@@ -77,7 +77,7 @@ func runPGSteps(t *testing.T, cfg Config, steps []pgStep) {
 			}
 			_, err = tx.Insert(bg, f.tab, []byte(words[1]), row)
 		case "lock":
-			_, _, _, err = tx.LockForWrite(bg, f.tab, []byte(words[1]), RowLockNoKeyUpdate)
+			_, err = tx.LockRow(bg, f.tab, []byte(words[1]), LockRequest{Mode: RowLockNoKeyUpdate, Write: true})
 		case "commit":
 			err = tx.Commit(bg)
 		case "rollback":

@@ -15,10 +15,11 @@ package isolation
 //     own write is its own write; but a key the statement read before
 //     writing it keeps returning the version read (PostgreSQL's statements
 //     do not see their own changes), and the history holds that one read.
-//   - A read that must see the latest version (locking reads, the
-//     EvalPlanQual re-check of a row updated meanwhile) is answered from the
+//   - A read that must see the latest version (Latest reads, the
+//     EvalPlanQual re-check of a row LockRow locked) is answered from the
 //     memo only when the memo holds the latest version; otherwise it
-//     chooses, is recorded, and replaces the memo's entry.
+//     chooses, is recorded, and replaces the memo's entry. The re-check's
+//     events belong to the statement: the memo spans all of them.
 //   - A transaction whose client never delimits statements (Txn.Statement)
 //     has no statements to keep a snapshot for: every read chooses.
 //   - The memo's read is recorded once per logged read event: when the log
@@ -30,7 +31,7 @@ package isolation
 // statementReads is a transaction's memo of its current statement's
 // reads: the version its first read of every key saw.
 type statementReads struct {
-	event uint32 // the statement the entries belong to (txnLive.event)
+	stmt  uint32 // the statement the entries belong to (its first event, txnLive.stmtEvent)
 	reads map[*keyState]seen
 }
 
@@ -47,8 +48,8 @@ func (e *engine) statementRead(t *txn, tb *table, ks *keyState, ro ReadOptions) 
 	if t.stmts == 0 || len(m.reads) == 0 {
 		return seen{}, false
 	}
-	if m.event != t.event {
-		m.reset(t.event)
+	if m.stmt != t.stmtEvent {
+		m.reset(t.stmtEvent)
 		return seen{}, false
 	}
 	s, ok := m.reads[ks]
@@ -56,10 +57,21 @@ func (e *engine) statementRead(t *txn, tb *table, ks *keyState, ro ReadOptions) 
 		return seen{}, false
 	}
 	if s.ref.item >= 0 && s.ref.gen != t.logGen {
-		s.ref = e.rec.read(t, tb, ks, s.w, !s.ok)
+		s.ref, s.event = e.rec.read(t, tb, ks, s.w, !s.ok), t.event
 		m.reads[ks] = s
 	}
 	return s, true
+}
+
+// statementVersion returns the committed version t's current statement
+// read of ks, if it read one, without recording anything.
+func (e *engine) statementVersion(t *txn, ks *keyState) (seen, bool) {
+	m := &t.rd.stmt
+	if t.stmts == 0 || m.stmt != t.stmtEvent {
+		return seen{}, false
+	}
+	s, ok := m.reads[ks]
+	return s, ok
 }
 
 // rememberRead keeps s, t's read of a committed version, as its current
@@ -69,8 +81,8 @@ func (e *engine) rememberRead(t *txn, s seen) {
 		return
 	}
 	m := &t.rd.stmt
-	if m.event != t.event {
-		m.reset(t.event)
+	if m.stmt != t.stmtEvent {
+		m.reset(t.stmtEvent)
 	}
 	if m.reads == nil {
 		m.reads = make(map[*keyState]seen)
@@ -90,9 +102,9 @@ func (e *engine) endStatementReads(t *txn) {
 	}
 }
 
-// reset empties the memo for statement event.
-func (m *statementReads) reset(event uint32) {
-	m.event = event
+// reset empties the memo for the statement that began at event stmt.
+func (m *statementReads) reset(stmt uint32) {
+	m.stmt = stmt
 	if len(m.reads) > bigStatement {
 		m.reads = nil
 	} else {

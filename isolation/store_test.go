@@ -242,7 +242,7 @@ func TestLockWaitEndsWithTheContextsCause(t *testing.T) {
 	defer cancel()
 	_, err = tb.Insert(ctx, f.tab, []byte("x"), []any{"x", nil})
 	wantCode(t, err, pgerror.LockNotAvailable)
-	_, _, err = tb.Get(bg, f.tab, []byte("x"), ReadOptions{Lock: RowLockShare, Wait: WaitNoWait})
+	_, err = tb.LockRow(bg, f.tab, []byte("x"), LockRequest{Mode: RowLockShare, Wait: WaitNoWait})
 	wantCode(t, err, pgerror.LockNotAvailable)
 	must(t, ta.Commit(bg))
 	_, err = tb.Insert(bg, f.tab, []byte("x"), []any{"x", nil})
@@ -326,59 +326,6 @@ func TestHotRowReadsChooseAmongTheNewestVersionsOnly(t *testing.T) {
 		if why := bruteCheck(h); why != "" {
 			t.Fatalf("%s: %s", c.level, why)
 		}
-	}
-}
-
-// TestLockingScanWaitsThenRechecksTheNewVersion pins SELECT ... FOR UPDATE:
-// the scan waits for the pending writer, then calls back again with the
-// version it committed (PostgreSQL's EvalPlanQual), and SKIP LOCKED skips a
-// locked row without inspecting it.
-func TestLockingScanWaitsThenRechecksTheNewVersion(t *testing.T) {
-	f := newFixture(t, Config{Record: true})
-	a, b, c := f.s.NewSession(), f.s.NewSession(), f.s.NewSession()
-	tx := begin(t, a, history.ReadCommitted)
-	for _, k := range []string{"x", "y"} {
-		_, err := tx.Insert(bg, f.tab, []byte(k), []any{k, k + "0"})
-		must(t, err)
-	}
-	must(t, tx.Commit(bg))
-
-	writer := begin(t, a, history.ReadCommitted)
-	must(t, writer.Update(bg, f.tab, []byte("x"), []any{"x", "x1"}))
-
-	skipper := begin(t, c, history.ReadCommitted)
-	var skipped []string
-	must(t, skipper.Scan(bg, f.tab, Span{}, ReadOptions{Lock: RowLockUpdate, Wait: WaitSkipLocked}, func(k []byte, row []any) (bool, error) {
-		skipped = append(skipped, fmt.Sprint(row[1]))
-		return true, nil
-	}))
-	if fmt.Sprint(skipped) != "[y0]" {
-		t.Fatalf("SKIP LOCKED saw %v, want only y", skipped)
-	}
-	must(t, skipper.Commit(bg))
-
-	locker := begin(t, b, history.ReadCommitted)
-	seen := make(chan string, 4)
-	done := make(chan error, 1)
-	go func() {
-		done <- locker.Scan(bg, f.tab, ExactSpan([]byte("x")), ReadOptions{Lock: RowLockUpdate}, func(k []byte, row []any) (bool, error) {
-			seen <- fmt.Sprint(row[1])
-			return true, nil
-		})
-	}()
-	if got := <-seen; got != "x0" {
-		t.Fatalf("first callback saw %s, want x0", got)
-	}
-	waitUntilBlocked(t, f.s, locker)
-	must(t, writer.Commit(bg))
-	must(t, <-done)
-	if got := <-seen; got != "x1" {
-		t.Fatalf("recheck saw %s, want the committed x1", got)
-	}
-	must(t, locker.Commit(bg))
-	ops := f.s.History().Txns[locker.ID()].Ops
-	if len(ops) != 2 || ops[0].Flags&history.FlagReturned != 0 || ops[1].Writer != writer.ID() || ops[1].Flags&history.FlagReturned == 0 {
-		t.Fatalf("recorded %+v: want the stale read not returned, then the new version returned", ops)
 	}
 }
 
@@ -513,5 +460,37 @@ func TestStatementSnapshotsGiveReadCommittedASnapshotPerStatement(t *testing.T) 
 	must(t, reader.Commit(bg))
 	if why := bruteCheck(f.s.History()); why != "" {
 		t.Fatal(why)
+	}
+}
+
+// TestClosedSessionsLeaveNothingBehind: an anonymous session closed after
+// its connection ends is forgotten by the engine (its statement memo and
+// causal past included), so that connecting and disconnecting all day
+// costs no memory; a named session, which other connections share, stays.
+func TestClosedSessionsLeaveNothingBehind(t *testing.T) {
+	f := newFixture(t, Config{})
+	for i := range 100 {
+		s := f.s.NewSession()
+		tx := begin(t, s, history.ReadCommitted)
+		tx.Statement(history.Statement{SQL: "select"})
+		if _, _, err := tx.Get(bg, f.tab, []byte(fmt.Sprint("k", i%7)), ReadOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		must(t, tx.Commit(bg))
+		s.Close()
+	}
+	named := f.s.Session("app")
+	named.Close()
+	live := 0
+	for _, s := range f.s.e.allSessions {
+		if s != nil {
+			live++
+		}
+	}
+	if live != 1 {
+		t.Fatalf("%d sessions kept after closing 100 anonymous ones and a named one, want the named one", live)
+	}
+	if _, err := f.s.Checkpoint(); err != nil {
+		t.Fatal(err)
 	}
 }

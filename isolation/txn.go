@@ -14,8 +14,10 @@ type session struct {
 	name string
 	id   history.SessionID
 	cur  *txn   // the transaction in progress, if any
-	last *txn   // the session's latest ended transaction
 	ntxn uint64 // transactions begun, for PRNG derivation
+	// ntxnBase is ntxn when the current history began (the last
+	// checkpoint): replay numbers a session's transactions from it.
+	ntxnBase uint64
 
 	lastPos *omNode // co position of the session's latest ended transaction
 	vc      clock   // the session's causal past
@@ -79,15 +81,16 @@ type txnLive struct {
 	tableLocks map[TableID]uint16
 	waitingFor *txn
 
-	snap     *omNode            // Config.StatementSnapshots: co's end when the statement began
-	nreads   int                // keys inspected
-	logReads []history.ReadItem // reads not yet logged (Config.Log)
-	logGen   uint64             // bumped at every flush of logReads
-	visiting int                // scans in progress (nested in callbacks)
-	event    uint32             // current statement number
-	stmts    int                // statements started with Statement
-	validBuf []int
-	marks    []markRef // its scans' marks (phantom.go)
+	snap      *omNode            // Config.StatementSnapshots: co's end when the statement began
+	nreads    int                // keys inspected
+	logReads  []history.ReadItem // reads not yet logged (Config.Log)
+	logGen    uint64             // bumped at every flush of logReads
+	visiting  int                // scans in progress (nested in callbacks)
+	event     uint32             // current statement event
+	stmtEvent uint32             // the event the current statement began with (re-checks add events)
+	stmts     int                // statements started with Statement
+	validBuf  []int
+	marks     []markRef // its scans' marks (phantom.go)
 }
 
 // write is a transaction's last write to a key.
@@ -97,6 +100,8 @@ type write struct {
 	tomb bool
 	ks   *keyState
 	tb   *table // kept, not looked up: the table may be dropped meanwhile
+	// movedTo is the key a tombstone's row moved to (Txn.Move), or "".
+	movedTo string
 }
 
 // undoEntry restores a key's previous own write when rolling back to a
@@ -213,6 +218,7 @@ func (e *engine) statement(t *txn, st history.Statement) {
 		t.event++
 	}
 	t.stmts++
+	t.stmtEvent = t.event
 	if e.cfg.StatementSnapshots && t.level == history.ReadCommitted {
 		t.snap = e.co.tail
 	}
@@ -291,6 +297,12 @@ func (e *engine) commit(ctx context.Context, t *txn) error {
 		for _, w := range ws {
 			w.ks.insertVersion(version{w: t, row: w.row, tomb: w.tomb})
 			t.wrote = append(t.wrote, w.ks)
+			if w.tomb && w.movedTo != "" {
+				if w.tb.moves == nil {
+					w.tb.moves = make(map[movedVersion]string)
+				}
+				w.tb.moves[movedVersion{w.ks, t}] = w.movedTo
+			}
 		}
 	}
 	e.published(t)
@@ -337,7 +349,6 @@ func (e *engine) end(t *txn, st txnState) {
 			t.sess.idle = nil
 		}
 	}
-	t.sess.last = t
 	e.finishReads(t)
 	e.endMarks(t)
 	var after *txn

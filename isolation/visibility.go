@@ -123,6 +123,9 @@ func (e *engine) choose(t *txn, tb *table, ks *keyState, ro ReadOptions) (versio
 				}
 			}
 		}
+		if pick < 0 && e.onChoice != nil {
+			e.onChoice(e.readChoice(t, tb, ks, valid))
+		}
 		if pick < 0 && e.replay != nil {
 			if j := e.replayedVersion(t, tb, ks, valid); j >= 0 {
 				pick = valid[j]

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 
-	"github.com/fickle-db/fickle/history"
 	"github.com/fickle-db/fickle/internal/pgerror"
 )
 
@@ -113,6 +112,22 @@ func (e *engine) delete(ctx context.Context, t *txn, id TableID, key []byte) err
 	return nil
 }
 
+// move is Txn.Move: a delete and an insert that remember the row moved.
+func (e *engine) move(ctx context.Context, t *txn, id TableID, key, newKey []byte, row []any) error {
+	if err := e.delete(ctx, t, id, key); err != nil {
+		return err
+	}
+	if _, err := e.insert(ctx, t, id, newKey, row); err != nil {
+		return err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if w := t.writes[id][string(key)]; w != nil && t.txnLive != nil {
+		w.movedTo = string(newKey)
+	}
+	return nil
+}
+
 // checkUpdate runs the checks of a write of row (nil: DELETE) over an
 // existing row: first-committer-wins for SI, and under
 // Config.PostgresConcurrency PostgreSQL's first-updater-wins and SSI.
@@ -124,60 +139,6 @@ func (e *engine) checkUpdate(t *txn, tb *table, ks *keyState, row []any) error {
 		return err
 	}
 	return e.ssiWrite(t, tb, ks, row)
-}
-
-// lockForWrite is Txn.LockForWrite: under Config.PostgresConcurrency it
-// locks the row an UPDATE or DELETE matched and decides, as PostgreSQL
-// does, what the write applies to.
-func (e *engine) lockForWrite(ctx context.Context, t *txn, id TableID, key []byte, mode RowLock) ([]any, bool, bool, error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if !e.cfg.PostgresConcurrency {
-		return nil, false, false, nil
-	}
-	tb, err := e.writable(ctx, t, id)
-	if err != nil {
-		return nil, false, false, err
-	}
-	k := string(key)
-	if err := e.acquire(ctx, t, resource{lockRow, uint32(tb.id), k}, uint8(mode), WaitBlock); err != nil {
-		return nil, false, false, err
-	}
-	ks := tb.keyState(k, true)
-	if t.writes[tb.id][k] != nil || e.snapshotSees(t, ks.latest().w) {
-		return nil, false, false, nil
-	}
-	if t.level != history.ReadCommitted {
-		return nil, false, false, e.firstUpdaterWins(t, tb, ks)
-	}
-	e.recheckEvent(t, tb)
-	s, err := e.inspect(t, tb, ks, ReadOptions{Latest: true})
-	if err != nil {
-		return nil, false, false, err
-	}
-	e.rec.flushReads(t, 0)
-	return s.row, s.ok, true, nil
-}
-
-// recheckEvent starts a new read event of t for an EvalPlanQual re-check
-// (an UPDATE's or DELETE's, or a locking read's): the statement read the
-// row before the lock wait, the re-check reads it again later, at its
-// latest version, and one read event holds one version of a key. The event
-// repeats the statement's SQL; the statement's reads and writes that
-// follow belong to it.
-func (e *engine) recheckEvent(t *txn, tb *table) {
-	st := history.Statement{Table: tb.spec.Name}
-	if e.rec.on {
-		if sts := e.rec.h.Txns[t.id].Statements; int(t.event) < len(sts) {
-			st = sts[t.event]
-		}
-	}
-	st.SQL = "EvalPlanQual re-check: " + st.SQL
-	if t.stmts > 0 || t.nreads > 0 {
-		t.event++
-	}
-	t.stmts++
-	e.rec.statement(t, st)
 }
 
 // firstUpdaterWins is PostgreSQL's rule for REPEATABLE READ and

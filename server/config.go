@@ -1,6 +1,7 @@
 package server
 
 import (
+	"crypto/tls"
 	"fmt"
 	"io"
 	"sync"
@@ -13,7 +14,13 @@ const (
 	DefaultMaxMessageSize        = 64 << 20
 	DefaultMaxPreparedStatements = 10_000
 	DefaultMaxPortals            = 10_000
+	DefaultMaxConnections        = 100
 )
+
+// maxAuthMessage bounds every message a client sends before it is
+// authenticated, as PostgreSQL's PG_MAX_AUTH_TOKEN_LENGTH does: an
+// unauthenticated client cannot make the server buffer more.
+const maxAuthMessage = 65535
 
 // Config configures a Server. Zero values mean the defaults.
 type Config struct {
@@ -22,10 +29,16 @@ type Config struct {
 	// Password, when set, is required from every client (SCRAM-SHA-256 by
 	// default); without it every client is trusted.
 	Password string
-	// AuthMethod is the default method with a password: scram-sha-256,
-	// md5 or password. Clients may ask for another with the startup
-	// parameter wire.AuthParam.
+	// AuthMethod is how clients prove they know Password: scram-sha-256
+	// (the default), md5 or password. The server chooses, never the client.
 	AuthMethod wire.AuthMethod
+	// TLS, when set, serves TLS to clients that ask for it (SSLRequest);
+	// without it they are told the server has no SSL.
+	TLS *tls.Config
+	// MaxConnections bounds the sessions served at once, those still
+	// authenticating included; a client beyond it gets FATAL 53300, as
+	// from PostgreSQL's max_connections.
+	MaxConnections int
 	// MaxMessageSize bounds the body of every frontend message; a longer
 	// claim ends the connection with FATAL 08P01 before it is read.
 	MaxMessageSize int
@@ -58,6 +71,9 @@ func (c *Config) withDefaults() (Config, error) {
 	}
 	if out.MaxPortals <= 0 {
 		out.MaxPortals = DefaultMaxPortals
+	}
+	if out.MaxConnections <= 0 {
+		out.MaxConnections = DefaultMaxConnections
 	}
 	if out.Logf == nil {
 		out.Logf = func(string, ...any) {}

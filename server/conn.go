@@ -2,8 +2,10 @@ package server
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"runtime/debug"
 	"sort"
@@ -29,6 +31,13 @@ var (
 	}()
 )
 
+// errTooManyClients refuses a client beyond Config.MaxConnections.
+var errTooManyClients = func() *pgerror.Error {
+	e := pgerror.New(pgerror.TooManyConnections, "sorry, too many clients already")
+	e.Severity = "FATAL"
+	return e
+}()
+
 // authenticationTimeout bounds startup and authentication, as PostgreSQL's
 // authentication_timeout (default 1 min) does.
 const authenticationTimeout = time.Minute
@@ -42,7 +51,8 @@ const flushThreshold = 64 << 10
 // fields but mu and terminating belong to the connection's goroutine.
 type conn struct {
 	srv    *Server
-	nc     net.Conn
+	raw    net.Conn // the accepted connection
+	nc     net.Conn // raw, or the TLS connection over it
 	be     *pgproto3.Backend
 	sess   Session
 	pid    uint32
@@ -85,16 +95,40 @@ type conn struct {
 }
 
 func newConn(s *Server, nc net.Conn) *conn {
-	c := &conn{srv: s, nc: nc, be: pgproto3.NewBackend(nc, nc)}
-	c.be.SetMaxBodyLen(s.cfg.MaxMessageSize)
-	if s.cfg.Trace != nil {
-		c.be.Trace(s.cfg.Trace, pgproto3.TracerOptions{})
-	}
+	c := &conn{srv: s, raw: nc}
+	c.useConn(nc)
 	c.ctx, c.ctxCancel = context.WithCancelCause(context.Background())
 	c.stmts = make(map[string]*preparedStmt)
 	c.portals = make(map[string]*portal)
 	c.rowBuf = make([]byte, 0, 512)
 	return c
+}
+
+// useConn makes nc the connection the protocol runs on (the accepted one,
+// then the TLS one when the client asks for encryption). Until the client
+// is authenticated a message may be at most maxAuthMessage long.
+func (c *conn) useConn(nc net.Conn) {
+	c.nc, c.be = nc, pgproto3.NewBackend(nc, nc)
+	c.be.SetMaxBodyLen(maxAuthMessage)
+	if c.srv.cfg.Trace != nil {
+		c.be.Trace(c.srv.cfg.Trace, pgproto3.TracerOptions{})
+	}
+}
+
+// encrypt is wire.Encrypt with the server's TLS configuration: nil when it
+// has none, so that clients are told the server has no SSL.
+func (c *conn) encrypt() wire.Encrypt {
+	if c.srv.cfg.TLS == nil {
+		return nil
+	}
+	return func() (*pgproto3.Backend, io.Writer, error) {
+		tc := tls.Server(c.raw, c.srv.cfg.TLS)
+		if err := tc.Handshake(); err != nil {
+			return nil, nil, err
+		}
+		c.useConn(tc)
+		return c.be, tc, nil
+	}
 }
 
 // serve runs the connection to its end. A panic outside a statement (which
@@ -110,7 +144,7 @@ func (c *conn) serve() {
 	// PostgreSQL's authentication_timeout: a client gets this long to
 	// complete the startup and authentication.
 	c.nc.SetDeadline(time.Now().Add(authenticationTimeout))
-	st, err := wire.ReadStartup(c.be, c.nc)
+	st, err := wire.ReadStartup(c.be, c.nc, c.encrypt())
 	if err != nil {
 		c.sendFatal(err)
 		return
@@ -119,15 +153,21 @@ func (c *conn) serve() {
 		c.srv.cancel(st.Cancel)
 		return
 	}
-	if err := c.srv.auth.Authenticate(c.be, st.Params); err != nil {
+	if !c.srv.admit() {
+		c.sendFatal(errTooManyClients)
+		return
+	}
+	err = c.srv.auth.Authenticate(c.be, st.Params)
+	if err == nil && !c.srv.register(c) {
+		err = errAdminShutdown
+	}
+	c.srv.release()
+	if err != nil {
 		c.sendFatal(err)
 		return
 	}
-	if !c.srv.register(c) {
-		c.sendFatal(errAdminShutdown)
-		return
-	}
 	c.nc.SetDeadline(time.Time{})
+	c.be.SetMaxBodyLen(c.srv.cfg.MaxMessageSize)
 	c.sess = c.srv.cfg.Engine.NewSession(SessionInfo{
 		ProcessID:       c.pid,
 		User:            st.Params["user"],
@@ -160,20 +200,35 @@ func (c *conn) loop() {
 			return
 		}
 		if err != nil {
+			malformedQuery := wire.MalformedQuery(err)
 			err = wire.ReceiveError(err)
 			var pe *pgerror.Error
 			if !errors.As(err, &pe) {
 				return // the connection is gone
 			}
-			if pe.Severity == "FATAL" {
+			switch {
+			case pe.Severity == "FATAL":
 				c.srv.cfg.Logf("connection %d: %v", c.pid, pe)
 				c.sendFatal(pe)
 				return
+			case malformedQuery && !c.skipToSync:
+				c.queryError(pe)
+				c.ready()
+				if c.flush() != nil {
+					return
+				}
+			default:
+				c.extendedError(pe)
 			}
-			c.extendedError(pe)
 			continue
 		}
-		if _, ok := msg.(*pgproto3.Terminate); ok {
+		switch msg.(type) {
+		case *pgproto3.Terminate:
+			return
+		case *pgproto3.PasswordMessage, *pgproto3.SASLInitialResponse, *pgproto3.SASLResponse, *pgproto3.GSSResponse:
+			// Authentication is over: like PostgreSQL, a session knows no
+			// 'p' message.
+			c.sendFatal(pgerror.New(pgerror.ProtocolViolation, "invalid frontend message type 112"))
 			return
 		}
 		c.safely(func() { c.handle(msg) })

@@ -13,13 +13,18 @@
 //
 // # Lifecycle of a connection
 //
-//  1. Serve accepts a TCP connection and starts its goroutine (conn.serve).
-//  2. wire.ReadStartup reads the startup packets: SSL and GSSENC requests are
-//     refused with 'N'; a CancelRequest cancels the statement running in the
-//     session with that process ID and secret key, then the connection
-//     closes.
-//  3. The Authenticator checks the password (trust without one), the session
-//     is registered under a fresh process ID, and the server sends every
+//  1. Serve accepts a TCP connection and starts its goroutine (conn.serve);
+//     an accept error (out of file descriptors) pauses it, never stops it.
+//  2. wire.ReadStartup reads the startup packets: an SSLRequest switches
+//     the connection to TLS when Config.TLS is set and is refused with 'N'
+//     otherwise, as GSSENC requests are; a CancelRequest cancels the
+//     statement running in the session with that process ID and secret
+//     key, then the connection closes. Until authentication ends a message
+//     may be at most 64 kB.
+//  3. A client beyond Config.MaxConnections gets FATAL 53300. The
+//     Authenticator checks the password with the configured method (trust
+//     without one), the session is registered under a fresh process ID,
+//     and the server sends every
 //     ParameterStatus of Session.ReportedParameters, BackendKeyData and
 //     ReadyForQuery.
 //  4. The loop reads one message at a time and answers it. Output is

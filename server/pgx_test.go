@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/fickle-db/fickle/wire"
 	"testing"
 	"time"
 
@@ -173,24 +174,26 @@ func TestPgxAuthentication(t *testing.T) {
 		name     string
 		password string
 		dsnPass  string
-		method   string
+		method   wire.AuthMethod // the server's
+		asked    string          // what the client asks for in a startup parameter
 		wantCode string
 	}{
 		{name: "scram", password: "pw", dsnPass: "pw"},
 		{name: "scram wrong password", password: "pw", dsnPass: "nope", wantCode: "28P01"},
-		{name: "md5 via startup parameter", password: "pw", dsnPass: "pw", method: "md5"},
-		{name: "cleartext via startup parameter", password: "pw", dsnPass: "pw", method: "password"},
-		{name: "md5 wrong password", password: "pw", dsnPass: "x", method: "md5", wantCode: "28P01"},
+		{name: "md5 chosen by the server", password: "pw", dsnPass: "pw", method: wire.AuthMD5},
+		{name: "cleartext chosen by the server", password: "pw", dsnPass: "pw", method: wire.AuthPassword},
+		{name: "md5 wrong password", password: "pw", dsnPass: "x", method: wire.AuthMD5, wantCode: "28P01"},
+		{name: "a client asking for cleartext still does SCRAM", password: "pw", dsnPass: "nope", asked: "password", wantCode: "28P01"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := startTestServer(t, Config{Password: tt.password})
+			srv := startTestServer(t, Config{Password: tt.password, AuthMethod: tt.method})
 			cfg, err := pgx.ParseConfig(fmt.Sprintf("postgres://u:%s@%s/db?sslmode=disable", tt.dsnPass, srv.Addr()))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if tt.method != "" {
-				cfg.RuntimeParams["fickle.auth_method"] = tt.method
+			if tt.asked != "" {
+				cfg.RuntimeParams["fickle.auth_method"] = tt.asked
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()

@@ -397,17 +397,30 @@ func TestShutdownDoesNotWaitForSilentClients(t *testing.T) {
 func TestTraceRecordsMessagesOfConcurrentConnections(t *testing.T) {
 	var buf strings.Builder
 	srv := startTestServer(t, Config{Trace: &buf})
-	done := make(chan struct{})
-	for range 2 {
+	// Connections are made on the test's goroutine (dialRaw may t.Fatal);
+	// the concurrent part reports its errors back.
+	conns := []*rawConn{dialRaw(t, srv, nil), dialRaw(t, srv, nil)}
+	errs := make(chan error, len(conns))
+	for _, c := range conns {
 		go func() {
-			defer func() { done <- struct{}{} }()
-			c := dialRaw(t, srv, nil)
-			c.send(&pgproto3.Query{String: "ROWS 1"})
-			c.untilReady()
+			c.fe.Send(&pgproto3.Query{String: "ROWS 1"})
+			err := c.fe.Flush()
+			for err == nil {
+				var msg pgproto3.BackendMessage
+				if msg, err = c.fe.Receive(); err == nil {
+					if _, ok := msg.(*pgproto3.ReadyForQuery); ok {
+						break
+					}
+				}
+			}
+			errs <- err
 		}()
 	}
-	<-done
-	<-done
+	for range conns {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
 	srv.Shutdown(context.Background())
 	out := buf.String()
 	for _, want := range []string{"Query", "DataRow", "ReadyForQuery"} {

@@ -9,6 +9,7 @@ import (
 	"net"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/fickle-db/fickle/wire"
 )
@@ -28,6 +29,7 @@ type Server struct {
 		listeners map[net.Listener]struct{}
 		conns     map[uint32]*conn
 		starting  map[net.Conn]struct{} // connections still in startup or authentication
+		admitted  int                   // connections admitted past their startup packet, not yet registered
 		addr      net.Addr
 		closing   bool
 	}
@@ -72,21 +74,25 @@ func (s *Server) Serve(ln net.Listener) error {
 		delete(s.mu.listeners, ln)
 		s.mu.Unlock()
 	}()
+	var backoff time.Duration
 	for {
 		nc, err := ln.Accept()
 		if err != nil {
 			s.mu.Lock()
 			closing := s.mu.closing
 			s.mu.Unlock()
-			if closing {
+			if closing || errors.Is(err, net.ErrClosed) {
 				return ErrServerClosed
 			}
-			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() {
-				continue
-			}
-			return err
+			// Out of file descriptors (EMFILE), a connection reset before
+			// it was accepted, ...: keep serving, as PostgreSQL does,
+			// after a pause that grows while the errors last.
+			backoff = min(max(2*backoff, 5*time.Millisecond), time.Second)
+			s.cfg.Logf("accept %s: %v; retrying in %v", ln.Addr(), err, backoff)
+			time.Sleep(backoff)
+			continue
 		}
+		backoff = 0
 		if tc, ok := nc.(*net.TCPConn); ok {
 			tc.SetNoDelay(true)
 		}
@@ -186,7 +192,7 @@ func (s *Server) register(c *conn) bool {
 	rand.Read(secret[:])
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	delete(s.mu.starting, c.nc)
+	delete(s.mu.starting, c.raw)
 	if s.mu.closing {
 		return false
 	}
@@ -203,10 +209,28 @@ func (s *Server) register(c *conn) bool {
 func (s *Server) unregister(c *conn) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	delete(s.mu.starting, c.nc)
+	delete(s.mu.starting, c.raw)
 	if s.mu.conns[c.pid] == c {
 		delete(s.mu.conns, c.pid)
 	}
+}
+
+// admit reserves one of MaxConnections for a client that sent its startup
+// packet; release gives it back once the client is registered or gone.
+func (s *Server) admit() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.mu.conns)+s.mu.admitted >= s.cfg.MaxConnections {
+		return false
+	}
+	s.mu.admitted++
+	return true
+}
+
+func (s *Server) release() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.mu.admitted--
 }
 
 // cancel acts on a CancelRequest: the statement running in the session

@@ -1,8 +1,10 @@
 package sqlexec
 
 import (
+	"fmt"
 	"sort"
 
+	"github.com/fickle-db/fickle/internal/invariants"
 	"github.com/fickle-db/fickle/isolation"
 	"github.com/fickle-db/fickle/sqlexec/types"
 )
@@ -236,13 +238,30 @@ func fetchTable(x *execCtx, it *fromItem, withKeys bool) ([]keyedRow, error) {
 // fetchTableWith is fetchTable checking the conditions conds.
 func fetchTableWith(x *execCtx, it *fromItem, withKeys bool, conds []*conj) ([]keyedRow, error) {
 	t := it.table
-	ro := isolation.ReadOptions{Lock: it.lock, Wait: it.wait}
+	ro := isolation.ReadOptions{ForLock: it.lock != isolation.RowLockNone}
 	var out []keyedRow
+	// visited holds the keys returned so far when one key may come back
+	// twice: an index list lookup finds a row under every value some
+	// version of it had ("c IN (1, 2)" after c changed from 1 to 2), and a
+	// row is one row however it was found.
+	var visited map[string]bool
+	if it.access.kind == accessIndexList || invariants.Enabled {
+		visited = map[string]bool{}
+	}
 	visit := func(key []byte, row []any) (bool, error) {
+		if visited[string(key)] {
+			if it.access.kind != accessIndexList {
+				panic(fmt.Sprintf("invariant: %s returned key %x twice in one read", t.name, key))
+			}
+			return true, nil
+		}
 		copy(x.row[it.off:it.off+it.width], row)
 		ok, err := allHold(x, conds, false)
 		if err != nil || !ok {
 			return false, err
+		}
+		if visited != nil {
+			visited[string(key)] = true
 		}
 		kr := keyedRow{row: row}
 		if withKeys {
@@ -256,10 +275,6 @@ func fetchTableWith(x *execCtx, it *fromItem, withKeys bool, conds []*conj) ([]k
 		key, ok, err := it.access.encodeLookup(x)
 		if err != nil || !ok {
 			return nil, err
-		}
-		if it.lock != isolation.RowLockNone {
-			err = x.txn.Scan(x.ctx, t.id, isolation.ExactSpan(key), ro, visit)
-			return out, err
 		}
 		row, found, err := x.txn.Get(x.ctx, t.id, key, ro)
 		if err != nil || !found {
@@ -276,12 +291,6 @@ func fetchTableWith(x *execCtx, it *fromItem, withKeys bool, conds []*conj) ([]k
 		}
 		for _, k := range keys {
 			key := []byte(k)
-			if it.lock != isolation.RowLockNone {
-				if err := x.txn.Scan(x.ctx, t.id, isolation.ExactSpan(key), ro, visit); err != nil {
-					return nil, err
-				}
-				continue
-			}
 			row, found, err := x.txn.Get(x.ctx, t.id, key, ro)
 			if err != nil {
 				return nil, err

@@ -41,6 +41,11 @@ type execCtx struct {
 	// srf holds the values of the select list's set-returning calls for
 	// the output row being projected.
 	srf []any
+	// marks and epq serve the lock stage of a SELECT ... FOR (lockrows.go):
+	// marks collects what it needs of each joined row, epq fixes the items'
+	// rows for a re-check.
+	marks *rowMarks
+	epq   *epqRows
 }
 
 // child returns the context a subquery of the current row runs in.
@@ -48,7 +53,7 @@ func (x *execCtx) child() *execCtx {
 	c := *x
 	c.outer = append(x.outer[:len(x.outer):len(x.outer)], x.row)
 	c.row = nil
-	c.items = nil
+	c.items, c.marks, c.epq = nil, nil, nil
 	return &c
 }
 

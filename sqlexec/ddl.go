@@ -302,7 +302,7 @@ func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 		}
 	}
 	t.hidden = t.pk == nil
-	id, err := d.store().CreateTable(isolation.TableSpec{Name: t.qualifiedName(), HiddenRowID: t.hidden})
+	id, err := d.s.engine.createStoreTable(t)
 	if err != nil {
 		return err
 	}

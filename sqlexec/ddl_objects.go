@@ -544,7 +544,7 @@ func (b *binder) createTableAsPlan(cs *pg_query.CreateTableAsStmt, full string) 
 			}
 			t.cols = append(t.cols, &columnDesc{name: name, typ: typ, attnum: int16(i + 1)})
 		}
-		id, err := d.store().CreateTable(isolation.TableSpec{Name: t.qualifiedName(), HiddenRowID: true})
+		id, err := e.createStoreTable(t)
 		if err != nil {
 			e.ddlMu.Unlock()
 			return nil, err

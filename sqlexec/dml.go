@@ -485,13 +485,14 @@ func (cp *conflictPlan) try(x *execCtx, w *writer, row []any, emit func([]any) e
 	if !cp.update {
 		return true, nil
 	}
-	existing, ok, err := x.txn.Get(x.ctx, w.t.id, uc.Key, isolation.ReadOptions{Latest: true, Lock: isolation.RowLockUpdate})
+	locked, err := x.txn.LockRow(x.ctx, w.t.id, uc.Key, isolation.LockRequest{Mode: isolation.RowLockUpdate, Write: true})
 	if err != nil {
 		return false, err
 	}
-	if !ok {
+	if !locked.Live || locked.Key != nil {
 		return false, pgerror.New(pgerror.SerializationFailure, "could not serialize access due to concurrent delete")
 	}
+	existing := locked.Row
 	both := make([]any, 0, 2*len(row))
 	both = append(append(both, existing...), row...)
 	saved := x.row

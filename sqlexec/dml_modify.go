@@ -108,27 +108,49 @@ func (m *modifyTarget) joinRow(x *execCtx, key []byte, row []any) (match, bool, 
 }
 
 // lockForWrite takes the row lock of a matched target row before it is
-// written. Under --profile postgres, READ COMMITTED re-evaluates the
-// statement's conditions on the row's latest version when a concurrent
-// transaction changed it (EvalPlanQual: the store supplies the version,
-// the executor decides whether it still matches); ok is false when it no
-// longer does or the row is gone. SI and SER fail in the store instead.
+// written and gets the row's newest version from the store (Txn.LockRow):
+// an UPDATE or DELETE computes on it, at every level, so no SQL
+// statement loses a concurrent update of the row it writes. When it is not
+// the version the statement read, the statement's conditions are
+// evaluated again on it (PostgreSQL's EvalPlanQual: the store supplies the
+// version, the executor decides whether it still matches); ok is false
+// when it no longer does or the row is gone. Where the level cannot
+// explain the newest version, the store fails with 40001.
 func (m *modifyTarget) lockForWrite(x *execCtx, mt match, mode isolation.RowLock) (match, bool, error) {
-	row, live, changed, err := x.txn.LockForWrite(x.ctx, m.t.id, mt.key, mode)
-	if err != nil || !changed {
-		return mt, err == nil, err
+	got, err := x.txn.LockRow(x.ctx, m.t.id, mt.key, isolation.LockRequest{Mode: mode, Write: true})
+	if err != nil || !got.Live {
+		return match{}, false, err
 	}
-	if !live {
-		return match{}, false, nil
+	if !got.Changed {
+		return mt, true, nil
+	}
+	key := mt.key
+	if got.Key != nil {
+		key = got.Key // a concurrent update moved the row to another primary key
 	}
 	first := m.items[0]
 	x.row = append([]any(nil), mt.full...)
-	copy(x.row[first.off:first.off+first.width], row)
+	copy(x.row[first.off:first.off+first.width], got.Row)
 	ok, err := allHold(x, first.on, false)
 	if err != nil || !ok {
 		return match{}, false, err
 	}
-	return m.joinRow(x, mt.key, row)
+	return m.joinRow(x, key, got.Row)
+}
+
+// modified tracks the rows a statement wrote, by key: a row it reaches a
+// second time (the adversary may have shown it at its old key and its new
+// one, and a lock follows a moved row) is skipped, as PostgreSQL skips rows
+// the current command already modified.
+type modified map[string]bool
+
+// first reports whether key is written for the first time, and marks it.
+func (m modified) first(key []byte) bool {
+	if m[string(key)] {
+		return false
+	}
+	m[string(key)] = true
+	return true
 }
 
 func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
@@ -176,12 +198,13 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 		}
 		var rows [][]any
 		updated := 0
+		done := modified{}
 		for _, mt := range matches {
 			mt, ok, err := m.lockForWrite(x, mt, lockMode)
 			if err != nil {
 				return nil, err
 			}
-			if !ok {
+			if !ok || !done.first(mt.key) {
 				continue
 			}
 			updated++
@@ -253,12 +276,13 @@ func (b *binder) deletePlan(del *pg_query.DeleteStmt) (*stmtPlan, error) {
 		}
 		var rows [][]any
 		deleted := 0
+		done := modified{}
 		for _, mt := range matches {
 			mt, ok, err := m.lockForWrite(x, mt, isolation.RowLockUpdate)
 			if err != nil {
 				return nil, err
 			}
-			if !ok {
+			if !ok || !done.first(mt.key) {
 				continue
 			}
 			deleted++

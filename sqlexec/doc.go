@@ -37,11 +37,25 @@
 //
 // Uniqueness (primary keys and unique indexes) is checked by the store on
 // the latest committed state; sqlexec names the violated constraint.
-// Foreign keys are checked by sqlexec with reads of the latest committed
-// version (ReadOptions.Latest) that take a FOR KEY SHARE lock on the parent
-// row; ON DELETE CASCADE / SET NULL / SET DEFAULT / RESTRICT / NO ACTION and
+// Foreign keys are checked by sqlexec by locking the parent row FOR KEY
+// SHARE (isolation.Txn.LockRow), which reads its latest committed version;
+// ON DELETE CASCADE / SET NULL / SET DEFAULT / RESTRICT / NO ACTION and
 // ON UPDATE of the referenced key are applied by sqlexec through the same
 // transaction. NO ACTION is checked at once, like RESTRICT.
+//
+// # Locking
+//
+// Every statement that writes or locks a row works on its newest version,
+// as a real database does: UPDATE and DELETE pick their rows with an
+// ordinary read (adversarial where the level allows), then lock each with
+// Txn.LockRow and, when the store hands back a newer version, evaluate
+// their conditions again on it and compute the new row from it
+// (dml_modify.go); INSERT ... ON CONFLICT DO UPDATE updates the locked
+// latest row. SELECT ... FOR UPDATE / NO KEY UPDATE / SHARE / KEY SHARE
+// locks its output rows after filtering and sorting, skipping rows SKIP
+// LOCKED passes over and re-checking changed ones with the whole query's
+// conditions, before OFFSET and LIMIT count them (lockrows.go), as
+// PostgreSQL's LockRows node does.
 //
 // # DDL is not transactional
 //

@@ -220,7 +220,7 @@ func (b *binder) selectStatement(st *pg_query.SelectStmt) (*stmtPlan, error) {
 	}
 	writes := ""
 	if len(st.LockingClause) > 0 {
-		writes = "SELECT FOR UPDATE"
+		writes = "SELECT " + rowLockStrength(st.LockingClause[0].GetLockingClause()).String()
 	}
 	table := ""
 	if len(st.FromClause) == 1 {

@@ -38,12 +38,28 @@ type fromItem struct {
 	join     []*conj
 	hashSlot int
 	hashVal  *scalar
-	lock     isolation.RowLock
-	wait     isolation.WaitPolicy
+	// lock and wait are the row lock that SELECT ... FOR takes on this
+	// item's rows, if any (lockrows.go).
+	lock isolation.RowLock
+	wait isolation.WaitPolicy
+	// kind is what the item reads, for the locking clause's checks.
+	kind itemKind
 	// nested are the relations of a parenthesized join read as one item
 	// (sub joins them).
 	nested []*fromItem
 }
+
+// itemKind is what a FROM item reads.
+type itemKind uint8
+
+const (
+	itemTable   itemKind = iota
+	itemCatalog          // a pg_catalog or information_schema relation
+	itemCTE
+	itemSubquery
+	itemFunction
+	itemJoin // a parenthesized join read as one item (from_nested.go)
+)
 
 // conj is one conjunct of a condition.
 type conj struct {
@@ -318,12 +334,12 @@ func (b *binder) fromLeaf(sc *scope, n *pg_query.Node) (*fromItem, []scopeCol, e
 		if rv.Schemaname == "" {
 			for cur := sc; cur != nil; cur = cur.parent {
 				if cte := cur.ctes[rv.Relname]; cte != nil {
-					return b.cteItem(cte, alias, rv.Alias)
+					return withKind(itemCTE)(b.cteItem(cte, alias, rv.Alias))
 				}
 			}
 		}
 		if vt := virtualTableFor(rv.Schemaname, rv.Relname, b.s.searchPath()); vt != nil {
-			return b.virtualItem(vt, alias, rv.Alias)
+			return withKind(itemCatalog)(b.virtualItem(vt, alias, rv.Alias))
 		}
 		t := b.s.lookupTable(b.cat, rv.Schemaname, rv.Relname)
 		if t == nil {
@@ -353,13 +369,23 @@ func (b *binder) fromLeaf(sc *scope, n *pg_query.Node) (*fromItem, []scopeCol, e
 		if err != nil {
 			return nil, nil, err
 		}
-		return b.cteItem(&ctePlan{plan: sub}, rs.Alias.Aliasname, rs.Alias)
+		return withKind(itemSubquery)(b.cteItem(&ctePlan{plan: sub}, rs.Alias.Aliasname, rs.Alias))
 	case *pg_query.Node_RangeFunction:
-		return b.functionItem(sc, v.RangeFunction)
+		return withKind(itemFunction)(b.functionItem(sc, v.RangeFunction))
 	case *pg_query.Node_RangeTableSample:
 		return nil, nil, pgerror.Unsupported("TABLESAMPLE")
 	}
 	return nil, nil, pgerror.Unsupported("FROM item " + nodeKind(n))
+}
+
+// withKind sets the kind of the item a fromLeaf case built.
+func withKind(k itemKind) func(*fromItem, []scopeCol, error) (*fromItem, []scopeCol, error) {
+	return func(it *fromItem, cols []scopeCol, err error) (*fromItem, []scopeCol, error) {
+		if it != nil {
+			it.kind = k
+		}
+		return it, cols, err
+	}
 }
 
 func qualName(rv *pg_query.RangeVar) string {

@@ -58,14 +58,14 @@ func (b *binder) nestedJoinItem(outer *scope, n *pg_query.Node) (*fromItem, []sc
 		}
 		cols[i] = sc.cols[src]
 	}
-	it := &fromItem{nested: items}
+	it := &fromItem{nested: items, kind: itemJoin}
 	it.sub = func(x *execCtx) ([][]any, error) {
 		if ir := x.items[it]; ir != nil {
 			return ir.rows, nil
 		}
 		cx := *x
 		cx.row = make([]any, width)
-		cx.items = nil
+		cx.items, cx.marks, cx.epq = nil, nil, nil
 		var rows [][]any
 		ok, err := allHold(&cx, pre, false)
 		if err == nil && ok {

@@ -31,6 +31,11 @@ func FuzzSQL(f *testing.F) {
 		}
 	}
 	f.Add("SELECT a, count(*) FROM f1 JOIN f2 ON f1.a = f2.a GROUP BY 1 HAVING sum(b) > 0 ORDER BY 2 DESC LIMIT 3")
+	// Deep and long inputs: past maxParseDepth's length the depth check
+	// scans the statement; the fuzzer grows and nests these further.
+	f.Add("SELECT 1" + strings.Repeat("+1", maxParseDepth/2+100))
+	f.Add("SELECT (" + strings.Repeat("abs(", 600) + "1" + strings.Repeat(")", 600) + ")" + strings.Repeat("||'x'", 1000))
+	f.Add("SELECT a FROM f1 WHERE " + strings.Repeat("a = 1 OR ", 700) + "a::int::text::int" + strings.Repeat("::int", 700) + " = 2")
 	f.Fuzz(func(t *testing.T, sql string) {
 		store := isolation.NewStore(isolation.Config{Strategy: isolation.StrategyLatest, Seed: 1})
 		eng, err := NewEngine(Config{Store: store})

@@ -8,6 +8,7 @@ import (
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 	pgparser "github.com/pganalyze/pg_query_go/v6/parser"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
 )
@@ -34,16 +35,25 @@ func (st *Statement) Node() *pg_query.Node { return st.node }
 // with when run (0A000 for PREPARE TRANSACTION and its kin), or nil.
 func (st *Statement) TxnControlError() error { return st.txnErr }
 
-// parseCacheLimit bounds the number of distinct query texts kept parsed.
-// When it is reached the cache is emptied and starts over: cheap, and the
-// hot statements of a workload come back at once.
-const parseCacheLimit = 4096
+// The parse cache keeps at most parseCacheLimit distinct query texts and
+// parseCacheBytes bytes of them (a parse tree takes some tens of times its
+// text), and never a text longer than parseCacheMaxText: such statements
+// (bulk VALUES, huge IN lists) seldom come back, and a handful of them
+// held hundreds of megabytes. When a limit is reached the cache is emptied
+// and starts over: cheap, and the hot statements of a workload come back
+// at once.
+const (
+	parseCacheLimit   = 4096
+	parseCacheBytes   = 2 << 20
+	parseCacheMaxText = 64 << 10
+)
 
 // parseCache maps query text to its parsed statements.
 type parseCache struct {
 	mu struct {
 		sync.Mutex
-		m map[string][]*Statement
+		m     map[string][]*Statement
+		bytes int
 	}
 }
 
@@ -55,10 +65,16 @@ func (c *parseCache) get(sql string) ([]*Statement, bool) {
 }
 
 func (c *parseCache) put(sql string, sts []*Statement) {
+	if len(sql) > parseCacheMaxText {
+		return
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.mu.m == nil || len(c.mu.m) >= parseCacheLimit {
-		c.mu.m = make(map[string][]*Statement)
+	if c.mu.m == nil || len(c.mu.m) >= parseCacheLimit || c.mu.bytes+len(sql) > parseCacheBytes {
+		c.mu.m, c.mu.bytes = make(map[string][]*Statement), 0
+	}
+	if _, ok := c.mu.m[sql]; !ok {
+		c.mu.bytes += len(sql)
 	}
 	c.mu.m[sql] = sts
 }
@@ -85,9 +101,12 @@ func parseStatements(sql string) (sts []*Statement, err error) {
 	if !utf8.ValidString(sql) {
 		return nil, pgerror.New(pgerror.CharacterNotInRepertoire, "invalid byte sequence for encoding \"UTF8\"")
 	}
-	res, err := pg_query.Parse(sql)
+	if err := checkParseDepth(sql); err != nil {
+		return nil, err
+	}
+	res, err := parseTree(sql)
 	if err != nil {
-		return nil, syntaxError(sql, err)
+		return nil, err
 	}
 	for _, raw := range res.Stmts {
 		start := int(raw.StmtLocation)
@@ -103,6 +122,22 @@ func parseStatements(sql string) (sts []*Statement, err error) {
 		sts = append(sts, st)
 	}
 	return sts, nil
+}
+
+// parseTree runs PostgreSQL's parser. It decodes the parser's output with
+// a recursion limit above what checkParseDepth lets through (the default
+// limit failed a chain of about 5,000 operators with a decoder error),
+// since a tree node takes two or three levels of its encoding.
+func parseTree(sql string) (*pg_query.ParseResult, error) {
+	buf, err := pgparser.ParseToProtobuf(sql)
+	if err != nil {
+		return nil, syntaxError(sql, err)
+	}
+	res := &pg_query.ParseResult{}
+	if err := (proto.UnmarshalOptions{RecursionLimit: 8 * maxParseDepth}).Unmarshal(buf, res); err != nil {
+		return nil, pgerror.Wrapf(err, pgerror.StatementTooComplex, "statement too complex to decode: %v", err)
+	}
+	return res, nil
 }
 
 // syntaxError turns a parser error into 42601 with PostgreSQL's 1-based

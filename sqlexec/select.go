@@ -77,6 +77,11 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 			return nil, err
 		}
 	}
+	if st.Op != pg_query.SetOperation_SETOP_NONE && st.Op != pg_query.SetOperation_SET_OPERATION_UNDEFINED || len(st.ValuesLists) > 0 {
+		if err := checkLockingQuery(st, false, false); err != nil {
+			return nil, err
+		}
+	}
 	if st.Op != pg_query.SetOperation_SETOP_NONE && st.Op != pg_query.SetOperation_SET_OPERATION_UNDEFINED {
 		return b.setOp(parent, st, ctes)
 	}
@@ -113,10 +118,11 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 	hasAgg := len(st.GroupClause) > 0 || st.HavingClause != nil || containsAgg(append(append([]*pg_query.Node{}, targets...), sortNodes...)...)
 	proj := sc
 	var agg *aggScope
+	hasWindow := containsWindow(append(append([]*pg_query.Node{}, targets...), sortNodes...)...)
+	if err := checkLockingQuery(st, hasAgg, hasWindow); err != nil {
+		return nil, err
+	}
 	if hasAgg {
-		if len(st.LockingClause) > 0 {
-			return nil, pgerror.Unsupported("FOR UPDATE with GROUP BY or aggregates")
-		}
 		agg = &aggScope{from: sc}
 		if err := b.groupBy(agg, st.GroupClause, targets); err != nil {
 			return nil, err
@@ -124,7 +130,7 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 		proj = &scope{cols: sc.cols, parent: sc.parent, agg: agg, ctes: sc.ctes}
 	}
 	var win *winScope
-	if containsWindow(append(append([]*pg_query.Node{}, targets...), sortNodes...)...) {
+	if hasWindow {
 		if hasAgg {
 			return nil, pgerror.Unsupported("window functions together with GROUP BY or aggregates")
 		}
@@ -136,6 +142,10 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 	if b.containsSetCall(targets...) {
 		if hasAgg || win != nil {
 			return nil, pgerror.Unsupported("set-returning functions in a select list with GROUP BY, aggregates or window functions")
+		}
+		if len(st.LockingClause) > 0 {
+			return nil, pgerror.Newf(pgerror.FeatureNotSupported, "%s is not allowed with set-returning functions in the target list",
+				rowLockStrength(st.LockingClause[0].GetLockingClause()))
 		}
 		srf = &srfScope{}
 		proj.srf = srf
@@ -180,12 +190,20 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 	width := len(sc.cols)
 	nVisible := len(cols)
 	correlated := sc.pending != 0 || parent != nil && b.refsOuter(sc)
-	earlyStop := !hasAgg && win == nil && len(keys) == 0 && !distinct && !distinctOn && limit != nil
+	var locking *lockStage
+	if len(st.LockingClause) > 0 {
+		locking = &lockStage{items: items, outs: outs, width: width}
+	}
+	earlyStop := !hasAgg && win == nil && len(keys) == 0 && !distinct && !distinctOn && limit != nil && locking == nil
 	p := &selectPlan{cols: cols, correlated: correlated}
 	p.run = func(x *execCtx) ([][]any, error) {
 		cx := *x
 		cx.row = make([]any, width)
-		cx.items = nil
+		cx.items, cx.marks, cx.epq = nil, nil, nil
+		var cands []lockCandidate
+		if locking != nil {
+			cx.marks = locking.start()
+		}
 		lim, off, err := evalLimit(&cx, limit, offset)
 		if err != nil {
 			return nil, err
@@ -205,9 +223,17 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 				return nil
 			}
 			emitRow := func() error {
-				row, err := project(&cx, outs)
-				if err != nil {
-					return err
+				row := make([]any, len(outs), len(outs)+1)
+				for i, o := range outs {
+					v, err := o.eval(&cx)
+					if err != nil {
+						return err
+					}
+					row[i] = v
+				}
+				if locking != nil {
+					row = append(row, len(cands))
+					cands = append(cands, locking.candidate(&cx))
 				}
 				out = append(out, row)
 				if earlyStop && int64(len(out)) >= off+lim {
@@ -255,6 +281,15 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 			sortRows(out, keys)
 			out = distinctOnRows(out, onCols, outs)
 		}
+		if locking != nil {
+			if len(keys) > 0 {
+				sortRows(out, keys)
+			}
+			if out, err = locking.apply(&cx, out, cands, lim, off, limit != nil); err != nil {
+				return nil, err
+			}
+			return trimOutput(out, nil, false, nVisible, outs, -1, 0, false)
+		}
 		return trimOutput(out, keys, distinct, nVisible, outs, lim, off, limit != nil)
 	}
 	return p, nil
@@ -281,33 +316,49 @@ func runItems(x *execCtx, items []*fromItem, i int, emit func() error) error {
 	}
 	it := items[i]
 	var rows [][]any
+	var keys [][]byte // the rows' store keys, kept for a lock stage
 	conds := it.on
-	if it.cached {
+	switch {
+	case x.epq != nil:
+		if !x.epq.nullExt[i] {
+			rows = [][]any{x.epq.full[it.off : it.off+it.width]}
+		}
+	case it.cached:
 		var err error
 		if rows, err = cachedRows(x, it); err != nil {
 			return err
 		}
 		conds = it.join
-	} else if it.table != nil {
-		krs, err := fetchTable(x, it, false)
+	case it.table != nil:
+		marked := x.marks != nil && it.lock != isolation.RowLockNone
+		krs, err := fetchTable(x, it, marked)
 		if err != nil {
 			return err
 		}
 		rows = make([][]any, len(krs))
 		for j, kr := range krs {
 			rows[j] = kr.row
+			if marked {
+				keys = append(keys, kr.key)
+			}
 		}
-	} else {
+	default:
 		var err error
 		if rows, err = it.sub(x); err != nil {
 			return err
 		}
 	}
 	matched := false
-	for _, r := range rows {
+	for j, r := range rows {
 		copy(x.row[it.off:it.off+it.width], r)
+		if x.marks != nil {
+			x.marks.nullExt[i] = false
+			if keys != nil {
+				x.marks.keys[i] = keys[j]
+			}
+		}
 		ok, err := allHold(x, conds, true)
-		if err == nil && ok && (it.table == nil || it.cached) {
+		if err == nil && ok && (it.table == nil || it.cached || x.epq != nil) {
 			ok, err = allHold(x, conds, false)
 		}
 		if err != nil {
@@ -330,6 +381,9 @@ func runItems(x *execCtx, items []*fromItem, i int, emit func() error) error {
 	if !matched && it.left {
 		for j := it.off; j < it.off+it.width; j++ {
 			x.row[j] = nil
+		}
+		if x.marks != nil {
+			x.marks.nullExt[i] = true
 		}
 		ok, err := postHold(x, it)
 		if err != nil || !ok {
@@ -398,40 +452,6 @@ func (b *binder) placeConds(sc *scope, items []*fromItem, pending []pendingCond,
 			return err
 		}
 		place(c, nil)
-	}
-	return nil
-}
-
-func (b *binder) applyLocking(st *pg_query.SelectStmt, items []*fromItem) error {
-	for _, n := range st.LockingClause {
-		lc := n.GetLockingClause()
-		var lock isolation.RowLock
-		switch lc.Strength {
-		case pg_query.LockClauseStrength_LCS_FORKEYSHARE:
-			lock = isolation.RowLockKeyShare
-		case pg_query.LockClauseStrength_LCS_FORSHARE:
-			lock = isolation.RowLockShare
-		case pg_query.LockClauseStrength_LCS_FORNOKEYUPDATE:
-			lock = isolation.RowLockNoKeyUpdate
-		default:
-			lock = isolation.RowLockUpdate
-		}
-		wait := isolation.WaitBlock
-		switch lc.WaitPolicy {
-		case pg_query.LockWaitPolicy_LockWaitError:
-			wait = isolation.WaitNoWait
-		case pg_query.LockWaitPolicy_LockWaitSkip:
-			wait = isolation.WaitSkipLocked
-		}
-		names := map[string]bool{}
-		for _, r := range lc.LockedRels {
-			names[r.GetRangeVar().GetRelname()] = true
-		}
-		for _, it := range items {
-			if it.table != nil && (len(names) == 0 || names[it.name]) && lock > it.lock {
-				it.lock, it.wait = lock, wait
-			}
-		}
 	}
 	return nil
 }

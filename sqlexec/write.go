@@ -228,25 +228,7 @@ func (fc *fkCheck) check(x *execCtx, t *tableDesc, row []any) error {
 		}
 		key = types.AppendKey(key, fc.typs[i], v)
 	}
-	ro := isolation.ReadOptions{Latest: true, Lock: isolation.RowLockKeyShare}
-	found := false
-	var err error
-	if fc.index == nil {
-		err = x.txn.Scan(x.ctx, fc.parent.id, isolation.ExactSpan(key), ro, func([]byte, []any) (bool, error) {
-			found = true
-			return true, nil
-		})
-	} else {
-		cols := fc.index.cols
-		err = x.txn.ScanIndex(x.ctx, fc.index.id, isolation.ExactSpan(key), ro, func(_ []byte, prow []any) (bool, error) {
-			k, _ := encodeKey(nil, fc.parent, cols, prow)
-			if bytes.Equal(k, key) {
-				found = true
-				return true, nil
-			}
-			return false, nil
-		})
-	}
+	found, err := fc.lockParent(x, key)
 	if err != nil {
 		return err
 	}
@@ -256,6 +238,42 @@ func (fc *fkCheck) check(x *execCtx, t *tableDesc, row []any) error {
 			WithConstraint(t.name, fc.fk.name)
 	}
 	return nil
+}
+
+// lockParent finds the parent row whose referenced columns encode to key on
+// the latest committed state and locks it FOR KEY SHARE, as PostgreSQL's
+// check does, so that it cannot be deleted or its key changed until this
+// transaction ends; found is false when no such row exists once locked.
+func (fc *fkCheck) lockParent(x *execCtx, key []byte) (found bool, err error) {
+	lock := func(pk []byte) (bool, error) {
+		got, err := x.txn.LockRow(x.ctx, fc.parent.id, pk, isolation.LockRequest{Mode: isolation.RowLockKeyShare})
+		if err != nil || !got.Live {
+			return false, err
+		}
+		if fc.index == nil {
+			return got.Key == nil, nil // a row moved to another key is not the parent any more
+		}
+		k, _ := encodeKey(nil, fc.parent, fc.index.cols, got.Row)
+		return bytes.Equal(k, key), nil
+	}
+	if fc.index == nil {
+		return lock(key)
+	}
+	var parents [][]byte
+	err = x.txn.ScanIndex(x.ctx, fc.index.id, isolation.ExactSpan(key), isolation.ReadOptions{Latest: true}, func(pk []byte, prow []any) (bool, error) {
+		k, _ := encodeKey(nil, fc.parent, fc.index.cols, prow)
+		if bytes.Equal(k, key) {
+			parents = append(parents, append([]byte(nil), pk...))
+			return true, nil
+		}
+		return false, nil
+	})
+	for _, pk := range parents {
+		if found, err = lock(pk); err != nil || found {
+			return found, err
+		}
+	}
+	return false, err
 }
 
 // insertRow writes a new, validated row and returns its store key.
@@ -293,11 +311,8 @@ func (w *writer) uniqueError(err error, row []any) error {
 func (w *writer) updateRow(x *execCtx, key []byte, old, nr []any) error {
 	t := w.t
 	if !t.hidden && colsChanged(t, t.pk, old, nr) {
-		if err := x.txn.Delete(x.ctx, t.id, key); err != nil {
-			return err
-		}
-		if _, err := w.insertRow(x, nr); err != nil {
-			return err
+		if err := x.txn.Move(x.ctx, t.id, key, t.pkKey(nr), nr); err != nil {
+			return w.uniqueError(err, nr)
 		}
 	} else if err := x.txn.Update(x.ctx, t.id, key, nr); err != nil {
 		return w.uniqueError(err, nr)

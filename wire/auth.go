@@ -23,11 +23,6 @@ const (
 	AuthPassword AuthMethod = "password"      // cleartext
 )
 
-// AuthParam is the startup parameter with which a client may ask for md5 or
-// cleartext authentication instead of SCRAM (for drivers that support only
-// those); its value is an AuthMethod. It is ignored without a password.
-const AuthParam = "fickle.auth_method"
-
 // Authenticator checks the password of connecting clients. It is safe for
 // concurrent use: the SCRAM verifier is derived once, as PostgreSQL stores it
 // in pg_authid, so a connection costs no key derivation.
@@ -38,8 +33,9 @@ type Authenticator struct {
 }
 
 // NewAuthenticator returns an Authenticator. With an empty password every
-// client is trusted. Otherwise method is the default method (AuthSCRAM when
-// empty) and clients may ask for another with AuthParam.
+// client is trusted. Otherwise every client authenticates with method
+// (AuthSCRAM when empty): the server chooses, as pg_hba.conf does, never
+// the client.
 func NewAuthenticator(password string, method AuthMethod) (*Authenticator, error) {
 	a := &Authenticator{password: password, method: AuthTrust}
 	if password == "" {
@@ -60,6 +56,18 @@ func NewAuthenticator(password string, method AuthMethod) (*Authenticator, error
 	return a, nil
 }
 
+// ParseAuthMethod reads a method as fickle serve --auth names it: as
+// pg_hba.conf does, and scram for scram-sha-256; "" is scram-sha-256.
+func ParseAuthMethod(s string) (AuthMethod, error) {
+	switch m := AuthMethod(s); m {
+	case "", "scram":
+		return AuthSCRAM, nil
+	case AuthSCRAM, AuthMD5, AuthPassword:
+		return m, nil
+	}
+	return "", fmt.Errorf("unknown authentication method %q", s)
+}
+
 func validMethod(m AuthMethod) bool {
 	switch m {
 	case AuthTrust, AuthSCRAM, AuthMD5, AuthPassword:
@@ -68,17 +76,8 @@ func validMethod(m AuthMethod) bool {
 	return false
 }
 
-// Method returns the method a client with the given startup parameters
-// authenticates with.
-func (a *Authenticator) Method(params map[string]string) AuthMethod {
-	if a.password == "" {
-		return AuthTrust
-	}
-	if m := AuthMethod(params[AuthParam]); m != "" && m != AuthTrust && validMethod(m) {
-		return m
-	}
-	return a.method
-}
+// Method returns the method clients authenticate with.
+func (a *Authenticator) Method() AuthMethod { return a.method }
 
 // Authenticate runs the authentication exchange with the client on be and,
 // on success, queues AuthenticationOk (unflushed). A wrong password is a
@@ -87,7 +86,7 @@ func (a *Authenticator) Method(params map[string]string) AuthMethod {
 func (a *Authenticator) Authenticate(be *pgproto3.Backend, params map[string]string) error {
 	user := params["user"]
 	var err error
-	switch a.Method(params) {
+	switch a.method {
 	case AuthTrust:
 	case AuthPassword:
 		err = a.cleartext(be, user)

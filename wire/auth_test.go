@@ -92,6 +92,10 @@ func TestAuthenticate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	cleartext, err := NewAuthenticator("s3cret", AuthPassword)
+	if err != nil {
+		t.Fatal(err)
+	}
 	trust, _ := NewAuthenticator("", AuthSCRAM)
 	tests := []struct {
 		name     string
@@ -105,12 +109,12 @@ func TestAuthenticate(t *testing.T) {
 		{name: "scram right password", auth: scram, password: "s3cret"},
 		{name: "scram wrong password", auth: scram, password: "wrong", wantCode: pgerror.InvalidPassword},
 		{name: "scram tampered proof", auth: scram, password: "s3cret", tamper: true, wantCode: pgerror.InvalidPassword},
-		{name: "md5 asked by client", auth: scram, params: map[string]string{AuthParam: "md5"}, password: "s3cret"},
-		{name: "md5 wrong password", auth: scram, params: map[string]string{AuthParam: "md5"}, password: "x", wantCode: pgerror.InvalidPassword},
-		{name: "cleartext asked by client", auth: scram, params: map[string]string{AuthParam: "password"}, password: "s3cret"},
-		{name: "cleartext wrong password", auth: scram, params: map[string]string{AuthParam: "password"}, password: "", wantCode: pgerror.InvalidPassword},
-		{name: "md5 as configured default", auth: md5Default, password: "s3cret"},
-		{name: "unknown asked method falls back to default", auth: scram, params: map[string]string{AuthParam: "gss"}, password: "s3cret"},
+		{name: "md5 as configured", auth: md5Default, password: "s3cret"},
+		{name: "md5 wrong password", auth: md5Default, password: "x", wantCode: pgerror.InvalidPassword},
+		{name: "cleartext as configured", auth: cleartext, password: "s3cret"},
+		{name: "cleartext wrong password", auth: cleartext, password: "", wantCode: pgerror.InvalidPassword},
+		{name: "a client cannot ask for a weaker method", auth: scram, params: map[string]string{"fickle.auth_method": "password"}, password: "s3cret"},
+		{name: "a client asking for a weaker method gets none", auth: scram, params: map[string]string{"fickle.auth_method": "password"}, password: "wrong", wantCode: pgerror.InvalidPassword},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

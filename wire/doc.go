@@ -8,9 +8,10 @@
 //
 // The lifecycle of a connection, as far as wire is concerned:
 //
-//  1. ReadStartup reads the untyped startup packets. SSLRequest and
-//     GSSENCRequest are answered 'N' (fickle speaks plain TCP only) and the
-//     next packet is read; a CancelRequest is returned to the caller, which
+//  1. ReadStartup reads the untyped startup packets. SSLRequest is answered
+//     'S' and the connection switched to TLS by the caller's Encrypt, or
+//     'N' without one, as GSSENCRequest always is, and the next packet is
+//     read; a CancelRequest is returned to the caller, which
 //     looks up the session by its key; a StartupMessage for protocol 3.0 (or
 //     3.2, negotiated down to 3.0 with NegotiateProtocolVersion) yields the
 //     startup parameters. Anything else is a FATAL 08P01 or 0A000.

@@ -73,7 +73,7 @@ func FuzzReadStartup(f *testing.F) {
 	f.Add([]byte{0, 0, 0, 8, 0, 3, 0, 0})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		be := pgproto3.NewBackend(bytes.NewReader(data), io.Discard)
-		st, err := ReadStartup(be, io.Discard)
+		st, err := ReadStartup(be, io.Discard, nil)
 		if err != nil {
 			var pe *pgerror.Error
 			if !errors.As(err, &pe) && !IsIOError(err) {

@@ -37,11 +37,22 @@ func ReceiveError(err error) error {
 		return fatal(pgerror.ProtocolViolation, "invalid message length: %d bytes exceeds the limit of %d",
 			tooLong.ActualBodyLen, tooLong.MaxExpectedBodyLen)
 	}
+	if MalformedQuery(err) {
+		return pgerror.New(pgerror.ProtocolViolation, "invalid string in message")
+	}
 	text := err.Error()
 	if strings.HasPrefix(text, "unknown message type") || strings.HasPrefix(text, "invalid message length") {
 		return fatal(pgerror.ProtocolViolation, "%s", strings.Replace(text, "unknown message type", "invalid frontend message type", 1))
 	}
 	return pgerror.Newf(pgerror.ProtocolViolation, "invalid message format: %v", err)
+}
+
+// MalformedQuery reports whether err, from Backend.Receive, is a Query
+// message whose body does not decode (its string lacks the terminating
+// NUL): the simple protocol answers it with an ERROR and ReadyForQuery at
+// once, where an extended-protocol message's error waits for Sync.
+func MalformedQuery(err error) bool {
+	return strings.HasPrefix(err.Error(), "Query body is invalid")
 }
 
 // receiveError is ReceiveError for the authentication exchange, where every

@@ -32,20 +32,46 @@ type CancelKey struct {
 	SecretKey []byte
 }
 
+// Encrypt switches a connection to TLS after ReadStartup answered an
+// SSLRequest with 'S': it runs the TLS handshake on the connection and
+// returns the backend and the raw writer of the encrypted connection, from
+// which the rest of the startup is read.
+type Encrypt func() (*pgproto3.Backend, io.Writer, error)
+
 // ReadStartup reads the startup packets of a new connection from be. It
-// answers SSLRequest and GSSENCRequest with 'N' on raw (the connection the
-// backend writes to), and negotiates protocol 3.2 and "_pq_." options down to
-// 3.0 with a NegotiateProtocolVersion message (buffered in be, flushed with
-// the authentication request). The returned error is a FATAL *pgerror.Error
-// the caller should send before closing, or an I/O error.
-func ReadStartup(be *pgproto3.Backend, raw io.Writer) (*Startup, error) {
+// answers SSLRequest with 'S' and switches to TLS through encrypt when it
+// is not nil, with 'N' otherwise, and GSSENCRequest with 'N', on raw (the
+// connection the backend writes to); and it negotiates protocol 3.2 and
+// "_pq_." options down to 3.0 with a NegotiateProtocolVersion message
+// (buffered in be, flushed with the authentication request). The returned
+// error is a FATAL *pgerror.Error the caller should send before closing,
+// or an I/O error.
+func ReadStartup(be *pgproto3.Backend, raw io.Writer, encrypt Encrypt) (*Startup, error) {
+	encrypted := false
 	for range maxNegotiations + 1 {
 		msg, err := be.ReceiveStartupMessage()
 		if err != nil {
 			return nil, startupError(err)
 		}
 		switch m := msg.(type) {
-		case *pgproto3.SSLRequest, *pgproto3.GSSEncRequest:
+		case *pgproto3.SSLRequest:
+			if encrypted {
+				return nil, fatal(pgerror.ProtocolViolation, "SSL negotiation on an encrypted connection")
+			}
+			if encrypt == nil {
+				if _, err := raw.Write([]byte{'N'}); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			if _, err := raw.Write([]byte{'S'}); err != nil {
+				return nil, err
+			}
+			if be, raw, err = encrypt(); err != nil {
+				return nil, err
+			}
+			encrypted = true
+		case *pgproto3.GSSEncRequest:
 			if _, err := raw.Write([]byte{'N'}); err != nil {
 				return nil, err
 			}

@@ -49,7 +49,7 @@ func runStartup(t *testing.T, input []byte, hangUp bool) (*Startup, error, []byt
 	go func() {
 		defer server.Close()
 		be := pgproto3.NewBackend(server, server)
-		st, err := ReadStartup(be, server)
+		st, err := ReadStartup(be, server, nil)
 		if err == nil {
 			err = be.Flush()
 		}

@@ -34,26 +34,15 @@ func init() {
 	}
 }
 
-// strategyFlags maps --strategy to the store's strategies.
-var strategyFlags = map[string]isolation.Strategy{
-	"latest":      isolation.StrategyLatest,
-	"random":      isolation.StrategyRandom,
-	"oldest":      isolation.StrategyOldest,
-	"adversarial": isolation.StrategyAdversarial,
-}
-
 // serveOptions are the parsed flags of fickle serve.
 type serveOptions struct {
-	listen, password  string
-	level             history.Level
-	strategy          string
-	seed              uint64
-	historyPath       string
-	record, realtime  bool
-	profile           string
-	loadPath, replay  string
-	strategyExplicit  bool
-	isolationFlagText string
+	serverFlags
+	listen      string
+	seed        uint64
+	historyPath string
+	record      bool
+	replay      string
+	netFlags
 }
 
 // parseServeFlags parses args; a non-nil exit code means serve must stop
@@ -64,16 +53,12 @@ func parseServeFlags(args []string, stderr io.Writer) (*serveOptions, *int) {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&o.listen, "listen", "127.0.0.1:5432", "listen on `ADDR` (port 0 picks a free port)")
-	fs.StringVar(&o.password, "password", "", "require `P` from every client (SCRAM-SHA-256; md5 or cleartext when the client sets fickle.auth_method); default: trust")
-	fs.StringVar(&o.isolationFlagText, "isolation", "read-committed", "default isolation `LEVEL` of every session: read-committed, repeatable-read, serializable (PostgreSQL's) or read-atomic, causal, prefix, snapshot")
-	fs.StringVar(&o.strategy, "strategy", "adversarial", "strategy `S` by which reads pick among the versions their level allows: latest, random, oldest or adversarial")
+	o.serverFlags.register(fs)
 	fs.Uint64Var(&o.seed, "seed", 0, "seed `N` of every choice (printed at start; the same seed and inputs replay a run)")
 	fs.StringVar(&o.historyPath, "history", "", "write the history to `FILE` as it happens (fickle JSONL, flushed at each commit); turns on recording")
 	fs.BoolVar(&o.record, "record", false, "record the history in memory for SELECT * FROM fickle_check() (implied by --history)")
-	fs.BoolVar(&o.realtime, "realtime", false, "add real time to every level: a transaction sees every transaction that committed before it began")
-	fs.StringVar(&o.profile, "profile", "axiomatic", "`PROFILE`: axiomatic (the levels' axioms) or postgres (PostgreSQL's behaviour: real time, a snapshot per statement under READ COMMITTED and per transaction above it, its WHERE re-check after a wait, first-updater-wins and SSI aborts, strategy latest unless --strategy says otherwise)")
-	fs.StringVar(&o.loadPath, "load", "", "run the SQL in `FILE.sql` into the initial state before the history starts")
 	fs.StringVar(&o.replay, "replay", "", "re-issue the choices recorded in `HISTORY` (a fickle JSONL history)")
+	o.netFlags.register(fs)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: fickle serve [flags]\n\nServes PostgreSQL clients on an in-memory database until SIGINT or SIGTERM.\n\nflags:\n")
 		fs.PrintDefaults()
@@ -91,24 +76,11 @@ func parseServeFlags(args []string, stderr io.Writer) (*serveOptions, *int) {
 	if fs.NArg() > 0 {
 		return bad("unexpected argument %q", fs.Arg(0))
 	}
-	fs.Visit(func(f *flag.Flag) { o.strategyExplicit = o.strategyExplicit || f.Name == "strategy" })
-	l, err := history.ParseLevel(o.isolationFlagText)
-	if err != nil {
-		return bad("--isolation %q: want read-committed, repeatable-read, serializable, read-atomic, causal, prefix or snapshot", o.isolationFlagText)
+	if err := o.serverFlags.resolve(fs); err != nil {
+		return bad("%v", err)
 	}
-	o.level = l
-	if _, ok := strategyFlags[o.strategy]; !ok {
-		return bad("--strategy %q: want latest, random, oldest or adversarial", o.strategy)
-	}
-	switch o.profile {
-	case "axiomatic":
-	case "postgres":
-		if !o.strategyExplicit {
-			o.strategy = "latest"
-		}
-		o.realtime = true
-	default:
-		return bad("--profile %q: want axiomatic or postgres", o.profile)
+	if err := o.netFlags.resolve(o.password); err != nil {
+		return bad("%v", err)
 	}
 	return o, nil
 }
@@ -129,12 +101,13 @@ func serve(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
 		return 1
 	}
 	cfg := isolation.Config{
-		Strategy:            strategyFlags[o.strategy],
+		Strategy:            o.strategyValue,
 		Seed:                o.seed,
 		Record:              o.record || o.historyPath != "",
 		RealTime:            o.realtime,
 		StatementSnapshots:  o.profile == "postgres",
 		PostgresConcurrency: o.profile == "postgres",
+		StaleWrites:         o.staleWrites,
 	}
 	if o.replay != "" {
 		h, err := history.Import(o.replay, history.FormatFickle)
@@ -151,7 +124,8 @@ func serve(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
 			return fail("--history: %v", err)
 		}
 		meta := map[string]string{"seed": strconv.FormatUint(o.seed, 10), "strategy": o.strategy,
-			"isolation": o.level.String(), "profile": o.profile, "realtime": strconv.FormatBool(o.realtime), "server": "fickle"}
+			"isolation": o.level.String(), "profile": o.profile, "realtime": strconv.FormatBool(o.realtime),
+			"stale-writes": strconv.FormatBool(o.staleWrites), "server": "fickle"}
 		w, err := history.NewWriter(f, history.Header{Meta: meta})
 		if err != nil {
 			f.Close()
@@ -186,9 +160,12 @@ func serve(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
 		}
 	}
 	srv, err := server.New(server.Config{
-		Engine:   server.NewSQLEngine(eng),
-		Password: o.password,
-		Logf:     func(format string, a ...any) { fmt.Fprintf(stderr, "fickle: "+format+"\n", a...) },
+		Engine:         server.NewSQLEngine(eng),
+		Password:       o.password,
+		AuthMethod:     o.authMethod,
+		TLS:            o.tlsConfig,
+		MaxConnections: o.maxConnections,
+		Logf:           func(format string, a ...any) { fmt.Fprintf(stderr, "fickle: "+format+"\n", a...) },
 	})
 	if err != nil {
 		return fail("%v", err)
@@ -198,7 +175,8 @@ func serve(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
 		return fail("%v", err)
 	}
 	fmt.Fprintf(stdout, "listening on %s\n", addr)
-	fmt.Fprintf(stdout, "seed %d (--strategy %s --isolation %s --profile %s%s)\n", o.seed, o.strategy, o.isolationFlagText, o.profile, map[bool]string{true: " --realtime"}[o.realtime])
+	fmt.Fprintf(stdout, "seed %d (--strategy %s --isolation %s --profile %s%s%s)\n", o.seed, o.strategy, o.isolationText, o.profile,
+		map[bool]string{true: " --realtime"}[o.realtime], map[bool]string{true: " --stale-writes"}[o.staleWrites])
 	sig := <-stop
 	fmt.Fprintf(stderr, "fickle serve: %v: shutting down\n", sig)
 	ctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)

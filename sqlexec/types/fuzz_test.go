@@ -73,8 +73,9 @@ func FuzzParseJSON(f *testing.F) {
 }
 
 // FuzzOperators evaluates every binary operator over values parsed from the
-// fuzzer's strings: evaluation may fail with an error, never panic, and
-// results must print.
+// fuzzer's strings: evaluation may fail with an error, never panic, and a
+// result must print as text that reads back to an equal value with the
+// same key encoding.
 func FuzzOperators(f *testing.F) {
 	typs := []Type{Int2, Int4, Int8, Float4, Float8, NumericAny, Text, Date, Timestamp, Timestamptz, Interval, JSONB, Bytea}
 	var ops []string
@@ -99,9 +100,19 @@ func FuzzOperators(f *testing.F) {
 			return
 		}
 		v, err := o.Eval(l, r)
-		if err == nil && v != nil {
-			FormatText(o.Result, v, nil)
-			AppendKey(nil, o.Result, v)
+		if err != nil || v == nil {
+			return
+		}
+		text := FormatText(o.Result, v, nil)
+		back, err := ParseText(o.Result, text)
+		if err != nil {
+			t.Fatalf("%s %s %s = %q, which does not read back as %s: %v", a, op, b, text, o.Result, err)
+		}
+		if Compare(o.Result, back, v) != 0 {
+			t.Fatalf("%s %s %s = %q reads back as %q", a, op, b, text, FormatText(o.Result, back, nil))
+		}
+		if string(AppendKey(nil, o.Result, back)) != string(AppendKey(nil, o.Result, v)) {
+			t.Fatalf("%s %s %s = %q: equal values with different keys", a, op, b, text)
 		}
 	})
 }

@@ -1,0 +1,130 @@
+package sqlexec
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/fickle-db/fickle/isolation"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// The store names keys and rows in the history through a TableSpec's
+// FormatKey and the table's row format (Store.SetRowFormat): this file
+// renders them in the user's terms, a
+// primary key as its values' text ("1", "(7, 2)" for two columns, the row
+// id of a table without one) and a row as a JSON object of its columns.
+// Both look the table up by OID in the published catalog at the time of
+// the call (the store calls them under its own lock; the catalog's is only
+// held to read the pointer), so a table altered since it was created is
+// rendered with its current columns; a row of another shape (an ALTER in
+// progress) falls back to a JSON array of its values.
+
+// createStoreTable creates the store's table for t, which names its keys
+// and rows in the history.
+func (e *Engine) createStoreTable(t *tableDesc) (isolation.TableID, error) {
+	oid := t.oid
+	id, err := e.store.CreateTable(isolation.TableSpec{
+		Name:        t.qualifiedName(),
+		HiddenRowID: t.hidden,
+		FormatKey:   func(key []byte) string { return e.formatStoreKey(oid, key) },
+	})
+	if err != nil {
+		return id, err
+	}
+	return id, e.store.SetRowFormat(id, func(row []any) string { return e.formatStoreRow(oid, row) })
+}
+
+func (e *Engine) currentTable(oid uint32) *tableDesc {
+	cat, _ := e.snapshot()
+	return cat.tables[oid]
+}
+
+// formatStoreKey renders a store key: the primary key's values, or the
+// hidden row id.
+func (e *Engine) formatStoreKey(oid uint32, key []byte) string {
+	t := e.currentTable(oid)
+	if t == nil || t.hidden {
+		if len(key) == 8 {
+			return strconv.FormatUint(binary.BigEndian.Uint64(key), 10)
+		}
+		return fmt.Sprintf("%q", key)
+	}
+	vals := make([]string, len(t.pk))
+	rest := key
+	for i, c := range t.pk {
+		v, r, err := types.DecodeKey(t.cols[c].typ, rest)
+		if err != nil {
+			return fmt.Sprintf("%q", key)
+		}
+		rest = r
+		if v == nil {
+			vals[i] = "null"
+		} else {
+			vals[i] = types.FormatText(t.cols[c].typ, v, nil)
+		}
+	}
+	if len(vals) == 1 {
+		return vals[0]
+	}
+	return "(" + strings.Join(vals, ", ") + ")"
+}
+
+// formatStoreRow renders a row as a JSON object: numbers and booleans as
+// JSON's, NULL as null, every other value as its text output.
+func (e *Engine) formatStoreRow(oid uint32, row []any) string {
+	t := e.currentTable(oid)
+	var b strings.Builder
+	if t == nil || len(t.cols) != len(row) {
+		b.WriteByte('[')
+		for i, v := range row {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeJSONString(&b, fmt.Sprint(v))
+		}
+		b.WriteByte(']')
+		return b.String()
+	}
+	b.WriteByte('{')
+	for i, c := range t.cols {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		writeJSONString(&b, c.name)
+		b.WriteByte(':')
+		writeJSONValue(&b, c.typ, row[i])
+	}
+	b.WriteByte('}')
+	return b.String()
+}
+
+func writeJSONValue(b *strings.Builder, typ types.Type, v any) {
+	if v == nil {
+		b.WriteString("null")
+		return
+	}
+	text := types.FormatText(typ, v, nil)
+	switch typ.Category() {
+	case types.CategoryBool:
+		if text == "t" {
+			b.WriteString("true")
+		} else {
+			b.WriteString("false")
+		}
+		return
+	case types.CategoryNumeric:
+		if json.Valid([]byte(text)) {
+			b.WriteString(text)
+			return
+		}
+	}
+	writeJSONString(b, text)
+}
+
+func writeJSONString(b *strings.Builder, s string) {
+	q, _ := json.Marshal(s)
+	b.Write(q)
+}
