@@ -59,6 +59,7 @@ const (
 	itemSubquery
 	itemFunction
 	itemJoin // a parenthesized join read as one item (from_nested.go)
+	itemView
 )
 
 // conj is one conjunct of a condition.
@@ -344,7 +345,7 @@ func (b *binder) fromLeaf(sc *scope, n *pg_query.Node) (*fromItem, []scopeCol, e
 		t := b.s.lookupTable(b.cat, rv.Schemaname, rv.Relname)
 		if t == nil {
 			if v := b.s.lookupView(b.cat, rv.Schemaname, rv.Relname); v != nil {
-				return b.viewItem(v, alias, rv.Alias)
+				return withKind(itemView)(b.viewItem(v, alias, rv.Alias))
 			}
 			return nil, nil, b.errAt(pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(rv)), rv.Location)
 		}

@@ -218,6 +218,8 @@ func (b *binder) applyLocking(st *pg_query.SelectStmt, items []*fromItem) error 
 					return pgerror.Newf(pgerror.FeatureNotSupported, "%s cannot be applied to a function", lock)
 				}
 				return nil
+			case itemView:
+				return pgerror.Unsupported(lock.String() + " of a view")
 			case itemJoin:
 				return pgerror.Unsupported(lock.String() + " of the tables of a parenthesized join")
 			}
