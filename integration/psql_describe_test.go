@@ -20,9 +20,10 @@ var describeCommands = []string{
 }
 
 // TestPsqlDescribeCommandsMatchPostgres creates testdata/describe_schema.sql
-// on fickle and on PostgreSQL 15, as user postgres in a database of the
-// same name, runs each describe command through `psql -X -A` (unaligned,
-// so names of different lengths do not change column widths) and requires
+// on fickle (in each of fickleConfigs) and on PostgreSQL 15, as user
+// postgres in a database of the same name, runs each describe command
+// through `psql -X -A` (unaligned, so names of different lengths do not
+// change column widths) and requires
 // fickle's output to equal the golden file and PostgreSQL's. PostgreSQL's
 // \l lists the cluster's other databases too: only the test database's
 // line is compared. The roles the schema creates are dropped from the
@@ -35,10 +36,12 @@ func TestPsqlDescribeCommandsMatchPostgres(t *testing.T) {
 	conn := func(port int) []string {
 		return []string{"-X", "-A", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", strconv.Itoa(port), "-U", "postgres", "-d", db}
 	}
-	describeAll := func(port int) map[string]string {
+	createSchema := func(port int) {
 		if out, err := runTool(t, 60*time.Second, nil, psql, append(conn(port), "-q", "-f", schema)...); err != nil {
 			t.Fatalf("creating %s: %v\n%s", schema, err, out)
 		}
+	}
+	describeAll := func(port int) map[string]string {
 		outs := map[string]string{}
 		for _, cmd := range describeCommands {
 			out, err := runTool(t, 60*time.Second, nil, psql, append(conn(port), "-c", cmd)...)
@@ -54,8 +57,15 @@ func TestPsqlDescribeCommandsMatchPostgres(t *testing.T) {
 		return outs
 	}
 
-	srv := startFickle(t)
-	got := describeAll(srv.Port)
+	fickleOuts := map[string]map[string]string{}
+	for _, cfg := range fickleConfigs {
+		srv := startFickle(t, cfg.args(schema)...)
+		if !cfg.load {
+			createSchema(srv.Port)
+		}
+		fickleOuts[cfg.name] = describeAll(srv.Port)
+	}
+	got := fickleOuts[fickleConfigs[0].name]
 	var all strings.Builder
 	for _, cmd := range describeCommands {
 		all.WriteString("=== " + cmd + "\n" + strings.ReplaceAll(got[cmd], db, "DB"))
@@ -78,10 +88,13 @@ func TestPsqlDescribeCommandsMatchPostgres(t *testing.T) {
 		_, _ = runTool(t, time.Minute, nil, psql, append(conn(port), "-c", "DROP OWNED BY describe_app, describe_reader",
 			"-c", "DROP ROLE IF EXISTS describe_app, describe_reader")...)
 	})
+	createSchema(port)
 	pgOuts := describeAll(port)
-	for _, cmd := range describeCommands {
-		if pgOuts[cmd] != got[cmd] {
-			t.Errorf("%s: fickle and PostgreSQL differ:\n%s", cmd, lineDiff(pgOuts[cmd], got[cmd]))
+	for _, cfg := range fickleConfigs {
+		for _, cmd := range describeCommands {
+			if got := fickleOuts[cfg.name][cmd]; pgOuts[cmd] != got {
+				t.Errorf("%s (%s): fickle and PostgreSQL differ:\n%s", cmd, cfg.name, lineDiff(pgOuts[cmd], got))
+			}
 		}
 	}
 }
