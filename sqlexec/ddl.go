@@ -407,8 +407,8 @@ func (d *ddl) addColumnDef(b *binder, t *tableDesc, cd *pg_query.ColumnDef) ([]t
 }
 
 // alterOwner runs ALTER SCHEMA ... OWNER TO role (ALTER TABLE and its kin
-// come as ALTER TABLE, see changeOwner): fickle has no roles, so it only
-// checks that the schema exists.
+// come as ALTER TABLE, see changeOwner): fickle records no owners, so it
+// only checks that the schema exists.
 func (d *ddl) alterOwner(ao *pg_query.AlterOwnerStmt) error {
 	if ao.ObjectType != pg_query.ObjectType_OBJECT_SCHEMA {
 		return pgerror.Unsupported(ddlTag(&pg_query.Node{Node: &pg_query.Node_AlterOwnerStmt{AlterOwnerStmt: ao}}) + " ... OWNER TO")
@@ -417,17 +417,6 @@ func (d *ddl) alterOwner(ao *pg_query.AlterOwnerStmt) error {
 	if _, ok := d.cat.schemas[name]; !ok && name != "pg_catalog" && name != "information_schema" {
 		return pgerror.Newf(pgerror.InvalidSchemaName, "schema \"%s\" does not exist", name)
 	}
-	return d.ownerExists(ao.Newowner)
-}
-
-// ownerExists checks the role an OWNER TO names.
-func (d *ddl) ownerExists(spec *pg_query.RoleSpec) error {
-	if spec == nil {
-		return nil
-	}
-	name := d.s.roleSpecName(spec.Roletype.String(), spec.Rolename)
-	if d.s.roleNamed(name) == nil {
-		return pgerror.Newf(pgerror.UndefinedObject, "role \"%s\" does not exist", name)
-	}
 	return nil
 }
+

@@ -50,7 +50,6 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 			err = d.addIdentity(nt, cmd)
 		case pg_query.AlterTableType_AT_ChangeOwner:
 			// fickle records no owners: a new one changes nothing.
-			err = d.ownerExists(cmd.Newowner)
 		default:
 			err = pgerror.Unsupported("ALTER TABLE " + strings.TrimPrefix(cmd.Subtype.String(), "AT_"))
 		}
@@ -517,15 +516,10 @@ func ownerOnly(at *pg_query.AlterTableStmt) bool {
 
 // changeOwner runs ALTER TABLE/SEQUENCE/INDEX/VIEW ... OWNER TO role. fickle
 // records no owners (the bootstrap superuser owns every object), so it
-// only checks, as PostgreSQL does, that the role exists and the relation
-// exists and is of the kind the statement names (ALTER TABLE accepts
-// every kind).
+// only checks, as PostgreSQL does, that the relation exists and is of the
+// kind the statement names (ALTER TABLE accepts every kind); any role name
+// is accepted, so that pg_dump output loads without its roles.
 func (d *ddl) changeOwner(at *pg_query.AlterTableStmt) error {
-	for _, c := range at.Cmds {
-		if err := d.ownerExists(c.GetAlterTableCmd().GetNewowner()); err != nil {
-			return err
-		}
-	}
 	rv := at.Relation
 	if rv.Schemaname != "" && d.cat.schemas[rv.Schemaname] == nil {
 		return pgerror.Newf(pgerror.InvalidSchemaName, "schema \"%s\" does not exist", rv.Schemaname)
