@@ -419,4 +419,3 @@ func (d *ddl) alterOwner(ao *pg_query.AlterOwnerStmt) error {
 	}
 	return nil
 }
-
