@@ -61,6 +61,8 @@ async function main() {
     include: [{ model: User, as: 'author', attributes: ['name'] }, { model: Tag, attributes: ['label'], through: { attributes: [] } }],
     order: [['id', 'ASC'], [Tag, 'label', 'ASC']],
   })).map((p) => p.toJSON()));
+  out('json path', await User.findAll({ where: { 'meta.a': { [Op.ne]: null } }, attributes: ['name'], raw: true }));
+  out('json contains', await User.findAll({ where: { meta: { [Op.contains]: { a: [2] } } }, attributes: ['name'], raw: true }));
   out('count active', await User.count({ where: { active: true } }));
   out('like', await User.findAll({ where: { name: { [Op.like]: 'B%' } }, attributes: ['name'], raw: true }));
   out('update', await User.update({ score: 9 }, { where: { email: 'bob@example.com' } }));
