@@ -387,18 +387,16 @@ func (d *ddl) rename(rs *pg_query.RenameStmt) error {
 	return nil
 }
 
-// alterColumnType converts a column with the assignment cast to its new
-// type, checking every row of the latest committed state first, and
-// rebuilds the indexes on the column.
+// alterColumnType converts a column to its new type with the assignment
+// cast or the USING expression (columnConversion), checking every row of
+// the latest committed state first, and rebuilds the indexes on the
+// column.
 func (d *ddl) alterColumnType(b *binder, t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 	i, err := d.column(t, cmd.Name)
 	if err != nil {
 		return err
 	}
 	cd := cmd.Def.GetColumnDef()
-	if cd.RawDefault != nil {
-		return pgerror.Unsupported("ALTER COLUMN ... TYPE ... USING")
-	}
 	to, err := b.typeName(cd.TypeName)
 	if err != nil {
 		return err
@@ -406,7 +404,7 @@ func (d *ddl) alterColumnType(b *binder, t *tableDesc, cmd *pg_query.AlterTableC
 	col := t.cols[i]
 	if !t.hidden {
 		for _, c := range t.pk {
-			if c == i && col.typ != to {
+			if c == i && (col.typ != to || cd.RawDefault != nil) {
 				return pgerror.Unsupported("changing the type of a primary-key column")
 			}
 		}
@@ -425,20 +423,20 @@ func (d *ddl) alterColumnType(b *binder, t *tableDesc, cmd *pg_query.AlterTableC
 			}
 		}
 	}
-	if col.typ == to {
+	conv, using, err := d.columnConversion(b, t, i, cd.RawDefault, to)
+	if err != nil {
+		return err
+	}
+	if col.typ == to && !using {
 		return nil
 	}
-	conv, err := types.LookupCast(col.typ, to, types.CastAssignment)
-	if err != nil {
-		return pgerror.Newf(pgerror.DatatypeMismatch, "column \"%s\" cannot be cast automatically to type %s", col.name, to).
-			WithHint("You might need to specify \"USING %s::%s\".", col.name, to)
-	}
+	keys := newConvertedKeys(t, i, to)
 	if err := d.scanRows(t, func(row []any) error {
-		if row[i] == nil {
-			return nil
+		v, err := conv(row)
+		if err != nil {
+			return err
 		}
-		_, err := conv(row[i])
-		return err
+		return keys.add(row, v)
 	}); err != nil {
 		return err
 	}
@@ -456,13 +454,11 @@ func (d *ddl) alterColumnType(b *binder, t *tableDesc, cmd *pg_query.AlterTableC
 	t.cols[i] = &nc
 	if err := d.store().RewriteRows(t.id, func(row []any) []any {
 		nr := append([]any(nil), row...)
-		if nr[i] != nil {
-			v, err := conv(nr[i])
-			if err != nil {
-				v = nil // an old version that no longer converts; the latest ones were checked
-			}
-			nr[i] = v
+		v, err := conv(row)
+		if err != nil {
+			v = nil // an old version that no longer converts; the latest ones were checked
 		}
+		nr[i] = v
 		return nr
 	}); err != nil {
 		return err

@@ -1,9 +1,9 @@
 // knex_check.js runs what an application does with knex: migrations
-// (knex.migrate.latest with its lock table), the schema builder, columnInfo,
-// queries with joins, transactions committed and rolled back, and a table
-// of fixtures.sql that the application finds in place. It
-// prints every result as JSON lines, so that a test can compare its output
-// against fickle with its output against PostgreSQL.
+// (knex.migrate.latest with its lock table), the schema builder (.alter()
+// included), columnInfo, queries with joins, transactions committed and
+// rolled back, and a table of fixtures.sql that the application finds in
+// place. It prints every result as JSON lines, so that a test can compare
+// its output against fickle with its output against PostgreSQL.
 // Usage: node knex_check.js URL MIGRATIONS_DIR
 'use strict';
 const fs = require('fs');
@@ -41,7 +41,7 @@ exports.up = (knex) => knex.schema
     t.integer('account_id').references('accounts.id');
     t.string('body', 500);
   })
-  .alterTable('owners', (t) => { t.string('email', 120); });
+  .alterTable('owners', (t) => { t.string('email', 120); t.string('bio', 300).alter(); });
 exports.down = (knex) => knex.schema.dropTable('notes');
 `,
 };
