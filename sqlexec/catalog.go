@@ -141,7 +141,7 @@ func newCatalog() *catalog {
 	c := &catalog{nextOID: firstUserOID, schemas: map[string]*schemaDesc{}, tables: map[uint32]*tableDesc{}, comments: map[commentKey]string{},
 		acls: map[aclKey][]aclItem{}}
 	c.schemas["public"] = newSchema("public", oidPublic)
-	for k, v := range builtinComments {
+	for k, v := range builtinDescriptions().schemas {
 		c.comments[k] = v
 	}
 	return c

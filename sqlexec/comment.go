@@ -3,10 +3,12 @@ package sqlexec
 import (
 	"sort"
 	"strings"
+	"sync"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/sqlexec/pgdata"
 	"github.com/fickle-db/fickle/sqlexec/types"
 )
 
@@ -163,7 +165,11 @@ func init() {
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_description",
 		cols: []vcol{{"objoid", types.OidType}, {"classoid", types.OidType}, {"objsubid", types.Int4}, {"description", types.Text}},
 		rows: func(s *Session, c *catalog) [][]any {
-			var out [][]any
+			builtin := builtinDescriptions()
+			out := make([][]any, 0, len(builtin.keys)+len(c.comments))
+			for _, k := range builtin.keys {
+				out = append(out, []any{int64(k.objOID), int64(k.classOID), int64(k.subID), builtin.text[k]})
+			}
 			for _, k := range c.sortedComments() {
 				out = append(out, []any{int64(k.objOID), int64(k.classOID), int64(k.subID), c.comments[k]})
 			}
@@ -187,26 +193,42 @@ func commentOf(c *catalog, objOID int64, class string, subID int64) any {
 		}
 		classOID = r.oid
 	}
+	matches := func(k commentKey) bool {
+		return k.objOID == uint32(objOID) && k.subID == int32(subID) && (classOID == 0 || k.classOID == classOID)
+	}
 	for k, v := range c.comments {
-		if k.objOID == uint32(objOID) && k.subID == int32(subID) && (classOID == 0 || k.classOID == classOID) {
+		if matches(k) {
 			return v
+		}
+	}
+	builtin := builtinDescriptions()
+	for _, k := range builtin.keys {
+		if matches(k) {
+			return builtin.text[k]
 		}
 	}
 	return nil
 }
 
-// The built-in objects PostgreSQL 15's initdb describes that fickle's
-// catalog shows: its schemas, procedural languages and extension.
-const (
-	oidPgExtension = 3079
-	oidPgLanguage  = 2612
-	oidPlpgsqlExt  = 13559
-)
-
-// builtinComments are the descriptions initdb gives those objects.
-var builtinComments = map[commentKey]string{
-	{classOID: oidPgNamespace, objOID: oidPgCatalog}:  "system catalog schema",
-	{classOID: oidPgNamespace, objOID: oidPgToast}:    "reserved schema for TOAST tables",
-	{classOID: oidPgNamespace, objOID: oidPublic}:     "standard public schema",
-	{classOID: oidPgExtension, objOID: oidPlpgsqlExt}: "PL/pgSQL procedural language",
-}
+// builtinDescriptions are the descriptions initdb gives built-in objects
+// (sqlexec/pgdata), in PostgreSQL's order: the schemas' (which COMMENT ON
+// SCHEMA may change, so every catalog starts with them among its own
+// comments) and the others' (functions, types, operators, access
+// methods, ..., which no statement fickle runs changes).
+var builtinDescriptions = sync.OnceValue(func() (out struct {
+	schemas map[commentKey]string
+	keys    []commentKey
+	text    map[commentKey]string
+}) {
+	out.schemas, out.text = map[commentKey]string{}, map[commentKey]string{}
+	eachRow(pgdata.Load(pgdata.PgDescription), func(get func(string) string) {
+		k := commentKey{classOID: atou(get("classoid")), objOID: atou(get("objoid")), subID: int32(atou(get("objsubid")))}
+		if k.classOID == oidPgNamespace {
+			out.schemas[k] = get("description")
+			return
+		}
+		out.keys = append(out.keys, k)
+		out.text[k] = get("description")
+	})
+	return out
+})

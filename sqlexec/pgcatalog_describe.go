@@ -17,6 +17,10 @@ const (
 	oidPOSIXCollation   = 951
 )
 
+// oidPlpgsqlExt is plpgsql's pg_extension row, which PostgreSQL 15's
+// initdb creates.
+const oidPlpgsqlExt = 13559
+
 // typeCollation is pg_type.typcollation (and a column's attcollation): the
 // collation PostgreSQL gives a collatable type, 0 for the others.
 func typeCollation(o types.Oid) int64 {

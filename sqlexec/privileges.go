@@ -158,16 +158,14 @@ func parsePrivileges(kind aclKind, list string) ([]byte, error) {
 
 // hasPrivilege reports whether role holds any of the privileges on an
 // object: a superuser holds them all, others through the object's ACL
-// (grants to the role or to PUBLIC).
+// (grants to the role, to the roles it belongs to, or to PUBLIC). An OID
+// that names no role holds what PUBLIC holds, as in PostgreSQL.
 func (s *Session) hasPrivilege(role uint32, kind aclKind, oid uint32, privs []byte) bool {
-	var r *roleDesc
+	super := false
 	for _, x := range s.roles() {
 		if x.oid == role {
-			r = x
+			super = x.super
 		}
-	}
-	if r == nil {
-		return false
 	}
 	c, _ := s.engine.snapshot()
 	acl := objectACL(c, kind, oid)
@@ -176,7 +174,7 @@ func (s *Session) hasPrivilege(role uint32, kind aclKind, oid uint32, privs []by
 		if p == 0 {
 			continue
 		}
-		if r.super {
+		if super {
 			return true
 		}
 		for _, item := range acl {
@@ -199,26 +197,27 @@ func init() {
 		cat, _ := x.s.engine.snapshot()
 		return cat
 	}
-	relation := func(want relationKind) privilegeObject {
-		return func(x *execCtx, arg any) (uint32, bool, error) {
-			var oid int64
-			if name, isName := arg.(string); isName {
-				var err error
-				if oid, err = names(x).RelationOid(name); err != nil {
-					return 0, false, err
-				}
-			} else {
-				oid = arg.(int64)
+	relation := func(x *execCtx, arg any) (uint32, bool, error) {
+		var oid int64
+		if name, isName := arg.(string); isName {
+			var err error
+			if oid, err = names(x).RelationOid(name); err != nil {
+				return 0, false, err
 			}
-			schema, rel, ok := relationByOid(c(x), oid)
-			if !ok {
-				return 0, false, nil
-			}
-			if kind, _ := relationKindIn(c(x), []string{schema}, rel); want == relSequence && kind != relSequence {
-				return 0, false, pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not a sequence", rel)
-			}
-			return uint32(oid), true, nil
+		} else {
+			oid = arg.(int64)
 		}
+		_, _, ok := relationByOid(c(x), oid)
+		return uint32(oid), ok, nil
+	}
+	// A sequence's privileges are asked of a sequence: PostgreSQL reads
+	// the privileges first, then the relation, then checks its kind.
+	sequence := func(x *execCtx, oid uint32) error {
+		schema, rel, _ := relationByOid(c(x), int64(oid))
+		if kind, _ := relationKindIn(c(x), []string{schema}, rel); kind != relSequence {
+			return pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not a sequence", rel)
+		}
+		return nil
 	}
 	byName := func(lookup func(x *execCtx, name string) (int64, error), exists func(x *execCtx, oid uint32) bool) privilegeObject {
 		return func(x *execCtx, arg any) (uint32, bool, error) {
@@ -247,14 +246,14 @@ func init() {
 	function := byName(func(x *execCtx, name string) (int64, error) { return names(x).procedureOID(name) },
 		func(x *execCtx, oid uint32) bool { return builtinIndex().procs[oid] != nil })
 
-	addPrivilegeFunc("has_table_privilege", aclTable, relation(relTable))
-	addPrivilegeFunc("has_sequence_privilege", aclSequence, relation(relSequence))
-	addPrivilegeFunc("has_any_column_privilege", aclTable, relation(relTable))
-	addPrivilegeFunc("has_schema_privilege", aclSchema, schema)
-	addPrivilegeFunc("has_database_privilege", aclDatabase, database)
-	addPrivilegeFunc("has_type_privilege", aclType, typ)
-	addPrivilegeFunc("has_function_privilege", aclFunction, function)
-	addColumnPrivilegeFunc(relation(relTable))
+	addPrivilegeFunc("has_table_privilege", aclTable, relation, false, nil)
+	addPrivilegeFunc("has_sequence_privilege", aclSequence, relation, true, sequence)
+	addPrivilegeFunc("has_any_column_privilege", aclTable, relation, false, nil)
+	addPrivilegeFunc("has_schema_privilege", aclSchema, schema, false, nil)
+	addPrivilegeFunc("has_database_privilege", aclDatabase, database, false, nil)
+	addPrivilegeFunc("has_type_privilege", aclType, typ, false, nil)
+	addPrivilegeFunc("has_function_privilege", aclFunction, function, false, nil)
+	addColumnPrivilegeFunc(relation)
 }
 
 // addColumnPrivilegeFunc registers has_column_privilege's forms: those of
@@ -262,30 +261,35 @@ func init() {
 // privilege on the table is one on each of its columns.
 func addColumnPrivilegeFunc(table privilegeObject) {
 	check := func(x *execCtx, role uint32, tab, col any, priv string) (any, error) {
-		privs, err := parsePrivileges(aclColumn, priv)
+		// PostgreSQL's order: the table, the column, then the privileges;
+		// a table or column number that names nothing answers NULL.
+		oid, ok, err := table(x, tab)
 		if err != nil {
 			return nil, err
 		}
-		oid, ok, err := table(x, tab)
-		if err != nil || !ok {
-			return nil, err
-		}
-		cat, _ := x.s.engine.snapshot()
-		if t := cat.tables[oid]; t != nil {
+		found := ok
+		if ok {
+			cat, _ := x.s.engine.snapshot()
+			rel, cols, err := relationColumns(cat, oid)
+			if err != nil {
+				return nil, err
+			}
 			switch c := col.(type) {
 			case string:
-				if t.colIndex(c) < 0 {
-					return nil, pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", c, t.name)
+				named := false
+				for _, n := range cols {
+					named = named || n == c
+				}
+				if !named {
+					return nil, pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", c, rel)
 				}
 			case int64:
-				found := false
-				for _, tc := range t.cols {
-					found = found || int64(tc.attnum) == c
-				}
-				if !found {
-					return nil, nil
-				}
+				_, found = cols[c]
 			}
+		}
+		privs, err := parsePrivileges(aclColumn, priv)
+		if err != nil || !found {
+			return nil, err
 		}
 		return x.s.hasPrivilege(role, aclTable, oid, privs), nil
 	}
@@ -316,16 +320,38 @@ const oidCurrentDatabase = 16384
 // addPrivilegeFunc registers a has_*_privilege function in PostgreSQL's
 // six forms: (object, privilege) for the current user, and (role,
 // object, privilege) with the role by name or OID, each with the object
-// by name or OID.
-func addPrivilegeFunc(name string, kind aclKind, object privilegeObject) {
+// by name or OID. PostgreSQL looks an object named by text up before it
+// reads the privileges and one given by OID after, except where
+// privilegesFirst says it reads them first; verify, when set, checks the
+// object at the end.
+func addPrivilegeFunc(name string, kind aclKind, object privilegeObject, privilegesFirst bool, verify func(x *execCtx, oid uint32) error) {
 	check := func(x *execCtx, role uint32, obj any, priv string) (any, error) {
+		_, byName := obj.(string)
+		byName = byName && !privilegesFirst
+		var oid uint32
+		var ok bool
+		var err error
+		if byName {
+			if oid, ok, err = object(x, obj); err != nil {
+				return nil, err
+			}
+		}
 		privs, err := parsePrivileges(kind, priv)
 		if err != nil {
 			return nil, err
 		}
-		oid, ok, err := object(x, obj)
-		if err != nil || !ok {
-			return nil, err
+		if !byName {
+			if oid, ok, err = object(x, obj); err != nil {
+				return nil, err
+			}
+		}
+		if !ok {
+			return nil, nil
+		}
+		if verify != nil {
+			if err := verify(x, oid); err != nil {
+				return nil, err
+			}
 		}
 		return x.s.hasPrivilege(role, kind, oid, privs), nil
 	}
@@ -345,4 +371,52 @@ func addPrivilegeFunc(name string, kind aclKind, object privilegeObject) {
 			return check(x, uint32(a[0].(int64)), a[1], a[2].(string))
 		}})
 	}
+}
+
+// relationColumns names relation oid and lists its columns by attribute
+// number: a table's, a view's, a sequence's, or a system relation's that
+// fickle serves; other relations' columns are not known (0A000). An OID
+// that names no relation gives no name.
+func relationColumns(c *catalog, oid uint32) (string, map[int64]string, error) {
+	numbered := func(names []string) map[int64]string {
+		out := make(map[int64]string, len(names))
+		for i, n := range names {
+			out[int64(i+1)] = n
+		}
+		return out
+	}
+	if t := c.tables[oid]; t != nil && t.oid == oid {
+		cols := make(map[int64]string, len(t.cols))
+		for _, col := range t.cols {
+			cols[int64(col.attnum)] = col.name
+		}
+		return t.name, cols, nil
+	}
+	if r := systemRelations().byOID[oid]; r != nil {
+		if vt := virtualTableFor(r.schema, r.name, nil); vt != nil {
+			names := make([]string, len(vt.cols))
+			for i, col := range vt.cols {
+				names[i] = col.name
+			}
+			return r.name, numbered(names), nil
+		}
+		return "", nil, pgerror.Unsupported("the columns of system relation " + r.name)
+	}
+	schema, name, ok := relationByOid(c, int64(oid))
+	if !ok {
+		return "", nil, nil
+	}
+	if sc := c.schemas[schema]; sc != nil {
+		if v := sc.views[name]; v != nil {
+			names := make([]string, len(v.cols))
+			for i, col := range v.cols {
+				names[i] = col.name
+			}
+			return name, numbered(names), nil
+		}
+		if sc.seqs[name] != nil {
+			return name, numbered([]string{"last_value", "log_cnt", "is_called"}), nil
+		}
+	}
+	return "", nil, pgerror.Unsupported("the columns of relation " + name)
 }

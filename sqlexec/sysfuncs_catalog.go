@@ -79,7 +79,11 @@ func init() {
 		if a[1] != nil {
 			typmod = int32(a[1].(int64))
 		}
-		if s, ok := names(x).typeName(uint32(a[0].(int64)), typmod); ok {
+		typ := uint32(a[0].(int64))
+		if typ == 0 {
+			return "-", nil // InvalidOid, as format_type prints it
+		}
+		if s, ok := names(x).typeName(typ, typmod); ok {
 			return s, nil
 		}
 		return "???", nil

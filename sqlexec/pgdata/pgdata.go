@@ -3,7 +3,8 @@
 // (pg_proc), operators (pg_operator), range types (pg_range), operator
 // classes (pg_opclass), access methods (pg_am), system tables and views
 // (pg_class, their names and OIDs), predefined roles
-// (pg_authid) and SQL keywords (pg_get_keywords()). fickle's
+// (pg_authid), the built-in objects' descriptions (pg_description) and SQL
+// keywords (pg_get_keywords()). fickle's
 // pg_catalog shows them as PostgreSQL does, whether or not fickle
 // implements the object: a client that reads the catalog sees the
 // PostgreSQL it expects, and using an object fickle lacks answers 0A000.
@@ -50,15 +51,16 @@ func (t *Table) Column(name string) int {
 
 // The catalogs there are files for.
 const (
-	PgType     = "pg_type"
-	PgProc     = "pg_proc"
-	PgOperator = "pg_operator"
-	PgRange    = "pg_range"
-	PgAuthid   = "pg_authid"
-	PgOpclass  = "pg_opclass"
-	PgAm       = "pg_am"
-	PgClass    = "pg_class"
-	Keywords   = "pg_get_keywords"
+	PgType        = "pg_type"
+	PgProc        = "pg_proc"
+	PgOperator    = "pg_operator"
+	PgRange       = "pg_range"
+	PgAuthid      = "pg_authid"
+	PgOpclass     = "pg_opclass"
+	PgAm          = "pg_am"
+	PgClass       = "pg_class"
+	PgDescription = "pg_description"
+	Keywords      = "pg_get_keywords"
 )
 
 var cache struct {
