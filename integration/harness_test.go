@@ -217,7 +217,9 @@ func bootPostgres(initdb, pgctl string) error {
 		}
 	}
 	data := filepath.Join(dir, "data")
-	if out, err := asPostgres(initdb, "-D", data, "-U", "postgres", "-A", "trust", "--no-sync").CombinedOutput(); err != nil {
+	// The C locale: fickle compares text by code point, and its databases
+	// report collation C, as this cluster's then do.
+	if out, err := asPostgres(initdb, "-D", data, "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8", "--locale=C").CombinedOutput(); err != nil {
 		return fmt.Errorf("initdb: %v\n%s", err, out)
 	}
 	port, err := freePort()

@@ -3,6 +3,7 @@ package server
 import (
 	"github.com/jackc/pgx/v5/pgproto3"
 
+	"github.com/fickle-db/fickle/sqlexec/types"
 	"github.com/fickle-db/fickle/wire"
 )
 
@@ -27,11 +28,21 @@ func (c *conn) sendRowDescription(cols []Column, formats []int16) {
 			TableAttributeNumber: uint16(col.AttNum),
 			DataTypeOID:          col.TypeOID,
 			DataTypeSize:         col.TypeSize,
-			TypeModifier:         col.TypeMod,
+			TypeModifier:         typeModifier(col),
 			Format:               f,
 		}
 	}
 	c.be.Send(&pgproto3.RowDescription{Fields: fields})
+}
+
+// typeModifier is the typmod a RowDescription gives a column: an anonymous
+// record's typmod names its shape inside fickle only, and PostgreSQL
+// sends -1 for it.
+func typeModifier(col Column) int32 {
+	if col.TypeOID == uint32(types.OidRecord) {
+		return -1
+	}
+	return col.TypeMod
 }
 
 // sendRows sends rows as DataRow messages, each value in its column's

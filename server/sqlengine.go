@@ -3,8 +3,6 @@ package server
 import (
 	"context"
 	"io"
-	"strconv"
-	"time"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/isolation"
@@ -41,12 +39,6 @@ func (a sqlEngine) NewSession(info SessionInfo) (Session, error) {
 
 type sqlSession struct {
 	s *sqlexec.Session
-
-	// loc is the session TimeZone for text output, loaded on first use and
-	// dropped when TakeChangedParameters reports a new TimeZone (every
-	// change of a reported parameter passes through it before the server
-	// formats more values), so formatting a value costs no setting lookup.
-	loc *time.Location
 
 	// notices are the executed statements' notices not yet sent.
 	notices []*pgerror.Error
@@ -113,11 +105,7 @@ func (s *sqlSession) RollbackToSavepoint(name string) error { return s.s.Rollbac
 func (s *sqlSession) InTxn() bool                           { return s.s.InTxn() }
 func (s *sqlSession) ReportedParameters() map[string]string { return s.s.ReportedParameters() }
 func (s *sqlSession) TakeChangedParameters() map[string]string {
-	changed := s.s.TakeChangedParameters()
-	if _, ok := changed["TimeZone"]; ok {
-		s.loc = nil
-	}
-	return changed
+	return s.s.TakeChangedParameters()
 }
 
 // TakeNotices returns the notices of the statements executed since the last
@@ -184,33 +172,16 @@ func (s *sqlSession) CopyOut(ctx context.Context, req *CopyRequest, emit func(li
 	return s.s.CopyOut(ctx, req.Handle.(*sqlexec.CopyRequest), emit)
 }
 
+// AppendText appends a value's text form in the session's settings
+// (TimeZone, DateStyle, extra_float_digits, regclass names).
 func (s *sqlSession) AppendText(buf []byte, col *Column, v any) []byte {
 	return append(buf, s.s.FormatText(types.Type{Oid: types.Oid(col.TypeOID), Typmod: col.TypeMod}, v)...)
 }
 
+// ParseText reads a parameter's text form in the session's settings.
 func (s *sqlSession) ParseText(oid uint32, text string) (any, error) {
 	if oid == 0 {
 		oid = uint32(types.OidUnknown)
 	}
-	if oid == uint32(types.OidRegclass) {
-		return s.s.ParseText(types.Regclass, text)
-	}
-	env := &types.Env{Location: s.location()}
-	return types.ParseTextEnv(env, types.Type{Oid: types.Oid(oid), Typmod: -1}, text)
-}
-
-// location returns the session's TimeZone. A numeric zone is hours east of
-// UTC, as sqlexec reads it.
-func (s *sqlSession) location() *time.Location {
-	if s.loc != nil {
-		return s.loc
-	}
-	tz, _ := s.s.Setting("TimeZone")
-	s.loc = time.UTC
-	if loc, err := time.LoadLocation(tz); err == nil {
-		s.loc = loc
-	} else if h, err := strconv.ParseFloat(tz, 64); err == nil {
-		s.loc = time.FixedZone(tz, int(h*3600))
-	}
-	return s.loc
+	return s.s.ParseText(types.Type{Oid: types.Oid(oid), Typmod: -1}, text)
 }

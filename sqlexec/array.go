@@ -189,16 +189,23 @@ func quantified(x *execCtx, cmp *scalar, all bool, n int, set func(i int)) (any,
 
 // indirection compiles subscripts and slices of an array value: a[i] is
 // the element or NULL out of range, a[i:j] (either bound optional) the
-// elements between, as a new array with lower bound 1. More than one
+// elements between, as a new array with lower bound 1. Subscripts count
+// from the type's lower bound (0 for int2vector and oidvector). More than one
 // subscript of a one-dimensional array is NULL, as in PostgreSQL.
 func (b *binder) indirection(sc *scope, ind *pg_query.A_Indirection) (*scalar, error) {
 	arg, err := b.expr(sc, ind.Arg)
 	if err != nil {
 		return nil, err
 	}
+	if fields, ok := arg.typ.Fields(); ok && len(ind.Indirection) == 1 && ind.Indirection[0].GetString_() != nil {
+		return fieldSelection(arg, fields, ind.Indirection[0].GetString_().Sval)
+	}
 	if !arg.typ.IsArray() {
 		if len(ind.Indirection) > 0 && ind.Indirection[0].GetAIndices() != nil {
 			return nil, pgerror.Newf(pgerror.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", arg.typ)
+		}
+		if f := ind.Indirection[0].GetString_(); f != nil && arg.typ.Oid != types.OidRecord {
+			return nil, pgerror.Newf(pgerror.UndefinedColumn, "column notation .%s applied to type %s, which is not a composite type", f.Sval, arg.typ)
 		}
 		return nil, pgerror.Unsupported("field selection")
 	}
@@ -251,6 +258,7 @@ func (b *binder) indirection(sc *scope, ind *pg_query.A_Indirection) (*scalar, e
 	if !slice {
 		typ, _ = arg.typ.Elem()
 	}
+	lb := arg.typ.LowerBound()
 	inner := arg.eval
 	return &scalar{typ: typ, slot: -1, refs: refs, volatile: volatile, name: arg.name, eval: func(x *execCtx) (any, error) {
 		v, err := inner(x)
@@ -263,25 +271,43 @@ func (b *binder) indirection(sc *scope, ind *pg_query.A_Indirection) (*scalar, e
 				return nil, nil
 			}
 			i, ok, err := evalBound(x, subs[0].hi, 0)
-			if err != nil || !ok || i < 1 || i > int64(len(a)) {
+			if err != nil || !ok || i < lb || i-lb >= int64(len(a)) {
 				return nil, err
 			}
-			return a[i-1], nil
+			return a[i-lb], nil
 		}
-		lo, lok, err := evalBound(x, subs[0].lo, 1)
+		lo, lok, err := evalBound(x, subs[0].lo, lb)
 		if err != nil || !lok {
 			return nil, err
 		}
-		hi, hok, err := evalBound(x, subs[0].hi, int64(len(a)))
+		hi, hok, err := evalBound(x, subs[0].hi, lb+int64(len(a))-1)
 		if err != nil || !hok {
 			return nil, err
 		}
-		lo, hi = max(lo, 1), min(hi, int64(len(a)))
+		lo, hi = max(lo, lb), min(hi, lb+int64(len(a))-1)
 		if lo > hi {
 			return []any{}, nil
 		}
-		return append([]any{}, a[lo-1:hi]...), nil
+		return append([]any{}, a[lo-lb:hi-lb+1]...), nil
 	}}, nil
+}
+
+// fieldSelection compiles (record).field.
+func fieldSelection(arg *scalar, fields []types.Field, name string) (*scalar, error) {
+	for i, f := range fields {
+		if f.Name != name {
+			continue
+		}
+		inner := arg.eval
+		return &scalar{typ: f.Type, slot: -1, refs: arg.refs, volatile: arg.volatile, name: name, eval: func(x *execCtx) (any, error) {
+			v, err := inner(x)
+			if err != nil || v == nil {
+				return nil, err
+			}
+			return v.([]any)[i], nil
+		}}, nil
+	}
+	return nil, pgerror.Newf(pgerror.UndefinedColumn, "could not identify column \"%s\" in record data type", name)
 }
 
 // arraySubLink compiles ARRAY(subquery): the subquery's one column
@@ -334,9 +360,8 @@ func (b *binder) unnestItem(sc *scope, rf *pg_query.RangeFunction) (it *fromItem
 		return nil, nil, true, b.errAt(pgerror.Unsupported("this form of unnest in FROM"), fc.Location)
 	}
 	args := make([]*scalar, len(fc.Args))
-	outer := argScope(sc)
 	for i, a := range fc.Args {
-		e, err := b.expr(outer, a)
+		e, err := b.expr(functionArgScope(sc), a)
 		if err != nil {
 			return nil, nil, true, err
 		}

@@ -2,9 +2,8 @@ package sqlexec
 
 import (
 	"context"
-	"fmt"
+	"slices"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -39,6 +38,9 @@ type execCtx struct {
 	items map[*fromItem]*itemRows
 	// win holds the window function values of the row being projected.
 	win []any
+	// srf holds the values of the select list's set-returning calls for
+	// the output row being projected.
+	srf []any
 	// marks and epq serve the lock stage of a SELECT ... FOR (lockrows.go):
 	// marks collects what it needs of each joined row, epq fixes the items'
 	// rows for a re-check.
@@ -121,8 +123,13 @@ type scope struct {
 	noAgg string
 	// win, when set, collects window function calls (select list and ORDER
 	// BY of a query without grouping).
-	win  *winScope
+	win *winScope
+	// srf, when set, collects the set-returning calls of a select list.
+	srf  *srfScope
 	ctes map[string]*ctePlan
+	// hiddenRels names the relations of the query level that a
+	// parenthesized join's conditions may not reference (for the error).
+	hiddenRels []string
 	// excluded is the row slot offset of ON CONFLICT's EXCLUDED, -1 if none.
 }
 
@@ -224,22 +231,27 @@ func (b *binder) coerce(e *scalar, to types.Type, ctx types.CastContext) (*scala
 	if e.typ == to || (e.typ.Oid == to.Oid && to.Typmod < 0) {
 		return e, nil
 	}
-	if to.Oid == types.OidRegclass || e.typ.Oid == types.OidRegclass {
-		return b.coerceRegclass(e, to, ctx)
-	}
 	f, err := types.LookupCastEnv(e.typ, to, ctx)
 	if err != nil {
 		return nil, err
 	}
-	return castScalar(e, to, f, b.s.newEnv(), true)
+	return castScalar(e, to, f, b.bindEnv())
+}
+
+// bindEnv is the environment constants are read in while the statement is
+// bound: the session's, with the catalog the statement is bound to.
+func (b *binder) bindEnv() *types.Env {
+	env := b.s.newEnv()
+	env.Catalog = catalogNames{s: b.s, cat: b.cat}
+	return env
 }
 
 // castScalar is e converted to type to by f: once, while binding, for a
-// literal (with bindEnv: the session's TimeZone, IntervalStyle and
-// transaction time, as PostgreSQL folds a cast of a constant when it
-// plans), else at every evaluation (with the session's env when rowEnv,
-// else none). A NULL stays NULL.
-func castScalar(e *scalar, to types.Type, f types.EnvCastFunc, bindEnv *types.Env, rowEnv bool) (*scalar, error) {
+// literal (in bindEnv: a regclass literal resolves against the catalog the
+// statement is bound to, as PostgreSQL resolves it when it parses the
+// statement), else at every evaluation in the statement's env (its
+// TimeZone and DateStyle). A NULL stays NULL.
+func castScalar(e *scalar, to types.Type, f types.EnvCastFunc, bindEnv *types.Env) (*scalar, error) {
 	if e.lit != nil {
 		v, err := f(bindEnv, *e.lit)
 		if err != nil {
@@ -253,10 +265,7 @@ func castScalar(e *scalar, to types.Type, f types.EnvCastFunc, bindEnv *types.En
 		if err != nil || v == nil {
 			return nil, err
 		}
-		if rowEnv {
-			return f(x.env, v)
-		}
-		return f(nil, v)
+		return f(x.env, v)
 	}}, nil
 }
 
@@ -316,6 +325,12 @@ func (b *binder) resolveCol(sc *scope, fields []string, loc int32) (*scalar, err
 	}
 	if rel != "" {
 		if !b.relVisible(sc, rel) {
+			for cur := sc; cur != nil; cur = cur.parent {
+				if slices.Contains(cur.hiddenRels, rel) {
+					return nil, b.errAt(pgerror.Newf(pgerror.UndefinedTable, "invalid reference to FROM-clause entry for table \"%s\"", rel).
+						WithHint("There is an entry for table \"%s\", but it cannot be referenced from this part of the query.", rel), loc)
+				}
+			}
 			return nil, b.errAt(pgerror.Newf(pgerror.UndefinedTable, "missing FROM-clause entry for table \"%s\"", rel), loc)
 		}
 		return nil, b.errAt(pgerror.Newf(pgerror.UndefinedColumn, "column %s.%s does not exist", rel, name), loc)
@@ -372,54 +387,4 @@ func (b *binder) typeName(tn *pg_query.TypeName) (types.Type, error) {
 		return b.arrayTypeOf(t, tn.Location)
 	}
 	return t, nil
-}
-
-// newEnv returns the evaluation environment of a statement.
-func (s *Session) newEnv() *types.Env {
-	now := time.Now().UTC()
-	txnTime := now
-	if s.txn != nil {
-		txnTime = s.txn.start
-	}
-	env := &types.Env{TxnTime: txnTime, StmtTime: now, Clock: func() time.Time { return time.Now().UTC() }, Rand: cryptoRand{}}
-	env.Location = s.location()
-	env.Relations = relations{s: s}
-	env.IntervalStyle = s.intervalStyle()
-	return env
-}
-
-// intervalStyle returns the session's IntervalStyle.
-func (s *Session) intervalStyle() types.IntervalStyle {
-	if v, _ := s.settings.get("IntervalStyle"); v == "iso_8601" {
-		return types.IntervalISO8601
-	}
-	return types.IntervalPostgres
-}
-
-// location returns the session TimeZone as a location, nil for UTC; the
-// last one loaded is kept (time.LoadLocation reads the zone database).
-func (s *Session) location() *time.Location {
-	tz, _ := s.settings.get("TimeZone")
-	if tz == "" || tz == "UTC" {
-		return nil
-	}
-	if s.tzName == tz {
-		return s.tzLoc
-	}
-	loc, err := time.LoadLocation(tz)
-	if err != nil {
-		loc = fixedZone(tz)
-	}
-	s.tzName, s.tzLoc = tz, loc
-	return loc
-}
-
-// fixedZone reads a numeric TimeZone setting (hours east of UTC, as POSIX
-// inverts them, PostgreSQL reads SET TIME ZONE -5 as UTC-5).
-func fixedZone(tz string) *time.Location {
-	var h float64
-	if _, err := fmt.Sscanf(tz, "%g", &h); err != nil {
-		return nil
-	}
-	return time.FixedZone(tz, int(h*3600))
 }

@@ -28,7 +28,7 @@ const firstUserOID = 16384
 const (
 	oidPgCatalog   = 11
 	oidPublic      = 2200
-	oidInfoSchema  = 13000
+	oidInfoSchema  = 13207
 	oidPgNamespace = 2615
 	oidPgClass     = 1259
 )
@@ -57,6 +57,9 @@ type catalog struct {
 	// comments holds COMMENT ON's text by object, as pg_description
 	// does; an object's comments go when it is dropped.
 	comments map[commentKey]string
+	// acls holds the access control lists GRANT and REVOKE gave objects;
+	// the others have their kind's default.
+	acls map[aclKey][]aclItem
 }
 
 type schemaDesc struct {
@@ -65,6 +68,7 @@ type schemaDesc struct {
 	tables  map[string]*tableDesc
 	seqs    map[string]*sequence
 	indexes map[string]*indexDesc
+	views   map[string]*viewDesc
 }
 
 // tableDesc describes a table. cols are in row order: the store's rows hold
@@ -139,16 +143,26 @@ type fkDesc struct {
 }
 
 func newCatalog(oids *atomic.Uint32) *catalog {
-	c := &catalog{oids: oids, schemas: map[string]*schemaDesc{}, tables: map[uint32]*tableDesc{}, comments: map[commentKey]string{}}
-	c.schemas["public"] = &schemaDesc{name: "public", oid: oidPublic, tables: map[string]*tableDesc{}, seqs: map[string]*sequence{}, indexes: map[string]*indexDesc{}}
+	c := &catalog{oids: oids, schemas: map[string]*schemaDesc{}, tables: map[uint32]*tableDesc{}, comments: map[commentKey]string{},
+		acls: map[aclKey][]aclItem{}}
+	c.schemas["public"] = newSchema("public", oidPublic)
+	for k, v := range builtinDescriptions().schemas {
+		c.comments[k] = v
+	}
 	return c
+}
+
+// newSchema returns an empty schema.
+func newSchema(name string, oid uint32) *schemaDesc {
+	return &schemaDesc{name: name, oid: oid, tables: map[string]*tableDesc{}, seqs: map[string]*sequence{},
+		indexes: map[string]*indexDesc{}, views: map[string]*viewDesc{}}
 }
 
 // clone returns a copy of the catalog's maps; descriptors are shared.
 func (c *catalog) clone() *catalog {
 	n := &catalog{oids: c.oids, schemas: make(map[string]*schemaDesc, len(c.schemas)), tables: make(map[uint32]*tableDesc, len(c.tables))}
 	for k, s := range c.schemas {
-		ns := &schemaDesc{name: s.name, oid: s.oid, tables: make(map[string]*tableDesc, len(s.tables)), seqs: make(map[string]*sequence, len(s.seqs)), indexes: make(map[string]*indexDesc, len(s.indexes))}
+		ns := newSchema(s.name, s.oid)
 		for tk, t := range s.tables {
 			ns.tables[tk] = t
 		}
@@ -158,6 +172,9 @@ func (c *catalog) clone() *catalog {
 		for ik, i := range s.indexes {
 			ns.indexes[ik] = i
 		}
+		for vk, v := range s.views {
+			ns.views[vk] = v
+		}
 		n.schemas[k] = ns
 	}
 	for k, t := range c.tables {
@@ -166,6 +183,10 @@ func (c *catalog) clone() *catalog {
 	n.comments = make(map[commentKey]string, len(c.comments))
 	for k, v := range c.comments {
 		n.comments[k] = v
+	}
+	n.acls = make(map[aclKey][]aclItem, len(c.acls))
+	for k, v := range c.acls {
+		n.acls[k] = v
 	}
 	return n
 }
@@ -389,62 +410,6 @@ type fkRef struct {
 	fk    *fkDesc
 }
 
-// systemRelationOIDs are the pg_catalog tables regclass knows, with the
-// fixed OIDs PostgreSQL gives them; fickle's system views have none (their
-// OIDs change between PostgreSQL versions).
-var systemRelationOIDs = map[string]int64{"pg_type": 1247, "pg_attribute": 1249, "pg_class": oidPgClass, "pg_database": 1262,
-	"pg_am": 2601, "pg_index": 2610, "pg_namespace": oidPgNamespace}
-
-// relations is the catalog as regclass sees it (types.RelationResolver)
-// for session s: names resolve along s's search path. cat fixes the
-// catalog (a statement being bound); nil reads the current one.
-type relations struct {
-	s   *Session
-	cat *catalog
-}
-
-func (r relations) catalog() *catalog {
-	if r.cat != nil {
-		return r.cat
-	}
-	c, _ := r.s.catalog()
-	return c
-}
-
-// RelationOid is regclassin: the OID of the table, index or sequence a
-// possibly qualified, possibly quoted name denotes. Errors are
-// PostgreSQL's: 42602 for a malformed name, 42601 for too many dotted
-// names, 3F000 for an unknown schema, 42P01 for an unknown relation.
-func (r relations) RelationOid(text string) (int64, error) {
-	parts, err := parseQualifiedName(text)
-	if err != nil {
-		return 0, err
-	}
-	switch len(parts) {
-	case 1, 2:
-	case 3:
-		if parts[0] != r.s.database() {
-			return 0, pgerror.Newf(pgerror.FeatureNotSupported, "cross-database references are not implemented: %s", strings.Join(parts, "."))
-		}
-		parts = parts[1:]
-	default:
-		return 0, pgerror.Newf(pgerror.SyntaxError, "improper relation name (too many dotted names): %s", strings.Join(parts, "."))
-	}
-	c := r.catalog()
-	name := parts[len(parts)-1]
-	path := r.s.searchPath()
-	if len(parts) == 2 {
-		path = parts[:1]
-		if _, ok := c.schemas[path[0]]; !ok && path[0] != "pg_catalog" && path[0] != "information_schema" {
-			return 0, pgerror.Newf(pgerror.InvalidSchemaName, "schema \"%s\" does not exist", path[0])
-		}
-	}
-	if oid, ok := relationIn(c, path, name); ok {
-		return oid, nil
-	}
-	return 0, pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", strings.Join(parts, "."))
-}
-
 // relationKind is the kind of a relation, as pg_class.relkind tells them
 // apart.
 type relationKind int
@@ -453,8 +418,7 @@ const (
 	relTable relationKind = iota + 1
 	relIndex
 	relSequence
-	// relView is the kind of views, which fickle does not have: no
-	// relation is of it.
+	// relView is the kind of views.
 	relView
 )
 
@@ -472,11 +436,8 @@ func relationKindIn(c *catalog, path []string, name string) (relationKind, bool)
 
 func relationLookup(c *catalog, path []string, name string) (int64, relationKind, bool) {
 	for _, p := range path {
-		if p == "pg_catalog" {
-			if oid, ok := systemRelationOIDs[name]; ok {
-				return oid, relTable, true
-			}
-			continue
+		if r, ok := systemRelationNamed(p, name); ok {
+			return int64(r.oid), r.kind, true
 		}
 		sc := c.schemas[p]
 		if sc == nil {
@@ -491,30 +452,22 @@ func relationLookup(c *catalog, path []string, name string) (int64, relationKind
 		if q := sc.seqs[name]; q != nil {
 			return int64(q.oid), relSequence, true
 		}
+		if v := sc.views[name]; v != nil {
+			return int64(v.oid), relView, true
+		}
+		for _, t := range sc.tables {
+			if t.pk != nil && t.pkIndex == nil && t.pkName == name {
+				return int64(primaryKeyIndexOID(t)), relIndex, true
+			}
+		}
 	}
 	return 0, 0, false
 }
 
-// RelationName is regclassout: the relation's name, quoted where needed
-// and qualified when the search path would not find it by that name.
-func (r relations) RelationName(oid int64) (string, bool) {
-	c := r.catalog()
-	schema, name, ok := relationByOid(c, oid)
-	if !ok {
-		return "", false
-	}
-	if found, ok := relationIn(c, r.s.searchPath(), name); ok && found == oid {
-		return types.QuoteIdent(name), true
-	}
-	return types.QuoteIdent(schema) + "." + types.QuoteIdent(name), true
-}
-
 // relationByOid finds the schema and name of the relation with the OID.
 func relationByOid(c *catalog, oid int64) (schema, name string, ok bool) {
-	for n, o := range systemRelationOIDs {
-		if o == oid {
-			return "pg_catalog", n, true
-		}
+	if r := systemRelations().byOID[uint32(oid)]; r != nil {
+		return r.schema, r.name, true
 	}
 	if t := c.tables[uint32(oid)]; t != nil && int64(t.oid) == oid {
 		return t.schema, t.name, true
@@ -528,6 +481,16 @@ func relationByOid(c *catalog, oid int64) (schema, name string, ok bool) {
 		for _, q := range sc.seqs {
 			if int64(q.oid) == oid {
 				return sc.name, q.name, true
+			}
+		}
+		for _, v := range sc.views {
+			if int64(v.oid) == oid {
+				return sc.name, v.name, true
+			}
+		}
+		for _, t := range sc.tables {
+			if t.pk != nil && t.pkIndex == nil && int64(primaryKeyIndexOID(t)) == oid {
+				return sc.name, t.pkName, true
 			}
 		}
 	}
@@ -603,18 +566,4 @@ func truncateIdentifier(s string) string {
 		n--
 	}
 	return s[:n]
-}
-
-// coerceRegclass is coerce to regclass. A constant name resolves while the
-// statement is bound, against the catalog it is bound to, as PostgreSQL
-// resolves a regclass literal when it parses the statement (an unknown
-// relation fails at prepare); any other value resolves when it is computed.
-func (b *binder) coerceRegclass(e *scalar, to types.Type, ctx types.CastContext) (*scalar, error) {
-	f, err := types.LookupCastEnv(e.typ, to, ctx)
-	if err != nil {
-		return nil, err
-	}
-	env := b.s.newEnv()
-	env.Relations = relations{s: b.s, cat: b.cat}
-	return castScalar(e, to, f, env, true)
 }

@@ -2,6 +2,7 @@ package sqlexec
 
 import (
 	"errors"
+	"slices"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/isolation"
@@ -192,6 +193,16 @@ func mergeCatalogs(base, mine, cur *catalog) (*catalog, error) {
 	}
 	out := cur.clone()
 	out.comments = mergeMaps(base.comments, mine.comments, cur.comments, func(commentKey) { clash("pg_description_o_c_o_index") })
+	for k, v := range mine.acls { // GRANT and REVOKE here win over the other transaction's
+		if !slices.Equal(v, base.acls[k]) {
+			out.acls[k] = v
+		}
+	}
+	for k := range base.acls {
+		if _, ok := mine.acls[k]; !ok {
+			delete(out.acls, k)
+		}
+	}
 	names := map[string]bool{}
 	for n := range base.schemas {
 		names[n] = true
@@ -219,6 +230,7 @@ func mergeCatalogs(base, mine, cur *catalog) (*catalog, error) {
 			sc.tables = mergeMaps(b.tables, m.tables, c.tables, relClash)
 			sc.seqs = mergeMaps(b.seqs, m.seqs, c.seqs, relClash)
 			sc.indexes = mergeMaps(b.indexes, m.indexes, c.indexes, relClash)
+			sc.views = mergeMaps(b.views, m.views, c.views, relClash)
 		}
 	}
 	// The tables by OID are those the schemas name: of two tables given

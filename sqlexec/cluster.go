@@ -26,6 +26,9 @@ type cluster struct {
 	// a plan made against one catalog is never taken for a plan made
 	// against another.
 	versions atomic.Uint64
+	// roles are the roles CREATE ROLE made: like PostgreSQL's shared
+	// catalogs, they belong to the server, not to a database.
+	roles roleCatalog
 
 	mu struct {
 		sync.Mutex
@@ -85,6 +88,25 @@ func (c *cluster) addDatabase(name string, oid uint32, allowConn bool) *Engine {
 
 func (c *cluster) newOID() uint32 { return c.oids.Add(1) - 1 }
 
+// database returns the database called name, nil if there is none.
+func (c *cluster) database(name string) *Engine {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.mu.dbs[name]
+}
+
+// databaseByOID returns the database with that OID, nil if there is none.
+func (c *cluster) databaseByOID(oid uint32) *Engine {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, e := range c.mu.dbs {
+		if e.oid == oid {
+			return e
+		}
+	}
+	return nil
+}
+
 // databases returns every database in OID order.
 func (c *cluster) databases() []*Engine {
 	c.mu.Lock()
@@ -139,9 +161,7 @@ func (c *cluster) connect(info SessionInfo) (*Session, error) {
 	if name == "" {
 		name = info.User
 	}
-	c.mu.Lock()
-	e := c.mu.dbs[name]
-	c.mu.Unlock()
+	e := c.database(name)
 	if e == nil {
 		return nil, pgerror.Newf(pgerror.InvalidCatalogName, "database \"%s\" does not exist", name)
 	}

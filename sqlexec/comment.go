@@ -3,10 +3,12 @@ package sqlexec
 import (
 	"sort"
 	"strings"
+	"sync"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/sqlexec/pgdata"
 	"github.com/fickle-db/fickle/sqlexec/types"
 )
 
@@ -153,7 +155,7 @@ func (d *ddl) commentRelation(parts []string) (uint32, relationKind, error) {
 	if !ok {
 		return 0, 0, pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", strings.Join(parts, "."))
 	}
-	if d.cat.tables[uint32(oid)] == nil && kind == relTable {
+	if oid < firstUserOID {
 		return 0, 0, pgerror.Unsupported("comments on system catalogs")
 	}
 	return uint32(oid), kind, nil
@@ -163,7 +165,11 @@ func init() {
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_description",
 		cols: []vcol{{"objoid", types.OidType}, {"classoid", types.OidType}, {"objsubid", types.Int4}, {"description", types.Text}},
 		rows: func(s *Session, c *catalog) [][]any {
-			var out [][]any
+			builtin := builtinDescriptions()
+			out := make([][]any, 0, len(builtin.keys)+len(c.comments))
+			for _, k := range builtin.keys {
+				out = append(out, []any{int64(k.objOID), int64(k.classOID), int64(k.subID), builtin.text[k]})
+			}
 			for _, k := range c.sortedComments() {
 				out = append(out, []any{int64(k.objOID), int64(k.classOID), int64(k.subID), c.comments[k]})
 			}
@@ -172,21 +178,57 @@ func init() {
 }
 
 // commentOf answers obj_description and col_description: the comment on
-// the object with the OID in the catalog named class (pg_class or
-// pg_namespace; "" for any catalog, as the one-argument obj_description
-// looks), column subID, or nil.
+// the object with the OID in the catalog named class (pg_class,
+// pg_namespace, pg_extension, ...; "" for any catalog, as the
+// one-argument obj_description looks), column subID, or nil.
 func commentOf(c *catalog, objOID int64, class string, subID int64) any {
 	if objOID < 0 || objOID > 1<<32-1 {
 		return nil
 	}
-	classes := map[string]uint32{"pg_class": oidPgClass, "pg_namespace": oidPgNamespace}
-	for _, cl := range []string{"pg_class", "pg_namespace"} {
-		if class != "" && class != cl {
-			continue
+	var classOID uint32
+	if class != "" {
+		r, ok := systemRelationNamed("pg_catalog", class)
+		if !ok {
+			return nil
 		}
-		if v, ok := c.comments[commentKey{classOID: classes[cl], objOID: uint32(objOID), subID: int32(subID)}]; ok {
+		classOID = r.oid
+	}
+	matches := func(k commentKey) bool {
+		return k.objOID == uint32(objOID) && k.subID == int32(subID) && (classOID == 0 || k.classOID == classOID)
+	}
+	for k, v := range c.comments {
+		if matches(k) {
 			return v
+		}
+	}
+	builtin := builtinDescriptions()
+	for _, k := range builtin.keys {
+		if matches(k) {
+			return builtin.text[k]
 		}
 	}
 	return nil
 }
+
+// builtinDescriptions are the descriptions initdb gives built-in objects
+// (sqlexec/pgdata), in PostgreSQL's order: the schemas' (which COMMENT ON
+// SCHEMA may change, so every catalog starts with them among its own
+// comments) and the others' (functions, types, operators, access
+// methods, ..., which no statement fickle runs changes).
+var builtinDescriptions = sync.OnceValue(func() (out struct {
+	schemas map[commentKey]string
+	keys    []commentKey
+	text    map[commentKey]string
+}) {
+	out.schemas, out.text = map[commentKey]string{}, map[commentKey]string{}
+	eachRow(pgdata.Load(pgdata.PgDescription), func(get func(string) string) {
+		k := commentKey{classOID: atou(get("classoid")), objOID: atou(get("objoid")), subID: int32(atou(get("objsubid")))}
+		if k.classOID == oidPgNamespace {
+			out.schemas[k] = get("description")
+			return
+		}
+		out.keys = append(out.keys, k)
+		out.text[k] = get("description")
+	})
+	return out
+})

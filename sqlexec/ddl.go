@@ -85,6 +85,13 @@ func ddlTag(n *pg_query.Node) string {
 		return "ALTER TABLE"
 	case *pg_query.Node_CommentStmt:
 		return "COMMENT"
+	case *pg_query.Node_ViewStmt:
+		return "CREATE VIEW"
+	case *pg_query.Node_GrantStmt:
+		if v.GrantStmt.IsGrant {
+			return "GRANT"
+		}
+		return "REVOKE"
 	}
 	return "DDL"
 }
@@ -196,18 +203,22 @@ func (d *ddl) run(n *pg_query.Node, full string) error {
 		return d.alterOwner(v.AlterOwnerStmt)
 	case *pg_query.Node_CommentStmt:
 		return d.comment(v.CommentStmt)
+	case *pg_query.Node_ViewStmt:
+		return d.createView(v.ViewStmt, full)
+	case *pg_query.Node_GrantStmt:
+		return d.grant(v.GrantStmt)
 	}
 	return pgerror.Unsupported("statement " + nodeKind(n))
 }
 
-// relationExists reports whether a table, index or sequence has the name in
-// the schema (they share one namespace).
+// relationExists reports whether a table, index, sequence or view has the
+// name in the schema (they share one namespace).
 func (d *ddl) relationExists(schema, name string) bool {
 	sc := d.cat.schemas[schema]
 	if sc == nil {
 		return false
 	}
-	return sc.tables[name] != nil || sc.indexes[name] != nil || sc.seqs[name] != nil
+	return sc.tables[name] != nil || sc.indexes[name] != nil || sc.seqs[name] != nil || sc.views[name] != nil
 }
 
 // uniqueRelName returns base, or base with a number appended, unused in the
@@ -261,9 +272,9 @@ func serialType(tn *pg_query.TypeName) (types.Type, int64, bool) {
 // nextvalDefault builds the DEFAULT nextval('seq') of a SERIAL or identity
 // column.
 func nextvalDefault(q *sequence) *pg_query.Node {
-	name := q.name
+	name := quoteIdentIfNeeded(q.name)
 	if q.schema != "public" {
-		name = q.schema + "." + q.name
+		name = quoteIdentIfNeeded(q.schema) + "." + name
 	}
 	return pg_query.MakeFuncCallNode([]*pg_query.Node{pg_query.MakeStrNode("nextval")},
 		[]*pg_query.Node{pg_query.MakeAConstStrNode(name, -1)}, -1)
@@ -526,8 +537,8 @@ func (d *ddl) addColumnDef(b *binder, t *tableDesc, cd *pg_query.ColumnDef) ([]t
 }
 
 // alterOwner runs ALTER SCHEMA ... OWNER TO role (ALTER TABLE and its kin
-// come as ALTER TABLE, see changeOwner): fickle has no roles, so it only
-// checks that the schema exists.
+// come as ALTER TABLE, see changeOwner): fickle records no owners, so it
+// only checks that the schema exists.
 func (d *ddl) alterOwner(ao *pg_query.AlterOwnerStmt) error {
 	if ao.ObjectType != pg_query.ObjectType_OBJECT_SCHEMA {
 		return pgerror.Unsupported(ddlTag(&pg_query.Node{Node: &pg_query.Node_AlterOwnerStmt{AlterOwnerStmt: ao}}) + " ... OWNER TO")

@@ -53,8 +53,7 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 		case pg_query.AlterTableType_AT_AddIdentity:
 			err = d.addIdentity(nt, cmd)
 		case pg_query.AlterTableType_AT_ChangeOwner:
-			// fickle has no roles: every session may do everything, so a
-			// new owner changes nothing.
+			// fickle records no owners: a new one changes nothing.
 		default:
 			err = pgerror.Unsupported("ALTER TABLE " + strings.TrimPrefix(cmd.Subtype.String(), "AT_"))
 		}
@@ -401,18 +400,16 @@ func (d *ddl) rename(rs *pg_query.RenameStmt) error {
 	return nil
 }
 
-// alterColumnType converts a column with the assignment cast to its new
-// type, checking every row of the latest committed state first, and
-// rebuilds the indexes on the column.
+// alterColumnType converts a column to its new type with the assignment
+// cast or the USING expression (columnConversion), checking every row of
+// the latest committed state first, and rebuilds the indexes on the
+// column.
 func (d *ddl) alterColumnType(b *binder, t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 	i, err := d.column(t, cmd.Name)
 	if err != nil {
 		return err
 	}
 	cd := cmd.Def.GetColumnDef()
-	if cd.RawDefault != nil {
-		return pgerror.Unsupported("ALTER COLUMN ... TYPE ... USING")
-	}
 	to, err := b.typeName(cd.TypeName)
 	if err != nil {
 		return err
@@ -420,7 +417,7 @@ func (d *ddl) alterColumnType(b *binder, t *tableDesc, cmd *pg_query.AlterTableC
 	col := t.cols[i]
 	if !t.hidden {
 		for _, c := range t.pk {
-			if c == i && col.typ != to {
+			if c == i && (col.typ != to || cd.RawDefault != nil) {
 				return pgerror.Unsupported("changing the type of a primary-key column")
 			}
 		}
@@ -439,20 +436,20 @@ func (d *ddl) alterColumnType(b *binder, t *tableDesc, cmd *pg_query.AlterTableC
 			}
 		}
 	}
-	if col.typ == to {
+	conv, using, err := d.columnConversion(b, t, i, cd.RawDefault, to)
+	if err != nil {
+		return err
+	}
+	if col.typ == to && !using {
 		return nil
 	}
-	conv, err := types.LookupCast(col.typ, to, types.CastAssignment)
-	if err != nil {
-		return pgerror.Newf(pgerror.DatatypeMismatch, "column \"%s\" cannot be cast automatically to type %s", col.name, to).
-			WithHint("You might need to specify \"USING %s::%s\".", col.name, to)
-	}
+	keys := newConvertedKeys(t, i, to)
 	if err := d.scanRows(t, func(row []any) error {
-		if row[i] == nil {
-			return nil
+		v, err := conv(row)
+		if err != nil {
+			return err
 		}
-		_, err := conv(row[i])
-		return err
+		return keys.add(row, v)
 	}); err != nil {
 		return err
 	}
@@ -470,13 +467,11 @@ func (d *ddl) alterColumnType(b *binder, t *tableDesc, cmd *pg_query.AlterTableC
 	t.cols[i] = &nc
 	if err := d.rewriteRows(t, func(row []any) []any {
 		nr := append([]any(nil), row...)
-		if nr[i] != nil {
-			v, err := conv(nr[i])
-			if err != nil {
-				v = nil // an old version that no longer converts; the latest ones were checked
-			}
-			nr[i] = v
+		v, err := conv(row)
+		if err != nil {
+			v = nil // an old version that no longer converts; the latest ones were checked
 		}
+		nr[i] = v
 		return nr
 	}); err != nil {
 		return err
@@ -531,9 +526,10 @@ func ownerOnly(at *pg_query.AlterTableStmt) bool {
 }
 
 // changeOwner runs ALTER TABLE/SEQUENCE/INDEX/VIEW ... OWNER TO role. fickle
-// has no roles or privileges, so it only checks, as PostgreSQL does, that
-// the relation exists and is of the kind the statement names (ALTER TABLE
-// accepts every kind); any role name is accepted.
+// records no owners (the bootstrap superuser owns every object), so it
+// only checks, as PostgreSQL does, that the relation exists and is of the
+// kind the statement names (ALTER TABLE accepts every kind); any role name
+// is accepted, so that pg_dump output loads without its roles.
 func (d *ddl) changeOwner(at *pg_query.AlterTableStmt) error {
 	rv := at.Relation
 	if rv.Schemaname != "" && d.cat.schemas[rv.Schemaname] == nil {

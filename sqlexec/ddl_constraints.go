@@ -80,7 +80,7 @@ func (d *ddl) addConstraint(b *binder, t *tableDesc, tc tableConstraint, alter b
 			base := t.name + "_check"
 			if tc.column != "" {
 				base = t.name + "_" + tc.column + "_check"
-			} else if first := firstColumnRef(c.RawExpr); first != "" {
+			} else if first := soleColumnRef(c.RawExpr); first != "" {
 				base = t.name + "_" + first + "_check"
 			}
 			name = uniqueConName(t, base)
@@ -123,20 +123,24 @@ func colNameList(t *tableDesc, cols []int) []string {
 	return out
 }
 
-func firstColumnRef(n *pg_query.Node) string {
-	name := ""
+// soleColumnRef is the column a CHECK expression reads when it reads
+// exactly one, which PostgreSQL names the constraint after; "" otherwise.
+func soleColumnRef(n *pg_query.Node) string {
+	names := map[string]bool{}
 	walk(n, func(c *pg_query.Node) bool {
-		if name != "" {
-			return false
-		}
 		if cr := c.GetColumnRef(); cr != nil {
 			if s := cr.Fields[len(cr.Fields)-1].GetString_(); s != nil {
-				name = s.Sval
+				names[s.Sval] = true
 			}
 		}
-		return name == ""
+		return true
 	})
-	return name
+	for name := range names {
+		if len(names) == 1 {
+			return name
+		}
+	}
+	return ""
 }
 
 // addIndex registers an index of t with the store.

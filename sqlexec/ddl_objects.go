@@ -33,6 +33,9 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 			schema, name := objectName(o)
 			t := d.s.lookupTable(d.cat, schema, name)
 			if t == nil {
+				if d.s.lookupView(d.cat, schema, name) != nil {
+					return pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not a table", name).WithHint("Use DROP VIEW to remove a view.")
+				}
 				if ds.MissingOk {
 					d.notice(pgerror.SuccessfulCompletion, "table \"%s\" does not exist, skipping", name)
 					continue
@@ -72,10 +75,15 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 				d.cat.putTable(child)
 			}
 		}
-		for _, t := range ts {
-			d.dropTable(t)
+		oids := make([]uint32, len(ts))
+		for i, t := range ts {
+			oids[i] = t.oid
 		}
-		return nil
+		return d.dropDependentViews("table", oids, cascade, func() {
+			for _, t := range ts {
+				d.dropTable(t)
+			}
+		})
 	case pg_query.ObjectType_OBJECT_INDEX:
 		for _, o := range ds.Objects {
 			schema, name := objectName(o)
@@ -133,7 +141,7 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 				}
 				return pgerror.Newf(pgerror.InvalidSchemaName, "schema \"%s\" does not exist", name)
 			}
-			if (len(sc.tables) > 0 || len(sc.seqs) > 0) && !cascade {
+			if (len(sc.tables) > 0 || len(sc.seqs) > 0 || len(sc.views) > 0) && !cascade {
 				return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop schema %s because other objects depend on it", name).
 					WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 			}
@@ -167,19 +175,28 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 			for _, q := range sc.seqs {
 				d.cat.dropComments(q.oid)
 			}
+			// The schema's views, and the views elsewhere that read its
+			// relations, go with it.
+			var oids []uint32
+			for _, t := range sc.tables {
+				oids = append(oids, t.oid)
+			}
+			for _, v := range sc.views {
+				oids = append(oids, v.oid)
+			}
+			if err := d.dropDependentViews("table", oids, true, func() {
+				for _, v := range sc.views {
+					d.dropView(v)
+				}
+			}); err != nil {
+				return err
+			}
 			d.cat.dropComments(sc.oid)
 			delete(d.cat.schemas, name)
 		}
 		return nil
 	case pg_query.ObjectType_OBJECT_VIEW:
-		if ds.MissingOk {
-			for _, o := range ds.Objects {
-				_, name := objectName(o)
-				d.notice(pgerror.SuccessfulCompletion, "view \"%s\" does not exist, skipping", name)
-			}
-			return nil
-		}
-		return pgerror.Unsupported("views")
+		return d.dropViews(ds)
 	}
 	return pgerror.Unsupported("DROP " + strings.TrimPrefix(ds.RemoveType.String(), "OBJECT_"))
 }
@@ -432,7 +449,7 @@ func (d *ddl) createSchema(cs *pg_query.CreateSchemaStmt) error {
 		}
 		return pgerror.Newf(pgerror.DuplicateSchema, "schema \"%s\" already exists", name)
 	}
-	d.cat.schemas[name] = &schemaDesc{name: name, oid: d.cat.newOID(), tables: map[string]*tableDesc{}, seqs: map[string]*sequence{}, indexes: map[string]*indexDesc{}}
+	d.cat.schemas[name] = newSchema(name, d.cat.newOID())
 	return nil
 }
 

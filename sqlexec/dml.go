@@ -18,6 +18,9 @@ func (b *binder) targetTable(rv *pg_query.RangeVar) (*tableDesc, error) {
 	}
 	t := b.s.lookupTable(b.cat, rv.Schemaname, rv.Relname)
 	if t == nil {
+		if b.s.lookupView(b.cat, rv.Schemaname, rv.Relname) != nil {
+			return nil, b.errAt(pgerror.Unsupported("writing to views"), rv.Location)
+		}
 		return nil, b.errAt(pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(rv)), rv.Location)
 	}
 	b.useTable(t, isolation.TableLockRowExclusive)

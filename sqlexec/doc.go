@@ -4,8 +4,9 @@
 // only through an isolation.Txn.
 //
 // sqlexec owns the catalog (schemas, tables, columns, constraints, indexes,
-// sequences), session settings (SET/SHOW/RESET), DDL, DML, SELECT, COPY and
-// the small part of pg_catalog and information_schema that drivers and psql
+// sequences, views: a view is its stored query, expanded where a FROM item
+// reads it), session settings (SET/SHOW/RESET), DDL, DML, SELECT, COPY and
+// the part of pg_catalog and information_schema that drivers and psql
 // query. It must never decide which version of a row a read sees: the store
 // does, and sqlexec reports which rows matched each predicate read. It never
 // speaks the wire protocol (package server does) and never implements value
@@ -92,8 +93,9 @@
 // Anything not implemented fails with 0A000 naming the feature (window
 // frame clauses and window functions other than
 // row_number, rank, dense_rank and the aggregates, LATERAL, FULL JOIN,
-// multidimensional arrays, set-returning functions outside FROM, views,
-// temporary tables, ALTER COLUMN ... USING, ...); no clause
+// multidimensional arrays, set-returning functions in a select list with
+// GROUP BY or window functions, writing through views, temporary tables,
+// ALTER COLUMN ... USING, ...); no clause
 // is silently ignored.
 // A panic inside the engine is recovered at the API and becomes XX000 for
 // that statement.

@@ -51,16 +51,17 @@ type stmtPlan struct {
 const planCacheLimit = 256
 
 // cachedPlan is a plan of the session's plan cache, valid while the catalog
-// version and the search path are those it was made with.
+// version and the session's settings (the search path, and the TimeZone
+// and DateStyle its constants were read in) are those it was made with.
 type cachedPlan struct {
-	p          *Prepared
-	searchPath string
+	p   *Prepared
+	env *types.Env
 }
 
 func (s *Session) prepare(st *Statement, paramOIDs []uint32) (*Prepared, error) {
 	if len(paramOIDs) == 0 {
-		sp, _ := s.settings.get("search_path")
-		if c, ok := s.plans[st]; ok && c.p.schema == s.catalogVersion() && c.searchPath == sp {
+		env := s.textEnv()
+		if c, ok := s.plans[st]; ok && c.p.schema == s.catalogVersion() && c.env == env {
 			return c.p, nil
 		}
 		p, err := s.prepareUncached(st, nil)
@@ -70,7 +71,7 @@ func (s *Session) prepare(st *Statement, paramOIDs []uint32) (*Prepared, error) 
 		if s.plans == nil || len(s.plans) >= planCacheLimit {
 			s.plans = make(map[*Statement]cachedPlan)
 		}
-		s.plans[st] = cachedPlan{p: p, searchPath: sp}
+		s.plans[st] = cachedPlan{p: p, env: env}
 		return p, nil
 	}
 	return s.prepareUncached(st, paramOIDs)
@@ -143,13 +144,22 @@ func (b *binder) statement(st *Statement) (*stmtPlan, error) {
 	case *pg_query.Node_CreatedbStmt, *pg_query.Node_DropdbStmt:
 		return b.databasePlan(st.node)
 	case *pg_query.Node_RenameStmt:
-		if v.RenameStmt.RenameType == pg_query.ObjectType_OBJECT_DATABASE {
+		switch v.RenameStmt.RenameType {
+		case pg_query.ObjectType_OBJECT_DATABASE:
 			return b.databasePlan(st.node)
+		case pg_query.ObjectType_OBJECT_ROLE:
+			return b.rolePlan(st.node)
 		}
 		return b.ddlPlan(st)
 	case *pg_query.Node_CreateStmt, *pg_query.Node_DropStmt, *pg_query.Node_AlterTableStmt, *pg_query.Node_IndexStmt,
 		*pg_query.Node_CreateSeqStmt, *pg_query.Node_AlterSeqStmt, *pg_query.Node_CreateSchemaStmt,
-		*pg_query.Node_AlterOwnerStmt, *pg_query.Node_CommentStmt:
+		*pg_query.Node_AlterOwnerStmt, *pg_query.Node_CommentStmt, *pg_query.Node_ViewStmt:
+		return b.ddlPlan(st)
+	case *pg_query.Node_CreateRoleStmt, *pg_query.Node_AlterRoleStmt, *pg_query.Node_DropRoleStmt, *pg_query.Node_GrantRoleStmt:
+		return b.rolePlan(st.node)
+	case *pg_query.Node_AlterRoleSetStmt:
+		return nil, pgerror.Unsupported("ALTER ROLE ... SET")
+	case *pg_query.Node_GrantStmt:
 		return b.ddlPlan(st)
 	case *pg_query.Node_DeclareCursorStmt:
 		return b.declarePlan(v.DeclareCursorStmt, st.sql)
@@ -180,8 +190,6 @@ func (b *binder) statement(st *Statement) (*stmtPlan, error) {
 		return b.lockPlan(v.LockStmt)
 	case *pg_query.Node_ExplainStmt:
 		return nil, pgerror.Unsupported("EXPLAIN")
-	case *pg_query.Node_ViewStmt:
-		return nil, pgerror.Unsupported("CREATE VIEW")
 	case *pg_query.Node_DeallocateStmt:
 		ds := v.DeallocateStmt
 		tag := "DEALLOCATE"

@@ -169,7 +169,13 @@ func (b *binder) typeCast(sc *scope, tc *pg_query.TypeCast) (*scalar, error) {
 	out, err := b.coerce(arg, t, types.CastExplicit)
 	if err != nil {
 		if pe, ok := err.(*pgerror.Error); ok && pe.Position == 0 {
-			pe.Position = b.pos(tc.Location)
+			// A string literal's input error points at the literal, as
+			// PostgreSQL's coercion of an unknown constant does.
+			loc := tc.Location
+			if c := tc.Arg.GetAConst(); c != nil && c.GetSval() != nil {
+				loc = c.Location
+			}
+			pe.Position = b.pos(loc)
 		}
 		return nil, err
 	}

@@ -176,11 +176,15 @@ func (b *binder) caseExpr(sc *scope, c *pg_query.CaseExpr) (*scalar, error) {
 	} else {
 		def = &scalar{typ: types.Unknown, null: true, slot: -1, eval: constEval(nil)}
 	}
-	results = append(results, def)
-	t, err := b.unify("CASE", results)
+	// PostgreSQL resolves the result type with the ELSE result first
+	// (transformCaseExpr), which decides between types that coerce both
+	// ways (name and text).
+	ordered := append([]*scalar{def}, results...)
+	t, err := b.unify("CASE", ordered)
 	if err != nil {
 		return nil, b.withPos(err, c.Location)
 	}
+	results = append(ordered[1:], ordered[0])
 	for _, r := range results {
 		refs |= r.refs
 	}

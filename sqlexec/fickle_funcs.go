@@ -59,24 +59,6 @@ func (s *Session) followPGDefaultIsolation(reset, local bool) {
 	_ = s.settings.set("fickle.isolation", v, local)
 }
 
-// fickleFunc compiles fickle's own functions in an expression:
-// fickle_checkpoint(), and fickle_check(), which is a table function and
-// only valid in FROM. ok is false for every other name.
-func (b *binder) fickleFunc(name string, argNodes []*pg_query.Node, loc int32) (*scalar, bool, error) {
-	switch name {
-	case "fickle_check":
-		return nil, true, b.errAt(pgerror.Unsupported("fickle_check() outside FROM").
-			WithHint("Use SELECT * FROM fickle_check()."), loc)
-	case "fickle_checkpoint":
-	default:
-		return nil, false, nil
-	}
-	if len(argNodes) != 0 {
-		return nil, true, b.errAt(pgerror.New(pgerror.UndefinedFunction, "function fickle_checkpoint takes no arguments"), loc)
-	}
-	return &scalar{typ: types.Int8, slot: -1, name: name, volatile: true, eval: fickleCheckpoint}, true, nil
-}
-
 // fickleCheckpoint runs SELECT fickle_checkpoint(): the store folds the
 // latest committed state into init and starts a new history (the fixtures
 // loaded so far become the initial state). It answers the number of

@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"slices"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -44,6 +45,9 @@ type fromItem struct {
 	wait isolation.WaitPolicy
 	// kind is what the item reads, for the locking clause's checks.
 	kind itemKind
+	// nested are the relations of a parenthesized join read as one item
+	// (sub joins them).
+	nested []*fromItem
 }
 
 // itemKind is what a FROM item reads.
@@ -55,6 +59,8 @@ const (
 	itemCTE
 	itemSubquery
 	itemFunction
+	itemJoin // a parenthesized join read as one item (from_nested.go)
+	itemView
 )
 
 // conj is one conjunct of a condition.
@@ -187,26 +193,62 @@ func (b *binder) buildFrom(parent *scope, from []*pg_query.Node, ctes map[string
 	var items []*fromItem
 	var conds []pendingCond
 	var add func(n *pg_query.Node, left bool) error
+	addItem := func(it *fromItem, cols []scopeCol, left bool) error {
+		it.left = left
+		it.off = len(sc.cols)
+		it.width = len(cols)
+		for _, c := range items {
+			for _, name := range it.names() {
+				if slices.Contains(c.names(), name) {
+					return pgerror.Newf(pgerror.DuplicateAlias, "table name \"%s\" specified more than once", name)
+				}
+			}
+		}
+		for i, c := range cols {
+			c.item = len(items)
+			c.slot = it.off + i
+			if sc.starOrder != nil {
+				sc.starOrder = append(sc.starOrder, len(sc.cols))
+			}
+			sc.cols = append(sc.cols, c)
+		}
+		items = append(items, it)
+		return nil
+	}
+	// addNested adds a parenthesized join as one item, the join's rows.
+	addNested := func(n *pg_query.Node, left bool) error {
+		it, cols, err := b.nestedJoinItem(sc, n)
+		if err != nil {
+			return err
+		}
+		return addItem(it, cols, left)
+	}
 	add = func(n *pg_query.Node, left bool) error {
 		switch v := n.Node.(type) {
 		case *pg_query.Node_JoinExpr:
 			j := v.JoinExpr
 			using := j.IsNatural || len(j.UsingClause) > 0
-			if using && j.Rarg.GetJoinExpr() != nil {
-				return pgerror.Unsupported("JOIN ... USING or NATURAL JOIN to a parenthesized join")
-			}
 			if j.JoinUsingAlias != nil {
 				return pgerror.Unsupported("JOIN ... USING ... AS alias")
 			}
 			if j.Alias != nil {
 				return pgerror.Unsupported("aliases on JOIN expressions")
 			}
+			// addRight adds the right side of an INNER or LEFT join: a
+			// parenthesized join is flattened into the list when nothing
+			// treats it as one relation, and is one nested item otherwise.
+			addRight := func(left bool) error {
+				if j.Rarg.GetJoinExpr() != nil && (left || using) {
+					return addNested(j.Rarg, left)
+				}
+				return add(j.Rarg, left)
+			}
 			switch j.Jointype {
 			case pg_query.JoinType_JOIN_INNER:
 				if err := add(j.Larg, left); err != nil {
 					return err
 				}
-				if err := add(j.Rarg, false); err != nil {
+				if err := addRight(false); err != nil {
 					return err
 				}
 				if using {
@@ -225,10 +267,7 @@ func (b *binder) buildFrom(parent *scope, from []*pg_query.Node, ctes map[string
 				if err := add(j.Larg, left); err != nil {
 					return err
 				}
-				if j.Rarg.GetJoinExpr() != nil {
-					return pgerror.Unsupported("LEFT JOIN to a parenthesized join")
-				}
-				if err := add(j.Rarg, true); err != nil {
+				if err := addRight(true); err != nil {
 					return err
 				}
 				if using {
@@ -245,8 +284,8 @@ func (b *binder) buildFrom(parent *scope, from []*pg_query.Node, ctes map[string
 				}
 			case pg_query.JoinType_JOIN_RIGHT:
 				// a RIGHT JOIN b reads as b LEFT JOIN a; * still lists a first.
-				if j.Larg.GetJoinExpr() != nil || j.Rarg.GetJoinExpr() != nil {
-					return pgerror.Unsupported("RIGHT JOIN with a parenthesized join")
+				if using {
+					return pgerror.Unsupported("RIGHT JOIN ... USING")
 				}
 				before := len(sc.cols)
 				prev := sc.starOrder
@@ -255,7 +294,11 @@ func (b *binder) buildFrom(parent *scope, from []*pg_query.Node, ctes map[string
 					return err
 				}
 				mid := len(sc.cols)
-				if err := add(j.Larg, true); err != nil {
+				addLeft := add
+				if j.Larg.GetJoinExpr() != nil {
+					addLeft = addNested
+				}
+				if err := addLeft(j.Larg, true); err != nil {
 					return err
 				}
 				sc.starOrder = prev
@@ -270,9 +313,6 @@ func (b *binder) buildFrom(parent *scope, from []*pg_query.Node, ctes map[string
 				for i := before; i < mid; i++ {
 					sc.starOrder = append(sc.starOrder, i)
 				}
-				if using {
-					return pgerror.Unsupported("RIGHT JOIN ... USING")
-				}
 				if j.Quals != nil {
 					conds = append(conds, pendingCond{node: j.Quals, clause: "JOIN/ON", minItem: len(items) - 1, on: items[len(items)-1]})
 				}
@@ -285,24 +325,7 @@ func (b *binder) buildFrom(parent *scope, from []*pg_query.Node, ctes map[string
 		if err != nil {
 			return err
 		}
-		it.left = left
-		it.off = len(sc.cols)
-		it.width = len(cols)
-		for _, c := range items {
-			if c.name == it.name && it.name != "" {
-				return pgerror.Newf(pgerror.DuplicateAlias, "table name \"%s\" specified more than once", it.name)
-			}
-		}
-		for i, c := range cols {
-			c.item = len(items)
-			c.slot = it.off + i
-			if sc.starOrder != nil {
-				sc.starOrder = append(sc.starOrder, len(sc.cols))
-			}
-			sc.cols = append(sc.cols, c)
-		}
-		items = append(items, it)
-		return nil
+		return addItem(it, cols, left)
 	}
 	for _, n := range from {
 		if err := add(n, false); err != nil {
@@ -318,14 +341,6 @@ type pendingCond struct {
 	clause  string
 	minItem int
 	on      *fromItem // set for a LEFT JOIN's ON condition
-}
-
-// argScope is the scope of a set-returning function's arguments in FROM:
-// no column of its own level (they may not refer to earlier FROM items),
-// the enclosing queries' one level up, so that they read the outer row
-// when the function runs and make the query correlated.
-func argScope(sc *scope) *scope {
-	return &scope{parent: sc.parent, ctes: sc.ctes}
 }
 
 // fromLeaf compiles one FROM item that is not a join.
@@ -349,6 +364,9 @@ func (b *binder) fromLeaf(sc *scope, n *pg_query.Node) (*fromItem, []scopeCol, e
 		}
 		t := b.s.lookupTable(b.cat, rv.Schemaname, rv.Relname)
 		if t == nil {
+			if v := b.s.lookupView(b.cat, rv.Schemaname, rv.Relname); v != nil {
+				return withKind(itemView)(b.viewItem(v, alias, rv.Alias))
+			}
 			return nil, nil, b.errAt(pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(rv)), rv.Location)
 		}
 		b.useTable(t, isolation.TableLockAccessShare)
@@ -432,12 +450,13 @@ func (b *binder) cteItem(cte *ctePlan, alias string, a *pg_query.Alias) (*fromIt
 	return it, cols, nil
 }
 
-// functionItem compiles generate_series and fickle_check() in FROM.
+// functionItem compiles a function in FROM: unnest, fickle_check() and
+// the set-returning functions of setFuncs.
 func (b *binder) functionItem(sc *scope, rf *pg_query.RangeFunction) (*fromItem, []scopeCol, error) {
 	if it, cols, isUnnest, err := b.unnestItem(sc, rf); isUnnest {
 		return it, cols, err
 	}
-	if rf.Lateral || rf.IsRowsfrom || rf.Ordinality || len(rf.Functions) != 1 || len(rf.Coldeflist) > 0 {
+	if rf.Lateral || rf.IsRowsfrom || len(rf.Functions) != 1 || len(rf.Coldeflist) > 0 {
 		return nil, nil, pgerror.Unsupported("this form of function in FROM")
 	}
 	fl := rf.Functions[0].GetList()
@@ -452,73 +471,10 @@ func (b *binder) functionItem(sc *scope, rf *pg_query.RangeFunction) (*fromItem,
 	if name == "fickle_check" {
 		return b.fickleCheckItem(rf, fc)
 	}
-	if name != "generate_series" || len(fc.Args) < 2 || len(fc.Args) > 3 {
-		return nil, nil, b.errAt(pgerror.Unsupported("set-returning function "+name+" in FROM"), fc.Location)
+	if fn := b.lookupSetFunc(strs(fc.Funcname)); fn != nil {
+		return b.setFunctionItem(sc, rf, fn, fc)
 	}
-	outer := argScope(sc)
-	args := make([]*scalar, len(fc.Args))
-	typ := types.Int4
-	for i, a := range fc.Args {
-		e, err := b.expr(outer, a)
-		if err != nil {
-			return nil, nil, err
-		}
-		if unresolved(e) || e.lit != nil {
-			if e, err = b.coerce(e, types.Int4, types.CastImplicit); err != nil {
-				return nil, nil, err
-			}
-		}
-		switch e.typ.Oid {
-		case types.OidInt2, types.OidInt4:
-		case types.OidInt8:
-			typ = types.Int8
-		default:
-			return nil, nil, b.errAt(pgerror.Unsupported("generate_series over "+e.typ.String()), fc.Location)
-		}
-		args[i] = e
-	}
-	alias := name
-	if rf.Alias != nil {
-		alias = rf.Alias.Aliasname
-	}
-	colName := name
-	if rf.Alias != nil {
-		colName = rf.Alias.Aliasname
-		if len(rf.Alias.Colnames) > 0 {
-			colName = strs(rf.Alias.Colnames)[0]
-		}
-	}
-	it := &fromItem{name: alias, sub: func(x *execCtx) ([][]any, error) {
-		vals := make([]int64, 3)
-		vals[2] = 1
-		for i, a := range args {
-			v, err := a.eval(x)
-			if err != nil {
-				return nil, err
-			}
-			if v == nil {
-				return nil, nil
-			}
-			vals[i] = v.(int64)
-		}
-		if vals[2] == 0 {
-			return nil, pgerror.New(pgerror.InvalidParameterValue, "step size cannot equal zero")
-		}
-		var rows [][]any
-		for v := vals[0]; (vals[2] > 0 && v <= vals[1]) || (vals[2] < 0 && v >= vals[1]); v += vals[2] {
-			if len(rows)%4096 == 0 {
-				if err := x.checkCancel(); err != nil {
-					return nil, err
-				}
-			}
-			rows = append(rows, []any{v})
-			if (vals[2] > 0 && v > v+vals[2]) || (vals[2] < 0 && v < v+vals[2]) {
-				break
-			}
-		}
-		return rows, nil
-	}}
-	return it, []scopeCol{{rel: alias, name: colName, typ: typ}}, nil
+	return nil, nil, b.errAt(pgerror.Unsupported("function "+name+" in FROM"), fc.Location)
 }
 
 // usingCondition turns JOIN ... USING (cols) or NATURAL JOIN into the
@@ -555,7 +511,10 @@ func usingCondition(sc *scope, right *fromItem, j *pg_query.JoinExpr) (*pg_query
 		}
 		rightCol := -1
 		for i := right.off; i < right.off+right.width; i++ {
-			if sc.cols[i].name == name {
+			if sc.cols[i].name == name && !sc.cols[i].merged {
+				if rightCol >= 0 {
+					return nil, pgerror.Newf(pgerror.AmbiguousColumn, "common column name \"%s\" appears more than once in right table", name)
+				}
 				rightCol = i
 			}
 		}

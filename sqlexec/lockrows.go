@@ -1,6 +1,8 @@
 package sqlexec
 
 import (
+	"slices"
+
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
@@ -216,6 +218,10 @@ func (b *binder) applyLocking(st *pg_query.SelectStmt, items []*fromItem) error 
 					return pgerror.Newf(pgerror.FeatureNotSupported, "%s cannot be applied to a function", lock)
 				}
 				return nil
+			case itemView:
+				return pgerror.Unsupported(lock.String() + " of a view")
+			case itemJoin:
+				return pgerror.Unsupported(lock.String() + " of the tables of a parenthesized join")
 			}
 			// Clauses naming one table combine as in PostgreSQL: the
 			// strongest lock, and the strictest wait policy.
@@ -240,7 +246,7 @@ func (b *binder) applyLocking(st *pg_query.SelectStmt, items []*fromItem) error 
 			}
 			found := false
 			for _, it := range items {
-				if it.name == rv.Relname {
+				if slices.Contains(it.names(), rv.Relname) {
 					found = true
 					if err := apply(it, true); err != nil {
 						return b.errAt(err, rv.Location)

@@ -1,7 +1,10 @@
 package sqlexec
 
 import (
+	"slices"
 	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/fickle-db/fickle/sqlexec/types"
 )
@@ -22,7 +25,10 @@ type constraintRow struct {
 	onDelete byte
 	// deferrable and deferred are condeferrable and condeferred.
 	deferrable, deferred bool
-	def                  string
+	// def is pg_get_constraintdef's text, except for checks, whose
+	// expression it decompiles.
+	def   string
+	check *checkDesc
 }
 
 // synthesizedOID numbers objects fickle's catalog has no OID for (a
@@ -102,15 +108,59 @@ func tableConstraints(c *catalog, t *tableDesc) []constraintRow {
 		if fk.initiallyDeferred {
 			def += " INITIALLY DEFERRED"
 		}
-		out = append(out, constraintRow{name: fk.name, kind: 'f', table: t, refTable: fk.refTable, cols: fk.cols, refCols: fk.refCols,
-			onUpdate: fk.onUpdate, onDelete: fk.onDelete, deferrable: fk.deferrable, deferred: fk.initiallyDeferred, def: def})
+		out = append(out, constraintRow{name: fk.name, kind: 'f', table: t, index: referencedIndex(ref, fk.refCols), refTable: fk.refTable,
+			cols: fk.cols, refCols: fk.refCols, onUpdate: fk.onUpdate, onDelete: fk.onDelete, deferrable: fk.deferrable,
+			deferred: fk.initiallyDeferred, def: def})
 	}
 	for _, ck := range t.checks {
-		out = append(out, constraintRow{name: ck.name, kind: 'c', table: t, def: "CHECK (" + ck.text + ")"})
+		out = append(out, constraintRow{name: ck.name, kind: 'c', table: t, cols: checkColumns(t, ck), check: ck})
 	}
 	for i := range out {
 		out[i].oid = synthesizedOID(t.oid, i)
 	}
+	return out
+}
+
+// referencedIndex is a foreign key's conindid: the unique index of the
+// referenced table over the referenced columns (in any order), which
+// PostgreSQL's foreign keys depend on.
+func referencedIndex(ref *tableDesc, cols []int) uint32 {
+	same := func(keys []int) bool {
+		if len(keys) != len(cols) {
+			return false
+		}
+		for _, k := range keys {
+			if !slices.Contains(cols, k) {
+				return false
+			}
+		}
+		return true
+	}
+	if ref.pk != nil && same(ref.pk) {
+		return primaryKeyIndexOID(ref)
+	}
+	for _, ix := range ref.indexes {
+		if ix.unique && same(ix.cols) {
+			return ix.oid
+		}
+	}
+	return 0
+}
+
+// checkColumns is a check constraint's conkey: the columns its expression
+// reads, in the order it first reads them.
+func checkColumns(t *tableDesc, ck *checkDesc) []int {
+	var out []int
+	walk(ck.expr, func(n *pg_query.Node) bool {
+		if cr := n.GetColumnRef(); cr != nil {
+			if s := cr.Fields[len(cr.Fields)-1].GetString_(); s != nil {
+				if i := t.colIndex(s.Sval); i >= 0 && !slices.Contains(out, i) {
+					out = append(out, i)
+				}
+			}
+		}
+		return true
+	})
 	return out
 }
 
@@ -152,17 +202,21 @@ func indexColumnDefinition(c *catalog, oid uint32, column int) (string, bool) {
 }
 
 // indexDefinition is pg_get_indexdef's CREATE INDEX statement for an index
-// OID (the primary key's included), with PostgreSQL's always-qualified
-// table name; ok is false for OIDs that name no index.
-func indexDefinition(c *catalog, oid uint32) (string, bool) {
+// OID (the primary key's included), the table name qualified always or,
+// pretty, when the search path does not reach it; ok is false for OIDs
+// that name no index.
+func indexDefinition(s *Session, c *catalog, oid uint32, pretty bool) (string, bool) {
 	for _, t := range c.tables {
 		def := func(name string, unique bool, cols []int) string {
 			u := ""
 			if unique {
 				u = "UNIQUE "
 			}
-			return "CREATE " + u + "INDEX " + quoteIdentIfNeeded(name) + " ON " + quoteIdentIfNeeded(t.schema) + "." +
-				quoteIdentIfNeeded(t.name) + " USING btree (" + columnList(t, cols) + ")"
+			table := quoteIdentIfNeeded(t.schema) + "." + quoteIdentIfNeeded(t.name)
+			if pretty && s.lookupTable(c, "", t.name) == t {
+				table = quoteIdentIfNeeded(t.name)
+			}
+			return "CREATE " + u + "INDEX " + quoteIdentIfNeeded(name) + " ON " + table + " USING btree (" + columnList(t, cols) + ")"
 		}
 		if t.pk != nil && t.pkIndex == nil && primaryKeyIndexOID(t) == oid {
 			return def(t.pkName, true, t.pk), true
@@ -195,7 +249,7 @@ func init() {
 		cols: []vcol{{"oid", oid}, {"conname", types.Name}, {"connamespace", oid}, {"contype", types.Char}, {"condeferrable", b},
 			{"condeferred", b}, {"convalidated", b}, {"conrelid", oid}, {"contypid", oid}, {"conindid", oid}, {"conparentid", oid},
 			{"confrelid", oid}, {"confupdtype", types.Char}, {"confdeltype", types.Char}, {"confmatchtype", types.Char},
-			{"conislocal", b}, {"conkey", int2Array}, {"confkey", int2Array}},
+			{"conislocal", b}, {"conkey", int2Array}, {"confkey", int2Array}, {"conbin", types.Text}},
 		rows: func(s *Session, c *catalog) [][]any {
 			var out [][]any
 			for _, t := range sortedTables(c) {
@@ -206,8 +260,12 @@ func init() {
 						upd, del, match = string(r.onUpdate), string(r.onDelete), "s"
 						refKey = attnums(c.tables[r.refTable], r.refCols)
 					}
+					var bin any
+					if r.check != nil {
+						bin = r.check.text
+					}
 					out = append(out, []any{int64(r.oid), r.name, schemaOID(c, t.schema), string(r.kind), r.deferrable, r.deferred, true,
-						int64(t.oid), int64(0), int64(r.index), int64(0), int64(r.refTable), upd, del, match, true, attnums(t, r.cols), refKey})
+						int64(t.oid), int64(0), int64(r.index), int64(0), int64(r.refTable), upd, del, match, true, attnums(t, r.cols), refKey, bin})
 				}
 			}
 			return out

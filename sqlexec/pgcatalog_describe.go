@@ -17,6 +17,10 @@ const (
 	oidPOSIXCollation   = 951
 )
 
+// oidPlpgsqlExt is plpgsql's pg_extension row, which PostgreSQL 15's
+// initdb creates.
+const oidPlpgsqlExt = 13559
+
 // typeCollation is pg_type.typcollation (and a column's attcollation): the
 // collation PostgreSQL gives a collatable type, 0 for the others.
 func typeCollation(o types.Oid) int64 {
@@ -32,26 +36,15 @@ func typeCollation(o types.Oid) int64 {
 	return 0
 }
 
-// columnDefaultExpr is pg_attrdef.adbin as pg_get_expr prints it: PostgreSQL
-// stores a default coerced to the column's type, so a string literal prints
-// with a cast to it ('none'::text) and nextval's argument as a regclass
-// ('s'::regclass). Identity columns have no pg_attrdef row (their sequence
-// is not a default in PostgreSQL), so they return ok false.
-func columnDefaultExpr(col *columnDesc) (string, bool) {
+// storedDefault is pg_attrdef.adbin: the DEFAULT expression, coerced to
+// the column's type, in the form decompile reads (storedCoercion).
+// Identity columns have no pg_attrdef row (their sequence is not a default
+// in PostgreSQL), so they return ok false.
+func storedDefault(col *columnDesc) (string, bool) {
 	if col.def == nil || col.identity != 0 {
 		return "", false
 	}
-	if s, ok := stringConst(col.def); ok {
-		return quoteLiteral(s) + "::" + types.FormatType(types.Type{Oid: col.typ.Oid, Typmod: -1}), true
-	}
-	if fc := col.def.GetFuncCall(); fc != nil && len(fc.Args) == 1 && len(fc.Funcname) > 0 {
-		if fn := fc.Funcname[len(fc.Funcname)-1].GetString_(); fn != nil && fn.Sval == "nextval" {
-			if s, ok := stringConst(fc.Args[0]); ok {
-				return "nextval(" + quoteLiteral(s) + "::regclass)", true
-			}
-		}
-	}
-	return deparseExpr(col.def), true
+	return storedCoercion(col.typ.Oid, deparseExpr(col.def)), true
 }
 
 // stringConst returns the value of a string literal node.
@@ -143,34 +136,14 @@ func init() {
 			sort.Slice(out, func(i, j int) bool { return out[i][1].(int64) < out[j][1].(int64) })
 			return out
 		}})
-	// pg_description holds the comments COMMENT ON stores, in
-	// PostgreSQL's (class, object, column) keys.
-	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_description",
-		cols: []vcol{{"objoid", oid}, {"classoid", oid}, {"objsubid", types.Int4}, {"description", text}},
-		rows: func(s *Session, c *catalog) [][]any {
-			out := make([][]any, 0, len(c.comments))
-			for k, v := range c.comments {
-				out = append(out, []any{int64(k.objOID), int64(k.classOID), int64(k.subID), v})
-			}
-			sort.Slice(out, func(i, j int) bool {
-				for k := 0; k < 3; k++ {
-					if a, b := out[i][k].(int64), out[j][k].(int64); a != b {
-						return a < b
-					}
-				}
-				return false
-			})
-			return out
-		}})
-	// adbin holds the expression's text: fickle keeps defaults as parse
-	// trees, and pg_get_expr returns the text it is given.
+	// adbin holds the expression's SQL text, which pg_get_expr decompiles.
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_attrdef",
 		cols: []vcol{{"oid", oid}, {"adrelid", oid}, {"adnum", i2}, {"adbin", text}},
 		rows: func(s *Session, c *catalog) [][]any {
 			var out [][]any
 			for _, t := range sortedTables(c) {
 				for _, col := range t.cols {
-					if expr, ok := columnDefaultExpr(col); ok {
+					if expr, ok := storedDefault(col); ok {
 						// The default has no OID of its own in fickle; the
 						// column's position under the table's keeps it unique.
 						out = append(out, []any{int64(t.oid)<<16 | int64(col.attnum), int64(t.oid), int64(col.attnum), expr})
@@ -180,7 +153,7 @@ func init() {
 			return out
 		}})
 	// Objects fickle does not have: row-level security policies, extended
-	// statistics, publications, triggers, rules and inheritance. psql joins
+	// statistics, publications, triggers and inheritance. psql joins
 	// them in \d; PostgreSQL's columns that psql reads are kept.
 	empty := func(table string, cols ...vcol) {
 		registerVirtual(&virtualTable{schema: "pg_catalog", name: table, cols: cols,
@@ -195,12 +168,22 @@ func init() {
 	empty("pg_publication_rel", vcol{"oid", oid}, vcol{"prpubid", oid}, vcol{"prrelid", oid}, vcol{"prqual", text}, vcol{"prattrs", int2Array})
 	empty("pg_trigger", vcol{"oid", oid}, vcol{"tgrelid", oid}, vcol{"tgparentid", oid}, vcol{"tgname", name},
 		vcol{"tgenabled", types.Char}, vcol{"tgisinternal", b})
-	empty("pg_rewrite", vcol{"oid", oid}, vcol{"rulename", name}, vcol{"ev_class", oid}, vcol{"ev_type", types.Char})
-	// fickle has no user-defined functions; its built-ins live in
-	// pg_catalog, which \df leaves out.
-	empty("pg_proc", vcol{"oid", oid}, vcol{"proname", name}, vcol{"pronamespace", oid}, vcol{"prokind", types.Char},
-		vcol{"prorettype", oid}, vcol{"proowner", oid})
-	// fickle has no extensions (PostgreSQL 15 always has plpgsql).
-	empty("pg_extension", vcol{"oid", oid}, vcol{"extname", name}, vcol{"extnamespace", oid}, vcol{"extversion", text})
+	// The one extension PostgreSQL 15 always has, and its languages.
+	textArray, _ := types.ArrayOf(types.Text)
+	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_extension",
+		cols: []vcol{{"oid", oid}, {"extname", name}, {"extowner", oid}, {"extnamespace", oid}, {"extrelocatable", b},
+			{"extversion", text}, {"extconfig", oidArray}, {"extcondition", textArray}},
+		rows: func(s *Session, c *catalog) [][]any {
+			return [][]any{{int64(oidPlpgsqlExt), "plpgsql", int64(oidBootstrapSuperuser), int64(oidPgCatalog), false, "1.0", nil, nil}}
+		}})
+	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_language",
+		cols: []vcol{{"oid", oid}, {"lanname", name}, {"lanowner", oid}, {"lanispl", b}, {"lanpltrusted", b},
+			{"lanplcallfoid", oid}, {"laninline", oid}, {"lanvalidator", oid}, {"lanacl", textArray}},
+		rows: func(s *Session, c *catalog) [][]any {
+			return [][]any{{int64(12), "internal", int64(10), false, false, int64(0), int64(0), int64(2246), nil},
+				{int64(13), "c", int64(10), false, false, int64(0), int64(0), int64(2247), nil},
+				{int64(14), "sql", int64(10), false, true, int64(0), int64(0), int64(2248), nil},
+				{int64(13563), "plpgsql", int64(10), true, true, int64(13560), int64(13561), int64(13562), nil}}
+		}})
 	empty("pg_inherits", vcol{"inhrelid", oid}, vcol{"inhparent", oid}, vcol{"inhseqno", types.Int4}, vcol{"inhdetachpending", b})
 }

@@ -142,6 +142,19 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 		sc.win = win
 		defer func() { sc.win = nil }()
 	}
+	var srf *srfScope
+	if b.containsSetCall(targets...) {
+		if hasAgg || win != nil {
+			return nil, pgerror.Unsupported("set-returning functions in a select list with GROUP BY, aggregates or window functions")
+		}
+		if len(st.LockingClause) > 0 {
+			return nil, pgerror.Newf(pgerror.FeatureNotSupported, "%s is not allowed with set-returning functions in the target list",
+				rowLockStrength(st.LockingClause[0].GetLockingClause()))
+		}
+		srf = &srfScope{}
+		proj.srf = srf
+		defer func() { proj.srf = nil }()
+	}
 	outs, cols, targetNodes, err := b.targetList(proj, targets, unknown)
 	if err != nil {
 		return nil, err
@@ -213,23 +226,29 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 				winRows = append(winRows, append([]any(nil), cx.row...))
 				return nil
 			}
-			row := make([]any, len(outs), len(outs)+1)
-			for i, o := range outs {
-				v, err := o.eval(&cx)
-				if err != nil {
-					return err
+			emitRow := func() error {
+				row := make([]any, len(outs), len(outs)+1)
+				for i, o := range outs {
+					v, err := o.eval(&cx)
+					if err != nil {
+						return err
+					}
+					row[i] = v
 				}
-				row[i] = v
+				if locking != nil {
+					row = append(row, len(cands))
+					cands = append(cands, locking.candidate(&cx))
+				}
+				out = append(out, row)
+				if earlyStop && int64(len(out)) >= off+lim {
+					return errLimitReached
+				}
+				return nil
 			}
-			if locking != nil {
-				row = append(row, len(cands))
-				cands = append(cands, locking.candidate(&cx))
+			if srf != nil {
+				return srf.expand(&cx, emitRow)
 			}
-			out = append(out, row)
-			if earlyStop && int64(len(out)) >= off+lim {
-				return errLimitReached
-			}
-			return nil
+			return emitRow()
 		}
 		ok, err := allHold(&cx, pre, false)
 		if err == nil && ok {

@@ -261,27 +261,107 @@ func lastName(names []*pg_query.Node) string {
 	return names[len(names)-1].GetString_().GetSval()
 }
 
-// sequenceOfRegclass compiles a regclass argument of nextval and its kin
-// (nextval('s'::regclass), as pg_dump writes serial defaults): the
-// sequence with the OID it computes, 42809 when that relation is not a
-// sequence.
-func sequenceOfRegclass(arg *scalar) func(*execCtx) (*sequence, error) {
-	return func(x *execCtx) (*sequence, error) {
-		v, err := arg.eval(x)
-		if err != nil || v == nil {
+// sequenceByOid finds the sequence nextval and its kin are given as a
+// regclass.
+func sequenceByOid(x *execCtx, oid int64) (*sequence, error) {
+	c, _ := x.s.catalog()
+	schema, name, ok := relationByOid(c, oid)
+	if !ok {
+		return nil, pgerror.Newf(pgerror.UndefinedTable, "could not open relation with OID %d", oid)
+	}
+	if sc := c.schemas[schema]; sc != nil && sc.seqs[name] != nil {
+		return sc.seqs[name], nil
+	}
+	return nil, pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not a sequence", name)
+}
+
+// findSequence resolves a sequence by its (possibly qualified, possibly
+// quoted) name.
+func (s *Session) findSequence(c *catalog, text string) (*sequence, error) {
+	oid, err := catalogNames{s: s, cat: c}.RelationOid(text)
+	if err != nil {
+		return nil, err
+	}
+	schema, name, _ := relationByOid(c, oid)
+	if sc := c.schemas[schema]; sc != nil && sc.seqs[name] != nil {
+		return sc.seqs[name], nil
+	}
+	return nil, pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not a sequence", name)
+}
+
+// The sequence functions. Their sequence is a regclass: a constant name
+// resolves when the statement is bound (42P01 at prepare, as in
+// PostgreSQL), any other value when the call runs. Sequences are not
+// transactional.
+func init() {
+	rc, i8 := types.Regclass, types.Int8
+	addSysFunc("nextval", sysFunc{args: []types.Type{rc}, result: i8, volatile: true, eval: func(x *execCtx, a []any) (any, error) {
+		q, err := sequenceByOid(x, a[0].(int64))
+		if err != nil {
 			return nil, err
 		}
-		oid := v.(int64)
-		c, _ := x.s.catalog()
-		schema, name, ok := relationByOid(c, oid)
+		v, err := q.next()
+		if err != nil {
+			return nil, err
+		}
+		x.s.currval[q], x.s.lastval = v, q
+		return v, nil
+	}})
+	addSysFunc("currval", sysFunc{args: []types.Type{rc}, result: i8, volatile: true, eval: func(x *execCtx, a []any) (any, error) {
+		q, err := sequenceByOid(x, a[0].(int64))
+		if err != nil {
+			return nil, err
+		}
+		v, ok := x.s.currval[q]
 		if !ok {
-			return nil, pgerror.Newf(pgerror.UndefinedTable, "could not open relation with OID %d", oid)
+			return nil, pgerror.Newf(pgerror.ObjectNotInPrerequisiteState, "currval of sequence \"%s\" is not yet defined in this session", q.name)
 		}
-		if sc := c.schemas[schema]; sc != nil && sc.seqs[name] != nil {
-			return sc.seqs[name], nil
+		return v, nil
+	}})
+	setval := func(x *execCtx, a []any) (any, error) {
+		q, err := sequenceByOid(x, a[0].(int64))
+		if err != nil {
+			return nil, err
 		}
-		return nil, pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not a sequence", name)
+		isCalled := len(a) < 3 || a[2].(bool)
+		if err := q.set(a[1].(int64), isCalled); err != nil {
+			return nil, err
+		}
+		if isCalled {
+			x.s.currval[q], x.s.lastval = a[1].(int64), q
+		}
+		return a[1], nil
 	}
+	addSysFunc("setval", sysFunc{args: []types.Type{rc, i8}, result: i8, volatile: true, eval: setval})
+	addSysFunc("setval", sysFunc{args: []types.Type{rc, i8, types.Bool}, result: i8, volatile: true, eval: setval})
+	addSysFunc("lastval", sysFunc{result: i8, volatile: true, eval: func(x *execCtx, _ []any) (any, error) {
+		if x.s.lastval == nil {
+			return nil, pgerror.New(pgerror.ObjectNotInPrerequisiteState, "lastval is not yet defined in this session")
+		}
+		return x.s.currval[x.s.lastval], nil
+	}})
+	// pg_get_serial_sequence(table, column): the schema-qualified name of
+	// the sequence the column owns (a SERIAL or identity column's, or one
+	// given OWNED BY), NULL for none. The table is a name read as SQL
+	// reads one (lower-cased unless quoted), the column a name taken
+	// literally, as in PostgreSQL.
+	addSysFunc("pg_get_serial_sequence", sysFunc{args: []types.Type{types.Text, types.Text}, result: types.Text,
+		eval: func(x *execCtx, a []any) (any, error) {
+			oid, err := catalogNames{s: x.s}.RelationOid(a[0].(string))
+			if err != nil {
+				return nil, err
+			}
+			c, _ := x.s.catalog()
+			t := c.tables[uint32(oid)]
+			if t == nil {
+				return nil, nil
+			}
+			i := t.colIndex(a[1].(string))
+			if i < 0 {
+				return nil, pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", a[1], t.name)
+			}
+			return ownedSequenceName(c, t, t.cols[i].attnum), nil
+		}})
 }
 
 // alterSequenceStmt runs ALTER SEQUENCE: OWNED BY here, the other options
@@ -356,53 +436,6 @@ func (d *ddl) sequenceOwner(q *sequence, owned *pg_query.DefElem) (uint32, int16
 		return 0, 0, pgerror.New(pgerror.ObjectNotInPrerequisiteState, "sequence must be in same schema as table it is linked to")
 	}
 	return t.oid, t.cols[i].attnum, nil
-}
-
-// serialSequenceFunc compiles pg_get_serial_sequence(table, column): the
-// schema-qualified name of the sequence the column owns (a SERIAL or
-// identity column's, or one given OWNED BY), NULL for none. The table is
-// a name read as SQL reads one (lower-cased unless quoted), the column a
-// name taken literally, as in PostgreSQL.
-func (b *binder) serialSequenceFunc(sc *scope, argNodes []*pg_query.Node, loc int32) (*scalar, bool, error) {
-	if len(argNodes) != 2 {
-		return nil, true, b.errAt(pgerror.Newf(pgerror.UndefinedFunction, "function pg_get_serial_sequence with %d arguments does not exist", len(argNodes)), loc)
-	}
-	args := make([]*scalar, 2)
-	for i, a := range argNodes {
-		e, err := b.expr(sc, a)
-		if err != nil {
-			return nil, true, err
-		}
-		if e, err = b.coerce(e, types.Text, types.CastImplicit); err != nil {
-			return nil, true, b.withPos(err, loc)
-		}
-		args[i] = e
-	}
-	eval := func(x *execCtx) (any, error) {
-		table, err := args[0].eval(x)
-		if err != nil || table == nil {
-			return nil, err
-		}
-		column, err := args[1].eval(x)
-		if err != nil || column == nil {
-			return nil, err
-		}
-		oid, err := relations{s: x.s}.RelationOid(table.(string))
-		if err != nil {
-			return nil, err
-		}
-		c, _ := x.s.catalog()
-		t := c.tables[uint32(oid)]
-		if t == nil {
-			return nil, nil
-		}
-		i := t.colIndex(column.(string))
-		if i < 0 {
-			return nil, pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", column, t.name)
-		}
-		return ownedSequenceName(c, t, t.cols[i].attnum), nil
-	}
-	return &scalar{typ: types.Text, slot: -1, name: "pg_get_serial_sequence", refs: args[0].refs | args[1].refs, eval: eval}, true, nil
 }
 
 // ownedSequenceName returns the qualified, quoted name of the sequence

@@ -34,6 +34,9 @@ type Session struct {
 	// declarations (cursor.go).
 	cursors     map[string]*cursor
 	cursorCount int
+	// env caches textEnv for settings version envVersion.
+	env        *types.Env
+	envVersion uint64
 }
 
 // txnState is the open transaction.
@@ -256,17 +259,4 @@ func (s *Session) rollbackToSavepoint(name string) error {
 	s.txn.savepoints = s.txn.savepoints[:i+1]
 	s.settings.rollbackTo(i + 1)
 	return nil
-}
-
-// FormatText is types.FormatText in the session: timestamptz in its
-// TimeZone, intervals in its IntervalStyle and regclass as the relation's
-// name along its search path, as PostgreSQL's text output gives them.
-func (s *Session) FormatText(t types.Type, v any) string {
-	return types.FormatTextEnv(&types.Env{Location: s.location(), Relations: relations{s: s}, IntervalStyle: s.intervalStyle()}, t, v)
-}
-
-// ParseText is types.ParseTextEnv in the session: timestamptz without a
-// zone in its TimeZone and regclass names along its search path.
-func (s *Session) ParseText(t types.Type, text string) (any, error) {
-	return types.ParseTextEnv(&types.Env{Location: s.location(), Relations: relations{s: s}}, t, text)
 }

@@ -8,10 +8,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgtype"
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/fickle-db/fickle/history"
 	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/sqlexec/types"
 )
 
 // settingDef describes a session setting (a GUC): its default, whether the
@@ -71,6 +73,7 @@ var settingDefs = func() map[string]*settingDef {
 		{name: "standard_conforming_strings", def: "on", reported: true, normalize: normOneOf("on")},
 		{name: "is_superuser", def: "on", reported: true, context: ctxInternal},
 		{name: "session_authorization", def: "postgres", reported: true, context: ctxInternal},
+		{name: "role", def: "none", context: ctxInternal},
 		{name: "application_name", def: "", reported: true},
 		{name: "default_transaction_read_only", def: "off", reported: true, normalize: normBool},
 		{name: "in_hot_standby", def: "off", reported: true, context: ctxInternal},
@@ -361,6 +364,8 @@ type settings struct {
 	// them; nil outside a transaction.
 	levels  []map[string]savedSetting
 	changed map[string]bool // reported settings changed since TakeChangedParameters
+	// version counts the changes, for the caches derived from the values.
+	version uint64
 }
 
 // newSettings returns a session's initial settings: the defaults, then the
@@ -430,6 +435,13 @@ func (s *settings) set(name, value string, local bool) error {
 			value = nv
 		}
 	}
+	s.put(lk, value, local)
+	return nil
+}
+
+// put stores a checked value under its lower-case name, remembering what
+// the transaction's end restores.
+func (s *settings) put(lk, value string, local bool) {
 	s.save(lk)
 	if local {
 		if s.session == nil {
@@ -442,7 +454,6 @@ func (s *settings) set(name, value string, local bool) error {
 		delete(s.session, lk)
 	}
 	s.assign(lk, value)
-	return nil
 }
 
 // assign gives a setting its value, noting a change of a reported one.
@@ -451,6 +462,7 @@ func (s *settings) assign(lk, value string) {
 		s.changed[lk] = true
 	}
 	s.vals[lk] = value
+	s.version++
 }
 
 func (s *settings) get(name string) (string, bool) {
@@ -542,6 +554,9 @@ func setValue(name string, args []*pg_query.Node) (string, error) {
 	for _, a := range args {
 		n := a
 		if tc := n.GetTypeCast(); tc != nil {
+			if strings.EqualFold(name, "timezone") && strs(tc.TypeName.Names)[len(tc.TypeName.Names)-1] == "interval" {
+				return intervalTimeZone(tc)
+			}
 			n = tc.Arg
 		}
 		c := n.GetAConst()
@@ -575,7 +590,18 @@ func setValue(name string, args []*pg_query.Node) (string, error) {
 	return strings.Join(parts, ", "), nil
 }
 
-func invalidValue(name, v string) error {
+// intervalTimeZone reads SET TIME ZONE INTERVAL '...' [HOUR TO MINUTE]:
+// the offset east of UTC, recorded as PostgreSQL records it.
+func intervalTimeZone(tc *pg_query.TypeCast) (string, error) {
+	text := tc.Arg.GetAConst().GetSval().GetSval()
+	v, err := types.ParseText(types.Interval, text)
+	if err != nil {
+		return "", err
+	}
+	return types.IntervalZoneName(v.(pgtype.Interval), text)
+}
+
+func invalidValue(name, v string) *pgerror.Error {
 	return pgerror.Newf(pgerror.InvalidParameterValue, "invalid value for parameter %q: %q", name, v)
 }
 
@@ -622,8 +648,6 @@ func normEncoding(v string) (string, error) {
 	return "", pgerror.Newf(pgerror.FeatureNotSupported, "client encoding %q is not supported by fickle (only UTF8)", v)
 }
 
-// normDateStyle accepts the ISO output style with MDY, DMY or YMD order;
-// other output styles are not supported.
 // normIntervalStyle accepts the IntervalStyle values fickle prints:
 // postgres and iso_8601 (ActiveRecord sets it); PostgreSQL's other two
 // are refused rather than ignored.
@@ -637,42 +661,59 @@ func normIntervalStyle(v string) (string, error) {
 	return "", invalidValue("IntervalStyle", v)
 }
 
+// normDateStyle reads DateStyle: an output style (ISO, SQL, Postgres,
+// German) and an order (MDY, DMY, YMD and their aliases), either part
+// optional; German alone orders DMY, as in PostgreSQL.
 func normDateStyle(v string) (string, error) {
-	style, order := "ISO", "MDY"
+	style, order := "", ""
 	for _, p := range strings.Split(v, ",") {
-		switch strings.ToUpper(strings.TrimSpace(p)) {
-		case "ISO":
+		w := strings.ToUpper(strings.TrimSpace(p))
+		newStyle, newOrder := "", ""
+		switch w {
+		case "ISO", "SQL", "GERMAN":
+			newStyle = map[string]string{"ISO": "ISO", "SQL": "SQL", "GERMAN": "German"}[w]
+		case "POSTGRES":
+			newStyle = "Postgres"
 		case "MDY", "US", "NONEURO", "NONEUROPEAN":
-			order = "MDY"
+			newOrder = "MDY"
 		case "DMY", "EURO", "EUROPEAN":
-			order = "DMY"
+			newOrder = "DMY"
 		case "YMD":
-			order = "YMD"
-		case "":
-		case "SQL", "POSTGRES", "GERMAN":
-			return "", pgerror.Unsupported("DateStyle " + strings.TrimSpace(p))
+			newOrder = "YMD"
+		case "DEFAULT", "":
 		default:
 			return "", invalidValue("DateStyle", v)
 		}
+		if newStyle != "" && style != "" && newStyle != style || newOrder != "" && order != "" && newOrder != order {
+			return "", invalidValue("DateStyle", v).WithDetail("Conflicting \"datestyle\" specifications.")
+		}
+		if newStyle != "" {
+			style = newStyle
+		}
+		if newOrder != "" {
+			order = newOrder
+		}
+	}
+	if order == "" {
+		order = "MDY"
+		if style == "German" {
+			order = "DMY"
+		}
+	}
+	if style == "" {
+		style = "ISO"
 	}
 	return style + ", " + order, nil
 }
 
+// normTimeZone reads TimeZone: a zone name, a POSIX offset, or hours east
+// of UTC, recorded as PostgreSQL records each.
 func normTimeZone(v string) (string, error) {
-	t := strings.TrimSpace(v)
-	switch strings.ToLower(t) {
-	case "utc", "z", "zulu", "gmt", "etc/utc", "universal":
-		return "UTC", nil
-	case "local":
-		return "UTC", nil
-	}
-	if _, err := time.LoadLocation(t); err != nil {
-		if _, err2 := strconv.ParseFloat(t, 64); err2 == nil {
-			return t, nil
-		}
+	_, name, err := types.ParseTimeZone(v, false)
+	if err != nil {
 		return "", invalidValue("TimeZone", v)
 	}
-	return t, nil
+	return name, nil
 }
 
 func normIsolation(v string) (string, error) {

@@ -22,8 +22,10 @@ func TestSettingsSessionsCannotSetAreShownAndRefused(t *testing.T) {
 	because := map[settingContext]string{ctxInternal: "cannot be changed", ctxPostmaster: "cannot be changed without restarting the server",
 		ctxSighup: "cannot be changed now", ctxBackend: "cannot be set after connection start"}
 	for key, d := range settingDefs {
-		// session_authorization shows the session's user, not a default.
-		if !d.readOnly() || key == "session_authorization" {
+		// session_authorization shows the session's user, not a default;
+		// it and role change through SET SESSION AUTHORIZATION and SET
+		// ROLE.
+		if !d.readOnly() || key == "session_authorization" || key == "role" {
 			continue
 		}
 		want := d.def

@@ -66,6 +66,17 @@ func (b *binder) setPlan(vs *pg_query.VariableSetStmt) (*stmtPlan, error) {
 	return &stmtPlan{noTxn: true, exec: func(x *execCtx) (*Result, error) {
 		s := x.s
 		switch name {
+		case "role", "session_authorization":
+			v := value
+			if toDefault {
+				v = map[string]string{"role": "none", "session_authorization": ""}[name]
+			}
+			if local && s.txn == nil {
+				w := pgerror.New(pgerror.NoActiveSqlTransaction, "SET LOCAL can only be used in transaction blocks")
+				w.Severity = "WARNING"
+				return &Result{Tag: tag, Notices: []*pgerror.Error{w}}, nil
+			}
+			return &Result{Tag: tag}, s.setRole(name, v, local && s.txn != nil)
 		case "transaction_isolation":
 			return &Result{Tag: tag}, s.setTransaction(TxnOptions{Isolation: value})
 		case "transaction_read_only":

@@ -70,14 +70,32 @@ func SupportsBinary(oid uint32) bool {
 	case pgtype.BoolOID, pgtype.ByteaOID, pgtype.QCharOID, pgtype.NameOID, pgtype.Int8OID, pgtype.Int2OID,
 		pgtype.Int4OID, pgtype.TextOID, pgtype.OIDOID, pgtype.JSONOID, pgtype.Float4OID, pgtype.Float8OID,
 		pgtype.BPCharOID, pgtype.VarcharOID, pgtype.DateOID, pgtype.TimestampOID, pgtype.TimestamptzOID,
-		pgtype.IntervalOID, pgtype.NumericOID, pgtype.UUIDOID, pgtype.JSONBOID, regclassOID, pgtype.UnknownOID:
+		pgtype.IntervalOID, pgtype.NumericOID, pgtype.UUIDOID, pgtype.JSONBOID, pgtype.UnknownOID:
+		return true
+	}
+	return isRegType(oid)
+}
+
+// The object identifier types (regclass, regtype, regproc, ...), which
+// pgtype does not name: on the wire each is an OID.
+const (
+	regprocOID      = 24
+	regprocedureOID = 2202
+	regoperOID      = 2203
+	regoperatorOID  = 2204
+	regclassOID     = 2205
+	regtypeOID      = 2206
+	regnamespaceOID = 4089
+	regroleOID      = 4096
+)
+
+func isRegType(oid uint32) bool {
+	switch oid {
+	case regprocOID, regprocedureOID, regoperOID, regoperatorOID, regclassOID, regtypeOID, regnamespaceOID, regroleOID:
 		return true
 	}
 	return false
 }
-
-// regclassOID is the type OID of regclass, which pgtype does not name.
-const regclassOID = 2205
 
 // AppendBinary appends the binary wire form of the datum v of type oid to
 // buf. v must not be nil: NULL is a length of -1 in the enclosing message. A
@@ -103,7 +121,7 @@ func AppendBinary(buf []byte, oid uint32, v any) ([]byte, error) {
 		if i, ok := v.(int64); ok && i >= math.MinInt32 && i <= math.MaxInt32 {
 			return binary.BigEndian.AppendUint32(buf, uint32(int32(i))), nil
 		}
-	case pgtype.OIDOID, regclassOID:
+	case pgtype.OIDOID, regprocOID, regprocedureOID, regoperOID, regoperatorOID, regclassOID, regtypeOID, regnamespaceOID, regroleOID:
 		if i, ok := v.(int64); ok && i >= 0 && i <= math.MaxUint32 {
 			return binary.BigEndian.AppendUint32(buf, uint32(i)), nil
 		}
@@ -189,7 +207,7 @@ func DecodeBinary(oid uint32, src []byte) (any, error) {
 		if len(src) == 4 {
 			return int64(int32(binary.BigEndian.Uint32(src))), nil
 		}
-	case pgtype.OIDOID, regclassOID:
+	case pgtype.OIDOID, regprocOID, regprocedureOID, regoperOID, regoperatorOID, regclassOID, regtypeOID, regnamespaceOID, regroleOID:
 		if len(src) == 4 {
 			return int64(binary.BigEndian.Uint32(src)), nil
 		}

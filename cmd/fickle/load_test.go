@@ -287,7 +287,9 @@ func TestLoadPgDumpCommentsAndClean(t *testing.T) {
 		{"SELECT obj_description('public.notes_title_idx'::regclass, 'pg_class'), obj_description('public.ticket_numbers'::regclass, 'pg_class'), obj_description('archive.old_notes'::regclass, 'pg_class')",
 			"[finds notes by title numbers handed out on paper tickets notes before 2020]"},
 		{"SELECT n.nspname, pg_catalog.obj_description(n.oid, 'pg_namespace') FROM pg_catalog.pg_namespace n WHERE n.nspname = 'archive'", "[archive old notes, kept for reference]"},
-		{"SELECT count(*) FROM pg_catalog.pg_description", "[7]"},
+		// The dump's comments, once each (built-in objects, below
+		// FirstNormalObjectId, have their own, as in PostgreSQL).
+		{"SELECT count(*) FROM pg_catalog.pg_description WHERE objoid >= 16384", "[7]"},
 	}
 	for load := 1; load <= 2; load++ {
 		if err := loadSQL(eng, filepath.Join("testdata", "notes.pg_dump-clean.sql")); err != nil {

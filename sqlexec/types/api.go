@@ -122,23 +122,63 @@ type Env struct {
 	// Rand supplies randomness for gen_random_uuid() and random(); nil makes
 	// them fail with 0A000.
 	Rand io.Reader
-	// Relations resolves regclass input and output against the catalog; nil
+	// Catalog resolves the input and output of the object identifier
+	// types (regclass, regtype, regproc, ...) against the catalog; nil
 	// means only numeric OIDs are understood.
-	Relations RelationResolver
+	Catalog CatalogResolver
+	// DateStyle is how dates and times print and the order in which
+	// ambiguous input dates read; the zero value is ISO, MDY.
+	DateStyle DateStyle
+	// FloatDigits, when positive, is the number of significant digits
+	// float8 values print with (15 plus a non-positive
+	// extra_float_digits; float4 prints 9 fewer). Zero prints the
+	// shortest exact form, as extra_float_digits above 0 does.
+	FloatDigits int
 	// IntervalStyle is how intervals print (interval_out, casts to text).
 	IntervalStyle IntervalStyle
 }
 
-// RelationResolver is the catalog as regclass sees it. The executor
-// implements it; this package never reads the catalog itself.
-type RelationResolver interface {
-	// RelationOid returns the OID of the relation a possibly
-	// schema-qualified name denotes, or a 42P01 error.
-	RelationOid(name string) (int64, error)
-	// RelationName returns the name regclassout prints for an OID
-	// (qualified when not on the search path), or false when no relation
-	// has it.
-	RelationName(oid int64) (string, bool)
+// DateStyle is the DateStyle setting.
+type DateStyle struct {
+	// Style is ISO (the zero value), SQL, Postgres or German.
+	Style DateOutput
+	// Order is MDY (the zero value), DMY or YMD.
+	Order DateOrder
+}
+
+// DateOutput is DateStyle's output format.
+type DateOutput byte
+
+// The output formats.
+const (
+	DateISO DateOutput = iota
+	DateSQL
+	DatePostgres
+	DateGerman
+)
+
+// DateOrder is DateStyle's order of day, month and year.
+type DateOrder byte
+
+// The field orders.
+const (
+	OrderMDY DateOrder = iota
+	OrderDMY
+	OrderYMD
+)
+
+// CatalogResolver is the catalog as the object identifier types see it.
+// The executor implements it; this package never reads the catalog itself.
+type CatalogResolver interface {
+	// RegIn returns the OID of the object a name denotes for the object
+	// identifier type t (regclassin, regtypein, ...), or the error
+	// PostgreSQL gives (42P01 for an unknown relation, 42704 for an unknown
+	// type, 42883 for an unknown function, ...).
+	RegIn(t Oid, name string) (int64, error)
+	// RegOut returns the name the output function of t prints for an OID
+	// (qualified when the search path would not find it), or false when no
+	// object has it: the number is printed then.
+	RegOut(t Oid, oid int64) (string, bool)
 }
 
 // CastContext is the context a coercion happens in, as in pg_cast.castcontext.
@@ -308,17 +348,9 @@ const (
 )
 
 // FormatTextEnv is FormatText in a session: timestamptz in env.Location,
-// regclass as the relation's name through env.Relations.
-func FormatTextEnv(env *Env, t Type, v any) string {
-	if t.Oid == OidRegclass && env != nil && env.Relations != nil {
-		if n, ok := v.(int64); ok {
-			if name, found := env.Relations.RelationName(n); found {
-				return name
-			}
-		}
-	}
-	return formatText(env, t, v)
-}
+// the object identifier types (regclass, regtype, ...) as the names
+// env.Catalog gives their OIDs.
+func FormatTextEnv(env *Env, t Type, v any) string { return formatText(env, t, v) }
 
 // Cast converts the non-NULL datum v of type from to type to with the
 // semantics of an explicit cast (CAST(v AS to)): a typmod on to is applied

@@ -19,6 +19,28 @@ func intResult(l, r Type) Type {
 	return r
 }
 
+// intShift is int2shl, int4shl, int8shl and their right shifts: C's
+// shifts as the hardware does them, the count taken modulo the operand's
+// width (int2 shifts as int4, then keeps its low 16 bits).
+func intShift(oid Oid, a, n int64, left bool) int64 {
+	switch oid {
+	case OidInt8:
+		if left {
+			return a << uint(n&63)
+		}
+		return a >> uint(n&63)
+	case OidInt4:
+		if left {
+			return int64(int32(a) << uint(n&31))
+		}
+		return int64(int32(a) >> uint(n&31))
+	}
+	if left {
+		return int64(int16(int32(a) << uint(n&31)))
+	}
+	return int64(int16(int32(a) >> uint(n&31)))
+}
+
 func registerArithmetic() {
 	ints := []Type{Int2, Int4, Int8}
 	for _, l := range ints {
@@ -35,6 +57,12 @@ func registerArithmetic() {
 		addUnary("-", l, l, func(_ *Env, v any) (any, error) { return intSub(oid, 0, v.(int64)) })
 		addUnary("+", l, l, identity)
 		addUnary("@", l, l, func(_ *Env, v any) (any, error) { return intAbs(oid, v.(int64)) })
+		addBinary("&", l, l, l, func(_ *Env, a, b any) (any, error) { return a.(int64) & b.(int64), nil })
+		addBinary("|", l, l, l, func(_ *Env, a, b any) (any, error) { return a.(int64) | b.(int64), nil })
+		addBinary("#", l, l, l, func(_ *Env, a, b any) (any, error) { return a.(int64) ^ b.(int64), nil })
+		addUnary("~", l, l, func(_ *Env, v any) (any, error) { return ^v.(int64), nil })
+		addBinary("<<", l, Int4, l, func(_ *Env, a, b any) (any, error) { return intShift(oid, a.(int64), b.(int64), true), nil })
+		addBinary(">>", l, Int4, l, func(_ *Env, a, b any) (any, error) { return intShift(oid, a.(int64), b.(int64), false), nil })
 	}
 	floats := []Type{Float4, Float8}
 	for _, l := range floats {

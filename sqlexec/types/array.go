@@ -20,28 +20,35 @@ const CategoryArray Category = 'A'
 // arrayTypes lists PostgreSQL 15's array type OIDs of the element types
 // fickle knows: pg_type.typarray of each element.
 var arrayTypes = map[Oid]Oid{
-	OidBool:        1000,
-	OidBytea:       1001,
-	OidChar:        1002,
-	OidName:        1003,
-	OidInt2:        1005,
-	OidInt4:        1007,
-	OidText:        1009,
-	OidBpchar:      1014,
-	OidVarchar:     1015,
-	OidInt8:        1016,
-	OidFloat4:      1021,
-	OidFloat8:      1022,
-	OidOid:         1028,
-	OidTimestamp:   1115,
-	OidDate:        1182,
-	OidTimestamptz: 1185,
-	OidInterval:    1187,
-	OidNumeric:     1231,
-	OidRegclass:    2210,
-	OidUUID:        2951,
-	OidJSON:        199,
-	OidJSONB:       3807,
+	OidBool:         1000,
+	OidBytea:        1001,
+	OidChar:         1002,
+	OidName:         1003,
+	OidInt2:         1005,
+	OidInt4:         1007,
+	OidText:         1009,
+	OidBpchar:       1014,
+	OidVarchar:      1015,
+	OidInt8:         1016,
+	OidFloat4:       1021,
+	OidFloat8:       1022,
+	OidOid:          1028,
+	OidTimestamp:    1115,
+	OidDate:         1182,
+	OidTimestamptz:  1185,
+	OidInterval:     1187,
+	OidNumeric:      1231,
+	OidRegclass:     2210,
+	OidRegproc:      1008,
+	OidRegprocedure: 2207,
+	OidRegoper:      2208,
+	OidRegoperator:  2209,
+	OidRegtype:      2211,
+	OidRegnamespace: 4090,
+	OidRegrole:      4097,
+	OidUUID:         2951,
+	OidJSON:         199,
+	OidJSONB:        3807,
 }
 
 // arrayElems maps an array type OID to its element type OID (typelem).
@@ -74,14 +81,18 @@ func ArrayOf(elem Type) (Type, bool) {
 func (t Type) Elem() (Type, bool) {
 	e, ok := arrayElems[t.Oid]
 	if !ok {
+		e, ok = vectorElems[t.Oid]
+	}
+	if !ok {
 		return Type{}, false
 	}
 	return Type{e, t.Typmod}, true
 }
 
-// IsArray reports whether t is an array type.
+// IsArray reports whether t is an array type (int2vector and oidvector
+// included).
 func (t Type) IsArray() bool {
-	_, ok := arrayElems[t.Oid]
+	_, ok := t.Elem()
 	return ok
 }
 

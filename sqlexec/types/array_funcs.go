@@ -1,6 +1,7 @@
 package types
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
@@ -11,35 +12,36 @@ import (
 // anycompatible), so builders resolve them from the argument types.
 
 func init() {
-	builders["array_length"] = arrayDimFunc(func(a []any) any { return int64(len(a)) })
-	builders["array_upper"] = arrayDimFunc(func(a []any) any { return int64(len(a)) })
-	builders["array_lower"] = arrayDimFunc(func([]any) any { return int64(1) })
-	builders["cardinality"] = arrayUnary(Int4, func(a []any) (any, error) { return int64(len(a)), nil }, true)
-	builders["array_ndims"] = arrayUnary(Int4, func([]any) (any, error) { return int64(1), nil }, false)
-	builders["array_dims"] = arrayUnary(Text, func(a []any) (any, error) {
-		return "[1:" + formatText(nil, Int4, int64(len(a))) + "]", nil
+	builders["array_length"] = arrayDimFunc(func(_ int64, a []any) any { return int64(len(a)) })
+	builders["array_upper"] = arrayDimFunc(func(lb int64, a []any) any { return lb + int64(len(a)) - 1 })
+	builders["array_lower"] = arrayDimFunc(func(lb int64, _ []any) any { return lb })
+	builders["cardinality"] = arrayUnary(Int4, func(_ Type, a []any) (any, error) { return int64(len(a)), nil }, true)
+	builders["array_ndims"] = arrayUnary(Int4, func(Type, []any) (any, error) { return int64(1), nil }, false)
+	builders["array_dims"] = arrayUnary(Text, func(t Type, a []any) (any, error) {
+		lb := t.LowerBound()
+		return "[" + strconv.FormatInt(lb, 10) + ":" + strconv.FormatInt(lb+int64(len(a))-1, 10) + "]", nil
 	}, false)
 	builders["array_append"] = concatBuilder(true, false)
 	builders["array_prepend"] = concatBuilder(false, true)
 	builders["array_cat"] = concatBuilder(true, true)
-	builders["array_position"] = arrayElemFunc(Int4, func(elem Type, a []any, e any) any {
+	builders["array_position"] = arrayElemFunc(Int4, func(elem Type, lb int64, a []any, e any) any {
 		for k, x := range a {
 			if equalOrBothNull(elem, x, e) {
-				return int64(k + 1)
+				return int64(k) + lb
 			}
 		}
 		return nil
 	})
-	builders["array_positions"] = arrayElemFunc(Type{arrayTypes[OidInt4], -1}, func(elem Type, a []any, e any) any {
+	builders["array_positions"] = arrayElemFunc(Type{arrayTypes[OidInt4], -1}, func(elem Type, lb int64, a []any, e any) any {
 		out := []any{}
 		for k, x := range a {
 			if equalOrBothNull(elem, x, e) {
-				out = append(out, int64(k+1))
+				out = append(out, int64(k)+lb)
 			}
 		}
 		return out
 	})
-	builders["array_remove"] = arrayElemFunc(Type{}, func(elem Type, a []any, e any) any {
+	builders["array_remove"] = arrayElemFunc(Type{}, func(elem Type, _ int64, a []any, e any) any {
 		out := []any{}
 		for _, x := range a {
 			if !equalOrBothNull(elem, x, e) {
@@ -91,7 +93,7 @@ func arrayArgType(t Type) (Type, error) {
 
 // arrayUnary builds f(anyarray) returning result; emptyIsValue says
 // whether an empty array has a value (cardinality 0) or NULL (array_ndims).
-func arrayUnary(result Type, f func([]any) (any, error), emptyIsValue bool) funcBuilder {
+func arrayUnary(result Type, f func(Type, []any) (any, error), emptyIsValue bool) funcBuilder {
 	return func(args []Type) (*Func, bool, error) {
 		if len(args) != 1 {
 			return nil, false, nil
@@ -108,14 +110,14 @@ func arrayUnary(result Type, f func([]any) (any, error), emptyIsValue bool) func
 			if len(arr) == 0 && !emptyIsValue {
 				return nil, nil
 			}
-			return f(arr)
+			return f(t, arr)
 		}}, true, nil
 	}
 }
 
 // arrayDimFunc builds f(anyarray, int) for array_length, array_upper and
 // array_lower: NULL for an empty array or a dimension other than 1.
-func arrayDimFunc(f func([]any) any) funcBuilder {
+func arrayDimFunc(f func(lb int64, a []any) any) funcBuilder {
 	return func(args []Type) (*Func, bool, error) {
 		if len(args) != 2 || !canCoerce(args[1], Int4, CastImplicit) {
 			return nil, false, nil
@@ -140,7 +142,7 @@ func arrayDimFunc(f func([]any) any) funcBuilder {
 			if d.(int64) != 1 || len(arr) == 0 {
 				return nil, nil
 			}
-			return f(arr), nil
+			return f(t.LowerBound(), arr), nil
 		}}, true, nil
 	}
 }
@@ -198,7 +200,7 @@ func concatBuilder(leftArray, rightArray bool) funcBuilder {
 // array_positions and array_remove: the element argument is coerced to the
 // array's element type; only the array NULL makes the result NULL. The
 // result is of type result, or of the array's type when result is zero.
-func arrayElemFunc(result Type, f func(elem Type, a []any, e any) any) funcBuilder {
+func arrayElemFunc(result Type, f func(elem Type, lb int64, a []any, e any) any) funcBuilder {
 	return func(args []Type) (*Func, bool, error) {
 		if len(args) != 2 {
 			return nil, false, nil
@@ -230,7 +232,7 @@ func arrayElemFunc(result Type, f func(elem Type, a []any, e any) any) funcBuild
 					return nil, err
 				}
 			}
-			return f(elem, a[0].([]any), e), nil
+			return f(elem, t.LowerBound(), a[0].([]any), e), nil
 		}}, true, nil
 	}
 }

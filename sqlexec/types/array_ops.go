@@ -21,6 +21,21 @@ func resolveArrayOp(op string, l, r Type) (*BinaryOp, error) {
 	return nil, operatorError(op, &l, &r, false)
 }
 
+// polymorphicArrayOp reports whether op over l and r is one of the array
+// operators resolved by resolveArrayOp rather than by the candidates of
+// binaryOperators (which hold the operators taking a particular array
+// type, such as jsonb #> text[]).
+func polymorphicArrayOp(op string, l, r Type) bool {
+	if !l.IsArray() && !r.IsArray() {
+		return false
+	}
+	switch op {
+	case "=", "<>", "<", "<=", ">", ">=", "@>", "<@", "&&", "||":
+		return true
+	}
+	return false
+}
+
 // sameArrayType is the anyarray resolution of two operands: both of one
 // array type, or one of them an unknown literal.
 func sameArrayType(l, r Type) (Type, bool) {

@@ -38,7 +38,6 @@ func init() {
 		addCast(from, OidFloat8, CastImplicit, intToFloat(OidFloat8))
 		addCast(from, OidNumeric, CastImplicit, intToNumeric)
 		addCast(from, OidOid, CastImplicit, intToOid)
-		addCast(from, OidRegclass, CastImplicit, intToOid)
 	}
 	for _, from := range []Oid{OidFloat4, OidFloat8} {
 		for _, to := range ints {
@@ -60,10 +59,6 @@ func init() {
 	}
 	addCast(OidOid, OidInt4, CastAssignment, oidToInt4)
 	addCast(OidOid, OidInt8, CastAssignment, identity)
-	addCast(OidRegclass, OidInt4, CastAssignment, oidToInt4)
-	addCast(OidRegclass, OidInt8, CastAssignment, identity)
-	addCast(OidOid, OidRegclass, CastImplicit, identity)
-	addCast(OidRegclass, OidOid, CastImplicit, identity)
 
 	// Strings: text, varchar and bpchar convert implicitly among themselves
 	// and to name; name and "char" convert implicitly to text only.
@@ -91,8 +86,6 @@ func init() {
 	addCast(OidChar, OidVarchar, CastAssignment, charToText)
 	addCast(OidChar, OidInt4, CastExplicit, charToInt4)
 	addCast(OidInt4, OidChar, CastExplicit, int4ToChar)
-	addCast(OidText, OidRegclass, CastImplicit, fromText(Regclass))
-	addCast(OidVarchar, OidRegclass, CastImplicit, fromText(Regclass))
 
 	// Date and time.
 	addCast(OidDate, OidTimestamp, CastImplicit, dateToTimestamp)
@@ -130,6 +123,9 @@ func castPath(from, to Oid) (fn EnvCastFunc, ctx CastContext, ok bool) {
 	if fn, ctx, found := arrayCastPath(from, to); found {
 		return fn, ctx, true
 	}
+	if fn, ctx, found := vectorCastPath(from, to); found {
+		return fn, ctx, true
+	}
 	if _, known := typeInfos[to]; !known {
 		return nil, 0, false
 	}
@@ -138,9 +134,6 @@ func castPath(from, to Oid) (fn EnvCastFunc, ctx CastContext, ok bool) {
 	}
 	if isStringType(to) {
 		// Automatic I/O conversion to a string type: allowed in assignment.
-		if from == OidRegclass {
-			return func(env *Env, v any) (any, error) { return FormatTextEnv(env, Regclass, v), nil }, CastAssignment, true
-		}
 		return toText(Type{from, -1}), CastAssignment, true
 	}
 	if isStringType(from) {

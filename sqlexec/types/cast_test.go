@@ -50,6 +50,11 @@ func TestCastContextsMatchPgCast(t *testing.T) {
 	wantContext = func(from, to Oid) CastContext {
 		want, inCatalog := listed[castKey{from, to}]
 		fe, fromArray := arrayElems[from]
+		if ve, isVector := vectorElems[from]; isVector {
+			// PostgreSQL coerces int2vector and oidvector as int2[] and
+			// oid[] (find_coercion_pathway), outside pg_cast.
+			fe, fromArray = ve, true
+		}
 		te, toArray := arrayElems[to]
 		switch {
 		case inCatalog:

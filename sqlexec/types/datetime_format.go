@@ -47,24 +47,50 @@ func appendClock(buf []byte, h, m, s int, usec int64) []byte {
 	return buf
 }
 
-// formatDate is date_out with DateStyle ISO.
-func formatDate(v time.Time) string {
+// formatDate is date_out in DateStyle ds.
+func formatDate(v time.Time, ds DateStyle) string {
 	switch {
 	case v.Equal(InfinityTime):
 		return "infinity"
 	case v.Equal(NegInfinityTime):
 		return "-infinity"
 	}
-	buf, bc := appendDate(make([]byte, 0, 16), v)
+	buf, bc := appendStyledDate(make([]byte, 0, 16), v, ds)
 	if bc {
 		buf = append(buf, " BC"...)
 	}
 	return string(buf)
 }
 
+// appendStyledDate appends the date of v as DateStyle ds writes dates:
+// ISO yyyy-mm-dd, SQL mm/dd/yyyy (dd/mm/yyyy in DMY order), Postgres
+// mm-dd-yyyy (dd-mm-yyyy), German dd.mm.yyyy.
+func appendStyledDate(buf []byte, v time.Time, ds DateStyle) ([]byte, bool) {
+	if ds.Style == DateISO {
+		return appendDate(buf, v)
+	}
+	y, m, d := v.Date()
+	bc := y <= 0
+	if bc {
+		y = 1 - y
+	}
+	sep := map[DateOutput]byte{DateSQL: '/', DatePostgres: '-', DateGerman: '.'}[ds.Style]
+	first, second := int(m), d
+	if ds.Style == DateGerman || ds.Order == OrderDMY {
+		first, second = d, int(m)
+	}
+	buf = appendPadded(buf, first, 2)
+	buf = append(buf, sep)
+	buf = appendPadded(buf, second, 2)
+	buf = append(buf, sep)
+	return appendPadded(buf, y, 4), bc
+}
+
 // formatTimestamp is timestamp_out (loc nil) and timestamptz_out (the
-// instant shown in loc with a +hh[:mm[:ss]] offset) with DateStyle ISO.
-func formatTimestamp(v time.Time, loc *time.Location, withZone bool) string {
+// instant shown in loc) in DateStyle ds: ISO with a +hh[:mm[:ss]] offset,
+// the other styles with the zone's abbreviation, Postgres style as
+// "Mon Mar 04 05:06:07 2024" (day before month in DMY order).
+func formatTimestamp(v time.Time, loc *time.Location, withZone bool, ds DateStyle) string {
 	switch {
 	case v.Equal(InfinityTime):
 		return "infinity"
@@ -77,13 +103,39 @@ func formatTimestamp(v time.Time, loc *time.Location, withZone bool) string {
 		}
 		v = v.In(loc)
 	}
-	buf, bc := appendDate(make([]byte, 0, 40), v)
-	buf = append(buf, ' ')
 	h, m, s := v.Clock()
-	buf = appendClock(buf, h, m, s, int64(v.Nanosecond()/1000))
+	usec := int64(v.Nanosecond() / 1000)
+	var buf []byte
+	var bc bool
+	if ds.Style == DatePostgres {
+		y, mo, d := v.Date()
+		bc = y <= 0
+		if bc {
+			y = 1 - y
+		}
+		buf = append(make([]byte, 0, 40), v.Weekday().String()[:3]...)
+		buf = append(buf, ' ')
+		if ds.Order == OrderDMY {
+			buf = append(appendPadded(buf, d, 2), ' ')
+			buf = append(buf, mo.String()[:3]...)
+		} else {
+			buf = append(buf, mo.String()[:3]...)
+			buf = appendPadded(append(buf, ' '), d, 2)
+		}
+		buf = appendClock(append(buf, ' '), h, m, s, usec)
+		buf = appendPadded(append(buf, ' '), y, 4)
+	} else {
+		buf, bc = appendStyledDate(make([]byte, 0, 40), v, ds)
+		buf = appendClock(append(buf, ' '), h, m, s, usec)
+	}
 	if withZone {
-		_, off := v.Zone()
-		buf = appendOffset(buf, off)
+		if ds.Style == DateISO {
+			_, off := v.Zone()
+			buf = appendOffset(buf, off)
+		} else {
+			abbrev, _ := v.Zone()
+			buf = append(append(buf, ' '), abbrev...)
+		}
 	}
 	if bc {
 		buf = append(buf, " BC"...)

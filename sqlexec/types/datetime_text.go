@@ -23,7 +23,8 @@ type dtFields struct {
 	zone               *time.Location // explicit zone name
 	offset             int            // explicit numeric offset in seconds east of UTC
 	hasOffset, hasZone bool
-	pending            []string // numbers not yet assigned (textual dates)
+	pending            []string  // numbers not yet assigned (textual dates)
+	order              DateOrder // DateStyle's order of numeric dates
 }
 
 // dtError is the 22007 syntax error of a date/time input.
@@ -78,6 +79,9 @@ func parseDateTime(env *Env, t Type, s string) (any, error) {
 		return relativeDateTime(env, t, body)
 	}
 	var f dtFields
+	if env != nil {
+		f.order = env.DateStyle.Order
+	}
 	if err := f.decode(t, s, trimSpace(s)); err != nil {
 		return nil, err
 	}
@@ -417,7 +421,14 @@ func (f *dtFields) dateField(t Type, orig, fld string) error {
 		f.month, _ = strconv.Atoi(parts[1])
 		return f.setYearDay(t, orig, parts[0], parts[2])
 	}
-	// DateStyle MDY.
+	switch f.order {
+	case OrderDMY:
+		f.month, _ = strconv.Atoi(parts[1])
+		return f.setYearDay(t, orig, parts[2], parts[0])
+	case OrderYMD:
+		f.month, _ = strconv.Atoi(parts[1])
+		return f.setYearDay(t, orig, parts[0], parts[2])
+	}
 	f.month, _ = strconv.Atoi(parts[0])
 	return f.setYearDay(t, orig, parts[2], parts[1])
 }

@@ -55,8 +55,10 @@
 //
 // # Deviations from PostgreSQL
 //
-// Text comparison is by code point, as in the "C" collation. DateStyle is ISO,
-// MDY and IntervalStyle postgres, the only styles supported. Dates, like
+// Text comparison is by code point, as in the "C" collation. DateStyle
+// (Env.DateStyle: ISO, SQL, Postgres or German output, MDY, DMY or YMD
+// input order) and extra_float_digits (Env.FloatDigits) follow the
+// session; IntervalStyle is postgres, the only style supported. Dates, like
 // timestamps, span 4713 BC to 294276 AD (PostgreSQL's dates go further).
 // Interval fields restrictions (INTERVAL DAY TO SECOND), the SIMILAR form of
 // substring, and to_char's EEEE, V, L, RN and TH patterns answer 0A000, as

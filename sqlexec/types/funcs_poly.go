@@ -371,7 +371,7 @@ func toJSONValue(env *Env, t Type, v any) *jsonValue {
 	case bool:
 		return &jsonValue{kind: jsonBool, b: x}
 	case int64:
-		if t.Oid != OidOid && t.Oid != OidRegclass {
+		if t.Oid != OidOid && !isRegType(t.Oid) {
 			return &jsonValue{kind: jsonNumber, num: apd.New(x, 0)}
 		}
 	case float64:
@@ -425,11 +425,11 @@ func jsonTime(t Type, v time.Time, loc *time.Location) string {
 	}
 	switch t.Oid {
 	case OidDate:
-		return formatDate(v)
+		return formatDate(v, DateStyle{})
 	case OidTimestamp:
-		return strings.Replace(formatTimestamp(v, nil, false), " ", "T", 1)
+		return strings.Replace(formatTimestamp(v, nil, false, DateStyle{}), " ", "T", 1)
 	}
-	s := formatTimestamp(v, loc, true)
+	s := formatTimestamp(v, loc, true, DateStyle{})
 	s = strings.Replace(s, " ", "T", 1)
 	// Offsets are written in full: +00:00, -03:30.
 	if i := strings.LastIndexAny(s, "+-"); i > 10 && len(s)-i == 3 {

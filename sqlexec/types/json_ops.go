@@ -1,5 +1,10 @@
 package types
 
+import (
+	"strconv"
+	"strings"
+)
+
 func registerJSONOperators() {
 	for _, t := range []Type{JSON, JSONB} {
 		isB := t.Oid == OidJSONB
@@ -28,9 +33,41 @@ func registerJSONOperators() {
 			return nil, nil
 		})
 	}
+	textArray := Type{arrayTypes[OidText], -1}
+	for _, t := range []Type{JSON, JSONB} {
+		isB := t.Oid == OidJSONB
+		addBinary("#>", t, textArray, t, func(_ *Env, a, b any) (any, error) {
+			if v := jsonPath(mustParseJSON(a.(string)), b.([]any)); v != nil {
+				return jsonOut(v, isB), nil
+			}
+			return nil, nil
+		})
+		addBinary("#>>", t, textArray, Text, func(_ *Env, a, b any) (any, error) {
+			if v := jsonPath(mustParseJSON(a.(string)), b.([]any)); v != nil {
+				return jsonText(v, isB), nil
+			}
+			return nil, nil
+		})
+	}
 	addBinary("?", JSONB, Text, Bool, func(_ *Env, a, b any) (any, error) {
 		return jsonbExists(mustParseJSON(a.(string)), b.(string)), nil
 	})
+	// ?| and ?& ask whether any or all of the array's keys exist; NULL
+	// elements are ignored.
+	for op, all := range map[string]bool{"?|": false, "?&": true} {
+		addBinary(op, JSONB, textArray, Bool, func(_ *Env, a, b any) (any, error) {
+			v := mustParseJSON(a.(string))
+			for _, k := range b.([]any) {
+				if k == nil {
+					continue
+				}
+				if jsonbExists(v, k.(string)) != all {
+					return !all, nil
+				}
+			}
+			return all, nil
+		})
+	}
 	addBinary("@>", JSONB, JSONB, Bool, func(_ *Env, a, b any) (any, error) {
 		return jsonbContains(mustParseJSON(a.(string)), mustParseJSON(b.(string)), true), nil
 	})
@@ -40,6 +77,31 @@ func registerJSONOperators() {
 	addBinary("||", JSONB, JSONB, JSONB, func(_ *Env, a, b any) (any, error) {
 		return string(appendJSONB(nil, jsonbConcat(mustParseJSON(a.(string)), mustParseJSON(b.(string))))), nil
 	})
+}
+
+// jsonPath is the #> operator's walk: each step a key of an object or the
+// index of an array element (negative counts from the end); a step that
+// finds nothing, or a NULL step, gives nil.
+func jsonPath(v *jsonValue, path []any) *jsonValue {
+	for _, p := range path {
+		if p == nil || v == nil {
+			return nil
+		}
+		switch v.kind {
+		case jsonObject:
+			v = jsonField(v, p.(string))
+		case jsonArray:
+			// strtol's reading: leading white space, nothing after.
+			i, err := strconv.ParseInt(strings.TrimLeft(p.(string), " \t\n\v\f\r"), 10, 32)
+			if err != nil {
+				return nil
+			}
+			v = jsonElem(v, i)
+		default:
+			return nil
+		}
+	}
+	return v
 }
 
 // jsonbExists is the ? operator: a top-level key, an element of a top-level

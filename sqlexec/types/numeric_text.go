@@ -33,12 +33,15 @@ func trimSpace(s string) string {
 
 // intBounds returns the range of the integer type oid.
 func intBounds(oid Oid) (lo, hi int64) {
+	if isRegType(oid) {
+		oid = OidOid
+	}
 	switch oid {
 	case OidInt2:
 		return math.MinInt16, math.MaxInt16
 	case OidInt4:
 		return math.MinInt32, math.MaxInt32
-	case OidOid, OidRegclass:
+	case OidOid:
 		return math.MinInt32, math.MaxUint32
 	}
 	return math.MinInt64, math.MaxInt64
@@ -46,12 +49,15 @@ func intBounds(oid Oid) (lo, hi int64) {
 
 // intOutOfRange is the 22003 error of integer arithmetic and casts.
 func intOutOfRange(oid Oid) error {
+	if isRegType(oid) {
+		oid = OidOid
+	}
 	switch oid {
 	case OidInt2:
 		return pgerror.New(pgerror.NumericValueOutOfRange, "smallint out of range")
 	case OidInt4:
 		return pgerror.New(pgerror.NumericValueOutOfRange, "integer out of range")
-	case OidOid, OidRegclass:
+	case OidOid:
 		return pgerror.New(pgerror.NumericValueOutOfRange, "OID out of range")
 	}
 	return pgerror.New(pgerror.NumericValueOutOfRange, "bigint out of range")
@@ -173,6 +179,16 @@ func hasNonZeroDigit(s string) bool {
 // formatFloat is float4out and float8out with extra_float_digits = 1: the
 // shortest decimal that reads back as the same value, in fixed notation
 // when the decimal exponent is in [-4, FLT_DIG or DBL_DIG), else as d.ddde+XX.
+// formatFloatDigits is float4out and float8out: with digits > 0 (a
+// non-positive extra_float_digits) C's %.*g with that many significant
+// digits, else the shortest exact form (formatFloat).
+func formatFloatDigits(f float64, bits, digits int) string {
+	if digits <= 0 || math.IsNaN(f) || math.IsInf(f, 0) {
+		return formatFloat(f, bits)
+	}
+	return strconv.FormatFloat(f, 'g', digits, bits)
+}
+
 func formatFloat(f float64, bits int) string {
 	switch {
 	case math.IsNaN(f):

@@ -38,7 +38,7 @@ func addUnary(op string, arg, result Type, eval func(env *Env, v any) (any, erro
 }
 
 func resolveBinaryOp(op string, l, r Type) (*BinaryOp, error) {
-	if l.IsArray() || r.IsArray() {
+	if polymorphicArrayOp(op, l, r) {
 		return resolveArrayOp(op, l, r)
 	}
 	ops := binaryOperators[op]

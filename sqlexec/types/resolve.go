@@ -287,3 +287,17 @@ func sameOids(a, b []Type) bool {
 	}
 	return true
 }
+
+// ChooseOverload picks among the argument type lists of a function's
+// overloads the one a call with the given argument types resolves to,
+// by the rules every built-in function follows (an exact match, else
+// func_select_candidate; Unknown for untyped literals): 42883 when none
+// fits, 42725 when several do. The executor resolves the functions it
+// implements itself (catalog and session functions) with it.
+func ChooseOverload(name string, args []Type, overloads [][]Type) (int, error) {
+	cands := make([]candidate, len(overloads))
+	for i, o := range overloads {
+		cands[i] = candidate{args: o}
+	}
+	return chooseOverload(name, args, cands)
+}

@@ -12,6 +12,9 @@ import (
 
 // parseText dispatches to the input function of t's type.
 func parseText(env *Env, t Type, s string) (any, error) {
+	if isVector(t.Oid) {
+		return parseVector(t, s)
+	}
 	if t.IsArray() {
 		return parseArray(env, t, s)
 	}
@@ -20,8 +23,8 @@ func parseText(env *Env, t Type, s string) (any, error) {
 		return parseBool(s)
 	case OidInt2, OidInt4, OidInt8, OidOid:
 		return parseInt(t, s)
-	case OidRegclass:
-		return parseRegclass(env, s)
+	case OidRegclass, OidRegproc, OidRegprocedure, OidRegoper, OidRegoperator, OidRegtype, OidRegnamespace, OidRegrole:
+		return parseReg(env, t, s)
 	case OidFloat4, OidFloat8:
 		return parseFloat(t, s)
 	case OidNumeric:
@@ -50,16 +53,29 @@ func parseText(env *Env, t Type, s string) (any, error) {
 func formatText(env *Env, t Type, v any) string {
 	switch x := v.(type) {
 	case []any:
+		if isVector(t.Oid) {
+			return formatVector(x)
+		}
+		if t.Oid == OidRecord {
+			return formatRecord(env, t, x)
+		}
 		return formatArray(env, t, x)
 	case bool:
 		return formatBool(x)
 	case int64:
+		if isRegType(t.Oid) {
+			return formatReg(env, t, x)
+		}
 		return strconv.FormatInt(x, 10)
 	case float64:
-		if t.Oid == OidFloat4 {
-			return formatFloat(x, 32)
+		digits := 0
+		if env != nil && env.FloatDigits > 0 {
+			digits = env.FloatDigits
 		}
-		return formatFloat(x, 64)
+		if t.Oid == OidFloat4 {
+			return formatFloatDigits(x, 32, max(digits-9, 0))
+		}
+		return formatFloatDigits(x, 64, digits)
 	case *apd.Decimal:
 		return formatNumeric(x)
 	case string:
@@ -72,13 +88,17 @@ func formatText(env *Env, t Type, v any) string {
 	case [16]byte:
 		return formatUUID(x)
 	case time.Time:
+		var ds DateStyle
+		if env != nil {
+			ds = env.DateStyle
+		}
 		switch t.Oid {
 		case OidDate:
-			return formatDate(x)
+			return formatDate(x, ds)
 		case OidTimestamptz:
-			return formatTimestamp(x, env.location(), true)
+			return formatTimestamp(x, env.location(), true, ds)
 		}
-		return formatTimestamp(x, nil, false)
+		return formatTimestamp(x, nil, false, ds)
 	case pgtype.Interval:
 		if env != nil && env.IntervalStyle == IntervalISO8601 {
 			return formatIntervalISO8601(x)
@@ -101,16 +121,4 @@ func float4Round(f float64) (float64, bool) {
 // unsupportedType is the error for types outside this package's scope.
 func unsupportedType(t Type) error {
 	return pgerror.Newf(pgerror.FeatureNotSupported, "type %s is not supported by fickle", formatType(t))
-}
-
-// parseRegclass is regclassin: a numeric OID, or a relation name looked up
-// through env.Relations.
-func parseRegclass(env *Env, s string) (any, error) {
-	if body := trimSpace(s); body != "" && allDigits(body) {
-		return parseInt(Regclass, s)
-	}
-	if env == nil || env.Relations == nil {
-		return nil, pgerror.Unsupported("regclass names outside a session")
-	}
-	return env.Relations.RelationOid(s)
 }

@@ -1,87 +1,161 @@
 package types
 
 import (
-	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgtype"
-
 	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/jackc/pgx/v5/pgtype"
 )
 
-// timezone(zone, value) is AT TIME ZONE: a timestamptz becomes the wall
-// clock of the zone (a timestamp), and a timestamp is read as the zone's
-// wall clock (a timestamptz). The zone is a name or an interval east of
-// UTC.
+// Time zones as the TimeZone setting and AT TIME ZONE name them: IANA
+// zone names (case-insensitive), the abbreviations of PostgreSQL's Default
+// set, POSIX offsets ("+03:00" is three hours west of Greenwich, as POSIX
+// inverts them, "<+05:30>-05:30" names its offset), and offsets in hours
+// east (SET TIME ZONE 3.5) or intervals, which PostgreSQL records as the
+// POSIX form with the offset as its name.
+
+// ParseTimeZone reads a time zone name, returning its location and the
+// name SHOW TimeZone gives it; 22023 when nothing of that name exists.
+// abbrevs admits the abbreviations (PST), which AT TIME ZONE reads and the
+// TimeZone setting does not.
+func ParseTimeZone(name string, abbrevs bool) (*time.Location, string, error) {
+	t := strings.TrimSpace(name)
+	lower := strings.ToLower(t)
+	switch lower {
+	case "utc", "z", "zulu", "gmt", "etc/utc", "universal", "local", "ut":
+		return time.UTC, "UTC", nil
+	}
+	if loc, ok := posixZone(t); ok {
+		return loc, t, nil
+	}
+	if h, err := strconv.ParseFloat(t, 64); err == nil && h > -24 && h < 24 {
+		loc := FixedOffsetZone(int(h * 3600))
+		return loc, OffsetZoneName(int(h * 3600)), nil
+	}
+	if off, ok := zoneAbbrevs[lower]; ok && abbrevs {
+		return time.FixedZone(strings.ToUpper(t), off), strings.ToUpper(t), nil
+	}
+	if loc, err := loadLocation(t); err == nil {
+		return loc, loc.String(), nil
+	}
+	return nil, "", pgerror.Newf(pgerror.InvalidParameterValue, "time zone \"%s\" not recognized", name)
+}
+
+// FixedOffsetZone is the zone of a fixed offset in seconds east of UTC,
+// named as PostgreSQL names it (+05:30).
+func FixedOffsetZone(east int) *time.Location {
+	return time.FixedZone(string(appendOffset(nil, east)), east)
+}
+
+// OffsetZoneName is the TimeZone setting PostgreSQL records for a fixed
+// offset east of UTC: the POSIX form <+05:30>-05:30.
+func OffsetZoneName(east int) string {
+	name := string(appendOffset(nil, east))
+	west := string(appendOffset(nil, -east))
+	if east == 0 {
+		west = "-00"
+	}
+	return "<" + name + ">" + west
+}
+
+// IntervalZoneName is the TimeZone setting of SET TIME ZONE INTERVAL: the
+// interval is the offset east of UTC, without months or days.
+func IntervalZoneName(iv pgtype.Interval, text string) (string, error) {
+	if iv.Months != 0 || iv.Days != 0 {
+		return "", pgerror.Newf(pgerror.InvalidParameterValue, "invalid value for parameter \"TimeZone\": \"INTERVAL '%s'\"", text).
+			WithDetail("Cannot specify days in time zone interval.")
+	}
+	return OffsetZoneName(int(iv.Microseconds / 1e6)), nil
+}
+
+// posixZone reads the POSIX forms PostgreSQL accepts without a zone
+// database: [<name>]±hh[:mm[:ss]] or name[±]hh[:mm[:ss]] (seconds west of
+// UTC).
+func posixZone(s string) (*time.Location, bool) {
+	name := ""
+	rest := s
+	if strings.HasPrefix(s, "<") {
+		end := strings.IndexByte(s, '>')
+		if end < 0 {
+			return nil, false
+		}
+		name, rest = s[1:end], s[end+1:]
+	} else if n := len(s) - len(strings.TrimLeftFunc(s, isASCIILetter)); n >= 3 {
+		// UTC+3, EST5: a bare name of three letters or more, then the
+		// offset, whose sign is optional.
+		name, rest = s[:n], s[n:]
+		if rest != "" && rest[0] != '+' && rest[0] != '-' {
+			rest = "+" + rest
+		}
+	}
+	if len(rest) < 2 || rest[0] != '+' && rest[0] != '-' {
+		return nil, false
+	}
+	west, ok := clockSeconds(rest[1:])
+	if !ok {
+		return nil, false
+	}
+	if rest[0] == '-' {
+		west = -west
+	}
+	return time.FixedZone(name, -west), true
+}
+
+func isASCIILetter(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' }
+
+// clockSeconds reads hh[:mm[:ss]] as seconds.
+func clockSeconds(s string) (int, bool) {
+	parts := strings.Split(s, ":")
+	if len(parts) > 3 {
+		return 0, false
+	}
+	total := 0
+	for i, p := range parts {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 0 || len(p) > 2 || i > 0 && n > 59 {
+			return 0, false
+		}
+		total = total*60 + n
+	}
+	for i := len(parts); i < 3; i++ {
+		total *= 60
+	}
+	return total, total < 24*3600
+}
+
+// timezone is AT TIME ZONE: a timestamptz seen on the clocks of zone (a
+// timestamp), or a timestamp on those clocks as an instant (timestamptz).
 func init() {
-	addFunc("timezone", Immutable, Timestamp, func(_ *Env, a []any) (any, error) {
-		return atZone(a[0], a[1].(time.Time), true)
-	}, Text, Timestamptz)
-	addFunc("timezone", Immutable, Timestamptz, func(_ *Env, a []any) (any, error) {
-		return atZone(a[0], a[1].(time.Time), false)
-	}, Text, Timestamp)
-	addFunc("timezone", Immutable, Timestamp, func(_ *Env, a []any) (any, error) {
-		return atZone(a[0], a[1].(time.Time), true)
-	}, Interval, Timestamptz)
-	addFunc("timezone", Immutable, Timestamptz, func(_ *Env, a []any) (any, error) {
-		return atZone(a[0], a[1].(time.Time), false)
-	}, Interval, Timestamp)
-}
-
-// atZone converts t: with fromInstant the instant t to the zone's wall
-// clock, else the wall clock t to the instant it names in the zone.
-func atZone(zone any, t time.Time, fromInstant bool) (any, error) {
-	if isInfiniteTime(t) {
-		return t, nil
-	}
-	var loc *time.Location
-	switch z := zone.(type) {
-	case string:
-		l, err := zoneNamed(z)
-		if err != nil {
-			return nil, err
-		}
-		loc = l
-	case pgtype.Interval:
-		if z.Months != 0 || z.Days != 0 {
-			return nil, pgerror.Newf(pgerror.InvalidParameterValue, "interval time zone \"%s\" must not include months or days", formatText(nil, Interval, z))
-		}
-		loc = time.FixedZone("", int(z.Microseconds/1e6))
-	}
-	if fromInstant {
-		return wallClock(t.In(loc)), nil
-	}
-	return fromWallClock(t, loc).UTC(), nil
-}
-
-// posixZone is a POSIX-style zone: an optional name, then hours west of
-// UTC.
-var posixZone = regexp.MustCompile(`^([A-Za-z]{3,})?([+-]?)(\d{1,2})(?::(\d{2}))?(?::(\d{2}))?$`)
-
-// zoneNamed resolves a time zone as AT TIME ZONE does: an abbreviation
-// (fixed offset), then a zone of the IANA database, then a POSIX offset
-// (hours west of UTC, as in 'UTC+3').
-func zoneNamed(name string) (*time.Location, error) {
-	if off, ok := zoneAbbrevs[strings.ToLower(name)]; ok {
-		return time.FixedZone(name, off), nil
-	}
-	if loc, err := loadLocation(name); err == nil {
-		return loc, nil
-	}
-	if m := posixZone.FindStringSubmatch(name); m != nil {
-		h, _ := strconv.Atoi(m[3])
-		mi, _ := strconv.Atoi(m[4] + "0")
-		s, _ := strconv.Atoi(m[5] + "0")
-		west := h*3600 + mi/10*60 + s/10
-		if west <= 15*3600 {
-			if m[2] == "-" {
-				west = -west
+	zoneOf := func(v any) (*time.Location, error) {
+		switch z := v.(type) {
+		case string:
+			loc, _, err := ParseTimeZone(z, true)
+			return loc, err
+		case pgtype.Interval:
+			if z.Months != 0 || z.Days != 0 {
+				return nil, pgerror.Newf(pgerror.InvalidParameterValue, "interval time zone \"%s\" must not include months or days",
+					formatInterval(z))
 			}
-			return time.FixedZone(fmt.Sprintf("%s%d", m[1], -west), -west), nil
+			return FixedOffsetZone(int(z.Microseconds / 1e6)), nil
 		}
+		return nil, pgerror.New(pgerror.InternalError, "time zone of an unexpected type")
 	}
-	return nil, pgerror.Newf(pgerror.InvalidParameterValue, "time zone \"%s\" not recognized", name)
+	for _, zt := range []Type{Text, Interval} {
+		addFunc("timezone", Immutable, Timestamp, func(_ *Env, a []any) (any, error) {
+			loc, err := zoneOf(a[0])
+			if err != nil || isInfiniteTime(a[1].(time.Time)) {
+				return a[1], err
+			}
+			return wallClock(a[1].(time.Time).In(loc)), nil
+		}, zt, Timestamptz)
+		addFunc("timezone", Immutable, Timestamptz, func(_ *Env, a []any) (any, error) {
+			loc, err := zoneOf(a[0])
+			if err != nil || isInfiniteTime(a[1].(time.Time)) {
+				return a[1], err
+			}
+			return fromWallClock(a[1].(time.Time), loc), nil
+		}, zt, Timestamp)
+	}
 }

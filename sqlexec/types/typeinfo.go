@@ -27,29 +27,39 @@ type typeInfo struct {
 }
 
 var typeInfos = map[Oid]typeInfo{
-	OidBool:        {"bool", "boolean", 1, CategoryBool, true},
-	OidBytea:       {"bytea", "bytea", -1, CategoryUser, false},
-	OidChar:        {"char", `"char"`, 1, CategoryInternal, false},
-	OidName:        {"name", "name", 64, CategoryString, false},
-	OidInt8:        {"int8", "bigint", 8, CategoryNumeric, false},
-	OidInt2:        {"int2", "smallint", 2, CategoryNumeric, false},
-	OidInt4:        {"int4", "integer", 4, CategoryNumeric, false},
-	OidText:        {"text", "text", -1, CategoryString, true},
-	OidOid:         {"oid", "oid", 4, CategoryNumeric, true},
-	OidJSON:        {"json", "json", -1, CategoryUser, false},
-	OidFloat4:      {"float4", "real", 4, CategoryNumeric, false},
-	OidFloat8:      {"float8", "double precision", 8, CategoryNumeric, true},
-	OidUnknown:     {"unknown", "unknown", -2, CategoryUnknown, false},
-	OidBpchar:      {"bpchar", "character", -1, CategoryString, false},
-	OidVarchar:     {"varchar", "character varying", -1, CategoryString, false},
-	OidDate:        {"date", "date", 4, CategoryDateTime, false},
-	OidTimestamp:   {"timestamp", "timestamp without time zone", 8, CategoryDateTime, false},
-	OidTimestamptz: {"timestamptz", "timestamp with time zone", 8, CategoryDateTime, true},
-	OidInterval:    {"interval", "interval", 16, CategoryTimespan, true},
-	OidNumeric:     {"numeric", "numeric", -1, CategoryNumeric, false},
-	OidRegclass:    {"regclass", "regclass", 4, CategoryNumeric, false},
-	OidUUID:        {"uuid", "uuid", 16, CategoryUser, false},
-	OidJSONB:       {"jsonb", "jsonb", -1, CategoryUser, false},
+	OidBool:         {"bool", "boolean", 1, CategoryBool, true},
+	OidBytea:        {"bytea", "bytea", -1, CategoryUser, false},
+	OidChar:         {"char", `"char"`, 1, CategoryInternal, false},
+	OidName:         {"name", "name", 64, CategoryString, false},
+	OidInt8:         {"int8", "bigint", 8, CategoryNumeric, false},
+	OidInt2:         {"int2", "smallint", 2, CategoryNumeric, false},
+	OidInt4:         {"int4", "integer", 4, CategoryNumeric, false},
+	OidText:         {"text", "text", -1, CategoryString, true},
+	OidOid:          {"oid", "oid", 4, CategoryNumeric, true},
+	OidJSON:         {"json", "json", -1, CategoryUser, false},
+	OidFloat4:       {"float4", "real", 4, CategoryNumeric, false},
+	OidFloat8:       {"float8", "double precision", 8, CategoryNumeric, true},
+	OidUnknown:      {"unknown", "unknown", -2, CategoryUnknown, false},
+	OidBpchar:       {"bpchar", "character", -1, CategoryString, false},
+	OidVarchar:      {"varchar", "character varying", -1, CategoryString, false},
+	OidDate:         {"date", "date", 4, CategoryDateTime, false},
+	OidTimestamp:    {"timestamp", "timestamp without time zone", 8, CategoryDateTime, false},
+	OidTimestamptz:  {"timestamptz", "timestamp with time zone", 8, CategoryDateTime, true},
+	OidInterval:     {"interval", "interval", 16, CategoryTimespan, true},
+	OidNumeric:      {"numeric", "numeric", -1, CategoryNumeric, false},
+	OidRegclass:     {"regclass", "regclass", 4, CategoryNumeric, false},
+	OidRegproc:      {"regproc", "regproc", 4, CategoryNumeric, false},
+	OidRegprocedure: {"regprocedure", "regprocedure", 4, CategoryNumeric, false},
+	OidRegoper:      {"regoper", "regoper", 4, CategoryNumeric, false},
+	OidRegoperator:  {"regoperator", "regoperator", 4, CategoryNumeric, false},
+	OidRegtype:      {"regtype", "regtype", 4, CategoryNumeric, false},
+	OidRegnamespace: {"regnamespace", "regnamespace", 4, CategoryNumeric, false},
+	OidRegrole:      {"regrole", "regrole", 4, CategoryNumeric, false},
+	OidInt2Vector:   {"int2vector", "int2vector", -1, CategoryArray, false},
+	OidOidVector:    {"oidvector", "oidvector", -1, CategoryArray, false},
+	OidRecord:       {"record", "record", -1, CategoryPseudo, false},
+	OidUUID:         {"uuid", "uuid", 16, CategoryUser, false},
+	OidJSONB:        {"jsonb", "jsonb", -1, CategoryUser, false},
 }
 
 // typeInfoOf returns the pg_type row of oid; unknown OIDs get a user-category
@@ -85,9 +95,11 @@ var typeNames = map[string]Oid{
 	"timestamptz": OidTimestamptz, "timestamp with time zone": OidTimestamptz,
 	"interval": OidInterval,
 	"numeric":  OidNumeric, "decimal": OidNumeric, "dec": OidNumeric,
-	"regclass": OidRegclass,
-	"uuid":     OidUUID,
-	"jsonb":    OidJSONB,
+	"regclass": OidRegclass, "regproc": OidRegproc, "regprocedure": OidRegprocedure, "regoper": OidRegoper,
+	"regoperator": OidRegoperator, "regtype": OidRegtype, "regnamespace": OidRegnamespace, "regrole": OidRegrole,
+	"int2vector": OidInt2Vector, "oidvector": OidOidVector, "record": OidRecord,
+	"uuid":  OidUUID,
+	"jsonb": OidJSONB,
 }
 
 // intervalFullRange is INTERVAL_FULL_RANGE, the field mask of an interval
@@ -102,8 +114,7 @@ var unsupportedTypeNames = map[string]bool{
 	"macaddr": true, "macaddr8": true, "point": true, "line": true, "lseg": true, "box": true,
 	"path": true, "polygon": true, "circle": true, "xml": true, "tsvector": true, "tsquery": true,
 	"int4range": true, "int8range": true, "numrange": true, "tsrange": true, "tstzrange": true,
-	"daterange": true, "regproc": true, "regtype": true, "regnamespace": true, "pg_lsn": true,
-	"txid_snapshot": true, "jsonpath": true, "cstring": true, "record": true,
+	"daterange": true, "pg_lsn": true, "txid_snapshot": true, "jsonpath": true, "cstring": true,
 }
 
 func typeByOid(oid Oid) (Type, bool) {
@@ -209,7 +220,7 @@ func formatType(t Type) string {
 	if !ok {
 		return "???"
 	}
-	if elem, isArray := t.Elem(); isArray {
+	if elem, isArray := t.Elem(); isArray && !isVector(t.Oid) {
 		return formatType(elem) + "[]"
 	}
 	switch t.Oid {

@@ -1,0 +1,72 @@
+package integration
+
+import (
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+)
+
+// TestNodeORMsMatchPostgres runs testdata/node's Sequelize 6 and knex
+// checks, applications that find fixtures.sql's table in place, against
+// PostgreSQL 15 and against fickle in each of fickleConfigs, and requires
+// the same output: Sequelize's sync() of models with hasMany, belongsTo and
+// belongsToMany, describeTable and showIndex, includes, counts, updates,
+// increments, managed transactions committed and rolled back, ON DELETE
+// CASCADE; knex's migrations with their lock table (latest, status,
+// rollback), hasTable, hasColumn, columnInfo, inserts with RETURNING,
+// joins, aggregates, transactions and raw queries over
+// information_schema.
+func TestNodeORMsMatchPostgres(t *testing.T) {
+	fixtures := filepath.Join(nodeDir, "fixtures.sql")
+	psql := pgTool(t, "psql")
+	load := func(t *testing.T, port int, db string) {
+		t.Helper()
+		if out, err := runTool(t, time.Minute, nil, psql, "-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", strconv.Itoa(port),
+			"-U", "postgres", "-d", db, "-f", fixtures); err != nil {
+			t.Fatalf("loading %s: %v\n%s", fixtures, err, out)
+		}
+	}
+	checks := []struct {
+		script string
+		args   func(t *testing.T) []string
+	}{
+		{"sequelize_check.js", func(*testing.T) []string { return nil }},
+		{"knex_check.js", func(t *testing.T) []string { return []string{t.TempDir()} }},
+	}
+	// The scripts print dates as the process's zone shows them.
+	t.Setenv("TZ", "UTC")
+	run := func(t *testing.T, script string, port int, db string, args []string) string {
+		t.Helper()
+		cmd := nodeScript(t, script)
+		url := fmt.Sprintf("postgres://postgres@127.0.0.1:%d/%s", port, db)
+		out, err := runTool(t, 3*time.Minute, nil, cmd.Path, append(cmd.Args[1:], append([]string{url}, args...)...)...)
+		if err != nil {
+			t.Fatalf("node %s on port %d: %v\n%s", script, port, err, out)
+		}
+		return out
+	}
+
+	port := startPostgres(t)
+	want := map[string]string{}
+	for _, c := range checks {
+		db := freshPostgresDB(t, port)
+		load(t, port, db)
+		want[c.script] = run(t, c.script, port, db, c.args(t))
+	}
+	for _, cfg := range fickleConfigs {
+		for _, c := range checks {
+			t.Run(cfg.name+"/"+c.script, func(t *testing.T) {
+				const db = "app"
+				srv := startFickle(t, append([]string{"--database", db}, cfg.args(fixtures)...)...)
+				if !cfg.load {
+					load(t, srv.Port, db)
+				}
+				if got := run(t, c.script, srv.Port, db, c.args(t)); got != want[c.script] {
+					t.Errorf("%s: fickle and PostgreSQL differ:\n%s", c.script, lineDiff(want[c.script], got))
+				}
+			})
+		}
+	}
+}

@@ -1,0 +1,87 @@
+package integration
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/fickle-db/fickle/sqlexec/pgdata"
+)
+
+// builtinCatalogQueries are the queries whose output sqlexec/pgdata holds:
+// the built-in rows of each catalog in physical order, regproc columns as
+// their OIDs. The bootstrap superuser (OID 10) is left out of pg_authid:
+// its name is initdb's choice.
+var builtinCatalogQueries = map[string]string{
+	pgdata.PgType: `SELECT oid, typname, typnamespace, typowner, typlen, typbyval, typtype, typcategory, typispreferred,
+		typisdefined, typdelim, typrelid, typsubscript::oid AS typsubscript, typelem, typarray, typinput::oid AS typinput,
+		typoutput::oid AS typoutput, typreceive::oid AS typreceive, typsend::oid AS typsend, typmodin::oid AS typmodin,
+		typmodout::oid AS typmodout, typanalyze::oid AS typanalyze, typalign, typstorage, typnotnull, typbasetype, typtypmod,
+		typndims, typcollation, typdefault FROM pg_type WHERE oid < 16384 ORDER BY ctid`,
+	pgdata.PgProc: `SELECT oid, proname, pronamespace, proowner, prolang, procost, prorows, provariadic,
+		prosupport::oid AS prosupport, prokind, prosecdef, proleakproof, proisstrict, proretset, provolatile, proparallel,
+		pronargs, pronargdefaults, prorettype, proargtypes, proallargtypes, proargmodes, proargnames
+		FROM pg_proc WHERE oid < 16384 ORDER BY ctid`,
+	pgdata.PgOperator: `SELECT oid, oprname, oprnamespace, oprowner, oprkind, oprcanmerge, oprcanhash, oprleft, oprright,
+		oprresult, oprcom, oprnegate, oprcode::oid AS oprcode, oprrest::oid AS oprrest, oprjoin::oid AS oprjoin
+		FROM pg_operator WHERE oid < 16384 ORDER BY ctid`,
+	pgdata.PgRange: `SELECT rngtypid, rngsubtype, rngmultitypid, rngcollation, rngsubopc, rngcanonical::oid AS rngcanonical,
+		rngsubdiff::oid AS rngsubdiff FROM pg_range ORDER BY ctid`,
+	pgdata.PgAuthid: `SELECT oid, rolname, rolsuper, rolinherit, rolcreaterole, rolcreatedb, rolcanlogin, rolreplication,
+		rolbypassrls, rolconnlimit, rolvaliduntil FROM pg_authid WHERE oid < 16384 AND oid <> 10 ORDER BY ctid`,
+	pgdata.Keywords: `SELECT word, catcode, barelabel, catdesc, baredesc FROM pg_get_keywords()`,
+	pgdata.PgOpclass: `SELECT oid, opcmethod, opcname, opcnamespace, opcowner, opcfamily, opcintype, opcdefault, opckeytype
+		FROM pg_opclass ORDER BY ctid`,
+	pgdata.PgAm: `SELECT oid, amname, amhandler::oid AS amhandler, amtype FROM pg_am ORDER BY ctid`,
+	pgdata.PgDescription: `SELECT objoid, classoid, objsubid, description FROM pg_description
+		WHERE objoid < 16384 ORDER BY ctid`,
+	pgdata.PgClass: `SELECT oid, relname, relnamespace, relkind FROM pg_class
+		WHERE oid < 16384 AND relkind IN ('r', 'v') AND relnamespace IN (11, 13207) ORDER BY ctid`,
+}
+
+// TestBuiltinCatalogMatchesPostgres requires the files of sqlexec/pgdata
+// to hold what a fresh PostgreSQL 15 database lists; FICKLE_REWRITE=1
+// rewrites them from it.
+func TestBuiltinCatalogMatchesPostgres(t *testing.T) {
+	port := startPostgres(t)
+	db := freshPostgresDB(t, port)
+	conn := connectPgx(t, fmt.Sprintf("postgres://postgres@127.0.0.1:%d/%s?sslmode=disable", port, db), pgx.QueryExecModeSimpleProtocol)
+	for name, query := range builtinCatalogQueries {
+		results, err := conn.PgConn().Exec(context.Background(), query).ReadAll()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		tab := &pgdata.Table{}
+		for _, f := range results[0].FieldDescriptions {
+			tab.Columns = append(tab.Columns, f.Name)
+		}
+		for _, r := range results[0].Rows {
+			row := make([]*string, len(r))
+			for i, v := range r {
+				if v != nil {
+					s := string(v)
+					row[i] = &s
+				}
+			}
+			tab.Rows = append(tab.Rows, row)
+		}
+		path := filepath.Join("..", "sqlexec", "pgdata", name+".tsv")
+		want := pgdata.Format(tab)
+		if os.Getenv("FICKLE_REWRITE") == "1" {
+			if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("reading %s (FICKLE_REWRITE=1 writes it): %v", path, err)
+		}
+		if string(got) != want {
+			t.Errorf("%s differs from PostgreSQL's %s:\n%s", path, name, lineDiff(want, string(got)))
+		}
+	}
+}

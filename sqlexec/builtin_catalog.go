@@ -1,0 +1,197 @@
+package sqlexec
+
+import (
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/fickle-db/fickle/sqlexec/pgdata"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// builtinType is a pg_type row of PostgreSQL 15's built-in types, as the
+// name lookups of regtype, format_type and the type names of DDL need it.
+type builtinType struct {
+	oid, namespace, elem, array, relid uint32
+	name                               string
+	typtype                            byte
+	// byval, align and storage are typbyval, typalign and typstorage,
+	// which pg_attribute repeats for each column.
+	byval          bool
+	align, storage string
+	// trueArray marks the arrays format_type prints as elem[]
+	// (typsubscript is array_subscript_handler), not int2vector and its
+	// kin.
+	trueArray bool
+}
+
+// builtinProc is a pg_proc row of a built-in function.
+type builtinProc struct {
+	oid, namespace uint32
+	name           string
+	args           []uint32
+}
+
+// builtinOper is a pg_operator row of a built-in operator.
+type builtinOper struct {
+	oid, namespace uint32
+	name           string
+	kind           byte
+	left, right    uint32
+}
+
+// builtins indexes pgdata's rows by OID and by name.
+type builtins struct {
+	// btreeOpclass is the default btree operator class of each type.
+	btreeOpclass map[uint32]uint32
+	types        map[uint32]*builtinType
+	typesByName  map[string][]*builtinType
+	procs        map[uint32]*builtinProc
+	procsByName  map[string][]*builtinProc
+	opers        map[uint32]*builtinOper
+	opersByName  map[string][]*builtinOper
+}
+
+// arraySubscriptHandler is the OID of array_subscript_handler, the
+// typsubscript of true array types.
+const arraySubscriptHandler = 6179
+
+var builtinIndex = sync.OnceValue(func() *builtins {
+	b := &builtins{types: map[uint32]*builtinType{}, typesByName: map[string][]*builtinType{},
+		procs: map[uint32]*builtinProc{}, procsByName: map[string][]*builtinProc{},
+		opers: map[uint32]*builtinOper{}, opersByName: map[string][]*builtinOper{}, btreeOpclass: map[uint32]uint32{}}
+	eachRow(pgdata.Load(pgdata.PgType), func(get func(string) string) {
+		t := &builtinType{oid: atou(get("oid")), namespace: atou(get("typnamespace")), elem: atou(get("typelem")),
+			array: atou(get("typarray")), relid: atou(get("typrelid")), name: get("typname"), typtype: get("typtype")[0],
+			byval: get("typbyval") == "t", align: get("typalign"), storage: get("typstorage")}
+		t.trueArray = t.elem != 0 && atou(get("typsubscript")) == arraySubscriptHandler
+		b.types[t.oid] = t
+		b.typesByName[t.name] = append(b.typesByName[t.name], t)
+	})
+	eachRow(pgdata.Load(pgdata.PgProc), func(get func(string) string) {
+		p := &builtinProc{oid: atou(get("oid")), namespace: atou(get("pronamespace")), name: get("proname")}
+		for _, a := range strings.Fields(get("proargtypes")) {
+			p.args = append(p.args, atou(a))
+		}
+		b.procs[p.oid] = p
+		b.procsByName[p.name] = append(b.procsByName[p.name], p)
+	})
+	eachRow(pgdata.Load(pgdata.PgOperator), func(get func(string) string) {
+		o := &builtinOper{oid: atou(get("oid")), namespace: atou(get("oprnamespace")), name: get("oprname"),
+			kind: get("oprkind")[0], left: atou(get("oprleft")), right: atou(get("oprright"))}
+		b.opers[o.oid] = o
+		b.opersByName[o.name] = append(b.opersByName[o.name], o)
+	})
+	eachRow(pgdata.Load(pgdata.PgOpclass), func(get func(string) string) {
+		if get("opcmethod") == "403" && get("opcdefault") == "t" {
+			b.btreeOpclass[atou(get("opcintype"))] = atou(get("oid"))
+		}
+	})
+	return b
+})
+
+// defaultBtreeOpclass is the operator class an index key of type t gets
+// (pg_index.indclass): the type's default btree class, text's for
+// varchar, array_ops for arrays, 0 for types without one.
+func defaultBtreeOpclass(t types.Type) uint32 {
+	idx := builtinIndex()
+	if oc, ok := idx.btreeOpclass[uint32(t.Oid)]; ok {
+		return oc
+	}
+	switch {
+	case t.Oid == types.OidVarchar:
+		return idx.btreeOpclass[uint32(types.OidText)]
+	case t.IsArray():
+		return idx.btreeOpclass[oidAnyArray]
+	}
+	return 0
+}
+
+// oidAnyArray is the OID of the pseudo-type anyarray.
+const oidAnyArray = 2277
+
+// eachRow calls f with each row of t, through a getter of its columns'
+// text (NULL reads as "").
+func eachRow(t *pgdata.Table, f func(get func(string) string)) {
+	for _, row := range t.Rows {
+		f(func(col string) string {
+			if v := row[t.Column(col)]; v != nil {
+				return *v
+			}
+			return ""
+		})
+	}
+}
+
+func atou(s string) uint32 {
+	n, _ := strconv.ParseUint(s, 10, 32)
+	return uint32(n)
+}
+
+// builtinRows turns a pgdata catalog into virtual-table rows: each value
+// read by the input function of its column's type, the object identifier
+// types as the OIDs the files hold. It is computed once per table.
+func builtinRows(name string, cols []vcol) func() [][]any {
+	return sync.OnceValue(func() [][]any {
+		t := pgdata.Load(name)
+		pos := make([]int, len(cols))
+		for i, c := range cols {
+			pos[i] = t.Column(c.name)
+		}
+		out := make([][]any, 0, len(t.Rows))
+		for _, row := range t.Rows {
+			r := make([]any, len(cols))
+			for i, c := range cols {
+				if pos[i] < 0 || row[pos[i]] == nil {
+					continue
+				}
+				typ := c.typ
+				if types.IsRegType(typ.Oid) {
+					typ = types.OidType
+				}
+				v, err := types.ParseText(typ, *row[pos[i]])
+				if err != nil {
+					panic("pgdata: " + name + "." + c.name + ": " + err.Error())
+				}
+				r[i] = v
+			}
+			out = append(out, r)
+		}
+		return out
+	})
+}
+
+// systemRelation is a table or view of pg_catalog or information_schema,
+// with the OID PostgreSQL 15 gives it: regclass names them, whether or not
+// fickle emulates the relation.
+type systemRelation struct {
+	oid          uint32
+	schema, name string
+	kind         relationKind
+}
+
+var systemRelations = sync.OnceValue(func() (out struct {
+	byOID  map[uint32]*systemRelation
+	byName map[string]*systemRelation
+}) {
+	out.byOID, out.byName = map[uint32]*systemRelation{}, map[string]*systemRelation{}
+	eachRow(pgdata.Load(pgdata.PgClass), func(get func(string) string) {
+		r := &systemRelation{oid: atou(get("oid")), name: get("relname"), kind: relTable}
+		r.schema = "pg_catalog"
+		if atou(get("relnamespace")) == oidInfoSchema {
+			r.schema = "information_schema"
+		}
+		if get("relkind") == "v" {
+			r.kind = relView
+		}
+		out.byOID[r.oid] = r
+		out.byName[r.schema+"."+r.name] = r
+	})
+	return out
+})
+
+// systemRelationNamed finds a system table or view by schema and name.
+func systemRelationNamed(schema, name string) (*systemRelation, bool) {
+	r, ok := systemRelations().byName[schema+"."+name]
+	return r, ok
+}

@@ -1,0 +1,640 @@
+package sqlexec
+
+import (
+	"math"
+	"sort"
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// catalogNames is the catalog as the object identifier types see it
+// (types.CatalogResolver) for session s: names resolve along s's search
+// path. cat fixes the catalog (a statement being bound); nil reads the
+// current one.
+type catalogNames struct {
+	s   *Session
+	cat *catalog
+}
+
+func (n catalogNames) catalog() *catalog {
+	if n.cat != nil {
+		return n.cat
+	}
+	c, _ := n.s.catalog()
+	return c
+}
+
+// RegIn reads the name of an object as its OID, for each object
+// identifier type.
+func (n catalogNames) RegIn(t types.Oid, text string) (int64, error) {
+	switch t {
+	case types.OidRegclass:
+		return n.RelationOid(text)
+	case types.OidRegtype:
+		return n.typeOID(text)
+	case types.OidRegproc:
+		return n.procOID(text)
+	case types.OidRegprocedure:
+		return n.procedureOID(text)
+	case types.OidRegoper:
+		return n.operOID(text)
+	case types.OidRegoperator:
+		return n.operatorOID(text)
+	case types.OidRegnamespace:
+		return n.namespaceOID(text)
+	case types.OidRegrole:
+		return n.roleOID(text)
+	}
+	return 0, pgerror.Newf(pgerror.InternalError, "no object identifier type %d", t)
+}
+
+// RegOut prints the name of the object an OID identifies.
+func (n catalogNames) RegOut(t types.Oid, oid int64) (string, bool) {
+	switch t {
+	case types.OidRegclass:
+		return n.RelationName(oid)
+	case types.OidRegtype:
+		return n.typeName(uint32(oid), typmodNone)
+	case types.OidRegproc:
+		return n.procName(uint32(oid), false)
+	case types.OidRegprocedure:
+		return n.procName(uint32(oid), true)
+	case types.OidRegoper:
+		return n.operName(uint32(oid), false)
+	case types.OidRegoperator:
+		return n.operName(uint32(oid), true)
+	case types.OidRegnamespace:
+		name, ok := namespaceName(n.catalog(), uint32(oid))
+		return types.QuoteIdent(name), ok
+	case types.OidRegrole:
+		return n.roleName(uint32(oid))
+	}
+	return "", false
+}
+
+// RelationOid is regclassin: the OID of the table, index or sequence a
+// possibly qualified, possibly quoted name denotes. Errors are
+// PostgreSQL's: 42602 for a malformed name, 42601 for too many dotted
+// names, 3F000 for an unknown schema, 42P01 for an unknown relation.
+func (n catalogNames) RelationOid(text string) (int64, error) {
+	parts, err := n.qualifiedName(text, "relation")
+	if err != nil {
+		return 0, err
+	}
+	c := n.catalog()
+	name := parts[len(parts)-1]
+	path := n.s.searchPath()
+	if len(parts) == 2 {
+		path = parts[:1]
+		if _, ok := c.schemas[path[0]]; !ok && path[0] != "pg_catalog" && path[0] != "information_schema" {
+			return 0, pgerror.Newf(pgerror.InvalidSchemaName, "schema \"%s\" does not exist", path[0])
+		}
+	}
+	if oid, ok := relationIn(c, path, name); ok {
+		return oid, nil
+	}
+	return 0, pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", strings.Join(parts, "."))
+}
+
+// RelationName is regclassout: the relation's name, quoted where needed
+// and qualified when the search path would not find it by that name.
+func (n catalogNames) RelationName(oid int64) (string, bool) {
+	c := n.catalog()
+	schema, name, ok := relationByOid(c, oid)
+	if !ok {
+		return "", false
+	}
+	if found, ok := relationIn(c, n.s.searchPath(), name); ok && found == oid {
+		return types.QuoteIdent(name), true
+	}
+	return types.QuoteIdent(schema) + "." + types.QuoteIdent(name), true
+}
+
+// qualifiedName parses a possibly qualified name into one or two parts:
+// a third part must name the current database (0A000 otherwise), more is
+// 42601.
+func (n catalogNames) qualifiedName(text, what string) ([]string, error) {
+	parts, err := parseQualifiedName(text)
+	if err != nil {
+		return nil, err
+	}
+	switch len(parts) {
+	case 1, 2:
+		return parts, nil
+	case 3:
+		if parts[0] != n.s.database() {
+			return nil, pgerror.Newf(pgerror.FeatureNotSupported, "cross-database references are not implemented: %s", strings.Join(parts, "."))
+		}
+		return parts[1:], nil
+	}
+	return nil, pgerror.Newf(pgerror.SyntaxError, "improper %s name (too many dotted names): %s", what, strings.Join(parts, "."))
+}
+
+// namespaceOID is regnamespacein.
+func (n catalogNames) namespaceOID(text string) (int64, error) {
+	parts, err := parseQualifiedName(text)
+	if err != nil {
+		return 0, err
+	}
+	if len(parts) != 1 {
+		return 0, pgerror.New(pgerror.InvalidName, "invalid name syntax")
+	}
+	if oid, ok := namespaceByName(n.catalog(), parts[0]); ok {
+		return int64(oid), nil
+	}
+	return 0, pgerror.Newf(pgerror.InvalidSchemaName, "schema \"%s\" does not exist", parts[0])
+}
+
+// The built-in schemas besides pg_catalog, with PostgreSQL 15's OIDs.
+const (
+	oidPgToast = 99
+)
+
+// namespaceName returns the name of the schema with the OID.
+func namespaceName(c *catalog, oid uint32) (string, bool) {
+	switch oid {
+	case oidPgCatalog:
+		return "pg_catalog", true
+	case oidInfoSchema:
+		return "information_schema", true
+	case oidPgToast:
+		return "pg_toast", true
+	}
+	for _, sc := range c.schemas {
+		if sc.oid == oid {
+			return sc.name, true
+		}
+	}
+	return "", false
+}
+
+func namespaceByName(c *catalog, name string) (uint32, bool) {
+	switch name {
+	case "pg_catalog":
+		return oidPgCatalog, true
+	case "information_schema":
+		return oidInfoSchema, true
+	case "pg_toast":
+		return oidPgToast, true
+	}
+	if sc := c.schemas[name]; sc != nil {
+		return sc.oid, true
+	}
+	return 0, false
+}
+
+// onPath reports whether a schema is searched by unqualified names
+// (pg_catalog always is).
+func (n catalogNames) onPath(schema string) bool {
+	for _, p := range n.s.searchPath() {
+		if p == schema {
+			return true
+		}
+	}
+	return false
+}
+
+// qualify prefixes a name with its schema when the search path does not
+// reach it.
+func (n catalogNames) qualify(namespace uint32, name string) string {
+	schema, _ := namespaceName(n.catalog(), namespace)
+	if n.onPath(schema) {
+		return name
+	}
+	return types.QuoteIdent(schema) + "." + name
+}
+
+// parseTypeString reads a type name written as in SQL ('integer',
+// 'character varying(10)', 'int4[]', 'pg_catalog.int4'), as PostgreSQL's
+// parseTypeString does: the text must be a type name and nothing else.
+func parseTypeString(text string) (*pg_query.TypeName, error) {
+	invalid := pgerror.Newf(pgerror.SyntaxError, "invalid type name \"%s\"", text)
+	tree, err := pg_query.Parse("SELECT NULL::" + text)
+	if err != nil {
+		return nil, invalid
+	}
+	if len(tree.Stmts) != 1 {
+		return nil, invalid
+	}
+	st := tree.Stmts[0].Stmt.GetSelectStmt()
+	if st == nil || len(st.TargetList) != 1 || len(st.FromClause) > 0 || st.WhereClause != nil || len(st.DistinctClause) > 0 ||
+		len(st.GroupClause) > 0 || st.HavingClause != nil || len(st.WindowClause) > 0 || len(st.ValuesLists) > 0 ||
+		len(st.SortClause) > 0 || st.LimitCount != nil || st.LimitOffset != nil || len(st.LockingClause) > 0 ||
+		st.WithClause != nil || st.IntoClause != nil || st.Op != pg_query.SetOperation_SETOP_NONE {
+		return nil, invalid
+	}
+	rt := st.TargetList[0].GetResTarget()
+	if rt == nil || rt.Name != "" || len(rt.Indirection) > 0 {
+		return nil, invalid
+	}
+	tc := rt.Val.GetTypeCast()
+	if tc == nil || tc.Arg.GetAConst() == nil || !tc.Arg.GetAConst().Isnull || tc.TypeName.Setof {
+		return nil, invalid
+	}
+	return tc.TypeName, nil
+}
+
+// typeOID is regtypein: the OID of the type a SQL type name denotes; its
+// modifiers are dropped.
+func (n catalogNames) typeOID(text string) (int64, error) {
+	tn, err := parseTypeString(text)
+	if err != nil {
+		return 0, err
+	}
+	oid, err := n.typeByNames(strs(tn.Names))
+	if err != nil {
+		return 0, err
+	}
+	if len(tn.ArrayBounds) > 0 {
+		arr := n.arrayTypeOf(oid)
+		if arr == 0 {
+			return 0, pgerror.Newf(pgerror.UndefinedObject, "could not find array type for data type %s", text)
+		}
+		oid = arr
+	}
+	return int64(oid), nil
+}
+
+// typeByNames finds a type by its possibly qualified name: a built-in
+// type of pg_catalog or information_schema, or a table's row type (or its
+// array, "_name").
+func (n catalogNames) typeByNames(names []string) (uint32, error) {
+	full := strings.Join(names, ".")
+	if len(names) == 3 {
+		if names[0] != n.s.database() {
+			return 0, pgerror.Newf(pgerror.FeatureNotSupported, "cross-database references are not implemented: %s", full)
+		}
+		names = names[1:]
+	}
+	if len(names) > 2 {
+		return 0, pgerror.Newf(pgerror.SyntaxError, "improper qualified name (too many dotted names): %s", full)
+	}
+	c := n.catalog()
+	name := names[len(names)-1]
+	path := n.s.searchPath()
+	if len(names) == 2 {
+		if _, ok := namespaceByName(c, names[0]); !ok {
+			return 0, pgerror.Newf(pgerror.InvalidSchemaName, "schema \"%s\" does not exist", names[0])
+		}
+		path = names[:1]
+	}
+	for _, schema := range path {
+		nsp, ok := namespaceByName(c, schema)
+		if !ok {
+			continue
+		}
+		for _, bt := range builtinIndex().typesByName[name] {
+			if bt.namespace == nsp {
+				return bt.oid, nil
+			}
+		}
+		if sc := c.schemas[schema]; sc != nil {
+			base, array := strings.CutPrefix(name, "_")
+			for _, candidate := range []struct {
+				name  string
+				array uint32
+			}{{name, 0}, {base, 1}} {
+				if candidate.array == 1 && !array {
+					continue
+				}
+				if t := sc.tables[candidate.name]; t != nil {
+					return rowTypeOID(t.oid) | candidate.array, nil
+				}
+				if v := sc.views[candidate.name]; v != nil {
+					return rowTypeOID(v.oid) | candidate.array, nil
+				}
+			}
+		}
+	}
+	return 0, pgerror.Newf(pgerror.UndefinedObject, "type \"%s\" does not exist", full)
+}
+
+// rowTypeOID is the OID of the row type of a table or view (its pg_type
+// row, typrelid the relation); the OID after it is its array type. They
+// are derived from the relation's OID, in a range no CREATE reaches.
+func rowTypeOID(rel uint32) uint32 { return 0x80000000 | rel<<1 }
+
+// rowTypeRelation is a relation with a row type: a table or a view.
+type rowTypeRelation struct {
+	oid          uint32
+	schema, name string
+}
+
+// rowTypeRelations lists the tables and views in OID order.
+func rowTypeRelations(c *catalog) []rowTypeRelation {
+	var out []rowTypeRelation
+	for _, t := range c.tables {
+		out = append(out, rowTypeRelation{t.oid, t.schema, t.name})
+	}
+	for _, v := range sortedViews(c) {
+		out = append(out, rowTypeRelation{v.oid, v.schema, v.name})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].oid < out[j].oid })
+	return out
+}
+
+// relationOfRowType returns the table or view whose row type (or, with
+// array set, its array type) has the OID.
+func relationOfRowType(c *catalog, oid uint32) (rel *rowTypeRelation, array bool) {
+	if oid&0xC0000000 != 0x80000000 {
+		return nil, false
+	}
+	relOID := oid &^ 0x80000000 >> 1
+	if t := c.tables[relOID]; t != nil {
+		return &rowTypeRelation{t.oid, t.schema, t.name}, oid&1 == 1
+	}
+	if v := viewByOid(c, relOID); v != nil {
+		return &rowTypeRelation{v.oid, v.schema, v.name}, oid&1 == 1
+	}
+	return nil, false
+}
+
+// arrayTypeOf is pg_type.typarray of a type OID, 0 when it has none.
+func (n catalogNames) arrayTypeOf(oid uint32) uint32 {
+	if bt := builtinIndex().types[oid]; bt != nil {
+		return bt.array
+	}
+	if rel, array := relationOfRowType(n.catalog(), oid); rel != nil && !array {
+		return oid | 1
+	}
+	return 0
+}
+
+// typeName is format_type(oid, typmod): fickle's own types as types
+// prints them, the other built-in types by PostgreSQL's names, a table's
+// row type by the table's name; qualified when the search path does not
+// reach the type.
+func (n catalogNames) typeName(oid uint32, typmod int32) (string, bool) {
+	if t, ok := types.TypeByOid(types.Oid(oid)); ok {
+		if elem, isArray := t.Elem(); isArray && typmod == typmodNone && elem.Oid == types.OidBpchar && t.LowerBound() == 1 {
+			return "character[]", true
+		}
+		if typmod == typmodNone && t.Oid == types.OidBpchar {
+			return "character", true
+		}
+		t.Typmod = max(typmod, -1)
+		return types.FormatType(t), true
+	}
+	if bt := builtinIndex().types[oid]; bt != nil {
+		if bt.trueArray {
+			elem, _ := n.typeName(bt.elem, typmod)
+			return elem + "[]", true
+		}
+		return n.qualify(bt.namespace, builtinTypeName(bt.name, typmod)), true
+	}
+	if rel, array := relationOfRowType(n.catalog(), oid); rel != nil {
+		name := types.QuoteIdent(rel.name)
+		if !n.relationVisible(rel) {
+			name = types.QuoteIdent(rel.schema) + "." + name
+		}
+		if array {
+			name += "[]"
+		}
+		return name, true
+	}
+	return "", false
+}
+
+// relationVisible reports whether the search path reaches the relation by
+// its name.
+func (n catalogNames) relationVisible(rel *rowTypeRelation) bool {
+	found, ok := relationIn(n.catalog(), n.s.searchPath(), rel.name)
+	return ok && found == int64(rel.oid)
+}
+
+// typmodNone asks typeName for format_type(oid, NULL): the type without a
+// modifier, which names bpchar character where typmod -1 names it bpchar.
+const typmodNone int32 = math.MinInt32
+
+// builtinTypeName is format_type's name of a built-in type fickle does not
+// implement: the SQL spelling of time, timetz, bit and varbit, with their
+// modifiers, and typname for the others.
+func builtinTypeName(typname string, typmod int32) string {
+	mod := ""
+	if typmod >= 0 && typmod != typmodNone {
+		mod = "(" + strings.TrimSpace(types.FormatText(types.Int4, int64(typmod), nil)) + ")"
+	}
+	switch typname {
+	case "time":
+		return "time" + mod + " without time zone"
+	case "timetz":
+		return "time" + mod + " with time zone"
+	case "bit":
+		return "bit" + mod
+	case "varbit":
+		return "bit varying" + mod
+	}
+	return types.QuoteIdent(typname)
+}
+
+// procsNamed returns the built-in functions a possibly qualified name
+// reaches along the search path.
+func (n catalogNames) procsNamed(text string) ([]*builtinProc, error) {
+	parts, err := n.qualifiedName(text, "function")
+	if err != nil {
+		return nil, err
+	}
+	var out []*builtinProc
+	for _, p := range builtinIndex().procsByName[parts[len(parts)-1]] {
+		schema, _ := namespaceName(n.catalog(), p.namespace)
+		if len(parts) == 2 && schema == parts[0] || len(parts) == 1 && n.onPath(schema) {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+// procOID is regprocin: the one function of that name.
+func (n catalogNames) procOID(text string) (int64, error) {
+	procs, err := n.procsNamed(text)
+	if err != nil {
+		return 0, err
+	}
+	switch len(procs) {
+	case 0:
+		return 0, pgerror.Newf(pgerror.UndefinedFunction, "function \"%s\" does not exist", text)
+	case 1:
+		return int64(procs[0].oid), nil
+	}
+	return 0, pgerror.Newf(pgerror.AmbiguousFunction, "more than one function named \"%s\"", text)
+}
+
+// procedureOID is regprocedurein: 'name(argtype, ...)'.
+func (n catalogNames) procedureOID(text string) (int64, error) {
+	name, args, err := n.nameAndArgTypes(text, false)
+	if err != nil {
+		return 0, err
+	}
+	procs, err := n.procsNamed(name)
+	if err != nil {
+		return 0, err
+	}
+	for _, p := range procs {
+		if equalOIDs(p.args, args) {
+			return int64(p.oid), nil
+		}
+	}
+	return 0, pgerror.Newf(pgerror.UndefinedFunction, "function \"%s\" does not exist", text)
+}
+
+// procName is regprocout (and with args regprocedureout): the function's
+// name, qualified unless the search path reaches it alone.
+func (n catalogNames) procName(oid uint32, args bool) (string, bool) {
+	p := builtinIndex().procs[oid]
+	if p == nil {
+		return "", false
+	}
+	name := types.QuoteIdent(p.name)
+	if unique, _ := n.procsNamed(name); len(unique) != 1 && !args || !n.visible(p.namespace) {
+		schema, _ := namespaceName(n.catalog(), p.namespace)
+		name = types.QuoteIdent(schema) + "." + name
+	}
+	if args {
+		name += "(" + n.typeList(p.args) + ")"
+	}
+	return name, true
+}
+
+func (n catalogNames) visible(namespace uint32) bool {
+	schema, _ := namespaceName(n.catalog(), namespace)
+	return n.onPath(schema)
+}
+
+// typeList prints argument types as regprocedure and regoperator do.
+func (n catalogNames) typeList(oids []uint32) string {
+	names := make([]string, len(oids))
+	for i, o := range oids {
+		if o == 0 {
+			names[i] = "NONE"
+			continue
+		}
+		names[i], _ = n.typeName(o, typmodNone)
+	}
+	return strings.Join(names, ",")
+}
+
+// nameAndArgTypes splits 'name(type, ...)' into the name and the types'
+// OIDs; operators may write NONE for a missing operand.
+func (n catalogNames) nameAndArgTypes(text string, operator bool) (string, []uint32, error) {
+	open, end := strings.IndexByte(text, '('), strings.LastIndexByte(text, ')')
+	if open < 0 || end < open || strings.TrimSpace(text[end+1:]) != "" {
+		return "", nil, pgerror.New(pgerror.InvalidTextRepresentation, "expected a left parenthesis")
+	}
+	name := strings.TrimSpace(text[:open])
+	var args []uint32
+	if inner := strings.TrimSpace(text[open+1 : end]); inner != "" {
+		for _, a := range splitTopLevel(inner) {
+			a = strings.TrimSpace(a)
+			if operator && strings.EqualFold(a, "none") {
+				args = append(args, 0)
+				continue
+			}
+			oid, err := n.typeOID(a)
+			if err != nil {
+				return "", nil, err
+			}
+			args = append(args, uint32(oid))
+		}
+	}
+	return name, args, nil
+}
+
+// splitTopLevel splits s at commas outside parentheses and double quotes.
+func splitTopLevel(s string) []string {
+	var out []string
+	depth, quoted, start := 0, false, 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '"':
+			quoted = !quoted
+		case quoted:
+		case c == '(':
+			depth++
+		case c == ')':
+			depth--
+		case c == ',' && depth == 0:
+			out = append(out, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, s[start:])
+}
+
+func equalOIDs(a, b []uint32) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// opersNamed returns the built-in operators a possibly qualified name
+// reaches. Operator names are not identifiers: they are taken as written
+// after the schema.
+func (n catalogNames) opersNamed(text string) []*builtinOper {
+	schema, name := "", strings.TrimSpace(text)
+	if i := strings.LastIndexByte(name, '.'); i > 0 && strings.Trim(name[:i], "abcdefghijklmnopqrstuvwxyz_0123456789") == "" {
+		schema, name = name[:i], name[i+1:]
+	}
+	var out []*builtinOper
+	for _, o := range builtinIndex().opersByName[name] {
+		s, _ := namespaceName(n.catalog(), o.namespace)
+		if schema == s || schema == "" && n.onPath(s) {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// operOID is regoperin: the one operator of that name.
+func (n catalogNames) operOID(text string) (int64, error) {
+	switch opers := n.opersNamed(text); len(opers) {
+	case 0:
+		return 0, pgerror.Newf(pgerror.UndefinedFunction, "operator does not exist: %s", text)
+	case 1:
+		return int64(opers[0].oid), nil
+	}
+	return 0, pgerror.Newf(pgerror.AmbiguousFunction, "more than one operator named %s", text)
+}
+
+// operatorOID is regoperatorin: 'op(lefttype, righttype)'.
+func (n catalogNames) operatorOID(text string) (int64, error) {
+	name, args, err := n.nameAndArgTypes(text, true)
+	if err != nil {
+		return 0, err
+	}
+	if len(args) != 2 {
+		return 0, pgerror.New(pgerror.TooManyArguments, "expected two argument types")
+	}
+	for _, o := range n.opersNamed(name) {
+		if o.left == args[0] && o.right == args[1] {
+			return int64(o.oid), nil
+		}
+	}
+	return 0, pgerror.Newf(pgerror.UndefinedFunction, "operator does not exist: %s", text)
+}
+
+// operName is regoperout (and with args regoperatorout).
+func (n catalogNames) operName(oid uint32, args bool) (string, bool) {
+	o := builtinIndex().opers[oid]
+	if o == nil {
+		return "", false
+	}
+	name := o.name
+	if !args && len(n.opersNamed(o.name)) != 1 || !n.visible(o.namespace) {
+		schema, _ := namespaceName(n.catalog(), o.namespace)
+		name = types.QuoteIdent(schema) + "." + name
+	}
+	if args {
+		name += "(" + n.typeList([]uint32{o.left, o.right}) + ")"
+	}
+	return name, true
+}

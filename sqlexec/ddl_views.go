@@ -1,0 +1,330 @@
+package sqlexec
+
+import (
+	"sort"
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// viewDesc is a view: a stored query that a FROM item reading the view
+// expands to, as PostgreSQL's rewriter does. Like its descriptors it is
+// immutable once published.
+type viewDesc struct {
+	oid    uint32
+	schema string
+	name   string
+	// query is the SelectStmt, its relations qualified with the schemas
+	// they resolved to when the view was made, so that a later
+	// search_path reads the same relations.
+	query *pg_query.Node
+	cols  []viewCol
+	// deps are the OIDs of the tables and views the query reads.
+	deps []uint32
+}
+
+type viewCol struct {
+	name string
+	typ  types.Type
+}
+
+// lookupView finds a view like lookupTable; a table of the same name
+// earlier on the search path hides it.
+func (s *Session) lookupView(c *catalog, schema, name string) *viewDesc {
+	path := s.searchPath()
+	if schema != "" {
+		path = []string{schema}
+	}
+	for _, p := range path {
+		if sc := c.schemas[p]; sc != nil {
+			if sc.tables[name] != nil {
+				return nil
+			}
+			if v := sc.views[name]; v != nil {
+				return v
+			}
+		}
+	}
+	return nil
+}
+
+// viewItem compiles a FROM item reading a view: its stored query as a
+// subquery, under the view's column names.
+func (b *binder) viewItem(v *viewDesc, alias string, a *pg_query.Alias) (*fromItem, []scopeCol, error) {
+	plan, err := b.selectNode(nil, v.query, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(plan.cols) != len(v.cols) {
+		return nil, nil, pgerror.Newf(pgerror.FeatureNotSupported, "view \"%s\" no longer matches the tables it reads", v.name)
+	}
+	cols := make([]scopeCol, len(v.cols))
+	for i, c := range v.cols {
+		cols[i] = scopeCol{rel: alias, name: c.name, typ: plan.cols[i].typ}
+	}
+	if err := applyColAliases(cols, a); err != nil {
+		return nil, nil, err
+	}
+	return &fromItem{name: alias, sub: func(x *execCtx) ([][]any, error) { return plan.rowsCached(x) }}, cols, nil
+}
+
+// createView runs CREATE [OR REPLACE] VIEW.
+func (d *ddl) createView(vs *pg_query.ViewStmt, full string) error {
+	switch {
+	case vs.View.Relpersistence == "t":
+		return pgerror.Unsupported("temporary views")
+	case vs.WithCheckOption != pg_query.ViewCheckOption_NO_CHECK_OPTION:
+		return pgerror.Unsupported("WITH CHECK OPTION")
+	case len(vs.Options) > 0:
+		return pgerror.Unsupported("view options (WITH (...))")
+	}
+	schema, err := d.s.creationSchema(d.cat, vs.View.Schemaname)
+	if err != nil {
+		return err
+	}
+	query := proto.Clone(vs.Query).(*pg_query.Node)
+	deps, err := d.qualifyRelations(query)
+	if err != nil {
+		return err
+	}
+	plan, err := d.binder(full).selectNode(nil, query, nil)
+	if err != nil {
+		return err
+	}
+	names := strs(vs.Aliases)
+	if len(names) > len(plan.cols) {
+		return pgerror.New(pgerror.SyntaxError, "CREATE VIEW specifies more column names than columns")
+	}
+	v := &viewDesc{schema: schema, name: vs.View.Relname, query: query, deps: deps}
+	seen := map[string]bool{}
+	for i, c := range plan.cols {
+		name := c.Name
+		if i < len(names) {
+			name = names[i]
+		}
+		if seen[name] {
+			return pgerror.Newf(pgerror.DuplicateColumn, "column \"%s\" specified more than once", name)
+		}
+		seen[name] = true
+		v.cols = append(v.cols, viewCol{name: name, typ: c.typ})
+	}
+	sc := d.cat.schemas[schema]
+	if old := sc.views[v.name]; old != nil && vs.Replace {
+		if err := replaceableBy(old, v); err != nil {
+			return err
+		}
+		v.oid = old.oid
+	} else if d.relationExists(schema, v.name) {
+		if vs.Replace && sc.tables[v.name] != nil {
+			return pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not a view", v.name)
+		}
+		return pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" already exists", v.name)
+	} else {
+		v.oid = d.cat.newOID()
+	}
+	sc.views[v.name] = v
+	return nil
+}
+
+// replaceableBy checks CREATE OR REPLACE VIEW's rule: the new query keeps
+// every column of the old one, by name and type, and may add columns
+// after them.
+func replaceableBy(old, v *viewDesc) error {
+	if len(v.cols) < len(old.cols) {
+		return pgerror.New(pgerror.InvalidTableDefinition, "cannot drop columns from view")
+	}
+	for i, c := range old.cols {
+		if v.cols[i].name != c.name {
+			return pgerror.Newf(pgerror.InvalidTableDefinition, "cannot change name of view column \"%s\" to \"%s\"", c.name, v.cols[i].name).
+				WithHint("Use ALTER VIEW ... RENAME COLUMN ... to change name of view column instead.")
+		}
+		if v.cols[i].typ != c.typ {
+			return pgerror.Newf(pgerror.InvalidTableDefinition, "cannot change data type of view column \"%s\" from %s to %s",
+				c.name, c.typ, v.cols[i].typ)
+		}
+	}
+	return nil
+}
+
+// qualifyRelations gives every relation a query reads its schema, as
+// found on the search path now, and returns the OIDs of the tables and
+// views among them. Names of the query's own WITH queries stay as they
+// are.
+func (d *ddl) qualifyRelations(query *pg_query.Node) ([]uint32, error) {
+	ctes := map[string]bool{}
+	walk(query, func(n *pg_query.Node) bool {
+		if cte := n.GetCommonTableExpr(); cte != nil {
+			ctes[cte.Ctename] = true
+		}
+		return true
+	})
+	var deps []uint32
+	var err error
+	walk(query, func(n *pg_query.Node) bool {
+		rv := n.GetRangeVar()
+		if rv == nil || err != nil || rv.Schemaname == "" && ctes[rv.Relname] {
+			return err == nil
+		}
+		if rv.Relpersistence == "t" {
+			err = pgerror.Unsupported("views of temporary tables")
+			return false
+		}
+		if rv.Schemaname == "" {
+			for _, p := range d.s.searchPath() {
+				if _, ok := systemRelationNamed(p, rv.Relname); ok || virtualTables[p+"."+rv.Relname] != nil {
+					rv.Schemaname = p
+					break
+				}
+				if sc := d.cat.schemas[p]; sc != nil && (sc.tables[rv.Relname] != nil || sc.views[rv.Relname] != nil) {
+					rv.Schemaname = p
+					break
+				}
+			}
+		}
+		if sc := d.cat.schemas[rv.Schemaname]; sc != nil {
+			if t := sc.tables[rv.Relname]; t != nil {
+				deps = append(deps, t.oid)
+			} else if v := sc.views[rv.Relname]; v != nil {
+				deps = append(deps, v.oid)
+			}
+		}
+		return true
+	})
+	return deps, err
+}
+
+// dropViews runs DROP VIEW.
+func (d *ddl) dropViews(ds *pg_query.DropStmt) error {
+	cascade := ds.Behavior == pg_query.DropBehavior_DROP_CASCADE
+	var vs []*viewDesc
+	for _, o := range ds.Objects {
+		schema, name := objectName(o)
+		v := d.s.lookupView(d.cat, schema, name)
+		if v == nil {
+			if t := d.s.lookupTable(d.cat, schema, name); t != nil {
+				return pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not a view", name).WithHint("Use DROP TABLE to remove a table.")
+			}
+			if ds.MissingOk {
+				d.notice(pgerror.SuccessfulCompletion, "view \"%s\" does not exist, skipping", name)
+				continue
+			}
+			return pgerror.Newf(pgerror.UndefinedTable, "view \"%s\" does not exist", name)
+		}
+		vs = append(vs, v)
+	}
+	var oids []uint32
+	for _, v := range vs {
+		oids = append(oids, v.oid)
+	}
+	return d.dropDependentViews("view", oids, cascade, func() {
+		for _, v := range vs {
+			d.dropView(v)
+		}
+	})
+}
+
+// dropDependentViews checks the views that read the relations about to
+// be dropped (kind "table" or "view"): without cascade they block the
+// drop (2BP01, as PostgreSQL's dependencies do); with it they are dropped
+// too, with PostgreSQL's NOTICE. drop then drops the relations.
+func (d *ddl) dropDependentViews(kind string, oids []uint32, cascade bool, drop func()) error {
+	dropping := map[uint32]bool{}
+	for _, o := range oids {
+		dropping[o] = true
+	}
+	var dependents []*viewDesc
+	for changed := true; changed; {
+		changed = false
+		for _, v := range sortedViews(d.cat) {
+			if dropping[v.oid] {
+				continue
+			}
+			for _, dep := range v.deps {
+				if dropping[dep] {
+					dropping[v.oid], changed = true, true
+					dependents = append(dependents, v)
+					break
+				}
+			}
+		}
+	}
+	if len(dependents) > 0 {
+		first := dependents[0]
+		if !cascade {
+			_, depName, _ := relationByOid(d.cat, int64(firstDep(first, oids)))
+			return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop %s %s because other objects depend on it", kind, depName).
+				WithDetail("view %s depends on %s %s", first.name, kind, depName).
+				WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+		}
+		for _, v := range dependents {
+			d.notice(pgerror.SuccessfulCompletion, "drop cascades to view %s", v.name)
+		}
+	}
+	drop()
+	for _, v := range dependents {
+		d.dropView(v)
+	}
+	return nil
+}
+
+// firstDep is the first of oids that v reads, or its first dependency.
+func firstDep(v *viewDesc, oids []uint32) uint32 {
+	for _, dep := range v.deps {
+		for _, o := range oids {
+			if dep == o {
+				return o
+			}
+		}
+	}
+	return v.deps[0]
+}
+
+func (d *ddl) dropView(v *viewDesc) {
+	if sc := d.cat.schemas[v.schema]; sc != nil && sc.views[v.name] == v {
+		delete(sc.views, v.name)
+	}
+	d.cat.dropComments(v.oid)
+}
+
+// sortedViews returns the catalog's views in OID order.
+func sortedViews(c *catalog) []*viewDesc {
+	var out []*viewDesc
+	for _, sc := range c.schemas {
+		for _, v := range sc.views {
+			out = append(out, v)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].oid < out[j].oid })
+	return out
+}
+
+// viewByOid finds a view by OID.
+func viewByOid(c *catalog, oid uint32) *viewDesc {
+	for _, sc := range c.schemas {
+		for _, v := range sc.views {
+			if v.oid == oid {
+				return v
+			}
+		}
+	}
+	return nil
+}
+
+// colNames lists the names of the view's columns.
+func (v *viewDesc) colNames() []string {
+	out := make([]string, len(v.cols))
+	for i, c := range v.cols {
+		out[i] = c.name
+	}
+	return out
+}
+
+// viewDefinition is pg_get_viewdef's text of a view: its query as
+// PostgreSQL prints it, ending in a semicolon.
+func viewDefinition(s *Session, c *catalog, v *viewDesc, pretty bool) string {
+	return " " + strings.TrimSpace(deparseQuery(s, c, v.query, v.colNames(), pretty)) + ";"
+}

@@ -1,0 +1,198 @@
+package sqlexec
+
+import (
+	"strconv"
+
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// The views of information_schema that drivers and migration tools read,
+// with every column PostgreSQL 15 gives them, over the user's tables,
+// views and constraints. Their columns have the base types of the
+// information_schema domains, as the wire shows them: sql_identifier is
+// name, cardinal_number integer, character_data character varying,
+// yes_or_no character varying(3).
+
+var (
+	isIdent = types.Name
+	isCard  = types.Int4
+	isChars = types.VarcharAny
+	isYesNo = types.Varchar(3)
+)
+
+// yesNo is a yes_or_no value.
+func yesNo(b bool) string {
+	if b {
+		return "YES"
+	}
+	return "NO"
+}
+
+// columnFacts are the information_schema.columns facts of a column's type.
+type columnFacts struct {
+	dataType                                   string
+	charMax, charOctets                        any
+	numPrecision, numRadix, numScale, dtPrecis any
+	udtName                                    string
+}
+
+// typeFacts computes columnFacts as PostgreSQL's information_schema does
+// (_pg_char_max_length, _pg_numeric_precision, ... over UTF8).
+func typeFacts(s *Session, t types.Type) columnFacts {
+	f := columnFacts{udtName: t.Name()}
+	if bt := builtinIndex().types[uint32(t.Oid)]; bt != nil {
+		f.udtName = bt.name
+	}
+	switch {
+	case t.IsArray() && t.Oid != types.OidInt2Vector && t.Oid != types.OidOidVector:
+		f.dataType = "ARRAY"
+	default:
+		f.dataType, _ = catalogNames{s: s}.typeName(uint32(t.Oid), typmodNone)
+	}
+	switch t.Oid {
+	case types.OidBpchar, types.OidVarchar:
+		if n := t.Length(); n >= 0 {
+			f.charMax, f.charOctets = int64(n), int64(n)*4
+		} else {
+			f.charOctets = int64(1073741824)
+		}
+	case types.OidText:
+		f.charOctets = int64(1073741824)
+	case types.OidInt2, types.OidInt4, types.OidInt8:
+		f.numPrecision, f.numRadix, f.numScale = int64(8*t.Size()), int64(2), int64(0)
+	case types.OidFloat4:
+		f.numPrecision, f.numRadix = int64(24), int64(2)
+	case types.OidFloat8:
+		f.numPrecision, f.numRadix = int64(53), int64(2)
+	case types.OidNumeric:
+		f.numRadix = int64(10)
+		if p, sc, ok := t.PrecisionScale(); ok {
+			f.numPrecision, f.numScale = int64(p), int64(sc)
+		}
+	case types.OidDate:
+		f.dtPrecis = int64(0)
+	case types.OidTimestamp, types.OidTimestamptz, types.OidInterval:
+		f.dtPrecis = int64(6)
+		if t.Typmod >= 0 {
+			f.dtPrecis = int64(t.Typmod)
+		}
+	}
+	return f
+}
+
+// infoColumn is a column of a table or view, as information_schema.columns
+// lists it.
+type infoColumn struct {
+	schema, table, name string
+	pos                 int
+	typ                 types.Type
+	notNull, updatable  bool
+	def                 any
+	col                 *columnDesc // nil for a view's column
+	seq                 *sequence   // an identity column's sequence
+}
+
+// infoColumns lists the columns of the catalog's tables and views.
+func infoColumns(s *Session, c *catalog) []infoColumn {
+	var out []infoColumn
+	for _, t := range sortedTables(c) {
+		for i, col := range t.cols {
+			ic := infoColumn{schema: t.schema, table: t.name, name: col.name, pos: i + 1, typ: col.typ, notNull: col.notNull,
+				updatable: true, col: col}
+			if text, ok := storedDefault(col); ok {
+				ic.def = decompile(s, c, text, t.oid, false)
+			}
+			if col.identity != 0 {
+				for _, q := range c.schemas[t.schema].seqs {
+					if owner, attnum := q.owner(); owner == t.oid && attnum == col.attnum {
+						ic.seq = q
+					}
+				}
+			}
+			out = append(out, ic)
+		}
+	}
+	for _, v := range sortedViews(c) {
+		for i, col := range v.cols {
+			out = append(out, infoColumn{schema: v.schema, table: v.name, name: col.name, pos: i + 1, typ: col.typ})
+		}
+	}
+	return out
+}
+
+func init() {
+	registerVirtual(&virtualTable{schema: "information_schema", name: "columns",
+		cols: []vcol{{"table_catalog", isIdent}, {"table_schema", isIdent}, {"table_name", isIdent}, {"column_name", isIdent},
+			{"ordinal_position", isCard}, {"column_default", isChars}, {"is_nullable", isYesNo}, {"data_type", isChars},
+			{"character_maximum_length", isCard}, {"character_octet_length", isCard}, {"numeric_precision", isCard},
+			{"numeric_precision_radix", isCard}, {"numeric_scale", isCard}, {"datetime_precision", isCard}, {"interval_type", isChars},
+			{"interval_precision", isCard}, {"character_set_catalog", isIdent}, {"character_set_schema", isIdent},
+			{"character_set_name", isIdent}, {"collation_catalog", isIdent}, {"collation_schema", isIdent}, {"collation_name", isIdent},
+			{"domain_catalog", isIdent}, {"domain_schema", isIdent}, {"domain_name", isIdent}, {"udt_catalog", isIdent},
+			{"udt_schema", isIdent}, {"udt_name", isIdent}, {"scope_catalog", isIdent}, {"scope_schema", isIdent},
+			{"scope_name", isIdent}, {"maximum_cardinality", isCard}, {"dtd_identifier", isIdent}, {"is_self_referencing", isYesNo},
+			{"is_identity", isYesNo}, {"identity_generation", isChars}, {"identity_start", isChars}, {"identity_increment", isChars},
+			{"identity_maximum", isChars}, {"identity_minimum", isChars}, {"identity_cycle", isYesNo}, {"is_generated", isChars},
+			{"generation_expression", isChars}, {"is_updatable", isYesNo}},
+		rows: func(s *Session, c *catalog) [][]any {
+			db := s.database()
+			var out [][]any
+			for _, ic := range infoColumns(s, c) {
+				f := typeFacts(s, ic.typ)
+				var collCatalog, collSchema, collName any
+				if ic.typ.Oid == types.OidName {
+					collCatalog, collSchema, collName = db, "pg_catalog", "C"
+				}
+				identity, generation, start, increment, maximum, minimum, cycle := "NO", any(nil), any(nil), any(nil), any(nil), any(nil), "NO"
+				if ic.col != nil && ic.col.identity != 0 {
+					identity, generation = "YES", map[byte]string{'a': "ALWAYS", 'd': "BY DEFAULT"}[ic.col.identity]
+					if q := ic.seq; q != nil {
+						itoa := func(n int64) string { return strconv.FormatInt(n, 10) }
+						start, increment, maximum, minimum, cycle = itoa(q.start), itoa(q.increment), itoa(q.max), itoa(q.min), yesNo(q.cycle)
+					}
+				}
+				out = append(out, []any{db, ic.schema, ic.table, ic.name, int64(ic.pos), ic.def, yesNo(!ic.notNull), f.dataType,
+					f.charMax, f.charOctets, f.numPrecision, f.numRadix, f.numScale, f.dtPrecis, nil, nil, nil, nil, nil,
+					collCatalog, collSchema, collName, nil, nil, nil, db, "pg_catalog", f.udtName, nil, nil, nil, nil,
+					strconv.Itoa(ic.pos), "NO", identity, generation, start, increment, maximum, minimum, cycle, "NEVER", nil,
+					yesNo(ic.updatable)})
+			}
+			return out
+		}})
+	registerVirtual(&virtualTable{schema: "information_schema", name: "tables",
+		cols: []vcol{{"table_catalog", isIdent}, {"table_schema", isIdent}, {"table_name", isIdent}, {"table_type", isChars},
+			{"self_referencing_column_name", isIdent}, {"reference_generation", isChars}, {"user_defined_type_catalog", isIdent},
+			{"user_defined_type_schema", isIdent}, {"user_defined_type_name", isIdent}, {"is_insertable_into", isYesNo},
+			{"is_typed", isYesNo}, {"commit_action", isChars}},
+		rows: func(s *Session, c *catalog) [][]any {
+			db := s.database()
+			var out [][]any
+			for _, t := range sortedTables(c) {
+				out = append(out, []any{db, t.schema, t.name, "BASE TABLE", nil, nil, nil, nil, nil, "YES", "NO", nil})
+			}
+			for _, v := range sortedViews(c) {
+				// fickle writes through no view.
+				out = append(out, []any{db, v.schema, v.name, "VIEW", nil, nil, nil, nil, nil, "NO", "NO", nil})
+			}
+			return out
+		}})
+	registerVirtual(&virtualTable{schema: "information_schema", name: "schemata",
+		cols: []vcol{{"catalog_name", isIdent}, {"schema_name", isIdent}, {"schema_owner", isIdent},
+			{"default_character_set_catalog", isIdent}, {"default_character_set_schema", isIdent},
+			{"default_character_set_name", isIdent}, {"sql_path", isChars}},
+		rows: func(s *Session, c *catalog) [][]any {
+			db := s.database()
+			names := catalogNames{s: s}
+			owner := func(oid uint32) string {
+				n, _ := names.roleName(oid)
+				return unquoteIdent(n)
+			}
+			out := [][]any{{db, "information_schema", owner(oidBootstrapSuperuser), nil, nil, nil, nil},
+				{db, "pg_catalog", owner(oidBootstrapSuperuser), nil, nil, nil, nil},
+				{db, "pg_toast", owner(oidBootstrapSuperuser), nil, nil, nil, nil}}
+			for _, sc := range sortedSchemas(c) {
+				out = append(out, []any{db, sc.name, owner(schemaOwner(sc)), nil, nil, nil, nil})
+			}
+			return out
+		}})
+}

@@ -1,0 +1,77 @@
+package sqlexec
+
+import (
+	"github.com/fickle-db/fickle/sqlexec/pgdata"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// The pg_catalog tables whose rows are PostgreSQL 15's built-in objects
+// (package pgdata), with fickle's own objects after them: pg_type lists
+// every built-in type and each table's row type and its array, as
+// CREATE TABLE adds them; pg_proc, pg_operator and pg_range list the
+// built-in functions, operators and range types (fickle has no user-defined
+// ones). Each table and view has its row type and the row type's array.
+
+// The functions a table's row type and its array type read and write
+// with, as PostgreSQL gives them.
+const (
+	oidRecordIn, oidRecordOut, oidRecordRecv, oidRecordSend = 2290, 2291, 2402, 2403
+	oidArrayIn, oidArrayOut, oidArrayRecv, oidArraySend     = 750, 751, 2400, 2401
+	oidArrayTypanalyze                                      = 3816
+)
+
+func init() {
+	oid, name, b, ch, i2, i4, text := types.OidType, types.Name, types.Bool, types.Char, types.Int2, types.Int4, types.Text
+	regproc := types.Regproc
+	textArray, _ := types.ArrayOf(types.Text)
+	oidArray, _ := types.ArrayOf(types.OidType)
+	charArray, _ := types.ArrayOf(types.Char)
+
+	typeCols := []vcol{{"oid", oid}, {"typname", name}, {"typnamespace", oid}, {"typowner", oid}, {"typlen", i2}, {"typbyval", b},
+		{"typtype", ch}, {"typcategory", ch}, {"typispreferred", b}, {"typisdefined", b}, {"typdelim", ch}, {"typrelid", oid},
+		{"typsubscript", regproc}, {"typelem", oid}, {"typarray", oid}, {"typinput", regproc}, {"typoutput", regproc},
+		{"typreceive", regproc}, {"typsend", regproc}, {"typmodin", regproc}, {"typmodout", regproc}, {"typanalyze", regproc},
+		{"typalign", ch}, {"typstorage", ch}, {"typnotnull", b}, {"typbasetype", oid}, {"typtypmod", i4}, {"typndims", i4},
+		{"typcollation", oid}, {"typdefaultbin", text}, {"typdefault", text}, {"typacl", textArray}}
+	builtinTypes := builtinRows(pgdata.PgType, typeCols)
+	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_type", cols: typeCols,
+		rows: func(s *Session, c *catalog) [][]any {
+			out := append([][]any(nil), builtinTypes()...)
+			for _, t := range rowTypeRelations(c) {
+				row := int64(rowTypeOID(t.oid))
+				out = append(out,
+					[]any{row, t.name, schemaOID(c, t.schema), int64(oidBootstrapSuperuser), int64(-1), false, "c", "C", false, true, ",",
+						int64(t.oid), int64(0), int64(0), row | 1, int64(oidRecordIn), int64(oidRecordOut), int64(oidRecordRecv),
+						int64(oidRecordSend), int64(0), int64(0), int64(0), "d", "x", false, int64(0), int64(-1), int64(0), int64(0), nil, nil, nil},
+					[]any{row | 1, "_" + t.name, schemaOID(c, t.schema), int64(oidBootstrapSuperuser), int64(-1), false, "b", "A", false, true, ",",
+						int64(0), int64(arraySubscriptHandler), row, int64(0), int64(oidArrayIn), int64(oidArrayOut), int64(oidArrayRecv),
+						int64(oidArraySend), int64(0), int64(0), int64(oidArrayTypanalyze), "d", "x", false, int64(0), int64(-1), int64(0),
+						int64(0), nil, nil, nil})
+			}
+			return out
+		}})
+
+	procCols := []vcol{{"oid", oid}, {"proname", name}, {"pronamespace", oid}, {"proowner", oid}, {"prolang", oid},
+		{"procost", types.Float4}, {"prorows", types.Float4}, {"provariadic", oid}, {"prosupport", regproc}, {"prokind", ch},
+		{"prosecdef", b}, {"proleakproof", b}, {"proisstrict", b}, {"proretset", b}, {"provolatile", ch}, {"proparallel", ch},
+		{"pronargs", i2}, {"pronargdefaults", i2}, {"prorettype", oid}, {"proargtypes", types.OidVector},
+		{"proallargtypes", oidArray}, {"proargmodes", charArray}, {"proargnames", textArray}, {"proargdefaults", text},
+		{"protrftypes", oidArray}, {"prosrc", text}, {"probin", text}, {"prosqlbody", text}, {"proconfig", textArray},
+		{"proacl", textArray}}
+	builtinProcs := builtinRows(pgdata.PgProc, procCols)
+	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_proc", cols: procCols,
+		rows: func(s *Session, c *catalog) [][]any { return builtinProcs() }})
+
+	operCols := []vcol{{"oid", oid}, {"oprname", name}, {"oprnamespace", oid}, {"oprowner", oid}, {"oprkind", ch},
+		{"oprcanmerge", b}, {"oprcanhash", b}, {"oprleft", oid}, {"oprright", oid}, {"oprresult", oid}, {"oprcom", oid},
+		{"oprnegate", oid}, {"oprcode", regproc}, {"oprrest", regproc}, {"oprjoin", regproc}}
+	builtinOpers := builtinRows(pgdata.PgOperator, operCols)
+	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_operator", cols: operCols,
+		rows: func(s *Session, c *catalog) [][]any { return builtinOpers() }})
+
+	rangeCols := []vcol{{"rngtypid", oid}, {"rngsubtype", oid}, {"rngmultitypid", oid}, {"rngcollation", oid},
+		{"rngsubopc", oid}, {"rngcanonical", regproc}, {"rngsubdiff", regproc}}
+	builtinRanges := builtinRows(pgdata.PgRange, rangeCols)
+	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_range", cols: rangeCols,
+		rows: func(s *Session, c *catalog) [][]any { return builtinRanges() }})
+}

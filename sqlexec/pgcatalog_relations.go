@@ -1,0 +1,190 @@
+package sqlexec
+
+import (
+	"sort"
+
+	"github.com/fickle-db/fickle/sqlexec/pgdata"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// relationRow is a pg_class row: the fields fickle's relations differ in;
+// the others are those of a permanent relation without rules, row
+// security, tablespace, options, partitioning or TOAST table.
+type relationRow struct {
+	oid       uint32
+	name      string
+	namespace int64
+	kind      string // relkind: r, i, S, v
+	rowType   int64
+	am        int64
+	pages     int64
+	tuples    float64
+	hasIndex  bool
+	natts     int
+	checks    int
+	triggers  bool
+	rules     bool
+}
+
+func (r relationRow) values() []any {
+	ident := "n"
+	if r.kind == "r" {
+		ident = "d"
+	}
+	return []any{int64(r.oid), r.name, r.namespace, r.rowType, int64(0), int64(oidBootstrapSuperuser), r.am, int64(r.oid), int64(0),
+		r.pages, r.tuples, int64(0), int64(0), r.hasIndex, false, "p", r.kind, int64(r.natts), int64(r.checks), r.rules, r.triggers,
+		false, false, false, true, ident, false, int64(0), nil, nil, nil}
+}
+
+// relationRows lists every relation of the catalog as pg_class shows it:
+// tables with their indexes, views, then sequences.
+func relationRows(c *catalog) []relationRow {
+	var out []relationRow
+	referenced := referencedTables(c)
+	index := func(t *tableDesc, oid uint32, name string, keys int) relationRow {
+		return relationRow{oid: oid, name: name, namespace: schemaOID(c, t.schema), kind: "i", am: 403, pages: 1, natts: keys}
+	}
+	for _, t := range sortedTables(c) {
+		out = append(out, relationRow{oid: t.oid, name: t.name, namespace: schemaOID(c, t.schema), kind: "r", rowType: int64(rowTypeOID(t.oid)),
+			am: 2, tuples: -1, hasIndex: len(t.indexes) > 0 || t.pk != nil, natts: len(t.cols), checks: len(t.checks),
+			triggers: len(t.fks) > 0 || referenced[t.oid]})
+		if t.pk != nil && t.pkIndex == nil {
+			out = append(out, index(t, primaryKeyIndexOID(t), t.pkName, len(t.pk)))
+		}
+		for _, ix := range t.indexes {
+			out = append(out, index(t, ix.oid, ix.name, len(ix.cols)))
+		}
+	}
+	for _, v := range sortedViews(c) {
+		out = append(out, relationRow{oid: v.oid, name: v.name, namespace: schemaOID(c, v.schema), kind: "v", rowType: int64(rowTypeOID(v.oid)),
+			tuples: -1, natts: len(v.cols), rules: true})
+	}
+	for _, sc := range sortedSchemas(c) {
+		names := make([]string, 0, len(sc.seqs))
+		for n := range sc.seqs {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			q := sc.seqs[n]
+			out = append(out, relationRow{oid: q.oid, name: q.name, namespace: int64(sc.oid), kind: "S", pages: 1, tuples: 1, natts: 3})
+		}
+	}
+	return out
+}
+
+// attributeRow is a pg_attribute row of a column of type typ.
+func attributeRow(rel uint32, name string, typ types.Type, num int, notNull, hasDef bool, identity byte) []any {
+	byval, align, storage := false, "i", "x"
+	if bt := builtinIndex().types[uint32(typ.Oid)]; bt != nil {
+		byval, align, storage = bt.byval, bt.align, bt.storage
+	}
+	ident, ndims := "", int64(0)
+	if identity != 0 {
+		ident = string(identity)
+	}
+	if typ.IsArray() {
+		ndims = 1
+	}
+	return []any{int64(rel), name, int64(typ.Oid), int64(-1), int64(typ.Size()), int64(num), ndims, int64(-1), int64(typ.Typmod),
+		byval, align, storage, "", notNull, hasDef, false, ident, "", false, true, int64(0), typeCollation(typ.Oid), nil, nil, nil}
+}
+
+func init() {
+	name, text, oid, i2, i4, b, ch := types.Name, types.Text, types.OidType, types.Int2, types.Int4, types.Bool, types.Char
+	textArray, _ := types.ArrayOf(types.Text)
+	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_class",
+		cols: []vcol{{"oid", oid}, {"relname", name}, {"relnamespace", oid}, {"reltype", oid}, {"reloftype", oid}, {"relowner", oid},
+			{"relam", oid}, {"relfilenode", oid}, {"reltablespace", oid}, {"relpages", i4}, {"reltuples", types.Float4},
+			{"relallvisible", i4}, {"reltoastrelid", oid}, {"relhasindex", b}, {"relisshared", b}, {"relpersistence", ch},
+			{"relkind", ch}, {"relnatts", i2}, {"relchecks", i2}, {"relhasrules", b}, {"relhastriggers", b}, {"relhassubclass", b},
+			{"relrowsecurity", b}, {"relforcerowsecurity", b}, {"relispopulated", b}, {"relreplident", ch}, {"relispartition", b},
+			{"relrewrite", oid}, {"relacl", textArray}, {"reloptions", textArray}, {"relpartbound", text}},
+		rows: func(s *Session, c *catalog) [][]any {
+			rels := relationRows(c)
+			out := make([][]any, len(rels))
+			for i, r := range rels {
+				out[i] = r.values()
+				switch r.kind {
+				case "r", "v":
+					out[i][28] = aclText(s, c, aclTable, r.oid)
+				case "S":
+					out[i][28] = aclText(s, c, aclSequence, r.oid)
+				}
+			}
+			return out
+		}})
+	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_attribute",
+		cols: []vcol{{"attrelid", oid}, {"attname", name}, {"atttypid", oid}, {"attstattarget", i4}, {"attlen", i2}, {"attnum", i2},
+			{"attndims", i4}, {"attcacheoff", i4}, {"atttypmod", i4}, {"attbyval", b}, {"attalign", ch}, {"attstorage", ch},
+			{"attcompression", ch}, {"attnotnull", b}, {"atthasdef", b}, {"atthasmissing", b}, {"attidentity", ch},
+			{"attgenerated", ch}, {"attisdropped", b}, {"attislocal", b}, {"attinhcount", i4}, {"attcollation", oid},
+			{"attacl", textArray}, {"attoptions", textArray}, {"attfdwoptions", textArray}},
+		rows: func(s *Session, c *catalog) [][]any {
+			var out [][]any
+			for _, t := range sortedTables(c) {
+				for _, col := range t.cols {
+					_, hasDef := storedDefault(col)
+					out = append(out, attributeRow(t.oid, col.name, col.typ, int(col.attnum), col.notNull, hasDef, col.identity))
+				}
+				// An index's attributes are the columns it keys on, numbered
+				// from 1 in key order, none with a default.
+				indexAttrs := func(ix uint32, keys []int) {
+					for i, k := range keys {
+						col := t.cols[k]
+						out = append(out, attributeRow(ix, col.name, col.typ, i+1, false, false, 0))
+					}
+				}
+				if t.pk != nil && t.pkIndex == nil {
+					indexAttrs(primaryKeyIndexOID(t), t.pk)
+				}
+				for _, ix := range t.indexes {
+					indexAttrs(ix.oid, ix.cols)
+				}
+			}
+			for _, v := range sortedViews(c) {
+				for i, col := range v.cols {
+					out = append(out, attributeRow(v.oid, col.name, col.typ, i+1, false, false, 0))
+				}
+			}
+			return out
+		}})
+	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_index",
+		cols: []vcol{{"indexrelid", oid}, {"indrelid", oid}, {"indnatts", i2}, {"indnkeyatts", i2}, {"indisunique", b},
+			{"indnullsnotdistinct", b}, {"indisprimary", b}, {"indisexclusion", b}, {"indimmediate", b}, {"indisclustered", b},
+			{"indisvalid", b}, {"indcheckxmin", b}, {"indisready", b}, {"indislive", b}, {"indisreplident", b},
+			{"indkey", types.Int2Vector}, {"indcollation", types.OidVector}, {"indclass", types.OidVector},
+			{"indoption", types.Int2Vector}, {"indexprs", text}, {"indpred", text}},
+		rows: func(s *Session, c *catalog) [][]any {
+			var out [][]any
+			row := func(t *tableDesc, ix uint32, keys []int, unique, primary bool) []any {
+				colls, classes, opts := make([]any, len(keys)), make([]any, len(keys)), make([]any, len(keys))
+				for i, k := range keys {
+					typ := t.cols[k].typ
+					colls[i], classes[i], opts[i] = typeCollation(typ.Oid), int64(defaultBtreeOpclass(typ)), int64(0)
+				}
+				return []any{int64(ix), int64(t.oid), int64(len(keys)), int64(len(keys)), unique, false, primary, false, true, false,
+					true, false, true, true, false, attnums(t, keys), colls, classes, opts, nil, nil}
+			}
+			for _, t := range sortedTables(c) {
+				if t.pk != nil {
+					out = append(out, row(t, primaryKeyIndexOID(t), t.pk, true, true))
+				}
+				for _, ix := range t.indexes {
+					if ix != t.pkIndex {
+						out = append(out, row(t, ix.oid, ix.cols, ix.unique, false))
+					}
+				}
+			}
+			return out
+		}})
+	amCols := []vcol{{"oid", oid}, {"amname", name}, {"amhandler", types.Regproc}, {"amtype", ch}}
+	builtinAms := builtinRows(pgdata.PgAm, amCols)
+	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_am", cols: amCols,
+		rows: func(s *Session, c *catalog) [][]any { return builtinAms() }})
+	opclassCols := []vcol{{"oid", oid}, {"opcmethod", oid}, {"opcname", name}, {"opcnamespace", oid}, {"opcowner", oid},
+		{"opcfamily", oid}, {"opcintype", oid}, {"opcdefault", b}, {"opckeytype", oid}}
+	builtinOpclasses := builtinRows(pgdata.PgOpclass, opclassCols)
+	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_opclass", cols: opclassCols,
+		rows: func(s *Session, c *catalog) [][]any { return builtinOpclasses() }})
+}

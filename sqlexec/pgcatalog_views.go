@@ -1,0 +1,91 @@
+package sqlexec
+
+import (
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// The catalog's views of views: pg_rewrite's _RETURN rule of each view,
+// pg_views, information_schema.views and pg_get_viewdef.
+
+func init() {
+	oid, name, text, b, ch := types.OidType, types.Name, types.Text, types.Bool, types.Char
+	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_rewrite",
+		cols: []vcol{{"oid", oid}, {"rulename", name}, {"ev_class", oid}, {"ev_type", ch}, {"ev_enabled", ch}, {"is_instead", b},
+			{"ev_qual", text}, {"ev_action", text}},
+		rows: func(s *Session, c *catalog) [][]any {
+			var out [][]any
+			for _, v := range sortedViews(c) {
+				// The rule has no OID of its own in fickle: the view's,
+				// in the synthesized range, keeps it unique.
+				out = append(out, []any{int64(synthesizedOID(v.oid, 62)), "_RETURN", int64(v.oid), "1", "O", true, nil,
+					deparseQuery(s, c, v.query, v.colNames(), false)})
+			}
+			return out
+		}})
+	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_views",
+		cols: []vcol{{"schemaname", name}, {"viewname", name}, {"viewowner", name}, {"definition", text}},
+		rows: func(s *Session, c *catalog) [][]any {
+			var out [][]any
+			for _, v := range sortedViews(c) {
+				owner, _ := catalogNames{s: s}.roleName(oidBootstrapSuperuser)
+				out = append(out, []any{v.schema, v.name, unquoteIdent(owner), viewDefinition(s, c, v, false)})
+			}
+			return out
+		}})
+	no := "NO"
+	registerVirtual(&virtualTable{schema: "information_schema", name: "views",
+		cols: []vcol{{"table_catalog", isIdent}, {"table_schema", isIdent}, {"table_name", isIdent}, {"view_definition", isChars},
+			{"check_option", isChars}, {"is_updatable", isYesNo}, {"is_insertable_into", isYesNo}, {"is_trigger_updatable", isYesNo},
+			{"is_trigger_deletable", isYesNo}, {"is_trigger_insertable_into", isYesNo}},
+		rows: func(s *Session, c *catalog) [][]any {
+			var out [][]any
+			for _, v := range sortedViews(c) {
+				// fickle writes through no view, so none is updatable.
+				out = append(out, []any{s.database(), v.schema, v.name, viewDefinition(s, c, v, false), "NONE", no, no, no, no, no})
+			}
+			return out
+		}})
+	viewdef := func(x *execCtx, a []any) (any, error) {
+		c, _ := x.s.catalog()
+		var v *viewDesc
+		switch rel := a[0].(type) {
+		case string:
+			oid, err := catalogNames{s: x.s}.RelationOid(rel)
+			if err != nil {
+				return nil, err
+			}
+			v = viewByOid(c, uint32(oid))
+		case int64:
+			v = viewByOid(c, uint32(rel))
+		}
+		if v == nil {
+			return nil, nil
+		}
+		return viewDefinition(x.s, c, v, len(a) > 1 && (a[1] == true || a[1] != false && a[1] != nil)), nil
+	}
+	for _, rel := range []types.Type{types.OidType, types.Text} {
+		addSysFunc("pg_get_viewdef", sysFunc{args: []types.Type{rel}, result: text, eval: viewdef})
+		addSysFunc("pg_get_viewdef", sysFunc{args: []types.Type{rel, b}, result: text, eval: viewdef})
+	}
+	addSysFunc("pg_get_viewdef", sysFunc{args: []types.Type{types.OidType, types.Int4}, result: text, eval: viewdef})
+	// pg_get_ruledef prints a view's _RETURN rule, the only rules fickle
+	// has; its view is qualified unless pretty finds it on the search
+	// path.
+	ruledef := func(x *execCtx, a []any) (any, error) {
+		c, _ := x.s.catalog()
+		pretty := len(a) > 1 && a[1] == true
+		for _, v := range sortedViews(c) {
+			if int64(synthesizedOID(v.oid, 62)) != a[0].(int64) {
+				continue
+			}
+			name := types.QuoteIdent(v.schema) + "." + types.QuoteIdent(v.name)
+			if pretty && x.s.relationOnPath(c, v.schema, v.name) {
+				name = types.QuoteIdent(v.name)
+			}
+			return "CREATE RULE \"_RETURN\" AS\n    ON SELECT TO " + name + " DO INSTEAD " + viewDefinition(x.s, c, v, pretty), nil
+		}
+		return nil, nil
+	}
+	addSysFunc("pg_get_ruledef", sysFunc{args: []types.Type{types.OidType}, result: text, eval: ruledef})
+	addSysFunc("pg_get_ruledef", sysFunc{args: []types.Type{types.OidType, b}, result: text, eval: ruledef})
+}

@@ -1,0 +1,419 @@
+package sqlexec
+
+import (
+	"strings"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// Privileges are recorded as PostgreSQL records them, in access control
+// lists of (grantee, privileges) items, and answered by the has_*_privilege
+// functions; fickle enforces none of them (every session may do
+// anything). An object without a list of its own has its kind's default,
+// PostgreSQL's acldefault.
+
+// aclKind is the kind of object an access control list belongs to.
+type aclKind byte
+
+const (
+	aclTable    aclKind = 'r'
+	aclSequence aclKind = 's'
+	aclSchema   aclKind = 'n'
+	aclDatabase aclKind = 'd'
+	aclType     aclKind = 'T'
+	aclFunction aclKind = 'f'
+	// aclColumn names the privileges of columns, which the table's ACL
+	// holds.
+	aclColumn aclKind = 'c'
+)
+
+// privilegeLetters maps each privilege's name to its letter in an ACL
+// item, per kind of object.
+var privilegeLetters = map[aclKind]map[string]byte{
+	aclTable: {"SELECT": 'r', "INSERT": 'a', "UPDATE": 'w', "DELETE": 'd', "TRUNCATE": 'D', "REFERENCES": 'x',
+		"TRIGGER": 't', "RULE": 0},
+	aclSequence: {"USAGE": 'U', "SELECT": 'r', "UPDATE": 'w'},
+	aclSchema:   {"CREATE": 'C', "USAGE": 'U'},
+	aclDatabase: {"CREATE": 'C', "CONNECT": 'c', "TEMPORARY": 'T', "TEMP": 'T'},
+	aclType:     {"USAGE": 'U'},
+	aclFunction: {"EXECUTE": 'X'},
+	aclColumn:   {"SELECT": 'r', "INSERT": 'a', "UPDATE": 'w', "REFERENCES": 'x'},
+}
+
+// aclItem is one grant: grantee 0 is PUBLIC. privs holds the privilege
+// letters, each followed by * when granted WITH GRANT OPTION.
+type aclItem struct {
+	grantee, grantor uint32
+	privs            string
+}
+
+// aclKey names the object an access control list belongs to.
+type aclKey struct {
+	kind aclKind
+	oid  uint32
+}
+
+// defaultACL is acldefault(kind, owner).
+func defaultACL(kind aclKind, owner uint32) []aclItem {
+	switch kind {
+	case aclTable:
+		return []aclItem{{owner, owner, "arwdDxt"}}
+	case aclSequence:
+		return []aclItem{{owner, owner, "rwU"}}
+	case aclSchema:
+		return []aclItem{{owner, owner, "UC"}}
+	case aclDatabase:
+		return []aclItem{{0, owner, "Tc"}, {owner, owner, "CTc"}}
+	case aclType:
+		return []aclItem{{0, owner, "U"}, {owner, owner, "U"}}
+	case aclFunction:
+		return []aclItem{{0, owner, "X"}, {owner, owner, "X"}}
+	}
+	return nil
+}
+
+// objectACL is the access control list an object has: its own, or its
+// kind's default.
+func objectACL(c *catalog, kind aclKind, oid uint32) []aclItem {
+	if acl, ok := explicitACL(c, kind, oid); ok {
+		return acl
+	}
+	return defaultACL(kind, oidBootstrapSuperuser)
+}
+
+// explicitACL is the access control list an object was given (NULL in
+// the catalog when not): schema public's and the system catalogs' are
+// PostgreSQL's initial ones (USAGE and SELECT for PUBLIC).
+func explicitACL(c *catalog, kind aclKind, oid uint32) ([]aclItem, bool) {
+	if acl, ok := c.acls[aclKey{kind, oid}]; ok {
+		return acl, true
+	}
+	switch {
+	case kind == aclSchema && oid == oidPublic:
+		return []aclItem{{oidDatabaseOwnerRole, oidDatabaseOwnerRole, "UC"}, {0, oidDatabaseOwnerRole, "U"}}, true
+	case kind == aclSchema && (oid == oidPgCatalog || oid == oidInfoSchema):
+		return []aclItem{{oidBootstrapSuperuser, oidBootstrapSuperuser, "UC"}, {0, oidBootstrapSuperuser, "U"}}, true
+	case kind == aclTable && oid < firstUserOID:
+		return []aclItem{{oidBootstrapSuperuser, oidBootstrapSuperuser, "arwdDxt"}, {0, oidBootstrapSuperuser, "r"}}, true
+	}
+	return nil, false
+}
+
+// aclText is an object's access control list as the catalog shows it
+// (aclitem[] as text[]: grantee=privileges/grantor, PUBLIC as an empty
+// grantee), NULL when it has none of its own.
+func aclText(s *Session, c *catalog, kind aclKind, oid uint32) any {
+	acl, ok := explicitACL(c, kind, oid)
+	if !ok {
+		return nil
+	}
+	names := catalogNames{s: s}
+	out := make([]any, len(acl))
+	for i, item := range acl {
+		grantee := ""
+		if item.grantee != 0 {
+			grantee, _ = names.roleName(item.grantee)
+		}
+		grantor, _ := names.roleName(item.grantor)
+		out[i] = grantee + "=" + item.privs + "/" + grantor
+	}
+	return out
+}
+
+// schemaOwner is pg_namespace.nspowner: public belongs to
+// pg_database_owner, as in PostgreSQL 15, the other schemas to the
+// bootstrap superuser.
+func schemaOwner(sc *schemaDesc) uint32 {
+	if sc.oid == oidPublic {
+		return oidDatabaseOwnerRole
+	}
+	return oidBootstrapSuperuser
+}
+
+// oidDatabaseOwnerRole is pg_database_owner, the role that stands for the
+// owner of the current database.
+const oidDatabaseOwnerRole = 6171
+
+// parsePrivileges reads the privilege list of a has_*_privilege call
+// ('SELECT, UPDATE WITH GRANT OPTION') as the letters asked for; a
+// privilege that exists but that no ACL records (RULE) reads as 0.
+func parsePrivileges(kind aclKind, list string) ([]byte, error) {
+	var out []byte
+	for _, written := range strings.Split(list, ",") {
+		written = strings.TrimSpace(written)
+		p := strings.ToUpper(written)
+		if strings.HasSuffix(p, " WITH GRANT OPTION") {
+			p = strings.TrimSpace(strings.TrimSuffix(p, " WITH GRANT OPTION"))
+			written = written[:len(p)]
+		}
+		letter, ok := privilegeLetters[kind][p]
+		if !ok {
+			return nil, pgerror.Newf(pgerror.InvalidParameterValue, "unrecognized privilege type: \"%s\"", written)
+		}
+		out = append(out, letter)
+	}
+	return out, nil
+}
+
+// hasPrivilege reports whether role holds any of the privileges on an
+// object: a superuser holds them all, others through the object's ACL
+// (grants to the role, to the roles it belongs to, or to PUBLIC). An OID
+// that names no role holds what PUBLIC holds, as in PostgreSQL.
+func (s *Session) hasPrivilege(role uint32, kind aclKind, oid uint32, privs []byte) bool {
+	super := false
+	for _, x := range s.roles() {
+		if x.oid == role {
+			super = x.super
+		}
+	}
+	c, _ := s.catalog()
+	acl := objectACL(c, kind, oid)
+	holds := s.memberOf(role)
+	for _, p := range privs {
+		if p == 0 {
+			continue
+		}
+		if super {
+			return true
+		}
+		for _, item := range acl {
+			if (item.grantee == 0 || holds[item.grantee]) && strings.IndexByte(item.privs, p) >= 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// privilegeObject resolves the object argument of a has_*_privilege
+// function: a name as text (its lookup's error when it names nothing) or
+// an OID (ok false when it names nothing: the answer is NULL).
+type privilegeObject func(x *execCtx, arg any) (oid uint32, ok bool, err error)
+
+func init() {
+	names := func(x *execCtx) catalogNames { return catalogNames{s: x.s} }
+	c := func(x *execCtx) *catalog {
+		cat, _ := x.s.catalog()
+		return cat
+	}
+	relation := func(x *execCtx, arg any) (uint32, bool, error) {
+		var oid int64
+		if name, isName := arg.(string); isName {
+			var err error
+			if oid, err = names(x).RelationOid(name); err != nil {
+				return 0, false, err
+			}
+		} else {
+			oid = arg.(int64)
+		}
+		_, _, ok := relationByOid(c(x), oid)
+		return uint32(oid), ok, nil
+	}
+	// A sequence's privileges are asked of a sequence: PostgreSQL reads
+	// the privileges first, then the relation, then checks its kind.
+	sequence := func(x *execCtx, oid uint32) error {
+		schema, rel, _ := relationByOid(c(x), int64(oid))
+		if kind, _ := relationKindIn(c(x), []string{schema}, rel); kind != relSequence {
+			return pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not a sequence", rel)
+		}
+		return nil
+	}
+	byName := func(lookup func(x *execCtx, name string) (int64, error), exists func(x *execCtx, oid uint32) bool) privilegeObject {
+		return func(x *execCtx, arg any) (uint32, bool, error) {
+			if name, isName := arg.(string); isName {
+				oid, err := lookup(x, name)
+				return uint32(oid), err == nil, err
+			}
+			oid := uint32(arg.(int64))
+			return oid, exists(x, oid), nil
+		}
+	}
+	schema := byName(func(x *execCtx, name string) (int64, error) {
+		if oid, ok := namespaceByName(c(x), name); ok {
+			return int64(oid), nil
+		}
+		return 0, pgerror.Newf(pgerror.InvalidSchemaName, "schema \"%s\" does not exist", name)
+	}, func(x *execCtx, oid uint32) bool { _, ok := namespaceName(c(x), oid); return ok })
+	database := byName(func(x *execCtx, name string) (int64, error) {
+		if e := x.s.engine.cluster.database(name); e != nil {
+			return int64(e.oid), nil
+		}
+		return 0, pgerror.Newf(pgerror.InvalidCatalogName, "database \"%s\" does not exist", name)
+	}, func(x *execCtx, oid uint32) bool { return x.s.engine.cluster.databaseByOID(oid) != nil })
+	typ := byName(func(x *execCtx, name string) (int64, error) { return names(x).typeOID(name) },
+		func(x *execCtx, oid uint32) bool { _, ok := names(x).typeName(oid, -1); return ok })
+	function := byName(func(x *execCtx, name string) (int64, error) { return names(x).procedureOID(name) },
+		func(x *execCtx, oid uint32) bool { return builtinIndex().procs[oid] != nil })
+
+	addPrivilegeFunc("has_table_privilege", aclTable, relation, false, nil)
+	addPrivilegeFunc("has_sequence_privilege", aclSequence, relation, true, sequence)
+	addPrivilegeFunc("has_any_column_privilege", aclTable, relation, false, nil)
+	addPrivilegeFunc("has_schema_privilege", aclSchema, schema, false, nil)
+	addPrivilegeFunc("has_database_privilege", aclDatabase, database, false, nil)
+	addPrivilegeFunc("has_type_privilege", aclType, typ, false, nil)
+	addPrivilegeFunc("has_function_privilege", aclFunction, function, false, nil)
+	addColumnPrivilegeFunc(relation)
+}
+
+// addColumnPrivilegeFunc registers has_column_privilege's forms: those of
+// addPrivilegeFunc with a column (by name or number) after the table. A
+// privilege on the table is one on each of its columns.
+func addColumnPrivilegeFunc(table privilegeObject) {
+	check := func(x *execCtx, role uint32, tab, col any, priv string) (any, error) {
+		// PostgreSQL's order: the table, the column, then the privileges;
+		// a table or column number that names nothing answers NULL.
+		oid, ok, err := table(x, tab)
+		if err != nil {
+			return nil, err
+		}
+		found := ok
+		if ok {
+			cat, _ := x.s.catalog()
+			rel, cols, err := relationColumns(cat, oid)
+			if err != nil {
+				return nil, err
+			}
+			switch c := col.(type) {
+			case string:
+				named := false
+				for _, n := range cols {
+					named = named || n == c
+				}
+				if !named {
+					return nil, pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", c, rel)
+				}
+			case int64:
+				_, found = cols[c]
+			}
+		}
+		privs, err := parsePrivileges(aclColumn, priv)
+		if err != nil || !found {
+			return nil, err
+		}
+		return x.s.hasPrivilege(role, aclTable, oid, privs), nil
+	}
+	text, oid := types.Text, types.OidType
+	for _, tabType := range []types.Type{text, oid} {
+		for _, colType := range []types.Type{text, types.Int2} {
+			addSysFunc("has_column_privilege", sysFunc{args: []types.Type{tabType, colType, text}, result: types.Bool,
+				eval: func(x *execCtx, a []any) (any, error) { return check(x, x.s.currentRole(), a[0], a[1], a[2].(string)) }})
+			addSysFunc("has_column_privilege", sysFunc{args: []types.Type{types.Name, tabType, colType, text}, result: types.Bool,
+				eval: func(x *execCtx, a []any) (any, error) {
+					role, err := catalogNames{s: x.s}.roleOID(types.QuoteIdent(a[0].(string)))
+					if err != nil {
+						return nil, err
+					}
+					return check(x, uint32(role), a[1], a[2], a[3].(string))
+				}})
+			addSysFunc("has_column_privilege", sysFunc{args: []types.Type{oid, tabType, colType, text}, result: types.Bool,
+				eval: func(x *execCtx, a []any) (any, error) {
+					return check(x, uint32(a[0].(int64)), a[1], a[2], a[3].(string))
+				}})
+		}
+	}
+}
+
+// addPrivilegeFunc registers a has_*_privilege function in PostgreSQL's
+// six forms: (object, privilege) for the current user, and (role,
+// object, privilege) with the role by name or OID, each with the object
+// by name or OID. PostgreSQL looks an object named by text up before it
+// reads the privileges and one given by OID after, except where
+// privilegesFirst says it reads them first; verify, when set, checks the
+// object at the end.
+func addPrivilegeFunc(name string, kind aclKind, object privilegeObject, privilegesFirst bool, verify func(x *execCtx, oid uint32) error) {
+	check := func(x *execCtx, role uint32, obj any, priv string) (any, error) {
+		_, byName := obj.(string)
+		byName = byName && !privilegesFirst
+		var oid uint32
+		var ok bool
+		var err error
+		if byName {
+			if oid, ok, err = object(x, obj); err != nil {
+				return nil, err
+			}
+		}
+		privs, err := parsePrivileges(kind, priv)
+		if err != nil {
+			return nil, err
+		}
+		if !byName {
+			if oid, ok, err = object(x, obj); err != nil {
+				return nil, err
+			}
+		}
+		if !ok {
+			return nil, nil
+		}
+		if verify != nil {
+			if err := verify(x, oid); err != nil {
+				return nil, err
+			}
+		}
+		return x.s.hasPrivilege(role, kind, oid, privs), nil
+	}
+	text, oid := types.Text, types.OidType
+	for _, objType := range []types.Type{text, oid} {
+		addSysFunc(name, sysFunc{args: []types.Type{objType, text}, result: types.Bool, eval: func(x *execCtx, a []any) (any, error) {
+			return check(x, x.s.currentRole(), a[0], a[1].(string))
+		}})
+		addSysFunc(name, sysFunc{args: []types.Type{types.Name, objType, text}, result: types.Bool, eval: func(x *execCtx, a []any) (any, error) {
+			role, err := catalogNames{s: x.s}.roleOID(types.QuoteIdent(a[0].(string)))
+			if err != nil {
+				return nil, err
+			}
+			return check(x, uint32(role), a[1], a[2].(string))
+		}})
+		addSysFunc(name, sysFunc{args: []types.Type{oid, objType, text}, result: types.Bool, eval: func(x *execCtx, a []any) (any, error) {
+			return check(x, uint32(a[0].(int64)), a[1], a[2].(string))
+		}})
+	}
+}
+
+// relationColumns names relation oid and lists its columns by attribute
+// number: a table's, a view's, a sequence's, or a system relation's that
+// fickle serves; other relations' columns are not known (0A000). An OID
+// that names no relation gives no name.
+func relationColumns(c *catalog, oid uint32) (string, map[int64]string, error) {
+	numbered := func(names []string) map[int64]string {
+		out := make(map[int64]string, len(names))
+		for i, n := range names {
+			out[int64(i+1)] = n
+		}
+		return out
+	}
+	if t := c.tables[oid]; t != nil && t.oid == oid {
+		cols := make(map[int64]string, len(t.cols))
+		for _, col := range t.cols {
+			cols[int64(col.attnum)] = col.name
+		}
+		return t.name, cols, nil
+	}
+	if r := systemRelations().byOID[oid]; r != nil {
+		if vt := virtualTableFor(r.schema, r.name, nil); vt != nil {
+			names := make([]string, len(vt.cols))
+			for i, col := range vt.cols {
+				names[i] = col.name
+			}
+			return r.name, numbered(names), nil
+		}
+		return "", nil, pgerror.Unsupported("the columns of system relation " + r.name)
+	}
+	schema, name, ok := relationByOid(c, int64(oid))
+	if !ok {
+		return "", nil, nil
+	}
+	if sc := c.schemas[schema]; sc != nil {
+		if v := sc.views[name]; v != nil {
+			names := make([]string, len(v.cols))
+			for i, col := range v.cols {
+				names[i] = col.name
+			}
+			return name, numbered(names), nil
+		}
+		if sc.seqs[name] != nil {
+			return name, numbered([]string{"last_value", "log_cnt", "is_called"}), nil
+		}
+	}
+	return "", nil, pgerror.Unsupported("the columns of relation " + name)
+}

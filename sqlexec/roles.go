@@ -1,0 +1,293 @@
+package sqlexec
+
+import (
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/sqlexec/pgdata"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// Roles. fickle accepts every user a client connects as and runs it as
+// the bootstrap superuser (OID 10), which owns every object, unless the
+// user names a role CREATE ROLE made: then the session runs as that role
+// and the bootstrap superuser is named postgres, as initdb names it.
+// CREATE, ALTER and DROP ROLE, GRANT and REVOKE of roles, SET ROLE and SET
+// SESSION AUTHORIZATION are recorded and shown by the catalog (pg_roles,
+// pg_auth_members, current_user, has_*_privilege), but fickle enforces no
+// privilege: every session may do anything. Like PostgreSQL's shared
+// catalogs, the roles belong to the server, not to a database; unlike
+// PostgreSQL's, their changes are not transactional.
+
+// oidBootstrapSuperuser is the OID of the role initdb creates, which owns
+// every object fickle has.
+const oidBootstrapSuperuser = 10
+
+// roleDesc is a role as pg_authid describes it.
+type roleDesc struct {
+	oid                                                                 uint32
+	name                                                                string
+	super, inherit, createRole, createDB, login, replication, bypassRLS bool
+	connLimit                                                           int64
+	// password is the role's password (nil for none), validUntil the
+	// text of VALID UNTIL (nil for none).
+	password, validUntil any
+}
+
+// roleMember is a pg_auth_members row: member is a member of role.
+type roleMember struct {
+	role, member, grantor uint32
+	admin                 bool
+}
+
+// roleCatalog holds the roles CREATE ROLE made and their memberships.
+type roleCatalog struct {
+	mu      sync.Mutex
+	nextOID uint32
+	roles   map[string]*roleDesc
+	members []roleMember
+}
+
+// created returns the roles CREATE ROLE made and the memberships.
+func (rc *roleCatalog) created() ([]*roleDesc, []roleMember) {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	out := make([]*roleDesc, 0, len(rc.roles))
+	for _, r := range rc.roles {
+		out = append(out, r)
+	}
+	return out, append([]roleMember(nil), rc.members...)
+}
+
+// predefinedRoles are PostgreSQL 15's pg_* roles.
+var predefinedRoles = sync.OnceValue(func() []*roleDesc {
+	var out []*roleDesc
+	eachRow(pgdata.Load(pgdata.PgAuthid), func(get func(string) string) {
+		r := &roleDesc{oid: atou(get("oid")), name: get("rolname"), super: get("rolsuper") == "t", inherit: get("rolinherit") == "t",
+			createRole: get("rolcreaterole") == "t", createDB: get("rolcreatedb") == "t", login: get("rolcanlogin") == "t",
+			replication: get("rolreplication") == "t", bypassRLS: get("rolbypassrls") == "t", connLimit: -1}
+		out = append(out, r)
+	})
+	return out
+})
+
+// bootstrapName is the name the session sees the bootstrap superuser by:
+// the user it connected as, unless that user is a created role.
+func (s *Session) bootstrapName(created []*roleDesc) string {
+	u := s.info.User
+	if u == "" {
+		return "postgres"
+	}
+	for _, r := range created {
+		if r.name == u {
+			return "postgres"
+		}
+	}
+	return u
+}
+
+// roles lists the roles session s sees, in OID order: the bootstrap
+// superuser, PostgreSQL's predefined roles and the created ones.
+func (s *Session) roles() []*roleDesc {
+	created, _ := s.engine.cluster.roles.created()
+	out := []*roleDesc{{oid: oidBootstrapSuperuser, name: s.bootstrapName(created), super: true, inherit: true, createRole: true,
+		createDB: true, login: true, replication: true, bypassRLS: true, connLimit: -1}}
+	out = append(out, predefinedRoles()...)
+	out = append(out, created...)
+	sort.Slice(out, func(i, j int) bool { return out[i].oid < out[j].oid })
+	return out
+}
+
+// roleNamed finds a role by name. postgres, initdb's name for the
+// bootstrap superuser, names it also when the session sees it by the
+// connecting user's name, so that dumps' OWNER TO postgres load.
+func (s *Session) roleNamed(name string) *roleDesc {
+	roles := s.roles()
+	for _, r := range roles {
+		if r.name == name {
+			return r
+		}
+	}
+	if name == "postgres" {
+		return roles[0]
+	}
+	return nil
+}
+
+// user is current_user: the role SET ROLE chose, else the session user.
+func (s *Session) user() string {
+	if r, _ := s.settings.get("role"); r != "none" && r != "" {
+		return r
+	}
+	return s.sessionUser()
+}
+
+// sessionUser is session_user: the user the session connected as, or the
+// one SET SESSION AUTHORIZATION chose.
+func (s *Session) sessionUser() string {
+	if a, _ := s.settings.get("session_authorization"); a != "" {
+		return a
+	}
+	return "postgres"
+}
+
+// currentRole is the OID of the role the session runs as (current_user).
+func (s *Session) currentRole() uint32 {
+	if r := s.roleNamed(s.user()); r != nil {
+		return r.oid
+	}
+	return oidBootstrapSuperuser
+}
+
+// memberOf returns the roles whose privileges role holds: itself and,
+// through memberships with INHERIT, the roles it belongs to.
+func (s *Session) memberOf(role uint32) map[uint32]bool {
+	_, members := s.engine.cluster.roles.created()
+	inherit := map[uint32]bool{}
+	for _, r := range s.roles() {
+		inherit[r.oid] = r.inherit
+	}
+	out := map[uint32]bool{role: true}
+	for changed := true; changed; {
+		changed = false
+		for _, m := range members {
+			if out[m.member] && inherit[m.member] && !out[m.role] {
+				out[m.role], changed = true, true
+			}
+		}
+	}
+	return out
+}
+
+// roleOID is regrolein.
+func (n catalogNames) roleOID(text string) (int64, error) {
+	parts, err := parseQualifiedName(text)
+	if err != nil {
+		return 0, err
+	}
+	if len(parts) != 1 {
+		return 0, pgerror.New(pgerror.InvalidName, "invalid name syntax")
+	}
+	if r := n.s.roleNamed(parts[0]); r != nil {
+		return int64(r.oid), nil
+	}
+	return 0, pgerror.Newf(pgerror.UndefinedObject, "role \"%s\" does not exist", parts[0])
+}
+
+// roleName is regroleout.
+func (n catalogNames) roleName(oid uint32) (string, bool) {
+	for _, r := range n.s.roles() {
+		if r.oid == oid {
+			return types.QuoteIdent(r.name), true
+		}
+	}
+	return "", false
+}
+
+// setRole runs SET [LOCAL] ROLE (name "none" resets it) and SET [LOCAL]
+// SESSION AUTHORIZATION (name "" for DEFAULT), which also resets the
+// role; the named role must exist.
+func (s *Session) setRole(setting, name string, local bool) error {
+	if setting == "session_authorization" && name == "" {
+		name = s.info.User
+		if name == "" {
+			name = "postgres"
+		}
+	} else if name != "none" && s.roleNamed(name) == nil {
+		return pgerror.Newf(pgerror.InvalidParameterValue, "role \"%s\" does not exist", name)
+	}
+	if setting == "session_authorization" {
+		s.settings.put("session_authorization", name, local)
+		s.settings.put("role", "none", local)
+	} else {
+		s.settings.put("role", name, local)
+	}
+	super := "off"
+	if r := s.roleNamed(s.user()); r == nil || r.super {
+		super = "on"
+	}
+	s.settings.put("is_superuser", super, local)
+	return nil
+}
+
+func init() {
+	name, b, i4, oid, text := types.Name, types.Bool, types.Int4, types.OidType, types.Text
+	textArray, _ := types.ArrayOf(types.Text)
+	row := func(r *roleDesc, password any) []any {
+		return []any{r.name, r.super, r.inherit, r.createRole, r.createDB, r.login, r.replication, r.connLimit, password,
+			r.validUntil, r.bypassRLS, nil, int64(r.oid)}
+	}
+	roleCols := []vcol{{"rolname", name}, {"rolsuper", b}, {"rolinherit", b}, {"rolcreaterole", b}, {"rolcreatedb", b},
+		{"rolcanlogin", b}, {"rolreplication", b}, {"rolconnlimit", i4}, {"rolpassword", text}, {"rolvaliduntil", types.Timestamptz},
+		{"rolbypassrls", b}, {"rolconfig", textArray}, {"oid", oid}}
+	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_roles", cols: roleCols,
+		rows: func(s *Session, c *catalog) [][]any {
+			var out [][]any
+			for _, r := range s.roles() {
+				out = append(out, row(r, "********"))
+			}
+			return out
+		}})
+	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_authid",
+		cols: []vcol{{"oid", oid}, {"rolname", name}, {"rolsuper", b}, {"rolinherit", b}, {"rolcreaterole", b}, {"rolcreatedb", b},
+			{"rolcanlogin", b}, {"rolreplication", b}, {"rolbypassrls", b}, {"rolconnlimit", i4}, {"rolpassword", text},
+			{"rolvaliduntil", types.Timestamptz}},
+		rows: func(s *Session, c *catalog) [][]any {
+			var out [][]any
+			for _, r := range s.roles() {
+				out = append(out, []any{int64(r.oid), r.name, r.super, r.inherit, r.createRole, r.createDB, r.login, r.replication,
+					r.bypassRLS, r.connLimit, r.password, r.validUntil})
+			}
+			return out
+		}})
+	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_user",
+		cols: []vcol{{"usename", name}, {"usesysid", oid}, {"usecreatedb", b}, {"usesuper", b}, {"userepl", b}, {"usebypassrls", b},
+			{"passwd", text}, {"valuntil", types.Timestamptz}, {"useconfig", textArray}},
+		rows: func(s *Session, c *catalog) [][]any {
+			var out [][]any
+			for _, r := range s.roles() {
+				if r.login {
+					out = append(out, []any{r.name, int64(r.oid), r.createDB, r.super, r.replication, r.bypassRLS, "********", r.validUntil, nil})
+				}
+			}
+			return out
+		}})
+	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_auth_members",
+		cols: []vcol{{"roleid", oid}, {"member", oid}, {"grantor", oid}, {"admin_option", b}},
+		rows: func(s *Session, c *catalog) [][]any {
+			_, members := s.engine.cluster.roles.created()
+			var out [][]any
+			for _, m := range members {
+				out = append(out, []any{int64(m.role), int64(m.member), int64(m.grantor), m.admin})
+			}
+			return out
+		}})
+}
+
+// roleSpecName resolves a role specification (a name, CURRENT_USER,
+// SESSION_USER, CURRENT_ROLE, PUBLIC as "") to a role name.
+func (s *Session) roleSpecName(kind string, name string) string {
+	switch kind {
+	case "ROLESPEC_CURRENT_USER", "ROLESPEC_CURRENT_ROLE":
+		return s.user()
+	case "ROLESPEC_SESSION_USER":
+		return s.sessionUser()
+	case "ROLESPEC_PUBLIC":
+		return ""
+	}
+	return name
+}
+
+// reservedRoleName is PostgreSQL's check of a new role's name.
+func reservedRoleName(name string) error {
+	switch {
+	case name == "public" || name == "none":
+		return pgerror.Newf(pgerror.ReservedName, "role name \"%s\" is reserved", name)
+	case strings.HasPrefix(name, "pg_"):
+		return pgerror.Newf(pgerror.ReservedName, "role name \"%s\" is reserved", name).
+			WithDetail("Role names starting with \"pg_\" are reserved.")
+	}
+	return nil
+}

@@ -1,0 +1,666 @@
+package sqlexec
+
+import (
+	"strconv"
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// Stored expressions (CHECK constraints, column defaults) print as
+// PostgreSQL's ruleutils prints them from its analyzed trees: untyped
+// literals as constants of the type they resolved to ('x'::text),
+// implicit coercions as casts where PostgreSQL shows them, IN lists as
+// = ANY (ARRAY[...]), BETWEEN as two comparisons, and parentheses
+// everywhere or, pretty, only where needed. decompile analyzes the raw
+// tree against the table's columns into a dnode tree and prints it.
+
+// dnode is an analyzed expression: what ruleutils prints it from.
+type dnode struct {
+	kind dkind
+	typ  types.Type
+	// op is the operator (dOp, dAnyAll), the function (dFunc), AND/OR/NOT
+	// (dBool), IS [NOT] NULL/TRUE/... (dTest).
+	op   string
+	args []*dnode
+	// text is a constant's text output or a column's name (qualified
+	// with its relation in a query), column the column's own name.
+	text, column string
+	// star marks count(*).
+	star bool
+	// sub is a subquery's printed text (dSubLink).
+	sub string
+	// literal marks an untyped string literal, which takes the type it
+	// is coerced to instead of a cast.
+	literal bool
+	// implicit marks a cast the coercion rules added.
+	implicit bool
+	// all marks <> ALL (dAnyAll).
+	all bool
+}
+
+type dkind int
+
+const (
+	dConst dkind = iota
+	dColumn
+	dOp
+	dBool
+	dCast
+	dFunc
+	dTest
+	dArray
+	dAnyAll
+	dDistinct
+	dSubLink
+	dValue // an SQL value function, CURRENT_TIMESTAMP, printed as text
+)
+
+// errNotDeparsed marks an expression ruleutils-lite does not analyze: the
+// caller prints the raw tree instead.
+var errNotDeparsed = pgerror.Unsupported("printing this stored expression")
+
+// deparser analyzes expressions over one table's columns (none for
+// relid 0).
+type deparser struct {
+	b  *binder
+	sc *scope
+	// qualify prefixes column references with their relation, as a
+	// query's (a view's) do.
+	qualify bool
+}
+
+// decompile is pg_get_expr(expr, relid, pretty): a stored expression
+// (fickle's pg_node_tree columns hold its SQL text) printed as ruleutils
+// prints it, its columns those of relation relid. What it cannot analyze
+// prints as stored.
+func decompile(s *Session, c *catalog, text string, relid uint32, pretty bool) string {
+	sql, coerceTo := text, types.Oid(0)
+	if rest, ok := strings.CutPrefix(text, coercionPrefix); ok {
+		if oid, sql2, found := strings.Cut(rest, "} "); found {
+			if n, err := strconv.ParseUint(oid, 10, 32); err == nil {
+				sql, coerceTo = sql2, types.Oid(n)
+			}
+		}
+	}
+	tree, err := pg_query.Parse("SELECT " + sql)
+	if err != nil || len(tree.Stmts) != 1 || len(tree.Stmts[0].Stmt.GetSelectStmt().GetTargetList()) != 1 {
+		return text
+	}
+	d := &deparser{b: &binder{s: s, cat: c}, sc: &scope{}}
+	if t := c.tables[relid]; t != nil {
+		d.sc = tableScope(t, t.name)
+	}
+	dn, err := d.analyze(tree.Stmts[0].Stmt.GetSelectStmt().TargetList[0].GetResTarget().Val)
+	if err != nil {
+		return sql
+	}
+	if coerceTo != 0 {
+		dn = d.coerce(dn, types.Type{Oid: coerceTo, Typmod: -1})
+	}
+	return d.print(dn, nil, pretty, false)
+}
+
+// coercionPrefix starts a stored expression that is coerced to a type
+// (a column's default), as "{coerce OID} sql": fickle's pg_node_tree
+// columns hold SQL text, which decompile reads back.
+const coercionPrefix = "{coerce "
+
+// storedCoercion stores sql coerced to type oid.
+func storedCoercion(oid types.Oid, sql string) string {
+	return coercionPrefix + strconv.FormatUint(uint64(oid), 10) + "} " + sql
+}
+
+func (d *deparser) analyze(n *pg_query.Node) (*dnode, error) {
+	switch v := n.Node.(type) {
+	case *pg_query.Node_AConst:
+		return d.constant(v.AConst)
+	case *pg_query.Node_ColumnRef:
+		text, column, typ, err := d.columnName(v.ColumnRef)
+		if err != nil {
+			return nil, err
+		}
+		return &dnode{kind: dColumn, typ: typ, text: text, column: column}, nil
+	case *pg_query.Node_SubLink:
+		return d.subLink(v.SubLink)
+	case *pg_query.Node_TypeCast:
+		arg, err := d.analyze(v.TypeCast.Arg)
+		if err != nil {
+			return nil, err
+		}
+		t, err := d.b.typeName(v.TypeCast.TypeName)
+		if err != nil {
+			return nil, err
+		}
+		if arg.literal {
+			return d.retype(arg, t), nil
+		}
+		return &dnode{kind: dCast, typ: t, args: []*dnode{arg}}, nil
+	case *pg_query.Node_AExpr:
+		return d.aExpr(v.AExpr)
+	case *pg_query.Node_BoolExpr:
+		op := map[pg_query.BoolExprType]string{pg_query.BoolExprType_AND_EXPR: "AND", pg_query.BoolExprType_OR_EXPR: "OR",
+			pg_query.BoolExprType_NOT_EXPR: "NOT"}[v.BoolExpr.Boolop]
+		out := &dnode{kind: dBool, typ: types.Bool, op: op}
+		for _, a := range v.BoolExpr.Args {
+			arg, err := d.analyze(a)
+			if err != nil {
+				return nil, err
+			}
+			out.args = append(out.args, d.coerce(arg, types.Bool))
+		}
+		return out, nil
+	case *pg_query.Node_NullTest:
+		arg, err := d.analyze(v.NullTest.Arg)
+		if err != nil {
+			return nil, err
+		}
+		op := "IS NULL"
+		if v.NullTest.Nulltesttype == pg_query.NullTestType_IS_NOT_NULL {
+			op = "IS NOT NULL"
+		}
+		return &dnode{kind: dTest, typ: types.Bool, op: op, args: []*dnode{arg}}, nil
+	case *pg_query.Node_BooleanTest:
+		arg, err := d.analyze(v.BooleanTest.Arg)
+		if err != nil {
+			return nil, err
+		}
+		op := strings.ReplaceAll(strings.TrimPrefix(v.BooleanTest.Booltesttype.String(), "IS_"), "_", " ")
+		return &dnode{kind: dTest, typ: types.Bool, op: "IS " + op, args: []*dnode{d.coerce(arg, types.Bool)}}, nil
+	case *pg_query.Node_FuncCall:
+		return d.funcCall(v.FuncCall)
+	case *pg_query.Node_SqlvalueFunction:
+		return sqlValueNode(v.SqlvalueFunction)
+	case *pg_query.Node_CoalesceExpr:
+		return d.common("COALESCE", v.CoalesceExpr.Args)
+	case *pg_query.Node_AArrayExpr:
+		out, err := d.common("ARRAY", v.AArrayExpr.Elements)
+		if err != nil {
+			return nil, err
+		}
+		out.kind = dArray
+		if out.typ, _ = types.ArrayOf(out.typ); out.typ.Oid == 0 {
+			return nil, errNotDeparsed
+		}
+		return out, nil
+	}
+	return nil, errNotDeparsed
+}
+
+// subLink analyzes EXISTS (subquery), x IN (subquery), x op ANY/ALL
+// (subquery) and a scalar (subquery), printed as ruleutils prints them.
+func (d *deparser) subLink(sl *pg_query.SubLink) (*dnode, error) {
+	sub, err := d.subquery(sl.Subselect.GetSelectStmt(), true)
+	if err != nil {
+		return nil, err
+	}
+	plan, err := d.b.selectNode(d.sc, sl.Subselect, nil)
+	if err != nil {
+		return nil, err
+	}
+	switch sl.SubLinkType {
+	case pg_query.SubLinkType_EXISTS_SUBLINK:
+		return &dnode{kind: dSubLink, typ: types.Bool, op: "EXISTS ", sub: sub}, nil
+	case pg_query.SubLinkType_EXPR_SUBLINK:
+		if len(plan.cols) != 1 {
+			return nil, errNotDeparsed
+		}
+		return &dnode{kind: dSubLink, typ: plan.cols[0].typ, sub: sub}, nil
+	case pg_query.SubLinkType_ANY_SUBLINK, pg_query.SubLinkType_ALL_SUBLINK:
+		l, err := d.analyze(sl.Testexpr)
+		if err != nil {
+			return nil, err
+		}
+		if len(plan.cols) != 1 {
+			return nil, errNotDeparsed
+		}
+		op := "IN"
+		if len(sl.OperName) > 0 {
+			op = opName(sl.OperName) + " ANY"
+			if sl.SubLinkType == pg_query.SubLinkType_ALL_SUBLINK {
+				op = opName(sl.OperName) + " ALL"
+			}
+		}
+		return &dnode{kind: dSubLink, typ: types.Bool, op: op, sub: sub, args: []*dnode{l}}, nil
+	}
+	return nil, errNotDeparsed
+}
+
+// constant is a literal with the type PostgreSQL's lexer gives it.
+func (d *deparser) constant(c *pg_query.A_Const) (*dnode, error) {
+	switch {
+	case c.Isnull:
+		return &dnode{kind: dConst, typ: types.Unknown, text: "NULL", literal: true}, nil
+	case c.GetIval() != nil:
+		return &dnode{kind: dConst, typ: types.Int4, text: strconv.FormatInt(int64(c.GetIval().Ival), 10)}, nil
+	case c.GetFval() != nil:
+		s := c.GetFval().Fval
+		if !strings.ContainsAny(s, ".eE") {
+			if _, err := strconv.ParseInt(s, 10, 64); err == nil {
+				return &dnode{kind: dConst, typ: types.Int8, text: s}, nil
+			}
+		}
+		v, err := types.ParseText(types.NumericAny, s)
+		if err != nil {
+			return nil, err
+		}
+		return &dnode{kind: dConst, typ: types.NumericAny, text: types.FormatText(types.NumericAny, v, nil)}, nil
+	case c.GetBoolval() != nil:
+		return &dnode{kind: dConst, typ: types.Bool, text: strconv.FormatBool(c.GetBoolval().Boolval)}, nil
+	case c.GetSval() != nil:
+		return &dnode{kind: dConst, typ: types.Unknown, text: c.GetSval().Sval, literal: true}, nil
+	}
+	return nil, errNotDeparsed
+}
+
+// retype gives an untyped literal its type, reading it with the type's
+// input function as PostgreSQL does (so that its text is the canonical
+// one).
+func (d *deparser) retype(lit *dnode, t types.Type) *dnode {
+	out := &dnode{kind: dConst, typ: t, text: lit.text}
+	if lit.text == "NULL" && lit.typ.Oid == types.OidUnknown {
+		out.text = "NULL"
+		return out
+	}
+	if v, err := types.ParseTextEnv(d.b.s.newEnv(), t, lit.text); err == nil {
+		out.text = types.FormatTextEnv(d.b.s.newEnv(), t, v)
+	}
+	return out
+}
+
+// coerce converts an analyzed expression to type t: a literal takes the
+// type, anything else of another type gets an implicit cast.
+func (d *deparser) coerce(n *dnode, t types.Type) *dnode {
+	switch {
+	case n.literal:
+		return d.retype(n, t)
+	case n.typ.Oid == t.Oid:
+		return n
+	}
+	return &dnode{kind: dCast, typ: t, args: []*dnode{n}, implicit: true}
+}
+
+func (d *deparser) aExpr(a *pg_query.A_Expr) (*dnode, error) {
+	op := opName(a.Name)
+	switch a.Kind {
+	case pg_query.A_Expr_Kind_AEXPR_OP:
+		return d.operator(op, a.Lexpr, a.Rexpr)
+	case pg_query.A_Expr_Kind_AEXPR_LIKE, pg_query.A_Expr_Kind_AEXPR_ILIKE:
+		return d.operator(op, a.Lexpr, a.Rexpr)
+	case pg_query.A_Expr_Kind_AEXPR_DISTINCT, pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT:
+		eq, err := d.operator("=", a.Lexpr, a.Rexpr)
+		if err != nil {
+			return nil, err
+		}
+		eq.kind, eq.op = dDistinct, "IS DISTINCT FROM"
+		if a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT {
+			eq.op = "IS NOT DISTINCT FROM"
+		}
+		return eq, nil
+	case pg_query.A_Expr_Kind_AEXPR_BETWEEN, pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN:
+		bounds := a.Rexpr.GetList().GetItems()
+		if len(bounds) != 2 {
+			return nil, errNotDeparsed
+		}
+		lo, err := d.operator(">=", a.Lexpr, bounds[0])
+		if err != nil {
+			return nil, err
+		}
+		hi, err := d.operator("<=", a.Lexpr, bounds[1])
+		if err != nil {
+			return nil, err
+		}
+		if a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN {
+			lo.op, hi.op = "<", ">"
+			return &dnode{kind: dBool, typ: types.Bool, op: "OR", args: []*dnode{lo, hi}}, nil
+		}
+		return &dnode{kind: dBool, typ: types.Bool, op: "AND", args: []*dnode{lo, hi}}, nil
+	case pg_query.A_Expr_Kind_AEXPR_IN:
+		return d.inList(op, a.Lexpr, a.Rexpr.GetList().GetItems())
+	case pg_query.A_Expr_Kind_AEXPR_OP_ANY, pg_query.A_Expr_Kind_AEXPR_OP_ALL:
+		l, err := d.analyze(a.Lexpr)
+		if err != nil {
+			return nil, err
+		}
+		arr, err := d.analyze(a.Rexpr)
+		if err != nil {
+			return nil, err
+		}
+		elem, ok := arr.typ.Elem()
+		if !ok {
+			return nil, errNotDeparsed
+		}
+		return d.anyAll(op, l, arr, elem, a.Kind == pg_query.A_Expr_Kind_AEXPR_OP_ALL)
+	}
+	return nil, errNotDeparsed
+}
+
+// operator analyzes l op r (or op r) with PostgreSQL's operator
+// resolution, coercing each side to the operator's declared type.
+func (d *deparser) operator(op string, ln, rn *pg_query.Node) (*dnode, error) {
+	r, err := d.analyze(rn)
+	if err != nil {
+		return nil, err
+	}
+	if ln == nil {
+		u, err := types.ResolveUnaryOp(op, resolvable(r.typ))
+		if err != nil {
+			return nil, err
+		}
+		return &dnode{kind: dOp, typ: u.Result, op: op, args: []*dnode{d.coerce(r, u.Arg)}}, nil
+	}
+	l, err := d.analyze(ln)
+	if err != nil {
+		return nil, err
+	}
+	lt, rt := l.typ, r.typ
+	if lt.Oid == types.OidUnknown && rt.Oid == types.OidUnknown {
+		lt, rt = types.Text, types.Text
+	}
+	o, err := types.ResolveBinaryOp(op, lt, rt)
+	if err != nil {
+		return nil, err
+	}
+	return &dnode{kind: dOp, typ: o.Result, op: o.Name, args: []*dnode{d.coerce(l, o.Left), d.coerce(r, o.Right)}}, nil
+}
+
+// resolvable is the type an untyped literal resolves as on its own.
+func resolvable(t types.Type) types.Type {
+	if t.Oid == types.OidUnknown {
+		return types.Text
+	}
+	return t
+}
+
+// inList analyzes x IN (a, b) as PostgreSQL's transformAExprIn does: the
+// values and x coerced to their common type, compared by = ANY over an
+// array of them (<> ALL for NOT IN).
+func (d *deparser) inList(op string, xn *pg_query.Node, items []*pg_query.Node) (*dnode, error) {
+	x, err := d.analyze(xn)
+	if err != nil {
+		return nil, err
+	}
+	arr := &dnode{kind: dArray}
+	ts := []types.Type{x.typ}
+	for _, it := range items {
+		e, err := d.analyze(it)
+		if err != nil {
+			return nil, err
+		}
+		if e.kind != dConst {
+			return nil, errNotDeparsed
+		}
+		arr.args = append(arr.args, e)
+		ts = append(ts, e.typ)
+	}
+	common, err := types.CommonType("IN", ts...)
+	if err != nil {
+		return nil, err
+	}
+	for i, e := range arr.args {
+		arr.args[i] = d.coerce(e, common)
+	}
+	if arr.typ, _ = types.ArrayOf(common); arr.typ.Oid == 0 {
+		return nil, errNotDeparsed
+	}
+	return d.anyAll(op, d.coerce(x, common), arr, common, op == "<>")
+}
+
+// anyAll analyzes l op ANY/ALL (array) with the operator resolved on the
+// array's element type.
+func (d *deparser) anyAll(op string, l, arr *dnode, elem types.Type, all bool) (*dnode, error) {
+	o, err := types.ResolveBinaryOp(op, resolvable(l.typ), elem)
+	if err != nil {
+		return nil, err
+	}
+	if elem.Oid != o.Right.Oid {
+		rt, _ := types.ArrayOf(o.Right)
+		arr = d.coerce(arr, rt)
+	}
+	return &dnode{kind: dAnyAll, typ: types.Bool, op: o.Name, all: all, args: []*dnode{d.coerce(l, o.Left), arr}}, nil
+}
+
+// common analyzes COALESCE(...) and ARRAY[...]: the arguments coerced to
+// their common type.
+func (d *deparser) common(name string, items []*pg_query.Node) (*dnode, error) {
+	out := &dnode{kind: dFunc, op: name}
+	var ts []types.Type
+	for _, it := range items {
+		e, err := d.analyze(it)
+		if err != nil {
+			return nil, err
+		}
+		out.args = append(out.args, e)
+		ts = append(ts, e.typ)
+	}
+	common, err := types.CommonType(name, ts...)
+	if err != nil {
+		return nil, err
+	}
+	for i, a := range out.args {
+		out.args[i] = d.coerce(a, common)
+	}
+	out.typ = common
+	return out, nil
+}
+
+func (d *deparser) funcCall(fc *pg_query.FuncCall) (*dnode, error) {
+	if fc.AggDistinct || fc.Over != nil || fc.FuncVariadic || len(fc.AggOrder) > 0 || fc.AggFilter != nil {
+		return nil, errNotDeparsed
+	}
+	name := strings.ToLower(lastName(fc.Funcname))
+	if types.IsAggregate(name) {
+		return d.aggregate(fc, name)
+	}
+	out := &dnode{kind: dFunc, op: name}
+	var ts []types.Type
+	for _, a := range fc.Args {
+		e, err := d.analyze(a)
+		if err != nil {
+			return nil, err
+		}
+		out.args = append(out.args, e)
+		ts = append(ts, e.typ)
+	}
+	if overloads, ok := sysFuncs[name]; ok {
+		sigs := make([][]types.Type, len(overloads))
+		for i, o := range overloads {
+			sigs[i] = o.args
+		}
+		chosen, err := types.ChooseOverload(name, ts, sigs)
+		if err != nil {
+			return nil, err
+		}
+		for i, a := range out.args {
+			out.args[i] = d.coerce(a, overloads[chosen].args[i])
+		}
+		out.typ = overloads[chosen].result
+		return out, nil
+	}
+	f, err := types.ResolveFunc(name, ts)
+	if err != nil {
+		return nil, err
+	}
+	for i, a := range out.args {
+		if i < len(f.Args) {
+			out.args[i] = d.coerce(a, f.Args[i])
+		}
+	}
+	out.typ = f.Result
+	return out, nil
+}
+
+// print writes n as ruleutils does, parent being the node it is an
+// argument of (nil at the top). Implicit casts show where ruleutils shows
+// them: on the arguments of operators and functions, not at the top or
+// under AND, OR and NOT.
+func (d *deparser) print(n, parent *dnode, pretty, showImplicit bool) string {
+	var s string
+	arg := func(a *dnode) string { return d.print(a, n, pretty, true) }
+	switch n.kind {
+	case dConst:
+		return d.printConst(n)
+	case dColumn, dValue:
+		return n.text
+	case dCast:
+		if n.implicit && !showImplicit {
+			return d.print(n.args[0], n, pretty, false)
+		}
+		typ, _ := catalogNames{s: d.b.s}.typeName(uint32(n.typ.Oid), n.typ.Typmod)
+		if pretty {
+			return arg(n.args[0]) + "::" + typ
+		}
+		return "(" + d.print(n.args[0], nil, pretty, true) + ")::" + typ
+	case dOp:
+		if len(n.args) == 1 {
+			s = n.op + " " + arg(n.args[0])
+		} else {
+			s = arg(n.args[0]) + " " + n.op + " " + arg(n.args[1])
+		}
+	case dDistinct:
+		s = arg(n.args[0]) + " " + n.op + " " + arg(n.args[1])
+	case dBool:
+		if n.op == "NOT" {
+			s = "NOT " + d.print(n.args[0], n, pretty, false)
+			break
+		}
+		parts := make([]string, len(n.args))
+		for i, a := range n.args {
+			parts[i] = d.print(a, n, pretty, false)
+		}
+		s = strings.Join(parts, " "+n.op+" ")
+	case dTest:
+		s = d.print(n.args[0], n, pretty, false) + " " + n.op
+	case dAnyAll:
+		quant := "ANY"
+		if n.all {
+			quant = "ALL"
+		}
+		s = arg(n.args[0]) + " " + n.op + " " + quant + " (" + d.print(n.args[1], nil, pretty, true) + ")"
+	case dFunc, dArray:
+		parts := make([]string, len(n.args))
+		for i, a := range n.args {
+			parts[i] = d.print(a, nil, pretty, true)
+		}
+		if n.kind == dArray {
+			return "ARRAY[" + strings.Join(parts, ", ") + "]"
+		}
+		if n.star {
+			return n.op + "(*)"
+		}
+		return n.op + "(" + strings.Join(parts, ", ") + ")"
+	case dSubLink:
+		if len(n.args) == 0 {
+			return n.op + n.sub
+		}
+		return "(" + arg(n.args[0]) + " " + n.op + " " + n.sub + ")"
+	}
+	if !pretty || parent != nil && !simpleIn(n, parent) {
+		return "(" + s + ")"
+	}
+	return s
+}
+
+// simpleIn is ruleutils' isSimpleNode for the nodes that may need
+// parentheses: whether pretty printing can leave them off n under parent.
+func simpleIn(n, parent *dnode) bool {
+	switch n.kind {
+	case dOp:
+		switch parent.kind {
+		case dBool, dTest:
+			return true
+		case dOp:
+			if len(n.args) != 2 || len(parent.args) != 2 {
+				return false
+			}
+			low, high := strings.Contains("+-", n.op), strings.Contains("*/%", n.op)
+			plow, phigh := strings.Contains("+-", parent.op), strings.Contains("*/%", parent.op)
+			switch {
+			case len(n.op) != 1 || len(parent.op) != 1 || !(low || high) || !(plow || phigh):
+				return false
+			case high && plow:
+				return true
+			case low && phigh:
+				return false
+			}
+			return n == parent.args[0]
+		}
+		return false
+	case dBool:
+		return parent.kind == dBool && n.op == "NOT"
+	case dTest, dDistinct, dAnyAll:
+		return parent.kind == dBool
+	}
+	return true
+}
+
+// printConst is ruleutils' get_const_expr: integers and numerics that
+// read back as themselves bare, booleans bare, everything else quoted
+// with its type.
+func (d *deparser) printConst(n *dnode) string {
+	if n.text == "NULL" && n.literal || n.typ.Oid == types.OidUnknown && n.text == "NULL" {
+		return "NULL"
+	}
+	typ, _ := catalogNames{s: d.b.s}.typeName(uint32(n.typ.Oid), n.typ.Typmod)
+	switch n.typ.Oid {
+	case types.OidInt4:
+		if !strings.HasPrefix(n.text, "-") {
+			return n.text
+		}
+	case types.OidNumeric:
+		// Float-looking numerics read back as numeric; others are quoted.
+		if n.text != "" && n.text[0] >= '0' && n.text[0] <= '9' && strings.ContainsAny(n.text, "eE.") {
+			if n.typ.Typmod < 0 {
+				return n.text
+			}
+			return n.text + "::" + typ
+		}
+	case types.OidBool:
+		switch n.text {
+		case "t":
+			return "true"
+		case "f":
+			return "false"
+		}
+		return n.text
+	}
+	return quoteLiteral(n.text) + "::" + typ
+}
+
+// sqlValueNode is an SQL value function as ruleutils prints it.
+func sqlValueNode(f *pg_query.SQLValueFunction) (*dnode, error) {
+	var text string
+	var typ types.Type
+	withPrecision := func(name string, t types.Type) {
+		text, typ = name, t
+		if f.Typmod >= 0 {
+			text += "(" + strconv.Itoa(int(f.Typmod)) + ")"
+		}
+	}
+	switch f.Op {
+	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_DATE:
+		text, typ = "CURRENT_DATE", types.Date
+	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP, pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP_N:
+		withPrecision("CURRENT_TIMESTAMP", types.Timestamptz)
+	case pg_query.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP, pg_query.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP_N:
+		withPrecision("LOCALTIMESTAMP", types.Timestamp)
+	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_ROLE:
+		text, typ = "CURRENT_ROLE", types.Name
+	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_USER:
+		text, typ = "CURRENT_USER", types.Name
+	case pg_query.SQLValueFunctionOp_SVFOP_USER:
+		text, typ = "USER", types.Name
+	case pg_query.SQLValueFunctionOp_SVFOP_SESSION_USER:
+		text, typ = "SESSION_USER", types.Name
+	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_CATALOG:
+		text, typ = "CURRENT_CATALOG", types.Name
+	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_SCHEMA:
+		text, typ = "CURRENT_SCHEMA", types.Name
+	default:
+		return nil, errNotDeparsed
+	}
+	return &dnode{kind: dValue, typ: typ, text: text}, nil
+}

@@ -1,0 +1,367 @@
+package sqlexec
+
+import (
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// Queries (a view's) print as pg_get_viewdef prints them: one clause per
+// line, indented as ruleutils indents them, column references qualified
+// with their relation, output columns named with AS where the name is not
+// the column's own. Pretty printing leaves out the parentheses that
+// ruleutils' plain form puts around every operator and join. A query the
+// deparser cannot analyze prints through pg_query's deparser instead.
+
+// prettyIndent is PRETTYINDENT_STD: how much deeper a subquery prints.
+const prettyIndent = 8
+
+// deparseQuery prints a stored query (a view's, its columns named names)
+// as pg_get_viewdef does.
+func deparseQuery(s *Session, c *catalog, query *pg_query.Node, names []string, pretty bool) string {
+	d := &deparser{b: &binder{s: s, cat: c}, sc: &scope{}, qualify: true}
+	if out, err := d.query(query.GetSelectStmt(), names, 0, pretty); err == nil {
+		return out
+	}
+	tree := &pg_query.ParseResult{Version: parseTreeVersion, Stmts: []*pg_query.RawStmt{{Stmt: query}}}
+	out, err := pg_query.Deparse(tree)
+	if err != nil {
+		return "?"
+	}
+	return out
+}
+
+// query prints a SELECT (or set operation) whose clauses indent from
+// column indent, its output columns named names where given.
+func (d *deparser) query(st *pg_query.SelectStmt, names []string, indent int, pretty bool) (string, error) {
+	if st == nil || st.WithClause != nil || len(st.LockingClause) > 0 || len(st.ValuesLists) > 0 || len(st.WindowClause) > 0 {
+		return "", errNotDeparsed
+	}
+	pad := func(n int) string { return "\n" + strings.Repeat(" ", indent+n) }
+	if st.Op != pg_query.SetOperation_SETOP_NONE {
+		if len(names) == 0 {
+			plan, err := d.b.selectStmt(d.sc, st, nil)
+			if err != nil {
+				return "", err
+			}
+			for _, c := range plan.cols {
+				names = append(names, c.Name)
+			}
+		}
+		l, err := d.query(st.Larg, names, indent, pretty)
+		if err != nil {
+			return "", err
+		}
+		r, err := d.query(st.Rarg, names, indent, pretty)
+		if err != nil {
+			return "", err
+		}
+		op := strings.TrimPrefix(st.Op.String(), "SETOP_")
+		if st.All {
+			op += " ALL"
+		}
+		return l + pad(0)[:indent+1] + op + "\n" + r, nil
+	}
+	items, sc, _, err := d.b.buildFrom(d.sc, st.FromClause, nil)
+	if err != nil {
+		return "", err
+	}
+	inner := &deparser{b: d.b, sc: sc, qualify: true}
+	var b strings.Builder
+	b.WriteString(" SELECT ")
+	distinct, on := distinctKind(st)
+	if on {
+		return "", errNotDeparsed
+	}
+	if distinct {
+		b.WriteString("DISTINCT ")
+	}
+	targets, err := inner.targetList(st.TargetList, names, pretty)
+	if err != nil {
+		return "", err
+	}
+	b.WriteString(strings.Join(targets, ","+pad(4)))
+	if len(st.FromClause) > 0 {
+		b.WriteString(pad(3) + "FROM ")
+		for i, f := range st.FromClause {
+			if i > 0 {
+				b.WriteString("," + pad(4))
+			}
+			s, err := inner.fromItem(f, items, indent, pretty, true)
+			if err != nil {
+				return "", err
+			}
+			b.WriteString(s)
+		}
+	}
+	clause := func(n *pg_query.Node, keyword string, at int) error {
+		if n == nil {
+			return nil
+		}
+		e, err := inner.analyze(n)
+		if err != nil {
+			return err
+		}
+		b.WriteString(pad(at) + keyword + " " + inner.print(e, nil, pretty, false))
+		return nil
+	}
+	if err := clause(st.WhereClause, "WHERE", 2); err != nil {
+		return "", err
+	}
+	if len(st.GroupClause) > 0 {
+		var keys []string
+		for _, g := range st.GroupClause {
+			e, err := inner.analyze(g)
+			if err != nil {
+				return "", err
+			}
+			keys = append(keys, inner.print(e, nil, pretty, false))
+		}
+		b.WriteString(pad(2) + "GROUP BY " + strings.Join(keys, ", "))
+	}
+	if err := clause(st.HavingClause, "HAVING", 1); err != nil {
+		return "", err
+	}
+	if len(st.SortClause) > 0 {
+		var keys []string
+		for _, n := range st.SortClause {
+			sb := n.GetSortBy()
+			e, err := inner.analyze(sb.Node)
+			if err != nil {
+				return "", err
+			}
+			key := inner.print(e, nil, pretty, false)
+			desc := sb.SortbyDir == pg_query.SortByDir_SORTBY_DESC
+			if desc {
+				key += " DESC"
+			}
+			switch {
+			case sb.SortbyNulls == pg_query.SortByNulls_SORTBY_NULLS_FIRST && !desc:
+				key += " NULLS FIRST"
+			case sb.SortbyNulls == pg_query.SortByNulls_SORTBY_NULLS_LAST && desc:
+				key += " NULLS LAST"
+			}
+			keys = append(keys, key)
+		}
+		b.WriteString(pad(2) + "ORDER BY " + strings.Join(keys, ", "))
+	}
+	if err := clause(st.LimitOffset, "OFFSET", 1); err != nil {
+		return "", err
+	}
+	if err := clause(st.LimitCount, "LIMIT", 1); err != nil {
+		return "", err
+	}
+	return b.String(), nil
+}
+
+// targetList prints the select list: each expression, with AS and the
+// output name unless the expression is a column of that name. names,
+// when given, are the output columns' names (a view's, or those of the
+// first branch of a set operation).
+func (d *deparser) targetList(targets []*pg_query.Node, names []string, pretty bool) ([]string, error) {
+	var out []string
+	for _, t := range targets {
+		rt := t.GetResTarget()
+		if cr := rt.Val.GetColumnRef(); cr != nil && cr.Fields[len(cr.Fields)-1].GetAStar() != nil {
+			rel := ""
+			if len(cr.Fields) > 1 {
+				rel = cr.Fields[len(cr.Fields)-2].GetString_().GetSval()
+			}
+			for _, c := range starCols(d.sc) {
+				if !c.hidden && (rel == "" || c.rel == rel) {
+					out = append(out, types.QuoteIdent(c.rel)+"."+types.QuoteIdent(c.name))
+				}
+			}
+			continue
+		}
+		e, err := d.analyze(rt.Val)
+		if err != nil {
+			return nil, err
+		}
+		if e.literal {
+			e = d.coerce(e, types.Text)
+		}
+		s := d.print(e, nil, pretty, false)
+		name := rt.Name
+		if len(names) > len(out) {
+			name = names[len(out)]
+		}
+		if name == "" {
+			name = figureColname(rt.Val)
+		}
+		if e.kind != dColumn || e.column != name {
+			s += " AS " + types.QuoteIdent(name)
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// fromItem prints one FROM item: a relation with its alias, a subquery,
+// or a join tree (parenthesized in the plain form).
+func (d *deparser) fromItem(n *pg_query.Node, items []*fromItem, indent int, pretty, top bool) (string, error) {
+	switch v := n.Node.(type) {
+	case *pg_query.Node_RangeVar:
+		rv := v.RangeVar
+		name := types.QuoteIdent(rv.Relname)
+		if rv.Schemaname != "" && !d.b.s.relationOnPath(d.b.cat, rv.Schemaname, rv.Relname) {
+			name = types.QuoteIdent(rv.Schemaname) + "." + name
+		}
+		if rv.Alias != nil {
+			name += " " + types.QuoteIdent(rv.Alias.Aliasname)
+		}
+		return name, nil
+	case *pg_query.Node_RangeSubselect:
+		rs := v.RangeSubselect
+		inner := &deparser{b: d.b, sc: d.sc.parent, qualify: true}
+		if inner.sc == nil {
+			inner.sc = &scope{}
+		}
+		q, err := inner.query(rs.Subquery.GetSelectStmt(), nil, indent+prettyIndent, pretty)
+		if err != nil {
+			return "", err
+		}
+		return "(" + q + ") " + types.QuoteIdent(rs.Alias.Aliasname), nil
+	case *pg_query.Node_JoinExpr:
+		j := v.JoinExpr
+		if j.IsNatural || len(j.UsingClause) > 0 || j.Alias != nil {
+			return "", errNotDeparsed
+		}
+		l, err := d.fromItem(j.Larg, items, indent, pretty, false)
+		if err != nil {
+			return "", err
+		}
+		r, err := d.fromItem(j.Rarg, items, indent, pretty, false)
+		if err != nil {
+			return "", err
+		}
+		kind := map[pg_query.JoinType]string{pg_query.JoinType_JOIN_INNER: "JOIN", pg_query.JoinType_JOIN_LEFT: "LEFT JOIN",
+			pg_query.JoinType_JOIN_RIGHT: "RIGHT JOIN", pg_query.JoinType_JOIN_FULL: "FULL JOIN"}[j.Jointype]
+		s := l + "\n" + strings.Repeat(" ", indent+5) + kind + " " + r
+		if j.Quals != nil {
+			e, err := d.analyze(j.Quals)
+			if err != nil {
+				return "", err
+			}
+			if pretty {
+				s += " ON " + d.print(e, nil, pretty, false)
+			} else {
+				s += " ON (" + d.print(e, nil, pretty, false) + ")"
+			}
+		} else if j.Jointype == pg_query.JoinType_JOIN_INNER {
+			s = l + "\n" + strings.Repeat(" ", indent+5) + "CROSS JOIN " + r
+		}
+		if !pretty {
+			s = "(" + s + ")"
+		}
+		return s, nil
+	}
+	return "", errNotDeparsed
+}
+
+// relationOnPath reports whether an unqualified name finds the relation
+// schema.name along the search path.
+func (s *Session) relationOnPath(c *catalog, schema, name string) bool {
+	want, ok := relationIn(c, []string{schema}, name)
+	found, ok2 := relationIn(c, s.searchPath(), name)
+	return ok && ok2 && want == found
+}
+
+// subquery prints a subquery of an expression, parenthesized.
+func (d *deparser) subquery(st *pg_query.SelectStmt, pretty bool) (string, error) {
+	inner := &deparser{b: d.b, sc: d.sc, qualify: true}
+	q, err := inner.query(st, nil, prettyIndent, pretty)
+	if err != nil {
+		return "", err
+	}
+	return "(" + q + ")", nil
+}
+
+// columnName resolves a column reference the way the binder does and
+// returns its type and, qualified, the relation's name before it.
+func (d *deparser) columnName(cr *pg_query.ColumnRef) (string, string, types.Type, error) {
+	e, err := d.b.expr(d.sc, &pg_query.Node{Node: &pg_query.Node_ColumnRef{ColumnRef: cr}})
+	if err != nil {
+		return "", "", types.Type{}, err
+	}
+	name := cr.Fields[len(cr.Fields)-1].GetString_().GetSval()
+	if !d.qualify {
+		return types.QuoteIdent(name), name, e.typ, nil
+	}
+	rel := ""
+	if len(cr.Fields) > 1 {
+		rel = cr.Fields[len(cr.Fields)-2].GetString_().GetSval()
+	}
+	for cur := d.sc; cur != nil && rel == ""; cur = cur.parent {
+		for _, c := range cur.cols {
+			if c.name == name && !c.merged {
+				rel = c.rel
+				break
+			}
+		}
+	}
+	if rel == "" {
+		return types.QuoteIdent(name), name, e.typ, nil
+	}
+	return types.QuoteIdent(rel) + "." + types.QuoteIdent(name), name, e.typ, nil
+}
+
+// aggregate analyzes an aggregate call: count(*) and the aggregates of
+// package types, their arguments coerced to the declared types.
+func (d *deparser) aggregate(fc *pg_query.FuncCall, name string) (*dnode, error) {
+	out := &dnode{kind: dFunc, op: name}
+	var ts []types.Type
+	for _, a := range fc.Args {
+		e, err := d.analyze(a)
+		if err != nil {
+			return nil, err
+		}
+		out.args = append(out.args, e)
+		ts = append(ts, resolvable(e.typ))
+	}
+	agg, err := types.ResolveAggregate(name, ts, fc.AggStar)
+	if err != nil {
+		return nil, err
+	}
+	for i, a := range out.args {
+		if i < len(agg.Args) {
+			out.args[i] = d.coerce(a, agg.Args[i])
+		}
+	}
+	out.typ, out.star = agg.Result, fc.AggStar
+	return out, nil
+}
+
+// figureColname is the name PostgreSQL gives an output column its query
+// does not name (FigureColname): a column's or function's name, a cast's
+// type, or ?column?.
+func figureColname(n *pg_query.Node) string {
+	switch v := n.Node.(type) {
+	case *pg_query.Node_ColumnRef:
+		if s := v.ColumnRef.Fields[len(v.ColumnRef.Fields)-1].GetString_(); s != nil {
+			return s.Sval
+		}
+	case *pg_query.Node_FuncCall:
+		return strings.ToLower(lastName(v.FuncCall.Funcname))
+	case *pg_query.Node_TypeCast:
+		if name := figureColname(v.TypeCast.Arg); name != "?column?" {
+			return name
+		}
+		if names := strs(v.TypeCast.TypeName.Names); len(names) > 0 {
+			return names[len(names)-1]
+		}
+	case *pg_query.Node_CoalesceExpr:
+		return "coalesce"
+	case *pg_query.Node_CaseExpr:
+		return "case"
+	case *pg_query.Node_AArrayExpr:
+		return "array"
+	case *pg_query.Node_SubLink:
+		if v.SubLink.SubLinkType == pg_query.SubLinkType_EXISTS_SUBLINK {
+			return "exists"
+		}
+	}
+	return "?column?"
+}

@@ -1,0 +1,168 @@
+package sqlexec
+
+import (
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// System functions: the functions that read the session, the catalog or
+// the store (version(), current_schemas(), format_type(), nextval(),
+// has_table_privilege(), ...), as opposed to the value functions of
+// package types. Each signature is an entry of sysFuncs, resolved by the
+// overload rules of every function (types.ChooseOverload: 42883 when no
+// signature fits), its arguments coerced to the signature's types while
+// the statement is bound, so that a typed column is an argument like a
+// literal.
+
+// sysFunc is one signature of a system function.
+type sysFunc struct {
+	args   []types.Type
+	result types.Type
+	// volatile functions are computed for every row (nextval); the
+	// others once per statement when their arguments are constant.
+	volatile bool
+	// nullable functions see NULL arguments; for the others any NULL
+	// argument makes the result NULL without a call.
+	nullable bool
+	eval     func(x *execCtx, args []any) (any, error)
+}
+
+var sysFuncs = map[string][]sysFunc{}
+
+// addSysFunc registers a signature of a system function.
+func addSysFunc(name string, f sysFunc) { sysFuncs[name] = append(sysFuncs[name], f) }
+
+// sysCall compiles a call of a system function.
+func (b *binder) sysCall(sc *scope, name string, overloads []sysFunc, fc *pg_query.FuncCall) (*scalar, error) {
+	args := make([]*scalar, len(fc.Args))
+	ts := make([]types.Type, len(fc.Args))
+	for i, a := range fc.Args {
+		e, err := b.expr(sc, a)
+		if err != nil {
+			return nil, err
+		}
+		args[i], ts[i] = e, e.typ
+		if unresolved(e) {
+			ts[i] = types.Unknown
+		}
+	}
+	sigs := make([][]types.Type, len(overloads))
+	for i, o := range overloads {
+		sigs[i] = o.args
+	}
+	chosen, err := types.ChooseOverload(name, ts, sigs)
+	if err != nil {
+		return nil, b.withPos(err, fc.Location)
+	}
+	f := overloads[chosen]
+	out := &scalar{typ: f.result, slot: -1, name: name, volatile: f.volatile}
+	for i, a := range args {
+		if args[i], err = b.coerce(a, f.args[i], types.CastImplicit); err != nil {
+			return nil, b.withPos(err, fc.Location)
+		}
+		out.refs |= args[i].refs
+		out.volatile = out.volatile || args[i].volatile
+	}
+	out.eval = func(x *execCtx) (any, error) {
+		vals := make([]any, len(args))
+		for i, a := range args {
+			v, err := a.eval(x)
+			if err != nil {
+				return nil, err
+			}
+			if v == nil && !f.nullable {
+				return nil, nil
+			}
+			vals[i] = v
+		}
+		return f.eval(x, vals)
+	}
+	return out, nil
+}
+
+// The session functions.
+func init() {
+	noArgs := func(name string, result types.Type, eval func(x *execCtx) (any, error)) {
+		addSysFunc(name, sysFunc{result: result, volatile: true, eval: func(x *execCtx, _ []any) (any, error) { return eval(x) }})
+	}
+	noArgs("version", types.Text, func(*execCtx) (any, error) { return versionString, nil })
+	noArgs("current_database", types.Name, func(x *execCtx) (any, error) { return x.s.database(), nil })
+	noArgs("current_schema", types.Name, func(x *execCtx) (any, error) {
+		if schemas := x.s.currentSchemas(false); len(schemas) > 0 {
+			return schemas[0], nil
+		}
+		return nil, nil
+	})
+	noArgs("pg_backend_pid", types.Int4, func(x *execCtx) (any, error) { return int64(x.s.info.ProcessID), nil })
+	noArgs("inet_server_port", types.Int4, func(*execCtx) (any, error) { return nil, nil })
+	noArgs("pg_is_in_recovery", types.Bool, func(*execCtx) (any, error) { return false, nil })
+	noArgs("txid_current", types.Int8, func(x *execCtx) (any, error) { return int64(x.txn.ID()), nil })
+	noArgs("pg_current_xact_id", types.Int8, func(x *execCtx) (any, error) { return int64(x.txn.ID()), nil })
+	noArgs("fickle_checkpoint", types.Int8, fickleCheckpoint)
+	nameArray, _ := types.ArrayOf(types.Name)
+	addSysFunc("current_schemas", sysFunc{args: []types.Type{types.Bool}, result: nameArray, volatile: true,
+		eval: func(x *execCtx, args []any) (any, error) {
+			schemas := x.s.currentSchemas(args[0].(bool))
+			out := make([]any, len(schemas))
+			for i, s := range schemas {
+				out[i] = s
+			}
+			return out, nil
+		}})
+	currentSetting := func(x *execCtx, args []any) (any, error) {
+		if v, ok := x.s.setting(args[0].(string)); ok {
+			return v, nil
+		}
+		if len(args) == 2 && args[1] == true {
+			return nil, nil
+		}
+		return nil, pgerror.Newf(pgerror.UndefinedObject, "unrecognized configuration parameter \"%s\"", args[0])
+	}
+	addSysFunc("current_setting", sysFunc{args: []types.Type{types.Text}, result: types.Text, volatile: true, eval: currentSetting})
+	addSysFunc("current_setting", sysFunc{args: []types.Type{types.Text, types.Bool}, result: types.Text, volatile: true, eval: currentSetting})
+	addSysFunc("set_config", sysFunc{args: []types.Type{types.Text, types.Text, types.Bool}, result: types.Text, volatile: true, nullable: true,
+		eval: setConfig})
+}
+
+// currentSchemas is current_schemas(implicit): the schemas of the search
+// path that exist, in order, with pg_catalog where the path puts it only
+// when implicit is set.
+func (s *Session) currentSchemas(implicit bool) []string {
+	c, _ := s.catalog()
+	var out []string
+	for _, p := range s.searchPath() {
+		if p == "pg_catalog" {
+			if implicit {
+				out = append(out, p)
+			}
+			continue
+		}
+		if _, ok := c.schemas[p]; ok || p == "information_schema" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// setConfig is set_config(name, value, is_local): SET or SET LOCAL, then
+// the new value.
+func setConfig(x *execCtx, args []any) (any, error) {
+	if args[0] == nil {
+		return nil, pgerror.New(pgerror.NullValueNotAllowed, "SET requires parameter name")
+	}
+	name := args[0].(string)
+	val, _ := args[1].(string)
+	local := args[2] == true && x.s.txn != nil
+	if err := x.s.settings.set(name, val, local); err != nil {
+		return nil, err
+	}
+	if strings.EqualFold(name, "default_transaction_isolation") {
+		x.s.followPGDefaultIsolation(false, local)
+	}
+	v, _ := x.s.setting(name)
+	return v, nil
+}

@@ -1,0 +1,270 @@
+package sqlexec
+
+import (
+	"math/big"
+	"strconv"
+
+	"github.com/cockroachdb/apd/v3"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// The catalog functions psql and drivers call in their introspection
+// queries. Each looks the object up; an OID that names nothing gives NULL
+// where PostgreSQL's does.
+
+func init() {
+	oid, text, name, b, i4 := types.OidType, types.Text, types.Name, types.Bool, types.Int4
+	add := func(fn string, result types.Type, eval func(x *execCtx, args []any) (any, error), args ...types.Type) {
+		addSysFunc(fn, sysFunc{args: args, result: result, eval: eval})
+	}
+	catalog := func(x *execCtx) *catalog {
+		c, _ := x.s.catalog()
+		return c
+	}
+	names := func(x *execCtx) catalogNames { return catalogNames{s: x.s} }
+
+	add("pg_get_userbyid", name, func(x *execCtx, a []any) (any, error) {
+		if n, ok := names(x).roleName(uint32(a[0].(int64))); ok {
+			return unquoteIdent(n), nil
+		}
+		return "unknown (OID=" + strconv.FormatInt(a[0].(int64), 10) + ")", nil
+	}, oid)
+	add("pg_table_is_visible", b, func(x *execCtx, a []any) (any, error) {
+		c := catalog(x)
+		_, rel, ok := relationByOid(c, a[0].(int64))
+		if !ok {
+			return nil, nil
+		}
+		found, ok := relationIn(c, x.s.searchPath(), rel)
+		return ok && found == a[0].(int64), nil
+	}, oid)
+	add("pg_type_is_visible", b, func(x *execCtx, a []any) (any, error) {
+		n := names(x)
+		typ := uint32(a[0].(int64))
+		if bt := builtinIndex().types[typ]; bt != nil {
+			return n.visible(bt.namespace), nil
+		}
+		if rel, _ := relationOfRowType(catalog(x), typ); rel != nil {
+			return n.relationVisible(rel), nil
+		}
+		return nil, nil
+	}, oid)
+	add("pg_function_is_visible", b, func(x *execCtx, a []any) (any, error) {
+		if p := builtinIndex().procs[uint32(a[0].(int64))]; p != nil {
+			return names(x).visible(p.namespace), nil
+		}
+		return nil, nil
+	}, oid)
+	describe := func(x *execCtx, a []any) (any, error) {
+		class := ""
+		if len(a) == 2 {
+			class = a[1].(string)
+		}
+		return commentOf(catalog(x), a[0].(int64), class, 0), nil
+	}
+	add("obj_description", text, describe, oid)
+	add("obj_description", text, describe, oid, name)
+	add("col_description", text, func(x *execCtx, a []any) (any, error) {
+		return commentOf(catalog(x), a[0].(int64), "pg_class", a[1].(int64)), nil
+	}, oid, i4)
+	// fickle keeps no comments on shared objects (databases, roles).
+	add("shobj_description", text, func(*execCtx, []any) (any, error) { return nil, nil }, oid, name)
+	addSysFunc("format_type", sysFunc{args: []types.Type{oid, i4}, result: text, nullable: true, eval: func(x *execCtx, a []any) (any, error) {
+		if a[0] == nil {
+			return nil, nil
+		}
+		typmod := typmodNone
+		if a[1] != nil {
+			typmod = int32(a[1].(int64))
+		}
+		typ := uint32(a[0].(int64))
+		if typ == 0 {
+			return "-", nil // InvalidOid, as format_type prints it
+		}
+		if s, ok := names(x).typeName(typ, typmod); ok {
+			return s, nil
+		}
+		return "???", nil
+	}})
+	add("pg_encoding_to_char", name, func(_ *execCtx, a []any) (any, error) {
+		if n := a[0].(int64); n >= 0 && n < int64(len(encodingNames)) {
+			return encodingNames[n], nil
+		}
+		return "", nil
+	}, i4)
+	add("pg_char_to_encoding", i4, func(_ *execCtx, a []any) (any, error) {
+		for i, n := range encodingNames {
+			if normalizeEncodingName(n) == normalizeEncodingName(a[0].(string)) {
+				return int64(i), nil
+			}
+		}
+		return int64(-1), nil
+	}, name)
+	// fickle's expression columns (pg_attrdef.adbin, pg_constraint.conbin)
+	// hold the expression's SQL text, decompiled against the relation.
+	getExpr := func(x *execCtx, a []any) (any, error) {
+		return decompile(x.s, catalog(x), a[0].(string), uint32(a[1].(int64)), len(a) > 2 && a[2] == true), nil
+	}
+	add("pg_get_expr", text, getExpr, text, oid)
+	add("pg_get_expr", text, getExpr, text, oid, b)
+	add("pg_relation_is_publishable", b, func(x *execCtx, a []any) (any, error) {
+		// Every fickle relation is a permanent table, sequence or index;
+		// PostgreSQL publishes the permanent tables.
+		return catalog(x).tables[uint32(a[0].(int64))] != nil, nil
+	}, types.Regclass)
+	constraintDef := func(x *execCtx, a []any) (any, error) {
+		c := catalog(x)
+		r := constraintByOID(c, uint32(a[0].(int64)))
+		switch {
+		case r == nil:
+			return nil, nil
+		case r.check != nil:
+			return "CHECK (" + decompile(x.s, c, r.check.text, r.table.oid, len(a) > 1 && a[1] == true) + ")", nil
+		}
+		return r.def, nil
+	}
+	add("pg_get_constraintdef", text, constraintDef, oid)
+	add("pg_get_constraintdef", text, constraintDef, oid, b)
+	indexDef := func(x *execCtx, a []any) (any, error) {
+		// pg_get_indexdef's column argument picks one key column (0: the
+		// whole statement); the pretty flag changes nothing fickle prints.
+		c, ix := catalog(x), uint32(a[0].(int64))
+		if len(a) > 1 && a[1].(int64) != 0 {
+			if def, ok := indexColumnDefinition(c, ix, int(a[1].(int64))); ok {
+				return def, nil
+			}
+			return nil, nil
+		}
+		if def, ok := indexDefinition(x.s, c, ix, len(a) > 2 && a[2] == true); ok {
+			return def, nil
+		}
+		return nil, nil
+	}
+	add("pg_get_indexdef", text, indexDef, oid)
+	add("pg_get_indexdef", text, indexDef, oid, i4, b)
+	// fickle has no triggers, extended statistics or user-defined
+	// functions: no OID names one.
+	none := func(*execCtx, []any) (any, error) { return nil, nil }
+	add("pg_get_triggerdef", text, none, oid)
+	add("pg_get_triggerdef", text, none, oid, b)
+	add("pg_get_statisticsobjdef_columns", text, none, oid)
+	add("pg_get_function_result", text, none, oid)
+	add("pg_get_function_arguments", text, none, oid)
+	add("pg_get_function_identity_arguments", text, none, oid)
+	add("pg_size_pretty", text, func(_ *execCtx, a []any) (any, error) { return sizePretty(big.NewInt(a[0].(int64)), ""), nil }, types.Int8)
+	add("pg_size_pretty", text, func(_ *execCtx, a []any) (any, error) { return sizePrettyNumeric(a[0].(*apd.Decimal)), nil }, types.NumericAny)
+	for _, fn := range []string{"pg_table_size", "pg_relation_size", "pg_total_relation_size", "pg_indexes_size"} {
+		fn := fn
+		refuse := func(*execCtx, []any) (any, error) {
+			return nil, pgerror.Unsupported(fn + " (fickle keeps rows in memory, without PostgreSQL's on-disk size)")
+		}
+		add(fn, types.Int8, refuse, types.Regclass)
+		if fn == "pg_relation_size" {
+			add(fn, types.Int8, refuse, types.Regclass, text)
+		}
+	}
+}
+
+// unquoteIdent undoes types.QuoteIdent.
+func unquoteIdent(s string) string {
+	if len(s) >= 2 && s[0] == '"' {
+		parts, err := parseQualifiedName(s)
+		if err == nil && len(parts) == 1 {
+			return parts[0]
+		}
+	}
+	return s
+}
+
+// encodingNames are PostgreSQL's encodings by number
+// (pg_encoding_to_char).
+var encodingNames = []string{"SQL_ASCII", "EUC_JP", "EUC_CN", "EUC_KR", "EUC_TW", "EUC_JIS_2004", "UTF8", "MULE_INTERNAL",
+	"LATIN1", "LATIN2", "LATIN3", "LATIN4", "LATIN5", "LATIN6", "LATIN7", "LATIN8", "LATIN9", "LATIN10", "WIN1256", "WIN1258",
+	"WIN866", "WIN874", "KOI8R", "WIN1251", "WIN1252", "ISO_8859_5", "ISO_8859_6", "ISO_8859_7", "ISO_8859_8", "WIN1250",
+	"WIN1253", "WIN1254", "WIN1255", "WIN1257", "KOI8U", "SJIS", "BIG5", "GBK", "UHC", "GB18030", "JOHAB", "SHIFT_JIS_2004"}
+
+// normalizeEncodingName compares encoding names as PostgreSQL does:
+// case-insensitively, ignoring punctuation.
+func normalizeEncodingName(s string) string {
+	out := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'A' && c <= 'Z':
+			out = append(out, c+'a'-'A')
+		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9':
+			out = append(out, c)
+		}
+	}
+	return string(out)
+}
+
+// sizeUnits are pg_size_pretty's units: the limit below which a size is
+// printed in the unit, whether the value is rounded half away from zero,
+// and the unit's power of two.
+var sizeUnits = []struct {
+	name  string
+	limit int64
+	round bool
+	bits  uint
+}{{"bytes", 10 * 1024, false, 0}, {"kB", 20*1024 - 1, true, 10}, {"MB", 20*1024 - 1, true, 20},
+	{"GB", 20*1024 - 1, true, 30}, {"TB", 20*1024 - 1, true, 40}, {"PB", 20*1024 - 1, true, 50}}
+
+// sizePretty is pg_size_pretty: each unit keeps one more bit than it
+// prints, for rounding; bytes print as given (the text of a numeric,
+// when bytesText is set).
+func sizePretty(size *big.Int, bytesText string) string {
+	for i, u := range sizeUnits {
+		abs := new(big.Int).Abs(size)
+		if i == len(sizeUnits)-1 || abs.Cmp(big.NewInt(u.limit)) < 0 {
+			if u.round {
+				size = halfRounded(size)
+			}
+			if i == 0 && bytesText != "" {
+				return bytesText + " bytes"
+			}
+			return size.String() + " " + u.name
+		}
+		next := sizeUnits[i+1]
+		bits := next.bits - u.bits
+		if next.round {
+			bits--
+		}
+		if u.round {
+			bits++
+		}
+		size = new(big.Int).Quo(size, new(big.Int).Lsh(big.NewInt(1), bits))
+	}
+	return ""
+}
+
+// halfRounded is (x + sign(x)) / 2, truncated toward zero.
+func halfRounded(x *big.Int) *big.Int {
+	one := big.NewInt(1)
+	if x.Sign() < 0 {
+		one.Neg(one)
+	}
+	return new(big.Int).Quo(new(big.Int).Add(x, one), big.NewInt(2))
+}
+
+// sizePrettyNumeric is pg_size_pretty(numeric): a size in bytes keeps its
+// digits; larger ones are truncated to integers before the division.
+func sizePrettyNumeric(d *apd.Decimal) string {
+	text := types.FormatText(types.NumericAny, d, nil)
+	if d.Form != apd.Finite {
+		return text + " bytes"
+	}
+	ctx := apd.BaseContext.WithPrecision(1000)
+	ctx.Rounding = apd.RoundDown
+	var truncated apd.Decimal
+	if _, err := ctx.RoundToIntegralValue(&truncated, d); err != nil {
+		return text + " bytes"
+	}
+	n, ok := new(big.Int).SetString(truncated.Text('f'), 10)
+	if !ok {
+		return text + " bytes"
+	}
+	return sizePretty(n, text)
+}

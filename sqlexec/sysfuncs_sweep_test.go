@@ -1,0 +1,234 @@
+package sqlexec
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/fickle-db/fickle/isolation"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// The sweep calls every signature of every system function (sysFuncs) with
+// arguments of each kind: literals (every combination of a few values per
+// type, so that lookups both find and miss), the typed columns of
+// sweepSchema's table, and NULL in each position. On fickle alone no call
+// may fail with XX000; against PostgreSQL 15 (FICKLE_TEST_PG) every call must
+// give the same rows or the same SQLSTATE, but for the differences
+// sweepKnownDifference explains.
+
+// sweepSchema is the table whose columns the calls read: one column per
+// argument type, holding that type's first literal.
+const sweepSchema = `CREATE TABLE sweep_args (id serial PRIMARY KEY, c_bool bool, c_int2 int2, c_int4 int4, c_int8 int8,
+	c_name name, c_numeric numeric, c_oid oid, c_regclass regclass, c_text text);
+INSERT INTO sweep_args (c_bool, c_int2, c_int4, c_int8, c_name, c_numeric, c_oid, c_regclass, c_text)
+	VALUES (true, 1, 23, 10240, 'postgres', 123.45, 1259, 'sweep_args', 'sweep_args')`
+
+// sweepLiterals are the literal arguments of each type: names of objects
+// that exist and do not, privilege names, OIDs of a catalog table and a
+// type, attribute numbers.
+var sweepLiterals = map[types.Oid][]string{
+	types.OidBool:     {"true", "false"},
+	types.OidInt2:     {"1::int2", "0::int2"},
+	types.OidInt4:     {"23", "-1"},
+	types.OidInt8:     {"10240::int8", "-20000::int8"},
+	types.OidName:     {"'postgres'::name", "'nosuch'::name"},
+	types.OidNumeric:  {"123.45", "-1e20"},
+	types.OidOid:      {"1259::oid", "23::oid", "0::oid"},
+	types.OidRegclass: {"'sweep_args'::regclass", "'pg_class'::regclass"},
+	types.OidText:     {"'sweep_args'", "'id'", "'select'", "'nosuch'"},
+}
+
+// sweepSkipped are the functions the sweep does not call: they change the
+// session or the store (nextval, setval, set_config, fickle_checkpoint) or
+// read session state the two servers do not share (currval, lastval).
+var sweepSkipped = map[string]bool{"nextval": true, "setval": true, "currval": true, "lastval": true,
+	"set_config": true, "fickle_checkpoint": true}
+
+// sweepValuesDiffer are the functions whose values legitimately differ
+// between the servers (process ids, transaction ids, version strings,
+// database names, ports): only their resolution is compared, by calling
+// them in a query that keeps no value.
+var sweepValuesDiffer = map[string]bool{"version": true, "pg_backend_pid": true, "txid_current": true,
+	"pg_current_xact_id": true, "current_database": true, "inet_server_port": true}
+
+// sweepKnownDifference reports why fickle may answer a call differently
+// from PostgreSQL, or "" when it must not: fickle keeps no on-disk sizes
+// and refuses the size functions with 0A000; it stores expressions as
+// their text, so pg_get_expr's first argument is text where PostgreSQL's
+// is pg_node_tree, whose input function refuses every literal (its real
+// argument, pg_attrdef.adbin and its kin, is checked by sweepCatalogCalls).
+func sweepKnownDifference(sql, fickle string) string {
+	for _, f := range []string{"pg_relation_size(", "pg_table_size(", "pg_total_relation_size(", "pg_indexes_size("} {
+		if strings.HasPrefix(sql, "SELECT "+f) && strings.HasPrefix(fickle, "ERROR 0A000") {
+			return "on-disk sizes"
+		}
+	}
+	if strings.HasPrefix(sql, "SELECT pg_get_expr(") && !strings.HasPrefix(sql, "SELECT pg_get_expr(NULL") {
+		return "pg_node_tree"
+	}
+	return ""
+}
+
+// sweepCatalogCalls are calls the functions get from clients, over the
+// catalog rows they are meant for.
+var sweepCatalogCalls = []string{
+	"SELECT pg_get_expr(adbin, adrelid), pg_get_expr(adbin, adrelid, true) FROM pg_attrdef WHERE adrelid = 'sweep_args'::regclass",
+	"SELECT pg_get_constraintdef(oid), pg_get_constraintdef(oid, true) FROM pg_constraint WHERE conrelid = 'sweep_args'::regclass",
+	"SELECT pg_get_indexdef(indexrelid), pg_get_indexdef(indexrelid, 1, true) FROM pg_index WHERE indrelid = 'sweep_args'::regclass",
+	"SELECT pg_get_serial_sequence('sweep_args', 'id'), pg_get_userbyid(relowner), obj_description(oid, 'pg_class') FROM pg_class WHERE relname = 'sweep_args'",
+	"SELECT obj_description(oid, 'pg_proc') FROM pg_proc WHERE proname = 'format_type'",
+	"SELECT obj_description(oid, 'pg_type'), format_type(oid, NULL) FROM pg_type WHERE typname IN ('int4', 'numeric', 'bpchar') ORDER BY 1",
+}
+
+// sweepCalls returns the SELECT statements of the sweep.
+func sweepCalls() []string {
+	var names []string
+	for n := range sysFuncs {
+		if !sweepSkipped[n] {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	var calls []string
+	seen := map[string]bool{}
+	add := func(name string, args []string, from bool) {
+		call := name + "(" + strings.Join(args, ", ") + ")"
+		sql := "SELECT " + call
+		if sweepValuesDiffer[name] {
+			sql = "SELECT " + call + " IS NULL AND false"
+		}
+		if from {
+			sql += " FROM sweep_args"
+		}
+		if !seen[sql] {
+			seen[sql] = true
+			calls = append(calls, sql)
+		}
+	}
+	for _, name := range names {
+		for _, f := range sysFuncs[name] {
+			// Literals: every combination.
+			combos := [][]string{nil}
+			for _, a := range f.args {
+				var next [][]string
+				for _, c := range combos {
+					for _, lit := range sweepLiterals[a.Oid] {
+						next = append(next, append(append([]string(nil), c...), lit))
+					}
+				}
+				combos = next
+			}
+			for _, c := range combos {
+				add(name, c, false)
+			}
+			if len(f.args) == 0 {
+				continue
+			}
+			// Typed columns, then NULL in each position.
+			cols := make([]string, len(f.args))
+			for i, a := range f.args {
+				cols[i] = "c_" + a.Name()
+			}
+			add(name, cols, true)
+			for i := range f.args {
+				args := make([]string, len(f.args))
+				for j, a := range f.args {
+					args[j] = sweepLiterals[a.Oid][0]
+				}
+				args[i] = "NULL"
+				add(name, args, false)
+			}
+		}
+	}
+	return calls
+}
+
+// TestSysFuncsSweepNeverFailsInternally: no call of the sweep answers XX000
+// (a Go type assertion, a missing case) on fickle.
+func TestSysFuncsSweepNeverFailsInternally(t *testing.T) {
+	for _, a := range sysFuncs {
+		for _, f := range a {
+			for _, arg := range f.args {
+				if len(sweepLiterals[arg.Oid]) == 0 {
+					t.Fatalf("the sweep has no literal of type %s: add it to sweepLiterals and sweepSchema", arg.Name())
+				}
+			}
+		}
+	}
+	ss := sweepSession(t)
+	calls := sweepCalls()
+	for _, sql := range calls {
+		if out := runSQL(ss, sql, ""); strings.HasPrefix(out, "ERROR XX000") {
+			t.Errorf("%s: %s", sql, strings.TrimSpace(out))
+		}
+	}
+	if len(calls) < 500 {
+		t.Errorf("the sweep made %d calls; expected every signature with several arguments", len(calls))
+	}
+}
+
+// TestSysFuncsSweepMatchesPostgres runs the sweep on fickle and on
+// PostgreSQL 15 (FICKLE_TEST_PG, as TestScriptsAgainstPostgres) and requires
+// the same rows or the same SQLSTATE for every call.
+func TestSysFuncsSweepMatchesPostgres(t *testing.T) {
+	dsn := os.Getenv("FICKLE_TEST_PG")
+	if dsn == "" {
+		t.Skip("FICKLE_TEST_PG not set")
+	}
+	ctx := context.Background()
+	admin, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close(ctx)
+	const db = "sqlexec_diff_sysfuncs_sweep"
+	if _, err := admin.Exec(ctx, "DROP DATABASE IF EXISTS "+db); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := admin.Exec(ctx, "CREATE DATABASE "+db); err != nil {
+		t.Fatal(err)
+	}
+	cfg := admin.Config().Copy()
+	cfg.Database = db
+	pg, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pg.Close(ctx)
+	if out := pgOutput(ctx, pg, sweepSchema); strings.HasPrefix(out, "ERROR") {
+		t.Fatal(out)
+	}
+	ss := sweepSession(t)
+	differ := 0
+	for _, sql := range append(sweepCalls(), sweepCatalogCalls...) {
+		mine, theirs := runSQL(ss, sql, ""), pgOutput(ctx, pg, sql)
+		if normalizeDiff(mine) != normalizeDiff(theirs) && sweepKnownDifference(sql, mine) == "" {
+			differ++
+			t.Errorf("%s\n  fickle: %s\n  postgres: %s", sql, strings.ReplaceAll(strings.TrimSpace(mine), "\n", " / "), strings.ReplaceAll(strings.TrimSpace(theirs), "\n", " / "))
+		}
+	}
+	t.Logf("%d calls, %d differ", len(sweepCalls())+len(sweepCatalogCalls), differ)
+}
+
+// sweepSession is a session on a fresh engine holding sweepSchema, as user
+// postgres (the bootstrap superuser, like the PostgreSQL side's).
+func sweepSession(t *testing.T) *scriptSession {
+	t.Helper()
+	store := isolation.NewStore(isolation.Config{Strategy: isolation.StrategyLatest, Seed: 1})
+	eng, err := NewEngine(Config{Store: store})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ss := &scriptSession{s: eng.NewSession(SessionInfo{ProcessID: 1, User: "postgres", Database: "fickle"})}
+	t.Cleanup(ss.s.Close)
+	if out := runSQL(ss, sweepSchema, ""); strings.HasPrefix(out, "ERROR") {
+		t.Fatal(fmt.Sprint(out))
+	}
+	return ss
+}
