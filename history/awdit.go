@@ -29,7 +29,7 @@ func ReadAWDIT(r io.Reader, name string) (*History, error) {
 		return nil, fileErr(name, "%v", err)
 	}
 	b := NewBuilder()
-	var keys intKeys
+	keys := newNumKeys()
 	var txns rawTxns
 	sess := SessionID(0)
 	newSession := true
@@ -62,7 +62,7 @@ func ReadAWDIT(r io.Reader, name string) (*History, error) {
 			newSession = false
 		}
 		txns.current(sess, LevelUnknown, Committed, lr.line)
-		key := keys.get(b, k)
+		key := keys.ref(k)
 		if kind == OpWrite {
 			txns.op(Op{Kind: OpWrite, Flags: FlagHasValue, Key: key, Value: v})
 		} else {
@@ -71,6 +71,7 @@ func ReadAWDIT(r io.Reader, name string) (*History, error) {
 	}
 	foldAWDITInitial(b, &txns)
 	lines := txns.build(b)
+	keys.assign(&b.h)
 	if err := matchByValue(name, &b.h, lines, func(v int64) bool { return v == 0 }); err != nil {
 		return nil, err
 	}
@@ -234,8 +235,9 @@ func awditInitial(h *History, x *kvExport, exported func(*Txn) bool) (marker int
 // zeros, one of them to a key that nothing else writes and that the first
 // transaction of every other session reads first (and nothing else reads).
 // Such a transaction precedes every transaction through those reads, which
-// is what Init is, so the fold changes no verdict: it drops the session, the
-// marker key and its reads, and the zeros then read Init's values.
+// is what Init is, so the fold changes no verdict: it drops the session and
+// the marker's reads (so that numKeys declares no marker key), and the zeros
+// then read Init's values. Keys are still numbers here (numKeys.ref).
 func foldAWDITInitial(b *Builder, txns *rawTxns) {
 	txns.end()
 	if len(txns.heads) < 2 || len(b.h.Sessions) < 2 || txns.heads[0].session != 0 || txns.heads[1].session == 0 {
@@ -274,15 +276,10 @@ func foldAWDITInitial(b *Builder, txns *rawTxns) {
 		}
 		for j := range h.ops {
 			h.ops[j].Event = uint32(j)
-			if h.ops[j].Key > marker {
-				h.ops[j].Key--
-			}
 		}
 	}
 	b.h.Sessions = b.h.Sessions[1:]
 	for i := range b.h.Sessions {
 		b.h.Sessions[i].ID, b.h.Sessions[i].Name = SessionID(i), strconv.Itoa(i)
 	}
-	b.h.Keys = slices.Delete(b.h.Keys, int(marker), int(marker)+1)
-	b.h.keyIndex = nil
 }
