@@ -72,7 +72,7 @@ func ReadPlume(r io.Reader, name string) (*History, error) {
 				raw.head().name, raw.head().outcome = "-1", ServerAborted
 				aborted[SessionID(sid)] = t
 			} else {
-				raw.head().name = strconv.FormatInt(f[3], 10)
+				raw.nameNumber(f[3])
 				txns.set(f[3], uint32(t))
 			}
 		}
