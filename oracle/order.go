@@ -269,11 +269,13 @@ func (c *orderChecker) checkAtomic(t3 history.TxnID, level history.Level, reads 
 			}
 		}
 		p1, _ := c.view.Pos(r.src)
-		if last == nil {
-			last = c.sessionLastWriters(t3, reads)
-		}
-		if p, ok := c.view.Pos(last[r.key]); ok && p > p1 && c.ix.sessionVisible(level) {
-			return &orderViolation{level: level, reader: t3, read: r, writer: last[r.key], base: EdgeWW, why: "precedes it in its session"}
+		if c.ix.sessionVisible(level) {
+			if last == nil {
+				last = c.sessionLastWriters(t3, reads)
+			}
+			if p, ok := c.view.Pos(last[r.key]); ok && p > p1 {
+				return &orderViolation{level: level, reader: t3, read: r, writer: last[r.key], base: EdgeWW, why: "precedes it in its session"}
+			}
 		}
 		if t2, ok := seen.writerAfter(r.key, p1); ok {
 			return &orderViolation{level: level, reader: t3, read: r, writer: t2, base: EdgeWW, why: "wrote a version it read earlier"}
