@@ -279,7 +279,7 @@ func (tb *TxnBuilder) setRow(i int, row string) {
 	}
 	t := tb.txn()
 	if t.Rows == nil {
-		t.Rows = make([]string, len(t.Ops))
+		t.Rows = make([]string, len(t.Ops), cap(t.Ops)) // rows follow the operations
 	}
 	t.Rows[i] = row
 }

@@ -36,6 +36,25 @@ var Formats = []Format{FormatFickle, FormatAWDIT, FormatPlume, FormatDBCop, Form
 // WriteFormats lists the formats Export writes.
 var WriteFormats = []Format{FormatFickle, FormatAWDIT, FormatPlume, FormatDBCop, FormatDBCopHist, FormatElle}
 
+// readCommittedBE names, per format, the checkers that read it and check
+// read committed as Biswas and Enea define it, without the visibility of a
+// session's earlier transactions that fickle's read committed has (DESIGN.md
+// §3): a history those tools accept at read committed may fail fickle's.
+var readCommittedBE = map[Format]string{
+	FormatAWDIT:        "AWDIT",
+	FormatPlume:        "Plume and AWDIT",
+	FormatDBCop:        "dbcop",
+	FormatDBCopHist:    "dbcop",
+	FormatDBCopBincode: "dbcop and AWDIT",
+	FormatCobra:        "AWDIT",
+}
+
+// ReadCommittedBETools names the checkers that read format f and check
+// Biswas and Enea's read committed (a session's earlier transactions are
+// not visible), or "" when none does: Elle checks Adya's, Viper snapshot
+// isolation, and fickle's own format is fickle's.
+func ReadCommittedBETools(f Format) string { return readCommittedBE[f] }
+
 // ParseFormat accepts a format's name and a few aliases (jsonl, text,
 // polysi, edn, bincode, hist).
 func ParseFormat(s string) (Format, error) {

@@ -137,6 +137,7 @@ type jsonlReader struct {
 	scans     *scanIndex
 	s         jsonScanner
 	opsSeen   int // operations of the transactions committed so far, for reserve
+	stmtsSeen int // their statements, for reserveStmts
 	txnsEnded int
 	items     []Op
 	rows      []string
@@ -321,6 +322,7 @@ func (jr *jsonlReader) apply(ev *jsonlEvent) error {
 	tb := &TxnBuilder{b: jr.b, id: t, stmt: int(jr.stmt[t])}
 	switch ev.e {
 	case "stmt":
+		jr.reserveStmts(tb.txn())
 		tb.Stmt(Statement{SQL: ev.sql, Table: ev.table, Predicate: ev.pred})
 		jr.stmt[t] = int32(tb.stmt)
 	case "read":
@@ -348,6 +350,7 @@ func (jr *jsonlReader) apply(ev *jsonlEvent) error {
 		tb.End(Committed)
 		jr.ended[t] = true
 		jr.opsSeen += len(tb.txn().Ops)
+		jr.stmtsSeen += len(tb.txn().Statements)
 		jr.txnsEnded++
 		if jr.co.in(t) && jr.scans != nil {
 			jr.scans.addTxn(&jr.b.h, jr.co, t)
@@ -599,6 +602,15 @@ func (jr *jsonlReader) versionOrder(ev *jsonlEvent) error {
 	h.VersionOrder[k] = order
 	h.setVersionOrderPrefix(k, ev.prefix)
 	return nil
+}
+
+// reserveStmts gives a transaction's first statement a capacity of about
+// the average transaction's statements, as reserve does for operations.
+func (jr *jsonlReader) reserveStmts(t *Txn) {
+	if t.Statements != nil || jr.txnsEnded == 0 {
+		return
+	}
+	t.Statements = make([]Statement, 0, min(jr.stmtsSeen/jr.txnsEnded+1, 64))
 }
 
 // reserve gives a transaction's first operations a capacity of about the

@@ -29,7 +29,7 @@ func ReadPlume(r io.Reader, name string) (*History, error) {
 		return nil, fileErr(name, "%v", err)
 	}
 	b := NewBuilder()
-	var keys intKeys
+	keys := newNumKeys()
 	var sessions, txns idMap
 	aborted := map[SessionID]TxnID{}
 	var raw rawTxns
@@ -72,11 +72,11 @@ func ReadPlume(r io.Reader, name string) (*History, error) {
 				raw.head().name, raw.head().outcome = "-1", ServerAborted
 				aborted[SessionID(sid)] = t
 			} else {
-				raw.head().name = strconv.FormatInt(f[3], 10)
+				raw.nameNumber(f[3])
 				txns.set(f[3], uint32(t))
 			}
 		}
-		key := keys.get(b, f[0])
+		key := keys.ref(f[0])
 		op := Op{Kind: OpRead, Flags: FlagReturned | FlagHasValue, Key: key, Value: f[1]}
 		if kind == OpWrite {
 			op = Op{Kind: OpWrite, Flags: FlagHasValue, Key: key, Value: f[1]}
@@ -94,6 +94,7 @@ func ReadPlume(r io.Reader, name string) (*History, error) {
 		l.op.Event = uint32(len(tx.Ops))
 		tx.Ops = append(tx.Ops, l.op)
 	}
+	keys.assign(&b.h)
 	if err := matchByValue(name, &b.h, lines, func(v int64) bool { return v == 0 }); err != nil {
 		return nil, err
 	}

@@ -1,5 +1,7 @@
 package history
 
+import "strconv"
+
 // rawTxns collects the transactions of an importer that sees each one
 // whole: operations go into large chunks (a transaction's operations stay
 // contiguous), headers into one slice, and History.Txns is allocated once
@@ -10,6 +12,10 @@ type rawTxns struct {
 	start int
 	heads []rawTxn
 	open  bool
+	// names holds the transactions' names end to end (see nameNumber):
+	// one string for all of them rather than one small object each, which
+	// the garbage collector would mark one by one.
+	names []byte
 }
 
 type rawTxn struct {
@@ -18,7 +24,10 @@ type rawTxn struct {
 	outcome Outcome
 	line    int32 // line of the transaction's first operation, for errors
 	name    string
-	ops     []Op
+	// nameStart and nameEnd, when name is empty, delimit the
+	// transaction's name in rawTxns.names.
+	nameStart, nameEnd int32
+	ops                []Op
 }
 
 const rawChunk = 1 << 16
@@ -32,6 +41,14 @@ func (r *rawTxns) current(s SessionID, level Level, o Outcome, line int) TxnID {
 		r.start = len(r.chunk)
 	}
 	return TxnID(len(r.heads))
+}
+
+// nameNumber names the open transaction by the decimal number n.
+func (r *rawTxns) nameNumber(n int64) {
+	h := r.head()
+	h.nameStart = int32(len(r.names))
+	r.names = strconv.AppendInt(r.names, n, 10)
+	h.nameEnd = int32(len(r.names))
 }
 
 // head returns the open (or last) transaction's header.
@@ -71,13 +88,17 @@ func (r *rawTxns) build(b *Builder) []int32 {
 	for s := range b.h.Sessions {
 		b.h.Sessions[s].Txns = make([]TxnID, 0, counts[s])
 	}
+	names := string(r.names)
 	for i, h := range r.heads {
 		id := TxnID(i + 1)
+		if h.nameEnd > h.nameStart {
+			h.name = names[h.nameStart:h.nameEnd]
+		}
 		txns = append(txns, Txn{ID: id, Session: h.session, Level: h.level, Outcome: h.outcome, Name: h.name, Ops: h.ops})
 		b.h.Sessions[h.session].Txns = append(b.h.Sessions[h.session].Txns, id)
 		lines[id] = h.line
 	}
 	b.h.Txns = txns
-	r.heads, r.chunk = nil, nil
+	r.heads, r.chunk, r.names = nil, nil, nil
 	return lines
 }

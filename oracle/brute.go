@@ -32,7 +32,7 @@ func BruteForce(h *history.History, opts Options) (Verdict, []history.TxnID) {
 	if h.Validate() != nil {
 		return Unknown, nil
 	}
-	b := newBrute(h, levelsFor(h, opts), opts.RealTime)
+	b := newBrute(h, levelsFor(h, opts), opts)
 	if len(b.txns) > MaxBruteForceTxns {
 		return Unknown, nil
 	}
@@ -92,7 +92,7 @@ func BruteForce(h *history.History, opts Options) (Verdict, []history.TxnID) {
 // tested against. It does not require co to extend so ∪ wr; it reports
 // false when co does not.
 func bruteOrderSatisfies(h *history.History, co []history.TxnID, opts Options) bool {
-	b := newBrute(h, levelsFor(h, opts), opts.RealTime)
+	b := newBrute(h, levelsFor(h, opts), opts)
 	for i, t := range co {
 		b.pos[t] = i
 	}
@@ -122,8 +122,8 @@ type brute struct {
 	causal   [][]bool        // causal[a][b]: a (so ∪ wr ∪ rt)+ b
 }
 
-func newBrute(h *history.History, levels []history.Level, realTime bool) *brute {
-	b := &brute{h: h, ix: newTxnIndex(h, levels), realTime: realTime, pos: make([]int, len(h.Txns))}
+func newBrute(h *history.History, levels []history.Level, opts Options) *brute {
+	b := &brute{h: h, ix: newTxnIndex(h, levels).withRC(opts.RC), realTime: opts.RealTime, pos: make([]int, len(h.Txns))}
 	for i := 1; i < len(h.Txns); i++ {
 		if b.ix.get(history.TxnID(i)).live {
 			b.txns = append(b.txns, history.TxnID(i))
@@ -256,7 +256,7 @@ func (b *brute) vis(level history.Level, t2 history.TxnID, r *extRead, all []his
 	t3 := r.txn
 	switch level {
 	case history.ReadCommitted:
-		if b.so(t2, t3) || b.rt(t2, t3) {
+		if b.so(t2, t3) && b.ix.sessionVisible(level) || b.rt(t2, t3) {
 			return true
 		}
 		for _, e := range b.ix.get(t3).reads {

@@ -41,6 +41,13 @@
 //     read (with the SQL text, table, key and value), or an order the
 //     reader's level forces (and through which read or causal path).
 //
+// Read committed has two definitions in the literature (rc_definition.go):
+// paper 000's, fickle's default, where a session's earlier transactions are
+// visible to its reads, and Biswas and Enea's, the one AWDIT, dbcop and
+// Plume check, where only the writers an earlier read saw are
+// (Options.RC). Every stage applies the one asked for, and an explanation
+// at read committed names it.
+//
 // Why the split: saturation is polynomial and exact for RC, RA and CC, and
 // is the first, cheap answer for every level; only PC, SI and SER need a
 // commit order, which is NP-hard to find in general.

@@ -16,7 +16,7 @@ import (
 func (e *Explanation) DOT(h *history.History) string {
 	var b strings.Builder
 	b.WriteString("digraph violation {\n  rankdir=LR;\n  node [shape=box, fontname=\"Helvetica\"];\n  edge [fontname=\"Helvetica\"];\n")
-	fmt.Fprintf(&b, "  label=%s;\n  labelloc=t;\n", dotQuote(fmt.Sprintf("violates %s: %s", e.Level, e.Anomaly)))
+	fmt.Fprintf(&b, "  label=%s;\n  labelloc=t;\n", dotQuote(fmt.Sprintf("violates %s: %s", e.levelText(), e.Anomaly)))
 	nodes := map[history.TxnID]bool{}
 	node := func(t history.TxnID, extra string) {
 		if nodes[t] {

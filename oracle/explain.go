@@ -264,7 +264,7 @@ func (e *Explanation) describe(h *history.History, t history.TxnID) string {
 // structural defect or the cycle, one edge a line.
 func (e *Explanation) Text(h *history.History) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "violates %s: %s", e.Level, e.Anomaly)
+	fmt.Fprintf(&b, "violates %s: %s", e.levelText(), e.Anomaly)
 	if e.Structural != nil && e.Anomaly != e.Structural.Kind.String() {
 		fmt.Fprintf(&b, " (%s)", e.Structural.Kind)
 	}
@@ -303,8 +303,11 @@ func (e *Explanation) Text(h *history.History) string {
 
 // jsonExplanation is the JSON form of an Explanation.
 type jsonExplanation struct {
-	Level      string          `json:"level"`
-	Anomaly    string          `json:"anomaly"`
+	Level   string `json:"level"`
+	Anomaly string `json:"anomaly"`
+	// Definition, for a cycle at read committed, says which definition
+	// of it the cycle breaks.
+	Definition string          `json:"definition,omitempty"`
 	Structural *jsonStructural `json:"structural,omitempty"`
 	Cycle      []jsonEdge      `json:"cycle,omitempty"`
 }
@@ -335,7 +338,10 @@ func (e *Explanation) JSON(h *history.History) ([]byte, error) {
 }
 
 func (e *Explanation) jsonValue(h *history.History) *jsonExplanation {
-	j := &jsonExplanation{Level: e.Level.String(), Anomaly: e.Anomaly}
+	j := &jsonExplanation{Level: LevelName(e.Level, e.RC), Anomaly: e.Anomaly}
+	if e.Level == history.ReadCommitted && e.Structural == nil {
+		j.Definition = e.RC.Describe()
+	}
 	if s := e.Structural; s != nil {
 		j.Structural = &jsonStructural{Kind: s.Kind.String(), Txn: txnName(h, s.Txn), Session: sessionName(h, s.Txn),
 			Op: s.Op, Key: keyName(h, s.Key), Writer: txnName(h, s.Writer), Reason: s.Reason}

@@ -177,7 +177,7 @@ func (s *saturation) explainCycle(cycle []uint32) *Explanation {
 		need = append(need, i)
 	}
 	if len(need) > 0 {
-		again := newSaturation(ix, Options{Level: s.opts.Level, RealTime: s.opts.RealTime})
+		again := newSaturation(ix, Options{Level: s.opts.Level, RealTime: s.opts.RealTime, RC: s.opts.RC})
 		again.capture = make(map[pair]*inference, len(need))
 		for _, i := range need {
 			again.capture[pair{segs[i].last, segs[i].to}] = nil

@@ -45,7 +45,7 @@ func weakestSearchViolation(h *history.History, levels []history.Level, opts Opt
 		return nil
 	}
 	if why.Structural == nil {
-		if e := explainSearchCycleNear(h, capLevels(levels, level), opts.RealTime, level, why); e != nil {
+		if e := explainSearchCycleNear(h, capLevels(levels, level), opts, level, why); e != nil {
 			return e
 		}
 	}
@@ -72,8 +72,8 @@ func isWriteSkew(cycle []Edge) bool {
 // the derived history closes none. It saturates every component until one
 // closes a cycle; explainSearchCycleNear saves that work when the search's
 // own explanation is at hand.
-func explainSearchCycle(h *history.History, levels []history.Level, realTime bool, level history.Level) *Explanation {
-	return explainSearchCycleNear(h, levels, realTime, level, nil)
+func explainSearchCycle(h *history.History, levels []history.Level, opts Options, level history.Level) *Explanation {
+	return explainSearchCycleNear(h, levels, opts, level, nil)
 }
 
 // explainSearchCycleNear is explainSearchCycle given why, the search's own
@@ -81,8 +81,9 @@ func explainSearchCycle(h *history.History, levels []history.Level, realTime boo
 // saturation closed none either and only a lost update is looked for; when
 // it has one, only the component of the cycle's sessions is saturated
 // again.
-func explainSearchCycleNear(h *history.History, levels []history.Level, realTime bool, level history.Level, why *Explanation) *Explanation {
-	ix := newTxnIndex(h, levels)
+func explainSearchCycleNear(h *history.History, levels []history.Level, opts Options, level history.Level, why *Explanation) *Explanation {
+	ix := newTxnIndex(h, levels).withRC(opts.RC)
+	realTime := opts.RealTime
 	if level >= history.Snapshot {
 		if e := explainLostUpdate(ix); e != nil {
 			return e

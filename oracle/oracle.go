@@ -46,6 +46,9 @@ type Options struct {
 	// Progress, when set, is called from time to time with the work done and
 	// the total work expected (both in abstract steps). It must be cheap.
 	Progress func(done, total int64)
+	// RC is the definition of read committed that transactions checked at
+	// RC are held to: RCSessionOrder (the default) or RCBiswasEnea.
+	RC RCDefinition
 
 	_ struct{}
 }
@@ -150,6 +153,9 @@ type Explanation struct {
 	Cycle []Edge
 	// Structural is set when the history is malformed for every level.
 	Structural *StructuralIssue
+	// RC, when Level is ReadCommitted, is the definition of read committed
+	// that was violated (Options.RC of the check).
+	RC RCDefinition
 
 	// vis records, for saturation cycles, why each inferred edge's writer
 	// was visible to the reader; nil otherwise.
@@ -207,6 +213,12 @@ type StructuralIssue struct {
 // searchCommitOrderHook, which their files set in init; were they unset,
 // Check would answer Unknown for PC/SI/SER, never a guess.
 func Check(h *history.History, opts Options) Result {
+	res := check(h, opts)
+	nameDefinition(&res, opts.RC)
+	return res
+}
+
+func check(h *history.History, opts Options) Result {
 	if opts.Level > history.Serializable {
 		return Result{Verdict: Unknown, Level: opts.Level} // not a level: no verdict
 	}
@@ -445,6 +457,14 @@ func strongest(h *history.History, levels []history.Level) history.Level {
 // Only the search can run out of budget, so Unknown is reported only for
 // a level that no cheaper argument decides.
 func StrongestLevel(h *history.History, opts Options) (history.Level, []Result) {
+	l, results := strongestLevel(h, opts)
+	for i := range results {
+		nameDefinition(&results[i], opts.RC)
+	}
+	return l, results
+}
+
+func strongestLevel(h *history.History, opts Options) (history.Level, []Result) {
 	opts.Level = history.LevelUnknown
 	if len(h.Txns) <= 1 || verifyCommitOrderHook == nil || searchCommitOrderHook == nil || h.HasClientReads() {
 		return strongestByCheck(h, opts)
@@ -527,7 +547,7 @@ func StrongestLevel(h *history.History, opts Options) (history.Level, []Result) 
 			steps += n
 			if v != Consistent {
 				if v == Violation {
-					if e := explainSearchCycle(h, uniform(l), opts.RealTime, l); e != nil {
+					if e := explainSearchCycle(h, uniform(l), opts, l); e != nil {
 						why = e
 					}
 					why = nameSearchViolation(why, l)

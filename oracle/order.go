@@ -45,7 +45,7 @@ func VerifyOrder(h *history.History, view OrderView, opts Options, subset []hist
 	if why := versionOrderContradicts(h, view, subset); why != nil {
 		return why
 	}
-	c := &orderChecker{ix: newLazyTxnIndex(h, opts.Level), view: view, realTime: opts.RealTime}
+	c := &orderChecker{ix: newLazyTxnIndex(h, opts.Level).withRC(opts.RC), view: view, realTime: opts.RealTime}
 	for _, t := range subset {
 		if int(t) >= len(h.Txns) || t == history.Init || !c.ix.get(t).live {
 			continue
@@ -80,7 +80,7 @@ func verifyCommitOrderView(h *history.History, view OrderView, levels []history.
 // explains the first failure of each failing transaction, in session order,
 // up to limit of them.
 func orderFailures(h *history.History, view OrderView, levels []history.Level, opts Options, limit int) []*Explanation {
-	return orderFailuresIn(newTxnIndex(h, levels), view, levels, opts, limit)
+	return orderFailuresIn(newTxnIndex(h, levels).withRC(opts.RC), view, levels, opts, limit)
 }
 
 // orderFailuresIn is orderFailures with the index of h at levels built by
@@ -269,11 +269,13 @@ func (c *orderChecker) checkAtomic(t3 history.TxnID, level history.Level, reads 
 			}
 		}
 		p1, _ := c.view.Pos(r.src)
-		if last == nil {
-			last = c.sessionLastWriters(t3, reads)
-		}
-		if p, ok := c.view.Pos(last[r.key]); ok && p > p1 {
-			return &orderViolation{level: level, reader: t3, read: r, writer: last[r.key], base: EdgeWW, why: "precedes it in its session"}
+		if c.ix.sessionVisible(level) {
+			if last == nil {
+				last = c.sessionLastWriters(t3, reads)
+			}
+			if p, ok := c.view.Pos(last[r.key]); ok && p > p1 {
+				return &orderViolation{level: level, reader: t3, read: r, writer: last[r.key], base: EdgeWW, why: "precedes it in its session"}
+			}
 		}
 		if t2, ok := seen.writerAfter(r.key, p1); ok {
 			return &orderViolation{level: level, reader: t3, read: r, writer: t2, base: EdgeWW, why: "wrote a version it read earlier"}

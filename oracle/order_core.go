@@ -64,7 +64,7 @@ func repairOrder(h *history.History, start []history.TxnID, levels []history.Lev
 		pos[t] = int32(p)
 	}
 	sessPos := sessionPositions(h)
-	ix := newTxnIndex(h, levels)
+	ix := newTxnIndex(h, levels).withRC(opts.RC)
 	var steps int64
 	size := map[history.TxnID]int{} // by failing reader: the window size to try next
 	for range maxRepairRounds {
@@ -188,7 +188,7 @@ func searchWindow(h *history.History, sessPos []int32, levels []history.Level, o
 		}
 		return order, v, nil, n
 	case Violation:
-		if e := explainSearchCycle(sub, subLevels, opts.RealTime, strongest(sub, subLevels)); e != nil {
+		if e := explainSearchCycle(sub, subLevels, opts, strongest(sub, subLevels)); e != nil {
 			why = e
 		}
 		return nil, v, liftExplanation(h, why, orig), n

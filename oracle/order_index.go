@@ -34,6 +34,22 @@ type txnIndex struct {
 	// transaction.
 	readArena []extRead
 	keyArena  []history.KeyID
+	// rc is the definition of read committed that RC transactions are
+	// checked by (Options.RC).
+	rc RCDefinition
+}
+
+// withRC sets the definition of read committed the index's users apply.
+func (ix *txnIndex) withRC(d RCDefinition) *txnIndex {
+	ix.rc = d
+	return ix
+}
+
+// sessionVisible reports whether a transaction checked at level sees its
+// session's earlier transactions: at every level but read committed under
+// Biswas and Enea's definition.
+func (ix *txnIndex) sessionVisible(level history.Level) bool {
+	return level != history.ReadCommitted || ix.rc != RCBiswasEnea
 }
 
 // txnInfo is what the checkers need to know about one transaction.

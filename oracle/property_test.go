@@ -285,7 +285,8 @@ func agreeWithBruteForce(t *testing.T, n int, seed uint64, rng *rand.Rand, p gen
 		if rng.IntN(3) == 0 {
 			level = history.Levels[rng.IntN(len(history.Levels))]
 		}
-		opts := Options{Level: level, RealTime: realTime}
+		// Both definitions of read committed, for the RC transactions.
+		opts := Options{Level: level, RealTime: realTime, RC: RCDefinition(rng.IntN(2))}
 		if rng.IntN(2) == 0 {
 			// A recorded order, right or wrong: Check verifies it and falls
 			// back to the search when it fails.
@@ -302,13 +303,13 @@ func agreeWithBruteForce(t *testing.T, n int, seed uint64, rng *rand.Rand, p gen
 		got, co, _ := Search(h, opts)
 		verdicts[got]++
 		if got != want {
-			t.Fatalf("case %d (seed %d): Search = %v, BruteForce = %v, level %v, real time %v\n%s", i, seed, got, want, level, realTime, dumpHistory(h))
+			t.Fatalf("case %d (seed %d): Search = %v, BruteForce = %v, level %v (%v), real time %v\n%s", i, seed, got, want, level, opts.RC, realTime, dumpHistory(h))
 		}
 		if co != nil && !bruteOrderSatisfies(h, co, opts) {
 			t.Fatalf("case %d (seed %d): the search's witness %v fails the literal axioms\n%s", i, seed, co, dumpHistory(h))
 		}
 		if r := Check(h, opts); r.Verdict != Unknown && r.Verdict != want {
-			t.Fatalf("case %d (seed %d): Check = %v, BruteForce = %v, level %v, real time %v\n%s", i, seed, r.Verdict, want, level, realTime, dumpHistory(h))
+			t.Fatalf("case %d (seed %d): Check = %v, BruteForce = %v, level %v (%v), real time %v\n%s", i, seed, r.Verdict, want, level, opts.RC, realTime, dumpHistory(h))
 		}
 	}
 	if verdicts[Consistent] == 0 || verdicts[Violation] == 0 {
@@ -345,7 +346,7 @@ func checkOrderAgrees(t *testing.T, n int, seed uint64, rng *rand.Rand, p genPar
 		if rng.IntN(3) == 0 {
 			level = history.Levels[rng.IntN(len(history.Levels))]
 		}
-		opts := Options{Level: level, RealTime: realTime}
+		opts := Options{Level: level, RealTime: realTime, RC: RCDefinition(rng.IntN(2))}
 		co := randomOrder(rng, h)
 		want := bruteOrderSatisfies(h, co, opts)
 		e, err := CheckOrder(h, co, opts, nil)
@@ -353,7 +354,7 @@ func checkOrderAgrees(t *testing.T, n int, seed uint64, rng *rand.Rand, p genPar
 			t.Fatal(err)
 		}
 		if (e == nil) != want {
-			t.Fatalf("case %d (seed %d): CheckOrder(%v) = %+v, literal axioms say %v, level %v, real time %v\n%s", i, seed, co, e, want, level, realTime, dumpHistory(h))
+			t.Fatalf("case %d (seed %d): CheckOrder(%v) = %+v, literal axioms say %v, level %v (%v), real time %v\n%s", i, seed, co, e, want, level, opts.RC, realTime, dumpHistory(h))
 		}
 		if want {
 			accepted++

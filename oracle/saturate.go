@@ -149,7 +149,9 @@ func (s *saturation) run() {
 		}
 		switch ix.levels[t] {
 		case history.ReadCommitted:
-			s.sessionCase(t)
+			if s.opts.RC != RCBiswasEnea { // Biswas and Enea: session order makes nothing visible
+				s.sessionCase(t)
+			}
 			s.readCommitted(t)
 		case history.ReadAtomic:
 			s.sessionCase(t)

@@ -32,7 +32,7 @@ func Search(h *history.History, opts Options) (Verdict, []history.TxnID, *Explan
 
 // searchCommitOrder is the hook Check calls (see oracle.go).
 func searchCommitOrder(h *history.History, levels []history.Level, opts Options) ([]history.TxnID, Verdict, *Explanation, int64) {
-	ix := newTxnIndex(h, levels)
+	ix := newTxnIndex(h, levels).withRC(opts.RC)
 	for t := 1; t < len(h.Txns); t++ {
 		for i := range ix.get(history.TxnID(t)).reads {
 			if r := &ix.get(history.TxnID(t)).reads[i]; ix.badRead(r) {

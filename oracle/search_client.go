@@ -50,7 +50,7 @@ func CheckClient(h *history.History, c ClientReads, opts Options) (Verdict, []hi
 		return Unknown, nil, malformed(err)
 	}
 	levels := levelsFor(h, opts)
-	ix := newTxnIndex(h, levels)
+	ix := newTxnIndex(h, levels).withRC(opts.RC)
 	g, ok := buildSearchGraph(ix, nil, opts.RealTime)
 	if ok {
 		ok = g.saturate()

@@ -142,7 +142,7 @@ func (g *srchGraph) addWeakEdges(t3 history.TxnID) bool {
 				return past[t2]
 			case g.rtOn && realTimeBefore(ix.h, t2, t3):
 				return true
-			case ix.h.Txns[t2].Session == ix.h.Txns[t3].Session && ix.get(t2).sessIdx < ix.get(t3).sessIdx:
+			case ix.h.Txns[t2].Session == ix.h.Txns[t3].Session && ix.get(t2).sessIdx < ix.get(t3).sessIdx && ix.sessionVisible(level):
 				return true
 			}
 			e, read := firstRead[t2]

@@ -48,13 +48,16 @@ type checkReport struct {
 	// Next, without --level, explains why the level above the strongest
 	// does not hold.
 	Next json.RawMessage `json:"next,omitempty"`
-	Text string          `json:"-"`
+	// Note says, for a format whose checkers define read committed
+	// otherwise, that the verdict at read committed differs under theirs.
+	Note string `json:"note,omitempty"`
+	Text string `json:"-"`
 }
 
 func runCheck(args []string) int {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	fs.SetOutput(checkErr)
-	level := fs.String("level", "", "check every transaction at `LEVEL` (RC, RA, CC, PC, SI, SER or PostgreSQL's names); default: report the strongest level that holds")
+	level := fs.String("level", "", "check every transaction at `LEVEL` (RC, RA, CC, PC, SI, SER or PostgreSQL's names; RC-BE or read-committed-be for Biswas and Enea's read committed, which AWDIT, dbcop and Plume check); default: report the strongest level that holds")
 	format := fs.String("format", "auto", "input `FORMAT`: "+strings.Join(formatNames(), ", ")+", or auto (by file name)")
 	asJSON := fs.Bool("json", false, "print one JSON object per history")
 	dotFile := fs.String("dot", "", "write the first violation's cycle to `FILE` for Graphviz")
@@ -78,21 +81,24 @@ func runCheck(args []string) int {
 	}
 	opts := oracle.Options{RealTime: *realtime, MaxSteps: *maxSteps}
 	if *level != "" {
-		l, err := history.ParseLevel(*level)
+		l, d, err := oracle.ParseRCLevel(*level)
 		if err != nil {
 			fmt.Fprintf(checkErr, "fickle check: %v\n", err)
 			return checkBadInput
 		}
-		opts.Level = l
+		opts.Level, opts.RC = l, d
 	}
 	exit := checkConsistent
 	dotWritten := false
 	for _, path := range fs.Args() {
-		h, rep := loadHistory(path, *format)
+		h, f, rep := loadHistory(path, *format)
 		code := checkBadInput
 		if h != nil {
 			var expl *oracle.Explanation
 			rep, expl, code = checkOne(path, h, opts)
+			if rep.Note = readCommittedNote(h, f, opts, rep); rep.Note != "" {
+				rep.Text += "note: " + rep.Note + "\n"
+			}
 			if expl != nil && *dotFile != "" && !dotWritten {
 				dotWritten = true
 				if err := os.WriteFile(*dotFile, []byte(expl.DOT(h)), 0o644); err != nil {
@@ -117,25 +123,46 @@ func worse(a, b int) int {
 	return a
 }
 
-// loadHistory reads path in format (history.Import, which detects the
-// format when it is auto); on failure it returns a report whose error names
-// the file (and the line, when the importer knows it).
-func loadHistory(path, format string) (*history.History, checkReport) {
+// loadHistory reads path in format (history.Import, after detecting the
+// format when it is auto) and returns the history and its format; on
+// failure it returns a report whose error names the file (and the line,
+// when the importer knows it).
+func loadHistory(path, format string) (*history.History, history.Format, checkReport) {
 	rep := checkReport{File: path, Verdict: "error"}
 	f, err := history.ParseFormat(format)
-	if err != nil {
-		rep.Error = err.Error()
-		return nil, rep
+	if err == nil && f == history.FormatAuto {
+		f, err = history.Detect(path)
 	}
-	h, err := history.Import(path, f)
+	var h *history.History
+	if err == nil {
+		h, err = history.Import(path, f)
+	}
 	if err != nil {
 		rep.Error = err.Error()
 		if !strings.Contains(rep.Error, path) {
 			rep.Error = path + ": " + rep.Error
 		}
-		return nil, rep
+		return nil, f, rep
 	}
-	return h, rep
+	return h, f, rep
+}
+
+// readCommittedNote says when a history in a format whose checkers hold
+// read committed to Biswas and Enea's definition (AWDIT, dbcop, Plume)
+// fails fickle's read committed but holds under theirs, so that a user
+// comparing verdicts knows which definition each tool applied.
+func readCommittedNote(h *history.History, f history.Format, opts oracle.Options, rep checkReport) string {
+	tools := history.ReadCommittedBETools(f)
+	failedRC := rep.Verdict == "violation" && opts.Level == history.ReadCommitted || rep.Strongest == "none"
+	if tools == "" || opts.RC != oracle.RCSessionOrder || !failedRC {
+		return ""
+	}
+	be := oracle.Check(h, oracle.Options{Level: history.ReadCommitted, RC: oracle.RCBiswasEnea, RealTime: opts.RealTime, MaxSteps: opts.MaxSteps})
+	if be.Verdict != oracle.Consistent {
+		return ""
+	}
+	return fmt.Sprintf("the history satisfies read committed as Biswas and Enea define it, the definition of %s "+
+		"(fickle check --level read-committed-be); fickle's read committed (paper 000) also makes a session's earlier transactions visible to its reads", tools)
 }
 
 // checkOne checks h: at opts.Level when set, else at each transaction's own
@@ -149,9 +176,9 @@ func checkOne(path string, h *history.History, opts oracle.Options) (checkReport
 	var res oracle.Result
 	var text strings.Builder
 	if opts.Level != history.LevelUnknown {
-		rep.Level = opts.Level.String()
+		rep.Level = oracle.LevelName(opts.Level, opts.RC)
 		res = checkLevel(h, opts)
-		fmt.Fprintf(&text, "%s: %s at %s\n", path, res.Verdict, opts.Level)
+		fmt.Fprintf(&text, "%s: %s at %s\n", path, res.Verdict, rep.Level)
 		if res.Verdict == oracle.Unknown {
 			text.WriteString(undecided(res, opts.MaxSteps))
 		}

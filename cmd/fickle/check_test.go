@@ -187,3 +187,56 @@ func TestCheckCommandSaysWhichLevelIsUndecidedAndWhatBudgetToGive(t *testing.T) 
 		}
 	}
 }
+
+// TestCheckCommandNamesTheReadCommittedDefinition: a history that holds
+// under Biswas and Enea's read committed (AWDIT's) but not under paper
+// 000's (fickle's) fails --level RC with a note naming the tools that check
+// the other definition, and passes --level read-committed-be; a fickle
+// history gets no note.
+func TestCheckCommandNamesTheReadCommittedDefinition(t *testing.T) {
+	dir := t.TempDir()
+	// Session 0 writes key 0, then reads its initial value.
+	awdit := filepath.Join(dir, "stale.txt")
+	if err := os.WriteFile(awdit, []byte("w 0 1\n-\nr 0 0\n=\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h, err := history.Import(awdit, history.FormatAWDIT)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jsonl := writeHistory(t, dir, "stale.jsonl", h)
+	tests := []struct {
+		name     string
+		args     []string
+		code     int
+		contains []string
+		lacks    string
+	}{
+		{"fickle's RC fails, with a note", []string{"--level", "RC", awdit}, 1,
+			[]string{"violation at RC", "violates RC (paper 000's read committed", "note: the history satisfies read committed as Biswas and Enea define it, the definition of AWDIT"}, ""},
+		{"strongest level none, with a note", []string{awdit}, 1, []string{"strongest level that holds: none", "note: ", "--level read-committed-be"}, ""},
+		{"Biswas and Enea's RC holds", []string{"--level", "read-committed-be", awdit}, 0, []string{"consistent at RC-BE"}, "note:"},
+		{"fickle's own format has no note", []string{"--level", "RC", jsonl}, 1, []string{"violation at RC"}, "note:"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := runCheckCapture(tt.args...)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d\n%s%s", code, tt.code, out, errOut)
+			}
+			for _, c := range tt.contains {
+				if !strings.Contains(out, c) {
+					t.Errorf("output lacks %q:\n%s", c, out)
+				}
+			}
+			if tt.lacks != "" && strings.Contains(out, tt.lacks) {
+				t.Errorf("output has %q:\n%s", tt.lacks, out)
+			}
+		})
+	}
+	_, out, _ := runCheckCapture("--json", "--level", "RC", awdit)
+	var rep struct{ Note string }
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || !strings.Contains(rep.Note, "AWDIT") {
+		t.Errorf("JSON note = %q (%v): %s", rep.Note, err, out)
+	}
+}

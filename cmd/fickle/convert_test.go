@@ -34,7 +34,9 @@ func TestConvertCommandConvertsAndReportsErrors(t *testing.T) {
 	convertIn = strings.NewReader("r(1,0,0,0)\n")
 	code, out, errOut = runConvertCapture("--to", "awdit", "-", "-")
 	convertIn = os.Stdin
-	if code != 0 || out != "r 1 0\n-\n=\n" {
+	// The read of the initial value needs AWDIT's initial transaction,
+	// ordered first by the marker key 2 (history.WriteAWDIT).
+	if code != 0 || out != "w 2 0\nw 1 0\n-\n=\nr 2 0\nr 1 0\n-\n=\n" {
 		t.Fatalf("stdin plume to awdit: code %d, out %q, err %q", code, out, errOut)
 	}
 

@@ -55,7 +55,7 @@ flags:
 		return bad("want one history file, got %d arguments", fs.NArg())
 	}
 	path := fs.Arg(0)
-	h, rep := loadHistory(path, *format)
+	h, _, rep := loadHistory(path, *format)
 	if h == nil {
 		return bad("%s", rep.Error)
 	}
