@@ -115,6 +115,15 @@ type Config struct {
 	// SI. It models stores that build SQL on a key-value layer without
 	// write locks. PostgresConcurrency ignores it.
 	StaleWrites bool
+	// MaxStaleness bounds what the store keeps (collect.go,
+	// docs/memory.md): once more than MaxStaleness transactions (plus a
+	// slack of half as many) follow the horizon in the commit order, the
+	// horizon moves up to MaxStaleness transactions before the last one,
+	// and no read sees a version older than the latest one at or before
+	// it: older versions, and the transactions and co places only they
+	// needed, are freed. A transaction whose reads depend on what was
+	// freed fails with 40001 "snapshot too old". Zero keeps everything.
+	MaxStaleness int
 	// Replay, when set, re-issues the choices of a recorded history
 	// (--replay): see replay.go for how reads and places are matched and
 	// how deleting reads from it shrinks a failure.

@@ -1,6 +1,9 @@
 package isolation
 
 import (
+	"cmp"
+	"slices"
+
 	"github.com/fickle-db/fickle/history"
 	"github.com/fickle-db/fickle/internal/pgerror"
 )
@@ -14,10 +17,7 @@ import (
 func (e *engine) checkpoint() (*history.History, error) {
 	e.mu.Lock()
 	var active []*txn
-	for _, t := range e.txns[1:] {
-		if t.state != txnActive {
-			continue
-		}
+	for t := range e.active {
 		if len(t.writes) > 0 || len(t.locks) > 0 || t.nreads > 0 {
 			e.mu.Unlock()
 			return nil, pgerror.New(pgerror.ObjectInUse, "cannot checkpoint while other transactions are in progress").
@@ -39,19 +39,18 @@ func (e *engine) checkpoint() (*history.History, error) {
 	rec.init(e.rec.on, e.rec.log)
 	rec.h.Checkpoints = e.checkpoints
 	rec.logBase, rec.logMax = e.rec.logMax, e.rec.logMax
-	for id, s := range e.allSessions {
-		if s == nil { // closed: the history keeps its id, with no transaction
-			if rec.on {
-				rec.h.Sessions = append(rec.h.Sessions, history.Session{ID: history.SessionID(id)})
-			}
-			continue
-		}
+	for s := range e.open {
 		s.lastPos, s.vc = nil, nil
 		s.ntxnBase = s.ntxn
-		if rec.on {
-			rec.h.Sessions = append(rec.h.Sessions, history.Session{ID: s.id, Name: s.name})
+	}
+	if rec.on {
+		// Every session keeps its id; a closed one has no transaction.
+		for _, s := range e.rec.h.Sessions {
+			rec.h.Sessions = append(rec.h.Sessions, history.Session{ID: s.ID, Name: s.Name})
 		}
 	}
+	e.horizon = nil
+	clear(e.dirty)
 	for _, tb := range e.tables {
 		if tb == nil {
 			continue
@@ -79,11 +78,12 @@ func (e *engine) checkpoint() (*history.History, error) {
 		})
 	}
 	e.rec = rec
-	e.txns = e.txns[:1]
+	e.nextTxn = history.Init + 1
+	slices.SortFunc(active, func(a, b *txn) int { return cmp.Compare(a.id, b.id) })
 	for _, t := range active {
 		t.sess.ntxnBase = t.seq - 1 // the first transaction of its session in the new history
-		t.id = history.TxnID(len(e.txns))
-		e.txns = append(e.txns, t)
+		t.id = e.nextTxn
+		e.nextTxn++
 		t.rd = e.newReadState(t)
 		t.event, t.stmts, t.stmtEvent = 0, 0, 0
 		e.rec.begin(t)

@@ -11,12 +11,16 @@ import (
 // against maps on random clocks.
 func TestClockMergeAgreesWithAMapModel(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
+	sessions := make([]*session, 8)
+	for i := range sessions {
+		sessions[i] = &session{id: history.SessionID(i)}
+	}
 	gen := func() (clock, map[history.SessionID]uint64) {
 		var c clock
 		m := map[history.SessionID]uint64{}
 		for range rng.IntN(6) {
 			s, n := history.SessionID(rng.IntN(8)), uint64(1+rng.IntN(5))
-			c = c.with(s, n)
+			c = c.with(sessions[s], n)
 			m[s] = max(m[s], n)
 		}
 		return c, m
@@ -36,12 +40,12 @@ func TestClockMergeAgreesWithAMapModel(t *testing.T) {
 			t.Fatalf("covers(%v, %v) = %v", a, b, !covers)
 		}
 		for s := range history.SessionID(8) {
-			if u.get(s) != ma[s] {
-				t.Fatalf("merge(%v, %v) has %d for session %d, want %d", a, b, u.get(s), s, ma[s])
+			if u.get(sessions[s]) != ma[s] {
+				t.Fatalf("merge(%v, %v) has %d for session %d, want %d", a, b, u.get(sessions[s]), s, ma[s])
 			}
 		}
 		for i := 1; i < len(u); i++ {
-			if u[i-1].s >= u[i].s {
+			if u[i-1].s.id >= u[i].s.id {
 				t.Fatalf("merge result %v not sorted", u)
 			}
 		}

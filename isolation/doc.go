@@ -67,7 +67,9 @@
 // serialize.go where a transaction goes in co; strategy.go which valid
 // choice is made; record.go the history (in memory and streamed to
 // Config.Log); replay.go re-issuing a recorded history's choices;
-// checkpoint.go folding the state into init; phantom.go the keys created
+// checkpoint.go folding the state into init; collect.go the staleness
+// horizon, before which versions and transactions are freed (what the
+// store keeps, docs/memory.md); phantom.go the keys created
 // after a scan passed them; statement_reads.go one version per key and
 // statement; ssi.go PostgreSQL's serializable snapshot isolation under
 // --profile postgres. Only visibility.go, serialize.go and phantom.go know

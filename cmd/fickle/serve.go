@@ -42,6 +42,7 @@ type serveOptions struct {
 	historyPath string
 	record      bool
 	replay      string
+	pprofAddr   string
 	netFlags
 }
 
@@ -58,6 +59,7 @@ func parseServeFlags(args []string, stderr io.Writer) (*serveOptions, *int) {
 	fs.StringVar(&o.historyPath, "history", "", "write the history to `FILE` as it happens (fickle JSONL, flushed at each commit); turns on recording")
 	fs.BoolVar(&o.record, "record", false, "record the history in memory for SELECT * FROM fickle_check() (implied by --history)")
 	fs.StringVar(&o.replay, "replay", "", "re-issue the choices recorded in `HISTORY` (a fickle JSONL history)")
+	fs.StringVar(&o.pprofAddr, "pprof", "", "serve Go's profiles (go tool pprof http://ADDR/debug/pprof/heap) on `ADDR`; off by default")
 	o.netFlags.register(fs)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: fickle serve [flags]\n\nServes PostgreSQL clients on an in-memory database until SIGINT or SIGTERM.\n\nflags:\n")
@@ -175,6 +177,13 @@ func serve(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
 		return fail("%v", err)
 	}
 	fmt.Fprintf(stdout, "listening on %s\n", addr)
+	if o.pprofAddr != "" {
+		paddr, err := servePprof(o.pprofAddr)
+		if err != nil {
+			return fail("%v", err)
+		}
+		fmt.Fprintf(stderr, "fickle serve: profiles on http://%s/debug/pprof/\n", paddr)
+	}
 	fmt.Fprintf(stdout, "seed %d (--strategy %s --isolation %s --profile %s%s%s)\n", o.seed, o.strategy, o.isolationText, o.profile,
 		map[bool]string{true: " --realtime"}[o.realtime], map[bool]string{true: " --stale-writes"}[o.staleWrites])
 	sig := <-stop
