@@ -145,6 +145,17 @@ type EventLog interface {
 	Checkpoint() error
 }
 
+// ReadableLog is an EventLog that can read back what it logged (a history
+// file, *history.FileLog): a store that logs to one and does not Record
+// keeps no history in memory and answers ReadHistory from it.
+type ReadableLog interface {
+	EventLog
+	// ReadBack runs under the store's lock, once every event so far was
+	// handed to the log; the function it returns reads those events back,
+	// without the lock.
+	ReadBack() (func() (*history.History, error), error)
+}
+
 // ReadOptions qualify a read (Get, Scan, ScanIndex).
 type ReadOptions struct {
 	// Latest reads the latest committed version (plus the transaction's
@@ -333,13 +344,28 @@ func (s *Store) Session(name string) *Session { return s.e.newSession(name) }
 // Config.Record), with the commit order.
 func (s *Store) History() *history.History { return s.e.history() }
 
+// ReadHistory returns the history so far, with the commit order: the one
+// kept in memory with Config.Record, else the one Config.Log reads back
+// when it is a ReadableLog (empty when neither).
+func (s *Store) ReadHistory() (*history.History, error) { return s.e.readHistory() }
+
+// CheckpointCount is Checkpoint answering how many transactions ended in
+// the history it closed, counted whether or not the history is recorded.
+func (s *Store) CheckpointCount() (int, error) {
+	_, n, err := s.e.checkpoint()
+	return n, err
+}
+
 // Checkpoint folds the latest committed state into init and starts a new
 // history (SELECT fickle_checkpoint(), fickle serve --load): every key keeps
 // only its latest version, now init's; co restarts; sessions forget what
 // they saw. It returns the history that ended. It fails with 55006 while a
 // transaction that has read or written is in progress (one that has not,
 // such as the caller's own, continues in the new history).
-func (s *Store) Checkpoint() (*history.History, error) { return s.e.checkpoint() }
+func (s *Store) Checkpoint() (*history.History, error) {
+	h, _, err := s.e.checkpoint()
+	return h, err
+}
 
 // Session is a sequence of transactions (session order). A session runs one
 // transaction at a time.

@@ -13,14 +13,16 @@ import (
 // one version, its latest, now written by init; co restarts at init; the
 // sessions forget what they saw. Transactions in progress may only be ones
 // that have not read or written yet (the caller's own statement): they are
-// renumbered into the new history as if they began after it.
-func (e *engine) checkpoint() (*history.History, error) {
+// renumbered into the new history as if they began after it. It returns
+// the history that ended (empty unless recorded) and how many transactions
+// ended in it.
+func (e *engine) checkpoint() (*history.History, int, error) {
 	e.mu.Lock()
 	var active []*txn
 	for t := range e.active {
 		if len(t.writes) > 0 || len(t.locks) > 0 || t.nreads > 0 {
 			e.mu.Unlock()
-			return nil, pgerror.New(pgerror.ObjectInUse, "cannot checkpoint while other transactions are in progress").
+			return nil, 0, pgerror.New(pgerror.ObjectInUse, "cannot checkpoint while other transactions are in progress").
 				WithHint("Checkpoint when no other session has an open transaction.")
 		}
 		active = append(active, t)
@@ -35,6 +37,8 @@ func (e *engine) checkpoint() (*history.History, error) {
 		_ = e.rec.log.Checkpoint()
 	}
 	e.checkpoints++
+	ended := e.ended
+	e.ended = 0
 	rec := recorder{}
 	rec.init(e.rec.on, e.rec.log)
 	rec.h.Checkpoints = e.checkpoints
@@ -88,5 +92,5 @@ func (e *engine) checkpoint() (*history.History, error) {
 		t.event, t.stmts, t.stmtEvent = 0, 0, 0
 		e.rec.begin(t)
 	}
-	return old, nil
+	return old, ended, nil
 }

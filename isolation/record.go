@@ -285,6 +285,22 @@ func (e *engine) history() *history.History {
 	return e.historyLocked()
 }
 
+// readHistory is Store.ReadHistory.
+func (e *engine) readHistory() (*history.History, error) {
+	e.mu.Lock()
+	log, ok := e.rec.log.(ReadableLog)
+	if e.rec.on || !ok {
+		defer e.mu.Unlock()
+		return e.historyLocked(), nil
+	}
+	read, err := log.ReadBack()
+	e.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	return read()
+}
+
 // historyLocked copies the recorded history; e.mu is held.
 func (e *engine) historyLocked() *history.History {
 	src := &e.rec.h

@@ -8,7 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strconv"
+	"runtime/debug"
 	"syscall"
 	"time"
 
@@ -44,6 +44,7 @@ type serveOptions struct {
 	replay      string
 	pprofAddr   string
 	netFlags
+	memFlags
 }
 
 // parseServeFlags parses args; a non-nil exit code means serve must stop
@@ -61,6 +62,7 @@ func parseServeFlags(args []string, stderr io.Writer) (*serveOptions, *int) {
 	fs.StringVar(&o.replay, "replay", "", "re-issue the choices recorded in `HISTORY` (a fickle JSONL history)")
 	fs.StringVar(&o.pprofAddr, "pprof", "", "serve Go's profiles (go tool pprof http://ADDR/debug/pprof/heap) on `ADDR`; off by default")
 	o.netFlags.register(fs)
+	o.memFlags.register(fs)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: fickle serve [flags]\n\nServes PostgreSQL clients on an in-memory database until SIGINT or SIGTERM.\n\nflags:\n")
 		fs.PrintDefaults()
@@ -84,6 +86,9 @@ func parseServeFlags(args []string, stderr io.Writer) (*serveOptions, *int) {
 	if err := o.netFlags.resolve(o.password); err != nil {
 		return bad("%v", err)
 	}
+	if err := o.memFlags.resolve(); err != nil {
+		return bad("%v", err)
+	}
 	return o, nil
 }
 
@@ -102,15 +107,21 @@ func serve(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
 		fmt.Fprintf(stderr, "fickle serve: "+format+"\n", a...)
 		return 1
 	}
+	if o.maxMemory > 0 {
+		// The garbage collector works harder from 90% of the ceiling on,
+		// so that only live data reaches it (server/memory.go).
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(int64(o.maxMemory / 10 * 9)))
+	}
 	cfg := isolation.Config{
 		Strategy:            o.strategyValue,
 		Seed:                o.seed,
-		Record:              o.record || o.historyPath != "",
 		RealTime:            o.realtime,
 		StatementSnapshots:  o.profile == "postgres",
 		PostgresConcurrency: o.profile == "postgres",
 		StaleWrites:         o.staleWrites,
+		MaxStaleness:        o.maxStaleness,
 	}
+	recorded := o.record || o.historyPath != ""
 	if o.replay != "" {
 		h, err := history.Import(o.replay, history.FormatFickle)
 		if err != nil {
@@ -118,38 +129,17 @@ func serve(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
 		}
 		cfg.Replay = h
 	}
-	var hw *history.Writer
-	var hf *os.File
-	if o.historyPath != "" {
-		f, err := os.Create(o.historyPath)
-		if err != nil {
-			return fail("--history: %v", err)
-		}
-		meta := map[string]string{"seed": strconv.FormatUint(o.seed, 10), "strategy": o.strategy,
-			"isolation": o.level.String(), "profile": o.profile, "realtime": strconv.FormatBool(o.realtime),
-			"stale-writes": strconv.FormatBool(o.staleWrites), "server": "fickle"}
-		w, err := history.NewWriter(f, history.Header{Meta: meta})
-		if err != nil {
-			f.Close()
-			return fail("--history: %v", err)
-		}
-		hw, hf, cfg.Log = w, f, w
+	hlog, closeHistory, err := openHistory(o)
+	if err != nil {
+		return fail("--history: %v", err)
 	}
-	closeHistory := func() error {
-		if hw == nil {
-			return nil
-		}
-		err := hw.Close()
-		if cerr := hf.Close(); err == nil {
-			err = cerr
-		}
-		hw = nil
-		return err
+	defer func() { closeHistory() }()
+	if hlog != nil {
+		cfg.Log = hlog
 	}
-	defer closeHistory()
 
 	store := isolation.NewStore(cfg)
-	eng, err := sqlexec.NewEngine(sqlexec.Config{Store: store, DefaultIsolation: o.level, Strategy: cfg.Strategy, Record: cfg.Record, RealTime: cfg.RealTime})
+	eng, err := sqlexec.NewEngine(sqlexec.Config{Store: store, DefaultIsolation: o.level, Strategy: cfg.Strategy, Record: recorded, RealTime: cfg.RealTime})
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -167,6 +157,7 @@ func serve(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
 		AuthMethod:     o.authMethod,
 		TLS:            o.tlsConfig,
 		MaxConnections: o.maxConnections,
+		MaxMemory:      o.maxMemory,
 		Logf:           func(format string, a ...any) { fmt.Fprintf(stderr, "fickle: "+format+"\n", a...) },
 	})
 	if err != nil {
@@ -193,7 +184,7 @@ func serve(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
 	if err := srv.Shutdown(ctx); err != nil {
 		// Sessions may still be ending and logging: leave the history
 		// file as flushed at its last commit rather than race them.
-		hw = nil
+		closeHistory = func() error { return nil }
 		return fail("shutdown: %v", err)
 	}
 	if err := closeHistory(); err != nil {
