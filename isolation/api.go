@@ -115,15 +115,19 @@ type Config struct {
 	// SI. It models stores that build SQL on a key-value layer without
 	// write locks. PostgresConcurrency ignores it.
 	StaleWrites bool
-	// MaxStaleness bounds what the store keeps (collect.go,
-	// docs/memory.md): once more than MaxStaleness transactions (plus a
-	// slack of half as many) follow the horizon in the commit order, the
-	// horizon moves up to MaxStaleness transactions before the last one,
-	// and no read sees a version older than the latest one at or before
-	// it: older versions, and the transactions and co places only they
-	// needed, are freed. A transaction whose reads depend on what was
-	// freed fails with 40001 "snapshot too old". Zero keeps everything.
+	// MaxStaleness and MaxKept bound what the store keeps (collect.go,
+	// docs/memory.md). Once more than MaxStaleness transactions follow the
+	// horizon in the commit order, or they keep more than MaxKept entries
+	// (the row versions they wrote, the keys a PC, SI or SER transaction
+	// read, the entries of their causal pasts' clocks), each with a slack
+	// of half as many, the horizon moves up to the place that MaxStaleness
+	// transactions, or MaxKept entries, follow; no read sees a version
+	// older than a key's latest at or before it: older versions, and the
+	// transactions and co places only they needed, are freed. A
+	// transaction whose reads depend on what was freed fails with 40001
+	// "snapshot too old". Zero keeps everything (for either bound).
 	MaxStaleness int
+	MaxKept      int
 	// Replay, when set, re-issues the choices of a recorded history
 	// (--replay): see replay.go for how reads and places are matched and
 	// how deleting reads from it shrinks a failure.

@@ -53,7 +53,7 @@ func (e *engine) checkpoint() (*history.History, int, error) {
 			rec.h.Sessions = append(rec.h.Sessions, history.Session{ID: s.ID, Name: s.Name})
 		}
 	}
-	e.horizon = nil
+	e.horizon, e.kept = nil, 0
 	clear(e.dirty)
 	for _, tb := range e.tables {
 		if tb == nil {

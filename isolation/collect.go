@@ -58,30 +58,45 @@ import (
 // taken before the horizon. RC transactions are never doomed: their later
 // reads only need the floor, which the base raises.
 
-// collectSlack returns how many transactions beyond MaxStaleness may follow
-// the horizon before it moves: moving it costs a walk of MaxStaleness
-// nodes, paid once per slack commits.
+// collectSlack returns how far past a bound (MaxStaleness, MaxKept) what
+// follows the horizon may grow before it moves: moving it costs a walk of
+// the transactions after it, paid once per slack.
 func collectSlack(n int) int { return n / 2 }
 
-// maybeCollect moves the horizon when more than MaxStaleness plus the slack
-// transactions follow it in co. It runs after every placement.
-func (e *engine) maybeCollect() {
-	n := e.cfg.MaxStaleness
-	if n <= 0 {
-		return
+// weight is what ended t keeps while it follows the horizon, in the
+// entries MaxKept counts: the versions it wrote, the keys it read when
+// windowed (its read bookkeeping stays for the placement checks of later
+// writers), and its clock's entries.
+func (t *txn) weight() int {
+	w := 1 + len(t.wrote) + len(t.vc)
+	if t.rd != nil {
+		w += len(t.rd.reads)
 	}
+	return w
+}
+
+// maybeCollect moves the horizon when what follows it in co passes
+// MaxStaleness transactions or MaxKept entries, plus the slack. It runs
+// after every placement.
+func (e *engine) maybeCollect() {
+	n, kept := e.cfg.MaxStaleness, e.cfg.MaxKept
 	after := e.co.n - 1 // the nodes after the head, init's
 	if e.horizon != nil {
 		after--
 	}
-	if after <= n+collectSlack(n) {
+	if (n <= 0 || after <= n+collectSlack(n)) && (kept <= 0 || e.kept <= kept+collectSlack(kept)) {
 		return
 	}
-	h := e.co.tail
-	for range n {
+	// Walk back from the end while what follows h stays within the bounds.
+	h, count, weight := e.co.tail, 0, 0
+	for h.prev != e.co.head && (n <= 0 || count < n) && (kept <= 0 || weight+h.t.kept <= kept) {
+		count++
+		weight += h.t.kept
 		h = h.prev
 	}
-	e.collect(h)
+	if h != e.horizon {
+		e.collect(h)
+	}
 }
 
 // collect moves the horizon to h (see above).
@@ -94,6 +109,7 @@ func (e *engine) collect(h *omNode) {
 		nd = next
 	}
 	e.horizon = h
+	e.collections++
 	for ks := range readKeys {
 		ks.wreaders = slices.DeleteFunc(ks.wreaders, func(r *txn) bool { return r.past })
 	}
@@ -128,6 +144,7 @@ func (e *engine) collect(h *omNode) {
 // windowed t read are collected into readKeys, whose readers lists drop it.
 func (e *engine) joinPast(t *txn, readKeys map[*keyState]struct{}) {
 	t.past = true
+	e.kept -= t.kept
 	t.vc = nil
 	if t.rd != nil {
 		for ks := range t.rd.reads {

@@ -41,6 +41,9 @@ type engine struct {
 	dirty map[*keyState]struct{}
 	// ended counts the transactions that ended since the last checkpoint.
 	ended int
+	// kept is the weight of the transactions in co (collect.go);
+	// collections counts the moves of the horizon.
+	kept, collections int
 	// chooser, set only by tests, makes every choice (a read's version, a
 	// transaction's place in co) instead of the strategy: it returns an
 	// index below n. Exhaustive tests enumerate the engine's behaviours

@@ -14,8 +14,9 @@ import (
 
 // TestSoundnessUnderAStalenessHorizon drives the random workloads of the
 // soundness test through stores that keep only the versions of the last
-// 1 to 4 transactions of co (Config.MaxStaleness), so that the horizon
-// moves several times in every run, with and without real time and
+// 1 to 4 transactions of co (Config.MaxStaleness), or of the last ones that
+// keep 3 to 22 entries (MaxKept), or both, so that the horizon moves
+// several times in every run, with and without real time and
 // PostgreSQL's statement snapshots: every history must satisfy its levels
 // (the brute-force reading of the axioms and the oracle, against the
 // recorded co), and transactions the horizon dooms are server aborts.
@@ -37,6 +38,12 @@ func TestSoundnessUnderAStalenessHorizon(t *testing.T) {
 		w := genWorkload(rng, 24)
 		strat := strategies[c%len(strategies)]
 		cfg := Config{Strategy: strat, Seed: uint64(c), MaxStaleness: 1 + c%4}
+		switch c % 3 {
+		case 1: // a bound in entries kept only
+			cfg.MaxStaleness, cfg.MaxKept = 0, 3+c%20
+		case 2:
+			cfg.MaxKept = 3 + c%20
+		}
 		opts := oracle.Options{}
 		if c%5 == 4 {
 			cfg.RealTime, cfg.StatementSnapshots = true, c%2 == 0
@@ -268,5 +275,39 @@ func TestHorizonDoomsOnlyTransactionsThatNeedWhatItCollected(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestMaxKeptBoundsTheReadSetsKeptAfterTheHorizon: snapshot transactions
+// that each scan a 200-row table keep their reads while they follow the
+// horizon (later writers are placed by them); with MaxKept 2,000 what the
+// ended ones keep stays near that, however many scanned.
+func TestMaxKeptBoundsTheReadSetsKeptAfterTheHorizon(t *testing.T) {
+	const kept = 2000
+	f := newFixture(t, Config{Strategy: StrategyAdversarial, MaxKept: kept})
+	s := f.s.NewSession()
+	load := begin(t, s, history.ReadCommitted)
+	for k := range 200 {
+		_, err := load.Insert(bg, f.tab, fmt.Appendf(nil, "k%03d", k), []any{k, nil})
+		must(t, err)
+	}
+	must(t, load.Commit(bg))
+	for i := range 300 {
+		tx := begin(t, s, history.Snapshot)
+		must(t, tx.Scan(bg, f.tab, Span{}, ReadOptions{}, func([]byte, []any) (bool, error) { return true, nil }))
+		must(t, tx.Update(bg, f.tab, fmt.Appendf(nil, "k%03d", i%200), []any{i, nil}))
+		if err := tx.Commit(bg); err != nil {
+			wantCode(t, err, pgerror.SerializationFailure)
+		}
+	}
+	e := f.s.e
+	reads := 0
+	for nd := e.co.head.next; nd != nil; nd = nd.next {
+		if nd.t.rd != nil {
+			reads += len(nd.t.rd.reads)
+		}
+	}
+	if most := kept + collectSlack(kept) + 201; e.kept > most || reads > most {
+		t.Fatalf("the transactions after the horizon keep %d entries, %d of them reads; want at most %d", e.kept, reads, most)
 	}
 }

@@ -3,6 +3,7 @@ package isolation
 import (
 	"context"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/fickle-db/fickle/history"
 	"github.com/fickle-db/fickle/internal/pgerror"
@@ -72,6 +73,8 @@ type txn struct {
 	// (collect.go): its node left co, and it keeps only what the base
 	// versions it wrote need (its identity and writes).
 	past bool
+	// kept is its weight (collect.go) once ended in co.
+	kept int
 }
 
 // txnLive is the state of a transaction in progress.
@@ -369,6 +372,10 @@ func (e *engine) end(t *txn, st txnState) {
 		}
 	}
 	e.finishReads(t)
+	if t.pos != nil {
+		t.kept = t.weight()
+		e.kept += t.kept
+	}
 	e.endMarks(t)
 	var after *txn
 	if t.pos != nil {
@@ -378,10 +385,19 @@ func (e *engine) end(t *txn, st txnState) {
 	e.recheck(t)
 	// An ended transaction stays reachable from its versions: keep only
 	// what later checks read (its position, clock, writes, and a windowed
-	// transaction's reads and window).
+	// transaction's reads and window). Nothing checks a server-aborted
+	// one again: it leaves the readers lists it joined.
 	t.txnLive = nil
-	if !t.windowed() {
+	switch {
+	case t.state == txnServerAborted && t.rd != nil:
+		for ks := range t.rd.reads {
+			ks.wreaders = slices.DeleteFunc(ks.wreaders, func(r *txn) bool { return r == t })
+		}
 		t.rd = nil
+	case !t.windowed():
+		t.rd = nil
+	default:
+		t.rd.vc = nil // t.vc holds its causal past now
 	}
 }
 

@@ -68,6 +68,9 @@ func (s *Session) close() {
 	if s.txn != nil {
 		_ = s.rollback()
 	}
+	if s.kv.Name() == "" {
+		s.kv.Close() // the store forgets a connection's own session; a named one lives on
+	}
 }
 
 // defaultLevel is the level a transaction gets without an explicit one:

@@ -24,8 +24,15 @@ type memFlags struct {
 // test is likely to need.
 const defaultMaxStaleness = 10_000
 
+// keptPerTransaction sets isolation.Config.MaxKept from --max-staleness:
+// the transactions after the horizon may keep 100 entries each on average
+// (row versions, keys read at REPEATABLE READ and above, clock entries),
+// so that transactions that scan big tables shorten the window instead of
+// filling memory.
+const keptPerTransaction = 100
+
 func (f *memFlags) register(fs *flag.FlagSet) {
-	fs.IntVar(&f.maxStaleness, "max-staleness", defaultMaxStaleness, "keep the row versions of the last `N` transactions of the commit order: no read sees a state older than that, a transaction whose reads need a collected version fails with 40001 (snapshot too old), and memory stays bounded; 0 keeps every version for ever")
+	fs.IntVar(&f.maxStaleness, "max-staleness", defaultMaxStaleness, "keep the row versions of the last `N` transactions of the commit order (fewer when they read or write more than 100 rows each on average): no read sees a state older than that, a transaction whose reads need a collected version fails with 40001 (snapshot too old), and memory stays bounded; 0 keeps every version for ever")
 	fs.StringVar(&f.maxMemoryText, "max-memory", "auto", "memory ceiling `SIZE` (such as 2GB or 512MB): past it running statements fail with 53200 (out_of_memory) and the server lives on; auto is half of the machine's memory (or of the container's limit), 0 none")
 }
 

@@ -120,6 +120,7 @@ func serve(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
 		PostgresConcurrency: o.profile == "postgres",
 		StaleWrites:         o.staleWrites,
 		MaxStaleness:        o.maxStaleness,
+		MaxKept:             keptPerTransaction * o.maxStaleness,
 	}
 	recorded := o.record || o.historyPath != ""
 	if o.replay != "" {
