@@ -56,6 +56,11 @@
 //     when there is none. Rollback places it too, with no writes, because
 //     its reads are still checked. Server aborts (40001, 40P01) and doomed
 //     windows leave co untouched.
+//  6. After a placement the staleness horizon may move (collect.go,
+//     Config.MaxStaleness and MaxKept): the versions no later read may
+//     choose, and the transactions and co places only they needed, are
+//     freed, and pending transactions whose reads need them are doomed
+//     (40001 "snapshot too old").
 //
 // # Why the splits
 //

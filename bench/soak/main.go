@@ -35,6 +35,8 @@ func main() {
 	flag.IntVar(&o.clients, "c", 8, "pgbench clients")
 	flag.IntVar(&o.mixed, "mixed", 200, "connections of the mixed workload")
 	flag.DurationVar(&o.sample, "sample", 30*time.Second, "RSS sampling interval")
+	flag.IntVar(&o.rate, "pgbench-rate", 0, "pgbench's target rate in transactions per second (-R; 0: as fast as it can)")
+	flag.DurationVar(&o.think, "think", 0, "the mixed workload's pause between transactions on a connection")
 	flag.Parse()
 	o.serveArgs = flag.Args()
 	if o.out == "" {
@@ -63,6 +65,8 @@ type options struct {
 	history           bool
 	out               string
 	clients, mixed    int
+	rate              int
+	think             time.Duration
 	serveArgs         []string
 	historyPath, port string
 }
@@ -110,10 +114,13 @@ func run(o options) error {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		pgbenchOut, pgbenchErr = pgbench(o, "-c", strconv.Itoa(o.clients), "-j", "2", "-M", "prepared",
-			"-T", strconv.Itoa(int(o.duration.Seconds()))).CombinedOutput()
+		args := []string{"-c", strconv.Itoa(o.clients), "-j", "2", "-M", "prepared", "-T", strconv.Itoa(int(o.duration.Seconds()))}
+		if o.rate > 0 {
+			args = append(args, "-R", strconv.Itoa(o.rate))
+		}
+		pgbenchOut, pgbenchErr = pgbench(o, args...).CombinedOutput()
 	}()
-	mixed := runMixed(ctx, dsn, o.mixed)
+	mixed := runMixed(ctx, dsn, o.mixed, o.think)
 	wg.Wait()
 	stop()
 	rss := <-samples

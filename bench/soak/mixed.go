@@ -59,8 +59,9 @@ func (r *mixedResult) String() string {
 		len(r.acked), r.connections, r.disconnects, strings.Join(fails, ", "))
 }
 
-// runMixed runs n connections of the mixed workload until ctx ends.
-func runMixed(ctx context.Context, dsn string, n int) *mixedResult {
+// runMixed runs n connections of the mixed workload until ctx ends, each
+// pausing think between transactions.
+func runMixed(ctx context.Context, dsn string, n int, think time.Duration) *mixedResult {
 	res := &mixedResult{acked: map[int64]bool{}, failed: map[string]int{}}
 	var mu sync.Mutex
 	var wg sync.WaitGroup
@@ -68,7 +69,7 @@ func runMixed(ctx context.Context, dsn string, n int) *mixedResult {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r := mixedWorker(ctx, dsn, w)
+			r := mixedWorker(ctx, dsn, w, think)
 			mu.Lock()
 			defer mu.Unlock()
 			for id := range r.acked {
@@ -86,7 +87,7 @@ func runMixed(ctx context.Context, dsn string, n int) *mixedResult {
 }
 
 // mixedWorker is one connection slot of the mixed workload.
-func mixedWorker(ctx context.Context, dsn string, w int) *mixedResult {
+func mixedWorker(ctx context.Context, dsn string, w int, think time.Duration) *mixedResult {
 	res := &mixedResult{acked: map[int64]bool{}, failed: map[string]int{}}
 	rng := rand.New(rand.NewPCG(uint64(w), 99))
 	seq := int64(0)
@@ -99,6 +100,9 @@ func mixedWorker(ctx context.Context, dsn string, w int) *mixedResult {
 		}
 		res.connections++
 		for n := 1 + rng.IntN(40); n > 0 && ctx.Err() == nil; n-- {
+			if think > 0 {
+				time.Sleep(think/2 + time.Duration(rng.Int64N(int64(think)))) // on average think
+			}
 			seq++
 			id := int64(w)<<32 | seq
 			ok, err := mixedTxn(ctx, c, rng, id)
