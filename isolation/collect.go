@@ -14,11 +14,12 @@ import (
 // RA and CC floors start at init, a PC, SI or SER window at its session's
 // last place, init for a new session), and a SER transaction may be
 // serialized at the start of co. So without a bound no version, no
-// transaction and no node of co could ever be freed. Config.MaxStaleness is
-// that bound: once more than MaxStaleness transactions (and a slack of half
-// as many) follow the horizon in co, the horizon moves to the place with
-// MaxStaleness transactions after it, and everything at or before it
-// collapses into the past:
+// transaction and no node of co could ever be freed. Config.MaxStaleness
+// and MaxKept are that bound: once more than MaxStaleness transactions
+// follow the horizon in co, or they keep more than MaxKept entries (weight),
+// each with a slack of half as much, the horizon moves to the place that
+// MaxStaleness transactions, or MaxKept entries, follow, and everything at
+// or before it collapses into the past:
 //
 //   - Every key keeps its base version, the latest at or before the
 //     horizon, and the versions after it; the older ones are collected,

@@ -58,7 +58,7 @@ func parseServeFlags(args []string, stderr io.Writer) (*serveOptions, *int) {
 	o.serverFlags.register(fs)
 	fs.Uint64Var(&o.seed, "seed", 0, "seed `N` of every choice (printed at start; the same seed and inputs replay a run)")
 	fs.StringVar(&o.historyPath, "history", "", "write the history to `FILE` as it happens (fickle JSONL, flushed at each commit); turns on recording")
-	fs.BoolVar(&o.record, "record", false, "record the history in memory for SELECT * FROM fickle_check() (implied by --history)")
+	fs.BoolVar(&o.record, "record", false, "record the history for SELECT * FROM fickle_check(), in a temporary file removed at exit (implied by --history)")
 	fs.StringVar(&o.replay, "replay", "", "re-issue the choices recorded in `HISTORY` (a fickle JSONL history)")
 	fs.StringVar(&o.pprofAddr, "pprof", "", "serve Go's profiles (go tool pprof http://ADDR/debug/pprof/heap) on `ADDR`; off by default")
 	o.netFlags.register(fs)
