@@ -50,7 +50,7 @@ func (c clock) merge(d clock) clock {
 	if c.covers(d) {
 		return c
 	}
-	out := make(clock, 0, len(c)+len(d))
+	out := make(clock, 0, unionLen(c, d)) // exact: sessions and pending transactions keep merged clocks
 	i, j := 0, 0
 	for i < len(c) || j < len(d) {
 		switch {
@@ -68,6 +68,23 @@ func (c clock) merge(d clock) clock {
 		}
 	}
 	return out
+}
+
+// unionLen returns how many sessions c and d name together.
+func unionLen(c, d clock) int {
+	n, i, j := 0, 0, 0
+	for i < len(c) && j < len(d) {
+		switch {
+		case c[i].s.id < d[j].s.id:
+			i++
+		case d[j].s.id < c[i].s.id:
+			j++
+		default:
+			i, j = i+1, j+1
+		}
+		n++
+	}
+	return n + len(c) - i + len(d) - j
 }
 
 // with returns c plus session s up to seq.

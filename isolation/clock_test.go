@@ -51,3 +51,21 @@ func TestClockMergeAgreesWithAMapModel(t *testing.T) {
 		}
 	}
 }
+
+// TestClockForgetDropsTheEntriesInThePast: forget drops exactly the
+// entries whose transactions all joined the past (seq at most the
+// session's pastSeq), and returns the clock itself when there is none.
+func TestClockForgetDropsTheEntriesInThePast(t *testing.T) {
+	a, b, c := &session{id: 0, pastSeq: 3}, &session{id: 1, pastSeq: 0}, &session{id: 2, pastSeq: 5}
+	vc := clock{}.with(a, 3).with(b, 2).with(c, 6)
+	got := vc.forget()
+	if len(got) != 2 || got.get(a) != 0 || got.get(b) != 2 || got.get(c) != 6 {
+		t.Fatalf("forget(%v) = %v, want b:2 c:6", vc, got)
+	}
+	if again := got.forget(); &again[0] != &got[0] {
+		t.Fatal("forget copied a clock with nothing to forget")
+	}
+	if u := got.merge(clock{}.with(a, 4)); unionLen(got, clock{}.with(a, 4)) != 3 || cap(u) != 3 {
+		t.Fatalf("merge allocated %d entries for a union of 3", cap(u))
+	}
+}
