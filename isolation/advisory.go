@@ -113,7 +113,5 @@ func (e *engine) closeSession(s *session) {
 	// gone: drop it, so that connecting and disconnecting costs nothing
 	// that stays.
 	s.stmtMemo, s.vc, s.lastPos = nil, nil, nil
-	if int(s.id) < len(e.allSessions) && e.allSessions[s.id] == s {
-		e.allSessions[s.id] = nil
-	}
+	delete(e.open, s)
 }

@@ -18,6 +18,34 @@ import (
 // run's history must also pass the brute-force check. The rates per level
 // are pinned in testdata/anomaly_rates.txt (-rewrite regenerates it).
 func TestAnomalyTableAllowedLevelsReachItForbiddenNever(t *testing.T) {
+	rates := anomalyRates(t, Config{}, true)
+	checkGolden(t, "testdata/anomaly_rates.txt", rates)
+	t.Log("\n" + rates)
+}
+
+// TestAnomalyTableUnderAStalenessHorizon measures what keeping the versions
+// of only the last 1 to 3 transactions (Config.MaxStaleness) costs the
+// anomaly table: forbidden anomalies stay unreachable and every history
+// passes the brute-force check; an allowed one disappears when it needs a
+// read of a state older than the horizon (a long fork's last reader reads
+// x from init three transactions later). The rates are pinned in
+// testdata/anomaly_rates_horizon.txt (-rewrite regenerates it); the table
+// of 2 to 4 transactions is untouched from MaxStaleness 4 on.
+func TestAnomalyTableUnderAStalenessHorizon(t *testing.T) {
+	var out strings.Builder
+	for _, n := range []int{1, 2, 3} {
+		fmt.Fprintf(&out, "# MaxStaleness %d\n%s", n, anomalyRates(t, Config{MaxStaleness: n}, false))
+	}
+	checkGolden(t, "testdata/anomaly_rates_horizon.txt", out.String())
+	t.Log("\n" + out.String())
+}
+
+// anomalyRates runs the anomaly table on stores configured by cfg (with
+// the adversarial strategy and each seed) and returns the rates; every
+// history must pass the brute-force check, and no forbidden anomaly may
+// occur. With reachable, every allowed one must occur within 50 seeds.
+func anomalyRates(t *testing.T, cfg Config, reachable bool) string {
+	t.Helper()
 	fh, err := os.Open("testdata/anomalies.txt")
 	if err != nil {
 		t.Fatal(err)
@@ -47,7 +75,8 @@ func TestAnomalyTableAllowedLevelsReachItForbiddenNever(t *testing.T) {
 		for _, level := range history.Levels {
 			hits, first := 0, -1
 			for seed := range seeds {
-				r, err := runProgram(prog, level, StrategyAdversarial, uint64(seed), nil)
+				cfg.Strategy, cfg.Seed = StrategyAdversarial, uint64(seed)
+				r, err := runProgram(prog, level, cfg, nil)
 				if err != nil {
 					t.Fatalf("%s at %s seed %d: %v", name, level, seed, err)
 				}
@@ -63,7 +92,7 @@ func TestAnomalyTableAllowedLevelsReachItForbiddenNever(t *testing.T) {
 			}
 			ok := slices.Contains(allowed, level.String())
 			switch {
-			case ok && (first < 0 || first >= within):
+			case reachable && ok && (first < 0 || first >= within):
 				t.Errorf("%s is allowed at %s but the first of %d seeds producing it is %d", name, level, seeds, first)
 			case !ok && hits > 0:
 				t.Errorf("%s is forbidden at %s but %d of %d seeds produced it (first %d)", name, level, hits, seeds, first)
@@ -72,9 +101,14 @@ func TestAnomalyTableAllowedLevelsReachItForbiddenNever(t *testing.T) {
 		}
 		rates.WriteByte('\n')
 	}
-	const golden = "testdata/anomaly_rates.txt"
+	return rates.String()
+}
+
+// checkGolden compares got with the golden file, or rewrites it (-rewrite).
+func checkGolden(t *testing.T, golden, got string) {
+	t.Helper()
 	if *rewrite {
-		if err := os.WriteFile(golden, []byte(rates.String()), 0o644); err != nil {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
@@ -83,8 +117,7 @@ func TestAnomalyTableAllowedLevelsReachItForbiddenNever(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(want) != rates.String() {
-		t.Errorf("rates changed (run with -rewrite if intended):\n%s", rates.String())
+	if string(want) != got {
+		t.Errorf("%s changed (run with -rewrite if intended):\n%s", golden, got)
 	}
-	t.Log("\n" + rates.String())
 }

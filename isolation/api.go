@@ -115,6 +115,19 @@ type Config struct {
 	// SI. It models stores that build SQL on a key-value layer without
 	// write locks. PostgresConcurrency ignores it.
 	StaleWrites bool
+	// MaxStaleness and MaxKept bound what the store keeps (collect.go,
+	// docs/memory.md). Once more than MaxStaleness transactions follow the
+	// horizon in the commit order, or they keep more than MaxKept entries
+	// (the row versions they wrote, the keys a PC, SI or SER transaction
+	// read, the entries of their causal pasts' clocks), each with a slack
+	// of half as many, the horizon moves up to the place that MaxStaleness
+	// transactions, or MaxKept entries, follow; no read sees a version
+	// older than a key's latest at or before it: older versions, and the
+	// transactions and co places only they needed, are freed. A
+	// transaction whose reads depend on what was freed fails with 40001
+	// "snapshot too old". Zero keeps everything (for either bound).
+	MaxStaleness int
+	MaxKept      int
 	// Replay, when set, re-issues the choices of a recorded history
 	// (--replay): see replay.go for how reads and places are matched and
 	// how deleting reads from it shrinks a failure.
@@ -134,6 +147,17 @@ type EventLog interface {
 	Abort(t history.TxnID, o history.Outcome, code string, end int64) error
 	CommitOrder(t, after history.TxnID) error
 	Checkpoint() error
+}
+
+// ReadableLog is an EventLog that can read back what it logged (a history
+// file, *history.FileLog): a store that logs to one and does not Record
+// keeps no history in memory and answers ReadHistory from it.
+type ReadableLog interface {
+	EventLog
+	// ReadBack runs under the store's lock, once every event so far was
+	// handed to the log; the function it returns reads those events back,
+	// without the lock.
+	ReadBack() (func() (*history.History, error), error)
 }
 
 // ReadOptions qualify a read (Get, Scan, ScanIndex).
@@ -331,13 +355,28 @@ func (s *Store) Session(name string) *Session { return s.e.newSession(name) }
 // Config.Record), with the commit order.
 func (s *Store) History() *history.History { return s.e.history() }
 
+// ReadHistory returns the history so far, with the commit order: the one
+// kept in memory with Config.Record, else the one Config.Log reads back
+// when it is a ReadableLog (empty when neither).
+func (s *Store) ReadHistory() (*history.History, error) { return s.e.readHistory() }
+
+// CheckpointCount is Checkpoint answering how many transactions ended in
+// the history it closed, counted whether or not the history is recorded.
+func (s *Store) CheckpointCount() (int, error) {
+	_, n, err := s.e.checkpoint()
+	return n, err
+}
+
 // Checkpoint folds the latest committed state into init and starts a new
 // history (SELECT fickle_checkpoint(), fickle serve --load): every key keeps
 // only its latest version, now init's; co restarts; sessions forget what
 // they saw. It returns the history that ended. It fails with 55006 while a
 // transaction that has read or written is in progress (one that has not,
 // such as the caller's own, continues in the new history).
-func (s *Store) Checkpoint() (*history.History, error) { return s.e.checkpoint() }
+func (s *Store) Checkpoint() (*history.History, error) {
+	h, _, err := s.e.checkpoint()
+	return h, err
+}
 
 // Session is a sequence of transactions (session order). A session runs one
 // transaction at a time.
@@ -395,7 +434,7 @@ func (t *Txn) Level() history.Level { return t.t.level }
 
 // Ended reports whether the transaction has ended: committed, rolled back,
 // or aborted by the server (40001, 40P01), which released its locks.
-func (t *Txn) Ended() bool { return t.t.e.ended(t.t) }
+func (t *Txn) Ended() bool { return t.t.e.isEnded(t.t) }
 
 // Statement starts a new event: the reads and writes that follow belong to
 // it until the next call. Without a call, they belong to one unnamed event.

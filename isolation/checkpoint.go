@@ -1,6 +1,9 @@
 package isolation
 
 import (
+	"cmp"
+	"slices"
+
 	"github.com/fickle-db/fickle/history"
 	"github.com/fickle-db/fickle/internal/pgerror"
 )
@@ -10,17 +13,16 @@ import (
 // one version, its latest, now written by init; co restarts at init; the
 // sessions forget what they saw. Transactions in progress may only be ones
 // that have not read or written yet (the caller's own statement): they are
-// renumbered into the new history as if they began after it.
-func (e *engine) checkpoint() (*history.History, error) {
+// renumbered into the new history as if they began after it. It returns
+// the history that ended (empty unless recorded) and how many transactions
+// ended in it.
+func (e *engine) checkpoint() (*history.History, int, error) {
 	e.mu.Lock()
 	var active []*txn
-	for _, t := range e.txns[1:] {
-		if t.state != txnActive {
-			continue
-		}
+	for t := range e.active {
 		if len(t.writes) > 0 || len(t.locks) > 0 || t.nreads > 0 {
 			e.mu.Unlock()
-			return nil, pgerror.New(pgerror.ObjectInUse, "cannot checkpoint while other transactions are in progress").
+			return nil, 0, pgerror.New(pgerror.ObjectInUse, "cannot checkpoint while other transactions are in progress").
 				WithHint("Checkpoint when no other session has an open transaction.")
 		}
 		active = append(active, t)
@@ -35,23 +37,24 @@ func (e *engine) checkpoint() (*history.History, error) {
 		_ = e.rec.log.Checkpoint()
 	}
 	e.checkpoints++
+	ended := e.ended
+	e.ended = 0
 	rec := recorder{}
 	rec.init(e.rec.on, e.rec.log)
 	rec.h.Checkpoints = e.checkpoints
 	rec.logBase, rec.logMax = e.rec.logMax, e.rec.logMax
-	for id, s := range e.allSessions {
-		if s == nil { // closed: the history keeps its id, with no transaction
-			if rec.on {
-				rec.h.Sessions = append(rec.h.Sessions, history.Session{ID: history.SessionID(id)})
-			}
-			continue
-		}
+	for s := range e.open {
 		s.lastPos, s.vc = nil, nil
 		s.ntxnBase = s.ntxn
-		if rec.on {
-			rec.h.Sessions = append(rec.h.Sessions, history.Session{ID: s.id, Name: s.name})
+	}
+	if rec.on {
+		// Every session keeps its id; a closed one has no transaction.
+		for _, s := range e.rec.h.Sessions {
+			rec.h.Sessions = append(rec.h.Sessions, history.Session{ID: s.ID, Name: s.Name})
 		}
 	}
+	e.horizon, e.kept = nil, 0
+	clear(e.dirty)
 	for _, tb := range e.tables {
 		if tb == nil {
 			continue
@@ -79,14 +82,15 @@ func (e *engine) checkpoint() (*history.History, error) {
 		})
 	}
 	e.rec = rec
-	e.txns = e.txns[:1]
+	e.nextTxn = history.Init + 1
+	slices.SortFunc(active, func(a, b *txn) int { return cmp.Compare(a.id, b.id) })
 	for _, t := range active {
 		t.sess.ntxnBase = t.seq - 1 // the first transaction of its session in the new history
-		t.id = history.TxnID(len(e.txns))
-		e.txns = append(e.txns, t)
+		t.id = e.nextTxn
+		e.nextTxn++
 		t.rd = e.newReadState(t)
 		t.event, t.stmts, t.stmtEvent = 0, 0, 0
 		e.rec.begin(t)
 	}
-	return old, nil
+	return old, ended, nil
 }

@@ -56,6 +56,11 @@
 //     when there is none. Rollback places it too, with no writes, because
 //     its reads are still checked. Server aborts (40001, 40P01) and doomed
 //     windows leave co untouched.
+//  6. After a placement the staleness horizon may move (collect.go,
+//     Config.MaxStaleness and MaxKept): the versions no later read may
+//     choose, and the transactions and co places only they needed, are
+//     freed, and pending transactions whose reads need them are doomed
+//     (40001 "snapshot too old").
 //
 // # Why the splits
 //
@@ -67,7 +72,9 @@
 // serialize.go where a transaction goes in co; strategy.go which valid
 // choice is made; record.go the history (in memory and streamed to
 // Config.Log); replay.go re-issuing a recorded history's choices;
-// checkpoint.go folding the state into init; phantom.go the keys created
+// checkpoint.go folding the state into init; collect.go the staleness
+// horizon, before which versions and transactions are freed (what the
+// store keeps, docs/memory.md); phantom.go the keys created
 // after a scan passed them; statement_reads.go one version per key and
 // statement; ssi.go PostgreSQL's serializable snapshot isolation under
 // --profile postgres. Only visibility.go, serialize.go and phantom.go know

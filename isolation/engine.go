@@ -3,6 +3,7 @@ package isolation
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/tidwall/btree"
@@ -17,18 +18,32 @@ import (
 type engine struct {
 	mu sync.Mutex
 
-	cfg         Config
-	tables      []*table            // by TableID; nil when dropped
-	indexes     []*index            // by IndexID; nil when dropped
-	sessions    map[string]*session // named sessions
-	allSessions []*session          // by SessionID
-	txns        []*txn              // by TxnID; txns[0] is init
+	cfg      Config
+	tables   []*table            // by TableID; nil when dropped
+	indexes  []*index            // by IndexID; nil when dropped
+	sessions map[string]*session // named sessions
+	// open are the sessions not closed (named ones never close);
+	// nextSession numbers the next one.
+	open        map[*session]struct{}
+	nextSession history.SessionID
+	nextTxn     history.TxnID // the id of the next transaction to begin
 	active      map[*txn]struct{}
 	co          orderList
 	init        *txn
 	locks       map[resource]*lockEntry
 	rec         recorder
 	tick        uint64 // the logical clock of Config.RealTime
+	// horizon is the place in co at and before which every transaction
+	// joined the collapsed past (collect.go); nil while nothing did.
+	horizon *omNode
+	// dirty holds the keys with more than one version: the ones the next
+	// move of the horizon may collect versions of.
+	dirty map[*keyState]struct{}
+	// ended counts the transactions that ended since the last checkpoint.
+	ended int
+	// kept is the weight of the transactions in co (collect.go);
+	// collections counts the moves of the horizon.
+	kept, collections int
 	// chooser, set only by tests, makes every choice (a read's version, a
 	// transaction's place in co) instead of the strategy: it returns an
 	// index below n. Exhaustive tests enumerate the engine's behaviours
@@ -108,9 +123,11 @@ type version struct {
 	tomb bool
 }
 
-// index is a secondary index: every index key any version of a row ever
-// had, mapped to the primary keys of those rows (append-only, so a lookup
-// finds every key whose chosen version could match).
+// index is a secondary index: every index key a kept version or a pending
+// write of a row has, mapped to the primary keys of those rows, so that a
+// lookup finds every key whose chosen version could match. Entries are
+// removed only when the versions or writes giving them are collected or
+// rolled back (collect.go).
 type index struct {
 	id      IndexID
 	table   *table
@@ -120,9 +137,34 @@ type index struct {
 	marks   scanMarks // its scans' marks in index-key space (phantom.go)
 }
 
+// indexEntry lists the primary keys under one index key (set), in the
+// order they entered it (keys). A key removed stays in keys, and one that
+// enters again appears twice, until they are as many as the keys in set
+// and keys is compacted: readers skip the keys not in set and repeats.
 type indexEntry struct {
 	keys []string
 	set  map[string]struct{}
+}
+
+// has reports whether k is under the entry's index key.
+func (ent *indexEntry) has(k string) bool {
+	_, ok := ent.set[k]
+	return ok
+}
+
+// remove takes k out of the entry.
+func (ent *indexEntry) remove(k string) {
+	delete(ent.set, k)
+	if len(ent.keys) > 2*len(ent.set)+8 {
+		seen := make(map[string]struct{}, len(ent.set))
+		ent.keys = slices.DeleteFunc(ent.keys, func(k string) bool {
+			if _, dup := seen[k]; dup || !ent.has(k) {
+				return true
+			}
+			seen[k] = struct{}{}
+			return false
+		})
+	}
 }
 
 func newEngine(cfg Config) *engine {
@@ -132,12 +174,14 @@ func newEngine(cfg Config) *engine {
 	e := &engine{
 		cfg:      cfg,
 		sessions: make(map[string]*session),
+		open:     make(map[*session]struct{}),
+		nextTxn:  history.Init + 1,
 		active:   make(map[*txn]struct{}),
 		locks:    make(map[resource]*lockEntry),
+		dirty:    make(map[*keyState]struct{}),
 	}
 	e.init = &txn{id: history.Init, e: e, state: txnCommitted}
 	e.init.pos = e.co.init(e.init)
-	e.txns = append(e.txns, e.init)
 	e.rec.init(cfg.Record, cfg.Log)
 	if cfg.Replay != nil {
 		e.replay = newReplayIndex(cfg.Replay)
@@ -315,7 +359,7 @@ func (ix *index) add(row []any, k string) {
 		ent = &indexEntry{set: make(map[string]struct{}, 1)}
 		ix.entries.Set(string(ik), ent)
 	}
-	if _, ok := ent.set[k]; !ok {
+	if !ent.has(k) {
 		ent.set[k] = struct{}{}
 		ent.keys = append(ent.keys, k)
 		ix.table.e.indexEntered(ix, string(ik), k)

@@ -12,7 +12,8 @@ import (
 // FuzzStoreAPI drives the store's API with arbitrary call sequences from
 // three sessions, misuse included (calls after the end, unknown savepoints,
 // dropped tables and indexes, checkpoints, advisory locks, row locks of
-// every mode, every level). No call may panic, and the recorded history must stay valid
+// every mode, every level), with a staleness horizon of 1 to 3 transactions
+// or none. No call may panic, and the recorded history must stay valid
 // and witnessed by its co. Lock waits use an expired context, so nothing
 // blocks.
 func FuzzStoreAPI(f *testing.F) {
@@ -22,7 +23,7 @@ func FuzzStoreAPI(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		expired, cancel := context.WithCancel(context.Background())
 		cancel()
-		s := NewStore(Config{Record: true, Strategy: Strategy(1 + len(data)%4), Seed: uint64(len(data))})
+		s := NewStore(Config{Record: true, Strategy: Strategy(1 + len(data)%4), Seed: uint64(len(data)), MaxStaleness: len(data) % 4})
 		tab, _ := s.CreateTable(TableSpec{Name: "t"})
 		idx, _ := s.CreateIndex(tab, IndexSpec{Name: "u", Unique: true, Key: func(row []any) ([]byte, bool) {
 			return []byte(fmt.Sprint(row[0])), row[0] == nil

@@ -153,11 +153,9 @@ func (m RowLock) String() string {
 // of a key. The event repeats the statement's SQL; the statement's reads
 // and writes that follow belong to it.
 func (e *engine) recheckEvent(t *txn, tb *table) {
-	st := history.Statement{Table: tb.spec.Name}
-	if e.rec.on {
-		if sts := e.rec.h.Txns[t.id].Statements; int(t.stmtEvent) < len(sts) {
-			st = sts[t.stmtEvent]
-		}
+	st := t.stmt
+	if t.stmts == 0 {
+		st = history.Statement{Table: tb.spec.Name}
 	}
 	st.SQL = "EvalPlanQual re-check: " + st.SQL
 	if t.stmts > 0 || t.nreads > 0 {

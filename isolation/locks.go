@@ -220,7 +220,7 @@ func (e *engine) dequeue(t *txn, r resource) {
 func (e *engine) closesCycle(t, blocker *txn) bool {
 	// An ended transaction waits for nothing; a waiter whose blocker ended
 	// keeps its stale edge only until it wakes and retries.
-	for b, steps := blocker, 0; b != nil && b.txnLive != nil && steps <= 2*len(e.txns); steps++ {
+	for b, steps := blocker, 0; b != nil && b.txnLive != nil && steps <= 2*(len(e.active)+len(e.open)); steps++ {
 		if b == t || t.sessionHolder && b.sess == t.sess || b.sessionHolder && t.sess == b.sess {
 			return true
 		}

@@ -14,7 +14,9 @@ type orderList struct {
 	n          int
 }
 
-// omNode is one position in co.
+// omNode is one position in co. A node removed from the list (remove)
+// keeps label 0: it compares below every node still in the list but the
+// head, which is where the collapsed past lies (collect.go).
 type omNode struct {
 	label      uint64
 	prev, next *omNode
@@ -63,6 +65,20 @@ func (l *orderList) insertAfter(p *omNode, t *txn) *omNode {
 	}
 	l.relabel(p)
 	return nd
+}
+
+// remove unlinks nd, which is not the head, and gives it label 0. It keeps
+// nothing alive: a transaction that still points at it only needs to
+// compare below every place left.
+func (l *orderList) remove(nd *omNode) {
+	nd.prev.next = nd.next
+	if nd.next == nil {
+		l.tail = nd.prev
+	} else {
+		nd.next.prev = nd.prev
+	}
+	nd.prev, nd.next, nd.t, nd.label = nil, nil, nil, 0
+	l.n--
 }
 
 // relabel spreads the labels of the smallest sparse enough aligned range

@@ -336,6 +336,9 @@ func (e *engine) entryPending(t *txn, tb *table, ks *keyState) {
 // the version current at its place bound if t's causal past has its
 // writer, for RA and CC init's when ks has no other version.
 func (e *engine) entryEnded(t *txn, tb *table, ks *keyState, event uint32) {
+	if t.past {
+		return // the version current at its bound may be collected (collect.go)
+	}
 	if ks.versionIndex(t) >= 0 {
 		return // t wrote ks: the read would follow its write
 	}
@@ -346,6 +349,9 @@ func (e *engine) entryEnded(t *txn, tb *table, ks *keyState, event uint32) {
 			return
 		}
 		bound := t.placeBound()
+		if e.horizon != nil && !e.horizon.before(bound) {
+			return // the version current at bound may be collected
+		}
 		v = ks.versions[sort.Search(len(ks.versions), func(i int) bool { return bound.before(ks.versions[i].w.pos) })-1]
 		if v.w != e.init && !t.vc.has(v.w) {
 			return // the read would add its writer to the causal past of t's successors
@@ -354,7 +360,7 @@ func (e *engine) entryEnded(t *txn, tb *table, ks *keyState, event uint32) {
 			t.rd.reads = make(map[*keyState]*txn)
 		}
 		t.rd.reads[ks] = v.w // one read of ks, however often it enters the span
-	case len(ks.versions) == 1:
+	case len(ks.versions) == 1 && ks.versions[0].w == e.init:
 		v = ks.versions[0]
 	default:
 		return

@@ -74,8 +74,9 @@ type run struct {
 // would wait for a row lock lets another session go first), or, with a nil
 // rng, running the transactions one after another in the order listed (a
 // script).
-func runProgram(p program, level history.Level, strat Strategy, seed uint64, rng *rand.Rand) (run, error) {
-	s := NewStore(Config{Strategy: strat, Seed: seed, Record: true})
+func runProgram(p program, level history.Level, cfg Config, rng *rand.Rand) (run, error) {
+	cfg.Record = true
+	s := NewStore(cfg)
 	tab, err := s.CreateTable(TableSpec{Name: "t", FormatKey: func(k []byte) string { return string(k) }})
 	if err != nil {
 		return run{}, err

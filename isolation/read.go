@@ -155,7 +155,7 @@ func (e *engine) scanIndex(ctx context.Context, t *txn, id IndexID, span Span, r
 				return false
 			}
 			for _, k := range ent.keys {
-				if _, ok := listed[k]; !ok {
+				if _, ok := listed[k]; !ok && ent.has(k) {
 					listed[k] = struct{}{}
 					buf = append(buf, tb.keyState(k, true))
 				}

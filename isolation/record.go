@@ -25,12 +25,20 @@ type recorder struct {
 	// ended: of keys created later (from init) and of rows that entered an
 	// index range it looked up (phantom.go); spliced into copies of h.
 	late map[history.TxnID][]phantomRead
+	// co is the commit order as recorded: every transaction that took a
+	// place, with the one it was placed right after, in the order they
+	// ended (co itself forgets the transactions before the staleness
+	// horizon; the history keeps them).
+	co []coLink
 	// logBase is added to the ids of the transactions the log receives, so
 	// that ids stay fresh in the log across checkpoints, after which the
 	// store numbers transactions from 1 again; logMax is the largest id
 	// logged, the next history's logBase.
 	logBase, logMax history.TxnID
 }
+
+// coLink is one placement in co: t went right after after.
+type coLink struct{ t, after history.TxnID }
 
 // logID is t's id in the log.
 func (r *recorder) logID(t history.TxnID) history.TxnID {
@@ -224,6 +232,9 @@ func (r *recorder) end(t *txn, after *txn) {
 	if !r.on {
 		return
 	}
+	if after != nil {
+		r.co = append(r.co, coLink{t: t.id, after: after.id})
+	}
 	ht := &r.h.Txns[t.id]
 	ht.Start, ht.End = int64(t.begin), int64(t.commit)
 	switch t.state {
@@ -274,6 +285,22 @@ func (e *engine) history() *history.History {
 	return e.historyLocked()
 }
 
+// readHistory is Store.ReadHistory.
+func (e *engine) readHistory() (*history.History, error) {
+	e.mu.Lock()
+	log, ok := e.rec.log.(ReadableLog)
+	if e.rec.on || !ok {
+		defer e.mu.Unlock()
+		return e.historyLocked(), nil
+	}
+	read, err := log.ReadBack()
+	e.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	return read()
+}
+
 // historyLocked copies the recorded history; e.mu is held.
 func (e *engine) historyLocked() *history.History {
 	src := &e.rec.h
@@ -297,11 +324,25 @@ func (e *engine) historyLocked() *history.History {
 		h.Txns[i] = t
 	}
 	if e.rec.on {
-		for nd := e.co.head; nd != nil; nd = nd.next {
-			h.CommitOrder = append(h.CommitOrder, nd.t.id)
-		}
+		h.CommitOrder = e.rec.commitOrder()
 	}
 	return h
+}
+
+// commitOrder replays the recorded placements into co, init first.
+func (r *recorder) commitOrder() []history.TxnID {
+	next := make([]history.TxnID, len(r.h.Txns))
+	for i := range next {
+		next[i] = history.NoWriter
+	}
+	for _, l := range r.co {
+		next[l.t], next[l.after] = next[l.after], l.t
+	}
+	co := make([]history.TxnID, 0, len(r.co)+1)
+	for t := history.Init; t != history.NoWriter; t = next[t] {
+		co = append(co, t)
+	}
+	return co
 }
 
 // recheck verifies, in invariant builds, that the recorded co still

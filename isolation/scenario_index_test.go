@@ -56,8 +56,9 @@ func (e *scenarioEnv) cmdLookup(a scenarioArgs) string {
 	var out []string
 	for _, op := range h.Txns[tx.ID()].Ops[before:] {
 		k := h.Keys[op.Key].Name
-		w := e.s.e.txns[op.Writer]
-		row, ok := e.versionRow(tx.t, e.s.e.tables[e.tab].keyState(k, false), w)
+		ks := e.s.e.tables[e.tab].keyState(k, false)
+		w := e.writerOf(tx.t, ks, op.Writer)
+		row, ok := e.versionRow(tx.t, ks, w)
 		out = append(out, rowString(k, row, ok, w))
 	}
 	if len(out) == 0 {

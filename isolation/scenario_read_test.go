@@ -35,13 +35,11 @@ func (e *scenarioEnv) cmdRead(a scenarioArgs) string {
 // lastSource returns the writer of the version tx's last recorded read of
 // key k saw (a statement's repeated read of a key is not recorded again).
 func (e *scenarioEnv) lastSource(tx *Txn, k string) *txn {
-	e.s.e.mu.Lock()
-	defer e.s.e.mu.Unlock()
-	h := &e.s.e.rec.h
+	h := e.s.History()
 	ops := h.Txns[tx.ID()].Ops
 	for i := len(ops) - 1; i >= 0; i-- {
 		if ops[i].Kind == history.OpRead && h.Keys[ops[i].Key].Name == k {
-			return e.s.e.txns[ops[i].Writer]
+			return e.writerOf(tx.t, e.s.e.tables[e.tab].keyState(k, false), ops[i].Writer)
 		}
 	}
 	return nil
@@ -64,7 +62,7 @@ func (e *scenarioEnv) cmdScan(a scenarioArgs) string {
 	for _, op := range h.Txns[tx.ID()].Ops[before:] {
 		k := h.Keys[op.Key].Name
 		ks := e.s.e.tables[e.tab].keyState(k, false)
-		w := e.s.e.txns[op.Writer]
+		w := e.writerOf(tx.t, ks, op.Writer)
 		row, ok := e.versionRow(tx.t, ks, w)
 		out = append(out, rowString(k, row, ok, w))
 	}
@@ -72,6 +70,22 @@ func (e *scenarioEnv) cmdScan(a scenarioArgs) string {
 		return "(no keys)"
 	}
 	return strings.Join(out, " ")
+}
+
+// writerOf returns the transaction with id w: t itself, or the writer of
+// a version of ks.
+func (e *scenarioEnv) writerOf(t *txn, ks *keyState, w history.TxnID) *txn {
+	e.s.e.mu.Lock()
+	defer e.s.e.mu.Unlock()
+	if w == t.id {
+		return t
+	}
+	for _, v := range ks.versions {
+		if v.w.id == w {
+			return v.w
+		}
+	}
+	panic(fmt.Sprintf("no version of %s written by T%d", ks.key, w))
 }
 
 // versionRow returns the row of w's version of ks as tx saw it.

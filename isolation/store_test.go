@@ -540,14 +540,8 @@ func TestClosedSessionsLeaveNothingBehind(t *testing.T) {
 	}
 	named := f.s.Session("app")
 	named.Close()
-	live := 0
-	for _, s := range f.s.e.allSessions {
-		if s != nil {
-			live++
-		}
-	}
-	if live != 1 {
-		t.Fatalf("%d sessions kept after closing 100 anonymous ones and a named one, want the named one", live)
+	if live := len(f.s.e.open); live != 1 {
+		t.Fatalf("%d sessions kept after closing 100 anonymous ones and a named one, want the named one", len(f.s.e.open))
 	}
 	if _, err := f.s.Checkpoint(); err != nil {
 		t.Fatal(err)

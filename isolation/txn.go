@@ -3,6 +3,7 @@ package isolation
 import (
 	"context"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/fickle-db/fickle/history"
 	"github.com/fickle-db/fickle/internal/pgerror"
@@ -21,6 +22,10 @@ type session struct {
 
 	lastPos *omNode // co position of the session's latest ended transaction
 	vc      clock   // the session's causal past
+	// pastSeq is the sequence number of its latest transaction that joined
+	// the collapsed past before the staleness horizon (collect.go): every
+	// earlier one did too, since session order is part of co.
+	pastSeq uint64
 
 	idle chan struct{} // closed when the transaction in progress ends (BeginWait)
 	// idleWaiters observe the waits for idle (WithWaitObserver).
@@ -66,6 +71,12 @@ type txn struct {
 	rd    *readState  // the level's read bookkeeping (PC, SI, SER keep it)
 	vc    clock       // once ended: its causal past, itself included
 	wrote []*keyState // once committed: the keys it wrote
+	// past marks a transaction placed before the staleness horizon
+	// (collect.go): its node left co, and it keeps only what the base
+	// versions it wrote need (its identity and writes).
+	past bool
+	// kept is its weight (collect.go) once ended in co.
+	kept int
 }
 
 // txnLive is the state of a transaction in progress.
@@ -91,8 +102,12 @@ type txnLive struct {
 	event     uint32             // current statement event
 	stmtEvent uint32             // the event the current statement began with (re-checks add events)
 	stmts     int                // statements started with Statement
-	validBuf  []int
-	marks     []markRef // its scans' marks (phantom.go)
+	stmt      history.Statement  // the current statement (an EvalPlanQual re-check repeats its SQL)
+	// tooOld dooms the transaction: the staleness horizon collected
+	// versions its reads depend on (collect.go); it fails with 40001.
+	tooOld   bool
+	validBuf []int
+	marks    []markRef // its scans' marks (phantom.go)
 }
 
 // write is a transaction's last write to a key.
@@ -123,8 +138,9 @@ func (e *engine) newSession(name string) *Session {
 			return &Session{s: s}
 		}
 	}
-	s := &session{e: e, name: name, id: history.SessionID(len(e.allSessions))}
-	e.allSessions = append(e.allSessions, s)
+	s := &session{e: e, name: name, id: e.nextSession}
+	e.nextSession++
+	e.open[s] = struct{}{}
 	if name != "" {
 		e.sessions[name] = s
 	}
@@ -178,7 +194,7 @@ func (e *engine) beginLocked(s *session, opts TxnOptions) (*Txn, error) {
 	s.ntxn++
 	t := &txn{
 		txnLive: &txnLive{readOnly: opts.ReadOnly, strategy: strat},
-		id:      history.TxnID(len(e.txns)),
+		id:      e.nextTxn,
 		e:       e,
 		sess:    s,
 		seq:     s.ntxn,
@@ -196,7 +212,7 @@ func (e *engine) beginLocked(s *session, opts TxnOptions) (*Txn, error) {
 		t.rng = e.txnRand(s, t.seq)
 	}
 	t.mode = e.advMode(t)
-	e.txns = append(e.txns, t)
+	e.nextTxn++
 	e.active[t] = struct{}{}
 	s.cur = t
 	e.rec.begin(t)
@@ -225,6 +241,7 @@ func (e *engine) statement(t *txn, st history.Statement) {
 	}
 	t.stmts++
 	t.stmtEvent = t.event
+	t.stmt = st
 	if e.cfg.StatementSnapshots && t.level == history.ReadCommitted {
 		t.snap = e.co.tail
 	}
@@ -265,7 +282,7 @@ func (e *engine) rollbackTo(t *txn, sp Savepoint) error {
 	return nil
 }
 
-func (e *engine) ended(t *txn) bool {
+func (e *engine) isEnded(t *txn) bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return t.state != txnActive
@@ -308,6 +325,7 @@ func (e *engine) commit(ctx context.Context, t *txn) error {
 	for _, ws := range t.writes {
 		for _, w := range ws {
 			w.ks.insertVersion(version{w: t, row: w.row, tomb: w.tomb})
+			e.dirty[w.ks] = struct{}{}
 			t.wrote = append(t.wrote, w.ks)
 			if w.tomb && w.movedTo != "" {
 				if w.tb.moves == nil {
@@ -319,6 +337,7 @@ func (e *engine) commit(ctx context.Context, t *txn) error {
 	}
 	e.published(t)
 	e.end(t, txnCommitted)
+	e.maybeCollect()
 	return nil
 }
 
@@ -333,6 +352,7 @@ func (e *engine) rollback(t *txn) error {
 	}
 	t.pos = e.co.insertAfter(e.placeRollback(t), t)
 	e.end(t, txnClientAborted)
+	e.maybeCollect()
 	return nil
 }
 
@@ -353,6 +373,8 @@ func (e *engine) end(t *txn, st txnState) {
 	e.releaseLocks(t)
 	t.tableLocks = nil
 	delete(e.active, t)
+	e.ended++
+	e.unindexUnwritten(t)
 	e.ssiEnd(t)
 	if t.sess.cur == t {
 		t.sess.cur = nil
@@ -364,6 +386,10 @@ func (e *engine) end(t *txn, st txnState) {
 		}
 	}
 	e.finishReads(t)
+	if t.pos != nil {
+		t.kept = t.weight()
+		e.kept += t.kept
+	}
 	e.endMarks(t)
 	var after *txn
 	if t.pos != nil {
@@ -373,10 +399,19 @@ func (e *engine) end(t *txn, st txnState) {
 	e.recheck(t)
 	// An ended transaction stays reachable from its versions: keep only
 	// what later checks read (its position, clock, writes, and a windowed
-	// transaction's reads and window).
+	// transaction's reads and window). Nothing checks a server-aborted
+	// one again: it leaves the readers lists it joined.
 	t.txnLive = nil
-	if !t.windowed() {
+	switch {
+	case t.state == txnServerAborted && t.rd != nil:
+		for ks := range t.rd.reads {
+			ks.wreaders = slices.DeleteFunc(ks.wreaders, func(r *txn) bool { return r == t })
+		}
 		t.rd = nil
+	case !t.windowed():
+		t.rd = nil
+	default:
+		t.rd.vc = nil // t.vc holds its causal past now
 	}
 }
 

@@ -32,6 +32,9 @@ func (e *engine) newReadState(t *txn) *readState {
 	if rs.lo == nil {
 		rs.lo = e.init.pos
 	}
+	if e.horizon != nil {
+		rs.lo = later(rs.lo, e.horizon) // nothing is placed before it (collect.go)
+	}
 	if e.cfg.RealTime {
 		// Everything that ended before t began precedes it in co.
 		rs.lo, rs.rt = e.co.tail, t.begin
@@ -96,6 +99,9 @@ func (ks *keyState) nextAfter(i int) *omNode {
 // choose picks the committed version of ks that t reads and records what
 // the read makes t see.
 func (e *engine) choose(t *txn, tb *table, ks *keyState, ro ReadOptions) (version, error) {
+	if t.tooOld {
+		return version{}, e.serverAbort(t, errSnapshotTooOld())
+	}
 	valid := e.validVersions(t, ks, t.validBuf[:0])
 	t.validBuf = valid
 	latest := len(ks.versions) - 1
@@ -292,12 +298,19 @@ func (e *engine) firstCommitterWins(t *txn, tb *table, ks *keyState) error {
 }
 
 // doomed aborts t (40001) when its window has emptied: a later commit
-// overwrote something it read in a way no prefix of co can explain.
+// overwrote something it read in a way no prefix of co can explain; or
+// when the staleness horizon collected what its reads depend on.
 func (e *engine) doomed(t *txn) error {
 	if t.state == txnServerAborted {
 		return t.abortErr
 	}
-	if t.state != txnActive || !t.windowed() || below(t.rd.lo, t.rd.hi) {
+	if t.state != txnActive {
+		return nil
+	}
+	if t.tooOld {
+		return e.serverAbort(t, errSnapshotTooOld())
+	}
+	if !t.windowed() || below(t.rd.lo, t.rd.hi) {
 		return nil
 	}
 	return e.serverAbort(t, errNoSnapshot())
@@ -359,7 +372,7 @@ func (e *engine) finishReads(t *txn) {
 		return // server-aborted: the checker ignores it, so must the session
 	}
 	s.lastPos = t.pos
-	t.vc = t.rd.vc.with(s.id, t.seq)
+	t.vc = t.rd.vc.forget().with(s, t.seq)
 	t.rtFront = t.rd.rt
 	s.vc = s.vc.merge(t.vc) // client-aborted reads stay in the session's past
 	rs := t.rd

@@ -216,7 +216,7 @@ func (e *engine) checkUnique(ctx context.Context, t *txn, tb *table, ks *keyStat
 			continue
 		}
 		for _, k := range ent.keys {
-			if k == ks.key {
+			if k == ks.key || !ent.has(k) {
 				continue
 			}
 			other := tb.keyState(k, false)

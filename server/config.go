@@ -48,6 +48,13 @@ type Config struct {
 	// MaxPortals bounds the named portals of a session; Bind beyond it
 	// fails with 54000.
 	MaxPortals int
+	// MaxMemory, when positive, is the memory ceiling in bytes: while the
+	// memory in use is past it, every running statement fails with 53200
+	// (out_of_memory) and the server lives on (memory.go).
+	MaxMemory uint64
+	// MemoryInUse measures the memory in use for MaxMemory; nil measures
+	// what the Go runtime holds from the operating system.
+	MemoryInUse func() uint64
 	// Logf, when set, receives one line per connection-level event
 	// (recovered panics, protocol violations). Nil discards them.
 	Logf func(format string, args ...any)
@@ -74,6 +81,9 @@ func (c *Config) withDefaults() (Config, error) {
 	}
 	if out.MaxConnections <= 0 {
 		out.MaxConnections = DefaultMaxConnections
+	}
+	if out.MemoryInUse == nil {
+		out.MemoryInUse = runtimeMemory
 	}
 	if out.Logf == nil {
 		out.Logf = func(string, ...any) {}

@@ -23,6 +23,10 @@ type Server struct {
 
 	nextPID atomic.Uint32
 	wg      sync.WaitGroup
+	// watching starts the memory watch (MaxMemory) with the first Serve;
+	// stopWatch ends it at Shutdown.
+	watching  sync.Once
+	stopWatch chan struct{}
 
 	mu struct {
 		sync.Mutex
@@ -48,7 +52,7 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{cfg: c, auth: auth}
+	s := &Server{cfg: c, auth: auth, stopWatch: make(chan struct{})}
 	s.mu.listeners = make(map[net.Listener]struct{})
 	s.mu.conns = make(map[uint32]*conn)
 	s.mu.starting = make(map[net.Conn]struct{})
@@ -67,6 +71,9 @@ func (s *Server) Serve(ln net.Listener) error {
 	s.mu.listeners[ln] = struct{}{}
 	if s.mu.addr == nil {
 		s.mu.addr = ln.Addr()
+	}
+	if s.cfg.MaxMemory > 0 {
+		s.watching.Do(func() { go s.watchMemory(s.stopWatch) })
 	}
 	s.mu.Unlock()
 	defer func() {
@@ -155,6 +162,9 @@ func (s *Server) DSN(user, database string) string {
 // the connection goroutines to finish or ctx to expire.
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.mu.Lock()
+	if !s.mu.closing {
+		close(s.stopWatch)
+	}
 	s.mu.closing = true
 	for ln := range s.mu.listeners {
 		ln.Close()

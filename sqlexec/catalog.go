@@ -39,11 +39,17 @@ type catalogHolder struct {
 	mu      sync.RWMutex
 	cat     *catalog
 	version uint64
+	// naming is the catalog the history names keys and rows with: the
+	// published one, or the one a committing transaction is about to
+	// publish, since the store formats that transaction's writes while
+	// its commit holds mu.
+	naming atomic.Pointer[catalog]
 }
 
 func (h *catalogHolder) publish(c *catalog, version uint64) {
 	h.mu.Lock()
 	h.cat, h.version = c, version
+	h.naming.Store(c)
 	h.mu.Unlock()
 }
 

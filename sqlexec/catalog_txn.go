@@ -163,7 +163,9 @@ func (s *Session) commitWithCatalog(t *txnState) error {
 		_ = t.kv.Rollback()
 		return err
 	}
+	h.naming.Store(merged)
 	if err := t.kv.Commit(bgctx); err != nil {
+		h.naming.Store(h.cat)
 		t.abortCatalog()
 		return err
 	}

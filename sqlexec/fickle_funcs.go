@@ -71,20 +71,14 @@ func fickleCheckpoint(x *execCtx) (any, error) {
 		return nil, pgerror.New(pgerror.ActiveSqlTransaction, "fickle_checkpoint() cannot run inside a transaction block").
 			WithHint("Commit or roll back first: the checkpoint starts a new history.")
 	}
-	old, err := x.s.engine.store.Checkpoint()
+	ended, err := x.s.engine.store.CheckpointCount()
 	if err != nil {
 		return nil, err
 	}
-	if !x.s.engine.cfg.Record || old == nil {
+	if !x.s.engine.cfg.Record {
 		return nil, nil
 	}
-	ended := int64(0)
-	for _, t := range old.Txns[1:] {
-		if t.Outcome != history.Pending {
-			ended++
-		}
-	}
-	return ended, nil
+	return int64(ended), nil
 }
 
 // fickleCheckColumns are the columns of fickle_check().
@@ -124,7 +118,10 @@ func fickleCheckRows(x *execCtx) ([][]any, error) {
 		return nil, pgerror.New(pgerror.ObjectNotInPrerequisiteState, "fickle_check() needs a recorded history, and this server does not record one").
 			WithHint("Start fickle serve with --history FILE or --record.")
 	}
-	h := e.store.History()
+	h, err := e.store.ReadHistory()
+	if err != nil {
+		return nil, pgerror.Newf(pgerror.IoError, "cannot read the history back: %v", err)
+	}
 	opts := oracle.Options{RealTime: e.cfg.RealTime, MaxSteps: fickleCheckMaxSteps}
 	rows := [][]any{checkRow("own", h, oracle.Check(h, opts))}
 	if err := x.checkCancel(); err != nil {

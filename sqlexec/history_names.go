@@ -39,11 +39,12 @@ func (e *Engine) createStoreTable(t *tableDesc, name string) (isolation.TableID,
 	return id, e.store.SetRowFormat(id, func(row []any) string { return e.formatStoreRow(e.currentTable(oid, t), row) })
 }
 
-// currentTable is the published descriptor of table oid, or created, its
-// descriptor when it was created, while the transaction that created it
-// has not committed (DDL is transactional).
+// currentTable is the descriptor of table oid in the catalog the history
+// names things with, or created, its descriptor when it was created, while
+// the transaction that created it has not committed (DDL is
+// transactional). It takes no lock: the store calls it while committing.
 func (e *Engine) currentTable(oid uint32, created *tableDesc) *tableDesc {
-	cat, _ := e.published()
+	cat := e.cat.naming.Load()
 	if t := cat.tables[oid]; t != nil {
 		return t
 	}

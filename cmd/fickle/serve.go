@@ -8,7 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strconv"
+	"runtime/debug"
 	"syscall"
 	"time"
 
@@ -43,7 +43,9 @@ type serveOptions struct {
 	record      bool
 	replay      string
 	database    string
+	pprofAddr   string
 	netFlags
+	memFlags
 }
 
 // parseServeFlags parses args; a non-nil exit code means serve must stop
@@ -57,10 +59,12 @@ func parseServeFlags(args []string, stderr io.Writer) (*serveOptions, *int) {
 	o.serverFlags.register(fs)
 	fs.Uint64Var(&o.seed, "seed", 0, "seed `N` of every choice (printed at start; the same seed and inputs replay a run)")
 	fs.StringVar(&o.historyPath, "history", "", "write the history to `FILE` as it happens (fickle JSONL, flushed at each commit); turns on recording")
-	fs.BoolVar(&o.record, "record", false, "record the history in memory for SELECT * FROM fickle_check() (implied by --history)")
+	fs.BoolVar(&o.record, "record", false, "record the history for SELECT * FROM fickle_check(), in a temporary file removed at exit (implied by --history)")
 	fs.StringVar(&o.database, "database", sqlexec.DefaultDatabase, "name `NAME` of the main database, where --load runs (postgres, template0 and template1 exist too; CREATE DATABASE adds more)")
 	fs.StringVar(&o.replay, "replay", "", "re-issue the choices recorded in `HISTORY` (a fickle JSONL history)")
+	fs.StringVar(&o.pprofAddr, "pprof", "", "serve Go's profiles (go tool pprof http://ADDR/debug/pprof/heap) on `ADDR`; off by default")
 	o.netFlags.register(fs)
+	o.memFlags.register(fs)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: fickle serve [flags]\n\nServes PostgreSQL clients on an in-memory database until SIGINT or SIGTERM.\n\nflags:\n")
 		fs.PrintDefaults()
@@ -84,6 +88,9 @@ func parseServeFlags(args []string, stderr io.Writer) (*serveOptions, *int) {
 	if err := o.netFlags.resolve(o.password); err != nil {
 		return bad("%v", err)
 	}
+	if err := o.memFlags.resolve(); err != nil {
+		return bad("%v", err)
+	}
 	return o, nil
 }
 
@@ -102,15 +109,22 @@ func serve(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
 		fmt.Fprintf(stderr, "fickle serve: "+format+"\n", a...)
 		return 1
 	}
+	if o.maxMemory > 0 {
+		// The garbage collector works harder from 90% of the ceiling on,
+		// so that only live data reaches it (server/memory.go).
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(int64(o.maxMemory / 10 * 9)))
+	}
 	cfg := isolation.Config{
 		Strategy:            o.strategyValue,
 		Seed:                o.seed,
-		Record:              o.record || o.historyPath != "",
 		RealTime:            o.realtime,
 		StatementSnapshots:  o.profile == "postgres",
 		PostgresConcurrency: o.profile == "postgres",
 		StaleWrites:         o.staleWrites,
+		MaxStaleness:        o.maxStaleness,
+		MaxKept:             keptPerTransaction * o.maxStaleness,
 	}
+	recorded := o.record || o.historyPath != ""
 	if o.replay != "" {
 		h, err := history.Import(o.replay, history.FormatFickle)
 		if err != nil {
@@ -118,38 +132,17 @@ func serve(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
 		}
 		cfg.Replay = h
 	}
-	var hw *history.Writer
-	var hf *os.File
-	if o.historyPath != "" {
-		f, err := os.Create(o.historyPath)
-		if err != nil {
-			return fail("--history: %v", err)
-		}
-		meta := map[string]string{"seed": strconv.FormatUint(o.seed, 10), "strategy": o.strategy,
-			"isolation": o.level.String(), "profile": o.profile, "realtime": strconv.FormatBool(o.realtime),
-			"stale-writes": strconv.FormatBool(o.staleWrites), "server": "fickle"}
-		w, err := history.NewWriter(f, history.Header{Meta: meta})
-		if err != nil {
-			f.Close()
-			return fail("--history: %v", err)
-		}
-		hw, hf, cfg.Log = w, f, w
+	hlog, closeHistory, err := openHistory(o)
+	if err != nil {
+		return fail("--history: %v", err)
 	}
-	closeHistory := func() error {
-		if hw == nil {
-			return nil
-		}
-		err := hw.Close()
-		if cerr := hf.Close(); err == nil {
-			err = cerr
-		}
-		hw = nil
-		return err
+	defer func() { closeHistory() }()
+	if hlog != nil {
+		cfg.Log = hlog
 	}
-	defer closeHistory()
 
 	store := isolation.NewStore(cfg)
-	eng, err := sqlexec.NewEngine(sqlexec.Config{Store: store, DefaultIsolation: o.level, Strategy: cfg.Strategy, Record: cfg.Record, RealTime: cfg.RealTime, Database: o.database})
+	eng, err := sqlexec.NewEngine(sqlexec.Config{Store: store, DefaultIsolation: o.level, Strategy: cfg.Strategy, Record: recorded, RealTime: cfg.RealTime, Database: o.database})
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -167,6 +160,7 @@ func serve(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
 		AuthMethod:     o.authMethod,
 		TLS:            o.tlsConfig,
 		MaxConnections: o.maxConnections,
+		MaxMemory:      o.maxMemory,
 		Logf:           func(format string, a ...any) { fmt.Fprintf(stderr, "fickle: "+format+"\n", a...) },
 	})
 	if err != nil {
@@ -177,6 +171,13 @@ func serve(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
 		return fail("%v", err)
 	}
 	fmt.Fprintf(stdout, "listening on %s\n", addr)
+	if o.pprofAddr != "" {
+		paddr, err := servePprof(o.pprofAddr)
+		if err != nil {
+			return fail("%v", err)
+		}
+		fmt.Fprintf(stderr, "fickle serve: profiles on http://%s/debug/pprof/\n", paddr)
+	}
 	fmt.Fprintf(stdout, "seed %d (--strategy %s --isolation %s --profile %s%s%s)\n", o.seed, o.strategy, o.isolationText, o.profile,
 		map[bool]string{true: " --realtime"}[o.realtime], map[bool]string{true: " --stale-writes"}[o.staleWrites])
 	sig := <-stop
@@ -186,7 +187,7 @@ func serve(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
 	if err := srv.Shutdown(ctx); err != nil {
 		// Sessions may still be ending and logging: leave the history
 		// file as flushed at its last commit rather than race them.
-		hw = nil
+		closeHistory = func() error { return nil }
 		return fail("shutdown: %v", err)
 	}
 	if err := closeHistory(); err != nil {
