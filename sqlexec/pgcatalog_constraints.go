@@ -193,7 +193,7 @@ func indexColumnDefinition(c *catalog, oid uint32, column int) (string, bool) {
 		}
 		if keys != nil {
 			if column < 1 || column > len(keys) {
-				return "", false
+				return "", true // PostgreSQL prints nothing for a column the index lacks
 			}
 			return quoteIdentIfNeeded(t.cols[keys[column-1]].name), true
 		}

@@ -36,6 +36,7 @@ func init() {
 	setFuncs = map[string]*setFunc{
 		"generate_series":        {schema: "pg_catalog", strict: true, bind: bindGenerateSeries, rows: generateSeriesRows},
 		"unnest":                 {schema: "pg_catalog", strict: true, bind: bindUnnest, rows: unnestRows},
+		"generate_subscripts":    {schema: "pg_catalog", strict: true, bind: bindGenerateSubscripts, rows: generateSubscriptsRows},
 		"_pg_expandarray":        {schema: "information_schema", strict: true, bind: bindExpandArray, rows: expandArrayRows},
 		"pg_get_keywords":        {schema: "pg_catalog", bind: bindKeywords, rows: keywordRows},
 		"pg_partition_ancestors": {schema: "pg_catalog", strict: true, bind: bindPartitionAncestors, rows: noRows},
@@ -326,6 +327,59 @@ func unnestRows(_ *execCtx, args []any) ([][]any, error) {
 	rows := make([][]any, len(arr))
 	for i, v := range arr {
 		rows[i] = []any{v}
+	}
+	return rows, nil
+}
+
+// bindGenerateSubscripts binds generate_subscripts(anyarray, int4 [, bool
+// reverse]): the subscripts of the array's dimension, which for
+// int2vector and oidvector start at 0. The array argument becomes its
+// first subscript and length, what the rows need of it.
+func bindGenerateSubscripts(b *binder, args []*scalar, loc int32) ([]types.Field, error) {
+	if len(args) < 2 || len(args) > 3 {
+		return nil, b.errAt(pgerror.Newf(pgerror.UndefinedFunction, "function generate_subscripts with %d arguments does not exist", len(args)), loc)
+	}
+	if _, err := arrayArg(b, "generate_subscripts", args[:1], loc); err != nil {
+		return nil, err
+	}
+	want := []types.Type{types.Int4, types.Bool}
+	for i := 1; i < len(args); i++ {
+		c, err := b.coerce(args[i], want[i-1], types.CastImplicit)
+		if err != nil {
+			return nil, err
+		}
+		args[i] = c
+	}
+	arr := *args[0]
+	lb := arr.typ.LowerBound()
+	args[0] = &scalar{typ: types.Int8, slot: -1, refs: arr.refs, volatile: arr.volatile, eval: func(x *execCtx) (any, error) {
+		v, err := arr.eval(x)
+		if v == nil || err != nil {
+			return nil, err
+		}
+		return subscriptRange{first: lb, n: int64(len(v.([]any)))}, nil
+	}}
+	return []types.Field{{Name: "generate_subscripts", Type: types.Int4}}, nil
+}
+
+// subscriptRange is what generate_subscripts needs of its array.
+type subscriptRange struct{ first, n int64 }
+
+// generateSubscriptsRows lists the subscripts of dimension 1, the only one
+// fickle's arrays have: none for any other dimension or an empty array.
+func generateSubscriptsRows(_ *execCtx, args []any) ([][]any, error) {
+	r := args[0].(subscriptRange)
+	if args[1].(int64) != 1 {
+		return nil, nil
+	}
+	reverse := len(args) > 2 && args[2].(bool)
+	rows := make([][]any, r.n)
+	for i := range rows {
+		sub := r.first + int64(i)
+		if reverse {
+			sub = r.first + r.n - 1 - int64(i)
+		}
+		rows[i] = []any{sub}
 	}
 	return rows, nil
 }

@@ -3,6 +3,7 @@ against the database PGHOST/PGPORT/PGUSER/PGDATABASE name.
 
   library.py create   drop_all and create_all
   library.py reflect  print what reflection reads back of every table
+  library.py schema   create, then reflect
   library.py app      session CRUD, relationships, yield_per, Core queries
 
 It prints what it reads; assertions fail it with a traceback."""
@@ -145,4 +146,4 @@ def app():
 
 
 if __name__ == "__main__":
-    {"create": create, "reflect": reflect, "app": app}[sys.argv[1]]()
+    {"create": create, "reflect": reflect, "schema": lambda: (create(), reflect()), "app": app}[sys.argv[1]]()
