@@ -8,7 +8,7 @@ import (
 )
 
 // Advisory locks (pg_advisory_lock and friends) are entries of the lock
-// table keyed by a 64-bit number. Transaction-level ones are held by the
+// table keyed by an AdvisoryKey. Transaction-level ones are held by the
 // transaction until it ends. Session-level ones are held by the session's
 // holder, a transaction-shaped placeholder that never commits, counted per
 // key (PostgreSQL's locks are re-entrant) and released by unlock or when
@@ -23,17 +23,18 @@ func advisoryMode(shared bool) uint8 {
 	return uint8(RowLockUpdate)
 }
 
-func advisoryResource(key int64) resource {
-	return resource{kind: lockAdvisory, key: string(binary.BigEndian.AppendUint64(nil, uint64(key)))}
+func advisoryResource(key AdvisoryKey) resource {
+	b := binary.BigEndian.AppendUint64(make([]byte, 0, 16), key.Space)
+	return resource{kind: lockAdvisory, key: string(binary.BigEndian.AppendUint64(b, uint64(key.Key)))}
 }
 
-// advisoryKey identifies a session-level advisory lock in its counts.
-type advisoryKey struct {
-	key    int64
+// advisoryHold identifies a session-level advisory lock in its counts.
+type advisoryHold struct {
+	key    AdvisoryKey
 	shared bool
 }
 
-func (e *engine) txnAdvisoryLock(ctx context.Context, t *txn, key int64, shared bool, wait WaitPolicy) (bool, error) {
+func (e *engine) txnAdvisoryLock(ctx context.Context, t *txn, key AdvisoryKey, shared bool, wait WaitPolicy) (bool, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if err := e.live(t); err != nil {
@@ -42,7 +43,7 @@ func (e *engine) txnAdvisoryLock(ctx context.Context, t *txn, key int64, shared 
 	return e.advisoryAcquire(ctx, t, key, shared, wait)
 }
 
-func (e *engine) advisoryAcquire(ctx context.Context, t *txn, key int64, shared bool, wait WaitPolicy) (bool, error) {
+func (e *engine) advisoryAcquire(ctx context.Context, t *txn, key AdvisoryKey, shared bool, wait WaitPolicy) (bool, error) {
 	if wait == WaitSkipLocked {
 		wait = WaitNoWait
 	}
@@ -61,29 +62,29 @@ func (s *session) holderTxn() *txn {
 	return s.holder
 }
 
-func (e *engine) sessionAdvisoryLock(ctx context.Context, s *session, key int64, shared bool, wait WaitPolicy) (bool, error) {
+func (e *engine) sessionAdvisoryLock(ctx context.Context, s *session, key AdvisoryKey, shared bool, wait WaitPolicy) (bool, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	h := s.holderTxn()
 	ok, err := e.advisoryAcquire(ctx, h, key, shared, wait)
 	if ok {
 		if s.advisory == nil {
-			s.advisory = make(map[advisoryKey]int)
+			s.advisory = make(map[advisoryHold]int)
 		}
-		s.advisory[advisoryKey{key, shared}]++
+		s.advisory[advisoryHold{key, shared}]++
 	}
 	return ok, err
 }
 
-func (e *engine) sessionAdvisoryUnlock(s *session, key int64, shared bool) bool {
+func (e *engine) sessionAdvisoryUnlock(s *session, key AdvisoryKey, shared bool) bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	k := advisoryKey{key, shared}
+	k := advisoryHold{key, shared}
 	if s.advisory[k] == 0 {
 		return false // PostgreSQL warns and answers false
 	}
 	s.advisory[k]--
-	if s.advisory[k] > 0 || s.advisory[advisoryKey{key, !shared}] > 0 {
+	if s.advisory[k] > 0 || s.advisory[advisoryHold{key, !shared}] > 0 {
 		return true // still held by another lock of the session on the key
 	}
 	delete(s.advisory, k)
@@ -96,6 +97,17 @@ func (e *engine) sessionAdvisoryUnlock(s *session, key int64, shared bool) bool 
 		}
 	}
 	return true
+}
+
+// sessionAdvisoryUnlockAll releases every session-level advisory lock of
+// s (pg_advisory_unlock_all).
+func (e *engine) sessionAdvisoryUnlockAll(s *session) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if s.holder != nil {
+		e.releaseLocks(s.holder)
+	}
+	s.advisory = nil
 }
 
 // closeSession is Session.Close.

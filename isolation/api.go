@@ -402,14 +402,26 @@ func (s *Session) BeginWait(ctx context.Context, opts TxnOptions) (*Txn, error) 
 // the lock is taken). Session locks are re-entrant and held until unlocked
 // as many times or until Close; they wait like any lock, with deadlock
 // detection (40P01) and the context's deadline.
-func (s *Session) AdvisoryLock(ctx context.Context, key int64, shared bool, wait WaitPolicy) (bool, error) {
+func (s *Session) AdvisoryLock(ctx context.Context, key AdvisoryKey, shared bool, wait WaitPolicy) (bool, error) {
 	return s.s.e.sessionAdvisoryLock(ctx, s.s, key, shared, wait)
 }
 
 // AdvisoryUnlock releases one hold of a session-level advisory lock
 // (pg_advisory_unlock); false when the session does not hold it.
-func (s *Session) AdvisoryUnlock(key int64, shared bool) bool {
+func (s *Session) AdvisoryUnlock(key AdvisoryKey, shared bool) bool {
 	return s.s.e.sessionAdvisoryUnlock(s.s, key, shared)
+}
+
+// AdvisoryUnlockAll releases every session-level advisory lock of the
+// session (pg_advisory_unlock_all); transaction-level ones stay.
+func (s *Session) AdvisoryUnlockAll() { s.s.e.sessionAdvisoryUnlockAll(s.s) }
+
+// AdvisoryKey names an advisory lock: Key within a Space that the caller
+// keeps apart from the others (PostgreSQL keys its advisory locks by
+// database, and a bigint key apart from a pair of integers).
+type AdvisoryKey struct {
+	Space uint64
+	Key   int64
 }
 
 // Close ends the session when its connection closes: it releases the
@@ -527,7 +539,7 @@ func (t *Txn) LockTable(ctx context.Context, table TableID, mode TableLock, wait
 // AdvisoryLock takes a transaction-level advisory lock
 // (pg_advisory_xact_lock and its _shared and try variants), held until the
 // transaction ends; with WaitNoWait it answers false when the lock is taken.
-func (t *Txn) AdvisoryLock(ctx context.Context, key int64, shared bool, wait WaitPolicy) (bool, error) {
+func (t *Txn) AdvisoryLock(ctx context.Context, key AdvisoryKey, shared bool, wait WaitPolicy) (bool, error) {
 	return t.t.e.txnAdvisoryLock(ctx, t.t, key, shared, wait)
 }
 

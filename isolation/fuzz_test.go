@@ -79,7 +79,7 @@ func FuzzStoreAPI(f *testing.F) {
 			case 9:
 				_ = tx.LockTable(expired, tab, TableLock(arg%10), WaitPolicy(arg%3))
 			case 10:
-				_, _ = tx.AdvisoryLock(expired, int64(arg%3), arg%2 == 0, WaitPolicy(arg%3))
+				_, _ = tx.AdvisoryLock(expired, AdvisoryKey{Key: int64(arg % 3)}, arg%2 == 0, WaitPolicy(arg%3))
 			case 11:
 				tx.Statement(history.Statement{SQL: "s"})
 			case 12, 13, 14:
@@ -89,9 +89,9 @@ func FuzzStoreAPI(f *testing.F) {
 				_ = tx.Rollback()
 				txns[who] = nil
 			case 16:
-				_, _ = sess[who].AdvisoryLock(expired, int64(arg%3), arg%2 == 0, WaitPolicy(arg%3))
+				_, _ = sess[who].AdvisoryLock(expired, AdvisoryKey{Key: int64(arg % 3)}, arg%2 == 0, WaitPolicy(arg%3))
 			case 17:
-				sess[who].AdvisoryUnlock(int64(arg%3), arg%2 == 0)
+				sess[who].AdvisoryUnlock(AdvisoryKey{Key: int64(arg % 3)}, arg%2 == 0)
 			case 18:
 				_, _ = s.Checkpoint()
 			case 19:

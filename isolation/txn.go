@@ -30,8 +30,8 @@ type session struct {
 	idle chan struct{} // closed when the transaction in progress ends (BeginWait)
 	// idleWaiters observe the waits for idle (WithWaitObserver).
 	idleWaiters []WaitObserver
-	holder      *txn                // holds the session-level advisory locks
-	advisory    map[advisoryKey]int // session-level advisory locks held, counted
+	holder      *txn                 // holds the session-level advisory locks
+	advisory    map[advisoryHold]int // session-level advisory locks held, counted
 
 	stmtMemo map[*keyState]seen // an empty statement memo for the next transaction (statement_reads.go)
 }

@@ -1,73 +1,102 @@
 package sqlexec
 
 import (
-	pg_query "github.com/pganalyze/pg_query_go/v6"
+	"time"
 
-	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/isolation"
 	"github.com/fickle-db/fickle/sqlexec/types"
 )
 
-// Advisory locks: pg_try_advisory_lock, pg_advisory_unlock and their
-// _shared and _xact kin over a bigint key, on the store's advisory locks
-// (which wait with deadlock detection like any lock). Session locks are
-// held until unlocked or until the connection closes; transaction locks
-// until the transaction ends. ActiveRecord's migrations take one. The
-// functions that return void (pg_advisory_lock, pg_advisory_xact_lock,
-// pg_advisory_unlock_all) and the two-integer keys, whose locks PostgreSQL
-// keeps apart from bigint keys, are refused with 0A000.
+// Advisory locks: pg_advisory_lock, pg_try_advisory_lock,
+// pg_advisory_unlock and their _shared and _xact kin, over a bigint key or
+// a pair of integers (a key space of its own, as in PostgreSQL), on the
+// store's advisory locks, which wait with deadlock detection like any
+// lock. Keys belong to the database, as PostgreSQL's lock tags do. Session
+// locks are held until unlocked (pg_advisory_unlock_all releases them all)
+// or until the connection closes; transaction locks until the transaction
+// ends. The pg_try_ forms answer false where the others wait; the others
+// return void. ActiveRecord's migrations take one.
 
-// advisoryFuncs are the advisory lock functions by name; those fickle
-// runs return a boolean.
-var advisoryFuncs = map[string]struct {
-	try, xact, unlock, shared, void bool
-}{
-	"pg_try_advisory_lock":             {try: true},
-	"pg_try_advisory_lock_shared":      {try: true, shared: true},
-	"pg_try_advisory_xact_lock":        {try: true, xact: true},
-	"pg_try_advisory_xact_lock_shared": {try: true, xact: true, shared: true},
-	"pg_advisory_unlock":               {unlock: true},
-	"pg_advisory_unlock_shared":        {unlock: true, shared: true},
-	"pg_advisory_lock":                 {void: true},
-	"pg_advisory_lock_shared":          {void: true},
-	"pg_advisory_xact_lock":            {void: true},
-	"pg_advisory_xact_lock_shared":     {void: true},
-	"pg_advisory_unlock_all":           {void: true},
+// advisoryFunc describes one advisory lock function.
+type advisoryFunc struct {
+	try, xact, unlock, shared bool
 }
 
-// advisoryFunc compiles a call of an advisory lock function; ok is false
-// for every other name.
-func (b *binder) advisoryFunc(sc *scope, name string, argNodes []*pg_query.Node, loc int32) (*scalar, bool, error) {
-	f, ok := advisoryFuncs[name]
-	switch {
-	case !ok:
-		return nil, false, nil
-	case f.void:
-		return nil, true, b.errAt(pgerror.Unsupported(name+" (functions returning void)"), loc)
-	case len(argNodes) == 2:
-		return nil, true, b.errAt(pgerror.Unsupported(name+" with two integer keys"), loc)
-	case len(argNodes) != 1:
-		return nil, true, b.errAt(pgerror.Newf(pgerror.UndefinedFunction, "function %s with %d arguments does not exist", name, len(argNodes)), loc)
-	}
-	key, err := b.expr(sc, argNodes[0])
-	if err != nil {
-		return nil, true, err
-	}
-	if key, err = b.coerce(key, types.Int8, types.CastImplicit); err != nil {
-		return nil, true, b.withPos(err, loc)
-	}
-	eval := func(x *execCtx) (any, error) {
-		k, err := key.eval(x)
-		if err != nil || k == nil {
-			return nil, err
+func init() {
+	for name, f := range map[string]advisoryFunc{
+		"pg_advisory_lock":                 {},
+		"pg_advisory_lock_shared":          {shared: true},
+		"pg_advisory_xact_lock":            {xact: true},
+		"pg_advisory_xact_lock_shared":     {xact: true, shared: true},
+		"pg_try_advisory_lock":             {try: true},
+		"pg_try_advisory_lock_shared":      {try: true, shared: true},
+		"pg_try_advisory_xact_lock":        {try: true, xact: true},
+		"pg_try_advisory_xact_lock_shared": {try: true, xact: true, shared: true},
+		"pg_advisory_unlock":               {unlock: true},
+		"pg_advisory_unlock_shared":        {unlock: true, shared: true},
+	} {
+		result := types.Bool
+		if !f.try && !f.unlock {
+			result = types.Void
 		}
-		switch {
-		case f.unlock:
-			return x.s.kv.AdvisoryUnlock(k.(int64), f.shared), nil
-		case f.xact:
-			return x.txn.AdvisoryLock(x.ctx, k.(int64), f.shared, isolation.WaitNoWait)
+		for _, args := range [][]types.Type{{types.Int8}, {types.Int4, types.Int4}} {
+			addSysFunc(name, sysFunc{args: args, result: result, volatile: true, eval: f.call})
 		}
-		return x.s.kv.AdvisoryLock(x.ctx, k.(int64), f.shared, isolation.WaitNoWait)
 	}
-	return &scalar{typ: types.Bool, slot: -1, name: name, volatile: true, refs: key.refs, eval: eval}, true, nil
+	addSysFunc("pg_advisory_unlock_all", sysFunc{result: types.Void, volatile: true, eval: func(x *execCtx, _ []any) (any, error) {
+		x.s.kv.AdvisoryUnlockAll()
+		return "", nil
+	}})
+	addSysFunc("pg_sleep", sysFunc{args: []types.Type{types.Float8}, result: types.Void, volatile: true, eval: sleep})
+}
+
+// call runs the function on its key's arguments.
+func (f advisoryFunc) call(x *execCtx, args []any) (any, error) {
+	key := advisoryKey(x, args)
+	if f.unlock {
+		return x.s.kv.AdvisoryUnlock(key, f.shared), nil
+	}
+	wait := isolation.WaitBlock
+	if f.try {
+		wait = isolation.WaitNoWait
+	}
+	var got bool
+	var err error
+	if f.xact {
+		got, err = x.txn.AdvisoryLock(x.ctx, key, f.shared, wait)
+	} else {
+		got, err = x.s.kv.AdvisoryLock(x.ctx, key, f.shared, wait)
+	}
+	if err != nil || f.try {
+		return got, err
+	}
+	return "", nil
+}
+
+// advisoryKey is the lock a function's arguments name: one bigint, or two
+// integers, which PostgreSQL keeps apart from every bigint, in the
+// session's database.
+func advisoryKey(x *execCtx, args []any) isolation.AdvisoryKey {
+	space := uint64(x.s.engine.oid) << 1
+	if len(args) == 1 {
+		return isolation.AdvisoryKey{Space: space, Key: args[0].(int64)}
+	}
+	return isolation.AdvisoryKey{Space: space | 1, Key: args[0].(int64)<<32 | int64(uint32(args[1].(int64)))}
+}
+
+// sleep is pg_sleep: it waits the seconds given, or until the statement is
+// cancelled.
+func sleep(x *execCtx, args []any) (any, error) {
+	d := time.Duration(args[0].(float64) * float64(time.Second))
+	if d <= 0 {
+		return "", nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return "", nil
+	case <-x.ctx.Done():
+		return nil, x.checkCancel()
+	}
 }

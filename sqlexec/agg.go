@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"sort"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -28,6 +29,11 @@ type aggEntry struct {
 	args     []*scalar
 	distinct bool
 	filter   *scalar
+	// orderBy and order are the call's ORDER BY (array_agg(x ORDER BY
+	// y)): the group's inputs are sorted by them before the aggregate
+	// sees them.
+	orderBy []*scalar
+	order   []sortKey
 }
 
 // groupBy compiles the GROUP BY list in the FROM scope. Ordinals and
@@ -118,9 +124,6 @@ func (b *binder) aggLookup(sc *scope, n *pg_query.Node) (*scalar, bool, error) {
 	if !fc.AggStar && !types.IsAggregate(name) {
 		return nil, false, nil
 	}
-	if len(fc.AggOrder) > 0 {
-		return nil, true, b.errAt(pgerror.Unsupported("ORDER BY inside an aggregate"), fc.Location)
-	}
 	if fc.AggWithinGroup {
 		return nil, true, b.errAt(pgerror.Unsupported("WITHIN GROUP"), fc.Location)
 	}
@@ -151,6 +154,13 @@ func (b *binder) aggLookup(sc *scope, n *pg_query.Node) (*scalar, bool, error) {
 		return nil, true, b.withPos(err, fc.Location)
 	}
 	ent := &aggEntry{key: key, fn: fn, args: args, distinct: fc.AggDistinct}
+	if ent.orderBy, ent.order, err = b.sortClause(from, fc.AggOrder); err != nil {
+		return nil, true, err
+	}
+	if ent.distinct && !orderedByArguments(fc) {
+		return nil, true, b.errAt(pgerror.New(pgerror.InvalidColumnReference,
+			"in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list"), fc.Location)
+	}
 	if fc.AggFilter != nil {
 		if ent.filter, err = b.cond(from, fc.AggFilter, "FILTER"); err != nil {
 			return nil, true, err
@@ -158,6 +168,21 @@ func (b *binder) aggLookup(sc *scope, n *pg_query.Node) (*scalar, bool, error) {
 	}
 	agg.aggs = append(agg.aggs, ent)
 	return aggSlot(len(agg.groups)+len(agg.aggs)-1, fn.Result, name), true, nil
+}
+
+// orderedByArguments reports whether every ORDER BY expression of a call
+// is one of its arguments, as DISTINCT requires.
+func orderedByArguments(fc *pg_query.FuncCall) bool {
+	args := map[string]bool{}
+	for _, a := range fc.Args {
+		args[nodeKey(a)] = true
+	}
+	for _, o := range fc.AggOrder {
+		if !args[nodeKey(o.GetSortBy().Node)] {
+			return false
+		}
+	}
+	return true
 }
 
 // dependsOnGroupedKey reports whether column e is functionally dependent
@@ -243,6 +268,14 @@ type groupState struct {
 	vals []any
 	accs []types.Accumulator
 	seen []map[string]bool // per DISTINCT aggregate
+	// inputs holds, per aggregate with an ORDER BY, its arguments and
+	// sort keys, fed to it sorted when the group is complete.
+	inputs [][]orderedInput
+}
+
+// orderedInput is one row's input to an ordered aggregate.
+type orderedInput struct {
+	args, keys []any
 }
 
 func (a *aggScope) start() *aggRun {
@@ -250,7 +283,8 @@ func (a *aggScope) start() *aggRun {
 }
 
 func (r *aggRun) newGroup(vals []any) *groupState {
-	g := &groupState{vals: vals, accs: make([]types.Accumulator, len(r.s.aggs)), seen: make([]map[string]bool, len(r.s.aggs))}
+	g := &groupState{vals: vals, accs: make([]types.Accumulator, len(r.s.aggs)), seen: make([]map[string]bool, len(r.s.aggs)),
+		inputs: make([][]orderedInput, len(r.s.aggs))}
 	for i, a := range r.s.aggs {
 		g.accs[i] = a.fn.New()
 		if a.distinct {
@@ -306,9 +340,39 @@ func (r *aggRun) add(x *execCtx) error {
 			}
 			g.seen[i][string(k)] = true
 		}
+		if len(a.orderBy) > 0 {
+			keys := make([]any, len(a.orderBy))
+			for j, e := range a.orderBy {
+				v, err := e.eval(x)
+				if err != nil {
+					return err
+				}
+				keys[j] = v
+			}
+			g.inputs[i] = append(g.inputs[i], orderedInput{args: args, keys: keys})
+			continue
+		}
 		if err := g.accs[i].Add(args); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// feedOrdered gives the ordered aggregates of g their inputs, sorted.
+func (r *aggRun) feedOrdered(g *groupState) error {
+	for i, in := range g.inputs {
+		if len(in) == 0 {
+			continue
+		}
+		order := r.s.aggs[i].order
+		sort.SliceStable(in, func(a, b int) bool { return compareKeys(in[a].keys, in[b].keys, order) < 0 })
+		for _, o := range in {
+			if err := g.accs[i].Add(o.args); err != nil {
+				return err
+			}
+		}
+		g.inputs[i] = nil
 	}
 	return nil
 }
@@ -320,6 +384,9 @@ func (r *aggRun) finish(x *execCtx, having *scalar, outs []*scalar) ([][]any, er
 	}
 	var out [][]any
 	for _, g := range r.order {
+		if err := r.feedOrdered(g); err != nil {
+			return nil, err
+		}
 		row := make([]any, len(r.s.groups)+len(r.s.aggs))
 		copy(row, g.vals)
 		for i, acc := range g.accs {

@@ -62,9 +62,6 @@ func (b *binder) funcCall(sc *scope, fc *pg_query.FuncCall) (*scalar, error) {
 	if overloads, ok := sysFuncs[name]; ok {
 		return b.sysCall(sc, name, overloads, fc)
 	}
-	if e, ok, err := b.advisoryFunc(sc, name, fc.Args, fc.Location); ok {
-		return e, err
-	}
 	return b.callBuiltin(sc, name, fc.Args, fc.Location)
 }
 

@@ -25,9 +25,9 @@ import (
 // sweepSchema is the table whose columns the calls read: one column per
 // argument type, holding that type's first literal.
 const sweepSchema = `CREATE TABLE sweep_args (id serial PRIMARY KEY, c_bool bool, c_int2 int2, c_int4 int4, c_int8 int8,
-	c_name name, c_numeric numeric, c_oid oid, c_regclass regclass, c_text text);
-INSERT INTO sweep_args (c_bool, c_int2, c_int4, c_int8, c_name, c_numeric, c_oid, c_regclass, c_text)
-	VALUES (true, 1, 23, 10240, 'postgres', 123.45, 1259, 'sweep_args', 'sweep_args')`
+	c_name name, c_numeric numeric, c_oid oid, c_regclass regclass, c_text text, c_float8 float8);
+INSERT INTO sweep_args (c_bool, c_int2, c_int4, c_int8, c_name, c_numeric, c_oid, c_regclass, c_text, c_float8)
+	VALUES (true, 1, 23, 10240, 'postgres', 123.45, 1259, 'sweep_args', 'sweep_args', 0.001)`
 
 // sweepLiterals are the literal arguments of each type: names of objects
 // that exist and do not, privilege names, OIDs of a catalog table and a
@@ -42,6 +42,7 @@ var sweepLiterals = map[types.Oid][]string{
 	types.OidOid:      {"1259::oid", "23::oid", "0::oid"},
 	types.OidRegclass: {"'sweep_args'::regclass", "'pg_class'::regclass"},
 	types.OidText:     {"'sweep_args'", "'id'", "'select'", "'nosuch'"},
+	types.OidFloat8:   {"0.001::float8", "-1::float8"},
 }
 
 // sweepSkipped are the functions the sweep does not call: they change the

@@ -108,27 +108,9 @@ func (b *binder) windowCall(sc *scope, fc *pg_query.FuncCall) (*scalar, error) {
 		}
 		call.partition = append(call.partition, e)
 	}
-	for i, o := range w.OrderClause {
-		sb := o.GetSortBy()
-		e, err := b.expr(sc, sb.Node)
-		if err != nil {
-			return nil, err
-		}
-		if unresolved(e) || e.lit != nil || e.null {
-			if e, err = b.coerce(e, types.Text, types.CastImplicit); err != nil {
-				return nil, err
-			}
-		}
-		desc := sb.SortbyDir == pg_query.SortByDir_SORTBY_DESC
-		nullsFirst := desc
-		switch sb.SortbyNulls {
-		case pg_query.SortByNulls_SORTBY_NULLS_FIRST:
-			nullsFirst = true
-		case pg_query.SortByNulls_SORTBY_NULLS_LAST:
-			nullsFirst = false
-		}
-		call.orderBy = append(call.orderBy, e)
-		call.order = append(call.order, sortKey{col: i, typ: e.typ, desc: desc, nullsFirst: nullsFirst})
+	var err error
+	if call.orderBy, call.order, err = b.sortClause(sc, w.OrderClause); err != nil {
+		return nil, err
 	}
 	slot := len(sc.win.calls)
 	sc.win.calls = append(sc.win.calls, call)
@@ -248,6 +230,39 @@ func (c *winCall) fill(x *execCtx, rows [][]any, idx []int, keys [][]any, vals [
 		start = end
 	}
 	return nil
+}
+
+// sortClause compiles the ORDER BY of a window or an aggregate call: the
+// expressions, and the keys that sort rows of their values.
+func (b *binder) sortClause(sc *scope, clause []*pg_query.Node) ([]*scalar, []sortKey, error) {
+	var exprs []*scalar
+	var keys []sortKey
+	for i, o := range clause {
+		sb := o.GetSortBy()
+		if sb.SortbyDir == pg_query.SortByDir_SORTBY_USING {
+			return nil, nil, b.errAt(pgerror.Unsupported("ORDER BY ... USING"), sb.Location)
+		}
+		e, err := b.expr(sc, sb.Node)
+		if err != nil {
+			return nil, nil, err
+		}
+		if unresolved(e) || e.lit != nil || e.null {
+			if e, err = b.coerce(e, types.Text, types.CastImplicit); err != nil {
+				return nil, nil, err
+			}
+		}
+		desc := sb.SortbyDir == pg_query.SortByDir_SORTBY_DESC
+		nullsFirst := desc
+		switch sb.SortbyNulls {
+		case pg_query.SortByNulls_SORTBY_NULLS_FIRST:
+			nullsFirst = true
+		case pg_query.SortByNulls_SORTBY_NULLS_LAST:
+			nullsFirst = false
+		}
+		exprs = append(exprs, e)
+		keys = append(keys, sortKey{col: i, typ: e.typ, desc: desc, nullsFirst: nullsFirst})
+	}
+	return exprs, keys, nil
 }
 
 func compareKeys(a, b []any, keys []sortKey) int {

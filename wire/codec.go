@@ -70,7 +70,7 @@ func SupportsBinary(oid uint32) bool {
 	case pgtype.BoolOID, pgtype.ByteaOID, pgtype.QCharOID, pgtype.NameOID, pgtype.Int8OID, pgtype.Int2OID,
 		pgtype.Int4OID, pgtype.TextOID, pgtype.OIDOID, pgtype.JSONOID, pgtype.Float4OID, pgtype.Float8OID,
 		pgtype.BPCharOID, pgtype.VarcharOID, pgtype.DateOID, pgtype.TimestampOID, pgtype.TimestamptzOID,
-		pgtype.IntervalOID, pgtype.NumericOID, pgtype.UUIDOID, pgtype.JSONBOID, pgtype.UnknownOID:
+		pgtype.IntervalOID, pgtype.NumericOID, pgtype.UUIDOID, pgtype.JSONBOID, pgtype.UnknownOID, voidOID:
 		return true
 	}
 	return isRegType(oid)
@@ -88,6 +88,11 @@ const (
 	regnamespaceOID = 4089
 	regroleOID      = 4096
 )
+
+// voidOID is the pseudo-type void, which functions that return nothing
+// (pg_advisory_lock, pg_sleep) return: its value is empty in text and in
+// binary.
+const voidOID = 2278
 
 func isRegType(oid uint32) bool {
 	switch oid {
@@ -157,6 +162,10 @@ func AppendBinary(buf []byte, oid uint32, v any) ([]byte, error) {
 	case pgtype.UUIDOID:
 		if u, ok := v.([16]byte); ok {
 			return append(buf, u[:]...), nil
+		}
+	case voidOID:
+		if _, ok := v.(string); ok {
+			return buf, nil // void_send sends nothing
 		}
 	case pgtype.DateOID:
 		if t, ok := v.(time.Time); ok {
@@ -248,6 +257,8 @@ func DecodeBinary(oid uint32, src []byte) (any, error) {
 		return nil, invalidBinary(oid, "unsupported jsonb version number")
 	case pgtype.ByteaOID:
 		return append([]byte{}, src...), nil
+	case voidOID:
+		return "", nil // void_recv reads nothing
 	case pgtype.UUIDOID:
 		if len(src) == 16 {
 			var u [16]byte

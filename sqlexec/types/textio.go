@@ -35,6 +35,8 @@ func parseText(env *Env, t Type, s string) (any, error) {
 		return parseBytea(s)
 	case OidUUID:
 		return parseUUID(s)
+	case OidVoid:
+		return "", nil // void_in accepts anything and keeps nothing
 	case OidDate, OidTimestamp, OidTimestamptz:
 		return parseDateTime(env, t, s)
 	case OidInterval:

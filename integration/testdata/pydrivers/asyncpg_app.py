@@ -36,6 +36,10 @@ async def main():
     show("record", tuple(rec))
     show("expressions", tuple(await conn.fetchrow("SELECT $1::int * 2, $2::text || '!', $3::numeric + 1, $4::date - 1, $5::text[]",
                                                      21, "hi", decimal.Decimal("1.25"), datetime.date(2024, 3, 1), ["x", "y"])))
+    # Arrays other than text[] make asyncpg introspect their types (a query
+    # over pg_type with array_agg(... ORDER BY ...) and regtype casts).
+    show("introspected arrays", tuple(await conn.fetchrow("SELECT $1::int[], $2::numeric[], $3::int8[] || 7::int8",
+                                                            [1, None, 3], [decimal.Decimal("1.5")], [5, 6])))
 
     stmt = await conn.prepare("SELECT owner FROM acct WHERE balance >= $1 ORDER BY owner")
     show("prepared params", [(p.name, p.kind) for p in stmt.get_parameters()])

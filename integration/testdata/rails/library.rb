@@ -1,0 +1,97 @@
+# An ActiveRecord 6.1 application (no Rails around it), against the
+# database the PG* environment variables name:
+#
+#   ruby library.rb migrate   runs db/migrate, then prints the schema dump
+#   ruby library.rb app       associations, validations, transactions, lock!
+#
+# It prints what it reads, so that runs on two servers can be compared.
+require "active_record"
+require "stringio"
+
+ActiveRecord::Base.establish_connection(
+  adapter: "postgresql", host: ENV["PGHOST"], port: ENV["PGPORT"], username: ENV["PGUSER"], database: ENV["PGDATABASE"]
+)
+ActiveRecord::Base.default_timezone = :utc
+
+class Author < ActiveRecord::Base
+  has_many :books, -> { order(:id) }, dependent: :destroy
+  validates :name, presence: true, uniqueness: true
+  validates :email, format: { with: /@/ }, allow_nil: true
+end
+
+class Book < ActiveRecord::Base
+  belongs_to :author
+  has_many :loans, dependent: :destroy
+  validates :title, presence: true, uniqueness: { scope: :author_id }
+  validates :pages, numericality: { greater_than: 0 }
+end
+
+class Loan < ActiveRecord::Base
+  belongs_to :book
+end
+
+def show(label, value)
+  puts "#{label} #{value.inspect}"
+end
+
+case ARGV[0]
+when "migrate"
+  ActiveRecord::Migration.verbose = false
+  ActiveRecord::MigrationContext.new(File.join(__dir__, "db/migrate"), ActiveRecord::SchemaMigration).migrate
+  io = StringIO.new
+  ActiveRecord::SchemaDumper.dump(ActiveRecord::Base.connection, io)
+  puts io.string
+when "app"
+  ann = Author.create!(name: "Ann", email: "ann@example.com", born: Date.new(1950, 3, 1))
+  bob = Author.create!(name: "Bob")
+  show "invalid author", Author.new(name: "Ann", email: "nope").tap(&:valid?).errors.full_messages
+  ann.books.create!(title: "First", pages: 120, price: BigDecimal("9.50"), meta: { "tags" => ["a"] })
+  ann.books.create!(title: "Second")
+  show "invalid book", Book.new(author: ann, title: "First", pages: 0).tap(&:valid?).errors.full_messages
+  show "books", Author.find_by!(name: "Ann").books.map { |b| [b.title, b.pages, b.price&.to_s, b.available, b.meta] }
+  show "counts", Author.left_joins(:books).group("authors.name").order("authors.name").count("books.id")
+  show "includes", Author.includes(:books).order(:name).map { |a| [a.name, a.books.size, a.country] }
+
+  Author.transaction do
+    ann.update!(email: "ann@new.example")
+    Author.transaction(requires_new: true) do
+      bob.update!(name: "Robert")
+      raise ActiveRecord::Rollback
+    end
+  end
+  show "after nested rollback", Author.order(:id).pluck(:name, :email)
+  begin
+    Author.transaction do
+      Book.create!(author: bob, title: "Ghost")
+      Book.create!(author: bob, title: "Ghost")
+    end
+  rescue ActiveRecord::RecordInvalid => e
+    show "transaction rolled back", e.message
+  end
+  show "ghosts", Book.where(title: "Ghost").count
+  begin
+    Book.insert_all!([{ author_id: ann.id, title: "First", created_at: Time.now, updated_at: Time.now }])
+  rescue ActiveRecord::RecordNotUnique => e
+    show "unique index", e.cause.class.name
+  end
+
+  book = ann.books.first
+  Book.transaction do
+    book.lock!
+    book.update!(pages: book.pages + 1)
+  end
+  show "locked update", [book.reload.pages, book.lock_version]
+  stale = Book.find(book.id)
+  book.update!(summary: "changed")
+  begin
+    stale.update!(summary: "stale")
+  rescue ActiveRecord::StaleObjectError => e
+    show "optimistic lock", e.class.name
+  end
+  book.loans.create!(borrower: "Cy", due_at: Time.utc(2024, 5, 1, 12))
+  show "loans", Loan.joins(book: :author).where(authors: { name: "Ann" }).pluck(:borrower, :due_at)
+  3.times { |i| bob.books.create!(title: "Vol #{i}", pages: 10 + i) }
+  ann.destroy
+  show "after destroy", [Author.count, Book.count, Loan.count]
+  show "find_each", Book.find_each(batch_size: 1).map(&:title)
+end
