@@ -250,10 +250,10 @@ func TestPropertyVersionOrderPrefixesAgreeWithBruteForce(t *testing.T) {
 			continue
 		}
 		opts := Options{RealTime: realTime}
-		want, _ := BruteForce(h, opts)
+		want := bruteForceDecides(t, h, opts)
 		listedOnly := *h
 		listedOnly.VersionOrderPrefix = nil
-		if v, _ := BruteForce(&listedOnly, opts); v != want {
+		if v := bruteForceDecides(t, &listedOnly, opts); v != want {
 			decided++
 			if v != Consistent || want != Violation {
 				t.Fatalf("marking prefixes turned %v into %v: they may only add constraints\n%s", v, want, dumpHistory(h))
@@ -274,6 +274,18 @@ func TestPropertyCheckOrderRespectsVersionOrderPrefixes(t *testing.T) {
 	checkOrderAgrees(t, n, seed, rand.New(rand.NewPCG(seed, 0x9c0d)), prefixHistories)
 }
 
+// bruteForceDecides is BruteForce's verdict, which must not be Unknown:
+// the generated histories are valid and small enough for it, and two
+// Unknowns would compare equal.
+func bruteForceDecides(t *testing.T, h *history.History, opts Options) Verdict {
+	t.Helper()
+	v, _ := BruteForce(h, opts)
+	if v == Unknown {
+		t.Fatalf("the brute force did not decide (invalid or too large a history)\n%s", dumpHistory(h))
+	}
+	return v
+}
+
 // agreeWithBruteForce runs n cases of the histories p draws through the
 // search, Check and BruteForce. It returns how many histories' version
 // orders changed the brute force's verdict.
@@ -292,15 +304,18 @@ func agreeWithBruteForce(t *testing.T, n int, seed uint64, rng *rand.Rand, p gen
 			// back to the search when it fails.
 			h.CommitOrder = randomOrder(rng, h)
 		}
-		want, _ := BruteForce(h, opts)
+		want := bruteForceDecides(t, h, opts)
 		if h.VersionOrder != nil {
 			unordered := *h
 			unordered.VersionOrder = nil
-			if v, _ := BruteForce(&unordered, opts); v != want {
+			if v := bruteForceDecides(t, &unordered, opts); v != want {
 				changed++
 			}
 		}
-		got, co, _ := Search(h, opts)
+		got, co, why := Search(h, opts)
+		if got == Unknown {
+			t.Fatalf("case %d (seed %d): the search did not decide: %v\n%s", i, seed, why, dumpHistory(h))
+		}
 		verdicts[got]++
 		if got != want {
 			t.Fatalf("case %d (seed %d): Search = %v, BruteForce = %v, level %v (%v), real time %v\n%s", i, seed, got, want, level, opts.RC, realTime, dumpHistory(h))
@@ -502,7 +517,7 @@ func FuzzSearchAgreesWithBruteForce(f *testing.F) {
 		if i := int(levelByte) % (len(history.Levels) + 1); i > 0 {
 			opts.Level = history.Levels[i-1]
 		}
-		want, _ := BruteForce(h, opts)
+		want := bruteForceDecides(t, h, opts)
 		got, co, _ := Search(h, opts)
 		if got != want {
 			t.Fatalf("Search = %v, BruteForce = %v\n%s", got, want, dumpHistory(h))

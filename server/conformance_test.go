@@ -3,7 +3,6 @@ package server
 import (
 	"fmt"
 	"net"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -19,7 +18,7 @@ func conformanceTargets(t *testing.T) map[string]func(params map[string]string) 
 	targets := map[string]func(map[string]string) *rawConn{
 		"fickle": func(p map[string]string) *rawConn { return dialRaw(t, srv, p) },
 	}
-	if addr := os.Getenv(pgtestAddrEnv); addr != "" {
+	if addr := pgtestAddr(t); addr != "" {
 		targets["postgres"] = func(p map[string]string) *rawConn {
 			q := map[string]string{"user": "postgres", "database": "postgres"}
 			for k, v := range p {

@@ -24,17 +24,19 @@ import (
 // (for example postgres://postgres@localhost:55434/postgres). Known,
 // intended differences are listed in testdata/pg_differences.txt.
 func TestScriptsAgainstPostgres(t *testing.T) {
-	dsn := os.Getenv("FICKLE_TEST_PG")
-	if dsn == "" {
-		t.Skip("FICKLE_TEST_PG not set")
+	dsn := testPostgres(t)
+	files, err := filepath.Glob("testdata/scripts/*.txt")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no scripts: %v", err)
 	}
-	files, _ := filepath.Glob("testdata/scripts/*.txt")
 	known := map[string]bool{}
-	if data, err := os.ReadFile("testdata/pg_differences.txt"); err == nil {
-		for _, l := range strings.Split(string(data), "\n") {
-			if l != "" && !strings.HasPrefix(l, "#") {
-				known[l] = true
-			}
+	data, err := os.ReadFile("testdata/pg_differences.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(string(data), "\n") {
+		if l != "" && !strings.HasPrefix(l, "#") {
+			known[l] = true
 		}
 	}
 	ctx := context.Background()
@@ -55,9 +57,15 @@ func TestScriptsAgainstPostgres(t *testing.T) {
 			}
 			cfg := admin.Config().Copy()
 			cfg.Database = db
-			data, _ := os.ReadFile(f)
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
 			store := isolation.NewStore(isolation.Config{Strategy: isolation.StrategyLatest, Seed: 1})
-			eng, _ := NewEngine(Config{Store: store, Database: db})
+			eng, err := NewEngine(Config{Store: store, Database: db})
+			if err != nil {
+				t.Fatal(err)
+			}
 			conns := map[string]*pgx.Conn{}
 			sessions := map[string]*scriptSession{}
 			for _, b := range parseScript(t, string(data)) {
@@ -77,6 +85,12 @@ func TestScriptsAgainstPostgres(t *testing.T) {
 				ss := sessions[sn]
 				sts, err := ss.s.Parse(b.input)
 				if err != nil {
+					// A block fickle cannot parse must be one PostgreSQL
+					// refuses with the same SQLSTATE.
+					mine := errText(err)
+					if theirs := pgOutput(ctx, conns[sn], b.input); normalizeDiff(mine) != normalizeDiff(theirs) {
+						t.Errorf("%s\n  fickle: %s\n  postgres: %s", b.input, strings.TrimSpace(mine), strings.TrimSpace(theirs))
+					}
 					continue
 				}
 				for _, st := range sts {
@@ -92,6 +106,22 @@ func TestScriptsAgainstPostgres(t *testing.T) {
 			}
 		})
 	}
+}
+
+// testPostgres returns FICKLE_TEST_PG, the DSN of a PostgreSQL 15 the tests
+// may create databases in; without it the test skips, or fails under
+// FICKLE_REQUIRE_PG=1 (CI, whose .ci/run starts one).
+func testPostgres(t *testing.T) string {
+	dsn := os.Getenv("FICKLE_TEST_PG")
+	switch {
+	case dsn != "":
+		return dsn
+	case os.Getenv("FICKLE_REQUIRE_PG") == "1":
+		t.Fatal("FICKLE_TEST_PG is not set (FICKLE_REQUIRE_PG=1)")
+	default:
+		t.Skip("FICKLE_TEST_PG not set")
+	}
+	return ""
 }
 
 // normalizeDiff keeps what both sides must agree on: the SQLSTATE of an
@@ -125,6 +155,48 @@ func normalizeDiff(s string) string {
 		out = []string{"SELECT 0"}
 	}
 	return strings.Join(out, "\n")
+}
+
+// pgOutputParams is pgOutput of one statement with parameters given as
+// text, separated by commas, whose types PostgreSQL infers.
+func pgOutputParams(ctx context.Context, c *pgx.Conn, sql, params string) string {
+	if params == "" {
+		return pgOutput(ctx, c, sql)
+	}
+	var vals [][]byte
+	for _, p := range strings.Split(params, ",") {
+		vals = append(vals, []byte(p))
+	}
+	r := c.PgConn().ExecParams(ctx, sql, vals, nil, nil, nil).Read()
+	if r.Err != nil {
+		var pe *pgconn.PgError
+		if errors.As(r.Err, &pe) {
+			return fmt.Sprintf("ERROR %s: %s\n", pe.Code, pe.Message)
+		}
+		return "ERROR ?: " + r.Err.Error() + "\n"
+	}
+	var out strings.Builder
+	var names []string
+	for _, f := range r.FieldDescriptions {
+		t, _ := types.TypeByOid(types.Oid(f.DataTypeOID))
+		names = append(names, f.Name+":"+t.Name())
+	}
+	out.WriteString(strings.Join(names, " | ") + "\n")
+	for _, row := range r.Rows {
+		vals := make([]string, len(row))
+		for i, v := range row {
+			switch {
+			case v == nil:
+				vals[i] = "NULL"
+			case len(v) == 0:
+				vals[i] = "''"
+			default:
+				vals[i] = string(v)
+			}
+		}
+		out.WriteString(strings.Join(vals, " | ") + "\n")
+	}
+	return out.String()
 }
 
 func pgOutput(ctx context.Context, c *pgx.Conn, sql string) string {

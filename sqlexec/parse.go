@@ -2,6 +2,7 @@ package sqlexec
 
 import (
 	"errors"
+	"regexp"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -145,7 +146,7 @@ func parseTree(sql string) (*pg_query.ParseResult, error) {
 func syntaxError(sql string, err error) error {
 	var pe *pgparser.Error
 	if errors.As(err, &pe) {
-		out := pgerror.New(pgerror.SyntaxError, pe.Message)
+		out := pgerror.New(grammarErrorCode(pe.Message), pe.Message)
 		if pe.Cursorpos > 0 {
 			// The parser already counts characters, as PostgreSQL does.
 			out = out.WithPosition(pe.Cursorpos)
@@ -153,6 +154,29 @@ func syntaxError(sql string, err error) error {
 		return out
 	}
 	return pgerror.Wrapf(err, pgerror.SyntaxError, "%s", err.Error())
+}
+
+// grammarErrorCodes are the SQLSTATEs other than 42601 that PostgreSQL's
+// grammar raises, by message (the parser library reports only the
+// message).
+var grammarErrorCodes = []struct {
+	re   *regexp.Regexp
+	code pgerror.Code
+}{
+	{regexp.MustCompile(`^role name ".*" is reserved$|^.* cannot be used as a role name here$`), pgerror.ReservedName},
+	{regexp.MustCompile(`is not yet implemented$|is not implemented$`), pgerror.FeatureNotSupported},
+	{regexp.MustCompile(`^precision for type float must be`), pgerror.InvalidParameterValue},
+	{regexp.MustCompile(`^frame (start|end) cannot be|^frame starting from|^frame ending at`), pgerror.WindowingError},
+}
+
+// grammarErrorCode is the SQLSTATE of a grammar error's message.
+func grammarErrorCode(msg string) pgerror.Code {
+	for _, g := range grammarErrorCodes {
+		if g.re.MatchString(msg) {
+			return g.code
+		}
+	}
+	return pgerror.SyntaxError
 }
 
 // classifyTxnControl fills st.txn for transaction-control statements.

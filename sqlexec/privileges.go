@@ -241,10 +241,19 @@ func init() {
 		}
 		return 0, pgerror.Newf(pgerror.InvalidCatalogName, "database \"%s\" does not exist", name)
 	}, func(x *execCtx, oid uint32) bool { return x.s.engine.cluster.databaseByOID(oid) != nil })
-	typ := byName(func(x *execCtx, name string) (int64, error) { return names(x).typeOID(name) },
-		func(x *execCtx, oid uint32) bool { _, ok := names(x).typeName(oid, -1); return ok })
-	function := byName(func(x *execCtx, name string) (int64, error) { return names(x).procedureOID(name) },
-		func(x *execCtx, oid uint32) bool { return builtinIndex().procs[oid] != nil })
+	// Types and functions are named as regtype and regprocedure read them
+	// (PostgreSQL calls their input functions), so a number is an OID.
+	regInput := func(t types.Type) func(x *execCtx, name string) (int64, error) {
+		return func(x *execCtx, name string) (int64, error) {
+			v, err := x.s.ParseText(t, name)
+			if err != nil {
+				return 0, err
+			}
+			return v.(int64), nil
+		}
+	}
+	typ := byName(regInput(types.Regtype), func(x *execCtx, oid uint32) bool { _, ok := names(x).typeName(oid, -1); return ok })
+	function := byName(regInput(types.Regprocedure), func(x *execCtx, oid uint32) bool { return builtinIndex().procs[oid] != nil })
 
 	addPrivilegeFunc("has_table_privilege", aclTable, relation, false, nil)
 	addPrivilegeFunc("has_sequence_privilege", aclSequence, relation, true, sequence)

@@ -245,7 +245,7 @@ func prepareAndRun(s *Session, st *Statement, params string) (*Result, string, e
 				args = append(args, nil)
 				continue
 			}
-			v, err := types.ParseText(typ, vals[i])
+			v, err := s.ParseText(typ, vals[i])
 			if err != nil {
 				return nil, "", err
 			}

@@ -3,7 +3,6 @@ package sqlexec
 import (
 	"context"
 	"fmt"
-	"os"
 	"sort"
 	"strings"
 	"testing"
@@ -43,6 +42,15 @@ var sweepLiterals = map[types.Oid][]string{
 	types.OidRegclass: {"'sweep_args'::regclass", "'pg_class'::regclass"},
 	types.OidText:     {"'sweep_args'", "'id'", "'select'", "'nosuch'"},
 	types.OidFloat8:   {"0.001::float8", "-1::float8"},
+}
+
+// sweepParams are the text values the sweep binds to each parameter of a
+// call written with $n placeholders, whose types each server infers from
+// the function's signatures.
+var sweepParams = map[types.Oid]string{
+	types.OidBool: "true", types.OidInt2: "1", types.OidInt4: "23", types.OidInt8: "10240", types.OidName: "postgres",
+	types.OidNumeric: "123.45", types.OidOid: "1259", types.OidRegclass: "sweep_args", types.OidText: "sweep_args",
+	types.OidFloat8: "0.001",
 }
 
 // sweepSkipped are the functions the sweep does not call: they change the
@@ -87,8 +95,14 @@ var sweepCatalogCalls = []string{
 	"SELECT obj_description(oid, 'pg_type'), format_type(oid, NULL) FROM pg_type WHERE typname IN ('int4', 'numeric', 'bpchar') ORDER BY 1",
 }
 
+// sweepCall is a statement of the sweep and the text values of its
+// parameters, separated by commas ("" when it has none).
+type sweepCall struct {
+	sql, params string
+}
+
 // sweepCalls returns the SELECT statements of the sweep.
-func sweepCalls() []string {
+func sweepCalls() []sweepCall {
 	var names []string
 	for n := range sysFuncs {
 		if !sweepSkipped[n] {
@@ -96,9 +110,9 @@ func sweepCalls() []string {
 		}
 	}
 	sort.Strings(names)
-	var calls []string
-	seen := map[string]bool{}
-	add := func(name string, args []string, from bool) {
+	var calls []sweepCall
+	seen := map[sweepCall]bool{}
+	add := func(name string, args []string, from bool, params ...string) {
 		call := name + "(" + strings.Join(args, ", ") + ")"
 		sql := "SELECT " + call
 		if sweepValuesDiffer[name] {
@@ -107,9 +121,10 @@ func sweepCalls() []string {
 		if from {
 			sql += " FROM sweep_args"
 		}
-		if !seen[sql] {
-			seen[sql] = true
-			calls = append(calls, sql)
+		c := sweepCall{sql, strings.Join(params, ",")}
+		if !seen[c] {
+			seen[c] = true
+			calls = append(calls, c)
 		}
 	}
 	for _, name := range names {
@@ -137,6 +152,12 @@ func sweepCalls() []string {
 				cols[i] = "c_" + a.Name()
 			}
 			add(name, cols, true)
+			// Parameters, whose types the call's signatures decide.
+			placeholders, params := make([]string, len(f.args)), make([]string, len(f.args))
+			for i, a := range f.args {
+				placeholders[i], params[i] = fmt.Sprintf("$%d", i+1), sweepParams[a.Oid]
+			}
+			add(name, placeholders, false, params...)
 			for i := range f.args {
 				args := make([]string, len(f.args))
 				for j, a := range f.args {
@@ -156,17 +177,17 @@ func TestSysFuncsSweepNeverFailsInternally(t *testing.T) {
 	for _, a := range sysFuncs {
 		for _, f := range a {
 			for _, arg := range f.args {
-				if len(sweepLiterals[arg.Oid]) == 0 {
-					t.Fatalf("the sweep has no literal of type %s: add it to sweepLiterals and sweepSchema", arg.Name())
+				if len(sweepLiterals[arg.Oid]) == 0 || sweepParams[arg.Oid] == "" {
+					t.Fatalf("the sweep has no literal of type %s: add it to sweepLiterals, sweepParams and sweepSchema", arg.Name())
 				}
 			}
 		}
 	}
 	ss := sweepSession(t)
 	calls := sweepCalls()
-	for _, sql := range calls {
-		if out := runSQL(ss, sql, ""); strings.HasPrefix(out, "ERROR XX000") {
-			t.Errorf("%s: %s", sql, strings.TrimSpace(out))
+	for _, c := range calls {
+		if out := runSQL(ss, c.sql, c.params); strings.HasPrefix(out, "ERROR XX000") {
+			t.Errorf("%s: %s", c.sql, strings.TrimSpace(out))
 		}
 	}
 	if len(calls) < 500 {
@@ -178,10 +199,7 @@ func TestSysFuncsSweepNeverFailsInternally(t *testing.T) {
 // PostgreSQL 15 (FICKLE_TEST_PG, as TestScriptsAgainstPostgres) and requires
 // the same rows or the same SQLSTATE for every call.
 func TestSysFuncsSweepMatchesPostgres(t *testing.T) {
-	dsn := os.Getenv("FICKLE_TEST_PG")
-	if dsn == "" {
-		t.Skip("FICKLE_TEST_PG not set")
-	}
+	dsn := testPostgres(t)
 	ctx := context.Background()
 	admin, err := pgx.Connect(ctx, dsn)
 	if err != nil {
@@ -207,14 +225,18 @@ func TestSysFuncsSweepMatchesPostgres(t *testing.T) {
 	}
 	ss := sweepSession(t)
 	differ := 0
-	for _, sql := range append(sweepCalls(), sweepCatalogCalls...) {
-		mine, theirs := runSQL(ss, sql, ""), pgOutput(ctx, pg, sql)
-		if normalizeDiff(mine) != normalizeDiff(theirs) && sweepKnownDifference(sql, mine) == "" {
+	calls := sweepCalls()
+	for _, sql := range sweepCatalogCalls {
+		calls = append(calls, sweepCall{sql: sql})
+	}
+	for _, c := range calls {
+		mine, theirs := runSQL(ss, c.sql, c.params), pgOutputParams(ctx, pg, c.sql, c.params)
+		if normalizeDiff(mine) != normalizeDiff(theirs) && sweepKnownDifference(c.sql, mine) == "" {
 			differ++
-			t.Errorf("%s\n  fickle: %s\n  postgres: %s", sql, strings.ReplaceAll(strings.TrimSpace(mine), "\n", " / "), strings.ReplaceAll(strings.TrimSpace(theirs), "\n", " / "))
+			t.Errorf("%s\n  fickle: %s\n  postgres: %s", c.sql, strings.ReplaceAll(strings.TrimSpace(mine), "\n", " / "), strings.ReplaceAll(strings.TrimSpace(theirs), "\n", " / "))
 		}
 	}
-	t.Logf("%d calls, %d differ", len(sweepCalls())+len(sweepCatalogCalls), differ)
+	t.Logf("%d calls, %d differ", len(calls), differ)
 }
 
 // sweepSession is a session on a fresh engine holding sweepSchema, as user
