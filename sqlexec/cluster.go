@@ -168,6 +168,9 @@ func (c *cluster) connect(info SessionInfo) (*Session, error) {
 	if !e.allowConn {
 		return nil, pgerror.Newf(pgerror.ObjectNotInPrerequisiteState, "database \"%s\" is not currently accepting connections", name)
 	}
+	if _, err := startupSettings(info.StartupParams); err != nil {
+		return nil, err
+	}
 	s := e.newSession(info)
 	if e.dropped.Load() {
 		s.close()

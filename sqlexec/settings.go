@@ -3,7 +3,6 @@ package sqlexec
 import (
 	"fmt"
 	"math"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -382,27 +381,12 @@ func newSettings(info SessionInfo, overrides map[string]string) settings {
 		s.vals["session_authorization"] = info.User
 	}
 	s.vals["application_name"] = info.ApplicationName
-	keys := make([]string, 0, len(info.StartupParams))
-	for k := range info.StartupParams {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		lk := strings.ToLower(k)
-		d := settingDefs[lk]
-		if d == nil || d.readOnly() {
-			continue
-		}
-		v := info.StartupParams[k]
-		if d.normalize != nil {
-			nv, err := d.normalize(v)
-			if err != nil {
-				continue
-			}
-			v = nv
-		}
-		s.vals[lk] = v
-		if lk == "default_transaction_isolation" {
+	// Connect has checked the startup settings: a session made without it
+	// (NewSession, DISCARD ALL) keeps what it can of them.
+	opts, _ := startupSettings(info.StartupParams)
+	for _, o := range opts {
+		s.vals[o.name] = o.value
+		if o.name == "default_transaction_isolation" {
 			// The client's choice of PostgreSQL's default beats the
 			// server's fickle.isolation (a fickle.isolation startup
 			// parameter, sorted after it, still beats both).
@@ -640,13 +624,35 @@ func normIntRange(lo, hi int) func(string) (string, error) {
 	}
 }
 
+// normEncoding accepts UTF8 (and its alias UNICODE); PostgreSQL's other
+// client encodings are refused with 0A000, names that are no encoding with
+// 22023, as PostgreSQL does.
 func normEncoding(v string) (string, error) {
-	switch strings.ToUpper(strings.ReplaceAll(strings.TrimSpace(v), "-", "")) {
-	case "UTF8", "UNICODE":
+	key := strings.ToUpper(strings.NewReplacer("-", "", "_", "").Replace(strings.TrimSpace(v)))
+	switch {
+	case key == "UTF8" || key == "UNICODE":
 		return "UTF8", nil
+	case pgEncodings[key]:
+		return "", pgerror.Newf(pgerror.FeatureNotSupported, "client encoding %q is not supported by fickle (only UTF8)", v)
 	}
-	return "", pgerror.Newf(pgerror.FeatureNotSupported, "client encoding %q is not supported by fickle (only UTF8)", v)
+	return "", invalidValue("client_encoding", v)
 }
+
+// pgEncodings are PostgreSQL's client encodings and their aliases, written
+// without dashes and underscores.
+var pgEncodings = func() map[string]bool {
+	m := map[string]bool{}
+	for _, e := range strings.Fields(`SQLASCII EUCJP EUCCN EUCKR EUCTW EUCJIS2004 MULEINTERNAL LATIN1 LATIN2 LATIN3
+		LATIN4 LATIN5 LATIN6 LATIN7 LATIN8 LATIN9 LATIN10 WIN1256 WIN1258 WIN866 WIN874 KOI8R WIN1251 WIN1252
+		ISO88595 ISO88596 ISO88597 ISO88598 WIN1250 WIN1253 WIN1254 WIN1255 WIN1257 KOI8U SJIS BIG5 GBK UHC GB18030
+		JOHAB SHIFTJIS2004 ABC ALT BIG5 KOI8 MSKANJI SHIFTJIS TCVN TCVN5712 VSCII WIN WIN1258 WINDOWS1250
+		WINDOWS1251 WINDOWS1252 WINDOWS1253 WINDOWS1254 WINDOWS1255 WINDOWS1256 WINDOWS1257 WINDOWS1258 WINDOWS866
+		WINDOWS874 WINDOWS932 WINDOWS936 WINDOWS949 WINDOWS950 ISO885910 ISO885913 ISO885914 ISO885915 ISO885916
+		ISO88591 ISO88592 ISO88593 ISO88594 ISO88599 KOI8R KOI8U EUCJIS2004 CP866 CP874 CP932 CP936 CP949 CP950`) {
+		m[e] = true
+	}
+	return m
+}()
 
 // normIntervalStyle accepts the IntervalStyle values fickle prints:
 // postgres and iso_8601 (ActiveRecord sets it); PostgreSQL's other two
