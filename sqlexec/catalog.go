@@ -97,6 +97,8 @@ type tableDesc struct {
 	indexes []*indexDesc // secondary indexes, unique ones included
 	checks  []*checkDesc
 	fks     []*fkDesc // outgoing foreign keys
+	// onCommit is a temporary table's ON COMMIT action.
+	onCommit onCommit
 }
 
 type columnDesc struct {
@@ -217,7 +219,7 @@ func (e *Engine) published() (*catalog, uint64) {
 func (s *Session) searchPath() []string {
 	v, _ := s.settings.get("search_path")
 	var out []string
-	hasCatalog := false
+	hasCatalog, hasTemp := false, false
 	for _, p := range strings.Split(v, ",") {
 		p = strings.TrimSpace(p)
 		if p == "" {
@@ -234,16 +236,28 @@ func (s *Session) searchPath() []string {
 		if p == "pg_catalog" {
 			hasCatalog = true
 		}
+		if p == "pg_temp" {
+			// The session's temporary schema, searched here rather than
+			// first.
+			hasTemp = true
+			if s.tempID == 0 {
+				continue
+			}
+			p = s.tempSchema()
+		}
 		out = append(out, p)
 	}
 	if !hasCatalog {
 		out = append([]string{"pg_catalog"}, out...)
 	}
+	if !hasTemp && s.tempID != 0 {
+		out = append([]string{s.tempSchema()}, out...)
+	}
 	return out
 }
 
 // creationSchema returns the schema new objects without a schema go to: the
-// first existing schema of the search path.
+// first existing schema of the search path but the temporary one.
 func (s *Session) creationSchema(c *catalog, explicit string) (string, error) {
 	if explicit != "" {
 		if _, ok := c.schemas[explicit]; !ok {
@@ -252,8 +266,8 @@ func (s *Session) creationSchema(c *catalog, explicit string) (string, error) {
 		return explicit, nil
 	}
 	for _, p := range s.searchPath() {
-		if _, ok := c.schemas[p]; ok {
-			return p, nil
+		if _, ok := c.schemas[p]; ok && !isTempSchema(p) {
+			return p, nil // only CREATE TEMP (or pg_temp.name) creates in the temporary schema
 		}
 	}
 	return "", pgerror.New(pgerror.InvalidSchemaName, "no schema has been selected to create in")
@@ -262,6 +276,9 @@ func (s *Session) creationSchema(c *catalog, explicit string) (string, error) {
 // lookupTable finds a table by optional schema and name along the search
 // path; nil when there is none.
 func (s *Session) lookupTable(c *catalog, schema, name string) *tableDesc {
+	if schema = s.schemaAlias(schema); isTempSchema(schema) && schema != s.tempSchemaIfAny() {
+		return nil // another session's temporary tables are out of reach
+	}
 	if schema != "" {
 		if sc := c.schemas[schema]; sc != nil {
 			return sc.tables[name]
@@ -280,6 +297,9 @@ func (s *Session) lookupTable(c *catalog, schema, name string) *tableDesc {
 
 // lookupSequence finds a sequence like lookupTable.
 func (s *Session) lookupSequence(c *catalog, schema, name string) *sequence {
+	if schema = s.schemaAlias(schema); isTempSchema(schema) && schema != s.tempSchemaIfAny() {
+		return nil
+	}
 	if schema != "" {
 		if sc := c.schemas[schema]; sc != nil {
 			return sc.seqs[name]
@@ -298,6 +318,7 @@ func (s *Session) lookupSequence(c *catalog, schema, name string) *sequence {
 
 // lookupIndex finds an index like lookupTable, with its schema.
 func (s *Session) lookupIndex(c *catalog, schema, name string) (*indexDesc, *schemaDesc) {
+	schema = s.schemaAlias(schema)
 	for _, p := range s.searchPath() {
 		if schema != "" && p != schema {
 			continue

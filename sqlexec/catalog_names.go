@@ -89,7 +89,7 @@ func (n catalogNames) RelationOid(text string) (int64, error) {
 	name := parts[len(parts)-1]
 	path := n.s.searchPath()
 	if len(parts) == 2 {
-		path = parts[:1]
+		path = []string{n.s.schemaAlias(parts[0])}
 		if _, ok := c.schemas[path[0]]; !ok && path[0] != "pg_catalog" && path[0] != "information_schema" {
 			return 0, pgerror.Newf(pgerror.InvalidSchemaName, "schema \"%s\" does not exist", path[0])
 		}
@@ -143,7 +143,7 @@ func (n catalogNames) namespaceOID(text string) (int64, error) {
 	if len(parts) != 1 {
 		return 0, pgerror.New(pgerror.InvalidName, "invalid name syntax")
 	}
-	if oid, ok := namespaceByName(n.catalog(), parts[0]); ok {
+	if oid, ok := namespaceByName(n.catalog(), n.s.schemaAlias(parts[0])); ok {
 		return int64(oid), nil
 	}
 	return 0, pgerror.Newf(pgerror.InvalidSchemaName, "schema \"%s\" does not exist", parts[0])

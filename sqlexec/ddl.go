@@ -300,8 +300,6 @@ type tableConstraint struct {
 func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 	rv := cs.Relation
 	switch {
-	case rv.Relpersistence == "t":
-		return pgerror.Unsupported("temporary tables")
 	case len(cs.InhRelations) > 0:
 		return pgerror.Unsupported("INHERITS")
 	case cs.Partspec != nil || cs.Partbound != nil:
@@ -309,7 +307,12 @@ func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 	case cs.OfTypename != nil:
 		return pgerror.Unsupported("typed tables")
 	}
-	schema, err := d.s.creationSchema(d.cat, rv.Schemaname)
+	temp := rv.Relpersistence == "t" || rv.Schemaname == "pg_temp"
+	oc, err := onCommitAction(cs.Oncommit, temp)
+	if err != nil {
+		return err
+	}
+	schema, err := d.relationSchema(rv.Schemaname, temp)
 	if err != nil {
 		return err
 	}
@@ -325,7 +328,7 @@ func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 			return pgerror.Unsupported("storage parameter " + de.Defname)
 		}
 	}
-	t := &tableDesc{oid: d.cat.newOID(), schema: schema, name: rv.Relname}
+	t := &tableDesc{oid: d.cat.newOID(), schema: schema, name: rv.Relname, onCommit: oc}
 	var cons []tableConstraint
 	b := d.binder(full)
 	for _, elt := range cs.TableElts {

@@ -203,6 +203,12 @@ func (d *ddl) addForeignKey(b *binder, t *tableDesc, tc tableConstraint, alter b
 	} else if err := d.lockTable(parent, isolation.TableLockShareRowExclusive); err != nil {
 		return err
 	}
+	switch temp := isTempSchema(t.schema); {
+	case temp && !isTempSchema(parent.schema):
+		return pgerror.New(pgerror.InvalidTableDefinition, "constraints on temporary tables may reference only temporary tables")
+	case !temp && isTempSchema(parent.schema):
+		return pgerror.New(pgerror.InvalidTableDefinition, "constraints on permanent tables may reference only permanent tables")
+	}
 	var refCols []int
 	if len(c.PkAttrs) == 0 {
 		if parent.pk == nil {

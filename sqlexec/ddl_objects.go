@@ -379,10 +379,7 @@ func (d *ddl) createIndex(is *pg_query.IndexStmt) error {
 
 func (d *ddl) createSequence(cs *pg_query.CreateSeqStmt) error {
 	rv := cs.Sequence
-	if rv.Relpersistence == "t" {
-		return pgerror.Unsupported("temporary sequences")
-	}
-	schema, err := d.s.creationSchema(d.cat, rv.Schemaname)
+	schema, err := d.relationSchema(rv.Schemaname, rv.Relpersistence == "t" || rv.Schemaname == "pg_temp")
 	if err != nil {
 		return err
 	}
@@ -519,8 +516,10 @@ func (b *binder) createTableAsPlan(cs *pg_query.CreateTableAsStmt, full string) 
 		return nil, pgerror.Unsupported("CREATE MATERIALIZED VIEW")
 	}
 	into := cs.Into
-	if into.Rel.Relpersistence == "t" {
-		return nil, pgerror.Unsupported("temporary tables")
+	temp := into.Rel.Relpersistence == "t" || into.Rel.Schemaname == "pg_temp"
+	oc, err := onCommitAction(into.OnCommit, temp)
+	if err != nil {
+		return nil, err
 	}
 	q, err := b.selectNode(nil, cs.Query, nil)
 	if err != nil {
@@ -534,7 +533,7 @@ func (b *binder) createTableAsPlan(cs *pg_query.CreateTableAsStmt, full string) 
 		var t *tableDesc
 		d, err := x.s.runDDL(x, func(d *ddl) error {
 			t = nil
-			schema, err := d.s.creationSchema(d.cat, into.Rel.Schemaname)
+			schema, err := d.relationSchema(into.Rel.Schemaname, temp)
 			if err != nil {
 				return err
 			}
@@ -545,7 +544,7 @@ func (b *binder) createTableAsPlan(cs *pg_query.CreateTableAsStmt, full string) 
 				}
 				return pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" already exists", into.Rel.Relname)
 			}
-			nt := &tableDesc{oid: d.cat.newOID(), schema: schema, name: into.Rel.Relname, hidden: true}
+			nt := &tableDesc{oid: d.cat.newOID(), schema: schema, name: into.Rel.Relname, hidden: true, onCommit: oc}
 			for i, c := range q.cols {
 				name := c.Name
 				if i < len(names) {

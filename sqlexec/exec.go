@@ -182,10 +182,7 @@ func (b *binder) statement(st *Statement) (*stmtPlan, error) {
 	case *pg_query.Node_CheckPointStmt:
 		return &stmtPlan{noTxn: true, exec: tagOnly("CHECKPOINT")}, nil
 	case *pg_query.Node_DiscardStmt:
-		return &stmtPlan{noTxn: true, exec: func(x *execCtx) (*Result, error) {
-			x.s.settings = newSettings(x.s.info, x.s.engine.settingOverrides())
-			return &Result{Tag: "DISCARD ALL"}, nil
-		}}, nil
+		return b.discardPlan(v.DiscardStmt), nil
 	case *pg_query.Node_LockStmt:
 		return b.lockPlan(v.LockStmt)
 	case *pg_query.Node_ExplainStmt:
@@ -310,6 +307,9 @@ func (s *Session) execute(ctx context.Context, p *Prepared, params []any) (*Resu
 		return nil, err
 	}
 	pl = p.plan
+	for _, l := range pl.locks {
+		s.txn.usedTemp = s.txn.usedTemp || l.temp
+	}
 	x.txn = kv
 	x.env = s.newEnv()
 	kv.Statement(history.Statement{SQL: p.Statement.sql, Table: pl.table, Predicate: pl.predicate})
@@ -332,6 +332,7 @@ func (s *Session) execute(ctx context.Context, p *Prepared, params []any) (*Resu
 type planLock struct {
 	table isolation.TableID
 	mode  isolation.TableLock
+	temp  bool // the table is a temporary one
 }
 
 // useTable notes that the statement reads (or, with a stronger mode,
@@ -343,7 +344,7 @@ func (b *binder) useTable(t *tableDesc, mode isolation.TableLock) {
 			return
 		}
 	}
-	b.locks = append(b.locks, planLock{table: t.id, mode: mode})
+	b.locks = append(b.locks, planLock{table: t.id, mode: mode, temp: isTempSchema(t.schema)})
 }
 
 // replan re-makes p's plan when the session's catalog is no longer the one

@@ -24,15 +24,19 @@ type relationRow struct {
 	checks    int
 	triggers  bool
 	rules     bool
+	temp      bool // in a session's temporary schema
 }
 
 func (r relationRow) values() []any {
-	ident := "n"
+	ident, persistence := "n", "p"
 	if r.kind == "r" {
 		ident = "d"
 	}
+	if r.temp {
+		persistence = "t"
+	}
 	return []any{int64(r.oid), r.name, r.namespace, r.rowType, int64(0), int64(oidBootstrapSuperuser), r.am, int64(r.oid), int64(0),
-		r.pages, r.tuples, int64(0), int64(0), r.hasIndex, false, "p", r.kind, int64(r.natts), int64(r.checks), r.rules, r.triggers,
+		r.pages, r.tuples, int64(0), int64(0), r.hasIndex, false, persistence, r.kind, int64(r.natts), int64(r.checks), r.rules, r.triggers,
 		false, false, false, true, ident, false, int64(0), nil, nil, nil}
 }
 
@@ -42,12 +46,13 @@ func relationRows(c *catalog) []relationRow {
 	var out []relationRow
 	referenced := referencedTables(c)
 	index := func(t *tableDesc, oid uint32, name string, keys int) relationRow {
-		return relationRow{oid: oid, name: name, namespace: schemaOID(c, t.schema), kind: "i", am: 403, pages: 1, natts: keys}
+		return relationRow{oid: oid, name: name, namespace: schemaOID(c, t.schema), kind: "i", am: 403, pages: 1, natts: keys,
+			temp: isTempSchema(t.schema)}
 	}
 	for _, t := range sortedTables(c) {
 		out = append(out, relationRow{oid: t.oid, name: t.name, namespace: schemaOID(c, t.schema), kind: "r", rowType: int64(rowTypeOID(t.oid)),
 			am: 2, tuples: -1, hasIndex: len(t.indexes) > 0 || t.pk != nil, natts: len(t.cols), checks: len(t.checks),
-			triggers: len(t.fks) > 0 || referenced[t.oid]})
+			triggers: len(t.fks) > 0 || referenced[t.oid], temp: isTempSchema(t.schema)})
 		if t.pk != nil && t.pkIndex == nil {
 			out = append(out, index(t, primaryKeyIndexOID(t), t.pkName, len(t.pk)))
 		}
@@ -67,7 +72,8 @@ func relationRows(c *catalog) []relationRow {
 		sort.Strings(names)
 		for _, n := range names {
 			q := sc.seqs[n]
-			out = append(out, relationRow{oid: q.oid, name: q.name, namespace: int64(sc.oid), kind: "S", pages: 1, tuples: 1, natts: 3})
+			out = append(out, relationRow{oid: q.oid, name: q.name, namespace: int64(sc.oid), kind: "S", pages: 1, tuples: 1, natts: 3,
+				temp: isTempSchema(sc.name)})
 		}
 	}
 	return out

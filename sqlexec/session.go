@@ -19,6 +19,9 @@ type Session struct {
 	kv       *isolation.Session
 	settings settings
 	txn      *txnState
+	// tempID numbers the session's temporary schema, pg_temp_N; 0 until
+	// the session first needs it.
+	tempID int
 	// currval holds the last value nextval returned in this session, by
 	// sequence.
 	currval map[*sequence]int64
@@ -54,6 +57,8 @@ type txnState struct {
 	deferred deferredState
 	// cursors is the session's cursorCount when the transaction began.
 	cursors int
+	// usedTemp says a statement of the transaction used a temporary table.
+	usedTemp bool
 }
 
 type savepoint struct {
@@ -88,6 +93,9 @@ func (e *Engine) newSession(info SessionInfo) *Session {
 func (s *Session) close() {
 	if s.txn != nil {
 		_ = s.rollback()
+	}
+	if s.tempID != 0 {
+		_ = s.dropTempObjects()
 	}
 	if s.kv.Name() == "" {
 		// The connection's advisory locks go with it; a logical session
@@ -179,6 +187,12 @@ func (s *Session) commit() error {
 	t := s.txn
 	if t.kv != nil && len(t.deferred.pending) > 0 {
 		if err := s.runDeferred(t.kv, nil); err != nil {
+			_ = s.rollback()
+			return err
+		}
+	}
+	if t.kv != nil && s.tempID != 0 {
+		if err := s.runOnCommitActions(); err != nil {
 			_ = s.rollback()
 			return err
 		}

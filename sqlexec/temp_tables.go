@@ -1,0 +1,228 @@
+package sqlexec
+
+import (
+	"context"
+	"maps"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// Temporary tables live, as in PostgreSQL, in a schema of their session's
+// own, pg_temp_N, which the session searches before any other for
+// relations and which "pg_temp" names. Other sessions see them in the
+// catalog and cannot reach them by name. Their rows go through the store
+// like any table's, so the history records them; only their session reads
+// them. ON COMMIT DELETE ROWS empties a table when a transaction that used
+// a temporary table commits, ON COMMIT DROP drops it when the transaction
+// that created it ends, and the session's end drops them all.
+
+// onCommit is a temporary table's ON COMMIT action.
+type onCommit uint8
+
+const (
+	onCommitPreserveRows onCommit = iota
+	onCommitDeleteRows
+	onCommitDrop
+)
+
+func init() {
+	addSysFunc("pg_my_temp_schema", sysFunc{result: types.OidType, eval: func(x *execCtx, _ []any) (any, error) {
+		c, _ := x.s.catalog()
+		if sc := c.schemas[x.s.tempSchemaIfAny()]; sc != nil {
+			return int64(sc.oid), nil
+		}
+		return int64(0), nil
+	}})
+	addSysFunc("pg_is_other_temp_schema", sysFunc{args: []types.Type{types.OidType}, result: types.Bool,
+		eval: func(x *execCtx, a []any) (any, error) {
+			c, _ := x.s.catalog()
+			name, ok := namespaceName(c, uint32(a[0].(int64)))
+			return ok && isTempSchema(name) && name != x.s.tempSchemaIfAny(), nil
+		}})
+}
+
+// isTempSchema reports whether a schema holds some session's temporary
+// objects.
+func isTempSchema(name string) bool { return strings.HasPrefix(name, "pg_temp_") }
+
+// tempSchema returns the name of the session's temporary schema, choosing
+// its number (the smallest one no open session of the database has, as
+// PostgreSQL's backend IDs are) the first time.
+func (s *Session) tempSchema() string {
+	if s.tempID == 0 {
+		e := s.engine
+		e.sessions.Lock()
+		used := map[int]bool{}
+		for o := range e.sessions.open {
+			used[o.tempID] = true
+		}
+		for n := 1; s.tempID == 0; n++ {
+			if !used[n] {
+				s.tempID = n
+			}
+		}
+		e.sessions.Unlock()
+	}
+	return "pg_temp_" + strconv.Itoa(s.tempID)
+}
+
+// tempSchemaIfAny is the session's temporary schema, "" when it has none.
+func (s *Session) tempSchemaIfAny() string {
+	if s.tempID == 0 {
+		return ""
+	}
+	return s.tempSchema()
+}
+
+// schemaAlias resolves "pg_temp", the name of the session's temporary
+// schema, in a schema written in SQL.
+func (s *Session) schemaAlias(schema string) string {
+	if schema == "pg_temp" {
+		return s.tempSchema()
+	}
+	return schema
+}
+
+// tempCreationSchema returns the schema a temporary relation is created in,
+// creating the session's temporary schema in catalog c when it is missing.
+func (d *ddl) tempCreationSchema(explicit string) (string, error) {
+	if explicit != "" && explicit != "pg_temp" && explicit != d.s.tempSchema() {
+		return "", pgerror.New(pgerror.InvalidTableDefinition, "cannot create temporary relation in non-temporary schema")
+	}
+	name := d.s.tempSchema()
+	if d.cat.schemas[name] == nil {
+		d.cat.schemas[name] = newSchema(name, d.cat.newOID())
+	}
+	return name, nil
+}
+
+// relationSchema returns the schema a new relation goes to: the session's
+// temporary schema for a temporary one, else the one named or the first of
+// the search path.
+func (d *ddl) relationSchema(explicit string, temp bool) (string, error) {
+	if temp {
+		return d.tempCreationSchema(explicit)
+	}
+	return d.s.creationSchema(d.cat, explicit)
+}
+
+// onCommitAction reads a CREATE TABLE's ON COMMIT clause, which only
+// temporary tables may have.
+func onCommitAction(oc pg_query.OnCommitAction, temp bool) (onCommit, error) {
+	switch oc {
+	case pg_query.OnCommitAction_ONCOMMIT_DELETE_ROWS, pg_query.OnCommitAction_ONCOMMIT_DROP:
+		if !temp {
+			return 0, pgerror.New(pgerror.InvalidTableDefinition, "ON COMMIT can only be used on temporary tables")
+		}
+		if oc == pg_query.OnCommitAction_ONCOMMIT_DROP {
+			return onCommitDrop, nil
+		}
+		return onCommitDeleteRows, nil
+	case pg_query.OnCommitAction_ONCOMMIT_PRESERVE_ROWS:
+		if !temp {
+			return 0, pgerror.New(pgerror.InvalidTableDefinition, "ON COMMIT can only be used on temporary tables")
+		}
+	}
+	return onCommitPreserveRows, nil
+}
+
+// tempTables returns the session's temporary tables in catalog c, by name.
+func (s *Session) tempTables(c *catalog) []*tableDesc {
+	if s.tempID == 0 {
+		return nil
+	}
+	sc := c.schemas[s.tempSchema()]
+	if sc == nil {
+		return nil
+	}
+	out := make([]*tableDesc, 0, len(sc.tables))
+	for _, t := range sc.tables {
+		out = append(out, t)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out
+}
+
+// runOnCommitActions runs, in the committing transaction, the ON COMMIT
+// actions of the session's temporary tables: the tables created ON COMMIT
+// DROP are dropped, and those ON COMMIT DELETE ROWS emptied when the
+// transaction used a temporary table (otherwise they are empty already).
+func (s *Session) runOnCommitActions() error {
+	c, _ := s.catalog()
+	for _, t := range s.tempTables(c) {
+		sql := ""
+		switch {
+		case t.onCommit == onCommitDrop:
+			sql = "DROP TABLE " + qualifiedRelName(t.schema, t.name)
+		case t.onCommit == onCommitDeleteRows && s.txn.usedTemp:
+			sql = "TRUNCATE " + qualifiedRelName(t.schema, t.name)
+		default:
+			continue
+		}
+		if err := s.runInternal(sql); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// dropTempObjects drops the session's temporary tables and sequences (when
+// it ends, and for DISCARD TEMP), in the open transaction or in one of its
+// own.
+func (s *Session) dropTempObjects() error {
+	c, _ := s.catalog()
+	sc := c.schemas[s.tempSchemaIfAny()]
+	if sc == nil || len(sc.tables) == 0 && len(sc.seqs) == 0 {
+		return nil
+	}
+	var stmts []string
+	for _, kind := range []struct {
+		what  string
+		names []string
+	}{{"TABLE", slices.Sorted(maps.Keys(sc.tables))}, {"SEQUENCE", slices.Sorted(maps.Keys(sc.seqs))}} {
+		if len(kind.names) == 0 {
+			continue
+		}
+		for i, n := range kind.names {
+			kind.names[i] = qualifiedRelName(sc.name, n)
+		}
+		stmts = append(stmts, "DROP "+kind.what+" IF EXISTS "+strings.Join(kind.names, ", ")+" CASCADE")
+	}
+	if s.txn != nil {
+		return s.runInternal(strings.Join(stmts, "; "))
+	}
+	if err := s.begin(TxnOptions{}, false); err != nil {
+		return err
+	}
+	if err := s.runInternal(strings.Join(stmts, "; ")); err != nil {
+		_ = s.rollback()
+		return err
+	}
+	return s.commit()
+}
+
+// runInternal runs a statement fickle issues itself in the open
+// transaction.
+func (s *Session) runInternal(sql string) error {
+	sts, err := s.Parse(sql)
+	if err != nil {
+		return err
+	}
+	for _, st := range sts {
+		p, err := s.prepareUncached(st, nil)
+		if err != nil {
+			return err
+		}
+		if _, err := s.execute(context.Background(), p, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
