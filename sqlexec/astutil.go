@@ -49,6 +49,19 @@ func walkMsg(m protoreflect.Message, fn func(*pg_query.Node) bool) {
 // nodeKey returns a key of n that ignores source locations, so that the
 // same expression written twice (in GROUP BY and in the select list) has
 // the same key.
+// shallowCopy returns a copy of m that shares its fields' values (messages
+// and lists), for changing a field of a parse tree node without touching
+// the tree, which the parse cache shares between sessions.
+func shallowCopy(m proto.Message) proto.Message {
+	src := m.ProtoReflect()
+	dst := src.New()
+	src.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		dst.Set(fd, v)
+		return true
+	})
+	return dst.Interface()
+}
+
 func nodeKey(n *pg_query.Node) string {
 	c := proto.Clone(n)
 	clearLocations(c.ProtoReflect())

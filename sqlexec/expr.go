@@ -385,6 +385,18 @@ func (b *binder) inListParts(sc *scope, a *pg_query.A_Expr) (*scalar, *scalar, [
 		refs |= eqs[i].refs
 	}
 	neg := opName(a.Name) == "<>"
+	hashElems := make([]*scalar, len(elems))
+	for i, e := range elems {
+		if hashElems[i] = e; unresolved(e) || e.lit != nil {
+			if hashElems[i], err = b.coerce(e, x.typ, types.CastImplicit); err != nil {
+				hashElems = nil
+				break
+			}
+		}
+	}
+	if eval := hashedInList(x, hashElems, list.Items, neg); eval != nil {
+		return &scalar{typ: types.Bool, slot: -1, refs: refs, name: "?column?", eval: eval}, x, elems, nil
+	}
 	return &scalar{typ: types.Bool, slot: -1, refs: refs, name: "?column?", eval: func(xc *execCtx) (any, error) {
 		sawNull := false
 		for _, eq := range eqs {

@@ -3,8 +3,6 @@ package sqlexec
 import (
 	"fmt"
 
-	"google.golang.org/protobuf/proto"
-
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
@@ -26,7 +24,7 @@ func (b *binder) subLink(sc *scope, sl *pg_query.SubLink) (*scalar, error) {
 		st.LimitCount == nil && st.LimitOffset == nil && len(st.LockingClause) == 0 {
 		// EXISTS needs one row: LIMIT 1 never changes whether there is one,
 		// and lets the scan stop early.
-		c := proto.Clone(st).(*pg_query.SelectStmt)
+		c := shallowCopy(st).(*pg_query.SelectStmt) // a deep copy costs the square of the nesting
 		c.LimitCount = pg_query.MakeAConstIntNode(1, -1)
 		c.LimitOption = pg_query.LimitOption_LIMIT_OPTION_COUNT
 		sub = &pg_query.Node{Node: &pg_query.Node_SelectStmt{SelectStmt: c}}

@@ -82,7 +82,7 @@ func matchKeyword(s string) string {
 func walkPattern(format string, literal func(string), emit func(k string, fm bool)) {
 	for i := 0; i < len(format); {
 		fm := false
-		if strings.HasPrefix(strings.ToUpper(format[i:]), "FM") {
+		if len(format)-i >= 2 && strings.EqualFold(format[i:i+2], "FM") {
 			fm = true
 			i += 2
 		}
