@@ -354,6 +354,13 @@ func runItems(x *execCtx, items []*fromItem, i int, emit func() error) error {
 	}
 	matched := false
 	for j, r := range rows {
+		if j%1024 == 1023 {
+			// A condition may be costly: the timeout and a cancel stop
+			// the loop, not only the next level.
+			if err := x.checkCancel(); err != nil {
+				return err
+			}
+		}
 		copy(x.row[it.off:it.off+it.width], r)
 		if x.marks != nil {
 			x.marks.nullExt[i] = false
