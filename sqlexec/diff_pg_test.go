@@ -176,13 +176,20 @@ func pgOutputParams(ctx context.Context, c *pgx.Conn, sql, params string) string
 		return "ERROR ?: " + r.Err.Error() + "\n"
 	}
 	var out strings.Builder
+	writePgRows(&out, r.FieldDescriptions, r.Rows)
+	return out.String()
+}
+
+// writePgRows writes a result's header (names and types) and rows as the
+// scripts print them.
+func writePgRows(out *strings.Builder, fields []pgconn.FieldDescription, rows [][][]byte) {
 	var names []string
-	for _, f := range r.FieldDescriptions {
+	for _, f := range fields {
 		t, _ := types.TypeByOid(types.Oid(f.DataTypeOID))
 		names = append(names, f.Name+":"+t.Name())
 	}
 	out.WriteString(strings.Join(names, " | ") + "\n")
-	for _, row := range r.Rows {
+	for _, row := range rows {
 		vals := make([]string, len(row))
 		for i, v := range row {
 			switch {
@@ -196,7 +203,6 @@ func pgOutputParams(ctx context.Context, c *pgx.Conn, sql, params string) string
 		}
 		out.WriteString(strings.Join(vals, " | ") + "\n")
 	}
-	return out.String()
 }
 
 func pgOutput(ctx context.Context, c *pgx.Conn, sql string) string {
@@ -215,26 +221,7 @@ func pgOutput(ctx context.Context, c *pgx.Conn, sql string) string {
 		}
 		tag := r.CommandTag.String()
 		if len(r.FieldDescriptions) > 0 {
-			var names []string
-			for _, f := range r.FieldDescriptions {
-				t, _ := types.TypeByOid(types.Oid(f.DataTypeOID))
-				names = append(names, f.Name+":"+t.Name())
-			}
-			out.WriteString(strings.Join(names, " | ") + "\n")
-			for _, row := range r.Rows {
-				vals := make([]string, len(row))
-				for i, v := range row {
-					switch {
-					case v == nil:
-						vals[i] = "NULL"
-					case len(v) == 0:
-						vals[i] = "''"
-					default:
-						vals[i] = string(v)
-					}
-				}
-				out.WriteString(strings.Join(vals, " | ") + "\n")
-			}
+			writePgRows(&out, r.FieldDescriptions, r.Rows)
 			if strings.HasPrefix(tag, "SELECT") || tag == "SHOW" {
 				continue
 			}

@@ -60,17 +60,23 @@ func (b *binder) orderBy(sc *scope, sorts []*pg_query.Node, outs []*scalar, cols
 			outs = append(outs, e)
 			col = len(outs) - 1
 		}
-		desc := sb.SortbyDir == pg_query.SortByDir_SORTBY_DESC
-		nullsFirst := desc
-		switch sb.SortbyNulls {
-		case pg_query.SortByNulls_SORTBY_NULLS_FIRST:
-			nullsFirst = true
-		case pg_query.SortByNulls_SORTBY_NULLS_LAST:
-			nullsFirst = false
-		}
-		keys = append(keys, sortKey{col: col, typ: outs[col].typ, desc: desc, nullsFirst: nullsFirst})
+		keys = append(keys, sortKeyOf(sb, col, outs[col].typ))
 	}
 	return keys, outs, nil
+}
+
+// sortKeyOf is the key that sorts column col of type t as sb says: DESC
+// puts NULLs first unless NULLS LAST says otherwise.
+func sortKeyOf(sb *pg_query.SortBy, col int, t types.Type) sortKey {
+	desc := sb.SortbyDir == pg_query.SortByDir_SORTBY_DESC
+	nullsFirst := desc
+	switch sb.SortbyNulls {
+	case pg_query.SortByNulls_SORTBY_NULLS_FIRST:
+		nullsFirst = true
+	case pg_query.SortByNulls_SORTBY_NULLS_LAST:
+		nullsFirst = false
+	}
+	return sortKey{col: col, typ: t, desc: desc, nullsFirst: nullsFirst}
 }
 
 func distinctKind(st *pg_query.SelectStmt) (distinct, on bool) {

@@ -251,16 +251,8 @@ func (b *binder) sortClause(sc *scope, clause []*pg_query.Node) ([]*scalar, []so
 				return nil, nil, err
 			}
 		}
-		desc := sb.SortbyDir == pg_query.SortByDir_SORTBY_DESC
-		nullsFirst := desc
-		switch sb.SortbyNulls {
-		case pg_query.SortByNulls_SORTBY_NULLS_FIRST:
-			nullsFirst = true
-		case pg_query.SortByNulls_SORTBY_NULLS_LAST:
-			nullsFirst = false
-		}
 		exprs = append(exprs, e)
-		keys = append(keys, sortKey{col: i, typ: e.typ, desc: desc, nullsFirst: nullsFirst})
+		keys = append(keys, sortKeyOf(sb, i, e.typ))
 	}
 	return exprs, keys, nil
 }

@@ -108,7 +108,9 @@ func startup(be *pgproto3.Backend, m *pgproto3.StartupMessage) (*Startup, error)
 			return nil, err
 		}
 		for k, v := range settings {
-			params[k] = v
+			if _, ok := params[k]; !ok { // PostgreSQL applies options first, then the parameters
+				params[k] = v
+			}
 		}
 		delete(params, "options")
 	}
