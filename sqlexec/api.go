@@ -168,6 +168,9 @@ type Prepared struct {
 
 	plan   *stmtPlan
 	schema uint64 // catalog version the plan was made against
+	// bound is set on a statement the literal cache prepared: its literals
+	// are the parameters.
+	bound *literalBinding
 }
 
 // Column describes one result column, as a RowDescription field.

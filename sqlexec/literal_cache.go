@@ -1,0 +1,169 @@
+package sqlexec
+
+import (
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/fickle-db/fickle/history"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// literalBinding is what a statement prepared by PrepareLiterals keeps of
+// the text the client sent: the history records that text and its WHERE
+// clause with the literals in place, as if it had been parsed itself.
+type literalBinding struct {
+	full string // the query text
+	sql  string // the statement's own part of it
+	lits []literal
+}
+
+// planError is the error of planning the original text, which a re-plan of
+// the normalized statement (after DDL) reports instead of its own err: the
+// positions of the original's are those the client's text has.
+func (b *literalBinding) planError(s *Session, err error) error {
+	sts, perr := parseStatements(b.full)
+	if perr != nil {
+		return perr
+	}
+	if len(sts) == 1 {
+		if _, perr := s.prepareUncached(sts[0], nil); perr != nil {
+			return perr
+		}
+	}
+	return err
+}
+
+// litType is the parameter type of a literal of kind k.
+func litType(k litKind) types.Type {
+	switch k {
+	case litInt4:
+		return types.Int4
+	case litInt8:
+		return types.Int8
+	}
+	return types.NumericAny
+}
+
+// PrepareLiterals prepares a simple-query text that holds one SELECT, INSERT,
+// UPDATE or DELETE through the literal cache: its numeric literals become
+// parameters of their literals' types (normalizeLiterals), so that texts
+// differing only in them share one parse and one plan, and params holds
+// their values. ok is false when the text does not qualify or anything in
+// the normalized statement fails (a syntax error, an unknown table, a value
+// out of range): the caller then runs the text as it is, which yields exactly
+// what PostgreSQL's rules give, errors and their positions included.
+// Preparing has no effect on the session.
+func (s *Session) PrepareLiterals(sql string) (p *Prepared, params []any, ok bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			p, params, ok = nil, nil, false
+		}
+	}()
+	if len(sql) > parseCacheMaxText {
+		return nil, nil, false
+	}
+	q, ok := normalizeLiterals(sql)
+	if !ok {
+		return nil, nil, false
+	}
+	sts, err := s.engine.parse(q.text)
+	if err != nil || len(sts) != 1 {
+		return nil, nil, false
+	}
+	st := sts[0]
+	switch st.node.Node.(type) {
+	case *pg_query.Node_SelectStmt, *pg_query.Node_InsertStmt, *pg_query.Node_UpdateStmt, *pg_query.Node_DeleteStmt:
+	default:
+		return nil, nil, false
+	}
+	oids := make([]uint32, len(q.lits))
+	params = make([]any, len(q.lits))
+	for i, l := range q.lits {
+		t := litType(l.kind)
+		oids[i] = uint32(t.Oid)
+		if params[i], err = s.ParseText(t, l.text); err != nil {
+			return nil, nil, false
+		}
+	}
+	cached, err := s.cachedPrepare(planKey{st: st, kinds: q.kinds}, oids)
+	if err != nil || len(cached.ParamOIDs) != len(oids) {
+		return nil, nil, false
+	}
+	bp := *cached
+	bp.bound = &literalBinding{full: sql, sql: sql[q.origOffset(st.offset):q.origOffset(st.offset+len(st.sql))], lits: q.lits}
+	return &bp, params, true
+}
+
+// historyStatement is the statement as the history records it.
+func (p *Prepared) historyStatement() history.Statement {
+	pl := p.plan
+	if p.bound == nil {
+		return history.Statement{SQL: p.Statement.sql, Table: pl.table, Predicate: pl.predicate}
+	}
+	pred := ""
+	if pl.predicate != "" {
+		pred = p.bound.predicate(p.Statement)
+	}
+	return history.Statement{SQL: p.bound.sql, Table: pl.table, Predicate: pred}
+}
+
+// predicate is the WHERE clause of st with the literals back in place of
+// its parameters, printed as predicateText prints the original's.
+func (b *literalBinding) predicate(st *Statement) string {
+	var where *pg_query.Node
+	switch v := st.node.Node.(type) {
+	case *pg_query.Node_SelectStmt:
+		where = v.SelectStmt.WhereClause
+	case *pg_query.Node_UpdateStmt:
+		where = v.UpdateStmt.WhereClause
+	case *pg_query.Node_DeleteStmt:
+		where = v.DeleteStmt.WhereClause
+	}
+	if where == nil {
+		return ""
+	}
+	where = proto.Clone(where).(*pg_query.Node)
+	b.unbind(where.ProtoReflect())
+	return predicateText(where)
+}
+
+// unbind replaces every parameter under m by its literal, as the parser
+// makes the constant: an Ival for int4, an Fval holding the text otherwise.
+func (b *literalBinding) unbind(m protoreflect.Message) {
+	if n, ok := m.Interface().(*pg_query.Node); ok {
+		if pr := n.GetParamRef(); pr != nil && pr.Number >= 1 && int(pr.Number) <= len(b.lits) {
+			n.Node = &pg_query.Node_AConst{AConst: b.lits[pr.Number-1].constant(pr.Location)}
+			return
+		}
+	}
+	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		switch {
+		case fd.IsList() && fd.Message() != nil:
+			l := v.List()
+			for i := 0; i < l.Len(); i++ {
+				b.unbind(l.Get(i).Message())
+			}
+		case fd.Message() != nil && !fd.IsMap():
+			b.unbind(v.Message())
+		}
+		return true
+	})
+}
+
+// constant is the parse node of literal l.
+func (l literal) constant(loc int32) *pg_query.A_Const {
+	if l.kind == litInt4 {
+		var v int64
+		for _, c := range []byte(l.text) {
+			if c >= '0' && c <= '9' {
+				v = v*10 + int64(c-'0')
+			}
+		}
+		if l.text[0] == '-' {
+			v = -v
+		}
+		return &pg_query.A_Const{Val: &pg_query.A_Const_Ival{Ival: &pg_query.Integer{Ival: int32(v)}}, Location: loc}
+	}
+	return &pg_query.A_Const{Val: &pg_query.A_Const_Fval{Fval: &pg_query.Float{Fval: l.text}}, Location: loc}
+}
