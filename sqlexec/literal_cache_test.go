@@ -1,0 +1,160 @@
+package sqlexec
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"strings"
+	"testing"
+
+	"github.com/fickle-db/fickle/isolation"
+)
+
+// literalTemplates are statements with {} where a number goes; they cover
+// what a number can mean to the binder (a value of each kind, a sign, a
+// column position, a type modifier, a LIMIT) and the errors it can cause.
+var literalTemplates = []string{
+	"SELECT {}",
+	"SELECT {}, {} AS x, -{}, - {}, +{}",
+	"SELECT {} + {}, {} - {}, {} * {}, {} / {}, {} % {}",
+	"SELECT {}::text, CAST({} AS int), {}::numeric(6,2), {}::float8",
+	"SELECT pg_typeof({}), pg_typeof(-{}), pg_typeof({} + 1)",
+	"SELECT k, v FROM lt WHERE k = {}",
+	"SELECT k, v FROM lt WHERE k = -{} OR v > {}",
+	"SELECT k FROM lt WHERE k IN ({}, {}, {}) ORDER BY 1",
+	"SELECT k FROM lt WHERE k BETWEEN {} AND {} ORDER BY k DESC LIMIT {} OFFSET {}",
+	"SELECT k, v FROM lt ORDER BY 2, 1 LIMIT {}",
+	"SELECT v, count(*) FROM lt WHERE k > {} GROUP BY 1 HAVING count(*) > {} ORDER BY 1",
+	"SELECT CASE WHEN k > {} THEN {} ELSE {} END FROM lt ORDER BY k",
+	"SELECT coalesce(NULL, {}), greatest({}, {}), abs({}), round({}, 2)",
+	"SELECT k FROM lt WHERE b = {} ORDER BY k",
+	"SELECT k FROM lt WHERE n < {} ORDER BY k",
+	"SELECT k FROM lt WHERE t = {} ORDER BY k",
+	"SELECT k FROM lt WHERE f >= {} ORDER BY k",
+	"SELECT {} UNION ALL SELECT {} ORDER BY 1",
+	"SELECT x FROM generate_series(1, 10) x WHERE x > {} LIMIT {}",
+	"SELECT (SELECT max(k) FROM lt WHERE k < {}) + {}",
+	"SELECT sum(k) OVER (ORDER BY k ROWS 1 PRECEDING), {} FROM lt ORDER BY k",
+	"SELECT substr('abcdef', {}, {})",
+	"SELECT {} + 'x'",
+	"SELECT nosuch + {}",
+	"SELECT {} FROM nosuch",
+	"SELECT k FROM lt WHERE k = {} AND nosuch = 1",
+	"SELECT {}::int2, {}::int4",
+	"SELECT k FROM lt ORDER BY {}",
+	"SELECT k FROM lt GROUP BY {}",
+	"SELECT ARRAY[{}, {}]",
+	"SELECT k FROM lt WHERE t = '5' AND k > {} ORDER BY k",
+	"SELECT 'a' || {}, {} || 'b', {} = '1', '2' < {}",
+	"SELECT interval '1 day' * {}, date '2020-01-01' + {}, interval '1' day * {}",
+	"SELECT t, t || {} FROM lt WHERE k = {}",
+	"SELECT /* {} */ {} -- {}\n",
+	"SELECT k FROM lt WHERE k = {};",
+	"INSERT INTO lt (k, v, b, n, t, s) VALUES ({}, {}, {}, {}, {}, {}) RETURNING *",
+	"INSERT INTO lt (k, v) VALUES ({}, {}), ({}, {})",
+	"UPDATE lt SET v = v + {} WHERE k = {} RETURNING k, v",
+	"UPDATE lt SET n = {}, s = {} WHERE k > {}",
+	"UPDATE lt SET v = v / {} WHERE k = {}",
+	"DELETE FROM lt WHERE k = {} OR v < -{} RETURNING k",
+	"DELETE FROM lt WHERE nosuch = {}",
+}
+
+var literalValues = []string{
+	"0", "1", "2", "3", "7", "007", "-1", "- 4", "10", "2147483647", "2147483648", "-2147483648",
+	"9223372036854775807", "9223372036854775808", "-9223372036854775808", "1.5", "-0.25", ".5",
+	"1e3", "2.5e-1", "1.", "99999999999999999999999", "1e400", "32768", "40000",
+}
+
+// TestLiteralCacheMatchesThePlainPath runs generated statements through the
+// literal cache and as they are, each in a transaction that is rolled back,
+// and requires the same rows, columns, tags, errors (with positions) and
+// history statements; the cache must also take most of them.
+func TestLiteralCacheMatchesThePlainPath(t *testing.T) {
+	store := isolation.NewStore(isolation.Config{Strategy: isolation.StrategyLatest, Seed: 1, Record: true})
+	eng, err := NewEngine(Config{Store: store, Record: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := eng.NewSession(SessionInfo{User: "tester", Database: "fickle"})
+	defer s.Close()
+	ctx := context.Background()
+	for _, q := range []string{
+		"CREATE TABLE lt (k int PRIMARY KEY, v int, b bigint, n numeric(7,2), t text, f float8, s smallint)",
+		"INSERT INTO lt SELECT i, i % 3, i::int8 * 1000000000, i / 4.0, i::text, i / 3.0, i FROM generate_series(1, 12) i",
+	} {
+		sts, err := s.Parse(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := s.Prepare(sts[0], nil)
+		if err == nil {
+			_, err = s.Execute(ctx, p, nil)
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	rng := rand.New(rand.NewSource(1))
+	cached, total := 0, 0
+	for _, tmpl := range literalTemplates {
+		for range 12 {
+			sql := tmpl
+			for strings.Contains(sql, "{}") {
+				sql = strings.Replace(sql, "{}", literalValues[rng.Intn(len(literalValues))], 1)
+			}
+			plain, plainHist := runPlainForTest(s, sql)
+			lit, litHist, ok := runLiteralsForTest(s, sql)
+			total++
+			if !ok {
+				continue
+			}
+			cached++
+			if lit != plain {
+				t.Errorf("%s:\nthrough the literal cache:\n%s\nas it is:\n%s", sql, lit, plain)
+			}
+			if litHist != plainHist && !strings.HasPrefix(plain, "ERROR") {
+				t.Errorf("%s: history %s, want %s", sql, litHist, plainHist)
+			}
+		}
+	}
+	t.Logf("the literal cache took %d of %d statements", cached, total)
+	if cached < total*6/10 {
+		t.Errorf("the literal cache took %d of %d statements", cached, total)
+	}
+}
+
+func runPlainForTest(s *Session, sql string) (out, hist string) {
+	if err := s.Begin(TxnOptions{}, true); err != nil {
+		return errText(err), ""
+	}
+	defer s.Rollback()
+	sts, err := s.Parse(sql)
+	if err != nil {
+		return errText(err), ""
+	}
+	p, err := s.Prepare(sts[0], nil)
+	if err != nil {
+		return errText(err), ""
+	}
+	return executeForTest(s, p, nil), fmt.Sprintf("%+v", p.historyStatement())
+}
+
+func runLiteralsForTest(s *Session, sql string) (out, hist string, ok bool) {
+	p, params, ok := s.PrepareLiterals(sql)
+	if !ok {
+		return "", "", false
+	}
+	if err := s.Begin(TxnOptions{}, true); err != nil {
+		return errText(err), "", true
+	}
+	defer s.Rollback()
+	return executeForTest(s, p, params), fmt.Sprintf("%+v", p.historyStatement()), true
+}
+
+func executeForTest(s *Session, p *Prepared, params []any) string {
+	res, err := s.Execute(context.Background(), p, params)
+	if err != nil {
+		return errText(err)
+	}
+	return fmt.Sprintf("%+v\n%s", res.Columns, formatResult(s, res))
+}
