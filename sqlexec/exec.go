@@ -115,6 +115,7 @@ func (s *Session) prepareUncached(st *Statement, paramOIDs []uint32) (*Prepared,
 			t = types.Text
 		}
 		out.ParamOIDs = append(out.ParamOIDs, uint32(t.Oid))
+		out.paramTypes = append(out.paramTypes, t)
 	}
 	if p.cols != nil {
 		out.Columns = columnsOf(p.cols)

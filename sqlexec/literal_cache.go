@@ -47,7 +47,8 @@ func litType(k litKind) types.Type {
 
 // PrepareLiterals prepares a simple-query text that holds one SELECT, INSERT,
 // UPDATE or DELETE through the literal cache: its numeric literals become
-// parameters of their literals' types (normalizeLiterals), so that texts
+// parameters of their literals' types, its strings compared with a column
+// parameters of unknown type (normalizeLiterals), so that texts
 // differing only in them share one parse and one plan, and params holds
 // their values. ok is false when the text does not qualify or anything in
 // the normalized statement fails (a syntax error, an unknown table, a value
@@ -78,17 +79,22 @@ func (s *Session) PrepareLiterals(sql string) (p *Prepared, params []any, ok boo
 		return nil, nil, false
 	}
 	oids := make([]uint32, len(q.lits))
-	params = make([]any, len(q.lits))
 	for i, l := range q.lits {
-		t := litType(l.kind)
-		oids[i] = uint32(t.Oid)
-		if params[i], err = s.ParseText(t, l.text); err != nil {
-			return nil, nil, false
+		if l.kind != litString {
+			oids[i] = uint32(litType(l.kind).Oid)
 		}
 	}
 	cached, err := s.cachedPrepare(planKey{st: st, kinds: q.kinds}, oids)
-	if err != nil || len(cached.ParamOIDs) != len(oids) {
+	if err != nil || len(cached.paramTypes) != len(oids) {
 		return nil, nil, false
+	}
+	params = make([]any, len(q.lits))
+	for i, l := range q.lits {
+		t := cached.paramTypes[i]
+		t.Typmod = -1 // as a Bind message's value: the plan applies the modifier
+		if params[i], err = s.ParseText(t, l.text); err != nil {
+			return nil, nil, false
+		}
 	}
 	bp := *cached
 	bp.bound = &literalBinding{full: sql, sql: sql[q.origOffset(st.offset):q.origOffset(st.offset+len(st.sql))], lits: q.lits}
@@ -164,6 +170,9 @@ func (l literal) constant(loc int32) *pg_query.A_Const {
 			v = -v
 		}
 		return &pg_query.A_Const{Val: &pg_query.A_Const_Ival{Ival: &pg_query.Integer{Ival: int32(v)}}, Location: loc}
+	}
+	if l.kind == litString {
+		return &pg_query.A_Const{Val: &pg_query.A_Const_Sval{Sval: &pg_query.String{Sval: l.text}}, Location: loc}
 	}
 	return &pg_query.A_Const{Val: &pg_query.A_Const_Fval{Fval: &pg_query.Float{Fval: l.text}}, Location: loc}
 }

@@ -14,12 +14,16 @@ const (
 	litInt4    litKind = 'i'
 	litInt8    litKind = 'l'
 	litNumeric litKind = 'n'
+	// litString is a standard quoted string compared with a column in a
+	// WHERE clause: unknown, typed by the comparison.
+	litString litKind = 's'
 )
 
 // literal is a constant that normalizeLiterals replaced by a parameter.
 type literal struct {
 	kind litKind
-	// text is the number as the parser reads it, with a folded unary minus.
+	// text is the number as the parser reads it, with a folded unary minus,
+	// or the string's value.
 	text string
 	// origStart and origEnd delimit it in the original text, normStart and
 	// normEnd its $n in the normalized one.
@@ -52,10 +56,11 @@ func (q *normalizedQuery) origOffset(n int) int {
 type tokKind byte
 
 const (
-	tokNone   tokKind = iota
-	tokWord           // unquoted identifier or keyword, lower-cased
-	tokQuoted         // "quoted identifier"
-	tokString         // any string constant, left as it is
+	tokNone      tokKind = iota
+	tokWord              // unquoted identifier or keyword, lower-cased
+	tokQuoted            // "quoted identifier"
+	tokString            // any other string constant, left as it is
+	tokStdString         // a standard 'string'
 	tokNumber
 	tokOp    // operator, after PostgreSQL's trimming of a trailing + or -
 	tokPunct // ( ) [ ] , ; . : ::
@@ -68,7 +73,8 @@ type litToken struct {
 }
 
 // normalizeLiterals replaces the numeric constants of one SELECT, INSERT,
-// UPDATE or DELETE statement by $1, $2, ... with PostgreSQL's lexical rules
+// UPDATE or DELETE statement, and the strings it compares with a column in
+// WHERE, by $1, $2, ... with PostgreSQL's lexical rules
 // (comments, quoted identifiers, every form of string, dollar quotes, a
 // unary minus folded into the number). ok is false when the text is not such
 // a statement, holds no literal that may become a parameter, or has anything
@@ -77,8 +83,11 @@ type litToken struct {
 //
 // A number stays in the text where PostgreSQL reads it as more than a value:
 // ORDER BY and GROUP BY lists (column positions), type modifiers, array
-// subscripts, window frame offsets and before a :: cast. String constants
-// always stay: an untyped literal resolves differently from a parameter.
+// subscripts, window frame offsets and before a :: cast. A string constant
+// is untyped, and resolves as a parameter does only as the operand of a
+// comparison whose other side is a column (or another typed name): col =
+// 'x', col < 'x' after WHERE, followed by the end of the condition; every
+// other string stays.
 func normalizeLiterals(sql string) (q normalizedQuery, ok bool) {
 	sc := litScanner{src: sql, noLitDepth: -1}
 	if !sc.run() || len(sc.lits) == 0 {
@@ -110,7 +119,9 @@ type litScanner struct {
 	noLit      []bool
 	noLitDepth int
 	brackets   int
-	ended      bool // after the terminating ;
+	// where is set after WHERE until a SET (of ON CONFLICT DO UPDATE).
+	where bool
+	ended bool // after the terminating ;
 }
 
 func (sc *litScanner) run() bool {
@@ -229,10 +240,10 @@ func (sc *litScanner) next() (litToken, bool) {
 		if !ok {
 			return litToken{}, false
 		}
-		return tok(tokString, end)
+		return tok(tokStdString, end)
 	case c == '"':
 		end, ok := scanQuotedIdent(s, start)
-		if !ok {
+		if !ok || strings.IndexByte(s[start:end], '$') >= 0 {
 			return litToken{}, false
 		}
 		return tok(tokQuoted, end)
@@ -392,7 +403,7 @@ var literalEnders = map[string]bool{
 // the binary operator.
 func operand(t litToken) bool {
 	switch t.kind {
-	case tokQuoted, tokString, tokNumber:
+	case tokQuoted, tokString, tokStdString, tokNumber:
 		return true
 	case tokWord:
 		return !operandKeywords[t.text]
@@ -424,6 +435,10 @@ func (sc *litScanner) take(t litToken) bool {
 			}
 		case t.text == "on" && prev.kind == tokWord && prev.text == "distinct":
 			return false // DISTINCT ON lists take positions too
+		case t.text == "where":
+			sc.where = true
+		case t.text == "set":
+			sc.where = false
 		case literalEnders[t.text] && sc.depth == sc.noLitDepth:
 			sc.noLitDepth = -1
 		}
@@ -461,18 +476,55 @@ func (sc *litScanner) take(t litToken) bool {
 			sc.signStart = prev.start
 		}
 		sc.pending = t
+	case tokStdString:
+		if sc.where && prev.kind == tokOp && comparisonOps[prev.text] && typedOperand(sc.hist[1]) {
+			sc.pending, sc.signStart = t, t.start
+		}
 	}
 	sc.hist[2], sc.hist[1], sc.hist[0] = sc.hist[1], sc.hist[0], t
 	return true
 }
 
-// decide settles the pending number now that next follows it.
+// comparisonOps are the operators a string operand of which the scanner
+// makes a parameter.
+var comparisonOps = map[string]bool{"=": true, "<>": true, "!=": true, "<": true, ">": true, "<=": true, ">=": true}
+
+// conditionEnders are the keywords that may follow such a string.
+var conditionEnders = map[string]bool{
+	"and": true, "or": true, "then": true, "limit": true, "offset": true, "order": true, "group": true,
+	"having": true, "returning": true, "for": true, "union": true, "intersect": true, "except": true,
+	"window": true, "fetch": true,
+}
+
+// typedOperand reports whether t is a name that ends a typed operand (a
+// column, current_date): not a keyword, NULL or a constant.
+func typedOperand(t litToken) bool {
+	switch t.kind {
+	case tokQuoted:
+		return true
+	case tokWord:
+		return !operandKeywords[t.text] && t.text != "null" && t.text != "true" && t.text != "false"
+	}
+	return false
+}
+
+// decide settles the pending literal now that next follows it.
 func (sc *litScanner) decide(next litToken) bool {
 	t := sc.pending
 	if t.kind == tokNone {
 		return true
 	}
 	sc.pending = litToken{}
+	if t.kind == tokStdString {
+		switch {
+		case next.kind == tokNone, next.kind == tokPunct && (next.text == ")" || next.text == ";"),
+			next.kind == tokWord && conditionEnders[next.text]:
+			if !(sc.brackets > 0 || sc.depth > 0 && sc.noLit[sc.depth-1]) {
+				sc.replace(t, litString, strings.ReplaceAll(t.text[1:len(t.text)-1], "''", "'"))
+			}
+		}
+		return true
+	}
 	switch {
 	case sc.brackets > 0 || sc.noLitDepth >= 0 || sc.depth > 0 && sc.noLit[sc.depth-1]:
 		return true
@@ -494,6 +546,13 @@ func (sc *litScanner) decide(next litToken) bool {
 			kind = litNumeric
 		}
 	}
+	sc.replace(t, kind, text)
+	return true
+}
+
+// replace writes the text up to literal t (from its sign) and the
+// parameter that takes its place.
+func (sc *litScanner) replace(t litToken, kind litKind, text string) {
 	sc.out.WriteString(sc.src[sc.copied:sc.signStart])
 	normStart := sc.out.Len()
 	sc.out.WriteByte('$')
@@ -502,5 +561,4 @@ func (sc *litScanner) decide(next litToken) bool {
 		normStart: normStart, normEnd: sc.out.Len()})
 	sc.kinds = append(sc.kinds, byte(kind))
 	sc.copied = t.end
-	return true
 }

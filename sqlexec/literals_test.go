@@ -30,6 +30,10 @@ func TestNormalizeLiteralsReplacesNumbersWhereTheyAreValues(t *testing.T) {
 		{"INSERT INTO t VALUES (1, 'a', -2.5)", "INSERT INTO t VALUES ($1, 'a', $2)", "in", []string{"1", "-2.5"}},
 		{"DELETE FROM t WHERE id = 3 RETURNING id", "DELETE FROM t WHERE id = $1 RETURNING id", "i", nil},
 		{"SELECT interval '1' day, x FROM t WHERE y = 2", "SELECT interval '1' day, x FROM t WHERE y = $1", "i", nil},
+		{"SELECT * FROM t WHERE name = 'it''s' AND k = 5", "SELECT * FROM t WHERE name = $1 AND k = $2", "si", []string{"it's", "5"}},
+		{"UPDATE t SET a = 'x' WHERE \"b\" <> 'y' RETURNING a", "UPDATE t SET a = 'x' WHERE \"b\" <> $1 RETURNING a", "s", []string{"y"}},
+		{"SELECT * FROM t WHERE (t.x >= 'a') AND 'b' = y AND z = 'c' || 'd' AND w = date 'e' AND v = E'f'", "SELECT * FROM t WHERE (t.x >= $1) AND 'b' = y AND z = 'c' || 'd' AND w = date 'e' AND v = E'f'", "s", nil},
+		{"SELECT 'a' = 'b' FROM t WHERE NULL = 'c' OR x = 'd'::text OR y = 'e'", "SELECT 'a' = 'b' FROM t WHERE NULL = 'c' OR x = 'd'::text OR y = $1", "s", nil},
 	} {
 		q, ok := normalizeLiterals(c.in)
 		if c.want == "" {
@@ -48,7 +52,7 @@ func TestNormalizeLiteralsReplacesNumbersWhereTheyAreValues(t *testing.T) {
 			}
 		}
 		for _, l := range q.lits {
-			if got := c.in[l.origStart:l.origEnd]; strings.ReplaceAll(got, " ", "") != l.text {
+			if got := c.in[l.origStart:l.origEnd]; l.kind != litString && strings.ReplaceAll(got, " ", "") != l.text {
 				t.Errorf("%q: literal %q spans %q", c.in, l.text, got)
 			}
 		}
@@ -121,7 +125,11 @@ func FuzzNormalizeLiterals(f *testing.F) {
 				t.Fatalf("%q: parameter %d reads %q", in, i+1, q.text[l.normStart:l.normEnd])
 			}
 			span := in[l.origStart:l.origEnd]
-			if !strings.HasSuffix(span, strings.TrimPrefix(l.text, "-")) || (span[0] == '-') != (l.text[0] == '-') {
+			if l.kind == litString {
+				if strings.ReplaceAll(span[1:len(span)-1], "''", "'") != l.text {
+					t.Fatalf("%q: string %q spans %q", in, l.text, span)
+				}
+			} else if !strings.HasSuffix(span, strings.TrimPrefix(l.text, "-")) || (span[0] == '-') != (l.text[0] == '-') {
 				t.Fatalf("%q: literal %q spans %q", in, l.text, in[l.origStart:l.origEnd])
 			}
 			b.WriteString(q.text[prev:l.normStart])
