@@ -174,6 +174,9 @@ type Prepared struct {
 	// bound is set on a statement the literal cache prepared: its literals
 	// are the parameters.
 	bound *literalBinding
+	// litPredicate is the history's WHERE clause template of a plan the
+	// literal cache made (predicateTemplate), computed on first use.
+	litPredicate *string
 }
 
 // Column describes one result column, as a RowDescription field.

@@ -1,6 +1,9 @@
 package sqlexec
 
 import (
+	"strconv"
+	"strings"
+
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -96,6 +99,9 @@ func (s *Session) PrepareLiterals(sql string) (p *Prepared, params []any, ok boo
 			return nil, nil, false
 		}
 	}
+	if cached.litPredicate == nil {
+		cached.litPredicate = predicateTemplate(st, q.kinds)
+	}
 	bp := *cached
 	bp.bound = &literalBinding{full: sql, sql: sql[q.origOffset(st.offset):q.origOffset(st.offset+len(st.sql))], lits: q.lits}
 	return &bp, params, true
@@ -108,24 +114,74 @@ func (p *Prepared) historyStatement() history.Statement {
 		return history.Statement{SQL: p.Statement.sql, Table: pl.table, Predicate: pl.predicate}
 	}
 	pred := ""
-	if pl.predicate != "" {
+	switch {
+	case pl.predicate == "":
+	case p.litPredicate != nil && *p.litPredicate != "":
+		pred = p.bound.fill(*p.litPredicate)
+	default:
 		pred = p.bound.predicate(p.Statement)
 	}
 	return history.Statement{SQL: p.bound.sql, Table: pl.table, Predicate: pred}
 }
 
+// predicateTemplate is st's WHERE clause printed by simpleExprText with its
+// parameters as $n when every one of them is an int4 literal, and "" when
+// not: the original's clause then prints as the template with the numbers
+// in place (simpleExprText prints an int4 constant as a number and fails
+// on every other constant). The scanner keeps $ out of names, so every $
+// in the template is a parameter.
+func predicateTemplate(st *Statement, kinds string) *string {
+	out := ""
+	if where := whereClause(st); where != nil && !strings.ContainsAny(kinds, string([]byte{byte(litInt8), byte(litNumeric), byte(litString)})) {
+		var b strings.Builder
+		if simpleExprText(&b, where) {
+			out = b.String()
+		}
+	}
+	return &out
+}
+
+// fill replaces the $n of a predicate template by the literals' numbers.
+func (b *literalBinding) fill(tmpl string) string {
+	var out strings.Builder
+	for {
+		i := strings.IndexByte(tmpl, '$')
+		if i < 0 {
+			out.WriteString(tmpl)
+			return out.String()
+		}
+		out.WriteString(tmpl[:i])
+		j := i + 1
+		for j < len(tmpl) && tmpl[j] >= '0' && tmpl[j] <= '9' {
+			j++
+		}
+		n, _ := strconv.Atoi(tmpl[i+1 : j])
+		if n >= 1 && n <= len(b.lits) {
+			out.WriteString(strconv.FormatInt(b.lits[n-1].int4(), 10))
+		} else {
+			out.WriteString(tmpl[i:j])
+		}
+		tmpl = tmpl[j:]
+	}
+}
+
+// whereClause is the WHERE clause of a SELECT, UPDATE or DELETE.
+func whereClause(st *Statement) *pg_query.Node {
+	switch v := st.node.Node.(type) {
+	case *pg_query.Node_SelectStmt:
+		return v.SelectStmt.WhereClause
+	case *pg_query.Node_UpdateStmt:
+		return v.UpdateStmt.WhereClause
+	case *pg_query.Node_DeleteStmt:
+		return v.DeleteStmt.WhereClause
+	}
+	return nil
+}
+
 // predicate is the WHERE clause of st with the literals back in place of
 // its parameters, printed as predicateText prints the original's.
 func (b *literalBinding) predicate(st *Statement) string {
-	var where *pg_query.Node
-	switch v := st.node.Node.(type) {
-	case *pg_query.Node_SelectStmt:
-		where = v.SelectStmt.WhereClause
-	case *pg_query.Node_UpdateStmt:
-		where = v.UpdateStmt.WhereClause
-	case *pg_query.Node_DeleteStmt:
-		where = v.DeleteStmt.WhereClause
-	}
+	where := whereClause(st)
 	if where == nil {
 		return ""
 	}
@@ -160,19 +216,24 @@ func (b *literalBinding) unbind(m protoreflect.Message) {
 // constant is the parse node of literal l.
 func (l literal) constant(loc int32) *pg_query.A_Const {
 	if l.kind == litInt4 {
-		var v int64
-		for _, c := range []byte(l.text) {
-			if c >= '0' && c <= '9' {
-				v = v*10 + int64(c-'0')
-			}
-		}
-		if l.text[0] == '-' {
-			v = -v
-		}
-		return &pg_query.A_Const{Val: &pg_query.A_Const_Ival{Ival: &pg_query.Integer{Ival: int32(v)}}, Location: loc}
+		return &pg_query.A_Const{Val: &pg_query.A_Const_Ival{Ival: &pg_query.Integer{Ival: int32(l.int4())}}, Location: loc}
 	}
 	if l.kind == litString {
 		return &pg_query.A_Const{Val: &pg_query.A_Const_Sval{Sval: &pg_query.String{Sval: l.text}}, Location: loc}
 	}
 	return &pg_query.A_Const{Val: &pg_query.A_Const_Fval{Fval: &pg_query.Float{Fval: l.text}}, Location: loc}
+}
+
+// int4 is the value of an int4 literal (digits with leading zeros, a sign).
+func (l literal) int4() int64 {
+	var v int64
+	for _, c := range []byte(l.text) {
+		if c >= '0' && c <= '9' {
+			v = v*10 + int64(c-'0')
+		}
+	}
+	if l.text[0] == '-' {
+		v = -v
+	}
+	return v
 }
