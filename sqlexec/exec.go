@@ -366,11 +366,11 @@ func (s *Session) replan(p *Prepared) error {
 	if s.catalogVersion() == p.schema {
 		return nil
 	}
+	if p.bound != nil {
+		return p.bound.replan(s, p)
+	}
 	np, err := s.prepareUncached(p.Statement, p.ParamOIDs)
 	if err != nil {
-		if p.bound != nil {
-			return p.bound.planError(s, err)
-		}
 		return err
 	}
 	p.plan, p.schema = np.plan, np.schema

@@ -9,6 +9,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/fickle-db/fickle/history"
+	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/sqlexec/types"
 )
 
@@ -21,20 +22,25 @@ type literalBinding struct {
 	lits []literal
 }
 
-// planError is the error of planning the original text, which a re-plan of
-// the normalized statement (after DDL) reports instead of its own err: the
-// positions of the original's are those the client's text has.
-func (b *literalBinding) planError(s *Session, err error) error {
-	sts, perr := parseStatements(b.full)
-	if perr != nil {
-		return perr
+// replan re-plans p, a statement of the literal cache whose catalog
+// changed before it ran (DDL committed meanwhile), from the client's text
+// itself: its values were read as the old plan's parameter types, and the
+// text's own errors carry the client's positions.
+func (b *literalBinding) replan(s *Session, p *Prepared) error {
+	sts, err := parseStatements(b.full)
+	if err != nil {
+		return err
 	}
-	if len(sts) == 1 {
-		if _, perr := s.prepareUncached(sts[0], nil); perr != nil {
-			return perr
-		}
+	if len(sts) != 1 {
+		return pgerror.Newf(pgerror.InternalError, "the literal cache's statement is %d statements", len(sts))
 	}
-	return err
+	np, err := s.prepareUncached(sts[0], nil)
+	if err != nil {
+		return err
+	}
+	p.Statement, p.plan, p.schema, p.Columns = np.Statement, np.plan, np.schema, np.Columns
+	p.ParamOIDs, p.paramTypes, p.litPredicate = nil, nil, nil
+	return nil
 }
 
 // litType is the parameter type of a literal of kind k.

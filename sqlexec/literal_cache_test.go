@@ -193,3 +193,50 @@ func executeForTest(s *Session, p *Prepared, params []any) string {
 	}
 	return fmt.Sprintf("%+v\n%s", res.Columns, formatResult(s, res))
 }
+
+// TestLiteralCacheReplansFromTheTextAfterDDL prepares a statement through
+// the literal cache, lets another session change the compared column's type,
+// and requires the statement to run as its text does on the new table: its
+// string was read as the old type's value.
+func TestLiteralCacheReplansFromTheTextAfterDDL(t *testing.T) {
+	store := isolation.NewStore(isolation.Config{Strategy: isolation.StrategyLatest, Seed: 1})
+	eng, err := NewEngine(Config{Store: store})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s1 := eng.NewSession(SessionInfo{User: "tester", Database: "fickle"})
+	defer s1.Close()
+	s2 := eng.NewSession(SessionInfo{User: "tester", Database: "fickle"})
+	defer s2.Close()
+	for _, q := range []string{
+		"CREATE TABLE r (k int PRIMARY KEY, v int)",
+		"INSERT INTO r VALUES (1, 2), (2, 20)",
+	} {
+		sts, _ := s2.Parse(q)
+		p, err := s2.Prepare(sts[0], nil)
+		if err == nil {
+			_, err = s2.Execute(context.Background(), p, nil)
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	const q = "SELECT k, v FROM r WHERE v < '3'"
+	p, params, ok := s1.PrepareLiterals(q)
+	if !ok {
+		t.Fatal("not through the literal cache")
+	}
+	sts, _ := s2.Parse("ALTER TABLE r ALTER COLUMN v TYPE text")
+	ddl, err := s2.Prepare(sts[0], nil)
+	if err == nil {
+		_, err = s2.Execute(context.Background(), ddl, nil)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := executeForTest(s1, p, params)
+	want, _ := runPlainForTest(s1, q)
+	if got != want || !strings.Contains(got, "20") {
+		t.Errorf("after the DDL the cached statement gives\n%s\nits text gives\n%s", got, want)
+	}
+}
