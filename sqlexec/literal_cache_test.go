@@ -10,8 +10,8 @@ import (
 	"github.com/fickle-db/fickle/isolation"
 )
 
-// literalTemplates are statements with {} where a number goes and {s} where
-// a string does; they cover what a number can mean to the binder (a value
+// literalTemplates are statements with {} where a number goes, {s} where a
+// string does, {q} a quoted number and {d} a quoted interval; they cover what a number can mean to the binder (a value
 // of each kind, a sign, a column position, a type modifier, a LIMIT), what
 // a string compared with a column of each type means, and the errors they
 // can cause.
@@ -82,7 +82,22 @@ var literalTemplates = []string{
 	"UPDATE st SET vc = {s} WHERE vc = {s} RETURNING k, vc",
 	"DELETE FROM st WHERE ch = {s} RETURNING k, ch",
 	"INSERT INTO st (k, vc) SELECT k + 10, t FROM lt WHERE t = {s} RETURNING k, vc",
+	"SELECT k + {q}, v * {q}, f - {q}, n / {q}, b - {q} FROM lt WHERE k = {}",
+	"SELECT t + {q}, s * {q} FROM lt WHERE k = {q}",
+	"SELECT d - {q}, d + {q}, ts - {d}, ts + {d}, iv * {q}, tz - {d}, nn * {q} FROM st ORDER BY k",
+	"SELECT d - {s}, ts - {s} FROM st ORDER BY k",
+	"UPDATE lt SET v = v + {q} WHERE k = {q} RETURNING v",
+	"UPDATE lt SET v = v - {q}, n = n * {q}, s = s + {q} WHERE k = {} RETURNING v, n, s",
+	"UPDATE st SET d = d + {q}, ts = ts - {d}, nn = nn / {q} WHERE k = {} RETURNING d, ts, nn",
+	"UPDATE st SET vc = vc + {q} WHERE k = {}",
 }
+
+// literalNumberStrings are quoted numbers, as pgx's simple protocol sends
+// numbers, and literalIntervals quoted intervals.
+var (
+	literalNumberStrings = []string{"'1'", "'-3'", "'5'", "' 5 '", "'1.5'", "'0'", "'99999999999'", "'1e3'", "'x'"}
+	literalIntervals     = []string{"'1 day'", "'-2 hours'", "'1'", "'00:30'", "'P1D'", "'x'"}
+)
 
 var literalStrings = []string{
 	"'1'", "'5'", "' 5 '", "'-3'", "'1.5'", "'1e3'", "''", "'abc'", "'abcd'", "'ab '", "'it''s'", "'x'",
@@ -128,19 +143,30 @@ func TestLiteralCacheMatchesThePlainPath(t *testing.T) {
 		}
 	}
 	rng := rand.New(rand.NewSource(1))
-	cached, total := 0, 0
+	cached, total, succeeded, cachedSucceeded := 0, 0, 0, 0
 	for _, tmpl := range literalTemplates {
 		for range 12 {
 			sql := tmpl
 			for strings.Contains(sql, "{}") {
 				sql = strings.Replace(sql, "{}", literalValues[rng.Intn(len(literalValues))], 1)
 			}
-			for strings.Contains(sql, "{s}") {
-				sql = strings.Replace(sql, "{s}", literalStrings[rng.Intn(len(literalStrings))], 1)
+			for _, r := range []struct {
+				mark   string
+				values []string
+			}{{"{s}", literalStrings}, {"{q}", literalNumberStrings}, {"{d}", literalIntervals}} {
+				for strings.Contains(sql, r.mark) {
+					sql = strings.Replace(sql, r.mark, r.values[rng.Intn(len(r.values))], 1)
+				}
 			}
 			plain, plainHist := runPlainForTest(s, sql)
 			lit, litHist, ok := runLiteralsForTest(s, sql)
 			total++
+			if !strings.HasPrefix(plain, "ERROR") {
+				succeeded++
+				if ok {
+					cachedSucceeded++
+				}
+			}
 			if !ok {
 				continue
 			}
@@ -153,8 +179,11 @@ func TestLiteralCacheMatchesThePlainPath(t *testing.T) {
 			}
 		}
 	}
-	if cached < total*6/10 {
-		t.Errorf("the literal cache took %d of %d statements", cached, total)
+	// Errors of the values (1.5 for an int4 column) fall back by design; of
+	// the statements that succeed, the cache must take most.
+	t.Logf("the literal cache took %d of %d statements, %d of the %d that succeed", cached, total, cachedSucceeded, succeeded)
+	if cachedSucceeded < succeeded*7/10 {
+		t.Errorf("the literal cache took %d of the %d statements that succeed", cachedSucceeded, succeeded)
 	}
 }
 

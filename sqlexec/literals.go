@@ -477,7 +477,7 @@ func (sc *litScanner) take(t litToken) bool {
 		}
 		sc.pending = t
 	case tokStdString:
-		if sc.where && prev.kind == tokOp && comparisonOps[prev.text] && typedOperand(sc.hist[1]) {
+		if prev.kind == tokOp && typedOperand(sc.hist[1]) && (sc.where && comparisonOps[prev.text] || arithmeticOps[prev.text]) {
 			sc.pending, sc.signStart = t, t.start
 		}
 	}
@@ -488,6 +488,11 @@ func (sc *litScanner) take(t litToken) bool {
 // comparisonOps are the operators a string operand of which the scanner
 // makes a parameter.
 var comparisonOps = map[string]bool{"=": true, "<>": true, "!=": true, "<": true, ">": true, "<=": true, ">=": true}
+
+// arithmeticOps are the operators a string right operand of which (col +
+// '5', as pgx's simple protocol sends a number) the scanner makes a
+// parameter anywhere in the statement.
+var arithmeticOps = map[string]bool{"+": true, "-": true, "*": true, "/": true}
 
 // conditionEnders are the keywords that may follow such a string.
 var conditionEnders = map[string]bool{
@@ -517,8 +522,8 @@ func (sc *litScanner) decide(next litToken) bool {
 	sc.pending = litToken{}
 	if t.kind == tokStdString {
 		switch {
-		case next.kind == tokNone, next.kind == tokPunct && (next.text == ")" || next.text == ";"),
-			next.kind == tokWord && conditionEnders[next.text]:
+		case next.kind == tokNone, next.kind == tokPunct && (next.text == ")" || next.text == ";" || next.text == ","),
+			next.kind == tokWord && (conditionEnders[next.text] || next.text == "where" || next.text == "from"):
 			if !(sc.brackets > 0 || sc.depth > 0 && sc.noLit[sc.depth-1]) {
 				sc.replace(t, litString, strings.ReplaceAll(t.text[1:len(t.text)-1], "''", "'"))
 			}
