@@ -84,10 +84,11 @@ type litToken struct {
 // A number stays in the text where PostgreSQL reads it as more than a value:
 // ORDER BY and GROUP BY lists (column positions), type modifiers, array
 // subscripts, window frame offsets and before a :: cast. A string constant
-// is untyped, and resolves as a parameter does only as the operand of a
-// comparison whose other side is a column (or another typed name): col =
-// 'x', col < 'x' after WHERE, followed by the end of the condition; every
-// other string stays.
+// is untyped, and resolves as a parameter does only as the right operand of
+// a column (or another typed name) in a comparison in WHERE (col = 'x',
+// col < 'x') or in + - * / anywhere (col + '5'), followed by the end of the
+// operand; every other string stays (SET col = 'x' assigns, with the
+// column's type modifier).
 func normalizeLiterals(sql string) (q normalizedQuery, ok bool) {
 	sc := litScanner{src: sql, noLitDepth: -1}
 	if !sc.run() || len(sc.lits) == 0 {
@@ -119,9 +120,11 @@ type litScanner struct {
 	noLit      []bool
 	noLitDepth int
 	brackets   int
-	// where is set after WHERE until a SET (of ON CONFLICT DO UPDATE).
-	where bool
-	ended bool // after the terminating ;
+	// where is set after WHERE until a SET (of ON CONFLICT DO UPDATE) or
+	// the end of the parentheses it appeared in (a subquery in SET).
+	where      bool
+	whereDepth int
+	ended      bool // after the terminating ;
 }
 
 func (sc *litScanner) run() bool {
@@ -436,7 +439,7 @@ func (sc *litScanner) take(t litToken) bool {
 		case t.text == "on" && prev.kind == tokWord && prev.text == "distinct":
 			return false // DISTINCT ON lists take positions too
 		case t.text == "where":
-			sc.where = true
+			sc.where, sc.whereDepth = true, sc.depth
 		case t.text == "set":
 			sc.where = false
 		case literalEnders[t.text] && sc.depth == sc.noLitDepth:
@@ -454,6 +457,9 @@ func (sc *litScanner) take(t litToken) bool {
 			}
 			sc.depth--
 			sc.noLit = sc.noLit[:sc.depth]
+			if sc.depth < sc.whereDepth {
+				sc.where = false
+			}
 			if sc.noLitDepth > sc.depth {
 				sc.noLitDepth = -1
 			}

@@ -33,6 +33,7 @@ func TestNormalizeLiteralsReplacesNumbersWhereTheyAreValues(t *testing.T) {
 		{"SELECT * FROM t WHERE name = 'it''s' AND k = 5", "SELECT * FROM t WHERE name = $1 AND k = $2", "si", []string{"it's", "5"}},
 		{"UPDATE t SET a = 'x' WHERE \"b\" <> 'y' RETURNING a", "UPDATE t SET a = 'x' WHERE \"b\" <> $1 RETURNING a", "s", []string{"y"}},
 		{"SELECT * FROM t WHERE (t.x >= 'a') AND 'b' = y AND z = 'c' || 'd' AND w = date 'e' AND v = E'f'", "SELECT * FROM t WHERE (t.x >= $1) AND 'b' = y AND z = 'c' || 'd' AND w = date 'e' AND v = E'f'", "s", nil},
+		{"UPDATE t SET a = (SELECT b FROM u WHERE c = 'x'), d = 'y', e = e + '1'", "UPDATE t SET a = (SELECT b FROM u WHERE c = $1), d = 'y', e = e + $2", "ss", []string{"x", "1"}},
 		{"SELECT 'a' = 'b' FROM t WHERE NULL = 'c' OR x = 'd'::text OR y = 'e'", "SELECT 'a' = 'b' FROM t WHERE NULL = 'c' OR x = 'd'::text OR y = $1", "s", nil},
 	} {
 		q, ok := normalizeLiterals(c.in)
