@@ -27,14 +27,18 @@ cleanup() {
 trap cleanup EXIT
 runas() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
 
-start_fickle() { # binary name
+start_fickle() { # binary name: starts it in this shell, so that cleanup stops it
   "$1" serve --listen 127.0.0.1:0 --strategy latest > "$work/$2.out" 2>&1 &
   pids+=($!)
-  for _ in $(seq 100); do grep -q '^listening on ' "$work/$2.out" && break; sleep 0.1; done
-  sed -n 's/^listening on .*:\([0-9]*\)$/\1/p' "$work/$2.out" | head -1
 }
-port_a=$(start_fickle "$bin_a" a)
-port_b=$(start_fickle "$bin_b" b)
+fickle_port() { # name
+  for _ in $(seq 100); do grep -q '^listening on ' "$work/$1.out" && break; sleep 0.1; done
+  sed -n 's/^listening on .*:\([0-9]*\)$/\1/p' "$work/$1.out" | head -1
+}
+start_fickle "$bin_a" a
+start_fickle "$bin_b" b
+port_a=$(fickle_port a) port_b=$(fickle_port b)
+[ -n "$port_a" ] && [ -n "$port_b" ] || { cat "$work/a.out" "$work/b.out"; exit 1; }
 [ "$(id -u)" = 0 ] && chown postgres "$work"
 runas "$pgbin/initdb" -D "$work/pg" -U postgres -A trust --no-sync >/dev/null
 port_pg=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
