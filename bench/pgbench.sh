@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # pgbench.sh runs pgbench's TPC-B-like script against fickle and against a
 # PostgreSQL 15 started here (fsync=off, synchronous_commit=off, so that both
-# work in memory), in one run, and prints both TPS figures and their ratio.
+# work in memory), in one run, and prints both TPS figures and their ratio
+# and the time of each one's pgbench -i.
 # It also measures fickle's time from launch to the first accepted connection.
 #
 # Usage: bench/pgbench.sh [-c clients] [-j threads] [-T seconds] [-M mode] [-s scale] [-- extra fickle serve flags]
@@ -51,13 +52,16 @@ pg_started=1
 
 tps() { sed -n 's/^tps = \([0-9.]*\) .*/\1/p' | head -1; }
 run() { # name port user db
+  local start=$(date +%s.%N)
   pgbench -q -i -s "$scale" -h 127.0.0.1 -p "$2" -U "$3" "$4" >/dev/null 2>&1
+  python3 -c "print('%.2f' % ($(date +%s.%N) - $start))" > "$work/$1.init"
   pgbench -c "$clients" -j "$threads" -T "$secs" -M "$mode" -h 127.0.0.1 -p "$2" -U "$3" "$4" 2>&1 | tee "$work/$1.txt" >&2
   tps < "$work/$1.txt"
 }
 echo "pgbench -c $clients -j $threads -T $secs -M $mode, scale $scale" >&2
 ftps=$(run fickle "$fport" fickle fickle)
 ptps=$(run postgres "$pport" postgres postgres)
+echo "pgbench -i -s $scale: fickle $(cat "$work/fickle.init") s, PostgreSQL $(cat "$work/postgres.init") s"
 echo "fickle TPS:     $ftps"
 echo "PostgreSQL TPS: $ptps"
 python3 -c "print('ratio fickle/PostgreSQL: %.2fx' % ($ftps / $ptps))"

@@ -13,14 +13,19 @@ import (
 
 // BenchmarkTPCB runs pgbench's TPC-B-like transaction through pgx against
 // an in-process server over the real engine, four clients at a time, in
-// the given exec mode. One op is one transaction.
+// the given exec mode. One op is one transaction. pgx's simple protocol
+// sends every value quoted ('42'); pgbench_simple sends them as pgbench -M
+// simple and psycopg2 do, numbers as numbers.
 func BenchmarkTPCB(b *testing.B) {
 	for _, mode := range []pgx.QueryExecMode{pgx.QueryExecModeCacheStatement, pgx.QueryExecModeSimpleProtocol} {
-		b.Run(mode.String(), func(b *testing.B) { benchTPCB(b, mode) })
+		b.Run(mode.String(), func(b *testing.B) { benchTPCB(b, mode, tpcbTxn) })
 	}
+	b.Run("pgbench_simple", func(b *testing.B) { benchTPCB(b, pgx.QueryExecModeSimpleProtocol, tpcbLiteralTxn) })
 }
 
-func benchTPCB(b *testing.B, mode pgx.QueryExecMode) {
+type tpcbFunc func(ctx context.Context, c *pgx.Conn, aid, tid, delta int) error
+
+func benchTPCB(b *testing.B, mode pgx.QueryExecMode, txn tpcbFunc) {
 	srv := startSQLServer(b, Config{})
 	ctx := context.Background()
 	setup, err := pgx.Connect(ctx, srv.DSN("bench", "fickle"))
@@ -72,7 +77,7 @@ func benchTPCB(b *testing.B, mode pgx.QueryExecMode) {
 			r := rand.New(rand.NewPCG(uint64(i), 7))
 			for range per {
 				aid, tid, delta := r.IntN(accounts)+1, r.IntN(10)+1, r.IntN(10001)-5000
-				if err := tpcbTxn(ctx, c, aid, tid, delta); err != nil {
+				if err := txn(ctx, c, aid, tid, delta); err != nil {
 					errs <- fmt.Errorf("client %d: %w", i, err)
 					return
 				}
@@ -109,6 +114,25 @@ func tpcbTxn(ctx context.Context, c *pgx.Conn, aid, tid, delta int) error {
 		return err
 	}
 	return tx.Commit(ctx)
+}
+
+// tpcbLiteralTxn is tpcbTxn with the values written into the statements'
+// text, as pgbench -M simple sends them.
+func tpcbLiteralTxn(ctx context.Context, c *pgx.Conn, aid, tid, delta int) error {
+	for _, q := range []string{
+		"BEGIN",
+		fmt.Sprintf("UPDATE pgbench_accounts SET abalance = abalance + %d WHERE aid = %d", delta, aid),
+		fmt.Sprintf("SELECT abalance FROM pgbench_accounts WHERE aid = %d", aid),
+		fmt.Sprintf("UPDATE pgbench_tellers SET tbalance = tbalance + %d WHERE tid = %d", delta, tid),
+		fmt.Sprintf("UPDATE pgbench_branches SET bbalance = bbalance + %d WHERE bid = %d", delta, 1),
+		fmt.Sprintf("INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (%d, %d, %d, %d, CURRENT_TIMESTAMP)", tid, 1, aid, delta),
+		"END",
+	} {
+		if _, err := c.Exec(ctx, q); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // BenchmarkExtendedRoundTrip measures the server's per-statement overhead

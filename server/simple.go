@@ -18,6 +18,9 @@ func (c *conn) simpleQuery(sql string) {
 }
 
 func (c *conn) runQuery(sql string) {
+	if done := c.runLiteralQuery(sql); done {
+		return
+	}
 	stmts, err := c.sess.Parse(sql)
 	if err != nil {
 		c.queryError(err)
@@ -33,6 +36,41 @@ func (c *conn) runQuery(sql string) {
 			return
 		}
 	}
+	c.endQuery()
+}
+
+// literalPreparer is a Session that prepares a simple query through a
+// cache keyed by the text with its literals replaced by parameters
+// (sqlexec's PrepareLiterals): ok is false when the text does not qualify.
+type literalPreparer interface {
+	PrepareLiterals(sql string) (p Prepared, params []any, ok bool)
+}
+
+// runLiteralQuery runs a one-statement query through the literal cache;
+// done is false when the text does not qualify and nothing happened.
+func (c *conn) runLiteralQuery(sql string) (done bool) {
+	lp, ok := c.sess.(literalPreparer)
+	if !ok {
+		return false
+	}
+	p, params, ok := lp.PrepareLiterals(sql)
+	if !ok {
+		return false
+	}
+	if err := c.beforeStatement(); err != nil {
+		c.queryError(err)
+		return true
+	}
+	if err := c.runPrepared(sql, p, params); err != nil {
+		c.queryError(err)
+		return true
+	}
+	c.endQuery()
+	return true
+}
+
+// endQuery ends a simple query whose statements all succeeded.
+func (c *conn) endQuery() {
 	if err := c.endBatch(); err != nil {
 		c.be.Send(wire.ErrorResponse(err))
 	}
@@ -74,7 +112,13 @@ func (c *conn) simpleStatement(st Statement) error {
 	if len(p.ParamOIDs()) > 0 {
 		return noParameter(st.SQL())
 	}
-	res, err := c.run(st.SQL(), p, nil)
+	return c.runPrepared(st.SQL(), p, nil)
+}
+
+// runPrepared runs a statement of a simple query with its parameter values
+// and sends its RowDescription, rows (text format) and CommandComplete.
+func (c *conn) runPrepared(sql string, p Prepared, params []any) error {
+	res, err := c.run(sql, p, params)
 	if err != nil {
 		return err
 	}

@@ -131,6 +131,16 @@ func (s *sqlSession) Prepare(st Statement, paramOIDs []uint32) (Prepared, error)
 	return &sqlPrepared{p: p, cols: columns(p.Columns)}, nil
 }
 
+// PrepareLiterals prepares a one-statement simple query through sqlexec's
+// literal cache.
+func (s *sqlSession) PrepareLiterals(sql string) (Prepared, []any, bool) {
+	p, params, ok := s.s.PrepareLiterals(sql)
+	if !ok {
+		return nil, nil, false
+	}
+	return &sqlPrepared{p: p, cols: columns(p.Columns)}, params, true
+}
+
 func (s *sqlSession) Execute(ctx context.Context, p Prepared, params []any) (*Result, error) {
 	sp := p.(*sqlPrepared)
 	res, err := s.s.Execute(ctx, sp.p, params)

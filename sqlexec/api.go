@@ -7,6 +7,7 @@ import (
 	"github.com/fickle-db/fickle/history"
 	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/isolation"
+	"github.com/fickle-db/fickle/sqlexec/types"
 )
 
 // Config configures an Engine.
@@ -168,6 +169,14 @@ type Prepared struct {
 
 	plan   *stmtPlan
 	schema uint64 // catalog version the plan was made against
+	// paramTypes are the parameters' types with their modifiers.
+	paramTypes []types.Type
+	// bound is set on a statement the literal cache prepared: its literals
+	// are the parameters.
+	bound *literalBinding
+	// litPredicate is the history's WHERE clause template of a plan the
+	// literal cache made (predicateTemplate), computed on first use.
+	litPredicate *string
 }
 
 // Column describes one result column, as a RowDescription field.

@@ -33,6 +33,14 @@
 //     transaction begins with the first statement that needs it, so that
 //     SET TRANSACTION after BEGIN can still choose the level.
 //
+// A simple query's one SELECT, INSERT, UPDATE or DELETE may skip steps 1 and
+// 2: Session.PrepareLiterals replaces its literals by parameters
+// (literals.go: numbers, and strings compared with a column in WHERE), so
+// that texts differing only in values share one parse and one plan
+// (literal_cache.go); whatever it is unsure of or fails on goes through
+// Parse and Prepare of the text itself, which keeps results, errors and the
+// history exactly those of the text.
+//
 // # What the store enforces and what sqlexec does
 //
 // Uniqueness (primary keys and unique indexes) is checked by the store on

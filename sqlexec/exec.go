@@ -8,7 +8,6 @@ import (
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
-	"github.com/fickle-db/fickle/history"
 	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/isolation"
 	"github.com/fickle-db/fickle/sqlexec/types"
@@ -58,23 +57,37 @@ type cachedPlan struct {
 	env *types.Env
 }
 
+// planKey identifies a cached plan: a statement prepared without parameter
+// types, or a normalized statement with its literals' kinds (kinds is ""
+// for the former).
+type planKey struct {
+	st    *Statement
+	kinds string
+}
+
 func (s *Session) prepare(st *Statement, paramOIDs []uint32) (*Prepared, error) {
 	if len(paramOIDs) == 0 {
-		env := s.textEnv()
-		if c, ok := s.plans[st]; ok && c.p.schema == s.catalogVersion() && c.env == env {
-			return c.p, nil
-		}
-		p, err := s.prepareUncached(st, nil)
-		if err != nil || p.plan.noCache {
-			return p, err
-		}
-		if s.plans == nil || len(s.plans) >= planCacheLimit {
-			s.plans = make(map[*Statement]cachedPlan)
-		}
-		s.plans[st] = cachedPlan{p: p, env: env}
-		return p, nil
+		return s.cachedPrepare(planKey{st: st}, nil)
 	}
 	return s.prepareUncached(st, paramOIDs)
+}
+
+// cachedPrepare prepares k.st with paramOIDs through the session's plan
+// cache.
+func (s *Session) cachedPrepare(k planKey, paramOIDs []uint32) (*Prepared, error) {
+	env := s.textEnv()
+	if c, ok := s.plans[k]; ok && c.p.schema == s.catalogVersion() && c.env == env {
+		return c.p, nil
+	}
+	p, err := s.prepareUncached(k.st, paramOIDs)
+	if err != nil || p.plan.noCache {
+		return p, err
+	}
+	if s.plans == nil || len(s.plans) >= planCacheLimit {
+		s.plans = make(map[planKey]cachedPlan)
+	}
+	s.plans[k] = cachedPlan{p: p, env: env}
+	return p, nil
 }
 
 func (s *Session) prepareUncached(st *Statement, paramOIDs []uint32) (*Prepared, error) {
@@ -102,6 +115,7 @@ func (s *Session) prepareUncached(st *Statement, paramOIDs []uint32) (*Prepared,
 			t = types.Text
 		}
 		out.ParamOIDs = append(out.ParamOIDs, uint32(t.Oid))
+		out.paramTypes = append(out.paramTypes, t)
 	}
 	if p.cols != nil {
 		out.Columns = columnsOf(p.cols)
@@ -312,7 +326,7 @@ func (s *Session) execute(ctx context.Context, p *Prepared, params []any) (*Resu
 	}
 	x.txn = kv
 	x.env = s.newEnv()
-	kv.Statement(history.Statement{SQL: p.Statement.sql, Table: pl.table, Predicate: pl.predicate})
+	kv.Statement(p.historyStatement())
 	res, err := pl.exec(x)
 	if implicit {
 		if err != nil {
@@ -352,6 +366,9 @@ func (b *binder) useTable(t *tableDesc, mode isolation.TableLock) {
 func (s *Session) replan(p *Prepared) error {
 	if s.catalogVersion() == p.schema {
 		return nil
+	}
+	if p.bound != nil {
+		return p.bound.replan(s, p)
 	}
 	np, err := s.prepareUncached(p.Statement, p.ParamOIDs)
 	if err != nil {

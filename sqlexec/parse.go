@@ -18,6 +18,8 @@ import (
 // sessions through the parse cache.
 type Statement struct {
 	sql string
+	// offset is where sql starts in full.
+	offset int
 	// full is the whole query string the statement came from: parse-node
 	// locations are offsets into it.
 	full  string
@@ -118,7 +120,9 @@ func parseStatements(sql string) (sts []*Statement, err error) {
 		if start < 0 || start > len(sql) || end > len(sql) || end < start {
 			start, end = 0, len(sql)
 		}
-		st := &Statement{sql: strings.TrimSpace(sql[start:end]), full: sql, node: raw.Stmt}
+		text := sql[start:end]
+		trimmed := strings.TrimLeft(text, " \t\n\r\f\v")
+		st := &Statement{sql: strings.TrimSpace(trimmed), offset: start + len(text) - len(trimmed), full: sql, node: raw.Stmt}
 		classifyTxnControl(st)
 		sts = append(sts, st)
 	}

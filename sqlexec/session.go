@@ -28,8 +28,8 @@ type Session struct {
 	// lastval is the sequence nextval was last called on.
 	lastval *sequence
 	// plans caches the plans of statements prepared without parameter
-	// types.
-	plans map[*Statement]cachedPlan
+	// types, and of those the literal cache prepares (literal_cache.go).
+	plans map[planKey]cachedPlan
 	// tzName and tzLoc cache the location of the TimeZone setting.
 	tzName string
 	tzLoc  *time.Location
