@@ -75,6 +75,9 @@ type schemaDesc struct {
 	seqs    map[string]*sequence
 	indexes map[string]*indexDesc
 	views   map[string]*viewDesc
+	// funcs holds the schema's functions and procedures by name, each
+	// name's overloads in creation order (functions.go).
+	funcs map[string][]*funcDesc
 }
 
 // tableDesc describes a table. cols are in row order: the store's rows hold
@@ -161,7 +164,7 @@ func newCatalog(oids *atomic.Uint32) *catalog {
 // newSchema returns an empty schema.
 func newSchema(name string, oid uint32) *schemaDesc {
 	return &schemaDesc{name: name, oid: oid, tables: map[string]*tableDesc{}, seqs: map[string]*sequence{},
-		indexes: map[string]*indexDesc{}, views: map[string]*viewDesc{}}
+		indexes: map[string]*indexDesc{}, views: map[string]*viewDesc{}, funcs: map[string][]*funcDesc{}}
 }
 
 // clone returns a copy of the catalog's maps; descriptors are shared.
@@ -180,6 +183,9 @@ func (c *catalog) clone() *catalog {
 		}
 		for vk, v := range s.views {
 			ns.views[vk] = v
+		}
+		for fk, f := range s.funcs {
+			ns.funcs[fk] = f
 		}
 		n.schemas[k] = ns
 	}

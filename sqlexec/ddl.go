@@ -53,6 +53,12 @@ func ddlTag(n *pg_query.Node) string {
 			return "DROP SCHEMA"
 		case pg_query.ObjectType_OBJECT_VIEW:
 			return "DROP VIEW"
+		case pg_query.ObjectType_OBJECT_FUNCTION:
+			return "DROP FUNCTION"
+		case pg_query.ObjectType_OBJECT_PROCEDURE:
+			return "DROP PROCEDURE"
+		case pg_query.ObjectType_OBJECT_ROUTINE:
+			return "DROP ROUTINE"
 		}
 		return "DROP TABLE"
 	case *pg_query.Node_AlterTableStmt:
@@ -87,6 +93,11 @@ func ddlTag(n *pg_query.Node) string {
 		return "COMMENT"
 	case *pg_query.Node_ViewStmt:
 		return "CREATE VIEW"
+	case *pg_query.Node_CreateFunctionStmt:
+		if v.CreateFunctionStmt.IsProcedure {
+			return "CREATE PROCEDURE"
+		}
+		return "CREATE FUNCTION"
 	case *pg_query.Node_GrantStmt:
 		if v.GrantStmt.IsGrant {
 			return "GRANT"
@@ -207,6 +218,8 @@ func (d *ddl) run(n *pg_query.Node, full string) error {
 		return d.createView(v.ViewStmt, full)
 	case *pg_query.Node_GrantStmt:
 		return d.grant(v.GrantStmt)
+	case *pg_query.Node_CreateFunctionStmt:
+		return d.createFunction(v.CreateFunctionStmt, full)
 	}
 	return pgerror.Unsupported("statement " + nodeKind(n))
 }

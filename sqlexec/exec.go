@@ -159,8 +159,10 @@ func (b *binder) statement(st *Statement) (*stmtPlan, error) {
 		return b.rolePlan(st.node)
 	case *pg_query.Node_AlterRoleSetStmt:
 		return nil, pgerror.Unsupported("ALTER ROLE ... SET")
-	case *pg_query.Node_GrantStmt:
+	case *pg_query.Node_GrantStmt, *pg_query.Node_CreateFunctionStmt:
 		return b.ddlPlan(st)
+	case *pg_query.Node_CallStmt:
+		return b.callPlan(v.CallStmt)
 	case *pg_query.Node_DeclareCursorStmt:
 		return b.declarePlan(v.DeclareCursorStmt, st.sql)
 	case *pg_query.Node_FetchStmt:

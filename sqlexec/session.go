@@ -37,6 +37,12 @@ type Session struct {
 	// env caches textEnv for settings version envVersion.
 	env        *types.Env
 	envVersion uint64
+	// routineDepth counts the routine calls in progress; routines caches
+	// their compiled bodies; notices collects what RAISE sent during the
+	// statement (functions*.go, plpgsql*.go).
+	routineDepth int
+	routines     map[*funcDesc]*compiledRoutine
+	notices      []*pgerror.Error
 }
 
 // txnState is the open transaction.
