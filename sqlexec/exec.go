@@ -163,6 +163,8 @@ func (b *binder) statement(st *Statement) (*stmtPlan, error) {
 		return b.ddlPlan(st)
 	case *pg_query.Node_CallStmt:
 		return b.callPlan(v.CallStmt)
+	case *pg_query.Node_DoStmt:
+		return b.doPlan(v.DoStmt)
 	case *pg_query.Node_DeclareCursorStmt:
 		return b.declarePlan(v.DeclareCursorStmt, st.sql)
 	case *pg_query.Node_FetchStmt:
@@ -315,7 +317,12 @@ func (s *Session) execute(ctx context.Context, p *Prepared, params []any) (*Resu
 	x.txn = kv
 	x.env = s.newEnv()
 	kv.Statement(history.Statement{SQL: p.Statement.sql, Table: pl.table, Predicate: pl.predicate})
+	s.notices = nil
 	res, err := pl.exec(x)
+	if err == nil && len(s.notices) > 0 {
+		res.Notices = append(s.notices, res.Notices...)
+	}
+	s.notices = nil
 	if implicit {
 		if err != nil {
 			_ = s.rollback()

@@ -303,8 +303,8 @@ func (f *funcDesc) readOptions(opts []*pg_query.Node) error {
 		}
 	}
 	switch f.lang {
-	case "sql":
-	case "plpgsql", "c", "internal":
+	case "sql", "plpgsql":
+	case "c", "internal":
 		return pgerror.Unsupported("LANGUAGE " + f.lang)
 	default:
 		return pgerror.Newf(pgerror.UndefinedObject, "language \"%s\" does not exist", f.lang)

@@ -328,6 +328,9 @@ func (s *Session) invoke(x *execCtx, f *funcDesc, vals []any) ([][]any, error) {
 	}
 	s.routineDepth++
 	defer func() { s.routineDepth-- }()
+	if f.lang == "plpgsql" {
+		return s.invokePlpgsql(x, f, vals)
+	}
 	return s.invokeSQL(x, f, vals)
 }
 

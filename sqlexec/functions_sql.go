@@ -24,6 +24,8 @@ type compiledRoutine struct {
 	version uint64
 	// stmts are the plans of a LANGUAGE sql body, in order.
 	stmts []*stmtPlan
+	// pl is the compiled PL/pgSQL body.
+	pl *plFunction
 }
 
 // compiled returns f's body compiled for the session's catalog.
@@ -34,10 +36,15 @@ func (s *Session) compiled(f *funcDesc) (*compiledRoutine, error) {
 	}
 	c := &compiledRoutine{version: version}
 	var err error
-	if c.stmts, err = planSQLBody(s, cat, f); err != nil {
+	if f.lang == "plpgsql" {
+		c.pl, err = compilePlpgsql(s, cat, f)
+	} else {
+		c.stmts, err = planSQLBody(s, cat, f)
+	}
+	if err != nil {
 		return nil, err
 	}
-	if s.routines == nil {
+	if s.routines == nil || len(s.routines) >= planCacheLimit {
 		s.routines = map[*funcDesc]*compiledRoutine{}
 	}
 	s.routines[f] = c
@@ -249,6 +256,10 @@ func coerceRows(x *execCtx, rows [][]any, have []Column, want []types.Field) ([]
 // catalog being built (a body that creates a table it then reads is not
 // supported), a PL/pgSQL body is parsed.
 func (d *ddl) validateBody(f *funcDesc) error {
+	if f.lang == "plpgsql" {
+		_, err := parsePlpgsql(f)
+		return err
+	}
 	_, err := planSQLBody(d.s, d.cat, f)
 	return err
 }

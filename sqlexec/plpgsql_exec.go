@@ -1,0 +1,783 @@
+package sqlexec
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// plSignal is how a statement ended: normally, or by EXIT, CONTINUE or
+// RETURN, which unwind to the loop, block or function they name.
+type plSignal int
+
+const (
+	plNext plSignal = iota
+	plExit
+	plContinue
+	plReturn
+)
+
+// plFlow is a statement's outcome: the signal and the label EXIT or
+// CONTINUE named.
+type plFlow struct {
+	sig   plSignal
+	label string
+}
+
+// The elog levels of RAISE, as the parser reports them.
+const (
+	plLevelDebug   = 14
+	plLevelLog     = 15
+	plLevelInfo    = 17
+	plLevelNotice  = 18
+	plLevelWarning = 19
+	plLevelError   = 21
+)
+
+// compilePlpgsql parses f's body and resolves its variables' types.
+func compilePlpgsql(s *Session, cat *catalog, f *funcDesc) (*plFunction, error) {
+	p, err := parsePlpgsql(f)
+	if err != nil {
+		return nil, err
+	}
+	b := &binder{s: s, cat: cat}
+	for i, d := range p.datums {
+		switch {
+		case i < len(f.params):
+			d.typ = f.params[i].typ
+		case d.kind == 'r' || d.kind == 'w' || d.kind == '?':
+			d.typ = types.RecordType(nil)
+			d.typ.Typmod = -1
+		default:
+			if d.typ, err = resolvePlType(b, d.typName); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return p, nil
+}
+
+// resolvePlType resolves a declared type: a type name, table%ROWTYPE or
+// table.column%TYPE.
+func resolvePlType(b *binder, name string) (types.Type, error) {
+	lower := strings.ToLower(name)
+	switch {
+	case strings.HasSuffix(lower, "%rowtype"):
+		t, err := plTable(b, name[:len(name)-len("%rowtype")])
+		if err != nil {
+			return types.Type{}, err
+		}
+		fields := make([]types.Field, len(t.cols))
+		for i, c := range t.cols {
+			fields[i] = types.Field{Name: c.name, Type: c.typ}
+		}
+		return types.RecordType(fields), nil
+	case strings.HasSuffix(lower, "%type"):
+		ref := name[:len(name)-len("%type")]
+		dot := strings.LastIndex(ref, ".")
+		if dot < 0 {
+			return types.Type{}, pgerror.Unsupported("%TYPE of a variable")
+		}
+		t, err := plTable(b, ref[:dot])
+		if err != nil {
+			return types.Type{}, err
+		}
+		col := strings.ToLower(strings.Trim(ref[dot+1:], `"`))
+		i := t.colIndex(col)
+		if i < 0 {
+			return types.Type{}, pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", col, t.name)
+		}
+		return t.cols[i].typ, nil
+	}
+	tn, err := parseTypeString(name)
+	if err != nil {
+		return types.Type{}, err
+	}
+	return b.typeName(tn)
+}
+
+func plTable(b *binder, name string) (*tableDesc, error) {
+	parts := strings.Split(strings.ToLower(name), ".")
+	schema := ""
+	if len(parts) == 2 {
+		schema = parts[0]
+	}
+	t := b.s.lookupTable(b.cat, schema, parts[len(parts)-1])
+	if t == nil {
+		return nil, pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", name)
+	}
+	return t, nil
+}
+
+// invokePlpgsql runs a PL/pgSQL routine.
+func (s *Session) invokePlpgsql(x *execCtx, f *funcDesc, vals []any) ([][]any, error) {
+	c, err := s.compiled(f)
+	if err != nil {
+		return nil, err
+	}
+	p := c.pl
+	fr := &plFrame{s: s, x: x, pl: p, vals: make([]any, len(p.datums)), typs: make([]types.Type, len(p.datums))}
+	for i, d := range p.datums {
+		fr.typs[i] = d.typ
+	}
+	in := 0
+	for i, prm := range f.params {
+		if prm.isIn() {
+			fr.vals[i] = vals[in]
+			in++
+		}
+	}
+	if p.found >= 0 {
+		fr.vals[p.found] = false
+	}
+	flow, err := fr.exec(p.body)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case f.retSet:
+		return fr.rows, nil
+	case flow.sig == plReturn:
+		return fr.rows, nil
+	case f.result.Oid == types.OidVoid:
+		if f.kind == 'p' {
+			return nil, nil
+		}
+		return [][]any{{""}}, nil
+	case len(f.outCols) > 0 || f.kind == 'p':
+		return [][]any{fr.outRow()}, nil
+	}
+	return nil, pgerror.New(pgerror.FunctionExecutedNoReturnStatement, "control reached end of function without RETURN")
+}
+
+// outRow is the row of the OUT and INOUT parameters' values.
+func (fr *plFrame) outRow() []any {
+	var row []any
+	for i, p := range fr.pl.fn.params {
+		if p.isOut() {
+			row = append(row, fr.vals[i])
+		}
+	}
+	return row
+}
+
+func (fr *plFrame) execList(list []*plStmt) (plFlow, error) {
+	for _, st := range list {
+		flow, err := fr.exec(st)
+		if err != nil || flow.sig != plNext {
+			return flow, err
+		}
+	}
+	return plFlow{}, nil
+}
+
+func (fr *plFrame) setFound(b bool) {
+	if fr.pl.found >= 0 {
+		fr.vals[fr.pl.found] = b
+	}
+}
+
+func (fr *plFrame) exec(st *plStmt) (plFlow, error) {
+	switch st.kind {
+	case "block":
+		return fr.block(st)
+	case "assign":
+		v, t, err := fr.value(st.expr)
+		if err == nil {
+			err = fr.assign(st.varno, v, t)
+		}
+		return plFlow{}, err
+	case "if":
+		ok, err := fr.condition(st.cond)
+		if err != nil || ok {
+			return fr.result(err, st.thenBody)
+		}
+		for _, c := range st.elsifs {
+			if ok, err := fr.condition(c.cond); err != nil || ok {
+				return fr.result(err, c.body)
+			}
+		}
+		return fr.execList(st.elseBody)
+	case "case":
+		return fr.caseStmt(st)
+	case "loop", "while", "fori":
+		return fr.loop(st)
+	case "fors", "dynfors":
+		return fr.forQuery(st)
+	case "foreach_a":
+		return fr.forEach(st)
+	case "exit":
+		if st.cond != nil {
+			ok, err := fr.condition(st.cond)
+			if err != nil || !ok {
+				return plFlow{}, err
+			}
+		}
+		if st.isExit {
+			return plFlow{sig: plExit, label: st.label}, nil
+		}
+		return plFlow{sig: plContinue, label: st.label}, nil
+	case "return":
+		return fr.returnStmt(st)
+	case "return_next":
+		return plFlow{}, fr.returnNext(st)
+	case "return_query":
+		res, err := fr.query(st.expr)
+		if err != nil {
+			return plFlow{}, err
+		}
+		rows, err := coerceRows(fr.x, res.Rows, res.Columns, fr.pl.fn.resultCols())
+		fr.rows = append(fr.rows, rows...)
+		fr.count = int64(len(res.Rows))
+		fr.setFound(len(res.Rows) > 0)
+		return plFlow{}, err
+	case "raise":
+		return plFlow{}, fr.raise(st)
+	case "assert":
+		ok, err := fr.condition(st.cond)
+		if err != nil || ok {
+			return plFlow{}, err
+		}
+		msg := "assertion failed"
+		if st.expr != nil {
+			v, t, err := fr.value(st.expr)
+			if err != nil {
+				return plFlow{}, err
+			}
+			if v != nil {
+				msg = types.FormatTextEnv(fr.x.env, t, v)
+			}
+		}
+		return plFlow{}, pgerror.New(pgerror.AssertFailure, msg)
+	case "perform", "call":
+		res, err := fr.query(st.expr)
+		if err != nil {
+			return plFlow{}, err
+		}
+		fr.count = int64(len(res.Rows))
+		fr.setFound(len(res.Rows) > 0)
+		return plFlow{}, nil
+	case "execsql":
+		return plFlow{}, fr.execSQL(st)
+	case "dynexecute":
+		return plFlow{}, fr.dynExecute(st)
+	case "getdiag":
+		return plFlow{}, fr.getDiagnostics(st)
+	}
+	return plFlow{}, pgerror.Unsupported("PL/pgSQL statement " + st.kind)
+}
+
+func (fr *plFrame) result(err error, body []*plStmt) (plFlow, error) {
+	if err != nil {
+		return plFlow{}, err
+	}
+	return fr.execList(body)
+}
+
+// block runs a BEGIN ... END block: its declarations, its body and, when
+// it has EXCEPTION handlers, the body inside a savepoint that a caught
+// error rolls back to, as PostgreSQL runs it in a subtransaction.
+func (fr *plFrame) block(st *plStmt) (plFlow, error) {
+	for _, k := range st.decls {
+		d := fr.pl.datums[k]
+		fr.vals[k] = nil
+		fr.typs[k] = d.typ
+		if d.def != nil {
+			v, t, err := fr.value(d.def)
+			if err != nil {
+				return plFlow{}, err
+			}
+			if err := fr.assign(k, v, t); err != nil {
+				return plFlow{}, err
+			}
+		} else if d.notNull {
+			return plFlow{}, pgerror.Newf(pgerror.NullValueNotAllowed, "variable \"%s\" must have a default value, since it's declared NOT NULL", d.name)
+		}
+	}
+	if len(st.handlers) == 0 {
+		flow, err := fr.execList(st.body)
+		return fr.labeled(st, flow, err)
+	}
+	s := fr.s
+	name := fmt.Sprintf("\x00plpgsql %d %d", s.routineDepth, len(s.txn.savepoints))
+	if err := s.savepoint(name); err != nil {
+		return plFlow{}, err
+	}
+	flow, err := fr.execList(st.body)
+	if err == nil {
+		return fr.labeled(st, flow, s.releaseSavepoint(name))
+	}
+	var pe *pgerror.Error
+	if !errors.As(err, &pe) || fr.x.txn.Ended() {
+		return plFlow{}, err
+	}
+	for _, h := range st.handlers {
+		if !handles(h, pe.Code) {
+			continue
+		}
+		if rerr := s.rollbackToSavepoint(name); rerr != nil {
+			return plFlow{}, err
+		}
+		if rerr := s.releaseSavepoint(name); rerr != nil {
+			return plFlow{}, rerr
+		}
+		fr.setErrorVars(pe)
+		fr.caught = append(fr.caught, pe)
+		flow, herr := fr.execList(h.body)
+		fr.caught = fr.caught[:len(fr.caught)-1]
+		return fr.labeled(st, flow, herr)
+	}
+	return plFlow{}, err
+}
+
+// labeled ends a block: an EXIT naming its label ends there.
+func (fr *plFrame) labeled(st *plStmt, flow plFlow, err error) (plFlow, error) {
+	if err != nil {
+		return plFlow{}, err
+	}
+	if flow.sig == plExit && flow.label != "" && flow.label == st.label {
+		return plFlow{}, nil
+	}
+	return flow, nil
+}
+
+// setErrorVars sets SQLSTATE and SQLERRM, the handler's variables.
+func (fr *plFrame) setErrorVars(pe *pgerror.Error) {
+	for i, d := range fr.pl.datums {
+		switch d.name {
+		case "sqlstate":
+			fr.vals[i] = string(pe.Code)
+		case "sqlerrm":
+			fr.vals[i] = pe.Message
+		}
+	}
+}
+
+// handles reports whether a handler's conditions catch code: OTHERS
+// catches all but query_canceled and assert_failure.
+func handles(h *plHandler, code pgerror.Code) bool {
+	c := string(code)
+	for _, cond := range h.conditions {
+		if cond == "others" {
+			if c != "57014" && c != "P0004" {
+				return true
+			}
+			continue
+		}
+		if len(cond) == 5 && strings.ToUpper(cond) == cond || len(cond) == 5 && cond[0] >= '0' && cond[0] <= '9' {
+			if cond == c {
+				return true
+			}
+			continue
+		}
+		for _, k := range plConditions[cond] {
+			// A class code (two characters then 000) catches the class.
+			if k == c || strings.HasSuffix(k, "000") && strings.HasPrefix(c, k[:2]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (fr *plFrame) caseStmt(st *plStmt) (plFlow, error) {
+	if st.expr != nil {
+		v, t, err := fr.value(st.expr)
+		if err != nil {
+			return plFlow{}, err
+		}
+		fr.vals[st.varno], fr.typs[st.varno] = v, t
+		fr.pl.datums[st.varno].typ = t
+	}
+	for _, c := range st.elsifs {
+		ok, err := fr.condition(c.cond)
+		if err != nil {
+			return plFlow{}, err
+		}
+		if ok {
+			return fr.execList(c.body)
+		}
+	}
+	if !st.hasElse {
+		return plFlow{}, pgerror.New(pgerror.CaseNotFound, "case not found").WithHint("CASE statement is missing ELSE part.")
+	}
+	return fr.execList(st.elseBody)
+}
+
+// iterate runs a loop body once; done says the loop ends.
+func (fr *plFrame) iterate(st *plStmt) (flow plFlow, done bool, err error) {
+	flow, err = fr.execList(st.body)
+	if err != nil {
+		return plFlow{}, true, err
+	}
+	switch flow.sig {
+	case plExit:
+		if flow.label == "" || flow.label == st.label {
+			return plFlow{}, true, nil
+		}
+		return flow, true, nil
+	case plContinue:
+		if flow.label == "" || flow.label == st.label {
+			return plFlow{}, false, nil
+		}
+		return flow, true, nil
+	case plReturn:
+		return flow, true, nil
+	}
+	return plFlow{}, false, nil
+}
+
+func (fr *plFrame) loop(st *plStmt) (plFlow, error) {
+	if st.kind == "fori" {
+		return fr.forInt(st)
+	}
+	for {
+		if st.kind == "while" {
+			ok, err := fr.condition(st.cond)
+			if err != nil || !ok {
+				return plFlow{}, err
+			}
+		}
+		if err := fr.x.ctx.Err(); err != nil {
+			return plFlow{}, cancelError(err)
+		}
+		flow, done, err := fr.iterate(st)
+		if done || err != nil {
+			return flow, err
+		}
+	}
+}
+
+func (fr *plFrame) intValue(e *plExpr, what string) (int64, error) {
+	v, t, err := fr.value(e)
+	if err != nil {
+		return 0, err
+	}
+	if v == nil {
+		return 0, pgerror.Newf(pgerror.NullValueNotAllowed, "%s of FOR loop cannot be null", what)
+	}
+	iv, err := fr.cast(v, t, types.Int8)
+	if err != nil {
+		return 0, err
+	}
+	return iv.(int64), nil
+}
+
+func (fr *plFrame) forInt(st *plStmt) (plFlow, error) {
+	lo, err := fr.intValue(st.lower, "lower bound")
+	if err != nil {
+		return plFlow{}, err
+	}
+	hi, err := fr.intValue(st.upper, "upper bound")
+	if err != nil {
+		return plFlow{}, err
+	}
+	step := int64(1)
+	if st.step != nil {
+		if step, err = fr.intValue(st.step, "BY value"); err != nil {
+			return plFlow{}, err
+		}
+		if step <= 0 {
+			return plFlow{}, pgerror.New(pgerror.InvalidParameterValue, "BY value of FOR loop must be greater than zero")
+		}
+	}
+	if st.reverse {
+		lo, hi = -lo, -hi
+	}
+	ran := false
+	var out plFlow
+	for i := lo; i <= hi; i += step {
+		ran = true
+		v := i
+		if st.reverse {
+			v = -i
+		}
+		if err := fr.assign(st.varno, v, types.Int8); err != nil {
+			return plFlow{}, err
+		}
+		flow, done, err := fr.iterate(st)
+		if err != nil {
+			return plFlow{}, err
+		}
+		if done {
+			out = flow
+			break
+		}
+	}
+	fr.setFound(ran)
+	return out, nil
+}
+
+func (fr *plFrame) forQuery(st *plStmt) (plFlow, error) {
+	var res *Result
+	var err error
+	if st.kind == "dynfors" {
+		res, err = fr.dynamic(st.expr, st.params)
+	} else {
+		res, err = fr.query(st.expr)
+	}
+	if err != nil {
+		return plFlow{}, err
+	}
+	var out plFlow
+	for _, row := range res.Rows {
+		if err := fr.assignRow(st.target, row, res.Columns); err != nil {
+			return plFlow{}, err
+		}
+		flow, done, err := fr.iterate(st)
+		if err != nil {
+			return plFlow{}, err
+		}
+		if done {
+			out = flow
+			break
+		}
+	}
+	fr.setFound(len(res.Rows) > 0)
+	return out, nil
+}
+
+func (fr *plFrame) forEach(st *plStmt) (plFlow, error) {
+	v, t, err := fr.value(st.expr)
+	if err != nil {
+		return plFlow{}, err
+	}
+	if v == nil {
+		return plFlow{}, pgerror.New(pgerror.NullValueNotAllowed, "FOREACH expression must not be null")
+	}
+	elem, ok := t.Elem()
+	if !ok {
+		return plFlow{}, pgerror.Newf(pgerror.DatatypeMismatch, "FOREACH expression must yield an array, not type %s", t)
+	}
+	arr, ok := v.([]any)
+	if !ok {
+		return plFlow{}, pgerror.Unsupported("FOREACH over this array")
+	}
+	for _, e := range arr {
+		if err := fr.assign(st.target, e, elem); err != nil {
+			return plFlow{}, err
+		}
+		flow, done, err := fr.iterate(st)
+		if err != nil || done {
+			return flow, err
+		}
+	}
+	return plFlow{}, nil
+}
+
+func (fr *plFrame) returnStmt(st *plStmt) (plFlow, error) {
+	f := fr.pl.fn
+	switch {
+	case f.retSet:
+		return plFlow{sig: plReturn}, nil
+	case f.result.Oid == types.OidVoid:
+		if f.kind == 'p' {
+			fr.rows = nil
+		} else {
+			fr.rows = [][]any{{""}}
+		}
+		return plFlow{sig: plReturn}, nil
+	case len(f.outCols) > 0 || f.kind == 'p':
+		fr.rows = [][]any{fr.outRow()}
+		return plFlow{sig: plReturn}, nil
+	}
+	if st.expr == nil {
+		// The parser ends every body with a RETURN of no value: reaching
+		// it in a function that returns one is an error.
+		return plFlow{}, pgerror.New(pgerror.FunctionExecutedNoReturnStatement, "control reached end of function without RETURN")
+	}
+	v, t, err := fr.value(st.expr)
+	if err != nil {
+		return plFlow{}, err
+	}
+	if v, err = fr.cast(v, t, f.result); err != nil {
+		return plFlow{}, err
+	}
+	fr.rows = [][]any{{v}}
+	return plFlow{sig: plReturn}, nil
+}
+
+func (fr *plFrame) returnNext(st *plStmt) error {
+	f := fr.pl.fn
+	if !f.retSet {
+		return pgerror.New(pgerror.SyntaxError, "cannot use RETURN NEXT in a non-SETOF function")
+	}
+	if len(f.outCols) > 0 && st.expr == nil && st.varno < 0 {
+		fr.rows = append(fr.rows, fr.outRow())
+		return nil
+	}
+	var v any
+	var t types.Type
+	var err error
+	if st.varno >= 0 {
+		v, t = fr.vals[st.varno], fr.typs[st.varno]
+	} else if v, t, err = fr.value(st.expr); err != nil {
+		return err
+	}
+	if len(f.outCols) == 0 {
+		cv, err := fr.cast(v, t, f.result)
+		if err != nil {
+			return err
+		}
+		fr.rows = append(fr.rows, []any{cv})
+		return nil
+	}
+	row, _ := v.([]any)
+	shape, _ := t.Fields()
+	cols := make([]Column, len(shape))
+	for i, c := range shape {
+		cols[i] = Column{Name: c.Name, TypeOID: uint32(c.Type.Oid), TypeMod: c.Type.Typmod}
+	}
+	if row == nil {
+		row = make([]any, len(f.outCols))
+	}
+	rows, err := coerceRows(fr.x, [][]any{row}, cols, f.outCols)
+	fr.rows = append(fr.rows, rows...)
+	return err
+}
+
+// rowCount reads the count of rows a command tag reports.
+func rowCount(res *Result) int64 {
+	if res.Rows != nil || strings.HasPrefix(res.Tag, "SELECT") {
+		return int64(len(res.Rows))
+	}
+	f := strings.Fields(res.Tag)
+	if len(f) == 0 {
+		return 0
+	}
+	n, _ := strconv.ParseInt(f[len(f)-1], 10, 64)
+	return n
+}
+
+// execSQL runs an SQL statement of the body, with INTO.
+func (fr *plFrame) execSQL(st *plStmt) error {
+	res, err := fr.query(st.expr)
+	if err != nil {
+		return err
+	}
+	return fr.into(st, res, !strings.HasPrefix(strings.ToUpper(strings.TrimSpace(st.expr.text)), "SELECT"))
+}
+
+// into stores a statement's result in its INTO target and sets FOUND and
+// the row count.
+func (fr *plFrame) into(st *plStmt, res *Result, dml bool) error {
+	fr.count = rowCount(res)
+	fr.setFound(fr.count > 0)
+	if !st.into {
+		return nil
+	}
+	if len(res.Rows) == 0 {
+		if st.strict {
+			return pgerror.New(pgerror.NoDataFound, "query returned no rows")
+		}
+		return fr.assignRow(st.target, nil, res.Columns)
+	}
+	if len(res.Rows) > 1 && (st.strict || dml) {
+		return pgerror.New(pgerror.TooManyRows, "query returned more than one row").
+			WithHint("Make sure the query returns a single row, or use LIMIT 1.")
+	}
+	return fr.assignRow(st.target, res.Rows[0], res.Columns)
+}
+
+// dynamic runs EXECUTE's query string with the USING values as $n.
+func (fr *plFrame) dynamic(qe *plExpr, params []*plExpr) (*Result, error) {
+	q, qt, err := fr.value(qe)
+	if err != nil {
+		return nil, err
+	}
+	if q == nil {
+		return nil, pgerror.New(pgerror.NullValueNotAllowed, "query string argument of EXECUTE is null")
+	}
+	text := types.FormatTextEnv(fr.x.env, qt, q)
+	vals := make([]any, len(params))
+	ptypes := make([]types.Type, len(params))
+	for i, p := range params {
+		if vals[i], ptypes[i], err = fr.value(p); err != nil {
+			return nil, err
+		}
+	}
+	sts, err := parseStatements(text)
+	if err != nil {
+		return nil, err
+	}
+	if len(sts) != 1 {
+		return nil, pgerror.New(pgerror.SyntaxError, "EXECUTE needs exactly one statement")
+	}
+	if sts[0].isTxn {
+		return nil, pgerror.Unsupported("transaction control in EXECUTE")
+	}
+	cat, _ := fr.s.catalog()
+	b := &binder{s: fr.s, cat: cat, full: text, params: ptypes}
+	plan, err := b.statement(sts[0])
+	if err != nil {
+		return nil, err
+	}
+	plan.locks = b.locks
+	return fr.s.runRoutineStatement(fr.x, plan, vals)
+}
+
+func (fr *plFrame) dynExecute(st *plStmt) error {
+	res, err := fr.dynamic(st.expr, st.params)
+	if err != nil {
+		return err
+	}
+	fr.count = rowCount(res)
+	if !st.into {
+		return nil
+	}
+	if len(res.Rows) == 0 && st.strict {
+		return pgerror.New(pgerror.NoDataFound, "query returned no rows")
+	}
+	if len(res.Rows) > 1 && st.strict {
+		return pgerror.New(pgerror.TooManyRows, "query returned more than one row")
+	}
+	var row []any
+	if len(res.Rows) > 0 {
+		row = res.Rows[0]
+	}
+	return fr.assignRow(st.target, row, res.Columns)
+}
+
+func (fr *plFrame) getDiagnostics(st *plStmt) error {
+	var cur *pgerror.Error
+	if st.stacked {
+		if len(fr.caught) == 0 {
+			return pgerror.New(pgerror.StackedDiagnosticsAccessedWithoutActiveHandler, "GET STACKED DIAGNOSTICS cannot be used outside an exception handler")
+		}
+		cur = fr.caught[len(fr.caught)-1]
+	}
+	for _, d := range st.diag {
+		var v any
+		t := types.Text
+		switch d.kind {
+		case "ROW_COUNT":
+			v, t = fr.count, types.Int8
+		case "RETURNED_SQLSTATE":
+			v = string(cur.Code)
+		case "MESSAGE_TEXT":
+			v = cur.Message
+		case "PG_EXCEPTION_DETAIL":
+			v = cur.Detail
+		case "PG_EXCEPTION_HINT":
+			v = cur.Hint
+		case "CONSTRAINT_NAME":
+			v = cur.Constraint
+		case "TABLE_NAME":
+			v = cur.Table
+		case "COLUMN_NAME":
+			v = cur.Column
+		case "SCHEMA_NAME", "PG_DATATYPE_NAME", "PG_EXCEPTION_CONTEXT", "PG_CONTEXT":
+			v = ""
+		default:
+			return pgerror.Unsupported("GET DIAGNOSTICS " + d.kind)
+		}
+		if err := fr.assign(d.target, v, t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
