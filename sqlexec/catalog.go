@@ -100,6 +100,8 @@ type tableDesc struct {
 	indexes []*indexDesc // secondary indexes, unique ones included
 	checks  []*checkDesc
 	fks     []*fkDesc // outgoing foreign keys
+	// triggers are the table's triggers in name order (triggers.go).
+	triggers []*triggerDesc
 }
 
 type columnDesc struct {
@@ -352,6 +354,7 @@ func (t *tableDesc) clone() *tableDesc {
 	n.indexes = append([]*indexDesc(nil), t.indexes...)
 	n.checks = append([]*checkDesc(nil), t.checks...)
 	n.fks = append([]*fkDesc(nil), t.fks...)
+	n.triggers = append([]*triggerDesc(nil), t.triggers...)
 	return &n
 }
 

@@ -59,6 +59,8 @@ func ddlTag(n *pg_query.Node) string {
 			return "DROP PROCEDURE"
 		case pg_query.ObjectType_OBJECT_ROUTINE:
 			return "DROP ROUTINE"
+		case pg_query.ObjectType_OBJECT_TRIGGER:
+			return "DROP TRIGGER"
 		}
 		return "DROP TABLE"
 	case *pg_query.Node_AlterTableStmt:
@@ -93,6 +95,8 @@ func ddlTag(n *pg_query.Node) string {
 		return "COMMENT"
 	case *pg_query.Node_ViewStmt:
 		return "CREATE VIEW"
+	case *pg_query.Node_CreateTrigStmt:
+		return "CREATE TRIGGER"
 	case *pg_query.Node_CreateFunctionStmt:
 		if v.CreateFunctionStmt.IsProcedure {
 			return "CREATE PROCEDURE"
@@ -220,6 +224,8 @@ func (d *ddl) run(n *pg_query.Node, full string) error {
 		return d.grant(v.GrantStmt)
 	case *pg_query.Node_CreateFunctionStmt:
 		return d.createFunction(v.CreateFunctionStmt, full)
+	case *pg_query.Node_CreateTrigStmt:
+		return d.createTrigger(v.CreateTrigStmt, full)
 	}
 	return pgerror.Unsupported("statement " + nodeKind(n))
 }

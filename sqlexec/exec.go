@@ -159,7 +159,7 @@ func (b *binder) statement(st *Statement) (*stmtPlan, error) {
 		return b.rolePlan(st.node)
 	case *pg_query.Node_AlterRoleSetStmt:
 		return nil, pgerror.Unsupported("ALTER ROLE ... SET")
-	case *pg_query.Node_GrantStmt, *pg_query.Node_CreateFunctionStmt:
+	case *pg_query.Node_GrantStmt, *pg_query.Node_CreateFunctionStmt, *pg_query.Node_CreateTrigStmt:
 		return b.ddlPlan(st)
 	case *pg_query.Node_CallStmt:
 		return b.callPlan(v.CallStmt)
@@ -316,13 +316,14 @@ func (s *Session) execute(ctx context.Context, p *Prepared, params []any) (*Resu
 	pl = p.plan
 	x.txn = kv
 	x.env = s.newEnv()
-	kv.Statement(history.Statement{SQL: p.Statement.sql, Table: pl.table, Predicate: pl.predicate})
+	s.stmt = history.Statement{SQL: p.Statement.sql, Table: pl.table, Predicate: pl.predicate}
+	kv.Statement(s.stmt)
 	s.notices = nil
 	res, err := pl.exec(x)
 	if err == nil && len(s.notices) > 0 {
 		res.Notices = append(s.notices, res.Notices...)
+		s.notices = nil
 	}
-	s.notices = nil
 	if implicit {
 		if err != nil {
 			_ = s.rollback()

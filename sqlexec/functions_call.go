@@ -327,7 +327,11 @@ func (s *Session) invoke(x *execCtx, f *funcDesc, vals []any) ([][]any, error) {
 			WithHint("Increase the configuration parameter \"max_stack_depth\" (currently 2048kB), after ensuring the platform's stack depth limit is adequate.")
 	}
 	s.routineDepth++
-	defer func() { s.routineDepth-- }()
+	s.routineNames = append(s.routineNames, f.kindName()+" "+f.name)
+	defer func() {
+		s.routineDepth--
+		s.routineNames = s.routineNames[:len(s.routineNames)-1]
+	}()
 	if f.lang == "plpgsql" {
 		return s.invokePlpgsql(x, f, vals)
 	}

@@ -1,10 +1,13 @@
 package sqlexec
 
 import (
+	"fmt"
 	"strconv"
+	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
+	"github.com/fickle-db/fickle/history"
 	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/isolation"
 	"github.com/fickle-db/fickle/sqlexec/types"
@@ -24,6 +27,7 @@ type compiledRoutine struct {
 	version uint64
 	// stmts are the plans of a LANGUAGE sql body, in order.
 	stmts []*stmtPlan
+	texts []string
 	// pl is the compiled PL/pgSQL body.
 	pl *plFunction
 }
@@ -39,7 +43,7 @@ func (s *Session) compiled(f *funcDesc) (*compiledRoutine, error) {
 	if f.lang == "plpgsql" {
 		c.pl, err = compilePlpgsql(s, cat, f)
 	} else {
-		c.stmts, err = planSQLBody(s, cat, f)
+		c.stmts, c.texts, err = planSQLBody(s, cat, f)
 	}
 	if err != nil {
 		return nil, err
@@ -95,28 +99,34 @@ func (b *binder) routineVar(fields []string, loc int32) (*scalar, bool) {
 
 // planSQLBody plans every statement of a LANGUAGE sql body and checks
 // that the last one returns what the function declares.
-func planSQLBody(s *Session, cat *catalog, f *funcDesc) ([]*stmtPlan, error) {
+func planSQLBody(s *Session, cat *catalog, f *funcDesc) ([]*stmtPlan, []string, error) {
 	sts, err := sqlBodyStatements(f)
 	if err != nil {
-		return nil, bodyError(err)
+		return nil, nil, bodyError(err)
 	}
 	var plans []*stmtPlan
+	var texts []string
 	for _, st := range sts {
 		if st.isTxn {
-			return nil, pgerror.Newf(pgerror.FeatureNotSupported, "%s is not allowed in an SQL function", ddlTagOrKind(st))
+			return nil, nil, pgerror.Newf(pgerror.FeatureNotSupported, "%s is not allowed in an SQL function", ddlTagOrKind(st))
 		}
 		b := &binder{s: s, cat: cat, full: st.full, params: append([]types.Type(nil), f.in...), vars: paramVars(f)}
 		p, err := b.statement(st)
 		if err != nil {
-			return nil, bodyError(err)
+			return nil, nil, bodyError(err)
 		}
 		p.locks = b.locks
 		plans = append(plans, p)
+		text := st.sql
+		if text == "" {
+			text = deparseStatement(st.node)
+		}
+		texts = append(texts, text)
 	}
 	if err := checkSQLResult(f, plans); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return plans, nil
+	return plans, texts, nil
 }
 
 func ddlTagOrKind(st *Statement) string {
@@ -173,8 +183,8 @@ func (s *Session) invokeSQL(x *execCtx, f *funcDesc, vals []any) ([][]any, error
 		return nil, err
 	}
 	var last *Result
-	for _, p := range c.stmts {
-		if last, err = s.runRoutineStatement(x, p, vals); err != nil {
+	for i, p := range c.stmts {
+		if last, err = s.runRoutineStatement(x, p, vals, c.texts[i]); err != nil {
 			return nil, err
 		}
 	}
@@ -192,8 +202,16 @@ func (s *Session) invokeSQL(x *execCtx, f *funcDesc, vals []any) ([][]any, error
 }
 
 // runRoutineStatement runs one planned statement of a routine body in the
-// caller's transaction, with vals as its parameters.
-func (s *Session) runRoutineStatement(x *execCtx, p *stmtPlan, vals []any) (*Result, error) {
+// caller's transaction, with vals as its parameters. It is an event of
+// its own in the store, as each statement of a function is a query with
+// its own snapshot in PostgreSQL (it sees what the calling statement wrote
+// so far); the history names it after the calling statement and the
+// routines it runs in, and the calling statement's later reads and writes
+// go to an event of its own name again.
+func (s *Session) runRoutineStatement(x *execCtx, p *stmtPlan, vals []any, text string) (*Result, error) {
+	x.txn.Statement(history.Statement{SQL: fmt.Sprintf("%s -- in %s: %s", s.stmt.SQL, strings.Join(s.routineNames, ", "), strings.TrimSpace(text)),
+		Table: p.table, Predicate: p.predicate})
+	defer x.txn.Statement(s.stmt)
 	for _, l := range p.locks {
 		if err := x.txn.LockTable(x.ctx, l.table, l.mode, isolation.WaitBlock); err != nil {
 			return nil, err
@@ -260,7 +278,7 @@ func (d *ddl) validateBody(f *funcDesc) error {
 		_, err := parsePlpgsql(f)
 		return err
 	}
-	_, err := planSQLBody(d.s, d.cat, f)
+	_, _, err := planSQLBody(d.s, d.cat, f)
 	return err
 }
 
@@ -274,4 +292,13 @@ func bodyError(err error) error {
 		return &c
 	}
 	return err
+}
+
+// deparseStatement prints a statement of a BEGIN ATOMIC body.
+func deparseStatement(n *pg_query.Node) string {
+	text, err := pg_query.Deparse(&pg_query.ParseResult{Stmts: []*pg_query.RawStmt{{Stmt: n}}})
+	if err != nil {
+		return "(statement)"
+	}
+	return text
 }

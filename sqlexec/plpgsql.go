@@ -32,7 +32,7 @@ type plFunction struct {
 // or a row of other variables that a SELECT INTO fills (PLpgSQL_row).
 type plDatum struct {
 	name string
-	kind byte // 'v' var, 'r' record, 'w' row
+	kind byte // 'v' var, 'r' record, 'w' row, 'f' field of a record (fields[0])
 	// typName is the declared type as written; typ its resolution.
 	typName string
 	typ     types.Type
@@ -40,7 +40,7 @@ type plDatum struct {
 	notNull bool
 	isConst bool
 	line    int
-	// fields are the datums a row stands for.
+	// fields are the datums a row stands for, or a field's record.
 	fields []int
 }
 
@@ -229,6 +229,10 @@ func readDatum(m map[string]any) *plDatum {
 		if _, t := jsonNode(b["datatype"]); t != nil {
 			d.typName = strings.TrimSpace(jsonStr(t, "typname"))
 		}
+	case "PLpgSQL_recfield":
+		d.kind = 'f'
+		d.name = jsonStr(b, "fieldname")
+		d.fields = []int{jsonNum(b, "recparentno")}
 	case "PLpgSQL_row":
 		d.kind = 'w'
 		for _, f := range jsonList(b["fields"]) {

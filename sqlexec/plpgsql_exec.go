@@ -44,12 +44,18 @@ func compilePlpgsql(s *Session, cat *catalog, f *funcDesc) (*plFunction, error) 
 	if err != nil {
 		return nil, err
 	}
+	if f.result.Oid == types.OidTrigger {
+		p.datums = append(p.datums, triggerDatums()...)
+	}
 	b := &binder{s: s, cat: cat}
 	for i, d := range p.datums {
+		if d.typ.Oid != 0 {
+			continue
+		}
 		switch {
 		case i < len(f.params):
 			d.typ = f.params[i].typ
-		case d.kind == 'r' || d.kind == 'w' || d.kind == '?':
+		case d.kind == 'r' || d.kind == 'w' || d.kind == 'f' || d.kind == '?':
 			d.typ = types.RecordType(nil)
 			d.typ.Typmod = -1
 		default:
@@ -115,6 +121,15 @@ func plTable(b *binder, name string) (*tableDesc, error) {
 
 // invokePlpgsql runs a PL/pgSQL routine.
 func (s *Session) invokePlpgsql(x *execCtx, f *funcDesc, vals []any) ([][]any, error) {
+	fr, err := s.newFrame(x, f)
+	if err != nil {
+		return nil, err
+	}
+	return fr.run(vals)
+}
+
+// newFrame prepares an invocation of f.
+func (s *Session) newFrame(x *execCtx, f *funcDesc) (*plFrame, error) {
 	c, err := s.compiled(f)
 	if err != nil {
 		return nil, err
@@ -124,6 +139,12 @@ func (s *Session) invokePlpgsql(x *execCtx, f *funcDesc, vals []any) ([][]any, e
 	for i, d := range p.datums {
 		fr.typs[i] = d.typ
 	}
+	return fr, nil
+}
+
+// run runs the body with the input arguments vals.
+func (fr *plFrame) run(vals []any) ([][]any, error) {
+	p, f := fr.pl, fr.pl.fn
 	in := 0
 	for i, prm := range f.params {
 		if prm.isIn() {
@@ -594,6 +615,14 @@ func (fr *plFrame) returnStmt(st *plStmt) (plFlow, error) {
 	if err != nil {
 		return plFlow{}, err
 	}
+	if f.result.Oid == types.OidTrigger {
+		// A trigger returns the row to write (NEW or OLD), or NULL.
+		if _, ok := v.([]any); v != nil && !ok {
+			return plFlow{}, pgerror.New(pgerror.DatatypeMismatch, "returned row structure does not match the structure of the triggering table")
+		}
+		fr.rows = [][]any{{v}}
+		return plFlow{sig: plReturn}, nil
+	}
 	if v, err = fr.cast(v, t, f.result); err != nil {
 		return plFlow{}, err
 	}
@@ -717,7 +746,7 @@ func (fr *plFrame) dynamic(qe *plExpr, params []*plExpr) (*Result, error) {
 		return nil, err
 	}
 	plan.locks = b.locks
-	return fr.s.runRoutineStatement(fr.x, plan, vals)
+	return fr.s.runRoutineStatement(fr.x, plan, vals, text)
 }
 
 func (fr *plFrame) dynExecute(st *plStmt) error {

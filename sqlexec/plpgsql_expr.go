@@ -49,7 +49,7 @@ func (e *plExpr) sql() (string, error) {
 	switch e.mode {
 	case 2:
 		return "SELECT " + e.text, nil
-	case 3:
+	case 3, 4, 5:
 		i := strings.Index(e.text, ":=")
 		skip := 2
 		if i < 0 {
@@ -58,8 +58,8 @@ func (e *plExpr) sql() (string, error) {
 		if i < 0 {
 			return "", pgerror.Newf(pgerror.SyntaxError, "syntax error in assignment \"%s\"", e.text)
 		}
-		if strings.ContainsAny(e.text[:i], "[.") {
-			return "", pgerror.Unsupported("assignment to an array element or a record field in PL/pgSQL")
+		if strings.Contains(e.text[:i], "[") {
+			return "", pgerror.Unsupported("assignment to an array element in PL/pgSQL")
 		}
 		return "SELECT " + e.text[i+skip:], nil
 	}
@@ -110,7 +110,15 @@ func (fr *plFrame) compile(e *plExpr) (*plCompiled, error) {
 
 // isBareTarget reports whether sel is SELECT expr and nothing else.
 func isBareTarget(sel *pg_query.SelectStmt) bool {
-	return sel != nil && len(sel.TargetList) == 1 && len(sel.FromClause) == 0 && sel.WhereClause == nil &&
+	if sel == nil || len(sel.TargetList) != 1 {
+		return false
+	}
+	reads := false
+	walk(sel.TargetList[0], func(n *pg_query.Node) bool {
+		reads = reads || n.GetSubLink() != nil
+		return !reads
+	})
+	return !reads && len(sel.TargetList) == 1 && len(sel.FromClause) == 0 && sel.WhereClause == nil &&
 		len(sel.GroupClause) == 0 && sel.HavingClause == nil && len(sel.SortClause) == 0 && sel.LimitCount == nil &&
 		sel.LimitOffset == nil && len(sel.DistinctClause) == 0 && len(sel.ValuesLists) == 0 && sel.WithClause == nil &&
 		sel.IntoClause == nil && sel.Op == pg_query.SetOperation_SETOP_NONE && len(sel.LockingClause) == 0 &&
@@ -146,7 +154,7 @@ func (fr *plFrame) value(e *plExpr) (any, types.Type, error) {
 		v, err := c.scalar.eval(fr.execCtx())
 		return v, c.scalar.typ, err
 	}
-	res, err := fr.s.runRoutineStatement(fr.x, c.plan, fr.vals)
+	res, err := fr.s.runRoutineStatement(fr.x, c.plan, fr.vals, e.text)
 	if err != nil {
 		return nil, types.Type{}, err
 	}
@@ -189,7 +197,7 @@ func (fr *plFrame) query(e *plExpr) (*Result, error) {
 	if c.plan == nil {
 		return nil, pgerror.Newf(pgerror.SyntaxError, "\"%s\" is not a query", e.text)
 	}
-	return fr.s.runRoutineStatement(fr.x, c.plan, fr.vals)
+	return fr.s.runRoutineStatement(fr.x, c.plan, fr.vals, e.text)
 }
 
 // cast converts v of type from to type to as PL/pgSQL assigns: by the
@@ -263,6 +271,8 @@ func (fr *plFrame) assign(k int, v any, from types.Type) error {
 	switch {
 	case d.isConst:
 		return pgerror.Newf(pgerror.SyntaxError, "variable \"%s\" is declared CONSTANT", d.name)
+	case d.kind == 'f':
+		return fr.assignField(d, v, from)
 	case d.kind == 'w' && len(d.fields) == 1 && fr.typs[d.fields[0]].Oid == types.OidRecord:
 		return fr.assign(d.fields[0], v, from)
 	case d.kind == 'w':
@@ -345,4 +355,28 @@ func (fr *plFrame) assignRow(k int, row []any, cols []Column) error {
 		v = row
 	}
 	return fr.assign(k, v, types.RecordType(fields))
+}
+
+// assignField stores v into a field of a record variable (NEW.col := v).
+func (fr *plFrame) assignField(d *plDatum, v any, from types.Type) error {
+	parent := d.fields[0]
+	shape, known := fr.typs[parent].Fields()
+	r, _ := fr.vals[parent].([]any)
+	if !known || r == nil {
+		return pgerror.Newf(pgerror.ObjectNotInPrerequisiteState, "record \"%s\" is not assigned yet", fr.pl.datums[parent].name).
+			WithDetail("The tuple structure of a not-yet-assigned record is indeterminate.")
+	}
+	for i, f := range shape {
+		if f.Name == d.name {
+			cv, err := fr.cast(v, from, f.Type)
+			if err != nil {
+				return err
+			}
+			nr := append([]any(nil), r...)
+			nr[i] = cv
+			fr.vals[parent] = nr
+			return nil
+		}
+	}
+	return pgerror.Newf(pgerror.UndefinedColumn, "record \"%s\" has no field \"%s\"", fr.pl.datums[parent].name, d.name)
 }

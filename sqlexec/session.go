@@ -43,6 +43,11 @@ type Session struct {
 	routineDepth int
 	routines     map[*funcDesc]*compiledRoutine
 	notices      []*pgerror.Error
+	// stmt is the client's statement being executed, and routineNames
+	// the routines and triggers running inside it, outermost first: the
+	// history names a routine's statements with both.
+	stmt         history.Statement
+	routineNames []string
 }
 
 // txnState is the open transaction.
