@@ -42,6 +42,9 @@ type plFrame struct {
 	count int64
 	// caught is the stack of errors being handled, innermost last.
 	caught []*pgerror.Error
+	// scalarCtx is the context plain expressions (no subqueries, so no
+	// statement state to keep apart) are evaluated in, made once.
+	scalarCtx *execCtx
 }
 
 // sql returns the SQL text an expression is planned from.
@@ -151,7 +154,10 @@ func (fr *plFrame) value(e *plExpr) (any, types.Type, error) {
 		return nil, types.Type{}, err
 	}
 	if c.scalar != nil {
-		v, err := c.scalar.eval(fr.execCtx())
+		if fr.scalarCtx == nil {
+			fr.scalarCtx = fr.execCtx()
+		}
+		v, err := c.scalar.eval(fr.scalarCtx)
 		return v, c.scalar.typ, err
 	}
 	res, err := fr.s.runRoutineStatement(fr.x, c.plan, fr.vals, e.text)
