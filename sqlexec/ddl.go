@@ -555,10 +555,15 @@ func (d *ddl) addColumnDef(b *binder, t *tableDesc, cd *pg_query.ColumnDef) ([]t
 	return cons, nil
 }
 
-// alterOwner runs ALTER SCHEMA ... OWNER TO role (ALTER TABLE and its kin
-// come as ALTER TABLE, see changeOwner): fickle records no owners, so it
-// only checks that the schema exists.
+// alterOwner runs ALTER SCHEMA, FUNCTION, PROCEDURE and ROUTINE ... OWNER
+// TO role (ALTER TABLE and its kin come as ALTER TABLE, see changeOwner):
+// fickle records no owners, so it only checks that the object exists.
 func (d *ddl) alterOwner(ao *pg_query.AlterOwnerStmt) error {
+	switch ao.ObjectType {
+	case pg_query.ObjectType_OBJECT_FUNCTION, pg_query.ObjectType_OBJECT_PROCEDURE, pg_query.ObjectType_OBJECT_ROUTINE:
+		_, err := d.findRoutine(ao.Object.GetObjectWithArgs(), ao.ObjectType, false)
+		return err
+	}
 	if ao.ObjectType != pg_query.ObjectType_OBJECT_SCHEMA {
 		return pgerror.Unsupported(ddlTag(&pg_query.Node{Node: &pg_query.Node_AlterOwnerStmt{AlterOwnerStmt: ao}}) + " ... OWNER TO")
 	}

@@ -367,51 +367,67 @@ func returnAsSelect(e *pg_query.Node) *pg_query.Node {
 	}}}
 }
 
+// oidPgProc is pg_proc's OID, the class of routines' comments.
+const oidPgProc = 1255
+
+// findRoutine returns the routine an object name with arguments names in
+// a statement about objType (FUNCTION, PROCEDURE or ROUTINE): nil and no
+// error when there is none and missingOk, after a notice.
+func (d *ddl) findRoutine(owa *pg_query.ObjectWithArgs, objType pg_query.ObjectType, missingOk bool) (*funcDesc, error) {
+	want := map[pg_query.ObjectType]byte{pg_query.ObjectType_OBJECT_FUNCTION: 'f', pg_query.ObjectType_OBJECT_PROCEDURE: 'p'}[objType]
+	kind := strings.ToLower(strings.TrimPrefix(objType.String(), "OBJECT_"))
+	names := strs(owa.Objname)
+	cands := d.s.lookupFuncs(d.cat, names)
+	var argTypes []types.Type
+	if !owa.ArgsUnspecified {
+		for _, a := range owa.Objargs {
+			t, err := d.binder("").typeName(a.GetTypeName())
+			if err != nil {
+				return nil, err
+			}
+			argTypes = append(argTypes, t)
+		}
+	}
+	var match []*funcDesc
+	for _, f := range cands {
+		if owa.ArgsUnspecified && (want == 0 || f.kind == want) || !owa.ArgsUnspecified && sameTypes(f.in, argTypes) {
+			match = append(match, f)
+		}
+	}
+	if len(match) > 1 {
+		return nil, pgerror.Newf(pgerror.AmbiguousFunction, "%s name \"%s\" is not unique", kind, names[len(names)-1]).
+			WithHint("Specify the argument list to select the %s unambiguously.", kind)
+	}
+	label := names[len(names)-1]
+	if !owa.ArgsUnspecified {
+		label = fmt.Sprintf("%s(%s)", label, typeNames(argTypes))
+	}
+	if len(match) == 0 {
+		if missingOk {
+			d.notice(pgerror.SuccessfulCompletion, "%s %s does not exist, skipping", kind, label)
+			return nil, nil
+		}
+		if owa.ArgsUnspecified {
+			return nil, pgerror.Newf(pgerror.UndefinedFunction, "could not find a %s named \"%s\"", kind, label)
+		}
+		return nil, pgerror.Newf(pgerror.UndefinedFunction, "%s %s does not exist", kind, label)
+	}
+	f := match[0]
+	if want != 0 && f.kind != want {
+		return nil, pgerror.Newf(pgerror.WrongObjectType, "%s is not a %s", f.signature(), kind)
+	}
+	return f, nil
+}
+
 // dropFunctions runs DROP FUNCTION, PROCEDURE and ROUTINE.
 func (d *ddl) dropFunctions(ds *pg_query.DropStmt) error {
-	want := map[pg_query.ObjectType]byte{pg_query.ObjectType_OBJECT_FUNCTION: 'f', pg_query.ObjectType_OBJECT_PROCEDURE: 'p'}[ds.RemoveType]
-	kind := strings.ToLower(strings.TrimPrefix(ds.RemoveType.String(), "OBJECT_"))
 	for _, o := range ds.Objects {
-		owa := o.GetObjectWithArgs()
-		names := strs(owa.Objname)
-		cands := d.s.lookupFuncs(d.cat, names)
-		var argTypes []types.Type
-		if !owa.ArgsUnspecified {
-			for _, a := range owa.Objargs {
-				t, err := d.binder("").typeName(a.GetTypeName())
-				if err != nil {
-					return err
-				}
-				argTypes = append(argTypes, t)
+		f, err := d.findRoutine(o.GetObjectWithArgs(), ds.RemoveType, ds.MissingOk)
+		if err != nil || f == nil {
+			if err != nil {
+				return err
 			}
-		}
-		var match []*funcDesc
-		for _, f := range cands {
-			if owa.ArgsUnspecified && (want == 0 || f.kind == want) || !owa.ArgsUnspecified && sameTypes(f.in, argTypes) {
-				match = append(match, f)
-			}
-		}
-		if len(match) > 1 {
-			return pgerror.Newf(pgerror.AmbiguousFunction, "%s name \"%s\" is not unique", kind, names[len(names)-1]).
-				WithHint("Specify the argument list to select the %s unambiguously.", kind)
-		}
-		label := names[len(names)-1]
-		if !owa.ArgsUnspecified {
-			label = fmt.Sprintf("%s(%s)", label, typeNames(argTypes))
-		}
-		if len(match) == 0 {
-			if ds.MissingOk {
-				d.notice(pgerror.SuccessfulCompletion, "%s %s does not exist, skipping", kind, label)
-				continue
-			}
-			if owa.ArgsUnspecified {
-				return pgerror.Newf(pgerror.UndefinedFunction, "could not find a %s named \"%s\"", kind, label)
-			}
-			return pgerror.Newf(pgerror.UndefinedFunction, "%s %s does not exist", kind, label)
-		}
-		f := match[0]
-		if want != 0 && f.kind != want {
-			return pgerror.Newf(pgerror.WrongObjectType, "%s is not a %s", f.signature(), kind)
+			continue
 		}
 		sc := d.cat.schemas[f.schema]
 		var next []*funcDesc
@@ -425,6 +441,7 @@ func (d *ddl) dropFunctions(ds *pg_query.DropStmt) error {
 		} else {
 			sc.funcs[f.name] = next
 		}
+		delete(d.cat.comments, commentKey{classOID: oidPgProc, objOID: f.oid})
 	}
 	return nil
 }
