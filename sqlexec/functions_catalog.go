@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -91,4 +92,124 @@ func arrayType(elem types.Type) types.Type {
 		panic("no array type of " + elem.String())
 	}
 	return t
+}
+
+// routineResult is pg_get_function_result of a user routine: its RETURNS
+// clause without the keyword; false when no user routine has the OID.
+func routineResult(c *catalog, oid uint32) (string, bool) {
+	f := c.funcByOID(oid)
+	if f == nil {
+		return "", false
+	}
+	var table []string
+	for _, p := range f.params {
+		if p.mode == 't' {
+			table = append(table, quoteIdentIfNeeded(p.name)+" "+p.typ.String())
+		}
+	}
+	switch {
+	case f.kind == 'p':
+		return "", true
+	case len(table) > 0:
+		return "TABLE(" + strings.Join(table, ", ") + ")", true
+	case len(f.outCols) > 0:
+		return setofPrefix(f) + "record", true
+	}
+	return setofPrefix(f) + f.result.String(), true
+}
+
+func setofPrefix(f *funcDesc) string {
+	if f.retSet {
+		return "SETOF "
+	}
+	return ""
+}
+
+// routineArguments is pg_get_function_arguments (withDefaults) or
+// pg_get_function_identity_arguments of a user routine.
+func routineArguments(c *catalog, oid uint32, withDefaults bool) (string, bool) {
+	f := c.funcByOID(oid)
+	if f == nil {
+		return "", false
+	}
+	var out []string
+	for _, p := range f.params {
+		if p.mode == 't' {
+			continue
+		}
+		mode := map[byte]string{'o': "OUT ", 'b': "INOUT ", 'v': "VARIADIC "}[p.mode]
+		if f.kind == 'p' && p.mode == 'i' {
+			mode = "IN "
+		}
+		arg := mode
+		if p.name != "" {
+			arg += quoteIdentIfNeeded(p.name) + " "
+		}
+		arg += p.typ.String()
+		if withDefaults && p.def != nil {
+			def := deparseExpr(p.def)
+			if c := p.def.GetAConst(); c != nil && c.GetSval() != nil {
+				// PostgreSQL stores the default coerced to the type.
+				def += "::" + p.typ.String()
+			}
+			arg += " DEFAULT " + def
+		}
+		out = append(out, arg)
+	}
+	return strings.Join(out, ", "), true
+}
+
+// triggerDefinition is pg_get_triggerdef of a trigger.
+func triggerDefinition(c *catalog, oid uint32) (string, bool) {
+	for _, t := range c.tables {
+		for _, tr := range t.triggers {
+			if tr.oid != oid {
+				continue
+			}
+			when := "AFTER"
+			if tr.tgtype&tgBefore != 0 {
+				when = "BEFORE"
+			}
+			var events []string
+			for _, e := range []struct {
+				bit  int
+				name string
+			}{{tgInsert, "INSERT"}, {tgDelete, "DELETE"}, {tgUpdate, "UPDATE"}} {
+				if tr.tgtype&e.bit == 0 {
+					continue
+				}
+				name := e.name
+				if e.bit == tgUpdate && len(tr.cols) > 0 {
+					cols := make([]string, len(tr.cols))
+					for i, col := range tr.cols {
+						cols[i] = quoteIdentIfNeeded(t.cols[col].name)
+					}
+					name += " OF " + strings.Join(cols, ", ")
+				}
+				events = append(events, name)
+			}
+			level := "STATEMENT"
+			if tr.tgtype&tgRow != 0 {
+				level = "ROW"
+			}
+			def := fmt.Sprintf("CREATE TRIGGER %s %s %s ON %s FOR EACH %s ", quoteIdentIfNeeded(tr.name), when,
+				strings.Join(events, " OR "), quoteIdentIfNeeded(t.schema)+"."+quoteIdentIfNeeded(t.name), level)
+			if tr.when != nil {
+				def += "WHEN ((" + deparseExpr(tr.when) + ")) "
+			}
+			fn := "?"
+			if f := c.funcByOID(tr.fn); f != nil {
+				fn = quoteIdentIfNeeded(f.name)
+				if f.schema != "public" {
+					fn = quoteIdentIfNeeded(f.schema) + "." + fn
+				}
+			}
+			args := make([]string, len(tr.args))
+			for i, a := range tr.args {
+				args[i] = "'" + strings.ReplaceAll(a, "'", "''") + "'"
+			}
+			return def + "EXECUTE FUNCTION " + fn + "(" + strings.Join(args, ", ") + ")", true
+		}
+	}
+	return "", false
 }
