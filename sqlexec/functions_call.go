@@ -46,6 +46,9 @@ func (b *binder) userFuncCall(sc *scope, fc *pg_query.FuncCall) (*scalar, bool, 
 	if err != nil || call == nil {
 		return nil, err != nil, err
 	}
+	if len(names) == 1 && b.shadowsBuiltin(call) {
+		return nil, true, b.errAt(pgerror.Unsupported("calling a user function that has the name of a built-in function fitting the same arguments without its schema"), fc.Location)
+	}
 	if fc.AggStar || fc.AggDistinct || fc.AggFilter != nil || len(fc.AggOrder) > 0 || fc.Over != nil || fc.FuncVariadic {
 		return nil, true, b.errAt(pgerror.Newf(pgerror.WrongObjectType, "%s is not an aggregate function", call.fn.name), fc.Location)
 	}
@@ -373,4 +376,21 @@ func (b *binder) callPlan(cs *pg_query.CallStmt) (*stmtPlan, error) {
 		}
 		return &Result{Tag: "CALL", Rows: rows}, nil
 	}}, nil
+}
+
+// shadowsBuiltin reports whether a built-in function of the call's name
+// also takes its arguments: PostgreSQL would weigh both (and prefer
+// pg_catalog's at an exact tie), which fickle does not, so such calls are
+// refused rather than answered by the wrong function.
+func (b *binder) shadowsBuiltin(call *routineCall) bool {
+	name := call.fn.name
+	if _, ok := sysFuncs[name]; ok || types.IsAggregate(name) || setFuncs[name] != nil {
+		return true
+	}
+	ts := make([]types.Type, len(call.args))
+	for i, a := range call.args {
+		ts[i] = a.typ
+	}
+	_, err := types.ResolveFunc(name, ts)
+	return err == nil
 }

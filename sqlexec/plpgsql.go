@@ -411,6 +411,9 @@ func (r *plReader) stmt(m map[string]any, prevLine int) (*plStmt, error) {
 	if err != nil {
 		return nil, err
 	}
+	if (st.kind == "fors" || st.kind == "dynfors" || st.into) && st.target < 0 {
+		return nil, pgerror.Unsupported("this PL/pgSQL loop or INTO target")
+	}
 	return st, nil
 }
 
