@@ -266,6 +266,12 @@ func (fr *plFrame) varScalar(k int, name string) (*scalar, bool) {
 	if k < 0 {
 		return nil, false
 	}
+	if name == "tg_argv" {
+		// PostgreSQL's TG_ARGV counts from 0; fickle's arrays from 1.
+		return &scalar{typ: fr.typs[k], slot: -1, name: name, eval: func(*execCtx) (any, error) {
+			return nil, pgerror.Unsupported("TG_ARGV (an array whose lower bound is 0)")
+		}}, true
+	}
 	return &scalar{typ: fr.typs[k], slot: -1, name: name, eval: func(x *execCtx) (any, error) { return x.params[k], nil }}, true
 }
 

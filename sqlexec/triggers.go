@@ -47,6 +47,30 @@ type triggerDesc struct {
 	cols []int
 	when *pg_query.Node
 	args []string
+	// disabled is ALTER TABLE ... DISABLE TRIGGER's mark.
+	disabled bool
+}
+
+// enableTriggers runs ALTER TABLE ... ENABLE / DISABLE TRIGGER name | USER
+// on t, a clone of the table. DISABLE TRIGGER ALL would also switch off
+// foreign keys, which fickle does not check through triggers: it stays
+// unsupported.
+func enableTriggers(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
+	disable := cmd.Subtype == pg_query.AlterTableType_AT_DisableTrig || cmd.Subtype == pg_query.AlterTableType_AT_DisableTrigUser
+	all := cmd.Subtype == pg_query.AlterTableType_AT_EnableTrigUser || cmd.Subtype == pg_query.AlterTableType_AT_DisableTrigUser
+	found := false
+	for i, tr := range t.triggers {
+		if all || tr.name == cmd.Name {
+			n := *tr
+			n.disabled = disable
+			t.triggers[i] = &n
+			found = true
+		}
+	}
+	if !found && !all {
+		return pgerror.Newf(pgerror.UndefinedObject, "trigger \"%s\" for table \"%s\" does not exist", cmd.Name, t.name)
+	}
+	return nil
 }
 
 // createTrigger runs CREATE [OR REPLACE] TRIGGER.
@@ -263,7 +287,7 @@ func (b *binder) triggersFor(t *tableDesc, event int, updated []int) (*triggerSe
 	}
 	ts := &triggerSet{t: t, event: event}
 	for _, tr := range t.triggers {
-		if tr.tgtype&event == 0 {
+		if tr.tgtype&event == 0 || tr.disabled {
 			continue
 		}
 		if len(tr.cols) > 0 && !slices.ContainsFunc(tr.cols, func(c int) bool { return slices.Contains(updated, c) }) {
@@ -493,7 +517,11 @@ func triggerRows(c *catalog) [][]any {
 			for i, c := range tr.cols {
 				attnums[i] = fmt.Sprint(t.cols[c].attnum)
 			}
-			out = append(out, []any{int64(tr.oid), int64(t.oid), int64(0), tr.name, int64(tr.fn), int64(tr.tgtype), "O", false,
+			enabled := "O"
+			if tr.disabled {
+				enabled = "D"
+			}
+			out = append(out, []any{int64(tr.oid), int64(t.oid), int64(0), tr.name, int64(tr.fn), int64(tr.tgtype), enabled, false,
 				int64(0), int64(0), int64(0), false, false, int64(len(tr.args)),
 				parseCatalogText(types.Int2Vector, strings.Join(attnums, " "))})
 		}
