@@ -159,8 +159,10 @@ func routineArguments(c *catalog, oid uint32, withDefaults bool) (string, bool) 
 	return strings.Join(out, ", "), true
 }
 
-// triggerDefinition is pg_get_triggerdef of a trigger.
-func triggerDefinition(c *catalog, oid uint32) (string, bool) {
+// triggerDefinition is pg_get_triggerdef of a trigger; pretty (psql's
+// \d) names the table without its schema when the search path finds it
+// and puts the WHEN condition in one pair of parentheses.
+func triggerDefinition(s *Session, c *catalog, oid uint32, pretty bool) (string, bool) {
 	for _, t := range c.tables {
 		for _, tr := range t.triggers {
 			if tr.oid != oid {
@@ -192,9 +194,15 @@ func triggerDefinition(c *catalog, oid uint32) (string, bool) {
 			if tr.tgtype&tgRow != 0 {
 				level = "ROW"
 			}
+			table := quoteIdentIfNeeded(t.schema) + "." + quoteIdentIfNeeded(t.name)
+			if pretty && s.lookupTable(c, "", t.name) == t {
+				table = quoteIdentIfNeeded(t.name)
+			}
 			def := fmt.Sprintf("CREATE TRIGGER %s %s %s ON %s FOR EACH %s ", quoteIdentIfNeeded(tr.name), when,
-				strings.Join(events, " OR "), quoteIdentIfNeeded(t.schema)+"."+quoteIdentIfNeeded(t.name), level)
-			if tr.when != nil {
+				strings.Join(events, " OR "), table, level)
+			if tr.when != nil && pretty {
+				def += "WHEN (" + deparseExpr(tr.when) + ") "
+			} else if tr.when != nil {
 				def += "WHEN ((" + deparseExpr(tr.when) + ")) "
 			}
 			fn := "?"

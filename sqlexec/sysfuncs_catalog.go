@@ -55,6 +55,10 @@ func init() {
 		if p := builtinIndex().procs[uint32(a[0].(int64))]; p != nil {
 			return names(x).visible(p.namespace), nil
 		}
+		c := catalog(x)
+		if f := c.funcByOID(uint32(a[0].(int64))); f != nil {
+			return names(x).visible(c.schemas[f.schema].oid), nil
+		}
 		return nil, nil
 	}, oid)
 	describe := func(x *execCtx, a []any) (any, error) {
@@ -155,7 +159,7 @@ func init() {
 		return s, nil
 	}
 	triggerDef := func(x *execCtx, a []any) (any, error) {
-		return orNull(triggerDefinition(catalog(x), uint32(a[0].(int64))))
+		return orNull(triggerDefinition(x.s, catalog(x), uint32(a[0].(int64)), len(a) > 1 && a[1] == true))
 	}
 	add("pg_get_triggerdef", text, triggerDef, oid)
 	add("pg_get_triggerdef", text, triggerDef, oid, b)
