@@ -16,7 +16,7 @@ var describeCommands = []string{
 	`\d`, `\d authors`, `\d+ authors`, `\d app.books`, `\d+ app.books`, `\d app.books_title_idx`, `\d authors_pkey`,
 	`\d app.ticket_seq`, `\d authors_id_seq`, `\d app.book_titles`, `\d+ app.book_titles`, `\d+ author_names`,
 	`\dt`, `\dt app.*`, `\di`, `\di app.*`, `\dv`, `\dv app.*`, `\ds`, `\ds app.*`,
-	`\dn`, `\dn+`, `\du`, `\dg`, `\l`, `\dx`, `\df`, `\dT`, `\dp`, `\dD`,
+	`\dn`, `\dn+`, `\du`, `\dg`, `\l`, `\dx`, `\df`, `\df app.*`, `\dT`, `\dp`, `\dD`,
 }
 
 // TestPsqlDescribeCommandsMatchPostgres creates testdata/describe_schema.sql

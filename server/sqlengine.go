@@ -109,9 +109,10 @@ func (s *sqlSession) TakeChangedParameters() map[string]string {
 }
 
 // TakeNotices returns the notices of the statements executed since the last
-// call (sqlexec hands them over with each Result).
+// call (sqlexec hands them over with each Result, and keeps those of a
+// statement that failed).
 func (s *sqlSession) TakeNotices() []*pgerror.Error {
-	n := s.notices
+	n := append(s.notices, s.s.TakeNotices()...)
 	s.notices = nil
 	return n
 }

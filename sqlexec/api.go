@@ -273,3 +273,12 @@ func (s *Session) TakeChangedParameters() map[string]string { return s.takeChang
 // Setting returns the current value of a session setting by name, in its
 // SHOW form (for example statement_timeout "0" or "5s").
 func (s *Session) Setting(name string) (string, bool) { return s.setting(name) }
+
+// TakeNotices returns the notices RAISE sent during a statement that then
+// failed (a statement that succeeds hands them over in its Result), and
+// forgets them.
+func (s *Session) TakeNotices() []*pgerror.Error {
+	n := s.notices
+	s.notices = nil
+	return n
+}

@@ -164,6 +164,10 @@ type binder struct {
 	// its unknown-typed select-list items (INSERT ... SELECT, set
 	// operations); that level resets it.
 	unknownOutputs unknownOutputs
+	// vars resolves the names a routine body gives its parameters and
+	// variables (functions_sql.go, plpgsql*.go) where no column has the
+	// name; nil outside routine bodies.
+	vars func(b *binder, fields []string, loc int32) (*scalar, bool)
 }
 
 func (b *binder) pos(loc int32) int {

@@ -75,6 +75,9 @@ type schemaDesc struct {
 	seqs    map[string]*sequence
 	indexes map[string]*indexDesc
 	views   map[string]*viewDesc
+	// funcs holds the schema's functions and procedures by name, each
+	// name's overloads in creation order (functions.go).
+	funcs map[string][]*funcDesc
 }
 
 // tableDesc describes a table. cols are in row order: the store's rows hold
@@ -99,6 +102,8 @@ type tableDesc struct {
 	fks     []*fkDesc // outgoing foreign keys
 	// onCommit is a temporary table's ON COMMIT action.
 	onCommit onCommit
+	// triggers are the table's triggers in name order (triggers.go).
+	triggers []*triggerDesc
 }
 
 type columnDesc struct {
@@ -163,7 +168,7 @@ func newCatalog(oids *atomic.Uint32) *catalog {
 // newSchema returns an empty schema.
 func newSchema(name string, oid uint32) *schemaDesc {
 	return &schemaDesc{name: name, oid: oid, tables: map[string]*tableDesc{}, seqs: map[string]*sequence{},
-		indexes: map[string]*indexDesc{}, views: map[string]*viewDesc{}}
+		indexes: map[string]*indexDesc{}, views: map[string]*viewDesc{}, funcs: map[string][]*funcDesc{}}
 }
 
 // clone returns a copy of the catalog's maps; descriptors are shared.
@@ -182,6 +187,9 @@ func (c *catalog) clone() *catalog {
 		}
 		for vk, v := range s.views {
 			ns.views[vk] = v
+		}
+		for fk, f := range s.funcs {
+			ns.funcs[fk] = f
 		}
 		n.schemas[k] = ns
 	}
@@ -367,6 +375,7 @@ func (t *tableDesc) clone() *tableDesc {
 	n.indexes = append([]*indexDesc(nil), t.indexes...)
 	n.checks = append([]*checkDesc(nil), t.checks...)
 	n.fks = append([]*fkDesc(nil), t.fks...)
+	n.triggers = append([]*triggerDesc(nil), t.triggers...)
 	return &n
 }
 

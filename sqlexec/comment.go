@@ -105,6 +105,13 @@ func (d *ddl) comment(cs *pg_query.CommentStmt) error {
 		}
 		d.cat.setComment(commentKey{classOID: oidPgClass, objOID: oid}, cs.Comment)
 		return nil
+	case pg_query.ObjectType_OBJECT_FUNCTION, pg_query.ObjectType_OBJECT_PROCEDURE, pg_query.ObjectType_OBJECT_ROUTINE:
+		f, err := d.findRoutine(cs.Object.GetObjectWithArgs(), cs.Objtype, false)
+		if err != nil {
+			return err
+		}
+		d.cat.setComment(commentKey{classOID: oidPgProc, objOID: f.oid}, cs.Comment)
+		return nil
 	case pg_query.ObjectType_OBJECT_COLUMN:
 		parts := strs(cs.Object.GetList().GetItems())
 		if len(parts) < 2 {

@@ -53,6 +53,14 @@ func ddlTag(n *pg_query.Node) string {
 			return "DROP SCHEMA"
 		case pg_query.ObjectType_OBJECT_VIEW:
 			return "DROP VIEW"
+		case pg_query.ObjectType_OBJECT_FUNCTION:
+			return "DROP FUNCTION"
+		case pg_query.ObjectType_OBJECT_PROCEDURE:
+			return "DROP PROCEDURE"
+		case pg_query.ObjectType_OBJECT_ROUTINE:
+			return "DROP ROUTINE"
+		case pg_query.ObjectType_OBJECT_TRIGGER:
+			return "DROP TRIGGER"
 		}
 		return "DROP TABLE"
 	case *pg_query.Node_AlterTableStmt:
@@ -87,6 +95,13 @@ func ddlTag(n *pg_query.Node) string {
 		return "COMMENT"
 	case *pg_query.Node_ViewStmt:
 		return "CREATE VIEW"
+	case *pg_query.Node_CreateTrigStmt:
+		return "CREATE TRIGGER"
+	case *pg_query.Node_CreateFunctionStmt:
+		if v.CreateFunctionStmt.IsProcedure {
+			return "CREATE PROCEDURE"
+		}
+		return "CREATE FUNCTION"
 	case *pg_query.Node_GrantStmt:
 		if v.GrantStmt.IsGrant {
 			return "GRANT"
@@ -207,6 +222,10 @@ func (d *ddl) run(n *pg_query.Node, full string) error {
 		return d.createView(v.ViewStmt, full)
 	case *pg_query.Node_GrantStmt:
 		return d.grant(v.GrantStmt)
+	case *pg_query.Node_CreateFunctionStmt:
+		return d.createFunction(v.CreateFunctionStmt, full)
+	case *pg_query.Node_CreateTrigStmt:
+		return d.createTrigger(v.CreateTrigStmt, full)
 	}
 	return pgerror.Unsupported("statement " + nodeKind(n))
 }
@@ -539,10 +558,15 @@ func (d *ddl) addColumnDef(b *binder, t *tableDesc, cd *pg_query.ColumnDef) ([]t
 	return cons, nil
 }
 
-// alterOwner runs ALTER SCHEMA ... OWNER TO role (ALTER TABLE and its kin
-// come as ALTER TABLE, see changeOwner): fickle records no owners, so it
-// only checks that the schema exists.
+// alterOwner runs ALTER SCHEMA, FUNCTION, PROCEDURE and ROUTINE ... OWNER
+// TO role (ALTER TABLE and its kin come as ALTER TABLE, see changeOwner):
+// fickle records no owners, so it only checks that the object exists.
 func (d *ddl) alterOwner(ao *pg_query.AlterOwnerStmt) error {
+	switch ao.ObjectType {
+	case pg_query.ObjectType_OBJECT_FUNCTION, pg_query.ObjectType_OBJECT_PROCEDURE, pg_query.ObjectType_OBJECT_ROUTINE:
+		_, err := d.findRoutine(ao.Object.GetObjectWithArgs(), ao.ObjectType, false)
+		return err
+	}
 	if ao.ObjectType != pg_query.ObjectType_OBJECT_SCHEMA {
 		return pgerror.Unsupported(ddlTag(&pg_query.Node{Node: &pg_query.Node_AlterOwnerStmt{AlterOwnerStmt: ao}}) + " ... OWNER TO")
 	}

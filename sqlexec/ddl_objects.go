@@ -27,6 +27,10 @@ func objectName(n *pg_query.Node) (string, string) {
 func (d *ddl) drop(ds *pg_query.DropStmt) error {
 	cascade := ds.Behavior == pg_query.DropBehavior_DROP_CASCADE
 	switch ds.RemoveType {
+	case pg_query.ObjectType_OBJECT_FUNCTION, pg_query.ObjectType_OBJECT_PROCEDURE, pg_query.ObjectType_OBJECT_ROUTINE:
+		return d.dropFunctions(ds)
+	case pg_query.ObjectType_OBJECT_TRIGGER:
+		return d.dropTrigger(ds)
 	case pg_query.ObjectType_OBJECT_TABLE:
 		var ts []*tableDesc
 		for _, o := range ds.Objects {
@@ -141,7 +145,7 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 				}
 				return pgerror.Newf(pgerror.InvalidSchemaName, "schema \"%s\" does not exist", name)
 			}
-			if (len(sc.tables) > 0 || len(sc.seqs) > 0 || len(sc.views) > 0) && !cascade {
+			if (len(sc.tables) > 0 || len(sc.seqs) > 0 || len(sc.views) > 0 || len(sc.funcs) > 0) && !cascade {
 				return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop schema %s because other objects depend on it", name).
 					WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 			}

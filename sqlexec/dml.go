@@ -127,11 +127,22 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 			b.params[i] = types.Text
 		}
 	}
+	trg, err := b.triggersFor(t, tgInsert, nil)
+	if err != nil {
+		return nil, err
+	}
+	if oc != nil && trg.hasRowTriggers() {
+		return nil, pgerror.Unsupported("INSERT ... ON CONFLICT into a table with row triggers")
+	}
 	return &stmtPlan{cols: cols, writes: "INSERT", table: t.qualifiedName(), exec: func(x *execCtx) (*Result, error) {
 		var n int64
 		var rows [][]any
 		given := make([]bool, len(t.cols))
-		err := src(x, func(vals []any, isDefault []bool) error {
+		trg, err := trg.start(x)
+		if err != nil {
+			return nil, err
+		}
+		err = src(x, func(vals []any, isDefault []bool) error {
 			if n%1024 == 0 {
 				if err := x.checkCancel(); err != nil {
 					return err
@@ -148,6 +159,10 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 				row[c], given[c] = vals[i], true
 			}
 			if err := w.fillDefaults(x, row, given); err != nil {
+				return err
+			}
+			row, err := trg.before(x, nil, row)
+			if err != nil || row == nil {
 				return err
 			}
 			if err := w.validate(x, row, nil); err != nil {
@@ -172,6 +187,7 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 			} else if _, err := w.insertRow(x, row); err != nil {
 				return err
 			}
+			trg.after(nil, row)
 			n++
 			if outs != nil {
 				x.row = row
@@ -183,6 +199,9 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 			}
 			return nil
 		})
+		if err == nil {
+			err = trg.afterStatement(x)
+		}
 		if err != nil {
 			return nil, err
 		}

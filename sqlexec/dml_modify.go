@@ -191,7 +191,19 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 			b.params[i] = types.Text
 		}
 	}
+	var setCols []int
+	for _, s := range sets {
+		setCols = append(setCols, s.col)
+	}
+	trg, err := b.triggersFor(t, tgUpdate, setCols)
+	if err != nil {
+		return nil, err
+	}
 	return &stmtPlan{cols: cols, writes: "UPDATE", table: t.qualifiedName(), predicate: predicateText(up.WhereClause), exec: func(x *execCtx) (*Result, error) {
+		trg, err := trg.start(x)
+		if err != nil {
+			return nil, err
+		}
 		matches, err := m.collect(x)
 		if err != nil {
 			return nil, err
@@ -228,12 +240,20 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 				}
 				nr[s.col] = v
 			}
+			if nr, err = trg.before(x, mt.row, nr); err != nil {
+				return nil, err
+			}
+			if nr == nil {
+				updated--
+				continue
+			}
 			if err := w.validate(x, nr, mt.row); err != nil {
 				return nil, err
 			}
 			if err := w.updateRow(x, mt.key, mt.row, nr); err != nil {
 				return nil, err
 			}
+			trg.after(mt.row, nr)
 			if outs != nil {
 				copy(x.row[:len(nr)], nr)
 				p, err := project(x, outs)
@@ -242,6 +262,9 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 				}
 				rows = append(rows, p)
 			}
+		}
+		if err := trg.afterStatement(x); err != nil {
+			return nil, err
 		}
 		return &Result{Rows: rows, Tag: fmt.Sprintf("UPDATE %d", updated)}, nil
 	}}, nil
@@ -269,7 +292,15 @@ func (b *binder) deletePlan(del *pg_query.DeleteStmt) (*stmtPlan, error) {
 			b.params[i] = types.Text
 		}
 	}
+	trg, err := b.triggersFor(t, tgDelete, nil)
+	if err != nil {
+		return nil, err
+	}
 	return &stmtPlan{cols: cols, writes: "DELETE", table: t.qualifiedName(), predicate: predicateText(del.WhereClause), exec: func(x *execCtx) (*Result, error) {
+		trg, err := trg.start(x)
+		if err != nil {
+			return nil, err
+		}
 		matches, err := m.collect(x)
 		if err != nil {
 			return nil, err
@@ -285,10 +316,17 @@ func (b *binder) deletePlan(del *pg_query.DeleteStmt) (*stmtPlan, error) {
 			if !ok || !done.first(mt.key) {
 				continue
 			}
+			if kept, err := trg.before(x, mt.row, nil); err != nil || kept == nil {
+				if err != nil {
+					return nil, err
+				}
+				continue
+			}
 			deleted++
 			if err := w.deleteRow(x, mt.key, mt.row, 0); err != nil {
 				return nil, err
 			}
+			trg.after(mt.row, nil)
 			if outs != nil {
 				x.row = mt.full
 				p, err := project(x, outs)
@@ -297,6 +335,9 @@ func (b *binder) deletePlan(del *pg_query.DeleteStmt) (*stmtPlan, error) {
 				}
 				rows = append(rows, p)
 			}
+		}
+		if err := trg.afterStatement(x); err != nil {
+			return nil, err
 		}
 		return &Result{Rows: rows, Tag: fmt.Sprintf("DELETE %d", deleted)}, nil
 	}}, nil

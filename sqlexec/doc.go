@@ -103,10 +103,29 @@
 // row_number, rank, dense_rank and the aggregates, LATERAL, FULL JOIN,
 // multidimensional arrays, set-returning functions in a select list with
 // GROUP BY or window functions, writing through views, temporary tables,
-// ALTER COLUMN ... USING, ...); no clause
+// ALTER COLUMN ... USING, VARIADIC parameters, COMMIT and ROLLBACK in
+// procedures, constraint triggers, INSTEAD OF and TRUNCATE triggers,
+// transition tables, ...); no clause
 // is silently ignored.
 // A panic inside the engine is recovered at the API and becomes XX000 for
 // that statement.
+//
+// # Routines and triggers
+//
+// CREATE FUNCTION and CREATE PROCEDURE keep a routine in its schema
+// (functions.go); calls resolve among the routines of the name by
+// PostgreSQL's rules before the built-ins (functions_call.go). LANGUAGE sql
+// bodies are planned like client statements with the arguments as $n
+// (functions_sql.go); PL/pgSQL bodies are parsed by PostgreSQL's own
+// PL/pgSQL parser (pg_query_go) and interpreted (plpgsql*.go), their
+// expressions and statements evaluated by this executor with the variables
+// as parameters; an EXCEPTION block is a savepoint of the transaction.
+// Triggers belong to their table and fire from INSERT, UPDATE and DELETE
+// (triggers.go). Everything a routine or trigger reads and writes goes
+// through the caller's store transaction; each SQL statement it runs is a
+// store event of its own (it sees what the calling statement wrote so far,
+// as in PostgreSQL), named in the history after the calling statement and
+// the routines and triggers it runs in.
 //
 // # fickle's own functions
 //

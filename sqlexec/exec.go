@@ -173,8 +173,12 @@ func (b *binder) statement(st *Statement) (*stmtPlan, error) {
 		return b.rolePlan(st.node)
 	case *pg_query.Node_AlterRoleSetStmt:
 		return nil, pgerror.Unsupported("ALTER ROLE ... SET")
-	case *pg_query.Node_GrantStmt:
+	case *pg_query.Node_GrantStmt, *pg_query.Node_CreateFunctionStmt, *pg_query.Node_CreateTrigStmt:
 		return b.ddlPlan(st)
+	case *pg_query.Node_CallStmt:
+		return b.callPlan(v.CallStmt)
+	case *pg_query.Node_DoStmt:
+		return b.doPlan(v.DoStmt)
 	case *pg_query.Node_DeclareCursorStmt:
 		return b.declarePlan(v.DeclareCursorStmt, st.sql)
 	case *pg_query.Node_FetchStmt:
@@ -326,8 +330,14 @@ func (s *Session) execute(ctx context.Context, p *Prepared, params []any) (*Resu
 	}
 	x.txn = kv
 	x.env = s.newEnv()
-	kv.Statement(p.historyStatement())
+	s.stmt = p.historyStatement()
+	kv.Statement(s.stmt)
+	s.notices = nil
 	res, err := pl.exec(x)
+	if err == nil && len(s.notices) > 0 {
+		res.Notices = append(s.notices, res.Notices...)
+		s.notices = nil
+	}
 	if implicit {
 		if err != nil {
 			_ = s.rollback()

@@ -119,10 +119,16 @@ func (b *binder) columnRef(sc *scope, c *pg_query.ColumnRef) (*scalar, error) {
 		fields = append(fields, f.GetString_().GetSval())
 	}
 	if sc == nil {
+		if v, ok := b.routineVar(fields, c.Location); ok {
+			return v, nil
+		}
 		return nil, b.errAt(pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" does not exist", fields[len(fields)-1]), c.Location)
 	}
 	e, err := b.resolveCol(sc, fields, c.Location)
 	if err != nil {
+		if v, ok := b.routineVar(fields, c.Location); ok {
+			return v, nil
+		}
 		return nil, err
 	}
 	if sc.agg != nil && e.refs != 0 {

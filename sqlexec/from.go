@@ -474,6 +474,9 @@ func (b *binder) functionItem(sc *scope, rf *pg_query.RangeFunction) (*fromItem,
 	if fn := b.lookupSetFunc(strs(fc.Funcname)); fn != nil {
 		return b.setFunctionItem(sc, rf, fn, fc)
 	}
+	if it, cols, ok, err := b.userFunctionItem(sc, rf, fc); ok {
+		return it, cols, err
+	}
 	return nil, nil, b.errAt(pgerror.Unsupported("function "+name+" in FROM"), fc.Location)
 }
 

@@ -31,6 +31,9 @@ func (b *binder) funcCall(sc *scope, fc *pg_query.FuncCall) (*scalar, error) {
 		}
 		return nil, b.errAt(pgerror.Newf(pgerror.FeatureNotSupported, "set-returning functions are not allowed in %s", clause), fc.Location)
 	}
+	if e, ok, err := b.userFuncCall(sc, fc); ok {
+		return e, err
+	}
 	if len(names) > 1 && names[len(names)-2] != "pg_catalog" {
 		return nil, b.errAt(pgerror.Newf(pgerror.UndefinedFunction, "function %s does not exist", strings.Join(names, ".")), fc.Location)
 	}

@@ -9,8 +9,8 @@ import (
 // (package pgdata), with fickle's own objects after them: pg_type lists
 // every built-in type and each table's row type and its array, as
 // CREATE TABLE adds them; pg_proc, pg_operator and pg_range list the
-// built-in functions, operators and range types (fickle has no user-defined
-// ones). Each table and view has its row type and the row type's array.
+// built-in functions, operators and range types, and pg_proc the user's
+// routines after them (functions_catalog.go). Each table and view has its row type and the row type's array.
 
 // The functions a table's row type and its array type read and write
 // with, as PostgreSQL gives them.
@@ -60,7 +60,7 @@ func init() {
 		{"proacl", textArray}}
 	builtinProcs := builtinRows(pgdata.PgProc, procCols)
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_proc", cols: procCols,
-		rows: func(s *Session, c *catalog) [][]any { return builtinProcs() }})
+		rows: func(s *Session, c *catalog) [][]any { return append(builtinProcs(), userProcRows(c)...) }})
 
 	operCols := []vcol{{"oid", oid}, {"oprname", name}, {"oprnamespace", oid}, {"oprowner", oid}, {"oprkind", ch},
 		{"oprcanmerge", b}, {"oprcanhash", b}, {"oprleft", oid}, {"oprright", oid}, {"oprresult", oid}, {"oprcom", oid},

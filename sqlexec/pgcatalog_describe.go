@@ -166,8 +166,11 @@ func init() {
 	empty("pg_publication", vcol{"oid", oid}, vcol{"pubname", name}, vcol{"puballtables", b})
 	empty("pg_publication_namespace", vcol{"oid", oid}, vcol{"pnpubid", oid}, vcol{"pnnspid", oid})
 	empty("pg_publication_rel", vcol{"oid", oid}, vcol{"prpubid", oid}, vcol{"prrelid", oid}, vcol{"prqual", text}, vcol{"prattrs", int2Array})
-	empty("pg_trigger", vcol{"oid", oid}, vcol{"tgrelid", oid}, vcol{"tgparentid", oid}, vcol{"tgname", name},
-		vcol{"tgenabled", types.Char}, vcol{"tgisinternal", b})
+	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_trigger",
+		cols: []vcol{{"oid", oid}, {"tgrelid", oid}, {"tgparentid", oid}, {"tgname", name}, {"tgfoid", oid}, {"tgtype", types.Int2},
+			{"tgenabled", types.Char}, {"tgisinternal", b}, {"tgconstrrelid", oid}, {"tgconstrindid", oid}, {"tgconstraint", oid},
+			{"tgdeferrable", b}, {"tginitdeferred", b}, {"tgnargs", types.Int2}, {"tgattr", types.Int2Vector}},
+		rows: func(s *Session, c *catalog) [][]any { return triggerRows(c) }})
 	// The one extension PostgreSQL 15 always has, and its languages.
 	textArray, _ := types.ArrayOf(types.Text)
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_extension",

@@ -52,7 +52,7 @@ func relationRows(c *catalog) []relationRow {
 	for _, t := range sortedTables(c) {
 		out = append(out, relationRow{oid: t.oid, name: t.name, namespace: schemaOID(c, t.schema), kind: "r", rowType: int64(rowTypeOID(t.oid)),
 			am: 2, tuples: -1, hasIndex: len(t.indexes) > 0 || t.pk != nil, natts: len(t.cols), checks: len(t.checks),
-			triggers: len(t.fks) > 0 || referenced[t.oid], temp: isTempSchema(t.schema)})
+			triggers: len(t.fks) > 0 || referenced[t.oid] || len(t.triggers) > 0, temp: isTempSchema(t.schema)})
 		if t.pk != nil && t.pkIndex == nil {
 			out = append(out, index(t, primaryKeyIndexOID(t), t.pkName, len(t.pk)))
 		}

@@ -40,6 +40,17 @@ type Session struct {
 	// env caches textEnv for settings version envVersion.
 	env        *types.Env
 	envVersion uint64
+	// routineDepth counts the routine calls in progress; routines caches
+	// their compiled bodies; notices collects what RAISE sent during the
+	// statement (functions*.go, plpgsql*.go).
+	routineDepth int
+	routines     map[*funcDesc]*compiledRoutine
+	notices      []*pgerror.Error
+	// stmt is the client's statement being executed, and routineNames
+	// the routines and triggers running inside it, outermost first: the
+	// history names a routine's statements with both.
+	stmt         history.Statement
+	routineNames []string
 }
 
 // txnState is the open transaction.

@@ -142,6 +142,12 @@ func (b *binder) setCallInList(sc *scope, fn *setFunc, fc *pg_query.FuncCall) (*
 	if err != nil {
 		return nil, err
 	}
+	return b.listSetCall(sc, call), nil
+}
+
+// listSetCall adds a compiled set-returning call to the select list's
+// calls and returns the value it gives the output row being made.
+func (b *binder) listSetCall(sc *scope, call *setCall) *scalar {
 	k := len(sc.srf.calls)
 	sc.srf.calls = append(sc.srf.calls, call)
 	var refs uint64
@@ -149,7 +155,7 @@ func (b *binder) setCallInList(sc *scope, fn *setFunc, fc *pg_query.FuncCall) (*
 		refs |= a.refs
 	}
 	return &scalar{typ: call.valueType(), slot: -1, refs: refs, volatile: true, name: call.name,
-		eval: func(x *execCtx) (any, error) { return x.srf[k], nil }}, nil
+		eval: func(x *execCtx) (any, error) { return x.srf[k], nil }}
 }
 
 // expand runs the calls for the current row and calls emit once per
@@ -192,7 +198,7 @@ func (b *binder) containsSetCall(ns ...*pg_query.Node) bool {
 			if found || c.GetSubLink() != nil {
 				return false
 			}
-			if fc := c.GetFuncCall(); fc != nil && b.lookupSetFunc(strs(fc.Funcname)) != nil {
+			if fc := c.GetFuncCall(); fc != nil && (b.lookupSetFunc(strs(fc.Funcname)) != nil || b.hasUserSetFunc(strs(fc.Funcname))) {
 				found = true
 			}
 			return !found
@@ -216,6 +222,11 @@ func (b *binder) setFunctionItem(sc *scope, rf *pg_query.RangeFunction, fn *setF
 	if err != nil {
 		return nil, nil, err
 	}
+	return setCallItem(rf, call)
+}
+
+// setCallItem is the FROM item of a compiled set-returning call.
+func setCallItem(rf *pg_query.RangeFunction, call *setCall) (*fromItem, []scopeCol, error) {
 	alias := call.name
 	if rf.Alias != nil {
 		alias = rf.Alias.Aliasname

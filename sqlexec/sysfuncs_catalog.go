@@ -55,6 +55,10 @@ func init() {
 		if p := builtinIndex().procs[uint32(a[0].(int64))]; p != nil {
 			return names(x).visible(p.namespace), nil
 		}
+		c := catalog(x)
+		if f := c.funcByOID(uint32(a[0].(int64))); f != nil {
+			return names(x).visible(c.schemas[f.schema].oid), nil
+		}
 		return nil, nil
 	}, oid)
 	describe := func(x *execCtx, a []any) (any, error) {
@@ -144,15 +148,31 @@ func init() {
 	}
 	add("pg_get_indexdef", text, indexDef, oid)
 	add("pg_get_indexdef", text, indexDef, oid, i4, b)
-	// fickle has no triggers, extended statistics or user-defined
-	// functions: no OID names one.
+	// fickle has no extended statistics: no OID names one. The functions
+	// of routines and triggers describe the user's (functions_catalog.go);
+	// for the built-in functions they answer NULL.
 	none := func(*execCtx, []any) (any, error) { return nil, nil }
-	add("pg_get_triggerdef", text, none, oid)
-	add("pg_get_triggerdef", text, none, oid, b)
+	orNull := func(s string, ok bool) (any, error) {
+		if !ok {
+			return nil, nil
+		}
+		return s, nil
+	}
+	triggerDef := func(x *execCtx, a []any) (any, error) {
+		return orNull(triggerDefinition(x.s, catalog(x), uint32(a[0].(int64)), len(a) > 1 && a[1] == true))
+	}
+	add("pg_get_triggerdef", text, triggerDef, oid)
+	add("pg_get_triggerdef", text, triggerDef, oid, b)
 	add("pg_get_statisticsobjdef_columns", text, none, oid)
-	add("pg_get_function_result", text, none, oid)
-	add("pg_get_function_arguments", text, none, oid)
-	add("pg_get_function_identity_arguments", text, none, oid)
+	add("pg_get_function_result", text, func(x *execCtx, a []any) (any, error) {
+		return orNull(routineResult(catalog(x), uint32(a[0].(int64))))
+	}, oid)
+	add("pg_get_function_arguments", text, func(x *execCtx, a []any) (any, error) {
+		return orNull(routineArguments(catalog(x), uint32(a[0].(int64)), true))
+	}, oid)
+	add("pg_get_function_identity_arguments", text, func(x *execCtx, a []any) (any, error) {
+		return orNull(routineArguments(catalog(x), uint32(a[0].(int64)), false))
+	}, oid)
 	add("pg_size_pretty", text, func(_ *execCtx, a []any) (any, error) { return sizePretty(big.NewInt(a[0].(int64)), ""), nil }, types.Int8)
 	add("pg_size_pretty", text, func(_ *execCtx, a []any) (any, error) { return sizePrettyNumeric(a[0].(*apd.Decimal)), nil }, types.NumericAny)
 	for _, fn := range []string{"pg_table_size", "pg_relation_size", "pg_total_relation_size", "pg_indexes_size"} {

@@ -404,6 +404,10 @@ type scriptScanner struct {
 	pending   bool
 	stmtStart int
 	cuts      [][2]int
+	// words counts the statement's identifiers and beginDepth its open
+	// BEGIN and CASE blocks, as psql's lexer does: a semicolon inside a
+	// BEGIN ATOMIC ... END body of CREATE FUNCTION does not end it.
+	words, beginDepth int
 }
 
 func (sc *scriptScanner) indexLines() {
@@ -523,10 +527,19 @@ func (sc *scriptScanner) next() (scriptItem, error) {
 			start = sc.pos
 		}
 		switch {
+		case c == ';' && sc.beginDepth > 0:
+			sc.advance(sc.pos + 1)
 		case c == ';':
 			end := sc.pos + 1
 			sc.advance(end)
 			return sc.statement(start, end), nil
+		case isIdentChar(c) && (c < '0' || c > '9') && (sc.pos == 0 || !isIdentChar(text[sc.pos-1])):
+			e := sc.pos
+			for e < len(text) && isIdentChar(text[e]) {
+				e++
+			}
+			sc.word(text[sc.pos:e])
+			sc.advance(e)
 		case c == '\'':
 			escapes := sc.pos > 0 && (text[sc.pos-1] == 'E' || text[sc.pos-1] == 'e') &&
 				(sc.pos < 2 || !isIdentChar(text[sc.pos-2]))
@@ -571,7 +584,20 @@ func (sc *scriptScanner) statement(start, end int) scriptItem {
 		sql = string(b)
 	}
 	sc.pending, sc.cuts = false, sc.cuts[:0]
+	sc.words, sc.beginDepth = 0, 0
 	return scriptItem{kind: itemStatement, start: start, end: end, sql: sql}
+}
+
+// word notes an identifier or keyword of the statement: BEGIN and CASE
+// after its first word open a block, END closes one (psqlscan.l).
+func (sc *scriptScanner) word(w string) {
+	sc.words++
+	switch {
+	case (strings.EqualFold(w, "begin") || strings.EqualFold(w, "case")) && sc.words > 1:
+		sc.beginDepth++
+	case strings.EqualFold(w, "end") && sc.beginDepth > 0:
+		sc.beginDepth--
+	}
 }
 
 // skipQuoted moves past the quoted string or identifier at pos; doubled

@@ -13,3 +13,8 @@ CREATE VIEW author_names (who) AS SELECT name FROM authors ORDER BY name;
 CREATE ROLE describe_reader NOLOGIN;
 CREATE ROLE describe_app LOGIN CREATEDB CONNECTION LIMIT 3 IN ROLE describe_reader;
 GRANT SELECT ON authors TO describe_reader;
+CREATE FUNCTION app.book_count(author int, min_price numeric DEFAULT 0) RETURNS bigint LANGUAGE sql STABLE
+  AS 'SELECT count(*) FROM app.books WHERE author_id = author AND price >= min_price';
+CREATE FUNCTION trim_name() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN NEW.name := trim(NEW.name); RETURN NEW; END $$;
+CREATE TRIGGER authors_trim BEFORE INSERT OR UPDATE OF name ON authors FOR EACH ROW EXECUTE FUNCTION trim_name();
+CREATE TRIGGER books_audit AFTER DELETE ON app.books FOR EACH STATEMENT EXECUTE FUNCTION trim_name();

@@ -35,7 +35,6 @@ const (
 	OidInterval    Oid = 1186
 	OidNumeric     Oid = 1700
 	OidRegclass    Oid = 2205
-	OidVoid        Oid = 2278
 	OidUUID        Oid = 2950
 	OidJSONB       Oid = 3802
 )
@@ -75,9 +74,6 @@ var (
 	Regclass    = Type{OidRegclass, -1}
 	UUID        = Type{OidUUID, -1}
 	JSONB       = Type{OidJSONB, -1}
-	// Void is the result type of functions that return nothing; its one
-	// value is the empty string, which prints as nothing.
-	Void = Type{OidVoid, -1}
 )
 
 // Varchar returns varchar(n). n must be in 1..10485760 (TypeByName checks).

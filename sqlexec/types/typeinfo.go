@@ -58,7 +58,6 @@ var typeInfos = map[Oid]typeInfo{
 	OidInt2Vector:   {"int2vector", "int2vector", -1, CategoryArray, false},
 	OidOidVector:    {"oidvector", "oidvector", -1, CategoryArray, false},
 	OidRecord:       {"record", "record", -1, CategoryPseudo, false},
-	OidVoid:         {"void", "void", 4, CategoryPseudo, false},
 	OidUUID:         {"uuid", "uuid", 16, CategoryUser, false},
 	OidJSONB:        {"jsonb", "jsonb", -1, CategoryUser, false},
 }
@@ -99,7 +98,6 @@ var typeNames = map[string]Oid{
 	"regclass": OidRegclass, "regproc": OidRegproc, "regprocedure": OidRegprocedure, "regoper": OidRegoper,
 	"regoperator": OidRegoperator, "regtype": OidRegtype, "regnamespace": OidRegnamespace, "regrole": OidRegrole,
 	"int2vector": OidInt2Vector, "oidvector": OidOidVector, "record": OidRecord,
-	"void":  OidVoid,
 	"uuid":  OidUUID,
 	"jsonb": OidJSONB,
 }

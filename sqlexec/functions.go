@@ -1,0 +1,447 @@
+package sqlexec
+
+import (
+	"fmt"
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// User-defined functions and procedures (CREATE FUNCTION, CREATE
+// PROCEDURE). A routine is a funcDesc in its schema's funcs, immutable once
+// published like every descriptor; CREATE OR REPLACE and DROP build new
+// slices of overloads in the DDL's catalog clone, so that they are
+// transactional like the rest of DDL. Calls resolve in functions_call.go,
+// bodies run in functions_sql.go (LANGUAGE sql) and plpgsql*.go.
+
+// funcDesc is a pg_proc row of a user routine.
+type funcDesc struct {
+	oid    uint32
+	schema string
+	name   string
+	// kind is pg_proc.prokind: 'f' function, 'p' procedure.
+	kind byte
+	// lang is "sql" or "plpgsql".
+	lang   string
+	params []funcParam
+	// in are the types of the parameters a call passes (IN, INOUT,
+	// VARIADIC), pg_proc.proargtypes; nDefaults of the last of them have
+	// defaults.
+	in        []types.Type
+	nDefaults int
+	// result is the declared result type: a scalar, void, trigger, or a
+	// record whose fields outCols names (OUT parameters, RETURNS TABLE).
+	result  types.Type
+	outCols []types.Field
+	retSet  bool
+	strict  bool
+	secDef  bool
+	// volatility is pg_proc.provolatile: 'v', 's' or 'i'.
+	volatility byte
+	// src is the body as written (pg_proc.prosrc); sqlBody the statements
+	// of a BEGIN ATOMIC or RETURN body, nil for a string body.
+	src     string
+	sqlBody []*pg_query.Node
+}
+
+// funcParam is one declared parameter.
+type funcParam struct {
+	name string
+	typ  types.Type
+	// mode is pg_proc.proargmodes' letter: i, o, b (INOUT), v (VARIADIC),
+	// t (TABLE column).
+	mode byte
+	def  *pg_query.Node
+}
+
+// isIn reports whether a call passes the parameter.
+func (p funcParam) isIn() bool { return p.mode == 'i' || p.mode == 'b' || p.mode == 'v' }
+
+// isOut reports whether the parameter is part of the result.
+func (p funcParam) isOut() bool { return p.mode == 'o' || p.mode == 'b' || p.mode == 't' }
+
+// kindName is "function" or "procedure", as messages say.
+func (f *funcDesc) kindName() string {
+	if f.kind == 'p' {
+		return "procedure"
+	}
+	return "function"
+}
+
+// signature is name(type, ...) as PostgreSQL's messages print a routine.
+func (f *funcDesc) signature() string {
+	return fmt.Sprintf("%s(%s)", f.name, typeNames(f.in))
+}
+
+func typeNames(ts []types.Type) string {
+	parts := make([]string, len(ts))
+	for i, t := range ts {
+		parts[i] = t.String()
+	}
+	return strings.Join(parts, ", ")
+}
+
+// sameTypes reports whether two argument lists name the same types.
+func sameTypes(a, b []types.Type) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Oid != b[i].Oid {
+			return false
+		}
+	}
+	return true
+}
+
+// lookupFuncs returns the routines a possibly qualified name names: those
+// of its schema, or of the first schema of the search path that has any.
+func (s *Session) lookupFuncs(c *catalog, names []string) []*funcDesc {
+	name := names[len(names)-1]
+	if len(names) > 1 {
+		if sc := c.schemas[names[len(names)-2]]; sc != nil {
+			return sc.funcs[name]
+		}
+		return nil
+	}
+	var out []*funcDesc
+	for _, p := range s.searchPath() {
+		if sc := c.schemas[p]; sc != nil {
+			out = append(out, sc.funcs[name]...)
+		}
+	}
+	return out
+}
+
+// createFunction runs CREATE [OR REPLACE] FUNCTION and PROCEDURE.
+func (d *ddl) createFunction(cs *pg_query.CreateFunctionStmt, full string) error {
+	names := strs(cs.Funcname)
+	schema := ""
+	if len(names) > 1 {
+		schema = names[len(names)-2]
+	}
+	schema, err := d.s.creationSchema(d.cat, schema)
+	if err != nil {
+		return err
+	}
+	f := &funcDesc{schema: schema, name: names[len(names)-1], kind: 'f', volatility: 'v'}
+	if cs.IsProcedure {
+		f.kind = 'p'
+	}
+	b := d.binder(full)
+	if err := f.readParams(b, cs.Parameters); err != nil {
+		return err
+	}
+	if err := f.readResult(b, cs); err != nil {
+		return err
+	}
+	if err := f.readOptions(cs.Options); err != nil {
+		return err
+	}
+	if err := f.readBody(cs); err != nil {
+		return err
+	}
+	if err := d.validateBody(f); err != nil {
+		return err
+	}
+	sc := d.cat.schemas[schema]
+	overloads := sc.funcs[f.name]
+	replaced := -1
+	for i, old := range overloads {
+		if !sameTypes(old.in, f.in) {
+			continue
+		}
+		if !cs.Replace {
+			return pgerror.Newf(pgerror.DuplicateFunction, "%s %s already exists with same argument types", f.kindName(), f.signature())
+		}
+		if old.kind != f.kind {
+			return pgerror.Newf(pgerror.WrongObjectType, "cannot change routine kind").
+				WithDetail("\"%s\" is a %s.", old.name, old.kindName())
+		}
+		if old.result != f.result || old.retSet != f.retSet {
+			return pgerror.Newf(pgerror.InvalidFunctionDefinition, "cannot change return type of existing function").
+				WithHint("Use DROP FUNCTION %s first.", old.signature())
+		}
+		if old.nDefaults > f.nDefaults {
+			return pgerror.New(pgerror.InvalidFunctionDefinition, "cannot remove parameter defaults from existing function")
+		}
+		for j, p := range old.params {
+			if j < len(f.params) && p.isIn() && p.name != "" && p.name != f.params[j].name {
+				return pgerror.Newf(pgerror.InvalidFunctionDefinition, "cannot change name of input parameter \"%s\"", p.name).
+					WithHint("Use DROP FUNCTION %s first.", old.signature())
+			}
+		}
+		f.oid = old.oid
+		replaced = i
+	}
+	next := append([]*funcDesc(nil), overloads...)
+	if replaced >= 0 {
+		next[replaced] = f
+	} else {
+		f.oid = d.cat.newOID()
+		next = append(next, f)
+	}
+	sc.funcs[f.name] = next
+	return nil
+}
+
+// readParams reads the parameter list.
+func (f *funcDesc) readParams(b *binder, params []*pg_query.Node) error {
+	seen := map[string]bool{}
+	for _, n := range params {
+		fp := n.GetFunctionParameter()
+		t, err := b.typeName(fp.ArgType)
+		if err != nil {
+			return err
+		}
+		p := funcParam{name: fp.Name, typ: t, def: fp.Defexpr}
+		switch fp.Mode {
+		case pg_query.FunctionParameterMode_FUNC_PARAM_OUT:
+			p.mode = 'o'
+		case pg_query.FunctionParameterMode_FUNC_PARAM_INOUT:
+			p.mode = 'b'
+		case pg_query.FunctionParameterMode_FUNC_PARAM_TABLE:
+			p.mode = 't'
+		case pg_query.FunctionParameterMode_FUNC_PARAM_VARIADIC:
+			return pgerror.Unsupported("VARIADIC parameters")
+		default:
+			p.mode = 'i'
+		}
+		if f.kind == 'p' && p.mode == 'o' {
+			return pgerror.Unsupported("OUT parameters of procedures")
+		}
+		if p.name != "" {
+			if seen[p.name] {
+				return pgerror.Newf(pgerror.InvalidFunctionDefinition, "parameter name \"%s\" used more than once", p.name)
+			}
+			seen[p.name] = true
+		}
+		if p.isIn() {
+			f.in = append(f.in, t)
+			if p.def != nil {
+				f.nDefaults++
+			} else if f.nDefaults > 0 {
+				return pgerror.New(pgerror.InvalidFunctionDefinition, "input parameters after one with a default value must also have defaults")
+			}
+		} else if p.def != nil {
+			return pgerror.New(pgerror.InvalidFunctionDefinition, "only input parameters can have default values")
+		}
+		f.params = append(f.params, p)
+	}
+	return nil
+}
+
+// readResult reads RETURNS (or derives the result from OUT parameters).
+func (f *funcDesc) readResult(b *binder, cs *pg_query.CreateFunctionStmt) error {
+	for _, p := range f.params {
+		if p.isOut() {
+			f.outCols = append(f.outCols, types.Field{Name: p.name, Type: p.typ})
+		}
+	}
+	if f.kind == 'p' {
+		f.result = types.Void
+		if len(f.outCols) > 0 {
+			f.result = types.RecordType(f.outCols)
+		}
+		return nil
+	}
+	var declared types.Type
+	if rt := cs.ReturnType; rt != nil {
+		f.retSet = rt.Setof
+		plain := proto.Clone(rt).(*pg_query.TypeName)
+		plain.Setof = false
+		t, err := b.typeName(plain)
+		if err != nil {
+			return err
+		}
+		declared = t
+	}
+	switch {
+	case len(f.outCols) == 0 && cs.ReturnType == nil:
+		return pgerror.New(pgerror.InvalidFunctionDefinition, "function result type must be specified")
+	case len(f.outCols) == 0:
+		if declared.Oid == types.OidRecord {
+			return pgerror.Unsupported("functions returning an anonymous record")
+		}
+		f.result = declared
+	case len(f.outCols) == 1:
+		f.result = f.outCols[0].Type
+		if cs.ReturnType != nil && declared.Oid != f.result.Oid {
+			return pgerror.Newf(pgerror.InvalidFunctionDefinition, "function result type must be %s because of OUT parameters", f.result)
+		}
+		f.outCols = nil
+	default:
+		if cs.ReturnType != nil && declared.Oid != types.OidRecord {
+			return pgerror.New(pgerror.InvalidFunctionDefinition, "function result type must be record because of OUT parameters")
+		}
+		f.result = types.RecordType(f.outCols)
+	}
+	return nil
+}
+
+// readOptions reads LANGUAGE, volatility, STRICT and the other options.
+func (f *funcDesc) readOptions(opts []*pg_query.Node) error {
+	f.lang = "sql"
+	for _, o := range opts {
+		de := o.GetDefElem()
+		switch de.Defname {
+		case "language":
+			f.lang = strings.ToLower(de.Arg.GetString_().GetSval())
+		case "volatility":
+			f.volatility = de.Arg.GetString_().GetSval()[0]
+		case "strict":
+			f.strict = de.Arg.GetBoolean().GetBoolval()
+		case "security":
+			f.secDef = de.Arg.GetBoolean().GetBoolval()
+		case "as", "leakproof", "parallel", "cost", "rows":
+		default:
+			return pgerror.Unsupported("function option " + strings.ToUpper(de.Defname))
+		}
+	}
+	switch f.lang {
+	case "sql", "plpgsql":
+	case "c", "internal":
+		return pgerror.Unsupported("LANGUAGE " + f.lang)
+	default:
+		return pgerror.Newf(pgerror.UndefinedObject, "language \"%s\" does not exist", f.lang)
+	}
+	if f.result.Oid == types.OidTrigger && f.lang != "plpgsql" {
+		return pgerror.Newf(pgerror.InvalidFunctionDefinition, "%s functions cannot return type trigger", strings.ToUpper(f.lang))
+	}
+	return nil
+}
+
+// readBody reads AS '...' or the SQL-standard body.
+func (f *funcDesc) readBody(cs *pg_query.CreateFunctionStmt) error {
+	for _, o := range cs.Options {
+		if de := o.GetDefElem(); de.Defname == "as" {
+			items := de.Arg.GetList().GetItems()
+			if len(items) != 1 {
+				return pgerror.Newf(pgerror.InvalidFunctionDefinition, "only one AS item needed for language \"%s\"", f.lang)
+			}
+			f.src = items[0].GetString_().GetSval()
+		}
+	}
+	if cs.SqlBody != nil {
+		if f.lang != "sql" {
+			return pgerror.New(pgerror.InvalidFunctionDefinition, "inline SQL function body only valid for language SQL")
+		}
+		if r := cs.SqlBody.GetReturnStmt(); r != nil {
+			f.sqlBody = []*pg_query.Node{returnAsSelect(r.Returnval)}
+		} else {
+			for _, l := range cs.SqlBody.GetList().GetItems() {
+				for _, st := range l.GetList().GetItems() {
+					if r := st.GetReturnStmt(); r != nil {
+						st = returnAsSelect(r.Returnval)
+					}
+					f.sqlBody = append(f.sqlBody, st)
+				}
+			}
+		}
+		f.src = ""
+		return nil
+	}
+	if cs.SqlBody == nil && !hasOption(cs.Options, "as") {
+		return pgerror.New(pgerror.InvalidFunctionDefinition, "no function body specified")
+	}
+	return nil
+}
+
+func hasOption(opts []*pg_query.Node, name string) bool {
+	for _, o := range opts {
+		if o.GetDefElem().GetDefname() == name {
+			return true
+		}
+	}
+	return false
+}
+
+// returnAsSelect is RETURN expr as the SELECT expr it means.
+func returnAsSelect(e *pg_query.Node) *pg_query.Node {
+	return &pg_query.Node{Node: &pg_query.Node_SelectStmt{SelectStmt: &pg_query.SelectStmt{
+		TargetList: []*pg_query.Node{{Node: &pg_query.Node_ResTarget{ResTarget: &pg_query.ResTarget{Val: e}}}},
+	}}}
+}
+
+// oidPgProc is pg_proc's OID, the class of routines' comments.
+const oidPgProc = 1255
+
+// findRoutine returns the routine an object name with arguments names in
+// a statement about objType (FUNCTION, PROCEDURE or ROUTINE): nil and no
+// error when there is none and missingOk, after a notice.
+func (d *ddl) findRoutine(owa *pg_query.ObjectWithArgs, objType pg_query.ObjectType, missingOk bool) (*funcDesc, error) {
+	want := map[pg_query.ObjectType]byte{pg_query.ObjectType_OBJECT_FUNCTION: 'f', pg_query.ObjectType_OBJECT_PROCEDURE: 'p'}[objType]
+	kind := strings.ToLower(strings.TrimPrefix(objType.String(), "OBJECT_"))
+	names := strs(owa.Objname)
+	cands := d.s.lookupFuncs(d.cat, names)
+	var argTypes []types.Type
+	if !owa.ArgsUnspecified {
+		for _, a := range owa.Objargs {
+			t, err := d.binder("").typeName(a.GetTypeName())
+			if err != nil {
+				return nil, err
+			}
+			argTypes = append(argTypes, t)
+		}
+	}
+	var match []*funcDesc
+	for _, f := range cands {
+		if owa.ArgsUnspecified && (want == 0 || f.kind == want) || !owa.ArgsUnspecified && sameTypes(f.in, argTypes) {
+			match = append(match, f)
+		}
+	}
+	if len(match) > 1 {
+		return nil, pgerror.Newf(pgerror.AmbiguousFunction, "%s name \"%s\" is not unique", kind, names[len(names)-1]).
+			WithHint("Specify the argument list to select the %s unambiguously.", kind)
+	}
+	label := names[len(names)-1]
+	if !owa.ArgsUnspecified {
+		label = fmt.Sprintf("%s(%s)", label, typeNames(argTypes))
+	}
+	if len(match) == 0 {
+		if missingOk {
+			d.notice(pgerror.SuccessfulCompletion, "%s %s does not exist, skipping", kind, label)
+			return nil, nil
+		}
+		if owa.ArgsUnspecified {
+			return nil, pgerror.Newf(pgerror.UndefinedFunction, "could not find a %s named \"%s\"", kind, label)
+		}
+		return nil, pgerror.Newf(pgerror.UndefinedFunction, "%s %s does not exist", kind, label)
+	}
+	f := match[0]
+	if want != 0 && f.kind != want {
+		return nil, pgerror.Newf(pgerror.WrongObjectType, "%s is not a %s", f.signature(), kind)
+	}
+	return f, nil
+}
+
+// dropFunctions runs DROP FUNCTION, PROCEDURE and ROUTINE.
+func (d *ddl) dropFunctions(ds *pg_query.DropStmt) error {
+	for _, o := range ds.Objects {
+		f, err := d.findRoutine(o.GetObjectWithArgs(), ds.RemoveType, ds.MissingOk)
+		if err != nil || f == nil {
+			if err != nil {
+				return err
+			}
+			continue
+		}
+		sc := d.cat.schemas[f.schema]
+		var next []*funcDesc
+		for _, g := range sc.funcs[f.name] {
+			if g != f {
+				next = append(next, g)
+			}
+		}
+		if len(next) == 0 {
+			delete(sc.funcs, f.name)
+		} else {
+			sc.funcs[f.name] = next
+		}
+		delete(d.cat.comments, commentKey{classOID: oidPgProc, objOID: f.oid})
+	}
+	return nil
+}

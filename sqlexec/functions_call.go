@@ -1,0 +1,396 @@
+package sqlexec
+
+import (
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// Calls of user routines. A call resolves among the routines of its name
+// on the search path (or in its schema) by PostgreSQL's rules: the
+// candidates whose parameters the call's positional and named arguments
+// and the defaults can fill, then an exact match of the argument types or
+// func_select_candidate (types.ChooseOverload). A name no user routine
+// matches falls through to the built-in functions, so a call of a built-in
+// by a name a user routine shares still reaches the built-in.
+
+// maxRoutineDepth bounds nested routine calls, as PostgreSQL's
+// max_stack_depth does (54001).
+const maxRoutineDepth = 200
+
+// routineCall is a resolved call: the routine and its input arguments, one
+// per IN parameter, coerced to the declared types (defaults filled in).
+type routineCall struct {
+	fn   *funcDesc
+	args []*scalar
+}
+
+// userFuncCall compiles fc as a call of a user function in a scalar
+// context; ok is false when no user routine of the name fits the call.
+func (b *binder) userFuncCall(sc *scope, fc *pg_query.FuncCall) (*scalar, bool, error) {
+	names := strs(fc.Funcname)
+	cands := b.s.lookupFuncs(b.cat, names)
+	if len(cands) == 0 {
+		return nil, false, nil
+	}
+	call, err := b.resolveRoutine(sc, lastName(fc.Funcname), cands, fc.Args, fc.Location, 'f')
+	if err == nil && call == nil {
+		if proc, perr := b.resolveRoutine(sc, lastName(fc.Funcname), cands, fc.Args, fc.Location, 'p'); perr == nil {
+			return nil, true, b.errAt(pgerror.Newf(pgerror.WrongObjectType, "%s is a procedure", b.callSignature(proc.fn.name, fc.Args)).
+				WithHint("To call a procedure, use CALL."), fc.Location)
+		}
+	}
+	if err != nil || call == nil {
+		return nil, err != nil, err
+	}
+	if len(names) == 1 && b.shadowsBuiltin(call) {
+		return nil, true, b.errAt(pgerror.Unsupported("calling a user function that has the name of a built-in function fitting the same arguments without its schema"), fc.Location)
+	}
+	if fc.AggStar || fc.AggDistinct || fc.AggFilter != nil || len(fc.AggOrder) > 0 || fc.Over != nil || fc.FuncVariadic {
+		return nil, true, b.errAt(pgerror.Newf(pgerror.WrongObjectType, "%s is not an aggregate function", call.fn.name), fc.Location)
+	}
+	f := call.fn
+	if f.retSet {
+		if sc != nil && sc.srf != nil {
+			return b.listSetCall(sc, call.setCall()), true, nil
+		}
+		return nil, true, b.errAt(pgerror.New(pgerror.FeatureNotSupported, "set-returning functions are not allowed in this context"), fc.Location)
+	}
+	var refs uint64
+	for _, a := range call.args {
+		refs |= a.refs
+	}
+	return &scalar{typ: f.result, slot: -1, refs: refs, volatile: f.volatility != 'i', name: f.name,
+		eval: func(x *execCtx) (any, error) {
+			vals, err := call.values(x)
+			if err != nil {
+				return nil, err
+			}
+			rows, err := x.s.invoke(x, f, vals)
+			if err != nil || len(rows) == 0 {
+				return nil, err
+			}
+			return f.rowValue(rows[0]), nil
+		}}, true, nil
+}
+
+// rowValue is a result row as the function's value: its one column, or
+// the record of its OUT columns.
+func (f *funcDesc) rowValue(row []any) any {
+	if len(f.outCols) == 0 {
+		return row[0]
+	}
+	return row
+}
+
+// resultCols are the columns a call returns in FROM.
+func (f *funcDesc) resultCols() []types.Field {
+	if len(f.outCols) > 0 {
+		return f.outCols
+	}
+	return []types.Field{{Name: f.name, Type: f.result}}
+}
+
+// values evaluates the call's arguments.
+func (c *routineCall) values(x *execCtx) ([]any, error) {
+	vals := make([]any, len(c.args))
+	for i, a := range c.args {
+		v, err := a.eval(x)
+		if err != nil {
+			return nil, err
+		}
+		vals[i] = v
+	}
+	return vals, nil
+}
+
+// setCall wraps the call as a set-returning call, for FROM and for a
+// select list.
+func (c *routineCall) setCall() *setCall {
+	f := c.fn
+	return &setCall{name: f.name, cols: f.resultCols(), args: c.args, fn: &setFunc{schema: f.schema, strict: f.strict,
+		rows: func(x *execCtx, args []any) ([][]any, error) { return x.s.invoke(x, f, args) }}}
+}
+
+// userFunctionItem compiles a user function in FROM.
+func (b *binder) userFunctionItem(sc *scope, rf *pg_query.RangeFunction, fc *pg_query.FuncCall) (*fromItem, []scopeCol, bool, error) {
+	cands := b.s.lookupFuncs(b.cat, strs(fc.Funcname))
+	if len(cands) == 0 {
+		return nil, nil, false, nil
+	}
+	call, err := b.resolveRoutine(functionArgScope(sc), lastName(fc.Funcname), cands, fc.Args, fc.Location, 'f')
+	if err != nil || call == nil {
+		return nil, nil, err != nil, err
+	}
+	it, cols, err := setCallItem(rf, call.setCall())
+	return it, cols, true, err
+}
+
+// hasUserSetFunc reports whether a user set-returning function has the
+// name, for the select list's check for set-returning calls.
+func (b *binder) hasUserSetFunc(names []string) bool {
+	for _, f := range b.s.lookupFuncs(b.cat, names) {
+		if f.retSet {
+			return true
+		}
+	}
+	return false
+}
+
+// resolveRoutine picks the routine of kind ('f' or 'p') among cands that
+// the arguments call. It returns nil and no error when none fits a
+// function call, so that built-ins are tried next; for a procedure that
+// is 42883.
+func (b *binder) resolveRoutine(sc *scope, name string, cands []*funcDesc, argNodes []*pg_query.Node, loc int32, kind byte) (*routineCall, error) {
+	args := make([]*scalar, len(argNodes))
+	var argNames []string
+	for i, n := range argNodes {
+		if na := n.GetNamedArgExpr(); na != nil {
+			n = na.Arg
+			argNames = append(argNames, na.Name)
+		} else if argNames != nil {
+			return nil, b.errAt(pgerror.New(pgerror.SyntaxError, "positional argument cannot follow named argument"), loc)
+		}
+		e, err := b.expr(sc, n)
+		if err != nil {
+			return nil, err
+		}
+		args[i] = e
+	}
+	positional := len(args) - len(argNames)
+	// slots[k][j] is the index of candidate k's parameter that the call's
+	// argument j fills.
+	var fits []*funcDesc
+	var slots [][]int
+	var declared [][]types.Type
+	for _, f := range cands {
+		if f.kind != kind {
+			continue
+		}
+		s, ok := f.bindArgs(positional, argNames)
+		if !ok {
+			continue
+		}
+		ts := make([]types.Type, len(args))
+		for j, p := range s {
+			ts[j] = f.in[p]
+		}
+		fits, slots, declared = append(fits, f), append(slots, s), append(declared, ts)
+	}
+	if len(fits) == 0 {
+		if kind == 'p' {
+			return nil, b.errAt(b.noRoutine(name, argNodes, args, kind), loc)
+		}
+		return nil, nil
+	}
+	inputs := make([]types.Type, len(args))
+	for i, a := range args {
+		inputs[i] = a.typ
+		if unresolved(a) || a.null {
+			inputs[i] = types.Unknown
+		}
+	}
+	k, err := types.ChooseOverload(name, inputs, declared)
+	if err != nil {
+		if pe, ok := err.(*pgerror.Error); ok && pe.Code == pgerror.UndefinedFunction {
+			if kind == 'p' {
+				return nil, b.errAt(b.noRoutine(name, argNodes, args, kind), loc)
+			}
+			return nil, nil
+		}
+		return nil, b.withPos(err, loc)
+	}
+	f := fits[k]
+	full := make([]*scalar, len(f.in))
+	for j, p := range slots[k] {
+		e, err := b.coerce(args[j], f.in[p], types.CastImplicit)
+		if err != nil {
+			return nil, b.withPos(err, loc)
+		}
+		full[p] = e
+	}
+	ins := f.inParams()
+	for p := range full {
+		if full[p] != nil {
+			continue
+		}
+		e, err := b.expr(nil, ins[p].def)
+		if err == nil {
+			e, err = b.coerce(e, f.in[p], types.CastAssignment)
+		}
+		if err != nil {
+			return nil, b.withPos(err, loc)
+		}
+		full[p] = e
+	}
+	return &routineCall{fn: f, args: full}, nil
+}
+
+// noRoutine is the 42883 error of a call no routine fits.
+func (b *binder) noRoutine(name string, argNodes []*pg_query.Node, args []*scalar, kind byte) *pgerror.Error {
+	what := "function"
+	if kind == 'p' {
+		what = "procedure"
+	}
+	return pgerror.Newf(pgerror.UndefinedFunction, "%s %s does not exist", what, callText(name, argNodes, args)).
+		WithHint("No %s matches the given name and argument types. You might need to add explicit type casts.", what)
+}
+
+// callSignature is name(argument types) of a call, as messages print it.
+func (b *binder) callSignature(name string, argNodes []*pg_query.Node) string {
+	args := make([]*scalar, len(argNodes))
+	for i, n := range argNodes {
+		if na := n.GetNamedArgExpr(); na != nil {
+			n = na.Arg
+		}
+		e, err := b.expr(nil, n)
+		if err != nil {
+			e = &scalar{typ: types.Unknown}
+		}
+		args[i] = e
+	}
+	return callText(name, argNodes, args)
+}
+
+func callText(name string, argNodes []*pg_query.Node, args []*scalar) string {
+	ts := make([]string, len(args))
+	for i, a := range args {
+		ts[i] = a.typ.String()
+		if unresolved(a) || a.null || a.typ.Oid == types.OidUnknown {
+			ts[i] = "unknown"
+		}
+		if na := argNodes[i].GetNamedArgExpr(); na != nil {
+			ts[i] = na.Name + " => " + ts[i]
+		}
+	}
+	return name + "(" + strings.Join(ts, ", ") + ")"
+}
+
+// inParams are the parameters a call passes, in order.
+func (f *funcDesc) inParams() []funcParam {
+	var out []funcParam
+	for _, p := range f.params {
+		if p.isIn() {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// bindArgs maps a call's positional arguments and named ones (after them)
+// to f's input parameters: the index of the parameter each fills, or false
+// when some parameter without default stays unfilled or a name fits none.
+func (f *funcDesc) bindArgs(positional int, names []string) ([]int, bool) {
+	ins := f.inParams()
+	if positional+len(names) > len(ins) || positional > len(ins) {
+		return nil, false
+	}
+	filled := make([]bool, len(ins))
+	slots := make([]int, 0, positional+len(names))
+	for i := range positional {
+		filled[i] = true
+		slots = append(slots, i)
+	}
+	for _, n := range names {
+		found := -1
+		for i, p := range ins {
+			if p.name == n {
+				found = i
+			}
+		}
+		if found < 0 || filled[found] {
+			return nil, false
+		}
+		filled[found] = true
+		slots = append(slots, found)
+	}
+	for i, ok := range filled {
+		if !ok && i < len(ins)-f.nDefaults {
+			return nil, false
+		}
+	}
+	return slots, true
+}
+
+// invoke runs routine f with the input values vals in the caller's
+// transaction and returns its result rows.
+func (s *Session) invoke(x *execCtx, f *funcDesc, vals []any) ([][]any, error) {
+	if f.strict {
+		for _, v := range vals {
+			if v == nil {
+				return nil, nil
+			}
+		}
+	}
+	if s.routineDepth >= maxRoutineDepth {
+		return nil, pgerror.New(pgerror.StatementTooComplex, "stack depth limit exceeded").
+			WithHint("Increase the configuration parameter \"max_stack_depth\" (currently 2048kB), after ensuring the platform's stack depth limit is adequate.")
+	}
+	s.routineDepth++
+	s.routineNames = append(s.routineNames, f.kindName()+" "+f.name)
+	defer func() {
+		s.routineDepth--
+		s.routineNames = s.routineNames[:len(s.routineNames)-1]
+	}()
+	if f.lang == "plpgsql" {
+		return s.invokePlpgsql(x, f, vals)
+	}
+	return s.invokeSQL(x, f, vals)
+}
+
+// callPlan plans CALL: a procedure's INOUT parameters come back as one
+// row.
+func (b *binder) callPlan(cs *pg_query.CallStmt) (*stmtPlan, error) {
+	fc := cs.Funccall
+	names := strs(fc.Funcname)
+	cands := b.s.lookupFuncs(b.cat, names)
+	call, err := b.resolveRoutine(nil, strings.Join(names, "."), cands, fc.Args, fc.Location, 'p')
+	if err != nil {
+		if fn, ferr := b.resolveRoutine(nil, strings.Join(names, "."), cands, fc.Args, fc.Location, 'f'); ferr == nil && fn != nil {
+			return nil, b.errAt(pgerror.Newf(pgerror.WrongObjectType, "%s is not a procedure", fn.fn.signature()).
+				WithHint("To call a function, use SELECT."), fc.Location)
+		}
+		return nil, err
+	}
+	f := call.fn
+	var cols []outCol
+	for _, c := range f.outCols {
+		cols = append(cols, outCol{Name: c.Name, typ: c.Type})
+	}
+	return &stmtPlan{cols: cols, exec: func(x *execCtx) (*Result, error) {
+		vals, err := call.values(x)
+		if err != nil {
+			return nil, err
+		}
+		rows, err := x.s.invoke(x, f, vals)
+		if err != nil {
+			return nil, err
+		}
+		if len(cols) == 0 {
+			rows = nil
+		} else if len(rows) == 0 {
+			rows = [][]any{make([]any, len(cols))}
+		}
+		return &Result{Tag: "CALL", Rows: rows}, nil
+	}}, nil
+}
+
+// shadowsBuiltin reports whether a built-in function of the call's name
+// also takes its arguments: PostgreSQL would weigh both (and prefer
+// pg_catalog's at an exact tie), which fickle does not, so such calls are
+// refused rather than answered by the wrong function.
+func (b *binder) shadowsBuiltin(call *routineCall) bool {
+	name := call.fn.name
+	if _, ok := sysFuncs[name]; ok || types.IsAggregate(name) || setFuncs[name] != nil {
+		return true
+	}
+	ts := make([]types.Type, len(call.args))
+	for i, a := range call.args {
+		ts[i] = a.typ
+	}
+	_, err := types.ResolveFunc(name, ts)
+	return err == nil
+}

@@ -1,0 +1,223 @@
+package sqlexec
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// The OIDs of the languages user routines are written in (pg_language).
+const (
+	oidLangSQL     = 14
+	oidLangPlpgsql = 13563
+)
+
+// userProcRows are the pg_proc rows of the user routines of c, in the
+// columns of the built-in rows (pgcatalog_builtin.go).
+func userProcRows(c *catalog) [][]any {
+	var out [][]any
+	for _, sc := range c.schemas {
+		for _, overloads := range sc.funcs {
+			for _, f := range overloads {
+				out = append(out, f.procRow(sc.oid))
+			}
+		}
+	}
+	return out
+}
+
+func (f *funcDesc) procRow(namespace uint32) []any {
+	lang := int64(oidLangSQL)
+	if f.lang == "plpgsql" {
+		lang = oidLangPlpgsql
+	}
+	rows := 0.0
+	if f.retSet {
+		rows = 1000
+	}
+	in := make([]string, len(f.in))
+	for i, t := range f.in {
+		in[i] = strconv.Itoa(int(t.Oid))
+	}
+	var allTypes, modes, names any
+	hasNames := false
+	all := make([]string, len(f.params))
+	ms := make([]string, len(f.params))
+	ns := make([]string, len(f.params))
+	for i, p := range f.params {
+		all[i], ms[i], ns[i] = strconv.Itoa(int(p.typ.Oid)), string(p.mode), quoteArrayElem(p.name)
+		hasNames = hasNames || p.name != ""
+	}
+	if len(f.outCols) > 0 || len(f.in) != len(f.params) {
+		allTypes = parseCatalogText(arrayType(types.OidType), "{"+strings.Join(all, ",")+"}")
+		modes = parseCatalogText(arrayType(types.Char), "{"+strings.Join(ms, ",")+"}")
+	}
+	if hasNames {
+		names = parseCatalogText(arrayType(types.Text), "{"+strings.Join(ns, ",")+"}")
+	}
+	var src any = f.src
+	return []any{int64(f.oid), f.name, int64(namespace), int64(oidBootstrapSuperuser), lang,
+		100.0, rows, int64(0), int64(0), string(f.kind),
+		f.secDef, false, f.strict, f.retSet, string(f.volatility), "u",
+		int64(len(f.in)), int64(f.nDefaults), int64(f.result.Oid), parseCatalogText(types.OidVector, strings.Join(in, " ")),
+		allTypes, modes, names, nil,
+		nil, src, nil, nil, nil,
+		nil}
+}
+
+// quoteArrayElem quotes an array element's text where array input needs it.
+func quoteArrayElem(s string) string {
+	if s != "" && !strings.ContainsAny(s, `{},"\ `) && !strings.EqualFold(s, "null") {
+		return s
+	}
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
+}
+
+// parseCatalogText reads a catalog value from its text form, which fickle
+// itself made.
+func parseCatalogText(t types.Type, text string) any {
+	v, err := types.ParseText(t, text)
+	if err != nil {
+		panic("catalog value " + text + ": " + err.Error())
+	}
+	return v
+}
+
+// arrayType is the array type of a built-in element type.
+func arrayType(elem types.Type) types.Type {
+	t, ok := types.ArrayOf(elem)
+	if !ok {
+		panic("no array type of " + elem.String())
+	}
+	return t
+}
+
+// routineResult is pg_get_function_result of a user routine: its RETURNS
+// clause without the keyword; false when no user routine has the OID.
+func routineResult(c *catalog, oid uint32) (string, bool) {
+	f := c.funcByOID(oid)
+	if f == nil {
+		return "", false
+	}
+	var table []string
+	for _, p := range f.params {
+		if p.mode == 't' {
+			table = append(table, quoteIdentIfNeeded(p.name)+" "+p.typ.String())
+		}
+	}
+	switch {
+	case f.kind == 'p':
+		return "", true
+	case len(table) > 0:
+		return "TABLE(" + strings.Join(table, ", ") + ")", true
+	case len(f.outCols) > 0:
+		return setofPrefix(f) + "record", true
+	}
+	return setofPrefix(f) + f.result.String(), true
+}
+
+func setofPrefix(f *funcDesc) string {
+	if f.retSet {
+		return "SETOF "
+	}
+	return ""
+}
+
+// routineArguments is pg_get_function_arguments (withDefaults) or
+// pg_get_function_identity_arguments of a user routine.
+func routineArguments(c *catalog, oid uint32, withDefaults bool) (string, bool) {
+	f := c.funcByOID(oid)
+	if f == nil {
+		return "", false
+	}
+	var out []string
+	for _, p := range f.params {
+		if p.mode == 't' {
+			continue
+		}
+		mode := map[byte]string{'o': "OUT ", 'b': "INOUT ", 'v': "VARIADIC "}[p.mode]
+		if f.kind == 'p' && p.mode == 'i' {
+			mode = "IN "
+		}
+		arg := mode
+		if p.name != "" {
+			arg += quoteIdentIfNeeded(p.name) + " "
+		}
+		arg += p.typ.String()
+		if withDefaults && p.def != nil {
+			def := deparseExpr(p.def)
+			if c := p.def.GetAConst(); c != nil && c.GetSval() != nil {
+				// PostgreSQL stores the default coerced to the type.
+				def += "::" + p.typ.String()
+			}
+			arg += " DEFAULT " + def
+		}
+		out = append(out, arg)
+	}
+	return strings.Join(out, ", "), true
+}
+
+// triggerDefinition is pg_get_triggerdef of a trigger; pretty (psql's
+// \d) names the table without its schema when the search path finds it
+// and puts the WHEN condition in one pair of parentheses.
+func triggerDefinition(s *Session, c *catalog, oid uint32, pretty bool) (string, bool) {
+	for _, t := range c.tables {
+		for _, tr := range t.triggers {
+			if tr.oid != oid {
+				continue
+			}
+			when := "AFTER"
+			if tr.tgtype&tgBefore != 0 {
+				when = "BEFORE"
+			}
+			var events []string
+			for _, e := range []struct {
+				bit  int
+				name string
+			}{{tgInsert, "INSERT"}, {tgDelete, "DELETE"}, {tgUpdate, "UPDATE"}} {
+				if tr.tgtype&e.bit == 0 {
+					continue
+				}
+				name := e.name
+				if e.bit == tgUpdate && len(tr.cols) > 0 {
+					cols := make([]string, len(tr.cols))
+					for i, col := range tr.cols {
+						cols[i] = quoteIdentIfNeeded(t.cols[col].name)
+					}
+					name += " OF " + strings.Join(cols, ", ")
+				}
+				events = append(events, name)
+			}
+			level := "STATEMENT"
+			if tr.tgtype&tgRow != 0 {
+				level = "ROW"
+			}
+			table := quoteIdentIfNeeded(t.schema) + "." + quoteIdentIfNeeded(t.name)
+			if pretty && s.lookupTable(c, "", t.name) == t {
+				table = quoteIdentIfNeeded(t.name)
+			}
+			def := fmt.Sprintf("CREATE TRIGGER %s %s %s ON %s FOR EACH %s ", quoteIdentIfNeeded(tr.name), when,
+				strings.Join(events, " OR "), table, level)
+			if tr.when != nil && pretty {
+				def += "WHEN (" + deparseExpr(tr.when) + ") "
+			} else if tr.when != nil {
+				def += "WHEN ((" + deparseExpr(tr.when) + ")) "
+			}
+			fn := "?"
+			if f := c.funcByOID(tr.fn); f != nil {
+				fn = quoteIdentIfNeeded(f.name)
+				if f.schema != "public" {
+					fn = quoteIdentIfNeeded(f.schema) + "." + fn
+				}
+			}
+			args := make([]string, len(tr.args))
+			for i, a := range tr.args {
+				args[i] = "'" + strings.ReplaceAll(a, "'", "''") + "'"
+			}
+			return def + "EXECUTE FUNCTION " + fn + "(" + strings.Join(args, ", ") + ")", true
+		}
+	}
+	return "", false
+}

@@ -1,0 +1,307 @@
+package sqlexec
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/fickle-db/fickle/history"
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/isolation"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// LANGUAGE sql bodies. Each statement of the body is planned like a
+// client's statement, with the routine's arguments as its $n parameters
+// (a parameter's name reads it too, where no column has the name), and
+// runs in the caller's execution context: the same store transaction, so
+// that its reads and writes belong to the calling statement in the
+// history. The last statement's rows are the result. Plans are made at
+// the first call in a session and kept while the catalog is the one they
+// were made against.
+
+// compiledRoutine is a routine body planned against one catalog version.
+type compiledRoutine struct {
+	version uint64
+	// stmts are the plans of a LANGUAGE sql body, in order.
+	stmts []*stmtPlan
+	texts []string
+	// pl is the compiled PL/pgSQL body.
+	pl *plFunction
+}
+
+// compiled returns f's body compiled for the session's catalog.
+func (s *Session) compiled(f *funcDesc) (*compiledRoutine, error) {
+	cat, version := s.catalog()
+	if c := s.routines[f]; c != nil && c.version == version {
+		return c, nil
+	}
+	c := &compiledRoutine{version: version}
+	var err error
+	if f.lang == "plpgsql" {
+		c.pl, err = compilePlpgsql(s, cat, f)
+	} else {
+		c.stmts, c.texts, err = planSQLBody(s, cat, f)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if s.routines == nil || len(s.routines) >= planCacheLimit {
+		s.routines = map[*funcDesc]*compiledRoutine{}
+	}
+	s.routines[f] = c
+	return c, nil
+}
+
+// sqlBodyStatements returns the statements of f's body.
+func sqlBodyStatements(f *funcDesc) ([]*Statement, error) {
+	if f.sqlBody != nil {
+		out := make([]*Statement, len(f.sqlBody))
+		for i, n := range f.sqlBody {
+			out[i] = &Statement{node: n}
+		}
+		return out, nil
+	}
+	return parseStatements(f.src)
+}
+
+// paramVars resolves the names of f's input parameters, plain or
+// qualified with the function's name, to $n.
+func paramVars(f *funcDesc) func(b *binder, fields []string, loc int32) (*scalar, bool) {
+	ins := f.inParams()
+	return func(b *binder, fields []string, loc int32) (*scalar, bool) {
+		name := fields[0]
+		switch {
+		case len(fields) == 2 && fields[0] == f.name:
+			name = fields[1]
+		case len(fields) != 1:
+			return nil, false
+		}
+		for i, p := range ins {
+			if p.name == name {
+				e, err := b.paramRef(&pg_query.ParamRef{Number: int32(i + 1), Location: loc})
+				return e, err == nil
+			}
+		}
+		return nil, false
+	}
+}
+
+// routineVar resolves a name through the routine body's variables.
+func (b *binder) routineVar(fields []string, loc int32) (*scalar, bool) {
+	if b.vars == nil {
+		return nil, false
+	}
+	return b.vars(b, fields, loc)
+}
+
+// planSQLBody plans every statement of a LANGUAGE sql body and checks
+// that the last one returns what the function declares.
+func planSQLBody(s *Session, cat *catalog, f *funcDesc) ([]*stmtPlan, []string, error) {
+	sts, err := sqlBodyStatements(f)
+	if err != nil {
+		return nil, nil, bodyError(err)
+	}
+	var plans []*stmtPlan
+	var texts []string
+	for _, st := range sts {
+		if st.isTxn {
+			return nil, nil, pgerror.Newf(pgerror.FeatureNotSupported, "%s is not allowed in an SQL function", ddlTagOrKind(st))
+		}
+		b := &binder{s: s, cat: cat, full: st.full, params: append([]types.Type(nil), f.in...), vars: paramVars(f)}
+		p, err := b.statement(st)
+		if err != nil {
+			return nil, nil, bodyError(err)
+		}
+		p.locks = b.locks
+		plans = append(plans, p)
+		text := st.sql
+		if text == "" {
+			text = deparseStatement(st.node)
+		}
+		texts = append(texts, text)
+	}
+	if err := checkSQLResult(f, plans); err != nil {
+		return nil, nil, err
+	}
+	return plans, texts, nil
+}
+
+func ddlTagOrKind(st *Statement) string {
+	switch st.txn.Kind {
+	case TxnCommit:
+		return "COMMIT"
+	case TxnRollback, TxnRollbackTo:
+		return "ROLLBACK"
+	case TxnSavepoint:
+		return "SAVEPOINT"
+	}
+	return "transaction control"
+}
+
+// checkSQLResult checks the last statement's columns against the declared
+// result, as PostgreSQL's check_sql_fn_retval does.
+func checkSQLResult(f *funcDesc, plans []*stmtPlan) error {
+	if f.result.Oid == types.OidVoid {
+		return nil
+	}
+	mismatch := func(actual string) error {
+		return pgerror.Newf(pgerror.InvalidFunctionDefinition, "return type mismatch in function declared to return %s", f.result).
+			WithDetail("%s", actual)
+	}
+	if len(plans) == 0 || plans[len(plans)-1].cols == nil {
+		return mismatch("Function's final statement must be SELECT or INSERT/UPDATE/DELETE RETURNING.")
+	}
+	cols := plans[len(plans)-1].cols
+	want := f.resultCols()
+	if len(cols) != len(want) {
+		if len(want) == 1 {
+			return mismatch("Final statement must return exactly one column.")
+		}
+		return mismatch("Final statement returns too many columns.")
+	}
+	for i, c := range cols {
+		if c.typ.Oid == want[i].Type.Oid || c.typ.Oid == types.OidUnknown {
+			continue
+		}
+		if _, err := types.LookupCastEnv(c.typ, want[i].Type, types.CastAssignment); err != nil {
+			if len(want) == 1 {
+				return mismatch("Actual return type is " + c.typ.String() + ".")
+			}
+			return mismatch("Final statement returns " + c.typ.String() + " instead of " + want[i].Type.String() + " at column " + strconv.Itoa(i+1) + ".")
+		}
+	}
+	return nil
+}
+
+// invokeSQL runs a LANGUAGE sql body.
+func (s *Session) invokeSQL(x *execCtx, f *funcDesc, vals []any) ([][]any, error) {
+	c, err := s.compiled(f)
+	if err != nil {
+		return nil, err
+	}
+	var last *Result
+	for i, p := range c.stmts {
+		if last, err = s.runRoutineStatement(x, p, vals, c.texts[i]); err != nil {
+			return nil, err
+		}
+	}
+	if f.result.Oid == types.OidVoid {
+		if f.kind == 'p' {
+			return nil, nil
+		}
+		return [][]any{{""}}, nil
+	}
+	rows := last.Rows
+	if !f.retSet && len(rows) > 1 {
+		rows = rows[:1]
+	}
+	return coerceRows(x, rows, last.Columns, f.resultCols())
+}
+
+// runRoutineStatement runs one planned statement of a routine body in the
+// caller's transaction, with vals as its parameters. It is an event of
+// its own in the store, as each statement of a function is a query with
+// its own snapshot in PostgreSQL (it sees what the calling statement wrote
+// so far); the history names it after the calling statement and the
+// routines it runs in, and the calling statement's later reads and writes
+// go to an event of its own name again.
+func (s *Session) runRoutineStatement(x *execCtx, p *stmtPlan, vals []any, text string) (*Result, error) {
+	x.txn.Statement(history.Statement{SQL: fmt.Sprintf("%s -- in %s: %s", s.stmt.SQL, strings.Join(s.routineNames, ", "), strings.TrimSpace(text)),
+		Table: p.table, Predicate: p.predicate})
+	defer x.txn.Statement(s.stmt)
+	for _, l := range p.locks {
+		if err := x.txn.LockTable(x.ctx, l.table, l.mode, isolation.WaitBlock); err != nil {
+			return nil, err
+		}
+	}
+	if p.writes != "" && s.txn != nil && s.txn.readOnly {
+		return nil, pgerror.Newf(pgerror.ReadOnlySqlTransaction, "cannot execute %s in a read-only transaction", p.writes)
+	}
+	cx := &execCtx{ctx: x.ctx, s: s, txn: x.txn, params: vals, env: x.env, subCache: map[*selectPlan][][]any{}, memo: map[any]any{}}
+	res, err := p.exec(cx)
+	if err != nil {
+		return nil, err
+	}
+	if res.Columns == nil && p.cols != nil {
+		res.Columns = columnsOf(p.cols)
+	}
+	s.notices = append(s.notices, res.Notices...)
+	return res, nil
+}
+
+// coerceRows converts result rows to the declared column types with
+// assignment casts.
+func coerceRows(x *execCtx, rows [][]any, have []Column, want []types.Field) ([][]any, error) {
+	var casts []types.EnvCastFunc
+	for i, c := range have {
+		if i >= len(want) || types.Oid(c.TypeOID) == want[i].Type.Oid && want[i].Type.Typmod < 0 {
+			casts = append(casts, nil)
+			continue
+		}
+		from := types.Type{Oid: types.Oid(c.TypeOID), Typmod: c.TypeMod}
+		if from.Oid == types.OidUnknown {
+			from = types.Text
+		}
+		f, err := types.LookupCastEnv(from, want[i].Type, types.CastAssignment)
+		if err != nil {
+			return nil, err
+		}
+		casts = append(casts, f)
+	}
+	out := make([][]any, len(rows))
+	for r, row := range rows {
+		nr := append([]any(nil), row...)
+		for i, f := range casts {
+			if f == nil || nr[i] == nil {
+				continue
+			}
+			v, err := f(x.env, nr[i])
+			if err != nil {
+				return nil, err
+			}
+			nr[i] = v
+		}
+		out[r] = nr
+	}
+	return out, nil
+}
+
+// validateBody checks a new routine's body as PostgreSQL does when
+// check_function_bodies is on (pg_dump turns it off): a LANGUAGE sql body is planned against the
+// catalog being built (a body that creates a table it then reads is not
+// supported), a PL/pgSQL body is parsed.
+func (d *ddl) validateBody(f *funcDesc) error {
+	if on, _ := d.s.settings.get("check_function_bodies"); on == "off" {
+		return nil
+	}
+	if f.lang == "plpgsql" {
+		_, err := parsePlpgsql(f)
+		return err
+	}
+	_, _, err := planSQLBody(d.s, d.cat, f)
+	return err
+}
+
+// bodyError drops the position of an error in a routine body: it counts
+// in the body's text, not in the statement the client sent (PostgreSQL
+// reports it as an internal position).
+func bodyError(err error) error {
+	if pe, ok := err.(*pgerror.Error); ok && pe.Position > 0 {
+		c := *pe
+		c.Position = 0
+		return &c
+	}
+	return err
+}
+
+// deparseStatement prints a statement of a BEGIN ATOMIC body.
+func deparseStatement(n *pg_query.Node) string {
+	text, err := pg_query.Deparse(&pg_query.ParseResult{Stmts: []*pg_query.RawStmt{{Stmt: n}}})
+	if err != nil {
+		return "(statement)"
+	}
+	return text
+}

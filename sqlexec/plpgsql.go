@@ -1,0 +1,461 @@
+package sqlexec
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// PL/pgSQL. PostgreSQL's own PL/pgSQL parser (pg_query_go's
+// ParsePlPgSqlToJSON) turns a body into a tree of statements over numbered
+// variables ("datums"); this file reads that tree into plStmt values,
+// plpgsql_exec.go runs them, and plpgsql_expr.go evaluates the SQL
+// expressions and statements inside them with the executor, the variables
+// bound as the statement's parameters. Everything runs in the caller's
+// store transaction; an EXCEPTION block is a savepoint of it.
+
+// plFunction is a parsed PL/pgSQL body.
+type plFunction struct {
+	fn     *funcDesc
+	datums []*plDatum
+	body   *plStmt
+	// found is the datum of FOUND.
+	found int
+}
+
+// plDatum is a variable: a scalar (PLpgSQL_var), a record (PLpgSQL_rec),
+// or a row of other variables that a SELECT INTO fills (PLpgSQL_row).
+type plDatum struct {
+	name string
+	kind byte // 'v' var, 'r' record, 'w' row, 'f' field of a record (fields[0])
+	// typName is the declared type as written; typ its resolution.
+	typName string
+	typ     types.Type
+	def     *plExpr
+	notNull bool
+	isConst bool
+	line    int
+	// fields are the datums a row stands for, or a field's record.
+	fields []int
+}
+
+// plStmt is one statement; the fields used depend on kind (the PLpgSQL_stmt_
+// node name without its prefix).
+type plStmt struct {
+	kind  string
+	line  int
+	label string
+	// block
+	body     []*plStmt
+	decls    []int
+	handlers []*plHandler
+	// expressions
+	expr, cond, lower, upper, step *plExpr
+	params                         []*plExpr
+	// targets
+	varno  int
+	target int
+	into   bool
+	strict bool
+	// if / case
+	thenBody []*plStmt
+	elsifs   []*plCond
+	elseBody []*plStmt
+	hasElse  bool
+	// loops
+	reverse bool
+	isExit  bool
+	// raise
+	level   int
+	message string
+	cond2   string
+	options []plRaiseOption
+	// get diagnostics
+	diag    []plDiag
+	stacked bool
+}
+
+type plCond struct {
+	cond *plExpr
+	body []*plStmt
+}
+
+type plHandler struct {
+	conditions []string
+	body       []*plStmt
+}
+
+type plRaiseOption struct {
+	kind int
+	expr *plExpr
+}
+
+type plDiag struct {
+	kind   string
+	target int
+}
+
+// plpgsqlSource is the CREATE FUNCTION statement PostgreSQL's PL/pgSQL
+// parser reads f's body from: its parameters, result and body.
+func plpgsqlSource(f *funcDesc) string {
+	var params []string
+	var table []string
+	for _, p := range f.params {
+		mode := map[byte]string{'i': "", 'o': "OUT ", 'b': "INOUT ", 'v': "VARIADIC "}[p.mode]
+		name := ""
+		if p.name != "" {
+			name = quoteIdentIfNeeded(p.name) + " "
+		}
+		decl := mode + name + p.typ.String()
+		if p.mode == 't' {
+			table = append(table, quoteIdentIfNeeded(p.name)+" "+p.typ.String())
+			continue
+		}
+		params = append(params, decl)
+	}
+	kind, ret := "FUNCTION", ""
+	switch {
+	case f.kind == 'p':
+		kind = "PROCEDURE"
+	case len(table) > 0:
+		ret = " RETURNS TABLE (" + strings.Join(table, ", ") + ")"
+	default:
+		setof := ""
+		if f.retSet {
+			setof = "SETOF "
+		}
+		t := f.result.String()
+		if f.result.Oid == types.OidRecord {
+			t = "record"
+		}
+		ret = " RETURNS " + setof + t
+	}
+	return fmt.Sprintf("CREATE %s fickle_plpgsql(%s)%s LANGUAGE plpgsql AS %s", kind, strings.Join(params, ", "), ret, dollarQuote(f.src))
+}
+
+// dollarQuote quotes text with a dollar tag it does not contain.
+func dollarQuote(text string) string {
+	tag := "$fickle$"
+	for i := 0; strings.Contains(text, tag); i++ {
+		tag = fmt.Sprintf("$fickle%d$", i)
+	}
+	return tag + text + tag
+}
+
+// parsePlpgsql parses f's body: 42601 for a syntax error.
+func parsePlpgsql(f *funcDesc) (*plFunction, error) {
+	out, err := pg_query.ParsePlPgSqlToJSON(plpgsqlSource(f))
+	if err != nil {
+		msg := err.Error()
+		return nil, pgerror.New(pgerror.SyntaxError, msg)
+	}
+	var tree []map[string]any
+	if err := json.Unmarshal([]byte(out), &tree); err != nil || len(tree) != 1 {
+		return nil, pgerror.Newf(pgerror.InternalError, "reading the PL/pgSQL parse tree: %v", err)
+	}
+	fn := jsonObj(tree[0], "PLpgSQL_function")
+	p := &plFunction{fn: f, found: -1}
+	for i, d := range jsonList(fn["datums"]) {
+		pd := readDatum(d.(map[string]any))
+		if pd.name == "found" && p.found < 0 {
+			p.found = i
+		}
+		p.datums = append(p.datums, pd)
+	}
+	r := &plReader{f: p, claimed: map[int]bool{}}
+	for i := range p.datums {
+		if i < len(f.params) || i == p.found {
+			r.claimed[i] = true
+		}
+	}
+	p.body, err = r.stmt(jsonObj(fn, "action"), 0)
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+func jsonObj(m map[string]any, key string) map[string]any {
+	v, _ := m[key].(map[string]any)
+	return v
+}
+
+func jsonList(v any) []any {
+	l, _ := v.([]any)
+	return l
+}
+
+func jsonStr(m map[string]any, key string) string {
+	s, _ := m[key].(string)
+	return s
+}
+
+func jsonNum(m map[string]any, key string) int {
+	f, _ := m[key].(float64)
+	return int(f)
+}
+
+func jsonBool(m map[string]any, key string) bool {
+	b, _ := m[key].(bool)
+	return b
+}
+
+// node returns the one key of a node object and its body.
+func jsonNode(v any) (string, map[string]any) {
+	m, _ := v.(map[string]any)
+	for k, b := range m {
+		body, _ := b.(map[string]any)
+		return k, body
+	}
+	return "", nil
+}
+
+func readDatum(m map[string]any) *plDatum {
+	k, b := jsonNode(m)
+	d := &plDatum{name: jsonStr(b, "refname"), line: jsonNum(b, "lineno"), notNull: jsonBool(b, "notnull"), isConst: jsonBool(b, "isconst")}
+	switch k {
+	case "PLpgSQL_var":
+		d.kind = 'v'
+		_, t := jsonNode(b["datatype"])
+		d.typName = strings.TrimSpace(jsonStr(t, "typname"))
+		d.def = readExpr(b["default_val"])
+	case "PLpgSQL_rec":
+		d.kind = 'r'
+		if _, t := jsonNode(b["datatype"]); t != nil {
+			d.typName = strings.TrimSpace(jsonStr(t, "typname"))
+		}
+	case "PLpgSQL_recfield":
+		d.kind = 'f'
+		d.name = jsonStr(b, "fieldname")
+		d.fields = []int{jsonNum(b, "recparentno")}
+	case "PLpgSQL_row":
+		d.kind = 'w'
+		for _, f := range jsonList(b["fields"]) {
+			d.fields = append(d.fields, jsonNum(f.(map[string]any), "varno"))
+		}
+	default:
+		d.kind = '?'
+	}
+	return d
+}
+
+// plReader reads statements; claimed marks the datums that belong to a
+// block already (or are parameters, loop variables and the like).
+type plReader struct {
+	f       *plFunction
+	claimed map[int]bool
+	// line is the line of the last statement read, which bounds the
+	// declarations of the next block.
+	line int
+}
+
+func (r *plReader) stmts(v any) ([]*plStmt, error) {
+	var out []*plStmt
+	for _, s := range jsonList(v) {
+		st, err := r.stmt(s.(map[string]any), r.line)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, st)
+	}
+	return out, nil
+}
+
+func readExpr(v any) *plExpr {
+	_, b := jsonNode(v)
+	if b == nil {
+		return nil
+	}
+	return &plExpr{text: jsonStr(b, "query"), mode: jsonNum(b, "parseMode")}
+}
+
+func readExprs(v any) []*plExpr {
+	var out []*plExpr
+	for _, e := range jsonList(v) {
+		out = append(out, readExpr(e))
+	}
+	return out
+}
+
+func (r *plReader) stmt(m map[string]any, prevLine int) (*plStmt, error) {
+	k, b := jsonNode(m)
+	st := &plStmt{kind: strings.TrimPrefix(k, "PLpgSQL_stmt_"), line: jsonNum(b, "lineno"), label: jsonStr(b, "label"), target: -1}
+	if st.line > 0 {
+		r.line = st.line
+	}
+	var err error
+	switch st.kind {
+	case "block":
+		// The block declares the variables written after the previous
+		// statement and up to its BEGIN.
+		for i, d := range r.f.datums {
+			if !r.claimed[i] && d.kind != 'w' && (st.line == 0 || d.line > prevLine && d.line <= st.line) && !strings.HasPrefix(d.name, "__Case__Variable_") {
+				st.decls = append(st.decls, i)
+				r.claimed[i] = true
+			}
+		}
+		if st.body, err = r.stmts(b["body"]); err != nil {
+			return nil, err
+		}
+		if exc := jsonObj(b, "exceptions"); exc != nil {
+			for _, e := range jsonList(jsonObj(exc, "PLpgSQL_exception_block")["exc_list"]) {
+				_, eb := jsonNode(e)
+				h := &plHandler{}
+				for _, c := range jsonList(eb["conditions"]) {
+					_, cb := jsonNode(c)
+					h.conditions = append(h.conditions, jsonStr(cb, "condname"))
+				}
+				if h.body, err = r.stmts(eb["action"]); err != nil {
+					return nil, err
+				}
+				st.handlers = append(st.handlers, h)
+			}
+		}
+	case "assign":
+		st.varno, st.expr = jsonNum(b, "varno"), readExpr(b["expr"])
+	case "if":
+		st.cond = readExpr(b["cond"])
+		if st.thenBody, err = r.stmts(b["then_body"]); err != nil {
+			return nil, err
+		}
+		for _, e := range jsonList(b["elsif_list"]) {
+			_, eb := jsonNode(e)
+			c := &plCond{cond: readExpr(eb["cond"])}
+			if c.body, err = r.stmts(eb["stmts"]); err != nil {
+				return nil, err
+			}
+			st.elsifs = append(st.elsifs, c)
+		}
+		st.elseBody, err = r.stmts(b["else_body"])
+	case "case":
+		st.expr, st.varno, st.hasElse = readExpr(b["t_expr"]), jsonNum(b, "t_varno"), jsonBool(b, "have_else")
+		for _, e := range jsonList(b["case_when_list"]) {
+			_, eb := jsonNode(e)
+			c := &plCond{cond: readExpr(eb["expr"])}
+			if c.body, err = r.stmts(eb["stmts"]); err != nil {
+				return nil, err
+			}
+			st.elsifs = append(st.elsifs, c)
+		}
+		st.elseBody, err = r.stmts(b["else_stmts"])
+	case "loop", "while":
+		st.cond = readExpr(b["cond"])
+		st.body, err = r.stmts(b["body"])
+	case "fori":
+		_, v := jsonNode(b["var"])
+		st.varno = r.findDatum(jsonStr(v, "refname"), jsonNum(v, "lineno"))
+		st.lower, st.upper, st.step, st.reverse = readExpr(b["lower"]), readExpr(b["upper"]), readExpr(b["step"]), jsonBool(b, "reverse")
+		st.body, err = r.stmts(b["body"])
+	case "fors", "dynfors":
+		st.target = r.target(b["var"])
+		st.expr = readExpr(b["query"])
+		st.params = readExprs(b["params"])
+		st.body, err = r.stmts(b["body"])
+	case "foreach_a":
+		if jsonNum(b, "slice") != 0 {
+			return nil, pgerror.Unsupported("FOREACH ... SLICE")
+		}
+		st.target, st.expr = jsonNum(b, "varno"), readExpr(b["expr"])
+		r.claimed[st.target] = true
+		st.body, err = r.stmts(b["body"])
+	case "exit":
+		st.isExit, st.cond = jsonBool(b, "is_exit"), readExpr(b["cond"])
+	case "return", "return_next":
+		st.expr = readExpr(b["expr"])
+		st.varno = -1
+		if _, ok := b["retvarno"]; ok {
+			st.varno = jsonNum(b, "retvarno")
+		}
+	case "return_query":
+		st.expr = readExpr(b["query"])
+		if st.expr == nil {
+			return nil, pgerror.Unsupported("RETURN QUERY EXECUTE")
+		}
+	case "raise":
+		st.level, st.message, st.cond2 = jsonNum(b, "elog_level"), jsonStr(b, "message"), jsonStr(b, "condname")
+		st.params = readExprs(b["params"])
+		for _, o := range jsonList(b["options"]) {
+			_, ob := jsonNode(o)
+			st.options = append(st.options, plRaiseOption{kind: jsonNum(ob, "opt_type"), expr: readExpr(ob["expr"])})
+		}
+	case "assert":
+		st.cond, st.expr = readExpr(b["cond"]), readExpr(b["message"])
+	case "perform", "call":
+		st.expr = readExpr(b["expr"])
+		if st.kind == "call" && b["target"] != nil {
+			return nil, pgerror.Unsupported("CALL of a procedure with output parameters in PL/pgSQL")
+		}
+	case "execsql":
+		st.expr, st.into, st.strict = readExpr(b["sqlstmt"]), jsonBool(b, "into"), jsonBool(b, "strict")
+		st.target = r.target(b["target"])
+	case "dynexecute":
+		st.expr, st.into, st.strict = readExpr(b["query"]), jsonBool(b, "into"), jsonBool(b, "strict")
+		st.target = r.target(b["target"])
+		st.params = readExprs(b["params"])
+	case "getdiag":
+		st.stacked = jsonBool(b, "is_stacked")
+		for _, d := range jsonList(b["diag_items"]) {
+			_, db := jsonNode(d)
+			st.diag = append(st.diag, plDiag{kind: jsonStr(db, "kind"), target: jsonNum(db, "target")})
+		}
+	case "commit", "rollback":
+		return nil, pgerror.Unsupported(strings.ToUpper(st.kind) + " in PL/pgSQL procedures")
+	default:
+		return nil, pgerror.Unsupported("PL/pgSQL statement " + strings.ToUpper(strings.ReplaceAll(st.kind, "_", " ")))
+	}
+	if err != nil {
+		return nil, err
+	}
+	if (st.kind == "fors" || st.kind == "dynfors" || st.into) && st.target < 0 {
+		return nil, pgerror.Unsupported("this PL/pgSQL loop or INTO target")
+	}
+	return st, nil
+}
+
+// target returns the datum a SELECT INTO or FOR target names: a record, or
+// the row datum the parser made for a list of variables.
+func (r *plReader) target(v any) int {
+	k, b := jsonNode(v)
+	if b == nil {
+		return -1
+	}
+	if k == "PLpgSQL_rec" {
+		d := jsonNum(b, "dno")
+		return d
+	}
+	if k == "PLpgSQL_var" {
+		return r.findDatum(jsonStr(b, "refname"), jsonNum(b, "lineno"))
+	}
+	// A row: the datum with the same fields.
+	var fields []int
+	for _, f := range jsonList(b["fields"]) {
+		fields = append(fields, jsonNum(f.(map[string]any), "varno"))
+	}
+	for i, d := range r.f.datums {
+		if d.kind == 'w' && d.line == jsonNum(b, "lineno") && fmt.Sprint(d.fields) == fmt.Sprint(fields) {
+			return i
+		}
+	}
+	return -1
+}
+
+// findDatum returns the datum declared by name at line (a loop variable).
+func (r *plReader) findDatum(name string, line int) int {
+	for i, d := range r.f.datums {
+		if d.name == name && d.line == line && !r.claimed[i] {
+			r.claimed[i] = true
+			return i
+		}
+	}
+	for i, d := range r.f.datums {
+		if d.name == name && d.line == line {
+			return i
+		}
+	}
+	return -1
+}

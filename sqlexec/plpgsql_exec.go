@@ -1,0 +1,482 @@
+package sqlexec
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// plSignal is how a statement ended: normally, or by EXIT, CONTINUE or
+// RETURN, which unwind to the loop, block or function they name.
+type plSignal int
+
+const (
+	plNext plSignal = iota
+	plExit
+	plContinue
+	plReturn
+)
+
+// plFlow is a statement's outcome: the signal and the label EXIT or
+// CONTINUE named.
+type plFlow struct {
+	sig   plSignal
+	label string
+}
+
+// The elog levels of RAISE, as the parser reports them.
+const (
+	plLevelDebug   = 14
+	plLevelLog     = 15
+	plLevelInfo    = 17
+	plLevelNotice  = 18
+	plLevelWarning = 19
+	plLevelError   = 21
+)
+
+// compilePlpgsql parses f's body and resolves its variables' types.
+func compilePlpgsql(s *Session, cat *catalog, f *funcDesc) (*plFunction, error) {
+	p, err := parsePlpgsql(f)
+	if err != nil {
+		return nil, err
+	}
+	if f.result.Oid == types.OidTrigger {
+		p.datums = append(p.datums, triggerDatums()...)
+	}
+	b := &binder{s: s, cat: cat}
+	for i, d := range p.datums {
+		if d.typ.Oid != 0 {
+			continue
+		}
+		switch {
+		case i < len(f.params):
+			d.typ = f.params[i].typ
+		case d.kind == 'r' || d.kind == 'w' || d.kind == 'f' || d.kind == '?':
+			d.typ = types.RecordType(nil)
+			d.typ.Typmod = -1
+		default:
+			if d.typ, err = resolvePlType(b, d.typName); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return p, nil
+}
+
+// resolvePlType resolves a declared type: a type name, table%ROWTYPE or
+// table.column%TYPE.
+func resolvePlType(b *binder, name string) (types.Type, error) {
+	lower := strings.ToLower(name)
+	switch {
+	case strings.HasSuffix(lower, "%rowtype"):
+		t, err := plTable(b, name[:len(name)-len("%rowtype")])
+		if err != nil {
+			return types.Type{}, err
+		}
+		fields := make([]types.Field, len(t.cols))
+		for i, c := range t.cols {
+			fields[i] = types.Field{Name: c.name, Type: c.typ}
+		}
+		return types.RecordType(fields), nil
+	case strings.HasSuffix(lower, "%type"):
+		ref := name[:len(name)-len("%type")]
+		dot := strings.LastIndex(ref, ".")
+		if dot < 0 {
+			return types.Type{}, pgerror.Unsupported("%TYPE of a variable")
+		}
+		t, err := plTable(b, ref[:dot])
+		if err != nil {
+			return types.Type{}, err
+		}
+		col := strings.ToLower(strings.Trim(ref[dot+1:], `"`))
+		i := t.colIndex(col)
+		if i < 0 {
+			return types.Type{}, pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", col, t.name)
+		}
+		return t.cols[i].typ, nil
+	}
+	tn, err := parseTypeString(name)
+	if err != nil {
+		return types.Type{}, err
+	}
+	return b.typeName(tn)
+}
+
+func plTable(b *binder, name string) (*tableDesc, error) {
+	parts := strings.Split(strings.ToLower(name), ".")
+	schema := ""
+	if len(parts) == 2 {
+		schema = parts[0]
+	}
+	t := b.s.lookupTable(b.cat, schema, parts[len(parts)-1])
+	if t == nil {
+		return nil, pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", name)
+	}
+	return t, nil
+}
+
+// invokePlpgsql runs a PL/pgSQL routine.
+func (s *Session) invokePlpgsql(x *execCtx, f *funcDesc, vals []any) ([][]any, error) {
+	fr, err := s.newFrame(x, f)
+	if err != nil {
+		return nil, err
+	}
+	return fr.run(vals)
+}
+
+// newFrame prepares an invocation of f.
+func (s *Session) newFrame(x *execCtx, f *funcDesc) (*plFrame, error) {
+	c, err := s.compiled(f)
+	if err != nil {
+		return nil, err
+	}
+	p := c.pl
+	fr := &plFrame{s: s, x: x, pl: p, vals: make([]any, len(p.datums)), typs: make([]types.Type, len(p.datums))}
+	for i, d := range p.datums {
+		fr.typs[i] = d.typ
+	}
+	return fr, nil
+}
+
+// run runs the body with the input arguments vals.
+func (fr *plFrame) run(vals []any) ([][]any, error) {
+	p, f := fr.pl, fr.pl.fn
+	in := 0
+	for i, prm := range f.params {
+		if prm.isIn() {
+			fr.vals[i] = vals[in]
+			in++
+		}
+	}
+	if p.found >= 0 {
+		fr.vals[p.found] = false
+	}
+	flow, err := fr.exec(p.body)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case f.retSet:
+		return fr.rows, nil
+	case flow.sig == plReturn:
+		return fr.rows, nil
+	case f.result.Oid == types.OidVoid:
+		if f.kind == 'p' {
+			return nil, nil
+		}
+		return [][]any{{""}}, nil
+	case len(f.outCols) > 0 || f.kind == 'p':
+		return [][]any{fr.outRow()}, nil
+	}
+	return nil, pgerror.New(pgerror.FunctionExecutedNoReturnStatement, "control reached end of function without RETURN")
+}
+
+// outRow is the row of the OUT and INOUT parameters' values.
+func (fr *plFrame) outRow() []any {
+	var row []any
+	for i, p := range fr.pl.fn.params {
+		if p.isOut() {
+			row = append(row, fr.vals[i])
+		}
+	}
+	return row
+}
+
+func (fr *plFrame) execList(list []*plStmt) (plFlow, error) {
+	for _, st := range list {
+		flow, err := fr.exec(st)
+		if err != nil || flow.sig != plNext {
+			return flow, err
+		}
+	}
+	return plFlow{}, nil
+}
+
+func (fr *plFrame) setFound(b bool) {
+	if fr.pl.found >= 0 {
+		fr.vals[fr.pl.found] = b
+	}
+}
+
+func (fr *plFrame) exec(st *plStmt) (plFlow, error) {
+	switch st.kind {
+	case "block":
+		return fr.block(st)
+	case "assign":
+		v, t, err := fr.value(st.expr)
+		if err == nil {
+			err = fr.assign(st.varno, v, t)
+		}
+		return plFlow{}, err
+	case "if":
+		ok, err := fr.condition(st.cond)
+		if err != nil || ok {
+			return fr.result(err, st.thenBody)
+		}
+		for _, c := range st.elsifs {
+			if ok, err := fr.condition(c.cond); err != nil || ok {
+				return fr.result(err, c.body)
+			}
+		}
+		return fr.execList(st.elseBody)
+	case "case":
+		return fr.caseStmt(st)
+	case "loop", "while", "fori":
+		return fr.loop(st)
+	case "fors", "dynfors":
+		return fr.forQuery(st)
+	case "foreach_a":
+		return fr.forEach(st)
+	case "exit":
+		if st.cond != nil {
+			ok, err := fr.condition(st.cond)
+			if err != nil || !ok {
+				return plFlow{}, err
+			}
+		}
+		if st.isExit {
+			return plFlow{sig: plExit, label: st.label}, nil
+		}
+		return plFlow{sig: plContinue, label: st.label}, nil
+	case "return":
+		return fr.returnStmt(st)
+	case "return_next":
+		return plFlow{}, fr.returnNext(st)
+	case "return_query":
+		res, err := fr.query(st.expr)
+		if err != nil {
+			return plFlow{}, err
+		}
+		rows, err := coerceRows(fr.x, res.Rows, res.Columns, fr.pl.fn.resultCols())
+		fr.rows = append(fr.rows, rows...)
+		fr.count = int64(len(res.Rows))
+		fr.setFound(len(res.Rows) > 0)
+		return plFlow{}, err
+	case "raise":
+		return plFlow{}, fr.raise(st)
+	case "assert":
+		ok, err := fr.condition(st.cond)
+		if err != nil || ok {
+			return plFlow{}, err
+		}
+		msg := "assertion failed"
+		if st.expr != nil {
+			v, t, err := fr.value(st.expr)
+			if err != nil {
+				return plFlow{}, err
+			}
+			if v != nil {
+				msg = types.FormatTextEnv(fr.x.env, t, v)
+			}
+		}
+		return plFlow{}, pgerror.New(pgerror.AssertFailure, msg)
+	case "perform", "call":
+		res, err := fr.query(st.expr)
+		if err != nil {
+			return plFlow{}, err
+		}
+		fr.count = int64(len(res.Rows))
+		fr.setFound(len(res.Rows) > 0)
+		return plFlow{}, nil
+	case "execsql":
+		return plFlow{}, fr.execSQL(st)
+	case "dynexecute":
+		return plFlow{}, fr.dynExecute(st)
+	case "getdiag":
+		return plFlow{}, fr.getDiagnostics(st)
+	}
+	return plFlow{}, pgerror.Unsupported("PL/pgSQL statement " + st.kind)
+}
+
+func (fr *plFrame) result(err error, body []*plStmt) (plFlow, error) {
+	if err != nil {
+		return plFlow{}, err
+	}
+	return fr.execList(body)
+}
+
+// block runs a BEGIN ... END block: its declarations, its body and, when
+// it has EXCEPTION handlers, the body inside a savepoint that a caught
+// error rolls back to, as PostgreSQL runs it in a subtransaction.
+func (fr *plFrame) block(st *plStmt) (plFlow, error) {
+	for _, k := range st.decls {
+		d := fr.pl.datums[k]
+		fr.vals[k] = nil
+		fr.typs[k] = d.typ
+		if d.def != nil {
+			v, t, err := fr.value(d.def)
+			if err != nil {
+				return plFlow{}, err
+			}
+			if err := fr.assign(k, v, t); err != nil {
+				return plFlow{}, err
+			}
+		} else if d.notNull {
+			return plFlow{}, pgerror.Newf(pgerror.NullValueNotAllowed, "variable \"%s\" must have a default value, since it's declared NOT NULL", d.name)
+		}
+	}
+	if len(st.handlers) == 0 {
+		flow, err := fr.execList(st.body)
+		return fr.labeled(st, flow, err)
+	}
+	s := fr.s
+	name := fmt.Sprintf("\x00plpgsql %d %d", s.routineDepth, len(s.txn.savepoints))
+	if err := s.savepoint(name); err != nil {
+		return plFlow{}, err
+	}
+	flow, err := fr.execList(st.body)
+	if err == nil {
+		return fr.labeled(st, flow, s.releaseSavepoint(name))
+	}
+	var pe *pgerror.Error
+	if !errors.As(err, &pe) || fr.x.txn.Ended() {
+		return plFlow{}, err
+	}
+	for _, h := range st.handlers {
+		if !handles(h, pe.Code) {
+			continue
+		}
+		if rerr := s.rollbackToSavepoint(name); rerr != nil {
+			return plFlow{}, err
+		}
+		if rerr := s.releaseSavepoint(name); rerr != nil {
+			return plFlow{}, rerr
+		}
+		fr.setErrorVars(pe)
+		fr.caught = append(fr.caught, pe)
+		flow, herr := fr.execList(h.body)
+		fr.caught = fr.caught[:len(fr.caught)-1]
+		return fr.labeled(st, flow, herr)
+	}
+	return plFlow{}, err
+}
+
+// labeled ends a block: an EXIT naming its label ends there.
+func (fr *plFrame) labeled(st *plStmt, flow plFlow, err error) (plFlow, error) {
+	if err != nil {
+		return plFlow{}, err
+	}
+	if flow.sig == plExit && flow.label != "" && flow.label == st.label {
+		return plFlow{}, nil
+	}
+	return flow, nil
+}
+
+// setErrorVars sets SQLSTATE and SQLERRM, the handler's variables.
+func (fr *plFrame) setErrorVars(pe *pgerror.Error) {
+	for i, d := range fr.pl.datums {
+		switch d.name {
+		case "sqlstate":
+			fr.vals[i] = string(pe.Code)
+		case "sqlerrm":
+			fr.vals[i] = pe.Message
+		}
+	}
+}
+
+// handles reports whether a handler's conditions catch code: OTHERS
+// catches all but query_canceled and assert_failure.
+func handles(h *plHandler, code pgerror.Code) bool {
+	c := string(code)
+	for _, cond := range h.conditions {
+		if cond == "others" {
+			if c != "57014" && c != "P0004" {
+				return true
+			}
+			continue
+		}
+		codes, named := plConditions[cond]
+		if !named {
+			codes = []string{cond} // WHEN SQLSTATE 'xxxxx'
+		}
+		for _, k := range codes {
+			// A class code (two characters then 000) catches the class.
+			if k == c || strings.HasSuffix(k, "000") && strings.HasPrefix(c, k[:2]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (fr *plFrame) returnStmt(st *plStmt) (plFlow, error) {
+	f := fr.pl.fn
+	switch {
+	case f.retSet:
+		return plFlow{sig: plReturn}, nil
+	case f.result.Oid == types.OidVoid:
+		if f.kind == 'p' {
+			fr.rows = nil
+		} else {
+			fr.rows = [][]any{{""}}
+		}
+		return plFlow{sig: plReturn}, nil
+	case len(f.outCols) > 0 || f.kind == 'p':
+		fr.rows = [][]any{fr.outRow()}
+		return plFlow{sig: plReturn}, nil
+	}
+	if st.expr == nil {
+		// The parser ends every body with a RETURN of no value: reaching
+		// it in a function that returns one is an error.
+		return plFlow{}, pgerror.New(pgerror.FunctionExecutedNoReturnStatement, "control reached end of function without RETURN")
+	}
+	v, t, err := fr.value(st.expr)
+	if err != nil {
+		return plFlow{}, err
+	}
+	if f.result.Oid == types.OidTrigger {
+		// A trigger returns the row to write (NEW or OLD), or NULL.
+		if _, ok := v.([]any); v != nil && !ok {
+			return plFlow{}, pgerror.New(pgerror.DatatypeMismatch, "returned row structure does not match the structure of the triggering table")
+		}
+		fr.rows = [][]any{{v}}
+		return plFlow{sig: plReturn}, nil
+	}
+	if v, err = fr.cast(v, t, f.result); err != nil {
+		return plFlow{}, err
+	}
+	fr.rows = [][]any{{v}}
+	return plFlow{sig: plReturn}, nil
+}
+
+func (fr *plFrame) returnNext(st *plStmt) error {
+	f := fr.pl.fn
+	if !f.retSet {
+		return pgerror.New(pgerror.SyntaxError, "cannot use RETURN NEXT in a non-SETOF function")
+	}
+	if len(f.outCols) > 0 && st.expr == nil && st.varno < 0 {
+		fr.rows = append(fr.rows, fr.outRow())
+		return nil
+	}
+	var v any
+	var t types.Type
+	var err error
+	if st.varno >= 0 {
+		v, t = fr.vals[st.varno], fr.typs[st.varno]
+	} else if v, t, err = fr.value(st.expr); err != nil {
+		return err
+	}
+	if len(f.outCols) == 0 {
+		cv, err := fr.cast(v, t, f.result)
+		if err != nil {
+			return err
+		}
+		fr.rows = append(fr.rows, []any{cv})
+		return nil
+	}
+	row, _ := v.([]any)
+	shape, _ := t.Fields()
+	cols := make([]Column, len(shape))
+	for i, c := range shape {
+		cols[i] = Column{Name: c.Name, TypeOID: uint32(c.Type.Oid), TypeMod: c.Type.Typmod}
+	}
+	if row == nil {
+		row = make([]any, len(f.outCols))
+	}
+	rows, err := coerceRows(fr.x, [][]any{row}, cols, f.outCols)
+	fr.rows = append(fr.rows, rows...)
+	return err
+}

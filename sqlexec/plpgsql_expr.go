@@ -1,0 +1,394 @@
+package sqlexec
+
+import (
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// plExpr is an SQL expression or statement of a PL/pgSQL body, planned at
+// its first evaluation in a session and again when a record variable it
+// reads changed shape (a record takes the shape of the row last assigned).
+type plExpr struct {
+	text string
+	// mode is the parser's RawParseMode: 0 a statement, 2 an expression,
+	// 3 an assignment "target := expression".
+	mode     int
+	compiled *plCompiled
+}
+
+// plCompiled is a planned plExpr: a scalar for a plain expression, a plan
+// for anything with FROM, WHERE, and the like, and the statements.
+type plCompiled struct {
+	shapes []types.Type
+	scalar *scalar
+	plan   *stmtPlan
+}
+
+// plFrame is one invocation of a PL/pgSQL body: the variables' values and
+// types by datum number (the values are the parameters every planned
+// expression reads), the rows RETURN NEXT and RETURN QUERY gathered, and
+// the errors the enclosing handlers caught.
+type plFrame struct {
+	s     *Session
+	x     *execCtx
+	pl    *plFunction
+	vals  []any
+	typs  []types.Type
+	rows  [][]any
+	count int64
+	// caught is the stack of errors being handled, innermost last.
+	caught []*pgerror.Error
+	// scalarCtx is the context plain expressions (no subqueries, so no
+	// statement state to keep apart) are evaluated in, made once.
+	scalarCtx *execCtx
+}
+
+// sql returns the SQL text an expression is planned from.
+func (e *plExpr) sql() (string, error) {
+	switch e.mode {
+	case 2:
+		return "SELECT " + e.text, nil
+	case 3, 4, 5:
+		i := strings.Index(e.text, ":=")
+		skip := 2
+		if i < 0 {
+			i, skip = strings.Index(e.text, "="), 1
+		}
+		if i < 0 {
+			return "", pgerror.Newf(pgerror.SyntaxError, "syntax error in assignment \"%s\"", e.text)
+		}
+		if strings.Contains(e.text[:i], "[") {
+			return "", pgerror.Unsupported("assignment to an array element in PL/pgSQL")
+		}
+		return "SELECT " + e.text[i+skip:], nil
+	}
+	return e.text, nil
+}
+
+// compile plans e for the frame's current variable types.
+func (fr *plFrame) compile(e *plExpr) (*plCompiled, error) {
+	if c := e.compiled; c != nil && sameShapes(c.shapes, fr.typs) {
+		return c, nil
+	}
+	text, err := e.sql()
+	if err != nil {
+		return nil, err
+	}
+	sts, err := parseStatements(text)
+	if err != nil {
+		return nil, bodyError(err)
+	}
+	if len(sts) != 1 {
+		return nil, pgerror.Newf(pgerror.SyntaxError, "query \"%s\" is not a single statement", e.text)
+	}
+	st := sts[0]
+	cat, _ := fr.s.catalog()
+	b := &binder{s: fr.s, cat: cat, full: text, params: append([]types.Type(nil), fr.typs...), vars: fr.vars}
+	c := &plCompiled{shapes: append([]types.Type(nil), fr.typs...)}
+	if sel := st.node.GetSelectStmt(); e.mode != 0 && isBareTarget(sel) {
+		if c.scalar, err = b.expr(nil, sel.TargetList[0].GetResTarget().Val); err != nil {
+			return nil, bodyError(err)
+		}
+		if c.scalar.typ.Oid == types.OidUnknown || unresolved(c.scalar) {
+			if c.scalar, err = b.coerce(c.scalar, types.Text, types.CastImplicit); err != nil {
+				return nil, bodyError(err)
+			}
+		}
+	} else {
+		if st.isTxn {
+			return nil, pgerror.Unsupported("transaction control in PL/pgSQL")
+		}
+		if c.plan, err = b.statement(st); err != nil {
+			return nil, bodyError(err)
+		}
+		c.plan.locks = b.locks
+	}
+	e.compiled = c
+	return c, nil
+}
+
+// isBareTarget reports whether sel is SELECT expr and nothing else.
+func isBareTarget(sel *pg_query.SelectStmt) bool {
+	if sel == nil || len(sel.TargetList) != 1 {
+		return false
+	}
+	reads := false
+	walk(sel.TargetList[0], func(n *pg_query.Node) bool {
+		reads = reads || n.GetSubLink() != nil
+		return !reads
+	})
+	return !reads && len(sel.TargetList) == 1 && len(sel.FromClause) == 0 && sel.WhereClause == nil &&
+		len(sel.GroupClause) == 0 && sel.HavingClause == nil && len(sel.SortClause) == 0 && sel.LimitCount == nil &&
+		sel.LimitOffset == nil && len(sel.DistinctClause) == 0 && len(sel.ValuesLists) == 0 && sel.WithClause == nil &&
+		sel.IntoClause == nil && sel.Op == pg_query.SetOperation_SETOP_NONE && len(sel.LockingClause) == 0 &&
+		len(sel.WindowClause) == 0
+}
+
+func sameShapes(a, b []types.Type) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// execCtx is the context an expression of the frame runs in: the caller's
+// transaction, with the variables as parameters.
+func (fr *plFrame) execCtx() *execCtx {
+	return &execCtx{ctx: fr.x.ctx, s: fr.s, txn: fr.x.txn, params: fr.vals, env: fr.x.env,
+		subCache: map[*selectPlan][][]any{}, memo: map[any]any{}}
+}
+
+// value evaluates an expression to one value and its type.
+func (fr *plFrame) value(e *plExpr) (any, types.Type, error) {
+	c, err := fr.compile(e)
+	if err != nil {
+		return nil, types.Type{}, err
+	}
+	if c.scalar != nil {
+		if fr.scalarCtx == nil {
+			fr.scalarCtx = fr.execCtx()
+		}
+		v, err := c.scalar.eval(fr.scalarCtx)
+		return v, c.scalar.typ, err
+	}
+	res, err := fr.s.runRoutineStatement(fr.x, c.plan, fr.vals, e.text)
+	if err != nil {
+		return nil, types.Type{}, err
+	}
+	if len(res.Columns) != 1 {
+		return nil, types.Type{}, pgerror.Newf(pgerror.SyntaxError, "query \"%s\" returned %d columns", e.text, len(res.Columns))
+	}
+	if len(res.Rows) > 1 {
+		return nil, types.Type{}, pgerror.Newf(pgerror.CardinalityViolation, "query \"%s\" returned more than one row", e.text)
+	}
+	t := types.Type{Oid: types.Oid(res.Columns[0].TypeOID), Typmod: res.Columns[0].TypeMod}
+	if len(res.Rows) == 0 {
+		return nil, t, nil
+	}
+	return res.Rows[0][0], t, nil
+}
+
+// condition evaluates a boolean expression; NULL is false.
+func (fr *plFrame) condition(e *plExpr) (bool, error) {
+	v, t, err := fr.value(e)
+	if err != nil {
+		return false, err
+	}
+	if v == nil {
+		return false, nil
+	}
+	if t.Oid != types.OidBool {
+		if v, err = fr.cast(v, t, types.Bool); err != nil {
+			return false, err
+		}
+	}
+	return v.(bool), nil
+}
+
+// query runs a statement of the body and returns its result.
+func (fr *plFrame) query(e *plExpr) (*Result, error) {
+	c, err := fr.compile(e)
+	if err != nil {
+		return nil, err
+	}
+	if c.plan == nil {
+		return nil, pgerror.Newf(pgerror.SyntaxError, "\"%s\" is not a query", e.text)
+	}
+	return fr.s.runRoutineStatement(fr.x, c.plan, fr.vals, e.text)
+}
+
+// cast converts v of type from to type to as PL/pgSQL assigns: by the
+// assignment cast, else through the types' text forms.
+func (fr *plFrame) cast(v any, from, to types.Type) (any, error) {
+	if v == nil || to.Oid == 0 || from.Oid == to.Oid && (to.Typmod < 0 || from.Typmod == to.Typmod) {
+		return v, nil
+	}
+	if from.Oid == types.OidUnknown {
+		from = types.Text
+	}
+	if f, err := types.LookupCastEnv(from, to, types.CastAssignment); err == nil {
+		return f(fr.x.env, v)
+	}
+	return types.ParseTextEnv(fr.x.env, to, types.FormatTextEnv(fr.x.env, from, v))
+}
+
+// lookupDatum returns the datum a name refers to: the latest declared of
+// that name (inner blocks declare after outer ones).
+func (fr *plFrame) lookupDatum(name string) int {
+	for i := len(fr.pl.datums) - 1; i >= 0; i-- {
+		if d := fr.pl.datums[i]; d.name == name && d.kind != 'w' {
+			return i
+		}
+	}
+	return -1
+}
+
+// vars resolves variable names in the body's SQL: x, label.x,
+// function.x, and rec.field.
+func (fr *plFrame) vars(b *binder, fields []string, loc int32) (*scalar, bool) {
+	if len(fields) == 1 {
+		return fr.varScalar(fr.lookupDatum(fields[0]), fields[0])
+	}
+	if len(fields) != 2 {
+		return nil, false
+	}
+	if k := fr.lookupDatum(fields[0]); k >= 0 && fr.typs[k].Oid == types.OidRecord {
+		shape, known := fr.typs[k].Fields()
+		if !known {
+			return nil, false
+		}
+		for i, f := range shape {
+			if f.Name == fields[1] {
+				return &scalar{typ: f.Type, slot: -1, name: f.Name, eval: func(x *execCtx) (any, error) {
+					r, _ := x.params[k].([]any)
+					if r == nil {
+						return nil, nil
+					}
+					return r[i], nil
+				}}, true
+			}
+		}
+		return nil, false
+	}
+	return fr.varScalar(fr.lookupDatum(fields[1]), fields[1])
+}
+
+func (fr *plFrame) varScalar(k int, name string) (*scalar, bool) {
+	if k < 0 {
+		return nil, false
+	}
+	if name == "tg_argv" {
+		// PostgreSQL's TG_ARGV counts from 0; fickle's arrays from 1.
+		return &scalar{typ: fr.typs[k], slot: -1, name: name, eval: func(*execCtx) (any, error) {
+			return nil, pgerror.Unsupported("TG_ARGV (an array whose lower bound is 0)")
+		}}, true
+	}
+	return &scalar{typ: fr.typs[k], slot: -1, name: name, eval: func(x *execCtx) (any, error) { return x.params[k], nil }}, true
+}
+
+// assign stores v of type from into datum k: a variable (cast to its
+// type), a record (which takes the value's shape, or casts it to its
+// declared %ROWTYPE), or a row of variables.
+func (fr *plFrame) assign(k int, v any, from types.Type) error {
+	d := fr.pl.datums[k]
+	switch {
+	case d.isConst:
+		return pgerror.Newf(pgerror.SyntaxError, "variable \"%s\" is declared CONSTANT", d.name)
+	case d.kind == 'f':
+		return fr.assignField(d, v, from)
+	case d.kind == 'w' && len(d.fields) == 1 && fr.typs[d.fields[0]].Oid == types.OidRecord:
+		return fr.assign(d.fields[0], v, from)
+	case d.kind == 'w':
+		r, _ := v.([]any)
+		shape, _ := from.Fields()
+		for i, f := range d.fields {
+			var fv any
+			var ft types.Type
+			if i < len(r) {
+				fv = r[i]
+			}
+			if i < len(shape) {
+				ft = shape[i].Type
+			}
+			if err := fr.assign(f, fv, ft); err != nil {
+				return err
+			}
+		}
+		return nil
+	case fr.typs[k].Oid == types.OidRecord:
+		declared, fixed := d.typ.Fields()
+		if !fixed || d.kind == 'r' {
+			if from.Oid == types.OidRecord {
+				fr.typs[k] = from
+			}
+			fr.vals[k] = v
+			return nil
+		}
+		r, _ := v.([]any)
+		if r == nil {
+			fr.vals[k] = nil
+			return nil
+		}
+		shape, _ := from.Fields()
+		out := make([]any, len(declared))
+		for i := range declared {
+			if i >= len(r) || i >= len(shape) {
+				break
+			}
+			cv, err := fr.cast(r[i], shape[i].Type, declared[i].Type)
+			if err != nil {
+				return err
+			}
+			out[i] = cv
+		}
+		fr.vals[k] = out
+		return nil
+	}
+	cv, err := fr.cast(v, from, fr.typs[k])
+	if err != nil {
+		return err
+	}
+	if cv == nil && d.notNull {
+		return pgerror.Newf(pgerror.NullValueNotAllowed, "null value cannot be assigned to variable \"%s\" declared NOT NULL", d.name)
+	}
+	fr.vals[k] = cv
+	return nil
+}
+
+// assignRow stores a result row (nil for none) into the target datum: a
+// scalar variable takes its first column.
+func (fr *plFrame) assignRow(k int, row []any, cols []Column) error {
+	fields := make([]types.Field, len(cols))
+	for i, c := range cols {
+		fields[i] = types.Field{Name: c.Name, Type: types.Type{Oid: types.Oid(c.TypeOID), Typmod: c.TypeMod}}
+	}
+	if d := fr.pl.datums[k]; d.kind == 'v' && fr.typs[k].Oid != types.OidRecord {
+		var v any
+		if row != nil && len(row) > 0 {
+			v = row[0]
+		}
+		t := fr.typs[k]
+		if len(fields) > 0 {
+			t = fields[0].Type
+		}
+		return fr.assign(k, v, t)
+	}
+	var v any
+	if row != nil {
+		v = row
+	}
+	return fr.assign(k, v, types.RecordType(fields))
+}
+
+// assignField stores v into a field of a record variable (NEW.col := v).
+func (fr *plFrame) assignField(d *plDatum, v any, from types.Type) error {
+	parent := d.fields[0]
+	shape, known := fr.typs[parent].Fields()
+	r, _ := fr.vals[parent].([]any)
+	if !known || r == nil {
+		return pgerror.Newf(pgerror.ObjectNotInPrerequisiteState, "record \"%s\" is not assigned yet", fr.pl.datums[parent].name).
+			WithDetail("The tuple structure of a not-yet-assigned record is indeterminate.")
+	}
+	for i, f := range shape {
+		if f.Name == d.name {
+			cv, err := fr.cast(v, from, f.Type)
+			if err != nil {
+				return err
+			}
+			nr := append([]any(nil), r...)
+			nr[i] = cv
+			fr.vals[parent] = nr
+			return nil
+		}
+	}
+	return pgerror.Newf(pgerror.UndefinedColumn, "record \"%s\" has no field \"%s\"", fr.pl.datums[parent].name, d.name)
+}

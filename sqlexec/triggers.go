@@ -1,0 +1,530 @@
+package sqlexec
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/isolation"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// Triggers (CREATE TRIGGER ... BEFORE | AFTER INSERT | UPDATE [OF cols] |
+// DELETE ... FOR EACH ROW | STATEMENT [WHEN (...)] EXECUTE FUNCTION f()).
+// A trigger belongs to its table's descriptor; INSERT, UPDATE and DELETE
+// plan the triggers of their event (triggerSet) and fire them around each
+// row they write and around the statement, in the statement's execution
+// context: the trigger function's reads and writes belong to the calling
+// statement, in its store transaction. BEFORE ROW triggers fire in name
+// order and may change the row (RETURN NEW) or skip it (RETURN NULL);
+// AFTER ROW triggers fire once the statement has written every row, then
+// AFTER STATEMENT triggers.
+
+// The bits of pg_trigger.tgtype.
+const (
+	tgRow      = 1
+	tgBefore   = 2
+	tgInsert   = 4
+	tgDelete   = 8
+	tgUpdate   = 16
+	tgTruncate = 32
+	tgInstead  = 64
+)
+
+// triggerDesc is a pg_trigger row.
+type triggerDesc struct {
+	oid   uint32
+	name  string
+	table uint32
+	// fn is the OID of the trigger function.
+	fn     uint32
+	tgtype int
+	// cols are the columns of UPDATE OF.
+	cols []int
+	when *pg_query.Node
+	args []string
+	// disabled is ALTER TABLE ... DISABLE TRIGGER's mark.
+	disabled bool
+}
+
+// enableTriggers runs ALTER TABLE ... ENABLE / DISABLE TRIGGER name | USER
+// on t, a clone of the table. DISABLE TRIGGER ALL would also switch off
+// foreign keys, which fickle does not check through triggers: it stays
+// unsupported.
+func enableTriggers(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
+	disable := cmd.Subtype == pg_query.AlterTableType_AT_DisableTrig || cmd.Subtype == pg_query.AlterTableType_AT_DisableTrigUser
+	all := cmd.Subtype == pg_query.AlterTableType_AT_EnableTrigUser || cmd.Subtype == pg_query.AlterTableType_AT_DisableTrigUser
+	found := false
+	for i, tr := range t.triggers {
+		if all || tr.name == cmd.Name {
+			n := *tr
+			n.disabled = disable
+			t.triggers[i] = &n
+			found = true
+		}
+	}
+	if !found && !all {
+		return pgerror.Newf(pgerror.UndefinedObject, "trigger \"%s\" for table \"%s\" does not exist", cmd.Name, t.name)
+	}
+	return nil
+}
+
+// createTrigger runs CREATE [OR REPLACE] TRIGGER.
+func (d *ddl) createTrigger(ct *pg_query.CreateTrigStmt, full string) error {
+	switch {
+	case ct.Isconstraint:
+		return pgerror.Unsupported("CREATE CONSTRAINT TRIGGER")
+	case len(ct.TransitionRels) > 0:
+		return pgerror.Unsupported("transition tables (REFERENCING)")
+	case ct.Timing&tgInstead != 0:
+		return pgerror.Unsupported("INSTEAD OF triggers")
+	case ct.Events&tgTruncate != 0:
+		return pgerror.Unsupported("TRUNCATE triggers")
+	}
+	t := d.s.lookupTable(d.cat, ct.Relation.Schemaname, ct.Relation.Relname)
+	if t == nil {
+		if d.s.lookupView(d.cat, ct.Relation.Schemaname, ct.Relation.Relname) != nil {
+			return pgerror.Unsupported("triggers on views")
+		}
+		return pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", ct.Relation.Relname)
+	}
+	names := strs(ct.Funcname)
+	var fn *funcDesc
+	for _, f := range d.s.lookupFuncs(d.cat, names) {
+		if len(f.in) == 0 && f.kind == 'f' {
+			fn = f
+			break
+		}
+	}
+	if fn == nil {
+		return pgerror.Newf(pgerror.UndefinedFunction, "function %s() does not exist", strings.Join(names, "."))
+	}
+	if fn.result.Oid != types.OidTrigger {
+		return pgerror.Newf(pgerror.InvalidObjectDefinition, "function %s must return type trigger", fn.name)
+	}
+	tr := &triggerDesc{name: ct.Trigname, table: t.oid, fn: fn.oid, tgtype: int(ct.Timing) | int(ct.Events)}
+	if ct.Row {
+		tr.tgtype |= tgRow
+	}
+	for _, c := range strs(ct.Columns) {
+		i := t.colIndex(c)
+		if i < 0 {
+			return pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", c, t.name)
+		}
+		tr.cols = append(tr.cols, i)
+	}
+	for _, a := range ct.Args {
+		tr.args = append(tr.args, a.GetString_().GetSval())
+	}
+	if ct.WhenClause != nil {
+		if !ct.Row {
+			return pgerror.New(pgerror.InvalidObjectDefinition, "statement trigger's WHEN condition cannot reference column values")
+		}
+		tr.when = proto.Clone(ct.WhenClause).(*pg_query.Node)
+		b := d.binder(full)
+		if _, err := b.triggerWhen(t, tr); err != nil {
+			return err
+		}
+	}
+	if err := d.lockTable(t, isolation.TableLockShareRowExclusive); err != nil {
+		return err
+	}
+	nt := t.clone()
+	nt.triggers = nil
+	for _, old := range t.triggers {
+		if old.name != tr.name {
+			nt.triggers = append(nt.triggers, old)
+			continue
+		}
+		if !ct.Replace {
+			return pgerror.Newf(pgerror.DuplicateObject, "trigger \"%s\" for relation \"%s\" already exists", tr.name, t.name)
+		}
+		tr.oid = old.oid
+	}
+	if tr.oid == 0 {
+		tr.oid = d.cat.newOID()
+	}
+	nt.triggers = append(nt.triggers, tr)
+	slices.SortFunc(nt.triggers, func(a, b *triggerDesc) int { return strings.Compare(a.name, b.name) })
+	d.cat.putTable(nt)
+	return nil
+}
+
+// dropTrigger runs DROP TRIGGER [IF EXISTS] name ON table.
+func (d *ddl) dropTrigger(ds *pg_query.DropStmt) error {
+	for _, o := range ds.Objects {
+		parts := strs(o.GetList().GetItems())
+		name := parts[len(parts)-1]
+		schema := ""
+		if len(parts) == 3 {
+			schema = parts[0]
+		}
+		t := d.s.lookupTable(d.cat, schema, parts[len(parts)-2])
+		if t == nil {
+			if ds.MissingOk {
+				d.notice(pgerror.SuccessfulCompletion, "relation \"%s\" does not exist, skipping", parts[len(parts)-2])
+				continue
+			}
+			return pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", parts[len(parts)-2])
+		}
+		i := slices.IndexFunc(t.triggers, func(tr *triggerDesc) bool { return tr.name == name })
+		if i < 0 {
+			if ds.MissingOk {
+				d.notice(pgerror.SuccessfulCompletion, "trigger \"%s\" for relation \"%s\" does not exist, skipping", name, t.name)
+				continue
+			}
+			return pgerror.Newf(pgerror.UndefinedObject, "trigger \"%s\" for table \"%s\" does not exist", name, t.name)
+		}
+		if err := d.lockTable(t, isolation.TableLockShareRowExclusive); err != nil {
+			return err
+		}
+		nt := t.clone()
+		nt.triggers = slices.Delete(slices.Clone(t.triggers), i, i+1)
+		d.cat.putTable(nt)
+	}
+	return nil
+}
+
+// funcByOID returns the user routine with the OID.
+func (c *catalog) funcByOID(oid uint32) *funcDesc {
+	for _, sc := range c.schemas {
+		for _, overloads := range sc.funcs {
+			for _, f := range overloads {
+				if f.oid == oid {
+					return f
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// triggerWhen compiles a trigger's WHEN condition over OLD and NEW, which
+// it reads as the parameters $1 and $2.
+func (b *binder) triggerWhen(t *tableDesc, tr *triggerDesc) (*scalar, error) {
+	rt := tableRowType(t)
+	shape, _ := rt.Fields()
+	b.params = []types.Type{rt, rt}
+	b.vars = func(b *binder, fields []string, loc int32) (*scalar, bool) {
+		if len(fields) != 2 || fields[0] != "old" && fields[0] != "new" {
+			return nil, false
+		}
+		if fields[0] == "old" && tr.tgtype&tgInsert != 0 {
+			return nil, false
+		}
+		if fields[0] == "new" && tr.tgtype&tgDelete != 0 {
+			return nil, false
+		}
+		p := 0
+		if fields[0] == "new" {
+			p = 1
+		}
+		for i, f := range shape {
+			if f.Name == fields[1] {
+				return &scalar{typ: f.Type, slot: -1, name: f.Name, eval: func(x *execCtx) (any, error) {
+					r, _ := x.params[p].([]any)
+					if r == nil {
+						return nil, nil
+					}
+					return r[i], nil
+				}}, true
+			}
+		}
+		return nil, false
+	}
+	e, err := b.expr(nil, tr.when)
+	if err != nil {
+		return nil, err
+	}
+	if e.typ.Oid != types.OidBool {
+		return nil, pgerror.Newf(pgerror.DatatypeMismatch, "argument of WHEN must be type boolean, not type %s", e.typ)
+	}
+	return e, nil
+}
+
+// tableRowType is the record type of a table's rows.
+func tableRowType(t *tableDesc) types.Type {
+	fields := make([]types.Field, len(t.cols))
+	for i, c := range t.cols {
+		fields[i] = types.Field{Name: c.name, Type: c.typ}
+	}
+	return types.RecordType(fields)
+}
+
+// firing is a planned trigger: its function and compiled WHEN.
+type firing struct {
+	tr   *triggerDesc
+	fn   *funcDesc
+	when *scalar
+}
+
+// triggerSet holds the triggers a statement fires for one event on its
+// table, and the AFTER ROW events it queued. The methods of a nil set do
+// nothing.
+type triggerSet struct {
+	t                               *tableDesc
+	event                           int
+	beforeStmt, beforeRow, afterRow []firing
+	afterStmt                       []firing
+}
+
+// triggerRun is one execution of a statement's triggers: the AFTER ROW
+// events it queued. The methods of a nil run do nothing.
+type triggerRun struct {
+	*triggerSet
+	queued [][2][]any
+}
+
+// triggersFor plans the triggers of event on t; updated are the columns an
+// UPDATE sets (for UPDATE OF). It returns nil when there are none.
+func (b *binder) triggersFor(t *tableDesc, event int, updated []int) (*triggerSet, error) {
+	if len(t.triggers) == 0 {
+		return nil, nil
+	}
+	ts := &triggerSet{t: t, event: event}
+	for _, tr := range t.triggers {
+		if tr.tgtype&event == 0 || tr.disabled {
+			continue
+		}
+		if len(tr.cols) > 0 && !slices.ContainsFunc(tr.cols, func(c int) bool { return slices.Contains(updated, c) }) {
+			continue
+		}
+		fn := b.cat.funcByOID(tr.fn)
+		if fn == nil {
+			return nil, pgerror.Newf(pgerror.UndefinedFunction, "function of trigger \"%s\" does not exist", tr.name)
+		}
+		f := firing{tr: tr, fn: fn}
+		if tr.when != nil {
+			wb := &binder{s: b.s, cat: b.cat}
+			w, err := wb.triggerWhen(t, tr)
+			if err != nil {
+				return nil, err
+			}
+			f.when = w
+		}
+		switch row, before := tr.tgtype&tgRow != 0, tr.tgtype&tgBefore != 0; {
+		case row && before:
+			ts.beforeRow = append(ts.beforeRow, f)
+		case row:
+			ts.afterRow = append(ts.afterRow, f)
+		case before:
+			ts.beforeStmt = append(ts.beforeStmt, f)
+		default:
+			ts.afterStmt = append(ts.afterStmt, f)
+		}
+	}
+	return ts, nil
+}
+
+// hasRowTriggers reports whether the set fires per row.
+func (ts *triggerSet) hasRowTriggers() bool {
+	return ts != nil && len(ts.beforeRow)+len(ts.afterRow) > 0
+}
+
+// start begins an execution of the statement: it fires the BEFORE
+// STATEMENT triggers.
+func (ts *triggerSet) start(x *execCtx) (*triggerRun, error) {
+	if ts == nil {
+		return nil, nil
+	}
+	for _, f := range ts.beforeStmt {
+		if _, err := ts.fire(x, f, "BEFORE", "STATEMENT", nil, nil); err != nil {
+			return nil, err
+		}
+	}
+	return &triggerRun{triggerSet: ts}, nil
+}
+
+// before fires the BEFORE ROW triggers for a row write: it returns the row
+// to write, nil when a trigger skipped it.
+func (ts *triggerRun) before(x *execCtx, old, new []any) ([]any, error) {
+	row := new
+	if new == nil {
+		row = old // a DELETE: the row to delete
+	}
+	if ts == nil {
+		return row, nil
+	}
+	for _, f := range ts.beforeRow {
+		newArg := new
+		if ts.event != tgDelete {
+			newArg = row
+		}
+		ok, err := ts.whenHolds(x, f, old, newArg)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			continue
+		}
+		out, err := ts.fire(x, f, "BEFORE", "ROW", old, newArg)
+		if err != nil {
+			return nil, err
+		}
+		if out == nil {
+			return nil, nil
+		}
+		if ts.event != tgDelete {
+			row = out
+		}
+	}
+	return row, nil
+}
+
+// after queues the AFTER ROW triggers of a row written.
+func (ts *triggerRun) after(old, new []any) {
+	if ts == nil || len(ts.afterRow) == 0 {
+		return
+	}
+	ts.queued = append(ts.queued, [2][]any{old, new})
+}
+
+// afterStatement fires the queued AFTER ROW triggers, then the AFTER
+// STATEMENT ones.
+func (ts *triggerRun) afterStatement(x *execCtx) error {
+	if ts == nil {
+		return nil
+	}
+	queued := ts.queued
+	ts.queued = nil
+	for _, ev := range queued {
+		for _, f := range ts.afterRow {
+			ok, err := ts.whenHolds(x, f, ev[0], ev[1])
+			if err != nil {
+				return err
+			}
+			if !ok {
+				continue
+			}
+			if _, err := ts.fire(x, f, "AFTER", "ROW", ev[0], ev[1]); err != nil {
+				return err
+			}
+		}
+	}
+	for _, f := range ts.afterStmt {
+		if _, err := ts.fire(x, f, "AFTER", "STATEMENT", nil, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (ts *triggerSet) whenHolds(x *execCtx, f firing, old, new []any) (bool, error) {
+	if f.when == nil {
+		return true, nil
+	}
+	cx := &execCtx{ctx: x.ctx, s: x.s, txn: x.txn, env: x.env, params: []any{rowValue(old), rowValue(new)},
+		subCache: map[*selectPlan][][]any{}, memo: map[any]any{}}
+	v, err := f.when.eval(cx)
+	return v == true, err
+}
+
+func rowValue(r []any) any {
+	if r == nil {
+		return nil
+	}
+	return r
+}
+
+// eventName is TG_OP's value.
+func (ts *triggerSet) eventName() string {
+	switch ts.event {
+	case tgInsert:
+		return "INSERT"
+	case tgUpdate:
+		return "UPDATE"
+	}
+	return "DELETE"
+}
+
+// fire runs one trigger function and returns the row it returned.
+func (ts *triggerSet) fire(x *execCtx, f firing, when, level string, old, new []any) ([]any, error) {
+	s := x.s
+	if s.routineDepth >= maxRoutineDepth {
+		return nil, pgerror.New(pgerror.StatementTooComplex, "stack depth limit exceeded")
+	}
+	s.routineDepth++
+	s.routineNames = append(s.routineNames, "trigger "+f.tr.name+" on "+ts.t.name)
+	defer func() {
+		s.routineDepth--
+		s.routineNames = s.routineNames[:len(s.routineNames)-1]
+	}()
+	fr, err := s.newFrame(x, f.fn)
+	if err != nil {
+		return nil, err
+	}
+	rt := tableRowType(ts.t)
+	argv := make([]any, len(f.tr.args))
+	for i, a := range f.tr.args {
+		argv[i] = a
+	}
+	textArray, _ := types.ArrayOf(types.Text)
+	vars := map[string]struct {
+		v any
+		t types.Type
+	}{
+		"new": {rowValue(new), rt}, "old": {rowValue(old), rt},
+		"tg_op": {ts.eventName(), types.Text}, "tg_name": {f.tr.name, types.Name}, "tg_when": {when, types.Text},
+		"tg_level": {level, types.Text}, "tg_table_name": {ts.t.name, types.Name}, "tg_relname": {ts.t.name, types.Name},
+		"tg_table_schema": {ts.t.schema, types.Name}, "tg_relid": {int64(ts.t.oid), types.OidType},
+		"tg_nargs": {int64(len(argv)), types.Int4}, "tg_argv": {argv, textArray},
+	}
+	for i, d := range fr.pl.datums {
+		if v, ok := vars[d.name]; ok && (d.kind == 'r' || strings.HasPrefix(d.name, "tg_")) {
+			fr.vals[i], fr.typs[i] = v.v, v.t
+		}
+	}
+	rows, err := fr.run(nil)
+	if err != nil {
+		return nil, err
+	}
+	if len(rows) == 0 || rows[0][0] == nil {
+		return nil, nil
+	}
+	out := rows[0][0].([]any)
+	if len(out) != len(ts.t.cols) {
+		return nil, pgerror.New(pgerror.DatatypeMismatch, "returned row structure does not match the structure of the triggering table")
+	}
+	return out, nil
+}
+
+// triggerDatums are the variables PL/pgSQL gives a trigger function besides
+// NEW and OLD (which the parser declares itself).
+func triggerDatums() []*plDatum {
+	textArray, _ := types.ArrayOf(types.Text)
+	var out []*plDatum
+	for _, v := range []struct {
+		name string
+		typ  types.Type
+	}{{"tg_op", types.Text}, {"tg_name", types.Name}, {"tg_when", types.Text}, {"tg_level", types.Text},
+		{"tg_table_name", types.Name}, {"tg_relname", types.Name}, {"tg_table_schema", types.Name},
+		{"tg_relid", types.OidType}, {"tg_nargs", types.Int4}, {"tg_argv", textArray}} {
+		out = append(out, &plDatum{name: v.name, kind: 'v', typ: v.typ, isConst: true})
+	}
+	return out
+}
+
+// triggerRows are pg_trigger's rows.
+func triggerRows(c *catalog) [][]any {
+	var out [][]any
+	for _, t := range c.tables {
+		for _, tr := range t.triggers {
+			attnums := make([]string, len(tr.cols))
+			for i, c := range tr.cols {
+				attnums[i] = fmt.Sprint(t.cols[c].attnum)
+			}
+			enabled := "O"
+			if tr.disabled {
+				enabled = "D"
+			}
+			out = append(out, []any{int64(tr.oid), int64(t.oid), int64(0), tr.name, int64(tr.fn), int64(tr.tgtype), enabled, false,
+				int64(0), int64(0), int64(0), false, false, int64(len(tr.args)),
+				parseCatalogText(types.Int2Vector, strings.Join(attnums, " "))})
+		}
+	}
+	return out
+}
