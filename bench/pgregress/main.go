@@ -165,9 +165,9 @@ type fileRun struct {
 	setup     []item
 	name      string
 
-	fk       *fickleServer
-	pgSess   *session
-	fkSess   *session
+	fk        *fickleServer
+	pgSess    *session
+	fkSess    *session
 	vars      map[string]string
 	counts    tally
 	counting  bool
