@@ -82,7 +82,7 @@ func variableRef(s string, vars map[string]string) (string, int) {
 }
 
 // setVariable runs psql's \set NAME VALUE...: the value is the
-// concatenation of the arguments, each a 'quoted' string (with ” and
+// concatenation of the arguments, each a 'quoted' string (with doubled quotes and
 // backslash escapes), a :variable, :'variable', or a bare word.
 func setVariable(args string, vars map[string]string) {
 	name, rest, _ := strings.Cut(strings.TrimSpace(args), " ")
