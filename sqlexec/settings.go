@@ -364,6 +364,9 @@ type settings struct {
 	// them; nil outside a transaction.
 	levels  []map[string]savedSetting
 	changed map[string]bool // reported settings changed since TakeChangedParameters
+	// startup holds the values the startup message gave, which RESET
+	// returns to, as PostgreSQL's reset value is the session's start value.
+	startup map[string]string
 	// version counts the changes, for the caches derived from the values.
 	version uint64
 }
@@ -402,6 +405,10 @@ func newSettings(info SessionInfo, overrides map[string]string) settings {
 			v = nv
 		}
 		s.vals[lk] = v
+		if s.startup == nil {
+			s.startup = make(map[string]string)
+		}
+		s.startup[lk] = v
 		if lk == "default_transaction_isolation" {
 			// The client's choice of PostgreSQL's default beats the
 			// server's fickle.isolation (a fickle.isolation startup
@@ -427,7 +434,13 @@ func (s *settings) set(name, value string, local bool) error {
 		if d.readOnly() {
 			return d.cannotChange()
 		}
-		if d.normalize != nil {
+		if lk == "datestyle" {
+			nv, err := mergeDateStyle(s.vals[lk], value)
+			if err != nil {
+				return err
+			}
+			value = nv
+		} else if d.normalize != nil {
 			nv, err := d.normalize(value)
 			if err != nil {
 				return err
@@ -665,6 +678,14 @@ func normIntervalStyle(v string) (string, error) {
 // German) and an order (MDY, DMY, YMD and their aliases), either part
 // optional; German alone orders DMY, as in PostgreSQL.
 func normDateStyle(v string) (string, error) {
+	return mergeDateStyle("ISO, MDY", v)
+}
+
+// mergeDateStyle is DateStyle set to v when it was current: a part v does
+// not name keeps its current value (SET datestyle TO ymd keeps the output
+// style), except that German without an order orders DMY, and DEFAULT
+// stands for ISO, MDY.
+func mergeDateStyle(current, v string) (string, error) {
 	style, order := "", ""
 	for _, p := range strings.Split(v, ",") {
 		w := strings.ToUpper(strings.TrimSpace(p))
@@ -680,7 +701,14 @@ func normDateStyle(v string) (string, error) {
 			newOrder = "DMY"
 		case "YMD":
 			newOrder = "YMD"
-		case "DEFAULT", "":
+		case "DEFAULT":
+			if style == "" {
+				style = "ISO"
+			}
+			if order == "" {
+				order = "MDY"
+			}
+		case "":
 		default:
 			return "", invalidValue("DateStyle", v)
 		}
@@ -694,14 +722,15 @@ func normDateStyle(v string) (string, error) {
 			order = newOrder
 		}
 	}
+	curStyle, curOrder, _ := strings.Cut(current, ", ")
 	if order == "" {
-		order = "MDY"
+		order = curOrder
 		if style == "German" {
 			order = "DMY"
 		}
 	}
 	if style == "" {
-		style = "ISO"
+		style = curStyle
 	}
 	return style + ", " + order, nil
 }

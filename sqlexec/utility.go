@@ -42,7 +42,11 @@ func (b *binder) setPlan(vs *pg_query.VariableSetStmt) (*stmtPlan, error) {
 		return &stmtPlan{noTxn: true, exec: func(x *execCtx) (*Result, error) {
 			for k, d := range settingDefs {
 				if !d.readOnly() {
-					_ = x.s.settings.set(k, d.def, false)
+					v := d.def
+					if sv, ok := x.s.settings.startup[k]; ok {
+						v = sv
+					}
+					_ = x.s.settings.set(k, v, false)
 				}
 			}
 			return &Result{Tag: "RESET"}, nil
@@ -109,6 +113,9 @@ func (b *binder) setPlan(vs *pg_query.VariableSetStmt) (*stmtPlan, error) {
 				}
 				if name == "application_name" {
 					v = s.info.ApplicationName
+				}
+				if sv, ok := s.settings.startup[name]; ok {
+					v = sv
 				}
 			}
 		}

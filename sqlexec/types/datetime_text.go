@@ -265,7 +265,7 @@ func loadLocation(name string) (*time.Location, error) {
 	if strings.EqualFold(name, "utc") {
 		return time.UTC, nil
 	}
-	if !strings.Contains(name, "/") && !strings.EqualFold(name, "localtime") {
+	if !strings.Contains(name, "/") && !isZoneFileName(name) {
 		return nil, pgerror.New(pgerror.InvalidParameterValue, "unknown zone")
 	}
 	if loc, err := time.LoadLocation(name); err == nil {
@@ -282,6 +282,21 @@ func loadLocation(name string) (*time.Location, error) {
 		parts[i] = strings.Join(words, "_")
 	}
 	return time.LoadLocation(strings.Join(parts, "/"))
+}
+
+// isZoneFileName reports whether a name without a slash may name a zone of
+// the database (localtime, PST8PDT, EST5EDT, Japan): letters, digits, and
+// + - _, beginning with a letter. Go's own "Local" is not a zone name.
+func isZoneFileName(name string) bool {
+	if name == "" || !isASCIILetter(rune(name[0])) || strings.EqualFold(name, "local") {
+		return false
+	}
+	for _, c := range name {
+		if !isASCIILetter(c) && (c < '0' || c > '9') && c != '+' && c != '-' && c != '_' {
+			return false
+		}
+	}
+	return true
 }
 
 // timeField decodes hh:mm[:ss[.ffffff]] with an optional zone suffix.
