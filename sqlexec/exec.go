@@ -182,10 +182,7 @@ func (b *binder) statement(st *Statement) (*stmtPlan, error) {
 	case *pg_query.Node_CheckPointStmt:
 		return &stmtPlan{noTxn: true, exec: tagOnly("CHECKPOINT")}, nil
 	case *pg_query.Node_DiscardStmt:
-		return &stmtPlan{noTxn: true, exec: func(x *execCtx) (*Result, error) {
-			x.s.settings = newSettings(x.s.info, x.s.engine.settingOverrides())
-			return &Result{Tag: "DISCARD ALL"}, nil
-		}}, nil
+		return discardPlan(v.DiscardStmt.Target), nil
 	case *pg_query.Node_LockStmt:
 		return b.lockPlan(v.LockStmt)
 	case *pg_query.Node_ExplainStmt:
@@ -203,6 +200,30 @@ func (b *binder) statement(st *Statement) (*stmtPlan, error) {
 		return nil, pgerror.Unsupported("SQL-level PREPARE and EXECUTE (use the extended protocol)")
 	}
 	return nil, pgerror.Unsupported("statement " + nodeKind(st.node))
+}
+
+// discardPlan runs DISCARD: SEQUENCES forgets currval and lastval, PLANS
+// and TEMP have nothing to drop here (no cached plans outlive a change, no
+// temporary tables), ALL does all of that and resets the settings, outside
+// a transaction block only.
+func discardPlan(target pg_query.DiscardMode) *stmtPlan {
+	return &stmtPlan{noTxn: true, exec: func(x *execCtx) (*Result, error) {
+		switch target {
+		case pg_query.DiscardMode_DISCARD_PLANS:
+			return &Result{Tag: "DISCARD PLANS"}, nil
+		case pg_query.DiscardMode_DISCARD_TEMP:
+			return &Result{Tag: "DISCARD TEMP"}, nil
+		case pg_query.DiscardMode_DISCARD_SEQUENCES:
+			x.s.currval, x.s.lastval = make(map[*sequence]int64), nil
+			return &Result{Tag: "DISCARD SEQUENCES"}, nil
+		}
+		if x.s.txn != nil && x.s.txn.explicit {
+			return nil, pgerror.New(pgerror.ActiveSqlTransaction, "DISCARD ALL cannot run inside a transaction block")
+		}
+		x.s.settings = newSettings(x.s.info, x.s.engine.settingOverrides())
+		x.s.currval, x.s.lastval = make(map[*sequence]int64), nil
+		return &Result{Tag: "DISCARD ALL"}, nil
+	}}
 }
 
 func tagOnly(tag string) func(*execCtx) (*Result, error) {

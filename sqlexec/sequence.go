@@ -181,7 +181,14 @@ func newSequence(schema, name string, opts []*pg_query.Node, typeMax int64) (*se
 					return nil, pgerror.New(pgerror.InvalidParameterValue, "sequence type must be smallint, integer, or bigint")
 				}
 			}
-		case "cache", "owned_by", "restart":
+		case "cache":
+			if v, err := defInt(d); err != nil || v < 1 {
+				if err != nil {
+					return nil, err
+				}
+				return nil, pgerror.Newf(pgerror.InvalidParameterValue, "CACHE (%d) must be greater than zero", v)
+			}
+		case "owned_by", "restart":
 		default:
 			return nil, pgerror.Unsupported("sequence option " + d.Defname)
 		}

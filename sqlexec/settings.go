@@ -510,12 +510,15 @@ func (s *Session) setting(name string) (string, bool) {
 	case "transaction_isolation":
 		return s.transactionIsolation(), true
 	case "transaction_read_only":
-		if s.txn != nil && s.txn.readOnly {
-			return "on", true
+		if s.txn != nil {
+			return map[bool]string{true: "on", false: "off"}[s.txn.readOnly], true
 		}
 		v, _ := s.settings.get("default_transaction_read_only")
 		return v, true
 	case "transaction_deferrable":
+		if s.txn != nil {
+			return map[bool]string{true: "on", false: "off"}[s.txn.deferrable], true
+		}
 		v, _ := s.settings.get("default_transaction_deferrable")
 		return v, true
 	}

@@ -159,6 +159,9 @@ func (s *Session) setTransaction(o TxnOptions) error {
 		}
 		s.txn.readOnly = o.ReadOnly
 	}
+	if o.Deferrable || o.NotDeferrable {
+		s.txn.deferrable = o.Deferrable
+	}
 	return nil
 }
 

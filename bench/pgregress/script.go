@@ -15,7 +15,8 @@ type item struct {
 }
 
 // splitScript cuts a psql script into statements and meta-commands the way
-// psql reads a file: a semicolon ends a statement only outside quotes,
+// psql reads a file: white space and -- comments before a statement are
+// dropped, a semicolon ends a statement only outside quotes,
 // dollar quotes, comments and parentheses; a backslash outside quotes starts
 // a meta-command that runs to the end of the line, and \g, \gx, \gset and
 // \gexec also end the statement before them. A statement left without a
@@ -48,14 +49,20 @@ func splitScript(text string) []item {
 		switch {
 		case c == '\n':
 			line++
-			buf.WriteByte(c)
+			if buf.Len() > 0 {
+				buf.WriteByte(c)
+			}
+			i++
+		case (c == ' ' || c == '\t' || c == '\r') && buf.Len() == 0:
 			i++
 		case c == '-' && strings.HasPrefix(text[i:], "--"):
 			end := strings.IndexByte(text[i:], '\n')
 			if end < 0 {
 				end = len(text) - i
 			}
-			buf.WriteString(text[i : i+end])
+			if buf.Len() > 0 {
+				buf.WriteString(text[i : i+end])
+			}
 			i += end
 		case c == '/' && strings.HasPrefix(text[i:], "/*"):
 			n := blockCommentLen(text[i:])

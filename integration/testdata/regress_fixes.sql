@@ -29,3 +29,43 @@ SHOW DateStyle;
 SELECT date '02/01/2001';
 RESET ALL;
 SHOW DateStyle;
+
+-- transaction_read_only and transaction_deferrable follow the open
+-- transaction, whatever the defaults say; releasing a savepoint or rolling
+-- back to it restores the access mode it began with (transactions.sql).
+SET default_transaction_read_only = on;
+START TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ WRITE, DEFERRABLE;
+SHOW transaction_read_only;
+SHOW transaction_deferrable;
+COMMIT;
+BEGIN;
+SHOW transaction_read_only;
+SET TRANSACTION READ WRITE;
+SAVEPOINT x;
+SET TRANSACTION READ ONLY;
+ROLLBACK TO SAVEPOINT x;
+SHOW transaction_read_only;
+SAVEPOINT y;
+SET TRANSACTION READ ONLY;
+RELEASE SAVEPOINT y;
+SHOW transaction_read_only;
+COMMIT;
+SET default_transaction_read_only = off;
+-- a comment before the statement
+START TRANSACTION READ WRITE;
+SHOW transaction_deferrable;
+DISCARD ALL;
+COMMIT;
+
+-- DISCARD answers with its own tag; SEQUENCES forgets currval and lastval
+-- (sequence.sql).
+CREATE SEQUENCE regress_fix_seq;
+SELECT nextval('regress_fix_seq');
+DISCARD SEQUENCES;
+SELECT currval('regress_fix_seq');
+SELECT lastval();
+DISCARD PLANS;
+DISCARD TEMP;
+DISCARD ALL;
+CREATE SEQUENCE regress_fix_seq_cache CACHE 0;
+DROP SEQUENCE regress_fix_seq;
