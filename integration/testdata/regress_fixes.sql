@@ -69,3 +69,24 @@ DISCARD TEMP;
 DISCARD ALL;
 CREATE SEQUENCE regress_fix_seq_cache CACHE 0;
 DROP SEQUENCE regress_fix_seq;
+
+-- JOIN ... USING lists the merged columns first; rel.* keeps the
+-- relation's own columns, the merged one included (join.sql, issue 11).
+SELECT * FROM (VALUES (1,2)) t1(a,b) JOIN (VALUES (2,3)) t2(b,c) USING (b);
+SELECT * FROM (VALUES (9)) x(z), (VALUES (1,2,5)) t1(a,b,d) JOIN (VALUES (2,3,5)) t2(b,c,d) USING (d, b);
+SELECT * FROM (VALUES (1,2)) t1(a,b) NATURAL JOIN (VALUES (2,3)) t2(b,c);
+SELECT * FROM (VALUES (1,2)) t1(a,b) LEFT JOIN (VALUES (2,3)) t2(b,c) USING (b) JOIN (VALUES (3,7)) t3(c, e) USING (c);
+SELECT * FROM (VALUES (1,2)) t1(a,b) JOIN (VALUES (2,3)) t2(b,c) USING (b) ORDER BY 1;
+SELECT t1.*, t2.* FROM (VALUES (1,2)) t1(a,b) JOIN (VALUES (2,3)) t2(b,c) USING (b);
+
+-- LIMIT NULL is no limit (select.sql).
+SELECT * FROM (VALUES (1),(2),(3)) v(x) LIMIT (CASE WHEN random() < 2 THEN NULL::bigint END);
+SELECT * FROM (VALUES (1),(2),(3)) v(x) LIMIT NULL;
+SELECT * FROM (VALUES (1),(2),(3)) v(x) LIMIT NULL OFFSET 1;
+
+-- ceil and floor of a numeric whose digits all lie below the point
+-- (numeric.sql); to_char's FM shows 0 before a point with no digit.
+SELECT ceil(0.0000001::numeric), ceiling(-0.0000001::numeric), floor(-0.0000001::numeric), floor(0.0000001::numeric);
+SELECT round(0.0000001::numeric), trunc(-0.0000001::numeric), ceil(0.05::numeric), floor(-0.05), ceil(5.0000001::numeric);
+SELECT to_char(0::numeric, 'FM999.999'), to_char(0::numeric, 'FM9.99'), to_char(0.0001::numeric, 'FM999.99'), to_char(0::numeric, 'FM9999.0');
+SELECT to_char(0::float8, 'FM999.99'), to_char(1.5::numeric, 'FM999.999'), to_char(-0.5::numeric, 'FM999.99');

@@ -136,12 +136,19 @@ func roundNumeric(d *apd.Decimal, scale int, mode apd.Rounder) (any, error) {
 	out := new(apd.Decimal)
 	prec := d.NumDigits() + int64(d.Exponent) + int64(scale) + 2
 	if prec < 1 {
-		return apd.New(0, int32(-max(scale, 0))), nil
+		prec = 1
 	}
 	ctx := decimalContext.WithPrecision(uint32(prec))
 	ctx.Rounding = mode
 	if _, err := ctx.Quantize(out, d, int32(-scale)); err != nil {
 		return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value overflows numeric format")
+	}
+	// apd rounds a value whose digits all lie below the scale to zero
+	// whatever the mode; ceil and floor give one unit of the scale instead
+	// (ceil(0.0000001) is 1, floor(-0.05) is -1).
+	if out.IsZero() && !d.IsZero() && (mode == apd.RoundCeiling && !d.Negative || mode == apd.RoundFloor && d.Negative) {
+		out = apd.New(1, int32(-scale))
+		out.Negative = d.Negative
 	}
 	return normalizeDecimal(out), nil
 }

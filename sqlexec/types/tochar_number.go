@@ -1,6 +1,7 @@
 package types
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/cockroachdb/apd/v3"
@@ -174,6 +175,11 @@ func formatNumberPattern(num, format string) (any, error) {
 		// FM drops the trailing zeros that 9 patterns after the point wrote.
 		for k := len(fracNines) - 1; k >= 0 && body[fracNines[k]] == '0'; k-- {
 			body = append(body[:fracNines[k]], body[fracNines[k]+1:]...)
+		}
+		// A value that left no digit at all shows a zero before the
+		// point: to_char(0, 'FM999.99') is "0.", not ".".
+		if point := bytes.IndexByte(body, '.'); point >= 0 && !bytes.ContainsAny(body, "0123456789#") {
+			body = append(body[:point], append([]byte{'0'}, body[point:]...)...)
 		}
 	}
 	out := string(body)
