@@ -389,11 +389,16 @@ func (b *binder) fromLeaf(sc *scope, n *pg_query.Node) (*fromItem, []scopeCol, e
 		if rs.Alias == nil {
 			return nil, nil, pgerror.New(pgerror.SyntaxError, "subquery in FROM must have an alias")
 		}
-		sub, err := b.selectNode(sc.parent, rs.Subquery, sc.ctes)
+		var sub *selectPlan
+		outer, err := b.notingOuterRefs(sc.parent, func() error {
+			var err error
+			sub, err = b.selectNode(sc.parent, rs.Subquery, sc.ctes)
+			return err
+		})
 		if err != nil {
 			return nil, nil, err
 		}
-		return withKind(itemSubquery)(b.cteItem(&ctePlan{plan: sub}, rs.Alias.Aliasname, rs.Alias))
+		return withKind(itemSubquery)(b.cteItem(&ctePlan{plan: sub, outerRefs: outer}, rs.Alias.Aliasname, rs.Alias))
 	case *pg_query.Node_RangeFunction:
 		return withKind(itemFunction)(b.functionItem(sc, v.RangeFunction))
 	case *pg_query.Node_RangeTableSample:
@@ -437,10 +442,18 @@ func applyColAliases(cols []scopeCol, a *pg_query.Alias) error {
 type ctePlan struct {
 	name string
 	plan *selectPlan
+	// outerRefs marks a query naming columns of an enclosing query, which
+	// a FROM item cannot yet read per outer row (cteItem refuses it).
+	outerRefs bool
 }
 
 func (b *binder) cteItem(cte *ctePlan, alias string, a *pg_query.Alias) (*fromItem, []scopeCol, error) {
 	p := cte.plan
+	if cte.outerRefs {
+		// Such an item would have to be re-read for every outer row in the
+		// outer row's context, which the FROM items' reads do not do yet.
+		return nil, nil, pgerror.Unsupported("a subquery or WITH query in FROM that references columns of an outer query")
+	}
 	cols := make([]scopeCol, len(p.cols))
 	for i, c := range p.cols {
 		cols[i] = scopeCol{rel: alias, name: c.Name, typ: c.typ}

@@ -90,3 +90,14 @@ SELECT ceil(0.0000001::numeric), ceiling(-0.0000001::numeric), floor(-0.0000001:
 SELECT round(0.0000001::numeric), trunc(-0.0000001::numeric), ceil(0.05::numeric), floor(-0.05), ceil(5.0000001::numeric);
 SELECT to_char(0::numeric, 'FM999.999'), to_char(0::numeric, 'FM9.99'), to_char(0.0001::numeric, 'FM999.99'), to_char(0::numeric, 'FM9999.0');
 SELECT to_char(0::float8, 'FM999.99'), to_char(1.5::numeric, 'FM999.999'), to_char(-0.5::numeric, 'FM999.99');
+
+-- An aggregate of an outer query's columns belongs to the outer query;
+-- fickle refuses it (sqlexec/testdata/scripts/regress_refusals.txt) rather
+-- than aggregate per outer row; local ones stay (aggregates.sql).
+SELECT (SELECT max(o.x + i.y) FROM (VALUES (5)) i(y)) FROM (VALUES (1),(2),(3)) o(x);
+SELECT (SELECT count(*)) FROM (VALUES (1),(2),(3)) o(x);
+
+-- VALUES in a subquery names the outer query's columns (with.sql); a WITH
+-- query or derived table that does so is refused rather than read as NULL.
+SELECT (VALUES (x)), (SELECT y FROM (VALUES (1)) v(y) WHERE y = x) FROM (VALUES (1),(2)) t(x);
+SELECT (WITH cte(foo) AS (SELECT 7) SELECT (SELECT foo + x FROM cte)) FROM (VALUES (1),(2)) t(x);
