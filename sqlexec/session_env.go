@@ -36,6 +36,8 @@ func (s *Session) textEnv() *types.Env {
 	ds, _ := s.settings.get("DateStyle")
 	env.DateStyle = parseDateStyle(ds)
 	env.IntervalStyle = s.intervalStyle()
+	bo, _ := s.settings.get("bytea_output")
+	env.ByteaEscape = bo == "escape"
 	if efd, _ := s.settings.get("extra_float_digits"); efd != "" {
 		if n, err := strconv.Atoi(efd); err == nil && n <= 0 {
 			env.FloatDigits = 15 + n

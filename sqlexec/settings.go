@@ -86,7 +86,7 @@ var settingDefs = func() map[string]*settingDef {
 		{name: "default_transaction_deferrable", def: "off", normalize: normBool},
 		{name: "extra_float_digits", def: "1", normalize: normIntRange(-15, 3)},
 		{name: "client_min_messages", def: "notice", normalize: normOneOf("debug5", "debug4", "debug3", "debug2", "debug1", "log", "notice", "warning", "error")},
-		{name: "bytea_output", def: "hex", normalize: normOneOf("hex")},
+		{name: "bytea_output", def: "hex", normalize: normOneOf("hex", "escape")},
 		{name: "max_identifier_length", def: "63", context: ctxInternal},
 		enumSetting("synchronous_commit", "on", "local", "remote_write", "remote_apply", "on", "off"),
 		boolSetting("row_security", "on"),

@@ -136,6 +136,9 @@ type Env struct {
 	FloatDigits int
 	// IntervalStyle is how intervals print (interval_out, casts to text).
 	IntervalStyle IntervalStyle
+	// ByteaEscape prints bytea in the escape format (bytea_output =
+	// escape) instead of hex.
+	ByteaEscape bool
 }
 
 // DateStyle is the DateStyle setting.

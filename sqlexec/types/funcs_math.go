@@ -62,7 +62,9 @@ func init() {
 	addFunc("sqrt", Immutable, n, func(_ *Env, a []any) (any, error) { return numericSqrt(a[0].(*apd.Decimal)) }, n)
 	addFunc("cbrt", Immutable, f, float1(math.Cbrt), f)
 	addFunc("exp", Immutable, f, func(_ *Env, a []any) (any, error) {
-		return floatResult(math.Exp(a[0].(float64)), a[0].(float64), 0, false, false)
+		x := a[0].(float64)
+		// A finite argument whose exp is 0 underflows (22003), as in dexp.
+		return floatResult(math.Exp(x), x, 0, false, !math.IsInf(x, 0))
 	}, f)
 	addFunc("exp", Immutable, n, func(_ *Env, a []any) (any, error) { return numericExp(a[0].(*apd.Decimal)) }, n)
 	logf := func(fn func(float64) float64) funcEval {

@@ -84,6 +84,9 @@ func formatText(env *Env, t Type, v any) string {
 		}
 		return x
 	case []byte:
+		if env != nil && env.ByteaEscape {
+			return formatByteaEscape(x)
+		}
 		return formatBytea(x)
 	case [16]byte:
 		return formatUUID(x)
