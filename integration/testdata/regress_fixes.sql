@@ -119,3 +119,19 @@ SET bytea_output TO escape;
 SELECT E'\\xDeAdBeEf'::bytea, E'De\\000dBeEf'::bytea, E'a\\\\b'::bytea, ARRAY[E'\\x00'::bytea];
 RESET bytea_output;
 SELECT E'\\xDeAdBeEf'::bytea;
+
+-- to_char's RM, A.D./B.C., TZH and TZM patterns and OF's sign
+-- (timestamptz.sql); a POSIX offset without its sign.
+SELECT to_char(d, 'MONTH RM rm FMRM FMrm|YYYY A.D. YYYY a.d. YYYY bc BC B.C. ad') FROM (VALUES ('1997-02-10 17:32:01'::timestamptz), ('2001-12-31'::timestamptz), ('0044-03-15 BC'::timestamptz)) v(d);
+SET timezone = '-02:00';
+SELECT to_char('2001-01-01'::timestamptz, 'OF TZH:TZM of tzh:tzm');
+SET timezone = '-00:30';
+SELECT to_char('2001-01-01'::timestamptz, 'OF TZH:TZM FMOF');
+SET timezone = '+04:15';
+SELECT to_char('2001-01-01'::timestamptz, 'OF TZH:TZM');
+SET timezone = '00:00';
+SHOW timezone;
+SELECT to_char('2001-01-01'::timestamptz, 'OF TZH:TZM');
+RESET timezone;
+SELECT to_char('2001-07-01'::timestamptz, 'OF TZH:TZM TZ');
+SELECT to_char('2001-07-01'::timestamp, 'RM A.D. TZH TZM OF');
