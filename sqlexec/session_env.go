@@ -49,8 +49,14 @@ func (s *Session) textEnv() *types.Env {
 
 // intervalStyle returns the session's IntervalStyle.
 func (s *Session) intervalStyle() types.IntervalStyle {
-	if v, _ := s.settings.get("IntervalStyle"); v == "iso_8601" {
+	v, _ := s.settings.get("IntervalStyle")
+	switch v {
+	case "iso_8601":
 		return types.IntervalISO8601
+	case "postgres_verbose":
+		return types.IntervalPostgresVerbose
+	case "sql_standard":
+		return types.IntervalSQLStandard
 	}
 	return types.IntervalPostgres
 }

@@ -664,15 +664,11 @@ func normEncoding(v string) (string, error) {
 	return "", pgerror.Newf(pgerror.FeatureNotSupported, "client encoding %q is not supported by fickle (only UTF8)", v)
 }
 
-// normIntervalStyle accepts the IntervalStyle values fickle prints:
-// postgres and iso_8601 (ActiveRecord sets it); PostgreSQL's other two
-// are refused rather than ignored.
+// normIntervalStyle accepts PostgreSQL's four IntervalStyle values.
 func normIntervalStyle(v string) (string, error) {
 	switch s := strings.ToLower(strings.TrimSpace(v)); s {
-	case "postgres", "iso_8601":
+	case "postgres", "iso_8601", "sql_standard", "postgres_verbose":
 		return s, nil
-	case "sql_standard", "postgres_verbose":
-		return "", pgerror.Newf(pgerror.FeatureNotSupported, "IntervalStyle = %s is not supported by fickle", s)
 	}
 	return "", invalidValue("IntervalStyle", v)
 }

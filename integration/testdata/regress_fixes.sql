@@ -135,3 +135,16 @@ SELECT to_char('2001-01-01'::timestamptz, 'OF TZH:TZM');
 RESET timezone;
 SELECT to_char('2001-07-01'::timestamptz, 'OF TZH:TZM TZ');
 SELECT to_char('2001-07-01'::timestamp, 'RM A.D. TZH TZM OF');
+
+-- IntervalStyle postgres_verbose and sql_standard, output and the
+-- sql_standard reading of a leading minus (interval.sql).
+SET IntervalStyle TO postgres_verbose;
+SELECT '4 millenniums 5 centuries 4 decades 1 year 4 months 4 days 17 minutes 31 seconds'::interval;
+SELECT '100000000y 10mon -1000000000d -100000h -10min -10.000001s ago'::interval;
+SELECT interval '-10 mons -3 days +03:55:06.70', interval '0', interval '1 second', interval '-1 second', interval '-0.5 second', interval '1 min -1 sec', interval '-1 min 1 sec';
+SELECT justify_interval(interval '1 month -1 hour');
+SET IntervalStyle TO sql_standard;
+SELECT interval '1 day -1 hours', interval '-1 days +1 hours', interval '1 years 2 months -3 days 4 hours 5 minutes 6.789 seconds', - interval '1 years 2 months -3 days 4 hours 5 minutes 6.789 seconds';
+SELECT interval '-23 hours 45 min 12.34 sec', interval '-1 day 23 hours 45 min 12.34 sec', interval '-1 year 2 months 1 day 23 hours 45 min 12.34 sec', interval '-1 year 2 months 1 day 23 hours 45 min +12.34 sec';
+SELECT interval '0', interval '1-2', interval '-1-2', interval '1 2:03:04', interval '-1 2:03:04', interval '3 seconds', interval '-0.5 sec';
+RESET IntervalStyle;

@@ -343,11 +343,12 @@ func FormatText(t Type, v any, loc *time.Location) string {
 // IntervalStyle is the IntervalStyle setting.
 type IntervalStyle uint8
 
-// The IntervalStyle values fickle prints (sql_standard and
-// postgres_verbose are not among them).
+// The IntervalStyle values.
 const (
 	IntervalPostgres IntervalStyle = iota
 	IntervalISO8601
+	IntervalPostgresVerbose
+	IntervalSQLStandard
 )
 
 // FormatTextEnv is FormatText in a session: timestamptz in env.Location,
