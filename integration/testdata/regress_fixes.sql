@@ -148,3 +148,11 @@ SELECT interval '1 day -1 hours', interval '-1 days +1 hours', interval '1 years
 SELECT interval '-23 hours 45 min 12.34 sec', interval '-1 day 23 hours 45 min 12.34 sec', interval '-1 year 2 months 1 day 23 hours 45 min 12.34 sec', interval '-1 year 2 months 1 day 23 hours 45 min +12.34 sec';
 SELECT interval '0', interval '1-2', interval '-1-2', interval '1 2:03:04', interval '-1 2:03:04', interval '3 seconds', interval '-0.5 sec';
 RESET IntervalStyle;
+
+-- 'tomorrow EST': midnight of tomorrow in that zone, which a timestamp
+-- without time zone ignores (timestamp.sql, timestamptz.sql).
+BEGIN;
+SELECT 'tomorrow EST'::timestamptz = 'tomorrow'::timestamptz + interval '3 hours', 'tomorrow zulu'::timestamptz - 'tomorrow'::timestamptz;
+SELECT 'tomorrow EST'::timestamp = 'tomorrow'::timestamp, 'yesterday zulu'::timestamp = 'yesterday'::timestamp, 'today America/New_York'::timestamp = 'today'::timestamp;
+SELECT 'tomorrow nosuchzone'::timestamptz;
+ROLLBACK;

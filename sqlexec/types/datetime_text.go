@@ -78,6 +78,9 @@ func parseDateTime(env *Env, t Type, s string) (any, error) {
 	case "now", "today", "tomorrow", "yesterday":
 		return relativeDateTime(env, t, body)
 	}
+	if word, zone, ok := strings.Cut(body, " "); ok && (word == "today" || word == "tomorrow" || word == "yesterday") {
+		return relativeDayInZone(env, t, word, strings.TrimSpace(zone), s)
+	}
 	var f dtFields
 	if env != nil {
 		f.order = env.DateStyle.Order
@@ -114,6 +117,21 @@ func relativeDateTime(env *Env, t Type, word string) (any, error) {
 		return fromWallClock(day, loc), nil
 	}
 	return day, nil
+}
+
+// relativeDayInZone answers 'tomorrow EST': midnight of the session's
+// today, tomorrow or yesterday read as a wall clock of the zone (which a
+// timestamp without time zone ignores, as PostgreSQL does).
+func relativeDayInZone(env *Env, t Type, word, zone, orig string) (any, error) {
+	loc, _, err := ParseTimeZone(zone, true)
+	if err != nil || t.Oid == OidDate {
+		return nil, dtError(t, orig)
+	}
+	day, err := relativeDateTime(env, Timestamp, word)
+	if err != nil || t.Oid != OidTimestamptz {
+		return day, err
+	}
+	return fromWallClock(day.(time.Time), loc), nil
 }
 
 // location returns the session time zone, UTC when unset.
