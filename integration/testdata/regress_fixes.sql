@@ -156,3 +156,9 @@ SELECT 'tomorrow EST'::timestamptz = 'tomorrow'::timestamptz + interval '3 hours
 SELECT 'tomorrow EST'::timestamp = 'tomorrow'::timestamp, 'yesterday zulu'::timestamp = 'yesterday'::timestamp, 'today America/New_York'::timestamp = 'today'::timestamp;
 SELECT 'tomorrow nosuchzone'::timestamptz;
 ROLLBACK;
+
+-- to_char of a number: quoted text keeps its backslash-escaped quotes and
+-- its letters are not patterns (int8.sql, numeric.sql).
+SELECT to_char(-34338492.215397047, E'99999 "text" 9999 "9999" 999 "\\"text between quote marks\\"" 9999');
+SELECT to_char(-4567890123456789::int8, E'99999 "text" 9999 "9999" 999 "\\"text between quote marks\\"" 9999');
+SELECT to_char(12, E'\\"99\\"'), to_char(12, '"a\\b" 99'), to_char(-12, 'S99 "xSx"');
