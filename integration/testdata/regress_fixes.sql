@@ -162,3 +162,7 @@ ROLLBACK;
 SELECT to_char(-34338492.215397047, E'99999 "text" 9999 "9999" 999 "\\"text between quote marks\\"" 9999');
 SELECT to_char(-4567890123456789::int8, E'99999 "text" 9999 "9999" 999 "\\"text between quote marks\\"" 9999');
 SELECT to_char(12, E'\\"99\\"'), to_char(12, '"a\\b" 99'), to_char(-12, 'S99 "xSx"');
+
+-- substring(text FROM pattern) is NULL when the first parenthesized
+-- subexpression takes no part in the match (strings.sql).
+SELECT SUBSTRING('foo' FROM 'foo(bar)?') IS NULL AS t, SUBSTRING('foobar' FROM 'foo(bar)?'), SUBSTRING('abcdefg' FROM 'c.e'), SUBSTRING('abcdefg' FROM 'b(.)d'), SUBSTRING('abc' FROM 'x'), substring('abc', 'b(c)?(d)?');
