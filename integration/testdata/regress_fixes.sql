@@ -166,3 +166,47 @@ SELECT to_char(12, E'\\"99\\"'), to_char(12, '"a\\b" 99'), to_char(-12, 'S99 "xS
 -- substring(text FROM pattern) is NULL when the first parenthesized
 -- subexpression takes no part in the match (strings.sql).
 SELECT SUBSTRING('foo' FROM 'foo(bar)?') IS NULL AS t, SUBSTRING('foobar' FROM 'foo(bar)?'), SUBSTRING('abcdefg' FROM 'c.e'), SUBSTRING('abcdefg' FROM 'b(.)d'), SUBSTRING('abc' FROM 'x'), substring('abc', 'b(c)?(d)?');
+
+-- ALTER SEQUENCE changes increment, bounds, start and cycling, checked as
+-- PostgreSQL checks them (sequence.sql).
+CREATE SEQUENCE regress_fix_alter_seq2 START WITH 32;
+CREATE SEQUENCE regress_fix_alter_seq4 INCREMENT BY -1;
+SELECT nextval('regress_fix_alter_seq2');
+SELECT nextval('regress_fix_alter_seq4');
+ALTER SEQUENCE regress_fix_alter_seq2 RESTART;
+SELECT nextval('regress_fix_alter_seq2');
+ALTER SEQUENCE regress_fix_alter_seq2 RESTART WITH 0;
+ALTER SEQUENCE regress_fix_alter_seq4 RESTART WITH 40;
+ALTER SEQUENCE regress_fix_alter_seq2 RESTART WITH 24 INCREMENT BY 4 MAXVALUE 36 MINVALUE 5 CYCLE;
+SELECT nextval('regress_fix_alter_seq2');
+SELECT nextval('regress_fix_alter_seq2');
+SELECT nextval('regress_fix_alter_seq2');
+SELECT nextval('regress_fix_alter_seq2');
+SELECT nextval('regress_fix_alter_seq2');
+ALTER SEQUENCE regress_fix_alter_seq2 RESTART WITH 24 NO CYCLE;
+SELECT nextval('regress_fix_alter_seq2');
+SELECT nextval('regress_fix_alter_seq2');
+SELECT nextval('regress_fix_alter_seq2');
+SELECT nextval('regress_fix_alter_seq2');
+SELECT nextval('regress_fix_alter_seq2');
+ALTER SEQUENCE regress_fix_alter_seq2 RESTART WITH -24 START WITH -24 INCREMENT BY -4 MINVALUE -36 MAXVALUE -5 CYCLE;
+SELECT nextval('regress_fix_alter_seq2');
+SELECT nextval('regress_fix_alter_seq2');
+SELECT nextval('regress_fix_alter_seq2');
+SELECT nextval('regress_fix_alter_seq2');
+SELECT nextval('regress_fix_alter_seq2');
+ALTER SEQUENCE regress_fix_alter_seq2 RESTART WITH -24 NO CYCLE;
+SELECT nextval('regress_fix_alter_seq2');
+SELECT nextval('regress_fix_alter_seq2');
+SELECT nextval('regress_fix_alter_seq2');
+SELECT nextval('regress_fix_alter_seq2');
+SELECT nextval('regress_fix_alter_seq2');
+ALTER SEQUENCE IF EXISTS regress_fix_alter_seq2 RESTART WITH 24 INCREMENT BY 4 MAXVALUE 36 MINVALUE 5 CYCLE;
+SELECT setval('regress_fix_alter_seq2', -100);
+SELECT setval('regress_fix_alter_seq2', 100);
+SELECT setval('regress_fix_alter_seq2', 5);
+ALTER SEQUENCE regress_fix_alter_seq2 MAXVALUE 4;
+ALTER SEQUENCE regress_fix_alter_seq2 INCREMENT BY 0;
+ALTER SEQUENCE regress_fix_alter_seq2 START WITH 40;
+DROP SEQUENCE regress_fix_alter_seq2;
+DROP SEQUENCE regress_fix_alter_seq4;
