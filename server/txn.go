@@ -192,9 +192,26 @@ func txnTag(sql string, ctl TxnControl, action txnAction) string {
 }
 
 // firstWordIs reports whether the statement text starts with word, ignoring
-// case, leading blanks and comments' absence (statements are split by the
-// parser, so their text starts at the keyword).
+// case and what comes before the first keyword: blanks, an opening
+// parenthesis, and comments.
 func firstWordIs(sql, word string) bool {
-	sql = strings.TrimLeft(sql, " \t\r\n(")
-	return len(sql) >= len(word) && strings.EqualFold(sql[:len(word)], word)
+	for {
+		sql = strings.TrimLeft(sql, " \t\r\n(")
+		switch {
+		case strings.HasPrefix(sql, "--"):
+			_, rest, ok := strings.Cut(sql, "\n")
+			if !ok {
+				return false
+			}
+			sql = rest
+		case strings.HasPrefix(sql, "/*"):
+			_, rest, ok := strings.Cut(sql, "*/")
+			if !ok {
+				return false
+			}
+			sql = rest
+		default:
+			return len(sql) >= len(word) && strings.EqualFold(sql[:len(word)], word)
+		}
+	}
 }

@@ -137,11 +137,27 @@ func (b *binder) aggLookup(sc *scope, n *pg_query.Node) (*scalar, bool, error) {
 	defer func() { from.noAgg = "" }()
 	args := make([]*scalar, len(fc.Args))
 	ts := make([]types.Type, len(fc.Args))
-	for i, a := range fc.Args {
-		e, err := b.expr(from, a)
-		if err != nil {
-			return nil, true, err
+	local := false
+	outer, err := b.notingOuterRefs(from.parent, func() error {
+		for i, a := range fc.Args {
+			e, err := b.expr(from, a)
+			if err != nil {
+				return err
+			}
+			args[i] = e
+			local = local || e.refs != 0
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, true, err
+	}
+	if outer && !local {
+		// PostgreSQL evaluates an aggregate of outer columns only in the
+		// outer query ((SELECT max(o.x)) aggregates over o's rows).
+		return nil, true, b.errAt(pgerror.Unsupported("an aggregate of an outer query's columns in a subquery"), fc.Location)
+	}
+	for i, e := range args {
 		if unresolved(e) || e.lit != nil {
 			if e, err = b.coerce(e, types.Text, types.CastImplicit); err != nil {
 				return nil, true, err
@@ -183,6 +199,25 @@ func orderedByArguments(fc *pg_query.FuncCall) bool {
 		}
 	}
 	return true
+}
+
+// notingOuterRefs runs compile and reports whether it resolved columns of
+// the levels from parent outwards (the pending bits it set there).
+func (b *binder) notingOuterRefs(parent *scope, compile func() error) (bool, error) {
+	var saved []uint64
+	for cur := parent; cur != nil; cur = cur.parent {
+		saved = append(saved, cur.pending)
+		cur.pending = 0
+	}
+	err := compile()
+	outer := false
+	i := 0
+	for cur := parent; cur != nil; cur = cur.parent {
+		outer = outer || cur.pending != 0
+		cur.pending |= saved[i]
+		i++
+	}
+	return outer, err
 }
 
 // dependsOnGroupedKey reports whether column e is functionally dependent

@@ -412,24 +412,7 @@ func (d *ddl) alterSequence(as *pg_query.AlterSeqStmt) error {
 		}
 		return pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(as.Sequence))
 	}
-	for _, o := range as.Options {
-		de := o.GetDefElem()
-		if de.Defname != "restart" {
-			return pgerror.Unsupported("ALTER SEQUENCE " + de.Defname)
-		}
-		if de.Arg == nil {
-			q.reset()
-			continue
-		}
-		v, err := defInt(de)
-		if err != nil {
-			return err
-		}
-		if err := q.set(v, false); err != nil {
-			return err
-		}
-	}
-	return nil
+	return q.alter(as.Options)
 }
 
 func (d *ddl) createSchema(cs *pg_query.CreateSchemaStmt) error {

@@ -245,6 +245,7 @@ func (b *binder) buildFrom(parent *scope, from []*pg_query.Node, ctes map[string
 			}
 			switch j.Jointype {
 			case pg_query.JoinType_JOIN_INNER:
+				start := len(sc.cols)
 				if err := add(j.Larg, left); err != nil {
 					return err
 				}
@@ -252,7 +253,7 @@ func (b *binder) buildFrom(parent *scope, from []*pg_query.Node, ctes map[string
 					return err
 				}
 				if using {
-					q, err := usingCondition(sc, items[len(items)-1], j)
+					q, err := usingCondition(sc, start, items[len(items)-1], j)
 					if err != nil {
 						return err
 					}
@@ -264,6 +265,7 @@ func (b *binder) buildFrom(parent *scope, from []*pg_query.Node, ctes map[string
 					conds = append(conds, pendingCond{node: j.Quals, clause: "JOIN/ON", minItem: len(items) - 1})
 				}
 			case pg_query.JoinType_JOIN_LEFT:
+				start := len(sc.cols)
 				if err := add(j.Larg, left); err != nil {
 					return err
 				}
@@ -271,7 +273,7 @@ func (b *binder) buildFrom(parent *scope, from []*pg_query.Node, ctes map[string
 					return err
 				}
 				if using {
-					q, err := usingCondition(sc, items[len(items)-1], j)
+					q, err := usingCondition(sc, start, items[len(items)-1], j)
 					if err != nil {
 						return err
 					}
@@ -387,11 +389,16 @@ func (b *binder) fromLeaf(sc *scope, n *pg_query.Node) (*fromItem, []scopeCol, e
 		if rs.Alias == nil {
 			return nil, nil, pgerror.New(pgerror.SyntaxError, "subquery in FROM must have an alias")
 		}
-		sub, err := b.selectNode(sc.parent, rs.Subquery, sc.ctes)
+		var sub *selectPlan
+		outer, err := b.notingOuterRefs(sc.parent, func() error {
+			var err error
+			sub, err = b.selectNode(sc.parent, rs.Subquery, sc.ctes)
+			return err
+		})
 		if err != nil {
 			return nil, nil, err
 		}
-		return withKind(itemSubquery)(b.cteItem(&ctePlan{plan: sub}, rs.Alias.Aliasname, rs.Alias))
+		return withKind(itemSubquery)(b.cteItem(&ctePlan{plan: sub, outerRefs: outer}, rs.Alias.Aliasname, rs.Alias))
 	case *pg_query.Node_RangeFunction:
 		return withKind(itemFunction)(b.functionItem(sc, v.RangeFunction))
 	case *pg_query.Node_RangeTableSample:
@@ -435,10 +442,18 @@ func applyColAliases(cols []scopeCol, a *pg_query.Alias) error {
 type ctePlan struct {
 	name string
 	plan *selectPlan
+	// outerRefs marks a query naming columns of an enclosing query, which
+	// a FROM item cannot yet read per outer row (cteItem refuses it).
+	outerRefs bool
 }
 
 func (b *binder) cteItem(cte *ctePlan, alias string, a *pg_query.Alias) (*fromItem, []scopeCol, error) {
 	p := cte.plan
+	if cte.outerRefs {
+		// Such an item would have to be re-read for every outer row in the
+		// outer row's context, which the FROM items' reads do not do yet.
+		return nil, nil, pgerror.Unsupported("a subquery or WITH query in FROM that references columns of an outer query")
+	}
 	cols := make([]scopeCol, len(p.cols))
 	for i, c := range p.cols {
 		cols[i] = scopeCol{rel: alias, name: c.Name, typ: c.typ}
@@ -481,14 +496,15 @@ func (b *binder) functionItem(sc *scope, rf *pg_query.RangeFunction) (*fromItem,
 }
 
 // usingCondition turns JOIN ... USING (cols) or NATURAL JOIN into the
-// equality of the named columns of the left side and the right item, and
-// merges the pair: the right item's column is left out of * and of
-// unqualified references, as PostgreSQL shows the column once.
-func usingCondition(sc *scope, right *fromItem, j *pg_query.JoinExpr) (*pg_query.Node, error) {
+// equality of the named columns of the left side (the columns from start
+// on) and the right item, and merges the pair: the right item's column is
+// left out of * and of unqualified references, as PostgreSQL shows the
+// column once, and * lists the merged columns first.
+func usingCondition(sc *scope, start int, right *fromItem, j *pg_query.JoinExpr) (*pg_query.Node, error) {
 	var names []string
 	if j.IsNatural {
 		for _, rc := range sc.cols[right.off : right.off+right.width] {
-			for _, lc := range sc.cols[:right.off] {
+			for _, lc := range sc.cols[start:right.off] {
 				if lc.name == rc.name && !lc.merged {
 					names = append(names, rc.name)
 					break
@@ -499,10 +515,11 @@ func usingCondition(sc *scope, right *fromItem, j *pg_query.JoinExpr) (*pg_query
 		names = strs(j.UsingClause)
 	}
 	var args []*pg_query.Node
+	var merged []int
 	for _, name := range names {
 		left := -1
-		for i, c := range sc.cols[:right.off] {
-			if c.name == name && !c.merged {
+		for i := start; i < right.off; i++ {
+			if c := sc.cols[i]; c.name == name && !c.merged {
 				if left >= 0 {
 					return nil, pgerror.Newf(pgerror.AmbiguousColumn, "common column name \"%s\" appears more than once in left table", name)
 				}
@@ -525,12 +542,14 @@ func usingCondition(sc *scope, right *fromItem, j *pg_query.JoinExpr) (*pg_query
 			return nil, pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" specified in USING clause does not exist in right table", name)
 		}
 		sc.cols[rightCol].hidden, sc.cols[rightCol].merged = true, true
+		merged = append(merged, left)
 		ref := func(rel string) *pg_query.Node {
 			return pg_query.MakeColumnRefNode([]*pg_query.Node{pg_query.MakeStrNode(rel), pg_query.MakeStrNode(name)}, -1)
 		}
 		args = append(args, pg_query.MakeAExprNode(pg_query.A_Expr_Kind_AEXPR_OP, []*pg_query.Node{pg_query.MakeStrNode("=")},
 			ref(sc.cols[left].rel), ref(sc.cols[rightCol].rel), -1))
 	}
+	usingStarOrder(sc, start, right.off+right.width, merged)
 	switch len(args) {
 	case 0:
 		return nil, nil
@@ -538,4 +557,36 @@ func usingCondition(sc *scope, right *fromItem, j *pg_query.JoinExpr) (*pg_query
 		return args[0], nil
 	}
 	return pg_query.MakeBoolExprNode(pg_query.BoolExprType_AND_EXPR, args, -1), nil
+}
+
+// usingStarOrder makes * list the join's columns (cols[start:end]) as
+// PostgreSQL does after USING or NATURAL: the merged columns first, in the
+// USING list's order, then the others in their order.
+func usingStarOrder(sc *scope, start, end int, merged []int) {
+	if len(merged) == 0 {
+		return
+	}
+	order := sc.starOrder
+	if order == nil {
+		for i := range sc.cols {
+			order = append(order, i)
+		}
+	}
+	out := make([]int, 0, len(order))
+	placed := false
+	for _, i := range order {
+		switch {
+		case i < start || i >= end:
+			out = append(out, i)
+		case !placed:
+			placed = true
+			out = append(out, merged...)
+			fallthrough
+		default:
+			if !slices.Contains(merged, i) {
+				out = append(out, i)
+			}
+		}
+	}
+	sc.starOrder = out
 }

@@ -240,7 +240,7 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 					cands = append(cands, locking.candidate(&cx))
 				}
 				out = append(out, row)
-				if earlyStop && int64(len(out)) >= off+lim {
+				if earlyStop && lim >= 0 && int64(len(out)) >= off+lim {
 					return errLimitReached
 				}
 				return nil
@@ -500,8 +500,14 @@ func (b *binder) targetList(sc *scope, targets []*pg_query.Node, unknown unknown
 				return nil, nil, nil, b.errAt(pgerror.New(pgerror.GroupingError, "SELECT * is not allowed with GROUP BY or aggregates by fickle"), cr.Location)
 			}
 			found := false
-			for _, c := range starCols(sc) {
-				if c.hidden || rel != "" && c.rel != rel {
+			all := starCols(sc)
+			if rel != "" {
+				// rel.* lists the relation's own columns in its order,
+				// a column merged by USING included.
+				all = sc.cols
+			}
+			for _, c := range all {
+				if c.hidden && !(rel != "" && c.merged) || rel != "" && c.rel != rel {
 					continue
 				}
 				found = true

@@ -26,9 +26,10 @@ type sequence struct {
 	start     int64
 	cycle     bool
 
-	// mu guards the sequence's counter and its owner, the two things that
-	// change in a published sequence: nextval and setval change the
-	// counter, ALTER SEQUENCE ... OWNED BY the owner.
+	// mu guards what changes in a published sequence: the counter
+	// (nextval, setval), the owner (ALTER SEQUENCE ... OWNED BY), and the
+	// increment, bounds, start and cycle fields above, which ALTER
+	// SEQUENCE changes holding mu (next, set and alter read them under it).
 	mu struct {
 		sync.Mutex
 		last   int64
@@ -99,11 +100,11 @@ func (q *sequence) next() (int64, error) {
 
 // set implements setval(seq, v, called).
 func (q *sequence) set(v int64, called bool) error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
 	if v < q.min || v > q.max {
 		return pgerror.Newf(pgerror.NumericValueOutOfRange, "setval: value %d is out of bounds for sequence \"%s\" (%d..%d)", v, q.name, q.min, q.max)
 	}
-	q.mu.Lock()
-	defer q.mu.Unlock()
 	q.mu.last, q.mu.called = v, called
 	return nil
 }
@@ -181,7 +182,14 @@ func newSequence(schema, name string, opts []*pg_query.Node, typeMax int64) (*se
 					return nil, pgerror.New(pgerror.InvalidParameterValue, "sequence type must be smallint, integer, or bigint")
 				}
 			}
-		case "cache", "owned_by", "restart":
+		case "cache":
+			if v, err := defInt(d); err != nil || v < 1 {
+				if err != nil {
+					return nil, err
+				}
+				return nil, pgerror.Newf(pgerror.InvalidParameterValue, "CACHE (%d) must be greater than zero", v)
+			}
+		case "owned_by", "restart":
 		default:
 			return nil, pgerror.Unsupported("sequence option " + d.Defname)
 		}
@@ -496,5 +504,82 @@ func (d *ddl) columnSequence(t *tableDesc, col *columnDesc, opts []*pg_query.Nod
 	q.setOwner(t.oid, col.attnum)
 	d.cat.schemas[schema].seqs[name] = q
 	col.def = nextvalDefault(q)
+	return nil
+}
+
+// alter applies ALTER SEQUENCE's INCREMENT, MINVALUE, MAXVALUE, START,
+// RESTART, CYCLE and CACHE options at once, checking the new bounds
+// against the start value and the counter as PostgreSQL does.
+func (q *sequence) alter(opts []*pg_query.Node) error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	inc, lo, hi, start, cycle := q.increment, q.min, q.max, q.start, q.cycle
+	restart, restartWith := false, (*int64)(nil)
+	for _, o := range opts {
+		d := o.GetDefElem()
+		if d == nil {
+			continue
+		}
+		if d.Arg == nil && (d.Defname == "minvalue" || d.Defname == "maxvalue") {
+			return pgerror.Unsupported("ALTER SEQUENCE ... NO " + strings.ToUpper(d.Defname))
+		}
+		var v int64
+		if d.Arg != nil && d.Defname != "cycle" {
+			var err error
+			if v, err = defInt(d); err != nil {
+				return err
+			}
+		}
+		switch d.Defname {
+		case "increment":
+			if v == 0 {
+				return pgerror.New(pgerror.InvalidParameterValue, "INCREMENT must not be zero")
+			}
+			inc = v
+		case "minvalue":
+			lo = v
+		case "maxvalue":
+			hi = v
+		case "start":
+			start = v
+		case "restart":
+			restart = true
+			if d.Arg != nil {
+				restartWith = &v
+			}
+		case "cycle":
+			cycle = d.Arg == nil || constTrue(d.Arg)
+		case "cache":
+			if v < 1 {
+				return pgerror.Newf(pgerror.InvalidParameterValue, "CACHE (%d) must be greater than zero", v)
+			}
+		default:
+			return pgerror.Unsupported("ALTER SEQUENCE " + d.Defname)
+		}
+	}
+	if lo >= hi {
+		return pgerror.Newf(pgerror.InvalidParameterValue, "MINVALUE (%d) must be less than MAXVALUE (%d)", lo, hi)
+	}
+	if start < lo {
+		return pgerror.Newf(pgerror.InvalidParameterValue, "START value (%d) cannot be less than MINVALUE (%d)", start, lo)
+	}
+	if start > hi {
+		return pgerror.Newf(pgerror.InvalidParameterValue, "START value (%d) cannot be greater than MAXVALUE (%d)", start, hi)
+	}
+	last, called := q.mu.last, q.mu.called
+	if restart {
+		last, called = start, false
+		if restartWith != nil {
+			last = *restartWith
+		}
+	}
+	if last < lo {
+		return pgerror.Newf(pgerror.InvalidParameterValue, "RESTART value (%d) cannot be less than MINVALUE (%d)", last, lo)
+	}
+	if last > hi {
+		return pgerror.Newf(pgerror.InvalidParameterValue, "RESTART value (%d) cannot be greater than MAXVALUE (%d)", last, hi)
+	}
+	q.increment, q.min, q.max, q.start, q.cycle = inc, lo, hi, start, cycle
+	q.mu.last, q.mu.called = last, called
 	return nil
 }

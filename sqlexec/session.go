@@ -59,6 +59,7 @@ type txnState struct {
 	kv         *isolation.Txn
 	level      history.Level
 	readOnly   bool
+	deferrable bool
 	explicit   bool
 	start      time.Time
 	savepoints []savepoint
@@ -73,7 +74,11 @@ type txnState struct {
 }
 
 type savepoint struct {
-	name     string
+	name string
+	// readOnly is the transaction's access mode when the savepoint was
+	// made: releasing it or rolling back to it restores the mode, as
+	// PostgreSQL restores XactReadOnly at the end of a subtransaction.
+	readOnly bool
 	sp       isolation.Savepoint
 	cat      catalogMark
 	deferred deferredState
@@ -163,7 +168,9 @@ func (s *Session) begin(opts TxnOptions, explicit bool) error {
 	} else if opts.ReadWrite {
 		readOnly = false
 	}
-	s.txn = &txnState{level: level, readOnly: readOnly, explicit: explicit, start: time.Now().UTC(), cursors: s.cursorCount}
+	def, _ := s.settings.get("default_transaction_deferrable")
+	deferrable := (def == "on" || opts.Deferrable) && !opts.NotDeferrable
+	s.txn = &txnState{level: level, readOnly: readOnly, deferrable: deferrable, explicit: explicit, start: time.Now().UTC(), cursors: s.cursorCount}
 	s.settings.beginTxn()
 	return nil
 }
@@ -240,7 +247,7 @@ func (s *Session) savepoint(name string) error {
 		return err
 	}
 	sp := kv.Savepoint()
-	s.txn.savepoints = append(s.txn.savepoints, savepoint{name: name, sp: sp, cat: s.txn.catalogMark(), deferred: s.txn.deferred.mark(), cursors: s.cursorCount})
+	s.txn.savepoints = append(s.txn.savepoints, savepoint{name: name, readOnly: s.txn.readOnly, sp: sp, cat: s.txn.catalogMark(), deferred: s.txn.deferred.mark(), cursors: s.cursorCount})
 	s.settings.savepoint()
 	return nil
 }
@@ -265,6 +272,7 @@ func (s *Session) releaseSavepoint(name string) error {
 	if err := s.txn.kv.Release(s.txn.savepoints[i].sp); err != nil {
 		return err
 	}
+	s.txn.readOnly = s.txn.savepoints[i].readOnly
 	s.txn.savepoints = s.txn.savepoints[:i]
 	s.settings.release(i + 1)
 	return nil
@@ -281,6 +289,7 @@ func (s *Session) rollbackToSavepoint(name string) error {
 	if err := s.txn.kv.RollbackTo(s.txn.savepoints[i].sp); err != nil {
 		return err
 	}
+	s.txn.readOnly = s.txn.savepoints[i].readOnly
 	s.txn.savepoints = s.txn.savepoints[:i+1]
 	s.settings.rollbackTo(i + 1)
 	return nil

@@ -36,6 +36,8 @@ func (s *Session) textEnv() *types.Env {
 	ds, _ := s.settings.get("DateStyle")
 	env.DateStyle = parseDateStyle(ds)
 	env.IntervalStyle = s.intervalStyle()
+	bo, _ := s.settings.get("bytea_output")
+	env.ByteaEscape = bo == "escape"
 	if efd, _ := s.settings.get("extra_float_digits"); efd != "" {
 		if n, err := strconv.Atoi(efd); err == nil && n <= 0 {
 			env.FloatDigits = 15 + n
@@ -47,8 +49,14 @@ func (s *Session) textEnv() *types.Env {
 
 // intervalStyle returns the session's IntervalStyle.
 func (s *Session) intervalStyle() types.IntervalStyle {
-	if v, _ := s.settings.get("IntervalStyle"); v == "iso_8601" {
+	v, _ := s.settings.get("IntervalStyle")
+	switch v {
+	case "iso_8601":
 		return types.IntervalISO8601
+	case "postgres_verbose":
+		return types.IntervalPostgresVerbose
+	case "sql_standard":
+		return types.IntervalSQLStandard
 	}
 	return types.IntervalPostgres
 }

@@ -69,7 +69,7 @@ var settingDefs = func() map[string]*settingDef {
 		{name: "IntervalStyle", def: "postgres", reported: true, normalize: normIntervalStyle},
 		{name: "TimeZone", def: "UTC", reported: true, normalize: normTimeZone},
 		{name: "integer_datetimes", def: "on", reported: true, context: ctxInternal},
-		{name: "standard_conforming_strings", def: "on", reported: true, normalize: normOneOf("on")},
+		{name: "standard_conforming_strings", def: "on", reported: true, normalize: normOnly("standard_conforming_strings", "on")},
 		{name: "is_superuser", def: "on", reported: true, context: ctxInternal},
 		{name: "session_authorization", def: "postgres", reported: true, context: ctxInternal},
 		{name: "role", def: "none", context: ctxInternal},
@@ -85,7 +85,7 @@ var settingDefs = func() map[string]*settingDef {
 		{name: "default_transaction_deferrable", def: "off", normalize: normBool},
 		{name: "extra_float_digits", def: "1", normalize: normIntRange(-15, 3)},
 		{name: "client_min_messages", def: "notice", normalize: normOneOf("debug5", "debug4", "debug3", "debug2", "debug1", "log", "notice", "warning", "error")},
-		{name: "bytea_output", def: "hex", normalize: normOneOf("hex")},
+		{name: "bytea_output", def: "hex", normalize: normOneOf("hex", "escape")},
 		{name: "max_identifier_length", def: "63", context: ctxInternal},
 		enumSetting("synchronous_commit", "on", "local", "remote_write", "remote_apply", "on", "off"),
 		boolSetting("row_security", "on"),
@@ -363,6 +363,9 @@ type settings struct {
 	// them; nil outside a transaction.
 	levels  []map[string]savedSetting
 	changed map[string]bool // reported settings changed since TakeChangedParameters
+	// startup holds the values the startup message gave, which RESET
+	// returns to, as PostgreSQL's reset value is the session's start value.
+	startup map[string]string
 	// version counts the changes, for the caches derived from the values.
 	version uint64
 }
@@ -382,10 +385,15 @@ func newSettings(info SessionInfo, overrides map[string]string) settings {
 	}
 	s.vals["application_name"] = info.ApplicationName
 	// Connect has checked the startup settings: a session made without it
-	// (NewSession, DISCARD ALL) keeps what it can of them.
+	// (NewSession, DISCARD ALL) keeps what it can of them. RESET returns to
+	// them.
 	opts, _ := startupSettings(info.StartupParams)
 	for _, o := range opts {
 		s.vals[o.name] = o.value
+		if s.startup == nil {
+			s.startup = make(map[string]string)
+		}
+		s.startup[o.name] = o.value
 		if o.name == "default_transaction_isolation" {
 			// The client's choice of PostgreSQL's default beats the
 			// server's fickle.isolation (a fickle.isolation startup
@@ -411,7 +419,13 @@ func (s *settings) set(name, value string, local bool) error {
 		if d.readOnly() {
 			return d.cannotChange()
 		}
-		if d.normalize != nil {
+		if lk == "datestyle" {
+			nv, err := mergeDateStyle(s.vals[lk], value)
+			if err != nil {
+				return err
+			}
+			value = nv
+		} else if d.normalize != nil {
 			nv, err := d.normalize(value)
 			if err != nil {
 				return err
@@ -481,12 +495,15 @@ func (s *Session) setting(name string) (string, bool) {
 	case "transaction_isolation":
 		return s.transactionIsolation(), true
 	case "transaction_read_only":
-		if s.txn != nil && s.txn.readOnly {
-			return "on", true
+		if s.txn != nil {
+			return map[bool]string{true: "on", false: "off"}[s.txn.readOnly], true
 		}
 		v, _ := s.settings.get("default_transaction_read_only")
 		return v, true
 	case "transaction_deferrable":
+		if s.txn != nil {
+			return map[bool]string{true: "on", false: "off"}[s.txn.deferrable], true
+		}
 		v, _ := s.settings.get("default_transaction_deferrable")
 		return v, true
 	}
@@ -654,15 +671,11 @@ var pgEncodings = func() map[string]bool {
 	return m
 }()
 
-// normIntervalStyle accepts the IntervalStyle values fickle prints:
-// postgres and iso_8601 (ActiveRecord sets it); PostgreSQL's other two
-// are refused rather than ignored.
+// normIntervalStyle accepts PostgreSQL's four IntervalStyle values.
 func normIntervalStyle(v string) (string, error) {
 	switch s := strings.ToLower(strings.TrimSpace(v)); s {
-	case "postgres", "iso_8601":
+	case "postgres", "iso_8601", "sql_standard", "postgres_verbose":
 		return s, nil
-	case "sql_standard", "postgres_verbose":
-		return "", pgerror.Newf(pgerror.FeatureNotSupported, "IntervalStyle = %s is not supported by fickle", s)
 	}
 	return "", invalidValue("IntervalStyle", v)
 }
@@ -671,6 +684,14 @@ func normIntervalStyle(v string) (string, error) {
 // German) and an order (MDY, DMY, YMD and their aliases), either part
 // optional; German alone orders DMY, as in PostgreSQL.
 func normDateStyle(v string) (string, error) {
+	return mergeDateStyle("ISO, MDY", v)
+}
+
+// mergeDateStyle is DateStyle set to v when it was current: a part v does
+// not name keeps its current value (SET datestyle TO ymd keeps the output
+// style), except that German without an order orders DMY, and DEFAULT
+// stands for ISO, MDY.
+func mergeDateStyle(current, v string) (string, error) {
 	style, order := "", ""
 	for _, p := range strings.Split(v, ",") {
 		w := strings.ToUpper(strings.TrimSpace(p))
@@ -686,7 +707,14 @@ func normDateStyle(v string) (string, error) {
 			newOrder = "DMY"
 		case "YMD":
 			newOrder = "YMD"
-		case "DEFAULT", "":
+		case "DEFAULT":
+			if style == "" {
+				style = "ISO"
+			}
+			if order == "" {
+				order = "MDY"
+			}
+		case "":
 		default:
 			return "", invalidValue("DateStyle", v)
 		}
@@ -700,14 +728,15 @@ func normDateStyle(v string) (string, error) {
 			order = newOrder
 		}
 	}
+	curStyle, curOrder, _ := strings.Cut(current, ", ")
 	if order == "" {
-		order = "MDY"
+		order = curOrder
 		if style == "German" {
 			order = "DMY"
 		}
 	}
 	if style == "" {
-		style = "ISO"
+		style = curStyle
 	}
 	return style + ", " + order, nil
 }

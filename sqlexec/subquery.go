@@ -124,12 +124,15 @@ func (b *binder) withClause(parent *scope, w *pg_query.WithClause, outer map[str
 			return nil, b.errAt(pgerror.Unsupported("data-modifying statements in WITH"), c.Location)
 		}
 		var p *selectPlan
-		var err error
-		if st := c.Ctequery.GetSelectStmt(); w.Recursive && st.Op == pg_query.SetOperation_SETOP_UNION {
-			p, err = b.recursiveCTE(parent, c, st, ctes)
-		} else {
-			p, err = b.selectNode(parent, c.Ctequery, ctes)
-		}
+		outer, err := b.notingOuterRefs(parent, func() error {
+			var err error
+			if st := c.Ctequery.GetSelectStmt(); w.Recursive && st.Op == pg_query.SetOperation_SETOP_UNION {
+				p, err = b.recursiveCTE(parent, c, st, ctes)
+			} else {
+				p, err = b.selectNode(parent, c.Ctequery, ctes)
+			}
+			return err
+		})
 		if err != nil {
 			return nil, err
 		}
@@ -143,14 +146,20 @@ func (b *binder) withClause(parent *scope, w *pg_query.WithClause, outer map[str
 			}
 			p = &selectPlan{cols: cols, run: p.run, correlated: p.correlated}
 		}
-		ctes[c.Ctename] = &ctePlan{name: c.Ctename, plan: p}
+		ctes[c.Ctename] = &ctePlan{name: c.Ctename, plan: p, outerRefs: outer}
 	}
 	return ctes, nil
 }
 
 // valuesPlan compiles a VALUES list: each column takes the common type of
 // its entries.
-func (b *binder) valuesPlan(sc *scope, lists []*pg_query.Node) (*selectPlan, error) {
+func (b *binder) valuesPlan(parent *scope, lists []*pg_query.Node) (*selectPlan, error) {
+	// The entries are a query level of their own: a column they name is
+	// an outer query's (correlation), never a column of parent's own row.
+	var sc *scope
+	if parent != nil {
+		sc = &scope{parent: parent}
+	}
 	var rows [][]*scalar
 	for _, l := range lists {
 		items := l.GetList().GetItems()
@@ -182,7 +191,7 @@ func (b *binder) valuesPlan(sc *scope, lists []*pg_query.Node) (*selectPlan, err
 		}
 		cols[c] = outCol{Name: fmt.Sprintf("column%d", c+1), typ: t}
 	}
-	return &selectPlan{cols: cols, correlated: sc != nil && b.refsOuter(&scope{parent: sc}), run: func(x *execCtx) ([][]any, error) {
+	return &selectPlan{cols: cols, correlated: sc != nil && b.refsOuter(sc), run: func(x *execCtx) ([][]any, error) {
 		out := make([][]any, len(rows))
 		for r, row := range rows {
 			o := make([]any, len(row))

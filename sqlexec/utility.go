@@ -42,7 +42,11 @@ func (b *binder) setPlan(vs *pg_query.VariableSetStmt) (*stmtPlan, error) {
 		return &stmtPlan{noTxn: true, exec: func(x *execCtx) (*Result, error) {
 			for k, d := range settingDefs {
 				if !d.readOnly() {
-					_ = x.s.settings.set(k, d.def, false)
+					v := d.def
+					if sv, ok := x.s.settings.startup[k]; ok {
+						v = sv
+					}
+					_ = x.s.settings.set(k, v, false)
 				}
 			}
 			return &Result{Tag: "RESET"}, nil
@@ -110,6 +114,9 @@ func (b *binder) setPlan(vs *pg_query.VariableSetStmt) (*stmtPlan, error) {
 				if name == "application_name" {
 					v = s.info.ApplicationName
 				}
+				if sv, ok := s.settings.startup[name]; ok {
+					v = sv
+				}
 			}
 		}
 		if local && s.txn == nil {
@@ -151,6 +158,9 @@ func (s *Session) setTransaction(o TxnOptions) error {
 			return pgerror.New(pgerror.ActiveSqlTransaction, "transaction read-write mode must be set before any query")
 		}
 		s.txn.readOnly = o.ReadOnly
+	}
+	if o.Deferrable || o.NotDeferrable {
+		s.txn.deferrable = o.Deferrable
 	}
 	return nil
 }

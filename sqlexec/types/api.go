@@ -136,6 +136,9 @@ type Env struct {
 	FloatDigits int
 	// IntervalStyle is how intervals print (interval_out, casts to text).
 	IntervalStyle IntervalStyle
+	// ByteaEscape prints bytea in the escape format (bytea_output =
+	// escape) instead of hex.
+	ByteaEscape bool
 }
 
 // DateStyle is the DateStyle setting.
@@ -340,11 +343,12 @@ func FormatText(t Type, v any, loc *time.Location) string {
 // IntervalStyle is the IntervalStyle setting.
 type IntervalStyle uint8
 
-// The IntervalStyle values fickle prints (sql_standard and
-// postgres_verbose are not among them).
+// The IntervalStyle values.
 const (
 	IntervalPostgres IntervalStyle = iota
 	IntervalISO8601
+	IntervalPostgresVerbose
+	IntervalSQLStandard
 )
 
 // FormatTextEnv is FormatText in a session: timestamptz in env.Location,

@@ -78,6 +78,9 @@ func parseDateTime(env *Env, t Type, s string) (any, error) {
 	case "now", "today", "tomorrow", "yesterday":
 		return relativeDateTime(env, t, body)
 	}
+	if word, zone, ok := strings.Cut(body, " "); ok && (word == "today" || word == "tomorrow" || word == "yesterday") {
+		return relativeDayInZone(env, t, word, strings.TrimSpace(zone), s)
+	}
 	var f dtFields
 	if env != nil {
 		f.order = env.DateStyle.Order
@@ -114,6 +117,21 @@ func relativeDateTime(env *Env, t Type, word string) (any, error) {
 		return fromWallClock(day, loc), nil
 	}
 	return day, nil
+}
+
+// relativeDayInZone answers 'tomorrow EST': midnight of the session's
+// today, tomorrow or yesterday read as a wall clock of the zone (which a
+// timestamp without time zone ignores, as PostgreSQL does).
+func relativeDayInZone(env *Env, t Type, word, zone, orig string) (any, error) {
+	loc, _, err := ParseTimeZone(zone, true)
+	if err != nil || t.Oid == OidDate {
+		return nil, dtError(t, orig)
+	}
+	day, err := relativeDateTime(env, Timestamp, word)
+	if err != nil || t.Oid != OidTimestamptz {
+		return day, err
+	}
+	return fromWallClock(day.(time.Time), loc), nil
 }
 
 // location returns the session time zone, UTC when unset.
@@ -265,7 +283,7 @@ func loadLocation(name string) (*time.Location, error) {
 	if strings.EqualFold(name, "utc") {
 		return time.UTC, nil
 	}
-	if !strings.Contains(name, "/") && !strings.EqualFold(name, "localtime") {
+	if !strings.Contains(name, "/") && !isZoneFileName(name) {
 		return nil, pgerror.New(pgerror.InvalidParameterValue, "unknown zone")
 	}
 	if loc, err := time.LoadLocation(name); err == nil {
@@ -282,6 +300,21 @@ func loadLocation(name string) (*time.Location, error) {
 		parts[i] = strings.Join(words, "_")
 	}
 	return time.LoadLocation(strings.Join(parts, "/"))
+}
+
+// isZoneFileName reports whether a name without a slash may name a zone of
+// the database (localtime, PST8PDT, EST5EDT, Japan): letters, digits, and
+// + - _, beginning with a letter. Go's own "Local" is not a zone name.
+func isZoneFileName(name string) bool {
+	if name == "" || !isASCIILetter(rune(name[0])) || strings.EqualFold(name, "local") {
+		return false
+	}
+	for _, c := range name {
+		if !isASCIILetter(c) && (c < '0' || c > '9') && c != '+' && c != '-' && c != '_' {
+			return false
+		}
+	}
+	return true
 }
 
 // timeField decodes hh:mm[:ss[.ffffff]] with an optional zone suffix.

@@ -62,7 +62,9 @@ func init() {
 	addFunc("sqrt", Immutable, n, func(_ *Env, a []any) (any, error) { return numericSqrt(a[0].(*apd.Decimal)) }, n)
 	addFunc("cbrt", Immutable, f, float1(math.Cbrt), f)
 	addFunc("exp", Immutable, f, func(_ *Env, a []any) (any, error) {
-		return floatResult(math.Exp(a[0].(float64)), a[0].(float64), 0, false, false)
+		x := a[0].(float64)
+		// A finite argument whose exp is 0 underflows (22003), as in dexp.
+		return floatResult(math.Exp(x), x, 0, false, !math.IsInf(x, 0))
 	}, f)
 	addFunc("exp", Immutable, n, func(_ *Env, a []any) (any, error) { return numericExp(a[0].(*apd.Decimal)) }, n)
 	logf := func(fn func(float64) float64) funcEval {
@@ -136,12 +138,19 @@ func roundNumeric(d *apd.Decimal, scale int, mode apd.Rounder) (any, error) {
 	out := new(apd.Decimal)
 	prec := d.NumDigits() + int64(d.Exponent) + int64(scale) + 2
 	if prec < 1 {
-		return apd.New(0, int32(-max(scale, 0))), nil
+		prec = 1
 	}
 	ctx := decimalContext.WithPrecision(uint32(prec))
 	ctx.Rounding = mode
 	if _, err := ctx.Quantize(out, d, int32(-scale)); err != nil {
 		return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value overflows numeric format")
+	}
+	// apd rounds a value whose digits all lie below the scale to zero
+	// whatever the mode; ceil and floor give one unit of the scale instead
+	// (ceil(0.0000001) is 1, floor(-0.05) is -1).
+	if out.IsZero() && !d.IsZero() && (mode == apd.RoundCeiling && !d.Negative || mode == apd.RoundFloor && d.Negative) {
+		out = apd.New(1, int32(-scale))
+		out.Negative = d.Negative
 	}
 	return normalizeDecimal(out), nil
 }

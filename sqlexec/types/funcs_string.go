@@ -56,14 +56,19 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		m := re.FindStringSubmatch(a[0].(string))
+		// With a parenthesized subexpression the result is what the first
+		// one matched, NULL when it took no part in the match.
+		src := a[0].(string)
+		m := re.FindStringSubmatchIndex(src)
 		switch {
 		case m == nil:
 			return nil, nil
-		case len(m) > 1:
-			return m[1], nil
+		case len(m) > 2 && m[2] < 0:
+			return nil, nil
+		case len(m) > 2:
+			return src[m[2]:m[3]], nil
 		}
-		return m[0], nil
+		return src[m[0]:m[1]], nil
 	}, t, t)
 	addFunc("substring", Immutable, t, func(_ *Env, a []any) (any, error) {
 		return similarSubstring(a[0].(string), a[1].(string), a[2].(string))

@@ -186,17 +186,28 @@ func truncTimestamp(field string, t time.Time, loc *time.Location) (any, error) 
 	h, mi, s := w.Clock()
 	us := w.Nanosecond() / 1000
 	switch unit {
+	// y counts years astronomically (0 is 1 BC), as PostgreSQL's tm_year
+	// does; before year 1 the periods run backwards from 1 BC, 10 BC, ...
 	case "millennium":
-		y = (y-1)/1000*1000 + 1
-		if y <= 0 {
-			y = y - 1000 + 1
+		if y > 0 {
+			y = (y+999)/1000*1000 - 999
+		} else {
+			y = -((999-(y-1))/1000)*1000 + 1
 		}
 		mo, d, h, mi, s, us = 1, 1, 0, 0, 0, 0
 	case "century":
-		y = (y-1)/100*100 + 1
+		if y > 0 {
+			y = (y+99)/100*100 - 99
+		} else {
+			y = -((99-(y-1))/100)*100 + 1
+		}
 		mo, d, h, mi, s, us = 1, 1, 0, 0, 0, 0
 	case "decade":
-		y = y / 10 * 10
+		if y > 0 {
+			y = y / 10 * 10
+		} else {
+			y = -((8 - (y - 1)) / 10) * 10
+		}
 		mo, d, h, mi, s, us = 1, 1, 0, 0, 0, 0
 	case "year":
 		mo, d, h, mi, s, us = 1, 1, 0, 0, 0, 0
@@ -332,12 +343,12 @@ func extractField(env *Env, field string, t Type, v any) (any, error) {
 		if year > 0 {
 			return apd.New(int64((year+99)/100), 0), nil
 		}
-		return apd.New(-int64((99-(year+1))/100), 0), nil
+		return apd.New(-int64((99-(y-1))/100), 0), nil
 	case "millennium":
 		if year > 0 {
 			return apd.New(int64((year+999)/1000), 0), nil
 		}
-		return apd.New(-int64((999-(year+1))/1000), 0), nil
+		return apd.New(-int64((999-(y-1))/1000), 0), nil
 	case "dow":
 		return apd.New(int64(w.Weekday()), 0), nil
 	case "isodow":
@@ -349,6 +360,9 @@ func extractField(env *Env, field string, t Type, v any) (any, error) {
 		return apd.New(int64(wk), 0), nil
 	case "isoyear":
 		iy, _ := w.ISOWeek()
+		if iy <= 0 {
+			iy-- // no year 0: the ISO year before 1 is 1 BC, shown as -1
+		}
 		return apd.New(int64(iy), 0), nil
 	case "epoch":
 		if t == Date {

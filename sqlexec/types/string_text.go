@@ -2,6 +2,7 @@ package types
 
 import (
 	"encoding/hex"
+	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -174,6 +175,23 @@ func formatBytea(b []byte) string {
 	out[0], out[1] = '\\', 'x'
 	hex.Encode(out[2:], b)
 	return string(out)
+}
+
+// formatByteaEscape is byteaout with bytea_output = escape: printable
+// ASCII as itself, a backslash doubled, every other byte as \ooo octal.
+func formatByteaEscape(b []byte) string {
+	var out strings.Builder
+	for _, c := range b {
+		switch {
+		case c == '\\':
+			out.WriteString(`\\`)
+		case c < 0x20 || c > 0x7e:
+			fmt.Fprintf(&out, "\\%03o", c)
+		default:
+			out.WriteByte(c)
+		}
+	}
+	return out.String()
 }
 
 // parseUUID is uuid_in: 32 hex digits, optionally in braces, with a hyphen

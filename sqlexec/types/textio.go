@@ -40,6 +40,9 @@ func parseText(env *Env, t Type, s string) (any, error) {
 	case OidDate, OidTimestamp, OidTimestamptz:
 		return parseDateTime(env, t, s)
 	case OidInterval:
+		if env != nil && env.IntervalStyle == IntervalSQLStandard {
+			s = sqlStandardIntervalInput(s)
+		}
 		return parseInterval(s)
 	case OidJSON:
 		return parseJSON(s)
@@ -86,6 +89,9 @@ func formatText(env *Env, t Type, v any) string {
 		}
 		return x
 	case []byte:
+		if env != nil && env.ByteaEscape {
+			return formatByteaEscape(x)
+		}
 		return formatBytea(x)
 	case [16]byte:
 		return formatUUID(x)
@@ -102,8 +108,15 @@ func formatText(env *Env, t Type, v any) string {
 		}
 		return formatTimestamp(x, nil, false, ds)
 	case pgtype.Interval:
-		if env != nil && env.IntervalStyle == IntervalISO8601 {
-			return formatIntervalISO8601(x)
+		if env != nil {
+			switch env.IntervalStyle {
+			case IntervalISO8601:
+				return formatIntervalISO8601(x)
+			case IntervalPostgresVerbose:
+				return formatIntervalVerbose(x)
+			case IntervalSQLStandard:
+				return formatIntervalSQLStandard(x)
+			}
 		}
 		return formatInterval(x)
 	}

@@ -90,6 +90,9 @@ func posixZone(s string) (*time.Location, bool) {
 			rest = "+" + rest
 		}
 	}
+	if name == "" && strings.Contains(rest, ":") && rest != "" && rest[0] >= '0' && rest[0] <= '9' {
+		rest = "+" + rest // 00:00, 05:30: hh:mm west, the sign left out
+	}
 	if len(rest) < 2 || rest[0] != '+' && rest[0] != '-' {
 		return nil, false
 	}

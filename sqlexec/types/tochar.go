@@ -49,14 +49,16 @@ var dtKeywords = []string{
 	"Y,YYY", "IYYY", "YYYY", "IYY", "YYY", "IY", "YY", "Y", "I",
 	"MONTH", "Month", "month", "MON", "Mon", "mon", "MM",
 	"DAY", "Day", "day", "DY", "Dy", "dy", "DDD", "DD", "D", "IDDD", "ID",
-	"IW", "WW", "W", "Q", "CC", "J", "TZ", "tz", "OF",
+	"IW", "WW", "W", "Q", "CC", "J", "TZH", "TZM", "TZ", "tz", "OF",
+	"RM", "rm", "A.D.", "a.d.", "B.C.", "b.c.", "AD", "ad", "BC", "bc",
 }
 
 var caseVariant = map[string]bool{
 	"MONTH": true, "Month": true, "month": true, "MON": true, "Mon": true, "mon": true,
 	"DAY": true, "Day": true, "day": true, "DY": true, "Dy": true, "dy": true,
 	"A.M.": true, "a.m.": true, "P.M.": true, "p.m.": true, "AM": true, "am": true, "PM": true, "pm": true,
-	"TZ": true, "tz": true,
+	"TZ": true, "tz": true, "RM": true, "rm": true,
+	"A.D.": true, "a.d.": true, "B.C.": true, "b.c.": true, "AD": true, "ad": true, "BC": true, "bc": true,
 }
 
 // matchKeyword returns the longest pattern at the start of s, or "".
@@ -252,10 +254,27 @@ func formatDateTimePattern(w time.Time, format string, zone *string, offset int)
 				z = strings.ToLower(z)
 			}
 			sb.WriteString(z)
+		// A timestamp without time zone has offset 0 here, as in PostgreSQL.
 		case "OF":
-			if zone != nil {
-				sb.Write(appendOffset(nil, offset))
+			sb.WriteString(offsetSign(offset) + pad(int64(abs(offset)/3600), 2, fm))
+			if m := abs(offset) % 3600 / 60; m != 0 {
+				sb.WriteString(":" + pad(int64(m), 2, false))
 			}
+		case "TZH":
+			sb.WriteString(offsetSign(offset) + pad(int64(abs(offset)/3600), 2, false))
+		case "TZM":
+			sb.WriteString(pad(int64(abs(offset)%3600/60), 2, false))
+		case "RM":
+			sb.WriteString(casedName(romanMonths[mo-1], k, fm, 4))
+		case "AD", "BC", "A.D.", "B.C.":
+			era := map[bool]string{true: "AD", false: "BC"}[y > 0]
+			if strings.Contains(k, ".") {
+				era = era[:1] + "." + era[1:] + "."
+			}
+			if k == strings.ToLower(k) {
+				era = strings.ToLower(era)
+			}
+			sb.WriteString(era)
 		default:
 			err = pgerror.Unsupported("to_char pattern " + k)
 		}
@@ -264,6 +283,24 @@ func formatDateTimePattern(w time.Time, format string, zone *string, offset int)
 		return nil, err
 	}
 	return sb.String(), nil
+}
+
+// romanMonths are the months as the RM pattern writes them.
+var romanMonths = [12]string{"I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII"}
+
+// offsetSign is the sign of a UTC offset in seconds east, + for zero.
+func offsetSign(offset int) string {
+	if offset < 0 {
+		return "-"
+	}
+	return "+"
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }
 
 func pow10(n int) int {

@@ -1,6 +1,7 @@
 package types
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/cockroachdb/apd/v3"
@@ -36,12 +37,21 @@ func parseNumberPattern(format string) (toks []numToken, fm bool, err error) {
 		case strings.HasPrefix(up[i:], "EEEE"), up[i] == 'V', up[i] == 'L', strings.HasPrefix(up[i:], "RN"), strings.HasPrefix(up[i:], "TH"):
 			return nil, false, pgerror.Unsupported("to_char number pattern " + format[i:i+1])
 		case format[i] == '"':
-			j := strings.IndexByte(format[i+1:], '"')
-			if j < 0 {
-				j = len(format) - i - 1
+			// Quoted text, in which a backslash escapes the next character.
+			var lit strings.Builder
+			j := i + 1
+			for j < len(format) && format[j] != '"' {
+				if format[j] == '\\' && j+1 < len(format) {
+					j++
+				}
+				lit.WriteByte(format[j])
+				j++
 			}
-			toks = append(toks, numToken{kind: "lit", lit: format[i+1 : i+1+j]})
-			i += j + 2
+			toks = append(toks, numToken{kind: "lit", lit: lit.String()})
+			i = j + 1
+		case format[i] == '\\' && i+1 < len(format):
+			toks = append(toks, numToken{kind: "lit", lit: format[i+1 : i+2]})
+			i += 2
 		default:
 			toks = append(toks, numToken{kind: "lit", lit: format[i : i+1]})
 			i++
@@ -174,6 +184,11 @@ func formatNumberPattern(num, format string) (any, error) {
 		// FM drops the trailing zeros that 9 patterns after the point wrote.
 		for k := len(fracNines) - 1; k >= 0 && body[fracNines[k]] == '0'; k-- {
 			body = append(body[:fracNines[k]], body[fracNines[k]+1:]...)
+		}
+		// A value that left no digit at all shows a zero before the
+		// point: to_char(0, 'FM999.99') is "0.", not ".".
+		if point := bytes.IndexByte(body, '.'); point >= 0 && !bytes.ContainsAny(body, "0123456789#") {
+			body = append(body[:point], append([]byte{'0'}, body[point:]...)...)
 		}
 	}
 	out := string(body)
