@@ -21,6 +21,7 @@ func TestStartupSettingsAreCheckedAsPostgreSQLChecksThem(t *testing.T) {
 	}{
 		{param: "DateStyle", value: "garbage", want: "22023"},
 		{param: "client_encoding", value: "EBCDIC", want: "22023"},
+		{param: "client_encoding", value: "'utf-8'", status: [2]string{"client_encoding", "UTF8"}}, // as asyncpg sends it
 		{param: "statement_timeout", value: "abc", want: "22023"},
 		{param: "no_such_parameter", value: "1", want: "42704"},
 		{param: "server_version", value: "1", want: "55P02"},

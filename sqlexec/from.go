@@ -357,7 +357,7 @@ func (b *binder) fromLeaf(sc *scope, n *pg_query.Node) (*fromItem, []scopeCol, e
 		if rv.Schemaname == "" {
 			for cur := sc; cur != nil; cur = cur.parent {
 				if cte := cur.ctes[rv.Relname]; cte != nil {
-					return withKind(itemCTE)(b.cteItem(cte, alias, rv.Alias))
+					return withKind(itemCTE)(b.cteItem(sc, cte, alias, rv.Alias))
 				}
 			}
 		}
@@ -398,7 +398,10 @@ func (b *binder) fromLeaf(sc *scope, n *pg_query.Node) (*fromItem, []scopeCol, e
 		if err != nil {
 			return nil, nil, err
 		}
-		return withKind(itemSubquery)(b.cteItem(&ctePlan{plan: sub, outerRefs: outer}, rs.Alias.Aliasname, rs.Alias))
+		if outer {
+			sub.correlated = true
+		}
+		return withKind(itemSubquery)(b.cteItem(sc, &ctePlan{plan: sub, outerRefs: outer, parent: sc.parent}, rs.Alias.Aliasname, rs.Alias))
 	case *pg_query.Node_RangeFunction:
 		return withKind(itemFunction)(b.functionItem(sc, v.RangeFunction))
 	case *pg_query.Node_RangeTableSample:
@@ -442,17 +445,21 @@ func applyColAliases(cols []scopeCol, a *pg_query.Alias) error {
 type ctePlan struct {
 	name string
 	plan *selectPlan
-	// outerRefs marks a query naming columns of an enclosing query, which
-	// a FROM item cannot yet read per outer row (cteItem refuses it).
+	// outerRefs marks a query naming columns of an enclosing query: it
+	// runs again whenever it is read (its plan is correlated), in the
+	// context of the level that reads it, which must be one whose
+	// enclosing query is parent, the scope it was compiled in.
 	outerRefs bool
+	parent    *scope
 }
 
-func (b *binder) cteItem(cte *ctePlan, alias string, a *pg_query.Alias) (*fromItem, []scopeCol, error) {
+// cteItem makes a FROM item of sc that reads a WITH query or a subquery.
+func (b *binder) cteItem(sc *scope, cte *ctePlan, alias string, a *pg_query.Alias) (*fromItem, []scopeCol, error) {
 	p := cte.plan
-	if cte.outerRefs {
-		// Such an item would have to be re-read for every outer row in the
-		// outer row's context, which the FROM items' reads do not do yet.
-		return nil, nil, pgerror.Unsupported("a subquery or WITH query in FROM that references columns of an outer query")
+	if cte.outerRefs && sc.parent != cte.parent {
+		// Read at another depth, the query would see other outer rows
+		// than the ones its columns name.
+		return nil, nil, pgerror.Unsupported("a WITH query that references columns of an outer query, read in a nested subquery")
 	}
 	cols := make([]scopeCol, len(p.cols))
 	for i, c := range p.cols {

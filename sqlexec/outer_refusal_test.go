@@ -10,17 +10,17 @@ import (
 // TestOuterReferencesFickleCannotEvaluateAreRefused pins the refusals that
 // replaced wrong answers bench/pgregress found: an aggregate of an outer
 // query's columns (PostgreSQL aggregates it in the outer query) and a WITH
-// query or derived table naming an outer query's columns (fickle read them
-// as NULL or failed with XX000). Each answers 0A000; PostgreSQL answers
-// them, so they are not in the differential corpus.
+// query naming an outer query's columns read from a subquery nested deeper
+// than the WITH (fickle read them as NULL). Each answers 0A000; PostgreSQL
+// answers them, so they are not in the differential corpus (which has the
+// forms fickle answers: such a WITH query or derived table read at its own
+// level, testdata/scripts/outer_refs.txt).
 func TestOuterReferencesFickleCannotEvaluateAreRefused(t *testing.T) {
 	cases := []string{
 		"SELECT (SELECT max(o.x)) FROM (VALUES (1),(2),(3)) o(x)",
 		"SELECT (SELECT max(o.x) + count(*) FROM (VALUES (5)) i(y)) FROM (VALUES (1),(2),(3)) o(x)",
-		"SELECT (WITH cte(foo) AS (VALUES (x)) SELECT foo FROM cte) FROM (VALUES (1),(2)) t(x)",
 		"SELECT (WITH cte(foo) AS (VALUES (x)) SELECT (SELECT foo FROM cte)) FROM (VALUES (1),(2)) t(x)",
 		"SELECT (WITH cte(foo) AS (SELECT x) SELECT (SELECT foo FROM cte)) FROM (VALUES (1),(2)) t(x)",
-		"SELECT (SELECT (SELECT max(y) FROM (VALUES (x)) v(y))) FROM (VALUES (1),(2)) t(x)",
 	}
 	s := newCopyTestSession(t)
 	for _, sql := range cases {

@@ -645,7 +645,14 @@ func normIntRange(lo, hi int) func(string) (string, error) {
 // client encodings are refused with 0A000, names that are no encoding with
 // 22023, as PostgreSQL does.
 func normEncoding(v string) (string, error) {
-	key := strings.ToUpper(strings.NewReplacer("-", "", "_", "").Replace(strings.TrimSpace(v)))
+	// PostgreSQL's clean_encoding_name keeps only letters and digits:
+	// asyncpg sends 'utf-8', quotes included.
+	key := strings.ToUpper(strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			return r
+		}
+		return -1
+	}, v))
 	switch {
 	case key == "UTF8" || key == "UNICODE":
 		return "UTF8", nil
@@ -656,7 +663,7 @@ func normEncoding(v string) (string, error) {
 }
 
 // pgEncodings are PostgreSQL's client encodings and their aliases, written
-// without dashes and underscores.
+// in letters and digits only.
 var pgEncodings = func() map[string]bool {
 	m := map[string]bool{}
 	for _, e := range strings.Fields(`SQLASCII EUCJP EUCCN EUCKR EUCTW EUCJIS2004 MULEINTERNAL LATIN1 LATIN2 LATIN3

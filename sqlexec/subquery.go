@@ -146,7 +146,10 @@ func (b *binder) withClause(parent *scope, w *pg_query.WithClause, outer map[str
 			}
 			p = &selectPlan{cols: cols, run: p.run, correlated: p.correlated}
 		}
-		ctes[c.Ctename] = &ctePlan{name: c.Ctename, plan: p, outerRefs: outer}
+		if outer {
+			p.correlated = true
+		}
+		ctes[c.Ctename] = &ctePlan{name: c.Ctename, plan: p, outerRefs: outer, parent: parent}
 	}
 	return ctes, nil
 }
