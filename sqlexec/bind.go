@@ -168,6 +168,10 @@ type binder struct {
 	// variables (functions_sql.go, plpgsql*.go) where no column has the
 	// name; nil outside routine bodies.
 	vars func(b *binder, fields []string, loc int32) (*scalar, bool)
+	// varsConflict makes a name that is both a column and a variable an
+	// error, as PL/pgSQL's default variable_conflict = error does (a SQL
+	// function's columns win over its parameters).
+	varsConflict bool
 }
 
 func (b *binder) pos(loc int32) int {

@@ -131,6 +131,10 @@ func (b *binder) columnRef(sc *scope, c *pg_query.ColumnRef) (*scalar, error) {
 		}
 		return nil, err
 	}
+	if _, ok := b.routineVar(fields, c.Location); ok && b.varsConflict {
+		return nil, b.errAt(pgerror.Newf(pgerror.AmbiguousColumn, "column reference \"%s\" is ambiguous", strings.Join(fields, ".")).
+			WithDetail("It could refer to either a PL/pgSQL variable or a table column."), c.Location)
+	}
 	if sc.agg != nil && e.refs != 0 {
 		return nil, b.errAt(pgerror.Newf(pgerror.GroupingError, "column \"%s\" must appear in the GROUP BY clause or be used in an aggregate function", strings.Join(fields, ".")), c.Location)
 	}

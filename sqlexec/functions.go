@@ -49,6 +49,16 @@ type funcDesc struct {
 }
 
 // funcParam is one declared parameter.
+// hasParam reports whether the function has a parameter of that name.
+func (f *funcDesc) hasParam(name string) bool {
+	for _, p := range f.params {
+		if p.name == name {
+			return true
+		}
+	}
+	return false
+}
+
 type funcParam struct {
 	name string
 	typ  types.Type

@@ -26,6 +26,9 @@ type plFunction struct {
 	body   *plStmt
 	// found is the datum of FOUND.
 	found int
+	// labels are the body's block and loop labels, which qualify
+	// variables (label.x) as the function's name does.
+	labels map[string]bool
 }
 
 // plDatum is a variable: a scalar (PLpgSQL_var), a record (PLpgSQL_rec),
@@ -285,6 +288,12 @@ func readExprs(v any) []*plExpr {
 func (r *plReader) stmt(m map[string]any, prevLine int) (*plStmt, error) {
 	k, b := jsonNode(m)
 	st := &plStmt{kind: strings.TrimPrefix(k, "PLpgSQL_stmt_"), line: jsonNum(b, "lineno"), label: jsonStr(b, "label"), target: -1}
+	if st.label != "" {
+		if r.f.labels == nil {
+			r.f.labels = map[string]bool{}
+		}
+		r.f.labels[st.label] = true
+	}
 	if st.line > 0 {
 		r.line = st.line
 	}

@@ -87,7 +87,7 @@ func (fr *plFrame) compile(e *plExpr) (*plCompiled, error) {
 	}
 	st := sts[0]
 	cat, _ := fr.s.catalog()
-	b := &binder{s: fr.s, cat: cat, full: text, params: append([]types.Type(nil), fr.typs...), vars: fr.vars}
+	b := &binder{s: fr.s, cat: cat, full: text, params: append([]types.Type(nil), fr.typs...), vars: fr.vars, varsConflict: true}
 	c := &plCompiled{shapes: append([]types.Type(nil), fr.typs...)}
 	if sel := st.node.GetSelectStmt(); e.mode != 0 && isBareTarget(sel) {
 		if c.scalar, err = b.expr(nil, sel.TargetList[0].GetResTarget().Val); err != nil {
@@ -225,7 +225,7 @@ func (fr *plFrame) cast(v any, from, to types.Type) (any, error) {
 // that name (inner blocks declare after outer ones).
 func (fr *plFrame) lookupDatum(name string) int {
 	for i := len(fr.pl.datums) - 1; i >= 0; i-- {
-		if d := fr.pl.datums[i]; d.name == name && d.kind != 'w' {
+		if d := fr.pl.datums[i]; d.name == name && d.kind != 'w' && d.kind != 'f' {
 			return i
 		}
 	}
@@ -258,6 +258,9 @@ func (fr *plFrame) vars(b *binder, fields []string, loc int32) (*scalar, bool) {
 			}
 		}
 		return nil, false
+	}
+	if !fr.pl.labels[fields[0]] && !(fields[0] == fr.pl.fn.name && fr.pl.fn.hasParam(fields[1])) {
+		return nil, false // a table's column, not label.x or function.parameter
 	}
 	return fr.varScalar(fr.lookupDatum(fields[1]), fields[1])
 }
