@@ -114,6 +114,9 @@ func init() {
 						return nil, pgerror.Newf(pgerror.NullValueNotAllowed, "argument %d cannot be null", i+1).
 							WithHint("Object keys should be text.")
 					}
+					if k := args[i]; k.IsArray() || k.Oid == OidRecord || k.Oid == OidJSON || k.Oid == OidJSONB {
+						return nil, pgerror.New(pgerror.InvalidParameterValue, "key value must be scalar, not array, composite, or json")
+					}
 					obj.keys = append(obj.keys, formatText(env, args[i], a[i]))
 					obj.vals = append(obj.vals, toJSONValue(env, args[i+1], a[i+1]))
 				}
