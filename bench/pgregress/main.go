@@ -50,6 +50,7 @@ func main() {
 		os.Exit(2)
 	}
 	o.files = strings.Split(files, ",")
+	stopServersOnSignal()
 	if err := run(o); err != nil {
 		fmt.Fprintln(os.Stderr, "pgregress:", err)
 		os.Exit(1)
@@ -62,6 +63,7 @@ func run(o options) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
+	track(tmp, func() { os.RemoveAll(tmp) })
 	if o.fickleBin == "" {
 		if o.fickleBin, err = buildFickle(tmp); err != nil {
 			return err

@@ -45,6 +45,7 @@ func startPostgres(bindir string) (*postgresServer, error) {
 	if out, err := p.command(p.ctl, "-D", data, "-o", opts, "-l", filepath.Join(dir, "log"), "-w", "-t", "60", "start").CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("pg_ctl start: %v\n%s", err, out)
 	}
+	track(p, p.halt)
 	return p, nil
 }
 
@@ -60,6 +61,12 @@ func (p *postgresServer) dsn(db string) string {
 }
 
 func (p *postgresServer) stop() {
+	untrack(p)
+	p.halt()
+}
+
+// halt stops the server at once and removes its folder.
+func (p *postgresServer) halt() {
 	_ = p.command(p.ctl, "-D", filepath.Join(p.dir, "data"), "-m", "immediate", "-w", "stop").Run()
 	os.RemoveAll(p.dir)
 }
@@ -84,6 +91,7 @@ func startFickle(bin string) (*fickleServer, error) {
 		return nil, err
 	}
 	f := &fickleServer{cmd: cmd, done: make(chan struct{})}
+	track(f, func() { _ = cmd.Process.Kill() })
 	addr := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(stdout)
@@ -127,6 +135,7 @@ func (f *fickleServer) alive() bool {
 }
 
 func (f *fickleServer) stop() {
+	untrack(f)
 	_ = f.cmd.Process.Signal(os.Interrupt)
 	select {
 	case <-f.done:
