@@ -3,7 +3,6 @@ package integration
 import (
 	"path/filepath"
 	"testing"
-	"time"
 )
 
 // TestActiveRecordMigratesAndRunsAsOnPostgres runs the ActiveRecord 6.1
@@ -20,26 +19,5 @@ import (
 // says.
 func TestActiveRecordMigratesAndRunsAsOnPostgres(t *testing.T) {
 	ruby := requireRuby(t, "active_record", "pg")
-	dir, err := filepath.Abs(filepath.Join("testdata", "rails"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := startPostgres(t)
-	db := freshPostgresDB(t, port)
-	pg := stackRun{dir: dir, host: "127.0.0.1", port: port, user: "postgres", env: []string{"PGDATABASE=" + db}}
-	wantSchema := pg.stdout(t, 2*time.Minute, ruby, "library.rb", "migrate")
-	wantApp := pg.stdout(t, 2*time.Minute, ruby, "library.rb", "app")
-	for _, mode := range fickleModes {
-		t.Run(mode.name, func(t *testing.T) {
-			srv := startFickle(t, mode.args...)
-			r := stackRun{dir: dir, host: srv.Host, port: srv.Port, user: "app", env: []string{"PGDATABASE=fickle"}}
-			if got := r.stdout(t, 2*time.Minute, ruby, "library.rb", "migrate"); got != wantSchema {
-				t.Errorf("the schema dump differs from PostgreSQL's:\n%s", lineDiff(wantSchema, got))
-			}
-			checkpoint(t, srv, "fickle")
-			if got := r.stdout(t, 2*time.Minute, ruby, "library.rb", "app"); got != wantApp {
-				t.Errorf("the application prints differently than on PostgreSQL:\n%s", lineDiff(wantApp, got))
-			}
-		})
-	}
+	stepsMatchPostgres(t, filepath.Join("testdata", "rails"), ruby, "library.rb", "migrate", "app")
 }

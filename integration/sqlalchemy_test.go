@@ -3,7 +3,6 @@ package integration
 import (
 	"path/filepath"
 	"testing"
-	"time"
 )
 
 // TestSQLAlchemyReflectsAndRunsAsOnPostgres runs the SQLAlchemy 1.4
@@ -19,26 +18,5 @@ import (
 // fickle_checkpoint(), as docs/clients.md says.
 func TestSQLAlchemyReflectsAndRunsAsOnPostgres(t *testing.T) {
 	python := requirePython(t, "sqlalchemy", "psycopg2")
-	dir, err := filepath.Abs(filepath.Join("testdata", "sqlalchemy"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := startPostgres(t)
-	db := freshPostgresDB(t, port)
-	pg := stackRun{dir: dir, host: "127.0.0.1", port: port, user: "postgres", env: []string{"PGDATABASE=" + db}}
-	wantSchema := pg.stdout(t, 2*time.Minute, python, "library.py", "schema")
-	wantApp := pg.stdout(t, 2*time.Minute, python, "library.py", "app")
-	for _, mode := range fickleModes {
-		t.Run(mode.name, func(t *testing.T) {
-			srv := startFickle(t, mode.args...)
-			r := stackRun{dir: dir, host: srv.Host, port: srv.Port, user: "app", env: []string{"PGDATABASE=fickle"}}
-			if got := r.stdout(t, 2*time.Minute, python, "library.py", "schema"); got != wantSchema {
-				t.Errorf("create_all and reflection differ from PostgreSQL's:\n%s", lineDiff(wantSchema, got))
-			}
-			checkpoint(t, srv, "fickle")
-			if got := r.stdout(t, 2*time.Minute, python, "library.py", "app"); got != wantApp {
-				t.Errorf("the application prints differently than on PostgreSQL:\n%s", lineDiff(wantApp, got))
-			}
-		})
-	}
+	stepsMatchPostgres(t, filepath.Join("testdata", "sqlalchemy"), python, "library.py", "schema", "app")
 }

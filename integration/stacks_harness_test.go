@@ -172,3 +172,35 @@ func recreatePostgresDB(t testing.TB, port int, name string) {
 	}
 	t.Cleanup(func() { _ = run("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)") })
 }
+
+// stepsMatchPostgres runs `prog script STEP` in dir for each step, first
+// against PostgreSQL 15 (a fresh database), then against fickle in each of
+// fickleModes, with fickle_checkpoint() after the first step as
+// docs/clients.md says, and requires each step to print on fickle what it
+// printed on PostgreSQL.
+func stepsMatchPostgres(t *testing.T, dir, prog, script string, steps ...string) {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := startPostgres(t)
+	pg := stackRun{dir: dir, host: "127.0.0.1", port: port, user: "postgres", env: []string{"PGDATABASE=" + freshPostgresDB(t, port)}}
+	want := make([]string, len(steps))
+	for i, step := range steps {
+		want[i] = pg.stdout(t, 2*time.Minute, prog, script, step)
+	}
+	for _, mode := range fickleModes {
+		t.Run(mode.name, func(t *testing.T) {
+			srv := startFickle(t, mode.args...)
+			r := stackRun{dir: dir, host: srv.Host, port: srv.Port, user: "app", env: []string{"PGDATABASE=fickle"}}
+			for i, step := range steps {
+				if i == 1 {
+					checkpoint(t, srv, "fickle")
+				}
+				if got := r.stdout(t, 2*time.Minute, prog, script, step); got != want[i] {
+					t.Errorf("%s %s prints differently than on PostgreSQL:\n%s", script, step, lineDiff(want[i], got))
+				}
+			}
+		})
+	}
+}
