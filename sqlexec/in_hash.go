@@ -34,27 +34,30 @@ func constantElement(n *pg_query.Node) bool {
 	return false
 }
 
-// hashKey returns the value as a key whose Go equality is the SQL equality
-// of x's type with the elements' type, and false for types where it is not
-// (numeric scales, float zeros, blank-padded strings, ...).
-func hashKey(x, elem types.Type, v any) (any, bool) {
+// hashable reports whether values of x and elem compare equal exactly
+// when their Go values (hashKey) are equal: not for numeric scales, float
+// zeros, blank-padded strings or types of different kinds.
+func hashable(x, elem types.Type) bool {
 	switch {
-	case isIntegerType(x) && isIntegerType(elem):
-		return v.(int64), true
-	case isTextType(x) && isTextType(elem):
-		return v.(string), true
+	case isIntegerType(x) && isIntegerType(elem), isTextType(x) && isTextType(elem):
+		return true
 	case x.Oid != elem.Oid:
-		return nil, false
+		return false
 	}
 	switch x.Oid {
-	case types.OidBool:
-		return v.(bool), true
-	case types.OidDate, types.OidTimestamp, types.OidTimestamptz:
-		return v.(time.Time).UnixMicro(), true
-	case types.OidUUID:
-		return v.([16]byte), true
+	case types.OidBool, types.OidDate, types.OidTimestamp, types.OidTimestamptz, types.OidUUID:
+		return true
 	}
-	return nil, false
+	return false
+}
+
+// hashKey is a hashable value as a map key (int64, string, bool, [16]byte
+// as they are; times by their microseconds).
+func hashKey(v any) any {
+	if t, ok := v.(time.Time); ok {
+		return t.UnixMicro()
+	}
+	return v
 }
 
 func isIntegerType(t types.Type) bool {
@@ -78,7 +81,7 @@ func hashedInList(x *scalar, elems []*scalar, nodes []*pg_query.Node, neg bool) 
 		if e.volatile || !constantElement(nodes[i]) {
 			return nil
 		}
-		if _, ok := hashKey(x.typ, e.typ, zeroOf(e.typ)); !ok {
+		if !hashable(x.typ, e.typ) {
 			return nil
 		}
 	}
@@ -97,8 +100,7 @@ func hashedInList(x *scalar, elems []*scalar, nodes []*pg_query.Node, neg bool) 
 				s.sawNull = true
 				continue
 			}
-			k, _ := hashKey(x.typ, e.typ, v)
-			s.vals[k] = true
+			s.vals[hashKey(v)] = true
 		}
 		xc.memo[key] = s
 		return s, nil
@@ -112,33 +114,12 @@ func hashedInList(x *scalar, elems []*scalar, nodes []*pg_query.Node, neg bool) 
 		if err != nil || v == nil {
 			return nil, err
 		}
-		k, _ := hashKey(x.typ, elems[0].typ, v)
 		switch {
-		case s.vals[k]:
+		case s.vals[hashKey(v)]:
 			return !neg, nil
 		case s.sawNull:
 			return nil, nil
 		}
 		return neg, nil
 	}
-}
-
-// zeroOf is a value of type t's Go representation, for hashKey's type
-// check.
-func zeroOf(t types.Type) any {
-	switch {
-	case isIntegerType(t):
-		return int64(0)
-	case isTextType(t):
-		return ""
-	}
-	switch t.Oid {
-	case types.OidBool:
-		return false
-	case types.OidDate, types.OidTimestamp, types.OidTimestamptz:
-		return time.Time{}
-	case types.OidUUID:
-		return [16]byte{}
-	}
-	return nil
 }
