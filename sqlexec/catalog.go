@@ -576,7 +576,7 @@ func parseQualifiedName(text string) ([]string, error) {
 			if i == start {
 				return nil, bad
 			}
-			part.WriteString(strings.ToLower(text[start:i]))
+			part.WriteString(downcaseIdentifier(text[start:i]))
 		}
 		parts = append(parts, truncateIdentifier(part.String()))
 		skipBlanks()
@@ -588,6 +588,18 @@ func parseQualifiedName(text string) ([]string, error) {
 		}
 		i++
 	}
+}
+
+// downcaseIdentifier folds an unquoted identifier's ASCII letters to lower
+// case and leaves every other byte alone, as PostgreSQL does in UTF-8.
+func downcaseIdentifier(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + ('a' - 'A')
+		}
+	}
+	return string(b)
 }
 
 // truncateIdentifier cuts a name to NAMEDATALEN-1 bytes, as PostgreSQL

@@ -61,6 +61,24 @@ func init() {
 		}
 		return nil, nil
 	}, oid)
+	// to_regclass and its siblings read a name as the cast to their type
+	// does, answering NULL where the object (or its schema) does not exist;
+	// a malformed name is still an error, as in PostgreSQL 15.
+	for fn, t := range map[string]types.Type{
+		"to_regclass": types.Regclass, "to_regtype": types.Regtype, "to_regproc": types.Regproc,
+		"to_regprocedure": types.Regprocedure, "to_regoper": types.Regoper, "to_regoperator": types.Regoperator,
+		"to_regnamespace": types.Regnamespace, "to_regrole": types.Regrole,
+	} {
+		add(fn, t, func(x *execCtx, a []any) (any, error) {
+			oid, err := names(x).RegIn(t.Oid, a[0].(string))
+			switch pgerror.GetCode(err) {
+			case pgerror.UndefinedTable, pgerror.InvalidSchemaName, pgerror.UndefinedObject,
+				pgerror.UndefinedFunction, pgerror.AmbiguousFunction:
+				return nil, nil
+			}
+			return oid, err
+		}, text)
+	}
 	describe := func(x *execCtx, a []any) (any, error) {
 		class := ""
 		if len(a) == 2 {
