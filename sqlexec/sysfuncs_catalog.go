@@ -193,16 +193,35 @@ func init() {
 	}, oid)
 	add("pg_size_pretty", text, func(_ *execCtx, a []any) (any, error) { return sizePretty(big.NewInt(a[0].(int64)), ""), nil }, types.Int8)
 	add("pg_size_pretty", text, func(_ *execCtx, a []any) (any, error) { return sizePrettyNumeric(a[0].(*apd.Decimal)), nil }, types.NumericAny)
-	for _, fn := range []string{"pg_table_size", "pg_relation_size", "pg_total_relation_size", "pg_indexes_size"} {
-		fn := fn
+	sizeArgs := map[string][][]types.Type{
+		"pg_table_size": {{types.Regclass}}, "pg_total_relation_size": {{types.Regclass}}, "pg_indexes_size": {{types.Regclass}},
+		"pg_relation_size": {{types.Regclass}, {types.Regclass, text}},
+	}
+	for fn, signatures := range sizeArgs {
 		refuse := func(*execCtx, []any) (any, error) {
 			return nil, pgerror.Unsupported(fn + " (fickle keeps rows in memory, without PostgreSQL's on-disk size)")
 		}
-		add(fn, types.Int8, refuse, types.Regclass)
-		if fn == "pg_relation_size" {
-			add(fn, types.Int8, refuse, types.Regclass, text)
+		for _, args := range signatures {
+			add(fn, types.Int8, refuse, args...)
 		}
 	}
+	// pg_database_size looks the database up before it refuses, so that a
+	// name that does not exist gets PostgreSQL's 3D000 and an OID NULL.
+	refuseDatabaseSize := func() error {
+		return pgerror.Unsupported("pg_database_size (fickle keeps rows in memory, without PostgreSQL's on-disk size)")
+	}
+	add("pg_database_size", types.Int8, func(x *execCtx, a []any) (any, error) {
+		if x.s.engine.cluster.database(a[0].(string)) == nil {
+			return nil, pgerror.Newf(pgerror.InvalidCatalogName, "database \"%s\" does not exist", a[0].(string))
+		}
+		return nil, refuseDatabaseSize()
+	}, name)
+	add("pg_database_size", types.Int8, func(x *execCtx, a []any) (any, error) {
+		if x.s.engine.cluster.databaseByOID(uint32(a[0].(int64))) == nil {
+			return nil, nil
+		}
+		return nil, refuseDatabaseSize()
+	}, oid)
 }
 
 // unquoteIdent undoes types.QuoteIdent.
