@@ -200,6 +200,14 @@ type LockRequest struct {
 	// writable (25006 in a read-only transaction). A read's lock (SELECT
 	// ... FOR) leaves Write false.
 	Write bool
+	// KeyOf, for a RowLockKeyShare request, encodes the columns of a row
+	// that such a lock protects (PostgreSQL's key columns: those of the
+	// primary key and of the unique indexes). Under
+	// Config.PostgresConcurrency, REPEATABLE READ and SERIALIZABLE then
+	// conflict only with a concurrent update that changed them (or deleted
+	// the row), and lock the version their snapshot sees, as PostgreSQL's
+	// foreign key checks do; nil makes every concurrent update conflict.
+	KeyOf func(row []any) []byte
 	_     struct{}
 }
 

@@ -1,6 +1,7 @@
 package isolation
 
 import (
+	"bytes"
 	"context"
 	"slices"
 
@@ -85,13 +86,21 @@ func (e *engine) lockedVersion(t *txn, tb *table, ks *keyState, req LockRequest)
 	if read && (prev.w == ks.latest().w || req.Write && e.cfg.StaleWrites && !e.cfg.PostgresConcurrency) {
 		return lockedRow(prev.row, prev.ok, false), nil
 	}
-	if err := e.firstUpdaterWins(t, tb, ks); err != nil {
+	opts := ReadOptions{Latest: true}
+	if snap, ok := e.keyShareSnapshotVersion(t, ks, req); ok {
+		// PostgreSQL locks the version the snapshot sees: a concurrent
+		// update of other columns does not conflict with KEY SHARE.
+		if read && prev.w == snap.w {
+			return lockedRow(prev.row, prev.ok, false), nil
+		}
+		opts = ReadOptions{}
+	} else if err := e.firstUpdaterWins(t, tb, ks); err != nil {
 		return LockedRow{}, err
 	}
 	if read && prev.event == t.event {
 		e.recheckEvent(t, tb)
 	}
-	s, err := e.inspect(t, tb, ks, ReadOptions{Latest: true})
+	s, err := e.inspect(t, tb, ks, opts)
 	if err != nil {
 		return LockedRow{}, err
 	}
@@ -100,6 +109,31 @@ func (e *engine) lockedVersion(t *txn, tb *table, ks *keyState, req LockRequest)
 	}
 	e.rec.flushReads(t, 0)
 	return lockedRow(s.row, s.ok, true), nil
+}
+
+// keyShareSnapshotVersion returns the version of ks that t's snapshot sees
+// when req is a KEY SHARE lock (LockRequest.KeyOf) that PostgreSQL takes on
+// it without a serialization failure: t is a REPEATABLE READ or
+// SERIALIZABLE transaction under Config.PostgresConcurrency, the row lives
+// in its snapshot, and every version committed since kept its key columns.
+func (e *engine) keyShareSnapshotVersion(t *txn, ks *keyState, req LockRequest) (version, bool) {
+	if req.Mode != RowLockKeyShare || req.KeyOf == nil || !e.cfg.PostgresConcurrency || !t.windowed() {
+		return version{}, false
+	}
+	i := len(ks.versions) - 1
+	for i >= 0 && !e.snapshotSees(t, ks.versions[i].w) {
+		i--
+	}
+	if i < 0 || ks.versions[i].tomb {
+		return version{}, false
+	}
+	key := req.KeyOf(ks.versions[i].row)
+	for _, v := range ks.versions[i+1:] {
+		if v.tomb || !bytes.Equal(req.KeyOf(v.row), key) {
+			return version{}, false
+		}
+	}
+	return ks.versions[i], true
 }
 
 func lockedRow(row []any, live, changed bool) LockedRow {

@@ -155,8 +155,8 @@ func (e *engine) firstUpdaterWins(t *txn, tb *table, ks *keyState) error {
 		return nil
 	}
 	what := "update"
-	if latest.tomb {
-		what = "delete"
+	if _, moved := tb.moves[movedVersion{ks, latest.w}]; latest.tomb && !moved {
+		what = "delete" // a row whose key changed moved, as an update
 	}
 	return e.serverAbort(t, pgerror.Newf(pgerror.SerializationFailure,
 		"could not serialize access due to concurrent %s", what).

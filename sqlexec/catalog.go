@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -400,6 +401,28 @@ func (t *tableDesc) pkKey(row []any) []byte {
 	}
 	k, _ := encodeKey(make([]byte, 0, 16), t, t.pk, row)
 	return k
+}
+
+// keyColumns are the columns PostgreSQL counts as a row's key for row locks:
+// those of the primary key and of the unique indexes. An UPDATE that sets
+// one locks the row FOR UPDATE, others FOR NO KEY UPDATE; only a change to
+// one conflicts with a foreign key check's FOR KEY SHARE.
+func (t *tableDesc) keyColumns() []int {
+	cols := slices.Clone(t.pk)
+	indexes := t.indexes
+	if t.pkIndex != nil {
+		indexes = append([]*indexDesc{t.pkIndex}, indexes...)
+	}
+	for _, ix := range indexes {
+		if ix.unique {
+			for _, c := range ix.cols {
+				if !slices.Contains(cols, c) {
+					cols = append(cols, c)
+				}
+			}
+		}
+	}
+	return cols
 }
 
 // indexSpec returns the store's description of ix over t.

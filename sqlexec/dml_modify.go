@@ -178,11 +178,12 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	// An UPDATE of a key column locks its rows FOR UPDATE, others FOR NO
-	// KEY UPDATE, as in PostgreSQL.
+	// An UPDATE of a key column (tableDesc.keyColumns) locks its rows FOR
+	// UPDATE, others FOR NO KEY UPDATE, as in PostgreSQL.
 	lockMode := isolation.RowLockNoKeyUpdate
+	keyCols := t.keyColumns()
 	for _, s := range sets {
-		if slices.Contains(t.pk, s.col) {
+		if slices.Contains(keyCols, s.col) {
 			lockMode = isolation.RowLockUpdate
 		}
 	}

@@ -287,8 +287,13 @@ func (fc *fkCheck) parentExists(x *execCtx, vals []any) (bool, error) {
 // check does, so that it cannot be deleted or its key changed until this
 // transaction ends; found is false when no such row exists once locked.
 func (fc *fkCheck) lockParent(x *execCtx, key []byte) (found bool, err error) {
+	keyCols := fc.parent.keyColumns()
+	keyOf := func(row []any) []byte {
+		k, _ := encodeKey(nil, fc.parent, keyCols, row)
+		return k
+	}
 	lock := func(pk []byte) (bool, error) {
-		got, err := x.txn.LockRow(x.ctx, fc.parent.id, pk, isolation.LockRequest{Mode: isolation.RowLockKeyShare})
+		got, err := x.txn.LockRow(x.ctx, fc.parent.id, pk, isolation.LockRequest{Mode: isolation.RowLockKeyShare, KeyOf: keyOf})
 		if err != nil || !got.Live {
 			return false, err
 		}
