@@ -3,6 +3,7 @@ package sqlexec
 import (
 	"time"
 
+	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/isolation"
 	"github.com/fickle-db/fickle/sqlexec/types"
 )
@@ -54,7 +55,15 @@ func init() {
 func (f advisoryFunc) call(x *execCtx, args []any) (any, error) {
 	key := advisoryKey(x, args)
 	if f.unlock {
-		return x.s.kv.AdvisoryUnlock(key, f.shared), nil
+		released := x.s.kv.AdvisoryUnlock(key, f.shared)
+		if !released {
+			mode := "ExclusiveLock"
+			if f.shared {
+				mode = "ShareLock"
+			}
+			x.s.warn(pgerror.Newf(pgerror.Warning, "you don't own a lock of type %s", mode))
+		}
+		return released, nil
 	}
 	wait := isolation.WaitBlock
 	if f.try {

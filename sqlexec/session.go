@@ -294,3 +294,13 @@ func (s *Session) rollbackToSavepoint(name string) error {
 	s.settings.rollbackTo(i + 1)
 	return nil
 }
+
+// warn sends a WARNING to the client with the statement's result, unless
+// client_min_messages is above it.
+func (s *Session) warn(w *pgerror.Error) {
+	if min, _ := s.settings.get("client_min_messages"); minMessageLevels[strings.ToLower(min)] > plLevelWarning {
+		return
+	}
+	w.Severity = "WARNING"
+	s.notices = append(s.notices, w)
+}
