@@ -2,7 +2,6 @@ package sqlexec
 
 import (
 	"fmt"
-	"math"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -272,20 +271,20 @@ func uniqueConName(t *tableDesc, base string) string {
 }
 
 // serialType maps the serial pseudo-types.
-func serialType(tn *pg_query.TypeName) (types.Type, int64, bool) {
+func serialType(tn *pg_query.TypeName) (types.Type, bool) {
 	names := strs(tn.Names)
 	if len(names) != 1 || len(tn.Typmods) > 0 || len(tn.ArrayBounds) > 0 {
-		return types.Type{}, 0, false
+		return types.Type{}, false
 	}
 	switch names[0] {
 	case "serial", "serial4":
-		return types.Int4, math.MaxInt32, true
+		return types.Int4, true
 	case "bigserial", "serial8":
-		return types.Int8, math.MaxInt64, true
+		return types.Int8, true
 	case "smallserial", "serial2":
-		return types.Int2, math.MaxInt16, true
+		return types.Int2, true
 	}
-	return types.Type{}, 0, false
+	return types.Type{}, false
 }
 
 // nextvalDefault builds the DEFAULT nextval('seq') of a SERIAL or identity
@@ -297,16 +296,6 @@ func nextvalDefault(q *sequence) *pg_query.Node {
 	}
 	return pg_query.MakeFuncCallNode([]*pg_query.Node{pg_query.MakeStrNode("nextval")},
 		[]*pg_query.Node{pg_query.MakeAConstStrNode(name, -1)}, -1)
-}
-
-func typeMaxOf(t types.Type) int64 {
-	switch t.Oid {
-	case types.OidInt2:
-		return math.MaxInt16
-	case types.OidInt4:
-		return math.MaxInt32
-	}
-	return math.MaxInt64
 }
 
 // tableConstraint is a PRIMARY KEY, UNIQUE, CHECK or FOREIGN KEY waiting
@@ -481,9 +470,10 @@ func (d *ddl) addColumnDef(b *binder, t *tableDesc, cd *pg_query.ColumnDef) ([]t
 			col.attnum = c.attnum + 1
 		}
 	}
-	var seqMax int64
-	if st, max, ok := serialType(cd.TypeName); ok {
-		col.typ, seqMax, col.notNull = st, max, true
+	// ownsSequence: a SERIAL or identity column gets a sequence of its type.
+	var ownsSequence bool
+	if st, ok := serialType(cd.TypeName); ok {
+		col.typ, ownsSequence, col.notNull = st, true, true
 	} else {
 		typ, err := b.typeName(cd.TypeName)
 		if err != nil {
@@ -511,7 +501,7 @@ func (d *ddl) addColumnDef(b *binder, t *tableDesc, cd *pg_query.ColumnDef) ([]t
 		case pg_query.ConstrType_CONSTR_NULL:
 			col.notNull = false
 		case pg_query.ConstrType_CONSTR_DEFAULT:
-			if seqMax != 0 {
+			if ownsSequence {
 				return nil, pgerror.Newf(pgerror.SyntaxError, "multiple default values specified for column \"%s\" of table \"%s\"", col.name, t.name)
 			}
 			col.def = c.RawExpr
@@ -523,7 +513,7 @@ func (d *ddl) addColumnDef(b *binder, t *tableDesc, cd *pg_query.ColumnDef) ([]t
 			}
 			col.identity = c.GeneratedWhen[0]
 			col.notNull = true
-			seqMax = typeMaxOf(col.typ)
+			ownsSequence = true
 			identityOpts = c.Options
 		case pg_query.ConstrType_CONSTR_GENERATED:
 			return nil, pgerror.Unsupported("generated columns")
@@ -549,8 +539,8 @@ func (d *ddl) addColumnDef(b *binder, t *tableDesc, cd *pg_query.ColumnDef) ([]t
 			return nil, pgerror.New(pgerror.FeatureNotSupported, "cannot use subquery in DEFAULT expression")
 		}
 	}
-	if seqMax != 0 {
-		if err := d.columnSequence(t, col, identityOpts, seqMax); err != nil {
+	if ownsSequence {
+		if err := d.columnSequence(t, col, identityOpts); err != nil {
 			return nil, err
 		}
 	}

@@ -584,7 +584,7 @@ func (d *ddl) addIdentity(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 	}
 	c := cmd.Def.GetConstraint()
 	col.identity = c.GeneratedWhen[0]
-	if err := d.columnSequence(t, &col, c.Options, typeMaxOf(col.typ)); err != nil {
+	if err := d.columnSequence(t, &col, c.Options); err != nil {
 		return err
 	}
 	t.cols[i] = &col

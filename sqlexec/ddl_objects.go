@@ -394,25 +394,48 @@ func (d *ddl) createSequence(cs *pg_query.CreateSeqStmt) error {
 		}
 		return pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" already exists", rv.Relname)
 	}
-	q, err := newSequence(schema, rv.Relname, cs.Options, 1<<63-1)
+	q, err := newSequence(schema, rv.Relname, types.OidInt8, cs.Options, d.sequenceTypeOf)
 	if err != nil {
 		return err
+	}
+	for _, o := range cs.Options {
+		if de := o.GetDefElem(); de != nil && de.Defname == "owned_by" {
+			table, attnum, err := d.sequenceOwner(q, de)
+			if err != nil {
+				return err
+			}
+			q.setOwner(table, attnum)
+		}
 	}
 	q.oid = d.cat.newOID()
 	d.cat.schemas[schema].seqs[q.name] = q
 	return nil
 }
 
+// alteredSequence finds ALTER SEQUENCE's sequence: nil with no error when
+// IF EXISTS skips it (with PostgreSQL's NOTICE), 42809 for a relation
+// that is not a sequence, 42P01 for none.
+func (d *ddl) alteredSequence(as *pg_query.AlterSeqStmt) (*sequence, error) {
+	if q := d.s.lookupSequence(d.cat, as.Sequence.Schemaname, as.Sequence.Relname); q != nil {
+		return q, nil
+	}
+	if d.s.lookupTable(d.cat, as.Sequence.Schemaname, as.Sequence.Relname) != nil {
+		return nil, pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not a sequence", as.Sequence.Relname)
+	}
+	if as.MissingOk {
+		d.notice(pgerror.SuccessfulCompletion, "relation \"%s\" does not exist, skipping", as.Sequence.Relname)
+		return nil, nil
+	}
+	return nil, pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(as.Sequence))
+}
+
 // alterSequence supports ALTER SEQUENCE ... RESTART [WITH n].
 func (d *ddl) alterSequence(as *pg_query.AlterSeqStmt) error {
-	q := d.s.lookupSequence(d.cat, as.Sequence.Schemaname, as.Sequence.Relname)
+	q, err := d.alteredSequence(as)
 	if q == nil {
-		if as.MissingOk {
-			return nil
-		}
-		return pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(as.Sequence))
+		return err
 	}
-	return q.alter(as.Options)
+	return q.alter(as.Options, d.sequenceTypeOf)
 }
 
 func (d *ddl) createSchema(cs *pg_query.CreateSchemaStmt) error {

@@ -72,19 +72,6 @@ func referencedTables(c *catalog) map[uint32]bool {
 	return out
 }
 
-// sequenceTypeOid is pg_sequence.seqtypid. fickle does not keep a
-// sequence's AS type; the bounds PostgreSQL gives each type by default
-// identify it (serial's sequences are integer, smallserial's smallint).
-func sequenceTypeOid(q *sequence) types.Oid {
-	switch {
-	case q.max == 1<<15-1 || q.min == -(1<<15-1):
-		return types.OidInt2
-	case q.max == 1<<31-1 || q.min == -(1<<31-1):
-		return types.OidInt4
-	}
-	return types.OidInt8
-}
-
 func init() {
 	name, oid, i2, b, text := types.Name, types.OidType, types.Int2, types.Bool, types.Text
 	oidArray, _ := types.ArrayOf(types.OidType)
@@ -103,7 +90,7 @@ func init() {
 			var out [][]any
 			for _, sc := range sortedSchemas(c) {
 				for _, q := range sc.seqs {
-					out = append(out, []any{int64(q.oid), int64(sequenceTypeOid(q)), q.start, q.increment, q.max, q.min, int64(1), q.cycle})
+					out = append(out, []any{int64(q.oid), int64(q.typ), q.start, q.increment, q.max, q.min, int64(1), q.cycle})
 				}
 			}
 			sort.Slice(out, func(i, j int) bool { return out[i][0].(int64) < out[j][0].(int64) })

@@ -1,7 +1,6 @@
 package sqlexec
 
 import (
-	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -18,18 +17,15 @@ import (
 // nextval and setval take effect at once and are never rolled back, as in
 // PostgreSQL.
 type sequence struct {
-	oid       uint32
-	schema    string
-	name      string
-	increment int64
-	min, max  int64
-	start     int64
-	cycle     bool
+	oid    uint32
+	schema string
+	name   string
+	sequenceParams
 
 	// mu guards what changes in a published sequence: the counter
 	// (nextval, setval), the owner (ALTER SEQUENCE ... OWNED BY), and the
-	// increment, bounds, start and cycle fields above, which ALTER
-	// SEQUENCE changes holding mu (next, set and alter read them under it).
+	// parameters above, which ALTER SEQUENCE changes holding mu (next, set
+	// and alter read them under it).
 	mu struct {
 		sync.Mutex
 		last   int64
@@ -124,104 +120,15 @@ func (q *sequence) state() (int64, bool) {
 	return q.mu.last, q.mu.called
 }
 
-// newSequence builds a sequence from CREATE SEQUENCE options. maxFor bounds
-// the default maximum by the type (int4 for SERIAL, int8 for BIGSERIAL).
-func newSequence(schema, name string, opts []*pg_query.Node, typeMax int64) (*sequence, error) {
-	q := &sequence{schema: schema, name: name, increment: 1, cycle: false}
-	var minSet, maxSet, startSet bool
-	for _, o := range opts {
-		d := o.GetDefElem()
-		if d == nil {
-			continue
-		}
-		switch d.Defname {
-		case "increment":
-			v, err := defInt(d)
-			if err != nil {
-				return nil, err
-			}
-			if v == 0 {
-				return nil, pgerror.New(pgerror.InvalidParameterValue, "INCREMENT must not be zero")
-			}
-			q.increment = v
-		case "minvalue":
-			if d.Arg != nil {
-				v, err := defInt(d)
-				if err != nil {
-					return nil, err
-				}
-				q.min, minSet = v, true
-			}
-		case "maxvalue":
-			if d.Arg != nil {
-				v, err := defInt(d)
-				if err != nil {
-					return nil, err
-				}
-				q.max, maxSet = v, true
-			}
-		case "start":
-			v, err := defInt(d)
-			if err != nil {
-				return nil, err
-			}
-			q.start, startSet = v, true
-		case "cycle":
-			q.cycle = d.Arg == nil || constTrue(d.Arg)
-		case "as":
-			tn := d.Arg.GetTypeName()
-			if tn != nil {
-				switch lastName(tn.Names) {
-				case "int2":
-					typeMax = math.MaxInt16
-				case "int4":
-					typeMax = math.MaxInt32
-				case "int8":
-					typeMax = math.MaxInt64
-				default:
-					return nil, pgerror.New(pgerror.InvalidParameterValue, "sequence type must be smallint, integer, or bigint")
-				}
-			}
-		case "cache":
-			if v, err := defInt(d); err != nil || v < 1 {
-				if err != nil {
-					return nil, err
-				}
-				return nil, pgerror.Newf(pgerror.InvalidParameterValue, "CACHE (%d) must be greater than zero", v)
-			}
-		case "owned_by", "restart":
-		default:
-			return nil, pgerror.Unsupported("sequence option " + d.Defname)
-		}
+// newSequence builds a sequence from CREATE SEQUENCE's options, as an
+// integer sequence of type typ unless an AS option names another.
+func newSequence(schema, name string, typ types.Oid, opts []*pg_query.Node, typeOf sequenceTypeOf) (*sequence, error) {
+	q := &sequence{schema: schema, name: name}
+	p, last, _, err := applySequenceOptions(sequenceParams{typ: typ}, 0, false, opts, true, typeOf)
+	if err != nil {
+		return nil, err
 	}
-	if !maxSet {
-		if q.increment > 0 {
-			q.max = typeMax
-		} else {
-			q.max = -1
-		}
-	}
-	if !minSet {
-		if q.increment > 0 {
-			q.min = 1
-		} else {
-			q.min = -typeMax - 1
-		}
-	}
-	if !startSet {
-		if q.increment > 0 {
-			q.start = q.min
-		} else {
-			q.start = q.max
-		}
-	}
-	if q.min >= q.max {
-		return nil, pgerror.Newf(pgerror.InvalidParameterValue, "MINVALUE (%d) must be less than MAXVALUE (%d)", q.min, q.max)
-	}
-	if q.start < q.min || q.start > q.max {
-		return nil, pgerror.Newf(pgerror.InvalidParameterValue, "START value (%d) cannot be outside the sequence range (%d..%d)", q.start, q.min, q.max)
-	}
-	q.mu.last = q.start
+	q.sequenceParams, q.mu.last = p, last
 	return q, nil
 }
 
@@ -283,6 +190,21 @@ func sequenceByOid(x *execCtx, oid int64) (*sequence, error) {
 	return nil, pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not a sequence", name)
 }
 
+// sequenceExists reports whether q is still in the session's catalog.
+func sequenceExists(x *execCtx, q *sequence) bool {
+	found, err := sequenceByOid(x, int64(q.oid))
+	return err == nil && found == q
+}
+
+// sequenceWritable refuses to advance or set a sequence in a read-only
+// transaction (25006), except a temporary one, as PostgreSQL does.
+func (s *Session) sequenceWritable(q *sequence, what string) error {
+	if s.txn != nil && s.txn.readOnly && !isTempSchema(q.schema) {
+		return pgerror.Newf(pgerror.ReadOnlySqlTransaction, "cannot execute %s in a read-only transaction", what)
+	}
+	return nil
+}
+
 // findSequence resolves a sequence by its (possibly qualified, possibly
 // quoted) name.
 func (s *Session) findSequence(c *catalog, text string) (*sequence, error) {
@@ -308,6 +230,9 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
+		if err := x.s.sequenceWritable(q, "nextval()"); err != nil {
+			return nil, err
+		}
 		v, err := q.next()
 		if err != nil {
 			return nil, err
@@ -331,6 +256,9 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
+		if err := x.s.sequenceWritable(q, "setval()"); err != nil {
+			return nil, err
+		}
 		isCalled := len(a) < 3 || a[2].(bool)
 		if err := q.set(a[1].(int64), isCalled); err != nil {
 			return nil, err
@@ -343,7 +271,8 @@ func init() {
 	addSysFunc("setval", sysFunc{args: []types.Type{rc, i8}, result: i8, volatile: true, eval: setval})
 	addSysFunc("setval", sysFunc{args: []types.Type{rc, i8, types.Bool}, result: i8, volatile: true, eval: setval})
 	addSysFunc("lastval", sysFunc{result: i8, volatile: true, eval: func(x *execCtx, _ []any) (any, error) {
-		if x.s.lastval == nil {
+		// A dropped sequence's value is gone with it, as in PostgreSQL.
+		if q := x.s.lastval; q == nil || !sequenceExists(x, q) {
 			return nil, pgerror.New(pgerror.ObjectNotInPrerequisiteState, "lastval is not yet defined in this session")
 		}
 		return x.s.currval[x.s.lastval], nil
@@ -387,13 +316,9 @@ func (d *ddl) alterSequenceStmt(as *pg_query.AlterSeqStmt) error {
 	if owned == nil {
 		return d.alterSequence(as)
 	}
-	q := d.s.lookupSequence(d.cat, as.Sequence.Schemaname, as.Sequence.Relname)
+	q, err := d.alteredSequence(as)
 	if q == nil {
-		if as.MissingOk {
-			d.notice(pgerror.SuccessfulCompletion, "relation \"%s\" does not exist, skipping", as.Sequence.Relname)
-			return nil
-		}
-		return pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(as.Sequence))
+		return err
 	}
 	table, attnum, err := d.sequenceOwner(q, owned)
 	if err != nil {
@@ -430,11 +355,7 @@ func (d *ddl) sequenceOwner(q *sequence, owned *pg_query.DefElem) (uint32, int16
 	}
 	t := d.s.lookupTable(d.cat, schema, table)
 	if t == nil {
-		rel := table
-		if schema != "" {
-			rel = schema + "." + table
-		}
-		return 0, 0, pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", rel)
+		return 0, 0, d.notSequenceOwner(q, schema, table)
 	}
 	i := t.colIndex(column)
 	if i < 0 {
@@ -444,6 +365,30 @@ func (d *ddl) sequenceOwner(q *sequence, owned *pg_query.DefElem) (uint32, int16
 		return 0, 0, pgerror.New(pgerror.ObjectNotInPrerequisiteState, "sequence must be in same schema as table it is linked to")
 	}
 	return t.oid, t.cols[i].attnum, nil
+}
+
+// notSequenceOwner is PostgreSQL's error for OWNED BY a relation that is
+// not a user table: 42P01 when nothing has the name, 42809 for an index or
+// a sequence, 55000 for a system catalog (in another schema). PostgreSQL
+// lets a view own a sequence; fickle refuses it with 0A000.
+func (d *ddl) notSequenceOwner(q *sequence, schema, table string) error {
+	rel := types.QuoteIdent(table)
+	if schema != "" {
+		rel = types.QuoteIdent(schema) + "." + rel
+	}
+	oid, err := catalogNames{s: d.s, cat: d.cat}.RelationOid(rel)
+	if err != nil {
+		return err
+	}
+	relSchema, name, _ := relationByOid(d.cat, oid)
+	sc := d.cat.schemas[relSchema]
+	switch {
+	case sc == nil && relSchema != q.schema:
+		return pgerror.New(pgerror.ObjectNotInPrerequisiteState, "sequence must be in same schema as table it is linked to")
+	case sc != nil && sc.views[name] != nil:
+		return pgerror.Unsupported("OWNED BY a view")
+	}
+	return pgerror.Newf(pgerror.WrongObjectType, "sequence cannot be owned by relation \"%s\"", name)
 }
 
 // ownedSequenceName returns the qualified, quoted name of the sequence
@@ -467,7 +412,7 @@ func ownedSequenceName(c *catalog, t *tableDesc, attnum int16) any {
 // of t (a descriptor being built), named by a SEQUENCE NAME option or
 // after the table and column, owned by the column, and makes its nextval
 // the column's default.
-func (d *ddl) columnSequence(t *tableDesc, col *columnDesc, opts []*pg_query.Node, typeMax int64) error {
+func (d *ddl) columnSequence(t *tableDesc, col *columnDesc, opts []*pg_query.Node) error {
 	schema, name := t.schema, ""
 	rest := make([]*pg_query.Node, 0, len(opts))
 	for _, o := range opts {
@@ -496,7 +441,7 @@ func (d *ddl) columnSequence(t *tableDesc, col *columnDesc, opts []*pg_query.Nod
 			return pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" already exists", name)
 		}
 	}
-	q, err := newSequence(schema, name, rest, typeMax)
+	q, err := newSequence(schema, name, col.typ.Oid, rest, d.sequenceTypeOf)
 	if err != nil {
 		return err
 	}
@@ -507,79 +452,14 @@ func (d *ddl) columnSequence(t *tableDesc, col *columnDesc, opts []*pg_query.Nod
 	return nil
 }
 
-// alter applies ALTER SEQUENCE's INCREMENT, MINVALUE, MAXVALUE, START,
-// RESTART, CYCLE and CACHE options at once, checking the new bounds
-// against the start value and the counter as PostgreSQL does.
-func (q *sequence) alter(opts []*pg_query.Node) error {
+// alter applies ALTER SEQUENCE's options (sequenceOptions) at once.
+func (q *sequence) alter(opts []*pg_query.Node, typeOf sequenceTypeOf) error {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	inc, lo, hi, start, cycle := q.increment, q.min, q.max, q.start, q.cycle
-	restart, restartWith := false, (*int64)(nil)
-	for _, o := range opts {
-		d := o.GetDefElem()
-		if d == nil {
-			continue
-		}
-		if d.Arg == nil && (d.Defname == "minvalue" || d.Defname == "maxvalue") {
-			return pgerror.Unsupported("ALTER SEQUENCE ... NO " + strings.ToUpper(d.Defname))
-		}
-		var v int64
-		if d.Arg != nil && d.Defname != "cycle" {
-			var err error
-			if v, err = defInt(d); err != nil {
-				return err
-			}
-		}
-		switch d.Defname {
-		case "increment":
-			if v == 0 {
-				return pgerror.New(pgerror.InvalidParameterValue, "INCREMENT must not be zero")
-			}
-			inc = v
-		case "minvalue":
-			lo = v
-		case "maxvalue":
-			hi = v
-		case "start":
-			start = v
-		case "restart":
-			restart = true
-			if d.Arg != nil {
-				restartWith = &v
-			}
-		case "cycle":
-			cycle = d.Arg == nil || constTrue(d.Arg)
-		case "cache":
-			if v < 1 {
-				return pgerror.Newf(pgerror.InvalidParameterValue, "CACHE (%d) must be greater than zero", v)
-			}
-		default:
-			return pgerror.Unsupported("ALTER SEQUENCE " + d.Defname)
-		}
+	p, last, called, err := applySequenceOptions(q.sequenceParams, q.mu.last, q.mu.called, opts, false, typeOf)
+	if err != nil {
+		return err
 	}
-	if lo >= hi {
-		return pgerror.Newf(pgerror.InvalidParameterValue, "MINVALUE (%d) must be less than MAXVALUE (%d)", lo, hi)
-	}
-	if start < lo {
-		return pgerror.Newf(pgerror.InvalidParameterValue, "START value (%d) cannot be less than MINVALUE (%d)", start, lo)
-	}
-	if start > hi {
-		return pgerror.Newf(pgerror.InvalidParameterValue, "START value (%d) cannot be greater than MAXVALUE (%d)", start, hi)
-	}
-	last, called := q.mu.last, q.mu.called
-	if restart {
-		last, called = start, false
-		if restartWith != nil {
-			last = *restartWith
-		}
-	}
-	if last < lo {
-		return pgerror.Newf(pgerror.InvalidParameterValue, "RESTART value (%d) cannot be less than MINVALUE (%d)", last, lo)
-	}
-	if last > hi {
-		return pgerror.Newf(pgerror.InvalidParameterValue, "RESTART value (%d) cannot be greater than MAXVALUE (%d)", last, hi)
-	}
-	q.increment, q.min, q.max, q.start, q.cycle = inc, lo, hi, start, cycle
-	q.mu.last, q.mu.called = last, called
+	q.sequenceParams, q.mu.last, q.mu.called = p, last, called
 	return nil
 }
