@@ -256,6 +256,9 @@ func (s *Session) searchPath() []string {
 		}
 		out = append(out, p)
 	}
+	if s.schemaBeingCreated != "" {
+		out = append([]string{s.schemaBeingCreated}, out...)
+	}
 	if !hasCatalog {
 		out = append([]string{"pg_catalog"}, out...)
 	}

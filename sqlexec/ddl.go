@@ -210,7 +210,7 @@ func (d *ddl) run(n *pg_query.Node, full string) error {
 	case *pg_query.Node_AlterSeqStmt:
 		return d.alterSequenceStmt(v.AlterSeqStmt)
 	case *pg_query.Node_CreateSchemaStmt:
-		return d.createSchema(v.CreateSchemaStmt)
+		return d.createSchema(v.CreateSchemaStmt, full)
 	case *pg_query.Node_RenameStmt:
 		return d.rename(v.RenameStmt)
 	case *pg_query.Node_AlterOwnerStmt:

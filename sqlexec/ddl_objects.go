@@ -438,10 +438,7 @@ func (d *ddl) alterSequence(as *pg_query.AlterSeqStmt) error {
 	return q.alter(as.Options, d.sequenceTypeOf)
 }
 
-func (d *ddl) createSchema(cs *pg_query.CreateSchemaStmt) error {
-	if len(cs.SchemaElts) > 0 {
-		return pgerror.Unsupported("CREATE SCHEMA with schema elements")
-	}
+func (d *ddl) createSchema(cs *pg_query.CreateSchemaStmt, full string) error {
 	name := cs.Schemaname
 	if name == "" {
 		name = d.s.user()
@@ -457,6 +454,62 @@ func (d *ddl) createSchema(cs *pg_query.CreateSchemaStmt) error {
 		return pgerror.Newf(pgerror.DuplicateSchema, "schema \"%s\" already exists", name)
 	}
 	d.cat.schemas[name] = newSchema(name, d.cat.newOID())
+	return d.createSchemaElements(name, cs.SchemaElts, full)
+}
+
+// schemaElement returns the relation a CREATE SCHEMA element creates or
+// acts on (nil for GRANT) and its place in PostgreSQL's order; -1 for a
+// statement that may not be an element.
+func schemaElement(n *pg_query.Node) (*pg_query.RangeVar, int) {
+	switch v := n.Node.(type) {
+	case *pg_query.Node_CreateSeqStmt:
+		return v.CreateSeqStmt.Sequence, 0
+	case *pg_query.Node_CreateStmt:
+		return v.CreateStmt.Relation, 1
+	case *pg_query.Node_ViewStmt:
+		return v.ViewStmt.View, 2
+	case *pg_query.Node_IndexStmt:
+		return v.IndexStmt.Relation, 3
+	case *pg_query.Node_CreateTrigStmt:
+		return v.CreateTrigStmt.Relation, 4
+	case *pg_query.Node_GrantStmt:
+		return nil, 5
+	}
+	return nil, -1
+}
+
+// createSchemaElements runs the statements of CREATE SCHEMA in PostgreSQL's
+// order (sequences, tables, views, indexes, triggers, grants), each in the
+// new schema, with the new schema first on the search path, so that they
+// may name each other unqualified.
+func (d *ddl) createSchemaElements(schema string, elements []*pg_query.Node, full string) error {
+	if len(elements) == 0 {
+		return nil
+	}
+	buckets := make([][]*pg_query.Node, 6)
+	for _, e := range elements {
+		rv, k := schemaElement(e)
+		if k < 0 {
+			return pgerror.Newf(pgerror.FeatureNotSupported, "schema element %s is not supported by fickle", strings.TrimPrefix(fmt.Sprintf("%T", e.Node), "*pg_query.Node_"))
+		}
+		if rv != nil {
+			if rv.Schemaname != "" && rv.Schemaname != schema {
+				return pgerror.Newf(pgerror.InvalidSchemaDefinition, "CREATE specifies a schema (%s) different from the one being created (%s)", rv.Schemaname, schema)
+			}
+			rv.Schemaname = schema
+		}
+		buckets[k] = append(buckets[k], e)
+	}
+	prev := d.s.schemaBeingCreated
+	d.s.schemaBeingCreated = schema
+	defer func() { d.s.schemaBeingCreated = prev }()
+	for _, list := range buckets {
+		for _, e := range list {
+			if err := d.run(e, full); err != nil {
+				return err
+			}
+		}
+	}
 	return nil
 }
 

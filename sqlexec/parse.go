@@ -168,7 +168,7 @@ var grammarErrorCodes = []struct {
 	code pgerror.Code
 }{
 	{regexp.MustCompile(`^role name ".*" is reserved$|^.* cannot be used as a role name here$`), pgerror.ReservedName},
-	{regexp.MustCompile(`is not yet implemented$|is not implemented$`), pgerror.FeatureNotSupported},
+	{regexp.MustCompile(`is not yet implemented$|is not implemented$|^CREATE SCHEMA IF NOT EXISTS cannot include schema elements$`), pgerror.FeatureNotSupported},
 	{regexp.MustCompile(`^precision for type float must be`), pgerror.InvalidParameterValue},
 	{regexp.MustCompile(`^frame (start|end) cannot be|^frame starting from|^frame ending at`), pgerror.WindowingError},
 }

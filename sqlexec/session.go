@@ -22,6 +22,9 @@ type Session struct {
 	// tempID numbers the session's temporary schema, pg_temp_N; 0 until
 	// the session first needs it.
 	tempID int
+	// schemaBeingCreated is the schema whose CREATE SCHEMA elements are
+	// running: the search path starts with it until they end.
+	schemaBeingCreated string
 	// currval holds the last value nextval returned in this session, by
 	// sequence.
 	currval map[*sequence]int64
