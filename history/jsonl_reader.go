@@ -141,10 +141,11 @@ type jsonlReader struct {
 	txnsEnded int
 	items     []Op
 	rows      []string
+	texts     *textTable
 }
 
 func newJSONLReader() *jsonlReader {
-	jr := &jsonlReader{b: NewBuilder(), stmt: []int32{-1}, ended: []bool{true}}
+	jr := &jsonlReader{b: NewBuilder(), stmt: []int32{-1}, ended: []bool{true}, texts: newTextTable()}
 	jr.co = newCoTracker()
 	jr.txns.set(0, uint32(Init))
 	return jr
@@ -209,19 +210,19 @@ func (jr *jsonlReader) event(line []byte) error {
 		case "prefix":
 			ev.prefix, err = s.boolean()
 		case "name":
-			ev.name, err = s.str()
+			ev.name, err = jr.str()
 		case "table":
-			ev.table, err = s.str()
+			ev.table, err = jr.str()
 		case "level":
-			ev.level, err = s.str()
+			ev.level, err = jr.str()
 		case "sql":
-			ev.sql, err = s.str()
+			ev.sql, err = jr.str()
 		case "pred":
-			ev.pred, err = s.str()
+			ev.pred, err = jr.str()
 		case "o":
-			ev.outcome, err = s.str()
+			ev.outcome, err = jr.str()
 		case "code":
-			ev.code, err = s.str()
+			ev.code, err = jr.str()
 		case "row":
 			ev.row, err = s.raw()
 		case "r", "except":
@@ -402,6 +403,12 @@ func (jr *jsonlReader) begin(ev *jsonlEvent) error {
 	return nil
 }
 
+// str reads a JSON string as a string of jr.texts.
+func (jr *jsonlReader) str() (string, error) {
+	b, err := jr.s.stringBytes()
+	return jr.texts.text(b), err
+}
+
 func (jr *jsonlReader) txnRef(n int64) (TxnID, error) {
 	if n == -1 {
 		return NoWriter, nil
@@ -474,7 +481,7 @@ func (jr *jsonlReader) readItems(s *jsonScanner) error {
 			return err
 		}
 		jr.items = append(jr.items, op)
-		jr.rows = append(jr.rows, string(row))
+		jr.rows = append(jr.rows, jr.texts.text(row))
 		return nil
 	})
 }
@@ -511,7 +518,7 @@ func (jr *jsonlReader) write(t TxnID, tb *TxnBuilder, ev *jsonlEvent) error {
 			for len(init.Rows) < len(init.Ops) {
 				init.Rows = append(init.Rows, "")
 			}
-			init.Rows[len(init.Ops)-1] = string(ev.row)
+			init.Rows[len(init.Ops)-1] = jr.texts.text(ev.row)
 		}
 		if jr.scans != nil {
 			jr.scans.addWrite(Init, 0, op)
@@ -520,7 +527,7 @@ func (jr *jsonlReader) write(t TxnID, tb *TxnBuilder, ev *jsonlEvent) error {
 	}
 	jr.reserve(tb.txn(), 1)
 	tb.Op(op)
-	tb.setRow(len(tb.txn().Ops)-1, string(ev.row))
+	tb.setRow(len(tb.txn().Ops)-1, jr.texts.text(ev.row))
 	return nil
 }
 

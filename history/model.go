@@ -303,7 +303,7 @@ type History struct {
 	// VersionOrder.
 	IncompatibleOrders []IncompatibleOrder
 
-	keyIndex map[Key]KeyID
+	keyIndex *keyIndex
 }
 
 // IncompatibleOrder is two reads of Key whose lists disagree: Reads[i] is
@@ -324,16 +324,13 @@ type ListRead struct {
 // Intern returns the id of k, adding it to h.Keys if it is new.
 func (h *History) Intern(k Key) KeyID {
 	if h.keyIndex == nil {
-		h.keyIndex = make(map[Key]KeyID, len(h.Keys))
-		for i, kk := range h.Keys {
-			h.keyIndex[kk] = KeyID(i)
-		}
+		h.keyIndex = newKeyIndex(h.Keys)
 	}
-	if id, ok := h.keyIndex[k]; ok {
+	if id, ok := h.keyIndex.get(h.Keys, k); ok {
 		return id
 	}
 	id := KeyID(len(h.Keys))
-	h.Keys = append(h.Keys, k)
-	h.keyIndex[k] = id
+	h.Keys = append(grow(h.Keys, 1), k)
+	h.keyIndex.add(h.Keys, k, id)
 	return id
 }
