@@ -126,22 +126,24 @@ var eventNames = [...]string{"read", "write", "begin", "commit", "co", "stmt", "
 const retired = uint32(NoWriter - 1)
 
 type jsonlReader struct {
-	b         *Builder
-	stmt      []int32 // by TxnID: the open statement (TxnBuilder.stmt)
-	txns      idMap
-	keys      idMap
-	sessions  idMap
-	co        *coTracker
-	coSeen    bool
-	ended     []bool // by TxnID: commit or abort recorded
-	scans     *scanIndex
-	s         jsonScanner
-	opsSeen   int // operations of the transactions committed so far, for reserve
-	stmtsSeen int // their statements, for reserveStmts
-	txnsEnded int
-	items     []Op
-	rows      []string
-	texts     *textTable
+	b        *Builder
+	stmt     []int32 // by TxnID: the open statement (TxnBuilder.stmt)
+	txns     idMap
+	keys     idMap
+	sessions idMap
+	co       *coTracker
+	coSeen   bool
+	ended    []bool // by TxnID: commit or abort recorded
+	scans    *scanIndex
+	s        jsonScanner
+	// opsPerTxn and stmtsPerTxn are moving averages of the operations and
+	// statements of the transactions committed so far, for reserve and
+	// reserveStmts: recent ones weigh most, so one huge transaction (pgbench
+	// -i's load) does not make every later one reserve too much.
+	opsPerTxn, stmtsPerTxn movingAverage
+	items                  []Op
+	rows                   []string
+	texts                  *textTable
 }
 
 func newJSONLReader() *jsonlReader {
@@ -350,9 +352,8 @@ func (jr *jsonlReader) apply(ev *jsonlEvent) error {
 		tb.txn().End = ev.end
 		tb.End(Committed)
 		jr.ended[t] = true
-		jr.opsSeen += len(tb.txn().Ops)
-		jr.stmtsSeen += len(tb.txn().Statements)
-		jr.txnsEnded++
+		jr.opsPerTxn.add(len(tb.txn().Ops))
+		jr.stmtsPerTxn.add(len(tb.txn().Statements))
 		if jr.co.in(t) && jr.scans != nil {
 			jr.scans.addTxn(&jr.b.h, jr.co, t)
 		}
@@ -614,10 +615,10 @@ func (jr *jsonlReader) versionOrder(ev *jsonlEvent) error {
 // reserveStmts gives a transaction's first statement a capacity of about
 // the average transaction's statements, as reserve does for operations.
 func (jr *jsonlReader) reserveStmts(t *Txn) {
-	if t.Statements != nil || jr.txnsEnded == 0 {
+	if t.Statements != nil || jr.stmtsPerTxn.n == 0 {
 		return
 	}
-	t.Statements = make([]Statement, 0, min(jr.stmtsSeen/jr.txnsEnded+1, 64))
+	t.Statements = make([]Statement, 0, min(jr.stmtsPerTxn.value()+1, 64))
 }
 
 // reserve gives a transaction's first operations a capacity of about the
@@ -628,8 +629,8 @@ func (jr *jsonlReader) reserve(t *Txn, n int) {
 		return
 	}
 	hint := 4
-	if jr.txnsEnded > 0 {
-		hint = min(jr.opsSeen/jr.txnsEnded+1, 64)
+	if jr.opsPerTxn.n > 0 {
+		hint = min(jr.opsPerTxn.value()+1, 64)
 	}
 	t.Ops = make([]Op, 0, max(hint, n))
 }
@@ -672,3 +673,21 @@ func (jr *jsonlReader) staleReads(t *Txn, first int, raw []byte) error {
 	}
 	return err
 }
+
+// movingAverage is an exponential moving average of counts, with weight
+// 1/8 for the newest.
+type movingAverage struct {
+	n   int
+	avg float64
+}
+
+func (m *movingAverage) add(x int) {
+	if m.n == 0 {
+		m.avg = float64(x)
+	} else {
+		m.avg += (float64(x) - m.avg) / 8
+	}
+	m.n++
+}
+
+func (m *movingAverage) value() int { return int(m.avg + 0.5) }
