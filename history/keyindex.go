@@ -15,7 +15,19 @@ type keyIndex struct {
 func newKeyIndex(keys []Key) *keyIndex {
 	x := &keyIndex{seed: maphash.MakeSeed(), byHash: make(map[uint64]KeyID, len(keys))}
 	for i, k := range keys {
-		x.add(keys, k, KeyID(i))
+		hv := x.hash(k)
+		id, taken := x.byHash[hv]
+		switch {
+		case !taken:
+			x.byHash[hv] = KeyID(i)
+		case keys[id] != k:
+			if x.collided == nil {
+				x.collided = make(map[Key]KeyID)
+			}
+			if _, dup := x.collided[k]; !dup {
+				x.collided[k] = KeyID(i)
+			}
+		}
 	}
 	return x
 }
@@ -29,27 +41,27 @@ func (x *keyIndex) hash(k Key) uint64 {
 	return h.Sum64()
 }
 
-// get returns the id of k among keys, which the index covers.
-func (x *keyIndex) get(keys []Key, k Key) (KeyID, bool) {
-	id, ok := x.byHash[x.hash(k)]
-	if !ok || keys[id] == k {
-		return id, ok
-	}
-	id, ok = x.collided[k]
-	return id, ok
-}
-
-// add records that keys[id] is k, which the index does not hold yet.
-func (x *keyIndex) add(keys []Key, k Key, id KeyID) {
+// intern returns the id of k among *keys, appending k to *keys when it is
+// not there yet; the key is hashed once.
+func (x *keyIndex) intern(keys *[]Key, k Key) KeyID {
 	hv := x.hash(k)
-	if _, taken := x.byHash[hv]; !taken {
+	id, ok := x.byHash[hv]
+	switch {
+	case !ok:
+		id = KeyID(len(*keys))
 		x.byHash[hv] = id
-		return
-	}
-	if x.collided == nil {
-		x.collided = make(map[Key]KeyID)
-	}
-	if _, dup := x.collided[k]; !dup && keys[x.byHash[hv]] != k {
+	case (*keys)[id] == k:
+		return id
+	default:
+		if x.collided == nil {
+			x.collided = make(map[Key]KeyID)
+		}
+		if cid, ok := x.collided[k]; ok {
+			return cid
+		}
+		id = KeyID(len(*keys))
 		x.collided[k] = id
 	}
+	*keys = append(grow(*keys, 1), k)
+	return id
 }

@@ -326,11 +326,5 @@ func (h *History) Intern(k Key) KeyID {
 	if h.keyIndex == nil {
 		h.keyIndex = newKeyIndex(h.Keys)
 	}
-	if id, ok := h.keyIndex.get(h.Keys, k); ok {
-		return id
-	}
-	id := KeyID(len(h.Keys))
-	h.Keys = append(grow(h.Keys, 1), k)
-	h.keyIndex.add(h.Keys, k, id)
-	return id
+	return h.keyIndex.intern(&h.Keys, k)
 }

@@ -36,18 +36,28 @@ func TestTextTableSharesRepeatedTexts(t *testing.T) {
 
 func TestKeyIndexFindsKeysWhoseHashesCollide(t *testing.T) {
 	keys := []Key{{Table: "t", Name: "1"}, {Table: "t", Name: "2"}, {Table: "u", Name: "1"}}
-	x := newKeyIndex(keys[:1])
-	// Pretend keys[1] and keys[2] hash as keys[0] does.
-	x.byHash[x.hash(keys[1])] = 0
-	x.add(keys[:2], keys[1], 1)
-	x.byHash[x.hash(keys[2])] = 0
-	x.add(keys, keys[2], 2)
-	for want, k := range keys {
-		if id, ok := x.get(keys, k); !ok || id != KeyID(want) {
-			t.Errorf("get(%v) = %d, %v; want %d", k, id, ok, want)
+	for _, indexed := range []int{1, 3} { // keys interned one by one, or indexed at once
+		x := newKeyIndex(keys[:indexed])
+		got := append([]Key(nil), keys[:indexed]...)
+		for i := range keys {
+			if i == 0 {
+				continue
+			}
+			// Pretend that every key hashes as keys[0] does.
+			if _, ok := x.byHash[x.hash(keys[i])]; !ok {
+				x.byHash[x.hash(keys[i])] = 0
+			}
+			if id := x.intern(&got, keys[i]); indexed == 1 && id != KeyID(i) {
+				t.Errorf("intern(%v) = %d, want the new id %d", keys[i], id, i)
+			}
 		}
-	}
-	if _, ok := x.get(keys, Key{Table: "t", Name: "3"}); ok {
-		t.Errorf("get found a key that was never added")
+		for want, k := range keys {
+			if id := x.intern(&got, k); id != KeyID(want) {
+				t.Errorf("indexed %d: intern(%v) = %d, want %d", indexed, k, id, want)
+			}
+		}
+		if len(got) != len(keys) {
+			t.Errorf("indexed %d: %d keys after interning, want %d", indexed, len(got), len(keys))
+		}
 	}
 }
