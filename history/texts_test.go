@@ -1,26 +1,30 @@
 package history
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
 
 func TestTextTableStringsOutliveTheirInput(t *testing.T) {
 	tt := newTextTable()
-	inputs := []string{"", "a", "pgbench_accounts", strings.Repeat("x", textChunk/16+1), "pgbench_accounts", `{"aid":1}`}
-	var got []string
+	repeated := []string{"", "a", "pgbench_accounts", strings.Repeat("x", textChunk/16+1)}
+	var want, got []string
 	buf := make([]byte, 0, textChunk)
-	for i := 0; i < 3*textChunk/8; i++ { // enough to fill several chunks
-		in := inputs[i%len(inputs)]
+	for i := 0; i < 4000; i++ { // distinct row images fill several chunks
+		in := repeated[i%len(repeated)]
+		if i%2 == 1 {
+			in = fmt.Sprintf(`{"aid":%d,"filler":"%s"}`, i, strings.Repeat(" ", i%90))
+		}
 		buf = append(buf[:0], in...)
-		got = append(got, tt.text(buf))
+		want, got = append(want, in), append(got, tt.text(buf))
 		for j := range buf {
 			buf[j] = '!' // the caller reuses its buffer
 		}
 	}
-	for i, s := range got {
-		if want := inputs[i%len(inputs)]; s != want {
-			t.Fatalf("text %d = %.20q, want %.20q", i, s, want)
+	for i := range got {
+		if got[i] != want[i] {
+			t.Fatalf("text %d = %.30q, want %.30q", i, got[i], want[i])
 		}
 	}
 }
