@@ -247,9 +247,9 @@ func (tb *TxnBuilder) add(op Op) *TxnBuilder {
 		t.Statements = append(t.Statements, Statement{Table: tb.table})
 		op.Event = uint32(len(t.Statements) - 1)
 	}
-	t.Ops = append(t.Ops, op)
+	t.Ops = append(grow(t.Ops, 1), op)
 	if t.Rows != nil {
-		t.Rows = append(t.Rows, "")
+		t.Rows = append(grow(t.Rows, 1), "")
 	}
 	return tb
 }
@@ -262,6 +262,10 @@ func (tb *TxnBuilder) addGroup(ops []Op) {
 	}
 	tb.add(ops[0])
 	t := tb.txn()
+	t.Ops = grow(t.Ops, len(ops)-1)
+	if t.Rows != nil {
+		t.Rows = grow(t.Rows, len(ops)-1)
+	}
 	ev := t.Ops[len(t.Ops)-1].Event
 	for _, op := range ops[1:] {
 		op.Event = ev

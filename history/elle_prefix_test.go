@@ -35,7 +35,7 @@ func TestElleListAppendMarksTheLongestListAPrefix(t *testing.T) {
 		":z": {[]TxnID{1}, true},    // T3 and T5 appended after T1's element
 	}
 	for name, w := range want {
-		k := h.keyIndex[Key{Name: name}]
+		k := h.Intern(Key{Name: name})
 		var got []TxnID
 		if int(k) < len(h.VersionOrder) {
 			got = h.VersionOrder[k]

@@ -126,25 +126,28 @@ var eventNames = [...]string{"read", "write", "begin", "commit", "co", "stmt", "
 const retired = uint32(NoWriter - 1)
 
 type jsonlReader struct {
-	b         *Builder
-	stmt      []int32 // by TxnID: the open statement (TxnBuilder.stmt)
-	txns      idMap
-	keys      idMap
-	sessions  idMap
-	co        *coTracker
-	coSeen    bool
-	ended     []bool // by TxnID: commit or abort recorded
-	scans     *scanIndex
-	s         jsonScanner
-	opsSeen   int // operations of the transactions committed so far, for reserve
-	stmtsSeen int // their statements, for reserveStmts
-	txnsEnded int
-	items     []Op
-	rows      []string
+	b        *Builder
+	stmt     []int32 // by TxnID: the open statement (TxnBuilder.stmt)
+	txns     idMap
+	keys     idMap
+	sessions idMap
+	co       *coTracker
+	coSeen   bool
+	ended    []bool // by TxnID: commit or abort recorded
+	scans    *scanIndex
+	s        jsonScanner
+	// opsPerTxn and stmtsPerTxn are moving averages of the operations and
+	// statements of the transactions committed so far, for reserve and
+	// reserveStmts: recent ones weigh most, so one huge transaction (pgbench
+	// -i's load) does not make every later one reserve too much.
+	opsPerTxn, stmtsPerTxn movingAverage
+	items                  []Op
+	rows                   []string
+	texts                  *textTable
 }
 
 func newJSONLReader() *jsonlReader {
-	jr := &jsonlReader{b: NewBuilder(), stmt: []int32{-1}, ended: []bool{true}}
+	jr := &jsonlReader{b: NewBuilder(), stmt: []int32{-1}, ended: []bool{true}, texts: newTextTable()}
 	jr.co = newCoTracker()
 	jr.txns.set(0, uint32(Init))
 	return jr
@@ -209,19 +212,19 @@ func (jr *jsonlReader) event(line []byte) error {
 		case "prefix":
 			ev.prefix, err = s.boolean()
 		case "name":
-			ev.name, err = s.str()
+			ev.name, err = jr.str()
 		case "table":
-			ev.table, err = s.str()
+			ev.table, err = jr.str()
 		case "level":
-			ev.level, err = s.str()
+			ev.level, err = jr.str()
 		case "sql":
-			ev.sql, err = s.str()
+			ev.sql, err = jr.str()
 		case "pred":
-			ev.pred, err = s.str()
+			ev.pred, err = jr.str()
 		case "o":
-			ev.outcome, err = s.str()
+			ev.outcome, err = jr.str()
 		case "code":
-			ev.code, err = s.str()
+			ev.code, err = jr.str()
 		case "row":
 			ev.row, err = s.raw()
 		case "r", "except":
@@ -349,9 +352,8 @@ func (jr *jsonlReader) apply(ev *jsonlEvent) error {
 		tb.txn().End = ev.end
 		tb.End(Committed)
 		jr.ended[t] = true
-		jr.opsSeen += len(tb.txn().Ops)
-		jr.stmtsSeen += len(tb.txn().Statements)
-		jr.txnsEnded++
+		jr.opsPerTxn.add(len(tb.txn().Ops))
+		jr.stmtsPerTxn.add(len(tb.txn().Statements))
 		if jr.co.in(t) && jr.scans != nil {
 			jr.scans.addTxn(&jr.b.h, jr.co, t)
 		}
@@ -400,6 +402,12 @@ func (jr *jsonlReader) begin(ev *jsonlEvent) error {
 	jr.ended = append(grow(jr.ended, 1), false)
 	jr.co.grow(len(jr.b.h.Txns))
 	return nil
+}
+
+// str reads a JSON string as a string of jr.texts.
+func (jr *jsonlReader) str() (string, error) {
+	b, err := jr.s.stringBytes()
+	return jr.texts.text(b), err
 }
 
 func (jr *jsonlReader) txnRef(n int64) (TxnID, error) {
@@ -474,7 +482,7 @@ func (jr *jsonlReader) readItems(s *jsonScanner) error {
 			return err
 		}
 		jr.items = append(jr.items, op)
-		jr.rows = append(jr.rows, string(row))
+		jr.rows = append(jr.rows, jr.texts.text(row))
 		return nil
 	})
 }
@@ -511,7 +519,7 @@ func (jr *jsonlReader) write(t TxnID, tb *TxnBuilder, ev *jsonlEvent) error {
 			for len(init.Rows) < len(init.Ops) {
 				init.Rows = append(init.Rows, "")
 			}
-			init.Rows[len(init.Ops)-1] = string(ev.row)
+			init.Rows[len(init.Ops)-1] = jr.texts.text(ev.row)
 		}
 		if jr.scans != nil {
 			jr.scans.addWrite(Init, 0, op)
@@ -520,7 +528,7 @@ func (jr *jsonlReader) write(t TxnID, tb *TxnBuilder, ev *jsonlEvent) error {
 	}
 	jr.reserve(tb.txn(), 1)
 	tb.Op(op)
-	tb.setRow(len(tb.txn().Ops)-1, string(ev.row))
+	tb.setRow(len(tb.txn().Ops)-1, jr.texts.text(ev.row))
 	return nil
 }
 
@@ -607,10 +615,10 @@ func (jr *jsonlReader) versionOrder(ev *jsonlEvent) error {
 // reserveStmts gives a transaction's first statement a capacity of about
 // the average transaction's statements, as reserve does for operations.
 func (jr *jsonlReader) reserveStmts(t *Txn) {
-	if t.Statements != nil || jr.txnsEnded == 0 {
+	if t.Statements != nil || jr.stmtsPerTxn.n == 0 {
 		return
 	}
-	t.Statements = make([]Statement, 0, min(jr.stmtsSeen/jr.txnsEnded+1, 64))
+	t.Statements = make([]Statement, 0, min(jr.stmtsPerTxn.value()+1, 64))
 }
 
 // reserve gives a transaction's first operations a capacity of about the
@@ -621,8 +629,8 @@ func (jr *jsonlReader) reserve(t *Txn, n int) {
 		return
 	}
 	hint := 4
-	if jr.txnsEnded > 0 {
-		hint = min(jr.opsSeen/jr.txnsEnded+1, 64)
+	if jr.opsPerTxn.n > 0 {
+		hint = min(jr.opsPerTxn.value()+1, 64)
 	}
 	t.Ops = make([]Op, 0, max(hint, n))
 }
@@ -665,3 +673,21 @@ func (jr *jsonlReader) staleReads(t *Txn, first int, raw []byte) error {
 	}
 	return err
 }
+
+// movingAverage is an exponential moving average of counts, with weight
+// 1/8 for the newest.
+type movingAverage struct {
+	n   int
+	avg float64
+}
+
+func (m *movingAverage) add(x int) {
+	if m.n == 0 {
+		m.avg = float64(x)
+	} else {
+		m.avg += (float64(x) - m.avg) / 8
+	}
+	m.n++
+}
+
+func (m *movingAverage) value() int { return int(m.avg + 0.5) }

@@ -303,7 +303,7 @@ type History struct {
 	// VersionOrder.
 	IncompatibleOrders []IncompatibleOrder
 
-	keyIndex map[Key]KeyID
+	keyIndex *keyIndex
 }
 
 // IncompatibleOrder is two reads of Key whose lists disagree: Reads[i] is
@@ -324,16 +324,7 @@ type ListRead struct {
 // Intern returns the id of k, adding it to h.Keys if it is new.
 func (h *History) Intern(k Key) KeyID {
 	if h.keyIndex == nil {
-		h.keyIndex = make(map[Key]KeyID, len(h.Keys))
-		for i, kk := range h.Keys {
-			h.keyIndex[kk] = KeyID(i)
-		}
+		h.keyIndex = newKeyIndex(h.Keys)
 	}
-	if id, ok := h.keyIndex[k]; ok {
-		return id
-	}
-	id := KeyID(len(h.Keys))
-	h.Keys = append(h.Keys, k)
-	h.keyIndex[k] = id
-	return id
+	return h.keyIndex.intern(&h.Keys, k)
 }
