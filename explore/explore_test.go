@@ -277,7 +277,7 @@ func TestBadCommandsAreUsageErrors(t *testing.T) {
 		t.Errorf("never connects: %v", err)
 	}
 	opts = testOptions(t, "hang")
-	opts.Runs, opts.Timeout = 1, 500*time.Millisecond
+	opts.Runs, opts.Timeout = 1, 3*time.Second // long enough for the command to start and connect on a loaded machine
 	sum, err := Explore(opts)
 	if err != nil || len(sum.Failures) != 1 || !sum.Failures[0].TimedOut || sum.Failures[0].Status() != "timed out" {
 		t.Fatalf("hang: %v %+v", err, sum)
