@@ -564,7 +564,7 @@ func (d *ddl) addColumnDef(b *binder, t *tableDesc, cd *pg_query.ColumnDef) ([]t
 func (d *ddl) alterOwner(ao *pg_query.AlterOwnerStmt) error {
 	switch ao.ObjectType {
 	case pg_query.ObjectType_OBJECT_FUNCTION, pg_query.ObjectType_OBJECT_PROCEDURE, pg_query.ObjectType_OBJECT_ROUTINE:
-		_, err := d.findRoutine(ao.Object.GetObjectWithArgs(), ao.ObjectType, false)
+		_, err := d.findRoutine(ao.Object.GetObjectWithArgs(), ao.ObjectType, false, false)
 		return err
 	}
 	if ao.ObjectType != pg_query.ObjectType_OBJECT_SCHEMA {

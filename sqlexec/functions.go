@@ -2,6 +2,7 @@ package sqlexec
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -382,8 +383,9 @@ const oidPgProc = 1255
 
 // findRoutine returns the routine an object name with arguments names in
 // a statement about objType (FUNCTION, PROCEDURE or ROUTINE): nil and no
-// error when there is none and missingOk, after a notice.
-func (d *ddl) findRoutine(owa *pg_query.ObjectWithArgs, objType pg_query.ObjectType, missingOk bool) (*funcDesc, error) {
+// error when there is none and missingOk, after a notice. drop says the
+// statement is a DROP (see builtinRoutineFirst).
+func (d *ddl) findRoutine(owa *pg_query.ObjectWithArgs, objType pg_query.ObjectType, missingOk, drop bool) (*funcDesc, error) {
 	want := map[pg_query.ObjectType]byte{pg_query.ObjectType_OBJECT_FUNCTION: 'f', pg_query.ObjectType_OBJECT_PROCEDURE: 'p'}[objType]
 	kind := strings.ToLower(strings.TrimPrefix(objType.String(), "OBJECT_"))
 	names := strs(owa.Objname)
@@ -402,6 +404,11 @@ func (d *ddl) findRoutine(owa *pg_query.ObjectWithArgs, objType pg_query.ObjectT
 	for _, f := range cands {
 		if owa.ArgsUnspecified && (want == 0 || f.kind == want) || !owa.ArgsUnspecified && sameTypes(f.in, argTypes) {
 			match = append(match, f)
+		}
+	}
+	if len(names) == 1 {
+		if err := d.builtinRoutineFirst(names[0], argTypes, owa.ArgsUnspecified, match, drop); err != nil {
+			return nil, err
 		}
 	}
 	if len(match) > 1 {
@@ -431,27 +438,35 @@ func (d *ddl) findRoutine(owa *pg_query.ObjectWithArgs, objType pg_query.ObjectT
 
 // dropFunctions runs DROP FUNCTION, PROCEDURE and ROUTINE.
 func (d *ddl) dropFunctions(ds *pg_query.DropStmt) error {
+	dropping := map[*funcDesc]bool{}
+	var fs []*funcDesc
 	for _, o := range ds.Objects {
-		f, err := d.findRoutine(o.GetObjectWithArgs(), ds.RemoveType, ds.MissingOk)
-		if err != nil || f == nil {
-			if err != nil {
-				return err
-			}
-			continue
+		f, err := d.findRoutine(o.GetObjectWithArgs(), ds.RemoveType, ds.MissingOk, true)
+		if err != nil {
+			return err
 		}
-		sc := d.cat.schemas[f.schema]
-		var next []*funcDesc
-		for _, g := range sc.funcs[f.name] {
-			if g != f {
-				next = append(next, g)
-			}
+		if f != nil && !dropping[f] {
+			dropping[f] = true
+			fs = append(fs, f)
 		}
-		if len(next) == 0 {
-			delete(sc.funcs, f.name)
-		} else {
-			sc.funcs[f.name] = next
+	}
+	for _, f := range fs {
+		if err := d.checkRoutineDependents(f, dropping, ds.Behavior == pg_query.DropBehavior_DROP_CASCADE); err != nil {
+			return err
 		}
-		delete(d.cat.comments, commentKey{classOID: oidPgProc, objOID: f.oid})
+		d.removeRoutine(f)
 	}
 	return nil
+}
+
+// removeRoutine takes f out of its schema's overloads.
+func (d *ddl) removeRoutine(f *funcDesc) {
+	sc := d.cat.schemas[f.schema]
+	next := slices.DeleteFunc(slices.Clone(sc.funcs[f.name]), func(g *funcDesc) bool { return g == f })
+	if len(next) == 0 {
+		delete(sc.funcs, f.name)
+	} else {
+		sc.funcs[f.name] = next
+	}
+	delete(d.cat.comments, commentKey{classOID: oidPgProc, objOID: f.oid})
 }

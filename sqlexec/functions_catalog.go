@@ -57,12 +57,22 @@ func (f *funcDesc) procRow(namespace uint32) []any {
 	if hasNames {
 		names = parseCatalogText(arrayType(types.Text), "{"+strings.Join(ns, ",")+"}")
 	}
+	var defaults any
+	if f.nDefaults > 0 {
+		var ds []string
+		for _, p := range f.params {
+			if p.isIn() && p.def != nil {
+				ds = append(ds, storedCoercion(p.typ.Oid, deparseExpr(p.def)))
+			}
+		}
+		defaults = listPrefix + strings.Join(ds, listSeparator)
+	}
 	var src any = f.src
 	return []any{int64(f.oid), f.name, int64(namespace), int64(oidBootstrapSuperuser), lang,
 		100.0, rows, int64(0), int64(0), string(f.kind),
 		f.secDef, false, f.strict, f.retSet, string(f.volatility), "u",
 		int64(len(f.in)), int64(f.nDefaults), int64(f.result.Oid), parseCatalogText(types.OidVector, strings.Join(in, " ")),
-		allTypes, modes, names, nil,
+		allTypes, modes, names, defaults,
 		nil, src, nil, nil, nil,
 		nil}
 }
