@@ -40,7 +40,11 @@ type funcDesc struct {
 	outCols []types.Field
 	retSet  bool
 	strict  bool
-	secDef  bool
+	// secDef is SECURITY DEFINER: the routine runs as its owner, the
+	// role that created it (or ALTER ... OWNER TO named), whose privileges
+	// current_user reports inside it.
+	secDef bool
+	owner  string
 	// volatility is pg_proc.provolatile: 'v', 's' or 'i'.
 	volatility byte
 	// src is the body as written (pg_proc.prosrc); sqlBody the statements
@@ -139,7 +143,7 @@ func (d *ddl) createFunction(cs *pg_query.CreateFunctionStmt, full string) error
 	if err != nil {
 		return err
 	}
-	f := &funcDesc{schema: schema, name: names[len(names)-1], kind: 'f', volatility: 'v'}
+	f := &funcDesc{schema: schema, name: names[len(names)-1], kind: 'f', volatility: 'v', owner: d.s.user()}
 	if cs.IsProcedure {
 		f.kind = 'p'
 	}
@@ -186,7 +190,7 @@ func (d *ddl) createFunction(cs *pg_query.CreateFunctionStmt, full string) error
 					WithHint("Use DROP FUNCTION %s first.", old.signature())
 			}
 		}
-		f.oid = old.oid
+		f.oid, f.owner = old.oid, old.owner
 		replaced = i
 	}
 	next := append([]*funcDesc(nil), overloads...)
@@ -469,4 +473,30 @@ func (d *ddl) removeRoutine(f *funcDesc) {
 		sc.funcs[f.name] = next
 	}
 	delete(d.cat.comments, commentKey{classOID: oidPgProc, objOID: f.oid})
+	delete(d.cat.acls, aclKey{kind: aclFunction, oid: f.oid})
+}
+
+// alterRoutineOwner runs ALTER FUNCTION, PROCEDURE or ROUTINE ... OWNER TO
+// role. Like ALTER TABLE ... OWNER TO (changeOwner), it accepts a role
+// fickle does not know, so that pg_dump output loads without its roles.
+func (d *ddl) alterRoutineOwner(ao *pg_query.AlterOwnerStmt) error {
+	f, err := d.findRoutine(ao.Object.GetObjectWithArgs(), ao.ObjectType, false, false)
+	if err != nil {
+		return err
+	}
+	nf := *f
+	nf.owner = d.s.roleSpecName(ao.Newowner.Roletype.String(), ao.Newowner.Rolename)
+	if r := d.s.roleNamed(nf.owner); r != nil {
+		nf.owner = r.name // postgres names the bootstrap superuser
+	}
+	d.replaceRoutine(f, &nf)
+	return nil
+}
+
+// replaceRoutine puts next in place of f among its schema's overloads.
+func (d *ddl) replaceRoutine(f, next *funcDesc) {
+	sc := d.cat.schemas[f.schema]
+	overloads := slices.Clone(sc.funcs[f.name])
+	overloads[slices.Index(overloads, f)] = next
+	sc.funcs[f.name] = overloads
 }

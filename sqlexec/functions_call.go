@@ -335,10 +335,21 @@ func (s *Session) invoke(x *execCtx, f *funcDesc, vals []any) ([][]any, error) {
 		s.routineDepth--
 		s.routineNames = s.routineNames[:len(s.routineNames)-1]
 	}()
+	defer s.asDefiner(f)()
 	if f.lang == "plpgsql" {
 		return s.invokePlpgsql(x, f, vals)
 	}
 	return s.invokeSQL(x, f, vals)
+}
+
+// asDefiner makes f's owner current_user while f runs when f is SECURITY
+// DEFINER; the function it returns restores the caller's.
+func (s *Session) asDefiner(f *funcDesc) func() {
+	outer := s.definer
+	if f.secDef {
+		s.definer = f.owner
+	}
+	return func() { s.definer = outer }
 }
 
 // callPlan plans CALL: a procedure's INOUT parameters come back as one

@@ -16,19 +16,23 @@ const (
 
 // userProcRows are the pg_proc rows of the user routines of c, in the
 // columns of the built-in rows (pgcatalog_builtin.go).
-func userProcRows(c *catalog) [][]any {
+func userProcRows(s *Session, c *catalog) [][]any {
 	var out [][]any
 	for _, sc := range c.schemas {
 		for _, overloads := range sc.funcs {
 			for _, f := range overloads {
-				out = append(out, f.procRow(sc.oid))
+				owner := uint32(oidBootstrapSuperuser)
+				if r := s.roleNamed(f.owner); r != nil {
+					owner = r.oid
+				}
+				out = append(out, f.procRow(sc.oid, owner))
 			}
 		}
 	}
 	return out
 }
 
-func (f *funcDesc) procRow(namespace uint32) []any {
+func (f *funcDesc) procRow(namespace, owner uint32) []any {
 	lang := int64(oidLangSQL)
 	if f.lang == "plpgsql" {
 		lang = oidLangPlpgsql
@@ -68,7 +72,7 @@ func (f *funcDesc) procRow(namespace uint32) []any {
 		defaults = listPrefix + strings.Join(ds, listSeparator)
 	}
 	var src any = f.src
-	return []any{int64(f.oid), f.name, int64(namespace), int64(oidBootstrapSuperuser), lang,
+	return []any{int64(f.oid), f.name, int64(namespace), int64(owner), lang,
 		100.0, rows, int64(0), int64(0), string(f.kind),
 		f.secDef, false, f.strict, f.retSet, string(f.volatility), "u",
 		int64(len(f.in)), int64(f.nDefaults), int64(f.result.Oid), parseCatalogText(types.OidVector, strings.Join(in, " ")),

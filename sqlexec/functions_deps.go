@@ -212,3 +212,18 @@ func typeOids(ts []types.Type) []uint32 {
 	}
 	return out
 }
+
+// routineOwnedBy returns a routine the role owns, which keeps DROP ROLE
+// from dropping it (2BP01).
+func routineOwnedBy(c *catalog, role string) *funcDesc {
+	for _, sc := range sortedSchemas(c) {
+		for _, name := range slices.Sorted(maps.Keys(sc.funcs)) {
+			for _, f := range sc.funcs[name] {
+				if f.owner == role {
+					return f
+				}
+			}
+		}
+	}
+	return nil
+}
