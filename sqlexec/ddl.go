@@ -89,6 +89,8 @@ func ddlTag(n *pg_query.Node) string {
 			return "ALTER INDEX"
 		case pg_query.ObjectType_OBJECT_SEQUENCE:
 			return "ALTER SEQUENCE"
+		case pg_query.ObjectType_OBJECT_FUNCTION, pg_query.ObjectType_OBJECT_PROCEDURE, pg_query.ObjectType_OBJECT_ROUTINE:
+			return "ALTER " + strings.TrimPrefix(v.RenameStmt.RenameType.String(), "OBJECT_")
 		}
 		return "ALTER TABLE"
 	case *pg_query.Node_CommentStmt:

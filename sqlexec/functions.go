@@ -463,8 +463,16 @@ func (d *ddl) dropFunctions(ds *pg_query.DropStmt) error {
 	return nil
 }
 
-// removeRoutine takes f out of its schema's overloads.
+// removeRoutine drops f: it leaves its schema's overloads, and its
+// comment and grants go.
 func (d *ddl) removeRoutine(f *funcDesc) {
+	d.unlistRoutine(f)
+	delete(d.cat.comments, commentKey{classOID: oidPgProc, objOID: f.oid})
+	delete(d.cat.acls, aclKey{kind: aclFunction, oid: f.oid})
+}
+
+// unlistRoutine takes f out of its schema's overloads.
+func (d *ddl) unlistRoutine(f *funcDesc) {
 	sc := d.cat.schemas[f.schema]
 	next := slices.DeleteFunc(slices.Clone(sc.funcs[f.name]), func(g *funcDesc) bool { return g == f })
 	if len(next) == 0 {
@@ -472,8 +480,6 @@ func (d *ddl) removeRoutine(f *funcDesc) {
 	} else {
 		sc.funcs[f.name] = next
 	}
-	delete(d.cat.comments, commentKey{classOID: oidPgProc, objOID: f.oid})
-	delete(d.cat.acls, aclKey{kind: aclFunction, oid: f.oid})
 }
 
 // alterRoutineOwner runs ALTER FUNCTION, PROCEDURE or ROUTINE ... OWNER TO
@@ -499,4 +505,10 @@ func (d *ddl) replaceRoutine(f, next *funcDesc) {
 	overloads := slices.Clone(sc.funcs[f.name])
 	overloads[slices.Index(overloads, f)] = next
 	sc.funcs[f.name] = overloads
+}
+
+// isRoutineObject reports whether a statement's object type is FUNCTION,
+// PROCEDURE or ROUTINE.
+func isRoutineObject(t pg_query.ObjectType) bool {
+	return t == pg_query.ObjectType_OBJECT_FUNCTION || t == pg_query.ObjectType_OBJECT_PROCEDURE || t == pg_query.ObjectType_OBJECT_ROUTINE
 }

@@ -28,6 +28,9 @@ type routineDependent struct {
 	what string
 	// drop removes the object (or the expression) from the DDL's catalog.
 	drop func(d *ddl)
+	// byName says the object calls the routine by its name (a stored
+	// expression), not by its OID (a trigger's function).
+	byName bool
 }
 
 // routineDependents lists the objects that depend on f, ignoring the
@@ -38,7 +41,7 @@ func (d *ddl) routineDependents(f *funcDesc, dropping map[*funcDesc]bool) []rout
 	for _, t := range sortedTables(d.cat) {
 		for _, tr := range t.triggers {
 			if tr.fn == f.oid || calls(tr.when) {
-				out = append(out, routineDependent{what: fmt.Sprintf("trigger %s on table %s", tr.name, t.name),
+				out = append(out, routineDependent{what: fmt.Sprintf("trigger %s on table %s", tr.name, t.name), byName: tr.fn != f.oid,
 					drop: func(d *ddl) {
 						d.editTable(t.oid, func(nt *tableDesc) { nt.triggers = removeTrigger(nt.triggers, tr.name) })
 					}})
@@ -46,7 +49,7 @@ func (d *ddl) routineDependents(f *funcDesc, dropping map[*funcDesc]bool) []rout
 		}
 		for i, col := range t.cols {
 			if calls(col.def) {
-				out = append(out, routineDependent{what: fmt.Sprintf("default value for column %s of table %s", col.name, t.name),
+				out = append(out, routineDependent{what: fmt.Sprintf("default value for column %s of table %s", col.name, t.name), byName: true,
 					drop: func(d *ddl) {
 						d.editTable(t.oid, func(nt *tableDesc) { c := *nt.cols[i]; c.def = nil; nt.cols[i] = &c })
 					}})
@@ -54,7 +57,7 @@ func (d *ddl) routineDependents(f *funcDesc, dropping map[*funcDesc]bool) []rout
 		}
 		for _, ck := range t.checks {
 			if calls(ck.expr) {
-				out = append(out, routineDependent{what: fmt.Sprintf("constraint %s on table %s", ck.name, t.name),
+				out = append(out, routineDependent{what: fmt.Sprintf("constraint %s on table %s", ck.name, t.name), byName: true,
 					drop: func(d *ddl) {
 						d.editTable(t.oid, func(nt *tableDesc) {
 							nt.checks = slices.DeleteFunc(slices.Clone(nt.checks), func(c *checkDesc) bool { return c.name == ck.name })
@@ -65,7 +68,7 @@ func (d *ddl) routineDependents(f *funcDesc, dropping map[*funcDesc]bool) []rout
 	}
 	for _, v := range sortedViews(d.cat) {
 		if calls(v.query) {
-			out = append(out, routineDependent{what: "view " + v.name, drop: func(d *ddl) {
+			out = append(out, routineDependent{what: "view " + v.name, byName: true, drop: func(d *ddl) {
 				// Views reading the view go with it, as under DROP VIEW ... CASCADE.
 				_ = d.dropDependentViews("view", []uint32{v.oid}, true, func() { d.dropView(v) })
 			}})
@@ -77,7 +80,7 @@ func (d *ddl) routineDependents(f *funcDesc, dropping map[*funcDesc]bool) []rout
 				if g == f || dropping[g] || !slices.ContainsFunc(g.sqlBody, calls) {
 					continue
 				}
-				out = append(out, routineDependent{what: g.kindName() + " " + g.signature(), drop: func(d *ddl) {
+				out = append(out, routineDependent{what: g.kindName() + " " + g.signature(), byName: true, drop: func(d *ddl) {
 					dropping[g] = true
 					_ = d.checkRoutineDependents(g, dropping, true)
 					d.removeRoutine(g)
@@ -225,5 +228,31 @@ func routineOwnedBy(c *catalog, role string) *funcDesc {
 			}
 		}
 	}
+	return nil
+}
+
+// renameRoutine runs ALTER FUNCTION, PROCEDURE or ROUTINE ... RENAME TO.
+// Objects that call the routine by name (stored expressions, which
+// PostgreSQL binds to its OID) would lose it, so such a rename is refused.
+func (d *ddl) renameRoutine(rs *pg_query.RenameStmt) error {
+	f, err := d.findRoutine(rs.Object.GetObjectWithArgs(), rs.RenameType, rs.MissingOk, false)
+	if err != nil || f == nil {
+		return err
+	}
+	for _, g := range d.cat.schemas[f.schema].funcs[rs.Newname] {
+		if sameTypes(g.in, f.in) {
+			return pgerror.Newf(pgerror.DuplicateFunction, "%s %s(%s) already exists in schema \"%s\"", g.kindName(), rs.Newname, typeNames(f.in), f.schema)
+		}
+	}
+	for _, dep := range d.routineDependents(f, nil) {
+		if dep.byName {
+			return pgerror.Unsupported("renaming a routine that " + dep.what + " calls")
+		}
+	}
+	nf := *f
+	nf.name = rs.Newname
+	d.unlistRoutine(f)
+	sc := d.cat.schemas[f.schema]
+	sc.funcs[nf.name] = append(slices.Clone(sc.funcs[nf.name]), &nf)
 	return nil
 }

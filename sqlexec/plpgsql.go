@@ -73,6 +73,8 @@ type plStmt struct {
 	// loops
 	reverse bool
 	isExit  bool
+	// dynamic marks RETURN QUERY EXECUTE, whose expr is the query string.
+	dynamic bool
 	// raise
 	level   int
 	message string
@@ -464,7 +466,8 @@ func (r *plReader) stmt(m map[string]any, prevLine int) (*plStmt, error) {
 	case "return_query":
 		st.expr = r.expr(b["query"])
 		if st.expr == nil {
-			return nil, pgerror.Unsupported("RETURN QUERY EXECUTE")
+			// RETURN QUERY EXECUTE string [USING ...]
+			st.dynamic, st.expr, st.params = true, r.expr(b["dynquery"]), r.exprs(b["params"])
 		}
 	case "raise":
 		st.level, st.message, st.cond2 = jsonNum(b, "elog_level"), jsonStr(b, "message"), jsonStr(b, "condname")
