@@ -45,12 +45,38 @@ type funcDesc struct {
 	// current_user reports inside it.
 	secDef bool
 	owner  string
+	// config are the SET options, applied while the routine runs
+	// (pg_proc.proconfig).
+	config []funcSetting
 	// volatility is pg_proc.provolatile: 'v', 's' or 'i'.
 	volatility byte
 	// src is the body as written (pg_proc.prosrc); sqlBody the statements
 	// of a BEGIN ATOMIC or RETURN body, nil for a string body.
 	src     string
 	sqlBody []*pg_query.Node
+}
+
+// funcSetting is a SET option of a routine: a setting and its value.
+type funcSetting struct{ name, value string }
+
+// readSetting reads a SET option; FROM CURRENT and the role settings are
+// refused.
+func (f *funcDesc) readSetting(vs *pg_query.VariableSetStmt) error {
+	name := strings.ToLower(vs.Name)
+	switch {
+	case vs.Kind != pg_query.VariableSetKind_VAR_SET_VALUE:
+		return pgerror.Unsupported("function option SET ... FROM CURRENT")
+	case name == "role" || name == "session_authorization":
+		return pgerror.Unsupported("function option SET " + name)
+	case settingDefs[name] == nil && !strings.Contains(name, "."):
+		return pgerror.Newf(pgerror.UndefinedObject, "unrecognized configuration parameter \"%s\"", vs.Name)
+	}
+	value, err := setValue(name, vs.Args)
+	if err != nil {
+		return err
+	}
+	f.config = append(f.config, funcSetting{name: name, value: value})
+	return nil
 }
 
 // funcParam is one declared parameter.
@@ -312,6 +338,10 @@ func (f *funcDesc) readOptions(opts []*pg_query.Node) error {
 			f.strict = de.Arg.GetBoolean().GetBoolval()
 		case "security":
 			f.secDef = de.Arg.GetBoolean().GetBoolval()
+		case "set":
+			if err := f.readSetting(de.Arg.GetVariableSetStmt()); err != nil {
+				return err
+			}
 		case "as", "leakproof", "parallel", "cost", "rows":
 		default:
 			return pgerror.Unsupported("function option " + strings.ToUpper(de.Defname))

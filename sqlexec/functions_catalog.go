@@ -71,13 +71,21 @@ func (f *funcDesc) procRow(namespace, owner uint32) []any {
 		}
 		defaults = listPrefix + strings.Join(ds, listSeparator)
 	}
+	var config any
+	if len(f.config) > 0 {
+		cs := make([]string, len(f.config))
+		for i, c := range f.config {
+			cs[i] = quoteArrayElem(c.name + "=" + c.value)
+		}
+		config = parseCatalogText(arrayType(types.Text), "{"+strings.Join(cs, ",")+"}")
+	}
 	var src any = f.src
 	return []any{int64(f.oid), f.name, int64(namespace), int64(owner), lang,
 		100.0, rows, int64(0), int64(0), string(f.kind),
 		f.secDef, false, f.strict, f.retSet, string(f.volatility), "u",
 		int64(len(f.in)), int64(f.nDefaults), int64(f.result.Oid), parseCatalogText(types.OidVector, strings.Join(in, " ")),
 		allTypes, modes, names, defaults,
-		nil, src, nil, nil, nil,
+		nil, src, nil, nil, config,
 		nil}
 }
 
