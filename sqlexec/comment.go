@@ -106,7 +106,7 @@ func (d *ddl) comment(cs *pg_query.CommentStmt) error {
 		d.cat.setComment(commentKey{classOID: oidPgClass, objOID: oid}, cs.Comment)
 		return nil
 	case pg_query.ObjectType_OBJECT_FUNCTION, pg_query.ObjectType_OBJECT_PROCEDURE, pg_query.ObjectType_OBJECT_ROUTINE:
-		f, err := d.findRoutine(cs.Object.GetObjectWithArgs(), cs.Objtype, false)
+		f, err := d.findRoutine(cs.Object.GetObjectWithArgs(), cs.Objtype, false, false)
 		if err != nil {
 			return err
 		}

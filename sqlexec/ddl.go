@@ -88,6 +88,8 @@ func ddlTag(n *pg_query.Node) string {
 			return "ALTER INDEX"
 		case pg_query.ObjectType_OBJECT_SEQUENCE:
 			return "ALTER SEQUENCE"
+		case pg_query.ObjectType_OBJECT_FUNCTION, pg_query.ObjectType_OBJECT_PROCEDURE, pg_query.ObjectType_OBJECT_ROUTINE:
+			return "ALTER " + strings.TrimPrefix(v.RenameStmt.RenameType.String(), "OBJECT_")
 		}
 		return "ALTER TABLE"
 	case *pg_query.Node_CommentStmt:
@@ -550,12 +552,12 @@ func (d *ddl) addColumnDef(b *binder, t *tableDesc, cd *pg_query.ColumnDef) ([]t
 
 // alterOwner runs ALTER SCHEMA, FUNCTION, PROCEDURE and ROUTINE ... OWNER
 // TO role (ALTER TABLE and its kin come as ALTER TABLE, see changeOwner):
-// fickle records no owners, so it only checks that the object exists.
+// fickle records the owners of routines only (functions.go), so for a
+// schema it only checks that the schema exists.
 func (d *ddl) alterOwner(ao *pg_query.AlterOwnerStmt) error {
 	switch ao.ObjectType {
 	case pg_query.ObjectType_OBJECT_FUNCTION, pg_query.ObjectType_OBJECT_PROCEDURE, pg_query.ObjectType_OBJECT_ROUTINE:
-		_, err := d.findRoutine(ao.Object.GetObjectWithArgs(), ao.ObjectType, false)
-		return err
+		return d.alterRoutineOwner(ao)
 	}
 	if ao.ObjectType != pg_query.ObjectType_OBJECT_SCHEMA {
 		return pgerror.Unsupported(ddlTag(&pg_query.Node{Node: &pg_query.Node_AlterOwnerStmt{AlterOwnerStmt: ao}}) + " ... OWNER TO")

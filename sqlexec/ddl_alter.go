@@ -353,6 +353,9 @@ func (d *ddl) setNotNull(t *tableDesc, cmd *pg_query.AlterTableCmd, set bool) er
 
 // rename supports ALTER TABLE ... RENAME TO and RENAME COLUMN.
 func (d *ddl) rename(rs *pg_query.RenameStmt) error {
+	if isRoutineObject(rs.RenameType) {
+		return d.renameRoutine(rs)
+	}
 	if rs.Relation == nil || rs.RenameType != pg_query.ObjectType_OBJECT_TABLE && rs.RenameType != pg_query.ObjectType_OBJECT_COLUMN {
 		return pgerror.Unsupported("ALTER ... RENAME of " + strings.TrimPrefix(rs.RenameType.String(), "OBJECT_"))
 	}

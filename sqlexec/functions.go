@@ -2,6 +2,7 @@ package sqlexec
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -39,13 +40,43 @@ type funcDesc struct {
 	outCols []types.Field
 	retSet  bool
 	strict  bool
-	secDef  bool
+	// secDef is SECURITY DEFINER: the routine runs as its owner, the
+	// role that created it (or ALTER ... OWNER TO named), whose privileges
+	// current_user reports inside it.
+	secDef bool
+	owner  string
+	// config are the SET options, applied while the routine runs
+	// (pg_proc.proconfig).
+	config []funcSetting
 	// volatility is pg_proc.provolatile: 'v', 's' or 'i'.
 	volatility byte
 	// src is the body as written (pg_proc.prosrc); sqlBody the statements
 	// of a BEGIN ATOMIC or RETURN body, nil for a string body.
 	src     string
 	sqlBody []*pg_query.Node
+}
+
+// funcSetting is a SET option of a routine: a setting and its value.
+type funcSetting struct{ name, value string }
+
+// readSetting reads a SET option; FROM CURRENT and the role settings are
+// refused.
+func (f *funcDesc) readSetting(vs *pg_query.VariableSetStmt) error {
+	name := strings.ToLower(vs.Name)
+	switch {
+	case vs.Kind != pg_query.VariableSetKind_VAR_SET_VALUE:
+		return pgerror.Unsupported("function option SET ... FROM CURRENT")
+	case name == "role" || name == "session_authorization":
+		return pgerror.Unsupported("function option SET " + name)
+	case settingDefs[name] == nil && !strings.Contains(name, "."):
+		return pgerror.Newf(pgerror.UndefinedObject, "unrecognized configuration parameter \"%s\"", vs.Name)
+	}
+	value, err := setValue(name, vs.Args)
+	if err != nil {
+		return err
+	}
+	f.config = append(f.config, funcSetting{name: name, value: value})
+	return nil
 }
 
 // funcParam is one declared parameter.
@@ -138,7 +169,7 @@ func (d *ddl) createFunction(cs *pg_query.CreateFunctionStmt, full string) error
 	if err != nil {
 		return err
 	}
-	f := &funcDesc{schema: schema, name: names[len(names)-1], kind: 'f', volatility: 'v'}
+	f := &funcDesc{schema: schema, name: names[len(names)-1], kind: 'f', volatility: 'v', owner: d.s.user()}
 	if cs.IsProcedure {
 		f.kind = 'p'
 	}
@@ -185,7 +216,7 @@ func (d *ddl) createFunction(cs *pg_query.CreateFunctionStmt, full string) error
 					WithHint("Use DROP FUNCTION %s first.", old.signature())
 			}
 		}
-		f.oid = old.oid
+		f.oid, f.owner = old.oid, old.owner
 		replaced = i
 	}
 	next := append([]*funcDesc(nil), overloads...)
@@ -307,6 +338,10 @@ func (f *funcDesc) readOptions(opts []*pg_query.Node) error {
 			f.strict = de.Arg.GetBoolean().GetBoolval()
 		case "security":
 			f.secDef = de.Arg.GetBoolean().GetBoolval()
+		case "set":
+			if err := f.readSetting(de.Arg.GetVariableSetStmt()); err != nil {
+				return err
+			}
 		case "as", "leakproof", "parallel", "cost", "rows":
 		default:
 			return pgerror.Unsupported("function option " + strings.ToUpper(de.Defname))
@@ -382,8 +417,9 @@ const oidPgProc = 1255
 
 // findRoutine returns the routine an object name with arguments names in
 // a statement about objType (FUNCTION, PROCEDURE or ROUTINE): nil and no
-// error when there is none and missingOk, after a notice.
-func (d *ddl) findRoutine(owa *pg_query.ObjectWithArgs, objType pg_query.ObjectType, missingOk bool) (*funcDesc, error) {
+// error when there is none and missingOk, after a notice. drop says the
+// statement is a DROP (see builtinRoutineFirst).
+func (d *ddl) findRoutine(owa *pg_query.ObjectWithArgs, objType pg_query.ObjectType, missingOk, drop bool) (*funcDesc, error) {
 	want := map[pg_query.ObjectType]byte{pg_query.ObjectType_OBJECT_FUNCTION: 'f', pg_query.ObjectType_OBJECT_PROCEDURE: 'p'}[objType]
 	kind := strings.ToLower(strings.TrimPrefix(objType.String(), "OBJECT_"))
 	names := strs(owa.Objname)
@@ -402,6 +438,11 @@ func (d *ddl) findRoutine(owa *pg_query.ObjectWithArgs, objType pg_query.ObjectT
 	for _, f := range cands {
 		if owa.ArgsUnspecified && (want == 0 || f.kind == want) || !owa.ArgsUnspecified && sameTypes(f.in, argTypes) {
 			match = append(match, f)
+		}
+	}
+	if len(names) == 1 {
+		if err := d.builtinRoutineFirst(names[0], argTypes, owa.ArgsUnspecified, match, drop); err != nil {
+			return nil, err
 		}
 	}
 	if len(match) > 1 {
@@ -431,27 +472,73 @@ func (d *ddl) findRoutine(owa *pg_query.ObjectWithArgs, objType pg_query.ObjectT
 
 // dropFunctions runs DROP FUNCTION, PROCEDURE and ROUTINE.
 func (d *ddl) dropFunctions(ds *pg_query.DropStmt) error {
+	dropping := map[*funcDesc]bool{}
+	var fs []*funcDesc
 	for _, o := range ds.Objects {
-		f, err := d.findRoutine(o.GetObjectWithArgs(), ds.RemoveType, ds.MissingOk)
-		if err != nil || f == nil {
-			if err != nil {
-				return err
-			}
-			continue
+		f, err := d.findRoutine(o.GetObjectWithArgs(), ds.RemoveType, ds.MissingOk, true)
+		if err != nil {
+			return err
 		}
-		sc := d.cat.schemas[f.schema]
-		var next []*funcDesc
-		for _, g := range sc.funcs[f.name] {
-			if g != f {
-				next = append(next, g)
-			}
+		if f != nil && !dropping[f] {
+			dropping[f] = true
+			fs = append(fs, f)
 		}
-		if len(next) == 0 {
-			delete(sc.funcs, f.name)
-		} else {
-			sc.funcs[f.name] = next
+	}
+	for _, f := range fs {
+		if err := d.checkRoutineDependents(f, dropping, ds.Behavior == pg_query.DropBehavior_DROP_CASCADE); err != nil {
+			return err
 		}
-		delete(d.cat.comments, commentKey{classOID: oidPgProc, objOID: f.oid})
+		d.removeRoutine(f)
 	}
 	return nil
+}
+
+// removeRoutine drops f: it leaves its schema's overloads, and its
+// comment and grants go.
+func (d *ddl) removeRoutine(f *funcDesc) {
+	d.unlistRoutine(f)
+	delete(d.cat.comments, commentKey{classOID: oidPgProc, objOID: f.oid})
+	delete(d.cat.acls, aclKey{kind: aclFunction, oid: f.oid})
+}
+
+// unlistRoutine takes f out of its schema's overloads.
+func (d *ddl) unlistRoutine(f *funcDesc) {
+	sc := d.cat.schemas[f.schema]
+	next := slices.DeleteFunc(slices.Clone(sc.funcs[f.name]), func(g *funcDesc) bool { return g == f })
+	if len(next) == 0 {
+		delete(sc.funcs, f.name)
+	} else {
+		sc.funcs[f.name] = next
+	}
+}
+
+// alterRoutineOwner runs ALTER FUNCTION, PROCEDURE or ROUTINE ... OWNER TO
+// role. Like ALTER TABLE ... OWNER TO (changeOwner), it accepts a role
+// fickle does not know, so that pg_dump output loads without its roles.
+func (d *ddl) alterRoutineOwner(ao *pg_query.AlterOwnerStmt) error {
+	f, err := d.findRoutine(ao.Object.GetObjectWithArgs(), ao.ObjectType, false, false)
+	if err != nil {
+		return err
+	}
+	nf := *f
+	nf.owner = d.s.roleSpecName(ao.Newowner.Roletype.String(), ao.Newowner.Rolename)
+	if r := d.s.roleNamed(nf.owner); r != nil {
+		nf.owner = r.name // postgres names the bootstrap superuser
+	}
+	d.replaceRoutine(f, &nf)
+	return nil
+}
+
+// replaceRoutine puts next in place of f among its schema's overloads.
+func (d *ddl) replaceRoutine(f, next *funcDesc) {
+	sc := d.cat.schemas[f.schema]
+	overloads := slices.Clone(sc.funcs[f.name])
+	overloads[slices.Index(overloads, f)] = next
+	sc.funcs[f.name] = overloads
+}
+
+// isRoutineObject reports whether a statement's object type is FUNCTION,
+// PROCEDURE or ROUTINE.
+func isRoutineObject(t pg_query.ObjectType) bool {
+	return t == pg_query.ObjectType_OBJECT_FUNCTION || t == pg_query.ObjectType_OBJECT_PROCEDURE || t == pg_query.ObjectType_OBJECT_ROUTINE
 }

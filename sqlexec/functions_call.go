@@ -335,10 +335,42 @@ func (s *Session) invoke(x *execCtx, f *funcDesc, vals []any) ([][]any, error) {
 		s.routineDepth--
 		s.routineNames = s.routineNames[:len(s.routineNames)-1]
 	}()
+	leave, err := s.enterRoutine(f)
+	if err != nil {
+		return nil, err
+	}
+	defer leave()
 	if f.lang == "plpgsql" {
 		return s.invokePlpgsql(x, f, vals)
 	}
 	return s.invokeSQL(x, f, vals)
+}
+
+// enterRoutine sets up what f runs with: its owner as current_user when
+// it is SECURITY DEFINER, and its SET options, as SET LOCAL would. The
+// function it returns restores the caller's user and the settings'
+// values (a plain SET inside the routine of one of those settings is
+// undone too, which PostgreSQL would keep).
+func (s *Session) enterRoutine(f *funcDesc) (func(), error) {
+	outer := s.definer
+	if f.secDef {
+		s.definer = f.owner
+	}
+	saved := make([]string, len(f.config))
+	restore := func(n int) {
+		for i := n - 1; i >= 0; i-- {
+			s.settings.put(f.config[i].name, saved[i], true)
+		}
+		s.definer = outer
+	}
+	for i, c := range f.config {
+		saved[i], _ = s.settings.get(c.name)
+		if err := s.settings.set(c.name, c.value, true); err != nil {
+			restore(i)
+			return nil, err
+		}
+	}
+	return func() { restore(len(f.config)) }, nil
 }
 
 // callPlan plans CALL: a procedure's INOUT parameters come back as one

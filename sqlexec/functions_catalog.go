@@ -16,19 +16,23 @@ const (
 
 // userProcRows are the pg_proc rows of the user routines of c, in the
 // columns of the built-in rows (pgcatalog_builtin.go).
-func userProcRows(c *catalog) [][]any {
+func userProcRows(s *Session, c *catalog) [][]any {
 	var out [][]any
 	for _, sc := range c.schemas {
 		for _, overloads := range sc.funcs {
 			for _, f := range overloads {
-				out = append(out, f.procRow(sc.oid))
+				owner := uint32(oidBootstrapSuperuser)
+				if r := s.roleNamed(f.owner); r != nil {
+					owner = r.oid
+				}
+				out = append(out, f.procRow(sc.oid, owner))
 			}
 		}
 	}
 	return out
 }
 
-func (f *funcDesc) procRow(namespace uint32) []any {
+func (f *funcDesc) procRow(namespace, owner uint32) []any {
 	lang := int64(oidLangSQL)
 	if f.lang == "plpgsql" {
 		lang = oidLangPlpgsql
@@ -57,13 +61,31 @@ func (f *funcDesc) procRow(namespace uint32) []any {
 	if hasNames {
 		names = parseCatalogText(arrayType(types.Text), "{"+strings.Join(ns, ",")+"}")
 	}
+	var defaults any
+	if f.nDefaults > 0 {
+		var ds []string
+		for _, p := range f.params {
+			if p.isIn() && p.def != nil {
+				ds = append(ds, storedCoercion(p.typ.Oid, deparseExpr(p.def)))
+			}
+		}
+		defaults = listPrefix + strings.Join(ds, listSeparator)
+	}
+	var config any
+	if len(f.config) > 0 {
+		cs := make([]string, len(f.config))
+		for i, c := range f.config {
+			cs[i] = quoteArrayElem(c.name + "=" + c.value)
+		}
+		config = parseCatalogText(arrayType(types.Text), "{"+strings.Join(cs, ",")+"}")
+	}
 	var src any = f.src
-	return []any{int64(f.oid), f.name, int64(namespace), int64(oidBootstrapSuperuser), lang,
+	return []any{int64(f.oid), f.name, int64(namespace), int64(owner), lang,
 		100.0, rows, int64(0), int64(0), string(f.kind),
 		f.secDef, false, f.strict, f.retSet, string(f.volatility), "u",
 		int64(len(f.in)), int64(f.nDefaults), int64(f.result.Oid), parseCatalogText(types.OidVector, strings.Join(in, " ")),
-		allTypes, modes, names, nil,
-		nil, src, nil, nil, nil,
+		allTypes, modes, names, defaults,
+		nil, src, nil, nil, config,
 		nil}
 }
 

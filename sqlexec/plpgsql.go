@@ -26,9 +26,9 @@ type plFunction struct {
 	body   *plStmt
 	// found is the datum of FOUND.
 	found int
-	// labels are the body's block and loop labels, which qualify
-	// variables (label.x) as the function's name does.
-	labels map[string]bool
+	// scoped marks the datums a block or loop declares; the others
+	// (parameters, FOUND, the trigger variables) are seen everywhere.
+	scoped map[int]bool
 }
 
 // plDatum is a variable: a scalar (PLpgSQL_var), a record (PLpgSQL_rec),
@@ -73,6 +73,8 @@ type plStmt struct {
 	// loops
 	reverse bool
 	isExit  bool
+	// dynamic marks RETURN QUERY EXECUTE, whose expr is the query string.
+	dynamic bool
 	// raise
 	level   int
 	message string
@@ -138,7 +140,44 @@ func plpgsqlSource(f *funcDesc) string {
 		}
 		ret = " RETURNS " + setof + t
 	}
-	return fmt.Sprintf("CREATE %s fickle_plpgsql(%s)%s LANGUAGE plpgsql AS %s", kind, strings.Join(params, ", "), ret, dollarQuote(f.src))
+	return fmt.Sprintf("CREATE %s fickle_plpgsql(%s)%s LANGUAGE plpgsql AS %s", kind, strings.Join(params, ", "), ret, dollarQuote(scopeLayout(f.src)))
+}
+
+// scopeLayout returns a PL/pgSQL body with a line break after each ";",
+// before each DECLARE and around each BEGIN, so that every declaration
+// and statement starts a line of its own and a block's BEGIN (its line
+// number) has a line to itself. The parse tree does not say which
+// block declares a variable; the reader infers it from the line numbers
+// of declarations and statements (plReader.stmt), which this layout makes
+// unambiguous. Breaks go between tokens only, where they change neither
+// the SQL text of an expression nor the meaning; the lines are fickle's
+// own and appear in no message. A body the scanner rejects is returned
+// as written, for the parser to report.
+func scopeLayout(src string) string {
+	res, err := pg_query.Scan(src)
+	if err != nil {
+		return src
+	}
+	var b strings.Builder
+	last := 0
+	for _, t := range res.Tokens {
+		switch t.Token {
+		case pg_query.Token_DECLARE:
+			b.WriteString(src[last:t.Start])
+			b.WriteByte('\n')
+			last = int(t.Start)
+		case pg_query.Token_BEGIN_P:
+			b.WriteString(src[last:t.Start])
+			b.WriteString("\nBEGIN\n")
+			last = int(t.End)
+		case pg_query.Token_ASCII_59:
+			b.WriteString(src[last:t.End])
+			b.WriteByte('\n')
+			last = int(t.End)
+		}
+	}
+	b.WriteString(src[last:])
+	return b.String()
 }
 
 // dollarQuote quotes text with a dollar tag it does not contain.
@@ -170,6 +209,7 @@ func parsePlpgsql(f *funcDesc) (*plFunction, error) {
 		}
 		p.datums = append(p.datums, pd)
 	}
+	p.scoped = map[int]bool{}
 	r := &plReader{f: p, claimed: map[int]bool{}}
 	for i := range p.datums {
 		if i < len(f.params) || i == p.found {
@@ -255,6 +295,19 @@ type plReader struct {
 	// line is the line of the last statement read, which bounds the
 	// declarations of the next block.
 	line int
+	// scope holds the variables the statement being read sees.
+	scope *plScope
+}
+
+// plScope is a block's (or an integer FOR loop's) variables, inside the
+// scopes around it. A name in a body's SQL is the innermost variable of
+// that name: an inner block's variable hides an outer one only inside
+// the inner block, and a variable is unknown outside its block.
+type plScope struct {
+	// label is the block's or loop's label, which qualifies its variables.
+	label string
+	dnos  []int
+	outer *plScope
 }
 
 func (r *plReader) stmts(v any) ([]*plStmt, error) {
@@ -267,6 +320,38 @@ func (r *plReader) stmts(v any) ([]*plStmt, error) {
 		out = append(out, st)
 	}
 	return out, nil
+}
+
+// expr reads an expression of the statement being read, in the reader's
+// current scope.
+func (r *plReader) expr(v any) *plExpr {
+	e := readExpr(v)
+	if e != nil {
+		e.scope = r.scope
+	}
+	return e
+}
+
+func (r *plReader) exprs(v any) []*plExpr {
+	out := readExprs(v)
+	for _, e := range out {
+		e.scope = r.scope
+	}
+	return out
+}
+
+// enter opens a scope of the datums dnos for the statements read until
+// the returned function closes it.
+func (r *plReader) enter(label string, dnos []int) func() {
+	outer := r.scope
+	r.scope = &plScope{label: label, dnos: dnos, outer: outer}
+	for _, k := range dnos {
+		r.f.scoped[k] = true
+		if d := r.f.datums[k]; d.def != nil {
+			d.def.scope = r.scope
+		}
+	}
+	return func() { r.scope = outer }
 }
 
 func readExpr(v any) *plExpr {
@@ -288,12 +373,6 @@ func readExprs(v any) []*plExpr {
 func (r *plReader) stmt(m map[string]any, prevLine int) (*plStmt, error) {
 	k, b := jsonNode(m)
 	st := &plStmt{kind: strings.TrimPrefix(k, "PLpgSQL_stmt_"), line: jsonNum(b, "lineno"), label: jsonStr(b, "label"), target: -1}
-	if st.label != "" {
-		if r.f.labels == nil {
-			r.f.labels = map[string]bool{}
-		}
-		r.f.labels[st.label] = true
-	}
 	if st.line > 0 {
 		r.line = st.line
 	}
@@ -308,6 +387,8 @@ func (r *plReader) stmt(m map[string]any, prevLine int) (*plStmt, error) {
 				r.claimed[i] = true
 			}
 		}
+		leave := r.enter(st.label, st.decls)
+		defer leave()
 		if st.body, err = r.stmts(b["body"]); err != nil {
 			return nil, err
 		}
@@ -326,15 +407,15 @@ func (r *plReader) stmt(m map[string]any, prevLine int) (*plStmt, error) {
 			}
 		}
 	case "assign":
-		st.varno, st.expr = jsonNum(b, "varno"), readExpr(b["expr"])
+		st.varno, st.expr = jsonNum(b, "varno"), r.expr(b["expr"])
 	case "if":
-		st.cond = readExpr(b["cond"])
+		st.cond = r.expr(b["cond"])
 		if st.thenBody, err = r.stmts(b["then_body"]); err != nil {
 			return nil, err
 		}
 		for _, e := range jsonList(b["elsif_list"]) {
 			_, eb := jsonNode(e)
-			c := &plCond{cond: readExpr(eb["cond"])}
+			c := &plCond{cond: r.expr(eb["cond"])}
 			if c.body, err = r.stmts(eb["stmts"]); err != nil {
 				return nil, err
 			}
@@ -342,10 +423,10 @@ func (r *plReader) stmt(m map[string]any, prevLine int) (*plStmt, error) {
 		}
 		st.elseBody, err = r.stmts(b["else_body"])
 	case "case":
-		st.expr, st.varno, st.hasElse = readExpr(b["t_expr"]), jsonNum(b, "t_varno"), jsonBool(b, "have_else")
+		st.expr, st.varno, st.hasElse = r.expr(b["t_expr"]), jsonNum(b, "t_varno"), jsonBool(b, "have_else")
 		for _, e := range jsonList(b["case_when_list"]) {
 			_, eb := jsonNode(e)
-			c := &plCond{cond: readExpr(eb["expr"])}
+			c := &plCond{cond: r.expr(eb["expr"])}
 			if c.body, err = r.stmts(eb["stmts"]); err != nil {
 				return nil, err
 			}
@@ -353,59 +434,62 @@ func (r *plReader) stmt(m map[string]any, prevLine int) (*plStmt, error) {
 		}
 		st.elseBody, err = r.stmts(b["else_stmts"])
 	case "loop", "while":
-		st.cond = readExpr(b["cond"])
+		st.cond = r.expr(b["cond"])
 		st.body, err = r.stmts(b["body"])
 	case "fori":
 		_, v := jsonNode(b["var"])
 		st.varno = r.findDatum(jsonStr(v, "refname"), jsonNum(v, "lineno"))
-		st.lower, st.upper, st.step, st.reverse = readExpr(b["lower"]), readExpr(b["upper"]), readExpr(b["step"]), jsonBool(b, "reverse")
+		st.lower, st.upper, st.step, st.reverse = r.expr(b["lower"]), r.expr(b["upper"]), r.expr(b["step"]), jsonBool(b, "reverse")
+		leave := r.enter(st.label, []int{st.varno})
 		st.body, err = r.stmts(b["body"])
+		leave()
 	case "fors", "dynfors":
 		st.target = r.target(b["var"])
-		st.expr = readExpr(b["query"])
-		st.params = readExprs(b["params"])
+		st.expr = r.expr(b["query"])
+		st.params = r.exprs(b["params"])
 		st.body, err = r.stmts(b["body"])
 	case "foreach_a":
 		if jsonNum(b, "slice") != 0 {
 			return nil, pgerror.Unsupported("FOREACH ... SLICE")
 		}
-		st.target, st.expr = jsonNum(b, "varno"), readExpr(b["expr"])
+		st.target, st.expr = jsonNum(b, "varno"), r.expr(b["expr"])
 		r.claimed[st.target] = true
 		st.body, err = r.stmts(b["body"])
 	case "exit":
-		st.isExit, st.cond = jsonBool(b, "is_exit"), readExpr(b["cond"])
+		st.isExit, st.cond = jsonBool(b, "is_exit"), r.expr(b["cond"])
 	case "return", "return_next":
-		st.expr = readExpr(b["expr"])
+		st.expr = r.expr(b["expr"])
 		st.varno = -1
 		if _, ok := b["retvarno"]; ok {
 			st.varno = jsonNum(b, "retvarno")
 		}
 	case "return_query":
-		st.expr = readExpr(b["query"])
+		st.expr = r.expr(b["query"])
 		if st.expr == nil {
-			return nil, pgerror.Unsupported("RETURN QUERY EXECUTE")
+			// RETURN QUERY EXECUTE string [USING ...]
+			st.dynamic, st.expr, st.params = true, r.expr(b["dynquery"]), r.exprs(b["params"])
 		}
 	case "raise":
 		st.level, st.message, st.cond2 = jsonNum(b, "elog_level"), jsonStr(b, "message"), jsonStr(b, "condname")
-		st.params = readExprs(b["params"])
+		st.params = r.exprs(b["params"])
 		for _, o := range jsonList(b["options"]) {
 			_, ob := jsonNode(o)
-			st.options = append(st.options, plRaiseOption{kind: jsonNum(ob, "opt_type"), expr: readExpr(ob["expr"])})
+			st.options = append(st.options, plRaiseOption{kind: jsonNum(ob, "opt_type"), expr: r.expr(ob["expr"])})
 		}
 	case "assert":
-		st.cond, st.expr = readExpr(b["cond"]), readExpr(b["message"])
+		st.cond, st.expr = r.expr(b["cond"]), r.expr(b["message"])
 	case "perform", "call":
-		st.expr = readExpr(b["expr"])
+		st.expr = r.expr(b["expr"])
 		if st.kind == "call" && b["target"] != nil {
 			return nil, pgerror.Unsupported("CALL of a procedure with output parameters in PL/pgSQL")
 		}
 	case "execsql":
-		st.expr, st.into, st.strict = readExpr(b["sqlstmt"]), jsonBool(b, "into"), jsonBool(b, "strict")
+		st.expr, st.into, st.strict = r.expr(b["sqlstmt"]), jsonBool(b, "into"), jsonBool(b, "strict")
 		st.target = r.target(b["target"])
 	case "dynexecute":
-		st.expr, st.into, st.strict = readExpr(b["query"]), jsonBool(b, "into"), jsonBool(b, "strict")
+		st.expr, st.into, st.strict = r.expr(b["query"]), jsonBool(b, "into"), jsonBool(b, "strict")
 		st.target = r.target(b["target"])
-		st.params = readExprs(b["params"])
+		st.params = r.exprs(b["params"])
 	case "getdiag":
 		st.stacked = jsonBool(b, "is_stacked")
 		for _, d := range jsonList(b["diag_items"]) {

@@ -246,8 +246,17 @@ func (fr *plFrame) exec(st *plStmt) (plFlow, error) {
 	case "return_next":
 		return plFlow{}, fr.returnNext(st)
 	case "return_query":
-		res, err := fr.query(st.expr)
+		var res *Result
+		var err error
+		if st.dynamic {
+			res, err = fr.dynamic(st.expr, st.params)
+		} else {
+			res, err = fr.query(st.expr)
+		}
 		if err != nil {
+			return plFlow{}, err
+		}
+		if err := sameQueryShape(res.Columns, fr.pl.fn.resultCols()); err != nil {
 			return plFlow{}, err
 		}
 		rows, err := coerceRows(fr.x, res.Rows, res.Columns, fr.pl.fn.resultCols())

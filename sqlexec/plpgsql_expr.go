@@ -18,6 +18,8 @@ type plExpr struct {
 	// 3 an assignment "target := expression".
 	mode     int
 	compiled *plCompiled
+	// scope holds the variables the expression's names may refer to.
+	scope *plScope
 }
 
 // plCompiled is a planned plExpr: a scalar for a plain expression, a plan
@@ -87,7 +89,8 @@ func (fr *plFrame) compile(e *plExpr) (*plCompiled, error) {
 	}
 	st := sts[0]
 	cat, _ := fr.s.catalog()
-	b := &binder{s: fr.s, cat: cat, full: text, params: append([]types.Type(nil), fr.typs...), vars: fr.vars, varsConflict: true}
+	b := &binder{s: fr.s, cat: cat, full: text, params: append([]types.Type(nil), fr.typs...), varsConflict: true,
+		vars: func(b *binder, fields []string, loc int32) (*scalar, bool) { return fr.vars(e.scope, fields) }}
 	c := &plCompiled{shapes: append([]types.Type(nil), fr.typs...)}
 	if sel := st.node.GetSelectStmt(); e.mode != 0 && isBareTarget(sel) {
 		if c.scalar, err = b.expr(nil, sel.TargetList[0].GetResTarget().Val); err != nil {
@@ -221,11 +224,19 @@ func (fr *plFrame) cast(v any, from, to types.Type) (any, error) {
 	return types.ParseTextEnv(fr.x.env, to, types.FormatTextEnv(fr.x.env, from, v))
 }
 
-// lookupDatum returns the datum a name refers to: the latest declared of
-// that name (inner blocks declare after outer ones).
-func (fr *plFrame) lookupDatum(name string) int {
+// lookupDatum returns the datum a name refers to in scope: the innermost
+// variable of that name, else one seen everywhere (a parameter, FOUND).
+func (fr *plFrame) lookupDatum(scope *plScope, name string) int {
+	named := func(k int) bool { d := fr.pl.datums[k]; return d.name == name && d.kind != 'w' && d.kind != 'f' }
+	for sc := scope; sc != nil; sc = sc.outer {
+		for i := len(sc.dnos) - 1; i >= 0; i-- {
+			if named(sc.dnos[i]) {
+				return sc.dnos[i]
+			}
+		}
+	}
 	for i := len(fr.pl.datums) - 1; i >= 0; i-- {
-		if d := fr.pl.datums[i]; d.name == name && d.kind != 'w' && d.kind != 'f' {
+		if !fr.pl.scoped[i] && named(i) {
 			return i
 		}
 	}
@@ -234,14 +245,14 @@ func (fr *plFrame) lookupDatum(name string) int {
 
 // vars resolves variable names in the body's SQL: x, label.x,
 // function.x, and rec.field.
-func (fr *plFrame) vars(b *binder, fields []string, loc int32) (*scalar, bool) {
+func (fr *plFrame) vars(scope *plScope, fields []string) (*scalar, bool) {
 	if len(fields) == 1 {
-		return fr.varScalar(fr.lookupDatum(fields[0]), fields[0])
+		return fr.varScalar(fr.lookupDatum(scope, fields[0]), fields[0])
 	}
 	if len(fields) != 2 {
 		return nil, false
 	}
-	if k := fr.lookupDatum(fields[0]); k >= 0 && fr.typs[k].Oid == types.OidRecord {
+	if k := fr.lookupDatum(scope, fields[0]); k >= 0 && fr.typs[k].Oid == types.OidRecord {
 		shape, known := fr.typs[k].Fields()
 		if !known {
 			return nil, false
@@ -259,10 +270,15 @@ func (fr *plFrame) vars(b *binder, fields []string, loc int32) (*scalar, bool) {
 		}
 		return nil, false
 	}
-	if !fr.pl.labels[fields[0]] && !(fields[0] == fr.pl.fn.name && fr.pl.fn.hasParam(fields[1])) {
+	for sc := scope; sc != nil; sc = sc.outer {
+		if sc.label == fields[0] {
+			return fr.varScalar(fr.lookupDatum(&plScope{dnos: sc.dnos}, fields[1]), fields[1])
+		}
+	}
+	if !(fields[0] == fr.pl.fn.name && fr.pl.fn.hasParam(fields[1])) {
 		return nil, false // a table's column, not label.x or function.parameter
 	}
-	return fr.varScalar(fr.lookupDatum(fields[1]), fields[1])
+	return fr.varScalar(fr.lookupDatum(nil, fields[1]), fields[1])
 }
 
 func (fr *plFrame) varScalar(k int, name string) (*scalar, bool) {

@@ -152,3 +152,26 @@ func (fr *plFrame) getDiagnostics(st *plStmt) error {
 	}
 	return nil
 }
+
+// sameQueryShape is RETURN QUERY's check that the query's columns are the
+// function's result columns, in number and type (42804), as PostgreSQL
+// checks it: no cast is applied, an untyped literal counts as text.
+func sameQueryShape(have []Column, want []types.Field) error {
+	mismatch := func(detail string, args ...any) error {
+		return pgerror.New(pgerror.DatatypeMismatch, "structure of query does not match function result type").WithDetail(detail, args...)
+	}
+	if len(have) != len(want) {
+		return mismatch("Number of returned columns (%d) does not match expected column count (%d).", len(have), len(want))
+	}
+	for i, c := range have {
+		got := types.Oid(c.TypeOID)
+		if got == types.OidUnknown {
+			got = types.OidText
+		}
+		if got != want[i].Type.Oid {
+			return mismatch("Returned type %s does not match expected type %s in column %d.",
+				types.Type{Oid: got, Typmod: -1}, want[i].Type, i+1)
+		}
+	}
+	return nil
+}

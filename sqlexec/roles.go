@@ -116,8 +116,12 @@ func (s *Session) roleNamed(name string) *roleDesc {
 	return nil
 }
 
-// user is current_user: the role SET ROLE chose, else the session user.
+// user is current_user: the owner of the SECURITY DEFINER routine
+// running, else the role SET ROLE chose, else the session user.
 func (s *Session) user() string {
+	if s.definer != "" {
+		return s.definer
+	}
 	if r, _ := s.settings.get("role"); r != "none" && r != "" {
 		return r
 	}
@@ -190,6 +194,9 @@ func (n catalogNames) roleName(oid uint32) (string, bool) {
 // SESSION AUTHORIZATION (name "" for DEFAULT), which also resets the
 // role; the named role must exist.
 func (s *Session) setRole(setting, name string, local bool) error {
+	if s.definer != "" {
+		return pgerror.Newf(pgerror.InsufficientPrivilege, "cannot set parameter \"%s\" within security-definer function", setting)
+	}
 	if setting == "session_authorization" && name == "" {
 		name = s.info.User
 		if name == "" {

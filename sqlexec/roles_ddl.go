@@ -252,6 +252,10 @@ func (s *Session) dropRoles(rc *roleCatalog, ds *pg_query.DropRoleStmt, note not
 				}
 			}
 		}
+		if f := routineOwnedBy(c, name); f != nil {
+			return pgerror.Newf(pgerror.DependentObjectsStillExist, "role \"%s\" cannot be dropped because some objects depend on it", name).
+				WithDetail("owner of %s %s", f.kindName(), f.signature())
+		}
 		delete(rc.roles, name)
 		kept := rc.members[:0]
 		for _, m := range rc.members {

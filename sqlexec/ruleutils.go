@@ -78,6 +78,13 @@ type deparser struct {
 // prints it, its columns those of relation relid. What it cannot analyze
 // prints as stored.
 func decompile(s *Session, c *catalog, text string, relid uint32, pretty bool) string {
+	if rest, ok := strings.CutPrefix(text, listPrefix); ok {
+		parts := strings.Split(rest, listSeparator)
+		for i, p := range parts {
+			parts[i] = decompile(s, c, p, relid, pretty)
+		}
+		return strings.Join(parts, ", ")
+	}
 	sql, coerceTo := text, types.Oid(0)
 	if rest, ok := strings.CutPrefix(text, coercionPrefix); ok {
 		if oid, sql2, found := strings.Cut(rest, "} "); found {
@@ -108,6 +115,14 @@ func decompile(s *Session, c *catalog, text string, relid uint32, pretty bool) s
 // (a column's default), as "{coerce OID} sql": fickle's pg_node_tree
 // columns hold SQL text, which decompile reads back.
 const coercionPrefix = "{coerce "
+
+// listPrefix starts a stored list of expressions (pg_proc.proargdefaults),
+// its elements separated by listSeparator; pg_get_expr prints them
+// separated by commas.
+const (
+	listPrefix    = "{list} "
+	listSeparator = "\x00"
+)
 
 // storedCoercion stores sql coerced to type oid.
 func storedCoercion(oid types.Oid, sql string) string {

@@ -54,6 +54,9 @@ type Session struct {
 	// history names a routine's statements with both.
 	stmt         history.Statement
 	routineNames []string
+	// definer is the owner of the SECURITY DEFINER routine running, the
+	// current_user while it runs; "" outside one.
+	definer string
 }
 
 // txnState is the open transaction.

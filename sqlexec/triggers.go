@@ -453,6 +453,11 @@ func (ts *triggerSet) fire(x *execCtx, f firing, when, level string, old, new []
 		s.routineDepth--
 		s.routineNames = s.routineNames[:len(s.routineNames)-1]
 	}()
+	leave, err := s.enterRoutine(f.fn)
+	if err != nil {
+		return nil, err
+	}
+	defer leave()
 	fr, err := s.newFrame(x, f.fn)
 	if err != nil {
 		return nil, err

@@ -1,0 +1,258 @@
+package sqlexec
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// Dependencies on user routines, as PostgreSQL's pg_depend records them:
+// a trigger depends on its function, and a stored expression (a column
+// default, a CHECK constraint, a view's query, a trigger's WHEN, a
+// BEGIN ATOMIC body) on the routines it calls. DROP FUNCTION refuses
+// (2BP01) while such objects exist, or drops them too under CASCADE.
+// fickle keeps stored expressions as parse trees, so a call is matched to
+// a routine by name, schema and argument count, which names the same
+// routine as PostgreSQL's binding unless overloads differ only in their
+// argument types (then both count as used).
+
+// routineDependent is an object that depends on a routine.
+type routineDependent struct {
+	// what is the object as PostgreSQL's DETAIL and NOTICE name it.
+	what string
+	// drop removes the object (or the expression) from the DDL's catalog.
+	drop func(d *ddl)
+	// byName says the object calls the routine by its name (a stored
+	// expression), not by its OID (a trigger's function).
+	byName bool
+}
+
+// routineDependents lists the objects that depend on f, ignoring the
+// routines in dropping.
+func (d *ddl) routineDependents(f *funcDesc, dropping map[*funcDesc]bool) []routineDependent {
+	var out []routineDependent
+	calls := func(n *pg_query.Node) bool { return d.callsRoutine(n, f) }
+	for _, t := range sortedTables(d.cat) {
+		for _, tr := range t.triggers {
+			if tr.fn == f.oid || calls(tr.when) {
+				out = append(out, routineDependent{what: fmt.Sprintf("trigger %s on table %s", tr.name, t.name), byName: tr.fn != f.oid,
+					drop: func(d *ddl) {
+						d.editTable(t.oid, func(nt *tableDesc) { nt.triggers = removeTrigger(nt.triggers, tr.name) })
+					}})
+			}
+		}
+		for i, col := range t.cols {
+			if calls(col.def) {
+				out = append(out, routineDependent{what: fmt.Sprintf("default value for column %s of table %s", col.name, t.name), byName: true,
+					drop: func(d *ddl) {
+						d.editTable(t.oid, func(nt *tableDesc) { c := *nt.cols[i]; c.def = nil; nt.cols[i] = &c })
+					}})
+			}
+		}
+		for _, ck := range t.checks {
+			if calls(ck.expr) {
+				out = append(out, routineDependent{what: fmt.Sprintf("constraint %s on table %s", ck.name, t.name), byName: true,
+					drop: func(d *ddl) {
+						d.editTable(t.oid, func(nt *tableDesc) {
+							nt.checks = slices.DeleteFunc(slices.Clone(nt.checks), func(c *checkDesc) bool { return c.name == ck.name })
+						})
+					}})
+			}
+		}
+	}
+	for _, v := range sortedViews(d.cat) {
+		if calls(v.query) {
+			out = append(out, routineDependent{what: "view " + v.name, byName: true, drop: func(d *ddl) {
+				// Views reading the view go with it, as under DROP VIEW ... CASCADE.
+				_ = d.dropDependentViews("view", []uint32{v.oid}, true, func() { d.dropView(v) })
+			}})
+		}
+	}
+	for _, sc := range sortedSchemas(d.cat) {
+		for _, name := range slices.Sorted(maps.Keys(sc.funcs)) {
+			for _, g := range sc.funcs[name] {
+				if g == f || dropping[g] || !slices.ContainsFunc(g.sqlBody, calls) {
+					continue
+				}
+				out = append(out, routineDependent{what: g.kindName() + " " + g.signature(), byName: true, drop: func(d *ddl) {
+					dropping[g] = true
+					_ = d.checkRoutineDependents(g, dropping, true)
+					d.removeRoutine(g)
+				}})
+			}
+		}
+	}
+	return out
+}
+
+// callsRoutine reports whether expression n calls f: a call of f's name,
+// qualified with its schema or unqualified with f's schema on the search
+// path, whose argument count f accepts.
+func (d *ddl) callsRoutine(n *pg_query.Node, f *funcDesc) bool {
+	found := false
+	walk(n, func(m *pg_query.Node) bool {
+		fc := m.GetFuncCall()
+		if found || fc == nil {
+			return !found
+		}
+		names := strs(fc.Funcname)
+		if names[len(names)-1] != f.name {
+			return true
+		}
+		if len(names) > 1 && names[len(names)-2] != f.schema || len(names) == 1 && !slices.Contains(d.s.searchPath(), f.schema) {
+			return true
+		}
+		nargs := len(fc.Args)
+		found = nargs <= len(f.in) && nargs >= len(f.in)-f.nDefaults
+		return !found
+	})
+	return found
+}
+
+// checkRoutineDependents refuses to drop f while objects depend on it
+// (2BP01), or under cascade drops them with PostgreSQL's notices.
+func (d *ddl) checkRoutineDependents(f *funcDesc, dropping map[*funcDesc]bool, cascade bool) error {
+	deps := d.routineDependents(f, dropping)
+	if len(deps) == 0 {
+		return nil
+	}
+	if !cascade {
+		return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop %s %s because other objects depend on it", f.kindName(), f.signature()).
+			WithDetail("%s depends on %s %s", deps[0].what, f.kindName(), f.signature()).
+			WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+	}
+	for _, dep := range deps {
+		d.notice(pgerror.SuccessfulCompletion, "drop cascades to %s", dep.what)
+	}
+	for _, dep := range deps {
+		dep.drop(d)
+	}
+	return nil
+}
+
+// editTable replaces the table with a clone that edit changed.
+func (d *ddl) editTable(oid uint32, edit func(*tableDesc)) {
+	t := d.cat.tables[oid]
+	if t == nil {
+		return
+	}
+	nt := t.clone()
+	edit(nt)
+	d.cat.putTable(nt)
+}
+
+func removeTrigger(trs []*triggerDesc, name string) []*triggerDesc {
+	return slices.DeleteFunc(slices.Clone(trs), func(tr *triggerDesc) bool { return tr.name == name })
+}
+
+// builtinRoutineFirst checks an unqualified DROP (or ALTER) of a routine
+// against the built-in functions, which pg_catalog holds before the search
+// path's other schemas unless the path lists it later: a built-in that
+// the name and argument types (argTypes, nil when unspecified) reach first
+// cannot be dropped (2BP01), and a name without arguments that reaches a
+// built-in and another routine is ambiguous (42725). user are the user
+// routines matching the statement; other statements than DROP (ALTER,
+// COMMENT) are refused with 0A000 when they reach a built-in.
+func (d *ddl) builtinRoutineFirst(name string, argTypes []types.Type, unspecified bool, user []*funcDesc, drop bool) error {
+	path := d.s.searchPath()
+	catalogAt := slices.Index(path, "pg_catalog")
+	before := func(f *funcDesc) bool { return slices.Index(path, f.schema) < catalogAt }
+	var builtins []*builtinProc
+	for _, p := range builtinIndex().procsByName[name] {
+		if p.namespace != oidPgCatalog {
+			continue
+		}
+		if !unspecified && !sameOids(p.args, argTypes) {
+			continue
+		}
+		if slices.ContainsFunc(user, func(f *funcDesc) bool { return before(f) && sameOids(p.args, f.in) }) {
+			continue // hidden by a routine earlier on the path
+		}
+		builtins = append(builtins, p)
+	}
+	if len(builtins) == 0 {
+		return nil
+	}
+	visibleUser := 0
+	for _, f := range user {
+		if before(f) || !slices.ContainsFunc(builtins, func(p *builtinProc) bool { return sameOids(p.args, f.in) }) {
+			visibleUser++
+		}
+	}
+	if unspecified && len(builtins)+visibleUser > 1 {
+		return pgerror.Newf(pgerror.AmbiguousFunction, "function name \"%s\" is not unique", name).
+			WithHint("Specify the argument list to select the function unambiguously.")
+	}
+	if !unspecified && slices.ContainsFunc(user, before) {
+		return nil
+	}
+	ts := make([]string, len(builtins[0].args))
+	for i, a := range builtins[0].args {
+		ts[i], _ = catalogNames{s: d.s, cat: d.cat}.typeName(a, -1)
+	}
+	if !drop {
+		return pgerror.Unsupported("changing the built-in function " + name + "(" + strings.Join(ts, ", ") + ")")
+	}
+	return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop function %s(%s) because it is required by the database system",
+		name, strings.Join(ts, ", "))
+}
+
+// sameOids reports whether a built-in's argument type OIDs are ts's.
+func sameOids(oids []uint32, ts []types.Type) bool {
+	return slices.Equal(oids, typeOids(ts))
+}
+
+func typeOids(ts []types.Type) []uint32 {
+	out := make([]uint32, len(ts))
+	for i, t := range ts {
+		out[i] = uint32(t.Oid)
+	}
+	return out
+}
+
+// routineOwnedBy returns a routine the role owns, which keeps DROP ROLE
+// from dropping it (2BP01).
+func routineOwnedBy(c *catalog, role string) *funcDesc {
+	for _, sc := range sortedSchemas(c) {
+		for _, name := range slices.Sorted(maps.Keys(sc.funcs)) {
+			for _, f := range sc.funcs[name] {
+				if f.owner == role {
+					return f
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// renameRoutine runs ALTER FUNCTION, PROCEDURE or ROUTINE ... RENAME TO.
+// Objects that call the routine by name (stored expressions, which
+// PostgreSQL binds to its OID) would lose it, so such a rename is refused.
+func (d *ddl) renameRoutine(rs *pg_query.RenameStmt) error {
+	f, err := d.findRoutine(rs.Object.GetObjectWithArgs(), rs.RenameType, rs.MissingOk, false)
+	if err != nil || f == nil {
+		return err
+	}
+	for _, g := range d.cat.schemas[f.schema].funcs[rs.Newname] {
+		if sameTypes(g.in, f.in) {
+			return pgerror.Newf(pgerror.DuplicateFunction, "%s %s(%s) already exists in schema \"%s\"", g.kindName(), rs.Newname, typeNames(f.in), f.schema)
+		}
+	}
+	for _, dep := range d.routineDependents(f, nil) {
+		if dep.byName {
+			return pgerror.Unsupported("renaming a routine that " + dep.what + " calls")
+		}
+	}
+	nf := *f
+	nf.name = rs.Newname
+	d.unlistRoutine(f)
+	sc := d.cat.schemas[f.schema]
+	sc.funcs[nf.name] = append(slices.Clone(sc.funcs[nf.name]), &nf)
+	return nil
+}
