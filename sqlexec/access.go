@@ -2,6 +2,7 @@ package sqlexec
 
 import (
 	"fmt"
+	"github.com/fickle-db/fickle/internal/pgarray"
 	"sort"
 
 	"github.com/fickle-db/fickle/internal/invariants"
@@ -200,7 +201,7 @@ func (a *access) listKeys(x *execCtx) ([]string, error) {
 		}
 		if a.keyArray {
 			if d != nil {
-				vals = d.([]any)
+				vals, _ = pgarray.Elems(d)
 			}
 			break
 		}

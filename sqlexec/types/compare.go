@@ -2,6 +2,7 @@ package types
 
 import (
 	"bytes"
+	"github.com/fickle-db/fickle/internal/pgarray"
 	"math"
 	"strings"
 	"time"
@@ -13,8 +14,8 @@ import (
 // compare is the btree comparison of each type's default operator class.
 func compare(t Type, a, b any) int {
 	switch x := a.(type) {
-	case []any:
-		return compareArrays(t, x, b.([]any))
+	case []any, *pgarray.Array:
+		return compareArrays(t, x, b)
 	case bool:
 		return cmpBool(x, b.(bool))
 	case int64:

@@ -1,6 +1,7 @@
 package types
 
 import (
+	"github.com/fickle-db/fickle/internal/pgarray"
 	"math"
 	"strings"
 	"time"
@@ -369,7 +370,7 @@ func toJSONValue(env *Env, t Type, v any) *jsonValue {
 		return &jsonValue{kind: jsonNull}
 	}
 	switch x := v.(type) {
-	case []any:
+	case []any, *pgarray.Array:
 		return arrayToJSON(env, t, x)
 	case bool:
 		return &jsonValue{kind: jsonBool, b: x}

@@ -3,6 +3,7 @@ package types
 import (
 	"bytes"
 	"encoding/binary"
+	"github.com/fickle-db/fickle/internal/pgarray"
 	"math"
 	"math/big"
 	"strings"
@@ -43,7 +44,7 @@ func appendKey(buf []byte, t Type, v any) []byte {
 	}
 	buf = append(buf, keyValue)
 	switch x := v.(type) {
-	case []any:
+	case []any, *pgarray.Array:
 		return appendKeyArray(buf, t, x)
 	case bool:
 		if x {

@@ -1,6 +1,7 @@
 package types
 
 import (
+	"github.com/fickle-db/fickle/internal/pgarray"
 	"math"
 	"strconv"
 	"time"
@@ -64,6 +65,8 @@ func formatText(env *Env, t Type, v any) string {
 		if t.Oid == OidRecord {
 			return formatRecord(env, t, x)
 		}
+		return formatArray(env, t, x)
+	case *pgarray.Array:
 		return formatArray(env, t, x)
 	case bool:
 		return formatBool(x)
