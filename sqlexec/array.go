@@ -35,6 +35,9 @@ func (b *binder) arrayExpr(sc *scope, a *pg_query.A_ArrayExpr, elemHint types.Ty
 		if err != nil {
 			return nil, err
 		}
+		if e.typ.IsArray() && types.ElemTypeOid(e.typ.Oid) == 0 {
+			return nil, b.errAt(pgerror.Unsupported("arrays of "+e.typ.String()), a.Location)
+		}
 		nested = nested || e.typ.IsArray()
 		elems[i] = e
 		if !unresolved(e) {
@@ -228,9 +231,11 @@ func (b *binder) arraySubLink(sl *pg_query.SubLink, p *selectPlan, refs uint64, 
 		return nil, b.errAt(pgerror.New(pgerror.SyntaxError, "subquery must return only one column"), sl.Location)
 	}
 	col := p.cols[0].typ
-	nested := col.IsArray()
+	nested := types.ElemTypeOid(col.Oid) != 0
 	if nested {
 		col, _ = col.Elem()
+	} else if col.IsArray() {
+		return nil, b.errAt(pgerror.Unsupported("arrays of "+col.String()), sl.Location)
 	}
 	if col.Oid == types.OidUnknown {
 		col = types.Text

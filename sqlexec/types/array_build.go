@@ -194,6 +194,9 @@ func arrayAggregate(args []Type) (*Aggregate, error) {
 		}
 	}
 	arr, ok := ArrayOf(elem)
+	if isVector(in.Oid) {
+		return nil, pgerror.Unsupported("arrays of " + formatType(in))
+	}
 	if !ok {
 		return nil, unsupportedType(in)
 	}
