@@ -103,7 +103,7 @@
 // row_number, rank, dense_rank and the aggregates, LATERAL, FULL JOIN,
 // set-returning functions in a select list with
 // GROUP BY or window functions, writing through views, temporary tables,
-// ALTER COLUMN ... USING, VARIADIC parameters, COMMIT and ROLLBACK in
+// ALTER COLUMN ... USING, VARIADIC parameters of user functions, COMMIT and ROLLBACK in
 // procedures, constraint triggers, INSTEAD OF and TRUNCATE triggers,
 // transition tables, ...); no clause
 // is silently ignored.
