@@ -2,10 +2,10 @@ package sqlexec
 
 import (
 	"fmt"
-	"github.com/fickle-db/fickle/internal/pgarray"
 	"sort"
 
 	"github.com/fickle-db/fickle/internal/invariants"
+	"github.com/fickle-db/fickle/internal/pgarray"
 	"github.com/fickle-db/fickle/isolation"
 	"github.com/fickle-db/fickle/sqlexec/types"
 )

@@ -1,11 +1,11 @@
 package sqlexec
 
 import (
-	"github.com/fickle-db/fickle/internal/pgarray"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
+	"github.com/fickle-db/fickle/internal/pgarray"
 	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/sqlexec/types"
 )

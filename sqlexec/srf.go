@@ -1,11 +1,11 @@
 package sqlexec
 
 import (
-	"github.com/fickle-db/fickle/internal/pgarray"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
+	"github.com/fickle-db/fickle/internal/pgarray"
 	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/sqlexec/pgdata"
 	"github.com/fickle-db/fickle/sqlexec/types"
@@ -37,6 +37,7 @@ func init() {
 	setFuncs = map[string]*setFunc{
 		"generate_series":        {schema: "pg_catalog", strict: true, bind: bindGenerateSeries, rows: generateSeriesRows},
 		"unnest":                 {schema: "pg_catalog", strict: true, bind: bindUnnest, rows: unnestRows},
+		"string_to_table":        {schema: "pg_catalog", bind: bindStringToTable, rows: unnestRows},
 		"generate_subscripts":    {schema: "pg_catalog", strict: true, bind: bindGenerateSubscripts, rows: generateSubscriptsRows},
 		"_pg_expandarray":        {schema: "information_schema", strict: true, bind: bindExpandArray, rows: expandArrayRows},
 		"pg_get_keywords":        {schema: "pg_catalog", bind: bindKeywords, rows: keywordRows},
@@ -332,6 +333,18 @@ func bindUnnest(b *binder, args []*scalar, loc int32) ([]types.Field, error) {
 		return nil, err
 	}
 	return []types.Field{{Name: "unnest", Type: elem}}, nil
+}
+
+// bindStringToTable binds string_to_table(text, text [, text]): the rows
+// of the elements string_to_array would return, so its first argument
+// becomes that call.
+func bindStringToTable(b *binder, args []*scalar, loc int32) ([]types.Field, error) {
+	call, err := b.callResolved("string_to_array", append([]*scalar(nil), args...), loc)
+	if err != nil {
+		return nil, err
+	}
+	args[0] = call
+	return []types.Field{{Name: "string_to_table", Type: types.Text}}, nil
 }
 
 func unnestRows(_ *execCtx, args []any) ([][]any, error) {

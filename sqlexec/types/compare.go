@@ -2,13 +2,14 @@ package types
 
 import (
 	"bytes"
-	"github.com/fickle-db/fickle/internal/pgarray"
 	"math"
 	"strings"
 	"time"
 
 	"github.com/cockroachdb/apd/v3"
 	"github.com/jackc/pgx/v5/pgtype"
+
+	"github.com/fickle-db/fickle/internal/pgarray"
 )
 
 // compare is the btree comparison of each type's default operator class.

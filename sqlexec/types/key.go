@@ -3,13 +3,13 @@ package types
 import (
 	"bytes"
 	"encoding/binary"
-	"github.com/fickle-db/fickle/internal/pgarray"
 	"math"
 	"math/big"
 	"strings"
 	"time"
 
 	"github.com/cockroachdb/apd/v3"
+	"github.com/fickle-db/fickle/internal/pgarray"
 	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/jackc/pgx/v5/pgtype"
 )

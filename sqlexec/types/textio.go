@@ -1,12 +1,12 @@
 package types
 
 import (
-	"github.com/fickle-db/fickle/internal/pgarray"
 	"math"
 	"strconv"
 	"time"
 
 	"github.com/cockroachdb/apd/v3"
+	"github.com/fickle-db/fickle/internal/pgarray"
 	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/jackc/pgx/v5/pgtype"
 )
