@@ -30,6 +30,9 @@ func (b *binder) bindArrayAssign(sc *scope, col *columnDesc, ind []*pg_query.Nod
 		}
 	}
 	elem, isArray := col.typ.Elem()
+	if col.typ.Oid == types.OidJSONB {
+		return nil, b.errAt(pgerror.Unsupported("assignment to jsonb subscripts"), loc)
+	}
 	if !isArray {
 		return nil, b.errAt(pgerror.Newf(pgerror.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", col.typ), loc)
 	}

@@ -158,6 +158,9 @@ func (b *binder) indirection(sc *scope, ind *pg_query.A_Indirection) (*scalar, e
 		return fieldSelection(arg, fields, ind.Indirection[0].GetString_().Sval)
 	}
 	if !arg.typ.IsArray() {
+		if arg.typ.Oid == types.OidJSONB && ind.Indirection[0].GetAIndices() != nil {
+			return nil, pgerror.Unsupported("jsonb subscripts")
+		}
 		if len(ind.Indirection) > 0 && ind.Indirection[0].GetAIndices() != nil {
 			return nil, pgerror.Newf(pgerror.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", arg.typ)
 		}
