@@ -2,10 +2,9 @@ package types
 
 import (
 	"strconv"
-
-	"github.com/fickle-db/fickle/internal/pgarray"
 	"strings"
 
+	"github.com/fickle-db/fickle/internal/pgarray"
 	"github.com/fickle-db/fickle/internal/pgerror"
 )
 
@@ -50,7 +49,7 @@ func init() {
 		return out, nil
 	})
 	builders["array_remove"] = arrayElemFunc(Type{}, func(elem Type, t Type, a, e any) (any, error) {
-		lb, elems, err := searchableArray(t, a, "removing elements from")
+		_, elems, err := searchableArray(t, a, "removing elements from")
 		if err != nil {
 			return nil, err
 		}
@@ -60,7 +59,12 @@ func init() {
 				out = append(out, x)
 			}
 		}
-		return pgarray.Make([]int{len(out)}, []int{lb}, out), nil
+		// The datum's own lower bound: a vector's 0 is its type's.
+		dims, lower, _, _ := pgarray.Shape(a)
+		if len(dims) == 0 {
+			return out, nil
+		}
+		return pgarray.Make([]int{len(out)}, []int{lower[0]}, out), nil
 	})
 	builders["array_to_string"] = arrayToStringBuilder
 	builders["array_to_json"] = func(args []Type) (*Func, bool, error) {
