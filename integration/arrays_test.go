@@ -66,6 +66,8 @@ func arrayQueries() []arrayQuery {
 		{"SELECT array_agg(id) FROM (SELECT id FROM arr ORDER BY id) s", nil},
 		{"SELECT u FROM unnest($1::text[]) AS u ORDER BY u", []any{[]string{"b", "a"}}},
 		{"SELECT '{1,'::int[]", nil},
+		{"SELECT '[0:1][1:2]={{1,2},{3,NULL}}'::int4[] AS shaped, $1::int4[] AS param, array_dims($1::int4[])", []any{[][]int32{{1, 2}, {3, 4}}}},
+		{"SELECT ARRAY[[1.5, 2], [3, 4]]::float8[], '[-2:-1]={a,b}'::text[], array_agg(ARRAY[id, id]) FROM arr", nil},
 		{"SELECT 1 = ANY(1)", nil},
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/fickle-db/fickle/internal/invariants"
+	"github.com/fickle-db/fickle/internal/pgarray"
 	"github.com/fickle-db/fickle/isolation"
 	"github.com/fickle-db/fickle/sqlexec/types"
 )
@@ -200,7 +201,7 @@ func (a *access) listKeys(x *execCtx) ([]string, error) {
 		}
 		if a.keyArray {
 			if d != nil {
-				vals = d.([]any)
+				vals, _ = pgarray.Elems(d)
 			}
 			break
 		}

@@ -5,31 +5,40 @@ import (
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
+	"github.com/fickle-db/fickle/internal/pgarray"
 	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/sqlexec/types"
 )
 
 // The array expressions: ARRAY[...] constructors, op ANY/ALL (array),
 // subscripts and slices, and unnest in FROM. Array values are []any of
-// element datums (package types); arrays are one-dimensional with lower
-// bound 1, and what would need more dimensions answers 0A000.
+// element datums for one-dimensional arrays with lower bound 1, and
+// *pgarray.Array for the others (package types).
 
 // arrayExpr compiles ARRAY[e1, e2, ...]. elemHint is the element type an
-// enclosing cast asks for (ARRAY[]::int[]), or the zero Type.
+// enclosing cast asks for (ARRAY[]::int[]), or the zero Type. Elements
+// that are arrays (ARRAY[ARRAY[1,2], ARRAY[3,4]], or [[1,2],[3,4]]) build
+// an array of one more dimension.
 func (b *binder) arrayExpr(sc *scope, a *pg_query.A_ArrayExpr, elemHint types.Type) (*scalar, error) {
 	elems := make([]*scalar, len(a.Elements))
 	var known []types.Type
+	nested := false
 	for i, n := range a.Elements {
-		if n.GetAArrayExpr() != nil {
-			return nil, b.errAt(pgerror.Unsupported("multidimensional arrays"), a.Location)
+		var e *scalar
+		var err error
+		if sub := n.GetAArrayExpr(); sub != nil {
+			nested = true
+			e, err = b.arrayExpr(sc, sub, elemHint)
+		} else {
+			e, err = b.expr(sc, n)
 		}
-		e, err := b.expr(sc, n)
 		if err != nil {
 			return nil, err
 		}
-		if e.typ.IsArray() {
-			return nil, b.errAt(pgerror.Unsupported("multidimensional arrays"), a.Location)
+		if e.typ.IsArray() && types.ElemTypeOid(e.typ.Oid) == 0 {
+			return nil, b.errAt(pgerror.Unsupported("arrays of "+e.typ.String()), a.Location)
 		}
+		nested = nested || e.typ.IsArray()
 		elems[i] = e
 		if !unresolved(e) {
 			known = append(known, e.typ)
@@ -46,6 +55,9 @@ func (b *binder) arrayExpr(sc *scope, a *pg_query.A_ArrayExpr, elemHint types.Ty
 			return nil, b.withPos(err, a.Location)
 		}
 		elem = t
+		if sub, isArray := t.Elem(); isArray {
+			elem = sub
+		}
 	}
 	arr, ok := types.ArrayOf(elem)
 	if !ok {
@@ -55,10 +67,14 @@ func (b *binder) arrayExpr(sc *scope, a *pg_query.A_ArrayExpr, elemHint types.Ty
 	if elemHint.Oid != 0 {
 		ctx = types.CastExplicit
 	}
+	target := elem
+	if nested {
+		target = arr
+	}
 	var refs uint64
 	volatile := false
 	for i, e := range elems {
-		c, err := b.coerce(e, elem, ctx)
+		c, err := b.coerce(e, target, ctx)
 		if err != nil {
 			return nil, b.withPos(err, a.Location)
 		}
@@ -74,6 +90,9 @@ func (b *binder) arrayExpr(sc *scope, a *pg_query.A_ArrayExpr, elemHint types.Ty
 				return nil, err
 			}
 			out[i] = v
+		}
+		if nested {
+			return types.StackArrayExprs(out)
 		}
 		return out, nil
 	}}, nil
@@ -155,7 +174,7 @@ func (b *binder) anyAllParts(sc *scope, a *pg_query.A_Expr) (e, l, r *scalar, er
 			return nil, err
 		}
 		left = lv
-		elems := rv.([]any)
+		elems, _ := pgarray.Elems(rv)
 		return quantified(x, cmp, all, len(elems), func(i int) { cur = elems[i] })
 	}}, l, r, nil
 }
@@ -187,111 +206,6 @@ func quantified(x *execCtx, cmp *scalar, all bool, n int, set func(i int)) (any,
 	return all, nil
 }
 
-// indirection compiles subscripts and slices of an array value: a[i] is
-// the element or NULL out of range, a[i:j] (either bound optional) the
-// elements between, as a new array with lower bound 1. Subscripts count
-// from the type's lower bound (0 for int2vector and oidvector). More than one
-// subscript of a one-dimensional array is NULL, as in PostgreSQL.
-func (b *binder) indirection(sc *scope, ind *pg_query.A_Indirection) (*scalar, error) {
-	arg, err := b.expr(sc, ind.Arg)
-	if err != nil {
-		return nil, err
-	}
-	if fields, ok := arg.typ.Fields(); ok && len(ind.Indirection) == 1 && ind.Indirection[0].GetString_() != nil {
-		return fieldSelection(arg, fields, ind.Indirection[0].GetString_().Sval)
-	}
-	if !arg.typ.IsArray() {
-		if len(ind.Indirection) > 0 && ind.Indirection[0].GetAIndices() != nil {
-			return nil, pgerror.Newf(pgerror.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", arg.typ)
-		}
-		if f := ind.Indirection[0].GetString_(); f != nil && arg.typ.Oid != types.OidRecord {
-			return nil, pgerror.Newf(pgerror.UndefinedColumn, "column notation .%s applied to type %s, which is not a composite type", f.Sval, arg.typ)
-		}
-		return nil, pgerror.Unsupported("field selection")
-	}
-	slice := false
-	type bounds struct{ lo, hi *scalar }
-	subs := make([]bounds, len(ind.Indirection))
-	refs, volatile := arg.refs, arg.volatile
-	for i, n := range ind.Indirection {
-		idx := n.GetAIndices()
-		if idx == nil {
-			return nil, pgerror.Unsupported("field selection on arrays")
-		}
-		slice = slice || idx.IsSlice
-		for _, p := range []struct {
-			node *pg_query.Node
-			dst  **scalar
-		}{{idx.Lidx, &subs[i].lo}, {idx.Uidx, &subs[i].hi}} {
-			if p.node == nil {
-				continue
-			}
-			e, err := b.expr(sc, p.node)
-			if err != nil {
-				return nil, err
-			}
-			if e, err = b.coerce(e, types.Int4, types.CastAssignment); err != nil {
-				if pgerror.GetCode(err) == pgerror.CannotCoerce || pgerror.GetCode(err) == pgerror.DatatypeMismatch {
-					return nil, b.errAt(pgerror.Newf(pgerror.DatatypeMismatch, "array subscript must have type integer"), exprLocation(p.node))
-				}
-				return nil, err
-			}
-			*p.dst = e
-			refs |= e.refs
-			volatile = volatile || e.volatile
-		}
-	}
-	if slice && len(subs) > 1 {
-		return nil, pgerror.Unsupported("slices of more than one dimension")
-	}
-	evalBound := func(x *execCtx, e *scalar, dflt int64) (int64, bool, error) {
-		if e == nil {
-			return dflt, true, nil
-		}
-		v, err := e.eval(x)
-		if err != nil || v == nil {
-			return 0, false, err
-		}
-		return v.(int64), true, nil
-	}
-	typ := arg.typ
-	if !slice {
-		typ, _ = arg.typ.Elem()
-	}
-	lb := arg.typ.LowerBound()
-	inner := arg.eval
-	return &scalar{typ: typ, slot: -1, refs: refs, volatile: volatile, name: arg.name, eval: func(x *execCtx) (any, error) {
-		v, err := inner(x)
-		if err != nil || v == nil {
-			return nil, err
-		}
-		a := v.([]any)
-		if !slice {
-			if len(subs) != 1 {
-				return nil, nil
-			}
-			i, ok, err := evalBound(x, subs[0].hi, 0)
-			if err != nil || !ok || i < lb || i-lb >= int64(len(a)) {
-				return nil, err
-			}
-			return a[i-lb], nil
-		}
-		lo, lok, err := evalBound(x, subs[0].lo, lb)
-		if err != nil || !lok {
-			return nil, err
-		}
-		hi, hok, err := evalBound(x, subs[0].hi, lb+int64(len(a))-1)
-		if err != nil || !hok {
-			return nil, err
-		}
-		lo, hi = max(lo, lb), min(hi, lb+int64(len(a))-1)
-		if lo > hi {
-			return []any{}, nil
-		}
-		return append([]any{}, a[lo-lb:hi-lb+1]...), nil
-	}}, nil
-}
-
 // fieldSelection compiles (record).field.
 func fieldSelection(arg *scalar, fields []types.Field, name string) (*scalar, error) {
 	for i, f := range fields {
@@ -317,8 +231,11 @@ func (b *binder) arraySubLink(sl *pg_query.SubLink, p *selectPlan, refs uint64, 
 		return nil, b.errAt(pgerror.New(pgerror.SyntaxError, "subquery must return only one column"), sl.Location)
 	}
 	col := p.cols[0].typ
-	if col.IsArray() {
-		return nil, b.errAt(pgerror.Unsupported("ARRAY() of arrays (multidimensional arrays)"), sl.Location)
+	nested := types.ElemTypeOid(col.Oid) != 0
+	if nested {
+		col, _ = col.Elem()
+	} else if col.IsArray() {
+		return nil, b.errAt(pgerror.Unsupported("arrays of "+col.String()), sl.Location)
 	}
 	if col.Oid == types.OidUnknown {
 		col = types.Text
@@ -335,6 +252,9 @@ func (b *binder) arraySubLink(sl *pg_query.SubLink, p *selectPlan, refs uint64, 
 		out := make([]any, len(rs))
 		for i, r := range rs {
 			out[i] = r[0]
+		}
+		if nested {
+			return types.StackArrayRows(out)
 		}
 		return out, nil
 	}}, nil
@@ -412,7 +332,7 @@ func (b *binder) unnestItem(sc *scope, rf *pg_query.RangeFunction) (it *fromItem
 				return nil, err
 			}
 			if v != nil {
-				arrays[i] = v.([]any)
+				arrays[i], _ = pgarray.Elems(v)
 				n = max(n, len(arrays[i]))
 			}
 		}

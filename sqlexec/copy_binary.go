@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 
+	"github.com/fickle-db/fickle/internal/pgarray"
 	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/sqlexec/types"
 )
@@ -201,7 +202,7 @@ func decodeCopyField(env *types.Env, codec BinaryCodec, t types.Type, src []byte
 // calls the element's receive function with the array's typmod.
 func receivedDatum(env *types.Env, t types.Type, v any) (any, error) {
 	if elem, ok := t.Elem(); ok {
-		if a, isArray := v.([]any); isArray {
+		if dims, lower, a, isArray := pgarray.Shape(v); isArray {
 			out := make([]any, len(a))
 			for i, e := range a {
 				if e == nil {
@@ -212,7 +213,7 @@ func receivedDatum(env *types.Env, t types.Type, v any) (any, error) {
 					return nil, err
 				}
 			}
-			return out, nil
+			return pgarray.Make(dims, lower, out), nil
 		}
 	}
 	if s, ok := v.(string); ok && t.Oid != types.OidChar { // "char" is a byte, not text

@@ -61,6 +61,7 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 		return nil, err
 	}
 	var target []int
+	var assigns []*arrayAssign // per target: its subscripts, or nil
 	if len(ins.Cols) == 0 {
 		for i := range t.cols {
 			target = append(target, i)
@@ -69,18 +70,23 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 		seen := map[int]bool{}
 		for _, c := range ins.Cols {
 			rt := c.GetResTarget()
-			if len(rt.Indirection) > 0 {
-				return nil, b.errAt(pgerror.Unsupported("INSERT into subscripts or fields"), rt.Location)
-			}
 			i := t.colIndex(rt.Name)
 			if i < 0 {
 				return nil, b.errAt(pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", rt.Name, t.name), rt.Location)
 			}
-			if seen[i] {
+			var a *arrayAssign
+			if len(rt.Indirection) > 0 {
+				var err error
+				if a, err = b.bindArrayAssign(nil, t.cols[i], rt.Indirection, rt.Location); err != nil {
+					return nil, err
+				}
+			}
+			if seen[i] && a == nil {
 				return nil, b.errAt(pgerror.Newf(pgerror.DuplicateColumn, "column \"%s\" specified more than once", rt.Name), rt.Location)
 			}
-			seen[i] = true
+			seen[i] = a == nil
 			target = append(target, i)
+			assigns = append(assigns, a)
 		}
 	}
 	if ins.SelectStmt == nil {
@@ -92,7 +98,7 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 			target = target[:n]
 		}
 	}
-	src, err := b.insertSourceFor(t, target, ins.SelectStmt)
+	src, err := b.insertSourceFor(t, target, assigns, ins.SelectStmt)
 	if err != nil {
 		return nil, err
 	}
@@ -156,7 +162,14 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 				if isDefault != nil && isDefault[i] || overrideUser && t.cols[c].identity != 0 {
 					continue
 				}
-				row[c], given[c] = vals[i], true
+				v := vals[i]
+				if assigns != nil && assigns[i] != nil {
+					var err error
+					if v, err = assigns[i].apply(x, row[c], v); err != nil {
+						return err
+					}
+				}
+				row[c], given[c] = v, true
 			}
 			if err := w.fillDefaults(x, row, given); err != nil {
 				return err
@@ -211,7 +224,7 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 
 // insertSourceFor compiles VALUES (coerced straight to the column types, so
 // that $n takes the column's type), DEFAULT VALUES or a query.
-func (b *binder) insertSourceFor(t *tableDesc, target []int, sel *pg_query.Node) (insertSource, error) {
+func (b *binder) insertSourceFor(t *tableDesc, target []int, assigns []*arrayAssign, sel *pg_query.Node) (insertSource, error) {
 	if sel == nil {
 		return func(x *execCtx, emit func([]any, []bool) error) error { return emit(nil, nil) }, nil
 	}
@@ -237,6 +250,12 @@ func (b *binder) insertSourceFor(t *tableDesc, target []int, sel *pg_query.Node)
 				e, err := b.expr(nil, it)
 				if err != nil {
 					return nil, err
+				}
+				if assigns != nil && assigns[i] != nil {
+					if row[i], err = b.coerceAssignValue(assigns[i], e); err != nil {
+						return nil, err
+					}
+					continue
 				}
 				col := t.cols[target[i]]
 				ce, err := b.coerce(e, col.typ, types.CastAssignment)
@@ -271,6 +290,9 @@ func (b *binder) insertSourceFor(t *tableDesc, target []int, sel *pg_query.Node)
 	want := make([]types.Type, len(target))
 	for i, c := range target {
 		want[i] = t.cols[c].typ
+		if assigns != nil && assigns[i] != nil {
+			want[i] = assigns[i].valType
+		}
 	}
 	b.unknownOutputs = unknownOutputs{want: want}
 	p, err := b.selectNode(nil, sel, nil)
@@ -287,11 +309,14 @@ func (b *binder) insertSourceFor(t *tableDesc, target []int, sel *pg_query.Node)
 		if from.Oid == types.OidUnknown {
 			from = types.Text
 		}
-		if from == col.typ {
+		if from == want[i] {
 			continue
 		}
-		f, err := types.LookupCast(from, col.typ, types.CastAssignment)
+		f, err := types.LookupCast(from, want[i], types.CastAssignment)
 		if err != nil {
+			if assigns != nil && assigns[i] != nil {
+				return nil, b.assignMismatch(assigns[i], from)
+			}
 			return nil, pgerror.Newf(pgerror.DatatypeMismatch, "column \"%s\" is of type %s but expression is of type %s", col.name, col.typ, from).
 				WithHint("You will need to rewrite or cast the expression.")
 		}
@@ -351,8 +376,19 @@ type conflictPlan struct {
 }
 
 type setTarget struct {
-	col int
-	e   *scalar // nil: DEFAULT
+	col    int
+	e      *scalar      // nil: DEFAULT
+	assign *arrayAssign // col[...] = e, or nil
+}
+
+// value is the column's new value: the SET expression, or for a
+// subscripted target the column's value so far (cur) with it assigned.
+func (s setTarget) value(x *execCtx, cur any) (any, error) {
+	v, err := s.e.eval(x)
+	if err != nil || s.assign == nil {
+		return v, err
+	}
+	return s.assign.apply(x, cur, v)
 }
 
 func (b *binder) onConflict(t *tableDesc, sc *scope, oc *pg_query.OnConflictClause) (*conflictPlan, error) {
@@ -454,9 +490,6 @@ func sameSet(a, b []int) bool {
 
 // setTargetFor compiles one SET entry of UPDATE or ON CONFLICT DO UPDATE.
 func (b *binder) setTargetFor(t *tableDesc, sc *scope, rt *pg_query.ResTarget) ([]setTarget, error) {
-	if len(rt.Indirection) > 0 {
-		return nil, b.errAt(pgerror.Unsupported("assignment to subscripts or fields"), rt.Location)
-	}
 	if rt.Val.GetMultiAssignRef() != nil {
 		return nil, b.errAt(pgerror.Unsupported("SET (a, b) = (...)"), rt.Location)
 	}
@@ -466,7 +499,7 @@ func (b *binder) setTargetFor(t *tableDesc, sc *scope, rt *pg_query.ResTarget) (
 	}
 	col := t.cols[c]
 	orig := (*scalar)(nil)
-	if rt.Val.GetSetToDefault() != nil {
+	if rt.Val.GetSetToDefault() != nil && len(rt.Indirection) == 0 {
 		return []setTarget{{col: c}}, nil
 	}
 	if col.identity == 'a' {
@@ -476,6 +509,16 @@ func (b *binder) setTargetFor(t *tableDesc, sc *scope, rt *pg_query.ResTarget) (
 	e, err := b.expr(sc, rt.Val)
 	if err != nil {
 		return nil, err
+	}
+	if len(rt.Indirection) > 0 {
+		a, err := b.bindArrayAssign(sc, col, rt.Indirection, rt.Location)
+		if err != nil {
+			return nil, err
+		}
+		if e, err = b.coerceAssignValue(a, e); err != nil {
+			return nil, err
+		}
+		return []setTarget{{col: c, e: e, assign: a}}, nil
 	}
 	orig = e
 	if e, err = b.coerce(e, col.typ, types.CastAssignment); err != nil {
@@ -545,7 +588,7 @@ func (cp *conflictPlan) try(x *execCtx, w *writer, row []any, emit func([]any) e
 			}
 			continue
 		}
-		v, err := s.e.eval(x)
+		v, err := s.value(x, nr[s.col])
 		if err != nil {
 			return false, err
 		}

@@ -235,7 +235,7 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 					}
 					continue
 				}
-				v, err := s.e.eval(x)
+				v, err := s.value(x, nr[s.col])
 				if err != nil {
 					return nil, err
 				}

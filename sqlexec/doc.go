@@ -101,9 +101,9 @@
 // Anything not implemented fails with 0A000 naming the feature (window
 // frame clauses and window functions other than
 // row_number, rank, dense_rank and the aggregates, LATERAL, FULL JOIN,
-// multidimensional arrays, set-returning functions in a select list with
+// set-returning functions in a select list with
 // GROUP BY or window functions, writing through views, temporary tables,
-// ALTER COLUMN ... USING, VARIADIC parameters, COMMIT and ROLLBACK in
+// ALTER COLUMN ... USING, VARIADIC parameters of user functions, COMMIT and ROLLBACK in
 // procedures, constraint triggers, INSTEAD OF and TRUNCATE triggers,
 // transition tables, ...); no clause
 // is silently ignored.

@@ -57,7 +57,7 @@ func (b *binder) funcCall(sc *scope, fc *pg_query.FuncCall) (*scalar, error) {
 		return nil, b.errAt(pgerror.Newf(pgerror.GroupingError, "aggregate functions are not allowed in %s", clause), fc.Location)
 	}
 	if fc.FuncVariadic {
-		return nil, b.errAt(pgerror.Unsupported("VARIADIC"), fc.Location)
+		return b.variadicBuiltinCall(sc, name, fc)
 	}
 	if name == "fickle_check" {
 		return nil, b.errAt(pgerror.Unsupported("fickle_check() outside FROM").WithHint("Use SELECT * FROM fickle_check()."), fc.Location)

@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"github.com/fickle-db/fickle/internal/pgarray"
 	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/sqlexec/types"
 )
@@ -176,7 +177,7 @@ func (fr *plFrame) forEach(st *plStmt) (plFlow, error) {
 	if !ok {
 		return plFlow{}, pgerror.Newf(pgerror.DatatypeMismatch, "FOREACH expression must yield an array, not type %s", t)
 	}
-	arr, ok := v.([]any)
+	arr, ok := pgarray.Elems(v)
 	if !ok {
 		return plFlow{}, pgerror.Unsupported("FOREACH over this array")
 	}

@@ -5,6 +5,7 @@ import (
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
+	"github.com/fickle-db/fickle/internal/pgarray"
 	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/sqlexec/pgdata"
 	"github.com/fickle-db/fickle/sqlexec/types"
@@ -36,6 +37,7 @@ func init() {
 	setFuncs = map[string]*setFunc{
 		"generate_series":        {schema: "pg_catalog", strict: true, bind: bindGenerateSeries, rows: generateSeriesRows},
 		"unnest":                 {schema: "pg_catalog", strict: true, bind: bindUnnest, rows: unnestRows},
+		"string_to_table":        {schema: "pg_catalog", bind: bindStringToTable, rows: unnestRows},
 		"generate_subscripts":    {schema: "pg_catalog", strict: true, bind: bindGenerateSubscripts, rows: generateSubscriptsRows},
 		"_pg_expandarray":        {schema: "information_schema", strict: true, bind: bindExpandArray, rows: expandArrayRows},
 		"pg_get_keywords":        {schema: "pg_catalog", bind: bindKeywords, rows: keywordRows},
@@ -333,8 +335,20 @@ func bindUnnest(b *binder, args []*scalar, loc int32) ([]types.Field, error) {
 	return []types.Field{{Name: "unnest", Type: elem}}, nil
 }
 
+// bindStringToTable binds string_to_table(text, text [, text]): the rows
+// of the elements string_to_array would return, so its first argument
+// becomes that call.
+func bindStringToTable(b *binder, args []*scalar, loc int32) ([]types.Field, error) {
+	call, err := b.callResolved("string_to_array", append([]*scalar(nil), args...), loc)
+	if err != nil {
+		return nil, err
+	}
+	args[0] = call
+	return []types.Field{{Name: "string_to_table", Type: types.Text}}, nil
+}
+
 func unnestRows(_ *execCtx, args []any) ([][]any, error) {
-	arr := args[0].([]any)
+	arr, _ := pgarray.Elems(args[0])
 	rows := make([][]any, len(arr))
 	for i, v := range arr {
 		rows[i] = []any{v}
@@ -344,8 +358,8 @@ func unnestRows(_ *execCtx, args []any) ([][]any, error) {
 
 // bindGenerateSubscripts binds generate_subscripts(anyarray, int4 [, bool
 // reverse]): the subscripts of the array's dimension, which for
-// int2vector and oidvector start at 0. The array argument becomes its
-// first subscript and length, what the rows need of it.
+// int2vector and oidvector start at 0. The array argument becomes the
+// lower bounds and lengths of its dimensions, what the rows need of it.
 func bindGenerateSubscripts(b *binder, args []*scalar, loc int32) ([]types.Field, error) {
 	if len(args) < 2 || len(args) > 3 {
 		return nil, b.errAt(pgerror.Newf(pgerror.UndefinedFunction, "function generate_subscripts with %d arguments does not exist", len(args)), loc)
@@ -362,33 +376,35 @@ func bindGenerateSubscripts(b *binder, args []*scalar, loc int32) ([]types.Field
 		args[i] = c
 	}
 	arr := *args[0]
-	lb := arr.typ.LowerBound()
 	args[0] = &scalar{typ: types.Int8, slot: -1, refs: arr.refs, volatile: arr.volatile, eval: func(x *execCtx) (any, error) {
 		v, err := arr.eval(x)
 		if v == nil || err != nil {
 			return nil, err
 		}
-		return subscriptRange{first: lb, n: int64(len(v.([]any)))}, nil
+		dims, lower, _ := types.ArrayShapeOf(arr.typ, v)
+		return arrayBounds{dims: dims, lower: lower}, nil
 	}}
 	return []types.Field{{Name: "generate_subscripts", Type: types.Int4}}, nil
 }
 
-// subscriptRange is what generate_subscripts needs of its array.
-type subscriptRange struct{ first, n int64 }
+// arrayBounds is what generate_subscripts needs of its array.
+type arrayBounds struct{ dims, lower []int }
 
-// generateSubscriptsRows lists the subscripts of dimension 1, the only one
-// fickle's arrays have: none for any other dimension or an empty array.
+// generateSubscriptsRows lists the subscripts of a dimension: none for a
+// dimension the array does not have.
 func generateSubscriptsRows(_ *execCtx, args []any) ([][]any, error) {
-	r := args[0].(subscriptRange)
-	if args[1].(int64) != 1 {
+	r := args[0].(arrayBounds)
+	d := args[1].(int64) - 1
+	if d < 0 || d >= int64(len(r.dims)) {
 		return nil, nil
 	}
+	first, n := int64(r.lower[d]), int64(r.dims[d])
 	reverse := len(args) > 2 && args[2].(bool)
-	rows := make([][]any, r.n)
+	rows := make([][]any, n)
 	for i := range rows {
-		sub := r.first + int64(i)
+		sub := first + int64(i)
 		if reverse {
-			sub = r.first + r.n - 1 - int64(i)
+			sub = first + n - 1 - int64(i)
 		}
 		rows[i] = []any{sub}
 	}
@@ -406,7 +422,7 @@ func bindExpandArray(b *binder, args []*scalar, loc int32) ([]types.Field, error
 }
 
 func expandArrayRows(_ *execCtx, args []any) ([][]any, error) {
-	arr := args[0].([]any)
+	arr, _ := pgarray.Elems(args[0])
 	rows := make([][]any, len(arr))
 	for i, v := range arr {
 		rows[i] = []any{v, int64(i + 1)}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgtype"
 
+	"github.com/fickle-db/fickle/internal/pgarray"
 	"github.com/fickle-db/fickle/internal/pgerror"
 )
 
@@ -43,11 +44,11 @@ func ArrayElem(oid uint32) (uint32, bool) {
 	return e, ok
 }
 
-// appendArray encodes a one-dimensional array with lower bound 1:
-// ndim, has-null flag, element OID, (length, lower bound), then each element
-// as a length-prefixed value (-1 for NULL).
+// appendArray encodes an array: ndim, has-null flag, element OID, (length,
+// lower bound) of each dimension, then each element in storage order as a
+// length-prefixed value (-1 for NULL).
 func appendArray(buf []byte, elem uint32, v any) ([]byte, error) {
-	elems, ok := v.([]any)
+	dims, lower, elems, ok := pgarray.Shape(v)
 	if !ok {
 		return nil, pgerror.Newf(pgerror.InternalError, "cannot encode %T as an array", v)
 	}
@@ -57,18 +58,13 @@ func appendArray(buf []byte, elem uint32, v any) ([]byte, error) {
 			hasNull = 1
 		}
 	}
-	ndim := uint32(1)
-	if len(elems) == 0 {
-		ndim = 0
-	}
-	buf = binary.BigEndian.AppendUint32(buf, ndim)
+	buf = binary.BigEndian.AppendUint32(buf, uint32(len(dims)))
 	buf = binary.BigEndian.AppendUint32(buf, hasNull)
 	buf = binary.BigEndian.AppendUint32(buf, elem)
-	if ndim == 0 {
-		return buf, nil
+	for k := range dims {
+		buf = binary.BigEndian.AppendUint32(buf, uint32(dims[k]))
+		buf = binary.BigEndian.AppendUint32(buf, uint32(int32(lower[k])))
 	}
-	buf = binary.BigEndian.AppendUint32(buf, uint32(len(elems)))
-	buf = binary.BigEndian.AppendUint32(buf, 1)
 	for _, e := range elems {
 		if e == nil {
 			buf = binary.BigEndian.AppendUint32(buf, math.MaxUint32)
@@ -138,11 +134,10 @@ func errInsufficientData() error {
 	return pgerror.New(pgerror.ProtocolViolation, "insufficient data left in message")
 }
 
-// decodeArray is array_recv for the arrays fickle represents: it checks
-// the header as PostgreSQL does, with PostgreSQL's errors, then refuses
-// what fickle cannot hold (more than one dimension, a lower bound other
-// than 1) with 0A000 rather than renumber the elements. The has-null flag
-// must be 0 or 1 but, as in PostgreSQL, the elements decide which are NULL.
+// decodeArray is array_recv: it checks the header as PostgreSQL does, with
+// PostgreSQL's errors, then reads the elements of every dimension. The
+// has-null flag must be 0 or 1 but, as in PostgreSQL, the elements decide
+// which are NULL.
 func decodeArray(elem uint32, src []byte) (any, error) {
 	if len(src) < 12 {
 		return nil, errInsufficientData()
@@ -182,13 +177,6 @@ func decodeArray(elem uint32, src []byte) (any, error) {
 		}
 		return []any{}, nil
 	}
-	if ndim > 1 {
-		return nil, pgerror.Unsupported("multidimensional arrays")
-	}
-	if lowers[0] != 1 {
-		return nil, pgerror.Unsupported("array lower bounds other than 1").
-			WithDetail("The binary array's lower bound is %d; fickle numbers elements from 1.", lowers[0])
-	}
 	if n > maxArrayElems {
 		return nil, pgerror.Newf(pgerror.ProgramLimitExceeded, "array of %d elements exceeds fickle's limit of %d for a parameter", n, maxArrayElems)
 	}
@@ -219,7 +207,11 @@ func decodeArray(elem uint32, src []byte) (any, error) {
 	if len(src) != 0 {
 		return nil, invalidBinary(elem, "array: trailing bytes")
 	}
-	return out, nil
+	shape := make([]int, 2*ndim)
+	for k := range dims {
+		shape[k], shape[int(ndim)+k] = int(dims[k]), int(lowers[k])
+	}
+	return pgarray.Make(shape[:ndim], shape[ndim:], out), nil
 }
 
 // arrayItems is ArrayGetNItems then ArrayCheckBounds: the element count of

@@ -7,6 +7,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgtype"
 
+	"github.com/fickle-db/fickle/internal/pgarray"
 	"github.com/fickle-db/fickle/internal/pgerror"
 )
 
@@ -35,8 +36,7 @@ func int4(v int32) []byte { return binary.BigEndian.AppendUint32(nil, uint32(v))
 
 // TestDecodeBinaryRefusesAsPostgreSQL pins the SQLSTATE and message of each
 // binary value PostgreSQL 15's receive functions refuse (checked against a
-// server by integration's TestBinaryInputRefusedAsPostgreSQLDoes), and the
-// 0A000 for arrays fickle cannot represent.
+// server by integration's TestBinaryInputRefusedAsPostgreSQLDoes).
 func TestDecodeBinaryRefusesAsPostgreSQL(t *testing.T) {
 	tests := []struct {
 		name    string
@@ -79,12 +79,6 @@ func TestDecodeBinaryRefusesAsPostgreSQL(t *testing.T) {
 			pgerror.InvalidBinaryRepresentation, "insufficient data left in message"},
 		{"element of the wrong size", pgtype.Int4ArrayOID, arrayBytes(1, 0, pgtype.Int4OID, [][2]int32{{2, 1}}, int4(1), []byte{1, 2, 3, 4, 5}),
 			pgerror.InvalidBinaryRepresentation, "improper binary format in array element 2"},
-		{"lower bound 0", pgtype.Int4ArrayOID, arrayBytes(1, 0, pgtype.Int4OID, [][2]int32{{2, 0}}, int4(1), int4(2)),
-			pgerror.FeatureNotSupported, "array lower bounds other than 1 is not supported by fickle"},
-		{"lower bound 5", pgtype.Int4ArrayOID, arrayBytes(1, 0, pgtype.Int4OID, [][2]int32{{1, 5}}, int4(7)),
-			pgerror.FeatureNotSupported, "array lower bounds other than 1 is not supported by fickle"},
-		{"two dimensions", pgtype.Int4ArrayOID, arrayBytes(2, 0, pgtype.Int4OID, [][2]int32{{1, 1}, {1, 1}}, int4(7)),
-			pgerror.FeatureNotSupported, "multidimensional arrays is not supported by fickle"},
 		{"date before 4714 BC", pgtype.DateOID, int4(-2451546), pgerror.DatetimeFieldOverflow, "date out of range"},
 		{"date -infinity", pgtype.DateOID, int4(-1 << 31), pgerror.FeatureNotSupported, "infinite date is not supported by fickle"},
 		{"date from 294277 AD", pgtype.DateOID, int4(0x30303030), pgerror.FeatureNotSupported, "dates from 294277 AD on is not supported by fickle"},
@@ -108,7 +102,7 @@ func TestDecodeBinaryArrayAcceptsWhatPostgreSQLAccepts(t *testing.T) {
 	tests := []struct {
 		name string
 		src  []byte
-		want []any
+		want any
 	}{
 		{"has-null flag set without NULLs", arrayBytes(1, 1, pgtype.Int4OID, [][2]int32{{2, 1}}, int4(1), int4(2)), []any{int64(1), int64(2)}},
 		{"has-null flag clear with a NULL", arrayBytes(1, 0, pgtype.Int4OID, [][2]int32{{2, 1}}, int4(1), nil), []any{int64(1), nil}},
@@ -116,6 +110,10 @@ func TestDecodeBinaryArrayAcceptsWhatPostgreSQLAccepts(t *testing.T) {
 		{"empty second dimension", arrayBytes(2, 0, pgtype.Int4OID, [][2]int32{{3, 1}, {0, 1}}), []any{}},
 		{"zero dimensions", arrayBytes(0, 0, pgtype.Int4OID, nil), []any{}},
 		{"element type outside the built-in range", arrayBytes(1, 0, 70000, [][2]int32{{1, 1}}, int4(3)), []any{int64(3)}},
+		{"lower bound 0", arrayBytes(1, 0, pgtype.Int4OID, [][2]int32{{2, 0}}, int4(1), int4(2)),
+			&pgarray.Array{Dims: []int{2}, Lower: []int{0}, Elems: []any{int64(1), int64(2)}}},
+		{"two dimensions with a negative lower bound", arrayBytes(2, 0, pgtype.Int4OID, [][2]int32{{1, 1}, {2, -3}}, int4(7), nil),
+			&pgarray.Array{Dims: []int{1, 2}, Lower: []int{1, -3}, Elems: []any{int64(7), nil}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -124,5 +122,26 @@ func TestDecodeBinaryArrayAcceptsWhatPostgreSQLAccepts(t *testing.T) {
 				t.Fatalf("DecodeBinary(int4[], %x) = %#v, %v; want %#v", tt.src, got, err, tt.want)
 			}
 		})
+	}
+}
+
+// TestAppendArrayWritesEveryDimension pins the binary output of arrays of
+// each shape: decoding what appendArray wrote gives the array back.
+func TestAppendArrayWritesEveryDimension(t *testing.T) {
+	for _, v := range []any{
+		[]any{},
+		[]any{int64(1), nil},
+		&pgarray.Array{Dims: []int{3}, Lower: []int{-1}, Elems: []any{int64(1), int64(2), int64(3)}},
+		&pgarray.Array{Dims: []int{2, 2}, Lower: []int{1, 1}, Elems: []any{int64(1), int64(2), nil, int64(4)}},
+		&pgarray.Array{Dims: []int{1, 1, 2}, Lower: []int{0, 5, 1}, Elems: []any{int64(8), int64(9)}},
+	} {
+		buf, err := appendArray(nil, pgtype.Int4OID, v)
+		if err != nil {
+			t.Fatalf("appendArray(%#v): %v", v, err)
+		}
+		got, err := DecodeBinary(pgtype.Int4ArrayOID, buf)
+		if err != nil || !reflect.DeepEqual(got, v) {
+			t.Fatalf("DecodeBinary(appendArray(%#v)) = %#v, %v", v, got, err)
+		}
 	}
 }

@@ -210,3 +210,15 @@ ALTER SEQUENCE regress_fix_alter_seq2 INCREMENT BY 0;
 ALTER SEQUENCE regress_fix_alter_seq2 START WITH 40;
 DROP SEQUENCE regress_fix_alter_seq2;
 DROP SEQUENCE regress_fix_alter_seq4;
+
+-- Arrays of several dimensions and lower bounds other than 1 (arrays.sql):
+-- rows written with subscripted INSERT and UPDATE read back with their
+-- shapes, where a refused INSERT once left the table empty.
+CREATE TABLE grid (id int, cells int[], tags text[]);
+INSERT INTO grid (id, cells[1:2][1:2], tags[0:1]) VALUES (1, '{{1,2},{3,4}}', '{a,b}');
+INSERT INTO grid (id, cells[2], tags[3]) VALUES (2, 9, 'c');
+UPDATE grid SET cells[1][2] = 20, tags[-1] = 'z' WHERE id = 1;
+UPDATE grid SET cells[4:5] = '{7,8}' WHERE id = 2;
+SELECT id, cells, tags, array_dims(cells), cells[1][2], cells[2:2][1:2], tags[0] FROM grid ORDER BY id;
+SELECT ('{}'::int[])[1][2][3][4][5][6][7];
+SELECT max(cells), min(tags) FROM grid;

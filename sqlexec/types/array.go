@@ -1,18 +1,13 @@
 package types
 
-import (
-	"strconv"
-	"strings"
-
-	"github.com/fickle-db/fickle/internal/pgerror"
-)
+import "github.com/fickle-db/fickle/internal/pgarray"
 
 // Arrays. An array datum is []any holding the element datums (nil for a NULL
-// element), the representation wire's binary codec shares. fickle keeps
-// arrays one-dimensional with lower bound 1, as every array a driver sends
-// and ARRAY[...] builds is: multi-dimensional literals and explicit lower
-// bounds other than 1 answer 0A000 rather than a different value. An array
-// type's typmod is its element's (varchar(10)[] keeps 14), as in PostgreSQL.
+// element) of a one-dimensional array with lower bound 1 or an empty array,
+// and *pgarray.Array for every other shape (package internal/pgarray, which
+// wire's binary codec shares). An array type says nothing of its
+// dimensions: int4[] holds arrays of any shape. An array type's typmod is
+// its element's (varchar(10)[] keeps 14), as in PostgreSQL.
 
 // CategoryArray is the category of every array type.
 const CategoryArray Category = 'A'
@@ -113,249 +108,15 @@ func ArrayTypeOids() []Oid {
 	return out
 }
 
-// errMultiDim is the answer to arrays fickle does not represent.
-func errMultiDim() error { return pgerror.Unsupported("multidimensional arrays") }
-
-// malformedArray is array_in's 22P02 error.
-func malformedArray(s, detail string) error {
-	return pgerror.Newf(pgerror.InvalidTextRepresentation, "malformed array literal: %q", s).WithDetail("%s", detail)
-}
-
-// arrayIsSpace is array_isspace: the white space array_in skips.
-func arrayIsSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
-}
-
-// parseArray is array_in for one-dimensional arrays: optional dimension
-// decoration [1:n]=, then {elem,elem,...} with double quotes and
-// backslash escapes; an unquoted NULL is a NULL element.
-func parseArray(env *Env, t Type, s string) (any, error) {
+// compareArrays is btarraycmp: element by element in storage order, NULL
+// after every value, then the array with fewer elements first, then fewer
+// dimensions, then by the lengths and the lower bounds of the dimensions.
+func compareArrays(t Type, a, b any) int {
 	elem, _ := t.Elem()
-	i := 0
-	for i < len(s) && arrayIsSpace(s[i]) {
-		i++
-	}
-	declared := -1
-	if i < len(s) && s[i] == '[' {
-		n, next, err := parseArrayDims(s, i)
-		if err != nil {
-			return nil, err
-		}
-		declared, i = n, next
-	}
-	if i >= len(s) || s[i] != '{' {
-		return nil, malformedArray(s, `Array value must start with "{" or dimension information.`)
-	}
-	i++
-	var elems []any
-	var texts []*string
-	for {
-		for i < len(s) && arrayIsSpace(s[i]) {
-			i++
-		}
-		if i >= len(s) {
-			return nil, malformedArray(s, "Unexpected end of input.")
-		}
-		if s[i] == '}' && len(texts) == 0 {
-			i++
-			break
-		}
-		if s[i] == '{' {
-			if len(texts) > 0 {
-				return nil, malformedArray(s, `Unexpected "{" character.`)
-			}
-			return nil, errMultiDim()
-		}
-		text, quoted, next, err := scanArrayElem(s, i)
-		if err != nil {
-			return nil, err
-		}
-		i = next
-		if !quoted && strings.EqualFold(text, "NULL") {
-			texts = append(texts, nil)
-		} else {
-			texts = append(texts, &text)
-		}
-		for i < len(s) && arrayIsSpace(s[i]) {
-			i++
-		}
-		if i >= len(s) {
-			return nil, malformedArray(s, "Unexpected end of input.")
-		}
-		if s[i] == ',' {
-			i++
-			continue
-		}
-		if s[i] == '}' {
-			i++
-			break
-		}
-		return nil, malformedArray(s, "Unexpected array element.")
-	}
-	for ; i < len(s); i++ {
-		if !arrayIsSpace(s[i]) {
-			return nil, malformedArray(s, "Junk after closing right brace.")
-		}
-	}
-	if declared >= 0 && declared != len(texts) {
-		return nil, malformedArray(s, "Specified array dimensions do not match array contents.")
-	}
-	elems = make([]any, len(texts))
-	for k, text := range texts {
-		if text == nil {
-			continue
-		}
-		v, err := parseText(env, elem, *text)
-		if err != nil {
-			return nil, err
-		}
-		elems[k] = v
-	}
-	return elems, nil
-}
-
-// parseArrayDims reads a dimension decoration [lo:hi]= (or [hi]=) at s[i];
-// only one dimension with lower bound 1 is representable.
-func parseArrayDims(s string, i int) (n, next int, err error) {
-	end := strings.IndexByte(s[i:], ']')
-	if end < 0 {
-		return 0, 0, malformedArray(s, `Missing "]" after array dimensions.`)
-	}
-	spec := s[i+1 : i+end]
-	i += end + 1
-	lo, hi := "1", spec
-	if c := strings.IndexByte(spec, ':'); c >= 0 {
-		lo, hi = spec[:c], spec[c+1:]
-	}
-	l, err1 := strconv.Atoi(strings.TrimSpace(lo))
-	h, err2 := strconv.Atoi(strings.TrimSpace(hi))
-	if err1 != nil || err2 != nil {
-		return 0, 0, malformedArray(s, `"[" must introduce explicitly-specified array dimensions.`)
-	}
-	if i < len(s) && s[i] == '[' {
-		return 0, 0, errMultiDim()
-	}
-	if h < l-1 {
-		return 0, 0, pgerror.New(pgerror.InvalidParameterValue, "upper bound cannot be less than lower bound")
-	}
-	if l != 1 {
-		return 0, 0, pgerror.Unsupported("array lower bounds other than 1")
-	}
-	if i >= len(s) || s[i] != '=' {
-		return 0, 0, malformedArray(s, `Missing "=" after array dimensions.`)
-	}
-	return h, i + 1, nil
-}
-
-// scanArrayElem reads one element starting at s[i]: a double-quoted string
-// or an unquoted run up to a delimiter, brace or (trailing) white space,
-// with backslash escapes in both. It returns the element's text and the
-// index after it.
-func scanArrayElem(s string, i int) (text string, quoted bool, next int, err error) {
-	var b strings.Builder
-	if s[i] == '"' {
-		for i++; ; i++ {
-			if i >= len(s) {
-				return "", false, 0, malformedArray(s, "Unexpected end of input.")
-			}
-			switch s[i] {
-			case '\\':
-				i++
-				if i >= len(s) {
-					return "", false, 0, malformedArray(s, "Unexpected end of input.")
-				}
-				b.WriteByte(s[i])
-			case '"':
-				return b.String(), true, i + 1, nil
-			default:
-				b.WriteByte(s[i])
-			}
-		}
-	}
-	// Unquoted: trailing unescaped white space is dropped.
-	keep := 0
-	escaped := false
-	for ; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '\\':
-			i++
-			if i >= len(s) {
-				return "", false, 0, malformedArray(s, "Unexpected end of input.")
-			}
-			b.WriteByte(s[i])
-			keep = b.Len()
-			escaped = true
-			continue
-		case c == ',' || c == '}':
-		case c == '{':
-			return "", false, 0, malformedArray(s, `Unexpected "{" character.`)
-		case c == '"':
-			return "", false, 0, malformedArray(s, "Unexpected array element.")
-		default:
-			b.WriteByte(c)
-			if !arrayIsSpace(c) {
-				keep = b.Len()
-			}
-			continue
-		}
-		break
-	}
-	out := b.String()[:keep]
-	if out == "" && !escaped {
-		return "", false, 0, malformedArray(s, "Unexpected array element.")
-	}
-	// An escaped element is never the NULL keyword.
-	return out, escaped, i, nil
-}
-
-// formatArray is array_out: elements in their text form, double-quoted
-// when empty, NULL-like or containing a delimiter, brace, quote, backslash
-// or white space.
-func formatArray(env *Env, t Type, elems []any) string {
-	elem, _ := t.Elem()
-	var b strings.Builder
-	b.WriteByte('{')
-	for k, e := range elems {
-		if k > 0 {
-			b.WriteByte(',')
-		}
-		if e == nil {
-			b.WriteString("NULL")
-			continue
-		}
-		appendArrayElemText(&b, formatText(env, elem, e))
-	}
-	b.WriteByte('}')
-	return b.String()
-}
-
-func appendArrayElemText(b *strings.Builder, s string) {
-	quote := s == "" || strings.EqualFold(s, "NULL")
-	for k := 0; k < len(s) && !quote; k++ {
-		c := s[k]
-		quote = c == '{' || c == '}' || c == ',' || c == '"' || c == '\\' || arrayIsSpace(c)
-	}
-	if !quote {
-		b.WriteString(s)
-		return
-	}
-	b.WriteByte('"')
-	for k := 0; k < len(s); k++ {
-		if s[k] == '"' || s[k] == '\\' {
-			b.WriteByte('\\')
-		}
-		b.WriteByte(s[k])
-	}
-	b.WriteByte('"')
-}
-
-// compareArrays is btarraycmp: element by element, NULL after every value,
-// then the shorter array first.
-func compareArrays(t Type, a, b []any) int {
-	elem, _ := t.Elem()
-	for k := 0; k < len(a) && k < len(b); k++ {
-		x, y := a[k], b[k]
+	da, la, ea, _ := pgarray.Shape(a)
+	db, lb, eb, _ := pgarray.Shape(b)
+	for k := 0; k < len(ea) && k < len(eb); k++ {
+		x, y := ea[k], eb[k]
 		switch {
 		case x == nil && y == nil:
 			continue
@@ -368,13 +129,29 @@ func compareArrays(t Type, a, b []any) int {
 			return c
 		}
 	}
-	return cmp3(len(a), len(b))
+	if c := cmp3(len(ea), len(eb)); c != 0 {
+		return c
+	}
+	if c := cmp3(len(da), len(db)); c != 0 {
+		return c
+	}
+	for k := range da {
+		if c := cmp3(da[k], db[k]); c != 0 {
+			return c
+		}
+	}
+	for k := range la {
+		if c := cmp3(la[k], lb[k]); c != 0 {
+			return c
+		}
+	}
+	return 0
 }
 
-// mapArray applies fn to every non-NULL element.
+// mapArray applies fn to every non-NULL element, keeping the shape.
 func mapArray(fn EnvCastFunc) EnvCastFunc {
 	return func(env *Env, v any) (any, error) {
-		in := v.([]any)
+		dims, lower, in, _ := pgarray.Shape(v)
 		out := make([]any, len(in))
 		for k, e := range in {
 			if e == nil {
@@ -386,7 +163,7 @@ func mapArray(fn EnvCastFunc) EnvCastFunc {
 			}
 			out[k] = x
 		}
-		return out, nil
+		return pgarray.Make(dims, lower, out), nil
 	}
 }
 
@@ -417,20 +194,30 @@ func arrayTypmodCoercion(t Type, ctx CastContext) EnvCastFunc {
 }
 
 // Array key encoding: each element is a continuation byte followed by the
-// element's key, and the array ends with a terminator that sorts below the
-// continuation byte, so that a prefix orders before a longer array.
+// element's key, and the elements end with a terminator that sorts below
+// the continuation byte, so that a prefix orders before a longer array.
+// The shape follows: the number of dimensions, then each length and each
+// lower bound, in the order compareArrays compares them.
 const (
 	keyArrayEnd  = 0x00
 	keyArrayMore = 0x01
 )
 
-func appendKeyArray(buf []byte, t Type, elems []any) []byte {
+func appendKeyArray(buf []byte, t Type, v any) []byte {
 	elem, _ := t.Elem()
+	dims, lower, elems, _ := pgarray.Shape(v)
 	for _, e := range elems {
 		buf = append(buf, keyArrayMore)
 		buf = appendKey(buf, elem, e)
 	}
-	return append(buf, keyArrayEnd)
+	buf = append(buf, keyArrayEnd, byte(len(dims)))
+	for _, d := range dims {
+		buf = appendKeyInt(buf, int64(d))
+	}
+	for _, l := range lower {
+		buf = appendKeyInt(buf, int64(l))
+	}
+	return buf
 }
 
 func decodeKeyArray(t Type, buf []byte) (any, []byte, error) {
@@ -441,7 +228,8 @@ func decodeKeyArray(t Type, buf []byte) (any, []byte, error) {
 			return nil, nil, errBadKey
 		}
 		if buf[0] == keyArrayEnd {
-			return out, buf[1:], nil
+			buf = buf[1:]
+			break
 		}
 		if buf[0] != keyArrayMore {
 			return nil, nil, errBadKey
@@ -453,4 +241,18 @@ func decodeKeyArray(t Type, buf []byte) (any, []byte, error) {
 		out = append(out, v)
 		buf = rest
 	}
+	if len(buf) == 0 || buf[0] > pgarray.MaxDims {
+		return nil, nil, errBadKey
+	}
+	n := int(buf[0])
+	buf = buf[1:]
+	shape := make([]int, 2*n)
+	for k := range shape {
+		x, rest, err := decodeKeyInt(buf)
+		if err != nil {
+			return nil, nil, err
+		}
+		shape[k], buf = int(x.(int64)), rest
+	}
+	return pgarray.Make(shape[:n], shape[n:], out), buf, nil
 }

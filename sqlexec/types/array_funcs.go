@@ -4,51 +4,67 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fickle-db/fickle/internal/pgarray"
 	"github.com/fickle-db/fickle/internal/pgerror"
 )
 
-// The array functions of PostgreSQL 15 over one-dimensional arrays with
-// lower bound 1. Their signatures are polymorphic (anyarray,
-// anycompatible), so builders resolve them from the argument types.
+// The array functions of PostgreSQL 15. Their signatures are polymorphic
+// (anyarray, anycompatible), so builders resolve them from the argument
+// types.
 
 func init() {
-	builders["array_length"] = arrayDimFunc(func(_ int64, a []any) any { return int64(len(a)) })
-	builders["array_upper"] = arrayDimFunc(func(lb int64, a []any) any { return lb + int64(len(a)) - 1 })
-	builders["array_lower"] = arrayDimFunc(func(lb int64, _ []any) any { return lb })
-	builders["cardinality"] = arrayUnary(Int4, func(_ Type, a []any) (any, error) { return int64(len(a)), nil }, true)
-	builders["array_ndims"] = arrayUnary(Int4, func(Type, []any) (any, error) { return int64(1), nil }, false)
-	builders["array_dims"] = arrayUnary(Text, func(t Type, a []any) (any, error) {
-		lb := t.LowerBound()
-		return "[" + strconv.FormatInt(lb, 10) + ":" + strconv.FormatInt(lb+int64(len(a))-1, 10) + "]", nil
+	builders["array_length"] = arrayDimFunc(func(length, _ int) int { return length })
+	builders["array_upper"] = arrayDimFunc(func(length, lb int) int { return lb + length - 1 })
+	builders["array_lower"] = arrayDimFunc(func(_, lb int) int { return lb })
+	builders["cardinality"] = arrayUnary(Int4, func(_ Type, a any) (any, error) {
+		elems, _ := pgarray.Elems(a)
+		return int64(len(elems)), nil
+	}, true)
+	builders["array_ndims"] = arrayUnary(Int4, func(t Type, a any) (any, error) {
+		dims, _, _ := ArrayShapeOf(t, a)
+		return int64(len(dims)), nil
+	}, false)
+	builders["array_dims"] = arrayUnary(Text, func(t Type, a any) (any, error) {
+		dims, lower, _ := ArrayShapeOf(t, a)
+		var b strings.Builder
+		for k := range dims {
+			b.WriteString("[" + strconv.Itoa(lower[k]) + ":" + strconv.Itoa(lower[k]+dims[k]-1) + "]")
+		}
+		return b.String(), nil
 	}, false)
 	builders["array_append"] = concatBuilder(true, false)
 	builders["array_prepend"] = concatBuilder(false, true)
 	builders["array_cat"] = concatBuilder(true, true)
-	builders["array_position"] = arrayElemFunc(Int4, func(elem Type, lb int64, a []any, e any) any {
-		for k, x := range a {
+	builders["array_positions"] = arrayElemFunc(Type{arrayTypes[OidInt4], -1}, func(elem Type, t Type, a, e any) (any, error) {
+		lb, elems, err := searchableArray(t, a, "searching for elements in")
+		if err != nil {
+			return nil, err
+		}
+		out := []any{}
+		for k, x := range elems {
 			if equalOrBothNull(elem, x, e) {
-				return int64(k) + lb
+				out = append(out, int64(k+lb))
 			}
 		}
-		return nil
+		return out, nil
 	})
-	builders["array_positions"] = arrayElemFunc(Type{arrayTypes[OidInt4], -1}, func(elem Type, lb int64, a []any, e any) any {
-		out := []any{}
-		for k, x := range a {
-			if equalOrBothNull(elem, x, e) {
-				out = append(out, int64(k)+lb)
-			}
+	builders["array_remove"] = arrayElemFunc(Type{}, func(elem Type, t Type, a, e any) (any, error) {
+		_, elems, err := searchableArray(t, a, "removing elements from")
+		if err != nil {
+			return nil, err
 		}
-		return out
-	})
-	builders["array_remove"] = arrayElemFunc(Type{}, func(elem Type, _ int64, a []any, e any) any {
 		out := []any{}
-		for _, x := range a {
+		for _, x := range elems {
 			if !equalOrBothNull(elem, x, e) {
 				out = append(out, x)
 			}
 		}
-		return out
+		// The datum's own lower bound: a vector's 0 is its type's.
+		dims, lower, _, _ := pgarray.Shape(a)
+		if len(dims) == 0 {
+			return out, nil
+		}
+		return pgarray.Make([]int{len(out)}, []int{lower[0]}, out), nil
 	})
 	builders["array_to_string"] = arrayToStringBuilder
 	builders["array_to_json"] = func(args []Type) (*Func, bool, error) {
@@ -63,11 +79,17 @@ func init() {
 			if a[0] == nil {
 				return nil, nil
 			}
-			return arrayToJSON(env, t, a[0].([]any)).src, nil
+			return arrayToJSON(env, t, a[0]).src, nil
 		}}, true, nil
 	}
 	builders["array_replace"] = arrayReplaceBuilder
 	builders["string_to_array"] = stringToArrayBuilder
+}
+
+// flatElems returns the elements of an array datum in storage order.
+func flatElems(v any) []any {
+	elems, _ := pgarray.Elems(v)
+	return elems
 }
 
 // equalOrBothNull is IS NOT DISTINCT FROM on elements, as array_position
@@ -91,9 +113,34 @@ func arrayArgType(t Type) (Type, error) {
 	return t, nil
 }
 
+// ArrayShapeOf returns the dimensions, lower bounds and elements of an
+// array datum of type t: a one-dimensional int2vector or oidvector counts
+// from 0.
+func ArrayShapeOf(t Type, v any) (dims, lower []int, elems []any) {
+	dims, lower, elems, _ = pgarray.Shape(v)
+	if len(dims) == 1 && lower[0] == 1 {
+		lower = []int{int(t.LowerBound())}
+	}
+	return dims, lower, elems
+}
+
+// searchableArray returns the lower bound and the elements of a
+// one-dimensional array for array_position, array_positions and
+// array_remove, which refuse more dimensions as PostgreSQL does.
+func searchableArray(t Type, a any, what string) (int, []any, error) {
+	dims, lower, elems := ArrayShapeOf(t, a)
+	if len(dims) > 1 {
+		return 0, nil, pgerror.Newf(pgerror.FeatureNotSupported, "%s multidimensional arrays is not supported", what)
+	}
+	if len(dims) == 0 {
+		return 1, elems, nil
+	}
+	return lower[0], elems, nil
+}
+
 // arrayUnary builds f(anyarray) returning result; emptyIsValue says
 // whether an empty array has a value (cardinality 0) or NULL (array_ndims).
-func arrayUnary(result Type, f func(Type, []any) (any, error), emptyIsValue bool) funcBuilder {
+func arrayUnary(result Type, f func(Type, any) (any, error), emptyIsValue bool) funcBuilder {
 	return func(args []Type) (*Func, bool, error) {
 		if len(args) != 1 {
 			return nil, false, nil
@@ -106,18 +153,18 @@ func arrayUnary(result Type, f func(Type, []any) (any, error), emptyIsValue bool
 			if a[0] == nil {
 				return nil, nil
 			}
-			arr := a[0].([]any)
-			if len(arr) == 0 && !emptyIsValue {
+			if elems, _ := pgarray.Elems(a[0]); len(elems) == 0 && !emptyIsValue {
 				return nil, nil
 			}
-			return f(t, arr)
+			return f(t, a[0])
 		}}, true, nil
 	}
 }
 
 // arrayDimFunc builds f(anyarray, int) for array_length, array_upper and
-// array_lower: NULL for an empty array or a dimension other than 1.
-func arrayDimFunc(f func(lb int64, a []any) any) funcBuilder {
+// array_lower from the length and lower bound of the dimension: NULL for a
+// dimension the array does not have.
+func arrayDimFunc(f func(length, lb int) int) funcBuilder {
 	return func(args []Type) (*Func, bool, error) {
 		if len(args) != 2 || !canCoerce(args[1], Int4, CastImplicit) {
 			return nil, false, nil
@@ -138,11 +185,12 @@ func arrayDimFunc(f func(lb int64, a []any) any) funcBuilder {
 			if err != nil {
 				return nil, err
 			}
-			arr := a[0].([]any)
-			if d.(int64) != 1 || len(arr) == 0 {
+			dims, lower, _ := ArrayShapeOf(t, a[0])
+			k := d.(int64) - 1
+			if k < 0 || k >= int64(len(dims)) {
 				return nil, nil
 			}
-			return f(t.LowerBound(), arr), nil
+			return int64(f(dims[k], lower[k])), nil
 		}}, true, nil
 	}
 }
@@ -196,11 +244,11 @@ func concatBuilder(leftArray, rightArray bool) funcBuilder {
 	}
 }
 
-// arrayElemFunc builds f(anyarray, anyelement) for array_position,
-// array_positions and array_remove: the element argument is coerced to the
-// array's element type; only the array NULL makes the result NULL. The
-// result is of type result, or of the array's type when result is zero.
-func arrayElemFunc(result Type, f func(elem Type, lb int64, a []any, e any) any) funcBuilder {
+// arrayElemFunc builds f(anyarray, anyelement) for array_positions and
+// array_remove: the element argument is coerced to the array's element
+// type; only the array NULL makes the result NULL. The result is of type
+// result, or of the array's type when result is zero.
+func arrayElemFunc(result Type, f func(elem, t Type, a, e any) (any, error)) funcBuilder {
 	return func(args []Type) (*Func, bool, error) {
 		if len(args) != 2 {
 			return nil, false, nil
@@ -232,7 +280,7 @@ func arrayElemFunc(result Type, f func(elem Type, lb int64, a []any, e any) any)
 					return nil, err
 				}
 			}
-			return f(elem, t.LowerBound(), a[0].([]any), e), nil
+			return f(elem, t, a[0], e)
 		}}, true, nil
 	}
 }
@@ -272,14 +320,15 @@ func arrayReplaceBuilder(args []Type) (*Func, bool, error) {
 				return nil, err
 			}
 		}
-		out := make([]any, 0, len(a[0].([]any)))
-		for _, x := range a[0].([]any) {
+		dims, lower, elems, _ := pgarray.Shape(a[0])
+		out := make([]any, 0, len(elems))
+		for _, x := range elems {
 			if equalOrBothNull(elem, x, conv[1]) {
 				x = conv[2]
 			}
 			out = append(out, x)
 		}
-		return out, nil
+		return pgarray.Make(dims, lower, out), nil
 	}}, true, nil
 }
 
@@ -320,7 +369,8 @@ func arrayToStringBuilder(args []Type) (*Func, bool, error) {
 		}
 		var b strings.Builder
 		first := true
-		for _, e := range a[0].([]any) {
+		elems, _ := pgarray.Elems(a[0])
+		for _, e := range elems {
 			var s string
 			switch {
 			case e != nil:
@@ -400,74 +450,38 @@ func stringToArrayBuilder(args []Type) (*Func, bool, error) {
 	}}, true, nil
 }
 
-// arrayAggAcc is array_agg over a non-array type: the rows' values, NULLs
-// included, in input order; NULL over no rows.
-type arrayAggAcc struct {
-	cast  EnvCastFunc
-	elems []any
-	any   bool
-}
-
-func (a *arrayAggAcc) Add(args []any) error {
-	a.any = true
-	v := args[0]
-	if v != nil && a.cast != nil {
-		var err error
-		if v, err = a.cast(nil, v); err != nil {
-			return err
-		}
-	}
-	a.elems = append(a.elems, v)
-	return nil
-}
-
-func (a *arrayAggAcc) Result() (any, error) {
-	if !a.any {
-		return nil, nil
-	}
-	return a.elems, nil
-}
-
-// arrayAggregate resolves array_agg(x): an unknown argument is text, an
-// array argument (which would build a multidimensional array) is 0A000.
-func arrayAggregate(args []Type) (*Aggregate, error) {
-	if len(args) != 1 {
-		return nil, funcError("array_agg", args, false)
-	}
-	in := args[0]
-	if in.IsArray() {
-		return nil, errMultiDim()
-	}
-	elem := in
-	var cast EnvCastFunc
-	if in.Oid == OidUnknown {
-		elem = Text
-		var err error
-		if cast, err = lookupCast(in, Text, CastImplicit); err != nil {
-			return nil, err
-		}
-	}
-	arr, ok := ArrayOf(elem)
-	if !ok {
-		return nil, unsupportedType(in)
-	}
-	return &Aggregate{Name: "array_agg", Args: []Type{elem}, Result: arr, New: func() Accumulator { return &arrayAggAcc{cast: cast} }}, nil
-}
-
 // arrayToJSON is array_to_json: a JSON array of the elements' to_json
 // values, printed without spaces (json keeps that text when embedded).
-func arrayToJSON(env *Env, t Type, elems []any) *jsonValue {
+// A multidimensional array is a JSON array of the JSON arrays of its
+// sub-arrays.
+func arrayToJSON(env *Env, t Type, v any) *jsonValue {
 	elem, _ := t.Elem()
-	arr := &jsonValue{kind: jsonArray}
-	src := []byte{'['}
-	for i, e := range elems {
-		v := toJSONValue(env, elem, e)
-		arr.elems = append(arr.elems, v)
-		if i > 0 {
-			src = append(src, ',')
+	dims, _, elems, _ := pgarray.Shape(v)
+	next := 0
+	var level func(d int) *jsonValue
+	level = func(d int) *jsonValue {
+		arr := &jsonValue{kind: jsonArray}
+		src := []byte{'['}
+		n := 0
+		if d < len(dims) {
+			n = dims[d]
 		}
-		src = appendJSONBuilt(src, v)
+		for i := range n {
+			var v *jsonValue
+			if d+1 < len(dims) {
+				v = level(d + 1)
+			} else {
+				v = toJSONValue(env, elem, elems[next])
+				next++
+			}
+			arr.elems = append(arr.elems, v)
+			if i > 0 {
+				src = append(src, ',')
+			}
+			src = appendJSONBuilt(src, v)
+		}
+		arr.src = string(append(src, ']'))
+		return arr
 	}
-	arr.src = string(append(src, ']'))
-	return arr
+	return level(0)
 }

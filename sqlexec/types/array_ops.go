@@ -1,5 +1,7 @@
 package types
 
+import "github.com/fickle-db/fickle/internal/pgarray"
+
 // The array operators: comparison (btarraycmp), containment (@>, <@),
 // overlap (&&) and concatenation (||, array_cat, array_append,
 // array_prepend). Their signatures are polymorphic (anyarray,
@@ -54,7 +56,7 @@ func sameArrayType(l, r Type) (Type, bool) {
 // overlap operator on two non-NULL arrays of type t.
 func arrayPredicate(op string, t Type) opFunc {
 	cmp := func(f func(int) bool) opFunc {
-		return func(_ *Env, a, b any) (any, error) { return f(compareArrays(t, a.([]any), b.([]any))), nil }
+		return func(_ *Env, a, b any) (any, error) { return f(compareArrays(t, a, b)), nil }
 	}
 	elem, _ := t.Elem()
 	switch op {
@@ -71,18 +73,20 @@ func arrayPredicate(op string, t Type) opFunc {
 	case ">=":
 		return cmp(func(c int) bool { return c >= 0 })
 	case "@>":
-		return func(_ *Env, a, b any) (any, error) { return arrayContains(elem, b.([]any), a.([]any), true), nil }
+		return func(_ *Env, a, b any) (any, error) { return arrayContains(elem, b, a, true), nil }
 	case "<@":
-		return func(_ *Env, a, b any) (any, error) { return arrayContains(elem, a.([]any), b.([]any), true), nil }
+		return func(_ *Env, a, b any) (any, error) { return arrayContains(elem, a, b, true), nil }
 	}
-	return func(_ *Env, a, b any) (any, error) { return arrayContains(elem, a.([]any), b.([]any), false), nil }
+	return func(_ *Env, a, b any) (any, error) { return arrayContains(elem, a, b, false), nil }
 }
 
 // arrayContains is array_contain_compare: with all, whether every element
 // of needles equals some element of hay (a NULL needle never does);
 // without, whether any non-NULL needle does. NULL elements of hay match
-// nothing.
-func arrayContains(elem Type, needles, hay []any, all bool) bool {
+// nothing. Both arrays count as their elements, whatever their shapes.
+func arrayContains(elem Type, needleArray, hayArray any, all bool) bool {
+	needles, _ := pgarray.Elems(needleArray)
+	hay, _ := pgarray.Elems(hayArray)
 	for _, n := range needles {
 		if n == nil {
 			if all {
@@ -192,29 +196,15 @@ func resolveArrayConcat(l, r Type) (*BinaryOp, error) {
 	// array_cat takes a NULL array as empty; array_append and
 	// array_prepend add a NULL element and take a NULL array as empty.
 	return arrayBinaryOp("||", l, r, left, right, true, func(_ *Env, a, b any) (any, error) {
-		if a == nil && b == nil && (lArr || rArr) && lArr == rArr {
-			return nil, nil
+		switch {
+		case lArr && rArr:
+			if a == nil && b == nil {
+				return nil, nil
+			}
+			return concatArrays(a, b)
+		case lArr:
+			return pushElem(a, b, true)
 		}
-		return concatArrays(a, b, lArr, rArr), nil
+		return pushElem(b, a, false)
 	})
-}
-
-// concatArrays joins two arrays, or an array and an element; a nil array
-// counts as empty, a nil element is a NULL element.
-func concatArrays(a, b any, aArr, bArr bool) []any {
-	out := []any{}
-	if aArr {
-		if a != nil {
-			out = append(out, a.([]any)...)
-		}
-	} else {
-		out = append(out, a)
-	}
-	if bArr {
-		if b != nil {
-			out = append(out, b.([]any)...)
-		}
-		return out
-	}
-	return append(out, b)
 }

@@ -8,13 +8,15 @@ import (
 
 	"github.com/cockroachdb/apd/v3"
 	"github.com/jackc/pgx/v5/pgtype"
+
+	"github.com/fickle-db/fickle/internal/pgarray"
 )
 
 // compare is the btree comparison of each type's default operator class.
 func compare(t Type, a, b any) int {
 	switch x := a.(type) {
-	case []any:
-		return compareArrays(t, x, b.([]any))
+	case []any, *pgarray.Array:
+		return compareArrays(t, x, b)
 	case bool:
 		return cmpBool(x, b.(bool))
 	case int64:

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/cockroachdb/apd/v3"
+	"github.com/fickle-db/fickle/internal/pgarray"
 	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/jackc/pgx/v5/pgtype"
 )
@@ -369,7 +370,7 @@ func toJSONValue(env *Env, t Type, v any) *jsonValue {
 		return &jsonValue{kind: jsonNull}
 	}
 	switch x := v.(type) {
-	case []any:
+	case []any, *pgarray.Array:
 		return arrayToJSON(env, t, x)
 	case bool:
 		return &jsonValue{kind: jsonBool, b: x}

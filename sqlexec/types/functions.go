@@ -60,7 +60,11 @@ func resolveFunc(name string, args []Type) (*Func, error) {
 			f.Name = name
 			return f, nil
 		}
-		return nil, funcError(name, args, false)
+		// A name may have both a builder and fixed overloads
+		// (width_bucket over an array, and over a range).
+		if len(functions[name]) == 0 {
+			return nil, funcError(name, args, false)
+		}
 	}
 	defs := functions[name]
 	if len(defs) == 0 {

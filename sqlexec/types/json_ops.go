@@ -37,13 +37,13 @@ func registerJSONOperators() {
 	for _, t := range []Type{JSON, JSONB} {
 		isB := t.Oid == OidJSONB
 		addBinary("#>", t, textArray, t, func(_ *Env, a, b any) (any, error) {
-			if v := jsonPath(mustParseJSON(a.(string)), b.([]any)); v != nil {
+			if v := jsonPath(mustParseJSON(a.(string)), flatElems(b)); v != nil {
 				return jsonOut(v, isB), nil
 			}
 			return nil, nil
 		})
 		addBinary("#>>", t, textArray, Text, func(_ *Env, a, b any) (any, error) {
-			if v := jsonPath(mustParseJSON(a.(string)), b.([]any)); v != nil {
+			if v := jsonPath(mustParseJSON(a.(string)), flatElems(b)); v != nil {
 				return jsonText(v, isB), nil
 			}
 			return nil, nil
@@ -57,7 +57,7 @@ func registerJSONOperators() {
 	for op, all := range map[string]bool{"?|": false, "?&": true} {
 		addBinary(op, JSONB, textArray, Bool, func(_ *Env, a, b any) (any, error) {
 			v := mustParseJSON(a.(string))
-			for _, k := range b.([]any) {
+			for _, k := range flatElems(b) {
 				if k == nil {
 					continue
 				}

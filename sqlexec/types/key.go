@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cockroachdb/apd/v3"
+	"github.com/fickle-db/fickle/internal/pgarray"
 	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/jackc/pgx/v5/pgtype"
 )
@@ -43,7 +44,7 @@ func appendKey(buf []byte, t Type, v any) []byte {
 	}
 	buf = append(buf, keyValue)
 	switch x := v.(type) {
-	case []any:
+	case []any, *pgarray.Array:
 		return appendKeyArray(buf, t, x)
 	case bool:
 		if x {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/cockroachdb/apd/v3"
+	"github.com/fickle-db/fickle/internal/pgarray"
 	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/jackc/pgx/v5/pgtype"
 )
@@ -64,6 +65,8 @@ func formatText(env *Env, t Type, v any) string {
 		if t.Oid == OidRecord {
 			return formatRecord(env, t, x)
 		}
+		return formatArray(env, t, x)
+	case *pgarray.Array:
 		return formatArray(env, t, x)
 	case bool:
 		return formatBool(x)

@@ -1,0 +1,99 @@
+package sqlexec
+
+import (
+	"errors"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// arrayAssign is a subscripted assignment target, col[i] or col[lo:hi]
+// (UPDATE ... SET, INSERT INTO t (col[...])): it combines the column's
+// current value with the assigned value. Several targets on one column
+// apply in turn, each to the result of the one before.
+type arrayAssign struct {
+	col     *columnDesc
+	subs    []arraySubscript
+	slice   bool
+	valType types.Type // the element type, or the array type for a slice
+	loc     int32      // the target's position, for errors
+}
+
+// bindArrayAssign compiles the subscripts of an assignment to col; sc is
+// the scope the subscripts may refer to.
+func (b *binder) bindArrayAssign(sc *scope, col *columnDesc, ind []*pg_query.Node, loc int32) (*arrayAssign, error) {
+	for _, n := range ind {
+		if n.GetAIndices() == nil {
+			return nil, b.errAt(pgerror.Unsupported("assignment to fields of a composite column"), loc)
+		}
+	}
+	elem, isArray := col.typ.Elem()
+	if col.typ.Oid == types.OidJSONB {
+		return nil, b.errAt(pgerror.Unsupported("assignment to jsonb subscripts"), loc)
+	}
+	if !isArray {
+		return nil, b.errAt(pgerror.Newf(pgerror.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", col.typ), loc)
+	}
+	subs, slice, _, _, err := b.bindSubscripts(sc, ind)
+	if err != nil {
+		return nil, err
+	}
+	a := &arrayAssign{col: col, subs: subs, slice: slice, valType: elem, loc: loc}
+	if slice {
+		a.valType = col.typ
+	}
+	return a, nil
+}
+
+// coerceAssignValue coerces the assigned expression e to the element or
+// array type, with PostgreSQL's message on a mismatch.
+func (b *binder) coerceAssignValue(a *arrayAssign, e *scalar) (*scalar, error) {
+	c, err := b.coerce(e, a.valType, types.CastAssignment)
+	var pe *pgerror.Error
+	if err != nil && errors.As(err, &pe) && (pe.Code == pgerror.CannotCoerce || pe.Code == pgerror.DatatypeMismatch) {
+		return nil, b.assignMismatch(a, e.typ)
+	}
+	return c, err
+}
+
+// assignMismatch is the 42804 error of a value of type from assigned to a.
+func (b *binder) assignMismatch(a *arrayAssign, from types.Type) error {
+	return b.errAt(pgerror.Newf(pgerror.DatatypeMismatch, "subscripted assignment to \"%s\" requires type %s but expression is of type %s", a.col.name, a.valType, from).
+		WithHint("You will need to rewrite or cast the expression."), a.loc)
+}
+
+// apply returns cur (the column's value so far) with v assigned at the
+// subscripts, evaluated in x.
+func (a *arrayAssign) apply(x *execCtx, cur, v any) (any, error) {
+	bounds := make([]types.SliceBound, len(a.subs))
+	for k, s := range a.subs {
+		bounds[k].Lo, bounds[k].HasLo = 1, a.slice && !s.slice
+		for _, p := range []struct {
+			e   *scalar
+			dst *int
+			has *bool
+		}{{s.lo, &bounds[k].Lo, &bounds[k].HasLo}, {s.hi, &bounds[k].Hi, &bounds[k].HasHi}} {
+			if p.e == nil {
+				continue
+			}
+			sub, err := p.e.eval(x)
+			if err != nil {
+				return nil, err
+			}
+			if sub == nil {
+				return nil, pgerror.New(pgerror.NullValueNotAllowed, "array subscript in assignment must not be null")
+			}
+			*p.dst, *p.has = int(sub.(int64)), true
+		}
+	}
+	if a.slice {
+		return types.AssignArraySlice(a.col.typ, cur, bounds, v)
+	}
+	subs := make([]int, len(bounds))
+	for k := range bounds {
+		subs[k] = bounds[k].Hi
+	}
+	return types.AssignArrayElement(a.col.typ, cur, subs, v)
+}

@@ -1,0 +1,196 @@
+package sqlexec
+
+import (
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/fickle-db/fickle/internal/pgarray"
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// arraySubscript is one [lo:hi] or [i] of a subscripted array: nil bounds
+// were omitted ([:hi], [lo:]); a plain [i] has only hi.
+type arraySubscript struct {
+	lo, hi *scalar
+	slice  bool
+}
+
+// bindSubscripts compiles the subscripts of an indirection to int4
+// expressions. An array has at most six dimensions, so more subscripts are
+// an error, as in PostgreSQL.
+func (b *binder) bindSubscripts(sc *scope, ind []*pg_query.Node) (subs []arraySubscript, slice bool, refs uint64, volatile bool, err error) {
+	if len(ind) > pgarray.MaxDims {
+		return nil, false, 0, false, pgerror.Newf(pgerror.ProgramLimitExceeded, "number of array dimensions (%d) exceeds the maximum allowed (%d)", len(ind), pgarray.MaxDims)
+	}
+	subs = make([]arraySubscript, len(ind))
+	for i, n := range ind {
+		idx := n.GetAIndices()
+		if idx == nil {
+			return nil, false, 0, false, pgerror.Unsupported("field selection on arrays")
+		}
+		subs[i].slice = idx.IsSlice
+		slice = slice || idx.IsSlice
+		for _, p := range []struct {
+			node *pg_query.Node
+			dst  **scalar
+		}{{idx.Lidx, &subs[i].lo}, {idx.Uidx, &subs[i].hi}} {
+			if p.node == nil {
+				continue
+			}
+			e, err := b.expr(sc, p.node)
+			if err != nil {
+				return nil, false, 0, false, err
+			}
+			if e, err = b.coerce(e, types.Int4, types.CastAssignment); err != nil {
+				if pgerror.GetCode(err) == pgerror.CannotCoerce || pgerror.GetCode(err) == pgerror.DatatypeMismatch {
+					return nil, false, 0, false, b.errAt(pgerror.Newf(pgerror.DatatypeMismatch, "array subscript must have type integer"), exprLocation(p.node))
+				}
+				return nil, false, 0, false, err
+			}
+			*p.dst = e
+			refs |= e.refs
+			volatile = volatile || e.volatile
+		}
+	}
+	return subs, slice, refs, volatile, nil
+}
+
+// evalSubscripts evaluates the subscripts into their lower and upper
+// bounds: when any is a slice, a plain [i] means [1:i], and omitted bounds
+// are the array's own (dims and lower describe it; a dimension it lacks
+// has none). ok is false when a bound is NULL.
+func evalSubscripts(x *execCtx, subs []arraySubscript, slice bool, dims, lower []int) (los, his []int, ok bool, err error) {
+	los, his = make([]int, len(subs)), make([]int, len(subs))
+	for k, s := range subs {
+		dimLo, dimHi := 1, 0
+		if k < len(dims) {
+			dimLo, dimHi = lower[k], lower[k]+dims[k]-1
+		}
+		los[k], his[k] = dimLo, dimHi
+		if slice && !s.slice {
+			los[k] = 1
+		}
+		for _, p := range []struct {
+			e   *scalar
+			dst *int
+		}{{s.lo, &los[k]}, {s.hi, &his[k]}} {
+			if p.e == nil {
+				continue
+			}
+			v, err := p.e.eval(x)
+			if err != nil || v == nil {
+				return nil, nil, false, err
+			}
+			*p.dst = int(v.(int64))
+		}
+	}
+	return los, his, true, nil
+}
+
+// arrayElement is a[i][j]...: the element, or NULL when the number of
+// subscripts is not the array's number of dimensions or one is out of
+// range.
+func arrayElement(dims, lower []int, elems []any, subs []int) any {
+	if len(subs) != len(dims) {
+		return nil
+	}
+	off := 0
+	for k, s := range subs {
+		i := s - lower[k]
+		if i < 0 || i >= dims[k] {
+			return nil
+		}
+		off = off*dims[k] + i
+	}
+	return elems[off]
+}
+
+// arraySlice is a[lo:hi]...: the elements within the bounds (clamped to
+// the array's), as an array with lower bounds 1; empty when a range is
+// empty or there are more subscripts than dimensions. Dimensions without
+// a subscript are taken whole.
+func arraySlice(dims, lower []int, elems []any, los, his []int) any {
+	if len(los) > len(dims) {
+		return []any{}
+	}
+	n := len(dims)
+	from, outDims := make([]int, n), make([]int, n)
+	for k := range n {
+		lo, hi := lower[k], lower[k]+dims[k]-1
+		if k < len(los) {
+			lo, hi = max(los[k], lo), min(his[k], hi)
+		}
+		if lo > hi {
+			return []any{}
+		}
+		from[k], outDims[k] = lo-lower[k], hi-lo+1
+	}
+	var out []any
+	var walk func(k, off int)
+	walk = func(k, off int) {
+		for i := range outDims[k] {
+			o := off*dims[k] + from[k] + i
+			if k+1 == n {
+				out = append(out, elems[o])
+				continue
+			}
+			walk(k+1, o)
+		}
+	}
+	walk(0, 0)
+	ones := make([]int, n)
+	for k := range ones {
+		ones[k] = 1
+	}
+	return pgarray.Make(outDims, ones, out)
+}
+
+// indirection compiles subscripts and slices of an array value: a[i][j]
+// is the element or NULL out of range, a[i:j] (either bound optional) the
+// elements between, as a new array with lower bounds 1. Subscripts count
+// from the array's lower bounds (0 for int2vector and oidvector).
+func (b *binder) indirection(sc *scope, ind *pg_query.A_Indirection) (*scalar, error) {
+	arg, err := b.expr(sc, ind.Arg)
+	if err != nil {
+		return nil, err
+	}
+	if fields, ok := arg.typ.Fields(); ok && len(ind.Indirection) == 1 && ind.Indirection[0].GetString_() != nil {
+		return fieldSelection(arg, fields, ind.Indirection[0].GetString_().Sval)
+	}
+	if !arg.typ.IsArray() {
+		if arg.typ.Oid == types.OidJSONB && ind.Indirection[0].GetAIndices() != nil {
+			return nil, pgerror.Unsupported("jsonb subscripts")
+		}
+		if len(ind.Indirection) > 0 && ind.Indirection[0].GetAIndices() != nil {
+			return nil, pgerror.Newf(pgerror.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", arg.typ)
+		}
+		if f := ind.Indirection[0].GetString_(); f != nil && arg.typ.Oid != types.OidRecord {
+			return nil, pgerror.Newf(pgerror.UndefinedColumn, "column notation .%s applied to type %s, which is not a composite type", f.Sval, arg.typ)
+		}
+		return nil, pgerror.Unsupported("field selection")
+	}
+	subs, slice, refs, volatile, err := b.bindSubscripts(sc, ind.Indirection)
+	if err != nil {
+		return nil, err
+	}
+	typ := arg.typ
+	if !slice {
+		typ, _ = arg.typ.Elem()
+	}
+	inner, argType := arg.eval, arg.typ
+	return &scalar{typ: typ, slot: -1, refs: arg.refs | refs, volatile: arg.volatile || volatile, name: arg.name, eval: func(x *execCtx) (any, error) {
+		v, err := inner(x)
+		if err != nil || v == nil {
+			return nil, err
+		}
+		dims, lower, elems := types.ArrayShapeOf(argType, v)
+		los, his, ok, err := evalSubscripts(x, subs, slice, dims, lower)
+		if err != nil || !ok {
+			return nil, err
+		}
+		if !slice {
+			return arrayElement(dims, lower, elems, his), nil
+		}
+		return arraySlice(dims, lower, elems, los, his), nil
+	}}, nil
+}
