@@ -56,15 +56,19 @@ func init() {
 		addFunc("extract", vol, NumericAny, func(env *Env, a []any) (any, error) {
 			return extractField(env, a[0].(string), typ, a[1])
 		}, Text, t)
-		if t != Date {
-			addFunc("date_part", vol, Float8, func(env *Env, a []any) (any, error) {
-				d, err := extractField(env, a[0].(string), typ, a[1])
-				if err != nil || d == nil {
-					return d, err
-				}
-				return numericToFloat(OidFloat8)(env, d)
-			}, Text, t)
+		// date_part of a date is that of the timestamp at its midnight,
+		// not of the timestamptz an implicit cast would pick.
+		partType := typ
+		if t == Date {
+			partType = Timestamp
 		}
+		addFunc("date_part", vol, Float8, func(env *Env, a []any) (any, error) {
+			d, err := extractField(env, a[0].(string), partType, a[1])
+			if err != nil || d == nil {
+				return d, err
+			}
+			return numericToFloat(OidFloat8)(env, d)
+		}, Text, t)
 	}
 
 	addFunc("age", Immutable, Interval, func(_ *Env, a []any) (any, error) {
