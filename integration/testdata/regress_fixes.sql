@@ -279,3 +279,14 @@ SELECT interval '9223372036855 seconds';
 SELECT interval '99999999999999999999 days';
 SELECT interval 'PT2562047788H1S';
 SELECT interval '10:00:00 3 milliseconds';
+
+-- to_char templates: a backslash is an ordinary character unless it
+-- escapes a double quote; a point with no digit after it is not printed
+-- (numeric.sql, timestamp.sql).
+SELECT to_char(42::numeric, 'a\z999'), to_char(42::numeric, 'x\"y999'), to_char(42::numeric, '"q\"r"999'),
+       to_char(42::numeric, '999.'), to_char(42::numeric, 'FM999.'), to_char(4242::numeric, '99.'),
+       to_char(0::numeric, 'FM999.99');
+SELECT to_char(timestamp '2003-02-08', 'YYYY\MM \"DD\" "x\"y"');
+
+-- The zero byte is the empty "char" (char.sql).
+SELECT '\000'::"char"::text = '', length('\000'::"char"::text), ''::"char" = '\000'::"char", '\101'::"char";

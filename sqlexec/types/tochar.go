@@ -101,25 +101,33 @@ func walkPattern(format string, literal func(string), emit func(k string, fm boo
 			literal(printed)
 			continue
 		}
-		switch c := format[i]; {
-		case c == '"':
-			j := i + 1
-			for j < len(format) && format[j] != '"' {
-				if format[j] == '\\' && j+1 < len(format) {
-					j++
-				}
-				literal(format[j : j+1])
+		lit, next := formatLiteral(format, i)
+		literal(lit)
+		i = next
+	}
+}
+
+// formatLiteral reads the literal text of a to_char template at i: a
+// double-quoted string (in which a backslash quotes the next character),
+// a quote escaped by a backslash, or one character (other backslashes are
+// ordinary characters), as PostgreSQL's format parser reads them.
+func formatLiteral(format string, i int) (lit string, next int) {
+	switch {
+	case format[i] == '"':
+		var b strings.Builder
+		j := i + 1
+		for j < len(format) && format[j] != '"' {
+			if format[j] == '\\' && j+1 < len(format) {
 				j++
 			}
-			i = j + 1
-		case c == '\\' && i+1 < len(format):
-			literal(format[i+1 : i+2])
-			i += 2
-		default:
-			literal(format[i : i+1])
-			i++
+			b.WriteByte(format[j])
+			j++
 		}
+		return b.String(), j + 1
+	case format[i] == '\\' && i+1 < len(format) && format[i+1] == '"':
+		return `"`, i + 2
 	}
+	return format[i : i+1], i + 1
 }
 
 // ordinalSuffix is the English ordinal suffix of the number that printed
