@@ -35,11 +35,10 @@ type dtField struct {
 type dtErr int
 
 const (
-	dtBadFormat        dtErr = iota + 1 // 22007 invalid input syntax
-	dtFieldOverflow                     // 22008 field value out of range
-	dtMDFieldOverflow                   // 22008, with a hint about DateStyle
-	dtIntervalOverflow                  // 22015
-	dtTZDispOverflow                    // 22009 time zone displacement out of range
+	dtBadFormat       dtErr = iota + 1 // 22007 invalid input syntax
+	dtFieldOverflow                    // 22008 field value out of range
+	dtMDFieldOverflow                  // 22008, with a hint about DateStyle
+	dtTZDispOverflow                   // 22009 time zone displacement out of range
 )
 
 // maxDateFields and maxDateBuffer bound the literal as PostgreSQL's work

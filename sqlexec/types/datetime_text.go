@@ -18,8 +18,6 @@ func dtError(e dtErr, typeName, s string) error {
 	case dtMDFieldOverflow:
 		return pgerror.Newf(pgerror.DatetimeFieldOverflow, "date/time field value out of range: \"%s\"", s).
 			WithHint("Perhaps you need a different \"datestyle\" setting.")
-	case dtIntervalOverflow:
-		return pgerror.Newf(pgerror.IntervalFieldOverflow, "interval field value out of range: \"%s\"", s)
 	case dtTZDispOverflow:
 		return pgerror.Newf(pgerror.InvalidTimeZoneDisplacementValue, "time zone displacement out of range: \"%s\"", s)
 	case dtRelative:
