@@ -279,6 +279,7 @@ SELECT interval '9223372036855 seconds';
 SELECT interval '99999999999999999999 days';
 SELECT interval 'PT2562047788H1S';
 SELECT interval '10:00:00 3 milliseconds';
+SELECT interval '-9223372036854775808 microseconds ago';
 
 -- to_char templates: a backslash is an ordinary character unless it
 -- escapes a double quote; a point with no digit after it is not printed

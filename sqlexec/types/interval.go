@@ -301,6 +301,9 @@ func (a *intervalAcc) postgres(body string) error {
 		}
 	}
 	if ago {
+		if a.usec == math.MinInt64 {
+			a.overflow = true // its negation is past int64
+		}
 		a.months, a.days, a.usec = -a.months, -a.days, -a.usec
 	}
 	return nil
