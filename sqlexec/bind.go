@@ -260,12 +260,18 @@ func (b *binder) bindEnv() *types.Env {
 // statement), else at every evaluation in the statement's env (its
 // TimeZone and DateStyle). A NULL stays NULL.
 func castScalar(e *scalar, to types.Type, f types.EnvCastFunc, bindEnv *types.Env) (*scalar, error) {
-	if e.lit != nil {
+	if e.lit != nil && !types.ReadsTransactionTime(to, *e.lit) {
 		v, err := f(bindEnv, *e.lit)
 		if err != nil {
 			return nil, err
 		}
 		return &scalar{typ: to, eval: constEval(v), slot: -1, name: e.name}, nil
+	}
+	if e.lit != nil {
+		// 'now' and 'today' are read when the statement runs, in its
+		// transaction, since a cached plan outlives the transaction.
+		lit := *e.lit
+		return &scalar{typ: to, slot: -1, name: e.name, eval: func(x *execCtx) (any, error) { return f(x.env, lit) }}, nil
 	}
 	inner := e.eval
 	return &scalar{typ: to, slot: -1, refs: e.refs, volatile: e.volatile, name: e.name, eval: func(x *execCtx) (any, error) {

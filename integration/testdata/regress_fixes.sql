@@ -222,3 +222,84 @@ UPDATE grid SET cells[4:5] = '{7,8}' WHERE id = 2;
 SELECT id, cells, tags, array_dims(cells), cells[1][2], cells[2:2][1:2], tags[0] FROM grid ORDER BY id;
 SELECT ('{}'::int[])[1][2][3][4][5][6][7];
 SELECT max(cells), min(tags) FROM grid;
+
+-- Date and timestamp input follows PostgreSQL's datetime parser: fields
+-- in DateStyle's order, text months, concatenated and ISO forms, julian
+-- days, BC, and the errors of ambiguous or impossible dates (date.sql,
+-- timestamp.sql, timestamptz.sql).
+SET datestyle TO ymd;
+SELECT date '08-Feb-03', date '2003 Feb 08', date '03 02 08', date 'Feb 8, 03 BC';
+SELECT date '08-Feb-2003';
+SELECT date '08 Feb 03';
+SELECT date '2003-08-Feb';
+SET datestyle TO dmy;
+SELECT date '08-Feb-03', date '08 02 2003', date '2003-02-08', date 'Feb-08-2003';
+SELECT date '03 Feb 08';
+SELECT date '13/13/2003';
+SET datestyle TO mdy;
+SELECT date '02/08/03', date '20030208', date '030208', date '2003.039', date 'J2452679';
+SELECT date '2003-02-29';
+SELECT date '0000-02-08';
+SELECT date '8 Feb 2003 BC', date '2003-02-08 AD', date 'February 8 2003';
+RESET datestyle;
+SELECT timestamp '20030208 101112', timestamp '2003-02-08T10:11:12.5', timestamp 'y2003m02d08h10mm11s12';
+SELECT timestamptz '20030208 101112 -0500', timestamptz '2003-02-08 10:11:12 America/New_York',
+       timestamptz '2003-02-08 10:11:12 GMT+5', timestamptz '2003-02-08 10:11:12 EST5EDT',
+       timestamptz '2003-02-08 10:11:12+05:30', timestamptz 'Sat Feb 08 10:11:12 2003 CET';
+SELECT timestamp 'Feb 08 2003 10:11 pm', timestamp 'Feb 08 2003 12:30 am', timestamp '2003-02-08 24:00:00';
+SELECT timestamp '2003-02-08 13:00 pm';
+SELECT timestamp '2003-02-08 10:61:00';
+SELECT timestamptz '2003-02-08 10:11:12 +16';
+SELECT timestamptz '2003-02-08 10:11:12 No/Such_Zone';
+SELECT timestamp '2003-02-08 10:11:12 foo';
+SELECT timestamp '+infinity';
+SELECT date 'epoch', timestamp '-infinity', timestamptz 'infinity', timestamp 'allballs 2003-02-08';
+
+-- A dynamic zone abbreviation takes the offset its zone gave it at that
+-- time: MSK was three hours east before March 2011, four until October
+-- 2014, three since (timestamptz.sql).
+SELECT '2010-12-01 12:00 MSK'::timestamptz, '2012-06-01 12:00 MSK'::timestamptz, '2011-03-27 02:30 MSK'::timestamptz;
+SELECT '2013-01-01 12:00'::timestamp AT TIME ZONE 'MSK', '2016-01-01 12:00 UTC'::timestamptz AT TIME ZONE 'MSK';
+
+-- 'now' and 'today' are read in the transaction that runs the statement,
+-- also when the same text ran before in another transaction.
+CREATE TEMP TABLE now_seen (t timestamp(2));
+INSERT INTO now_seen VALUES ('now');
+SELECT pg_sleep(0.05);
+BEGIN;
+INSERT INTO now_seen VALUES ('now');
+SELECT pg_sleep(0.05);
+INSERT INTO now_seen VALUES ('now');
+SELECT count(*), count(DISTINCT t) FROM now_seen;
+SELECT count(*) FROM now_seen WHERE t = timestamp(2) 'now';
+COMMIT;
+
+-- to_char ordinal suffixes, centuries and ISO years BC; extract near the
+-- ends of the range; date_part of a date in a zone west of Greenwich.
+SELECT to_char(timestamp '2003-02-01 10:00', 'DDth DDTH Jth MMth YYYYth HH24th MonthTH'),
+       to_char(timestamp '2003-02-12 10:00', 'DDth FMDDth'), to_char(timestamp '2003-02-22 10:00', 'DDth'),
+       to_char(timestamp '2003-02-23 10:00', 'FMDDTH');
+SELECT to_char(timestamp '0201-02-08 10:00 BC', 'CC FMCC YYYY IYYY IYY'), to_char(date '0001-01-01', 'CC IYYY');
+SELECT extract(epoch from timestamp '294000-01-01 00:00'), date_part('epoch', timestamptz '294000-01-01 00:00+00');
+SELECT extract(julian from timestamp '2003-02-08 18:00'), extract(julian from date '2003-02-08');
+SELECT date_part('epoch', date '2003-02-08'), date_part('day', date '2003-02-08');
+
+-- Interval input keeps the integer part of each number exact and fails
+-- with 22015 where a field overflows (interval.sql).
+SELECT interval '2562047787.5 hours', interval '-9223372036853.000001 seconds', interval '1.25 weeks 1.5 days';
+SELECT interval '9223372036855 seconds';
+SELECT interval '99999999999999999999 days';
+SELECT interval 'PT2562047788H1S';
+SELECT interval '10:00:00 3 milliseconds';
+SELECT interval '-9223372036854775808 microseconds ago';
+
+-- to_char templates: a backslash is an ordinary character unless it
+-- escapes a double quote; a point with no digit after it is not printed
+-- (numeric.sql, timestamp.sql).
+SELECT to_char(42::numeric, 'a\z999'), to_char(42::numeric, 'x\"y999'), to_char(42::numeric, '"q\"r"999'),
+       to_char(42::numeric, '999.'), to_char(42::numeric, 'FM999.'), to_char(4242::numeric, '99.'),
+       to_char(0::numeric, 'FM999.99');
+SELECT to_char(timestamp '2003-02-08', 'YYYY\MM \"DD\" "x\"y"');
+
+-- The zero byte is the empty "char" (char.sql).
+SELECT '\000'::"char"::text = '', length('\000'::"char"::text), ''::"char" = '\000'::"char", '\101'::"char";

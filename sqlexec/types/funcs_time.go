@@ -56,15 +56,19 @@ func init() {
 		addFunc("extract", vol, NumericAny, func(env *Env, a []any) (any, error) {
 			return extractField(env, a[0].(string), typ, a[1])
 		}, Text, t)
-		if t != Date {
-			addFunc("date_part", vol, Float8, func(env *Env, a []any) (any, error) {
-				d, err := extractField(env, a[0].(string), typ, a[1])
-				if err != nil || d == nil {
-					return d, err
-				}
-				return numericToFloat(OidFloat8)(env, d)
-			}, Text, t)
+		// date_part of a date is that of the timestamp at its midnight,
+		// not of the timestamptz an implicit cast would pick.
+		partType := typ
+		if t == Date {
+			partType = Timestamp
 		}
+		addFunc("date_part", vol, Float8, func(env *Env, a []any) (any, error) {
+			d, err := extractField(env, a[0].(string), partType, a[1])
+			if err != nil || d == nil {
+				return d, err
+			}
+			return numericToFloat(OidFloat8)(env, d)
+		}, Text, t)
 	}
 
 	addFunc("age", Immutable, Interval, func(_ *Env, a []any) (any, error) {
@@ -368,12 +372,22 @@ func extractField(env *Env, field string, t Type, v any) (any, error) {
 		if t == Date {
 			return apd.New(tm.Unix(), 0), nil
 		}
-		return decimalScaled(tm.Unix()*1_000_000+int64(tm.Nanosecond()/1000), 6), nil
+		// Near the end of the range the microseconds overflow int64.
+		var c apd.BigInt
+		c.Mul(apd.NewBigInt(tm.Unix()), apd.NewBigInt(1_000_000))
+		c.Add(&c, apd.NewBigInt(int64(tm.Nanosecond()/1000)))
+		return apd.NewWithBigInt(&c, -6), nil
 	case "julian":
+		day := apd.New(floorDiv(timeToPG(time.Date(y, mo, d, 0, 0, 0, 0, time.UTC)), usecPerDay)+2451545, 0)
 		if t == Date {
-			return apd.New(timeToPG(tm)/usecPerDay+2451545, 0), nil
+			return day, nil
 		}
-		return nil, pgerror.Unsupported("extract(julian) from a timestamp")
+		// The julian day plus the fraction of it the wall clock has run.
+		frac, err := numericDiv(apd.New(int64((h*60+mi)*60+s)*1_000_000+us, 0), apd.New(usecPerDay, 0))
+		if err != nil {
+			return nil, err
+		}
+		return numericAdd(day, frac.(*apd.Decimal), false)
 	case "timezone", "timezone_hour", "timezone_minute":
 		if t != Timestamptz {
 			return nil, unitError(field, t, true)

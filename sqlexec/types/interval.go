@@ -89,64 +89,110 @@ func (a *intervalAcc) interval(s string) (any, error) {
 
 var errIntervalSyntax = pgerror.New(pgerror.InvalidDatetimeFormat, "invalid interval")
 
-// add adds v units to the accumulator, spilling fractions down as
+// ivNumber is a number of interval input split as PostgreSQL's
+// DecodeInterval splits it: the integer part exactly, the fraction (with
+// the number's sign) as a float.
+type ivNumber struct {
+	whole int64
+	frac  float64
+}
+
+// parseIvNumber reads [+-]digits[.digits]; an integer part beyond int64 is
+// a field overflow (22015).
+func parseIvNumber(s string) (ivNumber, error) {
+	intPart, fracPart, hasFrac := strings.Cut(s, ".")
+	var n ivNumber
+	if digits := strings.TrimLeft(intPart, "+-"); digits != "" {
+		v, err := strconv.ParseInt(intPart, 10, 64)
+		if err != nil {
+			if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+				return n, pgerror.New(pgerror.DatetimeFieldOverflow, "interval field")
+			}
+			return n, errIntervalSyntax
+		}
+		n.whole = v
+	} else if !hasFrac {
+		return n, errIntervalSyntax
+	}
+	if hasFrac && fracPart != "" {
+		f, err := strconv.ParseFloat("0."+fracPart, 64)
+		if err != nil || !allDigits(fracPart) {
+			return n, errIntervalSyntax
+		}
+		if strings.HasPrefix(s, "-") {
+			f = -f
+		}
+		n.frac = f
+	}
+	return n, nil
+}
+
+// add adds n units to the accumulator, spilling fractions down as
 // PostgreSQL's DecodeInterval does (fractional months become days and
 // seconds, fractional days seconds).
-func (a *intervalAcc) add(v float64, unit string) error {
+func (a *intervalAcc) add(n ivNumber, unit string) error {
 	switch unit {
 	case "us":
-		a.addUsec(v, 1)
+		a.addUsec(n, 1)
 	case "ms":
-		a.addUsec(v, 1000)
+		a.addUsec(n, 1000)
 	case "s":
-		a.addUsec(v, usecPerSec)
+		a.addUsec(n, usecPerSec)
 	case "m":
-		a.addUsec(v, usecPerMinute)
+		a.addUsec(n, usecPerMinute)
 	case "h":
-		a.addUsec(v, usecPerHour)
+		a.addUsec(n, usecPerHour)
 	case "d":
-		a.addDays(v)
+		a.days += float64(n.whole)
+		a.addFractDays(n.frac, 1)
 	case "w":
-		a.addDays(v * 7)
+		a.days += float64(n.whole) * 7
+		a.addFractDays(n.frac, 7)
 	case "mon":
-		whole := math.Trunc(v)
-		a.months += whole
-		a.addDays((v - whole) * daysPerMonth)
+		a.months += float64(n.whole)
+		a.addFractDays(n.frac, daysPerMonth)
 	case "y", "dec", "c", "mil":
 		scale := map[string]float64{"y": 1, "dec": 10, "c": 100, "mil": 1000}[unit]
-		years := v * scale
-		whole := math.Trunc(years)
-		a.months += whole*monthsPerYear + math.RoundToEven((years-whole)*monthsPerYear)
+		a.months += float64(n.whole)*scale*monthsPerYear + math.RoundToEven(n.frac*scale*monthsPerYear)
 	default:
 		return errIntervalSyntax
 	}
 	return nil
 }
 
-func (a *intervalAcc) addDays(v float64) {
-	whole := math.Trunc(v)
+// addFractDays adds frac times scale days: the whole days, then the
+// fraction of a day as microseconds.
+func (a *intervalAcc) addFractDays(frac float64, scale float64) {
+	f := frac * scale
+	whole := math.Trunc(f)
 	a.days += whole
-	a.addUsec(v-whole, usecPerDay)
+	a.addFractUsec(f-whole, usecPerDay)
 }
 
-// addUsec adds v units of scale microseconds: the whole units exactly, the
-// fraction rounded to a microsecond as PostgreSQL's
-// AdjustFractMicroseconds does (halves toward zero).
-func (a *intervalAcc) addUsec(v float64, scale int64) {
-	whole := math.Trunc(v)
-	if math.Abs(whole) > float64(math.MaxInt64/scale) || math.Abs(whole) >= 0x1p63 {
+// addUsec adds n units of scale microseconds: the whole units exactly, the
+// fraction rounded to a microsecond.
+func (a *intervalAcc) addUsec(n ivNumber, scale int64) {
+	if n.whole > math.MaxInt64/scale || n.whole < math.MinInt64/scale {
 		a.overflow = true
 		return
 	}
-	frac := (v - whole) * float64(scale)
-	u := int64(frac)
-	switch rest := frac - float64(u); {
+	a.addExact(n.whole * scale)
+	a.addFractUsec(n.frac, scale)
+}
+
+// addFractUsec adds frac (below one in magnitude) times scale
+// microseconds, rounded as PostgreSQL's AdjustFractMicroseconds rounds
+// (halves toward zero).
+func (a *intervalAcc) addFractUsec(frac float64, scale int64) {
+	f := frac * float64(scale)
+	u := int64(f)
+	switch rest := f - float64(u); {
 	case rest > 0.5:
 		u++
 	case rest < -0.5:
 		u--
 	}
-	a.addExact(int64(whole)*scale + u)
+	a.addExact(u)
 }
 
 // addExact adds n microseconds, noting an overflow of int64.
@@ -182,9 +228,9 @@ func (a *intervalAcc) postgres(body string) error {
 		return nil
 	}
 	flush := func(unit string) error {
-		v, err := strconv.ParseFloat(pending, 64)
+		v, err := parseIvNumber(pending)
 		if err != nil {
-			return errIntervalSyntax
+			return err
 		}
 		units := []string{unit}
 		if unit == "s" && strings.Contains(pending, ".") {
@@ -209,7 +255,7 @@ func (a *intervalAcc) postgres(body string) error {
 					return err
 				}
 			}
-			if err := claim("h", "m", "s"); err != nil {
+			if err := claim("h", "m", "s", "ms", "us"); err != nil {
 				return err
 			}
 			if err := a.clock(tok); err != nil {
@@ -255,6 +301,9 @@ func (a *intervalAcc) postgres(body string) error {
 		}
 	}
 	if ago {
+		if a.usec == math.MinInt64 {
+			a.overflow = true // its negation is past int64
+		}
 		a.months, a.days, a.usec = -a.months, -a.days, -a.usec
 	}
 	return nil
@@ -329,17 +378,20 @@ func (a *intervalAcc) clock(tok string) error {
 		} else if !isSignedNumber(p) || strings.ContainsAny(p, "+-") {
 			return errIntervalSyntax
 		}
-		v, _ := strconv.ParseFloat(p, 64)
+		v, err := parseIvNumber(p)
+		if err != nil {
+			return err
+		}
 		switch i {
 		case 0:
 			clock.addUsec(v, usecPerHour)
 		case 1:
-			if v > 59 {
+			if v.whole > 59 {
 				return pgerror.New(pgerror.DatetimeFieldOverflow, "minute")
 			}
 			clock.addUsec(v, usecPerMinute)
 		case 2:
-			if v >= 60 {
+			if v.whole >= 60 {
 				return pgerror.New(pgerror.DatetimeFieldOverflow, "second")
 			}
 			clock.addUsec(v, usecPerSec)
@@ -375,7 +427,10 @@ func (a *intervalAcc) iso(s string) error {
 		if i == 0 || i == len(s) || !isSignedNumber(s[:i]) {
 			return errIntervalSyntax
 		}
-		v, _ := strconv.ParseFloat(s[:i], 64)
+		v, err := parseIvNumber(s[:i])
+		if err != nil {
+			return err
+		}
 		var unit string
 		switch s[i] {
 		case 'y':

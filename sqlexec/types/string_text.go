@@ -249,7 +249,11 @@ func formatUUID(u [16]byte) string {
 // (how charout prints bytes with the high bit set).
 func parseChar(s string) string {
 	if len(s) == 4 && s[0] == '\\' && isOctal(s[1], '3') && isOctal(s[2], '7') && isOctal(s[3], '7') {
-		return string([]byte{(s[1]-'0')<<6 | (s[2]-'0')<<3 | (s[3] - '0')})
+		c := (s[1]-'0')<<6 | (s[2]-'0')<<3 | (s[3] - '0')
+		if c == 0 {
+			return "" // the zero byte, as the empty string reads
+		}
+		return string([]byte{c})
 	}
 	if s == "" {
 		return ""

@@ -34,8 +34,8 @@ func ParseTimeZone(name string, abbrevs bool) (*time.Location, string, error) {
 		loc := FixedOffsetZone(int(h * 3600))
 		return loc, OffsetZoneName(int(h * 3600)), nil
 	}
-	if off, ok := zoneAbbrevs[lower]; ok && abbrevs {
-		return time.FixedZone(strings.ToUpper(t), off), strings.ToUpper(t), nil
+	if z, ok := lookupZoneAbbrev(lower); ok && z.zone == "" && abbrevs {
+		return time.FixedZone(strings.ToUpper(t), z.offset), strings.ToUpper(t), nil
 	}
 	if loc, err := loadLocation(t); err == nil {
 		return loc, loc.String(), nil
@@ -128,37 +128,75 @@ func clockSeconds(s string) (int, bool) {
 	return total, total < 24*3600
 }
 
+// zoneRule is the zone of AT TIME ZONE: a location, or a dynamic
+// abbreviation (MSK) whose offset is the one its zone gave it at the
+// instant converted.
+type zoneRule struct {
+	loc    *time.Location
+	abbrev string
+}
+
+// parseZoneRule reads the zone of AT TIME ZONE: abbreviations first, then
+// zone names, as PostgreSQL looks them up.
+func parseZoneRule(name string) (zoneRule, error) {
+	lower := strings.ToLower(strings.TrimSpace(name))
+	if z, ok := lookupZoneAbbrev(lower); ok && z.zone != "" {
+		if loc, err := loadLocation(z.zone); err == nil {
+			return zoneRule{loc: loc, abbrev: lower}, nil
+		}
+	}
+	loc, _, err := ParseTimeZone(name, true)
+	return zoneRule{loc: loc}, err
+}
+
+// wallClock is the reading of the zone's clocks at an instant.
+func (z zoneRule) wallClock(instant time.Time) time.Time {
+	if z.abbrev == "" {
+		return wallClock(instant.In(z.loc))
+	}
+	east := abbrevOffset(z.loc, z.abbrev, instant)
+	return wallClock(instant.Add(time.Duration(east) * time.Second).UTC())
+}
+
+// instant is the instant at which the zone's clocks read wall.
+func (z zoneRule) instant(wall time.Time) time.Time {
+	if z.abbrev == "" {
+		return fromWallClock(wall, z.loc)
+	}
+	east := abbrevOffset(z.loc, z.abbrev, fromWallClock(wall, z.loc))
+	return wall.Add(-time.Duration(east) * time.Second)
+}
+
 // timezone is AT TIME ZONE: a timestamptz seen on the clocks of zone (a
 // timestamp), or a timestamp on those clocks as an instant (timestamptz).
 func init() {
-	zoneOf := func(v any) (*time.Location, error) {
+	zoneOf := func(v any) (zoneRule, error) {
 		switch z := v.(type) {
 		case string:
-			loc, _, err := ParseTimeZone(z, true)
-			return loc, err
+			return parseZoneRule(z)
 		case pgtype.Interval:
 			if z.Months != 0 || z.Days != 0 {
-				return nil, pgerror.Newf(pgerror.InvalidParameterValue, "interval time zone \"%s\" must not include months or days",
+				return zoneRule{}, pgerror.Newf(pgerror.InvalidParameterValue, "interval time zone \"%s\" must not include months or days",
 					formatInterval(z))
 			}
-			return FixedOffsetZone(int(z.Microseconds / 1e6)), nil
+			return zoneRule{loc: FixedOffsetZone(int(z.Microseconds / 1e6))}, nil
 		}
-		return nil, pgerror.New(pgerror.InternalError, "time zone of an unexpected type")
+		return zoneRule{}, pgerror.New(pgerror.InternalError, "time zone of an unexpected type")
 	}
 	for _, zt := range []Type{Text, Interval} {
 		addFunc("timezone", Immutable, Timestamp, func(_ *Env, a []any) (any, error) {
-			loc, err := zoneOf(a[0])
+			zone, err := zoneOf(a[0])
 			if err != nil || isInfiniteTime(a[1].(time.Time)) {
 				return a[1], err
 			}
-			return wallClock(a[1].(time.Time).In(loc)), nil
+			return zone.wallClock(a[1].(time.Time)), nil
 		}, zt, Timestamptz)
 		addFunc("timezone", Immutable, Timestamptz, func(_ *Env, a []any) (any, error) {
-			loc, err := zoneOf(a[0])
+			zone, err := zoneOf(a[0])
 			if err != nil || isInfiniteTime(a[1].(time.Time)) {
 				return a[1], err
 			}
-			return fromWallClock(a[1].(time.Time), loc), nil
+			return zone.instant(a[1].(time.Time)), nil
 		}, zt, Timestamp)
 	}
 }

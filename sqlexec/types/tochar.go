@@ -79,9 +79,12 @@ func matchKeyword(s string) string {
 	return best
 }
 
-// walkPattern calls emit for every pattern (with its FM flag) and literal
-// of a to_char template.
-func walkPattern(format string, literal func(string), emit func(k string, fm bool)) {
+// walkPattern calls literal with the text of a to_char template: its
+// literals as they are, and for every pattern what emit prints for it (with
+// its FM flag). A TH or th after a pattern appends the English ordinal
+// suffix (ST, nd) to a number, in the case of the suffix; after a word
+// (MONTH) it is dropped, as PostgreSQL drops it.
+func walkPattern(format string, literal func(string), emit func(k string, fm bool) string) {
 	for i := 0; i < len(format); {
 		fm := false
 		if len(format)-i >= 2 && strings.EqualFold(format[i:i+2], "FM") {
@@ -89,29 +92,67 @@ func walkPattern(format string, literal func(string), emit func(k string, fm boo
 			i += 2
 		}
 		if k := matchKeyword(format[i:]); k != "" {
-			emit(k, fm)
 			i += len(k)
+			printed := emit(k, fm)
+			if rest := format[i:]; strings.HasPrefix(rest, "TH") || strings.HasPrefix(rest, "th") {
+				printed += ordinalSuffix(printed, rest[0] == 't')
+				i += 2
+			}
+			literal(printed)
 			continue
 		}
-		switch c := format[i]; {
-		case c == '"':
-			j := i + 1
-			for j < len(format) && format[j] != '"' {
-				if format[j] == '\\' && j+1 < len(format) {
-					j++
-				}
-				literal(format[j : j+1])
+		lit, next := formatLiteral(format, i)
+		literal(lit)
+		i = next
+	}
+}
+
+// formatLiteral reads the literal text of a to_char template at i: a
+// double-quoted string (in which a backslash quotes the next character),
+// a quote escaped by a backslash, or one character (other backslashes are
+// ordinary characters), as PostgreSQL's format parser reads them.
+func formatLiteral(format string, i int) (lit string, next int) {
+	switch {
+	case format[i] == '"':
+		var b strings.Builder
+		j := i + 1
+		for j < len(format) && format[j] != '"' {
+			if format[j] == '\\' && j+1 < len(format) {
 				j++
 			}
-			i = j + 1
-		case c == '\\' && i+1 < len(format):
-			literal(format[i+1 : i+2])
-			i += 2
-		default:
-			literal(format[i : i+1])
-			i++
+			b.WriteByte(format[j])
+			j++
+		}
+		return b.String(), j + 1
+	case format[i] == '\\' && i+1 < len(format) && format[i+1] == '"':
+		return `"`, i + 2
+	}
+	return format[i : i+1], i + 1
+}
+
+// ordinalSuffix is the English ordinal suffix of the number that printed
+// ends in (st, nd, rd, th; the teens take th), upper case unless lower;
+// nothing when printed does not end in a digit.
+func ordinalSuffix(printed string, lower bool) string {
+	n := len(printed)
+	if n == 0 || !isDigit(printed[n-1]) {
+		return ""
+	}
+	suffix := "TH"
+	if n < 2 || printed[n-2] != '1' {
+		switch printed[n-1] {
+		case '1':
+			suffix = "ST"
+		case '2':
+			suffix = "ND"
+		case '3':
+			suffix = "RD"
 		}
 	}
+	if lower {
+		return strings.ToLower(suffix)
+	}
+	return suffix
 }
 
 func pad(v int64, width int, fm bool) string {
@@ -166,8 +207,12 @@ func formatDateTimePattern(w time.Time, format string, zone *string, offset int)
 		year = 1 - year
 	}
 	iy, iw := w.ISOWeek()
+	if iy <= 0 {
+		iy = 1 - iy // ISO years BC print as years BC do
+	}
 	var err error
-	walkPattern(format, func(l string) { sb.WriteString(l) }, func(k string, fm bool) {
+	walkPattern(format, func(l string) { sb.WriteString(l) }, func(k string, fm bool) string {
+		var sb strings.Builder
 		switch strings.ToUpper(k) {
 		case "HH", "HH12":
 			sb.WriteString(pad(int64((h+11)%12+1), 2, fm))
@@ -242,7 +287,12 @@ func formatDateTimePattern(w time.Time, format string, zone *string, offset int)
 		case "Q":
 			sb.WriteString(strconv.Itoa((int(mo)-1)/3 + 1))
 		case "CC":
-			sb.WriteString(pad((year+99)/100, 2, fm))
+			// Centuries BC count down from -1 (the first century BC).
+			cc := (int64(y) + 99) / 100
+			if y <= 0 {
+				cc = -((99 - int64(y-1)) / 100)
+			}
+			sb.WriteString(pad(cc, 2, fm))
 		case "J":
 			sb.WriteString(strconv.FormatInt(floorDiv(timeToPG(time.Date(y, mo, d, 0, 0, 0, 0, time.UTC)), usecPerDay)+2451545, 10))
 		case "TZ":
@@ -278,6 +328,7 @@ func formatDateTimePattern(w time.Time, format string, zone *string, offset int)
 		default:
 			err = pgerror.Unsupported("to_char pattern " + k)
 		}
+		return sb.String()
 	})
 	if err != nil {
 		return nil, err
@@ -323,7 +374,8 @@ func formatIntervalPattern(iv pgtype.Interval, format string) (any, error) {
 	us -= s * usecPerSec
 	var sb strings.Builder
 	var err error
-	walkPattern(format, func(l string) { sb.WriteString(l) }, func(k string, fm bool) {
+	walkPattern(format, func(l string) { sb.WriteString(l) }, func(k string, fm bool) string {
+		var sb strings.Builder
 		switch strings.ToUpper(k) {
 		case "HH24":
 			sb.WriteString(pad(h, 2, fm))
@@ -350,6 +402,7 @@ func formatIntervalPattern(iv pgtype.Interval, format string) (any, error) {
 		default:
 			err = pgerror.Unsupported("to_char pattern " + k + " for intervals")
 		}
+		return sb.String()
 	})
 	if err != nil {
 		return nil, err

@@ -34,27 +34,12 @@ func parseNumberPattern(format string) (toks []numToken, fm bool, err error) {
 		case up[i] == '9' || up[i] == '0' || up[i] == '.' || up[i] == ',' || up[i] == 'S':
 			toks = append(toks, numToken{kind: up[i : i+1]})
 			i++
-		case strings.HasPrefix(up[i:], "EEEE"), up[i] == 'V', up[i] == 'L', strings.HasPrefix(up[i:], "RN"), strings.HasPrefix(up[i:], "TH"):
+		case strings.HasPrefix(up[i:], "EEEE"), up[i] == 'V', up[i] == 'L', up[i] == 'B', strings.HasPrefix(up[i:], "RN"), strings.HasPrefix(up[i:], "TH"):
 			return nil, false, pgerror.Unsupported("to_char number pattern " + format[i:i+1])
-		case format[i] == '"':
-			// Quoted text, in which a backslash escapes the next character.
-			var lit strings.Builder
-			j := i + 1
-			for j < len(format) && format[j] != '"' {
-				if format[j] == '\\' && j+1 < len(format) {
-					j++
-				}
-				lit.WriteByte(format[j])
-				j++
-			}
-			toks = append(toks, numToken{kind: "lit", lit: lit.String()})
-			i = j + 1
-		case format[i] == '\\' && i+1 < len(format):
-			toks = append(toks, numToken{kind: "lit", lit: format[i+1 : i+2]})
-			i += 2
 		default:
-			toks = append(toks, numToken{kind: "lit", lit: format[i : i+1]})
-			i++
+			lit, next := formatLiteral(format, i)
+			toks = append(toks, numToken{kind: "lit", lit: lit})
+			i = next
 		}
 	}
 	return toks, fm, nil
@@ -161,7 +146,10 @@ func formatNumberPattern(num, format string) (any, error) {
 			body = append(body, c)
 		case ".":
 			afterPoint = true
-			body = append(body, '.')
+			// A point with no digit position after it is not printed.
+			if fracPos > 0 || overflow {
+				body = append(body, '.')
+			}
 		case ",":
 			if started {
 				body = append(body, ',')
