@@ -61,6 +61,8 @@ func ddlTag(n *pg_query.Node) string {
 			return "DROP ROUTINE"
 		case pg_query.ObjectType_OBJECT_TRIGGER:
 			return "DROP TRIGGER"
+		case pg_query.ObjectType_OBJECT_TYPE:
+			return "DROP TYPE"
 		}
 		return "DROP TABLE"
 	case *pg_query.Node_AlterTableStmt:
@@ -77,6 +79,8 @@ func ddlTag(n *pg_query.Node) string {
 		return "CREATE INDEX"
 	case *pg_query.Node_CreateSeqStmt:
 		return "CREATE SEQUENCE"
+	case *pg_query.Node_CompositeTypeStmt:
+		return "CREATE TYPE"
 	case *pg_query.Node_AlterSeqStmt:
 		return "ALTER SEQUENCE"
 	case *pg_query.Node_CreateSchemaStmt:
@@ -226,6 +230,8 @@ func (d *ddl) run(n *pg_query.Node, full string) error {
 		return d.createFunction(v.CreateFunctionStmt, full)
 	case *pg_query.Node_CreateTrigStmt:
 		return d.createTrigger(v.CreateTrigStmt, full)
+	case *pg_query.Node_CompositeTypeStmt:
+		return d.createCompositeType(v.CompositeTypeStmt)
 	}
 	return pgerror.Unsupported("statement " + nodeKind(n))
 }
@@ -237,7 +243,7 @@ func (d *ddl) relationExists(schema, name string) bool {
 	if sc == nil {
 		return false
 	}
-	return sc.tables[name] != nil || sc.indexes[name] != nil || sc.seqs[name] != nil || sc.views[name] != nil
+	return sc.tables[name] != nil || sc.indexes[name] != nil || sc.seqs[name] != nil || sc.views[name] != nil || sc.types[name] != nil
 }
 
 // uniqueRelName returns base, or base with a number appended, unused in the

@@ -14,6 +14,9 @@ import (
 func compare(t Type, a, b any) int {
 	switch x := a.(type) {
 	case []any:
+		if t.IsRecord() {
+			return compareRecords(t, x, b.([]any))
+		}
 		return compareArrays(t, x, b.([]any))
 	case bool:
 		return cmpBool(x, b.(bool))

@@ -1,0 +1,203 @@
+package sqlexec
+
+import (
+	"sort"
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// User-defined types: composite types (CREATE TYPE name AS (...)). A type
+// lives in a schema beside its tables, under a name no relation of the
+// schema has (a composite type is a relation of kind 'c' in PostgreSQL).
+// Its OID is its types.Type's OID; package types learns its fields from
+// types.RegisterComposite when the type is created.
+
+// typeDesc describes a user-defined type.
+type typeDesc struct {
+	oid    uint32
+	schema string
+	name   string
+	fields []types.Field
+}
+
+func (t *typeDesc) typ() types.Type { return types.Type{Oid: types.Oid(t.oid), Typmod: -1} }
+
+// lookupType finds a user-defined type by optional schema and name along
+// the search path; nil when there is none.
+func (s *Session) lookupType(c *catalog, schema, name string) *typeDesc {
+	if schema != "" {
+		if sc := c.schemas[s.schemaAlias(schema)]; sc != nil {
+			return sc.types[name]
+		}
+		return nil
+	}
+	for _, p := range s.searchPath() {
+		if sc := c.schemas[p]; sc != nil {
+			if t := sc.types[name]; t != nil {
+				return t
+			}
+		}
+	}
+	return nil
+}
+
+// typeByOid returns the user-defined type with the OID, or nil.
+func (c *catalog) typeByOid(oid uint32) *typeDesc {
+	for _, sc := range c.schemas {
+		for _, t := range sc.types {
+			if t.oid == oid {
+				return t
+			}
+		}
+	}
+	return nil
+}
+
+// userType resolves a type name to a user-defined type of the binder's
+// catalog; ok is false when none has the name.
+func (b *binder) userType(names []string) (types.Type, bool) {
+	cat := b.cat
+	if cat == nil {
+		cat, _ = b.s.catalog()
+	}
+	var t *typeDesc
+	switch len(names) {
+	case 1:
+		t = b.s.lookupType(cat, "", names[0])
+	case 2:
+		t = b.s.lookupType(cat, names[0], names[1])
+	}
+	if t == nil {
+		return types.Type{}, false
+	}
+	return t.typ(), true
+}
+
+// createCompositeType runs CREATE TYPE name AS (field type, ...).
+func (d *ddl) createCompositeType(cs *pg_query.CompositeTypeStmt) error {
+	rv := cs.Typevar
+	schema, err := d.s.creationSchema(d.cat, rv.Schemaname)
+	if err != nil {
+		return err
+	}
+	if d.relationExists(schema, rv.Relname) {
+		return pgerror.Newf(pgerror.DuplicateObject, "type \"%s\" already exists", rv.Relname)
+	}
+	b := d.binder("")
+	t := &typeDesc{oid: d.cat.newOID(), schema: schema, name: rv.Relname}
+	seen := map[string]bool{}
+	for _, n := range cs.Coldeflist {
+		cd := n.GetColumnDef()
+		if cd == nil {
+			return pgerror.Unsupported("this form of CREATE TYPE")
+		}
+		if seen[cd.Colname] {
+			return pgerror.Newf(pgerror.DuplicateColumn, "column \"%s\" specified more than once", cd.Colname)
+		}
+		seen[cd.Colname] = true
+		if len(cd.Constraints) > 0 || cd.CollClause != nil {
+			return pgerror.Unsupported("constraints and collations of composite type attributes")
+		}
+		ft, err := b.typeName(cd.TypeName)
+		if err != nil {
+			return err
+		}
+		if ft.Oid == types.OidUnknown || ft.Oid == types.OidRecord {
+			return pgerror.Newf(pgerror.InvalidTableDefinition, "column \"%s\" has pseudo-type %s", cd.Colname, ft)
+		}
+		t.fields = append(t.fields, types.Field{Name: cd.Colname, Type: ft})
+	}
+	types.RegisterComposite(types.Oid(t.oid), t.name, t.fields)
+	d.cat.schemas[schema].types[t.name] = t
+	return nil
+}
+
+// dropTypes runs DROP TYPE. A type that a column or another type uses is
+// kept (2BP01); CASCADE, which would drop those columns, is refused.
+func (d *ddl) dropTypes(ds *pg_query.DropStmt) error {
+	var drop []*typeDesc
+	for _, o := range ds.Objects {
+		tn := o.GetTypeName()
+		if tn == nil {
+			return pgerror.Unsupported("this form of DROP TYPE")
+		}
+		names := strs(tn.Names)
+		var t *typeDesc
+		if len(names) <= 2 {
+			schema, name := "", names[len(names)-1]
+			if len(names) == 2 {
+				schema = names[0]
+			}
+			t = d.s.lookupType(d.cat, schema, name)
+		}
+		if t == nil {
+			shown := strings.Join(names, ".")
+			if ds.MissingOk {
+				d.notice(pgerror.SuccessfulCompletion, "type \"%s\" does not exist, skipping", shown)
+				continue
+			}
+			return pgerror.Newf(pgerror.UndefinedObject, "type \"%s\" does not exist", shown)
+		}
+		drop = append(drop, t)
+	}
+	dropping := map[uint32]bool{}
+	for _, t := range drop {
+		dropping[t.oid] = true
+	}
+	for _, t := range drop {
+		if dep := d.cat.typeDependent(t, dropping); dep != "" {
+			if ds.Behavior == pg_query.DropBehavior_DROP_CASCADE {
+				return pgerror.Unsupported("DROP TYPE ... CASCADE of a type in use")
+			}
+			return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop type %s because other objects depend on it", t.name).
+				WithDetail("%s depends on type %s", dep, t.name).
+				WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+		}
+	}
+	for _, t := range drop {
+		delete(d.cat.schemas[t.schema].types, t.name)
+		d.cat.dropComments(t.oid)
+	}
+	return nil
+}
+
+// typeDependent names the first object outside dropping that uses type t:
+// a table's column or a composite type's attribute (directly or as an
+// array's element); "" when none does.
+func (c *catalog) typeDependent(t *typeDesc, dropping map[uint32]bool) string {
+	uses := func(ft types.Type) bool {
+		if e, ok := ft.Elem(); ok {
+			ft = e
+		}
+		return uint32(ft.Oid) == t.oid
+	}
+	var deps []string
+	for _, sc := range c.schemas {
+		for _, tab := range sc.tables {
+			for _, col := range tab.cols {
+				if uses(col.typ) {
+					deps = append(deps, "column "+col.name+" of table "+tab.name)
+				}
+			}
+		}
+		for _, other := range sc.types {
+			if dropping[other.oid] {
+				continue
+			}
+			for _, f := range other.fields {
+				if uses(f.Type) {
+					deps = append(deps, "column "+f.Name+" of composite type "+other.name)
+				}
+			}
+		}
+	}
+	if len(deps) == 0 {
+		return ""
+	}
+	sort.Strings(deps)
+	return deps[0]
+}
