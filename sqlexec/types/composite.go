@@ -116,7 +116,9 @@ func recordCastPath(from, to Type, ctx CastContext) (fn EnvCastFunc, found bool,
 		return identity, true, nil
 	case from.Oid == OidUnknown || isStringType(from.Oid) && ctx == CastExplicit:
 		if to.Oid == OidRecord {
-			return nil, true, pgerror.New(pgerror.FeatureNotSupported, "input of anonymous composite types is not implemented")
+			return func(*Env, any) (any, error) {
+				return nil, pgerror.New(pgerror.FeatureNotSupported, "input of anonymous composite types is not implemented")
+			}, true, nil
 		}
 		return fromText(to), true, nil
 	case isStringType(to.Oid) && ctx >= CastAssignment:
