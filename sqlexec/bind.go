@@ -101,6 +101,8 @@ type scalar struct {
 	// row holds the fields of a row constructor, which compares with
 	// another row constructor field by field (row.go).
 	row []*scalar
+	// domain is the domain a cast gave the value (typ is its base type).
+	domain *typeDesc
 }
 
 func itemBit(i int) uint64 {
@@ -393,6 +395,9 @@ func (b *binder) typeName(tn *pg_query.TypeName) (types.Type, error) {
 			return types.Type{}, b.errAt(pgerror.Newf(pgerror.SyntaxError, "type modifier is not allowed for type \"%s\"", ut), tn.Location)
 		}
 		t, err = ut, nil
+		if len(tn.ArrayBounds) > 0 && b.domainNamed(tn) != nil {
+			return types.Type{}, b.errAt(pgerror.Unsupported("arrays of domains"), tn.Location)
+		}
 	}
 	if err != nil {
 		if pe, ok := err.(*pgerror.Error); ok {

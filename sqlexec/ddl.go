@@ -63,6 +63,8 @@ func ddlTag(n *pg_query.Node) string {
 			return "DROP TRIGGER"
 		case pg_query.ObjectType_OBJECT_TYPE:
 			return "DROP TYPE"
+		case pg_query.ObjectType_OBJECT_DOMAIN:
+			return "DROP DOMAIN"
 		}
 		return "DROP TABLE"
 	case *pg_query.Node_AlterTableStmt:
@@ -81,6 +83,8 @@ func ddlTag(n *pg_query.Node) string {
 		return "CREATE SEQUENCE"
 	case *pg_query.Node_CompositeTypeStmt:
 		return "CREATE TYPE"
+	case *pg_query.Node_CreateDomainStmt:
+		return "CREATE DOMAIN"
 	case *pg_query.Node_AlterSeqStmt:
 		return "ALTER SEQUENCE"
 	case *pg_query.Node_CreateSchemaStmt:
@@ -232,6 +236,8 @@ func (d *ddl) run(n *pg_query.Node, full string) error {
 		return d.createTrigger(v.CreateTrigStmt, full)
 	case *pg_query.Node_CompositeTypeStmt:
 		return d.createCompositeType(v.CompositeTypeStmt)
+	case *pg_query.Node_CreateDomainStmt:
+		return d.createDomain(v.CreateDomainStmt)
 	}
 	return pgerror.Unsupported("statement " + nodeKind(n))
 }
@@ -495,7 +501,7 @@ func (d *ddl) addColumnDef(b *binder, t *tableDesc, cd *pg_query.ColumnDef) ([]t
 		if err != nil {
 			return nil, err
 		}
-		col.typ = typ
+		col.typ, col.domain = typ, b.domainNamed(cd.TypeName)
 	}
 	if cd.CollClause != nil {
 		coll := strs(cd.CollClause.Collname)

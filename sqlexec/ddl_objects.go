@@ -33,6 +33,8 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 		return d.dropTrigger(ds)
 	case pg_query.ObjectType_OBJECT_TYPE:
 		return d.dropTypes(ds)
+	case pg_query.ObjectType_OBJECT_DOMAIN:
+		return d.dropDomains(ds)
 	case pg_query.ObjectType_OBJECT_TABLE:
 		var ts []*tableDesc
 		for _, o := range ds.Objects {

@@ -10,21 +10,33 @@ import (
 	"github.com/fickle-db/fickle/sqlexec/types"
 )
 
-// User-defined types: composite types (CREATE TYPE name AS (...)). A type
+// User-defined types: composite types (CREATE TYPE name AS (...)) and
+// domains (ddl_domains.go). A type
 // lives in a schema beside its tables, under a name no relation of the
 // schema has (a composite type is a relation of kind 'c' in PostgreSQL).
 // Its OID is its types.Type's OID; package types learns its fields from
 // types.RegisterComposite when the type is created.
 
-// typeDesc describes a user-defined type.
+// typeDesc describes a user-defined type: a composite type (fields) or a
+// domain (domain set).
 type typeDesc struct {
 	oid    uint32
 	schema string
 	name   string
 	fields []types.Field
+	// fieldDomains holds, per field, the domain the field was declared
+	// with (nil for none); fields holds its base type.
+	fieldDomains []*typeDesc
+	domain       *domainDesc
 }
 
-func (t *typeDesc) typ() types.Type { return types.Type{Oid: types.Oid(t.oid), Typmod: -1} }
+// typ is the type the values of t have: a domain's base type.
+func (t *typeDesc) typ() types.Type {
+	if t.domain != nil {
+		return t.domain.base
+	}
+	return types.Type{Oid: types.Oid(t.oid), Typmod: -1}
+}
 
 // lookupType finds a user-defined type by optional schema and name along
 // the search path; nil when there is none.
@@ -106,12 +118,13 @@ func (d *ddl) createCompositeType(cs *pg_query.CompositeTypeStmt) error {
 		if err != nil {
 			return err
 		}
+		t.fieldDomains = append(t.fieldDomains, b.domainNamed(cd.TypeName))
 		if ft.Oid == types.OidUnknown || ft.Oid == types.OidRecord {
 			return pgerror.Newf(pgerror.InvalidTableDefinition, "column \"%s\" has pseudo-type %s", cd.Colname, ft)
 		}
 		t.fields = append(t.fields, types.Field{Name: cd.Colname, Type: ft})
 	}
-	types.RegisterComposite(types.Oid(t.oid), t.name, t.fields)
+	types.RegisterComposite(types.Oid(t.oid), types.Oid(d.cat.newOID()), t.name, t.fields)
 	d.cat.schemas[schema].types[t.name] = t
 	return nil
 }
@@ -144,13 +157,18 @@ func (d *ddl) dropTypes(ds *pg_query.DropStmt) error {
 		}
 		drop = append(drop, t)
 	}
+	return d.dropUserTypes(drop, ds.Behavior == pg_query.DropBehavior_DROP_CASCADE)
+}
+
+// dropUserTypes drops types that nothing outside them uses.
+func (d *ddl) dropUserTypes(drop []*typeDesc, cascade bool) error {
 	dropping := map[uint32]bool{}
 	for _, t := range drop {
 		dropping[t.oid] = true
 	}
 	for _, t := range drop {
 		if dep := d.cat.typeDependent(t, dropping); dep != "" {
-			if ds.Behavior == pg_query.DropBehavior_DROP_CASCADE {
+			if cascade {
 				return pgerror.Unsupported("DROP TYPE ... CASCADE of a type in use")
 			}
 			return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop type %s because other objects depend on it", t.name).
@@ -166,20 +184,20 @@ func (d *ddl) dropTypes(ds *pg_query.DropStmt) error {
 }
 
 // typeDependent names the first object outside dropping that uses type t:
-// a table's column or a composite type's attribute (directly or as an
-// array's element); "" when none does.
+// a table's column, a composite type's attribute (directly or as an
+// array's element) or a domain over it; "" when none does.
 func (c *catalog) typeDependent(t *typeDesc, dropping map[uint32]bool) string {
-	uses := func(ft types.Type) bool {
+	uses := func(ft types.Type, dom *typeDesc) bool {
 		if e, ok := ft.Elem(); ok {
 			ft = e
 		}
-		return uint32(ft.Oid) == t.oid
+		return dom == t || t.domain == nil && uint32(ft.Oid) == t.oid
 	}
 	var deps []string
 	for _, sc := range c.schemas {
 		for _, tab := range sc.tables {
 			for _, col := range tab.cols {
-				if uses(col.typ) {
+				if uses(col.typ, col.domain) {
 					deps = append(deps, "column "+col.name+" of table "+tab.name)
 				}
 			}
@@ -188,10 +206,13 @@ func (c *catalog) typeDependent(t *typeDesc, dropping map[uint32]bool) string {
 			if dropping[other.oid] {
 				continue
 			}
-			for _, f := range other.fields {
-				if uses(f.Type) {
+			for i, f := range other.fields {
+				if uses(f.Type, other.fieldDomains[i]) {
 					deps = append(deps, "column "+f.Name+" of composite type "+other.name)
 				}
+			}
+			if dom := other.domain; dom != nil && (dom.parent == t || t.domain == nil && uses(dom.base, nil)) {
+				deps = append(deps, "type "+other.name)
 			}
 		}
 	}

@@ -227,6 +227,11 @@ func (b *binder) typeCast(sc *scope, tc *pg_query.TypeCast) (*scalar, error) {
 	if out == arg && t.Typmod >= 0 && arg.typ != t {
 		out = &scalar{typ: t, eval: arg.eval, slot: -1, refs: arg.refs, name: arg.name}
 	}
+	if dom := b.domainNamed(tc.TypeName); dom != nil && len(tc.TypeName.ArrayBounds) == 0 {
+		if out, err = b.withDomainCheck(out, dom); err != nil {
+			return nil, err
+		}
+	}
 	if arg.name == "?column?" || arg.name == "" || arg.weakName {
 		if out == arg {
 			c := *arg

@@ -143,3 +143,57 @@ func (b *binder) applyColumnDefinitions(call *setCall, rf *pg_query.RangeFunctio
 	call.shape = types.RecordType(defs)
 	return nil
 }
+
+// recordDomainChecks compiles the checks of the domains a populated record
+// must satisfy: the domain its base argument was cast to, and those its
+// composite type declares fields with. nil when there are none.
+func (b *binder) recordDomainChecks(call *setCall) (func(x *execCtx, row []any) error, error) {
+	var whole domainCheck
+	if len(call.args) > 0 && call.args[0].domain != nil {
+		var err error
+		if whole, err = b.domainCheckFor(call.args[0].domain); err != nil {
+			return nil, err
+		}
+	}
+	cat := b.cat
+	if cat == nil {
+		cat, _ = b.s.catalog()
+	}
+	var fields []domainCheck
+	if t := cat.typeByOid(uint32(call.shape.Oid)); t != nil {
+		for i, dom := range t.fieldDomains {
+			if dom == nil {
+				continue
+			}
+			if fields == nil {
+				fields = make([]domainCheck, len(t.fieldDomains))
+			}
+			check, err := b.domainCheckFor(dom)
+			if err != nil {
+				return nil, err
+			}
+			fields[i] = check
+		}
+	}
+	if whole == nil && fields == nil {
+		return nil, nil
+	}
+	return func(x *execCtx, row []any) error {
+		for i, check := range fields {
+			if check == nil || row == nil {
+				continue
+			}
+			if err := check(x, row[i]); err != nil {
+				return err
+			}
+		}
+		if whole != nil {
+			var v any
+			if row != nil {
+				v = row
+			}
+			return whole(x, v)
+		}
+		return nil
+	}, nil
+}

@@ -80,6 +80,9 @@ type setCall struct {
 	args []*scalar
 	// shape is the record type a record-returning call's rows have.
 	shape types.Type
+	// check checks a record-returning call's rows against the domains of
+	// the record and of its fields; nil when none has one.
+	check func(x *execCtx, row []any) error
 }
 
 // bindSetCall compiles the arguments of a call of fn in scope sc.
@@ -105,6 +108,9 @@ func (b *binder) bindSetCall(sc *scope, fn *setFunc, fc *pg_query.FuncCall) (*se
 		if len(call.args) > 0 && call.args[0].typ.IsComposite() {
 			call.shape = call.args[0].typ
 		}
+		if call.check, err = b.recordDomainChecks(call); err != nil {
+			return nil, err
+		}
 	}
 	return call, nil
 }
@@ -123,7 +129,13 @@ func (c *setCall) run(x *execCtx) ([][]any, error) {
 		vals[i] = v
 	}
 	if c.fn.record {
-		return c.fn.recordRows(x, c.shape, vals)
+		rows, err := c.fn.recordRows(x, c.shape, vals)
+		for _, r := range rows {
+			if err == nil && c.check != nil {
+				err = c.check(x, r)
+			}
+		}
+		return rows, err
 	}
 	return c.fn.rows(x, vals)
 }

@@ -20,14 +20,35 @@ const CategoryComposite Category = 'C'
 type compositeInfo struct {
 	name   string
 	fields []Field
+	array  Oid
 }
 
-var composites sync.Map // Oid -> compositeInfo
+var (
+	composites      sync.Map // Oid -> compositeInfo
+	compositeArrays sync.Map // array type Oid -> element Oid
+)
 
 // RegisterComposite records that oid is the composite type name (as
-// format_type prints it) with the given fields.
-func RegisterComposite(oid Oid, name string, fields []Field) {
-	composites.Store(oid, compositeInfo{name: name, fields: append([]Field(nil), fields...)})
+// format_type prints it) with the given fields, and array the OID of the
+// array type over it.
+func RegisterComposite(oid, array Oid, name string, fields []Field) {
+	composites.Store(oid, compositeInfo{name: name, fields: append([]Field(nil), fields...), array: array})
+	compositeArrays.Store(array, oid)
+}
+
+// compositeArrayOf returns the array type over composite type oid.
+func compositeArrayOf(oid Oid) (Oid, bool) {
+	c, ok := compositeOf(oid)
+	return c.array, ok
+}
+
+// compositeElemOf returns the composite element type of an array type.
+func compositeElemOf(oid Oid) (Oid, bool) {
+	v, ok := compositeArrays.Load(oid)
+	if !ok {
+		return 0, false
+	}
+	return v.(Oid), true
 }
 
 func compositeOf(oid Oid) (compositeInfo, bool) {

@@ -86,7 +86,10 @@ func populateField(env *Env, t Type, name string, def any, m *jsonValue) (any, e
 		elem, _ := t.Elem()
 		out := make([]any, len(m.elems))
 		for k, e := range m.elems {
-			if e.kind == jsonArray && !elem.IsArray() && elem.Oid != OidJSON && elem.Oid != OidJSONB {
+			if nested := e.kind == jsonArray; nested != (m.elems[0].kind == jsonArray) {
+				return nil, pgerror.New(pgerror.InvalidTextRepresentation, "expected JSON array").
+					WithHint("See the array element [%d] of key \"%s\".", k, name)
+			} else if nested && !elem.IsArray() && elem.Oid != OidJSON && elem.Oid != OidJSONB {
 				return nil, pgerror.Unsupported("multidimensional arrays")
 			}
 			x, err := populateField(env, elem, name, nil, e)

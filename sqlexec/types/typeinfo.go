@@ -71,6 +71,10 @@ func typeInfoOf(oid Oid) typeInfo {
 	if c, ok := compositeOf(oid); ok {
 		return typeInfo{name: c.name, sqlName: c.name, size: -1, category: CategoryComposite}
 	}
+	if e, ok := compositeElemOf(oid); ok {
+		c, _ := compositeOf(e)
+		return typeInfo{name: "_" + c.name, sqlName: c.name + "[]", size: -1, category: CategoryArray}
+	}
 	n := strconv.FormatUint(uint64(oid), 10)
 	return typeInfo{name: n, sqlName: "???", size: -1, category: CategoryUser}
 }
@@ -223,6 +227,9 @@ func formatType(t Type) string {
 	if !ok {
 		if c, ok := compositeOf(t.Oid); ok {
 			return QuoteIdent(c.name)
+		}
+		if e, ok := compositeElemOf(t.Oid); ok {
+			return formatType(Type{e, -1}) + "[]"
 		}
 		return "???"
 	}
