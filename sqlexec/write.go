@@ -18,9 +18,9 @@ type writer struct {
 	t        *tableDesc
 	defaults []*scalar // per column; nil means NULL
 	// domains checks, per column of a domain, its constraints.
-	domains  []domainCheck
-	checks   []*scalar
-	fks      []*fkCheck
+	domains []domainCheck
+	checks  []*scalar
+	fks     []*fkCheck
 	// refs are the foreign keys of other tables that reference t.
 	refs []*fkRef2
 }
