@@ -117,9 +117,9 @@ type columnDesc struct {
 	// identity is 'a' (ALWAYS), 'd' (BY DEFAULT) or 0.
 	identity byte
 	attnum   int16
-	// domain is the domain the column was declared with; typ is its base
-	// type.
-	domain *typeDesc
+	// domain is the OID of the domain the column was declared with (typ
+	// is its base type), 0 for none.
+	domain uint32
 }
 
 type indexDesc struct {

@@ -85,6 +85,8 @@ func ddlTag(n *pg_query.Node) string {
 		return "CREATE TYPE"
 	case *pg_query.Node_CreateDomainStmt:
 		return "CREATE DOMAIN"
+	case *pg_query.Node_AlterDomainStmt:
+		return "ALTER DOMAIN"
 	case *pg_query.Node_AlterSeqStmt:
 		return "ALTER SEQUENCE"
 	case *pg_query.Node_CreateSchemaStmt:
@@ -238,6 +240,8 @@ func (d *ddl) run(n *pg_query.Node, full string) error {
 		return d.createCompositeType(v.CompositeTypeStmt)
 	case *pg_query.Node_CreateDomainStmt:
 		return d.createDomain(v.CreateDomainStmt)
+	case *pg_query.Node_AlterDomainStmt:
+		return d.alterDomain(v.AlterDomainStmt)
 	}
 	return pgerror.Unsupported("statement " + nodeKind(n))
 }
@@ -501,7 +505,13 @@ func (d *ddl) addColumnDef(b *binder, t *tableDesc, cd *pg_query.ColumnDef) ([]t
 		if err != nil {
 			return nil, err
 		}
-		col.typ, col.domain = typ, b.domainNamed(cd.TypeName)
+		if typ.Oid == types.OidUnknown || typ.Oid == types.OidRecord {
+			return nil, pgerror.Newf(pgerror.InvalidTableDefinition, "column \"%s\" has pseudo-type %s", cd.Colname, typ)
+		}
+		col.typ = typ
+		if dom := b.domainNamed(cd.TypeName); dom != nil {
+			col.domain = dom.oid
+		}
 	}
 	if cd.CollClause != nil {
 		coll := strs(cd.CollClause.Collname)

@@ -90,7 +90,7 @@ func (d *ddl) addColumn(b *binder, t *tableDesc, cmd *pg_query.AlterTableCmd) er
 		return err
 	}
 	col := t.cols[len(t.cols)-1]
-	if col.domain != nil {
+	if col.domain != 0 {
 		return pgerror.Unsupported("ALTER TABLE ADD COLUMN of a domain type")
 	}
 	var def *scalar

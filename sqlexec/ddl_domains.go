@@ -21,7 +21,7 @@ import (
 // domainDesc is what a typeDesc of a domain adds.
 type domainDesc struct {
 	base    types.Type
-	parent  *typeDesc // the domain this one is over, nil over a plain type
+	parent  uint32 // the domain this one is over, 0 over a plain type
 	notNull bool
 	def     *pg_query.Node
 	checks  []*checkDesc
@@ -36,10 +36,7 @@ func (b *binder) domainNamed(tn *pg_query.TypeName) *typeDesc {
 			return nil // a built-in type comes first on the search path
 		}
 	}
-	cat := b.cat
-	if cat == nil {
-		cat, _ = b.s.catalog()
-	}
+	cat := b.catalogNow()
 	var t *typeDesc
 	switch len(names) {
 	case 1:
@@ -55,13 +52,30 @@ func (b *binder) domainNamed(tn *pg_query.TypeName) *typeDesc {
 
 // domainDefault is the DEFAULT of domain t or of the nearest domain under
 // it that has one; nil for none.
-func (t *typeDesc) domainDefault() *pg_query.Node {
-	for d := t; d != nil; d = d.domain.parent {
+func (c *catalog) domainDefault(t *typeDesc) *pg_query.Node {
+	for d := t; d != nil; d = c.typeByOid(d.domain.parent) {
 		if d.domain.def != nil {
 			return d.domain.def
 		}
 	}
 	return nil
+}
+
+// catalogNow is the catalog the binder binds against.
+func (b *binder) catalogNow() *catalog {
+	if b.cat != nil {
+		return b.cat
+	}
+	c, _ := b.s.catalog()
+	return c
+}
+
+// domainByOid returns the domain with the OID, nil for 0 or none.
+func (b *binder) domainByOid(oid uint32) *typeDesc {
+	if oid == 0 {
+		return nil
+	}
+	return b.catalogNow().typeByOid(oid)
 }
 
 // domainCheck is the check of domain t's constraints on a value.
@@ -71,9 +85,9 @@ type domainCheck func(x *execCtx, v any) error
 // it is over.
 func (b *binder) domainCheckFor(t *typeDesc) (domainCheck, error) {
 	var parent domainCheck
-	if t.domain.parent != nil {
+	if p := b.domainByOid(t.domain.parent); p != nil {
 		var err error
-		if parent, err = b.domainCheckFor(t.domain.parent); err != nil {
+		if parent, err = b.domainCheckFor(p); err != nil {
 			return nil, err
 		}
 	}
@@ -165,7 +179,9 @@ func (d *ddl) createDomain(cs *pg_query.CreateDomainStmt) error {
 	}
 	dom := &domainDesc{base: base}
 	if len(cs.TypeName.ArrayBounds) == 0 {
-		dom.parent = b.domainNamed(cs.TypeName)
+		if p := b.domainNamed(cs.TypeName); p != nil {
+			dom.parent = p.oid
+		}
 	}
 	t := &typeDesc{oid: d.cat.newOID(), schema: schema, name: name, domain: dom}
 	nullSeen := false

@@ -26,7 +26,7 @@ type typeDesc struct {
 	fields []types.Field
 	// fieldDomains holds, per field, the domain the field was declared
 	// with (nil for none); fields holds its base type.
-	fieldDomains []*typeDesc
+	fieldDomains []uint32
 	domain       *domainDesc
 }
 
@@ -72,10 +72,7 @@ func (c *catalog) typeByOid(oid uint32) *typeDesc {
 // userType resolves a type name to a user-defined type of the binder's
 // catalog; ok is false when none has the name.
 func (b *binder) userType(names []string) (types.Type, bool) {
-	cat := b.cat
-	if cat == nil {
-		cat, _ = b.s.catalog()
-	}
+	cat := b.catalogNow()
 	var t *typeDesc
 	switch len(names) {
 	case 1:
@@ -118,7 +115,11 @@ func (d *ddl) createCompositeType(cs *pg_query.CompositeTypeStmt) error {
 		if err != nil {
 			return err
 		}
-		t.fieldDomains = append(t.fieldDomains, b.domainNamed(cd.TypeName))
+		var dom uint32
+		if fd := b.domainNamed(cd.TypeName); fd != nil {
+			dom = fd.oid
+		}
+		t.fieldDomains = append(t.fieldDomains, dom)
 		if ft.Oid == types.OidUnknown || ft.Oid == types.OidRecord {
 			return pgerror.Newf(pgerror.InvalidTableDefinition, "column \"%s\" has pseudo-type %s", cd.Colname, ft)
 		}
@@ -187,11 +188,11 @@ func (d *ddl) dropUserTypes(drop []*typeDesc, cascade bool) error {
 // a table's column, a composite type's attribute (directly or as an
 // array's element) or a domain over it; "" when none does.
 func (c *catalog) typeDependent(t *typeDesc, dropping map[uint32]bool) string {
-	uses := func(ft types.Type, dom *typeDesc) bool {
+	uses := func(ft types.Type, dom uint32) bool {
 		if e, ok := ft.Elem(); ok {
 			ft = e
 		}
-		return dom == t || t.domain == nil && uint32(ft.Oid) == t.oid
+		return dom == t.oid || t.domain == nil && uint32(ft.Oid) == t.oid
 	}
 	var deps []string
 	for _, sc := range c.schemas {
@@ -211,7 +212,7 @@ func (c *catalog) typeDependent(t *typeDesc, dropping map[uint32]bool) string {
 					deps = append(deps, "column "+f.Name+" of composite type "+other.name)
 				}
 			}
-			if dom := other.domain; dom != nil && (dom.parent == t || t.domain == nil && uses(dom.base, nil)) {
+			if dom := other.domain; dom != nil && uses(dom.base, dom.parent) {
 				deps = append(deps, "type "+other.name)
 			}
 		}

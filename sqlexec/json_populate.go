@@ -100,7 +100,7 @@ func populateRows(name string, set, hasBase bool) func(x *execCtx, shape types.T
 		if set {
 			return types.PopulateRecordSet(x.env, shape, base, js.(string), name)
 		}
-		r, err := types.PopulateRecord(x.env, shape, base, js.(string), name)
+		r, err := types.PopulateRecord(x.env, shape, base, js.(string))
 		return [][]any{r}, err
 	}
 }
@@ -155,13 +155,10 @@ func (b *binder) recordDomainChecks(call *setCall) (func(x *execCtx, row []any) 
 			return nil, err
 		}
 	}
-	cat := b.cat
-	if cat == nil {
-		cat, _ = b.s.catalog()
-	}
 	var fields []domainCheck
-	if t := cat.typeByOid(uint32(call.shape.Oid)); t != nil {
-		for i, dom := range t.fieldDomains {
+	if t := b.catalogNow().typeByOid(uint32(call.shape.Oid)); t != nil {
+		for i, oid := range t.fieldDomains {
+			dom := b.domainByOid(oid)
 			if dom == nil {
 				continue
 			}

@@ -51,14 +51,14 @@ func (b *binder) writerFor(t *tableDesc, withRefs bool) (*writer, error) {
 	sc := tableScope(t, t.name)
 	for i, c := range t.cols {
 		def := c.def
-		if c.domain != nil {
-			check, err := b.domainCheckFor(c.domain)
+		if dom := b.domainByOid(c.domain); dom != nil {
+			check, err := b.domainCheckFor(dom)
 			if err != nil {
 				return nil, err
 			}
 			w.domains[i] = check
 			if def == nil {
-				def = c.domain.domainDefault()
+				def = b.catalogNow().domainDefault(dom)
 			}
 		}
 		if def == nil {

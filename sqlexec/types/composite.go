@@ -291,6 +291,9 @@ func recordComparison(op string, l, r Type) (*BinaryOp, bool, error) {
 		return nil, true, pgerror.Unsupported("comparison of records of different shapes")
 	}
 	for k := range lf {
+		if lf[k].Type.Oid == OidUnknown {
+			return nil, true, pgerror.New(pgerror.UndefinedFunction, "could not identify a comparison function for type unknown")
+		}
 		if lf[k].Type.Oid != rf[k].Type.Oid {
 			return nil, true, pgerror.Newf(pgerror.DatatypeMismatch, "cannot compare dissimilar column types %s and %s at record column %d",
 				formatType(lf[k].Type), formatType(rf[k].Type), k+1)

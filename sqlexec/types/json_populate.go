@@ -10,15 +10,15 @@ import (
 // PopulateRecord fills a record of type t from the JSON object js (a json
 // or jsonb datum): each field takes the member of its name converted to
 // its type, or keeps its value in base (nil: NULL) when the object has no
-// such member. fn names the function for error messages.
-func PopulateRecord(env *Env, t Type, base []any, js string, fn string) ([]any, error) {
+// such member.
+func PopulateRecord(env *Env, t Type, base []any, js string) ([]any, error) {
 	v := mustParseJSON(js)
 	switch v.kind {
 	case jsonObject:
 	case jsonArray:
-		return nil, pgerror.New(pgerror.InvalidParameterValue, "cannot call "+fn+" on an array")
+		return nil, pgerror.New(pgerror.InvalidParameterValue, "cannot call populate_composite on an array")
 	default:
-		return nil, pgerror.New(pgerror.InvalidParameterValue, "cannot call "+fn+" on a scalar")
+		return nil, pgerror.New(pgerror.InvalidParameterValue, "cannot call populate_composite on a scalar")
 	}
 	return populateComposite(env, t, base, v)
 }
