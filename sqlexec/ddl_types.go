@@ -7,6 +7,7 @@ import (
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/isolation"
 	"github.com/fickle-db/fickle/sqlexec/types"
 )
 
@@ -168,9 +169,14 @@ func (d *ddl) dropUserTypes(drop []*typeDesc, cascade bool) error {
 		dropping[t.oid] = true
 	}
 	for _, t := range drop {
+		if cascade {
+			if err := d.dropTypedColumns(t); err != nil {
+				return err
+			}
+		}
 		if dep := d.cat.typeDependent(t, dropping); dep != "" {
 			if cascade {
-				return pgerror.Unsupported("DROP TYPE ... CASCADE of a type in use")
+				return pgerror.Unsupported("DROP TYPE ... CASCADE of a type that other types use")
 			}
 			return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop type %s because other objects depend on it", t.name).
 				WithDetail("%s depends on type %s", dep, t.name).
@@ -180,6 +186,38 @@ func (d *ddl) dropUserTypes(drop []*typeDesc, cascade bool) error {
 	for _, t := range drop {
 		delete(d.cat.schemas[t.schema].types, t.name)
 		d.cat.dropComments(t.oid)
+	}
+	return nil
+}
+
+// dropTypedColumns drops the table columns of type t (or of an array of
+// it, or of a domain over it), as DROP TYPE ... CASCADE does.
+func (d *ddl) dropTypedColumns(t *typeDesc) error {
+	for _, tab := range sortedTables(d.cat) {
+		var cols []string
+		for _, col := range tab.cols {
+			elem := col.typ
+			if e, ok := elem.Elem(); ok {
+				elem = e
+			}
+			if d.cat.domainIsOver(col.domain, t.oid) || t.domain == nil && uint32(elem.Oid) == t.oid {
+				cols = append(cols, col.name)
+			}
+		}
+		if len(cols) == 0 {
+			continue
+		}
+		if err := d.lockTable(tab, isolation.TableLockAccessExclusive); err != nil {
+			return err
+		}
+		nt := d.cat.tables[tab.oid].clone()
+		for _, name := range cols {
+			d.notice(pgerror.SuccessfulCompletion, "drop cascades to column %s of table %s", name, tab.name)
+			if err := d.dropColumn(nt, &pg_query.AlterTableCmd{Name: name, Behavior: pg_query.DropBehavior_DROP_CASCADE}); err != nil {
+				return err
+			}
+		}
+		d.cat.putTable(nt)
 	}
 	return nil
 }
