@@ -106,6 +106,9 @@ func (d *ddl) validateDomain(b *binder, t *typeDesc, nullsOnly bool) error {
 	if err != nil {
 		return err
 	}
+	if col := d.cat.columnOfCompositeWith(t.oid); col != "" {
+		return pgerror.Newf(pgerror.FeatureNotSupported, "cannot alter type \"%s\" because column \"%s\" uses it", t.name, col)
+	}
 	x := *d.x
 	for _, tab := range sortedTables(d.cat) {
 		for i, col := range tab.cols {
@@ -137,6 +140,35 @@ func (d *ddl) validateDomain(b *binder, t *typeDesc, nullsOnly bool) error {
 		}
 	}
 	return nil
+}
+
+// columnOfCompositeWith names a table column ("table.column") whose type
+// is a composite type (or an array of one) with a field of domain oid, or
+// of a domain over it; "" when there is none. PostgreSQL does not check
+// new domain constraints inside such columns, and neither does fickle.
+func (c *catalog) columnOfCompositeWith(oid uint32) string {
+	holders := map[uint32]bool{}
+	for _, sc := range c.schemas {
+		for _, t := range sc.types {
+			for _, fd := range t.fieldDomains {
+				if c.domainIsOver(fd, oid) {
+					holders[t.oid] = true
+				}
+			}
+		}
+	}
+	for _, tab := range sortedTables(c) {
+		for _, col := range tab.cols {
+			elem := col.typ
+			if e, ok := elem.Elem(); ok {
+				elem = e
+			}
+			if holders[uint32(elem.Oid)] {
+				return tab.name + "." + col.name
+			}
+		}
+	}
+	return ""
 }
 
 // domainIsOver reports whether domain oid is domain over, or a domain

@@ -168,6 +168,12 @@ func (d *ddl) dropUserTypes(drop []*typeDesc, cascade bool) error {
 	for _, t := range drop {
 		dropping[t.oid] = true
 	}
+	if cascade {
+		drop = d.cat.withDependentDomains(drop)
+		for _, t := range drop {
+			dropping[t.oid] = true
+		}
+	}
 	for _, t := range drop {
 		if cascade {
 			if err := d.dropTypedColumns(t); err != nil {
@@ -188,6 +194,40 @@ func (d *ddl) dropUserTypes(drop []*typeDesc, cascade bool) error {
 		d.cat.dropComments(t.oid)
 	}
 	return nil
+}
+
+// withDependentDomains returns types and the domains over them (or over
+// those, ...), which DROP ... CASCADE drops too.
+func (c *catalog) withDependentDomains(types []*typeDesc) []*typeDesc {
+	seen := map[uint32]bool{}
+	for _, t := range types {
+		seen[t.oid] = true
+	}
+	for grew := true; grew; {
+		grew = false
+		for _, sc := range c.schemas {
+			names := make([]string, 0, len(sc.types))
+			for n := range sc.types {
+				names = append(names, n)
+			}
+			sort.Strings(names)
+			for _, n := range names {
+				t := sc.types[n]
+				if t.domain == nil || seen[t.oid] {
+					continue
+				}
+				base := t.domain.base
+				if e, ok := base.Elem(); ok {
+					base = e
+				}
+				if seen[t.domain.parent] || seen[uint32(base.Oid)] {
+					seen[t.oid], grew = true, true
+					types = append(types, t)
+				}
+			}
+		}
+	}
+	return types
 }
 
 // dropTypedColumns drops the table columns of type t (or of an array of
