@@ -98,6 +98,11 @@ type scalar struct {
 	// weakName marks a name that comes from a type cast: an enclosing cast
 	// replaces it with its own type name (PostgreSQL's FigureColname).
 	weakName bool
+	// row holds the fields of a row constructor, which compares with
+	// another row constructor field by field (row.go).
+	row []*scalar
+	// domain is the domain a cast gave the value (typ is its base type).
+	domain *typeDesc
 }
 
 func itemBit(i int) uint64 {
@@ -391,6 +396,15 @@ func (b *binder) typeName(tn *pg_query.TypeName) (types.Type, error) {
 		return types.Type{}, b.errAt(pgerror.Newf(pgerror.UndefinedObject, "type \"%s\" does not exist", names[len(names)-1]), tn.Location)
 	}
 	t, err := types.TypeByName(names, mods)
+	if ut, ok := b.userType(names); ok && (err != nil || len(names) == 2) {
+		if len(mods) > 0 {
+			return types.Type{}, b.errAt(pgerror.Newf(pgerror.SyntaxError, "type modifier is not allowed for type \"%s\"", ut), tn.Location)
+		}
+		t, err = ut, nil
+		if len(tn.ArrayBounds) > 0 && b.domainNamed(tn) != nil {
+			return types.Type{}, b.errAt(pgerror.Unsupported("arrays of domains"), tn.Location)
+		}
+	}
 	if err != nil {
 		if pe, ok := err.(*pgerror.Error); ok {
 			return types.Type{}, b.errAt(pe, tn.Location)

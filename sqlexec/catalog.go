@@ -79,6 +79,8 @@ type schemaDesc struct {
 	// funcs holds the schema's functions and procedures by name, each
 	// name's overloads in creation order (functions.go).
 	funcs map[string][]*funcDesc
+	// types holds the schema's user-defined types by name (ddl_types.go).
+	types map[string]*typeDesc
 }
 
 // tableDesc describes a table. cols are in row order: the store's rows hold
@@ -116,6 +118,9 @@ type columnDesc struct {
 	// identity is 'a' (ALWAYS), 'd' (BY DEFAULT) or 0.
 	identity byte
 	attnum   int16
+	// domain is the OID of the domain the column was declared with (typ
+	// is its base type), 0 for none.
+	domain uint32
 }
 
 type indexDesc struct {
@@ -169,7 +174,8 @@ func newCatalog(oids *atomic.Uint32) *catalog {
 // newSchema returns an empty schema.
 func newSchema(name string, oid uint32) *schemaDesc {
 	return &schemaDesc{name: name, oid: oid, tables: map[string]*tableDesc{}, seqs: map[string]*sequence{},
-		indexes: map[string]*indexDesc{}, views: map[string]*viewDesc{}, funcs: map[string][]*funcDesc{}}
+		indexes: map[string]*indexDesc{}, views: map[string]*viewDesc{}, funcs: map[string][]*funcDesc{},
+		types: map[string]*typeDesc{}}
 }
 
 // clone returns a copy of the catalog's maps; descriptors are shared.
@@ -191,6 +197,9 @@ func (c *catalog) clone() *catalog {
 		}
 		for fk, f := range s.funcs {
 			ns.funcs[fk] = f
+		}
+		for tk, t := range s.types {
+			ns.types[tk] = t
 		}
 		n.schemas[k] = ns
 	}

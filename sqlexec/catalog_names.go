@@ -308,6 +308,9 @@ func (n catalogNames) typeByNames(names []string) (uint32, error) {
 					return rowTypeOID(v.oid) | candidate.array, nil
 				}
 			}
+			if t := sc.types[name]; t != nil {
+				return t.oid, nil
+			}
 		}
 	}
 	return 0, pgerror.Newf(pgerror.UndefinedObject, "type \"%s\" does not exist", full)
@@ -385,6 +388,13 @@ func (n catalogNames) typeName(oid uint32, typmod int32) (string, bool) {
 			return elem + "[]", true
 		}
 		return n.qualify(bt.namespace, builtinTypeName(bt.name, typmod)), true
+	}
+	if t := n.catalog().typeByOid(oid); t != nil {
+		name := types.QuoteIdent(t.name)
+		if n.s.lookupType(n.catalog(), "", t.name) != t {
+			name = types.QuoteIdent(t.schema) + "." + name
+		}
+		return name, true
 	}
 	if rel, array := relationOfRowType(n.catalog(), oid); rel != nil {
 		name := types.QuoteIdent(rel.name)

@@ -233,6 +233,7 @@ func mergeCatalogs(base, mine, cur *catalog) (*catalog, error) {
 			sc.seqs = mergeMaps(b.seqs, m.seqs, c.seqs, relClash)
 			sc.indexes = mergeMaps(b.indexes, m.indexes, c.indexes, relClash)
 			sc.views = mergeMaps(b.views, m.views, c.views, relClash)
+			sc.types = mergeMaps(b.types, m.types, c.types, func(string) { clash("pg_type_typname_nsp_index") })
 		}
 	}
 	// The tables by OID are those the schemas name: of two tables given

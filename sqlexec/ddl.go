@@ -60,6 +60,10 @@ func ddlTag(n *pg_query.Node) string {
 			return "DROP ROUTINE"
 		case pg_query.ObjectType_OBJECT_TRIGGER:
 			return "DROP TRIGGER"
+		case pg_query.ObjectType_OBJECT_TYPE:
+			return "DROP TYPE"
+		case pg_query.ObjectType_OBJECT_DOMAIN:
+			return "DROP DOMAIN"
 		}
 		return "DROP TABLE"
 	case *pg_query.Node_AlterTableStmt:
@@ -76,6 +80,12 @@ func ddlTag(n *pg_query.Node) string {
 		return "CREATE INDEX"
 	case *pg_query.Node_CreateSeqStmt:
 		return "CREATE SEQUENCE"
+	case *pg_query.Node_CompositeTypeStmt:
+		return "CREATE TYPE"
+	case *pg_query.Node_CreateDomainStmt:
+		return "CREATE DOMAIN"
+	case *pg_query.Node_AlterDomainStmt:
+		return "ALTER DOMAIN"
 	case *pg_query.Node_AlterSeqStmt:
 		return "ALTER SEQUENCE"
 	case *pg_query.Node_CreateSchemaStmt:
@@ -227,6 +237,12 @@ func (d *ddl) run(n *pg_query.Node, full string) error {
 		return d.createFunction(v.CreateFunctionStmt, full)
 	case *pg_query.Node_CreateTrigStmt:
 		return d.createTrigger(v.CreateTrigStmt, full)
+	case *pg_query.Node_CompositeTypeStmt:
+		return d.createCompositeType(v.CompositeTypeStmt)
+	case *pg_query.Node_CreateDomainStmt:
+		return d.createDomain(v.CreateDomainStmt)
+	case *pg_query.Node_AlterDomainStmt:
+		return d.alterDomain(v.AlterDomainStmt)
 	}
 	return pgerror.Unsupported("statement " + nodeKind(n))
 }
@@ -238,7 +254,7 @@ func (d *ddl) relationExists(schema, name string) bool {
 	if sc == nil {
 		return false
 	}
-	return sc.tables[name] != nil || sc.indexes[name] != nil || sc.seqs[name] != nil || sc.views[name] != nil
+	return sc.tables[name] != nil || sc.indexes[name] != nil || sc.seqs[name] != nil || sc.views[name] != nil || sc.types[name] != nil
 }
 
 // uniqueRelName returns base, or base with a number appended, unused in the
@@ -481,7 +497,13 @@ func (d *ddl) addColumnDef(b *binder, t *tableDesc, cd *pg_query.ColumnDef) ([]t
 		if err != nil {
 			return nil, err
 		}
+		if typ.Oid == types.OidUnknown || typ.Oid == types.OidRecord {
+			return nil, pgerror.Newf(pgerror.InvalidTableDefinition, "column \"%s\" has pseudo-type %s", cd.Colname, typ)
+		}
 		col.typ = typ
+		if dom := b.domainNamed(cd.TypeName); dom != nil {
+			col.domain = dom.oid
+		}
 	}
 	if cd.CollClause != nil {
 		coll := strs(cd.CollClause.Collname)

@@ -90,6 +90,9 @@ func (d *ddl) addColumn(b *binder, t *tableDesc, cmd *pg_query.AlterTableCmd) er
 		return err
 	}
 	col := t.cols[len(t.cols)-1]
+	if col.domain != 0 {
+		return pgerror.Unsupported("ALTER TABLE ADD COLUMN of a domain type")
+	}
 	var def *scalar
 	if col.def != nil {
 		e, err := b.expr(nil, col.def)
@@ -419,6 +422,9 @@ func (d *ddl) alterColumnType(b *binder, t *tableDesc, cmd *pg_query.AlterTableC
 	to, err := b.typeName(cd.TypeName)
 	if err != nil {
 		return err
+	}
+	if b.domainNamed(cd.TypeName) != nil {
+		return pgerror.Unsupported("ALTER COLUMN TYPE to a domain")
 	}
 	col := t.cols[i]
 	if !t.hidden {

@@ -31,6 +31,10 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 		return d.dropFunctions(ds)
 	case pg_query.ObjectType_OBJECT_TRIGGER:
 		return d.dropTrigger(ds)
+	case pg_query.ObjectType_OBJECT_TYPE:
+		return d.dropTypes(ds)
+	case pg_query.ObjectType_OBJECT_DOMAIN:
+		return d.dropDomains(ds)
 	case pg_query.ObjectType_OBJECT_TABLE:
 		var ts []*tableDesc
 		for _, o := range ds.Objects {
@@ -145,7 +149,7 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 				}
 				return pgerror.Newf(pgerror.InvalidSchemaName, "schema \"%s\" does not exist", name)
 			}
-			if (len(sc.tables) > 0 || len(sc.seqs) > 0 || len(sc.views) > 0 || len(sc.funcs) > 0) && !cascade {
+			if (len(sc.tables) > 0 || len(sc.seqs) > 0 || len(sc.views) > 0 || len(sc.funcs) > 0 || len(sc.types) > 0) && !cascade {
 				return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop schema %s because other objects depend on it", name).
 					WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 			}

@@ -58,7 +58,7 @@ func (b *binder) expr(sc *scope, n *pg_query.Node) (*scalar, error) {
 		}
 		return nil, b.errAt(pgerror.Unsupported("COLLATE "+strings.Join(coll, ".")), v.CollateClause.Location)
 	case *pg_query.Node_RowExpr:
-		return nil, b.errAt(pgerror.Unsupported("row constructors"), v.RowExpr.Location)
+		return b.rowExpr(sc, v.RowExpr)
 	case *pg_query.Node_AArrayExpr:
 		return b.arrayExpr(sc, v.AArrayExpr, types.Type{})
 	case *pg_query.Node_AIndirection:
@@ -69,6 +69,41 @@ func (b *binder) expr(sc *scope, n *pg_query.Node) (*scalar, error) {
 		return nil, b.errAt(pgerror.New(pgerror.SyntaxError, "DEFAULT is not allowed in this context"), v.SetToDefault.Location)
 	}
 	return nil, pgerror.Unsupported("expression " + nodeKind(n))
+}
+
+// isDistinct compiles l IS DISTINCT FROM r, or IS NOT DISTINCT FROM when
+// not is set. Two row constructors are distinct when a pair of their
+// fields is.
+func (b *binder) isDistinct(l, r *scalar, not bool, loc int32) (*scalar, error) {
+	if l.row != nil && r.row != nil {
+		return b.rowDistinct(l, r, not, loc)
+	}
+	eq, err := b.binary("=", l, r, loc)
+	if err != nil {
+		return nil, err
+	}
+	le, re, ee := l.eval, r.eval, eq.eval
+	return &scalar{typ: types.Bool, slot: -1, refs: eq.refs, name: "?column?", eval: func(x *execCtx) (any, error) {
+		lv, err := le(x)
+		if err != nil {
+			return nil, err
+		}
+		rv, err := re(x)
+		if err != nil {
+			return nil, err
+		}
+		var d bool
+		if lv == nil || rv == nil {
+			d = (lv == nil) != (rv == nil)
+		} else {
+			v, err := ee(x)
+			if err != nil {
+				return nil, err
+			}
+			d = v != true
+		}
+		return d != not, nil
+	}}, nil
 }
 
 // nodeKind names a parse node's kind for messages.
@@ -192,6 +227,11 @@ func (b *binder) typeCast(sc *scope, tc *pg_query.TypeCast) (*scalar, error) {
 	if out == arg && t.Typmod >= 0 && arg.typ != t {
 		out = &scalar{typ: t, eval: arg.eval, slot: -1, refs: arg.refs, name: arg.name}
 	}
+	if dom := b.domainNamed(tc.TypeName); dom != nil && len(tc.TypeName.ArrayBounds) == 0 {
+		if out, err = b.withDomainCheck(out, dom); err != nil {
+			return nil, err
+		}
+	}
 	if arg.name == "?column?" || arg.name == "" || arg.weakName {
 		if out == arg {
 			c := *arg
@@ -207,6 +247,9 @@ func (b *binder) typeCast(sc *scope, tc *pg_query.TypeCast) (*scalar, error) {
 
 // binary compiles l op r after compiling both sides.
 func (b *binder) binary(op string, l, r *scalar, loc int32) (*scalar, error) {
+	if l.row != nil && r.row != nil {
+		return b.rowComparison(op, l, r, loc)
+	}
 	switch {
 	case unresolved(l) && unresolved(r):
 		b.fix(l, types.Text)
@@ -291,33 +334,7 @@ func (b *binder) aExpr(sc *scope, a *pg_query.A_Expr) (*scalar, error) {
 		if err != nil {
 			return nil, err
 		}
-		eq, err := b.binary("=", l, r, a.Location)
-		if err != nil {
-			return nil, err
-		}
-		le, re, ee := l.eval, r.eval, eq.eval
-		not := a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT
-		return &scalar{typ: types.Bool, slot: -1, refs: eq.refs, name: "?column?", eval: func(x *execCtx) (any, error) {
-			lv, err := le(x)
-			if err != nil {
-				return nil, err
-			}
-			rv, err := re(x)
-			if err != nil {
-				return nil, err
-			}
-			var d bool
-			if lv == nil || rv == nil {
-				d = (lv == nil) != (rv == nil)
-			} else {
-				v, err := ee(x)
-				if err != nil {
-					return nil, err
-				}
-				d = v != true
-			}
-			return d != not, nil
-		}}, nil
+		return b.isDistinct(l, r, a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT, a.Location)
 	case pg_query.A_Expr_Kind_AEXPR_NULLIF:
 		return b.callBuiltin(sc, "nullif", []*pg_query.Node{a.Lexpr, a.Rexpr}, a.Location)
 	case pg_query.A_Expr_Kind_AEXPR_IN:
@@ -404,7 +421,7 @@ func (b *binder) inListParts(sc *scope, a *pg_query.A_Expr) (*scalar, *scalar, [
 			}
 		}
 	}
-	if eval := hashedInList(x, hashElems, list.Items, neg); eval != nil {
+	if eval := hashedInList(x, hashElems, list.Items, neg); eval != nil && x.row == nil {
 		return &scalar{typ: types.Bool, slot: -1, refs: refs, name: "?column?", eval: eval}, x, elems, nil
 	}
 	return &scalar{typ: types.Bool, slot: -1, refs: refs, name: "?column?", eval: func(xc *execCtx) (any, error) {

@@ -76,10 +76,14 @@ func (b *binder) nullTest(sc *scope, nt *pg_query.NullTest) (*scalar, error) {
 		b.fix(arg, types.Text)
 	}
 	isNull := nt.Nulltesttype == pg_query.NullTestType_IS_NULL
+	isRecord := arg.typ.IsRecord()
 	return &scalar{typ: types.Bool, slot: -1, refs: arg.refs, name: "?column?", eval: func(x *execCtx) (any, error) {
 		v, err := arg.eval(x)
 		if err != nil {
 			return nil, err
+		}
+		if isRecord && v != nil {
+			return recordIsNull(v.([]any), isNull), nil
 		}
 		return (v == nil) == isNull, nil
 	}}, nil

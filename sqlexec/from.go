@@ -478,7 +478,7 @@ func (b *binder) functionItem(sc *scope, rf *pg_query.RangeFunction) (*fromItem,
 	if it, cols, isUnnest, err := b.unnestItem(sc, rf); isUnnest {
 		return it, cols, err
 	}
-	if rf.Lateral || rf.IsRowsfrom || len(rf.Functions) != 1 || len(rf.Coldeflist) > 0 {
+	if rf.Lateral || rf.IsRowsfrom || len(rf.Functions) != 1 {
 		return nil, nil, pgerror.Unsupported("this form of function in FROM")
 	}
 	fl := rf.Functions[0].GetList()
@@ -493,7 +493,11 @@ func (b *binder) functionItem(sc *scope, rf *pg_query.RangeFunction) (*fromItem,
 	if name == "fickle_check" {
 		return b.fickleCheckItem(rf, fc)
 	}
-	if fn := b.lookupSetFunc(strs(fc.Funcname)); fn != nil {
+	fn := b.lookupSetFunc(strs(fc.Funcname))
+	if len(rf.Coldeflist) > 0 && (fn == nil || !fn.record) {
+		return nil, nil, pgerror.Unsupported("this form of function in FROM")
+	}
+	if fn != nil {
 		return b.setFunctionItem(sc, rf, fn, fc)
 	}
 	if it, cols, ok, err := b.userFunctionItem(sc, rf, fc); ok {

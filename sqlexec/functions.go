@@ -239,6 +239,9 @@ func (f *funcDesc) readParams(b *binder, params []*pg_query.Node) error {
 		if err != nil {
 			return err
 		}
+		if b.domainNamed(fp.ArgType) != nil {
+			return pgerror.Unsupported("routine parameters of a domain type")
+		}
 		p := funcParam{name: fp.Name, typ: t, def: fp.Defexpr}
 		switch fp.Mode {
 		case pg_query.FunctionParameterMode_FUNC_PARAM_OUT:
@@ -298,6 +301,9 @@ func (f *funcDesc) readResult(b *binder, cs *pg_query.CreateFunctionStmt) error 
 		t, err := b.typeName(plain)
 		if err != nil {
 			return err
+		}
+		if b.domainNamed(plain) != nil || t.IsComposite() {
+			return pgerror.Unsupported("functions returning a domain or composite type")
 		}
 		declared = t
 	}

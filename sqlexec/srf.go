@@ -29,6 +29,12 @@ type setFunc struct {
 	bind func(b *binder, args []*scalar, loc int32) ([]types.Field, error)
 	// rows computes the rows from the arguments' values.
 	rows func(x *execCtx, args []any) ([][]any, error)
+	// record marks a function returning records (json_populate_record):
+	// its rows are made by recordRows for the record type the call
+	// resolved (setCall.shape), and its value in a select list is the
+	// record even when it has one field.
+	record     bool
+	recordRows func(x *execCtx, shape types.Type, args []any) ([][]any, error)
 }
 
 var setFuncs map[string]*setFunc
@@ -43,6 +49,7 @@ func init() {
 		"pg_get_keywords":        {schema: "pg_catalog", bind: bindKeywords, rows: keywordRows},
 		"pg_partition_ancestors": {schema: "pg_catalog", strict: true, bind: bindPartitionAncestors, rows: noRows},
 	}
+	addPopulateFuncs()
 }
 
 // lookupSetFunc returns the set-returning function a possibly qualified
@@ -73,6 +80,11 @@ type setCall struct {
 	fn   *setFunc
 	cols []types.Field
 	args []*scalar
+	// shape is the record type a record-returning call's rows have.
+	shape types.Type
+	// check checks a record-returning call's rows against the domains of
+	// the record and of its fields; nil when none has one.
+	check func(x *execCtx, row []any) error
 }
 
 // bindSetCall compiles the arguments of a call of fn in scope sc.
@@ -93,6 +105,15 @@ func (b *binder) bindSetCall(sc *scope, fn *setFunc, fc *pg_query.FuncCall) (*se
 		return nil, err
 	}
 	call.cols = cols
+	if fn.record {
+		call.shape = types.RecordType(cols)
+		if len(call.args) > 0 && call.args[0].typ.IsComposite() {
+			call.shape = call.args[0].typ
+		}
+		if call.check, err = b.recordDomainChecks(call); err != nil {
+			return nil, err
+		}
+	}
 	return call, nil
 }
 
@@ -109,12 +130,24 @@ func (c *setCall) run(x *execCtx) ([][]any, error) {
 		}
 		vals[i] = v
 	}
+	if c.fn.record {
+		rows, err := c.fn.recordRows(x, c.shape, vals)
+		for _, r := range rows {
+			if err == nil && c.check != nil {
+				err = c.check(x, r)
+			}
+		}
+		return rows, err
+	}
 	return c.fn.rows(x, vals)
 }
 
 // valueType is the type of one row of the call as a value: its one
 // column's, or a record of its columns.
 func (c *setCall) valueType() types.Type {
+	if c.fn.record {
+		return c.shape
+	}
 	if len(c.cols) == 1 {
 		return c.cols[0].Type
 	}
@@ -126,7 +159,7 @@ func (c *setCall) value(row []any) any {
 	if row == nil {
 		return nil
 	}
-	if len(c.cols) == 1 {
+	if len(c.cols) == 1 && !c.fn.record {
 		return row[0]
 	}
 	return row
@@ -143,6 +176,10 @@ func (b *binder) setCallInList(sc *scope, fn *setFunc, fc *pg_query.FuncCall) (*
 	call, err := b.bindSetCall(sc, fn, fc)
 	if err != nil {
 		return nil, err
+	}
+	if fn.record && call.cols == nil {
+		return nil, b.errAt(pgerror.Newf(pgerror.FeatureNotSupported, "could not determine row type for result of %s", call.name).
+			WithHint("Provide a non-null record argument, or call the function in the FROM clause using a column definition list."), fc.Location)
 	}
 	return b.listSetCall(sc, call), nil
 }
@@ -224,6 +261,11 @@ func (b *binder) setFunctionItem(sc *scope, rf *pg_query.RangeFunction, fn *setF
 	if err != nil {
 		return nil, nil, err
 	}
+	if fn.record {
+		if err := b.applyColumnDefinitions(call, rf, fc.Location); err != nil {
+			return nil, nil, err
+		}
+	}
 	return setCallItem(rf, call)
 }
 
@@ -236,7 +278,7 @@ func setCallItem(rf *pg_query.RangeFunction, call *setCall) (*fromItem, []scopeC
 	var cols []scopeCol
 	for _, f := range call.cols {
 		name := f.Name
-		if len(call.cols) == 1 {
+		if len(call.cols) == 1 && !call.fn.record {
 			name = alias
 		}
 		cols = append(cols, scopeCol{rel: alias, name: name, typ: f.Type})
@@ -247,9 +289,14 @@ func setCallItem(rf *pg_query.RangeFunction, call *setCall) (*fromItem, []scopeC
 	if err := applyColAliases(cols, rf.Alias); err != nil {
 		return nil, nil, err
 	}
-	ordinality := rf.Ordinality
+	ordinality, width := rf.Ordinality, len(call.cols)
 	return &fromItem{name: alias, sub: func(x *execCtx) ([][]any, error) {
 		rows, err := call.run(x)
+		for i, r := range rows {
+			if r == nil {
+				rows[i] = make([]any, width) // a NULL record: a row of NULLs
+			}
+		}
 		if err != nil || !ordinality {
 			return rows, err
 		}

@@ -17,8 +17,10 @@ type writer struct {
 	b        *binder
 	t        *tableDesc
 	defaults []*scalar // per column; nil means NULL
-	checks   []*scalar
-	fks      []*fkCheck
+	// domains checks, per column of a domain, its constraints.
+	domains []domainCheck
+	checks  []*scalar
+	fks     []*fkCheck
 	// refs are the foreign keys of other tables that reference t.
 	refs []*fkRef2
 }
@@ -45,13 +47,24 @@ type fkRef2 struct {
 }
 
 func (b *binder) writerFor(t *tableDesc, withRefs bool) (*writer, error) {
-	w := &writer{b: b, t: t, defaults: make([]*scalar, len(t.cols))}
+	w := &writer{b: b, t: t, defaults: make([]*scalar, len(t.cols)), domains: make([]domainCheck, len(t.cols))}
 	sc := tableScope(t, t.name)
 	for i, c := range t.cols {
-		if c.def == nil {
+		def := c.def
+		if dom := b.domainByOid(c.domain); dom != nil {
+			check, err := b.domainCheckFor(dom)
+			if err != nil {
+				return nil, err
+			}
+			w.domains[i] = check
+			if def == nil {
+				def = b.catalogNow().domainDefault(dom)
+			}
+		}
+		if def == nil {
 			continue
 		}
-		e, err := b.expr(nil, c.def)
+		e, err := b.expr(nil, def)
 		if err != nil {
 			return nil, err
 		}
@@ -165,6 +178,14 @@ func (w *writer) fillDefaults(x *execCtx, row []any, given []bool) error {
 // columns changed (UPDATE).
 func (w *writer) validate(x *execCtx, row []any, old []any) error {
 	t := w.t
+	for i, check := range w.domains {
+		if check == nil {
+			continue
+		}
+		if err := check(x, row[i]); err != nil {
+			return err
+		}
+	}
 	for i, c := range t.cols {
 		if c.notNull && row[i] == nil {
 			return pgerror.Newf(pgerror.NotNullViolation, "null value in column \"%s\" of relation \"%s\" violates not-null constraint", c.name, t.name).

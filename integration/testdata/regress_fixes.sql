@@ -303,3 +303,23 @@ SELECT to_char(timestamp '2003-02-08', 'YYYY\MM \"DD\" "x\"y"');
 
 -- The zero byte is the empty "char" (char.sql).
 SELECT '\000'::"char"::text = '', length('\000'::"char"::text), ''::"char" = '\000'::"char", '\101'::"char";
+
+-- Composite types, row constructors and domains (create_table.sql,
+-- domain.sql, json.sql, alter_table.sql): a pseudo-type column is refused,
+-- rows compare field by field with NULLs making the answer NULL, records
+-- compare with NULL fields equal and last, domains check casts and writes.
+CREATE TABLE rf_unknown (u unknown);
+CREATE TYPE rf_pair AS (x int, y text);
+SELECT ROW(1, NULL::int) = ROW(1, 2), ROW(1, NULL::int) < ROW(2, 0), (1, NULL::int) IN ((1, 2), (3, 4));
+SELECT x FROM (VALUES (ROW(2, 'b')::rf_pair), (ROW(1, NULL)::rf_pair), (ROW(1, 'a')::rf_pair)) v(x) ORDER BY x;
+SELECT * FROM json_populate_record(NULL::rf_pair, '{"x": 1, "z": 2}') q;
+CREATE DOMAIN rf_pos AS int CHECK (VALUE > 0);
+SELECT 0::rf_pos;
+CREATE TEMP TABLE rf_dom (a text, b rf_pos, c text);
+INSERT INTO rf_dom VALUES ('a', 1, 'c');
+INSERT INTO rf_dom VALUES ('a', -1, 'c');
+DROP DOMAIN rf_pos;
+DROP DOMAIN rf_pos CASCADE;
+SELECT * FROM rf_dom;
+DROP TABLE rf_dom;
+DROP TYPE rf_pair;

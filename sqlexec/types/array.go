@@ -66,6 +66,9 @@ func ArrayOf(elem Type) (Type, bool) {
 	}
 	arr, ok := arrayTypes[elem.Oid]
 	if !ok {
+		arr, ok = compositeArrayOf(elem.Oid)
+	}
+	if !ok {
 		return Type{}, false
 	}
 	return Type{arr, elem.Typmod}, true
@@ -77,6 +80,9 @@ func (t Type) Elem() (Type, bool) {
 	e, ok := arrayElems[t.Oid]
 	if !ok {
 		e, ok = vectorElems[t.Oid]
+	}
+	if !ok {
+		e, ok = compositeElemOf(t.Oid)
 	}
 	if !ok {
 		return Type{}, false

@@ -144,6 +144,9 @@ func castPath(from, to Oid) (fn EnvCastFunc, ctx CastContext, ok bool) {
 }
 
 func lookupCast(from, to Type, ctx CastContext) (EnvCastFunc, error) {
+	if fn, found, err := recordCastPath(from, to, ctx); found {
+		return fn, err
+	}
 	fn, need, ok := castPath(from.Oid, to.Oid)
 	if !ok || need > ctx {
 		return nil, cannotCast(from, to, ctx)
@@ -189,6 +192,9 @@ func cannotCast(from, to Type, ctx CastContext) error {
 }
 
 func canCoerce(from, to Type, ctx CastContext) bool {
+	if _, found, err := recordCastPath(from, to, ctx); found {
+		return err == nil
+	}
 	_, need, ok := castPath(from.Oid, to.Oid)
 	return ok && need <= ctx
 }

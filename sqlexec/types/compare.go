@@ -16,6 +16,9 @@ import (
 func compare(t Type, a, b any) int {
 	switch x := a.(type) {
 	case []any, *pgarray.Array:
+		if t.IsRecord() {
+			return compareRecords(t, x.([]any), b.([]any))
+		}
 		return compareArrays(t, x, b)
 	case bool:
 		return cmpBool(x, b.(bool))

@@ -29,6 +29,8 @@
 //   - unknown (untyped literals): string
 //   - arrays (int4[], text[], ... over every type above): []any of element
 //     datums, nil for a NULL element; one dimension, lower bound 1
+//   - record and composite types (CREATE TYPE ... AS): []any of the field
+//     datums, nil for a NULL field; Type.Fields gives the shape
 //
 // Dates and timestamps are limited to what time.Time holds exactly; infinity
 // and -infinity are represented by the sentinels InfinityTime and

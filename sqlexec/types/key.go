@@ -45,6 +45,9 @@ func appendKey(buf []byte, t Type, v any) []byte {
 	buf = append(buf, keyValue)
 	switch x := v.(type) {
 	case []any, *pgarray.Array:
+		if t.IsRecord() {
+			return appendKeyRecord(buf, t, x.([]any))
+		}
 		return appendKeyArray(buf, t, x)
 	case bool:
 		if x {
@@ -210,6 +213,9 @@ func decodeKey(t Type, buf []byte) (any, []byte, error) {
 	buf = buf[1:]
 	if t.IsArray() {
 		return decodeKeyArray(t, buf)
+	}
+	if t.IsRecord() {
+		return decodeKeyRecord(t, buf)
 	}
 	switch t.Oid {
 	case OidBool:

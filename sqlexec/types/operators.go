@@ -41,6 +41,9 @@ func resolveBinaryOp(op string, l, r Type) (*BinaryOp, error) {
 	if polymorphicArrayOp(op, l, r) {
 		return resolveArrayOp(op, l, r)
 	}
+	if o, found, err := recordComparison(op, l, r); found {
+		return o, err
+	}
 	ops := binaryOperators[op]
 	if len(ops) == 0 {
 		return nil, operatorError(op, &l, &r, false)

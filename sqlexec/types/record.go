@@ -58,9 +58,12 @@ func RecordType(fields []Field) Type {
 	return Type{OidRecord, mod}
 }
 
-// Fields returns the fields of a record type; ok is false for other types
-// and for records of unknown shape.
+// Fields returns the fields of a record or composite type; ok is false for
+// other types and for records of unknown shape.
 func (t Type) Fields() ([]Field, bool) {
+	if c, ok := compositeOf(t.Oid); ok {
+		return c.fields, true
+	}
 	if t.Oid != OidRecord || t.Typmod < 0 {
 		return nil, false
 	}

@@ -19,6 +19,9 @@ func parseText(env *Env, t Type, s string) (any, error) {
 	if t.IsArray() {
 		return parseArray(env, t, s)
 	}
+	if t.IsComposite() {
+		return parseRecord(env, t, s)
+	}
 	switch t.Oid {
 	case OidBool:
 		return parseBool(s)
@@ -62,7 +65,7 @@ func formatText(env *Env, t Type, v any) string {
 		if isVector(t.Oid) {
 			return formatVector(x)
 		}
-		if t.Oid == OidRecord {
+		if t.IsRecord() {
 			return formatRecord(env, t, x)
 		}
 		return formatArray(env, t, x)

@@ -68,6 +68,13 @@ func typeInfoOf(oid Oid) typeInfo {
 	if ti, ok := typeInfos[oid]; ok {
 		return ti
 	}
+	if c, ok := compositeOf(oid); ok {
+		return typeInfo{name: c.name, sqlName: c.name, size: -1, category: CategoryComposite}
+	}
+	if e, ok := compositeElemOf(oid); ok {
+		c, _ := compositeOf(e)
+		return typeInfo{name: "_" + c.name, sqlName: c.name + "[]", size: -1, category: CategoryArray}
+	}
 	n := strconv.FormatUint(uint64(oid), 10)
 	return typeInfo{name: n, sqlName: "???", size: -1, category: CategoryUser}
 }
@@ -218,6 +225,12 @@ func applyTypmod(t Type, mods []int32) (Type, error) {
 func formatType(t Type) string {
 	ti, ok := typeInfos[t.Oid]
 	if !ok {
+		if c, ok := compositeOf(t.Oid); ok {
+			return QuoteIdent(c.name)
+		}
+		if e, ok := compositeElemOf(t.Oid); ok {
+			return formatType(Type{e, -1}) + "[]"
+		}
 		return "???"
 	}
 	if elem, isArray := t.Elem(); isArray && !isVector(t.Oid) {

@@ -1,0 +1,270 @@
+package sqlexec
+
+import (
+	"strconv"
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// Domains (CREATE DOMAIN name AS type [DEFAULT e] [NOT NULL] [CHECK (...)]).
+// A domain's values are its base type's datums and expressions see them
+// with the base type, so every operator and function of the base type
+// applies; the domain matters where a value becomes of the domain: a cast
+// to it, a write to a column of it, a field of it that json populates.
+// There its NOT NULL (23502) and CHECK constraints (23514) are checked, a
+// domain over a domain checking its parent's first.
+
+// domainDesc is what a typeDesc of a domain adds.
+type domainDesc struct {
+	base    types.Type
+	parent  uint32 // the domain this one is over, 0 over a plain type
+	notNull bool
+	def     *pg_query.Node
+	checks  []*checkDesc
+}
+
+// domainNamed returns the domain a type name names, nil when it names
+// another type or none.
+func (b *binder) domainNamed(tn *pg_query.TypeName) *typeDesc {
+	names := strs(tn.Names)
+	if len(names) == 1 {
+		if _, err := types.TypeByName(names, nil); err == nil {
+			return nil // a built-in type comes first on the search path
+		}
+	}
+	cat := b.catalogNow()
+	var t *typeDesc
+	switch len(names) {
+	case 1:
+		t = b.s.lookupType(cat, "", names[0])
+	case 2:
+		t = b.s.lookupType(cat, names[0], names[1])
+	}
+	if t == nil || t.domain == nil {
+		return nil
+	}
+	return t
+}
+
+// domainDefault is the DEFAULT of domain t or of the nearest domain under
+// it that has one; nil for none.
+func (c *catalog) domainDefault(t *typeDesc) *pg_query.Node {
+	for d := t; d != nil; d = c.typeByOid(d.domain.parent) {
+		if d.domain.def != nil {
+			return d.domain.def
+		}
+	}
+	return nil
+}
+
+// catalogNow is the catalog the binder binds against.
+func (b *binder) catalogNow() *catalog {
+	if b.cat != nil {
+		return b.cat
+	}
+	c, _ := b.s.catalog()
+	return c
+}
+
+// domainByOid returns the domain with the OID, nil for 0 or none.
+func (b *binder) domainByOid(oid uint32) *typeDesc {
+	if oid == 0 {
+		return nil
+	}
+	return b.catalogNow().typeByOid(oid)
+}
+
+// domainCheck is the check of domain t's constraints on a value.
+type domainCheck func(x *execCtx, v any) error
+
+// domainCheckFor compiles the constraints of domain t and of the domains
+// it is over.
+func (b *binder) domainCheckFor(t *typeDesc) (domainCheck, error) {
+	var parent domainCheck
+	if p := b.domainByOid(t.domain.parent); p != nil {
+		var err error
+		if parent, err = b.domainCheckFor(p); err != nil {
+			return nil, err
+		}
+	}
+	sc := &scope{cols: []scopeCol{{name: "value", typ: t.domain.base}}}
+	checks := make([]*scalar, len(t.domain.checks))
+	for i, ck := range t.domain.checks {
+		e, err := b.cond(sc, ck.expr, "CHECK")
+		if err != nil {
+			return nil, err
+		}
+		checks[i] = e
+	}
+	notNull, name := t.domain.notNull, t.name
+	return func(x *execCtx, v any) error {
+		if parent != nil {
+			if err := parent(x, v); err != nil {
+				return err
+			}
+		}
+		if v == nil && notNull {
+			return pgerror.Newf(pgerror.NotNullViolation, "domain %s does not allow null values", name)
+		}
+		if len(checks) == 0 {
+			return nil
+		}
+		c := *x
+		c.row = []any{v}
+		for i, ck := range checks {
+			ok, err := ck.eval(&c)
+			if err != nil {
+				return err
+			}
+			if ok == false {
+				return pgerror.Newf(pgerror.CheckViolation, "value for domain %s violates check constraint \"%s\"", name, t.domain.checks[i].name)
+			}
+		}
+		return nil
+	}, nil
+}
+
+// withDomainCheck returns e checked against domain t's constraints.
+func (b *binder) withDomainCheck(e *scalar, t *typeDesc) (*scalar, error) {
+	check, err := b.domainCheckFor(t)
+	if err != nil {
+		return nil, err
+	}
+	inner := e.eval
+	out := *e
+	out.lit, out.null, out.slot, out.domain = nil, false, -1, t
+	out.eval = func(x *execCtx) (any, error) {
+		v, err := inner(x)
+		if err != nil {
+			return nil, err
+		}
+		return v, check(x, v)
+	}
+	return &out, nil
+}
+
+// createDomain runs CREATE DOMAIN.
+func (d *ddl) createDomain(cs *pg_query.CreateDomainStmt) error {
+	names := strs(cs.Domainname)
+	schemaName, name := "", names[len(names)-1]
+	if len(names) == 2 {
+		schemaName = names[0]
+	} else if len(names) > 2 {
+		return pgerror.Unsupported("cross-database references")
+	}
+	schema, err := d.s.creationSchema(d.cat, schemaName)
+	if err != nil {
+		return err
+	}
+	if d.relationExists(schema, name) {
+		return pgerror.Newf(pgerror.DuplicateObject, "type \"%s\" already exists", name)
+	}
+	if cs.CollClause != nil {
+		return pgerror.Unsupported("COLLATE in CREATE DOMAIN")
+	}
+	b := d.binder("")
+	if len(cs.TypeName.ArrayBounds) > 0 && b.domainNamed(&pg_query.TypeName{Names: cs.TypeName.Names}) != nil {
+		return pgerror.Unsupported("domains over arrays of domains")
+	}
+	base, err := b.typeName(cs.TypeName)
+	if err != nil {
+		return err
+	}
+	if base.Oid == types.OidUnknown || base.Oid == types.OidRecord || base.Oid == types.OidVoid || base.Oid == types.OidTrigger {
+		return pgerror.Newf(pgerror.DatatypeMismatch, "\"%s\" is not a valid base type for a domain", base)
+	}
+	dom := &domainDesc{base: base}
+	if len(cs.TypeName.ArrayBounds) == 0 {
+		if p := b.domainNamed(cs.TypeName); p != nil {
+			dom.parent = p.oid
+		}
+	}
+	t := &typeDesc{oid: d.cat.newOID(), schema: schema, name: name, domain: dom}
+	nullSeen := false
+	for _, n := range cs.Constraints {
+		c := n.GetConstraint()
+		switch c.Contype {
+		case pg_query.ConstrType_CONSTR_NOTNULL, pg_query.ConstrType_CONSTR_NULL:
+			isNotNull := c.Contype == pg_query.ConstrType_CONSTR_NOTNULL
+			if nullSeen && dom.notNull != isNotNull {
+				return pgerror.New(pgerror.SyntaxError, "conflicting NULL/NOT NULL constraints")
+			}
+			nullSeen, dom.notNull = true, isNotNull
+		case pg_query.ConstrType_CONSTR_DEFAULT:
+			if dom.def != nil {
+				return pgerror.New(pgerror.SyntaxError, "multiple default expressions")
+			}
+			e, err := b.expr(nil, c.RawExpr)
+			if err != nil {
+				return err
+			}
+			if _, err := b.coerce(e, base, types.CastAssignment); err != nil {
+				return err
+			}
+			dom.def = c.RawExpr
+		case pg_query.ConstrType_CONSTR_CHECK:
+			if c.IsNoInherit {
+				return pgerror.New(pgerror.InvalidObjectDefinition, "check constraints for domains cannot be marked NO INHERIT")
+			}
+			ck := &checkDesc{name: c.Conname, expr: c.RawExpr, text: deparseExpr(c.RawExpr)}
+			if ck.name == "" {
+				ck.name = uniqueDomainCheckName(name, dom.checks)
+			}
+			dom.checks = append(dom.checks, ck)
+		default:
+			return pgerror.Unsupported("this constraint on a domain")
+		}
+	}
+	if _, err := b.domainCheckFor(t); err != nil {
+		return err
+	}
+	d.cat.schemas[schema].types[name] = t
+	return nil
+}
+
+// uniqueDomainCheckName is PostgreSQL's name for an unnamed domain CHECK
+// constraint: name_check, then name_check1, ...
+func uniqueDomainCheckName(domain string, checks []*checkDesc) string {
+	base := domain + "_check"
+	for i := 0; ; i++ {
+		n := base
+		if i > 0 {
+			n += strconv.Itoa(i)
+		}
+		used := false
+		for _, c := range checks {
+			used = used || c.name == n
+		}
+		if !used {
+			return n
+		}
+	}
+}
+
+// dropDomains runs DROP DOMAIN, which keeps a domain in use (2BP01) and
+// refuses CASCADE, as dropTypes does.
+func (d *ddl) dropDomains(ds *pg_query.DropStmt) error {
+	var drop []*typeDesc
+	for _, o := range ds.Objects {
+		tn := o.GetTypeName()
+		if tn == nil {
+			return pgerror.Unsupported("this form of DROP DOMAIN")
+		}
+		names := strs(tn.Names)
+		t := d.binder("").domainNamed(tn)
+		if t == nil {
+			shown := strings.Join(names, ".")
+			if ds.MissingOk {
+				d.notice(pgerror.SuccessfulCompletion, "type \"%s\" does not exist, skipping", shown)
+				continue
+			}
+			return pgerror.Newf(pgerror.UndefinedObject, "type \"%s\" does not exist", shown)
+		}
+		drop = append(drop, t)
+	}
+	return d.dropUserTypes(drop, ds.Behavior == pg_query.DropBehavior_DROP_CASCADE)
+}

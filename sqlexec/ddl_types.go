@@ -1,0 +1,303 @@
+package sqlexec
+
+import (
+	"sort"
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/isolation"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// User-defined types: composite types (CREATE TYPE name AS (...)) and
+// domains (ddl_domains.go). A type
+// lives in a schema beside its tables, under a name no relation of the
+// schema has (a composite type is a relation of kind 'c' in PostgreSQL).
+// Its OID is its types.Type's OID; package types learns its fields from
+// types.RegisterComposite when the type is created.
+
+// typeDesc describes a user-defined type: a composite type (fields) or a
+// domain (domain set).
+type typeDesc struct {
+	oid    uint32
+	schema string
+	name   string
+	fields []types.Field
+	// fieldDomains holds, per field, the domain the field was declared
+	// with (nil for none); fields holds its base type.
+	fieldDomains []uint32
+	domain       *domainDesc
+}
+
+// typ is the type the values of t have: a domain's base type.
+func (t *typeDesc) typ() types.Type {
+	if t.domain != nil {
+		return t.domain.base
+	}
+	return types.Type{Oid: types.Oid(t.oid), Typmod: -1}
+}
+
+// lookupType finds a user-defined type by optional schema and name along
+// the search path; nil when there is none.
+func (s *Session) lookupType(c *catalog, schema, name string) *typeDesc {
+	if schema != "" {
+		if sc := c.schemas[s.schemaAlias(schema)]; sc != nil {
+			return sc.types[name]
+		}
+		return nil
+	}
+	for _, p := range s.searchPath() {
+		if sc := c.schemas[p]; sc != nil {
+			if t := sc.types[name]; t != nil {
+				return t
+			}
+		}
+	}
+	return nil
+}
+
+// typeByOid returns the user-defined type with the OID, or nil.
+func (c *catalog) typeByOid(oid uint32) *typeDesc {
+	for _, sc := range c.schemas {
+		for _, t := range sc.types {
+			if t.oid == oid {
+				return t
+			}
+		}
+	}
+	return nil
+}
+
+// userType resolves a type name to a user-defined type of the binder's
+// catalog; ok is false when none has the name.
+func (b *binder) userType(names []string) (types.Type, bool) {
+	cat := b.catalogNow()
+	var t *typeDesc
+	switch len(names) {
+	case 1:
+		t = b.s.lookupType(cat, "", names[0])
+	case 2:
+		t = b.s.lookupType(cat, names[0], names[1])
+	}
+	if t == nil {
+		return types.Type{}, false
+	}
+	return t.typ(), true
+}
+
+// createCompositeType runs CREATE TYPE name AS (field type, ...).
+func (d *ddl) createCompositeType(cs *pg_query.CompositeTypeStmt) error {
+	rv := cs.Typevar
+	schema, err := d.s.creationSchema(d.cat, rv.Schemaname)
+	if err != nil {
+		return err
+	}
+	if d.relationExists(schema, rv.Relname) {
+		return pgerror.Newf(pgerror.DuplicateObject, "type \"%s\" already exists", rv.Relname)
+	}
+	b := d.binder("")
+	t := &typeDesc{oid: d.cat.newOID(), schema: schema, name: rv.Relname}
+	seen := map[string]bool{}
+	for _, n := range cs.Coldeflist {
+		cd := n.GetColumnDef()
+		if cd == nil {
+			return pgerror.Unsupported("this form of CREATE TYPE")
+		}
+		if seen[cd.Colname] {
+			return pgerror.Newf(pgerror.DuplicateColumn, "column \"%s\" specified more than once", cd.Colname)
+		}
+		seen[cd.Colname] = true
+		if len(cd.Constraints) > 0 || cd.CollClause != nil {
+			return pgerror.Unsupported("constraints and collations of composite type attributes")
+		}
+		ft, err := b.typeName(cd.TypeName)
+		if err != nil {
+			return err
+		}
+		var dom uint32
+		if fd := b.domainNamed(cd.TypeName); fd != nil {
+			dom = fd.oid
+		}
+		t.fieldDomains = append(t.fieldDomains, dom)
+		if ft.Oid == types.OidUnknown || ft.Oid == types.OidRecord {
+			return pgerror.Newf(pgerror.InvalidTableDefinition, "column \"%s\" has pseudo-type %s", cd.Colname, ft)
+		}
+		t.fields = append(t.fields, types.Field{Name: cd.Colname, Type: ft})
+	}
+	types.RegisterComposite(types.Oid(t.oid), types.Oid(d.cat.newOID()), t.name, t.fields)
+	d.cat.schemas[schema].types[t.name] = t
+	return nil
+}
+
+// dropTypes runs DROP TYPE. A type that a column or another type uses is
+// kept (2BP01); CASCADE, which would drop those columns, is refused.
+func (d *ddl) dropTypes(ds *pg_query.DropStmt) error {
+	var drop []*typeDesc
+	for _, o := range ds.Objects {
+		tn := o.GetTypeName()
+		if tn == nil {
+			return pgerror.Unsupported("this form of DROP TYPE")
+		}
+		names := strs(tn.Names)
+		var t *typeDesc
+		if len(names) <= 2 {
+			schema, name := "", names[len(names)-1]
+			if len(names) == 2 {
+				schema = names[0]
+			}
+			t = d.s.lookupType(d.cat, schema, name)
+		}
+		if t == nil {
+			shown := strings.Join(names, ".")
+			if ds.MissingOk {
+				d.notice(pgerror.SuccessfulCompletion, "type \"%s\" does not exist, skipping", shown)
+				continue
+			}
+			return pgerror.Newf(pgerror.UndefinedObject, "type \"%s\" does not exist", shown)
+		}
+		drop = append(drop, t)
+	}
+	return d.dropUserTypes(drop, ds.Behavior == pg_query.DropBehavior_DROP_CASCADE)
+}
+
+// dropUserTypes drops types that nothing outside them uses.
+func (d *ddl) dropUserTypes(drop []*typeDesc, cascade bool) error {
+	dropping := map[uint32]bool{}
+	for _, t := range drop {
+		dropping[t.oid] = true
+	}
+	if cascade {
+		drop = d.cat.withDependentDomains(drop)
+		for _, t := range drop {
+			dropping[t.oid] = true
+		}
+	}
+	for _, t := range drop {
+		if cascade {
+			if err := d.dropTypedColumns(t); err != nil {
+				return err
+			}
+		}
+		if dep := d.cat.typeDependent(t, dropping); dep != "" {
+			if cascade {
+				return pgerror.Unsupported("DROP TYPE ... CASCADE of a type that other types use")
+			}
+			return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop type %s because other objects depend on it", t.name).
+				WithDetail("%s depends on type %s", dep, t.name).
+				WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+		}
+	}
+	for _, t := range drop {
+		delete(d.cat.schemas[t.schema].types, t.name)
+		d.cat.dropComments(t.oid)
+	}
+	return nil
+}
+
+// withDependentDomains returns types and the domains over them (or over
+// those, ...), which DROP ... CASCADE drops too.
+func (c *catalog) withDependentDomains(types []*typeDesc) []*typeDesc {
+	seen := map[uint32]bool{}
+	for _, t := range types {
+		seen[t.oid] = true
+	}
+	for grew := true; grew; {
+		grew = false
+		for _, sc := range c.schemas {
+			names := make([]string, 0, len(sc.types))
+			for n := range sc.types {
+				names = append(names, n)
+			}
+			sort.Strings(names)
+			for _, n := range names {
+				t := sc.types[n]
+				if t.domain == nil || seen[t.oid] {
+					continue
+				}
+				base := t.domain.base
+				if e, ok := base.Elem(); ok {
+					base = e
+				}
+				if seen[t.domain.parent] || seen[uint32(base.Oid)] {
+					seen[t.oid], grew = true, true
+					types = append(types, t)
+				}
+			}
+		}
+	}
+	return types
+}
+
+// dropTypedColumns drops the table columns of type t (or of an array of
+// it, or of a domain over it), as DROP TYPE ... CASCADE does.
+func (d *ddl) dropTypedColumns(t *typeDesc) error {
+	for _, tab := range sortedTables(d.cat) {
+		var cols []string
+		for _, col := range tab.cols {
+			elem := col.typ
+			if e, ok := elem.Elem(); ok {
+				elem = e
+			}
+			if d.cat.domainIsOver(col.domain, t.oid) || t.domain == nil && uint32(elem.Oid) == t.oid {
+				cols = append(cols, col.name)
+			}
+		}
+		if len(cols) == 0 {
+			continue
+		}
+		if err := d.lockTable(tab, isolation.TableLockAccessExclusive); err != nil {
+			return err
+		}
+		nt := d.cat.tables[tab.oid].clone()
+		for _, name := range cols {
+			d.notice(pgerror.SuccessfulCompletion, "drop cascades to column %s of table %s", name, tab.name)
+			if err := d.dropColumn(nt, &pg_query.AlterTableCmd{Name: name, Behavior: pg_query.DropBehavior_DROP_CASCADE}); err != nil {
+				return err
+			}
+		}
+		d.cat.putTable(nt)
+	}
+	return nil
+}
+
+// typeDependent names the first object outside dropping that uses type t:
+// a table's column, a composite type's attribute (directly or as an
+// array's element) or a domain over it; "" when none does.
+func (c *catalog) typeDependent(t *typeDesc, dropping map[uint32]bool) string {
+	uses := func(ft types.Type, dom uint32) bool {
+		if e, ok := ft.Elem(); ok {
+			ft = e
+		}
+		return dom == t.oid || t.domain == nil && uint32(ft.Oid) == t.oid
+	}
+	var deps []string
+	for _, sc := range c.schemas {
+		for _, tab := range sc.tables {
+			for _, col := range tab.cols {
+				if uses(col.typ, col.domain) {
+					deps = append(deps, "column "+col.name+" of table "+tab.name)
+				}
+			}
+		}
+		for _, other := range sc.types {
+			if dropping[other.oid] {
+				continue
+			}
+			for i, f := range other.fields {
+				if uses(f.Type, other.fieldDomains[i]) {
+					deps = append(deps, "column "+f.Name+" of composite type "+other.name)
+				}
+			}
+			if dom := other.domain; dom != nil && uses(dom.base, dom.parent) {
+				deps = append(deps, "type "+other.name)
+			}
+		}
+	}
+	if len(deps) == 0 {
+		return ""
+	}
+	sort.Strings(deps)
+	return deps[0]
+}

@@ -1,0 +1,183 @@
+package sqlexec
+
+import (
+	"strconv"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// Row constructors: ROW(a, b) and (a, b) build an anonymous record whose
+// fields are named f1, f2, ... and typed by their expressions. Compared
+// with another row constructor, a row compares field by field as
+// PostgreSQL's make_row_comparison_op does (= is the AND of the fields'
+// =, < is lexicographic, a NULL field makes the answer NULL); compared with
+// a record value it uses the record operators (types.recordComparison),
+// which treat two NULL fields as equal.
+
+// rowExpr compiles a row constructor.
+func (b *binder) rowExpr(sc *scope, r *pg_query.RowExpr) (*scalar, error) {
+	fields := make([]*scalar, len(r.Args))
+	shape := make([]types.Field, len(r.Args))
+	var refs uint64
+	volatile := false
+	for i, a := range r.Args {
+		if a.GetAStar() != nil || a.GetColumnRef() != nil && isStarRef(a.GetColumnRef()) {
+			return nil, b.errAt(pgerror.Unsupported("* in a row constructor"), r.Location)
+		}
+		e, err := b.expr(sc, a)
+		if err != nil {
+			return nil, err
+		}
+		if unresolved(e) {
+			b.fix(e, types.Text)
+		}
+		fields[i] = e
+		shape[i] = types.Field{Name: "f" + strconv.Itoa(i+1), Type: e.typ}
+		refs |= e.refs
+		volatile = volatile || e.volatile
+	}
+	evals := make([]evalFn, len(fields))
+	for i, f := range fields {
+		evals[i] = f.eval
+	}
+	return &scalar{typ: types.RecordType(shape), slot: -1, refs: refs, volatile: volatile, name: "row", row: fields,
+		eval: func(x *execCtx) (any, error) {
+			out := make([]any, len(evals))
+			for i, ev := range evals {
+				v, err := ev(x)
+				if err != nil {
+					return nil, err
+				}
+				out[i] = v
+			}
+			return out, nil
+		}}, nil
+}
+
+// plainValue is e without its row constructor fields: a record value.
+func plainValue(e *scalar) *scalar {
+	if e.row == nil {
+		return e
+	}
+	c := *e
+	c.row = nil
+	return &c
+}
+
+// recordIsNull is IS NULL (isNull) or IS NOT NULL of a record: true when
+// every field is NULL, or when none is.
+func recordIsNull(fields []any, isNull bool) bool {
+	for _, f := range fields {
+		if (f == nil) != isNull {
+			return false
+		}
+	}
+	return true
+}
+
+func isStarRef(c *pg_query.ColumnRef) bool {
+	return len(c.Fields) > 0 && c.Fields[len(c.Fields)-1].GetAStar() != nil
+}
+
+// rowComparison compiles l op r for two row constructors field by field.
+func (b *binder) rowComparison(op string, l, r *scalar, loc int32) (*scalar, error) {
+	if len(l.row) != len(r.row) {
+		return nil, b.errAt(pgerror.New(pgerror.SyntaxError, "unequal number of entries in row expressions"), loc)
+	}
+	switch op {
+	case "=", "<>", "!=", "<", "<=", ">", ">=":
+	default:
+		return nil, b.errAt(pgerror.Newf(pgerror.FeatureNotSupported, "operator %s is not supported for row expressions", op), loc)
+	}
+	if op == "!=" {
+		op = "<>"
+	}
+	n := len(l.row)
+	eqs := make([]evalFn, n)
+	cmps := make([]evalFn, n)
+	refs := l.refs | r.refs
+	for i := 0; i < n; i++ {
+		eq, err := b.binary("=", l.row[i], r.row[i], loc)
+		if err != nil {
+			return nil, err
+		}
+		if eq.typ != types.Bool {
+			return nil, b.errAt(pgerror.Newf(pgerror.DatatypeMismatch, "row comparison operator must yield type boolean, not type %s", eq.typ), loc)
+		}
+		eqs[i] = eq.eval
+		if op != "=" && op != "<>" {
+			c, err := b.binary(op, l.row[i], r.row[i], loc)
+			if err != nil {
+				return nil, err
+			}
+			cmps[i] = c.eval
+		}
+	}
+	if n == 0 {
+		return nil, b.errAt(pgerror.Unsupported("comparison of empty rows"), loc)
+	}
+	eval := func(x *execCtx) (any, error) {
+		sawNull := false
+		for i := 0; i < n; i++ {
+			v, err := eqs[i](x)
+			if err != nil {
+				return nil, err
+			}
+			switch {
+			case op == "=" || op == "<>":
+				// = is the AND of the fields' =, <> the OR of their <>.
+				if v == nil {
+					sawNull = true
+				} else if !v.(bool) {
+					return op == "<>", nil
+				}
+				continue
+			case v == nil:
+				return nil, nil
+			case !v.(bool):
+				return cmps[i](x)
+			}
+		}
+		if sawNull {
+			return nil, nil
+		}
+		switch op {
+		case "=", "<=", ">=":
+			return true, nil
+		}
+		return false, nil
+	}
+	return &scalar{typ: types.Bool, slot: -1, refs: refs, volatile: l.volatile || r.volatile, name: "?column?", eval: eval}, nil
+}
+
+// rowDistinct compiles l IS [NOT] DISTINCT FROM r for two row
+// constructors: the OR of their fields' IS DISTINCT FROM.
+func (b *binder) rowDistinct(l, r *scalar, not bool, loc int32) (*scalar, error) {
+	if len(l.row) != len(r.row) {
+		return nil, b.errAt(pgerror.New(pgerror.SyntaxError, "unequal number of entries in row expressions"), loc)
+	}
+	pairs := make([]evalFn, len(l.row))
+	for i := range l.row {
+		d, err := b.isDistinct(l.row[i], r.row[i], false, loc)
+		if err != nil {
+			return nil, err
+		}
+		pairs[i] = d.eval
+	}
+	return &scalar{typ: types.Bool, slot: -1, refs: l.refs | r.refs, volatile: l.volatile || r.volatile, name: "?column?",
+		eval: func(x *execCtx) (any, error) {
+			for _, p := range pairs {
+				v, err := p(x)
+				if err != nil {
+					return nil, err
+				}
+				if v.(bool) {
+					return !not, nil
+				}
+			}
+			return not, nil
+		}}, nil
+}
