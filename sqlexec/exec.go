@@ -296,6 +296,7 @@ func (s *Session) execute(ctx context.Context, p *Prepared, params []any) (*Resu
 	x := &execCtx{ctx: ctx, s: s, params: params, subCache: map[*selectPlan][][]any{}, memo: map[any]any{}}
 	if pl.noTxn {
 		x.env = s.newEnv()
+		x.env.Interrupted = x.checkCancel
 		res, err := pl.exec(x)
 		return finishResult(res, pl, err)
 	}
@@ -329,6 +330,7 @@ func (s *Session) execute(ctx context.Context, p *Prepared, params []any) (*Resu
 	}
 	x.txn = kv
 	x.env = s.newEnv()
+	x.env.Interrupted = x.checkCancel
 	s.stmt = p.historyStatement()
 	kv.Statement(s.stmt)
 	s.notices = nil

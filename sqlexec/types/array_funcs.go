@@ -320,7 +320,12 @@ func arrayToStringBuilder(args []Type) (*Func, bool, error) {
 		}
 		var b strings.Builder
 		first := true
-		for _, e := range a[0].([]any) {
+		for i, e := range a[0].([]any) {
+			if i%interruptEvery == interruptEvery-1 {
+				if err := env.Interrupt(); err != nil {
+					return nil, err
+				}
+			}
 			var s string
 			switch {
 			case e != nil:
@@ -389,8 +394,16 @@ func stringToArrayBuilder(args []Type) (*Func, bool, error) {
 		default:
 			fields = strings.Split(s, conv[1].(string))
 		}
+		if err := env.Interrupt(); err != nil {
+			return nil, err
+		}
 		out := make([]any, len(fields))
 		for i, f := range fields {
+			if i%interruptEvery == interruptEvery-1 {
+				if err := env.Interrupt(); err != nil {
+					return nil, err
+				}
+			}
 			if len(conv) == 3 && conv[2] != nil && f == conv[2].(string) {
 				continue
 			}
