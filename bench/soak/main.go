@@ -99,7 +99,7 @@ func run(o options) error {
 	if out, err := pgbench(o, "-i", "-s", "1", "-q").CombinedOutput(); err != nil {
 		return fmt.Errorf("pgbench -i: %v\n%s", err, out)
 	}
-	dsn := fmt.Sprintf("postgres://soak@127.0.0.1:%s/postgres?sslmode=disable", o.port)
+	dsn := fmt.Sprintf("postgres://soak@127.0.0.1:%s/soak?sslmode=disable", o.port)
 	if err := setupMixed(dsn); err != nil {
 		return err
 	}
@@ -147,7 +147,7 @@ func run(o options) error {
 
 // pgbench returns the pgbench command against the server with args.
 func pgbench(o options, args ...string) *exec.Cmd {
-	return exec.Command("pgbench", append(args, "-h", "127.0.0.1", "-p", o.port, "-U", "soak", "postgres")...)
+	return exec.Command("pgbench", append(args, "-h", "127.0.0.1", "-p", o.port, "-U", "soak", "soak")...)
 }
 
 // sampleRSS samples the resident size of process pid every interval until
