@@ -24,9 +24,10 @@ func streamingSession(t *testing.T) *Session {
 }
 
 // runMeasured runs sql under a context that ends after timeout and
-// returns its rows, its error, how long it took and how far the live heap
-// grew above where it started, sampled every millisecond while it ran.
-func runMeasured(t *testing.T, s *Session, sql string, timeout time.Duration) ([][]any, error, time.Duration, uint64) {
+// returns its rows, how long it took, how far the live heap (sampled
+// every millisecond while it ran) grew above where it started, and its
+// error.
+func runMeasured(t *testing.T, s *Session, sql string, timeout time.Duration) ([][]any, time.Duration, uint64, error) {
 	t.Helper()
 	sts, err := s.Parse(sql)
 	if err != nil {
@@ -68,7 +69,7 @@ func runMeasured(t *testing.T, s *Session, sql string, timeout time.Duration) ([
 	if res != nil {
 		rows = res.Rows
 	}
-	return rows, err, elapsed, max(peak, base) - base
+	return rows, elapsed, max(peak, base) - base, err
 }
 
 // streamingHeapBound is the live heap a streamed statement may add: a
@@ -94,7 +95,7 @@ func TestSetReturningFunctionsStreamIntoAggregates(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.sql, func(t *testing.T) {
-			rows, err, _, grew := runMeasured(t, s, c.sql, time.Minute)
+			rows, _, grew, err := runMeasured(t, s, c.sql, time.Minute)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -113,7 +114,7 @@ func TestSetReturningFunctionsStreamIntoAggregates(t *testing.T) {
 // with 57014, within a bound generous for a loaded machine.
 func TestCountOverABillionRowsStopsAtItsTimeout(t *testing.T) {
 	s := streamingSession(t)
-	_, err, elapsed, grew := runMeasured(t, s, "SELECT count(*) FROM generate_series(1, 1e9)", time.Second)
+	_, elapsed, grew, err := runMeasured(t, s, "SELECT count(*) FROM generate_series(1, 1e9)", time.Second)
 	if pgerror.GetCode(err) != pgerror.QueryCanceled {
 		t.Fatalf("got %v, want 57014", err)
 	}
