@@ -382,7 +382,8 @@ func (c *conn) cancelStatement(cause error) {
 }
 
 // statementContext returns the context of one statement: cancelled by a
-// CancelRequest, by Shutdown and by statement_timeout.
+// CancelRequest, by Shutdown, by statement_timeout and when the client
+// closes its connection.
 func (c *conn) statementContext() (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(c.ctx)
 	var stopTimer func() bool
@@ -393,7 +394,9 @@ func (c *conn) statementContext() (context.Context, func()) {
 	c.mu.Lock()
 	c.mu.stmtCancel = cancel
 	c.mu.Unlock()
+	stopWatch := watchClient(c.raw, func() { cancel(errClientGone) })
 	return ctx, func() {
+		stopWatch()
 		if stopTimer != nil {
 			stopTimer()
 		}

@@ -42,6 +42,8 @@ import (
 type fakeEngine struct {
 	mu   sync.Mutex
 	data map[string]string
+	// cancelledSleeps counts the SLEEPs that ended by cancellation.
+	cancelledSleeps int
 }
 
 func newFakeEngine() *fakeEngine { return &fakeEngine{data: map[string]string{}} }
@@ -334,6 +336,9 @@ func (s *fakeSession) Execute(ctx context.Context, prep Prepared, params []any) 
 		case <-time.After(time.Duration(ms) * time.Millisecond):
 			return &Result{Tag: "SLEEP"}, nil
 		case <-ctx.Done():
+			s.e.mu.Lock()
+			s.e.cancelledSleeps++
+			s.e.mu.Unlock()
 			return nil, pgerror.New(pgerror.QueryCanceled, "canceling statement")
 		}
 	case "SET":

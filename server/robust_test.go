@@ -453,3 +453,27 @@ func TestChangedResultTypeIsRejected(t *testing.T) {
 		t.Fatalf("connection unusable: %s", code)
 	}
 }
+
+// TestClientThatClosesItsConnectionStopsItsStatement: a statement whose
+// client has gone is cancelled within a few checks instead of running on.
+func TestClientThatClosesItsConnectionStopsItsStatement(t *testing.T) {
+	eng := newFakeEngine()
+	srv := startTestServer(t, Config{Engine: eng})
+	c := dialRaw(t, srv, nil)
+	c.send(&pgproto3.Query{String: "SLEEP 60000"})
+	time.Sleep(100 * time.Millisecond)
+	c.nc.Close()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		eng.mu.Lock()
+		n := eng.cancelledSleeps
+		eng.mu.Unlock()
+		if n == 1 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the statement of a closed connection still runs after 10 s")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}

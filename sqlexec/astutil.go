@@ -113,6 +113,9 @@ func containsAgg(ns ...*pg_query.Node) bool {
 
 // containsSubLink reports whether n holds a subquery.
 func containsSubLink(n *pg_query.Node) bool {
+	if plainExpr(n) {
+		return false
+	}
 	found := false
 	walk(n, func(c *pg_query.Node) bool {
 		if c.GetSubLink() != nil {
@@ -121,6 +124,26 @@ func containsSubLink(n *pg_query.Node) bool {
 		return !found
 	})
 	return found
+}
+
+// plainExpr reports whether n is built of constants, column references,
+// parameters and operators alone (so holds no subquery), without the
+// reflective walk that cost a 100,000-item IN list a quarter of a second.
+func plainExpr(n *pg_query.Node) bool {
+	switch v := n.GetNode().(type) {
+	case *pg_query.Node_AConst, *pg_query.Node_ColumnRef, *pg_query.Node_ParamRef:
+		return true
+	case *pg_query.Node_AExpr:
+		return (v.AExpr.Lexpr == nil || plainExpr(v.AExpr.Lexpr)) && (v.AExpr.Rexpr == nil || plainExpr(v.AExpr.Rexpr))
+	case *pg_query.Node_List:
+		for _, it := range v.List.Items {
+			if !plainExpr(it) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // conjuncts splits a condition at its top-level ANDs.

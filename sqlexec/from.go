@@ -20,8 +20,11 @@ type fromItem struct {
 	width int
 	left  bool // LEFT JOIN: null-extended when nothing matches
 	table *tableDesc
-	// sub produces the rows of a subquery, CTE or function item.
-	sub func(x *execCtx) ([][]any, error)
+	// sub produces the rows of a subquery, CTE or function item; each,
+	// when set instead, passes them one at a time (a set-returning
+	// function streams its rows).
+	sub  func(x *execCtx) ([][]any, error)
+	each func(x *execCtx, yield func(row []any) error) error
 	// on are the conditions evaluated when this item's row is joined: the
 	// join condition and the WHERE conjuncts placed here. A LEFT item's
 	// WHERE conjuncts go to post, evaluated after null extension.

@@ -1,6 +1,8 @@
 package sqlexec
 
 import (
+	"strings"
+
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
@@ -28,9 +30,15 @@ const maxParseDepth = 5000
 // from the depth of the one around it. Brackets themselves add nothing:
 // nesting by brackets alone is bounded by the parser's stack (about
 // 10,000 entries, "memory exhausted" beyond, as in PostgreSQL), which
-// keeps such trees far below the depth that overflows.
+// keeps such trees far below the depth that overflows. quickDepthBound
+// first bounds the depth without the scanner (a cgo call that cost a
+// 100,000-item IN list most of a second), which settles most long
+// statements.
 func checkParseDepth(sql string) error {
 	if len(sql) <= maxParseDepth {
+		return nil
+	}
+	if bound, ok := quickDepthBound(sql); ok && bound <= maxParseDepth {
 		return nil
 	}
 	res, err := pg_query.Scan(sql)
@@ -75,4 +83,118 @@ func estimatedDepth(tokens []*pg_query.ScanToken) int {
 		deepest = max(deepest, top.base+top.length)
 	}
 	return deepest
+}
+
+// quickDepthBound bounds from above what estimatedDepth computes from the
+// scanner's tokens, reading the bytes of sql in Go: it follows the same
+// chains, but counts every name and constant as a level (estimatedDepth
+// counts none) and every operator character as one (an operator token may
+// have several). It reports false where its reading of the text could
+// differ from the scanner's in where tokens begin and end: a backslash in
+// a quoted string or identifier, a dollar-quoted string, an unterminated
+// quote or comment.
+func quickDepthBound(sql string) (int, bool) {
+	type chain struct{ base, length int }
+	stack := []chain{{}}
+	deepest := 0
+	isWord := func(c byte) bool {
+		return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
+	}
+	for i := 0; i < len(sql); {
+		cur := &stack[len(stack)-1]
+		c := sql[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
+			i++
+			continue
+		case c == '-' && i+1 < len(sql) && sql[i+1] == '-':
+			for i < len(sql) && sql[i] != '\n' {
+				i++
+			}
+			continue
+		case c == '/' && i+1 < len(sql) && sql[i+1] == '*':
+			nest := 0
+			for {
+				if i+1 >= len(sql) {
+					return 0, false
+				}
+				switch sql[i : i+2] {
+				case "/*":
+					nest++
+					i += 2
+				case "*/":
+					nest--
+					i += 2
+				default:
+					i++
+				}
+				if nest == 0 {
+					break
+				}
+			}
+			continue
+		case c == '\'' || c == '"':
+			for i++; ; i++ {
+				if i >= len(sql) || sql[i] == '\\' {
+					return 0, false
+				}
+				if sql[i] == c {
+					if i+1 < len(sql) && sql[i+1] == c {
+						i++
+						continue
+					}
+					break
+				}
+			}
+			i++
+			cur.length++
+		case c == '$':
+			if i+1 >= len(sql) || sql[i+1] < '0' || sql[i+1] > '9' {
+				return 0, false
+			}
+			for i++; i < len(sql) && sql[i] >= '0' && sql[i] <= '9'; i++ {
+			}
+			cur.length++
+		case isWord(c):
+			start := i
+			for i < len(sql) && (isWord(sql[i]) || sql[i] == '$') {
+				i++
+			}
+			switch word := sql[start:i]; {
+			case len(word) > 4:
+				cur.length++
+			case strings.EqualFold(word, "case"):
+				stack = append(stack, chain{base: cur.base + cur.length})
+			case strings.EqualFold(word, "end"):
+				if len(stack) > 1 {
+					stack = stack[:len(stack)-1]
+				}
+			case strings.EqualFold(word, "and"), strings.EqualFold(word, "or"), strings.EqualFold(word, "when"),
+				strings.EqualFold(word, "then"), strings.EqualFold(word, "else"):
+				cur.length = 0
+			default:
+				cur.length++
+			}
+		default:
+			i++
+			switch c {
+			case '(', '[':
+				stack = append(stack, chain{base: cur.base + cur.length})
+			case ')', ']':
+				if len(stack) > 1 {
+					stack = stack[:len(stack)-1]
+				}
+			case ',':
+				cur.length = 0
+			case ';':
+				stack = stack[:1]
+				stack[0] = chain{}
+			default:
+				cur.length++
+			}
+		}
+		top := stack[len(stack)-1]
+		deepest = max(deepest, top.base+top.length)
+	}
+	return deepest, true
 }

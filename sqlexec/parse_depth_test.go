@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
 	"github.com/fickle-db/fickle/internal/pgerror"
 )
 
@@ -65,4 +67,31 @@ func TestParseCacheIsBoundedInBytes(t *testing.T) {
 			t.Fatalf("after %d statements the cache holds %d bytes of text, over its %d", i+1, c.mu.bytes, parseCacheBytes)
 		}
 	}
+}
+
+// FuzzQuickDepthBoundIsAnUpperBound: wherever quickDepthBound answers, its
+// bound is at least the depth estimatedDepth computes from the scanner's
+// tokens, so that skipping the scanner never lets a deep statement
+// through.
+func FuzzQuickDepthBoundIsAnUpperBound(f *testing.F) {
+	for _, s := range []string{
+		"SELECT 1+1+1", "SELECT x FROM t WHERE x IN (1, 2, 3) AND y = 'a''b'", "SELECT CASE WHEN a THEN b+1 ELSE c END + 1",
+		"SELECT \"CASE\" + 1, t.case FROM t -- comment (\n /* nested /* comment */ ) */ + 2", "SELECT $1 + 2.5e-3::int[]",
+		"SELECT a$b + 1; SELECT ((1+1)+1)", "SELECT E'\\'' + 1", "SELECT $$a$$ || 'b'", "SELECT 1 UNION ALL SELECT 2",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, sql string) {
+		bound, ok := quickDepthBound(sql)
+		if !ok {
+			return
+		}
+		res, err := pg_query.Scan(sql)
+		if err != nil {
+			return
+		}
+		if exact := estimatedDepth(res.Tokens); bound < exact {
+			t.Fatalf("quickDepthBound %d < estimatedDepth %d for %q", bound, exact, sql)
+		}
+	})
 }

@@ -346,6 +346,7 @@ func runItems(x *execCtx, items []*fromItem, i int, emit func() error) error {
 				keys = append(keys, kr.key)
 			}
 		}
+	case it.each != nil:
 	default:
 		var err error
 		if rows, err = it.sub(x); err != nil {
@@ -353,8 +354,10 @@ func runItems(x *execCtx, items []*fromItem, i int, emit func() error) error {
 		}
 	}
 	matched := false
-	for j, r := range rows {
-		if j%1024 == 1023 {
+	n := 0
+	visit := func(r []any) error {
+		n++
+		if n%1024 == 0 {
 			// A condition may be costly: the timeout and a cancel stop
 			// the loop, not only the next level.
 			if err := x.checkCancel(); err != nil {
@@ -365,28 +368,31 @@ func runItems(x *execCtx, items []*fromItem, i int, emit func() error) error {
 		if x.marks != nil {
 			x.marks.nullExt[i] = false
 			if keys != nil {
-				x.marks.keys[i] = keys[j]
+				x.marks.keys[i] = keys[n-1]
 			}
 		}
 		ok, err := allHold(x, conds, true)
 		if err == nil && ok && (it.table == nil || it.cached || x.epq != nil) {
 			ok, err = allHold(x, conds, false)
 		}
-		if err != nil {
+		if err != nil || !ok {
 			return err
-		}
-		if !ok {
-			continue
 		}
 		matched = true
-		if ok, err = postHold(x, it); err != nil {
+		if ok, err = postHold(x, it); err != nil || !ok {
 			return err
 		}
-		if !ok {
-			continue
-		}
-		if err := runItems(x, items, i+1, emit); err != nil {
+		return runItems(x, items, i+1, emit)
+	}
+	if it.each != nil && x.epq == nil {
+		if err := it.each(x, visit); err != nil {
 			return err
+		}
+	} else {
+		for _, r := range rows {
+			if err := visit(r); err != nil {
+				return err
+			}
 		}
 	}
 	if !matched && it.left {

@@ -1,8 +1,11 @@
 package sqlexec
 
 import (
+	"errors"
+	"iter"
 	"strings"
 
+	"github.com/cockroachdb/apd/v3"
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/fickle-db/fickle/internal/pgarray"
@@ -13,10 +16,12 @@ import (
 
 // Set-returning functions. Each is bound once from its compiled arguments
 // (setFunc.bind checks and coerces them and names the columns of the rows
-// it returns) and produces its rows per evaluation. In FROM the columns are
-// the item's columns; in a select list each call yields one value per
-// output row (the one column, or a record of several), the calls of a
-// select list advancing in lockstep as PostgreSQL's ProjectSet does.
+// it returns) and produces its rows per evaluation, one at a time to the
+// operator above (so that count(*) over a billion rows of generate_series
+// runs in constant memory, as in PostgreSQL). In FROM the columns are the
+// item's columns; in a select list each call yields one value per output
+// row (the one column, or a record of several), the calls of a select list
+// advancing in lockstep as PostgreSQL's ProjectSet does.
 
 // setFunc is a set-returning function.
 type setFunc struct {
@@ -27,7 +32,10 @@ type setFunc struct {
 	// bind checks and coerces the arguments in place and returns the
 	// columns of the rows.
 	bind func(b *binder, args []*scalar, loc int32) ([]types.Field, error)
-	// rows computes the rows from the arguments' values.
+	// each produces the rows from the arguments' values one at a time,
+	// stopping at the first error yield returns; a function that computes
+	// its rows at once (a user function's body) sets rows instead.
+	each func(x *execCtx, args []any, yield func(row []any) error) error
 	rows func(x *execCtx, args []any) ([][]any, error)
 	// record marks a function returning records (json_populate_record):
 	// its rows are made by recordRows for the record type the call
@@ -41,11 +49,11 @@ var setFuncs map[string]*setFunc
 
 func init() {
 	setFuncs = map[string]*setFunc{
-		"generate_series":        {schema: "pg_catalog", strict: true, bind: bindGenerateSeries, rows: generateSeriesRows},
-		"unnest":                 {schema: "pg_catalog", strict: true, bind: bindUnnest, rows: unnestRows},
-		"string_to_table":        {schema: "pg_catalog", bind: bindStringToTable, rows: unnestRows},
-		"generate_subscripts":    {schema: "pg_catalog", strict: true, bind: bindGenerateSubscripts, rows: generateSubscriptsRows},
-		"_pg_expandarray":        {schema: "information_schema", strict: true, bind: bindExpandArray, rows: expandArrayRows},
+		"generate_series":        {schema: "pg_catalog", strict: true, bind: bindGenerateSeries, each: generateSeriesRows},
+		"unnest":                 {schema: "pg_catalog", strict: true, bind: bindUnnest, each: unnestRows},
+		"string_to_table":        {schema: "pg_catalog", bind: bindStringToTable, each: unnestRows},
+		"generate_subscripts":    {schema: "pg_catalog", strict: true, bind: bindGenerateSubscripts, each: generateSubscriptsRows},
+		"_pg_expandarray":        {schema: "information_schema", strict: true, bind: bindExpandArray, each: expandArrayRows},
 		"pg_get_keywords":        {schema: "pg_catalog", bind: bindKeywords, rows: keywordRows},
 		"pg_partition_ancestors": {schema: "pg_catalog", strict: true, bind: bindPartitionAncestors, rows: noRows},
 	}
@@ -117,29 +125,50 @@ func (b *binder) bindSetCall(sc *scope, fn *setFunc, fc *pg_query.FuncCall) (*se
 	return call, nil
 }
 
-// run evaluates the arguments and returns the call's rows.
-func (c *setCall) run(x *execCtx) ([][]any, error) {
+// each evaluates the arguments and passes the call's rows to yield one at
+// a time.
+func (c *setCall) each(x *execCtx, yield func(row []any) error) error {
 	vals := make([]any, len(c.args))
 	for i, a := range c.args {
 		v, err := a.eval(x)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if v == nil && c.fn.strict {
-			return nil, nil
+			return nil
 		}
 		vals[i] = v
 	}
 	if c.fn.record {
 		rows, err := c.fn.recordRows(x, c.shape, vals)
+		if err != nil {
+			return err
+		}
 		for _, r := range rows {
-			if err == nil && c.check != nil {
-				err = c.check(x, r)
+			if c.check != nil {
+				if err := c.check(x, r); err != nil {
+					return err
+				}
+			}
+			if err := yield(r); err != nil {
+				return err
 			}
 		}
-		return rows, err
+		return nil
 	}
-	return c.fn.rows(x, vals)
+	if c.fn.each != nil {
+		return c.fn.each(x, vals, yield)
+	}
+	rows, err := c.fn.rows(x, vals)
+	if err != nil {
+		return err
+	}
+	for _, r := range rows {
+		if err := yield(r); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // valueType is the type of one row of the call as a value: its one
@@ -200,33 +229,62 @@ func (b *binder) listSetCall(sc *scope, call *setCall) *scalar {
 // expand runs the calls for the current row and calls emit once per
 // output row with x.srf holding the calls' values: as many rows as the
 // longest call returns, the shorter ones padded with NULL, none when every
-// call returns none.
+// call returns none. The calls advance in lockstep, a row at a time.
 func (s *srfScope) expand(x *execCtx, emit func() error) error {
-	results := make([][][]any, len(s.calls))
-	n := 0
-	for i, c := range s.calls {
-		rows, err := c.run(x)
-		if err != nil {
-			return err
-		}
-		results[i] = rows
-		n = max(n, len(rows))
+	defer func() { x.srf = nil }()
+	if len(s.calls) == 1 {
+		c := s.calls[0]
+		return c.each(x, func(row []any) error {
+			x.srf = []any{c.value(row)}
+			return emit()
+		})
 	}
-	for r := range n {
-		vals := make([]any, len(s.calls))
-		for i, c := range s.calls {
-			if r < len(results[i]) {
-				vals[i] = c.value(results[i][r])
+	nexts := make([]func() ([]any, error, bool), len(s.calls))
+	for i, c := range s.calls {
+		next, stop := iter.Pull2(func(yield func([]any, error) bool) {
+			err := c.each(x, func(row []any) error {
+				if !yield(row, nil) {
+					return errCallStopped
+				}
+				return nil
+			})
+			if err != nil && err != errCallStopped {
+				yield(nil, err)
 			}
+		})
+		defer stop()
+		nexts[i] = next
+	}
+	for {
+		vals := make([]any, len(s.calls))
+		more := false
+		for i, next := range nexts {
+			if next == nil {
+				continue
+			}
+			row, err, ok := next()
+			if err != nil {
+				return err
+			}
+			if !ok {
+				nexts[i] = nil
+				continue
+			}
+			more = true
+			vals[i] = s.calls[i].value(row)
+		}
+		if !more {
+			return nil
 		}
 		x.srf = vals
 		if err := emit(); err != nil {
 			return err
 		}
 	}
-	x.srf = nil
-	return nil
 }
+
+// errCallStopped ends a set-returning call whose rows are no longer wanted.
+var errCallStopped = errors.New("set-returning call stopped")
 
 // containsSetCall reports whether the nodes call a set-returning function
 // outside subqueries.
@@ -290,40 +348,43 @@ func setCallItem(rf *pg_query.RangeFunction, call *setCall) (*fromItem, []scopeC
 		return nil, nil, err
 	}
 	ordinality, width := rf.Ordinality, len(call.cols)
-	return &fromItem{name: alias, sub: func(x *execCtx) ([][]any, error) {
-		rows, err := call.run(x)
-		for i, r := range rows {
-			if r == nil {
-				rows[i] = make([]any, width) // a NULL record: a row of NULLs
+	return &fromItem{name: alias, each: func(x *execCtx, yield func(row []any) error) error {
+		n := int64(0)
+		return call.each(x, func(row []any) error {
+			if row == nil {
+				row = make([]any, width) // a NULL record: a row of NULLs
 			}
-		}
-		if err != nil || !ordinality {
-			return rows, err
-		}
-		out := make([][]any, len(rows))
-		for i, r := range rows {
-			out[i] = append(append(make([]any, 0, len(r)+1), r...), int64(i+1))
-		}
-		return out, nil
+			if !ordinality {
+				return yield(row)
+			}
+			n++
+			return yield(append(append(make([]any, 0, len(row)+1), row...), n))
+		})
 	}}, cols, nil
 }
 
 // bindGenerateSeries binds generate_series(start, stop [, step]) over
-// smallint, integer and bigint.
+// smallint, integer, bigint and numeric: numeric when an argument is
+// numeric (generate_series(1, 1e9) counts in numeric, as in PostgreSQL).
 func bindGenerateSeries(b *binder, args []*scalar, loc int32) ([]types.Field, error) {
 	if len(args) < 2 || len(args) > 3 {
 		return nil, b.errAt(pgerror.Newf(pgerror.UndefinedFunction, "function generate_series with %d arguments does not exist", len(args)), loc)
 	}
 	typ := types.Int4
+	for _, e := range args {
+		if !unresolved(e) && !e.null && e.typ.Oid == types.OidNumeric {
+			typ = types.NumericAny
+		}
+	}
 	for i, e := range args {
-		if unresolved(e) || e.lit != nil || e.null {
+		if unresolved(e) || e.lit != nil || e.null || typ.Oid == types.OidNumeric {
 			var err error
-			if args[i], err = b.coerce(e, types.Int4, types.CastImplicit); err != nil {
+			if args[i], err = b.coerce(e, typ, types.CastImplicit); err != nil {
 				return nil, err
 			}
 		}
 		switch args[i].typ.Oid {
-		case types.OidInt2, types.OidInt4:
+		case types.OidInt2, types.OidInt4, types.OidNumeric:
 		case types.OidInt8:
 			typ = types.Int8
 		default:
@@ -333,27 +394,91 @@ func bindGenerateSeries(b *binder, args []*scalar, loc int32) ([]types.Field, er
 	return []types.Field{{Name: "generate_series", Type: typ}}, nil
 }
 
-func generateSeriesRows(x *execCtx, args []any) ([][]any, error) {
+func generateSeriesRows(x *execCtx, args []any, yield func(row []any) error) error {
+	if _, ok := args[0].(*apd.Decimal); ok {
+		return generateNumericSeries(x, args, yield)
+	}
 	start, stop, step := args[0].(int64), args[1].(int64), int64(1)
 	if len(args) == 3 {
 		step = args[2].(int64)
 	}
 	if step == 0 {
-		return nil, pgerror.New(pgerror.InvalidParameterValue, "step size cannot equal zero")
+		return pgerror.New(pgerror.InvalidParameterValue, "step size cannot equal zero")
 	}
-	var rows [][]any
+	n := 0
 	for v := start; (step > 0 && v <= stop) || (step < 0 && v >= stop); v += step {
-		if len(rows)%4096 == 0 {
+		if n%1024 == 0 {
 			if err := x.checkCancel(); err != nil {
-				return nil, err
+				return err
 			}
 		}
-		rows = append(rows, []any{v})
+		n++
+		if err := yield([]any{v}); err != nil {
+			return err
+		}
 		if (step > 0 && v > v+step) || (step < 0 && v < v+step) {
 			break
 		}
 	}
-	return rows, nil
+	return nil
+}
+
+// generateNumericSeries is generate_series over numeric: each value is
+// the previous one plus step, so its scale is the larger of start's and
+// step's as PostgreSQL prints it.
+func generateNumericSeries(x *execCtx, args []any, yield func(row []any) error) error {
+	start, stop, step := args[0].(*apd.Decimal), args[1].(*apd.Decimal), apd.New(1, 0)
+	if len(args) == 3 {
+		step = args[2].(*apd.Decimal)
+	}
+	for _, a := range []struct {
+		d    *apd.Decimal
+		what string
+	}{{start, "start value"}, {stop, "stop value"}, {step, "step size"}} {
+		switch a.d.Form {
+		case apd.NaN, apd.NaNSignaling:
+			return pgerror.Newf(pgerror.InvalidParameterValue, "%s cannot be NaN", a.what)
+		case apd.Infinite:
+			return pgerror.Newf(pgerror.InvalidParameterValue, "%s cannot be infinity", a.what)
+		}
+	}
+	if step.IsZero() {
+		return pgerror.New(pgerror.InvalidParameterValue, "step size cannot equal zero")
+	}
+	ctx := apd.BaseContext.WithPrecision(0)
+	cur := new(apd.Decimal).Set(start)
+	for n := 0; ; n++ {
+		if c := cur.Cmp(stop); step.Negative && c < 0 || !step.Negative && c > 0 {
+			return nil
+		}
+		if n%1024 == 0 {
+			if err := x.checkCancel(); err != nil {
+				return err
+			}
+		}
+		if err := yield([]any{new(apd.Decimal).Set(cur)}); err != nil {
+			return err
+		}
+		if _, err := ctx.Add(cur, cur, step); err != nil {
+			return pgerror.New(pgerror.NumericValueOutOfRange, "value overflows numeric format")
+		}
+	}
+}
+
+// eachValue yields one row of a single value per element of arr, checking
+// the statement's context every 1024 rows.
+func eachValue(x *execCtx, arr []any, yield func(row []any) error) error {
+	for i, v := range arr {
+		if i%1024 == 1023 {
+			if err := x.checkCancel(); err != nil {
+				return err
+			}
+		}
+		if err := yield([]any{v}); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // arrayArg checks that args is one array (anyarray).
@@ -394,13 +519,9 @@ func bindStringToTable(b *binder, args []*scalar, loc int32) ([]types.Field, err
 	return []types.Field{{Name: "string_to_table", Type: types.Text}}, nil
 }
 
-func unnestRows(_ *execCtx, args []any) ([][]any, error) {
+func unnestRows(x *execCtx, args []any, yield func(row []any) error) error {
 	arr, _ := pgarray.Elems(args[0])
-	rows := make([][]any, len(arr))
-	for i, v := range arr {
-		rows[i] = []any{v}
-	}
-	return rows, nil
+	return eachValue(x, arr, yield)
 }
 
 // bindGenerateSubscripts binds generate_subscripts(anyarray, int4 [, bool
@@ -439,23 +560,29 @@ type arrayBounds struct{ dims, lower []int }
 
 // generateSubscriptsRows lists the subscripts of a dimension: none for a
 // dimension the array does not have.
-func generateSubscriptsRows(_ *execCtx, args []any) ([][]any, error) {
+func generateSubscriptsRows(x *execCtx, args []any, yield func(row []any) error) error {
 	r := args[0].(arrayBounds)
 	d := args[1].(int64) - 1
 	if d < 0 || d >= int64(len(r.dims)) {
-		return nil, nil
+		return nil
 	}
 	first, n := int64(r.lower[d]), int64(r.dims[d])
 	reverse := len(args) > 2 && args[2].(bool)
-	rows := make([][]any, n)
-	for i := range rows {
-		sub := first + int64(i)
-		if reverse {
-			sub = first + n - 1 - int64(i)
+	for i := range n {
+		if i%1024 == 1023 {
+			if err := x.checkCancel(); err != nil {
+				return err
+			}
 		}
-		rows[i] = []any{sub}
+		sub := first + i
+		if reverse {
+			sub = first + n - 1 - i
+		}
+		if err := yield([]any{sub}); err != nil {
+			return err
+		}
 	}
-	return rows, nil
+	return nil
 }
 
 // bindExpandArray binds information_schema._pg_expandarray(anyarray):
@@ -468,13 +595,19 @@ func bindExpandArray(b *binder, args []*scalar, loc int32) ([]types.Field, error
 	return []types.Field{{Name: "x", Type: elem}, {Name: "n", Type: types.Int4}}, nil
 }
 
-func expandArrayRows(_ *execCtx, args []any) ([][]any, error) {
+func expandArrayRows(x *execCtx, args []any, yield func(row []any) error) error {
 	arr, _ := pgarray.Elems(args[0])
-	rows := make([][]any, len(arr))
 	for i, v := range arr {
-		rows[i] = []any{v, int64(i + 1)}
+		if i%1024 == 1023 {
+			if err := x.checkCancel(); err != nil {
+				return err
+			}
+		}
+		if err := yield([]any{v, int64(i + 1)}); err != nil {
+			return err
+		}
 	}
-	return rows, nil
+	return nil
 }
 
 // bindKeywords binds pg_get_keywords(): PostgreSQL 15's SQL keywords.

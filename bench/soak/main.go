@@ -72,7 +72,7 @@ type options struct {
 }
 
 func run(o options) error {
-	args := []string{"serve", "--listen", "127.0.0.1:0", "--max-connections", strconv.Itoa(o.mixed + o.clients + 10)}
+	args := []string{"serve", "--listen", "127.0.0.1:0", "--database", "soak", "--max-connections", strconv.Itoa(o.mixed + o.clients + 10)}
 	if o.history {
 		o.historyPath = filepath.Join(o.out, "history.jsonl")
 		args = append(args, "--history", o.historyPath)

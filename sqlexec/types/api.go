@@ -139,7 +139,24 @@ type Env struct {
 	// ByteaEscape prints bytea in the escape format (bytea_output =
 	// escape) instead of hex.
 	ByteaEscape bool
+	// Interrupted, when set, returns the statement's cancellation (57014
+	// after statement_timeout or a cancel request) or nil: functions whose
+	// work grows with their inputs call it as they go (Interrupt).
+	Interrupted func() error
 }
+
+// Interrupt returns the statement's cancellation, nil while it may go on
+// (and always outside a statement).
+func (e *Env) Interrupt() error {
+	if e == nil || e.Interrupted == nil {
+		return nil
+	}
+	return e.Interrupted()
+}
+
+// interruptEvery is how many elements or bytes a function handles between
+// two calls of Env.Interrupt.
+const interruptEvery = 1 << 16
 
 // DateStyle is the DateStyle setting.
 type DateStyle struct {

@@ -370,7 +370,12 @@ func arrayToStringBuilder(args []Type) (*Func, bool, error) {
 		var b strings.Builder
 		first := true
 		elems, _ := pgarray.Elems(a[0])
-		for _, e := range elems {
+		for i, e := range elems {
+			if i%interruptEvery == interruptEvery-1 {
+				if err := env.Interrupt(); err != nil {
+					return nil, err
+				}
+			}
 			var s string
 			switch {
 			case e != nil:
@@ -439,8 +444,16 @@ func stringToArrayBuilder(args []Type) (*Func, bool, error) {
 		default:
 			fields = strings.Split(s, conv[1].(string))
 		}
+		if err := env.Interrupt(); err != nil {
+			return nil, err
+		}
 		out := make([]any, len(fields))
 		for i, f := range fields {
+			if i%interruptEvery == interruptEvery-1 {
+				if err := env.Interrupt(); err != nil {
+					return nil, err
+				}
+			}
 			if len(conv) == 3 && conv[2] != nil && f == conv[2].(string) {
 				continue
 			}

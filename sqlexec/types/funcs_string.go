@@ -126,15 +126,8 @@ func init() {
 	addFunc("lpad", Immutable, t, pad(true), t, i, t)
 	addFunc("rpad", Immutable, t, pad(false), t, i)
 	addFunc("rpad", Immutable, t, pad(false), t, i, t)
-	addFunc("repeat", Immutable, t, func(_ *Env, a []any) (any, error) {
-		n := a[1].(int64)
-		if n <= 0 {
-			return "", nil
-		}
-		if int64(len(a[0].(string)))*n > maxStringBytes {
-			return nil, errRequestedLength
-		}
-		return strings.Repeat(a[0].(string), int(n)), nil
+	addFunc("repeat", Immutable, t, func(env *Env, a []any) (any, error) {
+		return repeatString(env, a[0].(string), a[1].(int64))
 	}, t, i)
 	addFunc("split_part", Immutable, t, func(_ *Env, a []any) (any, error) {
 		return splitPart(a[0].(string), a[1].(string), a[2].(int64))
@@ -416,4 +409,30 @@ func readFull(env *Env, b []byte) (int, error) {
 		n += k
 	}
 	return n, nil
+}
+
+// repeatString is repeat(s, n): written in pieces of about interruptEvery
+// bytes, so that a statement_timeout or a cancel stops a result of up to
+// a gigabyte as it is written.
+func repeatString(env *Env, s string, n int64) (any, error) {
+	if n <= 0 || s == "" {
+		return "", nil
+	}
+	if int64(len(s))*n > maxStringBytes {
+		return nil, errRequestedLength
+	}
+	per := max(1, interruptEvery/int64(len(s)))
+	piece := strings.Repeat(s, int(min(per, n)))
+	var b strings.Builder
+	b.Grow(len(s) * int(n))
+	for left := n; left > 0; left -= per {
+		if err := env.Interrupt(); err != nil {
+			return nil, err
+		}
+		if left < per {
+			piece = piece[:int(left)*len(s)]
+		}
+		b.WriteString(piece)
+	}
+	return b.String(), nil
 }
