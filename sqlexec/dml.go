@@ -454,9 +454,6 @@ func sameSet(a, b []int) bool {
 
 // setTargetFor compiles one SET entry of UPDATE or ON CONFLICT DO UPDATE.
 func (b *binder) setTargetFor(t *tableDesc, sc *scope, rt *pg_query.ResTarget) ([]setTarget, error) {
-	if len(rt.Indirection) > 0 {
-		return nil, b.errAt(pgerror.Unsupported("assignment to subscripts or fields"), rt.Location)
-	}
 	if rt.Val.GetMultiAssignRef() != nil {
 		return nil, b.errAt(pgerror.Unsupported("SET (a, b) = (...)"), rt.Location)
 	}
@@ -465,6 +462,13 @@ func (b *binder) setTargetFor(t *tableDesc, sc *scope, rt *pg_query.ResTarget) (
 		return nil, b.errAt(pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", rt.Name, t.name), rt.Location)
 	}
 	col := t.cols[c]
+	if len(rt.Indirection) > 0 {
+		if !jsonbSubscripts(col.typ, rt.Indirection) {
+			return nil, b.errAt(pgerror.Unsupported("assignment to subscripts or fields"), rt.Location)
+		}
+		st, err := b.jsonbAssignment(t, sc, c, rt)
+		return []setTarget{st}, err
+	}
 	orig := (*scalar)(nil)
 	if rt.Val.GetSetToDefault() != nil {
 		return []setTarget{{col: c}}, nil
