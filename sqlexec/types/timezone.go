@@ -27,12 +27,14 @@ func ParseTimeZone(name string, abbrevs bool) (*time.Location, string, error) {
 	case "utc", "z", "zulu", "gmt", "etc/utc", "universal", "local", "ut":
 		return time.UTC, "UTC", nil
 	}
-	if loc, ok := posixZone(t); ok {
-		return loc, t, nil
-	}
+	// A number is hours east before it is a POSIX offset (west), as in
+	// PostgreSQL's check_timezone: SET TIME ZONE -8 is eight hours west.
 	if h, err := strconv.ParseFloat(t, 64); err == nil && h > -24 && h < 24 {
 		loc := FixedOffsetZone(int(h * 3600))
 		return loc, OffsetZoneName(int(h * 3600)), nil
+	}
+	if loc, ok := posixZone(t); ok {
+		return loc, t, nil
 	}
 	if off, ok := zoneAbbrevs[lower]; ok && abbrevs {
 		return time.FixedZone(strings.ToUpper(t), off), strings.ToUpper(t), nil
