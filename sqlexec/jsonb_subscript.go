@@ -40,7 +40,11 @@ func (b *binder) jsonbPath(sc *scope, ind []*pg_query.Node) (func(x *execCtx) ([
 			if at == nil {
 				at = idx.Lidx
 			}
-			return nil, false, 0, false, b.errAt(pgerror.New(pgerror.DatatypeMismatch, "jsonb subscript does not support slices"), exprLocation(at))
+			err := pgerror.New(pgerror.DatatypeMismatch, "jsonb subscript does not support slices")
+			if at == nil {
+				return nil, false, 0, false, err
+			}
+			return nil, false, 0, false, b.errAt(err, exprLocation(at))
 		}
 		e, err := b.expr(sc, idx.Uidx)
 		if err != nil {

@@ -40,6 +40,9 @@ func init() {
 		"_pg_expandarray":        {schema: "information_schema", strict: true, bind: bindExpandArray, rows: expandArrayRows},
 		"pg_get_keywords":        {schema: "pg_catalog", bind: bindKeywords, rows: keywordRows},
 		"pg_partition_ancestors": {schema: "pg_catalog", strict: true, bind: bindPartitionAncestors, rows: noRows},
+		"regexp_matches":         {schema: "pg_catalog", strict: true, bind: bindTextArgs("regexp_matches", 2, 3, textArrayType()), rows: regexpMatchesRows},
+		"regexp_split_to_table":  {schema: "pg_catalog", strict: true, bind: bindTextArgs("regexp_split_to_table", 2, 3, types.Text), rows: regexpSplitRows},
+		"string_to_table":        {schema: "pg_catalog", bind: bindTextArgs("string_to_table", 2, 3, types.Text), rows: stringToTableRows},
 	}
 }
 
