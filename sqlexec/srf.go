@@ -23,6 +23,9 @@ type setFunc struct {
 	schema string
 	// strict functions return no rows when an argument is NULL.
 	strict bool
+	// outParam says that a one-column function's column keeps its
+	// declared name (an OUT parameter's) instead of taking the alias.
+	outParam bool
 	// bind checks and coerces the arguments in place and returns the
 	// columns of the rows.
 	bind func(b *binder, args []*scalar, loc int32) ([]types.Field, error)
@@ -43,6 +46,9 @@ func init() {
 		"regexp_matches":         {schema: "pg_catalog", strict: true, bind: bindTextArgs("regexp_matches", 2, 3, textArrayType()), rows: regexpMatchesRows},
 		"regexp_split_to_table":  {schema: "pg_catalog", strict: true, bind: bindTextArgs("regexp_split_to_table", 2, 3, types.Text), rows: regexpSplitRows},
 		"string_to_table":        {schema: "pg_catalog", bind: bindTextArgs("string_to_table", 2, 3, types.Text), rows: stringToTableRows},
+	}
+	for name, f := range jsonSetFuncs() {
+		setFuncs[name] = f
 	}
 }
 
@@ -237,7 +243,7 @@ func setCallItem(rf *pg_query.RangeFunction, call *setCall) (*fromItem, []scopeC
 	var cols []scopeCol
 	for _, f := range call.cols {
 		name := f.Name
-		if len(call.cols) == 1 {
+		if len(call.cols) == 1 && !call.fn.outParam {
 			name = alias
 		}
 		cols = append(cols, scopeCol{rel: alias, name: name, typ: f.Type})

@@ -203,16 +203,6 @@ func strtolInt32(s string) (int64, bool) {
 	return i, true
 }
 
-// checkPathArray refuses a multidimensional path array as PostgreSQL does.
-func checkPathArray(path []any) error {
-	for _, p := range path {
-		if _, ok := p.([]any); ok {
-			return pgerror.New(pgerror.ArraySubscriptError, "wrong number of array subscripts")
-		}
-	}
-	return nil
-}
-
 // isJSONScalar reports whether v is a scalar, what PostgreSQL calls a raw
 // scalar at the top of a jsonb document.
 func isJSONScalar(v *jsonValue) bool {
@@ -221,9 +211,6 @@ func isJSONScalar(v *jsonValue) bool {
 
 // jsonbSet is jsonb_set(target, path, new_value, create_if_missing).
 func jsonbSet(target, newval *jsonValue, path []any, create bool) (*jsonValue, error) {
-	if err := checkPathArray(path); err != nil {
-		return nil, err
-	}
 	if isJSONScalar(target) {
 		return nil, pgerror.New(pgerror.InvalidParameterValue, "cannot set path in scalar")
 	}
@@ -239,9 +226,6 @@ func jsonbSet(target, newval *jsonValue, path []any, create bool) (*jsonValue, e
 
 // jsonbInsert is jsonb_insert(target, path, new_value, insert_after).
 func jsonbInsert(target, newval *jsonValue, path []any, after bool) (*jsonValue, error) {
-	if err := checkPathArray(path); err != nil {
-		return nil, err
-	}
 	if isJSONScalar(target) {
 		return nil, pgerror.New(pgerror.InvalidParameterValue, "cannot set path in scalar")
 	}
@@ -257,9 +241,6 @@ func jsonbInsert(target, newval *jsonValue, path []any, after bool) (*jsonValue,
 
 // jsonbDeletePath is jsonb #- text[].
 func jsonbDeletePath(target *jsonValue, path []any) (*jsonValue, error) {
-	if err := checkPathArray(path); err != nil {
-		return nil, err
-	}
 	if isJSONScalar(target) {
 		return nil, pgerror.New(pgerror.InvalidParameterValue, "cannot delete path in scalar")
 	}
