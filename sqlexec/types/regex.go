@@ -18,7 +18,8 @@ import (
 // express the same way is refused: back references and lookaround fail to
 // compile (2201B), and an RE mixing greedy and non-greedy quantifiers, or
 // using \b or \B (backspace and backslash in PostgreSQL, word boundaries in
-// RE2), is refused with 0A000.
+// RE2), is refused with 0A000 (a mixed RE only where what it matches
+// matters, not whether).
 
 // regexFlags are the options of the regexp_* functions' flags argument
 // that change how the RE is compiled.
@@ -67,6 +68,19 @@ var regexCache struct {
 type pgRegex struct {
 	*regexp.Regexp
 	anchored bool
+	// mixed records greedy and non-greedy quantifiers in one RE: whether
+	// it matches is the same in RE2, but not what it matches.
+	mixed bool
+}
+
+// checkExtents refuses to say what an RE mixing greedy and non-greedy
+// quantifiers matches: PostgreSQL gives the whole RE one greediness, RE2
+// each quantifier its own.
+func (re *pgRegex) checkExtents() error {
+	if re.mixed {
+		return pgerror.Unsupported("regular expressions mixing greedy and non-greedy quantifiers")
+	}
+	return nil
 }
 
 type regexKey struct {
@@ -77,7 +91,8 @@ type regexKey struct {
 const maxCachedRegexes = 1024
 
 // compileRegex compiles a PostgreSQL regular expression with default
-// options, or case-insensitive when fold is set (the ~* operators).
+// options, or case-insensitive when fold is set, for the ~ operators, which
+// only ask whether it matches.
 func compileRegex(p string, fold bool) (*regexp.Regexp, error) {
 	re, err := compileRegexFlags(p, regexFlags{fold: fold})
 	if err != nil {
@@ -190,9 +205,6 @@ func translateRegex(p string, f regexFlags) (*pgRegex, error) {
 		}
 		sb.WriteByte(c)
 	}
-	if greedy && lazy {
-		return nil, pgerror.Unsupported("regular expressions mixing greedy and non-greedy quantifiers")
-	}
 	re, err := regexp.Compile(sb.String())
 	if err != nil {
 		return nil, pgerror.Newf(pgerror.InvalidRegularExpression, "invalid regular expression: %v", err)
@@ -200,5 +212,5 @@ func translateRegex(p string, f regexFlags) (*pgRegex, error) {
 	if !lazy {
 		re.Longest()
 	}
-	return &pgRegex{Regexp: re, anchored: anchored}, nil
+	return &pgRegex{Regexp: re, anchored: anchored, mixed: greedy && lazy}, nil
 }

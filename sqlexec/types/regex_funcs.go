@@ -251,6 +251,9 @@ func matchGroups(s string, m []int) []any {
 
 // firstFrom returns the first match at or after byte offset pos.
 func (re *pgRegex) firstFrom(s string, pos int) ([]int, error) {
+	if err := re.checkExtents(); err != nil {
+		return nil, err
+	}
 	if pos > 0 && re.anchored {
 		return nil, pgerror.Unsupported("a regular expression with ^ or \\A searched from a later start position")
 	}
@@ -268,6 +271,9 @@ func (re *pgRegex) firstFrom(s string, pos int) ([]int, error) {
 // string is refused: PostgreSQL then also finds an empty match right after
 // a non-empty one, which RE2's iteration skips.
 func (re *pgRegex) allFrom(s string, pos int) ([][]int, error) {
+	if err := re.checkExtents(); err != nil {
+		return nil, err
+	}
 	if re.MatchString("") {
 		return nil, pgerror.Unsupported("repeated matching of a regular expression that can match an empty string")
 	}
