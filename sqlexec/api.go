@@ -74,6 +74,11 @@ func (s *Session) Close() { s.close() }
 // returns no statements.
 func (s *Session) Parse(sql string) (sts []*Statement, err error) {
 	defer recoverInternal(&err)
+	if v, _ := s.setting("standard_conforming_strings"); v == "off" {
+		if err := checkNonStandardStrings(sql); err != nil {
+			return nil, err
+		}
+	}
 	return s.engine.parse(sql)
 }
 

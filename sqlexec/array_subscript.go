@@ -157,10 +157,10 @@ func (b *binder) indirection(sc *scope, ind *pg_query.A_Indirection) (*scalar, e
 	if fields, ok := arg.typ.Fields(); ok && len(ind.Indirection) == 1 && ind.Indirection[0].GetString_() != nil {
 		return fieldSelection(arg, fields, ind.Indirection[0].GetString_().Sval)
 	}
+	if jsonbSubscripts(arg.typ, ind.Indirection) {
+		return b.jsonbSubscript(sc, arg, ind.Indirection)
+	}
 	if !arg.typ.IsArray() {
-		if arg.typ.Oid == types.OidJSONB && ind.Indirection[0].GetAIndices() != nil {
-			return nil, pgerror.Unsupported("jsonb subscripts")
-		}
 		if len(ind.Indirection) > 0 && ind.Indirection[0].GetAIndices() != nil {
 			return nil, pgerror.Newf(pgerror.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", arg.typ)
 		}

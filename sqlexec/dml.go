@@ -498,6 +498,10 @@ func (b *binder) setTargetFor(t *tableDesc, sc *scope, rt *pg_query.ResTarget) (
 		return nil, b.errAt(pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", rt.Name, t.name), rt.Location)
 	}
 	col := t.cols[c]
+	if len(rt.Indirection) > 0 && jsonbSubscripts(col.typ, rt.Indirection) {
+		st, err := b.jsonbAssignment(t, sc, c, rt)
+		return []setTarget{st}, err
+	}
 	orig := (*scalar)(nil)
 	if rt.Val.GetSetToDefault() != nil && len(rt.Indirection) == 0 {
 		return []setTarget{{col: c}}, nil

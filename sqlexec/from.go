@@ -506,6 +506,9 @@ func (b *binder) functionItem(sc *scope, rf *pg_query.RangeFunction) (*fromItem,
 	if it, cols, ok, err := b.userFunctionItem(sc, rf, fc); ok {
 		return it, cols, err
 	}
+	if it, cols, ok, err := b.scalarFunctionItem(sc, rf, fc); ok {
+		return it, cols, err
+	}
 	return nil, nil, b.errAt(pgerror.Unsupported("function "+name+" in FROM"), fc.Location)
 }
 

@@ -69,7 +69,7 @@ var settingDefs = func() map[string]*settingDef {
 		{name: "IntervalStyle", def: "postgres", reported: true, normalize: normIntervalStyle},
 		{name: "TimeZone", def: "UTC", reported: true, normalize: normTimeZone},
 		{name: "integer_datetimes", def: "on", reported: true, context: ctxInternal},
-		{name: "standard_conforming_strings", def: "on", reported: true, normalize: normOnly("standard_conforming_strings", "on")},
+		{name: "standard_conforming_strings", def: "on", reported: true, normalize: normBool},
 		{name: "is_superuser", def: "on", reported: true, context: ctxInternal},
 		{name: "session_authorization", def: "postgres", reported: true, context: ctxInternal},
 		{name: "role", def: "none", context: ctxInternal},

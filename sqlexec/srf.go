@@ -29,6 +29,9 @@ type setFunc struct {
 	schema string
 	// strict functions return no rows when an argument is NULL.
 	strict bool
+	// outParam says that a one-column function's column keeps its
+	// declared name (an OUT parameter's) instead of taking the alias.
+	outParam bool
 	// bind checks and coerces the arguments in place and returns the
 	// columns of the rows.
 	bind func(b *binder, args []*scalar, loc int32) ([]types.Field, error)
@@ -56,6 +59,11 @@ func init() {
 		"_pg_expandarray":        {schema: "information_schema", strict: true, bind: bindExpandArray, each: expandArrayRows},
 		"pg_get_keywords":        {schema: "pg_catalog", bind: bindKeywords, rows: keywordRows},
 		"pg_partition_ancestors": {schema: "pg_catalog", strict: true, bind: bindPartitionAncestors, rows: noRows},
+		"regexp_matches":         {schema: "pg_catalog", strict: true, bind: bindTextArgs("regexp_matches", 2, 3, textArrayType()), rows: regexpMatchesRows},
+		"regexp_split_to_table":  {schema: "pg_catalog", strict: true, bind: bindTextArgs("regexp_split_to_table", 2, 3, types.Text), rows: regexpSplitRows},
+	}
+	for name, f := range jsonSetFuncs() {
+		setFuncs[name] = f
 	}
 	addPopulateFuncs()
 }
@@ -336,7 +344,7 @@ func setCallItem(rf *pg_query.RangeFunction, call *setCall) (*fromItem, []scopeC
 	var cols []scopeCol
 	for _, f := range call.cols {
 		name := f.Name
-		if len(call.cols) == 1 && !call.fn.record {
+		if len(call.cols) == 1 && !call.fn.record && !call.fn.outParam {
 			name = alias
 		}
 		cols = append(cols, scopeCol{rel: alias, name: name, typ: f.Type})

@@ -208,13 +208,18 @@ func concatValues(env *Env, ts []Type, vals []any, sep string) string {
 			sb.WriteString(sep)
 		}
 		first = false
-		if ts[i].Oid == OidBool {
-			sb.WriteString(formatBool(v.(bool)))
-			continue
-		}
-		sb.WriteString(formatText(env, ts[i], v))
+		sb.WriteString(outputText(env, ts[i], v))
 	}
 	return sb.String()
+}
+
+// outputText is a value's text output as the "any" arguments of concat
+// and format print it (booleans as t and f).
+func outputText(env *Env, t Type, v any) string {
+	if t.Oid == OidBool {
+		return formatBool(v.(bool))
+	}
+	return formatText(env, t, v)
 }
 
 func jsonBuilder(args []Type, isB bool, eval func(*Env, []any) (any, error)) *Func {

@@ -52,15 +52,17 @@ func init() {
 		}, t, i, i)
 	}
 	addFunc("substring", Immutable, t, func(_ *Env, a []any) (any, error) {
-		re, err := compileRegex(a[1].(string), false)
+		re, err := compileRegexFlags(a[1].(string), regexFlags{})
 		if err != nil {
 			return nil, err
 		}
 		// With a parenthesized subexpression the result is what the first
 		// one matched, NULL when it took no part in the match.
 		src := a[0].(string)
-		m := re.FindStringSubmatchIndex(src)
+		m, err := re.firstFrom(src, 0)
 		switch {
+		case err != nil:
+			return nil, err
 		case m == nil:
 			return nil, nil
 		case len(m) > 2 && m[2] < 0:

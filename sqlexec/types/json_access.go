@@ -34,11 +34,10 @@ func compareJSONB(a, b *jsonValue) int {
 			return c
 		}
 		for i := range a.keys {
-			if a.keys[i] != b.keys[i] {
-				if jsonbKeyLess(a.keys[i], b.keys[i]) {
-					return -1
-				}
-				return 1
+			// Keys are visited in storage order (shorter first) but
+			// compared as strings, as compareJsonbContainers does.
+			if c := strings.Compare(a.keys[i], b.keys[i]); c != 0 {
+				return c
 			}
 			if c := compareJSONB(a.vals[i], b.vals[i]); c != 0 {
 				return c

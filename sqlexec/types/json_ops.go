@@ -52,20 +52,10 @@ func registerJSONOperators() {
 	addBinary("?", JSONB, Text, Bool, func(_ *Env, a, b any) (any, error) {
 		return jsonbExists(mustParseJSON(a.(string)), b.(string)), nil
 	})
-	// ?| and ?& ask whether any or all of the array's keys exist; NULL
-	// elements are ignored.
+	// ?| and ?& ask whether any or all of the array's keys exist.
 	for op, all := range map[string]bool{"?|": false, "?&": true} {
 		addBinary(op, JSONB, textArray, Bool, func(_ *Env, a, b any) (any, error) {
-			v := mustParseJSON(a.(string))
-			for _, k := range flatElems(b) {
-				if k == nil {
-					continue
-				}
-				if jsonbExists(v, k.(string)) != all {
-					return !all, nil
-				}
-			}
-			return all, nil
+			return jsonbExistsKeys(mustParseJSON(a.(string)), flatElems(b), all), nil
 		})
 	}
 	addBinary("@>", JSONB, JSONB, Bool, func(_ *Env, a, b any) (any, error) {

@@ -1,9 +1,7 @@
 package types
 
 import (
-	"regexp"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
@@ -150,42 +148,4 @@ func likeEscape(p, esc string) (string, error) {
 		return "", pgerror.New(pgerror.InvalidEscapeSequence, "LIKE pattern must not end with escape character")
 	}
 	return sb.String(), nil
-}
-
-// regexCache keeps compiled regular expressions; it stops growing at
-// maxCachedRegexes entries.
-var regexCache struct {
-	mu sync.Mutex
-	m  map[string]*regexp.Regexp
-}
-
-const maxCachedRegexes = 1024
-
-// compileRegex compiles a POSIX-style regular expression. Go's RE2 syntax
-// covers the common subset of PostgreSQL's advanced regular expressions;
-// back-references and lookahead are rejected with 2201B.
-func compileRegex(p string, fold bool) (*regexp.Regexp, error) {
-	key := p
-	if fold {
-		key = "(?i)" + p
-	}
-	regexCache.mu.Lock()
-	re, ok := regexCache.m[key]
-	regexCache.mu.Unlock()
-	if ok {
-		return re, nil
-	}
-	re, err := regexp.Compile(key)
-	if err != nil {
-		return nil, pgerror.Newf(pgerror.InvalidRegularExpression, "invalid regular expression: %v", err)
-	}
-	regexCache.mu.Lock()
-	if regexCache.m == nil {
-		regexCache.m = map[string]*regexp.Regexp{}
-	}
-	if len(regexCache.m) < maxCachedRegexes {
-		regexCache.m[key] = re
-	}
-	regexCache.mu.Unlock()
-	return re, nil
 }

@@ -27,12 +27,18 @@ func ParseTimeZone(name string, abbrevs bool) (*time.Location, string, error) {
 	case "utc", "z", "zulu", "gmt", "etc/utc", "universal", "local", "ut":
 		return time.UTC, "UTC", nil
 	}
+	// For the setting (no abbreviations) a number is hours east before it
+	// is a POSIX offset (west), as in PostgreSQL's check_timezone: SET
+	// TIME ZONE -8 is eight hours west; AT TIME ZONE '+3' stays POSIX.
+	h, herr := strconv.ParseFloat(t, 64)
+	if herr == nil && !abbrevs && h > -24 && h < 24 {
+		return FixedOffsetZone(int(h * 3600)), OffsetZoneName(int(h * 3600)), nil
+	}
 	if loc, ok := posixZone(t); ok {
 		return loc, t, nil
 	}
-	if h, err := strconv.ParseFloat(t, 64); err == nil && h > -24 && h < 24 {
-		loc := FixedOffsetZone(int(h * 3600))
-		return loc, OffsetZoneName(int(h * 3600)), nil
+	if herr == nil && h > -24 && h < 24 {
+		return FixedOffsetZone(int(h * 3600)), OffsetZoneName(int(h * 3600)), nil
 	}
 	if z, ok := lookupZoneAbbrev(lower); ok && z.zone == "" && abbrevs {
 		return time.FixedZone(strings.ToUpper(t), z.offset), strings.ToUpper(t), nil
