@@ -104,6 +104,9 @@ type tableDesc struct {
 	onCommit onCommit
 	// triggers are the table's triggers in name order (triggers.go).
 	triggers []*triggerDesc
+	// parents are the OIDs of the tables it inherits from, in INHERITS
+	// order (inherit.go).
+	parents []uint32
 }
 
 type columnDesc struct {
@@ -115,6 +118,11 @@ type columnDesc struct {
 	// identity is 'a' (ALWAYS), 'd' (BY DEFAULT) or 0.
 	identity byte
 	attnum   int16
+	// inhCount is the number of parents the column comes from and
+	// notLocal says it has no definition of its own (attinhcount and
+	// NOT attislocal).
+	inhCount int16
+	notLocal bool
 }
 
 type indexDesc struct {
@@ -132,6 +140,11 @@ type checkDesc struct {
 	name string
 	expr *pg_query.Node
 	text string
+	// noInherit marks a CHECK ... NO INHERIT; inhCount and notLocal are
+	// as for columns (coninhcount, NOT conislocal).
+	noInherit bool
+	inhCount  int16
+	notLocal  bool
 }
 
 // FK actions, as pg_constraint.confdeltype spells them.
@@ -376,6 +389,7 @@ func (t *tableDesc) clone() *tableDesc {
 	n.checks = append([]*checkDesc(nil), t.checks...)
 	n.fks = append([]*fkDesc(nil), t.fks...)
 	n.triggers = append([]*triggerDesc(nil), t.triggers...)
+	n.parents = append([]uint32(nil), t.parents...)
 	return &n
 }
 

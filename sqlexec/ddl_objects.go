@@ -51,6 +51,10 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 			}
 			ts = append(ts, t)
 		}
+		ts, err := d.withInheritors(ts, cascade)
+		if err != nil {
+			return err
+		}
 		dropping := map[uint32]bool{}
 		for _, t := range ts {
 			dropping[t.oid] = true
@@ -450,6 +454,15 @@ func (b *binder) truncatePlan(ts *pg_query.TruncateStmt) (*stmtPlan, error) {
 		}
 		tables = append(tables, t)
 		in[t.oid] = true
+		if r.GetRangeVar().Inh {
+			for _, ch := range b.cat.descendants(t) {
+				if !in[ch.oid] {
+					b.useTable(ch, isolation.TableLockRowExclusive)
+					tables = append(tables, ch)
+					in[ch.oid] = true
+				}
+			}
+		}
 	}
 	cascade := ts.Behavior == pg_query.DropBehavior_DROP_CASCADE
 	for i := 0; i < len(tables); i++ {
