@@ -107,6 +107,10 @@ type tableDesc struct {
 	// parents are the OIDs of the tables it inherits from, in INHERITS
 	// order (inherit.go).
 	parents []uint32
+	// part is a partitioned table's key, bound a partition's FOR VALUES
+	// (partition.go).
+	part  *partKey
+	bound *partBound
 }
 
 type columnDesc struct {

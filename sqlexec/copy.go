@@ -54,6 +54,9 @@ func (b *binder) copyPlan(cs *pg_query.CopyStmt) (*stmtPlan, error) {
 		if err != nil {
 			return nil, err
 		}
+		if t.part != nil || t.bound != nil {
+			return nil, pgerror.Unsupported("COPY of partitioned tables and partitions")
+		}
 		cp.t = t
 		names := strs(cs.Attlist)
 		if len(cs.Attlist) == 0 {

@@ -319,8 +319,6 @@ type tableConstraint struct {
 func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 	rv := cs.Relation
 	switch {
-	case cs.Partspec != nil || cs.Partbound != nil:
-		return pgerror.Unsupported("partitioned tables")
 	case cs.OfTypename != nil:
 		return pgerror.Unsupported("typed tables")
 	}
@@ -396,6 +394,9 @@ func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 				t.cols[c] = &nc
 			}
 		}
+	}
+	if err := d.partitioning(b, t, cs); err != nil {
+		return err
 	}
 	t.hidden = t.pk == nil
 	if err := d.createStoreTable(t); err != nil {

@@ -61,6 +61,10 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 		case pg_query.AlterTableType_AT_EnableTrig, pg_query.AlterTableType_AT_DisableTrig,
 			pg_query.AlterTableType_AT_EnableTrigUser, pg_query.AlterTableType_AT_DisableTrigUser:
 			err = enableTriggers(nt, cmd)
+		case pg_query.AlterTableType_AT_AttachPartition:
+			err = d.attachPartition(b, nt, cmd)
+		case pg_query.AlterTableType_AT_DetachPartition:
+			err = d.detachPartition(nt, cmd)
 		case pg_query.AlterTableType_AT_AddInherit:
 			err = d.addInherit(nt, cmd)
 		case pg_query.AlterTableType_AT_DropInherit:

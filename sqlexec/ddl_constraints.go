@@ -20,6 +20,10 @@ import (
 // existing rows are checked.
 func (d *ddl) addConstraint(b *binder, t *tableDesc, tc tableConstraint, alter bool) error {
 	c := tc.c
+	if t.part != nil && (c.Contype == pg_query.ConstrType_CONSTR_UNIQUE || c.Contype == pg_query.ConstrType_CONSTR_FOREIGN ||
+		c.Contype == pg_query.ConstrType_CONSTR_PRIMARY) {
+		return pgerror.Unsupported("unique and foreign key constraints on partitioned tables")
+	}
 	if c.Deferrable && c.Contype != pg_query.ConstrType_CONSTR_FOREIGN {
 		return pgerror.Unsupported("DEFERRABLE primary key and unique constraints")
 	}

@@ -349,6 +349,9 @@ func (d *ddl) createIndex(is *pg_query.IndexStmt) error {
 	if t == nil {
 		return pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(is.Relation))
 	}
+	if t.part != nil {
+		return pgerror.Unsupported("indexes on partitioned tables")
+	}
 	// SHARE ROW EXCLUSIVE rather than PostgreSQL's SHARE: two transactions
 	// adding indexes to one table would otherwise both change its
 	// descriptor, which the commit cannot merge.

@@ -201,6 +201,10 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 	if err != nil {
 		return nil, err
 	}
+	moves, err := b.rowMovement(m)
+	if err != nil {
+		return nil, err
+	}
 	outs, cols, err := b.returning(m.sc, up.ReturningList)
 	if err != nil {
 		return nil, err
@@ -281,11 +285,17 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 				}
 			}
 			np := mem.physical(mt.phys, nr)
-			if err := wm.validate(x, np, mt.phys); err != nil {
+			moved, err := moves.apply(x, mt, wm, np, nr)
+			if err != nil {
 				return nil, err
 			}
-			if err := wm.updateRow(x, mt.key, mt.phys, np); err != nil {
-				return nil, err
+			if !moved {
+				if err := wm.validate(x, np, mt.phys); err != nil {
+					return nil, err
+				}
+				if err := wm.updateRow(x, mt.key, mt.phys, np); err != nil {
+					return nil, err
+				}
 			}
 			if mt.member == 0 {
 				trg.after(mt.row, nr)

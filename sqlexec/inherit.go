@@ -58,8 +58,17 @@ func (c *catalog) children(oid uint32) []*tableDesc {
 	return out
 }
 
-// descendants returns every table below t, breadth first, each once.
+// descendants returns every table below t, each once: breadth first for
+// inheritance, depth first in bound order for partitions, the orders in
+// which PostgreSQL reads them.
 func (c *catalog) descendants(t *tableDesc) []*tableDesc {
+	if t.part != nil {
+		var out []*tableDesc
+		for _, p := range c.partitions(t) {
+			out = append(append(out, p), c.descendants(p)...)
+		}
+		return out
+	}
 	seen := map[uint32]bool{t.oid: true}
 	var out []*tableDesc
 	queue := []*tableDesc{t}
@@ -160,6 +169,9 @@ func (d *ddl) inheritParents(t *tableDesc, rvs []*pg_query.Node, temp bool) erro
 // ordinal is the column's position among the statement's column
 // definitions, from 1.
 func (d *ddl) mergeLocalColumn(b *binder, t *tableDesc, cd *pg_query.ColumnDef, ordinal int) (cons []tableConstraint, ok bool, err error) {
+	if cd.TypeName == nil {
+		return nil, true, pgerror.Unsupported("column options in PARTITION OF")
+	}
 	i := t.colIndex(cd.Colname)
 	if i < 0 || !t.cols[i].notLocal {
 		return nil, false, nil
@@ -289,11 +301,15 @@ func (d *ddl) withInheritors(ts []*tableDesc, cascade bool) ([]*tableDesc, error
 				continue
 			}
 			named[ch.oid] = true
-			deps = append(deps, fmt.Sprintf("table %s depends on table %s", ch.name, d.cat.tables[ch.parents[0]].name))
 			if err := d.lockTable(ch, isolation.TableLockAccessExclusive); err != nil {
 				return nil, err
 			}
 			out = append(out, ch)
+			if ch.bound != nil {
+				// A partition goes with its table, CASCADE or not.
+				continue
+			}
+			deps = append(deps, fmt.Sprintf("table %s depends on table %s", ch.name, d.cat.tables[ch.parents[0]].name))
 			lines = append(lines, "drop cascades to table "+ch.name)
 		}
 		if len(deps) > 0 && !cascade {
@@ -318,7 +334,8 @@ func (d *ddl) inheritedAlter(t *tableDesc, cmd *pg_query.AlterTableCmd) bool {
 	switch cmd.Subtype {
 	case pg_query.AlterTableType_AT_ChangeOwner, pg_query.AlterTableType_AT_EnableTrig, pg_query.AlterTableType_AT_DisableTrig,
 		pg_query.AlterTableType_AT_EnableTrigUser, pg_query.AlterTableType_AT_DisableTrigUser,
-		pg_query.AlterTableType_AT_AddInherit, pg_query.AlterTableType_AT_DropInherit:
+		pg_query.AlterTableType_AT_AddInherit, pg_query.AlterTableType_AT_DropInherit,
+		pg_query.AlterTableType_AT_AttachPartition, pg_query.AlterTableType_AT_DetachPartition:
 		return false
 	}
 	return d.cat.inhHierarchy(t)
@@ -350,6 +367,9 @@ func (d *ddl) addInherit(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 	if p == nil {
 		return pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(rv))
 	}
+	if err := partitionInheritance(t, p); err != nil {
+		return err
+	}
 	if p.oid == t.oid || slices.ContainsFunc(d.cat.descendants(t), func(x *tableDesc) bool { return x.oid == p.oid }) {
 		return pgerror.New(pgerror.DuplicateTable, "circular inheritance not allowed").
 			WithDetail("\"%s\" is already a child of \"%s\".", p.name, t.name)
@@ -363,6 +383,12 @@ func (d *ddl) addInherit(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 	if err := d.lockTable(p, isolation.TableLockAccessExclusive); err != nil {
 		return err
 	}
+	return d.addInheritFrom(t, p)
+}
+
+// addInheritFrom makes t, which has every column and CHECK constraint of
+// p, a child of p: they become inherited.
+func (d *ddl) addInheritFrom(t, p *tableDesc) error {
 	for _, pc := range p.cols {
 		i := t.colIndex(pc.name)
 		if i < 0 {
@@ -409,10 +435,37 @@ func (d *ddl) dropInherit(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 	if p == nil {
 		return pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(rv))
 	}
+	if err := partitionInheritance(t, p); err != nil {
+		return err
+	}
 	i := slices.Index(t.parents, p.oid)
 	if i < 0 {
 		return pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" is not a parent of relation \"%s\"", p.name, t.name)
 	}
+	d.removeParent(t, p)
+	return nil
+}
+
+// partitionInheritance refuses INHERIT and NO INHERIT between t and p
+// when either is partitioned or a partition.
+func partitionInheritance(t, p *tableDesc) error {
+	switch {
+	case t.part != nil:
+		return pgerror.New(pgerror.WrongObjectType, "cannot change inheritance of partitioned table")
+	case t.bound != nil:
+		return pgerror.New(pgerror.WrongObjectType, "cannot change inheritance of a partition")
+	case p.part != nil:
+		return pgerror.Newf(pgerror.WrongObjectType, "cannot inherit from partitioned table \"%s\"", p.name)
+	case p.bound != nil:
+		return pgerror.Newf(pgerror.WrongObjectType, "cannot inherit from a partition")
+	}
+	return nil
+}
+
+// removeParent takes p out of t's parents: the columns and constraints t
+// had only from p become its own.
+func (d *ddl) removeParent(t, p *tableDesc) {
+	i := slices.Index(t.parents, p.oid)
 	t.parents = slices.Delete(t.parents, i, i+1)
 	for _, pc := range p.cols {
 		if j := t.colIndex(pc.name); j >= 0 {
@@ -434,5 +487,4 @@ func (d *ddl) dropInherit(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 			t.checks[j] = &nk
 		}
 	}
-	return nil
 }
