@@ -33,6 +33,9 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 	b := d.binder(full)
 	for _, cn := range at.Cmds {
 		cmd := cn.GetAlterTableCmd()
+		if err := keyColumnAlter(t, cmd); err != nil {
+			return err
+		}
 		if d.inheritedAlter(t, cmd) {
 			if err := d.alterHierarchy(b, t.oid, cmd, at.Relation.Inh, false); err != nil {
 				return err
@@ -405,6 +408,9 @@ func (d *ddl) renameColumn(rs *pg_query.RenameStmt, t *tableDesc, recursing bool
 	}
 	if nt.colIndex(rs.Newname) >= 0 {
 		return pgerror.Newf(pgerror.DuplicateColumn, "column \"%s\" of relation \"%s\" already exists", rs.Newname, t.name)
+	}
+	if err := keyColumnChange(nt, rs.Subname, "rename"); err != nil {
+		return err
 	}
 	if err := d.renameInheritedColumn(rs, nt, recursing); err != nil {
 		return err

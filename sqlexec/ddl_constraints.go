@@ -74,6 +74,9 @@ func (d *ddl) addConstraint(b *binder, t *tableDesc, tc tableConstraint, alter b
 		}
 		return nil
 	case pg_query.ConstrType_CONSTR_CHECK:
+		if c.IsNoInherit && t.part != nil {
+			return pgerror.Newf(pgerror.InvalidTableDefinition, "cannot add NO INHERIT constraint to partitioned table \"%s\"", t.name)
+		}
 		if containsSubLink(c.RawExpr) {
 			return pgerror.New(pgerror.FeatureNotSupported, "cannot use subquery in check constraint")
 		}

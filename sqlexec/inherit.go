@@ -114,7 +114,11 @@ func (d *ddl) inheritParents(t *tableDesc, rvs []*pg_query.Node, temp bool) erro
 		if p == nil {
 			return pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(rv))
 		}
-		if p.schema != t.schema && isTempSchema(p.schema) && !temp {
+		if p.part != nil {
+			if err := partitionPersistence(t, p, "create"); err != nil {
+				return err
+			}
+		} else if p.schema != t.schema && isTempSchema(p.schema) && !temp {
 			return pgerror.Newf(pgerror.WrongObjectType, "cannot inherit from temporary relation \"%s\"", p.name)
 		}
 		if slices.Contains(t.parents, p.oid) {
@@ -176,7 +180,11 @@ func (d *ddl) mergeLocalColumn(b *binder, t *tableDesc, cd *pg_query.ColumnDef, 
 	if i < 0 || !t.cols[i].notLocal {
 		return nil, false, nil
 	}
+	if cd.CollClause != nil {
+		return nil, true, pgerror.Unsupported("COLLATE on a column merged with an inherited column")
+	}
 	if i+1 == ordinal {
+		d.notice(pgerror.SuccessfulCompletion, "merging column \"%s\" with inherited definition", cd.Colname)
 	} else {
 		d.notice(pgerror.SuccessfulCompletion, "moving and merging column \"%s\" with inherited definition", cd.Colname)
 		d.notices[len(d.notices)-1].Detail = "User-specified column moved to the position of the inherited column."

@@ -24,6 +24,9 @@ import (
 // to its descendants; recursing says the call comes from a parent.
 func (d *ddl) alterHierarchy(b *binder, oid uint32, cmd *pg_query.AlterTableCmd, recurse, recursing bool) error {
 	t := d.cat.tables[oid]
+	if err := keyColumnAlter(t, cmd); err != nil {
+		return err
+	}
 	if recursing {
 		if err := d.lockTable(t, isolation.TableLockAccessExclusive); err != nil {
 			return err
@@ -114,6 +117,10 @@ func (d *ddl) dropColumnInherited(b *binder, t *tableDesc, cmd *pg_query.AlterTa
 	i := t.colIndex(cmd.Name)
 	if i >= 0 && t.cols[i].inhCount > 0 && !recursing {
 		return pgerror.Newf(pgerror.InvalidTableDefinition, "cannot drop inherited column \"%s\"", cmd.Name)
+	}
+	if t.part != nil && len(children) > 0 && !recurse {
+		return pgerror.New(pgerror.InvalidTableDefinition, "cannot drop column from only the partitioned table when partitions exist").
+			WithHint("Do not specify the ONLY keyword.")
 	}
 	if err := d.dropColumn(t, cmd); err != nil || i < 0 {
 		return err

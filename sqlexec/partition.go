@@ -22,11 +22,11 @@ import (
 // does, so it is refused.
 
 // partKey is a partitioned table's PARTITION BY: the strategy ('l' list,
-// 'r' range) and, per key column, a column index or an expression over the
-// table's row.
+// 'r' range) and, per key column, a column name or ("") an expression over
+// the table's row.
 type partKey struct {
 	strategy byte
-	cols     []int
+	cols     []string
 	exprs    []*pg_query.Node
 	typs     []types.Type
 }
@@ -73,7 +73,7 @@ func (d *ddl) partitionKey(b *binder, t *tableDesc, ps *pg_query.PartitionSpec) 
 			if i < 0 {
 				return nil, pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" named in partition key does not exist", pe.Name)
 			}
-			k.cols, k.exprs, k.typs = append(k.cols, i), append(k.exprs, nil), append(k.typs, t.cols[i].typ)
+			k.cols, k.exprs, k.typs = append(k.cols, pe.Name), append(k.exprs, nil), append(k.typs, t.cols[i].typ)
 			continue
 		}
 		if containsSubLink(pe.Expr) {
@@ -94,7 +94,7 @@ func (d *ddl) partitionKey(b *binder, t *tableDesc, ps *pg_query.PartitionSpec) 
 		if e.volatile {
 			return nil, pgerror.New(pgerror.InvalidObjectDefinition, "functions in partition key expression must be marked IMMUTABLE")
 		}
-		k.cols, k.exprs, k.typs = append(k.cols, -1), append(k.exprs, pe.Expr), append(k.typs, e.typ)
+		k.cols, k.exprs, k.typs = append(k.cols, ""), append(k.exprs, pe.Expr), append(k.typs, e.typ)
 	}
 	return k, nil
 }
@@ -105,8 +105,8 @@ func (b *binder) keyScalars(t *tableDesc) ([]*scalar, error) {
 	out := make([]*scalar, len(t.part.cols))
 	for i, c := range t.part.cols {
 		n := t.part.exprs[i]
-		if c >= 0 {
-			n = pg_query.MakeColumnRefNode([]*pg_query.Node{pg_query.MakeStrNode(t.cols[c].name)}, -1)
+		if c != "" {
+			n = pg_query.MakeColumnRefNode([]*pg_query.Node{pg_query.MakeStrNode(c)}, -1)
 		}
 		e, err := b.expr(sc, n)
 		if err != nil {
@@ -312,27 +312,34 @@ func (d *ddl) checkNewPartition(b *binder, p *tableDesc, name string, pb *partBo
 	if def == nil || pb.isDefault {
 		return nil
 	}
-	if def.part != nil {
-		return pgerror.Unsupported("adding a partition beside a partitioned default partition")
-	}
 	keys, err := b.keyScalars(p)
 	if err != nil {
 		return err
 	}
-	return d.scanRows(def, func(row []any) error {
-		prow := make([]any, len(p.cols))
-		for i, c := range p.cols {
-			prow[i] = row[def.colIndex(c.name)]
-		}
-		key, err := evalKey(d.x, keys, prow)
+	leaves := []*tableDesc{def}
+	if def.part != nil {
+		leaves = d.cat.descendants(def)
+	}
+	for _, leaf := range leaves {
+		err := d.scanRows(leaf, func(row []any) error {
+			prow := make([]any, len(p.cols))
+			for i, c := range p.cols {
+				prow[i] = row[leaf.colIndex(c.name)]
+			}
+			key, err := evalKey(d.x, keys, prow)
+			if err != nil {
+				return err
+			}
+			if pb.holds(p.part, key) {
+				return pgerror.Newf(pgerror.CheckViolation, "updated partition constraint for default partition \"%s\" would be violated by some row", def.name)
+			}
+			return nil
+		})
 		if err != nil {
 			return err
 		}
-		if pb.holds(p.part, key) {
-			return pgerror.Newf(pgerror.CheckViolation, "updated partition constraint for default partition \"%s\" would be violated by some row", def.name)
-		}
-		return nil
-	})
+	}
+	return nil
 }
 
 // evalKey evaluates the key scalars over row.
@@ -356,8 +363,8 @@ func keyText(t *tableDesc, key []any) string {
 	names := make([]string, len(key))
 	vals := make([]string, len(key))
 	for i, c := range t.part.cols {
-		if c >= 0 {
-			names[i] = t.cols[c].name
+		if c != "" {
+			names[i] = c
 		} else {
 			names[i] = deparseExpr(t.part.exprs[i])
 		}
@@ -373,26 +380,6 @@ func keyText(t *tableDesc, key []any) string {
 // partitioning applies CREATE TABLE's PARTITION BY and PARTITION OF to t,
 // whose columns are known.
 func (d *ddl) partitioning(b *binder, t *tableDesc, cs *pg_query.CreateStmt) error {
-	if cs.Partbound != nil {
-		p := d.cat.tables[t.parents[0]]
-		if p.part == nil {
-			return pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not partitioned", p.name)
-		}
-		pb, err := d.partitionBound(b, p, t.name, cs.Partbound)
-		if err != nil {
-			return err
-		}
-		if err := d.checkNewPartition(b, p, t.name, pb); err != nil {
-			return err
-		}
-		t.bound = pb
-	} else {
-		for _, oid := range t.parents {
-			if p := d.cat.tables[oid]; p.part != nil {
-				return pgerror.Newf(pgerror.WrongObjectType, "cannot inherit from partitioned table \"%s\"", p.name)
-			}
-		}
-	}
 	if cs.Partspec != nil {
 		if len(cs.InhRelations) > 0 && cs.Partbound == nil {
 			return pgerror.New(pgerror.InvalidTableDefinition, "cannot create partitioned table as inheritance child")
@@ -406,6 +393,26 @@ func (d *ddl) partitioning(b *binder, t *tableDesc, cs *pg_query.CreateStmt) err
 		}
 		t.part = k
 	}
+	if cs.Partbound == nil {
+		for _, oid := range t.parents {
+			if p := d.cat.tables[oid]; p.part != nil {
+				return pgerror.Newf(pgerror.WrongObjectType, "cannot inherit from partitioned table \"%s\"", p.name)
+			}
+		}
+		return nil
+	}
+	p := d.cat.tables[t.parents[0]]
+	if p.part == nil {
+		return pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not partitioned", p.name)
+	}
+	pb, err := d.partitionBound(b, p, t.name, cs.Partbound)
+	if err != nil {
+		return err
+	}
+	if err := d.checkNewPartition(b, p, t.name, pb); err != nil {
+		return err
+	}
+	t.bound = pb
 	return nil
 }
 
@@ -446,4 +453,66 @@ func (pb *partBound) nonNull(k *partKey) []any {
 	}
 	slices.SortFunc(out, func(a, b any) int { return types.Compare(k.typs[0], a, b) })
 	return out
+}
+
+// keyColumn reports whether the partition key of t reads the column name.
+func (k *partKey) keyColumn(name string) bool {
+	if k == nil {
+		return false
+	}
+	found := slices.Contains(k.cols, name)
+	for _, e := range k.exprs {
+		walk(e, func(n *pg_query.Node) bool {
+			if cr := n.GetColumnRef(); cr != nil {
+				if s := cr.Fields[len(cr.Fields)-1].GetString_(); s != nil && s.Sval == name {
+					found = true
+				}
+			}
+			return true
+		})
+	}
+	return found
+}
+
+// keyColumnChange refuses dropping, retyping or renaming a column of t's
+// partition key; verb is "drop", "alter" or "rename".
+func keyColumnChange(t *tableDesc, name, verb string) error {
+	if !t.part.keyColumn(name) {
+		return nil
+	}
+	if verb == "rename" {
+		return pgerror.Unsupported("renaming a partition key column")
+	}
+	return pgerror.Newf(pgerror.InvalidTableDefinition, "cannot %s column \"%s\" because it is part of the partition key of relation \"%s\"", verb, name, t.name)
+}
+
+// partitionPersistence refuses a partition whose persistence differs from
+// its parent's; verb is "create" or "attach".
+func partitionPersistence(t, p *tableDesc, verb string) error {
+	tt, pt := isTempSchema(t.schema), isTempSchema(p.schema)
+	switch {
+	case tt && !pt:
+		if verb == "create" {
+			return pgerror.Newf(pgerror.WrongObjectType, "cannot create a temporary relation as partition of permanent relation \"%s\"", p.name)
+		}
+		return pgerror.Newf(pgerror.WrongObjectType, "cannot attach a temporary relation as partition of permanent relation \"%s\"", p.name)
+	case !tt && pt:
+		if verb == "create" {
+			return pgerror.Newf(pgerror.WrongObjectType, "cannot create a permanent relation as partition of temporary relation \"%s\"", p.name)
+		}
+		return pgerror.Newf(pgerror.WrongObjectType, "cannot attach a permanent relation as partition of temporary relation \"%s\"", p.name)
+	}
+	return nil
+}
+
+// keyColumnAlter refuses ALTER TABLE DROP COLUMN and ALTER COLUMN TYPE of a
+// partition key column.
+func keyColumnAlter(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
+	switch cmd.Subtype {
+	case pg_query.AlterTableType_AT_DropColumn:
+		return keyColumnChange(t, cmd.Name, "drop")
+	case pg_query.AlterTableType_AT_AlterColumnType:
+		return keyColumnChange(t, cmd.Name, "alter")
+	}
+	return nil
 }

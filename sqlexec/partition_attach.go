@@ -25,6 +25,9 @@ func (d *ddl) attachPartition(b *binder, p *tableDesc, cmd *pg_query.AlterTableC
 	if err := d.lockTable(t, isolation.TableLockAccessExclusive); err != nil {
 		return err
 	}
+	if err := partitionPersistence(t, p, "attach"); err != nil {
+		return err
+	}
 	switch {
 	case t.bound != nil:
 		return pgerror.Newf(pgerror.ObjectInUse, "\"%s\" is already a partition", t.name)
