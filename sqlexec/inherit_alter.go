@@ -208,6 +208,10 @@ func (d *ddl) dropConstraintInherited(b *binder, t *tableDesc, cmd *pg_query.Alt
 		return pgerror.Newf(pgerror.InvalidTableDefinition, "cannot drop inherited constraint \"%s\" of relation \"%s\"", cmd.Name, t.name)
 	}
 	noInherit := j >= 0 && t.checks[j].noInherit
+	if j >= 0 && t.part != nil && len(children) > 0 && !recurse {
+		return pgerror.New(pgerror.InvalidTableDefinition, "cannot remove constraint from only the partitioned table when partitions exist").
+			WithHint("Do not specify the ONLY keyword.")
+	}
 	if err := d.dropConstraint(t, cmd); err != nil {
 		return err
 	}
@@ -250,8 +254,16 @@ func (d *ddl) alterColumnInherited(b *binder, t *tableDesc, cmd *pg_query.AlterT
 	case pg_query.AlterTableType_AT_ColumnDefault:
 		err = d.setDefault(b, t, cmd)
 	case pg_query.AlterTableType_AT_SetNotNull:
+		if t.part != nil && len(children) > 0 && !recurse {
+			return pgerror.New(pgerror.InvalidTableDefinition, "constraint must be added to child tables too").
+				WithHint("Do not specify the ONLY keyword.")
+		}
 		err = d.setNotNull(t, cmd, true)
 	case pg_query.AlterTableType_AT_DropNotNull:
+		if t.part != nil && len(children) > 0 && !recurse {
+			return pgerror.New(pgerror.InvalidTableDefinition, "constraint must be dropped from child tables too").
+				WithHint("Do not specify the ONLY keyword.")
+		}
 		err = d.setNotNull(t, cmd, false)
 	case pg_query.AlterTableType_AT_AlterColumnType:
 		if i >= 0 && t.cols[i].inhCount > 0 && !recursing {

@@ -51,6 +51,13 @@ func (d *ddl) attachPartition(b *binder, p *tableDesc, cmd *pg_query.AlterTableC
 	if err := d.addInheritFrom(nt, p); err != nil {
 		return err
 	}
+	// A partition has no columns of its own: they all come from the
+	// parent, as after PARTITION OF.
+	for i, c := range nt.cols {
+		nc := *c
+		nc.notLocal = true
+		nt.cols[i] = &nc
+	}
 	pb, err := d.partitionBound(b, p, t.name, pc.Bound)
 	if err != nil {
 		return err
