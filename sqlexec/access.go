@@ -227,6 +227,11 @@ func (a *access) listKeys(x *execCtx) ([]string, error) {
 type keyedRow struct {
 	key []byte
 	row []any
+	// member is the index of the row's table in the item's members and
+	// phys the row as that table stores it (inherit.go); phys is row for
+	// an item without members.
+	member int
+	phys   []any
 }
 
 // fetchTable reads the table item's rows that satisfy its immediate
@@ -238,6 +243,9 @@ func fetchTable(x *execCtx, it *fromItem, withKeys bool) ([]keyedRow, error) {
 
 // fetchTableWith is fetchTable checking the conditions conds.
 func fetchTableWith(x *execCtx, it *fromItem, withKeys bool, conds []*conj) ([]keyedRow, error) {
+	if it.members != nil {
+		return fetchMembers(x, it, withKeys, conds)
+	}
 	t := it.table
 	ro := isolation.ReadOptions{ForLock: it.lock != isolation.RowLockNone}
 	var out []keyedRow
@@ -264,7 +272,7 @@ func fetchTableWith(x *execCtx, it *fromItem, withKeys bool, conds []*conj) ([]k
 		if visited != nil {
 			visited[string(key)] = true
 		}
-		kr := keyedRow{row: row}
+		kr := keyedRow{row: row, phys: row}
 		if withKeys {
 			kr.key = append([]byte(nil), key...)
 		}

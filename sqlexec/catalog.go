@@ -107,6 +107,13 @@ type tableDesc struct {
 	onCommit onCommit
 	// triggers are the table's triggers in name order (triggers.go).
 	triggers []*triggerDesc
+	// parents are the OIDs of the tables it inherits from, in INHERITS
+	// order (inherit.go).
+	parents []uint32
+	// part is a partitioned table's key, bound a partition's FOR VALUES
+	// (partition.go).
+	part  *partKey
+	bound *partBound
 }
 
 type columnDesc struct {
@@ -121,6 +128,11 @@ type columnDesc struct {
 	// domain is the OID of the domain the column was declared with (typ
 	// is its base type), 0 for none.
 	domain uint32
+	// inhCount is the number of parents the column comes from and
+	// notLocal says it has no definition of its own (attinhcount and
+	// NOT attislocal).
+	inhCount int16
+	notLocal bool
 }
 
 type indexDesc struct {
@@ -138,6 +150,11 @@ type checkDesc struct {
 	name string
 	expr *pg_query.Node
 	text string
+	// noInherit marks a CHECK ... NO INHERIT; inhCount and notLocal are
+	// as for columns (coninhcount, NOT conislocal).
+	noInherit bool
+	inhCount  int16
+	notLocal  bool
 }
 
 // FK actions, as pg_constraint.confdeltype spells them.
@@ -389,6 +406,7 @@ func (t *tableDesc) clone() *tableDesc {
 	n.checks = append([]*checkDesc(nil), t.checks...)
 	n.fks = append([]*fkDesc(nil), t.fks...)
 	n.triggers = append([]*triggerDesc(nil), t.triggers...)
+	n.parents = append([]uint32(nil), t.parents...)
 	return &n
 }
 

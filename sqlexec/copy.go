@@ -1,6 +1,8 @@
 package sqlexec
 
 import (
+	"google.golang.org/protobuf/proto"
+
 	"bufio"
 	"bytes"
 	"context"
@@ -52,6 +54,9 @@ func (b *binder) copyPlan(cs *pg_query.CopyStmt) (*stmtPlan, error) {
 		if err != nil {
 			return nil, err
 		}
+		if t.part != nil || t.bound != nil {
+			return nil, pgerror.Unsupported("COPY of partitioned tables and partitions")
+		}
 		cp.t = t
 		names := strs(cs.Attlist)
 		if len(cs.Attlist) == 0 {
@@ -77,7 +82,11 @@ func (b *binder) copyPlan(cs *pg_query.CopyStmt) (*stmtPlan, error) {
 			for _, n := range names {
 				targets = append(targets, pg_query.MakeResTargetNodeWithVal(pg_query.MakeColumnRefNode([]*pg_query.Node{pg_query.MakeStrNode(n)}, -1), -1))
 			}
-			sel := &pg_query.SelectStmt{TargetList: targets, FromClause: []*pg_query.Node{{Node: &pg_query.Node_RangeVar{RangeVar: cs.Relation}}}}
+			// COPY TO of a table copies its own rows only, not its
+			// inheritance children's.
+			only := proto.Clone(cs.Relation).(*pg_query.RangeVar)
+			only.Inh = false
+			sel := &pg_query.SelectStmt{TargetList: targets, FromClause: []*pg_query.Node{{Node: &pg_query.Node_RangeVar{RangeVar: only}}}}
 			if cp.query, err = b.selectStmt(nil, sel, nil); err != nil {
 				return nil, err
 			}

@@ -326,10 +326,6 @@ type tableConstraint struct {
 func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 	rv := cs.Relation
 	switch {
-	case len(cs.InhRelations) > 0:
-		return pgerror.Unsupported("INHERITS")
-	case cs.Partspec != nil || cs.Partbound != nil:
-		return pgerror.Unsupported("partitioned tables")
 	case cs.OfTypename != nil:
 		return pgerror.Unsupported("typed tables")
 	}
@@ -355,12 +351,20 @@ func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 		}
 	}
 	t := &tableDesc{oid: d.cat.newOID(), schema: schema, name: rv.Relname, onCommit: oc}
+	if err := d.inheritParents(t, cs.InhRelations, temp); err != nil {
+		return err
+	}
 	var cons []tableConstraint
 	b := d.binder(full)
+	ordinal := 0
 	for _, elt := range cs.TableElts {
 		switch v := elt.Node.(type) {
 		case *pg_query.Node_ColumnDef:
-			more, err := d.addColumnDef(b, t, v.ColumnDef)
+			ordinal++
+			more, merged, err := d.mergeLocalColumn(b, t, v.ColumnDef, ordinal)
+			if !merged && err == nil {
+				more, err = d.addColumnDef(b, t, v.ColumnDef)
+			}
 			if err != nil {
 				return err
 			}
@@ -397,6 +401,9 @@ func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 				t.cols[c] = &nc
 			}
 		}
+	}
+	if err := d.partitioning(b, t, cs); err != nil {
+		return err
 	}
 	t.hidden = t.pk == nil
 	if err := d.createStoreTable(t); err != nil {

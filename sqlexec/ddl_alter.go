@@ -33,6 +33,15 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 	b := d.binder(full)
 	for _, cn := range at.Cmds {
 		cmd := cn.GetAlterTableCmd()
+		if err := keyColumnAlter(t, cmd); err != nil {
+			return err
+		}
+		if d.inheritedAlter(t, cmd) {
+			if err := d.alterHierarchy(b, t.oid, cmd, at.Relation.Inh, false); err != nil {
+				return err
+			}
+			continue
+		}
 		nt := d.cat.tables[t.oid].clone()
 		var err error
 		switch cmd.Subtype {
@@ -55,6 +64,14 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 		case pg_query.AlterTableType_AT_EnableTrig, pg_query.AlterTableType_AT_DisableTrig,
 			pg_query.AlterTableType_AT_EnableTrigUser, pg_query.AlterTableType_AT_DisableTrigUser:
 			err = enableTriggers(nt, cmd)
+		case pg_query.AlterTableType_AT_AttachPartition:
+			err = d.attachPartition(b, nt, cmd)
+		case pg_query.AlterTableType_AT_DetachPartition:
+			err = d.detachPartition(nt, cmd)
+		case pg_query.AlterTableType_AT_AddInherit:
+			err = d.addInherit(nt, cmd)
+		case pg_query.AlterTableType_AT_DropInherit:
+			err = d.dropInherit(nt, cmd)
 		case pg_query.AlterTableType_AT_ChangeOwner:
 			// fickle records no owners: a new one changes nothing.
 		default:
@@ -383,12 +400,26 @@ func (d *ddl) rename(rs *pg_query.RenameStmt) error {
 		d.cat.putTable(nt)
 		return nil
 	}
+	return d.renameColumn(rs, nt, false)
+}
+
+// renameColumn runs RENAME COLUMN on t, a clone of the catalog's
+// descriptor, and on the descendants that inherit the column; recursing
+// says the call comes from a parent.
+func (d *ddl) renameColumn(rs *pg_query.RenameStmt, t *tableDesc, recursing bool) error {
+	nt := t.clone()
 	i, err := d.column(nt, rs.Subname)
 	if err != nil {
 		return err
 	}
 	if nt.colIndex(rs.Newname) >= 0 {
 		return pgerror.Newf(pgerror.DuplicateColumn, "column \"%s\" of relation \"%s\" already exists", rs.Newname, t.name)
+	}
+	if err := keyColumnChange(nt, rs.Subname, "rename"); err != nil {
+		return err
+	}
+	if err := d.renameInheritedColumn(rs, nt, recursing); err != nil {
+		return err
 	}
 	nc := *nt.cols[i]
 	nc.name = rs.Newname
@@ -403,7 +434,9 @@ func (d *ddl) rename(rs *pg_query.RenameStmt) error {
 			}
 			return true
 		})
-		nt.checks[j] = &checkDesc{name: ck.name, expr: expr, text: deparseExpr(expr)}
+		nk := *ck
+		nk.expr, nk.text = expr, deparseExpr(expr)
+		nt.checks[j] = &nk
 	}
 	d.cat.putTable(nt)
 	return nil

@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"slices"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -19,6 +20,10 @@ import (
 // existing rows are checked.
 func (d *ddl) addConstraint(b *binder, t *tableDesc, tc tableConstraint, alter bool) error {
 	c := tc.c
+	if t.part != nil && (c.Contype == pg_query.ConstrType_CONSTR_UNIQUE || c.Contype == pg_query.ConstrType_CONSTR_FOREIGN ||
+		c.Contype == pg_query.ConstrType_CONSTR_PRIMARY) {
+		return pgerror.Unsupported("unique and foreign key constraints on partitioned tables")
+	}
 	if c.Deferrable && c.Contype != pg_query.ConstrType_CONSTR_FOREIGN {
 		return pgerror.Unsupported("DEFERRABLE primary key and unique constraints")
 	}
@@ -69,8 +74,8 @@ func (d *ddl) addConstraint(b *binder, t *tableDesc, tc tableConstraint, alter b
 		}
 		return nil
 	case pg_query.ConstrType_CONSTR_CHECK:
-		if c.IsNoInherit {
-			return pgerror.Unsupported("NO INHERIT")
+		if c.IsNoInherit && t.part != nil {
+			return pgerror.Newf(pgerror.InvalidTableDefinition, "cannot add NO INHERIT constraint to partitioned table \"%s\"", t.name)
 		}
 		if containsSubLink(c.RawExpr) {
 			return pgerror.New(pgerror.FeatureNotSupported, "cannot use subquery in check constraint")
@@ -90,6 +95,17 @@ func (d *ddl) addConstraint(b *binder, t *tableDesc, tc tableConstraint, alter b
 		if err != nil {
 			return err
 		}
+		if j := slices.IndexFunc(t.checks, func(k *checkDesc) bool { return k.name == name }); j >= 0 {
+			ck := t.checks[j]
+			if !ck.notLocal || ck.text != deparseExpr(c.RawExpr) || c.IsNoInherit {
+				return pgerror.Newf(pgerror.DuplicateObject, "constraint \"%s\" for relation \"%s\" already exists", name, t.name)
+			}
+			d.notice(pgerror.SuccessfulCompletion, "merging constraint \"%s\" with inherited definition", name)
+			nk := *ck
+			nk.notLocal = false
+			t.checks[j] = &nk
+			return nil
+		}
 		if alter && !c.SkipValidation {
 			if err := d.scanRows(t, func(row []any) error {
 				d.x.row = row
@@ -105,7 +121,7 @@ func (d *ddl) addConstraint(b *binder, t *tableDesc, tc tableConstraint, alter b
 				return err
 			}
 		}
-		t.checks = append(t.checks, &checkDesc{name: name, expr: c.RawExpr, text: deparseExpr(c.RawExpr)})
+		t.checks = append(t.checks, &checkDesc{name: name, expr: c.RawExpr, text: deparseExpr(c.RawExpr), noInherit: c.IsNoInherit})
 		return nil
 	case pg_query.ConstrType_CONSTR_FOREIGN:
 		return d.addForeignKey(b, t, tc, alter)

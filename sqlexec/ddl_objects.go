@@ -55,6 +55,10 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 			}
 			ts = append(ts, t)
 		}
+		ts, err := d.withInheritors(ts, cascade)
+		if err != nil {
+			return err
+		}
 		dropping := map[uint32]bool{}
 		for _, t := range ts {
 			dropping[t.oid] = true
@@ -349,6 +353,9 @@ func (d *ddl) createIndex(is *pg_query.IndexStmt) error {
 	if t == nil {
 		return pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(is.Relation))
 	}
+	if t.part != nil {
+		return pgerror.Unsupported("indexes on partitioned tables")
+	}
 	// SHARE ROW EXCLUSIVE rather than PostgreSQL's SHARE: two transactions
 	// adding indexes to one table would otherwise both change its
 	// descriptor, which the commit cannot merge.
@@ -530,6 +537,15 @@ func (b *binder) truncatePlan(ts *pg_query.TruncateStmt) (*stmtPlan, error) {
 		}
 		tables = append(tables, t)
 		in[t.oid] = true
+		if r.GetRangeVar().Inh {
+			for _, ch := range b.cat.descendants(t) {
+				if !in[ch.oid] {
+					b.useTable(ch, isolation.TableLockRowExclusive)
+					tables = append(tables, ch)
+					in[ch.oid] = true
+				}
+			}
+		}
 	}
 	cascade := ts.Behavior == pg_query.DropBehavior_DROP_CASCADE
 	for i := 0; i < len(tables); i++ {

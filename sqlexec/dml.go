@@ -140,6 +140,10 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 	if oc != nil && trg.hasRowTriggers() {
 		return nil, pgerror.Unsupported("INSERT ... ON CONFLICT into a table with row triggers")
 	}
+	router, pcheck, err := b.insertRouting(t, ins, trg.hasRowTriggers())
+	if err != nil {
+		return nil, err
+	}
 	return &stmtPlan{cols: cols, writes: "INSERT", table: t.qualifiedName(), exec: func(x *execCtx) (*Result, error) {
 		var n int64
 		var rows [][]any
@@ -178,10 +182,20 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 			if err != nil || row == nil {
 				return err
 			}
-			if err := w.validate(x, row, nil); err != nil {
-				return err
+			if router == nil {
+				if err := w.validate(x, row, nil); err != nil {
+					return err
+				}
+				if err := pcheck.check(x, t, row); err != nil {
+					return err
+				}
 			}
-			if oc != nil {
+			switch {
+			case router != nil:
+				if err := router.insert(x, row); err != nil {
+					return err
+				}
+			case oc != nil:
 				done, err := oc.try(x, w, row, func(r []any) error {
 					n++
 					if outs != nil {
@@ -197,8 +211,10 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 				if err != nil || done {
 					return err
 				}
-			} else if _, err := w.insertRow(x, row); err != nil {
-				return err
+			default:
+				if _, err := w.insertRow(x, row); err != nil {
+					return err
+				}
 			}
 			trg.after(nil, row)
 			n++

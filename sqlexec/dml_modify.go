@@ -27,15 +27,16 @@ type match struct {
 	key  []byte
 	row  []any
 	full []any
+	// member and phys are the row's table among the target's members and
+	// the row as that table stores it (inherit.go).
+	member int
+	phys   []any
 }
 
 func (b *binder) modifyTarget(rv *pg_query.RangeVar, extra []*pg_query.Node, where *pg_query.Node) (*modifyTarget, error) {
 	t, err := b.targetTable(rv)
 	if err != nil {
 		return nil, err
-	}
-	if !rv.Inh {
-		return nil, pgerror.Unsupported("ONLY")
 	}
 	from := append([]*pg_query.Node{{Node: &pg_query.Node_RangeVar{RangeVar: rv}}}, extra...)
 	items, sc, pending, err := b.buildFrom(nil, from, nil)
@@ -77,6 +78,7 @@ func (m *modifyTarget) collect(x *execCtx) ([]match, error) {
 		if err != nil {
 			return nil, err
 		}
+		mt.member, mt.phys = kr.member, kr.phys
 		if ok {
 			out = append(out, mt)
 		}
@@ -117,7 +119,11 @@ func (m *modifyTarget) joinRow(x *execCtx, key []byte, row []any) (match, bool, 
 // when it no longer does or the row is gone. Where the level cannot
 // explain the newest version, the store fails with 40001.
 func (m *modifyTarget) lockForWrite(x *execCtx, mt match, mode isolation.RowLock) (match, bool, error) {
-	got, err := x.txn.LockRow(x.ctx, m.t.id, mt.key, isolation.LockRequest{Mode: mode, Write: true})
+	t, mem := m.t, m.member(mt)
+	if mem != nil {
+		t = mem.t
+	}
+	got, err := x.txn.LockRow(x.ctx, t.id, mt.key, isolation.LockRequest{Mode: mode, Write: true})
 	if err != nil || !got.Live {
 		return match{}, false, err
 	}
@@ -128,28 +134,45 @@ func (m *modifyTarget) lockForWrite(x *execCtx, mt match, mode isolation.RowLock
 	if got.Key != nil {
 		key = got.Key // a concurrent update moved the row to another primary key
 	}
+	row := got.Row
+	if mem != nil {
+		row = mem.toParent(got.Row)
+	}
 	first := m.items[0]
 	x.row = append([]any(nil), mt.full...)
-	copy(x.row[first.off:first.off+first.width], got.Row)
+	copy(x.row[first.off:first.off+first.width], row)
 	ok, err := allHold(x, first.on, false)
 	if err != nil || !ok {
 		return match{}, false, err
 	}
-	return m.joinRow(x, key, got.Row)
+	nm, ok, err := m.joinRow(x, key, row)
+	nm.member, nm.phys = mt.member, got.Row
+	return nm, ok, err
 }
 
-// modified tracks the rows a statement wrote, by key: a row it reaches a
-// second time (the adversary may have shown it at its old key and its new
-// one, and a lock follows a moved row) is skipped, as PostgreSQL skips rows
-// the current command already modified.
+// member returns the member table a matched row belongs to, nil when the
+// target has no inheritance children.
+func (m *modifyTarget) member(mt match) *inhMember {
+	if ms := m.items[0].members; ms != nil {
+		return ms[mt.member]
+	}
+	return nil
+}
+
+// modified tracks the rows a statement wrote, by table member and key: a
+// row it reaches a second time (the adversary may have shown it at its old
+// key and its new one, and a lock follows a moved row) is skipped, as
+// PostgreSQL skips rows the current command already modified.
 type modified map[string]bool
 
-// first reports whether key is written for the first time, and marks it.
-func (m modified) first(key []byte) bool {
-	if m[string(key)] {
+// first reports whether the row of mt is written for the first time, and
+// marks it.
+func (m modified) first(mt match) bool {
+	k := fmt.Sprintf("%d:%s", mt.member, mt.key)
+	if m[k] {
 		return false
 	}
-	m[string(key)] = true
+	m[k] = true
 	return true
 }
 
@@ -171,6 +194,14 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 		sets = append(sets, st...)
 	}
 	w, err := b.writerFor(t, true)
+	if err != nil {
+		return nil, err
+	}
+	ws, err := b.memberWriters(m, w)
+	if err != nil {
+		return nil, err
+	}
+	moves, err := b.rowMovement(m)
 	if err != nil {
 		return nil, err
 	}
@@ -217,16 +248,20 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 			if err != nil {
 				return nil, err
 			}
-			if !ok || !done.first(mt.key) {
+			if !ok || !done.first(mt) {
 				continue
 			}
 			updated++
 			x.row = mt.full
 			nr := append([]any(nil), mt.row...)
+			mem, wm := m.member(mt), w
+			if mem != nil {
+				wm = ws[mt.member]
+			}
 			for _, s := range sets {
 				if s.e == nil {
 					nr[s.col] = nil
-					if d := w.defaults[s.col]; d != nil {
+					if d := wm.defaults[mem.col(s.col)]; d != nil {
 						v, err := d.eval(x)
 						if err != nil {
 							return nil, err
@@ -241,20 +276,31 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 				}
 				nr[s.col] = v
 			}
-			if nr, err = trg.before(x, mt.row, nr); err != nil {
+			if mt.member == 0 {
+				if nr, err = trg.before(x, mt.row, nr); err != nil {
+					return nil, err
+				}
+				if nr == nil {
+					updated--
+					continue
+				}
+			}
+			np := mem.physical(mt.phys, nr)
+			moved, err := moves.apply(x, mt, wm, np, nr)
+			if err != nil {
 				return nil, err
 			}
-			if nr == nil {
-				updated--
-				continue
+			if !moved {
+				if err := wm.validate(x, np, mt.phys); err != nil {
+					return nil, err
+				}
+				if err := wm.updateRow(x, mt.key, mt.phys, np); err != nil {
+					return nil, err
+				}
 			}
-			if err := w.validate(x, nr, mt.row); err != nil {
-				return nil, err
+			if mt.member == 0 {
+				trg.after(mt.row, nr)
 			}
-			if err := w.updateRow(x, mt.key, mt.row, nr); err != nil {
-				return nil, err
-			}
-			trg.after(mt.row, nr)
 			if outs != nil {
 				copy(x.row[:len(nr)], nr)
 				p, err := project(x, outs)
@@ -281,6 +327,10 @@ func (b *binder) deletePlan(del *pg_query.DeleteStmt) (*stmtPlan, error) {
 	}
 	t := m.t
 	w, err := b.writerFor(t, true)
+	if err != nil {
+		return nil, err
+	}
+	ws, err := b.memberWriters(m, w)
 	if err != nil {
 		return nil, err
 	}
@@ -314,20 +364,25 @@ func (b *binder) deletePlan(del *pg_query.DeleteStmt) (*stmtPlan, error) {
 			if err != nil {
 				return nil, err
 			}
-			if !ok || !done.first(mt.key) {
+			if !ok || !done.first(mt) {
 				continue
 			}
-			if kept, err := trg.before(x, mt.row, nil); err != nil || kept == nil {
+			wm := w
+			if mt.member != 0 {
+				wm = ws[mt.member]
+			} else if kept, err := trg.before(x, mt.row, nil); err != nil || kept == nil {
 				if err != nil {
 					return nil, err
 				}
 				continue
 			}
 			deleted++
-			if err := w.deleteRow(x, mt.key, mt.row, 0); err != nil {
+			if err := wm.deleteRow(x, mt.key, mt.phys, 0); err != nil {
 				return nil, err
 			}
-			trg.after(mt.row, nil)
+			if mt.member == 0 {
+				trg.after(mt.row, nil)
+			}
 			if outs != nil {
 				x.row = mt.full
 				p, err := project(x, outs)

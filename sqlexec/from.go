@@ -51,6 +51,9 @@ type fromItem struct {
 	// nested are the relations of a parenthesized join read as one item
 	// (sub joins them).
 	nested []*fromItem
+	// members are the tables a table item read without ONLY covers, the
+	// table itself first, when it has inheritance children (inherit.go).
+	members []*inhMember
 }
 
 // itemKind is what a FROM item reads.
@@ -376,6 +379,12 @@ func (b *binder) fromLeaf(sc *scope, n *pg_query.Node) (*fromItem, []scopeCol, e
 		}
 		b.useTable(t, isolation.TableLockAccessShare)
 		it := &fromItem{name: alias, table: t}
+		if rv.Inh {
+			it.members = b.cat.inhMembers(t)
+			for _, m := range it.members[min(1, len(it.members)):] {
+				b.useTable(m.t, isolation.TableLockAccessShare)
+			}
+		}
 		cols := make([]scopeCol, len(t.cols))
 		for i, c := range t.cols {
 			cols[i] = scopeCol{rel: alias, name: c.name, typ: c.typ, tableOID: t.oid, attnum: c.attnum}

@@ -223,6 +223,9 @@ func (b *binder) applyLocking(st *pg_query.SelectStmt, items []*fromItem) error 
 			case itemJoin:
 				return pgerror.Unsupported(lock.String() + " of the tables of a parenthesized join")
 			}
+			if it.members != nil {
+				return pgerror.Unsupported(lock.String() + " of an inheritance parent")
+			}
 			// Clauses naming one table combine as in PostgreSQL: the
 			// strongest lock, and the strictest wait policy.
 			it.lock = max(it.lock, lock)

@@ -175,5 +175,7 @@ func init() {
 				{int64(14), "sql", int64(10), false, true, int64(0), int64(0), int64(2248), nil},
 				{int64(13563), "plpgsql", int64(10), true, true, int64(13560), int64(13561), int64(13562), nil}}
 		}})
-	empty("pg_inherits", vcol{"inhrelid", oid}, vcol{"inhparent", oid}, vcol{"inhseqno", types.Int4}, vcol{"inhdetachpending", b})
+	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_inherits",
+		cols: []vcol{{"inhrelid", oid}, {"inhparent", oid}, {"inhseqno", types.Int4}, {"inhdetachpending", b}},
+		rows: func(s *Session, c *catalog) [][]any { return inheritsRows(c) }})
 }

@@ -25,6 +25,7 @@ type relationRow struct {
 	triggers  bool
 	rules     bool
 	temp      bool // in a session's temporary schema
+	subclass  bool // has inheritance children
 }
 
 func (r relationRow) values() []any {
@@ -37,7 +38,7 @@ func (r relationRow) values() []any {
 	}
 	return []any{int64(r.oid), r.name, r.namespace, r.rowType, int64(0), int64(oidBootstrapSuperuser), r.am, int64(r.oid), int64(0),
 		r.pages, r.tuples, int64(0), int64(0), r.hasIndex, false, persistence, r.kind, int64(r.natts), int64(r.checks), r.rules, r.triggers,
-		false, false, false, true, ident, false, int64(0), nil, nil, nil}
+		r.subclass, false, false, true, ident, false, int64(0), nil, nil, nil}
 }
 
 // relationRows lists every relation of the catalog as pg_class shows it:
@@ -45,6 +46,12 @@ func (r relationRow) values() []any {
 func relationRows(c *catalog) []relationRow {
 	var out []relationRow
 	referenced := referencedTables(c)
+	parents := map[uint32]bool{}
+	for _, t := range c.tables {
+		for _, p := range t.parents {
+			parents[p] = true
+		}
+	}
 	index := func(t *tableDesc, oid uint32, name string, keys int) relationRow {
 		return relationRow{oid: oid, name: name, namespace: schemaOID(c, t.schema), kind: "i", am: 403, pages: 1, natts: keys,
 			temp: isTempSchema(t.schema)}
@@ -52,7 +59,7 @@ func relationRows(c *catalog) []relationRow {
 	for _, t := range sortedTables(c) {
 		out = append(out, relationRow{oid: t.oid, name: t.name, namespace: schemaOID(c, t.schema), kind: "r", rowType: int64(rowTypeOID(t.oid)),
 			am: 2, tuples: -1, hasIndex: len(t.indexes) > 0 || t.pk != nil, natts: len(t.cols), checks: len(t.checks),
-			triggers: len(t.fks) > 0 || referenced[t.oid] || len(t.triggers) > 0, temp: isTempSchema(t.schema)})
+			triggers: len(t.fks) > 0 || referenced[t.oid] || len(t.triggers) > 0, temp: isTempSchema(t.schema), subclass: parents[t.oid]})
 		if t.pk != nil && t.pkIndex == nil {
 			out = append(out, index(t, primaryKeyIndexOID(t), t.pkName, len(t.pk)))
 		}
@@ -131,7 +138,9 @@ func init() {
 			for _, t := range sortedTables(c) {
 				for _, col := range t.cols {
 					_, hasDef := storedDefault(col)
-					out = append(out, attributeRow(t.oid, col.name, col.typ, int(col.attnum), col.notNull, hasDef, col.identity))
+					row := attributeRow(t.oid, col.name, col.typ, int(col.attnum), col.notNull, hasDef, col.identity)
+					row[19], row[20] = !col.notLocal, int64(col.inhCount)
+					out = append(out, row)
 				}
 				// An index's attributes are the columns it keys on, numbered
 				// from 1 in key order, none with a default.

@@ -1,0 +1,318 @@
+package sqlexec
+
+import (
+	"slices"
+	"strings"
+
+	"google.golang.org/protobuf/proto"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/isolation"
+)
+
+// ALTER TABLE on an inheritance hierarchy. PostgreSQL carries column
+// additions and removals, CHECK constraints, NOT NULL, defaults and column
+// types down to the children (unless ONLY), counts how many parents each
+// inherited column and constraint comes from, and forbids changing an
+// inherited one on a child alone. alterHierarchy does the same for the
+// commands it knows and refuses the others on tables with a parent or a
+// child.
+
+// alterHierarchy applies cmd to the table oid and, when recurse is set,
+// to its descendants; recursing says the call comes from a parent.
+func (d *ddl) alterHierarchy(b *binder, oid uint32, cmd *pg_query.AlterTableCmd, recurse, recursing bool) error {
+	t := d.cat.tables[oid]
+	if err := keyColumnAlter(t, cmd); err != nil {
+		return err
+	}
+	if recursing {
+		if err := d.lockTable(t, isolation.TableLockAccessExclusive); err != nil {
+			return err
+		}
+	}
+	nt := t.clone()
+	children := d.cat.children(oid)
+	var err error
+	switch cmd.Subtype {
+	case pg_query.AlterTableType_AT_AddColumn:
+		err = d.addColumnInherited(b, nt, cmd, children, recurse, recursing)
+	case pg_query.AlterTableType_AT_DropColumn:
+		err = d.dropColumnInherited(b, nt, cmd, children, recurse, recursing)
+	case pg_query.AlterTableType_AT_AddConstraint:
+		err = d.addConstraintInherited(b, nt, cmd, children, recurse, recursing)
+	case pg_query.AlterTableType_AT_DropConstraint:
+		err = d.dropConstraintInherited(b, nt, cmd, children, recurse, recursing)
+	case pg_query.AlterTableType_AT_ColumnDefault, pg_query.AlterTableType_AT_SetNotNull, pg_query.AlterTableType_AT_DropNotNull,
+		pg_query.AlterTableType_AT_AlterColumnType:
+		err = d.alterColumnInherited(b, nt, cmd, children, recurse, recursing)
+	default:
+		err = pgerror.Unsupported("ALTER TABLE " + strings.TrimPrefix(cmd.Subtype.String(), "AT_") + " on an inheritance hierarchy")
+	}
+	return err
+}
+
+// parentCol returns the column name of t's first parent that has one.
+func (d *ddl) parentCol(t *tableDesc, name string) *columnDesc {
+	for _, p := range t.parents {
+		if i := d.cat.tables[p].colIndex(name); i >= 0 {
+			return d.cat.tables[p].cols[i]
+		}
+	}
+	return nil
+}
+
+func (d *ddl) addColumnInherited(b *binder, t *tableDesc, cmd *pg_query.AlterTableCmd, children []*tableDesc, recurse, recursing bool) error {
+	cd := cmd.Def.GetColumnDef()
+	if len(children) > 0 && !recurse {
+		return pgerror.New(pgerror.InvalidTableDefinition, "column must be added to child tables too")
+	}
+	if recursing {
+		if i := t.colIndex(cd.Colname); i >= 0 {
+			c := t.cols[i]
+			pc := d.parentCol(t, cd.Colname)
+			if c.typ != pc.typ {
+				return pgerror.Newf(pgerror.DatatypeMismatch, "child table \"%s\" has different type for column \"%s\"", t.name, cd.Colname)
+			}
+			d.notice(pgerror.SuccessfulCompletion, "merging definition of column \"%s\" for child \"%s\"", cd.Colname, t.name)
+			nc := *c
+			nc.inhCount++
+			t.cols[i] = &nc
+			d.cat.putTable(t)
+			return nil
+		}
+	}
+	if len(children) > 0 {
+		if _, ok := serialType(cd.TypeName); ok {
+			return pgerror.Unsupported("adding a serial column to an inheritance parent")
+		}
+		for _, cn := range cd.Constraints {
+			switch cn.GetConstraint().Contype {
+			case pg_query.ConstrType_CONSTR_NOTNULL, pg_query.ConstrType_CONSTR_NULL, pg_query.ConstrType_CONSTR_DEFAULT:
+			default:
+				return pgerror.Unsupported("column constraints in ADD COLUMN of an inheritance parent")
+			}
+		}
+	}
+	if err := d.addColumn(b, t, cmd); err != nil {
+		return err
+	}
+	if recursing {
+		i := t.colIndex(cd.Colname)
+		nc := *t.cols[i]
+		nc.inhCount, nc.notLocal = 1, true
+		t.cols[i] = &nc
+	}
+	d.cat.putTable(t)
+	for _, ch := range children {
+		if err := d.alterHierarchy(b, ch.oid, cmd, true, true); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (d *ddl) dropColumnInherited(b *binder, t *tableDesc, cmd *pg_query.AlterTableCmd, children []*tableDesc, recurse, recursing bool) error {
+	i := t.colIndex(cmd.Name)
+	if i >= 0 && t.cols[i].inhCount > 0 && !recursing {
+		return pgerror.Newf(pgerror.InvalidTableDefinition, "cannot drop inherited column \"%s\"", cmd.Name)
+	}
+	if t.part != nil && len(children) > 0 && !recurse {
+		return pgerror.New(pgerror.InvalidTableDefinition, "cannot drop column from only the partitioned table when partitions exist").
+			WithHint("Do not specify the ONLY keyword.")
+	}
+	if err := d.dropColumn(t, cmd); err != nil || i < 0 {
+		return err
+	}
+	d.cat.putTable(t)
+	for _, ch := range children {
+		nch := d.cat.tables[ch.oid].clone()
+		j := nch.colIndex(cmd.Name)
+		if j < 0 {
+			continue
+		}
+		if recurse && nch.cols[j].inhCount == 1 && nch.cols[j].notLocal {
+			if err := d.alterHierarchy(b, ch.oid, cmd, true, true); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := d.lockTable(nch, isolation.TableLockAccessExclusive); err != nil {
+			return err
+		}
+		nc := *nch.cols[j]
+		nc.inhCount--
+		if !recurse {
+			nc.notLocal = false
+		}
+		nch.cols[j] = &nc
+		d.cat.putTable(nch)
+	}
+	return nil
+}
+
+func (d *ddl) addConstraintInherited(b *binder, t *tableDesc, cmd *pg_query.AlterTableCmd, children []*tableDesc, recurse, recursing bool) error {
+	c := cmd.Def.GetConstraint()
+	switch {
+	case c.Contype == pg_query.ConstrType_CONSTR_PRIMARY && len(children) > 0:
+		return pgerror.Unsupported("adding a primary key to an inheritance parent")
+	case c.Contype != pg_query.ConstrType_CONSTR_CHECK || c.IsNoInherit:
+		if err := d.addConstraint(b, t, tableConstraint{c: c}, true); err != nil {
+			return err
+		}
+		d.cat.putTable(t)
+		return nil
+	case len(children) > 0 && !recurse:
+		return pgerror.New(pgerror.InvalidTableDefinition, "constraint must be added to child tables too")
+	}
+	if recursing {
+		if j := slices.IndexFunc(t.checks, func(k *checkDesc) bool { return k.name == c.Conname }); j >= 0 {
+			if t.checks[j].text != deparseExpr(c.RawExpr) || t.checks[j].noInherit {
+				return pgerror.Newf(pgerror.DuplicateObject, "constraint \"%s\" for relation \"%s\" already exists", c.Conname, t.name)
+			}
+			d.notice(pgerror.SuccessfulCompletion, "merging constraint \"%s\" with inherited definition", c.Conname)
+			nk := *t.checks[j]
+			nk.inhCount++
+			t.checks[j] = &nk
+			d.cat.putTable(t)
+			return nil
+		}
+	}
+	if err := d.addConstraint(b, t, tableConstraint{c: c}, true); err != nil {
+		return err
+	}
+	added := t.checks[len(t.checks)-1]
+	if recursing {
+		nk := *added
+		nk.inhCount, nk.notLocal = 1, true
+		t.checks[len(t.checks)-1] = &nk
+	}
+	d.cat.putTable(t)
+	// The children get the constraint under the name the parent gave it.
+	named := proto.Clone(c).(*pg_query.Constraint)
+	named.Conname = added.name
+	ccmd := proto.Clone(cmd).(*pg_query.AlterTableCmd)
+	ccmd.Def = &pg_query.Node{Node: &pg_query.Node_Constraint{Constraint: named}}
+	for _, ch := range children {
+		if err := d.alterHierarchy(b, ch.oid, ccmd, true, true); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (d *ddl) dropConstraintInherited(b *binder, t *tableDesc, cmd *pg_query.AlterTableCmd, children []*tableDesc, recurse, recursing bool) error {
+	j := slices.IndexFunc(t.checks, func(k *checkDesc) bool { return k.name == cmd.Name })
+	if j >= 0 && t.checks[j].inhCount > 0 && !recursing {
+		return pgerror.Newf(pgerror.InvalidTableDefinition, "cannot drop inherited constraint \"%s\" of relation \"%s\"", cmd.Name, t.name)
+	}
+	noInherit := j >= 0 && t.checks[j].noInherit
+	if j >= 0 && t.part != nil && len(children) > 0 && !recurse {
+		return pgerror.New(pgerror.InvalidTableDefinition, "cannot remove constraint from only the partitioned table when partitions exist").
+			WithHint("Do not specify the ONLY keyword.")
+	}
+	if err := d.dropConstraint(t, cmd); err != nil {
+		return err
+	}
+	d.cat.putTable(t)
+	if j < 0 || noInherit {
+		return nil
+	}
+	for _, ch := range children {
+		nch := d.cat.tables[ch.oid].clone()
+		k := slices.IndexFunc(nch.checks, func(c *checkDesc) bool { return c.name == cmd.Name })
+		if k < 0 {
+			continue
+		}
+		if recurse && nch.checks[k].inhCount == 1 && nch.checks[k].notLocal {
+			if err := d.alterHierarchy(b, ch.oid, cmd, true, true); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := d.lockTable(nch, isolation.TableLockAccessExclusive); err != nil {
+			return err
+		}
+		nk := *nch.checks[k]
+		nk.inhCount--
+		if !recurse {
+			nk.notLocal = false
+		}
+		nch.checks[k] = &nk
+		d.cat.putTable(nch)
+	}
+	return nil
+}
+
+// alterColumnInherited runs SET / DROP DEFAULT, SET / DROP NOT NULL and
+// ALTER COLUMN TYPE on t and, unless ONLY, on its descendants.
+func (d *ddl) alterColumnInherited(b *binder, t *tableDesc, cmd *pg_query.AlterTableCmd, children []*tableDesc, recurse, recursing bool) error {
+	i := t.colIndex(cmd.Name)
+	var err error
+	switch cmd.Subtype {
+	case pg_query.AlterTableType_AT_ColumnDefault:
+		err = d.setDefault(b, t, cmd)
+	case pg_query.AlterTableType_AT_SetNotNull:
+		if t.part != nil && len(children) > 0 && !recurse {
+			return pgerror.New(pgerror.InvalidTableDefinition, "constraint must be added to child tables too").
+				WithHint("Do not specify the ONLY keyword.")
+		}
+		err = d.setNotNull(t, cmd, true)
+	case pg_query.AlterTableType_AT_DropNotNull:
+		if t.part != nil && len(children) > 0 && !recurse {
+			return pgerror.New(pgerror.InvalidTableDefinition, "constraint must be dropped from child tables too").
+				WithHint("Do not specify the ONLY keyword.")
+		}
+		err = d.setNotNull(t, cmd, false)
+	case pg_query.AlterTableType_AT_AlterColumnType:
+		if i >= 0 && t.cols[i].inhCount > 0 && !recursing {
+			return pgerror.Newf(pgerror.InvalidTableDefinition, "cannot alter inherited column \"%s\"", cmd.Name)
+		}
+		if len(children) > 0 && !recurse {
+			return pgerror.Newf(pgerror.InvalidTableDefinition, "type of inherited column \"%s\" must be changed in child tables too", cmd.Name)
+		}
+		err = d.alterColumnType(b, t, cmd)
+	}
+	if err != nil {
+		return err
+	}
+	d.cat.putTable(t)
+	if !recurse {
+		return nil
+	}
+	for _, ch := range children {
+		if ch.colIndex(cmd.Name) < 0 {
+			continue
+		}
+		if err := d.alterHierarchy(b, ch.oid, cmd, true, true); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// renameInheritedColumn refuses renaming an inherited column on its own,
+// and renames the column in the descendants that inherit it.
+func (d *ddl) renameInheritedColumn(rs *pg_query.RenameStmt, t *tableDesc, recursing bool) error {
+	i := t.colIndex(rs.Subname)
+	if i >= 0 && t.cols[i].inhCount > 0 && !recursing {
+		return pgerror.Newf(pgerror.InvalidTableDefinition, "cannot rename inherited column \"%s\"", rs.Subname)
+	}
+	children := d.cat.children(t.oid)
+	if len(children) > 0 && !rs.Relation.Inh {
+		return pgerror.Newf(pgerror.InvalidTableDefinition, "inherited column \"%s\" must be renamed in child tables too", rs.Subname)
+	}
+	for _, ch := range children {
+		if ch.colIndex(rs.Subname) < 0 {
+			continue
+		}
+		if err := d.lockTable(ch, isolation.TableLockAccessExclusive); err != nil {
+			return err
+		}
+		if err := d.renameColumn(rs, ch, true); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,280 @@
+package sqlexec
+
+import (
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/isolation"
+)
+
+// partRouter routes the rows written to a partitioned table to its leaf
+// partitions.
+type partRouter struct {
+	t     *tableDesc
+	keys  []*scalar
+	parts []*partRoute
+	def   *partRoute
+}
+
+// partRoute is one partition of a router's table: cols maps each of the
+// partition's columns to the parent's row, sub routes further when the
+// partition is partitioned itself, w writes to a leaf.
+type partRoute struct {
+	t    *tableDesc
+	cols []int
+	sub  *partRouter
+	w    *writer
+}
+
+// partRouterFor compiles the router of a partitioned table t, with a
+// writer for each leaf. Row triggers on partitions are refused.
+func (b *binder) partRouterFor(t *tableDesc, withRefs bool) (*partRouter, error) {
+	keys, err := b.keyScalars(t)
+	if err != nil {
+		return nil, err
+	}
+	r := &partRouter{t: t, keys: keys}
+	for _, ch := range b.cat.children(t.oid) {
+		pr := &partRoute{t: ch, cols: make([]int, len(ch.cols))}
+		for j, c := range ch.cols {
+			pr.cols[j] = t.colIndex(c.name)
+		}
+		b.useTable(ch, isolation.TableLockRowExclusive)
+		if ch.part != nil {
+			if pr.sub, err = b.partRouterFor(ch, withRefs); err != nil {
+				return nil, err
+			}
+		} else {
+			if len(ch.triggers) > 0 {
+				return nil, pgerror.Unsupported("triggers on partitions")
+			}
+			if pr.w, err = b.writerFor(ch, withRefs); err != nil {
+				return nil, err
+			}
+		}
+		if ch.bound.isDefault {
+			r.def = pr
+		} else {
+			r.parts = append(r.parts, pr)
+		}
+	}
+	return r, nil
+}
+
+// route returns the leaf partition of row (in r.t's column order) and the
+// row in the leaf's column order.
+func (r *partRouter) route(x *execCtx, row []any) (*partRoute, []any, error) {
+	key, err := evalKey(x, r.keys, row)
+	if err != nil {
+		return nil, nil, err
+	}
+	var to *partRoute
+	for _, p := range r.parts {
+		if p.t.bound.holds(r.t.part, key) {
+			to = p
+			break
+		}
+	}
+	if to == nil {
+		to = r.def
+	}
+	if to == nil {
+		return nil, nil, pgerror.Newf(pgerror.CheckViolation, "no partition of relation \"%s\" found for row", r.t.name).
+			WithDetail("Partition key of the failing row contains %s.", keyText(r.t, key))
+	}
+	crow := make([]any, len(to.cols))
+	for j, c := range to.cols {
+		crow[j] = row[c]
+	}
+	if to.sub != nil {
+		return to.sub.route(x, crow)
+	}
+	return to, crow, nil
+}
+
+// insert routes row to its leaf and writes it there.
+func (r *partRouter) insert(x *execCtx, row []any) error {
+	leaf, lrow, err := r.route(x, row)
+	if err != nil {
+		return err
+	}
+	if err := leaf.w.validate(x, lrow, nil); err != nil {
+		return err
+	}
+	_, err = leaf.w.insertRow(x, lrow)
+	return err
+}
+
+// partCheck is the partition constraint of a partition: its bound under
+// its parent's key, and its parent's, up to the root.
+type partCheck struct {
+	levels []partLevel
+}
+
+type partLevel struct {
+	t, parent *tableDesc
+	keys      []*scalar
+	// cols maps each parent column to t's row.
+	cols []int
+	// siblings are the parent's other partitions' bounds, which a
+	// DEFAULT partition's rows must fall outside.
+	siblings []*partBound
+}
+
+// partCheckFor compiles the partition constraint of t; nil when t is not a
+// partition.
+func (b *binder) partCheckFor(t *tableDesc) (*partCheck, error) {
+	pc := &partCheck{}
+	for cur := t; cur.bound != nil; {
+		p := b.cat.tables[cur.parents[0]]
+		keys, err := b.keyScalars(p)
+		if err != nil {
+			return nil, err
+		}
+		lv := partLevel{t: cur, parent: p, keys: keys, cols: make([]int, len(p.cols))}
+		for i, c := range p.cols {
+			lv.cols[i] = cur.colIndex(c.name)
+		}
+		if cur.bound.isDefault {
+			for _, sib := range b.cat.children(p.oid) {
+				if sib.oid != cur.oid {
+					lv.siblings = append(lv.siblings, sib.bound)
+				}
+			}
+		}
+		pc.levels = append(pc.levels, lv)
+		cur = p
+	}
+	if len(pc.levels) == 0 {
+		return nil, nil
+	}
+	return pc, nil
+}
+
+// holds reports whether row, in the partition's column order, satisfies
+// the partition constraint.
+func (pc *partCheck) holds(x *execCtx, row []any) (bool, error) {
+	for _, lv := range pc.levels {
+		prow := make([]any, len(lv.cols))
+		for i, c := range lv.cols {
+			prow[i] = row[c]
+		}
+		key, err := evalKey(x, lv.keys, prow)
+		if err != nil {
+			return false, err
+		}
+		b := lv.t.bound
+		if !b.isDefault && !b.holds(lv.parent.part, key) {
+			return false, nil
+		}
+		for _, s := range lv.siblings {
+			if s.holds(lv.parent.part, key) {
+				return false, nil
+			}
+		}
+		row = prow
+	}
+	return true, nil
+}
+
+// check fails with 23514 when row, written to the partition t, is outside
+// its partition constraint.
+func (pc *partCheck) check(x *execCtx, t *tableDesc, row []any) error {
+	if pc == nil {
+		return nil
+	}
+	ok, err := pc.holds(x, row)
+	if err != nil || ok {
+		return err
+	}
+	return pgerror.Newf(pgerror.CheckViolation, "new row for relation \"%s\" violates partition constraint", t.name).
+		WithDetail("Failing row contains %s.", rowText(t, row))
+}
+
+// insertRouting compiles what an INSERT into t needs beyond its writer:
+// the router of a partitioned table, the constraint of a partition.
+func (b *binder) insertRouting(t *tableDesc, ins *pg_query.InsertStmt, rowTriggers bool) (*partRouter, *partCheck, error) {
+	if t.part == nil {
+		pc, err := b.partCheckFor(t)
+		return nil, pc, err
+	}
+	if ins.OnConflictClause != nil {
+		return nil, nil, pgerror.Unsupported("INSERT ... ON CONFLICT into a partitioned table")
+	}
+	if rowTriggers {
+		return nil, nil, pgerror.Unsupported("row triggers on partitioned tables")
+	}
+	r, err := b.partRouterFor(t, false)
+	return r, nil, err
+}
+
+// rowMoves is what an UPDATE needs for partitions: the partition
+// constraint of each member of the target (by member index), and, when
+// the target is partitioned, the router that moves a row its new values
+// take out of its partition, and the target's own constraint.
+type rowMoves struct {
+	checks []*partCheck
+	router *partRouter
+	target *partCheck
+	t      *tableDesc
+}
+
+// rowMovement compiles the partition checks of an UPDATE's target; nil
+// when no member is a partition.
+func (b *binder) rowMovement(m *modifyTarget) (*rowMoves, error) {
+	tables := []*tableDesc{m.t}
+	if ms := m.items[0].members; ms != nil {
+		tables = tables[:0]
+		for _, mem := range ms {
+			tables = append(tables, mem.t)
+		}
+	}
+	rm := &rowMoves{t: m.t}
+	some := false
+	for _, t := range tables {
+		pc, err := b.partCheckFor(t)
+		if err != nil {
+			return nil, err
+		}
+		rm.checks = append(rm.checks, pc)
+		some = some || pc != nil
+	}
+	if !some {
+		return nil, nil
+	}
+	if m.t.part != nil {
+		var err error
+		if rm.router, err = b.partRouterFor(m.t, true); err != nil {
+			return nil, err
+		}
+		if rm.target, err = b.partCheckFor(m.t); err != nil {
+			return nil, err
+		}
+	}
+	return rm, nil
+}
+
+// apply checks the new row np of the matched row mt (nr in the target's
+// column order) against its partition's constraint. A row that leaves its
+// partition is moved by the target's router when the target is
+// partitioned and the row stays inside it (moved is then true), and fails
+// with 23514 otherwise.
+func (rm *rowMoves) apply(x *execCtx, mt match, wm *writer, np, nr []any) (moved bool, err error) {
+	if rm == nil || rm.checks[mt.member] == nil {
+		return false, nil
+	}
+	ok, err := rm.checks[mt.member].holds(x, np)
+	if err != nil || ok {
+		return false, err
+	}
+	if rm.router == nil {
+		return false, rm.checks[mt.member].check(x, wm.t, np)
+	}
+	if err := rm.target.check(x, rm.t, nr); err != nil {
+		return false, err
+	}
+	if err := wm.deleteRow(x, mt.key, mt.phys, 0); err != nil {
+		return false, err
+	}
+	return true, rm.router.insert(x, nr)
+}
