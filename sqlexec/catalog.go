@@ -263,7 +263,7 @@ func (s *Session) searchPath() []string {
 		if strings.HasPrefix(p, `"`) && strings.HasSuffix(p, `"`) && len(p) >= 2 {
 			p = strings.ReplaceAll(p[1:len(p)-1], `""`, `"`)
 		} else {
-			p = strings.ToLower(p)
+			p = truncateIdentifier(downcaseIdentifier(p))
 		}
 		if p == "$user" {
 			p = s.info.User

@@ -3,6 +3,7 @@ package sqlexec
 import (
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
@@ -10,6 +11,19 @@ import (
 	"github.com/fickle-db/fickle/isolation"
 	"github.com/fickle-db/fickle/sqlexec/types"
 )
+
+// compositeOIDs numbers composite types and their array types apart from
+// every cluster's other objects: package types keeps their definitions in
+// one registry for the process, and several clusters (tests, fickletest,
+// explore's runs) may share a process, where each cluster's own counter
+// would give two of them the same OIDs.
+var compositeOIDs atomic.Uint32
+
+func init() { compositeOIDs.Store(1 << 30) }
+
+// newCompositeOID returns an OID no other composite type, and no object of
+// any cluster, has.
+func newCompositeOID() uint32 { return compositeOIDs.Add(1) - 1 }
 
 // User-defined types: composite types (CREATE TYPE name AS (...)) and
 // domains (ddl_domains.go). A type
@@ -98,7 +112,7 @@ func (d *ddl) createCompositeType(cs *pg_query.CompositeTypeStmt) error {
 		return pgerror.Newf(pgerror.DuplicateObject, "type \"%s\" already exists", rv.Relname)
 	}
 	b := d.binder("")
-	t := &typeDesc{oid: d.cat.newOID(), schema: schema, name: rv.Relname}
+	t := &typeDesc{oid: newCompositeOID(), schema: schema, name: rv.Relname}
 	seen := map[string]bool{}
 	for _, n := range cs.Coldeflist {
 		cd := n.GetColumnDef()
@@ -126,7 +140,7 @@ func (d *ddl) createCompositeType(cs *pg_query.CompositeTypeStmt) error {
 		}
 		t.fields = append(t.fields, types.Field{Name: cd.Colname, Type: ft})
 	}
-	types.RegisterComposite(types.Oid(t.oid), types.Oid(d.cat.newOID()), t.name, t.fields)
+	types.RegisterComposite(types.Oid(t.oid), types.Oid(newCompositeOID()), t.name, t.fields)
 	d.cat.schemas[schema].types[t.name] = t
 	return nil
 }

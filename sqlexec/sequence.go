@@ -122,7 +122,7 @@ func (q *sequence) state() (int64, bool) {
 
 // newSequence builds a sequence from CREATE SEQUENCE's options, as an
 // integer sequence of type typ unless an AS option names another.
-func newSequence(schema, name string, typ types.Oid, opts []*pg_query.Node, typeOf sequenceTypeOf) (*sequence, error) {
+func newSequence(schema, name string, typ types.Oid, opts []*pg_query.Node, typeOf sequenceTypeResolver) (*sequence, error) {
 	q := &sequence{schema: schema, name: name}
 	p, last, _, err := applySequenceOptions(sequenceParams{typ: typ}, 0, false, opts, true, typeOf)
 	if err != nil {
@@ -453,7 +453,7 @@ func (d *ddl) columnSequence(t *tableDesc, col *columnDesc, opts []*pg_query.Nod
 }
 
 // alter applies ALTER SEQUENCE's options (sequenceOptions) at once.
-func (q *sequence) alter(opts []*pg_query.Node, typeOf sequenceTypeOf) error {
+func (q *sequence) alter(opts []*pg_query.Node, typeOf sequenceTypeResolver) error {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	p, last, called, err := applySequenceOptions(q.sequenceParams, q.mu.last, q.mu.called, opts, false, typeOf)

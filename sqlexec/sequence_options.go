@@ -19,8 +19,8 @@ type sequenceParams struct {
 	cycle     bool
 }
 
-// sequenceTypeOf resolves the type an AS option names.
-type sequenceTypeOf func(*pg_query.TypeName) (types.Oid, error)
+// sequenceTypeResolver resolves the type an AS option names.
+type sequenceTypeResolver func(*pg_query.TypeName) (types.Oid, error)
 
 // sequenceTypeOf resolves AS's type by the session's search path: 42704 for
 // a type that does not exist, 22023 for one that is not an integer type.
@@ -53,7 +53,7 @@ func sequenceTypeRange(t types.Oid) (lo, hi int64) {
 // option not given keeps its value, or takes its default at init; changing
 // the type moves a bound that was the old type's limit to the new type's.
 // OWNED BY and SEQUENCE NAME are the callers'.
-func applySequenceOptions(p sequenceParams, last int64, called bool, opts []*pg_query.Node, init bool, typeOf sequenceTypeOf) (sequenceParams, int64, bool, error) {
+func applySequenceOptions(p sequenceParams, last int64, called bool, opts []*pg_query.Node, init bool, typeOf sequenceTypeResolver) (sequenceParams, int64, bool, error) {
 	given := map[string]*pg_query.DefElem{}
 	for _, o := range opts {
 		d := o.GetDefElem()

@@ -168,8 +168,8 @@ func appendKeyBytes(buf []byte, s string) []byte {
 }
 
 // appendKeyJSONB follows compareJSONB: kind, then the scalar, or the count
-// and the members (keys as length and bytes, since keys order by length
-// first).
+// and the members (keys encoded as strings: they are visited in storage
+// order but compared as strings).
 func appendKeyJSONB(buf []byte, v *jsonValue) []byte {
 	buf = append(buf, byte(v.kind))
 	switch v.kind {
@@ -190,8 +190,7 @@ func appendKeyJSONB(buf []byte, v *jsonValue) []byte {
 	case jsonObject:
 		buf = binary.BigEndian.AppendUint32(buf, uint32(len(v.keys)))
 		for i, k := range v.keys {
-			buf = binary.BigEndian.AppendUint32(buf, uint32(len(k)))
-			buf = append(buf, k...)
+			buf = appendKeyBytes(buf, k)
 			buf = appendKeyJSONB(buf, v.vals[i])
 		}
 	}
@@ -392,15 +391,11 @@ func decodeKeyJSONB(buf []byte, depth int) (*jsonValue, []byte, error) {
 		buf = buf[4:]
 		for range n {
 			if v.kind == jsonObject {
-				if len(buf) < 4 {
-					return nil, nil, errBadKey
+				k, rest, err := decodeKeyBytes(buf)
+				if err != nil {
+					return nil, nil, err
 				}
-				kl := int(binary.BigEndian.Uint32(buf))
-				if len(buf) < 4+kl {
-					return nil, nil, errBadKey
-				}
-				v.keys = append(v.keys, string(buf[4:4+kl]))
-				buf = buf[4+kl:]
+				v.keys, buf = append(v.keys, k), rest
 			}
 			e, rest, err := decodeKeyJSONB(buf, depth+1)
 			if err != nil {

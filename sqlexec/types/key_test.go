@@ -138,7 +138,8 @@ func TestCompareSpecialValues(t *testing.T) {
 		{Text, "é", "z", 1}, // code point order, the "C" collation
 		{Interval, pgtype.Interval{Months: 1, Valid: true}, pgtype.Interval{Days: 30, Valid: true}, 0},
 		{Interval, pgtype.Interval{Days: 1, Valid: true}, pgtype.Interval{Microseconds: usecPerDay, Valid: true}, 0},
-		{JSONB, `{"b": 1}`, `{"aa": 1}`, -1},
+		{JSONB, `{"b": 1}`, `{"aa": 1}`, 1},                   // keys compare as strings, as in PostgreSQL
+		{JSONB, `{"b": 1, "cc": 2}`, `{"b": 2, "aa": 1}`, -1}, // visited in storage order: b, then cc or aa
 		{JSONB, `[1]`, `{}`, -1},
 		{JSONB, `"a"`, `1`, -1},
 		{Timestamptz, InfinityTime, time.Date(294276, 12, 31, 23, 59, 59, 999999000, time.UTC), 1},
