@@ -2,7 +2,6 @@ package sqlexec
 
 import (
 	"strconv"
-	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
@@ -248,23 +247,5 @@ func uniqueDomainCheckName(domain string, checks []*checkDesc) string {
 // dropDomains runs DROP DOMAIN, which keeps a domain in use (2BP01) and
 // refuses CASCADE, as dropTypes does.
 func (d *ddl) dropDomains(ds *pg_query.DropStmt) error {
-	var drop []*typeDesc
-	for _, o := range ds.Objects {
-		tn := o.GetTypeName()
-		if tn == nil {
-			return pgerror.Unsupported("this form of DROP DOMAIN")
-		}
-		names := strs(tn.Names)
-		t := d.binder("").domainNamed(tn)
-		if t == nil {
-			shown := strings.Join(names, ".")
-			if ds.MissingOk {
-				d.notice(pgerror.SuccessfulCompletion, "type \"%s\" does not exist, skipping", shown)
-				continue
-			}
-			return pgerror.Newf(pgerror.UndefinedObject, "type \"%s\" does not exist", shown)
-		}
-		drop = append(drop, t)
-	}
-	return d.dropUserTypes(drop, ds.Behavior == pg_query.DropBehavior_DROP_CASCADE)
+	return d.dropNamedTypes(ds, "DROP DOMAIN", d.binder("").domainNamed)
 }

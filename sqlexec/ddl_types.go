@@ -148,23 +148,30 @@ func (d *ddl) createCompositeType(cs *pg_query.CompositeTypeStmt) error {
 // dropTypes runs DROP TYPE. A type that a column or another type uses is
 // kept (2BP01); CASCADE, which would drop those columns, is refused.
 func (d *ddl) dropTypes(ds *pg_query.DropStmt) error {
+	return d.dropNamedTypes(ds, "DROP TYPE", func(tn *pg_query.TypeName) *typeDesc {
+		names := strs(tn.Names)
+		switch len(names) {
+		case 1:
+			return d.s.lookupType(d.cat, "", names[0])
+		case 2:
+			return d.s.lookupType(d.cat, names[0], names[1])
+		}
+		return nil
+	})
+}
+
+// dropNamedTypes drops the types a DROP TYPE or DROP DOMAIN names, found by
+// lookup: a name that finds none is 42704, or a NOTICE under IF EXISTS.
+func (d *ddl) dropNamedTypes(ds *pg_query.DropStmt, stmt string, lookup func(*pg_query.TypeName) *typeDesc) error {
 	var drop []*typeDesc
 	for _, o := range ds.Objects {
 		tn := o.GetTypeName()
 		if tn == nil {
-			return pgerror.Unsupported("this form of DROP TYPE")
+			return pgerror.Unsupported("this form of " + stmt)
 		}
-		names := strs(tn.Names)
-		var t *typeDesc
-		if len(names) <= 2 {
-			schema, name := "", names[len(names)-1]
-			if len(names) == 2 {
-				schema = names[0]
-			}
-			t = d.s.lookupType(d.cat, schema, name)
-		}
+		t := lookup(tn)
 		if t == nil {
-			shown := strings.Join(names, ".")
+			shown := strings.Join(strs(tn.Names), ".")
 			if ds.MissingOk {
 				d.notice(pgerror.SuccessfulCompletion, "type \"%s\" does not exist, skipping", shown)
 				continue
