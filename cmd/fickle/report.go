@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/fickle-db/fickle/cmd/internal/checkcli"
 	"github.com/fickle-db/fickle/explore"
 	"github.com/fickle-db/fickle/history"
 	"github.com/fickle-db/fickle/historyview"
@@ -28,7 +29,7 @@ func reportMain(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("report", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	out := fs.String("o", "report.html", "write the page to `FILE`")
-	format := fs.String("format", "auto", "input `FORMAT`: "+strings.Join(formatNames(), ", ")+", or auto (by file name)")
+	format := fs.String("format", "auto", "input `FORMAT`: "+strings.Join(checkcli.FormatNames(), ", ")+", or auto (by file name)")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), `usage: fickle report [flags] HISTORY
 
@@ -55,9 +56,9 @@ flags:
 		return bad("want one history file, got %d arguments", fs.NArg())
 	}
 	path := fs.Arg(0)
-	h, _, rep := loadHistory(path, *format)
-	if h == nil {
-		return bad("%s", rep.Error)
+	h, _, err := checkcli.LoadHistory(path, *format)
+	if err != nil {
+		return bad("%v", err)
 	}
 	opts := historyview.Options{Title: filepath.Base(path), SessionNames: explore.SessionNames(h, path)}
 	if res := oracle.Check(h, oracle.Options{MaxSteps: 50_000_000}); res.Verdict == oracle.Violation {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fickle-db/fickle/cmd/internal/checkcli"
 	"github.com/fickle-db/fickle/explore"
 	"github.com/fickle-db/fickle/history"
 	"github.com/fickle-db/fickle/stress"
@@ -120,10 +121,10 @@ func TestCheckDecidesAStressHistory(t *testing.T) {
 		t.Fatalf("fickle stress: exit %d\n%s%s", code, out, errOut)
 	}
 	code, out, errOut := runCheckCapture("--level", "SER", path)
-	if code != checkViolation || !strings.Contains(out, "lost update") {
+	if code != checkcli.Violation || !strings.Contains(out, "lost update") {
 		t.Errorf("fickle check --level SER: exit %d, want 1 and a lost update\n%s%s", code, out, errOut)
 	}
-	if code, out, errOut := runCheckCapture("--level", "RC", path); code != checkConsistent {
+	if code, out, errOut := runCheckCapture("--level", "RC", path); code != checkcli.Consistent {
 		t.Errorf("fickle check --level RC: exit %d\n%s%s", code, out, errOut)
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package checkcli
 
 import (
 	"github.com/fickle-db/fickle/history"
