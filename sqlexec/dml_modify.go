@@ -231,7 +231,7 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &stmtPlan{cols: cols, writes: "UPDATE", table: t.qualifiedName(), predicate: predicateText(up.WhereClause), exec: func(x *execCtx) (*Result, error) {
+	return b.modifyPlan(&modifyOp{command: "Update", t: t, alias: up.Relation.Alias.GetAliasname()}, m.plan(), &stmtPlan{cols: cols, writes: "UPDATE", table: t.qualifiedName(), predicate: predicateText(up.WhereClause), exec: func(x *execCtx) (*Result, error) {
 		trg, err := trg.start(x)
 		if err != nil {
 			return nil, err
@@ -314,7 +314,7 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 			return nil, err
 		}
 		return &Result{Rows: rows, Tag: fmt.Sprintf("UPDATE %d", updated)}, nil
-	}}, nil
+	}}), nil
 }
 
 func (b *binder) deletePlan(del *pg_query.DeleteStmt) (*stmtPlan, error) {
@@ -347,7 +347,7 @@ func (b *binder) deletePlan(del *pg_query.DeleteStmt) (*stmtPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &stmtPlan{cols: cols, writes: "DELETE", table: t.qualifiedName(), predicate: predicateText(del.WhereClause), exec: func(x *execCtx) (*Result, error) {
+	return b.modifyPlan(&modifyOp{command: "Delete", t: t, alias: del.Relation.Alias.GetAliasname()}, m.plan(), &stmtPlan{cols: cols, writes: "DELETE", table: t.qualifiedName(), predicate: predicateText(del.WhereClause), exec: func(x *execCtx) (*Result, error) {
 		trg, err := trg.start(x)
 		if err != nil {
 			return nil, err
@@ -396,5 +396,5 @@ func (b *binder) deletePlan(del *pg_query.DeleteStmt) (*stmtPlan, error) {
 			return nil, err
 		}
 		return &Result{Rows: rows, Tag: fmt.Sprintf("DELETE %d", deleted)}, nil
-	}}, nil
+	}}), nil
 }

@@ -60,7 +60,12 @@ func (b *binder) orderBy(sc *scope, sorts []*pg_query.Node, outs []*scalar, cols
 			outs = append(outs, e)
 			col = len(outs) - 1
 		}
-		keys = append(keys, sortKeyOf(sb, col, outs[col].typ))
+		k := sortKeyOf(sb, col, outs[col].typ)
+		k.text = predicateText(sb.Node)
+		if sb.Node.GetAConst() != nil && col < len(cols) {
+			k.text = quoteIdentIfNeeded(cols[col].Name)
+		}
+		keys = append(keys, k)
 	}
 	return keys, outs, nil
 }
@@ -165,20 +170,7 @@ func evalLimit(x *execCtx, limit, offset *scalar) (lim, off int64, err error) {
 // hidden sort columns.
 func trimOutput(rows [][]any, keys []sortKey, distinct bool, nVisible int, outs []*scalar, lim, off int64, hasLimit bool) ([][]any, error) {
 	if distinct {
-		seen := map[string]bool{}
-		kept := rows[:0]
-		var buf []byte
-		for _, r := range rows {
-			buf = buf[:0]
-			for i := 0; i < nVisible; i++ {
-				buf = types.AppendKey(buf, outs[i].typ, r[i])
-			}
-			if !seen[string(buf)] {
-				seen[string(buf)] = true
-				kept = append(kept, r)
-			}
-		}
-		rows = kept
+		rows = distinctRows(rows, nVisible, outs)
 	}
 	if len(keys) > 0 {
 		sortRows(rows, keys)
@@ -199,6 +191,25 @@ func trimOutput(rows [][]any, keys []sortKey, distinct bool, nVisible int, outs 
 		}
 	}
 	return rows, nil
+}
+
+// distinctRows keeps the first of the rows equal in their first nVisible
+// columns.
+func distinctRows(rows [][]any, nVisible int, outs []*scalar) [][]any {
+	seen := map[string]bool{}
+	kept := rows[:0]
+	var buf []byte
+	for _, r := range rows {
+		buf = buf[:0]
+		for i := 0; i < nVisible; i++ {
+			buf = types.AppendKey(buf, outs[i].typ, r[i])
+		}
+		if !seen[string(buf)] {
+			seen[string(buf)] = true
+			kept = append(kept, r)
+		}
+	}
+	return kept
 }
 
 func sortRows(rows [][]any, keys []sortKey) {
