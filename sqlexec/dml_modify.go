@@ -3,6 +3,7 @@ package sqlexec
 import (
 	"fmt"
 	"slices"
+	"time"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
@@ -68,11 +69,15 @@ func (m *modifyTarget) collect(x *execCtx) ([]match, error) {
 	if err != nil || !ok {
 		return nil, err
 	}
+	start := time.Now()
 	krs, err := fetchTable(x, m.items[0], true)
 	if err != nil {
 		return nil, err
 	}
 	var out []match
+	if x.stats != nil {
+		defer func() { x.stats.loop(m.items[0].plan.scan, len(out), time.Since(start)) }()
+	}
 	for _, kr := range krs {
 		mt, ok, err := m.joinRow(x, kr.key, kr.row)
 		if err != nil {

@@ -71,11 +71,11 @@ func textName(desc opDesc) string {
 	switch {
 	case desc.nodeType == "ModifyTable":
 		b.WriteString(desc.strategy)
+	case desc.joinType != "" && desc.joinType != "Inner":
+		// "Nested Loop Left Join", "Hash Left Join".
+		b.WriteString(strings.TrimSuffix(desc.nodeType, " Join") + " " + desc.joinType + " Join")
 	default:
 		b.WriteString(desc.nodeType)
-	}
-	if desc.joinType != "" && desc.joinType != "Inner" {
-		b.WriteString(" " + desc.joinType + " Join")
 	}
 	for _, p := range desc.props {
 		if p.key == "Command" {
@@ -193,6 +193,7 @@ func (d *explainDoc) structNode(n *planNode, relationship string) []field {
 	if relationship != "" {
 		f = append(f, field{key: "Parent Relationship", str: relationship, isStr: true})
 	}
+	f = append(f, field{key: "Parallel Aware", num: "false"}, field{key: "Async Capable", num: "false"})
 	if desc.index != "" {
 		f = append(f, field{key: "Index Name", str: desc.index, isStr: true})
 	}
@@ -298,11 +299,9 @@ func writeJSON(b *strings.Builder, fs []field, indent int) {
 	}
 }
 
+// yamlString quotes a string value, as PostgreSQL's YAML format does.
 func yamlString(s string) string {
-	if s == "" || strings.ContainsAny(s, ":#'\"{}[],&*!|>%@`\n") || strings.TrimSpace(s) != s {
-		return "\"" + strings.ReplaceAll(s, "\"", "\\\"") + "\""
-	}
-	return s
+	return "\"" + strings.ReplaceAll(s, "\"", "\\\"") + "\""
 }
 
 // writeYAML writes fs as a YAML mapping; first says the first key
@@ -313,7 +312,7 @@ func writeYAML(b *strings.Builder, fs []field, indent int, first bool) {
 		if i > 0 || !first {
 			b.WriteString("\n" + pad)
 		}
-		b.WriteString(yamlString(f.key) + ": ")
+		b.WriteString(f.key + ": ")
 		switch {
 		case f.obj != nil:
 			b.WriteString("\n" + pad + "  ")

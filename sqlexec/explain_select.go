@@ -168,6 +168,9 @@ func fromTree(items []*fromItem, pre []*conj) *planNode {
 		}
 		n = newNode(op, rows, n.width+scan.width, 0, n, inner)
 		it.plan = itemNodes{scan: scan, join: n}
+		if inner != scan {
+			it.plan.hash = inner
+		}
 	}
 	if len(pre) > 0 {
 		n = newNode(&resultOp{oneTime: pre}, n.rows, n.width, 0, n)
@@ -179,7 +182,7 @@ func fromTree(items []*fromItem, pre []*conj) *planNode {
 // its scan and the join that adds it to the items before it (nil for the
 // first item, whose scan counts the rows that pass its conditions).
 type itemNodes struct {
-	scan, join *planNode
+	scan, join, hash *planNode
 }
 
 // itemScan builds the scan node of item i, splitting its conditions into
@@ -324,18 +327,34 @@ func (in itemNodes) joined() *planNode {
 	return in.scan
 }
 
-// count records one pass of runItems over the item, begun at start: a
-// loop of its scan and join, and the rows the scan read (those of the
-// first item count as they pass its conditions, through joined). A
-// streaming item's rows are not held in rows; they count as they pass.
-func (in itemNodes) count(x *execCtx, start time.Time, rows *[][]any) {
+// countJoins records a run of the joins of a level's items, begun at
+// start (their rows count as they pass, through joined).
+func countJoins(x *execCtx, items []*fromItem, start time.Time) {
 	d := time.Since(start)
-	x.stats.loop(in.join, 0, d)
-	if in.join != nil {
-		x.stats.loop(in.scan, len(*rows), d)
-		return
+	for _, it := range items {
+		x.stats.loop(it.plan.join, 0, d)
 	}
-	x.stats.loop(in.scan, 0, d)
+}
+
+// count records one pass of runItems over the item, begun at start: a
+// loop of its scan with the rows it read (those of the first item count
+// as they pass its conditions, through joined). An item read once per
+// execution counts when it is read (countCached).
+func (in itemNodes) count(x *execCtx, start time.Time, cached bool, rows *[][]any) {
+	switch {
+	case cached:
+	case in.join != nil:
+		x.stats.loop(in.scan, len(*rows), time.Since(start))
+	default:
+		x.stats.loop(in.scan, 0, time.Since(start))
+	}
+}
+
+// countCached records the one read of an item read once per execution:
+// its scan and its hash table.
+func (in itemNodes) countCached(x *execCtx, rows int, d time.Duration) {
+	x.stats.loop(in.scan, rows, d)
+	x.stats.loop(in.hash, rows, d)
 }
 
 // setOpNodes are the nodes of a set operation: the Append of its

@@ -352,7 +352,10 @@ func runItems(x *execCtx, items []*fromItem, i int, emit func() error) error {
 	var keys [][]byte // the rows' store keys, kept for a lock stage
 	conds := it.on
 	if x.stats != nil {
-		defer it.plan.count(x, time.Now(), &rows)
+		if i == 0 {
+			defer countJoins(x, items, time.Now())
+		}
+		defer it.plan.count(x, time.Now(), it.cached, &rows)
 	}
 	switch {
 	case x.epq != nil:
