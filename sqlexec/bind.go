@@ -182,6 +182,9 @@ type binder struct {
 	// subplans are the subqueries of expressions compiled since the
 	// enclosing query level began, for its plan (claimSubplans).
 	subplans []subPlan
+	// constChecks evaluate, when the statement starts, the constant
+	// expressions PostgreSQL computes when it plans (case_fold.go).
+	constChecks []func(*execCtx) error
 }
 
 func (b *binder) pos(loc int32) int {

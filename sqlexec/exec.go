@@ -111,6 +111,7 @@ func (s *Session) prepareUncached(st *Statement, paramOIDs []uint32) (*Prepared,
 		return nil, err
 	}
 	p.locks = b.locks
+	p.exec = withConstChecks(b.constChecks, p.exec)
 	out := &Prepared{Statement: st, plan: p, schema: version}
 	for _, t := range b.params {
 		if t.Oid == 0 {

@@ -17,9 +17,6 @@ func (b *binder) orderBy(sc *scope, sorts []*pg_query.Node, outs []*scalar, cols
 	var keys []sortKey
 	for _, s := range sorts {
 		sb := s.GetSortBy()
-		if sb.SortbyDir == pg_query.SortByDir_SORTBY_USING {
-			return nil, nil, pgerror.Unsupported("ORDER BY ... USING")
-		}
 		col := -1
 		if c := sb.Node.GetAConst(); c != nil && c.GetIval() != nil {
 			n := int(c.GetIval().Ival)
@@ -60,6 +57,11 @@ func (b *binder) orderBy(sc *scope, sorts []*pg_query.Node, outs []*scalar, cols
 			outs = append(outs, e)
 			col = len(outs) - 1
 		}
+		if sb.SortbyDir == pg_query.SortByDir_SORTBY_USING {
+			if err := b.orderingOperator(sb, outs[col]); err != nil {
+				return nil, nil, err
+			}
+		}
 		k := sortKeyOf(sb, col, outs[col].typ)
 		k.text = predicateText(sb.Node)
 		if sb.Node.GetAConst() != nil && col < len(cols) {
@@ -70,10 +72,28 @@ func (b *binder) orderBy(sc *scope, sorts []*pg_query.Node, outs []*scalar, cols
 	return keys, outs, nil
 }
 
+// orderingOperator checks ORDER BY ... USING's operator on e, as
+// PostgreSQL does: it must exist for e's type (42883 otherwise) and be the
+// type's less-than or greater-than operator, which sort ascending and
+// descending (42809 for any other).
+func (b *binder) orderingOperator(sb *pg_query.SortBy, e *scalar) error {
+	op := opName(sb.UseOp)
+	if _, err := b.binary(op, e, e, sb.Location); err != nil {
+		return err
+	}
+	if op != "<" && op != ">" {
+		return b.errAt(pgerror.Newf(pgerror.WrongObjectType, "operator %s is not a valid ordering operator", op).
+			WithHint("Ordering operators must be \"<\" or \">\" members of btree operator families."), sb.Location)
+	}
+	return nil
+}
+
 // sortKeyOf is the key that sorts column col of type t as sb says: DESC
-// puts NULLs first unless NULLS LAST says otherwise.
+// (or USING >) puts NULLs first unless NULLS LAST says otherwise.
 func sortKeyOf(sb *pg_query.SortBy, col int, t types.Type) sortKey {
-	desc := sb.SortbyDir == pg_query.SortByDir_SORTBY_DESC
+	desc := sb.SortbyDir == pg_query.SortByDir_SORTBY_DESC ||
+		sb.SortbyDir == pg_query.SortByDir_SORTBY_USING && opName(sb.UseOp) == ">"
+
 	nullsFirst := desc
 	switch sb.SortbyNulls {
 	case pg_query.SortByNulls_SORTBY_NULLS_FIRST:

@@ -204,6 +204,11 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 	if len(st.LockingClause) > 0 {
 		locking = &lockStage{items: items, outs: outs, width: width}
 	}
+	// A grouped query without GROUP BY and without aggregates (HAVING
+	// alone) is one group whatever its rows: PostgreSQL does not read
+	// them (is_degenerate_grouping), so neither do its WHERE clause's
+	// errors surface.
+	degenerate := agg != nil && len(agg.groups) == 0 && len(agg.aggs) == 0
 	earlyStop := !hasAgg && win == nil && len(keys) == 0 && !distinct && !distinctOn && limit != nil && locking == nil
 	p := &selectPlan{cols: cols, correlated: correlated}
 	ln := b.levelPlan(levelShape{items: items, pre: pre, agg: agg, having: st.HavingClause, window: win != nil, srf: srf != nil,
@@ -272,7 +277,7 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 		if err != nil {
 			return nil, err
 		}
-		if ok {
+		if ok && !degenerate {
 			if err := runItems(&cx, items, 0, emit); err != nil && err != errLimitReached {
 				return nil, err
 			}
