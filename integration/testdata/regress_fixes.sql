@@ -368,3 +368,13 @@ EXPLAIN (TIMING) SELECT 1;
 EXPLAIN (WAL) SELECT 1;
 EXPLAIN (SUMMARY, COSTS OFF, FORMAT TEXT) SELECT missing FROM nowhere;
 EXPLAIN (ANALYZE, TIMING OFF, COSTS OFF) SELECT 1/0;
+
+-- A subquery, VALUES list or function named alone is the record of its
+-- columns (select.sql), also from an enclosing query and in GROUP BY.
+SELECT foo FROM (SELECT 1 OFFSET 0) AS foo;
+SELECT foo FROM (SELECT 'xyzzy', 1, NULL OFFSET 0) AS foo;
+SELECT v FROM (VALUES (1, 'a'), (2, NULL)) v(x, y) ORDER BY 1;
+SELECT v, x FROM (VALUES (1, 'a'), (2, NULL)) v(x, y) WHERE v IS NOT NULL;
+SELECT (SELECT v FROM (VALUES (o.a)) v(z)) FROM (VALUES (5), (6)) o(a);
+SELECT count(*) FROM (SELECT 1 OFFSET 0) foo GROUP BY foo;
+SELECT foo IS NULL FROM (SELECT NULL::int OFFSET 0) foo;
