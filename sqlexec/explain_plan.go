@@ -94,9 +94,15 @@ func (n *planNode) estimate(rows float64, width int, ownCost float64) *planNode 
 	return n
 }
 
-// newNode makes a node of op over children, with estimates.
+// newNode makes a node of op over children, with estimates. A child
+// that has no plan (nil) is left out rather than failing the query.
 func newNode(op planOp, rows float64, width int, ownCost float64, children ...*planNode) *planNode {
-	n := &planNode{op: op, children: children}
+	n := &planNode{op: op}
+	for _, c := range children {
+		if c != nil {
+			n.children = append(n.children, c)
+		}
+	}
 	return n.estimate(rows, width, ownCost)
 }
 
