@@ -3,6 +3,7 @@ package sqlexec
 import (
 	"fmt"
 	"sort"
+	"time"
 
 	"github.com/fickle-db/fickle/internal/invariants"
 	"github.com/fickle-db/fickle/internal/pgarray"
@@ -386,9 +387,13 @@ type itemRows struct {
 func cachedRows(x *execCtx, it *fromItem) ([][]any, error) {
 	ir := x.items[it]
 	if ir == nil {
+		start := time.Now()
 		krs, err := fetchTableWith(x, it, false, it.local)
 		if err != nil {
 			return nil, err
+		}
+		if x.stats != nil {
+			it.plan.countCached(x, len(krs), time.Since(start))
 		}
 		ir = &itemRows{rows: make([][]any, len(krs))}
 		for i, kr := range krs {

@@ -21,6 +21,8 @@ type aggScope struct {
 type groupEntry struct {
 	key string
 	e   *scalar
+	// text is the key as EXPLAIN prints it.
+	text string
 }
 
 type aggEntry struct {
@@ -71,7 +73,7 @@ func (b *binder) groupBy(agg *aggScope, groups []*pg_query.Node, targets []*pg_q
 				return err
 			}
 		}
-		agg.groups = append(agg.groups, groupEntry{key: nodeKey(n), e: e})
+		agg.groups = append(agg.groups, groupEntry{key: nodeKey(n), e: e, text: predicateText(n)})
 	}
 	return nil
 }

@@ -46,6 +46,8 @@ type execCtx struct {
 	// rows for a re-check.
 	marks *rowMarks
 	epq   *epqRows
+	// stats collects EXPLAIN ANALYZE's counts; nil otherwise.
+	stats planStats
 }
 
 // child returns the context a subquery of the current row runs in.
@@ -177,6 +179,12 @@ type binder struct {
 	// error, as PL/pgSQL's default variable_conflict = error does (a SQL
 	// function's columns win over its parameters).
 	varsConflict bool
+	// subplans are the subqueries of expressions compiled since the
+	// enclosing query level began, for its plan (claimSubplans).
+	subplans []subPlan
+	// constChecks evaluate, when the statement starts, the constant
+	// expressions PostgreSQL computes when it plans (case_fold.go).
+	constChecks []func(*execCtx) error
 }
 
 func (b *binder) pos(loc int32) int {

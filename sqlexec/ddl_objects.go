@@ -612,7 +612,7 @@ func (b *binder) createTableAsPlan(cs *pg_query.CreateTableAsStmt, full string) 
 	if len(names) > len(q.cols) {
 		return nil, pgerror.New(pgerror.SyntaxError, "too many column names were specified")
 	}
-	return &stmtPlan{writes: "CREATE TABLE AS", exec: func(x *execCtx) (*Result, error) {
+	return &stmtPlan{writes: "CREATE TABLE AS", node: q.node, exec: func(x *execCtx) (*Result, error) {
 		var t *tableDesc
 		d, err := x.s.runDDL(x, func(d *ddl) error {
 			t = nil

@@ -98,7 +98,7 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 			target = target[:n]
 		}
 	}
-	src, err := b.insertSourceFor(t, target, assigns, ins.SelectStmt)
+	src, srcNode, err := b.insertSourceFor(t, target, assigns, ins.SelectStmt)
 	if err != nil {
 		return nil, err
 	}
@@ -144,7 +144,7 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &stmtPlan{cols: cols, writes: "INSERT", table: t.qualifiedName(), exec: func(x *execCtx) (*Result, error) {
+	return b.modifyPlan(&modifyOp{command: "Insert", t: t, alias: ins.Relation.Alias.GetAliasname(), conflict: oc.action()}, srcNode, &stmtPlan{cols: cols, writes: "INSERT", table: t.qualifiedName(), exec: func(x *execCtx) (*Result, error) {
 		var n int64
 		var rows [][]any
 		given := make([]bool, len(t.cols))
@@ -235,14 +235,14 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 			return nil, err
 		}
 		return &Result{Rows: rows, Tag: fmt.Sprintf("INSERT 0 %d", n)}, nil
-	}}, nil
+	}}), nil
 }
 
 // insertSourceFor compiles VALUES (coerced straight to the column types, so
 // that $n takes the column's type), DEFAULT VALUES or a query.
-func (b *binder) insertSourceFor(t *tableDesc, target []int, assigns []*arrayAssign, sel *pg_query.Node) (insertSource, error) {
+func (b *binder) insertSourceFor(t *tableDesc, target []int, assigns []*arrayAssign, sel *pg_query.Node) (insertSource, *planNode, error) {
 	if sel == nil {
-		return func(x *execCtx, emit func([]any, []bool) error) error { return emit(nil, nil) }, nil
+		return func(x *execCtx, emit func([]any, []bool) error) error { return emit(nil, nil) }, newNode(&resultOp{}, 1, 0, 0), nil
 	}
 	st := sel.GetSelectStmt()
 	if st != nil && len(st.ValuesLists) > 0 && len(st.SortClause) == 0 && st.LimitCount == nil && st.LimitOffset == nil && st.WithClause == nil {
@@ -251,10 +251,10 @@ func (b *binder) insertSourceFor(t *tableDesc, target []int, assigns []*arrayAss
 		for _, l := range st.ValuesLists {
 			items := l.GetList().GetItems()
 			if len(items) > len(target) {
-				return nil, pgerror.New(pgerror.SyntaxError, "INSERT has more expressions than target columns")
+				return nil, nil, pgerror.New(pgerror.SyntaxError, "INSERT has more expressions than target columns")
 			}
 			if len(items) < len(target) {
-				return nil, pgerror.New(pgerror.SyntaxError, "INSERT has more target columns than expressions")
+				return nil, nil, pgerror.New(pgerror.SyntaxError, "INSERT has more target columns than expressions")
 			}
 			row := make([]*scalar, len(items))
 			def := make([]bool, len(items))
@@ -265,25 +265,30 @@ func (b *binder) insertSourceFor(t *tableDesc, target []int, assigns []*arrayAss
 				}
 				e, err := b.expr(nil, it)
 				if err != nil {
-					return nil, err
+					return nil, nil, err
 				}
 				if assigns != nil && assigns[i] != nil {
 					if row[i], err = b.coerceAssignValue(assigns[i], e); err != nil {
-						return nil, err
+						return nil, nil, err
 					}
 					continue
 				}
 				col := t.cols[target[i]]
 				ce, err := b.coerce(e, col.typ, types.CastAssignment)
 				if err != nil {
-					return nil, b.assignError(err, col, e, it)
+					return nil, nil, b.assignError(err, col, e, it)
 				}
 				row[i] = ce
 			}
 			rows = append(rows, row)
 			defs = append(defs, def)
 		}
+		node := newNode(valuesOp{}, float64(len(rows)), 0, 0)
+		if len(rows) == 1 {
+			node = newNode(&resultOp{}, 1, 0, 0)
+		}
 		return func(x *execCtx, emit func([]any, []bool) error) error {
+			x.stats.loop(node, len(rows), 0)
 			for r, row := range rows {
 				vals := make([]any, len(row))
 				for i, e := range row {
@@ -301,7 +306,7 @@ func (b *binder) insertSourceFor(t *tableDesc, target []int, assigns []*arrayAss
 				}
 			}
 			return nil
-		}, nil
+		}, node, nil
 	}
 	want := make([]types.Type, len(target))
 	for i, c := range target {
@@ -313,10 +318,10 @@ func (b *binder) insertSourceFor(t *tableDesc, target []int, assigns []*arrayAss
 	b.unknownOutputs = unknownOutputs{want: want}
 	p, err := b.selectNode(nil, sel, nil)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(p.cols) > len(target) {
-		return nil, pgerror.New(pgerror.SyntaxError, "INSERT has more expressions than target columns")
+		return nil, nil, pgerror.New(pgerror.SyntaxError, "INSERT has more expressions than target columns")
 	}
 	convs := make([]types.CastFunc, len(p.cols))
 	for i, c := range p.cols {
@@ -331,9 +336,9 @@ func (b *binder) insertSourceFor(t *tableDesc, target []int, assigns []*arrayAss
 		f, err := types.LookupCast(from, want[i], types.CastAssignment)
 		if err != nil {
 			if assigns != nil && assigns[i] != nil {
-				return nil, b.assignMismatch(assigns[i], from)
+				return nil, nil, b.assignMismatch(assigns[i], from)
 			}
-			return nil, pgerror.Newf(pgerror.DatatypeMismatch, "column \"%s\" is of type %s but expression is of type %s", col.name, col.typ, from).
+			return nil, nil, pgerror.Newf(pgerror.DatatypeMismatch, "column \"%s\" is of type %s but expression is of type %s", col.name, col.typ, from).
 				WithHint("You will need to rewrite or cast the expression.")
 		}
 		convs[i] = f
@@ -364,7 +369,7 @@ func (b *binder) insertSourceFor(t *tableDesc, target []int, assigns []*arrayAss
 			}
 		}
 		return nil
-	}, nil
+	}, p.node, nil
 }
 
 // assignError rewrites a failed assignment coercion as PostgreSQL words it.

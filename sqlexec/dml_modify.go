@@ -3,6 +3,7 @@ package sqlexec
 import (
 	"fmt"
 	"slices"
+	"time"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
@@ -68,11 +69,15 @@ func (m *modifyTarget) collect(x *execCtx) ([]match, error) {
 	if err != nil || !ok {
 		return nil, err
 	}
+	start := time.Now()
 	krs, err := fetchTable(x, m.items[0], true)
 	if err != nil {
 		return nil, err
 	}
 	var out []match
+	if x.stats != nil {
+		defer func() { x.stats.loop(m.items[0].plan.scan, len(out), time.Since(start)) }()
+	}
 	for _, kr := range krs {
 		mt, ok, err := m.joinRow(x, kr.key, kr.row)
 		if err != nil {
@@ -231,7 +236,7 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &stmtPlan{cols: cols, writes: "UPDATE", table: t.qualifiedName(), predicate: predicateText(up.WhereClause), exec: func(x *execCtx) (*Result, error) {
+	return b.modifyPlan(&modifyOp{command: "Update", t: t, alias: up.Relation.Alias.GetAliasname()}, m.plan(), &stmtPlan{cols: cols, writes: "UPDATE", table: t.qualifiedName(), predicate: predicateText(up.WhereClause), exec: func(x *execCtx) (*Result, error) {
 		trg, err := trg.start(x)
 		if err != nil {
 			return nil, err
@@ -314,7 +319,7 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 			return nil, err
 		}
 		return &Result{Rows: rows, Tag: fmt.Sprintf("UPDATE %d", updated)}, nil
-	}}, nil
+	}}), nil
 }
 
 func (b *binder) deletePlan(del *pg_query.DeleteStmt) (*stmtPlan, error) {
@@ -347,7 +352,7 @@ func (b *binder) deletePlan(del *pg_query.DeleteStmt) (*stmtPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &stmtPlan{cols: cols, writes: "DELETE", table: t.qualifiedName(), predicate: predicateText(del.WhereClause), exec: func(x *execCtx) (*Result, error) {
+	return b.modifyPlan(&modifyOp{command: "Delete", t: t, alias: del.Relation.Alias.GetAliasname()}, m.plan(), &stmtPlan{cols: cols, writes: "DELETE", table: t.qualifiedName(), predicate: predicateText(del.WhereClause), exec: func(x *execCtx) (*Result, error) {
 		trg, err := trg.start(x)
 		if err != nil {
 			return nil, err
@@ -396,5 +401,5 @@ func (b *binder) deletePlan(del *pg_query.DeleteStmt) (*stmtPlan, error) {
 			return nil, err
 		}
 		return &Result{Rows: rows, Tag: fmt.Sprintf("DELETE %d", deleted)}, nil
-	}}, nil
+	}}), nil
 }

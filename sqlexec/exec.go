@@ -42,6 +42,8 @@ type stmtPlan struct {
 	// noCache keeps the plan out of the session's plan cache: it depends
 	// on more than the catalog (FETCH on its cursor's columns).
 	noCache bool
+	// node is the plan EXPLAIN shows, nil for utility statements.
+	node *planNode
 }
 
 // planCacheLimit bounds a session's cache of plans for statements prepared
@@ -109,6 +111,7 @@ func (s *Session) prepareUncached(st *Statement, paramOIDs []uint32) (*Prepared,
 		return nil, err
 	}
 	p.locks = b.locks
+	p.exec = withConstChecks(b.constChecks, p.exec)
 	out := &Prepared{Statement: st, plan: p, schema: version}
 	for _, t := range b.params {
 		if t.Oid == 0 {
@@ -204,7 +207,7 @@ func (b *binder) statement(st *Statement) (*stmtPlan, error) {
 	case *pg_query.Node_LockStmt:
 		return b.lockPlan(v.LockStmt)
 	case *pg_query.Node_ExplainStmt:
-		return nil, pgerror.Unsupported("EXPLAIN")
+		return b.explainPlan(st, v.ExplainStmt)
 	case *pg_query.Node_DeallocateStmt:
 		ds := v.DeallocateStmt
 		tag := "DEALLOCATE"
@@ -271,7 +274,7 @@ func (b *binder) selectStatement(st *pg_query.SelectStmt) (*stmtPlan, error) {
 			table = qualName(rv)
 		}
 	}
-	return &stmtPlan{cols: p.cols, writes: writes, table: table, predicate: predicateText(st.WhereClause), exec: func(x *execCtx) (*Result, error) {
+	return &stmtPlan{cols: p.cols, writes: writes, table: table, predicate: predicateText(st.WhereClause), node: p.node, exec: func(x *execCtx) (*Result, error) {
 		rows, err := p.run(x)
 		if err != nil {
 			return nil, err

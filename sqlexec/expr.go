@@ -164,7 +164,13 @@ func (b *binder) columnRef(sc *scope, c *pg_query.ColumnRef) (*scalar, error) {
 		if v, ok := b.routineVar(fields, c.Location); ok {
 			return v, nil
 		}
-		return nil, err
+		if len(fields) != 1 {
+			return nil, err
+		}
+		var ok bool
+		if e, ok = b.wholeRowRef(sc, fields[0]); !ok {
+			return nil, err
+		}
 	}
 	if _, ok := b.routineVar(fields, c.Location); ok && b.varsConflict {
 		return nil, b.errAt(pgerror.Newf(pgerror.AmbiguousColumn, "column reference \"%s\" is ambiguous", strings.Join(fields, ".")).

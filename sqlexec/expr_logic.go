@@ -192,6 +192,7 @@ func (b *binder) caseExpr(sc *scope, c *pg_query.CaseExpr) (*scalar, error) {
 	for _, r := range results {
 		refs |= r.refs
 	}
+	b.foldCase(c, conds, results)
 	return &scalar{typ: t, slot: -1, refs: refs, name: "case", eval: func(x *execCtx) (any, error) {
 		for i, cw := range conds {
 			v, err := cw.eval(x)

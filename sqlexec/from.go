@@ -54,6 +54,11 @@ type fromItem struct {
 	// members are the tables a table item read without ONLY covers, the
 	// table itself first, when it has inheritance children (inherit.go).
 	members []*inhMember
+	// plan, subPlan and source serve EXPLAIN: the item's nodes, the plan
+	// of the query it reads, and what a function or CTE item reads.
+	plan    itemNodes
+	subPlan *planNode
+	source  string
 }
 
 // itemKind is what a FROM item reads.
@@ -87,6 +92,8 @@ type conj struct {
 	// is the array, whose elements are the values looked up as with IN.
 	anySlot int
 	anyArr  *scalar
+	// src is the conjunct's expression, as EXPLAIN prints it.
+	src *pg_query.Node
 }
 
 // keyOperand returns v as a value to look a column of type t up with: an
@@ -128,7 +135,7 @@ func allHold(x *execCtx, cs []*conj, deferred bool) (bool, error) {
 
 // conjunct compiles one conjunct, noting "column = value" shapes.
 func (b *binder) conjunct(sc *scope, n *pg_query.Node, clause string) (*conj, error) {
-	c := &conj{eqSlot: -1, inSlot: -1, anySlot: -1, deferred: containsSubLink(n)}
+	c := &conj{eqSlot: -1, inSlot: -1, anySlot: -1, deferred: containsSubLink(n), src: n}
 	if a := n.GetAExpr(); a != nil && a.Kind == pg_query.A_Expr_Kind_AEXPR_OP_ANY && opName(a.Name) == "=" && !c.deferred {
 		e, l, arr, err := b.anyAllParts(sc, a)
 		if err != nil {
@@ -368,7 +375,11 @@ func (b *binder) fromLeaf(sc *scope, n *pg_query.Node) (*fromItem, []scopeCol, e
 			}
 		}
 		if vt := virtualTableFor(rv.Schemaname, rv.Relname, b.s.searchPath()); vt != nil {
-			return withKind(itemCatalog)(b.virtualItem(vt, alias, rv.Alias))
+			it, cols, err := withKind(itemCatalog)(b.virtualItem(vt, alias, rv.Alias))
+			if it != nil {
+				it.source = rv.Relname
+			}
+			return it, cols, err
 		}
 		t := b.s.lookupTable(b.cat, rv.Schemaname, rv.Relname)
 		if t == nil {
@@ -415,7 +426,11 @@ func (b *binder) fromLeaf(sc *scope, n *pg_query.Node) (*fromItem, []scopeCol, e
 		}
 		return withKind(itemSubquery)(b.cteItem(sc, &ctePlan{plan: sub, outerRefs: outer, parent: sc.parent}, rs.Alias.Aliasname, rs.Alias))
 	case *pg_query.Node_RangeFunction:
-		return withKind(itemFunction)(b.functionItem(sc, v.RangeFunction))
+		it, cols, err := withKind(itemFunction)(b.functionItem(sc, v.RangeFunction))
+		if it != nil {
+			it.source = rangeFunctionName(v.RangeFunction)
+		}
+		return it, cols, err
 	case *pg_query.Node_RangeTableSample:
 		return nil, nil, pgerror.Unsupported("TABLESAMPLE")
 	}
@@ -480,7 +495,7 @@ func (b *binder) cteItem(sc *scope, cte *ctePlan, alias string, a *pg_query.Alia
 	if err := applyColAliases(cols, a); err != nil {
 		return nil, nil, err
 	}
-	it := &fromItem{name: alias, sub: func(x *execCtx) ([][]any, error) { return p.rowsCached(x) }}
+	it := &fromItem{name: alias, sub: func(x *execCtx) ([][]any, error) { return p.rowsCached(x) }, subPlan: p.node, source: cte.name}
 	return it, cols, nil
 }
 

@@ -17,9 +17,6 @@ func (b *binder) orderBy(sc *scope, sorts []*pg_query.Node, outs []*scalar, cols
 	var keys []sortKey
 	for _, s := range sorts {
 		sb := s.GetSortBy()
-		if sb.SortbyDir == pg_query.SortByDir_SORTBY_USING {
-			return nil, nil, pgerror.Unsupported("ORDER BY ... USING")
-		}
 		col := -1
 		if c := sb.Node.GetAConst(); c != nil && c.GetIval() != nil {
 			n := int(c.GetIval().Ival)
@@ -60,15 +57,43 @@ func (b *binder) orderBy(sc *scope, sorts []*pg_query.Node, outs []*scalar, cols
 			outs = append(outs, e)
 			col = len(outs) - 1
 		}
-		keys = append(keys, sortKeyOf(sb, col, outs[col].typ))
+		if sb.SortbyDir == pg_query.SortByDir_SORTBY_USING {
+			if err := b.orderingOperator(sb, outs[col]); err != nil {
+				return nil, nil, err
+			}
+		}
+		k := sortKeyOf(sb, col, outs[col].typ)
+		k.text = predicateText(sb.Node)
+		if sb.Node.GetAConst() != nil && col < len(cols) {
+			k.text = quoteIdentIfNeeded(cols[col].Name)
+		}
+		keys = append(keys, k)
 	}
 	return keys, outs, nil
 }
 
+// orderingOperator checks ORDER BY ... USING's operator on e, as
+// PostgreSQL does: it must exist for e's type (42883 otherwise) and be the
+// type's less-than or greater-than operator, which sort ascending and
+// descending (42809 for any other).
+func (b *binder) orderingOperator(sb *pg_query.SortBy, e *scalar) error {
+	op := opName(sb.UseOp)
+	if _, err := b.binary(op, e, e, sb.Location); err != nil {
+		return err
+	}
+	if op != "<" && op != ">" {
+		return b.errAt(pgerror.Newf(pgerror.WrongObjectType, "operator %s is not a valid ordering operator", op).
+			WithHint("Ordering operators must be \"<\" or \">\" members of btree operator families."), sb.Location)
+	}
+	return nil
+}
+
 // sortKeyOf is the key that sorts column col of type t as sb says: DESC
-// puts NULLs first unless NULLS LAST says otherwise.
+// (or USING >) puts NULLs first unless NULLS LAST says otherwise.
 func sortKeyOf(sb *pg_query.SortBy, col int, t types.Type) sortKey {
-	desc := sb.SortbyDir == pg_query.SortByDir_SORTBY_DESC
+	desc := sb.SortbyDir == pg_query.SortByDir_SORTBY_DESC ||
+		sb.SortbyDir == pg_query.SortByDir_SORTBY_USING && opName(sb.UseOp) == ">"
+
 	nullsFirst := desc
 	switch sb.SortbyNulls {
 	case pg_query.SortByNulls_SORTBY_NULLS_FIRST:
@@ -165,20 +190,7 @@ func evalLimit(x *execCtx, limit, offset *scalar) (lim, off int64, err error) {
 // hidden sort columns.
 func trimOutput(rows [][]any, keys []sortKey, distinct bool, nVisible int, outs []*scalar, lim, off int64, hasLimit bool) ([][]any, error) {
 	if distinct {
-		seen := map[string]bool{}
-		kept := rows[:0]
-		var buf []byte
-		for _, r := range rows {
-			buf = buf[:0]
-			for i := 0; i < nVisible; i++ {
-				buf = types.AppendKey(buf, outs[i].typ, r[i])
-			}
-			if !seen[string(buf)] {
-				seen[string(buf)] = true
-				kept = append(kept, r)
-			}
-		}
-		rows = kept
+		rows = distinctRows(rows, nVisible, outs)
 	}
 	if len(keys) > 0 {
 		sortRows(rows, keys)
@@ -199,6 +211,25 @@ func trimOutput(rows [][]any, keys []sortKey, distinct bool, nVisible int, outs 
 		}
 	}
 	return rows, nil
+}
+
+// distinctRows keeps the first of the rows equal in their first nVisible
+// columns.
+func distinctRows(rows [][]any, nVisible int, outs []*scalar) [][]any {
+	seen := map[string]bool{}
+	kept := rows[:0]
+	var buf []byte
+	for _, r := range rows {
+		buf = buf[:0]
+		for i := 0; i < nVisible; i++ {
+			buf = types.AppendKey(buf, outs[i].typ, r[i])
+		}
+		if !seen[string(buf)] {
+			seen[string(buf)] = true
+			kept = append(kept, r)
+		}
+	}
+	return kept
 }
 
 func sortRows(rows [][]any, keys []sortKey) {

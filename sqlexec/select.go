@@ -2,6 +2,7 @@ package sqlexec
 
 import (
 	"errors"
+	"time"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
@@ -17,6 +18,8 @@ type selectPlan struct {
 	// correlated plans read rows of enclosing query levels and cannot be
 	// cached for the statement.
 	correlated bool
+	// node is the plan EXPLAIN shows.
+	node *planNode
 }
 
 // outCol describes an output column.
@@ -62,6 +65,8 @@ type sortKey struct {
 	typ        types.Type
 	desc       bool
 	nullsFirst bool
+	// text is the key as EXPLAIN prints it.
+	text string
 }
 
 func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[string]*ctePlan) (*selectPlan, error) {
@@ -69,6 +74,7 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 	// for its unknown items.
 	unknown := b.unknownOutputs
 	b.unknownOutputs = unknownOutputs{}
+	subplansFrom := len(b.subplans)
 	if st.IntoClause != nil {
 		return nil, pgerror.Unsupported("SELECT INTO")
 	}
@@ -198,9 +204,21 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 	if len(st.LockingClause) > 0 {
 		locking = &lockStage{items: items, outs: outs, width: width}
 	}
+	// A grouped query without GROUP BY and without aggregates (HAVING
+	// alone) is one group whatever its rows: PostgreSQL does not read
+	// them (is_degenerate_grouping), so neither do its WHERE clause's
+	// errors surface.
+	degenerate := agg != nil && len(agg.groups) == 0 && len(agg.aggs) == 0
 	earlyStop := !hasAgg && win == nil && len(keys) == 0 && !distinct && !distinctOn && limit != nil && locking == nil
 	p := &selectPlan{cols: cols, correlated: correlated}
+	ln := b.levelPlan(levelShape{items: items, pre: pre, agg: agg, having: st.HavingClause, window: win != nil, srf: srf != nil,
+		keys: keys, distinct: distinct, distinctOn: distinctOn, limited: limit != nil || offset != nil, locking: locking != nil, cols: cols})
+	p.node = ln.top
+	b.claimSubplans(subplansFrom, p.node)
 	p.run = func(x *execCtx) ([][]any, error) {
+		if x.stats != nil {
+			defer ln.loops(x.stats, time.Now())
+		}
 		cx := *x
 		cx.row = make([]any, width)
 		cx.items, cx.marks, cx.epq = nil, nil, nil
@@ -218,7 +236,9 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 			acc = agg.start()
 		}
 		var winRows [][]any
+		emitted := 0
 		emit := func() error {
+			emitted++
 			if acc != nil {
 				return acc.add(&cx)
 			}
@@ -257,15 +277,17 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 		if err != nil {
 			return nil, err
 		}
-		if ok {
+		if ok && !degenerate {
 			if err := runItems(&cx, items, 0, emit); err != nil && err != errLimitReached {
 				return nil, err
 			}
 		}
+		x.stats.addRows(ln.result, emitted)
 		if acc != nil {
 			if out, err = acc.finish(&cx, having, outs); err != nil {
 				return nil, err
 			}
+			x.stats.addRows(ln.agg, len(out))
 		}
 		if win != nil {
 			vals, err := win.compute(&cx, winRows)
@@ -281,9 +303,12 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 				out = append(out, o)
 			}
 		}
+		x.stats.addRows(ln.mid, len(out))
 		if distinctOn {
+			x.stats.addRows(ln.onSort, len(out))
 			sortRows(out, keys)
 			out = distinctOnRows(out, onCols, outs)
+			x.stats.addRows(ln.unique, len(out))
 		}
 		if locking != nil {
 			if len(keys) > 0 {
@@ -292,9 +317,18 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 			if out, err = locking.apply(&cx, out, cands, lim, off, limit != nil); err != nil {
 				return nil, err
 			}
+			x.stats.addRows(ln.lock, len(out))
+			x.stats.addRows(ln.limit, len(out))
 			return trimOutput(out, nil, false, nVisible, outs, -1, 0, false)
 		}
-		return trimOutput(out, keys, distinct, nVisible, outs, lim, off, limit != nil)
+		if distinct {
+			out = distinctRows(out, nVisible, outs)
+			x.stats.addRows(ln.distinct, len(out))
+		}
+		x.stats.addRows(ln.sort, len(out))
+		out, err = trimOutput(out, keys, false, nVisible, outs, lim, off, limit != nil)
+		x.stats.addRows(ln.limit, len(out))
+		return out, err
 	}
 	return p, nil
 }
@@ -322,6 +356,12 @@ func runItems(x *execCtx, items []*fromItem, i int, emit func() error) error {
 	var rows [][]any
 	var keys [][]byte // the rows' store keys, kept for a lock stage
 	conds := it.on
+	if x.stats != nil {
+		if i == 0 {
+			defer countJoins(x, items, time.Now())
+		}
+		defer it.plan.count(x, time.Now(), it.cached, &rows)
+	}
 	switch {
 	case x.epq != nil:
 		if !x.epq.nullExt[i] {
@@ -382,6 +422,7 @@ func runItems(x *execCtx, items []*fromItem, i int, emit func() error) error {
 		if ok, err = postHold(x, it); err != nil || !ok {
 			return err
 		}
+		x.stats.addRows(it.plan.joined(), 1)
 		return runItems(x, items, i+1, emit)
 	}
 	if it.each != nil && x.epq == nil {
@@ -406,6 +447,7 @@ func runItems(x *execCtx, items []*fromItem, i int, emit func() error) error {
 		if err != nil || !ok {
 			return err
 		}
+		x.stats.addRows(it.plan.joined(), 1)
 		return runItems(x, items, i+1, emit)
 	}
 	return nil

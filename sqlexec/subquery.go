@@ -2,6 +2,7 @@ package sqlexec
 
 import (
 	"fmt"
+	"time"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
@@ -40,6 +41,9 @@ func (b *binder) subLink(sc *scope, sl *pg_query.SubLink) (*scalar, error) {
 	}
 	if refs != 0 {
 		p.correlated = true
+	}
+	if p.node != nil {
+		b.subplans = append(b.subplans, subPlan{plan: p.node, correlated: p.correlated})
 	}
 	rows := func(x *execCtx) ([][]any, error) { return p.rowsCached(x.child()) }
 	switch sl.SubLinkType {
@@ -144,7 +148,7 @@ func (b *binder) withClause(parent *scope, w *pg_query.WithClause, outer map[str
 			for i, nm := range names {
 				cols[i].Name = nm
 			}
-			p = &selectPlan{cols: cols, run: p.run, correlated: p.correlated}
+			p = &selectPlan{cols: cols, run: p.run, correlated: p.correlated, node: p.node}
 		}
 		if outer {
 			p.correlated = true
@@ -194,7 +198,9 @@ func (b *binder) valuesPlan(parent *scope, lists []*pg_query.Node) (*selectPlan,
 		}
 		cols[c] = outCol{Name: fmt.Sprintf("column%d", c+1), typ: t}
 	}
-	return &selectPlan{cols: cols, correlated: sc != nil && b.refsOuter(sc), run: func(x *execCtx) ([][]any, error) {
+	node := newNode(valuesOp{}, float64(len(rows)), widthOf(colTypes(cols)), 0)
+	return &selectPlan{cols: cols, correlated: sc != nil && b.refsOuter(sc), node: node, run: func(x *execCtx) ([][]any, error) {
+		defer x.stats.loop(node, len(rows), 0)
 		out := make([][]any, len(rows))
 		for r, row := range rows {
 			o := make([]any, len(row))
@@ -237,7 +243,21 @@ func (b *binder) finishOutput(parent *scope, p *selectPlan, st *pg_query.SelectS
 		return nil, err
 	}
 	inner := p.run
-	return &selectPlan{cols: p.cols, correlated: p.correlated, run: func(x *execCtx) ([][]any, error) {
+	ln := levelNodes{top: p.node}
+	width := widthOf(colTypes(p.cols))
+	if len(keys) > 0 {
+		ln.sort = newNode(&sortOp{keys: sortKeyTexts(keys)}, p.node.rows, width, sortCost(p.node.rows), ln.top)
+		ln.sort.startup = ln.sort.cost
+		ln.top = ln.sort
+	}
+	if limit != nil || offset != nil {
+		ln.limit = newNode(limitOp{}, ln.top.rows, width, 0, ln.top)
+		ln.top = ln.limit
+	}
+	return &selectPlan{cols: p.cols, correlated: p.correlated, node: ln.top, run: func(x *execCtx) ([][]any, error) {
+		if x.stats != nil {
+			defer ln.loops(x.stats, time.Now())
+		}
 		rows, err := inner(x)
 		if err != nil {
 			return nil, err
@@ -246,7 +266,10 @@ func (b *binder) finishOutput(parent *scope, p *selectPlan, st *pg_query.SelectS
 		if err != nil {
 			return nil, err
 		}
-		return trimOutput(rows, keys, false, len(p.cols), outs, lim, off, limit != nil)
+		x.stats.addRows(ln.sort, len(rows))
+		rows, err = trimOutput(rows, keys, false, len(p.cols), outs, lim, off, limit != nil)
+		x.stats.addRows(ln.limit, len(rows))
+		return rows, err
 	}}, nil
 }
 
@@ -304,6 +327,8 @@ func (b *binder) setOp(parent *scope, st *pg_query.SelectStmt, ctes map[string]*
 	all := st.All
 	op := st.Op
 	p := &selectPlan{cols: cols, correlated: l.correlated || r.correlated}
+	sn := setOpPlan(op, all, l.node, r.node, cols)
+	p.node = sn.top
 	convert := func(rows [][]any, conv []types.CastFunc) ([][]any, error) {
 		for _, row := range rows {
 			for i, f := range conv {
@@ -326,6 +351,9 @@ func (b *binder) setOp(parent *scope, st *pg_query.SelectStmt, ctes map[string]*
 		return string(buf)
 	}
 	p.run = func(x *execCtx) ([][]any, error) {
+		if x.stats != nil {
+			defer sn.loops(x.stats, time.Now())
+		}
 		lr, err := l.run(x)
 		if err != nil {
 			return nil, err
@@ -341,6 +369,7 @@ func (b *binder) setOp(parent *scope, st *pg_query.SelectStmt, ctes map[string]*
 			return nil, err
 		}
 		var out [][]any
+		sn.inputs(x.stats, len(lr)+len(rr))
 		switch op {
 		case pg_query.SetOperation_SETOP_UNION:
 			out = append(lr, rr...)
@@ -366,6 +395,7 @@ func (b *binder) setOp(parent *scope, st *pg_query.SelectStmt, ctes map[string]*
 				}
 			}
 		}
+		sn.outputs(x.stats, len(out))
 		return out, nil
 	}
 	return b.finishOutput(parent, p, st)
@@ -473,7 +503,7 @@ func (b *binder) recursiveCTE(parent *scope, c *pg_query.CommonTableExpr, st *pg
 	self.plan = &selectPlan{cols: cols, correlated: true, run: func(x *execCtx) ([][]any, error) {
 		rows, _ := x.memo[self].([][]any)
 		return rows, nil
-	}}
+	}, node: newNode(&worktableOp{name: c.Ctename}, 10, widthOf(colTypes(cols)), 0)}
 	inner := map[string]*ctePlan{}
 	for k, v := range ctes {
 		inner[k] = v
@@ -508,7 +538,8 @@ func (b *binder) recursiveCTE(parent *scope, c *pg_query.CommonTableExpr, st *pg
 		}
 		return string(buf)
 	}
-	return &selectPlan{cols: cols, correlated: base.correlated || step.correlated, run: func(x *execCtx) ([][]any, error) {
+	node := newNode(recursiveUnionOp{}, base.node.rows+10*step.node.rows, widthOf(colTypes(cols)), 0, base.node, step.node)
+	return &selectPlan{cols: cols, correlated: base.correlated || step.correlated, node: node, run: func(x *execCtx) ([][]any, error) {
 		rows, err := base.run(x)
 		if err != nil {
 			return nil, err

@@ -17,6 +17,10 @@ const (
 	wrongAnswer          // both answered, differently
 	crash                // fickle lost the connection
 	timeout              // fickle did not answer within the time-out
+	// planDiffers: both answered an EXPLAIN whose output is a plan
+	// without timings, with different plans. Plans need not match
+	// (issue 11): fickle prints its own operators and estimates.
+	planDiffers
 )
 
 var orderByRE = regexp.MustCompile(`(?i)\border\s+by\b`)
@@ -45,7 +49,38 @@ func compare(sql string, pg, fk outcome) verdict {
 	if sameResults(pg.results, fk.results, !orderByRE.MatchString(sql)) {
 		return same
 	}
+	if comparablePlan(sql) && samePlanShape(pg.results, fk.results) {
+		return planDiffers
+	}
 	return wrongAnswer
+}
+
+var (
+	explainRE = regexp.MustCompile(`(?is)^\s*explain\b\s*(\((.*?)\))?\s*(analy[sz]e\b)?`)
+	// analyzeOnRE finds ANALYZE in an option list, not followed by a false
+	// value; offRE finds COSTS or TIMING turned off.
+	analyzeOnRE = regexp.MustCompile(`(?i)\banaly[sz]e\b(\s+(true|on|1)\b)?\s*(,|$)`)
+	offRE       = regexp.MustCompile(`(?i)\b(costs|timing)\s+(false|off|0)\b`)
+)
+
+// comparablePlan reports whether sql is an EXPLAIN whose output is a plan
+// fickle prints its own way: one without ANALYZE, or with ANALYZE but
+// COSTS or TIMING off. Plain EXPLAIN ANALYZE prints timings, which differ
+// between any two runs, and stays a wrong answer when it differs.
+func comparablePlan(sql string) bool {
+	m := explainRE.FindStringSubmatch(sql)
+	if m == nil {
+		return false
+	}
+	opts := m[2]
+	analyze := m[3] != "" || analyzeOnRE.MatchString(opts)
+	return !analyze || offRE.MatchString(opts)
+}
+
+// samePlanShape reports whether both answered one result of the same
+// command tag and columns (EXPLAIN's "QUERY PLAN").
+func samePlanShape(a, b []result) bool {
+	return len(a) == 1 && len(b) == 1 && a[0].tag == b[0].tag && slices.Equal(a[0].cols, b[0].cols)
 }
 
 func sameResults(a, b []result, anyOrder bool) bool {

@@ -1,0 +1,35 @@
+package main
+
+import "testing"
+
+func TestCompareCountsDifferentPlansOfExplainWithoutTimingsAsPlanDiffers(t *testing.T) {
+	plan := func(lines ...string) outcome {
+		return outcome{results: []result{{tag: "EXPLAIN", cols: []string{"QUERY PLAN"}, rows: lines}}}
+	}
+	pg := plan("Bitmap Heap Scan on t", "  Recheck Cond: (a = 1)")
+	fk := plan("Index Scan using t_pkey on t", "  Index Cond: (a = 1)")
+	cases := []struct {
+		sql    string
+		pg, fk outcome
+		want   verdict
+	}{
+		{"explain (costs off) select * from t where a = 1", pg, fk, planDiffers},
+		{"EXPLAIN select * from t where a = 1", pg, fk, planDiffers},
+		{"explain (analyze, costs off, timing off, summary off) select 1", pg, fk, planDiffers},
+		{"explain (analyze on, timing off) select 1", pg, fk, planDiffers},
+		{"explain (analyze false) select 1", pg, fk, planDiffers},
+		{"explain (verbose) select 1", pg, fk, planDiffers},
+		{"explain analyze select 1", pg, fk, wrongAnswer},
+		{"explain (analyze) select 1", pg, fk, wrongAnswer},
+		{"explain (analyze, costs on) select 1", pg, fk, wrongAnswer},
+		{"select 'explain (costs off)'", pg, fk, wrongAnswer},
+		{"explain (costs off) select 1", pg, outcome{results: []result{{tag: "SELECT 1", cols: []string{"?column?"}, rows: []string{"1"}}}}, wrongAnswer},
+		{"explain (costs off) select 1", pg, pg, same},
+		{"explain (costs off) select 1", pg, outcome{code: "0A000"}, fickleError},
+	}
+	for _, c := range cases {
+		if got := compare(c.sql, c.pg, c.fk); got != c.want {
+			t.Errorf("compare(%q) = %s, want %s", c.sql, verdictName[got], verdictName[c.want])
+		}
+	}
+}

@@ -1,0 +1,180 @@
+package sqlexec
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// EXPLAIN [ANALYZE] prints the plan fickle chose for a statement: the tree
+// of planNodes the planner built beside the statement's executable form
+// (explain_plan.go). EXPLAIN ANALYZE runs the statement through the
+// ordinary path (its reads and writes enter the history, DML really
+// writes) with row counting on, and prints what each node produced.
+
+// explainOptions are EXPLAIN's options, as PostgreSQL 15 accepts them.
+type explainOptions struct {
+	analyze, verbose, costs, timing, summary, buffers, settings, wal bool
+	format                                                           string
+}
+
+// explainOptionsOf reads the options list, with PostgreSQL's errors: an
+// unknown option is a syntax error (42601), a bad value or a combination
+// that needs ANALYZE is 22023.
+func (b *binder) explainOptionsOf(list []*pg_query.Node) (explainOptions, error) {
+	o := explainOptions{costs: true, format: "text"}
+	var timingSet, summarySet bool
+	for _, n := range list {
+		d := n.GetDefElem()
+		if d == nil {
+			continue
+		}
+		var err error
+		switch d.Defname {
+		case "analyze":
+			o.analyze, err = defBoolean(d)
+		case "verbose":
+			o.verbose, err = defBoolean(d)
+		case "costs":
+			o.costs, err = defBoolean(d)
+		case "buffers":
+			o.buffers, err = defBoolean(d)
+		case "wal":
+			o.wal, err = defBoolean(d)
+		case "settings":
+			o.settings, err = defBoolean(d)
+		case "timing":
+			timingSet = true
+			o.timing, err = defBoolean(d)
+		case "summary":
+			summarySet = true
+			o.summary, err = defBoolean(d)
+		case "format":
+			v := defArgString(d)
+			switch v {
+			case "text", "json", "yaml", "xml":
+				o.format = v
+			default:
+				err = b.errAt(pgerror.Newf(pgerror.InvalidParameterValue, "unrecognized value for EXPLAIN option \"%s\": \"%s\"", d.Defname, v), d.Location)
+			}
+		default:
+			err = b.errAt(pgerror.Newf(pgerror.SyntaxError, "unrecognized EXPLAIN option \"%s\"", d.Defname), d.Location)
+		}
+		if err != nil {
+			return o, err
+		}
+	}
+	if o.wal && !o.analyze {
+		return o, pgerror.New(pgerror.InvalidParameterValue, "EXPLAIN option WAL requires ANALYZE")
+	}
+	if !timingSet {
+		o.timing = o.analyze
+	}
+	if o.timing && !o.analyze {
+		return o, pgerror.New(pgerror.InvalidParameterValue, "EXPLAIN option TIMING requires ANALYZE")
+	}
+	if !summarySet {
+		o.summary = o.analyze
+	}
+	return o, nil
+}
+
+// defArgString is an option's value as text: a word, a string or a
+// number as written.
+func defArgString(d *pg_query.DefElem) string {
+	switch a := d.Arg.GetNode().(type) {
+	case *pg_query.Node_String_:
+		return a.String_.Sval
+	case *pg_query.Node_Integer:
+		return strconv.Itoa(int(a.Integer.Ival))
+	case *pg_query.Node_Float:
+		return a.Float.Fval
+	case *pg_query.Node_Boolean:
+		return strconv.FormatBool(a.Boolean.Boolval)
+	}
+	return ""
+}
+
+// defBoolean reads a Boolean option as PostgreSQL's defGetBoolean: no
+// value means true; 0 and 1, true/false, on/off (any case) are accepted.
+func defBoolean(d *pg_query.DefElem) (bool, error) {
+	if d.Arg == nil {
+		return true, nil
+	}
+	if i := d.Arg.GetInteger(); i != nil {
+		switch i.Ival {
+		case 0:
+			return false, nil
+		case 1:
+			return true, nil
+		}
+	} else {
+		switch strings.ToLower(defArgString(d)) {
+		case "true", "on":
+			return true, nil
+		case "false", "off":
+			return false, nil
+		}
+	}
+	return false, pgerror.Newf(pgerror.SyntaxError, "%s requires a Boolean value", d.Defname)
+}
+
+// explainPlan compiles EXPLAIN: the plan of the statement it explains,
+// and an exec that prints it, after running it under ANALYZE.
+func (b *binder) explainPlan(st *Statement, es *pg_query.ExplainStmt) (*stmtPlan, error) {
+	o, err := b.explainOptionsOf(es.Options)
+	if err != nil {
+		return nil, err
+	}
+	if es.Query.GetExecuteStmt() != nil {
+		return nil, pgerror.Unsupported("EXPLAIN EXECUTE (SQL-level PREPARE and EXECUTE)")
+	}
+	if es.Query.GetDeclareCursorStmt() != nil {
+		return nil, pgerror.Unsupported("EXPLAIN DECLARE")
+	}
+	planStart := time.Now()
+	inner, err := b.statement(&Statement{sql: st.sql, offset: st.offset, full: st.full, node: es.Query})
+	if err != nil {
+		return nil, err
+	}
+	if inner.node == nil {
+		return nil, pgerror.Unsupported("EXPLAIN of " + nodeKind(es.Query))
+	}
+	planning := time.Since(planStart)
+	b.claimSubplans(0, inner.node)
+	resultType := types.Text
+	if o.format == "json" {
+		resultType = types.JSON
+	}
+	p := &stmtPlan{cols: []outCol{{Name: "QUERY PLAN", typ: resultType}}, noCache: true}
+	if o.analyze {
+		// The statement runs: it needs what running it needs.
+		p.writes, p.table, p.predicate, p.noTxn = inner.writes, inner.table, inner.predicate, inner.noTxn
+	}
+	p.exec = func(x *execCtx) (*Result, error) {
+		var stats planStats
+		var execution time.Duration
+		if o.analyze {
+			stats = planStats{}
+			cx := *x
+			cx.stats = stats
+			start := time.Now()
+			if _, err := inner.exec(&cx); err != nil {
+				return nil, err
+			}
+			execution = time.Since(start)
+		}
+		doc := explainDoc{opts: o, root: inner.node, stats: stats, planning: planning, execution: execution}
+		var rows [][]any
+		for _, line := range doc.render() {
+			rows = append(rows, []any{line})
+		}
+		return &Result{Rows: rows, Tag: "EXPLAIN"}, nil
+	}
+	return p, nil
+}
