@@ -114,6 +114,9 @@ type tableDesc struct {
 	// (partition.go).
 	part  *partKey
 	bound *partBound
+	// unlogged says the table was created UNLOGGED (relpersistence u);
+	// fickle keeps every table in memory alike.
+	unlogged bool
 }
 
 type columnDesc struct {
