@@ -146,7 +146,10 @@ type indexDesc struct {
 	unique bool
 	// constraint marks an index that backs a UNIQUE constraint.
 	constraint bool
-	id         isolation.IndexID
+	// deferrable and initiallyDeferred are a UNIQUE constraint's
+	// DEFERRABLE and INITIALLY DEFERRED (deferred_unique.go).
+	deferrable, initiallyDeferred bool
+	id                            isolation.IndexID
 }
 
 type checkDesc struct {
@@ -466,8 +469,9 @@ func indexSpec(t *tableDesc, ix *indexDesc) isolation.IndexSpec {
 		typs[i] = t.cols[c].typ
 	}
 	return isolation.IndexSpec{
-		Name:   ix.name,
-		Unique: ix.unique,
+		Name:     ix.name,
+		Unique:   ix.unique,
+		Deferred: ix.deferrable,
 		Key: func(row []any) ([]byte, bool) {
 			var buf []byte
 			hasNull := false

@@ -384,6 +384,9 @@ func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 	// The primary key decides how the store keys rows: find it first.
 	for _, tc := range cons {
 		if tc.c.Contype == pg_query.ConstrType_CONSTR_PRIMARY {
+			if tc.c.Deferrable {
+				return pgerror.Unsupported("DEFERRABLE primary keys")
+			}
 			if t.pk != nil {
 				return pgerror.Newf(pgerror.InvalidTableDefinition, "multiple primary keys for table \"%s\" are not allowed", t.name)
 			}

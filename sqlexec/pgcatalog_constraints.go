@@ -85,8 +85,15 @@ func tableConstraints(c *catalog, t *tableDesc) []constraintRow {
 	}
 	for _, ix := range t.indexes {
 		if ix.constraint && ix != t.pkIndex {
+			def := "UNIQUE (" + columnList(t, ix.cols) + ")"
+			if ix.deferrable {
+				def += " DEFERRABLE"
+			}
+			if ix.initiallyDeferred {
+				def += " INITIALLY DEFERRED"
+			}
 			out = append(out, constraintRow{name: ix.name, kind: 'u', table: t, index: ix.oid, cols: ix.cols,
-				def: "UNIQUE (" + columnList(t, ix.cols) + ")"})
+				deferrable: ix.deferrable, deferred: ix.initiallyDeferred, def: def})
 		}
 	}
 	for _, fk := range t.fks {
