@@ -144,8 +144,9 @@ type indexDesc struct {
 	table  uint32 // table OID
 	cols   []int
 	unique bool
-	// constraint marks an index that backs a UNIQUE constraint.
-	constraint bool
+	// constraint marks an index that backs a UNIQUE constraint, or with
+	// exclusion an EXCLUDE one (ddl_exclusion.go).
+	constraint, exclusion bool
 	// deferrable and initiallyDeferred are a UNIQUE constraint's
 	// DEFERRABLE and INITIALLY DEFERRED (deferred_unique.go).
 	deferrable, initiallyDeferred bool

@@ -127,7 +127,7 @@ func (d *ddl) addConstraint(b *binder, t *tableDesc, tc tableConstraint, alter b
 	case pg_query.ConstrType_CONSTR_FOREIGN:
 		return d.addForeignKey(b, t, tc, alter)
 	case pg_query.ConstrType_CONSTR_EXCLUSION:
-		return pgerror.Unsupported("EXCLUDE constraints")
+		return d.addExclusion(t, c)
 	}
 	return pgerror.Unsupported("constraint " + c.Contype.String())
 }
@@ -172,6 +172,11 @@ func (d *ddl) registerIndex(t *tableDesc, ix *indexDesc) error {
 	ix.oid = d.cat.newOID()
 	id, err := d.store().CreateIndex(t.id, indexSpec(t, ix))
 	if err != nil {
+		if pgerror.GetCode(err) == pgerror.UniqueViolation && ix.exclusion {
+			names := strings.Join(colNameList(t, ix.cols), ", ")
+			return pgerror.Wrapf(err, pgerror.ExclusionViolation, "could not create exclusion constraint \"%s\"", ix.name).
+				WithDetail("Key (%s) conflicts with key (%s).", names, names)
+		}
 		if pgerror.GetCode(err) == pgerror.UniqueViolation {
 			return pgerror.Wrapf(err, pgerror.UniqueViolation, "could not create unique index \"%s\"", ix.name).
 				WithDetail("Key (%s) is duplicated.", strings.Join(colNameList(t, ix.cols), ", "))

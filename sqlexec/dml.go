@@ -431,6 +431,9 @@ func (b *binder) onConflict(t *tableDesc, sc *scope, oc *pg_query.OnConflictClau
 					return nil, pgerror.Newf(pgerror.UndefinedObject, "constraint \"%s\" for table \"%s\" does not exist", oc.Infer.Conname, t.name)
 				}
 				cp.deferrableArbiter = cp.arbiterIdx.deferrable
+				if cp.arbiterIdx.exclusion && cp.update {
+					return nil, pgerror.New(pgerror.WrongObjectType, "ON CONFLICT DO UPDATE not supported with exclusion constraints")
+				}
 			}
 		} else if len(oc.Infer.IndexElems) > 0 {
 			var cols []int
@@ -450,7 +453,7 @@ func (b *binder) onConflict(t *tableDesc, sc *scope, oc *pg_query.OnConflictClau
 				cp.arbiterPKey = true
 			} else {
 				for _, ix := range t.indexes {
-					if ix.unique && sameSet(cols, ix.cols) {
+					if ix.unique && !ix.exclusion && sameSet(cols, ix.cols) {
 						cp.arbiterIdx = ix
 						cp.deferrableArbiter = ix.deferrable
 					}

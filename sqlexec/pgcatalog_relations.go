@@ -186,22 +186,22 @@ func init() {
 			{"indoption", types.Int2Vector}, {"indexprs", text}, {"indpred", text}},
 		rows: func(s *Session, c *catalog) [][]any {
 			var out [][]any
-			row := func(t *tableDesc, ix uint32, keys []int, unique, primary, immediate bool) []any {
+			row := func(t *tableDesc, ix uint32, keys []int, unique, primary, exclusion, immediate bool) []any {
 				colls, classes, opts := make([]any, len(keys)), make([]any, len(keys)), make([]any, len(keys))
 				for i, k := range keys {
 					typ := t.cols[k].typ
 					colls[i], classes[i], opts[i] = typeCollation(typ.Oid), int64(defaultBtreeOpclass(typ)), int64(0)
 				}
-				return []any{int64(ix), int64(t.oid), int64(len(keys)), int64(len(keys)), unique, false, primary, false, immediate, false,
+				return []any{int64(ix), int64(t.oid), int64(len(keys)), int64(len(keys)), unique, false, primary, exclusion, immediate, false,
 					true, false, true, true, false, attnums(t, keys), colls, classes, opts, nil, nil}
 			}
 			for _, t := range sortedTables(c) {
 				if t.pk != nil {
-					out = append(out, row(t, primaryKeyIndexOID(t), t.pk, true, true, true))
+					out = append(out, row(t, primaryKeyIndexOID(t), t.pk, true, true, false, true))
 				}
 				for _, ix := range t.indexes {
 					if ix != t.pkIndex {
-						out = append(out, row(t, ix.oid, ix.cols, ix.unique, false, !ix.deferrable))
+						out = append(out, row(t, ix.oid, ix.cols, ix.unique && !ix.exclusion, false, ix.exclusion, !ix.deferrable))
 					}
 				}
 			}

@@ -366,6 +366,11 @@ func (w *writer) uniqueError(err error, row []any) error {
 		for _, ix := range t.indexes {
 			if ix.id == uc.Index {
 				name, cols = ix.name, ix.cols
+				if ix.exclusion {
+					key := colNames(t, cols) + ")=(" + valuesText(t, cols, row)
+					return pgerror.Wrapf(err, pgerror.ExclusionViolation, "conflicting key value violates exclusion constraint \"%s\"", name).
+						WithDetail("Key (%s) conflicts with existing key (%s).", key, key).WithConstraint(t.name, name)
+				}
 			}
 		}
 	}
