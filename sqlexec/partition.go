@@ -97,7 +97,7 @@ func (d *ddl) partitionKey(b *binder, t *tableDesc, ps *pg_query.PartitionSpec) 
 		if !hasCol {
 			return nil, pgerror.New(pgerror.InvalidObjectDefinition, "cannot use constant expression as partition key")
 		}
-		if e.volatile {
+		if e.volatile && !b.inlinedImmutable(pe.Expr) {
 			return nil, pgerror.New(pgerror.InvalidObjectDefinition, "functions in partition key expression must be marked IMMUTABLE")
 		}
 		if err := k.addOpclass(pe, e.typ); err != nil {
