@@ -37,6 +37,10 @@ type IndexSpec struct {
 	// Unique makes the store reject two live rows with the same index key on
 	// the latest committed state plus the transaction's own writes.
 	Unique bool
+	// Deferred leaves a unique index's check to Txn.CheckUnique: writes do
+	// not look for conflicts (a DEFERRABLE constraint, which PostgreSQL
+	// checks at the end of the statement or of the transaction).
+	Deferred bool
 	// Key returns the index key of a row. hasNull reports that one of the
 	// indexed columns is NULL: the row is indexed (lookups find it) but it
 	// never conflicts in a unique index (NULLS DISTINCT, as in PostgreSQL).
@@ -509,6 +513,15 @@ func (t *Txn) Update(ctx context.Context, table TableID, key []byte, row []any) 
 // (LockedRow.Key), as PostgreSQL's update chains do.
 func (t *Txn) Move(ctx context.Context, table TableID, key, newKey []byte, row []any) error {
 	return t.t.e.move(ctx, t.t, table, key, newKey, row)
+}
+
+// CheckUnique checks a Deferred unique index for the row at key: when the
+// transaction sees that row live, no other live row (on the latest
+// committed state plus the transaction's own writes) may have its index
+// key, else 23505 wrapping a UniqueConflict. It waits for the index key's
+// lock as a write does.
+func (t *Txn) CheckUnique(ctx context.Context, index IndexID, key []byte) error {
+	return t.t.e.checkDeferredUnique(ctx, t.t, index, key)
 }
 
 // Delete writes a tombstone for the key, waiting for its write lock.

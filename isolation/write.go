@@ -201,47 +201,78 @@ func (e *engine) checkUnique(ctx context.Context, t *txn, tb *table, ks *keyStat
 		return err
 	}
 	for _, ix := range tb.indexes {
-		if !ix.spec.Unique {
-			continue
-		}
-		ik, null := ix.spec.Key(row)
-		if null {
-			continue
-		}
-		if err := e.acquire(ctx, t, resource{lockIndexKey, uint32(ix.id), string(ik)}, uint8(RowLockUpdate), WaitBlock); err != nil {
-			return err
-		}
-		ent, ok := ix.entries.Get(string(ik))
-		if !ok {
-			continue
-		}
-		for _, k := range ent.keys {
-			if k == ks.key || !ent.has(k) {
-				continue
-			}
-			other := tb.keyState(k, false)
-			if other == nil {
-				continue
-			}
-			cur, live := e.current(t, tb, other)
-			if !live {
-				continue
-			}
-			if ok2, null2 := ix.spec.Key(cur); !null2 && bytes.Equal(ok2, ik) {
-				return pgerror.Wrapf(&UniqueConflict{Table: tb.id, Index: ix.id, Key: []byte(k)}, pgerror.UniqueViolation,
-					"duplicate key value violates unique constraint %q", ix.spec.Name).
-					WithConstraint(tb.spec.Name, ix.spec.Name)
+		if ix.spec.Unique && !ix.spec.Deferred {
+			if err := e.uniqueKeyFree(ctx, t, ix, ks, row); err != nil {
+				return err
 			}
 		}
 	}
 	return nil
 }
 
+// uniqueKeyFree locks row's key in unique index ix and fails with 23505
+// when another live row than ks has it.
+func (e *engine) uniqueKeyFree(ctx context.Context, t *txn, ix *index, ks *keyState, row []any) error {
+	tb := ix.table
+	ik, null := ix.spec.Key(row)
+	if null {
+		return nil
+	}
+	if err := e.acquire(ctx, t, resource{lockIndexKey, uint32(ix.id), string(ik)}, uint8(RowLockUpdate), WaitBlock); err != nil {
+		return err
+	}
+	ent, ok := ix.entries.Get(string(ik))
+	if !ok {
+		return nil
+	}
+	for _, k := range ent.keys {
+		if k == ks.key || !ent.has(k) {
+			continue
+		}
+		other := tb.keyState(k, false)
+		if other == nil {
+			continue
+		}
+		cur, live := e.current(t, tb, other)
+		if !live {
+			continue
+		}
+		if ok2, null2 := ix.spec.Key(cur); !null2 && bytes.Equal(ok2, ik) {
+			return pgerror.Wrapf(&UniqueConflict{Table: tb.id, Index: ix.id, Key: []byte(k)}, pgerror.UniqueViolation,
+				"duplicate key value violates unique constraint %q", ix.spec.Name).
+				WithConstraint(tb.spec.Name, ix.spec.Name)
+		}
+	}
+	return nil
+}
+
+// checkDeferredUnique is Txn.CheckUnique.
+func (e *engine) checkDeferredUnique(ctx context.Context, t *txn, id IndexID, key []byte) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if err := e.live(t); err != nil {
+		return err
+	}
+	if int(id) >= len(e.indexes) || e.indexes[id] == nil || e.indexes[id].dropped || e.indexes[id].table.dropped {
+		return nil // dropped since the write
+	}
+	ix := e.indexes[id]
+	ks := ix.table.keyState(string(key), false)
+	if ks == nil {
+		return nil
+	}
+	row, live := e.current(t, ix.table, ks)
+	if !live {
+		return nil
+	}
+	return e.uniqueKeyFree(ctx, t, ix, ks, row)
+}
+
 // lockOldIndexKeys locks the unique index keys of ks's current version, so
 // that an INSERT of one of them waits until t ends.
 func (e *engine) lockOldIndexKeys(ctx context.Context, t *txn, tb *table, ks *keyState) error {
 	for _, ix := range tb.indexes {
-		if !ix.spec.Unique {
+		if !ix.spec.Unique || ix.spec.Deferred {
 			continue
 		}
 		cur, live := e.current(t, tb, ks)

@@ -114,6 +114,9 @@ type tableDesc struct {
 	// (partition.go).
 	part  *partKey
 	bound *partBound
+	// unlogged says the table was created UNLOGGED (relpersistence u);
+	// fickle keeps every table in memory alike.
+	unlogged bool
 }
 
 type columnDesc struct {
@@ -141,9 +144,13 @@ type indexDesc struct {
 	table  uint32 // table OID
 	cols   []int
 	unique bool
-	// constraint marks an index that backs a UNIQUE constraint.
-	constraint bool
-	id         isolation.IndexID
+	// constraint marks an index that backs a UNIQUE constraint, or with
+	// exclusion an EXCLUDE one (ddl_exclusion.go).
+	constraint, exclusion bool
+	// deferrable and initiallyDeferred are a UNIQUE constraint's
+	// DEFERRABLE and INITIALLY DEFERRED (deferred_unique.go).
+	deferrable, initiallyDeferred bool
+	id                            isolation.IndexID
 }
 
 type checkDesc struct {
@@ -463,8 +470,9 @@ func indexSpec(t *tableDesc, ix *indexDesc) isolation.IndexSpec {
 		typs[i] = t.cols[c].typ
 	}
 	return isolation.IndexSpec{
-		Name:   ix.name,
-		Unique: ix.unique,
+		Name:     ix.name,
+		Unique:   ix.unique,
+		Deferred: ix.deferrable,
 		Key: func(row []any) ([]byte, bool) {
 			var buf []byte
 			hasNull := false

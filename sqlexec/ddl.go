@@ -329,7 +329,10 @@ func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 	case cs.OfTypename != nil:
 		return pgerror.Unsupported("typed tables")
 	}
-	temp := rv.Relpersistence == "t" || rv.Schemaname == "pg_temp"
+	temp, err := d.relationPersistence(rv)
+	if err != nil {
+		return err
+	}
 	oc, err := onCommitAction(cs.Oncommit, temp)
 	if err != nil {
 		return err
@@ -345,12 +348,10 @@ func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 		}
 		return pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" already exists", rv.Relname)
 	}
-	for _, o := range cs.Options {
-		if de := o.GetDefElem(); de != nil && de.Defname != "fillfactor" && !strings.HasPrefix(de.Defname, "autovacuum") && !strings.HasPrefix(de.Defname, "toast") {
-			return pgerror.Unsupported("storage parameter " + de.Defname)
-		}
+	if err := checkTableOptions(cs.Options, cs.Partspec != nil); err != nil {
+		return err
 	}
-	t := &tableDesc{oid: d.cat.newOID(), schema: schema, name: rv.Relname, onCommit: oc}
+	t := &tableDesc{oid: d.cat.newOID(), schema: schema, name: rv.Relname, onCommit: oc, unlogged: rv.Relpersistence == "u"}
 	if err := d.inheritParents(t, cs.InhRelations, temp); err != nil {
 		return err
 	}
@@ -383,6 +384,9 @@ func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 	// The primary key decides how the store keys rows: find it first.
 	for _, tc := range cons {
 		if tc.c.Contype == pg_query.ConstrType_CONSTR_PRIMARY {
+			if tc.c.Deferrable {
+				return pgerror.Unsupported("DEFERRABLE primary keys")
+			}
 			if t.pk != nil {
 				return pgerror.Newf(pgerror.InvalidTableDefinition, "multiple primary keys for table \"%s\" are not allowed", t.name)
 			}

@@ -24,8 +24,8 @@ func (d *ddl) addConstraint(b *binder, t *tableDesc, tc tableConstraint, alter b
 		c.Contype == pg_query.ConstrType_CONSTR_PRIMARY) {
 		return pgerror.Unsupported("unique and foreign key constraints on partitioned tables")
 	}
-	if c.Deferrable && c.Contype != pg_query.ConstrType_CONSTR_FOREIGN {
-		return pgerror.Unsupported("DEFERRABLE primary key and unique constraints")
+	if c.Deferrable && c.Contype == pg_query.ConstrType_CONSTR_PRIMARY {
+		return pgerror.Unsupported("DEFERRABLE primary keys")
 	}
 	switch c.Contype {
 	case pg_query.ConstrType_CONSTR_UNIQUE:
@@ -43,8 +43,9 @@ func (d *ddl) addConstraint(b *binder, t *tableDesc, tc tableConstraint, alter b
 		} else if d.relationExists(t.schema, name) {
 			return pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" already exists", name)
 		}
-		_, err = d.addIndex(t, name, cols, true, true)
-		return err
+		ix := &indexDesc{name: name, table: t.oid, cols: cols, unique: true, constraint: true,
+			deferrable: c.Deferrable, initiallyDeferred: c.Initdeferred}
+		return d.registerIndex(t, ix)
 	case pg_query.ConstrType_CONSTR_PRIMARY:
 		if t.pk != nil {
 			return pgerror.Newf(pgerror.InvalidTableDefinition, "multiple primary keys for table \"%s\" are not allowed", t.name)
@@ -126,7 +127,7 @@ func (d *ddl) addConstraint(b *binder, t *tableDesc, tc tableConstraint, alter b
 	case pg_query.ConstrType_CONSTR_FOREIGN:
 		return d.addForeignKey(b, t, tc, alter)
 	case pg_query.ConstrType_CONSTR_EXCLUSION:
-		return pgerror.Unsupported("EXCLUDE constraints")
+		return d.addExclusion(t, c)
 	}
 	return pgerror.Unsupported("constraint " + c.Contype.String())
 }
@@ -161,20 +162,32 @@ func soleColumnRef(n *pg_query.Node) string {
 
 // addIndex registers an index of t with the store.
 func (d *ddl) addIndex(t *tableDesc, name string, cols []int, unique, constraint bool) (*indexDesc, error) {
-	ix := &indexDesc{name: name, oid: d.cat.newOID(), table: t.oid, cols: cols, unique: unique, constraint: constraint}
+	ix := &indexDesc{name: name, table: t.oid, cols: cols, unique: unique, constraint: constraint}
+	return ix, d.registerIndex(t, ix)
+}
+
+// registerIndex gives ix an OID, creates it in the store (checking the
+// existing rows of a unique one) and adds it to t.
+func (d *ddl) registerIndex(t *tableDesc, ix *indexDesc) error {
+	ix.oid = d.cat.newOID()
 	id, err := d.store().CreateIndex(t.id, indexSpec(t, ix))
 	if err != nil {
-		if pgerror.GetCode(err) == pgerror.UniqueViolation {
-			return nil, pgerror.Wrapf(err, pgerror.UniqueViolation, "could not create unique index \"%s\"", name).
-				WithDetail("Key (%s) is duplicated.", strings.Join(colNameList(t, cols), ", "))
+		if pgerror.GetCode(err) == pgerror.UniqueViolation && ix.exclusion {
+			names := strings.Join(colNameList(t, ix.cols), ", ")
+			return pgerror.Wrapf(err, pgerror.ExclusionViolation, "could not create exclusion constraint \"%s\"", ix.name).
+				WithDetail("Key (%s) conflicts with key (%s).", names, names)
 		}
-		return nil, err
+		if pgerror.GetCode(err) == pgerror.UniqueViolation {
+			return pgerror.Wrapf(err, pgerror.UniqueViolation, "could not create unique index \"%s\"", ix.name).
+				WithDetail("Key (%s) is duplicated.", strings.Join(colNameList(t, ix.cols), ", "))
+		}
+		return err
 	}
 	ix.id = id
 	d.undo = append(d.undo, func() { _, _ = d.store().DropIndex(id) })
 	t.indexes = append(t.indexes, ix)
-	d.cat.schemas[t.schema].indexes[name] = ix
-	return ix, nil
+	d.cat.schemas[t.schema].indexes[ix.name] = ix
+	return nil
 }
 
 // scanRows calls fn for every row of t in the latest committed state (plus

@@ -55,47 +55,7 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 			}
 			ts = append(ts, t)
 		}
-		ts, err := d.withInheritors(ts, cascade)
-		if err != nil {
-			return err
-		}
-		dropping := map[uint32]bool{}
-		for _, t := range ts {
-			dropping[t.oid] = true
-		}
-		for _, t := range ts {
-			for _, r := range d.cat.referencing(t.oid) {
-				if dropping[r.child.oid] {
-					continue
-				}
-				if !cascade {
-					return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop table %s because other objects depend on it", t.name).
-						WithDetail("constraint %s on table %s depends on table %s", r.fk.name, r.child.name, t.name).
-						WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
-				}
-				if err := d.lockTable(r.child, isolation.TableLockAccessExclusive); err != nil {
-					return err
-				}
-				child := d.cat.tables[r.child.oid].clone()
-				var kept []*fkDesc
-				for _, fk := range child.fks {
-					if fk.refTable != t.oid {
-						kept = append(kept, fk)
-					}
-				}
-				child.fks = kept
-				d.cat.putTable(child)
-			}
-		}
-		oids := make([]uint32, len(ts))
-		for i, t := range ts {
-			oids[i] = t.oid
-		}
-		return d.dropDependentViews("table", oids, cascade, func() {
-			for _, t := range ts {
-				d.dropTable(t)
-			}
-		})
+		return d.dropTables(ts, cascade)
 	case pg_query.ObjectType_OBJECT_INDEX:
 		for _, o := range ds.Objects {
 			schema, name := objectName(o)
@@ -316,6 +276,53 @@ func removeIndex(ixs []*indexDesc, ix *indexDesc) []*indexDesc {
 		}
 	}
 	return out
+}
+
+// dropTables drops tables ts with their inheritance children and
+// partitions, the foreign keys that reference them and (under cascade) the
+// views that read them, as DROP TABLE does.
+func (d *ddl) dropTables(ts []*tableDesc, cascade bool) error {
+	ts, err := d.withInheritors(ts, cascade)
+	if err != nil {
+		return err
+	}
+	dropping := map[uint32]bool{}
+	for _, t := range ts {
+		dropping[t.oid] = true
+	}
+	for _, t := range ts {
+		for _, r := range d.cat.referencing(t.oid) {
+			if dropping[r.child.oid] {
+				continue
+			}
+			if !cascade {
+				return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop table %s because other objects depend on it", t.name).
+					WithDetail("constraint %s on table %s depends on table %s", r.fk.name, r.child.name, t.name).
+					WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+			}
+			if err := d.lockTable(r.child, isolation.TableLockAccessExclusive); err != nil {
+				return err
+			}
+			child := d.cat.tables[r.child.oid].clone()
+			var kept []*fkDesc
+			for _, fk := range child.fks {
+				if fk.refTable != t.oid {
+					kept = append(kept, fk)
+				}
+			}
+			child.fks = kept
+			d.cat.putTable(child)
+		}
+	}
+	oids := make([]uint32, len(ts))
+	for i, t := range ts {
+		oids[i] = t.oid
+	}
+	return d.dropDependentViews("table", oids, cascade, func() {
+		for _, t := range ts {
+			d.dropTable(t)
+		}
+	})
 }
 
 // dropTable removes a table, its indexes and its owned sequences.
@@ -616,6 +623,12 @@ func (b *binder) createTableAsPlan(cs *pg_query.CreateTableAsStmt, full string) 
 		var t *tableDesc
 		d, err := x.s.runDDL(x, func(d *ddl) error {
 			t = nil
+			if _, err := d.relationPersistence(into.Rel); err != nil {
+				return err
+			}
+			if err := checkTableOptions(into.Options, false); err != nil {
+				return err
+			}
 			schema, err := d.relationSchema(into.Rel.Schemaname, temp)
 			if err != nil {
 				return err
@@ -627,7 +640,8 @@ func (b *binder) createTableAsPlan(cs *pg_query.CreateTableAsStmt, full string) 
 				}
 				return pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" already exists", into.Rel.Relname)
 			}
-			nt := &tableDesc{oid: d.cat.newOID(), schema: schema, name: into.Rel.Relname, hidden: true, onCommit: oc}
+			nt := &tableDesc{oid: d.cat.newOID(), schema: schema, name: into.Rel.Relname, hidden: true, onCommit: oc,
+				unlogged: into.Rel.Relpersistence == "u"}
 			for i, c := range q.cols {
 				name := c.Name
 				if i < len(names) {

@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -254,24 +255,37 @@ func (c *catalog) withDependentDomains(types []*typeDesc) []*typeDesc {
 // dropTypedColumns drops the table columns of type t (or of an array of
 // it, or of a domain over it), as DROP TYPE ... CASCADE does.
 func (d *ddl) dropTypedColumns(t *typeDesc) error {
+	typed := map[uint32][]string{}
 	for _, tab := range sortedTables(d.cat) {
-		var cols []string
 		for _, col := range tab.cols {
 			elem := col.typ
 			if e, ok := elem.Elem(); ok {
 				elem = e
 			}
 			if d.cat.domainIsOver(col.domain, t.oid) || t.domain == nil && uint32(elem.Oid) == t.oid {
-				cols = append(cols, col.name)
+				typed[tab.oid] = append(typed[tab.oid], col.name)
 			}
 		}
+	}
+	// A partition key cannot lose a column: its table goes, partitions
+	// included, before the other tables lose theirs.
+	for _, tab := range sortedTables(d.cat) {
+		if slices.ContainsFunc(typed[tab.oid], tab.part.keyColumn) {
+			d.notice(pgerror.SuccessfulCompletion, "drop cascades to table %s", tab.name)
+			if err := d.dropTables([]*tableDesc{tab}, true); err != nil {
+				return err
+			}
+		}
+	}
+	for _, tab := range sortedTables(d.cat) {
+		cols := typed[tab.oid]
 		if len(cols) == 0 {
 			continue
 		}
 		if err := d.lockTable(tab, isolation.TableLockAccessExclusive); err != nil {
 			return err
 		}
-		nt := d.cat.tables[tab.oid].clone()
+		nt := tab.clone()
 		for _, name := range cols {
 			d.notice(pgerror.SuccessfulCompletion, "drop cascades to column %s of table %s", name, tab.name)
 			if err := d.dropColumn(nt, &pg_query.AlterTableCmd{Name: name, Behavior: pg_query.DropBehavior_DROP_CASCADE}); err != nil {
@@ -284,8 +298,9 @@ func (d *ddl) dropTypedColumns(t *typeDesc) error {
 }
 
 // typeDependent names the first object outside dropping that uses type t:
-// a table's column, a composite type's attribute (directly or as an
-// array's element) or a domain over it; "" when none does.
+// a table's column (the table when its partition key uses the column), a
+// composite type's attribute (directly or as an array's element) or a
+// domain over it; "" when none does.
 func (c *catalog) typeDependent(t *typeDesc, dropping map[uint32]bool) string {
 	uses := func(ft types.Type, dom uint32) bool {
 		if e, ok := ft.Elem(); ok {
@@ -297,7 +312,11 @@ func (c *catalog) typeDependent(t *typeDesc, dropping map[uint32]bool) string {
 	for _, sc := range c.schemas {
 		for _, tab := range sc.tables {
 			for _, col := range tab.cols {
-				if uses(col.typ, col.domain) {
+				switch {
+				case !uses(col.typ, col.domain):
+				case tab.part.keyColumn(col.name):
+					deps = append(deps, "table "+tab.name)
+				default:
 					deps = append(deps, "column "+col.name+" of table "+tab.name)
 				}
 			}

@@ -44,11 +44,14 @@ type deferredState struct {
 	all     *bool
 	modes   map[constraintKey]bool
 	pending []deferredFK
+	// uniques are the deferred unique constraints' checks
+	// (deferred_unique.go).
+	uniques []uniqueCheck
 }
 
 // mark returns a copy for a savepoint.
 func (d deferredState) mark() deferredState {
-	m := deferredState{all: d.all, pending: d.pending[:len(d.pending):len(d.pending)]}
+	m := deferredState{all: d.all, pending: d.pending[:len(d.pending):len(d.pending)], uniques: d.uniques[:len(d.uniques):len(d.uniques)]}
 	if d.modes != nil {
 		m.modes = make(map[constraintKey]bool, len(d.modes))
 		for k, v := range d.modes {
@@ -60,17 +63,7 @@ func (d deferredState) mark() deferredState {
 
 // fkDeferred reports whether the session's transaction defers fk of child.
 func (s *Session) fkDeferred(child *tableDesc, fk *fkDesc) bool {
-	if !fk.deferrable || s.txn == nil {
-		return false
-	}
-	d := &s.txn.deferred
-	if v, ok := d.modes[constraintKey{child.oid, fk.name}]; ok {
-		return v
-	}
-	if d.all != nil {
-		return *d.all
-	}
-	return fk.initiallyDeferred
+	return s.constraintDeferred(child, fk.name, fk.deferrable, fk.initiallyDeferred)
 }
 
 // deferFK queues a check of fk of child for the parent key vals.
@@ -92,6 +85,18 @@ func (s *Session) runDeferred(kv *isolation.Txn, only func(constraintKey) bool) 
 		}
 	}
 	d.pending = keep
+	var keepUniques, uniques []uniqueCheck
+	for _, c := range d.uniques {
+		if only == nil || only(c.con) {
+			uniques = append(uniques, c)
+		} else {
+			keepUniques = append(keepUniques, c)
+		}
+	}
+	d.uniques = keepUniques
+	if err := s.runUniqueChecks(kv, uniques); err != nil {
+		return err
+	}
 	if len(todo) == 0 {
 		return nil
 	}
@@ -170,22 +175,24 @@ func (b *binder) checkDeferred(x *execCtx, child *tableDesc, fk *fkDesc, p defer
 func (b *binder) setConstraintsPlan(cs *pg_query.ConstraintsSetStmt) (*stmtPlan, error) {
 	return &stmtPlan{noTxn: true, exec: func(x *execCtx) (*Result, error) {
 		s := x.s
+		var named map[constraintKey]bool
+		if len(cs.Constraints) > 0 {
+			cat, _ := s.catalog()
+			var err error
+			if named, err = s.namedConstraints(cat, cs.Constraints); err != nil {
+				return nil, err
+			}
+		}
 		if s.txn == nil || !s.txn.explicit {
 			w := pgerror.New(pgerror.NoActiveSqlTransaction, "SET CONSTRAINTS can only be used in transaction blocks")
 			w.Severity = "WARNING"
 			return &Result{Tag: "SET CONSTRAINTS", Notices: []*pgerror.Error{w}}, nil
 		}
 		d := &s.txn.deferred
-		var named map[constraintKey]bool
 		if len(cs.Constraints) == 0 {
 			v := cs.Deferred
 			d.all, d.modes = &v, nil
 		} else {
-			cat, _ := s.catalog()
-			var err error
-			if named, err = s.namedConstraints(cat, cs.Constraints); err != nil {
-				return nil, err
-			}
 			if d.modes == nil {
 				d.modes = map[constraintKey]bool{}
 			}
@@ -238,6 +245,11 @@ func (s *Session) namedConstraints(cat *catalog, names []*pg_query.Node) (map[co
 				}
 				other := t.pk != nil && t.pkName == rv.Relname
 				for _, ix := range t.indexes {
+					if ix.constraint && ix.name == rv.Relname && ix.deferrable {
+						out[constraintKey{t.oid, ix.name}] = true
+						found = true
+						continue
+					}
 					other = other || ix.constraint && ix.name == rv.Relname
 				}
 				for _, ck := range t.checks {

@@ -3,6 +3,7 @@ package sqlexec
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
@@ -394,6 +395,9 @@ type conflictPlan struct {
 	arbiter     bool
 	arbiterIdx  *indexDesc
 	arbiterPKey bool
+	// deferrableArbiter says an arbiter is a deferrable unique constraint,
+	// which fails the first row inserted, as in PostgreSQL.
+	deferrableArbiter bool
 }
 
 type setTarget struct {
@@ -431,6 +435,10 @@ func (b *binder) onConflict(t *tableDesc, sc *scope, oc *pg_query.OnConflictClau
 				if cp.arbiterIdx == nil {
 					return nil, pgerror.Newf(pgerror.UndefinedObject, "constraint \"%s\" for table \"%s\" does not exist", oc.Infer.Conname, t.name)
 				}
+				cp.deferrableArbiter = cp.arbiterIdx.deferrable
+				if cp.arbiterIdx.exclusion && cp.update {
+					return nil, pgerror.New(pgerror.WrongObjectType, "ON CONFLICT DO UPDATE not supported with exclusion constraints")
+				}
 			}
 		} else if len(oc.Infer.IndexElems) > 0 {
 			var cols []int
@@ -450,8 +458,9 @@ func (b *binder) onConflict(t *tableDesc, sc *scope, oc *pg_query.OnConflictClau
 				cp.arbiterPKey = true
 			} else {
 				for _, ix := range t.indexes {
-					if ix.unique && sameSet(cols, ix.cols) {
+					if ix.unique && !ix.exclusion && sameSet(cols, ix.cols) {
 						cp.arbiterIdx = ix
+						cp.deferrableArbiter = ix.deferrable
 					}
 				}
 				if cp.arbiterIdx == nil {
@@ -465,6 +474,8 @@ func (b *binder) onConflict(t *tableDesc, sc *scope, oc *pg_query.OnConflictClau
 	} else if cp.update {
 		return nil, pgerror.New(pgerror.SyntaxError, "ON CONFLICT DO UPDATE requires inference specification or constraint name").
 			WithHint("For example, ON CONFLICT (column_name).")
+	} else {
+		cp.deferrableArbiter = slices.ContainsFunc(t.indexes, func(ix *indexDesc) bool { return ix.deferrable })
 	}
 	if !cp.update {
 		return cp, nil
@@ -552,14 +563,34 @@ func (b *binder) setTargetFor(t *tableDesc, sc *scope, rt *pg_query.ResTarget) (
 	return []setTarget{{col: c, e: e}}, nil
 }
 
+// touched returns the store keys the statement inserted or updated
+// through cp, which DO UPDATE may not update again (21000).
+func (cp *conflictPlan) touched(x *execCtx) map[string]bool {
+	if x.memo == nil {
+		x.memo = map[any]any{}
+	}
+	m, _ := x.memo[cp].(map[string]bool)
+	if m == nil {
+		m = map[string]bool{}
+		x.memo[cp] = m
+	}
+	return m
+}
+
 // try inserts row unless it conflicts; on a conflict it does nothing or
 // updates the existing row. done reports that the conflict was handled
 // (emit was called for an updated row).
 func (cp *conflictPlan) try(x *execCtx, w *writer, row []any, emit func([]any) error) (bool, error) {
+	if cp.deferrableArbiter {
+		return false, pgerror.New(pgerror.ObjectNotInPrerequisiteState, "ON CONFLICT does not support deferrable unique constraints/exclusion constraints as arbiters").
+			WithConstraint(w.t.name, "")
+	}
 	sp := x.txn.Savepoint()
-	_, err := x.txn.Insert(x.ctx, w.t.id, w.t.pkKey(row), row)
+	key, err := x.txn.Insert(x.ctx, w.t.id, w.t.pkKey(row), row)
 	if err == nil {
 		_ = x.txn.Release(sp)
+		x.s.queueUniqueChecks(w.t, key, row)
+		cp.touched(x)[string(key)] = true
 		return false, nil
 	}
 	var uc *isolation.UniqueConflict
@@ -577,6 +608,10 @@ func (cp *conflictPlan) try(x *execCtx, w *writer, row []any, emit func([]any) e
 	_ = x.txn.Release(sp)
 	if !cp.update {
 		return true, nil
+	}
+	if cp.touched(x)[string(uc.Key)] {
+		return false, pgerror.New(pgerror.CardinalityViolation, "ON CONFLICT DO UPDATE command cannot affect row a second time").
+			WithHint("Ensure that no rows proposed for insertion within the same command have duplicate constrained values.")
 	}
 	locked, err := x.txn.LockRow(x.ctx, w.t.id, uc.Key, isolation.LockRequest{Mode: isolation.RowLockUpdate, Write: true})
 	if err != nil {
@@ -624,6 +659,10 @@ func (cp *conflictPlan) try(x *execCtx, w *writer, row []any, emit func([]any) e
 	}
 	if err := w.updateRow(x, uc.Key, existing, nr); err != nil {
 		return false, err
+	}
+	cp.touched(x)[string(uc.Key)] = true
+	if !w.t.hidden {
+		cp.touched(x)[string(w.t.pkKey(nr))] = true
 	}
 	x.row = saved
 	return true, emit(nr)

@@ -338,7 +338,11 @@ func (s *Session) execute(ctx context.Context, p *Prepared, params []any) (*Resu
 	s.stmt = p.historyStatement()
 	kv.Statement(s.stmt)
 	s.notices = nil
+	s.txn.stmtUniques = nil
 	res, err := pl.exec(x)
+	if err == nil {
+		err = s.checkStatementUniques(kv)
+	}
 	if err == nil && len(s.notices) > 0 {
 		res.Notices = append(s.notices, res.Notices...)
 		s.notices = nil

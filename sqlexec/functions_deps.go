@@ -15,7 +15,8 @@ import (
 // Dependencies on user routines, as PostgreSQL's pg_depend records them:
 // a trigger depends on its function, and a stored expression (a column
 // default, a CHECK constraint, a view's query, a trigger's WHEN, a
-// BEGIN ATOMIC body) on the routines it calls. DROP FUNCTION refuses
+// BEGIN ATOMIC body) on the routines it calls; a partitioned table as a
+// whole on the routines its partition key calls. DROP FUNCTION refuses
 // (2BP01) while such objects exist, or drops them too under CASCADE.
 // fickle keeps stored expressions as parse trees, so a call is matched to
 // a routine by name, schema and argument count, which names the same
@@ -39,6 +40,12 @@ func (d *ddl) routineDependents(f *funcDesc, dropping map[*funcDesc]bool) []rout
 	var out []routineDependent
 	calls := func(n *pg_query.Node) bool { return d.callsRoutine(n, f) }
 	for _, t := range sortedTables(d.cat) {
+		if t.part != nil && slices.ContainsFunc(t.part.exprs, calls) {
+			out = append(out, routineDependent{what: "table " + t.name, byName: true, drop: func(d *ddl) {
+				_ = d.dropTables([]*tableDesc{d.cat.tables[t.oid]}, true)
+			}})
+			continue
+		}
 		for _, tr := range t.triggers {
 			if tr.fn == f.oid || calls(tr.when) {
 				out = append(out, routineDependent{what: fmt.Sprintf("trigger %s on table %s", tr.name, t.name), byName: tr.fn != f.oid,

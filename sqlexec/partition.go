@@ -29,6 +29,9 @@ type partKey struct {
 	cols     []string
 	exprs    []*pg_query.Node
 	typs     []types.Type
+	// asOid marks the columns ordered as oid (oid_ops over integer),
+	// nil when none is (partition_opclass.go).
+	asOid []bool
 }
 
 // rangeDatum is one value of a range bound: MINVALUE (-1), a value (0) or
@@ -65,19 +68,26 @@ func (d *ddl) partitionKey(b *binder, t *tableDesc, ps *pg_query.PartitionSpec) 
 	sc := tableScope(t, t.name)
 	for _, pn := range ps.PartParams {
 		pe := pn.GetPartitionElem()
-		if len(pe.Opclass) > 0 || len(pe.Collation) > 0 {
-			return nil, pgerror.Unsupported("operator classes and collations in PARTITION BY")
-		}
 		if pe.Name != "" {
 			i := t.colIndex(pe.Name)
 			if i < 0 {
 				return nil, pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" named in partition key does not exist", pe.Name)
+			}
+			if err := k.addOpclass(pe, t.cols[i].typ); err != nil {
+				return nil, err
 			}
 			k.cols, k.exprs, k.typs = append(k.cols, pe.Name), append(k.exprs, nil), append(k.typs, t.cols[i].typ)
 			continue
 		}
 		if containsSubLink(pe.Expr) {
 			return nil, pgerror.New(pgerror.FeatureNotSupported, "cannot use subquery in partition key expression")
+		}
+		e, err := b.expr(sc, pe.Expr)
+		if err != nil {
+			return nil, err
+		}
+		if typ := e.typ; typ.Oid == types.OidUnknown || typ.Oid == types.OidRecord {
+			return nil, pgerror.Newf(pgerror.InvalidTableDefinition, "partition key column %d has pseudo-type %s", len(k.cols)+1, typ)
 		}
 		hasCol := false
 		walk(pe.Expr, func(n *pg_query.Node) bool {
@@ -87,12 +97,11 @@ func (d *ddl) partitionKey(b *binder, t *tableDesc, ps *pg_query.PartitionSpec) 
 		if !hasCol {
 			return nil, pgerror.New(pgerror.InvalidObjectDefinition, "cannot use constant expression as partition key")
 		}
-		e, err := b.expr(sc, pe.Expr)
-		if err != nil {
-			return nil, err
-		}
-		if e.volatile {
+		if e.volatile && !b.inlinedImmutable(pe.Expr) {
 			return nil, pgerror.New(pgerror.InvalidObjectDefinition, "functions in partition key expression must be marked IMMUTABLE")
+		}
+		if err := k.addOpclass(pe, e.typ); err != nil {
+			return nil, err
 		}
 		k.cols, k.exprs, k.typs = append(k.cols, ""), append(k.exprs, pe.Expr), append(k.typs, e.typ)
 	}
@@ -251,7 +260,7 @@ func compareBounds(k *partKey, a, b []rangeDatum) int {
 			}
 			return 0
 		}
-		if c := types.Compare(k.typs[i], a[i].val, b[i].val); c != 0 {
+		if c := k.compare(i, a[i].val, b[i].val); c != 0 {
 			return c
 		}
 	}
@@ -264,7 +273,7 @@ func compareKey(k *partKey, key []any, b []rangeDatum) int {
 		if b[i].inf != 0 {
 			return -b[i].inf
 		}
-		if c := types.Compare(k.typs[i], key[i], b[i].val); c != 0 {
+		if c := k.compare(i, key[i], b[i].val); c != 0 {
 			return c
 		}
 	}
@@ -438,7 +447,7 @@ func (c *catalog) partitions(t *tableDesc) []*tableDesc {
 		if k.strategy == 'r' {
 			return compareBounds(k, a.bound.lower, b.bound.lower)
 		}
-		return types.Compare(k.typs[0], a.bound.nonNull(k)[0], b.bound.nonNull(k)[0])
+		return k.compare(0, a.bound.nonNull(k)[0], b.bound.nonNull(k)[0])
 	})
 	return ps
 }
@@ -451,7 +460,7 @@ func (pb *partBound) nonNull(k *partKey) []any {
 			out = append(out, v)
 		}
 	}
-	slices.SortFunc(out, func(a, b any) int { return types.Compare(k.typs[0], a, b) })
+	slices.SortFunc(out, func(a, b any) int { return k.compare(0, a, b) })
 	return out
 }
 

@@ -15,7 +15,7 @@ import (
 type constraintRow struct {
 	oid      uint32
 	name     string
-	kind     byte // p, u, f or c
+	kind     byte // p, u, x, f or c
 	table    *tableDesc
 	index    uint32 // conindid: the index behind p and u (and f's referenced key)
 	refTable uint32
@@ -85,8 +85,18 @@ func tableConstraints(c *catalog, t *tableDesc) []constraintRow {
 	}
 	for _, ix := range t.indexes {
 		if ix.constraint && ix != t.pkIndex {
-			out = append(out, constraintRow{name: ix.name, kind: 'u', table: t, index: ix.oid, cols: ix.cols,
-				def: "UNIQUE (" + columnList(t, ix.cols) + ")"})
+			def, kind := "UNIQUE ("+columnList(t, ix.cols)+")", byte('u')
+			if ix.exclusion {
+				def, kind = exclusionDef(t, ix), 'x'
+			}
+			if ix.deferrable {
+				def += " DEFERRABLE"
+			}
+			if ix.initiallyDeferred {
+				def += " INITIALLY DEFERRED"
+			}
+			out = append(out, constraintRow{name: ix.name, kind: kind, table: t, index: ix.oid, cols: ix.cols,
+				deferrable: ix.deferrable, deferred: ix.initiallyDeferred, def: def})
 		}
 	}
 	for _, fk := range t.fks {

@@ -14,7 +14,7 @@ type relationRow struct {
 	oid       uint32
 	name      string
 	namespace int64
-	kind      string // relkind: r, i, S, v
+	kind      string // relkind: r, p, i, I, S, v
 	rowType   int64
 	am        int64
 	pages     int64
@@ -25,7 +25,9 @@ type relationRow struct {
 	triggers  bool
 	rules     bool
 	temp      bool // in a session's temporary schema
+	unlogged  bool // an UNLOGGED table or one of its indexes
 	subclass  bool // has inheritance children
+	partition bool // a partition of a partitioned table
 }
 
 func (r relationRow) values() []any {
@@ -33,12 +35,15 @@ func (r relationRow) values() []any {
 	if r.kind == "r" {
 		ident = "d"
 	}
-	if r.temp {
+	switch {
+	case r.temp:
 		persistence = "t"
+	case r.unlogged:
+		persistence = "u"
 	}
 	return []any{int64(r.oid), r.name, r.namespace, r.rowType, int64(0), int64(oidBootstrapSuperuser), r.am, int64(r.oid), int64(0),
 		r.pages, r.tuples, int64(0), int64(0), r.hasIndex, false, persistence, r.kind, int64(r.natts), int64(r.checks), r.rules, r.triggers,
-		r.subclass, false, false, true, ident, false, int64(0), nil, nil, nil}
+		r.subclass, false, false, true, ident, r.partition, int64(0), nil, nil, nil}
 }
 
 // relationRows lists every relation of the catalog as pg_class shows it:
@@ -53,13 +58,22 @@ func relationRows(c *catalog) []relationRow {
 		}
 	}
 	index := func(t *tableDesc, oid uint32, name string, keys int) relationRow {
-		return relationRow{oid: oid, name: name, namespace: schemaOID(c, t.schema), kind: "i", am: 403, pages: 1, natts: keys,
-			temp: isTempSchema(t.schema)}
+		kind := "i"
+		if t.part != nil {
+			kind = "I"
+		}
+		return relationRow{oid: oid, name: name, namespace: schemaOID(c, t.schema), kind: kind, am: 403, pages: 1, natts: keys,
+			temp: isTempSchema(t.schema), unlogged: t.unlogged}
 	}
 	for _, t := range sortedTables(c) {
-		out = append(out, relationRow{oid: t.oid, name: t.name, namespace: schemaOID(c, t.schema), kind: "r", rowType: int64(rowTypeOID(t.oid)),
-			am: 2, tuples: -1, hasIndex: len(t.indexes) > 0 || t.pk != nil, natts: len(t.cols), checks: len(t.checks),
-			triggers: len(t.fks) > 0 || referenced[t.oid] || len(t.triggers) > 0, temp: isTempSchema(t.schema), subclass: parents[t.oid]})
+		kind, am := "r", int64(2)
+		if t.part != nil {
+			kind, am = "p", 0
+		}
+		out = append(out, relationRow{oid: t.oid, name: t.name, namespace: schemaOID(c, t.schema), kind: kind, rowType: int64(rowTypeOID(t.oid)),
+			am: am, tuples: -1, hasIndex: len(t.indexes) > 0 || t.pk != nil, natts: len(t.cols), checks: len(t.checks),
+			triggers: len(t.fks) > 0 || referenced[t.oid] || len(t.triggers) > 0, temp: isTempSchema(t.schema), unlogged: t.unlogged,
+			subclass: parents[t.oid], partition: t.bound != nil})
 		if t.pk != nil && t.pkIndex == nil {
 			out = append(out, index(t, primaryKeyIndexOID(t), t.pkName, len(t.pk)))
 		}
@@ -172,22 +186,22 @@ func init() {
 			{"indoption", types.Int2Vector}, {"indexprs", text}, {"indpred", text}},
 		rows: func(s *Session, c *catalog) [][]any {
 			var out [][]any
-			row := func(t *tableDesc, ix uint32, keys []int, unique, primary bool) []any {
+			row := func(t *tableDesc, ix uint32, keys []int, unique, primary, exclusion, immediate bool) []any {
 				colls, classes, opts := make([]any, len(keys)), make([]any, len(keys)), make([]any, len(keys))
 				for i, k := range keys {
 					typ := t.cols[k].typ
 					colls[i], classes[i], opts[i] = typeCollation(typ.Oid), int64(defaultBtreeOpclass(typ)), int64(0)
 				}
-				return []any{int64(ix), int64(t.oid), int64(len(keys)), int64(len(keys)), unique, false, primary, false, true, false,
+				return []any{int64(ix), int64(t.oid), int64(len(keys)), int64(len(keys)), unique, false, primary, exclusion, immediate, false,
 					true, false, true, true, false, attnums(t, keys), colls, classes, opts, nil, nil}
 			}
 			for _, t := range sortedTables(c) {
 				if t.pk != nil {
-					out = append(out, row(t, primaryKeyIndexOID(t), t.pk, true, true))
+					out = append(out, row(t, primaryKeyIndexOID(t), t.pk, true, true, false, true))
 				}
 				for _, ix := range t.indexes {
 					if ix != t.pkIndex {
-						out = append(out, row(t, ix.oid, ix.cols, ix.unique, false))
+						out = append(out, row(t, ix.oid, ix.cols, ix.unique && !ix.exclusion, false, ix.exclusion, !ix.deferrable))
 					}
 				}
 			}

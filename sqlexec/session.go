@@ -71,8 +71,11 @@ type txnState struct {
 	savepoints []savepoint
 	// cat is the transaction's own catalog once it ran DDL.
 	cat *txnCatalog
-	// deferred holds the deferred foreign key checks (deferred.go).
+	// deferred holds the deferred constraint checks (deferred.go).
 	deferred deferredState
+	// stmtUniques are the unique checks queued for the statement's end
+	// (deferred_unique.go).
+	stmtUniques []uniqueCheck
 	// cursors is the session's cursorCount when the transaction began.
 	cursors int
 	// usedTemp says a statement of the transaction used a temporary table.
@@ -209,7 +212,7 @@ func (s *Session) commit() error {
 		return nil
 	}
 	t := s.txn
-	if t.kv != nil && len(t.deferred.pending) > 0 {
+	if t.kv != nil && len(t.deferred.pending)+len(t.deferred.uniques) > 0 {
 		if err := s.runDeferred(t.kv, nil); err != nil {
 			_ = s.rollback()
 			return err

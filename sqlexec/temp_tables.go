@@ -103,6 +103,17 @@ func (d *ddl) tempCreationSchema(explicit string) (string, error) {
 	return name, nil
 }
 
+// relationPersistence reports whether the relation rv names is temporary:
+// declared TEMP or created in the temporary schema. An UNLOGGED relation
+// in the temporary schema is an error (42P16), as in PostgreSQL.
+func (d *ddl) relationPersistence(rv *pg_query.RangeVar) (bool, error) {
+	inTemp := rv.Schemaname == "pg_temp" || rv.Schemaname != "" && rv.Schemaname == d.s.tempSchemaIfAny()
+	if inTemp && rv.Relpersistence == "u" {
+		return false, pgerror.New(pgerror.InvalidTableDefinition, "only temporary relations may be created in temporary schemas")
+	}
+	return rv.Relpersistence == "t" || inTemp, nil
+}
+
 // relationSchema returns the schema a new relation goes to: the session's
 // temporary schema for a temporary one, else the one named or the first of
 // the search path.

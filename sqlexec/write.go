@@ -350,6 +350,7 @@ func (w *writer) insertRow(x *execCtx, row []any) ([]byte, error) {
 	if err != nil {
 		return nil, w.uniqueError(err, row)
 	}
+	x.s.queueUniqueChecks(w.t, key, row)
 	return key, nil
 }
 
@@ -365,6 +366,11 @@ func (w *writer) uniqueError(err error, row []any) error {
 		for _, ix := range t.indexes {
 			if ix.id == uc.Index {
 				name, cols = ix.name, ix.cols
+				if ix.exclusion {
+					key := colNames(t, cols) + ")=(" + valuesText(t, cols, row)
+					return pgerror.Wrapf(err, pgerror.ExclusionViolation, "conflicting key value violates exclusion constraint \"%s\"", name).
+						WithDetail("Key (%s) conflicts with existing key (%s).", key, key).WithConstraint(t.name, name)
+				}
 			}
 		}
 	}
@@ -382,8 +388,11 @@ func (w *writer) updateRow(x *execCtx, key []byte, old, nr []any) error {
 		if err := x.txn.Move(x.ctx, t.id, key, t.pkKey(nr), nr); err != nil {
 			return w.uniqueError(err, nr)
 		}
+		x.s.queueUniqueChecks(t, t.pkKey(nr), nr)
 	} else if err := x.txn.Update(x.ctx, t.id, key, nr); err != nil {
 		return w.uniqueError(err, nr)
+	} else {
+		x.s.queueUniqueChecks(t, key, nr)
 	}
 	for _, ref := range w.refs {
 		if err := w.applyRef(x, ref, old, nr, 0); err != nil {
@@ -473,6 +482,7 @@ func (w *writer) applyRef(x *execCtx, ref *fkRef2, parentRow, newRow []any, dept
 			if err := x.txn.Update(x.ctx, ref.child.id, ch.key, nr); err != nil {
 				return ref.cw.uniqueError(err, nr)
 			}
+			x.s.queueUniqueChecks(ref.child, ch.key, nr)
 		}
 		return nil
 	}

@@ -1,0 +1,159 @@
+package sqlexec
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+)
+
+// This file validates a table's storage parameters (CREATE TABLE ... WITH
+// (...)) as PostgreSQL's reloptions do: the names and namespaces it knows,
+// values of the right kind and within bounds. fickle keeps no pages, so a
+// valid parameter changes nothing; an invalid one fails as in PostgreSQL.
+
+// relOptKind is the kind of a storage parameter's value.
+type relOptKind uint8
+
+const (
+	relOptBool relOptKind = iota
+	relOptInt
+	relOptReal
+	relOptIndexCleanup
+)
+
+// relOpt describes one heap storage parameter: its kind, bounds and
+// whether TOAST tables (the toast. namespace) take it too.
+type relOpt struct {
+	kind     relOptKind
+	min, max float64
+	toast    bool
+}
+
+// heapRelOpts are PostgreSQL 15's heap storage parameters.
+var heapRelOpts = map[string]relOpt{
+	"autovacuum_enabled":                    {kind: relOptBool, toast: true},
+	"user_catalog_table":                    {kind: relOptBool},
+	"vacuum_truncate":                       {kind: relOptBool, toast: true},
+	"vacuum_index_cleanup":                  {kind: relOptIndexCleanup, toast: true},
+	"fillfactor":                            {kind: relOptInt, min: 10, max: 100},
+	"toast_tuple_target":                    {kind: relOptInt, min: 128, max: 8160},
+	"autovacuum_vacuum_threshold":           {kind: relOptInt, min: 0, max: math.MaxInt32, toast: true},
+	"autovacuum_vacuum_insert_threshold":    {kind: relOptInt, min: -1, max: math.MaxInt32, toast: true},
+	"autovacuum_analyze_threshold":          {kind: relOptInt, min: 0, max: math.MaxInt32},
+	"autovacuum_vacuum_cost_limit":          {kind: relOptInt, min: 1, max: 10000, toast: true},
+	"autovacuum_freeze_min_age":             {kind: relOptInt, min: 0, max: 1000000000, toast: true},
+	"autovacuum_multixact_freeze_min_age":   {kind: relOptInt, min: 0, max: 1000000000, toast: true},
+	"autovacuum_freeze_max_age":             {kind: relOptInt, min: 100000, max: 2000000000, toast: true},
+	"autovacuum_multixact_freeze_max_age":   {kind: relOptInt, min: 10000, max: 2000000000, toast: true},
+	"autovacuum_freeze_table_age":           {kind: relOptInt, min: 0, max: 2000000000, toast: true},
+	"autovacuum_multixact_freeze_table_age": {kind: relOptInt, min: 0, max: 2000000000, toast: true},
+	"log_autovacuum_min_duration":           {kind: relOptInt, min: -1, max: math.MaxInt32, toast: true},
+	"parallel_workers":                      {kind: relOptInt, min: 0, max: 1024},
+	"autovacuum_vacuum_cost_delay":          {kind: relOptReal, min: 0, max: 100, toast: true},
+	"autovacuum_vacuum_scale_factor":        {kind: relOptReal, min: 0, max: 100, toast: true},
+	"autovacuum_vacuum_insert_scale_factor": {kind: relOptReal, min: 0, max: 100, toast: true},
+	"autovacuum_analyze_scale_factor":       {kind: relOptReal, min: 0, max: 100},
+}
+
+// checkTableOptions validates the WITH (...) list of a table; partitioned
+// says the table is partitioned, which knows no storage parameter.
+func checkTableOptions(opts []*pg_query.Node, partitioned bool) error {
+	for _, o := range opts {
+		de := o.GetDefElem()
+		if de == nil {
+			continue
+		}
+		if de.Defnamespace != "" && de.Defnamespace != "toast" {
+			return pgerror.Newf(pgerror.InvalidParameterValue, "unrecognized parameter namespace \"%s\"", de.Defnamespace)
+		}
+		if de.Defnamespace == "" && de.Defname == "oids" {
+			if v, err := relOptBoolValue(de); err == nil && !v {
+				continue
+			}
+			return pgerror.New(pgerror.FeatureNotSupported, "tables declared WITH OIDS are not supported")
+		}
+	}
+	for _, o := range opts {
+		de := o.GetDefElem()
+		if de == nil || de.Defname == "oids" && de.Defnamespace == "" {
+			continue
+		}
+		opt, ok := heapRelOpts[de.Defname]
+		if !ok || partitioned || de.Defnamespace == "toast" && !opt.toast {
+			return pgerror.Newf(pgerror.InvalidParameterValue, "unrecognized parameter \"%s\"", de.Defname)
+		}
+		if err := opt.check(de); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// check validates de's value against o.
+func (o relOpt) check(de *pg_query.DefElem) error {
+	text := defElemText(de)
+	if f := de.Arg.GetFloat(); f != nil {
+		text = f.Fval
+	}
+	switch o.kind {
+	case relOptBool:
+		if _, err := relOptBoolValue(de); err != nil {
+			return pgerror.Newf(pgerror.InvalidParameterValue, "invalid value for boolean option \"%s\": %s", de.Defname, text)
+		}
+	case relOptIndexCleanup:
+		if _, err := relOptBoolValue(de); err != nil && !strings.EqualFold(text, "auto") {
+			return pgerror.Newf(pgerror.InvalidParameterValue, "invalid value for enum option \"%s\": %s", de.Defname, text).
+				WithDetail("Valid values are \"on\", \"off\", and \"auto\".")
+		}
+	case relOptInt, relOptReal:
+		if de.Arg == nil {
+			return pgerror.Newf(pgerror.InvalidParameterValue, "invalid value for %s option \"%s\": %s", o.kindName(), de.Defname, "true")
+		}
+		v, err := strconv.ParseFloat(strings.TrimSpace(text), 64)
+		if o.kind == relOptInt {
+			v = math.Round(v) // integer options round a fraction, as PostgreSQL's parse_int
+		}
+		if err != nil || math.IsNaN(v) {
+			return pgerror.Newf(pgerror.InvalidParameterValue, "invalid value for %s option \"%s\": %s", o.kindName(), de.Defname, text)
+		}
+		if v < o.min || v > o.max {
+			return pgerror.Newf(pgerror.InvalidParameterValue, "value %s out of bounds for option \"%s\"", text, de.Defname).
+				WithDetail("Valid values are between \"%s\" and \"%s\".", o.bound(o.min), o.bound(o.max))
+		}
+	}
+	return nil
+}
+
+// kindName names o's kind as PostgreSQL's messages do.
+func (o relOpt) kindName() string {
+	if o.kind == relOptReal {
+		return "floating point"
+	}
+	return "integer"
+}
+
+// bound formats a bound as PostgreSQL's messages do (%d, or %f for reals).
+func (o relOpt) bound(v float64) string {
+	if o.kind == relOptReal {
+		return strconv.FormatFloat(v, 'f', 6, 64)
+	}
+	return strconv.FormatInt(int64(v), 10)
+}
+
+// relOptBoolValue reads a boolean parameter; a name alone means true.
+func relOptBoolValue(de *pg_query.DefElem) (bool, error) {
+	if de.Arg == nil {
+		return true, nil
+	}
+	switch strings.ToLower(defElemText(de)) {
+	case "t", "true", "y", "yes", "on", "1":
+		return true, nil
+	case "f", "false", "n", "no", "off", "0":
+		return false, nil
+	}
+	return false, strconv.ErrSyntax
+}
