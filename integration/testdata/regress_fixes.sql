@@ -323,3 +323,18 @@ DROP DOMAIN rf_pos CASCADE;
 SELECT * FROM rf_dom;
 DROP TABLE rf_dom;
 DROP TYPE rf_pair;
+
+-- jsonpath (jsonb.sql's @? and @@ on a table, jsonb_jsonpath.sql's
+-- functions): lax and strict modes, filters, named arguments, keyvalue ids.
+CREATE TABLE rf_docs (id int, j jsonb);
+INSERT INTO rf_docs VALUES (1, '{"wait": null, "age": 25, "tags": ["x", "y"]}'), (2, '{"wait": "CC", "public": true, "age": 25.0}'), (3, '[1, {"age": 26}]');
+SELECT count(*) FROM rf_docs WHERE j @@ '$.wait == null';
+SELECT count(*) FROM rf_docs WHERE j @@ '$.age == 25 && exists($.public)';
+SELECT count(*) FROM rf_docs WHERE j @? '$.tags[*] ? (@ == "y")';
+SELECT id, j @? 'strict $.age', j @@ '$.age > 25' FROM rf_docs ORDER BY id;
+SELECT jsonb_path_query(j, 'strict $.tags[1 to last]', silent => true) FROM rf_docs ORDER BY id;
+SELECT jsonb_path_query_array('{"a": {"b": 1.50, "c": [1, {"d": 2}]}}', '$.**.keyvalue()');
+SELECT jsonb_path_exists('{"a": [1, "x"]}', 'strict $.a[*] ? (@ > 0)');
+SELECT '$.a ? (@ like_regex "^x" flag "i") + 1'::jsonpath;
+SELECT jsonb_path_query('[1, 2]', 'strict $[5]');
+DROP TABLE rf_docs;
