@@ -338,3 +338,13 @@ SELECT jsonb_path_exists('{"a": [1, "x"]}', 'strict $.a[*] ? (@ > 0)');
 SELECT '$.a ? (@ like_regex "^x" flag "i") + 1'::jsonpath;
 SELECT jsonb_path_query('[1, 2]', 'strict $[5]');
 DROP TABLE rf_docs;
+
+-- json(b)_populate_record into multidimensional arrays (json.sql,
+-- jsonb.sql).
+CREATE TYPE rf_md AS (a int[], t text[]);
+SELECT a FROM jsonb_populate_record(NULL::rf_md, '{"a": [[1, 2], [null, 4]]}');
+SELECT a FROM json_populate_record(NULL::rf_md, '{"a": [[[1, 2]], [[3, 4]]]}');
+SELECT t FROM jsonb_populate_record(NULL::rf_md, '{"t": [[], []]}');
+SELECT a FROM jsonb_populate_record(NULL::rf_md, '{"a": [[1], [2, 3]]}');
+SELECT a FROM json_populate_record(NULL::rf_md, '{"a": [[1, 2], 3]}');
+DROP TYPE rf_md;
