@@ -21,6 +21,10 @@ const versionString = "PostgreSQL 15.0 (fickle) on x86_64-pc-linux-gnu, compiled
 func (b *binder) funcCall(sc *scope, fc *pg_query.FuncCall) (*scalar, error) {
 	names := strs(fc.Funcname)
 	name := strings.ToLower(names[len(names)-1])
+	fc, err := b.positionalArgs(name, fc)
+	if err != nil {
+		return nil, err
+	}
 	if fn := b.lookupSetFunc(names); fn != nil {
 		if sc != nil && sc.srf != nil {
 			return b.setCallInList(sc, fn, fc)

@@ -65,6 +65,9 @@ func init() {
 	for name, f := range jsonSetFuncs() {
 		setFuncs[name] = f
 	}
+	for name, f := range jsonPathQueryFuncs() {
+		setFuncs[name] = f
+	}
 	addPopulateFuncs()
 }
 
@@ -109,6 +112,10 @@ func (b *binder) bindSetCall(sc *scope, fn *setFunc, fc *pg_query.FuncCall) (*se
 		return nil, b.errAt(pgerror.Unsupported("this form of a set-returning function call"), fc.Location)
 	}
 	call := &setCall{name: strings.ToLower(lastName(fc.Funcname)), fn: fn}
+	fc, err := b.positionalArgs(call.name, fc)
+	if err != nil {
+		return nil, err
+	}
 	for _, a := range fc.Args {
 		e, err := b.expr(sc, a)
 		if err != nil {

@@ -70,7 +70,7 @@ func SupportsBinary(oid uint32) bool {
 	case pgtype.BoolOID, pgtype.ByteaOID, pgtype.QCharOID, pgtype.NameOID, pgtype.Int8OID, pgtype.Int2OID,
 		pgtype.Int4OID, pgtype.TextOID, pgtype.OIDOID, pgtype.JSONOID, pgtype.Float4OID, pgtype.Float8OID,
 		pgtype.BPCharOID, pgtype.VarcharOID, pgtype.DateOID, pgtype.TimestampOID, pgtype.TimestamptzOID,
-		pgtype.IntervalOID, pgtype.NumericOID, pgtype.UUIDOID, pgtype.JSONBOID, pgtype.UnknownOID, voidOID:
+		pgtype.IntervalOID, pgtype.NumericOID, pgtype.UUIDOID, pgtype.JSONBOID, pgtype.JSONPathOID, pgtype.UnknownOID, voidOID:
 		return true
 	}
 	return isRegType(oid)
@@ -151,7 +151,8 @@ func AppendBinary(buf []byte, oid uint32, v any) ([]byte, error) {
 		if s, ok := v.(string); ok && len(s) <= 1 {
 			return append(buf, (s + "\x00")[0]), nil
 		}
-	case pgtype.JSONBOID:
+	case pgtype.JSONBOID, pgtype.JSONPathOID:
+		// A version byte (1) and the text form.
 		if s, ok := v.(string); ok {
 			return append(append(buf, 1), s...), nil
 		}
@@ -255,6 +256,15 @@ func DecodeBinary(oid uint32, src []byte) (any, error) {
 			return s, nil
 		}
 		return nil, invalidBinary(oid, "unsupported jsonb version number")
+	case pgtype.JSONPathOID:
+		if len(src) >= 1 && src[0] == 1 {
+			s := string(src[1:])
+			if err := pgerror.CheckUTF8(s); err != nil {
+				return nil, err
+			}
+			return s, nil
+		}
+		return nil, invalidBinary(oid, "unsupported jsonpath version number")
 	case pgtype.ByteaOID:
 		return append([]byte{}, src...), nil
 	case voidOID:
@@ -331,6 +341,13 @@ const firstDateDay = -2451545
 // dateBeyondTimestamps is the first date past timestamp's range, where
 // fickle's dates end (sqlexec/types' InfinityTime).
 var dateBeyondTimestamps = time.Date(294277, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// BinaryIsText reports the types whose binary form is a version byte and
+// their text form (jsonb, jsonpath): DecodeBinary returns that text as it
+// came, and the caller must read it with the type's input function.
+func BinaryIsText(oid uint32) bool {
+	return oid == pgtype.JSONBOID || oid == pgtype.JSONPathOID
+}
 
 // ErrIncorrectBinaryFormat is in the chain of DecodeBinary's errors for a
 // value of the wrong size or shape, which PostgreSQL reports as "incorrect

@@ -188,6 +188,7 @@ func TestDecodeBinaryRejectsMalformedInput(t *testing.T) {
 		{pgtype.Int8OID, []byte{}, pgerror.InvalidBinaryRepresentation},
 		{pgtype.UUIDOID, make([]byte, 15), pgerror.InvalidBinaryRepresentation},
 		{pgtype.JSONBOID, []byte("{}"), pgerror.InvalidBinaryRepresentation},
+		{pgtype.JSONPathOID, []byte("\x02$"), pgerror.InvalidBinaryRepresentation},
 		{pgtype.DateOID, []byte{0, 0}, pgerror.InvalidBinaryRepresentation},
 		{pgtype.DateOID, []byte{0x7f, 0xff, 0xff, 0xff}, pgerror.FeatureNotSupported},
 		{pgtype.NumericOID, []byte{0, 1, 0, 0, 0, 0, 0, 0}, pgerror.InvalidBinaryRepresentation},
@@ -307,5 +308,19 @@ func TestQCharIsOneByteAsCharsend(t *testing.T) {
 		if err != nil || back != datum {
 			t.Errorf("DecodeBinary(%x) = %q, %v; want %q", wire, back, err, datum)
 		}
+	}
+}
+
+// TestJSONPathBinaryIsVersionAndText pins jsonpath_send's layout (version
+// byte 1, then the text) and that DecodeBinary hands the text back for the
+// type's input function to read.
+func TestJSONPathBinaryIsVersionAndText(t *testing.T) {
+	b, err := AppendBinary(nil, pgtype.JSONPathOID, `$."a"[*]`)
+	if err != nil || string(b) != "\x01$.\"a\"[*]" {
+		t.Fatalf("AppendBinary = %q, %v", b, err)
+	}
+	v, err := DecodeBinary(pgtype.JSONPathOID, []byte("\x01$.a"))
+	if err != nil || v != "$.a" || !BinaryIsText(pgtype.JSONPathOID) {
+		t.Fatalf("DecodeBinary = %v, %v", v, err)
 	}
 }

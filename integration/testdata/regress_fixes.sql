@@ -378,3 +378,27 @@ SELECT v, x FROM (VALUES (1, 'a'), (2, NULL)) v(x, y) WHERE v IS NOT NULL;
 SELECT (SELECT v FROM (VALUES (o.a)) v(z)) FROM (VALUES (5), (6)) o(a);
 SELECT count(*) FROM (SELECT 1 OFFSET 0) foo GROUP BY foo;
 SELECT foo IS NULL FROM (SELECT NULL::int OFFSET 0) foo;
+-- jsonpath (jsonb.sql's @? and @@ on a table, jsonb_jsonpath.sql's
+-- functions): lax and strict modes, filters, named arguments, keyvalue ids.
+CREATE TABLE rf_docs (id int, j jsonb);
+INSERT INTO rf_docs VALUES (1, '{"wait": null, "age": 25, "tags": ["x", "y"]}'), (2, '{"wait": "CC", "public": true, "age": 25.0}'), (3, '[1, {"age": 26}]');
+SELECT count(*) FROM rf_docs WHERE j @@ '$.wait == null';
+SELECT count(*) FROM rf_docs WHERE j @@ '$.age == 25 && exists($.public)';
+SELECT count(*) FROM rf_docs WHERE j @? '$.tags[*] ? (@ == "y")';
+SELECT id, j @? 'strict $.age', j @@ '$.age > 25' FROM rf_docs ORDER BY id;
+SELECT jsonb_path_query(j, 'strict $.tags[1 to last]', silent => true) FROM rf_docs ORDER BY id;
+SELECT jsonb_path_query_array('{"a": {"b": 1.50, "c": [1, {"d": 2}]}}', '$.**.keyvalue()');
+SELECT jsonb_path_exists('{"a": [1, "x"]}', 'strict $.a[*] ? (@ > 0)');
+SELECT '$.a ? (@ like_regex "^x" flag "i") + 1'::jsonpath;
+SELECT jsonb_path_query('[1, 2]', 'strict $[5]');
+DROP TABLE rf_docs;
+
+-- json(b)_populate_record into multidimensional arrays (json.sql,
+-- jsonb.sql).
+CREATE TYPE rf_md AS (a int[], t text[]);
+SELECT a FROM jsonb_populate_record(NULL::rf_md, '{"a": [[1, 2], [null, 4]]}');
+SELECT a FROM json_populate_record(NULL::rf_md, '{"a": [[[1, 2]], [[3, 4]]]}');
+SELECT t FROM jsonb_populate_record(NULL::rf_md, '{"t": [[], []]}');
+SELECT a FROM jsonb_populate_record(NULL::rf_md, '{"a": [[1], [2, 3]]}');
+SELECT a FROM json_populate_record(NULL::rf_md, '{"a": [[1, 2], 3]}');
+DROP TYPE rf_md;

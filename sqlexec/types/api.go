@@ -37,6 +37,7 @@ const (
 	OidRegclass    Oid = 2205
 	OidUUID        Oid = 2950
 	OidJSONB       Oid = 3802
+	OidJSONPath    Oid = 4072
 )
 
 // Type is a SQL type: its OID plus the type modifier (atttypmod) that
@@ -74,6 +75,7 @@ var (
 	Regclass    = Type{OidRegclass, -1}
 	UUID        = Type{OidUUID, -1}
 	JSONB       = Type{OidJSONB, -1}
+	JSONPath    = Type{OidJSONPath, -1}
 )
 
 // Varchar returns varchar(n). n must be in 1..10485760 (TypeByName checks).

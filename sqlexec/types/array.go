@@ -44,6 +44,7 @@ var arrayTypes = map[Oid]Oid{
 	OidUUID:         2951,
 	OidJSON:         199,
 	OidJSONB:        3807,
+	OidJSONPath:     4073,
 }
 
 // arrayElems maps an array type OID to its element type OID (typelem).

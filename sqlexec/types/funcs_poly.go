@@ -112,7 +112,7 @@ func init() {
 				obj := &jsonValue{kind: jsonObject}
 				for i := 0; i < len(a); i += 2 {
 					if a[i] == nil {
-						return nil, pgerror.Newf(pgerror.NullValueNotAllowed, "argument %d cannot be null", i+1).
+						return nil, pgerror.Newf(pgerror.InvalidParameterValue, "argument %d cannot be null", i+1).
 							WithHint("Object keys should be text.")
 					}
 					if k := args[i]; k.IsArray() || k.Oid == OidRecord || k.Oid == OidJSON || k.Oid == OidJSONB {

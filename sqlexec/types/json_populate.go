@@ -83,22 +83,7 @@ func populateField(env *Env, t Type, name string, def any, m *jsonValue) (any, e
 	case t.Oid == OidJSONB:
 		return string(appendJSONB(nil, m)), nil
 	case t.IsArray() && m.kind == jsonArray:
-		elem, _ := t.Elem()
-		out := make([]any, len(m.elems))
-		for k, e := range m.elems {
-			if nested := e.kind == jsonArray; nested != (m.elems[0].kind == jsonArray) {
-				return nil, pgerror.New(pgerror.InvalidTextRepresentation, "expected JSON array").
-					WithHint("See the array element [%d] of key \"%s\".", k, name)
-			} else if nested && !elem.IsArray() && elem.Oid != OidJSON && elem.Oid != OidJSONB {
-				return nil, pgerror.Unsupported("multidimensional arrays")
-			}
-			x, err := populateField(env, elem, name, nil, e)
-			if err != nil {
-				return nil, err
-			}
-			out[k] = x
-		}
-		return out, nil
+		return populateArray(env, t, name, m)
 	case t.IsArray() && m.kind != jsonString:
 		return nil, pgerror.New(pgerror.InvalidTextRepresentation, "expected JSON array").
 			WithHint("See the value of key \"%s\".", name)

@@ -239,7 +239,7 @@ func decodeKey(t Type, buf []byte) (any, []byte, error) {
 		return math.Float64frombits(bits), buf[8:], nil
 	case OidNumeric:
 		return decodeKeyNumeric(buf)
-	case OidText, OidVarchar, OidBpchar, OidName, OidChar, OidJSON, OidBytea, OidUnknown:
+	case OidText, OidVarchar, OidBpchar, OidName, OidChar, OidJSON, OidJSONPath, OidBytea, OidUnknown:
 		s, rest, err := decodeKeyBytes(buf)
 		if err != nil {
 			return nil, nil, err

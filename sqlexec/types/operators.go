@@ -211,4 +211,5 @@ func init() {
 	registerDateTimeOperators()
 	registerStringOperators()
 	registerJSONOperators()
+	registerJSONPathOperators()
 }

@@ -24,9 +24,13 @@ import (
 // regexFlags are the options of the regexp_* functions' flags argument
 // that change how the RE is compiled.
 type regexFlags struct {
-	fold    bool // i
-	newline bool // n, m: newline-sensitive
-	literal bool // q: the pattern is a literal string
+	fold bool // i
+	// dotNoNewline keeps '.' and negated brackets from matching a
+	// newline; lineAnchors makes ^ and $ match at newlines. The n (m)
+	// flag sets both, like_regex's defaults and flags each on its own.
+	dotNoNewline bool
+	lineAnchors  bool
+	literal      bool // q: the pattern is a literal string
 }
 
 // parseRegexFlags reads a flags argument; global reports 'g'. Unknown
@@ -41,9 +45,9 @@ func parseRegexFlags(flags string) (f regexFlags, global bool, err error) {
 		case 'c':
 			f.fold = false
 		case 'n', 'm':
-			f.newline = true
+			f.dotNoNewline, f.lineAnchors = true, true
 		case 's':
-			f.newline = false
+			f.dotNoNewline, f.lineAnchors = false, false
 		case 'q':
 			f.literal = true
 		case 'b', 'e', 'p', 'w', 'x', 't':
@@ -138,9 +142,10 @@ func translateRegex(p string, f regexFlags) (*pgRegex, error) {
 		}
 		return &pgRegex{Regexp: re}, nil
 	}
-	if f.newline {
+	if f.lineAnchors {
 		sb.WriteString("(?m)")
-	} else {
+	}
+	if !f.dotNoNewline {
 		sb.WriteString("(?s)")
 	}
 	greedy, lazy := false, false
@@ -178,7 +183,7 @@ func translateRegex(p string, f regexFlags) (*pgRegex, error) {
 			j := i + 1
 			if j < len(p) && p[j] == '^' {
 				sb.WriteByte('^')
-				if f.newline {
+				if f.dotNoNewline {
 					sb.WriteString(`\n`)
 				}
 				j++

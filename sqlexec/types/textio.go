@@ -52,6 +52,8 @@ func parseText(env *Env, t Type, s string) (any, error) {
 		return parseJSON(s)
 	case OidJSONB:
 		return parseJSONB(s)
+	case OidJSONPath:
+		return parseJSONPath(s)
 	}
 	return nil, unsupportedType(t)
 }

@@ -60,6 +60,7 @@ var typeInfos = map[Oid]typeInfo{
 	OidRecord:       {"record", "record", -1, CategoryPseudo, false},
 	OidUUID:         {"uuid", "uuid", 16, CategoryUser, false},
 	OidJSONB:        {"jsonb", "jsonb", -1, CategoryUser, false},
+	OidJSONPath:     {"jsonpath", "jsonpath", -1, CategoryUser, false},
 }
 
 // typeInfoOf returns the pg_type row of oid; unknown OIDs get a user-category
@@ -105,8 +106,9 @@ var typeNames = map[string]Oid{
 	"regclass": OidRegclass, "regproc": OidRegproc, "regprocedure": OidRegprocedure, "regoper": OidRegoper,
 	"regoperator": OidRegoperator, "regtype": OidRegtype, "regnamespace": OidRegnamespace, "regrole": OidRegrole,
 	"int2vector": OidInt2Vector, "oidvector": OidOidVector, "record": OidRecord,
-	"uuid":  OidUUID,
-	"jsonb": OidJSONB,
+	"uuid":     OidUUID,
+	"jsonb":    OidJSONB,
+	"jsonpath": OidJSONPath,
 }
 
 // intervalFullRange is INTERVAL_FULL_RANGE, the field mask of an interval
@@ -121,7 +123,7 @@ var unsupportedTypeNames = map[string]bool{
 	"macaddr": true, "macaddr8": true, "point": true, "line": true, "lseg": true, "box": true,
 	"path": true, "polygon": true, "circle": true, "xml": true, "tsvector": true, "tsquery": true,
 	"int4range": true, "int8range": true, "numrange": true, "tsrange": true, "tstzrange": true,
-	"daterange": true, "pg_lsn": true, "txid_snapshot": true, "jsonpath": true, "cstring": true,
+	"daterange": true, "pg_lsn": true, "txid_snapshot": true, "cstring": true,
 }
 
 func typeByOid(oid Oid) (Type, bool) {
