@@ -260,6 +260,9 @@ func (b *binder) insertSourceFor(t *tableDesc, target []int, assigns []*arrayAss
 			def := make([]bool, len(items))
 			for i, it := range items {
 				if it.GetSetToDefault() != nil {
+					if assigns != nil && assigns[i] != nil {
+						return nil, b.arrayElementDefaultError(assigns[i].loc)
+					}
 					def[i] = true
 					continue
 				}
@@ -519,7 +522,10 @@ func (b *binder) setTargetFor(t *tableDesc, sc *scope, rt *pg_query.ResTarget) (
 		return []setTarget{st}, err
 	}
 	orig := (*scalar)(nil)
-	if rt.Val.GetSetToDefault() != nil && len(rt.Indirection) == 0 {
+	if rt.Val.GetSetToDefault() != nil {
+		if len(rt.Indirection) > 0 {
+			return nil, b.arrayElementDefaultError(rt.Location)
+		}
 		return []setTarget{{col: c}}, nil
 	}
 	if col.identity == 'a' {
