@@ -46,6 +46,10 @@ type execCtx struct {
 	// rows for a re-check.
 	marks *rowMarks
 	epq   *epqRows
+	// stmtMark is where the current statement's snapshot of the
+	// transaction's own writes ends; asOf, when set, hides the own writes
+	// made after it from this context's reads (routine_snapshot.go).
+	stmtMark, asOf isolation.WriteMark
 }
 
 // child returns the context a subquery of the current row runs in.

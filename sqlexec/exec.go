@@ -334,6 +334,7 @@ func (s *Session) execute(ctx context.Context, p *Prepared, params []any) (*Resu
 	x.env.Interrupted = x.checkCancel
 	s.stmt = p.historyStatement()
 	kv.Statement(s.stmt)
+	x.stmtMark = kv.WriteMark()
 	s.notices = nil
 	res, err := pl.exec(x)
 	if err == nil && len(s.notices) > 0 {

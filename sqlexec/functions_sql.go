@@ -221,6 +221,7 @@ func (s *Session) runRoutineStatement(x *execCtx, p *stmtPlan, vals []any, text 
 		return nil, pgerror.Newf(pgerror.ReadOnlySqlTransaction, "cannot execute %s in a read-only transaction", p.writes)
 	}
 	cx := &execCtx{ctx: x.ctx, s: s, txn: x.txn, params: vals, env: x.env, subCache: map[*selectPlan][][]any{}, memo: map[any]any{}}
+	cx.beginRoutineStatement(x)
 	res, err := p.exec(cx)
 	if err != nil {
 		return nil, err
