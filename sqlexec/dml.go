@@ -473,14 +473,11 @@ func (b *binder) onConflict(t *tableDesc, sc *scope, oc *pg_query.OnConflictClau
 	for i, c := range t.cols {
 		usc.cols = append(usc.cols, scopeCol{rel: "excluded", name: c.name, typ: c.typ, slot: n + i, item: 1})
 	}
-	for _, tn := range oc.TargetList {
-		rt := tn.GetResTarget()
-		st, err := b.setTargetFor(t, usc, rt)
-		if err != nil {
-			return nil, err
-		}
-		cp.sets = append(cp.sets, st...)
+	sets, err := b.setTargets(t, usc, oc.TargetList)
+	if err != nil {
+		return nil, err
 	}
+	cp.sets = sets
 	if oc.WhereClause != nil {
 		w, err := b.cond(usc, oc.WhereClause, "WHERE")
 		if err != nil {
@@ -509,9 +506,6 @@ func sameSet(a, b []int) bool {
 
 // setTargetFor compiles one SET entry of UPDATE or ON CONFLICT DO UPDATE.
 func (b *binder) setTargetFor(t *tableDesc, sc *scope, rt *pg_query.ResTarget) ([]setTarget, error) {
-	if rt.Val.GetMultiAssignRef() != nil {
-		return nil, b.errAt(pgerror.Unsupported("SET (a, b) = (...)"), rt.Location)
-	}
 	c := t.colIndex(rt.Name)
 	if c < 0 {
 		return nil, b.errAt(pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", rt.Name, t.name), rt.Location)

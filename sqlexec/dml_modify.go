@@ -185,13 +185,9 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 		return nil, err
 	}
 	t := m.t
-	var sets []setTarget
-	for _, tn := range up.TargetList {
-		st, err := b.setTargetFor(t, m.sc, tn.GetResTarget())
-		if err != nil {
-			return nil, err
-		}
-		sets = append(sets, st...)
+	sets, err := b.setTargets(t, m.sc, up.TargetList)
+	if err != nil {
+		return nil, err
 	}
 	w, err := b.writerFor(t, true)
 	if err != nil {
