@@ -556,6 +556,7 @@ func (d *ddl) dropOwnedSequences(t *tableDesc, attnum int16) {
 		if owner, col := q.owner(); owner == t.oid && col == attnum {
 			delete(sc.seqs, n)
 			d.cat.dropComments(q.oid)
+			d.cat.dropRelationACL(q.oid)
 		}
 	}
 }

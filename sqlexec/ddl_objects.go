@@ -140,6 +140,7 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 			}
 			delete(d.cat.schemas[q.schema].seqs, q.name)
 			d.cat.dropComments(q.oid)
+			d.cat.dropRelationACL(q.oid)
 		}
 		return nil
 	case pg_query.ObjectType_OBJECT_SCHEMA:
@@ -186,6 +187,7 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 			}
 			for _, q := range sc.seqs {
 				d.cat.dropComments(q.oid)
+				d.cat.dropRelationACL(q.oid)
 			}
 			// The schema's views, and the views elsewhere that read its
 			// relations, go with it.
@@ -325,6 +327,7 @@ func (d *ddl) dropTable(t *tableDesc) {
 	delete(sc.tables, t.name)
 	delete(d.cat.tables, t.oid)
 	d.cat.dropComments(t.oid)
+	d.cat.dropRelationACL(t.oid)
 	for _, ix := range t.indexes {
 		delete(sc.indexes, ix.name)
 		d.cat.dropComments(ix.oid)
@@ -333,6 +336,7 @@ func (d *ddl) dropTable(t *tableDesc) {
 		if q.ownedByTable(t.oid) {
 			delete(sc.seqs, n)
 			d.cat.dropComments(q.oid)
+			d.cat.dropRelationACL(q.oid)
 		}
 	}
 }

@@ -288,6 +288,7 @@ func (d *ddl) dropView(v *viewDesc) {
 		delete(sc.views, v.name)
 	}
 	d.cat.dropComments(v.oid)
+	d.cat.dropRelationACL(v.oid)
 }
 
 // sortedViews returns the catalog's views in OID order.

@@ -63,6 +63,13 @@ func (d *ddl) grant(gs *pg_query.GrantStmt) error {
 	return nil
 }
 
+// dropRelationACL forgets the grants on a table, view or sequence that is
+// being dropped, as PostgreSQL's grants go with their object.
+func (c *catalog) dropRelationACL(oid uint32) {
+	delete(c.acls, aclKey{aclTable, oid})
+	delete(c.acls, aclKey{aclSequence, oid})
+}
+
 // aclObject is an object a GRANT names.
 type aclObject struct {
 	kind aclKind
