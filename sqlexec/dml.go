@@ -53,8 +53,12 @@ func project(x *execCtx, outs []*scalar) ([]any, error) {
 type insertSource func(x *execCtx, emit func(vals []any, isDefault []bool) error) error
 
 func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
+	var ctes map[string]*ctePlan
 	if ins.WithClause != nil {
-		return nil, pgerror.Unsupported("WITH in INSERT")
+		var err error
+		if ctes, err = b.withClause(nil, ins.WithClause, nil); err != nil {
+			return nil, err
+		}
 	}
 	t, err := b.targetTable(ins.Relation)
 	if err != nil {
@@ -98,7 +102,7 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 			target = target[:n]
 		}
 	}
-	src, err := b.insertSourceFor(t, target, assigns, ins.SelectStmt)
+	src, err := b.insertSourceFor(t, target, assigns, ins.SelectStmt, ctes)
 	if err != nil {
 		return nil, err
 	}
@@ -120,6 +124,7 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 	if ins.Relation.Alias != nil {
 		sc = tableScope(t, ins.Relation.Alias.Aliasname)
 	}
+	sc.ctes = ctes
 	outs, cols, err := b.returning(sc, ins.ReturningList)
 	if err != nil {
 		return nil, err
@@ -239,8 +244,9 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 }
 
 // insertSourceFor compiles VALUES (coerced straight to the column types, so
-// that $n takes the column's type), DEFAULT VALUES or a query.
-func (b *binder) insertSourceFor(t *tableDesc, target []int, assigns []*arrayAssign, sel *pg_query.Node) (insertSource, error) {
+// that $n takes the column's type), DEFAULT VALUES or a query; ctes are the
+// statement's WITH queries.
+func (b *binder) insertSourceFor(t *tableDesc, target []int, assigns []*arrayAssign, sel *pg_query.Node, ctes map[string]*ctePlan) (insertSource, error) {
 	if sel == nil {
 		return func(x *execCtx, emit func([]any, []bool) error) error { return emit(nil, nil) }, nil
 	}
@@ -266,7 +272,11 @@ func (b *binder) insertSourceFor(t *tableDesc, target []int, assigns []*arrayAss
 					def[i] = true
 					continue
 				}
-				e, err := b.expr(nil, it)
+				var valuesScope *scope
+				if ctes != nil {
+					valuesScope = &scope{ctes: ctes}
+				}
+				e, err := b.expr(valuesScope, it)
 				if err != nil {
 					return nil, err
 				}
@@ -314,7 +324,7 @@ func (b *binder) insertSourceFor(t *tableDesc, target []int, assigns []*arrayAss
 		}
 	}
 	b.unknownOutputs = unknownOutputs{want: want}
-	p, err := b.selectNode(nil, sel, nil)
+	p, err := b.selectNode(nil, sel, ctes)
 	if err != nil {
 		return nil, err
 	}
@@ -468,7 +478,7 @@ func (b *binder) onConflict(t *tableDesc, sc *scope, oc *pg_query.OnConflictClau
 		return cp, nil
 	}
 	// The scope holds the existing row (the target's name) then EXCLUDED.
-	usc := &scope{cols: append([]scopeCol(nil), sc.cols...)}
+	usc := &scope{cols: append([]scopeCol(nil), sc.cols...), ctes: sc.ctes}
 	n := len(t.cols)
 	for i, c := range t.cols {
 		usc.cols = append(usc.cols, scopeCol{rel: "excluded", name: c.name, typ: c.typ, slot: n + i, item: 1})
