@@ -160,6 +160,11 @@ type scopeCol struct {
 type binder struct {
 	s   *Session
 	cat *catalog
+	// perms are the privileges the statement needs (privileges_check.go);
+	// privRole, when set, is the role they are checked for (a view's owner
+	// while its query is compiled).
+	perms    []permCheck
+	privRole uint32
 	// full is the whole query string the statement came from, for error
 	// positions.
 	full string

@@ -350,7 +350,7 @@ func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 			return pgerror.Unsupported("storage parameter " + de.Defname)
 		}
 	}
-	t := &tableDesc{oid: d.cat.newOID(), schema: schema, name: rv.Relname, onCommit: oc}
+	t := &tableDesc{oid: d.cat.newOID(), schema: schema, name: rv.Relname, onCommit: oc, owner: d.s.currentRole()}
 	if err := d.inheritParents(t, cs.InhRelations, temp); err != nil {
 		return err
 	}

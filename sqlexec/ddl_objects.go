@@ -539,6 +539,7 @@ func (b *binder) truncatePlan(ts *pg_query.TruncateStmt) (*stmtPlan, error) {
 		if err != nil {
 			return nil, err
 		}
+		b.requirePrivilege(t.oid, t.name, "table", 'D')
 		tables = append(tables, t)
 		in[t.oid] = true
 		if r.GetRangeVar().Inh {
@@ -631,7 +632,7 @@ func (b *binder) createTableAsPlan(cs *pg_query.CreateTableAsStmt, full string) 
 				}
 				return pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" already exists", into.Rel.Relname)
 			}
-			nt := &tableDesc{oid: d.cat.newOID(), schema: schema, name: into.Rel.Relname, hidden: true, onCommit: oc}
+			nt := &tableDesc{oid: d.cat.newOID(), schema: schema, name: into.Rel.Relname, hidden: true, onCommit: oc, owner: d.s.currentRole()}
 			for i, c := range q.cols {
 				name := c.Name
 				if i < len(names) {

@@ -64,6 +64,13 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 	if err != nil {
 		return nil, err
 	}
+	b.requirePrivilege(t.oid, t.name, "table", 'a')
+	if len(ins.ReturningList) > 0 {
+		b.requirePrivilege(t.oid, t.name, "table", 'r')
+	}
+	if oc := ins.OnConflictClause; oc != nil && oc.Action == pg_query.OnConflictAction_ONCONFLICT_UPDATE {
+		b.requirePrivilege(t.oid, t.name, "table", 'w')
+	}
 	var target []int
 	var assigns []*arrayAssign // per target: its subscripts, or nil
 	if len(ins.Cols) == 0 {

@@ -39,7 +39,9 @@ func (b *binder) modifyTarget(rv *pg_query.RangeVar, extra []*pg_query.Node, whe
 		return nil, err
 	}
 	from := append([]*pg_query.Node{{Node: &pg_query.Node_RangeVar{RangeVar: rv}}}, extra...)
+	mark := len(b.perms)
 	items, sc, pending, err := b.buildFrom(nil, from, nil)
+	b.dropPrivilegeSince(mark, t.oid) // the target is read only as readsTargetRows says
 	if err != nil {
 		return nil, err
 	}
@@ -184,6 +186,10 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 	if err != nil {
 		return nil, err
 	}
+	b.requirePrivilege(m.t.oid, m.t.name, "table", 'w')
+	if readsTargetRows(up.WhereClause, up.ReturningList, up.TargetList) {
+		b.requirePrivilege(m.t.oid, m.t.name, "table", 'r')
+	}
 	t := m.t
 	sets, err := b.setTargets(t, m.sc, up.TargetList)
 	if err != nil {
@@ -320,6 +326,10 @@ func (b *binder) deletePlan(del *pg_query.DeleteStmt) (*stmtPlan, error) {
 	m, err := b.modifyTarget(del.Relation, del.UsingClause, del.WhereClause)
 	if err != nil {
 		return nil, err
+	}
+	b.requirePrivilege(m.t.oid, m.t.name, "table", 'd')
+	if readsTargetRows(del.WhereClause, del.ReturningList, nil) {
+		b.requirePrivilege(m.t.oid, m.t.name, "table", 'r')
 	}
 	t := m.t
 	w, err := b.writerFor(t, true)

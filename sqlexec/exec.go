@@ -39,6 +39,8 @@ type stmtPlan struct {
 	predicate string
 	// locks are the table locks the statement takes before it runs.
 	locks []planLock
+	// perms are the privileges it checks when it runs.
+	perms []permCheck
 	// noCache keeps the plan out of the session's plan cache: it depends
 	// on more than the catalog (FETCH on its cursor's columns).
 	noCache bool
@@ -108,7 +110,7 @@ func (s *Session) prepareUncached(st *Statement, paramOIDs []uint32) (*Prepared,
 	if err != nil {
 		return nil, err
 	}
-	p.locks = b.locks
+	p.locks, p.perms = b.locks, b.perms
 	out := &Prepared{Statement: st, plan: p, schema: version}
 	for _, t := range b.params {
 		if t.Oid == 0 {
@@ -336,7 +338,11 @@ func (s *Session) execute(ctx context.Context, p *Prepared, params []any) (*Resu
 	kv.Statement(s.stmt)
 	x.stmtMark = kv.WriteMark()
 	s.notices = nil
-	res, err := pl.exec(x)
+	var res *Result
+	err = s.checkPrivileges(pl.perms)
+	if err == nil {
+		res, err = pl.exec(x)
+	}
 	if err == nil && len(s.notices) > 0 {
 		res.Notices = append(s.notices, res.Notices...)
 		s.notices = nil

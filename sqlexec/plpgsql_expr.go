@@ -108,7 +108,7 @@ func (fr *plFrame) compile(e *plExpr) (*plCompiled, error) {
 		if c.plan, err = b.statement(st); err != nil {
 			return nil, bodyError(err)
 		}
-		c.plan.locks = b.locks
+		c.plan.locks, c.plan.perms = b.locks, b.perms
 	}
 	e.compiled = c
 	return c, nil

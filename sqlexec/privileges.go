@@ -79,7 +79,33 @@ func objectACL(c *catalog, kind aclKind, oid uint32) []aclItem {
 	if acl, ok := explicitACL(c, kind, oid); ok {
 		return acl
 	}
-	return defaultACL(kind, oidBootstrapSuperuser)
+	return defaultACL(kind, relationOwner(c, kind, oid))
+}
+
+// relationOwner is the role holding the default privileges of a table or
+// view: the one that created it.
+func relationOwner(c *catalog, kind aclKind, oid uint32) uint32 {
+	if kind == aclTable {
+		if t := c.tables[oid]; t != nil && t.owner != 0 {
+			return t.owner
+		}
+		for _, sc := range c.schemas {
+			for _, v := range sc.views {
+				if v.oid == oid {
+					return v.ownerRole()
+				}
+			}
+		}
+	}
+	return oidBootstrapSuperuser
+}
+
+// ownerRole is the OID of the role that owns v.
+func (v *viewDesc) ownerRole() uint32 {
+	if v.owner == 0 {
+		return oidBootstrapSuperuser
+	}
+	return v.owner
 }
 
 // explicitACL is the access control list an object was given (NULL in
