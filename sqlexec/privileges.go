@@ -9,9 +9,9 @@ import (
 
 // Privileges are recorded as PostgreSQL records them, in access control
 // lists of (grantee, privileges) items, and answered by the has_*_privilege
-// functions; fickle enforces none of them (every session may do
-// anything). An object without a list of its own has its kind's default,
-// PostgreSQL's acldefault.
+// functions; statements enforce the table privileges
+// (privileges_check.go). An object without a list of its own has its
+// kind's default, PostgreSQL's acldefault, for its owner.
 
 // aclKind is the kind of object an access control list belongs to.
 type aclKind byte
