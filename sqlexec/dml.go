@@ -261,6 +261,10 @@ func (b *binder) insertSourceFor(t *tableDesc, target []int, assigns []*arrayAss
 	if st != nil && len(st.ValuesLists) > 0 && len(st.SortClause) == 0 && st.LimitCount == nil && st.LimitOffset == nil && st.WithClause == nil {
 		var rows [][]*scalar
 		var defs [][]bool
+		var valuesScope *scope // the WITH queries the values may read
+		if ctes != nil {
+			valuesScope = &scope{ctes: ctes}
+		}
 		for _, l := range st.ValuesLists {
 			items := l.GetList().GetItems()
 			if len(items) > len(target) {
@@ -278,10 +282,6 @@ func (b *binder) insertSourceFor(t *tableDesc, target []int, assigns []*arrayAss
 					}
 					def[i] = true
 					continue
-				}
-				var valuesScope *scope
-				if ctes != nil {
-					valuesScope = &scope{ctes: ctes}
 				}
 				e, err := b.expr(valuesScope, it)
 				if err != nil {
