@@ -179,8 +179,18 @@ type ReadOptions struct {
 	// reads the statement's snapshot, as PostgreSQL's scan does, and
 	// LockRow re-checks a row changed since (EvalPlanQual).
 	ForLock bool
-	_       struct{}
+	// AsOf, when not zero, hides the transaction's own writes made at or
+	// after the mark (Txn.WriteMark): the read sees each key as the
+	// transaction had it then. It is how a STABLE or IMMUTABLE function
+	// reads with its calling statement's snapshot, which does not include
+	// the writes that statement has made so far.
+	AsOf WriteMark
+	_    struct{}
 }
+
+// WriteMark is a point in a transaction's own writes (Txn.WriteMark), for
+// ReadOptions.AsOf. The zero mark is none.
+type WriteMark uint64
 
 // RowLock is the strength of a row lock (SELECT ... FOR ...). Writes take
 // RowLockUpdate (DELETE, UPDATE of a key column) or RowLockNoKeyUpdate.
@@ -563,6 +573,10 @@ func (t *Txn) LockTable(ctx context.Context, table TableID, mode TableLock, wait
 func (t *Txn) AdvisoryLock(ctx context.Context, key AdvisoryKey, shared bool, wait WaitPolicy) (bool, error) {
 	return t.t.e.txnAdvisoryLock(ctx, t.t, key, shared, wait)
 }
+
+// WriteMark returns the point after the transaction's writes so far: a
+// read with ReadOptions.AsOf set to it does not see the writes made after.
+func (t *Txn) WriteMark() WriteMark { return t.t.e.writeMark(t.t) }
 
 // Savepoint marks the current point of the transaction's writes.
 func (t *Txn) Savepoint() Savepoint { return t.t.e.savepoint(t.t) }

@@ -76,6 +76,9 @@ func (e *engine) inspect(t *txn, tb *table, ks *keyState, ro ReadOptions) (seen,
 		return s, nil // statement_reads.go: one version per key per statement
 	}
 	if w := t.writes[tb.id][ks.key]; w != nil {
+		if ro.AsOf != 0 && w.seq >= uint64(ro.AsOf) {
+			return ownVersionAt(t, ks, w, ro.AsOf), nil
+		}
 		ref := e.rec.read(t, tb, ks, t, w.tomb)
 		return seen{ks: ks, row: w.row, ok: !w.tomb, w: t, ref: ref, event: t.event}, nil
 	}
@@ -89,6 +92,22 @@ func (e *engine) inspect(t *txn, tb *table, ks *keyState, ro ReadOptions) (seen,
 	s := seen{ks: ks, row: v.row, ok: !v.tomb, w: v.w, ref: e.rec.read(t, tb, ks, v.w, v.tomb), event: t.event}
 	e.rememberRead(t, s)
 	return s, nil
+}
+
+// ownVersionAt is ks as t had it at mark, given its last write w made at
+// or after mark: its latest earlier write, or the version its first write
+// replaced. It is not recorded again: t recorded that version when it read
+// (or, inserting, checked) the key before writing it, and a read of its
+// own write carries no write-read edge.
+func ownVersionAt(t *txn, ks *keyState, w *write, mark WriteMark) seen {
+	for w.before != nil && w.before.seq >= uint64(mark) {
+		w = w.before
+	}
+	noRef := readRef{op: -1, item: -1}
+	if w.before != nil {
+		return seen{ks: ks, row: w.before.row, ok: !w.before.tomb, w: t, ref: noRef, event: t.event}
+	}
+	return seen{ks: ks, row: w.baseRow, ok: w.baseLive, w: t, ref: noRef, event: t.event}
 }
 
 func (e *engine) scan(ctx context.Context, t *txn, id TableID, span Span, ro ReadOptions, fn Visit) error {

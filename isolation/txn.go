@@ -87,6 +87,7 @@ type txnLive struct {
 	rng      *rand.Rand
 
 	writes     map[TableID]map[string]*write
+	writeSeq   uint64 // own writes made so far (write.seq, WriteMark)
 	undo       []undoEntry
 	savepoints []int // undo log length at each savepoint
 
@@ -119,6 +120,14 @@ type write struct {
 	tb   *table // kept, not looked up: the table may be dropped meanwhile
 	// movedTo is the key a tombstone's row moved to (Txn.Move), or "".
 	movedTo string
+	// seq numbers the transaction's writes (1, 2, ...); before is the own
+	// write this one replaced, and for a first own write (before nil)
+	// baseRow and baseLive are the version it replaced as the transaction
+	// saw it. A read at a WriteMark walks back through them.
+	seq      uint64
+	before   *write
+	baseRow  []any
+	baseLive bool
 }
 
 // undoEntry restores a key's previous own write when rolling back to a
@@ -246,6 +255,15 @@ func (e *engine) statement(t *txn, st history.Statement) {
 		t.snap = e.co.tail
 	}
 	e.rec.statement(t, st)
+}
+
+func (e *engine) writeMark(t *txn) WriteMark {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if t.txnLive == nil {
+		return 0
+	}
+	return WriteMark(t.writeSeq + 1)
 }
 
 func (e *engine) savepoint(t *txn) Savepoint {

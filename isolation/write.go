@@ -191,6 +191,19 @@ func (e *engine) current(t *txn, tb *table, ks *keyState) ([]any, bool) {
 	return v.row, !v.tomb
 }
 
+// replacedVersion is the version of ks that t's first own write to it
+// replaces, as t saw it: the version its current statement read, else the
+// latest committed one (an insert writes only where no live row is).
+func (e *engine) replacedVersion(t *txn, ks *keyState) ([]any, bool) {
+	if m := &t.rd.stmt; m.stmt == t.stmtEvent {
+		if s, ok := m.reads[ks]; ok {
+			return s.row, s.ok
+		}
+	}
+	v := ks.latest()
+	return v.row, !v.tomb
+}
+
 // checkUnique enforces the unique indexes for row written at ks: it locks
 // the row's index keys and its current version's (so that a concurrent
 // writer of the same index key waits for this transaction, as in
@@ -303,7 +316,12 @@ func (e *engine) putWrite(t *txn, tb *table, ks *keyState, row []any, tomb bool)
 	prev := ws[ks.key]
 	op := e.rec.write(t, tb, ks, tomb)
 	t.undo = append(t.undo, undoEntry{table: tb.id, key: ks.key, prev: prev, op: op})
-	ws[ks.key] = &write{key: ks.key, row: row, tomb: tomb, ks: ks, tb: tb}
+	t.writeSeq++
+	w := &write{key: ks.key, row: row, tomb: tomb, ks: ks, tb: tb, seq: t.writeSeq, before: prev}
+	if prev == nil {
+		w.baseRow, w.baseLive = e.replacedVersion(t, ks)
+	}
+	ws[ks.key] = w
 	if !tomb {
 		for _, ix := range tb.indexes {
 			ix.add(row, ks.key)

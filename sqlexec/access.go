@@ -248,7 +248,7 @@ func fetchTableWith(x *execCtx, it *fromItem, withKeys bool, conds []*conj) ([]k
 		return fetchMembers(x, it, withKeys, conds)
 	}
 	t := it.table
-	ro := isolation.ReadOptions{ForLock: it.lock != isolation.RowLockNone}
+	ro := isolation.ReadOptions{ForLock: it.lock != isolation.RowLockNone, AsOf: x.asOf}
 	var out []keyedRow
 	// visited holds the keys returned so far when one key may come back
 	// twice: an index list lookup finds a row under every value some

@@ -64,6 +64,12 @@ func (b *binder) assignMismatch(a *arrayAssign, from types.Type) error {
 		WithHint("You will need to rewrite or cast the expression."), a.loc)
 }
 
+// arrayElementDefaultError is PostgreSQL's refusal of DEFAULT as the value
+// of a subscripted target at loc.
+func (b *binder) arrayElementDefaultError(loc int32) error {
+	return b.errAt(pgerror.New(pgerror.FeatureNotSupported, "cannot set an array element to DEFAULT"), loc)
+}
+
 // apply returns cur (the column's value so far) with v assigned at the
 // subscripts, evaluated in x.
 func (a *arrayAssign) apply(x *execCtx, cur, v any) (any, error) {

@@ -48,6 +48,10 @@ type execCtx struct {
 	epq   *epqRows
 	// stats collects EXPLAIN ANALYZE's counts; nil otherwise.
 	stats planStats
+	// stmtMark is where the current statement's snapshot of the
+	// transaction's own writes ends; asOf, when set, hides the own writes
+	// made after it from this context's reads (routine_snapshot.go).
+	stmtMark, asOf isolation.WriteMark
 }
 
 // child returns the context a subquery of the current row runs in.
@@ -158,6 +162,11 @@ type scopeCol struct {
 type binder struct {
 	s   *Session
 	cat *catalog
+	// perms are the privileges the statement needs (privileges_check.go);
+	// privRole, when set, is the role they are checked for (a view's owner
+	// while its query is compiled).
+	perms    []permCheck
+	privRole uint32
 	// full is the whole query string the statement came from, for error
 	// positions.
 	full string

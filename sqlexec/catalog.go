@@ -86,7 +86,10 @@ type schemaDesc struct {
 // tableDesc describes a table. cols are in row order: the store's rows hold
 // one datum per column, in this order.
 type tableDesc struct {
-	oid    uint32
+	oid uint32
+	// owner is the role that created the table (0: the bootstrap
+	// superuser); it holds the privileges of the default ACL.
+	owner  uint32
 	schema string
 	name   string
 	id     isolation.TableID

@@ -351,7 +351,8 @@ func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 	if err := checkTableOptions(cs.Options, cs.Partspec != nil); err != nil {
 		return err
 	}
-	t := &tableDesc{oid: d.cat.newOID(), schema: schema, name: rv.Relname, onCommit: oc, unlogged: rv.Relpersistence == "u"}
+	t := &tableDesc{oid: d.cat.newOID(), schema: schema, name: rv.Relname, onCommit: oc, unlogged: rv.Relpersistence == "u",
+		owner: d.s.currentRole()}
 	if err := d.inheritParents(t, cs.InhRelations, temp); err != nil {
 		return err
 	}

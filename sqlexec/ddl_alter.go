@@ -556,6 +556,7 @@ func (d *ddl) dropOwnedSequences(t *tableDesc, attnum int16) {
 		if owner, col := q.owner(); owner == t.oid && col == attnum {
 			delete(sc.seqs, n)
 			d.cat.dropComments(q.oid)
+			d.cat.dropRelationACL(q.oid)
 		}
 	}
 }
@@ -571,10 +572,12 @@ func ownerOnly(at *pg_query.AlterTableStmt) bool {
 }
 
 // changeOwner runs ALTER TABLE/SEQUENCE/INDEX/VIEW ... OWNER TO role. fickle
-// records no owners (the bootstrap superuser owns every object), so it
-// only checks, as PostgreSQL does, that the relation exists and is of the
-// kind the statement names (ALTER TABLE accepts every kind); any role name
-// is accepted, so that pg_dump output loads without its roles.
+// records a table's owner only for its default privileges (the catalog
+// shows the bootstrap superuser as every object's owner), so it checks,
+// as PostgreSQL does, that the relation exists and is of the kind the
+// statement names (ALTER TABLE accepts every kind), and gives a table to
+// the role when it exists; any role name is accepted, so that pg_dump
+// output loads without its roles.
 func (d *ddl) changeOwner(at *pg_query.AlterTableStmt) error {
 	rv := at.Relation
 	if rv.Schemaname != "" && d.cat.schemas[rv.Schemaname] == nil {
@@ -598,6 +601,18 @@ func (d *ddl) changeOwner(at *pg_query.AlterTableStmt) error {
 		pg_query.ObjectType_OBJECT_INDEX: relIndex, pg_query.ObjectType_OBJECT_VIEW: relView}
 	if k, named := wantKind[at.Objtype]; named && k != kind {
 		return pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not %s", rv.Relname, want[at.Objtype])
+	}
+	if t := d.s.lookupTable(d.cat, rv.Schemaname, rv.Relname); t != nil && kind == relTable {
+		// A table given to an existing role: that role now holds the
+		// default privileges (privileges_check.go).
+		for _, c := range at.Cmds {
+			spec := c.GetAlterTableCmd().GetNewowner()
+			if r := d.s.roleNamed(d.s.roleSpecName(spec.GetRoletype().String(), spec.GetRolename())); r != nil {
+				nt := t.clone()
+				nt.owner = r.oid
+				d.cat.putTable(nt)
+			}
+		}
 	}
 	return nil
 }

@@ -100,6 +100,7 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 			}
 			delete(d.cat.schemas[q.schema].seqs, q.name)
 			d.cat.dropComments(q.oid)
+			d.cat.dropRelationACL(q.oid)
 		}
 		return nil
 	case pg_query.ObjectType_OBJECT_SCHEMA:
@@ -146,6 +147,7 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 			}
 			for _, q := range sc.seqs {
 				d.cat.dropComments(q.oid)
+				d.cat.dropRelationACL(q.oid)
 			}
 			// The schema's views, and the views elsewhere that read its
 			// relations, go with it.
@@ -332,6 +334,7 @@ func (d *ddl) dropTable(t *tableDesc) {
 	delete(sc.tables, t.name)
 	delete(d.cat.tables, t.oid)
 	d.cat.dropComments(t.oid)
+	d.cat.dropRelationACL(t.oid)
 	for _, ix := range t.indexes {
 		delete(sc.indexes, ix.name)
 		d.cat.dropComments(ix.oid)
@@ -340,6 +343,7 @@ func (d *ddl) dropTable(t *tableDesc) {
 		if q.ownedByTable(t.oid) {
 			delete(sc.seqs, n)
 			d.cat.dropComments(q.oid)
+			d.cat.dropRelationACL(q.oid)
 		}
 	}
 }
@@ -542,6 +546,7 @@ func (b *binder) truncatePlan(ts *pg_query.TruncateStmt) (*stmtPlan, error) {
 		if err != nil {
 			return nil, err
 		}
+		b.requirePrivilege(t.oid, t.name, "table", 'D')
 		tables = append(tables, t)
 		in[t.oid] = true
 		if r.GetRangeVar().Inh {
@@ -641,7 +646,7 @@ func (b *binder) createTableAsPlan(cs *pg_query.CreateTableAsStmt, full string) 
 				return pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" already exists", into.Rel.Relname)
 			}
 			nt := &tableDesc{oid: d.cat.newOID(), schema: schema, name: into.Rel.Relname, hidden: true, onCommit: oc,
-				unlogged: into.Rel.Relpersistence == "u"}
+				unlogged: into.Rel.Relpersistence == "u", owner: d.s.currentRole()}
 			for i, c := range q.cols {
 				name := c.Name
 				if i < len(names) {

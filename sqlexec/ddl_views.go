@@ -15,7 +15,10 @@ import (
 // expands to, as PostgreSQL's rewriter does. Like its descriptors it is
 // immutable once published.
 type viewDesc struct {
-	oid    uint32
+	oid uint32
+	// owner is the role that created the view (0: the bootstrap
+	// superuser); the tables the view reads are checked against it.
+	owner  uint32
 	schema string
 	name   string
 	// query is the SelectStmt, its relations qualified with the schemas
@@ -55,7 +58,10 @@ func (s *Session) lookupView(c *catalog, schema, name string) *viewDesc {
 // viewItem compiles a FROM item reading a view: its stored query as a
 // subquery, under the view's column names.
 func (b *binder) viewItem(v *viewDesc, alias string, a *pg_query.Alias) (*fromItem, []scopeCol, error) {
+	saved := b.privRole
+	b.privRole = v.ownerRole()
 	plan, err := b.selectNode(nil, v.query, nil)
+	b.privRole = saved
 	if err != nil {
 		return nil, nil, err
 	}
@@ -99,7 +105,7 @@ func (d *ddl) createView(vs *pg_query.ViewStmt, full string) error {
 	if len(names) > len(plan.cols) {
 		return pgerror.New(pgerror.SyntaxError, "CREATE VIEW specifies more column names than columns")
 	}
-	v := &viewDesc{schema: schema, name: vs.View.Relname, query: query, deps: deps}
+	v := &viewDesc{schema: schema, name: vs.View.Relname, query: query, deps: deps, owner: d.s.currentRole()}
 	seen := map[string]bool{}
 	for i, c := range plan.cols {
 		name := c.Name
@@ -288,6 +294,7 @@ func (d *ddl) dropView(v *viewDesc) {
 		delete(sc.views, v.name)
 	}
 	d.cat.dropComments(v.oid)
+	d.cat.dropRelationACL(v.oid)
 }
 
 // sortedViews returns the catalog's views in OID order.

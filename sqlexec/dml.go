@@ -54,12 +54,23 @@ func project(x *execCtx, outs []*scalar) ([]any, error) {
 type insertSource func(x *execCtx, emit func(vals []any, isDefault []bool) error) error
 
 func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
+	var ctes map[string]*ctePlan
 	if ins.WithClause != nil {
-		return nil, pgerror.Unsupported("WITH in INSERT")
+		var err error
+		if ctes, err = b.withClause(nil, ins.WithClause, nil); err != nil {
+			return nil, err
+		}
 	}
 	t, err := b.targetTable(ins.Relation)
 	if err != nil {
 		return nil, err
+	}
+	b.requirePrivilege(t.oid, t.name, "table", 'a')
+	if len(ins.ReturningList) > 0 {
+		b.requirePrivilege(t.oid, t.name, "table", 'r')
+	}
+	if oc := ins.OnConflictClause; oc != nil && oc.Action == pg_query.OnConflictAction_ONCONFLICT_UPDATE {
+		b.requirePrivilege(t.oid, t.name, "table", 'w')
 	}
 	var target []int
 	var assigns []*arrayAssign // per target: its subscripts, or nil
@@ -99,7 +110,7 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 			target = target[:n]
 		}
 	}
-	src, srcNode, err := b.insertSourceFor(t, target, assigns, ins.SelectStmt)
+	src, srcNode, err := b.insertSourceFor(t, target, assigns, ins.SelectStmt, ctes)
 	if err != nil {
 		return nil, err
 	}
@@ -121,6 +132,7 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 	if ins.Relation.Alias != nil {
 		sc = tableScope(t, ins.Relation.Alias.Aliasname)
 	}
+	sc.ctes = ctes
 	outs, cols, err := b.returning(sc, ins.ReturningList)
 	if err != nil {
 		return nil, err
@@ -240,8 +252,9 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 }
 
 // insertSourceFor compiles VALUES (coerced straight to the column types, so
-// that $n takes the column's type), DEFAULT VALUES or a query.
-func (b *binder) insertSourceFor(t *tableDesc, target []int, assigns []*arrayAssign, sel *pg_query.Node) (insertSource, *planNode, error) {
+// that $n takes the column's type), DEFAULT VALUES or a query; ctes are the
+// statement's WITH queries.
+func (b *binder) insertSourceFor(t *tableDesc, target []int, assigns []*arrayAssign, sel *pg_query.Node, ctes map[string]*ctePlan) (insertSource, *planNode, error) {
 	if sel == nil {
 		return func(x *execCtx, emit func([]any, []bool) error) error { return emit(nil, nil) }, newNode(&resultOp{}, 1, 0, 0), nil
 	}
@@ -249,6 +262,10 @@ func (b *binder) insertSourceFor(t *tableDesc, target []int, assigns []*arrayAss
 	if st != nil && len(st.ValuesLists) > 0 && len(st.SortClause) == 0 && st.LimitCount == nil && st.LimitOffset == nil && st.WithClause == nil {
 		var rows [][]*scalar
 		var defs [][]bool
+		var valuesScope *scope // the WITH queries the values may read
+		if ctes != nil {
+			valuesScope = &scope{ctes: ctes}
+		}
 		for _, l := range st.ValuesLists {
 			items := l.GetList().GetItems()
 			if len(items) > len(target) {
@@ -261,10 +278,13 @@ func (b *binder) insertSourceFor(t *tableDesc, target []int, assigns []*arrayAss
 			def := make([]bool, len(items))
 			for i, it := range items {
 				if it.GetSetToDefault() != nil {
+					if assigns != nil && assigns[i] != nil {
+						return nil, nil, b.arrayElementDefaultError(assigns[i].loc)
+					}
 					def[i] = true
 					continue
 				}
-				e, err := b.expr(nil, it)
+				e, err := b.expr(valuesScope, it)
 				if err != nil {
 					return nil, nil, err
 				}
@@ -317,7 +337,7 @@ func (b *binder) insertSourceFor(t *tableDesc, target []int, assigns []*arrayAss
 		}
 	}
 	b.unknownOutputs = unknownOutputs{want: want}
-	p, err := b.selectNode(nil, sel, nil)
+	p, err := b.selectNode(nil, sel, ctes)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -481,19 +501,16 @@ func (b *binder) onConflict(t *tableDesc, sc *scope, oc *pg_query.OnConflictClau
 		return cp, nil
 	}
 	// The scope holds the existing row (the target's name) then EXCLUDED.
-	usc := &scope{cols: append([]scopeCol(nil), sc.cols...)}
+	usc := &scope{cols: append([]scopeCol(nil), sc.cols...), ctes: sc.ctes}
 	n := len(t.cols)
 	for i, c := range t.cols {
 		usc.cols = append(usc.cols, scopeCol{rel: "excluded", name: c.name, typ: c.typ, slot: n + i, item: 1})
 	}
-	for _, tn := range oc.TargetList {
-		rt := tn.GetResTarget()
-		st, err := b.setTargetFor(t, usc, rt)
-		if err != nil {
-			return nil, err
-		}
-		cp.sets = append(cp.sets, st...)
+	sets, err := b.setTargets(t, usc, oc.TargetList)
+	if err != nil {
+		return nil, err
 	}
+	cp.sets = sets
 	if oc.WhereClause != nil {
 		w, err := b.cond(usc, oc.WhereClause, "WHERE")
 		if err != nil {
@@ -522,9 +539,6 @@ func sameSet(a, b []int) bool {
 
 // setTargetFor compiles one SET entry of UPDATE or ON CONFLICT DO UPDATE.
 func (b *binder) setTargetFor(t *tableDesc, sc *scope, rt *pg_query.ResTarget) ([]setTarget, error) {
-	if rt.Val.GetMultiAssignRef() != nil {
-		return nil, b.errAt(pgerror.Unsupported("SET (a, b) = (...)"), rt.Location)
-	}
 	c := t.colIndex(rt.Name)
 	if c < 0 {
 		return nil, b.errAt(pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", rt.Name, t.name), rt.Location)
@@ -535,7 +549,10 @@ func (b *binder) setTargetFor(t *tableDesc, sc *scope, rt *pg_query.ResTarget) (
 		return []setTarget{st}, err
 	}
 	orig := (*scalar)(nil)
-	if rt.Val.GetSetToDefault() != nil && len(rt.Indirection) == 0 {
+	if rt.Val.GetSetToDefault() != nil {
+		if len(rt.Indirection) > 0 {
+			return nil, b.arrayElementDefaultError(rt.Location)
+		}
 		return []setTarget{{col: c}}, nil
 	}
 	if col.identity == 'a' {

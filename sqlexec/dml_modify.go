@@ -40,7 +40,9 @@ func (b *binder) modifyTarget(rv *pg_query.RangeVar, extra []*pg_query.Node, whe
 		return nil, err
 	}
 	from := append([]*pg_query.Node{{Node: &pg_query.Node_RangeVar{RangeVar: rv}}}, extra...)
+	mark := len(b.perms)
 	items, sc, pending, err := b.buildFrom(nil, from, nil)
+	b.dropPrivilegeSince(mark, t.oid) // the target is read only as readsTargetRows says
 	if err != nil {
 		return nil, err
 	}
@@ -189,14 +191,14 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 	if err != nil {
 		return nil, err
 	}
+	b.requirePrivilege(m.t.oid, m.t.name, "table", 'w')
+	if readsTargetRows(up.WhereClause, up.ReturningList, up.TargetList) {
+		b.requirePrivilege(m.t.oid, m.t.name, "table", 'r')
+	}
 	t := m.t
-	var sets []setTarget
-	for _, tn := range up.TargetList {
-		st, err := b.setTargetFor(t, m.sc, tn.GetResTarget())
-		if err != nil {
-			return nil, err
-		}
-		sets = append(sets, st...)
+	sets, err := b.setTargets(t, m.sc, up.TargetList)
+	if err != nil {
+		return nil, err
 	}
 	w, err := b.writerFor(t, true)
 	if err != nil {
@@ -329,6 +331,10 @@ func (b *binder) deletePlan(del *pg_query.DeleteStmt) (*stmtPlan, error) {
 	m, err := b.modifyTarget(del.Relation, del.UsingClause, del.WhereClause)
 	if err != nil {
 		return nil, err
+	}
+	b.requirePrivilege(m.t.oid, m.t.name, "table", 'd')
+	if readsTargetRows(del.WhereClause, del.ReturningList, nil) {
+		b.requirePrivilege(m.t.oid, m.t.name, "table", 'r')
 	}
 	t := m.t
 	w, err := b.writerFor(t, true)

@@ -39,6 +39,8 @@ type stmtPlan struct {
 	predicate string
 	// locks are the table locks the statement takes before it runs.
 	locks []planLock
+	// perms are the privileges it checks when it runs.
+	perms []permCheck
 	// noCache keeps the plan out of the session's plan cache: it depends
 	// on more than the catalog (FETCH on its cursor's columns).
 	noCache bool
@@ -110,7 +112,7 @@ func (s *Session) prepareUncached(st *Statement, paramOIDs []uint32) (*Prepared,
 	if err != nil {
 		return nil, err
 	}
-	p.locks = b.locks
+	p.locks, p.perms = b.locks, b.perms
 	p.exec = withConstChecks(b.constChecks, p.exec)
 	out := &Prepared{Statement: st, plan: p, schema: version}
 	for _, t := range b.params {
@@ -337,9 +339,14 @@ func (s *Session) execute(ctx context.Context, p *Prepared, params []any) (*Resu
 	x.env.Interrupted = x.checkCancel
 	s.stmt = p.historyStatement()
 	kv.Statement(s.stmt)
+	x.stmtMark = kv.WriteMark()
 	s.notices = nil
 	s.txn.stmtUniques = nil
-	res, err := pl.exec(x)
+	var res *Result
+	err = s.checkPrivileges(pl.perms)
+	if err == nil {
+		res, err = pl.exec(x)
+	}
 	if err == nil {
 		err = s.checkStatementUniques(kv)
 	}

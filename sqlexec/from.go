@@ -384,11 +384,13 @@ func (b *binder) fromLeaf(sc *scope, n *pg_query.Node) (*fromItem, []scopeCol, e
 		t := b.s.lookupTable(b.cat, rv.Schemaname, rv.Relname)
 		if t == nil {
 			if v := b.s.lookupView(b.cat, rv.Schemaname, rv.Relname); v != nil {
+				b.requirePrivilege(v.oid, v.name, "view", 'r')
 				return withKind(itemView)(b.viewItem(v, alias, rv.Alias))
 			}
 			return nil, nil, b.errAt(pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(rv)), rv.Location)
 		}
 		b.useTable(t, isolation.TableLockAccessShare)
+		b.requirePrivilege(t.oid, t.name, "table", 'r')
 		it := &fromItem{name: alias, table: t}
 		if rv.Inh {
 			it.members = b.cat.inhMembers(t)

@@ -340,6 +340,7 @@ func (s *Session) invoke(x *execCtx, f *funcDesc, vals []any) ([][]any, error) {
 		return nil, err
 	}
 	defer leave()
+	x = x.routineCtx(f)
 	if f.lang == "plpgsql" {
 		return s.invokePlpgsql(x, f, vals)
 	}

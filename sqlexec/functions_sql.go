@@ -115,7 +115,7 @@ func planSQLBody(s *Session, cat *catalog, f *funcDesc) ([]*stmtPlan, []string, 
 		if err != nil {
 			return nil, nil, bodyError(err)
 		}
-		p.locks = b.locks
+		p.locks, p.perms = b.locks, b.perms
 		plans = append(plans, p)
 		text := st.sql
 		if text == "" {
@@ -220,7 +220,11 @@ func (s *Session) runRoutineStatement(x *execCtx, p *stmtPlan, vals []any, text 
 	if p.writes != "" && s.txn != nil && s.txn.readOnly {
 		return nil, pgerror.Newf(pgerror.ReadOnlySqlTransaction, "cannot execute %s in a read-only transaction", p.writes)
 	}
+	if err := s.checkPrivileges(p.perms); err != nil {
+		return nil, err
+	}
 	cx := &execCtx{ctx: x.ctx, s: s, txn: x.txn, params: vals, env: x.env, subCache: map[*selectPlan][][]any{}, memo: map[any]any{}}
+	cx.beginRoutineStatement(x)
 	res, err := p.exec(cx)
 	if err != nil {
 		return nil, err

@@ -11,7 +11,8 @@ import (
 // GRANT and REVOKE of privileges on tables, views, sequences, schemas and
 // the database edit the objects' access control lists as PostgreSQL's do,
 // starting from the kind's default; the lists show in relacl, nspacl and
-// datacl and answer has_*_privilege. fickle enforces none of them.
+// datacl and answer has_*_privilege. Statements enforce those on tables
+// and views (privileges_check.go).
 
 // aclLetters is the order PostgreSQL prints privilege letters in.
 const aclLetters = "arwdDxtXUCTc"
@@ -61,6 +62,13 @@ func (d *ddl) grant(gs *pg_query.GrantStmt) error {
 		d.cat.acls[aclKey{obj.kind, obj.oid}] = acl
 	}
 	return nil
+}
+
+// dropRelationACL forgets the grants on a table, view or sequence that is
+// being dropped, as PostgreSQL's grants go with their object.
+func (c *catalog) dropRelationACL(oid uint32) {
+	delete(c.acls, aclKey{aclTable, oid})
+	delete(c.acls, aclKey{aclSequence, oid})
 }
 
 // aclObject is an object a GRANT names.

@@ -229,7 +229,7 @@ func fetchMembers(x *execCtx, it *fromItem, withKeys bool, conds []*conj) ([]key
 		return nil, err
 	}
 	for i, m := range it.members[1:] {
-		err := x.txn.Scan(x.ctx, m.t.id, isolation.Span{}, isolation.ReadOptions{}, func(key []byte, row []any) (bool, error) {
+		err := x.txn.Scan(x.ctx, m.t.id, isolation.Span{}, isolation.ReadOptions{AsOf: x.asOf}, func(key []byte, row []any) (bool, error) {
 			prow := m.toParent(row)
 			copy(x.row[it.off:it.off+it.width], prow)
 			ok, err := allHold(x, conds, false)

@@ -108,7 +108,7 @@ func (fr *plFrame) compile(e *plExpr) (*plCompiled, error) {
 		if c.plan, err = b.statement(st); err != nil {
 			return nil, bodyError(err)
 		}
-		c.plan.locks = b.locks
+		c.plan.locks, c.plan.perms = b.locks, b.perms
 	}
 	e.compiled = c
 	return c, nil
@@ -147,7 +147,7 @@ func sameShapes(a, b []types.Type) bool {
 // transaction, with the variables as parameters.
 func (fr *plFrame) execCtx() *execCtx {
 	return &execCtx{ctx: fr.x.ctx, s: fr.s, txn: fr.x.txn, params: fr.vals, env: fr.x.env,
-		subCache: map[*selectPlan][][]any{}, memo: map[any]any{}}
+		subCache: map[*selectPlan][][]any{}, memo: map[any]any{}, stmtMark: fr.x.stmtMark, asOf: fr.x.asOf}
 }
 
 // value evaluates an expression to one value and its type.

@@ -87,7 +87,7 @@ func (fr *plFrame) dynamic(qe *plExpr, params []*plExpr) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	plan.locks = b.locks
+	plan.locks, plan.perms = b.locks, b.perms
 	return fr.s.runRoutineStatement(fr.x, plan, vals, text)
 }
 

@@ -9,9 +9,9 @@ import (
 
 // Privileges are recorded as PostgreSQL records them, in access control
 // lists of (grantee, privileges) items, and answered by the has_*_privilege
-// functions; fickle enforces none of them (every session may do
-// anything). An object without a list of its own has its kind's default,
-// PostgreSQL's acldefault.
+// functions; statements enforce the table privileges
+// (privileges_check.go). An object without a list of its own has its
+// kind's default, PostgreSQL's acldefault, for its owner.
 
 // aclKind is the kind of object an access control list belongs to.
 type aclKind byte
@@ -79,7 +79,33 @@ func objectACL(c *catalog, kind aclKind, oid uint32) []aclItem {
 	if acl, ok := explicitACL(c, kind, oid); ok {
 		return acl
 	}
-	return defaultACL(kind, oidBootstrapSuperuser)
+	return defaultACL(kind, relationOwner(c, kind, oid))
+}
+
+// relationOwner is the role holding the default privileges of a table or
+// view: the one that created it.
+func relationOwner(c *catalog, kind aclKind, oid uint32) uint32 {
+	if kind == aclTable {
+		if t := c.tables[oid]; t != nil && t.owner != 0 {
+			return t.owner
+		}
+		for _, sc := range c.schemas {
+			for _, v := range sc.views {
+				if v.oid == oid {
+					return v.ownerRole()
+				}
+			}
+		}
+	}
+	return oidBootstrapSuperuser
+}
+
+// ownerRole is the OID of the role that owns v.
+func (v *viewDesc) ownerRole() uint32 {
+	if v.owner == 0 {
+		return oidBootstrapSuperuser
+	}
+	return v.owner
 }
 
 // explicitACL is the access control list an object was given (NULL in

@@ -30,22 +30,10 @@ func (b *binder) subLink(sc *scope, sl *pg_query.SubLink) (*scalar, error) {
 		c.LimitOption = pg_query.LimitOption_LIMIT_OPTION_COUNT
 		sub = &pg_query.Node{Node: &pg_query.Node_SelectStmt{SelectStmt: c}}
 	}
-	p, err := b.selectNode(sc, sub, ctes)
-	var refs uint64
-	if sc != nil {
-		refs = sc.pending
-		sc.pending = saved | refs
-	}
+	p, refs, rows, err := b.subquery(sc, sub, ctes, saved)
 	if err != nil {
 		return nil, err
 	}
-	if refs != 0 {
-		p.correlated = true
-	}
-	if p.node != nil {
-		b.subplans = append(b.subplans, subPlan{plan: p.node, correlated: p.correlated})
-	}
-	rows := func(x *execCtx) ([][]any, error) { return p.rowsCached(x.child()) }
 	switch sl.SubLinkType {
 	case pg_query.SubLinkType_EXISTS_SUBLINK:
 		return &scalar{typ: types.Bool, slot: -1, refs: refs, name: "exists", eval: func(x *execCtx) (any, error) {
@@ -114,6 +102,29 @@ func (b *binder) subLink(sc *scope, sl *pg_query.SubLink) (*scalar, error) {
 		}}, nil
 	}
 	return nil, b.errAt(pgerror.Unsupported("this kind of subquery"), sl.Location)
+}
+
+// subquery compiles the query sub of a subquery expression in scope sc,
+// whose pending references were saved (and cleared) by the caller: it
+// returns the plan, the outer items it references, and its rows for the
+// current row of x.
+func (b *binder) subquery(sc *scope, sub *pg_query.Node, ctes map[string]*ctePlan, saved uint64) (*selectPlan, uint64, func(*execCtx) ([][]any, error), error) {
+	p, err := b.selectNode(sc, sub, ctes)
+	var refs uint64
+	if sc != nil {
+		refs = sc.pending
+		sc.pending = saved | refs
+	}
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	if refs != 0 {
+		p.correlated = true
+	}
+	if p.node != nil {
+		b.subplans = append(b.subplans, subPlan{plan: p.node, correlated: p.correlated})
+	}
+	return p, refs, func(x *execCtx) ([][]any, error) { return p.rowsCached(x.child()) }, nil
 }
 
 // withClause compiles non-recursive WITH queries.
