@@ -94,7 +94,15 @@ func numericMul(a, b *apd.Decimal) (any, error) {
 	if _, err := exactContext.Mul(out, a, b); err != nil {
 		return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value overflows numeric format")
 	}
-	// The exact product has the sum of the scales, as in PostgreSQL.
+	// The exact product has the sum of the scales, as in PostgreSQL, but
+	// no more decimals than a numeric holds (numeric_mul rounds to 16383).
+	if dscale(out) > numericMaxScale {
+		r, err := roundToScale(out, numericMaxScale)
+		if err != nil {
+			return nil, err
+		}
+		out = r
+	}
 	return checkNumericResult(out)
 }
 

@@ -34,31 +34,55 @@ func numericPow(base, exp *apd.Decimal) (any, error) {
 		return nil, pgerror.New(pgerror.InvalidArgumentForPowerFunction, "a negative number raised to a non-integer power yields a complex result")
 	}
 	abs := numericAbs(base)
-	bf, _ := abs.Float64()
-	ef, _ := exp.Float64()
-	// power_var gives up where the result's natural log passes
-	// 3*NUMERIC_MAX_RESULT_SCALE (with a little fuzz): an overflow above,
-	// zero at the largest display scale below.
-	ln := ef * math.Log(bf)
-	if math.IsInf(bf, 1) {
-		ln = ef * (float64(abs.NumDigits()+int64(abs.Exponent)) * math.Ln10)
-	}
-	switch {
-	case ln >= 3*numericMaxResultScale:
+	// power_var: a low-precision exp*ln(base) estimates the result's
+	// weight, which sets the scale; then ln(base) is computed to the digits
+	// that scale needs and the result is exp() of its product with exp.
+	lnDweight := estimateLnDweight(abs)
+	// The estimate rounds as PostgreSQL's does: ln(base) and the product
+	// to 8-lnDweight decimals (the scale decision depends on it).
+	lowScale := max(8-lnDweight, 0)
+	ln := new(apd.Decimal)
+	if _, err := decimalContext.WithPrecision(uint32(lowScale+max(lnDweight, 0)+10)).Ln(ln, abs); err != nil {
 		return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value overflows numeric format")
-	case ln < -3.01*numericMaxResultScale:
+	}
+	lnRounded, err := roundToScale(ln, lowScale)
+	if err != nil {
+		return nil, err
+	}
+	lnNum := new(apd.Decimal)
+	if _, err := exactContext.Mul(lnNum, lnRounded, exp); err != nil {
+		return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value overflows numeric format")
+	}
+	lnLow, err := roundToScale(lnNum, lowScale)
+	if err != nil {
+		return nil, err
+	}
+	val, _ := lnLow.Float64()
+	if math.Abs(val) > 3.01*numericMaxResultScale {
+		if val > 0 {
+			return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value overflows numeric format")
+		}
 		return apd.New(0, -numericMaxDisplayScale), nil
 	}
-	val := ln * 0.434294481903252
+	val *= 0.434294481903252
 	rscale := min(max(numericMinSigDigits-int(val), dscale(base), dscale(exp), 0), numericMaxDisplayScale)
-	if ln <= -3*numericMaxResultScale {
-		// exp_var's own limit: zero at the chosen scale.
+	sigDigits := max(rscale+int(val), 0)
+	lnPrec := uint32(sigDigits + 12)
+	if _, err := decimalContext.WithPrecision(lnPrec).Ln(ln, abs); err != nil {
+		return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value overflows numeric format")
+	}
+	if _, err := decimalContext.WithPrecision(lnPrec+uint32(max(lnDweight, 0))+4).Mul(lnNum, ln, exp); err != nil {
+		return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value overflows numeric format")
+	}
+	// exp_var's own limit: beyond it an overflow, or zero at the scale.
+	if x, _ := lnNum.Float64(); math.Abs(x) >= 3*numericMaxResultScale {
+		if x > 0 {
+			return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value overflows numeric format")
+		}
 		return apd.New(0, -int32(rscale)), nil
 	}
-	prec := int64(math.Max(val, 0)) + int64(rscale) + 10
 	out := new(apd.Decimal)
-	ctx := decimalContext.WithPrecision(uint32(max(prec, 1)))
-	if _, err := ctx.Pow(out, abs, exp); err != nil {
+	if _, err := decimalContext.WithPrecision(uint32(sigDigits+10)).Exp(out, lnNum); err != nil {
 		return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value overflows numeric format")
 	}
 	if base.Negative && numericIsOdd(exp) {
