@@ -143,11 +143,26 @@ func intToChar(oid Oid, v int64, format string) (any, error) {
 		return formatNumber(nodes, desc, sci, 0, 0)
 	}
 	if desc.is(numFlagMulti) {
-		m, err := intMul(oid, v, int64(math.Pow10(desc.multi)))
-		if err != nil {
-			return nil, err
+		// V multiplies by 10^n. int8_to_char checks the product;
+		// int4_to_char multiplies in C's 32-bit arithmetic, where a factor
+		// beyond int32 becomes INT_MIN (x86-64) and the product wraps.
+		factor := math.Pow10(desc.multi)
+		if oid == OidInt4 {
+			f32 := int32(math.MinInt32)
+			if factor <= math.MaxInt32 {
+				f32 = int32(factor)
+			}
+			v = int64(int32(v) * f32)
+		} else {
+			if factor >= math.MaxInt64 {
+				return nil, intOutOfRange(OidInt8)
+			}
+			m, err := intMul(oid, v, int64(factor))
+			if err != nil {
+				return nil, err
+			}
+			v = m.(int64)
 		}
-		v = m.(int64)
 		desc.pre += desc.multi
 	}
 	digits, sign := splitSign(strconv.FormatInt(v, 10))
