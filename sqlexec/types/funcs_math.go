@@ -215,8 +215,16 @@ func numericSqrt(d *apd.Decimal) (any, error) {
 	// The integer square root of d*10^(2*rscale+2) is sqrt(d) truncated to
 	// rscale+1 decimals; rounding its last digit half up gives the
 	// correctly rounded result, as sqrt_var's exact computation does.
+	// (floor(sqrt(x)) is floor(sqrt(floor(x))), so an input with more
+	// decimals than that is truncated first.)
 	scaled := new(big.Int).Set(d.Coeff.MathBigInt())
-	scaled.Mul(scaled, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(d.Exponent)+2*int64(rscale)+2), nil))
+	shift := int64(d.Exponent) + 2*int64(rscale) + 2
+	pow := new(big.Int).Exp(big.NewInt(10), big.NewInt(max(shift, -shift)), nil)
+	if shift >= 0 {
+		scaled.Mul(scaled, pow)
+	} else {
+		scaled.Quo(scaled, pow)
+	}
 	root := new(big.Int).Sqrt(scaled)
 	last := new(big.Int)
 	root.QuoRem(root, big.NewInt(10), last)
