@@ -114,6 +114,9 @@ func numericPowInt(base *apd.Decimal, exp int64, rscale int) (any, error) {
 	prec := int64(math.Max(f, 0)) + int64(rscale) + 10
 	out := new(apd.Decimal)
 	if _, err := decimalContext.WithPrecision(uint32(prec)).Pow(out, base, apd.New(exp, 0)); err != nil {
+		if f < numericMaxWeightDigits {
+			return nil, errNumericBeyondApd
+		}
 		return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value overflows numeric format")
 	}
 	r, err := roundToScale(out, rscale)
