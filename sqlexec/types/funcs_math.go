@@ -2,6 +2,7 @@ package types
 
 import (
 	"math"
+	"math/big"
 
 	"github.com/cockroachdb/apd/v3"
 	"github.com/fickle-db/fickle/internal/pgerror"
@@ -85,6 +86,17 @@ func init() {
 	addFunc("log10", Immutable, f, logf(math.Log10), f)
 	addFunc("log", Immutable, n, func(_ *Env, a []any) (any, error) { return numericLog10(a[0].(*apd.Decimal)) }, n)
 	addFunc("log10", Immutable, n, func(_ *Env, a []any) (any, error) { return numericLog10(a[0].(*apd.Decimal)) }, n)
+	addFunc("log", Immutable, n, func(_ *Env, a []any) (any, error) {
+		return numericLogBase(a[0].(*apd.Decimal), a[1].(*apd.Decimal))
+	}, n, n)
+	addFunc("min_scale", Immutable, i4, func(_ *Env, a []any) (any, error) {
+		d := a[0].(*apd.Decimal)
+		if d.Form != apd.Finite {
+			return nil, nil
+		}
+		return int64(numericMinScale(d)), nil
+	}, n)
+	addFunc("trim_scale", Immutable, n, func(_ *Env, a []any) (any, error) { return numericTrimScale(a[0].(*apd.Decimal)), nil }, n)
 	addFunc("pi", Immutable, f, func(_ *Env, _ []any) (any, error) { return math.Pi, nil })
 	addFunc("degrees", Immutable, f, float1(func(x float64) float64 { return x * 180 / math.Pi }), f)
 	addFunc("radians", Immutable, f, float1(func(x float64) float64 { return x * math.Pi / 180 }), f)
@@ -125,9 +137,17 @@ func numericRounder(mode apd.Rounder) funcEval {
 // rounds to tens, hundreds...
 func numericRoundScale(mode apd.Rounder) funcEval {
 	return func(_ *Env, a []any) (any, error) {
-		s := a[1].(int64)
-		s = max(min(s, numericMaxDisplayScale), -numericMaxDisplayScale)
-		return roundNumeric(a[0].(*apd.Decimal), int(s), mode)
+		// numeric_round and numeric_trunc clamp the scale to what a
+		// numeric can hold: 16383 decimals, 131072 digits before the point
+		// and one more for a carry.
+		s := max(min(a[1].(int64), numericMaxScale), -numericMaxWeightDigits-1)
+		d := a[0].(*apd.Decimal)
+		// Rounding at a place above every digit of d gives zero; apd cannot
+		// quantize that far, so answer it here.
+		if d.Form == apd.Finite && -s > d.NumDigits()+int64(d.Exponent) {
+			return apd.New(0, 0), nil
+		}
+		return roundNumeric(d, int(s), mode)
 	}
 }
 
@@ -192,12 +212,29 @@ func numericSqrt(d *apd.Decimal) (any, error) {
 	}
 	sweight := (weight+1)*numericDecDigits/2 - 1
 	rscale := min(max(numericMinSigDigits-sweight, dscale(d), 0), numericMaxDisplayScale)
-	out := new(apd.Decimal)
-	prec := int64(max(sweight, 0)) + int64(rscale) + 10
-	if _, err := decimalContext.WithPrecision(uint32(prec)).Sqrt(out, d); err != nil {
-		return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value overflows numeric format")
+	// The integer square root of d*10^(2*rscale+2) is sqrt(d) truncated to
+	// rscale+1 decimals; rounding its last digit half up gives the
+	// correctly rounded result, as sqrt_var's exact computation does.
+	// (floor(sqrt(x)) is floor(sqrt(floor(x))), so an input with more
+	// decimals than that is truncated first.)
+	scaled := new(big.Int).Set(d.Coeff.MathBigInt())
+	shift := int64(d.Exponent) + 2*int64(rscale) + 2
+	pow := new(big.Int).Exp(big.NewInt(10), big.NewInt(max(shift, -shift)), nil)
+	if shift >= 0 {
+		scaled.Mul(scaled, pow)
+	} else {
+		scaled.Quo(scaled, pow)
 	}
-	return roundToScale(out, rscale)
+	root := new(big.Int).Sqrt(scaled)
+	last := new(big.Int)
+	root.QuoRem(root, big.NewInt(10), last)
+	if last.Int64() >= 5 {
+		root.Add(root, big.NewInt(1))
+	}
+	out := new(apd.Decimal)
+	out.Coeff.SetMathBigInt(root)
+	out.Exponent = -int32(rscale)
+	return out, nil
 }
 
 // numericExp is numeric_exp: 16 significant digits of the result.
@@ -248,14 +285,7 @@ func numericLog(d *apd.Decimal, base10 bool) (any, error) {
 	if d.Form == apd.Infinite {
 		return d, nil
 	}
-	// estimate_ln_dweight: the decimal weight of ln(d), truncated toward
-	// zero; log10 divides by ln(10), whose weight is 0.
-	x, _ := d.Float64()
-	l := math.Log(x)
-	dweight := 0
-	if l != 0 && !math.IsInf(l, 0) && !math.IsNaN(l) {
-		dweight = int(math.Log10(math.Abs(l)))
-	}
+	dweight := estimateLnDweight(d)
 	rscale := min(max(numericMinSigDigits-dweight, dscale(d), 0), numericMaxDisplayScale)
 	out := new(apd.Decimal)
 	ctx := decimalContext.WithPrecision(uint32(rscale + max(dweight, 0) + 10))

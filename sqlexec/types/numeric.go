@@ -1,8 +1,6 @@
 package types
 
 import (
-	"math"
-
 	"github.com/cockroachdb/apd/v3"
 	"github.com/fickle-db/fickle/internal/pgerror"
 )
@@ -96,7 +94,15 @@ func numericMul(a, b *apd.Decimal) (any, error) {
 	if _, err := exactContext.Mul(out, a, b); err != nil {
 		return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value overflows numeric format")
 	}
-	// The exact product has the sum of the scales, as in PostgreSQL.
+	// The exact product has the sum of the scales, as in PostgreSQL, but
+	// no more decimals than a numeric holds (numeric_mul rounds to 16383).
+	if dscale(out) > numericMaxScale {
+		r, err := roundToScale(out, numericMaxScale)
+		if err != nil {
+			return nil, err
+		}
+		out = r
+	}
 	return checkNumericResult(out)
 }
 
@@ -225,69 +231,4 @@ func numericAbs(d *apd.Decimal) *apd.Decimal {
 		return d
 	}
 	return numericNeg(d)
-}
-
-// numericPow is power_var: integer exponents get 16 decimals (or the base's
-// scale); others 16 significant digits of the estimated result.
-func numericPow(base, exp *apd.Decimal) (any, error) {
-	if isNaN(base) || isNaN(exp) {
-		if (base.Form == apd.Finite && base.Cmp(apd.New(1, 0)) == 0) || (exp.Form == apd.Finite && exp.IsZero()) {
-			return apd.New(1, 0), nil
-		}
-		return numericNaN(), nil
-	}
-	if base.Form != apd.Finite || exp.Form != apd.Finite {
-		return nil, pgerror.Unsupported("numeric power with infinite arguments")
-	}
-	isInt := exp.Exponent >= 0 || func() bool {
-		var i, f apd.Decimal
-		exp.Modf(&i, &f)
-		return f.IsZero()
-	}()
-	if base.IsZero() && exp.Negative {
-		return nil, pgerror.New(pgerror.InvalidArgumentForPowerFunction, "zero raised to a negative power is undefined")
-	}
-	if base.Negative && !isInt {
-		return nil, pgerror.New(pgerror.InvalidArgumentForPowerFunction, "a negative number raised to a non-integer power yields a complex result")
-	}
-	var rscale int
-	if isInt {
-		rscale = max(numericMinSigDigits, dscale(base), 0)
-	} else {
-		bf, _ := base.Float64()
-		ef, _ := exp.Float64()
-		// power_var and exp_var give up where the result's natural log
-		// passes 3*NUMERIC_MAX_RESULT_SCALE: an overflow above, zero at the
-		// largest display scale below (before computing it, which at that
-		// size takes seconds).
-		switch ln := ef * math.Log(bf); {
-		case ln >= 3*numericMaxResultScale:
-			return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value overflows numeric format")
-		case ln <= -3*numericMaxResultScale:
-			return apd.New(0, -numericMaxDisplayScale), nil
-		}
-		val := ef * math.Log(bf) * 0.434294481903252
-		val = math.Max(math.Min(val, numericMaxResultScale), -numericMaxResultScale)
-		rscale = max(numericMinSigDigits-int(val), dscale(base), dscale(exp), 0)
-	}
-	rscale = min(rscale, numericMaxDisplayScale)
-	bf, _ := base.Float64()
-	ef, _ := exp.Float64()
-	est := ef * math.Log10(math.Abs(bf))
-	if base.IsZero() {
-		est = 0
-	}
-	if est > numericMaxWeightDigits {
-		return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value overflows numeric format")
-	}
-	prec := int64(math.Max(est, 0)) + int64(rscale) + 10
-	out := new(apd.Decimal)
-	if _, err := decimalContext.WithPrecision(uint32(prec)).Pow(out, base, exp); err != nil {
-		return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value overflows numeric format")
-	}
-	r, err := roundToScale(out, rscale)
-	if err != nil {
-		return nil, err
-	}
-	return checkNumericResult(r)
 }

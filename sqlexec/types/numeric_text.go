@@ -257,7 +257,7 @@ func parseNumeric(t Type, s string) (any, error) {
 		var err error
 		d, _, err = apd.NewFromString(body)
 		if err != nil {
-			return nil, pgerror.Newf(pgerror.NumericValueOutOfRange, "value overflows numeric format")
+			return nil, numericBeyondRange(body)
 		}
 		if err := checkNumericRange(d); err != nil {
 			return nil, err
@@ -265,6 +265,28 @@ func parseNumeric(t Type, s string) (any, error) {
 		d = normalizeDecimal(d)
 	}
 	return applyNumericTypmod(t, d)
+}
+
+// errNumericBeyondApd refuses the values PostgreSQL's numeric holds but apd
+// cannot (its exponents stop at 100000 where PostgreSQL's reach 131072).
+var errNumericBeyondApd = pgerror.Unsupported("numeric values of magnitude 1e100000 and beyond")
+
+// numericBeyondRange is the error for a decimal text apd could not read:
+// 22003 when PostgreSQL cannot hold it either (131072 digits before the
+// point), else the refusal.
+func numericBeyondRange(text string) error {
+	mant, expText, _ := strings.Cut(strings.ToLower(text), "e")
+	exp, err := strconv.ParseInt(expText, 10, 64)
+	if err != nil {
+		return pgerror.New(pgerror.NumericValueOutOfRange, "value overflows numeric format")
+	}
+	intPart, _, _ := strings.Cut(strings.TrimLeft(mant, "+- 0"), ".")
+	// apd also fails on exponents below -100000, where PostgreSQL's 16383
+	// decimals have long run out.
+	if exp > 0 && exp+int64(len(intPart)) <= numericMaxWeightDigits {
+		return errNumericBeyondApd
+	}
+	return pgerror.New(pgerror.NumericValueOutOfRange, "value overflows numeric format")
 }
 
 // checkNumericRange fails with 22003 for values beyond numeric's digits.

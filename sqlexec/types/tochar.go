@@ -28,15 +28,19 @@ func init() {
 		return formatIntervalPattern(a[0].(pgtype.Interval), a[1].(string))
 	}, Interval, Text)
 	addFunc("to_char", Immutable, Text, func(_ *Env, a []any) (any, error) {
-		return formatNumberPattern(formatNumeric(normalizeDecimal(a[0].(*apd.Decimal))), a[1].(string))
+		return numericToChar(a[0].(*apd.Decimal), a[1].(string))
 	}, NumericAny, Text)
 	for _, t := range []Type{Int4, Int8} {
+		oid := t.Oid
 		addFunc("to_char", Immutable, Text, func(_ *Env, a []any) (any, error) {
-			return formatNumberPattern(strconv.FormatInt(a[0].(int64), 10), a[1].(string))
+			return intToChar(oid, a[0].(int64), a[1].(string))
 		}, t, Text)
 	}
 	addFunc("to_char", Immutable, Text, func(_ *Env, a []any) (any, error) {
-		return formatNumberPattern(strconv.FormatFloat(a[0].(float64), 'f', -1, 64), a[1].(string))
+		return floatToChar(a[0].(float64), a[1].(string), 6)
+	}, Float4, Text)
+	addFunc("to_char", Immutable, Text, func(_ *Env, a []any) (any, error) {
+		return floatToChar(a[0].(float64), a[1].(string), 15)
 	}, Float8, Text)
 }
 

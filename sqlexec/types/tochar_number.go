@@ -1,216 +1,292 @@
 package types
 
 import (
-	"bytes"
 	"strings"
 
-	"github.com/cockroachdb/apd/v3"
 	"github.com/fickle-db/fickle/internal/pgerror"
 )
 
-// numToken is one element of a to_char number template.
-type numToken struct {
-	kind string // "9", "0", ".", ",", "S", "MI", "PL", "SG", "PR", or "lit"
-	lit  string
+// numKey is one keyword of a number template (formatting.c's NUM_keywords).
+type numKey int
+
+const (
+	numLiteral numKey = iota
+	numComma
+	numDec
+	num0
+	num9
+	numB
+	numC
+	numD
+	numE
+	numFM
+	numG
+	numL
+	numMI
+	numPL
+	numPR
+	numRN
+	numRNLower
+	numSG
+	numSP
+	numS
+	numTH
+	numTHLower
+	numV
+)
+
+// numKeywords are the number template keywords, in the order PostgreSQL
+// tries them: the first that the template continues with wins, and case
+// matters (FM and fm are keywords, Fm is not).
+var numKeywords = []struct {
+	text string
+	key  numKey
+}{
+	{",", numComma}, {".", numDec}, {"0", num0}, {"9", num9},
+	{"B", numB}, {"C", numC}, {"D", numD}, {"EEEE", numE}, {"FM", numFM}, {"G", numG}, {"L", numL},
+	{"MI", numMI}, {"PL", numPL}, {"PR", numPR}, {"RN", numRN}, {"SG", numSG}, {"SP", numSP}, {"S", numS},
+	{"TH", numTH}, {"V", numV},
+	{"b", numB}, {"c", numC}, {"d", numD}, {"eeee", numE}, {"fm", numFM}, {"g", numG}, {"l", numL},
+	{"mi", numMI}, {"pl", numPL}, {"pr", numPR}, {"rn", numRNLower}, {"sg", numSG}, {"sp", numSP}, {"s", numS},
+	{"th", numTHLower}, {"v", numV},
 }
 
-// parseNumberPattern splits a template; fm reports FM anywhere in it.
-func parseNumberPattern(format string) (toks []numToken, fm bool, err error) {
-	up := strings.ToUpper(format)
+// numNode is one element of a parsed number template: a keyword, or a
+// literal character copied to the output (skipped in the input).
+type numNode struct {
+	key numKey
+	lit string
+}
+
+// Flags of a number template (NUMDesc's flag bits).
+const (
+	numFlagDecimal = 1 << iota
+	numFlagLDecimal
+	numFlagZero
+	numFlagBlank
+	numFlagFillMode
+	numFlagLSign
+	numFlagBracket
+	numFlagMinus
+	numFlagPlus
+	numFlagRoman
+	numFlagMulti
+	numFlagPlusPost
+	numFlagMinusPost
+	numFlagEEEE
+)
+
+// Where the S pattern puts the sign.
+const (
+	numLSignNone = iota
+	numLSignPre
+	numLSignPost
+)
+
+// numDesc is what a number template asks for: digit positions before
+// (pre) and after (post) the point, V's shift, where 0 patterns start and
+// end, and the flags.
+type numDesc struct {
+	pre, post, multi     int
+	zeroStart, zeroEnd   int
+	lsign, preLSignCount int
+	flags                int
+}
+
+func (n *numDesc) is(flag int) bool { return n.flags&flag != 0 }
+
+func numSyntaxError(msg string) error { return pgerror.New(pgerror.SyntaxError, msg) }
+
+// parseNumTemplate is parse_format for numbers with NUMDesc_prepare: the
+// nodes of the template and what they ask for, or PostgreSQL's 42601 for
+// templates that contradict themselves.
+func parseNumTemplate(format string) ([]numNode, *numDesc, error) {
+	var nodes []numNode
+	desc := &numDesc{}
 	for i := 0; i < len(format); {
-		switch {
-		case strings.HasPrefix(up[i:], "FM"):
-			fm = true
-			i += 2
-		case up[i] == 'D':
-			toks = append(toks, numToken{kind: "."})
-			i++
-		case up[i] == 'G':
-			toks = append(toks, numToken{kind: ","})
-			i++
-		case strings.HasPrefix(up[i:], "MI"), strings.HasPrefix(up[i:], "PL"), strings.HasPrefix(up[i:], "SG"), strings.HasPrefix(up[i:], "PR"):
-			toks = append(toks, numToken{kind: up[i : i+2]})
-			i += 2
-		case up[i] == '9' || up[i] == '0' || up[i] == '.' || up[i] == ',' || up[i] == 'S':
-			toks = append(toks, numToken{kind: up[i : i+1]})
-			i++
-		case strings.HasPrefix(up[i:], "EEEE"), up[i] == 'V', up[i] == 'L', up[i] == 'B', strings.HasPrefix(up[i:], "RN"), strings.HasPrefix(up[i:], "TH"):
-			return nil, false, pgerror.Unsupported("to_char number pattern " + format[i:i+1])
-		default:
-			lit, next := formatLiteral(format, i)
-			toks = append(toks, numToken{kind: "lit", lit: lit})
-			i = next
+		key, size := matchNumKeyword(format[i:])
+		if size > 0 {
+			if err := desc.prepare(key); err != nil {
+				return nil, nil, err
+			}
+			nodes = append(nodes, numNode{key: key})
+			i += size
+			continue
 		}
-	}
-	return toks, fm, nil
-}
-
-// formatNumberPattern is to_char(number, text) for the 9, 0, D, G, S, MI,
-// PL, SG, PR and FM patterns; num is the number's decimal text.
-func formatNumberPattern(num, format string) (any, error) {
-	toks, fm, err := parseNumberPattern(format)
-	if err != nil {
-		return nil, err
-	}
-	intPos, fracPos, firstZero, seenPoint := 0, 0, -1, false
-	explicitSign := false
-	for _, t := range toks {
-		switch t.kind {
-		case "9", "0":
-			if seenPoint {
-				fracPos++
-			} else {
-				if t.kind == "0" && firstZero < 0 {
-					firstZero = intPos
+		if format[i] == '"' {
+			// A double-quoted literal; a backslash quotes the next character.
+			for i++; i < len(format); {
+				if format[i] == '"' {
+					i++
+					break
 				}
-				intPos++
+				if format[i] == '\\' && i+1 < len(format) {
+					i++
+				}
+				n := utf8Len(format[i:])
+				nodes = append(nodes, numNode{key: numLiteral, lit: format[i : i+n]})
+				i += n
 			}
-		case ".":
-			seenPoint = true
-		case "S", "MI", "SG":
-			explicitSign = true
+			continue
 		}
-	}
-	neg := strings.HasPrefix(num, "-")
-	num = strings.TrimPrefix(num, "-")
-	intDigits, fracDigits, overflow := "", strings.Repeat("0", fracPos), false
-	if d, _, perr := apd.NewFromString(num); perr == nil && d.Form == apd.Finite {
-		r, rerr := roundToScale(d, fracPos)
-		if rerr != nil {
-			return nil, rerr
+		// Outside quotes a backslash only escapes a double quote.
+		if format[i] == '\\' && i+1 < len(format) && format[i+1] == '"' {
+			i++
 		}
-		text := r.Text('f')
-		ip, fp, _ := strings.Cut(text, ".")
-		intDigits = strings.TrimLeft(ip, "0")
-		fracDigits = (fp + strings.Repeat("0", fracPos))[:fracPos]
-		if r.IsZero() {
-			neg = false
-		}
-	} else {
-		overflow = true
+		n := utf8Len(format[i:])
+		nodes = append(nodes, numNode{key: numLiteral, lit: format[i : i+n]})
+		i += n
 	}
-	if len(intDigits) > intPos {
-		overflow = true
-	}
-	if intDigits == "" && fracPos == 0 && intPos > 0 {
-		intDigits = "0"
-	}
-	// Integer positions: right-aligned digits, zeros from the first 0
-	// pattern on, blanks before.
-	slots := make([]byte, intPos)
-	for i := range slots {
-		k := i - (intPos - len(intDigits))
-		switch {
-		case overflow:
-			slots[i] = '#'
-		case k >= 0:
-			slots[i] = intDigits[k]
-		case firstZero >= 0 && i >= firstZero:
-			slots[i] = '0'
-		default:
-			slots[i] = ' '
-		}
-	}
-	var body []byte
-	ii, fi, started, afterPoint, leadingS := 0, 0, false, false, false
-	var fracNines []int // body offsets of fraction digits written by 9
-	signChar := func(kind string) string {
-		switch kind {
-		case "MI":
-			return map[bool]string{true: "-", false: " "}[neg]
-		case "PL":
-			return map[bool]string{true: " ", false: "+"}[neg]
-		}
-		return map[bool]string{true: "-", false: "+"}[neg]
-	}
-	for _, t := range toks {
-		switch t.kind {
-		case "9", "0":
-			if !afterPoint {
-				c := slots[ii]
-				ii++
-				started = started || c != ' '
-				body = append(body, c)
-				continue
-			}
-			c := byte('#')
-			if !overflow {
-				c = fracDigits[fi]
-			}
-			fi++
-			if t.kind == "9" {
-				fracNines = append(fracNines, len(body))
-			} else {
-				fracNines = nil // a 0 keeps every digit before it
-			}
-			body = append(body, c)
-		case ".":
-			afterPoint = true
-			// A point with no digit position after it is not printed.
-			if fracPos > 0 || overflow {
-				body = append(body, '.')
-			}
-		case ",":
-			if started {
-				body = append(body, ',')
-			} else {
-				body = append(body, ' ')
-			}
-		case "S":
-			if !started && ii == 0 {
-				leadingS = true
-				continue
-			}
-			body = append(body, signChar("S")...)
-		case "MI", "PL", "SG":
-			body = append(body, signChar(t.kind)...)
-		case "lit":
-			body = append(body, t.lit...)
-		}
-	}
-	if fm {
-		// FM drops the trailing zeros that 9 patterns after the point wrote.
-		for k := len(fracNines) - 1; k >= 0 && body[fracNines[k]] == '0'; k-- {
-			body = append(body[:fracNines[k]], body[fracNines[k]+1:]...)
-		}
-		// A value that left no digit at all shows a zero before the
-		// point: to_char(0, 'FM999.99') is "0.", not ".".
-		if point := bytes.IndexByte(body, '.'); point >= 0 && !bytes.ContainsAny(body, "0123456789#") {
-			body = append(body[:point], append([]byte{'0'}, body[point:]...)...)
-		}
-	}
-	out := string(body)
-	// The sign goes right before the number's first digit or point.
-	first := strings.IndexAny(out, "0123456789.#")
-	if first < 0 {
-		first = len(out)
-	}
-	sign := ""
-	switch {
-	case leadingS:
-		sign = signChar("S")
-	case hasToken(toks, "PR"):
-		sign = map[bool]string{true: "<", false: " "}[neg]
-	case !explicitSign && neg:
-		sign = "-"
-	case !explicitSign && !fm:
-		sign = " "
-	}
-	out = out[:first] + sign + out[first:]
-	if hasToken(toks, "PR") && (neg || !fm) {
-		out += map[bool]string{true: ">", false: " "}[neg]
-	}
-	if fm {
-		out = strings.TrimLeft(out, " ")
-	}
-	return out, nil
+	return nodes, desc, nil
 }
 
-func hasToken(toks []numToken, kind string) bool {
-	for _, t := range toks {
-		if t.kind == kind {
-			return true
+func matchNumKeyword(s string) (numKey, int) {
+	for _, kw := range numKeywords {
+		if strings.HasPrefix(s, kw.text) {
+			return kw.key, len(kw.text)
 		}
 	}
-	return false
+	return numLiteral, 0
+}
+
+// utf8Len is the byte length of the character s starts with.
+func utf8Len(s string) int {
+	for i := 1; i < len(s); i++ {
+		if s[i]&0xC0 != 0x80 {
+			return i
+		}
+	}
+	return len(s)
+}
+
+// prepare is NUMDesc_prepare: it counts digit positions and records flags,
+// rejecting the combinations PostgreSQL rejects.
+func (n *numDesc) prepare(key numKey) error {
+	if n.is(numFlagEEEE) && key != numE {
+		return numSyntaxError(`"EEEE" must be the last pattern used`)
+	}
+	switch key {
+	case num9:
+		if n.is(numFlagBracket) {
+			return numSyntaxError(`"9" must be ahead of "PR"`)
+		}
+		switch {
+		case n.is(numFlagMulti):
+			n.multi++
+		case n.is(numFlagDecimal):
+			n.post++
+		default:
+			n.pre++
+		}
+	case num0:
+		if n.is(numFlagBracket) {
+			return numSyntaxError(`"0" must be ahead of "PR"`)
+		}
+		if !n.is(numFlagZero) && !n.is(numFlagDecimal) {
+			n.flags |= numFlagZero
+			n.zeroStart = n.pre + 1
+		}
+		if n.is(numFlagDecimal) {
+			n.post++
+		} else {
+			n.pre++
+		}
+		n.zeroEnd = n.pre + n.post
+	case numB:
+		if n.pre == 0 && n.post == 0 && !n.is(numFlagZero) {
+			n.flags |= numFlagBlank
+		}
+	case numD, numDec:
+		if key == numD {
+			n.flags |= numFlagLDecimal
+		}
+		if n.is(numFlagDecimal) {
+			return numSyntaxError("multiple decimal points")
+		}
+		if n.is(numFlagMulti) {
+			return numSyntaxError(`cannot use "V" and decimal point together`)
+		}
+		n.flags |= numFlagDecimal
+	case numFM:
+		n.flags |= numFlagFillMode
+	case numS:
+		if n.is(numFlagLSign) {
+			return numSyntaxError(`cannot use "S" twice`)
+		}
+		if n.is(numFlagPlus) || n.is(numFlagMinus) || n.is(numFlagBracket) {
+			return numSyntaxError(`cannot use "S" and "PL"/"MI"/"SG"/"PR" together`)
+		}
+		if !n.is(numFlagDecimal) {
+			n.lsign = numLSignPre
+			n.preLSignCount = n.pre
+			n.flags |= numFlagLSign
+		} else if n.lsign == numLSignNone {
+			n.lsign = numLSignPost
+			n.flags |= numFlagLSign
+		}
+	case numMI:
+		if n.is(numFlagLSign) {
+			return numSyntaxError(`cannot use "S" and "MI" together`)
+		}
+		n.flags |= numFlagMinus
+		if n.is(numFlagDecimal) {
+			n.flags |= numFlagMinusPost
+		}
+	case numPL:
+		if n.is(numFlagLSign) {
+			return numSyntaxError(`cannot use "S" and "PL" together`)
+		}
+		n.flags |= numFlagPlus
+		if n.is(numFlagDecimal) {
+			n.flags |= numFlagPlusPost
+		}
+	case numSG:
+		if n.is(numFlagLSign) {
+			return numSyntaxError(`cannot use "S" and "SG" together`)
+		}
+		n.flags |= numFlagMinus | numFlagPlus
+	case numPR:
+		if n.is(numFlagLSign) || n.is(numFlagPlus) || n.is(numFlagMinus) {
+			return numSyntaxError(`cannot use "PR" and "S"/"PL"/"MI"/"SG" together`)
+		}
+		n.flags |= numFlagBracket
+	case numRN, numRNLower:
+		n.flags |= numFlagRoman
+	case numV:
+		if n.is(numFlagDecimal) {
+			return numSyntaxError(`cannot use "V" and decimal point together`)
+		}
+		n.flags |= numFlagMulti
+	case numE:
+		if n.is(numFlagEEEE) {
+			return numSyntaxError(`cannot use "EEEE" twice`)
+		}
+		if n.is(numFlagBlank) || n.is(numFlagFillMode) || n.is(numFlagLSign) || n.is(numFlagBracket) ||
+			n.is(numFlagMinus) || n.is(numFlagPlus) || n.is(numFlagRoman) || n.is(numFlagMulti) {
+			return pgerror.New(pgerror.SyntaxError, `"EEEE" is incompatible with other formats`).
+				WithDetail(`"EEEE" may only be used together with digit and decimal point patterns.`)
+		}
+		n.flags |= numFlagEEEE
+	}
+	return nil
+}
+
+// intToRoman is int_to_roman: 1 to 3999 in Roman numerals, fifteen # beyond.
+func intToRoman(v int64) string {
+	if v < 1 || v > 3999 {
+		return strings.Repeat("#", 15)
+	}
+	ones := []string{"", "I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX"}
+	tens := []string{"", "X", "XX", "XXX", "XL", "L", "LX", "LXX", "LXXX", "XC"}
+	hundreds := []string{"", "C", "CC", "CCC", "CD", "D", "DC", "DCC", "DCCC", "CM"}
+	return strings.Repeat("M", int(v/1000)) + hundreds[v/100%10] + tens[v/10%10] + ones[v%10]
+}
+
+// ordinalSuffixFor is get_th: the suffix TH writes after the digits of num,
+// an error when num does not end in a digit.
+func ordinalSuffixFor(num string, lower bool) (string, error) {
+	if num == "" || !isDigit(num[len(num)-1]) {
+		return "", pgerror.Newf(pgerror.InvalidTextRepresentation, "\"%s\" is not a number", num)
+	}
+	return ordinalSuffix(num, lower), nil
 }
