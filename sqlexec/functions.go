@@ -251,7 +251,10 @@ func (f *funcDesc) readParams(b *binder, params []*pg_query.Node) error {
 		case pg_query.FunctionParameterMode_FUNC_PARAM_TABLE:
 			p.mode = 't'
 		case pg_query.FunctionParameterMode_FUNC_PARAM_VARIADIC:
-			return pgerror.Unsupported("VARIADIC parameters")
+			if !t.IsArray() {
+				return pgerror.New(pgerror.InvalidFunctionDefinition, "VARIADIC parameter must be an array")
+			}
+			p.mode = 'v'
 		default:
 			p.mode = 'i'
 		}
@@ -263,6 +266,9 @@ func (f *funcDesc) readParams(b *binder, params []*pg_query.Node) error {
 				return pgerror.Newf(pgerror.InvalidFunctionDefinition, "parameter name \"%s\" used more than once", p.name)
 			}
 			seen[p.name] = true
+		}
+		if ins := f.inParams(); p.isIn() && len(ins) > 0 && ins[len(ins)-1].mode == 'v' {
+			return pgerror.New(pgerror.InvalidFunctionDefinition, "VARIADIC parameter must be the last input parameter")
 		}
 		if p.isIn() {
 			f.in = append(f.in, t)

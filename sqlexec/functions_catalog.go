@@ -45,6 +45,11 @@ func (f *funcDesc) procRow(namespace, owner uint32) []any {
 	for i, t := range f.in {
 		in[i] = strconv.Itoa(int(t.Oid))
 	}
+	variadic := int64(0)
+	if ins := f.inParams(); len(ins) > 0 && ins[len(ins)-1].mode == 'v' {
+		elem, _ := ins[len(ins)-1].typ.Elem()
+		variadic = int64(elem.Oid)
+	}
 	var allTypes, modes, names any
 	hasNames := false
 	all := make([]string, len(f.params))
@@ -54,7 +59,7 @@ func (f *funcDesc) procRow(namespace, owner uint32) []any {
 		all[i], ms[i], ns[i] = strconv.Itoa(int(p.typ.Oid)), string(p.mode), quoteArrayElem(p.name)
 		hasNames = hasNames || p.name != ""
 	}
-	if len(f.outCols) > 0 || len(f.in) != len(f.params) {
+	if len(f.outCols) > 0 || len(f.in) != len(f.params) || variadic != 0 {
 		allTypes = parseCatalogText(arrayType(types.OidType), "{"+strings.Join(all, ",")+"}")
 		modes = parseCatalogText(arrayType(types.Char), "{"+strings.Join(ms, ",")+"}")
 	}
@@ -81,7 +86,7 @@ func (f *funcDesc) procRow(namespace, owner uint32) []any {
 	}
 	var src any = f.src
 	return []any{int64(f.oid), f.name, int64(namespace), int64(owner), lang,
-		100.0, rows, int64(0), int64(0), string(f.kind),
+		100.0, rows, variadic, int64(0), string(f.kind),
 		f.secDef, false, f.strict, f.retSet, string(f.volatility), "u",
 		int64(len(f.in)), int64(f.nDefaults), int64(f.result.Oid), parseCatalogText(types.OidVector, strings.Join(in, " ")),
 		allTypes, modes, names, defaults,
