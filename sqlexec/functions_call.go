@@ -26,6 +26,9 @@ const maxRoutineDepth = 200
 type routineCall struct {
 	fn   *funcDesc
 	args []*scalar
+	// slots are, for each argument of the call as written, the index of
+	// the parameter (of fn.inParams) it fills.
+	slots []int
 }
 
 // userFuncCall compiles fc as a call of a user function in a scalar
@@ -240,7 +243,7 @@ func (b *binder) resolveRoutine(sc *scope, name string, cands []*funcDesc, fc *p
 		}
 		full[p] = e
 	}
-	return &routineCall{fn: f, args: full}, nil
+	return &routineCall{fn: f, args: full, slots: slots[k]}, nil
 }
 
 // noRoutine is the 42883 error of a call no routine fits.
@@ -283,11 +286,11 @@ func callText(name string, argNodes []*pg_query.Node, args []*scalar) string {
 	return name + "(" + strings.Join(ts, ", ") + ")"
 }
 
-// inParams are the parameters a call passes, in order.
+// inParams are the parameters a call passes arguments for, in order.
 func (f *funcDesc) inParams() []funcParam {
 	var out []funcParam
 	for _, p := range f.params {
-		if p.isIn() {
+		if p.arg {
 			out = append(out, p)
 		}
 	}

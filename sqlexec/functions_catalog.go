@@ -41,9 +41,9 @@ func (f *funcDesc) procRow(namespace, owner uint32) []any {
 	if f.retSet {
 		rows = 1000
 	}
-	in := make([]string, len(f.in))
-	for i, t := range f.in {
-		in[i] = strconv.Itoa(int(t.Oid))
+	var in []string
+	for _, t := range f.inputTypes() {
+		in = append(in, strconv.Itoa(int(t.Oid)))
 	}
 	variadic := int64(0)
 	if ins := f.inParams(); len(ins) > 0 && ins[len(ins)-1].mode == 'v' {
@@ -59,7 +59,7 @@ func (f *funcDesc) procRow(namespace, owner uint32) []any {
 		all[i], ms[i], ns[i] = strconv.Itoa(int(p.typ.Oid)), string(p.mode), quoteArrayElem(p.name)
 		hasNames = hasNames || p.name != ""
 	}
-	if len(f.outCols) > 0 || len(f.in) != len(f.params) || variadic != 0 {
+	if len(f.outCols) > 0 || len(in) != len(f.params) || variadic != 0 {
 		allTypes = parseCatalogText(arrayType(types.OidType), "{"+strings.Join(all, ",")+"}")
 		modes = parseCatalogText(arrayType(types.Char), "{"+strings.Join(ms, ",")+"}")
 	}
@@ -88,7 +88,7 @@ func (f *funcDesc) procRow(namespace, owner uint32) []any {
 	return []any{int64(f.oid), f.name, int64(namespace), int64(owner), lang,
 		100.0, rows, variadic, int64(0), string(f.kind),
 		f.secDef, false, f.strict, f.retSet, string(f.volatility), "u",
-		int64(len(f.in)), int64(f.nDefaults), int64(f.result.Oid), parseCatalogText(types.OidVector, strings.Join(in, " ")),
+		int64(len(in)), int64(f.nDefaults), int64(f.result.Oid), parseCatalogText(types.OidVector, strings.Join(in, " ")),
 		allTypes, modes, names, defaults,
 		nil, src, nil, nil, config,
 		nil}

@@ -480,9 +480,6 @@ func (r *plReader) stmt(m map[string]any, prevLine int) (*plStmt, error) {
 		st.cond, st.expr = r.expr(b["cond"]), r.expr(b["message"])
 	case "perform", "call":
 		st.expr = r.expr(b["expr"])
-		if st.kind == "call" && b["target"] != nil {
-			return nil, pgerror.Unsupported("CALL of a procedure with output parameters in PL/pgSQL")
-		}
 	case "execsql":
 		st.expr, st.into, st.strict = r.expr(b["sqlstmt"]), jsonBool(b, "into"), jsonBool(b, "strict")
 		st.target = r.target(b["target"])

@@ -146,8 +146,10 @@ func (fr *plFrame) run(vals []any) ([][]any, error) {
 	p, f := fr.pl, fr.pl.fn
 	in := 0
 	for i, prm := range f.params {
-		if prm.isIn() {
-			fr.vals[i] = vals[in]
+		if prm.arg {
+			if prm.isIn() {
+				fr.vals[i] = vals[in]
+			}
 			in++
 		}
 	}
@@ -282,7 +284,7 @@ func (fr *plFrame) exec(st *plStmt) (plFlow, error) {
 			}
 		}
 		return plFlow{}, pgerror.New(pgerror.AssertFailure, msg)
-	case "perform", "call":
+	case "perform":
 		res, err := fr.query(st.expr)
 		if err != nil {
 			return plFlow{}, err
@@ -290,6 +292,8 @@ func (fr *plFrame) exec(st *plStmt) (plFlow, error) {
 		fr.count = int64(len(res.Rows))
 		fr.setFound(len(res.Rows) > 0)
 		return plFlow{}, nil
+	case "call":
+		return plFlow{}, fr.call(st.expr)
 	case "execsql":
 		return plFlow{}, fr.execSQL(st)
 	case "dynexecute":

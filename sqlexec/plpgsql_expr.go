@@ -28,6 +28,10 @@ type plCompiled struct {
 	shapes []types.Type
 	scalar *scalar
 	plan   *stmtPlan
+	// outTargets are, for a CALL, the datums its OUT and INOUT arguments
+	// name, one per result column of the procedure (-1 for an argument
+	// left to its default).
+	outTargets []int
 }
 
 // plFrame is one invocation of a PL/pgSQL body: the variables' values and
@@ -109,6 +113,11 @@ func (fr *plFrame) compile(e *plExpr) (*plCompiled, error) {
 			return nil, bodyError(err)
 		}
 		c.plan.locks = b.locks
+		if cs := st.node.GetCallStmt(); cs != nil {
+			if c.outTargets, err = fr.callTargets(b, e.scope, cs.Funccall); err != nil {
+				return nil, err
+			}
+		}
 	}
 	e.compiled = c
 	return c, nil
