@@ -73,6 +73,8 @@ type plStmt struct {
 	// loops
 	reverse bool
 	isExit  bool
+	// slice is FOREACH's SLICE dimension count.
+	slice int
 	// dynamic marks RETURN QUERY EXECUTE, whose expr is the query string.
 	dynamic bool
 	// raise
@@ -449,10 +451,7 @@ func (r *plReader) stmt(m map[string]any, prevLine int) (*plStmt, error) {
 		st.params = r.exprs(b["params"])
 		st.body, err = r.stmts(b["body"])
 	case "foreach_a":
-		if jsonNum(b, "slice") != 0 {
-			return nil, pgerror.Unsupported("FOREACH ... SLICE")
-		}
-		st.target, st.expr = jsonNum(b, "varno"), r.expr(b["expr"])
+		st.target, st.expr, st.slice = jsonNum(b, "varno"), r.expr(b["expr"]), jsonNum(b, "slice")
 		r.claimed[st.target] = true
 		st.body, err = r.stmts(b["body"])
 	case "exit":

@@ -209,10 +209,13 @@ func (fr *plFrame) exec(st *plStmt) (plFlow, error) {
 		return fr.block(st)
 	case "assign":
 		v, t, err := fr.value(st.expr)
-		if err == nil {
-			err = fr.assign(st.varno, v, t)
+		if err != nil {
+			return plFlow{}, err
 		}
-		return plFlow{}, err
+		if a := st.expr.compiled.element; a != nil {
+			return plFlow{}, fr.assignElement(st.varno, a, v, t)
+		}
+		return plFlow{}, fr.assign(st.varno, v, t)
 	case "if":
 		ok, err := fr.condition(st.cond)
 		if err != nil || ok {
