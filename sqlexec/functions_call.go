@@ -453,12 +453,13 @@ func (b *binder) callPlan(cs *pg_query.CallStmt) (*stmtPlan, error) {
 	for _, c := range f.outCols {
 		cols = append(cols, outCol{Name: c.Name, typ: c.Type})
 	}
+	batch := inBatch(b.full)
 	return &stmtPlan{cols: cols, exec: func(x *execCtx) (*Result, error) {
 		vals, err := call.values(x)
 		if err != nil {
 			return nil, err
 		}
-		rows, err := x.s.invoke(x, f, vals)
+		rows, err := x.s.invokeCalled(x, f, vals, batch)
 		if err != nil {
 			return nil, err
 		}

@@ -75,6 +75,8 @@ type plStmt struct {
 	isExit  bool
 	// slice is FOREACH's SLICE dimension count.
 	slice int
+	// chain is COMMIT or ROLLBACK AND CHAIN.
+	chain bool
 	// dynamic marks RETURN QUERY EXECUTE, whose expr is the query string.
 	dynamic bool
 	// raise
@@ -493,7 +495,7 @@ func (r *plReader) stmt(m map[string]any, prevLine int) (*plStmt, error) {
 			st.diag = append(st.diag, plDiag{kind: jsonStr(db, "kind"), target: jsonNum(db, "target")})
 		}
 	case "commit", "rollback":
-		return nil, pgerror.Unsupported(strings.ToUpper(st.kind) + " in PL/pgSQL procedures")
+		st.chain = jsonBool(b, "chain")
 	default:
 		return nil, pgerror.Unsupported("PL/pgSQL statement " + strings.ToUpper(strings.ReplaceAll(st.kind, "_", " ")))
 	}

@@ -301,6 +301,8 @@ func (fr *plFrame) exec(st *plStmt) (plFlow, error) {
 		return plFlow{}, fr.execSQL(st)
 	case "dynexecute":
 		return plFlow{}, fr.dynExecute(st)
+	case "commit", "rollback":
+		return plFlow{}, fr.endTransaction(st.kind == "commit", st.chain)
 	case "getdiag":
 		return plFlow{}, fr.getDiagnostics(st)
 	}
