@@ -248,3 +248,30 @@ func triggerDefinition(s *Session, c *catalog, oid uint32, pretty bool) (string,
 	}
 	return "", false
 }
+
+// userProc is a user routine in the shape of a built-in's pg_proc row,
+// for regproc and regprocedure; nil for nil.
+func userProc(c *catalog, f *funcDesc) *builtinProc {
+	if f == nil {
+		return nil
+	}
+	p := &builtinProc{oid: f.oid, name: f.name}
+	if sc := c.schemas[f.schema]; sc != nil {
+		p.namespace = sc.oid
+	}
+	for _, t := range f.inputTypes() {
+		p.args = append(p.args, uint32(t.Oid))
+	}
+	return p
+}
+
+// userProcsNamed are the user routines of a name, in every schema.
+func userProcsNamed(c *catalog, name string) []*builtinProc {
+	var out []*builtinProc
+	for _, sc := range c.schemas {
+		for _, f := range sc.funcs[name] {
+			out = append(out, userProc(c, f))
+		}
+	}
+	return out
+}
