@@ -283,7 +283,10 @@ func (f *funcDesc) readParams(b *binder, params []*pg_query.Node) error {
 			}
 			seen[p.name] = true
 		}
-		if ins := f.inParams(); p.isIn() && len(ins) > 0 && ins[len(ins)-1].mode == 'v' {
+		if ins := f.inParams(); p.arg && len(ins) > 0 && ins[len(ins)-1].mode == 'v' {
+			if !p.isIn() {
+				return pgerror.New(pgerror.InvalidFunctionDefinition, "VARIADIC parameter must be the last parameter")
+			}
 			return pgerror.New(pgerror.InvalidFunctionDefinition, "VARIADIC parameter must be the last input parameter")
 		}
 		switch {

@@ -303,8 +303,9 @@ func (f *funcDesc) inParams() []funcParam {
 // A VARIADIC routine called with positional arguments only and without
 // the VARIADIC keyword gathers its last arguments (at least one) into its
 // variadic array: spread says so, and those arguments all map to the
-// variadic parameter. With the keyword (variadicArg), only a VARIADIC
-// routine fits, its array passed as the last argument.
+// variadic parameter; without them the variadic parameter takes its
+// default. With the keyword (variadicArg), only a VARIADIC routine fits,
+// its array passed as the last argument.
 func (f *funcDesc) bindCall(positional int, names []string, variadicArg bool) (slots []int, spread bool, ok bool) {
 	ins := f.inParams()
 	isVariadic := len(ins) > 0 && ins[len(ins)-1].mode == 'v'
@@ -312,9 +313,11 @@ func (f *funcDesc) bindCall(positional int, names []string, variadicArg bool) (s
 		return nil, false, false
 	}
 	if isVariadic && !variadicArg {
-		if len(names) > 0 || positional < len(ins) {
+		if len(names) > 0 || positional < len(ins) && f.nDefaults == 0 {
 			return nil, false, false
 		}
+	}
+	if isVariadic && !variadicArg && positional >= len(ins) {
 		slots = make([]int, positional)
 		for i := range slots {
 			slots[i] = min(i, len(ins)-1)
