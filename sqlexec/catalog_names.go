@@ -441,15 +441,19 @@ func builtinTypeName(typname string, typmod int32) string {
 	return types.QuoteIdent(typname)
 }
 
-// procsNamed returns the built-in functions a possibly qualified name
-// reaches along the search path.
+// procsNamed returns the built-in and user functions a possibly
+// qualified name reaches along the search path.
 func (n catalogNames) procsNamed(text string) ([]*builtinProc, error) {
 	parts, err := n.qualifiedName(text, "function")
 	if err != nil {
 		return nil, err
 	}
 	var out []*builtinProc
-	for _, p := range builtinIndex().procsByName[parts[len(parts)-1]] {
+	procs := builtinIndex().procsByName[parts[len(parts)-1]]
+	if user := userProcsNamed(n.catalog(), parts[len(parts)-1]); len(user) > 0 {
+		procs = append(append([]*builtinProc(nil), procs...), user...)
+	}
+	for _, p := range procs {
 		schema, _ := namespaceName(n.catalog(), p.namespace)
 		if len(parts) == 2 && schema == parts[0] || len(parts) == 1 && n.onPath(schema) {
 			out = append(out, p)
@@ -495,6 +499,9 @@ func (n catalogNames) procedureOID(text string) (int64, error) {
 // name, qualified unless the search path reaches it alone.
 func (n catalogNames) procName(oid uint32, args bool) (string, bool) {
 	p := builtinIndex().procs[oid]
+	if p == nil {
+		p = userProc(n.catalog(), n.catalog().funcByOID(oid))
+	}
 	if p == nil {
 		return "", false
 	}

@@ -29,9 +29,10 @@ type funcDesc struct {
 	// lang is "sql" or "plpgsql".
 	lang   string
 	params []funcParam
-	// in are the types of the parameters a call passes (IN, INOUT,
-	// VARIADIC), pg_proc.proargtypes; nDefaults of the last of them have
-	// defaults.
+	// in are the types of the parameters a call passes arguments for
+	// (funcParam.arg): pg_proc.proargtypes, plus a procedure's OUT
+	// parameters, which are part of its signature; nDefaults of the last
+	// of them have defaults.
 	in        []types.Type
 	nDefaults int
 	// result is the declared result type: a scalar, void, trigger, or a
@@ -97,6 +98,9 @@ type funcParam struct {
 	// t (TABLE column).
 	mode byte
 	def  *pg_query.Node
+	// arg says a call passes an argument for the parameter: IN, INOUT,
+	// VARIADIC, and a procedure's OUT.
+	arg bool
 }
 
 // isIn reports whether a call passes the parameter.
@@ -116,6 +120,18 @@ func (f *funcDesc) kindName() string {
 // signature is name(type, ...) as PostgreSQL's messages print a routine.
 func (f *funcDesc) signature() string {
 	return fmt.Sprintf("%s(%s)", f.name, typeNames(f.in))
+}
+
+// inputTypes are the types of the IN, INOUT and VARIADIC parameters,
+// pg_proc.proargtypes.
+func (f *funcDesc) inputTypes() []types.Type {
+	var out []types.Type
+	for _, p := range f.params {
+		if p.isIn() {
+			out = append(out, p.typ)
+		}
+	}
+	return out
 }
 
 func typeNames(ts []types.Type) string {
@@ -251,28 +267,41 @@ func (f *funcDesc) readParams(b *binder, params []*pg_query.Node) error {
 		case pg_query.FunctionParameterMode_FUNC_PARAM_TABLE:
 			p.mode = 't'
 		case pg_query.FunctionParameterMode_FUNC_PARAM_VARIADIC:
-			return pgerror.Unsupported("VARIADIC parameters")
+			if !t.IsArray() {
+				return pgerror.New(pgerror.InvalidFunctionDefinition, "VARIADIC parameter must be an array")
+			}
+			p.mode = 'v'
 		default:
 			p.mode = 'i'
 		}
-		if f.kind == 'p' && p.mode == 'o' {
-			return pgerror.Unsupported("OUT parameters of procedures")
-		}
+		// A procedure's OUT parameters take arguments too (which the
+		// call's result or PL/pgSQL's CALL assigns).
+		p.arg = p.isIn() || f.kind == 'p' && p.mode == 'o'
 		if p.name != "" {
 			if seen[p.name] {
 				return pgerror.Newf(pgerror.InvalidFunctionDefinition, "parameter name \"%s\" used more than once", p.name)
 			}
 			seen[p.name] = true
 		}
-		if p.isIn() {
-			f.in = append(f.in, t)
-			if p.def != nil {
-				f.nDefaults++
-			} else if f.nDefaults > 0 {
-				return pgerror.New(pgerror.InvalidFunctionDefinition, "input parameters after one with a default value must also have defaults")
+		if ins := f.inParams(); p.arg && len(ins) > 0 && ins[len(ins)-1].mode == 'v' {
+			if !p.isIn() {
+				return pgerror.New(pgerror.InvalidFunctionDefinition, "VARIADIC parameter must be the last parameter")
 			}
-		} else if p.def != nil {
+			return pgerror.New(pgerror.InvalidFunctionDefinition, "VARIADIC parameter must be the last input parameter")
+		}
+		switch {
+		case p.def != nil && !p.isIn():
 			return pgerror.New(pgerror.InvalidFunctionDefinition, "only input parameters can have default values")
+		case !p.arg:
+		case p.def != nil:
+			f.nDefaults++
+		case f.nDefaults > 0 && p.mode == 'o':
+			return pgerror.New(pgerror.InvalidFunctionDefinition, "procedure OUT parameters cannot appear after one with a default value")
+		case f.nDefaults > 0:
+			return pgerror.New(pgerror.InvalidFunctionDefinition, "input parameters after one with a default value must also have defaults")
+		}
+		if p.arg {
+			f.in = append(f.in, t)
 		}
 		f.params = append(f.params, p)
 	}
@@ -444,6 +473,14 @@ func (d *ddl) findRoutine(owa *pg_query.ObjectWithArgs, objType pg_query.ObjectT
 	for _, f := range cands {
 		if owa.ArgsUnspecified && (want == 0 || f.kind == want) || !owa.ArgsUnspecified && sameTypes(f.in, argTypes) {
 			match = append(match, f)
+		}
+	}
+	if len(match) == 0 && !owa.ArgsUnspecified {
+		// A procedure is also named by its input arguments alone.
+		for _, f := range cands {
+			if f.kind == 'p' && sameTypes(f.inputTypes(), argTypes) {
+				match = append(match, f)
+			}
 		}
 	}
 	if len(names) == 1 {

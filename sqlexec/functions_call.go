@@ -26,6 +26,9 @@ const maxRoutineDepth = 200
 type routineCall struct {
 	fn   *funcDesc
 	args []*scalar
+	// slots are, for each argument of the call as written, the index of
+	// the parameter (of fn.inParams) it fills.
+	slots []int
 }
 
 // userFuncCall compiles fc as a call of a user function in a scalar
@@ -36,9 +39,9 @@ func (b *binder) userFuncCall(sc *scope, fc *pg_query.FuncCall) (*scalar, bool, 
 	if len(cands) == 0 {
 		return nil, false, nil
 	}
-	call, err := b.resolveRoutine(sc, lastName(fc.Funcname), cands, fc.Args, fc.Location, 'f')
+	call, err := b.resolveRoutine(sc, lastName(fc.Funcname), cands, fc, 'f')
 	if err == nil && call == nil {
-		if proc, perr := b.resolveRoutine(sc, lastName(fc.Funcname), cands, fc.Args, fc.Location, 'p'); perr == nil {
+		if proc, perr := b.resolveRoutine(sc, lastName(fc.Funcname), cands, fc, 'p'); perr == nil {
 			return nil, true, b.errAt(pgerror.Newf(pgerror.WrongObjectType, "%s is a procedure", b.callSignature(proc.fn.name, fc.Args)).
 				WithHint("To call a procedure, use CALL."), fc.Location)
 		}
@@ -49,7 +52,7 @@ func (b *binder) userFuncCall(sc *scope, fc *pg_query.FuncCall) (*scalar, bool, 
 	if len(names) == 1 && b.shadowsBuiltin(call) {
 		return nil, true, b.errAt(pgerror.Unsupported("calling a user function that has the name of a built-in function fitting the same arguments without its schema"), fc.Location)
 	}
-	if fc.AggStar || fc.AggDistinct || fc.AggFilter != nil || len(fc.AggOrder) > 0 || fc.Over != nil || fc.FuncVariadic {
+	if fc.AggStar || fc.AggDistinct || fc.AggFilter != nil || len(fc.AggOrder) > 0 || fc.Over != nil {
 		return nil, true, b.errAt(pgerror.Newf(pgerror.WrongObjectType, "%s is not an aggregate function", call.fn.name), fc.Location)
 	}
 	f := call.fn
@@ -121,7 +124,7 @@ func (b *binder) userFunctionItem(sc *scope, rf *pg_query.RangeFunction, fc *pg_
 	if len(cands) == 0 {
 		return nil, nil, false, nil
 	}
-	call, err := b.resolveRoutine(functionArgScope(sc), lastName(fc.Funcname), cands, fc.Args, fc.Location, 'f')
+	call, err := b.resolveRoutine(functionArgScope(sc), lastName(fc.Funcname), cands, fc, 'f')
 	if err != nil || call == nil {
 		return nil, nil, err != nil, err
 	}
@@ -144,7 +147,8 @@ func (b *binder) hasUserSetFunc(names []string) bool {
 // the arguments call. It returns nil and no error when none fits a
 // function call, so that built-ins are tried next; for a procedure that
 // is 42883.
-func (b *binder) resolveRoutine(sc *scope, name string, cands []*funcDesc, argNodes []*pg_query.Node, loc int32, kind byte) (*routineCall, error) {
+func (b *binder) resolveRoutine(sc *scope, name string, cands []*funcDesc, fc *pg_query.FuncCall, kind byte) (*routineCall, error) {
+	argNodes, loc := fc.Args, fc.Location
 	args := make([]*scalar, len(argNodes))
 	var argNames []string
 	for i, n := range argNodes {
@@ -162,23 +166,28 @@ func (b *binder) resolveRoutine(sc *scope, name string, cands []*funcDesc, argNo
 	}
 	positional := len(args) - len(argNames)
 	// slots[k][j] is the index of candidate k's parameter that the call's
-	// argument j fills.
+	// argument j fills; expanded[k] says candidate k gathers the trailing
+	// arguments into its VARIADIC array.
 	var fits []*funcDesc
 	var slots [][]int
 	var declared [][]types.Type
+	var expanded []bool
 	for _, f := range cands {
 		if f.kind != kind {
 			continue
 		}
-		s, ok := f.bindArgs(positional, argNames)
+		s, spread, ok := f.bindCall(positional, argNames, fc.FuncVariadic)
 		if !ok {
 			continue
 		}
 		ts := make([]types.Type, len(args))
 		for j, p := range s {
 			ts[j] = f.in[p]
+			if spread && p == len(f.in)-1 {
+				ts[j], _ = f.in[p].Elem()
+			}
 		}
-		fits, slots, declared = append(fits, f), append(slots, s), append(declared, ts)
+		fits, slots, declared, expanded = append(fits, f), append(slots, s), append(declared, ts), append(expanded, spread)
 	}
 	if len(fits) == 0 {
 		if kind == 'p' {
@@ -205,12 +214,20 @@ func (b *binder) resolveRoutine(sc *scope, name string, cands []*funcDesc, argNo
 	}
 	f := fits[k]
 	full := make([]*scalar, len(f.in))
+	var spread []*scalar
 	for j, p := range slots[k] {
-		e, err := b.coerce(args[j], f.in[p], types.CastImplicit)
+		e, err := b.coerce(args[j], declared[k][j], types.CastImplicit)
 		if err != nil {
 			return nil, b.withPos(err, loc)
 		}
+		if expanded[k] && p == len(f.in)-1 {
+			spread = append(spread, e)
+			continue
+		}
 		full[p] = e
+	}
+	if expanded[k] {
+		full[len(f.in)-1] = arrayOfScalars(f.in[len(f.in)-1], spread)
 	}
 	ins := f.inParams()
 	for p := range full {
@@ -226,7 +243,7 @@ func (b *binder) resolveRoutine(sc *scope, name string, cands []*funcDesc, argNo
 		}
 		full[p] = e
 	}
-	return &routineCall{fn: f, args: full}, nil
+	return &routineCall{fn: f, args: full, slots: slots[k]}, nil
 }
 
 // noRoutine is the 42883 error of a call no routine fits.
@@ -269,27 +286,49 @@ func callText(name string, argNodes []*pg_query.Node, args []*scalar) string {
 	return name + "(" + strings.Join(ts, ", ") + ")"
 }
 
-// inParams are the parameters a call passes, in order.
+// inParams are the parameters a call passes arguments for, in order.
 func (f *funcDesc) inParams() []funcParam {
 	var out []funcParam
 	for _, p := range f.params {
-		if p.isIn() {
+		if p.arg {
 			out = append(out, p)
 		}
 	}
 	return out
 }
 
-// bindArgs maps a call's positional arguments and named ones (after them)
+// bindCall maps a call's positional arguments and named ones (after them)
 // to f's input parameters: the index of the parameter each fills, or false
 // when some parameter without default stays unfilled or a name fits none.
-func (f *funcDesc) bindArgs(positional int, names []string) ([]int, bool) {
+// A VARIADIC routine called with positional arguments only and without
+// the VARIADIC keyword gathers its last arguments (at least one) into its
+// variadic array: spread says so, and those arguments all map to the
+// variadic parameter; without them the variadic parameter takes its
+// default. With the keyword (variadicArg), only a VARIADIC routine fits,
+// its array passed as the last argument.
+func (f *funcDesc) bindCall(positional int, names []string, variadicArg bool) (slots []int, spread bool, ok bool) {
 	ins := f.inParams()
+	isVariadic := len(ins) > 0 && ins[len(ins)-1].mode == 'v'
+	if variadicArg && !isVariadic {
+		return nil, false, false
+	}
+	if isVariadic && !variadicArg {
+		if len(names) > 0 || positional < len(ins) && f.nDefaults == 0 {
+			return nil, false, false
+		}
+	}
+	if isVariadic && !variadicArg && positional >= len(ins) {
+		slots = make([]int, positional)
+		for i := range slots {
+			slots[i] = min(i, len(ins)-1)
+		}
+		return slots, true, true
+	}
 	if positional+len(names) > len(ins) || positional > len(ins) {
-		return nil, false
+		return nil, false, false
 	}
 	filled := make([]bool, len(ins))
-	slots := make([]int, 0, positional+len(names))
+	slots = make([]int, 0, positional+len(names))
 	for i := range positional {
 		filled[i] = true
 		slots = append(slots, i)
@@ -302,17 +341,42 @@ func (f *funcDesc) bindArgs(positional int, names []string) ([]int, bool) {
 			}
 		}
 		if found < 0 || filled[found] {
-			return nil, false
+			return nil, false, false
 		}
 		filled[found] = true
 		slots = append(slots, found)
 	}
 	for i, ok := range filled {
 		if !ok && i < len(ins)-f.nDefaults {
-			return nil, false
+			return nil, false, false
 		}
 	}
-	return slots, true
+	if variadicArg && slots[len(slots)-1] != len(ins)-1 {
+		return nil, false, false
+	}
+	return slots, false, true
+}
+
+// arrayOfScalars is the array of type arr whose elements are the values
+// of elems: a VARIADIC routine's gathered arguments.
+func arrayOfScalars(arr types.Type, elems []*scalar) *scalar {
+	var refs uint64
+	volatile := false
+	for _, e := range elems {
+		refs |= e.refs
+		volatile = volatile || e.volatile
+	}
+	return &scalar{typ: arr, slot: -1, refs: refs, volatile: volatile, eval: func(x *execCtx) (any, error) {
+		out := make([]any, len(elems))
+		for i, e := range elems {
+			v, err := e.eval(x)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = v
+		}
+		return out, nil
+	}}
 }
 
 // invoke runs routine f with the input values vals in the caller's
@@ -380,9 +444,9 @@ func (b *binder) callPlan(cs *pg_query.CallStmt) (*stmtPlan, error) {
 	fc := cs.Funccall
 	names := strs(fc.Funcname)
 	cands := b.s.lookupFuncs(b.cat, names)
-	call, err := b.resolveRoutine(nil, strings.Join(names, "."), cands, fc.Args, fc.Location, 'p')
+	call, err := b.resolveRoutine(nil, strings.Join(names, "."), cands, fc, 'p')
 	if err != nil {
-		if fn, ferr := b.resolveRoutine(nil, strings.Join(names, "."), cands, fc.Args, fc.Location, 'f'); ferr == nil && fn != nil {
+		if fn, ferr := b.resolveRoutine(nil, strings.Join(names, "."), cands, fc, 'f'); ferr == nil && fn != nil {
 			return nil, b.errAt(pgerror.Newf(pgerror.WrongObjectType, "%s is not a procedure", fn.fn.signature()).
 				WithHint("To call a function, use SELECT."), fc.Location)
 		}
@@ -393,12 +457,13 @@ func (b *binder) callPlan(cs *pg_query.CallStmt) (*stmtPlan, error) {
 	for _, c := range f.outCols {
 		cols = append(cols, outCol{Name: c.Name, typ: c.Type})
 	}
+	batch := inBatch(b.full)
 	return &stmtPlan{cols: cols, exec: func(x *execCtx) (*Result, error) {
 		vals, err := call.values(x)
 		if err != nil {
 			return nil, err
 		}
-		rows, err := x.s.invoke(x, f, vals)
+		rows, err := x.s.invokeCalled(x, f, vals, batch)
 		if err != nil {
 			return nil, err
 		}

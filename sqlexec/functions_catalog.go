@@ -41,9 +41,14 @@ func (f *funcDesc) procRow(namespace, owner uint32) []any {
 	if f.retSet {
 		rows = 1000
 	}
-	in := make([]string, len(f.in))
-	for i, t := range f.in {
-		in[i] = strconv.Itoa(int(t.Oid))
+	var in []string
+	for _, t := range f.inputTypes() {
+		in = append(in, strconv.Itoa(int(t.Oid)))
+	}
+	variadic := int64(0)
+	if ins := f.inParams(); len(ins) > 0 && ins[len(ins)-1].mode == 'v' {
+		elem, _ := ins[len(ins)-1].typ.Elem()
+		variadic = int64(elem.Oid)
 	}
 	var allTypes, modes, names any
 	hasNames := false
@@ -54,7 +59,7 @@ func (f *funcDesc) procRow(namespace, owner uint32) []any {
 		all[i], ms[i], ns[i] = strconv.Itoa(int(p.typ.Oid)), string(p.mode), quoteArrayElem(p.name)
 		hasNames = hasNames || p.name != ""
 	}
-	if len(f.outCols) > 0 || len(f.in) != len(f.params) {
+	if len(f.outCols) > 0 || len(in) != len(f.params) || variadic != 0 {
 		allTypes = parseCatalogText(arrayType(types.OidType), "{"+strings.Join(all, ",")+"}")
 		modes = parseCatalogText(arrayType(types.Char), "{"+strings.Join(ms, ",")+"}")
 	}
@@ -81,9 +86,9 @@ func (f *funcDesc) procRow(namespace, owner uint32) []any {
 	}
 	var src any = f.src
 	return []any{int64(f.oid), f.name, int64(namespace), int64(owner), lang,
-		100.0, rows, int64(0), int64(0), string(f.kind),
+		100.0, rows, variadic, int64(0), string(f.kind),
 		f.secDef, false, f.strict, f.retSet, string(f.volatility), "u",
-		int64(len(f.in)), int64(f.nDefaults), int64(f.result.Oid), parseCatalogText(types.OidVector, strings.Join(in, " ")),
+		int64(len(in)), int64(f.nDefaults), int64(f.result.Oid), parseCatalogText(types.OidVector, strings.Join(in, " ")),
 		allTypes, modes, names, defaults,
 		nil, src, nil, nil, config,
 		nil}
@@ -242,4 +247,31 @@ func triggerDefinition(s *Session, c *catalog, oid uint32, pretty bool) (string,
 		}
 	}
 	return "", false
+}
+
+// userProc is a user routine in the shape of a built-in's pg_proc row,
+// for regproc and regprocedure; nil for nil.
+func userProc(c *catalog, f *funcDesc) *builtinProc {
+	if f == nil {
+		return nil
+	}
+	p := &builtinProc{oid: f.oid, name: f.name}
+	if sc := c.schemas[f.schema]; sc != nil {
+		p.namespace = sc.oid
+	}
+	for _, t := range f.inputTypes() {
+		p.args = append(p.args, uint32(t.Oid))
+	}
+	return p
+}
+
+// userProcsNamed are the user routines of a name, in every schema.
+func userProcsNamed(c *catalog, name string) []*builtinProc {
+	var out []*builtinProc
+	for _, sc := range c.schemas {
+		for _, f := range sc.funcs[name] {
+			out = append(out, userProc(c, f))
+		}
+	}
+	return out
 }

@@ -263,3 +263,35 @@ func (d *ddl) renameRoutine(rs *pg_query.RenameStmt) error {
 	sc.funcs[nf.name] = append(slices.Clone(sc.funcs[nf.name]), &nf)
 	return nil
 }
+
+// setRoutineSchema runs ALTER FUNCTION, PROCEDURE or ROUTINE ... SET
+// SCHEMA: the routine moves to the schema, keeping its OID, so that
+// triggers, comments and grants keep following it.
+func (d *ddl) setRoutineSchema(as *pg_query.AlterObjectSchemaStmt) error {
+	f, err := d.findRoutine(as.Object.GetObjectWithArgs(), as.ObjectType, as.MissingOk, false)
+	if err != nil || f == nil {
+		return err
+	}
+	target := d.cat.schemas[as.Newschema]
+	if target == nil {
+		return pgerror.Newf(pgerror.InvalidSchemaName, "schema \"%s\" does not exist", as.Newschema)
+	}
+	if as.Newschema == f.schema {
+		return nil
+	}
+	for _, g := range target.funcs[f.name] {
+		if sameTypes(g.in, f.in) {
+			return pgerror.Newf(pgerror.DuplicateFunction, "%s %s already exists in schema \"%s\"", g.kindName(), f.signature(), as.Newschema)
+		}
+	}
+	for _, dep := range d.routineDependents(f, nil) {
+		if dep.byName {
+			return pgerror.Unsupported("moving a routine that " + dep.what + " calls to another schema")
+		}
+	}
+	nf := *f
+	nf.schema = as.Newschema
+	d.unlistRoutine(f)
+	target.funcs[nf.name] = append(slices.Clone(target.funcs[nf.name]), &nf)
+	return nil
+}

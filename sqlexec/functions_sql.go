@@ -22,9 +22,12 @@ import (
 // the first call in a session and kept while the catalog is the one they
 // were made against.
 
-// compiledRoutine is a routine body planned against one catalog version.
+// compiledRoutine is a routine body planned against one catalog version
+// under one search path and one set of the settings its constants are
+// read in.
 type compiledRoutine struct {
 	version uint64
+	env     string
 	// stmts are the plans of a LANGUAGE sql body, in order.
 	stmts []*stmtPlan
 	texts []string
@@ -35,10 +38,11 @@ type compiledRoutine struct {
 // compiled returns f's body compiled for the session's catalog.
 func (s *Session) compiled(f *funcDesc) (*compiledRoutine, error) {
 	cat, version := s.catalog()
-	if c := s.routines[f]; c != nil && c.version == version {
+	env := s.routinePlanEnv()
+	if c := s.routines[f]; c != nil && c.version == version && c.env == env {
 		return c, nil
 	}
-	c := &compiledRoutine{version: version}
+	c := &compiledRoutine{version: version, env: env}
 	var err error
 	if f.lang == "plpgsql" {
 		c.pl, err = compilePlpgsql(s, cat, f)
@@ -53,6 +57,22 @@ func (s *Session) compiled(f *funcDesc) (*compiledRoutine, error) {
 	}
 	s.routines[f] = c
 	return c, nil
+}
+
+// routinePlanEnv names the settings a routine's plans depend on: the
+// search path their names were resolved on (with the session's temporary
+// schema) and those their constants were read in. A body planned under
+// one search path is planned again under another, as PostgreSQL's plan
+// cache does.
+func (s *Session) routinePlanEnv() string {
+	var b strings.Builder
+	for _, name := range []string{"search_path", "TimeZone", "DateStyle", "IntervalStyle"} {
+		v, _ := s.settings.get(name)
+		b.WriteString(v)
+		b.WriteByte(0)
+	}
+	b.WriteString(strconv.FormatUint(uint64(s.tempID), 10))
+	return b.String()
 }
 
 // sqlBodyStatements returns the statements of f's body.

@@ -73,6 +73,10 @@ type plStmt struct {
 	// loops
 	reverse bool
 	isExit  bool
+	// slice is FOREACH's SLICE dimension count.
+	slice int
+	// chain is COMMIT or ROLLBACK AND CHAIN.
+	chain bool
 	// dynamic marks RETURN QUERY EXECUTE, whose expr is the query string.
 	dynamic bool
 	// raise
@@ -449,10 +453,7 @@ func (r *plReader) stmt(m map[string]any, prevLine int) (*plStmt, error) {
 		st.params = r.exprs(b["params"])
 		st.body, err = r.stmts(b["body"])
 	case "foreach_a":
-		if jsonNum(b, "slice") != 0 {
-			return nil, pgerror.Unsupported("FOREACH ... SLICE")
-		}
-		st.target, st.expr = jsonNum(b, "varno"), r.expr(b["expr"])
+		st.target, st.expr, st.slice = jsonNum(b, "varno"), r.expr(b["expr"]), jsonNum(b, "slice")
 		r.claimed[st.target] = true
 		st.body, err = r.stmts(b["body"])
 	case "exit":
@@ -480,9 +481,6 @@ func (r *plReader) stmt(m map[string]any, prevLine int) (*plStmt, error) {
 		st.cond, st.expr = r.expr(b["cond"]), r.expr(b["message"])
 	case "perform", "call":
 		st.expr = r.expr(b["expr"])
-		if st.kind == "call" && b["target"] != nil {
-			return nil, pgerror.Unsupported("CALL of a procedure with output parameters in PL/pgSQL")
-		}
 	case "execsql":
 		st.expr, st.into, st.strict = r.expr(b["sqlstmt"]), jsonBool(b, "into"), jsonBool(b, "strict")
 		st.target = r.target(b["target"])
@@ -497,7 +495,7 @@ func (r *plReader) stmt(m map[string]any, prevLine int) (*plStmt, error) {
 			st.diag = append(st.diag, plDiag{kind: jsonStr(db, "kind"), target: jsonNum(db, "target")})
 		}
 	case "commit", "rollback":
-		return nil, pgerror.Unsupported(strings.ToUpper(st.kind) + " in PL/pgSQL procedures")
+		st.chain = jsonBool(b, "chain")
 	default:
 		return nil, pgerror.Unsupported("PL/pgSQL statement " + strings.ToUpper(strings.ReplaceAll(st.kind, "_", " ")))
 	}

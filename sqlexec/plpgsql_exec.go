@@ -146,8 +146,10 @@ func (fr *plFrame) run(vals []any) ([][]any, error) {
 	p, f := fr.pl, fr.pl.fn
 	in := 0
 	for i, prm := range f.params {
-		if prm.isIn() {
-			fr.vals[i] = vals[in]
+		if prm.arg {
+			if prm.isIn() {
+				fr.vals[i] = vals[in]
+			}
 			in++
 		}
 	}
@@ -207,10 +209,13 @@ func (fr *plFrame) exec(st *plStmt) (plFlow, error) {
 		return fr.block(st)
 	case "assign":
 		v, t, err := fr.value(st.expr)
-		if err == nil {
-			err = fr.assign(st.varno, v, t)
+		if err != nil {
+			return plFlow{}, err
 		}
-		return plFlow{}, err
+		if a := st.expr.compiled.element; a != nil {
+			return plFlow{}, fr.assignElement(st.varno, a, v, t)
+		}
+		return plFlow{}, fr.assign(st.varno, v, t)
 	case "if":
 		ok, err := fr.condition(st.cond)
 		if err != nil || ok {
@@ -282,7 +287,7 @@ func (fr *plFrame) exec(st *plStmt) (plFlow, error) {
 			}
 		}
 		return plFlow{}, pgerror.New(pgerror.AssertFailure, msg)
-	case "perform", "call":
+	case "perform":
 		res, err := fr.query(st.expr)
 		if err != nil {
 			return plFlow{}, err
@@ -290,10 +295,14 @@ func (fr *plFrame) exec(st *plStmt) (plFlow, error) {
 		fr.count = int64(len(res.Rows))
 		fr.setFound(len(res.Rows) > 0)
 		return plFlow{}, nil
+	case "call":
+		return plFlow{}, fr.call(st.expr)
 	case "execsql":
 		return plFlow{}, fr.execSQL(st)
 	case "dynexecute":
 		return plFlow{}, fr.dynExecute(st)
+	case "commit", "rollback":
+		return plFlow{}, fr.endTransaction(st.kind == "commit", st.chain)
 	case "getdiag":
 		return plFlow{}, fr.getDiagnostics(st)
 	}

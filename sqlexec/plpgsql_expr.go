@@ -28,6 +28,12 @@ type plCompiled struct {
 	shapes []types.Type
 	scalar *scalar
 	plan   *stmtPlan
+	// outTargets are, for a CALL, the datums its OUT and INOUT arguments
+	// name, one per result column of the procedure (-1 for an argument
+	// left to its default).
+	outTargets []int
+	// element is the subscripted target of an assignment a[i] := x.
+	element *arrayAssign
 }
 
 // plFrame is one invocation of a PL/pgSQL body: the variables' values and
@@ -63,9 +69,6 @@ func (e *plExpr) sql() (string, error) {
 		if i < 0 {
 			return "", pgerror.Newf(pgerror.SyntaxError, "syntax error in assignment \"%s\"", e.text)
 		}
-		if strings.Contains(e.text[:i], "[") {
-			return "", pgerror.Unsupported("assignment to an array element in PL/pgSQL")
-		}
 		return "SELECT " + e.text[i+skip:], nil
 	}
 	return e.text, nil
@@ -92,6 +95,9 @@ func (fr *plFrame) compile(e *plExpr) (*plCompiled, error) {
 	b := &binder{s: fr.s, cat: cat, full: text, params: append([]types.Type(nil), fr.typs...), varsConflict: true,
 		vars: func(b *binder, fields []string, loc int32) (*scalar, bool) { return fr.vars(e.scope, fields) }}
 	c := &plCompiled{shapes: append([]types.Type(nil), fr.typs...)}
+	if c.element, err = fr.elementTarget(b, e); err != nil {
+		return nil, err
+	}
 	if sel := st.node.GetSelectStmt(); e.mode != 0 && isBareTarget(sel) {
 		if c.scalar, err = b.expr(nil, sel.TargetList[0].GetResTarget().Val); err != nil {
 			return nil, bodyError(err)
@@ -109,6 +115,11 @@ func (fr *plFrame) compile(e *plExpr) (*plCompiled, error) {
 			return nil, bodyError(err)
 		}
 		c.plan.locks, c.plan.perms = b.locks, b.perms
+		if cs := st.node.GetCallStmt(); cs != nil {
+			if c.outTargets, err = fr.callTargets(b, e.scope, cs.Funccall); err != nil {
+				return nil, err
+			}
+		}
 	}
 	e.compiled = c
 	return c, nil
@@ -284,12 +295,6 @@ func (fr *plFrame) vars(scope *plScope, fields []string) (*scalar, bool) {
 func (fr *plFrame) varScalar(k int, name string) (*scalar, bool) {
 	if k < 0 {
 		return nil, false
-	}
-	if name == "tg_argv" {
-		// PostgreSQL's TG_ARGV counts from 0; fickle's arrays from 1.
-		return &scalar{typ: fr.typs[k], slot: -1, name: name, eval: func(*execCtx) (any, error) {
-			return nil, pgerror.Unsupported("TG_ARGV (an array whose lower bound is 0)")
-		}}, true
 	}
 	return &scalar{typ: fr.typs[k], slot: -1, name: name, eval: func(x *execCtx) (any, error) { return x.params[k], nil }}, true
 }

@@ -177,12 +177,33 @@ func (fr *plFrame) forEach(st *plStmt) (plFlow, error) {
 	if !ok {
 		return plFlow{}, pgerror.Newf(pgerror.DatatypeMismatch, "FOREACH expression must yield an array, not type %s", t)
 	}
-	arr, ok := pgarray.Elems(v)
+	dims, lower, elems, ok := pgarray.Shape(v)
 	if !ok {
 		return plFlow{}, pgerror.Unsupported("FOREACH over this array")
 	}
-	for _, e := range arr {
-		if err := fr.assign(st.target, e, elem); err != nil {
+	if st.slice < 0 || st.slice > len(dims) {
+		return plFlow{}, pgerror.Newf(pgerror.ArraySubscriptError, "slice dimension (%d) is out of the valid range 0..%d", st.slice, len(dims))
+	}
+	if st.slice > 0 {
+		if !fr.typs[st.target].IsArray() {
+			return plFlow{}, pgerror.New(pgerror.DatatypeMismatch, "FOREACH ... SLICE loop variable must be of an array type")
+		}
+		elem = t
+	}
+	// Each iteration takes the next slice of the last st.slice
+	// dimensions (one element without SLICE), which keeps their lower
+	// bounds.
+	size := 1
+	for _, d := range dims[len(dims)-min(st.slice, len(dims)):] {
+		size *= d
+	}
+	for i := 0; i+size <= len(elems); i += size {
+		var item any = elems[i]
+		if st.slice > 0 {
+			n := len(dims) - st.slice
+			item = pgarray.Make(dims[n:], lower[n:], elems[i:i+size])
+		}
+		if err := fr.assign(st.target, item, elem); err != nil {
 			return plFlow{}, err
 		}
 		flow, done, err := fr.iterate(st)

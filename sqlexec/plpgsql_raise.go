@@ -172,9 +172,10 @@ func (b *binder) doPlan(ds *pg_query.DoStmt) (*stmtPlan, error) {
 	if _, err := parsePlpgsql(f); err != nil {
 		return nil, err
 	}
+	batch := inBatch(b.full)
 	return &stmtPlan{exec: func(x *execCtx) (*Result, error) {
 		defer delete(x.s.routines, f)
-		if _, err := x.s.invoke(x, f, nil); err != nil {
+		if _, err := x.s.invokeCalled(x, f, nil, batch); err != nil {
 			return nil, err
 		}
 		return &Result{Tag: "DO"}, nil

@@ -47,8 +47,11 @@ type Session struct {
 	// their compiled bodies; notices collects what RAISE sent during the
 	// statement (functions*.go, plpgsql*.go).
 	routineDepth int
-	routines     map[*funcDesc]*compiledRoutine
-	notices      []*pgerror.Error
+	// nonAtomic counts the outermost routine calls that may end the
+	// transaction (plpgsql_txn.go).
+	nonAtomic int
+	routines  map[*funcDesc]*compiledRoutine
+	notices   []*pgerror.Error
 	// stmt is the client's statement being executed, and routineNames
 	// the routines and triggers running inside it, outermost first: the
 	// history names a routine's statements with both.

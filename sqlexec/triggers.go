@@ -8,6 +8,7 @@ import (
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/fickle-db/fickle/internal/pgarray"
 	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/isolation"
 	"github.com/fickle-db/fickle/sqlexec/types"
@@ -463,10 +464,12 @@ func (ts *triggerSet) fire(x *execCtx, f firing, when, level string, old, new []
 		return nil, err
 	}
 	rt := tableRowType(ts.t)
-	argv := make([]any, len(f.tr.args))
+	args := make([]any, len(f.tr.args))
 	for i, a := range f.tr.args {
-		argv[i] = a
+		args[i] = a
 	}
+	// TG_ARGV counts from 0.
+	argv := pgarray.Make([]int{len(args)}, []int{0}, args)
 	textArray, _ := types.ArrayOf(types.Text)
 	vars := map[string]struct {
 		v any
@@ -476,7 +479,7 @@ func (ts *triggerSet) fire(x *execCtx, f firing, when, level string, old, new []
 		"tg_op": {ts.eventName(), types.Text}, "tg_name": {f.tr.name, types.Name}, "tg_when": {when, types.Text},
 		"tg_level": {level, types.Text}, "tg_table_name": {ts.t.name, types.Name}, "tg_relname": {ts.t.name, types.Name},
 		"tg_table_schema": {ts.t.schema, types.Name}, "tg_relid": {int64(ts.t.oid), types.OidType},
-		"tg_nargs": {int64(len(argv)), types.Int4}, "tg_argv": {argv, textArray},
+		"tg_nargs": {int64(len(args)), types.Int4}, "tg_argv": {argv, textArray},
 	}
 	for i, d := range fr.pl.datums {
 		if v, ok := vars[d.name]; ok && (d.kind == 'r' || strings.HasPrefix(d.name, "tg_")) {

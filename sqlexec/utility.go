@@ -25,6 +25,9 @@ func (b *binder) setPlan(vs *pg_query.VariableSetStmt) (*stmtPlan, error) {
 		switch name {
 		case "transaction":
 			return &stmtPlan{noTxn: true, exec: func(x *execCtx) (*Result, error) {
+				if x.s.nonAtomic > 0 {
+					return nil, pgerror.Unsupported("SET TRANSACTION inside a procedure")
+				}
 				if x.s.txn == nil || !x.s.txn.explicit {
 					w := pgerror.New(pgerror.NoActiveSqlTransaction, "SET TRANSACTION can only be used in transaction blocks")
 					w.Severity = "WARNING"
