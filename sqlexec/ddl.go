@@ -288,6 +288,18 @@ func uniqueConName(t *tableDesc, base string) string {
 	return name
 }
 
+// systemColumnNames are the names of the columns every PostgreSQL table
+// has besides its own.
+var systemColumnNames = map[string]bool{"tableoid": true, "cmax": true, "xmax": true, "cmin": true, "xmin": true, "ctid": true}
+
+// systemColumnName refuses a user column named like a system column.
+func systemColumnName(name string) error {
+	if systemColumnNames[name] {
+		return pgerror.Newf(pgerror.DuplicateColumn, "column name \"%s\" conflicts with a system column name", name)
+	}
+	return nil
+}
+
 // serialType maps the serial pseudo-types.
 func serialType(tn *pg_query.TypeName) (types.Type, bool) {
 	names := strs(tn.Names)
@@ -488,6 +500,9 @@ func (a *constraintAttrs) apply(c *pg_query.Constraint, cons []tableConstraint) 
 func (d *ddl) addColumnDef(b *binder, t *tableDesc, cd *pg_query.ColumnDef) ([]tableConstraint, error) {
 	if t.colIndex(cd.Colname) >= 0 {
 		return nil, pgerror.Newf(pgerror.DuplicateColumn, "column \"%s\" specified more than once", cd.Colname)
+	}
+	if err := systemColumnName(cd.Colname); err != nil {
+		return nil, err
 	}
 	col := &columnDesc{name: cd.Colname, attnum: int16(len(t.cols) + 1)}
 	for _, c := range t.cols {

@@ -229,14 +229,7 @@ func (d *ddl) dropColumn(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 	t.fks = fks
 	var checks []*checkDesc
 	for _, ck := range t.checks {
-		uses := false
-		walk(ck.expr, func(n *pg_query.Node) bool {
-			if cr := n.GetColumnRef(); cr != nil && cr.Fields[len(cr.Fields)-1].GetString_().GetSval() == cmd.Name {
-				uses = true
-			}
-			return !uses
-		})
-		if !uses {
+		if !readsColumn(ck.expr, cmd.Name) {
 			checks = append(checks, ck)
 		}
 	}
@@ -415,6 +408,9 @@ func (d *ddl) renameColumn(rs *pg_query.RenameStmt, t *tableDesc, recursing bool
 	if nt.colIndex(rs.Newname) >= 0 {
 		return pgerror.Newf(pgerror.DuplicateColumn, "column \"%s\" of relation \"%s\" already exists", rs.Newname, t.name)
 	}
+	if err := systemColumnName(rs.Newname); err != nil {
+		return err
+	}
 	if err := keyColumnChange(nt, rs.Subname, "rename"); err != nil {
 		return err
 	}
@@ -510,6 +506,9 @@ func (d *ddl) alterColumnType(b *binder, t *tableDesc, cmd *pg_query.AlterTableC
 		}
 	}
 	t.cols[i] = &nc
+	if err := d.recheckConstraints(t, i, conv); err != nil {
+		return err
+	}
 	if err := d.rewriteRows(t, func(row []any) []any {
 		nr := append([]any(nil), row...)
 		v, err := conv(row)

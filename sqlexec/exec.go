@@ -192,11 +192,7 @@ func (b *binder) statement(st *Statement) (*stmtPlan, error) {
 	case *pg_query.Node_CreateTableAsStmt:
 		return b.createTableAsPlan(v.CreateTableAsStmt, st.full)
 	case *pg_query.Node_VacuumStmt:
-		tag := "VACUUM"
-		if !v.VacuumStmt.IsVacuumcmd {
-			tag = "ANALYZE"
-		}
-		return &stmtPlan{noTxn: true, exec: tagOnly(tag)}, nil
+		return b.vacuumPlan(v.VacuumStmt)
 	case *pg_query.Node_CheckPointStmt:
 		return &stmtPlan{noTxn: true, exec: tagOnly("CHECKPOINT")}, nil
 	case *pg_query.Node_DiscardStmt:
