@@ -114,6 +114,9 @@ type tableDesc struct {
 	// (partition.go).
 	part  *partKey
 	bound *partBound
+	// droppedAttnum is the highest attnum of a dropped column: as in
+	// PostgreSQL, a column added later never reuses it.
+	droppedAttnum int16
 }
 
 type columnDesc struct {

@@ -369,6 +369,7 @@ func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 	var cons []tableConstraint
 	b := d.binder(full)
 	ordinal := 0
+	var afterLike []func() error
 	for _, elt := range cs.TableElts {
 		switch v := elt.Node.(type) {
 		case *pg_query.Node_ColumnDef:
@@ -384,7 +385,12 @@ func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 		case *pg_query.Node_Constraint:
 			cons = append(cons, tableConstraint{c: v.Constraint})
 		case *pg_query.Node_TableLikeClause:
-			return pgerror.Unsupported("CREATE TABLE ... (LIKE ...)")
+			more, after, err := d.likeClause(b, t, v.TableLikeClause)
+			if err != nil {
+				return err
+			}
+			cons = append(cons, more...)
+			afterLike = append(afterLike, after)
 		default:
 			return pgerror.Unsupported("table element " + nodeKind(elt))
 		}
@@ -428,6 +434,11 @@ func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 			continue
 		}
 		if err := d.addConstraint(b, t, tc, false); err != nil {
+			return err
+		}
+	}
+	for _, after := range afterLike {
+		if err := after(); err != nil {
 			return err
 		}
 	}
@@ -504,7 +515,7 @@ func (d *ddl) addColumnDef(b *binder, t *tableDesc, cd *pg_query.ColumnDef) ([]t
 	if err := systemColumnName(cd.Colname); err != nil {
 		return nil, err
 	}
-	col := &columnDesc{name: cd.Colname, attnum: int16(len(t.cols) + 1)}
+	col := &columnDesc{name: cd.Colname, attnum: max(int16(len(t.cols)+1), t.droppedAttnum+1)}
 	for _, c := range t.cols {
 		if c.attnum >= col.attnum {
 			col.attnum = c.attnum + 1

@@ -36,6 +36,9 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 		if err := keyColumnAlter(t, cmd); err != nil {
 			return err
 		}
+		if cmd.Subtype == pg_query.AlterTableType_AT_AddColumn && t.bound != nil {
+			return pgerror.New(pgerror.WrongObjectType, "cannot add column to a partition")
+		}
 		if d.inheritedAlter(t, cmd) {
 			if err := d.alterHierarchy(b, t.oid, cmd, at.Relation.Inh, false); err != nil {
 				return err
@@ -242,6 +245,7 @@ func (d *ddl) dropColumn(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 		return err
 	}
 	d.cat.dropColumnComment(t.oid, t.cols[i].attnum)
+	t.droppedAttnum = max(t.droppedAttnum, t.cols[i].attnum)
 	t.cols = append(t.cols[:i:i], t.cols[i+1:]...)
 	for _, ix := range old {
 		cols, ok := shift(ix.cols)
@@ -353,6 +357,12 @@ func (d *ddl) setNotNull(t *tableDesc, cmd *pg_query.AlterTableCmd, set bool) er
 		for _, c := range t.pk {
 			if c == i {
 				return pgerror.Newf(pgerror.InvalidTableDefinition, "column \"%s\" is in a primary key", cmd.Name)
+			}
+		}
+		if t.bound != nil {
+			p := d.cat.tables[t.parents[0]]
+			if j := p.colIndex(cmd.Name); j >= 0 && p.cols[j].notNull {
+				return pgerror.Newf(pgerror.InvalidTableDefinition, "column \"%s\" is marked NOT NULL in parent table", cmd.Name)
 			}
 		}
 	} else if err := d.checkNoNulls(t, i); err != nil {
