@@ -114,6 +114,9 @@ type tableDesc struct {
 	// (partition.go).
 	part  *partKey
 	bound *partBound
+	// clusteredOn is the OID of the index ALTER TABLE ... CLUSTER ON
+	// marked (pg_index.indisclustered), 0 for none.
+	clusteredOn uint32
 	// droppedAttnum is the highest attnum of a dropped column: as in
 	// PostgreSQL, a column added later never reuses it.
 	droppedAttnum int16

@@ -75,6 +75,10 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 			err = d.addInherit(nt, cmd)
 		case pg_query.AlterTableType_AT_DropInherit:
 			err = d.dropInherit(nt, cmd)
+		case pg_query.AlterTableType_AT_ClusterOn:
+			err = d.clusterOn(nt, cmd.Name)
+		case pg_query.AlterTableType_AT_DropCluster:
+			nt.clusteredOn = 0
 		case pg_query.AlterTableType_AT_ChangeOwner:
 			// fickle records no owners: a new one changes nothing.
 		default:
@@ -260,6 +264,9 @@ func (d *ddl) dropColumn(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 		d.cat.moveComments(ix.oid, nix.oid)
 		if ix == d.cat.tables[t.oid].pkIndex {
 			t.pkIndex = nix
+		}
+		if t.clusteredOn == ix.oid {
+			t.clusteredOn = nix.oid
 		}
 	}
 	for _, r := range d.cat.referencing(t.oid) {
@@ -553,6 +560,9 @@ func (d *ddl) alterColumnType(b *binder, t *tableDesc, cmd *pg_query.AlterTableC
 		if t.pkIndex == ix {
 			t.pkIndex = nix
 		}
+		if t.clusteredOn == ix.oid {
+			t.clusteredOn = nix.oid
+		}
 	}
 	return nil
 }
@@ -639,5 +649,24 @@ func (d *ddl) addIdentity(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 		return err
 	}
 	t.cols[i] = &col
+	return nil
+}
+
+// clusterOn runs ALTER TABLE t CLUSTER ON name: the index, one of t's in
+// its schema, becomes the one CLUSTER would order t by. fickle keeps no
+// physical order, so only pg_index.indisclustered shows it.
+func (d *ddl) clusterOn(t *tableDesc, name string) error {
+	if t.pk != nil && !t.hidden && t.pkName == name {
+		t.clusteredOn = primaryKeyIndexOID(t)
+		return nil
+	}
+	ix := d.cat.schemas[t.schema].indexes[name]
+	switch {
+	case ix == nil:
+		return pgerror.Newf(pgerror.UndefinedObject, "index \"%s\" for table \"%s\" does not exist", name, t.name)
+	case ix.table != t.oid:
+		return pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not an index for table \"%s\"", name, t.name)
+	}
+	t.clusteredOn = ix.oid
 	return nil
 }
