@@ -386,10 +386,16 @@ func (d *ddl) rename(rs *pg_query.RenameStmt) error {
 	if isRoutineObject(rs.RenameType) {
 		return d.renameRoutine(rs)
 	}
-	if rs.Relation == nil || rs.RenameType != pg_query.ObjectType_OBJECT_TABLE && rs.RenameType != pg_query.ObjectType_OBJECT_COLUMN {
+	renamesRelation := rs.RenameType == pg_query.ObjectType_OBJECT_TABLE || rs.RenameType == pg_query.ObjectType_OBJECT_INDEX
+	if rs.Relation == nil || !renamesRelation && rs.RenameType != pg_query.ObjectType_OBJECT_COLUMN {
 		return pgerror.Unsupported("ALTER ... RENAME of " + strings.TrimPrefix(rs.RenameType.String(), "OBJECT_"))
 	}
 	t := d.s.lookupTable(d.cat, rs.Relation.Schemaname, rs.Relation.Relname)
+	if t == nil && renamesRelation {
+		if ok, err := d.renameIndex(rs); ok {
+			return err
+		}
+	}
 	if t == nil {
 		if rs.MissingOk {
 			d.notice(pgerror.SuccessfulCompletion, "relation \"%s\" does not exist, skipping", rs.Relation.Relname)
@@ -401,7 +407,7 @@ func (d *ddl) rename(rs *pg_query.RenameStmt) error {
 		return err
 	}
 	nt := t.clone()
-	if rs.RenameType == pg_query.ObjectType_OBJECT_TABLE {
+	if renamesRelation {
 		if d.relationExists(t.schema, rs.Newname) {
 			return pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" already exists", rs.Newname)
 		}
