@@ -92,6 +92,8 @@ func ddlTag(n *pg_query.Node) string {
 		return "CREATE SCHEMA"
 	case *pg_query.Node_AlterOwnerStmt:
 		return "ALTER " + strings.ReplaceAll(strings.TrimPrefix(v.AlterOwnerStmt.ObjectType.String(), "OBJECT_"), "_", " ")
+	case *pg_query.Node_AlterFunctionStmt:
+		return "ALTER " + strings.TrimPrefix(v.AlterFunctionStmt.Objtype.String(), "OBJECT_")
 	case *pg_query.Node_RenameStmt:
 		switch v.RenameStmt.RenameType {
 		case pg_query.ObjectType_OBJECT_INDEX:
@@ -227,6 +229,8 @@ func (d *ddl) run(n *pg_query.Node, full string) error {
 		return d.rename(v.RenameStmt)
 	case *pg_query.Node_AlterOwnerStmt:
 		return d.alterOwner(v.AlterOwnerStmt)
+	case *pg_query.Node_AlterFunctionStmt:
+		return d.alterRoutine(v.AlterFunctionStmt)
 	case *pg_query.Node_CommentStmt:
 		return d.comment(v.CommentStmt)
 	case *pg_query.Node_ViewStmt:
