@@ -342,13 +342,37 @@ func (e *engine) rewriteRows(id TableID, f func([]any) []any) (restore func(), e
 			}
 		}
 	}
+	e.refreshStatementReads(tb.id)
 	return func() {
 		e.mu.Lock()
 		defer e.mu.Unlock()
 		for i := len(done) - 1; i >= 0; i-- {
 			*done[i].row = done[i].old
 		}
+		e.refreshStatementReads(tb.id)
 	}, nil
+}
+
+// refreshStatementReads points the statement memos of the active
+// transactions (statement_reads.go) at the rows of table id's versions
+// after a rewrite, so that a later read in the rewriting statement (the
+// checks of ALTER TABLE ... ADD COLUMN ... CHECK) sees the new shape of the
+// version it read before.
+func (e *engine) refreshStatementReads(id TableID) {
+	for t := range e.active {
+		for ks, s := range t.rd.stmt.reads {
+			if ks.tab != id || !s.ok {
+				continue
+			}
+			for i := range ks.versions {
+				if ks.versions[i].w == s.w && !ks.versions[i].tomb {
+					s.row = ks.versions[i].row
+					t.rd.stmt.reads[ks] = s
+					break
+				}
+			}
+		}
+	}
 }
 
 // add indexes row under primary key k.

@@ -120,6 +120,12 @@ type tableDesc struct {
 	// unlogged says the table was created UNLOGGED (relpersistence u);
 	// fickle keeps every table in memory alike.
 	unlogged bool
+	// clusteredOn is the OID of the index ALTER TABLE ... CLUSTER ON
+	// marked (pg_index.indisclustered), 0 for none.
+	clusteredOn uint32
+	// droppedAttnum is the highest attnum of a dropped column: as in
+	// PostgreSQL, a column added later never reuses it.
+	droppedAttnum int16
 }
 
 type columnDesc struct {

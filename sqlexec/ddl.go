@@ -94,6 +94,8 @@ func ddlTag(n *pg_query.Node) string {
 		return "ALTER " + strings.ReplaceAll(strings.TrimPrefix(v.AlterOwnerStmt.ObjectType.String(), "OBJECT_"), "_", " ")
 	case *pg_query.Node_AlterObjectSchemaStmt:
 		return "ALTER " + strings.ReplaceAll(strings.TrimPrefix(v.AlterObjectSchemaStmt.ObjectType.String(), "OBJECT_"), "_", " ")
+	case *pg_query.Node_AlterFunctionStmt:
+		return "ALTER " + strings.TrimPrefix(v.AlterFunctionStmt.Objtype.String(), "OBJECT_")
 	case *pg_query.Node_RenameStmt:
 		switch v.RenameStmt.RenameType {
 		case pg_query.ObjectType_OBJECT_INDEX:
@@ -234,6 +236,8 @@ func (d *ddl) run(n *pg_query.Node, full string) error {
 			return pgerror.Unsupported(ddlTag(n) + " ... SET SCHEMA")
 		}
 		return d.setRoutineSchema(v.AlterObjectSchemaStmt)
+	case *pg_query.Node_AlterFunctionStmt:
+		return d.alterRoutine(v.AlterFunctionStmt)
 	case *pg_query.Node_CommentStmt:
 		return d.comment(v.CommentStmt)
 	case *pg_query.Node_ViewStmt:
@@ -293,6 +297,18 @@ func uniqueConName(t *tableDesc, base string) string {
 		name = fmt.Sprintf("%s%d", base, i)
 	}
 	return name
+}
+
+// systemColumnNames are the names of the columns every PostgreSQL table
+// has besides its own.
+var systemColumnNames = map[string]bool{"tableoid": true, "cmax": true, "xmax": true, "cmin": true, "xmin": true, "ctid": true}
+
+// systemColumnName refuses a user column named like a system column.
+func systemColumnName(name string) error {
+	if systemColumnNames[name] {
+		return pgerror.Newf(pgerror.DuplicateColumn, "column name \"%s\" conflicts with a system column name", name)
+	}
+	return nil
 }
 
 // serialType maps the serial pseudo-types.
@@ -366,6 +382,7 @@ func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 	var cons []tableConstraint
 	b := d.binder(full)
 	ordinal := 0
+	var afterLike []func() error
 	for _, elt := range cs.TableElts {
 		switch v := elt.Node.(type) {
 		case *pg_query.Node_ColumnDef:
@@ -381,7 +398,12 @@ func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 		case *pg_query.Node_Constraint:
 			cons = append(cons, tableConstraint{c: v.Constraint})
 		case *pg_query.Node_TableLikeClause:
-			return pgerror.Unsupported("CREATE TABLE ... (LIKE ...)")
+			more, after, err := d.likeClause(b, t, v.TableLikeClause)
+			if err != nil {
+				return err
+			}
+			cons = append(cons, more...)
+			afterLike = append(afterLike, after)
 		default:
 			return pgerror.Unsupported("table element " + nodeKind(elt))
 		}
@@ -428,6 +450,11 @@ func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 			continue
 		}
 		if err := d.addConstraint(b, t, tc, false); err != nil {
+			return err
+		}
+	}
+	for _, after := range afterLike {
+		if err := after(); err != nil {
 			return err
 		}
 	}
@@ -501,7 +528,10 @@ func (d *ddl) addColumnDef(b *binder, t *tableDesc, cd *pg_query.ColumnDef) ([]t
 	if t.colIndex(cd.Colname) >= 0 {
 		return nil, pgerror.Newf(pgerror.DuplicateColumn, "column \"%s\" specified more than once", cd.Colname)
 	}
-	col := &columnDesc{name: cd.Colname, attnum: int16(len(t.cols) + 1)}
+	if err := systemColumnName(cd.Colname); err != nil {
+		return nil, err
+	}
+	col := &columnDesc{name: cd.Colname, attnum: max(int16(len(t.cols)+1), t.droppedAttnum+1)}
 	for _, c := range t.cols {
 		if c.attnum >= col.attnum {
 			col.attnum = c.attnum + 1

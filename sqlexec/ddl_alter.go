@@ -36,6 +36,9 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 		if err := keyColumnAlter(t, cmd); err != nil {
 			return err
 		}
+		if cmd.Subtype == pg_query.AlterTableType_AT_AddColumn && t.bound != nil {
+			return pgerror.New(pgerror.WrongObjectType, "cannot add column to a partition")
+		}
 		if d.inheritedAlter(t, cmd) {
 			if err := d.alterHierarchy(b, t.oid, cmd, at.Relation.Inh, false); err != nil {
 				return err
@@ -72,6 +75,10 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 			err = d.addInherit(nt, cmd)
 		case pg_query.AlterTableType_AT_DropInherit:
 			err = d.dropInherit(nt, cmd)
+		case pg_query.AlterTableType_AT_ClusterOn:
+			err = d.clusterOn(nt, cmd.Name)
+		case pg_query.AlterTableType_AT_DropCluster:
+			nt.clusteredOn = 0
 		case pg_query.AlterTableType_AT_ChangeOwner:
 			// fickle records no owners: a new one changes nothing.
 		default:
@@ -229,14 +236,7 @@ func (d *ddl) dropColumn(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 	t.fks = fks
 	var checks []*checkDesc
 	for _, ck := range t.checks {
-		uses := false
-		walk(ck.expr, func(n *pg_query.Node) bool {
-			if cr := n.GetColumnRef(); cr != nil && cr.Fields[len(cr.Fields)-1].GetString_().GetSval() == cmd.Name {
-				uses = true
-			}
-			return !uses
-		})
-		if !uses {
+		if !readsColumn(ck.expr, cmd.Name) {
 			checks = append(checks, ck)
 		}
 	}
@@ -249,6 +249,7 @@ func (d *ddl) dropColumn(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 		return err
 	}
 	d.cat.dropColumnComment(t.oid, t.cols[i].attnum)
+	t.droppedAttnum = max(t.droppedAttnum, t.cols[i].attnum)
 	t.cols = append(t.cols[:i:i], t.cols[i+1:]...)
 	for _, ix := range old {
 		cols, ok := shift(ix.cols)
@@ -263,6 +264,9 @@ func (d *ddl) dropColumn(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 		d.cat.moveComments(ix.oid, nix.oid)
 		if ix == d.cat.tables[t.oid].pkIndex {
 			t.pkIndex = nix
+		}
+		if t.clusteredOn == ix.oid {
+			t.clusteredOn = nix.oid
 		}
 	}
 	for _, r := range d.cat.referencing(t.oid) {
@@ -362,6 +366,12 @@ func (d *ddl) setNotNull(t *tableDesc, cmd *pg_query.AlterTableCmd, set bool) er
 				return pgerror.Newf(pgerror.InvalidTableDefinition, "column \"%s\" is in a primary key", cmd.Name)
 			}
 		}
+		if t.bound != nil {
+			p := d.cat.tables[t.parents[0]]
+			if j := p.colIndex(cmd.Name); j >= 0 && p.cols[j].notNull {
+				return pgerror.Newf(pgerror.InvalidTableDefinition, "column \"%s\" is marked NOT NULL in parent table", cmd.Name)
+			}
+		}
 	} else if err := d.checkNoNulls(t, i); err != nil {
 		return err
 	}
@@ -376,10 +386,16 @@ func (d *ddl) rename(rs *pg_query.RenameStmt) error {
 	if isRoutineObject(rs.RenameType) {
 		return d.renameRoutine(rs)
 	}
-	if rs.Relation == nil || rs.RenameType != pg_query.ObjectType_OBJECT_TABLE && rs.RenameType != pg_query.ObjectType_OBJECT_COLUMN {
+	renamesRelation := rs.RenameType == pg_query.ObjectType_OBJECT_TABLE || rs.RenameType == pg_query.ObjectType_OBJECT_INDEX
+	if rs.Relation == nil || !renamesRelation && rs.RenameType != pg_query.ObjectType_OBJECT_COLUMN {
 		return pgerror.Unsupported("ALTER ... RENAME of " + strings.TrimPrefix(rs.RenameType.String(), "OBJECT_"))
 	}
 	t := d.s.lookupTable(d.cat, rs.Relation.Schemaname, rs.Relation.Relname)
+	if t == nil && renamesRelation {
+		if ok, err := d.renameIndex(rs); ok {
+			return err
+		}
+	}
 	if t == nil {
 		if rs.MissingOk {
 			d.notice(pgerror.SuccessfulCompletion, "relation \"%s\" does not exist, skipping", rs.Relation.Relname)
@@ -391,7 +407,7 @@ func (d *ddl) rename(rs *pg_query.RenameStmt) error {
 		return err
 	}
 	nt := t.clone()
-	if rs.RenameType == pg_query.ObjectType_OBJECT_TABLE {
+	if renamesRelation {
 		if d.relationExists(t.schema, rs.Newname) {
 			return pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" already exists", rs.Newname)
 		}
@@ -414,6 +430,9 @@ func (d *ddl) renameColumn(rs *pg_query.RenameStmt, t *tableDesc, recursing bool
 	}
 	if nt.colIndex(rs.Newname) >= 0 {
 		return pgerror.Newf(pgerror.DuplicateColumn, "column \"%s\" of relation \"%s\" already exists", rs.Newname, t.name)
+	}
+	if err := systemColumnName(rs.Newname); err != nil {
+		return err
 	}
 	if err := keyColumnChange(nt, rs.Subname, "rename"); err != nil {
 		return err
@@ -510,6 +529,9 @@ func (d *ddl) alterColumnType(b *binder, t *tableDesc, cmd *pg_query.AlterTableC
 		}
 	}
 	t.cols[i] = &nc
+	if err := d.recheckConstraints(t, i, conv); err != nil {
+		return err
+	}
 	if err := d.rewriteRows(t, func(row []any) []any {
 		nr := append([]any(nil), row...)
 		v, err := conv(row)
@@ -543,6 +565,9 @@ func (d *ddl) alterColumnType(b *binder, t *tableDesc, cmd *pg_query.AlterTableC
 		d.cat.moveComments(ix.oid, nix.oid)
 		if t.pkIndex == ix {
 			t.pkIndex = nix
+		}
+		if t.clusteredOn == ix.oid {
+			t.clusteredOn = nix.oid
 		}
 	}
 	return nil
@@ -645,5 +670,24 @@ func (d *ddl) addIdentity(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 		return err
 	}
 	t.cols[i] = &col
+	return nil
+}
+
+// clusterOn runs ALTER TABLE t CLUSTER ON name: the index, one of t's in
+// its schema, becomes the one CLUSTER would order t by. fickle keeps no
+// physical order, so only pg_index.indisclustered shows it.
+func (d *ddl) clusterOn(t *tableDesc, name string) error {
+	if t.pk != nil && !t.hidden && t.pkName == name {
+		t.clusteredOn = primaryKeyIndexOID(t)
+		return nil
+	}
+	ix := d.cat.schemas[t.schema].indexes[name]
+	switch {
+	case ix == nil:
+		return pgerror.Newf(pgerror.UndefinedObject, "index \"%s\" for table \"%s\" does not exist", name, t.name)
+	case ix.table != t.oid:
+		return pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not an index for table \"%s\"", name, t.name)
+	}
+	t.clusteredOn = ix.oid
 	return nil
 }

@@ -50,6 +50,64 @@ func (d *ddl) columnConversion(b *binder, t *tableDesc, i int, usingNode *pg_que
 	}, true, nil
 }
 
+// recheckConstraints binds again the CHECK constraints of t that read
+// column i, whose type just changed in t, as PostgreSQL re-creates them
+// after ALTER COLUMN TYPE (from their stored text: errors carry no
+// position in the statement), and checks them on every row converted by
+// conv.
+func (d *ddl) recheckConstraints(t *tableDesc, i int, conv func(row []any) (any, error)) error {
+	type bound struct {
+		name string
+		e    *scalar
+	}
+	var checks []bound
+	b := d.binder("")
+	for _, ck := range t.checks {
+		if !readsColumn(ck.expr, t.cols[i].name) {
+			continue
+		}
+		e, err := b.cond(tableScope(t, t.name), ck.expr, "CHECK")
+		if err != nil {
+			return err
+		}
+		checks = append(checks, bound{ck.name, e})
+	}
+	if len(checks) == 0 {
+		return nil
+	}
+	return d.scanRows(t, func(row []any) error {
+		nr := append([]any(nil), row...)
+		v, err := conv(row)
+		if err != nil {
+			return err
+		}
+		nr[i] = v
+		d.x.row = nr
+		for _, ck := range checks {
+			ok, err := ck.e.eval(d.x)
+			if err != nil {
+				return err
+			}
+			if ok == false {
+				return pgerror.Newf(pgerror.CheckViolation, "check constraint \"%s\" of relation \"%s\" is violated by some row", ck.name, t.name)
+			}
+		}
+		return nil
+	})
+}
+
+// readsColumn says whether expression n refers to a column named name.
+func readsColumn(n *pg_query.Node, name string) bool {
+	uses := false
+	walk(n, func(c *pg_query.Node) bool {
+		if cr := c.GetColumnRef(); cr != nil && cr.Fields[len(cr.Fields)-1].GetString_().GetSval() == name {
+			uses = true
+		}
+		return !uses
+	})
+	return uses
+}
+
 // convertedKeys checks, while the rows are scanned before the column is
 // rewritten, that the unique indexes on column i still hold for the
 // converted values: the rewrite cannot be undone once the index rebuild

@@ -40,8 +40,8 @@ func (d *ddl) addConstraint(b *binder, t *tableDesc, tc tableConstraint, alter b
 		if name == "" {
 			base := t.name + "_" + strings.Join(colNameList(t, cols), "_") + "_key"
 			name = d.uniqueRelName(t.schema, base)
-		} else if d.relationExists(t.schema, name) {
-			return pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" already exists", name)
+		} else if err := d.indexConstraintName(t, name); err != nil {
+			return err
 		}
 		ix := &indexDesc{name: name, table: t.oid, cols: cols, unique: true, constraint: true,
 			deferrable: c.Deferrable, initiallyDeferred: c.Initdeferred}
@@ -62,6 +62,8 @@ func (d *ddl) addConstraint(b *binder, t *tableDesc, tc tableConstraint, alter b
 		name := c.Conname
 		if name == "" {
 			name = d.uniqueRelName(t.schema, t.name+"_pkey")
+		} else if err := d.indexConstraintName(t, name); err != nil {
+			return err
 		}
 		ix, err := d.addIndex(t, name, cols, true, true)
 		if err != nil {
@@ -99,13 +101,16 @@ func (d *ddl) addConstraint(b *binder, t *tableDesc, tc tableConstraint, alter b
 		if j := slices.IndexFunc(t.checks, func(k *checkDesc) bool { return k.name == name }); j >= 0 {
 			ck := t.checks[j]
 			if !ck.notLocal || ck.text != deparseExpr(c.RawExpr) || c.IsNoInherit {
-				return pgerror.Newf(pgerror.DuplicateObject, "constraint \"%s\" for relation \"%s\" already exists", name, t.name)
+				return duplicateConstraint(t, name)
 			}
 			d.notice(pgerror.SuccessfulCompletion, "merging constraint \"%s\" with inherited definition", name)
 			nk := *ck
 			nk.notLocal = false
 			t.checks[j] = &nk
 			return nil
+		}
+		if conNameUsed(t, name) {
+			return duplicateConstraint(t, name)
 		}
 		if alter && !c.SkipValidation {
 			if err := d.scanRows(t, func(row []any) error {
@@ -130,6 +135,46 @@ func (d *ddl) addConstraint(b *binder, t *tableDesc, tc tableConstraint, alter b
 		return d.addExclusion(t, c)
 	}
 	return pgerror.Unsupported("constraint " + c.Contype.String())
+}
+
+// indexConstraintName checks the name given to a new PRIMARY KEY or UNIQUE
+// constraint: its index takes the name among the schema's relations, the
+// constraint among the table's constraints.
+func (d *ddl) indexConstraintName(t *tableDesc, name string) error {
+	if d.relationExists(t.schema, name) {
+		return pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" already exists", name)
+	}
+	if conNameUsed(t, name) {
+		return duplicateConstraint(t, name)
+	}
+	return nil
+}
+
+// conNameUsed says whether a constraint of t has this name.
+func conNameUsed(t *tableDesc, name string) bool {
+	if t.pk != nil && !t.hidden && t.pkName == name {
+		return true
+	}
+	for _, c := range t.checks {
+		if c.name == name {
+			return true
+		}
+	}
+	for _, f := range t.fks {
+		if f.name == name {
+			return true
+		}
+	}
+	for _, ix := range t.indexes {
+		if ix.constraint && ix.name == name {
+			return true
+		}
+	}
+	return false
+}
+
+func duplicateConstraint(t *tableDesc, name string) error {
+	return pgerror.Newf(pgerror.DuplicateObject, "constraint \"%s\" for relation \"%s\" already exists", name, t.name)
 }
 
 func colNameList(t *tableDesc, cols []int) []string {
@@ -212,6 +257,9 @@ func (d *ddl) checkNoNulls(t *tableDesc, col int) error {
 
 func (d *ddl) addForeignKey(b *binder, t *tableDesc, tc tableConstraint, alter bool) error {
 	c := tc.c
+	if c.Conname != "" && conNameUsed(t, c.Conname) {
+		return duplicateConstraint(t, c.Conname)
+	}
 	fkNames := strs(c.FkAttrs)
 	if tc.column != "" {
 		fkNames = []string{tc.column}

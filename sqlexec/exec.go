@@ -174,7 +174,8 @@ func (b *binder) statement(st *Statement) (*stmtPlan, error) {
 		*pg_query.Node_CreateSeqStmt, *pg_query.Node_AlterSeqStmt, *pg_query.Node_CreateSchemaStmt,
 		*pg_query.Node_AlterOwnerStmt, *pg_query.Node_CommentStmt, *pg_query.Node_ViewStmt, *pg_query.Node_GrantStmt,
 		*pg_query.Node_CreateFunctionStmt, *pg_query.Node_CreateTrigStmt, *pg_query.Node_CompositeTypeStmt,
-		*pg_query.Node_CreateDomainStmt, *pg_query.Node_AlterDomainStmt, *pg_query.Node_AlterObjectSchemaStmt:
+		*pg_query.Node_CreateDomainStmt, *pg_query.Node_AlterDomainStmt, *pg_query.Node_AlterObjectSchemaStmt,
+		*pg_query.Node_AlterFunctionStmt:
 		return b.ddlPlan(st)
 	case *pg_query.Node_CreateRoleStmt, *pg_query.Node_AlterRoleStmt, *pg_query.Node_DropRoleStmt, *pg_query.Node_GrantRoleStmt:
 		return b.rolePlan(st.node)
@@ -197,11 +198,7 @@ func (b *binder) statement(st *Statement) (*stmtPlan, error) {
 	case *pg_query.Node_CreateTableAsStmt:
 		return b.createTableAsPlan(v.CreateTableAsStmt, st.full)
 	case *pg_query.Node_VacuumStmt:
-		tag := "VACUUM"
-		if !v.VacuumStmt.IsVacuumcmd {
-			tag = "ANALYZE"
-		}
-		return &stmtPlan{noTxn: true, exec: tagOnly(tag)}, nil
+		return b.vacuumPlan(v.VacuumStmt)
 	case *pg_query.Node_CheckPointStmt:
 		return &stmtPlan{noTxn: true, exec: tagOnly("CHECKPOINT")}, nil
 	case *pg_query.Node_DiscardStmt:

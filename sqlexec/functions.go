@@ -572,6 +572,24 @@ func (d *ddl) alterRoutineOwner(ao *pg_query.AlterOwnerStmt) error {
 	return nil
 }
 
+// alterRoutine runs ALTER FUNCTION, PROCEDURE or ROUTINE with the options
+// CREATE FUNCTION reads (STRICT, volatility, SECURITY, SET, ...).
+func (d *ddl) alterRoutine(af *pg_query.AlterFunctionStmt) error {
+	f, err := d.findRoutine(af.Func, af.Objtype, false, false)
+	if err != nil {
+		return err
+	}
+	nf := *f
+	nf.config = slices.Clone(f.config)
+	lang := nf.lang
+	if err := nf.readOptions(af.Actions); err != nil {
+		return err
+	}
+	nf.lang = lang
+	d.replaceRoutine(f, &nf)
+	return nil
+}
+
 // replaceRoutine puts next in place of f among its schema's overloads.
 func (d *ddl) replaceRoutine(f, next *funcDesc) {
 	sc := d.cat.schemas[f.schema]

@@ -406,6 +406,8 @@ func (d *ddl) partitioning(b *binder, t *tableDesc, cs *pg_query.CreateStmt) err
 		for _, oid := range t.parents {
 			if p := d.cat.tables[oid]; p.part != nil {
 				return pgerror.Newf(pgerror.WrongObjectType, "cannot inherit from partitioned table \"%s\"", p.name)
+			} else if p.bound != nil {
+				return pgerror.Newf(pgerror.WrongObjectType, "cannot inherit from partition \"%s\"", p.name)
 			}
 		}
 		return nil

@@ -30,7 +30,7 @@ func (d *ddl) attachPartition(b *binder, p *tableDesc, cmd *pg_query.AlterTableC
 	}
 	switch {
 	case t.bound != nil:
-		return pgerror.Newf(pgerror.ObjectInUse, "\"%s\" is already a partition", t.name)
+		return pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is already a partition", t.name)
 	case len(t.parents) > 0:
 		return pgerror.New(pgerror.WrongObjectType, "cannot attach inheritance child as partition")
 	case len(d.cat.children(t.oid)) > 0 && t.part == nil:
@@ -52,11 +52,19 @@ func (d *ddl) attachPartition(b *binder, p *tableDesc, cmd *pg_query.AlterTableC
 		return err
 	}
 	// A partition has no columns of its own: they all come from the
-	// parent, as after PARTITION OF.
+	// parent, as after PARTITION OF; nor has it the CHECK constraints it
+	// shares with the parent.
 	for i, c := range nt.cols {
 		nc := *c
 		nc.notLocal = true
 		nt.cols[i] = &nc
+	}
+	for i, ck := range nt.checks {
+		if slices.ContainsFunc(p.checks, func(pk *checkDesc) bool { return pk.name == ck.name && !pk.noInherit }) {
+			nk := *ck
+			nk.notLocal = true
+			nt.checks[i] = &nk
+		}
 	}
 	pb, err := d.partitionBound(b, p, t.name, pc.Bound)
 	if err != nil {

@@ -259,7 +259,7 @@ func init() {
 		cols: []vcol{{"oid", oid}, {"conname", types.Name}, {"connamespace", oid}, {"contype", types.Char}, {"condeferrable", b},
 			{"condeferred", b}, {"convalidated", b}, {"conrelid", oid}, {"contypid", oid}, {"conindid", oid}, {"conparentid", oid},
 			{"confrelid", oid}, {"confupdtype", types.Char}, {"confdeltype", types.Char}, {"confmatchtype", types.Char},
-			{"conislocal", b}, {"conkey", int2Array}, {"confkey", int2Array}, {"conbin", types.Text}},
+			{"conislocal", b}, {"coninhcount", types.Int2}, {"connoinherit", b}, {"conkey", int2Array}, {"confkey", int2Array}, {"conbin", types.Text}},
 		rows: func(s *Session, c *catalog) [][]any {
 			var out [][]any
 			for _, t := range sortedTables(c) {
@@ -271,11 +271,14 @@ func init() {
 						refKey = attnums(c.tables[r.refTable], r.refCols)
 					}
 					var bin any
+					local, inhCount, noInherit := true, int64(0), false
 					if r.check != nil {
 						bin = r.check.text
+						local, inhCount, noInherit = !r.check.notLocal, int64(r.check.inhCount), r.check.noInherit
 					}
 					out = append(out, []any{int64(r.oid), r.name, schemaOID(c, t.schema), string(r.kind), r.deferrable, r.deferred, true,
-						int64(t.oid), int64(0), int64(r.index), int64(0), int64(r.refTable), upd, del, match, true, attnums(t, r.cols), refKey, bin})
+						int64(t.oid), int64(0), int64(r.index), int64(0), int64(r.refTable), upd, del, match, local, inhCount, noInherit,
+						attnums(t, r.cols), refKey, bin})
 				}
 			}
 			return out

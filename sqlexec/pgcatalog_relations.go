@@ -192,7 +192,7 @@ func init() {
 					typ := t.cols[k].typ
 					colls[i], classes[i], opts[i] = typeCollation(typ.Oid), int64(defaultBtreeOpclass(typ)), int64(0)
 				}
-				return []any{int64(ix), int64(t.oid), int64(len(keys)), int64(len(keys)), unique, false, primary, exclusion, immediate, false,
+				return []any{int64(ix), int64(t.oid), int64(len(keys)), int64(len(keys)), unique, false, primary, exclusion, immediate, t.clusteredOn == ix,
 					true, false, true, true, false, attnums(t, keys), colls, classes, opts, nil, nil}
 			}
 			for _, t := range sortedTables(c) {

@@ -143,7 +143,11 @@ func init() {
 		case r == nil:
 			return nil, nil
 		case r.check != nil:
-			return "CHECK (" + decompile(x.s, c, r.check.text, r.table.oid, len(a) > 1 && a[1] == true) + ")", nil
+			def := "CHECK (" + decompile(x.s, c, r.check.text, r.table.oid, len(a) > 1 && a[1] == true) + ")"
+			if r.check.noInherit {
+				def += " NO INHERIT"
+			}
+			return def, nil
 		}
 		return r.def, nil
 	}
