@@ -170,28 +170,46 @@ func intervalAdd(a, b pgtype.Interval) (any, error) {
 // tsRound is TSROUND: rounding to microsecond precision.
 func tsRound(x float64) float64 { return math.RoundToEven(x*1e6) / 1e6 }
 
+// fitsInt32 and fitsInt64 are FLOAT8_FITS_IN_INT32/64: the float lies in
+// the integer type's range (2^31 and 2^63 themselves do not).
+func fitsInt32(f float64) bool { return f >= math.MinInt32 && f < -math.MinInt32 }
+
+func fitsInt64(f float64) bool { return f >= math.MinInt64 && f < -math.MinInt64 }
+
+// addInt32 adds two int32 values, reporting overflow.
+func addInt32(a, b int32) (int32, bool) {
+	s := int64(a) + int64(b)
+	return int32(s), s == int64(int32(s))
+}
+
 // intervalMul is interval_mul: fractional months spill into days and
 // fractional days into time.
 func intervalMul(iv pgtype.Interval, factor float64) (any, error) {
 	monthsF := float64(iv.Months) * factor
-	if math.IsNaN(monthsF) || monthsF > math.MaxInt32 || monthsF < math.MinInt32 {
+	if math.IsNaN(monthsF) || !fitsInt32(monthsF) {
 		return nil, errIntervalRange
 	}
 	months := int32(monthsF)
 	daysF := float64(iv.Days) * factor
-	if math.IsNaN(daysF) || daysF > math.MaxInt32 || daysF < math.MinInt32 {
+	if math.IsNaN(daysF) || !fitsInt32(daysF) {
 		return nil, errIntervalRange
 	}
 	days := int32(daysF)
 	monthRemDays := tsRound((monthsF - float64(months)) * daysPerMonth)
 	secRem := tsRound((daysF - float64(days) + monthRemDays - math.Trunc(monthRemDays)) * 86400)
+	ok := true
 	if math.Abs(secRem) >= 86400 {
-		days += int32(secRem / 86400)
+		days, ok = addInt32(days, int32(secRem/86400))
+		if !ok {
+			return nil, errIntervalRange
+		}
 		secRem -= math.Trunc(secRem/86400) * 86400
 	}
-	days += int32(monthRemDays)
+	if days, ok = addInt32(days, int32(monthRemDays)); !ok {
+		return nil, errIntervalRange
+	}
 	usF := math.RoundToEven(float64(iv.Microseconds)*factor + secRem*1e6)
-	if math.IsNaN(usF) || usF > math.MaxInt64 || usF < math.MinInt64 {
+	if math.IsNaN(usF) || !fitsInt64(usF) {
 		return nil, errIntervalRange
 	}
 	return pgtype.Interval{Months: months, Days: days, Microseconds: int64(usF), Valid: true}, nil

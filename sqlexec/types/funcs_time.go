@@ -116,10 +116,10 @@ func init() {
 		}
 		return addMicros(time.Unix(0, 0).UTC(), int64(us))
 	}, Float8)
-	addFunc("justify_days", Immutable, Interval, func(_ *Env, a []any) (any, error) { return justifyDays(a[0].(pgtype.Interval)), nil }, Interval)
-	addFunc("justify_hours", Immutable, Interval, func(_ *Env, a []any) (any, error) { return justifyHours(a[0].(pgtype.Interval)), nil }, Interval)
+	addFunc("justify_days", Immutable, Interval, func(_ *Env, a []any) (any, error) { return justifyDays(a[0].(pgtype.Interval)) }, Interval)
+	addFunc("justify_hours", Immutable, Interval, func(_ *Env, a []any) (any, error) { return justifyHours(a[0].(pgtype.Interval)) }, Interval)
 	addFunc("justify_interval", Immutable, Interval, func(_ *Env, a []any) (any, error) {
-		return justifyInterval(a[0].(pgtype.Interval)), nil
+		return justifyInterval(a[0].(pgtype.Interval))
 	}, Interval)
 	for _, t := range []Type{Date, Timestamp, Timestamptz} {
 		addFunc("isfinite", Immutable, Bool, func(_ *Env, a []any) (any, error) { return !isInfiniteTime(a[0].(time.Time)), nil }, t)
@@ -532,55 +532,4 @@ func makeTimestamp(a []any) (any, error) {
 	us := int64(math.RoundToEven(sec * 1e6))
 	t := dv.(time.Time).Add(time.Duration(h)*time.Hour + time.Duration(mi)*time.Minute + time.Duration(us)*time.Microsecond)
 	return checkTimestamp(t)
-}
-
-func justifyDays(iv pgtype.Interval) pgtype.Interval {
-	iv.Months += iv.Days / daysPerMonth
-	iv.Days %= daysPerMonth
-	if iv.Months > 0 && iv.Days < 0 {
-		iv.Days += daysPerMonth
-		iv.Months--
-	} else if iv.Months < 0 && iv.Days > 0 {
-		iv.Days -= daysPerMonth
-		iv.Months++
-	}
-	return iv
-}
-
-func justifyHours(iv pgtype.Interval) pgtype.Interval {
-	iv.Days += int32(iv.Microseconds / usecPerDay)
-	iv.Microseconds %= usecPerDay
-	if iv.Days > 0 && iv.Microseconds < 0 {
-		iv.Microseconds += usecPerDay
-		iv.Days--
-	} else if iv.Days < 0 && iv.Microseconds > 0 {
-		iv.Microseconds -= usecPerDay
-		iv.Days++
-	}
-	return iv
-}
-
-// justifyInterval is interval_justify_interval: days into months and time
-// into days, with all fields given one sign.
-func justifyInterval(iv pgtype.Interval) pgtype.Interval {
-	months, days, us := int64(iv.Months), int64(iv.Days), iv.Microseconds
-	days += us / usecPerDay
-	us %= usecPerDay
-	months += days / daysPerMonth
-	days %= daysPerMonth
-	if months > 0 && (days < 0 || (days == 0 && us < 0)) {
-		days += daysPerMonth
-		months--
-	} else if months < 0 && (days > 0 || (days == 0 && us > 0)) {
-		days -= daysPerMonth
-		months++
-	}
-	if days > 0 && us < 0 {
-		us += usecPerDay
-		days--
-	} else if days < 0 && us > 0 {
-		us -= usecPerDay
-		days++
-	}
-	return pgtype.Interval{Months: int32(months), Days: int32(days), Microseconds: us, Valid: true}
 }
