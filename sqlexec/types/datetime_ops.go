@@ -214,3 +214,18 @@ func intervalMul(iv pgtype.Interval, factor float64) (any, error) {
 	}
 	return pgtype.Interval{Months: months, Days: days, Microseconds: int64(usF), Valid: true}, nil
 }
+
+// AddInterval is timestamp + interval, or timestamptz + interval (tz) with
+// months and days counted on the clocks of env's TimeZone; 22008 past the
+// timestamp range.
+func AddInterval(env *Env, tz bool, v time.Time, iv pgtype.Interval) (time.Time, error) {
+	var loc *time.Location
+	if tz {
+		loc = env.location()
+	}
+	r, err := addInterval(v, iv, loc)
+	if err != nil {
+		return time.Time{}, err
+	}
+	return r.(time.Time), nil
+}
