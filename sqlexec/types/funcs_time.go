@@ -141,10 +141,25 @@ func envTime(env *Env, statement bool) (any, error) {
 	return t.UTC().Truncate(time.Microsecond), nil
 }
 
-// unitAliases maps the spellings date_trunc and extract accept to a unit.
+// lookupUnit finds the unit of date_trunc and extract; like PostgreSQL's
+// DecodeUnits it compares the first tokenMaxLen letters (timezone_hour is
+// timezone_h).
+func lookupUnit(field string) (string, bool) {
+	field = strings.ToLower(field)
+	if len(field) > tokenMaxLen {
+		field = field[:tokenMaxLen]
+	}
+	unit, ok := unitAliases[field]
+	return unit, ok
+}
+
+// unitAliases maps the spellings date_trunc and extract accept, cut to
+// tokenMaxLen letters, to a unit.
 var unitAliases = map[string]string{
-	"microsecond": "microseconds", "microseconds": "microseconds", "us": "microseconds", "usec": "microseconds", "usecs": "microseconds",
-	"millisecond": "milliseconds", "milliseconds": "milliseconds", "ms": "milliseconds", "msec": "milliseconds", "msecs": "milliseconds",
+	"microsecon": "microseconds", "us": "microseconds", "usec": "microseconds", "usecs": "microseconds",
+	"useconds": "microseconds", "usecond": "microseconds",
+	"millisecon": "milliseconds", "ms": "milliseconds", "msec": "milliseconds", "msecs": "milliseconds",
+	"mseconds": "milliseconds", "msecond": "milliseconds",
 	"second": "second", "seconds": "second", "s": "second", "sec": "second", "secs": "second",
 	"minute": "minute", "minutes": "minute", "m": "minute", "min": "minute", "mins": "minute",
 	"hour": "hour", "hours": "hour", "h": "hour", "hr": "hour", "hrs": "hour",
@@ -153,12 +168,12 @@ var unitAliases = map[string]string{
 	"month": "month", "months": "month", "mon": "month", "mons": "month",
 	"quarter": "quarter", "qtr": "quarter",
 	"year": "year", "years": "year", "y": "year", "yr": "year", "yrs": "year",
-	"decade": "decade", "decades": "decade", "dec": "decade",
+	"decade": "decade", "decades": "decade", "dec": "decade", "decs": "decade",
 	"century": "century", "centuries": "century", "c": "century", "cent": "century",
-	"millennium": "millennium", "millennia": "millennium", "mil": "millennium",
+	"millennium": "millennium", "millennia": "millennium", "mil": "millennium", "mils": "millennium",
 	"epoch": "epoch", "dow": "dow", "isodow": "isodow", "doy": "doy", "isoyear": "isoyear",
-	"julian": "julian", "j": "julian", "timezone": "timezone", "timezone_hour": "timezone_hour",
-	"timezone_minute": "timezone_minute",
+	"julian": "julian", "j": "julian", "timezone": "timezone", "timezone_h": "timezone_hour",
+	"timezone_m": "timezone_minute",
 }
 
 func unitError(unit string, t Type, recognized bool) error {
@@ -175,7 +190,7 @@ func truncTimestamp(field string, t time.Time, loc *time.Location) (any, error) 
 	if loc != nil {
 		typ = Timestamptz
 	}
-	unit, ok := unitAliases[strings.ToLower(field)]
+	unit, ok := lookupUnit(field)
 	if !ok {
 		return nil, unitError(field, typ, false)
 	}
@@ -247,7 +262,7 @@ func truncTimestamp(field string, t time.Time, loc *time.Location) (any, error) 
 }
 
 func truncInterval(field string, iv pgtype.Interval) (any, error) {
-	unit, ok := unitAliases[strings.ToLower(field)]
+	unit, ok := lookupUnit(field)
 	if !ok {
 		return nil, unitError(field, Interval, false)
 	}
@@ -288,7 +303,7 @@ func decimalScaled(v int64, scale int) *apd.Decimal { return apd.New(v, int32(-s
 // extractField is extract(field FROM v): a numeric, with six decimals for
 // seconds and epoch, three for milliseconds.
 func extractField(env *Env, field string, t Type, v any) (any, error) {
-	unit, ok := unitAliases[strings.ToLower(field)]
+	unit, ok := lookupUnit(field)
 	if !ok {
 		return nil, unitError(field, t, false)
 	}
