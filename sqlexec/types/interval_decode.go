@@ -429,7 +429,7 @@ func decodeIntervalTime(text string, rng int) (int64, dtErr) {
 // parseIntervalText is interval_in: s under the field restriction rng of
 // the type's typmod (rangeFull for none).
 func parseIntervalText(s string, rng int, sqlStandard bool) (pgtype.Interval, error) {
-	fields, e := splitDateTime(s)
+	fields, e := splitFields(s, maxIntervalBuffer)
 	var m itmIn
 	if e == 0 {
 		m, e = decodeInterval(fields, rng, sqlStandard)
