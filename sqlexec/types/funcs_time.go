@@ -454,7 +454,7 @@ func extractInterval(unit, field string, iv pgtype.Interval) (any, error) {
 		parts := []*apd.Decimal{apd.New(years*31557600, 0), apd.New(days*86400, 0), apd.New(us, -6)}
 		for _, p := range parts {
 			if _, err := exactContext.Add(total, total, p); err != nil {
-				return nil, errIntervalRange
+				return nil, errIntervalRange()
 			}
 		}
 		return total, nil
@@ -515,7 +515,7 @@ func age(a, b time.Time) (any, error) {
 	}
 	months := yr*12 + mon
 	if months != int64(int32(months)) {
-		return nil, errIntervalRange
+		return nil, errIntervalRange()
 	}
 	return pgtype.Interval{Months: int32(months), Days: int32(day),
 		Microseconds: ((hr*60+mn)*60+sec)*1_000_000 + fsec, Valid: true}, nil

@@ -51,7 +51,7 @@ func dateBin(stride pgtype.Interval, t, origin time.Time) (any, error) {
 	}
 	strideUsec := stride.Microseconds
 	if !mulAddInt64(int64(stride.Days), usecPerDay, &strideUsec) {
-		return nil, errIntervalRange
+		return nil, errIntervalRange()
 	}
 	if strideUsec <= 0 {
 		return nil, pgerror.New(pgerror.DatetimeFieldOverflow, "stride must be greater than zero")
@@ -59,13 +59,13 @@ func dateBin(stride pgtype.Interval, t, origin time.Time) (any, error) {
 	ts, org := timeToPG(t), timeToPG(origin)
 	diff := ts - org
 	if (org < 0 && diff < ts) || (org > 0 && diff > ts) {
-		return nil, errIntervalRange
+		return nil, errIntervalRange()
 	}
 	modulo := diff % strideUsec
 	result := org + (diff - modulo)
 	if modulo < 0 {
 		if result < math.MinInt64+strideUsec {
-			return nil, errTimestampRange
+			return nil, errTimestampRange()
 		}
 		return checkTimestamp(pgToTime(result - strideUsec))
 	}

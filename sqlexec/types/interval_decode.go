@@ -132,7 +132,7 @@ func (m *itmIn) negate() bool {
 func (m *itmIn) interval() (pgtype.Interval, error) {
 	months := int64(m.year)*monthsPerYear + int64(m.mon)
 	if months != int64(int32(months)) {
-		return pgtype.Interval{}, errIntervalRange
+		return pgtype.Interval{}, errIntervalRange()
 	}
 	return pgtype.Interval{Months: int32(months), Days: m.mday, Microseconds: m.usec, Valid: true}, nil
 }

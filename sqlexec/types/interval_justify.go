@@ -10,7 +10,7 @@ import "github.com/jackc/pgx/v5/pgtype"
 func justifyDays(iv pgtype.Interval) (any, error) {
 	months, ok := addInt32(iv.Months, iv.Days/daysPerMonth)
 	if !ok {
-		return nil, errIntervalRange
+		return nil, errIntervalRange()
 	}
 	iv.Months, iv.Days = months, iv.Days%daysPerMonth
 	if iv.Months > 0 && iv.Days < 0 {
@@ -27,7 +27,7 @@ func justifyDays(iv pgtype.Interval) (any, error) {
 func justifyHours(iv pgtype.Interval) (any, error) {
 	days := int64(iv.Days) + iv.Microseconds/usecPerDay
 	if days != int64(int32(days)) {
-		return nil, errIntervalRange
+		return nil, errIntervalRange()
 	}
 	iv.Days, iv.Microseconds = int32(days), iv.Microseconds%usecPerDay
 	if iv.Days > 0 && iv.Microseconds < 0 {
@@ -49,14 +49,14 @@ func justifyInterval(iv pgtype.Interval) (any, error) {
 	ok := true
 	if (days > 0 && us > 0) || (days < 0 && us < 0) {
 		if months, ok = addInt32(months, days/daysPerMonth); !ok {
-			return nil, errIntervalRange
+			return nil, errIntervalRange()
 		}
 		days %= daysPerMonth
 	}
 	days += int32(us / usecPerDay)
 	us %= usecPerDay
 	if months, ok = addInt32(months, days/daysPerMonth); !ok {
-		return nil, errIntervalRange
+		return nil, errIntervalRange()
 	}
 	days %= daysPerMonth
 	if months > 0 && (days < 0 || (days == 0 && us < 0)) {

@@ -35,11 +35,11 @@ func makeInterval(a []any) (any, error) {
 	years, months, weeks, days := int32(a[0].(int64)), int32(a[1].(int64)), int32(a[2].(int64)), int32(a[3].(int64))
 	hours, mins, secs := int64(int32(a[4].(int64))), int64(int32(a[5].(int64))), a[6].(float64)
 	if math.IsInf(secs, 0) || math.IsNaN(secs) {
-		return nil, errIntervalRange
+		return nil, errIntervalRange()
 	}
 	us := math.RoundToEven(secs * 1e6)
 	if !fitsInt64(us) {
-		return nil, errIntervalRange
+		return nil, errIntervalRange()
 	}
 	return pgtype.Interval{
 		Months:       years*monthsPerYear + months,
