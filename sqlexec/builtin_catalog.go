@@ -30,6 +30,10 @@ type builtinProc struct {
 	oid, namespace uint32
 	name           string
 	args           []uint32
+	// argNames are the parameter names (proargnames), nDefaults the
+	// number of trailing parameters with defaults (pronargdefaults).
+	argNames  []string
+	nDefaults int
 }
 
 // builtinOper is a pg_operator row of a built-in operator.
@@ -73,6 +77,10 @@ var builtinIndex = sync.OnceValue(func() *builtins {
 		for _, a := range strings.Fields(get("proargtypes")) {
 			p.args = append(p.args, atou(a))
 		}
+		if names := get("proargnames"); names != "" {
+			p.argNames = strings.Split(strings.Trim(names, "{}"), ",")
+		}
+		p.nDefaults = int(atou(get("pronargdefaults")))
 		b.procs[p.oid] = p
 		b.procsByName[p.name] = append(b.procsByName[p.name], p)
 	})

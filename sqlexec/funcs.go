@@ -74,6 +74,11 @@ func (b *binder) funcCall(sc *scope, fc *pg_query.FuncCall) (*scalar, error) {
 
 // callBuiltin resolves a function of package types.
 func (b *binder) callBuiltin(sc *scope, name string, argNodes []*pg_query.Node, loc int32) (*scalar, error) {
+	for _, a := range argNodes {
+		if a.GetNamedArgExpr() != nil {
+			return b.namedBuiltinCall(sc, name, argNodes, loc)
+		}
+	}
 	args := make([]*scalar, len(argNodes))
 	for i, a := range argNodes {
 		e, err := b.expr(sc, a)

@@ -33,6 +33,7 @@ type columnFacts struct {
 	dataType                                   string
 	charMax, charOctets                        any
 	numPrecision, numRadix, numScale, dtPrecis any
+	intervalType                               any
 	udtName                                    string
 }
 
@@ -71,10 +72,18 @@ func typeFacts(s *Session, t types.Type) columnFacts {
 		}
 	case types.OidDate:
 		f.dtPrecis = int64(0)
-	case types.OidTimestamp, types.OidTimestamptz, types.OidInterval:
+	case types.OidTimestamp, types.OidTimestamptz:
 		f.dtPrecis = int64(6)
 		if t.Typmod >= 0 {
 			f.dtPrecis = int64(t.Typmod)
+		}
+	case types.OidInterval:
+		f.dtPrecis = int64(6)
+		if p := types.IntervalPrecision(t); p >= 0 {
+			f.dtPrecis = int64(p)
+		}
+		if fields := types.IntervalFields(t); fields != "" {
+			f.intervalType = fields
 		}
 	}
 	return f
@@ -152,7 +161,7 @@ func init() {
 					}
 				}
 				out = append(out, []any{db, ic.schema, ic.table, ic.name, int64(ic.pos), ic.def, yesNo(!ic.notNull), f.dataType,
-					f.charMax, f.charOctets, f.numPrecision, f.numRadix, f.numScale, f.dtPrecis, nil, nil, nil, nil, nil,
+					f.charMax, f.charOctets, f.numPrecision, f.numRadix, f.numScale, f.dtPrecis, f.intervalType, nil, nil, nil, nil,
 					collCatalog, collSchema, collName, nil, nil, nil, db, "pg_catalog", f.udtName, nil, nil, nil, nil,
 					strconv.Itoa(ic.pos), "NO", identity, generation, start, increment, maximum, minimum, cycle, "NEVER", nil,
 					yesNo(ic.updatable)})

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"iter"
 	"strings"
+	"time"
 
 	"github.com/cockroachdb/apd/v3"
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -385,6 +386,9 @@ func bindGenerateSeries(b *binder, args []*scalar, loc int32) ([]types.Field, er
 	if len(args) < 2 || len(args) > 3 {
 		return nil, b.errAt(pgerror.Newf(pgerror.UndefinedFunction, "function generate_series with %d arguments does not exist", len(args)), loc)
 	}
+	if typ, ok := seriesTimestampType(args); ok {
+		return bindTimestampSeries(b, args, typ, loc)
+	}
 	typ := types.Int4
 	for _, e := range args {
 		if !unresolved(e) && !e.null && e.typ.Oid == types.OidNumeric {
@@ -410,8 +414,11 @@ func bindGenerateSeries(b *binder, args []*scalar, loc int32) ([]types.Field, er
 }
 
 func generateSeriesRows(x *execCtx, args []any, yield func(row []any) error) error {
-	if _, ok := args[0].(*apd.Decimal); ok {
+	switch args[0].(type) {
+	case *apd.Decimal:
 		return generateNumericSeries(x, args, yield)
+	case time.Time:
+		return timestampSeriesRows(x, args, yield)
 	}
 	start, stop, step := args[0].(int64), args[1].(int64), int64(1)
 	if len(args) == 3 {

@@ -154,6 +154,11 @@ func lookupCast(from, to Type, ctx CastContext) (EnvCastFunc, error) {
 	if from.Oid == to.Oid && (to.Typmod < 0 || from.Typmod == to.Typmod) {
 		return identity, nil
 	}
+	if from.Oid == OidUnknown && to.Oid == OidInterval {
+		// interval_in reads a literal under the type's field restriction:
+		// '1 2' as INTERVAL DAY TO HOUR is a day and two hours.
+		fn = func(env *Env, v any) (any, error) { return parseText(env, to, v.(string)) }
+	}
 	mod := typmodCoercion(to, ctx)
 	if from.Oid == OidUnknown && mod != nil && ctx != CastExplicit {
 		// An untyped literal goes through the input function with the

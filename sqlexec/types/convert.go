@@ -295,23 +295,7 @@ func typmodCoercion(t Type, ctx CastContext) EnvCastFunc {
 	case OidTimestamp, OidTimestamptz:
 		return func(_ *Env, v any) (any, error) { return roundTimestamp(t, v.(time.Time)), nil }
 	case OidInterval:
-		return func(_ *Env, v any) (any, error) { return roundInterval(t, v.(pgtype.Interval)), nil }
+		return func(_ *Env, v any) (any, error) { return adjustIntervalForTypmod(t, v.(pgtype.Interval)), nil }
 	}
 	return nil
-}
-
-// roundInterval rounds the microseconds of an interval to interval(p).
-func roundInterval(t Type, iv pgtype.Interval) pgtype.Interval {
-	if t.Typmod < 0 || t.Typmod >= 6 {
-		return iv
-	}
-	unit := int64(math.Pow10(6 - int(t.Typmod)))
-	us := iv.Microseconds
-	if us >= 0 {
-		us = (us + unit/2) / unit * unit
-	} else {
-		us = -((-us + unit/2) / unit * unit)
-	}
-	iv.Microseconds = us
-	return iv
 }

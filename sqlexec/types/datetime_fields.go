@@ -43,9 +43,11 @@ const (
 
 // maxDateFields and maxDateBuffer bound the literal as PostgreSQL's work
 // buffer does: more fields, or longer fields, are a syntax error.
+// interval_in's buffer is larger (maxIntervalBuffer).
 const (
-	maxDateFields = 25
-	maxDateBuffer = 128 + maxDateFields
+	maxDateFields     = 25
+	maxDateBuffer     = 128 + maxDateFields
+	maxIntervalBuffer = 256
 )
 
 func isAlpha(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
@@ -73,7 +75,10 @@ func lowerByte(c byte) byte {
 }
 
 // splitDateTime breaks a date/time literal into typed fields.
-func splitDateTime(s string) ([]dtField, dtErr) {
+func splitDateTime(s string) ([]dtField, dtErr) { return splitFields(s, maxDateBuffer) }
+
+// splitFields is ParseDateTime with a work buffer of bufSize bytes.
+func splitFields(s string, bufSize int) ([]dtField, dtErr) {
 	var fields []dtField
 	used := 0
 	i := 0
@@ -203,7 +208,7 @@ func splitDateTime(s string) ([]dtField, dtErr) {
 			return nil, dtBadFormat
 		}
 		used += b.Len() + 1
-		if used >= maxDateBuffer {
+		if used >= bufSize {
 			return nil, dtBadFormat
 		}
 		fields = append(fields, dtField{text: b.String(), kind: kind})

@@ -8,11 +8,17 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 )
 
-var (
-	errTimestampRange = pgerror.New(pgerror.DatetimeFieldOverflow, "timestamp out of range")
-	errDateRange      = pgerror.New(pgerror.DatetimeFieldOverflow, "date out of range")
-	errIntervalRange  = pgerror.New(pgerror.DatetimeFieldOverflow, "interval out of range")
-)
+// The range errors are made anew each time: the binder sets the position
+// of the error it returns, which must not stick to a shared value.
+func errTimestampRange() error {
+	return pgerror.New(pgerror.DatetimeFieldOverflow, "timestamp out of range")
+}
+
+func errDateRange() error { return pgerror.New(pgerror.DatetimeFieldOverflow, "date out of range") }
+
+func errIntervalRange() error {
+	return pgerror.New(pgerror.DatetimeFieldOverflow, "interval out of range")
+}
 
 func registerDateTimeOperators() {
 	ts, tz, iv, d := Timestamp, Timestamptz, Interval, Date
@@ -57,14 +63,14 @@ func registerDateTimeOperators() {
 
 func checkDate(t time.Time) (any, error) {
 	if t.Before(minDate) || !t.Before(InfinityTime) {
-		return nil, errDateRange
+		return nil, errDateRange()
 	}
 	return t, nil
 }
 
 func checkTimestamp(t time.Time) (any, error) {
 	if t.Before(minDate) || !t.Before(InfinityTime) {
-		return nil, errTimestampRange
+		return nil, errTimestampRange()
 	}
 	return t, nil
 }
@@ -74,7 +80,7 @@ func dateAddDays(t time.Time, days int64) (any, error) {
 		return t, nil
 	}
 	if days > 1<<31 || days < -(1<<31) {
-		return nil, errDateRange
+		return nil, errDateRange()
 	}
 	return checkDate(t.AddDate(0, 0, int(days)))
 }
@@ -125,7 +131,7 @@ func addMicros(t time.Time, us int64) (any, error) {
 	base := timeToPG(t)
 	sum := base + us
 	if (us > 0 && sum < base) || (us < 0 && sum > base) {
-		return nil, errTimestampRange
+		return nil, errTimestampRange()
 	}
 	return checkTimestamp(pgToTime(sum))
 }
@@ -138,7 +144,7 @@ func timestampDiff(a, b time.Time) (any, error) {
 	}
 	us := timeToPG(a) - timeToPG(b)
 	if (us > 0) != (timeToPG(a) > timeToPG(b)) && us != 0 {
-		return nil, errIntervalRange
+		return nil, errIntervalRange()
 	}
 	days := us / usecPerDay
 	us -= days * usecPerDay
@@ -151,7 +157,7 @@ func negInterval(iv pgtype.Interval) pgtype.Interval {
 
 func negIntervalChecked(iv pgtype.Interval) (any, error) {
 	if iv.Months == math.MinInt32 || iv.Days == math.MinInt32 || iv.Microseconds == math.MinInt64 {
-		return nil, errIntervalRange
+		return nil, errIntervalRange()
 	}
 	return negInterval(iv), nil
 }
@@ -162,7 +168,7 @@ func intervalAdd(a, b pgtype.Interval) (any, error) {
 	us := a.Microseconds + b.Microseconds
 	usOverflow := (a.Microseconds >= 0) == (b.Microseconds >= 0) && (us >= 0) != (a.Microseconds >= 0)
 	if m != int64(int32(m)) || d != int64(int32(d)) || usOverflow {
-		return nil, errIntervalRange
+		return nil, errIntervalRange()
 	}
 	return pgtype.Interval{Months: int32(m), Days: int32(d), Microseconds: us, Valid: true}, nil
 }
@@ -170,29 +176,62 @@ func intervalAdd(a, b pgtype.Interval) (any, error) {
 // tsRound is TSROUND: rounding to microsecond precision.
 func tsRound(x float64) float64 { return math.RoundToEven(x*1e6) / 1e6 }
 
+// fitsInt32 and fitsInt64 are FLOAT8_FITS_IN_INT32/64: the float lies in
+// the integer type's range (2^31 and 2^63 themselves do not).
+func fitsInt32(f float64) bool { return f >= math.MinInt32 && f < -math.MinInt32 }
+
+func fitsInt64(f float64) bool { return f >= math.MinInt64 && f < -math.MinInt64 }
+
+// addInt32 adds two int32 values, reporting overflow.
+func addInt32(a, b int32) (int32, bool) {
+	s := int64(a) + int64(b)
+	return int32(s), s == int64(int32(s))
+}
+
 // intervalMul is interval_mul: fractional months spill into days and
 // fractional days into time.
 func intervalMul(iv pgtype.Interval, factor float64) (any, error) {
 	monthsF := float64(iv.Months) * factor
-	if math.IsNaN(monthsF) || monthsF > math.MaxInt32 || monthsF < math.MinInt32 {
-		return nil, errIntervalRange
+	if math.IsNaN(monthsF) || !fitsInt32(monthsF) {
+		return nil, errIntervalRange()
 	}
 	months := int32(monthsF)
 	daysF := float64(iv.Days) * factor
-	if math.IsNaN(daysF) || daysF > math.MaxInt32 || daysF < math.MinInt32 {
-		return nil, errIntervalRange
+	if math.IsNaN(daysF) || !fitsInt32(daysF) {
+		return nil, errIntervalRange()
 	}
 	days := int32(daysF)
 	monthRemDays := tsRound((monthsF - float64(months)) * daysPerMonth)
 	secRem := tsRound((daysF - float64(days) + monthRemDays - math.Trunc(monthRemDays)) * 86400)
+	ok := true
 	if math.Abs(secRem) >= 86400 {
-		days += int32(secRem / 86400)
+		days, ok = addInt32(days, int32(secRem/86400))
+		if !ok {
+			return nil, errIntervalRange()
+		}
 		secRem -= math.Trunc(secRem/86400) * 86400
 	}
-	days += int32(monthRemDays)
+	if days, ok = addInt32(days, int32(monthRemDays)); !ok {
+		return nil, errIntervalRange()
+	}
 	usF := math.RoundToEven(float64(iv.Microseconds)*factor + secRem*1e6)
-	if math.IsNaN(usF) || usF > math.MaxInt64 || usF < math.MinInt64 {
-		return nil, errIntervalRange
+	if math.IsNaN(usF) || !fitsInt64(usF) {
+		return nil, errIntervalRange()
 	}
 	return pgtype.Interval{Months: months, Days: days, Microseconds: int64(usF), Valid: true}, nil
+}
+
+// AddInterval is timestamp + interval, or timestamptz + interval (tz) with
+// months and days counted on the clocks of env's TimeZone; 22008 past the
+// timestamp range.
+func AddInterval(env *Env, tz bool, v time.Time, iv pgtype.Interval) (time.Time, error) {
+	var loc *time.Location
+	if tz {
+		loc = env.location()
+	}
+	r, err := addInterval(v, iv, loc)
+	if err != nil {
+		return time.Time{}, err
+	}
+	return r.(time.Time), nil
 }

@@ -116,10 +116,10 @@ func init() {
 		}
 		return addMicros(time.Unix(0, 0).UTC(), int64(us))
 	}, Float8)
-	addFunc("justify_days", Immutable, Interval, func(_ *Env, a []any) (any, error) { return justifyDays(a[0].(pgtype.Interval)), nil }, Interval)
-	addFunc("justify_hours", Immutable, Interval, func(_ *Env, a []any) (any, error) { return justifyHours(a[0].(pgtype.Interval)), nil }, Interval)
+	addFunc("justify_days", Immutable, Interval, func(_ *Env, a []any) (any, error) { return justifyDays(a[0].(pgtype.Interval)) }, Interval)
+	addFunc("justify_hours", Immutable, Interval, func(_ *Env, a []any) (any, error) { return justifyHours(a[0].(pgtype.Interval)) }, Interval)
 	addFunc("justify_interval", Immutable, Interval, func(_ *Env, a []any) (any, error) {
-		return justifyInterval(a[0].(pgtype.Interval)), nil
+		return justifyInterval(a[0].(pgtype.Interval))
 	}, Interval)
 	for _, t := range []Type{Date, Timestamp, Timestamptz} {
 		addFunc("isfinite", Immutable, Bool, func(_ *Env, a []any) (any, error) { return !isInfiniteTime(a[0].(time.Time)), nil }, t)
@@ -141,10 +141,25 @@ func envTime(env *Env, statement bool) (any, error) {
 	return t.UTC().Truncate(time.Microsecond), nil
 }
 
-// unitAliases maps the spellings date_trunc and extract accept to a unit.
+// lookupUnit finds the unit of date_trunc and extract; like PostgreSQL's
+// DecodeUnits it compares the first tokenMaxLen letters (timezone_hour is
+// timezone_h).
+func lookupUnit(field string) (string, bool) {
+	field = strings.ToLower(field)
+	if len(field) > tokenMaxLen {
+		field = field[:tokenMaxLen]
+	}
+	unit, ok := unitAliases[field]
+	return unit, ok
+}
+
+// unitAliases maps the spellings date_trunc and extract accept, cut to
+// tokenMaxLen letters, to a unit.
 var unitAliases = map[string]string{
-	"microsecond": "microseconds", "microseconds": "microseconds", "us": "microseconds", "usec": "microseconds", "usecs": "microseconds",
-	"millisecond": "milliseconds", "milliseconds": "milliseconds", "ms": "milliseconds", "msec": "milliseconds", "msecs": "milliseconds",
+	"microsecon": "microseconds", "us": "microseconds", "usec": "microseconds", "usecs": "microseconds",
+	"useconds": "microseconds", "usecond": "microseconds",
+	"millisecon": "milliseconds", "ms": "milliseconds", "msec": "milliseconds", "msecs": "milliseconds",
+	"mseconds": "milliseconds", "msecond": "milliseconds",
 	"second": "second", "seconds": "second", "s": "second", "sec": "second", "secs": "second",
 	"minute": "minute", "minutes": "minute", "m": "minute", "min": "minute", "mins": "minute",
 	"hour": "hour", "hours": "hour", "h": "hour", "hr": "hour", "hrs": "hour",
@@ -153,12 +168,12 @@ var unitAliases = map[string]string{
 	"month": "month", "months": "month", "mon": "month", "mons": "month",
 	"quarter": "quarter", "qtr": "quarter",
 	"year": "year", "years": "year", "y": "year", "yr": "year", "yrs": "year",
-	"decade": "decade", "decades": "decade", "dec": "decade",
+	"decade": "decade", "decades": "decade", "dec": "decade", "decs": "decade",
 	"century": "century", "centuries": "century", "c": "century", "cent": "century",
-	"millennium": "millennium", "millennia": "millennium", "mil": "millennium",
+	"millennium": "millennium", "millennia": "millennium", "mil": "millennium", "mils": "millennium",
 	"epoch": "epoch", "dow": "dow", "isodow": "isodow", "doy": "doy", "isoyear": "isoyear",
-	"julian": "julian", "j": "julian", "timezone": "timezone", "timezone_hour": "timezone_hour",
-	"timezone_minute": "timezone_minute",
+	"julian": "julian", "j": "julian", "timezone": "timezone", "timezone_h": "timezone_hour",
+	"timezone_m": "timezone_minute",
 }
 
 func unitError(unit string, t Type, recognized bool) error {
@@ -175,7 +190,7 @@ func truncTimestamp(field string, t time.Time, loc *time.Location) (any, error) 
 	if loc != nil {
 		typ = Timestamptz
 	}
-	unit, ok := unitAliases[strings.ToLower(field)]
+	unit, ok := lookupUnit(field)
 	if !ok {
 		return nil, unitError(field, typ, false)
 	}
@@ -247,7 +262,7 @@ func truncTimestamp(field string, t time.Time, loc *time.Location) (any, error) 
 }
 
 func truncInterval(field string, iv pgtype.Interval) (any, error) {
-	unit, ok := unitAliases[strings.ToLower(field)]
+	unit, ok := lookupUnit(field)
 	if !ok {
 		return nil, unitError(field, Interval, false)
 	}
@@ -288,7 +303,7 @@ func decimalScaled(v int64, scale int) *apd.Decimal { return apd.New(v, int32(-s
 // extractField is extract(field FROM v): a numeric, with six decimals for
 // seconds and epoch, three for milliseconds.
 func extractField(env *Env, field string, t Type, v any) (any, error) {
-	unit, ok := unitAliases[strings.ToLower(field)]
+	unit, ok := lookupUnit(field)
 	if !ok {
 		return nil, unitError(field, t, false)
 	}
@@ -439,7 +454,7 @@ func extractInterval(unit, field string, iv pgtype.Interval) (any, error) {
 		parts := []*apd.Decimal{apd.New(years*31557600, 0), apd.New(days*86400, 0), apd.New(us, -6)}
 		for _, p := range parts {
 			if _, err := exactContext.Add(total, total, p); err != nil {
-				return nil, errIntervalRange
+				return nil, errIntervalRange()
 			}
 		}
 		return total, nil
@@ -500,7 +515,7 @@ func age(a, b time.Time) (any, error) {
 	}
 	months := yr*12 + mon
 	if months != int64(int32(months)) {
-		return nil, errIntervalRange
+		return nil, errIntervalRange()
 	}
 	return pgtype.Interval{Months: int32(months), Days: int32(day),
 		Microseconds: ((hr*60+mn)*60+sec)*1_000_000 + fsec, Valid: true}, nil
@@ -532,55 +547,4 @@ func makeTimestamp(a []any) (any, error) {
 	us := int64(math.RoundToEven(sec * 1e6))
 	t := dv.(time.Time).Add(time.Duration(h)*time.Hour + time.Duration(mi)*time.Minute + time.Duration(us)*time.Microsecond)
 	return checkTimestamp(t)
-}
-
-func justifyDays(iv pgtype.Interval) pgtype.Interval {
-	iv.Months += iv.Days / daysPerMonth
-	iv.Days %= daysPerMonth
-	if iv.Months > 0 && iv.Days < 0 {
-		iv.Days += daysPerMonth
-		iv.Months--
-	} else if iv.Months < 0 && iv.Days > 0 {
-		iv.Days -= daysPerMonth
-		iv.Months++
-	}
-	return iv
-}
-
-func justifyHours(iv pgtype.Interval) pgtype.Interval {
-	iv.Days += int32(iv.Microseconds / usecPerDay)
-	iv.Microseconds %= usecPerDay
-	if iv.Days > 0 && iv.Microseconds < 0 {
-		iv.Microseconds += usecPerDay
-		iv.Days--
-	} else if iv.Days < 0 && iv.Microseconds > 0 {
-		iv.Microseconds -= usecPerDay
-		iv.Days++
-	}
-	return iv
-}
-
-// justifyInterval is interval_justify_interval: days into months and time
-// into days, with all fields given one sign.
-func justifyInterval(iv pgtype.Interval) pgtype.Interval {
-	months, days, us := int64(iv.Months), int64(iv.Days), iv.Microseconds
-	days += us / usecPerDay
-	us %= usecPerDay
-	months += days / daysPerMonth
-	days %= daysPerMonth
-	if months > 0 && (days < 0 || (days == 0 && us < 0)) {
-		days += daysPerMonth
-		months--
-	} else if months < 0 && (days > 0 || (days == 0 && us > 0)) {
-		days -= daysPerMonth
-		months++
-	}
-	if days > 0 && us < 0 {
-		us += usecPerDay
-		days--
-	} else if days < 0 && us > 0 {
-		us -= usecPerDay
-		days++
-	}
-	return pgtype.Interval{Months: int32(months), Days: int32(days), Microseconds: us, Valid: true}
 }

@@ -2,7 +2,6 @@ package types
 
 import (
 	"strconv"
-	"strings"
 
 	"github.com/jackc/pgx/v5/pgtype"
 )
@@ -165,26 +164,4 @@ func formatIntervalSQLStandard(iv pgtype.Interval) string {
 		clock(hour)
 	}
 	return string(buf)
-}
-
-// sqlStandardIntervalInput applies the leading minus of an interval
-// literal to all its fields when none of the others has a sign, as
-// PostgreSQL reads input under IntervalStyle sql_standard ('-1 2:03:04'
-// is minus one day, two hours, ...): it writes the minus before each field.
-func sqlStandardIntervalInput(s string) string {
-	fields := strings.Fields(s)
-	if len(fields) < 2 || !strings.HasPrefix(fields[0], "-") {
-		return s
-	}
-	for _, f := range fields[1:] {
-		if f[0] == '-' || f[0] == '+' {
-			return s
-		}
-	}
-	for i, f := range fields[1:] {
-		if f[0] >= '0' && f[0] <= '9' || f[0] == '.' {
-			fields[i+1] = "-" + f
-		}
-	}
-	return strings.Join(fields, " ")
 }

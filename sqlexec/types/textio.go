@@ -44,10 +44,11 @@ func parseText(env *Env, t Type, s string) (any, error) {
 	case OidDate, OidTimestamp, OidTimestamptz:
 		return parseDateTime(env, t, s)
 	case OidInterval:
-		if env != nil && env.IntervalStyle == IntervalSQLStandard {
-			s = sqlStandardIntervalInput(s)
+		iv, err := parseIntervalText(s, intervalRange(t), env != nil && env.IntervalStyle == IntervalSQLStandard)
+		if err != nil {
+			return nil, err
 		}
-		return parseInterval(s)
+		return adjustIntervalForTypmod(t, iv), nil
 	case OidJSON:
 		return parseJSON(s)
 	case OidJSONB:

@@ -111,10 +111,6 @@ var typeNames = map[string]Oid{
 	"jsonpath": OidJSONPath,
 }
 
-// intervalFullRange is INTERVAL_FULL_RANGE, the field mask of an interval
-// type without field restrictions.
-const intervalFullRange = 0x7fff
-
 // unsupportedTypeNames are PostgreSQL types fickle does not implement: they
 // answer 0A000 rather than "does not exist".
 var unsupportedTypeNames = map[string]bool{
@@ -165,11 +161,8 @@ func typeByName(names []string, mods []int32) (Type, error) {
 	}
 	if oid == OidInterval && len(mods) > 0 {
 		// pg_query gives interval(p) as (INTERVAL_FULL_RANGE, p) and
-		// INTERVAL DAY TO SECOND as a field mask; fickle keeps every field.
-		if mods[0] != intervalFullRange {
-			return Type{}, pgerror.Unsupported("interval field restrictions")
-		}
-		mods = mods[1:]
+		// INTERVAL DAY TO SECOND(p) as (field mask, p).
+		return intervalTypmod(mods)
 	}
 	return applyTypmod(Type{oid, -1}, mods)
 }
@@ -210,7 +203,7 @@ func applyTypmod(t Type, mods []int32) (Type, error) {
 			return Type{}, pgerror.Newf(pgerror.InvalidParameterValue, "NUMERIC scale %d must be between -1000 and 1000", s)
 		}
 		return Numeric(int(p), int(s)), nil
-	case OidTimestamp, OidTimestamptz, OidInterval:
+	case OidTimestamp, OidTimestamptz:
 		// Fractional-second precision; like PostgreSQL, more than 6 is
 		// reduced to 6 (PostgreSQL also warns).
 		if len(mods) != 1 {
@@ -255,9 +248,7 @@ func formatType(t Type) string {
 			return "timestamp(" + strconv.Itoa(int(t.Typmod)) + ")" + strings.TrimPrefix(ti.sqlName, "timestamp")
 		}
 	case OidInterval:
-		if t.Typmod >= 0 {
-			return "interval(" + strconv.Itoa(int(t.Typmod)) + ")"
-		}
+		return formatIntervalType(t)
 	}
 	return ti.sqlName
 }

@@ -76,7 +76,8 @@ func TestTypeByNameRejectsUnknownNamesAndBadModifiers(t *testing.T) {
 		{[]string{"numeric"}, []int32{1001}, pgerror.InvalidParameterValue},
 		{[]string{"int4"}, []int32{3}, pgerror.SyntaxError},
 		{[]string{"pg_catalog", "time"}, nil, pgerror.FeatureNotSupported},
-		{[]string{"pg_catalog", "interval"}, []int32{4}, pgerror.FeatureNotSupported},
+		{[]string{"pg_catalog", "interval"}, []int32{5}, pgerror.InvalidParameterValue},
+		{[]string{"pg_catalog", "interval"}, []int32{4, -1}, pgerror.InvalidParameterValue},
 	}
 	for _, tt := range tests {
 		_, err := TypeByName(tt.names, tt.mods)
