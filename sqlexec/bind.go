@@ -206,7 +206,9 @@ func (b *binder) pos(loc int32) int {
 // errAt attaches the position of loc to a pgerror.
 func (b *binder) errAt(err *pgerror.Error, loc int32) *pgerror.Error {
 	if p := b.pos(loc); p > 0 {
-		err.Position = p
+		c := *err // err may be shared by every statement that fails alike
+		c.Position = p
+		return &c
 	}
 	return err
 }

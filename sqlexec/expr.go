@@ -358,7 +358,13 @@ func (b *binder) aExpr(sc *scope, a *pg_query.A_Expr) (*scalar, error) {
 
 func (b *binder) withPos(err error, loc int32) error {
 	if pe, ok := err.(*pgerror.Error); ok && pe.Position == 0 {
-		pe.Position = b.pos(loc)
+		if p := b.pos(loc); p > 0 {
+			// A copy: err may be a value shared by every statement that
+			// fails alike, and the position is this statement's.
+			c := *pe
+			c.Position = p
+			return &c
+		}
 	}
 	return err
 }
