@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/fickle-db/fickle/history"
 )
 
 // TestReportWritesAPageOrSaysWhyNot: a history becomes a page (exit 0);
@@ -15,7 +13,7 @@ import (
 // arguments are one message and exit 2.
 func TestReportWritesAPageOrSaysWhyNot(t *testing.T) {
 	dir := t.TempDir()
-	in := writeHistory(t, dir, "h.jsonl", fracturedRead(history.ReadCommitted))
+	in := "testdata/fractured-read.jsonl" // DESIGN §3's fractured read, at read committed
 	garbage := filepath.Join(dir, "garbage.jsonl")
 	if err := os.WriteFile(garbage, []byte("this is not a history\n"), 0o644); err != nil {
 		t.Fatal(err)
