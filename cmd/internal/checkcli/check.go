@@ -1,3 +1,8 @@
+// Package checkcli is the command that checks histories, shared by `fickle
+// check` and the fickle-check binary: flags, loading in any format, the
+// verdict at a level or at each transaction's own, explanations, exit codes.
+// It imports only history and oracle, so that fickle-check stays free of the
+// server and of cgo.
 package checkcli
 
 import (
