@@ -21,10 +21,6 @@ const versionString = "PostgreSQL 15.0 (fickle) on x86_64-pc-linux-gnu, compiled
 func (b *binder) funcCall(sc *scope, fc *pg_query.FuncCall) (*scalar, error) {
 	names := strs(fc.Funcname)
 	name := strings.ToLower(names[len(names)-1])
-	fc, err := b.positionalArgs(name, fc)
-	if err != nil {
-		return nil, err
-	}
 	if fn := b.lookupSetFunc(names); fn != nil {
 		if sc != nil && sc.srf != nil {
 			return b.setCallInList(sc, fn, fc)
@@ -74,18 +70,9 @@ func (b *binder) funcCall(sc *scope, fc *pg_query.FuncCall) (*scalar, error) {
 
 // callBuiltin resolves a function of package types.
 func (b *binder) callBuiltin(sc *scope, name string, argNodes []*pg_query.Node, loc int32) (*scalar, error) {
-	for _, a := range argNodes {
-		if a.GetNamedArgExpr() != nil {
-			return b.namedBuiltinCall(sc, name, argNodes, loc)
-		}
-	}
-	args := make([]*scalar, len(argNodes))
-	for i, a := range argNodes {
-		e, err := b.expr(sc, a)
-		if err != nil {
-			return nil, err
-		}
-		args[i] = e
+	args, err := b.builtinArgs(sc, name, argNodes, loc)
+	if err != nil {
+		return nil, err
 	}
 	return b.callResolved(name, args, loc)
 }

@@ -6,11 +6,12 @@ import (
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 )
 
-// namedBuiltinCall binds a call of a built-in function with named
-// arguments (make_interval(days => 3)): pg_proc gives the parameters'
-// names, and the parameters left out take their defaults; the call is then
-// resolved positionally like any other.
-func (b *binder) namedBuiltinCall(sc *scope, name string, argNodes []*pg_query.Node, loc int32) (*scalar, error) {
+// builtinArgs compiles the arguments of a call of the built-in function
+// name. Arguments passed by name (make_interval(days => 3), jsonb_path_query(
+// j, p, silent => true)) are placed by pg_proc's parameter names, and the
+// parameters left out take the defaults package types declares for them; the
+// call is then resolved positionally like any other.
+func (b *binder) builtinArgs(sc *scope, name string, argNodes []*pg_query.Node, loc int32) ([]*scalar, error) {
 	positional := 0
 	var names []string
 	args := make([]*scalar, len(argNodes))
@@ -29,9 +30,12 @@ func (b *binder) namedBuiltinCall(sc *scope, name string, argNodes []*pg_query.N
 		}
 		args[i] = e
 	}
+	if names == nil {
+		return args, nil
+	}
 	for _, p := range builtinIndex().procsByName[name] {
 		if full, ok := b.placeNamedArgs(p, args, positional, names); ok {
-			return b.callResolved(name, full, loc)
+			return full, nil
 		}
 	}
 	return nil, b.errAt(b.noRoutine(name, argNodes, args, 'f'), loc)

@@ -113,16 +113,9 @@ func (b *binder) bindSetCall(sc *scope, fn *setFunc, fc *pg_query.FuncCall) (*se
 		return nil, b.errAt(pgerror.Unsupported("this form of a set-returning function call"), fc.Location)
 	}
 	call := &setCall{name: strings.ToLower(lastName(fc.Funcname)), fn: fn}
-	fc, err := b.positionalArgs(call.name, fc)
-	if err != nil {
+	var err error
+	if call.args, err = b.builtinArgs(sc, call.name, fc.Args, fc.Location); err != nil {
 		return nil, err
-	}
-	for _, a := range fc.Args {
-		e, err := b.expr(sc, a)
-		if err != nil {
-			return nil, err
-		}
-		call.args = append(call.args, e)
 	}
 	cols, err := fn.bind(b, call.args, fc.Location)
 	if err != nil {

@@ -25,8 +25,7 @@ func jsonPathQueryFuncs() map[string]*setFunc {
 				return []types.Field{{Name: name, Type: types.JSONB}}, nil
 			},
 			rows: func(_ *execCtx, args []any) ([][]any, error) {
-				full := []any{nil, nil, "{}", false}
-				copy(full, args)
+				full := append(append([]any(nil), args...), types.ArgDefaults(name)[len(args)-2:]...)
 				items, err := types.JSONPathQuery(full)
 				if err != nil {
 					return nil, err

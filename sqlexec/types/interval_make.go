@@ -6,24 +6,12 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 )
 
-// argDefaults are the values of the parameters with defaults of built-in
-// functions (pg_proc.proargdefaults), for the full signature, trailing
-// parameters only; calls that leave them out (positionally or by naming
-// later ones) get these.
-var argDefaults = map[string][]any{
-	"make_interval": {int64(0), int64(0), int64(0), int64(0), int64(0), int64(0), float64(0)},
-}
-
-// ArgDefaults returns the defaults of the trailing parameters of the
-// built-in function name (nil when it has none).
-func ArgDefaults(name string) []any { return argDefaults[normalizeFuncName(name)] }
-
 func init() {
+	argDefaults["make_interval"] = []any{int64(0), int64(0), int64(0), int64(0), int64(0), int64(0), float64(0)}
 	params := []Type{Int4, Int4, Int4, Int4, Int4, Int4, Float8}
 	for n := 0; n <= len(params); n++ {
 		addFunc("make_interval", Immutable, Interval, func(_ *Env, a []any) (any, error) {
-			full := append(append([]any(nil), a...), argDefaults["make_interval"][len(a):]...)
-			return makeInterval(full)
+			return makeInterval(withArgDefaults("make_interval", a, len(params)))
 		}, params[:n]...)
 	}
 }

@@ -119,6 +119,7 @@ func init() {
 		}
 		return nil, pgerror.New(pgerror.InvalidParameterValue, nullTreatmentMessage)
 	}
+	argDefaults["jsonb_set_lax"] = []any{true, "use_json_null"}
 	addFuncNullable("jsonb_set_lax", Immutable, JSONB, setLax, JSONB, textArray, JSONB)
 	addFuncNullable("jsonb_set_lax", Immutable, JSONB, setLax, JSONB, textArray, JSONB, Bool)
 	addFuncNullable("jsonb_set_lax", Immutable, JSONB, setLax, JSONB, textArray, JSONB, Bool, Text)

@@ -262,6 +262,11 @@ func registerJSONPathOperators() {
 	// The functions take vars (default '{}') and silent (default false);
 	// the _tz variants differ only in datetime comparisons, which
 	// .datetime() (refused) would be the only source of.
+	for _, f := range []string{"exists", "match", "query", "query_array", "query_first"} {
+		for _, suffix := range []string{"", "_tz"} {
+			argDefaults["jsonb_path_"+f+suffix] = []any{"{}", false}
+		}
+	}
 	for _, suffix := range []string{"", "_tz"} {
 		vol := Immutable
 		if suffix != "" {
@@ -273,9 +278,7 @@ func registerJSONPathOperators() {
 		}{"exists": {exists, Bool}, "match": {match, Bool}, "query_array": {queryArray, JSONB}, "query_first": {queryFirst, JSONB}} {
 			name = "jsonb_path_" + name + suffix
 			withDefaults := func(env *Env, args []any) (any, error) {
-				full := []any{nil, nil, "{}", false}
-				copy(full, args)
-				return f.eval(env, full)
+				return f.eval(env, withArgDefaults(name, args, 4))
 			}
 			addFunc(name, vol, f.result, withDefaults, JSONB, JSONPath)
 			addFunc(name, vol, f.result, withDefaults, JSONB, JSONPath, JSONB)
