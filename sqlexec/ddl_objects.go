@@ -132,15 +132,7 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 				t := sc.tables[n]
 				for _, r := range d.cat.referencing(t.oid) {
 					if r.child.schema != name {
-						child := d.cat.tables[r.child.oid].clone()
-						var kept []*fkDesc
-						for _, fk := range child.fks {
-							if fk.refTable != t.oid {
-								kept = append(kept, fk)
-							}
-						}
-						child.fks = kept
-						d.cat.putTable(child)
+						d.dropForeignKeysTo(r.child.oid, t.oid)
 					}
 				}
 				d.dropTable(t)
@@ -305,15 +297,7 @@ func (d *ddl) dropTables(ts []*tableDesc, cascade bool) error {
 			if err := d.lockTable(r.child, isolation.TableLockAccessExclusive); err != nil {
 				return err
 			}
-			child := d.cat.tables[r.child.oid].clone()
-			var kept []*fkDesc
-			for _, fk := range child.fks {
-				if fk.refTable != t.oid {
-					kept = append(kept, fk)
-				}
-			}
-			child.fks = kept
-			d.cat.putTable(child)
+			d.dropForeignKeysTo(r.child.oid, t.oid)
 		}
 	}
 	oids := make([]uint32, len(ts))
@@ -688,4 +672,18 @@ func (b *binder) createTableAsPlan(cs *pg_query.CreateTableAsStmt, full string) 
 		}
 		return &Result{Tag: fmt.Sprintf("SELECT %d", len(rows))}, nil
 	}}, nil
+}
+
+// dropForeignKeysTo drops the foreign keys of table child that reference
+// table parent (a DROP ... CASCADE of parent).
+func (d *ddl) dropForeignKeysTo(child, parent uint32) {
+	c := d.cat.tables[child].clone()
+	var kept []*fkDesc
+	for _, fk := range c.fks {
+		if fk.refTable != parent {
+			kept = append(kept, fk)
+		}
+	}
+	c.fks = kept
+	d.cat.putTable(c)
 }
