@@ -82,20 +82,27 @@ func (p *parser) need(isPred, wantPred bool) error {
 }
 
 func (p *parser) parseOr() (*Item, bool, error) {
-	return p.parseLogical(tokOr, KindOr, p.parseAnd)
+	return p.parseBinary(map[tokKind]Kind{tokOr: KindOr}, true, p.parseAnd)
 }
 
 func (p *parser) parseAnd() (*Item, bool, error) {
-	return p.parseLogical(tokAnd, KindAnd, p.parseComparison)
+	return p.parseBinary(map[tokKind]Kind{tokAnd: KindAnd}, true, p.parseComparison)
 }
 
-func (p *parser) parseLogical(op tokKind, kind Kind, operand func() (*Item, bool, error)) (*Item, bool, error) {
+// parseBinary parses left-associative chains of the operators in ops over
+// operand; their operands are predicates (&&, ||) or values (arithmetic),
+// as preds says, and anything else is a syntax error.
+func (p *parser) parseBinary(ops map[tokKind]Kind, preds bool, operand func() (*Item, bool, error)) (*Item, bool, error) {
 	left, isPred, err := operand()
 	if err != nil {
 		return nil, false, err
 	}
-	for p.tok.kind == op {
-		if err := p.need(isPred, true); err != nil {
+	for {
+		kind, ok := ops[p.tok.kind]
+		if !ok {
+			return left, isPred, nil
+		}
+		if err := p.need(isPred, preds); err != nil {
 			return nil, false, err
 		}
 		if err := p.advance(); err != nil {
@@ -105,12 +112,11 @@ func (p *parser) parseLogical(op tokKind, kind Kind, operand func() (*Item, bool
 		if err != nil {
 			return nil, false, err
 		}
-		if err := p.need(rp, true); err != nil {
+		if err := p.need(rp, preds); err != nil {
 			return nil, false, err
 		}
 		left = &Item{Kind: kind, Left: left, Right: right}
 	}
-	return left, isPred, nil
 }
 
 var comparisons = map[tokKind]Kind{
@@ -267,38 +273,11 @@ func (p *parser) parseExists() (*Item, error) {
 }
 
 func (p *parser) parseAdditive() (*Item, bool, error) {
-	return p.parseArith(map[tokKind]Kind{'+': KindAdd, '-': KindSub}, p.parseMultiplicative)
+	return p.parseBinary(map[tokKind]Kind{'+': KindAdd, '-': KindSub}, false, p.parseMultiplicative)
 }
 
 func (p *parser) parseMultiplicative() (*Item, bool, error) {
-	return p.parseArith(map[tokKind]Kind{'*': KindMul, '/': KindDiv, '%': KindMod}, p.parseUnary)
-}
-
-func (p *parser) parseArith(ops map[tokKind]Kind, operand func() (*Item, bool, error)) (*Item, bool, error) {
-	left, isPred, err := operand()
-	if err != nil {
-		return nil, false, err
-	}
-	for {
-		kind, ok := ops[p.tok.kind]
-		if !ok {
-			return left, isPred, nil
-		}
-		if err := p.need(isPred, false); err != nil {
-			return nil, false, err
-		}
-		if err := p.advance(); err != nil {
-			return nil, false, err
-		}
-		right, rp, err := operand()
-		if err != nil {
-			return nil, false, err
-		}
-		if err := p.need(rp, false); err != nil {
-			return nil, false, err
-		}
-		left = &Item{Kind: kind, Left: left, Right: right}
-	}
+	return p.parseBinary(map[tokKind]Kind{'*': KindMul, '/': KindDiv, '%': KindMod}, false, p.parseUnary)
 }
 
 // parseUnary parses unary plus and minus, which fold into a numeric
