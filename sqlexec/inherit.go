@@ -370,12 +370,8 @@ func inheritsRows(c *catalog) [][]any {
 // column of the parent, with its type and NOT NULL, and every inheritable
 // CHECK constraint; they become inherited.
 func (d *ddl) addInherit(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
-	rv := cmd.Def.GetRangeVar()
-	p := d.s.lookupTable(d.cat, rv.Schemaname, rv.Relname)
-	if p == nil {
-		return pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(rv))
-	}
-	if err := partitionInheritance(t, p); err != nil {
+	p, err := d.inheritanceParent(t, cmd)
+	if err != nil {
 		return err
 	}
 	if p.oid == t.oid || slices.ContainsFunc(d.cat.descendants(t), func(x *tableDesc) bool { return x.oid == p.oid }) {
@@ -438,12 +434,8 @@ func (d *ddl) addInheritFrom(t, p *tableDesc) error {
 // dropInherit runs ALTER TABLE t NO INHERIT parent: the columns and
 // constraints t had only from the parent become its own.
 func (d *ddl) dropInherit(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
-	rv := cmd.Def.GetRangeVar()
-	p := d.s.lookupTable(d.cat, rv.Schemaname, rv.Relname)
-	if p == nil {
-		return pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(rv))
-	}
-	if err := partitionInheritance(t, p); err != nil {
+	p, err := d.inheritanceParent(t, cmd)
+	if err != nil {
 		return err
 	}
 	i := slices.Index(t.parents, p.oid)
@@ -495,4 +487,18 @@ func (d *ddl) removeParent(t, p *tableDesc) {
 			t.checks[j] = &nk
 		}
 	}
+}
+
+// inheritanceParent finds the parent table ALTER TABLE t [NO] INHERIT names,
+// which neither may be a partition or partitioned.
+func (d *ddl) inheritanceParent(t *tableDesc, cmd *pg_query.AlterTableCmd) (*tableDesc, error) {
+	rv := cmd.Def.GetRangeVar()
+	p := d.s.lookupTable(d.cat, rv.Schemaname, rv.Relname)
+	if p == nil {
+		return nil, pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(rv))
+	}
+	if err := partitionInheritance(t, p); err != nil {
+		return nil, err
+	}
+	return p, nil
 }
