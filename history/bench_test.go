@@ -5,7 +5,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"runtime"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -15,6 +18,12 @@ import (
 //
 //	go test ./history -run '^$' -bench Read -benchmem -history.large
 var large = flag.Bool("history.large", false, "also benchmark 10^6-transaction histories")
+
+// benchFiles names recorded histories for BenchmarkReadFiles, for example a
+// pgbench history in JSONL beside its plume export:
+//
+//	go test ./history -run '^$' -bench ReadFiles -benchmem -history.files a.jsonl,a.plume
+var benchFiles = flag.String("history.files", "", "comma-separated history `FILES` to benchmark reading (format by name)")
 
 func benchSizes() []int {
 	if *large {
@@ -47,6 +56,25 @@ func BenchmarkReadAWDIT(b *testing.B) {
 		}
 		b.Run(fmt.Sprintf("txns=%d", n), func(b *testing.B) {
 			benchRead(b, buf.Bytes(), ReadAWDIT)
+		})
+	}
+}
+
+func BenchmarkReadFiles(b *testing.B) {
+	if *benchFiles == "" {
+		b.Skip("no -history.files given")
+	}
+	for _, path := range strings.Split(*benchFiles, ",") {
+		f, err := Detect(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(filepath.Base(path), func(b *testing.B) {
+			benchRead(b, data, func(r io.Reader, name string) (*History, error) { return Read(r, name, f) })
 		})
 	}
 }

@@ -3,54 +3,8 @@ package history
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"strconv"
 )
-
-// ReadJSONL reads a fickle JSONL history (gzipped or not); name is used in
-// errors. A last line cut off without its newline (a crash while writing)
-// is ignored when it does not parse. Transactions without an end event are
-// Pending.
-func ReadJSONL(r io.Reader, name string) (*History, error) {
-	lr, err := newLineReader(r)
-	if err != nil {
-		return nil, fileErr(name, "%v", err)
-	}
-	jr := newJSONLReader()
-	sawHeader := false
-	for {
-		line, complete, ok, err := lr.next()
-		if err != nil {
-			return nil, lineErr(name, lr.line+1, "%v", err)
-		}
-		if !ok {
-			break
-		}
-		if len(trimSpace(line)) == 0 {
-			continue
-		}
-		if !sawHeader {
-			err = checkJSONLHeader(line)
-			sawHeader = true
-		} else {
-			err = jr.event(line)
-		}
-		if err != nil {
-			if !complete && sawHeader && lr.line > 1 {
-				break // truncated last line
-			}
-			return nil, lineErr(name, lr.line, "%v", err)
-		}
-	}
-	if !sawHeader {
-		return nil, fileErr(name, "empty input: no %s header line", JSONLFormat)
-	}
-	h, err := jr.finish()
-	if err != nil {
-		return nil, fileErr(name, "%v", err)
-	}
-	return h, nil
-}
 
 func checkJSONLHeader(line []byte) error {
 	s := jsonScanner{buf: line}
@@ -135,19 +89,19 @@ type jsonlReader struct {
 	coSeen   bool
 	ended    []bool // by TxnID: commit or abort recorded
 	scans    *scanIndex
-	s        jsonScanner
 	// opsPerTxn and stmtsPerTxn are moving averages of the operations and
 	// statements of the transactions committed so far, for reserve and
 	// reserveStmts: recent ones weigh most, so one huge transaction (pgbench
 	// -i's load) does not make every later one reserve too much.
 	opsPerTxn, stmtsPerTxn movingAverage
-	items                  []Op
-	rows                   []string
-	texts                  *textTable
+	// items and rows are the read items of the event being applied, with
+	// their keys and writers resolved to the history's ids.
+	items []Op
+	rows  []string
 }
 
 func newJSONLReader() *jsonlReader {
-	jr := &jsonlReader{b: NewBuilder(), stmt: []int32{-1}, ended: []bool{true}, texts: newTextTable()}
+	jr := &jsonlReader{b: NewBuilder(), stmt: []int32{-1}, ended: []bool{true}}
 	jr.co = newCoTracker()
 	jr.txns.set(0, uint32(Init))
 	return jr
@@ -158,19 +112,26 @@ type jsonlEvent struct {
 	e, name, table, level, sql, pred, outcome, code string
 	t, s, k, after, asof, start, end, v             int64
 	hasT, hasS, hasK, hasAfter, hasAsof, hasV, del  bool
-	prefix                                          bool // an order event's "prefix" member (jsonl_orders.go)
-	row                                             []byte
+	prefix                                          bool   // an order event's "prefix" member (jsonl_orders.go)
+	row                                             string // a write's row image
 	hasR, hasExcept                                 bool
+	items                                           [2]int32 // "r" or "except": the range of its items in the batch
+	line                                            int      // the input line
+	truncated                                       bool     // the last line, cut off without its newline
 	filtered                                        []byte
 	ts                                              []byte
 	client                                          []byte // a read's "client" member (jsonl_client.go)
 	newer                                           []byte // a read's "newer" member
 }
 
-func (jr *jsonlReader) event(line []byte) error {
-	s := &jr.s
+// parse parses one event line into a new event of b; the strings it keeps
+// are p's texts, its raw members slices of line.
+func (p *jsonlParser) parse(line []byte, b *jsonlBatch) error {
+	s := &p.s
 	*s = jsonScanner{buf: line}
-	var ev jsonlEvent
+	b.events = append(b.events, jsonlEvent{})
+	ev := &b.events[len(b.events)-1]
+	ev.items = [2]int32{int32(len(b.items)), int32(len(b.items))}
 	// The Writer starts every event with "e" and (most) with "t": read
 	// those directly, the rest member by member.
 	prefixed := false
@@ -212,29 +173,30 @@ func (jr *jsonlReader) event(line []byte) error {
 		case "prefix":
 			ev.prefix, err = s.boolean()
 		case "name":
-			ev.name, err = jr.str()
+			ev.name, err = p.str()
 		case "table":
-			ev.table, err = jr.str()
+			ev.table, err = p.str()
 		case "level":
-			ev.level, err = jr.str()
+			ev.level, err = p.str()
 		case "sql":
-			ev.sql, err = jr.str()
+			ev.sql, err = p.str()
 		case "pred":
-			ev.pred, err = jr.str()
+			ev.pred, err = p.str()
 		case "o":
-			ev.outcome, err = jr.str()
+			ev.outcome, err = p.str()
 		case "code":
-			ev.code, err = jr.str()
+			ev.code, err = p.str()
 		case "row":
-			ev.row, err = s.raw()
+			var row []byte
+			row, err = s.raw()
+			ev.row = p.texts.text(row)
 		case "r", "except":
-			// Items are parsed in place into jr.items and jr.rows.
 			if ev.hasR || ev.hasExcept {
 				return fmt.Errorf("both \"r\" and \"except\"")
 			}
 			ev.hasR, ev.hasExcept = name[0] == 'r', name[0] == 'e'
-			jr.items, jr.rows = jr.items[:0], jr.rows[:0]
-			err = jr.readItems(s)
+			err = p.readItems(b)
+			ev.items[1] = int32(len(b.items))
 		case "filtered":
 			ev.filtered, err = s.raw()
 		case "ts":
@@ -257,10 +219,7 @@ func (jr *jsonlReader) event(line []byte) error {
 	if err == nil {
 		err = s.end()
 	}
-	if err != nil {
-		return err
-	}
-	return jr.apply(&ev)
+	return err
 }
 
 func (jr *jsonlReader) apply(ev *jsonlEvent) error {
@@ -404,10 +363,10 @@ func (jr *jsonlReader) begin(ev *jsonlEvent) error {
 	return nil
 }
 
-// str reads a JSON string as a string of jr.texts.
-func (jr *jsonlReader) str() (string, error) {
-	b, err := jr.s.stringBytes()
-	return jr.texts.text(b), err
+// str reads a JSON string as a string of p.texts.
+func (p *jsonlParser) str() (string, error) {
+	b, err := p.s.stringBytes()
+	return p.texts.text(b), err
 }
 
 func (jr *jsonlReader) txnRef(n int64) (TxnID, error) {
@@ -429,26 +388,22 @@ func (jr *jsonlReader) keyRef(n int64) (KeyID, error) {
 	return KeyID(id), nil
 }
 
-// readItems parses an array of read items into jr.items and jr.rows.
-func (jr *jsonlReader) readItems(s *jsonScanner) error {
+// readItems parses an array of read items into b's items, refs and rows;
+// the keys and writers are resolved when the event is applied.
+func (p *jsonlParser) readItems(b *jsonlBatch) error {
+	s := &p.s
 	return s.array(func(int) error {
 		op := Op{Kind: OpRead}
+		var ref itemRef
 		var row []byte
 		err := s.array(func(i int) error {
+			var err error
 			switch i {
 			case 0:
-				n, err := s.int()
-				if err != nil {
-					return err
-				}
-				op.Key, err = jr.keyRef(n)
+				ref.key, err = s.int()
 				return err
 			case 1:
-				n, err := s.int()
-				if err != nil {
-					return err
-				}
-				op.Writer, err = jr.txnRef(n)
+				ref.writer, err = s.int()
 				return err
 			case 2:
 				f, err := s.stringBytes()
@@ -467,12 +422,10 @@ func (jr *jsonlReader) readItems(s *jsonScanner) error {
 				if s.null() {
 					return nil
 				}
-				v, err := s.int()
-				op.Value = v
+				op.Value, err = s.int()
 				op.Flags |= FlagHasValue
 				return err
 			case 4:
-				var err error
 				row, err = s.raw()
 				return err
 			}
@@ -481,10 +434,29 @@ func (jr *jsonlReader) readItems(s *jsonScanner) error {
 		if err != nil {
 			return err
 		}
-		jr.items = append(jr.items, op)
-		jr.rows = append(jr.rows, jr.texts.text(row))
+		b.items = append(b.items, op)
+		b.refs = append(b.refs, ref)
+		b.rows = append(b.rows, p.texts.text(row))
 		return nil
 	})
+}
+
+// resolveItems sets jr.items and jr.rows to ev's read items, with the
+// file's key and transaction ids replaced by the history's.
+func (jr *jsonlReader) resolveItems(b *jsonlBatch, ev *jsonlEvent) error {
+	lo, hi := ev.items[0], ev.items[1]
+	jr.items = append(jr.items[:0], b.items[lo:hi]...)
+	jr.rows = append(jr.rows[:0], b.rows[lo:hi]...)
+	for i, ref := range b.refs[lo:hi] {
+		var err error
+		if jr.items[i].Key, err = jr.keyRef(ref.key); err != nil {
+			return err
+		}
+		if jr.items[i].Writer, err = jr.txnRef(ref.writer); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (jr *jsonlReader) addItems(tb *TxnBuilder) {
@@ -519,7 +491,7 @@ func (jr *jsonlReader) write(t TxnID, tb *TxnBuilder, ev *jsonlEvent) error {
 			for len(init.Rows) < len(init.Ops) {
 				init.Rows = append(init.Rows, "")
 			}
-			init.Rows[len(init.Ops)-1] = jr.texts.text(ev.row)
+			init.Rows[len(init.Ops)-1] = ev.row
 		}
 		if jr.scans != nil {
 			jr.scans.addWrite(Init, 0, op)
@@ -528,7 +500,7 @@ func (jr *jsonlReader) write(t TxnID, tb *TxnBuilder, ev *jsonlEvent) error {
 	}
 	jr.reserve(tb.txn(), 1)
 	tb.Op(op)
-	tb.setRow(len(tb.txn().Ops)-1, jr.texts.text(ev.row))
+	tb.setRow(len(tb.txn().Ops)-1, ev.row)
 	return nil
 }
 

@@ -138,22 +138,30 @@ func (s *jsonScanner) stringBytes() ([]byte, error) {
 		return nil, err
 	}
 	start := s.pos
-	for s.pos < len(s.buf) {
-		c := s.buf[s.pos]
-		switch {
-		case c == '"':
-			b := s.buf[start:s.pos]
-			s.pos++
-			return b, nil
-		case c == '\\':
-			return s.unescape(start)
-		case c < 0x20:
-			return nil, s.errf("control character in string")
-		}
+	for s.pos < len(s.buf) && plainStringByte[s.buf[s.pos]] {
 		s.pos++
 	}
-	return nil, s.errf("unterminated string")
+	switch {
+	case s.pos == len(s.buf):
+		return nil, s.errf("unterminated string")
+	case s.buf[s.pos] == '"':
+		s.pos++
+		return s.buf[start : s.pos-1], nil
+	case s.buf[s.pos] == '\\':
+		return s.unescape(start)
+	default:
+		return nil, s.errf("control character in string")
+	}
 }
+
+// plainStringByte marks the bytes a JSON string holds as they are: not the
+// quote, the backslash or a control character.
+var plainStringByte = func() (t [256]bool) {
+	for c := 0x20; c < 256; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
 
 func (s *jsonScanner) unescape(start int) ([]byte, error) {
 	out := append([]byte(nil), s.buf[start:s.pos]...)

@@ -2,6 +2,7 @@ package history
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -39,29 +40,34 @@ func TestTextTableSharesRepeatedTexts(t *testing.T) {
 }
 
 func TestKeyIndexFindsKeysWhoseHashesCollide(t *testing.T) {
-	keys := []Key{{Table: "t", Name: "1"}, {Table: "t", Name: "2"}, {Table: "u", Name: "1"}}
-	for _, indexed := range []int{1, 3} { // keys interned one by one, or indexed at once
-		x := newKeyIndex(keys[:indexed])
-		got := append([]Key(nil), keys[:indexed]...)
-		for i := range keys {
-			if i == 0 {
-				continue
-			}
-			// Pretend that every key hashes as keys[0] does.
-			if _, ok := x.byHash[x.hash(keys[i])]; !ok {
-				x.byHash[x.hash(keys[i])] = 0
-			}
-			if id := x.intern(&got, keys[i]); indexed == 1 && id != KeyID(i) {
-				t.Errorf("intern(%v) = %d, want the new id %d", keys[i], id, i)
+	keys := []Key{{Table: "t", Name: "1"}, {Table: "t", Name: "2"}, {Table: "u", Name: "1"}, {Table: "t", Name: "1"}}
+	x := newKeyIndex(nil)
+	var got []Key
+	for i := 0; i < 2; i++ { // a first time adds, a second finds
+		for j, k := range keys[:3] {
+			if id := x.internHashed(&got, k, 42); id != KeyID(j) {
+				t.Errorf("round %d: intern(%v) = %d, want %d", i, k, id, j)
 			}
 		}
-		for want, k := range keys {
-			if id := x.intern(&got, k); id != KeyID(want) {
-				t.Errorf("indexed %d: intern(%v) = %d, want %d", indexed, k, id, want)
-			}
+	}
+	if id := x.internHashed(&got, keys[3], 42); id != 0 || len(got) != 3 {
+		t.Errorf("intern of a known key = %d with %d keys, want 0 with 3", id, len(got))
+	}
+}
+
+func TestKeyIndexGrowsAndKeepsIDs(t *testing.T) {
+	var keys []Key
+	x := newKeyIndex(nil)
+	for i := range 10_000 {
+		k := Key{Table: "t", Name: strconv.Itoa(i % 5_000)}
+		if id := x.intern(&keys, k); id != KeyID(i%5_000) {
+			t.Fatalf("intern(%v) = %d, want %d", k, id, i%5_000)
 		}
-		if len(got) != len(keys) {
-			t.Errorf("indexed %d: %d keys after interning, want %d", indexed, len(got), len(keys))
+	}
+	y := newKeyIndex(keys)
+	for i, k := range keys {
+		if id := y.intern(&keys, k); id != KeyID(i) {
+			t.Fatalf("rebuilt index: intern(%v) = %d, want %d", k, id, i)
 		}
 	}
 }
