@@ -2,6 +2,7 @@ package oracle
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -164,5 +165,32 @@ func TestCheckOrderWithManySources(t *testing.T) {
 				t.Fatalf("the literal axioms say %v, want %v", lit, c.want)
 			}
 		})
+	}
+}
+
+// TestCheckOrderWithoutClocksAgrees: past the clocks' memory budget the
+// causal check walks each reader's past; its verdicts are the clocks'.
+func TestCheckOrderWithoutClocksAgrees(t *testing.T) {
+	n, seed := propertyCases(t, 1000)
+	rng := rand.New(rand.NewPCG(seed, 0xb0d9e7))
+	budget := causalClockBudget
+	t.Cleanup(func() { causalClockBudget = budget })
+	for i := range n {
+		h, realTime := genSmallHistory(rng, smallHistories)
+		opts := Options{Level: history.Causal, RealTime: realTime}
+		co := randomOrder(rng, h)
+		causalClockBudget = budget
+		withClocks, err := CheckOrder(h, co, opts, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		causalClockBudget = 0
+		walked, err := CheckOrder(h, co, opts, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (withClocks == nil) != (walked == nil) {
+			t.Fatalf("case %d (seed %d): with clocks %+v, walking %+v\n%s", i, seed, withClocks, walked, dumpHistory(h))
+		}
 	}
 }

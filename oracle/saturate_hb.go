@@ -24,7 +24,7 @@ type happensBefore struct {
 	readers []history.TxnID
 	pending []int32   // per node: successors not yet visited
 	clocks  [][]int32 // inclusive clock of a node while pending > 0
-	sessVC  [][]int32 // per session: inclusive clock of its last visited transaction
+	sessVC  [][]int32 // per session: inclusive clock of its last visited transaction, nil before the first and after the last
 	cur     []int32   // the exclusive clock of the transaction being visited
 	ok      []bool    // per node: reached by the topological order
 	start   []uint32  // with real time: each timed transaction's start node, or none
@@ -50,12 +50,6 @@ func newHappensBefore(ix *index, rt *realTime) *happensBefore {
 		cur:     make([]int32, k),
 		ok:      make([]bool, nodes),
 		stamp:   make([]uint32, n),
-	}
-	for s := range hb.sessVC {
-		hb.sessVC[s] = make([]int32, k)
-		for i := range hb.sessVC[s] {
-			hb.sessVC[s][i] = -1
-		}
 	}
 	// Count, then fill, the distinct wr pairs.
 	hb.eachWriter(func(w, r history.TxnID) { hb.rStart[w+1]++ })
@@ -222,7 +216,13 @@ func (hb *happensBefore) visit(t history.TxnID) {
 	}
 	ix := hb.ix
 	s := ix.h.Txns[t].Session
-	copy(hb.cur, hb.sessVC[s])
+	if vc := hb.sessVC[s]; vc != nil {
+		copy(hb.cur, vc)
+	} else {
+		for i := range hb.cur {
+			hb.cur[i] = -1
+		}
+	}
 	if hb.start != nil && hb.start[t] != none {
 		hb.join(hb.clocks[hb.start[t]])
 	}
@@ -236,12 +236,23 @@ func (hb *happensBefore) visit(t history.TxnID) {
 		hb.join(hb.clocks[op.Writer])
 	}
 	incl := hb.sessVC[s]
+	if incl == nil {
+		incl = hb.alloc()
+		hb.sessVC[s] = incl
+	}
 	copy(incl, hb.cur)
 	incl[s] = ix.pos[t]
 	if hb.pending[t] > 0 {
 		c := hb.alloc()
 		copy(c, incl)
 		hb.clocks[t] = c
+	}
+	// A session's clock lives from its first transaction to its last: with
+	// thousands of short sessions (a server's connections) a clock per
+	// session for the whole run would be k² entries.
+	if int(ix.pos[t])+1 == len(ix.sess[s]) {
+		hb.free = append(hb.free, incl)
+		hb.sessVC[s] = nil
 	}
 }
 
