@@ -61,7 +61,7 @@ func (e *engine) checkpoint() (*history.History, int, error) {
 		}
 		for _, ix := range tb.indexes {
 			ix.marks = scanMarks{}
-			ix.entries.Clear()
+			ix.clearEntries()
 		}
 		tb.scans, tb.liveScans, tb.ended, tb.scanFloor = nil, 0, nil, nil
 		tb.moves = nil

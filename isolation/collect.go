@@ -245,7 +245,7 @@ func errSnapshotTooOld() error {
 func (e *engine) unindex(tb *table, ks *keyState, row []any) {
 	for _, ix := range tb.indexes {
 		ik, _ := ix.spec.Key(row)
-		ent, ok := ix.entries.Get(string(ik))
+		ent, ok := ix.entry(string(ik))
 		if !ok {
 			continue
 		}
@@ -254,7 +254,7 @@ func (e *engine) unindex(tb *table, ks *keyState, row []any) {
 		}
 		ent.remove(ks.key)
 		if len(ent.set) == 0 {
-			ix.entries.Delete(string(ik))
+			ix.deleteEntry(string(ik))
 		}
 	}
 }

@@ -137,6 +137,11 @@ type index struct {
 	table   *table
 	spec    IndexSpec
 	entries btree.Map[string, *indexEntry]
+	// exact maps the index keys of a unique index to the same entries as
+	// entries, for the exact look-ups (WHERE key = $1, the uniqueness
+	// check, adding a row) that would otherwise search the B-tree; nil for
+	// other indexes.
+	exact   map[string]*indexEntry
 	dropped bool
 	marks   scanMarks // its scans' marks in index-key space (phantom.go)
 }
@@ -236,6 +241,9 @@ func (e *engine) createIndex(id TableID, spec IndexSpec) (IndexID, error) {
 		return 0, pgerror.New(pgerror.InternalError, "index without a key function")
 	}
 	ix := &index{id: IndexID(len(e.indexes)), table: tb, spec: spec}
+	if spec.Unique {
+		ix.exact = make(map[string]*indexEntry)
+	}
 	if err := e.build(ix); err != nil {
 		return 0, err
 	}
@@ -346,10 +354,10 @@ func (e *engine) refreshStatementReads(id TableID) {
 // add indexes row under primary key k.
 func (ix *index) add(row []any, k string) {
 	ik, _ := ix.spec.Key(row)
-	ent, ok := ix.entries.Get(string(ik))
+	ent, ok := ix.entry(string(ik))
 	if !ok {
 		ent = &indexEntry{set: make(map[string]struct{}, 1)}
-		ix.entries.Set(string(ik), ent)
+		ix.setEntry(string(ik), ent)
 	}
 	if !ent.has(k) {
 		ent.set[k] = struct{}{}
@@ -376,6 +384,37 @@ func (ks *keyState) keepVersions(kept []version) {
 	n := copy(buf[:], kept)
 	ks.inline = buf
 	ks.versions = ks.inline[:n:2]
+}
+
+// entry returns the entry of index key ik.
+func (ix *index) entry(ik string) (*indexEntry, bool) {
+	if ix.exact != nil {
+		ent, ok := ix.exact[ik]
+		return ent, ok
+	}
+	return ix.entries.Get(ik)
+}
+
+// setEntry adds the entry of a new index key ik.
+func (ix *index) setEntry(ik string, ent *indexEntry) {
+	ix.entries.Set(ik, ent)
+	if ix.exact != nil {
+		ix.exact[ik] = ent
+	}
+}
+
+// deleteEntry removes the entry of index key ik.
+func (ix *index) deleteEntry(ik string) {
+	ix.entries.Delete(ik)
+	delete(ix.exact, ik)
+}
+
+// clearEntries empties the index.
+func (ix *index) clearEntries() {
+	ix.entries.Clear()
+	if ix.exact != nil {
+		ix.exact = make(map[string]*indexEntry)
+	}
 }
 
 // latest returns the co-latest committed version.

@@ -56,11 +56,17 @@ func (e *engine) build(ix *index) error {
 				WithDetail("Key %s is duplicated.", tb.formatKey([]byte(dup))).WithConstraint(tb.spec.Name, ix.spec.Name)
 		}
 	}
+	if ix.exact != nil {
+		ix.exact = make(map[string]*indexEntry, len(pairs))
+	}
 	var ent *indexEntry
 	for n, p := range pairs {
 		if n == 0 || p.ik != pairs[n-1].ik {
 			ent = &indexEntry{set: make(map[string]struct{}, 1)}
 			ix.entries.Load(p.ik, ent)
+			if ix.exact != nil {
+				ix.exact[p.ik] = ent
+			}
 		}
 		if !ent.has(p.k) {
 			ent.set[p.k] = struct{}{}
