@@ -241,9 +241,6 @@ func (e *engine) createIndex(id TableID, spec IndexSpec) (IndexID, error) {
 		return 0, pgerror.New(pgerror.InternalError, "index without a key function")
 	}
 	ix := &index{id: IndexID(len(e.indexes)), table: tb, spec: spec}
-	if spec.Unique {
-		ix.exact = make(map[string]*indexEntry)
-	}
 	if err := e.build(ix); err != nil {
 		return 0, err
 	}

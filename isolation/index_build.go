@@ -56,7 +56,7 @@ func (e *engine) build(ix *index) error {
 				WithDetail("Key %s is duplicated.", tb.formatKey([]byte(dup))).WithConstraint(tb.spec.Name, ix.spec.Name)
 		}
 	}
-	if ix.exact != nil {
+	if ix.spec.Unique {
 		ix.exact = make(map[string]*indexEntry, len(pairs))
 	}
 	var ent *indexEntry
