@@ -1,6 +1,7 @@
 package isolation
 
 import (
+	"bytes"
 	"context"
 	"errors"
 
@@ -283,6 +284,12 @@ func ExactSpan(key []byte) Span {
 	end := make([]byte, len(key)+1)
 	copy(end, key)
 	return Span{Start: key, End: end}
+}
+
+// exact reports whether the span holds a single key, as ExactSpan's do.
+func (s Span) exact() bool {
+	n := len(s.Start)
+	return len(s.End) == n+1 && s.End[n] == 0 && bytes.Equal(s.Start, s.End[:n])
 }
 
 // ErrStop, returned by a Visit callback, ends a scan early without error.

@@ -61,13 +61,13 @@ func (e *engine) checkpoint() (*history.History, int, error) {
 		}
 		for _, ix := range tb.indexes {
 			ix.marks = scanMarks{}
-			ix.entries.Clear()
+			ix.clearEntries()
 		}
 		tb.scans, tb.liveScans, tb.ended, tb.scanFloor = nil, 0, nil, nil
 		tb.moves = nil
 		tb.keys.Scan(func(_ string, ks *keyState) bool {
 			v := ks.latest()
-			ks.versions = []version{{w: e.init, row: v.row, tomb: v.tomb}}
+			ks.resetVersions(version{w: e.init, row: v.row, tomb: v.tomb})
 			ks.wreaders, ks.lastPicked, ks.lastReader, ks.hidSet, ks.scanFloor = nil, nil, nil, false, nil
 			if !v.tomb {
 				for _, ix := range tb.indexes {

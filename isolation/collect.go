@@ -182,8 +182,14 @@ func (e *engine) collectKey(ks *keyState) bool {
 		return len(vs) == 1
 	}
 	tb := e.tables[ks.tab]
-	ks.versions = slices.Clone(vs[b:]) // first: unindex looks at the kept versions only
-	for _, v := range vs[:b] {
+	dropped := vs[:b]
+	var saved [1]version
+	if &vs[0] == &ks.inline[0] { // then b is 1: keep the dropped version out of the array keepVersions reuses
+		saved[0] = vs[0]
+		dropped = saved[:]
+	}
+	ks.keepVersions(vs[b:]) // first: unindex looks at the kept versions only
+	for _, v := range dropped {
 		if v.tomb {
 			delete(tb.moves, movedVersion{ks, v.w})
 		} else {
@@ -239,7 +245,7 @@ func errSnapshotTooOld() error {
 func (e *engine) unindex(tb *table, ks *keyState, row []any) {
 	for _, ix := range tb.indexes {
 		ik, _ := ix.spec.Key(row)
-		ent, ok := ix.entries.Get(string(ik))
+		ent, ok := ix.entry(string(ik))
 		if !ok {
 			continue
 		}
@@ -248,7 +254,7 @@ func (e *engine) unindex(tb *table, ks *keyState, row []any) {
 		}
 		ent.remove(ks.key)
 		if len(ent.set) == 0 {
-			ix.entries.Delete(string(ik))
+			ix.deleteEntry(string(ik))
 		}
 	}
 }

@@ -99,8 +99,12 @@ type keyState struct {
 	key      string
 	tab      TableID
 	versions []version
-	hid      history.KeyID
-	hidSet   bool
+	// inline holds the first two versions (init's and one writer's), so
+	// that a key written once needs no separate slice; versions leaves it
+	// when a third arrives or a collection keeps a suffix.
+	inline [2]version
+	hid    history.KeyID
+	hidSet bool
 	// wreaders lists the PC, SI and SER transactions that read the key
 	// (each once), whose windows or placement a writer of the key may
 	// affect: the pending ones, and the ended ones placed after its latest
@@ -133,6 +137,11 @@ type index struct {
 	table   *table
 	spec    IndexSpec
 	entries btree.Map[string, *indexEntry]
+	// exact maps the index keys of a unique index to the same entries as
+	// entries, for the exact look-ups (WHERE key = $1, the uniqueness
+	// check, adding a row) that would otherwise search the B-tree; nil for
+	// other indexes.
+	exact   map[string]*indexEntry
 	dropped bool
 	marks   scanMarks // its scans' marks in index-key space (phantom.go)
 }
@@ -232,44 +241,8 @@ func (e *engine) createIndex(id TableID, spec IndexSpec) (IndexID, error) {
 		return 0, pgerror.New(pgerror.InternalError, "index without a key function")
 	}
 	ix := &index{id: IndexID(len(e.indexes)), table: tb, spec: spec}
-	if spec.Unique {
-		seen := make(map[string]string)
-		var dup error
-		tb.keys.Scan(func(k string, ks *keyState) bool {
-			v := ks.latest()
-			if v.tomb {
-				return true
-			}
-			ik, null := spec.Key(v.row)
-			if null {
-				return true
-			}
-			if _, ok := seen[string(ik)]; ok {
-				dup = pgerror.Newf(pgerror.UniqueViolation, "could not create unique index %q", spec.Name).
-					WithDetail("Key %s is duplicated.", tb.formatKey([]byte(k))).WithConstraint(tb.spec.Name, spec.Name)
-				return false
-			}
-			seen[string(ik)] = k
-			return true
-		})
-		if dup != nil {
-			return 0, dup
-		}
-	}
-	tb.keys.Scan(func(k string, ks *keyState) bool {
-		for _, v := range ks.versions {
-			if !v.tomb {
-				ix.add(v.row, k)
-			}
-		}
-		return true
-	})
-	for t := range e.active {
-		for _, w := range t.writes[tb.id] {
-			if !w.tomb {
-				ix.add(w.row, w.key)
-			}
-		}
+	if err := e.build(ix); err != nil {
+		return 0, err
 	}
 	e.indexes = append(e.indexes, ix)
 	tb.indexes = append(tb.indexes, ix)
@@ -378,15 +351,66 @@ func (e *engine) refreshStatementReads(id TableID) {
 // add indexes row under primary key k.
 func (ix *index) add(row []any, k string) {
 	ik, _ := ix.spec.Key(row)
-	ent, ok := ix.entries.Get(string(ik))
+	ent, ok := ix.entry(string(ik))
 	if !ok {
 		ent = &indexEntry{set: make(map[string]struct{}, 1)}
-		ix.entries.Set(string(ik), ent)
+		ix.setEntry(string(ik), ent)
 	}
 	if !ent.has(k) {
 		ent.set[k] = struct{}{}
 		ent.keys = append(ent.keys, k)
 		ix.table.e.indexEntered(ix, string(ik), k)
+	}
+}
+
+// resetVersions makes v the key's only version.
+func (ks *keyState) resetVersions(v version) {
+	ks.inline = [2]version{v}
+	ks.versions = ks.inline[:1:2]
+}
+
+// keepVersions makes kept (a suffix of the versions) the key's versions,
+// in the inline array when they fit, and lets go of the others.
+func (ks *keyState) keepVersions(kept []version) {
+	if len(kept) > len(ks.inline) {
+		ks.versions = slices.Clone(kept)
+		ks.inline = [2]version{}
+		return
+	}
+	var buf [2]version
+	n := copy(buf[:], kept)
+	ks.inline = buf
+	ks.versions = ks.inline[:n:2]
+}
+
+// entry returns the entry of index key ik.
+func (ix *index) entry(ik string) (*indexEntry, bool) {
+	if ix.exact != nil {
+		ent, ok := ix.exact[ik]
+		return ent, ok
+	}
+	return ix.entries.Get(ik)
+}
+
+// setEntry adds the entry of a new index key ik.
+func (ix *index) setEntry(ik string, ent *indexEntry) {
+	ix.entries.Set(ik, ent)
+	if ix.exact != nil {
+		ix.exact[ik] = ent
+	}
+}
+
+// deleteEntry removes the entry of index key ik.
+func (ix *index) deleteEntry(ik string) {
+	ix.entries.Delete(ik)
+	delete(ix.exact, ik)
+}
+
+// clearEntries empties the index.
+func (ix *index) clearEntries() {
+	ix.entries.Clear()
+	if ix.exact != nil {
+		ix.exact = make(map[string]*indexEntry)
 	}
 }
 
@@ -399,7 +423,8 @@ func (ks *keyState) latest() version {
 func (tb *table) keyState(k string, create bool) *keyState {
 	ks, ok := tb.keys.Get(k)
 	if !ok && create {
-		ks = &keyState{key: k, tab: tb.id, versions: []version{{w: tb.init, tomb: true}}}
+		ks = &keyState{key: k, tab: tb.id}
+		ks.resetVersions(version{w: tb.init, tomb: true})
 		tb.keys.Set(k, ks)
 		tb.e.newKey(tb, ks)
 	}

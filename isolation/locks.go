@@ -47,6 +47,9 @@ type holder struct {
 
 type lockEntry struct {
 	holders []holder
+	// firstHolder backs holders while one transaction holds the entry,
+	// as one does most (a row lock), so that it needs no slice of its own.
+	firstHolder [1]holder
 	// waiters wait for the entry in arrival order. A waiter is granted
 	// only when no earlier waiter that conflicts with it still waits, so
 	// that waiters are served first come, first served, as PostgreSQL's
@@ -117,6 +120,7 @@ func (e *engine) acquire(ctx context.Context, t *txn, r resource, mode uint8, wa
 		ent := e.locks[r]
 		if ent == nil {
 			ent = &lockEntry{}
+			ent.holders = ent.firstHolder[:0:1]
 			e.locks[r] = ent
 		}
 		var blocker *txn

@@ -164,25 +164,38 @@ func (e *engine) scanIndex(ctx context.Context, t *txn, id IndexID, span Span, r
 	pivot, done := string(span.Start), false
 	mark := e.markScan(t, tb, ix, span)
 	listed := make(map[string]struct{})
+	// visit lists the keys of index key ik's entry, moves the pivot past it
+	// and sets done when the chunk has room for more.
+	visit := func(buf []*keyState, ik string, ent *indexEntry) []*keyState {
+		for _, k := range ent.keys {
+			if _, ok := listed[k]; !ok && ent.has(k) {
+				listed[k] = struct{}{}
+				buf = append(buf, tb.keyState(k, true))
+			}
+		}
+		pivot = ik + "\x00" // the least index key above ik
+		done = len(buf) < scanChunk
+		return buf
+	}
+	exact := ix.exact != nil && span.exact()
 	next := func(buf []*keyState) []*keyState {
 		if done {
 			return buf
 		}
 		done = true
-		ix.entries.Ascend(pivot, func(ik string, ent *indexEntry) bool {
-			if span.End != nil && ik >= string(span.End) {
-				return false
+		if exact { // one entry at most: a hash look-up instead of a B-tree descent
+			if ent, ok := ix.exact[pivot]; ok && pivot < string(span.End) {
+				buf = visit(buf, pivot, ent)
 			}
-			for _, k := range ent.keys {
-				if _, ok := listed[k]; !ok && ent.has(k) {
-					listed[k] = struct{}{}
-					buf = append(buf, tb.keyState(k, true))
+		} else {
+			ix.entries.Ascend(pivot, func(ik string, ent *indexEntry) bool {
+				if span.End != nil && ik >= string(span.End) {
+					return false
 				}
-			}
-			pivot = ik + "\x00" // the least index key above ik
-			done = len(buf) < scanChunk
-			return done
-		})
+				buf = visit(buf, ik, ent)
+				return done
+			})
+		}
 		if mark != nil {
 			mark.cursor, mark.started, mark.done = pivot, true, done
 		}

@@ -36,7 +36,7 @@ func (e *engine) placeCommit(t *txn) (*omNode, error) {
 		}
 	}
 	lo := t.rd.lo
-	writes := make(map[*keyState]bool)
+	writes := make(map[*keyState]bool, t.writeCount())
 	for _, ws := range t.writes {
 		for _, w := range ws {
 			writes[w.ks] = true

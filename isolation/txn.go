@@ -340,6 +340,7 @@ func (e *engine) commit(ctx context.Context, t *txn) error {
 		e.tick++
 		t.commit = e.tick
 	}
+	t.wrote = slices.Grow(t.wrote, t.writeCount())
 	for _, ws := range t.writes {
 		for _, w := range ws {
 			w.ks.insertVersion(version{w: t, row: w.row, tomb: w.tomb})
@@ -431,6 +432,15 @@ func (e *engine) end(t *txn, st txnState) {
 	default:
 		t.rd.vc = nil // t.vc holds its causal past now
 	}
+}
+
+// writeCount is the number of keys t wrote.
+func (t *txn) writeCount() int {
+	n := 0
+	for _, ws := range t.writes {
+		n += len(ws)
+	}
+	return n
 }
 
 // insertVersion adds v to the versions in co order.

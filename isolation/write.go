@@ -234,7 +234,7 @@ func (e *engine) uniqueKeyFree(ctx context.Context, t *txn, ix *index, ks *keySt
 	if err := e.acquire(ctx, t, resource{lockIndexKey, uint32(ix.id), string(ik)}, uint8(RowLockUpdate), WaitBlock); err != nil {
 		return err
 	}
-	ent, ok := ix.entries.Get(string(ik))
+	ent, ok := ix.entry(string(ik))
 	if !ok {
 		return nil
 	}

@@ -284,14 +284,17 @@ func (s *Session) copyInTxn(ctx context.Context, req *CopyRequest, data io.Reade
 func textCopyRows(x *execCtx, cp *copyPlan, r *bufio.Reader) func() ([]any, error) {
 	t := cp.t
 	var line int64
+	var rec []copyField
 	return func() ([]any, error) {
 		for {
-			rec, err := readRecord(r, cp.opts)
+			var end bool
+			var err error
+			rec, end, err = readRecord(r, cp.opts, rec)
 			if err != nil {
 				return nil, err
 			}
 			line++
-			if rec == nil {
+			if end {
 				return nil, io.EOF // end-of-data marker
 			}
 			if line == 1 && cp.opts.header {
@@ -305,10 +308,10 @@ func textCopyRows(x *execCtx, cp *copyPlan, r *bufio.Reader) func() ([]any, erro
 			}
 			row := make([]any, len(t.cols))
 			for i, c := range cp.target {
-				if rec[i] == nil {
+				if rec[i].null {
 					continue
 				}
-				v, err := types.ParseTextEnv(x.env, t.cols[c].typ, *rec[i])
+				v, err := types.ParseTextEnv(x.env, t.cols[c].typ, rec[i].text)
 				if err != nil {
 					return nil, err
 				}
@@ -355,15 +358,21 @@ func binaryCopyRows(x *execCtx, req *CopyRequest, r *bufio.Reader) (func() ([]an
 	}, nil
 }
 
-// readRecord reads one COPY record: nil fields are NULL; a nil record is
-// the end-of-data marker (\.).
-func readRecord(r *bufio.Reader, o copyOptions) ([]*string, error) {
+// copyField is one field of a COPY record: its text, or NULL.
+type copyField struct {
+	text string
+	null bool
+}
+
+// readRecord reads one COPY record into rec's storage (reused from call to
+// call) and returns its fields; end reports the end-of-data marker (\.).
+func readRecord(r *bufio.Reader, o copyOptions, rec []copyField) (fields []copyField, end bool, err error) {
 	line, err := r.ReadString('\n')
 	if err == io.EOF && line == "" {
-		return nil, io.EOF
+		return nil, false, io.EOF
 	}
 	if err != nil && err != io.EOF {
-		return nil, err
+		return nil, false, err
 	}
 	if o.format == CopyCSV {
 		for strings.Count(line, string(o.quote))%2 == 1 {
@@ -377,24 +386,29 @@ func readRecord(r *bufio.Reader, o copyOptions) ([]*string, error) {
 	line = strings.TrimSuffix(line, "\n")
 	line = strings.TrimSuffix(line, "\r")
 	if line == `\.` {
-		return nil, nil
+		return nil, true, nil
 	}
 	if o.format == CopyCSV {
-		return splitCSV(line, o)
+		fields, err := splitCSV(line, o, rec[:0])
+		return fields, false, err
 	}
-	parts := strings.Split(line, string(o.delim))
-	out := make([]*string, len(parts))
-	for i, p := range parts {
+	fields = rec[:0]
+	for {
+		p, rest, more := strings.Cut(line, string(o.delim))
 		if p == o.null {
-			continue
+			fields = append(fields, copyField{null: true})
+		} else {
+			v, err := unescapeText(p)
+			if err != nil {
+				return nil, false, err
+			}
+			fields = append(fields, copyField{text: v})
 		}
-		v, err := unescapeText(p)
-		if err != nil {
-			return nil, err
+		if !more {
+			return fields, false, nil
 		}
-		out[i] = &v
+		line = rest
 	}
-	return out, nil
 }
 
 func unescapeText(s string) (string, error) {
@@ -453,8 +467,7 @@ func isHex(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }
 
-func splitCSV(line string, o copyOptions) ([]*string, error) {
-	var out []*string
+func splitCSV(line string, o copyOptions, out []copyField) ([]copyField, error) {
 	i := 0
 	for {
 		var field strings.Builder
@@ -485,11 +498,7 @@ func splitCSV(line string, o copyOptions) ([]*string, error) {
 			i++
 		}
 		v := field.String()
-		if !quoted && v == o.null {
-			out = append(out, nil)
-		} else {
-			out = append(out, &v)
-		}
+		out = append(out, copyField{text: v, null: !quoted && v == o.null})
 		if i >= len(line) {
 			return out, nil
 		}

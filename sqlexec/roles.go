@@ -139,7 +139,13 @@ func (s *Session) sessionUser() string {
 
 // currentRole is the OID of the role the session runs as (current_user).
 func (s *Session) currentRole() uint32 {
-	if r := s.roleNamed(s.user()); r != nil {
+	// The bootstrap superuser comes first in roleNamed's order: answer for
+	// it without building the sorted role list on every statement.
+	user := s.user()
+	if created, _ := s.engine.cluster.roles.created(); user == s.bootstrapName(created) {
+		return oidBootstrapSuperuser
+	}
+	if r := s.roleNamed(user); r != nil {
 		return r.oid
 	}
 	return oidBootstrapSuperuser

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# pgbench_init.sh times `pgbench -i -s SCALE` (create the four tables, COPY
+# 100,000 accounts per scale unit, vacuum, ADD PRIMARY KEY) against fickle
+# and against a PostgreSQL 15 it starts (fsync=off, synchronous_commit=off,
+# full_page_writes=off), in interleaved rounds, printing each wall time with
+# the load average before it and the fickle server's CPU seconds for the
+# load (steadier than wall time on a shared machine).
+#
+# Usage: bench/pgbench_init.sh [-s scale] [-n rounds] [FICKLE_BINARY...]
+# Defaults: scale 10, 2 rounds, the tree's fickle (built here). Several
+# binaries (say main's and a branch's) run in the same rounds, each in a
+# fresh server with --strategy latest.
+set -euo pipefail
+scale=10 rounds=2
+while getopts "s:n:" opt; do
+  case $opt in
+    s) scale=$OPTARG ;; n) rounds=$OPTARG ;;
+    *) sed -n '2,12p' "$0"; exit 2 ;;
+  esac
+done
+shift $((OPTIND - 1))
+root=$(cd "$(dirname "$0")/.." && pwd)
+pgbin=$(pg_config --bindir 2>/dev/null || echo /usr/lib/postgresql/15/bin)
+work=$(mktemp -d)
+fickle_pid= pg_started=
+cleanup() {
+  [ -n "$fickle_pid" ] && kill "$fickle_pid" 2>/dev/null && wait "$fickle_pid" 2>/dev/null
+  [ -n "$pg_started" ] && runas "$pgbin/pg_ctl" -D "$work/pg" -m immediate -w stop >/dev/null 2>&1
+  rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+runas() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+bins=("$@")
+if [ ${#bins[@]} -eq 0 ]; then
+  echo "building fickle..." >&2
+  (cd "$root" && go build -o "$work/fickle" ./cmd/fickle)
+  bins=("$work/fickle")
+fi
+
+[ "$(id -u)" = 0 ] && chown postgres "$work"
+runas "$pgbin/initdb" -D "$work/pg" -U postgres -A trust --no-sync >/dev/null
+pport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+runas "$pgbin/pg_ctl" -D "$work/pg" -l "$work/pg.log" -w -o "-p $pport -k $work -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" start >/dev/null
+pg_started=1
+
+load() { cut -d' ' -f1 /proc/loadavg; }
+secs() { python3 -c "print('%.2f' % ($2 - $1))"; }
+init() { # port user db
+  pgbench -q -i -s "$scale" -h 127.0.0.1 -p "$1" -U "$2" "$3" > "$work/init.log" 2>&1 || { cat "$work/init.log" >&2; exit 1; }
+}
+echo "pgbench -i -s $scale, $rounds interleaved rounds"
+printf '%-6s %-40s %10s %8s %16s\n' round server "wall (s)" load "server CPU (s)"
+for i in $(seq "$rounds"); do
+  for b in "${bins[@]}"; do
+    "$b" serve --listen 127.0.0.1:0 --strategy latest > "$work/fickle.out" 2>&1 &
+    fickle_pid=$!
+    for _ in $(seq 100); do grep -q '^listening on ' "$work/fickle.out" && break; sleep 0.1; done
+    fport=$(sed -n 's/^listening on .*:\([0-9]*\)$/\1/p' "$work/fickle.out" | head -1)
+    [ -n "$fport" ] || { cat "$work/fickle.out"; exit 1; }
+    l=$(load); s=$(date +%s.%N); init "$fport" fickle fickle; e=$(date +%s.%N)
+    c=$(awk -v hz="$(getconf CLK_TCK)" '{printf "%.2f", ($14+$15)/hz}' "/proc/$fickle_pid/stat")
+    kill "$fickle_pid"; wait "$fickle_pid" 2>/dev/null || true; fickle_pid=
+    printf '%-6s %-40s %10s %8s %16s\n' "$i" "fickle ($b)" "$(secs "$s" "$e")" "$l" "$c"
+  done
+  l=$(load); s=$(date +%s.%N); init "$pport" postgres postgres; e=$(date +%s.%N)
+  printf '%-6s %-40s %10s %8s %16s\n' "$i" PostgreSQL "$(secs "$s" "$e")" "$l" "-"
+done
