@@ -74,24 +74,20 @@ func enableTriggers(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 	return nil
 }
 
-// createTrigger runs CREATE [OR REPLACE] TRIGGER.
+// createTrigger runs CREATE [OR REPLACE] TRIGGER on a table, or on a view
+// (INSTEAD OF row triggers and BEFORE / AFTER statement triggers).
 func (d *ddl) createTrigger(ct *pg_query.CreateTrigStmt, full string) error {
 	switch {
 	case ct.Isconstraint:
 		return pgerror.Unsupported("CREATE CONSTRAINT TRIGGER")
 	case len(ct.TransitionRels) > 0:
 		return pgerror.Unsupported("transition tables (REFERENCING)")
-	case ct.Timing&tgInstead != 0:
-		return pgerror.Unsupported("INSTEAD OF triggers")
-	case ct.Events&tgTruncate != 0:
-		return pgerror.Unsupported("TRUNCATE triggers")
+	case ct.Events&tgTruncate != 0 && ct.Row:
+		return pgerror.New(pgerror.FeatureNotSupported, "TRUNCATE FOR EACH ROW triggers are not supported")
 	}
-	t := d.s.lookupTable(d.cat, ct.Relation.Schemaname, ct.Relation.Relname)
-	if t == nil {
-		if d.s.lookupView(d.cat, ct.Relation.Schemaname, ct.Relation.Relname) != nil {
-			return pgerror.Unsupported("triggers on views")
-		}
-		return pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", ct.Relation.Relname)
+	t, view, err := d.triggerRelation(ct)
+	if err != nil {
+		return err
 	}
 	names := strs(ct.Funcname)
 	var fn *funcDesc
@@ -122,7 +118,7 @@ func (d *ddl) createTrigger(ct *pg_query.CreateTrigStmt, full string) error {
 		tr.args = append(tr.args, a.GetString_().GetSval())
 	}
 	if ct.WhenClause != nil {
-		if !ct.Row {
+		if !ct.Row && referencesColumns(ct.WhenClause) {
 			return pgerror.New(pgerror.InvalidObjectDefinition, "statement trigger's WHEN condition cannot reference column values")
 		}
 		tr.when = proto.Clone(ct.WhenClause).(*pg_query.Node)
@@ -131,14 +127,15 @@ func (d *ddl) createTrigger(ct *pg_query.CreateTrigStmt, full string) error {
 			return err
 		}
 	}
-	if err := d.lockTable(t, isolation.TableLockShareRowExclusive); err != nil {
-		return err
+	if view == nil {
+		if err := d.lockTable(t, isolation.TableLockShareRowExclusive); err != nil {
+			return err
+		}
 	}
-	nt := t.clone()
-	nt.triggers = nil
+	var triggers []*triggerDesc
 	for _, old := range t.triggers {
 		if old.name != tr.name {
-			nt.triggers = append(nt.triggers, old)
+			triggers = append(triggers, old)
 			continue
 		}
 		if !ct.Replace {
@@ -149,10 +146,24 @@ func (d *ddl) createTrigger(ct *pg_query.CreateTrigStmt, full string) error {
 	if tr.oid == 0 {
 		tr.oid = d.cat.newOID()
 	}
-	nt.triggers = append(nt.triggers, tr)
-	slices.SortFunc(nt.triggers, func(a, b *triggerDesc) int { return strings.Compare(a.name, b.name) })
-	d.cat.putTable(nt)
+	triggers = append(triggers, tr)
+	slices.SortFunc(triggers, func(a, b *triggerDesc) int { return strings.Compare(a.name, b.name) })
+	d.setTriggers(t, view, triggers)
 	return nil
+}
+
+// setTriggers replaces the triggers of a table, or of view when it is not
+// nil (t is then its viewTable).
+func (d *ddl) setTriggers(t *tableDesc, view *viewDesc, triggers []*triggerDesc) {
+	if view != nil {
+		nv := *view
+		nv.triggers = triggers
+		d.cat.schemas[view.schema].views[view.name] = &nv
+		return
+	}
+	nt := t.clone()
+	nt.triggers = triggers
+	d.cat.putTable(nt)
 }
 
 // dropTrigger runs DROP TRIGGER [IF EXISTS] name ON table.
@@ -164,7 +175,12 @@ func (d *ddl) dropTrigger(ds *pg_query.DropStmt) error {
 		if len(parts) == 3 {
 			schema = parts[0]
 		}
-		t := d.s.lookupTable(d.cat, schema, parts[len(parts)-2])
+		t, view := d.s.lookupTable(d.cat, schema, parts[len(parts)-2]), (*viewDesc)(nil)
+		if t == nil {
+			if view = d.s.lookupView(d.cat, schema, parts[len(parts)-2]); view != nil {
+				t = viewTable(view)
+			}
+		}
 		if t == nil {
 			if ds.MissingOk {
 				d.notice(pgerror.SuccessfulCompletion, "relation \"%s\" does not exist, skipping", parts[len(parts)-2])
@@ -180,12 +196,12 @@ func (d *ddl) dropTrigger(ds *pg_query.DropStmt) error {
 			}
 			return pgerror.Newf(pgerror.UndefinedObject, "trigger \"%s\" for table \"%s\" does not exist", name, t.name)
 		}
-		if err := d.lockTable(t, isolation.TableLockShareRowExclusive); err != nil {
-			return err
+		if view == nil {
+			if err := d.lockTable(t, isolation.TableLockShareRowExclusive); err != nil {
+				return err
+			}
 		}
-		nt := t.clone()
-		nt.triggers = slices.Delete(slices.Clone(t.triggers), i, i+1)
-		d.cat.putTable(nt)
+		d.setTriggers(t, view, slices.Delete(slices.Clone(t.triggers), i, i+1))
 	}
 	return nil
 }
@@ -247,6 +263,16 @@ func (b *binder) triggerWhen(t *tableDesc, tr *triggerDesc) (*scalar, error) {
 	return e, nil
 }
 
+// referencesColumns reports whether a WHEN condition names a column.
+func referencesColumns(n *pg_query.Node) bool {
+	found := false
+	walk(n, func(n *pg_query.Node) bool {
+		found = found || n.GetColumnRef() != nil
+		return !found
+	})
+	return found
+}
+
 // tableRowType is the record type of a table's rows.
 func tableRowType(t *tableDesc) types.Type {
 	fields := make([]types.Field, len(t.cols))
@@ -271,6 +297,8 @@ type triggerSet struct {
 	event                           int
 	beforeStmt, beforeRow, afterRow []firing
 	afterStmt                       []firing
+	// instead are the INSTEAD OF triggers of a view.
+	insteadRow []firing
 }
 
 // triggerRun is one execution of a statement's triggers: the AFTER ROW
@@ -308,6 +336,8 @@ func (b *binder) triggersFor(t *tableDesc, event int, updated []int) (*triggerSe
 			f.when = w
 		}
 		switch row, before := tr.tgtype&tgRow != 0, tr.tgtype&tgBefore != 0; {
+		case tr.tgtype&tgInstead != 0:
+			ts.insteadRow = append(ts.insteadRow, f)
 		case row && before:
 			ts.beforeRow = append(ts.beforeRow, f)
 		case row:
@@ -333,6 +363,12 @@ func (ts *triggerSet) start(x *execCtx) (*triggerRun, error) {
 		return nil, nil
 	}
 	for _, f := range ts.beforeStmt {
+		if ok, err := ts.whenHolds(x, f, nil, nil); err != nil || !ok {
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
 		if _, err := ts.fire(x, f, "BEFORE", "STATEMENT", nil, nil); err != nil {
 			return nil, err
 		}
@@ -407,6 +443,12 @@ func (ts *triggerRun) afterStatement(x *execCtx) error {
 		}
 	}
 	for _, f := range ts.afterStmt {
+		if ok, err := ts.whenHolds(x, f, nil, nil); err != nil || !ok {
+			if err != nil {
+				return err
+			}
+			continue
+		}
 		if _, err := ts.fire(x, f, "AFTER", "STATEMENT", nil, nil); err != nil {
 			return err
 		}
@@ -438,6 +480,8 @@ func (ts *triggerSet) eventName() string {
 		return "INSERT"
 	case tgUpdate:
 		return "UPDATE"
+	case tgTruncate:
+		return "TRUNCATE"
 	}
 	return "DELETE"
 }
@@ -500,6 +544,42 @@ func (ts *triggerSet) fire(x *execCtx, f firing, when, level string, old, new []
 	return out, nil
 }
 
+// truncateTriggers plans the TRUNCATE triggers of the tables a TRUNCATE
+// empties, nil entries for tables without any.
+func (b *binder) truncateTriggers(tables []*tableDesc) ([]*triggerSet, error) {
+	sets := make([]*triggerSet, len(tables))
+	for i, t := range tables {
+		ts, err := b.triggersFor(t, tgTruncate, nil)
+		if err != nil {
+			return nil, err
+		}
+		sets[i] = ts
+	}
+	return sets, nil
+}
+
+// fireTruncate runs truncate between the BEFORE TRUNCATE triggers of every
+// table and their AFTER TRUNCATE triggers, as PostgreSQL does.
+func fireTruncate(x *execCtx, sets []*triggerSet, truncate func() error) error {
+	runs := make([]*triggerRun, len(sets))
+	for i, ts := range sets {
+		run, err := ts.start(x)
+		if err != nil {
+			return err
+		}
+		runs[i] = run
+	}
+	if err := truncate(); err != nil {
+		return err
+	}
+	for _, run := range runs {
+		if err := run.afterStatement(x); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // triggerDatums are the variables PL/pgSQL gives a trigger function besides
 // NEW and OLD (which the parser declares itself).
 func triggerDatums() []*plDatum {
@@ -519,7 +599,7 @@ func triggerDatums() []*plDatum {
 // triggerRows are pg_trigger's rows.
 func triggerRows(c *catalog) [][]any {
 	var out [][]any
-	for _, t := range c.tables {
+	for _, t := range c.triggerRelations() {
 		for _, tr := range t.triggers {
 			attnums := make([]string, len(tr.cols))
 			for i, c := range tr.cols {
