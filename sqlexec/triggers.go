@@ -48,22 +48,45 @@ type triggerDesc struct {
 	cols []int
 	when *pg_query.Node
 	args []string
-	// disabled is ALTER TABLE ... DISABLE TRIGGER's mark.
-	disabled bool
+	// enabled is pg_trigger.tgenabled: 'O' fires in the origin (and
+	// local) session_replication_role, 'R' in replica, 'A' always, 'D'
+	// never. fickle's sessions are always origin.
+	enabled byte
 }
 
-// enableTriggers runs ALTER TABLE ... ENABLE / DISABLE TRIGGER name | USER
-// on t, a clone of the table. DISABLE TRIGGER ALL would also switch off
-// foreign keys, which fickle does not check through triggers: it stays
-// unsupported.
-func enableTriggers(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
-	disable := cmd.Subtype == pg_query.AlterTableType_AT_DisableTrig || cmd.Subtype == pg_query.AlterTableType_AT_DisableTrigUser
-	all := cmd.Subtype == pg_query.AlterTableType_AT_EnableTrigUser || cmd.Subtype == pg_query.AlterTableType_AT_DisableTrigUser
+// enableTriggers runs ALTER TABLE ... ENABLE [REPLICA | ALWAYS] / DISABLE
+// TRIGGER name | USER | ALL on t, a clone of the table. ALL also covers
+// PostgreSQL's internal foreign-key triggers, which fickle does not have:
+// it checks foreign keys itself and cannot switch them off, so ALL on a
+// table a foreign key involves is refused.
+func (d *ddl) enableTriggers(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
+	enabled := byte('O')
+	all := false
+	switch cmd.Subtype {
+	case pg_query.AlterTableType_AT_DisableTrig:
+		enabled = 'D'
+	case pg_query.AlterTableType_AT_EnableReplicaTrig:
+		enabled = 'R'
+	case pg_query.AlterTableType_AT_EnableAlwaysTrig:
+		enabled = 'A'
+	case pg_query.AlterTableType_AT_EnableTrigUser:
+		all = true
+	case pg_query.AlterTableType_AT_DisableTrigUser:
+		enabled, all = 'D', true
+	case pg_query.AlterTableType_AT_EnableTrigAll, pg_query.AlterTableType_AT_DisableTrigAll:
+		if len(t.fks) > 0 || len(d.cat.referencing(t.oid)) > 0 {
+			return pgerror.Unsupported("ENABLE / DISABLE TRIGGER ALL on a table with foreign keys (fickle checks them without triggers)")
+		}
+		all = true
+		if cmd.Subtype == pg_query.AlterTableType_AT_DisableTrigAll {
+			enabled = 'D'
+		}
+	}
 	found := false
 	for i, tr := range t.triggers {
 		if all || tr.name == cmd.Name {
 			n := *tr
-			n.disabled = disable
+			n.enabled = enabled
 			t.triggers[i] = &n
 			found = true
 		}
@@ -72,6 +95,19 @@ func enableTriggers(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 		return pgerror.Newf(pgerror.UndefinedObject, "trigger \"%s\" for table \"%s\" does not exist", cmd.Name, t.name)
 	}
 	return nil
+}
+
+// isTriggerToggle reports whether an ALTER TABLE subcommand is one of
+// ENABLE / DISABLE TRIGGER's.
+func isTriggerToggle(sub pg_query.AlterTableType) bool {
+	switch sub {
+	case pg_query.AlterTableType_AT_EnableTrig, pg_query.AlterTableType_AT_DisableTrig,
+		pg_query.AlterTableType_AT_EnableAlwaysTrig, pg_query.AlterTableType_AT_EnableReplicaTrig,
+		pg_query.AlterTableType_AT_EnableTrigUser, pg_query.AlterTableType_AT_DisableTrigUser,
+		pg_query.AlterTableType_AT_EnableTrigAll, pg_query.AlterTableType_AT_DisableTrigAll:
+		return true
+	}
+	return false
 }
 
 // createTrigger runs CREATE [OR REPLACE] TRIGGER on a table, or on a view
@@ -103,7 +139,7 @@ func (d *ddl) createTrigger(ct *pg_query.CreateTrigStmt, full string) error {
 	if fn.result.Oid != types.OidTrigger {
 		return pgerror.Newf(pgerror.InvalidObjectDefinition, "function %s must return type trigger", fn.name)
 	}
-	tr := &triggerDesc{name: ct.Trigname, table: t.oid, fn: fn.oid, tgtype: int(ct.Timing) | int(ct.Events)}
+	tr := &triggerDesc{name: ct.Trigname, table: t.oid, fn: fn.oid, tgtype: int(ct.Timing) | int(ct.Events), enabled: 'O'}
 	if ct.Row {
 		tr.tgtype |= tgRow
 	}
@@ -316,7 +352,7 @@ func (b *binder) triggersFor(t *tableDesc, event int, updated []int) (*triggerSe
 	}
 	ts := &triggerSet{t: t, event: event}
 	for _, tr := range t.triggers {
-		if tr.tgtype&event == 0 || tr.disabled {
+		if tr.tgtype&event == 0 || tr.enabled != 'O' && tr.enabled != 'A' {
 			continue
 		}
 		if len(tr.cols) > 0 && !slices.ContainsFunc(tr.cols, func(c int) bool { return slices.Contains(updated, c) }) {
@@ -605,11 +641,7 @@ func triggerRows(c *catalog) [][]any {
 			for i, c := range tr.cols {
 				attnums[i] = fmt.Sprint(t.cols[c].attnum)
 			}
-			enabled := "O"
-			if tr.disabled {
-				enabled = "D"
-			}
-			out = append(out, []any{int64(tr.oid), int64(t.oid), int64(0), tr.name, int64(tr.fn), int64(tr.tgtype), enabled, false,
+			out = append(out, []any{int64(tr.oid), int64(t.oid), int64(0), tr.name, int64(tr.fn), int64(tr.tgtype), string(rune(tr.enabled)), false,
 				int64(0), int64(0), int64(0), false, false, int64(len(tr.args)),
 				parseCatalogText(types.Int2Vector, strings.Join(attnums, " "))})
 		}
