@@ -227,8 +227,17 @@ func triggerDefinition(s *Session, c *catalog, oid uint32, pretty bool) (string,
 			if pretty && (s.lookupTable(c, "", t.name) == t || s.lookupView(c, "", t.name).oidIs(t.oid)) {
 				table = quoteIdentIfNeeded(t.name)
 			}
-			def := fmt.Sprintf("CREATE TRIGGER %s %s %s ON %s FOR EACH %s ", quoteIdentIfNeeded(tr.name), when,
-				strings.Join(events, " OR "), table, level)
+			kind, constraint := "TRIGGER", ""
+			if tr.constraint {
+				kind = "CONSTRAINT TRIGGER"
+				if from := c.tables[tr.constrRel]; from != nil {
+					constraint += "FROM " + quoteIdentIfNeeded(from.schema) + "." + quoteIdentIfNeeded(from.name) + " "
+				}
+				constraint += map[bool]string{true: "DEFERRABLE ", false: "NOT DEFERRABLE "}[tr.deferrable]
+				constraint += map[bool]string{true: "INITIALLY DEFERRED ", false: "INITIALLY IMMEDIATE "}[tr.initDeferred]
+			}
+			def := fmt.Sprintf("CREATE %s %s %s %s ON %s %sFOR EACH %s ", kind, quoteIdentIfNeeded(tr.name), when,
+				strings.Join(events, " OR "), table, constraint, level)
 			if tr.when != nil && pretty {
 				def += "WHEN (" + deparseExpr(tr.when) + ") "
 			} else if tr.when != nil {

@@ -215,7 +215,7 @@ func (s *Session) commit() error {
 		return nil
 	}
 	t := s.txn
-	if t.kv != nil && len(t.deferred.pending)+len(t.deferred.uniques) > 0 {
+	if t.kv != nil && len(t.deferred.pending)+len(t.deferred.uniques)+len(t.deferred.triggers) > 0 {
 		if err := s.runDeferred(t.kv, nil); err != nil {
 			_ = s.rollback()
 			return err

@@ -52,6 +52,13 @@ type triggerDesc struct {
 	// local) session_replication_role, 'R' in replica, 'A' always, 'D'
 	// never. fickle's sessions are always origin.
 	enabled byte
+	// constraint says CREATE CONSTRAINT TRIGGER made it: an AFTER ROW
+	// trigger that DEFERRABLE and INITIALLY DEFERRED or SET CONSTRAINTS
+	// may defer to the end of the transaction (triggers_constraint.go).
+	constraint               bool
+	deferrable, initDeferred bool
+	// constrRel is FROM's table (tgconstrrelid), 0 for none.
+	constrRel uint32
 }
 
 // enableTriggers runs ALTER TABLE ... ENABLE [REPLICA | ALWAYS] / DISABLE
@@ -114,8 +121,6 @@ func isTriggerToggle(sub pg_query.AlterTableType) bool {
 // (INSTEAD OF row triggers and BEFORE / AFTER statement triggers).
 func (d *ddl) createTrigger(ct *pg_query.CreateTrigStmt, full string) error {
 	switch {
-	case ct.Isconstraint:
-		return pgerror.Unsupported("CREATE CONSTRAINT TRIGGER")
 	case len(ct.TransitionRels) > 0:
 		return pgerror.Unsupported("transition tables (REFERENCING)")
 	case ct.Events&tgTruncate != 0 && ct.Row:
@@ -142,6 +147,11 @@ func (d *ddl) createTrigger(ct *pg_query.CreateTrigStmt, full string) error {
 	tr := &triggerDesc{name: ct.Trigname, table: t.oid, fn: fn.oid, tgtype: int(ct.Timing) | int(ct.Events), enabled: 'O'}
 	if ct.Row {
 		tr.tgtype |= tgRow
+	}
+	if ct.Isconstraint {
+		if err := d.constraintTrigger(tr, ct); err != nil {
+			return err
+		}
 	}
 	for _, c := range strs(ct.Columns) {
 		i := t.colIndex(c)
@@ -473,6 +483,9 @@ func (ts *triggerRun) afterStatement(x *execCtx) error {
 			if !ok {
 				continue
 			}
+			if ts.deferTrigger(x, f, ev[0], ev[1]) {
+				continue
+			}
 			if _, err := ts.fire(x, f, "AFTER", "ROW", ev[0], ev[1]); err != nil {
 				return err
 			}
@@ -642,7 +655,7 @@ func triggerRows(c *catalog) [][]any {
 				attnums[i] = fmt.Sprint(t.cols[c].attnum)
 			}
 			out = append(out, []any{int64(tr.oid), int64(t.oid), int64(0), tr.name, int64(tr.fn), int64(tr.tgtype), string(rune(tr.enabled)), false,
-				int64(0), int64(0), int64(0), false, false, int64(len(tr.args)),
+				int64(tr.constrRel), int64(0), int64(triggerConstraintOID(c, t, tr)), tr.deferrable, tr.initDeferred, int64(len(tr.args)),
 				parseCatalogText(types.Int2Vector, strings.Join(attnums, " "))})
 		}
 	}
