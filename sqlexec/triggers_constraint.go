@@ -109,7 +109,12 @@ func (s *Session) fireDeferredTriggers(kv *isolation.Txn, only func(constraintKe
 		x := &execCtx{ctx: bgctx, s: s, txn: kv, subCache: map[*selectPlan][][]any{}, memo: map[any]any{}}
 		x.env = s.newEnv()
 		if !recorded {
-			kv.Statement(history.Statement{SQL: "-- deferred constraint triggers"})
+			// The trigger bodies' statements are named after this event
+			// (runRoutineStatement), not the last client statement.
+			prev := s.stmt
+			s.stmt = history.Statement{SQL: "-- deferred constraint triggers"}
+			defer func() { s.stmt = prev }()
+			kv.Statement(s.stmt)
 			recorded = true
 		}
 		for _, ev := range todo {
