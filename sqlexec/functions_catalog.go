@@ -236,6 +236,15 @@ func triggerDefinition(s *Session, c *catalog, oid uint32, pretty bool) (string,
 				constraint += map[bool]string{true: "DEFERRABLE ", false: "NOT DEFERRABLE "}[tr.deferrable]
 				constraint += map[bool]string{true: "INITIALLY DEFERRED ", false: "INITIALLY IMMEDIATE "}[tr.initDeferred]
 			}
+			if tr.oldTable != "" || tr.newTable != "" {
+				constraint += "REFERENCING "
+				if tr.oldTable != "" {
+					constraint += "OLD TABLE AS " + quoteIdentIfNeeded(tr.oldTable) + " "
+				}
+				if tr.newTable != "" {
+					constraint += "NEW TABLE AS " + quoteIdentIfNeeded(tr.newTable) + " "
+				}
+			}
 			def := fmt.Sprintf("CREATE %s %s %s %s ON %s %sFOR EACH %s ", kind, quoteIdentIfNeeded(tr.name), when,
 				strings.Join(events, " OR "), table, constraint, level)
 			if tr.when != nil && pretty {

@@ -59,6 +59,9 @@ type triggerDesc struct {
 	deferrable, initDeferred bool
 	// constrRel is FROM's table (tgconstrrelid), 0 for none.
 	constrRel uint32
+	// oldTable and newTable are REFERENCING's transition table names
+	// (triggers_transition.go), "" for none.
+	oldTable, newTable string
 }
 
 // enableTriggers runs ALTER TABLE ... ENABLE [REPLICA | ALWAYS] / DISABLE
@@ -121,8 +124,6 @@ func isTriggerToggle(sub pg_query.AlterTableType) bool {
 // (INSTEAD OF row triggers and BEFORE / AFTER statement triggers).
 func (d *ddl) createTrigger(ct *pg_query.CreateTrigStmt, full string) error {
 	switch {
-	case len(ct.TransitionRels) > 0:
-		return pgerror.Unsupported("transition tables (REFERENCING)")
 	case ct.Events&tgTruncate != 0 && ct.Row:
 		return pgerror.New(pgerror.FeatureNotSupported, "TRUNCATE FOR EACH ROW triggers are not supported")
 	}
@@ -162,6 +163,9 @@ func (d *ddl) createTrigger(ct *pg_query.CreateTrigStmt, full string) error {
 	}
 	for _, a := range ct.Args {
 		tr.args = append(tr.args, a.GetString_().GetSval())
+	}
+	if err := d.transitionTables(tr, ct, t); err != nil {
+		return err
 	}
 	if ct.WhenClause != nil {
 		if !ct.Row && referencesColumns(ct.WhenClause) {
@@ -345,6 +349,9 @@ type triggerSet struct {
 	afterStmt                       []firing
 	// instead are the INSTEAD OF triggers of a view.
 	insteadRow []firing
+	// transitions says an AFTER trigger reads transition tables: the
+	// statement keeps the rows it changes.
+	transitions bool
 }
 
 // triggerRun is one execution of a statement's triggers: the AFTER ROW
@@ -373,6 +380,7 @@ func (b *binder) triggersFor(t *tableDesc, event int, updated []int) (*triggerSe
 			return nil, pgerror.Newf(pgerror.UndefinedFunction, "function of trigger \"%s\" does not exist", tr.name)
 		}
 		f := firing{tr: tr, fn: fn}
+		ts.transitions = ts.transitions || tr.oldTable != "" || tr.newTable != ""
 		if tr.when != nil {
 			wb := &binder{s: b.s, cat: b.cat}
 			w, err := wb.triggerWhen(t, tr)
@@ -399,7 +407,7 @@ func (b *binder) triggersFor(t *tableDesc, event int, updated []int) (*triggerSe
 
 // hasRowTriggers reports whether the set fires per row.
 func (ts *triggerSet) hasRowTriggers() bool {
-	return ts != nil && len(ts.beforeRow)+len(ts.afterRow) > 0
+	return ts != nil && (len(ts.beforeRow)+len(ts.afterRow) > 0 || ts.transitions)
 }
 
 // start begins an execution of the statement: it fires the BEFORE
@@ -460,7 +468,7 @@ func (ts *triggerRun) before(x *execCtx, old, new []any) ([]any, error) {
 
 // after queues the AFTER ROW triggers of a row written.
 func (ts *triggerRun) after(old, new []any) {
-	if ts == nil || len(ts.afterRow) == 0 {
+	if ts == nil || len(ts.afterRow) == 0 && !ts.transitions {
 		return
 	}
 	ts.queued = append(ts.queued, [2][]any{old, new})
@@ -474,6 +482,7 @@ func (ts *triggerRun) afterStatement(x *execCtx) error {
 	}
 	queued := ts.queued
 	ts.queued = nil
+	oldRows, newRows := transitionRows(ts.transitions, queued)
 	for _, ev := range queued {
 		for _, f := range ts.afterRow {
 			ok, err := ts.whenHolds(x, f, ev[0], ev[1])
@@ -486,7 +495,7 @@ func (ts *triggerRun) afterStatement(x *execCtx) error {
 			if ts.deferTrigger(x, f, ev[0], ev[1]) {
 				continue
 			}
-			if _, err := ts.fire(x, f, "AFTER", "ROW", ev[0], ev[1]); err != nil {
+			if _, err := ts.fireWith(x, f, "AFTER", "ROW", ev[0], ev[1], f.tr.transitionTables(ts.t, oldRows, newRows)); err != nil {
 				return err
 			}
 		}
@@ -498,7 +507,7 @@ func (ts *triggerRun) afterStatement(x *execCtx) error {
 			}
 			continue
 		}
-		if _, err := ts.fire(x, f, "AFTER", "STATEMENT", nil, nil); err != nil {
+		if _, err := ts.fireWith(x, f, "AFTER", "STATEMENT", nil, nil, f.tr.transitionTables(ts.t, oldRows, newRows)); err != nil {
 			return err
 		}
 	}
@@ -537,15 +546,24 @@ func (ts *triggerSet) eventName() string {
 
 // fire runs one trigger function and returns the row it returned.
 func (ts *triggerSet) fire(x *execCtx, f firing, when, level string, old, new []any) ([]any, error) {
+	return ts.fireWith(x, f, when, level, old, new, nil)
+}
+
+// fireWith is fire with the transition tables the function reads as
+// relations (none for nil: those of an enclosing trigger are hidden).
+func (ts *triggerSet) fireWith(x *execCtx, f firing, when, level string, old, new []any, tables []*transitionTable) ([]any, error) {
 	s := x.s
 	if s.routineDepth >= maxRoutineDepth {
 		return nil, pgerror.New(pgerror.StatementTooComplex, "stack depth limit exceeded")
 	}
 	s.routineDepth++
 	s.routineNames = append(s.routineNames, "trigger "+f.tr.name+" on "+ts.t.name)
+	outer := s.transitions
+	s.transitions = tables
 	defer func() {
 		s.routineDepth--
 		s.routineNames = s.routineNames[:len(s.routineNames)-1]
+		s.transitions = outer
 	}()
 	leave, err := s.enterRoutine(f.fn)
 	if err != nil {
@@ -656,7 +674,7 @@ func triggerRows(c *catalog) [][]any {
 			}
 			out = append(out, []any{int64(tr.oid), int64(t.oid), int64(0), tr.name, int64(tr.fn), int64(tr.tgtype), string(rune(tr.enabled)), false,
 				int64(tr.constrRel), int64(0), int64(triggerConstraintOID(c, t, tr)), tr.deferrable, tr.initDeferred, int64(len(tr.args)),
-				parseCatalogText(types.Int2Vector, strings.Join(attnums, " "))})
+				parseCatalogText(types.Int2Vector, strings.Join(attnums, " ")), nullIfEmpty(tr.oldTable), nullIfEmpty(tr.newTable)})
 		}
 	}
 	return out

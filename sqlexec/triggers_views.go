@@ -62,6 +62,10 @@ func (d *ddl) triggerRelation(ct *pg_query.CreateTrigStmt) (*tableDesc, *viewDes
 		if v = d.s.lookupView(d.cat, rv.Schemaname, rv.Relname); v == nil {
 			return nil, nil, pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", rv.Relname)
 		}
+		if len(ct.TransitionRels) > 0 {
+			return nil, nil, pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is a view", v.name).
+				WithDetail("Triggers on views cannot have transition tables.")
+		}
 		if !instead && ct.Row {
 			return nil, nil, pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is a view", v.name).
 				WithDetail("Views cannot have row-level BEFORE or AFTER triggers.")
