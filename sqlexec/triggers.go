@@ -23,7 +23,11 @@ import (
 // statement, in its store transaction. BEFORE ROW triggers fire in name
 // order and may change the row (RETURN NEW) or skip it (RETURN NULL);
 // AFTER ROW triggers fire once the statement has written every row, then
-// AFTER STATEMENT triggers.
+// AFTER STATEMENT triggers. The other kinds have files of their own:
+// INSTEAD OF and statement triggers on views (triggers_views.go),
+// constraint triggers (triggers_constraint.go) and transition tables
+// (triggers_transition.go); TRUNCATE triggers fire around TRUNCATE
+// (truncateTriggers).
 
 // The bits of pg_trigger.tgtype.
 const (
@@ -347,7 +351,7 @@ type triggerSet struct {
 	event                           int
 	beforeStmt, beforeRow, afterRow []firing
 	afterStmt                       []firing
-	// instead are the INSTEAD OF triggers of a view.
+	// insteadRow are the INSTEAD OF triggers of a view.
 	insteadRow []firing
 	// transitions says an AFTER trigger reads transition tables: the
 	// statement keeps the rows it changes.
