@@ -330,6 +330,9 @@ func (d *ddl) dropConstraint(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 			return nil
 		}
 	}
+	if err := refuseDropOfTriggerConstraint(t, name); err != nil {
+		return err
+	}
 	if cmd.MissingOk {
 		d.notice(pgerror.SuccessfulCompletion, "constraint \"%s\" of relation \"%s\" does not exist, skipping", name, t.name)
 		return nil

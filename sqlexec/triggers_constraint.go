@@ -60,6 +60,19 @@ func triggerConstraints(t *tableDesc) []constraintRow {
 	return out
 }
 
+// refuseDropOfTriggerConstraint refuses ALTER TABLE ... DROP CONSTRAINT
+// of a constraint trigger's constraint (2BP01, CASCADE or not), as
+// PostgreSQL does: DROP TRIGGER drops both.
+func refuseDropOfTriggerConstraint(t *tableDesc, name string) error {
+	for _, tr := range t.triggers {
+		if tr.constraint && tr.name == name {
+			return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop constraint %s on table %s because trigger %s on table %s requires it",
+				name, t.name, tr.name, t.name).WithHint("You can drop trigger %s on table %s instead.", tr.name, t.name)
+		}
+	}
+	return nil
+}
+
 // triggerConstraintOID is pg_trigger.tgconstraint: the OID of the
 // constraint a constraint trigger is, 0 for other triggers.
 func triggerConstraintOID(c *catalog, t *tableDesc, tr *triggerDesc) uint32 {
