@@ -65,8 +65,10 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 		case pg_query.AlterTableType_AT_AddIdentity:
 			err = d.addIdentity(nt, cmd)
 		case pg_query.AlterTableType_AT_EnableTrig, pg_query.AlterTableType_AT_DisableTrig,
-			pg_query.AlterTableType_AT_EnableTrigUser, pg_query.AlterTableType_AT_DisableTrigUser:
-			err = enableTriggers(nt, cmd)
+			pg_query.AlterTableType_AT_EnableAlwaysTrig, pg_query.AlterTableType_AT_EnableReplicaTrig,
+			pg_query.AlterTableType_AT_EnableTrigUser, pg_query.AlterTableType_AT_DisableTrigUser,
+			pg_query.AlterTableType_AT_EnableTrigAll, pg_query.AlterTableType_AT_DisableTrigAll:
+			err = d.enableTriggers(nt, cmd)
 		case pg_query.AlterTableType_AT_AttachPartition:
 			err = d.attachPartition(b, nt, cmd)
 		case pg_query.AlterTableType_AT_DetachPartition:
@@ -327,6 +329,9 @@ func (d *ddl) dropConstraint(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 			d.cat.dropComments(ix.oid)
 			return nil
 		}
+	}
+	if err := refuseDropOfTriggerConstraint(t, name); err != nil {
+		return err
 	}
 	if cmd.MissingOk {
 		d.notice(pgerror.SuccessfulCompletion, "constraint \"%s\" of relation \"%s\" does not exist, skipping", name, t.name)

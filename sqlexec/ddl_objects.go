@@ -559,32 +559,45 @@ func (b *binder) truncatePlan(ts *pg_query.TruncateStmt) (*stmtPlan, error) {
 		}
 	}
 	restart := ts.RestartSeqs
+	triggers, err := b.truncateTriggers(tables)
+	if err != nil {
+		return nil, err
+	}
 	return &stmtPlan{writes: "TRUNCATE TABLE", exec: func(x *execCtx) (*Result, error) {
-		for _, t := range tables {
-			var keys [][]byte
-			err := x.txn.Scan(x.ctx, t.id, isolation.Span{}, isolation.ReadOptions{Latest: true}, func(key []byte, _ []any) (bool, error) {
-				keys = append(keys, append([]byte(nil), key...))
-				return true, nil
-			})
-			if err != nil {
-				return nil, err
-			}
-			for _, k := range keys {
-				if err := x.txn.Delete(x.ctx, t.id, k); err != nil {
-					return nil, err
-				}
-			}
-			if restart {
-				c, _ := x.s.catalog()
-				for _, q := range c.schemas[t.schema].seqs {
-					if q.ownedByTable(t.oid) {
-						q.reset()
-					}
-				}
-			}
+		if err := fireTruncate(x, triggers, func() error { return truncateTables(x, tables, restart) }); err != nil {
+			return nil, err
 		}
 		return &Result{Tag: "TRUNCATE TABLE"}, nil
 	}}, nil
+}
+
+// truncateTables deletes every row of the tables and with restart
+// restarts the sequences they own.
+func truncateTables(x *execCtx, tables []*tableDesc, restart bool) error {
+	for _, t := range tables {
+		var keys [][]byte
+		err := x.txn.Scan(x.ctx, t.id, isolation.Span{}, isolation.ReadOptions{Latest: true}, func(key []byte, _ []any) (bool, error) {
+			keys = append(keys, append([]byte(nil), key...))
+			return true, nil
+		})
+		if err != nil {
+			return err
+		}
+		for _, k := range keys {
+			if err := x.txn.Delete(x.ctx, t.id, k); err != nil {
+				return err
+			}
+		}
+		if restart {
+			c, _ := x.s.catalog()
+			for _, q := range c.schemas[t.schema].seqs {
+				if q.ownedByTable(t.oid) {
+					q.reset()
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // createTableAsPlan compiles CREATE TABLE ... AS SELECT (and SELECT INTO's

@@ -28,6 +28,8 @@ type viewDesc struct {
 	cols  []viewCol
 	// deps are the OIDs of the tables and views the query reads.
 	deps []uint32
+	// triggers are the view's triggers in name order (triggers_views.go).
+	triggers []*triggerDesc
 }
 
 type viewCol struct {
@@ -123,7 +125,7 @@ func (d *ddl) createView(vs *pg_query.ViewStmt, full string) error {
 		if err := replaceableBy(old, v); err != nil {
 			return err
 		}
-		v.oid = old.oid
+		v.oid, v.triggers = old.oid, old.triggers
 	} else if d.relationExists(schema, v.name) {
 		if vs.Replace && sc.tables[v.name] != nil {
 			return pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not a view", v.name)

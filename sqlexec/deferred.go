@@ -47,11 +47,15 @@ type deferredState struct {
 	// uniques are the deferred unique constraints' checks
 	// (deferred_unique.go).
 	uniques []uniqueCheck
+	// triggers are the deferred constraint triggers' events
+	// (triggers_constraint.go).
+	triggers []deferredTrigger
 }
 
 // mark returns a copy for a savepoint.
 func (d deferredState) mark() deferredState {
-	m := deferredState{all: d.all, pending: d.pending[:len(d.pending):len(d.pending)], uniques: d.uniques[:len(d.uniques):len(d.uniques)]}
+	m := deferredState{all: d.all, pending: d.pending[:len(d.pending):len(d.pending)], uniques: d.uniques[:len(d.uniques):len(d.uniques)],
+		triggers: d.triggers[:len(d.triggers):len(d.triggers)]}
 	if d.modes != nil {
 		m.modes = make(map[constraintKey]bool, len(d.modes))
 		for k, v := range d.modes {
@@ -74,6 +78,9 @@ func (s *Session) deferFK(child *tableDesc, fk *fkDesc, vals []any, childSide bo
 // runDeferred runs the queued checks that only (nil for all) selects and
 // forgets them; the first violation is the error.
 func (s *Session) runDeferred(kv *isolation.Txn, only func(constraintKey) bool) error {
+	if err := s.fireDeferredTriggers(kv, only); err != nil {
+		return err
+	}
 	d := &s.txn.deferred
 	var keep []deferredFK
 	var todo []deferredFK
@@ -254,6 +261,15 @@ func (s *Session) namedConstraints(cat *catalog, names []*pg_query.Node) (map[co
 				}
 				for _, ck := range t.checks {
 					other = other || ck.name == rv.Relname
+				}
+				for _, tr := range t.triggers {
+					if tr.constraint && tr.name == rv.Relname {
+						if !tr.deferrable {
+							return nil, pgerror.Newf(pgerror.WrongObjectType, "constraint \"%s\" is not deferrable", tr.name)
+						}
+						out[constraintKey{t.oid, tr.name}] = true
+						found = true
+					}
 				}
 				if other {
 					return nil, pgerror.Newf(pgerror.WrongObjectType, "constraint \"%s\" is not deferrable", rv.Relname)

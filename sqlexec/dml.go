@@ -54,6 +54,9 @@ func project(x *execCtx, outs []*scalar) ([]any, error) {
 type insertSource func(x *execCtx, emit func(vals []any, isDefault []bool) error) error
 
 func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
+	if v := b.viewTarget(ins.Relation); v != nil {
+		return b.viewInsertPlan(v, ins)
+	}
 	var ctes map[string]*ctePlan
 	if ins.WithClause != nil {
 		var err error
@@ -72,43 +75,9 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 	if oc := ins.OnConflictClause; oc != nil && oc.Action == pg_query.OnConflictAction_ONCONFLICT_UPDATE {
 		b.requirePrivilege(t.oid, t.name, "table", 'w')
 	}
-	var target []int
-	var assigns []*arrayAssign // per target: its subscripts, or nil
-	if len(ins.Cols) == 0 {
-		for i := range t.cols {
-			target = append(target, i)
-		}
-	} else {
-		seen := map[int]bool{}
-		for _, c := range ins.Cols {
-			rt := c.GetResTarget()
-			i := t.colIndex(rt.Name)
-			if i < 0 {
-				return nil, b.errAt(pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", rt.Name, t.name), rt.Location)
-			}
-			var a *arrayAssign
-			if len(rt.Indirection) > 0 {
-				var err error
-				if a, err = b.bindArrayAssign(nil, t.cols[i], rt.Indirection, rt.Location); err != nil {
-					return nil, err
-				}
-			}
-			if seen[i] && a == nil {
-				return nil, b.errAt(pgerror.Newf(pgerror.DuplicateColumn, "column \"%s\" specified more than once", rt.Name), rt.Location)
-			}
-			seen[i] = a == nil
-			target = append(target, i)
-			assigns = append(assigns, a)
-		}
-	}
-	if ins.SelectStmt == nil {
-		target = nil // DEFAULT VALUES
-	} else if len(ins.Cols) == 0 {
-		// Without a column list, fewer values than columns fill the
-		// leading columns.
-		if n := sourceWidth(ins.SelectStmt); n >= 0 && n < len(target) {
-			target = target[:n]
-		}
+	target, assigns, err := b.insertTargets(t, ins)
+	if err != nil {
+		return nil, err
 	}
 	src, srcNode, err := b.insertSourceFor(t, target, assigns, ins.SelectStmt, ctes)
 	if err != nil {
@@ -249,6 +218,51 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 		}
 		return &Result{Rows: rows, Tag: fmt.Sprintf("INSERT 0 %d", n)}, nil
 	}}), nil
+}
+
+// insertTargets resolves an INSERT's target columns (all of t's without a
+// column list, cut to the number of values given) and their subscripts
+// (nil entries for whole columns); DEFAULT VALUES has none.
+func (b *binder) insertTargets(t *tableDesc, ins *pg_query.InsertStmt) ([]int, []*arrayAssign, error) {
+	var target []int
+	var assigns []*arrayAssign // per target: its subscripts, or nil
+	if len(ins.Cols) == 0 {
+		for i := range t.cols {
+			target = append(target, i)
+		}
+	} else {
+		seen := map[int]bool{}
+		for _, c := range ins.Cols {
+			rt := c.GetResTarget()
+			i := t.colIndex(rt.Name)
+			if i < 0 {
+				return nil, nil, b.errAt(pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", rt.Name, t.name), rt.Location)
+			}
+			var a *arrayAssign
+			if len(rt.Indirection) > 0 {
+				var err error
+				if a, err = b.bindArrayAssign(nil, t.cols[i], rt.Indirection, rt.Location); err != nil {
+					return nil, nil, err
+				}
+			}
+			if seen[i] && a == nil {
+				return nil, nil, b.errAt(pgerror.Newf(pgerror.DuplicateColumn, "column \"%s\" specified more than once", rt.Name), rt.Location)
+			}
+			seen[i] = a == nil
+			target = append(target, i)
+			assigns = append(assigns, a)
+		}
+	}
+	if ins.SelectStmt == nil {
+		target = nil // DEFAULT VALUES
+	} else if len(ins.Cols) == 0 {
+		// Without a column list, fewer values than columns fill the
+		// leading columns.
+		if n := sourceWidth(ins.SelectStmt); n >= 0 && n < len(target) {
+			target = target[:n]
+		}
+	}
+	return target, assigns, nil
 }
 
 // insertSourceFor compiles VALUES (coerced straight to the column types, so

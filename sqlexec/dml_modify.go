@@ -187,6 +187,9 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 	if up.WithClause != nil {
 		return nil, pgerror.Unsupported("WITH in UPDATE")
 	}
+	if v := b.viewTarget(up.Relation); v != nil {
+		return b.viewModifyPlan(v, up.Relation, tgUpdate, up.FromClause, up.WhereClause, up.TargetList, up.ReturningList)
+	}
 	m, err := b.modifyTarget(up.Relation, up.FromClause, up.WhereClause)
 	if err != nil {
 		return nil, err
@@ -327,6 +330,9 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 func (b *binder) deletePlan(del *pg_query.DeleteStmt) (*stmtPlan, error) {
 	if del.WithClause != nil {
 		return nil, pgerror.Unsupported("WITH in DELETE")
+	}
+	if v := b.viewTarget(del.Relation); v != nil {
+		return b.viewModifyPlan(v, del.Relation, tgDelete, del.UsingClause, del.WhereClause, nil, del.ReturningList)
 	}
 	m, err := b.modifyTarget(del.Relation, del.UsingClause, del.WhereClause)
 	if err != nil {

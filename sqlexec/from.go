@@ -373,6 +373,9 @@ func (b *binder) fromLeaf(sc *scope, n *pg_query.Node) (*fromItem, []scopeCol, e
 					return withKind(itemCTE)(b.cteItem(sc, cte, alias, rv.Alias))
 				}
 			}
+			if tt := b.s.transitionTable(rv.Relname); tt != nil {
+				return withKind(itemCTE)(b.transitionItem(tt, alias, rv.Alias))
+			}
 		}
 		if vt := virtualTableFor(rv.Schemaname, rv.Relname, b.s.searchPath()); vt != nil {
 			it, cols, err := withKind(itemCatalog)(b.virtualItem(vt, alias, rv.Alias))

@@ -190,7 +190,7 @@ func routineArguments(c *catalog, oid uint32, withDefaults bool) (string, bool) 
 // \d) names the table without its schema when the search path finds it
 // and puts the WHEN condition in one pair of parentheses.
 func triggerDefinition(s *Session, c *catalog, oid uint32, pretty bool) (string, bool) {
-	for _, t := range c.tables {
+	for _, t := range c.triggerRelations() {
 		for _, tr := range t.triggers {
 			if tr.oid != oid {
 				continue
@@ -198,12 +198,14 @@ func triggerDefinition(s *Session, c *catalog, oid uint32, pretty bool) (string,
 			when := "AFTER"
 			if tr.tgtype&tgBefore != 0 {
 				when = "BEFORE"
+			} else if tr.tgtype&tgInstead != 0 {
+				when = "INSTEAD OF"
 			}
 			var events []string
 			for _, e := range []struct {
 				bit  int
 				name string
-			}{{tgInsert, "INSERT"}, {tgDelete, "DELETE"}, {tgUpdate, "UPDATE"}} {
+			}{{tgInsert, "INSERT"}, {tgDelete, "DELETE"}, {tgUpdate, "UPDATE"}, {tgTruncate, "TRUNCATE"}} {
 				if tr.tgtype&e.bit == 0 {
 					continue
 				}
@@ -222,11 +224,29 @@ func triggerDefinition(s *Session, c *catalog, oid uint32, pretty bool) (string,
 				level = "ROW"
 			}
 			table := quoteIdentIfNeeded(t.schema) + "." + quoteIdentIfNeeded(t.name)
-			if pretty && s.lookupTable(c, "", t.name) == t {
+			if pretty && (s.lookupTable(c, "", t.name) == t || s.lookupView(c, "", t.name).oidIs(t.oid)) {
 				table = quoteIdentIfNeeded(t.name)
 			}
-			def := fmt.Sprintf("CREATE TRIGGER %s %s %s ON %s FOR EACH %s ", quoteIdentIfNeeded(tr.name), when,
-				strings.Join(events, " OR "), table, level)
+			kind, constraint := "TRIGGER", ""
+			if tr.constraint {
+				kind = "CONSTRAINT TRIGGER"
+				if from := c.tables[tr.constrRel]; from != nil {
+					constraint += "FROM " + quoteIdentIfNeeded(from.schema) + "." + quoteIdentIfNeeded(from.name) + " "
+				}
+				constraint += map[bool]string{true: "DEFERRABLE ", false: "NOT DEFERRABLE "}[tr.deferrable]
+				constraint += map[bool]string{true: "INITIALLY DEFERRED ", false: "INITIALLY IMMEDIATE "}[tr.initDeferred]
+			}
+			if tr.oldTable != "" || tr.newTable != "" {
+				constraint += "REFERENCING "
+				if tr.oldTable != "" {
+					constraint += "OLD TABLE AS " + quoteIdentIfNeeded(tr.oldTable) + " "
+				}
+				if tr.newTable != "" {
+					constraint += "NEW TABLE AS " + quoteIdentIfNeeded(tr.newTable) + " "
+				}
+			}
+			def := fmt.Sprintf("CREATE %s %s %s %s ON %s %sFOR EACH %s ", kind, quoteIdentIfNeeded(tr.name), when,
+				strings.Join(events, " OR "), table, constraint, level)
 			if tr.when != nil && pretty {
 				def += "WHEN (" + deparseExpr(tr.when) + ") "
 			} else if tr.when != nil {

@@ -74,6 +74,15 @@ func (d *ddl) routineDependents(f *funcDesc, dropping map[*funcDesc]bool) []rout
 		}
 	}
 	for _, v := range sortedViews(d.cat) {
+		for _, tr := range v.triggers {
+			if tr.fn == f.oid {
+				out = append(out, routineDependent{what: fmt.Sprintf("trigger %s on view %s", tr.name, v.name), drop: func(d *ddl) {
+					if cur := d.cat.schemas[v.schema].views[v.name]; cur != nil {
+						d.setTriggers(viewTable(cur), cur, removeTrigger(cur.triggers, tr.name))
+					}
+				}})
+			}
+		}
 		if calls(v.query) {
 			out = append(out, routineDependent{what: "view " + v.name, byName: true, drop: func(d *ddl) {
 				// Views reading the view go with it, as under DROP VIEW ... CASCADE.

@@ -32,6 +32,9 @@ func init() {
 			var out [][]any
 			for _, t := range sortedTables(c) {
 				for _, r := range tableConstraints(c, t) {
+					if r.kind == 't' {
+						continue // a constraint trigger is not a table constraint
+					}
 					var distinct any
 					if r.kind == 'u' {
 						distinct = "YES"

@@ -339,9 +339,11 @@ func (d *ddl) withInheritors(ts []*tableDesc, cascade bool) ([]*tableDesc, error
 // inheritedAlter reports whether cmd on t is one that PostgreSQL applies
 // to an inheritance hierarchy (alterHierarchy runs it).
 func (d *ddl) inheritedAlter(t *tableDesc, cmd *pg_query.AlterTableCmd) bool {
+	if isTriggerToggle(cmd.Subtype) {
+		return false
+	}
 	switch cmd.Subtype {
-	case pg_query.AlterTableType_AT_ChangeOwner, pg_query.AlterTableType_AT_EnableTrig, pg_query.AlterTableType_AT_DisableTrig,
-		pg_query.AlterTableType_AT_EnableTrigUser, pg_query.AlterTableType_AT_DisableTrigUser,
+	case pg_query.AlterTableType_AT_ChangeOwner,
 		pg_query.AlterTableType_AT_AddInherit, pg_query.AlterTableType_AT_DropInherit,
 		pg_query.AlterTableType_AT_AttachPartition, pg_query.AlterTableType_AT_DetachPartition:
 		return false

@@ -15,7 +15,7 @@ import (
 type constraintRow struct {
 	oid      uint32
 	name     string
-	kind     byte // p, u, x, f or c
+	kind     byte // p, u, x, f, c or t
 	table    *tableDesc
 	index    uint32 // conindid: the index behind p and u (and f's referenced key)
 	refTable uint32
@@ -125,6 +125,7 @@ func tableConstraints(c *catalog, t *tableDesc) []constraintRow {
 	for _, ck := range t.checks {
 		out = append(out, constraintRow{name: ck.name, kind: 'c', table: t, cols: checkColumns(t, ck), check: ck})
 	}
+	out = append(out, triggerConstraints(t)...)
 	for i := range out {
 		out[i].oid = synthesizedOID(t.oid, i)
 	}

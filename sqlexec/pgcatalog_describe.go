@@ -156,7 +156,8 @@ func init() {
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_trigger",
 		cols: []vcol{{"oid", oid}, {"tgrelid", oid}, {"tgparentid", oid}, {"tgname", name}, {"tgfoid", oid}, {"tgtype", types.Int2},
 			{"tgenabled", types.Char}, {"tgisinternal", b}, {"tgconstrrelid", oid}, {"tgconstrindid", oid}, {"tgconstraint", oid},
-			{"tgdeferrable", b}, {"tginitdeferred", b}, {"tgnargs", types.Int2}, {"tgattr", types.Int2Vector}},
+			{"tgdeferrable", b}, {"tginitdeferred", b}, {"tgnargs", types.Int2}, {"tgattr", types.Int2Vector},
+			{"tgoldtable", name}, {"tgnewtable", name}},
 		rows: func(s *Session, c *catalog) [][]any { return triggerRows(c) }})
 	// The one extension PostgreSQL 15 always has, and its languages.
 	textArray, _ := types.ArrayOf(types.Text)

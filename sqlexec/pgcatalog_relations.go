@@ -83,7 +83,7 @@ func relationRows(c *catalog) []relationRow {
 	}
 	for _, v := range sortedViews(c) {
 		out = append(out, relationRow{oid: v.oid, name: v.name, namespace: schemaOID(c, v.schema), kind: "v", rowType: int64(rowTypeOID(v.oid)),
-			tuples: -1, natts: len(v.cols), rules: true})
+			tuples: -1, natts: len(v.cols), rules: true, triggers: len(v.triggers) > 0})
 	}
 	for _, sc := range sortedSchemas(c) {
 		names := make([]string, 0, len(sc.seqs))

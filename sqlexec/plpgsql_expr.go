@@ -26,8 +26,10 @@ type plExpr struct {
 // for anything with FROM, WHERE, and the like, and the statements.
 type plCompiled struct {
 	shapes []types.Type
-	scalar *scalar
-	plan   *stmtPlan
+	// transitions names the transition tables the plan may read.
+	transitions string
+	scalar      *scalar
+	plan        *stmtPlan
 	// outTargets are, for a CALL, the datums its OUT and INOUT arguments
 	// name, one per result column of the procedure (-1 for an argument
 	// left to its default).
@@ -76,7 +78,7 @@ func (e *plExpr) sql() (string, error) {
 
 // compile plans e for the frame's current variable types.
 func (fr *plFrame) compile(e *plExpr) (*plCompiled, error) {
-	if c := e.compiled; c != nil && sameShapes(c.shapes, fr.typs) {
+	if c := e.compiled; c != nil && sameShapes(c.shapes, fr.typs) && c.transitions == fr.s.transitionNames() {
 		return c, nil
 	}
 	text, err := e.sql()
@@ -94,7 +96,7 @@ func (fr *plFrame) compile(e *plExpr) (*plCompiled, error) {
 	cat, _ := fr.s.catalog()
 	b := &binder{s: fr.s, cat: cat, full: text, params: append([]types.Type(nil), fr.typs...), varsConflict: true,
 		vars: func(b *binder, fields []string, loc int32) (*scalar, bool) { return fr.vars(e.scope, fields) }}
-	c := &plCompiled{shapes: append([]types.Type(nil), fr.typs...)}
+	c := &plCompiled{shapes: append([]types.Type(nil), fr.typs...), transitions: fr.s.transitionNames()}
 	if c.element, err = fr.elementTarget(b, e); err != nil {
 		return nil, err
 	}

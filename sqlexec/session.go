@@ -57,6 +57,9 @@ type Session struct {
 	// history names a routine's statements with both.
 	stmt         history.Statement
 	routineNames []string
+	// transitions are the transition tables of the trigger running, which
+	// its queries read as relations (triggers_transition.go).
+	transitions []*transitionTable
 	// definer is the owner of the SECURITY DEFINER routine running, the
 	// current_user while it runs; "" outside one.
 	definer string
@@ -215,7 +218,7 @@ func (s *Session) commit() error {
 		return nil
 	}
 	t := s.txn
-	if t.kv != nil && len(t.deferred.pending)+len(t.deferred.uniques) > 0 {
+	if t.kv != nil && len(t.deferred.pending)+len(t.deferred.uniques)+len(t.deferred.triggers) > 0 {
 		if err := s.runDeferred(t.kv, nil); err != nil {
 			_ = s.rollback()
 			return err

@@ -23,7 +23,11 @@ import (
 // statement, in its store transaction. BEFORE ROW triggers fire in name
 // order and may change the row (RETURN NEW) or skip it (RETURN NULL);
 // AFTER ROW triggers fire once the statement has written every row, then
-// AFTER STATEMENT triggers.
+// AFTER STATEMENT triggers. The other kinds have files of their own:
+// INSTEAD OF and statement triggers on views (triggers_views.go),
+// constraint triggers (triggers_constraint.go) and transition tables
+// (triggers_transition.go); TRUNCATE triggers fire around TRUNCATE
+// (truncateTriggers).
 
 // The bits of pg_trigger.tgtype.
 const (
@@ -48,22 +52,55 @@ type triggerDesc struct {
 	cols []int
 	when *pg_query.Node
 	args []string
-	// disabled is ALTER TABLE ... DISABLE TRIGGER's mark.
-	disabled bool
+	// enabled is pg_trigger.tgenabled: 'O' fires in the origin (and
+	// local) session_replication_role, 'R' in replica, 'A' always, 'D'
+	// never. fickle's sessions are always origin.
+	enabled byte
+	// constraint says CREATE CONSTRAINT TRIGGER made it: an AFTER ROW
+	// trigger that DEFERRABLE and INITIALLY DEFERRED or SET CONSTRAINTS
+	// may defer to the end of the transaction (triggers_constraint.go).
+	constraint               bool
+	deferrable, initDeferred bool
+	// constrRel is FROM's table (tgconstrrelid), 0 for none.
+	constrRel uint32
+	// oldTable and newTable are REFERENCING's transition table names
+	// (triggers_transition.go), "" for none.
+	oldTable, newTable string
 }
 
-// enableTriggers runs ALTER TABLE ... ENABLE / DISABLE TRIGGER name | USER
-// on t, a clone of the table. DISABLE TRIGGER ALL would also switch off
-// foreign keys, which fickle does not check through triggers: it stays
-// unsupported.
-func enableTriggers(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
-	disable := cmd.Subtype == pg_query.AlterTableType_AT_DisableTrig || cmd.Subtype == pg_query.AlterTableType_AT_DisableTrigUser
-	all := cmd.Subtype == pg_query.AlterTableType_AT_EnableTrigUser || cmd.Subtype == pg_query.AlterTableType_AT_DisableTrigUser
+// enableTriggers runs ALTER TABLE ... ENABLE [REPLICA | ALWAYS] / DISABLE
+// TRIGGER name | USER | ALL on t, a clone of the table. ALL also covers
+// PostgreSQL's internal foreign-key triggers, which fickle does not have:
+// it checks foreign keys itself and cannot switch them off, so ALL on a
+// table a foreign key involves is refused.
+func (d *ddl) enableTriggers(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
+	enabled := byte('O')
+	all := false
+	switch cmd.Subtype {
+	case pg_query.AlterTableType_AT_DisableTrig:
+		enabled = 'D'
+	case pg_query.AlterTableType_AT_EnableReplicaTrig:
+		enabled = 'R'
+	case pg_query.AlterTableType_AT_EnableAlwaysTrig:
+		enabled = 'A'
+	case pg_query.AlterTableType_AT_EnableTrigUser:
+		all = true
+	case pg_query.AlterTableType_AT_DisableTrigUser:
+		enabled, all = 'D', true
+	case pg_query.AlterTableType_AT_EnableTrigAll, pg_query.AlterTableType_AT_DisableTrigAll:
+		if len(t.fks) > 0 || len(d.cat.referencing(t.oid)) > 0 {
+			return pgerror.Unsupported("ENABLE / DISABLE TRIGGER ALL on a table with foreign keys (fickle checks them without triggers)")
+		}
+		all = true
+		if cmd.Subtype == pg_query.AlterTableType_AT_DisableTrigAll {
+			enabled = 'D'
+		}
+	}
 	found := false
 	for i, tr := range t.triggers {
 		if all || tr.name == cmd.Name {
 			n := *tr
-			n.disabled = disable
+			n.enabled = enabled
 			t.triggers[i] = &n
 			found = true
 		}
@@ -74,24 +111,29 @@ func enableTriggers(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 	return nil
 }
 
-// createTrigger runs CREATE [OR REPLACE] TRIGGER.
+// isTriggerToggle reports whether an ALTER TABLE subcommand is one of
+// ENABLE / DISABLE TRIGGER's.
+func isTriggerToggle(sub pg_query.AlterTableType) bool {
+	switch sub {
+	case pg_query.AlterTableType_AT_EnableTrig, pg_query.AlterTableType_AT_DisableTrig,
+		pg_query.AlterTableType_AT_EnableAlwaysTrig, pg_query.AlterTableType_AT_EnableReplicaTrig,
+		pg_query.AlterTableType_AT_EnableTrigUser, pg_query.AlterTableType_AT_DisableTrigUser,
+		pg_query.AlterTableType_AT_EnableTrigAll, pg_query.AlterTableType_AT_DisableTrigAll:
+		return true
+	}
+	return false
+}
+
+// createTrigger runs CREATE [OR REPLACE] TRIGGER on a table, or on a view
+// (INSTEAD OF row triggers and BEFORE / AFTER statement triggers).
 func (d *ddl) createTrigger(ct *pg_query.CreateTrigStmt, full string) error {
 	switch {
-	case ct.Isconstraint:
-		return pgerror.Unsupported("CREATE CONSTRAINT TRIGGER")
-	case len(ct.TransitionRels) > 0:
-		return pgerror.Unsupported("transition tables (REFERENCING)")
-	case ct.Timing&tgInstead != 0:
-		return pgerror.Unsupported("INSTEAD OF triggers")
-	case ct.Events&tgTruncate != 0:
-		return pgerror.Unsupported("TRUNCATE triggers")
+	case ct.Events&tgTruncate != 0 && ct.Row:
+		return pgerror.New(pgerror.FeatureNotSupported, "TRUNCATE FOR EACH ROW triggers are not supported")
 	}
-	t := d.s.lookupTable(d.cat, ct.Relation.Schemaname, ct.Relation.Relname)
-	if t == nil {
-		if d.s.lookupView(d.cat, ct.Relation.Schemaname, ct.Relation.Relname) != nil {
-			return pgerror.Unsupported("triggers on views")
-		}
-		return pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", ct.Relation.Relname)
+	t, view, err := d.triggerRelation(ct)
+	if err != nil {
+		return err
 	}
 	names := strs(ct.Funcname)
 	var fn *funcDesc
@@ -107,9 +149,14 @@ func (d *ddl) createTrigger(ct *pg_query.CreateTrigStmt, full string) error {
 	if fn.result.Oid != types.OidTrigger {
 		return pgerror.Newf(pgerror.InvalidObjectDefinition, "function %s must return type trigger", fn.name)
 	}
-	tr := &triggerDesc{name: ct.Trigname, table: t.oid, fn: fn.oid, tgtype: int(ct.Timing) | int(ct.Events)}
+	tr := &triggerDesc{name: ct.Trigname, table: t.oid, fn: fn.oid, tgtype: int(ct.Timing) | int(ct.Events), enabled: 'O'}
 	if ct.Row {
 		tr.tgtype |= tgRow
+	}
+	if ct.Isconstraint {
+		if err := d.constraintTrigger(tr, ct); err != nil {
+			return err
+		}
 	}
 	for _, c := range strs(ct.Columns) {
 		i := t.colIndex(c)
@@ -121,8 +168,11 @@ func (d *ddl) createTrigger(ct *pg_query.CreateTrigStmt, full string) error {
 	for _, a := range ct.Args {
 		tr.args = append(tr.args, a.GetString_().GetSval())
 	}
+	if err := d.transitionTables(tr, ct, t); err != nil {
+		return err
+	}
 	if ct.WhenClause != nil {
-		if !ct.Row {
+		if !ct.Row && referencesColumns(ct.WhenClause) {
 			return pgerror.New(pgerror.InvalidObjectDefinition, "statement trigger's WHEN condition cannot reference column values")
 		}
 		tr.when = proto.Clone(ct.WhenClause).(*pg_query.Node)
@@ -131,14 +181,15 @@ func (d *ddl) createTrigger(ct *pg_query.CreateTrigStmt, full string) error {
 			return err
 		}
 	}
-	if err := d.lockTable(t, isolation.TableLockShareRowExclusive); err != nil {
-		return err
+	if view == nil {
+		if err := d.lockTable(t, isolation.TableLockShareRowExclusive); err != nil {
+			return err
+		}
 	}
-	nt := t.clone()
-	nt.triggers = nil
+	var triggers []*triggerDesc
 	for _, old := range t.triggers {
 		if old.name != tr.name {
-			nt.triggers = append(nt.triggers, old)
+			triggers = append(triggers, old)
 			continue
 		}
 		if !ct.Replace {
@@ -149,10 +200,24 @@ func (d *ddl) createTrigger(ct *pg_query.CreateTrigStmt, full string) error {
 	if tr.oid == 0 {
 		tr.oid = d.cat.newOID()
 	}
-	nt.triggers = append(nt.triggers, tr)
-	slices.SortFunc(nt.triggers, func(a, b *triggerDesc) int { return strings.Compare(a.name, b.name) })
-	d.cat.putTable(nt)
+	triggers = append(triggers, tr)
+	slices.SortFunc(triggers, func(a, b *triggerDesc) int { return strings.Compare(a.name, b.name) })
+	d.setTriggers(t, view, triggers)
 	return nil
+}
+
+// setTriggers replaces the triggers of a table, or of view when it is not
+// nil (t is then its viewTable).
+func (d *ddl) setTriggers(t *tableDesc, view *viewDesc, triggers []*triggerDesc) {
+	if view != nil {
+		nv := *view
+		nv.triggers = triggers
+		d.cat.schemas[view.schema].views[view.name] = &nv
+		return
+	}
+	nt := t.clone()
+	nt.triggers = triggers
+	d.cat.putTable(nt)
 }
 
 // dropTrigger runs DROP TRIGGER [IF EXISTS] name ON table.
@@ -164,7 +229,12 @@ func (d *ddl) dropTrigger(ds *pg_query.DropStmt) error {
 		if len(parts) == 3 {
 			schema = parts[0]
 		}
-		t := d.s.lookupTable(d.cat, schema, parts[len(parts)-2])
+		t, view := d.s.lookupTable(d.cat, schema, parts[len(parts)-2]), (*viewDesc)(nil)
+		if t == nil {
+			if view = d.s.lookupView(d.cat, schema, parts[len(parts)-2]); view != nil {
+				t = viewTable(view)
+			}
+		}
 		if t == nil {
 			if ds.MissingOk {
 				d.notice(pgerror.SuccessfulCompletion, "relation \"%s\" does not exist, skipping", parts[len(parts)-2])
@@ -180,12 +250,12 @@ func (d *ddl) dropTrigger(ds *pg_query.DropStmt) error {
 			}
 			return pgerror.Newf(pgerror.UndefinedObject, "trigger \"%s\" for table \"%s\" does not exist", name, t.name)
 		}
-		if err := d.lockTable(t, isolation.TableLockShareRowExclusive); err != nil {
-			return err
+		if view == nil {
+			if err := d.lockTable(t, isolation.TableLockShareRowExclusive); err != nil {
+				return err
+			}
 		}
-		nt := t.clone()
-		nt.triggers = slices.Delete(slices.Clone(t.triggers), i, i+1)
-		d.cat.putTable(nt)
+		d.setTriggers(t, view, slices.Delete(slices.Clone(t.triggers), i, i+1))
 	}
 	return nil
 }
@@ -247,6 +317,16 @@ func (b *binder) triggerWhen(t *tableDesc, tr *triggerDesc) (*scalar, error) {
 	return e, nil
 }
 
+// referencesColumns reports whether a WHEN condition names a column.
+func referencesColumns(n *pg_query.Node) bool {
+	found := false
+	walk(n, func(n *pg_query.Node) bool {
+		found = found || n.GetColumnRef() != nil
+		return !found
+	})
+	return found
+}
+
 // tableRowType is the record type of a table's rows.
 func tableRowType(t *tableDesc) types.Type {
 	fields := make([]types.Field, len(t.cols))
@@ -271,6 +351,11 @@ type triggerSet struct {
 	event                           int
 	beforeStmt, beforeRow, afterRow []firing
 	afterStmt                       []firing
+	// insteadRow are the INSTEAD OF triggers of a view.
+	insteadRow []firing
+	// transitions says an AFTER trigger reads transition tables: the
+	// statement keeps the rows it changes.
+	transitions bool
 }
 
 // triggerRun is one execution of a statement's triggers: the AFTER ROW
@@ -288,7 +373,7 @@ func (b *binder) triggersFor(t *tableDesc, event int, updated []int) (*triggerSe
 	}
 	ts := &triggerSet{t: t, event: event}
 	for _, tr := range t.triggers {
-		if tr.tgtype&event == 0 || tr.disabled {
+		if tr.tgtype&event == 0 || tr.enabled != 'O' && tr.enabled != 'A' {
 			continue
 		}
 		if len(tr.cols) > 0 && !slices.ContainsFunc(tr.cols, func(c int) bool { return slices.Contains(updated, c) }) {
@@ -299,6 +384,7 @@ func (b *binder) triggersFor(t *tableDesc, event int, updated []int) (*triggerSe
 			return nil, pgerror.Newf(pgerror.UndefinedFunction, "function of trigger \"%s\" does not exist", tr.name)
 		}
 		f := firing{tr: tr, fn: fn}
+		ts.transitions = ts.transitions || tr.oldTable != "" || tr.newTable != ""
 		if tr.when != nil {
 			wb := &binder{s: b.s, cat: b.cat}
 			w, err := wb.triggerWhen(t, tr)
@@ -308,6 +394,8 @@ func (b *binder) triggersFor(t *tableDesc, event int, updated []int) (*triggerSe
 			f.when = w
 		}
 		switch row, before := tr.tgtype&tgRow != 0, tr.tgtype&tgBefore != 0; {
+		case tr.tgtype&tgInstead != 0:
+			ts.insteadRow = append(ts.insteadRow, f)
 		case row && before:
 			ts.beforeRow = append(ts.beforeRow, f)
 		case row:
@@ -323,7 +411,7 @@ func (b *binder) triggersFor(t *tableDesc, event int, updated []int) (*triggerSe
 
 // hasRowTriggers reports whether the set fires per row.
 func (ts *triggerSet) hasRowTriggers() bool {
-	return ts != nil && len(ts.beforeRow)+len(ts.afterRow) > 0
+	return ts != nil && (len(ts.beforeRow)+len(ts.afterRow) > 0 || ts.transitions)
 }
 
 // start begins an execution of the statement: it fires the BEFORE
@@ -333,6 +421,12 @@ func (ts *triggerSet) start(x *execCtx) (*triggerRun, error) {
 		return nil, nil
 	}
 	for _, f := range ts.beforeStmt {
+		if ok, err := ts.whenHolds(x, f, nil, nil); err != nil || !ok {
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
 		if _, err := ts.fire(x, f, "BEFORE", "STATEMENT", nil, nil); err != nil {
 			return nil, err
 		}
@@ -378,7 +472,7 @@ func (ts *triggerRun) before(x *execCtx, old, new []any) ([]any, error) {
 
 // after queues the AFTER ROW triggers of a row written.
 func (ts *triggerRun) after(old, new []any) {
-	if ts == nil || len(ts.afterRow) == 0 {
+	if ts == nil || len(ts.afterRow) == 0 && !ts.transitions {
 		return
 	}
 	ts.queued = append(ts.queued, [2][]any{old, new})
@@ -392,6 +486,7 @@ func (ts *triggerRun) afterStatement(x *execCtx) error {
 	}
 	queued := ts.queued
 	ts.queued = nil
+	oldRows, newRows := transitionRows(ts.transitions, queued)
 	for _, ev := range queued {
 		for _, f := range ts.afterRow {
 			ok, err := ts.whenHolds(x, f, ev[0], ev[1])
@@ -401,13 +496,22 @@ func (ts *triggerRun) afterStatement(x *execCtx) error {
 			if !ok {
 				continue
 			}
-			if _, err := ts.fire(x, f, "AFTER", "ROW", ev[0], ev[1]); err != nil {
+			if ts.deferTrigger(x, f, ev[0], ev[1]) {
+				continue
+			}
+			if _, err := ts.fireWith(x, f, "AFTER", "ROW", ev[0], ev[1], f.tr.transitionTables(ts.t, oldRows, newRows)); err != nil {
 				return err
 			}
 		}
 	}
 	for _, f := range ts.afterStmt {
-		if _, err := ts.fire(x, f, "AFTER", "STATEMENT", nil, nil); err != nil {
+		if ok, err := ts.whenHolds(x, f, nil, nil); err != nil || !ok {
+			if err != nil {
+				return err
+			}
+			continue
+		}
+		if _, err := ts.fireWith(x, f, "AFTER", "STATEMENT", nil, nil, f.tr.transitionTables(ts.t, oldRows, newRows)); err != nil {
 			return err
 		}
 	}
@@ -438,21 +542,32 @@ func (ts *triggerSet) eventName() string {
 		return "INSERT"
 	case tgUpdate:
 		return "UPDATE"
+	case tgTruncate:
+		return "TRUNCATE"
 	}
 	return "DELETE"
 }
 
 // fire runs one trigger function and returns the row it returned.
 func (ts *triggerSet) fire(x *execCtx, f firing, when, level string, old, new []any) ([]any, error) {
+	return ts.fireWith(x, f, when, level, old, new, nil)
+}
+
+// fireWith is fire with the transition tables the function reads as
+// relations (none for nil: those of an enclosing trigger are hidden).
+func (ts *triggerSet) fireWith(x *execCtx, f firing, when, level string, old, new []any, tables []*transitionTable) ([]any, error) {
 	s := x.s
 	if s.routineDepth >= maxRoutineDepth {
 		return nil, pgerror.New(pgerror.StatementTooComplex, "stack depth limit exceeded")
 	}
 	s.routineDepth++
 	s.routineNames = append(s.routineNames, "trigger "+f.tr.name+" on "+ts.t.name)
+	outer := s.transitions
+	s.transitions = tables
 	defer func() {
 		s.routineDepth--
 		s.routineNames = s.routineNames[:len(s.routineNames)-1]
+		s.transitions = outer
 	}()
 	leave, err := s.enterRoutine(f.fn)
 	if err != nil {
@@ -500,6 +615,42 @@ func (ts *triggerSet) fire(x *execCtx, f firing, when, level string, old, new []
 	return out, nil
 }
 
+// truncateTriggers plans the TRUNCATE triggers of the tables a TRUNCATE
+// empties, nil entries for tables without any.
+func (b *binder) truncateTriggers(tables []*tableDesc) ([]*triggerSet, error) {
+	sets := make([]*triggerSet, len(tables))
+	for i, t := range tables {
+		ts, err := b.triggersFor(t, tgTruncate, nil)
+		if err != nil {
+			return nil, err
+		}
+		sets[i] = ts
+	}
+	return sets, nil
+}
+
+// fireTruncate runs truncate between the BEFORE TRUNCATE triggers of every
+// table and their AFTER TRUNCATE triggers, as PostgreSQL does.
+func fireTruncate(x *execCtx, sets []*triggerSet, truncate func() error) error {
+	runs := make([]*triggerRun, len(sets))
+	for i, ts := range sets {
+		run, err := ts.start(x)
+		if err != nil {
+			return err
+		}
+		runs[i] = run
+	}
+	if err := truncate(); err != nil {
+		return err
+	}
+	for _, run := range runs {
+		if err := run.afterStatement(x); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // triggerDatums are the variables PL/pgSQL gives a trigger function besides
 // NEW and OLD (which the parser declares itself).
 func triggerDatums() []*plDatum {
@@ -519,19 +670,15 @@ func triggerDatums() []*plDatum {
 // triggerRows are pg_trigger's rows.
 func triggerRows(c *catalog) [][]any {
 	var out [][]any
-	for _, t := range c.tables {
+	for _, t := range c.triggerRelations() {
 		for _, tr := range t.triggers {
 			attnums := make([]string, len(tr.cols))
 			for i, c := range tr.cols {
 				attnums[i] = fmt.Sprint(t.cols[c].attnum)
 			}
-			enabled := "O"
-			if tr.disabled {
-				enabled = "D"
-			}
-			out = append(out, []any{int64(tr.oid), int64(t.oid), int64(0), tr.name, int64(tr.fn), int64(tr.tgtype), enabled, false,
-				int64(0), int64(0), int64(0), false, false, int64(len(tr.args)),
-				parseCatalogText(types.Int2Vector, strings.Join(attnums, " "))})
+			out = append(out, []any{int64(tr.oid), int64(t.oid), int64(0), tr.name, int64(tr.fn), int64(tr.tgtype), string(rune(tr.enabled)), false,
+				int64(tr.constrRel), int64(0), int64(triggerConstraintOID(c, t, tr)), tr.deferrable, tr.initDeferred, int64(len(tr.args)),
+				parseCatalogText(types.Int2Vector, strings.Join(attnums, " ")), nullIfEmpty(tr.oldTable), nullIfEmpty(tr.newTable)})
 		}
 	}
 	return out
