@@ -305,6 +305,14 @@ func (fr *plFrame) exec(st *plStmt) (plFlow, error) {
 		return plFlow{}, fr.endTransaction(st.kind == "commit", st.chain)
 	case "getdiag":
 		return plFlow{}, fr.getDiagnostics(st)
+	case "open":
+		return plFlow{}, fr.openCursor(st)
+	case "fetch":
+		return plFlow{}, fr.fetchCursor(st)
+	case "close":
+		return plFlow{}, fr.closeCursor(st)
+	case "forc":
+		return fr.forCursor(st)
 	}
 	return plFlow{}, pgerror.Unsupported("PL/pgSQL statement " + st.kind)
 }
