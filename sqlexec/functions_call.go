@@ -128,7 +128,11 @@ func (b *binder) userFunctionItem(sc *scope, rf *pg_query.RangeFunction, fc *pg_
 	if err != nil || call == nil {
 		return nil, nil, err != nil, err
 	}
-	it, cols, err := setCallItem(rf, call.setCall())
+	sc2, err := b.recordCall(rf, fc, call)
+	if err != nil {
+		return nil, nil, true, err
+	}
+	it, cols, err := setCallItem(rf, sc2)
 	return it, cols, true, err
 }
 

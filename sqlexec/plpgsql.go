@@ -224,7 +224,7 @@ func parsePlpgsql(f *funcDesc) (*plFunction, error) {
 		p.datums = append(p.datums, pd)
 	}
 	p.scoped = map[int]bool{}
-	r := &plReader{f: p, claimed: map[int]bool{}}
+	r := &plReader{f: p, claimed: map[int]bool{}, lines: strings.Split(scopeLayout(f.src), "\n")}
 	for i := range p.datums {
 		if i < len(f.params) || i == p.found {
 			r.claimed[i] = true
@@ -312,6 +312,8 @@ type plReader struct {
 	line int
 	// scope holds the variables the statement being read sees.
 	scope *plScope
+	// lines are the body's lines as the parser numbered them.
+	lines []string
 }
 
 // plScope is a block's (or an integer FOR loop's) variables, inside the
@@ -477,6 +479,9 @@ func (r *plReader) stmt(m map[string]any, prevLine int) (*plStmt, error) {
 		st.varno = -1
 		if _, ok := b["retvarno"]; ok {
 			st.varno = jsonNum(b, "retvarno")
+		}
+		if st.kind == "return_next" && st.expr == nil && st.varno < 0 {
+			st.expr = r.returnNextVariable(st.line)
 		}
 	case "return_query":
 		st.expr = r.expr(b["query"])
