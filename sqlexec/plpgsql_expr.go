@@ -26,8 +26,10 @@ type plExpr struct {
 // for anything with FROM, WHERE, and the like, and the statements.
 type plCompiled struct {
 	shapes []types.Type
-	scalar *scalar
-	plan   *stmtPlan
+	// version is the catalog version the plan was made for.
+	version uint64
+	scalar  *scalar
+	plan    *stmtPlan
 	// outTargets are, for a CALL, the datums its OUT and INOUT arguments
 	// name, one per result column of the procedure (-1 for an argument
 	// left to its default).
@@ -74,9 +76,13 @@ func (e *plExpr) sql() (string, error) {
 	return e.text, nil
 }
 
-// compile plans e for the frame's current variable types.
+// compile plans e for the frame's current variable types and the
+// catalog the session sees now: DDL the body ran (or another session
+// committed) since the plan was made plans it again, as PostgreSQL's plan
+// cache invalidation does.
 func (fr *plFrame) compile(e *plExpr) (*plCompiled, error) {
-	if c := e.compiled; c != nil && sameShapes(c.shapes, fr.typs) {
+	cat, version := fr.s.catalog()
+	if c := e.compiled; c != nil && c.version == version && sameShapes(c.shapes, fr.typs) {
 		return c, nil
 	}
 	text, err := e.sql()
@@ -91,10 +97,9 @@ func (fr *plFrame) compile(e *plExpr) (*plCompiled, error) {
 		return nil, pgerror.Newf(pgerror.SyntaxError, "query \"%s\" is not a single statement", e.text)
 	}
 	st := sts[0]
-	cat, _ := fr.s.catalog()
 	b := &binder{s: fr.s, cat: cat, full: text, params: append([]types.Type(nil), fr.typs...), varsConflict: true,
 		vars: func(b *binder, fields []string, loc int32) (*scalar, bool) { return fr.vars(e.scope, fields) }}
-	c := &plCompiled{shapes: append([]types.Type(nil), fr.typs...)}
+	c := &plCompiled{shapes: append([]types.Type(nil), fr.typs...), version: version}
 	if c.element, err = fr.elementTarget(b, e); err != nil {
 		return nil, err
 	}
