@@ -167,11 +167,8 @@ func checkSQLResult(f *funcDesc, plans []*stmtPlan) error {
 	if f.result.Oid == types.OidVoid {
 		return nil
 	}
-	if f.anonRecord() {
-		// Any row goes; the call's column definition list checks it.
-		if len(plans) > 0 && plans[len(plans)-1].cols != nil {
-			return nil
-		}
+	if f.anonRecord() && len(plans) > 0 && plans[len(plans)-1].cols != nil {
+		return nil // any row goes: the call's column definition list checks it
 	}
 	mismatch := func(actual string) error {
 		return pgerror.Newf(pgerror.InvalidFunctionDefinition, "return type mismatch in function declared to return %s", f.result).
