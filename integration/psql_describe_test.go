@@ -17,6 +17,7 @@ var describeCommands = []string{
 	`\d app.ticket_seq`, `\d authors_id_seq`, `\d app.book_titles`, `\d+ app.book_titles`, `\d+ author_names`,
 	`\dt`, `\dt app.*`, `\di`, `\di app.*`, `\dv`, `\dv app.*`, `\ds`, `\ds app.*`,
 	`\dn`, `\dn+`, `\du`, `\dg`, `\l`, `\dx`, `\df`, `\df app.*`, `\dT`, `\dp`, `\dD`,
+	`\df+ app.*`, `\sf app.book_count`, `\sf+ trim_name`, `\sf app.transfer`, `\sf app.priced`,
 }
 
 // TestPsqlDescribeCommandsMatchPostgres creates testdata/describe_schema.sql

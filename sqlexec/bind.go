@@ -48,6 +48,10 @@ type execCtx struct {
 	epq   *epqRows
 	// stats collects EXPLAIN ANALYZE's counts; nil otherwise.
 	stats planStats
+	// recordShape is the column definition list of the call in FROM
+	// being run, the shape a function returning record returns its rows
+	// in (functions_record.go); nil elsewhere.
+	recordShape []types.Field
 	// stmtMark is where the current statement's snapshot of the
 	// transaction's own writes ends; asOf, when set, hides the own writes
 	// made after it from this context's reads (routine_snapshot.go).

@@ -526,8 +526,8 @@ func (b *binder) functionItem(sc *scope, rf *pg_query.RangeFunction) (*fromItem,
 		return b.fickleCheckItem(rf, fc)
 	}
 	fn := b.lookupSetFunc(strs(fc.Funcname))
-	if len(rf.Coldeflist) > 0 && (fn == nil || !fn.record) {
-		return nil, nil, pgerror.Unsupported("this form of function in FROM")
+	if len(rf.Coldeflist) > 0 && fn != nil && !fn.record {
+		return nil, nil, b.columnDefinitionsNotAllowed(rf)
 	}
 	if fn != nil {
 		return b.setFunctionItem(sc, rf, fn, fc)
@@ -536,6 +536,9 @@ func (b *binder) functionItem(sc *scope, rf *pg_query.RangeFunction) (*fromItem,
 		return it, cols, err
 	}
 	if it, cols, ok, err := b.scalarFunctionItem(sc, rf, fc); ok {
+		if err == nil && len(rf.Coldeflist) > 0 {
+			return nil, nil, b.columnDefinitionsNotAllowed(rf)
+		}
 		return it, cols, err
 	}
 	return nil, nil, b.errAt(pgerror.Unsupported("function "+name+" in FROM"), fc.Location)

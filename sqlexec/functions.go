@@ -340,9 +340,6 @@ func (f *funcDesc) readResult(b *binder, cs *pg_query.CreateFunctionStmt) error 
 	case len(f.outCols) == 0 && cs.ReturnType == nil:
 		return pgerror.New(pgerror.InvalidFunctionDefinition, "function result type must be specified")
 	case len(f.outCols) == 0:
-		if declared.Oid == types.OidRecord {
-			return pgerror.Unsupported("functions returning an anonymous record")
-		}
 		f.result = declared
 	case len(f.outCols) == 1:
 		f.result = f.outCols[0].Type

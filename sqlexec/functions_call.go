@@ -128,7 +128,11 @@ func (b *binder) userFunctionItem(sc *scope, rf *pg_query.RangeFunction, fc *pg_
 	if err != nil || call == nil {
 		return nil, nil, err != nil, err
 	}
-	it, cols, err := setCallItem(rf, call.setCall())
+	set, err := b.recordCall(rf, fc, call)
+	if err != nil {
+		return nil, nil, true, err
+	}
+	it, cols, err := setCallItem(rf, set)
 	return it, cols, true, err
 }
 

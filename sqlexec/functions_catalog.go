@@ -122,7 +122,7 @@ func arrayType(elem types.Type) types.Type {
 }
 
 // routineResult is pg_get_function_result of a user routine: its RETURNS
-// clause without the keyword; false when no user routine has the OID.
+// clause without the keyword; false when no user function has the OID.
 func routineResult(c *catalog, oid uint32) (string, bool) {
 	f := c.funcByOID(oid)
 	if f == nil {
@@ -136,7 +136,7 @@ func routineResult(c *catalog, oid uint32) (string, bool) {
 	}
 	switch {
 	case f.kind == 'p':
-		return "", true
+		return "", false // a procedure has no result: NULL
 	case len(table) > 0:
 		return "TABLE(" + strings.Join(table, ", ") + ")", true
 	case len(f.outCols) > 0:
@@ -174,16 +174,22 @@ func routineArguments(c *catalog, oid uint32, withDefaults bool) (string, bool) 
 		}
 		arg += p.typ.String()
 		if withDefaults && p.def != nil {
-			def := deparseExpr(p.def)
-			if c := p.def.GetAConst(); c != nil && c.GetSval() != nil {
-				// PostgreSQL stores the default coerced to the type.
-				def += "::" + p.typ.String()
-			}
-			arg += " DEFAULT " + def
+			arg += " DEFAULT " + p.defaultText()
 		}
 		out = append(out, arg)
 	}
 	return strings.Join(out, ", "), true
+}
+
+// defaultText is a parameter's default as pg_get_function_arg_default
+// prints it.
+func (p funcParam) defaultText() string {
+	def := deparseExpr(p.def)
+	if c := p.def.GetAConst(); c != nil && c.GetSval() != nil {
+		// PostgreSQL stores the default coerced to the type.
+		def += "::" + p.typ.String()
+	}
+	return def
 }
 
 // triggerDefinition is pg_get_triggerdef of a trigger; pretty (psql's

@@ -118,17 +118,9 @@ func (b *binder) applyColumnDefinitions(call *setCall, rf *pg_query.RangeFunctio
 	if call.shape.IsComposite() {
 		return b.errAt(pgerror.New(pgerror.SyntaxError, "a column definition list is redundant for a function returning a named composite type"), loc)
 	}
-	var defs []types.Field
-	for _, n := range rf.Coldeflist {
-		cd := n.GetColumnDef()
-		if cd == nil {
-			return pgerror.Unsupported("this form of column definition list")
-		}
-		t, err := b.typeName(cd.TypeName)
-		if err != nil {
-			return err
-		}
-		defs = append(defs, types.Field{Name: cd.Colname, Type: t})
+	defs, err := b.columnDefinitions(rf)
+	if err != nil {
+		return err
 	}
 	if call.cols != nil {
 		same := len(call.cols) == len(defs)
@@ -142,6 +134,23 @@ func (b *binder) applyColumnDefinitions(call *setCall, rf *pg_query.RangeFunctio
 	call.cols = defs
 	call.shape = types.RecordType(defs)
 	return nil
+}
+
+// columnDefinitions reads the column definition list of a call in FROM.
+func (b *binder) columnDefinitions(rf *pg_query.RangeFunction) ([]types.Field, error) {
+	var defs []types.Field
+	for _, n := range rf.Coldeflist {
+		cd := n.GetColumnDef()
+		if cd == nil {
+			return nil, pgerror.Unsupported("this form of column definition list")
+		}
+		t, err := b.typeName(cd.TypeName)
+		if err != nil {
+			return nil, err
+		}
+		defs = append(defs, types.Field{Name: cd.Colname, Type: t})
+	}
+	return defs, nil
 }
 
 // recordDomainChecks compiles the checks of the domains a populated record

@@ -45,6 +45,9 @@ type plDatum struct {
 	line    int
 	// fields are the datums a row stands for, or a field's record.
 	fields []int
+	// cursor is the query of a bound cursor variable (DECLARE c CURSOR
+	// FOR query).
+	cursor *plCursorDecl
 }
 
 // plStmt is one statement; the fields used depend on kind (the PLpgSQL_stmt_
@@ -87,6 +90,8 @@ type plStmt struct {
 	// get diagnostics
 	diag    []plDiag
 	stacked bool
+	// cursor statements (plpgsql_cursor.go)
+	cur *plCursorStmt
 }
 
 type plCond struct {
@@ -198,6 +203,11 @@ func parsePlpgsql(f *funcDesc) (*plFunction, error) {
 	out, err := pg_query.ParsePlPgSqlToJSON(plpgsqlSource(f))
 	if err != nil {
 		msg := err.Error()
+		if strings.Contains(msg, "must be of type cursor or refcursor") && f.hasRefcursorParam() {
+			// pg_query's parser types every parameter unknown, so it
+			// refuses a refcursor parameter where a cursor is expected.
+			return nil, pgerror.Unsupported("a refcursor parameter in OPEN, FETCH, MOVE or CLOSE (assign it to a refcursor variable)")
+		}
 		return nil, pgerror.New(pgerror.SyntaxError, msg)
 	}
 	var tree []map[string]any
@@ -214,7 +224,7 @@ func parsePlpgsql(f *funcDesc) (*plFunction, error) {
 		p.datums = append(p.datums, pd)
 	}
 	p.scoped = map[int]bool{}
-	r := &plReader{f: p, claimed: map[int]bool{}}
+	r := &plReader{f: p, claimed: map[int]bool{}, lines: strings.Split(scopeLayout(f.src), "\n")}
 	for i := range p.datums {
 		if i < len(f.params) || i == p.found {
 			r.claimed[i] = true
@@ -271,6 +281,7 @@ func readDatum(m map[string]any) *plDatum {
 		_, t := jsonNode(b["datatype"])
 		d.typName = strings.TrimSpace(jsonStr(t, "typname"))
 		d.def = readExpr(b["default_val"])
+		readCursorDecl(d, b)
 	case "PLpgSQL_rec":
 		d.kind = 'r'
 		if _, t := jsonNode(b["datatype"]); t != nil {
@@ -301,6 +312,8 @@ type plReader struct {
 	line int
 	// scope holds the variables the statement being read sees.
 	scope *plScope
+	// lines are the body's lines as the parser numbered them.
+	lines []string
 }
 
 // plScope is a block's (or an integer FOR loop's) variables, inside the
@@ -353,6 +366,9 @@ func (r *plReader) enter(label string, dnos []int) func() {
 		r.f.scoped[k] = true
 		if d := r.f.datums[k]; d.def != nil {
 			d.def.scope = r.scope
+		}
+		if d := r.f.datums[k]; d.cursor != nil {
+			d.cursor.query.scope = r.scope
 		}
 	}
 	return func() { r.scope = outer }
@@ -464,6 +480,9 @@ func (r *plReader) stmt(m map[string]any, prevLine int) (*plStmt, error) {
 		if _, ok := b["retvarno"]; ok {
 			st.varno = jsonNum(b, "retvarno")
 		}
+		if st.kind == "return_next" && st.expr == nil && st.varno < 0 {
+			st.expr = r.returnNextVariable(st.line)
+		}
 	case "return_query":
 		st.expr = r.expr(b["query"])
 		if st.expr == nil {
@@ -496,6 +515,8 @@ func (r *plReader) stmt(m map[string]any, prevLine int) (*plStmt, error) {
 		}
 	case "commit", "rollback":
 		st.chain = jsonBool(b, "chain")
+	case "open", "fetch", "close", "forc":
+		err = r.cursorStmt(st, b)
 	default:
 		return nil, pgerror.Unsupported("PL/pgSQL statement " + strings.ToUpper(strings.ReplaceAll(st.kind, "_", " ")))
 	}

@@ -261,10 +261,10 @@ func (fr *plFrame) exec(st *plStmt) (plFlow, error) {
 		if err != nil {
 			return plFlow{}, err
 		}
-		if err := sameQueryShape(res.Columns, fr.pl.fn.resultCols()); err != nil {
+		rows, err := fr.queryRows(res)
+		if err != nil {
 			return plFlow{}, err
 		}
-		rows, err := coerceRows(fr.x, res.Rows, res.Columns, fr.pl.fn.resultCols())
 		fr.rows = append(fr.rows, rows...)
 		fr.count = int64(len(res.Rows))
 		fr.setFound(len(res.Rows) > 0)
@@ -305,6 +305,14 @@ func (fr *plFrame) exec(st *plStmt) (plFlow, error) {
 		return plFlow{}, fr.endTransaction(st.kind == "commit", st.chain)
 	case "getdiag":
 		return plFlow{}, fr.getDiagnostics(st)
+	case "open":
+		return plFlow{}, fr.openCursor(st)
+	case "fetch":
+		return plFlow{}, fr.fetchCursor(st)
+	case "close":
+		return plFlow{}, fr.closeCursor(st)
+	case "forc":
+		return fr.forCursor(st)
 	}
 	return plFlow{}, pgerror.Unsupported("PL/pgSQL statement " + st.kind)
 }
@@ -453,6 +461,11 @@ func (fr *plFrame) returnStmt(st *plStmt) (plFlow, error) {
 		fr.rows = [][]any{{v}}
 		return plFlow{sig: plReturn}, nil
 	}
+	if f.anonRecord() {
+		row, err := fr.recordRow(v, t, "returned record type does not match expected record type")
+		fr.rows = [][]any{row}
+		return plFlow{sig: plReturn}, err
+	}
 	if v, err = fr.cast(v, t, f.result); err != nil {
 		return plFlow{}, err
 	}
@@ -465,7 +478,10 @@ func (fr *plFrame) returnNext(st *plStmt) error {
 	if !f.retSet {
 		return pgerror.New(pgerror.SyntaxError, "cannot use RETURN NEXT in a non-SETOF function")
 	}
-	if len(f.outCols) > 0 && st.expr == nil && st.varno < 0 {
+	if st.expr == nil && st.varno < 0 {
+		if len(f.outCols) == 0 {
+			return pgerror.Unsupported("this form of RETURN NEXT")
+		}
 		fr.rows = append(fr.rows, fr.outRow())
 		return nil
 	}
@@ -475,6 +491,11 @@ func (fr *plFrame) returnNext(st *plStmt) error {
 	if st.varno >= 0 {
 		v, t = fr.vals[st.varno], fr.typs[st.varno]
 	} else if v, t, err = fr.value(st.expr); err != nil {
+		return err
+	}
+	if f.anonRecord() {
+		row, err := fr.recordRow(v, t, "wrong record type supplied in RETURN NEXT")
+		fr.rows = append(fr.rows, row)
 		return err
 	}
 	if len(f.outCols) == 0 {

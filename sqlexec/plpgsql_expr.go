@@ -26,6 +26,8 @@ type plExpr struct {
 // for anything with FROM, WHERE, and the like, and the statements.
 type plCompiled struct {
 	shapes []types.Type
+	// version is the catalog version the plan was made for.
+	version uint64
 	// transitions names the transition tables the plan may read.
 	transitions string
 	scalar      *scalar
@@ -76,9 +78,13 @@ func (e *plExpr) sql() (string, error) {
 	return e.text, nil
 }
 
-// compile plans e for the frame's current variable types.
+// compile plans e for the frame's current variable types and the
+// catalog the session sees now: DDL the body ran (or another session
+// committed) since the plan was made plans it again, as PostgreSQL's plan
+// cache invalidation does.
 func (fr *plFrame) compile(e *plExpr) (*plCompiled, error) {
-	if c := e.compiled; c != nil && sameShapes(c.shapes, fr.typs) && c.transitions == fr.s.transitionNames() {
+	cat, version := fr.s.catalog()
+	if c := e.compiled; c != nil && c.version == version && sameShapes(c.shapes, fr.typs) && c.transitions == fr.s.transitionNames() {
 		return c, nil
 	}
 	text, err := e.sql()
@@ -93,10 +99,9 @@ func (fr *plFrame) compile(e *plExpr) (*plCompiled, error) {
 		return nil, pgerror.Newf(pgerror.SyntaxError, "query \"%s\" is not a single statement", e.text)
 	}
 	st := sts[0]
-	cat, _ := fr.s.catalog()
 	b := &binder{s: fr.s, cat: cat, full: text, params: append([]types.Type(nil), fr.typs...), varsConflict: true,
 		vars: func(b *binder, fields []string, loc int32) (*scalar, bool) { return fr.vars(e.scope, fields) }}
-	c := &plCompiled{shapes: append([]types.Type(nil), fr.typs...), transitions: fr.s.transitionNames()}
+	c := &plCompiled{shapes: append([]types.Type(nil), fr.typs...), version: version, transitions: fr.s.transitionNames()}
 	if c.element, err = fr.elementTarget(b, e); err != nil {
 		return nil, err
 	}

@@ -37,9 +37,11 @@ type Session struct {
 	tzName string
 	tzLoc  *time.Location
 	// cursors are the open SQL cursors by name; cursorCount numbers their
-	// declarations (cursor.go).
-	cursors     map[string]*cursor
-	cursorCount int
+	// declarations (cursor.go); unnamedPortals numbers the cursors PL/pgSQL
+	// opens without a name, "<unnamed portal N>" (plpgsql_cursor.go).
+	cursors        map[string]*cursor
+	cursorCount    int
+	unnamedPortals int
 	// env caches textEnv for settings version envVersion.
 	env        *types.Env
 	envVersion uint64

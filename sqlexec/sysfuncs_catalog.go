@@ -186,6 +186,19 @@ func init() {
 	add("pg_get_triggerdef", text, triggerDef, oid)
 	add("pg_get_triggerdef", text, triggerDef, oid, b)
 	add("pg_get_statisticsobjdef_columns", text, none, oid)
+	add("pg_get_functiondef", text, func(x *execCtx, a []any) (any, error) {
+		def, ok, err := routineDefinition(catalog(x), uint32(a[0].(int64)))
+		if err != nil {
+			return nil, err
+		}
+		return orNull(def, ok)
+	}, oid)
+	add("pg_get_function_sqlbody", text, func(x *execCtx, a []any) (any, error) {
+		if f := catalog(x).funcByOID(uint32(a[0].(int64))); f != nil && f.sqlBody != nil {
+			return nil, pgerror.Unsupported("pg_get_function_sqlbody of a routine with a BEGIN ATOMIC or RETURN body")
+		}
+		return nil, nil
+	}, oid)
 	add("pg_get_function_result", text, func(x *execCtx, a []any) (any, error) {
 		return orNull(routineResult(catalog(x), uint32(a[0].(int64))))
 	}, oid)

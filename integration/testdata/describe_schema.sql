@@ -18,3 +18,8 @@ CREATE FUNCTION app.book_count(author int, min_price numeric DEFAULT 0) RETURNS 
 CREATE FUNCTION trim_name() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN NEW.name := trim(NEW.name); RETURN NEW; END $$;
 CREATE TRIGGER authors_trim BEFORE INSERT OR UPDATE OF name ON authors FOR EACH ROW EXECUTE FUNCTION trim_name();
 CREATE TRIGGER books_audit AFTER DELETE ON app.books FOR EACH STATEMENT EXECUTE FUNCTION trim_name();
+CREATE PROCEDURE app.transfer(src bigint, dst bigint, amount numeric) LANGUAGE plpgsql
+  AS $$ BEGIN UPDATE app.books SET price = price - amount WHERE id = src; UPDATE app.books SET price = price + amount WHERE id = dst; END $$;
+CREATE FUNCTION app.priced(floor numeric, OUT title varchar, OUT price numeric) RETURNS SETOF record LANGUAGE sql STABLE STRICT
+  SECURITY DEFINER SET search_path = app, pg_temp AS 'SELECT title, price FROM app.books WHERE price >= floor';
+CREATE TRIGGER authors_renamed AFTER UPDATE ON authors FOR EACH ROW WHEN (NEW.name IS DISTINCT FROM OLD.name) EXECUTE FUNCTION trim_name();

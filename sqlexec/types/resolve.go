@@ -220,6 +220,12 @@ func coerceArgs(inputs, declared []Type) ([]EnvCastFunc, error) {
 			if in.Oid == OidUnknown {
 				continue // resolved as text: the literal already is a string
 			}
+			// anytextcat and textanycat cast the argument to text as
+			// $2::text does: bool prints true, not its output t.
+			if f, err := lookupCast(in, Text, CastExplicit); err == nil {
+				fns[i] = f
+				continue
+			}
 			fns[i] = toText(in)
 			continue
 		}

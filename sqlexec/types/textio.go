@@ -33,7 +33,7 @@ func parseText(env *Env, t Type, s string) (any, error) {
 		return parseFloat(t, s)
 	case OidNumeric:
 		return parseNumeric(t, s)
-	case OidText, OidVarchar, OidBpchar, OidName, OidChar, OidUnknown:
+	case OidText, OidVarchar, OidBpchar, OidName, OidChar, OidUnknown, OidRefcursor:
 		return parseString(t, s)
 	case OidBytea:
 		return parseBytea(s)

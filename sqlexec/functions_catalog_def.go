@@ -1,0 +1,72 @@
+package sqlexec
+
+import (
+	"strings"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+)
+
+// routineDefinition is pg_get_functiondef of a user routine: the CREATE OR
+// REPLACE statement that makes it, laid out as PostgreSQL 15's ruleutils
+// prints it. false when no user routine has the OID; a BEGIN ATOMIC or
+// RETURN body, which PostgreSQL prints from its parsed form, is refused.
+func routineDefinition(c *catalog, oid uint32) (string, bool, error) {
+	f := c.funcByOID(oid)
+	if f == nil {
+		return "", false, nil
+	}
+	if f.sqlBody != nil {
+		return "", false, pgerror.Unsupported("pg_get_functiondef of a routine with a BEGIN ATOMIC or RETURN body")
+	}
+	kind := "FUNCTION"
+	if f.kind == 'p' {
+		kind = "PROCEDURE"
+	}
+	args, _ := routineArguments(c, oid, true)
+	var b strings.Builder
+	b.WriteString("CREATE OR REPLACE " + kind + " " + quoteIdentIfNeeded(f.schema) + "." + quoteIdentIfNeeded(f.name) + "(" + args + ")\n")
+	if f.kind != 'p' {
+		result, _ := routineResult(c, oid)
+		b.WriteString(" RETURNS " + result + "\n")
+	}
+	b.WriteString(" LANGUAGE " + quoteIdentIfNeeded(f.lang) + "\n")
+	var opts string
+	switch f.volatility {
+	case 'i':
+		opts += " IMMUTABLE"
+	case 's':
+		opts += " STABLE"
+	}
+	if f.strict {
+		opts += " STRICT"
+	}
+	if f.secDef {
+		opts += " SECURITY DEFINER"
+	}
+	if opts != "" {
+		b.WriteString(opts + "\n")
+	}
+	for _, cfg := range f.config {
+		b.WriteString(" SET " + quoteIdentIfNeeded(cfg.name) + " TO " + configLiteral(cfg) + "\n")
+	}
+	tag := "$" + strings.ToLower(kind)
+	for strings.Contains(f.src, tag) {
+		tag += "x"
+	}
+	tag += "$"
+	b.WriteString("AS " + tag + f.src + tag + "\n")
+	return b.String(), true, nil
+}
+
+// configLiteral is a SET option's value as pg_get_functiondef quotes it:
+// a list setting (search_path) element by element.
+func configLiteral(cfg funcSetting) string {
+	if cfg.name != "search_path" && cfg.name != "temp_tablespaces" {
+		return quoteLiteral(cfg.value)
+	}
+	var items []string
+	for _, item := range strings.Split(cfg.value, ",") {
+		items = append(items, quoteLiteral(strings.Trim(strings.TrimSpace(item), `"`)))
+	}
+	return strings.Join(items, ", ")
+}
