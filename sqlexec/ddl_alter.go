@@ -288,6 +288,7 @@ func (d *ddl) dropColumn(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 
 func (d *ddl) dropConstraint(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 	name := cmd.Name
+	d.cat.setComment(constraintCommentKey(t.oid, name), "")
 	for j, ck := range t.checks {
 		if ck.name == name {
 			t.checks = append(t.checks[:j:j], t.checks[j+1:]...)
