@@ -31,6 +31,7 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 		return err
 	}
 	b := d.binder(full)
+	persistenceChanged := false
 	for k := 0; k < len(at.Cmds); k++ {
 		cmd := at.Cmds[k].GetAlterTableCmd()
 		if err := keyColumnAlter(t, cmd); err != nil {
@@ -81,6 +82,11 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 			err = d.clusterOn(nt, cmd.Name)
 		case pg_query.AlterTableType_AT_DropCluster:
 			nt.clusteredOn = 0
+		case pg_query.AlterTableType_AT_SetLogged, pg_query.AlterTableType_AT_SetUnLogged:
+			if persistenceChanged {
+				return pgerror.New(pgerror.FeatureNotSupported, "cannot change persistence setting twice")
+			}
+			persistenceChanged, err = d.setPersistence(nt, cmd.Subtype == pg_query.AlterTableType_AT_SetLogged)
 		case pg_query.AlterTableType_AT_ChangeOwner:
 			// fickle records no owners: a new one changes nothing.
 		default:

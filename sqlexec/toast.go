@@ -1,0 +1,108 @@
+package sqlexec
+
+import (
+	"fmt"
+
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// TOAST tables as pg_class shows them. fickle keeps every value in memory
+// and has no TOAST storage, but PostgreSQL gives a table a TOAST table
+// (relkind t, in schema pg_toast, with a unique index) when a row could
+// outgrow a page, and catalog queries read that through reltoastrelid and
+// the TOAST relations' relpersistence. fickle derives it from the table's
+// columns as PostgreSQL decides it (needs_toast_table), with two
+// differences: PostgreSQL keeps a TOAST table after DROP COLUMN of the last
+// column that needed it, fickle's goes with the column; and a temporary
+// table's TOAST table would live in a pg_toast_temp_N schema fickle does
+// not show, so temporary tables show none.
+
+// toastThreshold is TOAST_TUPLE_THRESHOLD for 8 kB pages.
+const toastThreshold = 2032
+
+// toastRelationOIDs are the OIDs of a table's TOAST table and its index,
+// beside the table's constraints' (synthesizedOID) at places no table's
+// constraints reach in practice.
+func toastRelationOIDs(t *tableDesc) (table, index uint32) {
+	return synthesizedOID(t.oid, 61), synthesizedOID(t.oid, 62)
+}
+
+// hasToastTable reports whether PostgreSQL would give t a TOAST table: a
+// plain table with a column stored out of line whose rows could exceed
+// the threshold (any column of unbounded length can).
+func hasToastTable(t *tableDesc) bool {
+	if t.part != nil || isTempSchema(t.schema) {
+		return false
+	}
+	dataLen, toastable, unbounded := 0, false, false
+	for _, col := range t.cols {
+		align, storage := "i", "x"
+		if bt := builtinIndex().types[uint32(col.typ.Oid)]; bt != nil {
+			align, storage = bt.align, bt.storage
+		}
+		dataLen = alignTo(dataLen, map[string]int{"c": 1, "s": 2, "i": 4, "d": 8}[align])
+		if size := col.typ.Size(); size > 0 {
+			dataLen += size
+			continue
+		}
+		if m := maximumVarlenaSize(col.typ); m < 0 {
+			unbounded = true
+		} else {
+			dataLen += m
+		}
+		toastable = toastable || storage != "p"
+	}
+	switch {
+	case !toastable:
+		return false
+	case unbounded:
+		return true
+	}
+	const heapTupleHeader = 23
+	return alignTo(heapTupleHeader+(len(t.cols)+7)/8, 8)+alignTo(dataLen, 8) > toastThreshold
+}
+
+// maximumVarlenaSize is PostgreSQL's type_maximum_size for the types
+// fickle has: the largest stored size of a varchar(n), char(n) (UTF8, four
+// bytes a character) or numeric(p,s) value, -1 for unbounded types.
+func maximumVarlenaSize(t types.Type) int {
+	const varHdr = 4
+	if n := t.Length(); n >= 0 {
+		return n*4 + varHdr
+	}
+	if p, _, ok := t.PrecisionScale(); ok {
+		const decDigits, numericHdr = 4, 8
+		return numericHdr + (p+2*(decDigits-1))/decDigits*2
+	}
+	return -1
+}
+
+func alignTo(n, a int) int { return (n + a - 1) / a * a }
+
+// toastRelationRows are the pg_class rows of t's TOAST table and index,
+// none when it has no TOAST table.
+func toastRelationRows(t *tableDesc) []relationRow {
+	if !hasToastTable(t) {
+		return nil
+	}
+	table, index := toastRelationOIDs(t)
+	return []relationRow{
+		{oid: table, name: fmt.Sprintf("pg_toast_%d", t.oid), namespace: oidPgToast, kind: "t", am: 2, hasIndex: true, natts: 3,
+			unlogged: t.unlogged},
+		{oid: index, name: fmt.Sprintf("pg_toast_%d_index", t.oid), namespace: oidPgToast, kind: "i", am: 403, pages: 1, natts: 2,
+			unlogged: t.unlogged},
+	}
+}
+
+// toastIndexRow is the pg_index row of t's TOAST index (unique over
+// chunk_id and chunk_seq), nil when t has no TOAST table.
+func toastIndexRow(t *tableDesc) []any {
+	if !hasToastTable(t) {
+		return nil
+	}
+	table, index := toastRelationOIDs(t)
+	const oidOps, int4Ops = 1981, 1978
+	return []any{int64(index), int64(table), int64(2), int64(2), true, false, false, false, true, false,
+		true, false, true, true, false, []any{int64(1), int64(2)}, []any{int64(0), int64(0)}, []any{int64(oidOps), int64(int4Ops)},
+		[]any{int64(0), int64(0)}, nil, nil}
+}
