@@ -24,10 +24,10 @@ type relationRow struct {
 	checks    int
 	triggers  bool
 	rules     bool
-	temp      bool // in a session's temporary schema
-	unlogged  bool // an UNLOGGED table or one of its indexes
-	subclass  bool // has inheritance children
-	partition bool // a partition of a partitioned table
+	temp      bool   // in a session's temporary schema
+	unlogged  bool   // an UNLOGGED table or one of its indexes
+	subclass  bool   // has inheritance children
+	partition bool   // a partition of a partitioned table
 	toast     uint32 // reltoastrelid (toast.go)
 }
 
