@@ -57,6 +57,8 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 			err = d.addConstraint(b, nt, tableConstraint{c: cmd.Def.GetConstraint()}, true)
 		case pg_query.AlterTableType_AT_DropConstraint:
 			err = d.dropConstraint(nt, cmd)
+		case pg_query.AlterTableType_AT_AlterConstraint:
+			err = d.alterConstraint(nt, cmd)
 		case pg_query.AlterTableType_AT_ColumnDefault:
 			err = d.setDefault(b, nt, cmd)
 		case pg_query.AlterTableType_AT_AlterColumnType:

@@ -534,5 +534,5 @@ func triggerRows(c *catalog) [][]any {
 				parseCatalogText(types.Int2Vector, strings.Join(attnums, " "))})
 		}
 	}
-	return out
+	return append(out, riTriggerRows(c)...)
 }
