@@ -126,6 +126,9 @@ type tableDesc struct {
 	// droppedAttnum is the highest attnum of a dropped column: as in
 	// PostgreSQL, a column added later never reuses it.
 	droppedAttnum int16
+	// toastKept says the table keeps the TOAST table PostgreSQL gave it
+	// though no column needs one now, until a rewrite (toast.go).
+	toastKept bool
 }
 
 type columnDesc struct {
@@ -145,6 +148,9 @@ type columnDesc struct {
 	// NOT attislocal).
 	inhCount int16
 	notLocal bool
+	// storage is the column's SET STORAGE (attstorage p, e, m or x), 0
+	// for its type's default (toast.go).
+	storage byte
 }
 
 type indexDesc struct {

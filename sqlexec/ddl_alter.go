@@ -47,6 +47,7 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 			continue
 		}
 		nt := d.cat.tables[t.oid].clone()
+		hadToast, rewrote := hasToastTable(nt), false
 		var err error
 		switch cmd.Subtype {
 		case pg_query.AlterTableType_AT_AddColumn:
@@ -64,7 +65,7 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 		case pg_query.AlterTableType_AT_AlterColumnType:
 			run := alterColumnTypeRun(at.Cmds[k:], func(c *pg_query.AlterTableCmd) bool { return !d.inheritedAlter(t, c) && keyColumnAlter(t, c) == nil })
 			k += len(run) - 1
-			err = d.alterColumnTypes(b, nt, run, at.Cmds[k+1:])
+			err, rewrote = d.alterColumnTypes(b, nt, run, at.Cmds[k+1:]), true
 		case pg_query.AlterTableType_AT_SetNotNull, pg_query.AlterTableType_AT_DropNotNull:
 			err = d.setNotNull(nt, cmd, cmd.Subtype == pg_query.AlterTableType_AT_SetNotNull)
 		case pg_query.AlterTableType_AT_AddIdentity:
@@ -89,6 +90,9 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 				return pgerror.New(pgerror.FeatureNotSupported, "cannot change persistence setting twice")
 			}
 			persistenceChanged, err = d.setPersistence(nt, cmd.Subtype == pg_query.AlterTableType_AT_SetLogged)
+			rewrote = persistenceChanged
+		case pg_query.AlterTableType_AT_SetStorage:
+			err = d.setStorage(nt, cmd)
 		case pg_query.AlterTableType_AT_ChangeOwner:
 			// fickle records no owners: a new one changes nothing.
 		default:
@@ -97,6 +101,7 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 		if err != nil {
 			return err
 		}
+		nt.toastKept = d.keepsToastTable(b, nt, cmd, hadToast, rewrote)
 		d.cat.putTable(nt)
 	}
 	return nil

@@ -162,7 +162,7 @@ func init() {
 				for _, col := range t.cols {
 					_, hasDef := storedDefault(col)
 					row := attributeRow(t.oid, col.name, col.typ, int(col.attnum), col.notNull, hasDef, col.identity)
-					row[19], row[20] = !col.notLocal, int64(col.inhCount)
+					row[11], row[19], row[20] = columnStorage(col), !col.notLocal, int64(col.inhCount)
 					out = append(out, row)
 				}
 				// An index's attributes are the columns it keys on, numbered
@@ -170,7 +170,9 @@ func init() {
 				indexAttrs := func(ix uint32, keys []int) {
 					for i, k := range keys {
 						col := t.cols[k]
-						out = append(out, attributeRow(ix, col.name, col.typ, i+1, false, false, 0))
+						row := attributeRow(ix, col.name, col.typ, i+1, false, false, 0)
+						row[11] = columnStorage(col)
+						out = append(out, row)
 					}
 				}
 				if t.pk != nil && t.pkIndex == nil {
