@@ -65,7 +65,8 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 		case pg_query.AlterTableType_AT_AlterColumnType:
 			run := alterColumnTypeRun(at.Cmds[k:], func(c *pg_query.AlterTableCmd) bool { return !d.inheritedAlter(t, c) && keyColumnAlter(t, c) == nil })
 			k += len(run) - 1
-			err, rewrote = d.alterColumnTypes(b, nt, run, at.Cmds[k+1:]), true
+			err = d.alterColumnTypes(b, nt, run, at.Cmds[k+1:])
+			rewrote = true
 		case pg_query.AlterTableType_AT_SetNotNull, pg_query.AlterTableType_AT_DropNotNull:
 			err = d.setNotNull(nt, cmd, cmd.Subtype == pg_query.AlterTableType_AT_SetNotNull)
 		case pg_query.AlterTableType_AT_AddIdentity:
