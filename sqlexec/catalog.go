@@ -126,6 +126,12 @@ type tableDesc struct {
 	// droppedAttnum is the highest attnum of a dropped column: as in
 	// PostgreSQL, a column added later never reuses it.
 	droppedAttnum int16
+	// arrayName is the name of the array type of the table's row type
+	// when it is not "_" + name (array_type_names.go).
+	arrayName string
+	// toastKept says the table keeps the TOAST table PostgreSQL gave it
+	// though no column needs one now, until a rewrite (toast.go).
+	toastKept bool
 }
 
 type columnDesc struct {
@@ -145,6 +151,9 @@ type columnDesc struct {
 	// NOT attislocal).
 	inhCount int16
 	notLocal bool
+	// storage is the column's SET STORAGE (attstorage p, e, m or x), 0
+	// for its type's default (toast.go).
+	storage byte
 }
 
 type indexDesc struct {
@@ -254,6 +263,9 @@ func (c *catalog) newOID() uint32 { return c.oids.Add(1) - 1 }
 
 // putTable stores t (new or replacing the descriptor with the same OID).
 func (c *catalog) putTable(t *tableDesc) {
+	if old := c.tables[t.oid]; old == nil || old.name != t.name || old.schema != t.schema {
+		c.placeArrayType(t)
+	}
 	c.schemas[t.schema].tables[t.name] = t
 	c.tables[t.oid] = t
 }

@@ -293,20 +293,17 @@ func (n catalogNames) typeByNames(names []string) (uint32, error) {
 			}
 		}
 		if sc := c.schemas[schema]; sc != nil {
-			base, array := strings.CutPrefix(name, "_")
-			for _, candidate := range []struct {
-				name  string
-				array uint32
-			}{{name, 0}, {base, 1}} {
-				if candidate.array == 1 && !array {
-					continue
-				}
-				if t := sc.tables[candidate.name]; t != nil {
-					return rowTypeOID(t.oid) | candidate.array, nil
-				}
-				if v := sc.views[candidate.name]; v != nil {
-					return rowTypeOID(v.oid) | candidate.array, nil
-				}
+			if t := sc.tables[name]; t != nil {
+				return rowTypeOID(t.oid), nil
+			}
+			if v := sc.views[name]; v != nil {
+				return rowTypeOID(v.oid), nil
+			}
+			if t := tableOfArrayType(sc, name); t != nil {
+				return rowTypeOID(t.oid) | 1, nil
+			}
+			if base, ok := strings.CutPrefix(name, "_"); ok && sc.views[base] != nil {
+				return rowTypeOID(sc.views[base].oid) | 1, nil
 			}
 			if t := sc.types[name]; t != nil {
 				return t.oid, nil

@@ -19,6 +19,8 @@ type commentKey struct {
 	classOID uint32
 	objOID   uint32
 	subID    int32
+	// conName names a constraint of table objOID (comment_constraint.go).
+	conName string
 }
 
 // setComment records text as the comment of key; empty text removes it,
@@ -136,8 +138,11 @@ func (d *ddl) comment(cs *pg_query.CommentStmt) error {
 		d.cat.setComment(commentKey{classOID: oidPgClass, objOID: oid, subID: int32(t.cols[i].attnum)}, cs.Comment)
 		return nil
 	}
+	if cs.Objtype == pg_query.ObjectType_OBJECT_TABCONSTRAINT {
+		return d.commentOnConstraint(cs)
+	}
 	kind := strings.ReplaceAll(strings.TrimPrefix(cs.Objtype.String(), "OBJECT_"), "_", " ")
-	if cs.Objtype == pg_query.ObjectType_OBJECT_TABCONSTRAINT || cs.Objtype == pg_query.ObjectType_OBJECT_DOMCONSTRAINT {
+	if cs.Objtype == pg_query.ObjectType_OBJECT_DOMCONSTRAINT {
 		kind = "CONSTRAINT"
 	}
 	return pgerror.Unsupported("COMMENT ON " + kind)
@@ -178,7 +183,9 @@ func init() {
 				out = append(out, []any{int64(k.objOID), int64(k.classOID), int64(k.subID), builtin.text[k]})
 			}
 			for _, k := range c.sortedComments() {
-				out = append(out, []any{int64(k.objOID), int64(k.classOID), int64(k.subID), c.comments[k]})
+				if obj, ok := describedObject(c, k); ok {
+					out = append(out, []any{int64(obj), int64(k.classOID), int64(k.subID), c.comments[k]})
+				}
 			}
 			return out
 		}})
@@ -200,8 +207,13 @@ func commentOf(c *catalog, objOID int64, class string, subID int64) any {
 		}
 		classOID = r.oid
 	}
+	if (classOID == 0 || classOID == oidPgConstraint) && subID == 0 {
+		if text := constraintComment(c, uint32(objOID)); text != nil {
+			return text
+		}
+	}
 	matches := func(k commentKey) bool {
-		return k.objOID == uint32(objOID) && k.subID == int32(subID) && (classOID == 0 || k.classOID == classOID)
+		return k.conName == "" && k.objOID == uint32(objOID) && k.subID == int32(subID) && (classOID == 0 || k.classOID == classOID)
 	}
 	for k, v := range c.comments {
 		if matches(k) {

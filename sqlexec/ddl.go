@@ -443,8 +443,7 @@ func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 	if err := d.createStoreTable(t); err != nil {
 		return err
 	}
-	d.cat.schemas[schema].tables[t.name] = t
-	d.cat.tables[t.oid] = t
+	d.cat.putTable(t)
 	for _, tc := range cons {
 		if tc.c.Contype == pg_query.ConstrType_CONSTR_PRIMARY {
 			continue

@@ -31,8 +31,9 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 		return err
 	}
 	b := d.binder(full)
-	for _, cn := range at.Cmds {
-		cmd := cn.GetAlterTableCmd()
+	persistenceChanged := false
+	for k := 0; k < len(at.Cmds); k++ {
+		cmd := at.Cmds[k].GetAlterTableCmd()
 		if err := keyColumnAlter(t, cmd); err != nil {
 			return err
 		}
@@ -46,6 +47,7 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 			continue
 		}
 		nt := d.cat.tables[t.oid].clone()
+		hadToast, rewrote := hasToastTable(nt), false
 		var err error
 		switch cmd.Subtype {
 		case pg_query.AlterTableType_AT_AddColumn:
@@ -56,10 +58,15 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 			err = d.addConstraint(b, nt, tableConstraint{c: cmd.Def.GetConstraint()}, true)
 		case pg_query.AlterTableType_AT_DropConstraint:
 			err = d.dropConstraint(nt, cmd)
+		case pg_query.AlterTableType_AT_AlterConstraint:
+			err = d.alterConstraint(nt, cmd)
 		case pg_query.AlterTableType_AT_ColumnDefault:
 			err = d.setDefault(b, nt, cmd)
 		case pg_query.AlterTableType_AT_AlterColumnType:
-			err = d.alterColumnType(b, nt, cmd)
+			run := alterColumnTypeRun(at.Cmds[k:], func(c *pg_query.AlterTableCmd) bool { return !d.inheritedAlter(t, c) && keyColumnAlter(t, c) == nil })
+			k += len(run) - 1
+			err = d.alterColumnTypes(b, nt, run, at.Cmds[k+1:])
+			rewrote = true
 		case pg_query.AlterTableType_AT_SetNotNull, pg_query.AlterTableType_AT_DropNotNull:
 			err = d.setNotNull(nt, cmd, cmd.Subtype == pg_query.AlterTableType_AT_SetNotNull)
 		case pg_query.AlterTableType_AT_AddIdentity:
@@ -81,6 +88,14 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 			err = d.clusterOn(nt, cmd.Name)
 		case pg_query.AlterTableType_AT_DropCluster:
 			nt.clusteredOn = 0
+		case pg_query.AlterTableType_AT_SetLogged, pg_query.AlterTableType_AT_SetUnLogged:
+			if persistenceChanged {
+				return pgerror.New(pgerror.FeatureNotSupported, "cannot change persistence setting twice")
+			}
+			persistenceChanged, err = d.setPersistence(nt, cmd.Subtype == pg_query.AlterTableType_AT_SetLogged)
+			rewrote = persistenceChanged
+		case pg_query.AlterTableType_AT_SetStorage:
+			err = d.setStorage(nt, cmd)
 		case pg_query.AlterTableType_AT_ChangeOwner:
 			// fickle records no owners: a new one changes nothing.
 		default:
@@ -89,6 +104,7 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 		if err != nil {
 			return err
 		}
+		nt.toastKept = d.keepsToastTable(b, nt, cmd, hadToast, rewrote)
 		d.cat.putTable(nt)
 	}
 	return nil
@@ -290,6 +306,7 @@ func (d *ddl) dropColumn(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 
 func (d *ddl) dropConstraint(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 	name := cmd.Name
+	d.cat.setComment(constraintCommentKey(t.oid, name), "")
 	for j, ck := range t.checks {
 		if ck.name == name {
 			t.checks = append(t.checks[:j:j], t.checks[j+1:]...)
@@ -463,118 +480,6 @@ func (d *ddl) renameColumn(rs *pg_query.RenameStmt, t *tableDesc, recursing bool
 		nt.checks[j] = &nk
 	}
 	d.cat.putTable(nt)
-	return nil
-}
-
-// alterColumnType converts a column to its new type with the assignment
-// cast or the USING expression (columnConversion), checking every row of
-// the latest committed state first, and rebuilds the indexes on the
-// column.
-func (d *ddl) alterColumnType(b *binder, t *tableDesc, cmd *pg_query.AlterTableCmd) error {
-	i, err := d.column(t, cmd.Name)
-	if err != nil {
-		return err
-	}
-	cd := cmd.Def.GetColumnDef()
-	to, err := b.typeName(cd.TypeName)
-	if err != nil {
-		return err
-	}
-	if b.domainNamed(cd.TypeName) != nil {
-		return pgerror.Unsupported("ALTER COLUMN TYPE to a domain")
-	}
-	col := t.cols[i]
-	if !t.hidden {
-		for _, c := range t.pk {
-			if c == i && (col.typ != to || cd.RawDefault != nil) {
-				return pgerror.Unsupported("changing the type of a primary-key column")
-			}
-		}
-	}
-	for _, fk := range t.fks {
-		for _, c := range fk.cols {
-			if c == i {
-				return pgerror.Unsupported("changing the type of a foreign-key column")
-			}
-		}
-	}
-	for _, r := range d.cat.referencing(t.oid) {
-		for _, c := range r.fk.refCols {
-			if c == i {
-				return pgerror.Unsupported("changing the type of a referenced column")
-			}
-		}
-	}
-	conv, using, err := d.columnConversion(b, t, i, cd.RawDefault, to)
-	if err != nil {
-		return err
-	}
-	if col.typ == to && !using {
-		return nil
-	}
-	keys := newConvertedKeys(t, i, to)
-	if err := d.scanRows(t, func(row []any) error {
-		v, err := conv(row)
-		if err != nil {
-			return err
-		}
-		return keys.add(row, v)
-	}); err != nil {
-		return err
-	}
-	nc := *col
-	nc.typ = to
-	if nc.def != nil {
-		e, err := b.expr(nil, nc.def)
-		if err != nil {
-			return err
-		}
-		if _, err := b.coerce(e, to, types.CastAssignment); err != nil {
-			return pgerror.Newf(pgerror.DatatypeMismatch, "default for column \"%s\" cannot be cast automatically to type %s", col.name, to)
-		}
-	}
-	t.cols[i] = &nc
-	if err := d.recheckConstraints(t, i, conv); err != nil {
-		return err
-	}
-	if err := d.rewriteRows(t, func(row []any) []any {
-		nr := append([]any(nil), row...)
-		v, err := conv(row)
-		if err != nil {
-			v = nil // an old version that no longer converts; the latest ones were checked
-		}
-		nr[i] = v
-		return nr
-	}); err != nil {
-		return err
-	}
-	old := t.indexes
-	t.indexes = nil
-	for _, ix := range old {
-		uses := false
-		for _, c := range ix.cols {
-			uses = uses || c == i
-		}
-		if !uses {
-			t.indexes = append(t.indexes, ix)
-			continue
-		}
-		if err := d.dropStoreIndex(ix.id); err != nil {
-			return err
-		}
-		delete(d.cat.schemas[t.schema].indexes, ix.name)
-		nix, err := d.addIndex(t, ix.name, ix.cols, ix.unique, ix.constraint)
-		if err != nil {
-			return err
-		}
-		d.cat.moveComments(ix.oid, nix.oid)
-		if t.pkIndex == ix {
-			t.pkIndex = nix
-		}
-		if t.clusteredOn == ix.oid {
-			t.clusteredOn = nix.oid
-		}
-	}
 	return nil
 }
 

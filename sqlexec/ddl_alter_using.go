@@ -50,12 +50,12 @@ func (d *ddl) columnConversion(b *binder, t *tableDesc, i int, usingNode *pg_que
 	}, true, nil
 }
 
-// recheckConstraints binds again the CHECK constraints of t that read
-// column i, whose type just changed in t, as PostgreSQL re-creates them
-// after ALTER COLUMN TYPE (from their stored text: errors carry no
-// position in the statement), and checks them on every row converted by
-// conv.
-func (d *ddl) recheckConstraints(t *tableDesc, i int, conv func(row []any) (any, error)) error {
+// recheckConstraints binds again the CHECK constraints of t that read a
+// column of altered, whose types just changed in t, as PostgreSQL
+// re-creates them after ALTER COLUMN TYPE (from their stored text: errors
+// carry no position in the statement), and checks them on every row
+// converted by convert.
+func (d *ddl) recheckConstraints(t *tableDesc, altered []int, convert func(row []any) ([]any, error)) error {
 	type bound struct {
 		name string
 		e    *scalar
@@ -63,7 +63,7 @@ func (d *ddl) recheckConstraints(t *tableDesc, i int, conv func(row []any) (any,
 	var checks []bound
 	b := d.binder("")
 	for _, ck := range t.checks {
-		if !readsColumn(ck.expr, t.cols[i].name) {
+		if !slices.ContainsFunc(altered, func(i int) bool { return readsColumn(ck.expr, t.cols[i].name) }) {
 			continue
 		}
 		e, err := b.cond(tableScope(t, t.name), ck.expr, "CHECK")
@@ -76,12 +76,10 @@ func (d *ddl) recheckConstraints(t *tableDesc, i int, conv func(row []any) (any,
 		return nil
 	}
 	return d.scanRows(t, func(row []any) error {
-		nr := append([]any(nil), row...)
-		v, err := conv(row)
+		nr, err := convert(row)
 		if err != nil {
 			return err
 		}
-		nr[i] = v
 		d.x.row = nr
 		for _, ck := range checks {
 			ok, err := ck.e.eval(d.x)

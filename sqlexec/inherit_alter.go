@@ -87,12 +87,20 @@ func (d *ddl) addColumnInherited(b *binder, t *tableDesc, cmd *pg_query.AlterTab
 		if _, ok := serialType(cd.TypeName); ok {
 			return pgerror.Unsupported("adding a serial column to an inheritance parent")
 		}
+		var kept []*pg_query.Node
+		var checks []*pg_query.Constraint
 		for _, cn := range cd.Constraints {
-			switch cn.GetConstraint().Contype {
+			switch c := cn.GetConstraint(); c.Contype {
 			case pg_query.ConstrType_CONSTR_NOTNULL, pg_query.ConstrType_CONSTR_NULL, pg_query.ConstrType_CONSTR_DEFAULT:
+				kept = append(kept, cn)
+			case pg_query.ConstrType_CONSTR_CHECK:
+				checks = append(checks, c)
 			default:
-				return pgerror.Unsupported("column constraints in ADD COLUMN of an inheritance parent")
+				return pgerror.Unsupported("column constraints other than CHECK in ADD COLUMN of an inheritance parent")
 			}
+		}
+		if len(checks) > 0 {
+			return d.addColumnWithChecksInherited(b, t, cmd, kept, checks, children, recurse, recursing)
 		}
 	}
 	if err := d.addColumn(b, t, cmd); err != nil {
@@ -107,6 +115,32 @@ func (d *ddl) addColumnInherited(b *binder, t *tableDesc, cmd *pg_query.AlterTab
 	d.cat.putTable(t)
 	for _, ch := range children {
 		if err := d.alterHierarchy(b, ch.oid, cmd, true, true); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// addColumnWithChecksInherited runs ADD COLUMN ... CHECK (...) on an
+// inheritance parent as PostgreSQL does: the column goes to the hierarchy
+// first, then each CHECK as a constraint of the parent named after the
+// column (table_column_check), which the children inherit under that name.
+func (d *ddl) addColumnWithChecksInherited(b *binder, t *tableDesc, cmd *pg_query.AlterTableCmd, kept []*pg_query.Node,
+	checks []*pg_query.Constraint, children []*tableDesc, recurse, recursing bool) error {
+	plain := proto.Clone(cmd).(*pg_query.AlterTableCmd)
+	cd := plain.Def.GetColumnDef()
+	cd.Constraints = kept
+	if err := d.addColumnInherited(b, t, plain, children, recurse, recursing); err != nil {
+		return err
+	}
+	for _, check := range checks {
+		c := proto.Clone(check).(*pg_query.Constraint)
+		if c.Conname == "" {
+			c.Conname = uniqueConName(d.cat.tables[t.oid], t.name+"_"+cd.Colname+"_check")
+		}
+		add := &pg_query.AlterTableCmd{Subtype: pg_query.AlterTableType_AT_AddConstraint,
+			Def: &pg_query.Node{Node: &pg_query.Node_Constraint{Constraint: c}}}
+		if err := d.alterHierarchy(b, t.oid, add, recurse, recursing); err != nil {
 			return err
 		}
 	}

@@ -39,11 +39,15 @@ func init() {
 			out := append([][]any(nil), builtinTypes()...)
 			for _, t := range rowTypeRelations(c) {
 				row := int64(rowTypeOID(t.oid))
+				arrayName := "_" + t.name
+				if tab := c.tables[t.oid]; tab != nil {
+					arrayName = arrayTypeName(tab)
+				}
 				out = append(out,
 					[]any{row, t.name, schemaOID(c, t.schema), int64(oidBootstrapSuperuser), int64(-1), false, "c", "C", false, true, ",",
 						int64(t.oid), int64(0), int64(0), row | 1, int64(oidRecordIn), int64(oidRecordOut), int64(oidRecordRecv),
 						int64(oidRecordSend), int64(0), int64(0), int64(0), "d", "x", false, int64(0), int64(-1), int64(0), int64(0), nil, nil, nil},
-					[]any{row | 1, "_" + t.name, schemaOID(c, t.schema), int64(oidBootstrapSuperuser), int64(-1), false, "b", "A", false, true, ",",
+					[]any{row | 1, arrayName, schemaOID(c, t.schema), int64(oidBootstrapSuperuser), int64(-1), false, "b", "A", false, true, ",",
 						int64(0), int64(arraySubscriptHandler), row, int64(0), int64(oidArrayIn), int64(oidArrayOut), int64(oidArrayRecv),
 						int64(oidArraySend), int64(0), int64(0), int64(oidArrayTypanalyze), "d", "x", false, int64(0), int64(-1), int64(0),
 						int64(0), nil, nil, nil})

@@ -24,10 +24,11 @@ type relationRow struct {
 	checks    int
 	triggers  bool
 	rules     bool
-	temp      bool // in a session's temporary schema
-	unlogged  bool // an UNLOGGED table or one of its indexes
-	subclass  bool // has inheritance children
-	partition bool // a partition of a partitioned table
+	temp      bool   // in a session's temporary schema
+	unlogged  bool   // an UNLOGGED table or one of its indexes
+	subclass  bool   // has inheritance children
+	partition bool   // a partition of a partitioned table
+	toast     uint32 // reltoastrelid (toast.go)
 }
 
 func (r relationRow) values() []any {
@@ -42,7 +43,7 @@ func (r relationRow) values() []any {
 		persistence = "u"
 	}
 	return []any{int64(r.oid), r.name, r.namespace, r.rowType, int64(0), int64(oidBootstrapSuperuser), r.am, int64(r.oid), int64(0),
-		r.pages, r.tuples, int64(0), int64(0), r.hasIndex, false, persistence, r.kind, int64(r.natts), int64(r.checks), r.rules, r.triggers,
+		r.pages, r.tuples, int64(0), int64(r.toast), r.hasIndex, false, persistence, r.kind, int64(r.natts), int64(r.checks), r.rules, r.triggers,
 		r.subclass, false, false, true, ident, r.partition, int64(0), nil, nil, nil}
 }
 
@@ -74,6 +75,10 @@ func relationRows(c *catalog) []relationRow {
 			am: am, tuples: -1, hasIndex: len(t.indexes) > 0 || t.pk != nil, natts: len(t.cols), checks: len(t.checks),
 			triggers: len(t.fks) > 0 || referenced[t.oid] || len(t.triggers) > 0, temp: isTempSchema(t.schema), unlogged: t.unlogged,
 			subclass: parents[t.oid], partition: t.bound != nil})
+		if toast := toastRelationRows(t); toast != nil {
+			out[len(out)-1].toast = toast[0].oid
+			out = append(out, toast...)
+		}
 		if t.pk != nil && t.pkIndex == nil {
 			out = append(out, index(t, primaryKeyIndexOID(t), t.pkName, len(t.pk)))
 		}
@@ -93,8 +98,12 @@ func relationRows(c *catalog) []relationRow {
 		sort.Strings(names)
 		for _, n := range names {
 			q := sc.seqs[n]
+			// A sequence a table owns (SERIAL, identity) has the table's
+			// persistence, as CREATE and SET (UN)LOGGED give it.
+			owner, _ := q.owner()
+			ot := c.tables[owner]
 			out = append(out, relationRow{oid: q.oid, name: q.name, namespace: int64(sc.oid), kind: "S", pages: 1, tuples: 1, natts: 3,
-				temp: isTempSchema(sc.name)})
+				temp: isTempSchema(sc.name), unlogged: ot != nil && ot.unlogged})
 		}
 	}
 	return out
@@ -153,7 +162,7 @@ func init() {
 				for _, col := range t.cols {
 					_, hasDef := storedDefault(col)
 					row := attributeRow(t.oid, col.name, col.typ, int(col.attnum), col.notNull, hasDef, col.identity)
-					row[19], row[20] = !col.notLocal, int64(col.inhCount)
+					row[11], row[19], row[20] = columnStorage(col), !col.notLocal, int64(col.inhCount)
 					out = append(out, row)
 				}
 				// An index's attributes are the columns it keys on, numbered
@@ -161,7 +170,9 @@ func init() {
 				indexAttrs := func(ix uint32, keys []int) {
 					for i, k := range keys {
 						col := t.cols[k]
-						out = append(out, attributeRow(ix, col.name, col.typ, i+1, false, false, 0))
+						row := attributeRow(ix, col.name, col.typ, i+1, false, false, 0)
+						row[11] = columnStorage(col)
+						out = append(out, row)
 					}
 				}
 				if t.pk != nil && t.pkIndex == nil {
@@ -198,6 +209,9 @@ func init() {
 			for _, t := range sortedTables(c) {
 				if t.pk != nil {
 					out = append(out, row(t, primaryKeyIndexOID(t), t.pk, true, true, false, true))
+				}
+				if toast := toastIndexRow(t); toast != nil {
+					out = append(out, toast)
 				}
 				for _, ix := range t.indexes {
 					if ix != t.pkIndex {

@@ -681,5 +681,5 @@ func triggerRows(c *catalog) [][]any {
 				parseCatalogText(types.Int2Vector, strings.Join(attnums, " ")), nullIfEmpty(tr.oldTable), nullIfEmpty(tr.newTable)})
 		}
 	}
-	return out
+	return append(out, riTriggerRows(c)...)
 }

@@ -49,6 +49,12 @@ func compare(sql string, pg, fk outcome) verdict {
 	if sameResults(pg.results, fk.results, !orderByRE.MatchString(sql)) {
 		return same
 	}
+	if fk.inFailedTxn && !pg.inFailedTxn {
+		// fickle's transaction was aborted by a statement that failed only
+		// there, so its COMMIT answers ROLLBACK as PostgreSQL's would: the
+		// cascade of that fickle-only error, not an answer of its own.
+		return fickleError
+	}
 	if comparablePlan(sql) && samePlanShape(pg.results, fk.results) {
 		return planDiffers
 	}

@@ -33,3 +33,24 @@ func TestCompareCountsDifferentPlansOfExplainWithoutTimingsAsPlanDiffers(t *test
 		}
 	}
 }
+
+func TestCompareCountsCommitOfATransactionOnlyFickleAbortedAsFickleError(t *testing.T) {
+	tag := func(tag string, failed bool) outcome {
+		return outcome{results: []result{{tag: tag}}, inFailedTxn: failed}
+	}
+	cases := []struct {
+		name   string
+		pg, fk outcome
+		want   verdict
+	}{
+		{"fickle aborted, PostgreSQL not", tag("COMMIT", false), tag("ROLLBACK", true), fickleError},
+		{"both aborted", tag("ROLLBACK", true), tag("ROLLBACK", true), same},
+		{"ROLLBACK after a fickle-only error", tag("ROLLBACK", false), tag("ROLLBACK", true), same},
+		{"neither aborted", tag("COMMIT", false), tag("ROLLBACK", false), wrongAnswer},
+	}
+	for _, c := range cases {
+		if got := compare("COMMIT", c.pg, c.fk); got != c.want {
+			t.Errorf("%s: compare = %s, want %s", c.name, verdictName[got], verdictName[c.want])
+		}
+	}
+}

@@ -37,6 +37,9 @@ type outcome struct {
 	message  string
 	lost     bool // the connection was lost (a crash of the backend)
 	timedOut bool
+	// inFailedTxn: the statement ran in a transaction an earlier error had
+	// aborted (ReadyForQuery 'E'), where COMMIT answers ROLLBACK.
+	inFailedTxn bool
 }
 
 func (o outcome) failed() bool { return o.code != "" || o.lost || o.timedOut }
@@ -80,7 +83,7 @@ func (s *session) run(ctx context.Context, it item) outcome {
 	sql := interpolate(it.sql, s.vars)
 	ctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
-	var o outcome
+	o := outcome{inFailedTxn: s.conn.TxStatus() == 'E'}
 	var err error
 	switch {
 	case copyFromFileRE.MatchString(sql) && !isCopyFromStdin(sql):

@@ -376,6 +376,9 @@ func toJSONValue(env *Env, t Type, v any) *jsonValue {
 	}
 	switch x := v.(type) {
 	case []any, *pgarray.Array:
+		if r, ok := x.([]any); ok && t.IsRecord() {
+			return recordToJSON(env, t, r)
+		}
 		return arrayToJSON(env, t, x)
 	case bool:
 		return &jsonValue{kind: jsonBool, b: x}

@@ -1,0 +1,202 @@
+package sqlexec
+
+import (
+	"slices"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// columnTypeChange is one ALTER COLUMN ... TYPE of a statement: column i
+// becomes type to, its values computed by conv from the row as it was
+// before the statement.
+type columnTypeChange struct {
+	i     int
+	to    types.Type
+	conv  func(row []any) (any, error)
+	using bool
+}
+
+// alterColumnType converts a column to its new type (alterColumnTypes).
+func (d *ddl) alterColumnType(b *binder, t *tableDesc, cmd *pg_query.AlterTableCmd) error {
+	return d.alterColumnTypes(b, t, []*pg_query.AlterTableCmd{cmd}, nil)
+}
+
+// alterColumnTypeRun returns the ALTER COLUMN TYPE commands of cmds that
+// run together from cmds[0]: the consecutive ones that alone says are
+// the table's own.
+func alterColumnTypeRun(cmds []*pg_query.Node, alone func(*pg_query.AlterTableCmd) bool) []*pg_query.AlterTableCmd {
+	var run []*pg_query.AlterTableCmd
+	for _, n := range cmds {
+		c := n.GetAlterTableCmd()
+		if c.GetSubtype() != pg_query.AlterTableType_AT_AlterColumnType || !alone(c) {
+			break
+		}
+		run = append(run, c)
+	}
+	return run
+}
+
+// alterColumnTypes runs the ALTER COLUMN ... TYPE commands of one
+// statement together, as PostgreSQL does: every USING expression reads the
+// row as it was before the statement (so "alter a type text using b, alter
+// b type int using a" swaps), every row is converted and checked in one
+// pass over the latest committed state, and the indexes on the columns are
+// rebuilt. later are the statement's commands after cmds: PostgreSQL drops
+// columns before it changes types, so a column both altered and dropped is
+// missing (42703).
+func (d *ddl) alterColumnTypes(b *binder, t *tableDesc, cmds []*pg_query.AlterTableCmd, later []*pg_query.Node) error {
+	orig := t.clone()
+	var changes []columnTypeChange
+	for _, cmd := range cmds {
+		ch, err := d.columnTypeChange(b, orig, cmd)
+		if err != nil {
+			return err
+		}
+		if slices.ContainsFunc(changes, func(c columnTypeChange) bool { return c.i == ch.i }) {
+			return pgerror.Newf(pgerror.FeatureNotSupported, "cannot alter type of column \"%s\" twice", cmd.Name)
+		}
+		for _, n := range later {
+			if c := n.GetAlterTableCmd(); c.GetSubtype() == pg_query.AlterTableType_AT_DropColumn && c.Name == cmd.Name {
+				return pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", cmd.Name, t.name)
+			}
+		}
+		if orig.cols[ch.i].typ != ch.to || ch.using {
+			changes = append(changes, ch)
+		}
+	}
+	if len(changes) == 0 {
+		return nil
+	}
+	convert := func(row []any) ([]any, error) {
+		nr := append([]any(nil), row...)
+		for _, ch := range changes {
+			v, err := ch.conv(row)
+			if err != nil {
+				return nil, err
+			}
+			nr[ch.i] = v
+		}
+		return nr, nil
+	}
+	keys := make([]*convertedKeys, len(changes))
+	for k, ch := range changes {
+		keys[k] = newConvertedKeys(orig, ch.i, ch.to)
+	}
+	if err := d.scanRows(orig, func(row []any) error {
+		for k, ch := range changes {
+			v, err := ch.conv(row)
+			if err != nil {
+				return err
+			}
+			if err := keys[k].add(row, v); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	for _, ch := range changes {
+		nc := *t.cols[ch.i]
+		nc.typ = ch.to
+		if nc.def != nil {
+			e, err := b.expr(nil, nc.def)
+			if err != nil {
+				return err
+			}
+			if _, err := b.coerce(e, ch.to, types.CastAssignment); err != nil {
+				return pgerror.Newf(pgerror.DatatypeMismatch, "default for column \"%s\" cannot be cast automatically to type %s", nc.name, ch.to)
+			}
+		}
+		t.cols[ch.i] = &nc
+	}
+	altered := make([]int, len(changes))
+	for k, ch := range changes {
+		altered[k] = ch.i
+	}
+	if err := d.recheckConstraints(t, altered, convert); err != nil {
+		return err
+	}
+	if err := d.rewriteRows(t, func(row []any) []any {
+		nr := append([]any(nil), row...)
+		for _, ch := range changes {
+			v, err := ch.conv(row)
+			if err != nil {
+				v = nil // an old version that no longer converts; the latest ones were checked
+			}
+			nr[ch.i] = v
+		}
+		return nr
+	}); err != nil {
+		return err
+	}
+	return d.rebuildIndexesOn(t, func(c int) bool { return slices.Contains(altered, c) })
+}
+
+// columnTypeChange checks one ALTER COLUMN ... TYPE against t, the table
+// before the statement, and binds its conversion there.
+func (d *ddl) columnTypeChange(b *binder, t *tableDesc, cmd *pg_query.AlterTableCmd) (columnTypeChange, error) {
+	i, err := d.column(t, cmd.Name)
+	if err != nil {
+		return columnTypeChange{}, err
+	}
+	cd := cmd.Def.GetColumnDef()
+	to, err := b.typeName(cd.TypeName)
+	if err != nil {
+		return columnTypeChange{}, err
+	}
+	if b.domainNamed(cd.TypeName) != nil {
+		return columnTypeChange{}, pgerror.Unsupported("ALTER COLUMN TYPE to a domain")
+	}
+	col := t.cols[i]
+	if !t.hidden && slices.Contains(t.pk, i) && (col.typ != to || cd.RawDefault != nil) {
+		return columnTypeChange{}, pgerror.Unsupported("changing the type of a primary-key column")
+	}
+	for _, fk := range t.fks {
+		if slices.Contains(fk.cols, i) {
+			return columnTypeChange{}, pgerror.Unsupported("changing the type of a foreign-key column")
+		}
+	}
+	for _, r := range d.cat.referencing(t.oid) {
+		if slices.Contains(r.fk.refCols, i) {
+			return columnTypeChange{}, pgerror.Unsupported("changing the type of a referenced column")
+		}
+	}
+	conv, using, err := d.columnConversion(b, t, i, cd.RawDefault, to)
+	if err != nil {
+		return columnTypeChange{}, err
+	}
+	return columnTypeChange{i: i, to: to, conv: conv, using: using}, nil
+}
+
+// rebuildIndexesOn rebuilds t's indexes on a column that altered says
+// changed type, under their names, comments and roles.
+func (d *ddl) rebuildIndexesOn(t *tableDesc, altered func(col int) bool) error {
+	old := t.indexes
+	t.indexes = nil
+	for _, ix := range old {
+		if !slices.ContainsFunc(ix.cols, altered) {
+			t.indexes = append(t.indexes, ix)
+			continue
+		}
+		if err := d.dropStoreIndex(ix.id); err != nil {
+			return err
+		}
+		delete(d.cat.schemas[t.schema].indexes, ix.name)
+		nix, err := d.addIndex(t, ix.name, ix.cols, ix.unique, ix.constraint)
+		if err != nil {
+			return err
+		}
+		d.cat.moveComments(ix.oid, nix.oid)
+		if t.pkIndex == ix {
+			t.pkIndex = nix
+		}
+		if t.clusteredOn == ix.oid {
+			t.clusteredOn = nix.oid
+		}
+	}
+	return nil
+}

@@ -1,0 +1,41 @@
+package sqlexec
+
+import (
+	"github.com/fickle-db/fickle/internal/pgerror"
+)
+
+// setPersistence runs ALTER TABLE ... SET LOGGED (logged true) or SET
+// UNLOGGED on t, a clone of the catalog's descriptor, as PostgreSQL 15
+// checks it: a temporary table has no logged status to change (42P16), a
+// table already so is left alone, and a permanent table may reference no
+// unlogged one nor an unlogged one be referenced by a permanent one (its
+// own self-references aside). The table's indexes, TOAST table and the
+// sequences it owns follow it (they take their persistence from it); a
+// partitioned table keeps its own, as in PostgreSQL 15. fickle keeps every
+// table in memory alike, so only the catalog changes. changed says the
+// persistence was to change, which a statement may do once.
+func (d *ddl) setPersistence(t *tableDesc, logged bool) (changed bool, err error) {
+	if isTempSchema(t.schema) {
+		return false, pgerror.Newf(pgerror.InvalidTableDefinition, "cannot change logged status of table \"%s\" because it is temporary", t.name)
+	}
+	if t.unlogged != logged {
+		return false, nil
+	}
+	if logged {
+		for _, fk := range t.fks {
+			if ref := d.cat.tables[fk.refTable]; ref != nil && ref.oid != t.oid && ref.unlogged {
+				return false, pgerror.Newf(pgerror.InvalidTableDefinition, "could not change table \"%s\" to logged because it references unlogged table \"%s\"", t.name, ref.name)
+			}
+		}
+	} else {
+		for _, r := range d.cat.referencing(t.oid) {
+			if r.child.oid != t.oid && !r.child.unlogged && !isTempSchema(r.child.schema) {
+				return false, pgerror.Newf(pgerror.InvalidTableDefinition, "could not change table \"%s\" to unlogged because it references logged table \"%s\"", t.name, r.child.name)
+			}
+		}
+	}
+	if t.part == nil {
+		t.unlogged = !logged
+	}
+	return true, nil
+}
