@@ -133,9 +133,11 @@ func init() {
 			for i, r := range rels {
 				out[i] = r.values()
 				switch r.kind {
-				case "r", "v":
+				case "r", "p", "v":
+					out[i][5] = int64(relationOwner(c, aclTable, r.oid))
 					out[i][28] = aclText(s, c, aclTable, r.oid)
 				case "S":
+					out[i][5] = int64(relationOwner(c, aclSequence, r.oid))
 					out[i][28] = aclText(s, c, aclSequence, r.oid)
 				}
 			}

@@ -82,9 +82,16 @@ func objectACL(c *catalog, kind aclKind, oid uint32) []aclItem {
 	return defaultACL(kind, relationOwner(c, kind, oid))
 }
 
-// relationOwner is the role holding the default privileges of a table or
-// view: the one that created it.
+// relationOwner is the role holding the default privileges of a table,
+// view or sequence: the one that created it.
 func relationOwner(c *catalog, kind aclKind, oid uint32) uint32 {
+	if kind == aclSequence {
+		if schema, name, ok := relationByOid(c, int64(oid)); ok && c.schemas[schema] != nil {
+			if q := c.schemas[schema].seqs[name]; q != nil && q.role != 0 {
+				return q.role
+			}
+		}
+	}
 	if kind == aclTable {
 		if t := c.tables[oid]; t != nil && t.owner != 0 {
 			return t.owner

@@ -20,6 +20,9 @@ type sequence struct {
 	oid    uint32
 	schema string
 	name   string
+	// role is the OID of the role owning the sequence (pg_class.relowner),
+	// which holds its privileges by default; 0 is the bootstrap superuser.
+	role uint32
 	sequenceParams
 
 	// mu guards what changes in a published sequence: the counter
@@ -205,6 +208,16 @@ func (s *Session) sequenceWritable(q *sequence, what string) error {
 	return nil
 }
 
+// sequencePrivilege fails with 42501 unless the current role holds one of
+// the privileges (ACL letters) on q: USAGE or UPDATE for nextval, SELECT
+// or USAGE for currval and lastval, UPDATE for setval, as in PostgreSQL.
+func (s *Session) sequencePrivilege(q *sequence, privs string) error {
+	if !s.hasPrivilege(s.currentRole(), aclSequence, q.oid, []byte(privs)) {
+		return pgerror.Newf(pgerror.InsufficientPrivilege, "permission denied for sequence %s", q.name)
+	}
+	return nil
+}
+
 // findSequence resolves a sequence by its (possibly qualified, possibly
 // quoted) name.
 func (s *Session) findSequence(c *catalog, text string) (*sequence, error) {
@@ -230,6 +243,9 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
+		if err := x.s.sequencePrivilege(q, "Uw"); err != nil {
+			return nil, err
+		}
 		if err := x.s.sequenceWritable(q, "nextval()"); err != nil {
 			return nil, err
 		}
@@ -245,6 +261,9 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
+		if err := x.s.sequencePrivilege(q, "rU"); err != nil {
+			return nil, err
+		}
 		v, ok := x.s.currval[q]
 		if !ok {
 			return nil, pgerror.Newf(pgerror.ObjectNotInPrerequisiteState, "currval of sequence \"%s\" is not yet defined in this session", q.name)
@@ -254,6 +273,9 @@ func init() {
 	setval := func(x *execCtx, a []any) (any, error) {
 		q, err := sequenceByOid(x, a[0].(int64))
 		if err != nil {
+			return nil, err
+		}
+		if err := x.s.sequencePrivilege(q, "w"); err != nil {
 			return nil, err
 		}
 		if err := x.s.sequenceWritable(q, "setval()"); err != nil {
@@ -274,6 +296,9 @@ func init() {
 		// A dropped sequence's value is gone with it, as in PostgreSQL.
 		if q := x.s.lastval; q == nil || !sequenceExists(x, q) {
 			return nil, pgerror.New(pgerror.ObjectNotInPrerequisiteState, "lastval is not yet defined in this session")
+		}
+		if err := x.s.sequencePrivilege(x.s.lastval, "rU"); err != nil {
+			return nil, err
 		}
 		return x.s.currval[x.s.lastval], nil
 	}})
@@ -445,7 +470,7 @@ func (d *ddl) columnSequence(t *tableDesc, col *columnDesc, opts []*pg_query.Nod
 	if err != nil {
 		return err
 	}
-	q.oid = d.cat.newOID()
+	q.oid, q.role = d.cat.newOID(), t.owner
 	q.setOwner(t.oid, col.attnum)
 	d.cat.schemas[schema].seqs[name] = q
 	col.def = nextvalDefault(q)
