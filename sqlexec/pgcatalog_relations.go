@@ -141,7 +141,7 @@ func init() {
 					out[i][28] = aclText(s, c, aclSequence, r.oid)
 				}
 			}
-			return out
+			return append(systemRelationRows(s, c), out...)
 		}})
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_attribute",
 		cols: []vcol{{"attrelid", oid}, {"attname", name}, {"atttypid", oid}, {"attstattarget", i4}, {"attlen", i2}, {"attnum", i2},

@@ -128,6 +128,9 @@ func explicitACL(c *catalog, kind aclKind, oid uint32) ([]aclItem, bool) {
 	case kind == aclSchema && (oid == oidPgCatalog || oid == oidInfoSchema):
 		return []aclItem{{oidBootstrapSuperuser, oidBootstrapSuperuser, "UC"}, {0, oidBootstrapSuperuser, "U"}}, true
 	case kind == aclTable && oid < firstUserOID:
+		if r := systemRelations().byOID[oid]; r != nil {
+			return r.acl, true
+		}
 		return []aclItem{{oidBootstrapSuperuser, oidBootstrapSuperuser, "arwdDxt"}, {0, oidBootstrapSuperuser, "r"}}, true
 	}
 	return nil, false
