@@ -386,6 +386,9 @@ func (d *ddl) rename(rs *pg_query.RenameStmt) error {
 	if isRoutineObject(rs.RenameType) {
 		return d.renameRoutine(rs)
 	}
+	if rs.RenameType == pg_query.ObjectType_OBJECT_SCHEMA {
+		return d.renameSchema(rs)
+	}
 	renamesRelation := rs.RenameType == pg_query.ObjectType_OBJECT_TABLE || rs.RenameType == pg_query.ObjectType_OBJECT_INDEX
 	if rs.RenameType == pg_query.ObjectType_OBJECT_SEQUENCE && rs.Relation != nil {
 		if ok, err := d.renameSequence(rs); ok {
