@@ -168,14 +168,7 @@ func (rw schemaRewriter) rewrite(n *pg_query.Node) (out *pg_query.Node, changed 
 			if len(fc.Funcname) >= 2 && fc.Funcname[0].GetString_().GetSval() == rw.old {
 				err = pgerror.Unsupported("ALTER SCHEMA ... RENAME of a schema a stored expression calls a function of")
 			}
-			if lastName(fc.Funcname) != "nextval" || len(fc.Args) != 1 {
-				return true
-			}
-			arg := fc.Args[0]
-			if tc := arg.GetTypeCast(); tc != nil {
-				arg = tc.Arg
-			}
-			s := arg.GetAConst().GetSval()
+			s := nextvalText(fc)
 			if s == nil {
 				return true
 			}

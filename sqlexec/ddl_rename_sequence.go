@@ -61,15 +61,7 @@ func (d *ddl) renamedNextval(def *pg_query.Node, old, renamed *sequence) (out *p
 	names := catalogNames{s: d.s, cat: d.cat}
 	out = proto.Clone(def).(*pg_query.Node)
 	walk(out, func(n *pg_query.Node) bool {
-		fc := n.GetFuncCall()
-		if fc == nil || lastName(fc.Funcname) != "nextval" || len(fc.Args) != 1 {
-			return true
-		}
-		arg := fc.Args[0]
-		if tc := arg.GetTypeCast(); tc != nil {
-			arg = tc.Arg
-		}
-		s := arg.GetAConst().GetSval()
+		s := nextvalText(n.GetFuncCall())
 		if s == nil {
 			return true
 		}
@@ -80,4 +72,18 @@ func (d *ddl) renamedNextval(def *pg_query.Node, old, renamed *sequence) (out *p
 		return true
 	})
 	return out, changed
+}
+
+// nextvalText is the text naming the sequence of a call nextval('name') or
+// nextval('name'::regclass), as column defaults hold it; nil when fc is
+// no such call.
+func nextvalText(fc *pg_query.FuncCall) *pg_query.String {
+	if fc == nil || lastName(fc.Funcname) != "nextval" || len(fc.Args) != 1 {
+		return nil
+	}
+	arg := fc.Args[0]
+	if tc := arg.GetTypeCast(); tc != nil {
+		arg = tc.Arg
+	}
+	return arg.GetAConst().GetSval()
 }
