@@ -39,7 +39,8 @@ var builtinCatalogQueries = map[string]string{
 	pgdata.PgAm: `SELECT oid, amname, amhandler::oid AS amhandler, amtype FROM pg_am ORDER BY ctid`,
 	pgdata.PgDescription: `SELECT objoid, classoid, objsubid, description FROM pg_description
 		WHERE objoid < 16384 ORDER BY ctid`,
-	pgdata.PgClass: `SELECT oid, relname, relnamespace, relkind FROM pg_class
+	pgdata.PgClass: `SELECT oid, relname, relnamespace, relkind, reltype, relam, relhasindex, relisshared, relnatts,
+		relreplident, relacl FROM pg_class
 		WHERE oid < 16384 AND relkind IN ('r', 'v') AND relnamespace IN (11, 13207) ORDER BY ctid`,
 }
 

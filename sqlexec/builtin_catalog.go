@@ -176,11 +176,19 @@ type systemRelation struct {
 	oid          uint32
 	schema, name string
 	kind         relationKind
+	// row is its pg_class row as PostgreSQL 15's initdb leaves it.
+	row relationRow
+	// shared and replIdent are pg_class.relisshared and relreplident.
+	shared    bool
+	replIdent string
+	// acl is its access control list.
+	acl []aclItem
 }
 
 var systemRelations = sync.OnceValue(func() (out struct {
-	byOID  map[uint32]*systemRelation
-	byName map[string]*systemRelation
+	byOID   map[uint32]*systemRelation
+	byName  map[string]*systemRelation
+	ordered []*systemRelation
 }) {
 	out.byOID, out.byName = map[uint32]*systemRelation{}, map[string]*systemRelation{}
 	eachRow(pgdata.Load(pgdata.PgClass), func(get func(string) string) {
@@ -192,8 +200,14 @@ var systemRelations = sync.OnceValue(func() (out struct {
 		if get("relkind") == "v" {
 			r.kind = relView
 		}
+		natts, _ := strconv.Atoi(get("relnatts"))
+		r.row = relationRow{oid: r.oid, name: r.name, namespace: int64(atou(get("relnamespace"))), kind: get("relkind"),
+			rowType: int64(atou(get("reltype"))), am: int64(atou(get("relam"))), hasIndex: get("relhasindex") == "t", natts: natts,
+			rules: r.kind == relView}
+		r.shared, r.replIdent, r.acl = get("relisshared") == "t", get("relreplident"), systemACL(get("relacl"))
 		out.byOID[r.oid] = r
 		out.byName[r.schema+"."+r.name] = r
+		out.ordered = append(out.ordered, r)
 	})
 	return out
 })

@@ -102,7 +102,8 @@ func ddlTag(n *pg_query.Node) string {
 			return "ALTER INDEX"
 		case pg_query.ObjectType_OBJECT_SEQUENCE:
 			return "ALTER SEQUENCE"
-		case pg_query.ObjectType_OBJECT_FUNCTION, pg_query.ObjectType_OBJECT_PROCEDURE, pg_query.ObjectType_OBJECT_ROUTINE:
+		case pg_query.ObjectType_OBJECT_FUNCTION, pg_query.ObjectType_OBJECT_PROCEDURE, pg_query.ObjectType_OBJECT_ROUTINE,
+			pg_query.ObjectType_OBJECT_SCHEMA:
 			return "ALTER " + strings.TrimPrefix(v.RenameStmt.RenameType.String(), "OBJECT_")
 		}
 		return "ALTER TABLE"

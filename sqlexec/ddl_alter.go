@@ -408,11 +408,27 @@ func (d *ddl) rename(rs *pg_query.RenameStmt) error {
 	if isRoutineObject(rs.RenameType) {
 		return d.renameRoutine(rs)
 	}
+	if rs.RenameType == pg_query.ObjectType_OBJECT_SCHEMA {
+		return d.renameSchema(rs)
+	}
 	renamesRelation := rs.RenameType == pg_query.ObjectType_OBJECT_TABLE || rs.RenameType == pg_query.ObjectType_OBJECT_INDEX
-	if rs.Relation == nil || !renamesRelation && rs.RenameType != pg_query.ObjectType_OBJECT_COLUMN {
+	if rs.RenameType == pg_query.ObjectType_OBJECT_SEQUENCE && rs.Relation != nil {
+		if ok, err := d.renameSequence(rs); ok {
+			return err
+		}
+		if d.s.lookupTable(d.cat, rs.Relation.Schemaname, rs.Relation.Relname) != nil {
+			return pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not a sequence", rs.Relation.Relname)
+		}
+	}
+	if rs.Relation == nil || !renamesRelation && rs.RenameType != pg_query.ObjectType_OBJECT_COLUMN && rs.RenameType != pg_query.ObjectType_OBJECT_SEQUENCE {
 		return pgerror.Unsupported("ALTER ... RENAME of " + strings.TrimPrefix(rs.RenameType.String(), "OBJECT_"))
 	}
 	t := d.s.lookupTable(d.cat, rs.Relation.Schemaname, rs.Relation.Relname)
+	if t == nil && rs.RenameType == pg_query.ObjectType_OBJECT_TABLE {
+		if ok, err := d.renameSequence(rs); ok {
+			return err
+		}
+	}
 	if t == nil && renamesRelation {
 		if ok, err := d.renameIndex(rs); ok {
 			return err

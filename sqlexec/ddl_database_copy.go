@@ -88,7 +88,7 @@ func copyDatabase(e, template *Engine) error {
 // copy returns a sequence with q's definition, owner and counter, for a
 // copied database.
 func (q *sequence) copy() *sequence {
-	n := &sequence{oid: q.oid, schema: q.schema, name: q.name, sequenceParams: q.sequenceParams}
+	n := &sequence{oid: q.oid, schema: q.schema, name: q.name, role: q.role, sequenceParams: q.sequenceParams, mu: &sequenceState{}}
 	n.mu.last, n.mu.called = q.state()
 	n.mu.ownedBy, n.mu.ownedCol = q.owner()
 	return n

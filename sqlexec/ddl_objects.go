@@ -413,7 +413,7 @@ func (d *ddl) createSequence(cs *pg_query.CreateSeqStmt) error {
 			q.setOwner(table, attnum)
 		}
 	}
-	q.oid = d.cat.newOID()
+	q.oid, q.role = d.cat.newOID(), d.s.currentRole()
 	d.cat.schemas[schema].seqs[q.name] = q
 	return nil
 }

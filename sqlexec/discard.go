@@ -27,7 +27,7 @@ func (b *binder) discardPlan(ds *pg_query.DiscardStmt) *stmtPlan {
 			}
 		}
 		if all || ds.Target == pg_query.DiscardMode_DISCARD_SEQUENCES {
-			s.currval, s.lastval = make(map[*sequence]int64), nil
+			s.currval, s.lastval = make(map[uint32]int64), 0
 		}
 		if all || ds.Target == pg_query.DiscardMode_DISCARD_PLANS {
 			s.plans = nil

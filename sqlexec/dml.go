@@ -168,9 +168,9 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 				if err := w.validate(x, row, nil); err != nil {
 					return err
 				}
-				if err := pcheck.check(x, t, row); err != nil {
-					return err
-				}
+			}
+			if err := pcheck.check(x, t, row); err != nil {
+				return err
 			}
 			switch {
 			case router != nil:

@@ -56,8 +56,9 @@ func (d *ddl) grant(gs *pg_query.GrantStmt) error {
 			return err
 		}
 		acl := append([]aclItem(nil), objectACL(d.cat, obj.kind, obj.oid)...)
+		grantor := relationOwner(d.cat, obj.kind, obj.oid)
 		for _, g := range grantees {
-			acl = editACL(acl, g, letters, gs.IsGrant, gs.GrantOption)
+			acl = editACL(acl, g, grantor, letters, gs.IsGrant, gs.GrantOption)
 		}
 		d.cat.acls[aclKey{obj.kind, obj.oid}] = acl
 	}
@@ -171,12 +172,14 @@ func (d *ddl) privilegeLetters(gs *pg_query.GrantStmt, kind aclKind) (string, er
 	return string(out), nil
 }
 
-// editACL grants (or revokes) the privilege letters to grantee, by the
-// bootstrap superuser, with (or, revoking, only) the grant option.
-func editACL(acl []aclItem, grantee uint32, letters string, grant, option bool) []aclItem {
+// editACL grants (or revokes) the privilege letters to grantee, by
+// grantor, with (or, revoking, only) the grant option. The grantor is the
+// object's owner: a superuser's or the owner's GRANT is recorded as the
+// owner's, as in PostgreSQL.
+func editACL(acl []aclItem, grantee, grantor uint32, letters string, grant, option bool) []aclItem {
 	idx := -1
 	for i, item := range acl {
-		if item.grantee == grantee && item.grantor == oidBootstrapSuperuser {
+		if item.grantee == grantee && item.grantor == grantor {
 			idx = i
 		}
 	}
@@ -184,7 +187,7 @@ func editACL(acl []aclItem, grantee uint32, letters string, grant, option bool) 
 		if !grant {
 			return acl
 		}
-		acl = append(acl, aclItem{grantee: grantee, grantor: oidBootstrapSuperuser})
+		acl = append(acl, aclItem{grantee: grantee, grantor: grantor})
 		idx = len(acl) - 1
 	}
 	held := map[byte]bool{}

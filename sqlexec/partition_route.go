@@ -192,10 +192,12 @@ func (pc *partCheck) check(x *execCtx, t *tableDesc, row []any) error {
 }
 
 // insertRouting compiles what an INSERT into t needs beyond its writer:
-// the router of a partitioned table, the constraint of a partition.
+// the router of a partitioned table, the constraint of a partition (a
+// partitioned one's too, which the row must satisfy before it is routed,
+// as in PostgreSQL).
 func (b *binder) insertRouting(t *tableDesc, ins *pg_query.InsertStmt, rowTriggers bool) (*partRouter, *partCheck, error) {
-	if t.part == nil {
-		pc, err := b.partCheckFor(t)
+	pc, err := b.partCheckFor(t)
+	if err != nil || t.part == nil {
 		return nil, pc, err
 	}
 	if ins.OnConflictClause != nil {
@@ -205,7 +207,7 @@ func (b *binder) insertRouting(t *tableDesc, ins *pg_query.InsertStmt, rowTrigge
 		return nil, nil, pgerror.Unsupported("row triggers on partitioned tables")
 	}
 	r, err := b.partRouterFor(t, false)
-	return r, nil, err
+	return r, pc, err
 }
 
 // rowMoves is what an UPDATE needs for partitions: the partition

@@ -142,13 +142,15 @@ func init() {
 			for i, r := range rels {
 				out[i] = r.values()
 				switch r.kind {
-				case "r", "v":
+				case "r", "p", "v":
+					out[i][5] = int64(relationOwner(c, aclTable, r.oid))
 					out[i][28] = aclText(s, c, aclTable, r.oid)
 				case "S":
+					out[i][5] = int64(relationOwner(c, aclSequence, r.oid))
 					out[i][28] = aclText(s, c, aclSequence, r.oid)
 				}
 			}
-			return out
+			return append(systemRelationRows(s, c), out...)
 		}})
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_attribute",
 		cols: []vcol{{"attrelid", oid}, {"attname", name}, {"atttypid", oid}, {"attstattarget", i4}, {"attlen", i2}, {"attnum", i2},

@@ -83,9 +83,16 @@ func objectACL(c *catalog, kind aclKind, oid uint32) []aclItem {
 	return defaultACL(kind, relationOwner(c, kind, oid))
 }
 
-// relationOwner is the role holding the default privileges of a table or
-// view: the one that created it.
+// relationOwner is the role holding the default privileges of a table,
+// view or sequence: the one that created it.
 func relationOwner(c *catalog, kind aclKind, oid uint32) uint32 {
+	if kind == aclSequence {
+		if schema, name, ok := relationByOid(c, int64(oid)); ok && c.schemas[schema] != nil {
+			if q := c.schemas[schema].seqs[name]; q != nil && q.role != 0 {
+				return q.role
+			}
+		}
+	}
 	if kind == aclTable {
 		if t := c.tables[oid]; t != nil && t.owner != 0 {
 			return t.owner
@@ -122,6 +129,9 @@ func explicitACL(c *catalog, kind aclKind, oid uint32) ([]aclItem, bool) {
 	case kind == aclSchema && (oid == oidPgCatalog || oid == oidInfoSchema):
 		return []aclItem{{oidBootstrapSuperuser, oidBootstrapSuperuser, "UC"}, {0, oidBootstrapSuperuser, "U"}}, true
 	case kind == aclTable && oid < firstUserOID:
+		if r := systemRelations().byOID[oid]; r != nil {
+			return r.acl, true
+		}
 		return []aclItem{{oidBootstrapSuperuser, oidBootstrapSuperuser, "arwdDxt"}, {0, oidBootstrapSuperuser, "r"}}, true
 	}
 	return nil, false

@@ -20,22 +20,30 @@ type sequence struct {
 	oid    uint32
 	schema string
 	name   string
+	// role is the OID of the role owning the sequence (pg_class.relowner),
+	// which holds its privileges by default; 0 is the bootstrap superuser.
+	role uint32
 	sequenceParams
 
 	// mu guards what changes in a published sequence: the counter
 	// (nextval, setval), the owner (ALTER SEQUENCE ... OWNED BY), and the
 	// parameters above, which ALTER SEQUENCE changes holding mu (next, set
-	// and alter read them under it).
-	mu struct {
-		sync.Mutex
-		last   int64
-		called bool
-		// ownedBy is the OID of the table whose column owns the sequence
-		// (a SERIAL or identity column's, or OWNED BY's): the sequence is
-		// dropped with the table or the column. 0 for none.
-		ownedBy  uint32
-		ownedCol int16 // the owning column's attnum
-	}
+	// and alter read them under it). A renamed sequence's descriptor
+	// shares it with the one it replaces, so that nextval in other
+	// sessions while the rename is pending advances the same counter.
+	mu *sequenceState
+}
+
+// sequenceState is what changes in a published sequence.
+type sequenceState struct {
+	sync.Mutex
+	last   int64
+	called bool
+	// ownedBy is the OID of the table whose column owns the sequence
+	// (a SERIAL or identity column's, or OWNED BY's): the sequence is
+	// dropped with the table or the column. 0 for none.
+	ownedBy  uint32
+	ownedCol int16 // the owning column's attnum
 }
 
 // owner returns the OID of the table owning the sequence (0 for none) and
@@ -123,7 +131,7 @@ func (q *sequence) state() (int64, bool) {
 // newSequence builds a sequence from CREATE SEQUENCE's options, as an
 // integer sequence of type typ unless an AS option names another.
 func newSequence(schema, name string, typ types.Oid, opts []*pg_query.Node, typeOf sequenceTypeResolver) (*sequence, error) {
-	q := &sequence{schema: schema, name: name}
+	q := &sequence{schema: schema, name: name, mu: &sequenceState{}}
 	p, last, _, err := applySequenceOptions(sequenceParams{typ: typ}, 0, false, opts, true, typeOf)
 	if err != nil {
 		return nil, err
@@ -190,17 +198,21 @@ func sequenceByOid(x *execCtx, oid int64) (*sequence, error) {
 	return nil, pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not a sequence", name)
 }
 
-// sequenceExists reports whether q is still in the session's catalog.
-func sequenceExists(x *execCtx, q *sequence) bool {
-	found, err := sequenceByOid(x, int64(q.oid))
-	return err == nil && found == q
-}
-
 // sequenceWritable refuses to advance or set a sequence in a read-only
 // transaction (25006), except a temporary one, as PostgreSQL does.
 func (s *Session) sequenceWritable(q *sequence, what string) error {
 	if s.txn != nil && s.txn.readOnly && !isTempSchema(q.schema) {
 		return pgerror.Newf(pgerror.ReadOnlySqlTransaction, "cannot execute %s in a read-only transaction", what)
+	}
+	return nil
+}
+
+// sequencePrivilege fails with 42501 unless the current role holds one of
+// the privileges (ACL letters) on q: USAGE or UPDATE for nextval, SELECT
+// or USAGE for currval and lastval, UPDATE for setval, as in PostgreSQL.
+func (s *Session) sequencePrivilege(q *sequence, privs string) error {
+	if !s.hasPrivilege(s.currentRole(), aclSequence, q.oid, []byte(privs)) {
+		return pgerror.Newf(pgerror.InsufficientPrivilege, "permission denied for sequence %s", q.name)
 	}
 	return nil
 }
@@ -230,6 +242,9 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
+		if err := x.s.sequencePrivilege(q, "Uw"); err != nil {
+			return nil, err
+		}
 		if err := x.s.sequenceWritable(q, "nextval()"); err != nil {
 			return nil, err
 		}
@@ -237,7 +252,7 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		x.s.currval[q], x.s.lastval = v, q
+		x.s.currval[q.oid], x.s.lastval = v, q.oid
 		return v, nil
 	}})
 	addSysFunc("currval", sysFunc{args: []types.Type{rc}, result: i8, volatile: true, eval: func(x *execCtx, a []any) (any, error) {
@@ -245,7 +260,10 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		v, ok := x.s.currval[q]
+		if err := x.s.sequencePrivilege(q, "rU"); err != nil {
+			return nil, err
+		}
+		v, ok := x.s.currval[q.oid]
 		if !ok {
 			return nil, pgerror.Newf(pgerror.ObjectNotInPrerequisiteState, "currval of sequence \"%s\" is not yet defined in this session", q.name)
 		}
@@ -256,6 +274,9 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
+		if err := x.s.sequencePrivilege(q, "w"); err != nil {
+			return nil, err
+		}
 		if err := x.s.sequenceWritable(q, "setval()"); err != nil {
 			return nil, err
 		}
@@ -264,7 +285,7 @@ func init() {
 			return nil, err
 		}
 		if isCalled {
-			x.s.currval[q], x.s.lastval = a[1].(int64), q
+			x.s.currval[q.oid], x.s.lastval = a[1].(int64), q.oid
 		}
 		return a[1], nil
 	}
@@ -272,10 +293,14 @@ func init() {
 	addSysFunc("setval", sysFunc{args: []types.Type{rc, i8, types.Bool}, result: i8, volatile: true, eval: setval})
 	addSysFunc("lastval", sysFunc{result: i8, volatile: true, eval: func(x *execCtx, _ []any) (any, error) {
 		// A dropped sequence's value is gone with it, as in PostgreSQL.
-		if q := x.s.lastval; q == nil || !sequenceExists(x, q) {
+		q, err := sequenceByOid(x, int64(x.s.lastval))
+		if x.s.lastval == 0 || err != nil {
 			return nil, pgerror.New(pgerror.ObjectNotInPrerequisiteState, "lastval is not yet defined in this session")
 		}
-		return x.s.currval[x.s.lastval], nil
+		if err := x.s.sequencePrivilege(q, "rU"); err != nil {
+			return nil, err
+		}
+		return x.s.currval[q.oid], nil
 	}})
 	// pg_get_serial_sequence(table, column): the schema-qualified name of
 	// the sequence the column owns (a SERIAL or identity column's, or one
@@ -445,7 +470,7 @@ func (d *ddl) columnSequence(t *tableDesc, col *columnDesc, opts []*pg_query.Nod
 	if err != nil {
 		return err
 	}
-	q.oid = d.cat.newOID()
+	q.oid, q.role = d.cat.newOID(), t.owner
 	q.setOwner(t.oid, col.attnum)
 	d.cat.schemas[schema].seqs[name] = q
 	col.def = nextvalDefault(q)

@@ -27,9 +27,9 @@ type Session struct {
 	schemaBeingCreated string
 	// currval holds the last value nextval returned in this session, by
 	// sequence.
-	currval map[*sequence]int64
-	// lastval is the sequence nextval was last called on.
-	lastval *sequence
+	currval map[uint32]int64
+	// lastval is the OID of the sequence nextval was last called on.
+	lastval uint32
 	// plans caches the plans of statements prepared without parameter
 	// types, and of those the literal cache prepares (literal_cache.go).
 	plans map[planKey]cachedPlan
@@ -107,7 +107,7 @@ func (e *Engine) newSession(info SessionInfo) *Session {
 		engine:   e,
 		info:     info,
 		settings: newSettings(info, e.settingOverrides()),
-		currval:  make(map[*sequence]int64),
+		currval:  make(map[uint32]int64),
 	}
 	if name := info.StartupParams["fickle.session"]; name != "" {
 		s.kv = e.store.Session(name)
