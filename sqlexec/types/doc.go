@@ -62,8 +62,8 @@
 // input order) and extra_float_digits (Env.FloatDigits) follow the
 // session; IntervalStyle is postgres, the only style supported. Dates, like
 // timestamps, span 4713 BC to 294276 AD (PostgreSQL's dates go further).
-// Interval fields restrictions (INTERVAL DAY TO SECOND), the SIMILAR form of
-// substring, and to_char's EEEE, V, L, RN and TH patterns answer 0A000.
+// Interval fields restrictions (INTERVAL DAY TO SECOND) and to_char's EEEE,
+// V, L, RN and TH patterns answer 0A000.
 // Arrays have up to six dimensions and any lower bounds, as in PostgreSQL.
 // Floating-point functions use Go's math
 // package, whose cbrt, exp, ln and trigonometric results may differ from
