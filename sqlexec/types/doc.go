@@ -20,6 +20,7 @@
 //   - text, varchar(n), char(n), name, "char": string (char(n) blank-padded)
 //   - bytea: []byte
 //   - date: time.Time at 00:00 UTC of the day
+//   - time: int64 microseconds since midnight, 0 to 24:00:00 inclusive
 //   - timestamp: time.Time in UTC holding the wall-clock value
 //   - timestamptz: time.Time in UTC (the instant)
 //   - interval: pgtype.Interval with Valid set
