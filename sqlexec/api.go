@@ -75,7 +75,7 @@ func (s *Session) Close() { s.close() }
 func (s *Session) Parse(sql string) (sts []*Statement, err error) {
 	defer recoverInternal(&err)
 	if v, _ := s.setting("standard_conforming_strings"); v == "off" {
-		if err := checkNonStandardStrings(sql); err != nil {
+		if sql, err = rewriteNonStandardStrings(sql); err != nil {
 			return nil, err
 		}
 	}

@@ -302,7 +302,8 @@ func opName(names []*pg_query.Node) string {
 
 func (b *binder) aExpr(sc *scope, a *pg_query.A_Expr) (*scalar, error) {
 	switch a.Kind {
-	case pg_query.A_Expr_Kind_AEXPR_OP, pg_query.A_Expr_Kind_AEXPR_LIKE, pg_query.A_Expr_Kind_AEXPR_ILIKE:
+	case pg_query.A_Expr_Kind_AEXPR_OP, pg_query.A_Expr_Kind_AEXPR_LIKE, pg_query.A_Expr_Kind_AEXPR_ILIKE,
+		pg_query.A_Expr_Kind_AEXPR_SIMILAR:
 		op := opName(a.Name)
 		if a.Lexpr == nil {
 			arg, err := b.expr(sc, a.Rexpr)
@@ -348,8 +349,6 @@ func (b *binder) aExpr(sc *scope, a *pg_query.A_Expr) (*scalar, error) {
 	case pg_query.A_Expr_Kind_AEXPR_BETWEEN, pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN,
 		pg_query.A_Expr_Kind_AEXPR_BETWEEN_SYM, pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN_SYM:
 		return b.between(sc, a)
-	case pg_query.A_Expr_Kind_AEXPR_SIMILAR:
-		return nil, b.errAt(pgerror.Unsupported("SIMILAR TO"), a.Location)
 	case pg_query.A_Expr_Kind_AEXPR_OP_ANY, pg_query.A_Expr_Kind_AEXPR_OP_ALL:
 		return b.anyAll(sc, a)
 	}

@@ -128,9 +128,11 @@ func (b *binder) sqlValueFunction(sc *scope, f *pg_query.SQLValueFunction) (*sca
 	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_DATE:
 		return b.callResolved("current_date", nil, f.Location)
 	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP, pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP_N:
-		return b.callResolved("current_timestamp", nil, f.Location)
+		return b.currentTime("current_timestamp", f)
 	case pg_query.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP, pg_query.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP_N:
-		return b.callResolved("localtimestamp", nil, f.Location)
+		return b.currentTime("localtimestamp", f)
+	case pg_query.SQLValueFunctionOp_SVFOP_LOCALTIME, pg_query.SQLValueFunctionOp_SVFOP_LOCALTIME_N:
+		return b.currentTime("localtime", f)
 	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_USER, pg_query.SQLValueFunctionOp_SVFOP_USER,
 		pg_query.SQLValueFunctionOp_SVFOP_CURRENT_ROLE, pg_query.SQLValueFunctionOp_SVFOP_SESSION_USER:
 		name := map[pg_query.SQLValueFunctionOp]string{
@@ -145,7 +147,17 @@ func (b *binder) sqlValueFunction(sc *scope, f *pg_query.SQLValueFunction) (*sca
 	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_SCHEMA:
 		return b.sysCall(sc, "current_schema", sysFuncs["current_schema"], &pg_query.FuncCall{Location: f.Location})
 	}
-	return nil, b.errAt(pgerror.Unsupported("time without time zone (CURRENT_TIME, LOCALTIME)"), f.Location)
+	return nil, b.errAt(pgerror.Unsupported("time with time zone (CURRENT_TIME)"), f.Location)
+}
+
+// currentTime is CURRENT_TIMESTAMP, LOCALTIMESTAMP and LOCALTIME, rounded
+// to the precision written as CURRENT_TIMESTAMP(p) (more than 6 is 6).
+func (b *binder) currentTime(name string, f *pg_query.SQLValueFunction) (*scalar, error) {
+	s, err := b.callResolved(name, nil, f.Location)
+	if err != nil || f.Typmod < 0 {
+		return s, err
+	}
+	return b.coerce(s, types.Type{Oid: s.typ.Oid, Typmod: min(f.Typmod, 6)}, types.CastExplicit)
 }
 
 func (s *Session) database() string { return s.engine.Name() }

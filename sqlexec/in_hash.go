@@ -45,7 +45,7 @@ func hashable(x, elem types.Type) bool {
 		return false
 	}
 	switch x.Oid {
-	case types.OidBool, types.OidDate, types.OidTimestamp, types.OidTimestamptz, types.OidUUID:
+	case types.OidBool, types.OidDate, types.OidTime, types.OidTimestamp, types.OidTimestamptz, types.OidUUID:
 		return true
 	}
 	return false

@@ -662,6 +662,8 @@ func sqlValueNode(f *pg_query.SQLValueFunction) (*dnode, error) {
 		withPrecision("CURRENT_TIMESTAMP", types.Timestamptz)
 	case pg_query.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP, pg_query.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP_N:
 		withPrecision("LOCALTIMESTAMP", types.Timestamp)
+	case pg_query.SQLValueFunctionOp_SVFOP_LOCALTIME, pg_query.SQLValueFunctionOp_SVFOP_LOCALTIME_N:
+		withPrecision("LOCALTIME", types.Time)
 	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_ROLE:
 		text, typ = "CURRENT_ROLE", types.Name
 	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_USER:

@@ -19,7 +19,8 @@ import (
 // sqlexec (DESIGN.md): nil for NULL (handled by the caller as length -1),
 // bool, int64 for every integer and oid type, float64 for float4/float8,
 // *apd.Decimal for numeric, string for the character and json types, []byte
-// for bytea, time.Time in UTC for date, timestamp and timestamptz,
+// for bytea, int64 microseconds since midnight for time, time.Time in UTC for
+// date, timestamp and timestamptz,
 // pgtype.Interval for interval, [16]byte for uuid and []any for one-dimensional
 // arrays of those.
 //
@@ -69,8 +70,8 @@ func SupportsBinary(oid uint32) bool {
 	switch oid {
 	case pgtype.BoolOID, pgtype.ByteaOID, pgtype.QCharOID, pgtype.NameOID, pgtype.Int8OID, pgtype.Int2OID,
 		pgtype.Int4OID, pgtype.TextOID, pgtype.OIDOID, pgtype.JSONOID, pgtype.Float4OID, pgtype.Float8OID,
-		pgtype.BPCharOID, pgtype.VarcharOID, pgtype.DateOID, pgtype.TimestampOID, pgtype.TimestamptzOID,
-		pgtype.IntervalOID, pgtype.NumericOID, pgtype.UUIDOID, pgtype.JSONBOID, pgtype.JSONPathOID, pgtype.UnknownOID, voidOID:
+		pgtype.BPCharOID, pgtype.VarcharOID, pgtype.DateOID, pgtype.TimeOID, pgtype.TimestampOID,
+		pgtype.TimestamptzOID, pgtype.IntervalOID, pgtype.NumericOID, pgtype.UUIDOID, pgtype.JSONBOID, pgtype.JSONPathOID, pgtype.UnknownOID, voidOID:
 		return true
 	}
 	return isRegType(oid)
@@ -132,6 +133,11 @@ func AppendBinary(buf []byte, oid uint32, v any) ([]byte, error) {
 		}
 	case pgtype.Int8OID:
 		if i, ok := v.(int64); ok {
+			return binary.BigEndian.AppendUint64(buf, uint64(i)), nil
+		}
+	case pgtype.TimeOID:
+		// time_send: microseconds since midnight.
+		if i, ok := v.(int64); ok && i >= 0 && i <= usecPerDay {
 			return binary.BigEndian.AppendUint64(buf, uint64(i)), nil
 		}
 	case pgtype.Float4OID:
@@ -224,6 +230,14 @@ func DecodeBinary(oid uint32, src []byte) (any, error) {
 	case pgtype.Int8OID:
 		if len(src) == 8 {
 			return int64(binary.BigEndian.Uint64(src)), nil
+		}
+	case pgtype.TimeOID:
+		if len(src) == 8 {
+			us := int64(binary.BigEndian.Uint64(src))
+			if us < 0 || us > usecPerDay {
+				return nil, pgerror.New(pgerror.DatetimeFieldOverflow, "time out of range")
+			}
+			return us, nil
 		}
 	case pgtype.Float4OID:
 		if len(src) == 4 {
@@ -332,6 +346,9 @@ func invalidBinary(oid uint32, detail string) *pgerror.Error {
 	return pgerror.Wrapf(ErrIncorrectBinaryFormat, pgerror.InvalidBinaryRepresentation, "incorrect binary data format for type OID %d", oid).
 		WithDetail("%s", detail)
 }
+
+// usecPerDay is the microseconds of a day, 24:00:00 being the largest time.
+const usecPerDay = 24 * 60 * 60 * 1_000_000
 
 // firstDateDay is PostgreSQL's first date, 4714-11-24 BC, in days from
 // 2000-01-01: date_recv refuses earlier ones with 22008, save -infinity

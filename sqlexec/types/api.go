@@ -30,6 +30,7 @@ const (
 	OidBpchar      Oid = 1042
 	OidVarchar     Oid = 1043
 	OidDate        Oid = 1082
+	OidTime        Oid = 1083
 	OidTimestamp   Oid = 1114
 	OidTimestamptz Oid = 1184
 	OidInterval    Oid = 1186
@@ -68,6 +69,7 @@ var (
 	BpcharAny   = Type{OidBpchar, -1}
 	VarcharAny  = Type{OidVarchar, -1}
 	Date        = Type{OidDate, -1}
+	Time        = Type{OidTime, -1}
 	Timestamp   = Type{OidTimestamp, -1}
 	Timestamptz = Type{OidTimestamptz, -1}
 	Interval    = Type{OidInterval, -1}

@@ -30,6 +30,7 @@ var arrayTypes = map[Oid]Oid{
 	OidOid:          1028,
 	OidTimestamp:    1115,
 	OidDate:         1182,
+	OidTime:         1183,
 	OidTimestamptz:  1185,
 	OidInterval:     1187,
 	OidNumeric:      1231,

@@ -294,6 +294,8 @@ func typmodCoercion(t Type, ctx CastContext) EnvCastFunc {
 		return func(_ *Env, v any) (any, error) { return applyNumericTypmod(t, v.(*apd.Decimal)) }
 	case OidTimestamp, OidTimestamptz:
 		return func(_ *Env, v any) (any, error) { return roundTimestamp(t, v.(time.Time)), nil }
+	case OidTime:
+		return func(_ *Env, v any) (any, error) { return roundTime(t, v.(int64)), nil }
 	case OidInterval:
 		return func(_ *Env, v any) (any, error) { return adjustIntervalForTypmod(t, v.(pgtype.Interval)), nil }
 	}

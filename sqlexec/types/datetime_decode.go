@@ -35,6 +35,8 @@ type dtDecoder struct {
 	abbrev  string
 	// relative is the instant now, today, tomorrow and yesterday read.
 	relative func() (time.Time, *time.Location, bool)
+	// timeOnly reads the input of time, which needs no date.
+	timeOnly bool
 }
 
 // decodeDateTime decodes the fields of a date or timestamp literal.
@@ -164,7 +166,7 @@ func (d *dtDecoder) decode(fields []dtField) dtErr {
 	} else if d.meridian == meridianPM && d.hour != 12 {
 		d.hour += 12
 	}
-	if d.reserved == 0 && d.fmask&maskDate != maskDate {
+	if d.reserved == 0 && d.fmask&maskDate != maskDate && !d.timeOnly {
 		return dtBadFormat
 	}
 	if (d.named != nil || d.dynamic != nil) && d.fmask&fieldBit(tokDTZMod) != 0 {
@@ -235,8 +237,9 @@ func (d *dtDecoder) word(fields []dtField, i int) (tmask int, skip bool, prefix 
 	case tokUnits:
 		return 0, false, tok.val, 0
 	case tokISOTime:
-		// t: the next field is the time of an ISO 8601 timestamp.
-		if d.fmask&maskDate != maskDate || i >= len(fields)-1 {
+		// t: the next field is the time of an ISO 8601 timestamp (or
+		// of a time, which needs no date before it).
+		if d.fmask&maskDate != maskDate && !d.timeOnly || i >= len(fields)-1 {
 			return 0, false, 0, dtBadFormat
 		}
 		if k := fields[i+1].kind; k != dtkNumber && k != dtkTime && k != dtkDate {

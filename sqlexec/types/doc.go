@@ -20,6 +20,7 @@
 //   - text, varchar(n), char(n), name, "char": string (char(n) blank-padded)
 //   - bytea: []byte
 //   - date: time.Time at 00:00 UTC of the day
+//   - time: int64 microseconds since midnight, 0 to 24:00:00 inclusive
 //   - timestamp: time.Time in UTC holding the wall-clock value
 //   - timestamptz: time.Time in UTC (the instant)
 //   - interval: pgtype.Interval with Valid set
@@ -62,8 +63,8 @@
 // input order) and extra_float_digits (Env.FloatDigits) follow the
 // session; IntervalStyle is postgres, the only style supported. Dates, like
 // timestamps, span 4713 BC to 294276 AD (PostgreSQL's dates go further).
-// Interval fields restrictions (INTERVAL DAY TO SECOND), the SIMILAR form of
-// substring, and to_char's EEEE, V, L, RN and TH patterns answer 0A000.
+// Interval fields restrictions (INTERVAL DAY TO SECOND) and to_char's EEEE,
+// V, L, RN and TH patterns answer 0A000.
 // Arrays have up to six dimensions and any lower bounds, as in PostgreSQL.
 // Floating-point functions use Go's math
 // package, whose cbrt, exp, ln and trigonometric results may differ from

@@ -72,9 +72,6 @@ func init() {
 		}
 		return src[m[0]:m[1]], nil
 	}, t, t)
-	addFunc("substring", Immutable, t, func(_ *Env, a []any) (any, error) {
-		return similarSubstring(a[0].(string), a[1].(string), a[2].(string))
-	}, t, t, t)
 	trim := func(mode int) funcEval {
 		return func(_ *Env, a []any) (any, error) {
 			chars := " "
@@ -226,12 +223,6 @@ func substring(s string, start, count int64, hasCount bool) (any, error) {
 		return "", nil
 	}
 	return string(r[from:to]), nil
-}
-
-// similarSubstring is substring(s SIMILAR pattern ESCAPE esc), which fickle
-// does not translate; it answers 0A000 rather than 42883.
-func similarSubstring(_, _, _ string) (any, error) {
-	return nil, pgerror.Unsupported("substring with SIMILAR patterns")
 }
 
 func leftRight(s string, n int64, left bool) string {

@@ -56,7 +56,7 @@ func FuzzParseStrings(f *testing.F) {
 func FuzzParseDateTime(f *testing.F) {
 	fuzzSeeds(f, "date", "timestamp", "interval")
 	f.Fuzz(func(t *testing.T, s string) {
-		for _, typ := range []Type{Date, Timestamp, Timestamptz, Interval} {
+		for _, typ := range []Type{Date, Time, Timestamp, Timestamptz, Interval} {
 			roundTrip(t, typ, s)
 		}
 	})

@@ -174,7 +174,7 @@ func init() {
 		return func(_ *Env, a, b any) int { return compare(t, a, b) }
 	}
 	for _, t := range []Type{Bool, Int2, Int4, Int8, Float4, Float8, NumericAny, Text, BpcharAny, Name, Char,
-		Bytea, UUID, Date, Timestamp, Timestamptz, Interval, JSONB, OidType} {
+		Bytea, UUID, Date, Time, Timestamp, Timestamptz, Interval, JSONB, OidType} {
 		addComparisons(t, t, same(t))
 	}
 	ints := []Type{Int2, Int4, Int8}

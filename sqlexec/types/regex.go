@@ -75,6 +75,13 @@ type pgRegex struct {
 	// mixed records greedy and non-greedy quantifiers in one RE: whether
 	// it matches is the same in RE2, but not what it matches.
 	mixed bool
+	// longest records Go's leftmost-longest mode.
+	longest bool
+	// later holds the forms that search from a later start (searchAt).
+	later    sync.Once
+	laterErr error
+	startRe  *regexp.Regexp
+	extentRe *regexp.Regexp
 }
 
 // checkExtents refuses to say what an RE mixing greedy and non-greedy
@@ -217,5 +224,5 @@ func translateRegex(p string, f regexFlags) (*pgRegex, error) {
 	if !lazy {
 		re.Longest()
 	}
-	return &pgRegex{Regexp: re, anchored: anchored, mixed: greedy && lazy}, nil
+	return &pgRegex{Regexp: re, anchored: anchored, mixed: greedy && lazy, longest: !lazy}, nil
 }

@@ -50,7 +50,7 @@ func init() {
 		if err != nil || !ok {
 			return int64(0), err
 		}
-		ms, err := re.allFrom(s, pos)
+		ms, err := re.allFrom(s, pos, false)
 		return int64(len(ms)), err
 	}
 	addFunc("regexp_count", Immutable, i, count, t, t)
@@ -249,54 +249,12 @@ func matchGroups(s string, m []int) []any {
 	return out
 }
 
-// firstFrom returns the first match at or after byte offset pos.
-func (re *pgRegex) firstFrom(s string, pos int) ([]int, error) {
-	if err := re.checkExtents(); err != nil {
-		return nil, err
-	}
-	if pos > 0 && re.anchored {
-		return nil, pgerror.Unsupported("a regular expression with ^ or \\A searched from a later start position")
-	}
-	m := re.FindStringSubmatchIndex(s[pos:])
-	for i := range m {
-		if m[i] >= 0 {
-			m[i] += pos
-		}
-	}
-	return m, nil
-}
-
-// allFrom returns every match at or after byte offset pos, each search
-// starting where the last match ended. An RE that can match the empty
-// string is refused: PostgreSQL then also finds an empty match right after
-// a non-empty one, which RE2's iteration skips.
-func (re *pgRegex) allFrom(s string, pos int) ([][]int, error) {
-	if err := re.checkExtents(); err != nil {
-		return nil, err
-	}
-	if re.MatchString("") {
-		return nil, pgerror.Unsupported("repeated matching of a regular expression that can match an empty string")
-	}
-	if pos > 0 && re.anchored {
-		return nil, pgerror.Unsupported("a regular expression with ^ or \\A searched from a later start position")
-	}
-	ms := re.FindAllStringSubmatchIndex(s[pos:], -1)
-	for _, m := range ms {
-		for i := range m {
-			if m[i] >= 0 {
-				m[i] += pos
-			}
-		}
-	}
-	return ms, nil
-}
-
 // nthFrom returns the n-th match (1-based) at or after pos, or nil.
 func (re *pgRegex) nthFrom(s string, pos int, n int64) ([]int, error) {
 	if n == 1 {
 		return re.firstFrom(s, pos)
 	}
-	ms, err := re.allFrom(s, pos)
+	ms, err := re.allFrom(s, pos, false)
 	if err != nil || int64(len(ms)) < n {
 		return nil, err
 	}
@@ -317,7 +275,7 @@ func (re *pgRegex) replace(s, repl string, pos int, n int64) (any, error) {
 			ms = [][]int{m}
 		}
 	} else {
-		all, err := re.allFrom(s, pos)
+		all, err := re.allFrom(s, pos, false)
 		if err != nil {
 			return nil, err
 		}
@@ -384,7 +342,7 @@ func RegexpMatches(a []any) ([][]any, error) {
 	s := a[0].(string)
 	var ms [][]int
 	if global {
-		if ms, err = re.allFrom(s, 0); err != nil {
+		if ms, err = re.allFrom(s, 0, false); err != nil {
 			return nil, err
 		}
 	} else if m, err := re.firstFrom(s, 0); err != nil {
@@ -407,7 +365,7 @@ func RegexpSplit(fn string, a []any) ([]string, error) {
 		return nil, err
 	}
 	s := a[0].(string)
-	ms, err := re.allFrom(s, 0)
+	ms, err := re.allFrom(s, 0, true)
 	if err != nil {
 		return nil, err
 	}

@@ -43,6 +43,8 @@ func parseText(env *Env, t Type, s string) (any, error) {
 		return "", nil // void_in accepts anything and keeps nothing
 	case OidDate, OidTimestamp, OidTimestamptz:
 		return parseDateTime(env, t, s)
+	case OidTime:
+		return parseTime(env, t, s)
 	case OidInterval:
 		iv, err := parseIntervalText(s, intervalRange(t), env != nil && env.IntervalStyle == IntervalSQLStandard)
 		if err != nil {
@@ -77,8 +79,11 @@ func formatText(env *Env, t Type, v any) string {
 	case bool:
 		return formatBool(x)
 	case int64:
-		if isRegType(t.Oid) {
+		switch {
+		case isRegType(t.Oid):
 			return formatReg(env, t, x)
+		case t.Oid == OidTime:
+			return formatTime(x)
 		}
 		return strconv.FormatInt(x, 10)
 	case float64:

@@ -43,6 +43,7 @@ var typeInfos = map[Oid]typeInfo{
 	OidBpchar:       {"bpchar", "character", -1, CategoryString, false},
 	OidVarchar:      {"varchar", "character varying", -1, CategoryString, false},
 	OidDate:         {"date", "date", 4, CategoryDateTime, false},
+	OidTime:         {"time", "time without time zone", 8, CategoryDateTime, false},
 	OidTimestamp:    {"timestamp", "timestamp without time zone", 8, CategoryDateTime, false},
 	OidTimestamptz:  {"timestamptz", "timestamp with time zone", 8, CategoryDateTime, true},
 	OidInterval:     {"interval", "interval", 16, CategoryTimespan, true},
@@ -98,7 +99,8 @@ var typeNames = map[string]Oid{
 	"unknown": OidUnknown,
 	"bpchar":  OidBpchar, "character": OidBpchar,
 	"varchar": OidVarchar, "character varying": OidVarchar,
-	"date":      OidDate,
+	"date": OidDate,
+	"time": OidTime, "time without time zone": OidTime,
 	"timestamp": OidTimestamp, "timestamp without time zone": OidTimestamp,
 	"timestamptz": OidTimestamptz, "timestamp with time zone": OidTimestamptz,
 	"interval": OidInterval,
@@ -114,7 +116,7 @@ var typeNames = map[string]Oid{
 // unsupportedTypeNames are PostgreSQL types fickle does not implement: they
 // answer 0A000 rather than "does not exist".
 var unsupportedTypeNames = map[string]bool{
-	"time": true, "timetz": true, "time with time zone": true, "time without time zone": true,
+	"timetz": true, "time with time zone": true,
 	"bit": true, "varbit": true, "bit varying": true, "money": true, "inet": true, "cidr": true,
 	"macaddr": true, "macaddr8": true, "point": true, "line": true, "lseg": true, "box": true,
 	"path": true, "polygon": true, "circle": true, "xml": true, "tsvector": true, "tsquery": true,
@@ -203,7 +205,7 @@ func applyTypmod(t Type, mods []int32) (Type, error) {
 			return Type{}, pgerror.Newf(pgerror.InvalidParameterValue, "NUMERIC scale %d must be between -1000 and 1000", s)
 		}
 		return Numeric(int(p), int(s)), nil
-	case OidTimestamp, OidTimestamptz:
+	case OidTime, OidTimestamp, OidTimestamptz:
 		// Fractional-second precision; like PostgreSQL, more than 6 is
 		// reduced to 6 (PostgreSQL also warns).
 		if len(mods) != 1 {
@@ -243,9 +245,10 @@ func formatType(t Type) string {
 		if p, s, ok := t.PrecisionScale(); ok {
 			return "numeric(" + strconv.Itoa(p) + "," + strconv.Itoa(s) + ")"
 		}
-	case OidTimestamp, OidTimestamptz:
+	case OidTime, OidTimestamp, OidTimestamptz:
 		if t.Typmod >= 0 {
-			return "timestamp(" + strconv.Itoa(int(t.Typmod)) + ")" + strings.TrimPrefix(ti.sqlName, "timestamp")
+			base, zone, _ := strings.Cut(ti.sqlName, " ")
+			return base + "(" + strconv.Itoa(int(t.Typmod)) + ") " + zone
 		}
 	case OidInterval:
 		return formatIntervalType(t)
