@@ -390,6 +390,9 @@ func runItems(x *execCtx, items []*fromItem, i int, emit func() error) error {
 	var rows [][]any
 	var keys [][]byte // the rows' store keys, kept for a lock stage
 	conds := it.on
+	// A table item's rows go on as the store returns them (a LIMIT above
+	// stops the scan) unless something needs them all first.
+	streamed := x.epq == nil && !it.cached && it.table != nil && streamsTable(x, it, x.marks != nil && it.lock != isolation.RowLockNone)
 	if x.stats != nil {
 		if i == 0 {
 			defer countJoins(x, items, time.Now())
@@ -407,6 +410,7 @@ func runItems(x *execCtx, items []*fromItem, i int, emit func() error) error {
 			return err
 		}
 		conds = it.join
+	case streamed:
 	case it.table != nil:
 		marked := x.marks != nil && it.lock != isolation.RowLockNone
 		krs, err := fetchTable(x, it, marked)
@@ -459,11 +463,16 @@ func runItems(x *execCtx, items []*fromItem, i int, emit func() error) error {
 		x.stats.addRows(it.plan.joined(), 1)
 		return runItems(x, items, i+1, emit)
 	}
-	if it.each != nil && x.epq == nil {
+	switch {
+	case it.each != nil && x.epq == nil:
 		if err := it.each(x, visit); err != nil {
 			return err
 		}
-	} else {
+	case streamed:
+		if err := streamTable(x, it, visit); err != nil {
+			return err
+		}
+	default:
 		for _, r := range rows {
 			if err := visit(r); err != nil {
 				return err
