@@ -111,6 +111,17 @@ func (s *gatedSession) Execute(ctx context.Context, p server.Prepared, params []
 	err := s.step(ctx, Step{Kind: stepExecute, Text: gp.sql, Params: paramsDigest(params)}, func(ctx context.Context) error {
 		var err error
 		res, err = s.Session.Execute(ctx, gp.Prepared, params)
+		if err == nil && res.Stream != nil {
+			// A streamed statement runs while its rows are drained: here,
+			// inside the step, so that the turnstile orders its reads.
+			var rows [][]any
+			tag, serr := res.Stream(func(row []any) error {
+				rows = append(rows, row)
+				return nil
+			})
+			res.Stream, res.Rows, res.Tag = nil, rows, tag
+			err = serr
+		}
 		return err
 	})
 	return res, err

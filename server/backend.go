@@ -60,7 +60,8 @@ type Session interface {
 	// inferred.
 	Prepare(st Statement, paramOIDs []uint32) (Prepared, error)
 	// Execute runs a prepared statement inside the open transaction.
-	// Cancelling ctx makes it return 57014.
+	// Cancelling ctx makes it return 57014. A Result with Stream set runs
+	// on while the server drains it, under the same ctx.
 	Execute(ctx context.Context, p Prepared, params []any) (*Result, error)
 	// CopyIn loads the rows of a COPY FROM STDIN read from data and returns
 	// the command tag.
@@ -136,6 +137,11 @@ type Column struct {
 type Result struct {
 	Columns []Column
 	Rows    [][]any
+	// Stream, when set instead of Rows and Tag, produces the rows one at
+	// a time: the server calls it once, it passes each row to send
+	// (stopping at send's first error) and returns the tag; the statement
+	// ends when it returns.
+	Stream func(send func(row []any) error) (tag string, err error)
 	// Tag is the command tag ("INSERT 0 3", "SELECT 2").
 	Tag string
 	// Copy, when set, asks the server to run the COPY sub-protocol.

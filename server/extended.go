@@ -312,7 +312,13 @@ func (c *conn) execute(m *pgproto3.Execute) {
 			c.extendedError(err)
 			return
 		}
-		res, err := c.run(ps.st.SQL(), ps.prep, p.params)
+		// An Execute that fetches every row streams them; one with a row
+		// count keeps the rest in the portal for the next Execute.
+		var out *rowSink
+		if m.MaxRows == 0 {
+			out = &rowSink{start: func(res *Result) error { return checkShape(res, ps.cols) }, formats: p.formats}
+		}
+		res, err := c.run(ps.st.SQL(), ps.prep, p.params, out)
 		if err != nil {
 			c.extendedError(err)
 			return
@@ -323,10 +329,18 @@ func (c *conn) execute(m *pgproto3.Execute) {
 			}
 			return
 		}
-		if !sameShape(res.Columns, ps.cols) {
-			// The portal's formats and the client's RowDescription were made
-			// for the prepared columns.
-			c.extendedError(pgerror.New(pgerror.FeatureNotSupported, "cached plan must not change result type"))
+		if out != nil {
+			// The portal is done: a later Execute of it sends nothing.
+			p.res = &Result{Columns: res.Columns, Tag: res.Tag}
+			if strings.HasPrefix(res.Tag, "SELECT ") {
+				p.res.Tag = "SELECT 0"
+			}
+			c.reportChanges()
+			c.complete(res.Tag)
+			return
+		}
+		if err := checkShape(res, ps.cols); err != nil {
+			c.extendedError(err)
 			return
 		}
 		p.res = res
@@ -374,6 +388,16 @@ func (c *conn) sync() {
 	}
 	c.reportChanges()
 	c.ready()
+}
+
+// checkShape refuses a result whose columns are not the prepared ones:
+// the portal's formats and the client's RowDescription were made for
+// those.
+func checkShape(res *Result, prepared []Column) error {
+	if !sameShape(res.Columns, prepared) {
+		return pgerror.New(pgerror.FeatureNotSupported, "cached plan must not change result type")
+	}
+	return nil
 }
 
 // sameShape reports whether executed columns match the prepared ones in

@@ -47,7 +47,7 @@ func (c *conn) portalOp(op CursorOp, extended bool) (bool, error) {
 		if ps.prep == nil {
 			return true, pgerror.Newf(pgerror.InvalidCursorName, "portal \"%s\" cannot be run", op.Name)
 		}
-		res, err := c.run(ps.st.SQL(), ps.prep, p.params)
+		res, err := c.run(ps.st.SQL(), ps.prep, p.params, nil)
 		if err != nil {
 			return true, err
 		}

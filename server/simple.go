@@ -118,18 +118,17 @@ func (c *conn) simpleStatement(st Statement) error {
 // runPrepared runs a statement of a simple query with its parameter values
 // and sends its RowDescription, rows (text format) and CommandComplete.
 func (c *conn) runPrepared(sql string, p Prepared, params []any) error {
-	res, err := c.run(sql, p, params)
+	res, err := c.run(sql, p, params, &rowSink{start: func(res *Result) error {
+		if res.Columns != nil {
+			c.sendRowDescription(res.Columns, nil)
+		}
+		return nil
+	}})
 	if err != nil {
 		return err
 	}
 	if res.Copy != nil {
 		return c.copy(res.Copy)
-	}
-	if res.Columns != nil {
-		c.sendRowDescription(res.Columns, nil)
-	}
-	if err := c.sendRows(res.Columns, res.Rows, nil); err != nil {
-		return err
 	}
 	c.reportChanges()
 	c.complete(res.Tag)
@@ -141,9 +140,19 @@ func (c *conn) runPrepared(sql string, p Prepared, params []any) error {
 // statement.
 var testHookExecute func(sql string)
 
+// rowSink sends a result's rows to the client as the statement makes
+// them: start sends what precedes them (or refuses the result), and each
+// row goes out in formats (nil: all text).
+type rowSink struct {
+	start   func(res *Result) error
+	formats []int16
+}
+
 // run executes a prepared statement under the statement's context
-// (cancel, statement_timeout, shutdown).
-func (c *conn) run(sql string, p Prepared, params []any) (*Result, error) {
+// (cancel, statement_timeout, shutdown). With out set, the rows go to the
+// client as they are made and the returned Result holds none; without,
+// a streamed result is collected into Rows (a portal keeps them).
+func (c *conn) run(sql string, p Prepared, params []any, out *rowSink) (*Result, error) {
 	ctx, done := c.statementContext()
 	defer done()
 	if testHookExecute != nil {
@@ -153,7 +162,60 @@ func (c *conn) run(sql string, p Prepared, params []any) (*Result, error) {
 	if err == nil && res.Deallocate != nil {
 		err = c.deallocate(res.Deallocate)
 	}
+	if err == nil && res.Copy == nil {
+		err = c.drain(res, out)
+	}
 	return res, statementError(ctx, err)
+}
+
+// drain runs a result's stream and sends (out set) or collects its rows.
+// What precedes the rows goes out with the first row, or at the end, so a
+// statement that fails before its first row sends none of it, as before
+// streaming. The stream always runs, so that its statement ends, also
+// when start refuses the result.
+func (c *conn) drain(res *Result, out *rowSink) error {
+	started := false
+	var startErr error
+	start := func() error {
+		if !started {
+			started = true
+			startErr = out.start(res)
+		}
+		return startErr
+	}
+	send := func(row []any) error {
+		if out == nil {
+			res.Rows = append(res.Rows, row)
+			return nil
+		}
+		if err := start(); err != nil {
+			return err
+		}
+		if err := c.sendRow(res.Columns, row, out.formats); err != nil {
+			return err
+		}
+		if c.pending >= flushThreshold {
+			return c.flush()
+		}
+		return nil
+	}
+	if res.Stream != nil {
+		tag, err := res.Stream(send)
+		res.Stream, res.Tag = nil, tag
+		if err != nil || out == nil {
+			return err
+		}
+		return start()
+	}
+	if out == nil {
+		return nil
+	}
+	if err := start(); err != nil {
+		return err
+	}
+	rows := res.Rows
+	res.Rows = nil
+	return c.sendRows(res.Columns, rows, out.formats)
 }
 
 // deallocate forgets prepared statements for DEALLOCATE: the named one

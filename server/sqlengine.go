@@ -144,12 +144,12 @@ func (s *sqlSession) PrepareLiterals(sql string) (Prepared, []any, bool) {
 
 func (s *sqlSession) Execute(ctx context.Context, p Prepared, params []any) (*Result, error) {
 	sp := p.(*sqlPrepared)
-	res, err := s.s.Execute(ctx, sp.p, params)
+	res, err := s.s.ExecuteStream(ctx, sp.p, params)
 	if err != nil {
 		return nil, err
 	}
 	s.notices = append(s.notices, res.Notices...)
-	out := &Result{Rows: res.Rows, Tag: res.Tag}
+	out := &Result{Rows: res.Rows, Stream: res.Stream, Tag: res.Tag}
 	if res.Deallocate != nil {
 		out.Deallocate = &Deallocation{Name: res.Deallocate.Name, All: res.Deallocate.All}
 	}

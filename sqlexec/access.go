@@ -247,9 +247,54 @@ func fetchTableWith(x *execCtx, it *fromItem, withKeys bool, conds []*conj) ([]k
 	if it.members != nil {
 		return fetchMembers(x, it, withKeys, conds)
 	}
-	t := it.table
+	// Rows of an index list lookup come back by index value; they are
+	// sorted by primary key, the order a scan gives, so the path chosen
+	// does not change results.
+	sorted := it.access.kind == accessIndexList
 	ro := isolation.ReadOptions{ForLock: it.lock != isolation.RowLockNone, AsOf: x.asOf}
 	var out []keyedRow
+	err := scanTableRows(x, it, conds, ro, func(key []byte, row []any) error {
+		kr := keyedRow{row: row, phys: row}
+		if withKeys || sorted {
+			kr.key = append([]byte(nil), key...)
+		}
+		out = append(out, kr)
+		return nil
+	})
+	if sorted {
+		sort.SliceStable(out, func(i, j int) bool { return string(out[i].key) < string(out[j].key) })
+	}
+	return out, err
+}
+
+// streamsTable says whether runItems passes the table item's rows on as
+// the store returns them rather than reading them all first: not for a
+// lock stage (which keeps their keys), an index list lookup (whose rows
+// are sorted), an inheritance parent, or EXPLAIN ANALYZE (which counts
+// the rows read).
+func streamsTable(x *execCtx, it *fromItem, marked bool) bool {
+	return !marked && x.stats == nil && it.members == nil && it.access.kind != accessIndexList
+}
+
+// streamTable passes the table item's rows that satisfy its immediate
+// conditions to fn as the store returns them; a LIMIT reached downstream
+// (errLimitReached) ends the scan there. The scan reads with the
+// statement's snapshot of the transaction's own writes, so that writes
+// made downstream (a function's) never reach it, as before streaming,
+// when the scan ended before anything downstream ran.
+func streamTable(x *execCtx, it *fromItem, fn func(row []any) error) error {
+	ro := isolation.ReadOptions{AsOf: x.asOf}
+	if ro.AsOf == 0 {
+		ro.AsOf = x.stmtMark
+	}
+	return scanTableRows(x, it, it.on, ro, func(_ []byte, row []any) error { return fn(row) })
+}
+
+// scanTableRows reads the table item's rows through its access path,
+// passes those that satisfy conds to fn, and reports to the store which
+// rows matched. fn returning errLimitReached stops the read there.
+func scanTableRows(x *execCtx, it *fromItem, conds []*conj, ro isolation.ReadOptions, fn func(key []byte, row []any) error) error {
+	t := it.table
 	// visited holds the keys returned so far when one key may come back
 	// twice: an index list lookup finds a row under every value some
 	// version of it had ("c IN (1, 2)" after c changed from 1 to 2), and a
@@ -258,6 +303,7 @@ func fetchTableWith(x *execCtx, it *fromItem, withKeys bool, conds []*conj) ([]k
 	if it.access.kind == accessIndexList || invariants.Enabled {
 		visited = map[string]bool{}
 	}
+	stopped := false
 	visit := func(key []byte, row []any) (bool, error) {
 		if visited[string(key)] {
 			if it.access.kind != accessIndexList {
@@ -273,70 +319,75 @@ func fetchTableWith(x *execCtx, it *fromItem, withKeys bool, conds []*conj) ([]k
 		if visited != nil {
 			visited[string(key)] = true
 		}
-		kr := keyedRow{row: row, phys: row}
-		if withKeys {
-			kr.key = append([]byte(nil), key...)
+		if err := fn(key, row); err != nil {
+			if err == errLimitReached {
+				stopped = true
+				return true, isolation.ErrStop
+			}
+			return true, err
 		}
-		out = append(out, kr)
 		return true, nil
 	}
+	err := scanAccess(x, it, ro, visit)
+	if stopped && (err == nil || err == isolation.ErrStop) {
+		return errLimitReached
+	}
+	return err
+}
+
+// scanAccess reads the table item through its access path, calling visit
+// for every row the store returns.
+func scanAccess(x *execCtx, it *fromItem, ro isolation.ReadOptions, visit isolation.Visit) error {
+	t := it.table
 	switch it.access.kind {
 	case accessPK:
 		key, ok, err := it.access.encodeLookup(x)
 		if err != nil || !ok {
-			return nil, err
+			return err
 		}
 		row, found, err := x.txn.Get(x.ctx, t.id, key, ro)
 		if err != nil || !found {
-			return nil, err
+			return err
 		}
-		if _, err := visit(key, row); err != nil {
-			return nil, err
-		}
-		return out, nil
+		_, err = visit(key, row)
+		return err
 	case accessPKList:
 		keys, err := it.access.listKeys(x)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		for _, k := range keys {
 			key := []byte(k)
 			row, found, err := x.txn.Get(x.ctx, t.id, key, ro)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			if found {
 				if _, err := visit(key, row); err != nil {
-					return nil, err
+					return err
 				}
 			}
 		}
-		return out, nil
+		return nil
 	case accessIndex:
 		key, ok, err := it.access.encodeLookup(x)
 		if err != nil || !ok {
-			return nil, err
+			return err
 		}
-		err = x.txn.ScanIndex(x.ctx, it.access.index.id, isolation.ExactSpan(key), ro, visit)
-		return out, err
+		return x.txn.ScanIndex(x.ctx, it.access.index.id, isolation.ExactSpan(key), ro, visit)
 	case accessIndexList:
 		keys, err := it.access.listKeys(x)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		// Rows come back by index value; sort them by primary key, the
-		// order a scan gives, so the path chosen does not change results.
-		withKeys = true
 		for _, k := range keys {
 			if err := x.txn.ScanIndex(x.ctx, it.access.index.id, isolation.ExactSpan([]byte(k)), ro, visit); err != nil {
-				return nil, err
+				return err
 			}
 		}
-		sort.SliceStable(out, func(i, j int) bool { return string(out[i].key) < string(out[j].key) })
-		return out, nil
+		return nil
 	}
-	err := x.txn.Scan(x.ctx, t.id, isolation.Span{}, ro, visit)
-	return out, err
+	return x.txn.Scan(x.ctx, t.id, isolation.Span{}, ro, visit)
 }
 
 // planJoins marks the items after the first whose reads do not depend on

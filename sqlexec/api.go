@@ -200,13 +200,29 @@ type Column struct {
 // Cancelling ctx (CancelRequest, statement_timeout) makes it return 57014.
 func (s *Session) Execute(ctx context.Context, p *Prepared, params []any) (res *Result, err error) {
 	defer recoverInternal(&err)
-	return s.execute(ctx, p, params)
+	return s.execute(ctx, p, params, false)
+}
+
+// ExecuteStream is Execute for a caller that sends the rows on as they
+// come: a SELECT whose rows no operator needs all of (no sort, aggregate,
+// DISTINCT, window or lock stage) returns Result.Stream instead of Rows,
+// and runs while the caller drains it.
+func (s *Session) ExecuteStream(ctx context.Context, p *Prepared, params []any) (res *Result, err error) {
+	defer recoverInternal(&err)
+	return s.execute(ctx, p, params, true)
 }
 
 // Result is what an executed statement returns.
 type Result struct {
 	Columns []Column
 	Rows    [][]any
+	// Stream, set by ExecuteStream instead of Rows and Tag, runs the
+	// statement: it passes each row to send in order (stopping at the
+	// first error send returns) and returns the command tag. The caller
+	// must call it once, under the context given to ExecuteStream; the
+	// statement, and the implicit transaction around it, end when it
+	// returns, and the session runs nothing else until then.
+	Stream func(send func(row []any) error) (tag string, err error)
 	// Tag is the command tag: "INSERT 0 3", "SELECT 2", "SET", ...
 	Tag string
 	// Copy, when set, asks the server to run the COPY sub-protocol and then

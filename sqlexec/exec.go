@@ -46,6 +46,9 @@ type stmtPlan struct {
 	noCache bool
 	// node is the plan EXPLAIN shows, nil for utility statements.
 	node *planNode
+	// stream, set on a SELECT whose rows need not all be held, runs it
+	// passing its rows to send as they are made, and returns the tag.
+	stream func(x *execCtx, send func(row []any) error) (tag string, err error)
 }
 
 // planCacheLimit bounds a session's cache of plans for statements prepared
@@ -273,16 +276,29 @@ func (b *binder) selectStatement(st *pg_query.SelectStmt) (*stmtPlan, error) {
 			table = qualName(rv)
 		}
 	}
-	return &stmtPlan{cols: p.cols, writes: writes, table: table, predicate: predicateText(st.WhereClause), node: p.node, exec: func(x *execCtx) (*Result, error) {
+	sp := &stmtPlan{cols: p.cols, writes: writes, table: table, predicate: predicateText(st.WhereClause), node: p.node, exec: func(x *execCtx) (*Result, error) {
 		rows, err := p.run(x)
 		if err != nil {
 			return nil, err
 		}
 		return &Result{Rows: rows, Tag: fmt.Sprintf("SELECT %d", len(rows))}, nil
-	}}, nil
+	}}
+	if p.stream != nil {
+		sp.stream = func(x *execCtx, send func(row []any) error) (string, error) {
+			n := 0
+			err := p.stream(x, func(row []any) error {
+				n++
+				return send(row)
+			})
+			return fmt.Sprintf("SELECT %d", n), err
+		}
+	}
+	return sp, nil
 }
 
-func (s *Session) execute(ctx context.Context, p *Prepared, params []any) (*Result, error) {
+// execute runs p; with stream set, a statement whose plan streams returns
+// its rows through Result.Stream, and ends when that returns.
+func (s *Session) execute(ctx context.Context, p *Prepared, params []any, stream bool) (*Result, error) {
 	if p == nil || p.plan == nil {
 		return nil, pgerror.New(pgerror.InvalidSqlStatementName, "prepared statement is not valid")
 	}
@@ -339,15 +355,30 @@ func (s *Session) execute(ctx context.Context, p *Prepared, params []any) (*Resu
 	x.stmtMark = kv.WriteMark()
 	s.notices = nil
 	s.txn.stmtUniques = nil
-	var res *Result
 	err = s.checkPrivileges(pl.perms)
+	if err == nil && stream && pl.stream != nil {
+		return &Result{Columns: columnsOf(pl.cols), Stream: func(send func(row []any) error) (tag string, err error) {
+			defer func() { _, err = s.endStatement(kv, nil, err, implicit) }()
+			defer recoverInternal(&err)
+			return pl.stream(x, send)
+		}}, nil
+	}
+	var res *Result
 	if err == nil {
 		res, err = pl.exec(x)
 	}
+	res, err = s.endStatement(kv, res, err, implicit)
+	return finishResult(res, pl, err)
+}
+
+// endStatement ends a statement that ran in kv: its statement-level
+// checks, its notices (onto res; a streamed statement, with none, leaves
+// them for TakeNotices) and the implicit transaction around it.
+func (s *Session) endStatement(kv *isolation.Txn, res *Result, err error, implicit bool) (*Result, error) {
 	if err == nil {
 		err = s.checkStatementUniques(kv)
 	}
-	if err == nil && len(s.notices) > 0 {
+	if err == nil && res != nil && len(s.notices) > 0 {
 		res.Notices = append(s.notices, res.Notices...)
 		s.notices = nil
 	}
@@ -362,7 +393,7 @@ func (s *Session) execute(ctx context.Context, p *Prepared, params []any) (*Resu
 		// locks: its DDL must go at once, not at the client's ROLLBACK.
 		s.txn.abortCatalog()
 	}
-	return finishResult(res, pl, err)
+	return res, err
 }
 
 // planLock is a table lock a statement takes before it runs.

@@ -15,6 +15,9 @@ import (
 type selectPlan struct {
 	cols []outCol
 	run  func(x *execCtx) ([][]any, error)
+	// stream, set on a plan that need not hold its rows, passes them to
+	// send one at a time instead (results sent to a client as made).
+	stream func(x *execCtx, send func(row []any) error) error
 	// correlated plans read rows of enclosing query levels and cannot be
 	// cached for the statement.
 	correlated bool
@@ -210,12 +213,18 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 	// errors surface.
 	degenerate := agg != nil && len(agg.groups) == 0 && len(agg.aggs) == 0
 	earlyStop := !hasAgg && win == nil && len(keys) == 0 && !distinct && !distinctOn && limit != nil && locking == nil
+	// A level with no operator that holds all its rows (aggregate, window,
+	// sort, DISTINCT, lock stage) can pass them on as it makes them.
+	streamable := agg == nil && win == nil && len(keys) == 0 && !distinct && !distinctOn && locking == nil
 	p := &selectPlan{cols: cols, correlated: correlated}
 	ln := b.levelPlan(levelShape{items: items, pre: pre, agg: agg, having: st.HavingClause, window: win != nil, srf: srf != nil,
 		keys: keys, distinct: distinct, distinctOn: distinctOn, limited: limit != nil || offset != nil, locking: locking != nil, cols: cols})
 	p.node = ln.top
 	b.claimSubplans(subplansFrom, p.node)
-	p.run = func(x *execCtx) ([][]any, error) {
+	// produce runs the level: with send set (streamable levels only) it
+	// passes each output row to send after OFFSET and stops at LIMIT,
+	// holding none; without, it returns them all.
+	produce := func(x *execCtx, send func(row []any) error) ([][]any, error) {
 		if x.stats != nil {
 			defer ln.loops(x.stats, time.Now())
 		}
@@ -237,6 +246,7 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 		}
 		var winRows [][]any
 		emitted := 0
+		var skipped, sent int64
 		emit := func() error {
 			emitted++
 			if acc != nil {
@@ -247,6 +257,9 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 				return nil
 			}
 			emitRow := func() error {
+				if send != nil && limit != nil && lim >= 0 && sent >= lim {
+					return errLimitReached
+				}
 				row := make([]any, len(outs), len(outs)+1)
 				for i, o := range outs {
 					v, err := o.eval(&cx)
@@ -254,6 +267,14 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 						return err
 					}
 					row[i] = v
+				}
+				if send != nil {
+					if skipped < off {
+						skipped++
+						return nil
+					}
+					sent++
+					return send(row[:nVisible])
 				}
 				if locking != nil {
 					row = append(row, len(cands))
@@ -283,6 +304,12 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 			}
 		}
 		x.stats.addRows(ln.result, emitted)
+		if send != nil {
+			x.stats.addRows(ln.mid, int(skipped+sent))
+			x.stats.addRows(ln.sort, int(skipped+sent))
+			x.stats.addRows(ln.limit, int(sent))
+			return nil, nil
+		}
 		if acc != nil {
 			if out, err = acc.finish(&cx, having, outs); err != nil {
 				return nil, err
@@ -330,6 +357,13 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 		x.stats.addRows(ln.limit, len(out))
 		return out, err
 	}
+	p.run = func(x *execCtx) ([][]any, error) { return produce(x, nil) }
+	if streamable {
+		p.stream = func(x *execCtx, send func(row []any) error) error {
+			_, err := produce(x, send)
+			return err
+		}
+	}
 	return p, nil
 }
 
@@ -356,6 +390,9 @@ func runItems(x *execCtx, items []*fromItem, i int, emit func() error) error {
 	var rows [][]any
 	var keys [][]byte // the rows' store keys, kept for a lock stage
 	conds := it.on
+	// A table item's rows go on as the store returns them (a LIMIT above
+	// stops the scan) unless something needs them all first.
+	streamed := x.epq == nil && !it.cached && it.table != nil && streamsTable(x, it, x.marks != nil && it.lock != isolation.RowLockNone)
 	if x.stats != nil {
 		if i == 0 {
 			defer countJoins(x, items, time.Now())
@@ -373,6 +410,7 @@ func runItems(x *execCtx, items []*fromItem, i int, emit func() error) error {
 			return err
 		}
 		conds = it.join
+	case streamed:
 	case it.table != nil:
 		marked := x.marks != nil && it.lock != isolation.RowLockNone
 		krs, err := fetchTable(x, it, marked)
@@ -425,11 +463,16 @@ func runItems(x *execCtx, items []*fromItem, i int, emit func() error) error {
 		x.stats.addRows(it.plan.joined(), 1)
 		return runItems(x, items, i+1, emit)
 	}
-	if it.each != nil && x.epq == nil {
+	switch {
+	case it.each != nil && x.epq == nil:
 		if err := it.each(x, visit); err != nil {
 			return err
 		}
-	} else {
+	case streamed:
+		if err := streamTable(x, it, visit); err != nil {
+			return err
+		}
+	default:
 		for _, r := range rows {
 			if err := visit(r); err != nil {
 				return err

@@ -25,8 +25,8 @@ func bindTextArgs(name string, min, max int, col types.Type) func(b *binder, arg
 	}
 }
 
-func regexpMatchesRows(_ *execCtx, args []any) ([][]any, error) {
-	ms, err := types.RegexpMatches(args)
+func regexpMatchesRows(x *execCtx, args []any) ([][]any, error) {
+	ms, err := types.RegexpMatches(x.env, args)
 	if err != nil {
 		return nil, err
 	}
@@ -37,8 +37,8 @@ func regexpMatchesRows(_ *execCtx, args []any) ([][]any, error) {
 	return rows, nil
 }
 
-func regexpSplitRows(_ *execCtx, args []any) ([][]any, error) {
-	parts, err := types.RegexpSplit("regexp_split_to_table()", args)
+func regexpSplitRows(x *execCtx, args []any) ([][]any, error) {
+	parts, err := types.RegexpSplit(x.env, "regexp_split_to_table()", args)
 	if err != nil {
 		return nil, err
 	}

@@ -231,7 +231,7 @@ func (s *Session) runInternal(sql string) error {
 		if err != nil {
 			return err
 		}
-		if _, err := s.execute(context.Background(), p, nil); err != nil {
+		if _, err := s.execute(context.Background(), p, nil, false); err != nil {
 			return err
 		}
 	}

@@ -51,7 +51,7 @@ func init() {
 			return substring(a[0].(string), a[1].(int64), a[2].(int64), true)
 		}, t, i, i)
 	}
-	addFunc("substring", Immutable, t, func(_ *Env, a []any) (any, error) {
+	addFunc("substring", Immutable, t, func(env *Env, a []any) (any, error) {
 		re, err := compileRegexFlags(a[1].(string), regexFlags{})
 		if err != nil {
 			return nil, err
@@ -59,7 +59,7 @@ func init() {
 		// With a parenthesized subexpression the result is what the first
 		// one matched, NULL when it took no part in the match.
 		src := a[0].(string)
-		m, err := re.firstFrom(src, 0)
+		m, err := re.firstFrom(env, src, 0)
 		switch {
 		case err != nil:
 			return nil, err

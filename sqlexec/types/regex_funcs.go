@@ -15,13 +15,13 @@ func init() {
 	t, i := Text, Int4
 	textArray := Type{arrayTypes[OidText], -1}
 
-	match := func(_ *Env, a []any) (any, error) {
+	match := func(env *Env, a []any) (any, error) {
 		re, err := regexArgs("regexp_match()", a, 2, "Use the regexp_matches function instead.")
 		if err != nil {
 			return nil, err
 		}
 		s := a[0].(string)
-		m, err := re.firstFrom(s, 0)
+		m, err := re.firstFrom(env, s, 0)
 		if m == nil || err != nil {
 			return nil, err
 		}
@@ -30,17 +30,17 @@ func init() {
 	addFunc("regexp_match", Immutable, textArray, match, t, t)
 	addFunc("regexp_match", Immutable, textArray, match, t, t, t)
 
-	like := func(_ *Env, a []any) (any, error) {
+	like := func(env *Env, a []any) (any, error) {
 		re, err := regexArgs("regexp_like()", a, 2, "")
 		if err != nil {
 			return nil, err
 		}
-		return re.MatchString(a[0].(string)), nil
+		return re.matches(env, a[0].(string))
 	}
 	addFunc("regexp_like", Immutable, Bool, like, t, t)
 	addFunc("regexp_like", Immutable, Bool, like, t, t, t)
 
-	count := func(_ *Env, a []any) (any, error) {
+	count := func(env *Env, a []any) (any, error) {
 		re, err := regexArgs("regexp_count()", a, 3, "")
 		if err != nil {
 			return nil, err
@@ -50,14 +50,14 @@ func init() {
 		if err != nil || !ok {
 			return int64(0), err
 		}
-		ms, err := re.allFrom(s, pos, false)
+		ms, err := re.allFrom(env, s, pos, false)
 		return int64(len(ms)), err
 	}
 	addFunc("regexp_count", Immutable, i, count, t, t)
 	addFunc("regexp_count", Immutable, i, count, t, t, i)
 	addFunc("regexp_count", Immutable, i, count, t, t, i, t)
 
-	instr := func(_ *Env, a []any) (any, error) {
+	instr := func(env *Env, a []any) (any, error) {
 		re, err := regexArgs("regexp_instr()", a, 5, "")
 		if err != nil {
 			return nil, err
@@ -82,7 +82,7 @@ func init() {
 		if err != nil || !ok {
 			return int64(0), err
 		}
-		m, err := re.nthFrom(s, pos, n)
+		m, err := re.nthFrom(env, s, pos, n)
 		if m == nil || err != nil || int(sub) > re.NumSubexp() || m[2*sub] < 0 {
 			return int64(0), err
 		}
@@ -96,7 +96,7 @@ func init() {
 		addFunc("regexp_instr", Immutable, i, instr, []Type{t, t, i, i, i, t, i}[:n]...)
 	}
 
-	substr := func(_ *Env, a []any) (any, error) {
+	substr := func(env *Env, a []any) (any, error) {
 		re, err := regexArgs("regexp_substr()", a, 4, "")
 		if err != nil {
 			return nil, err
@@ -114,7 +114,7 @@ func init() {
 		if err != nil || !ok {
 			return nil, err
 		}
-		m, err := re.nthFrom(s, pos, n)
+		m, err := re.nthFrom(env, s, pos, n)
 		if m == nil || err != nil || int(sub) > re.NumSubexp() || m[2*sub] < 0 {
 			return nil, err
 		}
@@ -124,7 +124,7 @@ func init() {
 		addFunc("regexp_substr", Immutable, t, substr, []Type{t, t, i, i, t, i}[:n]...)
 	}
 
-	replace := func(_ *Env, a []any) (any, error) {
+	replace := func(env *Env, a []any) (any, error) {
 		flags, _ := a[len(a)-1].(string)
 		if len(a) == 3 {
 			flags = ""
@@ -158,7 +158,7 @@ func init() {
 		if !ok {
 			return s, nil
 		}
-		return re.replace(s, a[2].(string), pos, n)
+		return re.replace(env, s, a[2].(string), pos, n)
 	}
 	addFunc("regexp_replace", Immutable, t, replace, t, t, t)
 	addFunc("regexp_replace", Immutable, t, replace, t, t, t, t)
@@ -166,8 +166,8 @@ func init() {
 	addFunc("regexp_replace", Immutable, t, replace, t, t, t, i, i)
 	addFunc("regexp_replace", Immutable, t, replace, t, t, t, i, i, t)
 
-	split := func(_ *Env, a []any) (any, error) {
-		parts, err := RegexpSplit("regexp_split_to_array()", a)
+	split := func(env *Env, a []any) (any, error) {
+		parts, err := RegexpSplit(env, "regexp_split_to_array()", a)
 		if err != nil {
 			return nil, err
 		}
@@ -250,11 +250,11 @@ func matchGroups(s string, m []int) []any {
 }
 
 // nthFrom returns the n-th match (1-based) at or after pos, or nil.
-func (re *pgRegex) nthFrom(s string, pos int, n int64) ([]int, error) {
+func (re *pgRegex) nthFrom(env *Env, s string, pos int, n int64) ([]int, error) {
 	if n == 1 {
-		return re.firstFrom(s, pos)
+		return re.firstFrom(env, s, pos)
 	}
-	ms, err := re.allFrom(s, pos, false)
+	ms, err := re.allFrom(env, s, pos, false)
 	if err != nil || int64(len(ms)) < n {
 		return nil, err
 	}
@@ -264,10 +264,10 @@ func (re *pgRegex) nthFrom(s string, pos int, n int64) ([]int, error) {
 // replace is regexp_replace: the n-th match at or after pos replaced (all
 // of them when n is 0), \1 to \9 in repl standing for subexpressions, \&
 // for the whole match and \\ for a backslash.
-func (re *pgRegex) replace(s, repl string, pos int, n int64) (any, error) {
+func (re *pgRegex) replace(env *Env, s, repl string, pos int, n int64) (any, error) {
 	var ms [][]int
 	if n == 1 {
-		m, err := re.firstFrom(s, pos)
+		m, err := re.firstFrom(env, s, pos)
 		if err != nil {
 			return nil, err
 		}
@@ -275,7 +275,7 @@ func (re *pgRegex) replace(s, repl string, pos int, n int64) (any, error) {
 			ms = [][]int{m}
 		}
 	} else {
-		all, err := re.allFrom(s, pos, false)
+		all, err := re.allFrom(env, s, pos, false)
 		if err != nil {
 			return nil, err
 		}
@@ -326,7 +326,7 @@ func expandReplacement(sb *strings.Builder, s, repl string, m []int) {
 
 // RegexpMatches is regexp_matches(s, pattern [, flags]): the text[] of
 // each match, all of them with the 'g' option, else the first.
-func RegexpMatches(a []any) ([][]any, error) {
+func RegexpMatches(env *Env, a []any) ([][]any, error) {
 	flags := ""
 	if len(a) > 2 {
 		flags = a[2].(string)
@@ -342,10 +342,10 @@ func RegexpMatches(a []any) ([][]any, error) {
 	s := a[0].(string)
 	var ms [][]int
 	if global {
-		if ms, err = re.allFrom(s, 0, false); err != nil {
+		if ms, err = re.allFrom(env, s, 0, false); err != nil {
 			return nil, err
 		}
-	} else if m, err := re.firstFrom(s, 0); err != nil {
+	} else if m, err := re.firstFrom(env, s, 0); err != nil {
 		return nil, err
 	} else if m != nil {
 		ms = [][]int{m}
@@ -359,13 +359,13 @@ func RegexpMatches(a []any) ([][]any, error) {
 
 // RegexpSplit is regexp_split_to_array and regexp_split_to_table (fn names
 // it for errors): the pieces of s between the matches of the pattern.
-func RegexpSplit(fn string, a []any) ([]string, error) {
+func RegexpSplit(env *Env, fn string, a []any) ([]string, error) {
 	re, err := regexArgs(fn, a, 2, "")
 	if err != nil {
 		return nil, err
 	}
 	s := a[0].(string)
-	ms, err := re.allFrom(s, 0, true)
+	ms, err := re.allFrom(env, s, 0, true)
 	if err != nil {
 		return nil, err
 	}
