@@ -93,17 +93,33 @@ func foldableConstant(n *pg_query.Node) bool {
 	return false
 }
 
-// withConstChecks runs a statement's constant checks before it.
-func withConstChecks(checks []func(*execCtx) error, run func(*execCtx) (*Result, error)) func(*execCtx) (*Result, error) {
+// addConstChecks makes p run checks, in order, before anything else when
+// it executes, whether it returns its rows or streams them.
+func addConstChecks(p *stmtPlan, checks []func(*execCtx) error) {
 	if len(checks) == 0 {
-		return run
+		return
 	}
-	return func(x *execCtx) (*Result, error) {
+	run := func(x *execCtx) error {
 		for _, c := range checks {
 			if err := c(x); err != nil {
-				return nil, err
+				return err
 			}
 		}
-		return run(x)
+		return nil
+	}
+	exec := p.exec
+	p.exec = func(x *execCtx) (*Result, error) {
+		if err := run(x); err != nil {
+			return nil, err
+		}
+		return exec(x)
+	}
+	if stream := p.stream; stream != nil {
+		p.stream = func(x *execCtx, send func(row []any) error) (string, error) {
+			if err := run(x); err != nil {
+				return "", err
+			}
+			return stream(x, send)
+		}
 	}
 }

@@ -36,6 +36,9 @@ func (d *ddl) commentOnConstraint(cs *pg_query.CommentStmt) error {
 	if kind != relTable || t == nil || findConstraint(d.cat, t, name) == nil {
 		return pgerror.Newf(pgerror.UndefinedObject, "constraint \"%s\" for table \"%s\" does not exist", name, strings.Join(rel, "."))
 	}
+	if role := d.s.currentRole(); !d.s.isSuperuser(role) && !d.s.memberOf(role)[relationOwner(d.cat, aclTable, oid)] {
+		return pgerror.Newf(pgerror.InsufficientPrivilege, "must be owner of relation %s", rel[len(rel)-1])
+	}
 	d.cat.setComment(constraintCommentKey(t.oid, name), cs.Comment)
 	return nil
 }

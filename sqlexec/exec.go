@@ -116,7 +116,7 @@ func (s *Session) prepareUncached(st *Statement, paramOIDs []uint32) (*Prepared,
 		return nil, err
 	}
 	p.locks, p.perms = b.locks, b.perms
-	p.exec = withConstChecks(b.constChecks, p.exec)
+	addConstChecks(p, b.constChecks)
 	out := &Prepared{Statement: st, plan: p, schema: version}
 	for _, t := range b.params {
 		if t.Oid == 0 {
