@@ -418,19 +418,30 @@ func extractField(env *Env, field string, t Type, v any) (any, error) {
 	return nil, unitError(field, t, true)
 }
 
-func extractInterval(unit, field string, iv pgtype.Interval) (any, error) {
-	us := iv.Microseconds
+// extractClock is extract of the fields that a time and an interval take
+// from their microseconds alike; ok is false for the other fields.
+func extractClock(unit string, us int64) (v any, ok bool) {
 	switch unit {
 	case "microseconds":
-		return apd.New(us%usecPerMinute, 0), nil
+		return apd.New(us%usecPerMinute, 0), true
 	case "milliseconds":
-		return decimalScaled(us%usecPerMinute, 3), nil
+		return decimalScaled(us%usecPerMinute, 3), true
 	case "second":
-		return decimalScaled(us%usecPerMinute, 6), nil
+		return decimalScaled(us%usecPerMinute, 6), true
 	case "minute":
-		return apd.New(us/usecPerMinute%60, 0), nil
+		return apd.New(us/usecPerMinute%60, 0), true
 	case "hour":
-		return apd.New(us/usecPerHour, 0), nil
+		return apd.New(us/usecPerHour, 0), true
+	}
+	return nil, false
+}
+
+func extractInterval(unit, field string, iv pgtype.Interval) (any, error) {
+	us := iv.Microseconds
+	if v, ok := extractClock(unit, us); ok {
+		return v, nil
+	}
+	switch unit {
 	case "day":
 		return apd.New(int64(iv.Days), 0), nil
 	case "month":

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cockroachdb/apd/v3"
 	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
@@ -193,18 +192,10 @@ func extractTime(field string, us int64) (any, error) {
 	if !ok {
 		return nil, unitError(field, Time, false)
 	}
-	switch unit {
-	case "microseconds":
-		return apd.New(us%usecPerMinute, 0), nil
-	case "milliseconds":
-		return decimalScaled(us%usecPerMinute, 3), nil
-	case "second":
-		return decimalScaled(us%usecPerMinute, 6), nil
-	case "minute":
-		return apd.New(us/usecPerMinute%60, 0), nil
-	case "hour":
-		return apd.New(us/usecPerHour, 0), nil
-	case "epoch":
+	if v, ok := extractClock(unit, us); ok {
+		return v, nil
+	}
+	if unit == "epoch" {
 		return decimalScaled(us, 6), nil
 	}
 	return nil, unitError(field, Time, true)
