@@ -19,18 +19,7 @@ while getopts "s:n:" opt; do
   esac
 done
 shift $((OPTIND - 1))
-root=$(cd "$(dirname "$0")/.." && pwd)
-pgbin=$(pg_config --bindir 2>/dev/null || echo /usr/lib/postgresql/15/bin)
-work=$(mktemp -d)
-fickle_pid= pg_started=
-cleanup() {
-  [ -n "$fickle_pid" ] && kill "$fickle_pid" 2>/dev/null && wait "$fickle_pid" 2>/dev/null
-  [ -n "$pg_started" ] && runas "$pgbin/pg_ctl" -D "$work/pg" -m immediate -w stop >/dev/null 2>&1
-  rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-runas() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+. "$(dirname "$0")/lib.sh"
 bins=("$@")
 if [ ${#bins[@]} -eq 0 ]; then
   echo "building fickle..." >&2
@@ -38,11 +27,7 @@ if [ ${#bins[@]} -eq 0 ]; then
   bins=("$work/fickle")
 fi
 
-[ "$(id -u)" = 0 ] && chown postgres "$work"
-runas "$pgbin/initdb" -D "$work/pg" -U postgres -A trust --no-sync >/dev/null
-pport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-runas "$pgbin/pg_ctl" -D "$work/pg" -l "$work/pg.log" -w -o "-p $pport -k $work -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" start >/dev/null
-pg_started=1
+start_postgres
 
 load() { cut -d' ' -f1 /proc/loadavg; }
 secs() { python3 -c "print('%.2f' % ($2 - $1))"; }
@@ -53,11 +38,7 @@ echo "pgbench -i -s $scale, $rounds interleaved rounds"
 printf '%-6s %-40s %10s %8s %16s\n' round server "wall (s)" load "server CPU (s)"
 for i in $(seq "$rounds"); do
   for b in "${bins[@]}"; do
-    "$b" serve --listen 127.0.0.1:0 --strategy latest > "$work/fickle.out" 2>&1 &
-    fickle_pid=$!
-    for _ in $(seq 100); do grep -q '^listening on ' "$work/fickle.out" && break; sleep 0.1; done
-    fport=$(sed -n 's/^listening on .*:\([0-9]*\)$/\1/p' "$work/fickle.out" | head -1)
-    [ -n "$fport" ] || { cat "$work/fickle.out"; exit 1; }
+    start_fickle "$b" --strategy latest
     l=$(load); s=$(date +%s.%N); init "$fport" fickle fickle; e=$(date +%s.%N)
     c=$(awk -v hz="$(getconf CLK_TCK)" '{printf "%.2f", ($14+$15)/hz}' "/proc/$fickle_pid/stat")
     kill "$fickle_pid"; wait "$fickle_pid" 2>/dev/null || true; fickle_pid=

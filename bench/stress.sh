@@ -17,32 +17,14 @@ while getopts "t:s:o:" opt; do
     *) sed -n '2,11p' "$0"; exit 2 ;;
   esac
 done
-root=$(cd "$(dirname "$0")/.." && pwd)
-pgbin=$(pg_config --bindir 2>/dev/null || echo /usr/lib/postgresql/15/bin)
-work=$(mktemp -d)
-fickle_pid= pg_started=
-cleanup() {
-  [ -n "$fickle_pid" ] && kill "$fickle_pid" 2>/dev/null && wait "$fickle_pid" 2>/dev/null
-  [ -n "$pg_started" ] && runas "$pgbin/pg_ctl" -D "$work/pg" -m immediate -w stop >/dev/null 2>&1
-  rm -rf "$work"
-}
-trap cleanup EXIT
-runas() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+. "$(dirname "$0")/lib.sh"
 
 echo "building fickle..." >&2
 (cd "$root" && go build -o "$work/fickle" ./cmd/fickle)
 
-[ "$(id -u)" = 0 ] && chown postgres "$work"
-runas "$pgbin/initdb" -D "$work/pg" -U postgres -A trust --no-sync >/dev/null
-pport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-runas "$pgbin/pg_ctl" -D "$work/pg" -l "$work/pg.log" -w -o "-p $pport -k $work -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" start >/dev/null
-pg_started=1
+start_postgres
 
-"$work/fickle" serve --listen 127.0.0.1:0 > "$work/fickle.out" 2>&1 &
-fickle_pid=$!
-for _ in $(seq 100); do grep -q '^listening on ' "$work/fickle.out" && break; sleep 0.1; done
-fport=$(sed -n 's/^listening on .*:\([0-9]*\)$/\1/p' "$work/fickle.out" | head -1)
-[ -n "$fport" ] || { cat "$work/fickle.out"; exit 1; }
+start_fickle "$work/fickle" 
 
 summary() {
   python3 -c '
