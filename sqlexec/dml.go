@@ -97,11 +97,7 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	sc := tableScope(t, t.name)
-	if ins.Relation.Alias != nil {
-		sc = tableScope(t, ins.Relation.Alias.Aliasname)
-	}
-	sc.ctes = ctes
+	sc := insertScope(t, ins, ctes)
 	outs, cols, err := b.returning(sc, ins.ReturningList)
 	if err != nil {
 		return nil, err
@@ -721,4 +717,16 @@ func sourceWidth(n *pg_query.Node) int {
 		}
 	}
 	return len(st.TargetList)
+}
+
+// insertScope is the scope of an INSERT's RETURNING and ON CONFLICT: the
+// target under its alias, if it has one, and the statement's CTEs.
+func insertScope(t *tableDesc, ins *pg_query.InsertStmt, ctes map[string]*ctePlan) *scope {
+	name := t.name
+	if ins.Relation.Alias != nil {
+		name = ins.Relation.Alias.Aliasname
+	}
+	sc := tableScope(t, name)
+	sc.ctes = ctes
+	return sc
 }

@@ -159,11 +159,7 @@ func (b *binder) viewInsertPlan(v *viewDesc, ins *pg_query.InsertStmt) (*stmtPla
 	if err != nil {
 		return nil, err
 	}
-	sc := tableScope(vt, vt.name)
-	if ins.Relation.Alias != nil {
-		sc = tableScope(vt, ins.Relation.Alias.Aliasname)
-	}
-	sc.ctes = ctes
+	sc := insertScope(vt, ins, ctes)
 	outs, cols, err := b.returning(sc, ins.ReturningList)
 	if err != nil {
 		return nil, err
