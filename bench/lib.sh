@@ -27,6 +27,25 @@ start_postgres() {
   pg_started=1
 }
 
+# cpu_seconds PID: the CPU time of a process and of its children that have
+# exited and been waited for (a PostgreSQL postmaster's finished backends).
+cpu_seconds() {
+  awk -v hz="$(getconf CLK_TCK)" '{printf "%.2f", ($14+$15+$16+$17)/hz}' "/proc/$1/stat"
+}
+
+# postgres_cpu_seconds: the CPU time of the PostgreSQL that start_postgres
+# started: the postmaster, its live processes (backends, WAL writer,
+# checkpointer) and the backends that have exited.
+postgres_cpu_seconds() {
+  local pm
+  pm=$(head -1 "$work/pg/postmaster.pid")
+  awk -v hz="$(getconf CLK_TCK)" -v pm="$pm" '
+    # Field 2 (the command) has no spaces in the names of PostgreSQL processes.
+    $1 == pm { t += $14 + $15 + $16 + $17 }
+    $4 == pm { t += $14 + $15 }
+    END { printf "%.2f", t / hz }' /proc/[0-9]*/stat 2>/dev/null
+}
+
 # start_fickle BIN [serve flags]: `BIN serve` on a free port, its output in
 # $work/fickle.out; sets fickle_pid and fport.
 start_fickle() {

@@ -3,8 +3,8 @@
 # 100,000 accounts per scale unit, vacuum, ADD PRIMARY KEY) against fickle
 # and against a PostgreSQL 15 it starts (fsync=off, synchronous_commit=off,
 # full_page_writes=off), in interleaved rounds, printing each wall time with
-# the load average before it and the fickle server's CPU seconds for the
-# load (steadier than wall time on a shared machine).
+# the load average before it and each server's CPU seconds for the load
+# (steadier than wall time on a shared machine).
 #
 # Usage: bench/pgbench_init.sh [-s scale] [-n rounds] [FICKLE_BINARY...]
 # Defaults: scale 10, 2 rounds, the tree's fickle (built here). Several
@@ -40,10 +40,12 @@ for i in $(seq "$rounds"); do
   for b in "${bins[@]}"; do
     start_fickle "$b" --strategy latest
     l=$(load); s=$(date +%s.%N); init "$fport" fickle fickle; e=$(date +%s.%N)
-    c=$(awk -v hz="$(getconf CLK_TCK)" '{printf "%.2f", ($14+$15)/hz}' "/proc/$fickle_pid/stat")
+    c=$(cpu_seconds "$fickle_pid")
     kill "$fickle_pid"; wait "$fickle_pid" 2>/dev/null || true; fickle_pid=
     printf '%-6s %-40s %10s %8s %16s\n' "$i" "fickle ($b)" "$(secs "$s" "$e")" "$l" "$c"
   done
+  c0=$(postgres_cpu_seconds)
   l=$(load); s=$(date +%s.%N); init "$pport" postgres postgres; e=$(date +%s.%N)
-  printf '%-6s %-40s %10s %8s %16s\n' "$i" PostgreSQL "$(secs "$s" "$e")" "$l" "-"
+  c1=$(postgres_cpu_seconds)
+  printf '%-6s %-40s %10s %8s %16s\n' "$i" PostgreSQL "$(secs "$s" "$e")" "$l" "$(secs "$c0" "$c1")"
 done
