@@ -414,8 +414,9 @@ func (r *aggRun) feedOrdered(g *groupState) error {
 	return nil
 }
 
-// finish computes every group's aggregation row and projects it.
-func (r *aggRun) finish(x *execCtx, having *scalar, outs []*scalar) ([][]any, error) {
+// finish computes every group's aggregation row (its group values, then
+// its aggregates' results) and keeps those HAVING accepts.
+func (r *aggRun) finish(x *execCtx, having *scalar) ([][]any, error) {
 	if len(r.order) == 0 && len(r.s.groups) == 0 {
 		r.newGroup(nil)
 	}
@@ -443,6 +444,16 @@ func (r *aggRun) finish(x *execCtx, having *scalar, outs []*scalar) ([][]any, er
 				continue
 			}
 		}
+		out = append(out, row)
+	}
+	return out, nil
+}
+
+// projectRows evaluates outs on each of rows.
+func projectRows(x *execCtx, rows [][]any, outs []*scalar) ([][]any, error) {
+	out := make([][]any, len(rows))
+	for r, row := range rows {
+		x.row = row
 		o := make([]any, len(outs))
 		for i, e := range outs {
 			v, err := e.eval(x)
@@ -451,7 +462,7 @@ func (r *aggRun) finish(x *execCtx, having *scalar, outs []*scalar) ([][]any, er
 			}
 			o[i] = v
 		}
-		out = append(out, o)
+		out[r] = o
 	}
 	return out, nil
 }

@@ -46,6 +46,12 @@ func (b *binder) funcCall(sc *scope, fc *pg_query.FuncCall) (*scalar, error) {
 		}
 		return nil, b.errAt(pgerror.Unsupported("window functions here (only in the select list and ORDER BY of a query without GROUP BY)"), fc.Location)
 	}
+	if name == "pg_typeof" && len(fc.Args) == 1 && fc.Over == nil && !fc.AggStar {
+		return b.pgTypeof(sc, fc)
+	}
+	if _, ok := windowFuncs[name]; ok {
+		return nil, b.errAt(pgerror.Newf(pgerror.WrongObjectType, "window function %s requires an OVER clause", name), fc.Location)
+	}
 	if fc.AggStar || fc.AggDistinct || fc.AggFilter != nil || len(fc.AggOrder) > 0 || types.IsAggregate(name) {
 		clause := "this context"
 		if sc != nil && sc.noAgg != "" {

@@ -81,9 +81,6 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 	if st.IntoClause != nil {
 		return nil, pgerror.Unsupported("SELECT INTO")
 	}
-	if len(st.WindowClause) > 0 {
-		return nil, pgerror.Unsupported("window functions")
-	}
 	if st.WithClause != nil {
 		var err error
 		if ctes, err = b.withClause(parent, st.WithClause, ctes); err != nil {
@@ -131,7 +128,7 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 	hasAgg := len(st.GroupClause) > 0 || st.HavingClause != nil || containsAgg(append(append([]*pg_query.Node{}, targets...), sortNodes...)...)
 	proj := sc
 	var agg *aggScope
-	hasWindow := containsWindow(append(append([]*pg_query.Node{}, targets...), sortNodes...)...)
+	hasWindow := len(st.WindowClause) > 0 || containsWindow(append(append([]*pg_query.Node{}, targets...), sortNodes...)...)
 	if err := checkLockingQuery(st, hasAgg, hasWindow); err != nil {
 		return nil, err
 	}
@@ -144,12 +141,14 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 	}
 	var win *winScope
 	if hasWindow {
-		if hasAgg {
-			return nil, pgerror.Unsupported("window functions together with GROUP BY or aggregates")
-		}
+		// Windows see the query's rows after grouping: their expressions
+		// bind where the select list does.
 		win = &winScope{}
-		sc.win = win
-		defer func() { sc.win = nil }()
+		if err := b.windowClause(proj, win, st.WindowClause); err != nil {
+			return nil, err
+		}
+		proj.win = win
+		defer func() { proj.win = nil }()
 	}
 	var srf *srfScope
 	if b.containsSetCall(targets...) {
@@ -311,18 +310,24 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 			return nil, nil
 		}
 		if acc != nil {
-			if out, err = acc.finish(&cx, having, outs); err != nil {
-				return nil, err
-			}
-			x.stats.addRows(ln.agg, len(out))
-		}
-		if win != nil {
-			vals, err := win.compute(&cx, winRows)
+			groups, err := acc.finish(&cx, having)
 			if err != nil {
 				return nil, err
 			}
-			for i, r := range winRows {
-				cx.row, cx.win = r, vals[i]
+			x.stats.addRows(ln.agg, len(groups))
+			if win != nil {
+				winRows = groups
+			} else if out, err = projectRows(&cx, groups, outs); err != nil {
+				return nil, err
+			}
+		}
+		if win != nil {
+			vals, order, err := win.compute(&cx, winRows)
+			if err != nil {
+				return nil, err
+			}
+			for _, i := range order {
+				cx.row, cx.win = winRows[i], vals[i]
 				o, err := project(&cx, outs)
 				if err != nil {
 					return nil, err

@@ -1,7 +1,6 @@
 package sqlexec
 
 import (
-	"sort"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -10,25 +9,91 @@ import (
 	"github.com/fickle-db/fickle/sqlexec/types"
 )
 
-// winScope collects the window function calls of a query level. Only the
-// default frame is supported: the whole partition without ORDER BY, and
-// from the partition's start to the current row's last peer with it.
+// winScope collects the window function calls of a query level and the
+// windows its WINDOW clause defines.
 type winScope struct {
 	calls []*winCall
+	named map[string]*winDef
+	// inCall is set while a call's arguments are bound: window calls do not
+	// nest.
+	inCall bool
+}
+
+// winDef is a window, resolved: how rows are partitioned and ordered, and
+// the frame each row's aggregate or value function looks at.
+type winDef struct {
+	name      string
+	partition []*scalar
+	orderBy   []*scalar
+	order     []sortKey
+	frame     winFrame
+}
+
+// winFrame is a frame clause: PostgreSQL's FRAMEOPTION_* bits and the
+// offsets of n PRECEDING / n FOLLOWING bounds (int8 for ROWS and GROUPS, a
+// type of types.InRangeOffsetTypes for RANGE).
+type winFrame struct {
+	options    int32
+	start, end *scalar
+}
+
+// PostgreSQL's FRAMEOPTION_* bits of a WindowDef (parsenodes.h).
+const (
+	frameNonDefault              = 0x00001
+	frameRange                   = 0x00002
+	frameRows                    = 0x00004
+	frameGroups                  = 0x00008
+	frameStartUnboundedPreceding = 0x00020
+	frameEndUnboundedFollowing   = 0x00100
+	frameStartCurrentRow         = 0x00200
+	frameEndCurrentRow           = 0x00400
+	frameStartOffsetPreceding    = 0x00800
+	frameEndOffsetPreceding      = 0x01000
+	frameStartOffsetFollowing    = 0x02000
+	frameEndOffsetFollowing      = 0x04000
+	frameExcludeCurrentRow       = 0x08000
+	frameExcludeGroup            = 0x10000
+	frameExcludeTies             = 0x20000
+
+	frameStartOffset = frameStartOffsetPreceding | frameStartOffsetFollowing
+	frameEndOffset   = frameEndOffsetPreceding | frameEndOffsetFollowing
+	frameExclusion   = frameExcludeCurrentRow | frameExcludeGroup | frameExcludeTies
+	frameDefaults    = frameRange | frameStartUnboundedPreceding | frameEndCurrentRow
+)
+
+// winFunc is what a window call computes.
+type winFunc int
+
+const (
+	winAggregate winFunc = iota
+	winRowNumber
+	winRank
+	winDenseRank
+	winPercentRank
+	winCumeDist
+	winNtile
+	winLag
+	winLead
+	winFirstValue
+	winLastValue
+	winNthValue
+)
+
+// windowFuncs are PostgreSQL's built-in window functions (windowfuncs.c).
+var windowFuncs = map[string]winFunc{
+	"row_number": winRowNumber, "rank": winRank, "dense_rank": winDenseRank,
+	"percent_rank": winPercentRank, "cume_dist": winCumeDist, "ntile": winNtile,
+	"lag": winLag, "lead": winLead,
+	"first_value": winFirstValue, "last_value": winLastValue, "nth_value": winNthValue,
 }
 
 type winCall struct {
-	name      string
-	agg       *types.Aggregate // nil for row_number, rank, dense_rank
-	args      []*scalar
-	partition []*scalar
-	order     []sortKey
-	orderBy   []*scalar
+	fn     winFunc
+	agg    *types.Aggregate // for winAggregate
+	filter *scalar          // an aggregate's FILTER (WHERE ...)
+	args   []*scalar
+	win    *winDef
 }
-
-// frameNonDefault is PostgreSQL's FRAMEOPTION_NONDEFAULT: set when the
-// query gives a frame clause.
-const frameNonDefault = 1
 
 // containsWindow reports whether the nodes call a window function outside
 // subqueries.
@@ -48,53 +113,33 @@ func containsWindow(ns ...*pg_query.Node) bool {
 	return found
 }
 
-// windowCall compiles fn(...) OVER (...) in the scope sc of the query's
-// rows; the result reads the value computed for the current row.
-func (b *binder) windowCall(sc *scope, fc *pg_query.FuncCall) (*scalar, error) {
-	w := fc.Over
-	if w.Name != "" || w.Refname != "" {
-		return nil, b.errAt(pgerror.Unsupported("named windows"), fc.Location)
-	}
-	if w.FrameOptions&frameNonDefault != 0 {
-		return nil, b.errAt(pgerror.Unsupported("window frame clauses"), fc.Location)
-	}
-	if fc.AggDistinct || fc.AggFilter != nil || len(fc.AggOrder) > 0 {
-		return nil, b.errAt(pgerror.Unsupported("DISTINCT, FILTER or ORDER BY in a window function"), fc.Location)
-	}
-	name := strings.ToLower(lastName(fc.Funcname))
-	call := &winCall{name: name}
-	for _, a := range fc.Args {
-		e, err := b.expr(sc, a)
+// windowClause binds the windows of a query's WINDOW clause, in order: each
+// may refer to an earlier one.
+func (b *binder) windowClause(sc *scope, ws *winScope, defs []*pg_query.Node) error {
+	ws.named = map[string]*winDef{}
+	for _, n := range defs {
+		w := n.GetWindowDef()
+		if _, dup := ws.named[w.Name]; dup {
+			return b.errAt(pgerror.Newf(pgerror.WindowingError, "window \"%s\" is already defined", w.Name), w.Location)
+		}
+		d, err := b.windowDef(sc, ws, w)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		if unresolved(e) || e.lit != nil || e.null {
-			if e, err = b.coerce(e, types.Text, types.CastImplicit); err != nil {
-				return nil, err
-			}
-		}
-		call.args = append(call.args, e)
+		ws.named[w.Name] = d
 	}
-	var result types.Type
-	switch name {
-	case "row_number", "rank", "dense_rank":
-		if len(call.args) != 0 {
-			return nil, b.errAt(pgerror.Newf(pgerror.UndefinedFunction, "function %s() takes no arguments", name), fc.Location)
+	return nil
+}
+
+// windowDef binds one window specification, copying the window it refers
+// to by the rules of SQL:2008 (PostgreSQL's transformWindowDefinitions).
+func (b *binder) windowDef(sc *scope, ws *winScope, w *pg_query.WindowDef) (*winDef, error) {
+	d := &winDef{name: w.Name}
+	var ref *winDef
+	if w.Refname != "" {
+		if ref = ws.named[w.Refname]; ref == nil {
+			return nil, b.errAt(pgerror.Newf(pgerror.UndefinedObject, "window \"%s\" does not exist", w.Refname), w.Location)
 		}
-		result = types.Int8
-	default:
-		if !types.IsAggregate(name) {
-			return nil, b.errAt(pgerror.Unsupported("window function "+name), fc.Location)
-		}
-		ts := make([]types.Type, len(call.args))
-		for i, a := range call.args {
-			ts[i] = a.typ
-		}
-		agg, err := types.ResolveAggregate(name, ts, fc.AggStar)
-		if err != nil {
-			return nil, b.withPos(err, fc.Location)
-		}
-		call.agg, result = agg, agg.Result
 	}
 	for _, p := range w.PartitionClause {
 		e, err := b.expr(sc, p)
@@ -106,130 +151,303 @@ func (b *binder) windowCall(sc *scope, fc *pg_query.FuncCall) (*scalar, error) {
 				return nil, err
 			}
 		}
-		call.partition = append(call.partition, e)
+		d.partition = append(d.partition, e)
 	}
 	var err error
-	if call.orderBy, call.order, err = b.sortClause(sc, w.OrderClause); err != nil {
+	if d.orderBy, d.order, err = b.sortClause(sc, w.OrderClause); err != nil {
 		return nil, err
 	}
-	slot := len(sc.win.calls)
-	sc.win.calls = append(sc.win.calls, call)
+	if ref != nil {
+		if len(d.partition) > 0 {
+			return nil, b.errAt(pgerror.Newf(pgerror.WindowingError, "cannot override PARTITION BY clause of window \"%s\"", w.Refname), w.Location)
+		}
+		d.partition = ref.partition
+		if len(d.order) > 0 && len(ref.order) > 0 {
+			return nil, b.errAt(pgerror.Newf(pgerror.WindowingError, "cannot override ORDER BY clause of window \"%s\"", w.Refname), w.Location)
+		}
+		if len(d.order) == 0 {
+			d.orderBy, d.order = ref.orderBy, ref.order
+		}
+		if ref.frame.options != frameDefaults {
+			err := pgerror.Newf(pgerror.WindowingError, "cannot copy window \"%s\" because it has a frame clause", w.Refname)
+			if w.Name == "" && len(w.OrderClause) == 0 && w.FrameOptions == frameDefaults {
+				err = err.WithHint("Omit the parentheses in this OVER clause.")
+			}
+			return nil, b.errAt(err, w.Location)
+		}
+	}
+	d.frame.options = w.FrameOptions
+	if d.frame.options&frameRange != 0 && d.frame.options&(frameStartOffset|frameEndOffset) != 0 && len(d.order) != 1 {
+		return nil, b.errAt(pgerror.New(pgerror.WindowingError, "RANGE with offset PRECEDING/FOLLOWING requires exactly one ORDER BY column"), w.Location)
+	}
+	if d.frame.options&frameGroups != 0 && len(d.order) == 0 {
+		return nil, b.errAt(pgerror.New(pgerror.WindowingError, "GROUPS mode requires an ORDER BY clause"), w.Location)
+	}
+	if d.frame.start, err = b.frameOffset(sc, d, w.StartOffset); err != nil {
+		return nil, err
+	}
+	if d.frame.end, err = b.frameOffset(sc, d, w.EndOffset); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// frameOffset binds the n of n PRECEDING / n FOLLOWING: an int8 for ROWS
+// and GROUPS; for RANGE, a value of the type PostgreSQL's in_range support
+// function for the ORDER BY column takes (transformFrameOffset).
+func (b *binder) frameOffset(sc *scope, d *winDef, n *pg_query.Node) (*scalar, error) {
+	if n == nil {
+		return nil, nil
+	}
+	construct := "ROWS"
+	switch {
+	case d.frame.options&frameRange != 0:
+		construct = "RANGE"
+	case d.frame.options&frameGroups != 0:
+		construct = "GROUPS"
+	}
+	var varErr error
+	walk(n, func(c *pg_query.Node) bool {
+		if cr := c.GetColumnRef(); cr != nil && varErr == nil {
+			varErr = b.errAt(pgerror.Newf(pgerror.InvalidColumnReference, "argument of %s must not contain variables", construct), cr.Location)
+		}
+		return varErr == nil && c.GetSubLink() == nil
+	})
+	if varErr != nil {
+		return nil, varErr
+	}
+	e, err := b.expr(sc, n)
+	if err != nil {
+		return nil, err
+	}
+	if construct != "RANGE" {
+		return b.coerce(e, types.Int8, types.CastAssignment)
+	}
+	col := d.order[0].typ
+	if col.Oid == types.OidVarchar || col.Oid == types.OidBpchar || col.Oid == types.OidName {
+		col = types.Text
+	}
+	col.Typmod = -1
+	cands := types.InRangeOffsetTypes(col)
+	loc := exprLocation(n)
+	if cands == nil {
+		return nil, b.errAt(pgerror.Newf(pgerror.FeatureNotSupported,
+			"RANGE with offset PRECEDING/FOLLOWING is not supported for column type %s", col), loc)
+	}
+	from := e.typ
+	if unresolved(e) || e.lit != nil || e.null {
+		from = types.Unknown
+	}
+	preferred := from
+	if from == types.Unknown {
+		preferred = col
+	}
+	var chosen types.Type
+	matches := 0
+	for _, t := range cands {
+		if from != types.Unknown && !types.CanImplicitCast(from, t) {
+			continue
+		}
+		matches++
+		if chosen != preferred {
+			chosen = t
+		}
+	}
+	switch {
+	case matches == 0:
+		return nil, b.errAt(pgerror.Newf(pgerror.FeatureNotSupported,
+			"RANGE with offset PRECEDING/FOLLOWING is not supported for column type %s and offset type %s", col, from).
+			WithHint("Cast the offset value to an appropriate type."), loc)
+	case matches > 1 && chosen != preferred:
+		return nil, b.errAt(pgerror.Newf(pgerror.FeatureNotSupported,
+			"RANGE with offset PRECEDING/FOLLOWING has multiple interpretations for column type %s and offset type %s", col, from).
+			WithHint("Cast the offset value to the exact intended type."), loc)
+	}
+	return b.coerce(e, chosen, types.CastImplicit)
+}
+
+// windowCall compiles fn(...) OVER (...) in the scope sc of the query's
+// rows; the result reads the value computed for the current row.
+func (b *binder) windowCall(sc *scope, fc *pg_query.FuncCall) (*scalar, error) {
+	ws := sc.win
+	if ws.inCall {
+		return nil, b.errAt(pgerror.New(pgerror.WindowingError, "window function calls cannot be nested"), fc.Location)
+	}
+	name := strings.ToLower(lastName(fc.Funcname))
+	fn, isWindowFunc := windowFuncs[name]
+	switch {
+	case fc.AggDistinct:
+		return nil, b.errAt(pgerror.New(pgerror.FeatureNotSupported, "DISTINCT is not implemented for window functions"), fc.Location)
+	case len(fc.AggOrder) > 0:
+		return nil, b.errAt(pgerror.New(pgerror.FeatureNotSupported, "aggregate ORDER BY is not implemented for window functions"), fc.Location)
+	case fc.AggFilter != nil && isWindowFunc:
+		return nil, b.errAt(pgerror.New(pgerror.FeatureNotSupported, "FILTER is not implemented for non-aggregate window functions"), fc.Location)
+	}
+	call := &winCall{fn: fn}
+	ws.inCall = true
+	for _, a := range fc.Args {
+		e, err := b.expr(sc, a)
+		if err != nil {
+			ws.inCall = false
+			return nil, err
+		}
+		call.args = append(call.args, e)
+	}
+	if fc.AggFilter != nil {
+		f, err := b.cond(sc, fc.AggFilter, "FILTER")
+		if err != nil {
+			ws.inCall = false
+			return nil, err
+		}
+		call.filter = f
+	}
+	ws.inCall = false
+	var result types.Type
+	var err error
+	if isWindowFunc {
+		result, err = b.windowFuncArgs(call, name, fc)
+	} else {
+		result, err = b.windowAggregate(call, name, fc)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if fc.Over.Name != "" {
+		if call.win = ws.named[fc.Over.Name]; call.win == nil {
+			return nil, b.errAt(pgerror.Newf(pgerror.UndefinedObject, "window \"%s\" does not exist", fc.Over.Name), fc.Over.Location)
+		}
+	} else if call.win, err = b.windowDef(sc, ws, fc.Over); err != nil {
+		return nil, err
+	}
+	slot := len(ws.calls)
+	ws.calls = append(ws.calls, call)
 	return &scalar{typ: result, slot: -1, name: name, eval: func(x *execCtx) (any, error) { return x.win[slot], nil }}, nil
 }
 
-// compute fills, for every row (the query level's rows before projection),
-// the value of every window call.
-func (ws *winScope) compute(x *execCtx, rows [][]any) ([][]any, error) {
-	vals := make([][]any, len(rows))
-	for i := range vals {
-		vals[i] = make([]any, len(ws.calls))
-	}
-	for ci, c := range ws.calls {
-		// Partition the rows, keeping their order, then sort each
-		// partition by the window's ORDER BY (stable).
-		parts := map[string][]int{}
-		var order []string
-		keys := make([][]any, len(rows))
-		for i, r := range rows {
-			x.row = r
-			var buf []byte
-			for _, p := range c.partition {
-				v, err := p.eval(x)
-				if err != nil {
-					return nil, err
-				}
-				buf = types.AppendKey(buf, p.typ, v)
+// windowAggregate resolves an aggregate called as a window function.
+func (b *binder) windowAggregate(call *winCall, name string, fc *pg_query.FuncCall) (types.Type, error) {
+	ts := make([]types.Type, len(call.args))
+	for i, a := range call.args {
+		if unresolved(a) || a.lit != nil || a.null {
+			e, err := b.coerce(a, types.Text, types.CastImplicit)
+			if err != nil {
+				return types.Type{}, err
 			}
-			k := string(buf)
-			if _, ok := parts[k]; !ok {
-				order = append(order, k)
-			}
-			parts[k] = append(parts[k], i)
-			ok := make([]any, len(c.orderBy))
-			for j, e := range c.orderBy {
-				v, err := e.eval(x)
-				if err != nil {
-					return nil, err
-				}
-				ok[j] = v
-			}
-			keys[i] = ok
+			call.args[i] = e
 		}
-		for _, k := range order {
-			idx := parts[k]
-			if len(c.order) > 0 {
-				sort.SliceStable(idx, func(a, b int) bool {
-					return compareKeys(keys[idx[a]], keys[idx[b]], c.order) < 0
-				})
-			}
-			if err := c.fill(x, rows, idx, keys, vals, ci); err != nil {
-				return nil, err
-			}
+		ts[i] = call.args[i].typ
+	}
+	if !types.IsAggregate(name) {
+		if _, err := types.ResolveFunc(name, ts); err == nil {
+			return types.Type{}, b.errAt(pgerror.Newf(pgerror.WrongObjectType,
+				"OVER specified, but %s is not a window function nor an aggregate function", name), fc.Location)
 		}
 	}
-	return vals, nil
+	agg, err := types.ResolveAggregate(name, ts, fc.AggStar)
+	if err != nil {
+		return types.Type{}, b.withPos(err, fc.Location)
+	}
+	call.agg = agg
+	return agg.Result, nil
 }
 
-// fill computes one call's values over one sorted partition.
-func (c *winCall) fill(x *execCtx, rows [][]any, idx []int, keys [][]any, vals [][]any, ci int) error {
-	peerEnd := func(start int) int {
-		end := start + 1
-		for end < len(idx) && len(c.order) > 0 && compareKeys(keys[idx[start]], keys[idx[end]], c.order) == 0 {
-			end++
-		}
-		if len(c.order) == 0 {
-			return len(idx)
-		}
-		return end
-	}
-	var acc types.Accumulator
-	if c.agg != nil {
-		acc = c.agg.New()
-	}
-	rank, dense := int64(0), int64(0)
-	for start := 0; start < len(idx); {
-		end := peerEnd(start)
-		dense++
-		rank = int64(start) + 1
-		if acc != nil {
-			for _, i := range idx[start:end] {
-				x.row = rows[i]
-				args := make([]any, len(c.args))
-				for j, a := range c.args {
-					v, err := a.eval(x)
-					if err != nil {
-						return err
-					}
-					args[j] = v
-				}
-				if err := acc.Add(args); err != nil {
-					return err
-				}
+// windowFuncArgs checks and coerces the arguments of a built-in window
+// function to its signature (pg_proc's) and returns its result type.
+func (b *binder) windowFuncArgs(call *winCall, name string, fc *pg_query.FuncCall) (types.Type, error) {
+	args := call.args
+	noSuchFunction := func() (types.Type, error) {
+		ts := make([]string, len(args))
+		for i, a := range args {
+			t := a.typ
+			if unresolved(a) || a.lit != nil || a.null {
+				t = types.Unknown
 			}
+			ts[i] = t.String()
 		}
-		var v any
-		if acc != nil {
-			r, err := acc.Result()
+		return types.Type{}, b.errAt(pgerror.Newf(pgerror.UndefinedFunction, "function %s(%s) does not exist", name, strings.Join(ts, ", ")).
+			WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), fc.Location)
+	}
+	if fc.AggStar {
+		return noSuchFunction()
+	}
+	// toInt4 coerces argument i as the int4 parameter of the signature.
+	toInt4 := func(i int) bool {
+		a := args[i]
+		if !(unresolved(a) || a.lit != nil || a.null) && !types.CanImplicitCast(a.typ, types.Int4) {
+			return false
+		}
+		e, err := b.coerce(a, types.Int4, types.CastImplicit)
+		if err != nil {
+			return false
+		}
+		args[i] = e
+		return true
+	}
+	// toValue gives untyped arguments the type text, as anyelement does.
+	toValue := func(i int) error {
+		a := args[i]
+		if unresolved(a) || a.lit != nil || a.null {
+			e, err := b.coerce(a, types.Text, types.CastImplicit)
 			if err != nil {
 				return err
 			}
-			v = r
+			args[i] = e
 		}
-		for k, i := range idx[start:end] {
-			switch c.name {
-			case "row_number":
-				vals[i][ci] = int64(start + k + 1)
-			case "rank":
-				vals[i][ci] = rank
-			case "dense_rank":
-				vals[i][ci] = dense
-			default:
-				vals[i][ci] = v
-			}
-		}
-		start = end
+		return nil
 	}
-	return nil
+	switch call.fn {
+	case winRowNumber, winRank, winDenseRank:
+		if len(args) != 0 {
+			return noSuchFunction()
+		}
+		return types.Int8, nil
+	case winPercentRank, winCumeDist:
+		if len(args) != 0 {
+			return noSuchFunction()
+		}
+		return types.Float8, nil
+	case winNtile:
+		if len(args) != 1 || !toInt4(0) {
+			return noSuchFunction()
+		}
+		return types.Int4, nil
+	case winFirstValue, winLastValue:
+		if len(args) != 1 {
+			return noSuchFunction()
+		}
+		return args[0].typ, toValue(0)
+	case winNthValue:
+		if len(args) != 2 || !toInt4(1) {
+			return noSuchFunction()
+		}
+		if err := toValue(0); err != nil {
+			return types.Type{}, err
+		}
+		return args[0].typ, nil
+	}
+	// lag and lead: (anycompatible [, int4 [, anycompatible]]).
+	if len(args) < 1 || len(args) > 3 || len(args) >= 2 && !toInt4(1) {
+		return noSuchFunction()
+	}
+	if len(args) < 3 {
+		return args[0].typ, toValue(0)
+	}
+	ts := []types.Type{args[0].typ, args[2].typ}
+	for i, a := range []*scalar{args[0], args[2]} {
+		if unresolved(a) || a.lit != nil || a.null {
+			ts[i] = types.Unknown
+		}
+	}
+	t, err := types.CommonType("lag", ts...)
+	if err != nil {
+		return noSuchFunction()
+	}
+	for _, i := range []int{0, 2} {
+		if args[i], err = b.coerce(args[i], t, types.CastImplicit); err != nil {
+			return types.Type{}, err
+		}
+	}
+	return t, nil
 }
 
 // sortClause compiles the ORDER BY of a window or an aggregate call: the

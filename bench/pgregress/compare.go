@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
 )
 
 // verdict is how fickle's answer to a statement compares with PostgreSQL's.
@@ -25,8 +27,21 @@ const (
 
 var orderByRE = regexp.MustCompile(`(?i)\border\s+by\b`)
 
+// ordersRows reports whether sql sorts its result: some SELECT of it (the
+// outermost or a subquery, whose order PostgreSQL's plans keep in
+// practice) has an ORDER BY. The ORDER BY of a window or an aggregate's
+// arguments fixes no output order. Text that does not parse falls back to
+// any ORDER BY in it.
+func ordersRows(sql string) bool {
+	tree, err := pg_query.ParseToJSON(sql)
+	if err != nil {
+		return orderByRE.MatchString(sql)
+	}
+	return strings.Contains(tree, `"sortClause"`)
+}
+
 // compare classifies fickle's outcome against PostgreSQL's. Rows are
-// compared in order when the statement says ORDER BY somewhere, as a
+// compared in order when the statement sorts them (ordersRows), as a
 // multiset otherwise: without it SQL fixes no order, and fickle's heap order
 // is not PostgreSQL's.
 func compare(sql string, pg, fk outcome) verdict {
@@ -46,7 +61,7 @@ func compare(sql string, pg, fk outcome) verdict {
 		// answer (psql shows the error alone).
 		return same
 	}
-	if sameResults(pg.results, fk.results, !orderByRE.MatchString(sql)) {
+	if sameResults(pg.results, fk.results, !ordersRows(sql)) {
 		return same
 	}
 	if fk.inFailedTxn && !pg.inFailedTxn {

@@ -54,3 +54,23 @@ func TestCompareCountsCommitOfATransactionOnlyFickleAbortedAsFickleError(t *test
 		}
 	}
 }
+
+func TestOrdersRowsOnlyForAnOrderByOfASelect(t *testing.T) {
+	for _, c := range []struct {
+		sql  string
+		want bool
+	}{
+		{"SELECT a FROM t ORDER BY a", true},
+		{"SELECT * FROM (SELECT a FROM t ORDER BY a) s", true},
+		{"SELECT a FROM t UNION SELECT b FROM u ORDER BY 1", true},
+		{"SELECT rank() OVER (ORDER BY a) FROM t", false},
+		{"SELECT rank() OVER w FROM t WINDOW w AS (PARTITION BY b ORDER BY a)", false},
+		{"SELECT string_agg(a, ',' ORDER BY a) FROM t", false},
+		{"SELECT a FROM t", false},
+		{"SELECT a FROM t ORDER BY", true}, // does not parse: any ORDER BY counts
+	} {
+		if got := ordersRows(c.sql); got != c.want {
+			t.Errorf("ordersRows(%q) = %v, want %v", c.sql, got, c.want)
+		}
+	}
+}
