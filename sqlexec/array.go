@@ -320,7 +320,7 @@ func (b *binder) unnestItem(sc *scope, rf *pg_query.RangeFunction) (it *fromItem
 		if i < len(args) {
 			typ, _ = args[i].typ.Elem()
 		}
-		cols = append(cols, scopeCol{rel: alias, name: name, typ: typ})
+		cols = append(cols, scopeCol{rel: alias, name: name, typ: typ, scalarItem: len(args) == 1 && !rf.Ordinality})
 	}
 	ordinality := rf.Ordinality
 	it = &fromItem{name: alias, sub: func(x *execCtx) ([][]any, error) {

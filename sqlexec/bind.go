@@ -160,6 +160,9 @@ type scopeCol struct {
 	merged   bool
 	tableOID uint32
 	attnum   int16
+	// scalarItem marks the one column of a function in FROM that returns a
+	// scalar type: a whole-row reference to the item is its value.
+	scalarItem bool
 }
 
 // binder resolves names and types for one statement.

@@ -411,11 +411,11 @@ func (b *binder) fromLeaf(sc *scope, n *pg_query.Node) (*fromItem, []scopeCol, e
 		return it, cols, nil
 	case *pg_query.Node_RangeSubselect:
 		rs := v.RangeSubselect
-		if rs.Lateral {
-			return nil, nil, pgerror.Unsupported("LATERAL")
-		}
 		if rs.Alias == nil {
 			return nil, nil, pgerror.New(pgerror.SyntaxError, "subquery in FROM must have an alias")
+		}
+		if rs.Lateral {
+			return withKind(itemSubquery)(b.lateralSubquery(sc, rs))
 		}
 		var sub *selectPlan
 		outer, err := b.notingOuterRefs(sc.parent, func() error {

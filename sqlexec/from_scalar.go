@@ -41,7 +41,7 @@ func (b *binder) scalarFunctionItem(sc *scope, rf *pg_query.RangeFunction, fc *p
 	if _, composite := e.typ.Fields(); composite || e.typ.Oid == types.OidRecord {
 		return nil, nil, false, nil
 	}
-	call := &setCall{name: name, cols: []types.Field{{Name: name, Type: e.typ}}, fn: &setFunc{
+	call := &setCall{name: name, cols: []types.Field{{Name: name, Type: e.typ}}, scalar: true, fn: &setFunc{
 		rows: func(x *execCtx, _ []any) ([][]any, error) {
 			v, err := e.eval(x)
 			if err != nil {

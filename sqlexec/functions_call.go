@@ -114,8 +114,11 @@ func (c *routineCall) values(x *execCtx) ([]any, error) {
 // select list.
 func (c *routineCall) setCall() *setCall {
 	f := c.fn
-	return &setCall{name: f.name, cols: f.resultCols(), args: c.args, fn: &setFunc{schema: f.schema, strict: f.strict,
-		rows: func(x *execCtx, args []any) ([][]any, error) { return x.s.invoke(x, f, args) }}}
+	cols := f.resultCols()
+	_, composite := f.result.Fields()
+	return &setCall{name: f.name, cols: cols, args: c.args, scalar: len(cols) == 1 && !composite && f.result.Oid != types.OidRecord,
+		fn: &setFunc{schema: f.schema, strict: f.strict,
+			rows: func(x *execCtx, args []any) ([][]any, error) { return x.s.invoke(x, f, args) }}}
 }
 
 // userFunctionItem compiles a user function in FROM.

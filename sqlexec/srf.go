@@ -3,6 +3,7 @@ package sqlexec
 import (
 	"errors"
 	"iter"
+	"slices"
 	"strings"
 	"time"
 
@@ -102,6 +103,9 @@ type setCall struct {
 	args []*scalar
 	// shape is the record type a record-returning call's rows have.
 	shape types.Type
+	// scalar marks a call whose rows are values of one scalar type, not
+	// records: in FROM, a whole-row reference to its item is that value.
+	scalar bool
 	// check checks a record-returning call's rows against the domains of
 	// the record and of its fields; nil when none has one.
 	check func(x *execCtx, row []any) error
@@ -122,6 +126,7 @@ func (b *binder) bindSetCall(sc *scope, fn *setFunc, fc *pg_query.FuncCall) (*se
 		return nil, err
 	}
 	call.cols = cols
+	call.scalar = len(cols) == 1 && !fn.record
 	if fn.record {
 		call.shape = types.RecordType(cols)
 		if len(call.args) > 0 && call.args[0].typ.IsComposite() {
@@ -314,15 +319,22 @@ func (b *binder) containsSetCall(ns ...*pg_query.Node) bool {
 }
 
 // functionArgScope is the scope the arguments of a function in the FROM
-// list of sc are compiled in: the enclosing queries' columns are visible,
-// at their depth, but not the FROM items of sc's own level (no LATERAL).
+// list of sc are compiled in: functions in FROM are implicitly LATERAL, so
+// the columns of the FROM items before it are visible (at the slots they
+// have in the row the function is called on), then the enclosing queries'.
 func functionArgScope(sc *scope) *scope {
-	return &scope{parent: sc.parent, ctes: sc.ctes}
+	return lateralScope(sc)
+}
+
+// lateralScope is what a LATERAL item of sc's level sees: the columns of
+// the items before it, and the enclosing queries.
+func lateralScope(sc *scope) *scope {
+	return &scope{cols: slices.Clone(sc.cols), parent: sc.parent, ctes: sc.ctes, hiddenRels: sc.hiddenRels}
 }
 
 // setFunctionItem compiles a set-returning function in FROM, WITH
 // ORDINALITY and column aliases included. Its arguments may refer to
-// enclosing queries but not to earlier FROM items (no LATERAL).
+// earlier FROM items and to enclosing queries.
 func (b *binder) setFunctionItem(sc *scope, rf *pg_query.RangeFunction, fn *setFunc, fc *pg_query.FuncCall) (*fromItem, []scopeCol, error) {
 	call, err := b.bindSetCall(functionArgScope(sc), fn, fc)
 	if err != nil {
@@ -348,7 +360,7 @@ func setCallItem(rf *pg_query.RangeFunction, call *setCall) (*fromItem, []scopeC
 		if len(call.cols) == 1 && !call.fn.record && !call.fn.outParam {
 			name = alias
 		}
-		cols = append(cols, scopeCol{rel: alias, name: name, typ: f.Type})
+		cols = append(cols, scopeCol{rel: alias, name: name, typ: f.Type, scalarItem: call.scalar && !rf.Ordinality})
 	}
 	if rf.Ordinality {
 		cols = append(cols, scopeCol{rel: alias, name: "ordinality", typ: types.Int8})

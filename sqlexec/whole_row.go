@@ -23,6 +23,10 @@ func (b *binder) wholeRowRef(sc *scope, name string) (e *scalar, ok bool) {
 		if len(cols) == 0 {
 			continue
 		}
+		if len(cols) == 1 && cols[0].scalarItem {
+			e, err := b.resolveCol(sc, []string{name, cols[0].name}, -1)
+			return e, err == nil
+		}
 		fields := make([]*scalar, len(cols))
 		shape := make([]types.Field, len(cols))
 		var refs uint64
