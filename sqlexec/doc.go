@@ -98,15 +98,10 @@
 //
 // # Unsupported SQL
 //
-// Anything not implemented fails with 0A000 naming the feature (window
-// frame clauses and window functions other than
-// row_number, rank, dense_rank and the aggregates, LATERAL, FULL JOIN,
-// set-returning functions in a select list with
-// GROUP BY or window functions, writing through views, temporary tables,
-// ALTER COLUMN ... USING, VARIADIC parameters of user functions, COMMIT and ROLLBACK in
-// procedures, constraint triggers, INSTEAD OF and TRUNCATE triggers,
-// transition tables, ...); no clause
-// is silently ignored.
+// Anything not implemented fails with 0A000 naming the feature (FULL JOIN,
+// set-returning functions in a select list with GROUP BY or window
+// functions, ENUM types, MERGE, LISTEN and NOTIFY, GROUPING SETS, range
+// types, ...); no clause is silently ignored.
 // A panic inside the engine is recovered at the API and becomes XX000 for
 // that statement.
 //
