@@ -101,7 +101,8 @@
 // Anything not implemented fails with 0A000 naming the feature (FULL JOIN,
 // set-returning functions in a select list with GROUP BY or window
 // functions, ENUM types, MERGE, LISTEN and NOTIFY, GROUPING SETS, range
-// types, ...); no clause is silently ignored.
+// types, writes through a view without an INSTEAD OF trigger, ...); no
+// clause is silently ignored.
 // A panic inside the engine is recovered at the API and becomes XX000 for
 // that statement.
 //

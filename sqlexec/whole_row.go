@@ -25,7 +25,11 @@ func (b *binder) wholeRowRef(sc *scope, name string) (e *scalar, ok bool) {
 		}
 		if len(cols) == 1 && cols[0].scalarItem {
 			e, err := b.resolveCol(sc, []string{name, cols[0].name}, -1)
-			return e, err == nil
+			if err != nil {
+				return nil, false
+			}
+			e.name = name
+			return e, true
 		}
 		fields := make([]*scalar, len(cols))
 		shape := make([]types.Field, len(cols))
