@@ -355,11 +355,11 @@ func addColumnPrivilegeFunc(table privilegeObject) {
 				eval: func(x *execCtx, a []any) (any, error) { return check(x, x.s.currentRole(), a[0], a[1], a[2].(string)) }})
 			addSysFunc("has_column_privilege", sysFunc{args: []types.Type{types.Name, tabType, colType, text}, result: types.Bool,
 				eval: func(x *execCtx, a []any) (any, error) {
-					role, err := catalogNames{s: x.s}.roleOID(types.QuoteIdent(a[0].(string)))
+					role, err := privilegeRoleNamed(x.s, a[0].(string))
 					if err != nil {
 						return nil, err
 					}
-					return check(x, uint32(role), a[1], a[2], a[3].(string))
+					return check(x, role, a[1], a[2], a[3].(string))
 				}})
 			addSysFunc("has_column_privilege", sysFunc{args: []types.Type{oid, tabType, colType, text}, result: types.Bool,
 				eval: func(x *execCtx, a []any) (any, error) {
@@ -367,6 +367,17 @@ func addColumnPrivilegeFunc(table privilegeObject) {
 				}})
 		}
 	}
+}
+
+// privilegeRoleNamed resolves the role argument of a has_*_privilege call
+// given by name: "public" is the PUBLIC pseudo-role (OID 0, which holds
+// what is granted to PUBLIC), as PostgreSQL's get_role_oid_or_public.
+func privilegeRoleNamed(s *Session, name string) (uint32, error) {
+	if name == "public" {
+		return 0, nil
+	}
+	oid, err := catalogNames{s: s}.roleOID(types.QuoteIdent(name))
+	return uint32(oid), err
 }
 
 // addPrivilegeFunc registers a has_*_privilege function in PostgreSQL's
@@ -413,11 +424,11 @@ func addPrivilegeFunc(name string, kind aclKind, object privilegeObject, privile
 			return check(x, x.s.currentRole(), a[0], a[1].(string))
 		}})
 		addSysFunc(name, sysFunc{args: []types.Type{types.Name, objType, text}, result: types.Bool, eval: func(x *execCtx, a []any) (any, error) {
-			role, err := catalogNames{s: x.s}.roleOID(types.QuoteIdent(a[0].(string)))
+			role, err := privilegeRoleNamed(x.s, a[0].(string))
 			if err != nil {
 				return nil, err
 			}
-			return check(x, uint32(role), a[1], a[2].(string))
+			return check(x, role, a[1], a[2].(string))
 		}})
 		addSysFunc(name, sysFunc{args: []types.Type{oid, objType, text}, result: types.Bool, eval: func(x *execCtx, a []any) (any, error) {
 			return check(x, uint32(a[0].(int64)), a[1], a[2].(string))
