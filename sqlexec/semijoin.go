@@ -12,7 +12,10 @@ import (
 // is uncorrelated, so it runs once per statement and its rows are hashed
 // by the correlation key, instead of running once per outer row. A
 // subquery that calls a volatile function keeps the per-row run its
-// semantics need.
+// semantics need, and one whose correlation picks its rows through a
+// primary key or an index keeps its per-row lookups, which read a few keys
+// where the hash would scan the whole table (PostgreSQL's nested loop over
+// an index scan).
 //
 // The reads are those of one run of the uncorrelated subquery: one scan
 // of each inner table with the subquery's other conditions, through the
@@ -35,9 +38,10 @@ type semiJoinGroup struct {
 }
 
 // semiJoin compiles the EXISTS or (when test is not nil) test IN
-// subquery of sl as a hashed semi-join, or returns nil when its shape
-// does not allow one (the caller then runs it per row).
-func (b *binder) semiJoin(sc *scope, sl *pg_query.SubLink, ctes map[string]*ctePlan, test *scalar, refs uint64) *scalar {
+// subquery of sl, whose per-row plan is perRow, as a hashed semi-join, or
+// returns nil when its shape does not allow one (the caller then runs it
+// per row).
+func (b *binder) semiJoin(sc *scope, sl *pg_query.SubLink, ctes map[string]*ctePlan, perRow *selectPlan, test *scalar, refs uint64) *scalar {
 	st := sl.Subselect.GetSelectStmt()
 	if sc == nil || st == nil || !semiJoinShape(st) {
 		return nil
@@ -81,7 +85,7 @@ func (b *binder) semiJoin(sc *scope, sl *pg_query.SubLink, ctes map[string]*cteP
 		return nil
 	}
 	p := b.decorrelated(sc, st, target, pairs, rest, ctes)
-	if p == nil {
+	if p == nil || indexLookups(perRow.node) > indexLookups(p.node) {
 		return nil
 	}
 	off := 0
@@ -96,6 +100,12 @@ func (b *binder) semiJoin(sc *scope, sl *pg_query.SubLink, ctes map[string]*cteP
 		keyTypes[i] = p.cols[off+i].typ
 		if !keyCompatible(keyTypes[i], pr.outer.typ) {
 			return nil
+		}
+	}
+	// EXPLAIN shows the subquery as it runs: once, as an InitPlan.
+	for i := range b.subplans {
+		if b.subplans[i].plan == perRow.node {
+			b.subplans[i] = subPlan{plan: p.node}
 		}
 	}
 	return b.semiJoinScalar(p, pairs, keyTypes, test, refs)
@@ -295,4 +305,20 @@ func (b *binder) semiJoinScalar(p *selectPlan, pairs []semiJoinPair, keyTypes []
 		return false, nil
 	}}
 	return self
+}
+
+// indexLookups counts the table reads of a plan that go through a primary
+// key or an index instead of a scan.
+func indexLookups(n *planNode) int {
+	if n == nil {
+		return 0
+	}
+	count := 0
+	if s, ok := n.op.(*scanOp); ok && s.it.table != nil && s.it.access.kind != accessScan {
+		count++
+	}
+	for _, c := range n.children {
+		count += indexLookups(c)
+	}
+	return count
 }

@@ -37,7 +37,7 @@ func (b *binder) subLink(sc *scope, sl *pg_query.SubLink) (*scalar, error) {
 	switch sl.SubLinkType {
 	case pg_query.SubLinkType_EXISTS_SUBLINK:
 		if refs != 0 {
-			if h := b.semiJoin(sc, sl, ctes, nil, refs); h != nil {
+			if h := b.semiJoin(sc, sl, ctes, p, nil, refs); h != nil {
 				return h, nil
 			}
 		}
@@ -99,7 +99,7 @@ func (b *binder) subLink(sc *scope, sl *pg_query.SubLink) (*scalar, error) {
 			return b.inHashed(p, test, rows), nil
 		}
 		if !all && op == "=" && refs != 0 {
-			if h := b.semiJoin(sc, sl, ctes, test, refs); h != nil {
+			if h := b.semiJoin(sc, sl, ctes, p, test, refs); h != nil {
 				return h, nil
 			}
 		}
