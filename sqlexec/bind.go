@@ -201,6 +201,10 @@ type binder struct {
 	// constChecks evaluate, when the statement starts, the constant
 	// expressions PostgreSQL computes when it plans (case_fold.go).
 	constChecks []func(*execCtx) error
+	// volatileCalls counts the volatile calls compiled so far (and the
+	// calls of functions that are not immutable): a subquery that adds
+	// none may be run once instead of once per row (semijoin.go).
+	volatileCalls int
 }
 
 func (b *binder) pos(loc int32) int {

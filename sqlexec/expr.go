@@ -280,7 +280,7 @@ func (b *binder) binary(op string, l, r *scalar, loc int32) (*scalar, error) {
 		}
 		return nil, err
 	}
-	le, re, ev := l.eval, r.eval, o.Eval
+	le, re, ev := l.eval, r.eval, o.EvalEnv
 	return &scalar{typ: o.Result, slot: -1, refs: l.refs | r.refs, volatile: l.volatile || r.volatile, name: "?column?",
 		eval: func(x *execCtx) (any, error) {
 			lv, err := le(x)
@@ -291,7 +291,7 @@ func (b *binder) binary(op string, l, r *scalar, loc int32) (*scalar, error) {
 			if err != nil {
 				return nil, err
 			}
-			return ev(lv, rv)
+			return ev(x.env, lv, rv)
 		}}, nil
 }
 

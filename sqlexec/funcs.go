@@ -109,6 +109,9 @@ func (b *binder) callResolved(name string, args []*scalar, loc int32) (*scalar, 
 	}
 	var refs uint64
 	volatile := fn.Volatility == types.Volatile
+	if volatile {
+		b.volatileCalls++
+	}
 	for _, a := range args {
 		refs |= a.refs
 		volatile = volatile || a.volatile

@@ -66,6 +66,9 @@ func (b *binder) userFuncCall(sc *scope, fc *pg_query.FuncCall) (*scalar, bool, 
 	for _, a := range call.args {
 		refs |= a.refs
 	}
+	if f.volatility != 'i' {
+		b.volatileCalls++
+	}
 	return &scalar{typ: f.result, slot: -1, refs: refs, volatile: f.volatility != 'i', name: f.name,
 		eval: func(x *execCtx) (any, error) {
 			vals, err := call.values(x)

@@ -231,6 +231,7 @@ func (b *binder) setCallInList(sc *scope, fn *setFunc, fc *pg_query.FuncCall) (*
 // calls and returns the value it gives the output row being made.
 func (b *binder) listSetCall(sc *scope, call *setCall) *scalar {
 	k := len(sc.srf.calls)
+	b.volatileCalls++
 	sc.srf.calls = append(sc.srf.calls, call)
 	var refs uint64
 	for _, a := range call.args {

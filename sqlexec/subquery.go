@@ -36,6 +36,11 @@ func (b *binder) subLink(sc *scope, sl *pg_query.SubLink) (*scalar, error) {
 	}
 	switch sl.SubLinkType {
 	case pg_query.SubLinkType_EXISTS_SUBLINK:
+		if refs != 0 {
+			if h := b.semiJoin(sc, sl, ctes, p, nil, refs); h != nil {
+				return h, nil
+			}
+		}
 		return &scalar{typ: types.Bool, slot: -1, refs: refs, name: "exists", eval: func(x *execCtx) (any, error) {
 			rs, err := rows(x)
 			if err != nil {
@@ -92,6 +97,11 @@ func (b *binder) subLink(sc *scope, sl *pg_query.SubLink) (*scalar, error) {
 		all := sl.SubLinkType == pg_query.SubLinkType_ALL_SUBLINK
 		if !all && op == "=" && refs == 0 && !unresolved(test) && keyCompatible(p.cols[0].typ, test.typ) {
 			return b.inHashed(p, test, rows), nil
+		}
+		if !all && op == "=" && refs != 0 {
+			if h := b.semiJoin(sc, sl, ctes, p, test, refs); h != nil {
+				return h, nil
+			}
 		}
 		return &scalar{typ: types.Bool, slot: -1, refs: refs | test.refs, name: "?column?", eval: func(x *execCtx) (any, error) {
 			rs, err := rows(x)

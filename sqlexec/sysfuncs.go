@@ -60,6 +60,9 @@ func (b *binder) sysCall(sc *scope, name string, overloads []sysFunc, fc *pg_que
 	}
 	f := overloads[chosen]
 	out := &scalar{typ: f.result, slot: -1, name: name, volatile: f.volatile}
+	if f.volatile {
+		b.volatileCalls++
+	}
 	for i, a := range args {
 		if args[i], err = b.coerce(a, f.args[i], types.CastImplicit); err != nil {
 			return nil, b.withPos(err, fc.Location)

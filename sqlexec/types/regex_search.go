@@ -78,11 +78,18 @@ func find(env *Env, x *regexp.Regexp, text string) ([]int, error) {
 
 // matches reports whether re matches somewhere in s.
 func (re *pgRegex) matches(env *Env, s string) (bool, error) {
+	return matchRegexp(env, re.Regexp, s)
+}
+
+// matchRegexp reports whether x matches somewhere in s, through an
+// interruptible reader when s is long (the ~ operators, SIMILAR TO and
+// regexp_like).
+func matchRegexp(env *Env, x *regexp.Regexp, s string) (bool, error) {
 	if !searchesReader(env, s) {
-		return re.MatchString(s), nil
+		return x.MatchString(s), nil
 	}
 	r := &interruptibleText{s: s, env: env}
-	ok := re.MatchReader(r)
+	ok := x.MatchReader(r)
 	return ok && r.err == nil, r.err
 }
 

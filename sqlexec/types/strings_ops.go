@@ -27,12 +27,13 @@ func registerStringOperators() {
 		for op, spec := range map[string]struct{ fold, negate bool }{
 			"~": {false, false}, "!~": {false, true}, "~*": {true, false}, "!~*": {true, true},
 		} {
-			addBinary(op, l, Text, Bool, func(_ *Env, a, b any) (any, error) {
+			addBinary(op, l, Text, Bool, func(env *Env, a, b any) (any, error) {
 				re, err := compileRegex(b.(string), spec.fold)
 				if err != nil {
 					return nil, err
 				}
-				return re.MatchString(a.(string)) != spec.negate, nil
+				m, err := matchRegexp(env, re, a.(string))
+				return m != spec.negate, err
 			})
 		}
 	}
