@@ -459,6 +459,9 @@ func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 			return err
 		}
 	}
+	if err := d.checkRowTypeExprs(t); err != nil {
+		return err
+	}
 	d.cat.putTable(t)
 	return nil
 }

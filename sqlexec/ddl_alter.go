@@ -107,6 +107,9 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 		if err == nil {
 			err = d.cat.checkRowTypeMember(nt)
 		}
+		if err == nil {
+			err = d.checkRowTypeExprs(nt)
+		}
 		if err != nil {
 			return err
 		}

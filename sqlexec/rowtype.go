@@ -185,14 +185,6 @@ func (d *ddl) dropRowTypeUsers(ts []*tableDesc, dropping map[uint32]bool, cascad
 			continue
 		}
 		td := t.rowTypeDesc()
-		if dep := d.rowTypeExprUser(t, dropping); dep != "" {
-			if !cascade {
-				return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop table %s because other objects depend on it", t.name).
-					WithDetail("%s depends on type %s", dep, t.name).
-					WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
-			}
-			return pgerror.Unsupported("DROP TABLE ... CASCADE of a table whose row type a constraint or default names")
-		}
 		dep := d.cat.typeDependent(td, dropping)
 		if dep == "" {
 			continue
@@ -212,41 +204,41 @@ func (d *ddl) dropRowTypeUsers(ts []*tableDesc, dropping map[uint32]bool, cascad
 	return nil
 }
 
-// rowTypeExprUser names the first CHECK constraint or column default of a
-// table outside dropping whose expression names t's row type (a cast
-// "(x, y)::t"), which PostgreSQL records as depending on the type; "" when
-// none does.
-func (d *ddl) rowTypeExprUser(t *tableDesc, dropping map[uint32]bool) string {
-	names := func(n *pg_query.Node) bool {
-		found := false
-		walkTypeNames(n.ProtoReflect(), func(tn *pg_query.TypeName) {
-			var td *typeDesc
-			switch ns := strs(tn.Names); len(ns) {
-			case 1:
-				td = d.s.lookupTypeOrRowType(d.cat, "", ns[0])
-			case 2:
-				td = d.s.lookupTypeOrRowType(d.cat, ns[0], ns[1])
-			}
-			found = found || td != nil && td.oid == t.rowType
-		})
-		return found
+// checkRowTypeExprs refuses a CHECK constraint or column default of t
+// whose expression names a table's row type (a cast "(x, y)::t1"):
+// PostgreSQL keeps such an expression bound to the row type's columns as
+// they were, so that a later ALTER TABLE of t1 makes it fail, which fickle,
+// binding expressions anew, would not show.
+func (d *ddl) checkRowTypeExprs(t *tableDesc) error {
+	var exprs []*pg_query.Node
+	for _, ck := range t.checks {
+		exprs = append(exprs, ck.expr)
 	}
-	for _, tab := range sortedTables(d.cat) {
-		if dropping[tab.oid] {
+	for _, col := range t.cols {
+		exprs = append(exprs, col.def)
+	}
+	for _, e := range exprs {
+		if e == nil {
 			continue
 		}
-		for _, ck := range tab.checks {
-			if ck.expr != nil && names(ck.expr) {
-				return "constraint " + ck.name + " on table " + tab.name
+		named := false
+		walkTypeNames(e.ProtoReflect(), func(tn *pg_query.TypeName) {
+			ns := strs(tn.Names)
+			schema, name := "", ns[len(ns)-1]
+			if len(ns) == 2 {
+				schema = ns[0]
 			}
-		}
-		for _, col := range tab.cols {
-			if col.def != nil && names(col.def) {
-				return "default value for column " + col.name + " of table " + tab.name
+			if len(ns) <= 2 && d.s.lookupType(d.cat, schema, name) == nil {
+				if td := d.s.lookupTypeOrRowType(d.cat, schema, name); td != nil {
+					named = true
+				}
 			}
+		})
+		if named {
+			return pgerror.Unsupported("CHECK constraints and defaults that name a table's row type")
 		}
 	}
-	return ""
+	return nil
 }
 
 // walkTypeNames calls fn for every TypeName message under m.
