@@ -19,6 +19,9 @@ type arrayAssign struct {
 	slice   bool
 	valType types.Type // the element type, or the array type for a slice
 	loc     int32      // the target's position, for errors
+	// steps, when the indirection names a field, replace subs
+	// (composite_assign.go).
+	steps []assignStep
 }
 
 // bindArrayAssign compiles the subscripts of an assignment to col; sc is
@@ -26,7 +29,8 @@ type arrayAssign struct {
 func (b *binder) bindArrayAssign(sc *scope, col *columnDesc, ind []*pg_query.Node, loc int32) (*arrayAssign, error) {
 	for _, n := range ind {
 		if n.GetAIndices() == nil {
-			return nil, b.errAt(pgerror.Unsupported("assignment to fields of a composite column"), loc)
+			a := &arrayAssign{col: col, loc: loc}
+			return a, b.bindFieldAssign(sc, a, ind)
 		}
 	}
 	elem, isArray := col.typ.Elem()
@@ -60,19 +64,29 @@ func (b *binder) coerceAssignValue(a *arrayAssign, e *scalar) (*scalar, error) {
 
 // assignMismatch is the 42804 error of a value of type from assigned to a.
 func (b *binder) assignMismatch(a *arrayAssign, from types.Type) error {
+	if a.steps != nil {
+		return b.errAt(a.stepsMismatch(from).WithHint("You will need to rewrite or cast the expression."), a.loc)
+	}
 	return b.errAt(pgerror.Newf(pgerror.DatatypeMismatch, "subscripted assignment to \"%s\" requires type %s but expression is of type %s", a.col.name, a.valType, from).
 		WithHint("You will need to rewrite or cast the expression."), a.loc)
 }
 
-// arrayElementDefaultError is PostgreSQL's refusal of DEFAULT as the value
-// of a subscripted target at loc.
-func (b *binder) arrayElementDefaultError(loc int32) error {
+// defaultTargetError is PostgreSQL's refusal of DEFAULT as the value of a
+// target at loc with indirection, which starts with a field when
+// subfield is true and with subscripts otherwise.
+func (b *binder) defaultTargetError(subfield bool, loc int32) error {
+	if subfield {
+		return b.errAt(pgerror.New(pgerror.FeatureNotSupported, "cannot set a subfield to DEFAULT"), loc)
+	}
 	return b.errAt(pgerror.New(pgerror.FeatureNotSupported, "cannot set an array element to DEFAULT"), loc)
 }
 
 // apply returns cur (the column's value so far) with v assigned at the
 // subscripts, evaluated in x.
 func (a *arrayAssign) apply(x *execCtx, cur, v any) (any, error) {
+	if a.steps != nil {
+		return a.applySteps(x, 0, cur, v)
+	}
 	bounds := make([]types.SliceBound, len(a.subs))
 	for k, s := range a.subs {
 		bounds[k].Lo, bounds[k].HasLo = 1, a.slice && !s.slice

@@ -126,6 +126,9 @@ type tableDesc struct {
 	// droppedAttnum is the highest attnum of a dropped column: as in
 	// PostgreSQL, a column added later never reuses it.
 	droppedAttnum int16
+	// rowType and rowArray are the OIDs of the table's row type and of
+	// the array type over it (rowtype.go).
+	rowType, rowArray uint32
 	// arrayName is the name of the array type of the table's row type
 	// when it is not "_" + name (array_type_names.go).
 	arrayName string

@@ -377,6 +377,7 @@ func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 	}
 	t := &tableDesc{oid: d.cat.newOID(), schema: schema, name: rv.Relname, onCommit: oc, unlogged: rv.Relpersistence == "u",
 		owner: d.s.currentRole()}
+	newRowTypeOIDs(t)
 	if err := d.inheritParents(t, cs.InhRelations, temp); err != nil {
 		return err
 	}
@@ -457,6 +458,9 @@ func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 		if err := after(); err != nil {
 			return err
 		}
+	}
+	if err := d.checkRowTypeExprs(t); err != nil {
+		return err
 	}
 	d.cat.putTable(t)
 	return nil

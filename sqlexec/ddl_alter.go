@@ -37,6 +37,9 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 		if err := keyColumnAlter(t, cmd); err != nil {
 			return err
 		}
+		if err := d.checkRowTypeAlter(t, cmd); err != nil {
+			return err
+		}
 		if cmd.Subtype == pg_query.AlterTableType_AT_AddColumn && t.bound != nil {
 			return pgerror.New(pgerror.WrongObjectType, "cannot add column to a partition")
 		}
@@ -100,6 +103,12 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 			// fickle records no owners: a new one changes nothing.
 		default:
 			err = pgerror.Unsupported("ALTER TABLE " + strings.TrimPrefix(cmd.Subtype.String(), "AT_"))
+		}
+		if err == nil {
+			err = d.cat.checkRowTypeMember(nt)
+		}
+		if err == nil {
+			err = d.checkRowTypeExprs(nt)
 		}
 		if err != nil {
 			return err
@@ -471,6 +480,9 @@ func (d *ddl) renameColumn(rs *pg_query.RenameStmt, t *tableDesc, recursing bool
 	}
 	if err := systemColumnName(rs.Newname); err != nil {
 		return err
+	}
+	if table, _ := d.cat.rowTypeUser(t); table != "" {
+		return pgerror.Unsupported("RENAME COLUMN on a table whose row type a column of another table uses")
 	}
 	if err := keyColumnChange(nt, rs.Subname, "rename"); err != nil {
 		return err

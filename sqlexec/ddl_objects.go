@@ -300,6 +300,9 @@ func (d *ddl) dropTables(ts []*tableDesc, cascade bool) error {
 			d.dropForeignKeysTo(r.child.oid, t.oid)
 		}
 	}
+	if err := d.dropRowTypeUsers(ts, dropping, cascade); err != nil {
+		return err
+	}
 	oids := make([]uint32, len(ts))
 	for i, t := range ts {
 		oids[i] = t.oid
@@ -644,6 +647,7 @@ func (b *binder) createTableAsPlan(cs *pg_query.CreateTableAsStmt, full string) 
 			}
 			nt := &tableDesc{oid: d.cat.newOID(), schema: schema, name: into.Rel.Relname, hidden: true, onCommit: oc,
 				unlogged: into.Rel.Relpersistence == "u", owner: d.s.currentRole()}
+			newRowTypeOIDs(nt)
 			for i, c := range q.cols {
 				name := c.Name
 				if i < len(names) {

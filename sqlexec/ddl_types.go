@@ -92,9 +92,9 @@ func (b *binder) userType(names []string) (types.Type, bool) {
 	var t *typeDesc
 	switch len(names) {
 	case 1:
-		t = b.s.lookupType(cat, "", names[0])
+		t = b.s.lookupTypeOrRowType(cat, "", names[0])
 	case 2:
-		t = b.s.lookupType(cat, names[0], names[1])
+		t = b.s.lookupTypeOrRowType(cat, names[0], names[1])
 	}
 	if t == nil {
 		return types.Type{}, false
@@ -198,7 +198,7 @@ func (d *ddl) dropUserTypes(drop []*typeDesc, cascade bool) error {
 	}
 	for _, t := range drop {
 		if cascade {
-			if err := d.dropTypedColumns(t); err != nil {
+			if err := d.dropTypedColumns(t, nil); err != nil {
 				return err
 			}
 		}
@@ -253,10 +253,14 @@ func (c *catalog) withDependentDomains(types []*typeDesc) []*typeDesc {
 }
 
 // dropTypedColumns drops the table columns of type t (or of an array of
-// it, or of a domain over it), as DROP TYPE ... CASCADE does.
-func (d *ddl) dropTypedColumns(t *typeDesc) error {
+// it, or of a domain over it), as DROP TYPE ... CASCADE does, but those of
+// the tables in dropping, which go whole.
+func (d *ddl) dropTypedColumns(t *typeDesc, dropping map[uint32]bool) error {
 	typed := map[uint32][]string{}
 	for _, tab := range sortedTables(d.cat) {
+		if dropping[tab.oid] {
+			continue
+		}
 		for _, col := range tab.cols {
 			elem := col.typ
 			if e, ok := elem.Elem(); ok {
@@ -297,8 +301,8 @@ func (d *ddl) dropTypedColumns(t *typeDesc) error {
 	return nil
 }
 
-// typeDependent names the first object outside dropping that uses type t:
-// a table's column (the table when its partition key uses the column), a
+// typeDependent names the first object outside dropping (types and
+// tables) that uses type t: a table's column (the table when its partition key uses the column), a
 // composite type's attribute (directly or as an array's element) or a
 // domain over it; "" when none does.
 func (c *catalog) typeDependent(t *typeDesc, dropping map[uint32]bool) string {
@@ -311,6 +315,9 @@ func (c *catalog) typeDependent(t *typeDesc, dropping map[uint32]bool) string {
 	var deps []string
 	for _, sc := range c.schemas {
 		for _, tab := range sc.tables {
+			if dropping[tab.oid] {
+				continue
+			}
 			for _, col := range tab.cols {
 				switch {
 				case !uses(col.typ, col.domain):

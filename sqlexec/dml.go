@@ -289,7 +289,7 @@ func (b *binder) insertSourceFor(t *tableDesc, target []int, assigns []*arrayAss
 			for i, it := range items {
 				if it.GetSetToDefault() != nil {
 					if assigns != nil && assigns[i] != nil {
-						return nil, nil, b.arrayElementDefaultError(assigns[i].loc)
+						return nil, nil, b.defaultTargetError(assigns[i].steps != nil && assigns[i].steps[0].field >= 0, assigns[i].loc)
 					}
 					def[i] = true
 					continue
@@ -561,7 +561,7 @@ func (b *binder) setTargetFor(t *tableDesc, sc *scope, rt *pg_query.ResTarget) (
 	orig := (*scalar)(nil)
 	if rt.Val.GetSetToDefault() != nil {
 		if len(rt.Indirection) > 0 {
-			return nil, b.arrayElementDefaultError(rt.Location)
+			return nil, b.defaultTargetError(rt.Indirection[0].GetString_() != nil, rt.Location)
 		}
 		return []setTarget{{col: c}}, nil
 	}

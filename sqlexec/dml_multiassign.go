@@ -11,11 +11,12 @@ import (
 // A multiple-column item, SET (a, b) = (x, y) or = (SELECT ...), reaches
 // it as one ResTarget per column, each naming the shared source and its
 // column number; a row source is split into one assignment per column, a
-// sub-SELECT runs once per row for all of them. A column assigned twice
-// (other than through subscripts) is an error, as in PostgreSQL.
+// sub-SELECT runs once per row for all of them. A column assigned whole
+// and assigned again (whole or through subscripts or fields) is an error,
+// as in PostgreSQL.
 func (b *binder) setTargets(t *tableDesc, sc *scope, list []*pg_query.Node) ([]setTarget, error) {
 	var sets []setTarget
-	whole := map[int]bool{}
+	whole, partly := map[int]bool{}, map[int]bool{}
 	var src *multiSource
 	for _, n := range list {
 		rt := n.GetResTarget()
@@ -34,13 +35,11 @@ func (b *binder) setTargets(t *tableDesc, sc *scope, list []*pg_query.Node) ([]s
 		if err != nil {
 			return nil, err
 		}
-		if len(rt.Indirection) == 0 {
-			c := t.colIndex(rt.Name)
-			if whole[c] {
-				return nil, b.errAt(pgerror.Newf(pgerror.SyntaxError, "multiple assignments to same column \"%s\"", rt.Name), rt.Location)
-			}
-			whole[c] = true
+		c := t.colIndex(rt.Name)
+		if whole[c] || len(rt.Indirection) == 0 && partly[c] {
+			return nil, b.errAt(pgerror.Newf(pgerror.SyntaxError, "multiple assignments to same column \"%s\"", rt.Name), rt.Location)
 		}
+		whole[c], partly[c] = len(rt.Indirection) == 0, len(rt.Indirection) > 0 || partly[c]
 		sets = append(sets, st...)
 	}
 	return sets, nil
