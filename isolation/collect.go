@@ -271,7 +271,7 @@ func (e *engine) indexed(tb *table, ix *index, ks *keyState, ik string) bool {
 			return true
 		}
 	}
-	if ent := e.locks[resource{lockRow, uint32(tb.id), ks.key}]; ent != nil {
+	if ent := e.lockEntry(resource{lockRow, uint32(tb.id), ks.key}); ent != nil {
 		for _, hd := range ent.holders {
 			if hd.t.txnLive == nil {
 				continue

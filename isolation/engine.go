@@ -118,6 +118,11 @@ type keyState struct {
 	// inserted in the past shifts the places).
 	lastPicked *txn
 	lastReader *txn
+	// creator is the transaction that made the key by inserting a fresh
+	// hidden row id: while it is live it holds the key's row lock without
+	// an entry in the lock table, which the first other look-up of the lock
+	// makes (rowLockEntry).
+	creator *txn
 }
 
 // version is a committed version of a key.
@@ -428,6 +433,21 @@ func (tb *table) keyState(k string, create bool) *keyState {
 		tb.keys.Set(k, ks)
 		tb.e.newKey(tb, ks)
 	}
+	return ks
+}
+
+// createdKey makes key k, a hidden row id nobody has seen, for its inserter
+// t, which holds its row lock as the key's creator; it returns nil, and
+// makes nothing, when k exists already.
+func (tb *table) createdKey(k string, t *txn) *keyState {
+	ks := &keyState{key: k, tab: tb.id, creator: t}
+	ks.resetVersions(version{w: tb.init, tomb: true})
+	// Row ids grow, so Load appends to the B-tree's last leaf.
+	if prev, replaced := tb.keys.Load(k, ks); replaced {
+		tb.keys.Set(k, prev)
+		return nil
+	}
+	tb.e.newKey(tb, ks)
 	return ks
 }
 

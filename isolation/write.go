@@ -39,17 +39,21 @@ func (e *engine) insert(ctx context.Context, t *txn, id TableID, key []byte, row
 	if err != nil {
 		return nil, err
 	}
+	var ks *keyState
 	if key == nil {
 		if !tb.spec.HiddenRowID {
 			return nil, pgerror.Newf(pgerror.InternalError, "insert into %q without a primary key", tb.spec.Name)
 		}
 		key = tb.nextRowID()
+		ks = tb.createdKey(string(key), t)
 	}
-	k := string(key)
-	if err := e.acquire(ctx, t, resource{lockRow, uint32(tb.id), k}, uint8(RowLockUpdate), WaitBlock); err != nil {
-		return nil, err
+	if ks == nil {
+		k := string(key)
+		if err := e.acquire(ctx, t, resource{lockRow, uint32(tb.id), k}, uint8(RowLockUpdate), WaitBlock); err != nil {
+			return nil, err
+		}
+		ks = tb.keyState(k, true)
 	}
-	ks := tb.keyState(k, true)
 	if _, live := e.current(t, tb, ks); live {
 		return nil, pgerror.Wrapf(&UniqueConflict{Table: tb.id, Index: NoIndex, Key: key}, pgerror.UniqueViolation,
 			"duplicate key value violates unique constraint \"%s_pkey\"", tb.spec.Name).
