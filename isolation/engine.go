@@ -31,8 +31,12 @@ type engine struct {
 	co          orderList
 	init        *txn
 	locks       map[resource]*lockEntry
-	rec         recorder
-	tick        uint64 // the logical clock of Config.RealTime
+	// liveMemos are the ids of the statement memos in use, memoIDs the
+	// last id given (statement_reads.go).
+	liveMemos map[uint32]struct{}
+	memoIDs   uint32
+	rec       recorder
+	tick      uint64 // the logical clock of Config.RealTime
 	// horizon is the place in co at and before which every transaction
 	// joined the collapsed past (collect.go); nil while nothing did.
 	horizon *omNode
@@ -123,6 +127,9 @@ type keyState struct {
 	// an entry in the lock table, which the first other look-up of the lock
 	// makes (rowLockEntry).
 	creator *txn
+	// memo is the statement memo slot holding a statement's read of the
+	// key (statement_reads.go).
+	memo memoSlot
 }
 
 // version is a committed version of a key.
@@ -186,13 +193,14 @@ func newEngine(cfg Config) *engine {
 		cfg.Strategy = StrategyLatest
 	}
 	e := &engine{
-		cfg:      cfg,
-		sessions: make(map[string]*session),
-		open:     make(map[*session]struct{}),
-		nextTxn:  history.Init + 1,
-		active:   make(map[*txn]struct{}),
-		locks:    make(map[resource]*lockEntry),
-		dirty:    make(map[*keyState]struct{}),
+		cfg:       cfg,
+		sessions:  make(map[string]*session),
+		open:      make(map[*session]struct{}),
+		nextTxn:   history.Init + 1,
+		active:    make(map[*txn]struct{}),
+		locks:     make(map[resource]*lockEntry),
+		liveMemos: make(map[uint32]struct{}),
+		dirty:     make(map[*keyState]struct{}),
 	}
 	e.init = &txn{id: history.Init, e: e, state: txnCommitted}
 	e.init.pos = e.co.init(e.init)
@@ -338,18 +346,18 @@ func (e *engine) rewriteRows(id TableID, f func([]any) []any) (restore func(), e
 // version it read before.
 func (e *engine) refreshStatementReads(id TableID) {
 	for t := range e.active {
-		for ks, s := range t.rd.stmt.reads {
+		t.rd.stmt.each(func(s *seen) {
+			ks := s.ks
 			if ks.tab != id || !s.ok {
-				continue
+				return
 			}
 			for i := range ks.versions {
 				if ks.versions[i].w == s.w && !ks.versions[i].tomb {
 					s.row = ks.versions[i].row
-					t.rd.stmt.reads[ks] = s
 					break
 				}
 			}
-		}
+		})
 	}
 }
 

@@ -33,7 +33,7 @@ type session struct {
 	holder      *txn                 // holds the session-level advisory locks
 	advisory    map[advisoryHold]int // session-level advisory locks held, counted
 
-	stmtMemo map[*keyState]seen // an empty statement memo for the next transaction (statement_reads.go)
+	stmtMemo statementReads // an empty statement memo for the next transaction (statement_reads.go)
 }
 
 type txnState uint8

@@ -200,7 +200,7 @@ func (e *engine) current(t *txn, tb *table, ks *keyState) ([]any, bool) {
 // latest committed one (an insert writes only where no live row is).
 func (e *engine) replacedVersion(t *txn, ks *keyState) ([]any, bool) {
 	if m := &t.rd.stmt; m.stmt == t.stmtEvent {
-		if s, ok := m.reads[ks]; ok {
+		if s, ok := m.get(ks); ok {
 			return s.row, s.ok
 		}
 	}
