@@ -289,7 +289,7 @@ func (e *engine) indexed(tb *table, ix *index, ks *keyState, ik string) bool {
 // key it wrote again) leave the indexes. Its row locks are released, so
 // its pending writes no longer count (indexed).
 func (e *engine) unindexUnwritten(t *txn) {
-	for _, u := range t.undo {
+	for u := range t.undo.from(0) {
 		if u.prev != nil && !u.prev.tomb && len(u.prev.tb.indexes) > 0 {
 			e.unindex(u.prev.tb, u.prev.ks, u.prev.row)
 		}

@@ -322,7 +322,7 @@ func (e *engine) rewriteRows(id TableID, f func([]any) []any) (restore func(), e
 				rewrite(&w.row)
 			}
 		}
-		for _, u := range t.undo { // writes a savepoint rollback may restore
+		for u := range t.undo.from(0) { // writes a savepoint rollback may restore
 			if u.table == tb.id && u.prev != nil && !u.prev.tomb && u.prev != t.writes[tb.id][u.key] {
 				rewrite(&u.prev.row)
 			}

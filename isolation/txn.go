@@ -88,7 +88,7 @@ type txnLive struct {
 
 	writes     map[TableID]map[string]*write
 	writeSeq   uint64 // own writes made so far (write.seq, WriteMark)
-	undo       []undoEntry
+	undo       undoLog
 	savepoints []int // undo log length at each savepoint
 
 	locks      []resource
@@ -272,7 +272,7 @@ func (e *engine) savepoint(t *txn) Savepoint {
 	if t.state != txnActive {
 		return 0 // using it fails: the transaction has ended
 	}
-	t.savepoints = append(t.savepoints, len(t.undo))
+	t.savepoints = append(t.savepoints, t.undo.len())
 	return Savepoint(len(t.savepoints) - 1)
 }
 
@@ -286,16 +286,16 @@ func (e *engine) rollbackTo(t *txn, sp Savepoint) error {
 		return pgerror.New(pgerror.InvalidSavepointSpecification, "savepoint does not exist")
 	}
 	mark := t.savepoints[sp]
-	for i := len(t.undo) - 1; i >= mark; i-- {
-		u := t.undo[i]
+	for i := t.undo.len() - 1; i >= mark; i-- {
+		u := t.undo.at(i)
 		if u.prev == nil {
 			delete(t.writes[u.table], u.key)
 		} else {
 			t.writes[u.table][u.key] = u.prev
 		}
 	}
-	e.rec.undoWrites(t, t.undo[mark:])
-	t.undo = t.undo[:mark]
+	e.rec.undoWrites(t, &t.undo, mark)
+	t.undo.truncate(mark)
 	t.savepoints = t.savepoints[:sp+1]
 	return nil
 }

@@ -319,7 +319,7 @@ func (e *engine) putWrite(t *txn, tb *table, ks *keyState, row []any, tomb bool)
 	}
 	prev := ws[ks.key]
 	op := e.rec.write(t, tb, ks, tomb)
-	t.undo = append(t.undo, undoEntry{table: tb.id, key: ks.key, prev: prev, op: op})
+	t.undo.push(undoEntry{table: tb.id, key: ks.key, prev: prev, op: op})
 	t.writeSeq++
 	w := &write{key: ks.key, row: row, tomb: tomb, ks: ks, tb: tb, seq: t.writeSeq, before: prev}
 	if prev == nil {
