@@ -89,6 +89,8 @@ type table struct {
 	// (Txn.Move) to the key the row moved to, so that a lock request on
 	// the old key follows the row (lockrow.go).
 	moves map[movedVersion]string
+	// keySlab holds the keys allocated for the next keys made (newKeyState).
+	keySlab []keyState
 }
 
 // movedVersion is the tombstone writer w left at key ks by moving the row.
@@ -436,7 +438,7 @@ func (ks *keyState) latest() version {
 func (tb *table) keyState(k string, create bool) *keyState {
 	ks, ok := tb.keys.Get(k)
 	if !ok && create {
-		ks = &keyState{key: k, tab: tb.id}
+		ks = tb.newKeyState(k)
 		ks.resetVersions(version{w: tb.init, tomb: true})
 		tb.keys.Set(k, ks)
 		tb.e.newKey(tb, ks)
@@ -448,7 +450,8 @@ func (tb *table) keyState(k string, create bool) *keyState {
 // t, which holds its row lock as the key's creator; it returns nil, and
 // makes nothing, when k exists already.
 func (tb *table) createdKey(k string, t *txn) *keyState {
-	ks := &keyState{key: k, tab: tb.id, creator: t}
+	ks := tb.newKeyState(k)
+	ks.creator = t
 	ks.resetVersions(version{w: tb.init, tomb: true})
 	// Row ids grow, so Load appends to the B-tree's last leaf.
 	if prev, replaced := tb.keys.Load(k, ks); replaced {
@@ -458,6 +461,21 @@ func (tb *table) createdKey(k string, t *txn) *keyState {
 	tb.e.newKey(tb, ks)
 	return ks
 }
+
+// newKeyState allocates key k of tb (without versions) from the table's
+// slab: a bulk load's keys cost an allocation per keySlabSize keys, not one each.
+func (tb *table) newKeyState(k string) *keyState {
+	if len(tb.keySlab) == 0 {
+		tb.keySlab = make([]keyState, keySlabSize)
+	}
+	ks := &tb.keySlab[0]
+	tb.keySlab = tb.keySlab[1:]
+	ks.key, ks.tab = k, tb.id
+	return ks
+}
+
+// keySlabSize is the number of keys a table allocates at once.
+const keySlabSize = 64
 
 // nextRowID assigns a hidden row id.
 func (tb *table) nextRowID() []byte {

@@ -200,7 +200,7 @@ func (r *recorder) write(t *txn, tb *table, ks *keyState, tomb bool) int {
 // the reads of those undone writes (a read of its own write carries no wr,
 // and the write it named is gone). Every op removed comes after the
 // savepoint, so the op indexes of the remaining undo entries hold.
-func (r *recorder) undoWrites(t *txn, undo *undoLog, mark int) {
+func (r *recorder) undoWrites(t *txn, undo *chunkList[undoEntry], mark int) {
 	if !r.on || undo.len() <= mark {
 		return
 	}

@@ -36,7 +36,7 @@ package isolation
 type statementReads struct {
 	stmt  uint32 // the statement the entries belong to (its first event, txnLive.stmtEvent)
 	id    uint32 // names the statement in the slots it holds (0: none yet)
-	slots []seen
+	slots chunkList[seen]
 	reads map[*keyState]seen
 }
 
@@ -54,22 +54,33 @@ const bigStatement = 1024
 
 // get returns m's entry for ks.
 func (m *statementReads) get(ks *keyState) (seen, bool) {
-	if at := ks.memo.at; m.id != 0 && ks.memo.memo == m.id && int(at) < len(m.slots) && m.slots[at].ks == ks {
-		return m.slots[at], true
+	if s := m.slot(ks); s != nil {
+		return *s, true
 	}
 	s, ok := m.reads[ks]
 	return s, ok
 }
 
+// slot returns ks's entry in m's slots, nil when m does not hold the key's
+// slot.
+func (m *statementReads) slot(ks *keyState) *seen {
+	if at := int(ks.memo.at); m.id != 0 && ks.memo.memo == m.id && at < m.slots.len() {
+		if s := m.slots.ref(at); s.ks == ks {
+			return s
+		}
+	}
+	return nil
+}
+
 // empty reports whether m has no entry.
-func (m *statementReads) empty() bool { return len(m.slots) == 0 && len(m.reads) == 0 }
+func (m *statementReads) empty() bool { return m.slots.len() == 0 && len(m.reads) == 0 }
 
 // putStatementRead makes s m's entry for s.ks, in the key's slot when m
 // holds it or may claim it (no live statement holds it).
 func (e *engine) putStatementRead(m *statementReads, s seen) {
 	ks := s.ks
-	if at := ks.memo.at; m.id != 0 && ks.memo.memo == m.id && int(at) < len(m.slots) && m.slots[at].ks == ks {
-		m.slots[at] = s
+	if slot := m.slot(ks); slot != nil {
+		*slot = s
 		return
 	}
 	if _, ok := m.reads[ks]; ok {
@@ -85,8 +96,8 @@ func (e *engine) putStatementRead(m *statementReads, s seen) {
 			m.id = e.memoIDs
 			e.liveMemos[m.id] = struct{}{}
 		}
-		ks.memo = memoSlot{memo: m.id, at: uint32(len(m.slots))}
-		m.slots = append(m.slots, s)
+		ks.memo = memoSlot{memo: m.id, at: uint32(m.slots.len())}
+		m.slots.push(s)
 		return
 	}
 	if m.reads == nil {
@@ -97,8 +108,8 @@ func (e *engine) putStatementRead(m *statementReads, s seen) {
 
 // each calls f on every entry of m, keeping what f changes.
 func (m *statementReads) each(f func(s *seen)) {
-	for i := range m.slots {
-		f(&m.slots[i])
+	for i := range m.slots.len() {
+		f(m.slots.ref(i))
 	}
 	for ks, s := range m.reads {
 		f(&s)
@@ -175,10 +186,9 @@ func (e *engine) resetStatementReads(m *statementReads, stmt uint32) {
 	} else {
 		clear(m.reads)
 	}
-	if len(m.slots) > bigStatement {
-		m.slots = nil
+	if m.slots.len() > bigStatement {
+		m.slots = chunkList[seen]{}
 	} else {
-		clear(m.slots)
-		m.slots = m.slots[:0]
+		m.slots.truncate(0)
 	}
 }

@@ -88,8 +88,9 @@ type txnLive struct {
 
 	writes     map[TableID]map[string]*write
 	writeSeq   uint64 // own writes made so far (write.seq, WriteMark)
-	undo       undoLog
-	savepoints []int // undo log length at each savepoint
+	undo       chunkList[undoEntry]
+	writeSlab  []write // the writes allocated for the next writes (newWrite)
+	savepoints []int   // undo log length at each savepoint
 
 	locks      []resource
 	tableLocks map[TableID]uint16

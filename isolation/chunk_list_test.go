@@ -5,16 +5,16 @@ import (
 	"testing"
 )
 
-// TestUndoLogKeepsItsEntriesInOrderAcrossChunks compares the chunked undo
+// TestChunkListKeepsItsEntriesInOrderAcrossChunks compares the chunked undo
 // log with a plain slice through pushes and savepoint truncations on both
 // sides of the chunk boundaries.
-func TestUndoLogKeepsItsEntriesInOrderAcrossChunks(t *testing.T) {
+func TestChunkListKeepsItsEntriesInOrderAcrossChunks(t *testing.T) {
 	for _, c := range []struct{ push, cut, more int }{
-		{10, 3, 5}, {undoChunk, undoChunk, 1}, {undoChunk + 1, undoChunk, 2},
-		{3*undoChunk + 7, 2 * undoChunk, undoChunk}, {3 * undoChunk, undoChunk + 1, 0},
-		{2*undoChunk + 5, 0, 3}, {5, 9, 1},
+		{10, 3, 5}, {chunkSize, chunkSize, 1}, {chunkSize + 1, chunkSize, 2},
+		{3*chunkSize + 7, 2 * chunkSize, chunkSize}, {3 * chunkSize, chunkSize + 1, 0},
+		{2*chunkSize + 5, 0, 3}, {5, 9, 1},
 	} {
-		var l undoLog
+		var l chunkList[undoEntry]
 		var want []undoEntry
 		push := func(n int) {
 			for range n {
