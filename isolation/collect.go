@@ -249,11 +249,11 @@ func (e *engine) unindex(tb *table, ks *keyState, row []any) {
 		if !ok {
 			continue
 		}
-		if _, ok := ent.set[ks.key]; !ok || e.indexed(tb, ix, ks, string(ik)) {
+		if !ent.has(ks.key) || e.indexed(tb, ix, ks, string(ik)) {
 			continue
 		}
 		ent.remove(ks.key)
-		if len(ent.set) == 0 {
+		if ent.size() == 0 {
 			ix.deleteEntry(string(ik))
 		}
 	}

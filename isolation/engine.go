@@ -164,19 +164,63 @@ type index struct {
 // order they entered it (keys). A key removed stays in keys, and one that
 // enters again appears twice, until they are as many as the keys in set
 // and keys is compacted: readers skip the keys not in set and repeats.
+// While the entry has at most smallEntry keys and none left it, set is
+// nil and keys alone says who is in (a unique index's million entries of
+// one key each need no map each).
 type indexEntry struct {
 	keys []string
 	set  map[string]struct{}
 }
 
+// smallEntry is the most keys an entry lists without its set.
+const smallEntry = 8
+
 // has reports whether k is under the entry's index key.
 func (ent *indexEntry) has(k string) bool {
+	if ent.set == nil {
+		return slices.Contains(ent.keys, k)
+	}
 	_, ok := ent.set[k]
 	return ok
 }
 
+// size is the number of keys under the entry's index key.
+func (ent *indexEntry) size() int {
+	if ent.set == nil {
+		return len(ent.keys)
+	}
+	return len(ent.set)
+}
+
+// enter puts k under the entry's index key; it reports false when k was
+// there already.
+func (ent *indexEntry) enter(k string) bool {
+	if ent.has(k) {
+		return false
+	}
+	if ent.set == nil && len(ent.keys) == smallEntry {
+		ent.makeSet()
+	}
+	if ent.set != nil {
+		ent.set[k] = struct{}{}
+	}
+	ent.keys = append(ent.keys, k)
+	return true
+}
+
+// makeSet makes the set of a small entry's keys.
+func (ent *indexEntry) makeSet() {
+	ent.set = make(map[string]struct{}, len(ent.keys)+1)
+	for _, k := range ent.keys {
+		ent.set[k] = struct{}{}
+	}
+}
+
 // remove takes k out of the entry.
 func (ent *indexEntry) remove(k string) {
+	if ent.set == nil {
+		ent.makeSet()
+	}
 	delete(ent.set, k)
 	if len(ent.keys) > 2*len(ent.set)+8 {
 		seen := make(map[string]struct{}, len(ent.set))
@@ -368,12 +412,10 @@ func (ix *index) add(row []any, k string) {
 	ik, _ := ix.spec.Key(row)
 	ent, ok := ix.entry(string(ik))
 	if !ok {
-		ent = &indexEntry{set: make(map[string]struct{}, 1)}
+		ent = &indexEntry{}
 		ix.setEntry(string(ik), ent)
 	}
-	if !ent.has(k) {
-		ent.set[k] = struct{}{}
-		ent.keys = append(ent.keys, k)
+	if ent.enter(k) {
 		ix.table.e.indexEntered(ix, string(ik), k)
 	}
 }
