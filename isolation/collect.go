@@ -114,11 +114,13 @@ func (e *engine) collect(h *omNode) {
 	for ks := range readKeys {
 		ks.wreaders = slices.DeleteFunc(ks.wreaders, func(r *txn) bool { return r.past })
 	}
-	for ks := range e.dirty {
+	e.dirty = slices.DeleteFunc(e.dirty, func(ks *keyState) bool {
 		if e.collectKey(ks) {
-			delete(e.dirty, ks)
+			ks.dirty = false
+			return true
 		}
-	}
+		return false
+	})
 	for s := range e.open {
 		if s.lastPos != nil && !h.before(s.lastPos) {
 			s.lastPos = h

@@ -41,8 +41,9 @@ type engine struct {
 	// joined the collapsed past (collect.go); nil while nothing did.
 	horizon *omNode
 	// dirty holds the keys with more than one version: the ones the next
-	// move of the horizon may collect versions of.
-	dirty map[*keyState]struct{}
+	// move of the horizon may collect versions of (each once: a key in it
+	// has keyState.dirty set).
+	dirty []*keyState
 	// ended counts the transactions that ended since the last checkpoint.
 	ended int
 	// kept is the weight of the transactions in co (collect.go);
@@ -111,6 +112,7 @@ type keyState struct {
 	inline [2]version
 	hid    history.KeyID
 	hidSet bool
+	dirty  bool // in engine.dirty
 	// wreaders lists the PC, SI and SER transactions that read the key
 	// (each once), whose windows or placement a writer of the key may
 	// affect: the pending ones, and the ended ones placed after its latest
@@ -246,7 +248,6 @@ func newEngine(cfg Config) *engine {
 		active:    make(map[*txn]struct{}),
 		locks:     make(map[resource]*lockEntry),
 		liveMemos: make(map[uint32]struct{}),
-		dirty:     make(map[*keyState]struct{}),
 	}
 	e.init = &txn{id: history.Init, e: e, state: txnCommitted}
 	e.init.pos = e.co.init(e.init)
@@ -518,6 +519,14 @@ func (tb *table) newKeyState(k string) *keyState {
 
 // keySlabSize is the number of keys a table allocates at once.
 const keySlabSize = 64
+
+// markDirty puts ks, which has more than one version now, in e.dirty.
+func (e *engine) markDirty(ks *keyState) {
+	if !ks.dirty {
+		ks.dirty = true
+		e.dirty = append(e.dirty, ks)
+	}
+}
 
 // nextRowID assigns a hidden row id.
 func (tb *table) nextRowID() []byte {

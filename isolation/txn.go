@@ -345,7 +345,7 @@ func (e *engine) commit(ctx context.Context, t *txn) error {
 	for _, ws := range t.writes {
 		for _, w := range ws {
 			w.ks.insertVersion(version{w: t, row: w.row, tomb: w.tomb})
-			e.dirty[w.ks] = struct{}{}
+			e.markDirty(w.ks)
 			t.wrote = append(t.wrote, w.ks)
 			if w.tomb && w.movedTo != "" {
 				if w.tb.moves == nil {
