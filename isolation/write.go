@@ -47,14 +47,15 @@ func (e *engine) insert(ctx context.Context, t *txn, id TableID, key []byte, row
 		key = tb.nextRowID()
 		ks = tb.createdKey(string(key), t)
 	}
-	if ks == nil {
+	created := ks != nil // a key just created holds init's tombstone alone
+	if !created {
 		k := string(key)
 		if err := e.acquire(ctx, t, resource{lockRow, uint32(tb.id), k}, uint8(RowLockUpdate), WaitBlock); err != nil {
 			return nil, err
 		}
 		ks = tb.keyState(k, true)
 	}
-	if _, live := e.current(t, tb, ks); live {
+	if !created && e.isLive(t, tb, ks) {
 		return nil, pgerror.Wrapf(&UniqueConflict{Table: tb.id, Index: NoIndex, Key: key}, pgerror.UniqueViolation,
 			"duplicate key value violates unique constraint \"%s_pkey\"", tb.spec.Name).
 			WithDetail("Key %s already exists.", tb.formatKey(key)).WithConstraint(tb.spec.Name, tb.spec.Name+"_pkey")
@@ -182,6 +183,12 @@ func (e *engine) snapshotSees(t *txn, w *txn) bool {
 		return below(w.pos, t.rd.hi)
 	}
 	return true
+}
+
+// isLive reports whether ks has a live row for t (see current).
+func (e *engine) isLive(t *txn, tb *table, ks *keyState) bool {
+	_, live := e.current(t, tb, ks)
+	return live
 }
 
 // current returns the row of ks that constraints are checked against: t's
