@@ -124,6 +124,6 @@ func (e *engine) closeSession(s *session) {
 	// Nothing reads an anonymous session's state once its connection is
 	// gone: drop it, so that connecting and disconnecting costs nothing
 	// that stays.
-	s.stmtMemo, s.vc, s.lastPos = nil, nil, nil
+	s.stmtMemo, s.vc, s.lastPos = statementReads{}, nil, nil
 	delete(e.open, s)
 }

@@ -54,7 +54,11 @@ func (e *engine) checkpoint() (*history.History, int, error) {
 		}
 	}
 	e.horizon, e.kept = nil, 0
+	for _, ks := range e.dirty {
+		ks.dirty = false
+	}
 	clear(e.dirty)
+	e.dirty = e.dirty[:0]
 	for _, tb := range e.tables {
 		if tb == nil {
 			continue

@@ -114,11 +114,13 @@ func (e *engine) collect(h *omNode) {
 	for ks := range readKeys {
 		ks.wreaders = slices.DeleteFunc(ks.wreaders, func(r *txn) bool { return r.past })
 	}
-	for ks := range e.dirty {
+	e.dirty = slices.DeleteFunc(e.dirty, func(ks *keyState) bool {
 		if e.collectKey(ks) {
-			delete(e.dirty, ks)
+			ks.dirty = false
+			return true
 		}
-	}
+		return false
+	})
 	for s := range e.open {
 		if s.lastPos != nil && !h.before(s.lastPos) {
 			s.lastPos = h
@@ -249,11 +251,11 @@ func (e *engine) unindex(tb *table, ks *keyState, row []any) {
 		if !ok {
 			continue
 		}
-		if _, ok := ent.set[ks.key]; !ok || e.indexed(tb, ix, ks, string(ik)) {
+		if !ent.has(ks.key) || e.indexed(tb, ix, ks, string(ik)) {
 			continue
 		}
 		ent.remove(ks.key)
-		if len(ent.set) == 0 {
+		if ent.size() == 0 {
 			ix.deleteEntry(string(ik))
 		}
 	}
@@ -271,7 +273,7 @@ func (e *engine) indexed(tb *table, ix *index, ks *keyState, ik string) bool {
 			return true
 		}
 	}
-	if ent := e.locks[resource{lockRow, uint32(tb.id), ks.key}]; ent != nil {
+	if ent := e.lockEntry(resource{lockRow, uint32(tb.id), ks.key}); ent != nil {
 		for _, hd := range ent.holders {
 			if hd.t.txnLive == nil {
 				continue
@@ -289,7 +291,7 @@ func (e *engine) indexed(tb *table, ix *index, ks *keyState, ik string) bool {
 // key it wrote again) leave the indexes. Its row locks are released, so
 // its pending writes no longer count (indexed).
 func (e *engine) unindexUnwritten(t *txn) {
-	for _, u := range t.undo {
+	for u := range t.undo.from(0) {
 		if u.prev != nil && !u.prev.tomb && len(u.prev.tb.indexes) > 0 {
 			e.unindex(u.prev.tb, u.prev.ks, u.prev.row)
 		}

@@ -31,14 +31,19 @@ type engine struct {
 	co          orderList
 	init        *txn
 	locks       map[resource]*lockEntry
-	rec         recorder
-	tick        uint64 // the logical clock of Config.RealTime
+	// liveMemos are the ids of the statement memos in use, memoIDs the
+	// last id given (statement_reads.go).
+	liveMemos map[uint32]struct{}
+	memoIDs   uint32
+	rec       recorder
+	tick      uint64 // the logical clock of Config.RealTime
 	// horizon is the place in co at and before which every transaction
 	// joined the collapsed past (collect.go); nil while nothing did.
 	horizon *omNode
 	// dirty holds the keys with more than one version: the ones the next
-	// move of the horizon may collect versions of.
-	dirty map[*keyState]struct{}
+	// move of the horizon may collect versions of (each once: a key in it
+	// has keyState.dirty set).
+	dirty []*keyState
 	// ended counts the transactions that ended since the last checkpoint.
 	ended int
 	// kept is the weight of the transactions in co (collect.go);
@@ -85,6 +90,8 @@ type table struct {
 	// (Txn.Move) to the key the row moved to, so that a lock request on
 	// the old key follows the row (lockrow.go).
 	moves map[movedVersion]string
+	// keySlab holds the keys allocated for the next keys made (newKeyState).
+	keySlab []keyState
 }
 
 // movedVersion is the tombstone writer w left at key ks by moving the row.
@@ -105,6 +112,7 @@ type keyState struct {
 	inline [2]version
 	hid    history.KeyID
 	hidSet bool
+	dirty  bool // in engine.dirty
 	// wreaders lists the PC, SI and SER transactions that read the key
 	// (each once), whose windows or placement a writer of the key may
 	// affect: the pending ones, and the ended ones placed after its latest
@@ -118,6 +126,14 @@ type keyState struct {
 	// inserted in the past shifts the places).
 	lastPicked *txn
 	lastReader *txn
+	// creator is the transaction that made the key by inserting a fresh
+	// hidden row id: while it is live it holds the key's row lock without
+	// an entry in the lock table, which the first other look-up of the lock
+	// makes (rowLockEntry).
+	creator *txn
+	// memo is the statement memo slot holding a statement's read of the
+	// key (statement_reads.go).
+	memo memoSlot
 }
 
 // version is a committed version of a key.
@@ -150,19 +166,63 @@ type index struct {
 // order they entered it (keys). A key removed stays in keys, and one that
 // enters again appears twice, until they are as many as the keys in set
 // and keys is compacted: readers skip the keys not in set and repeats.
+// While the entry has at most smallEntry keys and none left it, set is
+// nil and keys alone says who is in (a unique index's million entries of
+// one key each need no map each).
 type indexEntry struct {
 	keys []string
 	set  map[string]struct{}
 }
 
+// smallEntry is the most keys an entry lists without its set.
+const smallEntry = 8
+
 // has reports whether k is under the entry's index key.
 func (ent *indexEntry) has(k string) bool {
+	if ent.set == nil {
+		return slices.Contains(ent.keys, k)
+	}
 	_, ok := ent.set[k]
 	return ok
 }
 
+// size is the number of keys under the entry's index key.
+func (ent *indexEntry) size() int {
+	if ent.set == nil {
+		return len(ent.keys)
+	}
+	return len(ent.set)
+}
+
+// enter puts k under the entry's index key; it reports false when k was
+// there already.
+func (ent *indexEntry) enter(k string) bool {
+	if ent.has(k) {
+		return false
+	}
+	if ent.set == nil && len(ent.keys) == smallEntry {
+		ent.makeSet()
+	}
+	if ent.set != nil {
+		ent.set[k] = struct{}{}
+	}
+	ent.keys = append(ent.keys, k)
+	return true
+}
+
+// makeSet makes the set of a small entry's keys.
+func (ent *indexEntry) makeSet() {
+	ent.set = make(map[string]struct{}, len(ent.keys)+1)
+	for _, k := range ent.keys {
+		ent.set[k] = struct{}{}
+	}
+}
+
 // remove takes k out of the entry.
 func (ent *indexEntry) remove(k string) {
+	if ent.set == nil {
+		ent.makeSet()
+	}
 	delete(ent.set, k)
 	if len(ent.keys) > 2*len(ent.set)+8 {
 		seen := make(map[string]struct{}, len(ent.set))
@@ -181,13 +241,13 @@ func newEngine(cfg Config) *engine {
 		cfg.Strategy = StrategyLatest
 	}
 	e := &engine{
-		cfg:      cfg,
-		sessions: make(map[string]*session),
-		open:     make(map[*session]struct{}),
-		nextTxn:  history.Init + 1,
-		active:   make(map[*txn]struct{}),
-		locks:    make(map[resource]*lockEntry),
-		dirty:    make(map[*keyState]struct{}),
+		cfg:       cfg,
+		sessions:  make(map[string]*session),
+		open:      make(map[*session]struct{}),
+		nextTxn:   history.Init + 1,
+		active:    make(map[*txn]struct{}),
+		locks:     make(map[resource]*lockEntry),
+		liveMemos: make(map[uint32]struct{}),
 	}
 	e.init = &txn{id: history.Init, e: e, state: txnCommitted}
 	e.init.pos = e.co.init(e.init)
@@ -309,7 +369,7 @@ func (e *engine) rewriteRows(id TableID, f func([]any) []any) (restore func(), e
 				rewrite(&w.row)
 			}
 		}
-		for _, u := range t.undo { // writes a savepoint rollback may restore
+		for u := range t.undo.from(0) { // writes a savepoint rollback may restore
 			if u.table == tb.id && u.prev != nil && !u.prev.tomb && u.prev != t.writes[tb.id][u.key] {
 				rewrite(&u.prev.row)
 			}
@@ -333,18 +393,18 @@ func (e *engine) rewriteRows(id TableID, f func([]any) []any) (restore func(), e
 // version it read before.
 func (e *engine) refreshStatementReads(id TableID) {
 	for t := range e.active {
-		for ks, s := range t.rd.stmt.reads {
+		t.rd.stmt.each(func(s *seen) {
+			ks := s.ks
 			if ks.tab != id || !s.ok {
-				continue
+				return
 			}
 			for i := range ks.versions {
 				if ks.versions[i].w == s.w && !ks.versions[i].tomb {
 					s.row = ks.versions[i].row
-					t.rd.stmt.reads[ks] = s
 					break
 				}
 			}
-		}
+		})
 	}
 }
 
@@ -353,12 +413,10 @@ func (ix *index) add(row []any, k string) {
 	ik, _ := ix.spec.Key(row)
 	ent, ok := ix.entry(string(ik))
 	if !ok {
-		ent = &indexEntry{set: make(map[string]struct{}, 1)}
+		ent = &indexEntry{}
 		ix.setEntry(string(ik), ent)
 	}
-	if !ent.has(k) {
-		ent.set[k] = struct{}{}
-		ent.keys = append(ent.keys, k)
+	if ent.enter(k) {
 		ix.table.e.indexEntered(ix, string(ik), k)
 	}
 }
@@ -423,12 +481,51 @@ func (ks *keyState) latest() version {
 func (tb *table) keyState(k string, create bool) *keyState {
 	ks, ok := tb.keys.Get(k)
 	if !ok && create {
-		ks = &keyState{key: k, tab: tb.id}
+		ks = tb.newKeyState(k)
 		ks.resetVersions(version{w: tb.init, tomb: true})
 		tb.keys.Set(k, ks)
 		tb.e.newKey(tb, ks)
 	}
 	return ks
+}
+
+// createdKey makes key k, a hidden row id nobody has seen, for its inserter
+// t, which holds its row lock as the key's creator; it returns nil, and
+// makes nothing, when k exists already.
+func (tb *table) createdKey(k string, t *txn) *keyState {
+	ks := tb.newKeyState(k)
+	ks.creator = t
+	ks.resetVersions(version{w: tb.init, tomb: true})
+	// Row ids grow, so Load appends to the B-tree's last leaf.
+	if prev, replaced := tb.keys.Load(k, ks); replaced {
+		tb.keys.Set(k, prev)
+		return nil
+	}
+	tb.e.newKey(tb, ks)
+	return ks
+}
+
+// newKeyState allocates key k of tb (without versions) from the table's
+// slab: a bulk load's keys cost an allocation per keySlabSize keys, not one each.
+func (tb *table) newKeyState(k string) *keyState {
+	if len(tb.keySlab) == 0 {
+		tb.keySlab = make([]keyState, keySlabSize)
+	}
+	ks := &tb.keySlab[0]
+	tb.keySlab = tb.keySlab[1:]
+	ks.key, ks.tab = k, tb.id
+	return ks
+}
+
+// keySlabSize is the number of keys a table allocates at once.
+const keySlabSize = 64
+
+// markDirty puts ks, which has more than one version now, in e.dirty.
+func (e *engine) markDirty(ks *keyState) {
+	if !ks.dirty {
+		ks.dirty = true
+		e.dirty = append(e.dirty, ks)
+	}
 }
 
 // nextRowID assigns a hidden row id.

@@ -62,16 +62,13 @@ func (e *engine) build(ix *index) error {
 	var ent *indexEntry
 	for n, p := range pairs {
 		if n == 0 || p.ik != pairs[n-1].ik {
-			ent = &indexEntry{set: make(map[string]struct{}, 1)}
+			ent = &indexEntry{}
 			ix.entries.Load(p.ik, ent)
 			if ix.exact != nil {
 				ix.exact[p.ik] = ent
 			}
 		}
-		if !ent.has(p.k) {
-			ent.set[p.k] = struct{}{}
-			ent.keys = append(ent.keys, p.k)
-		}
+		ent.enter(p.k)
 	}
 	return nil
 }

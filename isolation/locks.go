@@ -117,7 +117,7 @@ func (e *engine) acquire(ctx context.Context, t *txn, r resource, mode uint8, wa
 		if err := e.live(t); err != nil {
 			return err
 		}
-		ent := e.locks[r]
+		ent := e.lockEntry(r)
 		if ent == nil {
 			ent = &lockEntry{}
 			ent.holders = ent.firstHolder[:0:1]
@@ -237,9 +237,36 @@ func (e *engine) closesCycle(t, blocker *txn) bool {
 	return false
 }
 
+// lockEntry returns r's entry in the lock table, nil if none. A row lock
+// that a key's creator holds implicitly (keyState.creator) gets its entry
+// here, the first time anyone else looks for it, so that every path that
+// finds a lock's holders (waits, deadlocks, pending writers) finds it.
+func (e *engine) lockEntry(r resource) *lockEntry {
+	if ent := e.locks[r]; ent != nil || r.kind != lockRow {
+		return ent
+	}
+	if int(r.obj) >= len(e.tables) || e.tables[r.obj] == nil {
+		return nil
+	}
+	ks := e.tables[r.obj].keyState(r.key, false)
+	if ks == nil || ks.creator == nil {
+		return nil
+	}
+	c := ks.creator
+	ks.creator = nil
+	if c.txnLive == nil {
+		return nil // ended: its lock went with it
+	}
+	ent := &lockEntry{}
+	ent.holders = append(ent.firstHolder[:0:1], holder{t: c, modes: 1 << uint8(RowLockUpdate)})
+	e.locks[r] = ent
+	c.locks = append(c.locks, r)
+	return ent
+}
+
 // holds reports whether t holds r in some mode.
 func (e *engine) holds(t *txn, r resource) bool {
-	if ent := e.locks[r]; ent != nil {
+	if ent := e.lockEntry(r); ent != nil {
 		for _, h := range ent.holders {
 			if h.t == t {
 				return true

@@ -195,17 +195,17 @@ func (r *recorder) write(t *txn, tb *table, ks *keyState, tomb bool) int {
 	return len(ht.Ops) - 1
 }
 
-// undoWrites removes the write ops of the undo entries from mark on (ROLLBACK
+// undoWrites removes the write ops of undo's entries from mark on (ROLLBACK
 // TO SAVEPOINT): they never happened for anyone else. Reads stay, except
 // the reads of those undone writes (a read of its own write carries no wr,
 // and the write it named is gone). Every op removed comes after the
 // savepoint, so the op indexes of the remaining undo entries hold.
-func (r *recorder) undoWrites(t *txn, undone []undoEntry) {
-	if !r.on || len(undone) == 0 {
+func (r *recorder) undoWrites(t *txn, undo *chunkList[undoEntry], mark int) {
+	if !r.on || undo.len() <= mark {
 		return
 	}
-	drop := make(map[int]bool, len(undone))
-	for _, u := range undone {
+	drop := make(map[int]bool, undo.len()-mark)
+	for u := range undo.from(mark) {
 		drop[u.op] = true
 	}
 	ht := &r.h.Txns[t.id]
@@ -253,7 +253,7 @@ func (r *recorder) logEnd(t *txn, after *txn) {
 	r.flushReads(t, -1)
 	if t.state == txnCommitted {
 		done := make(map[*write]bool)
-		for _, u := range t.undo {
+		for u := range t.undo.from(0) {
 			w := t.writes[u.table][u.key]
 			if w == nil || done[w] {
 				continue

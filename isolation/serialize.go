@@ -36,10 +36,8 @@ func (e *engine) placeCommit(t *txn) (*omNode, error) {
 		}
 	}
 	lo := t.rd.lo
-	writes := make(map[*keyState]bool, t.writeCount())
 	for _, ws := range t.writes {
 		for _, w := range ws {
-			writes[w.ks] = true
 			lo = later(lo, w.ks.latest().w.pos)
 			if w.ks.scanFloor != nil {
 				lo = later(lo, w.ks.scanFloor)
@@ -50,7 +48,7 @@ func (e *engine) placeCommit(t *txn) (*omNode, error) {
 	if t.level == history.Serializable {
 		hi = t.rd.hi
 	}
-	if n := e.place(t, lo, hi, writes); n != nil {
+	if n := e.place(t, lo, hi, true); n != nil {
 		return n, nil
 	}
 	return nil, pgerror.New(pgerror.SerializationFailure,
@@ -68,15 +66,16 @@ func (e *engine) placeRollback(t *txn) *omNode {
 	if t.level == history.Serializable {
 		hi = t.rd.hi
 	}
-	if n := e.place(t, t.rd.lo, hi, nil); n != nil {
+	if n := e.place(t, t.rd.lo, hi, false); n != nil {
 		return n
 	}
 	return t.rd.lo
 }
 
 // place returns an accepted node in [lo, hi) (hi nil: up to the end) for t,
-// or nil when none of the candidates tried is accepted.
-func (e *engine) place(t *txn, lo, hi *omNode, writes map[*keyState]bool) *omNode {
+// or nil when none of the candidates tried is accepted; t's writes count
+// when writes is set (a rolled-back t affects no one).
+func (e *engine) place(t *txn, lo, hi *omNode, writes bool) *omNode {
 	if !below(lo, hi) {
 		return nil
 	}
@@ -121,17 +120,23 @@ func (e *engine) place(t *txn, lo, hi *omNode, writes map[*keyState]bool) *omNod
 // snapshot moves through Conflict either: t is placed after the latest
 // writer of every key it writes, so after every SI transaction that writes
 // one of them.
-func (e *engine) insertable(t *txn, n *omNode, writes map[*keyState]bool) bool {
-	for y := range writes {
-		for _, r := range y.wreaders {
-			if r == t || (r.state != txnCommitted && r.state != txnClientAborted) {
-				continue
-			}
-			if n.before(r.rd.reads[y].pos) {
-				continue // r read a version after t's place: t is older
-			}
-			if n.before(r.placeBound()) {
-				return false // t would sit between r's source and what r sees
+func (e *engine) insertable(t *txn, n *omNode, writes bool) bool {
+	if !writes {
+		return true
+	}
+	for _, ws := range t.writes {
+		for _, w := range ws {
+			y := w.ks
+			for _, r := range y.wreaders {
+				if r == t || (r.state != txnCommitted && r.state != txnClientAborted) {
+					continue
+				}
+				if n.before(r.rd.reads[y].pos) {
+					continue // r read a version after t's place: t is older
+				}
+				if n.before(r.placeBound()) {
+					return false // t would sit between r's source and what r sees
+				}
 			}
 		}
 	}

@@ -177,7 +177,7 @@ func (e *engine) ssiRead(t *txn, tb *table, ks *keyState, src *txn) error {
 			}
 		}
 	}
-	if ent := e.locks[resource{lockRow, uint32(tb.id), ks.key}]; ent != nil {
+	if ent := e.lockEntry(resource{lockRow, uint32(tb.id), ks.key}); ent != nil {
 		for _, h := range ent.holders {
 			if h.t == t || h.t.txnLive == nil || h.t.writes[tb.id][ks.key] == nil {
 				continue

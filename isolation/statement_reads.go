@@ -29,36 +29,113 @@ package isolation
 //     and the logged history matches the recorded one.
 
 // statementReads is a transaction's memo of its current statement's
-// reads: the version its first read of every key saw.
+// reads: the version its first read of every key saw. An entry lives in
+// slots when the statement holds the key's memo slot (keyState.memo), which
+// a statement claims unless another live statement holds it, else in reads:
+// a scan of a big table fills a slice, not a map.
 type statementReads struct {
 	stmt  uint32 // the statement the entries belong to (its first event, txnLive.stmtEvent)
+	id    uint32 // names the statement in the slots it holds (0: none yet)
+	slots chunkList[seen]
 	reads map[*keyState]seen
 }
 
-// bigStatement is the size above which the memo's map is dropped rather
-// than cleared at the next statement: clearing costs its capacity, which a
-// statement that read a whole table would make every later statement pay.
+// memoSlot names the statement memo holding a key's entry and its place
+// in the memo's slots.
+type memoSlot struct {
+	memo, at uint32
+}
+
+// bigStatement is the size above which the memo's map and slots are
+// dropped rather than cleared at the next statement: clearing costs their
+// capacity, which a statement that read a whole table would make every
+// later statement pay.
 const bigStatement = 1024
+
+// get returns m's entry for ks.
+func (m *statementReads) get(ks *keyState) (seen, bool) {
+	if s := m.slot(ks); s != nil {
+		return *s, true
+	}
+	s, ok := m.reads[ks]
+	return s, ok
+}
+
+// slot returns ks's entry in m's slots, nil when m does not hold the key's
+// slot.
+func (m *statementReads) slot(ks *keyState) *seen {
+	if at := int(ks.memo.at); m.id != 0 && ks.memo.memo == m.id && at < m.slots.len() {
+		if s := m.slots.ref(at); s.ks == ks {
+			return s
+		}
+	}
+	return nil
+}
+
+// empty reports whether m has no entry.
+func (m *statementReads) empty() bool { return m.slots.len() == 0 && len(m.reads) == 0 }
+
+// putStatementRead makes s m's entry for s.ks, in the key's slot when m
+// holds it or may claim it (no live statement holds it).
+func (e *engine) putStatementRead(m *statementReads, s seen) {
+	ks := s.ks
+	if slot := m.slot(ks); slot != nil {
+		*slot = s
+		return
+	}
+	if _, ok := m.reads[ks]; ok {
+		m.reads[ks] = s
+		return
+	}
+	if _, held := e.liveMemos[ks.memo.memo]; !held {
+		if m.id == 0 {
+			e.memoIDs++
+			if e.memoIDs == 0 {
+				e.memoIDs++
+			}
+			m.id = e.memoIDs
+			e.liveMemos[m.id] = struct{}{}
+		}
+		ks.memo = memoSlot{memo: m.id, at: uint32(m.slots.len())}
+		m.slots.push(s)
+		return
+	}
+	if m.reads == nil {
+		m.reads = make(map[*keyState]seen)
+	}
+	m.reads[ks] = s
+}
+
+// each calls f on every entry of m, keeping what f changes.
+func (m *statementReads) each(f func(s *seen)) {
+	for i := range m.slots.len() {
+		f(m.slots.ref(i))
+	}
+	for ks, s := range m.reads {
+		f(&s)
+		m.reads[ks] = s
+	}
+}
 
 // statementRead returns the version t's current statement already read of
 // ks, if the read may reuse it (see above); it re-records the read when the
 // logged event holding it has been flushed.
 func (e *engine) statementRead(t *txn, tb *table, ks *keyState, ro ReadOptions) (seen, bool) {
 	m := &t.rd.stmt
-	if t.stmts == 0 || len(m.reads) == 0 {
+	if t.stmts == 0 || m.empty() {
 		return seen{}, false
 	}
 	if m.stmt != t.stmtEvent {
-		m.reset(t.stmtEvent)
+		e.resetStatementReads(m, t.stmtEvent)
 		return seen{}, false
 	}
-	s, ok := m.reads[ks]
+	s, ok := m.get(ks)
 	if !ok || ro.Latest && s.w != ks.latest().w {
 		return seen{}, false
 	}
 	if s.ref.item >= 0 && s.ref.gen != t.logGen {
 		s.ref, s.event = e.rec.read(t, tb, ks, s.w, !s.ok), t.event
-		m.reads[ks] = s
+		e.putStatementRead(m, s)
 	}
 	return s, true
 }
@@ -70,8 +147,7 @@ func (e *engine) statementVersion(t *txn, ks *keyState) (seen, bool) {
 	if t.stmts == 0 || m.stmt != t.stmtEvent {
 		return seen{}, false
 	}
-	s, ok := m.reads[ks]
-	return s, ok
+	return m.get(ks)
 }
 
 // rememberRead keeps s, t's read of a committed version, as its current
@@ -82,32 +158,37 @@ func (e *engine) rememberRead(t *txn, s seen) {
 	}
 	m := &t.rd.stmt
 	if m.stmt != t.stmtEvent {
-		m.reset(t.stmtEvent)
+		e.resetStatementReads(m, t.stmtEvent)
 	}
-	if m.reads == nil {
-		m.reads = make(map[*keyState]seen)
-	}
-	m.reads[s.ks] = s
+	e.putStatementRead(m, s)
 }
 
-// endStatementReads drops ended t's memo; its map, emptied, goes to t's
-// session for its next transaction (unless a big statement grew it), so
-// that a session's transactions allocate none once warm.
+// endStatementReads drops ended t's memo; its map and slots, emptied, go to
+// t's session for its next transaction (unless a big statement grew them),
+// so that a session's transactions allocate none once warm.
 func (e *engine) endStatementReads(t *txn) {
-	m := t.rd.stmt.reads
+	m := t.rd.stmt
 	t.rd.stmt = statementReads{}
-	if m != nil && len(m) <= bigStatement {
-		clear(m)
-		t.sess.stmtMemo = m
-	}
+	e.resetStatementReads(&m, 0)
+	t.sess.stmtMemo = m
 }
 
-// reset empties the memo for the statement that began at event stmt.
-func (m *statementReads) reset(stmt uint32) {
+// resetStatementReads empties m for the statement that began at event
+// stmt, releasing its slots.
+func (e *engine) resetStatementReads(m *statementReads, stmt uint32) {
 	m.stmt = stmt
+	if m.id != 0 {
+		delete(e.liveMemos, m.id)
+		m.id = 0
+	}
 	if len(m.reads) > bigStatement {
 		m.reads = nil
 	} else {
 		clear(m.reads)
+	}
+	if m.slots.len() > bigStatement {
+		m.slots = chunkList[seen]{}
+	} else {
+		m.slots.truncate(0)
 	}
 }

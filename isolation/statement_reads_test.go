@@ -101,3 +101,50 @@ func TestLockingReadInAStatementSeesTheLatestVersion(t *testing.T) {
 		t.Fatalf("%d reads recorded, want 2 (the first read and the locking read that replaced it)", n)
 	}
 }
+
+// TestStatementsOfTwoTransactionsKeepTheirOwnReadsOfAKey pins the memo when
+// two live statements read one key: the first holds the key's memo slot,
+// the second keeps its entry aside, and after a third transaction commits
+// a new version each statement's repeated read returns the version it
+// read first, recorded once; a later statement reads the new version.
+func TestStatementsOfTwoTransactionsKeepTheirOwnReadsOfAKey(t *testing.T) {
+	f := newLockFixture(t, Config{Strategy: StrategyLatest})
+	get := func(tx *Txn) any {
+		t.Helper()
+		row, ok, err := tx.Get(bg, f.tab, []byte("x"), ReadOptions{})
+		if err != nil || !ok {
+			t.Fatalf("read x: %v %v", ok, err)
+		}
+		return row[1]
+	}
+	a := begin(t, f.s.NewSession(), history.ReadCommitted)
+	b := begin(t, f.s.NewSession(), history.ReadCommitted)
+	a.Statement(history.Statement{SQL: "select a"})
+	b.Statement(history.Statement{SQL: "select b"})
+	if va, vb := get(a), get(b); va != 1 || vb != 1 {
+		t.Fatalf("first reads: a %v, b %v, want 1", va, vb)
+	}
+	f.commitX(t, 2)
+	if va, vb := get(a), get(b); va != 1 || vb != 1 {
+		t.Fatalf("repeated reads in the statements: a %v, b %v, want 1 (the statement's first read)", va, vb)
+	}
+	b.Statement(history.Statement{SQL: "select b again"})
+	a.Statement(history.Statement{SQL: "select a again"})
+	if va, vb := get(a), get(b); va != 2 || vb != 2 {
+		t.Fatalf("next statements: a %v, b %v, want 2", va, vb)
+	}
+	must(t, a.Commit(bg))
+	must(t, b.Commit(bg))
+	h := f.checkLockHistory(t, false)
+	for _, tx := range []*Txn{a, b} {
+		var writers []history.TxnID
+		for _, op := range h.Txns[tx.ID()].Ops {
+			if op.Kind == history.OpRead {
+				writers = append(writers, op.Writer)
+			}
+		}
+		if len(writers) != 2 || writers[0] == writers[1] {
+			t.Errorf("txn %d read x from %v, want two reads from two writers", tx.ID(), writers)
+		}
+	}
+}

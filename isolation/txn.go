@@ -33,7 +33,7 @@ type session struct {
 	holder      *txn                 // holds the session-level advisory locks
 	advisory    map[advisoryHold]int // session-level advisory locks held, counted
 
-	stmtMemo map[*keyState]seen // an empty statement memo for the next transaction (statement_reads.go)
+	stmtMemo statementReads // an empty statement memo for the next transaction (statement_reads.go)
 }
 
 type txnState uint8
@@ -88,8 +88,9 @@ type txnLive struct {
 
 	writes     map[TableID]map[string]*write
 	writeSeq   uint64 // own writes made so far (write.seq, WriteMark)
-	undo       []undoEntry
-	savepoints []int // undo log length at each savepoint
+	undo       chunkList[undoEntry]
+	writeSlab  []write // the writes allocated for the next writes (newWrite)
+	savepoints []int   // undo log length at each savepoint
 
 	locks      []resource
 	tableLocks map[TableID]uint16
@@ -272,7 +273,7 @@ func (e *engine) savepoint(t *txn) Savepoint {
 	if t.state != txnActive {
 		return 0 // using it fails: the transaction has ended
 	}
-	t.savepoints = append(t.savepoints, len(t.undo))
+	t.savepoints = append(t.savepoints, t.undo.len())
 	return Savepoint(len(t.savepoints) - 1)
 }
 
@@ -286,16 +287,16 @@ func (e *engine) rollbackTo(t *txn, sp Savepoint) error {
 		return pgerror.New(pgerror.InvalidSavepointSpecification, "savepoint does not exist")
 	}
 	mark := t.savepoints[sp]
-	for i := len(t.undo) - 1; i >= mark; i-- {
-		u := t.undo[i]
+	for i := t.undo.len() - 1; i >= mark; i-- {
+		u := t.undo.at(i)
 		if u.prev == nil {
 			delete(t.writes[u.table], u.key)
 		} else {
 			t.writes[u.table][u.key] = u.prev
 		}
 	}
-	e.rec.undoWrites(t, t.undo[mark:])
-	t.undo = t.undo[:mark]
+	e.rec.undoWrites(t, &t.undo, mark)
+	t.undo.truncate(mark)
 	t.savepoints = t.savepoints[:sp+1]
 	return nil
 }
@@ -344,7 +345,7 @@ func (e *engine) commit(ctx context.Context, t *txn) error {
 	for _, ws := range t.writes {
 		for _, w := range ws {
 			w.ks.insertVersion(version{w: t, row: w.row, tomb: w.tomb})
-			e.dirty[w.ks] = struct{}{}
+			e.markDirty(w.ks)
 			t.wrote = append(t.wrote, w.ks)
 			if w.tomb && w.movedTo != "" {
 				if w.tb.moves == nil {

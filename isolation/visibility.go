@@ -28,7 +28,7 @@ import (
 func (e *engine) newReadState(t *txn) *readState {
 	s := t.sess
 	rs := &readState{lo: s.lastPos, vc: s.vc}
-	rs.stmt.reads, s.stmtMemo = s.stmtMemo, nil
+	rs.stmt, s.stmtMemo = s.stmtMemo, statementReads{}
 	if rs.lo == nil {
 		rs.lo = e.init.pos
 	}

@@ -39,18 +39,23 @@ func (e *engine) insert(ctx context.Context, t *txn, id TableID, key []byte, row
 	if err != nil {
 		return nil, err
 	}
+	var ks *keyState
 	if key == nil {
 		if !tb.spec.HiddenRowID {
 			return nil, pgerror.Newf(pgerror.InternalError, "insert into %q without a primary key", tb.spec.Name)
 		}
 		key = tb.nextRowID()
+		ks = tb.createdKey(string(key), t)
 	}
-	k := string(key)
-	if err := e.acquire(ctx, t, resource{lockRow, uint32(tb.id), k}, uint8(RowLockUpdate), WaitBlock); err != nil {
-		return nil, err
+	created := ks != nil // a key just created holds init's tombstone alone
+	if !created {
+		k := string(key)
+		if err := e.acquire(ctx, t, resource{lockRow, uint32(tb.id), k}, uint8(RowLockUpdate), WaitBlock); err != nil {
+			return nil, err
+		}
+		ks = tb.keyState(k, true)
 	}
-	ks := tb.keyState(k, true)
-	if _, live := e.current(t, tb, ks); live {
+	if !created && e.isLive(t, tb, ks) {
 		return nil, pgerror.Wrapf(&UniqueConflict{Table: tb.id, Index: NoIndex, Key: key}, pgerror.UniqueViolation,
 			"duplicate key value violates unique constraint \"%s_pkey\"", tb.spec.Name).
 			WithDetail("Key %s already exists.", tb.formatKey(key)).WithConstraint(tb.spec.Name, tb.spec.Name+"_pkey")
@@ -180,6 +185,12 @@ func (e *engine) snapshotSees(t *txn, w *txn) bool {
 	return true
 }
 
+// isLive reports whether ks has a live row for t (see current).
+func (e *engine) isLive(t *txn, tb *table, ks *keyState) bool {
+	_, live := e.current(t, tb, ks)
+	return live
+}
+
 // current returns the row of ks that constraints are checked against: t's
 // own last write, else the latest committed version. ok is false for a
 // tombstone.
@@ -196,7 +207,7 @@ func (e *engine) current(t *txn, tb *table, ks *keyState) ([]any, bool) {
 // latest committed one (an insert writes only where no live row is).
 func (e *engine) replacedVersion(t *txn, ks *keyState) ([]any, bool) {
 	if m := &t.rd.stmt; m.stmt == t.stmtEvent {
-		if s, ok := m.reads[ks]; ok {
+		if s, ok := m.get(ks); ok {
 			return s.row, s.ok
 		}
 	}
@@ -303,6 +314,18 @@ func (e *engine) lockOldIndexKeys(ctx context.Context, t *txn, tb *table, ks *ke
 	return nil
 }
 
+// newWrite allocates a write of t from its slab, which grows with the
+// writes t made, from 4 to 256: a bulk load's writes cost an allocation per
+// 256.
+func (t *txn) newWrite() *write {
+	if len(t.writeSlab) == 0 {
+		t.writeSlab = make([]write, min(max(int(t.writeSeq), 4), 256))
+	}
+	w := &t.writeSlab[0]
+	t.writeSlab = t.writeSlab[1:]
+	return w
+}
+
 // putWrite makes row (or a tombstone) t's last write to ks.
 func (e *engine) putWrite(t *txn, tb *table, ks *keyState, row []any, tomb bool) {
 	if t.writes == nil {
@@ -315,9 +338,10 @@ func (e *engine) putWrite(t *txn, tb *table, ks *keyState, row []any, tomb bool)
 	}
 	prev := ws[ks.key]
 	op := e.rec.write(t, tb, ks, tomb)
-	t.undo = append(t.undo, undoEntry{table: tb.id, key: ks.key, prev: prev, op: op})
+	t.undo.push(undoEntry{table: tb.id, key: ks.key, prev: prev, op: op})
 	t.writeSeq++
-	w := &write{key: ks.key, row: row, tomb: tomb, ks: ks, tb: tb, seq: t.writeSeq, before: prev}
+	w := t.newWrite()
+	*w = write{key: ks.key, row: row, tomb: tomb, ks: ks, tb: tb, seq: t.writeSeq, before: prev}
 	if prev == nil {
 		w.baseRow, w.baseLive = e.replacedVersion(t, ks)
 	}

@@ -278,6 +278,9 @@ func (s *Session) copyInTxn(ctx context.Context, req *CopyRequest, data io.Reade
 	return n, nil
 }
 
+// copyRowSlab is the number of rows whose cells a text COPY allocates at once.
+const copyRowSlab = 64
+
 // textCopyRows returns the source of the table rows of a text or CSV COPY
 // FROM: each call parses the next record into a row of the table's width
 // (columns the COPY does not list stay nil) and returns io.EOF at the end.
@@ -285,6 +288,7 @@ func textCopyRows(x *execCtx, cp *copyPlan, r *bufio.Reader) func() ([]any, erro
 	t := cp.t
 	var line int64
 	var rec []copyField
+	var rows []any // the next rows' cells: one allocation per copyRowSlab rows
 	return func() ([]any, error) {
 		for {
 			var end bool
@@ -306,7 +310,11 @@ func textCopyRows(x *execCtx, cp *copyPlan, r *bufio.Reader) func() ([]any, erro
 				}
 				return nil, pgerror.New(pgerror.BadCopyFileFormat, "extra data after last expected column").WithDetail("COPY %s, line %d", t.name, line)
 			}
-			row := make([]any, len(t.cols))
+			if len(rows) < len(t.cols) {
+				rows = make([]any, copyRowSlab*len(t.cols))
+			}
+			row := rows[:len(t.cols):len(t.cols)]
+			rows = rows[len(t.cols):]
 			for i, c := range cp.target {
 				if rec[i].null {
 					continue
