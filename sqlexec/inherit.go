@@ -359,6 +359,7 @@ func inheritsRows(c *catalog) [][]any {
 			out = append(out, []any{int64(t.oid), int64(p), int64(i + 1), false})
 		}
 	}
+	out = append(out, indexInheritsRows(c)...)
 	slices.SortFunc(out, func(a, b []any) int {
 		if a[0] != b[0] {
 			return int(a[0].(int64) - b[0].(int64))
