@@ -160,6 +160,11 @@ type scopeCol struct {
 	merged   bool
 	tableOID uint32
 	attnum   int16
+	// system marks the system column tableoid: hidden from *, NATURAL
+	// and USING. relOID, when set, is its value for every row (a table
+	// read without inheritance children, tableoid.go).
+	system bool
+	relOID uint32
 }
 
 // binder resolves names and types for one statement.
@@ -198,6 +203,9 @@ type binder struct {
 	// constChecks evaluate, when the statement starts, the constant
 	// expressions PostgreSQL computes when it plans (case_fold.go).
 	constChecks []func(*execCtx) error
+	// modifying is the target of the UPDATE or DELETE being compiled: its
+	// rows are written back, so it gets no tableoid slot (tableoid.go).
+	modifying *pg_query.RangeVar
 }
 
 func (b *binder) pos(loc int32) int {
@@ -355,6 +363,9 @@ func (b *binder) resolveCol(sc *scope, fields []string, loc int32) (*scalar, err
 		}
 		c := cur.cols[found]
 		slot := c.slot
+		if c.relOID != 0 {
+			return &scalar{typ: types.OidType, slot: -1, name: name, eval: constEval(int64(c.relOID))}, nil
+		}
 		if depth == 0 {
 			return &scalar{typ: c.typ, slot: slot, refs: itemBit(c.item), name: name,
 				eval: func(x *execCtx) (any, error) { return x.row[slot], nil }}, nil

@@ -41,7 +41,9 @@ func (b *binder) modifyTarget(rv *pg_query.RangeVar, extra []*pg_query.Node, whe
 	}
 	from := append([]*pg_query.Node{{Node: &pg_query.Node_RangeVar{RangeVar: rv}}}, extra...)
 	mark := len(b.perms)
+	b.modifying = rv
 	items, sc, pending, err := b.buildFrom(nil, from, nil)
+	b.modifying = nil
 	b.dropPrivilegeSince(mark, t.oid) // the target is read only as readsTargetRows says
 	if err != nil {
 		return nil, err

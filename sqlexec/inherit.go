@@ -224,14 +224,18 @@ func (c *catalog) inhHierarchy(t *tableDesc) bool {
 func fetchMembers(x *execCtx, it *fromItem, withKeys bool, conds []*conj) ([]keyedRow, error) {
 	own := *it
 	own.members = nil
+	setTableoid(x, it, it.table)
 	out, err := fetchTableWith(x, &own, withKeys, conds)
 	if err != nil {
 		return nil, err
 	}
+	withTableoid(it, it.table, out)
 	for i, m := range it.members[1:] {
+		setTableoid(x, it, m.t)
+		start := len(out)
 		err := x.txn.Scan(x.ctx, m.t.id, isolation.Span{}, isolation.ReadOptions{AsOf: x.asOf}, func(key []byte, row []any) (bool, error) {
 			prow := m.toParent(row)
-			copy(x.row[it.off:it.off+it.width], prow)
+			copy(x.row[it.off:it.off+len(prow)], prow)
 			ok, err := allHold(x, conds, false)
 			if err != nil || !ok {
 				return false, err
@@ -246,6 +250,7 @@ func fetchMembers(x *execCtx, it *fromItem, withKeys bool, conds []*conj) ([]key
 		if err != nil {
 			return nil, err
 		}
+		withTableoid(it, m.t, out[start:])
 	}
 	return out, nil
 }
