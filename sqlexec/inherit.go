@@ -275,8 +275,8 @@ func (m *inhMember) physical(base, prow []any) []any {
 
 // memberWriters returns the writers of an UPDATE or DELETE target's
 // members, by member index (the first is w, the target's own); nil when
-// the target has no children. Row triggers fire on a row's own table, so
-// children's triggers are refused rather than skipped.
+// the target has no children. Their row triggers are the statement's
+// (triggers_members.go).
 func (b *binder) memberWriters(m *modifyTarget, w *writer) ([]*writer, error) {
 	ms := m.items[0].members
 	if ms == nil {
@@ -284,9 +284,6 @@ func (b *binder) memberWriters(m *modifyTarget, w *writer) ([]*writer, error) {
 	}
 	ws := []*writer{w}
 	for _, mem := range ms[1:] {
-		if len(mem.t.triggers) > 0 {
-			return nil, pgerror.Unsupported("triggers on inheritance children")
-		}
 		b.useTable(mem.t, isolation.TableLockRowExclusive)
 		mw, err := b.writerFor(mem.t, true)
 		if err != nil {
