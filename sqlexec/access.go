@@ -74,7 +74,7 @@ func chooseAccess(it *fromItem, idx int) access {
 	}
 	eq := map[int]*scalar{}
 	for _, c := range it.on {
-		if c.eqVal == nil || c.eqSlot < it.off || c.eqSlot >= it.off+it.width {
+		if c.eqVal == nil || c.eqSlot < it.off || c.eqSlot >= it.off+len(it.table.cols) {
 			continue
 		}
 		if c.eqVal.refs&^earlier != 0 || c.eqVal.volatile {
@@ -419,7 +419,7 @@ func planJoins(items []*fromItem) {
 				}
 			}
 			it.join = append(it.join, c)
-			if it.hashVal == nil && !c.deferred && c.eqVal != nil && c.eqSlot >= it.off && c.eqSlot < it.off+it.width &&
+			if it.hashVal == nil && !c.deferred && c.eqVal != nil && c.eqSlot >= it.off && c.eqSlot < it.off+len(it.table.cols) &&
 				c.eqVal.refs&^earlier == 0 && !c.eqVal.volatile && keyCompatible(it.table.cols[c.eqSlot-it.off].typ, c.eqVal.typ) {
 				it.hashSlot, it.hashVal = c.eqSlot-it.off, c.eqVal
 			}

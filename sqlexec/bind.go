@@ -163,6 +163,11 @@ type scopeCol struct {
 	// scalarItem marks the one column of a function in FROM that returns a
 	// scalar type: a whole-row reference to the item is its value.
 	scalarItem bool
+	// system marks the system column tableoid: hidden from *, NATURAL
+	// and USING. relOID, when set, is its value for every row (a table
+	// read without inheritance children, tableoid.go).
+	system bool
+	relOID uint32
 }
 
 // binder resolves names and types for one statement.
@@ -205,6 +210,9 @@ type binder struct {
 	// calls of functions that are not immutable): a subquery that adds
 	// none may be run once instead of once per row (semijoin.go).
 	volatileCalls int
+	// modifying is the target of the UPDATE or DELETE being compiled: its
+	// rows are written back, so it gets no tableoid slot (tableoid.go).
+	modifying *pg_query.RangeVar
 }
 
 func (b *binder) pos(loc int32) int {
@@ -362,6 +370,9 @@ func (b *binder) resolveCol(sc *scope, fields []string, loc int32) (*scalar, err
 		}
 		c := cur.cols[found]
 		slot := c.slot
+		if c.relOID != 0 {
+			return &scalar{typ: types.OidType, slot: -1, name: name, eval: constEval(int64(c.relOID))}, nil
+		}
 		if depth == 0 {
 			return &scalar{typ: c.typ, slot: slot, refs: itemBit(c.item), name: name,
 				eval: func(x *execCtx) (any, error) { return x.row[slot], nil }}, nil

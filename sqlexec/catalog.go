@@ -103,9 +103,12 @@ type tableDesc struct {
 	// through pkIndex, a unique index.
 	hidden  bool
 	pkIndex *indexDesc
-	indexes []*indexDesc // secondary indexes, unique ones included
-	checks  []*checkDesc
-	fks     []*fkDesc // outgoing foreign keys
+	// pkParent is the OID of the partitioned parent's primary key index
+	// that this partition's primary key belongs to, 0 for none.
+	pkParent uint32
+	indexes  []*indexDesc // secondary indexes, unique ones included
+	checks   []*checkDesc
+	fks      []*fkDesc // outgoing foreign keys
 	// onCommit is a temporary table's ON COMMIT action.
 	onCommit onCommit
 	// triggers are the table's triggers in name order (triggers.go).
@@ -172,6 +175,9 @@ type indexDesc struct {
 	// DEFERRABLE and INITIALLY DEFERRED (deferred_unique.go).
 	deferrable, initiallyDeferred bool
 	id                            isolation.IndexID
+	// parent is the OID of the partitioned table's index this index of a
+	// partition belongs to, 0 for none (partition_keys.go).
+	parent uint32
 }
 
 type checkDesc struct {

@@ -413,9 +413,11 @@ func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 	if len(t.cols) > 1600 {
 		return pgerror.New(pgerror.TooManyColumns, "tables can have at most 1600 columns")
 	}
-	// The primary key decides how the store keys rows: find it first.
+	// The primary key decides how the store keys rows: find it first. A
+	// partitioned table holds no rows: its primary key is an index like
+	// its unique keys, added first (partition_keys.go).
 	for _, tc := range cons {
-		if tc.c.Contype == pg_query.ConstrType_CONSTR_PRIMARY {
+		if tc.c.Contype == pg_query.ConstrType_CONSTR_PRIMARY && cs.Partspec == nil {
 			if tc.c.Deferrable {
 				return pgerror.Unsupported("DEFERRABLE primary keys")
 			}
@@ -446,12 +448,15 @@ func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 		return err
 	}
 	d.cat.putTable(t)
-	for _, tc := range cons {
-		if tc.c.Contype == pg_query.ConstrType_CONSTR_PRIMARY {
-			continue
-		}
-		if err := d.addConstraint(b, t, tc, false); err != nil {
-			return err
+	for _, primary := range []bool{true, false} {
+		for _, tc := range cons {
+			isPK := tc.c.Contype == pg_query.ConstrType_CONSTR_PRIMARY
+			if isPK != primary || isPK && t.part == nil {
+				continue
+			}
+			if err := d.addConstraint(b, t, tc, false); err != nil {
+				return err
+			}
 		}
 	}
 	for _, after := range afterLike {
@@ -461,6 +466,11 @@ func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 	}
 	if err := d.checkRowTypeExprs(t); err != nil {
 		return err
+	}
+	if t.bound != nil {
+		if err := d.inheritPartitionKeys(b, t, d.cat.tables[t.parents[0]]); err != nil {
+			return err
+		}
 	}
 	d.cat.putTable(t)
 	return nil

@@ -455,6 +455,9 @@ func (d *ddl) rename(rs *pg_query.RenameStmt) error {
 	}
 	nt := t.clone()
 	if renamesRelation {
+		if role := d.s.currentRole(); !d.s.isSuperuser(role) && !d.s.memberOf(role)[relationOwner(d.cat, aclTable, t.oid)] {
+			return pgerror.Newf(pgerror.InsufficientPrivilege, "must be owner of table %s", t.name)
+		}
 		if d.relationExists(t.schema, rs.Newname) {
 			return pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" already exists", rs.Newname)
 		}

@@ -20,9 +20,8 @@ import (
 // existing rows are checked.
 func (d *ddl) addConstraint(b *binder, t *tableDesc, tc tableConstraint, alter bool) error {
 	c := tc.c
-	if t.part != nil && (c.Contype == pg_query.ConstrType_CONSTR_UNIQUE || c.Contype == pg_query.ConstrType_CONSTR_FOREIGN ||
-		c.Contype == pg_query.ConstrType_CONSTR_PRIMARY) {
-		return pgerror.Unsupported("unique and foreign key constraints on partitioned tables")
+	if t.part != nil && c.Contype == pg_query.ConstrType_CONSTR_FOREIGN {
+		return pgerror.Unsupported("foreign key constraints on partitioned tables")
 	}
 	if c.Deferrable && c.Contype == pg_query.ConstrType_CONSTR_PRIMARY {
 		return pgerror.Unsupported("DEFERRABLE primary keys")
@@ -43,9 +42,18 @@ func (d *ddl) addConstraint(b *binder, t *tableDesc, tc tableConstraint, alter b
 		} else if err := d.indexConstraintName(t, name); err != nil {
 			return err
 		}
+		if t.part != nil {
+			if err := checkPartitionedKey(t, cols, "UNIQUE"); err != nil {
+				return err
+			}
+		}
 		ix := &indexDesc{name: name, table: t.oid, cols: cols, unique: true, constraint: true,
 			deferrable: c.Deferrable, initiallyDeferred: c.Initdeferred}
-		return d.registerIndex(t, ix)
+		if err := d.registerIndex(t, ix); err != nil || t.part == nil {
+			return err
+		}
+		keys := partitionKeys(t)
+		return d.keyToPartitions(b, t, keys[len(keys)-1])
 	case pg_query.ConstrType_CONSTR_PRIMARY:
 		if t.pk != nil {
 			return pgerror.Newf(pgerror.InvalidTableDefinition, "multiple primary keys for table \"%s\" are not allowed", t.name)
@@ -53,6 +61,11 @@ func (d *ddl) addConstraint(b *binder, t *tableDesc, tc tableConstraint, alter b
 		cols, err := constraintCols(t, tc)
 		if err != nil {
 			return err
+		}
+		if t.part != nil {
+			if err := checkPartitionedKey(t, cols, "PRIMARY KEY"); err != nil {
+				return err
+			}
 		}
 		for _, col := range cols {
 			if err := d.checkNoNulls(t, col); err != nil {
@@ -74,6 +87,9 @@ func (d *ddl) addConstraint(b *binder, t *tableDesc, tc tableConstraint, alter b
 			nc := *t.cols[col]
 			nc.notNull = true
 			t.cols[col] = &nc
+		}
+		if t.part != nil {
+			return d.keyToPartitions(b, t, partitionKeys(t)[0])
 		}
 		return nil
 	case pg_query.ConstrType_CONSTR_CHECK:
@@ -279,6 +295,11 @@ func (d *ddl) addForeignKey(b *binder, t *tableDesc, tc tableConstraint, alter b
 		return pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(c.Pktable))
 	} else if err := d.lockTable(parent, isolation.TableLockShareRowExclusive); err != nil {
 		return err
+	}
+	if parent.part != nil {
+		// Its rows live in its partitions, which the checks of a
+		// foreign key do not look into.
+		return pgerror.Unsupported("foreign keys referencing partitioned tables")
 	}
 	switch temp := isTempSchema(t.schema); {
 	case temp && !isTempSchema(parent.schema):

@@ -254,6 +254,9 @@ func (s *Session) namedConstraints(cat *catalog, names []*pg_query.Node) (map[co
 				for _, ix := range t.indexes {
 					if ix.constraint && ix.name == rv.Relname && ix.deferrable {
 						out[constraintKey{t.oid, ix.name}] = true
+						for _, k := range childConstraints(cat, t, ix.name) {
+							out[k] = true
+						}
 						found = true
 						continue
 					}

@@ -130,6 +130,7 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 		if err != nil {
 			return nil, err
 		}
+		leafEvents := &rowQueue{}
 		err = src(x, func(vals []any, isDefault []bool) error {
 			if n%1024 == 0 {
 				if err := x.checkCancel(); err != nil {
@@ -170,7 +171,7 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 			}
 			switch {
 			case router != nil:
-				if err := router.insert(x, row); err != nil {
+				if row, err = router.insert(x, row, leafEvents); err != nil || row == nil {
 					return err
 				}
 			case oc != nil:
@@ -206,6 +207,9 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 			}
 			return nil
 		})
+		if err == nil {
+			err = leafEvents.fire(x)
+		}
 		if err == nil {
 			err = trg.afterStatement(x)
 		}

@@ -41,7 +41,9 @@ func (b *binder) modifyTarget(rv *pg_query.RangeVar, extra []*pg_query.Node, whe
 	}
 	from := append([]*pg_query.Node{{Node: &pg_query.Node_RangeVar{RangeVar: rv}}}, extra...)
 	mark := len(b.perms)
+	b.modifying = rv
 	items, sc, pending, err := b.buildFrom(nil, from, nil)
+	b.modifying = nil
 	b.dropPrivilegeSince(mark, t.oid) // the target is read only as readsTargetRows says
 	if err != nil {
 		return nil, err
@@ -241,6 +243,10 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 	if err != nil {
 		return nil, err
 	}
+	mtrg, err := b.memberTriggers(m, trg, tgUpdate, setCols)
+	if err != nil {
+		return nil, err
+	}
 	return b.modifyPlan(&modifyOp{command: "Update", t: t, alias: up.Relation.Alias.GetAliasname()}, m.plan(), &stmtPlan{cols: cols, writes: "UPDATE", table: t.qualifiedName(), predicate: predicateText(up.WhereClause), exec: func(x *execCtx) (*Result, error) {
 		trg, err := trg.start(x)
 		if err != nil {
@@ -253,6 +259,7 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 		var rows [][]any
 		updated := 0
 		done := modified{}
+		q := &rowQueue{}
 		for _, mt := range matches {
 			mt, ok, err := m.lockForWrite(x, mt, lockMode)
 			if err != nil {
@@ -286,7 +293,7 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 				}
 				nr[s.col] = v
 			}
-			if mt.member == 0 {
+			if mt.member == 0 && mtrg == nil {
 				if nr, err = trg.before(x, mt.row, nr); err != nil {
 					return nil, err
 				}
@@ -296,19 +303,36 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 				}
 			}
 			np := mem.physical(mt.phys, nr)
-			moved, err := moves.apply(x, mt, wm, np, nr)
+			if mtrg != nil {
+				if np, err = rowBefore(x, mtrg[mt.member], mt.phys, np); err != nil {
+					return nil, err
+				}
+				if np == nil {
+					updated--
+					continue
+				}
+				nr = mem.toParent(np)
+			}
+			outcome, err := moves.apply(x, mt, wm, np, nr, q)
 			if err != nil {
 				return nil, err
 			}
-			if !moved {
+			switch {
+			case outcome == rowSkipped:
+				updated--
+				continue
+			case outcome == rowStays:
 				if err := wm.validate(x, np, mt.phys); err != nil {
 					return nil, err
 				}
 				if err := wm.updateRow(x, mt.key, mt.phys, np); err != nil {
 					return nil, err
 				}
+				if mtrg != nil {
+					q.add(mtrg[mt.member], mt.phys, np)
+				}
 			}
-			if mt.member == 0 {
+			if mt.member == 0 && mtrg == nil {
 				trg.after(mt.row, nr)
 			}
 			if outs != nil {
@@ -319,6 +343,9 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 				}
 				rows = append(rows, p)
 			}
+		}
+		if err := q.fire(x); err != nil {
+			return nil, err
 		}
 		if err := trg.afterStatement(x); err != nil {
 			return nil, err
@@ -364,6 +391,10 @@ func (b *binder) deletePlan(del *pg_query.DeleteStmt) (*stmtPlan, error) {
 	if err != nil {
 		return nil, err
 	}
+	mtrg, err := b.memberTriggers(m, trg, tgDelete, nil)
+	if err != nil {
+		return nil, err
+	}
 	return b.modifyPlan(&modifyOp{command: "Delete", t: t, alias: del.Relation.Alias.GetAliasname()}, m.plan(), &stmtPlan{cols: cols, writes: "DELETE", table: t.qualifiedName(), predicate: predicateText(del.WhereClause), exec: func(x *execCtx) (*Result, error) {
 		trg, err := trg.start(x)
 		if err != nil {
@@ -376,6 +407,7 @@ func (b *binder) deletePlan(del *pg_query.DeleteStmt) (*stmtPlan, error) {
 		var rows [][]any
 		deleted := 0
 		done := modified{}
+		q := &rowQueue{}
 		for _, mt := range matches {
 			mt, ok, err := m.lockForWrite(x, mt, isolation.RowLockUpdate)
 			if err != nil {
@@ -387,17 +419,21 @@ func (b *binder) deletePlan(del *pg_query.DeleteStmt) (*stmtPlan, error) {
 			wm := w
 			if mt.member != 0 {
 				wm = ws[mt.member]
-			} else if kept, err := trg.before(x, mt.row, nil); err != nil || kept == nil {
-				if err != nil {
-					return nil, err
-				}
+			}
+			switch kept, err := memberDeleteBefore(x, trg, mtrg, mt); {
+			case err != nil:
+				return nil, err
+			case kept == nil:
 				continue
 			}
 			deleted++
 			if err := wm.deleteRow(x, mt.key, mt.phys, 0); err != nil {
 				return nil, err
 			}
-			if mt.member == 0 {
+			switch {
+			case mtrg != nil:
+				q.add(mtrg[mt.member], mt.phys, nil)
+			case mt.member == 0:
 				trg.after(mt.row, nil)
 			}
 			if outs != nil {
@@ -408,6 +444,9 @@ func (b *binder) deletePlan(del *pg_query.DeleteStmt) (*stmtPlan, error) {
 				}
 				rows = append(rows, p)
 			}
+		}
+		if err := q.fire(x); err != nil {
+			return nil, err
 		}
 		if err := trg.afterStatement(x); err != nil {
 			return nil, err

@@ -54,6 +54,9 @@ type fromItem struct {
 	// members are the tables a table item read without ONLY covers, the
 	// table itself first, when it has inheritance children (inherit.go).
 	members []*inhMember
+	// oidSlot says the item's rows end with their table's OID, the value
+	// of tableoid (tableoid.go).
+	oidSlot bool
 	// plan, subPlan and source serve EXPLAIN: the item's nodes, the plan
 	// of the query it reads, and what a function or CTE item reads.
 	plan    itemNodes
@@ -408,6 +411,9 @@ func (b *binder) fromLeaf(sc *scope, n *pg_query.Node) (*fromItem, []scopeCol, e
 		if err := applyColAliases(cols, rv.Alias); err != nil {
 			return nil, nil, err
 		}
+		if c, ok := b.tableoidCol(it, rv, alias); ok {
+			cols = append(cols, c)
+		}
 		return it, cols, nil
 	case *pg_query.Node_RangeSubselect:
 		rs := v.RangeSubselect
@@ -554,7 +560,7 @@ func usingCondition(sc *scope, start int, right *fromItem, j *pg_query.JoinExpr)
 	if j.IsNatural {
 		for _, rc := range sc.cols[right.off : right.off+right.width] {
 			for _, lc := range sc.cols[start:right.off] {
-				if lc.name == rc.name && !lc.merged {
+				if lc.name == rc.name && !lc.merged && !lc.system {
 					names = append(names, rc.name)
 					break
 				}
@@ -568,7 +574,7 @@ func usingCondition(sc *scope, start int, right *fromItem, j *pg_query.JoinExpr)
 	for _, name := range names {
 		left := -1
 		for i := start; i < right.off; i++ {
-			if c := sc.cols[i]; c.name == name && !c.merged {
+			if c := sc.cols[i]; c.name == name && !c.merged && !c.system {
 				if left >= 0 {
 					return nil, pgerror.Newf(pgerror.AmbiguousColumn, "common column name \"%s\" appears more than once in left table", name)
 				}
@@ -580,7 +586,7 @@ func usingCondition(sc *scope, start int, right *fromItem, j *pg_query.JoinExpr)
 		}
 		rightCol := -1
 		for i := right.off; i < right.off+right.width; i++ {
-			if sc.cols[i].name == name && !sc.cols[i].merged {
+			if sc.cols[i].name == name && !sc.cols[i].merged && !sc.cols[i].system {
 				if rightCol >= 0 {
 					return nil, pgerror.Newf(pgerror.AmbiguousColumn, "common column name \"%s\" appears more than once in right table", name)
 				}

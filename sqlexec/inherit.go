@@ -224,14 +224,18 @@ func (c *catalog) inhHierarchy(t *tableDesc) bool {
 func fetchMembers(x *execCtx, it *fromItem, withKeys bool, conds []*conj) ([]keyedRow, error) {
 	own := *it
 	own.members = nil
+	setTableoid(x, it, it.table)
 	out, err := fetchTableWith(x, &own, withKeys, conds)
 	if err != nil {
 		return nil, err
 	}
+	withTableoid(it, it.table, out)
 	for i, m := range it.members[1:] {
+		setTableoid(x, it, m.t)
+		start := len(out)
 		err := x.txn.Scan(x.ctx, m.t.id, isolation.Span{}, isolation.ReadOptions{AsOf: x.asOf}, func(key []byte, row []any) (bool, error) {
 			prow := m.toParent(row)
-			copy(x.row[it.off:it.off+it.width], prow)
+			copy(x.row[it.off:it.off+len(prow)], prow)
 			ok, err := allHold(x, conds, false)
 			if err != nil || !ok {
 				return false, err
@@ -246,6 +250,7 @@ func fetchMembers(x *execCtx, it *fromItem, withKeys bool, conds []*conj) ([]key
 		if err != nil {
 			return nil, err
 		}
+		withTableoid(it, m.t, out[start:])
 	}
 	return out, nil
 }
@@ -270,8 +275,8 @@ func (m *inhMember) physical(base, prow []any) []any {
 
 // memberWriters returns the writers of an UPDATE or DELETE target's
 // members, by member index (the first is w, the target's own); nil when
-// the target has no children. Row triggers fire on a row's own table, so
-// children's triggers are refused rather than skipped.
+// the target has no children. Their row triggers are the statement's
+// (triggers_members.go).
 func (b *binder) memberWriters(m *modifyTarget, w *writer) ([]*writer, error) {
 	ms := m.items[0].members
 	if ms == nil {
@@ -279,9 +284,6 @@ func (b *binder) memberWriters(m *modifyTarget, w *writer) ([]*writer, error) {
 	}
 	ws := []*writer{w}
 	for _, mem := range ms[1:] {
-		if len(mem.t.triggers) > 0 {
-			return nil, pgerror.Unsupported("triggers on inheritance children")
-		}
 		b.useTable(mem.t, isolation.TableLockRowExclusive)
 		mw, err := b.writerFor(mem.t, true)
 		if err != nil {
@@ -359,6 +361,7 @@ func inheritsRows(c *catalog) [][]any {
 			out = append(out, []any{int64(t.oid), int64(p), int64(i + 1), false})
 		}
 	}
+	out = append(out, indexInheritsRows(c)...)
 	slices.SortFunc(out, func(a, b []any) int {
 		if a[0] != b[0] {
 			return int(a[0].(int64) - b[0].(int64))

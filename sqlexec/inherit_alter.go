@@ -189,7 +189,7 @@ func (d *ddl) dropColumnInherited(b *binder, t *tableDesc, cmd *pg_query.AlterTa
 func (d *ddl) addConstraintInherited(b *binder, t *tableDesc, cmd *pg_query.AlterTableCmd, children []*tableDesc, recurse, recursing bool) error {
 	c := cmd.Def.GetConstraint()
 	switch {
-	case c.Contype == pg_query.ConstrType_CONSTR_PRIMARY && len(children) > 0:
+	case c.Contype == pg_query.ConstrType_CONSTR_PRIMARY && len(children) > 0 && t.part == nil:
 		return pgerror.Unsupported("adding a primary key to an inheritance parent")
 	case c.Contype != pg_query.ConstrType_CONSTR_CHECK || c.IsNoInherit:
 		if err := d.addConstraint(b, t, tableConstraint{c: c}, true); err != nil {

@@ -393,9 +393,6 @@ func (d *ddl) partitioning(b *binder, t *tableDesc, cs *pg_query.CreateStmt) err
 		if len(cs.InhRelations) > 0 && cs.Partbound == nil {
 			return pgerror.New(pgerror.InvalidTableDefinition, "cannot create partitioned table as inheritance child")
 		}
-		if t.pk != nil {
-			return pgerror.Unsupported("primary keys on partitioned tables")
-		}
 		k, err := d.partitionKey(b, t, cs.Partspec)
 		if err != nil {
 			return err

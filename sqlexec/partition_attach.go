@@ -74,6 +74,9 @@ func (d *ddl) attachPartition(b *binder, p *tableDesc, cmd *pg_query.AlterTableC
 		return err
 	}
 	nt.bound = pb
+	if err := d.inheritPartitionKeys(b, nt, p); err != nil {
+		return err
+	}
 	d.cat.putTable(nt)
 	// The rows already in the table (in its leaves, when it is partitioned)
 	// must satisfy the new partition constraint.
@@ -119,6 +122,7 @@ func (d *ddl) detachPartition(p *tableDesc, cmd *pg_query.AlterTableCmd) error {
 	nt := t.clone()
 	d.removeParent(nt, p)
 	nt.bound = nil
+	detachPartitionKeys(nt)
 	d.cat.putTable(nt)
 	return nil
 }

@@ -18,16 +18,21 @@ type partRouter struct {
 
 // partRoute is one partition of a router's table: cols maps each of the
 // partition's columns to the parent's row, sub routes further when the
-// partition is partitioned itself, w writes to a leaf.
+// partition is partitioned itself, w writes to a leaf and trg are the
+// leaf's INSERT row triggers (triggers_members.go).
 type partRoute struct {
 	t    *tableDesc
 	cols []int
 	sub  *partRouter
 	w    *writer
+	trg  *triggerSet
+	// check is the leaf's partition constraint, which a row a trigger
+	// changed must still satisfy; set with trg.
+	check *partCheck
 }
 
 // partRouterFor compiles the router of a partitioned table t, with a
-// writer for each leaf. Row triggers on partitions are refused.
+// writer and the INSERT row triggers of each leaf.
 func (b *binder) partRouterFor(t *tableDesc, withRefs bool) (*partRouter, error) {
 	keys, err := b.keyScalars(t)
 	if err != nil {
@@ -45,11 +50,16 @@ func (b *binder) partRouterFor(t *tableDesc, withRefs bool) (*partRouter, error)
 				return nil, err
 			}
 		} else {
-			if len(ch.triggers) > 0 {
-				return nil, pgerror.Unsupported("triggers on partitions")
-			}
 			if pr.w, err = b.writerFor(ch, withRefs); err != nil {
 				return nil, err
+			}
+			if pr.trg, err = b.rowTriggersOf(ch, tgInsert, nil); err != nil {
+				return nil, err
+			}
+			if pr.trg != nil {
+				if pr.check, err = b.partCheckFor(ch); err != nil {
+					return nil, err
+				}
 			}
 		}
 		if ch.bound.isDefault {
@@ -92,17 +102,35 @@ func (r *partRouter) route(x *execCtx, row []any) (*partRoute, []any, error) {
 	return to, crow, nil
 }
 
-// insert routes row to its leaf and writes it there.
-func (r *partRouter) insert(x *execCtx, row []any) error {
+// insert routes row to its leaf and writes it there, firing the leaf's
+// BEFORE INSERT row triggers and queueing its AFTER ones on q. It returns
+// the row written, in r.t's column order, or nil when a trigger skipped it.
+func (r *partRouter) insert(x *execCtx, row []any, q *rowQueue) ([]any, error) {
 	leaf, lrow, err := r.route(x, row)
 	if err != nil {
-		return err
+		return nil, err
+	}
+	if leaf.trg != nil {
+		if lrow, err = rowBefore(x, leaf.trg, nil, lrow); err != nil || lrow == nil {
+			return nil, err
+		}
+		// A trigger may have changed the row: it must still belong here.
+		if err := leaf.check.check(x, leaf.t, lrow); err != nil {
+			return nil, err
+		}
+		row = make([]any, len(r.t.cols))
+		for i, c := range r.t.cols {
+			row[i] = lrow[leaf.t.colIndex(c.name)]
+		}
 	}
 	if err := leaf.w.validate(x, lrow, nil); err != nil {
-		return err
+		return nil, err
 	}
-	_, err = leaf.w.insertRow(x, lrow)
-	return err
+	if _, err := leaf.w.insertRow(x, lrow); err != nil {
+		return nil, err
+	}
+	q.add(leaf.trg, nil, lrow)
+	return row, nil
 }
 
 // partCheck is the partition constraint of a partition: its bound under
@@ -219,6 +247,9 @@ type rowMoves struct {
 	router *partRouter
 	target *partCheck
 	t      *tableDesc
+	// deletes are the DELETE row triggers of each member, which a row
+	// moved out of it fires.
+	deletes []*triggerSet
 }
 
 // rowMovement compiles the partition checks of an UPDATE's target; nil
@@ -252,31 +283,55 @@ func (b *binder) rowMovement(m *modifyTarget) (*rowMoves, error) {
 		if rm.target, err = b.partCheckFor(m.t); err != nil {
 			return nil, err
 		}
+		for _, t := range tables {
+			ts, err := b.rowTriggersOf(t, tgDelete, nil)
+			if err != nil {
+				return nil, err
+			}
+			rm.deletes = append(rm.deletes, ts)
+		}
 	}
 	return rm, nil
 }
 
+// moveOutcome is what became of an updated row under rowMoves.apply.
+type moveOutcome uint8
+
+const (
+	rowStays   moveOutcome = iota // the caller writes the new version in place
+	rowMoved                      // deleted from its partition, inserted into another
+	rowSkipped                    // a BEFORE DELETE trigger kept it where it was
+)
+
 // apply checks the new row np of the matched row mt (nr in the target's
 // column order) against its partition's constraint. A row that leaves its
 // partition is moved by the target's router when the target is
-// partitioned and the row stays inside it (moved is then true), and fails
-// with 23514 otherwise.
-func (rm *rowMoves) apply(x *execCtx, mt match, wm *writer, np, nr []any) (moved bool, err error) {
+// partitioned and the row stays inside it, and fails with 23514
+// otherwise. A move fires the partition's DELETE row triggers (a BEFORE
+// one returning NULL keeps the row in place) and the new partition's
+// INSERT ones, queueing the AFTER ones on q.
+func (rm *rowMoves) apply(x *execCtx, mt match, wm *writer, np, nr []any, q *rowQueue) (moveOutcome, error) {
 	if rm == nil || rm.checks[mt.member] == nil {
-		return false, nil
+		return rowStays, nil
 	}
 	ok, err := rm.checks[mt.member].holds(x, np)
 	if err != nil || ok {
-		return false, err
+		return rowStays, err
 	}
 	if rm.router == nil {
-		return false, rm.checks[mt.member].check(x, wm.t, np)
+		return rowStays, rm.checks[mt.member].check(x, wm.t, np)
 	}
 	if err := rm.target.check(x, rm.t, nr); err != nil {
-		return false, err
+		return rowStays, err
+	}
+	del := rm.deletes[mt.member]
+	if kept, err := rowBefore(x, del, mt.phys, nil); err != nil || kept == nil {
+		return rowSkipped, err
 	}
 	if err := wm.deleteRow(x, mt.key, mt.phys, 0); err != nil {
-		return false, err
+		return rowStays, err
 	}
-	return true, rm.router.insert(x, nr)
+	q.add(del, mt.phys, nil)
+	_, err = rm.router.insert(x, nr, q)
+	return rowMoved, err
 }

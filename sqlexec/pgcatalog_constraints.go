@@ -132,6 +132,28 @@ func tableConstraints(c *catalog, t *tableDesc) []constraintRow {
 	return out
 }
 
+// parentConstraintOID is conparentid: for a partition's key, the
+// constraint of the parent's key it belongs to; 0 otherwise.
+func parentConstraintOID(c *catalog, t *tableDesc, r constraintRow) uint32 {
+	if (r.kind != 'p' && r.kind != 'u') || len(t.parents) == 0 {
+		return 0
+	}
+	pix := indexParent(t, r.index)
+	if pix == 0 {
+		return 0
+	}
+	p := c.tables[t.parents[0]]
+	if p == nil {
+		return 0
+	}
+	for _, pr := range tableConstraints(c, p) {
+		if (pr.kind == 'p' || pr.kind == 'u') && pr.index == pix {
+			return pr.oid
+		}
+	}
+	return 0
+}
+
 // referencedIndex is a foreign key's conindid: the unique index of the
 // referenced table over the referenced columns (in any order), which
 // PostgreSQL's foreign keys depend on.
@@ -277,8 +299,12 @@ func init() {
 						bin = r.check.text
 						local, inhCount, noInherit = !r.check.notLocal, int64(r.check.inhCount), r.check.noInherit
 					}
+					parent := parentConstraintOID(c, t, r)
+					if parent != 0 {
+						local, inhCount = false, 1
+					}
 					out = append(out, []any{int64(r.oid), r.name, schemaOID(c, t.schema), string(r.kind), r.deferrable, r.deferred, true,
-						int64(t.oid), int64(0), int64(r.index), int64(0), int64(r.refTable), upd, del, match, local, inhCount, noInherit,
+						int64(t.oid), int64(0), int64(r.index), int64(parent), int64(r.refTable), upd, del, match, local, inhCount, noInherit,
 						attnums(t, r.cols), refKey, bin})
 				}
 			}

@@ -36,13 +36,17 @@ func (r relationRow) values() []any {
 	if r.kind == "r" {
 		ident = "d"
 	}
+	filenode := int64(r.oid)
+	if r.kind == "p" || r.kind == "I" {
+		filenode = 0 // partitioned tables and their indexes have no storage
+	}
 	switch {
 	case r.temp:
 		persistence = "t"
 	case r.unlogged:
 		persistence = "u"
 	}
-	return []any{int64(r.oid), r.name, r.namespace, r.rowType, int64(0), int64(oidBootstrapSuperuser), r.am, int64(r.oid), int64(0),
+	return []any{int64(r.oid), r.name, r.namespace, r.rowType, int64(0), int64(oidBootstrapSuperuser), r.am, filenode, int64(0),
 		r.pages, r.tuples, int64(0), int64(r.toast), r.hasIndex, false, persistence, r.kind, int64(r.natts), int64(r.checks), r.rules, r.triggers,
 		r.subclass, false, false, true, ident, r.partition, int64(0), nil, nil, nil}
 }
@@ -64,7 +68,7 @@ func relationRows(c *catalog) []relationRow {
 			kind = "I"
 		}
 		return relationRow{oid: oid, name: name, namespace: schemaOID(c, t.schema), kind: kind, am: 403, pages: 1, natts: keys,
-			temp: isTempSchema(t.schema), unlogged: t.unlogged}
+			temp: isTempSchema(t.schema), unlogged: t.unlogged, partition: indexParent(t, oid) != 0}
 	}
 	for _, t := range sortedTables(c) {
 		kind, am := "r", int64(2)

@@ -2,6 +2,7 @@ package sqlexec
 
 import (
 	"errors"
+	"slices"
 	"time"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -589,7 +590,7 @@ func (b *binder) targetList(sc *scope, targets []*pg_query.Node, unknown unknown
 			if len(cr.Fields) >= 2 {
 				rel = cr.Fields[len(cr.Fields)-2].GetString_().GetSval()
 			}
-			if sc == nil || len(sc.cols) == 0 {
+			if sc == nil || !slices.ContainsFunc(sc.cols, func(c scopeCol) bool { return !c.system }) {
 				return nil, nil, nil, b.errAt(pgerror.New(pgerror.SyntaxError, "SELECT * with no tables specified is not valid"), cr.Location)
 			}
 			if sc.agg != nil {
