@@ -73,6 +73,9 @@ func (b *binder) groupBy(agg *aggScope, groups []*pg_query.Node, targets []*pg_q
 				return err
 			}
 		}
+		if err := types.EqualityOperatorError(e.typ); err != nil {
+			return err
+		}
 		agg.groups = append(agg.groups, groupEntry{key: nodeKey(n), e: e, text: predicateText(n)})
 	}
 	return nil

@@ -62,6 +62,11 @@ func (b *binder) orderBy(sc *scope, sorts []*pg_query.Node, outs []*scalar, cols
 				return nil, nil, err
 			}
 		}
+		if sb.SortbyDir != pg_query.SortByDir_SORTBY_USING {
+			if err := types.OrderingOperatorError(outs[col].typ); err != nil {
+				return nil, nil, b.errAt(err, sb.Location)
+			}
+		}
 		k := sortKeyOf(sb, col, outs[col].typ)
 		k.text = predicateText(sb.Node)
 		if sb.Node.GetAConst() != nil && col < len(cols) {

@@ -193,6 +193,13 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 			onCols = append(onCols, k.col)
 		}
 	}
+	if distinct {
+		for _, o := range outs[:len(cols)] {
+			if err := types.EqualityOperatorError(o.typ); err != nil {
+				return nil, err
+			}
+		}
+	}
 	if distinct && len(outs) > len(cols) {
 		return nil, pgerror.New(pgerror.InvalidColumnReference, "for SELECT DISTINCT, ORDER BY expressions must appear in select list")
 	}

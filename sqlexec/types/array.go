@@ -46,6 +46,14 @@ var arrayTypes = map[Oid]Oid{
 	OidJSON:         199,
 	OidJSONB:        3807,
 	OidJSONPath:     4073,
+	OidPoint:        1017,
+	OidLseg:         1018,
+	OidPath:         1019,
+	OidPolygon:      1027,
+	OidLine:         629,
+	OidCircle:       719,
+	OidTID:          1010,
+	OidXID:          1011,
 }
 
 // arrayElems maps an array type OID to its element type OID (typelem).

@@ -45,6 +45,8 @@ func compare(t Type, a, b any) int {
 		return x.Compare(b.(time.Time))
 	case pgtype.Interval:
 		return compareInterval(x, b.(pgtype.Interval))
+	case TID:
+		return compareTID(x, b.(TID))
 	}
 	return 0
 }

@@ -77,8 +77,12 @@ func appendKey(buf []byte, t Type, v any) []byte {
 	case pgtype.Interval:
 		days, usec := intervalSpan(x)
 		return appendKeyInt(appendKeyInt(buf, days), usec)
+	case TID:
+		return appendKeyInt(appendKeyInt(buf, int64(x.Block)), int64(x.Offset))
+	case XID:
+		return appendKeyInt(buf, int64(x))
 	}
-	return buf
+	return appendKeyGeometric(buf, v)
 }
 
 // timeToPG returns microseconds since 2000-01-01 UTC.
@@ -285,6 +289,16 @@ func decodeKey(t Type, buf []byte) (any, []byte, error) {
 			return nil, nil, errBadKey
 		}
 		return pgtype.Interval{Months: int32(months), Days: int32(days % daysPerMonth), Microseconds: us.(int64), Valid: true}, rest, nil
+	case OidTID:
+		b, rest, err := decodeKeyInt(buf)
+		if err != nil {
+			return nil, nil, err
+		}
+		o, rest, err := decodeKeyInt(rest)
+		if err != nil {
+			return nil, nil, err
+		}
+		return TID{Block: uint32(b.(int64)), Offset: uint16(o.(int64))}, rest, nil
 	}
 	return nil, nil, unsupportedType(t)
 }

@@ -57,6 +57,12 @@ func parseText(env *Env, t Type, s string) (any, error) {
 		return parseJSONB(s)
 	case OidJSONPath:
 		return parseJSONPath(s)
+	case OidPoint, OidLseg, OidPath, OidBox, OidPolygon, OidLine, OidCircle:
+		return parseGeometric(t, s)
+	case OidTID:
+		return parseTID(t, s)
+	case OidXID:
+		return parseXID(s)
 	}
 	return nil, unsupportedType(t)
 }
@@ -133,6 +139,13 @@ func formatText(env *Env, t Type, v any) string {
 			}
 		}
 		return formatInterval(x)
+	case TID:
+		return formatTID(x)
+	case XID:
+		return strconv.FormatUint(uint64(x), 10)
+	}
+	if s, ok := formatGeometric(env, v); ok {
+		return s
 	}
 	return ""
 }

@@ -62,6 +62,15 @@ var typeInfos = map[Oid]typeInfo{
 	OidUUID:         {"uuid", "uuid", 16, CategoryUser, false},
 	OidJSONB:        {"jsonb", "jsonb", -1, CategoryUser, false},
 	OidJSONPath:     {"jsonpath", "jsonpath", -1, CategoryUser, false},
+	OidPoint:        {"point", "point", 16, CategoryGeometric, false},
+	OidLseg:         {"lseg", "lseg", 32, CategoryGeometric, false},
+	OidPath:         {"path", "path", -1, CategoryGeometric, false},
+	OidBox:          {"box", "box", 32, CategoryGeometric, false},
+	OidPolygon:      {"polygon", "polygon", -1, CategoryGeometric, false},
+	OidLine:         {"line", "line", 24, CategoryGeometric, false},
+	OidCircle:       {"circle", "circle", 24, CategoryGeometric, false},
+	OidTID:          {"tid", "tid", 6, CategoryUser, false},
+	OidXID:          {"xid", "xid", 4, CategoryUser, false},
 }
 
 // typeInfoOf returns the pg_type row of oid; unknown OIDs get a user-category
@@ -111,6 +120,8 @@ var typeNames = map[string]Oid{
 	"uuid":     OidUUID,
 	"jsonb":    OidJSONB,
 	"jsonpath": OidJSONPath,
+	"point":    OidPoint, "lseg": OidLseg, "path": OidPath, "box": OidBox, "polygon": OidPolygon, "line": OidLine,
+	"circle": OidCircle, "tid": OidTID, "xid": OidXID,
 }
 
 // unsupportedTypeNames are PostgreSQL types fickle does not implement: they
@@ -118,8 +129,7 @@ var typeNames = map[string]Oid{
 var unsupportedTypeNames = map[string]bool{
 	"timetz": true, "time with time zone": true,
 	"bit": true, "varbit": true, "bit varying": true, "money": true, "inet": true, "cidr": true,
-	"macaddr": true, "macaddr8": true, "point": true, "line": true, "lseg": true, "box": true,
-	"path": true, "polygon": true, "circle": true, "xml": true, "tsvector": true, "tsquery": true,
+	"macaddr": true, "macaddr8": true, "xml": true, "tsvector": true, "tsquery": true,
 	"int4range": true, "int8range": true, "numrange": true, "tsrange": true, "tstzrange": true,
 	"daterange": true, "pg_lsn": true, "txid_snapshot": true, "cstring": true,
 }
