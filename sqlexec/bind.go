@@ -198,6 +198,11 @@ type binder struct {
 	// constChecks evaluate, when the statement starts, the constant
 	// expressions PostgreSQL computes when it plans (case_fold.go).
 	constChecks []func(*execCtx) error
+	// rewriting lists the relations and events whose rules the statement
+	// being compiled comes from, and plainTarget is the relation whose
+	// statement is being compiled without its rules (rules_rewrite.go).
+	rewriting   []ruleEvent
+	plainTarget uint32
 }
 
 func (b *binder) pos(loc int32) int {
