@@ -2,6 +2,8 @@ package sqlexec
 
 import (
 	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
 )
 
 // The rows a statement's event hands to rules: for INSERT the rows it
@@ -32,7 +34,18 @@ func (b *binder) insertSourceRows(t *tableDesc, ins *pg_query.InsertStmt) (*inse
 	if err != nil {
 		return nil, err
 	}
-	src, _, err := b.insertSourceFor(t, target, assigns, ins.SelectStmt, nil)
+	var ctes map[string]*ctePlan
+	if w := ins.WithClause; w != nil {
+		for _, c := range w.Ctes {
+			if c.GetCommonTableExpr().GetCtequery().GetSelectStmt() == nil {
+				return nil, pgerror.Unsupported("data-modifying WITH in INSERT into a relation with rules")
+			}
+		}
+		if ctes, err = b.withClause(nil, w, nil); err != nil {
+			return nil, err
+		}
+	}
+	src, _, err := b.insertSourceFor(t, target, assigns, ins.SelectStmt, ctes)
 	if err != nil {
 		return nil, err
 	}

@@ -259,9 +259,6 @@ func (b *binder) rulesPlan(t *tableDesc, rules []*ruleDesc, stack []ruleEvent, r
 	var err error
 	switch s := stmt.Node.(type) {
 	case *pg_query.Node_InsertStmt:
-		if s.InsertStmt.WithClause != nil {
-			return nil, pgerror.New(pgerror.FeatureNotSupported, "WITH cannot be used in a query that is rewritten by rules into multiple queries")
-		}
 		if ins, err = b.insertSourceRows(t, s.InsertStmt); err == nil {
 			ev = ins.events
 		}
@@ -305,6 +302,9 @@ func (b *binder) rulesPlan(t *tableDesc, rules []*ruleDesc, stack []ruleEvent, r
 			return nil, err
 		}
 	}
+	if with := withOf(stmt); with != nil && len(steps)+btoi(orig != nil) > 1 {
+		return nil, pgerror.New(pgerror.FeatureNotSupported, "WITH cannot be used in a query that is rewritten by rules into multiple queries")
+	}
 	retStep, tagStep := -1, -1
 	for i, st := range steps {
 		if st.rule.instead && st.kind == event {
@@ -317,14 +317,14 @@ func (b *binder) rulesPlan(t *tableDesc, rules []*ruleDesc, stack []ruleEvent, r
 	var outs []*scalar
 	var cols []outCol
 	width := len(t.cols)
+	if (instead || len(qualified) > 0) && len(returning) > 0 && retStep < 0 {
+		cmd := eventName(event)
+		return nil, pgerror.Newf(pgerror.FeatureNotSupported, "cannot perform %s RETURNING on relation \"%s\"", cmd, t.name).
+			WithHint("You need an unconditional ON %s DO INSTEAD rule with a RETURNING clause.", cmd)
+	}
 	if orig != nil {
 		cols = orig.plan.cols
 	} else if len(returning) > 0 {
-		if retStep < 0 {
-			cmd := eventName(event)
-			return nil, pgerror.Newf(pgerror.FeatureNotSupported, "cannot perform %s RETURNING on relation \"%s\"", cmd, t.name).
-				WithHint("You need an unconditional ON %s DO INSTEAD rule with a RETURNING clause.", cmd)
-		}
 		sc := tableScope(t, t.name)
 		if rv.Alias != nil {
 			sc = tableScope(t, rv.Alias.Aliasname)
@@ -372,6 +372,19 @@ func (b *binder) rulesPlan(t *tableDesc, rules []*ruleDesc, stack []ruleEvent, r
 		}
 		return &Result{Rows: rows, Tag: commandTag(event, n)}, nil
 	}}, nil
+}
+
+// withOf is a DML statement's WITH clause.
+func withOf(n *pg_query.Node) *pg_query.WithClause {
+	switch v := n.Node.(type) {
+	case *pg_query.Node_InsertStmt:
+		return v.InsertStmt.WithClause
+	case *pg_query.Node_UpdateStmt:
+		return v.UpdateStmt.WithClause
+	case *pg_query.Node_DeleteStmt:
+		return v.DeleteStmt.WithClause
+	}
+	return nil
 }
 
 // commandTag is the tag of a DML command that touched n rows.
