@@ -280,10 +280,15 @@ func (d *ddl) dropDependentViews(kind string, oids []uint32, cascade bool, drop 
 			d.notice(pgerror.SuccessfulCompletion, "drop cascades to view %s", v.name)
 		}
 	}
+	dropRules, err := d.dependentRules(kind, dropping, cascade)
+	if err != nil {
+		return err
+	}
 	drop()
 	for _, v := range dependents {
 		d.dropView(v)
 	}
+	dropRules()
 	return nil
 }
 

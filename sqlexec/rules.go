@@ -1,6 +1,8 @@
 package sqlexec
 
 import (
+	"cmp"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -28,6 +30,9 @@ type ruleDesc struct {
 	instead bool
 	where   *pg_query.Node
 	actions []*pg_query.Node
+	// deps are the OIDs of the other tables and views the rule names: a
+	// DROP of one fails unless CASCADE drops the rule too.
+	deps []uint32
 }
 
 // returning is the index of the action with a RETURNING list, -1 for none.
@@ -116,6 +121,7 @@ func (d *ddl) createRule(rs *pg_query.RuleStmt, full string) error {
 	if _, err := b.ruleSteps(t, r, nil); err != nil {
 		return err
 	}
+	r.deps = d.ruleDeps(t, r)
 	if view == nil {
 		if err := d.lockTable(t, isolation.TableLockAccessExclusive); err != nil {
 			return err
@@ -263,4 +269,111 @@ func (d *ddl) renameRule(rs *pg_query.RenameStmt) error {
 	slices.SortFunc(rules, func(a, b *ruleDesc) int { return strings.Compare(a.name, b.name) })
 	d.setRules(t, view, rules)
 	return nil
+}
+
+// ruleDeps lists the tables and views other than t that r's condition
+// and actions name.
+func (d *ddl) ruleDeps(t *tableDesc, r *ruleDesc) []uint32 {
+	var deps []uint32
+	visit := func(n *pg_query.Node) bool {
+		if rv := n.GetRangeVar(); rv != nil {
+			if dep, _ := d.ruleRelation(rv); dep != nil && dep.oid != t.oid && !slices.Contains(deps, dep.oid) {
+				deps = append(deps, dep.oid)
+			}
+		}
+		return true
+	}
+	walk(r.where, visit)
+	for _, a := range r.actions {
+		visit(&pg_query.Node{Node: &pg_query.Node_RangeVar{RangeVar: actionTarget(a)}})
+		walk(a, visit)
+	}
+	return deps
+}
+
+// actionTarget is the relation a rule action writes.
+func actionTarget(n *pg_query.Node) *pg_query.RangeVar {
+	switch v := n.Node.(type) {
+	case *pg_query.Node_InsertStmt:
+		return v.InsertStmt.Relation
+	case *pg_query.Node_UpdateStmt:
+		return v.UpdateStmt.Relation
+	case *pg_query.Node_DeleteStmt:
+		return v.DeleteStmt.Relation
+	}
+	return nil
+}
+
+// dependentRules finds the rules, on relations not being dropped, that
+// name one that is: without cascade that is PostgreSQL's error, with it
+// the returned function drops them once the relations are gone.
+func (d *ddl) dependentRules(kind string, dropping map[uint32]bool, cascade bool) (func(), error) {
+	type dependent struct {
+		rel  uint32
+		rule *ruleDesc
+		text string
+	}
+	var found []dependent
+	for _, t := range ruleRelations(d.cat) {
+		if dropping[t.oid] {
+			continue
+		}
+		what := "table"
+		if d.cat.tables[t.oid] == nil {
+			what = "view"
+		}
+		for _, r := range t.rules {
+			for _, dep := range r.deps {
+				if dropping[dep] {
+					_, depName, _ := relationByOid(d.cat, int64(dep))
+					found = append(found, dependent{t.oid, r, fmt.Sprintf("rule %s on %s %s depends on %s %s", r.name, what, t.name, kind, depName)})
+					break
+				}
+			}
+		}
+	}
+	if len(found) == 0 {
+		return func() {}, nil
+	}
+	slices.SortFunc(found, func(a, b dependent) int { return cmp.Compare(a.rule.oid, b.rule.oid) })
+	var lines []string
+	for _, f := range found {
+		lines = append(lines, f.text)
+	}
+	if !cascade {
+		_, depName, _ := relationByOid(d.cat, int64(found[0].rule.deps[0]))
+		for _, dep := range found[0].rule.deps {
+			if dropping[dep] {
+				_, depName, _ = relationByOid(d.cat, int64(dep))
+				break
+			}
+		}
+		return nil, pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop %s %s because other objects depend on it", kind, depName).
+			WithDetail("%s", strings.Join(lines, "\n")).
+			WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+	}
+	if len(found) == 1 {
+		d.notice(pgerror.SuccessfulCompletion, "drop cascades to %s", strings.SplitN(lines[0], " depends on ", 2)[0])
+	} else {
+		var cascades []string
+		for _, l := range lines {
+			cascades = append(cascades, "drop cascades to "+strings.SplitN(l, " depends on ", 2)[0])
+		}
+		d.notice(pgerror.SuccessfulCompletion, "drop cascades to %d other objects", len(found))
+		d.notices[len(d.notices)-1].Detail = strings.Join(cascades, "\n")
+	}
+	return func() {
+		for _, f := range found {
+			for _, t := range ruleRelations(d.cat) {
+				if t.oid != f.rel {
+					continue
+				}
+				var view *viewDesc
+				if d.cat.tables[t.oid] == nil {
+					view = viewByOid(d.cat, t.oid)
+				}
+				d.setRules(t, view, slices.DeleteFunc(slices.Clone(t.rules), func(r *ruleDesc) bool { return r.name == f.rule.name }))
+			}
+		}
+	}, nil
 }

@@ -150,6 +150,17 @@ func relationText(s *Session, c *catalog, t *tableDesc, qualify bool) string {
 	return types.QuoteIdent(t.name)
 }
 
+// hasIndirection reports whether an INSERT column list assigns to a
+// subscript or field of a column.
+func hasIndirection(cols []*pg_query.Node) bool {
+	for _, c := range cols {
+		if len(c.GetResTarget().GetIndirection()) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // isBareSelect reports whether sel is SELECT of a target list and nothing
 // else.
 func isBareSelect(sel *pg_query.SelectStmt) bool {
@@ -196,7 +207,7 @@ func actionText(b *binder, c *catalog, rel *tableDesc, n *pg_query.Node, pretty 
 		ins := v.InsertStmt
 		sel := expandRuleStars(proto.Clone(ins.SelectStmt).(*pg_query.Node), rel).GetSelectStmt()
 		values := sel != nil && len(sel.ValuesLists) == 1
-		if sel == nil || !values && !isBareSelect(sel) || ins.WithClause != nil || ins.OnConflictClause != nil {
+		if sel == nil || !values && !isBareSelect(sel) || ins.WithClause != nil || ins.OnConflictClause != nil || hasIndirection(ins.Cols) {
 			return "", pgerror.Unsupported("printing this rule action")
 		}
 		d.sc = nil
