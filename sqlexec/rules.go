@@ -117,6 +117,14 @@ func (d *ddl) createRule(rs *pg_query.RuleStmt, full string) error {
 	if err := checkRuleReturning(r); err != nil {
 		return err
 	}
+	for _, a := range r.actions {
+		if sel := a.GetInsertStmt().GetSelectStmt().GetSelectStmt(); sel != nil && namesNewOrOld(a) && combinesRows(sel) {
+			return pgerror.Unsupported("rule actions whose query aggregates, groups, removes duplicates, limits or combines rows of NEW or OLD")
+		}
+		if readsOwnTarget(a) {
+			return pgerror.Unsupported("rule actions that read the relation they write")
+		}
+	}
 	b := d.binder(full)
 	if _, err := b.ruleSteps(t, r, nil); err != nil {
 		return err
@@ -173,6 +181,57 @@ func checkRuleRefs(r *ruleDesc) error {
 		walk(a, check)
 	}
 	return err
+}
+
+// readsOwnTarget reports whether a rule action names the relation it
+// writes again (in FROM, USING or a subquery): run once per NEW or OLD
+// row, each run would see the rows the runs before it wrote, where
+// PostgreSQL's one query sees none of them.
+func readsOwnTarget(a *pg_query.Node) bool {
+	target := actionTarget(a)
+	found := false
+	walk(a, func(m *pg_query.Node) bool {
+		if rv := m.GetRangeVar(); rv != nil && rv.Relname == target.Relname && rv.Schemaname == target.Schemaname {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// namesNewOrOld reports whether n references NEW or OLD.
+func namesNewOrOld(n *pg_query.Node) bool {
+	found := false
+	walk(n, func(m *pg_query.Node) bool {
+		if cr := m.GetColumnRef(); cr != nil && len(cr.Fields) > 1 {
+			rel := cr.Fields[0].GetString_().GetSval()
+			found = found || rel == "new" || rel == "old"
+		}
+		return !found
+	})
+	return found
+}
+
+// combinesRows reports whether a query computes its rows from several
+// rows of its FROM list together: the rewrite runs an action once per
+// NEW or OLD row, where PostgreSQL joins them all into one query, so such
+// an action would answer differently.
+func combinesRows(sel *pg_query.SelectStmt) bool {
+	if sel.Op != pg_query.SetOperation_SETOP_NONE || len(sel.GroupClause) > 0 || sel.HavingClause != nil ||
+		len(sel.DistinctClause) > 0 || sel.LimitCount != nil || sel.LimitOffset != nil || len(sel.WindowClause) > 0 {
+		return true
+	}
+	window := false
+	for _, t := range sel.TargetList {
+		walk(t, func(m *pg_query.Node) bool {
+			if m.GetSubLink() != nil {
+				return false
+			}
+			window = window || m.GetFuncCall().GetOver() != nil
+			return !window
+		})
+	}
+	return window || containsAgg(sel.TargetList...)
 }
 
 // checkRuleReturning allows a RETURNING list only in one action of an
