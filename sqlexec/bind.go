@@ -213,6 +213,11 @@ type binder struct {
 	// modifying is the target of the UPDATE or DELETE being compiled: its
 	// rows are written back, so it gets no tableoid slot (tableoid.go).
 	modifying *pg_query.RangeVar
+	// rewriting lists the relations and events whose rules the statement
+	// being compiled comes from, and plainTarget is the relation whose
+	// statement is being compiled without its rules (rules_rewrite.go).
+	rewriting   []ruleEvent
+	plainTarget uint32
 }
 
 func (b *binder) pos(loc int32) int {

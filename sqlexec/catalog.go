@@ -113,6 +113,8 @@ type tableDesc struct {
 	onCommit onCommit
 	// triggers are the table's triggers in name order (triggers.go).
 	triggers []*triggerDesc
+	// rules are the table's rewrite rules in name order (rules.go).
+	rules []*ruleDesc
 	// parents are the OIDs of the tables it inherits from, in INHERITS
 	// order (inherit.go).
 	parents []uint32

@@ -60,6 +60,8 @@ func ddlTag(n *pg_query.Node) string {
 			return "DROP ROUTINE"
 		case pg_query.ObjectType_OBJECT_TRIGGER:
 			return "DROP TRIGGER"
+		case pg_query.ObjectType_OBJECT_RULE:
+			return "DROP RULE"
 		case pg_query.ObjectType_OBJECT_TYPE:
 			return "DROP TYPE"
 		case pg_query.ObjectType_OBJECT_DOMAIN:
@@ -105,6 +107,8 @@ func ddlTag(n *pg_query.Node) string {
 		case pg_query.ObjectType_OBJECT_FUNCTION, pg_query.ObjectType_OBJECT_PROCEDURE, pg_query.ObjectType_OBJECT_ROUTINE,
 			pg_query.ObjectType_OBJECT_SCHEMA:
 			return "ALTER " + strings.TrimPrefix(v.RenameStmt.RenameType.String(), "OBJECT_")
+		case pg_query.ObjectType_OBJECT_RULE:
+			return "ALTER RULE"
 		}
 		return "ALTER TABLE"
 	case *pg_query.Node_CommentStmt:
@@ -113,6 +117,8 @@ func ddlTag(n *pg_query.Node) string {
 		return "CREATE VIEW"
 	case *pg_query.Node_CreateTrigStmt:
 		return "CREATE TRIGGER"
+	case *pg_query.Node_RuleStmt:
+		return "CREATE RULE"
 	case *pg_query.Node_CreateFunctionStmt:
 		if v.CreateFunctionStmt.IsProcedure {
 			return "CREATE PROCEDURE"
@@ -249,6 +255,8 @@ func (d *ddl) run(n *pg_query.Node, full string) error {
 		return d.createFunction(v.CreateFunctionStmt, full)
 	case *pg_query.Node_CreateTrigStmt:
 		return d.createTrigger(v.CreateTrigStmt, full)
+	case *pg_query.Node_RuleStmt:
+		return d.createRule(v.RuleStmt, full)
 	case *pg_query.Node_CompositeTypeStmt:
 		return d.createCompositeType(v.CompositeTypeStmt)
 	case *pg_query.Node_CreateDomainStmt:

@@ -16,6 +16,9 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 	if ownerOnly(at) {
 		return d.changeOwner(at)
 	}
+	if done, err := d.alterViewDefaults(at, full); done {
+		return err
+	}
 	if at.Objtype != pg_query.ObjectType_OBJECT_TABLE {
 		return pgerror.Unsupported("ALTER " + strings.TrimPrefix(at.Objtype.String(), "OBJECT_"))
 	}
@@ -419,6 +422,9 @@ func (d *ddl) rename(rs *pg_query.RenameStmt) error {
 	}
 	if rs.RenameType == pg_query.ObjectType_OBJECT_SCHEMA {
 		return d.renameSchema(rs)
+	}
+	if rs.RenameType == pg_query.ObjectType_OBJECT_RULE {
+		return d.renameRule(rs)
 	}
 	renamesRelation := rs.RenameType == pg_query.ObjectType_OBJECT_TABLE || rs.RenameType == pg_query.ObjectType_OBJECT_INDEX
 	if rs.RenameType == pg_query.ObjectType_OBJECT_SEQUENCE && rs.Relation != nil {

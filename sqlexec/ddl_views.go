@@ -30,11 +30,16 @@ type viewDesc struct {
 	deps []uint32
 	// triggers are the view's triggers in name order (triggers_views.go).
 	triggers []*triggerDesc
+	// rules are the view's rewrite rules in name order (rules.go).
+	rules []*ruleDesc
 }
 
 type viewCol struct {
 	name string
 	typ  types.Type
+	// def is the column's DEFAULT (ALTER VIEW ... SET DEFAULT), nil for
+	// none: INSERT through the view's rules and triggers uses it.
+	def *pg_query.Node
 }
 
 // lookupView finds a view like lookupTable; a table of the same name
@@ -125,7 +130,10 @@ func (d *ddl) createView(vs *pg_query.ViewStmt, full string) error {
 		if err := replaceableBy(old, v); err != nil {
 			return err
 		}
-		v.oid, v.triggers = old.oid, old.triggers
+		v.oid, v.triggers, v.rules = old.oid, old.triggers, old.rules
+		for i := range old.cols {
+			v.cols[i].def = old.cols[i].def // replaceableBy kept the old columns in place
+		}
 	} else if d.relationExists(schema, v.name) {
 		if vs.Replace && sc.tables[v.name] != nil {
 			return pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not a view", v.name)
@@ -272,10 +280,15 @@ func (d *ddl) dropDependentViews(kind string, oids []uint32, cascade bool, drop 
 			d.notice(pgerror.SuccessfulCompletion, "drop cascades to view %s", v.name)
 		}
 	}
+	dropRules, err := d.dependentRules(kind, dropping, cascade)
+	if err != nil {
+		return err
+	}
 	drop()
 	for _, v := range dependents {
 		d.dropView(v)
 	}
+	dropRules()
 	return nil
 }
 

@@ -54,6 +54,9 @@ func project(x *execCtx, outs []*scalar) ([]any, error) {
 type insertSource func(x *execCtx, emit func(vals []any, isDefault []bool) error) error
 
 func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
+	if p, ok, err := b.rewritten(ins.Relation, pg_query.CmdType_CMD_INSERT, &pg_query.Node{Node: &pg_query.Node_InsertStmt{InsertStmt: ins}}); ok {
+		return p, err
+	}
 	if v := b.viewTarget(ins.Relation); v != nil {
 		return b.viewInsertPlan(v, ins)
 	}

@@ -189,6 +189,9 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 	if up.WithClause != nil {
 		return nil, pgerror.Unsupported("WITH in UPDATE")
 	}
+	if p, ok, err := b.rewritten(up.Relation, pg_query.CmdType_CMD_UPDATE, &pg_query.Node{Node: &pg_query.Node_UpdateStmt{UpdateStmt: up}}); ok {
+		return p, err
+	}
 	if v := b.viewTarget(up.Relation); v != nil {
 		return b.viewModifyPlan(v, up.Relation, tgUpdate, up.FromClause, up.WhereClause, up.TargetList, up.ReturningList)
 	}
@@ -357,6 +360,9 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 func (b *binder) deletePlan(del *pg_query.DeleteStmt) (*stmtPlan, error) {
 	if del.WithClause != nil {
 		return nil, pgerror.Unsupported("WITH in DELETE")
+	}
+	if p, ok, err := b.rewritten(del.Relation, pg_query.CmdType_CMD_DELETE, &pg_query.Node{Node: &pg_query.Node_DeleteStmt{DeleteStmt: del}}); ok {
+		return p, err
 	}
 	if v := b.viewTarget(del.Relation); v != nil {
 		return b.viewModifyPlan(v, del.Relation, tgDelete, del.UsingClause, del.WhereClause, nil, del.ReturningList)

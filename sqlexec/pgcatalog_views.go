@@ -4,7 +4,8 @@ import (
 	"github.com/fickle-db/fickle/sqlexec/types"
 )
 
-// The catalog's views of views: pg_rewrite's _RETURN rule of each view,
+// The catalog's views of views: pg_rewrite's _RETURN rule of each view
+// (and the rules of rules_catalog.go),
 // pg_views, information_schema.views and pg_get_viewdef.
 
 func init() {
@@ -20,7 +21,7 @@ func init() {
 				out = append(out, []any{int64(synthesizedOID(v.oid, 62)), "_RETURN", int64(v.oid), "1", "O", true, nil,
 					deparseQuery(s, c, v.query, v.colNames(), false)})
 			}
-			return out
+			return append(out, ruleRewriteRows(c)...)
 		}})
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_views",
 		cols: []vcol{{"schemaname", name}, {"viewname", name}, {"viewowner", name}, {"definition", text}},
@@ -68,12 +69,15 @@ func init() {
 		addSysFunc("pg_get_viewdef", sysFunc{args: []types.Type{rel, b}, result: text, eval: viewdef})
 	}
 	addSysFunc("pg_get_viewdef", sysFunc{args: []types.Type{types.OidType, types.Int4}, result: text, eval: viewdef})
-	// pg_get_ruledef prints a view's _RETURN rule, the only rules fickle
-	// has; its view is qualified unless pretty finds it on the search
-	// path.
+	// pg_get_ruledef prints a view's _RETURN rule, its view qualified
+	// unless pretty finds it on the search path, or a rule CREATE RULE
+	// made (rules_catalog.go).
 	ruledef := func(x *execCtx, a []any) (any, error) {
 		c, _ := x.s.catalog()
 		pretty := len(a) > 1 && a[1] == true
+		if def, ok, err := userRuleDef(x.s, c, a[0].(int64), pretty); ok {
+			return def, err
+		}
 		for _, v := range sortedViews(c) {
 			if int64(synthesizedOID(v.oid, 62)) != a[0].(int64) {
 				continue

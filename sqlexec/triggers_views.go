@@ -18,11 +18,11 @@ import (
 // descriptor of its columns that is never stored.
 
 // viewTable is v in the shape of a table descriptor: its OID, names,
-// columns and triggers.
+// columns (with their defaults), triggers and rules.
 func viewTable(v *viewDesc) *tableDesc {
-	t := &tableDesc{oid: v.oid, owner: v.owner, schema: v.schema, name: v.name, triggers: v.triggers}
+	t := &tableDesc{oid: v.oid, owner: v.owner, schema: v.schema, name: v.name, triggers: v.triggers, rules: v.rules}
 	for i, c := range v.cols {
-		t.cols = append(t.cols, &columnDesc{name: c.name, typ: c.typ, attnum: int16(i + 1)})
+		t.cols = append(t.cols, &columnDesc{name: c.name, typ: c.typ, def: c.def, attnum: int16(i + 1)})
 	}
 	return t
 }
@@ -130,8 +130,8 @@ func (ts *triggerRun) instead(x *execCtx, old, new []any) ([]any, error) {
 }
 
 // viewInsertPlan plans INSERT into a view with an INSTEAD OF INSERT
-// trigger: each row the source produces (columns not given are NULL) is
-// handed to the trigger as NEW.
+// trigger: each row the source produces (columns not given take the
+// view's column defaults, else NULL) is handed to the trigger as NEW.
 func (b *binder) viewInsertPlan(v *viewDesc, ins *pg_query.InsertStmt) (*stmtPlan, error) {
 	vt := viewTable(v)
 	trg, err := b.insteadTriggers(vt, tgInsert, ins.Relation.Location)
@@ -164,6 +164,10 @@ func (b *binder) viewInsertPlan(v *viewDesc, ins *pg_query.InsertStmt) (*stmtPla
 	if err != nil {
 		return nil, err
 	}
+	w, err := b.writerFor(vt, false)
+	if err != nil {
+		return nil, err
+	}
 	b.defaultParamsToText()
 	return b.modifyPlan(&modifyOp{command: "Insert", t: vt, alias: ins.Relation.Alias.GetAliasname()}, srcNode, &stmtPlan{cols: cols, writes: "INSERT", table: vt.qualifiedName(), exec: func(x *execCtx) (*Result, error) {
 		run, err := trg.start(x)
@@ -173,7 +177,7 @@ func (b *binder) viewInsertPlan(v *viewDesc, ins *pg_query.InsertStmt) (*stmtPla
 		var n int64
 		var rows [][]any
 		err = src(x, func(vals []any, isDefault []bool) error {
-			row := make([]any, len(vt.cols))
+			row, given := make([]any, len(vt.cols)), make([]bool, len(vt.cols))
 			for i, c := range target {
 				if isDefault != nil && isDefault[i] {
 					continue
@@ -185,7 +189,10 @@ func (b *binder) viewInsertPlan(v *viewDesc, ins *pg_query.InsertStmt) (*stmtPla
 						return err
 					}
 				}
-				row[c] = v
+				row[c], given[c] = v, true
+			}
+			if err := w.fillDefaults(x, row, given); err != nil {
+				return err
 			}
 			out, err := run.instead(x, nil, row)
 			if err != nil || out == nil {
@@ -216,21 +223,11 @@ func (b *binder) viewModifyPlan(v *viewDesc, rv *pg_query.RangeVar, event int, e
 	if err != nil {
 		return nil, err
 	}
-	from := append([]*pg_query.Node{{Node: &pg_query.Node_RangeVar{RangeVar: rv}}}, extra...)
-	items, sc, pending, err := b.buildFrom(nil, from, nil)
+	m, err := b.matchTarget(rv, extra, where)
 	if err != nil {
 		return nil, err
 	}
-	var pre []*conj
-	if err := b.placeConds(sc, items, pending, where, &pre); err != nil {
-		return nil, err
-	}
-	for i, it := range items {
-		if it.table != nil {
-			it.access = chooseAccess(it, i)
-		}
-	}
-	planJoins(items)
+	sc := m.sc
 	priv, command, writes := byte('d'), "Delete", "DELETE"
 	var sets []setTarget
 	if event == tgUpdate {
@@ -248,24 +245,12 @@ func (b *binder) viewModifyPlan(v *viewDesc, rv *pg_query.RangeVar, event int, e
 		return nil, err
 	}
 	b.defaultParamsToText()
-	width := len(sc.cols)
-	return b.modifyPlan(&modifyOp{command: command, t: vt, alias: rv.Alias.GetAliasname()}, fromTree(items, pre), &stmtPlan{cols: cols, writes: writes, table: vt.qualifiedName(), predicate: predicateText(where), exec: func(x *execCtx) (*Result, error) {
+	return b.modifyPlan(&modifyOp{command: command, t: vt, alias: rv.Alias.GetAliasname()}, fromTree(m.items, m.pre), &stmtPlan{cols: cols, writes: writes, table: vt.qualifiedName(), predicate: predicateText(where), exec: func(x *execCtx) (*Result, error) {
 		run, err := trg.start(x)
 		if err != nil {
 			return nil, err
 		}
-		var matched [][]any
-		x.row, x.items = make([]any, width), nil
-		ok, err := allHold(x, pre, false)
-		if err == nil && ok {
-			ok, err = allHold(x, pre, true)
-		}
-		if err == nil && ok {
-			err = runItems(x, items, 0, func() error {
-				matched = append(matched, append([]any(nil), x.row...))
-				return nil
-			})
-		}
+		matched, err := m.collect(x)
 		if err != nil {
 			return nil, err
 		}

@@ -1,0 +1,437 @@
+package sqlexec
+
+import (
+	"fmt"
+	"slices"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// Rewriting a statement by its target's rules, in PostgreSQL's order:
+//
+//  1. Without an unconditional INSTEAD rule the original statement runs,
+//     restricted to the rows for which no conditional INSTEAD rule's
+//     condition holds. For INSERT it runs first, for UPDATE and DELETE
+//     last, so that the rules' actions still see the rows it changes.
+//  2. Every rule, in name order, runs its actions in order, each as a
+//     statement of its own: the event's rows (rules_events.go) are
+//     computed again, and for each row where the rule's condition holds
+//     the action runs with NEW and OLD bound to it.
+//  3. The command tag is the original statement's when it ran; otherwise
+//     that of the last INSTEAD action of the statement's own command
+//     (zero rows without one), and RETURNING evaluates over the rows the
+//     INSTEAD rule's RETURNING list gives.
+//
+// An action that writes to a relation with rules is rewritten in turn;
+// a rule that reaches its own relation and event again is the error
+// PostgreSQL reports. The actions run as the relation's owner, through
+// the same transaction and history as the statement.
+
+// ruleEvent is a relation and an event whose rules are being applied.
+type ruleEvent struct {
+	rel   uint32
+	event pg_query.CmdType
+}
+
+// ruleStep is one compiled rule action.
+type ruleStep struct {
+	rule *ruleDesc
+	// cond is SELECT of the rule's WHERE condition, nil without one.
+	cond *stmtPlan
+	plan *stmtPlan
+	kind pg_query.CmdType
+	// returns marks the action whose RETURNING list stands for the
+	// relation's rows.
+	returns bool
+	text    string
+	where   string
+}
+
+// rulesFor returns t's rules for event, in name order.
+func (t *tableDesc) rulesFor(event pg_query.CmdType) []*ruleDesc {
+	var out []*ruleDesc
+	for _, r := range t.rules {
+		if r.event == event {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// ruleBinder returns a binder for the condition and actions of t's rules:
+// NEW.col and OLD.col are the parameters col and len(t.cols)+col.
+func (b *binder) ruleBinder(t *tableDesc, stack []ruleEvent) *binder {
+	n := len(t.cols)
+	typs := make([]types.Type, 2*n)
+	for i, c := range t.cols {
+		typs[i], typs[n+i] = c.typ, c.typ
+	}
+	owner := t.owner
+	if owner == 0 {
+		owner = oidBootstrapSuperuser
+	}
+	return &binder{s: b.s, cat: b.cat, params: typs, privRole: owner, rewriting: stack,
+		vars: func(_ *binder, fields []string, _ int32) (*scalar, bool) {
+			if len(fields) != 2 || fields[0] != "new" && fields[0] != "old" {
+				return nil, false
+			}
+			i := t.colIndex(fields[1])
+			if i < 0 {
+				return nil, false
+			}
+			k := i
+			if fields[0] == "old" {
+				k += n
+			}
+			return &scalar{typ: t.cols[i].typ, slot: -1, name: fields[1], eval: func(x *execCtx) (any, error) { return x.params[k], nil }}, true
+		}}
+}
+
+// ruleCond compiles a rule's WHERE condition on t as a SELECT of it, and
+// returns its text; nil and "" without one.
+func (b *binder) ruleCond(t *tableDesc, where *pg_query.Node, stack []ruleEvent) (*stmtPlan, string, error) {
+	if where == nil {
+		return nil, "", nil
+	}
+	sel := &pg_query.Node{Node: &pg_query.Node_SelectStmt{SelectStmt: &pg_query.SelectStmt{
+		TargetList: []*pg_query.Node{pg_query.MakeResTargetNodeWithVal(proto.Clone(where).(*pg_query.Node), 0)},
+		Op:         pg_query.SetOperation_SETOP_NONE, LimitOption: pg_query.LimitOption_LIMIT_OPTION_DEFAULT}}}
+	cb := b.ruleBinder(t, stack)
+	cond, err := cb.statement(&Statement{node: sel})
+	if err != nil {
+		return nil, "", err
+	}
+	if typ := cond.cols[0].typ; typ.Oid != types.OidBool {
+		return nil, "", pgerror.Newf(pgerror.DatatypeMismatch, "argument of WHERE must be type boolean, not type %s", typ)
+	}
+	cond.locks, cond.perms = cb.locks, cb.perms
+	return cond, "SELECT " + deparseExpr(where), nil
+}
+
+// ruleSteps compiles r's condition and actions on t.
+func (b *binder) ruleSteps(t *tableDesc, r *ruleDesc, stack []ruleEvent) ([]ruleStep, error) {
+	cond, where, err := b.ruleCond(t, r.where, stack)
+	if err != nil {
+		return nil, err
+	}
+	var steps []ruleStep
+	for _, a := range r.actions {
+		ab := b.ruleBinder(t, stack)
+		p, err := ab.statement(&Statement{node: expandRuleStars(proto.Clone(a).(*pg_query.Node), t)})
+		if err != nil {
+			return nil, err
+		}
+		p.locks, p.perms = ab.locks, ab.perms
+		st := ruleStep{rule: r, cond: cond, plan: p, kind: actionCommand(a), returns: len(returningList(a)) > 0, text: deparseStatement(a), where: where}
+		if st.returns {
+			if err := checkRuleResult(t, p.cols); err != nil {
+				return nil, err
+			}
+		}
+		steps = append(steps, st)
+	}
+	return steps, nil
+}
+
+// checkRuleResult checks an INSTEAD rule's RETURNING list against the
+// relation's columns, as PostgreSQL does.
+func checkRuleResult(t *tableDesc, cols []outCol) error {
+	for i, c := range cols {
+		if i >= len(t.cols) {
+			return pgerror.New(pgerror.InvalidObjectDefinition, "RETURNING list has too many entries")
+		}
+		if c.typ.Oid != t.cols[i].typ.Oid {
+			return pgerror.Newf(pgerror.InvalidObjectDefinition, "RETURNING list's entry %d has different type from column \"%s\"", i+1, t.cols[i].name).
+				WithDetail("RETURNING list's entry has type %s, but column has type %s.", c.typ, t.cols[i].typ)
+		}
+	}
+	if len(cols) < len(t.cols) {
+		return pgerror.New(pgerror.InvalidObjectDefinition, "RETURNING list has too few entries")
+	}
+	return nil
+}
+
+// expandRuleStars writes NEW.* and OLD.* in select lists, VALUES rows and
+// ROW constructors of a rule action as the relation's columns.
+func expandRuleStars(n *pg_query.Node, t *tableDesc) *pg_query.Node {
+	star := func(m *pg_query.Node) string {
+		cr := m.GetColumnRef()
+		if cr == nil || len(cr.Fields) != 2 || cr.Fields[1].GetAStar() == nil {
+			return ""
+		}
+		if rel := cr.Fields[0].GetString_().GetSval(); rel == "new" || rel == "old" {
+			return rel
+		}
+		return ""
+	}
+	ref := func(rel, col string) *pg_query.Node {
+		return pg_query.MakeColumnRefNode([]*pg_query.Node{pg_query.MakeStrNode(rel), pg_query.MakeStrNode(col)}, -1)
+	}
+	items := func(list []*pg_query.Node) []*pg_query.Node {
+		var out []*pg_query.Node
+		for _, it := range list {
+			rel := star(it)
+			if rt := it.GetResTarget(); rt != nil && rt.Val != nil {
+				rel = star(rt.Val)
+			}
+			if rel == "" {
+				out = append(out, it)
+				continue
+			}
+			for _, c := range t.cols {
+				if it.GetResTarget() != nil {
+					out = append(out, pg_query.MakeResTargetNodeWithVal(ref(rel, c.name), -1))
+				} else {
+					out = append(out, ref(rel, c.name))
+				}
+			}
+		}
+		return out
+	}
+	walk(n, func(m *pg_query.Node) bool {
+		switch v := m.Node.(type) {
+		case *pg_query.Node_SelectStmt:
+			v.SelectStmt.TargetList = items(v.SelectStmt.TargetList)
+			for _, row := range v.SelectStmt.ValuesLists {
+				if l := row.GetList(); l != nil {
+					l.Items = items(l.Items)
+				}
+			}
+		case *pg_query.Node_RowExpr:
+			v.RowExpr.Args = items(v.RowExpr.Args)
+		}
+		return true
+	})
+	return n
+}
+
+// ruleTarget is the table or view (as viewTable) a DML statement writes,
+// nil when it names neither.
+func (b *binder) ruleTarget(rv *pg_query.RangeVar) *tableDesc {
+	if t := b.s.lookupTable(b.cat, rv.Schemaname, rv.Relname); t != nil {
+		return t
+	}
+	if v := b.viewTarget(rv); v != nil {
+		return viewTable(v)
+	}
+	return nil
+}
+
+// rewritten plans a DML statement whose target has rules for its event;
+// ok is false when it has none, or when the statement is the original
+// that a rewrite keeps (plainTarget).
+func (b *binder) rewritten(rv *pg_query.RangeVar, event pg_query.CmdType, stmt *pg_query.Node) (p *stmtPlan, ok bool, err error) {
+	t := b.ruleTarget(rv)
+	if t == nil || len(t.rules) == 0 {
+		return nil, false, nil
+	}
+	if ins := stmt.GetInsertStmt(); ins != nil && ins.OnConflictClause != nil &&
+		len(t.rulesFor(pg_query.CmdType_CMD_INSERT))+len(t.rulesFor(pg_query.CmdType_CMD_UPDATE)) > 0 {
+		return nil, true, pgerror.New(pgerror.FeatureNotSupported, "INSERT with ON CONFLICT clause cannot be used with table that has INSERT or UPDATE rules")
+	}
+	rules := t.rulesFor(event)
+	if len(rules) == 0 {
+		return nil, false, nil
+	}
+	if b.plainTarget == t.oid {
+		b.plainTarget = 0
+		return nil, false, nil
+	}
+	key := ruleEvent{rel: t.oid, event: event}
+	if slices.Contains(b.rewriting, key) {
+		return nil, true, pgerror.Newf(pgerror.InvalidObjectDefinition, "infinite recursion detected in rules for relation \"%s\"", t.name)
+	}
+	p, err = b.rulesPlan(t, rules, append(slices.Clone(b.rewriting), key), rv, stmt)
+	return p, true, err
+}
+
+// rulesPlan plans stmt on t rewritten by rules (all for the event of the
+// stack's last entry).
+func (b *binder) rulesPlan(t *tableDesc, rules []*ruleDesc, stack []ruleEvent, rv *pg_query.RangeVar, stmt *pg_query.Node) (*stmtPlan, error) {
+	event := stack[len(stack)-1].event
+	var ev eventRows
+	var ins *insertRows
+	var returning []*pg_query.Node
+	var err error
+	switch s := stmt.Node.(type) {
+	case *pg_query.Node_InsertStmt:
+		if ins, err = b.insertSourceRows(t, s.InsertStmt); err == nil {
+			ev = ins.events
+		}
+		returning = s.InsertStmt.ReturningList
+	case *pg_query.Node_UpdateStmt:
+		ev, err = b.modifyEvents(t, rv, s.UpdateStmt.FromClause, s.UpdateStmt.WhereClause, s.UpdateStmt.TargetList)
+		returning = s.UpdateStmt.ReturningList
+	case *pg_query.Node_DeleteStmt:
+		ev, err = b.modifyEvents(t, rv, s.DeleteStmt.UsingClause, s.DeleteStmt.WhereClause, nil)
+		returning = s.DeleteStmt.ReturningList
+	}
+	if err != nil {
+		return nil, err
+	}
+	var steps []ruleStep
+	instead := false
+	var qualified []*ruleDesc
+	returners := 0
+	for _, r := range rules {
+		st, err := b.ruleSteps(t, r, stack)
+		if err != nil {
+			return nil, err
+		}
+		steps = append(steps, st...)
+		if r.returning() >= 0 {
+			returners++
+		}
+		switch {
+		case r.instead && r.where == nil:
+			instead = true
+		case r.instead:
+			qualified = append(qualified, r)
+		}
+	}
+	if returners > 1 && len(returning) > 0 {
+		return nil, pgerror.New(pgerror.FeatureNotSupported, "cannot have RETURNING lists in multiple rules")
+	}
+	var orig *originalRun
+	if !instead {
+		if orig, err = b.originalRun(t, rv, stmt, ins, qualified, stack); err != nil {
+			return nil, err
+		}
+	}
+	if with := withOf(stmt); with != nil && len(steps)+btoi(orig != nil) > 1 {
+		return nil, pgerror.New(pgerror.FeatureNotSupported, "WITH cannot be used in a query that is rewritten by rules into multiple queries")
+	}
+	retStep, tagStep := -1, -1
+	for i, st := range steps {
+		if st.rule.instead && st.kind == event {
+			tagStep = i
+		}
+		if st.returns {
+			retStep = i
+		}
+	}
+	var outs []*scalar
+	var cols []outCol
+	width := len(t.cols)
+	if (instead || len(qualified) > 0) && len(returning) > 0 && retStep < 0 {
+		cmd := eventName(event)
+		return nil, pgerror.Newf(pgerror.FeatureNotSupported, "cannot perform %s RETURNING on relation \"%s\"", cmd, t.name).
+			WithHint("You need an unconditional ON %s DO INSTEAD rule with a RETURNING clause.", cmd)
+	}
+	if orig != nil {
+		cols = orig.plan.cols
+	} else if len(returning) > 0 {
+		sc := tableScope(t, t.name)
+		if rv.Alias != nil {
+			sc = tableScope(t, rv.Alias.Aliasname)
+		}
+		if outs, cols, err = b.returning(sc, returning); err != nil {
+			return nil, err
+		}
+		width = len(sc.cols)
+	}
+	b.defaultParamsToText()
+	return &stmtPlan{cols: cols, writes: eventName(event), table: t.qualifiedName(), exec: func(x *execCtx) (*Result, error) {
+		var res *Result
+		if orig != nil && event == pg_query.CmdType_CMD_INSERT {
+			if res, err = orig.run(x); err != nil {
+				return nil, err
+			}
+		}
+		var n int64
+		var rows [][]any
+		for i, st := range steps {
+			count, out, err := st.run(x, t, ev)
+			if err != nil {
+				return nil, err
+			}
+			if i == tagStep {
+				n = count
+			}
+			if i == retStep && outs != nil {
+				for _, r := range out {
+					x.row = make([]any, width)
+					copy(x.row, r)
+					if err := appendReturning(x, outs, &rows); err != nil {
+						return nil, err
+					}
+				}
+			}
+		}
+		if orig != nil && event != pg_query.CmdType_CMD_INSERT {
+			if res, err = orig.run(x); err != nil {
+				return nil, err
+			}
+		}
+		if res != nil {
+			return res, nil
+		}
+		return &Result{Rows: rows, Tag: commandTag(event, n)}, nil
+	}}, nil
+}
+
+// withOf is a DML statement's WITH clause.
+func withOf(n *pg_query.Node) *pg_query.WithClause {
+	switch v := n.Node.(type) {
+	case *pg_query.Node_InsertStmt:
+		return v.InsertStmt.WithClause
+	case *pg_query.Node_UpdateStmt:
+		return v.UpdateStmt.WithClause
+	case *pg_query.Node_DeleteStmt:
+		return v.DeleteStmt.WithClause
+	}
+	return nil
+}
+
+// commandTag is the tag of a DML command that touched n rows.
+func commandTag(event pg_query.CmdType, n int64) string {
+	if event == pg_query.CmdType_CMD_INSERT {
+		return fmt.Sprintf("INSERT 0 %d", n)
+	}
+	return fmt.Sprintf("%s %d", eventName(event), n)
+}
+
+// stepCtx is the context of one statement a rewrite runs: the caller's
+// transaction and parameters, seeing the writes of the steps before it.
+func stepCtx(x *execCtx) *execCtx {
+	cx := &execCtx{ctx: x.ctx, s: x.s, txn: x.txn, params: x.params, env: x.env, subCache: map[*selectPlan][][]any{}, memo: map[any]any{}}
+	cx.beginRoutineStatement(x)
+	return cx
+}
+
+// run runs one rule action: once for every event row where the rule's
+// condition holds. It returns the rows the action touched and the rows
+// its RETURNING list gave.
+func (st *ruleStep) run(x *execCtx, t *tableDesc, ev eventRows) (int64, [][]any, error) {
+	var events [][]any
+	if err := ev(stepCtx(x), func(r []any) error { events = append(events, r); return nil }); err != nil {
+		return 0, nil, err
+	}
+	s := x.s
+	s.routineNames = append(s.routineNames, "rule "+st.rule.name+" on "+t.name)
+	defer func() { s.routineNames = s.routineNames[:len(s.routineNames)-1] }()
+	var n int64
+	var out [][]any
+	for _, vals := range events {
+		if st.cond != nil {
+			res, err := s.runRoutineStatement(x, st.cond, vals, st.where)
+			if err != nil {
+				return 0, nil, err
+			}
+			if len(res.Rows) != 1 || res.Rows[0][0] != true {
+				continue
+			}
+		}
+		res, err := s.runRoutineStatement(x, st.plan, vals, st.text)
+		if err != nil {
+			return 0, nil, err
+		}
+		n += rowCount(res)
+		out = append(out, res.Rows...)
+	}
+	return n, out, nil
+}
