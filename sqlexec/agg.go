@@ -174,6 +174,13 @@ func (b *binder) aggLookup(sc *scope, n *pg_query.Node) (*scalar, bool, error) {
 	if err != nil {
 		return nil, true, b.withPos(err, fc.Location)
 	}
+	if fc.AggDistinct {
+		for i, a := range args {
+			if err := types.EqualityOperatorError(a.typ); err != nil {
+				return nil, true, b.errAt(err, exprLocation(fc.Args[i]))
+			}
+		}
+	}
 	ent := &aggEntry{key: key, fn: fn, args: args, distinct: fc.AggDistinct}
 	if ent.orderBy, ent.order, err = b.sortClause(from, fc.AggOrder); err != nil {
 		return nil, true, err

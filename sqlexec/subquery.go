@@ -333,6 +333,11 @@ func (b *binder) setOp(parent *scope, st *pg_query.SelectStmt, ctes map[string]*
 				return nil, err
 			}
 		}
+		if !st.All {
+			if err := types.EqualityOperatorError(t); err != nil {
+				return nil, err
+			}
+		}
 		cols[i] = outCol{Name: l.cols[i].Name, typ: t}
 		if lt != t {
 			if lconv[i], err = types.LookupCast(lt, t, types.CastImplicit); err != nil {

@@ -151,6 +151,9 @@ func (b *binder) windowDef(sc *scope, ws *winScope, w *pg_query.WindowDef) (*win
 				return nil, err
 			}
 		}
+		if err := types.EqualityOperatorError(e.typ); err != nil {
+			return nil, b.errAt(err, exprLocation(p))
+		}
 		d.partition = append(d.partition, e)
 	}
 	var err error
@@ -468,6 +471,9 @@ func (b *binder) sortClause(sc *scope, clause []*pg_query.Node) ([]*scalar, []so
 			if e, err = b.coerce(e, types.Text, types.CastImplicit); err != nil {
 				return nil, nil, err
 			}
+		}
+		if err := types.OrderingOperatorError(e.typ); err != nil {
+			return nil, nil, b.errAt(err, exprLocation(sb.Node))
 		}
 		exprs = append(exprs, e)
 		keys = append(keys, sortKeyOf(sb, i, e.typ))

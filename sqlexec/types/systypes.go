@@ -129,14 +129,14 @@ func compareTID(a, b TID) int {
 }
 
 // hasBtree reports whether t (or its element type, for an array) has a
-// default btree operator class; the geometric types and xid do not, so
-// PostgreSQL cannot sort, group or deduplicate them.
+// default btree operator class; the geometric types, json and xid do not,
+// so PostgreSQL cannot sort, group or deduplicate them.
 func hasBtree(t Type) bool {
 	oid := t.Oid
 	if elem, ok := arrayElems[oid]; ok {
 		oid = elem
 	}
-	return !IsGeometric(oid) && oid != OidXID
+	return !IsGeometric(oid) && oid != OidXID && oid != OidJSON
 }
 
 // OrderingOperatorError is the 42883 of ORDER BY on a type without a
