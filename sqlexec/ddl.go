@@ -60,6 +60,8 @@ func ddlTag(n *pg_query.Node) string {
 			return "DROP ROUTINE"
 		case pg_query.ObjectType_OBJECT_TRIGGER:
 			return "DROP TRIGGER"
+		case pg_query.ObjectType_OBJECT_POLICY:
+			return "DROP POLICY"
 		case pg_query.ObjectType_OBJECT_TYPE:
 			return "DROP TYPE"
 		case pg_query.ObjectType_OBJECT_DOMAIN:
@@ -102,6 +104,8 @@ func ddlTag(n *pg_query.Node) string {
 			return "ALTER INDEX"
 		case pg_query.ObjectType_OBJECT_SEQUENCE:
 			return "ALTER SEQUENCE"
+		case pg_query.ObjectType_OBJECT_POLICY:
+			return "ALTER POLICY"
 		case pg_query.ObjectType_OBJECT_FUNCTION, pg_query.ObjectType_OBJECT_PROCEDURE, pg_query.ObjectType_OBJECT_ROUTINE,
 			pg_query.ObjectType_OBJECT_SCHEMA:
 			return "ALTER " + strings.TrimPrefix(v.RenameStmt.RenameType.String(), "OBJECT_")
@@ -113,6 +117,10 @@ func ddlTag(n *pg_query.Node) string {
 		return "CREATE VIEW"
 	case *pg_query.Node_CreateTrigStmt:
 		return "CREATE TRIGGER"
+	case *pg_query.Node_CreatePolicyStmt:
+		return "CREATE POLICY"
+	case *pg_query.Node_AlterPolicyStmt:
+		return "ALTER POLICY"
 	case *pg_query.Node_CreateFunctionStmt:
 		if v.CreateFunctionStmt.IsProcedure {
 			return "CREATE PROCEDURE"
@@ -249,6 +257,10 @@ func (d *ddl) run(n *pg_query.Node, full string) error {
 		return d.createFunction(v.CreateFunctionStmt, full)
 	case *pg_query.Node_CreateTrigStmt:
 		return d.createTrigger(v.CreateTrigStmt, full)
+	case *pg_query.Node_CreatePolicyStmt:
+		return d.createPolicy(v.CreatePolicyStmt, full)
+	case *pg_query.Node_AlterPolicyStmt:
+		return d.alterPolicy(v.AlterPolicyStmt, full)
 	case *pg_query.Node_CompositeTypeStmt:
 		return d.createCompositeType(v.CompositeTypeStmt)
 	case *pg_query.Node_CreateDomainStmt:

@@ -31,6 +31,8 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 		return d.dropFunctions(ds)
 	case pg_query.ObjectType_OBJECT_TRIGGER:
 		return d.dropTrigger(ds)
+	case pg_query.ObjectType_OBJECT_POLICY:
+		return d.dropPolicy(ds)
 	case pg_query.ObjectType_OBJECT_TYPE:
 		return d.dropTypes(ds)
 	case pg_query.ObjectType_OBJECT_DOMAIN:
