@@ -1,9 +1,12 @@
 package sqlexec
 
 import (
+	"slices"
+
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/isolation"
 	"github.com/fickle-db/fickle/sqlexec/types"
 )
 
@@ -89,9 +92,29 @@ func (b *binder) rowSecurityConj(it *fromItem, cols []scopeCol) (*conj, error) {
 		}
 		return nil, nil
 	}
-	lists, err := b.compileEach(it.table, rowSecurityScope(it.table, cols), it.policyCmds, false)
+	sc := rowSecurityScope(it.table, cols)
+	lists, err := b.compileEach(it.table, sc, it.policyCmds, false)
 	if err != nil {
 		return nil, err
+	}
+	// SELECT ... FOR UPDATE / SHARE (the locking clause is compiled after
+	// the items) also needs the UPDATE policies' USING. Those reading other
+	// tables are not compiled for every SELECT: they would add reads and
+	// privilege checks a plain SELECT does not make; a locking SELECT they
+	// apply to is refused.
+	var locking []compiledPolicy
+	lockingRefused := false
+	if slices.Equal(it.policyCmds, []byte{polSelect}) {
+		for _, p := range it.table.policies {
+			lockingRefused = lockingRefused || p.forCommand(polUpdate) && containsSubLink(p.using)
+		}
+		if !lockingRefused {
+			l, err := b.compileEach(it.table, sc, []byte{polUpdate}, false)
+			if err != nil {
+				return nil, err
+			}
+			locking = l[0]
+		}
 	}
 	deferred := false
 	refs := itemBit(cols[0].item)
@@ -112,7 +135,14 @@ func (b *binder) rowSecurityConj(it *fromItem, cols []scopeCol) (*conj, error) {
 				return false, err
 			}
 		}
-		return true, nil
+		if it.lock == isolation.RowLockNone {
+			return true, nil
+		}
+		if lockingRefused {
+			return false, pgerror.Unsupported("SELECT ... FOR UPDATE or SHARE of a table whose UPDATE policies hold subqueries")
+		}
+		ok, _, err := combine(x, locking, held)
+		return ok, err
 	}}
 	return &conj{e: e, eqSlot: -1, inSlot: -1, anySlot: -1, deferred: deferred}, nil
 }
