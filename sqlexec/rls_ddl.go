@@ -50,7 +50,9 @@ func (d *ddl) policyRoles(specs []*pg_query.Node) ([]uint32, error) {
 	}
 	if slices.Contains(out, 0) {
 		if len(out) > 1 {
-			d.notice(pgerror.Warning, "ignoring specified roles other than PUBLIC")
+			w := pgerror.New(pgerror.Warning, "ignoring specified roles other than PUBLIC").WithHint("All roles are members of the PUBLIC role.")
+			w.Severity = "WARNING"
+			d.notices = append(d.notices, w)
 		}
 		return nil, nil
 	}
