@@ -179,6 +179,11 @@ type binder struct {
 	// while its query is compiled).
 	perms    []permCheck
 	privRole uint32
+	// rlsTarget names the target of the UPDATE or DELETE being compiled
+	// and rlsCompiling the tables whose policies are being compiled
+	// (rls_apply.go).
+	rlsTarget    rowSecurityTarget
+	rlsCompiling map[uint32]bool
 	// full is the whole query string the statement came from, for error
 	// positions.
 	full string

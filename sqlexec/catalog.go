@@ -140,6 +140,10 @@ type tableDesc struct {
 	// toastKept says the table keeps the TOAST table PostgreSQL gave it
 	// though no column needs one now, until a rewrite (toast.go).
 	toastKept bool
+	// rowSecurity and forceRowSecurity are ENABLE and FORCE ROW LEVEL
+	// SECURITY; policies are the table's policies in name order (rls.go).
+	rowSecurity, forceRowSecurity bool
+	policies                      []*policyDesc
 }
 
 type columnDesc struct {
@@ -446,6 +450,7 @@ func (t *tableDesc) clone() *tableDesc {
 	n.fks = append([]*fkDesc(nil), t.fks...)
 	n.triggers = append([]*triggerDesc(nil), t.triggers...)
 	n.parents = append([]uint32(nil), t.parents...)
+	n.policies = append([]*policyDesc(nil), t.policies...)
 	return &n
 }
 

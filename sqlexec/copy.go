@@ -109,6 +109,11 @@ func (b *binder) copyPlan(cs *pg_query.CopyStmt) (*stmtPlan, error) {
 		if cs.IsFrom && x.s.txn != nil && x.s.txn.readOnly {
 			return nil, pgerror.New(pgerror.ReadOnlySqlTransaction, "cannot execute COPY FROM in a read-only transaction")
 		}
+		if cs.IsFrom {
+			if err := copyFromRowSecurity(x.s, cp.t); err != nil {
+				return nil, err
+			}
+		}
 		return &Result{Copy: req}, nil
 	}}, nil
 }

@@ -62,6 +62,8 @@ func ddlTag(n *pg_query.Node) string {
 			return "DROP TRIGGER"
 		case pg_query.ObjectType_OBJECT_RULE:
 			return "DROP RULE"
+		case pg_query.ObjectType_OBJECT_POLICY:
+			return "DROP POLICY"
 		case pg_query.ObjectType_OBJECT_TYPE:
 			return "DROP TYPE"
 		case pg_query.ObjectType_OBJECT_DOMAIN:
@@ -104,6 +106,8 @@ func ddlTag(n *pg_query.Node) string {
 			return "ALTER INDEX"
 		case pg_query.ObjectType_OBJECT_SEQUENCE:
 			return "ALTER SEQUENCE"
+		case pg_query.ObjectType_OBJECT_POLICY:
+			return "ALTER POLICY"
 		case pg_query.ObjectType_OBJECT_FUNCTION, pg_query.ObjectType_OBJECT_PROCEDURE, pg_query.ObjectType_OBJECT_ROUTINE,
 			pg_query.ObjectType_OBJECT_SCHEMA:
 			return "ALTER " + strings.TrimPrefix(v.RenameStmt.RenameType.String(), "OBJECT_")
@@ -119,6 +123,10 @@ func ddlTag(n *pg_query.Node) string {
 		return "CREATE TRIGGER"
 	case *pg_query.Node_RuleStmt:
 		return "CREATE RULE"
+	case *pg_query.Node_CreatePolicyStmt:
+		return "CREATE POLICY"
+	case *pg_query.Node_AlterPolicyStmt:
+		return "ALTER POLICY"
 	case *pg_query.Node_CreateFunctionStmt:
 		if v.CreateFunctionStmt.IsProcedure {
 			return "CREATE PROCEDURE"
@@ -257,6 +265,10 @@ func (d *ddl) run(n *pg_query.Node, full string) error {
 		return d.createTrigger(v.CreateTrigStmt, full)
 	case *pg_query.Node_RuleStmt:
 		return d.createRule(v.RuleStmt, full)
+	case *pg_query.Node_CreatePolicyStmt:
+		return d.createPolicy(v.CreatePolicyStmt, full)
+	case *pg_query.Node_AlterPolicyStmt:
+		return d.alterPolicy(v.AlterPolicyStmt, full)
 	case *pg_query.Node_CompositeTypeStmt:
 		return d.createCompositeType(v.CompositeTypeStmt)
 	case *pg_query.Node_CreateDomainStmt:

@@ -94,6 +94,9 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 			err = d.clusterOn(nt, cmd.Name)
 		case pg_query.AlterTableType_AT_DropCluster:
 			nt.clusteredOn = 0
+		case pg_query.AlterTableType_AT_EnableRowSecurity, pg_query.AlterTableType_AT_DisableRowSecurity,
+			pg_query.AlterTableType_AT_ForceRowSecurity, pg_query.AlterTableType_AT_NoForceRowSecurity:
+			toggleRowSecurity(nt, cmd.Subtype)
 		case pg_query.AlterTableType_AT_SetLogged, pg_query.AlterTableType_AT_SetUnLogged:
 			if persistenceChanged {
 				return pgerror.New(pgerror.FeatureNotSupported, "cannot change persistence setting twice")
@@ -425,6 +428,9 @@ func (d *ddl) rename(rs *pg_query.RenameStmt) error {
 	}
 	if rs.RenameType == pg_query.ObjectType_OBJECT_RULE {
 		return d.renameRule(rs)
+	}
+	if rs.RenameType == pg_query.ObjectType_OBJECT_POLICY {
+		return d.renamePolicy(rs)
 	}
 	renamesRelation := rs.RenameType == pg_query.ObjectType_OBJECT_TABLE || rs.RenameType == pg_query.ObjectType_OBJECT_INDEX
 	if rs.RenameType == pg_query.ObjectType_OBJECT_SEQUENCE && rs.Relation != nil {

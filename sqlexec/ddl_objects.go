@@ -33,6 +33,8 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 		return d.dropTrigger(ds)
 	case pg_query.ObjectType_OBJECT_RULE:
 		return d.dropRule(ds)
+	case pg_query.ObjectType_OBJECT_POLICY:
+		return d.dropPolicy(ds)
 	case pg_query.ObjectType_OBJECT_TYPE:
 		return d.dropTypes(ds)
 	case pg_query.ObjectType_OBJECT_DOMAIN:

@@ -125,6 +125,13 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 	if err != nil {
 		return nil, err
 	}
+	policies, err := b.rowSecurityCheckFor(t, polInsert, len(ins.ReturningList) > 0)
+	if err != nil {
+		return nil, err
+	}
+	if policies != nil && oc != nil && ins.OnConflictClause.Action == pg_query.OnConflictAction_ONCONFLICT_UPDATE {
+		policies.conflictUpdate = true
+	}
 	return b.modifyPlan(&modifyOp{command: "Insert", t: t, alias: ins.Relation.Alias.GetAliasname(), conflict: oc.action()}, srcNode, &stmtPlan{cols: cols, writes: "INSERT", table: t.qualifiedName(), exec: func(x *execCtx) (*Result, error) {
 		var n int64
 		var rows [][]any
@@ -162,6 +169,9 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 			}
 			row, err := trg.before(x, nil, row)
 			if err != nil || row == nil {
+				return err
+			}
+			if err := policies.check(x, row); err != nil {
 				return err
 			}
 			if router == nil {

@@ -195,15 +195,22 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 	if v := b.viewTarget(up.Relation); v != nil {
 		return b.viewModifyPlan(v, up.Relation, tgUpdate, up.FromClause, up.WhereClause, up.TargetList, up.ReturningList)
 	}
+	reads := readsTargetRows(up.WhereClause, up.ReturningList, up.TargetList)
+	b.rlsTarget = rowSecurityTarget{rv: up.Relation, cmds: targetCommands(polUpdate, reads)}
 	m, err := b.modifyTarget(up.Relation, up.FromClause, up.WhereClause)
+	b.rlsTarget = rowSecurityTarget{}
 	if err != nil {
 		return nil, err
 	}
 	b.requirePrivilege(m.t.oid, m.t.name, "table", 'w')
-	if readsTargetRows(up.WhereClause, up.ReturningList, up.TargetList) {
+	if reads {
 		b.requirePrivilege(m.t.oid, m.t.name, "table", 'r')
 	}
 	t := m.t
+	policies, err := b.rowSecurityCheckFor(t, polUpdate, reads)
+	if err != nil {
+		return nil, err
+	}
 	sets, err := b.setTargets(t, m.sc, up.TargetList)
 	if err != nil {
 		return nil, err
@@ -305,6 +312,9 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 					continue
 				}
 			}
+			if err := policies.check(x, nr); err != nil {
+				return nil, err
+			}
 			np := mem.physical(mt.phys, nr)
 			if mtrg != nil {
 				if np, err = rowBefore(x, mtrg[mt.member], mt.phys, np); err != nil {
@@ -367,12 +377,15 @@ func (b *binder) deletePlan(del *pg_query.DeleteStmt) (*stmtPlan, error) {
 	if v := b.viewTarget(del.Relation); v != nil {
 		return b.viewModifyPlan(v, del.Relation, tgDelete, del.UsingClause, del.WhereClause, nil, del.ReturningList)
 	}
+	reads := readsTargetRows(del.WhereClause, del.ReturningList, nil)
+	b.rlsTarget = rowSecurityTarget{rv: del.Relation, cmds: targetCommands(polDelete, reads)}
 	m, err := b.modifyTarget(del.Relation, del.UsingClause, del.WhereClause)
+	b.rlsTarget = rowSecurityTarget{}
 	if err != nil {
 		return nil, err
 	}
 	b.requirePrivilege(m.t.oid, m.t.name, "table", 'd')
-	if readsTargetRows(del.WhereClause, del.ReturningList, nil) {
+	if reads {
 		b.requirePrivilege(m.t.oid, m.t.name, "table", 'r')
 	}
 	t := m.t

@@ -62,6 +62,9 @@ type fromItem struct {
 	plan    itemNodes
 	subPlan *planNode
 	source  string
+	// policyCmds are the commands whose row-level security policies
+	// filter a table item's rows (rls_apply.go).
+	policyCmds []byte
 }
 
 // itemKind is what a FROM item reads.
@@ -229,6 +232,13 @@ func (b *binder) buildFrom(parent *scope, from []*pg_query.Node, ctes map[string
 			sc.cols = append(sc.cols, c)
 		}
 		items = append(items, it)
+		if it.table != nil && it.policyCmds != nil && it.width > 0 {
+			c, err := b.rowSecurityConj(it, sc.cols[it.off:it.off+it.width])
+			if err != nil || c == nil {
+				return err
+			}
+			it.on = append(it.on, c)
+		}
 		return nil
 	}
 	// addNested adds a parenthesized join as one item, the join's rows.
@@ -397,7 +407,7 @@ func (b *binder) fromLeaf(sc *scope, n *pg_query.Node) (*fromItem, []scopeCol, e
 		}
 		b.useTable(t, isolation.TableLockAccessShare)
 		b.requirePrivilege(t.oid, t.name, "table", 'r')
-		it := &fromItem{name: alias, table: t}
+		it := &fromItem{name: alias, table: t, policyCmds: b.policyCommands(rv)}
 		if rv.Inh {
 			it.members = b.cat.inhMembers(t)
 			for _, m := range it.members[min(1, len(it.members)):] {

@@ -341,7 +341,7 @@ func (d *ddl) withInheritors(ts []*tableDesc, cascade bool) ([]*tableDesc, error
 // inheritedAlter reports whether cmd on t is one that PostgreSQL applies
 // to an inheritance hierarchy (alterHierarchy runs it).
 func (d *ddl) inheritedAlter(t *tableDesc, cmd *pg_query.AlterTableCmd) bool {
-	if isTriggerToggle(cmd.Subtype) {
+	if isTriggerToggle(cmd.Subtype) || isRowSecurityToggle(cmd.Subtype) {
 		return false
 	}
 	switch cmd.Subtype {

@@ -141,7 +141,7 @@ func init() {
 			var out [][]any
 			for _, t := range sortedTables(c) {
 				out = append(out, []any{t.schema, t.name, unquoteIdent(owner), nil, len(t.indexes) > 0 || t.pk != nil, false,
-					len(t.fks) > 0 || referenced[t.oid], false})
+					len(t.fks) > 0 || referenced[t.oid], t.rowSecurity})
 			}
 			return out
 		}})

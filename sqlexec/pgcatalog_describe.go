@@ -139,15 +139,12 @@ func init() {
 			}
 			return out
 		}})
-	// Objects fickle does not have: row-level security policies, extended
-	// statistics, publications, triggers and inheritance. psql joins
+	// Objects fickle does not have: extended statistics, publications. psql joins
 	// them in \d; PostgreSQL's columns that psql reads are kept.
 	empty := func(table string, cols ...vcol) {
 		registerVirtual(&virtualTable{schema: "pg_catalog", name: table, cols: cols,
 			rows: func(s *Session, c *catalog) [][]any { return nil }})
 	}
-	empty("pg_policy", vcol{"oid", oid}, vcol{"polname", name}, vcol{"polrelid", oid}, vcol{"polcmd", types.Char},
-		vcol{"polpermissive", b}, vcol{"polroles", oidArray}, vcol{"polqual", text}, vcol{"polwithcheck", text})
 	empty("pg_statistic_ext", vcol{"oid", oid}, vcol{"stxrelid", oid}, vcol{"stxname", name}, vcol{"stxnamespace", oid},
 		vcol{"stxstattarget", types.Int4}, vcol{"stxkind", charArray})
 	empty("pg_publication", vcol{"oid", oid}, vcol{"pubname", name}, vcol{"puballtables", b})

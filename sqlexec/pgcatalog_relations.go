@@ -29,6 +29,9 @@ type relationRow struct {
 	subclass  bool   // has inheritance children
 	partition bool   // a partition of a partitioned table
 	toast     uint32 // reltoastrelid (toast.go)
+	// rowSecurity and forceRowSecurity are relrowsecurity and
+	// relforcerowsecurity (rls.go).
+	rowSecurity, forceRowSecurity bool
 }
 
 func (r relationRow) values() []any {
@@ -48,7 +51,7 @@ func (r relationRow) values() []any {
 	}
 	return []any{int64(r.oid), r.name, r.namespace, r.rowType, int64(0), int64(oidBootstrapSuperuser), r.am, filenode, int64(0),
 		r.pages, r.tuples, int64(0), int64(r.toast), r.hasIndex, false, persistence, r.kind, int64(r.natts), int64(r.checks), r.rules, r.triggers,
-		r.subclass, false, false, true, ident, r.partition, int64(0), nil, nil, nil}
+		r.subclass, r.rowSecurity, r.forceRowSecurity, true, ident, r.partition, int64(0), nil, nil, nil}
 }
 
 // relationRows lists every relation of the catalog as pg_class shows it:
@@ -78,7 +81,7 @@ func relationRows(c *catalog) []relationRow {
 		out = append(out, relationRow{oid: t.oid, name: t.name, namespace: schemaOID(c, t.schema), kind: kind, rowType: int64(rowTypeOID(t.oid)),
 			am: am, tuples: -1, hasIndex: len(t.indexes) > 0 || t.pk != nil, natts: len(t.cols), checks: len(t.checks),
 			triggers: len(t.fks) > 0 || referenced[t.oid] || len(t.triggers) > 0, rules: len(t.rules) > 0, temp: isTempSchema(t.schema), unlogged: t.unlogged,
-			subclass: parents[t.oid], partition: t.bound != nil})
+			subclass: parents[t.oid], partition: t.bound != nil, rowSecurity: t.rowSecurity, forceRowSecurity: t.forceRowSecurity})
 		if toast := toastRelationRows(t); toast != nil {
 			out[len(out)-1].toast = toast[0].oid
 			out = append(out, toast...)

@@ -27,6 +27,9 @@ type permCheck struct {
 	// as is the role the privilege is checked for; 0 is the role running
 	// the statement.
 	as uint32
+	// rls, when set, makes this the check that the table's row-level
+	// security allows the statement to run (row_security off).
+	rls *rowSecurity
 }
 
 // requirePrivilege notes that the statement needs priv on relation oid.
@@ -56,6 +59,16 @@ func (s *Session) checkPrivileges(perms []permCheck) error {
 				current = s.currentRole()
 			}
 			role = current
+		}
+		if p.rls != nil {
+			on, err := s.rowSecurityActive(p.rls.t, role)
+			if err == nil && on && p.rls.recursive {
+				err = pgerror.Newf(pgerror.InvalidObjectDefinition, "infinite recursion detected in policy for relation \"%s\"", p.rls.t.name)
+			}
+			if err != nil {
+				return err
+			}
+			continue
 		}
 		if !s.hasPrivilege(role, aclTable, p.oid, []byte{p.priv}) {
 			return pgerror.Newf(pgerror.InsufficientPrivilege, "permission denied for %s %s", p.what, p.name)
