@@ -152,14 +152,16 @@ func (r *rowSecurity) active(x *execCtx) (bool, map[uint32]bool, error) {
 
 // rowSecurityScope is the scope a table's policy expressions are compiled
 // in: the table's columns under its own name at the slots cols occupy.
+// System columns (tableoid) are left out: policies name the table's own
+// columns, which an alias may have renamed in cols.
 func rowSecurityScope(t *tableDesc, cols []scopeCol) *scope {
 	sc := &scope{}
 	for _, c := range cols {
-		c.rel = t.name
+		if c.system {
+			continue
+		}
+		c.rel, c.name = t.name, t.cols[len(sc.cols)].name
 		sc.cols = append(sc.cols, c)
-	}
-	for i := range sc.cols {
-		sc.cols[i].name = t.cols[i].name
 	}
 	return sc
 }
