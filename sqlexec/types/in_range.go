@@ -59,7 +59,7 @@ func InRange(env *Env, t Type, val, base, offset any, sub, less bool) (bool, err
 		if sub {
 			bound = base.(int64) - iv.Microseconds
 		}
-		return lessOrGreater(compareInt(val.(int64), bound), less), nil
+		return lessOrGreater(cmp3(val.(int64), bound), less), nil
 	case OidInterval:
 		iv := offset.(pgtype.Interval)
 		if compare(Interval, iv, pgtype.Interval{Valid: true}) < 0 {
@@ -110,16 +110,6 @@ func lessOrGreater(c int, less bool) bool {
 	return c >= 0
 }
 
-func compareInt(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
 func inRangeInt(val, base, offset int64, sub, less bool) (bool, error) {
 	if offset < 0 {
 		return false, errInRangeSize
@@ -133,7 +123,7 @@ func inRangeInt(val, base, offset int64, sub, less bool) (bool, error) {
 		// adding, below every value when subtracting.
 		return sub != less, nil
 	}
-	return lessOrGreater(compareInt(val, bound), less), nil
+	return lessOrGreater(cmp3(val, bound), less), nil
 }
 
 func inRangeFloat(val, base, offset float64, sub, less bool) (bool, error) {
