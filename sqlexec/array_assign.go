@@ -117,3 +117,24 @@ func (a *arrayAssign) apply(x *execCtx, cur, v any) (any, error) {
 	}
 	return types.AssignArrayElement(a.col.typ, cur, subs, v)
 }
+
+// placeInserted puts one inserted row's values into row at their target
+// columns, through the targets' field and subscript assignments (assigns,
+// nil or per target), and marks them in given. A DEFAULT item, and a column
+// skip names (nil: none), stay unset for the defaults.
+func placeInserted(x *execCtx, row []any, given []bool, target []int, vals []any, isDefault []bool, assigns []*arrayAssign, skip func(col int) bool) error {
+	for i, c := range target {
+		if isDefault != nil && isDefault[i] || skip != nil && skip(c) {
+			continue
+		}
+		v := vals[i]
+		if assigns != nil && assigns[i] != nil {
+			var err error
+			if v, err = assigns[i].apply(x, row[c], v); err != nil {
+				return err
+			}
+		}
+		row[c], given[c] = v, true
+	}
+	return nil
+}

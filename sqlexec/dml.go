@@ -141,6 +141,10 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 			return nil, err
 		}
 		leafEvents := &rowQueue{}
+		var skip func(int) bool // OVERRIDING USER VALUE: identity columns take their defaults
+		if overrideUser {
+			skip = func(c int) bool { return t.cols[c].identity != 0 }
+		}
 		err = src(x, func(vals []any, isDefault []bool) error {
 			if n%1024 == 0 {
 				if err := x.checkCancel(); err != nil {
@@ -151,18 +155,8 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 			for i := range given {
 				given[i] = false
 			}
-			for i, c := range target {
-				if isDefault != nil && isDefault[i] || overrideUser && t.cols[c].identity != 0 {
-					continue
-				}
-				v := vals[i]
-				if assigns != nil && assigns[i] != nil {
-					var err error
-					if v, err = assigns[i].apply(x, row[c], v); err != nil {
-						return err
-					}
-				}
-				row[c], given[c] = v, true
+			if err := placeInserted(x, row, given, target, vals, isDefault, assigns, skip); err != nil {
+				return err
 			}
 			if err := w.fillDefaults(x, row, given); err != nil {
 				return err

@@ -61,18 +61,8 @@ func (b *binder) insertSourceRows(t *tableDesc, ins *pg_query.InsertStmt) (*inse
 func (r *insertRows) each(x *execCtx, emit func(row []any, given []bool) error) error {
 	return r.src(x, func(vals []any, isDefault []bool) error {
 		row, given := make([]any, 2*r.n), make([]bool, r.n)
-		for i, c := range r.target {
-			if isDefault != nil && isDefault[i] {
-				continue
-			}
-			v := vals[i]
-			if r.assigns != nil && r.assigns[i] != nil {
-				var err error
-				if v, err = r.assigns[i].apply(x, row[c], v); err != nil {
-					return err
-				}
-			}
-			row[c], given[c] = v, true
+		if err := placeInserted(x, row, given, r.target, vals, isDefault, r.assigns, nil); err != nil {
+			return err
 		}
 		return emit(row, given)
 	})

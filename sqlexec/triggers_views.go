@@ -178,18 +178,8 @@ func (b *binder) viewInsertPlan(v *viewDesc, ins *pg_query.InsertStmt) (*stmtPla
 		var rows [][]any
 		err = src(x, func(vals []any, isDefault []bool) error {
 			row, given := make([]any, len(vt.cols)), make([]bool, len(vt.cols))
-			for i, c := range target {
-				if isDefault != nil && isDefault[i] {
-					continue
-				}
-				v := vals[i]
-				if assigns != nil && assigns[i] != nil {
-					var err error
-					if v, err = assigns[i].apply(x, row[c], v); err != nil {
-						return err
-					}
-				}
-				row[c], given[c] = v, true
+			if err := placeInserted(x, row, given, target, vals, isDefault, assigns, nil); err != nil {
+				return err
 			}
 			if err := w.fillDefaults(x, row, given); err != nil {
 				return err
