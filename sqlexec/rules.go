@@ -135,22 +135,10 @@ func (d *ddl) createRule(rs *pg_query.RuleStmt, full string) error {
 			return err
 		}
 	}
-	var rules []*ruleDesc
-	for _, old := range t.rules {
-		if old.name != r.name {
-			rules = append(rules, old)
-			continue
-		}
-		if !rs.Replace {
-			return pgerror.Newf(pgerror.DuplicateObject, "rule \"%s\" for relation \"%s\" already exists", r.name, t.name)
-		}
-		r.oid = old.oid
+	rules, err := putNamed(d.cat, t.rules, r, rs.Replace, "rule", t.name)
+	if err != nil {
+		return err
 	}
-	if r.oid == 0 {
-		r.oid = d.cat.newOID()
-	}
-	rules = append(rules, r)
-	slices.SortFunc(rules, func(a, b *ruleDesc) int { return strings.Compare(a.name, b.name) })
 	d.setRules(t, view, rules)
 	return nil
 }
@@ -436,3 +424,6 @@ func (d *ddl) dependentRules(kind string, dropping map[uint32]bool, cascade bool
 		}
 	}, nil
 }
+
+func (r *ruleDesc) objName() string { return r.name }
+func (r *ruleDesc) objOID() *uint32 { return &r.oid }

@@ -186,22 +186,10 @@ func (d *ddl) createTrigger(ct *pg_query.CreateTrigStmt, full string) error {
 			return err
 		}
 	}
-	var triggers []*triggerDesc
-	for _, old := range t.triggers {
-		if old.name != tr.name {
-			triggers = append(triggers, old)
-			continue
-		}
-		if !ct.Replace {
-			return pgerror.Newf(pgerror.DuplicateObject, "trigger \"%s\" for relation \"%s\" already exists", tr.name, t.name)
-		}
-		tr.oid = old.oid
+	triggers, err := putNamed(d.cat, t.triggers, tr, ct.Replace, "trigger", t.name)
+	if err != nil {
+		return err
 	}
-	if tr.oid == 0 {
-		tr.oid = d.cat.newOID()
-	}
-	triggers = append(triggers, tr)
-	slices.SortFunc(triggers, func(a, b *triggerDesc) int { return strings.Compare(a.name, b.name) })
 	d.setTriggers(t, view, triggers)
 	return nil
 }
@@ -682,4 +670,38 @@ func triggerRows(c *catalog) [][]any {
 		}
 	}
 	return append(out, riTriggerRows(c)...)
+}
+
+func (tr *triggerDesc) objName() string { return tr.name }
+func (tr *triggerDesc) objOID() *uint32 { return &tr.oid }
+
+// relationObject is a catalog object a relation keeps by name in its list:
+// a trigger or a rule.
+type relationObject interface {
+	objName() string
+	objOID() *uint32
+}
+
+// putNamed returns list with obj added in name order, or, with replace, in
+// place of the object of its name, whose OID it keeps; without replace a
+// name already there is 42710 ("trigger "x" for relation "t" already
+// exists"). A new object gets a new OID.
+func putNamed[T relationObject](cat *catalog, list []T, obj T, replace bool, kind, rel string) ([]T, error) {
+	var out []T
+	for _, old := range list {
+		if old.objName() != obj.objName() {
+			out = append(out, old)
+			continue
+		}
+		if !replace {
+			return nil, pgerror.Newf(pgerror.DuplicateObject, "%s \"%s\" for relation \"%s\" already exists", kind, obj.objName(), rel)
+		}
+		*obj.objOID() = *old.objOID()
+	}
+	if *obj.objOID() == 0 {
+		*obj.objOID() = cat.newOID()
+	}
+	out = append(out, obj)
+	slices.SortFunc(out, func(a, b T) int { return strings.Compare(a.objName(), b.objName()) })
+	return out, nil
 }
