@@ -56,6 +56,10 @@ type execCtx struct {
 	// transaction's own writes ends; asOf, when set, hides the own writes
 	// made after it from this context's reads (routine_snapshot.go).
 	stmtMark, asOf isolation.WriteMark
+	// systemCatalog, when set, is the catalog the system tables show
+	// instead of the session's current one: CREATE TABLE AS's query reads
+	// the catalog from before its table existed, as PostgreSQL's does.
+	systemCatalog *catalog
 }
 
 // child returns the context a subquery of the current row runs in.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/isolation"
@@ -607,9 +608,29 @@ func truncateTables(x *execCtx, tables []*tableDesc, restart bool) error {
 	return nil
 }
 
-// createTableAsPlan compiles CREATE TABLE ... AS SELECT (and SELECT INTO's
-// sibling): the table is created with the query's column names and types,
-// then filled through the transaction.
+// selectIntoTable returns the CREATE TABLE ... AS that SELECT ... INTO
+// means, as PostgreSQL's analysis rewrites it; nil when st has no INTO. The
+// INTO of a set operation is on its first SELECT.
+func selectIntoTable(st *pg_query.SelectStmt) *pg_query.CreateTableAsStmt {
+	first := func(s *pg_query.SelectStmt) *pg_query.SelectStmt {
+		for s.Larg != nil {
+			s = s.Larg
+		}
+		return s
+	}
+	into := first(st).IntoClause
+	if into == nil {
+		return nil
+	}
+	q := proto.Clone(st).(*pg_query.SelectStmt)
+	first(q).IntoClause = nil
+	return &pg_query.CreateTableAsStmt{Query: &pg_query.Node{Node: &pg_query.Node_SelectStmt{SelectStmt: q}}, Into: into,
+		Objtype: pg_query.ObjectType_OBJECT_TABLE}
+}
+
+// createTableAsPlan compiles CREATE TABLE ... AS SELECT and SELECT INTO: the
+// table is created with the query's column names and types, then filled
+// through the transaction.
 func (b *binder) createTableAsPlan(cs *pg_query.CreateTableAsStmt, full string) (*stmtPlan, error) {
 	if cs.Objtype != pg_query.ObjectType_OBJECT_TABLE {
 		return nil, pgerror.Unsupported("CREATE MATERIALIZED VIEW")
@@ -629,6 +650,7 @@ func (b *binder) createTableAsPlan(cs *pg_query.CreateTableAsStmt, full string) 
 		return nil, pgerror.New(pgerror.SyntaxError, "too many column names were specified")
 	}
 	return &stmtPlan{writes: "CREATE TABLE AS", node: q.node, exec: func(x *execCtx) (*Result, error) {
+		before, _ := x.s.catalog()
 		var t *tableDesc
 		d, err := x.s.runDDL(x, func(d *ddl) error {
 			t = nil
@@ -682,7 +704,9 @@ func (b *binder) createTableAsPlan(cs *pg_query.CreateTableAsStmt, full string) 
 		if into.SkipData {
 			return &Result{Tag: "CREATE TABLE AS"}, nil
 		}
-		rows, err := q.run(x)
+		qx := *x
+		qx.systemCatalog = before
+		rows, err := q.run(&qx)
 		if err != nil {
 			return nil, err
 		}

@@ -150,6 +150,9 @@ func (b *binder) statement(st *Statement) (*stmtPlan, error) {
 	}
 	switch v := st.node.Node.(type) {
 	case *pg_query.Node_SelectStmt:
+		if cs := selectIntoTable(v.SelectStmt); cs != nil {
+			return b.createTableAsPlan(cs, st.full)
+		}
 		return b.selectStatement(v.SelectStmt)
 	case *pg_query.Node_InsertStmt:
 		return b.insertPlan(v.InsertStmt)

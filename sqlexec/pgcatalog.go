@@ -45,7 +45,10 @@ func (b *binder) virtualItem(vt *virtualTable, alias string, a *pg_query.Alias) 
 		return nil, nil, err
 	}
 	it := &fromItem{name: alias, sub: func(x *execCtx) ([][]any, error) {
-		c, _ := x.s.catalog()
+		c := x.systemCatalog
+		if c == nil {
+			c, _ = x.s.catalog()
+		}
 		return vt.rows(x.s, c), nil
 	}}
 	return it, cols, nil

@@ -80,7 +80,7 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 	b.unknownOutputs = unknownOutputs{}
 	subplansFrom := len(b.subplans)
 	if st.IntoClause != nil {
-		return nil, pgerror.Unsupported("SELECT INTO")
+		return nil, b.errAt(pgerror.New(pgerror.SyntaxError, "SELECT ... INTO is not allowed here"), st.IntoClause.Rel.Location)
 	}
 	if st.WithClause != nil {
 		var err error

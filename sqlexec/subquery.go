@@ -294,12 +294,29 @@ func (b *binder) finishOutput(parent *scope, p *selectPlan, st *pg_query.SelectS
 	}}, nil
 }
 
+// intoOf returns the INTO clause of any SELECT of a set operation tree.
+func intoOf(st *pg_query.SelectStmt) *pg_query.IntoClause {
+	if st == nil {
+		return nil
+	}
+	if st.IntoClause != nil {
+		return st.IntoClause
+	}
+	if into := intoOf(st.Larg); into != nil {
+		return into
+	}
+	return intoOf(st.Rarg)
+}
+
 // setOp compiles UNION, INTERSECT and EXCEPT, with or without ALL.
 func (b *binder) setOp(parent *scope, st *pg_query.SelectStmt, ctes map[string]*ctePlan) (*selectPlan, error) {
 	b.unknownOutputs = unknownOutputs{keep: true}
 	l, err := b.selectStmt(parent, st.Larg, ctes)
 	if err != nil {
 		return nil, err
+	}
+	if into := intoOf(st.Rarg); into != nil {
+		return nil, b.errAt(pgerror.New(pgerror.SyntaxError, "INTO is only allowed on first SELECT of UNION/INTERSECT/EXCEPT"), into.Rel.Location)
 	}
 	b.unknownOutputs = unknownOutputs{keep: true}
 	r, err := b.selectStmt(parent, st.Rarg, ctes)
