@@ -108,9 +108,9 @@ func (r *copyInReader) Read(p []byte) (int, error) {
 type wireCodec struct{}
 
 func (wireCodec) AppendBinary(buf []byte, oid uint32, v any) ([]byte, error) {
-	return wire.AppendBinary(buf, oid, v)
+	return appendBinaryValue(buf, oid, v)
 }
 
 func (wireCodec) DecodeBinary(oid uint32, src []byte) (any, error) {
-	return wire.DecodeBinary(oid, src)
+	return decodeBinaryValue(oid, src)
 }

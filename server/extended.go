@@ -185,7 +185,7 @@ func (c *conn) decodeParams(ps *preparedStmt, codes []int16, values [][]byte) ([
 		case formatText:
 			params[i], err = c.sess.ParseText(oid, string(v))
 		case formatBinary:
-			params[i], err = wire.DecodeBinary(oid, v)
+			params[i], err = decodeBinaryValue(oid, v)
 			if err == nil && wire.BinaryIsText(oid) {
 				params[i], err = c.sess.ParseText(oid, params[i].(string))
 			}
@@ -222,7 +222,7 @@ func resultFormats(cols []Column, codes []int16) ([]int16, error) {
 		switch f {
 		case formatText:
 		case formatBinary:
-			if !wire.SupportsBinary(cols[i].TypeOID) {
+			if !supportsBinary(cols[i].TypeOID) {
 				return nil, pgerror.Newf(pgerror.UndefinedFunction,
 					"no binary output function available for type OID %d", cols[i].TypeOID)
 			}

@@ -4,7 +4,6 @@ import (
 	"github.com/jackc/pgx/v5/pgproto3"
 
 	"github.com/fickle-db/fickle/sqlexec/types"
-	"github.com/fickle-db/fickle/wire"
 )
 
 // Format codes of the protocol.
@@ -80,7 +79,7 @@ func (c *conn) sendRow(cols []Column, row []any, formats []int16) error {
 		col := &cols[i]
 		if formats != nil && formats[i] == formatBinary {
 			var err error
-			buf, err = wire.AppendBinary(buf, col.TypeOID, v)
+			buf, err = appendBinaryValue(buf, col.TypeOID, v)
 			if err != nil {
 				return err
 			}

@@ -308,6 +308,9 @@ func (n catalogNames) typeByNames(names []string) (uint32, error) {
 			if t := sc.types[name]; t != nil {
 				return t.oid, nil
 			}
+			if base, ok := strings.CutPrefix(name, "_"); ok && sc.types[base] != nil && sc.types[base].array != 0 {
+				return sc.types[base].array, nil
+			}
 		}
 	}
 	return 0, pgerror.Newf(pgerror.UndefinedObject, "type \"%s\" does not exist", full)
@@ -361,6 +364,9 @@ func (n catalogNames) arrayTypeOf(oid uint32) uint32 {
 	if rel, array := relationOfRowType(n.catalog(), oid); rel != nil && !array {
 		return oid | 1
 	}
+	if t := n.catalog().typeByOid(oid); t != nil {
+		return t.array
+	}
 	return 0
 }
 
@@ -386,10 +392,13 @@ func (n catalogNames) typeName(oid uint32, typmod int32) (string, bool) {
 		}
 		return n.qualify(bt.namespace, builtinTypeName(bt.name, typmod)), true
 	}
-	if t := n.catalog().typeByOid(oid); t != nil {
+	if t, array := n.catalog().typeByOidOrArray(oid); t != nil {
 		name := types.QuoteIdent(t.name)
 		if n.s.lookupType(n.catalog(), "", t.name) != t {
 			name = types.QuoteIdent(t.schema) + "." + name
+		}
+		if array {
+			name += "[]"
 		}
 		return name, true
 	}

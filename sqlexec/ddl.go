@@ -84,8 +84,10 @@ func ddlTag(n *pg_query.Node) string {
 		return "CREATE INDEX"
 	case *pg_query.Node_CreateSeqStmt:
 		return "CREATE SEQUENCE"
-	case *pg_query.Node_CompositeTypeStmt:
+	case *pg_query.Node_CompositeTypeStmt, *pg_query.Node_CreateEnumStmt:
 		return "CREATE TYPE"
+	case *pg_query.Node_AlterEnumStmt:
+		return "ALTER TYPE"
 	case *pg_query.Node_CreateDomainStmt:
 		return "CREATE DOMAIN"
 	case *pg_query.Node_AlterDomainStmt:
@@ -271,6 +273,10 @@ func (d *ddl) run(n *pg_query.Node, full string) error {
 		return d.alterPolicy(v.AlterPolicyStmt, full)
 	case *pg_query.Node_CompositeTypeStmt:
 		return d.createCompositeType(v.CompositeTypeStmt)
+	case *pg_query.Node_CreateEnumStmt:
+		return d.createEnumType(v.CreateEnumStmt)
+	case *pg_query.Node_AlterEnumStmt:
+		return d.alterEnumType(v.AlterEnumStmt)
 	case *pg_query.Node_CreateDomainStmt:
 		return d.createDomain(v.CreateDomainStmt)
 	case *pg_query.Node_AlterDomainStmt:

@@ -44,6 +44,10 @@ type typeDesc struct {
 	// with (nil for none); fields holds its base type.
 	fieldDomains []uint32
 	domain       *domainDesc
+	// enum is an enum type's labels (ddl_enums.go), and array the OID of
+	// its array type; nil and 0 for other types.
+	enum  *enumType
+	array uint32
 }
 
 // typ is the type the values of t have: a domain's base type.
@@ -71,6 +75,19 @@ func (s *Session) lookupType(c *catalog, schema, name string) *typeDesc {
 		}
 	}
 	return nil
+}
+
+// typeByOidOrArray returns the user-defined type with the OID or whose
+// array type has it (array true); nil when there is none.
+func (c *catalog) typeByOidOrArray(oid uint32) (t *typeDesc, array bool) {
+	for _, sc := range c.schemas {
+		for _, t := range sc.types {
+			if t.oid == oid || t.array == oid && oid != 0 {
+				return t, t.array == oid
+			}
+		}
+	}
+	return nil, false
 }
 
 // typeByOid returns the user-defined type with the OID, or nil.

@@ -149,8 +149,4 @@ func init() {
 			}
 			return out
 		}})
-	// fickle has no enum types.
-	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_enum",
-		cols: []vcol{{"oid", types.OidType}, {"enumtypid", types.OidType}, {"enumsortorder", types.Float4}, {"enumlabel", types.Name}},
-		rows: func(s *Session, c *catalog) [][]any { return nil }})
 }

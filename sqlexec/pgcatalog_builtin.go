@@ -52,7 +52,7 @@ func init() {
 						int64(oidArraySend), int64(0), int64(0), int64(oidArrayTypanalyze), "d", "x", false, int64(0), int64(-1), int64(0),
 						int64(0), nil, nil, nil})
 			}
-			return out
+			return append(out, enumTypeRows(c)...)
 		}})
 
 	procCols := []vcol{{"oid", oid}, {"proname", name}, {"pronamespace", oid}, {"proowner", oid}, {"prolang", oid},

@@ -49,6 +49,9 @@ func init() {
 		if rel, _ := relationOfRowType(catalog(x), typ); rel != nil {
 			return n.relationVisible(rel), nil
 		}
+		if t, _ := catalog(x).typeByOidOrArray(typ); t != nil {
+			return x.s.lookupType(catalog(x), "", t.name) == t, nil
+		}
 		return nil, nil
 	}, oid)
 	add("pg_function_is_visible", b, func(x *execCtx, a []any) (any, error) {

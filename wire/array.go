@@ -49,6 +49,13 @@ func ArrayElem(oid uint32) (uint32, bool) {
 // lower bound) of each dimension, then each element in storage order as a
 // length-prefixed value (-1 for NULL).
 func appendArray(buf []byte, elem uint32, v any) ([]byte, error) {
+	return AppendArrayAs(buf, elem, elem, v)
+}
+
+// AppendArrayAs encodes an array whose header names element type header
+// and whose elements have elem's binary form: an array of a type the
+// catalog defined (an enum's labels travel as text).
+func AppendArrayAs(buf []byte, header, elem uint32, v any) ([]byte, error) {
 	dims, lower, elems, ok := pgarray.Shape(v)
 	if !ok {
 		return nil, pgerror.Newf(pgerror.InternalError, "cannot encode %T as an array", v)
@@ -61,7 +68,7 @@ func appendArray(buf []byte, elem uint32, v any) ([]byte, error) {
 	}
 	buf = binary.BigEndian.AppendUint32(buf, uint32(len(dims)))
 	buf = binary.BigEndian.AppendUint32(buf, hasNull)
-	buf = binary.BigEndian.AppendUint32(buf, elem)
+	buf = binary.BigEndian.AppendUint32(buf, header)
 	for k := range dims {
 		buf = binary.BigEndian.AppendUint32(buf, uint32(dims[k]))
 		buf = binary.BigEndian.AppendUint32(buf, uint32(int32(lower[k])))

@@ -78,6 +78,9 @@ func ArrayOf(elem Type) (Type, bool) {
 	if !ok {
 		arr, ok = compositeArrayOf(elem.Oid)
 	}
+	if e, isEnum := enumOf(elem.Oid); !ok && isEnum {
+		arr, ok = e.array, true
+	}
 	if !ok {
 		return Type{}, false
 	}
@@ -93,6 +96,9 @@ func (t Type) Elem() (Type, bool) {
 	}
 	if !ok {
 		e, ok = compositeElemOf(t.Oid)
+	}
+	if !ok {
+		e, ok = enumElemOf(t.Oid)
 	}
 	if !ok {
 		return Type{}, false

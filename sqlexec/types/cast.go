@@ -126,10 +126,10 @@ func castPath(from, to Oid) (fn EnvCastFunc, ctx CastContext, ok bool) {
 	if fn, ctx, found := vectorCastPath(from, to); found {
 		return fn, ctx, true
 	}
-	if _, known := typeInfos[to]; !known {
+	if _, known := typeInfos[to]; !known && !(Type{to, -1}).IsEnum() {
 		return nil, 0, false
 	}
-	if _, known := typeInfos[from]; !known {
+	if _, known := typeInfos[from]; !known && !(Type{from, -1}).IsEnum() {
 		return nil, 0, false
 	}
 	if isStringType(to) {

@@ -35,6 +35,9 @@ func compare(t Type, a, b any) int {
 		case OidJSONB:
 			return compareJSONB(mustParseJSON(x), mustParseJSON(b.(string)))
 		}
+		if t.IsEnum() {
+			return compareEnums(t, x, b.(string))
+		}
 		return strings.Compare(x, b.(string))
 	case []byte:
 		return bytes.Compare(x, b.([]byte))

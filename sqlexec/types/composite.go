@@ -268,21 +268,8 @@ func recordComparison(op string, l, r Type) (*BinaryOp, bool, error) {
 	if !l.IsRecord() || !r.IsRecord() {
 		return nil, false, nil
 	}
-	var test func(c int) bool
-	switch op {
-	case "=":
-		test = func(c int) bool { return c == 0 }
-	case "<>", "!=":
-		test = func(c int) bool { return c != 0 }
-	case "<":
-		test = func(c int) bool { return c < 0 }
-	case "<=":
-		test = func(c int) bool { return c <= 0 }
-	case ">":
-		test = func(c int) bool { return c > 0 }
-	case ">=":
-		test = func(c int) bool { return c >= 0 }
-	default:
+	test, ok := comparisonTests[op]
+	if !ok {
 		return nil, false, nil
 	}
 	lf, lok := l.Fields()

@@ -67,6 +67,9 @@ func appendKey(buf []byte, t Type, v any) []byte {
 		case OidJSONB:
 			return appendKeyJSONB(buf, mustParseJSON(x))
 		}
+		if t.IsEnum() {
+			return appendKeyFloat(buf, enumPosition(t, x))
+		}
 		return appendKeyBytes(buf, x)
 	case []byte:
 		return appendKeyBytes(buf, string(x))
@@ -220,6 +223,17 @@ func decodeKey(t Type, buf []byte) (any, []byte, error) {
 	if t.IsRecord() {
 		return decodeKeyRecord(t, buf)
 	}
+	if t.IsEnum() {
+		f, rest, err := decodeKeyFloat(buf)
+		if err != nil {
+			return nil, nil, err
+		}
+		label, ok := enumLabelAt(t, f.(float64))
+		if !ok {
+			return nil, nil, errBadKey
+		}
+		return label, rest, nil
+	}
 	switch t.Oid {
 	case OidBool:
 		if len(buf) < 1 {
@@ -231,16 +245,7 @@ func decodeKey(t Type, buf []byte) (any, []byte, error) {
 		x, rest, err := decodeKeyInt(buf)
 		return x, rest, err
 	case OidFloat4, OidFloat8:
-		if len(buf) < 8 {
-			return nil, nil, errBadKey
-		}
-		bits := binary.BigEndian.Uint64(buf)
-		if bits&(1<<63) != 0 {
-			bits &^= 1 << 63
-		} else {
-			bits = ^bits
-		}
-		return math.Float64frombits(bits), buf[8:], nil
+		return decodeKeyFloat(buf)
 	case OidNumeric:
 		return decodeKeyNumeric(buf)
 	case OidText, OidVarchar, OidBpchar, OidName, OidChar, OidJSON, OidJSONPath, OidBytea, OidUnknown:
@@ -301,6 +306,19 @@ func decodeKey(t Type, buf []byte) (any, []byte, error) {
 		return TID{Block: uint32(b.(int64)), Offset: uint16(o.(int64))}, rest, nil
 	}
 	return nil, nil, unsupportedType(t)
+}
+
+func decodeKeyFloat(buf []byte) (any, []byte, error) {
+	if len(buf) < 8 {
+		return nil, nil, errBadKey
+	}
+	bits := binary.BigEndian.Uint64(buf)
+	if bits&(1<<63) != 0 {
+		bits &^= 1 << 63
+	} else {
+		bits = ^bits
+	}
+	return math.Float64frombits(bits), buf[8:], nil
 }
 
 func decodeKeyInt(buf []byte) (any, []byte, error) {

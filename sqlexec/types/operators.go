@@ -44,6 +44,9 @@ func resolveBinaryOp(op string, l, r Type) (*BinaryOp, error) {
 	if o, found, err := recordComparison(op, l, r); found {
 		return o, err
 	}
+	if o, found := enumComparison(op, l, r); found {
+		return o, nil
+	}
 	ops := binaryOperators[op]
 	if len(ops) == 0 {
 		return nil, operatorError(op, &l, &r, false)

@@ -22,6 +22,9 @@ func parseText(env *Env, t Type, s string) (any, error) {
 	if t.IsComposite() {
 		return parseRecord(env, t, s)
 	}
+	if t.IsEnum() {
+		return parseEnum(t, s)
+	}
 	switch t.Oid {
 	case OidBool:
 		return parseBool(s)

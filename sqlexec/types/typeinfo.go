@@ -86,6 +86,13 @@ func typeInfoOf(oid Oid) typeInfo {
 		c, _ := compositeOf(e)
 		return typeInfo{name: "_" + c.name, sqlName: c.name + "[]", size: -1, category: CategoryArray}
 	}
+	if e, ok := enumOf(oid); ok {
+		return typeInfo{name: e.name, sqlName: e.name, size: 4, category: CategoryEnum}
+	}
+	if el, ok := enumElemOf(oid); ok {
+		e, _ := enumOf(el)
+		return typeInfo{name: "_" + e.name, sqlName: e.name + "[]", size: -1, category: CategoryArray}
+	}
 	n := strconv.FormatUint(uint64(oid), 10)
 	return typeInfo{name: n, sqlName: "???", size: -1, category: CategoryUser}
 }
@@ -236,6 +243,12 @@ func formatType(t Type) string {
 			return QuoteIdent(c.name)
 		}
 		if e, ok := compositeElemOf(t.Oid); ok {
+			return formatType(Type{e, -1}) + "[]"
+		}
+		if e, ok := enumOf(t.Oid); ok {
+			return QuoteIdent(e.name)
+		}
+		if e, ok := enumElemOf(t.Oid); ok {
 			return formatType(Type{e, -1}) + "[]"
 		}
 		return "???"
