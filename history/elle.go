@@ -354,15 +354,23 @@ func elleVersionOrder(name string, h *History, reads []elleRead) error {
 			longest[r.key] = r
 		}
 	}
-	conflict := make(map[KeyID]bool)
+	conflict := make(map[KeyID]int) // key -> 1 + its index in h.IncompatibleOrders
 	for _, r := range reads {
 		l := longest[r.key]
-		if conflict[r.key] || isPrefix(r.list, l.list) {
+		if conflict[r.key] > 0 || isPrefix(r.list, l.list) {
 			continue
 		}
-		conflict[r.key] = true
 		h.IncompatibleOrders = append(h.IncompatibleOrders, IncompatibleOrder{Key: r.key, Reads: [2]ListRead{
 			{Txn: r.txn, Op: r.op, List: r.list}, {Txn: l.txn, Op: l.op, List: l.list}}})
+		conflict[r.key] = len(h.IncompatibleOrders)
+	}
+	for _, r := range reads {
+		if i := conflict[r.key]; i > 0 {
+			io := &h.IncompatibleOrders[i-1]
+			if pair := io.Reads; (r.txn != pair[0].Txn || r.op != pair[0].Op) && (r.txn != pair[1].Txn || r.op != pair[1].Op) {
+				io.Others = append(io.Others, ListRead{Txn: r.txn, Op: r.op, List: r.list})
+			}
+		}
 	}
 	sort.Slice(h.IncompatibleOrders, func(i, j int) bool { return h.IncompatibleOrders[i].Key < h.IncompatibleOrders[j].Key })
 	var m valueMatcher
@@ -379,7 +387,7 @@ func elleVersionOrder(name string, h *History, reads []elleRead) error {
 	h.VersionOrder = make([][]TxnID, len(h.Keys))
 	h.VersionOrderPrefix = make([]bool, len(h.Keys))
 	for k, l := range longest {
-		if conflict[k] {
+		if conflict[k] > 0 {
 			continue
 		}
 		var order []TxnID

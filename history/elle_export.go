@@ -261,7 +261,7 @@ func newElleLists(h *History, x *kvExport) (*elleLists, error) {
 		}
 	}
 	for _, io := range h.IncompatibleOrders {
-		for _, r := range io.Reads {
+		for _, r := range append(io.Reads[:], io.Others...) {
 			if l.recorded == nil {
 				l.recorded = make(map[opRef][]int64)
 			}

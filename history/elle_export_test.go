@@ -128,7 +128,8 @@ func TestElleImportReportsIncompatibleOrders(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []IncompatibleOrder{{Key: 0, Reads: [2]ListRead{{Txn: 5, Op: 0, List: []int64{1, 3}}, {Txn: 6, Op: 0, List: []int64{1, 2, 9}}}}}
+	want := []IncompatibleOrder{{Key: 0, Reads: [2]ListRead{{Txn: 5, Op: 0, List: []int64{1, 3}}, {Txn: 6, Op: 0, List: []int64{1, 2, 9}}},
+		Others: []ListRead{{Txn: 4, Op: 1, List: []int64{1, 2}}, {Txn: 5, Op: 1, List: []int64{1, 2}}}}}
 	if !reflect.DeepEqual(h.IncompatibleOrders, want) {
 		t.Errorf("incompatible orders %+v, want %+v", h.IncompatibleOrders, want)
 	}

@@ -2,6 +2,7 @@ package history
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 )
 
@@ -15,8 +16,9 @@ import (
 // The "incompatible" event carries one of History.IncompatibleOrders
 // through the JSONL format: two list-append reads of key k whose lists are
 // not prefixes of one another (Elle's incompatible order, a structural
-// violation the checker reports). Its "ts" member lists the two reads,
-// each as [transaction, operation index in the transaction, [list...]]:
+// violation the checker reports). Its "ts" member lists the two reads, then
+// the key's other list reads (IncompatibleOrder.Others), each as
+// [transaction, operation index in the transaction, [list...]]:
 //
 //	{"e":"incompatible","k":3,"ts":[[5,0,[1,2]],[7,1,[2,1]]]}
 //
@@ -79,12 +81,13 @@ func (w *Writer) writeVersionOrders(h *History) {
 }
 
 // IncompatibleOrder records that two list-append reads of key k are not
-// prefixes of one another (see History.IncompatibleOrders).
+// prefixes of one another, with the key's other list reads (see
+// History.IncompatibleOrders).
 func (w *Writer) IncompatibleOrder(k Key, io IncompatibleOrder) error {
 	id := w.key(k)
 	b := appendField(w.start("incompatible"), "k", id)
 	b = append(b, `,"ts":[`...)
-	for i, r := range io.Reads {
+	for i, r := range append(io.Reads[:], io.Others...) {
 		if i > 0 {
 			b = append(b, ',')
 		}
@@ -130,11 +133,14 @@ func (jr *jsonlReader) incompatibleOrder(ev *jsonlEvent) error {
 	s := jsonScanner{buf: ev.ts}
 	reads := 0
 	err = s.array(func(i int) error {
-		if i >= len(io.Reads) {
-			return fmt.Errorf("incompatible event with more than two reads")
-		}
 		reads++
-		r := &io.Reads[i]
+		r := &ListRead{}
+		if i < len(io.Reads) {
+			r = &io.Reads[i]
+		} else {
+			io.Others = append(io.Others, ListRead{})
+			r = &io.Others[len(io.Others)-1]
+		}
 		return s.array(func(j int) error {
 			switch j {
 			case 0:
@@ -172,8 +178,9 @@ func (jr *jsonlReader) incompatibleOrder(ev *jsonlEvent) error {
 	if err != nil {
 		return err
 	}
-	if reads != len(io.Reads) || io.Reads[0].List == nil || io.Reads[1].List == nil {
-		return fmt.Errorf("incompatible event: want two reads, each [transaction, operation, list]")
+	listless := func(r ListRead) bool { return r.List == nil }
+	if reads < len(io.Reads) || listless(io.Reads[0]) || listless(io.Reads[1]) || slices.ContainsFunc(io.Others, listless) {
+		return fmt.Errorf("incompatible event: want two reads or more, each [transaction, operation, list]")
 	}
 	h.IncompatibleOrders = append(h.IncompatibleOrders, io)
 	return nil

@@ -29,7 +29,7 @@ func TestJSONLKeepsIncompatibleOrdersAndVersionOrders(t *testing.T) {
 	if err := WriteJSONL(&buf, h, Header{}); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(buf.String(), `{"e":"incompatible","k":0,"ts":[[5,0,[1,3]],[6,0,[1,2,9]]]}`) {
+	if !strings.Contains(buf.String(), `{"e":"incompatible","k":0,"ts":[[5,0,[1,3]],[6,0,[1,2,9]],[4,1,[1,2]],[5,1,[1,2]]]}`) {
 		t.Errorf("no incompatible event in\n%s", buf.String())
 	}
 	got, err := ReadJSONL(&buf, "again.jsonl")
@@ -60,7 +60,7 @@ func TestJSONLRejectsMalformedIncompatibleEvents(t *testing.T) {
 		{`{"e":"incompatible","k":0,"ts":[[0,0,[]],[1,0,[1]]]}`, "names transaction 0 as a reader"},
 		{`{"e":"incompatible","k":0,"ts":[[1,0,[]]]}`, "want two reads"},
 		{`{"e":"incompatible","k":0,"ts":[[1,0,[]],[1,0]]}`, "want two reads"},
-		{`{"e":"incompatible","k":0,"ts":[[1,0,[]],[1,0,[1]],[1,0,[2]]]}`, "more than two reads"},
+		{`{"e":"incompatible","k":0,"ts":[[1,0,[]],[1,0,[1]],[1,0]]}`, "each [transaction, operation, list]"},
 		{`{"e":"incompatible","k":0,"ts":[[1,0,[],4],[1,0,[1]]]}`, "a read is [transaction, operation, list]"},
 	}
 	for _, c := range cases {

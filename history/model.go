@@ -307,10 +307,13 @@ type History struct {
 }
 
 // IncompatibleOrder is two reads of Key whose lists disagree: Reads[i] is
-// operation Op of transaction Txn, which read the list List.
+// operation Op of transaction Txn, which read the list List. Others are
+// the key's other list reads: with no version order to rebuild them from,
+// an export writes them as they were read.
 type IncompatibleOrder struct {
-	Key   KeyID
-	Reads [2]ListRead
+	Key    KeyID
+	Reads  [2]ListRead
+	Others []ListRead
 }
 
 // ListRead is a list-append read: operation Op of Txn read List (the read

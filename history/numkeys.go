@@ -51,6 +51,16 @@ func (k *numKeys) ref(n int64) KeyID {
 // operation's provisional Key into a KeyID. Numbers no operation refers to
 // any more (a marker removed by foldAWDITInitial) are not declared.
 func (k *numKeys) assign(h *History) {
+	ops := 0
+	for i := range h.Txns {
+		ops += len(h.Txns[i].Ops)
+	}
+	if k.max >= int64(ops)*8+1<<16 {
+		// A few numbers spread far apart ("w 270000000 0"): tables of one
+		// entry per number up to the largest would take gigabytes.
+		k.assignSparse(h)
+		return
+	}
 	used := make([]bool, k.max+1)
 	top := -1 // the largest number used
 	for i := range h.Txns {
@@ -100,6 +110,37 @@ func (k *numKeys) assign(h *History) {
 			} else {
 				ops[j].Key = KeyID(bigRank[x&^bigKey])
 			}
+		}
+	}
+	h.keyIndex = nil
+}
+
+// assignSparse is assign for numbers too sparse for a table up to the
+// largest: the keys are numbered in increasing order of their numbers.
+func (k *numKeys) assignSparse(h *History) {
+	number := func(x KeyID) int64 {
+		if x < bigKey {
+			return int64(x)
+		}
+		return k.big[x&^bigKey]
+	}
+	var nums []int64
+	for i := range h.Txns {
+		for _, op := range h.Txns[i].Ops {
+			nums = append(nums, number(op.Key))
+		}
+	}
+	slices.Sort(nums)
+	nums = slices.Compact(nums)
+	rank := make(map[int64]KeyID, len(nums))
+	for _, n := range nums {
+		rank[n] = KeyID(len(h.Keys))
+		h.Keys = append(h.Keys, Key{Name: strconv.FormatInt(n, 10)})
+	}
+	for i := range h.Txns {
+		ops := h.Txns[i].Ops
+		for j := range ops {
+			ops[j].Key = rank[number(ops[j].Key)]
 		}
 	}
 	h.keyIndex = nil

@@ -151,8 +151,8 @@ func parsePlumeOp(line []byte) (OpKind, [4]int64, error) {
 	return kind, f, nil
 }
 
-// WritePlume writes h in the Plume/PolySI text format. Sessions are
-// numbered from 0 in order and transactions from 0 across the file;
+// WritePlume writes h in the Plume/PolySI text format. The sessions that
+// write a line are numbered from 0 in order, transactions from 0 across the file;
 // committed transactions write all their operations; transactions the
 // client or the server aborted write only their writes, with transaction
 // -1; pending ones are left out. Keys and values follow kvExport.
@@ -160,8 +160,12 @@ func WritePlume(out io.Writer, h *History) error {
 	x := newKVExport(h)
 	w := bufio.NewWriterSize(out, 64<<10)
 	buf := make([]byte, 0, 64)
-	next := int64(0)
-	for si, s := range h.Sessions {
+	next, sessions := int64(0), int64(0)
+	for _, s := range h.Sessions {
+		// A session is numbered when its first line is written: one whose
+		// transactions write nothing (aborted reads only) leaves no gap
+		// that would renumber the sessions after it on the next read.
+		si := int64(-1)
 		for _, id := range s.Txns {
 			t := &h.Txns[id]
 			txn := int64(-1)
@@ -179,6 +183,9 @@ func WritePlume(out io.Writer, h *History) error {
 				if txn == -1 && op.Kind == OpRead {
 					continue
 				}
+				if si < 0 {
+					si, sessions = sessions, sessions+1
+				}
 				buf = append(buf[:0], "r("...)
 				if op.Kind == OpWrite {
 					buf[0] = 'w'
@@ -187,7 +194,7 @@ func WritePlume(out io.Writer, h *History) error {
 				buf = append(buf, ',')
 				buf = strconv.AppendInt(buf, x.value(id, i), 10)
 				buf = append(buf, ',')
-				buf = strconv.AppendInt(buf, int64(si), 10)
+				buf = strconv.AppendInt(buf, si, 10)
 				buf = append(buf, ',')
 				buf = strconv.AppendInt(buf, txn, 10)
 				buf = append(buf, ")\n"...)

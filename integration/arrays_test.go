@@ -7,14 +7,10 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/lib/pq"
-
-	"github.com/fickle-db/fickle/sqlexec/types"
-	"github.com/fickle-db/fickle/wire"
 )
 
 // arraySetup creates a table with array columns of several element types
@@ -199,88 +195,4 @@ func TestLibpqArraysRoundTrip(t *testing.T) {
 	if !reflect.DeepEqual(tags, []string{"a b", `q"`, ""}) || !reflect.DeepEqual(vals, []float64{1.5, -2}) {
 		t.Errorf("got tags %q vals %v", tags, vals)
 	}
-}
-
-// arrayFuzzOids are the array types whose binary form FuzzArrayBinaryAgreesWithText decodes.
-var arrayFuzzOids = []uint32{1000, 1005, 1007, 1016, 1009, 1015, 1022, 1231, 2951, 1185, 1182, 3807}
-
-// FuzzArrayBinaryAgreesWithText decodes arbitrary bytes as binary arrays
-// (wire's array receive): whatever decodes must print as an array literal
-// that types' array_in reads back to an equal value with the same binary
-// encoding, so that the binary and text paths of a parameter agree.
-func FuzzArrayBinaryAgreesWithText(f *testing.F) {
-	seeds := []struct {
-		oid uint32
-		v   []any
-	}{
-		{1007, []any{int64(1), nil, int64(-3)}},
-		{1009, []any{"a b", "", "NULL", `"\`}},
-		{1022, []any{1.5, nil}},
-		{1016, []any{}},
-		{1009, []any{"a\xffb"}},
-		{1009, []any{"nul\x00"}},
-	}
-	for _, s := range seeds {
-		enc, err := wire.AppendBinary(nil, s.oid, s.v)
-		if err != nil {
-			f.Fatal(err)
-		}
-		for j, oid := range arrayFuzzOids {
-			if oid == s.oid {
-				f.Add(uint8(j), enc)
-			}
-		}
-	}
-	f.Fuzz(func(t *testing.T, which uint8, data []byte) {
-		oid := arrayFuzzOids[int(which)%len(arrayFuzzOids)]
-		v, err := wire.DecodeBinary(oid, data)
-		if err != nil {
-			return
-		}
-		typ, ok := types.TypeByOid(types.Oid(oid))
-		if !ok {
-			t.Fatalf("no type %d", oid)
-		}
-		if elems, isSlice := v.([]any); isSlice && hasInvalidText(elems) {
-			t.Fatalf("%s: binary %x decodes to text with NUL or invalid UTF-8, which textrecv refuses (22021)", typ, data)
-		}
-		text := types.FormatText(typ, v, nil)
-		back, err := types.ParseText(typ, text)
-		if err != nil {
-			t.Fatalf("%s: binary %x printed as %q, which does not parse: %v", typ, data, text, err)
-		}
-		if types.Compare(typ, v, back) != 0 {
-			t.Fatalf("%s: binary %x printed as %q reads back as %q", typ, data, text, types.FormatText(typ, back, nil))
-		}
-		enc1, err1 := wire.AppendBinary(nil, oid, v)
-		enc2, err2 := wire.AppendBinary(nil, oid, back)
-		if err1 != nil || err2 != nil {
-			t.Fatalf("%s: re-encoding %q: %v, %v", typ, text, err1, err2)
-		}
-		if !reflect.DeepEqual(enc1, enc2) && !hasNaN(v) {
-			t.Fatalf("%s: %q encodes as %x from binary but %x from text", typ, text, enc1, enc2)
-		}
-	})
-}
-
-// hasInvalidText reports whether a text element holds NUL or invalid UTF-8.
-func hasInvalidText(elems []any) bool {
-	for _, e := range elems {
-		if s, ok := e.(string); ok && (strings.ContainsRune(s, 0) || !utf8.ValidString(s)) {
-			return true
-		}
-	}
-	return false
-}
-
-// hasNaN reports whether an array holds a float NaN, whose payload bits
-// the text form does not keep.
-func hasNaN(v any) bool {
-	elems, _ := v.([]any)
-	for _, e := range elems {
-		if f, ok := e.(float64); ok && f != f {
-			return true
-		}
-	}
-	return false
 }

@@ -43,32 +43,49 @@ func appendBinaryValue(buf []byte, oid uint32, v any) ([]byte, error) {
 	return wire.AppendBinary(buf, oid, v)
 }
 
-// decodeBinaryValue is wire.DecodeBinary for every type, enums included:
-// an enum's labels are checked as its text input checks them.
+// decodeBinaryValue is wire.DecodeBinary for every type: the values whose
+// binary form is their text (jsonb, jsonpath, enums), alone or as array
+// elements, are read by their type's input function, which checks and
+// normalizes them as text input does.
 func decodeBinaryValue(oid uint32, src []byte) (any, error) {
-	e, array, ok := enumOf(oid)
-	if !ok {
-		return wire.DecodeBinary(oid, src)
-	}
-	textOID := uint32(pgtype.TextOID)
-	if array {
-		textOID = pgtype.TextArrayOID
-	}
-	v, err := wire.DecodeBinary(textOID, src)
-	if err != nil {
-		return nil, err
-	}
-	labels := []any{v}
-	if array {
-		_, _, labels, _ = pgarray.Shape(v)
-	}
-	for _, l := range labels {
-		if l == nil {
-			continue
-		}
-		if _, err := types.ParseText(e, l.(string)); err != nil {
+	t := types.Type{Oid: types.Oid(oid), Typmod: -1}
+	elem, isArray := t.Elem()
+	textual := func(t types.Type) bool { return t.IsEnum() || wire.BinaryIsText(uint32(t.Oid)) }
+	switch {
+	case textual(t):
+		v, err := wire.DecodeBinary(wireTextOID(t), src)
+		if err != nil {
 			return nil, err
 		}
+		return types.ParseText(t, v.(string))
+	case isArray && textual(elem):
+		wireOID := uint32(pgtype.TextArrayOID)
+		if !elem.IsEnum() {
+			wireOID = oid
+		}
+		v, err := wire.DecodeBinary(wireOID, src)
+		if err != nil {
+			return nil, err
+		}
+		elems, _ := pgarray.Elems(v)
+		for i, e := range elems {
+			if e == nil {
+				continue
+			}
+			if elems[i], err = types.ParseText(elem, e.(string)); err != nil {
+				return nil, err
+			}
+		}
+		return v, nil
 	}
-	return v, nil
+	return wire.DecodeBinary(oid, src)
+}
+
+// wireTextOID is the type whose binary codec package wire reads a textual
+// value with: an enum's is text's.
+func wireTextOID(t types.Type) uint32 {
+	if t.IsEnum() {
+		return pgtype.TextOID
+	}
+	return uint32(t.Oid)
 }

@@ -186,9 +186,6 @@ func (c *conn) decodeParams(ps *preparedStmt, codes []int16, values [][]byte) ([
 			params[i], err = c.sess.ParseText(oid, string(v))
 		case formatBinary:
 			params[i], err = decodeBinaryValue(oid, v)
-			if err == nil && wire.BinaryIsText(oid) {
-				params[i], err = c.sess.ParseText(oid, params[i].(string))
-			}
 			if errors.Is(err, wire.ErrIncorrectBinaryFormat) {
 				err = pgerror.Wrapf(err, pgerror.InvalidBinaryRepresentation,
 					"incorrect binary data format in bind parameter %d", i+1)
