@@ -12,8 +12,8 @@ import decimal
 import os
 import sys
 
-from sqlalchemy import (Boolean, CheckConstraint, Column, Date, DateTime, ForeignKey, Index, Integer, MetaData, Numeric,
-                        String, Table, Text, UniqueConstraint, create_engine, func, inspect, select, text)
+from sqlalchemy import (Boolean, CheckConstraint, Column, Date, DateTime, Enum, ForeignKey, Index, Integer, MetaData,
+                        Numeric, String, Table, Text, UniqueConstraint, create_engine, func, inspect, select, text)
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Session, declarative_base, relationship
 
@@ -53,6 +53,7 @@ class Loan(Base):
     book_id = Column(Integer, ForeignKey("book.id"), nullable=False, index=True)
     borrower = Column(String(40), nullable=False)
     due = Column(Date, nullable=False)
+    status = Column(Enum("open", "returned", "lost", name="loan_status"), nullable=False, server_default="open")
     book = relationship("Book", back_populates="loans")
 
 
@@ -79,6 +80,7 @@ def reflect():
     eng = engine()
     insp = inspect(eng)
     print("tables", sorted(insp.get_table_names()))
+    print("enums", insp.get_enums())
     for table in sorted(insp.get_table_names()):
         print("table", table)
         for c in insp.get_columns(table):
@@ -117,7 +119,16 @@ def app():
         assert ann.books[0].published == datetime.datetime(2020, 1, 2, 3, 4, 5, tzinfo=datetime.timezone.utc)
         ann.books[1].pages = 250
         ann.books[1].loans.append(Loan(borrower="Cy", due=datetime.date(2024, 5, 1)))
+        ann.books[1].loans.append(Loan(borrower="Di", due=datetime.date(2024, 4, 1), status="lost"))
         s.commit()
+        ann.books[1].loans[0].status = "returned"
+        s.commit()
+        print("loans", s.execute(select(Loan.borrower, Loan.status).where(Loan.status > "open").order_by(Loan.status)).all())
+        try:
+            with s.begin_nested():
+                s.add(Loan(book_id=ann.books[1].id, borrower="Ed", due=datetime.date(2024, 6, 1), status="stolen"))
+        except Exception as e:
+            print("bad status", type(e).__name__, getattr(e.orig, "pgcode", None))
         counts = s.execute(select(Author.name, func.count(Book.id)).outerjoin(Book).group_by(Author.name).order_by(Author.name)).all()
         print("counts", counts)
         s.delete(ann.books[1])
