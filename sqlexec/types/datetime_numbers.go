@@ -276,7 +276,12 @@ func (d *dtDecoder) numberField(text string, fmask int) (int, dtErr) {
 		n := len(text)
 		d.mday, _ = strconv.Atoi(text[n-2:])
 		d.mon, _ = strconv.Atoi(text[n-4 : n-2])
-		d.year, _ = strconv.Atoi(text[:n-4])
+		year, err := strconv.Atoi(text[:n-4])
+		if err != nil || year > math.MaxInt32 {
+			// PostgreSQL's atoi leaves such a year out of range too.
+			return 0, dtFieldOverflow
+		}
+		d.year = year
 		if n-4 == 2 {
 			d.is2digits = true
 		}
