@@ -256,7 +256,7 @@ func numericExp(d *apd.Decimal) (any, error) {
 	rscale := min(max(numericMinSigDigits-int(val), dscale(d), 0), numericMaxDisplayScale)
 	out := new(apd.Decimal)
 	prec := int64(math.Max(val, 0)) + int64(rscale) + 10
-	if _, err := decimalContext.WithPrecision(uint32(prec)).Exp(out, d); err != nil {
+	if err := decimalExp(out, d, uint32(prec)); err != nil {
 		return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value overflows numeric format")
 	}
 	return roundToScale(out, rscale)
@@ -288,12 +288,12 @@ func numericLog(d *apd.Decimal, base10 bool) (any, error) {
 	dweight := estimateLnDweight(d)
 	rscale := min(max(numericMinSigDigits-dweight, dscale(d), 0), numericMaxDisplayScale)
 	out := new(apd.Decimal)
-	ctx := decimalContext.WithPrecision(uint32(rscale + max(dweight, 0) + 10))
+	prec := uint32(rscale + max(dweight, 0) + 10)
 	var err error
 	if base10 {
-		_, err = ctx.Log10(out, d)
+		_, err = decimalContext.WithPrecision(prec).Log10(out, d)
 	} else {
-		_, err = ctx.Ln(out, d)
+		err = decimalLn(out, d, prec)
 	}
 	if err != nil {
 		return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value overflows numeric format")

@@ -68,7 +68,7 @@ func numericPow(base, exp *apd.Decimal) (any, error) {
 	rscale := min(max(numericMinSigDigits-int(val), dscale(base), dscale(exp), 0), numericMaxDisplayScale)
 	sigDigits := max(rscale+int(val), 0)
 	lnPrec := uint32(sigDigits + 12)
-	if _, err := decimalContext.WithPrecision(lnPrec).Ln(ln, abs); err != nil {
+	if err := decimalLn(ln, abs, lnPrec); err != nil {
 		return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value overflows numeric format")
 	}
 	if _, err := decimalContext.WithPrecision(lnPrec+uint32(max(lnDweight, 0))+4).Mul(lnNum, ln, exp); err != nil {
@@ -82,7 +82,7 @@ func numericPow(base, exp *apd.Decimal) (any, error) {
 		return apd.New(0, -int32(rscale)), nil
 	}
 	out := new(apd.Decimal)
-	if _, err := decimalContext.WithPrecision(uint32(sigDigits+10)).Exp(out, lnNum); err != nil {
+	if err := decimalExp(out, lnNum, uint32(sigDigits+10)); err != nil {
 		return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value overflows numeric format")
 	}
 	if base.Negative && numericIsOdd(exp) {
