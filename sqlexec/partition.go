@@ -21,8 +21,8 @@ import (
 // Hash partitioning is in partition_hash.go.
 
 // partKey is a partitioned table's PARTITION BY: the strategy ('l' list,
-// 'r' range, 'h' hash) and, per key column, a column name or ("") an expression over
-// the table's row.
+// 'r' range, 'h' hash) and, per key column, a column name or ("") an
+// expression over the table's row.
 type partKey struct {
 	strategy byte
 	cols     []string
@@ -62,7 +62,7 @@ func (d *ddl) partitionKey(b *binder, t *tableDesc, ps *pg_query.PartitionSpec) 
 		}
 	case pg_query.PartitionStrategy_PARTITION_STRATEGY_RANGE:
 		k.strategy = 'r'
-	default:
+	case pg_query.PartitionStrategy_PARTITION_STRATEGY_HASH:
 		k.strategy = 'h'
 	}
 	sc := tableScope(t, t.name)
