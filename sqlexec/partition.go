@@ -12,18 +12,17 @@ import (
 	"github.com/fickle-db/fickle/sqlexec/types"
 )
 
-// Declarative partitioning (PARTITION BY RANGE / LIST, PARTITION OF). A
+// Declarative partitioning (PARTITION BY RANGE / LIST / HASH, PARTITION OF). A
 // partitioned table is an inheritance parent that holds no rows of its
 // own; its partitions are children with a bound. Reads expand the parent
 // into its partitions like any inheritance parent (inherit.go); INSERT
 // routes each row to the leaf partition whose bound holds its key, and an
 // UPDATE that takes a row out of its partition moves it, as PostgreSQL does.
-// Hash partitioning needs PostgreSQL's hash functions to place rows as it
-// does, so it is refused.
+// Hash partitioning is in partition_hash.go.
 
 // partKey is a partitioned table's PARTITION BY: the strategy ('l' list,
-// 'r' range) and, per key column, a column name or ("") an expression over
-// the table's row.
+// 'r' range, 'h' hash) and, per key column, a column name or ("") an
+// expression over the table's row.
 type partKey struct {
 	strategy byte
 	cols     []string
@@ -42,11 +41,12 @@ type rangeDatum struct {
 }
 
 // partBound is a partition's FOR VALUES: DEFAULT, a list of values (nil
-// for NULL) or a range [lower, upper).
+// for NULL), a range [lower, upper) or a hash modulus and remainder.
 type partBound struct {
-	isDefault    bool
-	list         []any
-	lower, upper []rangeDatum
+	isDefault          bool
+	list               []any
+	lower, upper       []rangeDatum
+	modulus, remainder int
 	// text is the bound as pg_get_expr(relpartbound) prints it.
 	text string
 }
@@ -62,8 +62,8 @@ func (d *ddl) partitionKey(b *binder, t *tableDesc, ps *pg_query.PartitionSpec) 
 		}
 	case pg_query.PartitionStrategy_PARTITION_STRATEGY_RANGE:
 		k.strategy = 'r'
-	default:
-		return nil, pgerror.Unsupported("hash partitioning")
+	case pg_query.PartitionStrategy_PARTITION_STRATEGY_HASH:
+		k.strategy = 'h'
 	}
 	sc := tableScope(t, t.name)
 	for _, pn := range ps.PartParams {
@@ -74,6 +74,9 @@ func (d *ddl) partitionKey(b *binder, t *tableDesc, ps *pg_query.PartitionSpec) 
 				return nil, pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" named in partition key does not exist", pe.Name)
 			}
 			if err := k.addOpclass(pe, t.cols[i].typ); err != nil {
+				return nil, err
+			}
+			if err := k.hashable(t.cols[i].typ); err != nil {
 				return nil, err
 			}
 			k.cols, k.exprs, k.typs = append(k.cols, pe.Name), append(k.exprs, nil), append(k.typs, t.cols[i].typ)
@@ -103,6 +106,9 @@ func (d *ddl) partitionKey(b *binder, t *tableDesc, ps *pg_query.PartitionSpec) 
 		if err := k.addOpclass(pe, e.typ); err != nil {
 			return nil, err
 		}
+		if err := k.hashable(e.typ); err != nil {
+			return nil, err
+		}
 		k.cols, k.exprs, k.typs = append(k.cols, ""), append(k.exprs, pe.Expr), append(k.typs, e.typ)
 	}
 	return k, nil
@@ -130,6 +136,9 @@ func (b *binder) keyScalars(t *tableDesc) ([]*scalar, error) {
 func (d *ddl) partitionBound(b *binder, p *tableDesc, name string, bs *pg_query.PartitionBoundSpec) (*partBound, error) {
 	k := p.part
 	if bs.IsDefault {
+		if k.strategy == 'h' {
+			return nil, pgerror.New(pgerror.InvalidTableDefinition, "a hash-partitioned table may not have a default partition")
+		}
 		return &partBound{isDefault: true, text: "DEFAULT"}, nil
 	}
 	constant := func(n *pg_query.Node, typ types.Type) (any, error) {
@@ -221,8 +230,10 @@ func (d *ddl) partitionBound(b *binder, p *tableDesc, name string, bs *pg_query.
 		}
 		pb.text = "FOR VALUES FROM " + lt + " TO " + ut
 		return pb, nil
-	case bs.Strategy == "h":
-		return nil, pgerror.Unsupported("hash partitioning")
+	case bs.Strategy == "h" && k.strategy == 'h':
+		return hashBound(bs)
+	case k.strategy == 'h':
+		return nil, pgerror.New(pgerror.InvalidTableDefinition, "invalid bound specification for a hash partition")
 	case k.strategy == 'l':
 		return nil, pgerror.New(pgerror.InvalidTableDefinition, "invalid bound specification for a list partition")
 	}
@@ -282,7 +293,10 @@ func compareKey(k *partKey, key []any, b []rangeDatum) int {
 
 // holds reports whether the key falls in the bound (not DEFAULT).
 func (pb *partBound) holds(k *partKey, key []any) bool {
-	if k.strategy == 'l' {
+	switch k.strategy {
+	case 'h':
+		return k.rowHash(key)%uint64(pb.modulus) == uint64(pb.remainder)
+	case 'l':
 		return slices.ContainsFunc(pb.list, func(v any) bool { return sameKey(k.typs[0], v, key[0]) })
 	}
 	if slices.Contains(key, nil) {
@@ -302,6 +316,9 @@ func (pb *partBound) overlaps(k *partKey, o *partBound) bool {
 // checkNewPartition refuses a bound that overlaps a sibling's or a second
 // DEFAULT, and a bound that rows of the DEFAULT partition fall in.
 func (d *ddl) checkNewPartition(b *binder, p *tableDesc, name string, pb *partBound) error {
+	if p.part.strategy == 'h' {
+		return checkHashPartition(name, pb, d.cat.children(p.oid))
+	}
 	var def *tableDesc
 	for _, sib := range d.cat.children(p.oid) {
 		if sib.bound == nil {
@@ -426,7 +443,7 @@ func (d *ddl) partitioning(b *binder, t *tableDesc, cs *pg_query.CreateStmt) err
 
 // partitions returns t's partitions in bound order: list partitions by
 // their least value (a partition of NULL alone after them), range ones by
-// lower bound, DEFAULT last.
+// lower bound, hash ones by modulus and remainder, DEFAULT last.
 func (c *catalog) partitions(t *tableDesc) []*tableDesc {
 	ps := c.children(t.oid)
 	k := t.part
@@ -443,7 +460,10 @@ func (c *catalog) partitions(t *tableDesc) []*tableDesc {
 		if ra, rb := rank(a), rank(b); ra != rb || ra != 0 {
 			return ra - rb
 		}
-		if k.strategy == 'r' {
+		switch k.strategy {
+		case 'h':
+			return compareHashBounds(a.bound, b.bound)
+		case 'r':
 			return compareBounds(k, a.bound.lower, b.bound.lower)
 		}
 		return k.compare(0, a.bound.nonNull(k)[0], b.bound.nonNull(k)[0])

@@ -1,0 +1,203 @@
+package types
+
+import (
+	"encoding/binary"
+	"math"
+	"math/bits"
+	"strings"
+	"time"
+)
+
+// PostgreSQL's 64-bit "extended" hash functions (the hash operator classes'
+// support function 2), bit for bit, for the types whose hash partitioning
+// places rows: hash partitioning sends a row to the partition PostgreSQL
+// would only if every key column hashes as PostgreSQL's does. A type
+// missing here is not hashable (HashExtendedSupported), never hashed
+// differently.
+
+// pgEpoch is PostgreSQL's date and timestamp origin, 2000-01-01.
+var pgEpoch = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// HashExtendedSupported reports whether HashExtended hashes values of t.
+func HashExtendedSupported(t Type) bool {
+	switch t.Oid {
+	case OidBool, OidInt2, OidInt4, OidInt8, OidOid, OidFloat4, OidFloat8,
+		OidText, OidVarchar, OidBpchar, OidName, OidBytea,
+		OidDate, OidTime, OidTimestamp, OidTimestamptz, OidUUID:
+		return true
+	}
+	return false
+}
+
+// HashExtended returns the extended hash of the non-NULL datum v of type t
+// under seed, as PostgreSQL's hash<type>extended returns it (text under a
+// deterministic collation: its bytes).
+func HashExtended(t Type, v any, seed uint64) uint64 {
+	switch t.Oid {
+	case OidBool:
+		if v.(bool) {
+			return hashUint32Extended(1, seed)
+		}
+		return hashUint32Extended(0, seed)
+	case OidInt2, OidInt4:
+		return hashUint32Extended(uint32(int32(v.(int64))), seed)
+	case OidOid:
+		return hashUint32Extended(uint32(v.(int64)), seed)
+	case OidInt8, OidTime:
+		return hashInt8Extended(v.(int64), seed)
+	case OidFloat4, OidFloat8:
+		f := v.(float64)
+		if f == 0 {
+			return seed
+		}
+		if math.IsNaN(f) {
+			f = math.Float64frombits(0x7ff8000000000000)
+		}
+		var b [8]byte
+		binary.LittleEndian.PutUint64(b[:], math.Float64bits(f))
+		return hashBytesExtended(b[:], seed)
+	case OidText, OidVarchar, OidName:
+		return hashBytesExtended([]byte(v.(string)), seed)
+	case OidBpchar:
+		return hashBytesExtended([]byte(strings.TrimRight(v.(string), " ")), seed)
+	case OidBytea:
+		return hashBytesExtended(v.([]byte), seed)
+	case OidUUID:
+		u := v.([16]byte)
+		return hashBytesExtended(u[:], seed)
+	case OidDate:
+		return hashUint32Extended(uint32(dateDays(v.(time.Time))), seed)
+	case OidTimestamp, OidTimestamptz:
+		return hashInt8Extended(timestampMicros(v.(time.Time)), seed)
+	}
+	panic("types: HashExtended of an unhashable type " + t.String())
+}
+
+// dateDays is a date's PostgreSQL datum: days since 2000-01-01, the int32
+// extremes for ±infinity.
+func dateDays(t time.Time) int32 {
+	switch {
+	case t.Equal(InfinityTime):
+		return math.MaxInt32
+	case t.Equal(NegInfinityTime):
+		return math.MinInt32
+	}
+	return int32((t.Unix() - pgEpoch.Unix()) / 86400)
+}
+
+// timestampMicros is a timestamp's PostgreSQL datum: microseconds since
+// 2000-01-01, the int64 extremes for ±infinity.
+func timestampMicros(t time.Time) int64 {
+	switch {
+	case t.Equal(InfinityTime):
+		return math.MaxInt64
+	case t.Equal(NegInfinityTime):
+		return math.MinInt64
+	}
+	return (t.Unix()-pgEpoch.Unix())*1_000_000 + int64(t.Nanosecond()/1000)
+}
+
+// hashInt8Extended is hashint8extended: the high half folded into the low
+// so that an int8 hashes as the int4 of the same value.
+func hashInt8Extended(v int64, seed uint64) uint64 {
+	lo, hi := uint32(v), uint32(v>>32)
+	if v >= 0 {
+		lo ^= hi
+	} else {
+		lo ^= ^hi
+	}
+	return hashUint32Extended(lo, seed)
+}
+
+// HashCombine64 is PostgreSQL's hash_combine64.
+func HashCombine64(a, b uint64) uint64 {
+	return a ^ (b + 0x49a0f4dd15e5a8e3 + (a << 54) + (a >> 7))
+}
+
+// jenkinsMix and jenkinsFinal are the mix() and final() steps of Bob
+// Jenkins' lookup3 hash, which PostgreSQL's hash_bytes uses.
+func jenkinsMix(a, b, c uint32) (uint32, uint32, uint32) {
+	a -= c
+	a ^= bits.RotateLeft32(c, 4)
+	c += b
+	b -= a
+	b ^= bits.RotateLeft32(a, 6)
+	a += c
+	c -= b
+	c ^= bits.RotateLeft32(b, 8)
+	b += a
+	a -= c
+	a ^= bits.RotateLeft32(c, 16)
+	c += b
+	b -= a
+	b ^= bits.RotateLeft32(a, 19)
+	a += c
+	c -= b
+	c ^= bits.RotateLeft32(b, 4)
+	b += a
+	return a, b, c
+}
+
+func jenkinsFinal(a, b, c uint32) (uint32, uint32, uint32) {
+	c ^= b
+	c -= bits.RotateLeft32(b, 14)
+	a ^= c
+	a -= bits.RotateLeft32(c, 11)
+	b ^= a
+	b -= bits.RotateLeft32(a, 25)
+	c ^= b
+	c -= bits.RotateLeft32(b, 16)
+	a ^= c
+	a -= bits.RotateLeft32(c, 4)
+	b ^= a
+	b -= bits.RotateLeft32(a, 14)
+	c ^= b
+	c -= bits.RotateLeft32(b, 24)
+	return a, b, c
+}
+
+// seeded starts a lookup3 state for a key of n bytes under seed.
+func seeded(n uint32, seed uint64) (uint32, uint32, uint32) {
+	a := 0x9e3779b9 + n + 3923095
+	b, c := a, a
+	if seed != 0 {
+		a += uint32(seed >> 32)
+		b += uint32(seed)
+		a, b, c = jenkinsMix(a, b, c)
+	}
+	return a, b, c
+}
+
+// hashUint32Extended is hash_bytes_uint32_extended.
+func hashUint32Extended(k uint32, seed uint64) uint64 {
+	a, b, c := seeded(4, seed)
+	a += k
+	_, b, c = jenkinsFinal(a, b, c)
+	return uint64(b)<<32 | uint64(c)
+}
+
+// hashBytesExtended is hash_bytes_extended on a little-endian machine:
+// 12-byte blocks as three words, the tail's bytes added to a, b and c (c's
+// lowest byte left out).
+func hashBytesExtended(k []byte, seed uint64) uint64 {
+	a, b, c := seeded(uint32(len(k)), seed)
+	for len(k) >= 12 {
+		a += binary.LittleEndian.Uint32(k)
+		b += binary.LittleEndian.Uint32(k[4:])
+		c += binary.LittleEndian.Uint32(k[8:])
+		a, b, c = jenkinsMix(a, b, c)
+		k = k[12:]
+	}
+	for i, x := range k {
+		switch {
+		case i < 4:
+			a += uint32(x) << (8 * i)
+		case i < 8:
+			b += uint32(x) << (8 * (i - 4))
+		default:
+			c += uint32(x) << (8 * (i - 7))
+		}
+	}
+	_, b, c = jenkinsFinal(a, b, c)
+	return uint64(b)<<32 | uint64(c)
+}
