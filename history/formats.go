@@ -116,6 +116,9 @@ func Import(path string, f Format) (*History, error) {
 		return nil, err
 	}
 	defer in.Close()
+	if f == FormatFickle {
+		return readJSONLSized(in, path, st.Size())
+	}
 	return Read(in, path, f)
 }
 

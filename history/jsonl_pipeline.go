@@ -13,6 +13,12 @@ import "io"
 // transactions, orders) cost about the same, so on two cores a recorded
 // pgbench history reads in 0.52 s for 0.73 s of processor time.
 func ReadJSONL(r io.Reader, name string) (*History, error) {
+	return readJSONLSized(r, name, 0)
+}
+
+// readJSONLSized is ReadJSONL for an input of about size bytes (0 when
+// unknown), from which it sizes the history's large slices.
+func readJSONLSized(r io.Reader, name string, size int64) (*History, error) {
 	lr, err := newLineReader(r)
 	if err != nil {
 		return nil, fileErr(name, "%v", err)
@@ -23,6 +29,7 @@ func ReadJSONL(r io.Reader, name string) (*History, error) {
 	defer close(stop)
 	go parseJSONL(lr, name, batches, free, stop)
 	jr := newJSONLReader()
+	jr.reserveFor(size)
 	for b := range batches {
 		if b.panicked != nil {
 			panic(b.panicked)

@@ -28,6 +28,14 @@ func newCoTracker() *coTracker {
 	return c
 }
 
+// reserve gives c room for n transactions without growing.
+func (c *coTracker) reserve(n int) {
+	c.next = grow(c.next, n-len(c.next))
+	c.prev = grow(c.prev, n-len(c.prev))
+	c.label = grow(c.label, n-len(c.label))
+	c.member = grow(c.member, n-len(c.member))
+}
+
 func (c *coTracker) grow(n int) {
 	for len(c.next) < n {
 		c.next = append(grow(c.next, 1), NoWriter)

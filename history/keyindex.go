@@ -92,3 +92,11 @@ func (x *keyIndex) resize(n int) {
 		x.slots[i] = s
 	}
 }
+
+// reserve gives x room for n keys without growing its table.
+func (x *keyIndex) reserve(n int) {
+	x.hashes = grow(x.hashes, n-len(x.hashes))
+	if 2*n > len(x.slots) {
+		x.resize((n + 1) / 2)
+	}
+}
