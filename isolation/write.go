@@ -69,7 +69,7 @@ func (e *engine) insert(ctx context.Context, t *txn, id TableID, key []byte, row
 	if err := e.checkUnique(ctx, t, tb, ks, row); err != nil {
 		return nil, err
 	}
-	e.putWrite(t, tb, ks, row, false)
+	e.putWrite(t, tb, ks, row, false, created)
 	return key, nil
 }
 
@@ -91,7 +91,7 @@ func (e *engine) update(ctx context.Context, t *txn, id TableID, key []byte, row
 	if err := e.checkUnique(ctx, t, tb, ks, row); err != nil {
 		return err
 	}
-	e.putWrite(t, tb, ks, row, false)
+	e.putWrite(t, tb, ks, row, false, false)
 	return nil
 }
 
@@ -113,7 +113,7 @@ func (e *engine) delete(ctx context.Context, t *txn, id TableID, key []byte) err
 	if err := e.lockOldIndexKeys(ctx, t, tb, ks); err != nil {
 		return err
 	}
-	e.putWrite(t, tb, ks, nil, true)
+	e.putWrite(t, tb, ks, nil, true, false)
 	return nil
 }
 
@@ -326,8 +326,11 @@ func (t *txn) newWrite() *write {
 	return w
 }
 
-// putWrite makes row (or a tombstone) t's last write to ks.
-func (e *engine) putWrite(t *txn, tb *table, ks *keyState, row []any, tomb bool) {
+// putWrite makes row (or a tombstone) t's last write to ks. A key t has
+// just created (created) has no earlier write of t and no version but
+// init's tombstone, so its write replaces nothing: a bulk load skips the
+// look-up of the write map and of the statement's memo for every row.
+func (e *engine) putWrite(t *txn, tb *table, ks *keyState, row []any, tomb, created bool) {
 	if t.writes == nil {
 		t.writes = make(map[TableID]map[string]*write)
 	}
@@ -336,13 +339,16 @@ func (e *engine) putWrite(t *txn, tb *table, ks *keyState, row []any, tomb bool)
 		ws = make(map[string]*write)
 		t.writes[tb.id] = ws
 	}
-	prev := ws[ks.key]
+	var prev *write
+	if !created {
+		prev = ws[ks.key]
+	}
 	op := e.rec.write(t, tb, ks, tomb)
 	t.undo.push(undoEntry{table: tb.id, key: ks.key, prev: prev, op: op})
 	t.writeSeq++
 	w := t.newWrite()
 	*w = write{key: ks.key, row: row, tomb: tomb, ks: ks, tb: tb, seq: t.writeSeq, before: prev}
-	if prev == nil {
+	if prev == nil && !created {
 		w.baseRow, w.baseLive = e.replacedVersion(t, ks)
 	}
 	ws[ks.key] = w
