@@ -114,6 +114,18 @@ func (b *binder) autoViewOf(v *viewDesc, alias, verb string, loc int32) (*autoVi
 		return nil, pgerror.Newf(pgerror.InvalidObjectDefinition, "infinite recursion detected in rules for relation \"%s\"", v.name)
 	}
 	av, reason := b.autoViewParts(v, alias)
+	if reason == "" || reason == noUpdatableColumns {
+		// PostgreSQL applies the base table's policies for the view's
+		// owner; the rewritten statement applies them for the role
+		// running it.
+		role := b.privRole
+		if role == 0 {
+			role = b.s.currentRole()
+		}
+		if t := b.s.lookupTable(b.cat, av.base.Schemaname, av.base.Relname); t != nil && t.rowSecurity && role != v.ownerRole() {
+			return nil, pgerror.Unsupported("writing through a view to a table with row-level security by a role other than the view's owner")
+		}
+	}
 	if reason != "" && (reason != noUpdatableColumns || verb != "delete from") {
 		hint := map[string]string{"insert into": "To enable inserting into the view, provide an INSTEAD OF INSERT trigger or an unconditional ON INSERT DO INSTEAD rule.",
 			"update":      "To enable updating the view, provide an INSTEAD OF UPDATE trigger or an unconditional ON UPDATE DO INSTEAD rule.",
