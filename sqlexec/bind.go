@@ -186,7 +186,12 @@ type binder struct {
 	// rlsTarget names the target of the UPDATE or DELETE being compiled
 	// and rlsCompiling the tables whose policies are being compiled
 	// (rls_apply.go).
-	rlsTarget    rowSecurityTarget
+	rlsTarget rowSecurityTarget
+	// viewChecks are the check options of the views the statement being
+	// compiled was rewritten from (views_check.go).
+	viewChecks []viewCheck
+	// viewDepth counts the views the statement was rewritten through.
+	viewDepth    int
 	rlsCompiling map[uint32]bool
 	// full is the whole query string the statement came from, for error
 	// positions.

@@ -402,7 +402,11 @@ func (n catalogNames) typeName(oid uint32, typmod int32) (string, bool) {
 		}
 		return name, true
 	}
-	if rel, array := relationOfRowType(n.catalog(), oid); rel != nil {
+	rel, array := relationOfRowType(n.catalog(), oid)
+	if t, arr := n.catalog().tableOfRowType(oid); t != nil {
+		rel, array = &rowTypeRelation{oid: t.oid, schema: t.schema, name: t.name}, arr
+	}
+	if rel != nil {
 		name := types.QuoteIdent(rel.name)
 		if !n.relationVisible(rel) {
 			name = types.QuoteIdent(rel.schema) + "." + name

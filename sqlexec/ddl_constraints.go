@@ -104,7 +104,7 @@ func (d *ddl) addConstraint(b *binder, t *tableDesc, tc tableConstraint, alter b
 			base := t.name + "_check"
 			if tc.column != "" {
 				base = t.name + "_" + tc.column + "_check"
-			} else if first := soleColumnRef(c.RawExpr); first != "" {
+			} else if first := soleColumnRef(t, c.RawExpr); first != "" {
 				base = t.name + "_" + first + "_check"
 			}
 			name = uniqueConName(t, base)
@@ -201,14 +201,19 @@ func colNameList(t *tableDesc, cols []int) []string {
 	return out
 }
 
-// soleColumnRef is the column a CHECK expression reads when it reads
+// soleColumnRef is the column of t a CHECK expression reads when it reads
 // exactly one, which PostgreSQL names the constraint after; "" otherwise.
-func soleColumnRef(n *pg_query.Node) string {
+// A whole-row reference to t counts as a column without a name.
+func soleColumnRef(t *tableDesc, n *pg_query.Node) string {
 	names := map[string]bool{}
 	walk(n, func(c *pg_query.Node) bool {
 		if cr := c.GetColumnRef(); cr != nil {
 			if s := cr.Fields[len(cr.Fields)-1].GetString_(); s != nil {
-				names[s.Sval] = true
+				if len(cr.Fields) == 1 && s.Sval == t.name && t.colIndex(s.Sval) < 0 {
+					names[""] = true
+				} else {
+					names[s.Sval] = true
+				}
 			}
 		}
 		return true

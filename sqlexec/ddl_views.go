@@ -32,6 +32,9 @@ type viewDesc struct {
 	triggers []*triggerDesc
 	// rules are the view's rewrite rules in name order (rules.go).
 	rules []*ruleDesc
+	// checkOption is the view's WITH CHECK OPTION as given: "local" or
+	// "cascaded" in any case, "" for none (views_check.go).
+	checkOption string
 }
 
 type viewCol struct {
@@ -87,13 +90,12 @@ func (b *binder) viewItem(v *viewDesc, alias string, a *pg_query.Alias) (*fromIt
 
 // createView runs CREATE [OR REPLACE] VIEW.
 func (d *ddl) createView(vs *pg_query.ViewStmt, full string) error {
-	switch {
-	case vs.View.Relpersistence == "t":
+	if vs.View.Relpersistence == "t" {
 		return pgerror.Unsupported("temporary views")
-	case vs.WithCheckOption != pg_query.ViewCheckOption_NO_CHECK_OPTION:
-		return pgerror.Unsupported("WITH CHECK OPTION")
-	case len(vs.Options) > 0:
-		return pgerror.Unsupported("view options (WITH (...))")
+	}
+	checkOption, err := viewCheckOption(vs)
+	if err != nil {
+		return err
 	}
 	schema, err := d.s.creationSchema(d.cat, vs.View.Schemaname)
 	if err != nil {
@@ -112,7 +114,7 @@ func (d *ddl) createView(vs *pg_query.ViewStmt, full string) error {
 	if len(names) > len(plan.cols) {
 		return pgerror.New(pgerror.SyntaxError, "CREATE VIEW specifies more column names than columns")
 	}
-	v := &viewDesc{schema: schema, name: vs.View.Relname, query: query, deps: deps, owner: d.s.currentRole()}
+	v := &viewDesc{schema: schema, name: vs.View.Relname, query: query, deps: deps, owner: d.s.currentRole(), checkOption: checkOption}
 	seen := map[string]bool{}
 	for i, c := range plan.cols {
 		name := c.Name
@@ -124,6 +126,11 @@ func (d *ddl) createView(vs *pg_query.ViewStmt, full string) error {
 		}
 		seen[name] = true
 		v.cols = append(v.cols, viewCol{name: name, typ: c.typ})
+	}
+	if checkOption != "" {
+		if _, reason := d.binder(full).autoViewParts(v, v.name); reason != "" {
+			return pgerror.New(pgerror.FeatureNotSupported, "WITH CHECK OPTION is supported only on automatically updatable views").WithHint("%s", reason)
+		}
 	}
 	sc := d.cat.schemas[schema]
 	if old := sc.views[v.name]; old != nil && vs.Replace {

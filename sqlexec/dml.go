@@ -54,10 +54,21 @@ func project(x *execCtx, outs []*scalar) ([]any, error) {
 type insertSource func(x *execCtx, emit func(vals []any, isDefault []bool) error) error
 
 func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
+	checks := b.takeViewChecks()
 	if p, ok, err := b.rewritten(ins.Relation, pg_query.CmdType_CMD_INSERT, &pg_query.Node{Node: &pg_query.Node_InsertStmt{InsertStmt: ins}}); ok {
+		if err == nil {
+			err = refuseViewChecks(checks)
+		}
 		return p, err
 	}
 	if v := b.viewTarget(ins.Relation); v != nil {
+		if !v.hasInstead(tgInsert) {
+			b.viewChecks = checks
+			return b.autoViewInsert(v, ins)
+		}
+		if err := refuseViewChecks(checks); err != nil {
+			return nil, err
+		}
 		return b.viewInsertPlan(v, ins)
 	}
 	var ctes map[string]*ctePlan
@@ -132,6 +143,10 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 	if policies != nil && oc != nil && ins.OnConflictClause.Action == pg_query.OnConflictAction_ONCONFLICT_UPDATE {
 		policies.conflictUpdate = true
 	}
+	vchecks, err := b.viewChecksFor(t, targetName(ins.Relation), checks)
+	if err != nil {
+		return nil, err
+	}
 	return b.modifyPlan(&modifyOp{command: "Insert", t: t, alias: ins.Relation.Alias.GetAliasname(), conflict: oc.action()}, srcNode, &stmtPlan{cols: cols, writes: "INSERT", table: t.qualifiedName(), exec: func(x *execCtx) (*Result, error) {
 		var n int64
 		var rows [][]any
@@ -201,6 +216,9 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 				if _, err := w.insertRow(x, row); err != nil {
 					return err
 				}
+			}
+			if err := checkViewRow(x, t, vchecks, row); err != nil {
+				return err
 			}
 			trg.after(nil, row)
 			n++

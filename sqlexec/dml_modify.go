@@ -189,10 +189,21 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 	if up.WithClause != nil {
 		return nil, pgerror.Unsupported("WITH in UPDATE")
 	}
+	checks := b.takeViewChecks()
 	if p, ok, err := b.rewritten(up.Relation, pg_query.CmdType_CMD_UPDATE, &pg_query.Node{Node: &pg_query.Node_UpdateStmt{UpdateStmt: up}}); ok {
+		if err == nil {
+			err = refuseViewChecks(checks)
+		}
 		return p, err
 	}
 	if v := b.viewTarget(up.Relation); v != nil {
+		if !v.hasInstead(tgUpdate) {
+			b.viewChecks = checks
+			return b.autoViewUpdate(v, up)
+		}
+		if err := refuseViewChecks(checks); err != nil {
+			return nil, err
+		}
 		return b.viewModifyPlan(v, up.Relation, tgUpdate, up.FromClause, up.WhereClause, up.TargetList, up.ReturningList)
 	}
 	reads := readsTargetRows(up.WhereClause, up.ReturningList, up.TargetList)
@@ -208,6 +219,10 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 	}
 	t := m.t
 	policies, err := b.rowSecurityCheckFor(t, polUpdate, reads)
+	if err != nil {
+		return nil, err
+	}
+	vchecks, err := b.viewChecksFor(t, targetName(up.Relation), checks)
 	if err != nil {
 		return nil, err
 	}
@@ -345,6 +360,9 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 					q.add(mtrg[mt.member], mt.phys, np)
 				}
 			}
+			if err := checkViewRow(x, t, vchecks, nr); err != nil {
+				return nil, err
+			}
 			if mt.member == 0 && mtrg == nil {
 				trg.after(mt.row, nr)
 			}
@@ -375,6 +393,9 @@ func (b *binder) deletePlan(del *pg_query.DeleteStmt) (*stmtPlan, error) {
 		return p, err
 	}
 	if v := b.viewTarget(del.Relation); v != nil {
+		if !v.hasInstead(tgDelete) {
+			return b.autoViewDelete(v, del)
+		}
 		return b.viewModifyPlan(v, del.Relation, tgDelete, del.UsingClause, del.WhereClause, nil, del.ReturningList)
 	}
 	reads := readsTargetRows(del.WhereClause, del.ReturningList, nil)

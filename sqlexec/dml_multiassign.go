@@ -153,7 +153,8 @@ func (b *binder) multiTarget(t *tableDesc, sc *scope, rt *pg_query.ResTarget, sr
 }
 
 // expandRowStars replaces the rel.* items of a row constructor with a
-// reference to each of rel's columns in sc, as PostgreSQL expands them.
+// reference to each of rel's columns, in the nearest scope that has rel,
+// as PostgreSQL expands them.
 func expandRowStars(sc *scope, items []*pg_query.Node) ([]*pg_query.Node, error) {
 	var out []*pg_query.Node
 	for _, it := range items {
@@ -167,16 +168,18 @@ func expandRowStars(sc *scope, items []*pg_query.Node) ([]*pg_query.Node, error)
 		}
 		rel := cr.Fields[0].GetString_().GetSval()
 		found := false
-		for _, c := range sc.cols {
-			if c.rel != rel || c.hidden {
-				continue
+		for cur := sc; cur != nil && !found; cur = cur.parent {
+			for _, c := range cur.cols {
+				if c.rel != rel || c.hidden {
+					continue
+				}
+				found = true
+				out = append(out, &pg_query.Node{Node: &pg_query.Node_ColumnRef{ColumnRef: &pg_query.ColumnRef{
+					Fields: []*pg_query.Node{pg_query.MakeStrNode(rel), pg_query.MakeStrNode(c.name)}, Location: cr.Location}}})
 			}
-			found = true
-			out = append(out, &pg_query.Node{Node: &pg_query.Node_ColumnRef{ColumnRef: &pg_query.ColumnRef{
-				Fields: []*pg_query.Node{pg_query.MakeStrNode(rel), pg_query.MakeStrNode(c.name)}, Location: cr.Location}}})
 		}
 		if !found {
-			return nil, pgerror.Unsupported("* in a row constructor")
+			return nil, pgerror.Newf(pgerror.UndefinedTable, "missing FROM-clause entry for table \"%s\"", rel).WithPosition(int(cr.Location) + 1)
 		}
 	}
 	return out, nil

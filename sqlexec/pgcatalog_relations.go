@@ -152,6 +152,9 @@ func init() {
 				case "r", "p", "v":
 					out[i][5] = int64(relationOwner(c, aclTable, r.oid))
 					out[i][28] = aclText(s, c, aclTable, r.oid)
+					if v := viewByOid(c, r.oid); v != nil && v.checks() {
+						out[i][29] = []any{"check_option=" + v.checkOption}
+					}
 				case "S":
 					out[i][5] = int64(relationOwner(c, aclSequence, r.oid))
 					out[i][28] = aclText(s, c, aclSequence, r.oid)

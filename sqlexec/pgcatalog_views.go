@@ -1,6 +1,10 @@
 package sqlexec
 
 import (
+	"slices"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
 	"github.com/fickle-db/fickle/sqlexec/types"
 )
 
@@ -33,7 +37,6 @@ func init() {
 			}
 			return out
 		}})
-	no := "NO"
 	registerVirtual(&virtualTable{schema: "information_schema", name: "views",
 		cols: []vcol{{"table_catalog", isIdent}, {"table_schema", isIdent}, {"table_name", isIdent}, {"view_definition", isChars},
 			{"check_option", isChars}, {"is_updatable", isYesNo}, {"is_insertable_into", isYesNo}, {"is_trigger_updatable", isYesNo},
@@ -41,8 +44,12 @@ func init() {
 		rows: func(s *Session, c *catalog) [][]any {
 			var out [][]any
 			for _, v := range sortedViews(c) {
-				// fickle writes through no view, so none is updatable.
-				out = append(out, []any{s.database(), v.schema, v.name, viewDefinition(s, c, v, false), "NONE", no, no, no, no, no})
+				ins, upd, del := viewWritable(s, c, v, 0)
+				trigger := func(event int) string { // enabled or not, as PostgreSQL's
+					return yesNo(slices.ContainsFunc(v.triggers, func(tr *triggerDesc) bool { return tr.tgtype&tgInstead != 0 && tr.tgtype&event != 0 }))
+				}
+				out = append(out, []any{s.database(), v.schema, v.name, viewDefinition(s, c, v, false), v.checkOptionColumn(),
+					yesNo(upd && del), yesNo(ins), trigger(tgUpdate), trigger(tgDelete), trigger(tgInsert)})
 			}
 			return out
 		}})
@@ -92,4 +99,29 @@ func init() {
 	}
 	addSysFunc("pg_get_ruledef", sysFunc{args: []types.Type{types.OidType}, result: text, eval: ruledef})
 	addSysFunc("pg_get_ruledef", sysFunc{args: []types.Type{types.OidType, b}, result: text, eval: ruledef})
+}
+
+// viewWritable reports which commands can write v without its triggers,
+// as PostgreSQL's pg_relation_is_updatable does: those with an
+// unconditional INSTEAD rule, and for an automatically updatable view
+// DELETE, and INSERT and UPDATE when it has an updatable column, as far
+// as its base relation takes them too.
+func viewWritable(s *Session, c *catalog, v *viewDesc, depth int) (ins, upd, del bool) {
+	for _, r := range v.rules {
+		if r.instead && r.where == nil {
+			ins = ins || r.event == pg_query.CmdType_CMD_INSERT
+			upd = upd || r.event == pg_query.CmdType_CMD_UPDATE
+			del = del || r.event == pg_query.CmdType_CMD_DELETE
+		}
+	}
+	av, reason := (&binder{s: s, cat: c}).autoViewParts(v, v.name)
+	if av == nil || reason != "" && reason != noUpdatableColumns || depth > maxViewDepth {
+		return ins, upd, del
+	}
+	bi, bu, bd := true, true, true
+	if bv := s.lookupView(c, av.base.Schemaname, av.base.Relname); bv != nil {
+		bi, bu, bd = viewWritable(s, c, bv, depth+1)
+	}
+	cols := reason == ""
+	return ins || cols && bi, upd || cols && bu, del || bd
 }

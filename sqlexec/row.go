@@ -19,14 +19,18 @@ import (
 
 // rowExpr compiles a row constructor.
 func (b *binder) rowExpr(sc *scope, r *pg_query.RowExpr) (*scalar, error) {
-	fields := make([]*scalar, len(r.Args))
-	shape := make([]types.Field, len(r.Args))
+	args, err := expandRowStars(sc, r.Args)
+	if err != nil {
+		if pe, ok := err.(*pgerror.Error); ok && pe.Position == 0 {
+			return nil, b.errAt(pe, r.Location)
+		}
+		return nil, err
+	}
+	fields := make([]*scalar, len(args))
+	shape := make([]types.Field, len(args))
 	var refs uint64
 	volatile := false
-	for i, a := range r.Args {
-		if a.GetAStar() != nil || a.GetColumnRef() != nil && isStarRef(a.GetColumnRef()) {
-			return nil, b.errAt(pgerror.Unsupported("* in a row constructor"), r.Location)
-		}
+	for i, a := range args {
 		e, err := b.expr(sc, a)
 		if err != nil {
 			return nil, err

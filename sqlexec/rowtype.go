@@ -39,6 +39,20 @@ func (t *tableDesc) rowTypeDesc() *typeDesc {
 	return td
 }
 
+// tableOfRowType returns the table whose row type (array says: the array
+// type over it) has the OID, nil for none.
+func (c *catalog) tableOfRowType(oid uint32) (t *tableDesc, array bool) {
+	if oid == 0 {
+		return nil, false
+	}
+	for _, t := range c.tables {
+		if t.rowType == oid || t.rowArray == oid {
+			return t, t.rowArray == oid
+		}
+	}
+	return nil, false
+}
+
 // lookupTypeOrRowType finds a user-defined type or a table's row type by
 // optional schema and name along the search path, as PostgreSQL's type
 // namespace holds both; nil when there is none.

@@ -7,10 +7,9 @@ import (
 // wholeRowRef compiles a FROM item named alone where a value goes
 // ("SELECT foo FROM (SELECT 1) foo"): the record of the item's columns,
 // named after the item, as PostgreSQL reads a whole-row reference of a
-// subquery, VALUES list or function. ok is false when no item of that name
-// is in scope, or when it is a table: PostgreSQL gives a table's whole row
-// the table's own row type, which fickle does not make for tables, so the
-// reference stays an error there.
+// subquery, VALUES list or function; of a table, the value of the table's
+// row type (rowtype.go), whatever column aliases the item gives. ok is
+// false when no item of that name is in scope.
 func (b *binder) wholeRowRef(sc *scope, name string) (e *scalar, ok bool) {
 	depth := 0
 	for cur := sc; cur != nil; cur, depth = cur.parent, depth+1 {
@@ -31,13 +30,17 @@ func (b *binder) wholeRowRef(sc *scope, name string) (e *scalar, ok bool) {
 			e.name = name
 			return e, true
 		}
+		var rowType types.Type
+		if t := b.cat.tables[cols[0].tableOID]; t != nil {
+			if cols = tableRowCols(cols, t); cols == nil {
+				return nil, false
+			}
+			rowType = t.rowTypeDesc().typ()
+		}
 		fields := make([]*scalar, len(cols))
 		shape := make([]types.Field, len(cols))
 		var refs uint64
 		for i, c := range cols {
-			if c.tableOID != 0 {
-				return nil, false
-			}
 			slot, d := c.slot, depth
 			if d == 0 {
 				fields[i] = &scalar{typ: c.typ, slot: slot, refs: itemBit(c.item), name: c.name,
@@ -50,7 +53,10 @@ func (b *binder) wholeRowRef(sc *scope, name string) (e *scalar, ok bool) {
 			}
 			shape[i] = types.Field{Name: c.name, Type: c.typ}
 		}
-		return &scalar{typ: types.RecordType(shape), slot: -1, refs: refs, name: name, row: fields,
+		if rowType.Oid == 0 {
+			rowType = types.RecordType(shape)
+		}
+		return &scalar{typ: rowType, slot: -1, refs: refs, name: name, row: fields,
 			eval: func(x *execCtx) (any, error) {
 				out := make([]any, len(fields))
 				for i, f := range fields {
@@ -64,4 +70,25 @@ func (b *binder) wholeRowRef(sc *scope, name string) (e *scalar, ok bool) {
 			}}, true
 	}
 	return nil, false
+}
+
+// tableRowCols returns the columns of a FROM item reading table t that
+// make its row, in t's column order: all but the system ones, nil when
+// they are not t's columns.
+func tableRowCols(cols []scopeCol, t *tableDesc) []scopeCol {
+	var out []scopeCol
+	for _, c := range cols {
+		if !c.system {
+			out = append(out, c)
+		}
+	}
+	if len(out) != len(t.cols) || t.rowType == 0 {
+		return nil
+	}
+	for i, c := range out {
+		if c.tableOID != t.oid || c.attnum != t.cols[i].attnum {
+			return nil
+		}
+	}
+	return out
 }
