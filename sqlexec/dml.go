@@ -180,10 +180,10 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 			if err != nil || row == nil {
 				return err
 			}
-			if err := policies.check(x, row); err != nil {
-				return err
-			}
 			if router == nil {
+				if err := policies.check(x, row); err != nil {
+					return err
+				}
 				if err := w.validate(x, row, nil); err != nil {
 					return err
 				}
@@ -193,7 +193,7 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 			}
 			switch {
 			case router != nil:
-				if row, err = router.insert(x, row, leafEvents); err != nil || row == nil {
+				if row, err = router.insert(x, row, policies, leafEvents); err != nil || row == nil {
 					return err
 				}
 			case oc != nil:

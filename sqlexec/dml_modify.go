@@ -327,9 +327,6 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 					continue
 				}
 			}
-			if err := policies.check(x, nr); err != nil {
-				return nil, err
-			}
 			np := mem.physical(mt.phys, nr)
 			if mtrg != nil {
 				if np, err = rowBefore(x, mtrg[mt.member], mt.phys, np); err != nil {
@@ -341,7 +338,7 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 				}
 				nr = mem.toParent(np)
 			}
-			outcome, err := moves.apply(x, mt, wm, np, nr, q)
+			outcome, err := moves.apply(x, mt, wm, np, nr, policies, q)
 			if err != nil {
 				return nil, err
 			}
@@ -350,6 +347,9 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 				updated--
 				continue
 			case outcome == rowStays:
+				if err := policies.check(x, nr); err != nil {
+					return nil, err
+				}
 				if err := wm.validate(x, np, mt.phys); err != nil {
 					return nil, err
 				}

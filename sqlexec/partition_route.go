@@ -103,9 +103,12 @@ func (r *partRouter) route(x *execCtx, row []any) (*partRoute, []any, error) {
 }
 
 // insert routes row to its leaf and writes it there, firing the leaf's
-// BEFORE INSERT row triggers and queueing its AFTER ones on q. It returns
-// the row written, in r.t's column order, or nil when a trigger skipped it.
-func (r *partRouter) insert(x *execCtx, row []any, q *rowQueue) ([]any, error) {
+// BEFORE INSERT row triggers and queueing its AFTER ones on q. The row the
+// triggers leave must pass policies, the row-level security checks of the
+// statement (as PostgreSQL checks them after the leaf's triggers). It
+// returns the row written, in r.t's column order, or nil when a trigger
+// skipped it.
+func (r *partRouter) insert(x *execCtx, row []any, policies *rowSecurityCheck, q *rowQueue) ([]any, error) {
 	leaf, lrow, err := r.route(x, row)
 	if err != nil {
 		return nil, err
@@ -114,13 +117,18 @@ func (r *partRouter) insert(x *execCtx, row []any, q *rowQueue) ([]any, error) {
 		if lrow, err = rowBefore(x, leaf.trg, nil, lrow); err != nil || lrow == nil {
 			return nil, err
 		}
-		// A trigger may have changed the row: it must still belong here.
-		if err := leaf.check.check(x, leaf.t, lrow); err != nil {
-			return nil, err
-		}
 		row = make([]any, len(r.t.cols))
 		for i, c := range r.t.cols {
 			row[i] = lrow[leaf.t.colIndex(c.name)]
+		}
+	}
+	if err := policies.check(x, row); err != nil {
+		return nil, err
+	}
+	if leaf.trg != nil {
+		// A trigger may have changed the row: it must still belong here.
+		if err := leaf.check.check(x, leaf.t, lrow); err != nil {
+			return nil, err
 		}
 	}
 	if err := leaf.w.validate(x, lrow, nil); err != nil {
@@ -309,8 +317,9 @@ const (
 // partitioned and the row stays inside it, and fails with 23514
 // otherwise. A move fires the partition's DELETE row triggers (a BEFORE
 // one returning NULL keeps the row in place) and the new partition's
-// INSERT ones, queueing the AFTER ones on q.
-func (rm *rowMoves) apply(x *execCtx, mt match, wm *writer, np, nr []any, q *rowQueue) (moveOutcome, error) {
+// INSERT ones, queueing the AFTER ones on q; the moved row passes policies
+// after those.
+func (rm *rowMoves) apply(x *execCtx, mt match, wm *writer, np, nr []any, policies *rowSecurityCheck, q *rowQueue) (moveOutcome, error) {
 	if rm == nil || rm.checks[mt.member] == nil {
 		return rowStays, nil
 	}
@@ -332,6 +341,6 @@ func (rm *rowMoves) apply(x *execCtx, mt match, wm *writer, np, nr []any, q *row
 		return rowStays, err
 	}
 	q.add(del, mt.phys, nil)
-	_, err = rm.router.insert(x, nr, q)
+	_, err = rm.router.insert(x, nr, policies, q)
 	return rowMoved, err
 }
