@@ -80,7 +80,10 @@ func (a *activity) txn(start time.Time, explicit bool) {
 // tracked runs a statement of p as pg_stat_activity shows it: active from
 // its start until it (or the stream of its rows) ends.
 func (s *Session) tracked(p *Prepared, run func() (*Result, error)) (*Result, error) {
-	if p != nil && p.Statement != nil {
+	switch {
+	case p != nil && p.bound != nil:
+		s.act.beginQuery(s, p.bound.sql) // the text the client sent, not the literal cache's
+	case p != nil && p.Statement != nil:
 		s.act.beginQuery(s, p.Statement.SQL())
 	}
 	res, err := run()
