@@ -29,6 +29,13 @@ type SessionInfo struct {
 	// Terminate ends the connection with FATAL 57P01, as
 	// pg_terminate_backend does; the engine calls it from any goroutine.
 	Terminate func()
+	// Cancel, when set, cancels the running statement with 57014, as
+	// pg_cancel_backend does; the engine calls it from any goroutine.
+	Cancel func()
+	// ClientAddr and ClientPort are the TCP client's address and port;
+	// ClientAddr is empty for a Unix-socket client.
+	ClientAddr string
+	ClientPort int
 }
 
 // Session is the SQL side of one connection. The server calls it from the

@@ -175,6 +175,9 @@ func (c *conn) serve() {
 		ApplicationName: st.Params["application_name"],
 		StartupParams:   st.Params,
 		Terminate:       c.terminate,
+		Cancel:          func() { c.cancelStatement(errQueryCanceled) },
+		ClientAddr:      clientAddr(c.raw),
+		ClientPort:      clientPort(c.raw),
 	})
 	if err != nil {
 		c.sendFatal(err)
@@ -423,3 +426,19 @@ func statementError(ctx context.Context, err error) error {
 }
 
 func (c *conn) String() string { return fmt.Sprintf("conn %d", c.pid) }
+
+// clientAddr is a TCP client's IP address as text, "" for a Unix socket.
+func clientAddr(nc net.Conn) string {
+	if a, ok := nc.RemoteAddr().(*net.TCPAddr); ok {
+		return a.IP.String()
+	}
+	return ""
+}
+
+// clientPort is a TCP client's port, -1 for a Unix socket.
+func clientPort(nc net.Conn) int {
+	if a, ok := nc.RemoteAddr().(*net.TCPAddr); ok {
+		return a.Port
+	}
+	return -1
+}

@@ -59,6 +59,13 @@ type SessionInfo struct {
 	// Terminate, when set, ends the session's connection with FATAL 57P01,
 	// as pg_terminate_backend does (DROP DATABASE ... WITH (FORCE)).
 	Terminate func()
+	// Cancel, when set, cancels the running statement with 57014, as
+	// pg_cancel_backend does; the engine calls it from any goroutine.
+	Cancel func()
+	// ClientAddr and ClientPort are the TCP client's address and port;
+	// ClientAddr is empty for a Unix-socket client.
+	ClientAddr string
+	ClientPort int
 }
 
 // NewSession returns a session of this database with its settings
@@ -200,7 +207,7 @@ type Column struct {
 // Cancelling ctx (CancelRequest, statement_timeout) makes it return 57014.
 func (s *Session) Execute(ctx context.Context, p *Prepared, params []any) (res *Result, err error) {
 	defer recoverInternal(&err)
-	return s.execute(ctx, p, params, false)
+	return s.tracked(p, func() (*Result, error) { return s.execute(ctx, p, params, false) })
 }
 
 // ExecuteStream is Execute for a caller that sends the rows on as they
@@ -209,7 +216,7 @@ func (s *Session) Execute(ctx context.Context, p *Prepared, params []any) (res *
 // and runs while the caller drains it.
 func (s *Session) ExecuteStream(ctx context.Context, p *Prepared, params []any) (res *Result, err error) {
 	defer recoverInternal(&err)
-	return s.execute(ctx, p, params, true)
+	return s.tracked(p, func() (*Result, error) { return s.execute(ctx, p, params, true) })
 }
 
 // Result is what an executed statement returns.

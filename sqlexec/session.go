@@ -19,6 +19,7 @@ type Session struct {
 	kv       *isolation.Session
 	settings settings
 	txn      *txnState
+	act      activity
 	// tempID numbers the session's temporary schema, pg_temp_N; 0 until
 	// the session first needs it.
 	tempID int
@@ -114,6 +115,7 @@ func (e *Engine) newSession(info SessionInfo) *Session {
 	} else {
 		s.kv = e.store.NewSession()
 	}
+	s.act.start(time.Now())
 	e.sessions.Lock()
 	if e.sessions.open == nil {
 		e.sessions.open = make(map[*Session]struct{})
@@ -188,6 +190,7 @@ func (s *Session) begin(opts TxnOptions, explicit bool) error {
 	def, _ := s.settings.get("default_transaction_deferrable")
 	deferrable := (def == "on" || opts.Deferrable) && !opts.NotDeferrable
 	s.txn = &txnState{level: level, readOnly: readOnly, deferrable: deferrable, explicit: explicit, start: time.Now().UTC(), cursors: s.cursorCount}
+	s.act.txn(s.txn.start, explicit)
 	s.settings.beginTxn()
 	return nil
 }
@@ -212,6 +215,7 @@ func (s *Session) strategy() isolation.Strategy {
 func (s *Session) endTxn(committed bool) {
 	s.endCursors(committed, s.txn.cursors)
 	s.txn = nil
+	s.act.txn(time.Time{}, false)
 	s.settings.endTxn(committed)
 }
 

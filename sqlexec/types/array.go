@@ -54,6 +54,8 @@ var arrayTypes = map[Oid]Oid{
 	OidCircle:       719,
 	OidTID:          1010,
 	OidXID:          1011,
+	OidInet:         1041,
+	OidCidr:         651,
 }
 
 // arrayElems maps an array type OID to its element type OID (typelem).

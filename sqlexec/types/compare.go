@@ -50,6 +50,8 @@ func compare(t Type, a, b any) int {
 		return compareInterval(x, b.(pgtype.Interval))
 	case TID:
 		return compareTID(x, b.(TID))
+	case Inet:
+		return compareInet(x, b.(Inet))
 	}
 	return 0
 }

@@ -135,3 +135,26 @@ func FuzzParseArrays(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseNetwork reads inet and cidr text: any input is accepted or
+// refused with an error; what is accepted prints back to itself and its key
+// decodes to an equal value.
+func FuzzParseNetwork(f *testing.F) {
+	for _, s := range []string{"1.2.3.4", "1.2.3.4/24", "10", "10.1/16", "0x0a", "224", "::", "::1", "1::", "::ffff:1.2.3.4",
+		"::1.2.3.4", "2001:db8::1/64", "1:0:0:1:0:0:0:1", "ffff::/8", "1::2::3", "1.2.3.4/33", "::1%eth0", "1.2.3.4.5", ":1::"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, typ := range []Type{InetType, CidrType} {
+			roundTrip(t, typ, s)
+			v, err := ParseText(typ, s)
+			if err != nil {
+				continue
+			}
+			back, _, err := DecodeKey(typ, AppendKey(nil, typ, v))
+			if err != nil || Compare(typ, v, back) != 0 {
+				t.Fatalf("%s %q: key decodes to %v, %v", FormatType(typ), s, back, err)
+			}
+		}
+	})
+}

@@ -84,6 +84,8 @@ func appendKey(buf []byte, t Type, v any) []byte {
 		return appendKeyInt(appendKeyInt(buf, int64(x.Block)), int64(x.Offset))
 	case XID:
 		return appendKeyInt(buf, int64(x))
+	case Inet:
+		return appendKeyInet(buf, x)
 	}
 	return appendKeyGeometric(buf, v)
 }
@@ -294,6 +296,8 @@ func decodeKey(t Type, buf []byte) (any, []byte, error) {
 			return nil, nil, errBadKey
 		}
 		return pgtype.Interval{Months: int32(months), Days: int32(days % daysPerMonth), Microseconds: us.(int64), Valid: true}, rest, nil
+	case OidInet, OidCidr:
+		return decodeKeyInet(buf)
 	case OidTID:
 		b, rest, err := decodeKeyInt(buf)
 		if err != nil {

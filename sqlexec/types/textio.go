@@ -62,6 +62,8 @@ func parseText(env *Env, t Type, s string) (any, error) {
 		return parseJSONPath(s)
 	case OidPoint, OidLseg, OidPath, OidBox, OidPolygon, OidLine, OidCircle:
 		return parseGeometric(t, s)
+	case OidInet, OidCidr:
+		return parseInet(t, s)
 	case OidTID:
 		return parseTID(t, s)
 	case OidXID:
@@ -146,6 +148,8 @@ func formatText(env *Env, t Type, v any) string {
 		return formatTID(x)
 	case XID:
 		return strconv.FormatUint(uint64(x), 10)
+	case Inet:
+		return formatInet(x, t.Oid == OidCidr)
 	}
 	if s, ok := formatGeometric(env, v); ok {
 		return s

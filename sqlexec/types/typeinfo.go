@@ -71,6 +71,8 @@ var typeInfos = map[Oid]typeInfo{
 	OidCircle:       {"circle", "circle", 24, CategoryGeometric, false},
 	OidTID:          {"tid", "tid", 6, CategoryUser, false},
 	OidXID:          {"xid", "xid", 4, CategoryUser, false},
+	OidInet:         {"inet", "inet", -1, CategoryNetwork, true},
+	OidCidr:         {"cidr", "cidr", -1, CategoryNetwork, false},
 }
 
 // typeInfoOf returns the pg_type row of oid; unknown OIDs get a user-category
@@ -129,13 +131,14 @@ var typeNames = map[string]Oid{
 	"jsonpath": OidJSONPath,
 	"point":    OidPoint, "lseg": OidLseg, "path": OidPath, "box": OidBox, "polygon": OidPolygon, "line": OidLine,
 	"circle": OidCircle, "tid": OidTID, "xid": OidXID,
+	"inet": OidInet, "cidr": OidCidr,
 }
 
 // unsupportedTypeNames are PostgreSQL types fickle does not implement: they
 // answer 0A000 rather than "does not exist".
 var unsupportedTypeNames = map[string]bool{
 	"timetz": true, "time with time zone": true,
-	"bit": true, "varbit": true, "bit varying": true, "money": true, "inet": true, "cidr": true,
+	"bit": true, "varbit": true, "bit varying": true, "money": true,
 	"macaddr": true, "macaddr8": true, "xml": true, "tsvector": true, "tsquery": true,
 	"int4range": true, "int8range": true, "numrange": true, "tsrange": true, "tstzrange": true,
 	"daterange": true, "pg_lsn": true, "txid_snapshot": true, "cstring": true,
