@@ -43,3 +43,41 @@ func TestEnumValuesRoundTripInBinary(t *testing.T) {
 		t.Errorf("array with a label the enum lacks: error %v, want 22P02", err)
 	}
 }
+
+// inet and cidr travel in binary as inet_send writes them: family, mask
+// bits, the cidr flag, the address length, the address.
+func TestNetworkValuesInBinary(t *testing.T) {
+	cases := []struct {
+		oid  types.Oid
+		text string
+		wire []byte
+	}{
+		{types.OidInet, "192.168.1.5/24", []byte{2, 24, 0, 4, 192, 168, 1, 5}},
+		{types.OidCidr, "10.0.0.0/8", []byte{2, 8, 1, 4, 10, 0, 0, 0}},
+		{types.OidInet, "::1", append([]byte{3, 128, 0, 16}, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)},
+	}
+	for _, c := range cases {
+		typ := types.Type{Oid: c.oid, Typmod: -1}
+		v, err := types.ParseText(typ, c.text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := appendBinaryValue(nil, uint32(c.oid), v)
+		if err != nil || !reflect.DeepEqual(got, c.wire) {
+			t.Errorf("%s: sent %v, %v; want %v", c.text, got, err, c.wire)
+		}
+		back, err := decodeBinaryValue(uint32(c.oid), c.wire)
+		if err != nil || types.FormatText(typ, back, nil) != types.FormatText(typ, v, nil) {
+			t.Errorf("%s: received %v, %v", c.text, back, err)
+		}
+	}
+	for _, bad := range [][]byte{{2, 8, 1, 4, 10, 0, 0, 1}, {2, 33, 0, 4, 1, 2, 3, 4}, {4, 8, 0, 4, 1, 2, 3, 4}, {2, 8, 0, 16, 1, 2, 3, 4}} {
+		oid := types.OidCidr
+		if bad[2] == 0 {
+			oid = types.OidInet
+		}
+		if _, err := decodeBinaryValue(uint32(oid), bad); err == nil {
+			t.Errorf("%v accepted as %d", bad, oid)
+		}
+	}
+}
