@@ -62,17 +62,20 @@ func (k *numKeys) assign(h *History) {
 		return
 	}
 	used := make([]bool, k.max+1)
+	usedBig := make([]bool, len(k.big))
 	top := -1 // the largest number used
 	for i := range h.Txns {
 		for _, op := range h.Txns[i].Ops {
 			if op.Key < bigKey {
 				used[op.Key] = true
 				top = max(top, int(op.Key))
+			} else {
+				usedBig[op.Key&^bigKey] = true
 			}
 		}
 	}
 	used = used[:top+1]
-	dense := len(k.big) == 0
+	dense := !slices.Contains(usedBig, true)
 	for _, u := range used {
 		dense = dense && u
 	}
@@ -92,9 +95,11 @@ func (k *numKeys) assign(h *History) {
 			h.Keys = append(h.Keys, Key{Name: strconv.Itoa(n)})
 		}
 	}
-	order := make([]int, len(k.big))
-	for i := range order {
-		order[i] = i
+	var order []int
+	for i, u := range usedBig {
+		if u {
+			order = append(order, i)
+		}
 	}
 	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(k.big[a], k.big[b]) })
 	bigRank := make([]uint32, len(k.big))

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/fickle-db/fickle/internal/pgarray"
 	"github.com/fickle-db/fickle/sqlexec/types"
 	"github.com/fickle-db/fickle/wire"
 )
@@ -50,7 +51,7 @@ func FuzzArrayBinaryAgreesWithText(f *testing.F) {
 		if !ok {
 			t.Fatalf("no type %d", oid)
 		}
-		if elems, isSlice := v.([]any); isSlice && hasInvalidText(elems) {
+		if elems, _ := pgarray.Elems(v); hasInvalidText(elems) {
 			t.Fatalf("%s: binary %x decodes to text with NUL or invalid UTF-8, which textrecv refuses (22021)", typ, data)
 		}
 		text := types.FormatText(typ, v, nil)
@@ -85,7 +86,7 @@ func hasInvalidText(elems []any) bool {
 // hasNaN reports whether an array holds a float NaN, whose payload bits
 // the text form does not keep.
 func hasNaN(v any) bool {
-	elems, _ := v.([]any)
+	elems, _ := pgarray.Elems(v)
 	for _, e := range elems {
 		if f, ok := e.(float64); ok && f != f {
 			return true
