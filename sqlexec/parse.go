@@ -171,6 +171,7 @@ var grammarErrorCodes = []struct {
 	{regexp.MustCompile(`is not yet implemented$|is not implemented$|^CREATE SCHEMA IF NOT EXISTS cannot include schema elements$`), pgerror.FeatureNotSupported},
 	{regexp.MustCompile(`^precision for type float must be`), pgerror.InvalidParameterValue},
 	{regexp.MustCompile(`^frame (start|end) cannot be|^frame starting from|^frame ending at`), pgerror.WindowingError},
+	{regexp.MustCompile(`^(modulus|remainder) for hash partition provided more than once$`), pgerror.DuplicateObject},
 }
 
 // grammarErrorCode is the SQLSTATE of a grammar error's message.

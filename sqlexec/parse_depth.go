@@ -108,7 +108,8 @@ func quickDepthBound(sql string) (int, bool) {
 			i++
 			continue
 		case c == '-' && i+1 < len(sql) && sql[i+1] == '-':
-			for i < len(sql) && sql[i] != '\n' {
+			// PostgreSQL's lexer ends a comment at a carriage return too.
+			for i < len(sql) && sql[i] != '\n' && sql[i] != '\r' {
 				i++
 			}
 			continue

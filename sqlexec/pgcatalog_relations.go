@@ -28,6 +28,9 @@ type relationRow struct {
 	unlogged  bool   // an UNLOGGED table or one of its indexes
 	subclass  bool   // has inheritance children
 	partition bool   // a partition of a partitioned table
+	// bound is relpartbound: a partition's bound as pg_get_expr prints it
+	// (PostgreSQL stores a node tree there, which only pg_get_expr reads).
+	bound any
 	toast     uint32 // reltoastrelid (toast.go)
 	// rowSecurity and forceRowSecurity are relrowsecurity and
 	// relforcerowsecurity (rls.go).
@@ -51,7 +54,7 @@ func (r relationRow) values() []any {
 	}
 	return []any{int64(r.oid), r.name, r.namespace, r.rowType, int64(0), int64(oidBootstrapSuperuser), r.am, filenode, int64(0),
 		r.pages, r.tuples, int64(0), int64(r.toast), r.hasIndex, false, persistence, r.kind, int64(r.natts), int64(r.checks), r.rules, r.triggers,
-		r.subclass, r.rowSecurity, r.forceRowSecurity, true, ident, r.partition, int64(0), nil, nil, nil}
+		r.subclass, r.rowSecurity, r.forceRowSecurity, true, ident, r.partition, int64(0), nil, nil, r.bound}
 }
 
 // relationRows lists every relation of the catalog as pg_class shows it:
@@ -81,7 +84,7 @@ func relationRows(c *catalog) []relationRow {
 		out = append(out, relationRow{oid: t.oid, name: t.name, namespace: schemaOID(c, t.schema), kind: kind, rowType: int64(rowTypeOID(t.oid)),
 			am: am, tuples: -1, hasIndex: len(t.indexes) > 0 || t.pk != nil, natts: len(t.cols), checks: len(t.checks),
 			triggers: len(t.fks) > 0 || referenced[t.oid] || len(t.triggers) > 0, rules: len(t.rules) > 0, temp: isTempSchema(t.schema), unlogged: t.unlogged,
-			subclass: parents[t.oid], partition: t.bound != nil, rowSecurity: t.rowSecurity, forceRowSecurity: t.forceRowSecurity})
+			subclass: parents[t.oid], partition: t.bound != nil, bound: partBoundText(t), rowSecurity: t.rowSecurity, forceRowSecurity: t.forceRowSecurity})
 		if toast := toastRelationRows(t); toast != nil {
 			out[len(out)-1].toast = toast[0].oid
 			out = append(out, toast...)
@@ -242,4 +245,13 @@ func init() {
 	builtinOpclasses := builtinRows(pgdata.PgOpclass, opclassCols)
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_opclass", cols: opclassCols,
 		rows: func(s *Session, c *catalog) [][]any { return builtinOpclasses() }})
+}
+
+// partBoundText is a table's relpartbound: its bound's text, NULL for a
+// table that is not a partition.
+func partBoundText(t *tableDesc) any {
+	if t.bound == nil {
+		return nil
+	}
+	return t.bound.text
 }
