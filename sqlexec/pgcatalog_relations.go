@@ -24,14 +24,14 @@ type relationRow struct {
 	checks    int
 	triggers  bool
 	rules     bool
-	temp      bool   // in a session's temporary schema
-	unlogged  bool   // an UNLOGGED table or one of its indexes
-	subclass  bool   // has inheritance children
-	partition bool   // a partition of a partitioned table
+	temp      bool // in a session's temporary schema
+	unlogged  bool // an UNLOGGED table or one of its indexes
+	subclass  bool // has inheritance children
+	partition bool // a partition of a partitioned table
 	// bound is relpartbound: a partition's bound as pg_get_expr prints it
 	// (PostgreSQL stores a node tree there, which only pg_get_expr reads).
 	bound any
-	toast     uint32 // reltoastrelid (toast.go)
+	toast uint32 // reltoastrelid (toast.go)
 	// rowSecurity and forceRowSecurity are relrowsecurity and
 	// relforcerowsecurity (rls.go).
 	rowSecurity, forceRowSecurity bool
