@@ -474,3 +474,13 @@ func cachedRows(x *execCtx, it *fromItem) ([][]any, error) {
 	}
 	return ir.hash[string(types.AppendKey(nil, it.table.cols[it.hashSlot].typ, v))], nil
 }
+
+// chooseAccesses picks the access path of every table among a query
+// level's FROM items, once their conditions are placed.
+func chooseAccesses(items []*fromItem) {
+	for i, it := range items {
+		if it.table != nil {
+			it.access = chooseAccess(it, i)
+		}
+	}
+}

@@ -42,11 +42,7 @@ func (b *binder) nestedJoinItem(outer *scope, n *pg_query.Node) (*fromItem, []sc
 	if err := b.placeConds(sc, items, pending, nil, &pre); err != nil {
 		return nil, nil, err
 	}
-	for i, it := range items {
-		if it.table != nil {
-			it.access = chooseAccess(it, i)
-		}
-	}
+	chooseAccesses(items)
 	planJoins(items)
 	width := len(sc.cols)
 	order := sc.starOrder

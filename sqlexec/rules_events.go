@@ -103,11 +103,7 @@ func (b *binder) matchTarget(rv *pg_query.RangeVar, extra []*pg_query.Node, wher
 	if err := b.placeConds(sc, items, pending, where, &m.pre); err != nil {
 		return nil, err
 	}
-	for i, it := range items {
-		if it.table != nil {
-			it.access = chooseAccess(it, i)
-		}
-	}
+	chooseAccesses(items)
 	planJoins(items)
 	return m, nil
 }

@@ -111,11 +111,7 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 	if err := b.placeConds(sc, items, pending, st.WhereClause, &pre); err != nil {
 		return nil, err
 	}
-	for i, it := range items {
-		if it.table != nil {
-			it.access = chooseAccess(it, i)
-		}
-	}
+	chooseAccesses(items)
 	if err := b.applyLocking(st, items); err != nil {
 		return nil, err
 	}
