@@ -76,7 +76,8 @@ const maxMiniExplained = 1000
 // nodes in commit-time order rather than all pairs.
 //
 // Client-aborted and pending transactions are read-only here (their
-// writes are invisible, as for Check); server-aborted ones are ignored.
+// writes are invisible, as for Check); server-aborted ones are ignored, and
+// so are pending ones that may still be aborted (settled, as for Check).
 // Structural defects are found first, as Check finds them. A history
 // outside the class (a write not preceded by a read of its key, version
 // orders, client reads) gives a *NotMiniError and no verdict.
@@ -85,7 +86,7 @@ func CheckMini(h *history.History, opts Options) (MiniResult, error) {
 	if opts.Level != history.Snapshot && opts.Level != history.Serializable {
 		return res, fmt.Errorf("the mini-transaction check decides SI and SER, not %s", opts.Level)
 	}
-	c, err := newMiniChecker(h, opts)
+	c, err := newMiniChecker(settled(h), opts)
 	if err != nil {
 		return res, err
 	}

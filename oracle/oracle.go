@@ -181,7 +181,8 @@ type StructuralIssue struct {
 // Check decides whether h satisfies opts.Level (or, when zero, each
 // transaction's own level). It never panics on any history and never runs
 // past opts.MaxSteps: it answers Unknown instead (and for an opts.Level
-// that is not a level).
+// that is not a level). A pending transaction that may still be aborted is
+// ignored like a server-aborted one (settled).
 //
 // The dispatch: well-formedness and structural checks first
 // (checkWellFormed, checkStructure); a history with client reads
@@ -213,7 +214,7 @@ type StructuralIssue struct {
 // searchCommitOrderHook, which their files set in init; were they unset,
 // Check would answer Unknown for PC/SI/SER, never a guess.
 func Check(h *history.History, opts Options) Result {
-	res := check(h, opts)
+	res := check(settled(h), opts)
 	nameDefinition(&res, opts.RC)
 	return res
 }
