@@ -15,7 +15,8 @@ const MaxBruteForceTxns = 9
 // (and real time with opts.RealTime) and evaluating DESIGN §3's axioms
 // literally on each: for every read r of t3 from t1 and every other
 // committed writer t2 of the key, vis(t2, r) ⇒ t2 <co t1, with vis exactly as
-// the table defines it per t3's level.
+// the table defines it per t3's level. A pending transaction that may still
+// be aborted is ignored, as Check ignores it (settled).
 //
 // A known version order (History.VersionOrder) is taken literally too:
 // co must order each key's listed writers as listed, and a listed writer
@@ -32,6 +33,7 @@ func BruteForce(h *history.History, opts Options) (Verdict, []history.TxnID) {
 	if h.Validate() != nil {
 		return Unknown, nil
 	}
+	h = settled(h)
 	b := newBrute(h, levelsFor(h, opts), opts)
 	if len(b.txns) > MaxBruteForceTxns {
 		return Unknown, nil
