@@ -28,6 +28,9 @@ type ddl struct {
 	undo        []func()
 	onCommit    []func()
 	notices     []*pgerror.Error
+	// rebuiltIndexes maps the OIDs of the indexes the statement's ALTER
+	// COLUMN TYPE rebuilt to their successors (rebuildIndexesOn).
+	rebuiltIndexes map[uint32]rebuiltIndex
 }
 
 // notice records a NOTICE for the client, as PostgreSQL sends for IF [NOT]

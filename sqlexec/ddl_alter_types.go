@@ -173,7 +173,10 @@ func (d *ddl) columnTypeChange(b *binder, t *tableDesc, cmd *pg_query.AlterTable
 }
 
 // rebuildIndexesOn rebuilds t's indexes on a column that altered says
-// changed type, under their names, comments and roles.
+// changed type, under their names, comments and roles. A partitioned
+// table's indexes are rebuilt before its partitions' (the statement
+// recurses down the tree), so a partition's rebuilt index links to its
+// parent's successor.
 func (d *ddl) rebuildIndexesOn(t *tableDesc, altered func(col int) bool) error {
 	old := t.indexes
 	t.indexes = nil
@@ -186,17 +189,58 @@ func (d *ddl) rebuildIndexesOn(t *tableDesc, altered func(col int) bool) error {
 			return err
 		}
 		delete(d.cat.schemas[t.schema].indexes, ix.name)
-		nix, err := d.addIndex(t, ix.name, ix.cols, ix.unique, ix.constraint)
-		if err != nil {
+		nix := *ix
+		if err := d.registerIndex(t, &nix); err != nil {
 			return err
 		}
-		d.cat.moveComments(ix.oid, nix.oid)
+		conName, parent := "", &nix.parent
+		if ix.constraint {
+			conName = ix.name
+		}
 		if t.pkIndex == ix {
-			t.pkIndex = nix
+			t.pkIndex, parent = &nix, &t.pkParent
+		}
+		if p, ok := d.carryComments(t, ix.oid, nix.oid, *parent, conName); ok {
+			*parent = p
 		}
 		if t.clusteredOn == ix.oid {
 			t.clusteredOn = nix.oid
 		}
 	}
 	return nil
+}
+
+// rebuiltIndex is an index's successor after ALTER COLUMN TYPE: its OID,
+// and the comment that the rebuilt indexes of its partitions take.
+type rebuiltIndex struct {
+	oid     uint32
+	comment string
+}
+
+// carryComments gives the comments of an index that ALTER COLUMN TYPE
+// rebuilt (from, now to; parent the index of the partitioned parent it
+// belonged to, conName the constraint it backs) to its successor, as
+// PostgreSQL 15 does: an index of its own keeps its comments, while a
+// partition's index, rebuilt through its parent's, takes the comment of
+// the tree's top index and its constraint loses its own. It returns the
+// parent's successor when the parent was rebuilt by the statement.
+func (d *ddl) carryComments(t *tableDesc, from, to, parent uint32, conName string) (uint32, bool) {
+	key := func(oid uint32) commentKey { return commentKey{classOID: oidPgClass, objOID: oid} }
+	p, inherited := d.rebuiltIndexes[parent]
+	comment := p.comment
+	if inherited {
+		d.cat.dropComments(from)
+		d.cat.setComment(key(to), comment)
+		if conName != "" {
+			d.cat.setComment(constraintCommentKey(t.oid, conName), "")
+		}
+	} else {
+		comment = d.cat.comments[key(from)]
+		d.cat.moveComments(from, to)
+	}
+	if d.rebuiltIndexes == nil {
+		d.rebuiltIndexes = map[uint32]rebuiltIndex{}
+	}
+	d.rebuiltIndexes[from] = rebuiltIndex{oid: to, comment: comment}
+	return p.oid, inherited
 }
