@@ -72,12 +72,15 @@ func (b *binder) subLink(sc *scope, sl *pg_query.SubLink) (*scalar, error) {
 	case pg_query.SubLinkType_ARRAY_SUBLINK:
 		return b.arraySubLink(sl, p, refs, rows)
 	case pg_query.SubLinkType_ANY_SUBLINK, pg_query.SubLinkType_ALL_SUBLINK:
-		if len(p.cols) != 1 {
-			return nil, b.errAt(pgerror.New(pgerror.SyntaxError, "subquery has too many columns"), sl.Location)
-		}
 		op := "="
 		if len(sl.OperName) > 0 {
 			op = opName(sl.OperName)
+		}
+		if sl.Testexpr.GetRowExpr() != nil {
+			return b.rowSubLink(sc, sl, op, p, refs, rows)
+		}
+		if len(p.cols) != 1 {
+			return nil, b.errAt(pgerror.New(pgerror.SyntaxError, "subquery has too many columns"), sl.Location)
 		}
 		test, err := b.expr(sc, sl.Testexpr)
 		if err != nil {
@@ -112,6 +115,42 @@ func (b *binder) subLink(sc *scope, sl *pg_query.SubLink) (*scalar, error) {
 		}}, nil
 	}
 	return nil, b.errAt(pgerror.Unsupported("this kind of subquery"), sl.Location)
+}
+
+// rowSubLink compiles (a, b) op ANY / ALL (subquery): each of the
+// subquery's rows is compared with the row constructor as a row
+// comparison (= the AND of the fields' =, < lexicographic, NULL when a
+// field decides nothing), and the answers combine as for one column.
+func (b *binder) rowSubLink(sc *scope, sl *pg_query.SubLink, op string, p *selectPlan, refs uint64, rows func(*execCtx) ([][]any, error)) (*scalar, error) {
+	test, err := b.expr(sc, sl.Testexpr)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case len(p.cols) > len(test.row):
+		return nil, b.errAt(pgerror.New(pgerror.SyntaxError, "subquery has too many columns"), sl.Location)
+	case len(p.cols) < len(test.row):
+		return nil, b.errAt(pgerror.New(pgerror.SyntaxError, "subquery has too few columns"), sl.Location)
+	}
+	// The comparison reads the subquery's current row from holders that
+	// the loop fills.
+	var cur []any
+	fields := make([]*scalar, len(p.cols))
+	for i, c := range p.cols {
+		fields[i] = &scalar{typ: c.typ, slot: -1, eval: func(*execCtx) (any, error) { return cur[i], nil }}
+	}
+	cmp, err := b.rowComparison(op, test, &scalar{slot: -1, row: fields}, sl.Location)
+	if err != nil {
+		return nil, err
+	}
+	all := sl.SubLinkType == pg_query.SubLinkType_ALL_SUBLINK
+	return &scalar{typ: types.Bool, slot: -1, refs: refs | test.refs, name: "?column?", eval: func(x *execCtx) (any, error) {
+		rs, err := rows(x)
+		if err != nil {
+			return nil, err
+		}
+		return quantified(x, cmp, all, len(rs), func(i int) { cur = rs[i] })
+	}}, nil
 }
 
 // subquery compiles the query sub of a subquery expression in scope sc,
