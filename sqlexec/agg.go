@@ -126,16 +126,17 @@ func (b *binder) aggLookup(sc *scope, n *pg_query.Node) (*scalar, bool, error) {
 		return nil, false, nil
 	}
 	name := strings.ToLower(lastName(fc.Funcname))
-	if !fc.AggStar && !types.IsAggregate(name) {
+	if !fc.AggStar && !fc.AggWithinGroup && !types.IsAggregate(name) {
 		return nil, false, nil
-	}
-	if fc.AggWithinGroup {
-		return nil, true, b.errAt(pgerror.Unsupported("WITHIN GROUP"), fc.Location)
 	}
 	for i, a := range agg.aggs {
 		if a.key == key {
 			return aggSlot(len(agg.groups)+i, a.fn.Result, name), true, nil
 		}
+	}
+	if fc.AggWithinGroup {
+		e, err := b.orderedSetAggregate(agg, fc, key, name)
+		return e, true, err
 	}
 	from := agg.from
 	from.noAgg = "aggregate function calls"

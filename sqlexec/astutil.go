@@ -100,7 +100,7 @@ func containsAgg(ns ...*pg_query.Node) bool {
 			}
 			if fc := c.GetFuncCall(); fc != nil && fc.Over == nil {
 				names := strs(fc.Funcname)
-				if fc.AggStar || types.IsAggregate(strings.ToLower(names[len(names)-1])) {
+				if fc.AggStar || fc.AggWithinGroup || types.IsAggregate(strings.ToLower(names[len(names)-1])) {
 					found = true
 					return false
 				}

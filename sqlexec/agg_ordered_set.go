@@ -1,0 +1,209 @@
+package sqlexec
+
+import (
+	"math"
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// Ordered-set aggregates: percentile_cont(f), percentile_disc(f) and mode()
+// WITHIN GROUP (ORDER BY x). The group's values of x reach the accumulator
+// sorted by the WITHIN GROUP clause (the machinery of array_agg(x ORDER BY
+// y)), NULLs skipped; the direct argument f (a fraction, or an array of
+// them) is evaluated once per group, as PostgreSQL does, so it may not
+// name the query's own columns.
+
+// orderedSetAggregate compiles an aggregate call with WITHIN GROUP.
+func (b *binder) orderedSetAggregate(agg *aggScope, fc *pg_query.FuncCall, key, name string) (*scalar, error) {
+	if name == "rank" || name == "dense_rank" || name == "percent_rank" || name == "cume_dist" {
+		return nil, b.errAt(pgerror.Unsupported("hypothetical-set aggregates ("+name+" WITHIN GROUP)"), fc.Location)
+	}
+	from := agg.from
+	from.noAgg = "aggregate function calls"
+	defer func() { from.noAgg = "" }()
+	direct := make([]*scalar, len(fc.Args))
+	for i, a := range fc.Args {
+		e, err := b.expr(from, a)
+		if err != nil {
+			return nil, err
+		}
+		direct[i] = e
+	}
+	orderBy, order, err := b.sortClause(from, fc.AggOrder)
+	if err != nil {
+		return nil, err
+	}
+	noSuchFunction := func() error {
+		argTypes := make([]string, 0, len(direct)+len(orderBy))
+		for _, e := range append(append([]*scalar(nil), direct...), orderBy...) {
+			argTypes = append(argTypes, types.FormatType(e.typ))
+		}
+		return b.errAt(pgerror.Newf(pgerror.UndefinedFunction, "function %s(%s) does not exist", name, strings.Join(argTypes, ", ")).
+			WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), fc.Location)
+	}
+	wantDirect := 1
+	switch name {
+	case "mode":
+		wantDirect = 0
+	case "percentile_cont", "percentile_disc":
+	default:
+		return nil, noSuchFunction()
+	}
+	if len(direct) != wantDirect || len(orderBy) != 1 {
+		return nil, noSuchFunction()
+	}
+	for i, e := range direct {
+		if e.refs != 0 {
+			return nil, b.errAt(pgerror.Unsupported("a direct argument of an ordered-set aggregate that names the query's columns"), exprLocation(fc.Args[i]))
+		}
+	}
+	value := orderBy[0]
+	acc := &orderedSetAgg{name: name, typ: value.typ}
+	if name == "percentile_cont" && value.typ.Oid != types.OidInterval {
+		if value, err = b.coerce(value, types.Float8, types.CastImplicit); err != nil {
+			return nil, noSuchFunction()
+		}
+		acc.typ = types.Float8
+		order[0].typ = types.Float8
+	}
+	result := acc.typ
+	args := []*scalar{value}
+	if name != "mode" {
+		f := direct[0]
+		fracType := types.Float8
+		if f.typ.IsArray() {
+			fracType, _ = types.ArrayOf(types.Float8)
+			acc.array = true
+			result, _ = types.ArrayOf(acc.typ)
+		}
+		if f, err = b.coerce(f, fracType, types.CastImplicit); err != nil {
+			return nil, b.withPos(err, exprLocation(fc.Args[0]))
+		}
+		args = append(args, f)
+	}
+	if acc.typ.Oid == types.OidInterval {
+		if acc.minus, err = types.ResolveBinaryOp("-", acc.typ, acc.typ); err == nil {
+			if acc.times, err = types.ResolveBinaryOp("*", acc.typ, types.Float8); err == nil {
+				acc.plus, err = types.ResolveBinaryOp("+", acc.typ, acc.typ)
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	fn := &types.Aggregate{Name: name, Result: result, New: func() types.Accumulator {
+		a := *acc
+		return &a
+	}}
+	for _, a := range args {
+		fn.Args = append(fn.Args, a.typ)
+	}
+	agg.aggs = append(agg.aggs, &aggEntry{key: key, fn: fn, args: args, orderBy: []*scalar{value}, order: order})
+	return aggSlot(len(agg.groups)+len(agg.aggs)-1, result, name), nil
+}
+
+// orderedSetAgg accumulates one group of an ordered-set aggregate: the
+// non-NULL values in the WITHIN GROUP order, and the direct argument.
+type orderedSetAgg struct {
+	name  string
+	typ   types.Type // the values' type (float8 or interval for percentile_cont)
+	array bool       // the direct argument is an array of fractions
+	// minus, times and plus interpolate intervals (percentile_cont).
+	minus, times, plus *types.BinaryOp
+
+	vals     []any
+	fraction any
+}
+
+func (a *orderedSetAgg) Add(args []any) error {
+	if len(a.vals) == 0 && len(args) > 1 {
+		a.fraction = args[1]
+	}
+	if args[0] != nil {
+		a.vals = append(a.vals, args[0])
+	}
+	return nil
+}
+
+func (a *orderedSetAgg) Result() (any, error) {
+	if len(a.vals) == 0 {
+		return nil, nil
+	}
+	if a.name == "mode" {
+		return a.mode(), nil
+	}
+	if a.fraction == nil {
+		return nil, nil
+	}
+	if !a.array {
+		return a.percentile(a.fraction.(float64))
+	}
+	fs, ok := a.fraction.([]any)
+	if !ok {
+		return nil, pgerror.Unsupported("percentiles of a multidimensional array of fractions")
+	}
+	out := make([]any, len(fs))
+	for i, f := range fs {
+		if f == nil {
+			continue
+		}
+		v, err := a.percentile(f.(float64))
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+// percentile is percentile_disc's first value whose place in the order
+// reaches fraction f of the values, or percentile_cont's interpolation
+// between the two values around place f·(n-1).
+func (a *orderedSetAgg) percentile(f float64) (any, error) {
+	if f < 0 || f > 1 || math.IsNaN(f) {
+		return nil, pgerror.Newf(pgerror.NumericValueOutOfRange, "percentile value %s is not between 0 and 1", types.FormatText(types.Float8, f, nil))
+	}
+	n := len(a.vals)
+	if a.name == "percentile_disc" {
+		row := int(math.Ceil(f * float64(n)))
+		return a.vals[max(row, 1)-1], nil
+	}
+	pos := f * float64(n-1)
+	lo, hi := int(math.Floor(pos)), int(math.Ceil(pos))
+	if lo == hi {
+		return a.vals[lo], nil
+	}
+	frac := pos - float64(lo)
+	if a.typ.Oid != types.OidInterval {
+		l, h := a.vals[lo].(float64), a.vals[hi].(float64)
+		return l + (h-l)*frac, nil
+	}
+	diff, err := a.minus.Eval(a.vals[hi], a.vals[lo])
+	if err != nil {
+		return nil, err
+	}
+	if diff, err = a.times.Eval(diff, frac); err != nil {
+		return nil, err
+	}
+	return a.plus.Eval(a.vals[lo], diff)
+}
+
+// mode is the most frequent value, the first in the order among equals.
+func (a *orderedSetAgg) mode() any {
+	best, bestRun := a.vals[0], 0
+	for i := 0; i < len(a.vals); {
+		j := i + 1
+		for j < len(a.vals) && types.Compare(a.typ, a.vals[i], a.vals[j]) == 0 {
+			j++
+		}
+		if j-i > bestRun {
+			best, bestRun = a.vals[i], j-i
+		}
+		i = j
+	}
+	return best
+}
