@@ -71,12 +71,9 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 		}
 		return b.viewInsertPlan(v, ins)
 	}
-	var ctes map[string]*ctePlan
-	if ins.WithClause != nil {
-		var err error
-		if ctes, err = b.withClause(nil, ins.WithClause, nil); err != nil {
-			return nil, err
-		}
+	ctes, err := b.topWithClause(ins.WithClause)
+	if err != nil {
+		return nil, err
 	}
 	t, err := b.targetTable(ins.Relation)
 	if err != nil {

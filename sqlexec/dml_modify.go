@@ -34,7 +34,7 @@ type match struct {
 	phys   []any
 }
 
-func (b *binder) modifyTarget(rv *pg_query.RangeVar, extra []*pg_query.Node, where *pg_query.Node) (*modifyTarget, error) {
+func (b *binder) modifyTarget(rv *pg_query.RangeVar, extra []*pg_query.Node, where *pg_query.Node, ctes map[string]*ctePlan) (*modifyTarget, error) {
 	t, err := b.targetTable(rv)
 	if err != nil {
 		return nil, err
@@ -42,7 +42,7 @@ func (b *binder) modifyTarget(rv *pg_query.RangeVar, extra []*pg_query.Node, whe
 	from := append([]*pg_query.Node{{Node: &pg_query.Node_RangeVar{RangeVar: rv}}}, extra...)
 	mark := len(b.perms)
 	b.modifying = rv
-	items, sc, pending, err := b.buildFrom(nil, from, nil)
+	items, sc, pending, err := b.buildFrom(nil, from, ctes)
 	b.modifying = nil
 	b.dropPrivilegeSince(mark, t.oid) // the target is read only as readsTargetRows says
 	if err != nil {
@@ -182,17 +182,20 @@ func (m modified) first(mt match) bool {
 }
 
 func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
-	if up.WithClause != nil {
-		return nil, pgerror.Unsupported("WITH in UPDATE")
-	}
 	checks := b.takeViewChecks()
 	if p, ok, err := b.rewritten(up.Relation, pg_query.CmdType_CMD_UPDATE, &pg_query.Node{Node: &pg_query.Node_UpdateStmt{UpdateStmt: up}}); ok {
 		if err == nil {
 			err = refuseViewChecks(checks)
 		}
+		if err == nil && up.WithClause != nil {
+			err = pgerror.Unsupported("WITH in an UPDATE that a rule rewrites")
+		}
 		return p, err
 	}
 	if v := b.viewTarget(up.Relation); v != nil {
+		if up.WithClause != nil {
+			return nil, pgerror.Unsupported("WITH in an UPDATE of a view")
+		}
 		if !v.hasInstead(tgUpdate) {
 			b.viewChecks = checks
 			return b.autoViewUpdate(v, up)
@@ -202,9 +205,13 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 		}
 		return b.viewModifyPlan(v, up.Relation, tgUpdate, up.FromClause, up.WhereClause, up.TargetList, up.ReturningList)
 	}
+	ctes, err := b.topWithClause(up.WithClause)
+	if err != nil {
+		return nil, err
+	}
 	reads := readsTargetRows(up.WhereClause, up.ReturningList, up.TargetList)
 	b.rlsTarget = rowSecurityTarget{rv: up.Relation, cmds: targetCommands(polUpdate, reads)}
-	m, err := b.modifyTarget(up.Relation, up.FromClause, up.WhereClause)
+	m, err := b.modifyTarget(up.Relation, up.FromClause, up.WhereClause, ctes)
 	b.rlsTarget = rowSecurityTarget{}
 	if err != nil {
 		return nil, err
@@ -382,21 +389,28 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 }
 
 func (b *binder) deletePlan(del *pg_query.DeleteStmt) (*stmtPlan, error) {
-	if del.WithClause != nil {
-		return nil, pgerror.Unsupported("WITH in DELETE")
-	}
 	if p, ok, err := b.rewritten(del.Relation, pg_query.CmdType_CMD_DELETE, &pg_query.Node{Node: &pg_query.Node_DeleteStmt{DeleteStmt: del}}); ok {
+		if err == nil && del.WithClause != nil {
+			err = pgerror.Unsupported("WITH in a DELETE that a rule rewrites")
+		}
 		return p, err
 	}
 	if v := b.viewTarget(del.Relation); v != nil {
+		if del.WithClause != nil {
+			return nil, pgerror.Unsupported("WITH in a DELETE from a view")
+		}
 		if !v.hasInstead(tgDelete) {
 			return b.autoViewDelete(v, del)
 		}
 		return b.viewModifyPlan(v, del.Relation, tgDelete, del.UsingClause, del.WhereClause, nil, del.ReturningList)
 	}
+	ctes, err := b.topWithClause(del.WithClause)
+	if err != nil {
+		return nil, err
+	}
 	reads := readsTargetRows(del.WhereClause, del.ReturningList, nil)
 	b.rlsTarget = rowSecurityTarget{rv: del.Relation, cmds: targetCommands(polDelete, reads)}
-	m, err := b.modifyTarget(del.Relation, del.UsingClause, del.WhereClause)
+	m, err := b.modifyTarget(del.Relation, del.UsingClause, del.WhereClause, ctes)
 	b.rlsTarget = rowSecurityTarget{}
 	if err != nil {
 		return nil, err

@@ -176,6 +176,16 @@ func (b *binder) subquery(sc *scope, sub *pg_query.Node, ctes map[string]*ctePla
 	return p, refs, func(x *execCtx) ([][]any, error) { return p.rowsCached(x.child()) }, nil
 }
 
+// topWithClause compiles the WITH clause of an INSERT, UPDATE or DELETE
+// (nil for none), whose queries the statement's FROM items, subqueries and
+// source read.
+func (b *binder) topWithClause(w *pg_query.WithClause) (map[string]*ctePlan, error) {
+	if w == nil {
+		return nil, nil
+	}
+	return b.withClause(nil, w, nil)
+}
+
 // withClause compiles non-recursive WITH queries.
 func (b *binder) withClause(parent *scope, w *pg_query.WithClause, outer map[string]*ctePlan) (map[string]*ctePlan, error) {
 	ctes := map[string]*ctePlan{}
