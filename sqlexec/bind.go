@@ -178,6 +178,12 @@ type scopeCol struct {
 type binder struct {
 	s   *Session
 	cat *catalog
+	// topWith is the WITH clause of the statement being compiled when it
+	// holds data-modifying queries, dataModifying those queries, and
+	// outerCTEs the WITH queries one of them may read (with_dml.go).
+	topWith       *pg_query.WithClause
+	dataModifying []*dataModifyingCTE
+	outerCTEs     map[string]*ctePlan
 	// perms are the privileges the statement needs (privileges_check.go);
 	// privRole, when set, is the role they are checked for (a view's owner
 	// while its query is compiled).

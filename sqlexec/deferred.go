@@ -104,6 +104,25 @@ func (s *Session) runDeferred(kv *isolation.Txn, only func(constraintKey) bool) 
 	if err := s.runUniqueChecks(kv, uniques); err != nil {
 		return err
 	}
+	return s.runFKChecks(kv, todo, "-- deferred foreign key checks")
+}
+
+// checkStatementFKs runs the foreign-key checks queued since the
+// statement's first from (the whole statement's at 0), as PostgreSQL's
+// NO ACTION triggers run when a statement ends: what the statement did
+// after the change that queued a check counts.
+func (s *Session) checkStatementFKs(kv *isolation.Txn, from int) error {
+	if s.txn == nil || len(s.txn.stmtFKs) <= from {
+		return nil
+	}
+	todo := s.txn.stmtFKs[from:]
+	s.txn.stmtFKs = s.txn.stmtFKs[:from:from]
+	return s.runFKChecks(kv, todo, "-- end-of-statement foreign key checks")
+}
+
+// runFKChecks runs the foreign-key checks todo as one event of the store,
+// named label in the history; the first violation is the error.
+func (s *Session) runFKChecks(kv *isolation.Txn, todo []deferredFK, label string) error {
 	if len(todo) == 0 {
 		return nil
 	}
@@ -111,7 +130,7 @@ func (s *Session) runDeferred(kv *isolation.Txn, only func(constraintKey) bool) 
 	b := &binder{s: s, cat: cat}
 	x := &execCtx{ctx: bgctx, s: s, txn: kv, subCache: map[*selectPlan][][]any{}, memo: map[any]any{}}
 	x.env = s.newEnv()
-	kv.Statement(history.Statement{SQL: "-- deferred foreign key checks"})
+	kv.Statement(history.Statement{SQL: label})
 	done := map[string]bool{}
 	for _, p := range todo {
 		child := cat.tables[p.con.table]

@@ -148,6 +148,9 @@ func (b *binder) statement(st *Statement) (*stmtPlan, error) {
 	if st.isTxn {
 		return b.txnControlPlan(st), nil
 	}
+	if w := dataModifyingWith(st.node); w != nil && w != b.topWith {
+		return b.statementWithDataModifyingCTEs(st, w)
+	}
 	switch v := st.node.Node.(type) {
 	case *pg_query.Node_SelectStmt:
 		if cs := selectIntoTable(v.SelectStmt); cs != nil {
@@ -357,7 +360,7 @@ func (s *Session) execute(ctx context.Context, p *Prepared, params []any, stream
 	kv.Statement(s.stmt)
 	x.stmtMark = kv.WriteMark()
 	s.notices = nil
-	s.txn.stmtUniques = nil
+	s.txn.stmtUniques, s.txn.stmtFKs = nil, nil
 	err = s.checkPrivileges(pl.perms)
 	if err == nil && stream && pl.stream != nil {
 		return &Result{Columns: columnsOf(pl.cols), Stream: func(send func(row []any) error) (tag string, err error) {
@@ -380,6 +383,9 @@ func (s *Session) execute(ctx context.Context, p *Prepared, params []any, stream
 func (s *Session) endStatement(kv *isolation.Txn, res *Result, err error, implicit bool) (*Result, error) {
 	if err == nil {
 		err = s.checkStatementUniques(kv)
+	}
+	if err == nil {
+		err = s.checkStatementFKs(kv, 0)
 	}
 	if err == nil && res != nil && len(s.notices) > 0 {
 		res.Notices = append(s.notices, res.Notices...)

@@ -383,6 +383,9 @@ func (b *binder) fromLeaf(sc *scope, n *pg_query.Node) (*fromItem, []scopeCol, e
 		if rv.Schemaname == "" {
 			for cur := sc; cur != nil; cur = cur.parent {
 				if cte := cur.ctes[rv.Relname]; cte != nil {
+					if cte.noReturning {
+						return nil, nil, b.errAt(pgerror.Newf(pgerror.FeatureNotSupported, "WITH query \"%s\" does not have a RETURNING clause", rv.Relname), rv.Location)
+					}
 					return withKind(itemCTE)(b.cteItem(sc, cte, alias, rv.Alias))
 				}
 			}
@@ -499,6 +502,9 @@ type ctePlan struct {
 	// enclosing query is parent, the scope it was compiled in.
 	outerRefs bool
 	parent    *scope
+	// noReturning marks a data-modifying query without RETURNING, which
+	// no FROM item may read.
+	noReturning bool
 }
 
 // cteItem makes a FROM item of sc that reads a WITH query or a subquery.

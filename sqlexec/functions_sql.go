@@ -215,7 +215,7 @@ func (s *Session) invokeSQL(x *execCtx, f *funcDesc, vals []any) ([][]any, error
 		if f.kind == 'p' {
 			return nil, nil
 		}
-		return [][]any{{""}}, nil
+		return [][]any{{nil}}, nil // PostgreSQL's SQL functions return a NULL void
 	}
 	rows := last.Rows
 	if !f.retSet && len(rows) > 1 {
@@ -251,7 +251,14 @@ func (s *Session) runRoutineStatement(x *execCtx, p *stmtPlan, vals []any, text 
 	}
 	cx := &execCtx{ctx: x.ctx, s: s, txn: x.txn, params: vals, env: x.env, subCache: map[*selectPlan][][]any{}, memo: map[any]any{}}
 	cx.beginRoutineStatement(x)
+	queued := 0
+	if s.txn != nil {
+		queued = len(s.txn.stmtFKs)
+	}
 	res, err := p.exec(cx)
+	if err == nil {
+		err = s.checkStatementFKs(x.txn, queued)
+	}
 	if err != nil {
 		return nil, err
 	}

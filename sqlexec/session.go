@@ -85,6 +85,9 @@ type txnState struct {
 	// stmtUniques are the unique checks queued for the statement's end
 	// (deferred_unique.go).
 	stmtUniques []uniqueCheck
+	// stmtFKs are the NO ACTION foreign-key checks of changed or deleted
+	// referenced keys queued for the statement's end (deferred.go).
+	stmtFKs []deferredFK
 	// cursors is the session's cursorCount when the transaction began.
 	cursors int
 	// usedTemp says a statement of the transaction used a temporary table.

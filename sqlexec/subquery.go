@@ -180,10 +180,12 @@ func (b *binder) subquery(sc *scope, sub *pg_query.Node, ctes map[string]*ctePla
 // (nil for none), whose queries the statement's FROM items, subqueries and
 // source read.
 func (b *binder) topWithClause(w *pg_query.WithClause) (map[string]*ctePlan, error) {
+	outer := b.outerCTEs
+	b.outerCTEs = nil
 	if w == nil {
-		return nil, nil
+		return outer, nil
 	}
-	return b.withClause(nil, w, nil)
+	return b.withClause(nil, w, outer)
 }
 
 // withClause compiles non-recursive WITH queries.
@@ -194,8 +196,16 @@ func (b *binder) withClause(parent *scope, w *pg_query.WithClause, outer map[str
 	}
 	for _, n := range w.Ctes {
 		c := n.GetCommonTableExpr()
+		if modifiedTable(c.Ctequery) != nil {
+			cte, err := b.dataModifyingCTE(w, c, ctes)
+			if err != nil {
+				return nil, err
+			}
+			ctes[c.Ctename] = cte
+			continue
+		}
 		if c.Ctequery.GetSelectStmt() == nil {
-			return nil, b.errAt(pgerror.Unsupported("data-modifying statements in WITH"), c.Location)
+			return nil, b.errAt(pgerror.Unsupported("this statement in WITH"), c.Location)
 		}
 		var p *selectPlan
 		outer, err := b.notingOuterRefs(parent, func() error {

@@ -438,8 +438,14 @@ func (w *writer) applyRef(x *execCtx, ref *fkRef2, parentRow, newRow []any, dept
 	if newRow != nil {
 		action = fk.onUpdate
 	}
-	if action == fkNoAction && x.s.fkDeferred(ref.child, fk) {
-		x.s.deferFK(ref.child, fk, vals, false)
+	if action == fkNoAction {
+		// NO ACTION checks when the statement ends (or at commit when
+		// deferred): the statement may yet remove the references.
+		if x.s.fkDeferred(ref.child, fk) {
+			x.s.deferFK(ref.child, fk, vals, false)
+		} else {
+			x.s.txn.stmtFKs = append(x.s.txn.stmtFKs, deferredFK{con: constraintKey{ref.child.oid, fk.name}, vals: vals})
+		}
 		return nil
 	}
 	switch action {

@@ -1,0 +1,222 @@
+package sqlexec
+
+import (
+	"slices"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+)
+
+// Data-modifying WITH queries: WITH a AS (INSERT | UPDATE | DELETE ...
+// [RETURNING ...]) in the WITH clause of a top-level statement. As in
+// PostgreSQL, each runs exactly once and to completion, whether or not the
+// rest of the statement reads it, and the rest reads only its RETURNING
+// rows. PostgreSQL runs every part of the statement on one snapshot, so no
+// part sees another's changes to a table; fickle runs the WITH queries
+// first, in order, each seeing the changes of those before it as a
+// statement of its own would, and then the rest, which would see them. It
+// therefore refuses (0A000) a statement where a table that one part
+// modifies is read or modified by another (a view counts as reading
+// anything): there the two orders could differ, elsewhere they cannot.
+// Foreign-key checks see the WITH queries' changes, as PostgreSQL's, which
+// run at the end of the statement, do.
+
+// dataModifyingCTE is one data-modifying WITH query of the statement.
+type dataModifyingCTE struct {
+	query  *pg_query.Node
+	target *tableDesc
+	plan   *selectPlan
+}
+
+// dataModifyingWith returns the WITH clause of a SELECT, INSERT, UPDATE or
+// DELETE when one of its queries modifies data, nil otherwise.
+func dataModifyingWith(n *pg_query.Node) *pg_query.WithClause {
+	var w *pg_query.WithClause
+	switch v := n.GetNode().(type) {
+	case *pg_query.Node_SelectStmt:
+		w = v.SelectStmt.WithClause
+	case *pg_query.Node_InsertStmt:
+		w = v.InsertStmt.WithClause
+	case *pg_query.Node_UpdateStmt:
+		w = v.UpdateStmt.WithClause
+	case *pg_query.Node_DeleteStmt:
+		w = v.DeleteStmt.WithClause
+	}
+	for _, c := range w.GetCtes() {
+		if modifiedTable(c.GetCommonTableExpr().GetCtequery()) != nil {
+			return w
+		}
+	}
+	return nil
+}
+
+// modifiedTable is the target of an INSERT, UPDATE or DELETE, nil for
+// other statements.
+func modifiedTable(n *pg_query.Node) *pg_query.RangeVar {
+	switch v := n.GetNode().(type) {
+	case *pg_query.Node_InsertStmt:
+		return v.InsertStmt.Relation
+	case *pg_query.Node_UpdateStmt:
+		return v.UpdateStmt.Relation
+	case *pg_query.Node_DeleteStmt:
+		return v.DeleteStmt.Relation
+	}
+	return nil
+}
+
+// statementWithDataModifyingCTEs compiles st, whose WITH clause w holds
+// data-modifying queries, into a plan that runs them before the rest.
+func (b *binder) statementWithDataModifyingCTEs(st *Statement, w *pg_query.WithClause) (*stmtPlan, error) {
+	b.topWith, b.dataModifying = w, nil
+	defer func() { b.topWith, b.dataModifying = nil, nil }()
+	p, err := b.statement(st)
+	if err != nil {
+		return nil, err
+	}
+	mods := b.dataModifying
+	if err := b.checkDataModifyingCTEs(st.node, mods); err != nil {
+		return nil, err
+	}
+	runFirst := func(x *execCtx) error {
+		for _, m := range mods {
+			if _, err := m.plan.rowsCached(x); err != nil {
+				return err
+			}
+			// What follows runs after it, as a statement of its own would.
+			x.stmtMark = x.txn.WriteMark()
+		}
+		return nil
+	}
+	exec := p.exec
+	p.exec = func(x *execCtx) (*Result, error) {
+		if err := runFirst(x); err != nil {
+			return nil, err
+		}
+		return exec(x)
+	}
+	if stream := p.stream; stream != nil {
+		p.stream = func(x *execCtx, send func(row []any) error) (string, error) {
+			if err := runFirst(x); err != nil {
+				return "", err
+			}
+			return stream(x, send)
+		}
+	}
+	if p.writes == "" {
+		p.writes = "SELECT"
+	}
+	return p, nil
+}
+
+// dataModifyingCTE compiles the WITH query c, an INSERT, UPDATE or DELETE,
+// with the statement's earlier WITH queries ctes in reach.
+func (b *binder) dataModifyingCTE(w *pg_query.WithClause, c *pg_query.CommonTableExpr, ctes map[string]*ctePlan) (*ctePlan, error) {
+	if w != b.topWith {
+		return nil, b.errAt(pgerror.New(pgerror.FeatureNotSupported, "WITH clause containing a data-modifying statement must be at the top level"), c.Location)
+	}
+	rv := modifiedTable(c.Ctequery)
+	target := b.s.lookupTable(b.cat, rv.Schemaname, rv.Relname)
+	if target == nil && b.viewTarget(rv) != nil {
+		return nil, b.errAt(pgerror.Unsupported("a data-modifying WITH query on a view"), rv.Location)
+	}
+	saved := b.outerCTEs
+	b.outerCTEs = ctes
+	var sp *stmtPlan
+	var err error
+	switch v := c.Ctequery.Node.(type) {
+	case *pg_query.Node_InsertStmt:
+		sp, err = b.insertPlan(v.InsertStmt)
+	case *pg_query.Node_UpdateStmt:
+		sp, err = b.updatePlan(v.UpdateStmt)
+	case *pg_query.Node_DeleteStmt:
+		sp, err = b.deletePlan(v.DeleteStmt)
+	}
+	b.outerCTEs = saved
+	if err != nil {
+		return nil, err
+	}
+	p := &selectPlan{cols: sp.cols, node: sp.node, run: func(x *execCtx) ([][]any, error) {
+		res, err := sp.exec(x)
+		if err != nil {
+			return nil, err
+		}
+		return res.Rows, nil
+	}}
+	b.dataModifying = append(b.dataModifying, &dataModifyingCTE{query: c.Ctequery, target: target, plan: p})
+	return &ctePlan{name: c.Ctename, plan: p, noReturning: sp.cols == nil}, nil
+}
+
+// checkDataModifyingCTEs refuses a statement where a table that a
+// data-modifying WITH query modifies is read or modified by another part.
+func (b *binder) checkDataModifyingCTEs(stmt *pg_query.Node, mods []*dataModifyingCTE) error {
+	refused := func() error {
+		return pgerror.Unsupported("reading or modifying, elsewhere in the statement, a table that a data-modifying WITH query modifies")
+	}
+	// family is a table with its ancestors and descendants: a scan of any
+	// of them may read the table's rows.
+	family := func(t *tableDesc) []uint32 {
+		out := []uint32{t.oid}
+		for _, d := range b.cat.descendants(t) {
+			out = append(out, d.oid)
+		}
+		up := slices.Clone(t.parents)
+		for len(up) > 0 {
+			if p := b.cat.tables[up[0]]; p != nil {
+				out = append(out, p.oid)
+				up = append(up, p.parents...)
+			}
+			up = up[1:]
+		}
+		return out
+	}
+	touches := func(t *tableDesc, by int) error {
+		for i, m := range mods {
+			if i != by && slices.Contains(family(m.target), t.oid) {
+				return refused()
+			}
+		}
+		return nil
+	}
+	if rv := modifiedTable(stmt); rv != nil {
+		if t := b.s.lookupTable(b.cat, rv.Schemaname, rv.Relname); t != nil {
+			if err := touches(t, -1); err != nil {
+				return err
+			}
+		}
+	}
+	cteNames := map[string]bool{}
+	walk(stmt, func(n *pg_query.Node) bool {
+		if c := n.GetCommonTableExpr(); c != nil {
+			cteNames[c.Ctename] = true
+		}
+		return true
+	})
+	var err error
+	scan := func(root *pg_query.Node, by int) {
+		walk(root, func(n *pg_query.Node) bool {
+			if err != nil || by < 0 && slices.ContainsFunc(mods, func(m *dataModifyingCTE) bool { return m.query == n }) {
+				return false
+			}
+			rv := n.GetRangeVar()
+			if rv == nil || rv.Schemaname == "" && cteNames[rv.Relname] {
+				return true
+			}
+			if t := b.s.lookupTable(b.cat, rv.Schemaname, rv.Relname); t != nil {
+				err = touches(t, by)
+			} else if b.viewTarget(rv) != nil {
+				err = refused()
+			}
+			return err == nil
+		})
+	}
+	scan(stmt, -1)
+	for i, m := range mods {
+		if err == nil {
+			if err = touches(m.target, i); err == nil {
+				scan(m.query, i)
+			}
+		}
+	}
+	return err
+}
