@@ -2,52 +2,66 @@ package oracle
 
 import "github.com/fickle-db/fickle/history"
 
-// settled returns h with every pending transaction that may still be
-// aborted taken as server-aborted, so that its reads are not held against
-// the history whichever way the checker decides (a recorded commit order,
-// saturation or the search): fickle dooms a pending transaction whose
-// reads no longer fit and fails its next statement with 40001, and a
-// history cut while a transaction runs says nothing of how it ends. Kept
-// as they are: a pending transaction that an ended transaction of its
-// session follows (it ended in effect), and one whose writes another
-// transaction read or a version order shows (a structural violation, named
-// as reading from a transaction that never committed). h itself is returned when nothing
-// changes; otherwise a copy sharing all but the transactions' outcomes and
-// the commit order.
+// settled returns h with its pending transactions decided as far as the
+// history allows, so that every path of the checker (a recorded commit
+// order, saturation, the search) sees the same history:
+//
+//   - one that may still be aborted (no later transaction of its session
+//     ended) is taken as server-aborted: its reads are not held against the
+//     history, since fickle dooms a pending transaction whose reads no
+//     longer fit and fails its next statement with 40001, and a history cut
+//     while a transaction runs says nothing of how it ends;
+//   - one that a later ended transaction of its session follows ended in
+//     effect, without a commit the history shows: it is taken as
+//     client-aborted (its reads checked, its writes invisible).
+//
+// A pending transaction whose writes another transaction read, or that a
+// version order lists, stays pending: that is a structural violation,
+// named as reading from a transaction that never committed. h itself is
+// returned when nothing changes; otherwise a copy sharing all but the
+// transactions' outcomes and the commit order.
 func settled(h *history.History) *history.History {
-	open := map[history.TxnID]bool{}
+	decided := map[history.TxnID]history.Outcome{}
 	for _, s := range h.Sessions {
-		for i := len(s.Txns) - 1; i >= 0 && h.Txns[s.Txns[i]].Outcome == history.Pending; i-- {
-			open[s.Txns[i]] = true
+		ended := false
+		for i := len(s.Txns) - 1; i >= 0; i-- {
+			switch t := s.Txns[i]; {
+			case h.Txns[t].Outcome != history.Pending:
+				ended = true
+			case ended:
+				decided[t] = history.ClientAborted
+			default:
+				decided[t] = history.ServerAborted
+			}
 		}
 	}
-	if len(open) == 0 {
+	if len(decided) == 0 {
 		return h
 	}
 	for i := range h.Txns {
 		for _, op := range h.Txns[i].Ops {
 			if op.Kind == history.OpRead && op.Writer != history.TxnID(i) {
-				delete(open, op.Writer)
+				delete(decided, op.Writer)
 			}
 		}
 	}
 	for _, writers := range h.VersionOrder {
 		for _, t := range writers {
-			delete(open, t)
+			delete(decided, t)
 		}
 	}
-	if len(open) == 0 {
+	if len(decided) == 0 {
 		return h
 	}
 	c := *h
 	c.Txns = append([]history.Txn(nil), h.Txns...)
-	for t := range open {
-		c.Txns[t].Outcome = history.ServerAborted
+	for t, o := range decided {
+		c.Txns[t].Outcome = o
 	}
 	if h.CommitOrder != nil {
 		c.CommitOrder = make([]history.TxnID, 0, len(h.CommitOrder))
 		for _, t := range h.CommitOrder {
-			if !open[t] {
+			if decided[t] != history.ServerAborted {
 				c.CommitOrder = append(c.CommitOrder, t)
 			}
 		}
