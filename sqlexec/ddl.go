@@ -477,10 +477,21 @@ func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 		return err
 	}
 	d.cat.putTable(t)
-	for _, primary := range []bool{true, false} {
+	// A partitioned table's primary key first, then the other constraints,
+	// foreign keys last (as PostgreSQL adds them, after the table's keys,
+	// so that one may reference a key declared after it).
+	pass := func(tc tableConstraint) int {
+		switch tc.c.Contype {
+		case pg_query.ConstrType_CONSTR_PRIMARY:
+			return 0
+		case pg_query.ConstrType_CONSTR_FOREIGN:
+			return 2
+		}
+		return 1
+	}
+	for want := range 3 {
 		for _, tc := range cons {
-			isPK := tc.c.Contype == pg_query.ConstrType_CONSTR_PRIMARY
-			if isPK != primary || isPK && t.part == nil {
+			if pass(tc) != want || want == 0 && t.part == nil {
 				continue
 			}
 			if err := d.addConstraint(b, t, tc, false); err != nil {
