@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"encoding/binary"
 	"sort"
 	"strings"
 
@@ -16,6 +17,10 @@ type aggScope struct {
 	from   *scope
 	groups []groupEntry
 	aggs   []*aggEntry
+	// sets are the grouping sets (agg_grouping_sets.go), each the indexes
+	// of its groups; nil for a plain GROUP BY, one set of every group.
+	// With sets, the aggregation row ends with the index of its set.
+	sets [][]int
 }
 
 type groupEntry struct {
@@ -40,13 +45,28 @@ type aggEntry struct {
 
 // groupBy compiles the GROUP BY list in the FROM scope. Ordinals and
 // output-column names refer to the select list, as in PostgreSQL.
-func (b *binder) groupBy(agg *aggScope, groups []*pg_query.Node, targets []*pg_query.Node) error {
+func (b *binder) groupBy(agg *aggScope, groups []*pg_query.Node, targets []*pg_query.Node, distinct bool) error {
+	if hasGroupingSets(groups) {
+		return b.groupingSets(agg, groups, targets, distinct)
+	}
 	for _, g := range groups {
+		if _, err := b.setUnit(agg, g, targets); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// groupEntry compiles one GROUP BY expression (an output column's position
+// or name standing for its expression) and returns its index in
+// agg.groups, where an equal expression is entered once.
+func (b *binder) groupEntry(agg *aggScope, g *pg_query.Node, targets []*pg_query.Node) (int, error) {
+	{
 		n := g
 		if c := g.GetAConst(); c != nil && c.GetIval() != nil {
 			i := int(c.GetIval().Ival)
 			if i < 1 || i > len(targets) {
-				return b.errAt(pgerror.Newf(pgerror.InvalidColumnReference, "GROUP BY position %d is not in select list", i), c.Location)
+				return 0, b.errAt(pgerror.Newf(pgerror.InvalidColumnReference, "GROUP BY position %d is not in select list", i), c.Location)
 			}
 			n = targets[i-1].GetResTarget().Val
 		} else if cr := g.GetColumnRef(); cr != nil && len(cr.Fields) == 1 && cr.Fields[0].GetString_() != nil {
@@ -60,25 +80,30 @@ func (b *binder) groupBy(agg *aggScope, groups []*pg_query.Node, targets []*pg_q
 				}
 			}
 		}
-		switch n.Node.(type) {
-		case *pg_query.Node_GroupingSet, *pg_query.Node_RowExpr:
-			return pgerror.Unsupported("GROUPING SETS, ROLLUP and CUBE")
+		if n.GetRowExpr() != nil {
+			return 0, pgerror.Unsupported("GROUP BY a row constructor")
+		}
+		key := nodeKey(n)
+		for i, g := range agg.groups {
+			if g.key == key {
+				return i, nil
+			}
 		}
 		e, err := b.expr(agg.from, n)
 		if err != nil {
-			return err
+			return 0, err
 		}
 		if unresolved(e) || e.lit != nil || e.null {
 			if e, err = b.coerce(e, types.Text, types.CastImplicit); err != nil {
-				return err
+				return 0, err
 			}
 		}
 		if err := types.EqualityOperatorError(e.typ); err != nil {
-			return err
+			return 0, err
 		}
-		agg.groups = append(agg.groups, groupEntry{key: nodeKey(n), e: e, text: predicateText(n)})
+		agg.groups = append(agg.groups, groupEntry{key: key, e: e, text: predicateText(n)})
+		return len(agg.groups) - 1, nil
 	}
-	return nil
 }
 
 func scopeHas(sc *scope, name string) bool {
@@ -116,7 +141,7 @@ func (b *binder) aggLookup(sc *scope, n *pg_query.Node) (*scalar, bool, error) {
 		if e.refs == 0 {
 			return e, true, nil
 		}
-		if b.dependsOnGroupedKey(agg, e) {
+		if agg.sets == nil && b.dependsOnGroupedKey(agg, e) {
 			return agg.dependent(key, e), true, nil
 		}
 		return nil, false, nil
@@ -313,6 +338,7 @@ type aggRun struct {
 }
 
 type groupState struct {
+	set  int // the index of its grouping set; 0 without sets
 	vals []any
 	accs []types.Accumulator
 	seen []map[string]bool // per DISTINCT aggregate
@@ -330,8 +356,8 @@ func (a *aggScope) start() *aggRun {
 	return &aggRun{s: a, groups: map[string]*groupState{}}
 }
 
-func (r *aggRun) newGroup(vals []any) *groupState {
-	g := &groupState{vals: vals, accs: make([]types.Accumulator, len(r.s.aggs)), seen: make([]map[string]bool, len(r.s.aggs)),
+func (r *aggRun) newGroup(set int, vals []any) *groupState {
+	g := &groupState{set: set, vals: vals, accs: make([]types.Accumulator, len(r.s.aggs)), seen: make([]map[string]bool, len(r.s.aggs)),
 		inputs: make([][]orderedInput, len(r.s.aggs))}
 	for i, a := range r.s.aggs {
 		g.accs[i] = a.fn.New()
@@ -343,41 +369,108 @@ func (r *aggRun) newGroup(vals []any) *groupState {
 	return g
 }
 
-// add folds the current row of x into its group.
+// aggInput is one row's input to one aggregate: skip when its FILTER
+// rejected the row, its arguments, and its ORDER BY keys.
+type aggInput struct {
+	skip       bool
+	args, keys []any
+}
+
+// add folds the current row of x into its group, or into its group of
+// every grouping set.
 func (r *aggRun) add(x *execCtx) error {
 	vals := make([]any, len(r.s.groups))
-	r.buf = r.buf[:0]
 	for i, g := range r.s.groups {
 		v, err := g.e.eval(x)
 		if err != nil {
 			return err
 		}
 		vals[i] = v
-		r.buf = types.AppendKey(r.buf, g.e.typ, v)
+	}
+	in, err := r.inputs(x)
+	if err != nil {
+		return err
+	}
+	if r.s.sets == nil {
+		return r.feed(r.group(0, nil, vals), in)
+	}
+	for si, set := range r.s.sets {
+		if err := r.feed(r.group(si, set, vals), in); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// group returns the group of vals in grouping set si, whose members are
+// set (every group without sets), making it if it is new.
+func (r *aggRun) group(si int, set []int, vals []any) *groupState {
+	r.buf = r.buf[:0]
+	if r.s.sets != nil {
+		r.buf = binary.AppendUvarint(r.buf, uint64(si))
+		grouped := make([]any, len(vals))
+		for _, i := range set {
+			grouped[i] = vals[i]
+			r.buf = types.AppendKey(r.buf, r.s.groups[i].e.typ, vals[i])
+		}
+		vals = grouped
+	} else {
+		for i, g := range r.s.groups {
+			r.buf = types.AppendKey(r.buf, g.e.typ, vals[i])
+		}
 	}
 	g := r.groups[string(r.buf)]
 	if g == nil {
-		g = r.newGroup(vals)
+		g = r.newGroup(si, vals)
 		r.groups[string(r.buf)] = g
 	}
+	return g
+}
+
+// inputs evaluates each aggregate's FILTER, arguments and ORDER BY keys on
+// the current row of x, once whatever the number of grouping sets.
+func (r *aggRun) inputs(x *execCtx) ([]aggInput, error) {
+	in := make([]aggInput, len(r.s.aggs))
 	for i, a := range r.s.aggs {
 		if a.filter != nil {
 			v, err := a.filter.eval(x)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			if v != true {
+				in[i].skip = true
 				continue
 			}
 		}
-		args := make([]any, len(a.args))
+		in[i].args = make([]any, len(a.args))
 		for j, e := range a.args {
 			v, err := e.eval(x)
 			if err != nil {
-				return err
+				return nil, err
 			}
-			args[j] = v
+			in[i].args[j] = v
 		}
+		if len(a.orderBy) > 0 {
+			in[i].keys = make([]any, len(a.orderBy))
+			for j, e := range a.orderBy {
+				v, err := e.eval(x)
+				if err != nil {
+					return nil, err
+				}
+				in[i].keys[j] = v
+			}
+		}
+	}
+	return in, nil
+}
+
+// feed gives group g one row's inputs.
+func (r *aggRun) feed(g *groupState, in []aggInput) error {
+	for i, a := range r.s.aggs {
+		if in[i].skip {
+			continue
+		}
+		args := in[i].args
 		if a.distinct {
 			var k []byte
 			for j, e := range a.args {
@@ -389,15 +482,7 @@ func (r *aggRun) add(x *execCtx) error {
 			g.seen[i][string(k)] = true
 		}
 		if len(a.orderBy) > 0 {
-			keys := make([]any, len(a.orderBy))
-			for j, e := range a.orderBy {
-				v, err := e.eval(x)
-				if err != nil {
-					return err
-				}
-				keys[j] = v
-			}
-			g.inputs[i] = append(g.inputs[i], orderedInput{args: args, keys: keys})
+			g.inputs[i] = append(g.inputs[i], orderedInput{args: args, keys: in[i].keys})
 			continue
 		}
 		if err := g.accs[i].Add(args); err != nil {
@@ -428,16 +513,28 @@ func (r *aggRun) feedOrdered(g *groupState) error {
 // finish computes every group's aggregation row (its group values, then
 // its aggregates' results) and keeps those HAVING accepts.
 func (r *aggRun) finish(x *execCtx, having *scalar) ([][]any, error) {
-	if len(r.order) == 0 && len(r.s.groups) == 0 {
-		r.newGroup(nil)
+	if len(r.order) == 0 && len(r.s.groups) == 0 && r.s.sets == nil {
+		r.newGroup(0, nil)
+	}
+	for si, set := range r.s.sets {
+		if len(set) == 0 {
+			r.group(si, set, make([]any, len(r.s.groups))) // one row even for no input
+		}
+	}
+	width := len(r.s.groups) + len(r.s.aggs)
+	if r.s.sets != nil {
+		width++
 	}
 	var out [][]any
 	for _, g := range r.order {
 		if err := r.feedOrdered(g); err != nil {
 			return nil, err
 		}
-		row := make([]any, len(r.s.groups)+len(r.s.aggs))
+		row := make([]any, width)
 		copy(row, g.vals)
+		if r.s.sets != nil {
+			row[width-1] = g.set
+		}
 		for i, acc := range g.accs {
 			v, err := acc.Result()
 			if err != nil {

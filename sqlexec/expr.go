@@ -64,7 +64,7 @@ func (b *binder) expr(sc *scope, n *pg_query.Node) (*scalar, error) {
 	case *pg_query.Node_AIndirection:
 		return b.indirection(sc, v.AIndirection)
 	case *pg_query.Node_GroupingFunc:
-		return nil, pgerror.Unsupported("GROUPING")
+		return b.groupingFunc(sc, v.GroupingFunc)
 	case *pg_query.Node_SetToDefault:
 		return nil, b.errAt(pgerror.New(pgerror.SyntaxError, "DEFAULT is not allowed in this context"), v.SetToDefault.Location)
 	}

@@ -131,7 +131,7 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 	}
 	if hasAgg {
 		agg = &aggScope{from: sc}
-		if err := b.groupBy(agg, st.GroupClause, targets); err != nil {
+		if err := b.groupBy(agg, st.GroupClause, targets, st.GroupDistinct); err != nil {
 			return nil, err
 		}
 		proj = &scope{cols: sc.cols, parent: sc.parent, agg: agg, ctes: sc.ctes}
