@@ -98,11 +98,12 @@
 //
 // # Unsupported SQL
 //
-// Anything not implemented fails with 0A000 naming the feature (FULL JOIN,
-// set-returning functions in a select list with GROUP BY or window
-// functions, ENUM types, MERGE, LISTEN and NOTIFY, GROUPING SETS, range
-// types, writes through a view without an INSTEAD OF trigger, ...); no
-// clause is silently ignored.
+// Anything not implemented fails with 0A000 naming the feature (FULL JOIN
+// on conditions other than equalities, set-returning functions in a select
+// list with GROUP BY or window functions, MERGE, LISTEN and NOTIFY, range
+// types, hypothetical-set aggregates, writes through a view that is not
+// automatically updatable and has no INSTEAD OF trigger, ...); no clause
+// is silently ignored.
 // A panic inside the engine is recovered at the API and becomes XX000 for
 // that statement.
 //
