@@ -335,6 +335,7 @@ type aggRun struct {
 	groups map[string]*groupState
 	order  []*groupState
 	buf    []byte
+	in     []aggInput // the current row's inputs (inputs), reused
 }
 
 type groupState struct {
@@ -430,8 +431,12 @@ func (r *aggRun) group(si int, set []int, vals []any) *groupState {
 // inputs evaluates each aggregate's FILTER, arguments and ORDER BY keys on
 // the current row of x, once whatever the number of grouping sets.
 func (r *aggRun) inputs(x *execCtx) ([]aggInput, error) {
-	in := make([]aggInput, len(r.s.aggs))
+	if r.in == nil {
+		r.in = make([]aggInput, len(r.s.aggs))
+	}
+	in := r.in
 	for i, a := range r.s.aggs {
+		in[i] = aggInput{}
 		if a.filter != nil {
 			v, err := a.filter.eval(x)
 			if err != nil {

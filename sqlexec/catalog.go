@@ -195,6 +195,10 @@ type checkDesc struct {
 	noInherit bool
 	inhCount  int16
 	notLocal  bool
+	// notValid marks a constraint added NOT VALID and not validated since:
+	// the rows it was added over were not checked (pg_constraint's
+	// convalidated false).
+	notValid bool
 }
 
 // FK actions, as pg_constraint.confdeltype spells them.
@@ -216,6 +220,8 @@ type fkDesc struct {
 	// deferrable and initiallyDeferred are DEFERRABLE and INITIALLY
 	// DEFERRED (deferred.go).
 	deferrable, initiallyDeferred bool
+	// notValid is as for checkDesc.
+	notValid bool
 }
 
 func newCatalog(oids *atomic.Uint32) *catalog {

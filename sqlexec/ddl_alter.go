@@ -66,6 +66,8 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 			err = d.dropConstraint(nt, cmd)
 		case pg_query.AlterTableType_AT_AlterConstraint:
 			err = d.alterConstraint(nt, cmd)
+		case pg_query.AlterTableType_AT_ValidateConstraint:
+			err = d.validateConstraint(b, nt, cmd.Name)
 		case pg_query.AlterTableType_AT_ColumnDefault:
 			err = d.setDefault(b, nt, cmd)
 		case pg_query.AlterTableType_AT_AlterColumnType:

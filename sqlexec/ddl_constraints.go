@@ -129,21 +129,12 @@ func (d *ddl) addConstraint(b *binder, t *tableDesc, tc tableConstraint, alter b
 			return duplicateConstraint(t, name)
 		}
 		if alter && !c.SkipValidation {
-			if err := d.scanRows(t, func(row []any) error {
-				d.x.row = row
-				v, err := e.eval(d.x)
-				if err != nil {
-					return err
-				}
-				if v == false {
-					return pgerror.Newf(pgerror.CheckViolation, "check constraint \"%s\" of relation \"%s\" is violated by some row", name, t.name)
-				}
-				return nil
-			}); err != nil {
+			if err := d.validateCheck(t, name, e); err != nil {
 				return err
 			}
 		}
-		t.checks = append(t.checks, &checkDesc{name: name, expr: c.RawExpr, text: deparseExpr(c.RawExpr), noInherit: c.IsNoInherit})
+		t.checks = append(t.checks, &checkDesc{name: name, expr: c.RawExpr, text: deparseExpr(c.RawExpr), noInherit: c.IsNoInherit,
+			notValid: alter && c.SkipValidation})
 		return nil
 	case pg_query.ConstrType_CONSTR_FOREIGN:
 		return d.addForeignKey(b, t, tc, alter)
@@ -380,24 +371,88 @@ func (d *ddl) addForeignKey(b *binder, t *tableDesc, tc tableConstraint, alter b
 		name = uniqueConName(t, t.name+"_"+strings.Join(fkNames, "_")+"_fkey")
 	}
 	fk := &fkDesc{name: name, cols: cols, refTable: parent.oid, refCols: refCols, onDelete: del, onUpdate: upd,
-		deferrable: c.Deferrable, initiallyDeferred: c.Initdeferred}
+		deferrable: c.Deferrable, initiallyDeferred: c.Initdeferred, notValid: alter && c.SkipValidation}
 	if alter && !c.SkipValidation {
-		fc, err := b.fkCheckFor(t, fk)
-		if err != nil {
-			return err
-		}
-		if err := d.scanRows(t, func(row []any) error {
-			vals, err := fc.parentValues(row)
-			if err != nil || vals == nil {
-				return err
-			}
-			return fc.checkNow(d.x, t, vals)
-		}); err != nil {
+		if err := d.validateForeignKey(b, t, fk); err != nil {
 			return err
 		}
 	}
 	t.fks = append(t.fks, fk)
 	return nil
+}
+
+// validateCheck checks every row of t against the CHECK constraint name,
+// compiled as cond.
+func (d *ddl) validateCheck(t *tableDesc, name string, cond *scalar) error {
+	return d.scanRows(t, func(row []any) error {
+		d.x.row = row
+		v, err := cond.eval(d.x)
+		if err != nil {
+			return err
+		}
+		if v == false {
+			return pgerror.Newf(pgerror.CheckViolation, "check constraint \"%s\" of relation \"%s\" is violated by some row", name, t.name)
+		}
+		return nil
+	})
+}
+
+// validateForeignKey checks that every row of t references a parent row
+// through fk.
+func (d *ddl) validateForeignKey(b *binder, t *tableDesc, fk *fkDesc) error {
+	fc, err := b.fkCheckFor(t, fk)
+	if err != nil {
+		return err
+	}
+	return d.scanRows(t, func(row []any) error {
+		vals, err := fc.parentValues(row)
+		if err != nil || vals == nil {
+			return err
+		}
+		return fc.checkNow(d.x, t, vals)
+	})
+}
+
+// validateConstraint runs ALTER TABLE ... VALIDATE CONSTRAINT: a CHECK or
+// FOREIGN KEY added NOT VALID is checked against the rows and becomes
+// valid.
+func (d *ddl) validateConstraint(b *binder, t *tableDesc, name string) error {
+	for i, ck := range t.checks {
+		if ck.name != name {
+			continue
+		}
+		if ck.notValid {
+			e, err := b.cond(tableScope(t, t.name), ck.expr, "CHECK")
+			if err != nil {
+				return err
+			}
+			if err := d.validateCheck(t, name, e); err != nil {
+				return err
+			}
+			nk := *ck
+			nk.notValid = false
+			t.checks[i] = &nk
+		}
+		return nil
+	}
+	for i, fk := range t.fks {
+		if fk.name != name {
+			continue
+		}
+		if fk.notValid {
+			if err := d.validateForeignKey(b, t, fk); err != nil {
+				return err
+			}
+			nf := *fk
+			nf.notValid = false
+			t.fks[i] = &nf
+		}
+		return nil
+	}
+	if findConstraint(d.cat, t, name) != nil {
+		return pgerror.Newf(pgerror.WrongObjectType, "constraint \"%s\" of relation \"%s\" is not a foreign key or check constraint", name, t.name)
+	}
+	return pgerror.Newf(pgerror.UndefinedObject, "constraint \"%s\" of relation \"%s\" does not exist", name, t.name)
 }
 
 // constraintCols resolves the key columns of a PRIMARY KEY or UNIQUE

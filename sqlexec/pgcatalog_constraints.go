@@ -29,6 +29,8 @@ type constraintRow struct {
 	// expression it decompiles.
 	def   string
 	check *checkDesc
+	// notValid is NOT convalidated: a CHECK or FOREIGN KEY added NOT VALID.
+	notValid bool
 }
 
 // synthesizedOID numbers objects fickle's catalog has no OID for (a
@@ -118,12 +120,15 @@ func tableConstraints(c *catalog, t *tableDesc) []constraintRow {
 		if fk.initiallyDeferred {
 			def += " INITIALLY DEFERRED"
 		}
+		if fk.notValid {
+			def += " NOT VALID"
+		}
 		out = append(out, constraintRow{name: fk.name, kind: 'f', table: t, index: referencedIndex(ref, fk.refCols), refTable: fk.refTable,
 			cols: fk.cols, refCols: fk.refCols, onUpdate: fk.onUpdate, onDelete: fk.onDelete, deferrable: fk.deferrable,
-			deferred: fk.initiallyDeferred, def: def})
+			deferred: fk.initiallyDeferred, def: def, notValid: fk.notValid})
 	}
 	for _, ck := range t.checks {
-		out = append(out, constraintRow{name: ck.name, kind: 'c', table: t, cols: checkColumns(t, ck), check: ck})
+		out = append(out, constraintRow{name: ck.name, kind: 'c', table: t, cols: checkColumns(t, ck), check: ck, notValid: ck.notValid})
 	}
 	out = append(out, triggerConstraints(t)...)
 	for i := range out {
@@ -303,7 +308,7 @@ func init() {
 					if parent != 0 {
 						local, inhCount = false, 1
 					}
-					out = append(out, []any{int64(r.oid), r.name, schemaOID(c, t.schema), string(r.kind), r.deferrable, r.deferred, true,
+					out = append(out, []any{int64(r.oid), r.name, schemaOID(c, t.schema), string(r.kind), r.deferrable, r.deferred, !r.notValid,
 						int64(t.oid), int64(0), int64(r.index), int64(parent), int64(r.refTable), upd, del, match, local, inhCount, noInherit,
 						attnums(t, r.cols), refKey, bin})
 				}

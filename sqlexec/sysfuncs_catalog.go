@@ -150,6 +150,9 @@ func init() {
 			if r.check.noInherit {
 				def += " NO INHERIT"
 			}
+			if r.notValid {
+				def += " NOT VALID"
+			}
 			return def, nil
 		}
 		return r.def, nil
