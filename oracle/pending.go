@@ -15,9 +15,9 @@ import "github.com/fickle-db/fickle/history"
 //     effect, without a commit the history shows: it is taken as
 //     client-aborted (its reads checked, its writes invisible).
 //
-// A pending transaction whose writes another transaction read, or that a
-// version order lists, stays pending: that is a structural violation,
-// named as reading from a transaction that never committed. h itself is
+// A pending transaction whose writes a transaction not ignored read, or
+// that a version order lists, stays pending: that is a structural
+// violation, named as reading from a transaction that never committed. h itself is
 // returned when nothing changes; otherwise a copy sharing all but the
 // transactions' outcomes and the commit order.
 func settled(h *history.History) *history.History {
@@ -38,16 +38,31 @@ func settled(h *history.History) *history.History {
 	if len(decided) == 0 {
 		return h
 	}
-	for i := range h.Txns {
-		for _, op := range h.Txns[i].Ops {
-			if op.Kind == history.OpRead && op.Writer != history.TxnID(i) {
-				delete(decided, op.Writer)
-			}
-		}
-	}
 	for _, writers := range h.VersionOrder {
 		for _, t := range writers {
 			delete(decided, t)
+		}
+	}
+	// A read of a pending transaction's write keeps it pending unless the
+	// reader is ignored too: repeat until no more is kept.
+	readers := map[history.TxnID][]history.TxnID{}
+	for i := range h.Txns {
+		for _, op := range h.Txns[i].Ops {
+			if op.Kind == history.OpRead && op.Writer != history.TxnID(i) && h.Txns[op.Writer].Outcome == history.Pending {
+				readers[op.Writer] = append(readers[op.Writer], history.TxnID(i))
+			}
+		}
+	}
+	for kept := true; kept; {
+		kept = false
+		for t := range decided {
+			for _, r := range readers[t] {
+				if o, ok := decided[r]; !ok || o != history.ServerAborted {
+					delete(decided, t)
+					kept = true
+					break
+				}
+			}
 		}
 	}
 	if len(decided) == 0 {
