@@ -434,6 +434,9 @@ func (d *ddl) rename(rs *pg_query.RenameStmt) error {
 	if rs.RenameType == pg_query.ObjectType_OBJECT_POLICY {
 		return d.renamePolicy(rs)
 	}
+	if rs.RenameType == pg_query.ObjectType_OBJECT_TABCONSTRAINT {
+		return d.renameConstraint(rs)
+	}
 	renamesRelation := rs.RenameType == pg_query.ObjectType_OBJECT_TABLE || rs.RenameType == pg_query.ObjectType_OBJECT_INDEX
 	if rs.RenameType == pg_query.ObjectType_OBJECT_SEQUENCE && rs.Relation != nil {
 		if ok, err := d.renameSequence(rs); ok {
