@@ -26,6 +26,8 @@ func settled(h *history.History) *history.History {
 		ended := false
 		for i := len(s.Txns) - 1; i >= 0; i-- {
 			switch t := s.Txns[i]; {
+			case int(t) >= len(h.Txns):
+				return h // malformed: the structural checks name it
 			case h.Txns[t].Outcome != history.Pending:
 				ended = true
 			case ended:
@@ -48,7 +50,8 @@ func settled(h *history.History) *history.History {
 	readers := map[history.TxnID][]history.TxnID{}
 	for i := range h.Txns {
 		for _, op := range h.Txns[i].Ops {
-			if op.Kind == history.OpRead && op.Writer != history.TxnID(i) && h.Txns[op.Writer].Outcome == history.Pending {
+			if op.Kind == history.OpRead && op.Writer != history.TxnID(i) && int(op.Writer) < len(h.Txns) &&
+				h.Txns[op.Writer].Outcome == history.Pending {
 				readers[op.Writer] = append(readers[op.Writer], history.TxnID(i))
 			}
 		}
