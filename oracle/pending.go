@@ -46,12 +46,13 @@ func settled(h *history.History) *history.History {
 		}
 	}
 	// A read of a pending transaction's write keeps it pending unless the
-	// reader is ignored too: repeat until no more is kept.
+	// reader is ignored too (server-aborted, or taken as such): repeat
+	// until no more is kept.
 	readers := map[history.TxnID][]history.TxnID{}
 	for i := range h.Txns {
 		for _, op := range h.Txns[i].Ops {
 			if op.Kind == history.OpRead && op.Writer != history.TxnID(i) && int(op.Writer) < len(h.Txns) &&
-				h.Txns[op.Writer].Outcome == history.Pending {
+				h.Txns[op.Writer].Outcome == history.Pending && h.Txns[i].Outcome != history.ServerAborted {
 				readers[op.Writer] = append(readers[op.Writer], history.TxnID(i))
 			}
 		}
