@@ -344,6 +344,12 @@ func (b *binder) buildFrom(parent *scope, from []*pg_query.Node, ctes map[string
 				if j.Quals != nil {
 					conds = append(conds, pendingCond{node: j.Quals, clause: "JOIN/ON", minItem: len(items) - 1, on: items[len(items)-1]})
 				}
+			case pg_query.JoinType_JOIN_FULL:
+				it, cols, err := b.fullJoinItem(sc, j)
+				if err != nil {
+					return err
+				}
+				return addItem(it, cols, left)
 			default:
 				return pgerror.Unsupported(strings.TrimPrefix(j.Jointype.String(), "JOIN_") + " JOIN")
 			}
