@@ -22,13 +22,9 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 	if at.Objtype != pg_query.ObjectType_OBJECT_TABLE {
 		return pgerror.Unsupported("ALTER " + strings.TrimPrefix(at.Objtype.String(), "OBJECT_"))
 	}
-	t := d.s.lookupTable(d.cat, at.Relation.Schemaname, at.Relation.Relname)
+	t, err := d.alteredTable(at.Relation, at.MissingOk)
 	if t == nil {
-		if at.MissingOk {
-			d.notice(pgerror.SuccessfulCompletion, "relation \"%s\" does not exist, skipping", at.Relation.Relname)
-			return nil
-		}
-		return pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(at.Relation))
+		return err
 	}
 	if err := d.lockTable(t, isolation.TableLockAccessExclusive); err != nil {
 		return err
@@ -420,6 +416,19 @@ func (d *ddl) setNotNull(t *tableDesc, cmd *pg_query.AlterTableCmd, set bool) er
 	return nil
 }
 
+// alteredTable finds the table an ALTER names; when there is none, nil
+// and, with IF EXISTS (missingOk), a notice instead of 42P01.
+func (d *ddl) alteredTable(rv *pg_query.RangeVar, missingOk bool) (*tableDesc, error) {
+	if t := d.s.lookupTable(d.cat, rv.Schemaname, rv.Relname); t != nil {
+		return t, nil
+	}
+	if missingOk {
+		d.notice(pgerror.SuccessfulCompletion, "relation \"%s\" does not exist, skipping", rv.Relname)
+		return nil, nil
+	}
+	return nil, pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(rv))
+}
+
 // rename supports ALTER TABLE ... RENAME TO and RENAME COLUMN.
 func (d *ddl) rename(rs *pg_query.RenameStmt) error {
 	if isRoutineObject(rs.RenameType) {
@@ -461,11 +470,8 @@ func (d *ddl) rename(rs *pg_query.RenameStmt) error {
 		}
 	}
 	if t == nil {
-		if rs.MissingOk {
-			d.notice(pgerror.SuccessfulCompletion, "relation \"%s\" does not exist, skipping", rs.Relation.Relname)
-			return nil
-		}
-		return pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(rs.Relation))
+		_, err := d.alteredTable(rs.Relation, rs.MissingOk)
+		return err
 	}
 	if err := d.lockTable(t, isolation.TableLockAccessExclusive); err != nil {
 		return err

@@ -13,13 +13,9 @@ import (
 // a table in an inheritance or partition hierarchy, which PostgreSQL renames
 // down the tree, are refused.
 func (d *ddl) renameConstraint(rs *pg_query.RenameStmt) error {
-	t := d.s.lookupTable(d.cat, rs.Relation.Schemaname, rs.Relation.Relname)
+	t, err := d.alteredTable(rs.Relation, rs.MissingOk)
 	if t == nil {
-		if rs.MissingOk {
-			d.notice(pgerror.SuccessfulCompletion, "relation \"%s\" does not exist, skipping", rs.Relation.Relname)
-			return nil
-		}
-		return pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(rs.Relation))
+		return err
 	}
 	if err := d.lockTable(t, isolation.TableLockAccessExclusive); err != nil {
 		return err

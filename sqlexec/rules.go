@@ -176,7 +176,7 @@ func checkRuleRefs(r *ruleDesc) error {
 // row, each run would see the rows the runs before it wrote, where
 // PostgreSQL's one query sees none of them.
 func readsOwnTarget(a *pg_query.Node) bool {
-	target := actionTarget(a)
+	target := modifiedTable(a)
 	found := false
 	walk(a, func(m *pg_query.Node) bool {
 		if rv := m.GetRangeVar(); rv != nil && rv.Relname == target.Relname && rv.Schemaname == target.Schemaname {
@@ -332,23 +332,10 @@ func (d *ddl) ruleDeps(t *tableDesc, r *ruleDesc) []uint32 {
 	}
 	walk(r.where, visit)
 	for _, a := range r.actions {
-		visit(&pg_query.Node{Node: &pg_query.Node_RangeVar{RangeVar: actionTarget(a)}})
+		visit(&pg_query.Node{Node: &pg_query.Node_RangeVar{RangeVar: modifiedTable(a)}})
 		walk(a, visit)
 	}
 	return deps
-}
-
-// actionTarget is the relation a rule action writes.
-func actionTarget(n *pg_query.Node) *pg_query.RangeVar {
-	switch v := n.Node.(type) {
-	case *pg_query.Node_InsertStmt:
-		return v.InsertStmt.Relation
-	case *pg_query.Node_UpdateStmt:
-		return v.UpdateStmt.Relation
-	case *pg_query.Node_DeleteStmt:
-		return v.DeleteStmt.Relation
-	}
-	return nil
 }
 
 // dependentRules finds the rules, on relations not being dropped, that

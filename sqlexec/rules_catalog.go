@@ -172,15 +172,7 @@ func isBareSelect(sel *pg_query.SelectStmt) bool {
 // actionText prints one rule action of relation rel as ruleutils does
 // inside a rule.
 func actionText(b *binder, c *catalog, rel *tableDesc, n *pg_query.Node, pretty bool) (string, error) {
-	var rv *pg_query.RangeVar
-	switch v := n.Node.(type) {
-	case *pg_query.Node_InsertStmt:
-		rv = v.InsertStmt.Relation
-	case *pg_query.Node_UpdateStmt:
-		rv = v.UpdateStmt.Relation
-	case *pg_query.Node_DeleteStmt:
-		rv = v.DeleteStmt.Relation
-	}
+	rv := modifiedTable(n)
 	t := b.ruleTarget(rv)
 	if t == nil {
 		return "", pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", rv.Relname)

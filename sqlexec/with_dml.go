@@ -51,8 +51,8 @@ func dataModifyingWith(n *pg_query.Node) *pg_query.WithClause {
 	return nil
 }
 
-// modifiedTable is the target of an INSERT, UPDATE or DELETE, nil for
-// other statements.
+// modifiedTable is the target of an INSERT, UPDATE or DELETE (a WITH
+// query's, a rule action's), nil for other statements.
 func modifiedTable(n *pg_query.Node) *pg_query.RangeVar {
 	switch v := n.GetNode().(type) {
 	case *pg_query.Node_InsertStmt:
