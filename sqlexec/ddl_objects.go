@@ -381,7 +381,7 @@ func (d *ddl) createIndex(is *pg_query.IndexStmt) error {
 		cols = append(cols, c)
 	}
 	if t.part != nil {
-		if err := checkPartitionedIndex(t, !is.Relation.Inh, is.Concurrent, is.Unique, cols); err != nil {
+		if err := checkPartitionedIndex(t, is.Concurrent, is.Unique, cols); err != nil {
 			return err
 		}
 	}
@@ -402,6 +402,10 @@ func (d *ddl) createIndex(is *pg_query.IndexStmt) error {
 	}
 	d.cat.putTable(nt)
 	if nt.part == nil {
+		return nil
+	}
+	if !is.Relation.Inh {
+		ix.invalid = len(d.cat.children(nt.oid)) > 0
 		return nil
 	}
 	return d.keyToPartitions(d.binder(""), nt, partitionKeyRef{names: colNameList(nt, cols), oid: ix.oid, plain: true, unique: is.Unique})

@@ -1,7 +1,10 @@
 package sqlexec
 
 import (
+	"slices"
 	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/isolation"
@@ -14,15 +17,15 @@ import (
 // linked is adopted, otherwise one is built under PostgreSQL's name. The
 // links ride on the mechanism of partition keys (partition_keys.go:
 // partitionKeyRef.plain), which PARTITION OF, ATTACH and DETACH apply.
+// CREATE INDEX ON ONLY makes the partitioned index alone, invalid while a
+// partition lacks an index attached to it by ALTER INDEX ... ATTACH
+// PARTITION.
 
 // checkPartitionedIndex refuses what PostgreSQL refuses, or fickle cannot
 // build, in CREATE INDEX on partitioned table t.
-func checkPartitionedIndex(t *tableDesc, only, concurrent, unique bool, cols []int) error {
+func checkPartitionedIndex(t *tableDesc, concurrent, unique bool, cols []int) error {
 	if concurrent {
 		return pgerror.Newf(pgerror.FeatureNotSupported, "cannot create index on partitioned table \"%s\" concurrently", t.name)
-	}
-	if only {
-		return pgerror.Unsupported("CREATE INDEX ON ONLY a partitioned table")
 	}
 	if unique {
 		return checkPartitionedKey(t, cols, "UNIQUE")
@@ -98,4 +101,93 @@ func (d *ddl) dropPartitionIndexes(t *tableDesc, oid uint32) error {
 		}
 	}
 	return nil
+}
+
+// attachIndexPartition runs ALTER INDEX parent ATTACH PARTITION child: the
+// index child of a partition becomes a partition of the partitioned index
+// parent, which turns valid once every partition has one, as in
+// PostgreSQL (its checks and messages included).
+func (d *ddl) attachIndexPartition(at *pg_query.AlterTableStmt) error {
+	pix, _ := d.s.lookupIndex(d.cat, at.Relation.Schemaname, at.Relation.Relname)
+	if pix == nil {
+		return pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(at.Relation))
+	}
+	pt := d.cat.tables[pix.table]
+	if pt.part == nil {
+		return pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not a partitioned index", pix.name)
+	}
+	name := at.Cmds[0].GetAlterTableCmd().Def.GetPartitionCmd().Name
+	cix, _ := d.s.lookupIndex(d.cat, name.Schemaname, name.Relname)
+	if cix == nil {
+		return pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(name))
+	}
+	ct := d.cat.tables[cix.table]
+	refuse := func(detail string, args ...any) error {
+		return pgerror.Newf(pgerror.InvalidObjectDefinition, "cannot attach index \"%s\" as a partition of index \"%s\"", cix.name, pix.name).
+			WithDetail(detail, args...)
+	}
+	if ct.bound == nil || ct.parents[0] != pt.oid {
+		return refuse("Index \"%s\" is not an index on any partition of table \"%s\".", cix.name, pt.name)
+	}
+	if cix.parent == pix.oid {
+		return nil
+	}
+	if cix.parent != 0 {
+		return refuse("Index \"%s\" is already attached to another index.", cix.name)
+	}
+	if slices.ContainsFunc(ct.indexes, func(ix *indexDesc) bool { return ix.parent == pix.oid }) {
+		return refuse("Another index is already attached for partition \"%s\".", ct.name)
+	}
+	if cix == ct.pkIndex || cix.exclusion || cix.unique != pix.unique || cix.constraint != pix.constraint ||
+		!slices.Equal(colNameList(ct, cix.cols), colNameList(pt, pix.cols)) {
+		return refuse("The index definitions do not match.")
+	}
+	if err := d.lockTable(ct, isolation.TableLockShareRowExclusive); err != nil {
+		return err
+	}
+	nt := ct.clone()
+	for i, ix := range nt.indexes {
+		if ix == cix {
+			nix := *ix
+			nix.parent = pix.oid
+			nt.indexes[i] = &nix
+			d.cat.schemas[nt.schema].indexes[nix.name] = &nix
+		}
+	}
+	d.cat.putTable(nt)
+	d.validatePartitionedIndex(pt, pix)
+	return nil
+}
+
+// validatePartitionedIndex marks the invalid partitioned index ix of t
+// valid once every partition of t has a valid index attached to it, and
+// then the index it is itself attached to, up the tree.
+func (d *ddl) validatePartitionedIndex(t *tableDesc, ix *indexDesc) {
+	if !ix.invalid {
+		return
+	}
+	for _, ch := range d.cat.children(t.oid) {
+		if !slices.ContainsFunc(ch.indexes, func(c *indexDesc) bool { return c.parent == ix.oid && !c.invalid }) {
+			return
+		}
+	}
+	nt := t.clone()
+	for i, p := range nt.indexes {
+		if p == ix {
+			nix := *p
+			nix.invalid = false
+			nt.indexes[i] = &nix
+			d.cat.schemas[nt.schema].indexes[nix.name] = &nix
+			ix = &nix
+		}
+	}
+	d.cat.putTable(nt)
+	if ix.parent != 0 && t.bound != nil {
+		parent := d.cat.tables[t.parents[0]]
+		for _, p := range parent.indexes {
+			if p.oid == ix.parent {
+				d.validatePartitionedIndex(parent, p)
+			}
+		}
+	}
 }
