@@ -77,7 +77,7 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 				return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop index %s because constraint %s on table %s requires it", ix.name, ix.name, t.name).
 					WithHint("You can drop constraint %s on table %s instead.", ix.name, t.name)
 			}
-			if err := d.partitionIndexDropError(ix); err != nil {
+			if err := d.partitionIndexDropError(ix, ds.Concurrent); err != nil {
 				return err
 			}
 			if err := d.lockTable(t, isolation.TableLockAccessExclusive); err != nil {

@@ -59,8 +59,12 @@ func (d *ddl) partitionIndex1(b *binder, ch *tableDesc, k partitionKeyRef, cols 
 
 // partitionIndexDropError is DROP INDEX's refusal of ix, the index of a
 // partition linked to its partitioned table's index (2BP01, as in
-// PostgreSQL); nil when ix has no parent.
-func (d *ddl) partitionIndexDropError(ix *indexDesc) error {
+// PostgreSQL) or, concurrent, of a partitioned index (0A000); nil when
+// none applies.
+func (d *ddl) partitionIndexDropError(ix *indexDesc, concurrent bool) error {
+	if concurrent && d.cat.tables[ix.table].part != nil {
+		return pgerror.Newf(pgerror.FeatureNotSupported, "cannot drop partitioned index \"%s\" concurrently", ix.name)
+	}
 	if ix.parent == 0 {
 		return nil
 	}
