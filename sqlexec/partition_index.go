@@ -118,7 +118,8 @@ func (d *ddl) attachIndexPartition(at *pg_query.AlterTableStmt) error {
 	}
 	pt := d.cat.tables[pix.table]
 	if pt.part == nil {
-		return pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not a partitioned index", pix.name)
+		return pgerror.Newf(pgerror.WrongObjectType, "ALTER action ATTACH PARTITION cannot be performed on relation \"%s\"", pix.name).
+			WithDetail("This operation is not supported for indexes.")
 	}
 	name := at.Cmds[0].GetAlterTableCmd().Def.GetPartitionCmd().Name
 	cix, _ := d.s.lookupIndex(d.cat, name.Schemaname, name.Relname)
@@ -126,25 +127,25 @@ func (d *ddl) attachIndexPartition(at *pg_query.AlterTableStmt) error {
 		return pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(name))
 	}
 	ct := d.cat.tables[cix.table]
-	refuse := func(detail string, args ...any) error {
-		return pgerror.Newf(pgerror.InvalidObjectDefinition, "cannot attach index \"%s\" as a partition of index \"%s\"", cix.name, pix.name).
+	refuse := func(code pgerror.Code, detail string, args ...any) error {
+		return pgerror.Newf(code, "cannot attach index \"%s\" as a partition of index \"%s\"", cix.name, pix.name).
 			WithDetail(detail, args...)
 	}
 	if ct.bound == nil || ct.parents[0] != pt.oid {
-		return refuse("Index \"%s\" is not an index on any partition of table \"%s\".", cix.name, pt.name)
+		return refuse(pgerror.ObjectNotInPrerequisiteState, "Index \"%s\" is not an index on any partition of table \"%s\".", cix.name, pt.name)
 	}
 	if cix.parent == pix.oid {
 		return nil
 	}
 	if cix.parent != 0 {
-		return refuse("Index \"%s\" is already attached to another index.", cix.name)
+		return refuse(pgerror.ObjectNotInPrerequisiteState, "Index \"%s\" is already attached to another index.", cix.name)
 	}
 	if slices.ContainsFunc(ct.indexes, func(ix *indexDesc) bool { return ix.parent == pix.oid }) {
-		return refuse("Another index is already attached for partition \"%s\".", ct.name)
+		return refuse(pgerror.ObjectNotInPrerequisiteState, "Another index is already attached for partition \"%s\".", ct.name)
 	}
 	if cix == ct.pkIndex || cix.exclusion || cix.unique != pix.unique || cix.constraint != pix.constraint ||
 		!slices.Equal(colNameList(ct, cix.cols), colNameList(pt, pix.cols)) {
-		return refuse("The index definitions do not match.")
+		return refuse(pgerror.InvalidObjectDefinition, "The index definitions do not match.")
 	}
 	if err := d.lockTable(ct, isolation.TableLockShareRowExclusive); err != nil {
 		return err
