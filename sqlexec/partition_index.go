@@ -59,10 +59,10 @@ func (d *ddl) partitionIndex1(b *binder, ch *tableDesc, k partitionKeyRef, cols 
 
 // partitionIndexDropError is DROP INDEX's refusal of ix, the index of a
 // partition linked to its partitioned table's index (2BP01, as in
-// PostgreSQL) or, concurrent, of a partitioned index (0A000); nil when
-// none applies.
+// PostgreSQL) or, concurrent, of a partitioned index (0A000; a temporary
+// one PostgreSQL drops non-concurrently); nil when none applies.
 func (d *ddl) partitionIndexDropError(ix *indexDesc, concurrent bool) error {
-	if concurrent && d.cat.tables[ix.table].part != nil {
+	if t := d.cat.tables[ix.table]; concurrent && t.part != nil && !isTempSchema(t.schema) {
 		return pgerror.Newf(pgerror.FeatureNotSupported, "cannot drop partitioned index \"%s\" concurrently", ix.name)
 	}
 	if ix.parent == 0 {
