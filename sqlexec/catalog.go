@@ -184,6 +184,10 @@ type indexDesc struct {
 	// parent is the OID of the partitioned table's index this index of a
 	// partition belongs to, 0 for none (partition_keys.go).
 	parent uint32
+	// invalid marks a partitioned index made by CREATE INDEX ON ONLY that
+	// does not yet have an index attached for every partition
+	// (pg_index.indisvalid false; partition_index.go).
+	invalid bool
 }
 
 type checkDesc struct {

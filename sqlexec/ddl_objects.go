@@ -77,7 +77,13 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 				return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop index %s because constraint %s on table %s requires it", ix.name, ix.name, t.name).
 					WithHint("You can drop constraint %s on table %s instead.", ix.name, t.name)
 			}
+			if err := d.partitionIndexDropError(ix, ds.Concurrent); err != nil {
+				return err
+			}
 			if err := d.lockTable(t, isolation.TableLockAccessExclusive); err != nil {
+				return err
+			}
+			if err := d.dropPartitionIndexes(t, ix.oid); err != nil {
 				return err
 			}
 			if err := d.dropStoreIndex(ix.id); err != nil {
@@ -356,9 +362,6 @@ func (d *ddl) createIndex(is *pg_query.IndexStmt) error {
 	if t == nil {
 		return pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(is.Relation))
 	}
-	if t.part != nil {
-		return pgerror.Unsupported("indexes on partitioned tables")
-	}
 	// SHARE ROW EXCLUSIVE rather than PostgreSQL's SHARE: two transactions
 	// adding indexes to one table would otherwise both change its
 	// descriptor, which the commit cannot merge.
@@ -377,6 +380,11 @@ func (d *ddl) createIndex(is *pg_query.IndexStmt) error {
 		}
 		cols = append(cols, c)
 	}
+	if t.part != nil {
+		if err := checkPartitionedIndex(t, is.Concurrent, is.Unique, cols); err != nil {
+			return err
+		}
+	}
 	name := is.Idxname
 	if name == "" {
 		name = d.uniqueRelName(t.schema, t.name+"_"+strings.Join(colNameList(t, cols), "_")+"_idx")
@@ -388,11 +396,19 @@ func (d *ddl) createIndex(is *pg_query.IndexStmt) error {
 		return pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" already exists", name)
 	}
 	nt := t.clone()
-	if _, err := d.addIndex(nt, name, cols, is.Unique, false); err != nil {
+	ix, err := d.addIndex(nt, name, cols, is.Unique, false)
+	if err != nil {
 		return err
 	}
 	d.cat.putTable(nt)
-	return nil
+	if nt.part == nil {
+		return nil
+	}
+	if !is.Relation.Inh {
+		ix.invalid = len(d.cat.children(nt.oid)) > 0
+		return nil
+	}
+	return d.keyToPartitions(d.binder(""), nt, partitionKeyRef{names: colNameList(nt, cols), oid: ix.oid, plain: true, unique: is.Unique})
 }
 
 func (d *ddl) createSequence(cs *pg_query.CreateSeqStmt) error {

@@ -122,7 +122,7 @@ func (d *ddl) detachPartition(p *tableDesc, cmd *pg_query.AlterTableCmd) error {
 	nt := t.clone()
 	d.removeParent(nt, p)
 	nt.bound = nil
-	detachPartitionKeys(nt)
+	d.detachPartitionKeys(nt)
 	d.cat.putTable(nt)
 	return nil
 }

@@ -17,25 +17,31 @@ import (
 // Partitions created later get the keys at PARTITION OF; ATTACH PARTITION
 // adopts a matching key of the table or creates one; DETACH unlinks them.
 
-// partitionKeyRef is one key of a partitioned table that its partitions
-// carry: its columns by name, the parent index's OID and its attributes.
+// partitionKeyRef is one key or index of a partitioned table that its
+// partitions carry: its columns by name, the parent index's OID and its
+// attributes. plain marks an index made by CREATE INDEX (no constraint;
+// partition_index.go), unique then its UNIQUE.
 type partitionKeyRef struct {
 	names                         []string
 	oid                           uint32
 	primary                       bool
 	deferrable, initiallyDeferred bool
+	plain, unique                 bool
 }
 
-// partitionKeys lists the keys of partitioned table t.
+// partitionKeys lists the keys and indexes of partitioned table t.
 func partitionKeys(t *tableDesc) []partitionKeyRef {
 	var out []partitionKeyRef
 	if t.pk != nil {
 		out = append(out, partitionKeyRef{names: colNameList(t, t.pk), oid: primaryKeyIndexOID(t), primary: true})
 	}
 	for _, ix := range t.indexes {
-		if ix.unique && ix.constraint && !ix.exclusion && ix != t.pkIndex {
+		switch {
+		case ix.unique && ix.constraint && !ix.exclusion && ix != t.pkIndex:
 			out = append(out, partitionKeyRef{names: colNameList(t, ix.cols), oid: ix.oid,
 				deferrable: ix.deferrable, initiallyDeferred: ix.initiallyDeferred})
+		case !ix.constraint:
+			out = append(out, partitionKeyRef{names: colNameList(t, ix.cols), oid: ix.oid, plain: true, unique: ix.unique})
 		}
 	}
 	return out
@@ -91,6 +97,9 @@ func (d *ddl) partitionKey1(b *binder, ch *tableDesc, k partitionKeyRef) error {
 	for i, n := range k.names {
 		cols[i] = ch.colIndex(n)
 	}
+	if k.plain {
+		return d.partitionIndex1(b, ch, k, cols)
+	}
 	if k.primary && ch.pk != nil {
 		if !intsEqual(ch.pk, cols) || ch.pkParent != 0 {
 			return pgerror.Newf(pgerror.InvalidTableDefinition, "multiple primary keys for table \"%s\" are not allowed", ch.name)
@@ -129,14 +138,16 @@ func (d *ddl) partitionKey1(b *binder, ch *tableDesc, k partitionKeyRef) error {
 	return nil
 }
 
-// detachPartitionKeys unlinks the keys of partition t from its parent's.
-func detachPartitionKeys(t *tableDesc) {
+// detachPartitionKeys unlinks the keys and indexes of partition t from its
+// parent's.
+func (d *ddl) detachPartitionKeys(t *tableDesc) {
 	t.pkParent = 0
 	for i, ix := range t.indexes {
 		if ix.parent != 0 {
 			nix := *ix
 			nix.parent = 0
 			t.indexes[i] = &nix
+			d.cat.schemas[t.schema].indexes[nix.name] = &nix
 		}
 	}
 }

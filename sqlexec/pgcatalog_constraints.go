@@ -254,6 +254,9 @@ func indexDefinition(s *Session, c *catalog, oid uint32, pretty bool) (string, b
 			if pretty && s.lookupTable(c, "", t.name) == t {
 				table = quoteIdentIfNeeded(t.name)
 			}
+			if t.part != nil {
+				table = "ONLY " + table
+			}
 			return "CREATE " + u + "INDEX " + quoteIdentIfNeeded(name) + " ON " + table + " USING btree (" + columnList(t, cols) + ")"
 		}
 		if t.pk != nil && t.pkIndex == nil && primaryKeyIndexOID(t) == oid {

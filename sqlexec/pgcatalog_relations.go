@@ -230,7 +230,9 @@ func init() {
 				}
 				for _, ix := range t.indexes {
 					if ix != t.pkIndex {
-						out = append(out, row(t, ix.oid, ix.cols, ix.unique && !ix.exclusion, false, ix.exclusion, !ix.deferrable))
+						r := row(t, ix.oid, ix.cols, ix.unique && !ix.exclusion, false, ix.exclusion, !ix.deferrable)
+						r[10] = !ix.invalid
+						out = append(out, r)
 					}
 				}
 			}
