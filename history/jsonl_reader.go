@@ -219,7 +219,7 @@ func (p *jsonlParser) parse(line []byte, b *jsonlBatch) error {
 		case "row":
 			var row []byte
 			row, err = s.raw()
-			ev.row = p.texts.text(row)
+			ev.row = p.texts.row(row)
 		case "r", "except":
 			if ev.hasR || ev.hasExcept {
 				return fmt.Errorf("both \"r\" and \"except\"")
@@ -466,7 +466,7 @@ func (p *jsonlParser) readItems(b *jsonlBatch) error {
 		}
 		b.items = append(b.items, op)
 		b.refs = append(b.refs, ref)
-		b.rows = append(b.rows, p.texts.text(row))
+		b.rows = append(b.rows, p.texts.row(row))
 		return nil
 	})
 }

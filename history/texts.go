@@ -37,6 +37,17 @@ func (tt *textTable) text(b []byte) string {
 	return *slot
 }
 
+// row returns a row image b as a string that stays valid after b changes.
+// Row images seldom repeat within the recent-text table's reach (a pgbench
+// history's 216,000 are nearly all distinct), so they are copied without
+// the table's hashing and comparing.
+func (tt *textTable) row(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return tt.copy(b)
+}
+
 // copy returns a string with b's contents, from the current chunk when b
 // is small. A chunk's bytes are never written again once a string covers
 // them, which is what makes the strings immutable.

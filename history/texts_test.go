@@ -8,25 +8,32 @@ import (
 )
 
 func TestTextTableStringsOutliveTheirInput(t *testing.T) {
-	tt := newTextTable()
-	repeated := []string{"", "a", "pgbench_accounts", strings.Repeat("x", textChunk/16+1)}
-	var want, got []string
-	buf := make([]byte, 0, textChunk)
-	for i := 0; i < 4000; i++ { // distinct row images fill several chunks
-		in := repeated[i%len(repeated)]
-		if i%2 == 1 {
-			in = fmt.Sprintf(`{"aid":%d,"filler":"%s"}`, i, strings.Repeat(" ", i%90))
-		}
-		buf = append(buf[:0], in...)
-		want, got = append(want, in), append(got, tt.text(buf))
-		for j := range buf {
-			buf[j] = '!' // the caller reuses its buffer
-		}
-	}
-	for i := range got {
-		if got[i] != want[i] {
-			t.Fatalf("text %d = %.30q, want %.30q", i, got[i], want[i])
-		}
+	for _, method := range []struct {
+		name string
+		make func(*textTable, []byte) string
+	}{{"text", (*textTable).text}, {"row", (*textTable).row}} {
+		t.Run(method.name, func(t *testing.T) {
+			tt := newTextTable()
+			repeated := []string{"", "a", "pgbench_accounts", strings.Repeat("x", textChunk/16+1)}
+			var want, got []string
+			buf := make([]byte, 0, textChunk)
+			for i := 0; i < 4000; i++ { // distinct row images fill several chunks
+				in := repeated[i%len(repeated)]
+				if i%2 == 1 {
+					in = fmt.Sprintf(`{"aid":%d,"filler":"%s"}`, i, strings.Repeat(" ", i%90))
+				}
+				buf = append(buf[:0], in...)
+				want, got = append(want, in), append(got, method.make(tt, buf))
+				for j := range buf {
+					buf[j] = '!' // the caller reuses its buffer
+				}
+			}
+			for i := range got {
+				if got[i] != want[i] {
+					t.Fatalf("text %d = %.30q, want %.30q", i, got[i], want[i])
+				}
+			}
+		})
 	}
 }
 
