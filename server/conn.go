@@ -50,13 +50,15 @@ const flushThreshold = 64 << 10
 // portals, the transaction state, error-until-Sync) and its Session. All
 // fields but mu and terminating belong to the connection's goroutine.
 type conn struct {
-	srv    *Server
-	raw    net.Conn // the accepted connection
-	nc     net.Conn // raw, or the TLS connection over it
-	be     *pgproto3.Backend
-	sess   Session
-	pid    uint32
-	secret [4]byte
+	srv *Server
+	raw net.Conn // the accepted connection
+	// watcher cancels the running statement when the client disconnects.
+	watcher *clientWatcher
+	nc      net.Conn // raw, or the TLS connection over it
+	be      *pgproto3.Backend
+	sess    Session
+	pid     uint32
+	secret  [4]byte
 
 	state      txnState
 	blockOpts  TxnOptions // options of the open block, for AND CHAIN
@@ -95,7 +97,7 @@ type conn struct {
 }
 
 func newConn(s *Server, nc net.Conn) *conn {
-	c := &conn{srv: s, raw: nc}
+	c := &conn{srv: s, raw: nc, watcher: newClientWatcher(nc)}
 	c.useConn(nc)
 	c.ctx, c.ctxCancel = context.WithCancelCause(context.Background())
 	c.stmts = make(map[string]*preparedStmt)
@@ -397,9 +399,9 @@ func (c *conn) statementContext() (context.Context, func()) {
 	c.mu.Lock()
 	c.mu.stmtCancel = cancel
 	c.mu.Unlock()
-	stopWatch := watchClient(c.raw, func() { cancel(errClientGone) })
+	c.watcher.watch(func() { cancel(errClientGone) })
 	return ctx, func() {
-		stopWatch()
+		c.watcher.stop()
 		if stopTimer != nil {
 			stopTimer()
 		}
