@@ -4,7 +4,8 @@
 # and against a PostgreSQL 15 it starts (fsync=off, synchronous_commit=off,
 # full_page_writes=off), in interleaved rounds, printing each wall time with
 # the load average before it and each server's CPU seconds for the load
-# (steadier than wall time on a shared machine).
+# (steadier than wall time on a shared machine) and fickle's peak resident
+# size.
 #
 # Usage: bench/pgbench_init.sh [-s scale] [-n rounds] [FICKLE_BINARY...]
 # Defaults: scale 10, 2 rounds, the tree's fickle (built here). Several
@@ -35,14 +36,15 @@ init() { # port user db
   pgbench -q -i -s "$scale" -h 127.0.0.1 -p "$1" -U "$2" "$3" > "$work/init.log" 2>&1 || { cat "$work/init.log" >&2; exit 1; }
 }
 echo "pgbench -i -s $scale, $rounds interleaved rounds"
-printf '%-6s %-40s %10s %8s %16s\n' round server "wall (s)" load "server CPU (s)"
+printf '%-6s %-40s %10s %8s %16s %14s\n' round server "wall (s)" load "server CPU (s)" "peak RSS (MB)"
 for i in $(seq "$rounds"); do
   for b in "${bins[@]}"; do
     start_fickle "$b" --strategy latest
     l=$(load); s=$(date +%s.%N); init "$fport" fickle fickle; e=$(date +%s.%N)
     c=$(cpu_seconds "$fickle_pid")
+    m=$(awk '/^VmHWM/ {printf "%.0f", $2 / 1024}' "/proc/$fickle_pid/status")
     kill "$fickle_pid"; wait "$fickle_pid" 2>/dev/null || true; fickle_pid=
-    printf '%-6s %-40s %10s %8s %16s\n' "$i" "fickle ($b)" "$(secs "$s" "$e")" "$l" "$c"
+    printf '%-6s %-40s %10s %8s %16s %14s\n' "$i" "fickle ($b)" "$(secs "$s" "$e")" "$l" "$c" "$m"
   done
   c0=$(postgres_cpu_seconds)
   l=$(load); s=$(date +%s.%N); init "$pport" postgres postgres; e=$(date +%s.%N)
