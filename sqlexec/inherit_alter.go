@@ -47,10 +47,36 @@ func (d *ddl) alterHierarchy(b *binder, oid uint32, cmd *pg_query.AlterTableCmd,
 	case pg_query.AlterTableType_AT_ColumnDefault, pg_query.AlterTableType_AT_SetNotNull, pg_query.AlterTableType_AT_DropNotNull,
 		pg_query.AlterTableType_AT_AlterColumnType:
 		err = d.alterColumnInherited(b, nt, cmd, children, recurse, recursing)
+	case pg_query.AlterTableType_AT_ValidateConstraint:
+		err = d.validateConstraintInherited(b, nt, cmd, children, recurse, recursing)
 	default:
 		err = pgerror.Unsupported("ALTER TABLE " + strings.TrimPrefix(cmd.Subtype.String(), "AT_") + " on an inheritance hierarchy")
 	}
 	return err
+}
+
+// validateConstraintInherited runs VALIDATE CONSTRAINT on t and, for a
+// CHECK constraint its children inherit, on theirs, as PostgreSQL does; a
+// child's copy of one not yet valid cannot be left out with ONLY.
+func (d *ddl) validateConstraintInherited(b *binder, t *tableDesc, cmd *pg_query.AlterTableCmd, children []*tableDesc, recurse, recursing bool) error {
+	i := slices.IndexFunc(t.checks, func(ck *checkDesc) bool { return ck.name == cmd.Name })
+	inherited := i >= 0 && !t.checks[i].noInherit && len(children) > 0
+	if inherited && t.checks[i].notValid && !recurse && !recursing {
+		return pgerror.New(pgerror.InvalidTableDefinition, "constraint must be validated on child tables too")
+	}
+	if err := d.validateConstraint(b, t, cmd.Name); err != nil {
+		return err
+	}
+	d.cat.putTable(t)
+	if !inherited {
+		return nil
+	}
+	for _, ch := range children {
+		if err := d.alterHierarchy(b, ch.oid, cmd, true, true); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // parentCol returns the column name of t's first parent that has one.
