@@ -148,4 +148,22 @@ func init() {
 			}
 			return out
 		}})
+	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_indexes",
+		cols: []vcol{{"schemaname", name}, {"tablename", name}, {"indexname", name}, {"tablespace", name}, {"indexdef", types.Text}},
+		rows: func(s *Session, c *catalog) [][]any {
+			var out [][]any
+			add := func(t *tableDesc, ix uint32, ixName string) {
+				def, _ := indexDefinition(s, c, ix, false)
+				out = append(out, []any{t.schema, t.name, ixName, nil, def})
+			}
+			for _, t := range sortedTables(c) {
+				if t.pk != nil && t.pkIndex == nil {
+					add(t, primaryKeyIndexOID(t), t.pkName)
+				}
+				for _, ix := range t.indexes {
+					add(t, ix.oid, ix.name)
+				}
+			}
+			return out
+		}})
 }
