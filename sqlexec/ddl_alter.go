@@ -292,16 +292,17 @@ func (d *ddl) dropColumn(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 			d.cat.dropComments(ix.oid)
 			continue
 		}
-		nix, err := d.addIndex(t, ix.name, cols, ix.unique, ix.constraint)
-		if err != nil {
+		// The store's index is built anew over the shifted columns; in the
+		// catalog it stays the same index (OID, DEFERRABLE, parent link,
+		// comment), as PostgreSQL leaves an index the column is not in.
+		nix := *ix
+		nix.cols = cols
+		if err := d.registerIndex(t, &nix); err != nil {
 			return err
 		}
-		d.cat.moveComments(ix.oid, nix.oid)
+		nix.oid = ix.oid
 		if ix == d.cat.tables[t.oid].pkIndex {
-			t.pkIndex = nix
-		}
-		if t.clusteredOn == ix.oid {
-			t.clusteredOn = nix.oid
+			t.pkIndex = &nix
 		}
 	}
 	for _, r := range d.cat.referencing(t.oid) {
