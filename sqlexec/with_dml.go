@@ -153,26 +153,27 @@ func (b *binder) checkDataModifyingCTEs(stmt *pg_query.Node, mods []*dataModifyi
 	refused := func() error {
 		return pgerror.Unsupported("reading or modifying, elsewhere in the statement, a table that a data-modifying WITH query modifies")
 	}
-	// family is a table with its ancestors and descendants: a scan of any
-	// of them may read the table's rows.
-	family := func(t *tableDesc) []uint32 {
-		out := []uint32{t.oid}
-		for _, d := range b.cat.descendants(t) {
-			out = append(out, d.oid)
+	// Each modified table's family, it with its ancestors and descendants:
+	// a scan of any of them may read the table's rows.
+	families := make([][]uint32, len(mods))
+	for i, m := range mods {
+		fam := []uint32{m.target.oid}
+		for _, d := range b.cat.descendants(m.target) {
+			fam = append(fam, d.oid)
 		}
-		up := slices.Clone(t.parents)
+		up := slices.Clone(m.target.parents)
 		for len(up) > 0 {
 			if p := b.cat.tables[up[0]]; p != nil {
-				out = append(out, p.oid)
+				fam = append(fam, p.oid)
 				up = append(up, p.parents...)
 			}
 			up = up[1:]
 		}
-		return out
+		families[i] = fam
 	}
 	touches := func(t *tableDesc, by int) error {
-		for i, m := range mods {
-			if i != by && slices.Contains(family(m.target), t.oid) {
+		for i, fam := range families {
+			if i != by && slices.Contains(fam, t.oid) {
 				return refused()
 			}
 		}
