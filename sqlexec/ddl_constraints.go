@@ -20,8 +20,8 @@ import (
 // existing rows are checked.
 func (d *ddl) addConstraint(b *binder, t *tableDesc, tc tableConstraint, alter bool) error {
 	c := tc.c
-	if t.part != nil && c.Contype == pg_query.ConstrType_CONSTR_FOREIGN {
-		return pgerror.Unsupported("foreign key constraints on partitioned tables")
+	if t.part != nil && c.Contype == pg_query.ConstrType_CONSTR_FOREIGN && c.Deferrable {
+		return pgerror.Unsupported("DEFERRABLE foreign keys on partitioned tables")
 	}
 	if c.Deferrable && c.Contype == pg_query.ConstrType_CONSTR_PRIMARY {
 		return pgerror.Unsupported("DEFERRABLE primary keys")
@@ -381,23 +381,13 @@ func (d *ddl) addForeignKey(b *binder, t *tableDesc, tc tableConstraint, alter b
 	}
 	fk := &fkDesc{name: name, cols: cols, refTable: parent.oid, refCols: refCols, onDelete: del, onUpdate: upd,
 		deferrable: c.Deferrable, initiallyDeferred: c.Initdeferred}
-	if alter && !c.SkipValidation {
-		fc, err := b.fkCheckFor(t, fk)
-		if err != nil {
-			return err
-		}
-		if err := d.scanRows(t, func(row []any) error {
-			vals, err := fc.parentValues(row)
-			if err != nil || vals == nil {
-				return err
-			}
-			return fc.checkNow(d.x, t, vals)
-		}); err != nil {
+	if alter && !c.SkipValidation && t.part == nil {
+		if err := d.validateForeignKey(b, t, fk); err != nil {
 			return err
 		}
 	}
 	t.fks = append(t.fks, fk)
-	return nil
+	return d.foreignKeyToPartitions(b, t, fk, alter && !c.SkipValidation)
 }
 
 // constraintCols resolves the key columns of a PRIMARY KEY or UNIQUE
