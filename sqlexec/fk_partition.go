@@ -173,3 +173,22 @@ func parentForeignKeyOID(c *catalog, t *tableDesc, r constraintRow) uint32 {
 	}
 	return 0
 }
+
+// staysInPartition refuses a referential action (ON UPDATE CASCADE, SET
+// NULL, SET DEFAULT) whose new row nr no longer fits the partition of
+// ref.child it is in: PostgreSQL moves such a row to another partition,
+// which fickle's referential actions do not do.
+func (ref *fkRef2) staysInPartition(x *execCtx, b *binder, nr []any) error {
+	if ref.child.bound == nil {
+		return nil
+	}
+	check, err := b.partCheckFor(ref.child)
+	if err != nil || check == nil {
+		return err
+	}
+	ok, err := check.holds(x, nr)
+	if err == nil && !ok {
+		err = pgerror.Unsupported("a referential action moving a row to another partition")
+	}
+	return err
+}

@@ -489,6 +489,9 @@ func (w *writer) applyRef(x *execCtx, ref *fkRef2, parentRow, newRow []any, dept
 					nr[c] = newRow[fk.refCols[i]]
 				}
 			}
+			if err := ref.staysInPartition(x, w.b, nr); err != nil {
+				return err
+			}
 			if err := ref.cw.validate(x, nr, ch.row); err != nil {
 				return err
 			}
