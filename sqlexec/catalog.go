@@ -226,6 +226,10 @@ type fkDesc struct {
 	deferrable, initiallyDeferred bool
 	// notValid is as for checkDesc.
 	notValid bool
+	// parentName is, for a partition's clone of a foreign key of its
+	// partitioned parent (fk_partition.go), the parent constraint's name;
+	// empty for a key of the table's own.
+	parentName string
 }
 
 func newCatalog(oids *atomic.Uint32) *catalog {

@@ -511,6 +511,9 @@ func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 		if err := d.inheritPartitionKeys(b, t, d.cat.tables[t.parents[0]]); err != nil {
 			return err
 		}
+		if err := d.cloneForeignKeys(b, t, d.cat.tables[t.parents[0]], false); err != nil {
+			return err
+		}
 	}
 	d.cat.putTable(t)
 	return nil

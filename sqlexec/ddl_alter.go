@@ -333,7 +333,11 @@ func (d *ddl) dropConstraint(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 	}
 	for j, fk := range t.fks {
 		if fk.name == name {
+			if fk.parentName != "" {
+				return inheritedForeignKeyDrop(t, name)
+			}
 			t.fks = append(t.fks[:j:j], t.fks[j+1:]...)
+			d.dropForeignKeyClones(t, name)
 			return nil
 		}
 	}

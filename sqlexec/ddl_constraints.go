@@ -20,8 +20,11 @@ import (
 // existing rows are checked.
 func (d *ddl) addConstraint(b *binder, t *tableDesc, tc tableConstraint, alter bool) error {
 	c := tc.c
-	if t.part != nil && c.Contype == pg_query.ConstrType_CONSTR_FOREIGN {
-		return pgerror.Unsupported("foreign key constraints on partitioned tables")
+	if t.part != nil && c.Contype == pg_query.ConstrType_CONSTR_FOREIGN && c.SkipValidation {
+		return pgerror.Newf(pgerror.WrongObjectType, "cannot add NOT VALID foreign key on partitioned table \"%s\" referencing relation \"%s\"", t.name, c.Pktable.Relname)
+	}
+	if t.part != nil && c.Contype == pg_query.ConstrType_CONSTR_FOREIGN && c.Deferrable {
+		return pgerror.Unsupported("DEFERRABLE foreign keys on partitioned tables")
 	}
 	if c.Deferrable && c.Contype == pg_query.ConstrType_CONSTR_PRIMARY {
 		return pgerror.Unsupported("DEFERRABLE primary keys")
@@ -372,13 +375,13 @@ func (d *ddl) addForeignKey(b *binder, t *tableDesc, tc tableConstraint, alter b
 	}
 	fk := &fkDesc{name: name, cols: cols, refTable: parent.oid, refCols: refCols, onDelete: del, onUpdate: upd,
 		deferrable: c.Deferrable, initiallyDeferred: c.Initdeferred, notValid: alter && c.SkipValidation}
-	if alter && !c.SkipValidation {
+	if alter && !c.SkipValidation && t.part == nil {
 		if err := d.validateForeignKey(b, t, fk); err != nil {
 			return err
 		}
 	}
 	t.fks = append(t.fks, fk)
-	return nil
+	return d.foreignKeyToPartitions(b, t, fk, alter && !c.SkipValidation)
 }
 
 // validateCheck checks every row of t against the CHECK constraint name,

@@ -38,8 +38,10 @@ func (d *ddl) attachPartition(b *binder, p *tableDesc, cmd *pg_query.AlterTableC
 	case t.oid == p.oid || slices.ContainsFunc(d.cat.descendants(t), func(x *tableDesc) bool { return x.oid == p.oid }):
 		return pgerror.Newf(pgerror.DuplicateTable, "circular inheritance not allowed").
 			WithDetail("\"%s\" is already a child of \"%s\".", p.name, t.name)
-	case len(t.fks) > 0 || len(t.triggers) > 0:
-		return pgerror.Unsupported("attaching a table with foreign keys or triggers as a partition")
+	case len(d.cat.referencing(t.oid)) > 0:
+		return pgerror.Newf(pgerror.FeatureNotSupported, "cannot attach table \"%s\" as a partition because it is referenced by foreign key \"%s\"", t.name, d.cat.referencing(t.oid)[0].fk.name)
+	case len(t.triggers) > 0:
+		return pgerror.Unsupported("attaching a table with triggers as a partition")
 	}
 	for _, c := range t.cols {
 		if p.colIndex(c.name) < 0 {
@@ -75,6 +77,9 @@ func (d *ddl) attachPartition(b *binder, p *tableDesc, cmd *pg_query.AlterTableC
 	}
 	nt.bound = pb
 	if err := d.inheritPartitionKeys(b, nt, p); err != nil {
+		return err
+	}
+	if err := d.cloneForeignKeys(b, nt, p, true); err != nil {
 		return err
 	}
 	d.cat.putTable(nt)
@@ -123,6 +128,7 @@ func (d *ddl) detachPartition(p *tableDesc, cmd *pg_query.AlterTableCmd) error {
 	d.removeParent(nt, p)
 	nt.bound = nil
 	d.detachPartitionKeys(nt)
+	detachForeignKeys(nt)
 	d.cat.putTable(nt)
 	return nil
 }

@@ -44,6 +44,10 @@ type fkRef2 struct {
 	// nil to scan the child table.
 	index *indexDesc
 	cw    *writer // the child's writer, for cascades (built lazily)
+	// named and namedFK are the table and key a violation names: child
+	// and fk, or for a partition's clone its partitioned ancestor's key.
+	named   *tableDesc
+	namedFK *fkDesc
 }
 
 func (b *binder) writerFor(t *tableDesc, withRefs bool) (*writer, error) {
@@ -81,6 +85,10 @@ func (b *binder) writerFor(t *tableDesc, withRefs bool) (*writer, error) {
 		w.checks = append(w.checks, e)
 	}
 	for _, fk := range t.fks {
+		if t.part != nil {
+			// Its rows live in its partitions, whose clones check them.
+			break
+		}
 		c, err := b.fkCheckFor(t, fk)
 		if err != nil {
 			return nil, err
@@ -89,8 +97,13 @@ func (b *binder) writerFor(t *tableDesc, withRefs bool) (*writer, error) {
 	}
 	if withRefs {
 		for _, r := range b.cat.referencing(t.oid) {
+			if r.child.part != nil {
+				// The clones of its key on its leaf partitions find the rows.
+				continue
+			}
 			b.useTable(r.child, isolation.TableLockAccessShare)
 			ref := &fkRef2{fk: r.fk, child: r.child}
+			ref.named, ref.namedFK = b.cat.referencedThrough(r.child, r.fk)
 			for _, ix := range r.child.indexes {
 				if len(ix.cols) >= len(r.fk.cols) && intsEqual(ix.cols[:len(r.fk.cols)], r.fk.cols) {
 					ref.index = ix
@@ -482,6 +495,9 @@ func (w *writer) applyRef(x *execCtx, ref *fkRef2, parentRow, newRow []any, dept
 					nr[c] = newRow[fk.refCols[i]]
 				}
 			}
+			if err := ref.staysInPartition(x, w.b, nr); err != nil {
+				return err
+			}
 			if err := ref.cw.validate(x, nr, ch.row); err != nil {
 				return err
 			}
@@ -492,7 +508,7 @@ func (w *writer) applyRef(x *execCtx, ref *fkRef2, parentRow, newRow []any, dept
 		}
 		return nil
 	}
-	return stillReferenced(w.t, ref.child, fk, parentRow)
+	return stillReferenced(w.t, ref.named, ref.namedFK, parentRow)
 }
 
 // stillReferenced is the 23503 of deleting or changing the key of parent

@@ -1,0 +1,179 @@
+package sqlexec
+
+import (
+	"strings"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+)
+
+// This file carries the foreign keys of a partitioned table to its
+// partitions, as PostgreSQL 15 clones them: the partitioned table's key
+// holds no rows of its own, each partition has a clone (conparentid names
+// the parent's key) whose checks run on the partition's rows, and the
+// tables the key references see the clones of the leaves when their rows
+// are deleted or their keys change.
+
+// cloneForeignKeys gives partition ch (a clone of the catalog's descriptor,
+// or not yet published) a clone of every foreign key of its parent p, with
+// alter checking ch's existing rows, and carries them on to ch's own
+// partitions.
+func (d *ddl) cloneForeignKeys(b *binder, ch, p *tableDesc, alter bool) error {
+	for _, fk := range p.fks {
+		if err := d.cloneForeignKey(b, ch, fk, alter); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// cloneForeignKey adds to partition ch the clone of its parent's foreign
+// key fk: under fk's name unless ch has a constraint so named, then under
+// the name PostgreSQL chooses for an unnamed key.
+func (d *ddl) cloneForeignKey(b *binder, ch *tableDesc, fk *fkDesc, alter bool) error {
+	for j, own := range ch.fks {
+		if own.parentName == "" && sameForeignKey(own, fk) {
+			nfk := *own
+			nfk.parentName = fk.name
+			ch.fks[j] = &nfk
+			return nil
+		}
+	}
+	name := fk.name
+	if conNameUsed(ch, name) {
+		name = uniqueConName(ch, ch.name+"_"+strings.Join(colNameList(ch, fk.cols), "_")+"_fkey")
+	}
+	nfk := *fk
+	nfk.name, nfk.parentName = name, fk.name
+	if alter && ch.part == nil {
+		if err := d.validateForeignKey(b, ch, &nfk); err != nil {
+			return err
+		}
+	}
+	ch.fks = append(ch.fks, &nfk)
+	return d.foreignKeyToPartitions(b, ch, &nfk, alter)
+}
+
+// sameForeignKey says a partition's own key a is equal to its parent's
+// key b, so that attaching the partition makes a b's clone instead of
+// adding a second key.
+func sameForeignKey(a, b *fkDesc) bool {
+	return intsEqual(a.cols, b.cols) && a.refTable == b.refTable && intsEqual(a.refCols, b.refCols) &&
+		a.onDelete == b.onDelete && a.onUpdate == b.onUpdate && a.deferrable == b.deferrable &&
+		a.initiallyDeferred == b.initiallyDeferred
+}
+
+// foreignKeyToPartitions clones foreign key fk of partitioned table t to
+// t's partitions published in the catalog.
+func (d *ddl) foreignKeyToPartitions(b *binder, t *tableDesc, fk *fkDesc, alter bool) error {
+	if t.part == nil {
+		return nil
+	}
+	for _, ch := range d.cat.children(t.oid) {
+		nc := ch.clone()
+		if err := d.cloneForeignKey(b, nc, fk, alter); err != nil {
+			return err
+		}
+		d.cat.putTable(nc)
+	}
+	return nil
+}
+
+// dropForeignKeyClones drops the clones of t's foreign key name from t's
+// partitions, and theirs.
+func (d *ddl) dropForeignKeyClones(t *tableDesc, name string) {
+	if t.part == nil {
+		return
+	}
+	for _, ch := range d.cat.children(t.oid) {
+		nc := ch.clone()
+		for j, fk := range nc.fks {
+			if fk.parentName == name {
+				nc.fks = append(nc.fks[:j:j], nc.fks[j+1:]...)
+				d.dropForeignKeyClones(nc, fk.name)
+				break
+			}
+		}
+		d.cat.putTable(nc)
+	}
+}
+
+// detachForeignKeys makes the clones of partition t's foreign keys its own
+// when it is detached, as PostgreSQL does.
+func detachForeignKeys(t *tableDesc) {
+	for j, fk := range t.fks {
+		if fk.parentName != "" {
+			nfk := *fk
+			nfk.parentName = ""
+			t.fks[j] = &nfk
+		}
+	}
+}
+
+// inheritedForeignKeyDrop is PostgreSQL's error for dropping a partition's
+// clone of its parent's foreign key.
+func inheritedForeignKeyDrop(t *tableDesc, name string) error {
+	return pgerror.Newf(pgerror.InvalidTableDefinition, "cannot drop inherited constraint \"%s\" of relation \"%s\"", name, t.name)
+}
+
+// referencedThrough returns, for a foreign key fk of table child, the
+// table and key PostgreSQL names when a referenced row is still
+// referenced: the topmost partitioned ancestor's key fk is a clone of.
+func (c *catalog) referencedThrough(child *tableDesc, fk *fkDesc) (*tableDesc, *fkDesc) {
+	for fk.parentName != "" && len(child.parents) > 0 {
+		p := c.tables[child.parents[0]]
+		if p == nil {
+			break
+		}
+		var pfk *fkDesc
+		for _, f := range p.fks {
+			if f.name == fk.parentName {
+				pfk = f
+			}
+		}
+		if pfk == nil {
+			break
+		}
+		child, fk = p, pfk
+	}
+	return child, fk
+}
+
+// parentForeignKeyOID is conparentid of partition t's foreign key r: the
+// OID of its parent's key that r clones; 0 for a key of t's own.
+func parentForeignKeyOID(c *catalog, t *tableDesc, r constraintRow) uint32 {
+	var parentName string
+	for _, fk := range t.fks {
+		if fk.name == r.name {
+			parentName = fk.parentName
+		}
+	}
+	p := c.tables[t.parents[0]]
+	if parentName == "" || p == nil {
+		return 0
+	}
+	for _, pr := range tableConstraints(c, p) {
+		if pr.kind == 'f' && pr.name == parentName {
+			return pr.oid
+		}
+	}
+	return 0
+}
+
+// staysInPartition refuses a referential action (ON UPDATE CASCADE, SET
+// NULL, SET DEFAULT) whose new row nr no longer fits the partition of
+// ref.child it is in: PostgreSQL moves such a row to another partition,
+// which fickle's referential actions do not do.
+func (ref *fkRef2) staysInPartition(x *execCtx, b *binder, nr []any) error {
+	if ref.child.bound == nil {
+		return nil
+	}
+	check, err := b.partCheckFor(ref.child)
+	if err != nil || check == nil {
+		return err
+	}
+	ok, err := check.holds(x, nr)
+	if err == nil && !ok {
+		err = pgerror.Unsupported("a referential action moving a row to another partition")
+	}
+	return err
+}
