@@ -178,13 +178,7 @@ func (b *binder) checkDeferred(x *execCtx, child *tableDesc, fk *fkDesc, p defer
 	if err != nil || found {
 		return err
 	}
-	ref := &fkRef2{fk: fk, child: child}
-	for _, ix := range child.indexes {
-		if len(ix.cols) >= len(fk.cols) && intsEqual(ix.cols[:len(fk.cols)], fk.cols) {
-			ref.index = ix
-			break
-		}
-	}
+	ref := newFKRef(b.cat, child, fk)
 	children, err := findChildren(x, ref, fc.parent, p.vals)
 	if err != nil || len(children) == 0 {
 		return err
@@ -192,7 +186,7 @@ func (b *binder) checkDeferred(x *execCtx, child *tableDesc, fk *fkDesc, p defer
 	if p.child {
 		return fc.checkNow(x, child, p.vals)
 	}
-	return stillReferenced(fc.parent, child, fk, keyRow(fc.parent, fk.refCols, p.vals))
+	return stillReferenced(fc.parent, ref.named, ref.namedFK, keyRow(fc.parent, fk.refCols, p.vals))
 }
 
 // setConstraintsPlan compiles SET CONSTRAINTS { ALL | name, ... } {

@@ -102,18 +102,25 @@ func (b *binder) writerFor(t *tableDesc, withRefs bool) (*writer, error) {
 				continue
 			}
 			b.useTable(r.child, isolation.TableLockAccessShare)
-			ref := &fkRef2{fk: r.fk, child: r.child}
-			ref.named, ref.namedFK = b.cat.referencedThrough(r.child, r.fk)
-			for _, ix := range r.child.indexes {
-				if len(ix.cols) >= len(r.fk.cols) && intsEqual(ix.cols[:len(r.fk.cols)], r.fk.cols) {
-					ref.index = ix
-					break
-				}
-			}
-			w.refs = append(w.refs, ref)
+			w.refs = append(w.refs, newFKRef(b.cat, r.child, r.fk))
 		}
 	}
 	return w, nil
+}
+
+// newFKRef is the referencing side of child's foreign key fk: the index
+// that finds child's referencing rows, and the table and key PostgreSQL
+// names when a referenced row is still referenced.
+func newFKRef(c *catalog, child *tableDesc, fk *fkDesc) *fkRef2 {
+	ref := &fkRef2{fk: fk, child: child}
+	ref.named, ref.namedFK = c.referencedThrough(child, fk)
+	for _, ix := range child.indexes {
+		if len(ix.cols) >= len(fk.cols) && intsEqual(ix.cols[:len(fk.cols)], fk.cols) {
+			ref.index = ix
+			break
+		}
+	}
+	return ref
 }
 
 func intsEqual(a, b []int) bool {
