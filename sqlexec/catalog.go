@@ -230,6 +230,11 @@ type fkDesc struct {
 	// partitioned parent (fk_partition.go), the parent constraint's name;
 	// empty for a key of the table's own.
 	parentName string
+	// refClone marks a clone on the referenced side (fk_referenced.go):
+	// the key's parentName references a partitioned table, and this clone
+	// one of its partitions. Rows are checked by the parent key; the clone
+	// is what the partition's deletes and key changes enforce.
+	refClone bool
 }
 
 func newCatalog(oids *atomic.Uint32) *catalog {

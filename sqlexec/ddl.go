@@ -516,6 +516,11 @@ func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 		}
 	}
 	d.cat.putTable(t)
+	if t.bound != nil {
+		p := d.cat.tables[t.parents[0]].clone()
+		d.referenceNewPartition(p, t)
+		d.cat.putTable(p)
+	}
 	return nil
 }
 

@@ -337,6 +337,7 @@ func (d *ddl) dropConstraint(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 				return inheritedForeignKeyDrop(t, name)
 			}
 			t.fks = append(t.fks[:j:j], t.fks[j+1:]...)
+			dropReferencedClones(t, map[string]bool{name: true})
 			d.dropForeignKeyClones(t, name)
 			return nil
 		}

@@ -295,11 +295,6 @@ func (d *ddl) addForeignKey(b *binder, t *tableDesc, tc tableConstraint, alter b
 	} else if err := d.lockTable(parent, isolation.TableLockShareRowExclusive); err != nil {
 		return err
 	}
-	if parent.part != nil {
-		// Its rows live in its partitions, which the checks of a
-		// foreign key do not look into.
-		return pgerror.Unsupported("foreign keys referencing partitioned tables")
-	}
 	switch temp := isTempSchema(t.schema); {
 	case temp && !isTempSchema(parent.schema):
 		return pgerror.New(pgerror.InvalidTableDefinition, "constraints on temporary tables may reference only temporary tables")
@@ -381,6 +376,12 @@ func (d *ddl) addForeignKey(b *binder, t *tableDesc, tc tableConstraint, alter b
 		}
 	}
 	t.fks = append(t.fks, fk)
+	if parent.part != nil {
+		if parent.oid == t.oid {
+			parent = t
+		}
+		d.referencedClones(t, fk, parent)
+	}
 	return d.foreignKeyToPartitions(b, t, fk, alter && !c.SkipValidation)
 }
 

@@ -261,16 +261,25 @@ func (d *ddl) dropSequenceDependents(q *sequence, cascade bool) error {
 		t.cols[u.col] = &col
 		d.cat.putTable(t)
 	}
-	if len(users) == 1 {
-		d.notice(pgerror.SuccessfulCompletion, "drop cascades to %s", lines[0])
-		return nil
-	}
-	for i := range lines {
-		lines[i] = "drop cascades to " + lines[i]
-	}
-	d.notice(pgerror.SuccessfulCompletion, "drop cascades to %d other objects", len(users))
-	d.notices[len(d.notices)-1].Detail = strings.Join(lines, "\n")
+	d.cascadeNotice(lines)
 	return nil
+}
+
+// cascadeNotice is PostgreSQL's notice of the objects a DROP ... CASCADE
+// dropped with the one named: lines names each.
+func (d *ddl) cascadeNotice(lines []string) {
+	switch len(lines) {
+	case 0:
+	case 1:
+		d.notice(pgerror.SuccessfulCompletion, "drop cascades to %s", lines[0])
+	default:
+		detail := make([]string, len(lines))
+		for i, l := range lines {
+			detail[i] = "drop cascades to " + l
+		}
+		d.notice(pgerror.SuccessfulCompletion, "drop cascades to %d other objects", len(lines))
+		d.notices[len(d.notices)-1].Detail = strings.Join(detail, "\n")
+	}
 }
 
 func removeIndex(ixs []*indexDesc, ix *indexDesc) []*indexDesc {
@@ -295,6 +304,7 @@ func (d *ddl) dropTables(ts []*tableDesc, cascade bool) error {
 	for _, t := range ts {
 		dropping[t.oid] = true
 	}
+	var dropped []string
 	for _, t := range ts {
 		for _, r := range d.cat.referencing(t.oid) {
 			if dropping[r.child.oid] {
@@ -302,15 +312,17 @@ func (d *ddl) dropTables(ts []*tableDesc, cascade bool) error {
 			}
 			if !cascade {
 				return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop table %s because other objects depend on it", t.name).
-					WithDetail("constraint %s on table %s depends on table %s", r.fk.name, r.child.name, t.name).
+					WithDetail("constraint %s on table %s depends on table %s", foreignKeyRoot(r.child, r.fk).name, r.child.name, t.name).
 					WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 			}
 			if err := d.lockTable(r.child, isolation.TableLockAccessExclusive); err != nil {
 				return err
 			}
+			dropped = append(dropped, fmt.Sprintf("constraint %s on table %s", foreignKeyRoot(r.child, r.fk).name, r.child.name))
 			d.dropForeignKeysTo(r.child.oid, t.oid)
 		}
 	}
+	d.cascadeNotice(dropped)
 	if err := d.dropRowTypeUsers(ts, dropping, cascade); err != nil {
 		return err
 	}
@@ -736,15 +748,26 @@ func (b *binder) createTableAsPlan(cs *pg_query.CreateTableAsStmt, full string) 
 }
 
 // dropForeignKeysTo drops the foreign keys of table child that reference
-// table parent (a DROP ... CASCADE of parent).
+// table parent (a DROP ... CASCADE of parent), whole: a key referencing a
+// partition goes with the key it was cloned from and all its clones.
 func (d *ddl) dropForeignKeysTo(child, parent uint32) {
 	c := d.cat.tables[child].clone()
+	roots := map[string]bool{}
 	var kept []*fkDesc
 	for _, fk := range c.fks {
-		if fk.refTable != parent {
+		if fk.refTable == parent {
+			roots[foreignKeyRoot(c, fk).name] = true
+		}
+	}
+	for _, fk := range c.fks {
+		if !roots[fk.name] {
 			kept = append(kept, fk)
 		}
 	}
 	c.fks = kept
+	dropReferencedClones(c, roots)
 	d.cat.putTable(c)
+	for name := range roots {
+		d.dropForeignKeyClones(c, name)
+	}
 }

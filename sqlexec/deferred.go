@@ -65,14 +65,15 @@ func (d deferredState) mark() deferredState {
 	return m
 }
 
-// fkDeferred reports whether the session's transaction defers fk of child.
-func (s *Session) fkDeferred(child *tableDesc, fk *fkDesc) bool {
-	return s.constraintDeferred(child, fk.name, fk.deferrable, fk.initiallyDeferred)
+// fkDeferred reports whether the session's transaction defers con, the
+// foreign key fk.
+func (s *Session) fkDeferred(con constraintKey, fk *fkDesc) bool {
+	return s.constraintKeyDeferred(con, fk.deferrable, fk.initiallyDeferred)
 }
 
-// deferFK queues a check of fk of child for the parent key vals.
-func (s *Session) deferFK(child *tableDesc, fk *fkDesc, vals []any, childSide bool) {
-	s.txn.deferred.pending = append(s.txn.deferred.pending, deferredFK{con: constraintKey{child.oid, fk.name}, vals: vals, child: childSide})
+// deferFK queues a check of foreign key con for the parent key vals.
+func (s *Session) deferFK(con constraintKey, vals []any, childSide bool) {
+	s.txn.deferred.pending = append(s.txn.deferred.pending, deferredFK{con: con, vals: vals, child: childSide})
 }
 
 // runDeferred runs the queued checks that only (nil for all) selects and

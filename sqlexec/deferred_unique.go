@@ -29,11 +29,16 @@ type uniqueCheck struct {
 // constraintDeferred reports whether the session's transaction defers the
 // constraint name of table t, given its DEFERRABLE and INITIALLY DEFERRED.
 func (s *Session) constraintDeferred(t *tableDesc, name string, deferrable, initially bool) bool {
+	return s.constraintKeyDeferred(constraintKey{t.oid, name}, deferrable, initially)
+}
+
+// constraintKeyDeferred is constraintDeferred of the constraint con.
+func (s *Session) constraintKeyDeferred(con constraintKey, deferrable, initially bool) bool {
 	if !deferrable || s.txn == nil {
 		return false
 	}
 	d := &s.txn.deferred
-	if v, ok := d.modes[constraintKey{t.oid, name}]; ok {
+	if v, ok := d.modes[con]; ok {
 		return v
 	}
 	if d.all != nil {

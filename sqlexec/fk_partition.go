@@ -19,6 +19,9 @@ import (
 // partitions.
 func (d *ddl) cloneForeignKeys(b *binder, ch, p *tableDesc, alter bool) error {
 	for _, fk := range p.fks {
+		if fk.refClone {
+			continue // the parent's own, for the partitions it references
+		}
 		if err := d.cloneForeignKey(b, ch, fk, alter); err != nil {
 			return err
 		}
@@ -98,13 +101,18 @@ func (d *ddl) dropForeignKeyClones(t *tableDesc, name string) {
 }
 
 // detachForeignKeys makes the clones of partition t's foreign keys its own
-// when it is detached, as PostgreSQL does.
-func detachForeignKeys(t *tableDesc) {
+// when it is detached, as PostgreSQL does; one that references a
+// partitioned table gets the clones for its partitions (fk_referenced.go).
+func (d *ddl) detachForeignKeys(t *tableDesc) {
 	for j, fk := range t.fks {
-		if fk.parentName != "" {
-			nfk := *fk
-			nfk.parentName = ""
-			t.fks[j] = &nfk
+		if fk.parentName == "" || fk.refClone {
+			continue
+		}
+		nfk := *fk
+		nfk.parentName = ""
+		t.fks[j] = &nfk
+		if ref := d.cat.tables[fk.refTable]; ref != nil && ref.part != nil {
+			d.referencedClones(t, &nfk, ref)
 		}
 	}
 }
@@ -142,12 +150,18 @@ func (c *catalog) referencedThrough(child *tableDesc, fk *fkDesc) (*tableDesc, *
 // OID of its parent's key that r clones; 0 for a key of t's own.
 func parentForeignKeyOID(c *catalog, t *tableDesc, r constraintRow) uint32 {
 	var parentName string
+	p := (*tableDesc)(nil)
 	for _, fk := range t.fks {
 		if fk.name == r.name {
 			parentName = fk.parentName
+			if fk.refClone {
+				p = t // cloned from a key of t's own
+			}
 		}
 	}
-	p := c.tables[t.parents[0]]
+	if p == nil && len(t.parents) > 0 {
+		p = c.tables[t.parents[0]]
+	}
 	if parentName == "" || p == nil {
 		return 0
 	}

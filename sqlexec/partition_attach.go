@@ -83,6 +83,7 @@ func (d *ddl) attachPartition(b *binder, p *tableDesc, cmd *pg_query.AlterTableC
 		return err
 	}
 	d.cat.putTable(nt)
+	d.referenceNewPartition(p, nt)
 	// The rows already in the table (in its leaves, when it is partitioned)
 	// must satisfy the new partition constraint.
 	leaves := []*tableDesc{nt}
@@ -124,11 +125,14 @@ func (d *ddl) detachPartition(p *tableDesc, cmd *pg_query.AlterTableCmd) error {
 	if err := d.lockTable(t, isolation.TableLockAccessExclusive); err != nil {
 		return err
 	}
-	nt := t.clone()
+	if err := d.unreferencePartition(p, t); err != nil {
+		return err
+	}
+	nt := d.cat.tables[t.oid].clone()
 	d.removeParent(nt, p)
 	nt.bound = nil
 	d.detachPartitionKeys(nt)
-	detachForeignKeys(nt)
+	d.detachForeignKeys(nt)
 	d.cat.putTable(nt)
 	return nil
 }

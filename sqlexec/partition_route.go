@@ -337,10 +337,12 @@ func (rm *rowMoves) apply(x *execCtx, mt match, wm *writer, np, nr []any, polici
 	if kept, err := rowBefore(x, del, mt.phys, nil); err != nil || kept == nil {
 		return rowSkipped, err
 	}
-	if err := wm.deleteRow(x, mt.key, mt.phys, 0); err != nil {
+	if err := wm.moveOut(x, rm.t, mt.key, mt.phys); err != nil {
 		return rowStays, err
 	}
 	q.add(del, mt.phys, nil)
-	_, err = rm.router.insert(x, nr, policies, q)
-	return rowMoved, err
+	if _, err = rm.router.insert(x, nr, policies, q); err != nil {
+		return rowMoved, err
+	}
+	return rowMoved, wm.movedIn(x, mt.phys, np)
 }

@@ -140,7 +140,7 @@ func tableConstraints(c *catalog, t *tableDesc) []constraintRow {
 // parentConstraintOID is conparentid: for a partition's key, the
 // constraint of the parent's key it belongs to; 0 otherwise.
 func parentConstraintOID(c *catalog, t *tableDesc, r constraintRow) uint32 {
-	if r.kind == 'f' && len(t.parents) > 0 {
+	if r.kind == 'f' {
 		return parentForeignKeyOID(c, t, r)
 	}
 	if (r.kind != 'p' && r.kind != 'u') || len(t.parents) == 0 {

@@ -34,6 +34,8 @@ type fkCheck struct {
 	index *indexDesc
 	typs  []types.Type // the parent column types the key is encoded with
 	conv  []types.CastFunc
+	// leaves check each leaf of a partitioned parent (fk_referenced.go).
+	leaves []*fkCheck
 }
 
 // fkRef2 is an incoming foreign key: rows of child reference t.
@@ -48,6 +50,13 @@ type fkRef2 struct {
 	// and fk, or for a partition's clone its partitioned ancestor's key.
 	named   *tableDesc
 	namedFK *fkDesc
+	// con is the constraint whose checks NO ACTION queues; leaves are the
+	// leaves of a partitioned child, each with its rows (fk_referenced.go).
+	con    constraintKey
+	leaves []*fkRef2
+	// namedParent, when set, is the referenced table a violation names
+	// instead of the writer's (a row moved between partitions).
+	namedParent *tableDesc
 }
 
 func (b *binder) writerFor(t *tableDesc, withRefs bool) (*writer, error) {
@@ -89,6 +98,9 @@ func (b *binder) writerFor(t *tableDesc, withRefs bool) (*writer, error) {
 			// Its rows live in its partitions, whose clones check them.
 			break
 		}
+		if fk.refClone {
+			continue // its parent key checks the rows
+		}
 		c, err := b.fkCheckFor(t, fk)
 		if err != nil {
 			return nil, err
@@ -97,12 +109,15 @@ func (b *binder) writerFor(t *tableDesc, withRefs bool) (*writer, error) {
 	}
 	if withRefs {
 		for _, r := range b.cat.referencing(t.oid) {
-			if r.child.part != nil {
+			if r.child.part != nil && !r.fk.refClone {
 				// The clones of its key on its leaf partitions find the rows.
 				continue
 			}
-			b.useTable(r.child, isolation.TableLockAccessShare)
-			w.refs = append(w.refs, newFKRef(b.cat, r.child, r.fk))
+			ref := newFKRef(b.cat, r.child, r.fk)
+			for _, lr := range append([]*fkRef2{ref}, ref.leaves...) {
+				b.useTable(lr.child, isolation.TableLockAccessShare)
+			}
+			w.refs = append(w.refs, ref)
 		}
 	}
 	return w, nil
@@ -112,8 +127,12 @@ func (b *binder) writerFor(t *tableDesc, withRefs bool) (*writer, error) {
 // that finds child's referencing rows, and the table and key PostgreSQL
 // names when a referenced row is still referenced.
 func newFKRef(c *catalog, child *tableDesc, fk *fkDesc) *fkRef2 {
-	ref := &fkRef2{fk: fk, child: child}
+	ref := &fkRef2{fk: fk, child: child, con: constraintKey{child.oid, fk.name}}
 	ref.named, ref.namedFK = c.referencedThrough(child, fk)
+	if child.part != nil {
+		ref.leaves = leafRefs(c, child, fk)
+		return ref
+	}
 	for _, ix := range child.indexes {
 		if len(ix.cols) >= len(fk.cols) && intsEqual(ix.cols[:len(fk.cols)], fk.cols) {
 			ref.index = ix
@@ -151,7 +170,12 @@ func (b *binder) fkCheckFor(t *tableDesc, fk *fkDesc) (*fkCheck, error) {
 	}
 	b.useTable(parent, isolation.TableLockAccessShare)
 	c := &fkCheck{fk: fk, parent: parent}
-	if parent.hidden || !intsEqual(parent.pk, fk.refCols) {
+	if parent.part != nil {
+		var err error
+		if c.leaves, err = b.leafChecks(t, fk, parent); err != nil {
+			return nil, err
+		}
+	} else if parent.hidden || !intsEqual(parent.pk, fk.refCols) {
 		for _, ix := range parent.indexes {
 			if ix.unique && intsEqual(ix.cols, fk.refCols) {
 				c.index = ix
@@ -263,8 +287,8 @@ func (fc *fkCheck) check(x *execCtx, t *tableDesc, row []any) error {
 	if err != nil || vals == nil {
 		return err
 	}
-	if x.s.fkDeferred(t, fc.fk) {
-		x.s.deferFK(t, fc.fk, vals, true)
+	if con := (constraintKey{t.oid, fc.fk.name}); x.s.fkDeferred(con, fc.fk) {
+		x.s.deferFK(con, vals, true)
 		return nil
 	}
 	return fc.checkNow(x, t, vals)
@@ -316,6 +340,14 @@ func keyRow(t *tableDesc, cols []int, vals []any) []any {
 // parentExists reads the latest committed parent row with key vals,
 // locking it FOR KEY SHARE.
 func (fc *fkCheck) parentExists(x *execCtx, vals []any) (bool, error) {
+	if fc.leaves != nil {
+		for _, leaf := range fc.leaves {
+			if found, err := leaf.parentExists(x, vals); err != nil || found {
+				return found, err
+			}
+		}
+		return false, nil
+	}
 	key := make([]byte, 0, 16)
 	for i, v := range vals {
 		key = types.AppendKey(key, fc.typs[i], v)
@@ -348,13 +380,14 @@ func (fc *fkCheck) lockParent(x *execCtx, key []byte) (found bool, err error) {
 		return lock(key)
 	}
 	var parents [][]byte
+	// Every row the index lists under key is a candidate, whatever version
+	// of it the statement read before: lock reads the row's newest version
+	// (the statement's own write, after an ON UPDATE CASCADE changed it)
+	// and decides.
 	err = x.txn.ScanIndex(x.ctx, fc.index.id, isolation.ExactSpan(key), isolation.ReadOptions{Latest: true}, func(pk []byte, prow []any) (bool, error) {
+		parents = append(parents, append([]byte(nil), pk...))
 		k, _ := encodeKey(nil, fc.parent, fc.index.cols, prow)
-		if bytes.Equal(k, key) {
-			parents = append(parents, append([]byte(nil), pk...))
-			return true, nil
-		}
-		return false, nil
+		return bytes.Equal(k, key), nil
 	})
 	for _, pk := range parents {
 		if found, err = lock(pk); err != nil || found {
@@ -450,6 +483,21 @@ func (w *writer) applyRef(x *execCtx, ref *fkRef2, parentRow, newRow []any, dept
 	if newRow != nil && !colsChanged(w.t, fk.refCols, parentRow, newRow) {
 		return nil
 	}
+	for _, lr := range ref.leaves {
+		if err := w.applyRefTo(x, lr, vals, parentRow, newRow, depth); err != nil {
+			return err
+		}
+	}
+	if ref.leaves != nil {
+		return nil
+	}
+	return w.applyRefTo(x, ref, vals, parentRow, newRow, depth)
+}
+
+// applyRefTo enforces ref, whose child holds rows, for the parent row
+// parentRow with key vals being deleted or changed to newRow.
+func (w *writer) applyRefTo(x *execCtx, ref *fkRef2, vals, parentRow, newRow []any, depth int) error {
+	fk := ref.fk
 	children, err := findChildren(x, ref, w.t, vals)
 	if err != nil || len(children) == 0 {
 		return err
@@ -461,10 +509,10 @@ func (w *writer) applyRef(x *execCtx, ref *fkRef2, parentRow, newRow []any, dept
 	if action == fkNoAction {
 		// NO ACTION checks when the statement ends (or at commit when
 		// deferred): the statement may yet remove the references.
-		if x.s.fkDeferred(ref.child, fk) {
-			x.s.deferFK(ref.child, fk, vals, false)
+		if x.s.fkDeferred(ref.con, fk) {
+			x.s.deferFK(ref.con, vals, false)
 		} else {
-			x.s.txn.stmtFKs = append(x.s.txn.stmtFKs, deferredFK{con: constraintKey{ref.child.oid, fk.name}, vals: vals})
+			x.s.txn.stmtFKs = append(x.s.txn.stmtFKs, deferredFK{con: ref.con, vals: vals})
 		}
 		return nil
 	}
@@ -515,7 +563,11 @@ func (w *writer) applyRef(x *execCtx, ref *fkRef2, parentRow, newRow []any, dept
 		}
 		return nil
 	}
-	return stillReferenced(w.t, ref.named, ref.namedFK, parentRow)
+	parent := w.t
+	if ref.namedParent != nil {
+		parent, parentRow = ref.namedParent, keyRow(ref.namedParent, ref.namedFK.refCols, vals)
+	}
+	return stillReferenced(parent, ref.named, ref.namedFK, parentRow)
 }
 
 // stillReferenced is the 23503 of deleting or changing the key of parent
@@ -529,6 +581,17 @@ func stillReferenced(parent, child *tableDesc, fk *fkDesc, parentRow []any) erro
 // findChildren reads the latest committed rows of ref.child whose foreign
 // key columns equal vals.
 func findChildren(x *execCtx, ref *fkRef2, parent *tableDesc, vals []any) ([]keyedRow, error) {
+	if ref.leaves != nil {
+		var out []keyedRow
+		for _, lr := range ref.leaves {
+			rows, err := findChildren(x, lr, parent, vals)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, rows...)
+		}
+		return out, nil
+	}
 	fk, child := ref.fk, ref.child
 	match := func(row []any) bool {
 		for i, c := range fk.cols {
