@@ -46,6 +46,9 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 		if cmd.Subtype == pg_query.AlterTableType_AT_AddColumn && t.bound != nil {
 			return pgerror.New(pgerror.WrongObjectType, "cannot add column to a partition")
 		}
+		if c := cmd.GetDef().GetConstraint(); c != nil && c.Contype == pg_query.ConstrType_CONSTR_FOREIGN && t.part != nil && !at.Relation.Inh {
+			return pgerror.Newf(pgerror.WrongObjectType, "cannot use ONLY for foreign key on partitioned table \"%s\" referencing relation \"%s\"", t.name, c.Pktable.Relname)
+		}
 		if d.inheritedAlter(t, cmd) {
 			if err := d.alterHierarchy(b, t.oid, cmd, at.Relation.Inh, false); err != nil {
 				return err

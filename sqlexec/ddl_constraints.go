@@ -313,6 +313,9 @@ func (d *ddl) addForeignKey(b *binder, t *tableDesc, tc tableConstraint, alter b
 			if i < 0 {
 				return pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" referenced in foreign key constraint does not exist", n)
 			}
+			if slices.Contains(refCols, i) {
+				return pgerror.New(pgerror.InvalidForeignKey, "foreign key referenced-columns list must not contain duplicates")
+			}
 			refCols = append(refCols, i)
 		}
 	}

@@ -166,6 +166,53 @@ func dropReferencedClones(t *tableDesc, names map[string]bool) {
 	t.fks = kept
 }
 
+// alterForeignKeyFamily sets the deferrability of t's foreign key name and
+// of its clones, on the referenced side in t and in t's partitions.
+func (d *ddl) alterForeignKeyFamily(t *tableDesc, name string, deferrable, initiallyDeferred bool) {
+	family := map[string]bool{name: true}
+	for grew := true; grew; {
+		grew = false
+		for _, fk := range t.fks {
+			if fk.refClone && family[fk.parentName] && !family[fk.name] {
+				family[fk.name], grew = true, true
+			}
+		}
+	}
+	for j, fk := range t.fks {
+		if family[fk.name] {
+			nfk := *fk
+			nfk.deferrable, nfk.initiallyDeferred = deferrable, initiallyDeferred
+			t.fks[j] = &nfk
+		}
+	}
+	if t.part == nil {
+		return
+	}
+	for _, ch := range d.cat.children(t.oid) {
+		nc := ch.clone()
+		for _, fk := range nc.fks {
+			if fk.parentName == name && !fk.refClone {
+				d.alterForeignKeyFamily(nc, fk.name, deferrable, initiallyDeferred)
+				break
+			}
+		}
+		d.cat.putTable(nc)
+	}
+}
+
+// referencedInTree returns a foreign key that references t or one of its
+// partitions from outside their own clones; nil when there is none.
+func referencedInTree(c *catalog, t *tableDesc) *fkRef {
+	for _, g := range append([]*tableDesc{t}, c.descendants(t)...) {
+		for _, r := range c.referencing(g.oid) {
+			if !r.fk.refClone {
+				return &r
+			}
+		}
+	}
+	return nil
+}
+
 // leafTables is t when it holds rows, else its leaf partitions.
 func leafTables(c *catalog, t *tableDesc) []*tableDesc {
 	if t.part == nil {

@@ -347,7 +347,8 @@ func (d *ddl) inheritedAlter(t *tableDesc, cmd *pg_query.AlterTableCmd) bool {
 	switch cmd.Subtype {
 	case pg_query.AlterTableType_AT_ChangeOwner,
 		pg_query.AlterTableType_AT_AddInherit, pg_query.AlterTableType_AT_DropInherit,
-		pg_query.AlterTableType_AT_AttachPartition, pg_query.AlterTableType_AT_DetachPartition:
+		pg_query.AlterTableType_AT_AttachPartition, pg_query.AlterTableType_AT_DetachPartition,
+		pg_query.AlterTableType_AT_AlterConstraint: // foreign keys: their clones follow (ri_triggers.go)
 		return false
 	}
 	return d.cat.inhHierarchy(t)

@@ -38,8 +38,6 @@ func (d *ddl) attachPartition(b *binder, p *tableDesc, cmd *pg_query.AlterTableC
 	case t.oid == p.oid || slices.ContainsFunc(d.cat.descendants(t), func(x *tableDesc) bool { return x.oid == p.oid }):
 		return pgerror.Newf(pgerror.DuplicateTable, "circular inheritance not allowed").
 			WithDetail("\"%s\" is already a child of \"%s\".", p.name, t.name)
-	case len(d.cat.referencing(t.oid)) > 0:
-		return pgerror.Newf(pgerror.FeatureNotSupported, "cannot attach table \"%s\" as a partition because it is referenced by foreign key \"%s\"", t.name, d.cat.referencing(t.oid)[0].fk.name)
 	case len(t.triggers) > 0:
 		return pgerror.Unsupported("attaching a table with triggers as a partition")
 	}
@@ -48,6 +46,9 @@ func (d *ddl) attachPartition(b *binder, p *tableDesc, cmd *pg_query.AlterTableC
 			return pgerror.Newf(pgerror.DatatypeMismatch, "table \"%s\" contains column \"%s\" not found in parent \"%s\"", t.name, c.name, p.name).
 				WithDetail("The new partition may contain only the columns present in parent.")
 		}
+	}
+	if r := referencedInTree(d.cat, t); r != nil {
+		return pgerror.Newf(pgerror.FeatureNotSupported, "cannot attach table \"%s\" as a partition because it is referenced by foreign key \"%s\"", t.name, r.fk.name)
 	}
 	nt := t.clone()
 	if err := d.addInheritFrom(nt, p); err != nil {

@@ -88,13 +88,21 @@ func riTriggerRows(c *catalog) [][]any {
 // catalog's descriptor: PostgreSQL 15 alters foreign keys only.
 func (d *ddl) alterConstraint(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 	con := cmd.Def.GetConstraint()
-	for j, fk := range t.fks {
-		if fk.name == con.Conname {
-			nfk := *fk
-			nfk.deferrable, nfk.initiallyDeferred = con.Deferrable, con.Initdeferred
-			t.fks[j] = &nfk
-			return nil
+	for _, fk := range t.fks {
+		if fk.name != con.Conname {
+			continue
 		}
+		if fk.parentName != "" {
+			from := t
+			if !fk.refClone {
+				from = d.cat.tables[t.parents[0]]
+			}
+			return pgerror.Newf(pgerror.InternalError, "cannot alter constraint \"%s\" on relation \"%s\"", fk.name, t.name).
+				WithDetail("Constraint \"%s\" is derived from constraint \"%s\" of relation \"%s\".", fk.name, fk.parentName, from.name).
+				WithHint("You may alter the constraint it derives from, instead.")
+		}
+		d.alterForeignKeyFamily(t, fk.name, con.Deferrable, con.Initdeferred)
+		return nil
 	}
 	if findConstraint(d.cat, t, con.Conname) != nil {
 		return pgerror.Newf(pgerror.WrongObjectType, "constraint \"%s\" of relation \"%s\" is not a foreign key constraint", con.Conname, t.name)
