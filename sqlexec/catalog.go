@@ -226,6 +226,13 @@ type fkDesc struct {
 	deferrable, initiallyDeferred bool
 	// notValid is as for checkDesc.
 	notValid bool
+	// matchFull is MATCH FULL: a row whose key columns are all NULL
+	// references nothing, one with some NULL fails (else MATCH SIMPLE: any
+	// NULL column and the row references nothing).
+	matchFull bool
+	// delSetCols are the columns ON DELETE SET NULL / SET DEFAULT (cols)
+	// sets; nil for all the key's columns.
+	delSetCols []int
 	// parentName is, for a partition's clone of a foreign key of its
 	// partitioned parent (fk_partition.go), the parent constraint's name;
 	// empty for a key of the table's own.

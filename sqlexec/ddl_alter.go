@@ -263,6 +263,9 @@ func (d *ddl) dropColumn(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 		if cols, ok := shift(fk.cols); ok {
 			nfk := *fk
 			nfk.cols = cols
+			if fk.delSetCols != nil {
+				nfk.delSetCols, _ = shift(fk.delSetCols) // a subset of cols: all stay
+			}
 			if fk.refTable == t.oid {
 				if nfk.refCols, ok = shift(fk.refCols); !ok {
 					continue

@@ -338,8 +338,8 @@ func (d *ddl) addForeignKey(b *binder, t *tableDesc, tc tableConstraint, alter b
 				WithDetail("Key columns \"%s\" and \"%s\" are of incompatible types: %s and %s.", t.cols[col].name, parent.cols[refCols[i]].name, ct, pt)
 		}
 	}
-	if c.FkMatchtype == "f" {
-		return pgerror.Unsupported("MATCH FULL")
+	if c.FkMatchtype == "p" {
+		return pgerror.New(pgerror.FeatureNotSupported, "MATCH PARTIAL not yet implemented")
 	}
 	action := func(a string) (byte, error) {
 		switch a {
@@ -364,15 +364,24 @@ func (d *ddl) addForeignKey(b *binder, t *tableDesc, tc tableConstraint, alter b
 	if err != nil {
 		return err
 	}
-	if len(c.FkDelSetCols) > 0 {
-		return pgerror.Unsupported("ON DELETE SET NULL (columns)")
+	var delSetCols []int
+	for _, n := range strs(c.FkDelSetCols) {
+		i := t.colIndex(n)
+		if i < 0 {
+			return pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" referenced in foreign key constraint does not exist", n)
+		}
+		if !slices.Contains(cols, i) {
+			return pgerror.Newf(pgerror.InvalidColumnReference, "column \"%s\" referenced in ON DELETE SET action must be part of foreign key", n)
+		}
+		delSetCols = append(delSetCols, i)
 	}
 	name := c.Conname
 	if name == "" {
 		name = uniqueConName(t, t.name+"_"+strings.Join(fkNames, "_")+"_fkey")
 	}
 	fk := &fkDesc{name: name, cols: cols, refTable: parent.oid, refCols: refCols, onDelete: del, onUpdate: upd,
-		deferrable: c.Deferrable, initiallyDeferred: c.Initdeferred, notValid: alter && c.SkipValidation}
+		deferrable: c.Deferrable, initiallyDeferred: c.Initdeferred, notValid: alter && c.SkipValidation,
+		matchFull: c.FkMatchtype == "f", delSetCols: delSetCols}
 	if alter && !c.SkipValidation && t.part == nil {
 		if err := d.validateForeignKey(b, t, fk); err != nil {
 			return err

@@ -22,30 +22,35 @@ func (d *ddl) cloneForeignKeys(b *binder, ch, p *tableDesc, alter bool) error {
 		if fk.refClone {
 			continue // the parent's own, for the partitions it references
 		}
-		if err := d.cloneForeignKey(b, ch, fk, alter); err != nil {
+		if err := d.cloneForeignKey(b, ch, p, fk, alter); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// cloneForeignKey adds to partition ch the clone of its parent's foreign
-// key fk: under fk's name unless ch has a constraint so named, then under
-// the name PostgreSQL chooses for an unnamed key.
-func (d *ddl) cloneForeignKey(b *binder, ch *tableDesc, fk *fkDesc, alter bool) error {
+// cloneForeignKey adds to partition ch the clone of its parent p's foreign
+// key fk (its columns those of ch, which may be in another order): under
+// fk's name unless ch has a constraint so named, then under the name
+// PostgreSQL chooses for an unnamed key.
+func (d *ddl) cloneForeignKey(b *binder, ch, p *tableDesc, fk *fkDesc, alter bool) error {
+	nfk := *fk
+	nfk.cols = mapColumns(p, ch, fk.cols)
+	if fk.delSetCols != nil {
+		nfk.delSetCols = mapColumns(p, ch, fk.delSetCols)
+	}
 	for j, own := range ch.fks {
-		if own.parentName == "" && sameForeignKey(own, fk) {
-			nfk := *own
-			nfk.parentName = fk.name
-			ch.fks[j] = &nfk
+		if own.parentName == "" && sameForeignKey(own, &nfk) {
+			adopted := *own
+			adopted.parentName = fk.name
+			ch.fks[j] = &adopted
 			return nil
 		}
 	}
 	name := fk.name
 	if conNameUsed(ch, name) {
-		name = uniqueConName(ch, ch.name+"_"+strings.Join(colNameList(ch, fk.cols), "_")+"_fkey")
+		name = uniqueConName(ch, ch.name+"_"+strings.Join(colNameList(ch, nfk.cols), "_")+"_fkey")
 	}
-	nfk := *fk
 	nfk.name, nfk.parentName = name, fk.name
 	if alter && ch.part == nil {
 		if err := d.validateForeignKey(b, ch, &nfk); err != nil {
@@ -62,7 +67,7 @@ func (d *ddl) cloneForeignKey(b *binder, ch *tableDesc, fk *fkDesc, alter bool) 
 func sameForeignKey(a, b *fkDesc) bool {
 	return intsEqual(a.cols, b.cols) && a.refTable == b.refTable && intsEqual(a.refCols, b.refCols) &&
 		a.onDelete == b.onDelete && a.onUpdate == b.onUpdate && a.deferrable == b.deferrable &&
-		a.initiallyDeferred == b.initiallyDeferred
+		a.initiallyDeferred == b.initiallyDeferred && a.matchFull == b.matchFull && intsEqual(a.delSetCols, b.delSetCols)
 }
 
 // foreignKeyToPartitions clones foreign key fk of partitioned table t to
@@ -73,7 +78,7 @@ func (d *ddl) foreignKeyToPartitions(b *binder, t *tableDesc, fk *fkDesc, alter 
 	}
 	for _, ch := range d.cat.children(t.oid) {
 		nc := ch.clone()
-		if err := d.cloneForeignKey(b, nc, fk, alter); err != nil {
+		if err := d.cloneForeignKey(b, nc, t, fk, alter); err != nil {
 			return err
 		}
 		d.cat.putTable(nc)

@@ -269,6 +269,9 @@ func leafRefs(c *catalog, child *tableDesc, fk *fkDesc) []*fkRef2 {
 	for _, leaf := range leafTables(c, child) {
 		nfk := *fk
 		nfk.cols = mapColumns(child, leaf, fk.cols)
+		if fk.delSetCols != nil {
+			nfk.delSetCols = mapColumns(child, leaf, fk.delSetCols)
+		}
 		ref := newFKRef(c, leaf, &nfk)
 		ref.named, ref.namedFK, ref.con = child, fk, constraintKey{child.oid, fk.name}
 		out = append(out, ref)

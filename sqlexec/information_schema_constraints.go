@@ -110,7 +110,11 @@ func init() {
 							uniqueName = u.name
 						}
 					}
-					out = append(out, []any{db, t.schema, r.name, db, ref.schema, uniqueName, "NONE", fkRules[r.onUpdate], fkRules[r.onDelete]})
+					match := "NONE"
+					if r.fk.matchFull {
+						match = "FULL"
+					}
+					out = append(out, []any{db, t.schema, r.name, db, ref.schema, uniqueName, match, fkRules[r.onUpdate], fkRules[r.onDelete]})
 				}
 			}
 			return out

@@ -31,6 +31,8 @@ type constraintRow struct {
 	check *checkDesc
 	// notValid is NOT convalidated: a CHECK or FOREIGN KEY added NOT VALID.
 	notValid bool
+	// fk is a foreign key's descriptor.
+	fk *fkDesc
 }
 
 // synthesizedOID numbers objects fickle's catalog has no OID for (a
@@ -107,12 +109,18 @@ func tableConstraints(c *catalog, t *tableDesc) []constraintRow {
 			continue
 		}
 		def := "FOREIGN KEY (" + columnList(t, fk.cols) + ") REFERENCES " + qualifiedRelName(ref.schema, ref.name) + "(" + columnList(ref, fk.refCols) + ")"
+		if fk.matchFull {
+			def += " MATCH FULL"
+		}
 		actions := map[byte]string{fkRestrict: "RESTRICT", fkCascade: "CASCADE", fkSetNull: "SET NULL", fkDefault: "SET DEFAULT"}
 		if a, ok := actions[fk.onUpdate]; ok {
 			def += " ON UPDATE " + a
 		}
 		if a, ok := actions[fk.onDelete]; ok {
 			def += " ON DELETE " + a
+			if fk.delSetCols != nil {
+				def += " (" + columnList(t, fk.delSetCols) + ")"
+			}
 		}
 		if fk.deferrable {
 			def += " DEFERRABLE"
@@ -125,7 +133,7 @@ func tableConstraints(c *catalog, t *tableDesc) []constraintRow {
 		}
 		out = append(out, constraintRow{name: fk.name, kind: 'f', table: t, index: referencedIndex(ref, fk.refCols), refTable: fk.refTable,
 			cols: fk.cols, refCols: fk.refCols, onUpdate: fk.onUpdate, onDelete: fk.onDelete, deferrable: fk.deferrable,
-			deferred: fk.initiallyDeferred, def: def, notValid: fk.notValid})
+			deferred: fk.initiallyDeferred, def: def, notValid: fk.notValid, fk: fk})
 	}
 	for _, ck := range t.checks {
 		out = append(out, constraintRow{name: ck.name, kind: 'c', table: t, cols: checkColumns(t, ck), check: ck, notValid: ck.notValid})
@@ -293,16 +301,21 @@ func init() {
 		cols: []vcol{{"oid", oid}, {"conname", types.Name}, {"connamespace", oid}, {"contype", types.Char}, {"condeferrable", b},
 			{"condeferred", b}, {"convalidated", b}, {"conrelid", oid}, {"contypid", oid}, {"conindid", oid}, {"conparentid", oid},
 			{"confrelid", oid}, {"confupdtype", types.Char}, {"confdeltype", types.Char}, {"confmatchtype", types.Char},
-			{"conislocal", b}, {"coninhcount", types.Int2}, {"connoinherit", b}, {"conkey", int2Array}, {"confkey", int2Array}, {"conbin", types.Text}},
+			{"conislocal", b}, {"coninhcount", types.Int2}, {"connoinherit", b}, {"conkey", int2Array}, {"confkey", int2Array},
+			{"confdelsetcols", int2Array}, {"conbin", types.Text}},
 		rows: func(s *Session, c *catalog) [][]any {
 			var out [][]any
 			for _, t := range sortedTables(c) {
 				for _, r := range tableConstraints(c, t) {
 					upd, del, match := " ", " ", " "
-					var refKey any
+					var refKey, delSetCols any
 					if r.kind == 'f' {
 						upd, del, match = string(r.onUpdate), string(r.onDelete), "s"
 						refKey = attnums(c.tables[r.refTable], r.refCols)
+						if r.fk.matchFull {
+							match = "f"
+						}
+						delSetCols = attnums(t, r.fk.delSetCols)
 					}
 					var bin any
 					local, inhCount, noInherit := true, int64(0), false
@@ -316,7 +329,7 @@ func init() {
 					}
 					out = append(out, []any{int64(r.oid), r.name, schemaOID(c, t.schema), string(r.kind), r.deferrable, r.deferred, !r.notValid,
 						int64(t.oid), int64(0), int64(r.index), int64(parent), int64(r.refTable), upd, del, match, local, inhCount, noInherit,
-						attnums(t, r.cols), refKey, bin})
+						attnums(t, r.cols), refKey, delSetCols, bin})
 				}
 			}
 			return out

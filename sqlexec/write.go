@@ -3,6 +3,7 @@ package sqlexec
 import (
 	"bytes"
 	"errors"
+	"slices"
 	"strings"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
@@ -28,6 +29,7 @@ type writer struct {
 // fkCheck checks an outgoing foreign key: the referenced row must exist.
 type fkCheck struct {
 	fk     *fkDesc
+	child  *tableDesc // the referencing table
 	parent *tableDesc
 	// index is the parent's unique index on the referenced columns; nil
 	// when they are the parent's store key.
@@ -36,6 +38,9 @@ type fkCheck struct {
 	conv  []types.CastFunc
 	// leaves check each leaf of a partitioned parent (fk_referenced.go).
 	leaves []*fkCheck
+	// selfReference says the parent is the child or a partitioned
+	// ancestor of it, whose rows the statement may be writing.
+	selfReference bool
 }
 
 // fkRef2 is an incoming foreign key: rows of child reference t.
@@ -169,7 +174,7 @@ func (b *binder) fkCheckFor(t *tableDesc, fk *fkDesc) (*fkCheck, error) {
 		return nil, pgerror.Newf(pgerror.UndefinedTable, "table referenced by foreign key \"%s\" no longer exists", fk.name)
 	}
 	b.useTable(parent, isolation.TableLockAccessShare)
-	c := &fkCheck{fk: fk, parent: parent}
+	c := &fkCheck{fk: fk, child: t, parent: parent, selfReference: b.cat.inPartitionTree(t, parent.oid)}
 	if parent.part != nil {
 		var err error
 		if c.leaves, err = b.leafChecks(t, fk, parent); err != nil {
@@ -281,27 +286,41 @@ func colsChanged(t *tableDesc, cols []int, old, row []any) bool {
 // check verifies that row's referenced parent row exists in the latest
 // committed state, and locks it against deletion (FOR KEY SHARE). A
 // deferred constraint (DEFERRABLE INITIALLY DEFERRED, SET CONSTRAINTS) is
-// checked when the transaction commits instead.
+// checked when the transaction commits instead. A key that references its
+// own table (or a partitioned ancestor) is checked when the statement
+// ends, as PostgreSQL's trigger checks it, so that a row may reference
+// itself or a row the statement writes later.
 func (fc *fkCheck) check(x *execCtx, t *tableDesc, row []any) error {
 	vals, err := fc.parentValues(row)
 	if err != nil || vals == nil {
 		return err
 	}
-	if con := (constraintKey{t.oid, fc.fk.name}); x.s.fkDeferred(con, fc.fk) {
+	con := constraintKey{t.oid, fc.fk.name}
+	switch {
+	case x.s.fkDeferred(con, fc.fk):
 		x.s.deferFK(con, vals, true)
+		return nil
+	case fc.selfReference:
+		x.s.txn.stmtFKs = append(x.s.txn.stmtFKs, deferredFK{con: con, vals: vals, child: true})
 		return nil
 	}
 	return fc.checkNow(x, t, vals)
 }
 
 // parentValues returns the parent key row references, in the parent's
-// column types; nil when a column is NULL (MATCH SIMPLE: no check).
+// column types; nil when a column is NULL (MATCH SIMPLE: no check) or, for
+// MATCH FULL, all are (some NULL fails).
 func (fc *fkCheck) parentValues(row []any) ([]any, error) {
 	vals := make([]any, len(fc.fk.cols))
+	nulls := 0
 	for i, col := range fc.fk.cols {
 		v := row[col]
 		if v == nil {
-			return nil, nil
+			if !fc.fk.matchFull {
+				return nil, nil
+			}
+			nulls++
+			continue
 		}
 		if fc.conv[i] != nil {
 			var err error
@@ -310,6 +329,15 @@ func (fc *fkCheck) parentValues(row []any) ([]any, error) {
 			}
 		}
 		vals[i] = v
+	}
+	switch nulls {
+	case 0:
+	case len(vals):
+		return nil, nil
+	default:
+		return nil, pgerror.Newf(pgerror.ForeignKeyViolation, "insert or update on table \"%s\" violates foreign key constraint \"%s\"", fc.child.name, fc.fk.name).
+			WithDetail("MATCH FULL does not allow mixing of null and nonnull key values.").
+			WithConstraint(fc.child.name, fc.fk.name)
 	}
 	return vals, nil
 }
@@ -534,6 +562,9 @@ func (w *writer) applyRefTo(x *execCtx, ref *fkRef2, vals, parentRow, newRow []a
 			}
 			nr := append([]any(nil), ch.row...)
 			for i, c := range fk.cols {
+				if newRow == nil && fk.delSetCols != nil && !slices.Contains(fk.delSetCols, c) {
+					continue // ON DELETE SET NULL / SET DEFAULT (cols) leaves the others
+				}
 				switch action {
 				case fkSetNull:
 					nr[c] = nil

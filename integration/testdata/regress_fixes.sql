@@ -402,3 +402,39 @@ SELECT t FROM jsonb_populate_record(NULL::rf_md, '{"t": [[], []]}');
 SELECT a FROM jsonb_populate_record(NULL::rf_md, '{"a": [[1], [2, 3]]}');
 SELECT a FROM json_populate_record(NULL::rf_md, '{"a": [[1, 2], 3]}');
 DROP TYPE rf_md;
+
+-- Foreign keys on and to partitioned tables (constraints.sql,
+-- foreign_key.sql): a partition's clone takes PostgreSQL's name when the
+-- partition has a constraint of the key's name; a key referencing a
+-- partitioned table gets a clone per partition, which the partition's
+-- deletes enforce.
+CREATE TABLE parted_fk_naming (id bigint NOT NULL DEFAULT 1, id_abc bigint,
+  CONSTRAINT dummy_constr FOREIGN KEY (id_abc) REFERENCES parted_fk_naming (id), PRIMARY KEY (id)) PARTITION BY LIST (id);
+CREATE TABLE parted_fk_naming_1 (id bigint NOT NULL DEFAULT 1, id_abc bigint, PRIMARY KEY (id), CONSTRAINT dummy_constr CHECK (true));
+ALTER TABLE parted_fk_naming ATTACH PARTITION parted_fk_naming_1 FOR VALUES IN ('1');
+SELECT conname FROM pg_constraint WHERE conrelid = 'parted_fk_naming_1'::regclass AND contype = 'f';
+SELECT conname, confrelid::regclass FROM pg_constraint WHERE conrelid = 'parted_fk_naming'::regclass AND contype = 'f' ORDER BY 1;
+INSERT INTO parted_fk_naming VALUES (1, 1);
+DELETE FROM parted_fk_naming_1;
+DROP TABLE parted_fk_naming;
+
+-- ON UPDATE CASCADE through a key that references a UNIQUE column: the
+-- referencing row's check sees the parent row as the statement changed it.
+CREATE TABLE fk_unique_parent (a int UNIQUE, b int);
+CREATE TABLE fk_unique_child (x int REFERENCES fk_unique_parent (a) ON UPDATE CASCADE);
+INSERT INTO fk_unique_parent VALUES (2, 1);
+INSERT INTO fk_unique_child VALUES (2);
+UPDATE fk_unique_parent SET a = 3 WHERE a = 2;
+SELECT * FROM fk_unique_child;
+DROP TABLE fk_unique_child, fk_unique_parent;
+
+-- A row may reference itself, or a row its statement writes later: a key
+-- referencing its own table is checked when the statement ends
+-- (foreign_key.sql's self-referencing partitioned table).
+CREATE TABLE fk_self (id int PRIMARY KEY, p int REFERENCES fk_self);
+INSERT INTO fk_self VALUES (1, 1);
+INSERT INTO fk_self VALUES (2, 3), (3, 2);
+INSERT INTO fk_self VALUES (4, 5);
+UPDATE fk_self SET id = 10, p = 10 WHERE id = 1;
+SELECT * FROM fk_self ORDER BY id;
+DROP TABLE fk_self;
