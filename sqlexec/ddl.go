@@ -3,6 +3,7 @@ package sqlexec
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 	"google.golang.org/protobuf/proto"
@@ -311,7 +312,11 @@ func (d *ddl) uniqueRelName(schema, base string) string {
 	return name
 }
 
-func uniqueConName(t *tableDesc, base string) string {
+// uniqueConName chooses a name for a constraint of t as PostgreSQL's
+// ChooseConstraintName does: name1_name2_label (name2 may be empty),
+// shortened to 63 bytes by trimming the longer of name1 and name2, and
+// when t has a constraint so named, label followed by 1, 2, ...
+func uniqueConName(t *tableDesc, name1, name2, label string) string {
 	used := map[string]bool{t.pkName: true}
 	for _, c := range t.checks {
 		used[c.name] = true
@@ -322,11 +327,58 @@ func uniqueConName(t *tableDesc, base string) string {
 	for _, ix := range t.indexes {
 		used[ix.name] = true
 	}
-	name := base
+	name := makeObjectName(name1, name2, label)
 	for i := 1; used[name]; i++ {
-		name = fmt.Sprintf("%s%d", base, i)
+		name = makeObjectName(name1, name2, fmt.Sprintf("%s%d", label, i))
 	}
 	return name
+}
+
+// makeObjectName is PostgreSQL's makeObjectName: name1_name2_label within 63
+// bytes, the longer of name1 and name2 trimmed first.
+func makeObjectName(name1, name2, label string) string {
+	overhead := len(label) + 1
+	if name2 != "" {
+		overhead++
+	}
+	n1, n2 := len(name1), len(name2)
+	for n1+n2 > 63-overhead {
+		if n1 > n2 {
+			n1--
+		} else {
+			n2--
+		}
+	}
+	name := clipUTF8(name1, n1)
+	if name2 != "" {
+		name += "_" + clipUTF8(name2, n2)
+	}
+	return name + "_" + label
+}
+
+// clipUTF8 is s's longest prefix of at most n bytes that does not split a
+// character.
+func clipUTF8(s string, n int) string {
+	for n > 0 && n < len(s) && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// foreignKeyNameAddition is PostgreSQL's name part for a foreign key on
+// columns cols: their names joined by "_", cut at 63 bytes.
+func foreignKeyNameAddition(cols []string) string {
+	var b strings.Builder
+	for _, c := range cols {
+		if b.Len() > 0 {
+			b.WriteByte('_')
+		}
+		b.WriteString(c)
+		if b.Len() >= 63 {
+			return clipUTF8(b.String(), 63)
+		}
+	}
+	return b.String()
 }
 
 // systemColumnNames are the names of the columns every PostgreSQL table

@@ -342,6 +342,13 @@ func (d *ddl) dropConstraint(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 			if fk.parentName != "" {
 				return inheritedForeignKeyDrop(t, name)
 			}
+			if pending, childSide := d.s.fkChecksPending(constraintKey{t.oid, name}); pending {
+				on := t.name
+				if ref := d.cat.tables[fk.refTable]; !childSide && ref != nil {
+					on = ref.name // the queued events are the referenced table's
+				}
+				return pgerror.Newf(pgerror.ObjectInUse, "cannot ALTER TABLE \"%s\" because it has pending trigger events", on)
+			}
 			t.fks = append(t.fks[:j:j], t.fks[j+1:]...)
 			dropReferencedClones(t, map[string]bool{name: true})
 			d.dropForeignKeyClones(t, name)

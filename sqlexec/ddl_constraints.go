@@ -8,7 +8,6 @@ import (
 
 	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/isolation"
-	"github.com/fickle-db/fickle/sqlexec/types"
 )
 
 // This file adds constraints and indexes to a table being created or
@@ -104,13 +103,11 @@ func (d *ddl) addConstraint(b *binder, t *tableDesc, tc tableConstraint, alter b
 		}
 		name := c.Conname
 		if name == "" {
-			base := t.name + "_check"
-			if tc.column != "" {
-				base = t.name + "_" + tc.column + "_check"
-			} else if first := soleColumnRef(t, c.RawExpr); first != "" {
-				base = t.name + "_" + first + "_check"
+			col := tc.column
+			if col == "" {
+				col = soleColumnRef(t, c.RawExpr)
 			}
-			name = uniqueConName(t, base)
+			name = uniqueConName(t, t.name, col, "check")
 		}
 		sc := tableScope(t, t.name)
 		e, err := b.cond(sc, c.RawExpr, "CHECK")
@@ -331,13 +328,6 @@ func (d *ddl) addForeignKey(b *binder, t *tableDesc, tc tableConstraint, alter b
 	if !unique {
 		return pgerror.Newf(pgerror.InvalidForeignKey, "there is no unique constraint matching given keys for referenced table \"%s\"", parent.name)
 	}
-	for i, col := range cols {
-		ct, pt := t.cols[col].typ, parent.cols[refCols[i]].typ
-		if _, err := types.ResolveBinaryOp("=", ct, pt); err != nil {
-			return pgerror.Newf(pgerror.DatatypeMismatch, "foreign key constraint cannot be implemented").
-				WithDetail("Key columns \"%s\" and \"%s\" are of incompatible types: %s and %s.", t.cols[col].name, parent.cols[refCols[i]].name, ct, pt)
-		}
-	}
 	if c.FkMatchtype == "p" {
 		return pgerror.New(pgerror.FeatureNotSupported, "MATCH PARTIAL not yet implemented")
 	}
@@ -373,11 +363,18 @@ func (d *ddl) addForeignKey(b *binder, t *tableDesc, tc tableConstraint, alter b
 		if !slices.Contains(cols, i) {
 			return pgerror.Newf(pgerror.InvalidColumnReference, "column \"%s\" referenced in ON DELETE SET action must be part of foreign key", n)
 		}
-		delSetCols = append(delSetCols, i)
+		if !slices.Contains(delSetCols, i) {
+			delSetCols = append(delSetCols, i) // PostgreSQL keeps a column named twice once
+		}
 	}
 	name := c.Conname
 	if name == "" {
-		name = uniqueConName(t, t.name+"_"+strings.Join(fkNames, "_")+"_fkey")
+		name = uniqueConName(t, t.name, foreignKeyNameAddition(fkNames), "fkey")
+	}
+	for i, col := range cols {
+		if err := foreignKeyTypes(name, t.cols[col], parent.cols[refCols[i]]); err != nil {
+			return err
+		}
 	}
 	fk := &fkDesc{name: name, cols: cols, refTable: parent.oid, refCols: refCols, onDelete: del, onUpdate: upd,
 		deferrable: c.Deferrable, initiallyDeferred: c.Initdeferred, notValid: alter && c.SkipValidation,

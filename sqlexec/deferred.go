@@ -76,6 +76,21 @@ func (s *Session) deferFK(con constraintKey, vals []any, childSide bool) {
 	s.txn.deferred.pending = append(s.txn.deferred.pending, deferredFK{con: con, vals: vals, child: childSide})
 }
 
+// fkChecksPending reports whether the transaction has deferred checks of
+// foreign key con queued, and whether one is of the referencing side (a
+// row of con's table changed; else a referenced row).
+func (s *Session) fkChecksPending(con constraintKey) (pending, childSide bool) {
+	if s.txn == nil {
+		return false, false
+	}
+	for _, p := range s.txn.deferred.pending {
+		if p.con == con {
+			pending, childSide = true, childSide || p.child
+		}
+	}
+	return pending, childSide
+}
+
 // runDeferred runs the queued checks that only (nil for all) selects and
 // forgets them; the first violation is the error.
 func (s *Session) runDeferred(kv *isolation.Txn, only func(constraintKey) bool) error {

@@ -1,10 +1,6 @@
 package sqlexec
 
-import (
-	"strings"
-
-	"github.com/fickle-db/fickle/internal/pgerror"
-)
+import "github.com/fickle-db/fickle/internal/pgerror"
 
 // This file carries the foreign keys of a partitioned table to its
 // partitions, as PostgreSQL 15 clones them: the partitioned table's key
@@ -49,7 +45,7 @@ func (d *ddl) cloneForeignKey(b *binder, ch, p *tableDesc, fk *fkDesc, alter boo
 	}
 	name := fk.name
 	if conNameUsed(ch, name) {
-		name = uniqueConName(ch, ch.name+"_"+strings.Join(colNameList(ch, nfk.cols), "_")+"_fkey")
+		name = uniqueConName(ch, ch.name, foreignKeyNameAddition(colNameList(ch, nfk.cols)), "fkey")
 	}
 	nfk.name, nfk.parentName = name, fk.name
 	if alter && ch.part == nil {
@@ -178,21 +174,72 @@ func parentForeignKeyOID(c *catalog, t *tableDesc, r constraintRow) uint32 {
 	return 0
 }
 
-// staysInPartition refuses a referential action (ON UPDATE CASCADE, SET
-// NULL, SET DEFAULT) whose new row nr no longer fits the partition of
-// ref.child it is in: PostgreSQL moves such a row to another partition,
-// which fickle's referential actions do not do.
-func (ref *fkRef2) staysInPartition(x *execCtx, b *binder, nr []any) error {
+// columnDefault is the default ON ... SET DEFAULT gives column c of
+// ref.child: that of the table the key was declared on, as PostgreSQL's
+// action updates that table (a partition attached with defaults of its
+// own does not use them); nil for none.
+func (ref *fkRef2) columnDefault(b *binder, c int) (*scalar, error) {
+	top := ref.named
+	if top == ref.child || top.part == nil {
+		return ref.cw.defaults[c], nil
+	}
+	if ref.topWriter == nil {
+		tw, err := b.writerFor(top, false)
+		if err != nil {
+			return nil, err
+		}
+		ref.topWriter = tw
+	}
+	return ref.topWriter.defaults[top.colIndex(ref.child.cols[c].name)], nil
+}
+
+// moveIfLeaving moves the referencing row (key, old) whose new version nr,
+// set by a referential action (ON UPDATE CASCADE, SET NULL, SET DEFAULT),
+// no longer fits its partition: through the router of the partitioned
+// table the key was declared on, as PostgreSQL's cascaded UPDATE of that
+// table moves it. A key declared on the partition itself fails with the
+// partition constraint's 23514, as PostgreSQL's UPDATE of the partition
+// alone does. moved is false when nr stays where it is.
+func (ref *fkRef2) moveIfLeaving(x *execCtx, b *binder, key []byte, old, nr []any) (moved bool, err error) {
 	if ref.child.bound == nil {
-		return nil
+		return false, nil
 	}
-	check, err := b.partCheckFor(ref.child)
-	if err != nil || check == nil {
-		return err
+	if ref.childCheck == nil {
+		if ref.childCheck, err = b.partCheckFor(ref.child); err != nil {
+			return false, err
+		}
 	}
-	ok, err := check.holds(x, nr)
-	if err == nil && !ok {
-		err = pgerror.Unsupported("a referential action moving a row to another partition")
+	if ok, err := ref.childCheck.holds(x, nr); err != nil || ok {
+		return false, err
 	}
-	return err
+	top := ref.named
+	if top == ref.child || top.part == nil {
+		return false, ref.childCheck.check(x, ref.child, nr)
+	}
+	if ref.router == nil {
+		if ref.router, err = b.partRouterFor(top, true); err != nil {
+			return false, err
+		}
+		if ref.topCheck, err = b.partCheckFor(top); err != nil {
+			return false, err
+		}
+	}
+	row := make([]any, len(top.cols))
+	for i, c := range top.cols {
+		row[i] = nr[ref.child.colIndex(c.name)]
+	}
+	if err := ref.topCheck.check(x, top, row); err != nil {
+		return false, err
+	}
+	if err := ref.cw.moveOut(x, top, key, old); err != nil {
+		return false, err
+	}
+	q := &rowQueue{}
+	if _, err := ref.router.insert(x, row, nil, q); err != nil {
+		return false, err
+	}
+	if err := q.fire(x); err != nil {
+		return false, err
+	}
+	return true, ref.cw.movedIn(x, old, nr)
 }

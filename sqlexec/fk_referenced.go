@@ -1,9 +1,10 @@
 package sqlexec
 
 import (
-	"strings"
+	"fmt"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/sqlexec/types"
 )
 
 // This file handles foreign keys that reference a partitioned table, as
@@ -28,7 +29,7 @@ func (d *ddl) referencedClones(t *tableDesc, fk *fkDesc, p *tableDesc) {
 // references p) for p's partition ch, and the clones for ch's partitions.
 func (d *ddl) referencedClone(t *tableDesc, fk *fkDesc, p, ch *tableDesc) {
 	nfk := *fk
-	nfk.name = uniqueConName(t, t.name+"_"+strings.Join(colNameList(t, fk.cols), "_")+"_fkey")
+	nfk.name = uniqueConName(t, t.name, foreignKeyNameAddition(colNameList(t, fk.cols)), "fkey")
 	nfk.refTable, nfk.refCols, nfk.parentName, nfk.refClone = ch.oid, mapColumns(p, ch, fk.refCols), fk.name, true
 	t.fks = append(t.fks, &nfk)
 	if ch.part != nil {
@@ -213,6 +214,35 @@ func referencedInTree(c *catalog, t *tableDesc) *fkRef {
 	return nil
 }
 
+// foreignKeyTypes fails unless a key column of type fc.typ can reference
+// one of pc.typ, as PostgreSQL decides: an equality of the referenced
+// type's btree family takes both, or the referencing type casts to the
+// referenced one implicitly. Cross-type families fickle's checks do not
+// compare (float4 against float8, date against timestamp) are refused.
+func foreignKeyTypes(name string, fc, pc *columnDesc) error {
+	ct, pt := fc.typ, pc.typ
+	if keyCompatible(pt, ct) {
+		return nil
+	}
+	if _, err := types.LookupCast(ct, pt, types.CastImplicit); err == nil {
+		return nil
+	}
+	family := func(t types.Type) int {
+		switch t.Oid {
+		case types.OidFloat4, types.OidFloat8:
+			return 1
+		case types.OidDate, types.OidTimestamp, types.OidTimestamptz:
+			return 2
+		}
+		return 0
+	}
+	if f := family(ct); f != 0 && f == family(pt) {
+		return pgerror.Unsupported(fmt.Sprintf("foreign keys from %s to %s columns", ct, pt))
+	}
+	return pgerror.Newf(pgerror.DatatypeMismatch, "foreign key constraint \"%s\" cannot be implemented", name).
+		WithDetail("Key columns \"%s\" and \"%s\" are of incompatible types: %s and %s.", fc.name, pc.name, ct, pt)
+}
+
 // leafTables is t when it holds rows, else its leaf partitions.
 func leafTables(c *catalog, t *tableDesc) []*tableDesc {
 	if t.part == nil {
@@ -287,17 +317,21 @@ func leafRefs(c *catalog, child *tableDesc, fk *fkDesc) []*fkRef2 {
 // references a partition of target that the row leaves is refused.
 func (w *writer) moveOut(x *execCtx, target *tableDesc, key []byte, row []any) error {
 	for _, ref := range w.refs {
+		if ref.fk.refClone && !w.b.cat.inPartitionTree(target, foreignKeyRoot(ref.child, ref.fk).refTable) {
+			return pgerror.Unsupported("moving a row out of a partition that a foreign key references")
+		}
+	}
+	if err := x.txn.Delete(x.ctx, w.t.id, key); err != nil {
+		return err
+	}
+	for _, ref := range w.refs {
 		if !ref.fk.refClone {
 			if err := w.applyRef(x, ref, row, nil, 0); err != nil {
 				return err
 			}
-			continue
-		}
-		if !w.b.cat.inPartitionTree(target, foreignKeyRoot(ref.child, ref.fk).refTable) {
-			return pgerror.Unsupported("moving a row out of a partition that a foreign key references")
 		}
 	}
-	return x.txn.Delete(x.ctx, w.t.id, key)
+	return nil
 }
 
 // movedIn applies, after moveOut's row is inserted in its new partition,

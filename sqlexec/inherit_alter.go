@@ -162,7 +162,7 @@ func (d *ddl) addColumnWithChecksInherited(b *binder, t *tableDesc, cmd *pg_quer
 	for _, check := range checks {
 		c := proto.Clone(check).(*pg_query.Constraint)
 		if c.Conname == "" {
-			c.Conname = uniqueConName(d.cat.tables[t.oid], t.name+"_"+cd.Colname+"_check")
+			c.Conname = uniqueConName(d.cat.tables[t.oid], t.name, cd.Colname, "check")
 		}
 		add := &pg_query.AlterTableCmd{Subtype: pg_query.AlterTableType_AT_AddConstraint,
 			Def: &pg_query.Node{Node: &pg_query.Node_Constraint{Constraint: c}}}

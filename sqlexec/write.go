@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/isolation"
@@ -62,6 +63,13 @@ type fkRef2 struct {
 	// namedParent, when set, is the referenced table a violation names
 	// instead of the writer's (a row moved between partitions).
 	namedParent *tableDesc
+	// childCheck, topCheck and router move a row a referential action
+	// sends out of its partition (fk_partition.go), built when first
+	// needed.
+	childCheck, topCheck *partCheck
+	router               *partRouter
+	// topWriter gives the defaults of a partition's key's table (named).
+	topWriter *writer
 }
 
 func (b *binder) writerFor(t *tableDesc, withRefs bool) (*writer, error) {
@@ -268,6 +276,22 @@ func (w *writer) validate(x *execCtx, row []any, old []any) error {
 		}
 	}
 	return nil
+}
+
+// keyImageChanged reports whether the referenced columns cols changed as
+// PostgreSQL's referential triggers see it: by the stored value, so that
+// equal values written differently (-0 and 0, 1.0 and 1.00) count as a
+// change, which ON UPDATE CASCADE carries to the referencing rows.
+func keyImageChanged(t *tableDesc, cols []int, old, row []any) bool {
+	if colsChanged(t, cols, old, row) {
+		return true
+	}
+	for _, c := range cols {
+		if old[c] != nil && types.FormatText(t.cols[c].typ, old[c], time.UTC) != types.FormatText(t.cols[c].typ, row[c], time.UTC) {
+			return true
+		}
+	}
+	return false
 }
 
 func colsChanged(t *tableDesc, cols []int, old, row []any) bool {
@@ -483,18 +507,22 @@ func (w *writer) updateRow(x *execCtx, key []byte, old, nr []any) error {
 	return nil
 }
 
-// deleteRow deletes a row after applying the ON DELETE actions of the
-// foreign keys that reference it.
+// deleteRow deletes a row, then applies the ON DELETE actions of the
+// foreign keys that reference it, as PostgreSQL's triggers run after the
+// delete: a SET DEFAULT that points back at the row fails.
 func (w *writer) deleteRow(x *execCtx, key []byte, row []any, depth int) error {
 	if depth > 64 {
 		return pgerror.New(pgerror.StatementTooComplex, "foreign key cascade too deep")
+	}
+	if err := x.txn.Delete(x.ctx, w.t.id, key); err != nil {
+		return err
 	}
 	for _, ref := range w.refs {
 		if err := w.applyRef(x, ref, row, nil, depth); err != nil {
 			return err
 		}
 	}
-	return x.txn.Delete(x.ctx, w.t.id, key)
+	return nil
 }
 
 // applyRef enforces one incoming foreign key for a parent row being deleted
@@ -508,7 +536,7 @@ func (w *writer) applyRef(x *execCtx, ref *fkRef2, parentRow, newRow []any, dept
 			return nil
 		}
 	}
-	if newRow != nil && !colsChanged(w.t, fk.refCols, parentRow, newRow) {
+	if newRow != nil && !keyImageChanged(w.t, fk.refCols, parentRow, newRow) {
 		return nil
 	}
 	for _, lr := range ref.leaves {
@@ -526,13 +554,17 @@ func (w *writer) applyRef(x *execCtx, ref *fkRef2, parentRow, newRow []any, dept
 // parentRow with key vals being deleted or changed to newRow.
 func (w *writer) applyRefTo(x *execCtx, ref *fkRef2, vals, parentRow, newRow []any, depth int) error {
 	fk := ref.fk
-	children, err := findChildren(x, ref, w.t, vals)
-	if err != nil || len(children) == 0 {
-		return err
-	}
 	action := fk.onDelete
 	if newRow != nil {
 		action = fk.onUpdate
+	}
+	find := findChildren
+	if action == fkCascade || action == fkSetNull || action == fkDefault {
+		find = findCandidates
+	}
+	children, err := find(x, ref, w.t, vals)
+	if err != nil || len(children) == 0 {
+		return err
 	}
 	if action == fkNoAction {
 		// NO ACTION checks when the statement ends (or at commit when
@@ -554,13 +586,20 @@ func (w *writer) applyRefTo(x *execCtx, ref *fkRef2, vals, parentRow, newRow []a
 			ref.cw = cw
 		}
 		for _, ch := range children {
+			key, row, ok, err := lockChild(x, ref, w.t, vals, ch, action == fkCascade && newRow == nil)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				continue
+			}
 			if action == fkCascade && newRow == nil {
-				if err := ref.cw.deleteRow(x, ch.key, ch.row, depth+1); err != nil {
+				if err := ref.cw.deleteRow(x, key, row, depth+1); err != nil {
 					return err
 				}
 				continue
 			}
-			nr := append([]any(nil), ch.row...)
+			nr := append([]any(nil), row...)
 			for i, c := range fk.cols {
 				if newRow == nil && fk.delSetCols != nil && !slices.Contains(fk.delSetCols, c) {
 					continue // ON DELETE SET NULL / SET DEFAULT (cols) leaves the others
@@ -569,8 +608,12 @@ func (w *writer) applyRefTo(x *execCtx, ref *fkRef2, vals, parentRow, newRow []a
 				case fkSetNull:
 					nr[c] = nil
 				case fkDefault:
+					d, err := ref.columnDefault(w.b, c)
+					if err != nil {
+						return err
+					}
 					nr[c] = nil
-					if d := ref.cw.defaults[c]; d != nil {
+					if d != nil {
 						v, err := d.eval(x)
 						if err != nil {
 							return err
@@ -581,19 +624,33 @@ func (w *writer) applyRefTo(x *execCtx, ref *fkRef2, vals, parentRow, newRow []a
 					nr[c] = newRow[fk.refCols[i]]
 				}
 			}
-			if err := ref.staysInPartition(x, w.b, nr); err != nil {
+			moved, err := ref.moveIfLeaving(x, w.b, key, row, nr)
+			if err != nil {
 				return err
 			}
-			if err := ref.cw.validate(x, nr, ch.row); err != nil {
+			if moved {
+				continue
+			}
+			if action == fkDefault && !colsChanged(ref.child, fk.cols, row, nr) {
+				// The default is the key just removed: the row still
+				// references it, as PostgreSQL's check after the action finds.
+				return w.stillReferencedBy(ref, vals, parentRow)
+			}
+			if err := ref.cw.validate(x, nr, row); err != nil {
 				return err
 			}
-			if err := x.txn.Update(x.ctx, ref.child.id, ch.key, nr); err != nil {
-				return ref.cw.uniqueError(err, nr)
+			if err := ref.cw.updateRow(x, key, row, nr); err != nil {
+				return err
 			}
-			x.s.queueUniqueChecks(ref.child, ch.key, nr)
 		}
 		return nil
 	}
+	return w.stillReferencedBy(ref, vals, parentRow)
+}
+
+// stillReferencedBy is the 23503 of removing parent key vals (of
+// parentRow) that rows of ref still reference.
+func (w *writer) stillReferencedBy(ref *fkRef2, vals, parentRow []any) error {
 	parent := w.t
 	if ref.namedParent != nil {
 		parent, parentRow = ref.namedParent, keyRow(ref.namedParent, ref.namedFK.refCols, vals)
@@ -612,10 +669,26 @@ func stillReferenced(parent, child *tableDesc, fk *fkDesc, parentRow []any) erro
 // findChildren reads the latest committed rows of ref.child whose foreign
 // key columns equal vals.
 func findChildren(x *execCtx, ref *fkRef2, parent *tableDesc, vals []any) ([]keyedRow, error) {
+	rows, err := findCandidates(x, ref, parent, vals)
+	out := rows[:0]
+	for _, r := range rows {
+		if r.row != nil {
+			out = append(out, r)
+		}
+	}
+	return out, err
+}
+
+// findCandidates is findChildren with, besides the rows that reference
+// vals, the rows an index lists under vals whose version this statement
+// read before does not (their row nil): the statement may have changed
+// them since (an earlier referential action), which only a row lock
+// (lockChild) can tell.
+func findCandidates(x *execCtx, ref *fkRef2, parent *tableDesc, vals []any) ([]keyedRow, error) {
 	if ref.leaves != nil {
 		var out []keyedRow
 		for _, lr := range ref.leaves {
-			rows, err := findChildren(x, lr, parent, vals)
+			rows, err := findCandidates(x, lr, parent, vals)
 			if err != nil {
 				return nil, err
 			}
@@ -623,23 +696,16 @@ func findChildren(x *execCtx, ref *fkRef2, parent *tableDesc, vals []any) ([]key
 		}
 		return out, nil
 	}
-	fk, child := ref.fk, ref.child
-	match := func(row []any) bool {
-		for i, c := range fk.cols {
-			if row[c] == nil || types.Compare(parent.cols[fk.refCols[i]].typ, row[c], vals[i]) != 0 {
-				return false
-			}
-		}
-		return true
-	}
+	child := ref.child
 	var out []keyedRow
 	visit := func(key []byte, row []any) (bool, error) {
-		if !match(row) {
+		if !ref.references(parent, vals, row) {
 			return false, nil
 		}
 		out = append(out, keyedRow{key: append([]byte(nil), key...), row: row})
 		return true, nil
 	}
+	fk := ref.fk
 	ro := isolation.ReadOptions{Latest: true}
 	if ref.index != nil && allKeyCompatible(child, fk.cols, parent, fk.refCols) {
 		var prefix []byte
@@ -650,9 +716,46 @@ func findChildren(x *execCtx, ref *fkRef2, parent *tableDesc, vals []any) ([]key
 		if len(ref.index.cols) > len(fk.cols) {
 			span = prefixSpan(prefix)
 		}
-		return out, x.txn.ScanIndex(x.ctx, ref.index.id, span, ro, visit)
+		return out, x.txn.ScanIndex(x.ctx, ref.index.id, span, ro, func(key []byte, row []any) (bool, error) {
+			ok, err := visit(key, row)
+			if !ok && err == nil {
+				out = append(out, keyedRow{key: append([]byte(nil), key...)})
+			}
+			return ok, err
+		})
 	}
 	return out, x.txn.Scan(x.ctx, child.id, isolation.Span{}, ro, visit)
+}
+
+// references says row of ref.child references the parent key vals.
+func (ref *fkRef2) references(parent *tableDesc, vals, row []any) bool {
+	for i, c := range ref.fk.cols {
+		if row[c] == nil || types.Compare(parent.cols[ref.fk.refCols[i]].typ, row[c], vals[i]) != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// lockChild locks the referencing row ch for a referential action's write
+// and returns its newest version, which the action computes on: an earlier
+// action of the statement (another key of the same row, a cascade) may
+// have changed or deleted it. ok is false when the row is gone or no
+// longer references vals.
+func lockChild(x *execCtx, ref *fkRef2, parent *tableDesc, vals []any, ch keyedRow, deleting bool) (key []byte, row []any, ok bool, err error) {
+	mode := isolation.RowLockNoKeyUpdate
+	if deleting || slices.ContainsFunc(ref.fk.cols, func(c int) bool { return slices.Contains(ref.child.keyColumns(), c) }) {
+		mode = isolation.RowLockUpdate
+	}
+	got, err := x.txn.LockRow(x.ctx, ref.child.id, ch.key, isolation.LockRequest{Mode: mode, Write: true})
+	if err != nil || !got.Live || !ref.references(parent, vals, got.Row) {
+		return nil, nil, false, err
+	}
+	key = ch.key
+	if got.Key != nil {
+		key = got.Key // a concurrent update moved the row to another primary key
+	}
+	return key, got.Row, true, nil
 }
 
 func allKeyCompatible(child *tableDesc, cols []int, parent *tableDesc, refCols []int) bool {
