@@ -218,7 +218,7 @@ func withReadsKept(h *history.History, keep func(t history.TxnID, op int) bool) 
 				ops = append(ops, op)
 			}
 		}
-		t.Ops, t.Rows, t.Stale = ops, nil, nil
+		t.Ops, t.Rows, t.Stale = ops, history.RowImages{}, nil
 		c.Txns[i] = t
 	}
 	return &c

@@ -27,17 +27,22 @@ func readJSONLSized(r io.Reader, name string, size int64) (*History, error) {
 	return readJSONLPipeline(r, name, size, pipelineConfig{parsers: runtime.GOMAXPROCS(0)})
 }
 
-// pipelineConfig sets the parsers of a read; tests set beforeParse to
-// delay or break the parsing of a chosen batch.
+// pipelineConfig sets the parsers of a read and, for a regular file read
+// from its start, the file its row images are kept in; tests set
+// beforeParse to delay or break the parsing of a chosen batch.
 type pipelineConfig struct {
 	parsers     int
+	file        *rowFile
 	beforeParse func(seq int)
 }
 
 func readJSONLPipeline(r io.Reader, name string, size int64, cfg pipelineConfig) (*History, error) {
-	in, err := decompress(r)
+	in, gzipped, err := decompressed(r)
 	if err != nil {
 		return nil, fileErr(name, "%v", err)
+	}
+	if gzipped {
+		cfg.file = nil // offsets into the stream are not the file's
 	}
 	parsers := max(cfg.parsers, 1)
 	// window batches exist at most: the cutter waits for a free one, which
@@ -53,9 +58,10 @@ func readJSONLPipeline(r io.Reader, name string, size int64, cfg pipelineConfig)
 	defer close(stop)
 	go cutJSONL(&lineCutter{r: in, name: name}, cut, free, stop)
 	for range parsers {
-		go parseJSONL(name, cut, parsed, stop, cfg.beforeParse)
+		go parseJSONL(name, cut, parsed, stop, cfg)
 	}
 	jr := newJSONLReader()
+	jr.file = cfg.file
 	jr.reserveFor(size)
 	pending := make([]*jsonlBatch, window) // by seq modulo window
 	for seq := 0; ; seq++ {
@@ -101,7 +107,8 @@ func readJSONLPipeline(r io.Reader, name string, size int64, cfg pipelineConfig)
 // jsonlBatch is a run of consecutive whole lines of the input and, once
 // parsed, their events. The events' raw members are slices of text.
 type jsonlBatch struct {
-	seq int // the batch's place in the input, from 0
+	seq    int   // the batch's place in the input, from 0
+	offset int64 // the input offset of text
 	// text holds the batch's lines from start on, the first of them line
 	// firstLine (1-based); only the input's last line may lack its newline.
 	text      []byte
@@ -111,7 +118,7 @@ type jsonlBatch struct {
 	// The read items of the events, each event's a range of them.
 	items []Op
 	refs  []itemRef
-	rows  []string
+	rows  []rowImage
 	// err ends the input after the batch's lines: a line that did not
 	// parse, or the reader's error; last marks the input's last batch.
 	// panicked is what the cutter or a parser panicked with.
@@ -147,6 +154,7 @@ type lineCutter struct {
 	r         io.Reader
 	name      string
 	seq       int
+	read      int64  // the bytes read so far
 	lines     int    // the lines cut so far
 	carry     []byte // the start of a line the last batch did not end
 	sawHeader bool
@@ -184,7 +192,7 @@ func cutJSONL(c *lineCutter, out chan<- *jsonlBatch, free <-chan *jsonlBatch, st
 
 // fill reads whole lines into b, the carried start of a line first.
 func (c *lineCutter) fill(b *jsonlBatch) {
-	b.seq, b.firstLine = c.seq, c.lines+1
+	b.seq, b.firstLine, b.offset = c.seq, c.lines+1, c.read-int64(len(c.carry))
 	c.seq++
 	b.text = append(b.text[:0], c.carry...)
 	var err error
@@ -193,6 +201,7 @@ func (c *lineCutter) fill(b *jsonlBatch) {
 			var n int
 			n, err = c.r.Read(b.text[len(b.text):cap(b.text)])
 			b.text = b.text[:len(b.text)+n]
+			c.read += int64(n)
 		}
 		if err != nil || bytes.LastIndexByte(b.text, '\n') >= 0 {
 			break
@@ -263,12 +272,16 @@ func nextLine(text []byte) (line, rest []byte) {
 type jsonlParser struct {
 	s     jsonScanner
 	texts *textTable
+	// inFile is set when row images are kept as references into the input
+	// file; lineOff is then the offset of the line being parsed.
+	inFile  bool
+	lineOff int64
 }
 
 // parseJSONL parses the batches it receives from in and passes them on, in
 // whatever order they finish, until in closes or stop is closed.
-func parseJSONL(name string, in <-chan *jsonlBatch, out chan<- *jsonlBatch, stop <-chan struct{}, beforeParse func(int)) {
-	p := &jsonlParser{texts: newTextTable()}
+func parseJSONL(name string, in <-chan *jsonlBatch, out chan<- *jsonlBatch, stop <-chan struct{}, cfg pipelineConfig) {
+	p := &jsonlParser{texts: newTextTable(), inFile: cfg.file != nil}
 	for {
 		var b *jsonlBatch
 		select {
@@ -276,7 +289,7 @@ func parseJSONL(name string, in <-chan *jsonlBatch, out chan<- *jsonlBatch, stop
 		case <-stop:
 			return
 		}
-		p.parseBatch(b, name, beforeParse)
+		p.parseBatch(b, name, cfg.beforeParse)
 		out <- b // never blocks: out has room for every batch
 	}
 }
@@ -299,6 +312,7 @@ func (p *jsonlParser) parseBatch(b *jsonlBatch, name string, beforeParse func(in
 	text := b.text[b.start:]
 	for len(text) > 0 {
 		complete := bytes.IndexByte(text, '\n') >= 0
+		p.lineOff = b.offset + int64(len(b.text)-len(text))
 		var l []byte
 		l, text = nextLine(text)
 		line++

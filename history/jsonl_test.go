@@ -29,10 +29,39 @@ func sameHistory(t *testing.T, want, got *History) {
 		if len(w.Ops) == 0 && len(g.Ops) == 0 {
 			w.Ops, g.Ops = nil, nil
 		}
+		w.Rows, g.Rows = sameRows(t, i, w.Rows, g.Rows)
 		if !reflect.DeepEqual(w, g) {
 			t.Fatalf("transaction %d differs:\nwant %+v\ngot  %+v", i, w, g)
 		}
 	}
+}
+
+// sameRows fails t unless want and got hold the same row images, however
+// kept (in memory or in a file), and returns them both in memory.
+func sameRows(t *testing.T, txn int, want, got RowImages) (RowImages, RowImages) {
+	t.Helper()
+	if want.Known() != got.Known() || want.Len() != got.Len() {
+		t.Fatalf("transaction %d: row images known %v, %d of them; want %v, %d", txn, got.Known(), got.Len(), want.Known(), want.Len())
+	}
+	if !want.Known() {
+		return want, got
+	}
+	texts := make([]string, want.Len())
+	for i := range texts {
+		w, err := want.At(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := got.At(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w != g {
+			t.Fatalf("transaction %d operation %d: row image %q, want %q", txn, i, g, w)
+		}
+		texts[i] = w
+	}
+	return RowsInMemory(texts), RowsInMemory(texts)
 }
 
 func roundTripJSONL(t *testing.T, h *History) *History {
@@ -74,7 +103,7 @@ func TestJSONLRoundTripsStatementsRowsAndOddReads(t *testing.T) {
 	b.Txn(s1, Serializable).Read("z", t2) // pending, reads an aborted write
 	b.CommitOrder(t1)
 	h := b.MustHistory()
-	h.Txns[t1].Rows = []string{`{"id":1,"bal":100}`, `{"id":1,"bal":1}`, ""}
+	h.Txns[t1].Rows = RowsInMemory([]string{`{"id":1,"bal":100}`, `{"id":1,"bal":1}`, ""})
 	sameHistory(t, h, roundTripJSONL(t, h))
 }
 
@@ -224,8 +253,8 @@ func TestWriterFlushesAtCommitAndNotBefore(t *testing.T) {
 	if got != wantDump {
 		t.Fatalf("read back:\n%s\nwant:\n%s", got, wantDump)
 	}
-	if h.Txns[1].Rows[1] != `{"k":"x","v":1}` || h.Txns[1].Start != 5 || h.Txns[1].End != 6 {
-		t.Fatalf("rows or times lost: %q %d %d", h.Txns[1].Rows, h.Txns[1].Start, h.Txns[1].End)
+	if h.Txns[1].Rows.text[1] != `{"k":"x","v":1}` || h.Txns[1].Start != 5 || h.Txns[1].End != 6 {
+		t.Fatalf("rows or times lost: %q %d %d", h.Txns[1].Rows.text, h.Txns[1].Start, h.Txns[1].End)
 	}
 }
 

@@ -236,7 +236,7 @@ type Txn struct {
 	Name       string // the transaction's name in the source format, if any
 	Ops        []Op
 	Statements []Statement // indexed by Op.Event; nil when unknown
-	Rows       []string    // parallel to Ops: row image (JSON) written or read; nil when unknown
+	Rows       RowImages   // parallel to Ops: row image (JSON) written or read; unknown when not recorded
 	// Stale lists the reads that saw a version older than the key's latest
 	// committed one at the time of the read, as the server that recorded
 	// the history knew it; nil when none or unknown (imported histories).
