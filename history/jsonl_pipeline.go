@@ -135,16 +135,22 @@ const (
 	batchEvents = 1024     // about the lines in batchText bytes
 )
 
+// batchItems is about the most read items a batch holds (an item takes at
+// least ten bytes of text, a recorded one with a row image far more).
+const batchItems = batchText / 16
+
 func newJSONLBatch() *jsonlBatch {
-	return &jsonlBatch{text: make([]byte, 0, batchText), events: make([]jsonlEvent, 0, batchEvents)}
+	return &jsonlBatch{text: make([]byte, 0, batchText), events: make([]jsonlEvent, 0, batchEvents),
+		items: make([]Op, 0, batchItems), refs: make([]itemRef, 0, batchItems), rows: make([]rowImage, 0, batchItems)}
 }
 
-// reset empties b for reuse, dropping a text grown for a long line.
+// reset empties b for reuse, dropping a text grown for a long line. The
+// events' strings and slices are left to be overwritten: they point into
+// b.text and the parsers' text chunks, which outlive b anyway.
 func (b *jsonlBatch) reset() {
 	if cap(b.text) > batchText {
 		b.text = make([]byte, 0, batchText)
 	}
-	clear(b.events) // the strings and slices they hold
 	*b = jsonlBatch{text: b.text[:0], events: b.events[:0], items: b.items[:0], refs: b.refs[:0], rows: b.rows[:0]}
 }
 
