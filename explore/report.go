@@ -203,7 +203,7 @@ func version(h *history.History, w history.TxnID, x history.KeyID) (Version, err
 			v.SQL = t.Statements[o.Event].SQL
 		}
 		v.Deleted = o.Flags&history.FlagTombstone != 0
-		row, err := t.Rows.At(i)
+		row, err := t.Row(i)
 		if err != nil {
 			return v, err
 		}

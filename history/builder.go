@@ -248,7 +248,7 @@ func (tb *TxnBuilder) add(op Op) *TxnBuilder {
 		op.Event = uint32(len(t.Statements) - 1)
 	}
 	t.Ops = append(grow(t.Ops, 1), op)
-	t.Rows.appendNone()
+	t.appendNoRow()
 	return tb
 }
 
@@ -261,12 +261,12 @@ func (tb *TxnBuilder) addGroup(ops []Op) {
 	tb.add(ops[0])
 	t := tb.txn()
 	t.Ops = grow(t.Ops, len(ops)-1)
-	t.Rows.grow(len(ops) - 1)
+	t.growRows(len(ops) - 1)
 	ev := t.Ops[len(t.Ops)-1].Event
 	for _, op := range ops[1:] {
 		op.Event = ev
 		t.Ops = append(t.Ops, op)
-		t.Rows.appendNone()
+		t.appendNoRow()
 	}
 }
 
@@ -276,8 +276,7 @@ func (tb *TxnBuilder) setRow(i int, row string) { tb.setRowImage(i, rowImage{tex
 // setRowImage sets the i-th operation's row image, kept in file when it is
 // a reference; the rows follow the operations' length and capacity.
 func (tb *TxnBuilder) setRowImage(i int, row rowImage, file *rowFile) {
-	t := tb.txn()
-	t.Rows.set(i, len(t.Ops), cap(t.Ops), row, file)
+	tb.txn().setRowImage(i, row, file)
 }
 
 // newTxn appends a transaction without a TxnBuilder, for importers.

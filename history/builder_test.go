@@ -170,7 +170,7 @@ func TestValidateRejectsInconsistentHistories(t *testing.T) {
 		}, "statement 0 after statement 1"},
 		{"rows mismatch", func() *History {
 			b, _, t1 := base()
-			b.h.Txns[t1].Rows = RowsInMemory([]string{"{}", "{}"})
+			b.h.Txns[t1].Rows = []string{"{}", "{}"}
 			return &b.h
 		}, "2 row images for 1 operations"},
 	}

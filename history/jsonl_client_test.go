@@ -47,7 +47,7 @@ func TestClientReadsAreReadIntoTheirStatements(t *testing.T) {
 	if c := t2.Statements[0].Client; c == nil || c.Table != want.Table || len(c.Where) != 1 || c.Where[0] != want.Where[0] {
 		t.Fatalf("T2's client read = %+v, want %+v", c, want)
 	}
-	if t2.Statements[0].Predicate != "v <= 0" || len(t2.Ops) != 1 || t2.Rows.text[0] != `{"id":"x2","v":-2}` {
+	if t2.Statements[0].Predicate != "v <= 0" || len(t2.Ops) != 1 || t2.Rows[0] != `{"id":"x2","v":-2}` {
 		t.Fatalf("T2 = %+v", t2)
 	}
 	// A client read that returned nothing, outside any stmt, is a

@@ -95,7 +95,7 @@ func readItem(h *History, t *Txn, i int) (ReadItem, error) {
 		Value:     op.Value,
 	}
 	var err error
-	it.Row, err = t.Rows.At(i)
+	it.Row, err = t.Row(i)
 	it.Newer, _ = t.LatestOf(i)
 	return it, err
 }
@@ -110,6 +110,6 @@ func writeItem(h *History, t TxnID, i int) (WriteItem, error) {
 		Value:     op.Value,
 	}
 	var err error
-	it.Row, err = tx.Rows.At(i)
+	it.Row, err = tx.Row(i)
 	return it, err
 }

@@ -538,8 +538,8 @@ func (jr *jsonlReader) write(t TxnID, tb *TxnBuilder, ev *jsonlEvent) error {
 		init := &jr.b.h.Txns[Init]
 		op.Event = uint32(len(init.Ops))
 		init.Ops = append(init.Ops, op)
-		init.Rows.appendNone()
-		init.Rows.set(len(init.Ops)-1, len(init.Ops), cap(init.Ops), ev.row, jr.file)
+		init.appendNoRow()
+		init.setRowImage(len(init.Ops)-1, ev.row, jr.file)
 		if jr.scans != nil {
 			jr.scans.addWrite(Init, 0, op)
 		}

@@ -314,8 +314,8 @@ func (jr *jsonlReader) checkpoint() error {
 		op, row := lastWrite(old, v.txn, KeyID(k))
 		op.Event = uint32(len(init.Ops))
 		init.Ops = append(init.Ops, op)
-		init.Rows.appendNone()
-		init.Rows.set(len(init.Ops)-1, len(init.Ops), cap(init.Ops), row, jr.file)
+		init.appendNoRow()
+		init.setRowImage(len(init.Ops)-1, row, jr.file)
 	}
 	// Every file id seen so far now names a dropped transaction.
 	for _, m := range []*idMap{&jr.txns} {
@@ -342,7 +342,7 @@ func lastWrite(h *History, t TxnID, k KeyID) (Op, rowImage) {
 	ops := h.Txns[t].Ops
 	for i := len(ops) - 1; i >= 0; i-- {
 		if ops[i].Kind == OpWrite && ops[i].Key == k {
-			return ops[i], h.Txns[t].Rows.image(i)
+			return ops[i], h.Txns[t].rowImage(i)
 		}
 	}
 	return Op{Kind: OpWrite, Key: k, Flags: FlagTombstone}, rowImage{}

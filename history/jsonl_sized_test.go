@@ -19,9 +19,8 @@ func TestJSONLReadSizedFromAFileIsTheSameHistory(t *testing.T) {
 			Mixed: seed%2 == 0, AbortRate: 0.2, CommitOrder: seed%3 != 0})
 		for i := range h.Txns {
 			if i%3 == 1 && len(h.Txns[i].Ops) > 0 {
-				rows := make([]string, len(h.Txns[i].Ops))
-				rows[0] = `{"id":1,"bal":100}`
-				h.Txns[i].Rows = RowsInMemory(rows)
+				h.Txns[i].Rows = make([]string, len(h.Txns[i].Ops))
+				h.Txns[i].Rows[0] = `{"id":1,"bal":100}`
 			}
 		}
 		var buf bytes.Buffer

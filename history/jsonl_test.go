@@ -29,7 +29,7 @@ func sameHistory(t *testing.T, want, got *History) {
 		if len(w.Ops) == 0 && len(g.Ops) == 0 {
 			w.Ops, g.Ops = nil, nil
 		}
-		w.Rows, g.Rows = sameRows(t, i, w.Rows, g.Rows)
+		sameRows(t, i, &w, &g)
 		if !reflect.DeepEqual(w, g) {
 			t.Fatalf("transaction %d differs:\nwant %+v\ngot  %+v", i, w, g)
 		}
@@ -37,22 +37,22 @@ func sameHistory(t *testing.T, want, got *History) {
 }
 
 // sameRows fails t unless want and got hold the same row images, however
-// kept (in memory or in a file), and returns them both in memory.
-func sameRows(t *testing.T, txn int, want, got RowImages) (RowImages, RowImages) {
+// kept (in memory or in a file), and leaves them both in memory.
+func sameRows(t *testing.T, txn int, want, got *Txn) {
 	t.Helper()
-	if want.Known() != got.Known() || want.Len() != got.Len() {
-		t.Fatalf("transaction %d: row images known %v, %d of them; want %v, %d", txn, got.Known(), got.Len(), want.Known(), want.Len())
+	if want.HasRows() != got.HasRows() || want.rowsLen() != got.rowsLen() {
+		t.Fatalf("transaction %d: row images known %v, %d of them; want %v, %d", txn, got.HasRows(), got.rowsLen(), want.HasRows(), want.rowsLen())
 	}
-	if !want.Known() {
-		return want, got
+	if !want.HasRows() {
+		return
 	}
-	texts := make([]string, want.Len())
+	texts := make([]string, want.rowsLen())
 	for i := range texts {
-		w, err := want.At(i)
+		w, err := want.Row(i)
 		if err != nil {
 			t.Fatal(err)
 		}
-		g, err := got.At(i)
+		g, err := got.Row(i)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -61,7 +61,9 @@ func sameRows(t *testing.T, txn int, want, got RowImages) (RowImages, RowImages)
 		}
 		texts[i] = w
 	}
-	return RowsInMemory(texts), RowsInMemory(texts)
+	want.ClearRows()
+	got.ClearRows()
+	want.Rows, got.Rows = texts, texts
 }
 
 func roundTripJSONL(t *testing.T, h *History) *History {
@@ -103,7 +105,7 @@ func TestJSONLRoundTripsStatementsRowsAndOddReads(t *testing.T) {
 	b.Txn(s1, Serializable).Read("z", t2) // pending, reads an aborted write
 	b.CommitOrder(t1)
 	h := b.MustHistory()
-	h.Txns[t1].Rows = RowsInMemory([]string{`{"id":1,"bal":100}`, `{"id":1,"bal":1}`, ""})
+	h.Txns[t1].Rows = []string{`{"id":1,"bal":100}`, `{"id":1,"bal":1}`, ""}
 	sameHistory(t, h, roundTripJSONL(t, h))
 }
 
@@ -253,8 +255,8 @@ func TestWriterFlushesAtCommitAndNotBefore(t *testing.T) {
 	if got != wantDump {
 		t.Fatalf("read back:\n%s\nwant:\n%s", got, wantDump)
 	}
-	if h.Txns[1].Rows.text[1] != `{"k":"x","v":1}` || h.Txns[1].Start != 5 || h.Txns[1].End != 6 {
-		t.Fatalf("rows or times lost: %q %d %d", h.Txns[1].Rows.text, h.Txns[1].Start, h.Txns[1].End)
+	if h.Txns[1].Rows[1] != `{"k":"x","v":1}` || h.Txns[1].Start != 5 || h.Txns[1].End != 6 {
+		t.Fatalf("rows or times lost: %q %d %d", h.Txns[1].Rows, h.Txns[1].Start, h.Txns[1].End)
 	}
 }
 

@@ -13,17 +13,12 @@ import (
 	"unsafe"
 )
 
-// RowImages are the row images (JSON) of a transaction's operations, one per
-// operation, "" where an operation has none. A history read from a regular
-// JSONL file keeps them as references into the file, read back on demand
-// (an explanation or a client-read check needs a few; the 216,000 of a
-// recorded pgbench history are most of the bytes a read would copy); other
-// histories keep them in memory. The zero value is "unknown".
-type RowImages struct {
-	text []string // in memory, parallel to the operations
-	refs []rowRef // or in file, parallel to the operations
-	file *rowFile
-}
+// A transaction's row images (Txn.Rows, JSON, one per operation, "" where
+// an operation has none) are kept in memory, or, for a history read from a
+// regular JSONL file, as references into the file, read back on demand: an
+// explanation or a client-read check needs a few, and the 216,000 of a
+// recorded pgbench history are most of the bytes a read would copy. Read
+// them with Txn.Row, which knows both.
 
 // rowRef is a row image's place in a history's file and the checksum of
 // its bytes, so that a file changed since the read is noticed.
@@ -33,106 +28,111 @@ type rowRef struct {
 	sum uint32
 }
 
-// RowsInMemory returns the row images texts, parallel to the operations.
-func RowsInMemory(texts []string) RowImages { return RowImages{text: texts} }
+// HasRows reports whether t's row images are known (recorded in the
+// source), in memory or in the history's file.
+func (t *Txn) HasRows() bool { return t.Rows != nil || t.rowRefs != nil }
 
-// Known reports whether the row images are known (recorded in the source).
-func (r RowImages) Known() bool { return r.text != nil || r.refs != nil }
-
-// Len returns the number of row images, that of the operations when known.
-func (r RowImages) Len() int {
-	if r.file != nil {
-		return len(r.refs)
+// rowsLen returns the number of t's row images, that of its operations
+// when known.
+func (t *Txn) rowsLen() int {
+	if t.rowFile != nil {
+		return len(t.rowRefs)
 	}
-	return len(r.text)
+	return len(t.Rows)
 }
 
-// Has reports whether operation i has a row image.
-func (r RowImages) Has(i int) bool {
-	if r.file != nil {
-		return i < len(r.refs) && r.refs[i].n > 0
+// HasRow reports whether operation i has a row image.
+func (t *Txn) HasRow(i int) bool {
+	if t.rowFile != nil {
+		return i < len(t.rowRefs) && t.rowRefs[i].n > 0
 	}
-	return i < len(r.text) && r.text[i] != ""
+	return i < len(t.Rows) && t.Rows[i] != ""
 }
 
-// At returns operation i's row image ("" when none), reading it from the
+// Row returns operation i's row image ("" when none), reading it from the
 // history's file when it is kept there. The error names the file when it
 // changed or shrank since the history was read from it.
-func (r RowImages) At(i int) (string, error) {
-	if r.file != nil {
-		if i >= len(r.refs) || r.refs[i].n == 0 {
+func (t *Txn) Row(i int) (string, error) {
+	if t.rowFile != nil {
+		if i >= len(t.rowRefs) || t.rowRefs[i].n == 0 {
 			return "", nil
 		}
-		return r.file.read(r.refs[i])
+		return t.rowFile.read(t.rowRefs[i])
 	}
-	if i >= len(r.text) {
+	if i >= len(t.Rows) {
 		return "", nil
 	}
-	return r.text[i], nil
+	return t.Rows[i], nil
 }
 
-// image returns operation i's image as it is kept.
-func (r RowImages) image(i int) rowImage {
+// ClearRows makes t's row images unknown, wherever they were kept.
+func (t *Txn) ClearRows() { t.Rows, t.rowRefs, t.rowFile = nil, nil, nil }
+
+// KeepRows sets t's row images to those of src's operations idx, in that
+// order, kept where src keeps them.
+func (t *Txn) KeepRows(src *Txn, idx []int) {
+	t.ClearRows()
+	if !src.HasRows() {
+		return
+	}
+	if src.rowFile != nil {
+		t.rowFile, t.rowRefs = src.rowFile, make([]rowRef, 0, len(idx))
+		for _, i := range idx {
+			t.rowRefs = append(t.rowRefs, src.rowRefs[i])
+		}
+		return
+	}
+	t.Rows = make([]string, 0, len(idx))
+	for _, i := range idx {
+		t.Rows = append(t.Rows, src.Rows[i])
+	}
+}
+
+// rowImage returns operation i's image as it is kept.
+func (t *Txn) rowImage(i int) rowImage {
 	switch {
-	case r.file != nil && i < len(r.refs):
-		return rowImage{ref: r.refs[i]}
-	case r.file == nil && i < len(r.text):
-		return rowImage{text: r.text[i]}
+	case t.rowFile != nil && i < len(t.rowRefs):
+		return rowImage{ref: t.rowRefs[i]}
+	case t.rowFile == nil && i < len(t.Rows):
+		return rowImage{text: t.Rows[i]}
 	}
 	return rowImage{}
 }
 
-// Select returns the row images of the operations idx, in that order.
-func (r RowImages) Select(idx []int) RowImages {
-	if !r.Known() {
-		return RowImages{}
-	}
-	out := RowImages{file: r.file}
-	for _, i := range idx {
-		if r.file != nil {
-			out.refs = append(out.refs, r.refs[i])
-		} else {
-			out.text = append(out.text, r.text[i])
-		}
-	}
-	if out.text == nil && out.refs == nil {
-		out.text = []string{} // known, for no operations
-	}
-	return out
-}
-
-// grow gives r room for n more images (its operations grew).
-func (r *RowImages) grow(n int) {
-	if r.file != nil {
-		r.refs = grow(r.refs, n)
-	} else if r.text != nil {
-		r.text = grow(r.text, n)
+// growRows gives t's row images room for n more (its operations grew).
+func (t *Txn) growRows(n int) {
+	if t.rowFile != nil {
+		t.rowRefs = grow(t.rowRefs, n)
+	} else if t.Rows != nil {
+		t.Rows = grow(t.Rows, n)
 	}
 }
 
-// appendNone appends an operation without a row image, when r is known.
-func (r *RowImages) appendNone() {
-	if r.file != nil {
-		r.refs = append(grow(r.refs, 1), rowRef{})
-	} else if r.text != nil {
-		r.text = append(grow(r.text, 1), "")
+// appendNoRow appends an operation's lack of a row image, when t's row
+// images are known.
+func (t *Txn) appendNoRow() {
+	if t.rowFile != nil {
+		t.rowRefs = append(grow(t.rowRefs, 1), rowRef{})
+	} else if t.Rows != nil {
+		t.Rows = append(grow(t.Rows, 1), "")
 	}
 }
 
-// set sets operation i's image, making r known with ops operations (of
-// capacity c) when it was not.
-func (r *RowImages) set(i, ops, c int, row rowImage, file *rowFile) {
+// setRowImage sets operation i's row image, making t's row images known,
+// with the length and capacity of its operations, when they were not; a
+// reference is into file.
+func (t *Txn) setRowImage(i int, row rowImage, file *rowFile) {
 	switch {
 	case row.ref.n > 0:
-		if r.refs == nil {
-			r.refs, r.file = make([]rowRef, ops, c), file
+		if t.rowRefs == nil {
+			t.rowRefs, t.rowFile = make([]rowRef, len(t.Ops), cap(t.Ops)), file
 		}
-		r.refs[i] = row.ref
+		t.rowRefs[i] = row.ref
 	case row.text != "":
-		if r.text == nil {
-			r.text = make([]string, ops, c)
+		if t.Rows == nil {
+			t.Rows = make([]string, len(t.Ops), cap(t.Ops))
 		}
-		r.text[i] = row.text
+		t.Rows[i] = row.text
 	}
 }
 
@@ -216,12 +216,12 @@ func (rf *rowFile) intoMemory(h *History) error {
 		return fmt.Errorf("reading the row images back: %v", err)
 	}
 	for i := range h.Txns {
-		r := &h.Txns[i].Rows
-		if r.file != rf {
+		t := &h.Txns[i]
+		if t.rowFile != rf {
 			continue
 		}
-		texts := make([]string, len(r.refs))
-		for j, ref := range r.refs {
+		texts := make([]string, len(t.rowRefs))
+		for j, ref := range t.rowRefs {
 			end := ref.off + int64(ref.n)
 			switch {
 			case ref.n == 0:
@@ -233,7 +233,8 @@ func (rf *rowFile) intoMemory(h *History) error {
 			}
 			texts[j] = string(data[ref.off:end])
 		}
-		*r = RowImages{text: texts}
+		t.ClearRows()
+		t.Rows = texts
 	}
 	return nil
 }

@@ -160,7 +160,7 @@ func build(h *history.History, opts Options) (*pageData, error) {
 			if op.Kind == history.OpWrite {
 				wo := writeOp{Key: int(op.Key), Del: op.Flags&history.FlagTombstone != 0}
 				var err error
-				if wo.Row, err = t.Rows.At(j); err != nil {
+				if wo.Row, err = t.Row(j); err != nil {
 					return nil, err
 				}
 				st.Writes = append(st.Writes, wo)

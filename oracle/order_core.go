@@ -286,7 +286,7 @@ func subHistory(h *history.History, keep []history.TxnID, sessPos []int32) (sub 
 			x.Ops = append(x.Ops, op)
 			kept = append(kept, j)
 		}
-		x.Rows = src.Rows.Select(kept)
+		x.KeepRows(src, kept)
 		sub.Txns[i] = x
 	}
 	for _, t := range h.CommitOrder {

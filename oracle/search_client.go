@@ -142,7 +142,7 @@ func extendHistory(h *history.History, added func(yield func(MissingRead, histor
 		t := &ext.Txns[m.Txn]
 		if !copied[m.Txn] {
 			t.Ops = slices.Clone(t.Ops)
-			t.Rows = history.RowImages{}
+			t.ClearRows()
 			copied[m.Txn] = true
 		}
 		at := len(t.Ops)

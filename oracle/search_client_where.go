@@ -93,8 +93,8 @@ func (m *rowMatcher) version(key history.KeyID, writer history.TxnID) map[string
 		t := &m.h.Txns[writer]
 		for j := len(t.Ops) - 1; j >= 0; j-- {
 			if op := t.Ops[j]; op.Kind == history.OpWrite && op.Key == key {
-				if op.Flags&history.FlagTombstone == 0 && t.Rows.Known() {
-					text, err := t.Rows.At(j)
+				if op.Flags&history.FlagTombstone == 0 && t.HasRows() {
+					text, err := t.Row(j)
 					if err != nil && m.err == nil {
 						m.err = err
 					}
