@@ -224,8 +224,9 @@ func (p *jsonlParser) parse(line []byte, b *jsonlBatch) error {
 			ev.code, err = p.str()
 		case "row":
 			var row []byte
-			row, err = s.raw()
-			ev.row = p.row(row)
+			if row, err = s.raw(); err == nil {
+				ev.row, err = p.row(row)
+			}
 		case "r", "except":
 			if ev.hasR || ev.hasExcept {
 				return fmt.Errorf("both \"r\" and \"except\"")
@@ -402,14 +403,16 @@ func (jr *jsonlReader) begin(ev *jsonlEvent) error {
 
 // row returns a row image the scanner has just read as b: a reference
 // into the input file when the read keeps them there, else a text.
-func (p *jsonlParser) row(b []byte) rowImage {
-	if len(b) == 0 {
-		return rowImage{}
+func (p *jsonlParser) row(b []byte) (rowImage, error) {
+	switch {
+	case len(b) == 0:
+		return rowImage{}, nil
+	case !p.inFile:
+		return rowImage{text: p.texts.row(b)}, nil
+	case len(b) > math.MaxUint32:
+		return rowImage{}, fmt.Errorf("a row image of %d bytes (at most 4 GiB)", len(b))
 	}
-	if !p.inFile || len(b) > math.MaxUint32 {
-		return rowImage{text: p.texts.row(b)}
-	}
-	return rowImage{ref: rowRef{off: p.lineOff + int64(p.s.pos-len(b)), n: uint32(len(b)), sum: rowSum(b)}}
+	return rowImage{ref: rowRef{off: p.lineOff + int64(p.s.pos-len(b)), n: uint32(len(b)), sum: rowSum(b)}}, nil
 }
 
 // str reads a JSON string as a string of p.texts.
@@ -476,8 +479,10 @@ func (p *jsonlParser) readItems(b *jsonlBatch) error {
 				return err
 			case 4:
 				var raw []byte
-				raw, err = s.raw()
-				row = p.row(raw)
+				if raw, err = s.raw(); err != nil {
+					return err
+				}
+				row, err = p.row(raw)
 				return err
 			}
 			return fmt.Errorf("read item has more than 5 elements")

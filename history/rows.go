@@ -15,10 +15,11 @@ import (
 
 // A transaction's row images (Txn.Rows, JSON, one per operation, "" where
 // an operation has none) are kept in memory, or, for a history read from a
-// regular JSONL file, as references into the file, read back on demand: an
-// explanation or a client-read check needs a few, and the 216,000 of a
-// recorded pgbench history are most of the bytes a read would copy. Read
-// them with Txn.Row, which knows both.
+// regular JSONL file, as references into the file, read back on demand:
+// only an explanation, a view or an export needs them, and the 234,000 of a
+// recorded pgbench history are a third of the bytes a read would keep (a
+// history with client reads, whose check reads them all, has them read into
+// memory at the end of the read). Read them with Txn.Row, which knows both.
 
 // rowRef is a row image's place in a history's file and the checksum of
 // its bytes, so that a file changed since the read is noticed.
