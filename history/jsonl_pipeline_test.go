@@ -153,3 +153,14 @@ func TestReadJSONLGivesTheSameHistoryWithAnyNumberOfParsers(t *testing.T) {
 		}
 	}
 }
+
+func TestReadJSONLFindsTheHeaderAfterBatchesOfBlankLines(t *testing.T) {
+	blank := strings.Repeat("\n", 2*batchText)
+	_, err := ReadJSONL(strings.NewReader(blank+`{"format":"fickle-history","version":1}`+"\nnot json\n"), "h")
+	if want := fmt.Sprintf("h:%d:", 2*batchText+2); err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Fatalf("err = %v, want one on line %d", err, 2*batchText+2)
+	}
+	if _, err := ReadJSONL(strings.NewReader(blank), "h"); err == nil || !strings.Contains(err.Error(), "empty input") {
+		t.Fatalf("err = %v for blank lines only, want the empty input's", err)
+	}
+}
