@@ -238,7 +238,7 @@ func withRead(c isolation.ReadChoice, w history.TxnID) *history.History {
 		}
 		if t.ID == c.Txn {
 			t.Ops = append(slices.Clone(t.Ops), history.Op{Kind: history.OpRead, Key: history.KeyID(key), Event: c.Event, Writer: w})
-			t.Rows = nil
+			t.ClearRows()
 			for len(t.Statements) > 0 && len(t.Statements) <= int(c.Event) {
 				t.Statements = append(t.Statements, history.Statement{})
 			}

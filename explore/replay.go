@@ -218,7 +218,8 @@ func withReadsKept(h *history.History, keep func(t history.TxnID, op int) bool) 
 				ops = append(ops, op)
 			}
 		}
-		t.Ops, t.Rows, t.Stale = ops, nil, nil
+		t.Ops, t.Stale = ops, nil
+		t.ClearRows()
 		c.Txns[i] = t
 	}
 	return &c

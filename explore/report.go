@@ -116,7 +116,11 @@ func Explain(path string, apps []string) (*Report, error) {
 		t := &h.Txns[i]
 		for _, s := range t.Stale {
 			index[ref{t.ID, int(s.Op)}] = len(rep.StaleReads)
-			rep.StaleReads = append(rep.StaleReads, staleRead(h, t, int(s.Op), s.Latest, names))
+			sr, err := staleRead(h, t, int(s.Op), s.Latest, names)
+			if err != nil {
+				return nil, err
+			}
+			rep.StaleReads = append(rep.StaleReads, sr)
 		}
 	}
 	res := oracle.Check(h, oracle.Options{Level: history.Serializable, MaxSteps: checkBudget})
@@ -147,11 +151,18 @@ func sessionConnections(h *history.History, apps []string) connectionOf {
 	}
 }
 
-func staleRead(h *history.History, t *history.Txn, op int, latest history.TxnID, conn connectionOf) StaleRead {
+func staleRead(h *history.History, t *history.Txn, op int, latest history.TxnID, conn connectionOf) (StaleRead, error) {
 	o := t.Ops[op]
 	k := h.Keys[o.Key]
-	sr := StaleRead{Txn: txnLabel(t.ID), Level: t.Level.String(), Table: k.Table, Key: k.Name,
-		Served: version(h, o.Writer, o.Key), Latest: version(h, latest, o.Key)}
+	served, err := version(h, o.Writer, o.Key)
+	if err != nil {
+		return StaleRead{}, err
+	}
+	newest, err := version(h, latest, o.Key)
+	if err != nil {
+		return StaleRead{}, err
+	}
+	sr := StaleRead{Txn: txnLabel(t.ID), Level: t.Level.String(), Table: k.Table, Key: k.Name, Served: served, Latest: newest}
 	sr.Connection, sr.ApplicationName = conn(t.Session)
 	if int(o.Event) < len(t.Statements) {
 		sr.SQL = t.Statements[o.Event].SQL
@@ -164,7 +175,7 @@ func staleRead(h *history.History, t *history.Txn, op int, latest history.TxnID,
 	default:
 		sr.Seen = "filtered out"
 	}
-	return sr
+	return sr, nil
 }
 
 func txnLabel(t history.TxnID) string {
@@ -175,11 +186,12 @@ func txnLabel(t history.TxnID) string {
 }
 
 // version describes the version of key x that w wrote: its last write of
-// x, the statement that made it and the row.
-func version(h *history.History, w history.TxnID, x history.KeyID) Version {
+// x, the statement that made it and the row. The error is a row image that
+// could not be read back from the history's file.
+func version(h *history.History, w history.TxnID, x history.KeyID) (Version, error) {
 	v := Version{Txn: txnLabel(w)}
 	if int(w) >= len(h.Txns) {
-		return v
+		return v, nil
 	}
 	t := &h.Txns[w]
 	for i := len(t.Ops) - 1; i >= 0; i-- {
@@ -191,12 +203,16 @@ func version(h *history.History, w history.TxnID, x history.KeyID) Version {
 			v.SQL = t.Statements[o.Event].SQL
 		}
 		v.Deleted = o.Flags&history.FlagTombstone != 0
-		if t.Rows != nil && t.Rows[i] != "" && json.Valid([]byte(t.Rows[i])) {
-			v.Row = json.RawMessage(t.Rows[i])
+		row, err := t.Row(i)
+		if err != nil {
+			return v, err
+		}
+		if row != "" && json.Valid([]byte(row)) {
+			v.Row = json.RawMessage(row)
 		}
 		break
 	}
-	return v
+	return v, nil
 }
 
 // anomalyOf turns an oracle explanation into an Anomaly; stale, when set,

@@ -248,9 +248,7 @@ func (tb *TxnBuilder) add(op Op) *TxnBuilder {
 		op.Event = uint32(len(t.Statements) - 1)
 	}
 	t.Ops = append(grow(t.Ops, 1), op)
-	if t.Rows != nil {
-		t.Rows = append(grow(t.Rows, 1), "")
-	}
+	t.appendNoRow()
 	return tb
 }
 
@@ -263,29 +261,22 @@ func (tb *TxnBuilder) addGroup(ops []Op) {
 	tb.add(ops[0])
 	t := tb.txn()
 	t.Ops = grow(t.Ops, len(ops)-1)
-	if t.Rows != nil {
-		t.Rows = grow(t.Rows, len(ops)-1)
-	}
+	t.growRows(len(ops) - 1)
 	ev := t.Ops[len(t.Ops)-1].Event
 	for _, op := range ops[1:] {
 		op.Event = ev
 		t.Ops = append(t.Ops, op)
-		if t.Rows != nil {
-			t.Rows = append(t.Rows, "")
-		}
+		t.appendNoRow()
 	}
 }
 
 // setRow sets the row image of the transaction's i-th operation.
-func (tb *TxnBuilder) setRow(i int, row string) {
-	if row == "" {
-		return
-	}
-	t := tb.txn()
-	if t.Rows == nil {
-		t.Rows = make([]string, len(t.Ops), cap(t.Ops)) // rows follow the operations
-	}
-	t.Rows[i] = row
+func (tb *TxnBuilder) setRow(i int, row string) { tb.setRowImage(i, rowImage{text: row}, nil) }
+
+// setRowImage sets the i-th operation's row image, kept in file when it is
+// a reference; the rows follow the operations' length and capacity.
+func (tb *TxnBuilder) setRowImage(i int, row rowImage, file *rowFile) {
+	tb.txn().setRowImage(i, row, file)
 }
 
 // newTxn appends a transaction without a TxnBuilder, for importers.

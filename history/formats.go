@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 )
@@ -117,7 +118,11 @@ func Import(path string, f Format) (*History, error) {
 	}
 	defer in.Close()
 	if f == FormatFickle {
-		return readJSONLSized(in, path, st.Size())
+		cfg := pipelineConfig{parsers: runtime.GOMAXPROCS(0)}
+		if st, err := in.Stat(); err == nil && st.Mode().IsRegular() {
+			cfg.file = newRowFile(path, st)
+		}
+		return readJSONLPipeline(in, path, st.Size(), cfg)
 	}
 	return Read(in, path, f)
 }

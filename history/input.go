@@ -40,6 +40,12 @@ func fileErr(file string, format string, args ...any) *ParseError {
 // decompress returns r, or a gzip reader over it when r starts with the gzip
 // magic number, so that every importer reads .gz files transparently.
 func decompress(r io.Reader) (io.Reader, error) {
+	d, _, err := decompressed(r)
+	return d, err
+}
+
+// decompressed is decompress that also reports whether r was gzipped.
+func decompressed(r io.Reader) (io.Reader, bool, error) {
 	br, ok := r.(*bufio.Reader)
 	if !ok {
 		br = bufio.NewReaderSize(r, 256<<10)
@@ -48,11 +54,11 @@ func decompress(r io.Reader) (io.Reader, error) {
 	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
-			return nil, err
+			return nil, true, err
 		}
-		return bufio.NewReaderSize(zr, 256<<10), nil
+		return bufio.NewReaderSize(zr, 256<<10), true, nil
 	}
-	return br, nil
+	return br, false, nil
 }
 
 // lineReader splits its input into lines without allocating per line. A

@@ -19,7 +19,11 @@ func WriteJSONL(out io.Writer, h *History, hdr Header) error {
 		w.Session(s.ID, s.Name)
 	}
 	for i := range h.Txns[Init].Ops {
-		w.Write(Init, writeItem(h, Init, i))
+		it, err := writeItem(h, Init, i)
+		if err != nil {
+			return err
+		}
+		w.Write(Init, it)
 	}
 	for i := 1; i < len(h.Txns); i++ {
 		t := &h.Txns[i]
@@ -40,7 +44,11 @@ func WriteJSONL(out io.Writer, h *History, hdr Header) error {
 			// per write.
 			for j < len(t.Ops) && t.Ops[j].Event == ev {
 				if t.Ops[j].Kind == OpWrite {
-					w.Write(t.ID, writeItem(h, t.ID, j))
+					it, err := writeItem(h, t.ID, j)
+					if err != nil {
+						return err
+					}
+					w.Write(t.ID, it)
 					j++
 					if t.Statements == nil {
 						break
@@ -49,7 +57,11 @@ func WriteJSONL(out io.Writer, h *History, hdr Header) error {
 				}
 				items = items[:0]
 				for j < len(t.Ops) && t.Ops[j].Event == ev && t.Ops[j].Kind == OpRead {
-					items = append(items, readItem(h, t, j))
+					it, err := readItem(h, t, j)
+					if err != nil {
+						return err
+					}
+					items = append(items, it)
 					j++
 				}
 				w.writeStatementReads(t, ev, items)
@@ -72,7 +84,7 @@ func WriteJSONL(out io.Writer, h *History, hdr Header) error {
 	return w.Close()
 }
 
-func readItem(h *History, t *Txn, i int) ReadItem {
+func readItem(h *History, t *Txn, i int) (ReadItem, error) {
 	op := t.Ops[i]
 	it := ReadItem{
 		Key:       h.Keys[op.Key],
@@ -82,14 +94,13 @@ func readItem(h *History, t *Txn, i int) ReadItem {
 		HasValue:  op.Flags&FlagHasValue != 0,
 		Value:     op.Value,
 	}
-	if t.Rows != nil {
-		it.Row = t.Rows[i]
-	}
+	var err error
+	it.Row, err = t.Row(i)
 	it.Newer, _ = t.LatestOf(i)
-	return it
+	return it, err
 }
 
-func writeItem(h *History, t TxnID, i int) WriteItem {
+func writeItem(h *History, t TxnID, i int) (WriteItem, error) {
 	tx := &h.Txns[t]
 	op := tx.Ops[i]
 	it := WriteItem{
@@ -98,8 +109,7 @@ func writeItem(h *History, t TxnID, i int) WriteItem {
 		HasValue:  op.Flags&FlagHasValue != 0,
 		Value:     op.Value,
 	}
-	if tx.Rows != nil {
-		it.Row = tx.Rows[i]
-	}
-	return it
+	var err error
+	it.Row, err = tx.Row(i)
+	return it, err
 }

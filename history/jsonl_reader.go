@@ -3,6 +3,7 @@ package history
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"strconv"
 )
 
@@ -97,7 +98,12 @@ type jsonlReader struct {
 	// items and rows are the read items of the event being applied, with
 	// their keys and writers resolved to the history's ids.
 	items []Op
-	rows  []string
+	rows  []rowImage
+	// file is the file the row images are kept in, nil when they are read
+	// into memory. A history with client reads has them read into memory
+	// at its end: checking it reads them all.
+	file        *rowFile
+	clientReads bool
 }
 
 func newJSONLReader() *jsonlReader {
@@ -142,8 +148,8 @@ type jsonlEvent struct {
 	e, name, table, level, sql, pred, outcome, code string
 	t, s, k, after, asof, start, end, v             int64
 	hasT, hasS, hasK, hasAfter, hasAsof, hasV, del  bool
-	prefix                                          bool   // an order event's "prefix" member (jsonl_orders.go)
-	row                                             string // a write's row image
+	prefix                                          bool     // an order event's "prefix" member (jsonl_orders.go)
+	row                                             rowImage // a write's row image
 	hasR, hasExcept                                 bool
 	items                                           [2]int32 // "r" or "except": the range of its items in the batch
 	line                                            int      // the input line
@@ -218,8 +224,9 @@ func (p *jsonlParser) parse(line []byte, b *jsonlBatch) error {
 			ev.code, err = p.str()
 		case "row":
 			var row []byte
-			row, err = s.raw()
-			ev.row = p.texts.row(row)
+			if row, err = s.raw(); err == nil {
+				ev.row, err = p.row(row)
+			}
 		case "r", "except":
 			if ev.hasR || ev.hasExcept {
 				return fmt.Errorf("both \"r\" and \"except\"")
@@ -322,6 +329,7 @@ func (jr *jsonlReader) apply(ev *jsonlEvent) error {
 			return fmt.Errorf("read event without \"r\"")
 		}
 		if ev.client != nil {
+			jr.clientReads = true
 			if err := jr.clientRead(tb, ev.client); err != nil {
 				return err
 			}
@@ -393,6 +401,20 @@ func (jr *jsonlReader) begin(ev *jsonlEvent) error {
 	return nil
 }
 
+// row returns a row image the scanner has just read as b: a reference
+// into the input file when the read keeps them there, else a text.
+func (p *jsonlParser) row(b []byte) (rowImage, error) {
+	switch {
+	case len(b) == 0:
+		return rowImage{}, nil
+	case !p.inFile:
+		return rowImage{text: p.texts.row(b)}, nil
+	case len(b) > math.MaxUint32:
+		return rowImage{}, fmt.Errorf("a row image of %d bytes (at most 4 GiB)", len(b))
+	}
+	return rowImage{ref: rowRef{off: p.lineOff + int64(p.s.pos-len(b)), n: uint32(len(b)), sum: rowSum(b)}}, nil
+}
+
 // str reads a JSON string as a string of p.texts.
 func (p *jsonlParser) str() (string, error) {
 	b, err := p.s.stringBytes()
@@ -425,7 +447,7 @@ func (p *jsonlParser) readItems(b *jsonlBatch) error {
 	return s.array(func(int) error {
 		op := Op{Kind: OpRead}
 		var ref itemRef
-		var row []byte
+		var row rowImage
 		err := s.array(func(i int) error {
 			var err error
 			switch i {
@@ -456,7 +478,11 @@ func (p *jsonlParser) readItems(b *jsonlBatch) error {
 				op.Flags |= FlagHasValue
 				return err
 			case 4:
-				row, err = s.raw()
+				var raw []byte
+				if raw, err = s.raw(); err != nil {
+					return err
+				}
+				row, err = p.row(raw)
 				return err
 			}
 			return fmt.Errorf("read item has more than 5 elements")
@@ -466,7 +492,7 @@ func (p *jsonlParser) readItems(b *jsonlBatch) error {
 		}
 		b.items = append(b.items, op)
 		b.refs = append(b.refs, ref)
-		b.rows = append(b.rows, p.texts.row(row))
+		b.rows = append(b.rows, row)
 		return nil
 	})
 }
@@ -494,7 +520,7 @@ func (jr *jsonlReader) addItems(tb *TxnBuilder) {
 	n := len(tb.txn().Ops)
 	tb.addGroup(jr.items)
 	for i, row := range jr.rows {
-		tb.setRow(n+i, row)
+		tb.setRowImage(n+i, row, jr.file)
 	}
 }
 
@@ -517,12 +543,8 @@ func (jr *jsonlReader) write(t TxnID, tb *TxnBuilder, ev *jsonlEvent) error {
 		init := &jr.b.h.Txns[Init]
 		op.Event = uint32(len(init.Ops))
 		init.Ops = append(init.Ops, op)
-		if init.Rows != nil || len(ev.row) > 0 {
-			for len(init.Rows) < len(init.Ops) {
-				init.Rows = append(init.Rows, "")
-			}
-			init.Rows[len(init.Ops)-1] = ev.row
-		}
+		init.appendNoRow()
+		init.setRowImage(len(init.Ops)-1, ev.row, jr.file)
 		if jr.scans != nil {
 			jr.scans.addWrite(Init, 0, op)
 		}
@@ -530,7 +552,7 @@ func (jr *jsonlReader) write(t TxnID, tb *TxnBuilder, ev *jsonlEvent) error {
 	}
 	jr.reserve(tb.txn(), 1)
 	tb.Op(op)
-	tb.setRow(len(tb.txn().Ops)-1, ev.row)
+	tb.setRowImage(len(tb.txn().Ops)-1, ev.row, jr.file)
 	return nil
 }
 
@@ -566,6 +588,11 @@ func (jr *jsonlReader) finish() (*History, error) {
 	h := &jr.b.h
 	if err := h.Validate(); err != nil {
 		return nil, err
+	}
+	if jr.file != nil && jr.clientReads {
+		if err := jr.file.intoMemory(h); err != nil {
+			return nil, err
+		}
 	}
 	return h, nil
 }

@@ -269,7 +269,7 @@ func (jr *jsonlReader) scan(tb *TxnBuilder, ev *jsonlEvent) error {
 			op.Flags |= FlagReturned
 		}
 		jr.items = append(jr.items, op)
-		jr.rows = append(jr.rows, "")
+		jr.rows = append(jr.rows, rowImage{})
 	}
 	// The explicit items come first, the expansion after them.
 	jr.addItems(tb)
@@ -314,12 +314,8 @@ func (jr *jsonlReader) checkpoint() error {
 		op, row := lastWrite(old, v.txn, KeyID(k))
 		op.Event = uint32(len(init.Ops))
 		init.Ops = append(init.Ops, op)
-		if row != "" && init.Rows == nil {
-			init.Rows = make([]string, len(init.Ops)-1)
-		}
-		if init.Rows != nil {
-			init.Rows = append(init.Rows, row)
-		}
+		init.appendNoRow()
+		init.setRowImage(len(init.Ops)-1, row, jr.file)
 	}
 	// Every file id seen so far now names a dropped transaction.
 	for _, m := range []*idMap{&jr.txns} {
@@ -342,16 +338,12 @@ func (jr *jsonlReader) checkpoint() error {
 }
 
 // lastWrite returns t's last write to k and its row image.
-func lastWrite(h *History, t TxnID, k KeyID) (Op, string) {
+func lastWrite(h *History, t TxnID, k KeyID) (Op, rowImage) {
 	ops := h.Txns[t].Ops
 	for i := len(ops) - 1; i >= 0; i-- {
 		if ops[i].Kind == OpWrite && ops[i].Key == k {
-			row := ""
-			if h.Txns[t].Rows != nil {
-				row = h.Txns[t].Rows[i]
-			}
-			return ops[i], row
+			return ops[i], h.Txns[t].rowImage(i)
 		}
 	}
-	return Op{Kind: OpWrite, Key: k, Flags: FlagTombstone}, ""
+	return Op{Kind: OpWrite, Key: k, Flags: FlagTombstone}, rowImage{}
 }

@@ -29,10 +29,41 @@ func sameHistory(t *testing.T, want, got *History) {
 		if len(w.Ops) == 0 && len(g.Ops) == 0 {
 			w.Ops, g.Ops = nil, nil
 		}
+		sameRows(t, i, &w, &g)
 		if !reflect.DeepEqual(w, g) {
 			t.Fatalf("transaction %d differs:\nwant %+v\ngot  %+v", i, w, g)
 		}
 	}
+}
+
+// sameRows fails t unless want and got hold the same row images, however
+// kept (in memory or in a file), and leaves them both in memory.
+func sameRows(t *testing.T, txn int, want, got *Txn) {
+	t.Helper()
+	if want.HasRows() != got.HasRows() || want.rowsLen() != got.rowsLen() {
+		t.Fatalf("transaction %d: row images known %v, %d of them; want %v, %d", txn, got.HasRows(), got.rowsLen(), want.HasRows(), want.rowsLen())
+	}
+	if !want.HasRows() {
+		return
+	}
+	texts := make([]string, want.rowsLen())
+	for i := range texts {
+		w, err := want.Row(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := got.Row(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w != g {
+			t.Fatalf("transaction %d operation %d: row image %q, want %q", txn, i, g, w)
+		}
+		texts[i] = w
+	}
+	want.ClearRows()
+	got.ClearRows()
+	want.Rows, got.Rows = texts, texts
 }
 
 func roundTripJSONL(t *testing.T, h *History) *History {

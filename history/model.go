@@ -236,12 +236,18 @@ type Txn struct {
 	Name       string // the transaction's name in the source format, if any
 	Ops        []Op
 	Statements []Statement // indexed by Op.Event; nil when unknown
-	Rows       []string    // parallel to Ops: row image (JSON) written or read; nil when unknown
+	// Rows, parallel to Ops, holds the row images (JSON) written or read,
+	// when they are known and kept in memory; nil otherwise. A history read
+	// from a file may keep them there instead: read them with Row (rows.go).
+	Rows []string
 	// Stale lists the reads that saw a version older than the key's latest
 	// committed one at the time of the read, as the server that recorded
 	// the history knew it; nil when none or unknown (imported histories).
 	Stale      []StaleRead
 	Start, End int64 // wall-clock nanoseconds, 0 when unknown (real-time variants)
+	// rowRefs, parallel to Ops, are the row images kept in rowFile.
+	rowRefs []rowRef
+	rowFile *rowFile
 }
 
 // StaleRead marks the read Txn.Ops[Op] as served a version other than the

@@ -68,8 +68,8 @@ func (h *History) validate(checkWriters bool) error {
 		if t.Outcome > Pending {
 			return fmt.Errorf("transaction %d has invalid outcome %d", i, t.Outcome)
 		}
-		if t.Rows != nil && len(t.Rows) != len(t.Ops) {
-			return fmt.Errorf("transaction %d has %d row images for %d operations", i, len(t.Rows), len(t.Ops))
+		if t.HasRows() && t.rowsLen() != len(t.Ops) {
+			return fmt.Errorf("transaction %d has %d row images for %d operations", i, t.rowsLen(), len(t.Ops))
 		}
 		var last uint32
 		for j, op := range t.Ops {
@@ -170,7 +170,7 @@ func (h *History) validateClientReads() error {
 			if op.Kind != OpWrite || op.Flags&FlagTombstone != 0 || !tables[h.Keys[op.Key].Table] {
 				continue
 			}
-			if t.Rows == nil || t.Rows[j] == "" {
+			if !t.HasRow(j) {
 				return fmt.Errorf("transaction %d writes %s without a row image, which the client reads of table %q need",
 					i, h.Keys[op.Key], h.Keys[op.Key].Table)
 			}

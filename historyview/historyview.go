@@ -46,7 +46,10 @@ type Options struct {
 
 // Render writes the page for h.
 func Render(w io.Writer, h *history.History, opts Options) error {
-	d := build(h, opts)
+	d, err := build(h, opts)
+	if err != nil {
+		return err
+	}
 	data, err := json.Marshal(d)
 	if err != nil {
 		return err
@@ -121,8 +124,9 @@ type cycleEdgeData struct {
 }
 
 // build turns h into the page's data. Transactions are drawn in id order
-// (the order they began, for fickle's histories), Init first.
-func build(h *history.History, opts Options) *pageData {
+// (the order they began, for fickle's histories), Init first. The error is
+// a row image that could not be read back from the history's file.
+func build(h *history.History, opts Options) (*pageData, error) {
 	d := &pageData{Txns: make([]txnData, 0, len(h.Txns))}
 	for _, k := range h.Keys {
 		d.Keys = append(d.Keys, k.String())
@@ -155,8 +159,9 @@ func build(h *history.History, opts Options) *pageData {
 			st := &td.Stmts[si]
 			if op.Kind == history.OpWrite {
 				wo := writeOp{Key: int(op.Key), Del: op.Flags&history.FlagTombstone != 0}
-				if t.Rows != nil {
-					wo.Row = t.Rows[j]
+				var err error
+				if wo.Row, err = t.Row(j); err != nil {
+					return nil, err
 				}
 				st.Writes = append(st.Writes, wo)
 				continue
@@ -186,7 +191,7 @@ func build(h *history.History, opts Options) *pageData {
 		}
 		d.Cycle = c
 	}
-	return d
+	return d, nil
 }
 
 func txnRef(t history.TxnID) int {

@@ -273,7 +273,8 @@ func subHistory(h *history.History, keep []history.TxnID, sessPos []int32) (sub 
 				x.Name = fmt.Sprintf("T%d", t)
 			}
 		}
-		x.Ops, x.Rows = nil, nil
+		x.Ops = nil
+		var kept []int
 		for j, op := range src.Ops {
 			if op.Kind == history.OpRead {
 				n, ok := newID[op.Writer]
@@ -283,10 +284,9 @@ func subHistory(h *history.History, keep []history.TxnID, sessPos []int32) (sub 
 				op.Writer = n
 			}
 			x.Ops = append(x.Ops, op)
-			if src.Rows != nil {
-				x.Rows = append(x.Rows, src.Rows[j])
-			}
+			kept = append(kept, j)
 		}
+		x.KeepRows(src, kept)
 		sub.Txns[i] = x
 	}
 	for _, t := range h.CommitOrder {

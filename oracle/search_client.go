@@ -22,7 +22,8 @@ type ClientReads struct {
 	// statement event of reader. It must be deterministic.
 	Matches func(reader history.TxnID, event uint32, key history.KeyID, writer history.TxnID) bool
 
-	_ struct{}
+	rows *rowMatcher // recorded client reads: whose row images Matches reads
+	_    struct{}
 }
 
 // MissingRead is a key a read statement may have inspected without
@@ -141,7 +142,7 @@ func extendHistory(h *history.History, added func(yield func(MissingRead, histor
 		t := &ext.Txns[m.Txn]
 		if !copied[m.Txn] {
 			t.Ops = slices.Clone(t.Ops)
-			t.Rows = nil
+			t.ClearRows()
 			copied[m.Txn] = true
 		}
 		at := len(t.Ops)

@@ -31,7 +31,7 @@ func recordedClientReads(h *history.History) (ClientReads, *Explanation, bool) {
 		byTable[key.Table] = append(byTable[key.Table], history.KeyID(k))
 	}
 	m := &rowMatcher{h: h, rows: map[[2]uint32]map[string]json.RawMessage{}}
-	var c ClientReads
+	c := ClientReads{rows: m}
 	for i := 1; i < len(h.Txns); i++ {
 		t := &h.Txns[i]
 		if t.Outcome == history.ServerAborted {
@@ -49,7 +49,7 @@ func recordedClientReads(h *history.History) (ClientReads, *Explanation, bool) {
 					seen[op.Key] = true // later reads of it are local
 				case op.Kind == history.OpRead && op.Event == uint32(ev):
 					seen[op.Key] = true
-					if op.Writer != t.ID && int(op.Writer) < len(h.Txns) && !m.matches(st.Client, op.Key, op.Writer) {
+					if op.Writer != t.ID && int(op.Writer) < len(h.Txns) && !m.matches(st.Client, op.Key, op.Writer) && m.err == nil {
 						return c, &Explanation{Level: history.ReadCommitted, Anomaly: "returned row fails its predicate",
 							Structural: &StructuralIssue{Kind: Malformed, Txn: t.ID, Op: int32(j), Key: op.Key, Writer: op.Writer,
 								Reason: fmt.Sprintf("%s returned %s as %s wrote it, which its predicate rejects",
@@ -75,6 +75,9 @@ func recordedClientReads(h *history.History) (ClientReads, *Explanation, bool) {
 type rowMatcher struct {
 	h    *history.History
 	rows map[[2]uint32]map[string]json.RawMessage // by (writer, key); nil: a tombstone
+	// err is the first row image that could not be read back from the
+	// history's file: the verdict that follows is void.
+	err error
 }
 
 // version returns the columns of writer's version of key: its last write of
@@ -90,8 +93,14 @@ func (m *rowMatcher) version(key history.KeyID, writer history.TxnID) map[string
 		t := &m.h.Txns[writer]
 		for j := len(t.Ops) - 1; j >= 0; j-- {
 			if op := t.Ops[j]; op.Kind == history.OpWrite && op.Key == key {
-				if op.Flags&history.FlagTombstone == 0 && t.Rows != nil && json.Unmarshal([]byte(t.Rows[j]), &row) != nil {
-					row = nil
+				if op.Flags&history.FlagTombstone == 0 && t.HasRows() {
+					text, err := t.Row(j)
+					if err != nil && m.err == nil {
+						m.err = err
+					}
+					if err != nil || json.Unmarshal([]byte(text), &row) != nil {
+						row = nil
+					}
 				}
 				break
 			}
