@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"math"
 	"net"
@@ -34,8 +35,8 @@ type clientWatcher struct {
 	rc    syscall.RawConn
 	timer *time.Timer
 	mu    sync.Mutex
-	gone  func() // the running statement's cancel; nil between statements
-	armed bool   // the timer is set to fire
+	gone  context.CancelCauseFunc // the running statement's cancel; nil between statements
+	armed bool                    // the timer is set to fire
 }
 
 // newClientWatcher returns the watcher of raw, or nil when raw has no file
@@ -55,9 +56,9 @@ func newClientWatcher(raw net.Conn) *clientWatcher {
 	return w
 }
 
-// watch calls gone once the peer has closed the connection, checking every
-// clientGoneInterval until stop is called.
-func (w *clientWatcher) watch(gone func()) {
+// watch calls gone with errClientGone once the peer has closed the
+// connection, checking every clientGoneInterval until stop is called.
+func (w *clientWatcher) watch(gone context.CancelCauseFunc) {
 	if w == nil {
 		return
 	}
@@ -99,7 +100,7 @@ func (w *clientWatcher) check() {
 		w.mu.Lock()
 		w.armed = false
 		w.mu.Unlock()
-		gone()
+		gone(errClientGone)
 		return
 	}
 	w.mu.Lock()

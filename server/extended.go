@@ -313,7 +313,8 @@ func (c *conn) execute(m *pgproto3.Execute) {
 		// count keeps the rest in the portal for the next Execute.
 		var out *rowSink
 		if m.MaxRows == 0 {
-			out = &rowSink{start: func(res *Result) error { return checkShape(res, ps.cols) }, formats: p.formats}
+			c.sink = rowSink{shape: ps.cols, formats: p.formats}
+			out = &c.sink
 		}
 		res, err := c.run(ps.st.SQL(), ps.prep, p.params, out)
 		if err != nil {
