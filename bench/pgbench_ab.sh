@@ -55,10 +55,11 @@ cpu_of() {
       local pid=${pids[0]}
       [ "$1" = b ] && pid=${pids[1]}
       awk -v hz="$(getconf CLK_TCK)" '{printf "%.2f", ($14+$15)/hz}' "/proc/$pid/stat" ;;
-    pg) awk -v hz="$(getconf CLK_TCK)" -v pm="$(head -1 "$work/pg/postmaster.pid")" '
-      $1 == pm { t += $14 + $15 + $16 + $17 }
-      $4 == pm { t += $14 + $15 }
-      END { printf "%.2f", t / hz }' /proc/[0-9]*/stat 2>/dev/null ;;
+    pg) # cat, not awk, reads the files: a process that ends after the glob is skipped, where mawk stops.
+      cat /proc/[0-9]*/stat 2>/dev/null | awk -v hz="$(getconf CLK_TCK)" -v pm="$(head -1 "$work/pg/postmaster.pid")" '
+        $1 == pm { t += $14 + $15 + $16 + $17 }
+        $4 == pm { t += $14 + $15 }
+        END { printf "%.2f", t / hz }' ;;
   esac
 }
 run() { # name port user db: prints TPS and the server's CPU microseconds a transaction
