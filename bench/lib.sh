@@ -39,11 +39,13 @@ cpu_seconds() {
 postgres_cpu_seconds() {
   local pm
   pm=$(head -1 "$work/pg/postmaster.pid")
-  awk -v hz="$(getconf CLK_TCK)" -v pm="$pm" '
+  # cat, not awk, reads the files: a process that ends after the glob is
+  # skipped, where mawk would stop and print nothing.
+  cat /proc/[0-9]*/stat 2>/dev/null | awk -v hz="$(getconf CLK_TCK)" -v pm="$pm" '
     # Field 2 (the command) has no spaces in the names of PostgreSQL processes.
     $1 == pm { t += $14 + $15 + $16 + $17 }
     $4 == pm { t += $14 + $15 }
-    END { printf "%.2f", t / hz }' /proc/[0-9]*/stat 2>/dev/null
+    END { printf "%.2f", t / hz }'
 }
 
 # start_fickle BIN [serve flags]: `BIN serve` on a free port, its output in

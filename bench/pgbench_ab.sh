@@ -2,7 +2,9 @@
 # pgbench_ab.sh compares two fickle binaries (say one built from main and one
 # from a branch) and a PostgreSQL 15 under pgbench's TPC-B-like script:
 # rounds of one run against each, interleaved, so that a shared machine's
-# load falls on all three alike; it prints every run's TPS and the medians.
+# load falls on all three alike; it prints every run's TPS and each server's
+# CPU time per transaction (steadier than TPS on a shared machine), and the
+# medians.
 #
 # Usage: bench/pgbench_ab.sh FICKLE_A FICKLE_B [-r rounds] [-c clients] [-j threads] [-T seconds] [-M mode]
 # Defaults: 3 rounds of -c 8 -j 2 -T 10 -M simple, scale 1, both fickles with --strategy latest.
@@ -45,20 +47,47 @@ port_pg=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0));
 runas "$pgbin/pg_ctl" -D "$work/pg" -l "$work/pg.log" -w -o "-p $port_pg -k $work -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" start >/dev/null
 pg_started=1
 
-run() { # port user db
-  pgbench -q -i -s 1 -h 127.0.0.1 -p "$1" -U "$2" "$3" >/dev/null 2>&1
-  pgbench -c "$clients" -j "$threads" -T "$secs" -M "$mode" -h 127.0.0.1 -p "$1" -U "$2" "$3" 2>&1 |
-    sed -n 's/^tps = \([0-9.]*\) .*/\1/p' | head -1
+# cpu_of NAME: the CPU seconds of fickle a or b, or of the PostgreSQL (pg:
+# the postmaster, its live processes and the backends that have exited).
+cpu_of() {
+  case $1 in
+    a | b)
+      local pid=${pids[0]}
+      [ "$1" = b ] && pid=${pids[1]}
+      awk -v hz="$(getconf CLK_TCK)" '{printf "%.2f", ($14+$15)/hz}' "/proc/$pid/stat" ;;
+    pg) # cat, not awk, reads the files: a process that ends after the glob is skipped, where mawk stops.
+      cat /proc/[0-9]*/stat 2>/dev/null | awk -v hz="$(getconf CLK_TCK)" -v pm="$(head -1 "$work/pg/postmaster.pid")" '
+        $1 == pm { t += $14 + $15 + $16 + $17 }
+        $4 == pm { t += $14 + $15 }
+        END { printf "%.2f", t / hz }' ;;
+  esac
+}
+run() { # name port user db: prints TPS and the server's CPU microseconds a transaction
+  pgbench -q -i -s 1 -h 127.0.0.1 -p "$2" -U "$3" "$4" >/dev/null 2>&1
+  local c0 c1
+  c0=$(cpu_of "$1")
+  pgbench -c "$clients" -j "$threads" -T "$secs" -M "$mode" -h 127.0.0.1 -p "$2" -U "$3" "$4" > "$work/run.txt" 2>&1
+  c1=$(cpu_of "$1")
+  python3 - "$work/run.txt" "$c0" "$c1" <<'EOF'
+import re, sys
+text = open(sys.argv[1]).read()
+tps = float(re.search(r"^tps = ([0-9.]+)", text, re.M).group(1))
+n = int(re.search(r"^number of transactions actually processed: ([0-9]+)", text, re.M).group(1))
+print("%.0f %.0f" % (tps, (float(sys.argv[3]) - float(sys.argv[2])) * 1e6 / n))
+EOF
 }
 echo "pgbench -c $clients -j $threads -T $secs -M $mode, scale 1, $rounds interleaved rounds"
+echo "(each: TPS, then the server's CPU microseconds a transaction)"
 for r in $(seq "$rounds"); do
-  a=$(run "$port_a" fickle fickle) b=$(run "$port_b" fickle fickle) p=$(run "$port_pg" postgres postgres)
-  echo "round $r: A $a  B $b  PostgreSQL $p  (load $(cut -d' ' -f1 /proc/loadavg))"
+  l0=$(cut -d' ' -f1 /proc/loadavg)
+  a=$(run a "$port_a" fickle fickle) b=$(run b "$port_b" fickle fickle) p=$(run pg "$port_pg" postgres postgres)
+  echo "round $r: A $a  B $b  PostgreSQL $p  (load $l0-$(cut -d' ' -f1 /proc/loadavg))"
   echo "$a $b $p" >> "$work/tps"
 done
 python3 - "$work/tps" <<'EOF'
 import statistics, sys
 rows = [list(map(float, l.split())) for l in open(sys.argv[1])]
-a, b, p = (statistics.median(c) for c in zip(*rows))
+a, acpu, b, bcpu, p, pcpu = (statistics.median(c) for c in zip(*rows))
 print("median TPS: A %.0f  B %.0f  PostgreSQL %.0f;  B/A %.2fx  A/PostgreSQL %.2fx  B/PostgreSQL %.2fx" % (a, b, p, b / a, a / p, b / p))
+print("median CPU a transaction: A %.0f us  B %.0f us  PostgreSQL %.0f us" % (acpu, bcpu, pcpu))
 EOF

@@ -74,6 +74,14 @@ type conn struct {
 
 	timeoutSetting string
 	timeout        time.Duration
+	stmtTimer      *time.Timer // the running statement's statement_timeout, if any
+
+	// The rows of the running statement go out through sink and drainer,
+	// kept here so that a statement allocates neither; drainSend is
+	// drainer.send, bound once.
+	sink      rowSink
+	drainer   rowDrain
+	drainSend func(row []any) error
 
 	// Scratch buffers for DataRow, reused across rows.
 	rowValues  [][]byte
@@ -103,6 +111,8 @@ func newConn(s *Server, nc net.Conn) *conn {
 	c.stmts = make(map[string]*preparedStmt)
 	c.portals = make(map[string]*portal)
 	c.rowBuf = make([]byte, 0, 512)
+	c.drainer.c = c
+	c.drainSend = c.drainer.send
 	return c
 }
 
@@ -388,28 +398,32 @@ func (c *conn) cancelStatement(cause error) {
 
 // statementContext returns the context of one statement: cancelled by a
 // CancelRequest, by Shutdown, by statement_timeout and when the client
-// closes its connection.
-func (c *conn) statementContext() (context.Context, func()) {
+// closes its connection. endStatement must be called with its cancel when
+// the statement ends.
+func (c *conn) statementContext() (context.Context, context.CancelCauseFunc) {
 	ctx, cancel := context.WithCancelCause(c.ctx)
-	var stopTimer func() bool
 	if d := c.statementTimeout(); d > 0 {
-		t := time.AfterFunc(d, func() { cancel(errTimeout) })
-		stopTimer = t.Stop
+		c.stmtTimer = time.AfterFunc(d, func() { cancel(errTimeout) })
 	}
 	c.mu.Lock()
 	c.mu.stmtCancel = cancel
 	c.mu.Unlock()
-	c.watcher.watch(func() { cancel(errClientGone) })
-	return ctx, func() {
-		c.watcher.stop()
-		if stopTimer != nil {
-			stopTimer()
-		}
-		c.mu.Lock()
-		c.mu.stmtCancel = nil
-		c.mu.Unlock()
-		cancel(nil)
+	c.watcher.watch(cancel)
+	return ctx, cancel
+}
+
+// endStatement releases what statementContext set up for the statement
+// whose context cancel cancels.
+func (c *conn) endStatement(cancel context.CancelCauseFunc) {
+	c.watcher.stop()
+	if c.stmtTimer != nil {
+		c.stmtTimer.Stop()
+		c.stmtTimer = nil
 	}
+	c.mu.Lock()
+	c.mu.stmtCancel = nil
+	c.mu.Unlock()
+	cancel(nil)
 }
 
 // statementError replaces the error of a cancelled statement with the

@@ -12,8 +12,8 @@ import (
 // copy runs the COPY sub-protocol for a statement whose result asks for it,
 // and sends CommandComplete when it succeeds.
 func (c *conn) copy(req *CopyRequest) error {
-	ctx, done := c.statementContext()
-	defer done()
+	ctx, cancel := c.statementContext()
+	defer c.endStatement(cancel)
 	var overall byte
 	formats := make([]uint16, len(req.Columns))
 	if req.Binary {

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"math"
 	"net"
@@ -21,15 +22,21 @@ var errClientGone = errors.New("client closed the connection")
 
 // clientWatcher checks, every clientGoneInterval while a statement runs,
 // that the connection's peer is still there. A connection keeps one
-// watcher with one timer for all its statements, so that a statement costs
-// a timer reset and stop instead of a new timer, channel and raw
-// connection. It only peeks, so the bytes a pipelining client sent are
-// left for the protocol to read.
+// watcher with one timer for all its statements. The timer is armed by the
+// first statement that finds it idle and stays armed while statements keep
+// coming; it lapses at the first tick that finds no statement running. So
+// a stream of short statements costs a lock each, not a timer reset and
+// stop each (a reset to a deadline earlier than the runtime's next one
+// wakes the network poller: a thread wake-up per statement). A statement is
+// first checked at most clientGoneInterval after it starts. The watcher
+// only peeks, so the bytes a pipelining client sent are left for the
+// protocol to read.
 type clientWatcher struct {
 	rc    syscall.RawConn
 	timer *time.Timer
 	mu    sync.Mutex
-	gone  func() // the running statement's cancel; nil between statements
+	gone  context.CancelCauseFunc // the running statement's cancel; nil between statements
+	armed bool                    // the timer is set to fire
 }
 
 // newClientWatcher returns the watcher of raw, or nil when raw has no file
@@ -49,19 +56,23 @@ func newClientWatcher(raw net.Conn) *clientWatcher {
 	return w
 }
 
-// watch calls gone once the peer has closed the connection, checking every
-// clientGoneInterval until stop is called.
-func (w *clientWatcher) watch(gone func()) {
+// watch calls gone with errClientGone once the peer has closed the
+// connection, checking every clientGoneInterval until stop is called.
+func (w *clientWatcher) watch(gone context.CancelCauseFunc) {
 	if w == nil {
 		return
 	}
 	w.mu.Lock()
 	w.gone = gone
+	if !w.armed {
+		w.armed = true
+		w.timer.Reset(clientGoneInterval)
+	}
 	w.mu.Unlock()
-	w.timer.Reset(clientGoneInterval)
 }
 
-// stop ends the watch of the statement that watch started.
+// stop ends the watch of the statement that watch started. The timer stays
+// armed for the next statement and lapses at its next tick if none runs.
 func (w *clientWatcher) stop() {
 	if w == nil {
 		return
@@ -69,25 +80,34 @@ func (w *clientWatcher) stop() {
 	w.mu.Lock()
 	w.gone = nil
 	w.mu.Unlock()
-	w.timer.Stop()
 }
 
-// check runs on the timer: it cancels the watched statement if the peer is
-// gone and otherwise looks again after clientGoneInterval.
+// check runs on the timer: it cancels the running statement if the peer is
+// gone and otherwise looks again after clientGoneInterval; with no
+// statement running it lets the timer lapse. A connection that ends leaves
+// its timer to lapse at the next tick.
 func (w *clientWatcher) check() {
 	w.mu.Lock()
 	gone := w.gone
+	if gone == nil {
+		w.armed = false
+	}
 	w.mu.Unlock()
 	if gone == nil {
 		return
 	}
 	if peerClosed(w.rc) {
-		gone()
+		w.mu.Lock()
+		w.armed = false
+		w.mu.Unlock()
+		gone(errClientGone)
 		return
 	}
 	w.mu.Lock()
 	if w.gone != nil {
 		w.timer.Reset(clientGoneInterval)
+	} else {
+		w.armed = false
 	}
 	w.mu.Unlock()
 }

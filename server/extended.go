@@ -42,6 +42,10 @@ type portal struct {
 	formats []int16 // one result format per column; nil means all text
 	res     *Result
 	sent    int
+	// finished is what res points to once an Execute has sent all the
+	// rows: the columns and the tag, kept here so that a statement needs
+	// no allocation for it.
+	finished Result
 }
 
 // extendedError reports an error of the extended protocol: the transaction
@@ -148,7 +152,13 @@ func (c *conn) bind(m *pgproto3.Bind) {
 		c.extendedError(err)
 		return
 	}
-	c.portals[m.DestinationPortal] = &portal{stmt: ps, params: params, formats: formats}
+	// A Bind replaces the unnamed portal statement after statement: its
+	// struct is reused, as nothing keeps it between messages.
+	if p, ok := c.portals[m.DestinationPortal]; ok {
+		*p = portal{stmt: ps, params: params, formats: formats}
+	} else {
+		c.portals[m.DestinationPortal] = &portal{stmt: ps, params: params, formats: formats}
+	}
 	c.be.Send(&pgproto3.BindComplete{})
 }
 
@@ -313,7 +323,8 @@ func (c *conn) execute(m *pgproto3.Execute) {
 		// count keeps the rest in the portal for the next Execute.
 		var out *rowSink
 		if m.MaxRows == 0 {
-			out = &rowSink{start: func(res *Result) error { return checkShape(res, ps.cols) }, formats: p.formats}
+			c.sink = rowSink{shape: ps.cols, formats: p.formats}
+			out = &c.sink
 		}
 		res, err := c.run(ps.st.SQL(), ps.prep, p.params, out)
 		if err != nil {
@@ -328,7 +339,8 @@ func (c *conn) execute(m *pgproto3.Execute) {
 		}
 		if out != nil {
 			// The portal is done: a later Execute of it sends nothing.
-			p.res = &Result{Columns: res.Columns, Tag: res.Tag}
+			p.finished = Result{Columns: res.Columns, Tag: res.Tag}
+			p.res = &p.finished
 			if strings.HasPrefix(res.Tag, "SELECT ") {
 				p.res.Tag = "SELECT 0"
 			}

@@ -118,12 +118,8 @@ func (c *conn) simpleStatement(st Statement) error {
 // runPrepared runs a statement of a simple query with its parameter values
 // and sends its RowDescription, rows (text format) and CommandComplete.
 func (c *conn) runPrepared(sql string, p Prepared, params []any) error {
-	res, err := c.run(sql, p, params, &rowSink{start: func(res *Result) error {
-		if res.Columns != nil {
-			c.sendRowDescription(res.Columns, nil)
-		}
-		return nil
-	}})
+	c.sink = rowSink{describe: true}
+	res, err := c.run(sql, p, params, &c.sink)
 	if err != nil {
 		return err
 	}
@@ -141,11 +137,25 @@ func (c *conn) runPrepared(sql string, p Prepared, params []any) error {
 var testHookExecute func(sql string)
 
 // rowSink sends a result's rows to the client as the statement makes
-// them: start sends what precedes them (or refuses the result), and each
-// row goes out in formats (nil: all text).
+// them, in formats (nil: all text). What precedes them: with describe, the
+// RowDescription (simple protocol); without, nothing, but the result's
+// columns must have the shape the statement was described with (extended
+// protocol; the RowDescription went out at Describe).
 type rowSink struct {
-	start   func(res *Result) error
-	formats []int16
+	describe bool
+	shape    []Column
+	formats  []int16
+}
+
+// start sends what precedes a result's rows, or refuses the result.
+func (c *conn) start(out *rowSink, res *Result) error {
+	if !out.describe {
+		return checkShape(res, out.shape)
+	}
+	if res.Columns != nil {
+		c.sendRowDescription(res.Columns, nil)
+	}
+	return nil
 }
 
 // run executes a prepared statement under the statement's context
@@ -153,8 +163,8 @@ type rowSink struct {
 // client as they are made and the returned Result holds none; without,
 // a streamed result is collected into Rows (a portal keeps them).
 func (c *conn) run(sql string, p Prepared, params []any, out *rowSink) (*Result, error) {
-	ctx, done := c.statementContext()
-	defer done()
+	ctx, cancel := c.statementContext()
+	defer c.endStatement(cancel)
 	if testHookExecute != nil {
 		testHookExecute(sql)
 	}
@@ -168,49 +178,65 @@ func (c *conn) run(sql string, p Prepared, params []any, out *rowSink) (*Result,
 	return res, statementError(ctx, err)
 }
 
+// rowDrain is the state of drain for the result being drained.
+type rowDrain struct {
+	c        *conn
+	res      *Result
+	out      *rowSink
+	started  bool
+	startErr error
+}
+
+// start sends what precedes the rows once, and refuses the rest of them
+// if that failed.
+func (d *rowDrain) start() error {
+	if !d.started {
+		d.started = true
+		d.startErr = d.c.start(d.out, d.res)
+	}
+	return d.startErr
+}
+
+// send sends (out set) or collects one row of the result.
+func (d *rowDrain) send(row []any) error {
+	if d.out == nil {
+		d.res.Rows = append(d.res.Rows, row)
+		return nil
+	}
+	if err := d.start(); err != nil {
+		return err
+	}
+	c := d.c
+	if err := c.sendRow(d.res.Columns, row, d.out.formats); err != nil {
+		return err
+	}
+	if c.pending >= flushThreshold {
+		return c.flush()
+	}
+	return nil
+}
+
 // drain runs a result's stream and sends (out set) or collects its rows.
 // What precedes the rows goes out with the first row, or at the end, so a
 // statement that fails before its first row sends none of it, as before
 // streaming. The stream always runs, so that its statement ends, also
 // when start refuses the result.
 func (c *conn) drain(res *Result, out *rowSink) error {
-	started := false
-	var startErr error
-	start := func() error {
-		if !started {
-			started = true
-			startErr = out.start(res)
-		}
-		return startErr
-	}
-	send := func(row []any) error {
-		if out == nil {
-			res.Rows = append(res.Rows, row)
-			return nil
-		}
-		if err := start(); err != nil {
-			return err
-		}
-		if err := c.sendRow(res.Columns, row, out.formats); err != nil {
-			return err
-		}
-		if c.pending >= flushThreshold {
-			return c.flush()
-		}
-		return nil
-	}
+	d := &c.drainer
+	d.res, d.out, d.started, d.startErr = res, out, false, nil
+	defer func() { d.res, d.out, d.startErr = nil, nil, nil }()
 	if res.Stream != nil {
-		tag, err := res.Stream(send)
+		tag, err := res.Stream(c.drainSend)
 		res.Stream, res.Tag = nil, tag
 		if err != nil || out == nil {
 			return err
 		}
-		return start()
+		return d.start()
 	}
 	if out == nil {
 		return nil
 	}
-	if err := start(); err != nil {
+	if err := d.start(); err != nil {
 		return err
 	}
 	rows := res.Rows

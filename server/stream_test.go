@@ -128,3 +128,51 @@ func TestStreamedResultStopsAtStatementTimeout(t *testing.T) {
 	}
 	c.untilReady()
 }
+
+// TestDisconnectedClientStopsItsSilentStatement: a client that goes away
+// while a statement that sends nothing until its end runs (no failed write
+// tells the server) ends that statement through the disconnect watcher,
+// and with it the implicit transaction's table lock; also when the
+// statement comes right after others (the watcher's timer still armed from
+// them) and after an idle pause (the timer lapsed).
+func TestDisconnectedClientStopsItsSilentStatement(t *testing.T) {
+	srv := startSQLServer(t, Config{})
+	dsn := "postgres://tester@" + srv.Addr().String() + "/fickle?sslmode=disable"
+	other := connectPgx(t, dsn, pgx.QueryExecModeSimpleProtocol)
+	ctx := context.Background()
+	if _, err := other.Exec(ctx, "CREATE TABLE one_row (id int PRIMARY KEY); INSERT INTO one_row VALUES (1)"); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		before int           // short statements before the endless one
+		pause  time.Duration // idle time after them
+	}{
+		{"first statement", 0, 0},
+		{"right after others", 50, 0},
+		{"after an idle pause", 3, 2 * clientGoneInterval},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := dialRaw(t, srv, nil)
+			for i := 0; i < tc.before; i++ {
+				c.send(&pgproto3.Query{String: "SELECT 1"})
+				for {
+					if _, ok := c.receive().(*pgproto3.ReadyForQuery); ok {
+						break
+					}
+				}
+			}
+			time.Sleep(tc.pause)
+			c.send(&pgproto3.Query{String: "SELECT count(*) FROM one_row, generate_series(1, 1e12) g"})
+			time.Sleep(100 * time.Millisecond)
+			c.nc.Close()
+			start := time.Now()
+			if _, err := other.Exec(ctx, "BEGIN; SET LOCAL lock_timeout = '20s'; LOCK TABLE one_row IN ACCESS EXCLUSIVE MODE; COMMIT"); err != nil {
+				t.Fatalf("the disconnected client's statement still holds its lock: %v", err)
+			}
+			if waited := time.Since(start); waited > 5*clientGoneInterval {
+				t.Fatalf("the lock came free %v after the client closed; the watcher checks every %v", waited, clientGoneInterval)
+			}
+		})
+	}
+}

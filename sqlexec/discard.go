@@ -35,7 +35,11 @@ func (b *binder) discardPlan(ds *pg_query.DiscardStmt) *stmtPlan {
 		if all {
 			s.cursors = nil
 			s.kv.AdvisoryUnlockAll()
+			// The version goes on counting, so that no cache derived from
+			// the old values takes the new ones for them.
+			version := s.settings.version
 			s.settings = newSettings(s.info, s.engine.settingOverrides())
+			s.settings.version = version + 1
 		}
 		return &Result{Tag: tag}, nil
 	}}

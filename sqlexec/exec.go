@@ -318,9 +318,14 @@ func (s *Session) execute(ctx context.Context, p *Prepared, params []any, stream
 		return nil, cancelError(err)
 	}
 	pl := p.plan
-	x := &execCtx{ctx: ctx, s: s, params: params, subCache: map[*selectPlan][][]any{}, memo: map[any]any{}}
+	// The statement's context and environment are one allocation.
+	frame := &struct {
+		x   execCtx
+		env types.Env
+	}{x: execCtx{ctx: ctx, s: s, params: params, subCache: map[*selectPlan][][]any{}, memo: map[any]any{}}}
+	x := &frame.x
 	if pl.noTxn {
-		x.env = s.newEnv()
+		x.env = s.fillEnv(&frame.env)
 		x.env.Interrupted = x.checkCancel
 		res, err := pl.exec(x)
 		return finishResult(res, pl, err)
@@ -354,7 +359,7 @@ func (s *Session) execute(ctx context.Context, p *Prepared, params []any, stream
 		s.txn.usedTemp = s.txn.usedTemp || l.temp
 	}
 	x.txn = kv
-	x.env = s.newEnv()
+	x.env = s.fillEnv(&frame.env)
 	x.env.Interrupted = x.checkCancel
 	s.stmt = p.historyStatement()
 	kv.Statement(s.stmt)

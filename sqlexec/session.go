@@ -46,6 +46,10 @@ type Session struct {
 	// env caches textEnv for settings version envVersion.
 	env        *types.Env
 	envVersion uint64
+	// level caches defaultLevel for settings version levelVersion-1 (0:
+	// not computed), so that BEGIN parses no setting's text.
+	level        history.Level
+	levelVersion uint64
 	// routineDepth counts the routine calls in progress; routines caches
 	// their compiled bodies; notices collects what RAISE sent during the
 	// statement (functions*.go, plpgsql*.go).
@@ -158,6 +162,14 @@ func (s *Session) terminate() {
 // defaultLevel is the level a transaction gets without an explicit one:
 // fickle.isolation if set, else default_transaction_isolation.
 func (s *Session) defaultLevel() history.Level {
+	if s.levelVersion != s.settings.version+1 {
+		s.level, s.levelVersion = s.settingsLevel(), s.settings.version+1
+	}
+	return s.level
+}
+
+// settingsLevel parses the settings that defaultLevel caches.
+func (s *Session) settingsLevel() history.Level {
 	if v, _ := s.settings.get("fickle.isolation"); v != "" {
 		if l, err := history.ParseLevel(v); err == nil {
 			return l

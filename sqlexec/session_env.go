@@ -14,15 +14,21 @@ import (
 
 // newEnv returns the evaluation environment of a statement.
 func (s *Session) newEnv() *types.Env {
+	return s.fillEnv(new(types.Env))
+}
+
+// fillEnv makes env the evaluation environment of a statement and returns
+// it.
+func (s *Session) fillEnv(env *types.Env) *types.Env {
 	now := time.Now().UTC()
 	txnTime := now
 	if s.txn != nil {
 		txnTime = s.txn.start
 	}
-	env := *s.textEnv()
+	*env = *s.textEnv()
 	env.TxnTime, env.StmtTime, env.Rand = txnTime, now, cryptoRand{}
 	env.Clock = func() time.Time { return time.Now().UTC() }
-	return &env
+	return env
 }
 
 // textEnv is the environment values are read and printed in, without a
