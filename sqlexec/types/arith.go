@@ -79,13 +79,13 @@ func registerArithmetic() {
 				return floatResult(a.(float64)-b.(float64), a.(float64), b.(float64), f4, false)
 			})
 			addBinary("*", l, r, res, func(_ *Env, a, b any) (any, error) {
-				return floatResult(a.(float64)*b.(float64), a.(float64), b.(float64), f4, true)
+				return floatResult(a.(float64)*b.(float64), a.(float64), b.(float64), f4, a.(float64) != 0 && b.(float64) != 0)
 			})
 			addBinary("/", l, r, res, func(_ *Env, a, b any) (any, error) {
 				if b.(float64) == 0 {
 					return nil, errDivisionByZero
 				}
-				return floatResult(a.(float64)/b.(float64), a.(float64), b.(float64), f4, true)
+				return floatResult(a.(float64)/b.(float64), a.(float64), b.(float64), f4, a.(float64) != 0 && !math.IsInf(b.(float64), 0))
 			})
 		}
 		addUnary("-", l, l, func(_ *Env, v any) (any, error) { return -v.(float64), nil })
@@ -172,15 +172,16 @@ func intAbs(oid Oid, a int64) (any, error) {
 }
 
 // floatResult checks a float result as float_overflow_error and
-// float_underflow_error do, and rounds float4 results.
-func floatResult(r, a, b float64, f4, checkUnderflow bool) (any, error) {
+// float_underflow_error do, and rounds float4 results: mayUnderflow says
+// the operands cannot give zero exactly (for a product, neither is zero).
+func floatResult(r, a, b float64, f4, mayUnderflow bool) (any, error) {
 	if f4 {
 		r = float64(float32(r))
 	}
 	if math.IsInf(r, 0) && !math.IsInf(a, 0) && !math.IsInf(b, 0) {
 		return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value out of range: overflow")
 	}
-	if checkUnderflow && r == 0 && a != 0 && !math.IsInf(b, 0) {
+	if mayUnderflow && r == 0 {
 		return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value out of range: underflow")
 	}
 	return r, nil

@@ -65,7 +65,7 @@ func init() {
 	addFunc("exp", Immutable, f, func(_ *Env, a []any) (any, error) {
 		x := a[0].(float64)
 		// A finite argument whose exp is 0 underflows (22003), as in dexp.
-		return floatResult(math.Exp(x), x, 0, false, !math.IsInf(x, 0))
+		return floatResult(math.Exp(x), x, 0, false, x != 0 && !math.IsInf(x, 0))
 	}, f)
 	addFunc("exp", Immutable, n, func(_ *Env, a []any) (any, error) { return numericExp(a[0].(*apd.Decimal)) }, n)
 	logf := func(fn func(float64) float64) funcEval {
@@ -101,10 +101,17 @@ func init() {
 	addFunc("degrees", Immutable, f, float1(func(x float64) float64 { return x * 180 / math.Pi }), f)
 	addFunc("radians", Immutable, f, float1(func(x float64) float64 { return x * math.Pi / 180 }), f)
 	for name, fn := range map[string]func(float64) float64{
-		"sin": math.Sin, "cos": math.Cos, "tan": math.Tan, "asin": math.Asin, "acos": math.Acos, "atan": math.Atan,
-		"sinh": math.Sinh, "cosh": math.Cosh, "tanh": math.Tanh,
+		"atan": math.Atan, "sinh": math.Sinh, "cosh": math.Cosh, "tanh": math.Tanh,
 	} {
 		addFunc(name, Immutable, f, float1(fn), f)
+	}
+	// dsin, dcos, dtan, dasin and dacos refuse an argument outside their
+	// domain (an infinity, or beyond [-1, 1]); NaN gives NaN.
+	for name, fn := range map[string]func(float64) float64{"sin": math.Sin, "cos": math.Cos, "tan": math.Tan} {
+		addFunc(name, Immutable, f, floatInDomain(fn, func(x float64) bool { return !math.IsInf(x, 0) }), f)
+	}
+	for name, fn := range map[string]func(float64) float64{"asin": math.Asin, "acos": math.Acos} {
+		addFunc(name, Immutable, f, floatInDomain(fn, func(x float64) bool { return x >= -1 && x <= 1 }), f)
 	}
 	addFunc("atan2", Immutable, f, func(_ *Env, a []any) (any, error) { return math.Atan2(a[0].(float64), a[1].(float64)), nil }, f, f)
 	addFunc("random", Volatile, f, func(env *Env, _ []any) (any, error) {
@@ -125,6 +132,18 @@ func init() {
 		}
 		return int64(dscale(d)), nil
 	}, n)
+}
+
+// floatInDomain is fn for the arguments in its domain, 22003 for the others
+// and NaN for NaN.
+func floatInDomain(fn func(float64) float64, in func(float64) bool) funcEval {
+	return func(_ *Env, a []any) (any, error) {
+		x := a[0].(float64)
+		if !math.IsNaN(x) && !in(x) {
+			return nil, pgerror.New(pgerror.NumericValueOutOfRange, "input is out of range")
+		}
+		return fn(x), nil
+	}
 }
 
 // numericRounder is ceil, floor, round and trunc on numeric: an integer

@@ -25,6 +25,12 @@ func init() {
 		addFunc("gcd", Immutable, t, func(_ *Env, a []any) (any, error) { return intGCD(oid, a[0].(int64), a[1].(int64)) }, t, t)
 		addFunc("lcm", Immutable, t, func(_ *Env, a []any) (any, error) { return intLCM(oid, a[0].(int64), a[1].(int64)) }, t, t)
 	}
+	addFunc("gcd", Immutable, n, func(_ *Env, a []any) (any, error) {
+		return numericGCDLCM(a[0].(*apd.Decimal), a[1].(*apd.Decimal), false), nil
+	}, n, n)
+	addFunc("lcm", Immutable, n, func(_ *Env, a []any) (any, error) {
+		return numericGCDLCM(a[0].(*apd.Decimal), a[1].(*apd.Decimal), true), nil
+	}, n, n)
 	addFunc("factorial", Immutable, n, func(_ *Env, a []any) (any, error) { return factorial(a[0].(int64)) }, i8)
 	addFunc("asinh", Immutable, f, func(_ *Env, a []any) (any, error) { return math.Asinh(a[0].(float64)), nil }, f)
 	addFunc("acosh", Immutable, f, func(_ *Env, a []any) (any, error) {
@@ -146,6 +152,33 @@ func intGCD(oid Oid, a, b int64) (any, error) {
 		return nil, intOutOfRange(oid)
 	}
 	return int64(x), nil
+}
+
+// numericGCDLCM is numeric gcd (lcm when lcm is set): of the values
+// scaled to integers at the larger of their scales, that scale kept in the
+// result, non-negative; NaN when either is NaN or infinite, and lcm zero
+// when either is zero, as PostgreSQL's numeric_gcd and numeric_lcm.
+func numericGCDLCM(a, b *apd.Decimal, lcm bool) *apd.Decimal {
+	if a.Form != apd.Finite || b.Form != apd.Finite {
+		return &apd.Decimal{Form: apd.NaN}
+	}
+	scale := max(0, -a.Exponent, -b.Exponent)
+	scaled := func(d *apd.Decimal) *big.Int {
+		x := new(big.Int).Abs(d.Coeff.MathBigInt())
+		return x.Mul(x, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(scale+d.Exponent)), nil))
+	}
+	x, y := scaled(a), scaled(b)
+	g := new(big.Int).GCD(nil, nil, x, y)
+	if lcm {
+		if x.Sign() == 0 || y.Sign() == 0 {
+			g.SetInt64(0)
+		} else {
+			g.Mul(x.Div(x, g), y)
+		}
+	}
+	out := &apd.Decimal{Exponent: -scale}
+	out.Coeff.SetMathBigInt(g)
+	return out
 }
 
 // intLCM is int4lcm and int8lcm: |a/gcd(a,b)*b|, zero when either is zero.

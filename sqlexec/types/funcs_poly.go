@@ -19,6 +19,23 @@ func init() {
 			return concatValues(env, args, a, ""), nil
 		}}, true, nil
 	}
+	for _, name := range []string{"num_nulls", "num_nonnulls"} {
+		nulls := name == "num_nulls"
+		builders[name] = func(args []Type) (*Func, bool, error) {
+			if len(args) == 0 {
+				return nil, false, nil
+			}
+			return &Func{Args: args, Result: Int4, Volatility: Immutable, Eval: func(_ *Env, a []any) (any, error) {
+				n := int64(0)
+				for _, v := range a {
+					if (v == nil) == nulls {
+						n++
+					}
+				}
+				return n, nil
+			}}, true, nil
+		}
+	}
 	builders["concat_ws"] = func(args []Type) (*Func, bool, error) {
 		if len(args) == 0 || !canCoerce(args[0], Text, CastImplicit) {
 			return nil, false, nil

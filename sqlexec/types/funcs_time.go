@@ -552,10 +552,10 @@ func makeTimestamp(a []any) (any, error) {
 		return nil, err
 	}
 	h, mi, sec := a[3].(int64), a[4].(int64), a[5].(float64)
-	if h < 0 || h > 24 || mi < 0 || mi > 59 || sec < 0 || sec > 60 || (h == 24 && (mi > 0 || sec > 0)) {
-		return nil, pgerror.Newf(pgerror.DatetimeFieldOverflow, "time field value out of range: %d:%02d:%02v", h, mi, sec)
+	us := math.RoundToEven(sec * 1e6)
+	if h < 0 || h > 24 || mi < 0 || mi > 59 || math.IsNaN(sec) || us < 0 || us > 60e6 || (h == 24 && (mi > 0 || us > 0)) {
+		return nil, pgerror.Newf(pgerror.DatetimeFieldOverflow, "time field value out of range: %d:%02d:%s", h, mi, formatSecondsG(sec))
 	}
-	us := int64(math.RoundToEven(sec * 1e6))
-	t := dv.(time.Time).Add(time.Duration(h)*time.Hour + time.Duration(mi)*time.Minute + time.Duration(us)*time.Microsecond)
+	t := dv.(time.Time).Add(time.Duration(h)*time.Hour + time.Duration(mi)*time.Minute + time.Duration(int64(us))*time.Microsecond)
 	return checkTimestamp(t)
 }
