@@ -82,8 +82,8 @@ func registerArithmetic() {
 				return floatResult(a.(float64)*b.(float64), a.(float64), b.(float64), f4, a.(float64) != 0 && b.(float64) != 0)
 			})
 			addBinary("/", l, r, res, func(_ *Env, a, b any) (any, error) {
-				if b.(float64) == 0 {
-					return nil, errDivisionByZero
+				if b.(float64) == 0 && !math.IsNaN(a.(float64)) {
+					return nil, errDivisionByZero // NaN / 0 is NaN, as float8div answers
 				}
 				return floatResult(a.(float64)/b.(float64), a.(float64), b.(float64), f4, a.(float64) != 0 && !math.IsInf(b.(float64), 0))
 			})

@@ -98,8 +98,11 @@ func init() {
 	}, n)
 	addFunc("trim_scale", Immutable, n, func(_ *Env, a []any) (any, error) { return numericTrimScale(a[0].(*apd.Decimal)), nil }, n)
 	addFunc("pi", Immutable, f, func(_ *Env, _ []any) (any, error) { return math.Pi, nil })
-	addFunc("degrees", Immutable, f, float1(func(x float64) float64 { return x * 180 / math.Pi }), f)
-	addFunc("radians", Immutable, f, float1(func(x float64) float64 { return x * math.Pi / 180 }), f)
+	// degrees and radians divide and multiply by PostgreSQL's
+	// RADIANS_PER_DEGREE, so that their last digit is PostgreSQL's.
+	const radiansPerDegree = 0.0174532925199432957692
+	addFunc("degrees", Immutable, f, float1(func(x float64) float64 { return x / radiansPerDegree }), f)
+	addFunc("radians", Immutable, f, float1(func(x float64) float64 { return x * radiansPerDegree }), f)
 	for name, fn := range map[string]func(float64) float64{
 		"atan": math.Atan, "sinh": math.Sinh, "cosh": math.Cosh, "tanh": math.Tanh,
 	} {
@@ -161,10 +164,11 @@ func numericRoundScale(mode apd.Rounder) funcEval {
 		// and one more for a carry.
 		s := max(min(a[1].(int64), numericMaxScale), -numericMaxWeightDigits-1)
 		d := a[0].(*apd.Decimal)
-		// Rounding at a place above every digit of d gives zero; apd cannot
-		// quantize that far, so answer it here.
+		// Rounding at a place above every digit of d gives zero, of the
+		// scale asked for (round(0.0001, 2) is 0.00); apd cannot quantize
+		// that far, so answer it here.
 		if d.Form == apd.Finite && -s > d.NumDigits()+int64(d.Exponent) {
-			return apd.New(0, 0), nil
+			return apd.New(0, int32(-max(s, 0))), nil
 		}
 		return roundNumeric(d, int(s), mode)
 	}

@@ -100,22 +100,28 @@ func init() {
 		if err != nil {
 			return nil, false, err
 		}
-		result := args[0]
-		if result.Oid == OidUnknown {
-			result = Text
+		// The result has the type of the = operator's left operand, to
+		// which the first argument is converted (varchar is text,
+		// int4 against numeric numeric), as PostgreSQL's NULLIF.
+		result := eq.Left
+		conv, err := lookupCast(args[0], result, CastImplicit)
+		if err != nil {
+			return nil, false, err
 		}
 		return &Func{Args: args, Result: result, Volatility: Immutable, Eval: func(env *Env, a []any) (any, error) {
-			if a[0] == nil || a[1] == nil {
+			if a[0] != nil && a[1] != nil {
+				same, err := eq.EvalEnv(env, a[0], a[1])
+				if err != nil {
+					return nil, err
+				}
+				if same == true {
+					return nil, nil
+				}
+			}
+			if a[0] == nil || conv == nil {
 				return a[0], nil
 			}
-			same, err := eq.EvalEnv(env, a[0], a[1])
-			if err != nil {
-				return nil, err
-			}
-			if same == true {
-				return nil, nil
-			}
-			return a[0], nil
+			return conv(env, a[0])
 		}}, true, nil
 	}
 	for _, name := range []string{"json_build_object", "jsonb_build_object"} {

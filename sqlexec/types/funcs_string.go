@@ -1,6 +1,7 @@
 package types
 
 import (
+	"bytes"
 	"crypto/md5"
 	"encoding/base64"
 	"encoding/hex"
@@ -33,6 +34,29 @@ func init() {
 	addFunc("length", Immutable, i, func(_ *Env, a []any) (any, error) { return int64(len(a[0].([]byte))), nil }, Bytea)
 	addFunc("octet_length", Immutable, i, func(_ *Env, a []any) (any, error) { return int64(len(a[0].(string))), nil }, t)
 	addFunc("octet_length", Immutable, i, func(_ *Env, a []any) (any, error) { return int64(len(a[0].([]byte))), nil }, Bytea)
+	// A character(n) value keeps its padding here, as bpcharoctetlen
+	// counts it (length and char_length, through text, do not).
+	addFunc("octet_length", Immutable, i, func(_ *Env, a []any) (any, error) { return int64(len(a[0].(string))), nil }, BpcharAny)
+	addFunc("bit_length", Immutable, i, func(_ *Env, a []any) (any, error) { return 8 * int64(len(a[0].(string))), nil }, t)
+	addFunc("bit_length", Immutable, i, func(_ *Env, a []any) (any, error) { return 8 * int64(len(a[0].([]byte))), nil }, Bytea)
+	// convert_to and convert_from between text and the server encoding,
+	// UTF8, the only one fickle has.
+	addFunc("convert_to", Immutable, Bytea, func(_ *Env, a []any) (any, error) {
+		if err := utf8EncodingName(a[1].(string), "destination"); err != nil {
+			return nil, err
+		}
+		return []byte(a[0].(string)), nil
+	}, t, Name)
+	addFunc("convert_from", Immutable, t, func(_ *Env, a []any) (any, error) {
+		if err := utf8EncodingName(a[1].(string), "source"); err != nil {
+			return nil, err
+		}
+		b := a[0].([]byte)
+		if !utf8.Valid(b) || bytes.IndexByte(b, 0) >= 0 {
+			return nil, pgerror.New(pgerror.CharacterNotInRepertoire, "invalid byte sequence for encoding \"UTF8\"")
+		}
+		return string(b), nil
+	}, Bytea, Name)
 	addFunc("lower", Immutable, t, str(strings.ToLower), t)
 	addFunc("upper", Immutable, t, str(strings.ToUpper), t)
 	addFunc("initcap", Immutable, t, str(initcap), t)
@@ -428,4 +452,34 @@ func repeatString(env *Env, s string, n int64) (any, error) {
 		b.WriteString(piece)
 	}
 	return b.String(), nil
+}
+
+// utf8EncodingName accepts the names of UTF8 as PostgreSQL spells them
+// (case and punctuation aside); another encoding PostgreSQL has is refused
+// with 0A000, a name it does not know with its 22023.
+func utf8EncodingName(name, which string) error {
+	n := strings.Map(func(r rune) rune {
+		if r == '_' || r == '-' || r == ' ' {
+			return -1
+		}
+		return unicode.ToLower(r)
+	}, name)
+	switch {
+	case n == "utf8" || n == "unicode":
+		return nil
+	case otherEncodings[n]:
+		return pgerror.Unsupported("conversion to or from encoding " + strings.ToUpper(name))
+	}
+	return pgerror.Newf(pgerror.InvalidParameterValue, "invalid %s encoding name \"%s\"", which, name)
+}
+
+// otherEncodings are PostgreSQL's other encoding names, as utf8EncodingName
+// normalizes them.
+var otherEncodings = map[string]bool{
+	"sqlascii": true, "latin1": true, "latin2": true, "latin3": true, "latin4": true, "latin5": true, "latin6": true,
+	"latin7": true, "latin8": true, "latin9": true, "latin10": true, "win1250": true, "win1251": true, "win1252": true,
+	"win1253": true, "win1254": true, "win1255": true, "win1256": true, "win1257": true, "win1258": true, "win866": true,
+	"win874": true, "koi8r": true, "koi8u": true, "eucjp": true, "euccn": true, "euckr": true, "euctw": true,
+	"eucjis2004": true, "sjis": true, "shiftjis2004": true, "big5": true, "gbk": true, "gb18030": true, "uhc": true,
+	"johab": true, "mulecinternal": true, "iso88595": true, "iso88596": true, "iso88597": true, "iso88598": true,
 }

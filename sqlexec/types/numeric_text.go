@@ -2,6 +2,7 @@ package types
 
 import (
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 
@@ -189,6 +190,45 @@ func formatFloatDigits(f float64, bits, digits int) string {
 	return strconv.FormatFloat(f, 'g', digits, bits)
 }
 
+// shortestFloat is the shortest 'e' form of f that reads back as f. For a
+// float4, a form exactly halfway between f and a neighbour (reading it
+// rounds to f, whose mantissa is even) is passed over for a longer one, as
+// PostgreSQL's float4out (Ryu's f2s) does.
+func shortestFloat(f float64, bits int) string {
+	e := strconv.FormatFloat(f, 'e', -1, bits)
+	if bits != 32 || f == 0 || !halfwayFloat32(e, float32(f)) {
+		return e
+	}
+	for prec := strings.IndexByte(e, 'e'); prec <= 9; prec++ {
+		if longer := strconv.FormatFloat(f, 'e', prec, 32); !halfwayFloat32(longer, float32(f)) {
+			if back, err := strconv.ParseFloat(longer, 32); err == nil && float32(back) == float32(f) {
+				return longer
+			}
+		}
+	}
+	return e
+}
+
+// halfwayFloat32 reports whether decimal s lies exactly halfway between v
+// and one of its neighbours.
+func halfwayFloat32(s string, v float32) bool {
+	r, ok := new(big.Rat).SetString(s)
+	if !ok {
+		return false
+	}
+	for _, toward := range []float32{float32(math.Inf(1)), float32(math.Inf(-1))} {
+		n := math.Nextafter32(v, toward)
+		if math.IsInf(float64(n), 0) {
+			continue
+		}
+		mid := new(big.Rat).Add(new(big.Rat).SetFloat64(float64(v)), new(big.Rat).SetFloat64(float64(n)))
+		if mid.Quo(mid, big.NewRat(2, 1)).Cmp(r) == 0 {
+			return true
+		}
+	}
+	return false
+}
+
 func formatFloat(f float64, bits int) string {
 	switch {
 	case math.IsNaN(f):
@@ -202,7 +242,7 @@ func formatFloat(f float64, bits int) string {
 	if bits == 32 {
 		digitsMax = 6
 	}
-	e := strconv.FormatFloat(f, 'e', -1, bits)
+	e := shortestFloat(f, bits)
 	mant, expText, _ := strings.Cut(e, "e")
 	exp, _ := strconv.Atoi(expText)
 	if exp < -4 || exp >= digitsMax {
