@@ -63,18 +63,26 @@ func TestResultRowsReachTheClientAsTheyAreMade(t *testing.T) {
 	}
 }
 
+// oneRowServer starts a server with a table one_row of one row, and a
+// session on it that the tests take the table's lock from.
+func oneRowServer(t *testing.T) (*Server, *pgx.Conn) {
+	t.Helper()
+	srv := startSQLServer(t, Config{})
+	dsn := "postgres://tester@" + srv.Addr().String() + "/fickle?sslmode=disable"
+	other := connectPgx(t, dsn, pgx.QueryExecModeSimpleProtocol)
+	if _, err := other.Exec(context.Background(), "CREATE TABLE one_row (id int PRIMARY KEY); INSERT INTO one_row VALUES (1)"); err != nil {
+		t.Fatal(err)
+	}
+	return srv, other
+}
+
 // TestDisconnectedClientStopsItsStreamedStatement: a client that goes
 // away in the middle of an endless result ends its statement, and with
 // it the implicit transaction's table lock, which another session then
 // takes.
 func TestDisconnectedClientStopsItsStreamedStatement(t *testing.T) {
-	srv := startSQLServer(t, Config{})
-	dsn := "postgres://tester@" + srv.Addr().String() + "/fickle?sslmode=disable"
-	other := connectPgx(t, dsn, pgx.QueryExecModeSimpleProtocol)
+	srv, other := oneRowServer(t)
 	ctx := context.Background()
-	if _, err := other.Exec(ctx, "CREATE TABLE one_row (id int PRIMARY KEY); INSERT INTO one_row VALUES (1)"); err != nil {
-		t.Fatal(err)
-	}
 	c := dialRaw(t, srv, nil)
 	c.send(&pgproto3.Query{String: "SELECT g FROM one_row, generate_series(1, 1e12) g"})
 	for rowsSeen := 0; rowsSeen < 1000; {
@@ -136,13 +144,8 @@ func TestStreamedResultStopsAtStatementTimeout(t *testing.T) {
 // statement comes right after others (the watcher's timer still armed from
 // them) and after an idle pause (the timer lapsed).
 func TestDisconnectedClientStopsItsSilentStatement(t *testing.T) {
-	srv := startSQLServer(t, Config{})
-	dsn := "postgres://tester@" + srv.Addr().String() + "/fickle?sslmode=disable"
-	other := connectPgx(t, dsn, pgx.QueryExecModeSimpleProtocol)
+	srv, other := oneRowServer(t)
 	ctx := context.Background()
-	if _, err := other.Exec(ctx, "CREATE TABLE one_row (id int PRIMARY KEY); INSERT INTO one_row VALUES (1)"); err != nil {
-		t.Fatal(err)
-	}
 	for _, tc := range []struct {
 		name   string
 		before int           // short statements before the endless one

@@ -153,12 +153,7 @@ func (s *Session) runFKChecks(kv *isolation.Txn, todo []deferredFK, label string
 		if child == nil {
 			continue // dropped since
 		}
-		var fk *fkDesc
-		for _, f := range child.fks {
-			if f.name == p.con.name {
-				fk = f
-			}
-		}
+		fk := foreignKeyNamed(child, p.con.name)
 		if fk == nil {
 			continue
 		}

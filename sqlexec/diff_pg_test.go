@@ -29,16 +29,7 @@ func TestScriptsAgainstPostgres(t *testing.T) {
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no scripts: %v", err)
 	}
-	known := map[string]bool{}
-	data, err := os.ReadFile("testdata/pg_differences.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, l := range strings.Split(string(data), "\n") {
-		if l != "" && !strings.HasPrefix(l, "#") {
-			known[l] = true
-		}
-	}
+	known := knownLines(t, "testdata/pg_differences.txt")
 	ctx := context.Background()
 	admin, err := pgx.Connect(ctx, dsn)
 	if err != nil {
@@ -106,6 +97,22 @@ func TestScriptsAgainstPostgres(t *testing.T) {
 			}
 		})
 	}
+}
+
+// knownLines reads a list of statements, one a line, # starting a comment.
+func knownLines(t *testing.T, path string) map[string]bool {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	known := map[string]bool{}
+	for _, l := range strings.Split(string(data), "\n") {
+		if l != "" && !strings.HasPrefix(l, "#") {
+			known[l] = true
+		}
+	}
+	return known
 }
 
 // bothPlans reports whether both servers answered with an EXPLAIN plan:

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"strings"
 	"testing"
 
@@ -27,16 +26,7 @@ import (
 // TestScriptsAgainstPostgres.
 func TestExpressionsAgainstPostgres(t *testing.T) {
 	dsn := testPostgres(t)
-	known := map[string]bool{}
-	data, err := os.ReadFile("testdata/expr_differences.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, l := range strings.Split(string(data), "\n") {
-		if l != "" && !strings.HasPrefix(l, "#") {
-			known[l] = true
-		}
-	}
+	known := knownLines(t, "testdata/expr_differences.txt")
 	ctx := context.Background()
 	conn, err := pgx.Connect(ctx, dsn)
 	if err != nil {

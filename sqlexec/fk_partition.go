@@ -133,12 +133,7 @@ func (c *catalog) referencedThrough(child *tableDesc, fk *fkDesc) (*tableDesc, *
 		if p == nil {
 			break
 		}
-		var pfk *fkDesc
-		for _, f := range p.fks {
-			if f.name == fk.parentName {
-				pfk = f
-			}
-		}
+		pfk := foreignKeyNamed(p, fk.parentName)
 		if pfk == nil {
 			break
 		}

@@ -60,11 +60,8 @@ func (d *ddl) referenceNewPartition(p, ch *tableDesc) {
 		if r.child.oid != p.oid {
 			t = d.cat.tables[r.child.oid].clone()
 		}
-		for _, fk := range t.fks {
-			if fk.name == r.fk.name {
-				d.referencedClone(t, fk, p, ch)
-				break
-			}
+		if fk := foreignKeyNamed(t, r.fk.name); fk != nil {
+			d.referencedClone(t, fk, p, ch)
 		}
 		if t != p {
 			d.cat.putTable(t)
@@ -261,18 +258,23 @@ func leafTables(c *catalog, t *tableDesc) []*tableDesc {
 // on the referenced side the key it was cloned from, followed up.
 func foreignKeyRoot(t *tableDesc, fk *fkDesc) *fkDesc {
 	for fk.refClone {
-		var up *fkDesc
-		for _, f := range t.fks {
-			if f.name == fk.parentName {
-				up = f
-			}
-		}
+		up := foreignKeyNamed(t, fk.parentName)
 		if up == nil {
 			break
 		}
 		fk = up
 	}
 	return fk
+}
+
+// foreignKeyNamed is t's foreign key name, nil when t has none so named.
+func foreignKeyNamed(t *tableDesc, name string) *fkDesc {
+	for _, f := range t.fks {
+		if f.name == name {
+			return f
+		}
+	}
+	return nil
 }
 
 // leafChecks returns, for a foreign key fk of t that references
