@@ -144,9 +144,9 @@ func (d *ddl) checkUnreferenced(ch, child *tableDesc, fk *fkDesc) error {
 	return nil
 }
 
-// dropReferencedClones removes from t the clones on the referenced side of
-// its keys named in names, and theirs.
-func dropReferencedClones(t *tableDesc, names map[string]bool) {
+// withReferencedClones adds to names, names of t's foreign keys, those of
+// their clones on the referenced side, and theirs.
+func withReferencedClones(t *tableDesc, names map[string]bool) map[string]bool {
 	for grew := true; grew; {
 		grew = false
 		for _, fk := range t.fks {
@@ -155,6 +155,13 @@ func dropReferencedClones(t *tableDesc, names map[string]bool) {
 			}
 		}
 	}
+	return names
+}
+
+// dropReferencedClones removes from t the clones on the referenced side of
+// its keys named in names, and theirs.
+func dropReferencedClones(t *tableDesc, names map[string]bool) {
+	names = withReferencedClones(t, names)
 	var kept []*fkDesc
 	for _, fk := range t.fks {
 		if !fk.refClone || !names[fk.name] {
@@ -167,15 +174,7 @@ func dropReferencedClones(t *tableDesc, names map[string]bool) {
 // alterForeignKeyFamily sets the deferrability of t's foreign key name and
 // of its clones, on the referenced side in t and in t's partitions.
 func (d *ddl) alterForeignKeyFamily(t *tableDesc, name string, deferrable, initiallyDeferred bool) {
-	family := map[string]bool{name: true}
-	for grew := true; grew; {
-		grew = false
-		for _, fk := range t.fks {
-			if fk.refClone && family[fk.parentName] && !family[fk.name] {
-				family[fk.name], grew = true, true
-			}
-		}
-	}
+	family := withReferencedClones(t, map[string]bool{name: true})
 	for j, fk := range t.fks {
 		if family[fk.name] {
 			nfk := *fk
