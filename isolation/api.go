@@ -63,7 +63,8 @@ const (
 	// StrategyOldest picks the stalest valid version.
 	StrategyOldest
 	// StrategyAdversarial mixes the others per transaction and favours
-	// choices that create anomalies.
+	// choices that create anomalies, less so for a session's retries after
+	// server aborts (retryCalmed).
 	StrategyAdversarial
 )
 

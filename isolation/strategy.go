@@ -30,6 +30,22 @@ func (e *engine) txnRand(s *session, seq uint64) *rand.Rand {
 	return rand.New(rand.NewPCG(e.cfg.Seed, splitmix(uint64(s.id)<<32^seq)))
 }
 
+// retryCalmed reports whether an adversarial transaction that follows
+// aborts server-aborted transactions of its session in a row reads as the
+// latest strategy does: with probability 1 - 2^-aborts, drawn from its own
+// PRNG. A client retries a serialization failure; a database that failed
+// every retry would be one no application could use, and the adversary's
+// stale picks over a scan of many rows would fail almost every one (a
+// predicate read followed by a write that must see the latest row). A
+// session without aborts draws nothing here, so its choices stay those of
+// its seed.
+func retryCalmed(rng *rand.Rand, aborts int) bool {
+	if aborts == 0 {
+		return false
+	}
+	return rng.Uint64()&(1<<min(aborts, 63)-1) != 0
+}
+
 // splitmix is SplitMix64's finalizer: a bijective mix of the stream id.
 func splitmix(x uint64) uint64 {
 	x += 0x9e3779b97f4a7c15

@@ -16,6 +16,10 @@ type session struct {
 	id   history.SessionID
 	cur  *txn   // the transaction in progress, if any
 	ntxn uint64 // transactions begun, for PRNG derivation
+	// serverAborts counts the session's latest transactions in a row that
+	// the server aborted (40001, 40P01): the adversary calms down for a
+	// client's retries (retryCalmed).
+	serverAborts int
 	// ntxnBase is ntxn when the current history began (the last
 	// checkpoint): replay numbers a session's transactions from it.
 	ntxnBase uint64
@@ -202,6 +206,13 @@ func (e *engine) beginLocked(s *session, opts TxnOptions) (*Txn, error) {
 		strat = e.cfg.Strategy
 	}
 	s.ntxn++
+	var rng *rand.Rand
+	if strat == StrategyRandom || strat == StrategyAdversarial {
+		rng = e.txnRand(s, s.ntxn)
+	}
+	if strat == StrategyAdversarial && retryCalmed(rng, s.serverAborts) {
+		strat = StrategyLatest
+	}
 	t := &txn{
 		txnLive: &txnLive{readOnly: opts.ReadOnly, strategy: strat},
 		id:      e.nextTxn,
@@ -218,8 +229,8 @@ func (e *engine) beginLocked(s *session, opts TxnOptions) (*Txn, error) {
 	if e.cfg.StatementSnapshots && level == history.ReadCommitted || e.cfg.PostgresConcurrency && t.windowed() {
 		t.snap = e.co.tail // PostgreSQL's snapshot: the statement's, or the first statement's
 	}
-	if strat == StrategyRandom || strat == StrategyAdversarial {
-		t.rng = e.txnRand(s, t.seq)
+	if strat != StrategyLatest {
+		t.rng = rng
 	}
 	t.mode = e.advMode(t)
 	e.nextTxn++
@@ -390,6 +401,11 @@ func (e *engine) serverAbort(t *txn, err error) error {
 // end releases t's locks, wakes its waiters and records its outcome.
 func (e *engine) end(t *txn, st txnState) {
 	t.state = st
+	if st == txnServerAborted {
+		t.sess.serverAborts++
+	} else {
+		t.sess.serverAborts = 0
+	}
 	e.releaseLocks(t)
 	t.tableLocks = nil
 	delete(e.active, t)
