@@ -171,42 +171,63 @@ const (
 // TestIncrementsThroughSelectForUpdateAreNeverLost: N connections each
 // read the balance with SELECT ... FOR UPDATE and write it back plus one,
 // M times. The total is N x M at every level in every profile, and no
-// locking read ever returns two rows for one primary key.
+// locking read ever returns two rows for one primary key; also when the
+// table is partitioned and the row is locked through the parent, in the
+// partition it lives in.
 func TestIncrementsThroughSelectForUpdateAreNeverLost(t *testing.T) {
-	for _, p := range lockingProfiles() {
-		for _, level := range p.levels {
-			t.Run(p.name+"/"+level.String(), func(t *testing.T) {
-				f := lockingServer(t, p.cfg, "CREATE TABLE acct (id int PRIMARY KEY, bal int NOT NULL)", "INSERT INTO acct VALUES (1, 0)")
-				workers(t, f.dsn, incrementWorkers, func(ctx context.Context, w int, conn *pgx.Conn) error {
-					for range incrementsEach {
-						_, err := retryTxn(ctx, conn, level, func() error {
-							rows, err := conn.Query(ctx, "SELECT bal FROM acct WHERE id = $1 FOR UPDATE", 1)
-							if err != nil {
-								return err
-							}
-							bals, err := pgx.CollectRows(rows, pgx.RowTo[int])
-							if err != nil {
-								return err
-							}
-							if len(bals) != 1 {
-								return fmt.Errorf("SELECT ... FOR UPDATE of one key returned %d rows: %v", len(bals), bals)
-							}
-							_, err = conn.Exec(ctx, "UPDATE acct SET bal = $1 WHERE id = $2", bals[0]+1, 1)
-							return err
-						})
-						if err != nil {
-							return err
-						}
-					}
-					return nil
+	shapes := []struct {
+		name  string
+		setup []string
+	}{
+		{"plain", []string{"CREATE TABLE acct (id int PRIMARY KEY, bal int NOT NULL)"}},
+		{"partitioned", []string{
+			"CREATE TABLE acct (id int PRIMARY KEY, bal int NOT NULL) PARTITION BY RANGE (id)",
+			"CREATE TABLE acct_low PARTITION OF acct FOR VALUES FROM (0) TO (10)",
+			"CREATE TABLE acct_high PARTITION OF acct FOR VALUES FROM (10) TO (100)",
+		}},
+	}
+	for _, shape := range shapes {
+		for _, p := range lockingProfiles() {
+			for _, level := range p.levels {
+				t.Run(shape.name+"/"+p.name+"/"+level.String(), func(t *testing.T) {
+					incrementThroughSelectForUpdate(t, p, level, shape.setup)
 				})
-				if got, want := latestBalance(t, f.dsn), incrementWorkers*incrementsEach; got != want {
-					t.Errorf("balance %d after %d increments: %d lost", got, want, want-got)
-				}
-				checkWithFickleCheck(t, f, p.cfg.RealTime)
-			})
+			}
 		}
 	}
+}
+
+// incrementThroughSelectForUpdate runs TestIncrementsThroughSelectForUpdateAreNeverLost's
+// workload on the table acct that setup creates.
+func incrementThroughSelectForUpdate(t *testing.T, p lockingProfile, level history.Level, setup []string) {
+	f := lockingServer(t, p.cfg, append(setup, "INSERT INTO acct VALUES (1, 0)")...)
+	workers(t, f.dsn, incrementWorkers, func(ctx context.Context, w int, conn *pgx.Conn) error {
+		for range incrementsEach {
+			_, err := retryTxn(ctx, conn, level, func() error {
+				rows, err := conn.Query(ctx, "SELECT bal FROM acct WHERE id = $1 FOR UPDATE", 1)
+				if err != nil {
+					return err
+				}
+				bals, err := pgx.CollectRows(rows, pgx.RowTo[int])
+				if err != nil {
+					return err
+				}
+				if len(bals) != 1 {
+					return fmt.Errorf("SELECT ... FOR UPDATE of one key returned %d rows: %v", len(bals), bals)
+				}
+				_, err = conn.Exec(ctx, "UPDATE acct SET bal = $1 WHERE id = $2", bals[0]+1, 1)
+				return err
+			})
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if got, want := latestBalance(t, f.dsn), incrementWorkers*incrementsEach; got != want {
+		t.Errorf("balance %d after %d increments: %d lost", got, want, want-got)
+	}
+	checkWithFickleCheck(t, f, p.cfg.RealTime)
 }
 
 // TestAtomicIncrementsAreNeverLost: N connections each run UPDATE ... SET

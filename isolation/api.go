@@ -547,6 +547,15 @@ func (t *Txn) Delete(ctx context.Context, table TableID, key []byte) error {
 	return t.t.e.delete(ctx, t.t, table, key)
 }
 
+// MoveOut deletes the row at key as part of moving it to another table (an
+// UPDATE that changes a row's partition) and remembers that it moved. Once
+// this transaction commits, a statement that locks the key after reading
+// the row, or after waiting for this transaction, fails with 40001, as
+// PostgreSQL's do for a row moved to another partition.
+func (t *Txn) MoveOut(ctx context.Context, table TableID, key []byte) error {
+	return t.t.e.moveOut(ctx, t.t, table, key)
+}
+
 // LockRow takes a row lock for the current statement and returns the row's
 // newest version, on which the statement must work: SELECT ... FOR UPDATE
 // returns it, UPDATE and DELETE compute the new row from it. The lock is

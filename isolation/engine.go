@@ -88,10 +88,18 @@ type table struct {
 	scanFloor *omNode
 	// moves maps a tombstone that an update of a row's primary key left
 	// (Txn.Move) to the key the row moved to, so that a lock request on
-	// the old key follows the row (lockrow.go).
-	moves map[movedVersion]string
+	// the old key follows the row, and one that moving the row to another
+	// table left (Txn.MoveOut) to nowhere (lockrow.go).
+	moves map[movedVersion]moveTarget
 	// keySlab holds the keys allocated for the next keys made (newKeyState).
 	keySlab []keyState
+}
+
+// moveTarget is where a moved row went: key of the same table, or another
+// table (elsewhere; an UPDATE that changed the row's partition).
+type moveTarget struct {
+	key       string
+	elsewhere bool
 }
 
 // movedVersion is the tombstone writer w left at key ks by moving the row.

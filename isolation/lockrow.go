@@ -32,10 +32,16 @@ func (e *engine) lockRow(ctx context.Context, t *txn, id TableID, key []byte, re
 }
 
 // lockKey locks key k of tb for t (e.mu held) and returns the row's newest
-// version, following the row if it moved to another key.
+// version, following the row if it moved to another key. A row that moved
+// to another table while t waited for it, or after t's statement read it,
+// fails with 40001: PostgreSQL cannot follow a row into another partition.
 func (e *engine) lockKey(ctx context.Context, t *txn, tb *table, k string, req LockRequest) (LockedRow, error) {
 	r := resource{lockRow, uint32(tb.id), k}
 	held := e.holds(t, r)
+	var before *txn // the key's latest writer before any wait
+	if ks := tb.keyState(k, false); ks != nil {
+		before = ks.latest().w
+	}
 	if err := e.acquire(ctx, t, r, uint8(req.Mode), req.Wait); err != nil {
 		if err == errSkipLocked {
 			return LockedRow{Skipped: true}, nil
@@ -43,6 +49,7 @@ func (e *engine) lockKey(ctx context.Context, t *txn, tb *table, k string, req L
 		return LockedRow{}, err
 	}
 	ks := tb.keyState(k, true)
+	read, _ := e.statementVersion(t, ks)
 	got, err := e.lockedVersion(t, tb, ks, req)
 	if err != nil || got.Live {
 		return got, err
@@ -52,17 +59,25 @@ func (e *engine) lockKey(ctx context.Context, t *txn, tb *table, k string, req L
 	if !held {
 		e.unlock(t, r)
 	}
-	next, moved := tb.moves[movedVersion{ks, ks.latest().w}]
+	latest := ks.latest().w
+	next, moved := tb.moves[movedVersion{ks, latest}]
 	if !moved || t.writes[tb.id][k] != nil {
+		return got, nil
+	}
+	if next.elsewhere {
+		if latest != before || read.ok && read.w != latest {
+			return LockedRow{}, e.serverAbort(t, pgerror.New(pgerror.SerializationFailure,
+				"tuple to be locked was already moved to another partition due to concurrent update"))
+		}
 		return got, nil
 	}
 	// The row moved to another key (an update of its primary key): follow
 	// it, as PostgreSQL follows a row's update chain, and lock it there.
-	if got, err = e.lockKey(ctx, t, tb, next, req); err != nil || got.Skipped {
+	if got, err = e.lockKey(ctx, t, tb, next.key, req); err != nil || got.Skipped {
 		return got, err
 	}
 	if got.Key == nil {
-		got.Key = []byte(next)
+		got.Key = []byte(next.key)
 	}
 	got.Changed = true
 	return got, nil

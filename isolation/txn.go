@@ -123,8 +123,11 @@ type write struct {
 	tomb bool
 	ks   *keyState
 	tb   *table // kept, not looked up: the table may be dropped meanwhile
-	// movedTo is the key a tombstone's row moved to (Txn.Move), or "".
-	movedTo string
+	// movedTo is the key a tombstone's row moved to (Txn.Move), or "";
+	// movedOut marks a tombstone whose row moved to another table
+	// (Txn.MoveOut).
+	movedTo  string
+	movedOut bool
 	// seq numbers the transaction's writes (1, 2, ...); before is the own
 	// write this one replaced, and for a first own write (before nil)
 	// baseRow and baseLive are the version it replaced as the transaction
@@ -358,11 +361,11 @@ func (e *engine) commit(ctx context.Context, t *txn) error {
 			w.ks.insertVersion(version{w: t, row: w.row, tomb: w.tomb})
 			e.markDirty(w.ks)
 			t.wrote = append(t.wrote, w.ks)
-			if w.tomb && w.movedTo != "" {
+			if w.tomb && (w.movedTo != "" || w.movedOut) {
 				if w.tb.moves == nil {
-					w.tb.moves = make(map[movedVersion]string)
+					w.tb.moves = make(map[movedVersion]moveTarget)
 				}
-				w.tb.moves[movedVersion{w.ks, t}] = w.movedTo
+				w.tb.moves[movedVersion{w.ks, t}] = moveTarget{key: w.movedTo, elsewhere: w.movedOut}
 			}
 		}
 	}

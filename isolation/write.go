@@ -133,6 +133,19 @@ func (e *engine) move(ctx context.Context, t *txn, id TableID, key, newKey []byt
 	return nil
 }
 
+// moveOut is Txn.MoveOut: a delete that remembers the row left the table.
+func (e *engine) moveOut(ctx context.Context, t *txn, id TableID, key []byte) error {
+	if err := e.delete(ctx, t, id, key); err != nil {
+		return err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if w := t.writes[id][string(key)]; w != nil && t.txnLive != nil {
+		w.movedOut = true
+	}
+	return nil
+}
+
 // checkUpdate runs the checks of a write of row (nil: DELETE) over an
 // existing row: first-committer-wins for SI, and under
 // Config.PostgresConcurrency PostgreSQL's first-updater-wins and SSI.

@@ -322,7 +322,7 @@ func (w *writer) moveOut(x *execCtx, target *tableDesc, key []byte, row []any) e
 			return pgerror.Unsupported("moving a row out of a partition that a foreign key references")
 		}
 	}
-	if err := x.txn.Delete(x.ctx, w.t.id, key); err != nil {
+	if err := x.txn.MoveOut(x.ctx, w.t.id, key); err != nil {
 		return err
 	}
 	for _, ref := range w.refs {

@@ -233,7 +233,8 @@ func fetchMembers(x *execCtx, it *fromItem, withKeys bool, conds []*conj) ([]key
 	for i, m := range it.members[1:] {
 		setTableoid(x, it, m.t)
 		start := len(out)
-		err := x.txn.Scan(x.ctx, m.t.id, isolation.Span{}, isolation.ReadOptions{AsOf: x.asOf}, func(key []byte, row []any) (bool, error) {
+		ro := isolation.ReadOptions{ForLock: it.lock != isolation.RowLockNone, AsOf: x.asOf}
+		err := x.txn.Scan(x.ctx, m.t.id, isolation.Span{}, ro, func(key []byte, row []any) (bool, error) {
 			prow := m.toParent(row)
 			copy(x.row[it.off:it.off+len(prow)], prow)
 			ok, err := allHold(x, conds, false)

@@ -25,9 +25,12 @@ import (
 
 // rowMarks tracks, while a locking query joins its items, what its lock
 // stage needs of the current joined row (by item index): the store key of
-// each locked item's row and which items were null-extended.
+// each locked item's row, the member of an inheritance parent or
+// partitioned table it lives in (keyedRow.member), and which items were
+// null-extended.
 type rowMarks struct {
 	keys    [][]byte
+	members []int
 	nullExt []bool
 }
 
@@ -35,6 +38,7 @@ type rowMarks struct {
 type lockCandidate struct {
 	full    []any // every item's columns, as execCtx.row holds them
 	keys    [][]byte
+	members []int
 	nullExt []bool
 }
 
@@ -54,7 +58,7 @@ type lockStage struct {
 
 // start makes the row marks of one run of the query level.
 func (ls *lockStage) start() *rowMarks {
-	return &rowMarks{keys: make([][]byte, len(ls.items)), nullExt: make([]bool, len(ls.items))}
+	return &rowMarks{keys: make([][]byte, len(ls.items)), members: make([]int, len(ls.items)), nullExt: make([]bool, len(ls.items))}
 }
 
 // candidate copies the current joined row and its marks.
@@ -62,6 +66,7 @@ func (ls *lockStage) candidate(x *execCtx) lockCandidate {
 	return lockCandidate{
 		full:    append([]any(nil), x.row...),
 		keys:    append([][]byte(nil), x.marks.keys...),
+		members: append([]int(nil), x.marks.members...),
 		nullExt: append([]bool(nil), x.marks.nullExt...),
 	}
 }
@@ -96,14 +101,21 @@ func (ls *lockStage) apply(x *execCtx, rows [][]any, cands []lockCandidate, lim,
 
 // lock locks the rows of c's locked items and returns the output row, row
 // itself when no locked row changed, else computed by the re-check; ok is
-// false when the row is skipped, deleted or no longer matches.
+// false when the row is skipped, deleted or no longer matches. A row of an
+// inheritance parent or partitioned table is locked in the member it lives
+// in, as PostgreSQL locks it in the leaf partition.
 func (ls *lockStage) lock(x *execCtx, c lockCandidate, row []any) ([]any, bool, error) {
 	changed := false
 	for i, it := range ls.items {
 		if it.lock == isolation.RowLockNone {
 			continue
 		}
-		got, err := x.txn.LockRow(x.ctx, it.table.id, c.keys[i], isolation.LockRequest{Mode: it.lock, Wait: it.wait})
+		t, m := it.table, (*inhMember)(nil)
+		if c.members[i] > 0 {
+			m = it.members[c.members[i]]
+			t = m.t
+		}
+		got, err := x.txn.LockRow(x.ctx, t.id, c.keys[i], isolation.LockRequest{Mode: it.lock, Wait: it.wait})
 		if err != nil {
 			return nil, false, err
 		}
@@ -111,7 +123,11 @@ func (ls *lockStage) lock(x *execCtx, c lockCandidate, row []any) ([]any, bool, 
 			return nil, false, nil
 		}
 		if got.Changed {
-			copy(c.full[it.off:it.off+it.width], got.Row)
+			prow := got.Row
+			if m != nil {
+				prow = m.toParent(prow)
+			}
+			copy(c.full[it.off:it.off+len(prow)], prow)
 			changed = true
 		}
 	}
@@ -222,9 +238,6 @@ func (b *binder) applyLocking(st *pg_query.SelectStmt, items []*fromItem) error 
 				return pgerror.Unsupported(lock.String() + " of a view")
 			case itemJoin:
 				return pgerror.Unsupported(lock.String() + " of the tables of a parenthesized join")
-			}
-			if it.members != nil {
-				return pgerror.Unsupported(lock.String() + " of an inheritance parent")
 			}
 			// Clauses naming one table combine as in PostgreSQL: the
 			// strongest lock, and the strictest wait policy.

@@ -398,6 +398,7 @@ func runItems(x *execCtx, items []*fromItem, i int, emit func() error) error {
 	it := items[i]
 	var rows [][]any
 	var keys [][]byte // the rows' store keys, kept for a lock stage
+	var members []int // the members they live in (keyedRow.member)
 	conds := it.on
 	// A table item's rows go on as the store returns them (a LIMIT above
 	// stops the scan) unless something needs them all first.
@@ -431,6 +432,7 @@ func runItems(x *execCtx, items []*fromItem, i int, emit func() error) error {
 			rows[j] = kr.row
 			if marked {
 				keys = append(keys, kr.key)
+				members = append(members, kr.member)
 			}
 		}
 	case it.each != nil:
@@ -455,7 +457,7 @@ func runItems(x *execCtx, items []*fromItem, i int, emit func() error) error {
 		if x.marks != nil {
 			x.marks.nullExt[i] = false
 			if keys != nil {
-				x.marks.keys[i] = keys[n-1]
+				x.marks.keys[i], x.marks.members[i] = keys[n-1], members[n-1]
 			}
 		}
 		ok, err := allHold(x, conds, true)
