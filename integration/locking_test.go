@@ -230,6 +230,58 @@ func incrementThroughSelectForUpdate(t *testing.T, p lockingProfile, level histo
 	checkWithFickleCheck(t, f, p.cfg.RealTime)
 }
 
+// TestUpsertIncrementsAreNeverLost: N connections each run INSERT ... ON
+// CONFLICT DO UPDATE SET n = n + 1 on a few keys, none of which exists at
+// first, M times. The first insert of a key makes the others wait for it
+// and then update, so every key counts every upsert of it, at every level
+// in every profile, also when the table is partitioned (each row's
+// conflict is found in its partition).
+func TestUpsertIncrementsAreNeverLost(t *testing.T) {
+	const keys = 3
+	shapes := []struct {
+		name  string
+		setup []string
+	}{
+		{"plain", []string{"CREATE TABLE counter (k int PRIMARY KEY, n int NOT NULL)"}},
+		{"partitioned", []string{
+			"CREATE TABLE counter (k int PRIMARY KEY, n int NOT NULL) PARTITION BY RANGE (k)",
+			"CREATE TABLE counter_low (n int NOT NULL, k int NOT NULL)",
+			"ALTER TABLE counter ATTACH PARTITION counter_low FOR VALUES FROM (0) TO (2)",
+			"CREATE TABLE counter_high PARTITION OF counter FOR VALUES FROM (2) TO (100)",
+		}},
+	}
+	for _, shape := range shapes {
+		for _, p := range lockingProfiles() {
+			for _, level := range p.levels {
+				t.Run(shape.name+"/"+p.name+"/"+level.String(), func(t *testing.T) {
+					f := lockingServer(t, p.cfg, shape.setup...)
+					workers(t, f.dsn, incrementWorkers, func(ctx context.Context, w int, conn *pgx.Conn) error {
+						for i := range incrementsEach {
+							_, err := retryTxn(ctx, conn, level, func() error {
+								_, err := conn.Exec(ctx, "INSERT INTO counter VALUES ($1, 1) ON CONFLICT (k) DO UPDATE SET n = counter.n + 1", (w+i)%keys)
+								return err
+							})
+							if err != nil {
+								return err
+							}
+						}
+						return nil
+					})
+					var total, rows int
+					if err := connect(t, f.dsn).QueryRow(context.Background(),
+						"SELECT sum(n), count(*) FROM (SELECT n FROM counter FOR SHARE) c").Scan(&total, &rows); err != nil {
+						t.Fatal(err)
+					}
+					if want := incrementWorkers * incrementsEach; total != want || rows != keys {
+						t.Errorf("%d upserts counted %d in %d rows, want %d rows", want, total, rows, keys)
+					}
+					checkWithFickleCheck(t, f, p.cfg.RealTime)
+				})
+			}
+		}
+	}
+}
+
 // TestAtomicIncrementsAreNeverLost: N connections each run UPDATE ... SET
 // bal = bal + 1 M times. An UPDATE computes on the row's latest version
 // (DESIGN §4), so the total is N x M at every level in every profile, in

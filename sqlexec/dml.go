@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"slices"
@@ -109,7 +110,7 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 		return nil, err
 	}
 	sc := insertScope(t, ins, ctes)
-	outs, cols, err := b.returning(sc, ins.ReturningList)
+	outs, cols, err := b.returning(withInsertedTableoid(sc, t), ins.ReturningList)
 	if err != nil {
 		return nil, err
 	}
@@ -129,7 +130,7 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 	if oc != nil && trg.hasRowTriggers() {
 		return nil, pgerror.Unsupported("INSERT ... ON CONFLICT into a table with row triggers")
 	}
-	router, pcheck, err := b.insertRouting(t, ins, trg.hasRowTriggers())
+	router, pcheck, err := b.insertRouting(t, oc, trg.hasRowTriggers())
 	if err != nil {
 		return nil, err
 	}
@@ -153,6 +154,20 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 			return nil, err
 		}
 		leafEvents := &rowQueue{}
+		// emit counts and returns row (in t's column order), written to
+		// the table with OID oid.
+		emit := func(row []any, oid uint32) error {
+			n++
+			if outs != nil {
+				x.row = append(row[:len(row):len(row)], int64(oid))
+				p, err := project(x, outs)
+				if err != nil {
+					return err
+				}
+				rows = append(rows, p)
+			}
+			return nil
+		}
 		var skip func(int) bool // OVERRIDING USER VALUE: identity columns take their defaults
 		if overrideUser {
 			skip = func(c int) bool { return t.cols[c].identity != 0 }
@@ -188,24 +203,32 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 			if err := pcheck.check(x, t, row); err != nil {
 				return err
 			}
+			oid := t.oid // of the table the row goes to
 			switch {
-			case router != nil:
-				if row, err = router.insert(x, row, policies, leafEvents); err != nil || row == nil {
+			case router != nil && oc != nil:
+				leaf, lrow, err := router.route(x, row)
+				if err != nil {
 					return err
 				}
+				if err := policies.check(x, row); err != nil {
+					return err
+				}
+				if err := leaf.w.validate(x, lrow, nil); err != nil {
+					return err
+				}
+				done, err := oc.tryIn(x, w, leaf, row, lrow, func(r []any) error { return emit(r, leaf.t.oid) })
+				if err != nil || done {
+					return err
+				}
+				oid = leaf.t.oid
+			case router != nil:
+				var leaf *tableDesc
+				if row, leaf, err = router.insert(x, row, policies, leafEvents); err != nil || row == nil {
+					return err
+				}
+				oid = leaf.oid
 			case oc != nil:
-				done, err := oc.try(x, w, row, func(r []any) error {
-					n++
-					if outs != nil {
-						x.row = r
-						p, err := project(x, outs)
-						if err != nil {
-							return err
-						}
-						rows = append(rows, p)
-					}
-					return nil
-				})
+				done, err := oc.try(x, w, row, func(r []any) error { return emit(r, t.oid) })
 				if err != nil || done {
 					return err
 				}
@@ -218,16 +241,7 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 				return err
 			}
 			trg.after(nil, row)
-			n++
-			if outs != nil {
-				x.row = row
-				p, err := project(x, outs)
-				if err != nil {
-					return err
-				}
-				rows = append(rows, p)
-			}
-			return nil
+			return emit(row, oid)
 		})
 		if err == nil {
 			err = leafEvents.fire(x)
@@ -616,7 +630,12 @@ func (b *binder) setTargetFor(t *tableDesc, sc *scope, rt *pg_query.ResTarget) (
 	return []setTarget{{col: c, e: e}}, nil
 }
 
-// touched returns the store keys the statement inserted or updated
+// touchedKey names the row under store key key of table t in touched.
+func touchedKey(t *tableDesc, key []byte) string {
+	return string(binary.BigEndian.AppendUint32(nil, t.oid)) + string(key)
+}
+
+// touched returns the rows (touchedKey) the statement inserted or updated
 // through cp, which DO UPDATE may not update again (21000).
 func (cp *conflictPlan) touched(x *execCtx) map[string]bool {
 	if x.memo == nil {
@@ -634,26 +653,43 @@ func (cp *conflictPlan) touched(x *execCtx) map[string]bool {
 // updates the existing row. done reports that the conflict was handled
 // (emit was called for an updated row).
 func (cp *conflictPlan) try(x *execCtx, w *writer, row []any, emit func([]any) error) (bool, error) {
+	return cp.tryIn(x, w, nil, row, row, emit)
+}
+
+// tryIn is try for row (in the target's column order) written to leaf as
+// lrow (in its order) when the target is partitioned; leaf is nil and lrow
+// is row otherwise. The existing row is locked and updated in the leaf; the
+// SET list and WHERE clause see it and EXCLUDED in the target's order, and
+// emit gets the new row in that order.
+func (cp *conflictPlan) tryIn(x *execCtx, w *writer, leaf *partRoute, row, lrow []any, emit func([]any) error) (bool, error) {
+	lw := w
+	if leaf != nil {
+		lw = leaf.w
+	}
 	if cp.deferrableArbiter {
 		return false, pgerror.New(pgerror.ObjectNotInPrerequisiteState, "ON CONFLICT does not support deferrable unique constraints/exclusion constraints as arbiters").
-			WithConstraint(w.t.name, "")
+			WithConstraint(lw.t.name, "")
 	}
 	sp := x.txn.Savepoint()
-	key, err := x.txn.Insert(x.ctx, w.t.id, w.t.pkKey(row), row)
+	key, err := x.txn.Insert(x.ctx, lw.t.id, lw.t.pkKey(lrow), lrow)
 	if err == nil {
 		_ = x.txn.Release(sp)
-		x.s.queueUniqueChecks(w.t, key, row)
-		cp.touched(x)[string(key)] = true
+		x.s.queueUniqueChecks(lw.t, key, lrow)
+		cp.touched(x)[touchedKey(lw.t, key)] = true
 		return false, nil
 	}
 	var uc *isolation.UniqueConflict
 	if !errors.As(err, &uc) {
 		return false, err
 	}
-	if cp.arbiter && !(cp.arbiterPKey && uc.Index == isolation.NoIndex && !w.t.hidden ||
-		cp.arbiterIdx != nil && uc.Index == cp.arbiterIdx.id ||
-		cp.arbiterPKey && w.t.hidden && w.t.pkIndex != nil && uc.Index == w.t.pkIndex.id) {
-		return false, w.uniqueError(err, row)
+	arbiterIdx := cp.arbiterIdx
+	if leaf != nil {
+		arbiterIdx = leaf.arbiterIdx
+	}
+	if cp.arbiter && !(cp.arbiterPKey && uc.Index == isolation.NoIndex && !lw.t.hidden ||
+		arbiterIdx != nil && uc.Index == arbiterIdx.id ||
+		cp.arbiterPKey && lw.t.hidden && lw.t.pkIndex != nil && uc.Index == lw.t.pkIndex.id) {
+		return false, lw.uniqueError(err, lrow)
 	}
 	if err := x.txn.RollbackTo(sp); err != nil {
 		return false, err
@@ -662,11 +698,11 @@ func (cp *conflictPlan) try(x *execCtx, w *writer, row []any, emit func([]any) e
 	if !cp.update {
 		return true, nil
 	}
-	if cp.touched(x)[string(uc.Key)] {
+	if cp.touched(x)[touchedKey(lw.t, uc.Key)] {
 		return false, pgerror.New(pgerror.CardinalityViolation, "ON CONFLICT DO UPDATE command cannot affect row a second time").
 			WithHint("Ensure that no rows proposed for insertion within the same command have duplicate constrained values.")
 	}
-	locked, err := x.txn.LockRow(x.ctx, w.t.id, uc.Key, isolation.LockRequest{Mode: isolation.RowLockUpdate, Write: true})
+	locked, err := x.txn.LockRow(x.ctx, lw.t.id, uc.Key, isolation.LockRequest{Mode: isolation.RowLockUpdate, Write: true})
 	if err != nil {
 		return false, err
 	}
@@ -674,6 +710,9 @@ func (cp *conflictPlan) try(x *execCtx, w *writer, row []any, emit func([]any) e
 		return false, pgerror.New(pgerror.SerializationFailure, "could not serialize access due to concurrent delete")
 	}
 	existing := locked.Row
+	if leaf != nil {
+		existing = leaf.toRoot(existing)
+	}
 	both := make([]any, 0, 2*len(row))
 	both = append(append(both, existing...), row...)
 	saved := x.row
@@ -707,15 +746,26 @@ func (cp *conflictPlan) try(x *execCtx, w *writer, row []any, emit func([]any) e
 		}
 		nr[s.col] = v
 	}
-	if err := w.validate(x, nr, existing); err != nil {
+	lnr, lexisting := nr, existing
+	if leaf != nil {
+		lnr, lexisting = leaf.fromRoot(nr), locked.Row
+		if ok, err := leaf.check.holds(x, lnr); err != nil || !ok {
+			if err == nil {
+				err = pgerror.New(pgerror.FeatureNotSupported, "invalid ON UPDATE specification").
+					WithDetail("The result tuple would appear in a different partition than the original tuple.")
+			}
+			return false, err
+		}
+	}
+	if err := lw.validate(x, lnr, lexisting); err != nil {
 		return false, err
 	}
-	if err := w.updateRow(x, uc.Key, existing, nr); err != nil {
+	if err := lw.updateRow(x, uc.Key, lexisting, lnr); err != nil {
 		return false, err
 	}
-	cp.touched(x)[string(uc.Key)] = true
-	if !w.t.hidden {
-		cp.touched(x)[string(w.t.pkKey(nr))] = true
+	cp.touched(x)[touchedKey(lw.t, uc.Key)] = true
+	if !lw.t.hidden {
+		cp.touched(x)[touchedKey(lw.t, lw.t.pkKey(lnr))] = true
 	}
 	x.row = saved
 	return true, emit(nr)
@@ -743,6 +793,19 @@ func sourceWidth(n *pg_query.Node) int {
 		}
 	}
 	return len(st.TargetList)
+}
+
+// withInsertedTableoid is sc, an INSERT's scope, with the system column
+// tableoid for RETURNING: the OID of the table (the partition) each row
+// went to, one slot past t's columns.
+func withInsertedTableoid(sc *scope, t *tableDesc) *scope {
+	rsc := *sc
+	rel := t.name
+	if len(sc.cols) > 0 {
+		rel = sc.cols[0].rel
+	}
+	rsc.cols = append(slices.Clip(sc.cols), scopeCol{rel: rel, name: "tableoid", typ: types.OidType, slot: len(t.cols), hidden: true, system: true})
+	return &rsc
 }
 
 // insertScope is the scope of an INSERT's RETURNING and ON CONFLICT: the

@@ -164,6 +164,37 @@ func (m *modifyTarget) member(mt match) *inhMember {
 	return nil
 }
 
+// rowTable returns the table the target row mt lives in.
+func (m *modifyTarget) rowTable(mt match) *tableDesc {
+	if mem := m.member(mt); mem != nil {
+		return mem.t
+	}
+	return m.t
+}
+
+// returningScope is the scope of RETURNING: the statement's, and for a
+// target with members (an inheritance parent or a partitioned table) the
+// system column tableoid, one slot past the joined row (returnRow), since
+// the target's item has no slot of its own (tableoid.go).
+func (m *modifyTarget) returningScope() *scope {
+	if m.items[0].members == nil {
+		return m.sc
+	}
+	rsc := *m.sc
+	rsc.cols = append(slices.Clip(m.sc.cols), scopeCol{rel: m.items[0].name, name: "tableoid", typ: types.OidType, slot: m.width, hidden: true, system: true})
+	return &rsc
+}
+
+// returnRow sets x.row to full, a joined row, for RETURNING, with oid, the
+// OID of the table the target row is in now, in the slot returningScope
+// gives it.
+func (m *modifyTarget) returnRow(x *execCtx, full []any, oid uint32) {
+	if m.items[0].members != nil {
+		full = append(full[:m.width:m.width], int64(oid))
+	}
+	x.row = full
+}
+
 // modified tracks the rows a statement wrote, by table member and key: a
 // row it reaches a second time (the adversary may have shown it at its old
 // key and its new one, and a lock follows a moved row) is skipped, as
@@ -245,7 +276,7 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	outs, cols, err := b.returning(m.sc, up.ReturningList)
+	outs, cols, err := b.returning(m.returningScope(), up.ReturningList)
 	if err != nil {
 		return nil, err
 	}
@@ -341,7 +372,7 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 				}
 				nr = mem.toParent(np)
 			}
-			outcome, err := moves.apply(x, mt, wm, np, nr, policies, q)
+			outcome, movedTo, err := moves.apply(x, mt, wm, np, nr, policies, q)
 			if err != nil {
 				return nil, err
 			}
@@ -371,6 +402,11 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 			}
 			if outs != nil {
 				copy(x.row[:len(nr)], nr)
+				oid := m.rowTable(mt).oid
+				if movedTo != nil {
+					oid = movedTo.oid
+				}
+				m.returnRow(x, x.row, oid)
 				p, err := project(x, outs)
 				if err != nil {
 					return nil, err
@@ -428,7 +464,7 @@ func (b *binder) deletePlan(del *pg_query.DeleteStmt) (*stmtPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	outs, cols, err := b.returning(m.sc, del.ReturningList)
+	outs, cols, err := b.returning(m.returningScope(), del.ReturningList)
 	if err != nil {
 		return nil, err
 	}
@@ -487,7 +523,7 @@ func (b *binder) deletePlan(del *pg_query.DeleteStmt) (*stmtPlan, error) {
 				trg.after(mt.row, nil)
 			}
 			if outs != nil {
-				x.row = mt.full
+				m.returnRow(x, mt.full, m.rowTable(mt).oid)
 				p, err := project(x, outs)
 				if err != nil {
 					return nil, err

@@ -1,7 +1,7 @@
 package sqlexec
 
 import (
-	pg_query "github.com/pganalyze/pg_query_go/v6"
+	"slices"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/isolation"
@@ -27,8 +27,85 @@ type partRoute struct {
 	w    *writer
 	trg  *triggerSet
 	// check is the leaf's partition constraint, which a row a trigger
-	// changed must still satisfy; set with trg.
+	// or ON CONFLICT DO UPDATE changed must still satisfy; set with trg
+	// and for ON CONFLICT.
 	check *partCheck
+	// For INSERT ... ON CONFLICT (conflictLeaves): rootCols maps each of
+	// the leaf's columns to the routed table's row, and arbiterIdx is the
+	// leaf's index of the clause's arbiter index.
+	rootCols   []int
+	arbiterIdx *indexDesc
+}
+
+// toRoot returns the leaf row lrow in the routed table's column order.
+func (pr *partRoute) toRoot(lrow []any) []any {
+	row := make([]any, len(pr.rootCols))
+	for j, c := range pr.rootCols {
+		row[c] = lrow[j]
+	}
+	return row
+}
+
+// fromRoot returns row, in the routed table's column order, in the leaf's.
+func (pr *partRoute) fromRoot(row []any) []any {
+	lrow := make([]any, len(pr.rootCols))
+	for j, c := range pr.rootCols {
+		lrow[j] = row[c]
+	}
+	return lrow
+}
+
+// conflictLeaves prepares every leaf under r for INSERT ... ON CONFLICT
+// into root, the table routed: PostgreSQL routes each row to its leaf and
+// looks for its conflict there, in the leaf's index attached to the
+// arbiter (a unique key of a partitioned table holds the partition key, so
+// a conflicting row can only be in the same leaf).
+func (b *binder) conflictLeaves(r *partRouter, root *tableDesc, cp *conflictPlan) error {
+	for _, pr := range append(slices.Clip(r.parts), r.def) {
+		switch {
+		case pr == nil:
+		case pr.sub != nil:
+			if err := b.conflictLeaves(pr.sub, root, cp); err != nil {
+				return err
+			}
+		case pr.trg != nil:
+			return pgerror.Unsupported("INSERT ... ON CONFLICT into a table with row triggers")
+		default:
+			pr.rootCols = make([]int, len(pr.t.cols))
+			for j, c := range pr.t.cols {
+				pr.rootCols[j] = root.colIndex(c.name)
+			}
+			var err error
+			if pr.check, err = b.partCheckFor(pr.t); err != nil {
+				return err
+			}
+			if cp.arbiterIdx != nil {
+				if pr.arbiterIdx = b.descendantIndex(pr.t, cp.arbiterIdx); pr.arbiterIdx == nil {
+					return pgerror.Newf(pgerror.InternalError, "partition \"%s\" has no index of \"%s\"", pr.t.name, cp.arbiterIdx.name)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// descendantIndex returns t's index that belongs to the partitioned index
+// ix, through the partitioned indexes in between; nil if none does.
+func (b *binder) descendantIndex(t *tableDesc, ix *indexDesc) *indexDesc {
+	for _, cand := range t.indexes {
+		for p, pt := cand, t; p != nil && pt.bound != nil; {
+			if p.parent == ix.oid {
+				return cand
+			}
+			pt = b.cat.tables[pt.parents[0]]
+			i := slices.IndexFunc(pt.indexes, func(q *indexDesc) bool { return q.oid == p.parent })
+			if i < 0 {
+				break
+			}
+			p = pt.indexes[i]
+		}
+	}
+	return nil
 }
 
 // partRouterFor compiles the router of a partitioned table t, with a
@@ -106,16 +183,16 @@ func (r *partRouter) route(x *execCtx, row []any) (*partRoute, []any, error) {
 // BEFORE INSERT row triggers and queueing its AFTER ones on q. The row the
 // triggers leave must pass policies, the row-level security checks of the
 // statement (as PostgreSQL checks them after the leaf's triggers). It
-// returns the row written, in r.t's column order, or nil when a trigger
-// skipped it.
-func (r *partRouter) insert(x *execCtx, row []any, policies *rowSecurityCheck, q *rowQueue) ([]any, error) {
+// returns the row written, in r.t's column order, and the leaf it went
+// to, or a nil row when a trigger skipped it.
+func (r *partRouter) insert(x *execCtx, row []any, policies *rowSecurityCheck, q *rowQueue) ([]any, *tableDesc, error) {
 	leaf, lrow, err := r.route(x, row)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if leaf.trg != nil {
 		if lrow, err = rowBefore(x, leaf.trg, nil, lrow); err != nil || lrow == nil {
-			return nil, err
+			return nil, nil, err
 		}
 		row = make([]any, len(r.t.cols))
 		for i, c := range r.t.cols {
@@ -123,22 +200,22 @@ func (r *partRouter) insert(x *execCtx, row []any, policies *rowSecurityCheck, q
 		}
 	}
 	if err := policies.check(x, row); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if leaf.trg != nil {
 		// A trigger may have changed the row: it must still belong here.
 		if err := leaf.check.check(x, leaf.t, lrow); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	if err := leaf.w.validate(x, lrow, nil); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if _, err := leaf.w.insertRow(x, lrow); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	q.add(leaf.trg, nil, lrow)
-	return row, nil
+	return row, leaf.t, nil
 }
 
 // partCheck is the partition constraint of a partition: its bound under
@@ -228,21 +305,22 @@ func (pc *partCheck) check(x *execCtx, t *tableDesc, row []any) error {
 }
 
 // insertRouting compiles what an INSERT into t needs beyond its writer:
-// the router of a partitioned table, the constraint of a partition (a
-// partitioned one's too, which the row must satisfy before it is routed,
-// as in PostgreSQL).
-func (b *binder) insertRouting(t *tableDesc, ins *pg_query.InsertStmt, rowTriggers bool) (*partRouter, *partCheck, error) {
+// the router of a partitioned table, prepared for the ON CONFLICT clause
+// cp when there is one, and the constraint of a partition (a partitioned
+// one's too, which the row must satisfy before it is routed, as in
+// PostgreSQL).
+func (b *binder) insertRouting(t *tableDesc, cp *conflictPlan, rowTriggers bool) (*partRouter, *partCheck, error) {
 	pc, err := b.partCheckFor(t)
 	if err != nil || t.part == nil {
 		return nil, pc, err
 	}
-	if ins.OnConflictClause != nil {
-		return nil, nil, pgerror.Unsupported("INSERT ... ON CONFLICT into a partitioned table")
-	}
 	if rowTriggers {
 		return nil, nil, pgerror.Unsupported("row triggers on partitioned tables")
 	}
-	r, err := b.partRouterFor(t, false)
+	r, err := b.partRouterFor(t, cp != nil && cp.update)
+	if err == nil && cp != nil {
+		err = b.conflictLeaves(r, t, cp)
+	}
 	return r, pc, err
 }
 
@@ -318,31 +396,32 @@ const (
 // otherwise. A move fires the partition's DELETE row triggers (a BEFORE
 // one returning NULL keeps the row in place) and the new partition's
 // INSERT ones, queueing the AFTER ones on q; the moved row passes policies
-// after those.
-func (rm *rowMoves) apply(x *execCtx, mt match, wm *writer, np, nr []any, policies *rowSecurityCheck, q *rowQueue) (moveOutcome, error) {
+// after those. A moved row's new partition is returned with rowMoved.
+func (rm *rowMoves) apply(x *execCtx, mt match, wm *writer, np, nr []any, policies *rowSecurityCheck, q *rowQueue) (moveOutcome, *tableDesc, error) {
 	if rm == nil || rm.checks[mt.member] == nil {
-		return rowStays, nil
+		return rowStays, nil, nil
 	}
 	ok, err := rm.checks[mt.member].holds(x, np)
 	if err != nil || ok {
-		return rowStays, err
+		return rowStays, nil, err
 	}
 	if rm.router == nil {
-		return rowStays, rm.checks[mt.member].check(x, wm.t, np)
+		return rowStays, nil, rm.checks[mt.member].check(x, wm.t, np)
 	}
 	if err := rm.target.check(x, rm.t, nr); err != nil {
-		return rowStays, err
+		return rowStays, nil, err
 	}
 	del := rm.deletes[mt.member]
 	if kept, err := rowBefore(x, del, mt.phys, nil); err != nil || kept == nil {
-		return rowSkipped, err
+		return rowSkipped, nil, err
 	}
 	if err := wm.moveOut(x, rm.t, mt.key, mt.phys); err != nil {
-		return rowStays, err
+		return rowStays, nil, err
 	}
 	q.add(del, mt.phys, nil)
-	if _, err = rm.router.insert(x, nr, policies, q); err != nil {
-		return rowMoved, err
+	_, leaf, err := rm.router.insert(x, nr, policies, q)
+	if err != nil {
+		return rowMoved, nil, err
 	}
-	return rowMoved, wm.movedIn(x, mt.phys, np)
+	return rowMoved, leaf, wm.movedIn(x, mt.phys, np)
 }
