@@ -188,6 +188,12 @@ type indexDesc struct {
 	// does not yet have an index attached for every partition
 	// (pg_index.indisvalid false; partition_index.go).
 	invalid bool
+	// method ("" for btree), keyOpts (nil for all defaults) and include
+	// are CREATE INDEX's access method, key column options and INCLUDE
+	// columns, kept for the catalogs (index_options.go).
+	method  string
+	keyOpts []indexKeyOpts
+	include []int
 }
 
 type checkDesc struct {

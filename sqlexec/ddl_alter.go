@@ -294,15 +294,20 @@ func (d *ddl) dropColumn(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 	t.cols = append(t.cols[:i:i], t.cols[i+1:]...)
 	for _, ix := range old {
 		cols, ok := shift(ix.cols)
-		if !ok {
+		include, inclOK := shift(ix.include)
+		if !ok || !inclOK {
 			d.cat.dropComments(ix.oid)
 			continue
 		}
 		// The store's index is built anew over the shifted columns; in the
 		// catalog it stays the same index (OID, DEFERRABLE, parent link,
-		// comment), as PostgreSQL leaves an index the column is not in.
+		// comment, options), as PostgreSQL leaves an index the column is
+		// not in.
 		nix := *ix
 		nix.cols = cols
+		if ix.include != nil {
+			nix.include = include
+		}
 		if err := d.registerIndex(t, &nix); err != nil {
 			return err
 		}

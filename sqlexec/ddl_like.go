@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"slices"
 	"strings"
 
 	"google.golang.org/protobuf/proto"
@@ -77,6 +78,7 @@ func (d *ddl) likeClause(b *binder, t *tableDesc, lc *pg_query.TableLikeClause) 
 		cols           []string
 		unique, constr bool
 		comment        string
+		shape          *indexDesc // its options, of src's columns
 	}
 	var indexes []copiedIndex
 	if opts&likeIndexes != 0 {
@@ -95,7 +97,7 @@ func (d *ddl) likeClause(b *binder, t *tableDesc, lc *pg_query.TableLikeClause) 
 				continue
 			}
 			indexes = append(indexes, copiedIndex{cols: colNameList(src, ix.cols), unique: ix.unique, constr: ix.constraint,
-				comment: d.cat.comments[commentKey{classOID: oidPgClass, objOID: ix.oid}]})
+				comment: d.cat.comments[commentKey{classOID: oidPgClass, objOID: ix.oid}], shape: ix})
 		}
 	}
 	after := func() error {
@@ -108,8 +110,10 @@ func (d *ddl) likeClause(b *binder, t *tableDesc, lc *pg_query.TableLikeClause) 
 			if ci.constr {
 				suffix = "_key"
 			}
-			ix, err := d.addIndex(t, d.uniqueRelName(t.schema, t.name+"_"+strings.Join(ci.cols, "_")+suffix), cols, ci.unique, ci.constr)
-			if err != nil {
+			named := indexColumnNames(append(slices.Clip(ci.cols), colNameList(src, ci.shape.include)...))
+			ix := &indexDesc{name: d.uniqueRelName(t.schema, t.name+"_"+strings.Join(named, "_")+suffix), table: t.oid, cols: cols, unique: ci.unique, constraint: ci.constr}
+			ix.withOptionsOf(t, ci.shape, src)
+			if err := d.registerIndex(t, ix); err != nil {
 				return err
 			}
 			if opts&likeComments != 0 {

@@ -2,6 +2,7 @@ package sqlexec
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -365,10 +366,15 @@ func (d *ddl) createIndex(is *pg_query.IndexStmt) error {
 	if is.NullsNotDistinct {
 		return pgerror.Unsupported("NULLS NOT DISTINCT")
 	}
-	switch is.AccessMethod {
-	case "", "btree", "hash":
-	default:
-		return pgerror.Unsupported("index access method " + is.AccessMethod)
+	method := is.AccessMethod
+	if method == "" {
+		method = "btree"
+	}
+	if _, ok := indexAccessMethods[method]; !ok {
+		return pgerror.Unsupported("index access method " + method)
+	}
+	if err := checkAccessMethod(method, is.Unique, len(is.IndexParams), len(is.IndexIncludingParams)); err != nil {
+		return err
 	}
 	t := d.s.lookupTable(d.cat, is.Relation.Schemaname, is.Relation.Relname)
 	if t == nil {
@@ -380,7 +386,8 @@ func (d *ddl) createIndex(is *pg_query.IndexStmt) error {
 	if err := d.lockTable(t, isolation.TableLockShareRowExclusive); err != nil {
 		return err
 	}
-	var cols []int
+	var cols, include []int
+	var opts []indexKeyOpts
 	for _, p := range is.IndexParams {
 		ie := p.GetIndexElem()
 		if ie.Expr != nil {
@@ -390,7 +397,22 @@ func (d *ddl) createIndex(is *pg_query.IndexStmt) error {
 		if c < 0 {
 			return pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" does not exist", ie.Name)
 		}
-		cols = append(cols, c)
+		o, err := indexOptions(ie, method, t.cols[c].typ)
+		if err != nil {
+			return err
+		}
+		cols, opts = append(cols, c), append(opts, o)
+	}
+	for _, p := range is.IndexIncludingParams {
+		ie := p.GetIndexElem()
+		if ie.Expr != nil {
+			return pgerror.New(pgerror.FeatureNotSupported, "expressions are not supported in included columns")
+		}
+		c := t.colIndex(ie.Name)
+		if c < 0 {
+			return pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" does not exist", ie.Name)
+		}
+		include = append(include, c)
 	}
 	if t.part != nil {
 		if err := checkPartitionedIndex(t, is.Concurrent, is.Unique, cols); err != nil {
@@ -399,7 +421,8 @@ func (d *ddl) createIndex(is *pg_query.IndexStmt) error {
 	}
 	name := is.Idxname
 	if name == "" {
-		name = d.uniqueRelName(t.schema, t.name+"_"+strings.Join(colNameList(t, cols), "_")+"_idx")
+		named := indexColumnNames(colNameList(t, append(slices.Clip(cols), include...)))
+		name = d.uniqueRelName(t.schema, t.name+"_"+strings.Join(named, "_")+"_idx")
 	} else if d.relationExists(t.schema, name) {
 		if is.IfNotExists {
 			d.notice(pgerror.DuplicateTable, "relation \"%s\" already exists, skipping", name)
@@ -408,8 +431,16 @@ func (d *ddl) createIndex(is *pg_query.IndexStmt) error {
 		return pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" already exists", name)
 	}
 	nt := t.clone()
-	ix, err := d.addIndex(nt, name, cols, is.Unique, false)
-	if err != nil {
+	shape := &indexDesc{method: method, include: include}
+	if slices.ContainsFunc(opts, func(o indexKeyOpts) bool { return o != indexKeyOpts{} }) {
+		shape.keyOpts = opts
+	}
+	if method == "btree" {
+		shape.method = ""
+	}
+	ix := &indexDesc{name: name, table: nt.oid, cols: cols, unique: is.Unique}
+	ix.withOptionsOf(nt, shape, nt)
+	if err := d.registerIndex(nt, ix); err != nil {
 		return err
 	}
 	d.cat.putTable(nt)
@@ -420,7 +451,7 @@ func (d *ddl) createIndex(is *pg_query.IndexStmt) error {
 		ix.invalid = len(d.cat.children(nt.oid)) > 0
 		return nil
 	}
-	return d.keyToPartitions(d.binder(""), nt, partitionKeyRef{names: colNameList(nt, cols), oid: ix.oid, plain: true, unique: is.Unique})
+	return d.keyToPartitions(d.binder(""), nt, partitionKeyRef{names: colNameList(nt, cols), oid: ix.oid, plain: true, unique: is.Unique, shape: ix, shapeTable: nt})
 }
 
 func (d *ddl) createSequence(cs *pg_query.CreateSeqStmt) error {

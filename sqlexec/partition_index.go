@@ -37,7 +37,8 @@ func checkPartitionedIndex(t *tableDesc, concurrent, unique bool, cols []int) er
 // cols being k's columns in ch.
 func (d *ddl) partitionIndex1(b *binder, ch *tableDesc, k partitionKeyRef, cols []int) error {
 	for i, ix := range ch.indexes {
-		if ix.parent == 0 && !ix.exclusion && ix != ch.pkIndex && ix.unique == k.unique && intsEqual(ix.cols, cols) {
+		if ix.parent == 0 && !ix.exclusion && ix != ch.pkIndex && ix.unique == k.unique && intsEqual(ix.cols, cols) &&
+			(k.shape == nil || ix.sameOptions(ch, k.shape, k.shapeTable)) {
 			nix := *ix
 			nix.parent = k.oid
 			ch.indexes[i] = &nix
@@ -45,16 +46,22 @@ func (d *ddl) partitionIndex1(b *binder, ch *tableDesc, k partitionKeyRef, cols 
 			return nil
 		}
 	}
-	name := d.uniqueRelName(ch.schema, ch.name+"_"+strings.Join(k.names, "_")+"_idx")
-	ix, err := d.addIndex(ch, name, cols, k.unique, false)
-	if err != nil {
+	names := k.names
+	if k.shape != nil {
+		names = append(slices.Clip(names), colNameList(k.shapeTable, k.shape.include)...)
+	}
+	name := d.uniqueRelName(ch.schema, ch.name+"_"+strings.Join(indexColumnNames(names), "_")+"_idx")
+	ix := &indexDesc{name: name, table: ch.oid, cols: cols, unique: k.unique, parent: k.oid}
+	if k.shape != nil {
+		ix.withOptionsOf(ch, k.shape, k.shapeTable)
+	}
+	if err := d.registerIndex(ch, ix); err != nil {
 		return err
 	}
-	ix.parent = k.oid
 	if ch.part == nil {
 		return nil
 	}
-	return d.keyToPartitions(b, ch, partitionKeyRef{names: k.names, oid: ix.oid, plain: true, unique: k.unique})
+	return d.keyToPartitions(b, ch, partitionKeyRef{names: k.names, oid: ix.oid, plain: true, unique: k.unique, shape: ix, shapeTable: ch})
 }
 
 // partitionIndexDropError is DROP INDEX's refusal of ix, the index of a

@@ -27,6 +27,10 @@ type partitionKeyRef struct {
 	primary                       bool
 	deferrable, initiallyDeferred bool
 	plain, unique                 bool
+	// shape is a plain index's, whose access method, key options and
+	// INCLUDE columns (of table shapeTable) its partitions' indexes take.
+	shape      *indexDesc
+	shapeTable *tableDesc
 }
 
 // partitionKeys lists the keys and indexes of partitioned table t.
@@ -41,7 +45,7 @@ func partitionKeys(t *tableDesc) []partitionKeyRef {
 			out = append(out, partitionKeyRef{names: colNameList(t, ix.cols), oid: ix.oid,
 				deferrable: ix.deferrable, initiallyDeferred: ix.initiallyDeferred})
 		case !ix.constraint:
-			out = append(out, partitionKeyRef{names: colNameList(t, ix.cols), oid: ix.oid, plain: true, unique: ix.unique})
+			out = append(out, partitionKeyRef{names: colNameList(t, ix.cols), oid: ix.oid, plain: true, unique: ix.unique, shape: ix, shapeTable: t})
 		}
 	}
 	return out

@@ -256,7 +256,7 @@ func indexColumnDefinition(c *catalog, oid uint32, column int) (string, bool) {
 // that name no index.
 func indexDefinition(s *Session, c *catalog, oid uint32, pretty bool) (string, bool) {
 	for _, t := range c.tables {
-		def := func(name string, unique bool, cols []int) string {
+		def := func(name string, unique bool) string {
 			u := ""
 			if unique {
 				u = "UNIQUE "
@@ -268,14 +268,22 @@ func indexDefinition(s *Session, c *catalog, oid uint32, pretty bool) (string, b
 			if t.part != nil {
 				table = "ONLY " + table
 			}
-			return "CREATE " + u + "INDEX " + quoteIdentIfNeeded(name) + " ON " + table + " USING btree (" + columnList(t, cols) + ")"
+			return "CREATE " + u + "INDEX " + quoteIdentIfNeeded(name) + " ON " + table + " USING "
 		}
 		if t.pk != nil && t.pkIndex == nil && primaryKeyIndexOID(t) == oid {
-			return def(t.pkName, true, t.pk), true
+			return def(t.pkName, true) + "btree (" + columnList(t, t.pk) + ")", true
 		}
 		for _, ix := range t.indexes {
 			if ix.oid == oid {
-				return def(ix.name, ix.unique, ix.cols), true
+				keys := make([]string, len(ix.cols))
+				for i := range ix.cols {
+					keys[i] = ix.keyDefinition(t, i)
+				}
+				s := def(ix.name, ix.unique) + ix.accessMethod() + " (" + strings.Join(keys, ", ") + ")"
+				if len(ix.include) > 0 {
+					s += " INCLUDE (" + columnList(t, ix.include) + ")"
+				}
+				return s, true
 			}
 		}
 	}

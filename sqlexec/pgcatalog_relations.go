@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/fickle-db/fickle/sqlexec/pgdata"
@@ -68,12 +69,12 @@ func relationRows(c *catalog) []relationRow {
 			parents[p] = true
 		}
 	}
-	index := func(t *tableDesc, oid uint32, name string, keys int) relationRow {
+	index := func(t *tableDesc, oid uint32, name string, keys int, am uint32) relationRow {
 		kind := "i"
 		if t.part != nil {
 			kind = "I"
 		}
-		return relationRow{oid: oid, name: name, namespace: schemaOID(c, t.schema), kind: kind, am: 403, pages: 1, natts: keys,
+		return relationRow{oid: oid, name: name, namespace: schemaOID(c, t.schema), kind: kind, am: int64(am), pages: 1, natts: keys,
 			temp: isTempSchema(t.schema), unlogged: t.unlogged, partition: indexParent(t, oid) != 0}
 	}
 	for _, t := range sortedTables(c) {
@@ -90,10 +91,10 @@ func relationRows(c *catalog) []relationRow {
 			out = append(out, toast...)
 		}
 		if t.pk != nil && t.pkIndex == nil {
-			out = append(out, index(t, primaryKeyIndexOID(t), t.pkName, len(t.pk)))
+			out = append(out, index(t, primaryKeyIndexOID(t), t.pkName, len(t.pk), indexAccessMethods["btree"]))
 		}
 		for _, ix := range t.indexes {
-			out = append(out, index(t, ix.oid, ix.name, len(ix.cols)))
+			out = append(out, index(t, ix.oid, ix.name, len(ix.cols)+len(ix.include), indexAccessMethods[ix.accessMethod()]))
 		}
 	}
 	for _, v := range sortedViews(c) {
@@ -194,7 +195,7 @@ func init() {
 					indexAttrs(primaryKeyIndexOID(t), t.pk)
 				}
 				for _, ix := range t.indexes {
-					indexAttrs(ix.oid, ix.cols)
+					indexAttrs(ix.oid, append(slices.Clip(ix.cols), ix.include...))
 				}
 			}
 			for _, v := range sortedViews(c) {
@@ -212,25 +213,22 @@ func init() {
 			{"indoption", types.Int2Vector}, {"indexprs", text}, {"indpred", text}},
 		rows: func(s *Session, c *catalog) [][]any {
 			var out [][]any
-			row := func(t *tableDesc, ix uint32, keys []int, unique, primary, exclusion, immediate bool) []any {
-				colls, classes, opts := make([]any, len(keys)), make([]any, len(keys)), make([]any, len(keys))
-				for i, k := range keys {
-					typ := t.cols[k].typ
-					colls[i], classes[i], opts[i] = typeCollation(typ.Oid), int64(defaultBtreeOpclass(typ)), int64(0)
-				}
-				return []any{int64(ix), int64(t.oid), int64(len(keys)), int64(len(keys)), unique, false, primary, exclusion, immediate, t.clusteredOn == ix,
-					true, false, true, true, false, attnums(t, keys), colls, classes, opts, nil, nil}
+			row := func(t *tableDesc, ix *indexDesc, unique, primary, exclusion, immediate bool) []any {
+				colls, classes, opts := ix.catalogColumns(t)
+				all := append(slices.Clip(ix.cols), ix.include...)
+				return []any{int64(ix.oid), int64(t.oid), int64(len(all)), int64(len(ix.cols)), unique, false, primary, exclusion, immediate, t.clusteredOn == ix.oid,
+					true, false, true, true, false, attnums(t, all), colls, classes, opts, nil, nil}
 			}
 			for _, t := range sortedTables(c) {
 				if t.pk != nil {
-					out = append(out, row(t, primaryKeyIndexOID(t), t.pk, true, true, false, true))
+					out = append(out, row(t, &indexDesc{oid: primaryKeyIndexOID(t), cols: t.pk}, true, true, false, true))
 				}
 				if toast := toastIndexRow(t); toast != nil {
 					out = append(out, toast)
 				}
 				for _, ix := range t.indexes {
 					if ix != t.pkIndex {
-						r := row(t, ix.oid, ix.cols, ix.unique && !ix.exclusion, false, ix.exclusion, !ix.deferrable)
+						r := row(t, ix, ix.unique && !ix.exclusion, false, ix.exclusion, !ix.deferrable)
 						r[10] = !ix.invalid
 						out = append(out, r)
 					}

@@ -1,0 +1,244 @@
+package sqlexec
+
+import (
+	"strconv"
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/sqlexec/pgdata"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// CREATE INDEX's access method, per-column options (COLLATE, operator
+// class, ASC / DESC, NULLS FIRST / LAST) and INCLUDE columns. The store
+// indexes every key alike (its order never reaches a result: ORDER BY
+// sorts), so these only decide what the catalogs show: pg_get_indexdef
+// (and so psql's \d and schema dumps), pg_index and pg_class.relam.
+
+// indexKeyOpts is one key column's options.
+type indexKeyOpts struct {
+	// collation is the COLLATE named, "" for the column's own.
+	collation string
+	// opclass is the operator class named and opclassOID its OID, "" and
+	// 0 for the type's default; opclassDefault says the named one is the
+	// default anyway (pg_get_indexdef leaves it out).
+	opclass        string
+	opclassOID     uint32
+	opclassDefault bool
+	desc           bool
+	nullsFirst     bool // the effective NULLS order
+}
+
+// indexAccessMethods are the access methods CREATE INDEX takes, by name,
+// with their pg_am OIDs.
+var indexAccessMethods = map[string]uint32{"btree": 403, "hash": 405}
+
+// indexOptions reads the options of key column ie (of type typ) of an
+// index using method, with PostgreSQL's errors.
+func indexOptions(ie *pg_query.IndexElem, method string, typ types.Type) (indexKeyOpts, error) {
+	var o indexKeyOpts
+	if len(ie.Opclassopts) > 0 {
+		return o, pgerror.Unsupported("operator class options")
+	}
+	if ie.Ordering != pg_query.SortByDir_SORTBY_DEFAULT && method == "hash" {
+		return o, pgerror.Newf(pgerror.FeatureNotSupported, "access method \"%s\" does not support ASC/DESC options", method)
+	}
+	if ie.NullsOrdering != pg_query.SortByNulls_SORTBY_NULLS_DEFAULT && method == "hash" {
+		return o, pgerror.Newf(pgerror.FeatureNotSupported, "access method \"%s\" does not support NULLS FIRST/LAST options", method)
+	}
+	if len(ie.Collation) > 0 {
+		if typeCollation(typ.Oid) == 0 {
+			return o, pgerror.Newf(pgerror.DatatypeMismatch, "collations are not supported by type %s", typ)
+		}
+		switch name := strs(ie.Collation)[len(ie.Collation)-1]; name {
+		case "default":
+		case "C", "POSIX", "ucs_basic":
+			o.collation = name
+		default:
+			return o, pgerror.Unsupported("collation " + name + " in an index")
+		}
+	}
+	if len(ie.Opclass) > 0 {
+		name := strs(ie.Opclass)[len(ie.Opclass)-1]
+		oid, isDefault, err := indexOpclass(name, method, typ)
+		if err != nil {
+			return o, err
+		}
+		o.opclass, o.opclassOID, o.opclassDefault = name, oid, isDefault
+	}
+	o.desc = ie.Ordering == pg_query.SortByDir_SORTBY_DESC
+	switch ie.NullsOrdering {
+	case pg_query.SortByNulls_SORTBY_NULLS_FIRST:
+		o.nullsFirst = true
+	case pg_query.SortByNulls_SORTBY_NULLS_DEFAULT:
+		o.nullsFirst = o.desc
+	}
+	return o, nil
+}
+
+// indexOpclass resolves operator class name of access method method for a
+// column of type typ: its OID and whether it is the type's default.
+func indexOpclass(name, method string, typ types.Type) (uint32, bool, error) {
+	am := strconv.FormatUint(uint64(indexAccessMethods[method]), 10)
+	var oid, intype uint32
+	var isDefault, found bool
+	eachRow(pgdata.Load(pgdata.PgOpclass), func(get func(string) string) {
+		if !found && get("opcmethod") == am && get("opcname") == name {
+			oid, intype, isDefault, found = atou(get("oid")), atou(get("opcintype")), get("opcdefault") == "t", true
+		}
+	})
+	switch {
+	case !found:
+		return 0, false, pgerror.Newf(pgerror.UndefinedObject, "operator class \"%s\" does not exist for access method \"%s\"", name, method)
+	case intype == uint32(typ.Oid):
+		return oid, isDefault, nil
+	case intype == uint32(types.OidText) && typ.Oid == types.OidVarchar, intype == oidAnyArray && typ.IsArray():
+		return oid, false, nil
+	}
+	return 0, false, pgerror.Newf(pgerror.DatatypeMismatch, "operator class \"%s\" does not accept data type %s", name, typ)
+}
+
+// checkAccessMethod refuses what the hash access method cannot index, with
+// PostgreSQL's errors (its only limits among the methods fickle takes).
+func checkAccessMethod(method string, unique bool, keys, include int) error {
+	if method != "hash" {
+		return nil
+	}
+	switch {
+	case unique:
+		return pgerror.Newf(pgerror.FeatureNotSupported, "access method \"%s\" does not support unique indexes", method)
+	case include > 0:
+		return pgerror.Newf(pgerror.FeatureNotSupported, "access method \"%s\" does not support included columns", method)
+	case keys > 1:
+		return pgerror.Newf(pgerror.FeatureNotSupported, "access method \"%s\" does not support multicolumn indexes", method)
+	}
+	return nil
+}
+
+// indexColumnNames is PostgreSQL's ChooseIndexColumnNames: the names of an
+// index's columns for its default name, a repeated one numbered from 1.
+func indexColumnNames(names []string) []string {
+	seen := map[string]bool{}
+	out := make([]string, len(names))
+	for i, n := range names {
+		cand := n
+		for k := 1; seen[cand]; k++ {
+			cand = n + strconv.Itoa(k)
+		}
+		seen[cand] = true
+		out[i] = cand
+	}
+	return out
+}
+
+// accessMethod is ix's access method by name.
+func (ix *indexDesc) accessMethod() string {
+	if ix.method == "" {
+		return "btree"
+	}
+	return ix.method
+}
+
+// keyOption returns the options of ix's key column i.
+func (ix *indexDesc) keyOption(i int) indexKeyOpts {
+	if ix.keyOpts == nil {
+		return indexKeyOpts{}
+	}
+	return ix.keyOpts[i]
+}
+
+// sameOptions reports whether ix and o have the same access method, key
+// options and INCLUDE columns (by name: t is ix's table, ot o's).
+func (ix *indexDesc) sameOptions(t *tableDesc, o *indexDesc, ot *tableDesc) bool {
+	if ix.accessMethod() != o.accessMethod() || len(ix.cols) != len(o.cols) ||
+		strings.Join(colNameList(t, ix.include), ",") != strings.Join(colNameList(ot, o.include), ",") {
+		return false
+	}
+	for i := range ix.cols {
+		if ix.keyOption(i) != o.keyOption(i) {
+			return false
+		}
+	}
+	return true
+}
+
+// withOptionsOf gives ix (of table t) the access method, key options and
+// INCLUDE columns of o (of table ot), mapping the columns by name.
+func (ix *indexDesc) withOptionsOf(t *tableDesc, o *indexDesc, ot *tableDesc) {
+	ix.method, ix.keyOpts, ix.include = o.method, o.keyOpts, nil
+	for _, n := range colNameList(ot, o.include) {
+		ix.include = append(ix.include, t.colIndex(n))
+	}
+}
+
+// keyDefinition is key column i of ix (table t) as pg_get_indexdef writes
+// it: the name, then the options that differ from the defaults.
+func (ix *indexDesc) keyDefinition(t *tableDesc, i int) string {
+	s := quoteIdentIfNeeded(t.cols[ix.cols[i]].name)
+	o := ix.keyOption(i)
+	if o.collation != "" {
+		s += " COLLATE " + quoteIdentIfNeeded(o.collation)
+	}
+	if o.opclass != "" && !o.opclassDefault {
+		s += " " + quoteIdentIfNeeded(o.opclass)
+	}
+	if o.desc {
+		s += " DESC"
+		if !o.nullsFirst {
+			s += " NULLS LAST"
+		}
+	} else if o.nullsFirst {
+		s += " NULLS FIRST"
+	}
+	return s
+}
+
+// collationOIDs are the OIDs of the collations an index may name.
+var collationOIDs = map[string]int64{"C": 950, "POSIX": 951, "ucs_basic": 12340}
+
+// catalogColumns returns pg_index's indcollation, indclass and indoption of
+// ix's key columns (t is its table).
+func (ix *indexDesc) catalogColumns(t *tableDesc) (colls, classes, opts []any) {
+	colls, classes, opts = make([]any, len(ix.cols)), make([]any, len(ix.cols)), make([]any, len(ix.cols))
+	for i, k := range ix.cols {
+		typ, o := t.cols[k].typ, ix.keyOption(i)
+		colls[i], classes[i] = typeCollation(typ.Oid), int64(defaultOpclass(ix.accessMethod(), typ))
+		if c, ok := collationOIDs[o.collation]; ok {
+			colls[i] = c
+		}
+		if o.opclassOID != 0 {
+			classes[i] = int64(o.opclassOID)
+		}
+		var bits int64
+		if o.desc {
+			bits |= 1
+		}
+		if o.nullsFirst {
+			bits |= 2
+		}
+		opts[i] = bits
+	}
+	return colls, classes, opts
+}
+
+// defaultOpclass is the default operator class of access method method for
+// type typ, 0 when it has none.
+func defaultOpclass(method string, typ types.Type) uint32 {
+	if method == "btree" {
+		return defaultBtreeOpclass(typ)
+	}
+	want := typ.Oid
+	if want == types.OidVarchar {
+		want = types.OidText
+	}
+	am, in := strconv.FormatUint(uint64(indexAccessMethods[method]), 10), strconv.FormatUint(uint64(want), 10)
+	var oid uint32
+	eachRow(pgdata.Load(pgdata.PgOpclass), func(get func(string) string) {
+		if oid == 0 && get("opcmethod") == am && get("opcintype") == in && get("opcdefault") == "t" {
+			oid = atou(get("oid"))
+		}
+	})
+	return oid
+}
