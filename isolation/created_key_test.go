@@ -1,10 +1,13 @@
 package isolation
 
 import (
+	"encoding/binary"
+	"slices"
 	"testing"
 
 	"github.com/fickle-db/fickle/history"
 	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/oracle"
 )
 
 // TestCreatedKeysRowLockHoldsUntilTheLoaderEnds pins the row lock that an
@@ -50,5 +53,130 @@ func TestCreatedKeysRowLockHoldsUntilTheLoaderEnds(t *testing.T) {
 			}
 		}
 		must(t, reader.Commit(bg))
+	}
+}
+
+// TestCreatedKeysWritesAreTheLoadersOwnWrites pins the writes to keys a
+// transaction created (kept out of txnLive.writes, pending.go): the loader
+// reads them back (by key, by table scan, by index scan, an index built
+// while they are pending included), updates and deletes them, a savepoint
+// rollback undoes them and restores the rows they replaced (rewritten by
+// RewriteRows meanwhile too), a concurrent reader sees none, and a reader
+// after the commit sees what the loader saw; the history stays consistent.
+func TestCreatedKeysWritesAreTheLoadersOwnWrites(t *testing.T) {
+	type env struct {
+		s      *Store
+		tab    TableID
+		loader *Txn
+		keys   [][]byte // the keys inserted, in order
+	}
+	insert := func(t *testing.T, e *env, v int) {
+		t.Helper()
+		k, err := e.loader.Insert(bg, e.tab, nil, []any{v})
+		must(t, err)
+		e.keys = append(e.keys, k)
+	}
+	tests := []struct {
+		name string
+		load func(t *testing.T, e *env)
+		want []int // the loader's rows in key order, committed as such
+	}{
+		{"inserts", func(t *testing.T, e *env) {
+			for v := range 3 {
+				insert(t, e, v)
+			}
+		}, []int{0, 1, 2}},
+		{"updates and deletes of created rows", func(t *testing.T, e *env) {
+			for v := range 3 {
+				insert(t, e, v)
+			}
+			must(t, e.loader.Update(bg, e.tab, e.keys[1], []any{10}))
+			must(t, e.loader.Delete(bg, e.tab, e.keys[2]))
+			must(t, e.loader.Update(bg, e.tab, e.keys[1], []any{11}))
+		}, []int{0, 11}},
+		{"savepoint rollback", func(t *testing.T, e *env) {
+			insert(t, e, 0)
+			insert(t, e, 1)
+			sp := e.loader.Savepoint()
+			must(t, e.loader.Update(bg, e.tab, e.keys[0], []any{10}))
+			insert(t, e, 2)
+			must(t, e.loader.Delete(bg, e.tab, e.keys[1]))
+			insert(t, e, 3)
+			must(t, e.loader.RollbackTo(sp))
+			insert(t, e, 4)
+			must(t, e.loader.Update(bg, e.tab, e.keys[4], []any{40}))
+		}, []int{0, 1, 40}},
+		{"savepoint rollback after a rewrite", func(t *testing.T, e *env) {
+			insert(t, e, 1)
+			sp := e.loader.Savepoint()
+			must(t, e.loader.Update(bg, e.tab, e.keys[0], []any{2}))
+			insert(t, e, 3)
+			_, err := e.s.RewriteRows(e.tab, func(row []any) []any { return []any{row[0].(int) + 100} })
+			must(t, err)
+			must(t, e.loader.RollbackTo(sp))
+		}, []int{101}},
+		{"index built over created rows", func(t *testing.T, e *env) {
+			insert(t, e, 5)
+			insert(t, e, 4)
+			_, err := e.s.CreateIndex(e.tab, IndexSpec{Name: "late", Key: createdKeysIndexKey})
+			must(t, err)
+			insert(t, e, 3)
+		}, []int{5, 4, 3}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := NewStore(Config{Strategy: StrategyLatest, Record: true})
+			tab, err := s.CreateTable(TableSpec{Name: "h", HiddenRowID: true})
+			must(t, err)
+			idx, err := s.CreateIndex(tab, IndexSpec{Name: "v", Key: createdKeysIndexKey})
+			must(t, err)
+			e := &env{s: s, tab: tab, loader: begin(t, s.NewSession(), history.ReadCommitted)}
+			e.loader.Statement(history.Statement{SQL: "load"})
+			tc.load(t, e)
+			concurrent := begin(t, s.NewSession(), history.ReadCommitted)
+			checkCreatedKeysRows(t, "a concurrent reader", concurrent, tab, idx, e.keys, nil)
+			must(t, concurrent.Commit(bg))
+			checkCreatedKeysRows(t, "the loader", e.loader, tab, idx, e.keys, tc.want)
+			must(t, e.loader.Commit(bg))
+			after := begin(t, s.NewSession(), history.ReadCommitted)
+			checkCreatedKeysRows(t, "a reader after the commit", after, tab, idx, e.keys, tc.want)
+			must(t, after.Commit(bg))
+			if r := oracle.Check(s.History(), oracle.Options{}); r.Verdict != oracle.Consistent {
+				t.Fatalf("history not consistent: %v", r)
+			}
+		})
+	}
+}
+
+// createdKeysIndexKey indexes a row by its integer value, in order.
+func createdKeysIndexKey(row []any) ([]byte, bool) {
+	return binary.BigEndian.AppendUint64(nil, uint64(row[0].(int))), false
+}
+
+// checkCreatedKeysRows checks that tx, in a new statement, reads want (in
+// key order) by key, by a scan of the table, and (sorted) by a scan of
+// index idx.
+func checkCreatedKeysRows(t *testing.T, who string, tx *Txn, tab TableID, idx IndexID, keys [][]byte, want []int) {
+	t.Helper()
+	tx.Statement(history.Statement{SQL: "select"})
+	var byKey, scanned, indexed []int
+	for _, k := range keys {
+		row, ok, err := tx.Get(bg, tab, k, ReadOptions{})
+		must(t, err)
+		if ok {
+			byKey = append(byKey, row[0].(int))
+		}
+	}
+	collect := func(into *[]int) Visit {
+		return func(_ []byte, row []any) (bool, error) {
+			*into = append(*into, row[0].(int))
+			return true, nil
+		}
+	}
+	must(t, tx.Scan(bg, tab, Span{}, ReadOptions{}, collect(&scanned)))
+	must(t, tx.ScanIndex(bg, idx, Span{}, ReadOptions{}, collect(&indexed)))
+	sorted := slices.Sorted(slices.Values(want))
+	if !slices.Equal(byKey, want) || !slices.Equal(scanned, want) || !slices.Equal(indexed, sorted) {
+		t.Errorf("%s read %v by key, %v by scan, %v by index; want %v, %v by index", who, byKey, scanned, indexed, want, sorted)
 	}
 }

@@ -39,7 +39,7 @@ func (e *engine) build(ix *index) error {
 		return true
 	})
 	for t := range e.active {
-		for _, w := range t.writes[tb.id] {
+		for w := range t.tableWrites(tb.id) {
 			if !w.tomb {
 				ik, _ := ix.spec.Key(w.row)
 				pairs = append(pairs, indexed{ik: string(ik), k: w.key, at: len(pairs)})

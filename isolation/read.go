@@ -75,7 +75,7 @@ func (e *engine) inspect(t *txn, tb *table, ks *keyState, ro ReadOptions) (seen,
 	if s, ok := e.statementRead(t, tb, ks, ro); ok {
 		return s, nil // statement_reads.go: one version per key per statement
 	}
-	if w := t.writes[tb.id][ks.key]; w != nil {
+	if w := t.pendingWrite(ks); w != nil {
 		if ro.AsOf != 0 && w.seq >= uint64(ro.AsOf) {
 			return ownVersionAt(t, ks, w, ro.AsOf), nil
 		}
