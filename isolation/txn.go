@@ -117,21 +117,21 @@ type txnLive struct {
 
 // write is a transaction's last write to a key.
 type write struct {
-	key  string
 	row  []any
 	tomb bool
-	ks   *keyState
-	tb   *table // kept, not looked up: the table may be dropped meanwhile
+	// baseLive: see baseRow below (beside tomb, to pack the struct).
+	baseLive bool
+	ks       *keyState
+	tb       *table // kept, not looked up: the table may be dropped meanwhile
 	// movedTo is the key a tombstone's row moved to (Txn.Move), or "".
 	movedTo string
 	// seq numbers the transaction's writes (1, 2, ...); before is the own
 	// write this one replaced, and for a first own write (before nil)
 	// baseRow and baseLive are the version it replaced as the transaction
 	// saw it. A read at a WriteMark walks back through them.
-	seq      uint64
-	before   *write
-	baseRow  []any
-	baseLive bool
+	seq     uint64
+	before  *write
+	baseRow []any
 }
 
 // createdKeys is a transaction's keys of one table that it created and
@@ -345,7 +345,9 @@ func (e *engine) commit(ctx context.Context, t *txn) error {
 		e.tick++
 		t.commit = e.tick
 	}
-	t.wrote = slices.Grow(t.wrote, t.writeCount())
+	n := t.writeCount()
+	t.wrote = slices.Grow(t.wrote, n)
+	e.dirty = slices.Grow(e.dirty, n) // most keys written get a second version (markDirty)
 	for w := range t.allWrites() {
 		w.ks.insertVersion(version{w: t, row: w.row, tomb: w.tomb})
 		e.markDirty(w.ks)

@@ -343,7 +343,7 @@ func (e *engine) putWrite(t *txn, tb *table, ks *keyState, row []any, tomb, crea
 	op := e.rec.write(t, tb, ks, tomb)
 	t.writeSeq++
 	w := t.newWrite()
-	*w = write{key: ks.key, row: row, tomb: tomb, ks: ks, tb: tb, seq: t.writeSeq}
+	*w = write{row: row, tomb: tomb, ks: ks, tb: tb, seq: t.writeSeq}
 	prev := t.setPendingWrite(ks, w)
 	w.before = prev
 	t.undo.push(undoEntry{ks: ks, prev: prev, op: op})
