@@ -113,6 +113,9 @@ type keyState struct {
 	hid    history.KeyID
 	hidSet bool
 	dirty  bool // in engine.dirty
+	// creatorLocked: creator's row lock has its lock table entry (see
+	// creator; beside the other flags, to pack the struct).
+	creatorLocked bool
 	// wreaders lists the PC, SI and SER transactions that read the key
 	// (each once), whose windows or placement a writer of the key may
 	// affect: the pending ones, and the ended ones placed after its latest
@@ -131,8 +134,7 @@ type keyState struct {
 	// an entry in the lock table, which the first other look-up of the lock
 	// makes (lockEntry), setting creatorLocked. Its writes to the key
 	// while it is live are pending (pending.go), not in txnLive.writes.
-	creator       *txn
-	creatorLocked bool
+	creator *txn
 	// pending is the creator's last write to the key while the creator is
 	// live, nil if none.
 	pending *write

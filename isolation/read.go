@@ -14,11 +14,11 @@ const scanChunk = 64
 type seen struct {
 	ks  *keyState
 	row []any
-	ok  bool // a live row
 	w   *txn // whose version (t itself for its own write)
 	ref readRef
 	// event is the statement event the read is recorded in.
 	event uint32
+	ok    bool // a live row
 }
 
 func (e *engine) get(ctx context.Context, t *txn, id TableID, key []byte, ro ReadOptions) ([]any, bool, error) {
