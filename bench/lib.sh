@@ -40,8 +40,9 @@ postgres_cpu_seconds() {
   local pm
   pm=$(head -1 "$work/pg/postmaster.pid")
   # cat, not awk, reads the files: a process that ends after the glob is
-  # skipped, where mawk would stop and print nothing.
-  cat /proc/[0-9]*/stat 2>/dev/null | awk -v hz="$(getconf CLK_TCK)" -v pm="$pm" '
+  # skipped, where mawk would stop and print nothing; cat then exits 1,
+  # which pipefail would turn into the script's end.
+  { cat /proc/[0-9]*/stat 2>/dev/null || true; } | awk -v hz="$(getconf CLK_TCK)" -v pm="$pm" '
     # Field 2 (the command) has no spaces in the names of PostgreSQL processes.
     $1 == pm { t += $14 + $15 + $16 + $17 }
     $4 == pm { t += $14 + $15 }

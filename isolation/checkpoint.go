@@ -20,7 +20,7 @@ func (e *engine) checkpoint() (*history.History, int, error) {
 	e.mu.Lock()
 	var active []*txn
 	for t := range e.active {
-		if len(t.writes) > 0 || len(t.locks) > 0 || t.nreads > 0 {
+		if len(t.writes) > 0 || len(t.created) > 0 || len(t.locks) > 0 || t.nreads > 0 {
 			e.mu.Unlock()
 			return nil, 0, pgerror.New(pgerror.ObjectInUse, "cannot checkpoint while other transactions are in progress").
 				WithHint("Checkpoint when no other session has an open transaction.")

@@ -278,7 +278,7 @@ func (e *engine) indexed(tb *table, ix *index, ks *keyState, ik string) bool {
 			if hd.t.txnLive == nil {
 				continue
 			}
-			if w := hd.t.writes[tb.id][ks.key]; w != nil && !w.tomb && has(w.row) {
+			if w := hd.t.pendingWrite(ks); w != nil && !w.tomb && has(w.row) {
 				return true
 			}
 		}
@@ -299,11 +299,9 @@ func (e *engine) unindexUnwritten(t *txn) {
 	if t.state == txnCommitted {
 		return
 	}
-	for _, ws := range t.writes {
-		for _, w := range ws {
-			if !w.tomb && len(w.tb.indexes) > 0 {
-				e.unindex(w.tb, w.ks, w.row)
-			}
+	for w := range t.allWrites() {
+		if !w.tomb && len(w.tb.indexes) > 0 {
+			e.unindex(w.tb, w.ks, w.row)
 		}
 	}
 }

@@ -121,6 +121,9 @@ type keyState struct {
 	hid    history.KeyID
 	hidSet bool
 	dirty  bool // in engine.dirty
+	// creatorLocked: creator's row lock has its lock table entry (see
+	// creator; beside the other flags, to pack the struct).
+	creatorLocked bool
 	// wreaders lists the PC, SI and SER transactions that read the key
 	// (each once), whose windows or placement a writer of the key may
 	// affect: the pending ones, and the ended ones placed after its latest
@@ -137,8 +140,12 @@ type keyState struct {
 	// creator is the transaction that made the key by inserting a fresh
 	// hidden row id: while it is live it holds the key's row lock without
 	// an entry in the lock table, which the first other look-up of the lock
-	// makes (rowLockEntry).
+	// makes (lockEntry), setting creatorLocked. Its writes to the key
+	// while it is live are pending (pending.go), not in txnLive.writes.
 	creator *txn
+	// pending is the creator's last write to the key while the creator is
+	// live, nil if none.
+	pending *write
 	// memo is the statement memo slot holding a statement's read of the
 	// key (statement_reads.go).
 	memo memoSlot
@@ -372,13 +379,13 @@ func (e *engine) rewriteRows(id TableID, f func([]any) []any) (restore func(), e
 		return true
 	})
 	for t := range e.active {
-		for _, w := range t.writes[tb.id] {
+		for w := range t.tableWrites(tb.id) {
 			if !w.tomb {
 				rewrite(&w.row)
 			}
 		}
 		for u := range t.undo.from(0) { // writes a savepoint rollback may restore
-			if u.table == tb.id && u.prev != nil && !u.prev.tomb && u.prev != t.writes[tb.id][u.key] {
+			if u.ks.tab == tb.id && u.prev != nil && !u.prev.tomb && u.prev != t.pendingWrite(u.ks) {
 				rewrite(&u.prev.row)
 			}
 		}

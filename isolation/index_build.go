@@ -39,10 +39,10 @@ func (e *engine) build(ix *index) error {
 		return true
 	})
 	for t := range e.active {
-		for _, w := range t.writes[tb.id] {
+		for w := range t.tableWrites(tb.id) {
 			if !w.tomb {
 				ik, _ := ix.spec.Key(w.row)
-				pairs = append(pairs, indexed{ik: string(ik), k: w.key, at: len(pairs)})
+				pairs = append(pairs, indexed{ik: string(ik), k: w.ks.key, at: len(pairs)})
 			}
 		}
 	}
@@ -59,10 +59,17 @@ func (e *engine) build(ix *index) error {
 	if ix.spec.Unique {
 		ix.exact = make(map[string]*indexEntry, len(pairs))
 	}
+	// The entries and their first keys come from two slabs: most entries
+	// of a fresh index (all of a unique one's) list a single key.
+	ents := make([]indexEntry, distinctKeys(pairs))
+	firstKeys := make([]string, len(ents))
 	var ent *indexEntry
+	next := 0
 	for n, p := range pairs {
 		if n == 0 || p.ik != pairs[n-1].ik {
-			ent = &indexEntry{}
+			ent = &ents[next]
+			ent.keys = firstKeys[next : next : next+1]
+			next++
 			ix.entries.Load(p.ik, ent)
 			if ix.exact != nil {
 				ix.exact[p.ik] = ent
@@ -71,6 +78,18 @@ func (e *engine) build(ix *index) error {
 		ent.enter(p.k)
 	}
 	return nil
+}
+
+// distinctKeys is the number of distinct index keys of pairs, sorted by
+// index key.
+func distinctKeys(pairs []indexed) int {
+	n := 0
+	for i, p := range pairs {
+		if i == 0 || p.ik != pairs[i-1].ik {
+			n++
+		}
+	}
+	return n
 }
 
 // duplicateKey returns the primary key of the first latest pair (by place)

@@ -61,7 +61,7 @@ func (e *engine) lockKey(ctx context.Context, t *txn, tb *table, k string, req L
 	}
 	latest := ks.latest().w
 	next, moved := tb.moves[movedVersion{ks, latest}]
-	if !moved || t.writes[tb.id][k] != nil {
+	if !moved || t.pendingWrite(ks) != nil {
 		return got, nil
 	}
 	if next.elsewhere {
@@ -94,7 +94,7 @@ func (e *engine) unlock(t *txn, r resource) {
 // lockedVersion returns the version of ks that t, holding its row lock,
 // works on (see Txn.LockRow), reading it when the statement has not.
 func (e *engine) lockedVersion(t *txn, tb *table, ks *keyState, req LockRequest) (LockedRow, error) {
-	if w := t.writes[tb.id][ks.key]; w != nil {
+	if w := t.pendingWrite(ks); w != nil {
 		return lockedRow(w.row, !w.tomb, false), nil
 	}
 	prev, read := e.statementVersion(t, ks)

@@ -249,11 +249,11 @@ func (e *engine) lockEntry(r resource) *lockEntry {
 		return nil
 	}
 	ks := e.tables[r.obj].keyState(r.key, false)
-	if ks == nil || ks.creator == nil {
+	if ks == nil || ks.creator == nil || ks.creatorLocked {
 		return nil
 	}
 	c := ks.creator
-	ks.creator = nil
+	ks.creatorLocked = true
 	if c.txnLive == nil {
 		return nil // ended: its lock went with it
 	}

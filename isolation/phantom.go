@@ -309,7 +309,7 @@ func (e *engine) indexEntered(ix *index, ik, k string) {
 // statement snapshot, the newest before the snapshot), unless t read ks
 // already or wrote it.
 func (e *engine) entryPending(t *txn, tb *table, ks *keyState) {
-	if _, ok := t.rd.reads[ks]; ok || t.writes[tb.id][ks.key] != nil {
+	if _, ok := t.rd.reads[ks]; ok || t.pendingWrite(ks) != nil {
 		return
 	}
 	valid := e.validVersions(t, ks, t.validBuf[:0])

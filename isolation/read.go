@@ -14,11 +14,11 @@ const scanChunk = 64
 type seen struct {
 	ks  *keyState
 	row []any
-	ok  bool // a live row
 	w   *txn // whose version (t itself for its own write)
 	ref readRef
 	// event is the statement event the read is recorded in.
 	event uint32
+	ok    bool // a live row
 }
 
 func (e *engine) get(ctx context.Context, t *txn, id TableID, key []byte, ro ReadOptions) ([]any, bool, error) {
@@ -75,7 +75,7 @@ func (e *engine) inspect(t *txn, tb *table, ks *keyState, ro ReadOptions) (seen,
 	if s, ok := e.statementRead(t, tb, ks, ro); ok {
 		return s, nil // statement_reads.go: one version per key per statement
 	}
-	if w := t.writes[tb.id][ks.key]; w != nil {
+	if w := t.pendingWrite(ks); w != nil {
 		if ro.AsOf != 0 && w.seq >= uint64(ro.AsOf) {
 			return ownVersionAt(t, ks, w, ro.AsOf), nil
 		}

@@ -254,7 +254,7 @@ func (r *recorder) logEnd(t *txn, after *txn) {
 	if t.state == txnCommitted {
 		done := make(map[*write]bool)
 		for u := range t.undo.from(0) {
-			w := t.writes[u.table][u.key]
+			w := t.pendingWrite(u.ks)
 			if w == nil || done[w] {
 				continue
 			}

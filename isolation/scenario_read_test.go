@@ -93,7 +93,7 @@ func (e *scenarioEnv) versionRow(t *txn, ks *keyState, w *txn) ([]any, bool) {
 	e.s.e.mu.Lock()
 	defer e.s.e.mu.Unlock()
 	if w == t {
-		wr := t.writes[e.tab][ks.key]
+		wr := t.pendingWrite(ks)
 		return wr.row, !wr.tomb
 	}
 	v := ks.versions[ks.versionIndex(w)]

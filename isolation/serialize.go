@@ -27,21 +27,17 @@ const maxPlaceCandidates = 64
 // placeCommit returns the co node after which t commits (40001 when none).
 func (e *engine) placeCommit(t *txn) (*omNode, error) {
 	if t.level == history.Snapshot {
-		for _, ws := range t.writes {
-			for _, w := range ws {
-				if err := e.firstCommitterWins(t, w.tb, w.ks); err != nil {
-					return nil, err
-				}
+		for w := range t.allWrites() {
+			if err := e.firstCommitterWins(t, w.tb, w.ks); err != nil {
+				return nil, err
 			}
 		}
 	}
 	lo := t.rd.lo
-	for _, ws := range t.writes {
-		for _, w := range ws {
-			lo = later(lo, w.ks.latest().w.pos)
-			if w.ks.scanFloor != nil {
-				lo = later(lo, w.ks.scanFloor)
-			}
+	for w := range t.allWrites() {
+		lo = later(lo, w.ks.latest().w.pos)
+		if w.ks.scanFloor != nil {
+			lo = later(lo, w.ks.scanFloor)
 		}
 	}
 	var hi *omNode
@@ -124,19 +120,17 @@ func (e *engine) insertable(t *txn, n *omNode, writes bool) bool {
 	if !writes {
 		return true
 	}
-	for _, ws := range t.writes {
-		for _, w := range ws {
-			y := w.ks
-			for _, r := range y.wreaders {
-				if r == t || (r.state != txnCommitted && r.state != txnClientAborted) {
-					continue
-				}
-				if n.before(r.rd.reads[y].pos) {
-					continue // r read a version after t's place: t is older
-				}
-				if n.before(r.placeBound()) {
-					return false // t would sit between r's source and what r sees
-				}
+	for w := range t.allWrites() {
+		y := w.ks
+		for _, r := range y.wreaders {
+			if r == t || (r.state != txnCommitted && r.state != txnClientAborted) {
+				continue
+			}
+			if n.before(r.rd.reads[y].pos) {
+				continue // r read a version after t's place: t is older
+			}
+			if n.before(r.placeBound()) {
+				return false // t would sit between r's source and what r sees
 			}
 		}
 	}

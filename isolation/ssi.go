@@ -179,7 +179,7 @@ func (e *engine) ssiRead(t *txn, tb *table, ks *keyState, src *txn) error {
 	}
 	if ent := e.lockEntry(resource{lockRow, uint32(tb.id), ks.key}); ent != nil {
 		for _, h := range ent.holders {
-			if h.t == t || h.t.txnLive == nil || h.t.writes[tb.id][ks.key] == nil {
+			if h.t == t || h.t.txnLive == nil || h.t.pendingWrite(ks) == nil {
 				continue
 			}
 			if w := e.ssiTxn(h.t); w != nil {

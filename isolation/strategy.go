@@ -218,7 +218,7 @@ func (e *engine) other(t *txn, ks *keyState, valid []int, w *txn) int {
 // version.
 func (e *engine) wrote(r *txn, ks *keyState) bool {
 	if r.state == txnActive {
-		return r.writes[ks.tab][ks.key] != nil
+		return r.pendingWrite(ks) != nil
 	}
 	return r.state == txnCommitted && ks.versionIndex(r) >= 0
 }

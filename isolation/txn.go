@@ -90,7 +90,10 @@ type txnLive struct {
 	mode     advMode
 	rng      *rand.Rand
 
-	writes     map[TableID]map[string]*write
+	writes map[TableID]map[string]*write
+	// created lists, table by table, the keys it created (createdKey) and
+	// holds a write to: their writes are keyState.pending, out of writes.
+	created    []createdKeys
 	writeSeq   uint64 // own writes made so far (write.seq, WriteMark)
 	undo       chunkList[undoEntry]
 	writeSlab  []write // the writes allocated for the next writes (newWrite)
@@ -118,33 +121,39 @@ type txnLive struct {
 
 // write is a transaction's last write to a key.
 type write struct {
-	key  string
 	row  []any
 	tomb bool
-	ks   *keyState
-	tb   *table // kept, not looked up: the table may be dropped meanwhile
-	// movedTo is the key a tombstone's row moved to (Txn.Move), or "";
+	// baseLive: see baseRow below (beside tomb, to pack the struct);
 	// movedOut marks a tombstone whose row moved to another table
 	// (Txn.MoveOut).
-	movedTo  string
+	baseLive bool
 	movedOut bool
+	ks       *keyState
+	tb       *table // kept, not looked up: the table may be dropped meanwhile
+	// movedTo is the key a tombstone's row moved to (Txn.Move), or "".
+	movedTo string
 	// seq numbers the transaction's writes (1, 2, ...); before is the own
 	// write this one replaced, and for a first own write (before nil)
 	// baseRow and baseLive are the version it replaced as the transaction
 	// saw it. A read at a WriteMark walks back through them.
-	seq      uint64
-	before   *write
-	baseRow  []any
-	baseLive bool
+	seq     uint64
+	before  *write
+	baseRow []any
+}
+
+// createdKeys is a transaction's keys of one table that it created and
+// holds a write to, in the order of their first writes.
+type createdKeys struct {
+	tab  TableID
+	keys []*keyState
 }
 
 // undoEntry restores a key's previous own write when rolling back to a
 // savepoint.
 type undoEntry struct {
-	table TableID
-	key   string
-	prev  *write // nil: the key had no own write
-	op    int    // the recorded write op, -1 when not recording
+	ks   *keyState
+	prev *write // nil: the key had no own write
+	op   int    // the recorded write op, -1 when not recording
 }
 
 func (e *engine) newSession(name string) *Session {
@@ -302,12 +311,7 @@ func (e *engine) rollbackTo(t *txn, sp Savepoint) error {
 	}
 	mark := t.savepoints[sp]
 	for i := t.undo.len() - 1; i >= mark; i-- {
-		u := t.undo.at(i)
-		if u.prev == nil {
-			delete(t.writes[u.table], u.key)
-		} else {
-			t.writes[u.table][u.key] = u.prev
-		}
+		t.restoreWrite(t.undo.at(i))
 	}
 	e.rec.undoWrites(t, &t.undo, mark)
 	t.undo.truncate(mark)
@@ -355,18 +359,18 @@ func (e *engine) commit(ctx context.Context, t *txn) error {
 		e.tick++
 		t.commit = e.tick
 	}
-	t.wrote = slices.Grow(t.wrote, t.writeCount())
-	for _, ws := range t.writes {
-		for _, w := range ws {
-			w.ks.insertVersion(version{w: t, row: w.row, tomb: w.tomb})
-			e.markDirty(w.ks)
-			t.wrote = append(t.wrote, w.ks)
-			if w.tomb && (w.movedTo != "" || w.movedOut) {
-				if w.tb.moves == nil {
-					w.tb.moves = make(map[movedVersion]moveTarget)
-				}
-				w.tb.moves[movedVersion{w.ks, t}] = moveTarget{key: w.movedTo, elsewhere: w.movedOut}
+	n := t.writeCount()
+	t.wrote = slices.Grow(t.wrote, n)
+	e.dirty = slices.Grow(e.dirty, n) // most keys written get a second version (markDirty)
+	for w := range t.allWrites() {
+		w.ks.insertVersion(version{w: t, row: w.row, tomb: w.tomb})
+		e.markDirty(w.ks)
+		t.wrote = append(t.wrote, w.ks)
+		if w.tomb && (w.movedTo != "" || w.movedOut) {
+			if w.tb.moves == nil {
+				w.tb.moves = make(map[movedVersion]moveTarget)
 			}
+			w.tb.moves[movedVersion{w.ks, t}] = moveTarget{key: w.movedTo, elsewhere: w.movedOut}
 		}
 	}
 	e.published(t)
@@ -436,6 +440,7 @@ func (e *engine) end(t *txn, st txnState) {
 	}
 	e.rec.end(t, after)
 	e.recheck(t)
+	t.dropCreatedWrites()
 	// An ended transaction stays reachable from its versions: keep only
 	// what later checks read (its position, clock, writes, and a windowed
 	// transaction's reads and window). Nothing checks a server-aborted
@@ -459,6 +464,9 @@ func (t *txn) writeCount() int {
 	n := 0
 	for _, ws := range t.writes {
 		n += len(ws)
+	}
+	for _, c := range t.created {
+		n += len(c.keys)
 	}
 	return n
 }

@@ -127,7 +127,7 @@ func (e *engine) move(ctx context.Context, t *txn, id TableID, key, newKey []byt
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if w := t.writes[id][string(key)]; w != nil && t.txnLive != nil {
+	if w := e.ownWrite(t, id, key); w != nil {
 		w.movedTo = string(newKey)
 	}
 	return nil
@@ -140,10 +140,27 @@ func (e *engine) moveOut(ctx context.Context, t *txn, id TableID, key []byte) er
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if w := t.writes[id][string(key)]; w != nil && t.txnLive != nil {
+	if w := e.ownWrite(t, id, key); w != nil {
 		w.movedOut = true
 	}
 	return nil
+}
+
+// ownWrite returns t's pending write to key of table id, nil if there is
+// none or t has ended (e.mu held).
+func (e *engine) ownWrite(t *txn, id TableID, key []byte) *write {
+	if t.txnLive == nil {
+		return nil
+	}
+	tb, err := e.table(id)
+	if err != nil {
+		return nil
+	}
+	ks := tb.keyState(string(key), false)
+	if ks == nil {
+		return nil
+	}
+	return t.pendingWrite(ks)
 }
 
 // checkUpdate runs the checks of a write of row (nil: DELETE) over an
@@ -165,7 +182,7 @@ func (e *engine) checkUpdate(t *txn, tb *table, ks *keyState, row []any) error {
 // see fails with 40001 (the row lock was taken first, so its writer has
 // ended). Other levels, and the axiomatic profile, pass.
 func (e *engine) firstUpdaterWins(t *txn, tb *table, ks *keyState) error {
-	if !e.cfg.PostgresConcurrency || !t.windowed() || t.writes[tb.id][ks.key] != nil {
+	if !e.cfg.PostgresConcurrency || !t.windowed() || t.pendingWrite(ks) != nil {
 		return nil
 	}
 	latest := ks.latest()
@@ -208,7 +225,7 @@ func (e *engine) isLive(t *txn, tb *table, ks *keyState) bool {
 // own last write, else the latest committed version. ok is false for a
 // tombstone.
 func (e *engine) current(t *txn, tb *table, ks *keyState) ([]any, bool) {
-	if w := t.writes[tb.id][ks.key]; w != nil {
+	if w := t.pendingWrite(ks); w != nil {
 		return w.row, !w.tomb
 	}
 	v := ks.latest()
@@ -342,29 +359,18 @@ func (t *txn) newWrite() *write {
 // putWrite makes row (or a tombstone) t's last write to ks. A key t has
 // just created (created) has no earlier write of t and no version but
 // init's tombstone, so its write replaces nothing: a bulk load skips the
-// look-up of the write map and of the statement's memo for every row.
+// look-up of the statement's memo for every row.
 func (e *engine) putWrite(t *txn, tb *table, ks *keyState, row []any, tomb, created bool) {
-	if t.writes == nil {
-		t.writes = make(map[TableID]map[string]*write)
-	}
-	ws := t.writes[tb.id]
-	if ws == nil {
-		ws = make(map[string]*write)
-		t.writes[tb.id] = ws
-	}
-	var prev *write
-	if !created {
-		prev = ws[ks.key]
-	}
 	op := e.rec.write(t, tb, ks, tomb)
-	t.undo.push(undoEntry{table: tb.id, key: ks.key, prev: prev, op: op})
 	t.writeSeq++
 	w := t.newWrite()
-	*w = write{key: ks.key, row: row, tomb: tomb, ks: ks, tb: tb, seq: t.writeSeq, before: prev}
+	*w = write{row: row, tomb: tomb, ks: ks, tb: tb, seq: t.writeSeq}
+	prev := t.setPendingWrite(ks, w)
+	w.before = prev
+	t.undo.push(undoEntry{ks: ks, prev: prev, op: op})
 	if prev == nil && !created {
 		w.baseRow, w.baseLive = e.replacedVersion(t, ks)
 	}
-	ws[ks.key] = w
 	if !tomb {
 		for _, ix := range tb.indexes {
 			ix.add(row, ks.key)

@@ -107,3 +107,20 @@ func TestTextInputOutputMatchesPostgres(t *testing.T) {
 		}
 	}
 }
+
+// TestParseTextScalarsAreInNoRegistry pins what lets parseText decode the
+// built-in scalar types before consulting the registries of vectors,
+// arrays, composites and enums: none of the types its switch names is in
+// one, so the order of the checks changes no result.
+func TestParseTextScalarsAreInNoRegistry(t *testing.T) {
+	for _, oid := range []Oid{OidBool, OidInt2, OidInt4, OidInt8, OidOid, OidRegclass, OidRegproc, OidRegprocedure,
+		OidRegoper, OidRegoperator, OidRegtype, OidRegnamespace, OidRegrole, OidFloat4, OidFloat8, OidNumeric, OidText,
+		OidVarchar, OidBpchar, OidName, OidChar, OidUnknown, OidRefcursor, OidBytea, OidUUID, OidVoid, OidDate,
+		OidTimestamp, OidTimestamptz, OidTime, OidInterval, OidJSON, OidJSONB, OidJSONPath, OidPoint, OidLseg, OidPath,
+		OidBox, OidPolygon, OidLine, OidCircle, OidInet, OidCidr, OidTID, OidXID} {
+		typ := Type{Oid: oid}
+		if isVector(oid) || typ.IsArray() || typ.IsComposite() || typ.IsEnum() {
+			t.Errorf("type %d is decoded as a scalar but is in a registry", oid)
+		}
+	}
+}
