@@ -619,13 +619,14 @@ func (b *binder) setTargetFor(t *tableDesc, sc *scope, rt *pg_query.ResTarget) (
 // touched returns the store keys the statement inserted or updated
 // through cp, which DO UPDATE may not update again (21000).
 func (cp *conflictPlan) touched(x *execCtx) map[string]bool {
-	if x.memo == nil {
-		x.memo = map[any]any{}
+	if x.caches == nil {
+		x.caches = &stmtCaches{}
 	}
-	m, _ := x.memo[cp].(map[string]bool)
+	v, _ := x.memoGet(cp)
+	m, _ := v.(map[string]bool)
 	if m == nil {
 		m = map[string]bool{}
-		x.memo[cp] = m
+		x.memoSet(cp, m)
 	}
 	return m
 }

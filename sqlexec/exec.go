@@ -318,12 +318,14 @@ func (s *Session) execute(ctx context.Context, p *Prepared, params []any, stream
 		return nil, cancelError(err)
 	}
 	pl := p.plan
-	// The statement's context and environment are one allocation.
+	// The statement's context, caches and environment are one allocation.
 	frame := &struct {
-		x   execCtx
-		env types.Env
-	}{x: execCtx{ctx: ctx, s: s, params: params, subCache: map[*selectPlan][][]any{}, memo: map[any]any{}}}
+		x      execCtx
+		caches stmtCaches
+		env    types.Env
+	}{x: execCtx{ctx: ctx, s: s, params: params}}
 	x := &frame.x
+	x.caches = &frame.caches
 	if pl.noTxn {
 		x.env = s.fillEnv(&frame.env)
 		x.env.Interrupted = x.checkCancel

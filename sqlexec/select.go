@@ -39,17 +39,20 @@ func (p *selectPlan) rowsCached(x *execCtx) ([][]any, error) {
 	if p.correlated {
 		return p.run(x)
 	}
-	if rows, ok := x.subCache[p]; ok {
+	if x.caches == nil {
+		x.caches = &stmtCaches{}
+	}
+	if rows, ok := x.caches.subqueries[p]; ok {
 		return rows, nil
 	}
 	rows, err := p.run(x)
 	if err != nil {
 		return nil, err
 	}
-	if x.subCache == nil {
-		x.subCache = map[*selectPlan][][]any{}
+	if x.caches.subqueries == nil {
+		x.caches.subqueries = map[*selectPlan][][]any{}
 	}
-	x.subCache[p] = rows
+	x.caches.subqueries[p] = rows
 	return rows, nil
 }
 
