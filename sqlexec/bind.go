@@ -69,6 +69,9 @@ func (x *execCtx) child() *execCtx {
 	return &c
 }
 
+// Interrupted is checkCancel as the environment's types.Interrupter.
+func (x *execCtx) Interrupted() error { return x.checkCancel() }
+
 func (x *execCtx) checkCancel() error {
 	if err := x.ctx.Err(); err != nil {
 		return cancelError(err)

@@ -328,7 +328,7 @@ func (s *Session) execute(ctx context.Context, p *Prepared, params []any, stream
 	x.caches = &frame.caches
 	if pl.noTxn {
 		x.env = s.fillEnv(&frame.env)
-		x.env.Interrupted = x.checkCancel
+		x.env.Interrupter = x
 		res, err := pl.exec(x)
 		return finishResult(res, pl, err)
 	}
@@ -362,7 +362,7 @@ func (s *Session) execute(ctx context.Context, p *Prepared, params []any, stream
 	}
 	x.txn = kv
 	x.env = s.fillEnv(&frame.env)
-	x.env.Interrupted = x.checkCancel
+	x.env.Interrupter = x
 	s.stmt = p.historyStatement()
 	kv.Statement(s.stmt)
 	x.stmtMark = kv.WriteMark()
