@@ -102,6 +102,9 @@ func (m *modifyTarget) joinRow(x *execCtx, key []byte, row []any) (match, bool, 
 	if err != nil || !ok {
 		return match{}, false, err
 	}
+	if len(m.items) == 1 { // no FROM or USING items: the row is the match
+		return match{key: key, row: row, full: append([]any(nil), x.row...)}, true, nil
+	}
 	var mt match
 	found := false
 	err = runItems(x, m.items, 1, func() error {
