@@ -151,7 +151,7 @@ func (e *engine) acquire(ctx context.Context, t *txn, r resource, mode uint8, wa
 				return nil
 			}
 			ent.holders = append(ent.holders, holder{t: t, modes: 1 << mode})
-			t.locks = append(t.locks, r)
+			t.addLock(r)
 			return nil
 		}
 		switch wait {
@@ -260,7 +260,7 @@ func (e *engine) lockEntry(r resource) *lockEntry {
 	ent := &lockEntry{}
 	ent.holders = append(ent.firstHolder[:0:1], holder{t: c, modes: 1 << uint8(RowLockUpdate)})
 	e.locks[r] = ent
-	c.locks = append(c.locks, r)
+	c.addLock(r)
 	return ent
 }
 
@@ -276,12 +276,31 @@ func (e *engine) holds(t *txn, r resource) bool {
 	return false
 }
 
-// releaseLocks drops every lock t holds and wakes their waiters.
+// releaseLocks drops every lock t holds and wakes their waiters. A
+// transaction's list, when short, goes to its session for the next one.
 func (e *engine) releaseLocks(t *txn) {
 	for _, r := range t.locks {
 		e.releaseLock(t, r)
 	}
+	if !t.sessionHolder && t.sess != nil && cap(t.locks) <= maxSpareLocks {
+		clear(t.locks)
+		t.sess.spareLocks = t.locks[:0]
+	}
 	t.locks = nil
+}
+
+// maxSpareLocks is the longest lock list a session keeps for its next
+// transaction: a transaction's table, row and index-key locks.
+const maxSpareLocks = 64
+
+// addLock lists r among the locks t holds, starting from its session's
+// spare list (releaseLocks) so that a transaction's locks seldom grow a
+// slice of their own.
+func (t *txn) addLock(r resource) {
+	if t.locks == nil && !t.sessionHolder && t.sess != nil {
+		t.locks, t.sess.spareLocks = t.sess.spareLocks, nil
+	}
+	t.locks = append(t.locks, r)
 }
 
 // releaseLock drops t's hold on r (not from t.locks) and wakes r's waiters.
