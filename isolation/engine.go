@@ -31,6 +31,9 @@ type engine struct {
 	co          orderList
 	init        *txn
 	locks       map[resource]*lockEntry
+	// spareEntries are lock entries forgotten by the lock table, emptied,
+	// for the next locks taken (newLockEntry).
+	spareEntries []*lockEntry
 	// liveMemos are the ids of the statement memos in use, memoIDs the
 	// last id given (statement_reads.go).
 	liveMemos map[uint32]struct{}

@@ -119,8 +119,7 @@ func (e *engine) acquire(ctx context.Context, t *txn, r resource, mode uint8, wa
 		}
 		ent := e.lockEntry(r)
 		if ent == nil {
-			ent = &lockEntry{}
-			ent.holders = ent.firstHolder[:0:1]
+			ent = e.newLockEntry()
 			e.locks[r] = ent
 		}
 		var blocker *txn
@@ -257,8 +256,8 @@ func (e *engine) lockEntry(r resource) *lockEntry {
 	if c.txnLive == nil {
 		return nil // ended: its lock went with it
 	}
-	ent := &lockEntry{}
-	ent.holders = append(ent.firstHolder[:0:1], holder{t: c, modes: 1 << uint8(RowLockUpdate)})
+	ent := e.newLockEntry()
+	ent.holders = append(ent.holders, holder{t: c, modes: 1 << uint8(RowLockUpdate)})
 	e.locks[r] = ent
 	c.addLock(r)
 	return ent
@@ -333,7 +332,31 @@ func (e *engine) wakeWaiters(r resource, ent *lockEntry) {
 	}
 	if len(ent.holders) == 0 && len(ent.waiters) == 0 {
 		delete(e.locks, r)
+		if len(e.spareEntries) < maxSpareEntries {
+			*ent = lockEntry{}
+			e.spareEntries = append(e.spareEntries, ent)
+		}
 	}
+}
+
+// maxSpareEntries is how many forgotten lock entries the engine keeps for
+// reuse: about as many as its transactions hold at once in a busy OLTP
+// run, not the peak of a bulk update.
+const maxSpareEntries = 256
+
+// newLockEntry returns an empty lock entry, a spare one when there is one,
+// so that taking a lock nobody holds seldom allocates.
+func (e *engine) newLockEntry() *lockEntry {
+	var ent *lockEntry
+	if n := len(e.spareEntries); n > 0 {
+		ent = e.spareEntries[n-1]
+		e.spareEntries[n-1] = nil
+		e.spareEntries = e.spareEntries[:n-1]
+	} else {
+		ent = &lockEntry{}
+	}
+	ent.holders = ent.firstHolder[:0:1]
+	return ent
 }
 
 // ctxError turns a context's end into the error the client sees: the
