@@ -2,7 +2,6 @@ package sqlexec
 
 import (
 	"errors"
-	"fmt"
 	"slices"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -238,7 +237,7 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Result{Rows: rows, Tag: fmt.Sprintf("INSERT 0 %d", n)}, nil
+		return &Result{Rows: rows, Tag: rowsTag("INSERT 0", n)}, nil
 	}}), nil
 }
 

@@ -387,7 +387,7 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 		if err := trg.afterStatement(x); err != nil {
 			return nil, err
 		}
-		return &Result{Rows: rows, Tag: fmt.Sprintf("UPDATE %d", updated)}, nil
+		return &Result{Rows: rows, Tag: rowsTag("UPDATE", int64(updated))}, nil
 	}}), nil
 }
 
@@ -504,6 +504,6 @@ func (b *binder) deletePlan(del *pg_query.DeleteStmt) (*stmtPlan, error) {
 		if err := trg.afterStatement(x); err != nil {
 			return nil, err
 		}
-		return &Result{Rows: rows, Tag: fmt.Sprintf("DELETE %d", deleted)}, nil
+		return &Result{Rows: rows, Tag: rowsTag("DELETE", int64(deleted))}, nil
 	}}), nil
 }
