@@ -1,8 +1,8 @@
 package sqlexec
 
 import (
-	"fmt"
 	"slices"
+	"strconv"
 	"time"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -176,11 +176,13 @@ type modified map[string]bool
 // first reports whether the row of mt is written for the first time, and
 // marks it.
 func (m modified) first(mt match) bool {
-	k := fmt.Sprintf("%d:%s", mt.member, mt.key)
-	if m[k] {
+	var buf [64]byte
+	k := append(strconv.AppendInt(buf[:0], int64(mt.member), 10), ':')
+	k = append(k, mt.key...) // "member:key", built without fmt
+	if m[string(k)] {
 		return false
 	}
-	m[k] = true
+	m[string(k)] = true
 	return true
 }
 
