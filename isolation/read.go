@@ -168,14 +168,14 @@ func (e *engine) scanIndex(ctx context.Context, t *txn, id IndexID, span Span, r
 	// not yet passed, and a chunk is inspected before the mutex is released:
 	// every key the mark covers was inspected or materialized (phantom.go).
 	pivot, done := string(span.Start), false
-	listed := make(map[string]struct{})
+	listed := make(map[*keyState]struct{})
 	// visit lists the keys of index key ik's entry, moves the pivot past it
 	// and sets done when the chunk has room for more.
 	visit := func(buf []*keyState, ik string, ent *indexEntry) []*keyState {
-		for _, k := range ent.keys {
-			if _, ok := listed[k]; !ok && ent.has(k) {
-				listed[k] = struct{}{}
-				buf = append(buf, tb.keyState(k, true))
+		for _, ks := range ent.keys {
+			if _, ok := listed[ks]; !ok && ent.has(ks) {
+				listed[ks] = struct{}{}
+				buf = append(buf, ks)
 			}
 		}
 		pivot = ik + "\x00" // the least index key above ik
@@ -211,7 +211,7 @@ func (e *engine) scanIndex(ctx context.Context, t *txn, id IndexID, span Span, r
 
 // visitEntry is scanIndex for an exact span of a unique index whose entry
 // ent (nil when there is none) has no set, so that its keys are distinct
-// and all under it, fewer than a chunk: it lists them without the range
+// and all under it, fewer than a chunk: it takes them without the range
 // scan's B-tree, pivot and chunk buffers, and inspects, marks, records and
 // calls fn exactly as visitKeys does for the one chunk the range scan makes.
 func (e *engine) visitEntry(t *txn, tb *table, ent *indexEntry, mark *scanMark, ro ReadOptions, fn Visit) error {
@@ -224,9 +224,7 @@ func (e *engine) visitEntry(t *txn, tb *table, ent *indexEntry, mark *scanMark, 
 	e.rec.flushReads(t, 1)
 	chunk := keys[:0]
 	if ent != nil {
-		for _, k := range ent.keys {
-			chunk = append(chunk, tb.keyState(k, true))
-		}
+		chunk = append(chunk, ent.keys...)
 	}
 	if mark != nil {
 		// The range scan's pivot: past the index key when it has an entry.
