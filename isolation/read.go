@@ -236,10 +236,8 @@ func (e *engine) visitEntry(t *txn, tb *table, ent *indexEntry, mark *scanMark, 
 	if len(chunk) == 0 {
 		return nil
 	}
-	if _, stop, err := e.visitChunk(t, tb, chunk, found[:0], ro, fn); err != nil || stop {
-		return err
-	}
-	return nil
+	_, _, err := e.visitChunk(t, tb, chunk, found[:0], ro, fn)
+	return err
 }
 
 // visitKeys inspects the keys that next yields, a chunk at a time under the
