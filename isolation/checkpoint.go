@@ -75,7 +75,7 @@ func (e *engine) checkpoint() (*history.History, int, error) {
 			ks.wreaders, ks.lastPicked, ks.lastReader, ks.hidSet, ks.scanFloor = nil, nil, nil, false, nil
 			if !v.tomb {
 				for _, ix := range tb.indexes {
-					ix.add(v.row, ks.key)
+					ix.add(v.row, ks)
 				}
 				if rec.on {
 					it := &rec.h.Txns[history.Init]

@@ -251,10 +251,10 @@ func (e *engine) unindex(tb *table, ks *keyState, row []any) {
 		if !ok {
 			continue
 		}
-		if !ent.has(ks.key) || e.indexed(tb, ix, ks, string(ik)) {
+		if !ent.has(ks) || e.indexed(tb, ix, ks, string(ik)) {
 			continue
 		}
-		ent.remove(ks.key)
+		ent.remove(ks)
 		if ent.size() == 0 {
 			ix.deleteEntry(string(ik))
 		}

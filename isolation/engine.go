@@ -31,6 +31,9 @@ type engine struct {
 	co          orderList
 	init        *txn
 	locks       map[resource]*lockEntry
+	// spareEntries are lock entries forgotten by the lock table, emptied,
+	// for the next locks taken (newLockEntry).
+	spareEntries []*lockEntry
 	// liveMemos are the ids of the statement memos in use, memoIDs the
 	// last id given (statement_reads.go).
 	liveMemos map[uint32]struct{}
@@ -183,17 +186,19 @@ type index struct {
 // and keys is compacted: readers skip the keys not in set and repeats.
 // While the entry has at most smallEntry keys and none left it, set is
 // nil and keys alone says who is in (a unique index's million entries of
-// one key each need no map each).
+// one key each need no map each). A key is its keyState, which its table
+// keeps for good and only one of, so that a lookup reads the key's state
+// without searching the table's B-tree for it.
 type indexEntry struct {
-	keys []string
-	set  map[string]struct{}
+	keys []*keyState
+	set  map[*keyState]struct{}
 }
 
 // smallEntry is the most keys an entry lists without its set.
 const smallEntry = 8
 
 // has reports whether k is under the entry's index key.
-func (ent *indexEntry) has(k string) bool {
+func (ent *indexEntry) has(k *keyState) bool {
 	if ent.set == nil {
 		return slices.Contains(ent.keys, k)
 	}
@@ -211,7 +216,7 @@ func (ent *indexEntry) size() int {
 
 // enter puts k under the entry's index key; it reports false when k was
 // there already.
-func (ent *indexEntry) enter(k string) bool {
+func (ent *indexEntry) enter(k *keyState) bool {
 	if ent.has(k) {
 		return false
 	}
@@ -227,21 +232,21 @@ func (ent *indexEntry) enter(k string) bool {
 
 // makeSet makes the set of a small entry's keys.
 func (ent *indexEntry) makeSet() {
-	ent.set = make(map[string]struct{}, len(ent.keys)+1)
+	ent.set = make(map[*keyState]struct{}, len(ent.keys)+1)
 	for _, k := range ent.keys {
 		ent.set[k] = struct{}{}
 	}
 }
 
 // remove takes k out of the entry.
-func (ent *indexEntry) remove(k string) {
+func (ent *indexEntry) remove(k *keyState) {
 	if ent.set == nil {
 		ent.makeSet()
 	}
 	delete(ent.set, k)
 	if len(ent.keys) > 2*len(ent.set)+8 {
-		seen := make(map[string]struct{}, len(ent.set))
-		ent.keys = slices.DeleteFunc(ent.keys, func(k string) bool {
+		seen := make(map[*keyState]struct{}, len(ent.set))
+		ent.keys = slices.DeleteFunc(ent.keys, func(k *keyState) bool {
 			if _, dup := seen[k]; dup || !ent.has(k) {
 				return true
 			}
@@ -423,16 +428,16 @@ func (e *engine) refreshStatementReads(id TableID) {
 	}
 }
 
-// add indexes row under primary key k.
-func (ix *index) add(row []any, k string) {
+// add indexes row under primary key ks.
+func (ix *index) add(row []any, ks *keyState) {
 	ik, _ := ix.spec.Key(row)
 	ent, ok := ix.entry(string(ik))
 	if !ok {
 		ent = &indexEntry{}
 		ix.setEntry(string(ik), ent)
 	}
-	if ent.enter(k) {
-		ix.table.e.indexEntered(ix, string(ik), k)
+	if ent.enter(ks) {
+		ix.table.e.indexEntered(ix, string(ik), ks)
 	}
 }
 

@@ -189,9 +189,9 @@ func TestHorizonBoundsWhatTheStoreKeeps(t *testing.T) {
 	}
 	ix := tb.indexes[0]
 	ix.entries.Scan(func(ik string, ent *indexEntry) bool {
-		for _, k := range ent.keys {
-			if ent.has(k) && !e.indexed(tb, ix, tb.keyState(k, false), ik) {
-				t.Errorf("index entry %x lists %s, which no kept version puts there", ik, k)
+		for _, ks := range ent.keys {
+			if ent.has(ks) && !e.indexed(tb, ix, ks, ik) {
+				t.Errorf("index entry %x lists %s, which no kept version puts there", ik, ks.key)
 			}
 		}
 		if len(ent.keys) > 2*ent.size()+8 {

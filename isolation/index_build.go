@@ -8,11 +8,12 @@ import (
 )
 
 // indexed is one (index key, primary key) pair a new index starts with: a
-// kept version's or a pending write's row under primary key k. latest marks
-// the pairs of the keys' latest committed live versions, which a unique
-// index must not repeat.
+// kept version's or a pending write's row under primary key ks. latest
+// marks the pairs of the keys' latest committed live versions, which a
+// unique index must not repeat.
 type indexed struct {
-	ik, k  string
+	ik     string
+	ks     *keyState
 	at     int // the pair's place in the order above
 	latest bool
 }
@@ -27,14 +28,14 @@ type indexed struct {
 func (e *engine) build(ix *index) error {
 	tb := ix.table
 	pairs := make([]indexed, 0, tb.keys.Len())
-	tb.keys.Scan(func(k string, ks *keyState) bool {
+	tb.keys.Scan(func(_ string, ks *keyState) bool {
 		last := len(ks.versions) - 1
 		for i, v := range ks.versions {
 			if v.tomb {
 				continue
 			}
 			ik, null := ix.spec.Key(v.row)
-			pairs = append(pairs, indexed{ik: string(ik), k: k, at: len(pairs), latest: i == last && !null})
+			pairs = append(pairs, indexed{ik: string(ik), ks: ks, at: len(pairs), latest: i == last && !null})
 		}
 		return true
 	})
@@ -42,7 +43,7 @@ func (e *engine) build(ix *index) error {
 		for w := range t.tableWrites(tb.id) {
 			if !w.tomb {
 				ik, _ := ix.spec.Key(w.row)
-				pairs = append(pairs, indexed{ik: string(ik), k: w.ks.key, at: len(pairs)})
+				pairs = append(pairs, indexed{ik: string(ik), ks: w.ks, at: len(pairs)})
 			}
 		}
 	}
@@ -62,7 +63,7 @@ func (e *engine) build(ix *index) error {
 	// The entries and their first keys come from two slabs: most entries
 	// of a fresh index (all of a unique one's) list a single key.
 	ents := make([]indexEntry, distinctKeys(pairs))
-	firstKeys := make([]string, len(ents))
+	firstKeys := make([]*keyState, len(ents))
 	var ent *indexEntry
 	next := 0
 	for n, p := range pairs {
@@ -75,7 +76,7 @@ func (e *engine) build(ix *index) error {
 				ix.exact[p.ik] = ent
 			}
 		}
-		ent.enter(p.k)
+		ent.enter(p.ks)
 	}
 	return nil
 }
@@ -114,5 +115,5 @@ func duplicateKey(pairs []indexed) (string, bool) {
 	if dup < 0 {
 		return "", false
 	}
-	return pairs[dup].k, true
+	return pairs[dup].ks.key, true
 }

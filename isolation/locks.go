@@ -119,8 +119,7 @@ func (e *engine) acquire(ctx context.Context, t *txn, r resource, mode uint8, wa
 		}
 		ent := e.lockEntry(r)
 		if ent == nil {
-			ent = &lockEntry{}
-			ent.holders = ent.firstHolder[:0:1]
+			ent = e.newLockEntry()
 			e.locks[r] = ent
 		}
 		var blocker *txn
@@ -151,7 +150,7 @@ func (e *engine) acquire(ctx context.Context, t *txn, r resource, mode uint8, wa
 				return nil
 			}
 			ent.holders = append(ent.holders, holder{t: t, modes: 1 << mode})
-			t.locks = append(t.locks, r)
+			t.addLock(r)
 			return nil
 		}
 		switch wait {
@@ -257,10 +256,10 @@ func (e *engine) lockEntry(r resource) *lockEntry {
 	if c.txnLive == nil {
 		return nil // ended: its lock went with it
 	}
-	ent := &lockEntry{}
-	ent.holders = append(ent.firstHolder[:0:1], holder{t: c, modes: 1 << uint8(RowLockUpdate)})
+	ent := e.newLockEntry()
+	ent.holders = append(ent.holders, holder{t: c, modes: 1 << uint8(RowLockUpdate)})
 	e.locks[r] = ent
-	c.locks = append(c.locks, r)
+	c.addLock(r)
 	return ent
 }
 
@@ -276,12 +275,31 @@ func (e *engine) holds(t *txn, r resource) bool {
 	return false
 }
 
-// releaseLocks drops every lock t holds and wakes their waiters.
+// releaseLocks drops every lock t holds and wakes their waiters. A
+// transaction's list, when short, goes to its session for the next one.
 func (e *engine) releaseLocks(t *txn) {
 	for _, r := range t.locks {
 		e.releaseLock(t, r)
 	}
+	if !t.sessionHolder && t.sess != nil && cap(t.locks) <= maxSpareLocks {
+		clear(t.locks)
+		t.sess.spareLocks = t.locks[:0]
+	}
 	t.locks = nil
+}
+
+// maxSpareLocks is the longest lock list a session keeps for its next
+// transaction: a transaction's table, row and index-key locks.
+const maxSpareLocks = 64
+
+// addLock lists r among the locks t holds, starting from its session's
+// spare list (releaseLocks) so that a transaction's locks seldom grow a
+// slice of their own.
+func (t *txn) addLock(r resource) {
+	if t.locks == nil && !t.sessionHolder && t.sess != nil {
+		t.locks, t.sess.spareLocks = t.sess.spareLocks, nil
+	}
+	t.locks = append(t.locks, r)
 }
 
 // releaseLock drops t's hold on r (not from t.locks) and wakes r's waiters.
@@ -314,7 +332,31 @@ func (e *engine) wakeWaiters(r resource, ent *lockEntry) {
 	}
 	if len(ent.holders) == 0 && len(ent.waiters) == 0 {
 		delete(e.locks, r)
+		if len(e.spareEntries) < maxSpareEntries {
+			*ent = lockEntry{}
+			e.spareEntries = append(e.spareEntries, ent)
+		}
 	}
+}
+
+// maxSpareEntries is how many forgotten lock entries the engine keeps for
+// reuse: about as many as its transactions hold at once in a busy OLTP
+// run, not the peak of a bulk update.
+const maxSpareEntries = 256
+
+// newLockEntry returns an empty lock entry, a spare one when there is one,
+// so that taking a lock nobody holds seldom allocates.
+func (e *engine) newLockEntry() *lockEntry {
+	var ent *lockEntry
+	if n := len(e.spareEntries); n > 0 {
+		ent = e.spareEntries[n-1]
+		e.spareEntries[n-1] = nil
+		e.spareEntries = e.spareEntries[:n-1]
+	} else {
+		ent = &lockEntry{}
+	}
+	ent.holders = ent.firstHolder[:0:1]
+	return ent
 }
 
 // ctxError turns a context's end into the error the client sees: the

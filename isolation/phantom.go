@@ -274,18 +274,15 @@ func (m *scanMark) kill(live *int) {
 	*live--
 }
 
-// indexEntered runs when index ix took key k under index key ik, which it
-// did not hold for k: it raises the key's scan floor and gives the earlier
-// scans that passed ik their read of the row (see Index scans above).
-func (e *engine) indexEntered(ix *index, ik, k string) {
+// indexEntered runs when index ix took key ks under index key ik, which
+// it did not hold for ks: it raises the key's scan floor and gives the
+// earlier scans that passed ik their read of the row (see Index scans
+// above).
+func (e *engine) indexEntered(ix *index, ik string, ks *keyState) {
 	if ix.marks.live == 0 && ix.marks.floor == nil {
 		return
 	}
 	tb := ix.table
-	ks := tb.keyState(k, false)
-	if ks == nil {
-		return // not written through the store: nothing can have read it
-	}
 	if ix.marks.floor != nil {
 		ks.scanFloor = laterOrNil(ks.scanFloor, ix.marks.floor)
 	}

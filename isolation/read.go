@@ -158,19 +158,24 @@ func (e *engine) scanIndex(ctx context.Context, t *txn, id IndexID, span Span, r
 	if err := e.ssiScan(t, tb, ix, span); err != nil {
 		return err
 	}
+	mark := e.markScan(t, tb, ix, span)
+	if ix.exact != nil && span.exact() {
+		if ent, ok := ix.exact[string(span.Start)]; !ok || ent.set == nil {
+			return e.visitEntry(t, tb, ent, mark, ro, fn)
+		}
+	}
 	// The index is read an entry at a time from pivot, the first index key
 	// not yet passed, and a chunk is inspected before the mutex is released:
 	// every key the mark covers was inspected or materialized (phantom.go).
 	pivot, done := string(span.Start), false
-	mark := e.markScan(t, tb, ix, span)
-	listed := make(map[string]struct{})
+	listed := make(map[*keyState]struct{})
 	// visit lists the keys of index key ik's entry, moves the pivot past it
 	// and sets done when the chunk has room for more.
 	visit := func(buf []*keyState, ik string, ent *indexEntry) []*keyState {
-		for _, k := range ent.keys {
-			if _, ok := listed[k]; !ok && ent.has(k) {
-				listed[k] = struct{}{}
-				buf = append(buf, tb.keyState(k, true))
+		for _, ks := range ent.keys {
+			if _, ok := listed[ks]; !ok && ent.has(ks) {
+				listed[ks] = struct{}{}
+				buf = append(buf, ks)
 			}
 		}
 		pivot = ik + "\x00" // the least index key above ik
@@ -204,6 +209,37 @@ func (e *engine) scanIndex(ctx context.Context, t *txn, id IndexID, span Span, r
 	return e.visitKeys(t, tb, next, ro, fn)
 }
 
+// visitEntry is scanIndex for an exact span of a unique index whose entry
+// ent (nil when there is none) has no set, so that its keys are distinct
+// and all under it, fewer than a chunk: it takes them without the range
+// scan's B-tree, pivot and chunk buffers, and inspects, marks, records and
+// calls fn exactly as visitKeys does for the one chunk the range scan makes.
+func (e *engine) visitEntry(t *txn, tb *table, ent *indexEntry, mark *scanMark, ro ReadOptions, fn Visit) error {
+	var (
+		keys  [smallEntry]*keyState
+		found [smallEntry]seen
+	)
+	t.visiting++
+	defer e.endVisit(t)
+	e.rec.flushReads(t, 1)
+	chunk := keys[:0]
+	if ent != nil {
+		chunk = append(chunk, ent.keys...)
+	}
+	if mark != nil {
+		// The range scan's pivot: past the index key when it has an entry.
+		mark.cursor, mark.started, mark.done = mark.start, true, true
+		if ent != nil {
+			mark.cursor = mark.end
+		}
+	}
+	if len(chunk) == 0 {
+		return nil
+	}
+	_, _, err := e.visitChunk(t, tb, chunk, found[:0], ro, fn)
+	return err
+}
+
 // visitKeys inspects the keys that next yields, a chunk at a time under the
 // mutex, and calls fn on the live rows without it.
 func (e *engine) visitKeys(t *txn, tb *table, next func([]*keyState) []*keyState, ro ReadOptions, fn Visit) error {
@@ -212,42 +248,56 @@ func (e *engine) visitKeys(t *txn, tb *table, next func([]*keyState) []*keyState
 		found []seen
 	)
 	t.visiting++
-	defer func() {
-		if t.txnLive != nil { // nil when a server abort ended t meanwhile
-			t.visiting--
-			e.rec.flushReads(t, 0) // the items of the last chunk, also on error
-		}
-	}()
+	defer e.endVisit(t)
 	for {
 		e.rec.flushReads(t, 1) // one log event per chunk of the outermost scan
 		chunk = next(chunk[:0])
 		if len(chunk) == 0 {
 			return nil
 		}
-		found = found[:0]
-		for _, ks := range chunk {
-			s, err := e.inspect(t, tb, ks, ro)
-			if err != nil {
-				return err
-			}
-			found = append(found, s)
-		}
-		for _, s := range found {
-			if !s.ok {
-				continue
-			}
-			matched, stop, err := e.callVisit(fn, s)
-			if err != nil {
-				return err
-			}
-			if matched {
-				e.rec.markReturned(t, s.ref)
-			}
-			if stop {
-				return nil
-			}
+		var stop bool
+		var err error
+		if found, stop, err = e.visitChunk(t, tb, chunk, found[:0], ro, fn); err != nil || stop {
+			return err
 		}
 	}
+}
+
+// endVisit ends a scan that visitKeys or visitEntry started.
+func (e *engine) endVisit(t *txn) {
+	if t.txnLive != nil { // nil when a server abort ended t meanwhile
+		t.visiting--
+		e.rec.flushReads(t, 0) // the items of the last chunk, also on error
+	}
+}
+
+// visitChunk inspects the keys of chunk under the mutex, appending what it
+// saw to found (returned, for reuse), then calls fn on the live rows
+// without it; stop reports that fn ended the scan.
+func (e *engine) visitChunk(t *txn, tb *table, chunk []*keyState, found []seen, ro ReadOptions, fn Visit) ([]seen, bool, error) {
+	for _, ks := range chunk {
+		s, err := e.inspect(t, tb, ks, ro)
+		if err != nil {
+			return found, false, err
+		}
+		found = append(found, s)
+	}
+	for _, s := range found {
+		if !s.ok {
+			continue
+		}
+		matched, stop, err := e.callVisit(fn, s)
+		if err != nil {
+			return found, false, err
+		}
+		if matched {
+			e.rec.markReturned(t, s.ref)
+		}
+		if stop {
+			return found, true, nil
+		}
+	}
+	return found, false, nil
 }
 
 // callVisit calls fn without the engine's mutex.

@@ -38,6 +38,9 @@ type session struct {
 	advisory    map[advisoryHold]int // session-level advisory locks held, counted
 
 	stmtMemo statementReads // an empty statement memo for the next transaction (statement_reads.go)
+	// spareLocks is the lock list of its last transaction, emptied, for
+	// the next one (txn.addLock).
+	spareLocks []resource
 }
 
 type txnState uint8

@@ -279,12 +279,8 @@ func (e *engine) uniqueKeyFree(ctx context.Context, t *txn, ix *index, ks *keySt
 	if !ok {
 		return nil
 	}
-	for _, k := range ent.keys {
-		if k == ks.key || !ent.has(k) {
-			continue
-		}
-		other := tb.keyState(k, false)
-		if other == nil {
+	for _, other := range ent.keys {
+		if other == ks || !ent.has(other) {
 			continue
 		}
 		cur, live := e.current(t, tb, other)
@@ -292,7 +288,7 @@ func (e *engine) uniqueKeyFree(ctx context.Context, t *txn, ix *index, ks *keySt
 			continue
 		}
 		if ok2, null2 := ix.spec.Key(cur); !null2 && bytes.Equal(ok2, ik) {
-			return pgerror.Wrapf(&UniqueConflict{Table: tb.id, Index: ix.id, Key: []byte(k)}, pgerror.UniqueViolation,
+			return pgerror.Wrapf(&UniqueConflict{Table: tb.id, Index: ix.id, Key: []byte(other.key)}, pgerror.UniqueViolation,
 				"duplicate key value violates unique constraint %q", ix.spec.Name).
 				WithConstraint(tb.spec.Name, ix.spec.Name)
 		}
@@ -373,7 +369,7 @@ func (e *engine) putWrite(t *txn, tb *table, ks *keyState, row []any, tomb, crea
 	}
 	if !tomb {
 		for _, ix := range tb.indexes {
-			ix.add(row, ks.key)
+			ix.add(row, ks)
 		}
 	}
 }

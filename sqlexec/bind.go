@@ -28,11 +28,9 @@ type execCtx struct {
 	// outer holds the current rows of the enclosing query levels, innermost
 	// last, for correlated subqueries.
 	outer [][]any
-	// subCache keeps the results of uncorrelated subqueries for the
-	// statement, and memo what compiled expressions derive from them; both
-	// are made when the statement starts, so that every level shares them.
-	subCache map[*selectPlan][][]any
-	memo     map[any]any
+	// caches are the statement's, made when it starts, so that every level
+	// shares them.
+	caches *stmtCaches
 	// items caches the reads of cached FROM items for one run of a query
 	// level.
 	items map[*fromItem]*itemRows
@@ -70,6 +68,9 @@ func (x *execCtx) child() *execCtx {
 	c.items, c.marks, c.epq = nil, nil, nil
 	return &c
 }
+
+// Interrupted is checkCancel as the environment's types.Interrupter.
+func (x *execCtx) Interrupted() error { return x.checkCancel() }
 
 func (x *execCtx) checkCancel() error {
 	if err := x.ctx.Err(); err != nil {
@@ -481,4 +482,41 @@ func (b *binder) typeName(tn *pg_query.TypeName) (types.Type, error) {
 		return b.arrayTypeOf(t, tn.Location)
 	}
 	return t, nil
+}
+
+// stmtCaches are a statement's caches: the results of its uncorrelated
+// subqueries, and memo, what compiled expressions derive from them. Their
+// maps are made on first use, as most statements need neither; copies of
+// the execution context share them through its pointer.
+type stmtCaches struct {
+	subqueries map[*selectPlan][][]any
+	memo       map[any]any
+}
+
+// memoGet returns what the statement's memo keeps under k.
+func (x *execCtx) memoGet(k any) (any, bool) {
+	if x.caches == nil {
+		return nil, false
+	}
+	v, ok := x.caches.memo[k]
+	return v, ok
+}
+
+// memoSet keeps v under k in the statement's memo; a context without
+// caches keeps nothing.
+func (x *execCtx) memoSet(k, v any) {
+	if x.caches == nil {
+		return
+	}
+	if x.caches.memo == nil {
+		x.caches.memo = map[any]any{}
+	}
+	x.caches.memo[k] = v
+}
+
+// memoDelete forgets what the statement's memo keeps under k.
+func (x *execCtx) memoDelete(k any) {
+	if x.caches != nil {
+		delete(x.caches.memo, k)
+	}
 }

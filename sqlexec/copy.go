@@ -239,7 +239,7 @@ func (s *Session) copyInTxn(ctx context.Context, req *CopyRequest, data io.Reade
 	if err != nil {
 		return 0, err
 	}
-	x := &execCtx{ctx: ctx, s: s, txn: kv, env: s.newEnv(), subCache: map[*selectPlan][][]any{}, memo: map[any]any{}}
+	x := &execCtx{ctx: ctx, s: s, txn: kv, env: s.newEnv(), caches: &stmtCaches{}}
 	cp := req.copy
 	t := cp.t
 	given := make([]bool, len(t.cols))
@@ -549,7 +549,7 @@ func (s *Session) copyOutTxn(ctx context.Context, cp *copyPlan, req *CopyRequest
 	if err != nil {
 		return 0, err
 	}
-	x := &execCtx{ctx: ctx, s: s, txn: kv, env: s.newEnv(), subCache: map[*selectPlan][][]any{}, memo: map[any]any{}}
+	x := &execCtx{ctx: ctx, s: s, txn: kv, env: s.newEnv(), caches: &stmtCaches{}}
 	rows, err := cp.query.run(x)
 	if err != nil {
 		return 0, err

@@ -144,7 +144,7 @@ func (s *Session) runFKChecks(kv *isolation.Txn, todo []deferredFK, label string
 	}
 	cat, _ := s.catalog()
 	b := &binder{s: s, cat: cat}
-	x := &execCtx{ctx: bgctx, s: s, txn: kv, subCache: map[*selectPlan][][]any{}, memo: map[any]any{}}
+	x := &execCtx{ctx: bgctx, s: s, txn: kv, caches: &stmtCaches{}}
 	x.env = s.newEnv()
 	kv.Statement(history.Statement{SQL: label})
 	done := map[string]bool{}

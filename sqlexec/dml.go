@@ -3,7 +3,6 @@ package sqlexec
 import (
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"slices"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -252,7 +251,7 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Result{Rows: rows, Tag: fmt.Sprintf("INSERT 0 %d", n)}, nil
+		return &Result{Rows: rows, Tag: rowsTag("INSERT 0", n)}, nil
 	}}), nil
 }
 
@@ -638,13 +637,14 @@ func touchedKey(t *tableDesc, key []byte) string {
 // touched returns the rows (touchedKey) the statement inserted or updated
 // through cp, which DO UPDATE may not update again (21000).
 func (cp *conflictPlan) touched(x *execCtx) map[string]bool {
-	if x.memo == nil {
-		x.memo = map[any]any{}
+	if x.caches == nil {
+		x.caches = &stmtCaches{}
 	}
-	m, _ := x.memo[cp].(map[string]bool)
+	v, _ := x.memoGet(cp)
+	m, _ := v.(map[string]bool)
 	if m == nil {
 		m = map[string]bool{}
-		x.memo[cp] = m
+		x.memoSet(cp, m)
 	}
 	return m
 }

@@ -1,8 +1,8 @@
 package sqlexec
 
 import (
-	"fmt"
 	"slices"
+	"strconv"
 	"time"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -101,6 +101,9 @@ func (m *modifyTarget) joinRow(x *execCtx, key []byte, row []any) (match, bool, 
 	ok, err := allHold(x, first.on, true)
 	if err != nil || !ok {
 		return match{}, false, err
+	}
+	if len(m.items) == 1 { // no FROM or USING items: the row is the match
+		return match{key: key, row: row, full: append([]any(nil), x.row...)}, true, nil
 	}
 	var mt match
 	found := false
@@ -204,11 +207,13 @@ type modified map[string]bool
 // first reports whether the row of mt is written for the first time, and
 // marks it.
 func (m modified) first(mt match) bool {
-	k := fmt.Sprintf("%d:%s", mt.member, mt.key)
-	if m[k] {
+	var buf [64]byte
+	k := append(strconv.AppendInt(buf[:0], int64(mt.member), 10), ':')
+	k = append(k, mt.key...) // "member:key", built without fmt
+	if m[string(k)] {
 		return false
 	}
-	m[k] = true
+	m[string(k)] = true
 	return true
 }
 
@@ -420,7 +425,7 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 		if err := trg.afterStatement(x); err != nil {
 			return nil, err
 		}
-		return &Result{Rows: rows, Tag: fmt.Sprintf("UPDATE %d", updated)}, nil
+		return &Result{Rows: rows, Tag: rowsTag("UPDATE", int64(updated))}, nil
 	}}), nil
 }
 
@@ -537,6 +542,6 @@ func (b *binder) deletePlan(del *pg_query.DeleteStmt) (*stmtPlan, error) {
 		if err := trg.afterStatement(x); err != nil {
 			return nil, err
 		}
-		return &Result{Rows: rows, Tag: fmt.Sprintf("DELETE %d", deleted)}, nil
+		return &Result{Rows: rows, Tag: rowsTag("DELETE", int64(deleted))}, nil
 	}}), nil
 }

@@ -129,16 +129,14 @@ func (b *binder) multiTarget(t *tableDesc, sc *scope, rt *pg_query.ResTarget, sr
 	// others, which the UPDATE evaluates next for the same row.
 	e := &scalar{typ: typ, slot: -1, volatile: true, name: src.cols[k].Name, eval: func(x *execCtx) (any, error) {
 		var row []any
-		if v, ok := x.memo[src]; ok && k > 0 {
+		if v, ok := x.memoGet(src); ok && k > 0 {
 			row, _ = v.([]any)
 		} else {
 			var err error
 			if row, err = src.row(x); err != nil {
 				return nil, err
 			}
-			if x.memo != nil {
-				x.memo[src] = row
-			}
+			x.memoSet(src, row)
 		}
 		if row == nil {
 			return nil, nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -287,7 +288,7 @@ func (b *binder) selectStatement(st *pg_query.SelectStmt) (*stmtPlan, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Result{Rows: rows, Tag: fmt.Sprintf("SELECT %d", len(rows))}, nil
+		return &Result{Rows: rows, Tag: rowsTag("SELECT", int64(len(rows)))}, nil
 	}}
 	if p.stream != nil {
 		sp.stream = func(x *execCtx, send func(row []any) error) (string, error) {
@@ -296,7 +297,7 @@ func (b *binder) selectStatement(st *pg_query.SelectStmt) (*stmtPlan, error) {
 				n++
 				return send(row)
 			})
-			return fmt.Sprintf("SELECT %d", n), err
+			return rowsTag("SELECT", int64(n)), err
 		}
 	}
 	return sp, nil
@@ -318,15 +319,17 @@ func (s *Session) execute(ctx context.Context, p *Prepared, params []any, stream
 		return nil, cancelError(err)
 	}
 	pl := p.plan
-	// The statement's context and environment are one allocation.
+	// The statement's context, caches and environment are one allocation.
 	frame := &struct {
-		x   execCtx
-		env types.Env
-	}{x: execCtx{ctx: ctx, s: s, params: params, subCache: map[*selectPlan][][]any{}, memo: map[any]any{}}}
+		x      execCtx
+		caches stmtCaches
+		env    types.Env
+	}{x: execCtx{ctx: ctx, s: s, params: params}}
 	x := &frame.x
+	x.caches = &frame.caches
 	if pl.noTxn {
 		x.env = s.fillEnv(&frame.env)
-		x.env.Interrupted = x.checkCancel
+		x.env.Interrupter = x
 		res, err := pl.exec(x)
 		return finishResult(res, pl, err)
 	}
@@ -360,7 +363,7 @@ func (s *Session) execute(ctx context.Context, p *Prepared, params []any, stream
 	}
 	x.txn = kv
 	x.env = s.fillEnv(&frame.env)
-	x.env.Interrupted = x.checkCancel
+	x.env.Interrupter = x
 	s.stmt = p.historyStatement()
 	kv.Statement(s.stmt)
 	x.stmtMark = kv.WriteMark()
@@ -624,4 +627,23 @@ func inListText(b *strings.Builder, a *pg_query.A_Expr) bool {
 	}
 	b.WriteByte(')')
 	return true
+}
+
+// rowsTag is the command tag of verb for n rows ("UPDATE 3"). The tags
+// of one row, the count a prepared OLTP statement mostly has, are
+// constants, so that they cost no allocation.
+func rowsTag(verb string, n int64) string {
+	if n == 1 {
+		switch verb {
+		case "SELECT":
+			return "SELECT 1"
+		case "INSERT 0":
+			return "INSERT 0 1"
+		case "UPDATE":
+			return "UPDATE 1"
+		case "DELETE":
+			return "DELETE 1"
+		}
+	}
+	return verb + " " + strconv.FormatInt(n, 10)
 }

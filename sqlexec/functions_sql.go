@@ -249,7 +249,7 @@ func (s *Session) runRoutineStatement(x *execCtx, p *stmtPlan, vals []any, text 
 	if err := s.checkPrivileges(p.perms); err != nil {
 		return nil, err
 	}
-	cx := &execCtx{ctx: x.ctx, s: s, txn: x.txn, params: vals, env: x.env, subCache: map[*selectPlan][][]any{}, memo: map[any]any{}}
+	cx := &execCtx{ctx: x.ctx, s: s, txn: x.txn, params: vals, env: x.env, caches: &stmtCaches{}}
 	cx.beginRoutineStatement(x)
 	queued := 0
 	if s.txn != nil {

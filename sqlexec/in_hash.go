@@ -87,7 +87,8 @@ func hashedInList(x *scalar, elems []*scalar, nodes []*pg_query.Node, neg bool) 
 	}
 	key := new(int) // identifies this list's set in the statement's memo
 	build := func(xc *execCtx) (*inSet, error) {
-		if s, ok := xc.memo[key].(*inSet); ok {
+		kept, _ := xc.memoGet(key)
+		if s, ok := kept.(*inSet); ok {
 			return s, nil
 		}
 		s := &inSet{vals: make(map[any]bool, len(elems))}
@@ -102,7 +103,7 @@ func hashedInList(x *scalar, elems []*scalar, nodes []*pg_query.Node, neg bool) 
 			}
 			s.vals[hashKey(v)] = true
 		}
-		xc.memo[key] = s
+		xc.memoSet(key, s)
 		return s, nil
 	}
 	return func(xc *execCtx) (any, error) {

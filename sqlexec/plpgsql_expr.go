@@ -165,7 +165,7 @@ func sameShapes(a, b []types.Type) bool {
 // transaction, with the variables as parameters.
 func (fr *plFrame) execCtx() *execCtx {
 	return &execCtx{ctx: fr.x.ctx, s: fr.s, txn: fr.x.txn, params: fr.vals, env: fr.x.env,
-		subCache: map[*selectPlan][][]any{}, memo: map[any]any{}, stmtMark: fr.x.stmtMark, asOf: fr.x.asOf}
+		caches: &stmtCaches{}, stmtMark: fr.x.stmtMark, asOf: fr.x.asOf}
 }
 
 // value evaluates an expression to one value and its type.

@@ -130,7 +130,8 @@ func (r *rowSecurity) active(x *execCtx) (bool, map[uint32]bool, error) {
 		on   bool
 		held map[uint32]bool
 	}
-	if v, ok := x.memo[memoKey{r, role}].(memoVal); ok {
+	kept, _ := x.memoGet(memoKey{r, role})
+	if v, ok := kept.(memoVal); ok {
 		return v.on, v.held, nil
 	}
 	on, err := x.s.rowSecurityActive(r.t, role)
@@ -144,9 +145,7 @@ func (r *rowSecurity) active(x *execCtx) (bool, map[uint32]bool, error) {
 	if on {
 		v.held = x.s.memberOf(role)
 	}
-	if x.memo != nil {
-		x.memo[memoKey{r, role}] = v
-	}
+	x.memoSet(memoKey{r, role}, v)
 	return v.on, v.held, nil
 }
 

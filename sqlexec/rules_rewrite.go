@@ -398,7 +398,7 @@ func commandTag(event pg_query.CmdType, n int64) string {
 // stepCtx is the context of one statement a rewrite runs: the caller's
 // transaction and parameters, seeing the writes of the steps before it.
 func stepCtx(x *execCtx) *execCtx {
-	cx := &execCtx{ctx: x.ctx, s: x.s, txn: x.txn, params: x.params, env: x.env, subCache: map[*selectPlan][][]any{}, memo: map[any]any{}}
+	cx := &execCtx{ctx: x.ctx, s: x.s, txn: x.txn, params: x.params, env: x.env, caches: &stmtCaches{}}
 	cx.beginRoutineStatement(x)
 	return cx
 }

@@ -39,17 +39,20 @@ func (p *selectPlan) rowsCached(x *execCtx) ([][]any, error) {
 	if p.correlated {
 		return p.run(x)
 	}
-	if rows, ok := x.subCache[p]; ok {
+	if x.caches == nil {
+		x.caches = &stmtCaches{}
+	}
+	if rows, ok := x.caches.subqueries[p]; ok {
 		return rows, nil
 	}
 	rows, err := p.run(x)
 	if err != nil {
 		return nil, err
 	}
-	if x.subCache == nil {
-		x.subCache = map[*selectPlan][][]any{}
+	if x.caches.subqueries == nil {
+		x.caches.subqueries = map[*selectPlan][][]any{}
 	}
-	x.subCache[p] = rows
+	x.caches.subqueries[p] = rows
 	return rows, nil
 }
 
@@ -231,138 +234,134 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 		if x.stats != nil {
 			defer ln.loops(x.stats, time.Now())
 		}
-		cx := *x
+		run := &levelRun{cx: *x}
+		cx := &run.cx
 		cx.row = make([]any, width)
 		cx.items, cx.marks, cx.epq = nil, nil, nil
-		var cands []lockCandidate
 		if locking != nil {
 			cx.marks = locking.start()
 		}
-		lim, off, err := evalLimit(&cx, limit, offset)
+		lim, off, err := evalLimit(cx, limit, offset)
 		if err != nil {
 			return nil, err
 		}
-		var out [][]any
 		var acc *aggRun
 		if agg != nil {
 			acc = agg.start()
 		}
-		var winRows [][]any
-		emitted := 0
-		var skipped, sent int64
 		emit := func() error {
-			emitted++
+			run.emitted++
 			if acc != nil {
-				return acc.add(&cx)
+				return acc.add(cx)
 			}
 			if win != nil {
-				winRows = append(winRows, append([]any(nil), cx.row...))
+				run.winRows = append(run.winRows, append([]any(nil), cx.row...))
 				return nil
 			}
 			emitRow := func() error {
-				if send != nil && limit != nil && lim >= 0 && sent >= lim {
+				if send != nil && limit != nil && lim >= 0 && run.sent >= lim {
 					return errLimitReached
 				}
 				row := make([]any, len(outs), len(outs)+1)
 				for i, o := range outs {
-					v, err := o.eval(&cx)
+					v, err := o.eval(cx)
 					if err != nil {
 						return err
 					}
 					row[i] = v
 				}
 				if send != nil {
-					if skipped < off {
-						skipped++
+					if run.skipped < off {
+						run.skipped++
 						return nil
 					}
-					sent++
+					run.sent++
 					return send(row[:nVisible])
 				}
 				if locking != nil {
-					row = append(row, len(cands))
-					cands = append(cands, locking.candidate(&cx))
+					row = append(row, len(run.cands))
+					run.cands = append(run.cands, locking.candidate(cx))
 				}
-				out = append(out, row)
-				if earlyStop && lim >= 0 && int64(len(out)) >= off+lim {
+				run.out = append(run.out, row)
+				if earlyStop && lim >= 0 && int64(len(run.out)) >= off+lim {
 					return errLimitReached
 				}
 				return nil
 			}
 			if srf != nil {
-				return srf.expand(&cx, emitRow)
+				return srf.expand(cx, emitRow)
 			}
 			return emitRow()
 		}
-		ok, err := allHold(&cx, pre, false)
+		ok, err := allHold(cx, pre, false)
 		if err == nil && ok {
-			ok, err = allHold(&cx, pre, true)
+			ok, err = allHold(cx, pre, true)
 		}
 		if err != nil {
 			return nil, err
 		}
 		if ok && !degenerate {
-			if err := runItems(&cx, items, 0, emit); err != nil && err != errLimitReached {
+			if err := runItems(cx, items, 0, emit); err != nil && err != errLimitReached {
 				return nil, err
 			}
 		}
-		x.stats.addRows(ln.result, emitted)
+		x.stats.addRows(ln.result, run.emitted)
 		if send != nil {
-			x.stats.addRows(ln.mid, int(skipped+sent))
-			x.stats.addRows(ln.sort, int(skipped+sent))
-			x.stats.addRows(ln.limit, int(sent))
+			x.stats.addRows(ln.mid, int(run.skipped+run.sent))
+			x.stats.addRows(ln.sort, int(run.skipped+run.sent))
+			x.stats.addRows(ln.limit, int(run.sent))
 			return nil, nil
 		}
 		if acc != nil {
-			groups, err := acc.finish(&cx, having)
+			groups, err := acc.finish(cx, having)
 			if err != nil {
 				return nil, err
 			}
 			x.stats.addRows(ln.agg, len(groups))
 			if win != nil {
-				winRows = groups
-			} else if out, err = projectRows(&cx, groups, outs); err != nil {
+				run.winRows = groups
+			} else if run.out, err = projectRows(cx, groups, outs); err != nil {
 				return nil, err
 			}
 		}
 		if win != nil {
-			vals, order, err := win.compute(&cx, winRows)
+			vals, order, err := win.compute(cx, run.winRows)
 			if err != nil {
 				return nil, err
 			}
 			for _, i := range order {
-				cx.row, cx.win = winRows[i], vals[i]
-				o, err := project(&cx, outs)
+				cx.row, cx.win = run.winRows[i], vals[i]
+				o, err := project(cx, outs)
 				if err != nil {
 					return nil, err
 				}
-				out = append(out, o)
+				run.out = append(run.out, o)
 			}
 		}
-		x.stats.addRows(ln.mid, len(out))
+		x.stats.addRows(ln.mid, len(run.out))
 		if distinctOn {
-			x.stats.addRows(ln.onSort, len(out))
-			sortRows(out, keys)
-			out = distinctOnRows(out, onCols, outs)
-			x.stats.addRows(ln.unique, len(out))
+			x.stats.addRows(ln.onSort, len(run.out))
+			sortRows(run.out, keys)
+			run.out = distinctOnRows(run.out, onCols, outs)
+			x.stats.addRows(ln.unique, len(run.out))
 		}
 		if locking != nil {
 			if len(keys) > 0 {
-				sortRows(out, keys)
+				sortRows(run.out, keys)
 			}
-			if out, err = locking.apply(&cx, out, cands, lim, off, limit != nil); err != nil {
+			if run.out, err = locking.apply(cx, run.out, run.cands, lim, off, limit != nil); err != nil {
 				return nil, err
 			}
-			x.stats.addRows(ln.lock, len(out))
-			x.stats.addRows(ln.limit, len(out))
-			return trimOutput(out, nil, false, nVisible, outs, -1, 0, false)
+			x.stats.addRows(ln.lock, len(run.out))
+			x.stats.addRows(ln.limit, len(run.out))
+			return trimOutput(run.out, nil, false, nVisible, outs, -1, 0, false)
 		}
 		if distinct {
-			out = distinctRows(out, nVisible, outs)
-			x.stats.addRows(ln.distinct, len(out))
+			run.out = distinctRows(run.out, nVisible, outs)
+			x.stats.addRows(ln.distinct, len(run.out))
 		}
-		x.stats.addRows(ln.sort, len(out))
-		out, err = trimOutput(out, keys, false, nVisible, outs, lim, off, limit != nil)
+		x.stats.addRows(ln.sort, len(run.out))
+		out, err := trimOutput(run.out, keys, false, nVisible, outs, lim, off, limit != nil)
 		x.stats.addRows(ln.limit, len(out))
 		return out, err
 	}
@@ -374,6 +373,18 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 		}
 	}
 	return p, nil
+}
+
+// levelRun is what one run of a query level's rows shares between its emit
+// callback and the rest of the run, in one allocation instead of one for
+// each variable the callback captured.
+type levelRun struct {
+	cx           execCtx
+	cands        []lockCandidate
+	out, winRows [][]any
+	emitted      int
+	skipped      int64
+	sent         int64
 }
 
 // refsOuter reports whether compiling sc resolved columns of an enclosing

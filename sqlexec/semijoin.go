@@ -226,7 +226,8 @@ func (b *binder) semiJoinScalar(p *selectPlan, pairs []semiJoinPair, keyTypes []
 	}
 	var self *scalar
 	build := func(x *execCtx) (map[string]*semiJoinGroup, error) {
-		if groups, ok := x.memo[self].(map[string]*semiJoinGroup); ok {
+		kept, _ := x.memoGet(self)
+		if groups, ok := kept.(map[string]*semiJoinGroup); ok {
 			return groups, nil
 		}
 		rows, err := p.rowsCached(x.child())
@@ -265,9 +266,7 @@ func (b *binder) semiJoinScalar(p *selectPlan, pairs []semiJoinPair, keyTypes []
 			}
 			g.vals[string(types.AppendKey(nil, p.cols[0].typ, r[0]))] = true
 		}
-		if x.memo != nil {
-			x.memo[self] = groups
-		}
+		x.memoSet(self, groups)
 		return groups, nil
 	}
 	self = &scalar{typ: types.Bool, slot: -1, refs: refs, name: name, eval: func(x *execCtx) (any, error) {

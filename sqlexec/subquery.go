@@ -535,7 +535,8 @@ func (b *binder) inHashed(p *selectPlan, test *scalar, rows func(*execCtx) ([][]
 	}
 	var self *scalar
 	self = &scalar{typ: types.Bool, slot: -1, refs: test.refs, name: "?column?", eval: func(x *execCtx) (any, error) {
-		cache, _ := x.memo[self].(*set)
+		v, _ := x.memoGet(self)
+		cache, _ := v.(*set)
 		if cache == nil {
 			rs, err := rows(x)
 			if err != nil {
@@ -549,9 +550,7 @@ func (b *binder) inHashed(p *selectPlan, test *scalar, rows func(*execCtx) ([][]
 				}
 				cache.keys[string(types.AppendKey(nil, typ, r[0]))] = true
 			}
-			if x.memo != nil {
-				x.memo[self] = cache
-			}
+			x.memoSet(self, cache)
 		}
 		if cache.empty {
 			return false, nil
@@ -603,7 +602,8 @@ func (b *binder) recursiveCTE(parent *scope, c *pg_query.CommonTableExpr, st *pg
 	}
 	self := &ctePlan{name: c.Ctename}
 	self.plan = &selectPlan{cols: cols, correlated: true, run: func(x *execCtx) ([][]any, error) {
-		rows, _ := x.memo[self].([][]any)
+		v, _ := x.memoGet(self)
+		rows, _ := v.([][]any)
 		return rows, nil
 	}, node: newNode(&worktableOp{name: c.Ctename}, 10, widthOf(colTypes(cols)), 0)}
 	inner := map[string]*ctePlan{}
@@ -664,12 +664,12 @@ func (b *binder) recursiveCTE(parent *scope, c *pg_query.CommonTableExpr, st *pg
 			return fresh
 		}
 		work := addNew(copyRows(rows))
-		saved, hadSaved := x.memo[self]
+		saved, hadSaved := x.memoGet(self)
 		defer func() {
 			if hadSaved {
-				x.memo[self] = saved
+				x.memoSet(self, saved)
 			} else {
-				delete(x.memo, self)
+				x.memoDelete(self)
 			}
 		}()
 		for len(work) > 0 {
@@ -679,7 +679,7 @@ func (b *binder) recursiveCTE(parent *scope, c *pg_query.CommonTableExpr, st *pg
 			if len(out) > recursiveRowLimit {
 				return nil, pgerror.Newf(pgerror.ProgramLimitExceeded, "recursive query \"%s\" produced more than %d rows", c.Ctename, recursiveRowLimit)
 			}
-			x.memo[self] = work
+			x.memoSet(self, work)
 			next, err := step.run(x)
 			if err != nil {
 				return nil, err

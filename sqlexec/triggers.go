@@ -511,7 +511,7 @@ func (ts *triggerSet) whenHolds(x *execCtx, f firing, old, new []any) (bool, err
 		return true, nil
 	}
 	cx := &execCtx{ctx: x.ctx, s: x.s, txn: x.txn, env: x.env, params: []any{rowValue(old), rowValue(new)},
-		subCache: map[*selectPlan][][]any{}, memo: map[any]any{}}
+		caches: &stmtCaches{}}
 	v, err := f.when.eval(cx)
 	return v == true, err
 }

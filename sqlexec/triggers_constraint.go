@@ -119,7 +119,7 @@ func (s *Session) fireDeferredTriggers(kv *isolation.Txn, only func(constraintKe
 		}
 		d.triggers = keep
 		cat, _ := s.catalog()
-		x := &execCtx{ctx: bgctx, s: s, txn: kv, subCache: map[*selectPlan][][]any{}, memo: map[any]any{}}
+		x := &execCtx{ctx: bgctx, s: s, txn: kv, caches: &stmtCaches{}}
 		x.env = s.newEnv()
 		if !recorded {
 			// The trigger bodies' statements are named after this event

@@ -143,19 +143,25 @@ type Env struct {
 	// ByteaEscape prints bytea in the escape format (bytea_output =
 	// escape) instead of hex.
 	ByteaEscape bool
-	// Interrupted, when set, returns the statement's cancellation (57014
-	// after statement_timeout or a cancel request) or nil: functions whose
-	// work grows with their inputs call it as they go (Interrupt).
-	Interrupted func() error
+	// Interrupter, when set, reports the statement's cancellation:
+	// functions whose work grows with their inputs ask it as they go
+	// (Interrupt).
+	Interrupter Interrupter
 }
+
+// Interrupter reports a statement's cancellation (57014 after
+// statement_timeout or a cancel request), nil while it may go on. It is an
+// interface so that the executor sets its statement context as one, where
+// a method value would allocate a closure a statement.
+type Interrupter interface{ Interrupted() error }
 
 // Interrupt returns the statement's cancellation, nil while it may go on
 // (and always outside a statement).
 func (e *Env) Interrupt() error {
-	if e == nil || e.Interrupted == nil {
+	if e == nil || e.Interrupter == nil {
 		return nil
 	}
-	return e.Interrupted()
+	return e.Interrupter.Interrupted()
 }
 
 // interruptEvery is how many elements or bytes a function handles between

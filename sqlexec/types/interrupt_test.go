@@ -35,13 +35,13 @@ func TestLongFunctionsStopWhenInterrupted(t *testing.T) {
 				t.Fatal(err)
 			}
 			calls := 0
-			env := &Env{Interrupted: func() error {
+			env := &Env{Interrupter: interruptFunc(func() error {
 				calls++
 				if calls > 1 {
 					return stop
 				}
 				return nil
-			}}
+			})}
 			if _, err := f.Eval(env, c.vals); err != stop {
 				t.Fatalf("got %v after %d checks, want the interruption", err, calls)
 			}
@@ -51,3 +51,9 @@ func TestLongFunctionsStopWhenInterrupted(t *testing.T) {
 		})
 	}
 }
+
+// interruptFunc is a function as an Interrupter.
+type interruptFunc func() error
+
+// Interrupted calls f.
+func (f interruptFunc) Interrupted() error { return f() }

@@ -59,7 +59,7 @@ func (r *interruptibleText) ReadRune() (rune, int, error) {
 // searchesReader says whether a search of text goes through an
 // interruptible reader.
 func searchesReader(env *Env, text string) bool {
-	return len(text) >= readerSearchFrom && env != nil && env.Interrupted != nil
+	return len(text) >= readerSearchFrom && env != nil && env.Interrupter != nil
 }
 
 // find is x.FindStringSubmatchIndex(text), through an interruptible reader

@@ -50,13 +50,13 @@ func TestRegexpFunctionsStopWhenInterrupted(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			calls := 0
-			env := &Env{Interrupted: func() error {
+			env := &Env{Interrupter: interruptFunc(func() error {
 				calls++
 				if calls > 2 {
 					return stop
 				}
 				return nil
-			}}
+			})}
 			if err := c.call(env); err != stop {
 				t.Fatalf("got %v after %d checks, want the interruption", err, calls)
 			}
@@ -69,7 +69,7 @@ func TestRegexpFunctionsStopWhenInterrupted(t *testing.T) {
 // those of RE2's own iteration over the string.
 func TestRegexpSearchOfALongTextFindsWhatTheStringSearchFinds(t *testing.T) {
 	text := strings.Repeat("xx ab12 é cd345 \n", 2000)
-	env := &Env{Interrupted: func() error { return nil }}
+	env := &Env{Interrupter: interruptFunc(func() error { return nil })}
 	for _, pattern := range []string{`[a-z]+([0-9]+)`, `(é|cd)(3)?`, `b1|5 \n`, `\d+$`, `^xx`, `c(d)(9)?`} {
 		for _, fl := range []regexFlags{{}, {lineAnchors: true}, {fold: true}} {
 			re, err := compileRegexFlags(pattern, fl)
