@@ -333,6 +333,28 @@ func (d *ddl) dropColumn(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 	return nil
 }
 
+// pendingForeignKeyEvents names the table whose queued checks of foreign
+// key fk of t, or of its clones on t's partitions, keep fk from being
+// dropped (55006); "" when none are queued.
+func (d *ddl) pendingForeignKeyEvents(t *tableDesc, fk *fkDesc) string {
+	if pending, childSide := d.s.fkChecksPending(constraintKey{t.oid, fk.name}); pending {
+		if ref := d.cat.tables[fk.refTable]; !childSide && ref != nil {
+			return ref.name // the queued events are the referenced table's
+		}
+		return t.name
+	}
+	for _, ch := range d.cat.children(t.oid) {
+		for _, cfk := range ch.fks {
+			if cfk.parentName == fk.name {
+				if on := d.pendingForeignKeyEvents(ch, cfk); on != "" {
+					return on
+				}
+			}
+		}
+	}
+	return ""
+}
+
 func (d *ddl) dropConstraint(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 	name := cmd.Name
 	d.cat.setComment(constraintCommentKey(t.oid, name), "")
@@ -347,11 +369,7 @@ func (d *ddl) dropConstraint(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 			if fk.parentName != "" {
 				return inheritedForeignKeyDrop(t, name)
 			}
-			if pending, childSide := d.s.fkChecksPending(constraintKey{t.oid, name}); pending {
-				on := t.name
-				if ref := d.cat.tables[fk.refTable]; !childSide && ref != nil {
-					on = ref.name // the queued events are the referenced table's
-				}
+			if on := d.pendingForeignKeyEvents(t, fk); on != "" {
 				return pgerror.Newf(pgerror.ObjectInUse, "cannot ALTER TABLE \"%s\" because it has pending trigger events", on)
 			}
 			t.fks = append(t.fks[:j:j], t.fks[j+1:]...)

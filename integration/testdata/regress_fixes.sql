@@ -438,3 +438,16 @@ INSERT INTO fk_self VALUES (4, 5);
 UPDATE fk_self SET id = 10, p = 10 WHERE id = 1;
 SELECT * FROM fk_self ORDER BY id;
 DROP TABLE fk_self;
+
+-- A deferred foreign key of a partitioned table cannot be dropped while
+-- its partition has checks queued (55006, naming the partition), and the
+-- transaction then rolls back (foreign_key.sql's fkpart8).
+CREATE TABLE fk_pend_parent (f1 int PRIMARY KEY);
+CREATE TABLE fk_pend (f1 int REFERENCES fk_pend_parent DEFERRABLE INITIALLY DEFERRED) PARTITION BY RANGE (f1);
+CREATE TABLE fk_pend_p1 PARTITION OF fk_pend FOR VALUES FROM (minvalue) TO (maxvalue);
+INSERT INTO fk_pend_parent VALUES (1);
+BEGIN;
+INSERT INTO fk_pend VALUES (1);
+ALTER TABLE fk_pend DROP CONSTRAINT fk_pend_f1_fkey;
+COMMIT;
+DROP TABLE fk_pend, fk_pend_parent;
