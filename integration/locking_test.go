@@ -175,22 +175,31 @@ const (
 // table is partitioned and the row is locked through the parent, in the
 // partition it lives in.
 func TestIncrementsThroughSelectForUpdateAreNeverLost(t *testing.T) {
-	shapes := []struct {
-		name  string
-		setup []string
-	}{
+	runOnShapes(t, []tableShape{
 		{"plain", []string{"CREATE TABLE acct (id int PRIMARY KEY, bal int NOT NULL)"}},
 		{"partitioned", []string{
 			"CREATE TABLE acct (id int PRIMARY KEY, bal int NOT NULL) PARTITION BY RANGE (id)",
 			"CREATE TABLE acct_low PARTITION OF acct FOR VALUES FROM (0) TO (10)",
 			"CREATE TABLE acct_high PARTITION OF acct FOR VALUES FROM (10) TO (100)",
 		}},
-	}
+	}, incrementThroughSelectForUpdate)
+}
+
+// tableShape is a table a locking test runs on: its name in the subtest's
+// name and the statements that create it.
+type tableShape struct {
+	name  string
+	setup []string
+}
+
+// runOnShapes runs test on each shape in every locking profile at each of
+// the profile's levels.
+func runOnShapes(t *testing.T, shapes []tableShape, test func(t *testing.T, p lockingProfile, level history.Level, setup []string)) {
 	for _, shape := range shapes {
 		for _, p := range lockingProfiles() {
 			for _, level := range p.levels {
 				t.Run(shape.name+"/"+p.name+"/"+level.String(), func(t *testing.T) {
-					incrementThroughSelectForUpdate(t, p, level, shape.setup)
+					test(t, p, level, shape.setup)
 				})
 			}
 		}
@@ -237,11 +246,7 @@ func incrementThroughSelectForUpdate(t *testing.T, p lockingProfile, level histo
 // in every profile, also when the table is partitioned (each row's
 // conflict is found in its partition).
 func TestUpsertIncrementsAreNeverLost(t *testing.T) {
-	const keys = 3
-	shapes := []struct {
-		name  string
-		setup []string
-	}{
+	runOnShapes(t, []tableShape{
 		{"plain", []string{"CREATE TABLE counter (k int PRIMARY KEY, n int NOT NULL)"}},
 		{"partitioned", []string{
 			"CREATE TABLE counter (k int PRIMARY KEY, n int NOT NULL) PARTITION BY RANGE (k)",
@@ -249,37 +254,35 @@ func TestUpsertIncrementsAreNeverLost(t *testing.T) {
 			"ALTER TABLE counter ATTACH PARTITION counter_low FOR VALUES FROM (0) TO (2)",
 			"CREATE TABLE counter_high PARTITION OF counter FOR VALUES FROM (2) TO (100)",
 		}},
-	}
-	for _, shape := range shapes {
-		for _, p := range lockingProfiles() {
-			for _, level := range p.levels {
-				t.Run(shape.name+"/"+p.name+"/"+level.String(), func(t *testing.T) {
-					f := lockingServer(t, p.cfg, shape.setup...)
-					workers(t, f.dsn, incrementWorkers, func(ctx context.Context, w int, conn *pgx.Conn) error {
-						for i := range incrementsEach {
-							_, err := retryTxn(ctx, conn, level, func() error {
-								_, err := conn.Exec(ctx, "INSERT INTO counter VALUES ($1, 1) ON CONFLICT (k) DO UPDATE SET n = counter.n + 1", (w+i)%keys)
-								return err
-							})
-							if err != nil {
-								return err
-							}
-						}
-						return nil
-					})
-					var total, rows int
-					if err := connect(t, f.dsn).QueryRow(context.Background(),
-						"SELECT sum(n), count(*) FROM (SELECT n FROM counter FOR SHARE) c").Scan(&total, &rows); err != nil {
-						t.Fatal(err)
-					}
-					if want := incrementWorkers * incrementsEach; total != want || rows != keys {
-						t.Errorf("%d upserts counted %d in %d rows, want %d rows", want, total, rows, keys)
-					}
-					checkWithFickleCheck(t, f, p.cfg.RealTime)
-				})
+	}, upsertIncrements)
+}
+
+// upsertIncrements runs TestUpsertIncrementsAreNeverLost's workload on the
+// table counter that setup creates.
+func upsertIncrements(t *testing.T, p lockingProfile, level history.Level, setup []string) {
+	const keys = 3
+	f := lockingServer(t, p.cfg, setup...)
+	workers(t, f.dsn, incrementWorkers, func(ctx context.Context, w int, conn *pgx.Conn) error {
+		for i := range incrementsEach {
+			_, err := retryTxn(ctx, conn, level, func() error {
+				_, err := conn.Exec(ctx, "INSERT INTO counter VALUES ($1, 1) ON CONFLICT (k) DO UPDATE SET n = counter.n + 1", (w+i)%keys)
+				return err
+			})
+			if err != nil {
+				return err
 			}
 		}
+		return nil
+	})
+	var total, rows int
+	if err := connect(t, f.dsn).QueryRow(context.Background(),
+		"SELECT sum(n), count(*) FROM (SELECT n FROM counter FOR SHARE) c").Scan(&total, &rows); err != nil {
+		t.Fatal(err)
 	}
+	if want := incrementWorkers * incrementsEach; total != want || rows != keys {
+		t.Errorf("%d upserts counted %d in %d rows, want %d rows", want, total, rows, keys)
+	}
+	checkWithFickleCheck(t, f, p.cfg.RealTime)
 }
 
 // TestAtomicIncrementsAreNeverLost: N connections each run UPDATE ... SET
