@@ -63,13 +63,8 @@ func TestCreateIndexOnExistingRowsFindsEveryVersionAndPendingWrite(t *testing.T)
 			for _, c := range []struct{ ik, want string }{
 				{"05", ""}, {"10", "b"}, {"20", "c"}, {"30", "a"}, {"40", "a"}, {"50", ""},
 			} {
-				var got []string
-				must(t, reader.ScanIndex(context.Background(), ix, ExactSpan([]byte(c.ik)), ReadOptions{}, func(k []byte, _ []any) (bool, error) {
-					got = append(got, string(k))
-					return true, nil
-				}))
-				if strings.Join(got, ",") != c.want {
-					t.Errorf("index key %s: rows %v, want %q", c.ik, got, c.want)
+				if got := indexedKeys(t, reader, ix, c.ik); got != c.want {
+					t.Errorf("index key %s: rows %q, want %q", c.ik, got, c.want)
 				}
 			}
 			var all []string
@@ -158,14 +153,21 @@ func TestBuiltIndexEntriesGrowApart(t *testing.T) {
 	must(t, up.Commit(context.Background()))
 	reader := begin(t, s.NewSession(), history.ReadCommitted)
 	for _, c := range []struct{ ik, want string }{{"1", "a,d,f"}, {"2", "b,e"}, {"3", "c,b"}} {
-		var got []string
-		must(t, reader.ScanIndex(context.Background(), ix, ExactSpan([]byte(c.ik)), ReadOptions{}, func(k []byte, _ []any) (bool, error) {
-			got = append(got, string(k))
-			return true, nil
-		}))
-		if strings.Join(got, ",") != c.want {
-			t.Errorf("index key %s: rows %v, want %q", c.ik, got, c.want)
+		if got := indexedKeys(t, reader, ix, c.ik); got != c.want {
+			t.Errorf("index key %s: rows %q, want %q", c.ik, got, c.want)
 		}
 	}
 	must(t, reader.Commit(context.Background()))
+}
+
+// indexedKeys returns the primary keys, comma-separated, that tx's exact
+// look-up of index key ik in ix returns.
+func indexedKeys(t *testing.T, tx *Txn, ix IndexID, ik string) string {
+	t.Helper()
+	var got []string
+	must(t, tx.ScanIndex(context.Background(), ix, ExactSpan([]byte(ik)), ReadOptions{}, func(k []byte, _ []any) (bool, error) {
+		got = append(got, string(k))
+		return true, nil
+	}))
+	return strings.Join(got, ",")
 }
