@@ -141,6 +141,15 @@ func (ix *indexDesc) accessMethod() string {
 	return ix.method
 }
 
+// nonDefaultOpclass is the operator class named, 0 when it is the type's
+// default or none was named.
+func (o indexKeyOpts) nonDefaultOpclass() uint32 {
+	if o.opclassDefault {
+		return 0
+	}
+	return o.opclassOID
+}
+
 // keyOption returns the options of ix's key column i.
 func (ix *indexDesc) keyOption(i int) indexKeyOpts {
 	if ix.keyOpts == nil {
@@ -149,15 +158,18 @@ func (ix *indexDesc) keyOption(i int) indexKeyOpts {
 	return ix.keyOpts[i]
 }
 
-// sameOptions reports whether ix and o have the same access method, key
-// options and INCLUDE columns (by name: t is ix's table, ot o's).
+// sameOptions reports whether ix and o match as PostgreSQL's
+// CompareIndexInfo matches a partition's index with a partitioned one: the
+// same access method, INCLUDE columns (by name: t is ix's table, ot o's),
+// collations and operator classes; ASC / DESC and NULLS do not count.
 func (ix *indexDesc) sameOptions(t *tableDesc, o *indexDesc, ot *tableDesc) bool {
 	if ix.accessMethod() != o.accessMethod() || len(ix.cols) != len(o.cols) ||
 		strings.Join(colNameList(t, ix.include), ",") != strings.Join(colNameList(ot, o.include), ",") {
 		return false
 	}
 	for i := range ix.cols {
-		if ix.keyOption(i) != o.keyOption(i) {
+		a, b := ix.keyOption(i), o.keyOption(i)
+		if a.collation != b.collation || a.nonDefaultOpclass() != b.nonDefaultOpclass() {
 			return false
 		}
 	}

@@ -151,7 +151,7 @@ func (d *ddl) attachIndexPartition(at *pg_query.AlterTableStmt) error {
 		return refuse(pgerror.ObjectNotInPrerequisiteState, "Another index is already attached for partition \"%s\".", ct.name)
 	}
 	if cix == ct.pkIndex || cix.exclusion || cix.unique != pix.unique || cix.constraint != pix.constraint ||
-		!slices.Equal(colNameList(ct, cix.cols), colNameList(pt, pix.cols)) {
+		!slices.Equal(colNameList(ct, cix.cols), colNameList(pt, pix.cols)) || !cix.sameOptions(ct, pix, pt) {
 		return refuse(pgerror.InvalidObjectDefinition, "The index definitions do not match.")
 	}
 	if err := d.lockTable(ct, isolation.TableLockShareRowExclusive); err != nil {
