@@ -98,7 +98,11 @@ func (b *binder) subLink(sc *scope, sl *pg_query.SubLink) (*scalar, error) {
 			return nil, b.errAt(pgerror.New(pgerror.DatatypeMismatch, "op ANY/ALL (subquery) requires operator to yield boolean"), sl.Location)
 		}
 		all := sl.SubLinkType == pg_query.SubLinkType_ALL_SUBLINK
-		if !all && op == "=" && refs == 0 && !unresolved(test) && keyCompatible(p.cols[0].typ, test.typ) {
+		// A subquery is uncorrelated only when it references no enclosing
+		// level: refs names this level's items alone, and one that reads a
+		// row two levels up (v.x in "f1 = ANY (SELECT ... WHERE u = v.x)"
+		// inside a subquery over v) has none of them but changes with v.
+		if !all && op == "=" && !p.correlated && !unresolved(test) && keyCompatible(p.cols[0].typ, test.typ) {
 			return b.inHashed(p, test, rows), nil
 		}
 		if !all && op == "=" && refs != 0 {
