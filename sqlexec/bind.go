@@ -147,6 +147,12 @@ type scope struct {
 	// srf, when set, collects the set-returning calls of a select list.
 	srf  *srfScope
 	ctes map[string]*ctePlan
+	// target is the number of leading columns that are an UPDATE's or
+	// DELETE's target, which the FROM items of its level may not
+	// reference; unreachable holds them in such an item's scope, where a
+	// reference to one fails with 42P10, as in PostgreSQL (lateralScope).
+	target      int
+	unreachable []scopeCol
 	// hiddenRels names the relations of the query level that a
 	// parenthesized join's conditions may not reference (for the error).
 	hiddenRels []string
@@ -389,6 +395,12 @@ func (b *binder) resolveCol(sc *scope, fields []string, loc int32) (*scalar, err
 			found = i
 		}
 		if found < 0 {
+			for _, c := range cur.unreachable {
+				if c.name == name && (rel == "" || c.rel == rel) {
+					return nil, b.errAt(pgerror.Newf(pgerror.InvalidColumnReference, "invalid reference to FROM-clause entry for table \"%s\"", c.rel).
+						WithHint("There is an entry for table \"%s\", but it cannot be referenced from this part of the query.", c.rel), loc)
+				}
+			}
 			if relSeen {
 				return nil, b.errAt(pgerror.Newf(pgerror.UndefinedColumn, "column %s.%s does not exist", rel, name), loc)
 			}

@@ -359,7 +359,13 @@ func (b *binder) buildFrom(parent *scope, from []*pg_query.Node, ctes map[string
 		if err != nil {
 			return err
 		}
-		return addItem(it, cols, left)
+		if err := addItem(it, cols, left); err != nil {
+			return err
+		}
+		if rv := n.GetRangeVar(); rv != nil && rv == b.modifying {
+			sc.target = len(sc.cols) // the UPDATE's or DELETE's target, first in FROM
+		}
+		return nil
 	}
 	for _, n := range from {
 		if err := add(n, false); err != nil {

@@ -328,9 +328,11 @@ func functionArgScope(sc *scope) *scope {
 }
 
 // lateralScope is what a LATERAL item of sc's level sees: the columns of
-// the items before it, and the enclosing queries.
+// the items before it, and the enclosing queries. The target of an UPDATE
+// or DELETE is not among them (its columns lead sc's, sc.target of them):
+// a reference to it fails as in PostgreSQL.
 func lateralScope(sc *scope) *scope {
-	return &scope{cols: slices.Clone(sc.cols), parent: sc.parent, ctes: sc.ctes, hiddenRels: sc.hiddenRels}
+	return &scope{cols: slices.Clone(sc.cols[sc.target:]), unreachable: sc.cols[:sc.target], parent: sc.parent, ctes: sc.ctes, hiddenRels: sc.hiddenRels}
 }
 
 // setFunctionItem compiles a set-returning function in FROM, WITH
