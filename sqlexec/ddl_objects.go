@@ -431,15 +431,13 @@ func (d *ddl) createIndex(is *pg_query.IndexStmt) error {
 		return pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" already exists", name)
 	}
 	nt := t.clone()
-	shape := &indexDesc{method: method, include: include}
+	ix := &indexDesc{name: name, table: nt.oid, cols: cols, unique: is.Unique, include: include}
+	if method != "btree" {
+		ix.method = method
+	}
 	if slices.ContainsFunc(opts, func(o indexKeyOpts) bool { return o != indexKeyOpts{} }) {
-		shape.keyOpts = opts
+		ix.keyOpts = opts
 	}
-	if method == "btree" {
-		shape.method = ""
-	}
-	ix := &indexDesc{name: name, table: nt.oid, cols: cols, unique: is.Unique}
-	ix.withOptionsOf(nt, shape, nt)
 	if err := d.registerIndex(nt, ix); err != nil {
 		return err
 	}
