@@ -200,6 +200,11 @@ func (b *binder) withClause(parent *scope, w *pg_query.WithClause, outer map[str
 	}
 	for _, n := range w.Ctes {
 		c := n.GetCommonTableExpr()
+		if c.SearchClause != nil || c.CycleClause != nil {
+			// Running the query without them would answer without their
+			// columns, and without CYCLE's stop.
+			return nil, b.errAt(pgerror.Unsupported("a SEARCH or CYCLE clause of a WITH query"), c.Location)
+		}
 		if modifiedTable(c.Ctequery) != nil {
 			cte, err := b.dataModifyingCTE(w, c, ctes)
 			if err != nil {
