@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/big"
 	"strings"
 	"time"
 
@@ -40,7 +39,6 @@ var (
 	timestampPlans   plans
 	timestamptzPlans plans
 	intervalPlans    plans
-	numericPlans     plans
 )
 
 func init() {
@@ -59,7 +57,6 @@ func init() {
 	timestampPlans = plan(pgtype.TimestampOID, pgtype.Timestamp{}, &pgtype.Timestamp{})
 	timestamptzPlans = plan(pgtype.TimestamptzOID, pgtype.Timestamptz{}, &pgtype.Timestamptz{})
 	intervalPlans = plan(pgtype.IntervalOID, pgtype.Interval{}, &pgtype.Interval{})
-	numericPlans = plan(pgtype.NumericOID, pgtype.Numeric{}, &pgtype.Numeric{})
 }
 
 // SupportsBinary reports whether values of type oid have a binary codec.
@@ -331,11 +328,7 @@ func DecodeBinary(oid uint32, src []byte) (any, error) {
 		}
 		return iv, nil
 	case pgtype.NumericOID:
-		var n pgtype.Numeric
-		if err := numericPlans.scan.Scan(src, &n); err != nil {
-			return nil, invalidBinary(oid, err.Error())
-		}
-		return numericWithScale(decimalFromNumeric(n), src)
+		return decodeNumeric(src)
 	default:
 		return nil, pgerror.Newf(pgerror.FeatureNotSupported, "binary input of type OID %d is not supported by fickle", oid)
 	}
@@ -371,62 +364,3 @@ func BinaryIsText(oid uint32) bool {
 // binary data format in bind parameter N"; errors array_recv words itself
 // (invalid array flags, dimensions) are not, and keep their message.
 var ErrIncorrectBinaryFormat = errors.New("incorrect binary data format")
-
-// decimalFromNumeric converts pgtype's numeric to an apd decimal.
-func decimalFromNumeric(n pgtype.Numeric) *apd.Decimal {
-	switch {
-	case n.NaN:
-		return &apd.Decimal{Form: apd.NaN}
-	case n.InfinityModifier == pgtype.Infinity:
-		return &apd.Decimal{Form: apd.Infinite}
-	case n.InfinityModifier == pgtype.NegativeInfinity:
-		return &apd.Decimal{Form: apd.Infinite, Negative: true}
-	}
-	i := n.Int
-	if n.Exp > 0 {
-		// PostgreSQL's numeric has a non-negative display scale and no
-		// exponent: 1E+5 is 100000, so multiply the exponent out.
-		i = new(big.Int).Mul(i, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n.Exp)), nil))
-		n.Exp = 0
-	}
-	d := new(apd.Decimal)
-	d.Coeff.SetMathBigInt(i)
-	if d.Coeff.Sign() < 0 {
-		d.Coeff.Neg(&d.Coeff)
-		d.Negative = true
-	}
-	d.Exponent = n.Exp
-	return d
-}
-
-// numericDscaleMask is PostgreSQL's NUMERIC_DSCALE_MASK: the largest display
-// scale the binary format may carry.
-const numericDscaleMask = 0x3FFF
-
-// numericTruncate truncates toward zero, as numeric_recv's trunc_var does.
-var numericTruncate = apd.Context{Precision: 0, MaxExponent: apd.MaxExponent, MinExponent: apd.MinExponent,
-	Rounding: apd.RoundDown}
-
-// numericWithScale gives a decoded finite numeric exactly the display scale
-// of its binary form, as numeric_recv does: digits beyond the scale are
-// truncated and a zero keeps its scale ("0.00"), which pgtype drops.
-func numericWithScale(d *apd.Decimal, src []byte) (any, error) {
-	if d.Form != apd.Finite {
-		return d, nil
-	}
-	dscale := int32(binary.BigEndian.Uint16(src[6:8]))
-	if dscale&numericDscaleMask != dscale {
-		return nil, invalidBinary(pgtype.NumericOID, "invalid scale in external numeric value")
-	}
-	if d.Coeff.Sign() == 0 {
-		d.Negative = false
-		d.Exponent = -dscale
-		return d, nil
-	}
-	if d.Exponent < -dscale {
-		if _, err := numericTruncate.Quantize(d, d, -dscale); err != nil {
-			return nil, invalidBinary(pgtype.NumericOID, err.Error())
-		}
-	}
-	return d, nil
-}

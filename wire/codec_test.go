@@ -2,10 +2,13 @@ package wire
 
 import (
 	"bytes"
+	"encoding/hex"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -327,5 +330,60 @@ func TestJSONPathBinaryIsVersionAndText(t *testing.T) {
 	v, err := DecodeBinary(pgtype.JSONPathOID, []byte("\x01$.a"))
 	if err != nil || v != "$.a" || !BinaryIsText(pgtype.JSONPathOID) {
 		t.Fatalf("DecodeBinary = %v, %v", v, err)
+	}
+}
+
+// TestDecodeNumericChecksAsNumericRecv pins numeric_recv's checks and
+// results: digits of NBASE or more, unknown signs and scales beyond the
+// mask are refused with its messages; hidden digits are truncated; the
+// display scale is kept; the digits of NaN and the infinities are checked
+// and then ignored; the largest weight decodes and re-encodes.
+func TestDecodeNumericChecksAsNumericRecv(t *testing.T) {
+	tests := []struct {
+		name, hex, want, err string
+	}{
+		{"digit of NBASE", "00010000000000002710", "", `invalid digit in external "numeric" value`},
+		{"digit past NBASE at the largest weight", "00017fff40003b9b28b1", "", `invalid digit in external "numeric" value`},
+		{"unknown sign", "0000000080000000", "", `invalid sign in external "numeric" value`},
+		{"scale past the mask", "0000000000004000", "", `invalid scale in external "numeric" value`},
+		{"digit of NaN", "00010000c0000000ffff", "", `invalid digit in external "numeric" value`},
+		{"NaN ignores its digits", "00010000c00000000001", "NaN", ""},
+		{"-Infinity", "00000000f0000020", "-Infinity", ""},
+		{"scale kept", "00010000000000030001", "1.000", ""},
+		{"1.500", "000200000000000300011388", "1.500", ""},
+		{"hidden digits truncated", "0002000040000001000113ff", "-1.5", ""},
+		{"negative zero", "0000000040000002", "0.00", ""},
+		{"all digits hidden", "0001fffe400000000001", "0", ""},
+		{"small fraction", "0001fffe000000080001", "0.00000001", ""},
+		{"largest weight", "00017fff000000000001", "1" + strings.Repeat("0", 4*0x7fff), ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			src, err := hex.DecodeString(tc.hex)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v, err := DecodeBinary(pgtype.NumericOID, src)
+			if tc.err != "" {
+				var pe *pgerror.Error
+				if !errors.As(err, &pe) || pe.Code != pgerror.InvalidBinaryRepresentation || pe.Message != tc.err {
+					t.Fatalf("got %v, %v; want 22P03 %q", v, err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := v.(*apd.Decimal).Text('f'); got != tc.want {
+				t.Fatalf("got %.40s, want %.40s", got, tc.want)
+			}
+			enc, err := AppendBinary(nil, pgtype.NumericOID, v)
+			if err != nil {
+				t.Fatalf("re-encode: %v", err)
+			}
+			if again, err := DecodeBinary(pgtype.NumericOID, enc); err != nil || !datumEqual(again, v) {
+				t.Fatalf("re-decode: %v, %v", again, err)
+			}
+		})
 	}
 }

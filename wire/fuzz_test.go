@@ -105,6 +105,7 @@ func FuzzDecodeBinary(f *testing.F) {
 		f.Add(uint8(0), enc)
 	}
 	f.Add(uint8(14), []byte{0, 2, 0, 0, 0, 0, 0, 4, 0, 1, 0, 2})
+	f.Add(uint8(14), []byte{0, 1, 0x7f, 0xff, 0x40, 0, 0x3b, 0x9b, 0x28, 0xb1})
 	f.Add(uint8(6), []byte("a\xffb"))
 	f.Add(uint8(6), []byte("nul\x00"))
 	f.Fuzz(func(t *testing.T, which uint8, data []byte) {

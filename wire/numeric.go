@@ -2,10 +2,12 @@ package wire
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
 	"strings"
 
 	"github.com/cockroachdb/apd/v3"
+	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
 )
@@ -19,16 +21,23 @@ const (
 	numericNegInf = 0xF000
 )
 
+// numericInfDscale is the display scale numeric_send writes for Infinity
+// and -Infinity.
+const numericInfDscale = 0x20
+
+// numericDscaleMask is PostgreSQL's NUMERIC_DSCALE_MASK: the largest display
+// scale the binary format may carry.
+const numericDscaleMask = 0x3FFF
+
+// numericBase is the base of the binary format's digits (NBASE).
+const numericBase = 10000
+
 // appendNumeric appends d in PostgreSQL's binary numeric format exactly as
 // numeric_send writes it: base-10000 digits aligned on the decimal point,
 // with leading and trailing zero digits stripped (zero has no digits and
 // weight 0), and the display scale taken from the exponent, so that 1.50
 // keeps its scale. pgtype's encoder keeps zero digits, which decodes to the
 // same value but not to the same bytes.
-// numericInfDscale is the display scale numeric_send writes for Infinity
-// and -Infinity.
-const numericInfDscale = 0x20
-
 func appendNumeric(buf []byte, d *apd.Decimal) ([]byte, error) {
 	header := func(ndigits, weight, sign, dscale int) []byte {
 		buf = binary.BigEndian.AppendUint16(buf, uint16(ndigits))
@@ -102,4 +111,63 @@ func appendNumeric(buf []byte, d *apd.Decimal) ([]byte, error) {
 		buf = binary.BigEndian.AppendUint16(buf, v)
 	}
 	return buf, nil
+}
+
+// decodeNumeric reads PostgreSQL's binary numeric as numeric_recv does: the
+// sign, the display scale and every base-10000 digit are checked (a digit
+// of 10000 or more is refused, not carried into the next one), digits the
+// display scale hides are truncated, and a finite result carries exactly
+// that scale, so that 0.00 and 1.50 keep theirs.
+func decodeNumeric(src []byte) (any, error) {
+	if len(src) < 8 {
+		return nil, invalidBinary(pgtype.NumericOID, fmt.Sprintf("unexpected length %d", len(src)))
+	}
+	ndigits := int(binary.BigEndian.Uint16(src))
+	weight := int(int16(binary.BigEndian.Uint16(src[2:])))
+	sign := binary.BigEndian.Uint16(src[4:])
+	dscale := int(binary.BigEndian.Uint16(src[6:]))
+	if len(src) != 8+2*ndigits {
+		return nil, invalidBinary(pgtype.NumericOID, fmt.Sprintf("%d digits in %d bytes", ndigits, len(src)))
+	}
+	switch sign {
+	case numericPos, numericNeg, numericNaN, numericPosInf, numericNegInf:
+	default:
+		return nil, pgerror.New(pgerror.InvalidBinaryRepresentation, `invalid sign in external "numeric" value`)
+	}
+	if dscale&numericDscaleMask != dscale {
+		return nil, pgerror.New(pgerror.InvalidBinaryRepresentation, `invalid scale in external "numeric" value`)
+	}
+	// The decimal digits of the value, which is 0.digits times 10^point.
+	digits := make([]byte, 0, 4*ndigits)
+	for i := range ndigits {
+		d := binary.BigEndian.Uint16(src[8+2*i:])
+		if d >= numericBase {
+			return nil, pgerror.New(pgerror.InvalidBinaryRepresentation, `invalid digit in external "numeric" value`)
+		}
+		digits = append(digits, byte('0'+d/1000), byte('0'+d/100%10), byte('0'+d/10%10), byte('0'+d%10))
+	}
+	switch sign {
+	case numericNaN:
+		return &apd.Decimal{Form: apd.NaN}, nil
+	case numericPosInf:
+		return &apd.Decimal{Form: apd.Infinite}, nil
+	case numericNegInf:
+		return &apd.Decimal{Form: apd.Infinite, Negative: true}, nil
+	}
+	point := 4 * (weight + 1)
+	// The coefficient is the value times 10^dscale, truncated: the digits
+	// before position point+dscale, with zeros past the last one.
+	n := max(point+dscale, 0)
+	coeff := make([]byte, 0, n+1)
+	coeff = append(coeff, '0')
+	coeff = append(coeff, digits[:min(n, len(digits))]...)
+	for len(coeff) < n+1 {
+		coeff = append(coeff, '0')
+	}
+	d := &apd.Decimal{Exponent: int32(-dscale)}
+	if _, ok := d.Coeff.SetString(string(coeff), 10); !ok {
+		return nil, pgerror.Newf(pgerror.InternalError, "numeric coefficient %q", coeff)
+	}
+	d.Negative = sign == numericNeg && d.Coeff.Sign() != 0
+	return d, nil
 }
