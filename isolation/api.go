@@ -584,6 +584,15 @@ func (t *Txn) LockTable(ctx context.Context, table TableID, mode TableLock, wait
 	return t.t.e.lockTable(ctx, t.t, table, mode, wait)
 }
 
+// LockObject takes a lock in a table lock mode on an object the store does
+// not keep, named by the caller's id for it (a sequence's OID), until the
+// transaction ends: nextval takes ROW EXCLUSIVE on its sequence and ALTER
+// SEQUENCE SHARE ROW EXCLUSIVE, so that one waits for the other as in
+// PostgreSQL.
+func (t *Txn) LockObject(ctx context.Context, obj uint32, mode TableLock, wait WaitPolicy) error {
+	return t.t.e.lockObject(ctx, t.t, obj, mode, wait)
+}
+
 // AdvisoryLock takes a transaction-level advisory lock
 // (pg_advisory_xact_lock and its _shared and try variants), held until the
 // transaction ends; with WaitNoWait it answers false when the lock is taken.

@@ -29,6 +29,9 @@ const (
 	lockTable
 	lockIndexKey
 	lockAdvisory
+	// lockObject is a lock in a table mode on an object the store does
+	// not keep (a sequence), named by the caller's id for it.
+	lockObject
 )
 
 type resource struct {
@@ -94,7 +97,7 @@ var tableConflicts = [...]uint16{
 
 // conflicts reports whether mode a conflicts with any of the held modes.
 func conflicts(kind lockKind, a uint8, held uint16) bool {
-	if kind == lockTable {
+	if kind == lockTable || kind == lockObject {
 		return tableConflicts[a]&held != 0
 	}
 	return rowConflicts[a]&held != 0
@@ -375,6 +378,8 @@ func (e *engine) describe(r resource) string {
 	switch r.kind {
 	case lockAdvisory:
 		return fmt.Sprintf("advisory lock [%d]", int64(binary.BigEndian.Uint64([]byte(r.key))))
+	case lockObject:
+		return fmt.Sprintf("relation %d", r.obj)
 	case lockIndexKey:
 		if int(r.obj) < len(e.indexes) && e.indexes[r.obj] != nil {
 			return fmt.Sprintf("a key of index %q", e.indexes[r.obj].spec.Name)

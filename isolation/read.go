@@ -326,6 +326,18 @@ func (e *engine) tableLock(ctx context.Context, t *txn, tb *table, mode TableLoc
 	return nil
 }
 
+func (e *engine) lockObject(ctx context.Context, t *txn, obj uint32, mode TableLock, wait WaitPolicy) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if err := e.live(t); err != nil {
+		return err
+	}
+	if mode < TableLockAccessShare || mode > TableLockAccessExclusive {
+		return pgerror.Newf(pgerror.InternalError, "invalid table lock mode %d", mode)
+	}
+	return e.acquire(ctx, t, resource{lockObject, obj, ""}, uint8(mode), wait)
+}
+
 func (e *engine) lockTable(ctx context.Context, t *txn, id TableID, mode TableLock, wait WaitPolicy) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()

@@ -84,12 +84,3 @@ func copyDatabase(e, template *Engine) error {
 	e.cat.publish(dst, e.cluster.versions.Add(1))
 	return nil
 }
-
-// copy returns a sequence with q's definition, owner and counter, for a
-// copied database.
-func (q *sequence) copy() *sequence {
-	n := &sequence{oid: q.oid, schema: q.schema, name: q.name, role: q.role, sequenceParams: q.sequenceParams, mu: &sequenceState{}}
-	n.mu.last, n.mu.called = q.state()
-	n.mu.ownedBy, n.mu.ownedCol = q.owner()
-	return n
-}

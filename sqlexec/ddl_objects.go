@@ -107,6 +107,9 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 				}
 				return pgerror.Newf(pgerror.UndefinedTable, "sequence \"%s\" does not exist", name)
 			}
+			if err := d.lockSequence(q, isolation.TableLockAccessExclusive); err != nil {
+				return err
+			}
 			if err := d.dropSequenceDependents(q, cascade); err != nil {
 				return err
 			}
@@ -500,15 +503,6 @@ func (d *ddl) alteredSequence(as *pg_query.AlterSeqStmt) (*sequence, error) {
 	return nil, pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(as.Sequence))
 }
 
-// alterSequence supports ALTER SEQUENCE ... RESTART [WITH n].
-func (d *ddl) alterSequence(as *pg_query.AlterSeqStmt) error {
-	q, err := d.alteredSequence(as)
-	if q == nil {
-		return err
-	}
-	return q.alter(as.Options, d.sequenceTypeOf)
-}
-
 func (d *ddl) createSchema(cs *pg_query.CreateSchemaStmt, full string) error {
 	name := cs.Schemaname
 	if name == "" {
@@ -653,16 +647,33 @@ func truncateTables(x *execCtx, tables []*tableDesc, restart bool) error {
 				return err
 			}
 		}
-		if restart {
-			c, _ := x.s.catalog()
-			for _, q := range c.schemas[t.schema].seqs {
-				if q.ownedByTable(t.oid) {
-					q.reset()
-				}
-			}
-		}
+	}
+	if restart {
+		return restartOwnedSequences(x, tables)
 	}
 	return nil
+}
+
+// restartOwnedSequences restarts the sequences the tables own (TRUNCATE
+// ... RESTART IDENTITY) as PostgreSQL does: under ACCESS EXCLUSIVE locks
+// on them, in the transaction's own copies, so that a rollback leaves them
+// where they were.
+func restartOwnedSequences(x *execCtx, tables []*tableDesc) error {
+	_, err := x.s.runDDL(x, func(d *ddl) error {
+		for _, t := range tables {
+			for _, q := range d.cat.schemas[t.schema].seqs {
+				if !q.ownedByTable(t.oid) {
+					continue
+				}
+				if err := d.lockSequence(q, isolation.TableLockAccessExclusive); err != nil {
+					return err
+				}
+				d.replaceSequence(q).reset()
+			}
+		}
+		return nil
+	})
+	return err
 }
 
 // selectIntoTable returns the CREATE TABLE ... AS that SELECT ... INTO

@@ -5,11 +5,13 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/isolation"
 )
 
 // renameSequence runs ALTER SEQUENCE ... RENAME TO, and ALTER TABLE ...
-// RENAME TO naming a sequence. The renamed descriptor shares the counter
-// of the one it replaces. Column defaults call nextval with the
+// RENAME TO naming a sequence, under an ACCESS EXCLUSIVE lock on it as in
+// PostgreSQL. The renamed descriptor shares the counter of the one it
+// replaces. Column defaults call nextval with the
 // sequence's name as text where PostgreSQL keeps its OID, so the defaults
 // naming it are rewritten to the new name. ok is false when rs names no
 // sequence.
@@ -20,6 +22,9 @@ func (d *ddl) renameSequence(rs *pg_query.RenameStmt) (ok bool, err error) {
 	}
 	if d.relationExists(q.schema, rs.Newname) {
 		return true, pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" already exists", rs.Newname)
+	}
+	if err := d.lockSequence(q, isolation.TableLockAccessExclusive); err != nil {
+		return true, err
 	}
 	nq := *q
 	nq.name = rs.Newname

@@ -7,15 +7,16 @@ import (
 	"sync"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
-	"google.golang.org/protobuf/proto"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/isolation"
 	"github.com/fickle-db/fickle/sqlexec/types"
 )
 
-// sequence is a sequence generator. Sequences are not transactional:
-// nextval and setval take effect at once and are never rolled back, as in
-// PostgreSQL.
+// sequence is a sequence generator. As in PostgreSQL, nextval and setval
+// take effect at once and are never rolled back, while ALTER SEQUENCE and
+// TRUNCATE ... RESTART IDENTITY change a copy of the sequence private to
+// their transaction until it commits (replaceSequence).
 type sequence struct {
 	oid    uint32
 	schema string
@@ -30,7 +31,8 @@ type sequence struct {
 	// parameters above, which ALTER SEQUENCE changes holding mu (next, set
 	// and alter read them under it). A renamed sequence's descriptor
 	// shares it with the one it replaces, so that nextval in other
-	// sessions while the rename is pending advances the same counter.
+	// sessions after the rename committed advances the same counter; a
+	// copy (replaceSequence) has its own.
 	mu *sequenceState
 }
 
@@ -119,6 +121,15 @@ func (q *sequence) reset() {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	q.mu.last, q.mu.called = q.start, false
+}
+
+// copy returns a sequence with q's definition, owner and counter, and a
+// state of its own: a copied database's, or a transaction's private one.
+func (q *sequence) copy() *sequence {
+	n := &sequence{oid: q.oid, schema: q.schema, name: q.name, role: q.role, sequenceParams: q.sequenceParams, mu: &sequenceState{}}
+	n.mu.last, n.mu.called = q.state()
+	n.mu.ownedBy, n.mu.ownedCol = q.owner()
+	return n
 }
 
 // state returns the last value and whether it was handed out.
@@ -231,14 +242,26 @@ func (s *Session) findSequence(c *catalog, text string) (*sequence, error) {
 	return nil, pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not a sequence", name)
 }
 
+// lockedSequence takes ROW EXCLUSIVE on sequence oid through the
+// statement's transaction, as PostgreSQL's sequence functions do, and then
+// finds it: a function that waited for a transaction's ALTER SEQUENCE or
+// TRUNCATE ... RESTART IDENTITY uses the sequence that transaction left.
+func lockedSequence(x *execCtx, oid int64) (*sequence, error) {
+	if x.txn != nil {
+		if err := x.txn.LockObject(x.ctx, uint32(oid), isolation.TableLockRowExclusive, isolation.WaitBlock); err != nil {
+			return nil, err
+		}
+	}
+	return sequenceByOid(x, oid)
+}
+
 // The sequence functions. Their sequence is a regclass: a constant name
 // resolves when the statement is bound (42P01 at prepare, as in
-// PostgreSQL), any other value when the call runs. Sequences are not
-// transactional.
+// PostgreSQL), any other value when the call runs.
 func init() {
 	rc, i8 := types.Regclass, types.Int8
 	addSysFunc("nextval", sysFunc{args: []types.Type{rc}, result: i8, volatile: true, eval: func(x *execCtx, a []any) (any, error) {
-		q, err := sequenceByOid(x, a[0].(int64))
+		q, err := lockedSequence(x, a[0].(int64))
 		if err != nil {
 			return nil, err
 		}
@@ -256,7 +279,7 @@ func init() {
 		return v, nil
 	}})
 	addSysFunc("currval", sysFunc{args: []types.Type{rc}, result: i8, volatile: true, eval: func(x *execCtx, a []any) (any, error) {
-		q, err := sequenceByOid(x, a[0].(int64))
+		q, err := lockedSequence(x, a[0].(int64))
 		if err != nil {
 			return nil, err
 		}
@@ -270,7 +293,7 @@ func init() {
 		return v, nil
 	}})
 	setval := func(x *execCtx, a []any) (any, error) {
-		q, err := sequenceByOid(x, a[0].(int64))
+		q, err := lockedSequence(x, a[0].(int64))
 		if err != nil {
 			return nil, err
 		}
@@ -293,8 +316,11 @@ func init() {
 	addSysFunc("setval", sysFunc{args: []types.Type{rc, i8, types.Bool}, result: i8, volatile: true, eval: setval})
 	addSysFunc("lastval", sysFunc{result: i8, volatile: true, eval: func(x *execCtx, _ []any) (any, error) {
 		// A dropped sequence's value is gone with it, as in PostgreSQL.
-		q, err := sequenceByOid(x, int64(x.s.lastval))
-		if x.s.lastval == 0 || err != nil {
+		if x.s.lastval == 0 {
+			return nil, pgerror.New(pgerror.ObjectNotInPrerequisiteState, "lastval is not yet defined in this session")
+		}
+		q, err := lockedSequence(x, int64(x.s.lastval))
+		if err != nil {
 			return nil, pgerror.New(pgerror.ObjectNotInPrerequisiteState, "lastval is not yet defined in this session")
 		}
 		if err := x.s.sequencePrivilege(q, "rU"); err != nil {
@@ -326,9 +352,20 @@ func init() {
 		}})
 }
 
-// alterSequenceStmt runs ALTER SEQUENCE: OWNED BY here, the other options
-// through alterSequence.
+// alterSequenceStmt runs ALTER SEQUENCE. As in PostgreSQL it is
+// transactional: under a SHARE ROW EXCLUSIVE lock on the sequence (so that
+// nextval elsewhere waits for the transaction to end), the transaction
+// changes its own copy of the sequence, counter included, which its commit
+// publishes and its rollback drops.
 func (d *ddl) alterSequenceStmt(as *pg_query.AlterSeqStmt) error {
+	q, err := d.alteredSequence(as)
+	if q == nil {
+		return err
+	}
+	if err := d.lockSequence(q, isolation.TableLockShareRowExclusive); err != nil {
+		return err
+	}
+	q = d.replaceSequence(q)
 	var owned *pg_query.DefElem
 	rest := make([]*pg_query.Node, 0, len(as.Options))
 	for _, o := range as.Options {
@@ -338,26 +375,45 @@ func (d *ddl) alterSequenceStmt(as *pg_query.AlterSeqStmt) error {
 		}
 		rest = append(rest, o)
 	}
-	if owned == nil {
-		return d.alterSequence(as)
-	}
-	q, err := d.alteredSequence(as)
-	if q == nil {
-		return err
-	}
-	table, attnum, err := d.sequenceOwner(q, owned)
-	if err != nil {
-		return err
-	}
-	if len(rest) > 0 {
-		others := proto.Clone(as).(*pg_query.AlterSeqStmt)
-		others.Options = rest
-		if err := d.alterSequence(others); err != nil {
+	var table uint32
+	var attnum int16
+	if owned != nil {
+		if table, attnum, err = d.sequenceOwner(q, owned); err != nil {
 			return err
 		}
 	}
-	q.setOwner(table, attnum)
+	if err := q.alter(rest, d.sequenceTypeOf); err != nil {
+		return err
+	}
+	if owned != nil {
+		q.setOwner(table, attnum)
+	}
 	return nil
+}
+
+// lockSequence takes a lock on q for a DDL statement through its
+// transaction; like lockTable, a wait for a transaction whose DDL
+// committed meanwhile starts the statement over on the new catalog.
+func (d *ddl) lockSequence(q *sequence, mode isolation.TableLock) error {
+	if err := d.x.txn.LockObject(d.x.ctx, q.oid, mode, isolation.WaitBlock); err != nil {
+		return err
+	}
+	if _, v := d.s.catalog(); v != d.viewVersion {
+		return errCatalogChanged
+	}
+	return nil
+}
+
+// replaceSequence puts a copy of q, definition and counter, in q's place in
+// the DDL's catalog and returns it: PostgreSQL's new relfilenode for a
+// sequence that ALTER SEQUENCE or TRUNCATE ... RESTART IDENTITY changes.
+// Other sessions keep the published descriptor (and wait on the
+// sequence's lock to use it) until the commit publishes the copy; a
+// rollback, to a savepoint too, drops it with what was done to it.
+func (d *ddl) replaceSequence(q *sequence) *sequence {
+	n := q.copy()
+	d.cat.schemas[q.schema].seqs[q.name] = n
+	return n
 }
 
 // sequenceOwner resolves OWNED BY [schema.]table.column or OWNED BY NONE
