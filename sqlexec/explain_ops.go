@@ -42,7 +42,7 @@ func (o *scanOp) describe(v explainView) opDesc {
 		d.nodeType, d.relation, d.relationKey = "CTE Scan", o.source, "CTE Name"
 	case it.kind == itemFunction:
 		d.nodeType, d.relation, d.relationKey = "Function Scan", o.source, "Function Name"
-	case it.kind == itemCatalog:
+	case it.kind == itemCatalog || it.kind == itemSequence:
 		d.nodeType, d.relation = "Seq Scan", o.source
 	case o.source == "*VALUES*":
 		d.nodeType, d.relation, d.relationKey = "Values Scan", "", ""

@@ -78,6 +78,7 @@ const (
 	itemFunction
 	itemJoin // a parenthesized join read as one item (from_nested.go)
 	itemView
+	itemSequence // a sequence read as a relation (sequence.go)
 )
 
 // conj is one conjunct of a condition.
@@ -417,6 +418,9 @@ func (b *binder) fromLeaf(sc *scope, n *pg_query.Node) (*fromItem, []scopeCol, e
 			if v := b.s.lookupView(b.cat, rv.Schemaname, rv.Relname); v != nil {
 				b.requirePrivilege(v.oid, v.name, "view", 'r')
 				return withKind(itemView)(b.viewItem(v, alias, rv.Alias))
+			}
+			if q := b.s.lookupSequence(b.cat, rv.Schemaname, rv.Relname); q != nil {
+				return b.sequenceItem(q, alias, rv.Alias)
 			}
 			return nil, nil, b.errAt(pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(rv)), rv.Location)
 		}

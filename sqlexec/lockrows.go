@@ -236,6 +236,8 @@ func (b *binder) applyLocking(st *pg_query.SelectStmt, items []*fromItem) error 
 				return nil
 			case itemView:
 				return pgerror.Unsupported(lock.String() + " of a view")
+			case itemSequence:
+				return pgerror.Newf(pgerror.WrongObjectType, "cannot lock rows in sequence \"%s\"", it.source)
 			case itemJoin:
 				return pgerror.Unsupported(lock.String() + " of the tables of a parenthesized join")
 			}

@@ -41,6 +41,10 @@ type sequenceState struct {
 	sync.Mutex
 	last   int64
 	called bool
+	// logCnt is PostgreSQL's log_cnt: how many values nextval may still
+	// hand out before it would write ahead to the WAL again (seqLogVals
+	// at a time), as SELECT ... FROM the sequence shows it.
+	logCnt int64
 	// ownedBy is the OID of the table whose column owns the sequence
 	// (a SERIAL or identity column's, or OWNED BY's): the sequence is
 	// dropped with the table or the column. 0 for none.
@@ -76,12 +80,17 @@ func (q *sequence) qualifiedName() string {
 	return q.schema + "." + q.name
 }
 
+// seqLogVals is PostgreSQL's SEQ_LOG_VALS: how many values nextval logs
+// ahead.
+const seqLogVals = 32
+
 // next advances the sequence and returns its new value.
 func (q *sequence) next() (int64, error) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if !q.mu.called {
 		q.mu.called = true
+		q.logAhead(q.mu.last)
 		return q.mu.last, nil
 	}
 	v := q.mu.last + q.increment
@@ -101,7 +110,27 @@ func (q *sequence) next() (int64, error) {
 		}
 	}
 	q.mu.last = v
+	if q.mu.logCnt == 0 {
+		q.logAhead(v)
+	} else {
+		q.mu.logCnt--
+	}
 	return v, nil
+}
+
+// logAhead sets log_cnt as nextval_internal does when it logs ahead after
+// handing out v: seqLogVals values, or those left before the bound, where
+// its look-ahead stops, CYCLE or not.
+func (q *sequence) logAhead(v int64) {
+	// The distance to the bound as an unsigned number, which holds it
+	// whatever the bounds' signs.
+	var left uint64
+	if q.increment > 0 {
+		left = (uint64(q.max) - uint64(v)) / uint64(q.increment)
+	} else {
+		left = (uint64(v) - uint64(q.min)) / -uint64(q.increment)
+	}
+	q.mu.logCnt = int64(min(left, seqLogVals))
 }
 
 // set implements setval(seq, v, called).
@@ -111,7 +140,7 @@ func (q *sequence) set(v int64, called bool) error {
 	if v < q.min || v > q.max {
 		return pgerror.Newf(pgerror.NumericValueOutOfRange, "setval: value %d is out of bounds for sequence \"%s\" (%d..%d)", v, q.name, q.min, q.max)
 	}
-	q.mu.last, q.mu.called = v, called
+	q.mu.last, q.mu.called, q.mu.logCnt = v, called, 0
 	return nil
 }
 
@@ -120,7 +149,7 @@ func (q *sequence) set(v int64, called bool) error {
 func (q *sequence) reset() {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	q.mu.last, q.mu.called = q.start, false
+	q.mu.last, q.mu.called, q.mu.logCnt = q.start, false, 0
 }
 
 // copy returns a sequence with q's definition, owner and counter, and a
@@ -130,6 +159,14 @@ func (q *sequence) copy() *sequence {
 	n.mu.last, n.mu.called = q.state()
 	n.mu.ownedBy, n.mu.ownedCol = q.owner()
 	return n
+}
+
+// relationRow is the sequence read as a relation (SELECT * FROM seq):
+// last_value, log_cnt and is_called.
+func (q *sequence) relationRow() []any {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return []any{q.mu.last, q.mu.logCnt, q.mu.called}
 }
 
 // state returns the last value and whether it was handed out.
@@ -240,6 +277,34 @@ func (s *Session) findSequence(c *catalog, text string) (*sequence, error) {
 		return sc.seqs[name], nil
 	}
 	return nil, pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not a sequence", name)
+}
+
+// sequenceItem is a sequence in FROM: one row of last_value, log_cnt and
+// is_called, read under ACCESS SHARE on the sequence and with SELECT
+// privilege on it, as in PostgreSQL.
+func (b *binder) sequenceItem(q *sequence, alias string, a *pg_query.Alias) (*fromItem, []scopeCol, error) {
+	cols := []scopeCol{{rel: alias, name: "last_value", typ: types.Int8}, {rel: alias, name: "log_cnt", typ: types.Int8},
+		{rel: alias, name: "is_called", typ: types.Bool}}
+	if err := applyColAliases(cols, a); err != nil {
+		return nil, nil, err
+	}
+	oid := int64(q.oid)
+	it := &fromItem{name: alias, kind: itemSequence, source: q.name, sub: func(x *execCtx) ([][]any, error) {
+		if x.txn != nil {
+			if err := x.txn.LockObject(x.ctx, uint32(oid), isolation.TableLockAccessShare, isolation.WaitBlock); err != nil {
+				return nil, err
+			}
+		}
+		q, err := sequenceByOid(x, oid)
+		if err != nil {
+			return nil, err
+		}
+		if err := x.s.sequencePrivilege(q, "r"); err != nil {
+			return nil, err
+		}
+		return [][]any{q.relationRow()}, nil
+	}}
+	return it, cols, nil
 }
 
 // lockedSequence takes ROW EXCLUSIVE on sequence oid through the
@@ -541,6 +606,6 @@ func (q *sequence) alter(opts []*pg_query.Node, typeOf sequenceTypeResolver) err
 	if err != nil {
 		return err
 	}
-	q.sequenceParams, q.mu.last, q.mu.called = p, last, called
+	q.sequenceParams, q.mu.last, q.mu.called, q.mu.logCnt = p, last, called, 0
 	return nil
 }
