@@ -561,21 +561,3 @@ func (r *aggRun) finish(x *execCtx, having *scalar) ([][]any, error) {
 	}
 	return out, nil
 }
-
-// projectRows evaluates outs on each of rows.
-func projectRows(x *execCtx, rows [][]any, outs []*scalar) ([][]any, error) {
-	out := make([][]any, len(rows))
-	for r, row := range rows {
-		x.row = row
-		o := make([]any, len(outs))
-		for i, e := range outs {
-			v, err := e.eval(x)
-			if err != nil {
-				return nil, err
-			}
-			o[i] = v
-		}
-		out[r] = o
-	}
-	return out, nil
-}

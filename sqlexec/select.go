@@ -2,6 +2,7 @@ package sqlexec
 
 import (
 	"errors"
+	"math"
 	"slices"
 	"time"
 
@@ -222,6 +223,7 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 	// A level with no operator that holds all its rows (aggregate, window,
 	// sort, DISTINCT, lock stage) can pass them on as it makes them.
 	streamable := agg == nil && win == nil && len(keys) == 0 && !distinct && !distinctOn && locking == nil
+	postponed := postponedOutputs(outs, nVisible, keys, onCols, srf != nil || locking != nil || distinct)
 	p := &selectPlan{cols: cols, correlated: correlated}
 	ln := b.levelPlan(levelShape{items: items, pre: pre, agg: agg, having: st.HavingClause, window: win != nil, srf: srf != nil,
 		keys: keys, distinct: distinct, distinctOn: distinctOn, limited: limit != nil || offset != nil, locking: locking != nil, cols: cols})
@@ -263,12 +265,8 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 					return errLimitReached
 				}
 				row := make([]any, len(outs), len(outs)+1)
-				for i, o := range outs {
-					v, err := o.eval(cx)
-					if err != nil {
-						return err
-					}
-					row[i] = v
+				if err := projectInto(cx, row, outs, postponed, true); err != nil {
+					return err
 				}
 				if send != nil {
 					if run.skipped < off {
@@ -320,8 +318,14 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 			x.stats.addRows(ln.agg, len(groups))
 			if win != nil {
 				run.winRows = groups
-			} else if run.out, err = projectRows(cx, groups, outs); err != nil {
-				return nil, err
+			} else {
+				run.out = make([][]any, len(groups))
+				for i, g := range groups {
+					cx.row, run.out[i] = g, make([]any, len(outs))
+					if err := projectInto(cx, run.out[i], outs, postponed, false); err != nil {
+						return nil, err
+					}
+				}
 			}
 		}
 		if win != nil {
@@ -331,8 +335,8 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 			}
 			for _, i := range order {
 				cx.row, cx.win = run.winRows[i], vals[i]
-				o, err := project(cx, outs)
-				if err != nil {
+				o := make([]any, len(outs))
+				if err := projectInto(cx, o, outs, postponed, false); err != nil {
 					return nil, err
 				}
 				run.out = append(run.out, o)
@@ -361,6 +365,9 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 			x.stats.addRows(ln.distinct, len(run.out))
 		}
 		x.stats.addRows(ln.sort, len(run.out))
+		if len(postponed) > 0 {
+			return sortAndLimitPostponed(cx, run.out, keys, nVisible, outs, postponed, lim, off, limit != nil, ln)
+		}
 		out, err := trimOutput(run.out, keys, false, nVisible, outs, lim, off, limit != nil)
 		x.stats.addRows(ln.limit, len(out))
 		return out, err
@@ -373,6 +380,90 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 		}
 	}
 	return p, nil
+}
+
+// postponedOutputs lists the visible output columns PostgreSQL computes
+// only after ORDER BY's sort, DISTINCT ON, OFFSET and LIMIT
+// (make_sort_input_target): those calling a volatile function that are
+// not sort keys, so that SELECT nextval(...), x ... ORDER BY x LIMIT n
+// numbers the rows in their output order and draws n values. fickle does
+// not postpone past the set-returning functions, row locks or DISTINCT of
+// a level (nil for those).
+func postponedOutputs(outs []*scalar, nVisible int, keys []sortKey, onCols []int, unsupported bool) []int {
+	if len(keys) == 0 || unsupported {
+		return nil
+	}
+	var postponed []int
+	for i, o := range outs[:nVisible] {
+		if o.volatile && !slices.Contains(onCols, i) && !slices.ContainsFunc(keys, func(k sortKey) bool { return k.col == i }) {
+			postponed = append(postponed, i)
+		}
+	}
+	return postponed
+}
+
+// postponedInput is what a postponed output column is computed from once
+// its row survived the sort and the limit: the level's row and window
+// values it would have been computed from at once.
+type postponedInput struct {
+	row []any
+	win []any
+}
+
+// projectInto computes the outputs of the level's current row into row,
+// leaving a postponedInput in the postponed columns; copyRow is set where
+// the level reuses its current row for the next one.
+func projectInto(x *execCtx, row []any, outs []*scalar, postponed []int, copyRow bool) error {
+	var in *postponedInput
+	if len(postponed) > 0 {
+		in = &postponedInput{row: x.row, win: x.win}
+		if copyRow {
+			in.row = slices.Clone(x.row)
+		}
+	}
+	for i, o := range outs {
+		if in != nil && slices.Contains(postponed, i) {
+			row[i] = in
+			continue
+		}
+		v, err := o.eval(x)
+		if err != nil {
+			return err
+		}
+		row[i] = v
+	}
+	return nil
+}
+
+// sortAndLimitPostponed is trimOutput for a level with postponed output
+// columns: it sorts, then computes them for the rows up to OFFSET plus
+// LIMIT in their output order, the rows OFFSET skips included (in
+// PostgreSQL they pass through the projection below the Limit node), and
+// then skips those.
+func sortAndLimitPostponed(x *execCtx, rows [][]any, keys []sortKey, nVisible int, outs []*scalar, postponed []int,
+	lim, off int64, hasLimit bool, ln levelNodes) ([][]any, error) {
+	upTo := int64(-1)
+	if hasLimit && lim >= 0 && lim <= math.MaxInt64-off {
+		upTo = off + lim
+	}
+	rows, err := trimOutput(rows, keys, false, nVisible, outs, upTo, 0, upTo >= 0)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range rows {
+		for _, i := range postponed {
+			in := r[i].(*postponedInput)
+			x.row, x.win = in.row, in.win
+			v, err := outs[i].eval(x)
+			if err != nil {
+				return nil, err
+			}
+			r[i] = v
+		}
+	}
+	rows = rows[min(off, int64(len(rows))):]
+	x.stats.addRows(ln.limit, len(rows))
+	return rows, nil
 }
 
 // levelRun is what one run of a query level's rows shares between its emit
