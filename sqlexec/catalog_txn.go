@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"cmp"
 	"errors"
 	"slices"
 
@@ -234,6 +235,7 @@ func mergeCatalogs(base, mine, cur *catalog) (*catalog, error) {
 			sc.indexes = mergeMaps(b.indexes, m.indexes, c.indexes, relClash)
 			sc.views = mergeMaps(b.views, m.views, c.views, relClash)
 			sc.types = mergeMaps(b.types, m.types, c.types, func(string) { clash("pg_type_typname_nsp_index") })
+			sc.funcs = mergeRoutines(b.funcs, m.funcs, c.funcs, clash)
 		}
 	}
 	// The tables by OID are those the schemas name: of two tables given
@@ -245,6 +247,38 @@ func mergeCatalogs(base, mine, cur *catalog) (*catalog, error) {
 		}
 	}
 	return out, conflict
+}
+
+// mergeRoutines is mergeMaps for a schema's routines, keyed by OID (a
+// name's overloads share an entry of the schema's map), each name's
+// overloads kept in creation (OID) order. Routines of one signature that
+// two transactions created clash, as pg_proc's unique index makes them.
+func mergeRoutines(base, mine, cur map[string][]*funcDesc, clash func(string)) map[string][]*funcDesc {
+	byOID := func(m map[string][]*funcDesc) map[uint32]*funcDesc {
+		out := map[uint32]*funcDesc{}
+		for _, fs := range m {
+			for _, f := range fs {
+				out[f.oid] = f
+			}
+		}
+		return out
+	}
+	merged := mergeMaps(byOID(base), byOID(mine), byOID(cur), func(uint32) { clash("pg_proc_oid_index") })
+	out := map[string][]*funcDesc{}
+	for _, f := range merged {
+		out[f.name] = append(out[f.name], f)
+	}
+	for _, fs := range out {
+		slices.SortFunc(fs, func(a, b *funcDesc) int { return cmp.Compare(a.oid, b.oid) })
+		for i := range fs {
+			for _, g := range fs[i+1:] {
+				if sameTypes(fs[i].in, g.in) {
+					clash("pg_proc_proname_args_nsp_index")
+				}
+			}
+		}
+	}
+	return out
 }
 
 // mergeMaps is mergeCatalogs for one map: mine's changes relative to base

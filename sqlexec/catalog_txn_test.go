@@ -105,6 +105,39 @@ func TestConcurrentDDLOnDifferentTablesCommitsBoth(t *testing.T) {
 	}
 }
 
+// TestConcurrentRoutineDDLCommitsBoth pins the merge of routines at
+// commit: a function created, replaced or dropped in a transaction while
+// another transaction's DDL committed keeps its change (it used to be lost
+// with the other's merge), and one signature created by both fails the
+// second commit with 23505.
+func TestConcurrentRoutineDDLCommitsBoth(t *testing.T) {
+	eng, _ := newRecordingEngine(t, Config{}, isolation.Config{Strategy: isolation.StrategyLatest})
+	var n int
+	a, b := connect(t, eng, "fickle", &n), connect(t, eng, "fickle", &n)
+	mustQuery(t, a, "CREATE FUNCTION gone() RETURNS int LANGUAGE sql AS 'SELECT 0'")
+	mustQuery(t, a, "CREATE FUNCTION changed(int) RETURNS int LANGUAGE sql AS 'SELECT 1'")
+	mustQuery(t, a, "BEGIN")
+	mustQuery(t, a, "CREATE FUNCTION fa() RETURNS int LANGUAGE sql AS 'SELECT 2'")
+	mustQuery(t, a, "CREATE FUNCTION changed(text) RETURNS int LANGUAGE sql AS 'SELECT 3'")
+	mustQuery(t, a, "CREATE OR REPLACE FUNCTION changed(int) RETURNS int LANGUAGE sql AS 'SELECT 4'")
+	mustQuery(t, a, "DROP FUNCTION gone()")
+	mustQuery(t, b, "CREATE FUNCTION fb() RETURNS int LANGUAGE sql AS 'SELECT 5'")
+	mustQuery(t, a, "COMMIT")
+	if got := fmt.Sprint(mustQuery(t, b, "SELECT fa(), fb(), changed(1), changed('x')")); got != "[[2 5 4 3]]" {
+		t.Errorf("after both commits: %s", got)
+	}
+	wantCode(t, b, "SELECT gone()", pgerror.UndefinedFunction)
+	mustQuery(t, a, "BEGIN")
+	mustQuery(t, b, "BEGIN")
+	mustQuery(t, a, "CREATE FUNCTION twice() RETURNS int LANGUAGE sql AS 'SELECT 6'")
+	mustQuery(t, b, "CREATE FUNCTION twice() RETURNS int LANGUAGE sql AS 'SELECT 7'")
+	mustQuery(t, b, "COMMIT")
+	wantCode(t, a, "COMMIT", pgerror.UniqueViolation)
+	if got := fmt.Sprint(mustQuery(t, a, "SELECT twice()")); got != "[[7]]" {
+		t.Errorf("twice: %s", got)
+	}
+}
+
 // TestSetFollowsTransactionOutcome pins PostgreSQL's rules for settings at
 // a transaction's end: SET is undone by ROLLBACK and ROLLBACK TO
 // SAVEPOINT and kept by COMMIT and RELEASE; SET LOCAL ends with the
