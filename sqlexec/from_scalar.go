@@ -5,7 +5,6 @@ import (
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
-	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/sqlexec/types"
 )
 
@@ -21,21 +20,11 @@ func (b *binder) scalarFunctionItem(sc *scope, rf *pg_query.RangeFunction, fc *p
 	if len(fc.Funcname) > 1 && strings.ToLower(strs(fc.Funcname)[0]) != "pg_catalog" {
 		return nil, nil, false, nil
 	}
-	asc := functionArgScope(sc)
-	args := make([]*scalar, len(fc.Args))
-	for i, a := range fc.Args {
-		if a.GetNamedArgExpr() != nil {
-			return nil, nil, false, nil
-		}
-		if args[i], err = b.expr(asc, a); err != nil {
-			return nil, nil, true, err
-		}
-	}
-	e, err := b.callResolved(name, args, fc.Location)
+	// The call compiles as in a select list, so that the functions the
+	// binder answers itself (current_schema(), current_setting(...),
+	// named arguments) work here too.
+	e, err := b.expr(functionArgScope(sc), &pg_query.Node{Node: &pg_query.Node_FuncCall{FuncCall: fc}})
 	if err != nil {
-		if pgerror.GetCode(err) == pgerror.UndefinedFunction {
-			return nil, nil, false, nil
-		}
 		return nil, nil, true, err
 	}
 	if _, composite := e.typ.Fields(); composite || e.typ.Oid == types.OidRecord {

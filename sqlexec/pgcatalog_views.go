@@ -37,6 +37,12 @@ func init() {
 			}
 			return out
 		}})
+	// fickle refuses CREATE MATERIALIZED VIEW, so pg_matviews lists none;
+	// schema tools (TypeORM's synchronization) read it all the same.
+	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_matviews",
+		cols: []vcol{{"schemaname", name}, {"matviewname", name}, {"matviewowner", name}, {"tablespace", name},
+			{"hasindexes", b}, {"ispopulated", b}, {"definition", text}},
+		rows: func(*Session, *catalog) [][]any { return nil }})
 	registerVirtual(&virtualTable{schema: "information_schema", name: "views",
 		cols: []vcol{{"table_catalog", isIdent}, {"table_schema", isIdent}, {"table_name", isIdent}, {"view_definition", isChars},
 			{"check_option", isChars}, {"is_updatable", isYesNo}, {"is_insertable_into", isYesNo}, {"is_trigger_updatable", isYesNo},
