@@ -21,6 +21,9 @@ type execCtx struct {
 	txn    *isolation.Txn
 	params []any
 	env    *types.Env
+	// operands are the values of the shared operands of the expressions
+	// being evaluated, innermost last (onceOperand).
+	operands []operandValue
 	// row is the current row of the innermost query level: the columns of
 	// every FROM item side by side (or, above an aggregation, the group
 	// values then the aggregate results).

@@ -78,12 +78,15 @@ func (b *binder) isDistinct(l, r *scalar, not bool, loc int32) (*scalar, error) 
 	if l.row != nil && r.row != nil {
 		return b.rowDistinct(l, r, not, loc)
 	}
+	volatile := l.volatile || r.volatile
+	l, lOnce := onceOperand(l)
+	r, rOnce := onceOperand(r)
 	eq, err := b.binary("=", l, r, loc)
 	if err != nil {
 		return nil, err
 	}
 	le, re, ee := l.eval, r.eval, eq.eval
-	return &scalar{typ: types.Bool, slot: -1, refs: eq.refs, name: "?column?", eval: func(x *execCtx) (any, error) {
+	distinct := func(x *execCtx) (any, error) {
 		lv, err := le(x)
 		if err != nil {
 			return nil, err
@@ -103,6 +106,9 @@ func (b *binder) isDistinct(l, r *scalar, not bool, loc int32) (*scalar, error) 
 			d = v != true
 		}
 		return d != not, nil
+	}
+	return &scalar{typ: types.Bool, slot: -1, refs: eq.refs, volatile: volatile, name: "?column?", eval: func(x *execCtx) (any, error) {
+		return lOnce(x, func() (any, error) { return rOnce(x, func() (any, error) { return distinct(x) }) })
 	}}, nil
 }
 
@@ -415,12 +421,14 @@ func (b *binder) inListParts(sc *scope, a *pg_query.A_Expr) (*scalar, *scalar, [
 		}
 	}
 	eqs := make([]*scalar, len(elems))
-	refs := x.refs
+	refs, volatile := x.refs, x.volatile
+	operand, once := onceOperand(x)
 	for i, e := range elems {
-		if eqs[i], err = b.binary("=", x, e, a.Location); err != nil {
+		if eqs[i], err = b.binary("=", operand, e, a.Location); err != nil {
 			return nil, nil, nil, err
 		}
 		refs |= eqs[i].refs
+		volatile = volatile || e.volatile
 	}
 	neg := opName(a.Name) == "<>"
 	hashElems := make([]*scalar, len(elems))
@@ -433,9 +441,9 @@ func (b *binder) inListParts(sc *scope, a *pg_query.A_Expr) (*scalar, *scalar, [
 		}
 	}
 	if eval := hashedInList(x, hashElems, list.Items, neg); eval != nil && x.row == nil {
-		return &scalar{typ: types.Bool, slot: -1, refs: refs, name: "?column?", eval: eval}, x, elems, nil
+		return &scalar{typ: types.Bool, slot: -1, refs: refs, volatile: volatile, name: "?column?", eval: eval}, x, elems, nil
 	}
-	return &scalar{typ: types.Bool, slot: -1, refs: refs, name: "?column?", eval: func(xc *execCtx) (any, error) {
+	compare := func(xc *execCtx) (any, error) {
 		sawNull := false
 		for _, eq := range eqs {
 			v, err := eq.eval(xc)
@@ -454,6 +462,9 @@ func (b *binder) inListParts(sc *scope, a *pg_query.A_Expr) (*scalar, *scalar, [
 			return nil, nil
 		}
 		return neg, nil
+	}
+	return &scalar{typ: types.Bool, slot: -1, refs: refs, volatile: volatile, name: "?column?", eval: func(xc *execCtx) (any, error) {
+		return once(xc, func() (any, error) { return compare(xc) })
 	}}, x, elems, nil
 }
 

@@ -152,6 +152,11 @@ func (b *binder) caseExpr(sc *scope, c *pg_query.CaseExpr) (*scalar, error) {
 	conds := make([]*scalar, len(c.Args))
 	results := make([]*scalar, 0, len(c.Args)+1)
 	var refs uint64
+	volatile := arg != nil && arg.volatile
+	operand, once := arg, func(_ *execCtx, eval func() (any, error)) (any, error) { return eval() }
+	if arg != nil {
+		operand, once = onceOperand(arg)
+	}
 	for i, w := range c.Args {
 		cw := w.GetCaseWhen()
 		if arg != nil {
@@ -159,7 +164,7 @@ func (b *binder) caseExpr(sc *scope, c *pg_query.CaseExpr) (*scalar, error) {
 			if err != nil {
 				return nil, err
 			}
-			if conds[i], err = b.binary("=", arg, v, cw.Location); err != nil {
+			if conds[i], err = b.binary("=", operand, v, cw.Location); err != nil {
 				return nil, err
 			}
 		} else if conds[i], err = b.cond(sc, cw.Expr, "CASE/WHEN"); err != nil {
@@ -191,9 +196,13 @@ func (b *binder) caseExpr(sc *scope, c *pg_query.CaseExpr) (*scalar, error) {
 	results = append(ordered[1:], ordered[0])
 	for _, r := range results {
 		refs |= r.refs
+		volatile = volatile || r.volatile
+	}
+	for _, cw := range conds {
+		volatile = volatile || cw.volatile
 	}
 	b.foldCase(c, conds, results)
-	return &scalar{typ: t, slot: -1, refs: refs, name: "case", eval: func(x *execCtx) (any, error) {
+	choose := func(x *execCtx) (any, error) {
 		for i, cw := range conds {
 			v, err := cw.eval(x)
 			if err != nil {
@@ -204,6 +213,9 @@ func (b *binder) caseExpr(sc *scope, c *pg_query.CaseExpr) (*scalar, error) {
 			}
 		}
 		return results[len(results)-1].eval(x)
+	}
+	return &scalar{typ: t, slot: -1, refs: refs, volatile: volatile, name: "case", eval: func(x *execCtx) (any, error) {
+		return once(x, func() (any, error) { return choose(x) })
 	}}, nil
 }
 

@@ -628,15 +628,17 @@ func (b *binder) placeConds(sc *scope, items []*fromItem, pending []pendingCond,
 			on.on = append(on.on, c)
 			return
 		}
-		if c.e.refs == 0 || len(items) == 0 {
+		if len(items) == 0 || c.e.refs == 0 && !c.e.volatile {
 			*pre = append(*pre, c)
 			return
 		}
+		// A volatile condition without columns (random() < 0.1) holds or
+		// not row by row, as in PostgreSQL: it goes to the last item.
 		maxItem := 63
 		for maxItem > 0 && c.e.refs&itemBit(maxItem) == 0 {
 			maxItem--
 		}
-		if maxItem >= len(items) || c.e.refs&(1<<63) != 0 {
+		if maxItem >= len(items) || c.e.refs&(1<<63) != 0 || c.e.volatile && c.e.refs == 0 {
 			maxItem = len(items) - 1
 		}
 		it := items[maxItem]
