@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -67,6 +68,9 @@ type catalog struct {
 	// acls holds the access control lists GRANT and REVOKE gave objects;
 	// the others have their kind's default.
 	acls map[aclKey][]aclItem
+	// extensions holds the installed extensions by name, plpgsql aside
+	// (extensions.go).
+	extensions map[string]*extensionDesc
 }
 
 type schemaDesc struct {
@@ -252,7 +256,7 @@ type fkDesc struct {
 
 func newCatalog(oids *atomic.Uint32) *catalog {
 	c := &catalog{oids: oids, schemas: map[string]*schemaDesc{}, tables: map[uint32]*tableDesc{}, comments: map[commentKey]string{},
-		acls: map[aclKey][]aclItem{}}
+		acls: map[aclKey][]aclItem{}, extensions: map[string]*extensionDesc{}}
 	c.schemas["public"] = newSchema("public", oidPublic)
 	for k, v := range builtinDescriptions().schemas {
 		c.comments[k] = v
@@ -303,6 +307,7 @@ func (c *catalog) clone() *catalog {
 	for k, v := range c.acls {
 		n.acls[k] = v
 	}
+	n.extensions = maps.Clone(c.extensions)
 	return n
 }
 

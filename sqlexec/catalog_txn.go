@@ -206,6 +206,7 @@ func mergeCatalogs(base, mine, cur *catalog) (*catalog, error) {
 			delete(out.acls, k)
 		}
 	}
+	out.extensions = mergeMaps(base.extensions, mine.extensions, cur.extensions, func(string) { clash("pg_extension_name_index") })
 	names := map[string]bool{}
 	for n := range base.schemas {
 		names[n] = true

@@ -72,6 +72,8 @@ func ddlTag(n *pg_query.Node) string {
 			return "DROP TYPE"
 		case pg_query.ObjectType_OBJECT_DOMAIN:
 			return "DROP DOMAIN"
+		case pg_query.ObjectType_OBJECT_EXTENSION:
+			return "DROP EXTENSION"
 		}
 		return "DROP TABLE"
 	case *pg_query.Node_AlterTableStmt:
@@ -133,6 +135,8 @@ func ddlTag(n *pg_query.Node) string {
 		return "CREATE POLICY"
 	case *pg_query.Node_AlterPolicyStmt:
 		return "ALTER POLICY"
+	case *pg_query.Node_CreateExtensionStmt:
+		return "CREATE EXTENSION"
 	case *pg_query.Node_CreateFunctionStmt:
 		if v.CreateFunctionStmt.IsProcedure {
 			return "CREATE PROCEDURE"
@@ -267,6 +271,8 @@ func (d *ddl) run(n *pg_query.Node, full string) error {
 		return d.grant(v.GrantStmt)
 	case *pg_query.Node_CreateFunctionStmt:
 		return d.createFunction(v.CreateFunctionStmt, full)
+	case *pg_query.Node_CreateExtensionStmt:
+		return d.createExtension(v.CreateExtensionStmt)
 	case *pg_query.Node_CreateTrigStmt:
 		return d.createTrigger(v.CreateTrigStmt, full)
 	case *pg_query.Node_RuleStmt:

@@ -33,6 +33,8 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 		return d.dropFunctions(ds)
 	case pg_query.ObjectType_OBJECT_TRIGGER:
 		return d.dropTrigger(ds)
+	case pg_query.ObjectType_OBJECT_EXTENSION:
+		return d.dropExtensions(ds)
 	case pg_query.ObjectType_OBJECT_RULE:
 		return d.dropRule(ds)
 	case pg_query.ObjectType_OBJECT_POLICY:
@@ -141,6 +143,13 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 			for _, n := range names {
 				if err := d.lockTable(sc.tables[n], isolation.TableLockAccessExclusive); err != nil {
 					return err
+				}
+			}
+			for _, ext := range sortedExtensions(d.cat) {
+				if ext.schema == name {
+					if err := d.dropExtension(ext, true); err != nil {
+						return err
+					}
 				}
 			}
 			for _, n := range names {

@@ -26,9 +26,14 @@ type funcDesc struct {
 	name   string
 	// kind is pg_proc.prokind: 'f' function, 'p' procedure.
 	kind byte
-	// lang is "sql" or "plpgsql".
-	lang   string
-	params []funcParam
+	// lang is "sql", "plpgsql", or "c" for an extension's function
+	// (extensions.go), whose src is its symbol in library.
+	lang    string
+	library string
+	// extension is the OID of the extension the routine belongs to, 0
+	// for none: DROP EXTENSION drops it, DROP FUNCTION refuses to.
+	extension uint32
+	params    []funcParam
 	// in are the types of the parameters a call passes arguments for
 	// (funcParam.arg): pg_proc.proargtypes, plus a procedure's OUT
 	// parameters, which are part of its signature; nDefaults of the last
@@ -525,6 +530,10 @@ func (d *ddl) dropFunctions(ds *pg_query.DropStmt) error {
 		}
 	}
 	for _, f := range fs {
+		if ext := d.cat.extensionOf(f); ext != nil {
+			return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop %s %s because extension %s requires it", f.kindName(), f.signature(), ext.name).
+				WithHint("You can drop extension %s instead.", ext.name)
+		}
 		if err := d.checkRoutineDependents(f, dropping, ds.Behavior == pg_query.DropBehavior_DROP_CASCADE); err != nil {
 			return err
 		}

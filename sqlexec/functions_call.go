@@ -415,6 +415,9 @@ func (s *Session) invoke(x *execCtx, f *funcDesc, vals []any) ([][]any, error) {
 	}
 	defer leave()
 	x = x.routineCtx(f)
+	if f.lang == "c" {
+		return invokeExtension(x, f, vals)
+	}
 	if f.lang == "plpgsql" {
 		return s.invokePlpgsql(x, f, vals)
 	}

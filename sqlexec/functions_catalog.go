@@ -10,6 +10,7 @@ import (
 
 // The OIDs of the languages user routines are written in (pg_language).
 const (
+	oidLangC       = 13
 	oidLangSQL     = 14
 	oidLangPlpgsql = 13563
 )
@@ -33,9 +34,13 @@ func userProcRows(s *Session, c *catalog) [][]any {
 }
 
 func (f *funcDesc) procRow(namespace, owner uint32) []any {
-	lang := int64(oidLangSQL)
-	if f.lang == "plpgsql" {
+	lang, cost := int64(oidLangSQL), 100.0
+	var library any
+	switch f.lang {
+	case "plpgsql":
 		lang = oidLangPlpgsql
+	case "c":
+		lang, cost, library = oidLangC, 1, "$libdir/"+f.library
 	}
 	rows := 0.0
 	if f.retSet {
@@ -86,11 +91,11 @@ func (f *funcDesc) procRow(namespace, owner uint32) []any {
 	}
 	var src any = f.src
 	return []any{int64(f.oid), f.name, int64(namespace), int64(owner), lang,
-		100.0, rows, variadic, int64(0), string(f.kind),
+		cost, rows, variadic, int64(0), string(f.kind),
 		f.secDef, false, f.strict, f.retSet, string(f.volatility), "u",
 		int64(len(in)), int64(f.nDefaults), int64(f.result.Oid), parseCatalogText(types.OidVector, strings.Join(in, " ")),
 		allTypes, modes, names, defaults,
-		nil, src, nil, nil, config,
+		nil, src, library, nil, config,
 		nil}
 }
 

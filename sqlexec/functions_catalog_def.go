@@ -37,6 +37,9 @@ func routineDefinition(c *catalog, oid uint32) (string, bool, error) {
 	case 's':
 		opts += " STABLE"
 	}
+	if f.lang == "c" {
+		opts += " PARALLEL SAFE" // as the extensions' scripts declare their functions
+	}
 	if f.strict {
 		opts += " STRICT"
 	}
@@ -54,7 +57,11 @@ func routineDefinition(c *catalog, oid uint32) (string, bool, error) {
 		tag += "x"
 	}
 	tag += "$"
-	b.WriteString("AS " + tag + f.src + tag + "\n")
+	if f.lang == "c" {
+		b.WriteString("AS '$libdir/" + f.library + "', " + tag + f.src + tag + "\n")
+	} else {
+		b.WriteString("AS " + tag + f.src + tag + "\n")
+	}
 	return b.String(), true, nil
 }
 

@@ -74,7 +74,6 @@ func referencedTables(c *catalog) map[uint32]bool {
 
 func init() {
 	name, oid, i2, b, text := types.Name, types.OidType, types.Int2, types.Bool, types.Text
-	oidArray, _ := types.ArrayOf(types.OidType)
 	charArray, _ := types.ArrayOf(types.Char)
 	int2Array, _ := types.ArrayOf(types.Int2)
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_collation",
@@ -156,14 +155,8 @@ func init() {
 			{"tgdeferrable", b}, {"tginitdeferred", b}, {"tgnargs", types.Int2}, {"tgattr", types.Int2Vector},
 			{"tgoldtable", name}, {"tgnewtable", name}},
 		rows: func(s *Session, c *catalog) [][]any { return triggerRows(c) }})
-	// The one extension PostgreSQL 15 always has, and its languages.
+	// The languages of PostgreSQL 15's initdb (pg_extension: extensions.go).
 	textArray, _ := types.ArrayOf(types.Text)
-	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_extension",
-		cols: []vcol{{"oid", oid}, {"extname", name}, {"extowner", oid}, {"extnamespace", oid}, {"extrelocatable", b},
-			{"extversion", text}, {"extconfig", oidArray}, {"extcondition", textArray}},
-		rows: func(s *Session, c *catalog) [][]any {
-			return [][]any{{int64(oidPlpgsqlExt), "plpgsql", int64(oidBootstrapSuperuser), int64(oidPgCatalog), false, "1.0", nil, nil}}
-		}})
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_language",
 		cols: []vcol{{"oid", oid}, {"lanname", name}, {"lanowner", oid}, {"lanispl", b}, {"lanpltrusted", b},
 			{"lanplcallfoid", oid}, {"laninline", oid}, {"lanvalidator", oid}, {"lanacl", textArray}},

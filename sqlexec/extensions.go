@@ -1,0 +1,257 @@
+package sqlexec
+
+import (
+	"slices"
+	"sort"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// Extensions. CREATE EXTENSION installs an extension PostgreSQL 15 ships
+// whose objects fickle implements (availableExtensions): its functions
+// are created in the extension's schema as routines of language C, whose
+// symbols name Go implementations, and belong to the extension, which
+// DROP EXTENSION removes with them. plpgsql is always installed, as
+// initdb leaves it. Any other extension is refused with 0A000.
+
+// extensionDesc is an installed extension (pg_extension's row).
+type extensionDesc struct {
+	oid     uint32
+	name    string
+	schema  string
+	version string
+	owner   uint32
+}
+
+// availableExtension is an extension fickle can install: its control
+// file's default version, comment and relocatability, its library, and
+// its functions.
+type availableExtension struct {
+	name, version, comment, library string
+	relocatable                     bool
+	functions                       []extensionFunc
+}
+
+// extensionFunc is a function an extension's script creates, implemented
+// in Go: the C symbol its CREATE FUNCTION names.
+type extensionFunc struct {
+	name       string
+	params     []funcParam
+	result     types.Type
+	volatility byte
+	symbol     string
+	eval       func(x *execCtx, args []any) (any, error)
+}
+
+// availableExtensions are the extensions CREATE EXTENSION installs.
+var availableExtensions = map[string]*availableExtension{}
+
+// extensionSymbols maps "library:symbol" to the Go implementation of an
+// extension's C function.
+var extensionSymbols = map[string]func(x *execCtx, args []any) (any, error){}
+
+func registerExtension(e *availableExtension) {
+	availableExtensions[e.name] = e
+	for _, f := range e.functions {
+		extensionSymbols[e.library+":"+f.symbol] = f.eval
+	}
+}
+
+// The always-installed plpgsql, as initdb creates it.
+const (
+	plpgsqlVersion = "1.0"
+	plpgsqlComment = "PL/pgSQL procedural language"
+)
+
+// createExtension runs CREATE EXTENSION [IF NOT EXISTS] name [SCHEMA s]
+// [VERSION v] [CASCADE].
+func (d *ddl) createExtension(ce *pg_query.CreateExtensionStmt) error {
+	if ce.Extname == "plpgsql" || d.cat.extensions[ce.Extname] != nil {
+		if ce.IfNotExists {
+			d.notice(pgerror.DuplicateObject, "extension \"%s\" already exists, skipping", ce.Extname)
+			return nil
+		}
+		return pgerror.Newf(pgerror.DuplicateObject, "extension \"%s\" already exists", ce.Extname)
+	}
+	avail := availableExtensions[ce.Extname]
+	if avail == nil {
+		return pgerror.Newf(pgerror.FeatureNotSupported, "extension \"%s\" is not supported by fickle", ce.Extname)
+	}
+	schema, version := "", avail.version
+	for _, o := range ce.Options {
+		de := o.GetDefElem()
+		switch de.GetDefname() {
+		case "schema":
+			schema = de.Arg.GetString_().GetSval()
+		case "new_version":
+			version = de.Arg.GetString_().GetSval()
+		case "cascade":
+		default:
+			return pgerror.Unsupported("CREATE EXTENSION option " + de.GetDefname())
+		}
+	}
+	if version != avail.version {
+		return pgerror.Newf(pgerror.InvalidParameterValue, "extension \"%s\" has no installation script nor update path for version \"%s\"", ce.Extname, version)
+	}
+	schema, err := d.s.creationSchema(d.cat, schema)
+	if err != nil {
+		return err
+	}
+	ext := &extensionDesc{oid: d.cat.newOID(), name: avail.name, schema: schema, version: version, owner: d.s.currentRole()}
+	sc := d.cat.schemas[schema]
+	for _, ef := range avail.functions {
+		f := &funcDesc{oid: d.cat.newOID(), schema: schema, name: ef.name, kind: 'f', lang: "c", params: ef.params,
+			result: ef.result, strict: true, volatility: ef.volatility, owner: d.s.user(), src: ef.symbol,
+			library: avail.library, extension: ext.oid}
+		for _, p := range ef.params {
+			f.in = append(f.in, p.typ)
+		}
+		if slices.ContainsFunc(sc.funcs[f.name], func(g *funcDesc) bool { return sameTypes(g.in, f.in) }) {
+			return pgerror.Newf(pgerror.DuplicateFunction, "function \"%s\" already exists with same argument types", f.name)
+		}
+		sc.funcs[f.name] = append(slices.Clip(sc.funcs[f.name]), f)
+	}
+	d.cat.extensions[ext.name] = ext
+	return nil
+}
+
+// dropExtensions runs DROP EXTENSION: the extensions' functions go with
+// them, after the objects that use them under CASCADE.
+func (d *ddl) dropExtensions(ds *pg_query.DropStmt) error {
+	cascade := ds.Behavior == pg_query.DropBehavior_DROP_CASCADE
+	var exts []*extensionDesc
+	for _, o := range ds.Objects {
+		name := o.GetString_().GetSval()
+		ext := d.cat.extensions[name]
+		switch {
+		case name == "plpgsql":
+			return pgerror.Unsupported("DROP EXTENSION plpgsql")
+		case ext == nil && ds.MissingOk:
+			d.notice(pgerror.SuccessfulCompletion, "extension \"%s\" does not exist, skipping", name)
+		case ext == nil:
+			return pgerror.Newf(pgerror.UndefinedObject, "extension \"%s\" does not exist", name)
+		default:
+			exts = append(exts, ext)
+		}
+	}
+	for _, ext := range exts {
+		if err := d.dropExtension(ext, cascade); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// dropExtension removes ext and its functions, refusing (2BP01) while other
+// objects use them, unless cascade drops those too.
+func (d *ddl) dropExtension(ext *extensionDesc, cascade bool) error {
+	members := d.extensionMembers(ext)
+	dropping := map[*funcDesc]bool{}
+	for _, f := range members {
+		dropping[f] = true
+	}
+	for _, f := range members {
+		if deps := d.routineDependents(f, dropping); len(deps) > 0 && !cascade {
+			return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop extension %s because other objects depend on it", ext.name).
+				WithDetail("%s depends on %s %s", deps[0].what, f.kindName(), f.signature()).
+				WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+		}
+		if err := d.checkRoutineDependents(f, dropping, true); err != nil {
+			return err
+		}
+	}
+	for _, f := range members {
+		d.removeRoutine(f)
+	}
+	delete(d.cat.extensions, ext.name)
+	return nil
+}
+
+// extensionMembers lists ext's functions in OID order.
+func (d *ddl) extensionMembers(ext *extensionDesc) []*funcDesc {
+	var out []*funcDesc
+	for _, fs := range d.cat.schemas[ext.schema].funcs {
+		for _, f := range fs {
+			if f.extension == ext.oid {
+				out = append(out, f)
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].oid < out[j].oid })
+	return out
+}
+
+// extensionOf returns the extension f belongs to, nil for none.
+func (c *catalog) extensionOf(f *funcDesc) *extensionDesc {
+	if f.extension == 0 {
+		return nil
+	}
+	for _, e := range c.extensions {
+		if e.oid == f.extension {
+			return e
+		}
+	}
+	return nil
+}
+
+// invokeExtension runs a function of an extension: its Go implementation.
+func invokeExtension(x *execCtx, f *funcDesc, vals []any) ([][]any, error) {
+	eval := extensionSymbols[f.library+":"+f.src]
+	if eval == nil {
+		return nil, pgerror.Newf(pgerror.UndefinedFunction, "could not find function \"%s\" in file \"%s\"", f.src, f.library)
+	}
+	v, err := eval(x, vals)
+	if err != nil {
+		return nil, err
+	}
+	return [][]any{{v}}, nil
+}
+
+func init() {
+	oid, name, text, b := types.OidType, types.Name, types.Text, types.Bool
+	textArray, _ := types.ArrayOf(types.Text)
+	oidArray, _ := types.ArrayOf(types.OidType)
+	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_extension",
+		cols: []vcol{{"oid", oid}, {"extname", name}, {"extowner", oid}, {"extnamespace", oid}, {"extrelocatable", b},
+			{"extversion", text}, {"extconfig", oidArray}, {"extcondition", textArray}},
+		rows: func(s *Session, c *catalog) [][]any {
+			out := [][]any{{int64(oidPlpgsqlExt), "plpgsql", int64(oidBootstrapSuperuser), int64(oidPgCatalog), false, plpgsqlVersion, nil, nil}}
+			for _, e := range sortedExtensions(c) {
+				out = append(out, []any{int64(e.oid), e.name, int64(e.owner), schemaOID(c, e.schema),
+					availableExtensions[e.name].relocatable, e.version, nil, nil})
+			}
+			return out
+		}})
+	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_available_extensions",
+		cols: []vcol{{"name", name}, {"default_version", text}, {"installed_version", text}, {"comment", text}},
+		rows: func(s *Session, c *catalog) [][]any {
+			out := [][]any{{"plpgsql", plpgsqlVersion, plpgsqlVersion, plpgsqlComment}}
+			names := make([]string, 0, len(availableExtensions))
+			for n := range availableExtensions {
+				names = append(names, n)
+			}
+			sort.Strings(names)
+			for _, n := range names {
+				e := availableExtensions[n]
+				var installed any
+				if ie := c.extensions[n]; ie != nil {
+					installed = ie.version
+				}
+				out = append(out, []any{e.name, e.version, installed, e.comment})
+			}
+			return out
+		}})
+}
+
+// sortedExtensions lists the installed extensions in OID order.
+func sortedExtensions(c *catalog) []*extensionDesc {
+	out := make([]*extensionDesc, 0, len(c.extensions))
+	for _, e := range c.extensions {
+		out = append(out, e)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].oid < out[j].oid })
+	return out
+}
