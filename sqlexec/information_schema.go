@@ -160,9 +160,25 @@ func init() {
 						start, increment, maximum, minimum, cycle = itoa(q.start), itoa(q.increment), itoa(q.max), itoa(q.min), yesNo(q.cycle)
 					}
 				}
-				out = append(out, []any{db, ic.schema, ic.table, ic.name, int64(ic.pos), ic.def, yesNo(!ic.notNull), f.dataType,
+				// A user-defined type's columns name its schema, and its
+				// data type is USER-DEFINED unless it is an array; a domain
+				// column shows its base type and names the domain.
+				dataType, udtSchema := f.dataType, "pg_catalog"
+				if ut, array := c.typeByOidOrArray(uint32(ic.typ.Oid)); ut != nil {
+					udtSchema = ut.schema
+					if !array {
+						dataType = "USER-DEFINED"
+					}
+				}
+				var domCatalog, domSchema, domName any
+				if ic.col != nil && ic.col.domain != 0 {
+					if dt := c.typeByOid(ic.col.domain); dt != nil {
+						domCatalog, domSchema, domName = db, dt.schema, dt.name
+					}
+				}
+				out = append(out, []any{db, ic.schema, ic.table, ic.name, int64(ic.pos), ic.def, yesNo(!ic.notNull), dataType,
 					f.charMax, f.charOctets, f.numPrecision, f.numRadix, f.numScale, f.dtPrecis, f.intervalType, nil, nil, nil, nil,
-					collCatalog, collSchema, collName, nil, nil, nil, db, "pg_catalog", f.udtName, nil, nil, nil, nil,
+					collCatalog, collSchema, collName, domCatalog, domSchema, domName, db, udtSchema, f.udtName, nil, nil, nil, nil,
 					strconv.Itoa(ic.pos), "NO", identity, generation, start, increment, maximum, minimum, cycle, "NEVER", nil,
 					yesNo(ic.updatable)})
 			}
