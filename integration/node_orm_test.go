@@ -8,8 +8,8 @@ import (
 	"time"
 )
 
-// TestNodeORMsMatchPostgres runs testdata/node's Sequelize 6 and knex
-// checks, applications that find fixtures.sql's table in place, against
+// TestNodeORMsMatchPostgres runs testdata/node's Sequelize 6, knex and
+// TypeORM checks, applications that find fixtures.sql's table in place, against
 // PostgreSQL 15 and against fickle in each of fickleConfigs, and requires
 // the same output: Sequelize's sync() of models with hasMany, belongsTo and
 // belongsToMany, describeTable and showIndex, includes, counts, updates,
@@ -17,7 +17,10 @@ import (
 // CASCADE; knex's migrations with their lock table (latest, status,
 // rollback), hasTable, hasColumn, columnInfo, inserts with RETURNING,
 // joins, aggregates, transactions and raw queries over
-// information_schema.
+// information_schema; TypeORM's schema synchronization (which reads
+// information_schema and pg_catalog to find nothing left to change) with
+// an enum, arrays, jsonb and uuid-ossp, relations, the query builder and
+// a managed transaction.
 func TestNodeORMsMatchPostgres(t *testing.T) {
 	fixtures := filepath.Join(nodeDir, "fixtures.sql")
 	psql := pgTool(t, "psql")
@@ -34,6 +37,7 @@ func TestNodeORMsMatchPostgres(t *testing.T) {
 	}{
 		{"sequelize_check.js", func(*testing.T) []string { return nil }},
 		{"knex_check.js", func(t *testing.T) []string { return []string{t.TempDir()} }},
+		{"typeorm_check.js", func(*testing.T) []string { return nil }},
 	}
 	// The scripts print dates as the process's zone shows them.
 	t.Setenv("TZ", "UTC")
