@@ -11,7 +11,8 @@ import (
 // and foreign keys, unique and plain indexes, defaults, jsonb, decimal,
 // timestamps, a column added later) under ActiveRecord's advisory
 // migration lock, then the schema dump, which must equal PostgreSQL's;
-// then models with associations and validations, nested transactions with
+// then the dump loaded back as db:schema:load prepares a test database
+// (enable_extension "plpgsql", create_table ... force: :cascade); then models with associations and validations, nested transactions with
 // savepoints, insert_all against a unique index, lock! (SELECT ... FOR
 // UPDATE), optimistic locking, dependent destroys and find_each, which
 // must print what they print on PostgreSQL. Under the adversarial default
@@ -19,5 +20,5 @@ import (
 // says.
 func TestActiveRecordMigratesAndRunsAsOnPostgres(t *testing.T) {
 	ruby := requireRuby(t, "active_record", "pg")
-	stepsMatchPostgres(t, filepath.Join("testdata", "rails"), ruby, "library.rb", "migrate", "app")
+	stepsMatchPostgres(t, filepath.Join("testdata", "rails"), ruby, "library.rb", "migrate", "load", "app")
 }

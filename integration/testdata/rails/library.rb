@@ -2,6 +2,8 @@
 # database the PG* environment variables name:
 #
 #   ruby library.rb migrate   runs db/migrate, then prints the schema dump
+#   ruby library.rb load      loads the schema dump back, as db:schema:load
+#                             prepares a test database, and prints it again
 #   ruby library.rb app       associations, validations, transactions, lock!
 #
 # It prints what it reads, so that runs on two servers can be compared.
@@ -38,6 +40,14 @@ case ARGV[0]
 when "migrate"
   ActiveRecord::Migration.verbose = false
   ActiveRecord::MigrationContext.new(File.join(__dir__, "db/migrate"), ActiveRecord::SchemaMigration).migrate
+  io = StringIO.new
+  ActiveRecord::SchemaDumper.dump(ActiveRecord::Base.connection, io)
+  puts io.string
+when "load"
+  ActiveRecord::Migration.verbose = false
+  dump = StringIO.new
+  ActiveRecord::SchemaDumper.dump(ActiveRecord::Base.connection, dump)
+  eval(dump.string) # what load_schema does with db/schema.rb: enable_extension, create_table force: :cascade, ...
   io = StringIO.new
   ActiveRecord::SchemaDumper.dump(ActiveRecord::Base.connection, io)
   puts io.string
