@@ -215,7 +215,8 @@ func (d *ddl) sequenceUsers(q *sequence) []sequenceUser {
 
 // defaultUses reports whether a DEFAULT expression calls nextval of q with
 // a constant name (nextval('s'), nextval('s'::regclass)), the calls whose
-// sequence PostgreSQL records as a dependency.
+// sequence PostgreSQL records as a dependency; nextval('s'::text) is not
+// one.
 func (d *ddl) defaultUses(def *pg_query.Node, q *sequence) bool {
 	uses := false
 	walk(def, func(n *pg_query.Node) bool {
@@ -225,6 +226,11 @@ func (d *ddl) defaultUses(def *pg_query.Node, q *sequence) bool {
 		}
 		arg := fc.Args[0]
 		if tc := arg.GetTypeCast(); tc != nil {
+			// nextval('s'::text) finds its sequence when it runs: no
+			// dependency, as in PostgreSQL.
+			if strings.ToLower(lastName(tc.TypeName.GetNames())) != "regclass" {
+				return true
+			}
 			arg = tc.Arg
 		}
 		if c := arg.GetAConst(); c != nil && c.GetSval() != nil {
