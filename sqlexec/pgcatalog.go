@@ -49,9 +49,24 @@ func (b *binder) virtualItem(vt *virtualTable, alias string, a *pg_query.Alias) 
 		if c == nil {
 			c, _ = x.s.catalog()
 		}
-		return vt.rows(x.s, c), nil
+		// A statement reads a system table as often as a correlated
+		// subquery or a join's inner side asks: its rows are made once
+		// for each catalog the statement sees.
+		key := virtualRowsKey{vt, c}
+		if rows, ok := x.memoGet(key); ok {
+			return rows.([][]any), nil
+		}
+		rows := vt.rows(x.s, c)
+		x.memoSet(key, rows)
+		return rows, nil
 	}}
 	return it, cols, nil
+}
+
+// virtualRowsKey keys a system table's rows in a statement's memo.
+type virtualRowsKey struct {
+	vt  *virtualTable
+	cat *catalog
 }
 
 // sortedTables returns the catalog's tables in OID order.

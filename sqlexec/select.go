@@ -562,9 +562,15 @@ func runItems(x *execCtx, items []*fromItem, i int, emit func() error) error {
 				x.marks.keys[i], x.marks.members[i] = keys[n-1], members[n-1]
 			}
 		}
-		ok, err := allHold(x, conds, true)
-		if err == nil && ok && (it.table == nil || it.cached || x.epq != nil) {
+		// The conditions without subqueries first (the scan applied them
+		// already to a table's rows it read itself), as PostgreSQL orders
+		// quals by cost: a subquery runs only for rows the others kept.
+		ok, err := true, error(nil)
+		if it.table == nil || it.cached || x.epq != nil {
 			ok, err = allHold(x, conds, false)
+		}
+		if err == nil && ok {
+			ok, err = allHold(x, conds, true)
 		}
 		if err != nil || !ok {
 			return err
