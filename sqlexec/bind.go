@@ -237,6 +237,10 @@ type binder struct {
 	// calls of functions that are not immutable): a subquery that adds
 	// none may be run once instead of once per row (semijoin.go).
 	volatileCalls int
+	// mutableCalls counts the calls compiled so far of functions that are
+	// not immutable (stable ones included), which index predicates and
+	// expressions may not use (index_predicate.go).
+	mutableCalls int
 	// modifying is the target of the UPDATE or DELETE being compiled: its
 	// rows are written back, so it gets no tableoid slot (tableoid.go).
 	modifying *pg_query.RangeVar

@@ -64,6 +64,9 @@ func (d *ddl) alterColumnTypes(b *binder, t *tableDesc, cmds []*pg_query.AlterTa
 			}
 		}
 		if orig.cols[ch.i].typ != ch.to || ch.using {
+			if err := refuseIndexRowsChange(orig, ch.i); err != nil {
+				return err
+			}
 			changes = append(changes, ch)
 		}
 	}

@@ -68,6 +68,7 @@ func (b *binder) userFuncCall(sc *scope, fc *pg_query.FuncCall) (*scalar, bool, 
 	}
 	if f.volatility != 'i' {
 		b.volatileCalls++
+		b.mutableCalls++
 	}
 	return &scalar{typ: f.result, slot: -1, refs: refs, volatile: f.volatility != 'i', name: f.name,
 		eval: func(x *execCtx) (any, error) {

@@ -1,0 +1,144 @@
+package sqlexec
+
+import (
+	"slices"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+)
+
+// inferArbiter infers ON CONFLICT (elems) [WHERE pred]'s arbiter on t as
+// PostgreSQL's infer_arbiter_indexes does: the primary key or a unique
+// index whose columns and expressions are exactly the elements; a partial
+// index only when the WHERE clause implies its predicate. fickle proves
+// that only when each of the predicate's AND-ed terms is one of the WHERE
+// clause's, and disproves it when a term reads a column the WHERE clause
+// does not (PostgreSQL's predicate_implied_by proves a term only from
+// clauses over the same expressions); where PostgreSQL could prove more, it
+// refuses (0A000) rather than pick another arbiter. pk reports the primary
+// key; ix is the index otherwise.
+func (b *binder) inferArbiter(t *tableDesc, infer *pg_query.InferClause) (pk bool, ix *indexDesc, err error) {
+	var cols []int
+	var exprKeys []string
+	for _, e := range infer.IndexElems {
+		ie := e.GetIndexElem()
+		name, expr := ie.Name, ie.Expr
+		if cr := expr.GetColumnRef(); cr != nil && len(cr.Fields) == 1 && cr.Fields[0].GetString_() != nil {
+			name, expr = cr.Fields[0].GetString_().Sval, nil
+		}
+		if expr != nil {
+			if _, err := b.indexExpr(t, expr, "index expression"); err != nil {
+				return false, nil, err
+			}
+			exprKeys = append(exprKeys, nodeKey(expr))
+			continue
+		}
+		c := t.colIndex(name)
+		if c < 0 {
+			return false, nil, pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" does not exist", name)
+		}
+		cols = append(cols, c)
+	}
+	var whereTerms []string
+	if infer.WhereClause != nil {
+		if _, err := b.cond(tableScope(t, t.name), infer.WhereClause, "WHERE"); err != nil {
+			return false, nil, err
+		}
+		whereTerms = andTerms(infer.WhereClause)
+	}
+	if exprKeys == nil && sameSet(cols, t.pk) {
+		return true, nil, nil
+	}
+	var found []*indexDesc
+	for _, cand := range t.indexes {
+		if !cand.unique || cand.exclusion || !sameKeys(cand, cols, exprKeys) {
+			continue
+		}
+		switch {
+		case cand.pred == nil:
+			found = append(found, cand)
+		case whereTerms == nil:
+			// A partial index whose predicate the (absent) WHERE cannot imply.
+		case implies(whereTerms, andTerms(cand.pred)):
+			found = append(found, cand)
+		case !readsOnlyColumnsOf(cand.pred, infer.WhereClause):
+			// A term over a column the WHERE clause does not mention.
+		default:
+			return false, nil, pgerror.Unsupported("ON CONFLICT ... WHERE that does not repeat the predicate of partial index \"" + cand.name + "\" term by term")
+		}
+	}
+	if len(found) == 0 {
+		return false, nil, pgerror.New(pgerror.InvalidColumnReference, "there is no unique or exclusion constraint matching the ON CONFLICT specification")
+	}
+	if len(found) > 1 && slices.ContainsFunc(found, func(ix *indexDesc) bool { return !ix.onColumnsOnly() }) {
+		return false, nil, pgerror.Unsupported("ON CONFLICT whose specification matches more than one unique index")
+	}
+	return false, found[len(found)-1], nil
+}
+
+// sameKeys reports whether ix's key is exactly the columns cols and the
+// expressions whose nodeKeys are exprKeys, in any order.
+func sameKeys(ix *indexDesc, cols []int, exprKeys []string) bool {
+	var ixCols []int
+	var ixExprs []string
+	for i, c := range ix.cols {
+		if ix.isExprKey(i) {
+			ixExprs = append(ixExprs, nodeKey(ix.exprs[i]))
+		} else {
+			ixCols = append(ixCols, c)
+		}
+	}
+	return sameMembers(ixCols, cols) && sameMembers(ixExprs, exprKeys)
+}
+
+// sameMembers reports whether a and b hold the same distinct values.
+func sameMembers[T comparable](a, b []T) bool {
+	for _, v := range a {
+		if !slices.Contains(b, v) {
+			return false
+		}
+	}
+	for _, v := range b {
+		if !slices.Contains(a, v) {
+			return false
+		}
+	}
+	return true
+}
+
+// andTerms splits n at its top-level ANDs into the nodeKeys of its terms.
+func andTerms(n *pg_query.Node) []string {
+	if be := n.GetBoolExpr(); be != nil && be.Boolop == pg_query.BoolExprType_AND_EXPR {
+		var out []string
+		for _, a := range be.Args {
+			out = append(out, andTerms(a)...)
+		}
+		return out
+	}
+	return []string{nodeKey(n)}
+}
+
+// readsOnlyColumnsOf reports whether pred reads no column that where does
+// not read.
+func readsOnlyColumnsOf(pred, where *pg_query.Node) bool {
+	ok := true
+	walk(pred, func(n *pg_query.Node) bool {
+		if cr := n.GetColumnRef(); cr != nil {
+			ok = readsColumn(where, cr.Fields[len(cr.Fields)-1].GetString_().GetSval())
+		}
+		return ok
+	})
+	return ok
+}
+
+// implies reports whether every term of want is among have: a conjunction
+// of have then implies one of want.
+func implies(have, want []string) bool {
+	for _, w := range want {
+		if !slices.Contains(have, w) {
+			return false
+		}
+	}
+	return true
+}
