@@ -322,6 +322,9 @@ func (b *binder) coerce(e *scalar, to types.Type, ctx types.CastContext) (*scala
 	if err != nil {
 		return nil, err
 	}
+	if e.lit == nil && castIsMutable(e.typ, to) {
+		b.mutableCalls++
+	}
 	return castScalar(e, to, f, b.bindEnv())
 }
 

@@ -126,14 +126,15 @@ func (ix *indexDesc) keyType(t *tableDesc, i int) types.Type {
 }
 
 // keyNamesText is the key of ix (table t) in a unique violation's DETAIL:
-// its columns and expressions separated by commas.
+// its columns and expressions separated by commas, the expressions as
+// pg_get_indexdef_columns prints them.
 func (ix *indexDesc) keyNamesText(s *Session, c *catalog, t *tableDesc) string {
 	if ix.exprs == nil {
 		return colNames(t, ix.cols)
 	}
 	parts := make([]string, len(ix.cols))
 	for i := range ix.cols {
-		parts[i] = ix.keyText(s, c, t, i, true)
+		parts[i] = ix.keyElemText(s, c, t, i, true)
 	}
 	return strings.Join(parts, ", ")
 }

@@ -119,6 +119,50 @@ func (ev *indexRowEval) values(row []any) (vals []any, in bool, err error) {
 	return vals, true, nil
 }
 
+// The OIDs of types castIsMutable needs that package types does not name.
+const (
+	oidMoney  types.Oid = 790
+	oidTimetz types.Oid = 1266
+)
+
+// castIsMutable reports whether PostgreSQL's cast from one type to another
+// is not immutable: the stable cast functions of pg_cast (those through
+// timestamptz, money and regclass), and the text conversions whose input
+// or output function is stable (dates and times read or printed by
+// DateStyle, TimeZone or IntervalStyle, enums, money).
+func castIsMutable(from, to types.Type) bool {
+	textual := func(t types.Type) bool {
+		switch t.Oid {
+		case types.OidText, types.OidVarchar, types.OidBpchar, types.OidName:
+			return true
+		}
+		return false
+	}
+	switch {
+	case from.Oid == to.Oid:
+		return false
+	case from.Oid == types.OidTimestamptz || to.Oid == types.OidTimestamptz:
+		return true
+	case from.Oid == oidMoney || to.Oid == oidMoney || to.Oid == types.OidRegclass:
+		return true
+	case from.Oid == types.OidTime && to.Oid == oidTimetz:
+		return true
+	case from.IsEnum() && textual(to) || to.IsEnum() && textual(from):
+		return true
+	case textual(from):
+		switch to.Oid {
+		case types.OidDate, types.OidTime, oidTimetz, types.OidTimestamp, types.OidInterval:
+			return true
+		}
+	case textual(to):
+		switch from.Oid {
+		case types.OidDate, types.OidTimestamp, types.OidInterval:
+			return true
+		}
+	}
+	return false
+}
+
 // key computes row's key in the index, with values' in and err; hasNull
 // reports a NULL key value.
 func (ev *indexRowEval) key(row []any) (key []byte, hasNull, in bool, err error) {
