@@ -253,15 +253,111 @@ func (ix *indexDesc) readsIndexColumn(name string) bool {
 	return false
 }
 
-// refuseIndexRowsChange refuses ALTER COLUMN TYPE of column i of t when a
-// partial or expression index uses it: PostgreSQL rebuilds such an index
-// over the converted column, re-resolving its expressions, which fickle
-// does not.
-func refuseIndexRowsChange(t *tableDesc, i int) error {
-	for _, ix := range t.indexes {
-		if !ix.onColumnsOnly() && (slices.Contains(ix.cols, i) || ix.readsIndexColumn(t.cols[i].name)) {
-			return pgerror.Unsupported("ALTER COLUMN TYPE of a column that a partial or expression index uses")
+// readsColumnOf reports whether ix's predicate or expressions read a
+// column of t that altered picks.
+func (ix *indexDesc) readsColumnOf(t *tableDesc, altered func(col int) bool) bool {
+	for i, c := range t.cols {
+		if altered(i) && ix.readsIndexColumn(c.name) {
+			return true
 		}
+	}
+	return false
+}
+
+// convertedIndexRows checks, while ALTER COLUMN TYPE scans the rows before
+// rewriting them, the partial and expression indexes that use a changed
+// column over the converted rows: their expressions compiled anew for the
+// new types, their evaluation errors and, for a unique index, a key twice,
+// as PostgreSQL's rebuild of the index fails.
+type convertedIndexRows struct {
+	indexes []*indexDesc
+	evals   []*indexRowEval
+	seen    []map[string]bool
+	// keys are the indexes' keys as a 23505's DETAIL names them.
+	keys []string
+}
+
+// newConvertedIndexRows compiles the partial and expression indexes of t
+// that changes touch over t with the new types; nil when there are none.
+// As PostgreSQL rebuilds such an index from its definition's text, each
+// index of live (t's descriptor in the catalog, which the statement
+// changes) takes its predicate and expressions as ruleutils prints them
+// over the old types, re-read: the casts the old types needed stay.
+func (d *ddl) newConvertedIndexRows(t, live *tableDesc, changes []columnTypeChange) (*convertedIndexRows, error) {
+	nt := t.clone()
+	for _, ch := range changes {
+		nc := *nt.cols[ch.i]
+		nc.typ = ch.to
+		nt.cols[ch.i] = &nc
+	}
+	changed := func(c int) bool {
+		return slices.ContainsFunc(changes, func(ch columnTypeChange) bool { return ch.i == c })
+	}
+	var k *convertedIndexRows
+	for _, ix := range t.indexes {
+		if ix.onColumnsOnly() || !slices.ContainsFunc(ix.cols, changed) && !ix.readsColumnOf(t, changed) {
+			continue
+		}
+		reread := ix.reread(d.s, d.cat, t)
+		ev, err := d.binder("").compileIndexRows(nt, reread) // no text: its positions are another statement's
+		if err != nil {
+			return nil, err
+		}
+		for j, lix := range live.indexes {
+			if lix.oid == ix.oid {
+				live.indexes[j] = reread
+				d.cat.schemas[live.schema].indexes[reread.name] = reread
+			}
+		}
+		if k == nil {
+			k = &convertedIndexRows{}
+		}
+		k.indexes, k.evals, k.seen = append(k.indexes, ix), append(k.evals, ev), append(k.seen, map[string]bool{})
+		k.keys = append(k.keys, ix.keyNamesText(d.s, d.cat, nt))
+	}
+	return k, nil
+}
+
+// reread returns ix with its predicate and expressions printed as ruleutils
+// prints them over table t and parsed again.
+func (ix *indexDesc) reread(s *Session, c *catalog, t *tableDesc) *indexDesc {
+	again := func(n *pg_query.Node) *pg_query.Node {
+		if n == nil {
+			return nil
+		}
+		tree, err := pg_query.Parse("SELECT " + decompile(s, c, deparseExpr(n), t.oid, false))
+		if err != nil || len(tree.Stmts) != 1 || len(tree.Stmts[0].Stmt.GetSelectStmt().GetTargetList()) != 1 {
+			return n
+		}
+		return tree.Stmts[0].Stmt.GetSelectStmt().TargetList[0].GetResTarget().Val
+	}
+	nix := *ix
+	nix.pred = again(ix.pred)
+	if ix.exprs != nil {
+		nix.exprs = make([]*pg_query.Node, len(ix.exprs))
+		for i, e := range ix.exprs {
+			nix.exprs[i] = again(e)
+		}
+	}
+	return &nix
+}
+
+// add checks converted row nr.
+func (k *convertedIndexRows) add(nr []any) error {
+	for n, ev := range k.evals {
+		key, hasNull, in, err := ev.key(nr)
+		if err != nil {
+			return err
+		}
+		ix := k.indexes[n]
+		if !ix.unique || !in || hasNull {
+			continue
+		}
+		if k.seen[n][string(key)] {
+			return pgerror.Newf(pgerror.UniqueViolation, "could not create unique index \"%s\"", ix.name).
+				WithDetail("Key (%s) is duplicated.", k.keys[n])
+		}
+		k.seen[n][string(key)] = true
 	}
 	return nil
 }

@@ -154,6 +154,9 @@ func (d *deparser) analyze(n *pg_query.Node) (*dnode, error) {
 		if arg.literal {
 			return d.retype(arg, t), nil
 		}
+		if arg.typ == t {
+			return arg, nil // a cast to the type it has is no cast (coerce_type)
+		}
 		return &dnode{kind: dCast, typ: t, args: []*dnode{arg}}, nil
 	case *pg_query.Node_AExpr:
 		return d.aExpr(v.AExpr)
