@@ -202,6 +202,10 @@ type indexDesc struct {
 	pred  *pg_query.Node
 	exprs []*pg_query.Node
 	rows  *indexRowEval
+	// exprNames are, per key position, the name the index column of an
+	// expression got when the index was made ("" for a column): as in
+	// PostgreSQL, renaming a column the expression reads leaves it.
+	exprNames []string
 }
 
 type checkDesc struct {

@@ -115,7 +115,7 @@ func (d *ddl) likeClause(b *binder, t *tableDesc, lc *pg_query.TableLikeClause) 
 			}
 			named := indexColumnNames(append(slices.Clip(ci.cols), colNameList(src, ci.shape.include)...))
 			ix := &indexDesc{name: d.uniqueRelName(t.schema, t.name+"_"+strings.Join(named, "_")+suffix), table: t.oid, cols: cols, unique: ci.unique, constraint: ci.constr,
-				pred: ci.shape.pred, exprs: ci.shape.exprs}
+				pred: ci.shape.pred, exprs: ci.shape.exprs, exprNames: ci.shape.exprNames}
 			ix.withOptionsOf(t, ci.shape, src)
 			if err := d.registerIndex(t, ix); err != nil {
 				return err

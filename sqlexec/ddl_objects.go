@@ -419,7 +419,8 @@ func (d *ddl) createIndex(is *pg_query.IndexStmt) error {
 		return pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" already exists", name)
 	}
 	nt := t.clone()
-	ix := &indexDesc{name: name, table: nt.oid, cols: keys.cols, unique: is.Unique, include: include, pred: is.WhereClause, exprs: keys.exprs}
+	ix := &indexDesc{name: name, table: nt.oid, cols: keys.cols, unique: is.Unique, include: include, pred: is.WhereClause, exprs: keys.exprs,
+		exprNames: keys.exprNames()}
 	if method != "btree" {
 		ix.method = method
 	}

@@ -13,7 +13,7 @@ import (
 // index whose columns and expressions are exactly the elements; a partial
 // index only when the WHERE clause implies its predicate. fickle proves
 // that only when each of the predicate's AND-ed terms is one of the WHERE
-// clause's, and disproves it when a term reads a column the WHERE clause
+// clause's (compared as ruleutils prints them), and disproves it when a term reads a column the WHERE clause
 // does not (PostgreSQL's predicate_implied_by proves a term only from
 // clauses over the same expressions); where PostgreSQL could prove more, it
 // refuses (0A000) rather than pick another arbiter. pk reports the primary
@@ -45,7 +45,7 @@ func (b *binder) inferArbiter(t *tableDesc, infer *pg_query.InferClause) (pk boo
 		if _, err := b.cond(tableScope(t, t.name), infer.WhereClause, "WHERE"); err != nil {
 			return false, nil, err
 		}
-		whereTerms = andTerms(infer.WhereClause)
+		whereTerms = b.andTerms(t, infer.WhereClause)
 	}
 	if exprKeys == nil && sameSet(cols, t.pk) {
 		return true, nil, nil
@@ -60,7 +60,7 @@ func (b *binder) inferArbiter(t *tableDesc, infer *pg_query.InferClause) (pk boo
 			found = append(found, cand)
 		case whereTerms == nil:
 			// A partial index whose predicate the (absent) WHERE cannot imply.
-		case implies(whereTerms, andTerms(cand.pred)):
+		case implies(whereTerms, b.andTerms(t, cand.pred)):
 			found = append(found, cand)
 		case !readsOnlyColumnsOf(cand.pred, infer.WhereClause):
 			// A term over a column the WHERE clause does not mention.
@@ -107,16 +107,19 @@ func sameMembers[T comparable](a, b []T) bool {
 	return true
 }
 
-// andTerms splits n at its top-level ANDs into the nodeKeys of its terms.
-func andTerms(n *pg_query.Node) []string {
+// andTerms splits n, an expression over t's columns, at its top-level ANDs
+// into its terms as ruleutils prints them: a term written as PostgreSQL
+// prints it back (Rails repeats pg_indexes' predicate in ON CONFLICT ...
+// WHERE) matches the term it was printed from.
+func (b *binder) andTerms(t *tableDesc, n *pg_query.Node) []string {
 	if be := n.GetBoolExpr(); be != nil && be.Boolop == pg_query.BoolExprType_AND_EXPR {
 		var out []string
 		for _, a := range be.Args {
-			out = append(out, andTerms(a)...)
+			out = append(out, b.andTerms(t, a)...)
 		}
 		return out
 	}
-	return []string{nodeKey(n)}
+	return []string{decompile(b.s, b.cat, deparseExpr(n), t.oid, false)}
 }
 
 // readsOnlyColumnsOf reports whether pred reads no column that where does

@@ -61,6 +61,21 @@ func (d *ddl) indexKeys(t *tableDesc, params []*pg_query.Node, method string) (i
 	return k, nil
 }
 
+// exprNames are the names of k's expression positions, "" at a column;
+// nil when k has no expression.
+func (k indexKeyElems) exprNames() []string {
+	if k.exprs == nil {
+		return nil
+	}
+	out := make([]string, len(k.cols))
+	for i, e := range k.exprs {
+		if e != nil {
+			out[i] = k.names[i]
+		}
+	}
+	return out
+}
+
 // indexExprColname is the name PostgreSQL's FigureIndexColname gives a
 // compiled index expression: the name FigureColname gives it (a function
 // call's, a cast column's), "expr" where that is "?column?".
@@ -73,12 +88,12 @@ func indexExprColname(e *scalar) string {
 
 // keyColumnNames are the names of ix's key positions over table t, as
 // PostgreSQL's index naming takes them: a column's name, or for an
-// expression its FigureIndexColname.
+// expression the name its index column got (FigureIndexColname).
 func (ix *indexDesc) keyColumnNames(t *tableDesc) []string {
 	out := make([]string, len(ix.cols))
 	for i, c := range ix.cols {
 		if ix.isExprKey(i) {
-			out[i] = indexExprColname(ix.rows.exprs[i])
+			out[i] = ix.exprNames[i]
 		} else {
 			out[i] = t.cols[c].name
 		}
