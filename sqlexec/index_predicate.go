@@ -88,35 +88,65 @@ func (b *binder) indexExpr(t *tableDesc, n *pg_query.Node, what string) (*scalar
 	return e, nil
 }
 
-// values computes row's key values in the index: in is false when the
-// predicate leaves the row out, err an error evaluating the predicate or
-// an expression. The evaluation has no session: predicates and index
-// expressions are immutable, so none of its state may matter.
-func (ev *indexRowEval) values(row []any) (vals []any, in bool, err error) {
+// indexEvalEnv is the environment index predicates and expressions are
+// evaluated in: none of a session, since they are immutable; evaluation
+// only reads it.
+var indexEvalEnv = &types.Env{}
+
+// eval evaluates the predicate over row, then each key position, calling
+// put with the position and its value: in is false when the predicate
+// leaves the row out, err an error evaluating the predicate or an
+// expression (a panic included, reported as 0A000 rather than crashing
+// the store, which calls Key under its lock).
+func (ev *indexRowEval) eval(row []any, put func(i int, v any)) (in bool, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			vals, in = nil, false
-			err = pgerror.Newf(pgerror.FeatureNotSupported, "index expression cannot be evaluated without a session: %v", r)
+			in, err = false, pgerror.Newf(pgerror.FeatureNotSupported, "index expression cannot be evaluated without a session: %v", r)
 		}
 	}()
-	x := &execCtx{ctx: context.Background(), env: &types.Env{}, caches: &stmtCaches{}, row: row}
+	x := &execCtx{ctx: context.Background(), env: indexEvalEnv, row: row}
 	if ev.pred != nil {
 		v, err := ev.pred.eval(x)
 		if err != nil || v != true {
-			return nil, false, err
+			return false, err
 		}
 	}
-	vals = make([]any, len(ev.cols))
 	for i, c := range ev.cols {
+		v := any(nil)
 		if e := ev.exprs[i]; e != nil {
-			if vals[i], err = e.eval(x); err != nil {
-				return nil, false, err
+			if v, err = e.eval(x); err != nil {
+				return false, err
 			}
 		} else {
-			vals[i] = row[c]
+			v = row[c]
 		}
+		put(i, v)
+	}
+	return true, nil
+}
+
+// values computes row's key values in the index, with eval's in and err.
+func (ev *indexRowEval) values(row []any) (vals []any, in bool, err error) {
+	vals = make([]any, len(ev.cols))
+	in, err = ev.eval(row, func(i int, v any) { vals[i] = v })
+	if err != nil || !in {
+		return nil, in, err
 	}
 	return vals, true, nil
+}
+
+// key computes row's key in the index, with eval's in and err; hasNull
+// reports a NULL key value.
+func (ev *indexRowEval) key(row []any) (key []byte, hasNull, in bool, err error) {
+	key = make([]byte, 0, 16)
+	in, err = ev.eval(row, func(i int, v any) {
+		hasNull = hasNull || v == nil
+		key = types.AppendKey(key, ev.typs[i], v)
+	})
+	if err != nil || !in {
+		return nil, false, in, err
+	}
+	return key, hasNull, true, nil
 }
 
 // The OIDs of types castIsMutable needs that package types does not name.
@@ -161,23 +191,6 @@ func castIsMutable(from, to types.Type) bool {
 		}
 	}
 	return false
-}
-
-// key computes row's key in the index, with values' in and err; hasNull
-// reports a NULL key value.
-func (ev *indexRowEval) key(row []any) (key []byte, hasNull, in bool, err error) {
-	vals, in, err := ev.values(row)
-	if err != nil || !in {
-		return nil, false, in, err
-	}
-	key = make([]byte, 0, 16)
-	for i, v := range vals {
-		if v == nil {
-			hasNull = true
-		}
-		key = types.AppendKey(key, ev.typs[i], v)
-	}
-	return key, hasNull, true, nil
 }
 
 // storeKey is the store's IndexSpec.Key of a partial or expression index:
