@@ -162,7 +162,7 @@ func (ix *indexDesc) keyValuesText(t *tableDesc, row []any) string {
 	}
 	vals, _, err := ix.rows.values(row)
 	if err != nil || vals == nil {
-		return valuesText(t, nil, nil)
+		return "" // not reached: the write evaluated the row (checkIndexRows)
 	}
 	out := make([]string, len(vals))
 	for i, v := range vals {
