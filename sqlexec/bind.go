@@ -241,6 +241,9 @@ type binder struct {
 	// not immutable (stable ones included), which index predicates and
 	// expressions may not use (index_predicate.go).
 	mutableCalls int
+	// routineCalls counts the calls of user functions compiled so far,
+	// which index expressions cannot evaluate outside a session.
+	routineCalls int
 	// modifying is the target of the UPDATE or DELETE being compiled: its
 	// rows are written back, so it gets no tableoid slot (tableoid.go).
 	modifying *pg_query.RangeVar

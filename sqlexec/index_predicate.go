@@ -77,10 +77,15 @@ func (b *binder) indexExpr(t *tableDesc, n *pg_query.Node, what string) (*scalar
 	}
 	sc := tableScope(t, t.name)
 	sc.noAgg = what + "s"
-	calls := b.mutableCalls
+	calls, routines := b.mutableCalls, b.routineCalls
 	e, err := b.expr(sc, n)
 	if err != nil {
 		return nil, err
+	}
+	if b.routineCalls != routines {
+		// PostgreSQL inlines a simple SQL function before it checks
+		// volatility, and fickle evaluates index keys without a session.
+		return nil, pgerror.Unsupported("user-defined functions in index expressions and predicates")
 	}
 	if e.volatile || b.mutableCalls != calls {
 		return nil, pgerror.Newf(pgerror.InvalidObjectDefinition, "functions in %s must be marked IMMUTABLE", what)
