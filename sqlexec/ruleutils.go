@@ -154,7 +154,7 @@ func (d *deparser) analyze(n *pg_query.Node) (*dnode, error) {
 		if arg.literal {
 			return d.retype(arg, t), nil
 		}
-		if arg.typ == t {
+		if arg.typ == t && d.b.domainNamed(v.TypeCast.TypeName) == nil {
 			return arg, nil // a cast to the type it has is no cast (coerce_type)
 		}
 		return &dnode{kind: dCast, typ: t, args: []*dnode{arg}}, nil
