@@ -421,6 +421,7 @@ func (d *ddl) createIndex(is *pg_query.IndexStmt) error {
 	nt := t.clone()
 	ix := &indexDesc{name: name, table: nt.oid, cols: keys.cols, unique: is.Unique, include: include, pred: is.WhereClause, exprs: keys.exprs,
 		exprNames: keys.exprNames()}
+	ix = ix.unqualified(t)
 	if method != "btree" {
 		ix.method = method
 	}

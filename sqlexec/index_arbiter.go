@@ -23,22 +23,23 @@ func (b *binder) inferArbiter(t *tableDesc, infer *pg_query.InferClause) (pk boo
 	var exprKeys []string
 	for _, e := range infer.IndexElems {
 		ie := e.GetIndexElem()
-		name, expr := ie.Name, ie.Expr
-		if cr := expr.GetColumnRef(); cr != nil && len(cr.Fields) == 1 && cr.Fields[0].GetString_() != nil {
-			name, expr = cr.Fields[0].GetString_().Sval, nil
-		}
-		if expr != nil {
-			if _, err := b.indexExpr(t, expr, "index expression"); err != nil {
-				return false, nil, err
+		if ie.Expr == nil {
+			c := t.colIndex(ie.Name)
+			if c < 0 {
+				return false, nil, pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" does not exist", ie.Name)
 			}
-			exprKeys = append(exprKeys, nodeKey(expr))
+			cols = append(cols, c)
 			continue
 		}
-		c := t.colIndex(name)
-		if c < 0 {
-			return false, nil, pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" does not exist", name)
+		s, err := b.indexExpr(t, ie.Expr, "index expression")
+		if err != nil {
+			return false, nil, err
 		}
-		cols = append(cols, c)
+		if s.slot >= 0 {
+			cols = append(cols, s.slot) // a column reference is the column
+			continue
+		}
+		exprKeys = append(exprKeys, b.exprKey(t, ie.Expr))
 	}
 	var whereTerms []string
 	if infer.WhereClause != nil {
@@ -52,7 +53,7 @@ func (b *binder) inferArbiter(t *tableDesc, infer *pg_query.InferClause) (pk boo
 	}
 	var found []*indexDesc
 	for _, cand := range t.indexes {
-		if !cand.unique || cand.exclusion || !sameKeys(cand, cols, exprKeys) {
+		if !cand.unique || cand.exclusion || !b.sameKeys(t, cand, cols, exprKeys) {
 			continue
 		}
 		switch {
@@ -77,14 +78,20 @@ func (b *binder) inferArbiter(t *tableDesc, infer *pg_query.InferClause) (pk boo
 	return false, found[len(found)-1], nil
 }
 
-// sameKeys reports whether ix's key is exactly the columns cols and the
-// expressions whose nodeKeys are exprKeys, in any order.
-func sameKeys(ix *indexDesc, cols []int, exprKeys []string) bool {
+// exprKey is expression n over t's columns as ruleutils prints it, which
+// two spellings of one expression share (lower(email), LOWER(t.email)).
+func (b *binder) exprKey(t *tableDesc, n *pg_query.Node) string {
+	return decompile(b.s, b.cat, deparseExpr(n), t.oid, false)
+}
+
+// sameKeys reports whether ix's key (t's index) is exactly the columns
+// cols and the expressions whose exprKeys are exprKeys, in any order.
+func (b *binder) sameKeys(t *tableDesc, ix *indexDesc, cols []int, exprKeys []string) bool {
 	var ixCols []int
 	var ixExprs []string
 	for i, c := range ix.cols {
 		if ix.isExprKey(i) {
-			ixExprs = append(ixExprs, nodeKey(ix.exprs[i]))
+			ixExprs = append(ixExprs, b.exprKey(t, ix.exprs[i]))
 		} else {
 			ixCols = append(ixCols, c)
 		}
@@ -119,7 +126,7 @@ func (b *binder) andTerms(t *tableDesc, n *pg_query.Node) []string {
 		}
 		return out
 	}
-	return []string{decompile(b.s, b.cat, deparseExpr(n), t.oid, false)}
+	return []string{b.exprKey(t, n)}
 }
 
 // readsOnlyColumnsOf reports whether pred reads no column that where does

@@ -20,34 +20,36 @@ type indexKeyElems struct {
 }
 
 // indexKeys resolves the key elements of a CREATE INDEX on t. An
-// expression that is a bare column reference is that column, as in
-// PostgreSQL; other expressions must be immutable.
+// expression that is a column reference (qualified or not) is that column,
+// as in PostgreSQL; other expressions must be immutable.
 func (d *ddl) indexKeys(t *tableDesc, params []*pg_query.Node, method string) (indexKeyElems, error) {
 	var k indexKeyElems
 	hasExpr := false
 	for _, p := range params {
 		ie := p.GetIndexElem()
-		name, expr := ie.Name, ie.Expr
-		if cr := expr.GetColumnRef(); cr != nil && len(cr.Fields) == 1 && cr.Fields[0].GetString_() != nil {
-			name, expr = cr.Fields[0].GetString_().Sval, nil
-		}
-		if expr == nil {
-			c := t.colIndex(name)
-			if c < 0 {
-				return k, pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" does not exist", name)
+		c := -1
+		var e *scalar
+		if ie.Expr == nil {
+			if c = t.colIndex(ie.Name); c < 0 {
+				return k, pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" does not exist", ie.Name)
 			}
+		} else {
+			var err error
+			if e, err = d.binder("").indexExpr(t, ie.Expr, "index expression"); err != nil {
+				return k, err
+			}
+			c = e.slot // a column reference is the column
+		}
+		if c >= 0 {
 			o, err := indexOptions(ie, method, t.cols[c].typ)
 			if err != nil {
 				return k, err
 			}
-			k.cols, k.exprs, k.opts, k.names = append(k.cols, c), append(k.exprs, nil), append(k.opts, o), append(k.names, name)
+			k.cols, k.exprs, k.opts, k.names = append(k.cols, c), append(k.exprs, nil), append(k.opts, o), append(k.names, t.cols[c].name)
 			continue
 		}
 		hasExpr = true
-		e, err := d.binder("").indexExpr(t, expr, "index expression")
-		if err != nil {
-			return k, err
-		}
+		expr := ie.Expr
 		o, err := indexOptions(ie, method, e.typ)
 		if err != nil {
 			return k, err

@@ -380,33 +380,58 @@ func (k *convertedIndexRows) add(nr []any) error {
 	return nil
 }
 
+// unqualified returns ix with the column references of its predicate and
+// expressions that name t (t.col, schema.t.col) reduced to the column's
+// name: PostgreSQL keeps them as references to the table's columns, which
+// a later ALTER TABLE ... RENAME does not break.
+func (ix *indexDesc) unqualified(t *tableDesc) *indexDesc {
+	return ix.rewriteColumnRefs(func(fields []*pg_query.Node) []*pg_query.Node {
+		switch {
+		case len(fields) == 2 && fields[0].GetString_().GetSval() == t.name,
+			len(fields) == 3 && fields[0].GetString_().GetSval() == t.schema && fields[1].GetString_().GetSval() == t.name:
+			return fields[len(fields)-1:]
+		}
+		return fields
+	})
+}
+
 // renamedIndexColumn returns ix with the column references to from in its
 // predicate and expressions renamed to to, ix itself when it has neither.
 func (ix *indexDesc) renamedIndexColumn(from, to string) *indexDesc {
+	return ix.rewriteColumnRefs(func(fields []*pg_query.Node) []*pg_query.Node {
+		if s := fields[len(fields)-1].GetString_(); s != nil && s.Sval == from {
+			s.Sval = to
+		}
+		return fields
+	})
+}
+
+// rewriteColumnRefs returns a copy of ix whose predicate and expressions
+// have the fields of every column reference replaced by what fix makes of
+// them (in a copy of the tree); ix itself when it has neither.
+func (ix *indexDesc) rewriteColumnRefs(fix func(fields []*pg_query.Node) []*pg_query.Node) *indexDesc {
 	if ix.onColumnsOnly() {
 		return ix
 	}
-	rename := func(n *pg_query.Node) *pg_query.Node {
+	rewrite := func(n *pg_query.Node) *pg_query.Node {
 		if n == nil {
 			return nil
 		}
 		n = proto.Clone(n).(*pg_query.Node)
 		walk(n, func(c *pg_query.Node) bool {
 			if cr := c.GetColumnRef(); cr != nil {
-				if s := cr.Fields[len(cr.Fields)-1].GetString_(); s != nil && s.Sval == from {
-					s.Sval = to
-				}
+				cr.Fields = fix(cr.Fields)
 			}
 			return true
 		})
 		return n
 	}
 	nix := *ix
-	nix.pred = rename(ix.pred)
+	nix.pred = rewrite(ix.pred)
 	if ix.exprs != nil {
 		nix.exprs = make([]*pg_query.Node, len(ix.exprs))
 		for i, e := range ix.exprs {
-			nix.exprs[i] = rename(e)
+			nix.exprs[i] = rewrite(e)
 		}
 	}
 	return &nix
