@@ -49,12 +49,11 @@ func (d *ddl) indexKeys(t *tableDesc, params []*pg_query.Node, method string) (i
 			continue
 		}
 		hasExpr = true
-		expr := ie.Expr
 		o, err := indexOptions(ie, method, e.typ)
 		if err != nil {
 			return k, err
 		}
-		k.cols, k.exprs, k.opts = append(k.cols, -1), append(k.exprs, expr), append(k.opts, o)
+		k.cols, k.exprs, k.opts = append(k.cols, -1), append(k.exprs, ie.Expr), append(k.opts, o)
 		k.names = append(k.names, indexExprColname(e))
 	}
 	if !hasExpr {
