@@ -13,7 +13,7 @@ import (
 // testdata/psql_describe.out and which must print the same as on
 // PostgreSQL for the same schema (testdata/describe_schema.sql).
 var describeCommands = []string{
-	`\d`, `\d authors`, `\d+ authors`, `\d app.books`, `\d+ app.books`, `\d app.books_title_idx`, `\d authors_pkey`,
+	`\d`, `\d authors`, `\d+ authors`, `\d app.books`, `\d+ app.books`, `\d app.books_title_idx`, `\d authors_pkey`, `\d authors_name_ci`,
 	`\d app.ticket_seq`, `\d authors_id_seq`, `\d app.book_titles`, `\d+ app.book_titles`, `\d+ author_names`,
 	`\dt`, `\dt app.*`, `\di`, `\di app.*`, `\dv`, `\dv app.*`, `\ds`, `\ds app.*`,
 	`\dn`, `\dn+`, `\du`, `\dg`, `\l`, `\dx`, `\df`, `\df app.*`, `\dT`, `\dp`, `\dD`,

@@ -45,6 +45,9 @@ type IndexSpec struct {
 	// Key returns the index key of a row. hasNull reports that one of the
 	// indexed columns is NULL: the row is indexed (lookups find it) but it
 	// never conflicts in a unique index (NULLS DISTINCT, as in PostgreSQL).
+	// A partial index reports the rows its predicate leaves out the same
+	// way (under a key of its choosing): they never conflict, and the
+	// caller does not look them up.
 	Key func(row []any) (key []byte, hasNull bool)
 	_   struct{}
 }

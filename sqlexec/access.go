@@ -147,6 +147,9 @@ func chooseAccess(it *fromItem, idx int) access {
 	var bestVals []*scalar
 	var bestTyps []types.Type
 	for _, ix := range t.indexes {
+		if !ix.onColumnsOnly() {
+			continue
+		}
 		if vals, typs, ok := covered(ix.cols); ok && (best == nil || ix.unique && !best.unique || len(ix.cols) > len(best.cols)) {
 			best, bestVals, bestTyps = ix, vals, typs
 		}
@@ -160,7 +163,7 @@ func chooseAccess(it *fromItem, idx int) access {
 	}
 	var listAccess access
 	for _, ix := range listIndexes {
-		if len(ix.cols) != 1 || listAccess.index != nil && (listAccess.index.unique || !ix.unique) {
+		if len(ix.cols) != 1 || !ix.onColumnsOnly() || listAccess.index != nil && (listAccess.index.unique || !ix.unique) {
 			continue
 		}
 		if vals, array, ok := list(ix.cols[0]); ok {

@@ -240,6 +240,13 @@ type binder struct {
 	// calls of functions that are not immutable): a subquery that adds
 	// none may be run once instead of once per row (semijoin.go).
 	volatileCalls int
+	// mutableCalls counts the calls compiled so far of functions that are
+	// not immutable (stable ones included), which index predicates and
+	// expressions may not use (index_predicate.go).
+	mutableCalls int
+	// routineCalls counts the calls of user functions compiled so far,
+	// which index expressions cannot evaluate outside a session.
+	routineCalls int
 	// modifying is the target of the UPDATE or DELETE being compiled: its
 	// rows are written back, so it gets no tableoid slot (tableoid.go).
 	modifying *pg_query.RangeVar
@@ -320,6 +327,9 @@ func (b *binder) coerce(e *scalar, to types.Type, ctx types.CastContext) (*scala
 	f, err := types.LookupCastEnv(e.typ, to, ctx)
 	if err != nil {
 		return nil, err
+	}
+	if e.lit == nil && castIsMutable(e.typ, to) {
+		b.mutableCalls++
 	}
 	return castScalar(e, to, f, b.bindEnv())
 }

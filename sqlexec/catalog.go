@@ -198,6 +198,18 @@ type indexDesc struct {
 	method  string
 	keyOpts []indexKeyOpts
 	include []int
+	// pred is a partial index's WHERE predicate and exprs, per key
+	// position, an expression key's expression (nil for a column; cols
+	// holds -1 there), both parsed trees over the table's column names
+	// (index_predicate.go, index_exprs.go). rows is them compiled over the
+	// table's row layout when the index was registered with the store.
+	pred  *pg_query.Node
+	exprs []*pg_query.Node
+	rows  *indexRowEval
+	// exprNames are, per key position, the name the index column of an
+	// expression got when the index was made ("" for a column): as in
+	// PostgreSQL, renaming a column the expression reads leaves it.
+	exprNames []string
 }
 
 type checkDesc struct {
@@ -515,7 +527,8 @@ func (t *tableDesc) pkKey(row []any) []byte {
 }
 
 // keyColumns are the columns PostgreSQL counts as a row's key for row locks:
-// those of the primary key and of the unique indexes. An UPDATE that sets
+// those of the primary key and of the unique indexes on columns only (not
+// partial, no expressions), as RelationGetIndexAttrBitmap counts them. An UPDATE that sets
 // one locks the row FOR UPDATE, others FOR NO KEY UPDATE; only a change to
 // one conflicts with a foreign key check's FOR KEY SHARE.
 func (t *tableDesc) keyColumns() []int {
@@ -525,7 +538,7 @@ func (t *tableDesc) keyColumns() []int {
 		indexes = append([]*indexDesc{t.pkIndex}, indexes...)
 	}
 	for _, ix := range indexes {
-		if ix.unique {
+		if ix.unique && ix.onColumnsOnly() {
 			for _, c := range ix.cols {
 				if !slices.Contains(cols, c) {
 					cols = append(cols, c)
@@ -538,6 +551,9 @@ func (t *tableDesc) keyColumns() []int {
 
 // indexSpec returns the store's description of ix over t.
 func indexSpec(t *tableDesc, ix *indexDesc) isolation.IndexSpec {
+	if ix.rows != nil {
+		return isolation.IndexSpec{Name: ix.name, Unique: ix.unique, Deferred: ix.deferrable, Key: ix.rows.storeKey}
+	}
 	cols := append([]int(nil), ix.cols...)
 	typs := make([]types.Type, len(cols))
 	for i, c := range cols {

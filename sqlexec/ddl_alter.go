@@ -295,7 +295,7 @@ func (d *ddl) dropColumn(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 	for _, ix := range old {
 		cols, ok := shift(ix.cols)
 		include, inclOK := shift(ix.include)
-		if !ok || !inclOK {
+		if !ok || !inclOK || ix.readsIndexColumn(cmd.Name) {
 			d.cat.dropComments(ix.oid)
 			continue
 		}
@@ -579,6 +579,12 @@ func (d *ddl) renameColumn(rs *pg_query.RenameStmt, t *tableDesc, recursing bool
 		nk.expr, nk.text = expr, deparseExpr(expr)
 		nt.checks[j] = &nk
 	}
+	for j, ix := range nt.indexes {
+		if nix := ix.renamedIndexColumn(rs.Subname, rs.Newname); nix != ix {
+			nt.indexes[j] = nix
+			d.cat.schemas[nt.schema].indexes[nix.name] = nix
+		}
+	}
 	d.cat.putTable(nt)
 	return nil
 }
@@ -697,6 +703,8 @@ func (d *ddl) clusterOn(t *tableDesc, name string) error {
 		return pgerror.Newf(pgerror.UndefinedObject, "index \"%s\" for table \"%s\" does not exist", name, t.name)
 	case ix.table != t.oid:
 		return pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not an index for table \"%s\"", name, t.name)
+	case ix.pred != nil:
+		return pgerror.Newf(pgerror.FeatureNotSupported, "cannot cluster on partial index \"%s\"", name)
 	}
 	t.clusteredOn = ix.oid
 	return nil

@@ -85,6 +85,10 @@ func (d *ddl) alterColumnTypes(b *binder, t *tableDesc, cmds []*pg_query.AlterTa
 	for k, ch := range changes {
 		keys[k] = newConvertedKeys(orig, ch.i, ch.to)
 	}
+	indexRows, err := d.newConvertedIndexRows(orig, t, changes)
+	if err != nil {
+		return err
+	}
 	if err := d.scanRows(orig, func(row []any) error {
 		for k, ch := range changes {
 			v, err := ch.conv(row)
@@ -95,7 +99,14 @@ func (d *ddl) alterColumnTypes(b *binder, t *tableDesc, cmds []*pg_query.AlterTa
 				return err
 			}
 		}
-		return nil
+		if indexRows == nil {
+			return nil
+		}
+		nr, err := convert(row)
+		if err != nil {
+			return err
+		}
+		return indexRows.add(nr)
 	}); err != nil {
 		return err
 	}
@@ -181,7 +192,7 @@ func (d *ddl) rebuildIndexesOn(t *tableDesc, altered func(col int) bool) error {
 	old := t.indexes
 	t.indexes = nil
 	for _, ix := range old {
-		if !slices.ContainsFunc(ix.cols, altered) {
+		if !slices.ContainsFunc(ix.cols, altered) && !ix.readsColumnOf(t, altered) {
 			t.indexes = append(t.indexes, ix)
 			continue
 		}

@@ -121,7 +121,7 @@ type convertedKeys struct {
 func newConvertedKeys(t *tableDesc, i int, to types.Type) *convertedKeys {
 	k := &convertedKeys{t: t, i: i, to: to}
 	for _, ix := range t.indexes {
-		if ix.unique && slices.Contains(ix.cols, i) {
+		if ix.unique && ix.onColumnsOnly() && slices.Contains(ix.cols, i) {
 			k.indexes = append(k.indexes, ix)
 			k.seen = append(k.seen, map[string]bool{})
 		}

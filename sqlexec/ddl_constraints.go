@@ -223,6 +223,14 @@ func (d *ddl) addIndex(t *tableDesc, name string, cols []int, unique, constraint
 // registerIndex gives ix an OID, creates it in the store (checking the
 // existing rows of a unique one) and adds it to t.
 func (d *ddl) registerIndex(t *tableDesc, ix *indexDesc) error {
+	rows, err := d.binder("").compileIndexRows(t, ix)
+	if err != nil {
+		return err
+	}
+	if err := d.buildIndexRows(t, rows); err != nil {
+		return err
+	}
+	ix.rows = rows
 	ix.oid = d.cat.newOID()
 	id, err := d.store().CreateIndex(t.id, indexSpec(t, ix))
 	if err != nil {
@@ -233,7 +241,7 @@ func (d *ddl) registerIndex(t *tableDesc, ix *indexDesc) error {
 		}
 		if pgerror.GetCode(err) == pgerror.UniqueViolation {
 			return pgerror.Wrapf(err, pgerror.UniqueViolation, "could not create unique index \"%s\"", ix.name).
-				WithDetail("Key (%s) is duplicated.", strings.Join(colNameList(t, ix.cols), ", "))
+				WithDetail("Key (%s) is duplicated.", ix.keyNamesText(d.s, d.cat, t))
 		}
 		return err
 	}
@@ -318,7 +326,7 @@ func (d *ddl) addForeignKey(b *binder, t *tableDesc, tc tableConstraint, alter b
 	}
 	unique := !parent.hidden && sameSet(parent.pk, refCols) && intsEqual(parent.pk, refCols)
 	for _, ix := range parent.indexes {
-		if ix.unique && intsEqual(ix.cols, refCols) {
+		if ix.unique && ix.onColumnsOnly() && intsEqual(ix.cols, refCols) {
 			unique = true
 		}
 	}

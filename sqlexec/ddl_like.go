@@ -96,22 +96,29 @@ func (d *ddl) likeClause(b *binder, t *tableDesc, lc *pg_query.TableLikeClause) 
 			if ix == src.pkIndex {
 				continue
 			}
-			indexes = append(indexes, copiedIndex{cols: colNameList(src, ix.cols), unique: ix.unique, constr: ix.constraint,
+			indexes = append(indexes, copiedIndex{cols: ix.keyColumnNames(src), unique: ix.unique, constr: ix.constraint,
 				comment: d.cat.comments[commentKey{classOID: oidPgClass, objOID: ix.oid}], shape: ix})
 		}
 	}
 	after := func() error {
 		for _, ci := range indexes {
+			if t.part != nil && !ci.shape.onColumnsOnly() {
+				return pgerror.Unsupported("partial and expression indexes on partitioned tables and partitions")
+			}
 			cols := make([]int, len(ci.cols))
 			for i, n := range ci.cols {
-				cols[i] = t.colIndex(n)
+				cols[i] = -1
+				if !ci.shape.isExprKey(i) {
+					cols[i] = t.colIndex(n)
+				}
 			}
 			suffix := "_idx"
 			if ci.constr {
 				suffix = "_key"
 			}
 			named := indexColumnNames(append(slices.Clip(ci.cols), colNameList(src, ci.shape.include)...))
-			ix := &indexDesc{name: d.uniqueRelName(t.schema, t.name+"_"+strings.Join(named, "_")+suffix), table: t.oid, cols: cols, unique: ci.unique, constraint: ci.constr}
+			ix := &indexDesc{name: d.uniqueRelName(t.schema, t.name+"_"+strings.Join(named, "_")+suffix), table: t.oid, cols: cols, unique: ci.unique, constraint: ci.constr,
+				pred: ci.shape.pred, exprs: ci.shape.exprs, exprNames: ci.shape.exprNames}
 			ix.withOptionsOf(t, ci.shape, src)
 			if err := d.registerIndex(t, ix); err != nil {
 				return err

@@ -378,9 +378,6 @@ func (d *ddl) dropTable(t *tableDesc) {
 }
 
 func (d *ddl) createIndex(is *pg_query.IndexStmt) error {
-	if is.WhereClause != nil {
-		return pgerror.Unsupported("partial indexes")
-	}
 	if is.NullsNotDistinct {
 		return pgerror.Unsupported("NULLS NOT DISTINCT")
 	}
@@ -404,23 +401,11 @@ func (d *ddl) createIndex(is *pg_query.IndexStmt) error {
 	if err := d.lockTable(t, isolation.TableLockShareRowExclusive); err != nil {
 		return err
 	}
-	var cols, include []int
-	var opts []indexKeyOpts
-	for _, p := range is.IndexParams {
-		ie := p.GetIndexElem()
-		if ie.Expr != nil {
-			return pgerror.Unsupported("indexes on expressions")
-		}
-		c := t.colIndex(ie.Name)
-		if c < 0 {
-			return pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" does not exist", ie.Name)
-		}
-		o, err := indexOptions(ie, method, t.cols[c].typ)
-		if err != nil {
-			return err
-		}
-		cols, opts = append(cols, c), append(opts, o)
+	keys, err := d.indexKeys(t, is.IndexParams, method)
+	if err != nil {
+		return err
 	}
+	var include []int
 	for _, p := range is.IndexIncludingParams {
 		ie := p.GetIndexElem()
 		if ie.Expr != nil {
@@ -432,14 +417,17 @@ func (d *ddl) createIndex(is *pg_query.IndexStmt) error {
 		}
 		include = append(include, c)
 	}
+	if (is.WhereClause != nil || keys.exprs != nil) && (t.part != nil || t.bound != nil) {
+		return pgerror.Unsupported("partial and expression indexes on partitioned tables and partitions")
+	}
 	if t.part != nil {
-		if err := checkPartitionedIndex(t, is.Concurrent, is.Unique, cols); err != nil {
+		if err := checkPartitionedIndex(t, is.Concurrent, is.Unique, keys.cols); err != nil {
 			return err
 		}
 	}
 	name := is.Idxname
 	if name == "" {
-		named := indexColumnNames(colNameList(t, append(slices.Clip(cols), include...)))
+		named := indexColumnNames(append(slices.Clip(keys.names), colNameList(t, include)...))
 		name = d.uniqueRelName(t.schema, t.name+"_"+strings.Join(named, "_")+"_idx")
 	} else if d.relationExists(t.schema, name) {
 		if is.IfNotExists {
@@ -449,12 +437,14 @@ func (d *ddl) createIndex(is *pg_query.IndexStmt) error {
 		return pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" already exists", name)
 	}
 	nt := t.clone()
-	ix := &indexDesc{name: name, table: nt.oid, cols: cols, unique: is.Unique, include: include}
+	ix := &indexDesc{name: name, table: nt.oid, cols: keys.cols, unique: is.Unique, include: include, pred: is.WhereClause, exprs: keys.exprs,
+		exprNames: keys.exprNames()}
+	ix = ix.unqualified(t)
 	if method != "btree" {
 		ix.method = method
 	}
-	if slices.ContainsFunc(opts, func(o indexKeyOpts) bool { return o != indexKeyOpts{} }) {
-		ix.keyOpts = opts
+	if slices.ContainsFunc(keys.opts, func(o indexKeyOpts) bool { return o != indexKeyOpts{} }) {
+		ix.keyOpts = keys.opts
 	}
 	if err := d.registerIndex(nt, ix); err != nil {
 		return err
@@ -467,7 +457,7 @@ func (d *ddl) createIndex(is *pg_query.IndexStmt) error {
 		ix.invalid = len(d.cat.children(nt.oid)) > 0
 		return nil
 	}
-	return d.keyToPartitions(d.binder(""), nt, partitionKeyRef{names: colNameList(nt, cols), oid: ix.oid, plain: true, unique: is.Unique, shape: ix, shapeTable: nt})
+	return d.keyToPartitions(d.binder(""), nt, partitionKeyRef{names: colNameList(nt, keys.cols), oid: ix.oid, plain: true, unique: is.Unique, shape: ix, shapeTable: nt})
 }
 
 func (d *ddl) createSequence(cs *pg_query.CreateSeqStmt) error {

@@ -497,7 +497,7 @@ func (b *binder) onConflict(t *tableDesc, sc *scope, oc *pg_query.OnConflictClau
 				cp.arbiterPKey = true
 			} else {
 				for _, ix := range t.indexes {
-					if ix.name == oc.Infer.Conname && ix.unique {
+					if ix.name == oc.Infer.Conname && ix.unique && ix.onColumnsOnly() {
 						cp.arbiterIdx = ix
 					}
 				}
@@ -510,34 +510,13 @@ func (b *binder) onConflict(t *tableDesc, sc *scope, oc *pg_query.OnConflictClau
 				}
 			}
 		} else if len(oc.Infer.IndexElems) > 0 {
-			var cols []int
-			for _, e := range oc.Infer.IndexElems {
-				ie := e.GetIndexElem()
-				if ie.Name == "" {
-					return nil, pgerror.Unsupported("ON CONFLICT over expressions")
-				}
-				c := t.colIndex(ie.Name)
-				if c < 0 {
-					return nil, pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" does not exist", ie.Name)
-				}
-				cols = append(cols, c)
+			pk, ix, err := b.inferArbiter(t, oc.Infer)
+			if err != nil {
+				return nil, err
 			}
-			cp.arbiter = true
-			if sameSet(cols, t.pk) {
-				cp.arbiterPKey = true
-			} else {
-				for _, ix := range t.indexes {
-					if ix.unique && !ix.exclusion && sameSet(cols, ix.cols) {
-						cp.arbiterIdx = ix
-						cp.deferrableArbiter = ix.deferrable
-					}
-				}
-				if cp.arbiterIdx == nil {
-					return nil, pgerror.New(pgerror.InvalidColumnReference, "there is no unique or exclusion constraint matching the ON CONFLICT specification")
-				}
-			}
-			if oc.Infer.WhereClause != nil {
-				return nil, pgerror.Unsupported("ON CONFLICT ... WHERE on the conflict target")
+			cp.arbiter, cp.arbiterPKey, cp.arbiterIdx = true, pk, ix
+			if ix != nil {
+				cp.deferrableArbiter = ix.deferrable
 			}
 		}
 	} else if cp.update {
@@ -669,6 +648,9 @@ func (cp *conflictPlan) tryIn(x *execCtx, w *writer, leaf *partRoute, row, lrow 
 	if cp.deferrableArbiter {
 		return false, pgerror.New(pgerror.ObjectNotInPrerequisiteState, "ON CONFLICT does not support deferrable unique constraints/exclusion constraints as arbiters").
 			WithConstraint(lw.t.name, "")
+	}
+	if err := lw.t.checkIndexRows(lrow); err != nil {
+		return false, err
 	}
 	sp := x.txn.Savepoint()
 	key, err := x.txn.Insert(x.ctx, lw.t.id, lw.t.pkKey(lrow), lrow)

@@ -112,6 +112,9 @@ func (b *binder) callResolved(name string, args []*scalar, loc int32) (*scalar, 
 	if volatile {
 		b.volatileCalls++
 	}
+	if fn.Volatility != types.Immutable {
+		b.mutableCalls++
+	}
 	for _, a := range args {
 		refs |= a.refs
 		volatile = volatile || a.volatile

@@ -66,8 +66,10 @@ func (b *binder) userFuncCall(sc *scope, fc *pg_query.FuncCall) (*scalar, bool, 
 	for _, a := range call.args {
 		refs |= a.refs
 	}
+	b.routineCalls++
 	if f.volatility != 'i' {
 		b.volatileCalls++
+		b.mutableCalls++
 	}
 	return &scalar{typ: f.result, slot: -1, refs: refs, volatile: f.volatility != 'i', name: f.name,
 		eval: func(x *execCtx) (any, error) {

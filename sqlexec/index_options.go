@@ -186,9 +186,10 @@ func (ix *indexDesc) withOptionsOf(t *tableDesc, o *indexDesc, ot *tableDesc) {
 }
 
 // keyDefinition is key column i of ix (table t) as pg_get_indexdef writes
-// it: the name, then the options that differ from the defaults.
-func (ix *indexDesc) keyDefinition(t *tableDesc, i int) string {
-	s := quoteIdentIfNeeded(t.cols[ix.cols[i]].name)
+// it: the name or expression, then the options that differ from the
+// defaults.
+func (ix *indexDesc) keyDefinition(sess *Session, c *catalog, t *tableDesc, i int, pretty bool) string {
+	s := ix.keyElemText(sess, c, t, i, pretty)
 	o := ix.keyOption(i)
 	if o.collation != "" {
 		s += " COLLATE " + quoteIdentIfNeeded(o.collation)
@@ -214,8 +215,8 @@ var collationOIDs = map[string]int64{"C": 950, "POSIX": 951, "ucs_basic": 12340}
 // ix's key columns (t is its table).
 func (ix *indexDesc) catalogColumns(t *tableDesc) (colls, classes, opts []any) {
 	colls, classes, opts = make([]any, len(ix.cols)), make([]any, len(ix.cols)), make([]any, len(ix.cols))
-	for i, k := range ix.cols {
-		typ, o := t.cols[k].typ, ix.keyOption(i)
+	for i := range ix.cols {
+		typ, o := ix.keyType(t, i), ix.keyOption(i)
 		colls[i], classes[i] = typeCollation(typ.Oid), int64(defaultOpclass(ix.accessMethod(), typ))
 		if c, ok := collationOIDs[o.collation]; ok {
 			colls[i] = c

@@ -37,7 +37,7 @@ func checkPartitionedIndex(t *tableDesc, concurrent, unique bool, cols []int) er
 // cols being k's columns in ch.
 func (d *ddl) partitionIndex1(b *binder, ch *tableDesc, k partitionKeyRef, cols []int) error {
 	for i, ix := range ch.indexes {
-		if ix.parent == 0 && !ix.exclusion && ix != ch.pkIndex && ix.unique == k.unique && intsEqual(ix.cols, cols) &&
+		if ix.parent == 0 && !ix.exclusion && ix.onColumnsOnly() && ix != ch.pkIndex && ix.unique == k.unique && intsEqual(ix.cols, cols) &&
 			(k.shape == nil || ix.sameOptions(ch, k.shape, k.shapeTable)) {
 			nix := *ix
 			nix.parent = k.oid
@@ -150,7 +150,7 @@ func (d *ddl) attachIndexPartition(at *pg_query.AlterTableStmt) error {
 	if slices.ContainsFunc(ct.indexes, func(ix *indexDesc) bool { return ix.parent == pix.oid }) {
 		return refuse(pgerror.ObjectNotInPrerequisiteState, "Another index is already attached for partition \"%s\".", ct.name)
 	}
-	if cix == ct.pkIndex || cix.exclusion || cix.unique != pix.unique || cix.constraint != pix.constraint ||
+	if cix == ct.pkIndex || cix.exclusion || !cix.onColumnsOnly() || cix.unique != pix.unique || cix.constraint != pix.constraint ||
 		!slices.Equal(colNameList(ct, cix.cols), colNameList(pt, pix.cols)) || !cix.sameOptions(ct, pix, pt) {
 		return refuse(pgerror.InvalidObjectDefinition, "The index definitions do not match.")
 	}

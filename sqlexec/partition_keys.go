@@ -44,7 +44,7 @@ func partitionKeys(t *tableDesc) []partitionKeyRef {
 		case ix.unique && ix.constraint && !ix.exclusion && ix != t.pkIndex:
 			out = append(out, partitionKeyRef{names: colNameList(t, ix.cols), oid: ix.oid,
 				deferrable: ix.deferrable, initiallyDeferred: ix.initiallyDeferred})
-		case !ix.constraint:
+		case !ix.constraint && ix.onColumnsOnly(): // a partitioned table has no other (createIndex, LIKE)
 			out = append(out, partitionKeyRef{names: colNameList(t, ix.cols), oid: ix.oid, plain: true, unique: ix.unique, shape: ix, shapeTable: t})
 		}
 	}

@@ -189,7 +189,7 @@ func referencedIndex(ref *tableDesc, cols []int) uint32 {
 		return primaryKeyIndexOID(ref)
 	}
 	for _, ix := range ref.indexes {
-		if ix.unique && same(ix.cols) {
+		if ix.unique && ix.onColumnsOnly() && same(ix.cols) {
 			return ix.oid
 		}
 	}
@@ -228,8 +228,8 @@ func constraintByOID(c *catalog, oid uint32) *constraintRow {
 }
 
 // indexColumnDefinition is pg_get_indexdef(index, column, ...) for a key
-// column numbered from 1: the column's name (fickle indexes no expressions).
-func indexColumnDefinition(c *catalog, oid uint32, column int) (string, bool) {
+// column numbered from 1: the column's name or the expression.
+func indexColumnDefinition(s *Session, c *catalog, oid uint32, column int, pretty bool) (string, bool) {
 	for _, t := range c.tables {
 		keys := []int(nil)
 		if t.pk != nil && t.pkIndex == nil && primaryKeyIndexOID(t) == oid {
@@ -238,6 +238,9 @@ func indexColumnDefinition(c *catalog, oid uint32, column int) (string, bool) {
 		for _, ix := range t.indexes {
 			if ix.oid == oid {
 				keys = ix.cols
+				if column >= 1 && column <= len(keys) && ix.isExprKey(column-1) {
+					return ix.keyElemText(s, c, t, column-1, pretty), true
+				}
 			}
 		}
 		if keys != nil {
@@ -277,13 +280,13 @@ func indexDefinition(s *Session, c *catalog, oid uint32, pretty bool) (string, b
 			if ix.oid == oid {
 				keys := make([]string, len(ix.cols))
 				for i := range ix.cols {
-					keys[i] = ix.keyDefinition(t, i)
+					keys[i] = ix.keyDefinition(s, c, t, i, pretty)
 				}
-				s := def(ix.name, ix.unique) + ix.accessMethod() + " (" + strings.Join(keys, ", ") + ")"
+				stmt := def(ix.name, ix.unique) + ix.accessMethod() + " (" + strings.Join(keys, ", ") + ")"
 				if len(ix.include) > 0 {
-					s += " INCLUDE (" + columnList(t, ix.include) + ")"
+					stmt += " INCLUDE (" + columnList(t, ix.include) + ")"
 				}
-				return s, true
+				return stmt + ix.predicateClause(s, c, t, pretty), true
 			}
 		}
 	}
@@ -297,7 +300,10 @@ func attnums(t *tableDesc, idx []int) any {
 	}
 	out := make([]any, len(idx))
 	for i, k := range idx {
-		out[i] = int64(t.cols[k].attnum)
+		out[i] = int64(0) // an index expression
+		if k >= 0 {
+			out[i] = int64(t.cols[k].attnum)
+		}
 	}
 	return out
 }

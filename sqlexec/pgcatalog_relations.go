@@ -195,7 +195,20 @@ func init() {
 					indexAttrs(primaryKeyIndexOID(t), t.pk)
 				}
 				for _, ix := range t.indexes {
-					indexAttrs(ix.oid, append(slices.Clip(ix.cols), ix.include...))
+					if ix.exprs == nil {
+						indexAttrs(ix.oid, append(slices.Clip(ix.cols), ix.include...))
+						continue
+					}
+					names := indexColumnNames(append(ix.keyColumnNames(t), colNameList(t, ix.include)...))
+					for i, name := range names {
+						var typ types.Type
+						if i < len(ix.cols) {
+							typ = ix.keyType(t, i)
+						} else {
+							typ = t.cols[ix.include[i-len(ix.cols)]].typ
+						}
+						out = append(out, attributeRow(ix.oid, name, typ, i+1, false, false, 0))
+					}
 				}
 			}
 			for _, v := range sortedViews(c) {
@@ -217,7 +230,7 @@ func init() {
 				colls, classes, opts := ix.catalogColumns(t)
 				all := append(slices.Clip(ix.cols), ix.include...)
 				return []any{int64(ix.oid), int64(t.oid), int64(len(all)), int64(len(ix.cols)), unique, false, primary, exclusion, immediate, t.clusteredOn == ix.oid,
-					true, false, true, true, false, attnums(t, all), colls, classes, opts, nil, nil}
+					true, false, true, true, false, attnums(t, all), colls, classes, opts, ix.exprsText(), ix.predicateText()}
 			}
 			for _, t := range sortedTables(c) {
 				if t.pk != nil {

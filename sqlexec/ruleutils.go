@@ -27,7 +27,8 @@ type dnode struct {
 	op   string
 	args []*dnode
 	// text is a constant's text output or a column's name (qualified
-	// with its relation in a query), column the column's own name.
+	// with its relation in a query), column the column's own name; for
+	// EXTRACT(field FROM source) the field.
 	text, column string
 	// star marks count(*).
 	star bool
@@ -152,6 +153,9 @@ func (d *deparser) analyze(n *pg_query.Node) (*dnode, error) {
 		}
 		if arg.literal {
 			return d.retype(arg, t), nil
+		}
+		if arg.typ == t && d.b.domainNamed(v.TypeCast.TypeName) == nil {
+			return arg, nil // a cast to the type it has is no cast (coerce_type)
 		}
 		return &dnode{kind: dCast, typ: t, args: []*dnode{arg}}, nil
 	case *pg_query.Node_AExpr:
@@ -505,6 +509,9 @@ func (d *deparser) funcCall(fc *pg_query.FuncCall) (*dnode, error) {
 		}
 	}
 	out.typ = f.Result
+	if name == "extract" && fc.Funcformat == pg_query.CoercionForm_COERCE_SQL_SYNTAX && len(out.args) == 2 && out.args[0].kind == dConst {
+		out.op, out.text = "EXTRACT", out.args[0].text
+	}
 	return out, nil
 }
 
@@ -565,6 +572,10 @@ func (d *deparser) print(n, parent *dnode, pretty, showImplicit bool) string {
 		}
 		if n.star {
 			return n.op + "(*)"
+		}
+		if n.op == "EXTRACT" {
+			// Written EXTRACT(field FROM source), printed so again.
+			return "EXTRACT(" + n.text + " FROM " + parts[1] + ")"
 		}
 		return n.op + "(" + strings.Join(parts, ", ") + ")"
 	case dSubLink:

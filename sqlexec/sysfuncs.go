@@ -63,6 +63,7 @@ func (b *binder) sysCall(sc *scope, name string, overloads []sysFunc, fc *pg_que
 	if f.volatile {
 		b.volatileCalls++
 	}
+	b.mutableCalls++ // no system function is marked immutable here
 	for i, a := range args {
 		if args[i], err = b.coerce(a, f.args[i], types.CastImplicit); err != nil {
 			return nil, b.withPos(err, fc.Location)

@@ -161,10 +161,11 @@ func init() {
 	add("pg_get_constraintdef", text, constraintDef, oid, b)
 	indexDef := func(x *execCtx, a []any) (any, error) {
 		// pg_get_indexdef's column argument picks one key column (0: the
-		// whole statement); the pretty flag changes nothing fickle prints.
+		// whole statement); the pretty flag prints expressions with fewer
+		// parentheses.
 		c, ix := catalog(x), uint32(a[0].(int64))
 		if len(a) > 1 && a[1].(int64) != 0 {
-			if def, ok := indexColumnDefinition(c, ix, int(a[1].(int64))); ok {
+			if def, ok := indexColumnDefinition(x.s, c, ix, int(a[1].(int64)), len(a) > 2 && a[2] == true); ok {
 				return def, nil
 			}
 			return nil, nil

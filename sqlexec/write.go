@@ -147,7 +147,7 @@ func newFKRef(c *catalog, child *tableDesc, fk *fkDesc) *fkRef2 {
 		return ref
 	}
 	for _, ix := range child.indexes {
-		if len(ix.cols) >= len(fk.cols) && intsEqual(ix.cols[:len(fk.cols)], fk.cols) {
+		if ix.onColumnsOnly() && len(ix.cols) >= len(fk.cols) && intsEqual(ix.cols[:len(fk.cols)], fk.cols) {
 			ref.index = ix
 			break
 		}
@@ -190,7 +190,7 @@ func (b *binder) fkCheckFor(t *tableDesc, fk *fkDesc) (*fkCheck, error) {
 		}
 	} else if parent.hidden || !intsEqual(parent.pk, fk.refCols) {
 		for _, ix := range parent.indexes {
-			if ix.unique && intsEqual(ix.cols, fk.refCols) {
+			if ix.unique && ix.onColumnsOnly() && intsEqual(ix.cols, fk.refCols) {
 				c.index = ix
 			}
 		}
@@ -462,6 +462,9 @@ func (fc *fkCheck) lockParent(x *execCtx, key []byte) (found bool, err error) {
 
 // insertRow writes a new, validated row and returns its store key.
 func (w *writer) insertRow(x *execCtx, row []any) ([]byte, error) {
+	if err := w.t.checkIndexRows(row); err != nil {
+		return nil, err
+	}
 	key, err := x.txn.Insert(x.ctx, w.t.id, w.t.pkKey(row), row)
 	if err != nil {
 		return nil, w.uniqueError(err, row)
@@ -480,6 +483,10 @@ func (w *writer) uniqueError(err error, row []any) error {
 	name, cols := t.pkName, t.pk
 	if uc.Index != isolation.NoIndex {
 		for _, ix := range t.indexes {
+			if ix.id == uc.Index && ix.exprs != nil {
+				return pgerror.Wrapf(err, pgerror.UniqueViolation, "duplicate key value violates unique constraint \"%s\"", ix.name).
+					WithDetail("Key (%s)=(%s) already exists.", ix.keyNamesText(w.b.s, w.b.cat, t), ix.keyValuesText(t, row)).WithConstraint(t.name, ix.name)
+			}
 			if ix.id == uc.Index {
 				name, cols = ix.name, ix.cols
 				if ix.exclusion {
@@ -500,6 +507,9 @@ func (w *writer) uniqueError(err error, row []any) error {
 // CASCADE finds the new key.
 func (w *writer) updateRow(x *execCtx, key []byte, old, nr []any) error {
 	t := w.t
+	if err := t.checkIndexRows(nr); err != nil {
+		return err
+	}
 	if !t.hidden && colsChanged(t, t.pk, old, nr) {
 		if err := x.txn.Move(x.ctx, t.id, key, t.pkKey(nr), nr); err != nil {
 			return w.uniqueError(err, nr)

@@ -8,6 +8,7 @@ CREATE TABLE app.books (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, auth
 CREATE INDEX books_title_idx ON app.books (title);
 CREATE SEQUENCE app.ticket_seq START 100 INCREMENT 5;
 COMMENT ON TABLE authors IS 'people who write';
+CREATE UNIQUE INDEX authors_name_ci ON authors (lower(name), (born + 1)) WHERE born IS NOT NULL;
 CREATE VIEW app.book_titles AS SELECT b.id, b.title, a.name AS author FROM app.books b JOIN authors a ON a.id = b.author_id WHERE b.price > 10;
 CREATE VIEW author_names (who) AS SELECT name FROM authors ORDER BY name;
 CREATE ROLE describe_reader NOLOGIN;

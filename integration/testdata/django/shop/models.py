@@ -1,4 +1,6 @@
 from django.db import models
+from django.db.models import Q
+from django.db.models.functions import Upper
 
 
 class Customer(models.Model):
@@ -36,3 +38,18 @@ class OrderLine(models.Model):
 
     class Meta:
         unique_together = [("order", "product")]
+
+
+class Voucher(models.Model):
+    """A soft-deleted code: only live vouchers' codes are unique (a partial
+    unique index), and codes are looked up case-blind (an expression index)."""
+
+    code = models.CharField(max_length=30)
+    retired = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["code"], condition=Q(retired=None), name="voucher_code_live")]
+        indexes = [
+            models.Index(Upper("code"), name="voucher_code_upper"),
+            models.Index(fields=["retired"], condition=Q(retired__isnull=False), name="voucher_retired"),
+        ]

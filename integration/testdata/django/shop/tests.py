@@ -10,7 +10,7 @@ from django.db.models.functions import TruncDay
 from django.test import TestCase, TransactionTestCase
 from django.utils import timezone
 
-from .models import Customer, Order, OrderLine, Product, Tag
+from .models import Customer, Order, OrderLine, Product, Tag, Voucher
 
 PARIS = datetime.timezone(datetime.timedelta(hours=1))
 
@@ -63,6 +63,19 @@ class ShopTests(TestCase):
             with transaction.atomic():
                 Customer.objects.create(name="Ann 2", email="ann@example.com", joined=timezone.now())
         self.assertEqual(Customer.objects.count(), 2)
+
+    def test_conditional_unique_constraint(self):
+        Voucher.objects.create(code="SPRING", retired=timezone.now())
+        Voucher.objects.create(code="SPRING", retired=timezone.now())
+        live = Voucher.objects.create(code="SPRING")
+        with self.assertRaises(IntegrityError):
+            with transaction.atomic():
+                Voucher.objects.create(code="SPRING")
+        live.retired = timezone.now()
+        live.save()
+        Voucher.objects.create(code="SPRING")
+        self.assertEqual(Voucher.objects.filter(code="SPRING", retired=None).count(), 1)
+        self.assertEqual(Voucher.objects.filter(code__iexact="spring").count(), 4)
 
     def test_annotate_and_aggregate(self):
         o1 = Order.objects.create(customer=self.ann, placed=timezone.now())

@@ -20,12 +20,17 @@ class Command(BaseCommand):
                 for column, (other_column, other_table) in sorted(intro.get_relations(cursor, table).items()):
                     self.stdout.write(f"  relation {column} -> {other_table}.{other_column}")
             cursor.execute(
-                "SELECT t.relname, i.relname, x.indisunique, x.indisprimary FROM pg_index x"
+                "SELECT t.relname, i.relname, x.indisunique, x.indisprimary, pg_get_indexdef(x.indexrelid) FROM pg_index x"
                 " JOIN pg_class t ON t.oid = x.indrelid JOIN pg_class i ON i.oid = x.indexrelid"
                 " JOIN pg_namespace n ON n.oid = t.relnamespace WHERE n.nspname = 'public' ORDER BY 1, 2"
             )
             for row in cursor.fetchall():
-                self.stdout.write("index %s %s unique=%s primary=%s" % row)
+                self.stdout.write("index %s %s unique=%s primary=%s %s" % row)
+            for name, c in sorted(intro.get_constraints(cursor, "shop_voucher").items()):
+                self.stdout.write(
+                    f"voucher constraint {name} columns={c['columns']} unique={c['unique']} index={c['index']} "
+                    f"type={c.get('type')} definition={c.get('definition')}"
+                )
             cursor.execute(
                 "SELECT t.relname, c.conname, c.contype, c.condeferrable, c.condeferred FROM pg_constraint c"
                 " JOIN pg_class t ON t.oid = c.conrelid JOIN pg_namespace n ON n.oid = t.relnamespace"
