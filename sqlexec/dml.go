@@ -122,6 +122,9 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 			b.params[i] = types.Text
 		}
 	}
+	if err := b.cat.refusePartitionedRowTriggers(t, tgInsert); err != nil {
+		return nil, err
+	}
 	trg, err := b.triggersFor(t, tgInsert, nil)
 	if err != nil {
 		return nil, err
@@ -129,7 +132,7 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 	if oc != nil && trg.hasRowTriggers() {
 		return nil, pgerror.Unsupported("INSERT ... ON CONFLICT into a table with row triggers")
 	}
-	router, pcheck, err := b.insertRouting(t, oc, trg.hasRowTriggers())
+	router, pcheck, err := b.insertRouting(t, oc)
 	if err != nil {
 		return nil, err
 	}

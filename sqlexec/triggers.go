@@ -163,6 +163,9 @@ func (d *ddl) createTrigger(ct *pg_query.CreateTrigStmt, full string) error {
 		if i < 0 {
 			return pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", c, t.name)
 		}
+		if slices.Contains(tr.cols, i) {
+			return pgerror.Newf(pgerror.DuplicateColumn, "column \"%s\" specified more than once", c)
+		}
 		tr.cols = append(tr.cols, i)
 	}
 	for _, a := range ct.Args {
@@ -246,6 +249,42 @@ func (d *ddl) dropTrigger(ds *pg_query.DropStmt) error {
 		d.setTriggers(t, view, slices.Delete(slices.Clone(t.triggers), i, i+1))
 	}
 	return nil
+}
+
+// triggersWithoutColumn returns t's triggers as they are once its column
+// i is dropped: the positions of UPDATE OF shift past it. A trigger whose
+// UPDATE OF or WHEN names the column depends on it, as in PostgreSQL: with
+// cascade it is dropped too, without it the column stays (2BP01).
+func (d *ddl) triggersWithoutColumn(t *tableDesc, i int, cascade bool) ([]*triggerDesc, error) {
+	name := t.cols[i].name
+	var out []*triggerDesc
+	var dependents []string
+	for _, tr := range t.triggers {
+		if slices.Contains(tr.cols, i) || tr.when != nil && readsColumn(tr.when, name) {
+			dependents = append(dependents, fmt.Sprintf("trigger %s on table %s", tr.name, t.name))
+			continue
+		}
+		n := *tr
+		n.cols = nil
+		for _, c := range tr.cols {
+			if c > i {
+				c--
+			}
+			n.cols = append(n.cols, c)
+		}
+		out = append(out, &n)
+	}
+	if len(dependents) > 0 && !cascade {
+		lines := make([]string, len(dependents))
+		for j, dep := range dependents {
+			lines[j] = dep + " depends on column " + name + " of table " + t.name
+		}
+		return nil, pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop column %s of table %s because other objects depend on it", name, t.name).
+			WithDetail("%s", strings.Join(lines, "\n")).
+			WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+	}
+	d.cascadeNotice(dependents)
+	return out, nil
 }
 
 // funcByOID returns the user routine with the OID.

@@ -2,6 +2,8 @@ package sqlexec
 
 import (
 	"slices"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
 )
 
 // Row triggers of the tables below the one a statement names: the members
@@ -109,6 +111,19 @@ func (q *rowQueue) fire(x *execCtx) error {
 	return nil
 }
 
+// hasBeforeRow reports whether a row of the target's member fires BEFORE
+// ROW triggers: its member's (mtrg) when the target has members with
+// triggers, the named table's (trg) for its own rows otherwise.
+func (trg *triggerRun) hasBeforeRow(mtrg []*triggerSet, member int) bool {
+	switch {
+	case mtrg != nil:
+		return mtrg[member] != nil && len(mtrg[member].beforeRow) > 0
+	case member == 0:
+		return trg != nil && len(trg.beforeRow) > 0
+	}
+	return false
+}
+
 // memberDeleteBefore fires the BEFORE DELETE row triggers for the matched
 // row mt: the named table's (trg) for its own rows, its member's when the
 // target has members with triggers (mtrg); nil when a trigger skipped it.
@@ -120,4 +135,32 @@ func memberDeleteBefore(x *execCtx, trg *triggerRun, mtrg []*triggerSet, mt matc
 		return trg.before(x, mt.row, nil)
 	}
 	return mt.phys, nil
+}
+
+// refusePartitionedRowTriggers fails with 0A000 when a statement writing
+// events on t would reach a row trigger of a partitioned table: t itself,
+// a partitioned table t is a partition of, or one below t. PostgreSQL
+// clones such a trigger onto every partition and fires it for the rows
+// written there; fickle keeps it on the partitioned table alone, where no
+// row lives, so running the statement would skip the trigger.
+func (c *catalog) refusePartitionedRowTriggers(t *tableDesc, events int) error {
+	tables := c.descendants(t)
+	for p := t; p != nil; {
+		tables = append(tables, p)
+		if p.bound == nil || len(p.parents) == 0 {
+			break
+		}
+		p = c.tables[p.parents[0]]
+	}
+	for _, p := range tables {
+		if p.part == nil {
+			continue
+		}
+		for _, tr := range p.triggers {
+			if tr.tgtype&tgRow != 0 && tr.tgtype&events != 0 && tr.enabled != 'D' && tr.enabled != 'R' {
+				return pgerror.Unsupported("row triggers on partitioned tables")
+			}
+		}
+	}
+	return nil
 }

@@ -500,6 +500,7 @@ func (w *writer) uniqueError(err error, row []any) error {
 // CASCADE finds the new key.
 func (w *writer) updateRow(x *execCtx, key []byte, old, nr []any) error {
 	t := w.t
+	x.s.noteWrite(t.id, key)
 	if !t.hidden && colsChanged(t, t.pk, old, nr) {
 		if err := x.txn.Move(x.ctx, t.id, key, t.pkKey(nr), nr); err != nil {
 			return w.uniqueError(err, nr)
@@ -528,6 +529,7 @@ func (w *writer) deleteRow(x *execCtx, key []byte, row []any, depth int) error {
 	if err := x.txn.Delete(x.ctx, w.t.id, key); err != nil {
 		return err
 	}
+	x.s.noteWrite(w.t.id, key)
 	for _, ref := range w.refs {
 		if err := w.applyRef(x, ref, row, nil, depth); err != nil {
 			return err
