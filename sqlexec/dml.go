@@ -122,9 +122,6 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 			b.params[i] = types.Text
 		}
 	}
-	if err := b.cat.refusePartitionedRowTriggers(t, tgInsert); err != nil {
-		return nil, err
-	}
 	trg, err := b.triggersFor(t, tgInsert, nil)
 	if err != nil {
 		return nil, err

@@ -303,13 +303,6 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 	for _, s := range sets {
 		setCols = append(setCols, s.col)
 	}
-	events := tgUpdate
-	if t.part != nil {
-		events |= tgInsert | tgDelete // a row its new values move out of its partition
-	}
-	if err := b.cat.refusePartitionedRowTriggers(t, events); err != nil {
-		return nil, err
-	}
 	trg, err := b.triggersFor(t, tgUpdate, setCols)
 	if err != nil {
 		return nil, err
@@ -492,9 +485,6 @@ func (b *binder) deletePlan(del *pg_query.DeleteStmt) (*stmtPlan, error) {
 		if b.params[i].Oid == 0 {
 			b.params[i] = types.Text
 		}
-	}
-	if err := b.cat.refusePartitionedRowTriggers(t, tgDelete); err != nil {
-		return nil, err
 	}
 	trg, err := b.triggersFor(t, tgDelete, nil)
 	if err != nil {

@@ -184,6 +184,11 @@ func (d *ddl) createTrigger(ct *pg_query.CreateTrigStmt, full string) error {
 			return err
 		}
 	}
+	if ct.Row && t.part != nil {
+		// PostgreSQL clones the trigger onto every partition, present and
+		// future, and fires the clones; fickle has no clones to fire.
+		return pgerror.Unsupported("row triggers on partitioned tables")
+	}
 	if view == nil {
 		if err := d.lockTable(t, isolation.TableLockShareRowExclusive); err != nil {
 			return err

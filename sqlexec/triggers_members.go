@@ -2,8 +2,6 @@ package sqlexec
 
 import (
 	"slices"
-
-	"github.com/fickle-db/fickle/internal/pgerror"
 )
 
 // Row triggers of the tables below the one a statement names: the members
@@ -135,32 +133,4 @@ func memberDeleteBefore(x *execCtx, trg *triggerRun, mtrg []*triggerSet, mt matc
 		return trg.before(x, mt.row, nil)
 	}
 	return mt.phys, nil
-}
-
-// refusePartitionedRowTriggers fails with 0A000 when a statement writing
-// events on t would reach a row trigger of a partitioned table: t itself,
-// a partitioned table t is a partition of, or one below t. PostgreSQL
-// clones such a trigger onto every partition and fires it for the rows
-// written there; fickle keeps it on the partitioned table alone, where no
-// row lives, so running the statement would skip the trigger.
-func (c *catalog) refusePartitionedRowTriggers(t *tableDesc, events int) error {
-	tables := c.descendants(t)
-	for p := t; p != nil; {
-		tables = append(tables, p)
-		if p.bound == nil || len(p.parents) == 0 {
-			break
-		}
-		p = c.tables[p.parents[0]]
-	}
-	for _, p := range tables {
-		if p.part == nil {
-			continue
-		}
-		for _, tr := range p.triggers {
-			if tr.tgtype&tgRow != 0 && tr.tgtype&events != 0 && tr.enabled != 'D' && tr.enabled != 'R' {
-				return pgerror.Unsupported("row triggers on partitioned tables")
-			}
-		}
-	}
-	return nil
 }
