@@ -316,7 +316,9 @@ func (fr *plFrame) assign(k int, v any, from types.Type) error {
 		return pgerror.Newf(pgerror.SyntaxError, "variable \"%s\" is declared CONSTANT", d.name)
 	case d.kind == 'f':
 		return fr.assignField(d, v, from)
-	case d.kind == 'w' && len(d.fields) == 1 && fr.typs[d.fields[0]].Oid == types.OidRecord:
+	case d.kind == 'w' && len(d.fields) == 1 && fr.typs[d.fields[0]].Oid == types.OidRecord && fr.pl.datums[d.fields[0]].kind != 'f':
+		// INTO a lone record variable takes the whole row; INTO a lone
+		// field of one takes the first column, as a variable does.
 		return fr.assign(d.fields[0], v, from)
 	case d.kind == 'w':
 		r, _ := v.([]any)
