@@ -72,6 +72,9 @@ type Session struct {
 	// history names a routine's statements with both.
 	stmt         history.Statement
 	routineNames []string
+	// triggerTables are the OIDs of the relations whose triggers are
+	// running, outermost first: DDL may not change them (checkNotInUse).
+	triggerTables []uint32
 	// transitions are the transition tables of the trigger running, which
 	// its queries read as relations (triggers_transition.go).
 	transitions []*transitionTable

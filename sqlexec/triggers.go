@@ -594,11 +594,13 @@ func (ts *triggerSet) fireWith(x *execCtx, f firing, when, level string, old, ne
 	}
 	s.routineDepth++
 	s.routineNames = append(s.routineNames, "trigger "+f.tr.name+" on "+ts.t.name)
+	s.triggerTables = append(s.triggerTables, ts.t.oid)
 	outer := s.transitions
 	s.transitions = tables
 	defer func() {
 		s.routineDepth--
 		s.routineNames = s.routineNames[:len(s.routineNames)-1]
+		s.triggerTables = s.triggerTables[:len(s.triggerTables)-1]
 		s.transitions = outer
 	}()
 	leave, err := s.enterRoutine(f.fn)
