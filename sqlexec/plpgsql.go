@@ -39,6 +39,9 @@ type plDatum struct {
 	// typName is the declared type as written; typ its resolution.
 	typName string
 	typ     types.Type
+	// domain checks a value against the constraints of the domain the
+	// declared type names (compilePlpgsql), nil for another type.
+	domain  domainCheck
 	def     *plExpr
 	notNull bool
 	isConst bool

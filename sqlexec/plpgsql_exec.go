@@ -61,9 +61,30 @@ func compilePlpgsql(s *Session, cat *catalog, f *funcDesc) (*plFunction, error) 
 			if d.typ, err = resolvePlType(b, d.typName); err != nil {
 				return nil, err
 			}
+			if d.domain, err = plDomainCheck(b, d.typName); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return p, nil
+}
+
+// plDomainCheck compiles the check of the domain a declared type name
+// names: a variable of a domain type takes only values its constraints
+// accept, as in PostgreSQL. It is nil for any other type.
+func plDomainCheck(b *binder, name string) (domainCheck, error) {
+	if lower := strings.ToLower(name); strings.HasSuffix(lower, "%type") || strings.HasSuffix(lower, "%rowtype") {
+		return nil, nil
+	}
+	tn, err := parseTypeString(name)
+	if err != nil {
+		return nil, nil
+	}
+	dom := b.domainNamed(tn)
+	if dom == nil {
+		return nil, nil
+	}
+	return b.domainCheckFor(dom)
 }
 
 // resolvePlType resolves a declared type: a type name, table%ROWTYPE or
@@ -342,6 +363,11 @@ func (fr *plFrame) block(st *plStmt) (plFlow, error) {
 			}
 		} else if d.notNull {
 			return plFlow{}, pgerror.Newf(pgerror.NullValueNotAllowed, "variable \"%s\" must have a default value, since it's declared NOT NULL", d.name)
+		} else if d.domain != nil {
+			// The domain may reject the NULL the variable starts with.
+			if err := d.domain(fr.x, nil); err != nil {
+				return plFlow{}, err
+			}
 		}
 	}
 	if len(st.handlers) == 0 {

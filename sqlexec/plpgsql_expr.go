@@ -370,6 +370,11 @@ func (fr *plFrame) assign(k int, v any, from types.Type) error {
 	if err != nil {
 		return err
 	}
+	if d.domain != nil {
+		if err := d.domain(fr.x, cv); err != nil {
+			return err
+		}
+	}
 	if cv == nil && d.notNull {
 		return pgerror.Newf(pgerror.NullValueNotAllowed, "null value cannot be assigned to variable \"%s\" declared NOT NULL", d.name)
 	}
