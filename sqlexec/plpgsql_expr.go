@@ -178,6 +178,11 @@ func (fr *plFrame) value(e *plExpr) (any, types.Type, error) {
 		if fr.scalarCtx == nil {
 			fr.scalarCtx = fr.execCtx()
 		}
+		if c.scalar.volatile && fr.x.asOf == 0 {
+			// In a volatile routine an expression is a statement of its
+			// own: the STABLE functions it calls see the writes so far.
+			fr.scalarCtx.stmtMark = fr.x.txn.WriteMark()
+		}
 		v, err := c.scalar.eval(fr.scalarCtx)
 		return v, c.scalar.typ, err
 	}
