@@ -372,6 +372,15 @@ func (r *plReader) enter(label string, dnos []int) func() {
 		}
 		if d := r.f.datums[k]; d.cursor != nil {
 			d.cursor.query.scope = r.scope
+			if d.cursor.argRow >= 0 {
+				// The cursor's arguments are variables of its query
+				// alone: OPEN's argument values read the names around.
+				args := r.f.datums[d.cursor.argRow].fields
+				for _, a := range args {
+					r.f.scoped[a] = true
+				}
+				d.cursor.query.scope = &plScope{dnos: args, outer: r.scope}
+			}
 		}
 	}
 	return func() { r.scope = outer }
@@ -404,9 +413,21 @@ func (r *plReader) stmt(m map[string]any, prevLine int) (*plStmt, error) {
 	case "block":
 		// The block declares the variables written after the previous
 		// statement and up to its BEGIN.
+		cursorArgs := map[int]bool{}
+		for _, d := range r.f.datums {
+			if d.cursor != nil && d.cursor.argRow >= 0 {
+				for _, a := range r.f.datums[d.cursor.argRow].fields {
+					cursorArgs[a] = true
+				}
+			}
+		}
 		for i, d := range r.f.datums {
 			if !r.claimed[i] && d.kind != 'w' && (st.line == 0 || d.line > prevLine && d.line <= st.line) && !strings.HasPrefix(d.name, "__Case__Variable_") {
-				st.decls = append(st.decls, i)
+				// A bound cursor's arguments belong to its query's scope
+				// (enter), not to the block's.
+				if !cursorArgs[i] {
+					st.decls = append(st.decls, i)
+				}
 				r.claimed[i] = true
 			}
 		}
