@@ -201,6 +201,39 @@ func dollarQuote(text string) string {
 	return tag + text + tag
 }
 
+// returnShapeError is PostgreSQL's check, when it compiles a body, of a
+// RETURN written in it (with an expression or not) against f's result: a
+// set-returning function, a procedure, a void function and one with OUT
+// parameters return no expression, any other function one.
+func returnShapeError(f *funcDesc, hasExpr bool) error {
+	out := false
+	for _, p := range f.params {
+		out = out || p.isOut()
+	}
+	mismatch := func(msg string) *pgerror.Error { return pgerror.New(pgerror.DatatypeMismatch, msg) }
+	switch {
+	case f.retSet:
+		if hasExpr {
+			return mismatch("RETURN cannot have a parameter in function returning set").WithHint("Use RETURN NEXT or RETURN QUERY.")
+		}
+	case f.kind == 'p' && !out:
+		if hasExpr {
+			return pgerror.New(pgerror.SyntaxError, "RETURN cannot have a parameter in a procedure")
+		}
+	case f.result.Oid == types.OidVoid:
+		if hasExpr {
+			return mismatch("RETURN cannot have a parameter in function returning void")
+		}
+	case out:
+		if hasExpr {
+			return mismatch("RETURN cannot have a parameter in function with OUT parameters")
+		}
+	case !hasExpr:
+		return pgerror.New(pgerror.SyntaxError, "missing expression at or near \";\"")
+	}
+	return nil
+}
+
 // parsePlpgsql parses f's body: 42601 for a syntax error.
 func parsePlpgsql(f *funcDesc) (*plFunction, error) {
 	out, err := pg_query.ParsePlPgSqlToJSON(plpgsqlSource(f))
@@ -500,6 +533,11 @@ func (r *plReader) stmt(m map[string]any, prevLine int) (*plStmt, error) {
 		st.isExit, st.cond = jsonBool(b, "is_exit"), r.expr(b["cond"])
 	case "return", "return_next":
 		st.expr = r.expr(b["expr"])
+		if st.kind == "return" && st.line > 0 { // not the parser's own closing RETURN
+			if err := returnShapeError(r.f.fn, st.expr != nil); err != nil {
+				return nil, err
+			}
+		}
 		st.varno = -1
 		if _, ok := b["retvarno"]; ok {
 			st.varno = jsonNum(b, "retvarno")

@@ -3,6 +3,7 @@ package sqlexec
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
@@ -466,7 +467,9 @@ func (fr *plFrame) returnStmt(st *plStmt) (plFlow, error) {
 			fr.rows = [][]any{{""}}
 		}
 		return plFlow{sig: plReturn}, nil
-	case len(f.outCols) > 0 || f.kind == 'p':
+	case len(f.outCols) > 0 || f.kind == 'p' || slices.ContainsFunc(f.params, funcParam.isOut):
+		// A lone OUT parameter has no outCols: the function returns its
+		// value as a scalar, the one column of outRow.
 		fr.rows = [][]any{fr.outRow()}
 		return plFlow{sig: plReturn}, nil
 	}
