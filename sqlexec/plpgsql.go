@@ -244,6 +244,11 @@ func parsePlpgsql(f *funcDesc) (*plFunction, error) {
 			// refuses a refcursor parameter where a cursor is expected.
 			return nil, pgerror.Unsupported("a refcursor parameter in OPEN, FETCH, MOVE or CLOSE (assign it to a refcursor variable)")
 		}
+		if strings.Contains(msg, "is declared CONSTANT") {
+			// The parser's check of an assignment target, which
+			// PostgreSQL reports with its own code.
+			return nil, pgerror.New(pgerror.ErrorInAssignment, msg)
+		}
 		return nil, pgerror.New(pgerror.SyntaxError, msg)
 	}
 	var tree []map[string]any

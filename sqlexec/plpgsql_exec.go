@@ -359,7 +359,7 @@ func (fr *plFrame) block(st *plStmt) (plFlow, error) {
 			if err != nil {
 				return plFlow{}, err
 			}
-			if err := fr.assign(k, v, t); err != nil {
+			if err := fr.store(k, v, t); err != nil {
 				return plFlow{}, err
 			}
 		} else if d.notNull {

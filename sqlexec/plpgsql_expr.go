@@ -315,10 +315,17 @@ func (fr *plFrame) varScalar(k int, name string) (*scalar, bool) {
 // type), a record (which takes the value's shape, or casts it to its
 // declared %ROWTYPE), or a row of variables.
 func (fr *plFrame) assign(k int, v any, from types.Type) error {
+	if d := fr.pl.datums[k]; d.isConst {
+		return pgerror.Newf(pgerror.ErrorInAssignment, "variable \"%s\" is declared CONSTANT", d.name)
+	}
+	return fr.store(k, v, from)
+}
+
+// store is assign without its CONSTANT check: the declaration of a
+// CONSTANT variable gives it its value this way.
+func (fr *plFrame) store(k int, v any, from types.Type) error {
 	d := fr.pl.datums[k]
 	switch {
-	case d.isConst:
-		return pgerror.Newf(pgerror.SyntaxError, "variable \"%s\" is declared CONSTANT", d.name)
 	case d.kind == 'f':
 		return fr.assignField(d, v, from)
 	case d.kind == 'w' && len(d.fields) == 1 && fr.typs[d.fields[0]].Oid == types.OidRecord && fr.pl.datums[d.fields[0]].kind != 'f':
