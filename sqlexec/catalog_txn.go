@@ -312,12 +312,30 @@ func mergeMaps[K comparable, V comparable](base, mine, cur map[K]V, clash func(K
 	return out
 }
 
+// checkNotInUse fails with 55006, as PostgreSQL's CheckTableNotInUse does,
+// when CREATE INDEX, or ALTER TABLE taking the lock that changes the table
+// (mode: not the one on a table a new foreign key references), would
+// change a table whose triggers are running: the statement
+// that fired them is still writing the table under its old definition.
+func (d *ddl) checkNotInUse(t *tableDesc, mode isolation.TableLock) error {
+	if d.tag != "CREATE INDEX" && (d.tag != "ALTER TABLE" || mode != isolation.TableLockAccessExclusive) {
+		return nil
+	}
+	if !slices.Contains(d.s.triggerTables, t.oid) {
+		return nil
+	}
+	return pgerror.Newf(pgerror.ObjectInUse, "cannot %s \"%s\" because it is being used by active queries in this session", d.tag, t.name)
+}
+
 // lockTable takes a table lock for a DDL statement through its
 // transaction. When the lock had to wait for a transaction whose DDL
 // committed meanwhile, the statement must start over on the new catalog
 // (errCatalogChanged): the lock stays held, so the second run does not
 // wait again.
 func (d *ddl) lockTable(t *tableDesc, mode isolation.TableLock) error {
+	if err := d.checkNotInUse(t, mode); err != nil {
+		return err
+	}
 	if err := d.x.txn.LockTable(d.x.ctx, t.id, mode, isolation.WaitBlock); err != nil {
 		return err
 	}

@@ -32,6 +32,9 @@ type ddl struct {
 	// rebuiltIndexes maps the OIDs of the indexes the statement's ALTER
 	// COLUMN TYPE rebuilt to their successors (rebuildIndexesOn).
 	rebuiltIndexes map[uint32]rebuiltIndex
+	// tag is the statement's command tag ("" when it runs outside
+	// ddlPlan), which names it in errors about its tables (lockTable).
+	tag string
 }
 
 // notice records a NOTICE for the client, as PostgreSQL sends for IF [NOT]
@@ -155,7 +158,10 @@ func (b *binder) ddlPlan(st *Statement) (*stmtPlan, error) {
 	node := st.node
 	tag := ddlTag(node)
 	return &stmtPlan{writes: tag, exec: func(x *execCtx) (*Result, error) {
-		d, err := x.s.runDDL(x, func(d *ddl) error { return d.run(node, st.full) })
+		d, err := x.s.runDDL(x, func(d *ddl) error {
+			d.tag = tag
+			return d.run(node, st.full)
+		})
 		if err != nil {
 			return nil, err
 		}

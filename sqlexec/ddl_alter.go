@@ -241,6 +241,11 @@ func (d *ddl) dropColumn(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 		}
 		return out, true
 	}
+	triggers, err := d.triggersWithoutColumn(t, i, cmd.Behavior == pg_query.DropBehavior_DROP_CASCADE)
+	if err != nil {
+		return err
+	}
+	t.triggers = triggers
 	d.dropOwnedSequences(t, t.cols[i].attnum)
 	// Every index is rebuilt: the row positions of its columns move.
 	old := t.indexes

@@ -129,7 +129,7 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 	if oc != nil && trg.hasRowTriggers() {
 		return nil, pgerror.Unsupported("INSERT ... ON CONFLICT into a table with row triggers")
 	}
-	router, pcheck, err := b.insertRouting(t, oc, trg.hasRowTriggers())
+	router, pcheck, err := b.insertRouting(t, oc)
 	if err != nil {
 		return nil, err
 	}

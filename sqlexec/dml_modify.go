@@ -316,6 +316,8 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 		if err != nil {
 			return nil, err
 		}
+		guard := x.s.startModify()
+		defer x.s.endModify()
 		matches, err := m.collect(x)
 		if err != nil {
 			return nil, err
@@ -325,6 +327,9 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 		done := modified{}
 		q := &rowQueue{}
 		for _, mt := range matches {
+			if err := guard.check(x.s, m.rowTable(mt).id, mt.key, "updated"); err != nil {
+				return nil, err
+			}
 			mt, ok, err := m.lockForWrite(x, mt, lockMode)
 			if err != nil {
 				return nil, err
@@ -376,6 +381,9 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 					continue
 				}
 				nr = mem.toParent(np)
+			}
+			if err := guard.check(x.s, m.rowTable(mt).id, mt.key, "updated"); err != nil {
+				return nil, err
 			}
 			outcome, movedTo, err := moves.apply(x, mt, wm, np, nr, policies, q)
 			if err != nil {
@@ -491,6 +499,8 @@ func (b *binder) deletePlan(del *pg_query.DeleteStmt) (*stmtPlan, error) {
 		if err != nil {
 			return nil, err
 		}
+		guard := x.s.startModify()
+		defer x.s.endModify()
 		matches, err := m.collect(x)
 		if err != nil {
 			return nil, err
@@ -500,6 +510,13 @@ func (b *binder) deletePlan(del *pg_query.DeleteStmt) (*stmtPlan, error) {
 		done := modified{}
 		q := &rowQueue{}
 		for _, mt := range matches {
+			locked := "deleted"
+			if trg.hasBeforeRow(mtrg, mt.member) {
+				locked = "updated" // found while locking the row for its BEFORE triggers
+			}
+			if err := guard.check(x.s, m.rowTable(mt).id, mt.key, locked); err != nil {
+				return nil, err
+			}
 			mt, ok, err := m.lockForWrite(x, mt, isolation.RowLockUpdate)
 			if err != nil {
 				return nil, err
@@ -516,6 +533,9 @@ func (b *binder) deletePlan(del *pg_query.DeleteStmt) (*stmtPlan, error) {
 				return nil, err
 			case kept == nil:
 				continue
+			}
+			if err := guard.check(x.s, wm.t.id, mt.key, "deleted"); err != nil {
+				return nil, err
 			}
 			deleted++
 			if err := wm.deleteRow(x, mt.key, mt.phys, 0); err != nil {

@@ -99,7 +99,13 @@ func (f *funcDesc) resultCols() []types.Field {
 	if len(f.outCols) > 0 {
 		return f.outCols
 	}
-	return []types.Field{{Name: f.name, Type: f.result}}
+	name := f.name
+	for _, p := range f.params {
+		if p.isOut() && p.name != "" {
+			name = p.name // a lone OUT parameter names the column
+		}
+	}
+	return []types.Field{{Name: name, Type: f.result}}
 }
 
 // values evaluates the call's arguments.
@@ -122,7 +128,7 @@ func (c *routineCall) setCall() *setCall {
 	cols := f.resultCols()
 	_, composite := f.result.Fields()
 	return &setCall{name: f.name, cols: cols, args: c.args, scalar: len(cols) == 1 && !composite && f.result.Oid != types.OidRecord,
-		fn: &setFunc{schema: f.schema, strict: f.strict,
+		fn: &setFunc{schema: f.schema, strict: f.strict, outParam: len(f.outCols) == 0 && cols[0].Name != f.name,
 			rows: func(x *execCtx, args []any) ([][]any, error) { return x.s.invoke(x, f, args) }}}
 }
 

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
 	"github.com/fickle-db/fickle/sqlexec/types"
 )
 
@@ -258,7 +260,7 @@ func triggerDefinition(s *Session, c *catalog, oid uint32, pretty bool) (string,
 			}
 			def := fmt.Sprintf("CREATE %s %s %s %s ON %s %sFOR EACH %s ", kind, quoteIdentIfNeeded(tr.name), when,
 				strings.Join(events, " OR "), table, constraint, level)
-			if tr.when != nil && pretty {
+			if tr.when != nil && (pretty || !ruleutilsParenthesizes(tr.when)) {
 				def += "WHEN (" + deparseExpr(tr.when) + ") "
 			} else if tr.when != nil {
 				def += "WHEN ((" + deparseExpr(tr.when) + ")) "
@@ -278,6 +280,14 @@ func triggerDefinition(s *Session, c *catalog, oid uint32, pretty bool) (string,
 		}
 	}
 	return "", false
+}
+
+// ruleutilsParenthesizes reports whether PostgreSQL's deparser, when not
+// pretty-printing, wraps the expression n in parentheses of its own: it
+// does for operators and the like, not for a constant, a column, a
+// function call or a cast.
+func ruleutilsParenthesizes(n *pg_query.Node) bool {
+	return n.GetAConst() == nil && n.GetColumnRef() == nil && n.GetFuncCall() == nil && n.GetTypeCast() == nil
 }
 
 // userProc is a user routine in the shape of a built-in's pg_proc row,

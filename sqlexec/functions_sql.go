@@ -42,6 +42,9 @@ func (s *Session) compiled(f *funcDesc) (*compiledRoutine, error) {
 	if c := s.routines[f]; c != nil && c.version == version && c.env == env {
 		return c, nil
 	}
+	if err := nonStandardBody(s, f); err != nil {
+		return nil, err
+	}
 	c := &compiledRoutine{version: version, env: env}
 	var err error
 	if f.lang == "plpgsql" {
@@ -59,14 +62,35 @@ func (s *Session) compiled(f *funcDesc) (*compiledRoutine, error) {
 	return c, nil
 }
 
+// nonStandardBody refuses to compile f's body while standard_conforming_strings
+// is off when a '...' literal in it holds a backslash: PostgreSQL then
+// reads the backslash as an escape, and fickle's parsers read routine
+// bodies the standard way only. Query strings are rewritten for them
+// (rewriteNonStandardStrings); a body is compiled once for several
+// settings, so it is refused instead.
+func nonStandardBody(s *Session, f *funcDesc) error {
+	if v, _ := s.setting("standard_conforming_strings"); v != "off" {
+		return nil
+	}
+	rewritten, err := rewriteNonStandardStrings(f.src)
+	if err != nil {
+		return err
+	}
+	if rewritten != f.src {
+		return pgerror.Unsupported("routine bodies with backslashes in string literals while standard_conforming_strings is off")
+	}
+	return nil
+}
+
 // routinePlanEnv names the settings a routine's plans depend on: the
 // search path their names were resolved on (with the session's temporary
 // schema) and those their constants were read in. A body planned under
 // one search path is planned again under another, as PostgreSQL's plan
-// cache does.
+// cache does; one read with standard_conforming_strings on is checked
+// again when it is off (nonStandardBody).
 func (s *Session) routinePlanEnv() string {
 	var b strings.Builder
-	for _, name := range []string{"search_path", "TimeZone", "DateStyle", "IntervalStyle"} {
+	for _, name := range []string{"search_path", "TimeZone", "DateStyle", "IntervalStyle", "standard_conforming_strings"} {
 		v, _ := s.settings.get(name)
 		b.WriteString(v)
 		b.WriteByte(0)

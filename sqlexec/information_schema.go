@@ -123,7 +123,8 @@ func infoColumns(s *Session, c *catalog) []infoColumn {
 	}
 	for _, v := range sortedViews(c) {
 		for i, col := range v.cols {
-			out = append(out, infoColumn{schema: v.schema, table: v.name, name: col.name, pos: i + 1, typ: col.typ})
+			out = append(out, infoColumn{schema: v.schema, table: v.name, name: col.name, pos: i + 1, typ: col.typ,
+				updatable: viewColumnUpdatable(s, c, v, i)})
 		}
 	}
 	return out
@@ -196,8 +197,8 @@ func init() {
 				out = append(out, []any{db, t.schema, t.name, "BASE TABLE", nil, nil, nil, nil, nil, "YES", "NO", nil})
 			}
 			for _, v := range sortedViews(c) {
-				// fickle writes through no view.
-				out = append(out, []any{db, v.schema, v.name, "VIEW", nil, nil, nil, nil, nil, "NO", "NO", nil})
+				ins, _, _ := viewWritable(s, c, v, 0)
+				out = append(out, []any{db, v.schema, v.name, "VIEW", nil, nil, nil, nil, nil, yesNo(ins), "NO", nil})
 			}
 			return out
 		}})

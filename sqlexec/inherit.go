@@ -385,6 +385,12 @@ func (d *ddl) addInherit(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 		return pgerror.New(pgerror.DuplicateTable, "circular inheritance not allowed").
 			WithDetail("\"%s\" is already a child of \"%s\".", p.name, t.name)
 	}
+	if i := slices.IndexFunc(t.triggers, func(tr *triggerDesc) bool {
+		return tr.tgtype&tgRow != 0 && (tr.oldTable != "" || tr.newTable != "")
+	}); i >= 0 {
+		return pgerror.Newf(pgerror.FeatureNotSupported, "trigger \"%s\" prevents table \"%s\" from becoming an inheritance child", t.triggers[i].name, t.name).
+			WithDetail("ROW triggers with transition tables are not supported in inheritance hierarchies.")
+	}
 	if slices.Contains(t.parents, p.oid) {
 		return pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" would be inherited from more than once", p.name)
 	}

@@ -309,13 +309,10 @@ func (pc *partCheck) check(x *execCtx, t *tableDesc, row []any) error {
 // cp when there is one, and the constraint of a partition (a partitioned
 // one's too, which the row must satisfy before it is routed, as in
 // PostgreSQL).
-func (b *binder) insertRouting(t *tableDesc, cp *conflictPlan, rowTriggers bool) (*partRouter, *partCheck, error) {
+func (b *binder) insertRouting(t *tableDesc, cp *conflictPlan) (*partRouter, *partCheck, error) {
 	pc, err := b.partCheckFor(t)
 	if err != nil || t.part == nil {
 		return nil, pc, err
-	}
-	if rowTriggers {
-		return nil, nil, pgerror.Unsupported("row triggers on partitioned tables")
 	}
 	r, err := b.partRouterFor(t, cp != nil && cp.update)
 	if err == nil && cp != nil {

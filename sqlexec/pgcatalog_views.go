@@ -131,3 +131,40 @@ func viewWritable(s *Session, c *catalog, v *viewDesc, depth int) (ins, upd, del
 	cols := reason == ""
 	return ins || cols && bi, upd || cols && bu, del || bd
 }
+
+// viewColumnUpdatable reports whether column i of v is updatable without
+// triggers in PostgreSQL's pg_column_is_updatable terms: UPDATE can write
+// it and DELETE can delete the view's rows (viewColumnEvents).
+func viewColumnUpdatable(s *Session, c *catalog, v *viewDesc, i int) bool {
+	upd, del := viewColumnEvents(s, c, v, i, 0)
+	return upd && del
+}
+
+// viewColumnEvents reports whether UPDATE can write column i of v and
+// whether DELETE can delete from v, without triggers: through an
+// unconditional INSTEAD rule, or, for an automatically updatable view,
+// when its base relation takes them (UPDATE only for a column naming a
+// column of the base).
+func viewColumnEvents(s *Session, c *catalog, v *viewDesc, i int, depth int) (upd, del bool) {
+	for _, r := range v.rules {
+		if r.instead && r.where == nil {
+			upd = upd || r.event == pg_query.CmdType_CMD_UPDATE
+			del = del || r.event == pg_query.CmdType_CMD_DELETE
+		}
+	}
+	av, reason := (&binder{s: s, cat: c}).autoViewParts(v, v.name)
+	if av == nil || reason != "" && reason != noUpdatableColumns || depth > maxViewDepth || i >= len(av.cols) {
+		return upd, del
+	}
+	base := av.cols[i].base
+	if bv := s.lookupView(c, av.base.Schemaname, av.base.Relname); bv != nil {
+		if j := slices.Index(bv.colNames(), base); base != "" && j >= 0 {
+			bu, bd := viewColumnEvents(s, c, bv, j, depth+1)
+			return upd || bu, del || bd
+		}
+		_, _, bd := viewWritable(s, c, bv, depth+1)
+		return upd, del || bd
+	}
+	t := s.lookupTable(c, av.base.Schemaname, av.base.Relname)
+	return upd || base != "" && t != nil && t.colIndex(base) >= 0, true
+}

@@ -39,6 +39,9 @@ type plDatum struct {
 	// typName is the declared type as written; typ its resolution.
 	typName string
 	typ     types.Type
+	// domain checks a value against the constraints of the domain the
+	// declared type names (compilePlpgsql), nil for another type.
+	domain  domainCheck
 	def     *plExpr
 	notNull bool
 	isConst bool
@@ -198,6 +201,39 @@ func dollarQuote(text string) string {
 	return tag + text + tag
 }
 
+// returnShapeError is PostgreSQL's check, when it compiles a body, of a
+// RETURN written in it (with an expression or not) against f's result: a
+// set-returning function, a procedure, a void function and one with OUT
+// parameters return no expression, any other function one.
+func returnShapeError(f *funcDesc, hasExpr bool) error {
+	out := false
+	for _, p := range f.params {
+		out = out || p.isOut()
+	}
+	mismatch := func(msg string) *pgerror.Error { return pgerror.New(pgerror.DatatypeMismatch, msg) }
+	switch {
+	case f.retSet:
+		if hasExpr {
+			return mismatch("RETURN cannot have a parameter in function returning set").WithHint("Use RETURN NEXT or RETURN QUERY.")
+		}
+	case f.kind == 'p' && !out:
+		if hasExpr {
+			return pgerror.New(pgerror.SyntaxError, "RETURN cannot have a parameter in a procedure")
+		}
+	case f.result.Oid == types.OidVoid:
+		if hasExpr {
+			return mismatch("RETURN cannot have a parameter in function returning void")
+		}
+	case out:
+		if hasExpr {
+			return mismatch("RETURN cannot have a parameter in function with OUT parameters")
+		}
+	case !hasExpr:
+		return pgerror.New(pgerror.SyntaxError, "missing expression at or near \";\"")
+	}
+	return nil
+}
+
 // parsePlpgsql parses f's body: 42601 for a syntax error.
 func parsePlpgsql(f *funcDesc) (*plFunction, error) {
 	out, err := pg_query.ParsePlPgSqlToJSON(plpgsqlSource(f))
@@ -207,6 +243,11 @@ func parsePlpgsql(f *funcDesc) (*plFunction, error) {
 			// pg_query's parser types every parameter unknown, so it
 			// refuses a refcursor parameter where a cursor is expected.
 			return nil, pgerror.Unsupported("a refcursor parameter in OPEN, FETCH, MOVE or CLOSE (assign it to a refcursor variable)")
+		}
+		if strings.Contains(msg, "is declared CONSTANT") {
+			// The parser's check of an assignment target, which
+			// PostgreSQL reports with its own code.
+			return nil, pgerror.New(pgerror.ErrorInAssignment, msg)
 		}
 		return nil, pgerror.New(pgerror.SyntaxError, msg)
 	}
@@ -369,6 +410,15 @@ func (r *plReader) enter(label string, dnos []int) func() {
 		}
 		if d := r.f.datums[k]; d.cursor != nil {
 			d.cursor.query.scope = r.scope
+			if d.cursor.argRow >= 0 {
+				// The cursor's arguments are variables of its query
+				// alone: OPEN's argument values read the names around.
+				args := r.f.datums[d.cursor.argRow].fields
+				for _, a := range args {
+					r.f.scoped[a] = true
+				}
+				d.cursor.query.scope = &plScope{dnos: args, outer: r.scope}
+			}
 		}
 	}
 	return func() { r.scope = outer }
@@ -401,9 +451,21 @@ func (r *plReader) stmt(m map[string]any, prevLine int) (*plStmt, error) {
 	case "block":
 		// The block declares the variables written after the previous
 		// statement and up to its BEGIN.
+		cursorArgs := map[int]bool{}
+		for _, d := range r.f.datums {
+			if d.cursor != nil && d.cursor.argRow >= 0 {
+				for _, a := range r.f.datums[d.cursor.argRow].fields {
+					cursorArgs[a] = true
+				}
+			}
+		}
 		for i, d := range r.f.datums {
 			if !r.claimed[i] && d.kind != 'w' && (st.line == 0 || d.line > prevLine && d.line <= st.line) && !strings.HasPrefix(d.name, "__Case__Variable_") {
-				st.decls = append(st.decls, i)
+				// A bound cursor's arguments belong to its query's scope
+				// (enter), not to the block's.
+				if !cursorArgs[i] {
+					st.decls = append(st.decls, i)
+				}
 				r.claimed[i] = true
 			}
 		}
@@ -476,6 +538,11 @@ func (r *plReader) stmt(m map[string]any, prevLine int) (*plStmt, error) {
 		st.isExit, st.cond = jsonBool(b, "is_exit"), r.expr(b["cond"])
 	case "return", "return_next":
 		st.expr = r.expr(b["expr"])
+		if st.kind == "return" && st.line > 0 { // not the parser's own closing RETURN
+			if err := returnShapeError(r.f.fn, st.expr != nil); err != nil {
+				return nil, err
+			}
+		}
 		st.varno = -1
 		if _, ok := b["retvarno"]; ok {
 			st.varno = jsonNum(b, "retvarno")

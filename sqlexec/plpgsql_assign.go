@@ -39,7 +39,7 @@ func (fr *plFrame) elementTarget(b *binder, e *plExpr) (*arrayAssign, error) {
 		return nil, pgerror.Unsupported("assignment to a subscripted field of a record in PL/pgSQL")
 	}
 	if fr.pl.datums[k].isConst {
-		return nil, pgerror.Newf(pgerror.SyntaxError, "variable \"%s\" is declared CONSTANT", fr.pl.datums[k].name)
+		return nil, pgerror.Newf(pgerror.ErrorInAssignment, "variable \"%s\" is declared CONSTANT", fr.pl.datums[k].name)
 	}
 	col := &columnDesc{name: fr.pl.datums[k].name, typ: fr.typs[k]}
 	return b.bindArrayAssign(nil, col, ind.Indirection, -1)

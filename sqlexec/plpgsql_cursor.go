@@ -142,6 +142,10 @@ func (fr *plFrame) open(st *plStmt) (*cursor, error) {
 	if err != nil {
 		return nil, err
 	}
+	if d := fr.pl.datums[c.curvar]; name == "" && d.isConst {
+		// The variable would take the new cursor's name.
+		return nil, pgerror.Newf(pgerror.ErrorInAssignment, "variable \"%s\" is declared CONSTANT", d.name)
+	}
 	if name == "" {
 		s.unnamedPortals++
 		name = fmt.Sprintf("<unnamed portal %d>", s.unnamedPortals)

@@ -3,6 +3,7 @@ package sqlexec
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
@@ -61,9 +62,30 @@ func compilePlpgsql(s *Session, cat *catalog, f *funcDesc) (*plFunction, error) 
 			if d.typ, err = resolvePlType(b, d.typName); err != nil {
 				return nil, err
 			}
+			if d.domain, err = plDomainCheck(b, d.typName); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return p, nil
+}
+
+// plDomainCheck compiles the check of the domain a declared type name
+// names: a variable of a domain type takes only values its constraints
+// accept, as in PostgreSQL. It is nil for any other type.
+func plDomainCheck(b *binder, name string) (domainCheck, error) {
+	if lower := strings.ToLower(name); strings.HasSuffix(lower, "%type") || strings.HasSuffix(lower, "%rowtype") {
+		return nil, nil
+	}
+	tn, err := parseTypeString(name)
+	if err != nil {
+		return nil, nil
+	}
+	dom := b.domainNamed(tn)
+	if dom == nil {
+		return nil, nil
+	}
+	return b.domainCheckFor(dom)
 }
 
 // resolvePlType resolves a declared type: a type name, table%ROWTYPE or
@@ -337,11 +359,16 @@ func (fr *plFrame) block(st *plStmt) (plFlow, error) {
 			if err != nil {
 				return plFlow{}, err
 			}
-			if err := fr.assign(k, v, t); err != nil {
+			if err := fr.store(k, v, t); err != nil {
 				return plFlow{}, err
 			}
 		} else if d.notNull {
 			return plFlow{}, pgerror.Newf(pgerror.NullValueNotAllowed, "variable \"%s\" must have a default value, since it's declared NOT NULL", d.name)
+		} else if d.domain != nil {
+			// The domain may reject the NULL the variable starts with.
+			if err := d.domain(fr.x, nil); err != nil {
+				return plFlow{}, err
+			}
 		}
 	}
 	if len(st.handlers) == 0 {
@@ -440,7 +467,9 @@ func (fr *plFrame) returnStmt(st *plStmt) (plFlow, error) {
 			fr.rows = [][]any{{""}}
 		}
 		return plFlow{sig: plReturn}, nil
-	case len(f.outCols) > 0 || f.kind == 'p':
+	case len(f.outCols) > 0 || f.kind == 'p' || slices.ContainsFunc(f.params, funcParam.isOut):
+		// A lone OUT parameter has no outCols: the function returns its
+		// value as a scalar, the one column of outRow.
 		fr.rows = [][]any{fr.outRow()}
 		return plFlow{sig: plReturn}, nil
 	}

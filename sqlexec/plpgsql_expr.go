@@ -178,6 +178,11 @@ func (fr *plFrame) value(e *plExpr) (any, types.Type, error) {
 		if fr.scalarCtx == nil {
 			fr.scalarCtx = fr.execCtx()
 		}
+		if c.scalar.volatile && fr.x.asOf == 0 {
+			// In a volatile routine an expression is a statement of its
+			// own: the STABLE functions it calls see the writes so far.
+			fr.scalarCtx.stmtMark = fr.x.txn.WriteMark()
+		}
 		v, err := c.scalar.eval(fr.scalarCtx)
 		return v, c.scalar.typ, err
 	}
@@ -310,13 +315,22 @@ func (fr *plFrame) varScalar(k int, name string) (*scalar, bool) {
 // type), a record (which takes the value's shape, or casts it to its
 // declared %ROWTYPE), or a row of variables.
 func (fr *plFrame) assign(k int, v any, from types.Type) error {
+	if d := fr.pl.datums[k]; d.isConst {
+		return pgerror.Newf(pgerror.ErrorInAssignment, "variable \"%s\" is declared CONSTANT", d.name)
+	}
+	return fr.store(k, v, from)
+}
+
+// store is assign without its CONSTANT check: the declaration of a
+// CONSTANT variable gives it its value this way.
+func (fr *plFrame) store(k int, v any, from types.Type) error {
 	d := fr.pl.datums[k]
 	switch {
-	case d.isConst:
-		return pgerror.Newf(pgerror.SyntaxError, "variable \"%s\" is declared CONSTANT", d.name)
 	case d.kind == 'f':
 		return fr.assignField(d, v, from)
-	case d.kind == 'w' && len(d.fields) == 1 && fr.typs[d.fields[0]].Oid == types.OidRecord:
+	case d.kind == 'w' && len(d.fields) == 1 && fr.typs[d.fields[0]].Oid == types.OidRecord && fr.pl.datums[d.fields[0]].kind != 'f':
+		// INTO a lone record variable takes the whole row; INTO a lone
+		// field of one takes the first column, as a variable does.
 		return fr.assign(d.fields[0], v, from)
 	case d.kind == 'w':
 		r, _ := v.([]any)
@@ -367,6 +381,11 @@ func (fr *plFrame) assign(k int, v any, from types.Type) error {
 	cv, err := fr.cast(v, from, fr.typs[k])
 	if err != nil {
 		return err
+	}
+	if d.domain != nil {
+		if err := d.domain(fr.x, cv); err != nil {
+			return err
+		}
 	}
 	if cv == nil && d.notNull {
 		return pgerror.Newf(pgerror.NullValueNotAllowed, "null value cannot be assigned to variable \"%s\" declared NOT NULL", d.name)

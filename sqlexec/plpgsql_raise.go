@@ -24,6 +24,9 @@ const (
 	plOptSchema
 )
 
+// plRaiseOptionNames are the USING options' names, by number.
+var plRaiseOptionNames = []string{"ERRCODE", "MESSAGE", "DETAIL", "HINT", "COLUMN", "CONSTRAINT", "DATATYPE", "TABLE", "SCHEMA"}
+
 // minMessageLevels orders client_min_messages' values by the elog levels
 // RAISE uses.
 var minMessageLevels = map[string]int{"debug5": 10, "debug4": 11, "debug3": 12, "debug2": 13, "debug1": 14, "log": 15,
@@ -57,6 +60,9 @@ func (fr *plFrame) raise(st *plStmt) error {
 		}
 		e.Message = msg
 	}
+	// Each item is given once: the condition name counts as ERRCODE and
+	// the format as MESSAGE.
+	given := map[int]bool{plOptErrcode: st.cond2 != "", plOptMessage: st.message != ""}
 	for _, o := range st.options {
 		v, t, err := fr.value(o.expr)
 		if err != nil {
@@ -65,6 +71,10 @@ func (fr *plFrame) raise(st *plStmt) error {
 		if v == nil {
 			return pgerror.Newf(pgerror.NullValueNotAllowed, "RAISE statement option cannot be null")
 		}
+		if given[o.kind] {
+			return pgerror.Newf(pgerror.SyntaxError, "RAISE option already specified: %s", plRaiseOptionNames[o.kind])
+		}
+		given[o.kind] = true
 		text := types.FormatTextEnv(fr.x.env, t, v)
 		switch o.kind {
 		case plOptErrcode:

@@ -61,6 +61,13 @@ func riTriggerRows(c *catalog) [][]any {
 				{t.oid, r.refTable, "RI_FKey_check_upd", tgTypeRow | tgTypeUpdate, 0},
 			}
 			for k, tr := range trigs {
+				// A partition's clone of a foreign key has only the check
+				// triggers on its side, a referenced partition's clone only
+				// the action triggers on its: the parent constraint has the
+				// others, as in PostgreSQL.
+				if r.fk != nil && r.fk.parentName != "" && (tr.action != 0) != r.fk.refClone {
+					continue
+				}
 				oid := riTriggerOID(r.oid, k)
 				kind := "c"
 				if tr.action != 0 {

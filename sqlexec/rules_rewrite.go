@@ -253,6 +253,12 @@ func (b *binder) rewritten(rv *pg_query.RangeVar, event pg_query.CmdType, stmt *
 // stack's last entry).
 func (b *binder) rulesPlan(t *tableDesc, rules []*ruleDesc, stack []ruleEvent, rv *pg_query.RangeVar, stmt *pg_query.Node) (*stmtPlan, error) {
 	event := stack[len(stack)-1].event
+	if !slices.ContainsFunc(rules, func(r *ruleDesc) bool { return r.instead && r.where == nil }) &&
+		slices.ContainsFunc(rules, func(r *ruleDesc) bool { return r.instead }) {
+		if err := b.conditionalRulesOnly(rv, event); err != nil {
+			return nil, err
+		}
+	}
 	var ev eventRows
 	var ins *insertRows
 	var returning []*pg_query.Node
@@ -372,6 +378,26 @@ func (b *binder) rulesPlan(t *tableDesc, rules []*ruleDesc, stack []ruleEvent, r
 		}
 		return &Result{Rows: rows, Tag: commandTag(event, n)}, nil
 	}}, nil
+}
+
+// conditionalRulesOnly fails with 55000 when rv is a view without an
+// INSTEAD OF trigger for event: its rules for event are all conditional
+// DO INSTEAD ones, and PostgreSQL then does not update the view
+// automatically for the rows they leave.
+func (b *binder) conditionalRulesOnly(rv *pg_query.RangeVar, event pg_query.CmdType) error {
+	v := b.viewTarget(rv)
+	bit := map[pg_query.CmdType]int{pg_query.CmdType_CMD_INSERT: tgInsert, pg_query.CmdType_CMD_UPDATE: tgUpdate,
+		pg_query.CmdType_CMD_DELETE: tgDelete}[event]
+	if v == nil || v.hasInstead(bit) {
+		return nil
+	}
+	verb := map[pg_query.CmdType]string{pg_query.CmdType_CMD_INSERT: "insert into", pg_query.CmdType_CMD_UPDATE: "update",
+		pg_query.CmdType_CMD_DELETE: "delete from"}[event]
+	hint := map[pg_query.CmdType]string{pg_query.CmdType_CMD_INSERT: "inserting into", pg_query.CmdType_CMD_UPDATE: "updating",
+		pg_query.CmdType_CMD_DELETE: "deleting from"}[event]
+	return pgerror.Newf(pgerror.ObjectNotInPrerequisiteState, "cannot %s view \"%s\"", verb, v.name).
+		WithDetail("Views with conditional DO INSTEAD rules are not automatically updatable.").
+		WithHint("To enable %s the view, provide an INSTEAD OF %s trigger or an unconditional ON %s DO INSTEAD rule.", hint, eventName(event), eventName(event))
 }
 
 // withOf is a DML statement's WITH clause.

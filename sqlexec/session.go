@@ -59,11 +59,22 @@ type Session struct {
 	nonAtomic int
 	routines  map[*funcDesc]*compiledRoutine
 	notices   []*pgerror.Error
+	// writeCount counts the rows UPDATE and DELETE changed; modifying
+	// counts the UPDATE and DELETE statements running, the outermost at
+	// routine depth outerModifyDepth; routineWrites holds the rows that
+	// statements run deeper changed meanwhile (triggered_writes.go).
+	writeCount       uint64
+	modifying        int
+	outerModifyDepth int
+	routineWrites    map[rowRef]routineWrite
 	// stmt is the client's statement being executed, and routineNames
 	// the routines and triggers running inside it, outermost first: the
 	// history names a routine's statements with both.
 	stmt         history.Statement
 	routineNames []string
+	// triggerTables are the OIDs of the relations whose triggers are
+	// running, outermost first: DDL may not change them (checkNotInUse).
+	triggerTables []uint32
 	// transitions are the transition tables of the trigger running, which
 	// its queries read as relations (triggers_transition.go).
 	transitions []*transitionTable

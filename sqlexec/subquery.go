@@ -594,6 +594,9 @@ func (b *binder) recursiveCTE(parent *scope, c *pg_query.CommonTableExpr, st *pg
 	if len(st.SortClause) > 0 || st.LimitCount != nil || st.LimitOffset != nil {
 		return nil, pgerror.Unsupported("ORDER BY or LIMIT in a recursive query")
 	}
+	if err := checkRecursion(c, st); err != nil {
+		return nil, err
+	}
 	base, err := b.selectStmt(parent, st.Larg, ctes)
 	if err != nil {
 		return nil, err
@@ -632,6 +635,13 @@ func (b *binder) recursiveCTE(parent *scope, c *pg_query.CommonTableExpr, st *pg
 		from := sc.typ
 		if from.Oid == types.OidUnknown {
 			from = types.Text
+		}
+		if from.Oid == cols[i].typ.Oid && cols[i].typ.Typmod >= 0 && from.Typmod != cols[i].typ.Typmod {
+			// The terms' common type drops the typmod they disagree on,
+			// and so differs from the non-recursive term's.
+			overall := types.Type{Oid: from.Oid, Typmod: -1}
+			return nil, pgerror.Newf(pgerror.DatatypeMismatch, "recursive query \"%s\" column %d has type %s in non-recursive term but type %s overall", c.Ctename, i+1, cols[i].typ, overall).
+				WithHint("Cast the output of the non-recursive term to the correct type.")
 		}
 		if from != cols[i].typ {
 			f, err := types.LookupCast(from, cols[i].typ, types.CastImplicit)

@@ -163,6 +163,9 @@ func (d *ddl) createTrigger(ct *pg_query.CreateTrigStmt, full string) error {
 		if i < 0 {
 			return pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", c, t.name)
 		}
+		if slices.Contains(tr.cols, i) {
+			return pgerror.Newf(pgerror.DuplicateColumn, "column \"%s\" specified more than once", c)
+		}
 		tr.cols = append(tr.cols, i)
 	}
 	for _, a := range ct.Args {
@@ -180,6 +183,11 @@ func (d *ddl) createTrigger(ct *pg_query.CreateTrigStmt, full string) error {
 		if _, err := b.triggerWhen(t, tr); err != nil {
 			return err
 		}
+	}
+	if ct.Row && t.part != nil {
+		// PostgreSQL clones the trigger onto every partition, present and
+		// future, and fires the clones; fickle has no clones to fire.
+		return pgerror.Unsupported("row triggers on partitioned tables")
 	}
 	if view == nil {
 		if err := d.lockTable(t, isolation.TableLockShareRowExclusive); err != nil {
@@ -246,6 +254,42 @@ func (d *ddl) dropTrigger(ds *pg_query.DropStmt) error {
 		d.setTriggers(t, view, slices.Delete(slices.Clone(t.triggers), i, i+1))
 	}
 	return nil
+}
+
+// triggersWithoutColumn returns t's triggers as they are once its column
+// i is dropped: the positions of UPDATE OF shift past it. A trigger whose
+// UPDATE OF or WHEN names the column depends on it, as in PostgreSQL: with
+// cascade it is dropped too, without it the column stays (2BP01).
+func (d *ddl) triggersWithoutColumn(t *tableDesc, i int, cascade bool) ([]*triggerDesc, error) {
+	name := t.cols[i].name
+	var out []*triggerDesc
+	var dependents []string
+	for _, tr := range t.triggers {
+		if slices.Contains(tr.cols, i) || tr.when != nil && readsColumn(tr.when, name) {
+			dependents = append(dependents, fmt.Sprintf("trigger %s on table %s", tr.name, t.name))
+			continue
+		}
+		n := *tr
+		n.cols = nil
+		for _, c := range tr.cols {
+			if c > i {
+				c--
+			}
+			n.cols = append(n.cols, c)
+		}
+		out = append(out, &n)
+	}
+	if len(dependents) > 0 && !cascade {
+		lines := make([]string, len(dependents))
+		for j, dep := range dependents {
+			lines[j] = dep + " depends on column " + name + " of table " + t.name
+		}
+		return nil, pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop column %s of table %s because other objects depend on it", name, t.name).
+			WithDetail("%s", strings.Join(lines, "\n")).
+			WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+	}
+	d.cascadeNotice(dependents)
+	return out, nil
 }
 
 // funcByOID returns the user routine with the OID.
@@ -550,11 +594,13 @@ func (ts *triggerSet) fireWith(x *execCtx, f firing, when, level string, old, ne
 	}
 	s.routineDepth++
 	s.routineNames = append(s.routineNames, "trigger "+f.tr.name+" on "+ts.t.name)
+	s.triggerTables = append(s.triggerTables, ts.t.oid)
 	outer := s.transitions
 	s.transitions = tables
 	defer func() {
 		s.routineDepth--
 		s.routineNames = s.routineNames[:len(s.routineNames)-1]
+		s.triggerTables = s.triggerTables[:len(s.triggerTables)-1]
 		s.transitions = outer
 	}()
 	leave, err := s.enterRoutine(f.fn)

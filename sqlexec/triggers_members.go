@@ -109,6 +109,19 @@ func (q *rowQueue) fire(x *execCtx) error {
 	return nil
 }
 
+// hasBeforeRow reports whether a row of the target's member fires BEFORE
+// ROW triggers: its member's (mtrg) when the target has members with
+// triggers, the named table's (trg) for its own rows otherwise.
+func (trg *triggerRun) hasBeforeRow(mtrg []*triggerSet, member int) bool {
+	switch {
+	case mtrg != nil:
+		return mtrg[member] != nil && len(mtrg[member].beforeRow) > 0
+	case member == 0:
+		return trg != nil && len(trg.beforeRow) > 0
+	}
+	return false
+}
+
 // memberDeleteBefore fires the BEFORE DELETE row triggers for the matched
 // row mt: the named table's (trg) for its own rows, its member's when the
 // target has members with triggers (mtrg); nil when a trigger skipped it.

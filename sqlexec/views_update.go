@@ -443,6 +443,62 @@ func (b *binder) autoViewDelete(v *viewDesc, del *pg_query.DeleteStmt) (*stmtPla
 }
 
 // autoViewInsert plans INSERT through an automatically updatable view.
+// viewDefaults gives out, the INSERT into the base that an INSERT into the
+// view naming the columns given becomes, the view's column defaults
+// (ALTER VIEW ... SET DEFAULT), which PostgreSQL uses in place of the
+// base's: a DEFAULT item of a VALUES row for a column with one becomes its
+// default, and each column with one that the INSERT leaves out is added,
+// with its default in every row. Only VALUES rows (or DEFAULT VALUES) can
+// take the added columns; for a query source they are refused (0A000).
+func (av *autoView) viewDefaults(out *pg_query.InsertStmt, given []string) error {
+	var missing []viewCol
+	for _, c := range av.v.cols {
+		if c.def != nil && !slices.Contains(given, c.name) {
+			missing = append(missing, c)
+		}
+	}
+	hasDefault := slices.ContainsFunc(given, func(name string) bool {
+		return slices.ContainsFunc(av.v.cols, func(c viewCol) bool { return c.name == name && c.def != nil })
+	})
+	if len(missing) == 0 && !hasDefault {
+		return nil
+	}
+	var sel *pg_query.SelectStmt
+	switch {
+	case out.SelectStmt == nil:
+		sel = &pg_query.SelectStmt{ValuesLists: []*pg_query.Node{{Node: &pg_query.Node_List{List: &pg_query.List{}}}},
+			Op: pg_query.SetOperation_SETOP_NONE, LimitOption: pg_query.LimitOption_LIMIT_OPTION_DEFAULT}
+	case out.SelectStmt.GetSelectStmt().GetValuesLists() != nil:
+		sel = proto.Clone(out.SelectStmt.GetSelectStmt()).(*pg_query.SelectStmt)
+	case len(missing) > 0:
+		return pgerror.Unsupported("INSERT ... SELECT through an automatically updatable view with column defaults")
+	default:
+		return nil // a query's rows hold no DEFAULT items
+	}
+	for _, row := range sel.ValuesLists {
+		items := row.GetList().Items
+		for i, name := range given {
+			j := slices.IndexFunc(av.v.cols, func(c viewCol) bool { return c.name == name })
+			if i < len(items) && items[i].GetSetToDefault() != nil && j >= 0 && av.v.cols[j].def != nil {
+				items[i] = proto.Clone(av.v.cols[j].def).(*pg_query.Node)
+			}
+		}
+		for _, c := range missing {
+			items = append(items, proto.Clone(c.def).(*pg_query.Node))
+		}
+		row.GetList().Items = items
+	}
+	for _, c := range missing {
+		name, err := av.target(c.name, "insert into", -1)
+		if err != nil {
+			return err
+		}
+		out.Cols = append(out.Cols, &pg_query.Node{Node: &pg_query.Node_ResTarget{ResTarget: &pg_query.ResTarget{Name: name, Location: -1}}})
+	}
+	out.SelectStmt = &pg_query.Node{Node: &pg_query.Node_SelectStmt{SelectStmt: sel}}
+	return nil
+}
+
 func (b *binder) autoViewInsert(v *viewDesc, ins *pg_query.InsertStmt) (*stmtPlan, error) {
 	checks := b.takeViewChecks()
 	av, err := b.autoViewOf(v, targetName(ins.Relation), "insert into", ins.Relation.Location)
@@ -464,19 +520,17 @@ func (b *binder) autoViewInsert(v *viewDesc, ins *pg_query.InsertStmt) (*stmtPla
 			cols = append(cols, &pg_query.Node{Node: &pg_query.Node_ResTarget{ResTarget: &pg_query.ResTarget{Name: c.name, Location: -1}}})
 		}
 	}
-	given := map[string]bool{}
+	var given []string
 	for _, c := range cols {
 		rt := proto.Clone(c.GetResTarget()).(*pg_query.ResTarget)
-		given[rt.Name] = true
+		given = append(given, rt.Name)
 		if rt.Name, err = av.target(rt.Name, "insert into", rt.Location); err != nil {
 			return nil, err
 		}
 		out.Cols = append(out.Cols, &pg_query.Node{Node: &pg_query.Node_ResTarget{ResTarget: rt}})
 	}
-	for _, c := range v.cols {
-		if c.def != nil && !given[c.name] {
-			return nil, pgerror.Unsupported("INSERT through an automatically updatable view with column defaults")
-		}
+	if err := av.viewDefaults(out, given); err != nil {
+		return nil, err
 	}
 	if out.ReturningList, err = av.returning(ins.ReturningList); err != nil {
 		return nil, err

@@ -120,6 +120,11 @@ func (b *binder) dataModifyingCTE(w *pg_query.WithClause, c *pg_query.CommonTabl
 	if target == nil && b.viewTarget(rv) != nil {
 		return nil, b.errAt(pgerror.Unsupported("a data-modifying WITH query on a view"), rv.Location)
 	}
+	if target != nil {
+		if err := rulesInWith(target, c.Ctequery); err != nil {
+			return nil, err
+		}
+	}
 	saved := b.outerCTEs
 	b.outerCTEs = ctes
 	var sp *stmtPlan
@@ -145,6 +150,47 @@ func (b *binder) dataModifyingCTE(w *pg_query.WithClause, c *pg_query.CommonTabl
 	}}
 	b.dataModifying = append(b.dataModifying, &dataModifyingCTE{query: c.Ctequery, target: target, plan: p})
 	return &ctePlan{name: c.Ctename, plan: p, noReturning: sp.cols == nil}, nil
+}
+
+// rulesInWith refuses, as PostgreSQL's rewriter does (0A000), the rules
+// of t for the command q of a data-modifying WITH query that would not
+// rewrite it into exactly one statement: a WITH query stands for a single
+// statement's rows. Only one unconditional DO INSTEAD rule with one
+// action, or no rule, is taken.
+func rulesInWith(t *tableDesc, q *pg_query.Node) error {
+	event := pg_query.CmdType_CMD_INSERT
+	switch q.Node.(type) {
+	case *pg_query.Node_UpdateStmt:
+		event = pg_query.CmdType_CMD_UPDATE
+	case *pg_query.Node_DeleteStmt:
+		event = pg_query.CmdType_CMD_DELETE
+	}
+	rules := t.rulesFor(event)
+	if len(rules) == 0 {
+		return nil
+	}
+	refuse := func(kind string) error {
+		return pgerror.Newf(pgerror.FeatureNotSupported, "%s rules are not supported for data-modifying statements in WITH", kind)
+	}
+	actions := 0
+	for _, r := range rules {
+		if r.instead && r.where != nil {
+			return refuse("conditional DO INSTEAD")
+		}
+		actions += len(r.actions)
+	}
+	for _, r := range rules {
+		if !r.instead && len(r.actions) > 0 {
+			return refuse("DO ALSO")
+		}
+	}
+	switch {
+	case actions == 0:
+		return refuse("DO INSTEAD NOTHING")
+	case actions > 1:
+		return refuse("multi-statement DO INSTEAD")
+	}
+	return nil
 }
 
 // checkDataModifyingCTEs refuses a statement where a table that a

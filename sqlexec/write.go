@@ -510,6 +510,7 @@ func (w *writer) updateRow(x *execCtx, key []byte, old, nr []any) error {
 	if err := t.checkIndexRows(nr); err != nil {
 		return err
 	}
+	x.s.noteWrite(t.id, key)
 	if !t.hidden && colsChanged(t, t.pk, old, nr) {
 		if err := x.txn.Move(x.ctx, t.id, key, t.pkKey(nr), nr); err != nil {
 			return w.uniqueError(err, nr)
@@ -538,6 +539,7 @@ func (w *writer) deleteRow(x *execCtx, key []byte, row []any, depth int) error {
 	if err := x.txn.Delete(x.ctx, w.t.id, key); err != nil {
 		return err
 	}
+	x.s.noteWrite(w.t.id, key)
 	for _, ref := range w.refs {
 		if err := w.applyRef(x, ref, row, nil, depth); err != nil {
 			return err

@@ -1,0 +1,149 @@
+package sqlexec
+
+import (
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+)
+
+// recursionCheck checks where WITH RECURSIVE name AS (base UNION step)
+// refers to itself, as PostgreSQL's checkWellFormedRecursion does: never
+// in base, and once in step, outside subqueries, the nullable side of an
+// outer join, INTERSECT and EXCEPT. Each is 42P19; fickle would otherwise
+// run a query PostgreSQL refuses.
+type recursionCheck struct {
+	name string
+	refs int
+}
+
+// checkRecursion checks the terms of the recursive WITH query c.
+func checkRecursion(c *pg_query.CommonTableExpr, st *pg_query.SelectStmt) error {
+	base := &recursionCheck{name: c.Ctename}
+	if err := base.selectStmt(st.Larg, "its non-recursive term"); err != nil {
+		return err
+	}
+	step := &recursionCheck{name: c.Ctename}
+	return step.selectStmt(st.Rarg, "")
+}
+
+// selectStmt checks a SELECT where a self-reference is forbidden when
+// within is not "" (it names the construct).
+func (rc *recursionCheck) selectStmt(st *pg_query.SelectStmt, within string) error {
+	if st == nil {
+		return nil
+	}
+	if st.Op != pg_query.SetOperation_SETOP_NONE {
+		// INTERSECT ALL takes no reference, EXCEPT none on its right,
+		// EXCEPT ALL none at all.
+		left, right := within, within
+		if within == "" {
+			switch {
+			case st.Op == pg_query.SetOperation_SETOP_INTERSECT && st.All:
+				left, right = "INTERSECT", "INTERSECT"
+			case st.Op == pg_query.SetOperation_SETOP_EXCEPT && st.All:
+				left, right = "EXCEPT", "EXCEPT"
+			case st.Op == pg_query.SetOperation_SETOP_EXCEPT:
+				right = "EXCEPT"
+			}
+		}
+		if err := rc.selectStmt(st.Larg, left); err != nil {
+			return err
+		}
+		return rc.selectStmt(st.Rarg, right)
+	}
+	root := &pg_query.Node{Node: &pg_query.Node_SelectStmt{SelectStmt: st}}
+	return rc.node(root, within)
+}
+
+// node checks the references to the query in n.
+func (rc *recursionCheck) node(n *pg_query.Node, within string) error {
+	var err error
+	walk(n, func(m *pg_query.Node) bool {
+		if err != nil {
+			return false
+		}
+		switch v := m.Node.(type) {
+		case *pg_query.Node_SelectStmt:
+			if m == n {
+				return true
+			}
+			err = rc.selectStmt(v.SelectStmt, within)
+			return false
+		case *pg_query.Node_SubLink:
+			inner := within
+			if inner == "" {
+				inner = "a subquery"
+			}
+			err = rc.node(v.SubLink.Subselect, inner)
+			return false
+		case *pg_query.Node_JoinExpr:
+			err = rc.join(v.JoinExpr, within)
+			return false
+		case *pg_query.Node_RangeSubselect:
+			err = rc.nested(v.RangeSubselect.Subquery)
+			return false
+		case *pg_query.Node_CommonTableExpr:
+			err = rc.nested(v.CommonTableExpr.Ctequery)
+			return false
+		case *pg_query.Node_RangeVar:
+			err = rc.reference(v.RangeVar, within)
+		}
+		return true
+	})
+	return err
+}
+
+// nested refuses a reference to the query in a subquery in FROM or a WITH
+// query of the recursive term: PostgreSQL takes them, but fickle would
+// read the first round's rows in every round.
+func (rc *recursionCheck) nested(n *pg_query.Node) error {
+	found := false
+	walk(n, func(m *pg_query.Node) bool {
+		if rv := m.GetRangeVar(); rv != nil && rv.Schemaname == "" && rv.Relname == rc.name {
+			found = true
+		}
+		return !found
+	})
+	if found {
+		return pgerror.Unsupported("a recursive reference inside a subquery in FROM or a WITH query of the recursive term")
+	}
+	return nil
+}
+
+// join checks a join's sides, the nullable ones of an outer join as
+// within one, and its condition.
+func (rc *recursionCheck) join(j *pg_query.JoinExpr, within string) error {
+	left, right := within, within
+	if within == "" {
+		switch j.Jointype {
+		case pg_query.JoinType_JOIN_LEFT:
+			right = "an outer join"
+		case pg_query.JoinType_JOIN_RIGHT:
+			left = "an outer join"
+		case pg_query.JoinType_JOIN_FULL:
+			left, right = "an outer join", "an outer join"
+		}
+	}
+	if err := rc.node(j.Larg, left); err != nil {
+		return err
+	}
+	if err := rc.node(j.Rarg, right); err != nil {
+		return err
+	}
+	return rc.node(j.Quals, within)
+}
+
+// reference counts rv when it names the query.
+func (rc *recursionCheck) reference(rv *pg_query.RangeVar, within string) error {
+	if rv.Schemaname != "" || rv.Relname != rc.name {
+		return nil
+	}
+	rc.refs++
+	switch {
+	case within != "":
+		return pgerror.Newf(pgerror.InvalidRecursion, "recursive reference to query \"%s\" must not appear within %s", rc.name, within)
+	case rc.refs > 1:
+		return pgerror.Newf(pgerror.InvalidRecursion, "recursive reference to query \"%s\" must not appear more than once", rc.name)
+	}
+	return nil
+}
