@@ -92,21 +92,27 @@ func BenchmarkCopyIn(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		store := isolation.NewStore(isolation.Config{Strategy: isolation.StrategyLatest, Seed: 1})
 		eng, _ := NewEngine(Config{Store: store})
-		s := eng.NewSession(SessionInfo{User: "bench"})
-		for _, sql := range []string{"create table pgbench_accounts(aid int not null,bid int,abalance int,filler char(84))", "copy pgbench_accounts from stdin"} {
-			sts, _ := s.Parse(sql)
-			p, err := s.Prepare(sts[0], nil)
-			if err != nil {
+		runWithCopy(ctx, b, eng.NewSession(SessionInfo{User: "bench"}), text,
+			"create table pgbench_accounts(aid int not null,bid int,abalance int,filler char(84))", "copy pgbench_accounts from stdin")
+	}
+}
+
+// runWithCopy runs the statements in s, feeding text to the COPY FROM STDIN
+// among them.
+func runWithCopy(ctx context.Context, b *testing.B, s *Session, text string, stmts ...string) {
+	for _, sql := range stmts {
+		sts, _ := s.Parse(sql)
+		p, err := s.Prepare(sts[0], nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		res, err := s.Execute(ctx, p, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if res.Copy != nil {
+			if _, err := s.CopyIn(ctx, res.Copy, strings.NewReader(text)); err != nil {
 				b.Fatal(err)
-			}
-			res, err := s.Execute(ctx, p, nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			if res.Copy != nil {
-				if _, err := s.CopyIn(ctx, res.Copy, strings.NewReader(text)); err != nil {
-					b.Fatal(err)
-				}
 			}
 		}
 	}
@@ -131,23 +137,8 @@ func BenchmarkCopyInIndexed(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				store := isolation.NewStore(isolation.Config{Strategy: isolation.StrategyLatest, Seed: 1})
 				eng, _ := NewEngine(Config{Store: store})
-				s := eng.NewSession(SessionInfo{User: "bench"})
-				for _, sql := range []string{"create table users(id int primary key, email text, deleted timestamp)", bc.index, "copy users from stdin"} {
-					sts, _ := s.Parse(sql)
-					p, err := s.Prepare(sts[0], nil)
-					if err != nil {
-						b.Fatal(err)
-					}
-					res, err := s.Execute(ctx, p, nil)
-					if err != nil {
-						b.Fatal(err)
-					}
-					if res.Copy != nil {
-						if _, err := s.CopyIn(ctx, res.Copy, strings.NewReader(text)); err != nil {
-							b.Fatal(err)
-						}
-					}
-				}
+				runWithCopy(ctx, b, eng.NewSession(SessionInfo{User: "bench"}), text,
+					"create table users(id int primary key, email text, deleted timestamp)", bc.index, "copy users from stdin")
 			}
 		})
 	}

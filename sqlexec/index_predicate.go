@@ -349,12 +349,18 @@ func (ix *indexDesc) reread(s *Session, c *catalog, t *tableDesc) *indexDesc {
 		}
 		return tree.Stmts[0].Stmt.GetSelectStmt().TargetList[0].GetResTarget().Val
 	}
+	return ix.withTrees(again)
+}
+
+// withTrees returns a copy of ix whose predicate and expressions are what f
+// makes of them (f gets nil where there is none).
+func (ix *indexDesc) withTrees(f func(*pg_query.Node) *pg_query.Node) *indexDesc {
 	nix := *ix
-	nix.pred = again(ix.pred)
+	nix.pred = f(ix.pred)
 	if ix.exprs != nil {
 		nix.exprs = make([]*pg_query.Node, len(ix.exprs))
 		for i, e := range ix.exprs {
-			nix.exprs[i] = again(e)
+			nix.exprs[i] = f(e)
 		}
 	}
 	return &nix
@@ -426,13 +432,5 @@ func (ix *indexDesc) rewriteColumnRefs(fix func(fields []*pg_query.Node) []*pg_q
 		})
 		return n
 	}
-	nix := *ix
-	nix.pred = rewrite(ix.pred)
-	if ix.exprs != nil {
-		nix.exprs = make([]*pg_query.Node, len(ix.exprs))
-		for i, e := range ix.exprs {
-			nix.exprs[i] = rewrite(e)
-		}
-	}
-	return &nix
+	return ix.withTrees(rewrite)
 }
