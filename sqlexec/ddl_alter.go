@@ -173,6 +173,11 @@ func (d *ddl) addColumn(b *binder, t *tableDesc, cmd *pg_query.AlterTableCmd) er
 		return pgerror.Newf(pgerror.NotNullViolation, "column \"%s\" of relation \"%s\" contains null values", col.name, t.name)
 	}
 	var firstErr error
+	if hasRows && def != nil {
+		if err := d.lockDefaultSequences(col.def); err != nil {
+			return err
+		}
+	}
 	if hasRows {
 		err = d.rewriteRows(t, func(row []any) []any {
 			nr := make([]any, len(row)+1)

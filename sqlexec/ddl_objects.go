@@ -214,33 +214,37 @@ func (d *ddl) sequenceUsers(q *sequence) []sequenceUser {
 }
 
 // defaultUses reports whether a DEFAULT expression calls nextval of q with
-// a constant name (nextval('s'), nextval('s'::regclass)), the calls whose
-// sequence PostgreSQL records as a dependency; nextval('s'::text) is not
-// one.
+// a constant name (defaultSequences).
 func (d *ddl) defaultUses(def *pg_query.Node, q *sequence) bool {
-	uses := false
+	return slices.Contains(d.defaultSequences(def), q)
+}
+
+// defaultSequences lists the sequences a DEFAULT expression calls nextval
+// of with a constant name (nextval('s'), nextval('s'::regclass)), the calls
+// whose sequence PostgreSQL records as a dependency; nextval('s'::text)
+// finds its sequence when it runs, and is not one.
+func (d *ddl) defaultSequences(def *pg_query.Node) []*sequence {
+	var out []*sequence
 	walk(def, func(n *pg_query.Node) bool {
 		fc := n.GetFuncCall()
-		if uses || fc == nil || len(fc.Args) != 1 || len(fc.Funcname) == 0 || fc.Funcname[len(fc.Funcname)-1].GetString_().GetSval() != "nextval" {
-			return !uses
+		if fc == nil || len(fc.Args) != 1 || len(fc.Funcname) == 0 || fc.Funcname[len(fc.Funcname)-1].GetString_().GetSval() != "nextval" {
+			return true
 		}
 		arg := fc.Args[0]
 		if tc := arg.GetTypeCast(); tc != nil {
-			// nextval('s'::text) finds its sequence when it runs: no
-			// dependency, as in PostgreSQL.
 			if strings.ToLower(lastName(tc.TypeName.GetNames())) != "regclass" {
 				return true
 			}
 			arg = tc.Arg
 		}
 		if c := arg.GetAConst(); c != nil && c.GetSval() != nil {
-			if found, err := d.s.findSequence(d.cat, c.GetSval().Sval); err == nil && found == q {
-				uses = true
+			if found, err := d.s.findSequence(d.cat, c.GetSval().Sval); err == nil && !slices.Contains(out, found) {
+				out = append(out, found)
 			}
 		}
-		return !uses
+		return true
 	})
-	return uses
+	return out
 }
 
 // dropSequenceDependents checks what depends on q before DROP SEQUENCE as

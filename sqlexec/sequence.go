@@ -235,7 +235,10 @@ func lastName(names []*pg_query.Node) string {
 // sequenceByOid finds the sequence nextval and its kin are given as a
 // regclass.
 func sequenceByOid(x *execCtx, oid int64) (*sequence, error) {
-	c, _ := x.s.catalog()
+	c := x.ddlCatalog
+	if c == nil {
+		c, _ = x.s.catalog()
+	}
 	schema, name, ok := relationByOid(c, oid)
 	if !ok {
 		return nil, pgerror.Newf(pgerror.UndefinedTable, "could not open relation with OID %d", oid)
@@ -312,12 +315,27 @@ func (b *binder) sequenceItem(q *sequence, alias string, a *pg_query.Alias) (*fr
 // finds it: a function that waited for a transaction's ALTER SEQUENCE or
 // TRUNCATE ... RESTART IDENTITY uses the sequence that transaction left.
 func lockedSequence(x *execCtx, oid int64) (*sequence, error) {
-	if x.txn != nil {
+	// A default that ALTER TABLE computes for the rows it rewrites runs
+	// under the store's lock: the statement took the lock before
+	// (lockDefaultSequences).
+	if x.txn != nil && !x.inStore {
 		if err := x.txn.LockObject(x.ctx, uint32(oid), isolation.TableLockRowExclusive, isolation.WaitBlock); err != nil {
 			return nil, err
 		}
 	}
 	return sequenceByOid(x, oid)
+}
+
+// lockDefaultSequences takes ROW EXCLUSIVE on the sequences def calls
+// nextval of by a constant name, for ALTER TABLE to compute def for every
+// row it rewrites under the store's lock, where nextval cannot take it.
+func (d *ddl) lockDefaultSequences(def *pg_query.Node) error {
+	for _, q := range d.defaultSequences(def) {
+		if err := d.x.txn.LockObject(d.x.ctx, q.oid, isolation.TableLockRowExclusive, isolation.WaitBlock); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // The sequence functions. Their sequence is a regclass: a constant name
