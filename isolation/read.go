@@ -326,14 +326,22 @@ func (e *engine) tableLock(ctx context.Context, t *txn, tb *table, mode TableLoc
 	return nil
 }
 
+// check refuses a mode that is not one of the table lock modes.
+func (mode TableLock) check() error {
+	if mode < TableLockAccessShare || mode > TableLockAccessExclusive {
+		return pgerror.Newf(pgerror.InternalError, "invalid table lock mode %d", mode)
+	}
+	return nil
+}
+
 func (e *engine) lockObject(ctx context.Context, t *txn, obj uint32, mode TableLock, wait WaitPolicy) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if err := e.live(t); err != nil {
 		return err
 	}
-	if mode < TableLockAccessShare || mode > TableLockAccessExclusive {
-		return pgerror.Newf(pgerror.InternalError, "invalid table lock mode %d", mode)
+	if err := mode.check(); err != nil {
+		return err
 	}
 	return e.acquire(ctx, t, resource{lockObject, obj, ""}, uint8(mode), wait)
 }
@@ -348,8 +356,8 @@ func (e *engine) lockTable(ctx context.Context, t *txn, id TableID, mode TableLo
 	if err != nil {
 		return err
 	}
-	if mode < TableLockAccessShare || mode > TableLockAccessExclusive {
-		return pgerror.Newf(pgerror.InternalError, "invalid table lock mode %d", mode)
+	if err := mode.check(); err != nil {
+		return err
 	}
 	return e.tableLock(ctx, t, tb, mode, wait)
 }

@@ -153,10 +153,7 @@ func (b *binder) caseExpr(sc *scope, c *pg_query.CaseExpr) (*scalar, error) {
 	results := make([]*scalar, 0, len(c.Args)+1)
 	var refs uint64
 	volatile := arg != nil && arg.volatile
-	operand, once := arg, func(_ *execCtx, eval func() (any, error)) (any, error) { return eval() }
-	if arg != nil {
-		operand, once = onceOperand(arg)
-	}
+	operand, once := onceOperand(arg)
 	for i, w := range c.Args {
 		cw := w.GetCaseWhen()
 		if arg != nil {

@@ -7,10 +7,10 @@ package sqlexec
 // place and the function that runs the expression's evaluation with x
 // computed once: x's value is held in the execution context while the
 // evaluation runs, and the stand-in reads it there, as PostgreSQL's
-// CaseTestExpr reads the CASE's value. An x that is not volatile serves as
-// itself.
+// CaseTestExpr reads the CASE's value. An x that is not volatile (or nil,
+// a CASE without one) serves as itself.
 func onceOperand(x *scalar) (*scalar, func(xc *execCtx, eval func() (any, error)) (any, error)) {
-	if !x.volatile {
+	if x == nil || !x.volatile {
 		return x, func(_ *execCtx, eval func() (any, error)) (any, error) { return eval() }
 	}
 	// The stand-in is volatile too, so that nothing folds it as a constant.

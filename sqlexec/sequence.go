@@ -293,12 +293,7 @@ func (b *binder) sequenceItem(q *sequence, alias string, a *pg_query.Alias) (*fr
 	}
 	oid := int64(q.oid)
 	it := &fromItem{name: alias, kind: itemSequence, source: q.name, sub: func(x *execCtx) ([][]any, error) {
-		if x.txn != nil {
-			if err := x.txn.LockObject(x.ctx, uint32(oid), isolation.TableLockAccessShare, isolation.WaitBlock); err != nil {
-				return nil, err
-			}
-		}
-		q, err := sequenceByOid(x, oid)
+		q, err := lockedSequence(x, oid, isolation.TableLockAccessShare)
 		if err != nil {
 			return nil, err
 		}
@@ -310,16 +305,17 @@ func (b *binder) sequenceItem(q *sequence, alias string, a *pg_query.Alias) (*fr
 	return it, cols, nil
 }
 
-// lockedSequence takes ROW EXCLUSIVE on sequence oid through the
-// statement's transaction, as PostgreSQL's sequence functions do, and then
-// finds it: a function that waited for a transaction's ALTER SEQUENCE or
-// TRUNCATE ... RESTART IDENTITY uses the sequence that transaction left.
-func lockedSequence(x *execCtx, oid int64) (*sequence, error) {
+// lockedSequence takes a lock on sequence oid through the statement's
+// transaction (ROW EXCLUSIVE for PostgreSQL's sequence functions, ACCESS
+// SHARE to read it as a relation) and then finds it: one that waited for a
+// transaction's ALTER SEQUENCE or TRUNCATE ... RESTART IDENTITY uses the
+// sequence that transaction left.
+func lockedSequence(x *execCtx, oid int64, mode isolation.TableLock) (*sequence, error) {
 	// A default that ALTER TABLE computes for the rows it rewrites runs
 	// under the store's lock: the statement took the lock before
 	// (lockDefaultSequences).
 	if x.txn != nil && !x.inStore {
-		if err := x.txn.LockObject(x.ctx, uint32(oid), isolation.TableLockRowExclusive, isolation.WaitBlock); err != nil {
+		if err := x.txn.LockObject(x.ctx, uint32(oid), mode, isolation.WaitBlock); err != nil {
 			return nil, err
 		}
 	}
@@ -344,7 +340,7 @@ func (d *ddl) lockDefaultSequences(def *pg_query.Node) error {
 func init() {
 	rc, i8 := types.Regclass, types.Int8
 	addSysFunc("nextval", sysFunc{args: []types.Type{rc}, result: i8, volatile: true, eval: func(x *execCtx, a []any) (any, error) {
-		q, err := lockedSequence(x, a[0].(int64))
+		q, err := lockedSequence(x, a[0].(int64), isolation.TableLockRowExclusive)
 		if err != nil {
 			return nil, err
 		}
@@ -362,7 +358,7 @@ func init() {
 		return v, nil
 	}})
 	addSysFunc("currval", sysFunc{args: []types.Type{rc}, result: i8, volatile: true, eval: func(x *execCtx, a []any) (any, error) {
-		q, err := lockedSequence(x, a[0].(int64))
+		q, err := lockedSequence(x, a[0].(int64), isolation.TableLockRowExclusive)
 		if err != nil {
 			return nil, err
 		}
@@ -376,7 +372,7 @@ func init() {
 		return v, nil
 	}})
 	setval := func(x *execCtx, a []any) (any, error) {
-		q, err := lockedSequence(x, a[0].(int64))
+		q, err := lockedSequence(x, a[0].(int64), isolation.TableLockRowExclusive)
 		if err != nil {
 			return nil, err
 		}
@@ -402,7 +398,7 @@ func init() {
 		if x.s.lastval == 0 {
 			return nil, pgerror.New(pgerror.ObjectNotInPrerequisiteState, "lastval is not yet defined in this session")
 		}
-		q, err := lockedSequence(x, int64(x.s.lastval))
+		q, err := lockedSequence(x, int64(x.s.lastval), isolation.TableLockRowExclusive)
 		if err != nil {
 			return nil, pgerror.New(pgerror.ObjectNotInPrerequisiteState, "lastval is not yet defined in this session")
 		}
