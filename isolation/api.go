@@ -368,11 +368,15 @@ func (s *Store) CreateIndex(t TableID, spec IndexSpec) (IndexID, error) {
 func (s *Store) DropIndex(i IndexID) (restore func(), err error) { return s.e.dropIndex(i) }
 
 // RewriteRows replaces every stored row of the table (every version, own
-// writes of pending transactions included) by f(row), for ALTER TABLE ADD or
-// DROP COLUMN. f must not fail and must return a new slice. restore puts
-// the old rows back (for a rollback of the DDL, while it still excludes
-// every other writer of the table).
-func (s *Store) RewriteRows(t TableID, f func(row []any) []any) (restore func(), err error) {
+// writes of pending transactions included) by f of it, for ALTER TABLE ADD
+// or DROP COLUMN and ALTER COLUMN TYPE. It calls f once for each row value,
+// without holding the store (f may read and write other tables), for each
+// key in key order with its latest row first; f must not fail and must
+// return a new slice each call. The caller must keep every other writer out
+// of the table (a table lock) until the DDL ends: a row written to it while
+// f runs fails the rewrite with 55006. restore puts the old rows back (for
+// a rollback of the DDL).
+func (s *Store) RewriteRows(t TableID, f func(RowRewrite) []any) (restore func(), err error) {
 	return s.e.rewriteRows(t, f)
 }
 

@@ -118,7 +118,7 @@ func TestCreatedKeysWritesAreTheLoadersOwnWrites(t *testing.T) {
 			sp := e.loader.Savepoint()
 			must(t, e.loader.Update(bg, e.tab, e.keys[0], []any{2}))
 			e.insert(t, 3)
-			_, err := e.s.RewriteRows(e.tab, func(row []any) []any { return []any{row[0].(int) + 100} })
+			_, err := e.s.RewriteRows(e.tab, func(r RowRewrite) []any { return []any{r.Row[0].(int) + 100} })
 			must(t, err)
 			must(t, e.loader.RollbackTo(sp))
 		}, []int{101}},

@@ -357,55 +357,6 @@ func (e *engine) dropIndex(id IndexID) (restore func(), err error) {
 	}, nil
 }
 
-// rewritten is a row value RewriteRows replaced, for its restore.
-type rewritten struct {
-	row *[]any
-	old []any
-}
-
-func (e *engine) rewriteRows(id TableID, f func([]any) []any) (restore func(), err error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	tb, err := e.table(id)
-	if err != nil {
-		return nil, err
-	}
-	var done []rewritten
-	rewrite := func(row *[]any) {
-		done = append(done, rewritten{row: row, old: *row})
-		*row = f(*row)
-	}
-	tb.keys.Scan(func(_ string, ks *keyState) bool {
-		for i := range ks.versions {
-			if !ks.versions[i].tomb {
-				rewrite(&ks.versions[i].row)
-			}
-		}
-		return true
-	})
-	for t := range e.active {
-		for w := range t.tableWrites(tb.id) {
-			if !w.tomb {
-				rewrite(&w.row)
-			}
-		}
-		for u := range t.undo.from(0) { // writes a savepoint rollback may restore
-			if u.ks.tab == tb.id && u.prev != nil && !u.prev.tomb && u.prev != t.pendingWrite(u.ks) {
-				rewrite(&u.prev.row)
-			}
-		}
-	}
-	e.refreshStatementReads(tb.id)
-	return func() {
-		e.mu.Lock()
-		defer e.mu.Unlock()
-		for i := len(done) - 1; i >= 0; i-- {
-			*done[i].row = done[i].old
-		}
-		e.refreshStatementReads(tb.id)
-	}, nil
-}
-
 // refreshStatementReads points the statement memos of the active
 // transactions (statement_reads.go) at the rows of table id's versions
 // after a rewrite, so that a later read in the rewriting statement (the

@@ -411,7 +411,7 @@ func TestRewriteRowsReachesEveryVersionAndSavepointedWrite(t *testing.T) {
 	must(t, err)
 	sp := tx.Savepoint()
 	must(t, tx.Update(bg, f.tab, []byte("b"), []any{"b", 3}))
-	_, err = f.s.RewriteRows(f.tab, func(row []any) []any { return append(append([]any(nil), row...), "new") })
+	_, err = f.s.RewriteRows(f.tab, func(r RowRewrite) []any { return append(append([]any(nil), r.Row...), "new") })
 	must(t, err)
 	must(t, tx.RollbackTo(sp))
 	for _, k := range []string{"a", "b"} {
@@ -438,7 +438,7 @@ func TestRewriteRowsRestorePutsEveryOldRowBack(t *testing.T) {
 	must(t, err)
 	sp := tx.Savepoint()
 	must(t, tx.Update(bg, f.tab, []byte("b"), []any{"b", 3}))
-	restore, err := f.s.RewriteRows(f.tab, func(row []any) []any { return []any{row[0], row[1], "new"} })
+	restore, err := f.s.RewriteRows(f.tab, func(r RowRewrite) []any { return []any{r.Row[0], r.Row[1], "new"} })
 	must(t, err)
 	must(t, tx.RollbackTo(sp))
 	restore()

@@ -61,12 +61,10 @@ type execCtx struct {
 	// instead of the session's current one: CREATE TABLE AS's query reads
 	// the catalog from before its table existed, as PostgreSQL's does.
 	systemCatalog *catalog
-	// inStore is set while the store calls the executor back holding its
-	// lock (ddl.rewriteRows): what runs then must not call the store.
-	// ddlCatalog is then the catalog the DDL statement is building, where
-	// its expressions find what it created (ADD COLUMN ... serial's
-	// sequence).
-	inStore    bool
+	// ddlCatalog, set while ALTER TABLE computes the new values of a
+	// table's rows (ddl.rewriteRows), is the catalog the statement is
+	// building, where its expressions find what it created (ADD COLUMN ...
+	// serial's sequence).
 	ddlCatalog *catalog
 }
 

@@ -226,10 +226,10 @@ func (d *ddl) dropStoreIndex(id isolation.IndexID) error {
 
 // rewriteRows rewrites every stored version of t's rows; a rollback gives
 // them their old values back.
-func (d *ddl) rewriteRows(t *tableDesc, f func(row []any) []any) error {
-	d.x.inStore, d.x.ddlCatalog = true, d.cat
+func (d *ddl) rewriteRows(t *tableDesc, f func(isolation.RowRewrite) []any) error {
+	d.x.ddlCatalog = d.cat
 	restore, err := d.store().RewriteRows(t.id, f)
-	d.x.inStore, d.x.ddlCatalog = false, nil
+	d.x.ddlCatalog = nil
 	if err != nil {
 		return err
 	}

@@ -172,28 +172,25 @@ func (d *ddl) addColumn(b *binder, t *tableDesc, cmd *pg_query.AlterTableCmd) er
 	if hasRows && col.notNull && def == nil {
 		return pgerror.Newf(pgerror.NotNullViolation, "column \"%s\" of relation \"%s\" contains null values", col.name, t.name)
 	}
+	// Every version of a key gets the value computed for its latest row, so
+	// that a row keeps one value of a volatile default (nextval) whichever
+	// version a reader sees. A deleted key's older versions get NULL from a
+	// volatile default: PostgreSQL's rewrite computes none for them.
 	var firstErr error
-	if hasRows && def != nil {
-		if err := d.lockDefaultSequences(col.def); err != nil {
-			return err
-		}
-	}
-	if hasRows {
-		err = d.rewriteRows(t, func(row []any) []any {
-			nr := make([]any, len(row)+1)
-			copy(nr, row)
-			if def != nil {
-				v, err := def.eval(d.x)
-				if err != nil && firstErr == nil {
-					firstErr = err
-				}
-				nr[len(row)] = v
-			}
+	values := map[string]any{}
+	err = d.rewriteRows(t, func(r isolation.RowRewrite) []any {
+		nr := append(append(make([]any, 0, len(r.Row)+1), r.Row...), nil)
+		if def == nil || !hasRows || firstErr != nil {
 			return nr
-		})
-	} else {
-		err = d.rewriteRows(t, func(row []any) []any { return append(append([]any(nil), row...), nil) })
-	}
+		}
+		v, ok := values[r.Key]
+		if !ok && (r.Latest || !def.volatile) {
+			v, firstErr = def.eval(d.x)
+			values[r.Key] = v
+		}
+		nr[len(r.Row)] = v
+		return nr
+	})
 	if err != nil {
 		return err
 	}
@@ -292,10 +289,10 @@ func (d *ddl) dropColumn(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 		}
 	}
 	t.checks = checks
-	if err := d.rewriteRows(t, func(row []any) []any {
-		nr := make([]any, 0, len(row)-1)
-		nr = append(nr, row[:i]...)
-		return append(nr, row[i+1:]...)
+	if err := d.rewriteRows(t, func(r isolation.RowRewrite) []any {
+		nr := make([]any, 0, len(r.Row)-1)
+		nr = append(nr, r.Row[:i]...)
+		return append(nr, r.Row[i+1:]...)
 	}); err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/isolation"
 	"github.com/fickle-db/fickle/sqlexec/types"
 )
 
@@ -131,10 +132,10 @@ func (d *ddl) alterColumnTypes(b *binder, t *tableDesc, cmds []*pg_query.AlterTa
 	if err := d.recheckConstraints(t, altered, convert); err != nil {
 		return err
 	}
-	if err := d.rewriteRows(t, func(row []any) []any {
-		nr := append([]any(nil), row...)
+	if err := d.rewriteRows(t, func(r isolation.RowRewrite) []any {
+		nr := append([]any(nil), r.Row...)
 		for _, ch := range changes {
-			v, err := ch.conv(row)
+			v, err := ch.conv(r.Row)
 			if err != nil {
 				v = nil // an old version that no longer converts; the latest ones were checked
 			}

@@ -352,6 +352,11 @@ func (d *ddl) dropTables(ts []*tableDesc, cascade bool) error {
 	oids := make([]uint32, len(ts))
 	for i, t := range ts {
 		oids[i] = t.oid
+		for _, q := range d.cat.ownedSequences(t) { // a nextval elsewhere waits, as in PostgreSQL
+			if err := d.lockSequence(q, isolation.TableLockAccessExclusive); err != nil {
+				return err
+			}
+		}
 	}
 	return d.dropDependentViews("table", oids, cascade, func() {
 		for _, t := range ts {
@@ -372,12 +377,10 @@ func (d *ddl) dropTable(t *tableDesc) {
 		delete(sc.indexes, ix.name)
 		d.cat.dropComments(ix.oid)
 	}
-	for n, q := range sc.seqs {
-		if q.ownedByTable(t.oid) {
-			delete(sc.seqs, n)
-			d.cat.dropComments(q.oid)
-			d.cat.dropRelationACL(q.oid)
-		}
+	for _, q := range d.cat.ownedSequences(t) {
+		delete(sc.seqs, q.name)
+		d.cat.dropComments(q.oid)
+		d.cat.dropRelationACL(q.oid)
 	}
 }
 
@@ -670,10 +673,7 @@ func truncateTables(x *execCtx, tables []*tableDesc, restart bool) error {
 func restartOwnedSequences(x *execCtx, tables []*tableDesc) error {
 	_, err := x.s.runDDL(x, func(d *ddl) error {
 		for _, t := range tables {
-			for _, q := range d.cat.schemas[t.schema].seqs {
-				if !q.ownedByTable(t.oid) {
-					continue
-				}
+			for _, q := range d.cat.ownedSequences(t) {
 				if err := d.lockSequence(q, isolation.TableLockAccessExclusive); err != nil {
 					return err
 				}

@@ -1,6 +1,8 @@
 package sqlexec
 
 import (
+	"cmp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -64,6 +66,19 @@ func (q *sequence) owner() (table uint32, attnum int16) {
 func (q *sequence) ownedByTable(oid uint32) bool {
 	t, _ := q.owner()
 	return t != 0 && t == oid
+}
+
+// ownedSequences lists the sequences table t owns (its serial and identity
+// columns'), in OID order.
+func (c *catalog) ownedSequences(t *tableDesc) []*sequence {
+	var qs []*sequence
+	for _, q := range c.schemas[t.schema].seqs {
+		if q.ownedByTable(t.oid) {
+			qs = append(qs, q)
+		}
+	}
+	slices.SortFunc(qs, func(a, b *sequence) int { return cmp.Compare(a.oid, b.oid) })
+	return qs
 }
 
 // setOwner makes column attnum of table oid own the sequence; 0 for none.
@@ -311,27 +326,12 @@ func (b *binder) sequenceItem(q *sequence, alias string, a *pg_query.Alias) (*fr
 // transaction's ALTER SEQUENCE or TRUNCATE ... RESTART IDENTITY uses the
 // sequence that transaction left.
 func lockedSequence(x *execCtx, oid int64, mode isolation.TableLock) (*sequence, error) {
-	// A default that ALTER TABLE computes for the rows it rewrites runs
-	// under the store's lock: the statement took the lock before
-	// (lockDefaultSequences).
-	if x.txn != nil && !x.inStore {
+	if x.txn != nil {
 		if err := x.txn.LockObject(x.ctx, uint32(oid), mode, isolation.WaitBlock); err != nil {
 			return nil, err
 		}
 	}
 	return sequenceByOid(x, oid)
-}
-
-// lockDefaultSequences takes ROW EXCLUSIVE on the sequences def calls
-// nextval of by a constant name, for ALTER TABLE to compute def for every
-// row it rewrites under the store's lock, where nextval cannot take it.
-func (d *ddl) lockDefaultSequences(def *pg_query.Node) error {
-	for _, q := range d.defaultSequences(def) {
-		if err := d.x.txn.LockObject(d.x.ctx, q.oid, isolation.TableLockRowExclusive, isolation.WaitBlock); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // The sequence functions. Their sequence is a regclass: a constant name
