@@ -46,14 +46,15 @@ type builtinOper struct {
 
 // builtins indexes pgdata's rows by OID and by name.
 type builtins struct {
-	// btreeOpclass is the default btree operator class of each type.
-	btreeOpclass map[uint32]uint32
-	types        map[uint32]*builtinType
-	typesByName  map[string][]*builtinType
-	procs        map[uint32]*builtinProc
-	procsByName  map[string][]*builtinProc
-	opers        map[uint32]*builtinOper
-	opersByName  map[string][]*builtinOper
+	// defaultOpclass is the default operator class of each access method
+	// (by pg_am OID) and input type.
+	defaultOpclass map[[2]uint32]uint32
+	types          map[uint32]*builtinType
+	typesByName    map[string][]*builtinType
+	procs          map[uint32]*builtinProc
+	procsByName    map[string][]*builtinProc
+	opers          map[uint32]*builtinOper
+	opersByName    map[string][]*builtinOper
 }
 
 // arraySubscriptHandler is the OID of array_subscript_handler, the
@@ -63,7 +64,7 @@ const arraySubscriptHandler = 6179
 var builtinIndex = sync.OnceValue(func() *builtins {
 	b := &builtins{types: map[uint32]*builtinType{}, typesByName: map[string][]*builtinType{},
 		procs: map[uint32]*builtinProc{}, procsByName: map[string][]*builtinProc{},
-		opers: map[uint32]*builtinOper{}, opersByName: map[string][]*builtinOper{}, btreeOpclass: map[uint32]uint32{}}
+		opers: map[uint32]*builtinOper{}, opersByName: map[string][]*builtinOper{}, defaultOpclass: map[[2]uint32]uint32{}}
 	eachRow(pgdata.Load(pgdata.PgType), func(get func(string) string) {
 		t := &builtinType{oid: atou(get("oid")), namespace: atou(get("typnamespace")), elem: atou(get("typelem")),
 			array: atou(get("typarray")), relid: atou(get("typrelid")), name: get("typname"), typtype: get("typtype")[0],
@@ -91,28 +92,44 @@ var builtinIndex = sync.OnceValue(func() *builtins {
 		b.opersByName[o.name] = append(b.opersByName[o.name], o)
 	})
 	eachRow(pgdata.Load(pgdata.PgOpclass), func(get func(string) string) {
-		if get("opcmethod") == "403" && get("opcdefault") == "t" {
-			b.btreeOpclass[atou(get("opcintype"))] = atou(get("oid"))
+		if get("opcdefault") == "t" {
+			b.defaultOpclass[[2]uint32{atou(get("opcmethod")), atou(get("opcintype"))}] = atou(get("oid"))
 		}
 	})
 	return b
 })
 
-// defaultBtreeOpclass is the operator class an index key of type t gets
-// (pg_index.indclass): the type's default btree class, text's for
-// varchar, array_ops for arrays, 0 for types without one.
-func defaultBtreeOpclass(t types.Type) uint32 {
-	idx := builtinIndex()
-	if oc, ok := idx.btreeOpclass[uint32(t.Oid)]; ok {
-		return oc
-	}
-	switch {
-	case t.Oid == types.OidVarchar:
-		return idx.btreeOpclass[uint32(types.OidText)]
-	case t.IsArray():
-		return idx.btreeOpclass[oidAnyArray]
+// defaultOpclass is PostgreSQL's GetDefaultOpClass: the default operator
+// class of access method method for a key of type typ, the type's own or
+// else one of a type it is binary-coercible to; 0 when there is none.
+func defaultOpclass(method string, typ types.Type) uint32 {
+	idx, am := builtinIndex(), indexAccessMethods[method]
+	for _, in := range opclassInputTypes(typ) {
+		if oc, ok := idx.defaultOpclass[[2]uint32{am, in}]; ok {
+			return oc
+		}
 	}
 	return 0
+}
+
+// opclassInputTypes are the input types of the operator classes that can
+// index a key of type typ: its own, then the one it is binary-coercible to
+// (a polymorphic pseudo-type for arrays, enums and composites).
+func opclassInputTypes(typ types.Type) []uint32 {
+	in := []uint32{uint32(typ.Oid)}
+	switch {
+	case typ.Oid == types.OidVarchar:
+		in = append(in, uint32(types.OidText))
+	case typ.Oid == types.OidCidr:
+		in = append(in, uint32(types.OidInet))
+	case typ.IsArray():
+		in = append(in, oidAnyArray)
+	case typ.IsEnum():
+		in = append(in, uint32(types.OidAnyEnum))
+	case typ.IsComposite():
+		in = append(in, uint32(types.OidRecord))
+	}
+	return in
 }
 
 // oidAnyArray is the OID of the pseudo-type anyarray.

@@ -198,6 +198,9 @@ type indexDesc struct {
 	method  string
 	keyOpts []indexKeyOpts
 	include []int
+	// options are the index's storage parameters (WITH (...)) as
+	// pg_class.reloptions lists them, name=value.
+	options []string
 	// pred is a partial index's WHERE predicate and exprs, per key
 	// position, an expression key's expression (nil for a column; cols
 	// holds -1 there), both parsed trees over the table's column names

@@ -427,9 +427,9 @@ func serialType(tn *pg_query.TypeName) (types.Type, bool) {
 // nextvalDefault builds the DEFAULT nextval('seq') of a SERIAL or identity
 // column.
 func nextvalDefault(q *sequence) *pg_query.Node {
-	name := quoteIdentIfNeeded(q.name)
+	name := types.QuoteIdent(q.name)
 	if q.schema != "public" {
-		name = quoteIdentIfNeeded(q.schema) + "." + name
+		name = types.QuoteIdent(q.schema) + "." + name
 	}
 	return pg_query.MakeFuncCallNode([]*pg_query.Node{pg_query.MakeStrNode("nextval")},
 		[]*pg_query.Node{pg_query.MakeAConstStrNode(name, -1)}, -1)

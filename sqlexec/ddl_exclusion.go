@@ -6,6 +6,7 @@ import (
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/sqlexec/types"
 )
 
 // EXCLUDE constraints whose every element is a column compared WITH =
@@ -51,7 +52,7 @@ func (d *ddl) addExclusion(t *tableDesc, c *pg_query.Constraint) error {
 		if i < 0 {
 			return pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" named in key does not exist", name)
 		}
-		if defaultBtreeOpclass(t.cols[i].typ) == 0 {
+		if defaultOpclass("btree", t.cols[i].typ) == 0 {
 			return pgerror.Unsupported("EXCLUDE constraints over type " + t.cols[i].typ.String())
 		}
 		cols = append(cols, i)
@@ -71,7 +72,7 @@ func (d *ddl) addExclusion(t *tableDesc, c *pg_query.Constraint) error {
 func exclusionDef(t *tableDesc, ix *indexDesc) string {
 	parts := make([]string, len(ix.cols))
 	for i, c := range ix.cols {
-		parts[i] = quoteIdentIfNeeded(t.cols[c].name) + " WITH ="
+		parts[i] = types.QuoteIdent(t.cols[c].name) + " WITH ="
 	}
 	return "EXCLUDE USING btree (" + strings.Join(parts, ", ") + ")"
 }

@@ -398,6 +398,10 @@ func (d *ddl) createIndex(is *pg_query.IndexStmt) error {
 	if err := checkAccessMethod(method, is.Unique, len(is.IndexParams), len(is.IndexIncludingParams)); err != nil {
 		return err
 	}
+	options, err := indexStorageOptions(is.Options, method)
+	if err != nil {
+		return err
+	}
 	t := d.s.lookupTable(d.cat, is.Relation.Schemaname, is.Relation.Relname)
 	if t == nil {
 		return pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(is.Relation))
@@ -450,6 +454,7 @@ func (d *ddl) createIndex(is *pg_query.IndexStmt) error {
 	if method != "btree" {
 		ix.method = method
 	}
+	ix.options = options
 	if slices.ContainsFunc(keys.opts, func(o indexKeyOpts) bool { return o != indexKeyOpts{} }) {
 		ix.keyOpts = keys.opts
 	}

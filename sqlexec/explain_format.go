@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/fickle-db/fickle/sqlexec/types"
 )
 
 // explainDoc lays a plan out in one of EXPLAIN's formats: TEXT as
@@ -83,22 +85,22 @@ func textName(desc opDesc) string {
 		}
 	}
 	if desc.index != "" {
-		b.WriteString(" using " + quoteIdentIfNeeded(desc.index))
+		b.WriteString(" using " + types.QuoteIdent(desc.index))
 	}
 	rel := desc.relation
 	if rel != "" && desc.schema != "" {
-		rel = quoteIdentIfNeeded(desc.schema) + "." + quoteIdentIfNeeded(rel)
+		rel = types.QuoteIdent(desc.schema) + "." + types.QuoteIdent(rel)
 	} else if rel != "" && desc.relationKey != "Alias" {
-		rel = quoteIdentIfNeeded(rel)
+		rel = types.QuoteIdent(rel)
 	}
 	alias := desc.alias
 	switch {
 	case rel != "" && alias != "" && alias != desc.relation:
-		b.WriteString(" on " + rel + " " + quoteIdentIfNeeded(alias))
+		b.WriteString(" on " + rel + " " + types.QuoteIdent(alias))
 	case rel != "":
 		b.WriteString(" on " + rel)
 	case alias != "" && desc.nodeType != "ModifyTable":
-		b.WriteString(" on " + quoteIdentIfNeeded(alias))
+		b.WriteString(" on " + types.QuoteIdent(alias))
 	}
 	return b.String()
 }

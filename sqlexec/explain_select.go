@@ -382,7 +382,7 @@ func setOpPlan(op pg_query.SetOperation, all bool, l, r *planNode, cols []outCol
 func outColNames(cols []outCol) []string {
 	out := make([]string, len(cols))
 	for i, c := range cols {
-		out[i] = quoteIdentIfNeeded(c.Name)
+		out[i] = types.QuoteIdent(c.Name)
 	}
 	return out
 }

@@ -138,7 +138,7 @@ func routineResult(c *catalog, oid uint32) (string, bool) {
 	var table []string
 	for _, p := range f.params {
 		if p.mode == 't' {
-			table = append(table, quoteIdentIfNeeded(p.name)+" "+p.typ.String())
+			table = append(table, types.QuoteIdent(p.name)+" "+p.typ.String())
 		}
 	}
 	switch {
@@ -177,7 +177,7 @@ func routineArguments(c *catalog, oid uint32, withDefaults bool) (string, bool) 
 		}
 		arg := mode
 		if p.name != "" {
-			arg += quoteIdentIfNeeded(p.name) + " "
+			arg += types.QuoteIdent(p.name) + " "
 		}
 		arg += p.typ.String()
 		if withDefaults && p.def != nil {
@@ -226,7 +226,7 @@ func triggerDefinition(s *Session, c *catalog, oid uint32, pretty bool) (string,
 				if e.bit == tgUpdate && len(tr.cols) > 0 {
 					cols := make([]string, len(tr.cols))
 					for i, col := range tr.cols {
-						cols[i] = quoteIdentIfNeeded(t.cols[col].name)
+						cols[i] = types.QuoteIdent(t.cols[col].name)
 					}
 					name += " OF " + strings.Join(cols, ", ")
 				}
@@ -236,15 +236,15 @@ func triggerDefinition(s *Session, c *catalog, oid uint32, pretty bool) (string,
 			if tr.tgtype&tgRow != 0 {
 				level = "ROW"
 			}
-			table := quoteIdentIfNeeded(t.schema) + "." + quoteIdentIfNeeded(t.name)
+			table := types.QuoteIdent(t.schema) + "." + types.QuoteIdent(t.name)
 			if pretty && (s.lookupTable(c, "", t.name) == t || s.lookupView(c, "", t.name).oidIs(t.oid)) {
-				table = quoteIdentIfNeeded(t.name)
+				table = types.QuoteIdent(t.name)
 			}
 			kind, constraint := "TRIGGER", ""
 			if tr.constraint {
 				kind = "CONSTRAINT TRIGGER"
 				if from := c.tables[tr.constrRel]; from != nil {
-					constraint += "FROM " + quoteIdentIfNeeded(from.schema) + "." + quoteIdentIfNeeded(from.name) + " "
+					constraint += "FROM " + types.QuoteIdent(from.schema) + "." + types.QuoteIdent(from.name) + " "
 				}
 				constraint += map[bool]string{true: "DEFERRABLE ", false: "NOT DEFERRABLE "}[tr.deferrable]
 				constraint += map[bool]string{true: "INITIALLY DEFERRED ", false: "INITIALLY IMMEDIATE "}[tr.initDeferred]
@@ -252,13 +252,13 @@ func triggerDefinition(s *Session, c *catalog, oid uint32, pretty bool) (string,
 			if tr.oldTable != "" || tr.newTable != "" {
 				constraint += "REFERENCING "
 				if tr.oldTable != "" {
-					constraint += "OLD TABLE AS " + quoteIdentIfNeeded(tr.oldTable) + " "
+					constraint += "OLD TABLE AS " + types.QuoteIdent(tr.oldTable) + " "
 				}
 				if tr.newTable != "" {
-					constraint += "NEW TABLE AS " + quoteIdentIfNeeded(tr.newTable) + " "
+					constraint += "NEW TABLE AS " + types.QuoteIdent(tr.newTable) + " "
 				}
 			}
-			def := fmt.Sprintf("CREATE %s %s %s %s ON %s %sFOR EACH %s ", kind, quoteIdentIfNeeded(tr.name), when,
+			def := fmt.Sprintf("CREATE %s %s %s %s ON %s %sFOR EACH %s ", kind, types.QuoteIdent(tr.name), when,
 				strings.Join(events, " OR "), table, constraint, level)
 			if tr.when != nil && (pretty || !ruleutilsParenthesizes(tr.when)) {
 				def += "WHEN (" + deparseExpr(tr.when) + ") "
@@ -267,9 +267,9 @@ func triggerDefinition(s *Session, c *catalog, oid uint32, pretty bool) (string,
 			}
 			fn := "?"
 			if f := c.funcByOID(tr.fn); f != nil {
-				fn = quoteIdentIfNeeded(f.name)
+				fn = types.QuoteIdent(f.name)
 				if f.schema != "public" {
-					fn = quoteIdentIfNeeded(f.schema) + "." + fn
+					fn = types.QuoteIdent(f.schema) + "." + fn
 				}
 			}
 			args := make([]string, len(tr.args))

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/sqlexec/types"
 )
 
 // routineDefinition is pg_get_functiondef of a user routine: the CREATE OR
@@ -24,12 +25,12 @@ func routineDefinition(c *catalog, oid uint32) (string, bool, error) {
 	}
 	args, _ := routineArguments(c, oid, true)
 	var b strings.Builder
-	b.WriteString("CREATE OR REPLACE " + kind + " " + quoteIdentIfNeeded(f.schema) + "." + quoteIdentIfNeeded(f.name) + "(" + args + ")\n")
+	b.WriteString("CREATE OR REPLACE " + kind + " " + types.QuoteIdent(f.schema) + "." + types.QuoteIdent(f.name) + "(" + args + ")\n")
 	if f.kind != 'p' {
 		result, _ := routineResult(c, oid)
 		b.WriteString(" RETURNS " + result + "\n")
 	}
-	b.WriteString(" LANGUAGE " + quoteIdentIfNeeded(f.lang) + "\n")
+	b.WriteString(" LANGUAGE " + types.QuoteIdent(f.lang) + "\n")
 	var opts string
 	switch f.volatility {
 	case 'i':
@@ -50,7 +51,7 @@ func routineDefinition(c *catalog, oid uint32) (string, bool, error) {
 		b.WriteString(opts + "\n")
 	}
 	for _, cfg := range f.config {
-		b.WriteString(" SET " + quoteIdentIfNeeded(cfg.name) + " TO " + configLiteral(cfg) + "\n")
+		b.WriteString(" SET " + types.QuoteIdent(cfg.name) + " TO " + configLiteral(cfg) + "\n")
 	}
 	tag := "$" + strings.ToLower(kind)
 	for strings.Contains(f.src, tag) {

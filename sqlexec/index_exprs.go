@@ -123,7 +123,7 @@ func (ix *indexDesc) keyText(s *Session, c *catalog, t *tableDesc, i int, pretty
 // looks like a function call.
 func (ix *indexDesc) keyElemText(s *Session, c *catalog, t *tableDesc, i int, pretty bool) string {
 	if !ix.isExprKey(i) {
-		return quoteIdentIfNeeded(t.cols[ix.cols[i]].name)
+		return types.QuoteIdent(t.cols[ix.cols[i]].name)
 	}
 	text := ix.keyText(s, c, t, i, pretty)
 	if looksLikeFunction(ix.exprs[i]) {

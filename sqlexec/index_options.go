@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -32,22 +33,32 @@ type indexKeyOpts struct {
 }
 
 // indexAccessMethods are the access methods CREATE INDEX takes, by name,
-// with their pg_am OIDs.
-var indexAccessMethods = map[string]uint32{"btree": 403, "hash": 405}
+// with their pg_am OIDs. The store keeps an index of any method as an
+// ordered index of its keys, which gives the same results: only B-tree
+// indexes can be unique, and a method's limits (indexAmCapabilities) are
+// checked as PostgreSQL does.
+var indexAccessMethods = map[string]uint32{"btree": 403, "hash": 405, "gist": 783, "gin": 2742, "brin": 3580, "spgist": 4000}
+
+// indexAmCapability is what an access method can do beyond indexing one
+// key column in no particular order (PostgreSQL's IndexAmRoutine flags).
+type indexAmCapability struct {
+	unique, order, multicolumn, include bool
+}
+
+var indexAmCapabilities = map[string]indexAmCapability{
+	"btree":  {unique: true, order: true, multicolumn: true, include: true},
+	"hash":   {},
+	"gist":   {multicolumn: true, include: true},
+	"gin":    {multicolumn: true},
+	"brin":   {multicolumn: true},
+	"spgist": {include: true},
+}
 
 // indexOptions reads the options of key column ie (of type typ) of an
-// index using method, with PostgreSQL's errors.
+// index using method, with PostgreSQL's errors in its order
+// (ComputeIndexAttrs): collation, operator class, ordering.
 func indexOptions(ie *pg_query.IndexElem, method string, typ types.Type) (indexKeyOpts, error) {
 	var o indexKeyOpts
-	if len(ie.Opclassopts) > 0 {
-		return o, pgerror.Unsupported("operator class options")
-	}
-	if ie.Ordering != pg_query.SortByDir_SORTBY_DEFAULT && method == "hash" {
-		return o, pgerror.Newf(pgerror.FeatureNotSupported, "access method \"%s\" does not support ASC/DESC options", method)
-	}
-	if ie.NullsOrdering != pg_query.SortByNulls_SORTBY_NULLS_DEFAULT && method == "hash" {
-		return o, pgerror.Newf(pgerror.FeatureNotSupported, "access method \"%s\" does not support NULLS FIRST/LAST options", method)
-	}
 	if len(ie.Collation) > 0 {
 		if typeCollation(typ.Oid) == 0 {
 			return o, pgerror.Newf(pgerror.DatatypeMismatch, "collations are not supported by type %s", typ)
@@ -67,6 +78,20 @@ func indexOptions(ie *pg_query.IndexElem, method string, typ types.Type) (indexK
 			return o, err
 		}
 		o.opclass, o.opclassOID, o.opclassDefault = name, oid, isDefault
+	} else if defaultOpclass(method, typ) == 0 {
+		return o, pgerror.Newf(pgerror.UndefinedObject, "data type %s has no default operator class for access method \"%s\"", typ, method).
+			WithHint("You must specify an operator class for the index or define a default operator class for the data type.")
+	}
+	if !indexAmCapabilities[method].order {
+		if ie.Ordering != pg_query.SortByDir_SORTBY_DEFAULT {
+			return o, pgerror.Newf(pgerror.FeatureNotSupported, "access method \"%s\" does not support ASC/DESC options", method)
+		}
+		if ie.NullsOrdering != pg_query.SortByNulls_SORTBY_NULLS_DEFAULT {
+			return o, pgerror.Newf(pgerror.FeatureNotSupported, "access method \"%s\" does not support NULLS FIRST/LAST options", method)
+		}
+	}
+	if len(ie.Opclassopts) > 0 {
+		return o, pgerror.Unsupported("operator class options")
 	}
 	o.desc = ie.Ordering == pg_query.SortByDir_SORTBY_DESC
 	switch ie.NullsOrdering {
@@ -83,35 +108,31 @@ func indexOptions(ie *pg_query.IndexElem, method string, typ types.Type) (indexK
 func indexOpclass(name, method string, typ types.Type) (uint32, bool, error) {
 	am := strconv.FormatUint(uint64(indexAccessMethods[method]), 10)
 	var oid, intype uint32
-	var isDefault, found bool
+	found := false
 	eachRow(pgdata.Load(pgdata.PgOpclass), func(get func(string) string) {
 		if !found && get("opcmethod") == am && get("opcname") == name {
-			oid, intype, isDefault, found = atou(get("oid")), atou(get("opcintype")), get("opcdefault") == "t", true
+			oid, intype, found = atou(get("oid")), atou(get("opcintype")), true
 		}
 	})
 	switch {
 	case !found:
 		return 0, false, pgerror.Newf(pgerror.UndefinedObject, "operator class \"%s\" does not exist for access method \"%s\"", name, method)
-	case intype == uint32(typ.Oid):
-		return oid, isDefault, nil
-	case intype == uint32(types.OidText) && typ.Oid == types.OidVarchar, intype == oidAnyArray && typ.IsArray():
-		return oid, false, nil
+	case !slices.Contains(opclassInputTypes(typ), intype):
+		return 0, false, pgerror.Newf(pgerror.DatatypeMismatch, "operator class \"%s\" does not accept data type %s", name, typ)
 	}
-	return 0, false, pgerror.Newf(pgerror.DatatypeMismatch, "operator class \"%s\" does not accept data type %s", name, typ)
+	return oid, defaultOpclass(method, typ) == oid, nil
 }
 
-// checkAccessMethod refuses what the hash access method cannot index, with
-// PostgreSQL's errors (its only limits among the methods fickle takes).
+// checkAccessMethod refuses what access method method cannot index, with
+// PostgreSQL's errors in its order (DefineIndex).
 func checkAccessMethod(method string, unique bool, keys, include int) error {
-	if method != "hash" {
-		return nil
-	}
+	can := indexAmCapabilities[method]
 	switch {
-	case unique:
+	case unique && !can.unique:
 		return pgerror.Newf(pgerror.FeatureNotSupported, "access method \"%s\" does not support unique indexes", method)
-	case include > 0:
+	case include > 0 && !can.include:
 		return pgerror.Newf(pgerror.FeatureNotSupported, "access method \"%s\" does not support included columns", method)
-	case keys > 1:
+	case keys > 1 && !can.multicolumn:
 		return pgerror.Newf(pgerror.FeatureNotSupported, "access method \"%s\" does not support multicolumn indexes", method)
 	}
 	return nil
@@ -192,10 +213,10 @@ func (ix *indexDesc) keyDefinition(sess *Session, c *catalog, t *tableDesc, i in
 	s := ix.keyElemText(sess, c, t, i, pretty)
 	o := ix.keyOption(i)
 	if o.collation != "" {
-		s += " COLLATE " + quoteIdentIfNeeded(o.collation)
+		s += " COLLATE " + types.QuoteIdent(o.collation)
 	}
 	if o.opclass != "" && !o.opclassDefault {
-		s += " " + quoteIdentIfNeeded(o.opclass)
+		s += " " + types.QuoteIdent(o.opclass)
 	}
 	if o.desc {
 		s += " DESC"
@@ -234,24 +255,4 @@ func (ix *indexDesc) catalogColumns(t *tableDesc) (colls, classes, opts []any) {
 		opts[i] = bits
 	}
 	return colls, classes, opts
-}
-
-// defaultOpclass is the default operator class of access method method for
-// type typ, 0 when it has none.
-func defaultOpclass(method string, typ types.Type) uint32 {
-	if method == "btree" {
-		return defaultBtreeOpclass(typ)
-	}
-	want := typ.Oid
-	if want == types.OidVarchar {
-		want = types.OidText
-	}
-	am, in := strconv.FormatUint(uint64(indexAccessMethods[method]), 10), strconv.FormatUint(uint64(want), 10)
-	var oid uint32
-	eachRow(pgdata.Load(pgdata.PgOpclass), func(get func(string) string) {
-		if oid == 0 && get("opcmethod") == am && get("opcintype") == in && get("opcdefault") == "t" {
-			oid = atou(get("oid"))
-		}
-	})
-	return oid
 }

@@ -70,7 +70,7 @@ func (b *binder) orderBy(sc *scope, sorts []*pg_query.Node, outs []*scalar, cols
 		k := sortKeyOf(sb, col, outs[col].typ)
 		k.text = predicateText(sb.Node)
 		if sb.Node.GetAConst() != nil && col < len(cols) {
-			k.text = quoteIdentIfNeeded(cols[col].Name)
+			k.text = types.QuoteIdent(cols[col].Name)
 		}
 		keys = append(keys, k)
 	}

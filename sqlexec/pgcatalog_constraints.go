@@ -53,28 +53,15 @@ func primaryKeyIndexOID(t *tableDesc) uint32 {
 // qualified unless its schema is public, the default search_path's.
 func qualifiedRelName(schema, name string) string {
 	if schema == "public" {
-		return quoteIdentIfNeeded(name)
+		return types.QuoteIdent(name)
 	}
-	return quoteIdentIfNeeded(schema) + "." + quoteIdentIfNeeded(name)
-}
-
-func quoteIdentIfNeeded(s string) string {
-	plain := s != ""
-	for i, r := range s {
-		if !(r == '_' || r >= 'a' && r <= 'z' || i > 0 && r >= '0' && r <= '9') {
-			plain = false
-		}
-	}
-	if plain {
-		return s
-	}
-	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+	return types.QuoteIdent(schema) + "." + types.QuoteIdent(name)
 }
 
 func columnList(t *tableDesc, idx []int) string {
 	names := make([]string, len(idx))
 	for i, k := range idx {
-		names[i] = quoteIdentIfNeeded(t.cols[k].name)
+		names[i] = types.QuoteIdent(t.cols[k].name)
 	}
 	return strings.Join(names, ", ")
 }
@@ -247,7 +234,7 @@ func indexColumnDefinition(s *Session, c *catalog, oid uint32, column int, prett
 			if column < 1 || column > len(keys) {
 				return "", true // PostgreSQL prints nothing for a column the index lacks
 			}
-			return quoteIdentIfNeeded(t.cols[keys[column-1]].name), true
+			return types.QuoteIdent(t.cols[keys[column-1]].name), true
 		}
 	}
 	return "", false
@@ -264,14 +251,14 @@ func indexDefinition(s *Session, c *catalog, oid uint32, pretty bool) (string, b
 			if unique {
 				u = "UNIQUE "
 			}
-			table := quoteIdentIfNeeded(t.schema) + "." + quoteIdentIfNeeded(t.name)
+			table := types.QuoteIdent(t.schema) + "." + types.QuoteIdent(t.name)
 			if pretty && s.lookupTable(c, "", t.name) == t {
-				table = quoteIdentIfNeeded(t.name)
+				table = types.QuoteIdent(t.name)
 			}
 			if t.part != nil {
 				table = "ONLY " + table
 			}
-			return "CREATE " + u + "INDEX " + quoteIdentIfNeeded(name) + " ON " + table + " USING "
+			return "CREATE " + u + "INDEX " + types.QuoteIdent(name) + " ON " + table + " USING "
 		}
 		if t.pk != nil && t.pkIndex == nil && primaryKeyIndexOID(t) == oid {
 			return def(t.pkName, true) + "btree (" + columnList(t, t.pk) + ")", true
@@ -285,6 +272,9 @@ func indexDefinition(s *Session, c *catalog, oid uint32, pretty bool) (string, b
 				stmt := def(ix.name, ix.unique) + ix.accessMethod() + " (" + strings.Join(keys, ", ") + ")"
 				if len(ix.include) > 0 {
 					stmt += " INCLUDE (" + columnList(t, ix.include) + ")"
+				}
+				if len(ix.options) > 0 {
+					stmt += " WITH (" + flattenRelOptions(ix.options) + ")"
 				}
 				return stmt + ix.predicateClause(s, c, t, pretty), true
 			}

@@ -36,6 +36,7 @@ type relationRow struct {
 	// rowSecurity and forceRowSecurity are relrowsecurity and
 	// relforcerowsecurity (rls.go).
 	rowSecurity, forceRowSecurity bool
+	options                       []string // reloptions, name=value
 }
 
 func (r relationRow) values() []any {
@@ -55,7 +56,19 @@ func (r relationRow) values() []any {
 	}
 	return []any{int64(r.oid), r.name, r.namespace, r.rowType, int64(0), int64(oidBootstrapSuperuser), r.am, filenode, int64(0),
 		r.pages, r.tuples, int64(0), int64(r.toast), r.hasIndex, false, persistence, r.kind, int64(r.natts), int64(r.checks), r.rules, r.triggers,
-		r.subclass, r.rowSecurity, r.forceRowSecurity, true, ident, r.partition, int64(0), nil, nil, r.bound}
+		r.subclass, r.rowSecurity, r.forceRowSecurity, true, ident, r.partition, int64(0), nil, r.reloptions(), r.bound}
+}
+
+// reloptions is the row's pg_class.reloptions: NULL when it has none.
+func (r relationRow) reloptions() any {
+	if len(r.options) == 0 {
+		return nil
+	}
+	out := make([]any, len(r.options))
+	for i, o := range r.options {
+		out[i] = o
+	}
+	return out
 }
 
 // relationRows lists every relation of the catalog as pg_class shows it:
@@ -94,7 +107,9 @@ func relationRows(c *catalog) []relationRow {
 			out = append(out, index(t, primaryKeyIndexOID(t), t.pkName, len(t.pk), indexAccessMethods["btree"]))
 		}
 		for _, ix := range t.indexes {
-			out = append(out, index(t, ix.oid, ix.name, len(ix.cols)+len(ix.include), indexAccessMethods[ix.accessMethod()]))
+			r := index(t, ix.oid, ix.name, len(ix.cols)+len(ix.include), indexAccessMethods[ix.accessMethod()])
+			r.options = ix.options
+			out = append(out, r)
 		}
 	}
 	for _, v := range sortedViews(c) {

@@ -126,11 +126,11 @@ func plpgsqlSource(f *funcDesc) string {
 		mode := map[byte]string{'i': "", 'o': "OUT ", 'b': "INOUT ", 'v': "VARIADIC "}[p.mode]
 		name := ""
 		if p.name != "" {
-			name = quoteIdentIfNeeded(p.name) + " "
+			name = types.QuoteIdent(p.name) + " "
 		}
 		decl := mode + name + p.typ.String()
 		if p.mode == 't' {
-			table = append(table, quoteIdentIfNeeded(p.name)+" "+p.typ.String())
+			table = append(table, types.QuoteIdent(p.name)+" "+p.typ.String())
 			continue
 		}
 		params = append(params, decl)

@@ -8,6 +8,7 @@ import (
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/sqlexec/types"
 )
 
 // This file validates a table's storage parameters (CREATE TABLE ... WITH
@@ -23,6 +24,7 @@ const (
 	relOptInt
 	relOptReal
 	relOptIndexCleanup
+	relOptBuffering
 )
 
 // relOpt describes one heap storage parameter: its kind, bounds and
@@ -57,6 +59,71 @@ var heapRelOpts = map[string]relOpt{
 	"autovacuum_vacuum_scale_factor":        {kind: relOptReal, min: 0, max: 100, toast: true},
 	"autovacuum_vacuum_insert_scale_factor": {kind: relOptReal, min: 0, max: 100, toast: true},
 	"autovacuum_analyze_scale_factor":       {kind: relOptReal, min: 0, max: 100},
+}
+
+// indexRelOpts are PostgreSQL 15's storage parameters of each index access
+// method.
+var indexRelOpts = map[string]map[string]relOpt{
+	"btree":  {"fillfactor": {kind: relOptInt, min: 10, max: 100}, "deduplicate_items": {kind: relOptBool}},
+	"hash":   {"fillfactor": {kind: relOptInt, min: 10, max: 100}},
+	"gist":   {"fillfactor": {kind: relOptInt, min: 10, max: 100}, "buffering": {kind: relOptBuffering}},
+	"gin":    {"fastupdate": {kind: relOptBool}, "gin_pending_list_limit": {kind: relOptInt, min: 64, max: math.MaxInt32}},
+	"spgist": {"fillfactor": {kind: relOptInt, min: 10, max: 100}},
+	"brin":   {"pages_per_range": {kind: relOptInt, min: 1, max: 131072}, "autosummarize": {kind: relOptBool}},
+}
+
+// indexOptions validates the WITH (...) list of an index using method and
+// returns it as pg_class.reloptions lists it (name=value, a name alone
+// meaning true).
+func indexStorageOptions(opts []*pg_query.Node, method string) ([]string, error) {
+	var out []string
+	for _, o := range opts {
+		de := o.GetDefElem()
+		if de == nil {
+			continue
+		}
+		if de.Defnamespace != "" {
+			return nil, pgerror.Newf(pgerror.InvalidParameterValue, "unrecognized parameter namespace \"%s\"", de.Defnamespace)
+		}
+		opt, ok := indexRelOpts[method][de.Defname]
+		if !ok {
+			return nil, pgerror.Newf(pgerror.InvalidParameterValue, "unrecognized parameter \"%s\"", de.Defname)
+		}
+		if err := opt.check(de); err != nil {
+			return nil, err
+		}
+		out = append(out, de.Defname+"="+relOptText(de))
+	}
+	return out, nil
+}
+
+// relOptText is a storage parameter's value as written ("true" for a name
+// alone), as pg_class.reloptions keeps it.
+func relOptText(de *pg_query.DefElem) string {
+	switch {
+	case de.Arg == nil:
+		return "true"
+	case de.Arg.GetFloat() != nil:
+		return de.Arg.GetFloat().Fval
+	case de.Arg.GetBoolean() != nil:
+		return strconv.FormatBool(de.Arg.GetBoolean().Boolval)
+	}
+	return defElemText(de)
+}
+
+// flattenRelOptions prints reloptions as pg_get_indexdef's WITH (...) does
+// (flatten_reloptions): each value bare when it reads as a plain
+// identifier, else quoted as a literal.
+func flattenRelOptions(opts []string) string {
+	out := make([]string, len(opts))
+	for i, o := range opts {
+		name, value, _ := strings.Cut(o, "=")
+		if types.QuoteIdent(value) != value {
+			value = "'" + strings.ReplaceAll(value, "'", "''") + "'"
+		}
+		out[i] = name + "=" + value
+	}
+	return strings.Join(out, ", ")
 }
 
 // checkTableOptions validates the WITH (...) list of a table; partitioned
@@ -104,8 +171,11 @@ func (o relOpt) check(de *pg_query.DefElem) error {
 		if _, err := relOptBoolValue(de); err != nil {
 			return pgerror.Newf(pgerror.InvalidParameterValue, "invalid value for boolean option \"%s\": %s", de.Defname, text)
 		}
-	case relOptIndexCleanup:
-		if _, err := relOptBoolValue(de); err != nil && !strings.EqualFold(text, "auto") {
+	case relOptIndexCleanup, relOptBuffering:
+		_, err := relOptBoolValue(de)
+		valid := err == nil && o.kind == relOptIndexCleanup || strings.EqualFold(text, "auto") ||
+			o.kind == relOptBuffering && (strings.EqualFold(text, "on") || strings.EqualFold(text, "off"))
+		if !valid {
 			return pgerror.Newf(pgerror.InvalidParameterValue, "invalid value for enum option \"%s\": %s", de.Defname, text).
 				WithDetail("Valid values are \"on\", \"off\", and \"auto\".")
 		}

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/internal/pgident"
 )
 
 // maxStringBytes bounds results of repeat, lpad and rpad, as PostgreSQL's
@@ -327,21 +328,9 @@ func translate(s, from, to string) string {
 	return sb.String()
 }
 
-// QuoteIdent quotes an identifier when PostgreSQL would: anything but a
-// lower-case letter or underscore followed by lower-case letters, digits
-// and underscores. (Keywords are not quoted here: the catalog is not.)
-func QuoteIdent(s string) string {
-	safe := s != ""
-	for i, r := range s {
-		if !(r >= 'a' && r <= 'z' || r == '_' || (i > 0 && (r >= '0' && r <= '9' || r == '$'))) {
-			safe = false
-		}
-	}
-	if safe {
-		return s
-	}
-	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
-}
+// QuoteIdent quotes an identifier as PostgreSQL's quote_identifier does
+// (keywords other than unreserved ones included).
+func QuoteIdent(s string) string { return pgident.Quote(s) }
 
 func quoteLiteral(s string) string {
 	q := "'" + strings.ReplaceAll(s, "'", "''") + "'"
