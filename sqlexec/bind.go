@@ -204,6 +204,10 @@ type binder struct {
 	// while its query is compiled).
 	perms    []permCheck
 	privRole uint32
+	// expanding are the views whose queries are being compiled, innermost
+	// last: a view met again inside its own expansion is a cycle
+	// (viewItem).
+	expanding []*viewDesc
 	// rlsTarget names the target of the UPDATE or DELETE being compiled
 	// and rlsCompiling the tables whose policies are being compiled
 	// (rls_apply.go).

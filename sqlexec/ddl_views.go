@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -68,9 +69,14 @@ func (s *Session) lookupView(c *catalog, schema, name string) *viewDesc {
 // viewItem compiles a FROM item reading a view: its stored query as a
 // subquery, under the view's column names.
 func (b *binder) viewItem(v *viewDesc, alias string, a *pg_query.Alias) (*fromItem, []scopeCol, error) {
+	if slices.Contains(b.expanding, v) {
+		return nil, nil, pgerror.Newf(pgerror.InvalidObjectDefinition, "infinite recursion detected in rules for relation \"%s\"", v.name)
+	}
 	saved := b.privRole
 	b.privRole = v.ownerRole()
+	b.expanding = append(b.expanding, v)
 	plan, err := b.selectNode(nil, v.query, nil)
+	b.expanding = b.expanding[:len(b.expanding)-1]
 	b.privRole = saved
 	if err != nil {
 		return nil, nil, err

@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -236,6 +237,30 @@ func (b *binder) showPlan(vs *pg_query.VariableShowStmt) (*stmtPlan, error) {
 	}}, nil
 }
 
+// lockTarget is a relation LOCK TABLE locks: a table, or a view by OID.
+type lockTarget struct {
+	table *tableDesc
+	view  uint32
+}
+
+// viewLockTargets appends view v and, recursively, the tables and views
+// its query reads, as PostgreSQL's LockViewRecurse locks them; ancestors
+// are the views whose queries led to v, which a cycle does not lock again.
+func (b *binder) viewLockTargets(targets []lockTarget, v *viewDesc, ancestors []*viewDesc) []lockTarget {
+	targets = append(targets, lockTarget{view: v.oid})
+	ancestors = append(ancestors, v)
+	for _, oid := range v.deps {
+		if t := b.cat.tables[oid]; t != nil {
+			targets = append(targets, lockTarget{table: t})
+			continue
+		}
+		if dep := viewByOid(b.cat, oid); dep != nil && !slices.Contains(ancestors, dep) {
+			targets = b.viewLockTargets(targets, dep, ancestors)
+		}
+	}
+	return targets
+}
+
 func (b *binder) lockPlan(ls *pg_query.LockStmt) (*stmtPlan, error) {
 	modes := map[int32]isolation.TableLock{1: isolation.TableLockAccessShare, 2: isolation.TableLockRowShare, 3: isolation.TableLockRowExclusive,
 		4: isolation.TableLockShareUpdateExclusive, 5: isolation.TableLockShare, 6: isolation.TableLockShareRowExclusive,
@@ -244,14 +269,18 @@ func (b *binder) lockPlan(ls *pg_query.LockStmt) (*stmtPlan, error) {
 	if !ok {
 		return nil, pgerror.Unsupported("this LOCK mode")
 	}
-	var ts []*tableDesc
+	var targets []lockTarget
+	var lookupErr error
 	for _, r := range ls.Relations {
 		rv := r.GetRangeVar()
-		t := b.s.lookupTable(b.cat, rv.Schemaname, rv.Relname)
-		if t == nil {
-			return nil, b.errAt(pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(rv)), rv.Location)
+		if t := b.s.lookupTable(b.cat, rv.Schemaname, rv.Relname); t != nil {
+			targets = append(targets, lockTarget{table: t})
+		} else if v := b.s.lookupView(b.cat, rv.Schemaname, rv.Relname); v != nil {
+			targets = b.viewLockTargets(targets, v, nil)
+		} else {
+			lookupErr = b.errAt(pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(rv)), rv.Location)
+			break
 		}
-		ts = append(ts, t)
 	}
 	wait := isolation.WaitBlock
 	if ls.Nowait {
@@ -261,8 +290,17 @@ func (b *binder) lockPlan(ls *pg_query.LockStmt) (*stmtPlan, error) {
 		if !x.s.txn.explicit {
 			return nil, pgerror.New(pgerror.NoActiveSqlTransaction, "LOCK TABLE can only be used in transaction blocks")
 		}
-		for _, t := range ts {
-			if err := x.txn.LockTable(x.ctx, t.id, mode, wait); err != nil {
+		if lookupErr != nil {
+			return nil, lookupErr
+		}
+		for _, lt := range targets {
+			var err error
+			if lt.table != nil {
+				err = x.txn.LockTable(x.ctx, lt.table.id, mode, wait)
+			} else {
+				err = x.txn.LockObject(x.ctx, lt.view, mode, wait)
+			}
+			if err != nil {
 				return nil, err
 			}
 		}
