@@ -91,6 +91,10 @@ type schemaDesc struct {
 // one datum per column, in this order.
 type tableDesc struct {
 	oid uint32
+	// options and toastOptions are the storage parameters of the table and
+	// of its TOAST table (WITH (...), ALTER TABLE ... SET), name=value as
+	// pg_class.reloptions lists them.
+	options, toastOptions []string
 	// owner is the role that created the table (0: the bootstrap
 	// superuser); it holds the privileges of the default ACL.
 	owner  uint32
@@ -101,6 +105,9 @@ type tableDesc struct {
 	// pk lists the primary key's columns; nil for a table without one.
 	pk     []int
 	pkName string
+	// pkOptions are the storage parameters of the primary key's index
+	// when it has no indexDesc (pkIndex nil): PRIMARY KEY ... WITH (...).
+	pkOptions []string
 	// hidden says the store keys the table's rows by a hidden row id: the
 	// table had no primary key when it was created. A primary key added
 	// later (ALTER TABLE ADD PRIMARY KEY) is then enforced and looked up

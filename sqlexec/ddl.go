@@ -467,11 +467,12 @@ func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 		}
 		return pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" already exists", rv.Relname)
 	}
-	if err := checkTableOptions(cs.Options, cs.Partspec != nil); err != nil {
+	options, toastOptions, err := tableStorageOptions(cs.Options, cs.Partspec != nil)
+	if err != nil {
 		return err
 	}
 	t := &tableDesc{oid: d.cat.newOID(), schema: schema, name: rv.Relname, onCommit: oc, unlogged: rv.Relpersistence == "u",
-		owner: d.s.currentRole()}
+		owner: d.s.currentRole(), options: options, toastOptions: toastOptions}
 	newRowTypeOIDs(t)
 	if err := d.inheritParents(t, cs.InhRelations, temp); err != nil {
 		return err
@@ -521,6 +522,9 @@ func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 			}
 			cols, err := constraintCols(t, tc)
 			if err != nil {
+				return err
+			}
+			if t.pkOptions, err = indexStorageOptions(tc.c.Options, "btree"); err != nil {
 				return err
 			}
 			t.pk = cols

@@ -110,6 +110,10 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 			rewrote = persistenceChanged
 		case pg_query.AlterTableType_AT_SetStorage:
 			err = d.setStorage(nt, cmd)
+		case pg_query.AlterTableType_AT_SetRelOptions:
+			err = setTableOptions(nt, cmd)
+		case pg_query.AlterTableType_AT_ResetRelOptions:
+			resetTableOptions(nt, cmd)
 		case pg_query.AlterTableType_AT_ChangeOwner:
 			// fickle records no owners: a new one changes nothing.
 		default:

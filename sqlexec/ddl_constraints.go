@@ -46,8 +46,12 @@ func (d *ddl) addConstraint(b *binder, t *tableDesc, tc tableConstraint, alter b
 				return err
 			}
 		}
+		options, err := indexStorageOptions(c.Options, "btree")
+		if err != nil {
+			return err
+		}
 		ix := &indexDesc{name: name, table: t.oid, cols: cols, unique: true, constraint: true,
-			deferrable: c.Deferrable, initiallyDeferred: c.Initdeferred}
+			deferrable: c.Deferrable, initiallyDeferred: c.Initdeferred, options: options}
 		if err := d.registerIndex(t, ix); err != nil || t.part == nil {
 			return err
 		}
@@ -77,10 +81,15 @@ func (d *ddl) addConstraint(b *binder, t *tableDesc, tc tableConstraint, alter b
 		} else if err := d.indexConstraintName(t, name); err != nil {
 			return err
 		}
+		options, err := indexStorageOptions(c.Options, "btree")
+		if err != nil {
+			return err
+		}
 		ix, err := d.addIndex(t, name, cols, true, true)
 		if err != nil {
 			return err
 		}
+		ix.options = options
 		t.pk, t.pkName, t.pkIndex = cols, name, ix
 		for _, col := range cols {
 			nc := *t.cols[col]

@@ -86,7 +86,11 @@ func (d *ddl) likeClause(b *binder, t *tableDesc, lc *pg_query.TableLikeClause) 
 			if _, ok := d.cat.comments[commentKey{classOID: oidPgClass, objOID: primaryKeyIndexOID(src)}]; ok && opts&likeComments != 0 {
 				return nil, nil, pgerror.Unsupported("CREATE TABLE ... (LIKE ... INCLUDING COMMENTS) of a commented primary key")
 			}
-			c := &pg_query.Constraint{Contype: pg_query.ConstrType_CONSTR_PRIMARY}
+			opts := src.pkOptions
+			if src.pkIndex != nil {
+				opts = src.pkIndex.options
+			}
+			c := &pg_query.Constraint{Contype: pg_query.ConstrType_CONSTR_PRIMARY, Options: relOptionNodes(opts)}
 			for _, n := range colNameList(src, src.pk) {
 				c.Keys = append(c.Keys, &pg_query.Node{Node: &pg_query.Node_String_{String_: &pg_query.String{Sval: n}}})
 			}

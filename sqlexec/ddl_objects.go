@@ -739,7 +739,8 @@ func (b *binder) createTableAsPlan(cs *pg_query.CreateTableAsStmt, full string) 
 			if _, err := d.relationPersistence(into.Rel); err != nil {
 				return err
 			}
-			if err := checkTableOptions(into.Options, false); err != nil {
+			options, toastOptions, err := tableStorageOptions(into.Options, false)
+			if err != nil {
 				return err
 			}
 			schema, err := d.relationSchema(into.Rel.Schemaname, temp)
@@ -754,7 +755,7 @@ func (b *binder) createTableAsPlan(cs *pg_query.CreateTableAsStmt, full string) 
 				return pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" already exists", into.Rel.Relname)
 			}
 			nt := &tableDesc{oid: d.cat.newOID(), schema: schema, name: into.Rel.Relname, hidden: true, onCommit: oc,
-				unlogged: into.Rel.Relpersistence == "u", owner: d.s.currentRole()}
+				unlogged: into.Rel.Relpersistence == "u", owner: d.s.currentRole(), options: options, toastOptions: toastOptions}
 			newRowTypeOIDs(nt)
 			for i, c := range q.cols {
 				name := c.Name

@@ -200,7 +200,7 @@ func (ix *indexDesc) sameOptions(t *tableDesc, o *indexDesc, ot *tableDesc) bool
 // withOptionsOf gives ix (of table t) the access method, key options and
 // INCLUDE columns of o (of table ot), mapping the columns by name.
 func (ix *indexDesc) withOptionsOf(t *tableDesc, o *indexDesc, ot *tableDesc) {
-	ix.method, ix.keyOpts, ix.include = o.method, o.keyOpts, nil
+	ix.method, ix.keyOpts, ix.options, ix.include = o.method, o.keyOpts, o.options, nil
 	for _, n := range colNameList(ot, o.include) {
 		ix.include = append(ix.include, t.colIndex(n))
 	}

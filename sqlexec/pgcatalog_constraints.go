@@ -261,7 +261,7 @@ func indexDefinition(s *Session, c *catalog, oid uint32, pretty bool) (string, b
 			return "CREATE " + u + "INDEX " + types.QuoteIdent(name) + " ON " + table + " USING "
 		}
 		if t.pk != nil && t.pkIndex == nil && primaryKeyIndexOID(t) == oid {
-			return def(t.pkName, true) + "btree (" + columnList(t, t.pk) + ")", true
+			return def(t.pkName, true) + "btree (" + columnList(t, t.pk) + ")" + withOptions(t.pkOptions), true
 		}
 		for _, ix := range t.indexes {
 			if ix.oid == oid {
@@ -273,9 +273,7 @@ func indexDefinition(s *Session, c *catalog, oid uint32, pretty bool) (string, b
 				if len(ix.include) > 0 {
 					stmt += " INCLUDE (" + columnList(t, ix.include) + ")"
 				}
-				if len(ix.options) > 0 {
-					stmt += " WITH (" + flattenRelOptions(ix.options) + ")"
-				}
+				stmt += withOptions(ix.options)
 				return stmt + ix.predicateClause(s, c, t, pretty), true
 			}
 		}

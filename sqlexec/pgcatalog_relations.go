@@ -98,13 +98,16 @@ func relationRows(c *catalog) []relationRow {
 		out = append(out, relationRow{oid: t.oid, name: t.name, namespace: schemaOID(c, t.schema), kind: kind, rowType: int64(rowTypeOID(t.oid)),
 			am: am, tuples: -1, hasIndex: len(t.indexes) > 0 || t.pk != nil, natts: len(t.cols), checks: len(t.checks),
 			triggers: len(t.fks) > 0 || referenced[t.oid] || len(t.triggers) > 0, rules: len(t.rules) > 0, temp: isTempSchema(t.schema), unlogged: t.unlogged,
-			subclass: parents[t.oid], partition: t.bound != nil, bound: partBoundText(t), rowSecurity: t.rowSecurity, forceRowSecurity: t.forceRowSecurity})
+			subclass: parents[t.oid], partition: t.bound != nil, bound: partBoundText(t), rowSecurity: t.rowSecurity, forceRowSecurity: t.forceRowSecurity,
+			options: t.options})
 		if toast := toastRelationRows(t); toast != nil {
 			out[len(out)-1].toast = toast[0].oid
 			out = append(out, toast...)
 		}
 		if t.pk != nil && t.pkIndex == nil {
-			out = append(out, index(t, primaryKeyIndexOID(t), t.pkName, len(t.pk), indexAccessMethods["btree"]))
+			r := index(t, primaryKeyIndexOID(t), t.pkName, len(t.pk), indexAccessMethods["btree"])
+			r.options = t.pkOptions
+			out = append(out, r)
 		}
 		for _, ix := range t.indexes {
 			r := index(t, ix.oid, ix.name, len(ix.cols)+len(ix.include), indexAccessMethods[ix.accessMethod()])

@@ -2,6 +2,7 @@ package sqlexec
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -111,6 +112,25 @@ func relOptText(de *pg_query.DefElem) string {
 	return defElemText(de)
 }
 
+// relOptionNodes turns reloptions (name=value) back into a WITH list.
+func relOptionNodes(opts []string) []*pg_query.Node {
+	nodes := make([]*pg_query.Node, len(opts))
+	for i, o := range opts {
+		name, value, _ := strings.Cut(o, "=")
+		nodes[i] = pg_query.MakeSimpleDefElemNode(name, pg_query.MakeStrNode(value), -1)
+	}
+	return nodes
+}
+
+// withOptions is pg_get_indexdef's WITH (...) clause of an index with
+// storage parameters opts, "" for none.
+func withOptions(opts []string) string {
+	if len(opts) == 0 {
+		return ""
+	}
+	return " WITH (" + flattenRelOptions(opts) + ")"
+}
+
 // flattenRelOptions prints reloptions as pg_get_indexdef's WITH (...) does
 // (flatten_reloptions): each value bare when it reads as a plain
 // identifier, else quoted as a literal.
@@ -126,22 +146,24 @@ func flattenRelOptions(opts []string) string {
 	return strings.Join(out, ", ")
 }
 
-// checkTableOptions validates the WITH (...) list of a table; partitioned
-// says the table is partitioned, which knows no storage parameter.
-func checkTableOptions(opts []*pg_query.Node, partitioned bool) error {
+// tableStorageOptions validates the WITH (...) list of a table (or ALTER
+// TABLE ... SET's) and returns its heap and TOAST parameters as
+// pg_class.reloptions lists them (name=value); partitioned says the table
+// is partitioned, which knows no storage parameter.
+func tableStorageOptions(opts []*pg_query.Node, partitioned bool) (heap, toast []string, err error) {
 	for _, o := range opts {
 		de := o.GetDefElem()
 		if de == nil {
 			continue
 		}
 		if de.Defnamespace != "" && de.Defnamespace != "toast" {
-			return pgerror.Newf(pgerror.InvalidParameterValue, "unrecognized parameter namespace \"%s\"", de.Defnamespace)
+			return nil, nil, pgerror.Newf(pgerror.InvalidParameterValue, "unrecognized parameter namespace \"%s\"", de.Defnamespace)
 		}
 		if de.Defnamespace == "" && de.Defname == "oids" {
 			if v, err := relOptBoolValue(de); err == nil && !v {
 				continue
 			}
-			return pgerror.New(pgerror.FeatureNotSupported, "tables declared WITH OIDS are not supported")
+			return nil, nil, pgerror.New(pgerror.FeatureNotSupported, "tables declared WITH OIDS are not supported")
 		}
 	}
 	for _, o := range opts {
@@ -151,13 +173,40 @@ func checkTableOptions(opts []*pg_query.Node, partitioned bool) error {
 		}
 		opt, ok := heapRelOpts[de.Defname]
 		if !ok || partitioned || de.Defnamespace == "toast" && !opt.toast {
-			return pgerror.Newf(pgerror.InvalidParameterValue, "unrecognized parameter \"%s\"", de.Defname)
+			return nil, nil, pgerror.Newf(pgerror.InvalidParameterValue, "unrecognized parameter \"%s\"", de.Defname)
 		}
 		if err := opt.check(de); err != nil {
-			return err
+			return nil, nil, err
+		}
+		list := &heap
+		if de.Defnamespace == "toast" {
+			list = &toast
+		}
+		if slices.ContainsFunc(*list, func(o string) bool { return strings.HasPrefix(o, de.Defname+"=") }) {
+			return nil, nil, pgerror.Newf(pgerror.InvalidParameterValue, "parameter \"%s\" specified more than once", de.Defname)
+		}
+		*list = append(*list, de.Defname+"="+relOptText(de))
+	}
+	return heap, toast, nil
+}
+
+// setRelOption returns opts with name=value last, in place of name's
+// entry if it had one, as PostgreSQL's transformRelOptions keeps the old
+// parameters and appends the new. opts itself is left alone.
+func setRelOption(opts []string, name, value string) []string {
+	return append(resetRelOptions(opts, []string{name}), name+"="+value)
+}
+
+// resetRelOptions returns opts without the parameters named (ALTER TABLE
+// ... RESET: names not set are ignored), nil when none is left.
+func resetRelOptions(opts []string, names []string) []string {
+	var out []string
+	for _, o := range opts {
+		if n, _, _ := strings.Cut(o, "="); !slices.Contains(names, n) {
+			out = append(out, o)
 		}
 	}
-	return nil
+	return out
 }
 
 // check validates de's value against o.
@@ -226,4 +275,34 @@ func relOptBoolValue(de *pg_query.DefElem) (bool, error) {
 		return false, nil
 	}
 	return false, strconv.ErrSyntax
+}
+
+// setTableOptions runs ALTER TABLE ... SET (...) on t.
+func setTableOptions(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
+	heap, toast, err := tableStorageOptions(cmd.Def.GetList().GetItems(), t.part != nil)
+	if err != nil {
+		return err
+	}
+	for _, o := range heap {
+		name, value, _ := strings.Cut(o, "=")
+		t.options = setRelOption(t.options, name, value)
+	}
+	for _, o := range toast {
+		name, value, _ := strings.Cut(o, "=")
+		t.toastOptions = setRelOption(t.toastOptions, name, value)
+	}
+	return nil
+}
+
+// resetTableOptions runs ALTER TABLE ... RESET (...) on t.
+func resetTableOptions(t *tableDesc, cmd *pg_query.AlterTableCmd) {
+	var heap, toast []string
+	for _, o := range cmd.Def.GetList().GetItems() {
+		if de := o.GetDefElem(); de != nil && de.Defnamespace == "toast" {
+			toast = append(toast, de.Defname)
+		} else if de != nil {
+			heap = append(heap, de.Defname)
+		}
+	}
+	t.options, t.toastOptions = resetRelOptions(t.options, heap), resetRelOptions(t.toastOptions, toast)
 }

@@ -100,7 +100,7 @@ func toastRelationRows(t *tableDesc) []relationRow {
 	table, index := toastRelationOIDs(t)
 	return []relationRow{
 		{oid: table, name: fmt.Sprintf("pg_toast_%d", t.oid), namespace: oidPgToast, kind: "t", am: 2, hasIndex: true, natts: 3,
-			unlogged: t.unlogged},
+			unlogged: t.unlogged, options: t.toastOptions},
 		{oid: index, name: fmt.Sprintf("pg_toast_%d_index", t.oid), namespace: oidPgToast, kind: "i", am: 403, pages: 1, natts: 2,
 			unlogged: t.unlogged},
 	}
