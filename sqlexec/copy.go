@@ -74,6 +74,7 @@ func (b *binder) copyPlan(cs *pg_query.CopyStmt) (*stmtPlan, error) {
 			cols = append(cols, outCol{Name: c.name, typ: c.typ, tableOID: t.oid, attnum: c.attnum})
 		}
 		if cs.IsFrom {
+			b.requirePrivilege(t.oid, t.name, "table", 'a')
 			if cp.w, err = b.writerFor(t, false); err != nil {
 				return nil, err
 			}
@@ -105,7 +106,14 @@ func (b *binder) copyPlan(cs *pg_query.CopyStmt) (*stmtPlan, error) {
 	if cs.IsFrom {
 		writes = "COPY FROM"
 	}
+	// A COPY runs outside the statement path that checks privileges: it
+	// checks its own (INSERT on the table it fills, SELECT on what it reads)
+	// first, as PostgreSQL's DoCopy does.
+	perms := b.perms
 	return &stmtPlan{noTxn: true, writes: writes, exec: func(x *execCtx) (*Result, error) {
+		if err := x.s.checkPrivileges(perms); err != nil {
+			return nil, err
+		}
 		if cs.IsFrom && x.s.txn != nil && x.s.txn.readOnly {
 			return nil, pgerror.New(pgerror.ReadOnlySqlTransaction, "cannot execute COPY FROM in a read-only transaction")
 		}

@@ -45,6 +45,13 @@ func (d *ddl) notice(code pgerror.Code, format string, args ...any) {
 	d.notices = append(d.notices, n)
 }
 
+// warning sends the client a WARNING with the statement's result.
+func (d *ddl) warning(code pgerror.Code, format string, args ...any) {
+	n := pgerror.Newf(code, format, args...)
+	n.Severity = "WARNING"
+	d.notices = append(d.notices, n)
+}
+
 func ddlTag(n *pg_query.Node) string {
 	switch v := n.Node.(type) {
 	case *pg_query.Node_CreateStmt:

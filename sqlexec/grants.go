@@ -33,6 +33,12 @@ func (d *ddl) grant(gs *pg_query.GrantStmt) error {
 	if err != nil {
 		return err
 	}
+	role := d.s.currentRole()
+	if g := gs.Grantor; g != nil {
+		if r := d.s.roleNamed(d.s.roleSpecName(g.Roletype.String(), g.Rolename)); r == nil || r.oid != role {
+			return pgerror.New(pgerror.FeatureNotSupported, "grantor must be current user")
+		}
+	}
 	var grantees []uint32
 	for _, n := range gs.Grantees {
 		spec := n.GetRoleSpec()
@@ -55,14 +61,128 @@ func (d *ddl) grant(gs *pg_query.GrantStmt) error {
 		if err != nil {
 			return err
 		}
+		grantor, letters, err := d.grantableLetters(gs, obj, role, letters)
+		if err != nil {
+			return err
+		}
 		acl := append([]aclItem(nil), objectACL(d.cat, obj.kind, obj.oid)...)
-		grantor := relationOwner(d.cat, obj.kind, obj.oid)
 		for _, g := range grantees {
 			acl = editACL(acl, g, grantor, letters, gs.IsGrant, gs.GrantOption)
 		}
 		d.cat.acls[aclKey{obj.kind, obj.oid}] = acl
 	}
 	return nil
+}
+
+// grantableLetters restricts a GRANT or REVOKE by role of the privilege
+// letters on obj to what role may grant, as PostgreSQL's
+// restrict_and_check_grant does: everything, as the owner, for a superuser
+// or a member of the owner's role; otherwise the privileges it holds with
+// the grant option, as itself, with a warning for the others, and 42501
+// when it holds no privilege at all on the object.
+func (d *ddl) grantableLetters(gs *pg_query.GrantStmt, obj aclObject, role uint32, letters string) (grantor uint32, granted string, err error) {
+	owner := relationOwner(d.cat, obj.kind, obj.oid)
+	if d.s.isSuperuser(role) || d.s.memberOf(role)[owner] {
+		return owner, letters, nil
+	}
+	var options []byte
+	for _, item := range objectACL(d.cat, obj.kind, obj.oid) {
+		if item.grantee != role {
+			continue
+		}
+		for i := 0; i+1 < len(item.privs); i++ {
+			if item.privs[i+1] == '*' {
+				options = append(options, item.privs[i])
+			}
+		}
+	}
+	name := aclObjectName(d, obj)
+	if len(options) == 0 && !d.s.hasPrivilege(role, obj.kind, obj.oid, []byte(allPrivileges[obj.kind])) {
+		return 0, "", pgerror.Newf(pgerror.InsufficientPrivilege, "permission denied for %s %s", aclKindNoun[obj.kind], name)
+	}
+	var b strings.Builder
+	for i := 0; i < len(letters); i++ {
+		if strings.IndexByte(string(options), letters[i]) >= 0 {
+			b.WriteByte(letters[i])
+		}
+	}
+	granted = b.String()
+	all := len(gs.Privileges) == 0
+	switch {
+	case gs.IsGrant && granted == "":
+		d.warning(pgerror.WarningPrivilegeNotGranted, "no privileges were granted for \"%s\"", name)
+	case gs.IsGrant && !all && granted != letters:
+		d.warning(pgerror.WarningPrivilegeNotGranted, "not all privileges were granted for \"%s\"", name)
+	case !gs.IsGrant && granted == "":
+		d.warning(pgerror.WarningPrivilegeNotRevoked, "no privileges could be revoked for \"%s\"", name)
+	case !gs.IsGrant && !all && granted != letters:
+		d.warning(pgerror.WarningPrivilegeNotRevoked, "not all privileges could be revoked for \"%s\"", name)
+	}
+	if !gs.IsGrant && obj.kind == aclTable {
+		d.columnRevokeWarnings(obj.oid, name, letters, string(options), all)
+	}
+	return role, granted, nil
+}
+
+// columnRevokeWarnings gives the warnings of a REVOKE by a role holding
+// grant options only for grantable, as PostgreSQL's: it revokes the
+// column privileges (SELECT, INSERT, UPDATE, REFERENCES) of every column
+// too, system columns first, and warns for each.
+func (d *ddl) columnRevokeWarnings(oid uint32, relation, letters, grantable string, all bool) {
+	var asked, revoked []byte
+	for i := 0; i < len(letters); i++ {
+		if strings.IndexByte("rawx", letters[i]) >= 0 {
+			asked = append(asked, letters[i])
+			if strings.IndexByte(grantable, letters[i]) >= 0 {
+				revoked = append(revoked, letters[i])
+			}
+		}
+	}
+	format := ""
+	switch {
+	case len(asked) == 0:
+		return
+	case len(revoked) == 0:
+		format = "no privileges could be revoked for column \"%s\" of relation \"%s\""
+	case !all && len(revoked) != len(asked):
+		format = "not all privileges could be revoked for column \"%s\" of relation \"%s\""
+	default:
+		return
+	}
+	var cols []string
+	if t := d.cat.tables[oid]; t != nil {
+		cols = []string{"tableoid", "cmax", "xmax", "cmin", "xmin", "ctid"}
+		for _, c := range t.cols {
+			cols = append(cols, c.name)
+		}
+	} else if v := viewByOid(d.cat, oid); v != nil {
+		for _, c := range v.cols {
+			cols = append(cols, c.name)
+		}
+	}
+	for _, c := range cols {
+		d.warning(pgerror.WarningPrivilegeNotRevoked, format, c, relation)
+	}
+}
+
+// aclKindNoun names a kind of object in PostgreSQL's "permission denied
+// for ..." messages.
+var aclKindNoun = map[aclKind]string{aclTable: "table", aclSequence: "sequence", aclSchema: "schema", aclDatabase: "database"}
+
+// aclObjectName is the name of obj as PostgreSQL's GRANT messages give it.
+func aclObjectName(d *ddl, obj aclObject) string {
+	switch obj.kind {
+	case aclSchema:
+		for name, sc := range d.cat.schemas {
+			if sc.oid == obj.oid {
+				return name
+			}
+		}
+	case aclDatabase:
+		return *d.s.engine.name.Load()
+	}
+	_, name, _ := relationByOid(d.cat, int64(obj.oid))
+	return name
 }
 
 // dropRelationACL forgets the grants on a table, view or sequence that is

@@ -241,6 +241,9 @@ func (b *binder) applyLocking(st *pg_query.SelectStmt, items []*fromItem) error 
 			case itemJoin:
 				return pgerror.Unsupported(lock.String() + " of the tables of a parenthesized join")
 			}
+			if it.lock == isolation.RowLockNone { // FOR UPDATE / SHARE needs UPDATE too, as in PostgreSQL
+				b.requirePrivilege(it.table.oid, it.table.name, "table", 'w')
+			}
 			// Clauses naming one table combine as in PostgreSQL: the
 			// strongest lock, and the strictest wait policy.
 			it.lock = max(it.lock, lock)

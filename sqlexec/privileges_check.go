@@ -23,7 +23,9 @@ type permCheck struct {
 	oid  uint32
 	name string
 	what string // "table" or "view", for the message
-	priv byte   // the ACL letter
+	// privs are the ACL letters of the privileges of which the role must
+	// hold one.
+	privs string
 	// as is the role the privilege is checked for; 0 is the role running
 	// the statement.
 	as uint32
@@ -34,14 +36,14 @@ type permCheck struct {
 
 // requirePrivilege notes that the statement needs priv on relation oid.
 func (b *binder) requirePrivilege(oid uint32, name, what string, priv byte) {
-	b.perms = append(b.perms, permCheck{oid: oid, name: name, what: what, priv: priv, as: b.privRole})
+	b.perms = append(b.perms, permCheck{oid: oid, name: name, what: what, privs: string(priv), as: b.privRole})
 }
 
 // dropPrivilegeSince forgets the first SELECT on oid noted since mark:
 // the one the target of an UPDATE or DELETE got as a FROM item.
 func (b *binder) dropPrivilegeSince(mark int, oid uint32) {
 	for i := mark; i < len(b.perms); i++ {
-		if b.perms[i].oid == oid && b.perms[i].priv == 'r' {
+		if b.perms[i].oid == oid && b.perms[i].privs == "r" {
 			b.perms = append(b.perms[:i:i], b.perms[i+1:]...)
 			return
 		}
@@ -70,7 +72,7 @@ func (s *Session) checkPrivileges(perms []permCheck) error {
 			}
 			continue
 		}
-		if !s.hasPrivilege(role, aclTable, p.oid, []byte{p.priv}) {
+		if !s.hasPrivilege(role, aclTable, p.oid, []byte(p.privs)) {
 			return pgerror.Newf(pgerror.InsufficientPrivilege, "permission denied for %s %s", p.what, p.name)
 		}
 	}

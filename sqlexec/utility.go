@@ -237,25 +237,41 @@ func (b *binder) showPlan(vs *pg_query.VariableShowStmt) (*stmtPlan, error) {
 	}}, nil
 }
 
-// lockTarget is a relation LOCK TABLE locks: a table, or a view by OID.
+// lockTarget is a relation LOCK TABLE locks: a table, or a view by OID;
+// as is the role whose privileges it is checked against (0: the role
+// running the statement; a view's owner for what the view reads).
 type lockTarget struct {
 	table *tableDesc
-	view  uint32
+	view  *viewDesc
+	as    uint32
+}
+
+// lockPrivileges are the privileges of which LOCK TABLE needs one to take
+// mode (PostgreSQL's LockTableAclCheck): SELECT for ACCESS SHARE, any
+// write for ROW EXCLUSIVE, UPDATE, DELETE or TRUNCATE above.
+func lockPrivileges(mode isolation.TableLock) string {
+	switch mode {
+	case isolation.TableLockAccessShare:
+		return "r"
+	case isolation.TableLockRowExclusive:
+		return "awdD"
+	}
+	return "wdD"
 }
 
 // viewLockTargets appends view v and, recursively, the tables and views
 // its query reads, as PostgreSQL's LockViewRecurse locks them; ancestors
 // are the views whose queries led to v, which a cycle does not lock again.
-func (b *binder) viewLockTargets(targets []lockTarget, v *viewDesc, ancestors []*viewDesc) []lockTarget {
-	targets = append(targets, lockTarget{view: v.oid})
+func (b *binder) viewLockTargets(targets []lockTarget, v *viewDesc, as uint32, ancestors []*viewDesc) []lockTarget {
+	targets = append(targets, lockTarget{view: v, as: as})
 	ancestors = append(ancestors, v)
 	for _, oid := range v.deps {
 		if t := b.cat.tables[oid]; t != nil {
-			targets = append(targets, lockTarget{table: t})
+			targets = append(targets, lockTarget{table: t, as: v.ownerRole()})
 			continue
 		}
 		if dep := viewByOid(b.cat, oid); dep != nil && !slices.Contains(ancestors, dep) {
-			targets = b.viewLockTargets(targets, dep, ancestors)
+			targets = b.viewLockTargets(targets, dep, v.ownerRole(), ancestors)
 		}
 	}
 	return targets
@@ -276,7 +292,7 @@ func (b *binder) lockPlan(ls *pg_query.LockStmt) (*stmtPlan, error) {
 		if t := b.s.lookupTable(b.cat, rv.Schemaname, rv.Relname); t != nil {
 			targets = append(targets, lockTarget{table: t})
 		} else if v := b.s.lookupView(b.cat, rv.Schemaname, rv.Relname); v != nil {
-			targets = b.viewLockTargets(targets, v, nil)
+			targets = b.viewLockTargets(targets, v, 0, nil)
 		} else {
 			lookupErr = b.errAt(pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(rv)), rv.Location)
 			break
@@ -293,12 +309,24 @@ func (b *binder) lockPlan(ls *pg_query.LockStmt) (*stmtPlan, error) {
 		if lookupErr != nil {
 			return nil, lookupErr
 		}
+		perms := make([]permCheck, len(targets))
+		for i, lt := range targets {
+			perms[i] = permCheck{privs: lockPrivileges(mode), as: lt.as}
+			if lt.table != nil {
+				perms[i].oid, perms[i].name, perms[i].what = lt.table.oid, lt.table.name, "table"
+			} else {
+				perms[i].oid, perms[i].name, perms[i].what = lt.view.oid, lt.view.name, "view"
+			}
+		}
+		if err := x.s.checkPrivileges(perms); err != nil {
+			return nil, err
+		}
 		for _, lt := range targets {
 			var err error
 			if lt.table != nil {
 				err = x.txn.LockTable(x.ctx, lt.table.id, mode, wait)
 			} else {
-				err = x.txn.LockObject(x.ctx, lt.view, mode, wait)
+				err = x.txn.LockObject(x.ctx, lt.view.oid, mode, wait)
 			}
 			if err != nil {
 				return nil, err
