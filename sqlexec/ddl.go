@@ -164,7 +164,16 @@ func ddlTag(n *pg_query.Node) string {
 func (b *binder) ddlPlan(st *Statement) (*stmtPlan, error) {
 	node := st.node
 	tag := ddlTag(node)
+	concurrently := ""
+	if is := node.GetIndexStmt(); is != nil && is.Concurrent {
+		concurrently = "CREATE INDEX CONCURRENTLY"
+	} else if ds := node.GetDropStmt(); ds != nil && ds.Concurrent {
+		concurrently = "DROP INDEX CONCURRENTLY"
+	}
 	return &stmtPlan{writes: tag, exec: func(x *execCtx) (*Result, error) {
+		if concurrently != "" && x.s.txn.explicit {
+			return nil, pgerror.Newf(pgerror.ActiveSqlTransaction, "%s cannot run inside a transaction block", concurrently)
+		}
 		d, err := x.s.runDDL(x, func(d *ddl) error {
 			d.tag = tag
 			return d.run(node, st.full)
