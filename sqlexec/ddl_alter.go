@@ -1,6 +1,8 @@
 package sqlexec
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 
 	"google.golang.org/protobuf/proto"
@@ -573,22 +575,37 @@ func (d *ddl) renameColumn(rs *pg_query.RenameStmt, t *tableDesc, recursing bool
 	if err := d.renameInheritedColumn(rs, nt, recursing); err != nil {
 		return err
 	}
+	if v := d.viewReadingColumn(t, rs.Subname); v != nil {
+		return pgerror.Unsupported(fmt.Sprintf("RENAME COLUMN of a column that view %s reads", v.name))
+	}
+	for _, p := range nt.policies {
+		if p.using != nil && containsSubLink(p.using) || p.check != nil && containsSubLink(p.check) {
+			return pgerror.Unsupported(fmt.Sprintf("RENAME COLUMN of a table whose policy %s has a subquery", p.name))
+		}
+	}
 	nc := *nt.cols[i]
 	nc.name = rs.Newname
 	nt.cols[i] = &nc
+	rename := func(expr *pg_query.Node, qualifiers ...string) *pg_query.Node {
+		return renamedColumnRefs(expr, rs.Subname, rs.Newname, qualifiers)
+	}
 	for j, ck := range nt.checks {
-		expr := proto.Clone(ck.expr).(*pg_query.Node)
-		walk(expr, func(n *pg_query.Node) bool {
-			if cr := n.GetColumnRef(); cr != nil {
-				if s := cr.Fields[len(cr.Fields)-1].GetString_(); s != nil && s.Sval == rs.Subname {
-					s.Sval = rs.Newname
-				}
-			}
-			return true
-		})
 		nk := *ck
-		nk.expr, nk.text = expr, deparseExpr(expr)
+		nk.expr = rename(ck.expr, t.name)
+		nk.text = deparseExpr(nk.expr)
 		nt.checks[j] = &nk
+	}
+	for j, p := range nt.policies {
+		np := *p
+		np.using, np.check = rename(p.using, t.name), rename(p.check, t.name)
+		nt.policies[j] = &np
+	}
+	for j, tr := range nt.triggers {
+		if tr.when != nil {
+			ntr := *tr
+			ntr.when = rename(tr.when, "new", "old")
+			nt.triggers[j] = &ntr
+		}
 	}
 	for j, ix := range nt.indexes {
 		if nix := ix.renamedIndexColumn(rs.Subname, rs.Newname); nix != ix {
@@ -597,6 +614,58 @@ func (d *ddl) renameColumn(rs *pg_query.RenameStmt, t *tableDesc, recursing bool
 		}
 	}
 	d.cat.putTable(nt)
+	return nil
+}
+
+// renamedColumnRefs returns a copy of expr (nil for nil) whose references
+// to column from, bare or qualified by one of qualifiers (a trigger's NEW
+// and OLD), name column to: the stored expressions of a table follow a
+// renamed column, as PostgreSQL's, which refer to columns by number, do.
+func renamedColumnRefs(expr *pg_query.Node, from, to string, qualifiers []string) *pg_query.Node {
+	if expr == nil {
+		return nil
+	}
+	expr = proto.Clone(expr).(*pg_query.Node)
+	walk(expr, func(n *pg_query.Node) bool {
+		cr := n.GetColumnRef()
+		if cr == nil {
+			return true
+		}
+		f := cr.Fields
+		if len(f) == 2 && !slices.Contains(qualifiers, f[0].GetString_().GetSval()) || len(f) > 2 {
+			return true
+		}
+		if s := f[len(f)-1].GetString_(); s != nil && s.Sval == from {
+			s.Sval = to
+		}
+		return true
+	})
+	return expr
+}
+
+// viewReadingColumn returns a view that reads t and names a column called
+// name (a view's query keeps column names, where PostgreSQL's keeps
+// column numbers), nil when none does.
+func (d *ddl) viewReadingColumn(t *tableDesc, name string) *viewDesc {
+	for _, sc := range d.cat.schemas {
+		for _, v := range sc.views {
+			if !slices.Contains(v.deps, t.oid) {
+				continue
+			}
+			found := false
+			walk(v.query, func(n *pg_query.Node) bool {
+				if cr := n.GetColumnRef(); cr != nil {
+					if s := cr.Fields[len(cr.Fields)-1].GetString_(); s != nil && s.Sval == name {
+						found = true
+					}
+				}
+				return !found
+			})
+			if found {
+				return v
+			}
+		}
+	}
 	return nil
 }
 
