@@ -247,6 +247,29 @@ func (s *Session) copyInTxn(ctx context.Context, req *CopyRequest, data io.Reade
 		given[c] = true
 	}
 	r := bufio.NewReaderSize(data, 1<<16)
+	var n int64
+	insert := func(row []any) error {
+		if n%1024 == 0 {
+			if err := x.checkCancel(); err != nil {
+				return err
+			}
+		}
+		if err := cp.w.fillDefaults(x, row, given); err != nil {
+			return err
+		}
+		if err := cp.w.validate(x, row, nil); err != nil {
+			return err
+		}
+		if _, err := cp.w.insertRow(x, row); err != nil {
+			return err
+		}
+		n++
+		return nil
+	}
+	if cp.opts.format != CopyBinary && decodesAlone(cp) {
+		err := copyTextRowsConcurrently(x, cp, r, insert)
+		return n, err
+	}
 	var next func() ([]any, error)
 	if cp.opts.format == CopyBinary {
 		if next, err = binaryCopyRows(x, req, r); err != nil {
@@ -255,32 +278,18 @@ func (s *Session) copyInTxn(ctx context.Context, req *CopyRequest, data io.Reade
 	} else {
 		next = textCopyRows(x, cp, r)
 	}
-	var n int64
 	for {
 		row, err := next()
 		if err == io.EOF {
-			break
+			return n, nil
 		}
 		if err != nil {
 			return n, err
 		}
-		if n%1024 == 0 {
-			if err := x.checkCancel(); err != nil {
-				return n, err
-			}
-		}
-		if err := cp.w.fillDefaults(x, row, given); err != nil {
+		if err := insert(row); err != nil {
 			return n, err
 		}
-		if err := cp.w.validate(x, row, nil); err != nil {
-			return n, err
-		}
-		if _, err := cp.w.insertRow(x, row); err != nil {
-			return n, err
-		}
-		n++
 	}
-	return n, nil
 }
 
 // copyRowSlab is the number of rows whose cells a text COPY allocates at once.
@@ -290,49 +299,71 @@ const copyRowSlab = 64
 // FROM: each call parses the next record into a row of the table's width
 // (columns the COPY does not list stay nil) and returns io.EOF at the end.
 func textCopyRows(x *execCtx, cp *copyPlan, r *bufio.Reader) func() ([]any, error) {
-	t := cp.t
-	var line int64
-	var rec []copyField
-	var rows []any // the next rows' cells: one allocation per copyRowSlab rows
+	d := &textRecordDecoder{env: x.env, cp: cp}
 	return func() ([]any, error) {
 		for {
-			var end bool
-			var err error
-			rec, end, err = readRecord(r, cp.opts, rec)
+			record, end, err := readRawRecord(r, cp.opts)
 			if err != nil {
 				return nil, err
 			}
-			line++
 			if end {
 				return nil, io.EOF // end-of-data marker
 			}
-			if line == 1 && cp.opts.header {
-				continue
+			row, header, err := d.decode(record)
+			if err != nil {
+				return nil, err
 			}
-			if len(rec) != len(cp.target) {
-				if len(rec) < len(cp.target) {
-					return nil, pgerror.Newf(pgerror.BadCopyFileFormat, "missing data for column \"%s\"", t.cols[cp.target[len(rec)]].name).WithDetail("COPY %s, line %d", t.name, line)
-				}
-				return nil, pgerror.New(pgerror.BadCopyFileFormat, "extra data after last expected column").WithDetail("COPY %s, line %d", t.name, line)
+			if !header {
+				return row, nil
 			}
-			if len(rows) < len(t.cols) {
-				rows = make([]any, copyRowSlab*len(t.cols))
-			}
-			row := rows[:len(t.cols):len(t.cols)]
-			rows = rows[len(t.cols):]
-			for i, c := range cp.target {
-				if rec[i].null {
-					continue
-				}
-				v, err := types.ParseTextEnv(x.env, t.cols[c].typ, rec[i].text)
-				if err != nil {
-					return nil, err
-				}
-				row[c] = v
-			}
-			return row, nil
 		}
 	}
+}
+
+// textRecordDecoder turns the records of a text or CSV COPY FROM, in input
+// order, into table rows, counting their lines for the errors' context.
+type textRecordDecoder struct {
+	env   *types.Env
+	cp    *copyPlan
+	line  int64
+	rec   []copyField // the fields of the last record, reused
+	cells []any       // the next rows' cells: one allocation per copyRowSlab rows
+}
+
+// decode returns the table row of the next record (columns the COPY does not
+// list stay nil), or header true for the header line that HEADER skips.
+func (d *textRecordDecoder) decode(record string) (row []any, header bool, err error) {
+	cp, t := d.cp, d.cp.t
+	if d.rec, err = splitRecord(record, cp.opts, d.rec); err != nil {
+		return nil, false, err
+	}
+	d.line++
+	if d.line == 1 && cp.opts.header {
+		return nil, true, nil
+	}
+	rec := d.rec
+	if len(rec) != len(cp.target) {
+		if len(rec) < len(cp.target) {
+			return nil, false, pgerror.Newf(pgerror.BadCopyFileFormat, "missing data for column \"%s\"", t.cols[cp.target[len(rec)]].name).WithDetail("COPY %s, line %d", t.name, d.line)
+		}
+		return nil, false, pgerror.New(pgerror.BadCopyFileFormat, "extra data after last expected column").WithDetail("COPY %s, line %d", t.name, d.line)
+	}
+	if len(d.cells) < len(t.cols) {
+		d.cells = make([]any, copyRowSlab*len(t.cols))
+	}
+	row = d.cells[:len(t.cols):len(t.cols)]
+	d.cells = d.cells[len(t.cols):]
+	for i, c := range cp.target {
+		if rec[i].null {
+			continue
+		}
+		v, err := types.ParseTextEnv(d.env, t.cols[c].typ, rec[i].text)
+		if err != nil {
+			return nil, false, err
+		}
+		row[c] = v
+	}
+	return row, false, nil
 }
 
 // binaryCopyRows reads the header of a binary COPY FROM and returns the
@@ -377,15 +408,16 @@ type copyField struct {
 	null bool
 }
 
-// readRecord reads one COPY record into rec's storage (reused from call to
-// call) and returns its fields; end reports the end-of-data marker (\.).
-func readRecord(r *bufio.Reader, o copyOptions, rec []copyField) (fields []copyField, end bool, err error) {
+// readRawRecord reads the text of one COPY record (a CSV record's quoted
+// line breaks included, its own line break not); end reports the
+// end-of-data marker (\.) and io.EOF the end of the input.
+func readRawRecord(r *bufio.Reader, o copyOptions) (record string, end bool, err error) {
 	line, err := r.ReadString('\n')
 	if err == io.EOF && line == "" {
-		return nil, false, io.EOF
+		return "", false, io.EOF
 	}
 	if err != nil && err != io.EOF {
-		return nil, false, err
+		return "", false, err
 	}
 	if o.format == CopyCSV {
 		for strings.Count(line, string(o.quote))%2 == 1 {
@@ -399,11 +431,16 @@ func readRecord(r *bufio.Reader, o copyOptions, rec []copyField) (fields []copyF
 	line = strings.TrimSuffix(line, "\n")
 	line = strings.TrimSuffix(line, "\r")
 	if line == `\.` {
-		return nil, true, nil
+		return "", true, nil
 	}
+	return line, false, nil
+}
+
+// splitRecord splits a record that readRawRecord read into its fields,
+// unescaped, in rec's storage (reused from call to call).
+func splitRecord(line string, o copyOptions, rec []copyField) (fields []copyField, err error) {
 	if o.format == CopyCSV {
-		fields, err := splitCSV(line, o, rec[:0])
-		return fields, false, err
+		return splitCSV(line, o, rec[:0])
 	}
 	fields = rec[:0]
 	for {
@@ -413,12 +450,12 @@ func readRecord(r *bufio.Reader, o copyOptions, rec []copyField) (fields []copyF
 		} else {
 			v, err := unescapeText(p)
 			if err != nil {
-				return nil, false, err
+				return nil, err
 			}
 			fields = append(fields, copyField{text: v})
 		}
 		if !more {
-			return fields, false, nil
+			return fields, nil
 		}
 		line = rest
 	}
