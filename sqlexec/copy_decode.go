@@ -18,21 +18,25 @@ const copyBatchesInFlight = 2
 
 // rawCopyBatch is a run of records read from a COPY's input, in order, and
 // how the read after the last of them ended: at the end-of-data marker, or
-// with err (io.EOF at the end of the input).
+// with err (io.EOF at the end of the input). rows is an inserted batch's
+// storage, empty, for the decoder to reuse.
 type rawCopyBatch struct {
 	records []string
 	end     bool
 	err     error
+	rows    [][]any
 }
 
 // decodedCopyBatch is the table rows of a rawCopyBatch's records, in order,
 // up to the first that failed; err is that failure, else the batch's read
 // error, io.EOF at the end of the data. panicked carries a panic of the
-// decoder to the inserting goroutine, which raises it again.
+// decoder to the inserting goroutine, which raises it again. records is the
+// raw batch's storage, decoded, for the reader to reuse.
 type decodedCopyBatch struct {
 	rows     [][]any
 	err      error
 	panicked any
+	records  []string
 }
 
 // decodesAlone reports whether the text input of every column a COPY
@@ -80,9 +84,12 @@ func copyTextRowsConcurrently(x *execCtx, cp *copyPlan, r *bufio.Reader, insert 
 		<-done
 	}()
 	inFlight := 0
+	var spareRecords [][]string // storage of decoded batches' records
+	var spareRows [][][]any     // storage of inserted batches' rows
 	for {
 		for rawOpen && inFlight < copyBatchesInFlight {
-			b := readRawCopyBatch(r, cp.opts)
+			b := readRawCopyBatch(r, cp.opts, takeSpare(&spareRecords))
+			b.rows = takeSpare(&spareRows)
 			raw <- b
 			inFlight++
 			if b.end || b.err != nil {
@@ -106,13 +113,29 @@ func copyTextRowsConcurrently(x *execCtx, cp *copyPlan, r *bufio.Reader, insert 
 		if b.err != nil {
 			return b.err
 		}
+		spareRecords = append(spareRecords, b.records[:0])
+		spareRows = append(spareRows, b.rows[:0])
 	}
 }
 
+// takeSpare removes and returns the last of spares, nil if there is none.
+func takeSpare[T any](spares *[]T) T {
+	var spare T
+	if n := len(*spares); n > 0 {
+		spare = (*spares)[n-1]
+		*spares = (*spares)[:n-1]
+	}
+	return spare
+}
+
 // readRawCopyBatch reads up to copyDecodeBatch records of a text or CSV
-// COPY, stopping early at the end-of-data marker or a failed read.
-func readRawCopyBatch(r *bufio.Reader, o copyOptions) rawCopyBatch {
-	b := rawCopyBatch{records: make([]string, 0, copyDecodeBatch)}
+// COPY into records' storage (nil for new), stopping early at the
+// end-of-data marker or a failed read.
+func readRawCopyBatch(r *bufio.Reader, o copyOptions, records []string) rawCopyBatch {
+	if records == nil {
+		records = make([]string, 0, copyDecodeBatch)
+	}
+	b := rawCopyBatch{records: records}
 	for len(b.records) < copyDecodeBatch {
 		record, end, err := readRawRecord(r, o)
 		if err != nil {
@@ -143,7 +166,10 @@ func decodeCopyBatches(d *textRecordDecoder, raw <-chan rawCopyBatch, decoded ch
 		}
 	}()
 	for b := range raw {
-		out := decodedCopyBatch{rows: make([][]any, 0, len(b.records)), err: b.err}
+		out := decodedCopyBatch{rows: b.rows, err: b.err, records: b.records}
+		if out.rows == nil {
+			out.rows = make([][]any, 0, copyDecodeBatch)
+		}
 		for _, record := range b.records {
 			row, header, err := d.decode(record)
 			if err != nil {
