@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"runtime"
 	"strconv"
 	"strings"
 
@@ -266,7 +267,8 @@ func (s *Session) copyInTxn(ctx context.Context, req *CopyRequest, data io.Reade
 		n++
 		return nil
 	}
-	if cp.opts.format != CopyBinary && decodesAlone(cp) {
+	// With a single processor a second goroutine would only add hand-overs.
+	if cp.opts.format != CopyBinary && decodesAlone(cp) && runtime.GOMAXPROCS(0) > 1 {
 		err := copyTextRowsConcurrently(x, cp, r, insert)
 		return n, err
 	}
