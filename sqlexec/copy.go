@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -301,7 +302,7 @@ const copyRowSlab = 64
 // FROM: each call parses the next record into a row of the table's width
 // (columns the COPY does not list stay nil) and returns io.EOF at the end.
 func textCopyRows(x *execCtx, cp *copyPlan, r *bufio.Reader) func() ([]any, error) {
-	d := &textRecordDecoder{env: x.env, cp: cp}
+	d := newTextRecordDecoder(x.env, cp)
 	return func() ([]any, error) {
 		for {
 			record, end, err := readRawRecord(r, cp.opts)
@@ -323,43 +324,52 @@ func textCopyRows(x *execCtx, cp *copyPlan, r *bufio.Reader) func() ([]any, erro
 }
 
 // textRecordDecoder turns the records of a text or CSV COPY FROM, in input
-// order, into table rows, counting their lines for the errors' context.
+// order, into table rows, counting their lines for the errors' context. It
+// keeps its own list of the table's columns, so that it may run beside the
+// session's statement.
 type textRecordDecoder struct {
-	env   *types.Env
-	cp    *copyPlan
-	line  int64
-	rec   []copyField // the fields of the last record, reused
-	cells []any       // the next rows' cells: one allocation per copyRowSlab rows
+	env    *types.Env
+	table  string
+	cols   []*columnDesc
+	target []int
+	opts   copyOptions
+	line   int64
+	rec    []copyField // the fields of the last record, reused
+	cells  []any       // the next rows' cells: one allocation per copyRowSlab rows
+}
+
+// newTextRecordDecoder returns the decoder of cp's records in env.
+func newTextRecordDecoder(env *types.Env, cp *copyPlan) *textRecordDecoder {
+	return &textRecordDecoder{env: env, table: cp.t.name, cols: slices.Clone(cp.t.cols), target: cp.target, opts: cp.opts}
 }
 
 // decode returns the table row of the next record (columns the COPY does not
 // list stay nil), or header true for the header line that HEADER skips.
 func (d *textRecordDecoder) decode(record string) (row []any, header bool, err error) {
-	cp, t := d.cp, d.cp.t
-	if d.rec, err = splitRecord(record, cp.opts, d.rec); err != nil {
+	if d.rec, err = splitRecord(record, d.opts, d.rec); err != nil {
 		return nil, false, err
 	}
 	d.line++
-	if d.line == 1 && cp.opts.header {
+	if d.line == 1 && d.opts.header {
 		return nil, true, nil
 	}
-	rec := d.rec
-	if len(rec) != len(cp.target) {
-		if len(rec) < len(cp.target) {
-			return nil, false, pgerror.Newf(pgerror.BadCopyFileFormat, "missing data for column \"%s\"", t.cols[cp.target[len(rec)]].name).WithDetail("COPY %s, line %d", t.name, d.line)
+	rec, width := d.rec, len(d.cols)
+	if len(rec) != len(d.target) {
+		if len(rec) < len(d.target) {
+			return nil, false, pgerror.Newf(pgerror.BadCopyFileFormat, "missing data for column \"%s\"", d.cols[d.target[len(rec)]].name).WithDetail("COPY %s, line %d", d.table, d.line)
 		}
-		return nil, false, pgerror.New(pgerror.BadCopyFileFormat, "extra data after last expected column").WithDetail("COPY %s, line %d", t.name, d.line)
+		return nil, false, pgerror.New(pgerror.BadCopyFileFormat, "extra data after last expected column").WithDetail("COPY %s, line %d", d.table, d.line)
 	}
-	if len(d.cells) < len(t.cols) {
-		d.cells = make([]any, copyRowSlab*len(t.cols))
+	if len(d.cells) < width {
+		d.cells = make([]any, copyRowSlab*width)
 	}
-	row = d.cells[:len(t.cols):len(t.cols)]
-	d.cells = d.cells[len(t.cols):]
-	for i, c := range cp.target {
+	row = d.cells[:width:width]
+	d.cells = d.cells[width:]
+	for i, c := range d.target {
 		if rec[i].null {
 			continue
 		}
-		v, err := types.ParseTextEnv(d.env, t.cols[c].typ, rec[i].text)
+		v, err := types.ParseTextEnv(d.env, d.cols[c].typ, rec[i].text)
 		if err != nil {
 			return nil, false, err
 		}

@@ -67,13 +67,14 @@ func decodesAlone(cp *copyPlan) bool {
 // and it never touches r, so the connection is the caller's alone.
 func copyTextRowsConcurrently(x *execCtx, cp *copyPlan, r *bufio.Reader, insert func([]any) error) error {
 	env := *x.env // the decoder's own copy: the session may change x.env
+	d := newTextRecordDecoder(&env, cp)
 	raw := make(chan rawCopyBatch, copyBatchesInFlight)
 	decoded := make(chan decodedCopyBatch, copyBatchesInFlight)
 	stop := make(chan struct{})
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		decodeCopyBatches(&textRecordDecoder{env: &env, cp: cp}, raw, decoded, stop)
+		decodeCopyBatches(d, raw, decoded, stop)
 	}()
 	rawOpen := true
 	defer func() {
