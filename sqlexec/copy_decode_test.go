@@ -225,3 +225,18 @@ func TestDecodesAloneOnlyForSessionFreeTypes(t *testing.T) {
 		})
 	}
 }
+
+// TestCopyDecoderHandsItsPanicToTheInserter: a panic while decoding ends the
+// decoder and reaches the inserting goroutine as a batch, which raises it
+// there, where the statement's recovery turns it into XX000.
+func TestCopyDecoderHandsItsPanicToTheInserter(t *testing.T) {
+	d := &textRecordDecoder{target: []int{3}} // a column the (empty) table lacks
+	raw := make(chan rawCopyBatch, 1)
+	decoded := make(chan decodedCopyBatch, 1)
+	raw <- rawCopyBatch{records: []string{"1"}}
+	close(raw)
+	decodeCopyBatches(d, raw, decoded, make(chan struct{}))
+	if b := <-decoded; b.panicked == nil {
+		t.Fatalf("got %+v, want the decoder's panic", b)
+	}
+}
