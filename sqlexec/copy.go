@@ -8,6 +8,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -255,6 +257,30 @@ func (s *Session) copyInTxn(ctx context.Context, req *CopyRequest, data io.Reade
 		given[c] = true
 	}
 	r := bufio.NewReaderSize(data, 1<<16)
+	var n int64
+	insert := func(row []any) error {
+		if n%1024 == 0 {
+			if err := x.checkCancel(); err != nil {
+				return err
+			}
+		}
+		if err := cp.w.fillDefaults(x, row, given); err != nil {
+			return err
+		}
+		if err := cp.w.validate(x, row, nil); err != nil {
+			return err
+		}
+		if _, err := cp.w.insertRow(x, row); err != nil {
+			return err
+		}
+		n++
+		return nil
+	}
+	// With a single processor a second goroutine would only add hand-overs.
+	if cp.opts.format != CopyBinary && decodesAlone(cp) && runtime.GOMAXPROCS(0) > 1 {
+		err := copyTextRowsConcurrently(x, cp, r, insert)
+		return n, err
+	}
 	var next func() ([]any, error)
 	if cp.opts.format == CopyBinary {
 		if next, err = binaryCopyRows(x, req, r); err != nil {
@@ -263,32 +289,18 @@ func (s *Session) copyInTxn(ctx context.Context, req *CopyRequest, data io.Reade
 	} else {
 		next = textCopyRows(x, cp, r)
 	}
-	var n int64
 	for {
 		row, err := next()
 		if err == io.EOF {
-			break
+			return n, nil
 		}
 		if err != nil {
 			return n, err
 		}
-		if n%1024 == 0 {
-			if err := x.checkCancel(); err != nil {
-				return n, err
-			}
-		}
-		if err := cp.w.fillDefaults(x, row, given); err != nil {
+		if err := insert(row); err != nil {
 			return n, err
 		}
-		if err := cp.w.validate(x, row, nil); err != nil {
-			return n, err
-		}
-		if _, err := cp.w.insertRow(x, row); err != nil {
-			return n, err
-		}
-		n++
 	}
-	return n, nil
 }
 
 // copyRowSlab is the number of rows whose cells a text COPY allocates at once.
@@ -298,49 +310,80 @@ const copyRowSlab = 64
 // FROM: each call parses the next record into a row of the table's width
 // (columns the COPY does not list stay nil) and returns io.EOF at the end.
 func textCopyRows(x *execCtx, cp *copyPlan, r *bufio.Reader) func() ([]any, error) {
-	t := cp.t
-	var line int64
-	var rec []copyField
-	var rows []any // the next rows' cells: one allocation per copyRowSlab rows
+	d := newTextRecordDecoder(x.env, cp)
 	return func() ([]any, error) {
 		for {
-			var end bool
-			var err error
-			rec, end, err = readRecord(r, cp.opts, rec)
+			record, end, err := readRawRecord(r, cp.opts)
 			if err != nil {
 				return nil, err
 			}
-			line++
 			if end {
 				return nil, io.EOF // end-of-data marker
 			}
-			if line == 1 && cp.opts.header {
-				continue
+			row, header, err := d.decode(record)
+			if err != nil {
+				return nil, err
 			}
-			if len(rec) != len(cp.target) {
-				if len(rec) < len(cp.target) {
-					return nil, pgerror.Newf(pgerror.BadCopyFileFormat, "missing data for column \"%s\"", t.cols[cp.target[len(rec)]].name).WithDetail("COPY %s, line %d", t.name, line)
-				}
-				return nil, pgerror.New(pgerror.BadCopyFileFormat, "extra data after last expected column").WithDetail("COPY %s, line %d", t.name, line)
+			if !header {
+				return row, nil
 			}
-			if len(rows) < len(t.cols) {
-				rows = make([]any, copyRowSlab*len(t.cols))
-			}
-			row := rows[:len(t.cols):len(t.cols)]
-			rows = rows[len(t.cols):]
-			for i, c := range cp.target {
-				if rec[i].null {
-					continue
-				}
-				v, err := types.ParseTextEnv(x.env, t.cols[c].typ, rec[i].text)
-				if err != nil {
-					return nil, err
-				}
-				row[c] = v
-			}
-			return row, nil
 		}
 	}
+}
+
+// textRecordDecoder turns the records of a text or CSV COPY FROM, in input
+// order, into table rows, counting their lines for the errors' context. It
+// keeps its own list of the table's columns, so that it may run beside the
+// session's statement.
+type textRecordDecoder struct {
+	env    *types.Env
+	table  string
+	cols   []*columnDesc
+	target []int
+	opts   copyOptions
+	line   int64
+	rec    []copyField // the fields of the last record, reused
+	cells  []any       // the next rows' cells: one allocation per copyRowSlab rows
+}
+
+// newTextRecordDecoder returns the decoder of cp's records in env.
+func newTextRecordDecoder(env *types.Env, cp *copyPlan) *textRecordDecoder {
+	return &textRecordDecoder{env: env, table: cp.t.name, cols: slices.Clone(cp.t.cols), target: cp.target, opts: cp.opts}
+}
+
+// decode returns the table row of the next record (columns the COPY does not
+// list stay nil), or header true for the header line that HEADER skips.
+func (d *textRecordDecoder) decode(record string) (row []any, header bool, err error) {
+	if d.rec, err = splitRecord(record, d.opts, d.rec); err != nil {
+		return nil, false, err
+	}
+	d.line++
+	if d.line == 1 && d.opts.header {
+		return nil, true, nil
+	}
+	rec, width := d.rec, len(d.cols)
+	if len(rec) != len(d.target) {
+		if len(rec) < len(d.target) {
+			return nil, false, pgerror.Newf(pgerror.BadCopyFileFormat, "missing data for column \"%s\"", d.cols[d.target[len(rec)]].name).WithDetail("COPY %s, line %d", d.table, d.line)
+		}
+		return nil, false, pgerror.New(pgerror.BadCopyFileFormat, "extra data after last expected column").WithDetail("COPY %s, line %d", d.table, d.line)
+	}
+	if len(d.cells) < width {
+		d.cells = make([]any, copyRowSlab*width)
+	}
+	row = d.cells[:width:width]
+	d.cells = d.cells[width:]
+	for i, c := range d.target {
+		if rec[i].null {
+			continue
+		}
+		v, err := types.ParseTextEnv(d.env, d.cols[c].typ, rec[i].text)
+		if err != nil {
+			return nil, false, err
+		}
+		row[c] = v
+	}
+	return row, false, nil
 }
 
 // binaryCopyRows reads the header of a binary COPY FROM and returns the
@@ -385,15 +428,16 @@ type copyField struct {
 	null bool
 }
 
-// readRecord reads one COPY record into rec's storage (reused from call to
-// call) and returns its fields; end reports the end-of-data marker (\.).
-func readRecord(r *bufio.Reader, o copyOptions, rec []copyField) (fields []copyField, end bool, err error) {
+// readRawRecord reads the text of one COPY record (a CSV record's quoted
+// line breaks included, its own line break not); end reports the
+// end-of-data marker (\.) and io.EOF the end of the input.
+func readRawRecord(r *bufio.Reader, o copyOptions) (record string, end bool, err error) {
 	line, err := r.ReadString('\n')
 	if err == io.EOF && line == "" {
-		return nil, false, io.EOF
+		return "", false, io.EOF
 	}
 	if err != nil && err != io.EOF {
-		return nil, false, err
+		return "", false, err
 	}
 	if o.format == CopyCSV {
 		for strings.Count(line, string(o.quote))%2 == 1 {
@@ -407,11 +451,16 @@ func readRecord(r *bufio.Reader, o copyOptions, rec []copyField) (fields []copyF
 	line = strings.TrimSuffix(line, "\n")
 	line = strings.TrimSuffix(line, "\r")
 	if line == `\.` {
-		return nil, true, nil
+		return "", true, nil
 	}
+	return line, false, nil
+}
+
+// splitRecord splits a record that readRawRecord read into its fields,
+// unescaped, in rec's storage (reused from call to call).
+func splitRecord(line string, o copyOptions, rec []copyField) (fields []copyField, err error) {
 	if o.format == CopyCSV {
-		fields, err := splitCSV(line, o, rec[:0])
-		return fields, false, err
+		return splitCSV(line, o, rec[:0])
 	}
 	fields = rec[:0]
 	for {
@@ -421,12 +470,12 @@ func readRecord(r *bufio.Reader, o copyOptions, rec []copyField) (fields []copyF
 		} else {
 			v, err := unescapeText(p)
 			if err != nil {
-				return nil, false, err
+				return nil, err
 			}
 			fields = append(fields, copyField{text: v})
 		}
 		if !more {
-			return fields, false, nil
+			return fields, nil
 		}
 		line = rest
 	}
