@@ -153,7 +153,7 @@ func (s *sqlSession) Execute(ctx context.Context, p Prepared, params []any) (*Re
 	if res.Deallocate != nil {
 		out.Deallocate = &Deallocation{Name: res.Deallocate.Name, All: res.Deallocate.All}
 	}
-	if len(res.Columns) == len(sp.cols) && sameColumns(res.Columns, sp.cols) {
+	if (res.Columns == nil) == (sp.cols == nil) && len(res.Columns) == len(sp.cols) && sameColumns(res.Columns, sp.cols) {
 		out.Columns = sp.cols
 	} else {
 		out.Columns = columns(res.Columns)

@@ -283,7 +283,11 @@ func (b *binder) selectStatement(st *pg_query.SelectStmt) (*stmtPlan, error) {
 			table = qualName(rv)
 		}
 	}
-	sp := &stmtPlan{cols: p.cols, writes: writes, table: table, predicate: predicateText(st.WhereClause), node: p.node, exec: func(x *execCtx) (*Result, error) {
+	cols := p.cols
+	if cols == nil {
+		cols = []outCol{} // SELECT without a target list: a result of no columns, not no result
+	}
+	sp := &stmtPlan{cols: cols, writes: writes, table: table, predicate: predicateText(st.WhereClause), node: p.node, exec: func(x *execCtx) (*Result, error) {
 		rows, err := p.run(x)
 		if err != nil {
 			return nil, err
