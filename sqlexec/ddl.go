@@ -2,6 +2,7 @@ package sqlexec
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -711,28 +712,50 @@ func (d *ddl) addColumnDef(b *binder, t *tableDesc, cd *pg_query.ColumnDef) ([]t
 	var cons []tableConstraint
 	var identityOpts []*pg_query.Node
 	var attrs constraintAttrs
-	for _, cn := range cd.Constraints {
+	// As PostgreSQL's transformColumnDefinition: each of NULL / NOT NULL,
+	// DEFAULT and identity may be said once, an identity column is NOT
+	// NULL and has no default; a SERIAL adds a DEFAULT and a NOT NULL after
+	// the column's own constraints (without a position for the errors).
+	constraints := cd.Constraints
+	if ownsSequence {
+		constraints = append(slices.Clip(constraints),
+			&pg_query.Node{Node: &pg_query.Node_Constraint{Constraint: &pg_query.Constraint{Contype: pg_query.ConstrType_CONSTR_DEFAULT, Location: -1}}},
+			&pg_query.Node{Node: &pg_query.Node_Constraint{Constraint: &pg_query.Constraint{Contype: pg_query.ConstrType_CONSTR_NOTNULL, Location: -1}}})
+	}
+	var sawNullable, sawDefault, sawIdentity bool
+	for _, cn := range constraints {
 		c := cn.GetConstraint()
+		conflict := func(what string) error {
+			return b.errAt(pgerror.Newf(pgerror.SyntaxError, "%s for column \"%s\" of table \"%s\"", what, col.name, t.name), c.Location)
+		}
 		if err := attrs.apply(c, cons); err != nil {
 			return nil, err
 		}
 		switch c.Contype {
-		case pg_query.ConstrType_CONSTR_NOTNULL:
-			col.notNull = true
-		case pg_query.ConstrType_CONSTR_NULL:
-			col.notNull = false
-		case pg_query.ConstrType_CONSTR_DEFAULT:
-			if ownsSequence {
-				return nil, pgerror.Newf(pgerror.SyntaxError, "multiple default values specified for column \"%s\" of table \"%s\"", col.name, t.name)
+		case pg_query.ConstrType_CONSTR_NOTNULL, pg_query.ConstrType_CONSTR_NULL:
+			notNull := c.Contype == pg_query.ConstrType_CONSTR_NOTNULL
+			if sawNullable && col.notNull != notNull {
+				return nil, conflict("conflicting NULL/NOT NULL declarations")
 			}
-			col.def = c.RawExpr
+			col.notNull, sawNullable = notNull, true
+		case pg_query.ConstrType_CONSTR_DEFAULT:
+			if sawDefault {
+				return nil, conflict("multiple default values specified")
+			}
+			col.def, sawDefault = c.RawExpr, true
 		case pg_query.ConstrType_CONSTR_IDENTITY:
 			switch col.typ.Oid {
 			case types.OidInt2, types.OidInt4, types.OidInt8:
 			default:
 				return nil, pgerror.Newf(pgerror.InvalidParameterValue, "identity column type must be smallint, integer, or bigint")
 			}
-			col.identity = c.GeneratedWhen[0]
+			if sawIdentity {
+				return nil, conflict("multiple identity specifications")
+			}
+			if sawNullable && !col.notNull {
+				return nil, conflict("conflicting NULL/NOT NULL declarations")
+			}
+			col.identity, sawIdentity, sawNullable = c.GeneratedWhen[0], true, true
 			col.notNull = true
 			ownsSequence = true
 			identityOpts = c.Options
@@ -746,6 +769,9 @@ func (d *ddl) addColumnDef(b *binder, t *tableDesc, cd *pg_query.ColumnDef) ([]t
 			pg_query.ConstrType_CONSTR_ATTR_IMMEDIATE, pg_query.ConstrType_CONSTR_ATTR_DEFERRED:
 		default:
 			return nil, pgerror.Unsupported("column constraint " + c.Contype.String())
+		}
+		if sawDefault && sawIdentity {
+			return nil, conflict("both default and identity specified")
 		}
 	}
 	if col.def != nil {

@@ -84,6 +84,10 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 			err = d.setNotNull(nt, cmd, cmd.Subtype == pg_query.AlterTableType_AT_SetNotNull)
 		case pg_query.AlterTableType_AT_AddIdentity:
 			err = d.addIdentity(nt, cmd)
+		case pg_query.AlterTableType_AT_SetIdentity:
+			err = d.setIdentity(nt, cmd)
+		case pg_query.AlterTableType_AT_DropIdentity:
+			err = d.dropIdentity(nt, cmd)
 		case pg_query.AlterTableType_AT_EnableTrig, pg_query.AlterTableType_AT_DisableTrig,
 			pg_query.AlterTableType_AT_EnableAlwaysTrig, pg_query.AlterTableType_AT_EnableReplicaTrig,
 			pg_query.AlterTableType_AT_EnableTrigUser, pg_query.AlterTableType_AT_DisableTrigUser,
@@ -434,6 +438,13 @@ func (d *ddl) setDefault(b *binder, t *tableDesc, cmd *pg_query.AlterTableCmd) e
 	if err != nil {
 		return err
 	}
+	if t.cols[i].identity != 0 {
+		e := identityColumnError(t, t.cols[i])
+		if cmd.Def == nil {
+			e = e.WithHint("Use ALTER TABLE ... ALTER COLUMN ... DROP IDENTITY instead.")
+		}
+		return e
+	}
 	nc := *t.cols[i]
 	nc.def = cmd.Def
 	if cmd.Def != nil {
@@ -455,6 +466,9 @@ func (d *ddl) setNotNull(t *tableDesc, cmd *pg_query.AlterTableCmd, set bool) er
 		return err
 	}
 	if !set {
+		if t.cols[i].identity != 0 {
+			return identityColumnError(t, t.cols[i])
+		}
 		for _, c := range t.pk {
 			if c == i {
 				return pgerror.Newf(pgerror.InvalidTableDefinition, "column \"%s\" is in a primary key", cmd.Name)
@@ -765,6 +779,90 @@ func (d *ddl) addIdentity(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 	if err := d.columnSequence(t, &col, c.Options); err != nil {
 		return err
 	}
+	t.cols[i] = &col
+	return nil
+}
+
+// identityColumnError is PostgreSQL's refusal to change the default or
+// nullability of an identity column.
+func identityColumnError(t *tableDesc, col *columnDesc) *pgerror.Error {
+	return pgerror.Newf(pgerror.SyntaxError, "column \"%s\" of relation \"%s\" is an identity column", col.name, t.name)
+}
+
+// identitySequence returns the sequence behind identity column col of t.
+func (d *ddl) identitySequence(t *tableDesc, col *columnDesc) *sequence {
+	for _, q := range d.cat.ownedSequences(t) {
+		if _, attnum := q.owner(); attnum == col.attnum {
+			return q
+		}
+	}
+	return nil
+}
+
+// alterIdentitySequence applies ALTER SEQUENCE options to the sequence of
+// identity column col, as PostgreSQL turns ALTER COLUMN ... SET options and
+// a type change into an ALTER SEQUENCE of it.
+func (d *ddl) alterIdentitySequence(t *tableDesc, col *columnDesc, opts []*pg_query.Node) error {
+	q := d.identitySequence(t, col)
+	if q == nil {
+		return pgerror.Newf(pgerror.InternalError, "no sequence found for identity column \"%s\"", col.name)
+	}
+	if err := d.lockSequence(q, isolation.TableLockShareRowExclusive); err != nil {
+		return err
+	}
+	return d.replaceSequence(q).alter(opts, d.sequenceTypeOf)
+}
+
+// setIdentity runs ALTER COLUMN ... SET GENERATED { ALWAYS | BY DEFAULT }
+// and SET / RESTART of the identity sequence's options.
+func (d *ddl) setIdentity(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
+	i, err := d.column(t, cmd.Name)
+	if err != nil {
+		return err
+	}
+	col := *t.cols[i]
+	if col.identity == 0 {
+		return pgerror.Newf(pgerror.ObjectNotInPrerequisiteState, "column \"%s\" of relation \"%s\" is not an identity column", col.name, t.name)
+	}
+	var seqOpts []*pg_query.Node
+	for _, o := range cmd.Def.GetList().GetItems() {
+		if de := o.GetDefElem(); de != nil && de.Defname == "generated" {
+			col.identity = byte(de.Arg.GetInteger().Ival)
+			continue
+		}
+		seqOpts = append(seqOpts, o)
+	}
+	if len(seqOpts) > 0 {
+		if err := d.alterIdentitySequence(t, &col, seqOpts); err != nil {
+			return err
+		}
+	}
+	t.cols[i] = &col
+	return nil
+}
+
+// dropIdentity runs ALTER COLUMN ... DROP IDENTITY [IF EXISTS]: the column
+// keeps its values and NOT NULL, its sequence is dropped.
+func (d *ddl) dropIdentity(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
+	i, err := d.column(t, cmd.Name)
+	if err != nil {
+		return err
+	}
+	col := *t.cols[i]
+	if col.identity == 0 {
+		if cmd.MissingOk {
+			d.notice(pgerror.SuccessfulCompletion, "column \"%s\" of relation \"%s\" is not an identity column, skipping", col.name, t.name)
+			return nil
+		}
+		return pgerror.Newf(pgerror.ObjectNotInPrerequisiteState, "column \"%s\" of relation \"%s\" is not an identity column", col.name, t.name)
+	}
+	if q := d.identitySequence(t, &col); q != nil {
+		if err := d.lockSequence(q, isolation.TableLockAccessExclusive); err != nil {
+			return err
+		}
+	}
+	d.dropOwnedSequences(t, col.attnum)
+	col.identity, col.def = 0, nil
 	t.cols[i] = &col
 	return nil
 }

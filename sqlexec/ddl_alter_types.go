@@ -64,6 +64,18 @@ func (d *ddl) alterColumnTypes(b *binder, t *tableDesc, cmds []*pg_query.AlterTa
 				return pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", cmd.Name, t.name)
 			}
 		}
+		if col := orig.cols[ch.i]; col.identity != 0 && col.typ != ch.to {
+			switch ch.to.Oid {
+			case types.OidInt2, types.OidInt4, types.OidInt8:
+			default:
+				return pgerror.New(pgerror.InvalidParameterValue, "identity column type must be smallint, integer, or bigint")
+			}
+			as := pg_query.MakeSimpleDefElemNode("as", &pg_query.Node{Node: &pg_query.Node_TypeName{TypeName: &pg_query.TypeName{
+				Names: []*pg_query.Node{pg_query.MakeStrNode("pg_catalog"), pg_query.MakeStrNode(integerTypeNames[ch.to.Oid])}, Typemod: -1}}}, -1)
+			if err := d.alterIdentitySequence(t, col, []*pg_query.Node{as}); err != nil {
+				return err
+			}
+		}
 		if orig.cols[ch.i].typ != ch.to || ch.using {
 			changes = append(changes, ch)
 		}
@@ -147,6 +159,10 @@ func (d *ddl) alterColumnTypes(b *binder, t *tableDesc, cmds []*pg_query.AlterTa
 	}
 	return d.rebuildIndexesOn(t, func(c int) bool { return slices.Contains(altered, c) })
 }
+
+// integerTypeNames are the catalog names of the types an identity column
+// may have.
+var integerTypeNames = map[types.Oid]string{types.OidInt2: "int2", types.OidInt4: "int4", types.OidInt8: "int8"}
 
 // columnTypeChange checks one ALTER COLUMN ... TYPE against t, the table
 // before the statement, and binds its conversion there.

@@ -81,6 +81,22 @@ func (c *catalog) ownedSequences(t *tableDesc) []*sequence {
 	return qs
 }
 
+// identityTable returns the table whose identity column q serves, nil
+// when q serves none.
+func (c *catalog) identityTable(q *sequence) *tableDesc {
+	table, attnum := q.owner()
+	t := c.tables[table]
+	if t == nil {
+		return nil
+	}
+	for _, col := range t.cols {
+		if col.attnum == attnum && col.identity != 0 {
+			return t
+		}
+	}
+	return nil
+}
+
 // setOwner makes column attnum of table oid own the sequence; 0 for none.
 func (q *sequence) setOwner(oid uint32, attnum int16) {
 	q.mu.Lock()
@@ -457,6 +473,10 @@ func (d *ddl) alterSequenceStmt(as *pg_query.AlterSeqStmt) error {
 	var table uint32
 	var attnum int16
 	if owned != nil {
+		if t := d.cat.identityTable(q); t != nil {
+			return pgerror.New(pgerror.FeatureNotSupported, "cannot change ownership of identity sequence").
+				WithDetail("Sequence \"%s\" is linked to table \"%s\".", q.name, t.name)
+		}
 		if table, attnum, err = d.sequenceOwner(q, owned); err != nil {
 			return err
 		}

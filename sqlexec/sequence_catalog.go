@@ -52,6 +52,9 @@ func init() {
 			itoa := func(n int64) string { return strconv.FormatInt(n, 10) }
 			var out [][]any
 			for _, q := range sortedSequences(c) {
+				if c.identityTable(q) != nil {
+					continue // an identity column's sequence is internal, as in PostgreSQL
+				}
 				f := typeFacts(s, types.Type{Oid: q.typ, Typmod: -1})
 				out = append(out, []any{db, q.schema, q.name, f.dataType, f.numPrecision, f.numRadix, f.numScale,
 					itoa(q.start), itoa(q.min), itoa(q.max), itoa(q.increment), yesNo(q.cycle)})
