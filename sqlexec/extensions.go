@@ -36,27 +36,45 @@ type availableExtension struct {
 }
 
 // extensionFunc is a function an extension's script creates, implemented
-// in Go: the C symbol its CREATE FUNCTION names.
+// in Go: the C symbol its CREATE FUNCTION names. params include OUT
+// parameters (arg false), which make the result a record of them;
+// nonStrict is a function declared without STRICT. eval computes a
+// scalar function's value; evalRows, when set, a set-returning one's rows.
 type extensionFunc struct {
 	name       string
 	params     []funcParam
 	result     types.Type
 	volatility byte
+	nonStrict  bool
+	retSet     bool
 	symbol     string
 	eval       func(x *execCtx, args []any) (any, error)
+	evalRows   func(x *execCtx, args []any) ([][]any, error)
 }
 
 // availableExtensions are the extensions CREATE EXTENSION installs.
 var availableExtensions = map[string]*availableExtension{}
 
 // extensionSymbols maps "library:symbol" to the Go implementation of an
-// extension's C function.
-var extensionSymbols = map[string]func(x *execCtx, args []any) (any, error){}
+// extension's C function, which returns its result rows. Overloads that
+// share a symbol share the implementation, as they share the C function.
+var extensionSymbols = map[string]func(x *execCtx, args []any) ([][]any, error){}
 
 func registerExtension(e *availableExtension) {
 	availableExtensions[e.name] = e
 	for _, f := range e.functions {
-		extensionSymbols[e.library+":"+f.symbol] = f.eval
+		rows := f.evalRows
+		if rows == nil {
+			eval := f.eval
+			rows = func(x *execCtx, args []any) ([][]any, error) {
+				v, err := eval(x, args)
+				if err != nil {
+					return nil, err
+				}
+				return [][]any{{v}}, nil
+			}
+		}
+		extensionSymbols[e.library+":"+f.symbol] = rows
 	}
 }
 
@@ -104,10 +122,17 @@ func (d *ddl) createExtension(ce *pg_query.CreateExtensionStmt) error {
 	sc := d.cat.schemas[schema]
 	for _, ef := range avail.functions {
 		f := &funcDesc{oid: d.cat.newOID(), schema: schema, name: ef.name, kind: 'f', lang: "c", params: ef.params,
-			result: ef.result, strict: true, volatility: ef.volatility, owner: d.s.user(), src: ef.symbol,
-			library: avail.library, extension: ext.oid}
+			result: ef.result, retSet: ef.retSet, strict: !ef.nonStrict, volatility: ef.volatility, owner: d.s.user(),
+			src: ef.symbol, library: avail.library, extension: ext.oid}
 		for _, p := range ef.params {
-			f.in = append(f.in, p.typ)
+			if p.arg {
+				f.in = append(f.in, p.typ)
+			} else {
+				f.outCols = append(f.outCols, types.Field{Name: p.name, Type: p.typ})
+			}
+		}
+		if len(f.outCols) > 0 {
+			f.result = types.RecordType(f.outCols)
 		}
 		if slices.ContainsFunc(sc.funcs[f.name], func(g *funcDesc) bool { return sameTypes(g.in, f.in) }) {
 			return pgerror.Newf(pgerror.DuplicateFunction, "function \"%s\" already exists with same argument types", f.name)
@@ -203,11 +228,7 @@ func invokeExtension(x *execCtx, f *funcDesc, vals []any) ([][]any, error) {
 	if eval == nil {
 		return nil, pgerror.Newf(pgerror.UndefinedFunction, "could not find function \"%s\" in file \"%s\"", f.src, f.library)
 	}
-	v, err := eval(x, vals)
-	if err != nil {
-		return nil, err
-	}
-	return [][]any{{v}}, nil
+	return eval(x, vals)
 }
 
 func init() {
