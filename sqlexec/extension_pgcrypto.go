@@ -26,10 +26,10 @@ import (
 // pgcrypto 1.3, as PostgreSQL 15 built with OpenSSL 3 has it: digest and
 // hmac with OpenSSL's digests, gen_random_bytes, gen_random_uuid,
 // gen_salt and crypt (bcrypt and md5-crypt; extension_pgcrypto_crypt.go),
-// raw AES encryption, and armor() (extension_pgcrypto_armor.go). The PGP
-// functions, dearmor and pgp_armor_headers, DES crypt, and the ciphers
-// and digests OpenSSL 3 keeps in its legacy provider (or that Go lacks:
-// SM3) are in the catalog but refused when called.
+// raw AES encryption, and ASCII armor (extension_pgcrypto_armor.go). The
+// PGP functions, DES crypt, and the ciphers and digests OpenSSL 3 keeps
+// in its legacy provider (or that Go lacks: SM3) are in the catalog but
+// refused when called.
 
 func init() {
 	in := func(ts ...types.Type) []funcParam {
@@ -111,11 +111,11 @@ func init() {
 			refused("pgp_key_id", 'i', text, "pgp_key_id_w", bytea),
 			{name: "armor", params: in(bytea), result: text, volatility: 'i', symbol: "pg_armor", eval: pgArmor},
 			{name: "armor", params: in(bytea, textArray, textArray), result: text, volatility: 'i', symbol: "pg_armor", eval: pgArmor},
-			refused("dearmor", 'i', bytea, "pg_dearmor", text),
+			{name: "dearmor", params: in(text), result: bytea, volatility: 'i', symbol: "pg_dearmor",
+				eval: func(_ *execCtx, a []any) (any, error) { return dearmor(a[0].(string)) }},
 			{name: "pgp_armor_headers", params: append(in(text),
 				funcParam{name: "key", typ: text, mode: 'o'}, funcParam{name: "value", typ: text, mode: 'o'}),
-				retSet: true, volatility: 'i', symbol: "pgp_armor_headers",
-				evalRows: func(*execCtx, []any) ([][]any, error) { return nil, pgerror.Unsupported("pgp_armor_headers()") }},
+				retSet: true, volatility: 'i', symbol: "pgp_armor_headers", evalRows: pgpArmorHeaders},
 		}})
 }
 
