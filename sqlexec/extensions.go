@@ -78,6 +78,10 @@ func registerExtension(e *availableExtension) {
 	}
 }
 
+// oidPgExtensionClass is pg_extension's OID, the class of extensions'
+// comments: CREATE EXTENSION gives its extension the control file's.
+const oidPgExtensionClass = 3079
+
 // The always-installed plpgsql, as initdb creates it.
 const (
 	plpgsqlVersion = "1.0"
@@ -140,6 +144,7 @@ func (d *ddl) createExtension(ce *pg_query.CreateExtensionStmt) error {
 		sc.funcs[f.name] = append(slices.Clip(sc.funcs[f.name]), f)
 	}
 	d.cat.extensions[ext.name] = ext
+	d.cat.setComment(commentKey{classOID: oidPgExtensionClass, objOID: ext.oid}, avail.comment)
 	return nil
 }
 
@@ -192,6 +197,7 @@ func (d *ddl) dropExtension(ext *extensionDesc, cascade bool) error {
 		d.removeRoutine(f)
 	}
 	delete(d.cat.extensions, ext.name)
+	delete(d.cat.comments, commentKey{classOID: oidPgExtensionClass, objOID: ext.oid})
 	return nil
 }
 
