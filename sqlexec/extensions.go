@@ -1,8 +1,10 @@
 package sqlexec
 
 import (
+	"fmt"
 	"slices"
 	"sort"
+	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
@@ -176,22 +178,40 @@ func (d *ddl) dropExtensions(ds *pg_query.DropStmt) error {
 }
 
 // dropExtension removes ext and its functions, refusing (2BP01) while other
-// objects use them, unless cascade drops those too.
+// objects use them, unless cascade drops those too, with one notice for
+// them all as PostgreSQL gives.
 func (d *ddl) dropExtension(ext *extensionDesc, cascade bool) error {
 	members := d.extensionMembers(ext)
 	dropping := map[*funcDesc]bool{}
 	for _, f := range members {
 		dropping[f] = true
 	}
+	var deps []routineDependent
+	var details []string
+	seen := map[string]bool{}
 	for _, f := range members {
-		if deps := d.routineDependents(f, dropping); len(deps) > 0 && !cascade {
-			return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop extension %s because other objects depend on it", ext.name).
-				WithDetail("%s depends on %s %s", deps[0].what, f.kindName(), f.signature()).
-				WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+		for _, dep := range d.routineDependents(f, dropping) {
+			if seen[dep.what] {
+				continue // a default that calls two of the functions is one object
+			}
+			seen[dep.what] = true
+			deps = append(deps, dep)
+			name, _ := catalogNames{s: d.s, cat: d.cat}.procName(f.oid, true)
+			details = append(details, fmt.Sprintf("%s depends on %s %s", dep.what, f.kindName(), name))
 		}
-		if err := d.checkRoutineDependents(f, dropping, true); err != nil {
-			return err
-		}
+	}
+	if len(deps) > 0 && !cascade {
+		return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop extension %s because other objects depend on it", ext.name).
+			WithDetail("%s", strings.Join(details, "\n")).
+			WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+	}
+	lines := make([]string, len(deps))
+	for i, dep := range deps {
+		lines[i] = dep.what
+	}
+	d.cascadeNotice(lines)
+	for _, dep := range deps {
+		dep.drop(d)
 	}
 	for _, f := range members {
 		d.removeRoutine(f)
