@@ -25,11 +25,12 @@ import (
 
 // pgcrypto 1.3, as PostgreSQL 15 built with OpenSSL 3 has it: digest and
 // hmac with OpenSSL's digests, gen_random_bytes, gen_random_uuid,
-// gen_salt and crypt (bcrypt and md5-crypt; extension_pgcrypto_crypt.go),
-// raw AES encryption, and ASCII armor (extension_pgcrypto_armor.go). The
-// PGP functions, DES crypt, and the ciphers and digests OpenSSL 3 keeps
-// in its legacy provider (or that Go lacks: SM3) are in the catalog but
-// refused when called.
+// gen_salt and crypt (bcrypt, md5-crypt and DES;
+// extension_pgcrypto_crypt.go and extension_pgcrypto_des.go), raw AES
+// encryption, and ASCII armor (extension_pgcrypto_armor.go). The PGP
+// functions and the ciphers and digests OpenSSL 3 keeps in its legacy
+// provider (or that Go lacks: SM3) are in the catalog but refused when
+// called.
 
 func init() {
 	in := func(ts ...types.Type) []funcParam {

@@ -11,9 +11,9 @@ import (
 )
 
 // pgcrypto's crypt() and gen_salt(): bcrypt ("$2a$", and "$2x$" for
-// passwords in ASCII, where its sign-extension bug changes nothing) and
-// md5-crypt ("$1$"). DES crypt, traditional and extended, is refused;
-// gen_salt still makes its salts, which are just random characters.
+// passwords in ASCII, where its sign-extension bug changes nothing),
+// md5-crypt ("$1$"), and for any other setting DES crypt, traditional
+// and extended (extension_pgcrypto_des.go).
 
 // cryptAlphabet is crypt(3)'s base-64 alphabet (md5-crypt, DES salts).
 const cryptAlphabet = "./0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -33,10 +33,8 @@ func pgCrypt(_ *execCtx, a []any) (any, error) {
 		return nil, pgerror.New(pgerror.ExternalRoutineInvocationException, "crypt(3) returned NULL")
 	case strings.HasPrefix(salt, "$1$"):
 		return md5Crypt(password, salt), nil
-	case strings.HasPrefix(salt, "_"):
-		return nil, pgerror.Unsupported("crypt() with an extended DES salt")
 	}
-	return nil, pgerror.Unsupported("crypt() with a DES salt")
+	return desCrypt(password, salt)
 }
 
 // bcryptCrypt is bcrypt of the password with setting "$2a$NN$" and 22

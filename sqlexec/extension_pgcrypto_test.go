@@ -1,6 +1,8 @@
 package sqlexec
 
 import (
+	"crypto/des"
+	"encoding/binary"
 	"strings"
 	"testing"
 
@@ -70,6 +72,45 @@ func TestMd5Crypt(t *testing.T) {
 	} {
 		if got := md5Crypt(tc.password, tc.setting); got != tc.want {
 			t.Errorf("crypt(%q, %q) = %q, want %q", tc.password, tc.setting, got, tc.want)
+		}
+	}
+}
+
+// TestDESBlockIsDES checks the DES under crypt-des against crypto/des:
+// without salt bits they must agree.
+func TestDESBlockIsDES(t *testing.T) {
+	for _, tc := range []struct{ key, block uint64 }{
+		{0, 0}, {0x133457799bbcdff1, 0x0123456789abcdef}, {0xffffffffffffffff, 0x1122334455667788}, {0x0e329232ea6d0d73, 0x8787878787878787},
+	} {
+		var key, in, want [8]byte
+		binary.BigEndian.PutUint64(key[:], tc.key)
+		binary.BigEndian.PutUint64(in[:], tc.block)
+		c, err := des.NewCipher(key[:])
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Encrypt(want[:], in[:])
+		ks := desKeySchedule(tc.key)
+		if got := desBlock(tc.block, &ks, 0); got != binary.BigEndian.Uint64(want[:]) {
+			t.Errorf("DES(%016x, %016x) = %016x, want %x", tc.key, tc.block, got, want)
+		}
+	}
+}
+
+// TestDESCrypt checks traditional and extended DES crypt against
+// PostgreSQL 15's pgcrypto.
+func TestDESCrypt(t *testing.T) {
+	for _, tc := range []struct{ password, setting, want string }{
+		{"password", "ab", "abJnggxhB/yWI"},
+		{"password", "xx", "xxj31ZMTZzkVA"},
+		{"password", "ab$garbage", "abJnggxhB/yWI"},
+		{"password", "!!", "!!UZoIyj/Hy/c"},
+		{"password", "_J9..abcd", "_J9..abcdIPPmXD22F8s"},
+		{"password", "_!9..abcd", "_!9..abcdhk5JGRVqYOQ"},
+		{"password", "_J9..ab!d", "_J9..ab!dV8vQKD7kIA6"},
+	} {
+		if got, err := desCrypt(tc.password, tc.setting); err != nil || got != tc.want {
+			t.Errorf("crypt(%q, %q) = %q, %v; want %q", tc.password, tc.setting, got, err, tc.want)
 		}
 	}
 }
