@@ -28,9 +28,9 @@ import (
 // gen_salt and crypt (bcrypt, md5-crypt and DES;
 // extension_pgcrypto_crypt.go and extension_pgcrypto_des.go), raw AES
 // encryption, and ASCII armor (extension_pgcrypto_armor.go). The PGP
-// functions and the ciphers and digests OpenSSL 3 keeps in its legacy
-// provider (or that Go lacks: SM3) are in the catalog but refused when
-// called.
+// functions, the ciphers OpenSSL 3 keeps in its legacy provider and the
+// SM3 digest, which Go lacks, are in the catalog but refused when
+// called; the legacy digests (MD4, Whirlpool) fail as in PostgreSQL.
 
 func init() {
 	in := func(ts ...types.Type) []funcParam {
@@ -155,7 +155,7 @@ func providerError(name, reason string) error {
 type digestAlgorithm struct {
 	newHash func() hash.Hash
 	// legacy is a digest of OpenSSL's legacy provider, which PostgreSQL
-	// finds but cannot initialise; fickle refuses it as one it lacks.
+	// finds but cannot initialise: it fails as there.
 	legacy bool
 }
 
@@ -216,6 +216,8 @@ func findDigest(v any) (func() hash.Hash, error) {
 	switch {
 	case !ok:
 		return nil, providerError(name, "No such hash algorithm")
+	case a.legacy:
+		return nil, providerError(name, "Cipher cannot be initialized")
 	case a.newHash == nil:
 		return nil, pgerror.Newf(pgerror.FeatureNotSupported, "digest algorithm \"%s\" is not supported by fickle", name)
 	}
