@@ -9,15 +9,18 @@ import (
 // application of testdata/rails (Debian's ruby-activerecord and ruby-pg)
 // on PostgreSQL 15 and on fickle: its migrations (tables with references
 // and foreign keys, unique and plain indexes, defaults, jsonb, decimal,
-// timestamps, a column added later) under ActiveRecord's advisory
+// timestamps, a column added later, enable_extension "pgcrypto" and a
+// uuid key defaulting to gen_random_uuid()) under ActiveRecord's advisory
 // migration lock, then the schema dump, which must equal PostgreSQL's;
 // then the dump loaded back as db:schema:load prepares a test database
-// (enable_extension "plpgsql", create_table ... force: :cascade); then models with associations and validations, nested transactions with
-// savepoints, insert_all against a unique index, lock! (SELECT ... FOR
-// UPDATE), optimistic locking, dependent destroys and find_each, which
-// must print what they print on PostgreSQL. Under the adversarial default
-// the migration is followed by fickle_checkpoint(), as docs/clients.md
-// says.
+// (enable_extension "plpgsql" and "pgcrypto", create_table ... force:
+// :cascade); then models with associations and validations, nested
+// transactions with savepoints, insert_all against a unique index, lock!
+// (SELECT ... FOR UPDATE), optimistic locking, dependent destroys,
+// find_each, and passwords hashed and checked with crypt() and
+// gen_salt('bf'), which must print what they print on PostgreSQL. Under
+// the adversarial default the migration is followed by
+// fickle_checkpoint(), as docs/clients.md says.
 func TestActiveRecordMigratesAndRunsAsOnPostgres(t *testing.T) {
 	ruby := requireRuby(t, "active_record", "pg")
 	stepsMatchPostgres(t, filepath.Join("testdata", "rails"), ruby, "library.rb", "migrate", "load", "app")

@@ -2,6 +2,7 @@ package sqlexec
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -452,7 +453,8 @@ func builtinTypeName(typname string, typmod int32) string {
 }
 
 // procsNamed returns the built-in and user functions a possibly
-// qualified name reaches along the search path.
+// qualified name reaches along the search path (where one hides those of
+// its argument types behind it).
 func (n catalogNames) procsNamed(text string) ([]*builtinProc, error) {
 	parts, err := n.qualifiedName(text, "function")
 	if err != nil {
@@ -465,7 +467,7 @@ func (n catalogNames) procsNamed(text string) ([]*builtinProc, error) {
 	}
 	for _, p := range procs {
 		schema, _ := namespaceName(n.catalog(), p.namespace)
-		if len(parts) == 2 && schema == parts[0] || len(parts) == 1 && n.onPath(schema) {
+		if len(parts) == 2 && schema == parts[0] || len(parts) == 1 && n.procVisible(p) {
 			out = append(out, p)
 		}
 	}
@@ -516,7 +518,7 @@ func (n catalogNames) procName(oid uint32, args bool) (string, bool) {
 		return "", false
 	}
 	name := types.QuoteIdent(p.name)
-	if unique, _ := n.procsNamed(name); len(unique) != 1 && !args || !n.visible(p.namespace) {
+	if unique, _ := n.procsNamed(name); len(unique) != 1 && !args || !n.procVisible(p) {
 		schema, _ := namespaceName(n.catalog(), p.namespace)
 		name = types.QuoteIdent(schema) + "." + name
 	}
@@ -524,6 +526,25 @@ func (n catalogNames) procName(oid uint32, args bool) (string, bool) {
 		name += "(" + n.typeList(p.args) + ")"
 	}
 	return name, true
+}
+
+// procVisible is PostgreSQL's FunctionIsVisible: the function's schema is
+// on the search path and no function of its name and argument types
+// comes before it there (pgcrypto's gen_random_uuid() in public is
+// hidden by pg_catalog's).
+func (n catalogNames) procVisible(p *builtinProc) bool {
+	procs := builtinIndex().procsByName[p.name]
+	if user := userProcsNamed(n.catalog(), p.name); len(user) > 0 {
+		procs = append(append([]*builtinProc(nil), procs...), user...)
+	}
+	for _, schema := range n.s.searchPath() {
+		for _, q := range procs {
+			if name, _ := namespaceName(n.catalog(), q.namespace); name == schema && slices.Equal(q.args, p.args) {
+				return q.oid == p.oid
+			}
+		}
+	}
+	return false
 }
 
 func (n catalogNames) visible(namespace uint32) bool {

@@ -80,9 +80,8 @@ func (c *catalog) sortedComments() []commentKey {
 }
 
 // comment runs COMMENT ON for the objects fickle has: tables, columns,
-// indexes, sequences and schemas. It fails as PostgreSQL does when the
-// object is missing or of another kind (views, which fickle lacks, are
-// never found).
+// indexes, sequences, schemas, routines and extensions. It fails as
+// PostgreSQL does when the object is missing or of another kind.
 func (d *ddl) comment(cs *pg_query.CommentStmt) error {
 	switch cs.Objtype {
 	case pg_query.ObjectType_OBJECT_SCHEMA:
@@ -107,6 +106,8 @@ func (d *ddl) comment(cs *pg_query.CommentStmt) error {
 		}
 		d.cat.setComment(commentKey{classOID: oidPgClass, objOID: oid}, cs.Comment)
 		return nil
+	case pg_query.ObjectType_OBJECT_EXTENSION:
+		return d.commentExtension(cs.Object.GetString_().GetSval(), cs.Comment)
 	case pg_query.ObjectType_OBJECT_FUNCTION, pg_query.ObjectType_OBJECT_PROCEDURE, pg_query.ObjectType_OBJECT_ROUTINE:
 		f, err := d.findRoutine(cs.Object.GetObjectWithArgs(), cs.Objtype, false, false)
 		if err != nil {
@@ -251,3 +252,21 @@ var builtinDescriptions = sync.OnceValue(func() (out struct {
 	})
 	return out
 })
+
+// commentExtension runs COMMENT ON EXTENSION, which pg_dump writes after
+// each CREATE EXTENSION. plpgsql's comment is initdb's, which fickle
+// keeps: restating it changes nothing, another is refused.
+func (d *ddl) commentExtension(name, comment string) error {
+	if name == "plpgsql" {
+		if comment != plpgsqlComment {
+			return pgerror.Unsupported("changing the comment of extension plpgsql")
+		}
+		return nil
+	}
+	ext := d.cat.extensions[name]
+	if ext == nil {
+		return pgerror.Newf(pgerror.UndefinedObject, "extension \"%s\" does not exist", name)
+	}
+	d.cat.setComment(commentKey{classOID: oidPgExtensionClass, objOID: ext.oid}, comment)
+	return nil
+}

@@ -1,8 +1,10 @@
 package sqlexec
 
 import (
+	"fmt"
 	"slices"
 	"sort"
+	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
@@ -36,29 +38,51 @@ type availableExtension struct {
 }
 
 // extensionFunc is a function an extension's script creates, implemented
-// in Go: the C symbol its CREATE FUNCTION names.
+// in Go: the C symbol its CREATE FUNCTION names. params include OUT
+// parameters (arg false), which make the result a record of them;
+// nonStrict is a function declared without STRICT. eval computes a
+// scalar function's value; evalRows, when set, a set-returning one's rows.
 type extensionFunc struct {
 	name       string
 	params     []funcParam
 	result     types.Type
 	volatility byte
+	nonStrict  bool
+	retSet     bool
 	symbol     string
 	eval       func(x *execCtx, args []any) (any, error)
+	evalRows   func(x *execCtx, args []any) ([][]any, error)
 }
 
 // availableExtensions are the extensions CREATE EXTENSION installs.
 var availableExtensions = map[string]*availableExtension{}
 
 // extensionSymbols maps "library:symbol" to the Go implementation of an
-// extension's C function.
-var extensionSymbols = map[string]func(x *execCtx, args []any) (any, error){}
+// extension's C function, which returns its result rows. Overloads that
+// share a symbol share the implementation, as they share the C function.
+var extensionSymbols = map[string]func(x *execCtx, args []any) ([][]any, error){}
 
 func registerExtension(e *availableExtension) {
 	availableExtensions[e.name] = e
 	for _, f := range e.functions {
-		extensionSymbols[e.library+":"+f.symbol] = f.eval
+		rows := f.evalRows
+		if rows == nil {
+			eval := f.eval
+			rows = func(x *execCtx, args []any) ([][]any, error) {
+				v, err := eval(x, args)
+				if err != nil {
+					return nil, err
+				}
+				return [][]any{{v}}, nil
+			}
+		}
+		extensionSymbols[e.library+":"+f.symbol] = rows
 	}
 }
+
+// oidPgExtensionClass is pg_extension's OID, the class of extensions'
+// comments: CREATE EXTENSION gives its extension the control file's.
+const oidPgExtensionClass = 3079
 
 // The always-installed plpgsql, as initdb creates it.
 const (
@@ -104,10 +128,17 @@ func (d *ddl) createExtension(ce *pg_query.CreateExtensionStmt) error {
 	sc := d.cat.schemas[schema]
 	for _, ef := range avail.functions {
 		f := &funcDesc{oid: d.cat.newOID(), schema: schema, name: ef.name, kind: 'f', lang: "c", params: ef.params,
-			result: ef.result, strict: true, volatility: ef.volatility, owner: d.s.user(), src: ef.symbol,
-			library: avail.library, extension: ext.oid}
+			result: ef.result, retSet: ef.retSet, strict: !ef.nonStrict, volatility: ef.volatility, owner: d.s.user(),
+			src: ef.symbol, library: avail.library, extension: ext.oid}
 		for _, p := range ef.params {
-			f.in = append(f.in, p.typ)
+			if p.arg {
+				f.in = append(f.in, p.typ)
+			} else {
+				f.outCols = append(f.outCols, types.Field{Name: p.name, Type: p.typ})
+			}
+		}
+		if len(f.outCols) > 0 {
+			f.result = types.RecordType(f.outCols)
 		}
 		if slices.ContainsFunc(sc.funcs[f.name], func(g *funcDesc) bool { return sameTypes(g.in, f.in) }) {
 			return pgerror.Newf(pgerror.DuplicateFunction, "function \"%s\" already exists with same argument types", f.name)
@@ -115,6 +146,7 @@ func (d *ddl) createExtension(ce *pg_query.CreateExtensionStmt) error {
 		sc.funcs[f.name] = append(slices.Clip(sc.funcs[f.name]), f)
 	}
 	d.cat.extensions[ext.name] = ext
+	d.cat.setComment(commentKey{classOID: oidPgExtensionClass, objOID: ext.oid}, avail.comment)
 	return nil
 }
 
@@ -146,27 +178,46 @@ func (d *ddl) dropExtensions(ds *pg_query.DropStmt) error {
 }
 
 // dropExtension removes ext and its functions, refusing (2BP01) while other
-// objects use them, unless cascade drops those too.
+// objects use them, unless cascade drops those too, with one notice for
+// them all as PostgreSQL gives.
 func (d *ddl) dropExtension(ext *extensionDesc, cascade bool) error {
 	members := d.extensionMembers(ext)
 	dropping := map[*funcDesc]bool{}
 	for _, f := range members {
 		dropping[f] = true
 	}
+	var deps []routineDependent
+	var details []string
+	seen := map[string]bool{}
 	for _, f := range members {
-		if deps := d.routineDependents(f, dropping); len(deps) > 0 && !cascade {
-			return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop extension %s because other objects depend on it", ext.name).
-				WithDetail("%s depends on %s %s", deps[0].what, f.kindName(), f.signature()).
-				WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+		for _, dep := range d.routineDependents(f, dropping) {
+			if seen[dep.what] {
+				continue // a default that calls two of the functions is one object
+			}
+			seen[dep.what] = true
+			deps = append(deps, dep)
+			name, _ := catalogNames{s: d.s, cat: d.cat}.procName(f.oid, true)
+			details = append(details, fmt.Sprintf("%s depends on %s %s", dep.what, f.kindName(), name))
 		}
-		if err := d.checkRoutineDependents(f, dropping, true); err != nil {
-			return err
-		}
+	}
+	if len(deps) > 0 && !cascade {
+		return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop extension %s because other objects depend on it", ext.name).
+			WithDetail("%s", strings.Join(details, "\n")).
+			WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+	}
+	lines := make([]string, len(deps))
+	for i, dep := range deps {
+		lines[i] = dep.what
+	}
+	d.cascadeNotice(lines)
+	for _, dep := range deps {
+		dep.drop(d)
 	}
 	for _, f := range members {
 		d.removeRoutine(f)
 	}
 	delete(d.cat.extensions, ext.name)
+	delete(d.cat.comments, commentKey{classOID: oidPgExtensionClass, objOID: ext.oid})
 	return nil
 }
 
@@ -203,11 +254,7 @@ func invokeExtension(x *execCtx, f *funcDesc, vals []any) ([][]any, error) {
 	if eval == nil {
 		return nil, pgerror.Newf(pgerror.UndefinedFunction, "could not find function \"%s\" in file \"%s\"", f.src, f.library)
 	}
-	v, err := eval(x, vals)
-	if err != nil {
-		return nil, err
-	}
-	return [][]any{{v}}, nil
+	return eval(x, vals)
 }
 
 func init() {

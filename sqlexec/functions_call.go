@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"slices"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -50,7 +51,12 @@ func (b *binder) userFuncCall(sc *scope, fc *pg_query.FuncCall) (*scalar, bool, 
 		return nil, err != nil, err
 	}
 	if len(names) == 1 && b.shadowsBuiltin(call) {
-		return nil, true, b.errAt(pgerror.Unsupported("calling a user function that has the name of a built-in function fitting the same arguments without its schema"), fc.Location)
+		if len(fc.Args) > 0 || len(call.fn.in) > 0 || fc.AggStar || !builtinWithoutParams(call.fn.name) {
+			return nil, true, b.errAt(pgerror.Unsupported("calling a user function that has the name of a built-in function fitting the same arguments without its schema"), fc.Location)
+		}
+		if b.s.catalogBefore(call.fn.schema) {
+			return nil, false, nil
+		}
 	}
 	if fc.AggStar || fc.AggDistinct || fc.AggFilter != nil || len(fc.AggOrder) > 0 || fc.Over != nil {
 		return nil, true, b.errAt(pgerror.Newf(pgerror.WrongObjectType, "%s is not an aggregate function", call.fn.name), fc.Location)
@@ -495,6 +501,34 @@ func (b *binder) callPlan(cs *pg_query.CallStmt) (*stmtPlan, error) {
 		}
 		return &Result{Tag: "CALL", Rows: rows}, nil
 	}}, nil
+}
+
+// builtinWithoutParams reports whether pg_catalog has a function of the
+// name without parameters, which fickle implements: a call without
+// arguments fits it and a user function without parameters of the name
+// alike, so PostgreSQL takes the one whose schema comes first in the
+// search path (pgcrypto's gen_random_uuid beside the built-in one, say).
+func builtinWithoutParams(name string) bool {
+	if _, err := types.ResolveFunc(name, nil); err != nil {
+		return false
+	}
+	return slices.ContainsFunc(builtinIndex().procsByName[name], func(p *builtinProc) bool {
+		return p.namespace == oidPgCatalog && len(p.args) == 0
+	})
+}
+
+// catalogBefore reports whether pg_catalog comes before schema in the
+// search path.
+func (s *Session) catalogBefore(schema string) bool {
+	for _, p := range s.searchPath() {
+		switch p {
+		case "pg_catalog":
+			return true
+		case schema:
+			return false
+		}
+	}
+	return true
 }
 
 // shadowsBuiltin reports whether a built-in function of the call's name

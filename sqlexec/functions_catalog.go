@@ -92,9 +92,13 @@ func (f *funcDesc) procRow(namespace, owner uint32) []any {
 		config = parseCatalogText(arrayType(types.Text), "{"+strings.Join(cs, ",")+"}")
 	}
 	var src any = f.src
+	parallel := "u"
+	if f.lang == "c" {
+		parallel = "s" // as the extensions' scripts declare their functions
+	}
 	return []any{int64(f.oid), f.name, int64(namespace), int64(owner), lang,
 		cost, rows, variadic, int64(0), string(f.kind),
-		f.secDef, false, f.strict, f.retSet, string(f.volatility), "u",
+		f.secDef, false, f.strict, f.retSet, string(f.volatility), parallel,
 		int64(len(in)), int64(f.nDefaults), int64(f.result.Oid), parseCatalogText(types.OidVector, strings.Join(in, " ")),
 		allTypes, modes, names, defaults,
 		nil, src, library, nil, config,

@@ -109,7 +109,8 @@ func (d *ddl) routineDependents(f *funcDesc, dropping map[*funcDesc]bool) []rout
 
 // callsRoutine reports whether expression n calls f: a call of f's name,
 // qualified with its schema or unqualified with f's schema on the search
-// path, whose argument count f accepts.
+// path (and not behind pg_catalog's function of the name without
+// parameters), whose argument count f accepts.
 func (d *ddl) callsRoutine(n *pg_query.Node, f *funcDesc) bool {
 	found := false
 	walk(n, func(m *pg_query.Node) bool {
@@ -125,6 +126,9 @@ func (d *ddl) callsRoutine(n *pg_query.Node, f *funcDesc) bool {
 			return true
 		}
 		nargs := len(fc.Args)
+		if len(names) == 1 && nargs == 0 && len(f.in) == 0 && builtinWithoutParams(f.name) && d.s.catalogBefore(f.schema) {
+			return true // the built-in function of the name, as the call resolves
+		}
 		found = nargs <= len(f.in) && nargs >= len(f.in)-f.nDefaults
 		return !found
 	})

@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -484,6 +485,20 @@ func (d *deparser) funcCall(fc *pg_query.FuncCall) (*dnode, error) {
 		out.args = append(out.args, e)
 		ts = append(ts, e.typ)
 	}
+	if f, err := d.userFunc(fc, ts); err != nil || f != nil {
+		if err != nil {
+			return nil, err
+		}
+		for i, a := range out.args {
+			out.args[i] = d.coerce(a, f.in[i])
+		}
+		out.typ = f.result
+		out.op = types.QuoteIdent(f.name)
+		if names := (catalogNames{s: d.b.s, cat: d.b.cat}); !names.procVisible(userProc(d.b.cat, f)) {
+			out.op = types.QuoteIdent(f.schema) + "." + out.op
+		}
+		return out, nil
+	}
 	if overloads, ok := sysFuncs[name]; ok {
 		sigs := make([][]types.Type, len(overloads))
 		for i, o := range overloads {
@@ -513,6 +528,48 @@ func (d *deparser) funcCall(fc *pg_query.FuncCall) (*dnode, error) {
 		out.op, out.text = "EXTRACT", out.args[0].text
 	}
 	return out, nil
+}
+
+// userFunc is the user function a call resolves to by its arguments'
+// types, nil for a built-in one, as the binder resolves it: along the
+// search path (a function hiding those of its argument types behind it),
+// pg_catalog's function winning a call without arguments when it comes
+// first. Calls it cannot resolve as PostgreSQL would (defaults,
+// VARIADIC, OUT parameters, a user function beside a built-in one
+// taking the same arguments) are not deparsed.
+func (d *deparser) userFunc(fc *pg_query.FuncCall, ts []types.Type) (*funcDesc, error) {
+	names := strs(fc.Funcname)
+	var cands []*funcDesc
+	var sigs [][]types.Type
+	for _, f := range d.b.s.lookupFuncs(d.b.cat, names) {
+		if f.kind != 'f' || len(f.in) != len(ts) || slices.ContainsFunc(sigs, func(s []types.Type) bool { return sameTypes(s, f.in) }) {
+			continue
+		}
+		if f.nDefaults > 0 || len(f.outCols) > 0 || f.retSet || slices.ContainsFunc(f.params, func(p funcParam) bool { return p.mode == 'v' }) {
+			return nil, errNotDeparsed
+		}
+		cands, sigs = append(cands, f), append(sigs, f.in)
+	}
+	if len(cands) == 0 {
+		return nil, nil
+	}
+	if len(names) == 1 {
+		_, builtin := types.ResolveFunc(names[0], ts)
+		if _, sys := sysFuncs[names[0]]; sys || builtin == nil {
+			if len(ts) > 0 || !builtinWithoutParams(names[0]) {
+				return nil, errNotDeparsed
+			}
+			if d.b.s.catalogBefore(cands[0].schema) {
+				return nil, nil
+			}
+			return cands[0], nil
+		}
+	}
+	chosen, err := types.ChooseOverload(lastName(fc.Funcname), ts, sigs)
+	if err != nil {
+		return nil, errNotDeparsed
+	}
+	return cands[chosen], nil
 }
 
 // print writes n as ruleutils does, parent being the node it is an

@@ -55,14 +55,14 @@ func init() {
 		return nil, nil
 	}, oid)
 	add("pg_function_is_visible", b, func(x *execCtx, a []any) (any, error) {
-		if p := builtinIndex().procs[uint32(a[0].(int64))]; p != nil {
-			return names(x).visible(p.namespace), nil
+		p := builtinIndex().procs[uint32(a[0].(int64))]
+		if p == nil {
+			p = userProc(catalog(x), catalog(x).funcByOID(uint32(a[0].(int64))))
 		}
-		c := catalog(x)
-		if f := c.funcByOID(uint32(a[0].(int64))); f != nil {
-			return names(x).visible(c.schemas[f.schema].oid), nil
+		if p == nil {
+			return nil, nil
 		}
-		return nil, nil
+		return names(x).procVisible(p), nil
 	}, oid)
 	// to_regclass and its siblings read a name as the cast to their type
 	// does, answering NULL where the object (or its schema) does not exist;

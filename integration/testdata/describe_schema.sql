@@ -24,3 +24,5 @@ CREATE PROCEDURE app.transfer(src bigint, dst bigint, amount numeric) LANGUAGE p
 CREATE FUNCTION app.priced(floor numeric, OUT title varchar, OUT price numeric) RETURNS SETOF record LANGUAGE sql STABLE STRICT
   SECURITY DEFINER SET search_path = app, pg_temp AS 'SELECT title, price FROM app.books WHERE price >= floor';
 CREATE TRIGGER authors_renamed AFTER UPDATE ON authors FOR EACH ROW WHEN (NEW.name IS DISTINCT FROM OLD.name) EXECUTE FUNCTION trim_name();
+CREATE EXTENSION pgcrypto;
+CREATE TABLE app.keys (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), secret text DEFAULT crypt('', gen_salt('md5')), token bytea DEFAULT public.gen_random_bytes(16));

@@ -32,6 +32,19 @@ class Loan < ActiveRecord::Base
   belongs_to :book
 end
 
+# A member's password is hashed with pgcrypto's crypt() and bcrypt, as
+# apps without has_secure_password do; its id is a gen_random_uuid().
+class Member < ActiveRecord::Base
+  def self.register!(login, password)
+    create!(login: login, password_hash: connection.select_value(sanitize_sql(["SELECT crypt(?, gen_salt('bf', 4))", password])),
+            token_digest: connection.unescape_bytea(connection.select_value(sanitize_sql(["SELECT digest(?, 'sha256')", "token-#{login}"]))))
+  end
+
+  def self.authenticate(login, password)
+    where("login = ? AND password_hash = crypt(?, password_hash)", login, password).first
+  end
+end
+
 def show(label, value)
   puts "#{label} #{value.inspect}"
 end
@@ -104,4 +117,13 @@ when "app"
   ann.destroy
   show "after destroy", [Author.count, Book.count, Loan.count]
   show "find_each", Book.find_each(batch_size: 1).map(&:title)
+
+  ann_member = Member.register!("ann", "s3cret")
+  Member.register!("bob", "hunter2")
+  show "member id", ann_member.id.match?(/\A\h{8}-\h{4}-4\h{3}-[89ab]\h{3}-\h{12}\z/)
+  show "password hash", ann_member.password_hash.match?(%r{\A\$2a\$04\$[./A-Za-z0-9]{53}\z})
+  show "authenticate", [Member.authenticate("ann", "s3cret")&.id == ann_member.id, Member.authenticate("ann", "hunter2"),
+                        Member.authenticate("bob", "hunter2")&.login]
+  show "token digest", Member.order(:login).pluck(:login, Arel.sql("encode(token_digest, 'hex')"))
+  show "members", Member.count
 end
