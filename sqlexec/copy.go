@@ -24,6 +24,7 @@ type copyPlan struct {
 	t      *tableDesc
 	target []int // table columns, for COPY FROM
 	w      *writer
+	trg    *triggerSet // the table's INSERT triggers, for COPY FROM
 	query  *selectPlan // for COPY TO
 	opts   copyOptions
 }
@@ -45,7 +46,7 @@ func (b *binder) copyPlan(cs *pg_query.CopyStmt) (*stmtPlan, error) {
 	if cs.WhereClause != nil {
 		return nil, pgerror.Unsupported("COPY ... WHERE")
 	}
-	opts, err := copyOpts(cs.Options)
+	opts, err := b.copyOpts(cs.Options)
 	if err != nil {
 		return nil, err
 	}
@@ -71,6 +72,9 @@ func (b *binder) copyPlan(cs *pg_query.CopyStmt) (*stmtPlan, error) {
 			if i < 0 {
 				return nil, pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", n, t.name)
 			}
+			if slices.Contains(cp.target, i) {
+				return nil, pgerror.Newf(pgerror.DuplicateColumn, "column \"%s\" specified more than once", n)
+			}
 			cp.target = append(cp.target, i)
 			c := t.cols[i]
 			cols = append(cols, outCol{Name: c.name, typ: c.typ, tableOID: t.oid, attnum: c.attnum})
@@ -78,6 +82,9 @@ func (b *binder) copyPlan(cs *pg_query.CopyStmt) (*stmtPlan, error) {
 		if cs.IsFrom {
 			b.requirePrivilege(t.oid, t.name, "table", 'a')
 			if cp.w, err = b.writerFor(t, false); err != nil {
+				return nil, err
+			}
+			if cp.trg, err = b.triggersFor(t, tgInsert, nil); err != nil {
 				return nil, err
 			}
 		} else {
@@ -128,7 +135,7 @@ func (b *binder) copyPlan(cs *pg_query.CopyStmt) (*stmtPlan, error) {
 	}}, nil
 }
 
-func copyOpts(list []*pg_query.Node) (copyOptions, error) {
+func (b *binder) copyOpts(list []*pg_query.Node) (copyOptions, error) {
 	o := copyOptions{format: CopyText, delim: '\t', null: `\N`, quote: '"', escape: 0}
 	var delimSet, nullSet, quoteSet, escapeSet bool
 	str := func(d *pg_query.DefElem) string {
@@ -140,8 +147,13 @@ func copyOpts(list []*pg_query.Node) (copyOptions, error) {
 		}
 		return ""
 	}
+	seen := map[string]bool{}
 	for _, n := range list {
 		d := n.GetDefElem()
+		if seen[d.Defname] {
+			return o, b.errAt(pgerror.New(pgerror.SyntaxError, "conflicting or redundant options"), d.Location)
+		}
+		seen[d.Defname] = true
 		switch d.Defname {
 		case "format":
 			switch strings.ToLower(str(d)) {
@@ -257,6 +269,13 @@ func (s *Session) copyInTxn(ctx context.Context, req *CopyRequest, data io.Reade
 		given[c] = true
 	}
 	r := bufio.NewReaderSize(data, 1<<16)
+	// COPY FROM fires the table's INSERT triggers as INSERT does: BEFORE
+	// ROW ones may change or skip a row (a skipped row is not counted).
+	x.stmtMark = kv.WriteMark()
+	trg, err := cp.trg.start(x)
+	if err != nil {
+		return 0, err
+	}
 	var n int64
 	insert := func(row []any) error {
 		if n%1024 == 0 {
@@ -267,19 +286,26 @@ func (s *Session) copyInTxn(ctx context.Context, req *CopyRequest, data io.Reade
 		if err := cp.w.fillDefaults(x, row, given); err != nil {
 			return err
 		}
+		row, err := trg.before(x, nil, row)
+		if err != nil || row == nil {
+			return err
+		}
 		if err := cp.w.validate(x, row, nil); err != nil {
 			return err
 		}
 		if _, err := cp.w.insertRow(x, row); err != nil {
 			return err
 		}
+		trg.after(nil, row)
 		n++
 		return nil
 	}
 	// With a single processor a second goroutine would only add hand-overs.
 	if cp.opts.format != CopyBinary && decodesAlone(cp) && runtime.GOMAXPROCS(0) > 1 {
-		err := copyTextRowsConcurrently(x, cp, r, insert)
-		return n, err
+		if err := copyTextRowsConcurrently(x, cp, r, insert); err != nil {
+			return n, err
+		}
+		return n, trg.afterStatement(x)
 	}
 	var next func() ([]any, error)
 	if cp.opts.format == CopyBinary {
@@ -292,7 +318,7 @@ func (s *Session) copyInTxn(ctx context.Context, req *CopyRequest, data io.Reade
 	for {
 		row, err := next()
 		if err == io.EOF {
-			return n, nil
+			return n, trg.afterStatement(x)
 		}
 		if err != nil {
 			return n, err
@@ -621,7 +647,7 @@ func (s *Session) copyOutTxn(ctx context.Context, cp *copyPlan, req *CopyRequest
 			if i > 0 {
 				buf.WriteByte(o.delim)
 			}
-			buf.WriteString(formatCopyField(c.Name, o))
+			buf.WriteString(formatCopyField(c.Name, o, len(cp.query.cols) == 1))
 		}
 		buf.WriteByte('\n')
 		if err := emit(append([]byte(nil), buf.Bytes()...)); err != nil {
@@ -638,7 +664,7 @@ func (s *Session) copyOutTxn(ctx context.Context, cp *copyPlan, req *CopyRequest
 				buf.WriteString(o.null)
 				continue
 			}
-			buf.WriteString(formatCopyField(types.FormatTextEnv(x.env, cp.query.cols[i].typ, v), o))
+			buf.WriteString(formatCopyField(types.FormatTextEnv(x.env, cp.query.cols[i].typ, v), o, len(cp.query.cols) == 1))
 		}
 		buf.WriteByte('\n')
 		if err := emit(append([]byte(nil), buf.Bytes()...)); err != nil {
@@ -648,9 +674,11 @@ func (s *Session) copyOutTxn(ctx context.Context, cp *copyPlan, req *CopyRequest
 	return len(rows), nil
 }
 
-func formatCopyField(s string, o copyOptions) string {
+// formatCopyField is one field of a COPY TO line; alone says the line has
+// no other, where CSV quotes a field that reads as the end-of-data marker.
+func formatCopyField(s string, o copyOptions, alone bool) string {
 	if o.format == CopyCSV {
-		if s == o.null || strings.ContainsAny(s, string([]byte{o.delim, o.quote, '\n', '\r'})) {
+		if s == o.null || alone && s == `\.` || strings.ContainsAny(s, string([]byte{o.delim, o.quote, '\n', '\r'})) {
 			q := string(o.quote)
 			return q + strings.ReplaceAll(s, q, string(o.escape)+q) + q
 		}
