@@ -44,6 +44,9 @@ func (b *binder) virtualItem(vt *virtualTable, alias string, a *pg_query.Alias) 
 	if err := applyColAliases(cols, a); err != nil {
 		return nil, nil, err
 	}
+	if r, ok := systemRelationNamed(vt.schema, vt.name); ok && r.kind == relTable {
+		cols = append(cols, scopeCol{rel: alias, name: "tableoid", typ: types.OidType, hidden: true, system: true, relOID: r.oid})
+	}
 	it := &fromItem{name: alias, sub: func(x *execCtx) ([][]any, error) {
 		c := x.systemCatalog
 		if c == nil {
