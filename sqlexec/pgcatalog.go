@@ -104,8 +104,11 @@ func init() {
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_namespace",
 		cols: []vcol{{"oid", oid}, {"nspname", name}, {"nspowner", oid}, {"nspacl", textArray}},
 		rows: func(s *Session, c *catalog) [][]any {
-			out := [][]any{{int64(oidPgToast), "pg_toast", int64(10), nil}, {int64(oidPgCatalog), "pg_catalog", int64(10), nil},
-				{int64(oidInfoSchema), "information_schema", int64(10), nil}}
+			// initdb grants USAGE on pg_catalog and information_schema
+			// to PUBLIC.
+			systemACL := formatACL(s, []aclItem{{oidBootstrapSuperuser, oidBootstrapSuperuser, "UC"}, {0, oidBootstrapSuperuser, "U"}})
+			out := [][]any{{int64(oidPgToast), "pg_toast", int64(10), nil}, {int64(oidPgCatalog), "pg_catalog", int64(10), systemACL},
+				{int64(oidInfoSchema), "information_schema", int64(10), systemACL}}
 			for _, sc := range sortedSchemas(c) {
 				out = append(out, []any{int64(sc.oid), sc.name, int64(schemaOwner(sc)), aclText(s, c, aclSchema, sc.oid)})
 			}

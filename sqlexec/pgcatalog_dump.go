@@ -213,8 +213,10 @@ const (
 
 // dependencyRows are the pg_depend rows of column defaults and views:
 // a default depends on its column ('a') and on each sequence a nextval
-// in it names ('n'); a view's _RETURN rule on its view ('i') and on each
-// relation the view reads ('n').
+// in it names ('n'); a view's _RETURN rule on its view ('i' and 'n') and
+// on each relation the view reads ('n'). PostgreSQL also records a
+// default's dependencies on the user types and functions it names, and a
+// rule's on each column it reads; fickle does not track those.
 func dependencyRows(s *Session, c *catalog) [][]any {
 	var out [][]any
 	for _, t := range sortedTables(c) {
@@ -231,7 +233,10 @@ func dependencyRows(s *Session, c *catalog) [][]any {
 	}
 	for _, v := range sortedViews(c) {
 		rule := int64(synthesizedOID(v.oid, 62)) // pg_rewrite's OID for its _RETURN rule
-		out = append(out, []any{int64(oidPgRewrite), rule, int64(0), int64(oidPgClass), int64(v.oid), int64(0), "i"})
+		// The rule depends on its view twice, as in PostgreSQL: internally,
+		// and as a relation its query's range table holds (OLD and NEW).
+		out = append(out, []any{int64(oidPgRewrite), rule, int64(0), int64(oidPgClass), int64(v.oid), int64(0), "i"},
+			[]any{int64(oidPgRewrite), rule, int64(0), int64(oidPgClass), int64(v.oid), int64(0), "n"})
 		for _, dep := range v.deps {
 			out = append(out, []any{int64(oidPgRewrite), rule, int64(0), int64(oidPgClass), int64(dep), int64(0), "n"})
 		}
