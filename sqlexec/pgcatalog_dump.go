@@ -18,7 +18,8 @@ import (
 // tablespaces) show initdb's rows from pgdata; those of kinds fickle has
 // none of at all (foreign data wrappers, servers and tables, default privileges,
 // transforms, event triggers, subscriptions, security labels, large
-// objects) are empty, as they are in a fresh PostgreSQL database.
+// objects, per-database and per-role settings) are empty, as they are in a
+// fresh PostgreSQL database.
 
 // initPrivsRows are pg_init_privs' rows: the privileges initdb gave the
 // built-in objects, the bootstrap superuser named as this cluster names it.
@@ -154,6 +155,8 @@ func init() {
 		vcol{"subpublications", textArray})
 	empty("pg_seclabel", vcol{"objoid", oid}, vcol{"classoid", oid}, vcol{"objsubid", i4}, vcol{"provider", text},
 		vcol{"label", text})
+	empty("pg_db_role_setting", vcol{"setdatabase", oid}, vcol{"setrole", oid}, vcol{"setconfig", textArray})
+	empty("pg_shseclabel", vcol{"objoid", oid}, vcol{"classoid", oid}, vcol{"provider", text}, vcol{"label", text})
 	empty("pg_seclabels", vcol{"objoid", oid}, vcol{"classoid", oid}, vcol{"objsubid", i4}, vcol{"objtype", text},
 		vcol{"objnamespace", oid}, vcol{"objname", text}, vcol{"provider", text}, vcol{"label", text})
 	empty("pg_foreign_table", vcol{"ftrelid", oid}, vcol{"ftserver", oid}, vcol{"ftoptions", textArray})
