@@ -10,7 +10,9 @@ import (
 // on PostgreSQL 15 and on fickle: its migrations (tables with references
 // and foreign keys, unique and plain indexes, defaults, jsonb, decimal,
 // timestamps, a column added later) under ActiveRecord's advisory
-// migration lock, then the schema dump, which must equal PostgreSQL's;
+// migration lock, then the schema dump, which must equal PostgreSQL's,
+// and the SQL structure dump (DatabaseTasks.structure_dump, pg_dump -s),
+// which must too;
 // then the dump loaded back as db:schema:load prepares a test database
 // (enable_extension "plpgsql", create_table ... force: :cascade); then models with associations and validations, nested transactions with
 // savepoints, insert_all against a unique index, lock! (SELECT ... FOR
@@ -20,5 +22,5 @@ import (
 // says.
 func TestActiveRecordMigratesAndRunsAsOnPostgres(t *testing.T) {
 	ruby := requireRuby(t, "active_record", "pg")
-	stepsMatchPostgres(t, filepath.Join("testdata", "rails"), ruby, "library.rb", "migrate", "load", "app")
+	stepsMatchPostgres(t, filepath.Join("testdata", "rails"), ruby, "library.rb", "migrate", "structure", "load", "app")
 }
