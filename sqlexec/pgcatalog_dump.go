@@ -135,6 +135,13 @@ func init() {
 			{"partattrs", types.Int2Vector}, {"partclass", types.OidVector}, {"partcollation", types.OidVector},
 			{"partexprs", text}},
 		rows: func(s *Session, c *catalog) [][]any { return partitionedTableRows(c) }})
+	addSysFunc("pg_get_partkeydef", sysFunc{args: []types.Type{oid}, result: text, eval: func(x *execCtx, a []any) (any, error) {
+		c, _ := x.s.catalog()
+		if t := c.tables[uint32(a[0].(int64))]; t != nil && t.part != nil {
+			return partitionKeyDefinition(x.s, c, t), nil
+		}
+		return nil, nil
+	}})
 	empty := func(table string, cols ...vcol) {
 		registerVirtual(&virtualTable{schema: "pg_catalog", name: table, cols: cols,
 			rows: func(s *Session, c *catalog) [][]any { return nil }})
@@ -261,4 +268,29 @@ func defaultSequenceOIDs(s *Session, c *catalog, col *columnDesc) []int64 {
 		return true
 	})
 	return out
+}
+
+// partitionKeyDefinition is pg_get_partkeydef's text of t's PARTITION BY:
+// the strategy and the key, an expression as ruleutils prints it, in
+// parentheses unless it is a function call, and oid_ops where the key
+// orders as oid (the only operator class fickle keeps other than the
+// type's default).
+func partitionKeyDefinition(s *Session, c *catalog, t *tableDesc) string {
+	k := t.part
+	strategy := map[byte]string{'l': "LIST", 'r': "RANGE", 'h': "HASH"}[k.strategy]
+	keys := make([]string, len(k.cols))
+	for i, name := range k.cols {
+		switch {
+		case name != "":
+			keys[i] = types.QuoteIdent(name)
+		case k.exprs[i].GetFuncCall() != nil:
+			keys[i] = decompile(s, c, deparseExpr(k.exprs[i]), t.oid, false)
+		default:
+			keys[i] = "(" + decompile(s, c, deparseExpr(k.exprs[i]), t.oid, false) + ")"
+		}
+		if k.asOid != nil && k.asOid[i] {
+			keys[i] += " oid_ops"
+		}
+	}
+	return strategy + " (" + strings.Join(keys, ", ") + ")"
 }

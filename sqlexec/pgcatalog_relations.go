@@ -41,7 +41,7 @@ type relationRow struct {
 
 func (r relationRow) values() []any {
 	ident, persistence := "n", "p"
-	if r.kind == "r" {
+	if r.kind == "r" || r.kind == "p" {
 		ident = "d"
 	}
 	filenode := int64(r.oid)
