@@ -54,6 +54,8 @@ func TestSQLPrepareAndExecute(t *testing.T) {
 		{sql: "EXECUTE nosuch", code: "26000"},
 		{sql: "EXECUTE byid", code: "42601"},
 		{sql: "EXECUTE byid('x')", code: "22P02"},
+		{sql: "EXECUTE byid((SELECT 1))", code: "0A000"},
+		{sql: "EXECUTE byid(2.4)", want: "SELECT 1 | b"},
 		{sql: "PREPARE bad AS SELECT nosuch FROM t", code: "42703"},
 		{sql: "DEALLOCATE byid", want: "DEALLOCATE"},
 		{sql: "EXECUTE byid(1)", code: "26000"},

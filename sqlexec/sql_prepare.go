@@ -2,7 +2,6 @@ package sqlexec
 
 import (
 	"context"
-	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
@@ -69,9 +68,11 @@ func (st *Statement) SQLExecuteName() (name string, ok bool) {
 }
 
 // SQLExecuteArgs evaluates the arguments of EXECUTE st as values of the
-// prepared statement's parameter types, in the open transaction: each is
-// an expression assigned to its parameter as by CAST. A count that
-// differs from the parameters' is 42601, PostgreSQL's error.
+// prepared statement's parameter types, as PostgreSQL's EvaluateParams
+// does: each is an expression without subqueries, coerced to its
+// parameter's type by assignment and evaluated in the session, outside
+// any statement of the history. A count that differs from the
+// parameters' is 42601, PostgreSQL's error.
 func (s *Session) SQLExecuteArgs(ctx context.Context, st *Statement, paramOIDs []uint32) (params []any, err error) {
 	defer recoverInternal(&err)
 	es := st.node.GetExecuteStmt()
@@ -79,31 +80,48 @@ func (s *Session) SQLExecuteArgs(ctx context.Context, st *Statement, paramOIDs [
 		return nil, pgerror.Newf(pgerror.SyntaxError, "wrong number of parameters for prepared statement \"%s\"", es.Name).
 			WithDetail("Expected %d parameters but got %d.", len(paramOIDs), len(es.Params))
 	}
-	if len(es.Params) == 0 {
-		return nil, nil
-	}
-	names := catalogNames{s: s}
-	var sel strings.Builder
-	sel.WriteString("SELECT ")
-	for i, n := range es.Params {
-		typ, _ := names.RegOut(types.Regtype.Oid, int64(paramOIDs[i]))
-		if i > 0 {
-			sel.WriteString(", ")
+	cat, _ := s.catalog()
+	b := &binder{s: s, cat: cat, full: st.full}
+	frame := &struct {
+		x      execCtx
+		caches stmtCaches
+		env    types.Env
+	}{x: execCtx{ctx: ctx, s: s}}
+	x := &frame.x
+	x.caches = &frame.caches
+	x.env = s.fillEnv(&frame.env)
+	x.env.Interrupter = x
+	if s.txn != nil {
+		if x.txn, err = s.kvTxn(); err != nil {
+			return nil, err
 		}
-		sel.WriteString("CAST((" + deparseExpr(n) + ") AS " + typ + ")")
 	}
-	sts, err := s.engine.parse(sel.String())
-	if err != nil {
-		return nil, err
+	names := catalogNames{s: s, cat: cat}
+	for i, n := range es.Params {
+		if containsSubLink(n) {
+			return nil, b.errAt(pgerror.New(pgerror.FeatureNotSupported, "cannot use subquery in EXECUTE parameter"), exprLocation(n))
+		}
+		typeText, _ := names.RegOut(types.OidRegtype, int64(paramOIDs[i]))
+		tn, err := parseTypeString(typeText)
+		if err != nil {
+			return nil, err
+		}
+		typ, err := b.typeName(tn)
+		if err != nil {
+			return nil, err
+		}
+		e, err := b.expr(nil, n)
+		if err != nil {
+			return nil, err
+		}
+		if e, err = b.coerce(e, typ, types.CastAssignment); err != nil {
+			return nil, err
+		}
+		v, err := e.eval(x)
+		if err != nil {
+			return nil, err
+		}
+		params = append(params, v)
 	}
-	p, err := s.prepareUncached(sts[0], nil)
-	if err != nil {
-		return nil, err
-	}
-	res, err := s.execute(ctx, p, nil, false)
-	if err != nil {
-		return nil, err
-	}
-	params = res.Rows[0]
 	return params, nil
 }
