@@ -18,8 +18,8 @@ import (
 // tablespaces) show initdb's rows from pgdata; those of kinds fickle has
 // none of at all (foreign data wrappers, servers and tables, default privileges,
 // transforms, event triggers, subscriptions, security labels, large
-// objects, per-database and per-role settings) are empty, as they are in a
-// fresh PostgreSQL database.
+// objects, per-database and per-role settings, privileges on settings) are
+// empty, as they are in a fresh PostgreSQL database.
 
 // initPrivsRows are pg_init_privs' rows: the privileges initdb gave the
 // built-in objects, the bootstrap superuser named as this cluster names it.
@@ -142,6 +142,14 @@ func init() {
 		}
 		return nil, nil
 	}})
+	// fickle has only initdb's tablespaces, which live in the data
+	// directory: PostgreSQL gives their location as ''.
+	addSysFunc("pg_tablespace_location", sysFunc{args: []types.Type{oid}, result: text, eval: func(x *execCtx, a []any) (any, error) {
+		if ts := a[0].(int64); ts == 0 || ts == oidDefaultTablespace || ts == oidGlobalTablespace {
+			return "", nil
+		}
+		return nil, pgerror.Newf(pgerror.UndefinedFile, "could not read symbolic link \"pg_tblspc/%d\": No such file or directory", a[0].(int64))
+	}})
 	empty := func(table string, cols ...vcol) {
 		registerVirtual(&virtualTable{schema: "pg_catalog", name: table, cols: cols,
 			rows: func(s *Session, c *catalog) [][]any { return nil }})
@@ -162,6 +170,7 @@ func init() {
 		vcol{"subpublications", textArray})
 	empty("pg_seclabel", vcol{"objoid", oid}, vcol{"classoid", oid}, vcol{"objsubid", i4}, vcol{"provider", text},
 		vcol{"label", text})
+	empty("pg_parameter_acl", vcol{"oid", oid}, vcol{"parname", text}, vcol{"paracl", textArray})
 	empty("pg_db_role_setting", vcol{"setdatabase", oid}, vcol{"setrole", oid}, vcol{"setconfig", textArray})
 	empty("pg_shseclabel", vcol{"objoid", oid}, vcol{"classoid", oid}, vcol{"provider", text}, vcol{"label", text})
 	empty("pg_seclabels", vcol{"objoid", oid}, vcol{"classoid", oid}, vcol{"objsubid", i4}, vcol{"objtype", text},
@@ -214,6 +223,12 @@ func optionsToTableRows(x *execCtx, args []any) ([][]any, error) {
 	}
 	return out, nil
 }
+
+// The tablespaces initdb makes, pg_default and pg_global.
+const (
+	oidDefaultTablespace = 1663
+	oidGlobalTablespace  = 1664
+)
 
 // The catalogs whose objects pg_depend rows name beside pg_class.
 const (
