@@ -11,7 +11,9 @@ import (
 // and foreign keys, unique and plain indexes, defaults, jsonb, decimal,
 // timestamps, a column added later, enable_extension "pgcrypto" and a
 // uuid key defaulting to gen_random_uuid()) under ActiveRecord's advisory
-// migration lock, then the schema dump, which must equal PostgreSQL's;
+// migration lock, then the schema dump, which must equal PostgreSQL's,
+// and the SQL structure dump (DatabaseTasks.structure_dump, pg_dump -s),
+// which must too;
 // then the dump loaded back as db:schema:load prepares a test database
 // (enable_extension "plpgsql" and "pgcrypto", create_table ... force:
 // :cascade); then models with associations and validations, nested
@@ -23,5 +25,5 @@ import (
 // fickle_checkpoint(), as docs/clients.md says.
 func TestActiveRecordMigratesAndRunsAsOnPostgres(t *testing.T) {
 	ruby := requireRuby(t, "active_record", "pg")
-	stepsMatchPostgres(t, filepath.Join("testdata", "rails"), ruby, "library.rb", "migrate", "load", "app")
+	stepsMatchPostgres(t, filepath.Join("testdata", "rails"), ruby, "library.rb", "migrate", "structure", "load", "app")
 }

@@ -42,6 +42,24 @@ var builtinCatalogQueries = map[string]string{
 	pgdata.PgClass: `SELECT oid, relname, relnamespace, relkind, reltype, relam, relhasindex, relisshared, relnatts,
 		relreplident, relacl FROM pg_class
 		WHERE oid < 16384 AND relkind IN ('r', 'v') AND relnamespace IN (11, 13207) ORDER BY ctid`,
+	pgdata.PgCast:     `SELECT oid, castsource, casttarget, castfunc, castcontext, castmethod FROM pg_cast ORDER BY ctid`,
+	pgdata.PgOpfamily: `SELECT oid, opfmethod, opfname, opfnamespace, opfowner FROM pg_opfamily ORDER BY ctid`,
+	pgdata.PgAmop: `SELECT oid, amopfamily, amoplefttype, amoprighttype, amopstrategy, amoppurpose, amopopr, amopmethod,
+		amopsortfamily FROM pg_amop ORDER BY ctid`,
+	pgdata.PgAmproc: `SELECT oid, amprocfamily, amproclefttype, amprocrighttype, amprocnum, amproc::oid AS amproc
+		FROM pg_amproc ORDER BY ctid`,
+	pgdata.PgTsParser: `SELECT oid, prsname, prsnamespace, prsstart::oid AS prsstart, prstoken::oid AS prstoken,
+		prsend::oid AS prsend, prsheadline::oid AS prsheadline, prslextype::oid AS prslextype FROM pg_ts_parser ORDER BY ctid`,
+	pgdata.PgTsTemplate: `SELECT oid, tmplname, tmplnamespace, tmplinit::oid AS tmplinit, tmpllexize::oid AS tmpllexize
+		FROM pg_ts_template ORDER BY ctid`,
+	pgdata.PgTsDict:   `SELECT oid, dictname, dictnamespace, dictowner, dicttemplate, dictinitoption FROM pg_ts_dict ORDER BY ctid`,
+	pgdata.PgTsConfig: `SELECT oid, cfgname, cfgnamespace, cfgowner, cfgparser FROM pg_ts_config ORDER BY ctid`,
+	pgdata.PgConversion: `SELECT oid, conname, connamespace, conowner, conforencoding, contoencoding, conproc::oid AS conproc,
+		condefault FROM pg_conversion ORDER BY ctid`,
+	// initprivs name the bootstrap superuser as the test's PostgreSQL does,
+	// postgres; fickle names it as its own superuser is named.
+	pgdata.PgInitPrivs:  `SELECT objoid, classoid, objsubid, privtype, initprivs FROM pg_init_privs ORDER BY ctid`,
+	pgdata.PgTablespace: `SELECT oid, spcname, spcowner, spcacl, spcoptions FROM pg_tablespace ORDER BY ctid`,
 }
 
 // TestBuiltinCatalogMatchesPostgres requires the files of sqlexec/pgdata

@@ -1,6 +1,8 @@
 package server
 
 import (
+	"context"
+
 	"github.com/jackc/pgx/v5/pgproto3"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
@@ -103,6 +105,9 @@ func (c *conn) simpleStatement(st Statement) error {
 		}
 	}
 	if err := c.beforeStatement(); err != nil {
+		return err
+	}
+	if done, err := c.sqlPrepareOrExecute(st); done {
 		return err
 	}
 	p, err := c.sess.Prepare(st, nil)
@@ -260,4 +265,56 @@ func (c *conn) deallocate(d *Deallocation) error {
 	}
 	delete(c.stmts, d.Name)
 	return nil
+}
+
+// sqlPreparer is a Session that takes SQL-level PREPARE and EXECUTE
+// apart; the server keeps the statements, in the namespace the protocol's
+// Parse uses.
+type sqlPreparer interface {
+	SQLPrepareOf(st Statement) (name string, inner Statement, paramOIDs []uint32, ok bool, err error)
+	SQLExecuteName(st Statement) (string, bool)
+	SQLExecuteArgs(ctx context.Context, st Statement, paramOIDs []uint32) ([]any, error)
+}
+
+// sqlPrepareOrExecute runs st when it is a PREPARE or an EXECUTE of a
+// simple query; done is false for any other statement.
+func (c *conn) sqlPrepareOrExecute(st Statement) (done bool, err error) {
+	sp, ok := c.sess.(sqlPreparer)
+	if !ok {
+		return false, nil
+	}
+	if name, ok := sp.SQLExecuteName(st); ok {
+		ps, ok := c.stmts[name]
+		if !ok || name == "" {
+			return true, pgerror.Newf(pgerror.InvalidSqlStatementName, "prepared statement \"%s\" does not exist", name)
+		}
+		if ps.prep == nil {
+			return true, pgerror.Newf(pgerror.FeatureNotSupported, "EXECUTE of prepared statement \"%s\", which is not an ordinary statement", name)
+		}
+		ctx, cancel := c.statementContext()
+		params, err := sp.SQLExecuteArgs(ctx, st, ps.paramOIDs)
+		c.endStatement(cancel)
+		if err != nil {
+			return true, err
+		}
+		return true, c.runPrepared(st.SQL(), ps.prep, params)
+	}
+	name, inner, paramOIDs, ok, err := sp.SQLPrepareOf(st)
+	if !ok || err != nil {
+		return ok, err
+	}
+	if _, ok := c.stmts[name]; ok {
+		return true, pgerror.Newf(pgerror.DuplicatePreparedStatement, "prepared statement \"%s\" already exists", name)
+	}
+	if len(c.stmts) >= c.srv.cfg.MaxPreparedStatements {
+		return true, pgerror.Newf(pgerror.ProgramLimitExceeded,
+			"too many prepared statements: the limit per session is %d", c.srv.cfg.MaxPreparedStatements)
+	}
+	p, err := c.sess.Prepare(inner, paramOIDs)
+	if err != nil {
+		return true, err
+	}
+	c.stmts[name] = &preparedStmt{name: name, st: inner, prep: p, paramOIDs: p.ParamOIDs(), cols: p.Columns()}
+	c.complete("PREPARE")
+	return true, nil
 }

@@ -196,3 +196,22 @@ func (s *sqlSession) ParseText(oid uint32, text string) (any, error) {
 	}
 	return s.s.ParseText(types.Type{Oid: types.Oid(oid), Typmod: -1}, text)
 }
+
+// SQLPrepareOf takes a PREPARE statement apart (sqlexec's SQLPrepareOf).
+func (s *sqlSession) SQLPrepareOf(st Statement) (name string, inner Statement, paramOIDs []uint32, ok bool, err error) {
+	p, ok, err := s.s.SQLPrepareOf(st.(sqlStatement).st)
+	if !ok || err != nil {
+		return "", nil, nil, ok, err
+	}
+	return p.Name, sqlStatement{p.Statement}, p.ParamOIDs, true, nil
+}
+
+// SQLExecuteName returns the prepared statement an EXECUTE runs.
+func (s *sqlSession) SQLExecuteName(st Statement) (string, bool) {
+	return st.(sqlStatement).st.SQLExecuteName()
+}
+
+// SQLExecuteArgs evaluates an EXECUTE's arguments as the parameters' types.
+func (s *sqlSession) SQLExecuteArgs(ctx context.Context, st Statement, paramOIDs []uint32) ([]any, error) {
+	return s.s.SQLExecuteArgs(ctx, st.(sqlStatement).st, paramOIDs)
+}

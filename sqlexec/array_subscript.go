@@ -160,6 +160,9 @@ func (b *binder) indirection(sc *scope, ind *pg_query.A_Indirection) (*scalar, e
 	if jsonbSubscripts(arg.typ, ind.Indirection) {
 		return b.jsonbSubscript(sc, arg, ind.Indirection)
 	}
+	if arg.typ.Oid == types.OidName && len(ind.Indirection) == 1 && ind.Indirection[0].GetAIndices() != nil {
+		return b.nameSubscript(sc, arg, ind.Indirection)
+	}
 	if !arg.typ.IsArray() {
 		if len(ind.Indirection) > 0 && ind.Indirection[0].GetAIndices() != nil {
 			return nil, pgerror.Newf(pgerror.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", arg.typ)
@@ -192,5 +195,42 @@ func (b *binder) indirection(sc *scope, ind *pg_query.A_Indirection) (*scalar, e
 			return arrayElement(dims, lower, elems, his), nil
 		}
 		return arraySlice(dims, lower, elems, los, his), nil
+	}}, nil
+}
+
+// nameMaxBytes is the size of a name value in PostgreSQL (NAMEDATALEN),
+// the fixed length of the "char" array it subscripts as.
+const nameMaxBytes = 64
+
+// nameSubscript compiles name[i]: PostgreSQL subscripts a name as a
+// fixed-length array of 64 "char" from 0, giving a byte past the text as
+// the zero "char" and NULL outside the array (pg_dump's typname[0] = '_').
+// Slices of it are not implemented, in PostgreSQL as here.
+func (b *binder) nameSubscript(sc *scope, arg *scalar, ind []*pg_query.Node) (*scalar, error) {
+	subs, slice, refs, volatile, err := b.bindSubscripts(sc, ind)
+	if err != nil {
+		return nil, err
+	}
+	if slice {
+		return nil, pgerror.New(pgerror.FeatureNotSupported, "slices of fixed-length arrays not implemented")
+	}
+	inner, idx := arg.eval, subs[0].hi.eval
+	return &scalar{typ: types.Char, slot: -1, refs: arg.refs | refs, volatile: arg.volatile || volatile, name: arg.name, eval: func(x *execCtx) (any, error) {
+		v, err := inner(x)
+		if err != nil || v == nil {
+			return nil, err
+		}
+		i, err := idx(x)
+		if err != nil || i == nil {
+			return nil, err
+		}
+		n, text := i.(int64), v.(string)
+		switch {
+		case n < 0 || n >= nameMaxBytes:
+			return nil, nil
+		case n >= int64(len(text)):
+			return "", nil
+		}
+		return text[n : n+1], nil
 	}}, nil
 }

@@ -19,6 +19,9 @@ import (
 type catalogNames struct {
 	s   *Session
 	cat *catalog
+	// path, when set, is the search path relation names are read with
+	// instead of the session's.
+	path []string
 }
 
 func (n catalogNames) catalog() *catalog {
@@ -88,7 +91,10 @@ func (n catalogNames) RelationOid(text string) (int64, error) {
 	}
 	c := n.catalog()
 	name := parts[len(parts)-1]
-	path := n.s.searchPath()
+	path := n.path
+	if path == nil {
+		path = n.s.searchPath()
+	}
 	if len(parts) == 2 {
 		path = []string{n.s.schemaAlias(parts[0])}
 		if _, ok := c.schemas[path[0]]; !ok && path[0] != "pg_catalog" && path[0] != "information_schema" {

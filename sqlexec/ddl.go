@@ -441,13 +441,13 @@ func serialType(tn *pg_query.TypeName) (types.Type, bool) {
 	return types.Type{}, false
 }
 
-// nextvalDefault builds the DEFAULT nextval('seq') of a SERIAL or identity
-// column.
+// nextvalDefault builds the DEFAULT nextval('schema.seq') of a SERIAL or
+// identity column. The name is qualified so that it finds its sequence
+// whatever the search path of the session that writes a row (PostgreSQL
+// stores the sequence's OID); pg_get_expr prints it as that session's path
+// reaches it.
 func nextvalDefault(q *sequence) *pg_query.Node {
-	name := types.QuoteIdent(q.name)
-	if q.schema != "public" {
-		name = types.QuoteIdent(q.schema) + "." + name
-	}
+	name := types.QuoteIdent(q.schema) + "." + types.QuoteIdent(q.name)
 	return pg_query.MakeFuncCallNode([]*pg_query.Node{pg_query.MakeStrNode("nextval")},
 		[]*pg_query.Node{pg_query.MakeAConstStrNode(name, -1)}, -1)
 }
@@ -803,6 +803,8 @@ func (d *ddl) alterOwner(ao *pg_query.AlterOwnerStmt) error {
 	switch ao.ObjectType {
 	case pg_query.ObjectType_OBJECT_FUNCTION, pg_query.ObjectType_OBJECT_PROCEDURE, pg_query.ObjectType_OBJECT_ROUTINE:
 		return d.alterRoutineOwner(ao)
+	case pg_query.ObjectType_OBJECT_TYPE, pg_query.ObjectType_OBJECT_DOMAIN:
+		return d.alterTypeOwner(ao)
 	}
 	if ao.ObjectType != pg_query.ObjectType_OBJECT_SCHEMA {
 		return pgerror.Unsupported(ddlTag(&pg_query.Node{Node: &pg_query.Node_AlterOwnerStmt{AlterOwnerStmt: ao}}) + " ... OWNER TO")
@@ -810,6 +812,27 @@ func (d *ddl) alterOwner(ao *pg_query.AlterOwnerStmt) error {
 	name := ao.Object.GetString_().GetSval()
 	if _, ok := d.cat.schemas[name]; !ok && name != "pg_catalog" && name != "information_schema" {
 		return pgerror.Newf(pgerror.InvalidSchemaName, "schema \"%s\" does not exist", name)
+	}
+	return nil
+}
+
+// alterTypeOwner runs ALTER TYPE or DOMAIN ... OWNER TO role. A type
+// belongs to the bootstrap superuser (pg_type.typowner) and fickle cannot
+// give it another owner: naming that owner (as pg_dump's output does) is
+// accepted and changes nothing, another role is refused.
+func (d *ddl) alterTypeOwner(ao *pg_query.AlterOwnerStmt) error {
+	names := strs(ao.Object.GetList().GetItems())
+	schema, name := "", names[len(names)-1]
+	if len(names) > 1 {
+		schema = names[len(names)-2]
+	}
+	if d.s.lookupType(d.cat, schema, name) == nil {
+		return pgerror.Newf(pgerror.UndefinedObject, "type \"%s\" does not exist", strings.Join(names, "."))
+	}
+	role := d.s.roleNamed(d.s.roleSpecName(ao.Newowner.Roletype.String(), ao.Newowner.Rolename))
+	if role == nil || role.oid != oidBootstrapSuperuser {
+		return pgerror.Unsupported(ddlTag(&pg_query.Node{Node: &pg_query.Node_AlterOwnerStmt{AlterOwnerStmt: ao}}) +
+			" ... OWNER TO a role other than the bootstrap superuser, who owns every type")
 	}
 	return nil
 }

@@ -227,7 +227,7 @@ func (b *binder) statement(st *Statement) (*stmtPlan, error) {
 			return &Result{Tag: tag, Deallocate: &Deallocation{Name: ds.Name, All: ds.Isall}}, nil
 		}}, nil
 	case *pg_query.Node_PrepareStmt, *pg_query.Node_ExecuteStmt:
-		return nil, pgerror.Unsupported("SQL-level PREPARE and EXECUTE (use the extended protocol)")
+		return nil, pgerror.Unsupported("SQL-level PREPARE and EXECUTE other than as statements of a simple query")
 	}
 	return nil, pgerror.Unsupported("statement " + nodeKind(st.node))
 }

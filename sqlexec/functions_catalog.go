@@ -271,10 +271,7 @@ func triggerDefinition(s *Session, c *catalog, oid uint32, pretty bool) (string,
 			}
 			fn := "?"
 			if f := c.funcByOID(tr.fn); f != nil {
-				fn = types.QuoteIdent(f.name)
-				if f.schema != "public" {
-					fn = types.QuoteIdent(f.schema) + "." + fn
-				}
+				fn = catalogNames{s: s}.qualify(uint32(schemaOID(c, f.schema)), types.QuoteIdent(f.name))
 			}
 			args := make([]string, len(tr.args))
 			for i, a := range tr.args {

@@ -44,6 +44,9 @@ func (b *binder) virtualItem(vt *virtualTable, alias string, a *pg_query.Alias) 
 	if err := applyColAliases(cols, a); err != nil {
 		return nil, nil, err
 	}
+	if r, ok := systemRelationNamed(vt.schema, vt.name); ok && r.kind == relTable {
+		cols = append(cols, scopeCol{rel: alias, name: "tableoid", typ: types.OidType, hidden: true, system: true, relOID: r.oid})
+	}
 	it := &fromItem{name: alias, sub: func(x *execCtx) ([][]any, error) {
 		c := x.systemCatalog
 		if c == nil {
@@ -101,8 +104,11 @@ func init() {
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_namespace",
 		cols: []vcol{{"oid", oid}, {"nspname", name}, {"nspowner", oid}, {"nspacl", textArray}},
 		rows: func(s *Session, c *catalog) [][]any {
-			out := [][]any{{int64(oidPgToast), "pg_toast", int64(10), nil}, {int64(oidPgCatalog), "pg_catalog", int64(10), nil},
-				{int64(oidInfoSchema), "information_schema", int64(10), nil}}
+			// initdb grants USAGE on pg_catalog and information_schema
+			// to PUBLIC.
+			systemACL := formatACL(s, []aclItem{{oidBootstrapSuperuser, oidBootstrapSuperuser, "UC"}, {0, oidBootstrapSuperuser, "U"}})
+			out := [][]any{{int64(oidPgToast), "pg_toast", int64(10), nil}, {int64(oidPgCatalog), "pg_catalog", int64(10), systemACL},
+				{int64(oidInfoSchema), "information_schema", int64(10), systemACL}}
 			for _, sc := range sortedSchemas(c) {
 				out = append(out, []any{int64(sc.oid), sc.name, int64(schemaOwner(sc)), aclText(s, c, aclSchema, sc.oid)})
 			}
@@ -111,7 +117,8 @@ func init() {
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_database",
 		cols: []vcol{{"oid", oid}, {"datname", name}, {"datdba", oid}, {"encoding", i4}, {"datlocprovider", types.Char},
 			{"datistemplate", b}, {"datallowconn", b}, {"datconnlimit", i4}, {"dattablespace", oid}, {"datcollate", text},
-			{"datctype", text}, {"daticulocale", text}, {"datcollversion", text}, {"datacl", textArray}},
+			{"datctype", text}, {"daticulocale", text}, {"datcollversion", text}, {"datacl", textArray},
+			{"datfrozenxid", types.Type{Oid: types.OidXID, Typmod: -1}}, {"datminmxid", types.Type{Oid: types.OidXID, Typmod: -1}}},
 		rows: func(s *Session, c *catalog) [][]any {
 			var out [][]any
 			for _, e := range s.engine.cluster.databases() {
@@ -128,7 +135,7 @@ func init() {
 					acl = []any{"=c/" + u, u + "=CTc/" + u}
 				}
 				out = append(out, []any{int64(e.oid), e.Name(), int64(10), int64(6), "c", template, e.allowConn, int64(-1),
-					int64(1663), "C", "C", nil, nil, acl})
+					int64(1663), "C", "C", nil, nil, acl, noTransactionID, noTransactionID})
 			}
 			return out
 		}})

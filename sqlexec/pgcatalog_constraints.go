@@ -31,8 +31,10 @@ type constraintRow struct {
 	check *checkDesc
 	// notValid is NOT convalidated: a CHECK or FOREIGN KEY added NOT VALID.
 	notValid bool
-	// fk is a foreign key's descriptor.
-	fk *fkDesc
+	// fk is a foreign key's descriptor; fkHead and fkTail its definition's
+	// text before and after the referenced table's name.
+	fk             *fkDesc
+	fkHead, fkTail string
 }
 
 // synthesizedOID numbers objects fickle's catalog has no OID for (a
@@ -95,32 +97,34 @@ func tableConstraints(c *catalog, t *tableDesc) []constraintRow {
 		if ref == nil {
 			continue
 		}
-		def := "FOREIGN KEY (" + columnList(t, fk.cols) + ") REFERENCES " + qualifiedRelName(ref.schema, ref.name) + "(" + columnList(ref, fk.refCols) + ")"
+		head := "FOREIGN KEY (" + columnList(t, fk.cols) + ") REFERENCES "
+		tail := "(" + columnList(ref, fk.refCols) + ")"
 		if fk.matchFull {
-			def += " MATCH FULL"
+			tail += " MATCH FULL"
 		}
 		actions := map[byte]string{fkRestrict: "RESTRICT", fkCascade: "CASCADE", fkSetNull: "SET NULL", fkDefault: "SET DEFAULT"}
 		if a, ok := actions[fk.onUpdate]; ok {
-			def += " ON UPDATE " + a
+			tail += " ON UPDATE " + a
 		}
 		if a, ok := actions[fk.onDelete]; ok {
-			def += " ON DELETE " + a
+			tail += " ON DELETE " + a
 			if fk.delSetCols != nil {
-				def += " (" + columnList(t, fk.delSetCols) + ")"
+				tail += " (" + columnList(t, fk.delSetCols) + ")"
 			}
 		}
 		if fk.deferrable {
-			def += " DEFERRABLE"
+			tail += " DEFERRABLE"
 		}
 		if fk.initiallyDeferred {
-			def += " INITIALLY DEFERRED"
+			tail += " INITIALLY DEFERRED"
 		}
 		if fk.notValid {
-			def += " NOT VALID"
+			tail += " NOT VALID"
 		}
 		out = append(out, constraintRow{name: fk.name, kind: 'f', table: t, index: referencedIndex(ref, fk.refCols), refTable: fk.refTable,
 			cols: fk.cols, refCols: fk.refCols, onUpdate: fk.onUpdate, onDelete: fk.onDelete, deferrable: fk.deferrable,
-			deferred: fk.initiallyDeferred, def: def, notValid: fk.notValid, fk: fk})
+			deferred: fk.initiallyDeferred, def: head + qualifiedRelName(ref.schema, ref.name) + tail, notValid: fk.notValid, fk: fk,
+			fkHead: head, fkTail: tail})
 	}
 	for _, ck := range t.checks {
 		out = append(out, constraintRow{name: ck.name, kind: 'c', table: t, cols: checkColumns(t, ck), check: ck, notValid: ck.notValid})
@@ -336,4 +340,15 @@ func init() {
 			}
 			return out
 		}})
+}
+
+// definition is pg_get_constraintdef's text for r as session s sees it: a
+// foreign key names its referenced table qualified unless the search path
+// reaches its schema, as PostgreSQL's ruleutils does.
+func (r *constraintRow) definition(s *Session, c *catalog) string {
+	if r.fk == nil {
+		return r.def
+	}
+	ref := c.tables[r.refTable]
+	return r.fkHead + catalogNames{s: s}.qualify(uint32(schemaOID(c, ref.schema)), types.QuoteIdent(ref.name)) + r.fkTail
 }

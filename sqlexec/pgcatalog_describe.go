@@ -77,10 +77,13 @@ func init() {
 	charArray, _ := types.ArrayOf(types.Char)
 	int2Array, _ := types.ArrayOf(types.Int2)
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_collation",
-		cols: []vcol{{"oid", oid}, {"collname", name}, {"collnamespace", oid}, {"collprovider", types.Char}},
+		cols: []vcol{{"oid", oid}, {"collname", name}, {"collnamespace", oid}, {"collowner", oid}, {"collprovider", types.Char},
+			{"collisdeterministic", b}, {"collencoding", types.Int4}, {"collcollate", text}, {"collctype", text},
+			{"colliculocale", text}, {"collversion", text}},
 		rows: func(s *Session, c *catalog) [][]any {
-			return [][]any{{int64(oidDefaultCollation), "default", int64(oidPgCatalog), "d"},
-				{int64(oidCCollation), "C", int64(oidPgCatalog), "c"}, {int64(oidPOSIXCollation), "POSIX", int64(oidPgCatalog), "c"}}
+			return [][]any{{int64(oidDefaultCollation), "default", int64(oidPgCatalog), int64(oidBootstrapSuperuser), "d", true, int64(-1), nil, nil, nil, nil},
+				{int64(oidCCollation), "C", int64(oidPgCatalog), int64(oidBootstrapSuperuser), "c", true, int64(-1), "C", "C", nil, nil},
+				{int64(oidPOSIXCollation), "POSIX", int64(oidPgCatalog), int64(oidBootstrapSuperuser), "c", true, int64(-1), "POSIX", "POSIX", nil, nil}}
 		}})
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_sequence",
 		cols: []vcol{{"seqrelid", oid}, {"seqtypid", oid}, {"seqstart", types.Int8}, {"seqincrement", types.Int8},
@@ -95,9 +98,12 @@ func init() {
 			sort.Slice(out, func(i, j int) bool { return out[i][0].(int64) < out[j][0].(int64) })
 			return out
 		}})
-	// pg_depend holds the one dependency psql reads that fickle tracks: a
-	// sequence owned by a column, 'i' for an identity column's and 'a'
-	// (auto) for a serial's or OWNED BY's.
+	// pg_depend holds the dependencies psql and pg_dump read that fickle
+	// tracks: a sequence owned by a column, 'i' for an identity column's
+	// and 'a' (auto) for a serial's or OWNED BY's; a column default on its
+	// column and the sequences its nextval calls name (pg_dump dumps a
+	// serial's default apart from its table for them); a view's rule on
+	// its view and on the relations the view reads (dependencyRows).
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_depend",
 		cols: []vcol{{"classid", oid}, {"objid", oid}, {"objsubid", types.Int4}, {"refclassid", oid}, {"refobjid", oid},
 			{"refobjsubid", types.Int4}, {"deptype", types.Char}},
@@ -119,6 +125,7 @@ func init() {
 					out = append(out, []any{int64(oidPgClass), int64(q.oid), int64(0), int64(oidPgClass), int64(table), int64(attnum), kind})
 				}
 			}
+			out = append(out, dependencyRows(s, c)...)
 			sort.Slice(out, func(i, j int) bool { return out[i][1].(int64) < out[j][1].(int64) })
 			return out
 		}})
@@ -145,8 +152,10 @@ func init() {
 			rows: func(s *Session, c *catalog) [][]any { return nil }})
 	}
 	empty("pg_statistic_ext", vcol{"oid", oid}, vcol{"stxrelid", oid}, vcol{"stxname", name}, vcol{"stxnamespace", oid},
-		vcol{"stxstattarget", types.Int4}, vcol{"stxkind", charArray})
-	empty("pg_publication", vcol{"oid", oid}, vcol{"pubname", name}, vcol{"puballtables", b})
+		vcol{"stxowner", oid}, vcol{"stxstattarget", types.Int4}, vcol{"stxkeys", types.Int2Vector}, vcol{"stxkind", charArray},
+		vcol{"stxexprs", text})
+	empty("pg_publication", vcol{"oid", oid}, vcol{"pubname", name}, vcol{"pubowner", oid}, vcol{"puballtables", b},
+		vcol{"pubinsert", b}, vcol{"pubupdate", b}, vcol{"pubdelete", b}, vcol{"pubtruncate", b}, vcol{"pubviaroot", b})
 	empty("pg_publication_namespace", vcol{"oid", oid}, vcol{"pnpubid", oid}, vcol{"pnnspid", oid})
 	empty("pg_publication_rel", vcol{"oid", oid}, vcol{"prpubid", oid}, vcol{"prrelid", oid}, vcol{"prqual", text}, vcol{"prattrs", int2Array})
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_trigger",

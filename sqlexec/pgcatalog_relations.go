@@ -41,7 +41,7 @@ type relationRow struct {
 
 func (r relationRow) values() []any {
 	ident, persistence := "n", "p"
-	if r.kind == "r" {
+	if r.kind == "r" || r.kind == "p" {
 		ident = "d"
 	}
 	filenode := int64(r.oid)
@@ -56,8 +56,14 @@ func (r relationRow) values() []any {
 	}
 	return []any{int64(r.oid), r.name, r.namespace, r.rowType, int64(0), int64(oidBootstrapSuperuser), r.am, filenode, int64(0),
 		r.pages, r.tuples, int64(0), int64(r.toast), r.hasIndex, false, persistence, r.kind, int64(r.natts), int64(r.checks), r.rules, r.triggers,
-		r.subclass, r.rowSecurity, r.forceRowSecurity, true, ident, r.partition, int64(0), nil, r.reloptions(), r.bound}
+		r.subclass, r.rowSecurity, r.forceRowSecurity, true, ident, r.partition, int64(0), nil, r.reloptions(), r.bound,
+		noTransactionID, noTransactionID}
 }
+
+// noTransactionID is relfrozenxid and relminmxid of every relation:
+// fickle's rows carry no transaction IDs to freeze, as a PostgreSQL
+// relation without storage has none (0, InvalidTransactionId).
+var noTransactionID = types.XID(0)
 
 // reloptions is the row's pg_class.reloptions: NULL when it has none.
 func (r relationRow) reloptions() any {
@@ -152,7 +158,7 @@ func attributeRow(rel uint32, name string, typ types.Type, num int, notNull, has
 		ndims = 1
 	}
 	return []any{int64(rel), name, int64(typ.Oid), int64(-1), int64(typ.Size()), int64(num), ndims, int64(-1), int64(typ.Typmod),
-		byval, align, storage, "", notNull, hasDef, false, ident, "", false, true, int64(0), typeCollation(typ.Oid), nil, nil, nil}
+		byval, align, storage, "", notNull, hasDef, false, ident, "", false, true, int64(0), typeCollation(typ.Oid), nil, nil, nil, nil}
 }
 
 func init() {
@@ -164,7 +170,8 @@ func init() {
 			{"relallvisible", i4}, {"reltoastrelid", oid}, {"relhasindex", b}, {"relisshared", b}, {"relpersistence", ch},
 			{"relkind", ch}, {"relnatts", i2}, {"relchecks", i2}, {"relhasrules", b}, {"relhastriggers", b}, {"relhassubclass", b},
 			{"relrowsecurity", b}, {"relforcerowsecurity", b}, {"relispopulated", b}, {"relreplident", ch}, {"relispartition", b},
-			{"relrewrite", oid}, {"relacl", textArray}, {"reloptions", textArray}, {"relpartbound", text}},
+			{"relrewrite", oid}, {"relacl", textArray}, {"reloptions", textArray}, {"relpartbound", text},
+			{"relfrozenxid", types.Type{Oid: types.OidXID, Typmod: -1}}, {"relminmxid", types.Type{Oid: types.OidXID, Typmod: -1}}},
 		rows: func(s *Session, c *catalog) [][]any {
 			rels := relationRows(c)
 			out := make([][]any, len(rels))
@@ -189,7 +196,7 @@ func init() {
 			{"attndims", i4}, {"attcacheoff", i4}, {"atttypmod", i4}, {"attbyval", b}, {"attalign", ch}, {"attstorage", ch},
 			{"attcompression", ch}, {"attnotnull", b}, {"atthasdef", b}, {"atthasmissing", b}, {"attidentity", ch},
 			{"attgenerated", ch}, {"attisdropped", b}, {"attislocal", b}, {"attinhcount", i4}, {"attcollation", oid},
-			{"attacl", textArray}, {"attoptions", textArray}, {"attfdwoptions", textArray}},
+			{"attacl", textArray}, {"attoptions", textArray}, {"attfdwoptions", textArray}, {"attmissingval", textArray}},
 		rows: func(s *Session, c *catalog) [][]any {
 			var out [][]any
 			for _, t := range sortedTables(c) {

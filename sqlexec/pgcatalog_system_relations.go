@@ -8,8 +8,9 @@ import "strings"
 // over pg_class counts and names them as PostgreSQL does.
 
 // systemACL reads a system relation's relacl as initdb leaves it (text
-// like {postgres=arwdDxt/postgres,=r/postgres}): every named grantee and
-// grantor is the bootstrap superuser, an empty grantee PUBLIC.
+// like {postgres=arwdDxt/postgres,=r/postgres}): a grantee named as a
+// predefined role is that role (pg_read_all_stats), an empty grantee
+// PUBLIC, and every other name the bootstrap superuser.
 func systemACL(text string) []aclItem {
 	text = strings.TrimSuffix(strings.TrimPrefix(text, "{"), "}")
 	if text == "" {
@@ -20,8 +21,15 @@ func systemACL(text string) []aclItem {
 		grantee, rest, _ := strings.Cut(item, "=")
 		privs, _, _ := strings.Cut(rest, "/")
 		it := aclItem{grantee: oidBootstrapSuperuser, grantor: oidBootstrapSuperuser, privs: privs}
-		if grantee == "" {
+		switch {
+		case grantee == "":
 			it.grantee = 0
+		default:
+			for _, r := range predefinedRoles() {
+				if r.name == grantee {
+					it.grantee = r.oid
+				}
+			}
 		}
 		out = append(out, it)
 	}

@@ -2,6 +2,7 @@ package sqlexec
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
@@ -27,6 +28,14 @@ const (
 	// aclColumn names the privileges of columns, which the table's ACL
 	// holds.
 	aclColumn aclKind = 'c'
+	// Kinds fickle has no grants on, whose defaults acldefault gives
+	// (pg_dump asks for them).
+	aclLanguage           aclKind = 'l'
+	aclLargeObject        aclKind = 'L'
+	aclTablespace         aclKind = 't'
+	aclForeignDataWrapper aclKind = 'F'
+	aclForeignServer      aclKind = 'S'
+	aclParameter          aclKind = 'p'
 )
 
 // privilegeLetters maps each privilege's name to its letter in an ACL
@@ -70,8 +79,42 @@ func defaultACL(kind aclKind, owner uint32) []aclItem {
 		return []aclItem{{0, owner, "U"}, {owner, owner, "U"}}
 	case aclFunction:
 		return []aclItem{{0, owner, "X"}, {owner, owner, "X"}}
+	case aclLanguage:
+		return []aclItem{{0, owner, "U"}, {owner, owner, "U"}}
+	case aclLargeObject:
+		return []aclItem{{owner, owner, "rw"}}
+	case aclTablespace:
+		return []aclItem{{owner, owner, "C"}}
+	case aclForeignDataWrapper, aclForeignServer:
+		return []aclItem{{owner, owner, "U"}}
+	case aclParameter:
+		return []aclItem{{owner, owner, "sA"}}
 	}
 	return nil
+}
+
+// aclRoleName is a role as aclitem's text names it: its name, or its OID
+// when no role has it.
+func aclRoleName(names catalogNames, role uint32) string {
+	if name, ok := names.roleName(role); ok {
+		return name
+	}
+	return strconv.FormatUint(uint64(role), 10)
+}
+
+// formatACL writes acl as text[] (aclitem[]'s text: grantee=privileges/grantor,
+// PUBLIC as an empty grantee).
+func formatACL(s *Session, acl []aclItem) []any {
+	names := catalogNames{s: s}
+	out := make([]any, len(acl))
+	for i, item := range acl {
+		grantee := ""
+		if item.grantee != 0 {
+			grantee = aclRoleName(names, item.grantee)
+		}
+		out[i] = grantee + "=" + item.privs + "/" + aclRoleName(names, item.grantor)
+	}
+	return out
 }
 
 // objectACL is the access control list an object has: its own, or its
@@ -145,17 +188,7 @@ func aclText(s *Session, c *catalog, kind aclKind, oid uint32) any {
 	if !ok {
 		return nil
 	}
-	names := catalogNames{s: s}
-	out := make([]any, len(acl))
-	for i, item := range acl {
-		grantee := ""
-		if item.grantee != 0 {
-			grantee, _ = names.roleName(item.grantee)
-		}
-		grantor, _ := names.roleName(item.grantor)
-		out[i] = grantee + "=" + item.privs + "/" + grantor
-	}
-	return out
+	return formatACL(s, acl)
 }
 
 // schemaOwner is pg_namespace.nspowner: public belongs to
@@ -238,6 +271,15 @@ func (s *Session) isSuperuser(role uint32) bool {
 type privilegeObject func(x *execCtx, arg any) (oid uint32, ok bool, err error)
 
 func init() {
+	textArray, _ := types.ArrayOf(types.Text)
+	addSysFunc("acldefault", sysFunc{args: []types.Type{types.Char, types.OidType}, result: textArray,
+		eval: func(x *execCtx, a []any) (any, error) {
+			kind := aclKind(a[0].(string)[0])
+			if kind != aclColumn && defaultACL(kind, 0) == nil {
+				return nil, pgerror.Newf(pgerror.InternalError, "unrecognized object type abbreviation: %c", kind)
+			}
+			return formatACL(x.s, defaultACL(kind, uint32(a[1].(int64)))), nil
+		}})
 	names := func(x *execCtx) catalogNames { return catalogNames{s: x.s} }
 	c := func(x *execCtx) *catalog {
 		cat, _ := x.s.catalog()

@@ -285,11 +285,25 @@ func (d *deparser) retype(lit *dnode, t types.Type) *dnode {
 		out.text = "NULL"
 		return out
 	}
+	if t.Oid == types.OidRegclass {
+		if oid, err := (catalogNames{s: d.b.s, cat: d.b.cat, path: storedExprPath}).RelationOid(lit.text); err == nil {
+			if name, ok := (catalogNames{s: d.b.s, cat: d.b.cat}).RelationName(oid); ok {
+				out.text = name
+				return out
+			}
+		}
+	}
 	if v, err := types.ParseTextEnv(d.b.s.newEnv(), t, lit.text); err == nil {
 		out.text = types.FormatTextEnv(d.b.s.newEnv(), t, v)
 	}
 	return out
 }
+
+// storedExprPath is the search path the relation names in stored
+// expressions are written for: a SERIAL column's nextval('seq') names its
+// sequence unqualified in public (nextvalDefault). PostgreSQL stores the
+// OID, and prints the name as the reading session's path reaches it.
+var storedExprPath = []string{"pg_catalog", "public"}
 
 // coerce converts an analyzed expression to type t: a literal takes the
 // type, anything else of another type gets an implicit cast.

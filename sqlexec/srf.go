@@ -61,6 +61,7 @@ func init() {
 		"_pg_expandarray":        {schema: "information_schema", strict: true, bind: bindExpandArray, each: expandArrayRows},
 		"pg_get_keywords":        {schema: "pg_catalog", bind: bindKeywords, rows: keywordRows},
 		"pg_partition_ancestors": {schema: "pg_catalog", strict: true, bind: bindPartitionAncestors, rows: noRows},
+		"pg_options_to_table":    {schema: "pg_catalog", strict: true, bind: bindOptionsToTable, rows: optionsToTableRows},
 		"regexp_matches":         {schema: "pg_catalog", strict: true, bind: bindTextArgs("regexp_matches", 2, 3, textArrayType()), rows: regexpMatchesRows},
 		"regexp_split_to_table":  {schema: "pg_catalog", strict: true, bind: bindTextArgs("regexp_split_to_table", 2, 3, types.Text), rows: regexpSplitRows},
 	}

@@ -155,7 +155,7 @@ func init() {
 			}
 			return def, nil
 		}
-		return r.def, nil
+		return r.definition(x.s, c), nil
 	}
 	add("pg_get_constraintdef", text, constraintDef, oid)
 	add("pg_get_constraintdef", text, constraintDef, oid, b)

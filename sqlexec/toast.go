@@ -127,6 +127,9 @@ func columnStorage(col *columnDesc) string {
 	if bt := builtinIndex().types[uint32(col.typ.Oid)]; bt != nil {
 		return bt.storage
 	}
+	if col.typ.IsEnum() {
+		return "p" // an enum's value is its 4-byte OID, as pg_type says
+	}
 	return "x"
 }
 

@@ -3,8 +3,11 @@
 // (pg_proc), operators (pg_operator), range types (pg_range), operator
 // classes (pg_opclass), access methods (pg_am), system tables and views
 // (pg_class, their names and OIDs), predefined roles
-// (pg_authid), the built-in objects' descriptions (pg_description) and SQL
-// keywords (pg_get_keywords()). fickle's
+// (pg_authid), the built-in objects' descriptions (pg_description), SQL
+// keywords (pg_get_keywords()), and the catalogs pg_dump reads to tell
+// built-in objects from a user's: casts, operator families and their
+// members, text search objects, conversions, tablespaces and the initial
+// privileges of built-in objects (pg_init_privs). fickle's
 // pg_catalog shows them as PostgreSQL does, whether or not fickle
 // implements the object: a client that reads the catalog sees the
 // PostgreSQL it expects, and using an object fickle lacks answers 0A000.
@@ -61,6 +64,17 @@ const (
 	PgClass       = "pg_class"
 	PgDescription = "pg_description"
 	Keywords      = "pg_get_keywords"
+	PgCast        = "pg_cast"
+	PgOpfamily    = "pg_opfamily"
+	PgAmop        = "pg_amop"
+	PgAmproc      = "pg_amproc"
+	PgTsParser    = "pg_ts_parser"
+	PgTsTemplate  = "pg_ts_template"
+	PgTsDict      = "pg_ts_dict"
+	PgTsConfig    = "pg_ts_config"
+	PgConversion  = "pg_conversion"
+	PgInitPrivs   = "pg_init_privs"
+	PgTablespace  = "pg_tablespace"
 )
 
 var cache struct {

@@ -4,6 +4,7 @@
 #   ruby library.rb migrate   runs db/migrate, then prints the schema dump
 #   ruby library.rb load      loads the schema dump back, as db:schema:load
 #                             prepares a test database, and prints it again
+#   ruby library.rb structure prints db/structure.sql as structure_dump writes it
 #   ruby library.rb app       associations, validations, transactions, lock!
 #
 # It prints what it reads, so that runs on two servers can be compared.
@@ -64,6 +65,16 @@ when "load"
   io = StringIO.new
   ActiveRecord::SchemaDumper.dump(ActiveRecord::Base.connection, io)
   puts io.string
+when "structure"
+  # What db:migrate writes with config.active_record.schema_format = :sql:
+  # DatabaseTasks.structure_dump runs pg_dump -s -x -O into db/structure.sql.
+  # pg_dump draws its \restrict key at random on each run, and names the
+  # server's version as the server reports it: both are masked.
+  require "tempfile"
+  file = Tempfile.new(["structure", ".sql"])
+  ActiveRecord::Tasks::DatabaseTasks.structure_dump(ActiveRecord::Base.connection_db_config, file.path)
+  puts File.read(file.path).gsub(/^\\(un)?restrict .*$/) { "\\#{$1}restrict ..." }
+                           .gsub(/^-- Dumped from database version .*$/, "-- Dumped from database version ...")
 when "app"
   ann = Author.create!(name: "Ann", email: "ann@example.com", born: Date.new(1950, 3, 1))
   bob = Author.create!(name: "Bob")

@@ -1,0 +1,53 @@
+-- The schema and rows TestPgDumpMatchesPostgres builds on PostgreSQL 15 and
+-- on fickle before it compares pg_dump's output of the two.
+CREATE SCHEMA inventory;
+COMMENT ON SCHEMA inventory IS 'stock kept apart';
+CREATE TYPE mood AS ENUM ('sad', 'ok', 'happy');
+CREATE TABLE authors (
+  id serial PRIMARY KEY,
+  name text NOT NULL,
+  email text UNIQUE,
+  mood mood DEFAULT 'ok',
+  created_at timestamp DEFAULT now(),
+  CONSTRAINT name_not_blank CHECK (name <> '')
+);
+CREATE TABLE books (
+  id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  author_id integer NOT NULL REFERENCES authors(id) ON DELETE CASCADE,
+  title varchar(200) NOT NULL,
+  price numeric(10,2) DEFAULT 0 CHECK (price >= 0),
+  published boolean NOT NULL DEFAULT false,
+  tags text[] DEFAULT '{}'
+);
+CREATE INDEX books_title_idx ON books (title);
+CREATE INDEX books_published_idx ON books (author_id) WHERE published;
+CREATE INDEX books_lower_title_idx ON books (lower(title));
+CREATE UNIQUE INDEX books_author_title_key ON books (author_id, title DESC);
+CREATE VIEW published_books AS
+  SELECT b.id, b.title, a.name AS author FROM books b JOIN authors a ON a.id = b.author_id WHERE b.published;
+CREATE SEQUENCE order_numbers START 1000 INCREMENT 5;
+CREATE TABLE inventory.items (
+  sku text PRIMARY KEY,
+  qty integer NOT NULL DEFAULT 0,
+  book_id integer REFERENCES books(id) ON DELETE SET NULL,
+  order_no bigint DEFAULT nextval('order_numbers')
+);
+CREATE FUNCTION touch_created() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  NEW.created_at := now();
+  RETURN NEW;
+END;
+$$;
+CREATE FUNCTION inventory.total_qty() RETURNS bigint LANGUAGE sql STABLE AS $$ SELECT sum(qty) FROM inventory.items $$;
+CREATE TRIGGER authors_touch BEFORE INSERT ON authors FOR EACH ROW EXECUTE FUNCTION touch_created();
+COMMENT ON TABLE authors IS 'people who write';
+COMMENT ON COLUMN authors.email IS 'contact address';
+CREATE ROLE pgdump_reader;
+GRANT SELECT ON authors, books TO pgdump_reader;
+GRANT USAGE ON SCHEMA inventory TO pgdump_reader;
+INSERT INTO authors (name, email, mood) VALUES ('Ann', 'ann@example.com', 'happy'), ('Bob', NULL, 'sad');
+-- The trigger stamps rows with now(); fixed times make the dumps comparable.
+UPDATE authors SET created_at = timestamp '2024-01-02 03:04:05.678' + id * interval '1 minute';
+INSERT INTO books (author_id, title, price, published, tags)
+  VALUES (1, 'First', 9.50, true, '{novel}'), (1, 'Second', 12, false, DEFAULT), (2, E'Tab\tand ''quote''\nnewline', 0, true, '{"a b",c}');
+INSERT INTO inventory.items (sku, qty, book_id) VALUES ('A-1', 3, 1), ('B-2', 0, NULL);

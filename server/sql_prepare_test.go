@@ -1,0 +1,77 @@
+package server
+
+import (
+	"context"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// TestSQLPrepareAndExecute pins SQL-level PREPARE and EXECUTE in simple
+// queries, as pg_dump sends them: the statement joins the namespace of
+// Parse messages, EXECUTE casts its arguments to the parameters' types
+// and returns the statement's rows and tag, and the errors are
+// PostgreSQL's.
+func TestSQLPrepareAndExecute(t *testing.T) {
+	srv := startSQLServer(t, Config{})
+	ctx := context.Background()
+	conn := connectPgx(t, srv.DSN("tester", "fickle"), pgx.QueryExecModeSimpleProtocol)
+	pg := conn.PgConn()
+	run := func(sql string) (string, error) {
+		results, err := pg.Exec(ctx, sql).ReadAll()
+		if err != nil {
+			return "", err
+		}
+		r := results[len(results)-1]
+		out := r.CommandTag.String()
+		for _, row := range r.Rows {
+			out += " |"
+			for _, v := range row {
+				out += " " + string(v)
+			}
+		}
+		return out, nil
+	}
+	for _, sql := range []string{"CREATE TABLE t (id int PRIMARY KEY, name text)", "INSERT INTO t VALUES (1, 'a'), (2, 'b')"} {
+		if _, err := run(sql); err != nil {
+			t.Fatalf("%s: %v", sql, err)
+		}
+	}
+	for _, c := range []struct {
+		sql, want, code string
+	}{
+		{sql: "PREPARE byid(int) AS SELECT name FROM t WHERE id = $1", want: "PREPARE"},
+		{sql: "EXECUTE byid(2)", want: "SELECT 1 | b"},
+		{sql: "EXECUTE byid('1')", want: "SELECT 1 | a"},
+		{sql: "EXECUTE byid(1 + 1)", want: "SELECT 1 | b"},
+		{sql: "PREPARE inferred AS SELECT $1::text || name FROM t WHERE id = $2", want: "PREPARE"},
+		{sql: "EXECUTE inferred('x', 1)", want: "SELECT 1 | xa"},
+		{sql: "PREPARE ins(int, text) AS INSERT INTO t VALUES ($1, $2)", want: "PREPARE"},
+		{sql: "EXECUTE ins(3, 'c')", want: "INSERT 0 1"},
+		{sql: "PREPARE noargs AS SELECT count(*) FROM t", want: "PREPARE"},
+		{sql: "EXECUTE noargs", want: "SELECT 1 | 3"},
+		{sql: "PREPARE byid AS SELECT 1", code: "42P05"},
+		{sql: "EXECUTE nosuch", code: "26000"},
+		{sql: "EXECUTE byid", code: "42601"},
+		{sql: "EXECUTE byid('x')", code: "22P02"},
+		{sql: "EXECUTE byid((SELECT 1))", code: "0A000"},
+		{sql: "EXECUTE byid(2.4)", want: "SELECT 1 | b"},
+		{sql: "PREPARE bad AS SELECT nosuch FROM t", code: "42703"},
+		{sql: "DEALLOCATE byid", want: "DEALLOCATE"},
+		{sql: "EXECUTE byid(1)", code: "26000"},
+	} {
+		got, err := run(c.sql)
+		switch {
+		case c.code != "" && pgCode(err) != c.code:
+			t.Errorf("%s: %q, %v; want %s", c.sql, got, err, c.code)
+		case c.code == "" && err != nil:
+			t.Errorf("%s: %v", c.sql, err)
+		case c.code == "" && got != c.want:
+			t.Errorf("%s: %q, want %q", c.sql, got, c.want)
+		}
+	}
+	// The Parse message sees a statement PREPARE named.
+	if _, err := pg.Prepare(ctx, "ins", "SELECT 1", nil); pgCode(err) != "42P05" {
+		t.Errorf("Parse of a name PREPARE took: %v, want 42P05", err)
+	}
+}

@@ -1,0 +1,127 @@
+package sqlexec
+
+import (
+	"context"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// SQL-level PREPARE and EXECUTE. The server keeps prepared statements (the
+// SQL statements and the protocol's Parse share one namespace, as in
+// PostgreSQL), so sqlexec only takes the statements apart: PREPARE into
+// its name, inner statement and parameter types, EXECUTE into its name and
+// argument values. pg_dump prepares the queries it runs once per object.
+
+// SQLPrepare is a PREPARE name [(type, ...)] AS statement.
+type SQLPrepare struct {
+	Name string
+	// Statement is the statement prepared, ParamOIDs its parameters'
+	// types (0 where PREPARE leaves a type to be inferred: unknown).
+	Statement *Statement
+	ParamOIDs []uint32
+}
+
+// SQLPrepareOf returns st's parts when it is a PREPARE; ok is false for
+// any other statement. The inner statement is printed from its parse tree
+// and parsed again: it becomes a statement of its own.
+func (s *Session) SQLPrepareOf(st *Statement) (p *SQLPrepare, ok bool, err error) {
+	defer recoverInternal(&err)
+	ps := st.node.GetPrepareStmt()
+	if ps == nil {
+		return nil, false, nil
+	}
+	text, err := pg_query.Deparse(&pg_query.ParseResult{Version: parseTreeVersion, Stmts: []*pg_query.RawStmt{{Stmt: ps.Query}}})
+	if err != nil {
+		return nil, true, pgerror.Newf(pgerror.SyntaxError, "cannot prepare this statement: %v", err)
+	}
+	inner, err := s.engine.parse(text)
+	if err != nil {
+		return nil, true, err
+	}
+	if len(inner) != 1 {
+		return nil, true, pgerror.New(pgerror.SyntaxError, "cannot insert multiple commands into a prepared statement")
+	}
+	cat, _ := s.catalog()
+	b := &binder{s: s, cat: cat, full: st.full}
+	p = &SQLPrepare{Name: ps.Name, Statement: inner[0]}
+	for _, n := range ps.Argtypes {
+		typ, err := b.typeName(n.GetTypeName())
+		if err != nil {
+			return nil, true, err
+		}
+		p.ParamOIDs = append(p.ParamOIDs, uint32(typ.Oid))
+	}
+	return p, true, nil
+}
+
+// SQLExecuteName returns the name of the prepared statement st runs when
+// it is an EXECUTE; ok is false for any other statement.
+func (st *Statement) SQLExecuteName() (name string, ok bool) {
+	es := st.node.GetExecuteStmt()
+	if es == nil {
+		return "", false
+	}
+	return es.Name, true
+}
+
+// SQLExecuteArgs evaluates the arguments of EXECUTE st as values of the
+// prepared statement's parameter types, as PostgreSQL's EvaluateParams
+// does: each is an expression without subqueries, coerced to its
+// parameter's type by assignment and evaluated in the session, outside
+// any statement of the history. A count that differs from the
+// parameters' is 42601, PostgreSQL's error.
+func (s *Session) SQLExecuteArgs(ctx context.Context, st *Statement, paramOIDs []uint32) (params []any, err error) {
+	defer recoverInternal(&err)
+	es := st.node.GetExecuteStmt()
+	if len(es.Params) != len(paramOIDs) {
+		return nil, pgerror.Newf(pgerror.SyntaxError, "wrong number of parameters for prepared statement \"%s\"", es.Name).
+			WithDetail("Expected %d parameters but got %d.", len(paramOIDs), len(es.Params))
+	}
+	cat, _ := s.catalog()
+	b := &binder{s: s, cat: cat, full: st.full}
+	frame := &struct {
+		x      execCtx
+		caches stmtCaches
+		env    types.Env
+	}{x: execCtx{ctx: ctx, s: s}}
+	x := &frame.x
+	x.caches = &frame.caches
+	x.env = s.fillEnv(&frame.env)
+	x.env.Interrupter = x
+	if s.txn != nil {
+		if x.txn, err = s.kvTxn(); err != nil {
+			return nil, err
+		}
+	}
+	names := catalogNames{s: s, cat: cat}
+	for i, n := range es.Params {
+		if containsSubLink(n) {
+			return nil, b.errAt(pgerror.New(pgerror.FeatureNotSupported, "cannot use subquery in EXECUTE parameter"), exprLocation(n))
+		}
+		typeText, _ := names.RegOut(types.OidRegtype, int64(paramOIDs[i]))
+		tn, err := parseTypeString(typeText)
+		if err != nil {
+			return nil, err
+		}
+		typ, err := b.typeName(tn)
+		if err != nil {
+			return nil, err
+		}
+		e, err := b.expr(nil, n)
+		if err != nil {
+			return nil, err
+		}
+		if e, err = b.coerce(e, typ, types.CastAssignment); err != nil {
+			return nil, err
+		}
+		v, err := e.eval(x)
+		if err != nil {
+			return nil, err
+		}
+		params = append(params, v)
+	}
+	return params, nil
+}
