@@ -237,7 +237,7 @@ func (b *binder) showPlan(vs *pg_query.VariableShowStmt) (*stmtPlan, error) {
 	}}, nil
 }
 
-// lockTarget is a relation LOCK TABLE locks: a table, or a view by OID;
+// lockTarget is a relation LOCK TABLE locks: a table or a view;
 // as is the role whose privileges it is checked against (0: the role
 // running the statement; a view's owner for what the view reads).
 type lockTarget struct {
