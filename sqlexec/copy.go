@@ -300,8 +300,9 @@ func (s *Session) copyInTxn(ctx context.Context, req *CopyRequest, data io.Reade
 		n++
 		return nil
 	}
-	// With a single processor a second goroutine would only add hand-overs.
-	if cp.opts.format != CopyBinary && decodesAlone(cp) && runtime.GOMAXPROCS(0) > 1 {
+	// With a single processor a second goroutine would only add hand-overs;
+	// a trigger's SQL may change the settings the decoder reads.
+	if cp.opts.format != CopyBinary && decodesAlone(cp) && cp.trg == nil && runtime.GOMAXPROCS(0) > 1 {
 		if err := copyTextRowsConcurrently(x, cp, r, insert); err != nil {
 			return n, err
 		}
