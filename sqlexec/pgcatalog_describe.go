@@ -99,7 +99,7 @@ func init() {
 			return out
 		}})
 	// pg_depend holds the dependencies psql and pg_dump read that fickle
-	// tracks: a sequence owned by a column, 'i' for an identity column's
+	// tracks: an extension's functions on it, a sequence owned by a column, 'i' for an identity column's
 	// and 'a' (auto) for a serial's or OWNED BY's; a column default on its
 	// column and the sequences its nextval calls name (pg_dump dumps a
 	// serial's default apart from its table for them); a view's rule on
@@ -126,6 +126,17 @@ func init() {
 				}
 			}
 			out = append(out, dependencyRows(s, c)...)
+			// An extension's functions are its members ('e'): pg_dump
+			// leaves them to CREATE EXTENSION.
+			for _, sc := range c.schemas {
+				for _, fs := range sc.funcs {
+					for _, f := range fs {
+						if f.extension != 0 {
+							out = append(out, []any{int64(oidPgProc), int64(f.oid), int64(0), int64(oidPgExtensionClass), int64(f.extension), int64(0), "e"})
+						}
+					}
+				}
+			}
 			sort.Slice(out, func(i, j int) bool { return out[i][1].(int64) < out[j][1].(int64) })
 			return out
 		}})
