@@ -271,6 +271,9 @@ type CopyRequest struct {
 	Codec BinaryCodec
 
 	copy *copyPlan
+	// stmt is the COPY statement as the history records it: the rows it
+	// writes or reads are its own, not the transaction's last statement's.
+	stmt history.Statement
 }
 
 // CopyIn loads the rows read from data (the concatenated CopyData payloads)

@@ -119,7 +119,11 @@ func (b *binder) copyPlan(cs *pg_query.CopyStmt) (*stmtPlan, error) {
 	// checks its own (INSERT on the table it fills, SELECT on what it reads)
 	// first, as PostgreSQL's DoCopy does.
 	perms := b.perms
-	return &stmtPlan{noTxn: true, writes: writes, exec: func(x *execCtx) (*Result, error) {
+	table := ""
+	if cp.t != nil {
+		table = cp.t.qualifiedName()
+	}
+	return &stmtPlan{noTxn: true, writes: writes, table: table, exec: func(x *execCtx) (*Result, error) {
 		if err := x.s.checkPrivileges(perms); err != nil {
 			return nil, err
 		}
@@ -261,6 +265,8 @@ func (s *Session) copyInTxn(ctx context.Context, req *CopyRequest, data io.Reade
 	if err != nil {
 		return 0, err
 	}
+	s.stmt = req.stmt
+	kv.Statement(s.stmt)
 	x := &execCtx{ctx: ctx, s: s, txn: kv, env: s.newEnv(), caches: &stmtCaches{}}
 	cp := req.copy
 	t := cp.t
@@ -633,6 +639,8 @@ func (s *Session) copyOutTxn(ctx context.Context, cp *copyPlan, req *CopyRequest
 	if err != nil {
 		return 0, err
 	}
+	s.stmt = req.stmt
+	kv.Statement(s.stmt)
 	x := &execCtx{ctx: ctx, s: s, txn: kv, env: s.newEnv(), caches: &stmtCaches{}}
 	rows, err := cp.query.run(x)
 	if err != nil {

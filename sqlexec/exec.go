@@ -335,6 +335,9 @@ func (s *Session) execute(ctx context.Context, p *Prepared, params []any, stream
 		x.env = s.fillEnv(&frame.env)
 		x.env.Interrupter = x
 		res, err := pl.exec(x)
+		if err == nil && res.Copy != nil {
+			res.Copy.stmt = p.historyStatement()
+		}
 		return finishResult(res, pl, err)
 	}
 	implicit := false

@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -57,5 +58,53 @@ func TestHistoryLogNamesKeysAndRowsInSQLTerms(t *testing.T) {
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("logged writes:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestHistoryNamesCopyStatements pins that the rows a COPY reads or writes
+// are recorded as its own statement's: they were recorded as the last
+// statement's of the transaction (a SELECT here).
+func TestHistoryNamesCopyStatements(t *testing.T) {
+	var buf strings.Builder
+	log, err := history.NewWriter(&buf, history.Header{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng, err := NewEngine(Config{Store: isolation.NewStore(isolation.Config{Log: log})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := eng.NewSession(SessionInfo{User: "h"})
+	mustRun(t, s, "CREATE TABLE hc (a int)")
+	mustRun(t, s, "INSERT INTO hc VALUES (0)")
+	mustRun(t, s, "BEGIN")
+	mustRun(t, s, "SELECT 1")
+	if _, err := s.CopyOut(context.Background(), startCopy(t, s, "COPY hc TO STDOUT"), func([]byte) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.CopyIn(context.Background(), startCopy(t, s, "COPY hc FROM STDIN"), strings.NewReader("1\n")); err != nil {
+		t.Fatal(err)
+	}
+	mustRun(t, s, "COMMIT")
+	if err := log.Close(); err != nil {
+		t.Fatal(err)
+	}
+	h, err := history.ReadJSONL(strings.NewReader(buf.String()), "log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, op := range h.Txns[len(h.Txns)-1].Ops {
+		stmt := h.Txns[len(h.Txns)-1].Statements[op.Event]
+		switch op.Kind {
+		case history.OpWrite:
+			got = append(got, "write by "+stmt.SQL+" on "+stmt.Table)
+		case history.OpRead:
+			got = append(got, "read by "+stmt.SQL+" on "+stmt.Table)
+		}
+	}
+	want := "read by COPY hc TO STDOUT on hc\nwrite by COPY hc FROM STDIN on hc"
+	if strings.Join(got, "\n") != want {
+		t.Fatalf("recorded:\n%s\nwant:\n%s", strings.Join(got, "\n"), want)
 	}
 }
