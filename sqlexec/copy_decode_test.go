@@ -240,3 +240,24 @@ func TestCopyDecoderHandsItsPanicToTheInserter(t *testing.T) {
 		t.Fatalf("got %+v, want the decoder's panic", b)
 	}
 }
+
+// FuzzTextCopyPaths feeds untrusted COPY data, text and CSV, through the
+// one-goroutine reader and the two-goroutine decoder: neither may panic, and
+// both hand insert the same rows and end with the same error.
+func FuzzTextCopyPaths(f *testing.F) {
+	for _, s := range []string{"1\ta\n2\t\\N\n", "1,\"a\nb\"\n2,x\n", "1\tx\n\\.\nafter\n", "x\ty\n", "1\t\\x41\\101\n", "\"unterminated\n"} {
+		f.Add(s, false)
+		f.Add(s, true)
+	}
+	f.Fuzz(func(t *testing.T, input string, csv bool) {
+		opts := ""
+		if csv {
+			opts = "(FORMAT csv)"
+		}
+		one := runTextCopy(t, opts, input, false, 0, false)
+		two := runTextCopy(t, opts, input, false, 0, true)
+		if fmt.Sprint(one) != fmt.Sprint(two) {
+			t.Fatalf("input %q: one goroutine %v, two %v", input, one, two)
+		}
+	})
+}

@@ -114,3 +114,32 @@ func TestDESCrypt(t *testing.T) {
 		}
 	}
 }
+
+// FuzzPgcryptoDecoders feeds untrusted text to pgcrypto's parsers: crypt's
+// settings (bcrypt, md5, DES; the costly bcrypt costs above 6 and extended
+// DES settings, whose round counts come from the input, are skipped),
+// dearmor's armored text and the cipher type names of encrypt/decrypt.
+// None may panic, and what dearmor accepts armors back to itself.
+func FuzzPgcryptoDecoders(f *testing.F) {
+	for _, s := range []string{"$2a$04$abcdefghijklmnopqrstuu", "$1$saltsalt$", "ab", "$2x$05$", "$1$",
+		"-----BEGIN PGP MESSAGE-----\n\nYWJj\n=Mp8b\n-----END PGP MESSAGE-----\n", "aes-cbc/pad:pkcs", "bf-ecb"} {
+		f.Add("password", s)
+	}
+	f.Fuzz(func(t *testing.T, password, s string) {
+		costly := strings.HasPrefix(s, "_") || len(s) >= 6 && strings.HasPrefix(s, "$2") && (s[4:6] > "06" || s[4] > '9')
+		if !costly {
+			_, _ = pgCrypt(nil, []any{password, s})
+		}
+		if data, err := dearmor(s); err == nil {
+			text, err := pgArmor(nil, []any{data})
+			if err != nil {
+				t.Fatal(err)
+			}
+			again, err := dearmor(text.(string))
+			if err != nil || string(again) != string(data) {
+				t.Fatalf("dearmor(armor(%q)) = %q, %v", data, again, err)
+			}
+		}
+		_, _, _ = parseCipherType(s)
+	})
+}
