@@ -33,6 +33,7 @@ const (
 	oidInfoSchema  = 13207
 	oidPgNamespace = 2615
 	oidPgClass     = 1259
+	oidPgType      = 1247
 )
 
 // catalogHolder holds a database's published catalog: the one every

@@ -413,12 +413,12 @@ func foreignKeyNameAddition(cols []string) string {
 }
 
 // systemColumnNames are the names of the columns every PostgreSQL table
-// has besides its own.
-var systemColumnNames = map[string]bool{"tableoid": true, "cmax": true, "xmax": true, "cmin": true, "xmin": true, "ctid": true}
+// has besides its own, by -attnum - 1 (ctid is attnum -1).
+var systemColumnNames = []string{"ctid", "xmin", "cmin", "xmax", "cmax", "tableoid"}
 
 // systemColumnName refuses a user column named like a system column.
 func systemColumnName(name string) error {
-	if systemColumnNames[name] {
+	if slices.Contains(systemColumnNames, name) {
 		return pgerror.Newf(pgerror.DuplicateColumn, "column name \"%s\" conflicts with a system column name", name)
 	}
 	return nil

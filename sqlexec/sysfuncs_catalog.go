@@ -349,3 +349,89 @@ func sizePrettyNumeric(d *apd.Decimal) string {
 	}
 	return sizePretty(n, text)
 }
+
+func init() {
+	addSysFunc("pg_describe_object", sysFunc{args: []types.Type{types.OidType, types.OidType, types.Int4}, result: types.Text,
+		eval: func(x *execCtx, a []any) (any, error) {
+			return describeObject(x, uint32(a[0].(int64)), uint32(a[1].(int64)), int32(a[2].(int64)))
+		}})
+}
+
+// relkindNouns name relations by pg_class.relkind in getObjectDescription's
+// words.
+var relkindNouns = map[string]string{"r": "table", "p": "table", "i": "index", "I": "index", "S": "sequence", "v": "view",
+	"t": "TOAST table", "m": "materialized view", "c": "composite type"}
+
+// describeObject is pg_describe_object: the object of catalog class classid
+// with OID objid (objsubid a column of a relation) as PostgreSQL's
+// getObjectDescription words it; NULL for class and object 0, as there. The classes
+// fickle's catalogs name objects of (relations, routines, schemas, types,
+// extensions) are described; others, and columns of system catalogs, are
+// refused.
+func describeObject(x *execCtx, classid, objid uint32, objsubid int32) (any, error) {
+	c, _ := x.s.catalog()
+	n := catalogNames{s: x.s}
+	if classid == 0 && objid == 0 { // a pinned object of pg_depend
+		return nil, nil
+	}
+	switch classid {
+	case oidPgClass:
+		name, ok := n.RelationName(int64(objid))
+		if !ok {
+			return nil, nil
+		}
+		kind := ""
+		if r := systemRelations().byOID[objid]; r != nil {
+			kind = r.row.kind
+		}
+		for _, r := range relationRows(c) {
+			if r.oid == objid {
+				kind = r.kind
+			}
+		}
+		noun, ok := relkindNouns[kind]
+		if !ok {
+			return nil, pgerror.Unsupported("pg_describe_object of this relation")
+		}
+		desc := noun + " " + name
+		if objsubid < 0 && objsubid >= -int32(len(systemColumnNames)) && (kind == "r" || kind == "p" || kind == "t") {
+			return "column " + systemColumnNames[-objsubid-1] + " of " + desc, nil
+		}
+		if objsubid != 0 {
+			t := c.tables[objid]
+			if t == nil {
+				return nil, pgerror.Unsupported("pg_describe_object of a column of a system relation or view")
+			}
+			for _, col := range t.cols {
+				if int32(col.attnum) == objsubid {
+					return "column " + col.name + " of " + desc, nil
+				}
+			}
+			return nil, nil
+		}
+		return desc, nil
+	case oidPgProc: // "function" for procedures too, as PostgreSQL 15 says
+		if name, ok := n.procName(objid, true); ok {
+			return "function " + name, nil
+		}
+		return nil, nil
+	case oidPgNamespace:
+		if name, ok := namespaceName(c, objid); ok {
+			return "schema " + name, nil
+		}
+		return nil, nil
+	case oidPgType:
+		if name, ok := n.typeName(objid, typmodNone); ok {
+			return "type " + name, nil
+		}
+		return nil, nil
+	case oidPgExtensionClass:
+		for _, e := range c.extensions {
+			if e.oid == objid {
+				return "extension " + e.name, nil
+			}
+		}
+		return nil, nil
+	}
+	return nil, pgerror.Newf(pgerror.FeatureNotSupported, "pg_describe_object of an object of class %d is not supported by fickle", classid)
+}
