@@ -9,23 +9,39 @@ import (
 	"github.com/fickle-db/fickle/isolation"
 )
 
+// loggedSession returns a session of an engine whose store logs its
+// history, and a function that ends the log and reads it back.
+func loggedSession(t *testing.T) (*Session, func() *history.History) {
+	t.Helper()
+	var buf strings.Builder
+	log, err := history.NewWriter(&buf, history.Header{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng, err := NewEngine(Config{Store: isolation.NewStore(isolation.Config{Log: log})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return eng.NewSession(SessionInfo{User: "h"}), func() *history.History {
+		t.Helper()
+		if err := log.Close(); err != nil {
+			t.Fatal(err)
+		}
+		h, err := history.ReadJSONL(strings.NewReader(buf.String()), "log")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+}
+
 // TestHistoryLogNamesKeysAndRowsInSQLTerms pins how the history log names a
 // key (its primary key's text, two columns in parentheses, a hidden row id
 // as a number) and the row image of each committed write (a JSON object of
 // the current columns: numbers, booleans and NULL as JSON's, other values
 // as their text output), also after ALTER TABLE ADD COLUMN.
 func TestHistoryLogNamesKeysAndRowsInSQLTerms(t *testing.T) {
-	var buf strings.Builder
-	log, err := history.NewWriter(&buf, history.Header{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	store := isolation.NewStore(isolation.Config{Log: log})
-	eng, err := NewEngine(Config{Store: store})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := eng.NewSession(SessionInfo{User: "h"})
+	s, readLog := loggedSession(t)
 	mustRun(t, s, "CREATE TABLE acct (id int PRIMARY KEY, owner text, bal numeric, open boolean)")
 	mustRun(t, s, "INSERT INTO acct VALUES (1, 'ann', 10.50, true), (2, NULL, 'NaN', false)")
 	mustRun(t, s, "CREATE TABLE line (o int, n text, PRIMARY KEY (o, n))")
@@ -34,13 +50,7 @@ func TestHistoryLogNamesKeysAndRowsInSQLTerms(t *testing.T) {
 	mustRun(t, s, "INSERT INTO note VALUES ('hi')")
 	mustRun(t, s, "ALTER TABLE note ADD COLUMN n int")
 	mustRun(t, s, "UPDATE note SET n = 3")
-	if err := log.Close(); err != nil {
-		t.Fatal(err)
-	}
-	h, err := history.ReadJSONL(strings.NewReader(buf.String()), "log")
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := readLog()
 	var got []string
 	for _, txn := range h.Txns {
 		for i, op := range txn.Ops {
@@ -65,16 +75,7 @@ func TestHistoryLogNamesKeysAndRowsInSQLTerms(t *testing.T) {
 // are recorded as its own statement's: they were recorded as the last
 // statement's of the transaction (a SELECT here).
 func TestHistoryNamesCopyStatements(t *testing.T) {
-	var buf strings.Builder
-	log, err := history.NewWriter(&buf, history.Header{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	eng, err := NewEngine(Config{Store: isolation.NewStore(isolation.Config{Log: log})})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := eng.NewSession(SessionInfo{User: "h"})
+	s, readLog := loggedSession(t)
 	mustRun(t, s, "CREATE TABLE hc (a int)")
 	mustRun(t, s, "INSERT INTO hc VALUES (0)")
 	mustRun(t, s, "BEGIN")
@@ -86,13 +87,7 @@ func TestHistoryNamesCopyStatements(t *testing.T) {
 		t.Fatal(err)
 	}
 	mustRun(t, s, "COMMIT")
-	if err := log.Close(); err != nil {
-		t.Fatal(err)
-	}
-	h, err := history.ReadJSONL(strings.NewReader(buf.String()), "log")
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := readLog()
 	var got []string
 	for _, op := range h.Txns[len(h.Txns)-1].Ops {
 		stmt := h.Txns[len(h.Txns)-1].Statements[op.Event]
