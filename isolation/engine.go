@@ -171,11 +171,6 @@ type index struct {
 	table   *table
 	spec    IndexSpec
 	entries btree.Map[string, *indexEntry]
-	// exact maps the index keys of a unique index to the same entries as
-	// entries, for the exact look-ups (WHERE key = $1, the uniqueness
-	// check, adding a row) that would otherwise search the B-tree; nil for
-	// other indexes.
-	exact   map[string]*indexEntry
 	dropped bool
 	marks   scanMarks // its scans' marks in index-key space (phantom.go)
 }
@@ -414,33 +409,22 @@ func (ks *keyState) keepVersions(kept []version) {
 
 // entry returns the entry of index key ik.
 func (ix *index) entry(ik string) (*indexEntry, bool) {
-	if ix.exact != nil {
-		ent, ok := ix.exact[ik]
-		return ent, ok
-	}
 	return ix.entries.Get(ik)
 }
 
 // setEntry adds the entry of a new index key ik.
 func (ix *index) setEntry(ik string, ent *indexEntry) {
 	ix.entries.Set(ik, ent)
-	if ix.exact != nil {
-		ix.exact[ik] = ent
-	}
 }
 
 // deleteEntry removes the entry of index key ik.
 func (ix *index) deleteEntry(ik string) {
 	ix.entries.Delete(ik)
-	delete(ix.exact, ik)
 }
 
 // clearEntries empties the index.
 func (ix *index) clearEntries() {
 	ix.entries.Clear()
-	if ix.exact != nil {
-		ix.exact = make(map[string]*indexEntry)
-	}
 }
 
 // latest returns the co-latest committed version.

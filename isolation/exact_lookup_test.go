@@ -115,7 +115,7 @@ func runLookupProgram(t *testing.T, strategy Strategy, seed uint64, unique bool)
 		case op < 4:
 			v := r.IntN(values)
 			s.e.mu.Lock()
-			if ent, ok := s.e.indexes[ix].exact[string(valKey(v))]; ok && ent.set == nil {
+			if ent, ok := s.e.indexes[ix].entry(string(valKey(v))); ok && ent.set == nil {
 				hits++
 			}
 			s.e.mu.Unlock()

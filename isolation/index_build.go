@@ -57,9 +57,6 @@ func (e *engine) build(ix *index) error {
 				WithDetail("Key %s is duplicated.", tb.formatKey([]byte(dup))).WithConstraint(tb.spec.Name, ix.spec.Name)
 		}
 	}
-	if ix.spec.Unique {
-		ix.exact = make(map[string]*indexEntry, len(pairs))
-	}
 	// The entries and their first keys come from two slabs: most entries
 	// of a fresh index (all of a unique one's) list a single key.
 	ents := make([]indexEntry, distinctKeys(pairs))
@@ -72,9 +69,6 @@ func (e *engine) build(ix *index) error {
 			ent.keys = firstKeys[next : next : next+1]
 			next++
 			ix.entries.Load(p.ik, ent)
-			if ix.exact != nil {
-				ix.exact[p.ik] = ent
-			}
 		}
 		ent.enter(p.ks)
 	}

@@ -159,8 +159,8 @@ func (e *engine) scanIndex(ctx context.Context, t *txn, id IndexID, span Span, r
 		return err
 	}
 	mark := e.markScan(t, tb, ix, span)
-	if ix.exact != nil && span.exact() {
-		if ent, ok := ix.exact[string(span.Start)]; !ok || ent.set == nil {
+	if ix.spec.Unique && span.exact() {
+		if ent, ok := ix.entry(string(span.Start)); !ok || ent.set == nil {
 			return e.visitEntry(t, tb, ent, mark, ro, fn)
 		}
 	}
@@ -182,14 +182,14 @@ func (e *engine) scanIndex(ctx context.Context, t *txn, id IndexID, span Span, r
 		done = len(buf) < scanChunk
 		return buf
 	}
-	exact := ix.exact != nil && span.exact()
+	exact := ix.spec.Unique && span.exact()
 	next := func(buf []*keyState) []*keyState {
 		if done {
 			return buf
 		}
 		done = true
-		if exact { // one entry at most: a hash look-up instead of a B-tree descent
-			if ent, ok := ix.exact[pivot]; ok && pivot < string(span.End) {
+		if exact { // one entry at most: a look-up instead of an ascent
+			if ent, ok := ix.entry(pivot); ok && pivot < string(span.End) {
 				buf = visit(buf, pivot, ent)
 			}
 		} else {
