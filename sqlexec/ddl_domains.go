@@ -90,7 +90,7 @@ func (b *binder) domainCheckFor(t *typeDesc) (domainCheck, error) {
 			return nil, err
 		}
 	}
-	sc := &scope{cols: []scopeCol{{name: "value", typ: t.domain.base}}}
+	sc := domainValueScope(t)
 	checks := make([]*scalar, len(t.domain.checks))
 	for i, ck := range t.domain.checks {
 		e, err := b.cond(sc, ck.expr, "CHECK")

@@ -196,28 +196,6 @@ func enumRows(c *catalog) [][]any {
 // The functions enum types read and write with, as PostgreSQL gives them.
 const oidEnumIn, oidEnumOut, oidEnumRecv, oidEnumSend = 3504, 3505, 3532, 3533
 
-// enumTypeRows are the pg_type rows of every enum type and its array type.
-func enumTypeRows(c *catalog) [][]any {
-	var out [][]any
-	for _, sc := range c.schemas {
-		for _, t := range sc.types {
-			if t.enum == nil {
-				continue
-			}
-			ns, owner := schemaOID(c, t.schema), int64(oidBootstrapSuperuser)
-			out = append(out,
-				[]any{int64(t.oid), t.name, ns, owner, int64(4), true, "e", "E", false, true, ",",
-					int64(0), int64(0), int64(0), int64(t.array), int64(oidEnumIn), int64(oidEnumOut), int64(oidEnumRecv),
-					int64(oidEnumSend), int64(0), int64(0), int64(0), "i", "p", false, int64(0), int64(-1), int64(0), int64(0), nil, nil, nil},
-				[]any{int64(t.array), "_" + t.name, ns, owner, int64(-1), false, "b", "A", false, true, ",",
-					int64(0), int64(arraySubscriptHandler), int64(t.oid), int64(0), int64(oidArrayIn), int64(oidArrayOut), int64(oidArrayRecv),
-					int64(oidArraySend), int64(0), int64(0), int64(oidArrayTypanalyze), "i", "x", false, int64(0), int64(-1), int64(0),
-					int64(0), nil, nil, nil})
-		}
-	}
-	return out
-}
-
 func init() {
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_enum",
 		cols: []vcol{{"oid", types.OidType}, {"enumtypid", types.OidType}, {"enumsortorder", types.Float4}, {"enumlabel", types.Name}},

@@ -44,10 +44,14 @@ type typeDesc struct {
 	// with (nil for none); fields holds its base type.
 	fieldDomains []uint32
 	domain       *domainDesc
-	// enum is an enum type's labels (ddl_enums.go), and array the OID of
-	// its array type; nil and 0 for other types.
-	enum  *enumType
+	// enum is an enum type's labels (ddl_enums.go).
+	enum *enumType
+	// array is the OID of an enum's or composite type's array type, 0 for
+	// a domain (fickle has no arrays over domains).
 	array uint32
+	// relid is a composite type's pg_class OID (relkind 'c'), which its
+	// pg_attribute rows hang off; 0 for other types.
+	relid uint32
 }
 
 // typ is the type the values of t have: a domain's base type.
@@ -130,7 +134,7 @@ func (d *ddl) createCompositeType(cs *pg_query.CompositeTypeStmt) error {
 		return pgerror.Newf(pgerror.DuplicateObject, "type \"%s\" already exists", rv.Relname)
 	}
 	b := d.binder("")
-	t := &typeDesc{oid: newCompositeOID(), schema: schema, name: rv.Relname}
+	t := &typeDesc{oid: newCompositeOID(), array: newCompositeOID(), relid: d.cat.newOID(), schema: schema, name: rv.Relname}
 	seen := map[string]bool{}
 	for _, n := range cs.Coldeflist {
 		cd := n.GetColumnDef()
@@ -158,7 +162,7 @@ func (d *ddl) createCompositeType(cs *pg_query.CompositeTypeStmt) error {
 		}
 		t.fields = append(t.fields, types.Field{Name: cd.Colname, Type: ft})
 	}
-	types.RegisterComposite(types.Oid(t.oid), types.Oid(newCompositeOID()), t.name, t.fields)
+	types.RegisterComposite(types.Oid(t.oid), types.Oid(t.array), t.name, t.fields)
 	d.cat.schemas[schema].types[t.name] = t
 	return nil
 }

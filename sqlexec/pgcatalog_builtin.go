@@ -1,6 +1,8 @@
 package sqlexec
 
 import (
+	"sync"
+
 	"github.com/fickle-db/fickle/sqlexec/pgdata"
 	"github.com/fickle-db/fickle/sqlexec/types"
 )
@@ -34,6 +36,13 @@ func init() {
 		{"typalign", ch}, {"typstorage", ch}, {"typnotnull", b}, {"typbasetype", oid}, {"typtypmod", i4}, {"typndims", i4},
 		{"typcollation", oid}, {"typdefaultbin", text}, {"typdefault", text}, {"typacl", textArray}}
 	builtinTypes := builtinRows(pgdata.PgType, typeCols)
+	builtinTypeRow := sync.OnceValue(func() map[uint32][]any {
+		byOID := map[uint32][]any{}
+		for _, r := range builtinTypes() {
+			byOID[uint32(r[0].(int64))] = r
+		}
+		return byOID
+	})
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_type", cols: typeCols,
 		rows: func(s *Session, c *catalog) [][]any {
 			out := append([][]any(nil), builtinTypes()...)
@@ -52,7 +61,7 @@ func init() {
 						int64(oidArraySend), int64(0), int64(0), int64(oidArrayTypanalyze), "d", "x", false, int64(0), int64(-1), int64(0),
 						int64(0), nil, nil, nil})
 			}
-			return append(out, enumTypeRows(c)...)
+			return append(out, userTypeRows(s, c, func(oid uint32) []any { return builtinTypeRow()[oid] })...)
 		}})
 
 	procCols := []vcol{{"oid", oid}, {"proname", name}, {"pronamespace", oid}, {"proowner", oid}, {"prolang", oid},

@@ -338,7 +338,7 @@ func init() {
 						attnums(t, r.cols), refKey, delSetCols, bin})
 				}
 			}
-			return out
+			return append(out, domainConstraintRows(c)...)
 		}})
 }
 

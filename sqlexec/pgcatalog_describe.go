@@ -126,6 +126,7 @@ func init() {
 				}
 			}
 			out = append(out, dependencyRows(s, c)...)
+			out = append(out, typeDependencyRows(c)...)
 			// An extension's functions are its members ('e'): pg_dump
 			// leaves them to CREATE EXTENSION.
 			for _, sc := range c.schemas {

@@ -45,8 +45,9 @@ func (r relationRow) values() []any {
 		ident = "d"
 	}
 	filenode := int64(r.oid)
-	if r.kind == "p" || r.kind == "I" {
-		filenode = 0 // partitioned tables and their indexes have no storage
+	switch r.kind {
+	case "p", "I", "v", "c":
+		filenode = 0 // partitioned tables and their indexes, views and composite types have no storage
 	}
 	switch {
 	case r.temp:
@@ -141,14 +142,19 @@ func relationRows(c *catalog) []relationRow {
 				temp: isTempSchema(sc.name), unlogged: ot != nil && ot.unlogged})
 		}
 	}
-	return out
+	return append(out, compositeRelationRows(c)...)
 }
 
 // attributeRow is a pg_attribute row of a column of type typ.
 func attributeRow(rel uint32, name string, typ types.Type, num int, notNull, hasDef bool, identity byte) []any {
 	byval, align, storage := false, "i", "x"
-	if bt := builtinIndex().types[uint32(typ.Oid)]; bt != nil {
+	switch bt := builtinIndex().types[uint32(typ.Oid)]; {
+	case bt != nil:
 		byval, align, storage = bt.byval, bt.align, bt.storage
+	case typ.IsEnum(): // as pg_type's enum rows (pgcatalog_types.go)
+		byval, storage = true, "p"
+	case typ.IsComposite():
+		align = "d"
 	}
 	ident, ndims := "", int64(0)
 	if identity != 0 {
@@ -204,6 +210,9 @@ func init() {
 					_, hasDef := storedDefault(col)
 					row := attributeRow(t.oid, col.name, col.typ, int(col.attnum), col.notNull, hasDef, col.identity)
 					row[11], row[19], row[20] = columnStorage(col), !col.notLocal, int64(col.inhCount)
+					if col.domain != 0 {
+						row[2] = int64(col.domain) // a domain's column names the domain, its values are the base type's
+					}
 					out = append(out, row)
 				}
 				// An index's attributes are the columns it keys on, numbered
@@ -241,7 +250,7 @@ func init() {
 					out = append(out, attributeRow(v.oid, col.name, col.typ, i+1, false, false, 0))
 				}
 			}
-			return out
+			return append(out, compositeAttributeRows(c)...)
 		}})
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_index",
 		cols: []vcol{{"indexrelid", oid}, {"indrelid", oid}, {"indnatts", i2}, {"indnkeyatts", i2}, {"indisunique", b},

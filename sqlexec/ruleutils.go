@@ -73,6 +73,9 @@ type deparser struct {
 	// qualify prefixes column references with their relation, as a
 	// query's (a view's) do.
 	qualify bool
+	// domainValue prints the scope's column "value" as VALUE: the
+	// expression is a domain's CHECK.
+	domainValue bool
 }
 
 // decompile is pg_get_expr(expr, relid, pretty): a stored expression
@@ -88,6 +91,13 @@ func decompile(s *Session, c *catalog, text string, relid uint32, pretty bool) s
 		return strings.Join(parts, ", ")
 	}
 	sql, coerceTo := text, types.Oid(0)
+	var domain *typeDesc
+	if oid, rest, ok := domainOfStoredCheck(text); ok {
+		if domain = c.typeByOid(oid); domain == nil || domain.domain == nil {
+			return rest
+		}
+		sql = rest
+	}
 	if rest, ok := strings.CutPrefix(text, coercionPrefix); ok {
 		if oid, sql2, found := strings.Cut(rest, "} "); found {
 			if n, err := strconv.ParseUint(oid, 10, 32); err == nil {
@@ -102,6 +112,9 @@ func decompile(s *Session, c *catalog, text string, relid uint32, pretty bool) s
 	d := &deparser{b: &binder{s: s, cat: c}, sc: &scope{}}
 	if t := c.tables[relid]; t != nil {
 		d.sc = tableScope(t, t.name)
+	}
+	if domain != nil {
+		d.sc, d.domainValue = domainValueScope(domain), true
 	}
 	dn, err := d.analyze(tree.Stmts[0].Stmt.GetSelectStmt().TargetList[0].GetResTarget().Val)
 	if err != nil {

@@ -287,6 +287,9 @@ func (d *deparser) columnName(cr *pg_query.ColumnRef) (string, string, types.Typ
 		return "", "", types.Type{}, err
 	}
 	name := cr.Fields[len(cr.Fields)-1].GetString_().GetSval()
+	if d.domainValue && len(cr.Fields) == 1 && name == "value" {
+		return "VALUE", name, e.typ, nil
+	}
 	if !d.qualify {
 		return types.QuoteIdent(name), name, e.typ, nil
 	}

@@ -141,12 +141,16 @@ func init() {
 	}, types.Regclass)
 	constraintDef := func(x *execCtx, a []any) (any, error) {
 		c := catalog(x)
+		pretty := len(a) > 1 && a[1] == true
+		if dom, ck := domainCheckByOID(c, uint32(a[0].(int64))); ck != nil {
+			return "CHECK (" + decompile(x.s, c, storedDomainCheck(dom, ck), 0, pretty) + ")", nil
+		}
 		r := constraintByOID(c, uint32(a[0].(int64)))
 		switch {
 		case r == nil:
 			return nil, nil
 		case r.check != nil:
-			def := "CHECK (" + decompile(x.s, c, r.check.text, r.table.oid, len(a) > 1 && a[1] == true) + ")"
+			def := "CHECK (" + decompile(x.s, c, r.check.text, r.table.oid, pretty) + ")"
 			if r.check.noInherit {
 				def += " NO INHERIT"
 			}
@@ -366,7 +370,7 @@ var relkindNouns = map[string]string{"r": "table", "p": "table", "i": "index", "
 // with OID objid (objsubid a column of a relation) as PostgreSQL's
 // getObjectDescription words it; NULL for class and object 0, as there. The classes
 // fickle's catalogs name objects of (relations, routines, schemas, types,
-// extensions) are described; others, and columns of system catalogs, are
+// constraints, extensions) are described; others, and columns of system catalogs, are
 // refused.
 func describeObject(x *execCtx, classid, objid uint32, objsubid int32) (any, error) {
 	c, _ := x.s.catalog()
@@ -376,6 +380,17 @@ func describeObject(x *execCtx, classid, objid uint32, objsubid int32) (any, err
 	}
 	switch classid {
 	case oidPgClass:
+		if t := compositeOfRelation(c, objid); t != nil {
+			name, _ := n.typeName(t.oid, typmodNone)
+			desc := "composite type " + name
+			if objsubid > 0 && int(objsubid) <= len(t.fields) {
+				return "column " + t.fields[objsubid-1].Name + " of " + desc, nil
+			}
+			if objsubid != 0 {
+				return nil, nil
+			}
+			return desc, nil
+		}
 		name, ok := n.RelationName(int64(objid))
 		if !ok {
 			return nil, nil
@@ -423,6 +438,16 @@ func describeObject(x *execCtx, classid, objid uint32, objsubid int32) (any, err
 	case oidPgType:
 		if name, ok := n.typeName(objid, typmodNone); ok {
 			return "type " + name, nil
+		}
+		return nil, nil
+	case oidPgConstraint: // a domain's constraint has no relation
+		if _, ck := domainCheckByOID(c, objid); ck != nil {
+			return "constraint " + ck.name, nil
+		}
+		if r := constraintByOID(c, objid); r != nil {
+			if rel, ok := n.RelationName(int64(r.table.oid)); ok {
+				return "constraint " + r.name + " on table " + rel, nil
+			}
 		}
 		return nil, nil
 	case oidPgExtensionClass:

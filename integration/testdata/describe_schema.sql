@@ -26,3 +26,5 @@ CREATE FUNCTION app.priced(floor numeric, OUT title varchar, OUT price numeric) 
 CREATE TRIGGER authors_renamed AFTER UPDATE ON authors FOR EACH ROW WHEN (NEW.name IS DISTINCT FROM OLD.name) EXECUTE FUNCTION trim_name();
 CREATE EXTENSION pgcrypto;
 CREATE TABLE app.keys (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), secret text DEFAULT crypt('', gen_salt('md5')), token bytea DEFAULT public.gen_random_bytes(16));
+CREATE DOMAIN app.us_zip AS text DEFAULT '00000' CONSTRAINT five_digits CHECK (length(VALUE) = 5);
+CREATE TYPE app.address AS (street text, zip app.us_zip);

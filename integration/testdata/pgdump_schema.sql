@@ -32,6 +32,13 @@ CREATE TABLE inventory.items (
   book_id integer REFERENCES books(id) ON DELETE SET NULL,
   order_no bigint DEFAULT nextval('order_numbers')
 );
+-- billing_zip sorts before the domain it is over, and the composite type uses
+-- a domain: only pg_depend's rows make pg_dump create them in an order that
+-- restores.
+CREATE DOMAIN zip_code AS text CHECK (length(VALUE) = 5);
+CREATE DOMAIN billing_zip AS zip_code NOT NULL DEFAULT '00000';
+CREATE TYPE inventory.box AS (width numeric(6,2), height numeric(6,2), origin zip_code);
+CREATE TABLE inventory.shipments (id integer PRIMARY KEY, zip billing_zip, parcel inventory.box);
 CREATE FUNCTION touch_created() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   NEW.created_at := now();
@@ -51,3 +58,4 @@ UPDATE authors SET created_at = timestamp '2024-01-02 03:04:05.678' + id * inter
 INSERT INTO books (author_id, title, price, published, tags)
   VALUES (1, 'First', 9.50, true, '{novel}'), (1, 'Second', 12, false, DEFAULT), (2, E'Tab\tand ''quote''\nnewline', 0, true, '{"a b",c}');
 INSERT INTO inventory.items (sku, qty, book_id) VALUES ('A-1', 3, 1), ('B-2', 0, NULL);
+INSERT INTO inventory.shipments VALUES (1, '12345', ROW(1.5, 2, '54321')), (2, DEFAULT, NULL);

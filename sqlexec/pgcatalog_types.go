@@ -1,0 +1,270 @@
+package sqlexec
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// The catalog rows of the user's types beyond pg_type's: a composite type
+// is also a relation of kind 'c' with one pg_attribute row per field, and
+// a domain's CHECK constraints are pg_constraint rows naming it in
+// contypid. psql's \dT and \dD, pg_dump and ORMs' reflection read them.
+
+// The input and binary input functions of every domain (domain_in,
+// domain_recv): they check the domain's constraints, then call the base
+// type's; output goes through the base type's own functions.
+const oidDomainIn, oidDomainRecv = 2597, 2598
+
+// The columns of pg_type rows, by place (typeCols in pgcatalog_builtin.go).
+const (
+	typColOID, typColName, typColNamespace, typColOwner        = 0, 1, 2, 3
+	typColType, typColPreferred, typColRelid, typColSubscript  = 6, 8, 11, 12
+	typColElem, typColArray, typColInput, typColReceive        = 13, 14, 15, 17
+	typColModIn, typColModOut, typColNotNull, typColBaseType   = 19, 20, 24, 25
+	typColTypmod, typColNDims, typColDefaultBin, typColDefault = 26, 27, 29, 30
+)
+
+// sortedUserTypes lists the catalog's enums, composite types and domains
+// in OID order.
+func sortedUserTypes(c *catalog) []*typeDesc {
+	var out []*typeDesc
+	for _, sc := range c.schemas {
+		for _, t := range sc.types {
+			out = append(out, t)
+		}
+	}
+	slices.SortFunc(out, func(a, b *typeDesc) int { return int(a.oid) - int(b.oid) })
+	return out
+}
+
+// userTypeRows are the pg_type rows of the user's types and their array
+// types. A domain's row repeats its base type's storage and output
+// columns, as CREATE DOMAIN copies them; builtin finds a built-in type's
+// row.
+func userTypeRows(s *Session, c *catalog, builtin func(oid uint32) []any) [][]any {
+	var out [][]any
+	byOID := map[uint32][]any{}
+	add := func(row []any) {
+		out = append(out, row)
+		byOID[uint32(row[typColOID].(int64))] = row
+	}
+	ns, owner := func(t *typeDesc) int64 { return schemaOID(c, t.schema) }, int64(oidBootstrapSuperuser)
+	array := func(t *typeDesc, align string) []any {
+		return []any{int64(t.array), "_" + t.name, ns(t), owner, int64(-1), false, "b", "A", false, true, ",",
+			int64(0), int64(arraySubscriptHandler), int64(t.oid), int64(0), int64(oidArrayIn), int64(oidArrayOut), int64(oidArrayRecv),
+			int64(oidArraySend), int64(0), int64(0), int64(oidArrayTypanalyze), align, "x", false, int64(0), int64(-1), int64(0),
+			int64(0), nil, nil, nil}
+	}
+	for _, t := range sortedUserTypes(c) {
+		switch {
+		case t.enum != nil:
+			add([]any{int64(t.oid), t.name, ns(t), owner, int64(4), true, "e", "E", false, true, ",",
+				int64(0), int64(0), int64(0), int64(t.array), int64(oidEnumIn), int64(oidEnumOut), int64(oidEnumRecv),
+				int64(oidEnumSend), int64(0), int64(0), int64(0), "i", "p", false, int64(0), int64(-1), int64(0), int64(0), nil, nil, nil})
+			add(array(t, "i"))
+		case t.domain != nil:
+			base := uint32(t.domain.base.Oid)
+			if t.domain.parent != 0 {
+				base = t.domain.parent
+			}
+			under := byOID[base]
+			if under == nil {
+				under = builtin(base)
+			}
+			if under == nil {
+				continue // over a table's row type: not listed
+			}
+			row := slices.Clone(under)
+			row[typColOID], row[typColName], row[typColNamespace], row[typColOwner] = int64(t.oid), t.name, ns(t), owner
+			row[typColType], row[typColPreferred], row[typColRelid] = "d", false, int64(0)
+			row[typColSubscript], row[typColElem], row[typColArray] = int64(0), int64(0), int64(0)
+			row[typColInput], row[typColReceive] = int64(oidDomainIn), int64(oidDomainRecv)
+			row[typColModIn], row[typColModOut] = int64(0), int64(0)
+			row[typColNotNull], row[typColBaseType] = t.domain.notNull, int64(base)
+			row[typColTypmod], row[typColNDims] = int64(-1), int64(0)
+			if t.domain.parent == 0 {
+				row[typColTypmod] = int64(t.domain.base.Typmod)
+				if t.domain.base.IsArray() {
+					row[typColNDims] = int64(1)
+				}
+			}
+			row[typColDefaultBin], row[typColDefault] = nil, nil
+			if t.domain.def != nil {
+				bin := storedCoercion(t.domain.base.Oid, deparseExpr(t.domain.def))
+				row[typColDefaultBin], row[typColDefault] = bin, decompile(s, c, bin, 0, false)
+			}
+			add(row)
+		case t.relid != 0:
+			add([]any{int64(t.oid), t.name, ns(t), owner, int64(-1), false, "c", "C", false, true, ",",
+				int64(t.relid), int64(0), int64(0), int64(t.array), int64(oidRecordIn), int64(oidRecordOut), int64(oidRecordRecv),
+				int64(oidRecordSend), int64(0), int64(0), int64(0), "d", "x", false, int64(0), int64(-1), int64(0), int64(0), nil, nil, nil})
+			add(array(t, "d"))
+		}
+	}
+	return out
+}
+
+// compositeRelationRows are the pg_class rows of the composite types.
+func compositeRelationRows(c *catalog) []relationRow {
+	var out []relationRow
+	for _, t := range sortedUserTypes(c) {
+		if t.relid != 0 {
+			out = append(out, relationRow{oid: t.relid, name: t.name, namespace: schemaOID(c, t.schema), kind: "c",
+				rowType: int64(t.oid), tuples: -1, natts: len(t.fields)})
+		}
+	}
+	return out
+}
+
+// compositeAttributeRows are the pg_attribute rows of the composite types'
+// fields; a field declared with a domain names the domain, as a table's
+// column does.
+func compositeAttributeRows(c *catalog) [][]any {
+	var out [][]any
+	for _, t := range sortedUserTypes(c) {
+		if t.relid == 0 {
+			continue
+		}
+		for i, f := range t.fields {
+			row := attributeRow(t.relid, f.Name, f.Type, i+1, false, false, 0)
+			if i < len(t.fieldDomains) && t.fieldDomains[i] != 0 {
+				row[2] = int64(t.fieldDomains[i])
+			}
+			out = append(out, row)
+		}
+	}
+	return out
+}
+
+// domainPrefix starts a stored domain CHECK expression, as "{domain OID}
+// sql": VALUE in it is the value of domain OID that is checked.
+const domainPrefix = "{domain "
+
+// storedDomainCheck is pg_constraint.conbin of a CHECK of domain t.
+func storedDomainCheck(t *typeDesc, ck *checkDesc) string {
+	return domainPrefix + strconv.FormatUint(uint64(t.oid), 10) + "} " + ck.text
+}
+
+// domainOfStoredCheck splits a stored domain CHECK into its domain's OID
+// and its SQL; ok is false for other stored expressions.
+func domainOfStoredCheck(text string) (oid uint32, sql string, ok bool) {
+	rest, ok := strings.CutPrefix(text, domainPrefix)
+	if !ok {
+		return 0, "", false
+	}
+	n, sql, found := strings.Cut(rest, "} ")
+	id, err := strconv.ParseUint(n, 10, 32)
+	if !found || err != nil {
+		return 0, "", false
+	}
+	return uint32(id), sql, true
+}
+
+// domainConstraintRows are the pg_constraint rows of the domains' CHECK
+// constraints (validated: fickle refuses NOT VALID ones). Their OIDs are
+// synthesized from the domain's, as a table's constraints' are from the
+// table's.
+func domainConstraintRows(c *catalog) [][]any {
+	var out [][]any
+	for _, t := range sortedUserTypes(c) {
+		if t.domain == nil {
+			continue
+		}
+		for k, ck := range t.domain.checks {
+			out = append(out, []any{int64(synthesizedOID(t.oid, k)), ck.name, schemaOID(c, t.schema), "c", false, false, true,
+				int64(0), int64(t.oid), int64(0), int64(0), int64(0), " ", " ", " ", true, int64(0), false, nil, nil, nil,
+				storedDomainCheck(t, ck)})
+		}
+	}
+	return out
+}
+
+// domainCheckByOID finds the domain CHECK constraint with the OID.
+func domainCheckByOID(c *catalog, oid uint32) (*typeDesc, *checkDesc) {
+	if oid&0xC0000000 != 0xC0000000 {
+		return nil, nil
+	}
+	t := c.typeByOid(oid &^ 0xC0000000 >> 6)
+	if t == nil || t.domain == nil || int(oid&63) >= len(t.domain.checks) {
+		return nil, nil
+	}
+	return t, t.domain.checks[oid&63]
+}
+
+// domainValueScope is the scope of a domain's CHECK expressions: VALUE,
+// of the domain's base type.
+func domainValueScope(t *typeDesc) *scope {
+	return &scope{cols: []scopeCol{{name: "value", typ: t.domain.base}}}
+}
+
+// userTypeOf is the user-defined type (or array of one) a column or field
+// of type typ declared with domain (0 for none) has, 0 for a built-in type.
+func userTypeOf(c *catalog, typ types.Type, domain uint32) uint32 {
+	if domain != 0 {
+		return domain
+	}
+	if ut, _ := c.typeByOidOrArray(uint32(typ.Oid)); ut != nil {
+		return uint32(typ.Oid)
+	}
+	return 0
+}
+
+// typeDependencyRows are the pg_depend rows of the user's types, as
+// PostgreSQL records them: an array type and a composite type's relation
+// on their type ('i'), a domain's CHECK on its domain ('a'), a domain on
+// the user type under it, and each table column and composite field on
+// the user type it has ('n'). pg_dump orders its CREATEs by them.
+func typeDependencyRows(c *catalog) [][]any {
+	var out [][]any
+	dep := func(class, obj uint32, sub int, refClass, ref uint32, kind string) {
+		out = append(out, []any{int64(class), int64(obj), int64(sub), int64(refClass), int64(ref), int64(0), kind})
+	}
+	for _, t := range sortedUserTypes(c) {
+		if t.array != 0 {
+			dep(oidPgType, t.array, 0, oidPgType, t.oid, "i")
+		}
+		if t.relid != 0 {
+			dep(oidPgClass, t.relid, 0, oidPgType, t.oid, "i")
+			for i, f := range t.fields {
+				var dom uint32
+				if i < len(t.fieldDomains) {
+					dom = t.fieldDomains[i]
+				}
+				if ut := userTypeOf(c, f.Type, dom); ut != 0 {
+					dep(oidPgClass, t.relid, i+1, oidPgType, ut, "n")
+				}
+			}
+		}
+		if t.domain == nil {
+			continue
+		}
+		for k := range t.domain.checks {
+			dep(oidPgConstraint, synthesizedOID(t.oid, k), 0, oidPgType, t.oid, "a")
+		}
+		if under := userTypeOf(c, t.domain.base, t.domain.parent); under != 0 {
+			dep(oidPgType, t.oid, 0, oidPgType, under, "n")
+		}
+	}
+	for _, t := range sortedTables(c) {
+		for _, col := range t.cols {
+			if ut := userTypeOf(c, col.typ, col.domain); ut != 0 {
+				dep(oidPgClass, t.oid, int(col.attnum), oidPgType, ut, "n")
+			}
+		}
+	}
+	return out
+}
+
+// compositeOfRelation returns the composite type whose pg_class OID is
+// relid, nil for none.
+func compositeOfRelation(c *catalog, relid uint32) *typeDesc {
+	for _, t := range sortedUserTypes(c) {
+		if t.relid == relid && relid != 0 {
+			return t
+		}
+	}
+	return nil
+}
