@@ -14,7 +14,9 @@ import (
 
 // builtinCatalogQueries are the queries whose output sqlexec/pgdata holds:
 // the built-in rows of each catalog in physical order, regproc columns as
-// their OIDs. The bootstrap superuser (OID 10) is left out of pg_authid:
+// their OIDs; pg_proc's with what pg_get_function_arguments and its kin
+// (pg_get_functiondef but for aggregates, of which it is an error) print,
+// which needs the defaults' expression trees fickle does not keep. The bootstrap superuser (OID 10) is left out of pg_authid:
 // its name is initdb's choice.
 var builtinCatalogQueries = map[string]string{
 	pgdata.PgType: `SELECT oid, typname, typnamespace, typowner, typlen, typbyval, typtype, typcategory, typispreferred,
@@ -24,7 +26,9 @@ var builtinCatalogQueries = map[string]string{
 		typndims, typcollation, typdefault FROM pg_type WHERE oid < 16384 ORDER BY ctid`,
 	pgdata.PgProc: `SELECT oid, proname, pronamespace, proowner, prolang, procost, prorows, provariadic,
 		prosupport::oid AS prosupport, prokind, prosecdef, proleakproof, proisstrict, proretset, provolatile, proparallel,
-		pronargs, pronargdefaults, prorettype, proargtypes, proallargtypes, proargmodes, proargnames
+		pronargs, pronargdefaults, prorettype, proargtypes, proallargtypes, proargmodes, proargnames, prosrc,
+		pg_get_function_arguments(oid) AS arguments, pg_get_function_identity_arguments(oid) AS identity_arguments,
+		pg_get_function_result(oid) AS result, CASE WHEN prokind <> 'a' THEN pg_get_functiondef(oid) END AS definition
 		FROM pg_proc WHERE oid < 16384 ORDER BY ctid`,
 	pgdata.PgOperator: `SELECT oid, oprname, oprnamespace, oprowner, oprkind, oprcanmerge, oprcanhash, oprleft, oprright,
 		oprresult, oprcom, oprnegate, oprcode::oid AS oprcode, oprrest::oid AS oprrest, oprjoin::oid AS oprjoin

@@ -19,7 +19,7 @@ var describeCommands = []string{
 	`\dn`, `\dn+`, `\du`, `\dg`, `\l`, `\dx`, `\df`, `\df app.*`, `\dT`, `\dp`, `\dD`,
 	`\df+ app.*`, `\sf app.book_count`, `\sf+ trim_name`, `\sf app.transfer`, `\sf app.priced`,
 	`\d app.keys`, `\df public.gen_*`, `\df+ digest`, `\df public.gen_random_uuid`, `\sf public.crypt`, `\dx+ pgcrypto`,
-	`\dD+ app.*`, `\dT+ app.*`, `\d app.address`,
+	`\dD+ app.*`, `\dT+ app.*`, `\d app.address`, `\df+ upper`, `\sf pg_catalog.upper(text)`, `\df+ generate_series`,
 }
 
 // TestPsqlDescribeCommandsMatchPostgres creates testdata/describe_schema.sql

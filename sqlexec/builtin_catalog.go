@@ -34,6 +34,12 @@ type builtinProc struct {
 	// number of trailing parameters with defaults (pronargdefaults).
 	argNames  []string
 	nDefaults int
+	// arguments, identityArguments, result and definition are what
+	// pg_get_function_arguments, pg_get_function_identity_arguments,
+	// pg_get_function_result and pg_get_functiondef print for it ("" for
+	// no arguments; definition "" for an aggregate).
+	arguments, identityArguments, result, definition string
+	kind                                             byte // prokind
 }
 
 // builtinOper is a pg_operator row of a built-in operator.
@@ -82,6 +88,8 @@ var builtinIndex = sync.OnceValue(func() *builtins {
 			p.argNames = strings.Split(strings.Trim(names, "{}"), ",")
 		}
 		p.nDefaults = int(atou(get("pronargdefaults")))
+		p.arguments, p.identityArguments, p.result = get("arguments"), get("identity_arguments"), get("result")
+		p.definition, p.kind = get("definition"), get("prokind")[0]
 		b.procs[p.oid] = p
 		b.procsByName[p.name] = append(b.procsByName[p.name], p)
 	})

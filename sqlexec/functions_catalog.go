@@ -132,11 +132,15 @@ func arrayType(elem types.Type) types.Type {
 	return t
 }
 
-// routineResult is pg_get_function_result of a user routine: its RETURNS
-// clause without the keyword; false when no user function has the OID.
+// routineResult is pg_get_function_result of a routine: its RETURNS
+// clause without the keyword (a built-in one's as PostgreSQL prints it);
+// false when no routine has the OID.
 func routineResult(c *catalog, oid uint32) (string, bool) {
 	f := c.funcByOID(oid)
 	if f == nil {
+		if p := builtinIndex().procs[oid]; p != nil {
+			return p.result, true
+		}
 		return "", false
 	}
 	var table []string
@@ -164,10 +168,17 @@ func setofPrefix(f *funcDesc) string {
 }
 
 // routineArguments is pg_get_function_arguments (withDefaults) or
-// pg_get_function_identity_arguments of a user routine.
+// pg_get_function_identity_arguments of a routine, a built-in one's as
+// PostgreSQL prints them.
 func routineArguments(c *catalog, oid uint32, withDefaults bool) (string, bool) {
 	f := c.funcByOID(oid)
 	if f == nil {
+		if p := builtinIndex().procs[oid]; p != nil {
+			if withDefaults {
+				return p.arguments, true
+			}
+			return p.identityArguments, true
+		}
 		return "", false
 	}
 	var out []string

@@ -14,7 +14,7 @@ import (
 func routineDefinition(c *catalog, oid uint32) (string, bool, error) {
 	f := c.funcByOID(oid)
 	if f == nil {
-		return "", false, nil
+		return builtinRoutineDefinition(oid)
 	}
 	if f.sqlBody != nil {
 		return "", false, pgerror.Unsupported("pg_get_functiondef of a routine with a BEGIN ATOMIC or RETURN body")
@@ -77,4 +77,17 @@ func configLiteral(cfg funcSetting) string {
 		items = append(items, quoteLiteral(strings.Trim(strings.TrimSpace(item), `"`)))
 	}
 	return strings.Join(items, ", ")
+}
+
+// builtinRoutineDefinition is pg_get_functiondef of a built-in routine, as
+// PostgreSQL prints it; an aggregate has none (42809).
+func builtinRoutineDefinition(oid uint32) (string, bool, error) {
+	p := builtinIndex().procs[oid]
+	switch {
+	case p == nil:
+		return "", false, nil
+	case p.kind == 'a':
+		return "", false, pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is an aggregate function", p.name)
+	}
+	return p.definition, true, nil
 }

@@ -182,8 +182,9 @@ func init() {
 	add("pg_get_indexdef", text, indexDef, oid)
 	add("pg_get_indexdef", text, indexDef, oid, i4, b)
 	// fickle has no extended statistics: no OID names one. The functions
-	// of routines and triggers describe the user's (functions_catalog.go);
-	// for the built-in functions they answer NULL.
+	// of routines describe the user's (functions_catalog.go) and the
+	// built-in ones (as pgdata holds PostgreSQL's answers), those of
+	// triggers the user's.
 	none := func(*execCtx, []any) (any, error) { return nil, nil }
 	orNull := func(s string, ok bool) (any, error) {
 		if !ok {
