@@ -25,8 +25,12 @@ type copyPlan struct {
 	target []int // table columns, for COPY FROM
 	w      *writer
 	trg    *triggerSet // the table's INSERT triggers, for COPY FROM
-	query  *selectPlan // for COPY TO
-	opts   copyOptions
+	// router routes the rows of a COPY FROM into a partitioned table to
+	// its leaves; partition is the constraint of a partition's rows.
+	router    *partRouter
+	partition *partCheck
+	query     *selectPlan // for COPY TO
+	opts      copyOptions
 }
 
 type copyOptions struct {
@@ -57,8 +61,9 @@ func (b *binder) copyPlan(cs *pg_query.CopyStmt) (*stmtPlan, error) {
 		if err != nil {
 			return nil, err
 		}
-		if t.part != nil || t.bound != nil {
-			return nil, pgerror.Unsupported("COPY of partitioned tables and partitions")
+		if t.part != nil && !cs.IsFrom {
+			return nil, pgerror.Newf(pgerror.WrongObjectType, "cannot copy from partitioned table \"%s\"", t.name).
+				WithHint("Try the COPY (SELECT ...) TO variant.")
 		}
 		cp.t = t
 		names := strs(cs.Attlist)
@@ -85,6 +90,9 @@ func (b *binder) copyPlan(cs *pg_query.CopyStmt) (*stmtPlan, error) {
 				return nil, err
 			}
 			if cp.trg, err = b.triggersFor(t, tgInsert, nil); err != nil {
+				return nil, err
+			}
+			if cp.router, cp.partition, err = b.insertRouting(t, nil); err != nil {
 				return nil, err
 			}
 		} else {
@@ -282,6 +290,9 @@ func (s *Session) copyInTxn(ctx context.Context, req *CopyRequest, data io.Reade
 	if err != nil {
 		return 0, err
 	}
+	// The rows routed to a partitioned table's leaves fire the leaves' AFTER
+	// ROW triggers once every row is in, as INSERT's do.
+	leafEvents := &rowQueue{}
 	var n int64
 	insert := func(row []any) error {
 		if n%1024 == 0 {
@@ -296,23 +307,40 @@ func (s *Session) copyInTxn(ctx context.Context, req *CopyRequest, data io.Reade
 		if err != nil || row == nil {
 			return err
 		}
-		if err := cp.w.validate(x, row, nil); err != nil {
+		if cp.router == nil {
+			if err := cp.w.validate(x, row, nil); err != nil {
+				return err
+			}
+		}
+		if err := cp.partition.check(x, t, row); err != nil {
 			return err
 		}
-		if _, err := cp.w.insertRow(x, row); err != nil {
+		if cp.router != nil {
+			if row, _, err = cp.router.insert(x, row, nil, leafEvents); err != nil || row == nil {
+				return err
+			}
+		} else if _, err := cp.w.insertRow(x, row); err != nil {
 			return err
 		}
 		trg.after(nil, row)
 		n++
 		return nil
 	}
+	// end fires the AFTER triggers of the rows inserted and the statement.
+	end := func() error {
+		if err := leafEvents.fire(x); err != nil {
+			return err
+		}
+		return trg.afterStatement(x)
+	}
 	// With a single processor a second goroutine would only add hand-overs;
-	// a trigger's SQL may change the settings the decoder reads.
-	if cp.opts.format != CopyBinary && decodesAlone(cp) && cp.trg == nil && runtime.GOMAXPROCS(0) > 1 {
+	// a trigger's SQL (a leaf partition's too) may change the settings the
+	// decoder reads.
+	if cp.opts.format != CopyBinary && decodesAlone(cp) && cp.trg == nil && cp.router == nil && runtime.GOMAXPROCS(0) > 1 {
 		if err := copyTextRowsConcurrently(x, cp, r, insert); err != nil {
 			return n, err
 		}
-		return n, trg.afterStatement(x)
+		return n, end()
 	}
 	var next func() ([]any, error)
 	if cp.opts.format == CopyBinary {
@@ -325,7 +353,7 @@ func (s *Session) copyInTxn(ctx context.Context, req *CopyRequest, data io.Reade
 	for {
 		row, err := next()
 		if err == io.EOF {
-			return n, trg.afterStatement(x)
+			return n, end()
 		}
 		if err != nil {
 			return n, err

@@ -39,6 +39,11 @@ CREATE DOMAIN zip_code AS text CHECK (length(VALUE) = 5);
 CREATE DOMAIN billing_zip AS zip_code NOT NULL DEFAULT '00000';
 CREATE TYPE inventory.box AS (width numeric(6,2), height numeric(6,2), origin zip_code);
 CREATE TABLE inventory.shipments (id integer PRIMARY KEY, zip billing_zip, parcel inventory.box);
+-- A partitioned table: pg_dump copies each leaf's rows, and the load copies
+-- them into the leaves.
+CREATE TABLE events (id integer NOT NULL, kind text NOT NULL, at date NOT NULL) PARTITION BY LIST (kind);
+CREATE TABLE events_click PARTITION OF events FOR VALUES IN ('click');
+CREATE TABLE events_other PARTITION OF events DEFAULT;
 CREATE FUNCTION touch_created() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   NEW.created_at := now();
@@ -59,3 +64,4 @@ INSERT INTO books (author_id, title, price, published, tags)
   VALUES (1, 'First', 9.50, true, '{novel}'), (1, 'Second', 12, false, DEFAULT), (2, E'Tab\tand ''quote''\nnewline', 0, true, '{"a b",c}');
 INSERT INTO inventory.items (sku, qty, book_id) VALUES ('A-1', 3, 1), ('B-2', 0, NULL);
 INSERT INTO inventory.shipments VALUES (1, '12345', ROW(1.5, 2, '54321')), (2, DEFAULT, NULL);
+INSERT INTO events VALUES (1, 'click', '2024-01-01'), (2, 'view', '2024-01-02'), (3, 'click', '2024-01-03');
