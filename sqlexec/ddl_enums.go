@@ -194,7 +194,7 @@ func enumRows(c *catalog) [][]any {
 }
 
 // The functions enum types read and write with, as PostgreSQL gives them.
-const oidEnumIn, oidEnumOut, oidEnumRecv, oidEnumSend = 3504, 3505, 3532, 3533
+const oidEnumIn, oidEnumOut, oidEnumRecv, oidEnumSend = 3506, 3507, 3532, 3533
 
 func init() {
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_enum",

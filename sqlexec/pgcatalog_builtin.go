@@ -46,6 +46,7 @@ func init() {
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_type", cols: typeCols,
 		rows: func(s *Session, c *catalog) [][]any {
 			out := append([][]any(nil), builtinTypes()...)
+			rowTypes := map[uint32][]any{} // by pg_type OID, for domains over them
 			for _, t := range rowTypeRelations(c) {
 				row := int64(rowTypeOID(t.oid))
 				arrayName := "_" + t.name
@@ -60,8 +61,17 @@ func init() {
 						int64(0), int64(arraySubscriptHandler), row, int64(0), int64(oidArrayIn), int64(oidArrayOut), int64(oidArrayRecv),
 						int64(oidArraySend), int64(0), int64(0), int64(oidArrayTypanalyze), "d", "x", false, int64(0), int64(-1), int64(0),
 						int64(0), nil, nil, nil})
+				rowTypes[uint32(row)] = out[len(out)-2]
 			}
-			return append(out, userTypeRows(s, c, func(oid uint32) []any { return builtinTypeRow()[oid] })...)
+			return append(out, userTypeRows(s, c, func(oid uint32) []any {
+				if r := builtinTypeRow()[oid]; r != nil {
+					return r
+				}
+				if t, array := c.tableOfRowType(oid); t != nil && !array {
+					return rowTypes[rowTypeOID(t.oid)]
+				}
+				return nil
+			})...)
 		}})
 
 	procCols := []vcol{{"oid", oid}, {"proname", name}, {"pronamespace", oid}, {"proowner", oid}, {"prolang", oid},

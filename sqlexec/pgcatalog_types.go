@@ -41,10 +41,10 @@ func sortedUserTypes(c *catalog) []*typeDesc {
 }
 
 // userTypeRows are the pg_type rows of the user's types and their array
-// types. A domain's row repeats its base type's storage and output
-// columns, as CREATE DOMAIN copies them; builtin finds a built-in type's
-// row.
-func userTypeRows(s *Session, c *catalog, builtin func(oid uint32) []any) [][]any {
+// types, domains last. A domain's row repeats its base type's storage and
+// output columns, as CREATE DOMAIN copies them; other finds the row of a
+// built-in type or a relation's row type.
+func userTypeRows(s *Session, c *catalog, other func(oid uint32) []any) [][]any {
 	var out [][]any
 	byOID := map[uint32][]any{}
 	add := func(row []any) {
@@ -58,7 +58,17 @@ func userTypeRows(s *Session, c *catalog, builtin func(oid uint32) []any) [][]an
 			int64(oidArraySend), int64(0), int64(0), int64(oidArrayTypanalyze), align, "x", false, int64(0), int64(-1), int64(0),
 			int64(0), nil, nil, nil}
 	}
+	// A domain's OID comes from its cluster, an enum's or composite
+	// type's from the process: the types under the domains go first.
+	var domains, others []*typeDesc
 	for _, t := range sortedUserTypes(c) {
+		if t.domain != nil {
+			domains = append(domains, t)
+		} else {
+			others = append(others, t)
+		}
+	}
+	for _, t := range append(others, domains...) {
 		switch {
 		case t.enum != nil:
 			add([]any{int64(t.oid), t.name, ns(t), owner, int64(4), true, "e", "E", false, true, ",",
@@ -72,11 +82,12 @@ func userTypeRows(s *Session, c *catalog, builtin func(oid uint32) []any) [][]an
 			}
 			under := byOID[base]
 			if under == nil {
-				under = builtin(base)
+				under = other(base)
 			}
 			if under == nil {
-				continue // over a table's row type: not listed
+				continue // over a type pg_type does not list
 			}
+			base = uint32(under[typColOID].(int64)) // a table's row type has two OIDs: pg_type's
 			row := slices.Clone(under)
 			row[typColOID], row[typColName], row[typColNamespace], row[typColOwner] = int64(t.oid), t.name, ns(t), owner
 			row[typColType], row[typColPreferred], row[typColRelid] = "d", false, int64(0)
@@ -200,14 +211,21 @@ func domainValueScope(t *typeDesc) *scope {
 	return &scope{cols: []scopeCol{{name: "value", typ: t.domain.base}}}
 }
 
-// userTypeOf is the user-defined type (or array of one) a column or field
-// of type typ declared with domain (0 for none) has, 0 for a built-in type.
+// userTypeOf is the pg_type OID of the user-defined type or table row type
+// (or array of one) a column or field of type typ declared with domain (0
+// for none) has, 0 for a built-in type.
 func userTypeOf(c *catalog, typ types.Type, domain uint32) uint32 {
 	if domain != 0 {
 		return domain
 	}
 	if ut, _ := c.typeByOidOrArray(uint32(typ.Oid)); ut != nil {
 		return uint32(typ.Oid)
+	}
+	if t, array := c.tableOfRowType(uint32(typ.Oid)); t != nil {
+		if array {
+			return rowTypeOID(t.oid) | 1
+		}
+		return rowTypeOID(t.oid)
 	}
 	return 0
 }
