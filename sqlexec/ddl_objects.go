@@ -2,6 +2,7 @@ package sqlexec
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -181,6 +182,9 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 			}); err != nil {
 				return err
 			}
+			if err := d.dropSchemaRoutinesAndTypes(sc); err != nil {
+				return err
+			}
 			d.cat.dropComments(sc.oid)
 			delete(d.cat.schemas, name)
 		}
@@ -189,6 +193,32 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 		return d.dropViews(ds)
 	}
 	return pgerror.Unsupported("DROP " + strings.TrimPrefix(ds.RemoveType.String(), "OBJECT_"))
+}
+
+// dropSchemaRoutinesAndTypes drops the routines and types of schema sc,
+// which DROP SCHEMA ... CASCADE is dropping after its relations, with what
+// depends on them elsewhere: triggers and expressions calling the routines,
+// columns of the types (as DROP FUNCTION and DROP TYPE ... CASCADE do).
+func (d *ddl) dropSchemaRoutinesAndTypes(sc *schemaDesc) error {
+	dropping := map[*funcDesc]bool{}
+	var fs []*funcDesc
+	for _, name := range slices.Sorted(maps.Keys(sc.funcs)) {
+		for _, f := range sc.funcs[name] {
+			dropping[f] = true
+			fs = append(fs, f)
+		}
+	}
+	for _, f := range fs {
+		if err := d.checkRoutineDependents(f, dropping, true); err != nil {
+			return err
+		}
+		d.removeRoutine(f)
+	}
+	types := make([]*typeDesc, 0, len(sc.types))
+	for _, name := range slices.Sorted(maps.Keys(sc.types)) {
+		types = append(types, sc.types[name])
+	}
+	return d.dropUserTypes(types, true)
 }
 
 // sequenceUser is a column whose DEFAULT calls nextval of a sequence.
