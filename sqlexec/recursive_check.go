@@ -46,6 +46,9 @@ func (rc *recursionCheck) selectStmt(st *pg_query.SelectStmt, within string) err
 				right = "EXCEPT"
 			}
 		}
+		if err := rc.setOperationClauses(st, within); err != nil {
+			return err
+		}
 		if err := rc.selectStmt(st.Larg, left); err != nil {
 			return err
 		}
@@ -53,6 +56,29 @@ func (rc *recursionCheck) selectStmt(st *pg_query.SelectStmt, within string) err
 	}
 	root := &pg_query.Node{Node: &pg_query.Node_SelectStmt{SelectStmt: st}}
 	return rc.node(root, within)
+}
+
+// setOperationClauses checks what a set operation carries besides its
+// operands: its WITH queries (a parenthesized step may open with WITH),
+// ORDER BY, LIMIT and OFFSET, as a plain SELECT's are checked.
+func (rc *recursionCheck) setOperationClauses(st *pg_query.SelectStmt, within string) error {
+	if st.WithClause != nil {
+		for _, c := range st.WithClause.Ctes {
+			if err := rc.nested(c.GetCommonTableExpr().GetCtequery()); err != nil {
+				return err
+			}
+		}
+	}
+	clauses := append([]*pg_query.Node{st.LimitCount, st.LimitOffset}, st.SortClause...)
+	for _, n := range clauses {
+		if n == nil {
+			continue
+		}
+		if err := rc.node(n, within); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // node checks the references to the query in n.
