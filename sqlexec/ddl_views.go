@@ -69,6 +69,9 @@ func (s *Session) lookupView(c *catalog, schema, name string) *viewDesc {
 // viewItem compiles a FROM item reading a view: its stored query as a
 // subquery, under the view's column names.
 func (b *binder) viewItem(v *viewDesc, alias string, a *pg_query.Alias) (*fromItem, []scopeCol, error) {
+	if err := b.checkViewAccess(v); err != nil {
+		return nil, nil, err
+	}
 	if slices.Contains(b.expanding, v) {
 		return nil, nil, pgerror.Newf(pgerror.InvalidObjectDefinition, "infinite recursion detected in rules for relation \"%s\"", v.name)
 	}
