@@ -19,6 +19,14 @@ type recursionCheck struct {
 // checkRecursion checks the terms of the recursive WITH query c.
 func checkRecursion(c *pg_query.CommonTableExpr, st *pg_query.SelectStmt) error {
 	base := &recursionCheck{name: c.Ctename}
+	if st.WithClause != nil {
+		// The UNION's own WITH queries run before either term.
+		for _, n := range st.WithClause.Ctes {
+			if err := base.node(n.GetCommonTableExpr().GetCtequery(), "a subquery"); err != nil {
+				return err
+			}
+		}
+	}
 	if err := base.selectStmt(st.Larg, "its non-recursive term"); err != nil {
 		return err
 	}
