@@ -382,6 +382,19 @@ func castScalar(e *scalar, to types.Type, f types.EnvCastFunc, bindEnv *types.En
 
 func constEval(v any) evalFn { return func(*execCtx) (any, error) { return v, nil } }
 
+// tableInScope reports whether sc or a parent reads a table (named rel,
+// when rel is not ""): one with system columns, which have tableoid.
+func tableInScope(sc *scope, rel string) bool {
+	for cur := sc; cur != nil; cur = cur.parent {
+		for _, c := range cur.cols {
+			if c.system && c.name == "tableoid" && (rel == "" || c.rel == rel) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // resolveCol finds a column reference in sc and its parents.
 func (b *binder) resolveCol(sc *scope, fields []string, loc int32) (*scalar, error) {
 	var rel, name string
@@ -424,6 +437,9 @@ func (b *binder) resolveCol(sc *scope, fields []string, loc int32) (*scalar, err
 				}
 			}
 			if relSeen {
+				if name != "tableoid" && slices.Contains(systemColumnNames, name) && tableInScope(cur, rel) {
+					return nil, b.errAt(pgerror.Unsupported("system column \""+name+"\""), loc)
+				}
 				return nil, b.errAt(pgerror.Newf(pgerror.UndefinedColumn, "column %s.%s does not exist", rel, name), loc)
 			}
 			continue
@@ -442,6 +458,9 @@ func (b *binder) resolveCol(sc *scope, fields []string, loc int32) (*scalar, err
 		return &scalar{typ: c.typ, slot: -1, name: name, eval: func(x *execCtx) (any, error) {
 			return x.outer[len(x.outer)-d][slot], nil
 		}}, nil
+	}
+	if name != "tableoid" && slices.Contains(systemColumnNames, name) && tableInScope(sc, rel) {
+		return nil, b.errAt(pgerror.Unsupported("system column \""+name+"\""), loc)
 	}
 	if rel != "" {
 		if !b.relVisible(sc, rel) {
