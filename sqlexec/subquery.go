@@ -664,7 +664,8 @@ func (b *binder) recursiveCTE(parent *scope, c *pg_query.CommonTableExpr, st *pg
 		if from != cols[i].typ {
 			f, err := types.LookupCast(from, cols[i].typ, types.CastImplicit)
 			if err != nil {
-				return nil, pgerror.Newf(pgerror.DatatypeMismatch, "recursive query \"%s\" column %d has type %s in non-recursive term but type %s overall", c.Ctename, i+1, cols[i].typ, from)
+				return nil, pgerror.Newf(pgerror.DatatypeMismatch, "recursive query \"%s\" column %d has type %s in non-recursive term but type %s overall", c.Ctename, i+1, cols[i].typ, from).
+					WithHint("Cast the output of the non-recursive term to the correct type.")
 			}
 			convs[i] = f
 		}
