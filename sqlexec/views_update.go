@@ -524,12 +524,19 @@ func (b *binder) autoViewInsert(v *viewDesc, ins *pg_query.InsertStmt) (*stmtPla
 		}
 	}
 	var given []string
+	assigned := map[string]string{} // base column -> the view column given for it
 	for _, c := range cols {
 		rt := proto.Clone(c.GetResTarget()).(*pg_query.ResTarget)
 		given = append(given, rt.Name)
+		viewCol := rt.Name
 		if rt.Name, err = av.target(rt.Name, "insert into", rt.Location); err != nil {
 			return nil, err
 		}
+		if prev, ok := assigned[rt.Name]; ok && prev != viewCol {
+			// Two view columns of one base column (SELECT a, a AS aa).
+			return nil, pgerror.Newf(pgerror.SyntaxError, "multiple assignments to same column \"%s\"", rt.Name)
+		}
+		assigned[rt.Name] = viewCol
 		out.Cols = append(out.Cols, &pg_query.Node{Node: &pg_query.Node_ResTarget{ResTarget: rt}})
 	}
 	if err := av.viewDefaults(out, given); err != nil {
