@@ -604,6 +604,9 @@ func (b *binder) recursiveCTE(parent *scope, c *pg_query.CommonTableExpr, st *pg
 	if len(st.SortClause) > 0 || st.LimitCount != nil || st.LimitOffset != nil {
 		return nil, pgerror.Unsupported("ORDER BY or LIMIT in a recursive query")
 	}
+	if len(st.LockingClause) > 0 {
+		return nil, pgerror.New(pgerror.FeatureNotSupported, "FOR UPDATE/SHARE in a recursive query is not implemented")
+	}
 	if err := checkRecursion(c, st); err != nil {
 		return nil, err
 	}
