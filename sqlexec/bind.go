@@ -382,16 +382,42 @@ func castScalar(e *scalar, to types.Type, f types.EnvCastFunc, bindEnv *types.En
 
 func constEval(v any) evalFn { return func(*execCtx) (any, error) { return v, nil } }
 
+// tableInScope reports whether sc or a parent reads a table (named rel,
+// when rel is not ""): one with system columns, which have tableoid.
+func tableInScope(sc *scope, rel string) bool {
+	for cur := sc; cur != nil; cur = cur.parent {
+		for _, c := range cur.cols {
+			if c.system && c.name == "tableoid" && (rel == "" || c.rel == rel) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// colOfSchema reports whether c may answer to schema.table.column: a
+// column of a table must be of a table of that schema, read under its own
+// name (a column of another kind of item, a view's say, is taken by its
+// item's name alone).
+func (b *binder) colOfSchema(c scopeCol, schema string) bool {
+	oid := c.tableOID
+	if c.system {
+		oid = c.relOID
+	}
+	t := b.cat.tables[oid]
+	return t == nil || t.schema == schema && t.name == c.rel
+}
+
 // resolveCol finds a column reference in sc and its parents.
 func (b *binder) resolveCol(sc *scope, fields []string, loc int32) (*scalar, error) {
-	var rel, name string
+	var schema, rel, name string
 	switch len(fields) {
 	case 1:
 		name = fields[0]
 	case 2:
 		rel, name = fields[0], fields[1]
 	case 3:
-		rel, name = fields[1], fields[2]
+		schema, rel, name = b.s.schemaAlias(fields[0]), fields[1], fields[2]
 	default:
 		return nil, b.errAt(pgerror.Newf(pgerror.SyntaxError, "improper qualified name (too many dotted names): %s", strings.Join(fields, ".")), loc)
 	}
@@ -401,7 +427,7 @@ func (b *binder) resolveCol(sc *scope, fields []string, loc int32) (*scalar, err
 		relSeen := false
 		for i, c := range cur.cols {
 			if rel != "" {
-				if c.rel != rel {
+				if c.rel != rel || schema != "" && !b.colOfSchema(c, schema) {
 					continue
 				}
 				relSeen = true
@@ -424,6 +450,9 @@ func (b *binder) resolveCol(sc *scope, fields []string, loc int32) (*scalar, err
 				}
 			}
 			if relSeen {
+				if name != "tableoid" && slices.Contains(systemColumnNames, name) && tableInScope(cur, rel) {
+					return nil, b.errAt(pgerror.Unsupported("system column \""+name+"\""), loc)
+				}
 				return nil, b.errAt(pgerror.Newf(pgerror.UndefinedColumn, "column %s.%s does not exist", rel, name), loc)
 			}
 			continue
@@ -442,6 +471,13 @@ func (b *binder) resolveCol(sc *scope, fields []string, loc int32) (*scalar, err
 		return &scalar{typ: c.typ, slot: -1, name: name, eval: func(x *execCtx) (any, error) {
 			return x.outer[len(x.outer)-d][slot], nil
 		}}, nil
+	}
+	if name != "tableoid" && slices.Contains(systemColumnNames, name) && tableInScope(sc, rel) {
+		return nil, b.errAt(pgerror.Unsupported("system column \""+name+"\""), loc)
+	}
+	if schema != "" && b.relVisible(sc, rel) {
+		// An entry of that name, but not that schema's table under its own name.
+		return nil, b.errAt(pgerror.Newf(pgerror.UndefinedTable, "invalid reference to FROM-clause entry for table \"%s\"", rel), loc)
 	}
 	if rel != "" {
 		if !b.relVisible(sc, rel) {

@@ -23,6 +23,7 @@ import (
 // The DECLARE options fickle reads (PostgreSQL's CURSOR_OPT_* bits).
 const (
 	cursorBinary   = 0x0001
+	cursorScroll   = 0x0002
 	cursorNoScroll = 0x0004
 	cursorHold     = 0x0020
 )
@@ -52,10 +53,18 @@ func (b *binder) declarePlan(dc *pg_query.DeclareCursorStmt, sql string) (*stmtP
 		return nil, pgerror.New(pgerror.SyntaxError, "DECLARE CURSOR must be a SELECT or VALUES")
 	}
 	hold := dc.Options&cursorHold != 0
-	if hold && len(sel.LockingClause) > 0 {
-		return nil, pgerror.New(pgerror.FeatureNotSupported, "DECLARE CURSOR WITH HOLD ... FOR UPDATE/SHARE is not supported").
-			WithDetail("Holdable cursors must be READ ONLY.")
+	if len(sel.LockingClause) > 0 {
+		strength := lockStrengthWords(sel.LockingClause[0].GetLockingClause())
+		if dc.Options&cursorScroll != 0 {
+			return nil, pgerror.Newf(pgerror.FeatureNotSupported, "DECLARE SCROLL CURSOR ... %s is not supported", strength).
+				WithDetail("Scrollable cursors must be READ ONLY.")
+		}
+		if hold {
+			return nil, pgerror.Newf(pgerror.FeatureNotSupported, "DECLARE CURSOR WITH HOLD ... %s is not supported", strength).
+				WithDetail("Holdable cursors must be READ ONLY.")
+		}
 	}
+	scroll := dc.Options&cursorScroll != 0 || dc.Options&cursorNoScroll == 0 && scrollsByDefault(sel)
 	q, err := b.selectStatement(sel)
 	if err != nil {
 		return nil, err
@@ -78,9 +87,46 @@ func (b *binder) declarePlan(dc *pg_query.DeclareCursorStmt, sql string) (*stmtP
 		}
 		s.cursorCount++
 		s.cursors[name] = &cursor{name: name, sql: sql, outs: q.cols, cols: columnsOf(q.cols), rows: res.Rows, hold: hold, at: time.Now().UTC().Truncate(time.Microsecond),
-			scroll: dc.Options&cursorNoScroll == 0, created: s.cursorCount}
+			scroll: scroll, created: s.cursorCount}
 		return &Result{Tag: "DECLARE CURSOR"}, nil
 	}}, nil
+}
+
+// lockStrengthWords names a locking clause as PostgreSQL's messages do.
+func lockStrengthWords(lc *pg_query.LockingClause) string {
+	switch lc.GetStrength() {
+	case pg_query.LockClauseStrength_LCS_FORKEYSHARE:
+		return "FOR KEY SHARE"
+	case pg_query.LockClauseStrength_LCS_FORSHARE:
+		return "FOR SHARE"
+	case pg_query.LockClauseStrength_LCS_FORNOKEYUPDATE:
+		return "FOR NO KEY UPDATE"
+	}
+	return "FOR UPDATE"
+}
+
+// scrollsByDefault reports whether a cursor declared without SCROLL or NO
+// SCROLL may move backwards. PostgreSQL decides by the plan: never with
+// a locking clause, and only when every node of the plan can run
+// backwards. fickle keeps a cursor's rows and could always scroll, so it
+// refuses where the plan certainly cannot: a query without FROM (a Result
+// node) and, without ORDER BY (whose Sort could), the nodes of DISTINCT,
+// GROUP BY, UNION, INTERSECT and EXCEPT, and UNION ALL of such queries.
+func scrollsByDefault(sel *pg_query.SelectStmt) bool {
+	if len(sel.LockingClause) > 0 {
+		return false
+	}
+	if len(sel.SortClause) > 0 && (sel.Op != pg_query.SetOperation_SETOP_NONE || len(sel.FromClause) > 0) {
+		return true
+	}
+	switch sel.Op {
+	case pg_query.SetOperation_SETOP_NONE:
+		return len(sel.FromClause) > 0 && len(sel.DistinctClause) == 0 && len(sel.GroupClause) == 0 && sel.HavingClause == nil ||
+			len(sel.ValuesLists) > 0
+	case pg_query.SetOperation_SETOP_UNION:
+		return sel.All && scrollsByDefault(sel.Larg) && scrollsByDefault(sel.Rarg)
+	}
+	return false
 }
 
 // fetchPlan compiles FETCH and MOVE. The rows are described by the cursor
@@ -97,6 +143,12 @@ func (b *binder) fetchPlan(fs *pg_query.FetchStmt) (*stmtPlan, error) {
 			return nil, pgerror.Newf(pgerror.InvalidCursorName, "cursor \"%s\" does not exist", fs.Portalname)
 		}
 		op := cursorOpOf(fs)
+		if !fs.Ismove && !c.scroll && op.Count == 0 && op.Direction != cursorpos.Absolute && c.pos > 0 && c.pos <= len(c.rows) {
+			// PostgreSQL re-reads the current row by stepping back onto it;
+			// MOVE 0 only reports whether there is one.
+			return nil, pgerror.New(pgerror.ObjectNotInPrerequisiteState, "cursor can only scan forward").
+				WithHint("Declare it with SCROLL option to enable backward scan.")
+		}
 		rows, moved, err := c.fetch(op.Direction, op.Count)
 		if err != nil {
 			return nil, err

@@ -231,6 +231,9 @@ func (d *ddl) dropColumn(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 			}
 		}
 	}
+	if err := d.checkColumnDropForViews(t, cmd.Name, cmd.Behavior == pg_query.DropBehavior_DROP_CASCADE); err != nil {
+		return err
+	}
 	for _, r := range d.cat.referencing(t.oid) {
 		for _, c := range r.fk.refCols {
 			if c == i {

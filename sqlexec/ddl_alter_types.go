@@ -56,6 +56,9 @@ func (d *ddl) alterColumnTypes(b *binder, t *tableDesc, cmds []*pg_query.AlterTa
 		if err != nil {
 			return err
 		}
+		if err := d.checkColumnTypeForViews(orig, cmd.Name); err != nil {
+			return err
+		}
 		if slices.ContainsFunc(changes, func(c columnTypeChange) bool { return c.i == ch.i }) {
 			return pgerror.Newf(pgerror.FeatureNotSupported, "cannot alter type of column \"%s\" twice", cmd.Name)
 		}

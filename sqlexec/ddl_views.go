@@ -69,6 +69,9 @@ func (s *Session) lookupView(c *catalog, schema, name string) *viewDesc {
 // viewItem compiles a FROM item reading a view: its stored query as a
 // subquery, under the view's column names.
 func (b *binder) viewItem(v *viewDesc, alias string, a *pg_query.Alias) (*fromItem, []scopeCol, error) {
+	if err := b.checkViewAccess(v); err != nil {
+		return nil, nil, err
+	}
 	if slices.Contains(b.expanding, v) {
 		return nil, nil, pgerror.Newf(pgerror.InvalidObjectDefinition, "infinite recursion detected in rules for relation \"%s\"", v.name)
 	}
@@ -111,6 +114,14 @@ func (d *ddl) createView(vs *pg_query.ViewStmt, full string) error {
 	deps, err := d.qualifyRelations(query)
 	if err != nil {
 		return err
+	}
+	if readsTemporaryRelation(query) {
+		// PostgreSQL makes such a view temporary, which fickle's views
+		// cannot be; into a schema named outright it refuses one.
+		if vs.View.Schemaname != "" && vs.View.Schemaname != "pg_temp" && !isTempSchema(vs.View.Schemaname) {
+			return pgerror.New(pgerror.InvalidTableDefinition, "cannot create temporary relation in non-temporary schema")
+		}
+		return pgerror.Unsupported("views of temporary tables")
 	}
 	plan, err := d.binder(full).selectNode(nil, query, nil)
 	if err != nil {
@@ -224,6 +235,19 @@ func (d *ddl) qualifyRelations(query *pg_query.Node) ([]uint32, error) {
 		return true
 	})
 	return deps, err
+}
+
+// readsTemporaryRelation reports whether a view's query, its relations
+// qualified by qualifyRelations, reads a relation of a temporary schema.
+func readsTemporaryRelation(query *pg_query.Node) bool {
+	found := false
+	walk(query, func(n *pg_query.Node) bool {
+		if rv := n.GetRangeVar(); rv != nil && (rv.Schemaname == "pg_temp" || isTempSchema(rv.Schemaname)) {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // dropViews runs DROP VIEW.

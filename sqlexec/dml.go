@@ -62,6 +62,9 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 		return p, err
 	}
 	if v := b.viewTarget(ins.Relation); v != nil {
+		if err := b.checkViewAccess(v); err != nil {
+			return nil, err
+		}
 		if !v.hasInstead(tgInsert) {
 			b.viewChecks = checks
 			return b.autoViewInsert(v, ins)

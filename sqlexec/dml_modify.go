@@ -229,6 +229,9 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 		return p, err
 	}
 	if v := b.viewTarget(up.Relation); v != nil {
+		if err := b.checkViewAccess(v); err != nil {
+			return nil, err
+		}
 		if up.WithClause != nil {
 			return nil, pgerror.Unsupported("WITH in an UPDATE of a view")
 		}
@@ -445,6 +448,9 @@ func (b *binder) deletePlan(del *pg_query.DeleteStmt) (*stmtPlan, error) {
 		return p, err
 	}
 	if v := b.viewTarget(del.Relation); v != nil {
+		if err := b.checkViewAccess(v); err != nil {
+			return nil, err
+		}
 		if del.WithClause != nil {
 			return nil, pgerror.Unsupported("WITH in a DELETE from a view")
 		}

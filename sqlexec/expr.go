@@ -68,6 +68,10 @@ func (b *binder) expr(sc *scope, n *pg_query.Node) (*scalar, error) {
 	case *pg_query.Node_SetToDefault:
 		return nil, b.errAt(pgerror.New(pgerror.SyntaxError, "DEFAULT is not allowed in this context"), v.SetToDefault.Location)
 	}
+	if n.GetCurrentOfExpr() != nil {
+		// fickle's cursors keep copies of their rows, not positions in tables.
+		return nil, pgerror.Unsupported("WHERE CURRENT OF")
+	}
 	return nil, pgerror.Unsupported("expression " + nodeKind(n))
 }
 

@@ -19,11 +19,53 @@ type recursionCheck struct {
 // checkRecursion checks the terms of the recursive WITH query c.
 func checkRecursion(c *pg_query.CommonTableExpr, st *pg_query.SelectStmt) error {
 	base := &recursionCheck{name: c.Ctename}
+	if st.WithClause != nil {
+		// The UNION's own WITH queries run before either term.
+		for _, n := range st.WithClause.Ctes {
+			if err := base.node(n.GetCommonTableExpr().GetCtequery(), "a subquery"); err != nil {
+				return err
+			}
+		}
+	}
 	if err := base.selectStmt(st.Larg, "its non-recursive term"); err != nil {
 		return err
 	}
 	step := &recursionCheck{name: c.Ctename}
-	return step.selectStmt(st.Rarg, "")
+	if err := step.selectStmt(st.Rarg, ""); err != nil {
+		return err
+	}
+	return step.aggregates(st.Rarg)
+}
+
+// aggregates refuses aggregates in a query level of the
+// recursive term that reads the recursive query in its FROM list, as
+// PostgreSQL does (42P19).
+func (rc *recursionCheck) aggregates(st *pg_query.SelectStmt) error {
+	if st == nil {
+		return nil
+	}
+	if st.Op != pg_query.SetOperation_SETOP_NONE {
+		if err := rc.aggregates(st.Larg); err != nil {
+			return err
+		}
+		return rc.aggregates(st.Rarg)
+	}
+	reads := false
+	for _, f := range st.FromClause {
+		walk(f, func(m *pg_query.Node) bool {
+			if m.GetRangeSubselect() != nil {
+				return false
+			}
+			if rv := m.GetRangeVar(); rv != nil && rv.Schemaname == "" && rv.Relname == rc.name {
+				reads = true
+			}
+			return !reads
+		})
+	}
+	if reads && containsAgg(append([]*pg_query.Node{st.HavingClause}, st.TargetList...)...) {
+		return pgerror.New(pgerror.InvalidRecursion, "aggregate functions are not allowed in a recursive query's recursive term")
+	}
+	return nil
 }
 
 // selectStmt checks a SELECT where a self-reference is forbidden when
@@ -46,6 +88,9 @@ func (rc *recursionCheck) selectStmt(st *pg_query.SelectStmt, within string) err
 				right = "EXCEPT"
 			}
 		}
+		if err := rc.setOperationClauses(st, within); err != nil {
+			return err
+		}
 		if err := rc.selectStmt(st.Larg, left); err != nil {
 			return err
 		}
@@ -53,6 +98,29 @@ func (rc *recursionCheck) selectStmt(st *pg_query.SelectStmt, within string) err
 	}
 	root := &pg_query.Node{Node: &pg_query.Node_SelectStmt{SelectStmt: st}}
 	return rc.node(root, within)
+}
+
+// setOperationClauses checks what a set operation carries besides its
+// operands: its WITH queries (a parenthesized step may open with WITH),
+// ORDER BY, LIMIT and OFFSET, as a plain SELECT's are checked.
+func (rc *recursionCheck) setOperationClauses(st *pg_query.SelectStmt, within string) error {
+	if st.WithClause != nil {
+		for _, c := range st.WithClause.Ctes {
+			if err := rc.nested(c.GetCommonTableExpr().GetCtequery()); err != nil {
+				return err
+			}
+		}
+	}
+	clauses := append([]*pg_query.Node{st.LimitCount, st.LimitOffset}, st.SortClause...)
+	for _, n := range clauses {
+		if n == nil {
+			continue
+		}
+		if err := rc.node(n, within); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // node checks the references to the query in n.
@@ -70,20 +138,19 @@ func (rc *recursionCheck) node(n *pg_query.Node, within string) error {
 			err = rc.selectStmt(v.SelectStmt, within)
 			return false
 		case *pg_query.Node_SubLink:
-			inner := within
-			if inner == "" {
-				inner = "a subquery"
+			// A subquery is a context of its own, whatever it is in.
+			if err = rc.node(v.SubLink.Subselect, "a subquery"); err == nil {
+				err = rc.node(v.SubLink.Testexpr, within)
 			}
-			err = rc.node(v.SubLink.Subselect, inner)
 			return false
 		case *pg_query.Node_JoinExpr:
 			err = rc.join(v.JoinExpr, within)
 			return false
 		case *pg_query.Node_RangeSubselect:
-			err = rc.nested(v.RangeSubselect.Subquery)
+			err = rc.nestedWithin(v.RangeSubselect.Subquery, within)
 			return false
 		case *pg_query.Node_CommonTableExpr:
-			err = rc.nested(v.CommonTableExpr.Ctequery)
+			err = rc.nestedWithin(v.CommonTableExpr.Ctequery, within)
 			return false
 		case *pg_query.Node_RangeVar:
 			err = rc.reference(v.RangeVar, within)
@@ -91,6 +158,16 @@ func (rc *recursionCheck) node(n *pg_query.Node, within string) error {
 		return true
 	})
 	return err
+}
+
+// nestedWithin checks a subquery in FROM or a WITH query: within a
+// construct that takes no reference at all (the non-recursive term, ...)
+// a reference there fails as PostgreSQL's does; elsewhere it is nested.
+func (rc *recursionCheck) nestedWithin(n *pg_query.Node, within string) error {
+	if within != "" {
+		return rc.node(n, within)
+	}
+	return rc.nested(n)
 }
 
 // nested refuses a reference to the query in a subquery in FROM or a WITH

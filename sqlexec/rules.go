@@ -114,6 +114,11 @@ func (d *ddl) createRule(rs *pg_query.RuleStmt, full string) error {
 	if err := checkRuleRefs(r); err != nil {
 		return err
 	}
+	for _, a := range r.actions {
+		if err := checkRuleWithRefs(a); err != nil {
+			return err
+		}
+	}
 	if err := checkRuleReturning(r); err != nil {
 		return err
 	}
@@ -169,6 +174,30 @@ func checkRuleRefs(r *ruleDesc) error {
 		walk(a, check)
 	}
 	return err
+}
+
+// checkRuleWithRefs refuses OLD or NEW inside a WITH query of a rule
+// action (the action's own, or that of an INSERT's SELECT), which
+// PostgreSQL does not implement.
+func checkRuleWithRefs(a *pg_query.Node) error {
+	withs := []*pg_query.WithClause{withOf(a), a.GetInsertStmt().GetSelectStmt().GetSelectStmt().GetWithClause()}
+	for _, rel := range []string{"old", "new"} {
+		for _, w := range withs {
+			for _, c := range w.GetCtes() {
+				found := false
+				walk(c.GetCommonTableExpr().GetCtequery(), func(m *pg_query.Node) bool {
+					if cr := m.GetColumnRef(); cr != nil && len(cr.Fields) > 1 && cr.Fields[0].GetString_().GetSval() == rel {
+						found = true
+					}
+					return !found
+				})
+				if found {
+					return pgerror.Newf(pgerror.FeatureNotSupported, "cannot refer to %s within WITH query", strings.ToUpper(rel))
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // readsOwnTarget reports whether a rule action names the relation it

@@ -101,7 +101,7 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 		return b.setOp(parent, st, ctes)
 	}
 	if len(st.ValuesLists) > 0 {
-		p, err := b.valuesPlan(parent, st.ValuesLists)
+		p, err := b.valuesPlan(parent, st.ValuesLists, ctes)
 		if err != nil {
 			return nil, err
 		}

@@ -227,7 +227,7 @@ var settingDefs = func() map[string]*settingDef {
 		boolSetting("quote_all_identifiers", "off"),
 		realSetting("random_page_cost", "4", unitNone, 0, 1.79769e+308),
 		realSetting("recursive_worktable_factor", "10", unitNone, 0.001, 1e+06),
-		textSetting("restrict_nonsystem_relation_kind", ""),
+		{name: "restrict_nonsystem_relation_kind", def: "", normalize: normRestrictRelationKind},
 		realSetting("seq_page_cost", "1", unitNone, 0, 1.79769e+308),
 		textSetting("session_preload_libraries", ""),
 		{name: "session_replication_role", def: "origin", normalize: normOnly("session_replication_role", "origin")},

@@ -198,8 +198,17 @@ func (b *binder) withClause(parent *scope, w *pg_query.WithClause, outer map[str
 	for k, v := range outer {
 		ctes[k] = v
 	}
-	for _, n := range w.Ctes {
-		c := n.GetCommonTableExpr()
+	queries := make([]*pg_query.CommonTableExpr, len(w.Ctes))
+	for i, n := range w.Ctes {
+		queries[i] = n.GetCommonTableExpr()
+	}
+	if w.Recursive {
+		var err error
+		if queries, err = recursiveWithOrder(w); err != nil {
+			return nil, err
+		}
+	}
+	for _, c := range queries {
 		if c.SearchClause != nil || c.CycleClause != nil {
 			// Running the query without them would answer without their
 			// columns, and without CYCLE's stop.
@@ -249,12 +258,13 @@ func (b *binder) withClause(parent *scope, w *pg_query.WithClause, outer map[str
 
 // valuesPlan compiles a VALUES list: each column takes the common type of
 // its entries.
-func (b *binder) valuesPlan(parent *scope, lists []*pg_query.Node) (*selectPlan, error) {
+func (b *binder) valuesPlan(parent *scope, lists []*pg_query.Node, ctes map[string]*ctePlan) (*selectPlan, error) {
 	// The entries are a query level of their own: a column they name is
 	// an outer query's (correlation), never a column of parent's own row.
+	// Their subqueries read the WITH queries in scope.
 	var sc *scope
-	if parent != nil {
-		sc = &scope{parent: parent}
+	if parent != nil || len(ctes) > 0 {
+		sc = &scope{parent: parent, ctes: ctes}
 	}
 	var rows [][]*scalar
 	for _, l := range lists {
@@ -594,8 +604,19 @@ func (b *binder) recursiveCTE(parent *scope, c *pg_query.CommonTableExpr, st *pg
 	if len(st.SortClause) > 0 || st.LimitCount != nil || st.LimitOffset != nil {
 		return nil, pgerror.Unsupported("ORDER BY or LIMIT in a recursive query")
 	}
+	if len(st.LockingClause) > 0 {
+		return nil, pgerror.New(pgerror.FeatureNotSupported, "FOR UPDATE/SHARE in a recursive query is not implemented")
+	}
 	if err := checkRecursion(c, st); err != nil {
 		return nil, err
+	}
+	if st.WithClause != nil {
+		// WITH queries of the UNION itself, which both terms read; they
+		// cannot read the recursive query (checkRecursion).
+		var err error
+		if ctes, err = b.withClause(parent, st.WithClause, ctes); err != nil {
+			return nil, err
+		}
 	}
 	base, err := b.selectStmt(parent, st.Larg, ctes)
 	if err != nil {
@@ -646,7 +667,8 @@ func (b *binder) recursiveCTE(parent *scope, c *pg_query.CommonTableExpr, st *pg
 		if from != cols[i].typ {
 			f, err := types.LookupCast(from, cols[i].typ, types.CastImplicit)
 			if err != nil {
-				return nil, pgerror.Newf(pgerror.DatatypeMismatch, "recursive query \"%s\" column %d has type %s in non-recursive term but type %s overall", c.Ctename, i+1, cols[i].typ, from)
+				return nil, pgerror.Newf(pgerror.DatatypeMismatch, "recursive query \"%s\" column %d has type %s in non-recursive term but type %s overall", c.Ctename, i+1, cols[i].typ, from).
+					WithHint("Cast the output of the non-recursive term to the correct type.")
 			}
 			convs[i] = f
 		}

@@ -133,6 +133,9 @@ func viewCheckOption(vs *pg_query.ViewStmt) (string, error) {
 	for _, o := range vs.Options {
 		de := o.GetDefElem()
 		if de == nil || de.Defname != "check_option" || de.Defnamespace != "" {
+			if err := checkViewOption(de); err != nil {
+				return "", err
+			}
 			return "", pgerror.Unsupported("view options other than check_option")
 		}
 		val := "true"
@@ -146,6 +149,28 @@ func viewCheckOption(vs *pg_query.ViewStmt) (string, error) {
 		opt = val
 	}
 	return opt, nil
+}
+
+// checkViewOption fails as PostgreSQL does for a view option it does not
+// know or a boolean one given another value (22023), before fickle refuses
+// the options it knows but does not implement.
+func checkViewOption(de *pg_query.DefElem) error {
+	if de == nil {
+		return nil
+	}
+	switch {
+	case de.Defnamespace == "toast":
+		return nil // PostgreSQL takes and ignores the toast namespace
+	case de.Defnamespace != "":
+		return pgerror.Newf(pgerror.InvalidParameterValue, "unrecognized parameter namespace \"%s\"", de.Defnamespace)
+	case de.Defname != "security_barrier" && de.Defname != "security_invoker":
+		return pgerror.Newf(pgerror.InvalidParameterValue, "unrecognized parameter \"%s\"", de.Defname)
+	case de.Arg != nil:
+		if _, ok := parsePGBool(defElemText(de)); !ok {
+			return pgerror.Newf(pgerror.InvalidParameterValue, "invalid value for boolean option \"%s\": %s", de.Defname, defElemText(de))
+		}
+	}
+	return nil
 }
 
 // checkOptionColumn is information_schema.views.check_option of v: it

@@ -167,7 +167,7 @@ func (b *binder) autoViewParts(v *viewDesc, alias string) (*autoView, string) {
 	av.base.Alias = &pg_query.Alias{Aliasname: alias}
 	requalify := func(n *pg_query.Node) *pg_query.Node {
 		n = proto.Clone(n).(*pg_query.Node)
-		requalifyRefs(n, viewAlias, alias, false)
+		requalifyRefs(n, viewAlias, alias, false, baseCols)
 		return n
 	}
 	for _, t := range sel.TargetList {
@@ -217,14 +217,15 @@ func columnRef(rel, col string) *pg_query.Node {
 
 // requalifyRefs renames the qualifier from of column references under n
 // to to, and qualifies the unqualified ones outside subqueries (inside
-// one when inner) with to.
-func requalifyRefs(n *pg_query.Node, from, to string, inner bool) {
+// one when inner) with to. Outside subqueries, from alone, when it is not
+// one of the relation's columns, is a whole-row reference and becomes to.
+func requalifyRefs(n *pg_query.Node, from, to string, inner bool, cols []string) {
 	walk(n, func(c *pg_query.Node) bool {
 		if sl := c.GetSubLink(); sl != nil && !inner {
 			if sl.Testexpr != nil {
-				requalifyRefs(sl.Testexpr, from, to, false)
+				requalifyRefs(sl.Testexpr, from, to, false, cols)
 			}
-			requalifyRefs(sl.Subselect, from, to, true)
+			requalifyRefs(sl.Subselect, from, to, true, cols)
 			return false
 		}
 		cr := c.GetColumnRef()
@@ -233,6 +234,8 @@ func requalifyRefs(n *pg_query.Node, from, to string, inner bool) {
 		}
 		switch {
 		case len(cr.Fields) == 2 && cr.Fields[0].GetString_().GetSval() == from:
+			cr.Fields[0] = &pg_query.Node{Node: &pg_query.Node_String_{String_: &pg_query.String{Sval: to}}}
+		case len(cr.Fields) == 1 && !inner && cr.Fields[0].GetString_().GetSval() == from && !slices.Contains(cols, from):
 			cr.Fields[0] = &pg_query.Node{Node: &pg_query.Node_String_{String_: &pg_query.String{Sval: to}}}
 		case len(cr.Fields) == 1 && !inner && cr.Fields[0].GetString_() != nil:
 			cr.Fields = append([]*pg_query.Node{{Node: &pg_query.Node_String_{String_: &pg_query.String{Sval: to}}}}, cr.Fields...)
@@ -521,12 +524,19 @@ func (b *binder) autoViewInsert(v *viewDesc, ins *pg_query.InsertStmt) (*stmtPla
 		}
 	}
 	var given []string
+	assigned := map[string]string{} // base column -> the view column given for it
 	for _, c := range cols {
 		rt := proto.Clone(c.GetResTarget()).(*pg_query.ResTarget)
 		given = append(given, rt.Name)
+		viewCol := rt.Name
 		if rt.Name, err = av.target(rt.Name, "insert into", rt.Location); err != nil {
 			return nil, err
 		}
+		if prev, ok := assigned[rt.Name]; ok && prev != viewCol {
+			// Two view columns of one base column (SELECT a, a AS aa).
+			return nil, pgerror.Newf(pgerror.SyntaxError, "multiple assignments to same column \"%s\"", rt.Name)
+		}
+		assigned[rt.Name] = viewCol
 		out.Cols = append(out.Cols, &pg_query.Node{Node: &pg_query.Node_ResTarget{ResTarget: rt}})
 	}
 	if err := av.viewDefaults(out, given); err != nil {

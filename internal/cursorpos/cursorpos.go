@@ -41,7 +41,7 @@ func Move(n, pos int, scroll bool, dir Direction, count int64) (rows []int, newP
 		} else if count < 0 {
 			target = int64(n) + count + 1
 		}
-		if target < int64(pos) && !scroll {
+		if !scroll && needsBackwardScan(dir, count, target, pos) {
 			return nil, pos, errNoScroll()
 		}
 		switch {
@@ -78,6 +78,21 @@ func Move(n, pos int, scroll bool, dir Direction, count int64) (rows []int, newP
 		pos = n + 1
 	}
 	return rows, pos, nil
+}
+
+// needsBackwardScan reports whether PostgreSQL reaches target (an ABSOLUTE
+// or RELATIVE count from pos) by scanning backwards or rewinding, which a
+// NO SCROLL cursor refuses: ABSOLUTE -n runs to the end and back, ABSOLUTE n
+// steps back to re-read a row at or before pos (unless the cursor has not
+// moved yet), and RELATIVE goes back to any earlier row.
+func needsBackwardScan(dir Direction, count, target int64, pos int) bool {
+	switch {
+	case dir == Absolute && count < 0:
+		return true
+	case dir == Absolute:
+		return pos > 0 && target <= int64(pos)
+	}
+	return target < int64(pos)
 }
 
 func errNoScroll() error {

@@ -39,6 +39,9 @@ func TestMoveFollowsPostgres(t *testing.T) {
 		{Backward, 1, "[]", 2, true, true},
 		{Absolute, 1, "[]", 2, true, true},
 		{Absolute, 4, "[3]", 4, true, false},
+		{Absolute, 4, "[]", 4, true, true},
+		{Absolute, -1, "[]", 4, true, true},
+		{Absolute, 5, "[4]", 5, true, false},
 	}
 	pos := 0
 	for i, s := range steps {

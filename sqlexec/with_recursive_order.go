@@ -1,0 +1,75 @@
+package sqlexec
+
+import (
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+)
+
+// recursiveWithOrder returns the queries of a WITH RECURSIVE clause in an
+// order where each follows the sibling queries it reads, as PostgreSQL's
+// dependency sort does: under RECURSIVE a query may read one written after
+// it. A query that reads itself must be a SELECT (42P19) of the form base
+// UNION [ALL] step (42P19); siblings that read each other are mutual
+// recursion, which PostgreSQL does not implement (0A000).
+func recursiveWithOrder(w *pg_query.WithClause) ([]*pg_query.CommonTableExpr, error) {
+	index := map[string]int{}
+	for i, n := range w.Ctes {
+		index[n.GetCommonTableExpr().Ctename] = i
+	}
+	deps := make([][]int, len(w.Ctes))
+	for i, n := range w.Ctes {
+		c := n.GetCommonTableExpr()
+		seen := map[int]bool{}
+		walk(c.Ctequery, func(m *pg_query.Node) bool {
+			if rv := m.GetRangeVar(); rv != nil && rv.Schemaname == "" {
+				if j, ok := index[rv.Relname]; ok && !seen[j] {
+					seen[j] = true
+					deps[i] = append(deps[i], j)
+				}
+			}
+			return true
+		})
+		if seen[i] {
+			if modifiedTable(c.Ctequery) != nil {
+				return nil, pgerror.Newf(pgerror.InvalidRecursion, "recursive query \"%s\" must not contain data-modifying statements", c.Ctename)
+			}
+			if st := c.Ctequery.GetSelectStmt(); st == nil || st.Op != pg_query.SetOperation_SETOP_UNION {
+				return nil, pgerror.Newf(pgerror.InvalidRecursion, "recursive query \"%s\" does not have the form non-recursive-term UNION [ALL] recursive-term", c.Ctename)
+			}
+		}
+	}
+	const (
+		unvisited = iota
+		visiting
+		done
+	)
+	state := make([]int, len(w.Ctes))
+	var order []*pg_query.CommonTableExpr
+	var visit func(i int) error
+	visit = func(i int) error {
+		switch state[i] {
+		case done:
+			return nil
+		case visiting:
+			return pgerror.New(pgerror.FeatureNotSupported, "mutual recursion between WITH items is not implemented")
+		}
+		state[i] = visiting
+		for _, j := range deps[i] {
+			if j != i {
+				if err := visit(j); err != nil {
+					return err
+				}
+			}
+		}
+		state[i] = done
+		order = append(order, w.Ctes[i].GetCommonTableExpr())
+		return nil
+	}
+	for i := range w.Ctes {
+		if err := visit(i); err != nil {
+			return nil, err
+		}
+	}
+	return order, nil
+}
