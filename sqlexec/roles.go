@@ -16,8 +16,10 @@ import (
 // and the bootstrap superuser is named postgres, as initdb names it.
 // CREATE, ALTER and DROP ROLE, GRANT and REVOKE of roles, SET ROLE and SET
 // SESSION AUTHORIZATION are recorded and shown by the catalog (pg_roles,
-// pg_auth_members, current_user, has_*_privilege), but fickle enforces no
-// privilege: every session may do anything. Like PostgreSQL's shared
+// pg_auth_members, current_user, has_*_privilege); the role statements
+// check PostgreSQL 15's rules on who may run them (CREATEROLE, superuser,
+// the admin option: roles_ddl.go), and statements the privileges of
+// privileges_check.go. Like PostgreSQL's shared
 // catalogs, the roles belong to the server, not to a database; unlike
 // PostgreSQL's, their changes are not transactional.
 
