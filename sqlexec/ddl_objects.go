@@ -58,6 +58,9 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 				}
 				return pgerror.Newf(pgerror.UndefinedTable, "table \"%s\" does not exist", name)
 			}
+			if err := d.s.requireOwner(relationOwner(d.cat, aclTable, t.oid), "table", t.name); err != nil {
+				return err
+			}
 			if err := d.lockTable(t, isolation.TableLockAccessExclusive); err != nil {
 				return err
 			}
@@ -76,6 +79,9 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 				return pgerror.Newf(pgerror.UndefinedObject, "index \"%s\" does not exist", name)
 			}
 			t := d.cat.tables[ix.table].clone()
+			if err := d.s.requireOwner(relationOwner(d.cat, aclTable, t.oid), "index", ix.name); err != nil {
+				return err
+			}
 			if ix.constraint {
 				return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop index %s because constraint %s on table %s requires it", ix.name, ix.name, t.name).
 					WithHint("You can drop constraint %s on table %s instead.", ix.name, t.name)
@@ -108,6 +114,9 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 					continue
 				}
 				return pgerror.Newf(pgerror.UndefinedTable, "sequence \"%s\" does not exist", name)
+			}
+			if err := d.s.requireOwner(relationOwner(d.cat, aclSequence, q.oid), "sequence", q.name); err != nil {
+				return err
 			}
 			if err := d.lockSequence(q, isolation.TableLockAccessExclusive); err != nil {
 				return err

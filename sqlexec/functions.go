@@ -524,6 +524,9 @@ func (d *ddl) dropFunctions(ds *pg_query.DropStmt) error {
 		if err != nil {
 			return err
 		}
+		if f != nil && !d.s.actsAsOwner(d.s.routineOwner(f)) {
+			return pgerror.Newf(pgerror.InsufficientPrivilege, "must be owner of %s %s", f.kindName(), f.name)
+		}
 		if f != nil && !dropping[f] {
 			dropping[f] = true
 			fs = append(fs, f)

@@ -173,6 +173,26 @@ func (s *Session) memberOf(role uint32) map[uint32]bool {
 	return out
 }
 
+// belongsTo reports whether member is role or belongs to it through
+// memberships, with or without INHERIT (PostgreSQL's is_member_of_role,
+// which SET ROLE and OWNER TO check).
+func (s *Session) belongsTo(member, role uint32) bool {
+	if member == role {
+		return true
+	}
+	_, members := s.engine.cluster.roles.created()
+	reached := map[uint32]bool{member: true}
+	for changed := true; changed; {
+		changed = false
+		for _, m := range members {
+			if reached[m.member] && !reached[m.role] {
+				reached[m.role], changed = true, true
+			}
+		}
+	}
+	return reached[role]
+}
+
 // roleOID is regrolein.
 func (n catalogNames) roleOID(text string) (int64, error) {
 	parts, err := parseQualifiedName(text)

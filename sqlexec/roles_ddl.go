@@ -1,6 +1,9 @@
 package sqlexec
 
 import (
+	"maps"
+	"slices"
+
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
@@ -91,22 +94,23 @@ func (s *Session) findRole(rc *roleCatalog, name string) *roleDesc {
 // roleActor is the role running a role statement and the attributes
 // that decide what it may do, read before the role catalog is locked.
 type roleActor struct {
-	oid               uint32
-	super, createRole bool
+	oid                         uint32
+	super, createRole, createDB bool
 }
 
 // roleActor reads the role the session runs as (current_user) for a role
-// statement's permission checks; a superuser has CREATEROLE's rights.
+// statement's permission checks; a superuser has CREATEROLE's and
+// CREATEDB's rights.
 func (s *Session) roleActor() roleActor {
 	role := s.currentRole()
 	a := roleActor{oid: role}
 	for _, r := range s.roles() {
 		if r.oid == role {
-			a.super, a.createRole = r.super, r.super || r.createRole
+			a.super, a.createRole, a.createDB = r.super, r.super || r.createRole, r.super || r.createDB
 		}
 	}
 	if role == oidBootstrapSuperuser {
-		a.super, a.createRole = true, true
+		a.super, a.createRole, a.createDB = true, true, true
 	}
 	return a
 }
@@ -423,6 +427,10 @@ func (s *Session) dropRoles(rc *roleCatalog, ds *pg_query.DropRoleStmt, note not
 				}
 			}
 		}
+		if owned := relationOwnedBy(c, r.oid); owned != "" {
+			return pgerror.Newf(pgerror.DependentObjectsStillExist, "role \"%s\" cannot be dropped because some objects depend on it", name).
+				WithDetail("owner of %s", owned)
+		}
 		if f := routineOwnedBy(c, name); f != nil {
 			return pgerror.Newf(pgerror.DependentObjectsStillExist, "role \"%s\" cannot be dropped because some objects depend on it", name).
 				WithDetail("owner of %s %s", f.kindName(), f.signature())
@@ -437,6 +445,29 @@ func (s *Session) dropRoles(rc *roleCatalog, ds *pg_query.DropRoleStmt, note not
 		rc.members = kept
 	}
 	return nil
+}
+
+// relationOwnedBy names the first table, view or sequence that role owns,
+// as PostgreSQL's dependency errors describe it ("table t"), or is "".
+func relationOwnedBy(c *catalog, role uint32) string {
+	for _, sc := range sortedSchemas(c) {
+		for _, name := range slices.Sorted(maps.Keys(sc.tables)) {
+			if sc.tables[name].owner == role {
+				return "table " + name
+			}
+		}
+		for _, name := range slices.Sorted(maps.Keys(sc.views)) {
+			if sc.views[name].owner == role {
+				return "view " + name
+			}
+		}
+		for _, name := range slices.Sorted(maps.Keys(sc.seqs)) {
+			if sc.seqs[name].role == role {
+				return "sequence " + name
+			}
+		}
+	}
+	return ""
 }
 
 // grantRoles runs GRANT role TO role [WITH ADMIN OPTION] and its REVOKE.
