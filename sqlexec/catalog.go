@@ -355,6 +355,14 @@ func (e *Engine) published() (*catalog, uint64) {
 // searchPath returns the session's schemas to search, in order, with
 // pg_catalog first unless the path names it elsewhere.
 func (s *Session) searchPath() []string {
+	path, _ := s.searchPathImplicit()
+	return path
+}
+
+// searchPathImplicit is searchPath and how many of its first schemas are
+// searched without the path naming them (the temporary schema,
+// pg_catalog).
+func (s *Session) searchPathImplicit() ([]string, int) {
 	v, _ := s.settings.get("search_path")
 	var out []string
 	hasCatalog, hasTemp := false, false
@@ -388,13 +396,16 @@ func (s *Session) searchPath() []string {
 	if s.schemaBeingCreated != "" {
 		out = append([]string{s.schemaBeingCreated}, out...)
 	}
+	implicit := 0
 	if !hasCatalog {
 		out = append([]string{"pg_catalog"}, out...)
+		implicit++
 	}
 	if !hasTemp && s.tempID != 0 {
 		out = append([]string{s.tempSchema()}, out...)
+		implicit++
 	}
-	return out
+	return out, implicit
 }
 
 // creationSchema returns the schema new objects without a schema go to: the
