@@ -359,6 +359,33 @@ var settingDefs = func() map[string]*settingDef {
 	return m
 }()
 
+// superuserSettings are the parameters of PostgreSQL 15's superuser
+// context that fickle has: only a superuser may SET them.
+var superuserSettings = map[string]bool{
+	"allow_in_place_tablespaces": true, "allow_system_table_mods": true, "backtrace_functions": true, "commit_delay": true,
+	"compute_query_id": true, "deadlock_timeout": true, "debug_discard_caches": true, "dynamic_library_path": true,
+	"extension_destdir": true, "ignore_checksum_failure": true, "jit_dump_bitcode": true, "lc_messages": true,
+	"lo_compat_privileges": true, "log_duration": true, "log_error_verbosity": true, "log_executor_stats": true,
+	"log_lock_waits": true, "log_min_duration_sample": true, "log_min_duration_statement": true,
+	"log_min_error_statement": true, "log_min_messages": true, "log_parameter_max_length": true, "log_parser_stats": true,
+	"log_planner_stats": true, "log_replication_commands": true, "log_statement": true, "log_statement_sample_rate": true,
+	"log_statement_stats": true, "log_temp_files": true, "log_transaction_sample_rate": true, "max_stack_depth": true,
+	"session_preload_libraries": true, "session_replication_role": true, "temp_file_limit": true,
+	"track_activities": true, "track_counts": true, "track_functions": true, "track_io_timing": true,
+	"track_wal_io_timing": true, "update_process_title": true, "wal_compression": true, "wal_consistency_checking": true,
+	"wal_init_zero": true, "wal_recycle": true, "zero_damaged_pages": true,
+}
+
+// mayChangeSetting fails with PostgreSQL's 42501 when the role running
+// the statement is not a superuser and the parameter is one only a
+// superuser may SET.
+func (s *Session) mayChangeSetting(name string) error {
+	if lk := strings.ToLower(name); superuserSettings[lk] && settingDefs[lk] != nil && !settingDefs[lk].readOnly() && !s.isSuperuser(s.currentRole()) {
+		return pgerror.Newf(pgerror.InsufficientPrivilege, "permission denied to set parameter \"%s\"", lk)
+	}
+	return nil
+}
+
 // settings holds a session's current values by lower-case name, and what
 // the open transaction's end restores (settings_txn.go).
 type settings struct {

@@ -169,6 +169,9 @@ func setConfig(x *execCtx, args []any) (any, error) {
 	name := args[0].(string)
 	val, _ := args[1].(string)
 	local := args[2] == true && x.s.txn != nil
+	if err := x.s.mayChangeSetting(name); err != nil {
+		return nil, err
+	}
 	if err := x.s.settings.set(name, val, local); err != nil {
 		return nil, err
 	}
