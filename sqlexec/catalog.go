@@ -75,8 +75,11 @@ type catalog struct {
 }
 
 type schemaDesc struct {
-	name    string
-	oid     uint32
+	name string
+	oid  uint32
+	// owner is the role owning the schema (pg_namespace.nspowner); 0 for
+	// the schemas initdb makes (schemaOwner).
+	owner   uint32
 	tables  map[string]*tableDesc
 	seqs    map[string]*sequence
 	indexes map[string]*indexDesc
@@ -299,6 +302,7 @@ func (c *catalog) clone() *catalog {
 	n := &catalog{oids: c.oids, schemas: make(map[string]*schemaDesc, len(c.schemas)), tables: make(map[uint32]*tableDesc, len(c.tables))}
 	for k, s := range c.schemas {
 		ns := newSchema(s.name, s.oid)
+		ns.owner = s.owner
 		for tk, t := range s.tables {
 			ns.tables[tk] = t
 		}

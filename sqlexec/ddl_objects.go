@@ -140,6 +140,9 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 				}
 				return pgerror.Newf(pgerror.InvalidSchemaName, "schema \"%s\" does not exist", name)
 			}
+			if err := d.s.requireOwner(schemaOwner(sc), "schema", name); err != nil {
+				return err
+			}
 			if (len(sc.tables) > 0 || len(sc.seqs) > 0 || len(sc.views) > 0 || len(sc.funcs) > 0 || len(sc.types) > 0) && !cascade {
 				return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop schema %s because other objects depend on it", name).
 					WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
@@ -544,7 +547,16 @@ func (d *ddl) createSchema(cs *pg_query.CreateSchemaStmt, full string) error {
 		}
 		return pgerror.Newf(pgerror.DuplicateSchema, "schema \"%s\" already exists", name)
 	}
-	d.cat.schemas[name] = newSchema(name, d.cat.newOID())
+	sc := newSchema(name, d.cat.newOID())
+	sc.owner = d.s.currentRole()
+	if spec := cs.Authrole; spec != nil {
+		r := d.s.roleNamed(d.s.roleSpecName(spec.Roletype.String(), spec.Rolename))
+		if r == nil {
+			return pgerror.Newf(pgerror.UndefinedObject, "role \"%s\" does not exist", spec.Rolename)
+		}
+		sc.owner = r.oid
+	}
+	d.cat.schemas[name] = sc
 	return d.createSchemaElements(name, cs.SchemaElts, full)
 }
 

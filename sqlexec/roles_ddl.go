@@ -447,10 +447,14 @@ func (s *Session) dropRoles(rc *roleCatalog, ds *pg_query.DropRoleStmt, note not
 	return nil
 }
 
-// relationOwnedBy names the first table, view or sequence that role owns,
-// as PostgreSQL's dependency errors describe it ("table t"), or is "".
+// relationOwnedBy names the first schema, table, view or sequence that
+// role owns, as PostgreSQL's dependency errors describe it ("table t"), or
+// is "".
 func relationOwnedBy(c *catalog, role uint32) string {
 	for _, sc := range sortedSchemas(c) {
+		if sc.owner == role {
+			return "schema " + sc.name
+		}
 		for _, name := range slices.Sorted(maps.Keys(sc.tables)) {
 			if sc.tables[name].owner == role {
 				return "table " + name
