@@ -757,6 +757,27 @@ func (d *ddl) changeOwner(at *pg_query.AlterTableStmt) error {
 			}
 		}
 	}
+	// A view or sequence given to an existing role likewise: the view's
+	// tables are then read with that role's privileges.
+	for _, c := range at.Cmds {
+		spec := c.GetAlterTableCmd().GetNewowner()
+		r := d.s.roleNamed(d.s.roleSpecName(spec.GetRoletype().String(), spec.GetRolename()))
+		if r == nil {
+			continue
+		}
+		switch kind {
+		case relView:
+			v := d.s.lookupView(d.cat, rv.Schemaname, rv.Relname)
+			nv := *v
+			nv.owner = r.oid
+			d.cat.schemas[v.schema].views[v.name] = &nv
+		case relSequence:
+			q := d.s.lookupSequence(d.cat, rv.Schemaname, rv.Relname)
+			nq := *q
+			nq.role = r.oid
+			d.cat.schemas[q.schema].seqs[q.name] = &nq
+		}
+	}
 	return nil
 }
 
