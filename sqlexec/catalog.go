@@ -75,8 +75,11 @@ type catalog struct {
 }
 
 type schemaDesc struct {
-	name    string
-	oid     uint32
+	name string
+	oid  uint32
+	// owner is the role owning the schema (pg_namespace.nspowner); 0 for
+	// the schemas initdb makes (schemaOwner).
+	owner   uint32
 	tables  map[string]*tableDesc
 	seqs    map[string]*sequence
 	indexes map[string]*indexDesc
@@ -299,6 +302,7 @@ func (c *catalog) clone() *catalog {
 	n := &catalog{oids: c.oids, schemas: make(map[string]*schemaDesc, len(c.schemas)), tables: make(map[uint32]*tableDesc, len(c.tables))}
 	for k, s := range c.schemas {
 		ns := newSchema(s.name, s.oid)
+		ns.owner = s.owner
 		for tk, t := range s.tables {
 			ns.tables[tk] = t
 		}
@@ -355,6 +359,14 @@ func (e *Engine) published() (*catalog, uint64) {
 // searchPath returns the session's schemas to search, in order, with
 // pg_catalog first unless the path names it elsewhere.
 func (s *Session) searchPath() []string {
+	path, _ := s.searchPathImplicit()
+	return path
+}
+
+// searchPathImplicit is searchPath and how many of its first schemas are
+// searched without the path naming them (the temporary schema,
+// pg_catalog).
+func (s *Session) searchPathImplicit() ([]string, int) {
 	v, _ := s.settings.get("search_path")
 	var out []string
 	hasCatalog, hasTemp := false, false
@@ -388,13 +400,16 @@ func (s *Session) searchPath() []string {
 	if s.schemaBeingCreated != "" {
 		out = append([]string{s.schemaBeingCreated}, out...)
 	}
+	implicit := 0
 	if !hasCatalog {
 		out = append([]string{"pg_catalog"}, out...)
+		implicit++
 	}
 	if !hasTemp && s.tempID != 0 {
 		out = append([]string{s.tempSchema()}, out...)
+		implicit++
 	}
-	return out
+	return out, implicit
 }
 
 // creationSchema returns the schema new objects without a schema go to: the

@@ -797,8 +797,8 @@ func (d *ddl) addColumnDef(b *binder, t *tableDesc, cd *pg_query.ColumnDef) ([]t
 
 // alterOwner runs ALTER SCHEMA, FUNCTION, PROCEDURE and ROUTINE ... OWNER
 // TO role (ALTER TABLE and its kin come as ALTER TABLE, see changeOwner):
-// fickle records the owners of routines only (functions.go), so for a
-// schema it only checks that the schema exists.
+// A schema's owner is recorded (schemaOwner); the system schemas' owners
+// do not change.
 func (d *ddl) alterOwner(ao *pg_query.AlterOwnerStmt) error {
 	switch ao.ObjectType {
 	case pg_query.ObjectType_OBJECT_FUNCTION, pg_query.ObjectType_OBJECT_PROCEDURE, pg_query.ObjectType_OBJECT_ROUTINE:
@@ -810,9 +810,26 @@ func (d *ddl) alterOwner(ao *pg_query.AlterOwnerStmt) error {
 		return pgerror.Unsupported(ddlTag(&pg_query.Node{Node: &pg_query.Node_AlterOwnerStmt{AlterOwnerStmt: ao}}) + " ... OWNER TO")
 	}
 	name := ao.Object.GetString_().GetSval()
-	if _, ok := d.cat.schemas[name]; !ok && name != "pg_catalog" && name != "information_schema" {
+	sc, ok := d.cat.schemas[name]
+	if !ok && name != "pg_catalog" && name != "information_schema" {
 		return pgerror.Newf(pgerror.InvalidSchemaName, "schema \"%s\" does not exist", name)
 	}
+	r := d.s.roleNamed(d.s.roleSpecName(ao.Newowner.Roletype.String(), ao.Newowner.Rolename))
+	if !ok || r == nil || r.oid == schemaOwner(sc) || name == "pg_catalog" || isTempSchema(name) {
+		return nil
+	}
+	if role := d.s.currentRole(); !d.s.isSuperuser(role) {
+		if err := d.s.requireOwner(schemaOwner(sc), "schema", name); err != nil {
+			return err
+		}
+		if !d.s.belongsTo(role, r.oid) {
+			return pgerror.Newf(pgerror.InsufficientPrivilege, "must be member of role \"%s\"", r.name)
+		}
+		if !d.s.hasPrivilege(role, aclDatabase, d.s.engine.oid, []byte{'C'}) {
+			return pgerror.Newf(pgerror.InsufficientPrivilege, "permission denied for database %s", d.s.database())
+		}
+	}
+	sc.owner = r.oid
 	return nil
 }
 

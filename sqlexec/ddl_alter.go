@@ -32,6 +32,9 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 	if t == nil {
 		return err
 	}
+	if err := d.s.requireOwner(relationOwner(d.cat, aclTable, t.oid), "table", t.name); err != nil {
+		return err
+	}
 	if err := d.lockTable(t, isolation.TableLockAccessExclusive); err != nil {
 		return err
 	}
@@ -552,11 +555,11 @@ func (d *ddl) rename(rs *pg_query.RenameStmt) error {
 	if err := d.lockTable(t, isolation.TableLockAccessExclusive); err != nil {
 		return err
 	}
+	if err := d.s.requireOwner(relationOwner(d.cat, aclTable, t.oid), "table", t.name); err != nil {
+		return err
+	}
 	nt := t.clone()
 	if renamesRelation {
-		if role := d.s.currentRole(); !d.s.isSuperuser(role) && !d.s.memberOf(role)[relationOwner(d.cat, aclTable, t.oid)] {
-			return pgerror.Newf(pgerror.InsufficientPrivilege, "must be owner of table %s", t.name)
-		}
 		if d.relationExists(t.schema, rs.Newname) {
 			return pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" already exists", rs.Newname)
 		}
@@ -740,6 +743,11 @@ func (d *ddl) changeOwner(at *pg_query.AlterTableStmt) error {
 	if k, named := wantKind[at.Objtype]; named && k != kind {
 		return pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not %s", rv.Relname, want[at.Objtype])
 	}
+	if oid, kind, _ := relationLookup(d.cat, path, rv.Relname); kind != relIndex && oid >= firstUserOID {
+		if err := d.ownerChangeAllowed(at, uint32(oid), kind); err != nil {
+			return err
+		}
+	}
 	if t := d.s.lookupTable(d.cat, rv.Schemaname, rv.Relname); t != nil && kind == relTable {
 		// A table given to an existing role: that role now holds the
 		// default privileges (privileges_check.go).
@@ -750,6 +758,68 @@ func (d *ddl) changeOwner(at *pg_query.AlterTableStmt) error {
 				nt.owner = r.oid
 				d.cat.putTable(nt)
 			}
+		}
+	}
+	// A view or sequence given to an existing role likewise: the view's
+	// tables are then read with that role's privileges.
+	for _, c := range at.Cmds {
+		spec := c.GetAlterTableCmd().GetNewowner()
+		r := d.s.roleNamed(d.s.roleSpecName(spec.GetRoletype().String(), spec.GetRolename()))
+		if r == nil {
+			continue
+		}
+		switch kind {
+		case relView:
+			v := d.s.lookupView(d.cat, rv.Schemaname, rv.Relname)
+			nv := *v
+			nv.owner = r.oid
+			d.cat.schemas[v.schema].views[v.name] = &nv
+		case relSequence:
+			q := d.s.lookupSequence(d.cat, rv.Schemaname, rv.Relname)
+			nq := *q
+			nq.role = r.oid
+			d.cat.schemas[q.schema].seqs[q.name] = &nq
+		}
+	}
+	return nil
+}
+
+// ownerChangeAllowed is the permission check of ALTER TABLE, VIEW or
+// SEQUENCE ... OWNER TO, PostgreSQL 15's: unless a superuser runs it or
+// the owner stays the same, the role running it must act as the owner,
+// belong to the new owning role, and that role must hold CREATE on the
+// relation's schema.
+func (d *ddl) ownerChangeAllowed(at *pg_query.AlterTableStmt, oid uint32, kind relationKind) error {
+	role := d.s.currentRole()
+	if d.s.isSuperuser(role) {
+		return nil
+	}
+	acl, noun := aclTable, "table"
+	switch kind {
+	case relSequence:
+		acl, noun = aclSequence, "sequence"
+	case relView:
+		noun = "view"
+	}
+	owner := relationOwner(d.cat, acl, oid)
+	for _, c := range at.Cmds {
+		spec := c.GetAlterTableCmd().GetNewowner()
+		r := d.s.roleNamed(d.s.roleSpecName(spec.GetRoletype().String(), spec.GetRolename()))
+		if r != nil && r.oid == owner {
+			continue
+		}
+		if err := d.s.requireOwner(owner, noun, at.Relation.Relname); err != nil {
+			return err
+		}
+		if r == nil {
+			continue
+		}
+		if !d.s.belongsTo(role, r.oid) {
+			return pgerror.Newf(pgerror.InsufficientPrivilege, "must be member of role \"%s\"", r.name)
+		}
+		if schema, _, ok := relationByOid(d.cat, int64(oid)); ok && d.cat.schemas[schema] != nil &&
+			!d.s.hasPrivilege(r.oid, aclSchema, d.cat.schemas[schema].oid, []byte{'C'}) {
+			return pgerror.Newf(pgerror.InsufficientPrivilege, "permission denied for schema %s", schema)
 		}
 	}
 	return nil

@@ -114,6 +114,9 @@ func defElemText(de *pg_query.DefElem) string {
 // createDatabase runs CREATE DATABASE name: a copy of the template
 // (template1 unless named), objects and rows (ddl_database_copy.go).
 func (s *Session) createDatabase(name, template string) error {
+	if !s.roleActor().createDB {
+		return pgerror.New(pgerror.InsufficientPrivilege, "permission denied to create database")
+	}
 	c := s.engine.cluster
 	if template == "" {
 		template = "template1"

@@ -59,6 +59,9 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 				}
 				return pgerror.Newf(pgerror.UndefinedTable, "table \"%s\" does not exist", name)
 			}
+			if err := d.s.requireOwner(relationOwner(d.cat, aclTable, t.oid), "table", t.name); err != nil {
+				return err
+			}
 			if err := d.lockTable(t, isolation.TableLockAccessExclusive); err != nil {
 				return err
 			}
@@ -77,6 +80,9 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 				return pgerror.Newf(pgerror.UndefinedObject, "index \"%s\" does not exist", name)
 			}
 			t := d.cat.tables[ix.table].clone()
+			if err := d.s.requireOwner(relationOwner(d.cat, aclTable, t.oid), "index", ix.name); err != nil {
+				return err
+			}
 			if ix.constraint {
 				return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop index %s because constraint %s on table %s requires it", ix.name, ix.name, t.name).
 					WithHint("You can drop constraint %s on table %s instead.", ix.name, t.name)
@@ -110,6 +116,9 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 				}
 				return pgerror.Newf(pgerror.UndefinedTable, "sequence \"%s\" does not exist", name)
 			}
+			if err := d.s.requireOwner(relationOwner(d.cat, aclSequence, q.oid), "sequence", q.name); err != nil {
+				return err
+			}
 			if err := d.lockSequence(q, isolation.TableLockAccessExclusive); err != nil {
 				return err
 			}
@@ -131,6 +140,9 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 					continue
 				}
 				return pgerror.Newf(pgerror.InvalidSchemaName, "schema \"%s\" does not exist", name)
+			}
+			if err := d.s.requireOwner(schemaOwner(sc), "schema", name); err != nil {
+				return err
 			}
 			if (len(sc.tables) > 0 || len(sc.seqs) > 0 || len(sc.views) > 0 || len(sc.funcs) > 0 || len(sc.types) > 0) && !cascade {
 				return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop schema %s because other objects depend on it", name).
@@ -565,7 +577,16 @@ func (d *ddl) createSchema(cs *pg_query.CreateSchemaStmt, full string) error {
 		}
 		return pgerror.Newf(pgerror.DuplicateSchema, "schema \"%s\" already exists", name)
 	}
-	d.cat.schemas[name] = newSchema(name, d.cat.newOID())
+	sc := newSchema(name, d.cat.newOID())
+	sc.owner = d.s.currentRole()
+	if spec := cs.Authrole; spec != nil {
+		r := d.s.roleNamed(d.s.roleSpecName(spec.Roletype.String(), spec.Rolename))
+		if r == nil {
+			return pgerror.Newf(pgerror.UndefinedObject, "role \"%s\" does not exist", spec.Rolename)
+		}
+		sc.owner = r.oid
+	}
+	d.cat.schemas[name] = sc
 	return d.createSchemaElements(name, cs.SchemaElts, full)
 }
 

@@ -35,8 +35,15 @@ func (d *ddl) renameSchema(rs *pg_query.RenameStmt) error {
 	case len(sc.funcs) > 0 || len(sc.types) > 0:
 		return pgerror.Unsupported("ALTER SCHEMA ... RENAME of a schema holding functions or types")
 	}
+	if err := d.s.requireOwner(schemaOwner(sc), "schema", old); err != nil {
+		return err
+	}
+	if role := d.s.currentRole(); !d.s.hasPrivilege(role, aclDatabase, d.s.engine.oid, []byte{'C'}) {
+		return pgerror.Newf(pgerror.InsufficientPrivilege, "permission denied for database %s", d.s.database())
+	}
 	rw := schemaRewriter{d: d, old: old, renamed: renamed}
 	ns := newSchema(renamed, sc.oid)
+	ns.owner = sc.owner
 	var tables []*tableDesc
 	for _, t := range sortedTables(d.cat) {
 		nt, err := rw.table(t)

@@ -20,6 +20,9 @@ func (d *ddl) renameSequence(rs *pg_query.RenameStmt) (ok bool, err error) {
 	if q == nil {
 		return false, nil
 	}
+	if err := d.s.requireOwner(relationOwner(d.cat, aclSequence, q.oid), "sequence", q.name); err != nil {
+		return true, err
+	}
 	if d.relationExists(q.schema, rs.Newname) {
 		return true, pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" already exists", rs.Newname)
 	}

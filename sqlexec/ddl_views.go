@@ -267,6 +267,9 @@ func (d *ddl) dropViews(ds *pg_query.DropStmt) error {
 			}
 			return pgerror.Newf(pgerror.UndefinedTable, "view \"%s\" does not exist", name)
 		}
+		if err := d.s.requireOwner(v.ownerRole(), "view", v.name); err != nil {
+			return err
+		}
 		vs = append(vs, v)
 	}
 	var oids []uint32

@@ -65,23 +65,59 @@ type funcDesc struct {
 // funcSetting is a SET option of a routine: a setting and its value.
 type funcSetting struct{ name, value string }
 
-// readSetting reads a SET option; FROM CURRENT and the role settings are
+// readSetting reads a SET or RESET option: SET replaces the setting's
+// value, RESET (and SET ... TO DEFAULT) drops it, RESET ALL drops them all,
+// as PostgreSQL edits proconfig. FROM CURRENT and the role settings are
 // refused.
 func (f *funcDesc) readSetting(vs *pg_query.VariableSetStmt) error {
 	name := strings.ToLower(vs.Name)
 	switch {
-	case vs.Kind != pg_query.VariableSetKind_VAR_SET_VALUE:
+	case vs.Kind == pg_query.VariableSetKind_VAR_RESET_ALL:
+		f.config = nil
+		return nil
+	case vs.Kind == pg_query.VariableSetKind_VAR_SET_CURRENT:
 		return pgerror.Unsupported("function option SET ... FROM CURRENT")
+	case vs.Kind != pg_query.VariableSetKind_VAR_SET_VALUE && vs.Kind != pg_query.VariableSetKind_VAR_RESET &&
+		vs.Kind != pg_query.VariableSetKind_VAR_SET_DEFAULT:
+		return pgerror.Unsupported("function option " + vs.Kind.String())
 	case name == "role" || name == "session_authorization":
 		return pgerror.Unsupported("function option SET " + name)
 	case settingDefs[name] == nil && !strings.Contains(name, "."):
 		return pgerror.Newf(pgerror.UndefinedObject, "unrecognized configuration parameter \"%s\"", vs.Name)
 	}
+	at := slices.IndexFunc(f.config, func(c funcSetting) bool { return c.name == name })
+	if vs.Kind != pg_query.VariableSetKind_VAR_SET_VALUE {
+		if at >= 0 {
+			f.config = slices.Delete(f.config, at, at+1)
+		}
+		return nil
+	}
 	value, err := setValue(name, vs.Args)
 	if err != nil {
 		return err
 	}
+	if at >= 0 {
+		f.config[at].value = value
+		return nil
+	}
 	f.config = append(f.config, funcSetting{name: name, value: value})
+	return nil
+}
+
+// checkRoutineSettings checks the values of a new routine's SET options
+// as SET would, when check_function_bodies is on, as PostgreSQL's CREATE
+// FUNCTION does.
+func (d *ddl) checkRoutineSettings(f *funcDesc) error {
+	if on, _ := d.s.settings.get("check_function_bodies"); on == "off" {
+		return nil
+	}
+	for _, c := range f.config {
+		if def := settingDefs[c.name]; def != nil && def.normalize != nil {
+			if _, err := def.normalize(c.value); err != nil {
+				return err
+			}
+		}
+	}
 	return nil
 }
 
@@ -202,6 +238,9 @@ func (d *ddl) createFunction(cs *pg_query.CreateFunctionStmt, full string) error
 		return err
 	}
 	if err := f.readOptions(cs.Options); err != nil {
+		return err
+	}
+	if err := d.checkRoutineSettings(f); err != nil {
 		return err
 	}
 	if err := f.readBody(cs); err != nil {
@@ -523,6 +562,9 @@ func (d *ddl) dropFunctions(ds *pg_query.DropStmt) error {
 		f, err := d.findRoutine(o.GetObjectWithArgs(), ds.RemoveType, ds.MissingOk, true)
 		if err != nil {
 			return err
+		}
+		if f != nil && !d.s.actsAsOwner(d.s.routineOwner(f)) {
+			return pgerror.Newf(pgerror.InsufficientPrivilege, "must be owner of %s %s", f.kindName(), f.name)
 		}
 		if f != nil && !dropping[f] {
 			dropping[f] = true

@@ -441,22 +441,26 @@ func (s *Session) invoke(x *execCtx, f *funcDesc, vals []any) ([][]any, error) {
 // enterRoutine sets up what f runs with: its owner as current_user when
 // it is SECURITY DEFINER, and its SET options, as SET LOCAL would. The
 // function it returns restores the caller's user and the settings'
-// values (a plain SET inside the routine of one of those settings is
-// undone too, which PostgreSQL would keep).
+// values, but for a setting the routine's body changed with a plain SET,
+// which, as in PostgreSQL, outlasts the routine.
 func (s *Session) enterRoutine(f *funcDesc) (func(), error) {
 	outer := s.definer
 	if f.secDef {
 		s.definer = f.owner
 	}
 	saved := make([]string, len(f.config))
+	plainSets := make([]int, len(f.config))
 	restore := func(n int) {
 		for i := n - 1; i >= 0; i-- {
-			s.settings.put(f.config[i].name, saved[i], true)
+			if name := f.config[i].name; s.settings.plainSets[name] == plainSets[i] {
+				s.settings.put(name, saved[i], true)
+			}
 		}
 		s.definer = outer
 	}
 	for i, c := range f.config {
 		saved[i], _ = s.settings.get(c.name)
+		plainSets[i] = s.settings.plainSets[c.name]
 		if err := s.settings.set(c.name, c.value, true); err != nil {
 			restore(i)
 			return nil, err

@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"slices"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -66,8 +67,15 @@ func (d *ddl) grant(gs *pg_query.GrantStmt) error {
 			return err
 		}
 		acl := append([]aclItem(nil), objectACL(d.cat, obj.kind, obj.oid)...)
+		owner := relationOwner(d.cat, obj.kind, obj.oid)
 		for _, g := range grantees {
+			before := grantOptions(acl, g, grantor)
 			acl = editACL(acl, g, grantor, letters, gs.IsGrant, gs.GrantOption)
+			if lost := withoutLetters(before, grantOptions(acl, g, grantor)); !gs.IsGrant && g != 0 && lost != "" {
+				if acl, err = d.revokeDependent(acl, g, lost, owner, gs.Behavior == pg_query.DropBehavior_DROP_CASCADE); err != nil {
+					return err
+				}
+			}
 		}
 		d.cat.acls[aclKey{obj.kind, obj.oid}] = acl
 	}
@@ -290,6 +298,74 @@ func (d *ddl) privilegeLetters(gs *pg_query.GrantStmt, kind aclKind) (string, er
 		out = append(out, letter)
 	}
 	return string(out), nil
+}
+
+// grantOptions lists the privilege letters the item of acl from grantor
+// to grantee holds with the grant option.
+func grantOptions(acl []aclItem, grantee, grantor uint32) string {
+	var b strings.Builder
+	for _, item := range acl {
+		if item.grantee != grantee || item.grantor != grantor {
+			continue
+		}
+		for i := 0; i+1 < len(item.privs); i++ {
+			if item.privs[i+1] == '*' {
+				b.WriteByte(item.privs[i])
+			}
+		}
+	}
+	return b.String()
+}
+
+// withoutLetters is the letters of from that are not in remove.
+func withoutLetters(from, remove string) string {
+	var b strings.Builder
+	for i := 0; i < len(from); i++ {
+		if strings.IndexByte(remove, from[i]) < 0 {
+			b.WriteByte(from[i])
+		}
+	}
+	return b.String()
+}
+
+// revokeDependent follows a REVOKE that took from grantee the grant
+// options lost, as PostgreSQL's recursive_revoke: the privileges grantee
+// granted on with them, unless it still holds those options through
+// another grant (or owns the object), are dependent; without CASCADE
+// they make the REVOKE fail with 2BP01, with it they are revoked too, and
+// what their grantees granted in turn.
+func (d *ddl) revokeDependent(acl []aclItem, grantee uint32, lost string, owner uint32, cascade bool) ([]aclItem, error) {
+	if grantee == owner {
+		return acl, nil
+	}
+	holds := d.s.memberOf(grantee)
+	for _, item := range acl {
+		if item.grantee == 0 || holds[item.grantee] {
+			lost = withoutLetters(lost, grantOptions([]aclItem{item}, item.grantee, item.grantor))
+		}
+	}
+	for lost != "" {
+		idx := slices.IndexFunc(acl, func(item aclItem) bool {
+			return item.grantor == grantee && strings.ContainsAny(strings.ReplaceAll(item.privs, "*", ""), lost)
+		})
+		if idx < 0 {
+			break
+		}
+		if !cascade {
+			return nil, pgerror.New(pgerror.DependentObjectsStillExist, "dependent privileges exist").
+				WithHint("Use CASCADE to revoke them too.")
+		}
+		next := acl[idx].grantee
+		before := grantOptions(acl, next, grantee)
+		acl = editACL(acl, next, grantee, lost, false, false)
+		if gone := withoutLetters(before, grantOptions(acl, next, grantee)); next != 0 && gone != "" {
+			var err error
+			if acl, err = d.revokeDependent(acl, next, gone, owner, cascade); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return acl, nil
 }
 
 // editACL grants (or revokes) the privilege letters to grantee, by

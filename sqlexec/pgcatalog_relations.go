@@ -16,6 +16,7 @@ type relationRow struct {
 	name      string
 	namespace int64
 	kind      string // relkind: r, p, i, I, S, v
+	table     uint32 // an index's table
 	rowType   int64
 	am        int64
 	pages     int64
@@ -94,7 +95,7 @@ func relationRows(c *catalog) []relationRow {
 		if t.part != nil {
 			kind = "I"
 		}
-		return relationRow{oid: oid, name: name, namespace: schemaOID(c, t.schema), kind: kind, am: int64(am), pages: 1, natts: keys,
+		return relationRow{oid: oid, name: name, namespace: schemaOID(c, t.schema), kind: kind, table: t.oid, am: int64(am), pages: 1, natts: keys,
 			temp: isTempSchema(t.schema), unlogged: t.unlogged, partition: indexParent(t, oid) != 0}
 	}
 	for _, t := range sortedTables(c) {
@@ -184,6 +185,9 @@ func init() {
 			for i, r := range rels {
 				out[i] = r.values()
 				switch r.kind {
+				case "i", "I":
+					// An index belongs to its table's owner.
+					out[i][5] = int64(relationOwner(c, aclTable, r.table))
 				case "r", "p", "v":
 					out[i][5] = int64(relationOwner(c, aclTable, r.oid))
 					out[i][28] = aclText(s, c, aclTable, r.oid)

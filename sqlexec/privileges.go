@@ -136,6 +136,13 @@ func relationOwner(c *catalog, kind aclKind, oid uint32) uint32 {
 			}
 		}
 	}
+	if kind == aclSchema {
+		for _, sc := range c.schemas {
+			if sc.oid == oid {
+				return schemaOwner(sc)
+			}
+		}
+	}
 	if kind == aclTable {
 		if t := c.tables[oid]; t != nil && t.owner != 0 {
 			return t.owner
@@ -191,11 +198,14 @@ func aclText(s *Session, c *catalog, kind aclKind, oid uint32) any {
 	return formatACL(s, acl)
 }
 
-// schemaOwner is pg_namespace.nspowner: public belongs to
-// pg_database_owner, as in PostgreSQL 15, the other schemas to the
-// bootstrap superuser.
+// schemaOwner is pg_namespace.nspowner: the role that created the schema
+// or was given it; public belongs to pg_database_owner, as in PostgreSQL
+// 15, the other schemas initdb makes to the bootstrap superuser.
 func schemaOwner(sc *schemaDesc) uint32 {
-	if sc.oid == oidPublic {
+	switch {
+	case sc.owner != 0:
+		return sc.owner
+	case sc.oid == oidPublic:
 		return oidDatabaseOwnerRole
 	}
 	return oidBootstrapSuperuser

@@ -109,3 +109,30 @@ func namesColumn(n *pg_query.Node) bool {
 	})
 	return found
 }
+
+// actsAsOwner reports whether the role running the statement may do what
+// only owner may (DROP, ALTER): a superuser or a role holding owner's
+// privileges, as PostgreSQL's ownership checks.
+func (s *Session) actsAsOwner(owner uint32) bool {
+	role := s.currentRole()
+	return s.isSuperuser(role) || s.memberOf(role)[owner]
+}
+
+// requireOwner fails with PostgreSQL's 42501 "must be owner of" error
+// unless the role running the statement acts as owner of the object, a
+// noun ("table", "view", ...) called name.
+func (s *Session) requireOwner(owner uint32, noun, name string) error {
+	if s.actsAsOwner(owner) {
+		return nil
+	}
+	return pgerror.Newf(pgerror.InsufficientPrivilege, "must be owner of %s %s", noun, name)
+}
+
+// routineOwner is the OID of the role owning f: 0, which only a superuser
+// acts as, when its owner names no role.
+func (s *Session) routineOwner(f *funcDesc) uint32 {
+	if r := s.roleNamed(f.owner); r != nil {
+		return r.oid
+	}
+	return 0
+}

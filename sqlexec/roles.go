@@ -16,8 +16,10 @@ import (
 // and the bootstrap superuser is named postgres, as initdb names it.
 // CREATE, ALTER and DROP ROLE, GRANT and REVOKE of roles, SET ROLE and SET
 // SESSION AUTHORIZATION are recorded and shown by the catalog (pg_roles,
-// pg_auth_members, current_user, has_*_privilege), but fickle enforces no
-// privilege: every session may do anything. Like PostgreSQL's shared
+// pg_auth_members, current_user, has_*_privilege); the role statements
+// check PostgreSQL 15's rules on who may run them (CREATEROLE, superuser,
+// the admin option: roles_ddl.go), and statements the privileges of
+// privileges_check.go. Like PostgreSQL's shared
 // catalogs, the roles belong to the server, not to a database; unlike
 // PostgreSQL's, their changes are not transactional.
 
@@ -169,6 +171,26 @@ func (s *Session) memberOf(role uint32) map[uint32]bool {
 		}
 	}
 	return out
+}
+
+// belongsTo reports whether member is role or belongs to it through
+// memberships, with or without INHERIT (PostgreSQL's is_member_of_role,
+// which SET ROLE and OWNER TO check).
+func (s *Session) belongsTo(member, role uint32) bool {
+	if member == role {
+		return true
+	}
+	_, members := s.engine.cluster.roles.created()
+	reached := map[uint32]bool{member: true}
+	for changed := true; changed; {
+		changed = false
+		for _, m := range members {
+			if reached[m.member] && !reached[m.role] {
+				reached[m.role], changed = true, true
+			}
+		}
+	}
+	return reached[role]
 }
 
 // roleOID is regrolein.

@@ -1,6 +1,9 @@
 package sqlexec
 
 import (
+	"maps"
+	"slices"
+
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
@@ -13,42 +16,42 @@ import (
 func (b *binder) rolePlan(n *pg_query.Node) (*stmtPlan, error) {
 	var tag string
 	// run edits the roles with rc locked: the role the session runs as is
-	// read before (grantor), as reading it takes the lock.
-	var run func(x *execCtx, rc *roleCatalog, note notify, grantor uint32) error
+	// read before (actor), as reading it takes the lock.
+	var run func(x *execCtx, rc *roleCatalog, note notify, actor roleActor) error
 	switch v := n.Node.(type) {
 	case *pg_query.Node_CreateRoleStmt:
 		tag = "CREATE ROLE"
-		run = func(x *execCtx, rc *roleCatalog, note notify, grantor uint32) error {
-			return x.s.createRole(rc, v.CreateRoleStmt, grantor)
+		run = func(x *execCtx, rc *roleCatalog, note notify, actor roleActor) error {
+			return x.s.createRole(rc, v.CreateRoleStmt, actor)
 		}
 	case *pg_query.Node_AlterRoleStmt:
 		tag = "ALTER ROLE"
-		run = func(x *execCtx, rc *roleCatalog, note notify, grantor uint32) error {
-			return x.s.alterRole(rc, v.AlterRoleStmt, grantor)
+		run = func(x *execCtx, rc *roleCatalog, note notify, actor roleActor) error {
+			return x.s.alterRole(rc, v.AlterRoleStmt, actor)
 		}
 	case *pg_query.Node_DropRoleStmt:
 		tag = "DROP ROLE"
-		run = func(x *execCtx, rc *roleCatalog, note notify, grantor uint32) error {
-			return x.s.dropRoles(rc, v.DropRoleStmt, note)
+		run = func(x *execCtx, rc *roleCatalog, note notify, actor roleActor) error {
+			return x.s.dropRoles(rc, v.DropRoleStmt, note, actor)
 		}
 	case *pg_query.Node_GrantRoleStmt:
 		tag = "GRANT ROLE"
 		if !v.GrantRoleStmt.IsGrant {
 			tag = "REVOKE ROLE"
 		}
-		run = func(x *execCtx, rc *roleCatalog, note notify, grantor uint32) error {
-			return x.s.grantRoles(rc, v.GrantRoleStmt, note, grantor)
+		run = func(x *execCtx, rc *roleCatalog, note notify, actor roleActor) error {
+			return x.s.grantRoles(rc, v.GrantRoleStmt, note, actor)
 		}
 	case *pg_query.Node_RenameStmt:
 		tag = "ALTER ROLE"
-		run = func(x *execCtx, rc *roleCatalog, note notify, grantor uint32) error {
-			return x.s.renameRole(rc, v.RenameStmt.Subname, v.RenameStmt.Newname)
+		run = func(x *execCtx, rc *roleCatalog, note notify, actor roleActor) error {
+			return x.s.renameRole(rc, v.RenameStmt.Subname, v.RenameStmt.Newname, actor)
 		}
 	default:
 		return nil, pgerror.Unsupported("statement " + nodeKind(n))
 	}
 	return &stmtPlan{noTxn: true, exec: func(x *execCtx) (*Result, error) {
-		grantor := x.s.currentRole()
+		actor := x.s.roleActor()
 		rc := &x.s.engine.cluster.roles
 		rc.mu.Lock()
 		defer rc.mu.Unlock()
@@ -61,7 +64,7 @@ func (b *binder) rolePlan(n *pg_query.Node) (*stmtPlan, error) {
 			n.Severity = severity
 			notices = append(notices, n)
 		}
-		if err := run(x, rc, note, grantor); err != nil {
+		if err := run(x, rc, note, actor); err != nil {
 			return nil, err
 		}
 		return &Result{Tag: tag, Notices: notices}, nil
@@ -88,7 +91,155 @@ func (s *Session) findRole(rc *roleCatalog, name string) *roleDesc {
 	return nil
 }
 
-func (s *Session) createRole(rc *roleCatalog, cs *pg_query.CreateRoleStmt, grantor uint32) error {
+// roleActor is the role running a role statement and the attributes
+// that decide what it may do, read before the role catalog is locked.
+type roleActor struct {
+	oid                         uint32
+	super, createRole, createDB bool
+}
+
+// roleActor reads the role the session runs as (current_user) for a role
+// statement's permission checks; a superuser has CREATEROLE's and
+// CREATEDB's rights.
+func (s *Session) roleActor() roleActor {
+	role := s.currentRole()
+	a := roleActor{oid: role}
+	for _, r := range s.roles() {
+		if r.oid == role {
+			a.super, a.createRole, a.createDB = r.super, r.super || r.createRole, r.super || r.createDB
+		}
+	}
+	if role == oidBootstrapSuperuser {
+		a.super, a.createRole, a.createDB = true, true, true
+	}
+	return a
+}
+
+// createRoleAllowed is CREATE ROLE's permission check, PostgreSQL 15's:
+// a superuser, replication or bypassrls role only by a superuser, others
+// by a role with CREATEROLE.
+func createRoleAllowed(cs *pg_query.CreateRoleStmt, actor roleActor) error {
+	flags := map[string]bool{}
+	for _, o := range cs.Options {
+		if de := o.GetDefElem(); de.Arg != nil && de.Arg.GetBoolean() != nil {
+			flags[de.Defname] = de.Arg.GetBoolean().GetBoolval()
+		}
+	}
+	switch {
+	case flags["superuser"] && !actor.super:
+		return pgerror.New(pgerror.InsufficientPrivilege, "must be superuser to create superusers")
+	case flags["isreplication"] && !actor.super:
+		return pgerror.New(pgerror.InsufficientPrivilege, "must be superuser to create replication users")
+	case flags["bypassrls"] && !actor.super:
+		return pgerror.New(pgerror.InsufficientPrivilege, "must be superuser to create bypassrls users")
+	case !actor.createRole:
+		return pgerror.New(pgerror.InsufficientPrivilege, "permission denied to create role")
+	}
+	return nil
+}
+
+// alterRoleAllowed is ALTER ROLE's permission check, PostgreSQL 15's: a
+// superuser or replication role, or those attributes, only by a
+// superuser; BYPASSRLS likewise; other roles by a role with CREATEROLE,
+// or a role changing only its own password.
+func alterRoleAllowed(r *roleDesc, as *pg_query.AlterRoleStmt, actor roleActor) error {
+	given := map[string]bool{}
+	for _, o := range as.Options {
+		given[o.GetDefElem().Defname] = true
+	}
+	switch {
+	case (r.super || given["superuser"]) && !actor.super:
+		return pgerror.New(pgerror.InsufficientPrivilege, "must be superuser to alter superuser roles or change superuser attribute")
+	case (r.replication || given["isreplication"]) && !actor.super:
+		return pgerror.New(pgerror.InsufficientPrivilege, "must be superuser to alter replication roles or change replication attribute")
+	case given["bypassrls"] && !actor.super:
+		return pgerror.New(pgerror.InsufficientPrivilege, "must be superuser to change bypassrls attribute")
+	case actor.createRole:
+		return nil
+	case r.oid == actor.oid && len(given) == 1 && given["password"]:
+		return nil
+	}
+	return pgerror.New(pgerror.InsufficientPrivilege, "permission denied")
+}
+
+// isAdminOf is PostgreSQL 15's is_admin_of_role while rc is locked: a
+// superuser administers every role; another role administers role when
+// it, or a role it belongs to (with or without INHERIT), was granted
+// role WITH ADMIN OPTION. No role administers itself.
+func isAdminOf(rc *roleCatalog, actor roleActor, role uint32) bool {
+	if actor.super {
+		return true
+	}
+	if actor.oid == role {
+		return false
+	}
+	reached := map[uint32]bool{actor.oid: true}
+	for changed := true; changed; {
+		changed = false
+		for _, m := range rc.members {
+			if !reached[m.member] {
+				continue
+			}
+			if m.role == role && m.admin {
+				return true
+			}
+			if !reached[m.role] {
+				reached[m.role], changed = true, true
+			}
+		}
+	}
+	return false
+}
+
+// isMemberOf reports whether member belongs to role, directly or through
+// other memberships, while rc is locked; superuserness does not count, as
+// in PostgreSQL's check against membership loops.
+func isMemberOf(rc *roleCatalog, member, role uint32) bool {
+	reached := map[uint32]bool{member: true}
+	for changed := true; changed; {
+		changed = false
+		for _, m := range rc.members {
+			if reached[m.member] && !reached[m.role] {
+				reached[m.role], changed = true, true
+			}
+		}
+	}
+	return reached[role]
+}
+
+// membershipAllowed is the check PostgreSQL 15 makes before adding or
+// removing members of role: a superuser role only by a superuser, others
+// by a role with CREATEROLE or the admin option on it; pg_database_owner
+// takes no explicit members.
+func membershipAllowed(rc *roleCatalog, actor roleActor, role *roleDesc, adding bool) error {
+	switch {
+	case role.super && !actor.super:
+		return pgerror.New(pgerror.InsufficientPrivilege, "must be superuser to alter superusers")
+	case !role.super && !actor.createRole && !isAdminOf(rc, actor, role.oid):
+		return pgerror.Newf(pgerror.InsufficientPrivilege, "must have admin option on role \"%s\"", role.name)
+	case adding && role.oid == oidDatabaseOwnerRole:
+		return pgerror.Newf(pgerror.InternalError, "role \"%s\" cannot have explicit members", role.name)
+	}
+	return nil
+}
+
+// memberAllowed is the check PostgreSQL 15 makes on each new member of
+// role: pg_database_owner belongs to no role, and no membership may close
+// a loop.
+func memberAllowed(rc *roleCatalog, role, member *roleDesc) error {
+	switch {
+	case member.oid == oidDatabaseOwnerRole:
+		return pgerror.Newf(pgerror.InternalError, "role \"%s\" cannot be a member of any role", member.name)
+	case member.oid == role.oid || isMemberOf(rc, role.oid, member.oid):
+		return pgerror.Newf(pgerror.InvalidGrantOperation, "role \"%s\" is a member of role \"%s\"", role.name, member.name)
+	}
+	return nil
+}
+
+func (s *Session) createRole(rc *roleCatalog, cs *pg_query.CreateRoleStmt, actor roleActor) error {
+	if err := createRoleAllowed(cs, actor); err != nil {
+		return err
+	}
 	if err := reservedRoleName(cs.Role); err != nil {
 		return err
 	}
@@ -101,7 +252,7 @@ func (s *Session) createRole(rc *roleCatalog, cs *pg_query.CreateRoleStmt, grant
 	rc.nextOID++
 	r := &roleDesc{oid: rc.nextOID, name: cs.Role, inherit: true, connLimit: -1,
 		login: cs.StmtType == pg_query.RoleStmtType_ROLESTMT_USER}
-	members, err := s.roleOptions(rc, r, cs.Options, true, grantor)
+	members, err := s.roleOptions(rc, r, cs.Options, true, actor)
 	if err != nil {
 		return err
 	}
@@ -110,7 +261,7 @@ func (s *Session) createRole(rc *roleCatalog, cs *pg_query.CreateRoleStmt, grant
 	return nil
 }
 
-func (s *Session) alterRole(rc *roleCatalog, as *pg_query.AlterRoleStmt, grantor uint32) error {
+func (s *Session) alterRole(rc *roleCatalog, as *pg_query.AlterRoleStmt, actor roleActor) error {
 	name := s.roleSpecName(as.Role.Roletype.String(), as.Role.Rolename)
 	r := rc.roles[name]
 	if r == nil {
@@ -119,8 +270,11 @@ func (s *Session) alterRole(rc *roleCatalog, as *pg_query.AlterRoleStmt, grantor
 		}
 		return pgerror.Newf(pgerror.UndefinedObject, "role \"%s\" does not exist", name)
 	}
+	if err := alterRoleAllowed(r, as, actor); err != nil {
+		return err
+	}
 	changed := *r
-	members, err := s.roleOptions(rc, &changed, as.Options, false, grantor)
+	members, err := s.roleOptions(rc, &changed, as.Options, false, actor)
 	if err != nil {
 		return err
 	}
@@ -129,7 +283,7 @@ func (s *Session) alterRole(rc *roleCatalog, as *pg_query.AlterRoleStmt, grantor
 	return nil
 }
 
-func (s *Session) renameRole(rc *roleCatalog, from, to string) error {
+func (s *Session) renameRole(rc *roleCatalog, from, to string, actor roleActor) error {
 	r := rc.roles[from]
 	switch {
 	case r == nil && s.findRole(rc, from) != nil:
@@ -146,6 +300,12 @@ func (s *Session) renameRole(rc *roleCatalog, from, to string) error {
 	if err := reservedRoleName(to); err != nil {
 		return err
 	}
+	switch {
+	case r.super && !actor.super:
+		return pgerror.New(pgerror.InsufficientPrivilege, "must be superuser to rename superusers")
+	case !actor.createRole:
+		return pgerror.New(pgerror.InsufficientPrivilege, "permission denied to rename role")
+	}
 	renamed := *r
 	renamed.name = to
 	delete(rc.roles, from)
@@ -155,7 +315,7 @@ func (s *Session) renameRole(rc *roleCatalog, from, to string) error {
 
 // roleOptions applies CREATE or ALTER ROLE's options to r and returns the
 // memberships they ask for (IN ROLE, ROLE, ADMIN; CREATE only).
-func (s *Session) roleOptions(rc *roleCatalog, r *roleDesc, opts []*pg_query.Node, create bool, grantor uint32) ([]roleMember, error) {
+func (s *Session) roleOptions(rc *roleCatalog, r *roleDesc, opts []*pg_query.Node, create bool, actor roleActor) ([]roleMember, error) {
 	var members []roleMember
 	seen := map[string]bool{}
 	for _, o := range opts {
@@ -205,13 +365,23 @@ func (s *Session) roleOptions(rc *roleCatalog, r *roleDesc, opts []*pg_query.Nod
 			for _, item := range de.Arg.GetList().GetItems() {
 				spec := item.GetRoleSpec()
 				other := s.findRole(rc, s.roleSpecName(spec.Roletype.String(), spec.Rolename))
+				if create && spec.Rolename == r.name {
+					other = r
+				}
 				if other == nil {
 					return nil, pgerror.Newf(pgerror.UndefinedObject, "role \"%s\" does not exist", spec.Rolename)
 				}
-				m := roleMember{role: other.oid, member: r.oid, grantor: grantor}
-				if de.Defname != "addroleto" {
+				m := roleMember{role: other.oid, member: r.oid, grantor: actor.oid}
+				if de.Defname == "addroleto" {
+					if err := membershipAllowed(rc, actor, other, true); err != nil {
+						return nil, err
+					}
+				} else {
 					m.role, m.member = r.oid, other.oid
 					m.admin = de.Defname == "adminmembers"
+					if err := memberAllowed(rc, r, other); err != nil {
+						return nil, err
+					}
 				}
 				members = append(members, m)
 			}
@@ -225,7 +395,10 @@ func (s *Session) roleOptions(rc *roleCatalog, r *roleDesc, opts []*pg_query.Nod
 // notify records a NOTICE or WARNING for the client.
 type notify func(severity, format string, args ...any)
 
-func (s *Session) dropRoles(rc *roleCatalog, ds *pg_query.DropRoleStmt, note notify) error {
+func (s *Session) dropRoles(rc *roleCatalog, ds *pg_query.DropRoleStmt, note notify, actor roleActor) error {
+	if !actor.createRole {
+		return pgerror.New(pgerror.InsufficientPrivilege, "permission denied to drop role")
+	}
 	c, _ := s.catalog()
 	for _, n := range ds.Roles {
 		spec := n.GetRoleSpec()
@@ -243,6 +416,8 @@ func (s *Session) dropRoles(rc *roleCatalog, ds *pg_query.DropRoleStmt, note not
 			return pgerror.New(pgerror.ObjectInUse, "current user cannot be dropped")
 		case name == s.sessionUser():
 			return pgerror.New(pgerror.ObjectInUse, "session user cannot be dropped")
+		case r.super && !actor.super:
+			return pgerror.New(pgerror.InsufficientPrivilege, "must be superuser to drop superusers")
 		}
 		for k, acl := range c.acls {
 			for _, item := range acl {
@@ -251,6 +426,10 @@ func (s *Session) dropRoles(rc *roleCatalog, ds *pg_query.DropRoleStmt, note not
 						WithDetail("%s", aclObjectDescription(s, c, k))
 				}
 			}
+		}
+		if owned := relationOwnedBy(c, r.oid); owned != "" {
+			return pgerror.Newf(pgerror.DependentObjectsStillExist, "role \"%s\" cannot be dropped because some objects depend on it", name).
+				WithDetail("owner of %s", owned)
 		}
 		if f := routineOwnedBy(c, name); f != nil {
 			return pgerror.Newf(pgerror.DependentObjectsStillExist, "role \"%s\" cannot be dropped because some objects depend on it", name).
@@ -268,8 +447,35 @@ func (s *Session) dropRoles(rc *roleCatalog, ds *pg_query.DropRoleStmt, note not
 	return nil
 }
 
+// relationOwnedBy names the first schema, table, view or sequence that
+// role owns, as PostgreSQL's dependency errors describe it ("table t"), or
+// is "".
+func relationOwnedBy(c *catalog, role uint32) string {
+	for _, sc := range sortedSchemas(c) {
+		if sc.owner == role {
+			return "schema " + sc.name
+		}
+		for _, name := range slices.Sorted(maps.Keys(sc.tables)) {
+			if sc.tables[name].owner == role {
+				return "table " + name
+			}
+		}
+		for _, name := range slices.Sorted(maps.Keys(sc.views)) {
+			if sc.views[name].owner == role {
+				return "view " + name
+			}
+		}
+		for _, name := range slices.Sorted(maps.Keys(sc.seqs)) {
+			if sc.seqs[name].role == role {
+				return "sequence " + name
+			}
+		}
+	}
+	return ""
+}
+
 // grantRoles runs GRANT role TO role [WITH ADMIN OPTION] and its REVOKE.
-func (s *Session) grantRoles(rc *roleCatalog, gs *pg_query.GrantRoleStmt, note notify, grantor uint32) error {
+func (s *Session) grantRoles(rc *roleCatalog, gs *pg_query.GrantRoleStmt, note notify, actor roleActor) error {
 	admin := false
 	for _, o := range gs.Opt {
 		if de := o.GetDefElem(); de.Defname == "admin" {
@@ -283,14 +489,19 @@ func (s *Session) grantRoles(rc *roleCatalog, gs *pg_query.GrantRoleStmt, note n
 		if granted == nil {
 			return pgerror.Newf(pgerror.UndefinedObject, "role \"%s\" does not exist", g.GetAccessPriv().GetPrivName())
 		}
+		if err := membershipAllowed(rc, actor, granted, gs.IsGrant); err != nil {
+			return err
+		}
 		for _, n := range gs.GranteeRoles {
 			spec := n.GetRoleSpec()
 			grantee := s.findRole(rc, s.roleSpecName(spec.Roletype.String(), spec.Rolename))
 			if grantee == nil {
 				return pgerror.Newf(pgerror.UndefinedObject, "role \"%s\" does not exist", spec.Rolename)
 			}
-			if grantee.oid == granted.oid {
-				return pgerror.Newf(pgerror.InvalidGrantOperation, "role \"%s\" is a member of role \"%s\"", grantee.name, granted.name)
+			if gs.IsGrant {
+				if err := memberAllowed(rc, granted, grantee); err != nil {
+					return err
+				}
 			}
 			idx := -1
 			for i, m := range rc.members {
@@ -302,7 +513,7 @@ func (s *Session) grantRoles(rc *roleCatalog, gs *pg_query.GrantRoleStmt, note n
 			case gs.IsGrant && idx >= 0:
 				rc.members[idx].admin = rc.members[idx].admin || admin
 			case gs.IsGrant:
-				rc.members = append(rc.members, roleMember{role: granted.oid, member: grantee.oid, grantor: grantor, admin: admin})
+				rc.members = append(rc.members, roleMember{role: granted.oid, member: grantee.oid, grantor: actor.oid, admin: admin})
 			case idx >= 0 && admin:
 				rc.members[idx].admin = false
 			case idx >= 0:

@@ -457,6 +457,9 @@ func (d *ddl) alterSequenceStmt(as *pg_query.AlterSeqStmt) error {
 	if q == nil {
 		return err
 	}
+	if err := d.s.requireOwner(relationOwner(d.cat, aclSequence, q.oid), "sequence", q.name); err != nil {
+		return err
+	}
 	if err := d.lockSequence(q, isolation.TableLockShareRowExclusive); err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/fickle-db/fickle/history"
 	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/sqlexec/pgdata"
 	"github.com/fickle-db/fickle/sqlexec/types"
 )
 
@@ -133,7 +134,7 @@ var settingDefs = func() map[string]*settingDef {
 		intSetting("default_statistics_target", "100", unitNone, 1, 10000),
 		{name: "default_table_access_method", def: "heap", normalize: normNamedObject("default_table_access_method", "Table access method", "heap")},
 		{name: "default_tablespace", def: "", normalize: normNamedObject("default_tablespace", "Tablespace", "", "pg_default")},
-		textSetting("default_text_search_config", "pg_catalog.english"),
+		{name: "default_text_search_config", def: "pg_catalog.english", normalize: normTextSearchConfig},
 		enumSetting("default_toast_compression", "pglz", "pglz", "lz4"),
 		textSetting("dynamic_library_path", "$libdir"),
 		intSetting("effective_cache_size", "4GB", unitBlocks, 1, 2147483647),
@@ -358,6 +359,33 @@ var settingDefs = func() map[string]*settingDef {
 	return m
 }()
 
+// superuserSettings are the parameters of PostgreSQL 15's superuser
+// context that fickle has: only a superuser may SET them.
+var superuserSettings = map[string]bool{
+	"allow_in_place_tablespaces": true, "allow_system_table_mods": true, "backtrace_functions": true, "commit_delay": true,
+	"compute_query_id": true, "deadlock_timeout": true, "debug_discard_caches": true, "dynamic_library_path": true,
+	"extension_destdir": true, "ignore_checksum_failure": true, "jit_dump_bitcode": true, "lc_messages": true,
+	"lo_compat_privileges": true, "log_duration": true, "log_error_verbosity": true, "log_executor_stats": true,
+	"log_lock_waits": true, "log_min_duration_sample": true, "log_min_duration_statement": true,
+	"log_min_error_statement": true, "log_min_messages": true, "log_parameter_max_length": true, "log_parser_stats": true,
+	"log_planner_stats": true, "log_replication_commands": true, "log_statement": true, "log_statement_sample_rate": true,
+	"log_statement_stats": true, "log_temp_files": true, "log_transaction_sample_rate": true, "max_stack_depth": true,
+	"session_preload_libraries": true, "session_replication_role": true, "temp_file_limit": true,
+	"track_activities": true, "track_counts": true, "track_functions": true, "track_io_timing": true,
+	"track_wal_io_timing": true, "update_process_title": true, "wal_compression": true, "wal_consistency_checking": true,
+	"wal_init_zero": true, "wal_recycle": true, "zero_damaged_pages": true,
+}
+
+// mayChangeSetting fails with PostgreSQL's 42501 when the role running
+// the statement is not a superuser and the parameter is one only a
+// superuser may SET.
+func (s *Session) mayChangeSetting(name string) error {
+	if lk := strings.ToLower(name); superuserSettings[lk] && settingDefs[lk] != nil && !settingDefs[lk].readOnly() && !s.isSuperuser(s.currentRole()) {
+		return pgerror.Newf(pgerror.InsufficientPrivilege, "permission denied to set parameter \"%s\"", lk)
+	}
+	return nil
+}
+
 // settings holds a session's current values by lower-case name, and what
 // the open transaction's end restores (settings_txn.go).
 type settings struct {
@@ -376,6 +404,9 @@ type settings struct {
 	startup map[string]string
 	// version counts the changes, for the caches derived from the values.
 	version uint64
+	// plainSets counts each setting's plain (not LOCAL) SETs, so that a
+	// routine's SET option knows whether its body overrode it.
+	plainSets map[string]int
 }
 
 // newSettings returns a session's initial settings: the defaults, then the
@@ -423,6 +454,10 @@ func (s *settings) set(name, value string, local bool) error {
 		if !strings.Contains(lk, ".") {
 			return pgerror.Newf(pgerror.UndefinedObject, "unrecognized configuration parameter %q", name)
 		}
+		if !validCustomSettingName(lk) {
+			return pgerror.Newf(pgerror.InvalidName, "invalid configuration parameter name \"%s\"", name).
+				WithDetail("Custom parameter names must be two or more simple identifiers separated by dots.")
+		}
 	} else {
 		if d.readOnly() {
 			return d.cannotChange()
@@ -445,6 +480,30 @@ func (s *settings) set(name, value string, local bool) error {
 	return nil
 }
 
+// validCustomSettingName reports whether name can name a custom setting
+// (a placeholder), as PostgreSQL's valid_custom_variable_name: two or more
+// simple identifiers (letters, digits, _ and $, not starting with a digit
+// or $) separated by dots.
+func validCustomSettingName(name string) bool {
+	sawDot, start := false, true
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case c == '.':
+			if start {
+				return false
+			}
+			sawDot, start = true, true
+		case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80:
+			start = false
+		case !start && (c >= '0' && c <= '9' || c == '$'):
+		default:
+			return false
+		}
+	}
+	return !start && sawDot
+}
+
 // put stores a checked value under its lower-case name, remembering what
 // the transaction's end restores.
 func (s *settings) put(lk, value string, local bool) {
@@ -458,6 +517,10 @@ func (s *settings) put(lk, value string, local bool) {
 		}
 	} else {
 		delete(s.session, lk)
+		if s.plainSets == nil {
+			s.plainSets = make(map[string]int)
+		}
+		s.plainSets[lk]++
 	}
 	s.assign(lk, value)
 }
@@ -1084,6 +1147,24 @@ func normNamedObject(name, kind string, known ...string) func(string) (string, e
 		return "", pgerror.Newf(pgerror.InvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", name, v).
 			WithDetail("%s \"%s\" does not exist.", kind, v)
 	}
+}
+
+// normTextSearchConfig checks a default_text_search_config value names one
+// of PostgreSQL 15's built-in text search configurations (fickle has no
+// others), and writes it with its schema, as PostgreSQL shows it.
+func normTextSearchConfig(v string) (string, error) {
+	name := strings.ToLower(strings.TrimSpace(v))
+	if schema, rest, ok := strings.Cut(name, "."); ok && schema == "pg_catalog" {
+		name = rest
+	}
+	known := false
+	eachRow(pgdata.Load(pgdata.PgTsConfig), func(get func(string) string) {
+		known = known || get("cfgname") == name
+	})
+	if !known {
+		return "", pgerror.Newf(pgerror.InvalidParameterValue, "invalid value for parameter \"default_text_search_config\": \"%s\"", v)
+	}
+	return "pg_catalog." + name, nil
 }
 
 // normWithoutOids accepts default_with_oids = off only, as PostgreSQL 12

@@ -133,23 +133,31 @@ func init() {
 }
 
 // currentSchemas is current_schemas(implicit): the schemas of the search
-// path that exist, in order, with pg_catalog where the path puts it only
-// when implicit is set.
+// path that exist, in order. Without implicit, as PostgreSQL's
+// fetch_search_path, the list starts at the first existing schema the
+// path names (the creation schema), leaving out the implicitly searched
+// ones before it, and is empty when the path names none that exists.
 func (s *Session) currentSchemas(implicit bool) []string {
 	c, _ := s.catalog()
+	path, implicitCount := s.searchPathImplicit()
 	var out []string
-	for _, p := range s.searchPath() {
-		if p == "pg_catalog" {
-			if implicit {
-				out = append(out, p)
-			}
+	firstExplicit := -1
+	for i, p := range path {
+		if _, ok := c.schemas[p]; !ok && p != "information_schema" && p != "pg_catalog" && (s.tempID == 0 || p != s.tempSchema()) {
 			continue
 		}
-		if _, ok := c.schemas[p]; ok || p == "information_schema" {
-			out = append(out, p)
+		if i >= implicitCount && firstExplicit < 0 {
+			firstExplicit = len(out)
 		}
+		out = append(out, p)
 	}
-	return out
+	switch {
+	case implicit:
+		return out
+	case firstExplicit < 0:
+		return nil
+	}
+	return out[firstExplicit:]
 }
 
 // setConfig is set_config(name, value, is_local): SET or SET LOCAL, then
@@ -161,6 +169,9 @@ func setConfig(x *execCtx, args []any) (any, error) {
 	name := args[0].(string)
 	val, _ := args[1].(string)
 	local := args[2] == true && x.s.txn != nil
+	if err := x.s.mayChangeSetting(name); err != nil {
+		return nil, err
+	}
 	if err := x.s.settings.set(name, val, local); err != nil {
 		return nil, err
 	}

@@ -220,8 +220,14 @@ func (s *Session) dropTempObjects() error {
 }
 
 // runInternal runs a statement fickle issues itself in the open
-// transaction.
+// transaction, as the bootstrap superuser: the session's cleanup of its
+// temporary tables does not depend on the role it now runs as, as in
+// PostgreSQL.
 func (s *Session) runInternal(sql string) error {
+	outer := s.definer
+	created, _ := s.engine.cluster.roles.created()
+	s.definer = s.bootstrapName(created)
+	defer func() { s.definer = outer }()
 	sts, err := s.Parse(sql)
 	if err != nil {
 		return err

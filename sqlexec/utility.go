@@ -123,6 +123,9 @@ func (b *binder) setPlan(vs *pg_query.VariableSetStmt) (*stmtPlan, error) {
 				}
 			}
 		}
+		if err := s.mayChangeSetting(name); err != nil {
+			return nil, err
+		}
 		if local && s.txn == nil {
 			w := pgerror.New(pgerror.NoActiveSqlTransaction, "SET LOCAL can only be used in transaction blocks")
 			w.Severity = "WARNING"
