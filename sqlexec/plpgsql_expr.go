@@ -248,18 +248,30 @@ func (fr *plFrame) cast(v any, from, to types.Type) (any, error) {
 }
 
 // lookupDatum returns the datum a name refers to in scope: the innermost
-// variable of that name, else one seen everywhere (a parameter, FOUND).
+// variable or alias of that name, else one seen everywhere (a parameter,
+// FOUND).
 func (fr *plFrame) lookupDatum(scope *plScope, name string) int {
-	named := func(k int) bool { d := fr.pl.datums[k]; return d.name == name && d.kind != 'w' && d.kind != 'f' }
+	return fr.pl.lookup(scope, name, func(k int) bool { return !fr.pl.scoped[k] })
+}
+
+// lookup returns the datum name refers to in scope, else the last datum of
+// that name that global accepts; -1 for none.
+func (p *plFunction) lookup(scope *plScope, name string, global func(int) bool) int {
+	named := func(k int) bool { d := p.datums[k]; return d.name == name && d.kind != 'w' && d.kind != 'f' }
 	for sc := scope; sc != nil; sc = sc.outer {
+		for i := len(sc.aliases) - 1; i >= 0; i-- {
+			if sc.aliases[i].name == name {
+				return sc.aliases[i].dno
+			}
+		}
 		for i := len(sc.dnos) - 1; i >= 0; i-- {
 			if named(sc.dnos[i]) {
 				return sc.dnos[i]
 			}
 		}
 	}
-	for i := len(fr.pl.datums) - 1; i >= 0; i-- {
-		if !fr.pl.scoped[i] && named(i) {
+	for i := len(p.datums) - 1; i >= 0; i-- {
+		if global(i) && named(i) {
 			return i
 		}
 	}
@@ -295,7 +307,7 @@ func (fr *plFrame) vars(scope *plScope, fields []string) (*scalar, bool) {
 	}
 	for sc := scope; sc != nil; sc = sc.outer {
 		if sc.label == fields[0] {
-			return fr.varScalar(fr.lookupDatum(&plScope{dnos: sc.dnos}, fields[1]), fields[1])
+			return fr.varScalar(fr.lookupDatum(&plScope{dnos: sc.dnos, aliases: sc.aliases}, fields[1]), fields[1])
 		}
 	}
 	if !(fields[0] == fr.pl.fn.name && fr.pl.fn.hasParam(fields[1])) {
