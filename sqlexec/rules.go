@@ -20,6 +20,10 @@ import (
 // rules' actions, run in PostgreSQL's order. ON SELECT rules exist only
 // as CREATE VIEW makes them, so CREATE RULE ... ON SELECT is refused.
 
+// viewRuleName is the name of the ON SELECT rule every view has, which
+// pg_rewrite lists and no statement may drop or rename.
+const viewRuleName = "_RETURN"
+
 // ruleDesc is one rule: the event it rewrites, DO INSTEAD or DO ALSO,
 // its WHERE condition and its actions (none for NOTHING), NEW and OLD
 // standing for the rows the event writes.
@@ -100,6 +104,9 @@ func (d *ddl) createRule(rs *pg_query.RuleStmt, full string) error {
 	}
 	if rs.Event == pg_query.CmdType_CMD_SELECT {
 		return pgerror.Unsupported("CREATE RULE ... ON SELECT")
+	}
+	if rs.Rulename == viewRuleName {
+		return pgerror.Newf(pgerror.InvalidObjectDefinition, "non-view rule for \"%s\" must not be named \"%s\"", t.name, viewRuleName)
 	}
 	r := &ruleDesc{name: rs.Rulename, event: rs.Event, instead: rs.Instead}
 	if rs.WhereClause != nil {
@@ -273,6 +280,10 @@ func (d *ddl) dropRule(ds *pg_query.DropStmt) error {
 			return pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(rel))
 		}
 		i := slices.IndexFunc(t.rules, func(r *ruleDesc) bool { return r.name == name })
+		if view != nil && name == viewRuleName {
+			return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop rule %s on view %s because view %s requires it", name, t.name, t.name).
+				WithHint("You can drop view %s instead.", t.name)
+		}
 		if i < 0 {
 			if ds.MissingOk {
 				d.notice(pgerror.SuccessfulCompletion, "rule \"%s\" for relation \"%s\" does not exist, skipping", name, t.name)
@@ -298,11 +309,15 @@ func (d *ddl) renameRule(rs *pg_query.RenameStmt) error {
 		return pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(rs.Relation))
 	}
 	i := slices.IndexFunc(t.rules, func(r *ruleDesc) bool { return r.name == rs.Subname })
-	if i < 0 {
+	selectRule := view != nil && rs.Subname == viewRuleName
+	if i < 0 && !selectRule {
 		return pgerror.Newf(pgerror.UndefinedObject, "rule \"%s\" for relation \"%s\" does not exist", rs.Subname, t.name)
 	}
-	if slices.ContainsFunc(t.rules, func(r *ruleDesc) bool { return r.name == rs.Newname }) {
+	if slices.ContainsFunc(t.rules, func(r *ruleDesc) bool { return r.name == rs.Newname }) || view != nil && rs.Newname == viewRuleName {
 		return pgerror.Newf(pgerror.DuplicateObject, "rule \"%s\" for relation \"%s\" already exists", rs.Newname, t.name)
+	}
+	if selectRule {
+		return pgerror.New(pgerror.InvalidObjectDefinition, "renaming an ON SELECT rule is not allowed")
 	}
 	if view == nil {
 		if err := d.lockTable(t, isolation.TableLockAccessExclusive); err != nil {

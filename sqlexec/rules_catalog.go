@@ -74,6 +74,9 @@ func init() {
 			var out [][]any
 			for _, t := range ruleRelations(c) {
 				for _, r := range t.rules {
+					if r.name == viewRuleName {
+						continue // pg_rules leaves out every rule of that name
+					}
 					def, err := ruleDefinition(s, c, t, r, false)
 					var d any = def
 					if err != nil {
