@@ -682,7 +682,13 @@ func (r *plReader) stmt(m map[string]any, prevLine int) (*plStmt, error) {
 		st.stacked = jsonBool(b, "is_stacked")
 		for _, d := range jsonList(b["diag_items"]) {
 			_, db := jsonNode(d)
-			st.diag = append(st.diag, plDiag{kind: jsonStr(db, "kind"), target: jsonNum(db, "target")})
+			target := jsonNum(db, "target")
+			if target < len(r.f.fn.params) && r.f.fn.params[target].typ.IsRecord() {
+				// The parser types parameters unknown, so PostgreSQL's check
+				// of a composite target is made here.
+				return nil, pgerror.Newf(pgerror.SyntaxError, "\"%s\" is not a scalar variable", r.f.datums[target].name)
+			}
+			st.diag = append(st.diag, plDiag{kind: jsonStr(db, "kind"), target: target})
 		}
 	case "commit", "rollback":
 		st.chain = jsonBool(b, "chain")
