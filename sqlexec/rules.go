@@ -118,7 +118,8 @@ func (d *ddl) createRule(rs *pg_query.RuleStmt, full string) error {
 		}
 		r.actions = append(r.actions, proto.Clone(a).(*pg_query.Node))
 	}
-	if err := checkRuleRefs(r); err != nil {
+	b := d.binder(full)
+	if err := checkRuleRefs(r, b.pos); err != nil {
 		return err
 	}
 	if err := checkRuleReturning(r); err != nil {
@@ -132,7 +133,6 @@ func (d *ddl) createRule(rs *pg_query.RuleStmt, full string) error {
 			return pgerror.Unsupported("rule actions that read the relation they write")
 		}
 	}
-	b := d.binder(full)
 	if _, err := b.ruleSteps(t, r, nil); err != nil {
 		return err
 	}
@@ -150,9 +150,10 @@ func (d *ddl) createRule(rs *pg_query.RuleStmt, full string) error {
 	return nil
 }
 
-// checkRuleRefs refuses OLD in an ON INSERT rule and NEW in an ON DELETE
-// rule, as PostgreSQL does.
-func checkRuleRefs(r *ruleDesc) error {
+// checkRuleRefs refuses OLD in an ON INSERT rule, NEW in an ON DELETE rule
+// and either in an INSERT action's RETURNING list, as PostgreSQL does; pos
+// turns a location in the statement into an error position.
+func checkRuleRefs(r *ruleDesc, pos func(int32) int) error {
 	var err error
 	check := func(n *pg_query.Node) bool {
 		cr := n.GetColumnRef()
@@ -174,6 +175,28 @@ func checkRuleRefs(r *ruleDesc) error {
 	walk(r.where, check)
 	for _, a := range r.actions {
 		walk(a, check)
+	}
+	if err != nil {
+		return err
+	}
+	for _, a := range r.actions {
+		if ins := a.GetInsertStmt(); ins != nil {
+			for _, n := range ins.ReturningList {
+				walk(n, func(m *pg_query.Node) bool {
+					cr := m.GetColumnRef()
+					if cr == nil || len(cr.Fields) < 2 || err != nil {
+						return err == nil
+					}
+					if rel := cr.Fields[0].GetString_().GetSval(); rel == "new" || rel == "old" {
+						// An INSERT's RETURNING sees only the row it inserts.
+						err = pgerror.Newf(pgerror.UndefinedTable, "invalid reference to FROM-clause entry for table \"%s\"", rel).
+							WithHint("There is an entry for table \"%s\", but it cannot be referenced from this part of the query.", rel).
+							WithPosition(pos(cr.Location))
+					}
+					return err == nil
+				})
+			}
+		}
 	}
 	return err
 }

@@ -187,8 +187,9 @@ func checkRuleResult(t *tableDesc, cols []outCol) error {
 	return nil
 }
 
-// expandRuleStars writes NEW.* and OLD.* in select lists, VALUES rows and
-// ROW constructors of a rule action as the relation's columns.
+// expandRuleStars writes NEW.* and OLD.* in select lists, VALUES rows,
+// ROW constructors and RETURNING lists of a rule action as the relation's
+// columns.
 func expandRuleStars(n *pg_query.Node, t *tableDesc) *pg_query.Node {
 	star := func(m *pg_query.Node) string {
 		cr := m.GetColumnRef()
@@ -235,6 +236,12 @@ func expandRuleStars(n *pg_query.Node, t *tableDesc) *pg_query.Node {
 			}
 		case *pg_query.Node_RowExpr:
 			v.RowExpr.Args = items(v.RowExpr.Args)
+		case *pg_query.Node_InsertStmt:
+			v.InsertStmt.ReturningList = items(v.InsertStmt.ReturningList)
+		case *pg_query.Node_UpdateStmt:
+			v.UpdateStmt.ReturningList = items(v.UpdateStmt.ReturningList)
+		case *pg_query.Node_DeleteStmt:
+			v.DeleteStmt.ReturningList = items(v.DeleteStmt.ReturningList)
 		}
 		return true
 	})
