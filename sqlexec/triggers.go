@@ -178,8 +178,11 @@ func (d *ddl) createTrigger(ct *pg_query.CreateTrigStmt, full string) error {
 		if !ct.Row && referencesColumns(ct.WhenClause) {
 			return pgerror.New(pgerror.InvalidObjectDefinition, "statement trigger's WHEN condition cannot reference column values")
 		}
-		tr.when = proto.Clone(ct.WhenClause).(*pg_query.Node)
+		tr.when = starRowRefs(proto.Clone(ct.WhenClause).(*pg_query.Node))
 		b := d.binder(full)
+		if err := whenRowRefError(b, tr); err != nil {
+			return err
+		}
 		if _, err := b.triggerWhen(t, tr); err != nil {
 			return err
 		}
@@ -306,6 +309,62 @@ func (c *catalog) funcByOID(oid uint32) *funcDesc {
 	return nil
 }
 
+// whenRowRefError is PostgreSQL's error for a row trigger's WHEN condition
+// that names OLD in an INSERT trigger or NEW in a DELETE trigger.
+func whenRowRefError(b *binder, tr *triggerDesc) error {
+	var err error
+	walk(tr.when, func(n *pg_query.Node) bool {
+		cr := n.GetColumnRef()
+		if cr == nil || err != nil {
+			return err == nil
+		}
+		switch cr.Fields[0].GetString_().GetSval() {
+		case "old":
+			if tr.tgtype&tgInsert != 0 {
+				err = b.errAt(pgerror.New(pgerror.InvalidObjectDefinition, "INSERT trigger's WHEN condition cannot reference OLD values"), cr.Location)
+			}
+		case "new":
+			if tr.tgtype&tgDelete != 0 {
+				err = b.errAt(pgerror.New(pgerror.InvalidObjectDefinition, "DELETE trigger's WHEN condition cannot reference NEW values"), cr.Location)
+			}
+		}
+		return err == nil
+	})
+	return err
+}
+
+// starRowRefs writes the whole-row references OLD and NEW of a WHEN
+// condition as OLD.* and NEW.*, the form PostgreSQL prints them in.
+func starRowRefs(when *pg_query.Node) *pg_query.Node {
+	walk(when, func(n *pg_query.Node) bool {
+		cr := n.GetColumnRef()
+		if cr != nil && len(cr.Fields) == 1 {
+			if rel := cr.Fields[0].GetString_().GetSval(); rel == "old" || rel == "new" {
+				cr.Fields = append(cr.Fields, &pg_query.Node{Node: &pg_query.Node_AStar{AStar: &pg_query.A_Star{}}})
+			}
+		}
+		return true
+	})
+	return when
+}
+
+// wholeRowWhen returns a copy of a WHEN condition with OLD.* and NEW.*
+// written as the whole-row references OLD and NEW: in an expression they
+// stand for the row, not its columns.
+func wholeRowWhen(when *pg_query.Node) *pg_query.Node {
+	when = proto.Clone(when).(*pg_query.Node)
+	walk(when, func(n *pg_query.Node) bool {
+		cr := n.GetColumnRef()
+		if cr != nil && len(cr.Fields) == 2 && cr.Fields[1].GetAStar() != nil {
+			if rel := cr.Fields[0].GetString_().GetSval(); rel == "old" || rel == "new" {
+				cr.Fields = cr.Fields[:1]
+			}
+		}
+		return true
+	})
+	return when
+}
+
 // triggerWhen compiles a trigger's WHEN condition over OLD and NEW, which
 // it reads as the parameters $1 and $2.
 func (b *binder) triggerWhen(t *tableDesc, tr *triggerDesc) (*scalar, error) {
@@ -313,6 +372,18 @@ func (b *binder) triggerWhen(t *tableDesc, tr *triggerDesc) (*scalar, error) {
 	shape, _ := rt.Fields()
 	b.params = []types.Type{rt, rt}
 	b.vars = func(b *binder, fields []string, loc int32) (*scalar, bool) {
+		if len(fields) == 1 && (fields[0] == "old" || fields[0] == "new") {
+			p := 0
+			if fields[0] == "new" {
+				p = 1
+			}
+			return &scalar{typ: rt, slot: -1, name: fields[0], eval: func(x *execCtx) (any, error) {
+				if r, _ := x.params[p].([]any); r != nil {
+					return r, nil
+				}
+				return nil, nil
+			}}, true
+		}
 		if len(fields) != 2 || fields[0] != "old" && fields[0] != "new" {
 			return nil, false
 		}
@@ -339,7 +410,7 @@ func (b *binder) triggerWhen(t *tableDesc, tr *triggerDesc) (*scalar, error) {
 		}
 		return nil, false
 	}
-	e, err := b.expr(nil, tr.when)
+	e, err := b.expr(nil, wholeRowWhen(tr.when))
 	if err != nil {
 		return nil, err
 	}
