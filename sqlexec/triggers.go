@@ -259,6 +259,45 @@ func (d *ddl) dropTrigger(ds *pg_query.DropStmt) error {
 	return nil
 }
 
+// renameTrigger runs ALTER TRIGGER name ON table RENAME TO new. A
+// constraint trigger is refused: PostgreSQL keeps its pg_constraint row's
+// old name, which fickle derives from the trigger's.
+func (d *ddl) renameTrigger(rs *pg_query.RenameStmt) error {
+	rv := rs.Relation
+	t, view := d.s.lookupTable(d.cat, rv.Schemaname, rv.Relname), (*viewDesc)(nil)
+	if t == nil {
+		if view = d.s.lookupView(d.cat, rv.Schemaname, rv.Relname); view != nil {
+			t = viewTable(view)
+		}
+	}
+	if t == nil {
+		return pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(rv))
+	}
+	i := slices.IndexFunc(t.triggers, func(tr *triggerDesc) bool { return tr.name == rs.Subname })
+	if i < 0 {
+		return pgerror.Newf(pgerror.UndefinedObject, "trigger \"%s\" for table \"%s\" does not exist", rs.Subname, t.name)
+	}
+	if slices.ContainsFunc(t.triggers, func(tr *triggerDesc) bool { return tr.name == rs.Newname }) {
+		return pgerror.Newf(pgerror.DuplicateObject, "trigger \"%s\" for relation \"%s\" already exists", rs.Newname, t.name)
+	}
+	if t.triggers[i].constraint {
+		return pgerror.Unsupported("ALTER TRIGGER ... RENAME of a constraint trigger")
+	}
+	if view == nil {
+		if err := d.lockTable(t, isolation.TableLockAccessExclusive); err != nil {
+			return err
+		}
+	}
+	triggers := slices.Clone(t.triggers)
+	renamed := *triggers[i]
+	renamed.name = rs.Newname
+	triggers[i] = &renamed
+	// Triggers fire in name order, which the list keeps.
+	slices.SortFunc(triggers, func(a, b *triggerDesc) int { return strings.Compare(a.name, b.name) })
+	d.setTriggers(t, view, triggers)
+	return nil
+}
+
 // triggersWithoutColumn returns t's triggers as they are once its column
 // i is dropped: the positions of UPDATE OF shift past it. A trigger whose
 // UPDATE OF or WHEN names the column depends on it, as in PostgreSQL: with
