@@ -279,31 +279,24 @@ func (p *plFunction) lookup(scope *plScope, name string, global func(int) bool) 
 }
 
 // vars resolves variable names in the body's SQL: x, label.x,
-// function.x, and rec.field.
+// function.x, rec.field and label.rec.field.
 func (fr *plFrame) vars(scope *plScope, fields []string) (*scalar, bool) {
 	if len(fields) == 1 {
 		return fr.varScalar(fr.lookupDatum(scope, fields[0]), fields[0])
+	}
+	if len(fields) == 3 {
+		for sc := scope; sc != nil; sc = sc.outer {
+			if sc.label == fields[0] {
+				return fr.recordField(fr.lookupDatum(&plScope{dnos: sc.dnos, aliases: sc.aliases}, fields[1]), fields[2])
+			}
+		}
+		return nil, false
 	}
 	if len(fields) != 2 {
 		return nil, false
 	}
 	if k := fr.lookupDatum(scope, fields[0]); k >= 0 && fr.typs[k].Oid == types.OidRecord {
-		shape, known := fr.typs[k].Fields()
-		if !known {
-			return nil, false
-		}
-		for i, f := range shape {
-			if f.Name == fields[1] {
-				return &scalar{typ: f.Type, slot: -1, name: f.Name, eval: func(x *execCtx) (any, error) {
-					r, _ := x.params[k].([]any)
-					if r == nil {
-						return nil, nil
-					}
-					return r[i], nil
-				}}, true
-			}
-		}
-		return nil, false
+		return fr.recordField(k, fields[1])
 	}
 	for sc := scope; sc != nil; sc = sc.outer {
 		if sc.label == fields[0] {
@@ -314,6 +307,30 @@ func (fr *plFrame) vars(scope *plScope, fields []string) (*scalar, bool) {
 		return nil, false // a table's column, not label.x or function.parameter
 	}
 	return fr.varScalar(fr.lookupDatum(nil, fields[1]), fields[1])
+}
+
+// recordField resolves the field name of record datum k; false when k is
+// not a record of a known shape with that field.
+func (fr *plFrame) recordField(k int, name string) (*scalar, bool) {
+	if k < 0 || fr.typs[k].Oid != types.OidRecord {
+		return nil, false
+	}
+	shape, known := fr.typs[k].Fields()
+	if !known {
+		return nil, false
+	}
+	for i, f := range shape {
+		if f.Name == name {
+			return &scalar{typ: f.Type, slot: -1, name: f.Name, eval: func(x *execCtx) (any, error) {
+				r, _ := x.params[k].([]any)
+				if r == nil {
+					return nil, nil
+				}
+				return r[i], nil
+			}}, true
+		}
+	}
+	return nil, false
 }
 
 func (fr *plFrame) varScalar(k int, name string) (*scalar, bool) {
