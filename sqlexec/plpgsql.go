@@ -83,6 +83,9 @@ type plStmt struct {
 	target int
 	into   bool
 	strict bool
+	// modifies marks an SQL statement that is an INSERT, UPDATE, DELETE
+	// or MERGE (after any WITH): INTO it fails on more than one row.
+	modifies bool
 	// if / case
 	thenBody []*plStmt
 	elsifs   []*plCond
@@ -674,6 +677,7 @@ func (r *plReader) stmt(m map[string]any, prevLine int) (*plStmt, error) {
 	case "execsql":
 		st.expr, st.into, st.strict = r.expr(b["sqlstmt"]), jsonBool(b, "into"), jsonBool(b, "strict")
 		st.target = r.target(b["target"])
+		st.modifies = modifiesRows(st.expr.text)
 	case "dynexecute":
 		st.expr, st.into, st.strict = r.expr(b["query"]), jsonBool(b, "into"), jsonBool(b, "strict")
 		st.target = r.target(b["target"])
@@ -704,6 +708,21 @@ func (r *plReader) stmt(m map[string]any, prevLine int) (*plStmt, error) {
 		return nil, pgerror.Unsupported("this PL/pgSQL loop or INTO target")
 	}
 	return st, nil
+}
+
+// modifiesRows reports whether an SQL statement of a body is an INSERT,
+// UPDATE, DELETE or MERGE, a WITH in front of it or not (a WITH ... SELECT
+// is a query).
+func modifiesRows(text string) bool {
+	sts, err := parseStatements(text)
+	if err != nil || len(sts) != 1 || sts[0].node == nil {
+		return !strings.HasPrefix(strings.ToUpper(strings.TrimSpace(text)), "SELECT")
+	}
+	switch sts[0].node.Node.(type) {
+	case *pg_query.Node_InsertStmt, *pg_query.Node_UpdateStmt, *pg_query.Node_DeleteStmt, *pg_query.Node_MergeStmt:
+		return true
+	}
+	return false
 }
 
 // target returns the datum a SELECT INTO or FOR target names: a record, or
