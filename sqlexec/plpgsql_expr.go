@@ -361,6 +361,11 @@ func (fr *plFrame) store(k int, v any, from types.Type) error {
 		// INTO a lone record variable takes the whole row; INTO a lone
 		// field of one takes the first column, as a variable does.
 		return fr.assign(d.fields[0], v, from)
+	case d.kind == 'w' && len(d.fields) == 1 && fr.pl.datums[d.fields[0]].kind == 'v' && fr.typs[d.fields[0]].IsComposite():
+		// INTO a lone variable of a composite type fills its fields.
+		r, _ := v.([]any)
+		shape, _ := from.Fields()
+		return fr.assignComposite(d.fields[0], r, shape)
 	case d.kind == 'w':
 		r, _ := v.([]any)
 		shape, _ := from.Fields()
@@ -430,6 +435,9 @@ func (fr *plFrame) assignRow(k int, row []any, cols []Column) error {
 	for i, c := range cols {
 		fields[i] = types.Field{Name: c.Name, Type: types.Type{Oid: types.Oid(c.TypeOID), Typmod: c.TypeMod}}
 	}
+	if d := fr.pl.datums[k]; d.kind == 'v' && fr.typs[k].IsComposite() {
+		return fr.assignComposite(k, row, fields)
+	}
 	if d := fr.pl.datums[k]; d.kind == 'v' && fr.typs[k].Oid != types.OidRecord {
 		var v any
 		if row != nil && len(row) > 0 {
@@ -446,6 +454,25 @@ func (fr *plFrame) assignRow(k int, row []any, cols []Column) error {
 		v = row
 	}
 	return fr.assign(k, v, types.RecordType(fields))
+}
+
+// assignComposite stores a query's row into variable k of a composite
+// type, as PostgreSQL does: column by column into the type's fields, a
+// field without a column NULL and a column without a field dropped.
+func (fr *plFrame) assignComposite(k int, row []any, cols []types.Field) error {
+	shape, _ := fr.typs[k].Fields()
+	out := make([]any, len(shape))
+	for i := range shape {
+		if i >= len(row) || i >= len(cols) {
+			break
+		}
+		v, err := fr.cast(row[i], cols[i].Type, shape[i].Type)
+		if err != nil {
+			return err
+		}
+		out[i] = v
+	}
+	return fr.assign(k, out, fr.typs[k])
 }
 
 // assignField stores v into a field of a record variable (NEW.col := v).
