@@ -132,6 +132,8 @@ func ddlTag(n *pg_query.Node) string {
 			return "ALTER " + strings.TrimPrefix(v.RenameStmt.RenameType.String(), "OBJECT_")
 		case pg_query.ObjectType_OBJECT_RULE:
 			return "ALTER RULE"
+		case pg_query.ObjectType_OBJECT_TRIGGER:
+			return "ALTER TRIGGER"
 		}
 		return "ALTER TABLE"
 	case *pg_query.Node_CommentStmt:

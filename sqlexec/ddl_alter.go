@@ -522,6 +522,9 @@ func (d *ddl) rename(rs *pg_query.RenameStmt) error {
 	if rs.RenameType == pg_query.ObjectType_OBJECT_POLICY {
 		return d.renamePolicy(rs)
 	}
+	if rs.RenameType == pg_query.ObjectType_OBJECT_TRIGGER {
+		return d.renameTrigger(rs)
+	}
 	if rs.RenameType == pg_query.ObjectType_OBJECT_TABCONSTRAINT {
 		return d.renameConstraint(rs)
 	}

@@ -354,9 +354,21 @@ func (f *funcDesc) readParams(b *binder, params []*pg_query.Node) error {
 
 // readResult reads RETURNS (or derives the result from OUT parameters).
 func (f *funcDesc) readResult(b *binder, cs *pg_query.CreateFunctionStmt) error {
+	outs := 0
 	for _, p := range f.params {
 		if p.isOut() {
-			f.outCols = append(f.outCols, types.Field{Name: p.name, Type: p.typ})
+			outs++
+		}
+	}
+	for _, p := range f.params {
+		if p.isOut() {
+			name := p.name
+			if name == "" && outs > 1 {
+				// PostgreSQL's name for an unnamed one of several OUT
+				// parameters' columns.
+				name = fmt.Sprintf("column%d", len(f.outCols)+1)
+			}
+			f.outCols = append(f.outCols, types.Field{Name: name, Type: p.typ})
 		}
 	}
 	if f.kind == 'p' {

@@ -87,7 +87,7 @@ func (f *funcDesc) procRow(namespace, owner uint32) []any {
 	if len(f.config) > 0 {
 		cs := make([]string, len(f.config))
 		for i, c := range f.config {
-			cs[i] = quoteArrayElem(c.name + "=" + c.value)
+			cs[i] = quoteArrayElem(c.displayName() + "=" + c.value)
 		}
 		config = parseCatalogText(arrayType(types.Text), "{"+strings.Join(cs, ",")+"}")
 	}

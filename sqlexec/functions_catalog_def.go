@@ -51,7 +51,7 @@ func routineDefinition(c *catalog, oid uint32) (string, bool, error) {
 		b.WriteString(opts + "\n")
 	}
 	for _, cfg := range f.config {
-		b.WriteString(" SET " + types.QuoteIdent(cfg.name) + " TO " + configLiteral(cfg) + "\n")
+		b.WriteString(" SET " + types.QuoteIdent(cfg.displayName()) + " TO " + configLiteral(cfg) + "\n")
 	}
 	tag := "$" + strings.ToLower(kind)
 	for strings.Contains(f.src, tag) {
@@ -66,10 +66,24 @@ func routineDefinition(c *catalog, oid uint32) (string, bool, error) {
 	return b.String(), true, nil
 }
 
+// listSettings are the settings whose value is a list PostgreSQL quotes
+// element by element (GUC_LIST_QUOTE).
+var listSettings = map[string]bool{"search_path": true, "temp_tablespaces": true, "local_preload_libraries": true,
+	"session_preload_libraries": true, "shared_preload_libraries": true}
+
+// displayName is the setting's name as PostgreSQL spells it in
+// pg_proc.proconfig and pg_get_functiondef (DateStyle, TimeZone).
+func (cfg funcSetting) displayName() string {
+	if d := settingDefs[cfg.name]; d != nil {
+		return d.name
+	}
+	return cfg.name
+}
+
 // configLiteral is a SET option's value as pg_get_functiondef quotes it:
 // a list setting (search_path) element by element.
 func configLiteral(cfg funcSetting) string {
-	if cfg.name != "search_path" && cfg.name != "temp_tablespaces" {
+	if !listSettings[cfg.name] {
 		return quoteLiteral(cfg.value)
 	}
 	var items []string

@@ -3,6 +3,7 @@ package sqlexec
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -29,6 +30,17 @@ type plFunction struct {
 	// scoped marks the datums a block or loop declares; the others
 	// (parameters, FOUND, the trigger variables) are seen everywhere.
 	scoped map[int]bool
+	// aliases are the body's ALIAS FOR declarations, in body order.
+	aliases []plAliasDecl
+}
+
+// plAliasDecl is a declaration name ALIAS FOR target, at a line of the
+// laid-out body (scopeLayout). The parse tree keeps no trace of an alias
+// but the statements' own references it resolved, so the reader finds the
+// declarations in the body's tokens to resolve the names in its SQL.
+type plAliasDecl struct {
+	name, target string
+	line         int
 }
 
 // plDatum is a variable: a scalar (PLpgSQL_var), a record (PLpgSQL_rec),
@@ -71,6 +83,9 @@ type plStmt struct {
 	target int
 	into   bool
 	strict bool
+	// modifies marks an SQL statement that is an INSERT, UPDATE, DELETE
+	// or MERGE (after any WITH): INTO it fails on more than one row.
+	modifies bool
 	// if / case
 	thenBody []*plStmt
 	elsifs   []*plCond
@@ -265,7 +280,11 @@ func parsePlpgsql(f *funcDesc) (*plFunction, error) {
 		p.datums = append(p.datums, pd)
 	}
 	p.scoped = map[int]bool{}
-	r := &plReader{f: p, claimed: map[int]bool{}, lines: strings.Split(scopeLayout(f.src), "\n")}
+	layout := scopeLayout(f.src)
+	if p.aliases, err = scanAliases(layout); err != nil {
+		return nil, err
+	}
+	r := &plReader{f: p, claimed: map[int]bool{}, lines: strings.Split(layout, "\n")}
 	for i := range p.datums {
 		if i < len(f.params) || i == p.found {
 			r.claimed[i] = true
@@ -276,6 +295,39 @@ func parsePlpgsql(f *funcDesc) (*plFunction, error) {
 		return nil, err
 	}
 	return p, nil
+}
+
+// scanAliases finds the declarations name ALIAS FOR target in body, laid
+// out by scopeLayout: target a variable's name or $n. An alias of a
+// qualified name is refused.
+func scanAliases(body string) ([]plAliasDecl, error) {
+	res, err := pg_query.Scan(body)
+	if err != nil {
+		return nil, nil
+	}
+	toks := res.Tokens
+	text := func(i int) string { return body[toks[i].Start:toks[i].End] }
+	var out []plAliasDecl
+	for i := 0; i+2 < len(toks); i++ {
+		if !strings.EqualFold(text(i+1), "alias") || toks[i+2].Token != pg_query.Token_FOR {
+			continue
+		}
+		if i+4 >= len(toks) || toks[i+4].Token != pg_query.Token_ASCII_59 {
+			return nil, pgerror.Unsupported("ALIAS FOR a qualified name in PL/pgSQL")
+		}
+		line := 1 + strings.Count(body[:toks[i].Start], "\n")
+		out = append(out, plAliasDecl{name: plIdent(text(i)), target: plIdent(text(i + 3)), line: line})
+	}
+	return out, nil
+}
+
+// plIdent is the name an identifier token stands for: a quoted one
+// without its quotes, another folded to lower case.
+func plIdent(tok string) string {
+	if len(tok) >= 2 && tok[0] == '"' {
+		return strings.ReplaceAll(tok[1:len(tok)-1], `""`, `"`)
+	}
+	return strings.ToLower(tok)
 }
 
 func jsonObj(m map[string]any, key string) map[string]any {
@@ -365,7 +417,18 @@ type plScope struct {
 	// label is the block's or loop's label, which qualifies its variables.
 	label string
 	dnos  []int
-	outer *plScope
+	// aliases are the names the block's ALIAS FOR declarations give to
+	// other variables.
+	aliases []plAlias
+	outer   *plScope
+}
+
+// plAlias is a name a block gives a variable with ALIAS FOR, declared at
+// line.
+type plAlias struct {
+	name string
+	dno  int
+	line int
 }
 
 func (r *plReader) stmts(v any) ([]*plStmt, error) {
@@ -398,15 +461,16 @@ func (r *plReader) exprs(v any) []*plExpr {
 	return out
 }
 
-// enter opens a scope of the datums dnos for the statements read until
-// the returned function closes it.
-func (r *plReader) enter(label string, dnos []int) func() {
+// enter opens a scope of the datums dnos and the aliases for the
+// statements read until the returned function closes it. A variable's
+// default value sees only the names declared before it.
+func (r *plReader) enter(label string, dnos []int, aliases ...plAlias) func() {
 	outer := r.scope
-	r.scope = &plScope{label: label, dnos: dnos, outer: outer}
-	for _, k := range dnos {
+	r.scope = &plScope{label: label, dnos: dnos, aliases: aliases, outer: outer}
+	for i, k := range dnos {
 		r.f.scoped[k] = true
 		if d := r.f.datums[k]; d.def != nil {
-			d.def.scope = r.scope
+			d.def.scope = &plScope{label: label, dnos: dnos[:i], aliases: aliasesBefore(aliases, d.line), outer: outer}
 		}
 		if d := r.f.datums[k]; d.cursor != nil {
 			d.cursor.query.scope = r.scope
@@ -422,6 +486,45 @@ func (r *plReader) enter(label string, dnos []int) func() {
 		}
 	}
 	return func() { r.scope = outer }
+}
+
+// aliasesBefore returns the aliases declared before line.
+func aliasesBefore(aliases []plAlias, line int) []plAlias {
+	var out []plAlias
+	for _, a := range aliases {
+		if a.line < line {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// blockAliases resolves the ALIAS FOR declarations of block st, which
+// declares what follows the statement at prevLine up to its BEGIN: each
+// target is a variable declared before the alias in the block or around
+// it, a parameter ($n or its name) or a trigger variable.
+func (r *plReader) blockAliases(st *plStmt, prevLine int) ([]plAlias, error) {
+	var out []plAlias
+	for _, a := range r.f.aliases {
+		if st.line != 0 && (a.line <= prevLine || a.line > st.line) {
+			continue
+		}
+		var earlier []int
+		for _, k := range st.decls {
+			if r.f.datums[k].line < a.line {
+				earlier = append(earlier, k)
+			}
+		}
+		k := r.f.lookup(&plScope{dnos: earlier, aliases: out, outer: r.scope}, a.target, func(k int) bool { return r.f.datums[k].line == 0 })
+		if n, err := strconv.Atoi(strings.TrimPrefix(a.target, "$")); err == nil && strings.HasPrefix(a.target, "$") && n >= 1 && n <= len(r.f.fn.params) {
+			k = n - 1
+		}
+		if k < 0 {
+			return nil, pgerror.Newf(pgerror.UndefinedObject, "variable \"%s\" does not exist", a.target)
+		}
+		out = append(out, plAlias{name: a.name, dno: k, line: a.line})
+	}
+	return out, nil
 }
 
 func readExpr(v any) *plExpr {
@@ -469,7 +572,11 @@ func (r *plReader) stmt(m map[string]any, prevLine int) (*plStmt, error) {
 				r.claimed[i] = true
 			}
 		}
-		leave := r.enter(st.label, st.decls)
+		aliases, err := r.blockAliases(st, prevLine)
+		if err != nil {
+			return nil, err
+		}
+		leave := r.enter(st.label, st.decls, aliases...)
 		defer leave()
 		if st.body, err = r.stmts(b["body"]); err != nil {
 			return nil, err
@@ -570,6 +677,7 @@ func (r *plReader) stmt(m map[string]any, prevLine int) (*plStmt, error) {
 	case "execsql":
 		st.expr, st.into, st.strict = r.expr(b["sqlstmt"]), jsonBool(b, "into"), jsonBool(b, "strict")
 		st.target = r.target(b["target"])
+		st.modifies = modifiesRows(st.expr.text)
 	case "dynexecute":
 		st.expr, st.into, st.strict = r.expr(b["query"]), jsonBool(b, "into"), jsonBool(b, "strict")
 		st.target = r.target(b["target"])
@@ -578,7 +686,13 @@ func (r *plReader) stmt(m map[string]any, prevLine int) (*plStmt, error) {
 		st.stacked = jsonBool(b, "is_stacked")
 		for _, d := range jsonList(b["diag_items"]) {
 			_, db := jsonNode(d)
-			st.diag = append(st.diag, plDiag{kind: jsonStr(db, "kind"), target: jsonNum(db, "target")})
+			target := jsonNum(db, "target")
+			if target < len(r.f.fn.params) && r.f.fn.params[target].typ.IsRecord() {
+				// The parser types parameters unknown, so PostgreSQL's check
+				// of a composite target is made here.
+				return nil, pgerror.Newf(pgerror.SyntaxError, "\"%s\" is not a scalar variable", r.f.datums[target].name)
+			}
+			st.diag = append(st.diag, plDiag{kind: jsonStr(db, "kind"), target: target})
 		}
 	case "commit", "rollback":
 		st.chain = jsonBool(b, "chain")
@@ -594,6 +708,21 @@ func (r *plReader) stmt(m map[string]any, prevLine int) (*plStmt, error) {
 		return nil, pgerror.Unsupported("this PL/pgSQL loop or INTO target")
 	}
 	return st, nil
+}
+
+// modifiesRows reports whether an SQL statement of a body is an INSERT,
+// UPDATE, DELETE or MERGE, a WITH in front of it or not (a WITH ... SELECT
+// is a query).
+func modifiesRows(text string) bool {
+	sts, err := parseStatements(text)
+	if err != nil || len(sts) != 1 || sts[0].node == nil {
+		return !strings.HasPrefix(strings.ToUpper(strings.TrimSpace(text)), "SELECT")
+	}
+	switch sts[0].node.Node.(type) {
+	case *pg_query.Node_InsertStmt, *pg_query.Node_UpdateStmt, *pg_query.Node_DeleteStmt, *pg_query.Node_MergeStmt:
+		return true
+	}
+	return false
 }
 
 // target returns the datum a SELECT INTO or FOR target names: a record, or

@@ -94,7 +94,7 @@ func (fr *plFrame) argDatum(scope *plScope, arg *pg_query.Node) int {
 	case 2:
 		for sc := scope; sc != nil; sc = sc.outer {
 			if sc.label == fields[0] {
-				return fr.lookupDatum(&plScope{dnos: sc.dnos}, fields[1])
+				return fr.lookupDatum(&plScope{dnos: sc.dnos, aliases: sc.aliases}, fields[1])
 			}
 		}
 	}

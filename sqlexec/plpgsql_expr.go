@@ -248,18 +248,30 @@ func (fr *plFrame) cast(v any, from, to types.Type) (any, error) {
 }
 
 // lookupDatum returns the datum a name refers to in scope: the innermost
-// variable of that name, else one seen everywhere (a parameter, FOUND).
+// variable or alias of that name, else one seen everywhere (a parameter,
+// FOUND).
 func (fr *plFrame) lookupDatum(scope *plScope, name string) int {
-	named := func(k int) bool { d := fr.pl.datums[k]; return d.name == name && d.kind != 'w' && d.kind != 'f' }
+	return fr.pl.lookup(scope, name, func(k int) bool { return !fr.pl.scoped[k] })
+}
+
+// lookup returns the datum name refers to in scope, else the last datum of
+// that name that global accepts; -1 for none.
+func (p *plFunction) lookup(scope *plScope, name string, global func(int) bool) int {
+	named := func(k int) bool { d := p.datums[k]; return d.name == name && d.kind != 'w' && d.kind != 'f' }
 	for sc := scope; sc != nil; sc = sc.outer {
+		for i := len(sc.aliases) - 1; i >= 0; i-- {
+			if sc.aliases[i].name == name {
+				return sc.aliases[i].dno
+			}
+		}
 		for i := len(sc.dnos) - 1; i >= 0; i-- {
 			if named(sc.dnos[i]) {
 				return sc.dnos[i]
 			}
 		}
 	}
-	for i := len(fr.pl.datums) - 1; i >= 0; i-- {
-		if !fr.pl.scoped[i] && named(i) {
+	for i := len(p.datums) - 1; i >= 0; i-- {
+		if global(i) && named(i) {
 			return i
 		}
 	}
@@ -267,41 +279,58 @@ func (fr *plFrame) lookupDatum(scope *plScope, name string) int {
 }
 
 // vars resolves variable names in the body's SQL: x, label.x,
-// function.x, and rec.field.
+// function.x, rec.field and label.rec.field.
 func (fr *plFrame) vars(scope *plScope, fields []string) (*scalar, bool) {
 	if len(fields) == 1 {
 		return fr.varScalar(fr.lookupDatum(scope, fields[0]), fields[0])
+	}
+	if len(fields) == 3 {
+		for sc := scope; sc != nil; sc = sc.outer {
+			if sc.label == fields[0] {
+				return fr.recordField(fr.lookupDatum(&plScope{dnos: sc.dnos, aliases: sc.aliases}, fields[1]), fields[2])
+			}
+		}
+		return nil, false
 	}
 	if len(fields) != 2 {
 		return nil, false
 	}
 	if k := fr.lookupDatum(scope, fields[0]); k >= 0 && fr.typs[k].Oid == types.OidRecord {
-		shape, known := fr.typs[k].Fields()
-		if !known {
-			return nil, false
-		}
-		for i, f := range shape {
-			if f.Name == fields[1] {
-				return &scalar{typ: f.Type, slot: -1, name: f.Name, eval: func(x *execCtx) (any, error) {
-					r, _ := x.params[k].([]any)
-					if r == nil {
-						return nil, nil
-					}
-					return r[i], nil
-				}}, true
-			}
-		}
-		return nil, false
+		return fr.recordField(k, fields[1])
 	}
 	for sc := scope; sc != nil; sc = sc.outer {
 		if sc.label == fields[0] {
-			return fr.varScalar(fr.lookupDatum(&plScope{dnos: sc.dnos}, fields[1]), fields[1])
+			return fr.varScalar(fr.lookupDatum(&plScope{dnos: sc.dnos, aliases: sc.aliases}, fields[1]), fields[1])
 		}
 	}
 	if !(fields[0] == fr.pl.fn.name && fr.pl.fn.hasParam(fields[1])) {
 		return nil, false // a table's column, not label.x or function.parameter
 	}
 	return fr.varScalar(fr.lookupDatum(nil, fields[1]), fields[1])
+}
+
+// recordField resolves the field name of record datum k; false when k is
+// not a record of a known shape with that field.
+func (fr *plFrame) recordField(k int, name string) (*scalar, bool) {
+	if k < 0 || fr.typs[k].Oid != types.OidRecord {
+		return nil, false
+	}
+	shape, known := fr.typs[k].Fields()
+	if !known {
+		return nil, false
+	}
+	for i, f := range shape {
+		if f.Name == name {
+			return &scalar{typ: f.Type, slot: -1, name: f.Name, eval: func(x *execCtx) (any, error) {
+				r, _ := x.params[k].([]any)
+				if r == nil {
+					return nil, nil
+				}
+				return r[i], nil
+			}}, true
+		}
+	}
+	return nil, false
 }
 
 func (fr *plFrame) varScalar(k int, name string) (*scalar, bool) {
@@ -332,6 +361,11 @@ func (fr *plFrame) store(k int, v any, from types.Type) error {
 		// INTO a lone record variable takes the whole row; INTO a lone
 		// field of one takes the first column, as a variable does.
 		return fr.assign(d.fields[0], v, from)
+	case d.kind == 'w' && len(d.fields) == 1 && fr.pl.datums[d.fields[0]].kind == 'v' && fr.typs[d.fields[0]].IsComposite():
+		// INTO a lone variable of a composite type fills its fields.
+		r, _ := v.([]any)
+		shape, _ := from.Fields()
+		return fr.assignComposite(d.fields[0], r, shape)
 	case d.kind == 'w':
 		r, _ := v.([]any)
 		shape, _ := from.Fields()
@@ -401,6 +435,9 @@ func (fr *plFrame) assignRow(k int, row []any, cols []Column) error {
 	for i, c := range cols {
 		fields[i] = types.Field{Name: c.Name, Type: types.Type{Oid: types.Oid(c.TypeOID), Typmod: c.TypeMod}}
 	}
+	if d := fr.pl.datums[k]; d.kind == 'v' && fr.typs[k].IsComposite() {
+		return fr.assignComposite(k, row, fields)
+	}
 	if d := fr.pl.datums[k]; d.kind == 'v' && fr.typs[k].Oid != types.OidRecord {
 		var v any
 		if row != nil && len(row) > 0 {
@@ -417,6 +454,25 @@ func (fr *plFrame) assignRow(k int, row []any, cols []Column) error {
 		v = row
 	}
 	return fr.assign(k, v, types.RecordType(fields))
+}
+
+// assignComposite stores a query's row into variable k of a composite
+// type, as PostgreSQL does: column by column into the type's fields, a
+// field without a column NULL and a column without a field dropped.
+func (fr *plFrame) assignComposite(k int, row []any, cols []types.Field) error {
+	shape, _ := fr.typs[k].Fields()
+	out := make([]any, len(shape))
+	for i := range shape {
+		if i >= len(row) || i >= len(cols) {
+			break
+		}
+		v, err := fr.cast(row[i], cols[i].Type, shape[i].Type)
+		if err != nil {
+			return err
+		}
+		out[i] = v
+	}
+	return fr.assign(k, out, fr.typs[k])
 }
 
 // assignField stores v into a field of a record variable (NEW.col := v).

@@ -30,7 +30,7 @@ func (fr *plFrame) execSQL(st *plStmt) error {
 	if err != nil {
 		return err
 	}
-	return fr.into(st, res, !strings.HasPrefix(strings.ToUpper(strings.TrimSpace(st.expr.text)), "SELECT"))
+	return fr.into(st, res, st.modifies)
 }
 
 // into stores a statement's result in its INTO target and sets FOUND and

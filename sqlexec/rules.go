@@ -20,6 +20,10 @@ import (
 // rules' actions, run in PostgreSQL's order. ON SELECT rules exist only
 // as CREATE VIEW makes them, so CREATE RULE ... ON SELECT is refused.
 
+// viewRuleName is the name of the ON SELECT rule every view has, which
+// pg_rewrite lists and no statement may drop or rename.
+const viewRuleName = "_RETURN"
+
 // ruleDesc is one rule: the event it rewrites, DO INSTEAD or DO ALSO,
 // its WHERE condition and its actions (none for NOTHING), NEW and OLD
 // standing for the rows the event writes.
@@ -101,6 +105,9 @@ func (d *ddl) createRule(rs *pg_query.RuleStmt, full string) error {
 	if rs.Event == pg_query.CmdType_CMD_SELECT {
 		return pgerror.Unsupported("CREATE RULE ... ON SELECT")
 	}
+	if rs.Rulename == viewRuleName {
+		return pgerror.Newf(pgerror.InvalidObjectDefinition, "non-view rule for \"%s\" must not be named \"%s\"", t.name, viewRuleName)
+	}
 	r := &ruleDesc{name: rs.Rulename, event: rs.Event, instead: rs.Instead}
 	if rs.WhereClause != nil {
 		r.where = proto.Clone(rs.WhereClause).(*pg_query.Node)
@@ -111,7 +118,8 @@ func (d *ddl) createRule(rs *pg_query.RuleStmt, full string) error {
 		}
 		r.actions = append(r.actions, proto.Clone(a).(*pg_query.Node))
 	}
-	if err := checkRuleRefs(r); err != nil {
+	b := d.binder(full)
+	if err := checkRuleRefs(r, b.pos); err != nil {
 		return err
 	}
 	for _, a := range r.actions {
@@ -130,7 +138,6 @@ func (d *ddl) createRule(rs *pg_query.RuleStmt, full string) error {
 			return pgerror.Unsupported("rule actions that read the relation they write")
 		}
 	}
-	b := d.binder(full)
 	if _, err := b.ruleSteps(t, r, nil); err != nil {
 		return err
 	}
@@ -148,9 +155,10 @@ func (d *ddl) createRule(rs *pg_query.RuleStmt, full string) error {
 	return nil
 }
 
-// checkRuleRefs refuses OLD in an ON INSERT rule and NEW in an ON DELETE
-// rule, as PostgreSQL does.
-func checkRuleRefs(r *ruleDesc) error {
+// checkRuleRefs refuses OLD in an ON INSERT rule, NEW in an ON DELETE rule
+// and either in an INSERT action's RETURNING list, as PostgreSQL does; pos
+// turns a location in the statement into an error position.
+func checkRuleRefs(r *ruleDesc, pos func(int32) int) error {
 	var err error
 	check := func(n *pg_query.Node) bool {
 		cr := n.GetColumnRef()
@@ -172,6 +180,28 @@ func checkRuleRefs(r *ruleDesc) error {
 	walk(r.where, check)
 	for _, a := range r.actions {
 		walk(a, check)
+	}
+	if err != nil {
+		return err
+	}
+	for _, a := range r.actions {
+		if ins := a.GetInsertStmt(); ins != nil {
+			for _, n := range ins.ReturningList {
+				walk(n, func(m *pg_query.Node) bool {
+					cr := m.GetColumnRef()
+					if cr == nil || len(cr.Fields) < 2 || err != nil {
+						return err == nil
+					}
+					if rel := cr.Fields[0].GetString_().GetSval(); rel == "new" || rel == "old" {
+						// An INSERT's RETURNING sees only the row it inserts.
+						err = pgerror.Newf(pgerror.UndefinedTable, "invalid reference to FROM-clause entry for table \"%s\"", rel).
+							WithHint("There is an entry for table \"%s\", but it cannot be referenced from this part of the query.", rel).
+							WithPosition(pos(cr.Location))
+					}
+					return err == nil
+				})
+			}
+		}
 	}
 	return err
 }
@@ -302,6 +332,10 @@ func (d *ddl) dropRule(ds *pg_query.DropStmt) error {
 			return pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(rel))
 		}
 		i := slices.IndexFunc(t.rules, func(r *ruleDesc) bool { return r.name == name })
+		if view != nil && name == viewRuleName {
+			return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop rule %s on view %s because view %s requires it", name, t.name, t.name).
+				WithHint("You can drop view %s instead.", t.name)
+		}
 		if i < 0 {
 			if ds.MissingOk {
 				d.notice(pgerror.SuccessfulCompletion, "rule \"%s\" for relation \"%s\" does not exist, skipping", name, t.name)
@@ -327,11 +361,15 @@ func (d *ddl) renameRule(rs *pg_query.RenameStmt) error {
 		return pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(rs.Relation))
 	}
 	i := slices.IndexFunc(t.rules, func(r *ruleDesc) bool { return r.name == rs.Subname })
-	if i < 0 {
+	selectRule := view != nil && rs.Subname == viewRuleName
+	if i < 0 && !selectRule {
 		return pgerror.Newf(pgerror.UndefinedObject, "rule \"%s\" for relation \"%s\" does not exist", rs.Subname, t.name)
 	}
-	if slices.ContainsFunc(t.rules, func(r *ruleDesc) bool { return r.name == rs.Newname }) {
+	if slices.ContainsFunc(t.rules, func(r *ruleDesc) bool { return r.name == rs.Newname }) || view != nil && rs.Newname == viewRuleName {
 		return pgerror.Newf(pgerror.DuplicateObject, "rule \"%s\" for relation \"%s\" already exists", rs.Newname, t.name)
+	}
+	if selectRule {
+		return pgerror.New(pgerror.InvalidObjectDefinition, "renaming an ON SELECT rule is not allowed")
 	}
 	if view == nil {
 		if err := d.lockTable(t, isolation.TableLockAccessExclusive); err != nil {

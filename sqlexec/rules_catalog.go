@@ -74,6 +74,9 @@ func init() {
 			var out [][]any
 			for _, t := range ruleRelations(c) {
 				for _, r := range t.rules {
+					if r.name == viewRuleName {
+						continue // pg_rules leaves out every rule of that name
+					}
 					def, err := ruleDefinition(s, c, t, r, false)
 					var d any = def
 					if err != nil {
@@ -169,9 +172,56 @@ func isBareSelect(sel *pg_query.SelectStmt) bool {
 		sel.WithClause == nil && sel.Op == pg_query.SetOperation_SETOP_NONE && len(sel.WindowClause) == 0
 }
 
+// onConflictNothingText prints an INSERT action's ON CONFLICT ... DO
+// NOTHING as ruleutils does: the inference columns with their collation and
+// a non-default operator class, and the partial index's WHERE condition,
+// its columns unqualified. An expression, an operator class fickle cannot
+// tell from the default, or ON CONSTRAINT is refused.
+func onConflictNothingText(b *binder, t *tableDesc, oc *pg_query.OnConflictClause, pretty bool) (string, error) {
+	unsupported := pgerror.Unsupported("printing this rule action")
+	var sb strings.Builder
+	sb.WriteString(" ON CONFLICT")
+	if inf := oc.Infer; inf != nil {
+		if inf.Conname != "" || len(inf.IndexElems) == 0 {
+			return "", unsupported
+		}
+		var elems []string
+		for _, e := range inf.IndexElems {
+			ie := e.GetIndexElem()
+			if ie == nil || ie.Name == "" || t.colIndex(ie.Name) < 0 {
+				return "", unsupported
+			}
+			elem := types.QuoteIdent(ie.Name)
+			if coll := strs(ie.Collation); len(coll) > 0 {
+				elem += " COLLATE " + types.QuoteIdent(coll[len(coll)-1])
+			}
+			if opc := strs(ie.Opclass); len(opc) > 0 {
+				name := opc[len(opc)-1]
+				if !strings.HasSuffix(name, "_pattern_ops") {
+					return "", unsupported
+				}
+				elem += " " + types.QuoteIdent(name)
+			}
+			elems = append(elems, elem)
+		}
+		sb.WriteString("(" + strings.Join(elems, ", ") + ")")
+		if inf.WhereClause != nil {
+			d := &deparser{b: b, sc: tableScope(t, t.name)}
+			a, err := d.analyze(inf.WhereClause)
+			if err != nil {
+				return "", err
+			}
+			sb.WriteString("\n  WHERE " + d.print(a, nil, pretty, false))
+		}
+	}
+	sb.WriteString(" DO NOTHING")
+	return sb.String(), nil
+}
+
 // actionText prints one rule action of relation rel as ruleutils does
 // inside a rule.
 func actionText(b *binder, c *catalog, rel *tableDesc, n *pg_query.Node, pretty bool) (string, error) {
+	n = expandRuleStars(proto.Clone(n).(*pg_query.Node), rel)
 	rv := modifiedTable(n)
 	t := b.ruleTarget(rv)
 	if t == nil {
@@ -197,9 +247,10 @@ func actionText(b *binder, c *catalog, rel *tableDesc, n *pg_query.Node, pretty 
 	switch v := n.Node.(type) {
 	case *pg_query.Node_InsertStmt:
 		ins := v.InsertStmt
-		sel := expandRuleStars(proto.Clone(ins.SelectStmt).(*pg_query.Node), rel).GetSelectStmt()
+		sel := ins.SelectStmt.GetSelectStmt()
 		values := sel != nil && len(sel.ValuesLists) == 1
-		if sel == nil || !values && !isBareSelect(sel) || ins.WithClause != nil || ins.OnConflictClause != nil || hasIndirection(ins.Cols) {
+		onConflict := ins.OnConflictClause != nil && ins.OnConflictClause.Action == pg_query.OnConflictAction_ONCONFLICT_NOTHING
+		if sel == nil || !values && !isBareSelect(sel) || ins.WithClause != nil || ins.OnConflictClause != nil && !onConflict || hasIndirection(ins.Cols) {
 			return "", pgerror.Unsupported("printing this rule action")
 		}
 		d.sc = nil
@@ -233,6 +284,13 @@ func actionText(b *binder, c *catalog, rel *tableDesc, n *pg_query.Node, pretty 
 			sb.WriteString("\n  VALUES (" + strings.Join(vals, ", ") + ")")
 		} else {
 			sb.WriteString("  SELECT " + strings.Join(vals, ",\n            "))
+		}
+		if onConflict {
+			text, err := onConflictNothingText(b, t, ins.OnConflictClause, pretty)
+			if err != nil {
+				return "", err
+			}
+			sb.WriteString(text)
 		}
 		returning = ins.ReturningList
 	case *pg_query.Node_UpdateStmt:

@@ -55,7 +55,7 @@ func (b *binder) originalRun(t *tableDesc, rv *pg_query.RangeVar, stmt *pg_query
 func (b *binder) insertPerRow(t *tableDesc, ins *pg_query.InsertStmt, rows *insertRows, qualified []*ruleDesc, stack []ruleEvent) (*originalRun, error) {
 	run := &originalRun{rows: rows}
 	for _, r := range qualified {
-		cond, _, err := b.ruleCond(t, r.where, stack)
+		cond, _, err := b.ruleCond(t, r.event, r.where, stack)
 		if err != nil {
 			return nil, err
 		}

@@ -93,7 +93,7 @@ func (b *binder) ruleBinder(t *tableDesc, stack []ruleEvent) *binder {
 
 // ruleCond compiles a rule's WHERE condition on t as a SELECT of it, and
 // returns its text; nil and "" without one.
-func (b *binder) ruleCond(t *tableDesc, where *pg_query.Node, stack []ruleEvent) (*stmtPlan, string, error) {
+func (b *binder) ruleCond(t *tableDesc, event pg_query.CmdType, where *pg_query.Node, stack []ruleEvent) (*stmtPlan, string, error) {
 	if where == nil {
 		return nil, "", nil
 	}
@@ -101,9 +101,10 @@ func (b *binder) ruleCond(t *tableDesc, where *pg_query.Node, stack []ruleEvent)
 		TargetList: []*pg_query.Node{pg_query.MakeResTargetNodeWithVal(proto.Clone(where).(*pg_query.Node), 0)},
 		Op:         pg_query.SetOperation_SETOP_NONE, LimitOption: pg_query.LimitOption_LIMIT_OPTION_DEFAULT}}}
 	cb := b.ruleBinder(t, stack)
+	cb.vars = condVars(t, event, cb.vars)
 	cond, err := cb.statement(&Statement{node: sel})
 	if err != nil {
-		return nil, "", err
+		return nil, "", ambiguousRuleColumn(t, event, err)
 	}
 	if typ := cond.cols[0].typ; typ.Oid != types.OidBool {
 		return nil, "", pgerror.Newf(pgerror.DatatypeMismatch, "argument of WHERE must be type boolean, not type %s", typ)
@@ -112,9 +113,40 @@ func (b *binder) ruleCond(t *tableDesc, where *pg_query.Node, stack []ruleEvent)
 	return cond, "SELECT " + deparseExpr(where), nil
 }
 
+// condVars extends the names a rule's condition resolves with vars: as in
+// PostgreSQL, an unqualified column of t is NEW's in an ON INSERT rule's
+// condition and OLD's in an ON DELETE rule's (the actions see neither).
+func condVars(t *tableDesc, event pg_query.CmdType, vars func(*binder, []string, int32) (*scalar, bool)) func(*binder, []string, int32) (*scalar, bool) {
+	row := map[pg_query.CmdType]string{pg_query.CmdType_CMD_INSERT: "new", pg_query.CmdType_CMD_DELETE: "old"}[event]
+	return func(b *binder, fields []string, loc int32) (*scalar, bool) {
+		if len(fields) == 1 && row != "" {
+			fields = []string{row, fields[0]}
+		}
+		return vars(b, fields, loc)
+	}
+}
+
+// ambiguousRuleColumn turns the unknown column an ON UPDATE rule's
+// condition names without NEW or OLD into PostgreSQL's error when t has
+// it: both rows have the column.
+func ambiguousRuleColumn(t *tableDesc, event pg_query.CmdType, err error) error {
+	pe, ok := err.(*pgerror.Error)
+	if !ok || event != pg_query.CmdType_CMD_UPDATE || pe.Code != pgerror.UndefinedColumn {
+		return err
+	}
+	for _, c := range t.cols {
+		if pe.Message == fmt.Sprintf("column \"%s\" does not exist", c.name) {
+			amb := pgerror.Newf(pgerror.AmbiguousColumn, "column reference \"%s\" is ambiguous", c.name)
+			amb.Position = pe.Position
+			return amb
+		}
+	}
+	return err
+}
+
 // ruleSteps compiles r's condition and actions on t.
 func (b *binder) ruleSteps(t *tableDesc, r *ruleDesc, stack []ruleEvent) ([]ruleStep, error) {
-	cond, where, err := b.ruleCond(t, r.where, stack)
+	cond, where, err := b.ruleCond(t, r.event, r.where, stack)
 	if err != nil {
 		return nil, err
 	}
@@ -155,8 +187,9 @@ func checkRuleResult(t *tableDesc, cols []outCol) error {
 	return nil
 }
 
-// expandRuleStars writes NEW.* and OLD.* in select lists, VALUES rows and
-// ROW constructors of a rule action as the relation's columns.
+// expandRuleStars writes NEW.* and OLD.* in select lists, VALUES rows,
+// ROW constructors and RETURNING lists of a rule action as the relation's
+// columns.
 func expandRuleStars(n *pg_query.Node, t *tableDesc) *pg_query.Node {
 	star := func(m *pg_query.Node) string {
 		cr := m.GetColumnRef()
@@ -203,6 +236,12 @@ func expandRuleStars(n *pg_query.Node, t *tableDesc) *pg_query.Node {
 			}
 		case *pg_query.Node_RowExpr:
 			v.RowExpr.Args = items(v.RowExpr.Args)
+		case *pg_query.Node_InsertStmt:
+			v.InsertStmt.ReturningList = items(v.InsertStmt.ReturningList)
+		case *pg_query.Node_UpdateStmt:
+			v.UpdateStmt.ReturningList = items(v.UpdateStmt.ReturningList)
+		case *pg_query.Node_DeleteStmt:
+			v.DeleteStmt.ReturningList = items(v.DeleteStmt.ReturningList)
 		}
 		return true
 	})

@@ -102,6 +102,9 @@ func init() {
 		return nil, nil
 	})
 	noArgs("pg_backend_pid", types.Int4, func(x *execCtx) (any, error) { return int64(x.s.info.ProcessID), nil })
+	// pg_trigger_depth is how many trigger functions are running, one
+	// inside another: 0 outside any.
+	noArgs("pg_trigger_depth", types.Int4, func(x *execCtx) (any, error) { return int64(len(x.s.triggerTables)), nil })
 	noArgs("inet_server_port", types.Int4, func(*execCtx) (any, error) { return nil, nil })
 	noArgs("pg_is_in_recovery", types.Bool, func(*execCtx) (any, error) { return false, nil })
 	noArgs("txid_current", types.Int8, func(x *execCtx) (any, error) { return int64(x.txn.ID()), nil })

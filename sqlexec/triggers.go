@@ -178,8 +178,11 @@ func (d *ddl) createTrigger(ct *pg_query.CreateTrigStmt, full string) error {
 		if !ct.Row && referencesColumns(ct.WhenClause) {
 			return pgerror.New(pgerror.InvalidObjectDefinition, "statement trigger's WHEN condition cannot reference column values")
 		}
-		tr.when = proto.Clone(ct.WhenClause).(*pg_query.Node)
+		tr.when = starRowRefs(proto.Clone(ct.WhenClause).(*pg_query.Node))
 		b := d.binder(full)
+		if err := whenRowRefError(b, tr); err != nil {
+			return err
+		}
 		if _, err := b.triggerWhen(t, tr); err != nil {
 			return err
 		}
@@ -256,6 +259,45 @@ func (d *ddl) dropTrigger(ds *pg_query.DropStmt) error {
 	return nil
 }
 
+// renameTrigger runs ALTER TRIGGER name ON table RENAME TO new. A
+// constraint trigger is refused: PostgreSQL keeps its pg_constraint row's
+// old name, which fickle derives from the trigger's.
+func (d *ddl) renameTrigger(rs *pg_query.RenameStmt) error {
+	rv := rs.Relation
+	t, view := d.s.lookupTable(d.cat, rv.Schemaname, rv.Relname), (*viewDesc)(nil)
+	if t == nil {
+		if view = d.s.lookupView(d.cat, rv.Schemaname, rv.Relname); view != nil {
+			t = viewTable(view)
+		}
+	}
+	if t == nil {
+		return pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(rv))
+	}
+	i := slices.IndexFunc(t.triggers, func(tr *triggerDesc) bool { return tr.name == rs.Subname })
+	if i < 0 {
+		return pgerror.Newf(pgerror.UndefinedObject, "trigger \"%s\" for table \"%s\" does not exist", rs.Subname, t.name)
+	}
+	if slices.ContainsFunc(t.triggers, func(tr *triggerDesc) bool { return tr.name == rs.Newname }) {
+		return pgerror.Newf(pgerror.DuplicateObject, "trigger \"%s\" for relation \"%s\" already exists", rs.Newname, t.name)
+	}
+	if t.triggers[i].constraint {
+		return pgerror.Unsupported("ALTER TRIGGER ... RENAME of a constraint trigger")
+	}
+	if view == nil {
+		if err := d.lockTable(t, isolation.TableLockAccessExclusive); err != nil {
+			return err
+		}
+	}
+	triggers := slices.Clone(t.triggers)
+	renamed := *triggers[i]
+	renamed.name = rs.Newname
+	triggers[i] = &renamed
+	// Triggers fire in name order, which the list keeps.
+	slices.SortFunc(triggers, func(a, b *triggerDesc) int { return strings.Compare(a.name, b.name) })
+	d.setTriggers(t, view, triggers)
+	return nil
+}
+
 // triggersWithoutColumn returns t's triggers as they are once its column
 // i is dropped: the positions of UPDATE OF shift past it. A trigger whose
 // UPDATE OF or WHEN names the column depends on it, as in PostgreSQL: with
@@ -306,6 +348,62 @@ func (c *catalog) funcByOID(oid uint32) *funcDesc {
 	return nil
 }
 
+// whenRowRefError is PostgreSQL's error for a row trigger's WHEN condition
+// that names OLD in an INSERT trigger or NEW in a DELETE trigger.
+func whenRowRefError(b *binder, tr *triggerDesc) error {
+	var err error
+	walk(tr.when, func(n *pg_query.Node) bool {
+		cr := n.GetColumnRef()
+		if cr == nil || err != nil {
+			return err == nil
+		}
+		switch cr.Fields[0].GetString_().GetSval() {
+		case "old":
+			if tr.tgtype&tgInsert != 0 {
+				err = b.errAt(pgerror.New(pgerror.InvalidObjectDefinition, "INSERT trigger's WHEN condition cannot reference OLD values"), cr.Location)
+			}
+		case "new":
+			if tr.tgtype&tgDelete != 0 {
+				err = b.errAt(pgerror.New(pgerror.InvalidObjectDefinition, "DELETE trigger's WHEN condition cannot reference NEW values"), cr.Location)
+			}
+		}
+		return err == nil
+	})
+	return err
+}
+
+// starRowRefs writes the whole-row references OLD and NEW of a WHEN
+// condition as OLD.* and NEW.*, the form PostgreSQL prints them in.
+func starRowRefs(when *pg_query.Node) *pg_query.Node {
+	walk(when, func(n *pg_query.Node) bool {
+		cr := n.GetColumnRef()
+		if cr != nil && len(cr.Fields) == 1 {
+			if rel := cr.Fields[0].GetString_().GetSval(); rel == "old" || rel == "new" {
+				cr.Fields = append(cr.Fields, &pg_query.Node{Node: &pg_query.Node_AStar{AStar: &pg_query.A_Star{}}})
+			}
+		}
+		return true
+	})
+	return when
+}
+
+// wholeRowWhen returns a copy of a WHEN condition with OLD.* and NEW.*
+// written as the whole-row references OLD and NEW: in an expression they
+// stand for the row, not its columns.
+func wholeRowWhen(when *pg_query.Node) *pg_query.Node {
+	when = proto.Clone(when).(*pg_query.Node)
+	walk(when, func(n *pg_query.Node) bool {
+		cr := n.GetColumnRef()
+		if cr != nil && len(cr.Fields) == 2 && cr.Fields[1].GetAStar() != nil {
+			if rel := cr.Fields[0].GetString_().GetSval(); rel == "old" || rel == "new" {
+				cr.Fields = cr.Fields[:1]
+			}
+		}
+		return true
+	})
+	return when
+}
+
 // triggerWhen compiles a trigger's WHEN condition over OLD and NEW, which
 // it reads as the parameters $1 and $2.
 func (b *binder) triggerWhen(t *tableDesc, tr *triggerDesc) (*scalar, error) {
@@ -313,6 +411,18 @@ func (b *binder) triggerWhen(t *tableDesc, tr *triggerDesc) (*scalar, error) {
 	shape, _ := rt.Fields()
 	b.params = []types.Type{rt, rt}
 	b.vars = func(b *binder, fields []string, loc int32) (*scalar, bool) {
+		if len(fields) == 1 && (fields[0] == "old" || fields[0] == "new") {
+			p := 0
+			if fields[0] == "new" {
+				p = 1
+			}
+			return &scalar{typ: rt, slot: -1, name: fields[0], eval: func(x *execCtx) (any, error) {
+				if r, _ := x.params[p].([]any); r != nil {
+					return r, nil
+				}
+				return nil, nil
+			}}, true
+		}
 		if len(fields) != 2 || fields[0] != "old" && fields[0] != "new" {
 			return nil, false
 		}
@@ -339,7 +449,7 @@ func (b *binder) triggerWhen(t *tableDesc, tr *triggerDesc) (*scalar, error) {
 		}
 		return nil, false
 	}
-	e, err := b.expr(nil, tr.when)
+	e, err := b.expr(nil, wholeRowWhen(tr.when))
 	if err != nil {
 		return nil, err
 	}
