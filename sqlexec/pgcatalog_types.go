@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"cmp"
 	"slices"
 	"strconv"
 	"strings"
@@ -8,10 +9,12 @@ import (
 	"github.com/fickle-db/fickle/sqlexec/types"
 )
 
-// The catalog rows of the user's types beyond pg_type's: a composite type
-// is also a relation of kind 'c' with one pg_attribute row per field, and
-// a domain's CHECK constraints are pg_constraint rows naming it in
-// contypid. psql's \dT and \dD, pg_dump and ORMs' reflection read them.
+// The catalog rows of the user's enums, composite types and domains: their
+// pg_type rows; a composite type is also a relation of kind 'c' with one
+// pg_attribute row per field; a domain's CHECK constraints are
+// pg_constraint rows naming it in contypid; and pg_depend ties them to
+// what uses them. psql's \dT and \dD, pg_dump and ORMs' reflection read
+// them.
 
 // The input and binary input functions of every domain (domain_in,
 // domain_recv): they check the domain's constraints, then call the base
@@ -36,7 +39,7 @@ func sortedUserTypes(c *catalog) []*typeDesc {
 			out = append(out, t)
 		}
 	}
-	slices.SortFunc(out, func(a, b *typeDesc) int { return int(a.oid) - int(b.oid) })
+	slices.SortFunc(out, func(a, b *typeDesc) int { return cmp.Compare(a.oid, b.oid) })
 	return out
 }
 
