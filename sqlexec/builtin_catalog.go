@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/sqlexec/pgdata"
 	"github.com/fickle-db/fickle/sqlexec/types"
 )
@@ -241,4 +242,43 @@ var systemRelations = sync.OnceValue(func() (out struct {
 func systemRelationNamed(schema, name string) (*systemRelation, bool) {
 	r, ok := systemRelations().byName[schema+"."+name]
 	return r, ok
+}
+
+// lackedBuiltin turns err, fickle's 42883 for a call name(args) of a
+// built-in function, into 0A000 when PostgreSQL 15 has a built-in function
+// the call resolves to (lo_create, pg_ls_dir, ...): fickle lacks it, and a
+// user must not read that PostgreSQL would not have it either.
+func lackedBuiltin(name string, args []types.Type, err error) error {
+	if pgerror.GetCode(err) != pgerror.UndefinedFunction {
+		return err
+	}
+	var overloads [][]types.Type
+	for _, p := range builtinIndex().procsByName[name] {
+		if p.namespace != oidPgCatalog || p.kind != 'f' {
+			continue
+		}
+		ts := make([]types.Type, 0, len(p.args))
+		for _, a := range p.args {
+			if t, ok := types.TypeByOid(types.Oid(a)); ok {
+				ts = append(ts, t)
+			}
+		}
+		if len(ts) < len(p.args) {
+			continue // an argument of a type fickle does not have
+		}
+		for k := 0; k <= p.nDefaults; k++ {
+			overloads = append(overloads, ts[:len(ts)-k])
+		}
+	}
+	if len(overloads) == 0 {
+		return err
+	}
+	if _, rerr := types.ChooseOverload(name, args, overloads); rerr != nil {
+		return err
+	}
+	sig := make([]string, len(args))
+	for i, a := range args {
+		sig[i] = a.String()
+	}
+	return pgerror.Unsupported("function " + name + "(" + strings.Join(sig, ", ") + ")")
 }
