@@ -282,9 +282,14 @@ func typeDependencyRows(c *catalog) [][]any {
 // compositeOfRelation returns the composite type whose pg_class OID is
 // relid, nil for none.
 func compositeOfRelation(c *catalog, relid uint32) *typeDesc {
-	for _, t := range sortedUserTypes(c) {
-		if t.relid == relid && relid != 0 {
-			return t
+	if relid == 0 {
+		return nil
+	}
+	for _, sc := range c.schemas {
+		for _, t := range sc.types {
+			if t.relid == relid {
+				return t
+			}
 		}
 	}
 	return nil
