@@ -71,9 +71,9 @@ func (e *engine) checkpoint() (*history.History, int, error) {
 		tb.moves = nil
 		tb.keys.Scan(func(_ string, ks *keyState) bool {
 			v := ks.latest()
-			ks.resetVersions(version{w: e.init, row: v.row, tomb: v.tomb})
-			ks.wreaders, ks.lastPicked, ks.lastReader, ks.hidSet, ks.scanFloor = nil, nil, nil, false, nil
-			if !v.tomb {
+			ks.resetVersions(version{w: e.init, row: v.row})
+			ks.readers, ks.hidSet, ks.scanFloor = nil, false, nil
+			if !v.tomb() {
 				for _, ix := range tb.indexes {
 					ix.add(v.row, ks)
 				}

@@ -112,7 +112,7 @@ func (e *engine) collect(h *omNode) {
 	e.horizon = h
 	e.collections++
 	for ks := range readKeys {
-		ks.wreaders = slices.DeleteFunc(ks.wreaders, func(r *txn) bool { return r.past })
+		ks.forgetReaders(func(r *txn) bool { return r.past })
 	}
 	e.dirty = slices.DeleteFunc(e.dirty, func(ks *keyState) bool {
 		if e.collectKey(ks) {
@@ -192,13 +192,13 @@ func (e *engine) collectKey(ks *keyState) bool {
 	}
 	ks.keepVersions(vs[b:]) // first: unindex looks at the kept versions only
 	for _, v := range dropped {
-		if v.tomb {
+		if v.tomb() {
 			delete(tb.moves, movedVersion{ks, v.w})
 		} else {
 			e.unindex(tb, ks, v.row)
 		}
-		if ks.lastPicked == v.w {
-			ks.lastPicked, ks.lastReader = nil, nil
+		if rd := ks.readers; rd != nil && rd.lastPicked == v.w {
+			rd.lastPicked, rd.lastReader = nil, nil
 		}
 	}
 	ks.scanFloor = dropPast(ks.scanFloor, h)
@@ -269,7 +269,7 @@ func (e *engine) indexed(tb *table, ix *index, ks *keyState, ik string) bool {
 		return string(k) == ik
 	}
 	for _, v := range ks.versions {
-		if !v.tomb && has(v.row) {
+		if !v.tomb() && has(v.row) {
 			return true
 		}
 	}

@@ -127,19 +127,12 @@ type keyState struct {
 	// creatorLocked: creator's row lock has its lock table entry (see
 	// creator; beside the other flags, to pack the struct).
 	creatorLocked bool
-	// wreaders lists the PC, SI and SER transactions that read the key
-	// (each once), whose windows or placement a writer of the key may
-	// affect: the pending ones, and the ended ones placed after its latest
-	// writer (see published).
-	wreaders []*txn
+	// readers is what reads of the key left for its later writers and
+	// reads, nil until one leaves something.
+	readers *keyReaders
 	// scanFloor is the table's scanFloor when the key was created: every
 	// writer of the key goes after it in co (phantom.go).
 	scanFloor *omNode
-	// lastPicked wrote the version most recently served by an adversarial
-	// read, to lastReader (a writer, not a place in versions: a commit
-	// inserted in the past shifts the places).
-	lastPicked *txn
-	lastReader *txn
 	// creator is the transaction that made the key by inserting a fresh
 	// hidden row id: while it is live it holds the key's row lock without
 	// an entry in the lock table, which the first other look-up of the lock
@@ -154,12 +147,58 @@ type keyState struct {
 	memo memoSlot
 }
 
+// keyReaders is what reads of a key leave on it. Apart from keyState, and
+// made at the first such read, so that keys nobody reads (a bulk load's)
+// do not carry it.
+type keyReaders struct {
+	// wreaders lists the PC, SI and SER transactions that read the key
+	// (each once), whose windows or placement a writer of the key may
+	// affect: the pending ones, and the ended ones placed after its latest
+	// writer (see published).
+	wreaders []*txn
+	// lastPicked wrote the version most recently served by an adversarial
+	// read, to lastReader (a writer, not a place in versions: a commit
+	// inserted in the past shifts the places).
+	lastPicked *txn
+	lastReader *txn
+}
+
+// readState returns the key's readers' state, making it when absent.
+func (ks *keyState) readState() *keyReaders {
+	if ks.readers == nil {
+		ks.readers = &keyReaders{}
+	}
+	return ks.readers
+}
+
+// windowReaders returns keyReaders.wreaders of the key, nil when no read
+// left any.
+func (ks *keyState) windowReaders() []*txn {
+	if ks.readers == nil {
+		return nil
+	}
+	return ks.readers.wreaders
+}
+
+// forgetReaders removes the readers drop reports from the key's wreaders.
+func (ks *keyState) forgetReaders(drop func(*txn) bool) {
+	if ks.readers != nil {
+		ks.readers.wreaders = slices.DeleteFunc(ks.readers.wreaders, drop)
+	}
+}
+
 // version is a committed version of a key.
 type version struct {
-	w    *txn
-	row  []any // nil for a tombstone
-	tomb bool
+	w   *txn
+	row []any // nil for a tombstone; a live row of no columns is noColumns
 }
+
+// tomb reports whether v is a tombstone.
+func (v version) tomb() bool { return v.row == nil }
+
+// noColumns is the live row of a table without columns: a version's nil
+// row is its tombstone.
+var noColumns = []any{}
 
 // index is a secondary index: every index key a kept version or a pending
 // write of a row has, mapped to the primary keys of those rows, so that a
@@ -365,7 +404,7 @@ func (e *engine) refreshStatementReads(id TableID) {
 				return
 			}
 			for i := range ks.versions {
-				if ks.versions[i].w == s.w && !ks.versions[i].tomb {
+				if ks.versions[i].w == s.w && !ks.versions[i].tomb() {
 					s.row = ks.versions[i].row
 					break
 				}
@@ -437,7 +476,7 @@ func (tb *table) keyState(k string, create bool) *keyState {
 	ks, ok := tb.keys.Get(k)
 	if !ok && create {
 		ks = tb.newKeyState(k)
-		ks.resetVersions(version{w: tb.init, tomb: true})
+		ks.resetVersions(version{w: tb.init})
 		tb.keys.Set(k, ks)
 		tb.e.newKey(tb, ks)
 	}
@@ -450,7 +489,7 @@ func (tb *table) keyState(k string, create bool) *keyState {
 func (tb *table) createdKey(k string, t *txn) *keyState {
 	ks := tb.newKeyState(k)
 	ks.creator = t
-	ks.resetVersions(version{w: tb.init, tomb: true})
+	ks.resetVersions(version{w: tb.init})
 	// Row ids grow, so Load appends to the B-tree's last leaf.
 	if prev, replaced := tb.keys.Load(k, ks); replaced {
 		tb.keys.Set(k, prev)

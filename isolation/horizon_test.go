@@ -176,8 +176,8 @@ func TestHorizonBoundsWhatTheStoreKeeps(t *testing.T) {
 	versions := 0
 	tb.keys.Scan(func(k string, ks *keyState) bool {
 		versions += len(ks.versions)
-		if len(ks.wreaders) > bound {
-			t.Errorf("key %s remembers %d readers, want at most %d", k, len(ks.wreaders), bound)
+		if len(ks.windowReaders()) > bound {
+			t.Errorf("key %s remembers %d readers, want at most %d", k, len(ks.windowReaders()), bound)
 		}
 		return true
 	})

@@ -3,6 +3,7 @@ package isolation
 import (
 	"encoding/binary"
 	"fmt"
+	"runtime"
 	"testing"
 
 	"github.com/fickle-db/fickle/history"
@@ -117,5 +118,37 @@ func BenchmarkCreateUniqueIndex(b *testing.B) {
 		if _, err := s.DropIndex(ix); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkBulkInsert inserts pgbench_accounts-shaped rows into a table
+// keyed by hidden row ids in one transaction, as COPY in `pgbench -i` does:
+// the store's share of a bulk load, with the heap it leaves per row.
+func BenchmarkBulkInsert(b *testing.B) {
+	for _, rows := range []int{100_000, 1_000_000} {
+		b.Run(fmt.Sprint(rows), func(b *testing.B) {
+			var before, after runtime.MemStats
+			var s *Store
+			for b.Loop() {
+				runtime.GC()
+				runtime.ReadMemStats(&before)
+				s = NewStore(Config{Strategy: StrategyLatest})
+				tab, _ := s.CreateTable(TableSpec{Name: "accounts", HiddenRowID: true})
+				tx, _ := s.NewSession().Begin(TxnOptions{})
+				for i := 1; i <= rows; i++ {
+					if _, err := tx.Insert(bg, tab, nil, []any{int64(i), int64(1 + i/100000), int64(0), ""}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if err := tx.Commit(bg); err != nil {
+					b.Fatal(err)
+				}
+			}
+			runtime.GC()
+			runtime.ReadMemStats(&after)
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*rows), "ns/row")
+			b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/float64(rows), "heap-B/row")
+			runtime.KeepAlive(s)
+		})
 	}
 }

@@ -31,7 +31,7 @@ func (e *engine) build(ix *index) error {
 	tb.keys.Scan(func(_ string, ks *keyState) bool {
 		last := len(ks.versions) - 1
 		for i, v := range ks.versions {
-			if v.tomb {
+			if v.tomb() {
 				continue
 			}
 			ik, null := ix.spec.Key(v.row)

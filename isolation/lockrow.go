@@ -139,12 +139,12 @@ func (e *engine) keyShareSnapshotVersion(t *txn, ks *keyState, req LockRequest) 
 	for i >= 0 && !e.snapshotSees(t, ks.versions[i].w) {
 		i--
 	}
-	if i < 0 || ks.versions[i].tomb {
+	if i < 0 || ks.versions[i].tomb() {
 		return version{}, false
 	}
 	key := req.KeyOf(ks.versions[i].row)
 	for _, v := range ks.versions[i+1:] {
-		if v.tomb || !bytes.Equal(req.KeyOf(v.row), key) {
+		if v.tomb() || !bytes.Equal(req.KeyOf(v.row), key) {
 			return version{}, false
 		}
 	}

@@ -24,7 +24,7 @@ func (t *txn) setPendingWrite(ks *keyState, w *write) *write {
 		prev := ks.pending
 		if prev == nil {
 			c := t.createdOf(ks.tab)
-			c.keys = append(c.keys, ks)
+			c.keys.push(ks)
 		}
 		ks.pending = w
 		return prev
@@ -58,7 +58,7 @@ func (t *txn) restoreWrite(u undoEntry) {
 	if u.prev == nil {
 		// Undone in reverse order, ks is the latest key first written.
 		c := t.createdOf(ks.tab)
-		c.keys = c.keys[:len(c.keys)-1]
+		c.keys.truncate(c.keys.len() - 1)
 	}
 }
 
@@ -87,7 +87,7 @@ func (t *txn) allWrites() iter.Seq[*write] {
 			}
 		}
 		for _, c := range t.created {
-			for _, ks := range c.keys {
+			for ks := range c.keys.from(0) {
 				if !yield(ks.pending) {
 					return
 				}
@@ -109,7 +109,7 @@ func (t *txn) tableWrites(tab TableID) iter.Seq[*write] {
 			if c.tab != tab {
 				continue
 			}
-			for _, ks := range c.keys {
+			for ks := range c.keys.from(0) {
 				if !yield(ks.pending) {
 					return
 				}
@@ -123,7 +123,7 @@ func (t *txn) tableWrites(tab TableID) iter.Seq[*write] {
 // not keep their rows and slabs alive.
 func (t *txn) dropCreatedWrites() {
 	for _, c := range t.created {
-		for _, ks := range c.keys {
+		for ks := range c.keys.from(0) {
 			ks.pending = nil
 		}
 	}

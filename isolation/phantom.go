@@ -325,7 +325,7 @@ func (e *engine) entryPending(t *txn, tb *table, ks *keyState) {
 	}
 	v := ks.versions[pick]
 	e.observe(t, ks, pick)
-	e.rec.notStale(t, e.rec.read(t, tb, ks, v.w, v.tomb))
+	e.rec.notStale(t, e.rec.read(t, tb, ks, v.w, v.tomb()))
 }
 
 // entryEnded keeps aside, for committed t, the read of ks its index scan in
@@ -362,7 +362,7 @@ func (e *engine) entryEnded(t *txn, tb *table, ks *keyState, event uint32) {
 	default:
 		return
 	}
-	e.rec.late[t.id] = append(e.rec.late[t.id], phantomRead{key: e.rec.key(tb, ks), event: event, writer: v.w.id, live: !v.tomb})
+	e.rec.late[t.id] = append(e.rec.late[t.id], phantomRead{key: e.rec.key(tb, ks), event: event, writer: v.w.id, live: !v.tomb()})
 }
 
 // laterOrNil is later where a nil a is the beginning of co.

@@ -76,7 +76,7 @@ func (e *engine) inspect(t *txn, tb *table, ks *keyState, ro ReadOptions) (seen,
 		return s, nil // statement_reads.go: one version per key per statement
 	}
 	if w := t.pendingWrite(ks); w != nil {
-		if ro.AsOf != 0 && w.seq >= uint64(ro.AsOf) {
+		if ro.AsOf != 0 && uint64(w.seq) >= uint64(ro.AsOf) {
 			return ownVersionAt(t, ks, w, ro.AsOf), nil
 		}
 		ref := e.rec.read(t, tb, ks, t, w.tomb)
@@ -89,7 +89,7 @@ func (e *engine) inspect(t *txn, tb *table, ks *keyState, ro ReadOptions) (seen,
 	if err := e.ssiRead(t, tb, ks, v.w); err != nil {
 		return seen{}, err
 	}
-	s := seen{ks: ks, row: v.row, ok: !v.tomb, w: v.w, ref: e.rec.read(t, tb, ks, v.w, v.tomb), event: t.event}
+	s := seen{ks: ks, row: v.row, ok: !v.tomb(), w: v.w, ref: e.rec.read(t, tb, ks, v.w, v.tomb()), event: t.event}
 	e.rememberRead(t, s)
 	return s, nil
 }
@@ -100,7 +100,7 @@ func (e *engine) inspect(t *txn, tb *table, ks *keyState, ro ReadOptions) (seen,
 // (or, inserting, checked) the key before writing it, and a read of its
 // own write carries no write-read edge.
 func ownVersionAt(t *txn, ks *keyState, w *write, mark WriteMark) seen {
-	for w.before != nil && w.before.seq >= uint64(mark) {
+	for w.before != nil && uint64(w.before.seq) >= uint64(mark) {
 		w = w.before
 	}
 	noRef := readRef{op: -1, item: -1}

@@ -68,11 +68,11 @@ func (e *engine) rewriteInputs(tb *table) []RowRewrite {
 			if !w.tomb {
 				add(ks, w.row, true)
 			}
-		} else if v := ks.latest(); !v.tomb {
+		} else if v := ks.latest(); !v.tomb() {
 			add(ks, v.row, true)
 		}
 		for i := range ks.versions {
-			if !ks.versions[i].tomb {
+			if !ks.versions[i].tomb() {
 				add(ks, ks.versions[i].row, false)
 			}
 		}
@@ -126,6 +126,9 @@ func (e *engine) replaceRows(tb *table, repl, done map[rowRef][]any) (unknown in
 	replace := func(ks *keyState, row *[]any) {
 		r := refOf(ks, *row)
 		if nr, ok := repl[r]; ok {
+			if nr == nil {
+				nr = noColumns // a live row, never a tombstone
+			}
 			*row = nr
 		} else if _, ok := done[r]; !ok {
 			unknown++
@@ -133,7 +136,7 @@ func (e *engine) replaceRows(tb *table, repl, done map[rowRef][]any) (unknown in
 	}
 	tb.keys.Scan(func(_ string, ks *keyState) bool {
 		for i := range ks.versions {
-			if !ks.versions[i].tomb {
+			if !ks.versions[i].tomb() {
 				replace(ks, &ks.versions[i].row)
 			}
 		}

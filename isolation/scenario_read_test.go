@@ -97,5 +97,5 @@ func (e *scenarioEnv) versionRow(t *txn, ks *keyState, w *txn) ([]any, bool) {
 		return wr.row, !wr.tomb
 	}
 	v := ks.versions[ks.versionIndex(w)]
-	return v.row, !v.tomb
+	return v.row, !v.tomb()
 }

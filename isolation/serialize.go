@@ -122,7 +122,7 @@ func (e *engine) insertable(t *txn, n *omNode, writes bool) bool {
 	}
 	for w := range t.allWrites() {
 		y := w.ks
-		for _, r := range y.wreaders {
+		for _, r := range y.windowReaders() {
 			if r == t || (r.state != txnCommitted && r.state != txnClientAborted) {
 				continue
 			}

@@ -138,7 +138,8 @@ func (e *engine) pick(t *txn, ks *keyState, valid []int) int {
 		return valid[t.rng.IntN(len(valid))]
 	case StrategyAdversarial:
 		choice := e.pickAdversarial(t, ks, valid)
-		ks.lastPicked, ks.lastReader = ks.versions[choice].w, t
+		rd := ks.readState()
+		rd.lastPicked, rd.lastReader = ks.versions[choice].w, t
 		return choice
 	}
 	return valid[len(valid)-1]
@@ -161,8 +162,11 @@ func (e *engine) pickAdversarial(t *txn, ks *keyState, valid []int) int {
 		return valid[0]
 	}
 	newest := valid[len(valid)-1]
-	r := ks.lastReader
-	last, other := validOf(ks, valid, ks.lastPicked)
+	var r, lastPicked *txn
+	if ks.readers != nil {
+		r, lastPicked = ks.readers.lastReader, ks.readers.lastPicked
+	}
+	last, other := validOf(ks, valid, lastPicked)
 	other = other && r != nil && r != t
 	switch t.rd.aim {
 	case aimLostUpdate:
@@ -171,7 +175,7 @@ func (e *engine) pickAdversarial(t *txn, ks *keyState, valid []int) int {
 		}
 	case aimDiverge:
 		if other && !e.wrote(r, ks) && t.rng.IntN(10) < 9 {
-			return e.other(t, ks, valid, ks.lastPicked)
+			return e.other(t, ks, valid, lastPicked)
 		}
 	case aimNewThenOld:
 		if len(t.rd.reads) == 0 {

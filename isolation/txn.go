@@ -97,7 +97,7 @@ type txnLive struct {
 	// created lists, table by table, the keys it created (createdKey) and
 	// holds a write to: their writes are keyState.pending, out of writes.
 	created    []createdKeys
-	writeSeq   uint64 // own writes made so far (write.seq, WriteMark)
+	writeSeq   uint32 // own writes made so far (write.seq, WriteMark)
 	undo       chunkList[undoEntry]
 	writeSlab  []write // the writes allocated for the next writes (newWrite)
 	savepoints []int   // undo log length at each savepoint
@@ -126,21 +126,20 @@ type txnLive struct {
 type write struct {
 	row  []any
 	tomb bool
-	// baseLive: see baseRow below (beside tomb, to pack the struct);
-	// movedOut marks a tombstone whose row moved to another table
-	// (Txn.MoveOut).
+	// baseLive: see baseRow below (beside tomb and seq, to pack the
+	// struct: a bulk load holds a write a row until it commits).
 	baseLive bool
-	movedOut bool
-	ks       *keyState
-	tb       *table // kept, not looked up: the table may be dropped meanwhile
-	// movedTo is the key a tombstone's row moved to (Txn.Move), or "".
-	movedTo string
 	// seq numbers the transaction's writes (1, 2, ...); before is the own
 	// write this one replaced, and for a first own write (before nil)
 	// baseRow and baseLive are the version it replaced as the transaction
 	// saw it. A read at a WriteMark walks back through them.
-	seq     uint64
-	before  *write
+	seq    uint32
+	ks     *keyState
+	tb     *table // kept, not looked up: the table may be dropped meanwhile
+	before *write
+	// moved is where a tombstone's row went (Txn.Move, Txn.MoveOut), nil
+	// when it was deleted.
+	moved   *moveTarget
 	baseRow []any
 }
 
@@ -148,7 +147,7 @@ type write struct {
 // holds a write to, in the order of their first writes.
 type createdKeys struct {
 	tab  TableID
-	keys []*keyState
+	keys chunkList[*keyState]
 }
 
 // undoEntry restores a key's previous own write when rolling back to a
@@ -366,14 +365,14 @@ func (e *engine) commit(ctx context.Context, t *txn) error {
 	t.wrote = slices.Grow(t.wrote, n)
 	e.dirty = slices.Grow(e.dirty, n) // most keys written get a second version (markDirty)
 	for w := range t.allWrites() {
-		w.ks.insertVersion(version{w: t, row: w.row, tomb: w.tomb})
+		w.ks.insertVersion(version{w: t, row: w.row})
 		e.markDirty(w.ks)
 		t.wrote = append(t.wrote, w.ks)
-		if w.tomb && (w.movedTo != "" || w.movedOut) {
+		if w.tomb && w.moved != nil {
 			if w.tb.moves == nil {
 				w.tb.moves = make(map[movedVersion]moveTarget)
 			}
-			w.tb.moves[movedVersion{w.ks, t}] = moveTarget{key: w.movedTo, elsewhere: w.movedOut}
+			w.tb.moves[movedVersion{w.ks, t}] = *w.moved
 		}
 	}
 	e.published(t)
@@ -452,7 +451,7 @@ func (e *engine) end(t *txn, st txnState) {
 	switch {
 	case t.state == txnServerAborted && t.rd != nil:
 		for ks := range t.rd.reads {
-			ks.wreaders = slices.DeleteFunc(ks.wreaders, func(r *txn) bool { return r == t })
+			ks.forgetReaders(func(r *txn) bool { return r == t })
 		}
 		t.rd = nil
 	case !t.windowed():
@@ -469,7 +468,7 @@ func (t *txn) writeCount() int {
 		n += len(ws)
 	}
 	for _, c := range t.created {
-		n += len(c.keys)
+		n += c.keys.len()
 	}
 	return n
 }

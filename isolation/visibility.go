@@ -253,7 +253,8 @@ func (e *engine) observe(t *txn, ks *keyState, i int) {
 		if _, ok := rs.reads[ks]; !ok {
 			rs.reads[ks] = w
 			if t.windowed() {
-				ks.wreaders = append(ks.wreaders, t)
+				rd := ks.readState()
+				rd.wreaders = append(rd.wreaders, t)
 			}
 		}
 	}
@@ -330,9 +331,13 @@ func errNoSnapshot() error {
 // (SER) or snapshotting (PC, SI) at or before t can never see one.
 func (e *engine) published(t *txn) {
 	for _, y := range t.wrote {
+		if y.readers == nil {
+			continue
+		}
 		latest := y.latest().w.pos
-		keep := y.wreaders[:0]
-		for _, r := range y.wreaders {
+		rd := y.readers
+		keep := rd.wreaders[:0]
+		for _, r := range rd.wreaders {
 			if r == t {
 				continue
 			}
@@ -347,8 +352,8 @@ func (e *engine) published(t *txn) {
 				keep = append(keep, r)
 			}
 		}
-		clear(y.wreaders[len(keep):])
-		y.wreaders = keep
+		clear(rd.wreaders[len(keep):])
+		rd.wreaders = keep
 	}
 }
 

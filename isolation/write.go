@@ -128,7 +128,7 @@ func (e *engine) move(ctx context.Context, t *txn, id TableID, key, newKey []byt
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if w := e.ownWrite(t, id, key); w != nil {
-		w.movedTo = string(newKey)
+		w.moved = &moveTarget{key: string(newKey)}
 	}
 	return nil
 }
@@ -141,7 +141,7 @@ func (e *engine) moveOut(ctx context.Context, t *txn, id TableID, key []byte) er
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if w := e.ownWrite(t, id, key); w != nil {
-		w.movedOut = true
+		w.moved = &moveTarget{elsewhere: true}
 	}
 	return nil
 }
@@ -190,7 +190,7 @@ func (e *engine) firstUpdaterWins(t *txn, tb *table, ks *keyState) error {
 		return nil
 	}
 	what := "update"
-	if _, moved := tb.moves[movedVersion{ks, latest.w}]; latest.tomb && !moved {
+	if _, moved := tb.moves[movedVersion{ks, latest.w}]; latest.tomb() && !moved {
 		what = "delete" // a row whose key changed moved, as an update
 	}
 	return e.serverAbort(t, pgerror.Newf(pgerror.SerializationFailure,
@@ -229,7 +229,7 @@ func (e *engine) current(t *txn, tb *table, ks *keyState) ([]any, bool) {
 		return w.row, !w.tomb
 	}
 	v := ks.latest()
-	return v.row, !v.tomb
+	return v.row, !v.tomb()
 }
 
 // replacedVersion is the version of ks that t's first own write to it
@@ -242,7 +242,7 @@ func (e *engine) replacedVersion(t *txn, ks *keyState) ([]any, bool) {
 		}
 	}
 	v := ks.latest()
-	return v.row, !v.tomb
+	return v.row, !v.tomb()
 }
 
 // checkUnique enforces the unique indexes for row written at ks: it locks
@@ -357,6 +357,9 @@ func (t *txn) newWrite() *write {
 // init's tombstone, so its write replaces nothing: a bulk load skips the
 // look-up of the statement's memo for every row.
 func (e *engine) putWrite(t *txn, tb *table, ks *keyState, row []any, tomb, created bool) {
+	if !tomb && row == nil {
+		row = noColumns
+	}
 	op := e.rec.write(t, tb, ks, tomb)
 	t.writeSeq++
 	w := t.newWrite()
