@@ -274,7 +274,7 @@ func formatResult(s *Session, res *Result) string {
 		}
 		return out.String() + tag + "\n"
 	}
-	if res.Columns != nil {
+	if len(res.Columns) > 0 {
 		names := make([]string, len(res.Columns))
 		for i, c := range res.Columns {
 			t, _ := types.TypeByOid(types.Oid(c.TypeOID))

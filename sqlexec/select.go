@@ -705,7 +705,11 @@ func (b *binder) targetList(sc *scope, targets []*pg_query.Node, unknown unknown
 			if len(cr.Fields) >= 2 {
 				rel = cr.Fields[len(cr.Fields)-2].GetString_().GetSval()
 			}
-			if sc == nil || !slices.ContainsFunc(sc.cols, func(c scopeCol) bool { return !c.system }) {
+			// A table of no columns still brings its system columns.
+			if sc == nil || len(sc.cols) == 0 {
+				if rel != "" {
+					return nil, nil, nil, b.errAt(pgerror.Newf(pgerror.UndefinedTable, "missing FROM-clause entry for table \"%s\"", rel), cr.Location)
+				}
 				return nil, nil, nil, b.errAt(pgerror.New(pgerror.SyntaxError, "SELECT * with no tables specified is not valid"), cr.Location)
 			}
 			if sc.agg != nil {
@@ -728,7 +732,7 @@ func (b *binder) targetList(sc *scope, targets []*pg_query.Node, unknown unknown
 				cols = append(cols, outCol{Name: c.name, typ: c.typ, tableOID: c.tableOID, attnum: c.attnum})
 				nodes = append(nodes, nil)
 			}
-			if !found && rel != "" {
+			if !found && rel != "" && !slices.ContainsFunc(sc.cols, func(c scopeCol) bool { return c.rel == rel }) {
 				return nil, nil, nil, b.errAt(pgerror.Newf(pgerror.UndefinedTable, "missing FROM-clause entry for table \"%s\"", rel), cr.Location)
 			}
 			continue
