@@ -64,6 +64,10 @@ var builtinCatalogQueries = map[string]string{
 	// postgres; fickle names it as its own superuser is named.
 	pgdata.PgInitPrivs:  `SELECT objoid, classoid, objsubid, privtype, initprivs FROM pg_init_privs ORDER BY ctid`,
 	pgdata.PgTablespace: `SELECT oid, spcname, spcowner, spcacl, spcoptions FROM pg_tablespace ORDER BY ctid`,
+	// What describes each parameter, not its value (the values are the
+	// server's: fickle's own defaults and its sessions' settings).
+	pgdata.PgSettings: `SELECT name, unit, category, short_desc, extra_desc, context, vartype, min_val, max_val, enumvals
+		FROM pg_settings WHERE category <> 'Customized Options' ORDER BY name`,
 }
 
 // TestBuiltinCatalogMatchesPostgres requires the files of sqlexec/pgdata

@@ -142,21 +142,6 @@ func init() {
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_cursors",
 		cols: []vcol{{"name", text}, {"statement", text}, {"is_holdable", b}, {"is_binary", b}, {"is_scrollable", b}, {"creation_time", types.Timestamptz}},
 		rows: func(s *Session, c *catalog) [][]any { return s.cursorRows() }})
-	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_settings",
-		cols: []vcol{{"name", text}, {"setting", text}},
-		rows: func(s *Session, c *catalog) [][]any {
-			names := make([]string, 0, len(settingDefs))
-			for k := range settingDefs {
-				names = append(names, k)
-			}
-			sort.Strings(names)
-			var out [][]any
-			for _, k := range names {
-				v, _ := s.settings.get(k)
-				out = append(out, []any{settingDefs[k].name, v})
-			}
-			return out
-		}})
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_tables",
 		cols: []vcol{{"schemaname", name}, {"tablename", name}, {"tableowner", name}, {"tablespace", name}, {"hasindexes", b},
 			{"hasrules", b}, {"hastriggers", b}, {"rowsecurity", b}},

@@ -921,13 +921,14 @@ const (
 	unitBytes
 	unitKB
 	unitBlocks // 8kB pages
+	unitMB
 	unitMS
 	unitS
 	unitMin
 )
 
 // unitName is the unit as PostgreSQL's messages print it.
-var unitName = map[settingUnit]string{unitBytes: "B", unitKB: "kB", unitBlocks: "8kB", unitMS: "ms", unitS: "s", unitMin: "min"}
+var unitName = map[settingUnit]string{unitBytes: "B", unitKB: "kB", unitBlocks: "8kB", unitMB: "MB", unitMS: "ms", unitS: "s", unitMin: "min"}
 
 // A scaled unit: how many bytes or microseconds one of it is.
 type scaledUnit struct {
@@ -950,6 +951,8 @@ func (u settingUnit) scale() ([]scaledUnit, float64) {
 		return memoryUnits, 1 << 10
 	case unitBlocks:
 		return memoryUnits, 8 << 10
+	case unitMB:
+		return memoryUnits, 1 << 20
 	case unitMS:
 		return timeUnits, 1e3
 	case unitS:

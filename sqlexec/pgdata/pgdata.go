@@ -75,6 +75,7 @@ const (
 	PgConversion  = "pg_conversion"
 	PgInitPrivs   = "pg_init_privs"
 	PgTablespace  = "pg_tablespace"
+	PgSettings    = "pg_settings"
 )
 
 var cache struct {
