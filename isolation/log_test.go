@@ -9,9 +9,8 @@ import (
 )
 
 // TestLoggedWritesCarryTheRowImagesOfSetRowFormat: a table with a row
-// format logs every committed write with its row image (the last write of
-// each key only, and none for a delete), so that a report can show the
-// values a read saw; a table without one logs none.
+// format logs every write with its row image (none for a delete), so that
+// a report can show the values a read saw; a table without one logs none.
 func TestLoggedWritesCarryTheRowImagesOfSetRowFormat(t *testing.T) {
 	var buf strings.Builder
 	log, err := history.NewWriter(&buf, history.Header{})
@@ -89,5 +88,55 @@ func TestLoggedStaleReadsNameTheLatestVersionTheyMissed(t *testing.T) {
 	want := []string{"t/x from T0 stale=true latest=T1", "t/x from T1 stale=false latest=T0"}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("logged reads %v, want %v\n%s", got, want, buf.String())
+	}
+}
+
+// TestLoggedWritesBelongToTheStatementsThatMadeThem: each write is logged
+// in the statement that made it (before the next statement starts), not
+// with the transaction's last statement; a write a ROLLBACK TO SAVEPOINT
+// undoes is never logged, and the writes after a savepoint wait for its
+// release (which an ORM's savepoint around a statement gives before the
+// next statement starts).
+func TestLoggedWritesBelongToTheStatementsThatMadeThem(t *testing.T) {
+	var buf strings.Builder
+	log, err := history.NewWriter(&buf, history.Header{})
+	must(t, err)
+	f := newFixture(t, Config{Log: log})
+	tx := begin(t, f.s.NewSession(), history.ReadCommitted)
+	stmt := func(sql string) { tx.Statement(history.Statement{SQL: sql}) }
+	n := 10
+	insert := func(k string) {
+		n++
+		_, err := tx.Insert(bg, f.tab, []byte(k), []any{k, n})
+		must(t, err)
+	}
+	stmt("insert a")
+	insert("a")
+	stmt("update a")
+	must(t, tx.Update(bg, f.tab, []byte("a"), []any{"a", 2}))
+	sp := tx.Savepoint()
+	stmt("insert b")
+	insert("b")
+	must(t, tx.RollbackTo(sp))
+	stmt("insert c")
+	insert("c")
+	must(t, tx.Release(sp))
+	stmt("insert d")
+	insert("d")
+	stmt("select 1")
+	must(t, tx.Commit(bg))
+	must(t, log.Close())
+	h, err := history.ReadJSONL(strings.NewReader(buf.String()), "log")
+	must(t, err)
+	txn := h.Txns[len(h.Txns)-1]
+	var got []string
+	for _, op := range txn.Ops {
+		if op.Kind == history.OpWrite {
+			got = append(got, h.Keys[op.Key].Name+" in "+txn.Statements[op.Event].SQL)
+		}
+	}
+	want := []string{"a in insert a", "a in update a", "c in insert c", "d in insert d"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("logged writes %q, want %q\n%s", got, want, buf.String())
 	}
 }

@@ -80,6 +80,7 @@ func (r *recorder) begin(t *txn) {
 func (r *recorder) statement(t *txn, st history.Statement) {
 	if r.log != nil {
 		r.flushReads(t, -1)
+		r.flushWrites(t, false)
 		_ = r.log.Stmt(r.logID(t.id), st)
 	}
 	if !r.on {
@@ -116,7 +117,7 @@ func (r *recorder) read(t *txn, tb *table, ks *keyState, w *txn, tomb bool) read
 	}
 	if r.log != nil && w != t {
 		// Reads of the transaction's own writes carry no wr and are not
-		// logged: its writes are logged at commit (savepoints may undo them).
+		// logged (flushWrites logs the writes).
 		it := history.ReadItem{Key: r.logKey(tb, ks), Writer: w.id, Tombstone: tomb}
 		if latest := ks.versions[len(ks.versions)-1].w; latest != w {
 			it.Newer = latest.id // a stale read: the log says which version it missed
@@ -247,25 +248,56 @@ func (r *recorder) end(t *txn, after *txn) {
 	}
 }
 
-// logEnd logs t's end: a committed transaction's last write to every key
-// (in the order it first wrote them), its place in co, and its outcome.
+// flushWrites logs t's writes not logged yet, in the order it made them,
+// after its buffered reads: all of them, or (not all) those no ROLLBACK TO
+// SAVEPOINT can undo any more, the writes before its oldest savepoint.
+// Logged when their statement ends (the next statement starts, or t ends),
+// a write belongs to the statement that made it, as the log's readers take
+// it; a write after a savepoint waits for the savepoint's release, or for
+// t's end, and is logged with the statement then current.
+func (r *recorder) flushWrites(t *txn, all bool) {
+	end := t.undo.len()
+	if !all && len(t.savepoints) > 0 {
+		end = min(end, t.savepoints[0])
+	}
+	if t.logWritten >= end {
+		return
+	}
+	// The write an undo entry records is the one after its prev in the
+	// chain of t's writes to its key: the key's last one unless t wrote
+	// the key again later, when the chain is indexed once.
+	var chains map[*keyState]map[*write]*write
+	for i := t.logWritten; i < end; i++ {
+		u := t.undo.at(i)
+		w := t.pendingWrite(u.ks)
+		if w.before != u.prev {
+			if chains == nil {
+				chains = make(map[*keyState]map[*write]*write)
+			}
+			next := chains[u.ks]
+			if next == nil {
+				next = make(map[*write]*write)
+				for x := w; x != nil; x = x.before {
+					next[x.before] = x
+				}
+				chains[u.ks] = next
+			}
+			w = next[u.prev]
+		}
+		it := history.WriteItem{Key: r.logKey(w.tb, w.ks), Tombstone: w.tomb}
+		if !w.tomb && w.tb.formatRow != nil {
+			it.Row = w.tb.formatRow(w.row)
+		}
+		_ = r.log.Write(r.logID(t.id), it)
+	}
+	t.logWritten = end
+}
+
+// logEnd logs t's end: its writes not logged yet, its place in co, and its
+// outcome.
 func (r *recorder) logEnd(t *txn, after *txn) {
 	r.flushReads(t, -1)
-	if t.state == txnCommitted {
-		done := make(map[*write]bool)
-		for u := range t.undo.from(0) {
-			w := t.pendingWrite(u.ks)
-			if w == nil || done[w] {
-				continue
-			}
-			done[w] = true
-			it := history.WriteItem{Key: r.logKey(w.tb, w.ks), Tombstone: w.tomb}
-			if !w.tomb && w.tb.formatRow != nil {
-				it.Row = w.tb.formatRow(w.row)
-			}
-			_ = r.log.Write(r.logID(t.id), it)
-		}
-	}
+	r.flushWrites(t, true)
 	if after != nil {
 		_ = r.log.CommitOrder(r.logID(t.id), r.logID(after.id))
 	}

@@ -454,7 +454,8 @@ func TestSoundnessWithRealTimeSatisfiesTheStrictLevels(t *testing.T) {
 // outcome, level and session, the same reads of other transactions'
 // versions (except the reads the log could no longer carry: from init of
 // keys created after a scan, and the reads given to a scanner after it
-// ended, phantom.go) and the same final writes.
+// ended, phantom.go) and the same writes, each in the statement that made
+// it.
 func TestLoggedHistoryReadsBackAsTheRecordedOne(t *testing.T) {
 	for c := range 100 {
 		rng := rand.New(rand.NewPCG(uint64(c), 5))
@@ -492,6 +493,9 @@ func TestLoggedHistoryReadsBackAsTheRecordedOne(t *testing.T) {
 			}
 			if why := logCoversRecorded(got, &g, want, &r, lateReads(s, want, r.ID)); why != "" {
 				t.Fatalf("case %d T%d: %s: logged ops %s, recorded %s", c, i, why, opSummary(got, &g), opSummary(want, &r))
+			}
+			if lw, rw := writesByStatement(got, &g), writesByStatement(want, &r); lw != rw {
+				t.Fatalf("case %d T%d: logged writes %s, recorded %s", c, i, lw, rw)
 			}
 		}
 	}
@@ -536,6 +540,18 @@ func logCoversRecorded(gh *history.History, g *history.Txn, rh *history.History,
 		return "the log has reads the recording lacks: " + strings.Join(logged, " ")
 	}
 	return ""
+}
+
+// writesByStatement lists a transaction's writes in order, each with the
+// statement that made it.
+func writesByStatement(h *history.History, t *history.Txn) string {
+	var ws []string
+	for _, op := range t.Ops {
+		if op.Kind == history.OpWrite {
+			ws = append(ws, fmt.Sprintf("w(%s,%v)@%d", h.Keys[op.Key].String(), op.Flags&history.FlagTombstone != 0, op.Event))
+		}
+	}
+	return strings.Join(ws, " ")
 }
 
 // opSummary lists a transaction's reads of other transactions' versions

@@ -101,6 +101,9 @@ type txnLive struct {
 	undo       chunkList[undoEntry]
 	writeSlab  []write // the writes allocated for the next writes (newWrite)
 	savepoints []int   // undo log length at each savepoint
+	// logWritten is how many of undo's entries have their writes in the
+	// log (recorder.flushWrites).
+	logWritten int
 
 	locks      []resource
 	tableLocks map[TableID]uint16
