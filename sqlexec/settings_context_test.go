@@ -32,9 +32,18 @@ func TestSettingsSessionsCannotSetAreShownAndRefused(t *testing.T) {
 		if got := show(t, s, d.name); got != want {
 			t.Errorf("SHOW %s = %q, want %q", d.name, got, want)
 		}
-		rows, err := query(t, s, "SELECT current_setting('"+d.name+"'), (SELECT setting FROM pg_settings WHERE name = '"+d.name+"')")
-		if err != nil || rows[0][0] != want || rows[0][1] != want {
-			t.Errorf("current_setting and pg_settings of %s: %v %v, want %q", d.name, rows, err, want)
+		rows, err := query(t, s, "SELECT current_setting('"+d.name+"'), setting, unit, vartype FROM pg_settings WHERE name = '"+d.name+"'")
+		switch {
+		case err != nil:
+			t.Errorf("current_setting and pg_settings of %s: %v", d.name, err)
+		case len(rows) == 0: // not a PostgreSQL parameter: pg_settings does not list it
+		default:
+			// pg_settings gives a number in the parameter's unit: 1GB of
+			// an 8kB parameter is 131072.
+			unit, _ := rows[0][2].(string)
+			if rows[0][0] != want || rows[0][1] != settingInUnit(want, unit, rows[0][3].(string)) {
+				t.Errorf("current_setting and pg_settings of %s: %v, want %q", d.name, rows, want)
+			}
 		}
 		msg := `parameter "` + d.name + `" ` + because[d.context]
 		for _, sql := range []string{"SET " + d.name + " = '1'", "RESET " + d.name, "SET " + d.name + " TO DEFAULT"} {
