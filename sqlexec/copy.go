@@ -41,6 +41,9 @@ type copyOptions struct {
 	quote     byte
 	escape    byte
 	forceNull bool
+	// freeze is COPY FROM's FREEZE: fickle has no frozen rows to write, but
+	// keeps PostgreSQL's checks of when FREEZE is allowed.
+	freeze bool
 }
 
 func (b *binder) copyPlan(cs *pg_query.CopyStmt) (*stmtPlan, error) {
@@ -142,9 +145,28 @@ func (b *binder) copyPlan(cs *pg_query.CopyStmt) (*stmtPlan, error) {
 			if err := copyFromRowSecurity(x.s, cp.t); err != nil {
 				return nil, err
 			}
+			if err := checkCopyFreeze(x.s, cp); err != nil {
+				return nil, err
+			}
 		}
 		return &Result{Copy: req}, nil
 	}}, nil
+}
+
+// checkCopyFreeze makes COPY FROM ... FREEZE fail where PostgreSQL's does:
+// on a partitioned table, or on a table the current subtransaction neither
+// created nor truncated.
+func checkCopyFreeze(s *Session, cp *copyPlan) error {
+	if !cp.opts.freeze {
+		return nil
+	}
+	if cp.t.part != nil {
+		return pgerror.New(pgerror.FeatureNotSupported, "cannot perform COPY FREEZE on a partitioned table")
+	}
+	if s.txn == nil || !s.txn.freshInCurrent(cp.t.id) {
+		return pgerror.New(pgerror.ObjectNotInPrerequisiteState, "cannot perform COPY FREEZE because the table was not created or truncated in the current subtransaction")
+	}
+	return nil
 }
 
 func (b *binder) copyOpts(list []*pg_query.Node) (copyOptions, error) {
@@ -203,6 +225,7 @@ func (b *binder) copyOpts(list []*pg_query.Node) (copyOptions, error) {
 			}
 			o.escape, escapeSet = s[0], true
 		case "freeze":
+			o.freeze = d.Arg == nil || constTrue(d.Arg) || strings.EqualFold(str(d), "true") || strings.EqualFold(str(d), "on")
 		case "encoding":
 			if _, err := normEncoding(str(d)); err != nil {
 				return o, err
@@ -423,10 +446,7 @@ func (d *textRecordDecoder) decode(record string) (row []any, header bool, err e
 		return nil, true, nil
 	}
 	rec, width := d.rec, len(d.cols)
-	if len(rec) != len(d.target) {
-		if len(rec) < len(d.target) {
-			return nil, false, pgerror.Newf(pgerror.BadCopyFileFormat, "missing data for column \"%s\"", d.cols[d.target[len(rec)]].name).WithDetail("COPY %s, line %d", d.table, d.line)
-		}
+	if len(rec) > len(d.target) {
 		return nil, false, pgerror.New(pgerror.BadCopyFileFormat, "extra data after last expected column").WithDetail("COPY %s, line %d", d.table, d.line)
 	}
 	if len(d.cells) < width {
@@ -434,7 +454,13 @@ func (d *textRecordDecoder) decode(record string) (row []any, header bool, err e
 	}
 	row = d.cells[:width:width]
 	d.cells = d.cells[width:]
+	// Each field is converted before the next is looked for, as
+	// PostgreSQL's NextCopyFrom does: a short record's first bad field
+	// fails before its missing ones.
 	for i, c := range d.target {
+		if i == len(rec) {
+			return nil, false, pgerror.Newf(pgerror.BadCopyFileFormat, "missing data for column \"%s\"", d.cols[c].name).WithDetail("COPY %s, line %d", d.table, d.line)
+		}
 		if rec[i].null {
 			continue
 		}
@@ -525,7 +551,7 @@ func splitRecord(line string, o copyOptions, rec []copyField) (fields []copyFiel
 	}
 	fields = rec[:0]
 	for {
-		p, rest, more := strings.Cut(line, string(o.delim))
+		p, rest, more := cutTextField(line, o.delim)
 		if p == o.null {
 			fields = append(fields, copyField{null: true})
 		} else {
@@ -540,6 +566,21 @@ func splitRecord(line string, o copyOptions, rec []copyField) (fields []copyFiel
 		}
 		line = rest
 	}
+}
+
+// cutTextField cuts a text-format record at its first delimiter that no
+// backslash escapes: a backslash takes the next byte literally, so "\\,"
+// is a comma inside the field, not the end of it.
+func cutTextField(line string, delim byte) (field, rest string, found bool) {
+	for i := 0; i < len(line); i++ {
+		switch line[i] {
+		case '\\':
+			i++
+		case delim:
+			return line[:i], line[i+1:], true
+		}
+	}
+	return line, "", false
 }
 
 func unescapeText(s string) (string, error) {
