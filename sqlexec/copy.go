@@ -34,13 +34,17 @@ type copyPlan struct {
 }
 
 type copyOptions struct {
-	format    CopyFormat
-	delim     byte
-	null      string
-	header    bool
-	quote     byte
-	escape    byte
-	forceNull bool
+	format CopyFormat
+	delim  byte
+	null   string
+	header bool
+	quote  byte
+	escape byte
+	// forceNotNullCols and forceNullCols are the columns FORCE_NOT_NULL
+	// and FORCE_NULL name; notNullField and nullField mark the record's
+	// fields (in the COPY's column order) they apply to.
+	forceNotNullCols, forceNullCols []string
+	notNullField, nullField         []bool
 	// freeze is COPY FROM's FREEZE: fickle has no frozen rows to write, but
 	// keeps PostgreSQL's checks of when FREEZE is allowed.
 	freeze bool
@@ -56,6 +60,14 @@ func (b *binder) copyPlan(cs *pg_query.CopyStmt) (*stmtPlan, error) {
 	opts, err := b.copyOpts(cs.Options)
 	if err != nil {
 		return nil, err
+	}
+	if !cs.IsFrom {
+		switch {
+		case opts.forceNotNullCols != nil:
+			return nil, pgerror.New(pgerror.FeatureNotSupported, "COPY force not null only available using COPY FROM")
+		case opts.forceNullCols != nil:
+			return nil, pgerror.New(pgerror.FeatureNotSupported, "COPY force null only available using COPY FROM")
+		}
 	}
 	cp := &copyPlan{opts: opts}
 	var cols []outCol
@@ -86,6 +98,9 @@ func (b *binder) copyPlan(cs *pg_query.CopyStmt) (*stmtPlan, error) {
 			cp.target = append(cp.target, i)
 			c := t.cols[i]
 			cols = append(cols, outCol{Name: c.name, typ: c.typ, tableOID: t.oid, attnum: c.attnum})
+		}
+		if err := cp.markForcedFields(t); err != nil {
+			return nil, err
 		}
 		if cs.IsFrom {
 			b.requirePrivilege(t.oid, t.name, "table", 'a')
@@ -151,6 +166,47 @@ func (b *binder) copyPlan(cs *pg_query.CopyStmt) (*stmtPlan, error) {
 		}
 		return &Result{Copy: req}, nil
 	}}, nil
+}
+
+// markForcedFields checks the columns that FORCE_NOT_NULL and FORCE_NULL
+// name, as PostgreSQL's BeginCopyFrom does, and marks the record fields
+// they apply to.
+func (cp *copyPlan) markForcedFields(t *tableDesc) error {
+	o := &cp.opts
+	for _, f := range []struct {
+		option string
+		names  []string
+		marks  *[]bool
+	}{{"FORCE_NOT_NULL", o.forceNotNullCols, &o.notNullField}, {"FORCE_NULL", o.forceNullCols, &o.nullField}} {
+		if f.names == nil {
+			continue
+		}
+		*f.marks = make([]bool, len(cp.target))
+		for _, n := range f.names {
+			c := t.colIndex(n)
+			if c < 0 {
+				return pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", n, t.name)
+			}
+			k := slices.Index(cp.target, c)
+			if k < 0 {
+				return pgerror.Newf(pgerror.InvalidColumnReference, "%s column \"%s\" not referenced by COPY", f.option, n)
+			}
+			(*f.marks)[k] = true
+		}
+	}
+	return nil
+}
+
+// isSQLASCII says an encoding name is SQL_ASCII's, written as PostgreSQL's
+// clean_encoding_name accepts it (any case, punctuation ignored).
+func isSQLASCII(name string) bool {
+	key := strings.Map(func(r rune) rune {
+		if r == '_' || r == '-' || r == ' ' {
+			return -1
+		}
+		return r
+	}, name)
+	return strings.EqualFold(key, "SQLASCII")
 }
 
 // checkCopyFreeze makes COPY FROM ... FREEZE fail where PostgreSQL's does:
@@ -224,10 +280,25 @@ func (b *binder) copyOpts(list []*pg_query.Node) (copyOptions, error) {
 				return o, pgerror.New(pgerror.FeatureNotSupported, "COPY escape must be a single one-byte character")
 			}
 			o.escape, escapeSet = s[0], true
+		case "force_not_null", "force_null":
+			var names []string
+			if l := d.Arg.GetList(); l != nil {
+				names = strs(l.Items)
+			} else {
+				return o, pgerror.Newf(pgerror.InvalidParameterValue, "argument to option \"%s\" must be a list of column names", d.Defname)
+			}
+			if d.Defname == "force_null" {
+				o.forceNullCols = names
+			} else {
+				o.forceNotNullCols = names
+			}
 		case "freeze":
 			o.freeze = d.Arg == nil || constTrue(d.Arg) || strings.EqualFold(str(d), "true") || strings.EqualFold(str(d), "on")
 		case "encoding":
-			if _, err := normEncoding(str(d)); err != nil {
+			// SQL_ASCII data is taken as it is: PostgreSQL neither converts
+			// it to nor from a UTF8 database, only checks what comes in is
+			// valid UTF8, as fickle does for UTF8.
+			if _, err := normEncoding(str(d)); err != nil && !isSQLASCII(str(d)) {
 				return o, err
 			}
 		default:
@@ -247,6 +318,14 @@ func (b *binder) copyOpts(list []*pg_query.Node) (copyOptions, error) {
 			return o, pgerror.New(pgerror.FeatureNotSupported, "COPY quote available only in CSV mode")
 		case escapeSet:
 			return o, pgerror.New(pgerror.FeatureNotSupported, "COPY escape available only in CSV mode")
+		}
+	}
+	if o.format != CopyCSV {
+		switch {
+		case o.forceNotNullCols != nil:
+			return o, pgerror.New(pgerror.FeatureNotSupported, "COPY force not null available only in CSV mode")
+		case o.forceNullCols != nil:
+			return o, pgerror.New(pgerror.FeatureNotSupported, "COPY force null available only in CSV mode")
 		}
 	}
 	if o.format == CopyCSV {
@@ -461,10 +540,17 @@ func (d *textRecordDecoder) decode(record string) (row []any, header bool, err e
 		if i == len(rec) {
 			return nil, false, pgerror.Newf(pgerror.BadCopyFileFormat, "missing data for column \"%s\"", d.cols[c].name).WithDetail("COPY %s, line %d", d.table, d.line)
 		}
-		if rec[i].null {
+		text, null := rec[i].text, rec[i].null
+		switch {
+		case null && d.opts.notNullField != nil && d.opts.notNullField[i]:
+			text, null = d.opts.null, false
+		case !null && d.opts.nullField != nil && d.opts.nullField[i] && text == d.opts.null:
+			null = true
+		}
+		if null {
 			continue
 		}
-		v, err := types.ParseTextEnv(d.env, d.cols[c].typ, rec[i].text)
+		v, err := types.ParseTextEnv(d.env, d.cols[c].typ, text)
 		if err != nil {
 			return nil, false, err
 		}
