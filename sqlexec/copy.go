@@ -31,6 +31,8 @@ type copyPlan struct {
 	partition *partCheck
 	query     *selectPlan // for COPY TO
 	opts      copyOptions
+	// where is COPY FROM's WHERE condition over a table row, nil for none.
+	where *scalar
 }
 
 type copyOptions struct {
@@ -53,9 +55,6 @@ type copyOptions struct {
 func (b *binder) copyPlan(cs *pg_query.CopyStmt) (*stmtPlan, error) {
 	if cs.IsProgram || cs.Filename != "" {
 		return nil, pgerror.Unsupported("COPY to or from a file or program (use STDIN/STDOUT)")
-	}
-	if cs.WhereClause != nil {
-		return nil, pgerror.Unsupported("COPY ... WHERE")
 	}
 	opts, err := b.copyOpts(cs.Options)
 	if err != nil {
@@ -101,6 +100,11 @@ func (b *binder) copyPlan(cs *pg_query.CopyStmt) (*stmtPlan, error) {
 		}
 		if err := cp.markForcedFields(t); err != nil {
 			return nil, err
+		}
+		if cs.IsFrom && cs.WhereClause != nil {
+			if cp.where, err = b.copyWhere(t, cs.WhereClause); err != nil {
+				return nil, err
+			}
 		}
 		if cs.IsFrom {
 			b.requirePrivilege(t.oid, t.name, "table", 'a')
@@ -166,6 +170,18 @@ func (b *binder) copyPlan(cs *pg_query.CopyStmt) (*stmtPlan, error) {
 		}
 		return &Result{Copy: req}, nil
 	}}, nil
+}
+
+// copyWhere compiles COPY FROM's WHERE condition over a row of t, with
+// PostgreSQL's limits: no subquery, aggregate, window or set-returning
+// function.
+func (b *binder) copyWhere(t *tableDesc, where *pg_query.Node) (*scalar, error) {
+	if containsSubLink(where) {
+		return nil, pgerror.New(pgerror.FeatureNotSupported, "cannot use subquery in COPY FROM WHERE condition")
+	}
+	sc := tableScope(t, t.name)
+	sc.noAgg = "COPY FROM WHERE conditions"
+	return b.cond(sc, where, "WHERE")
 }
 
 // markForcedFields checks the columns that FORCE_NOT_NULL and FORCE_NULL
@@ -404,6 +420,15 @@ func (s *Session) copyInTxn(ctx context.Context, req *CopyRequest, data io.Reade
 		}
 		if err := cp.w.fillDefaults(x, row, given); err != nil {
 			return err
+		}
+		if cp.where != nil {
+			saved := x.row
+			x.row = row
+			keep, err := cp.where.eval(x)
+			x.row = saved
+			if err != nil || keep != true {
+				return err
+			}
 		}
 		row, err := trg.before(x, nil, row)
 		if err != nil || row == nil {
