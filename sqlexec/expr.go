@@ -457,6 +457,15 @@ func (b *binder) inListParts(sc *scope, a *pg_query.A_Expr) (*scalar, *scalar, [
 	refs, volatile := x.refs, x.volatile
 	operand, once := onceOperand(x)
 	for i, e := range elems {
+		// An untyped literal or NULL in a list of two or more takes the
+		// list's common type, as PostgreSQL's IN resolves it: a composite x
+		// reads it as its row. (PostgreSQL reads a list of one as x = e.)
+		if len(elems) > 1 && (e.lit != nil && e.typ.Oid == types.OidUnknown || e.null) && x.typ.IsComposite() {
+			if e, err = b.coerce(e, x.typ, types.CastImplicit); err != nil {
+				return nil, nil, nil, err
+			}
+			elems[i] = e
+		}
 		if eqs[i], err = b.binary("=", operand, e, a.Location); err != nil {
 			return nil, nil, nil, err
 		}
