@@ -61,7 +61,7 @@ func (b *binder) arrayExpr(sc *scope, a *pg_query.A_ArrayExpr, elemHint types.Ty
 	}
 	arr, ok := types.ArrayOf(elem)
 	if !ok {
-		return nil, b.errAt(pgerror.Newf(pgerror.UndefinedObject, "could not find array type for data type %s", elem), a.Location)
+		return nil, b.noArrayType(elem, a.Location)
 	}
 	ctx := types.CastImplicit
 	if elemHint.Oid != 0 {
@@ -140,7 +140,7 @@ func (b *binder) anyAllParts(sc *scope, a *pg_query.A_Expr) (e, l, r *scalar, er
 		}
 		arr, ok := types.ArrayOf(types.Type{Oid: lt.Oid, Typmod: -1})
 		if !ok {
-			return nil, nil, nil, b.errAt(pgerror.Newf(pgerror.UndefinedObject, "could not find array type for data type %s", lt), a.Location)
+			return nil, nil, nil, b.noArrayType(lt, a.Location)
 		}
 		if r, err = b.coerce(r, arr, types.CastImplicit); err != nil {
 			return nil, nil, nil, b.withPos(err, a.Location)
@@ -242,7 +242,7 @@ func (b *binder) arraySubLink(sl *pg_query.SubLink, p *selectPlan, refs uint64, 
 	}
 	arr, ok := types.ArrayOf(col)
 	if !ok {
-		return nil, b.errAt(pgerror.Newf(pgerror.UndefinedObject, "could not find array type for data type %s", col), sl.Location)
+		return nil, b.noArrayType(col, sl.Location)
 	}
 	return &scalar{typ: arr, slot: -1, refs: refs, name: "array", eval: func(x *execCtx) (any, error) {
 		rs, err := rows(x)
@@ -354,12 +354,22 @@ func (b *binder) unnestItem(sc *scope, rf *pg_query.RangeFunction) (it *fromItem
 	return it, cols, true, nil
 }
 
+// noArrayType is the error of an array of elem where fickle has no array
+// type: PostgreSQL has one for anonymous records (record[]), which fickle
+// lacks (0A000); for other types PostgreSQL's 42704.
+func (b *binder) noArrayType(elem types.Type, loc int32) error {
+	if elem.Oid == types.OidRecord {
+		return b.errAt(pgerror.Unsupported("arrays of anonymous records (record[])"), loc)
+	}
+	return b.errAt(pgerror.Newf(pgerror.UndefinedObject, "could not find array type for data type %s", elem), loc)
+}
+
 // arrayTypeOf is the type t[] of a type name with array bounds (the bounds
 // are not enforced, as in PostgreSQL).
 func (b *binder) arrayTypeOf(t types.Type, loc int32) (types.Type, error) {
 	arr, ok := types.ArrayOf(t)
 	if !ok {
-		return types.Type{}, b.errAt(pgerror.Newf(pgerror.UndefinedObject, "could not find array type for data type %s", t), loc)
+		return types.Type{}, b.noArrayType(t, loc)
 	}
 	return arr, nil
 }

@@ -154,25 +154,40 @@ func (b *binder) indirection(sc *scope, ind *pg_query.A_Indirection) (*scalar, e
 	if err != nil {
 		return nil, err
 	}
-	if fields, ok := arg.typ.Fields(); ok && len(ind.Indirection) == 1 && ind.Indirection[0].GetString_() != nil {
-		return fieldSelection(arg, fields, ind.Indirection[0].GetString_().Sval)
+	return b.applyIndirection(sc, arg, ind.Indirection)
+}
+
+// applyIndirection compiles the subscripts and field selections list
+// applied to arg, left to right: a chain mixing them (a[1].f, r.f[2].g)
+// applies each run of subscripts and each field selection to the value of
+// what comes before it, as PostgreSQL does.
+func (b *binder) applyIndirection(sc *scope, arg *scalar, list []*pg_query.Node) (*scalar, error) {
+	if k := firstIndirectionStep(list); k < len(list) {
+		head, err := b.applyIndirection(sc, arg, list[:k])
+		if err != nil {
+			return nil, err
+		}
+		return b.applyIndirection(sc, head, list[k:])
 	}
-	if jsonbSubscripts(arg.typ, ind.Indirection) {
-		return b.jsonbSubscript(sc, arg, ind.Indirection)
+	if fields, ok := arg.typ.Fields(); ok && len(list) == 1 && list[0].GetString_() != nil {
+		return fieldSelection(arg, fields, list[0].GetString_().Sval)
 	}
-	if arg.typ.Oid == types.OidName && len(ind.Indirection) == 1 && ind.Indirection[0].GetAIndices() != nil {
-		return b.nameSubscript(sc, arg, ind.Indirection)
+	if jsonbSubscripts(arg.typ, list) {
+		return b.jsonbSubscript(sc, arg, list)
+	}
+	if arg.typ.Oid == types.OidName && len(list) == 1 && list[0].GetAIndices() != nil {
+		return b.nameSubscript(sc, arg, list)
 	}
 	if !arg.typ.IsArray() {
-		if len(ind.Indirection) > 0 && ind.Indirection[0].GetAIndices() != nil {
+		if len(list) > 0 && list[0].GetAIndices() != nil {
 			return nil, pgerror.Newf(pgerror.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", arg.typ)
 		}
-		if f := ind.Indirection[0].GetString_(); f != nil && arg.typ.Oid != types.OidRecord {
+		if f := list[0].GetString_(); f != nil && arg.typ.Oid != types.OidRecord {
 			return nil, pgerror.Newf(pgerror.UndefinedColumn, "column notation .%s applied to type %s, which is not a composite type", f.Sval, arg.typ)
 		}
 		return nil, pgerror.Unsupported("field selection")
 	}
-	subs, slice, refs, volatile, err := b.bindSubscripts(sc, ind.Indirection)
+	subs, slice, refs, volatile, err := b.bindSubscripts(sc, list)
 	if err != nil {
 		return nil, err
 	}
@@ -196,6 +211,27 @@ func (b *binder) indirection(sc *scope, ind *pg_query.A_Indirection) (*scalar, e
 		}
 		return arraySlice(dims, lower, elems, los, his), nil
 	}}, nil
+}
+
+// firstIndirectionStep is the length of the first step of an indirection
+// list: one field selection, or a run of subscripts; len(list) when the
+// list is one step (or holds anything else, such as a star).
+func firstIndirectionStep(list []*pg_query.Node) int {
+	if len(list) < 2 {
+		return len(list)
+	}
+	if list[0].GetString_() != nil {
+		return 1
+	}
+	for k, n := range list {
+		if n.GetAIndices() == nil {
+			if n.GetString_() == nil {
+				return len(list)
+			}
+			return k
+		}
+	}
+	return len(list)
 }
 
 // nameMaxBytes is the size of a name value in PostgreSQL (NAMEDATALEN),

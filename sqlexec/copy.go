@@ -31,28 +31,42 @@ type copyPlan struct {
 	partition *partCheck
 	query     *selectPlan // for COPY TO
 	opts      copyOptions
+	// where is COPY FROM's WHERE condition over a table row, nil for none.
+	where *scalar
 }
 
 type copyOptions struct {
-	format    CopyFormat
-	delim     byte
-	null      string
-	header    bool
-	quote     byte
-	escape    byte
-	forceNull bool
+	format CopyFormat
+	delim  byte
+	null   string
+	header bool
+	quote  byte
+	escape byte
+	// forceNotNullCols and forceNullCols are the columns FORCE_NOT_NULL
+	// and FORCE_NULL name; notNullField and nullField mark the record's
+	// fields (in the COPY's column order) they apply to.
+	forceNotNullCols, forceNullCols []string
+	notNullField, nullField         []bool
+	// freeze is COPY FROM's FREEZE: fickle has no frozen rows to write, but
+	// keeps PostgreSQL's checks of when FREEZE is allowed.
+	freeze bool
 }
 
 func (b *binder) copyPlan(cs *pg_query.CopyStmt) (*stmtPlan, error) {
 	if cs.IsProgram || cs.Filename != "" {
 		return nil, pgerror.Unsupported("COPY to or from a file or program (use STDIN/STDOUT)")
 	}
-	if cs.WhereClause != nil {
-		return nil, pgerror.Unsupported("COPY ... WHERE")
-	}
 	opts, err := b.copyOpts(cs.Options)
 	if err != nil {
 		return nil, err
+	}
+	if !cs.IsFrom {
+		switch {
+		case opts.forceNotNullCols != nil:
+			return nil, pgerror.New(pgerror.FeatureNotSupported, "COPY force not null only available using COPY FROM")
+		case opts.forceNullCols != nil:
+			return nil, pgerror.New(pgerror.FeatureNotSupported, "COPY force null only available using COPY FROM")
+		}
 	}
 	cp := &copyPlan{opts: opts}
 	var cols []outCol
@@ -83,6 +97,14 @@ func (b *binder) copyPlan(cs *pg_query.CopyStmt) (*stmtPlan, error) {
 			cp.target = append(cp.target, i)
 			c := t.cols[i]
 			cols = append(cols, outCol{Name: c.name, typ: c.typ, tableOID: t.oid, attnum: c.attnum})
+		}
+		if err := cp.markForcedFields(t); err != nil {
+			return nil, err
+		}
+		if cs.IsFrom && cs.WhereClause != nil {
+			if cp.where, err = b.copyWhere(t, cs.WhereClause); err != nil {
+				return nil, err
+			}
 		}
 		if cs.IsFrom {
 			b.requirePrivilege(t.oid, t.name, "table", 'a')
@@ -142,9 +164,81 @@ func (b *binder) copyPlan(cs *pg_query.CopyStmt) (*stmtPlan, error) {
 			if err := copyFromRowSecurity(x.s, cp.t); err != nil {
 				return nil, err
 			}
+			if err := checkCopyFreeze(x.s, cp); err != nil {
+				return nil, err
+			}
 		}
 		return &Result{Copy: req}, nil
 	}}, nil
+}
+
+// copyWhere compiles COPY FROM's WHERE condition over a row of t, with
+// PostgreSQL's limits: no subquery, aggregate, window or set-returning
+// function.
+func (b *binder) copyWhere(t *tableDesc, where *pg_query.Node) (*scalar, error) {
+	if containsSubLink(where) {
+		return nil, pgerror.New(pgerror.FeatureNotSupported, "cannot use subquery in COPY FROM WHERE condition")
+	}
+	sc := tableScope(t, t.name)
+	sc.noAgg = "COPY FROM WHERE conditions"
+	return b.cond(sc, where, "WHERE")
+}
+
+// markForcedFields checks the columns that FORCE_NOT_NULL and FORCE_NULL
+// name, as PostgreSQL's BeginCopyFrom does, and marks the record fields
+// they apply to.
+func (cp *copyPlan) markForcedFields(t *tableDesc) error {
+	o := &cp.opts
+	for _, f := range []struct {
+		option string
+		names  []string
+		marks  *[]bool
+	}{{"FORCE_NOT_NULL", o.forceNotNullCols, &o.notNullField}, {"FORCE_NULL", o.forceNullCols, &o.nullField}} {
+		if f.names == nil {
+			continue
+		}
+		*f.marks = make([]bool, len(cp.target))
+		for _, n := range f.names {
+			c := t.colIndex(n)
+			if c < 0 {
+				return pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", n, t.name)
+			}
+			k := slices.Index(cp.target, c)
+			if k < 0 {
+				return pgerror.Newf(pgerror.InvalidColumnReference, "%s column \"%s\" not referenced by COPY", f.option, n)
+			}
+			(*f.marks)[k] = true
+		}
+	}
+	return nil
+}
+
+// isSQLASCII says an encoding name is SQL_ASCII's, written as PostgreSQL's
+// clean_encoding_name accepts it (any case, punctuation ignored).
+func isSQLASCII(name string) bool {
+	key := strings.Map(func(r rune) rune {
+		if r == '_' || r == '-' || r == ' ' {
+			return -1
+		}
+		return r
+	}, name)
+	return strings.EqualFold(key, "SQLASCII")
+}
+
+// checkCopyFreeze makes COPY FROM ... FREEZE fail where PostgreSQL's does:
+// on a partitioned table, or on a table the current subtransaction neither
+// created nor truncated.
+func checkCopyFreeze(s *Session, cp *copyPlan) error {
+	if !cp.opts.freeze {
+		return nil
+	}
+	if cp.t.part != nil {
+		return pgerror.New(pgerror.FeatureNotSupported, "cannot perform COPY FREEZE on a partitioned table")
+	}
+	if s.txn == nil || !s.txn.freshInCurrent(cp.t.id) {
+		return pgerror.New(pgerror.ObjectNotInPrerequisiteState, "cannot perform COPY FREEZE because the table was not created or truncated in the current subtransaction")
+	}
+	return nil
 }
 
 func (b *binder) copyOpts(list []*pg_query.Node) (copyOptions, error) {
@@ -202,9 +296,25 @@ func (b *binder) copyOpts(list []*pg_query.Node) (copyOptions, error) {
 				return o, pgerror.New(pgerror.FeatureNotSupported, "COPY escape must be a single one-byte character")
 			}
 			o.escape, escapeSet = s[0], true
+		case "force_not_null", "force_null":
+			var names []string
+			if l := d.Arg.GetList(); l != nil {
+				names = strs(l.Items)
+			} else {
+				return o, pgerror.Newf(pgerror.InvalidParameterValue, "argument to option \"%s\" must be a list of column names", d.Defname)
+			}
+			if d.Defname == "force_null" {
+				o.forceNullCols = names
+			} else {
+				o.forceNotNullCols = names
+			}
 		case "freeze":
+			o.freeze = d.Arg == nil || constTrue(d.Arg) || strings.EqualFold(str(d), "true") || strings.EqualFold(str(d), "on")
 		case "encoding":
-			if _, err := normEncoding(str(d)); err != nil {
+			// SQL_ASCII data is taken as it is: PostgreSQL neither converts
+			// it to nor from a UTF8 database, only checks what comes in is
+			// valid UTF8, as fickle does for UTF8.
+			if _, err := normEncoding(str(d)); err != nil && !isSQLASCII(str(d)) {
 				return o, err
 			}
 		default:
@@ -224,6 +334,14 @@ func (b *binder) copyOpts(list []*pg_query.Node) (copyOptions, error) {
 			return o, pgerror.New(pgerror.FeatureNotSupported, "COPY quote available only in CSV mode")
 		case escapeSet:
 			return o, pgerror.New(pgerror.FeatureNotSupported, "COPY escape available only in CSV mode")
+		}
+	}
+	if o.format != CopyCSV {
+		switch {
+		case o.forceNotNullCols != nil:
+			return o, pgerror.New(pgerror.FeatureNotSupported, "COPY force not null available only in CSV mode")
+		case o.forceNullCols != nil:
+			return o, pgerror.New(pgerror.FeatureNotSupported, "COPY force null available only in CSV mode")
 		}
 	}
 	if o.format == CopyCSV {
@@ -302,6 +420,15 @@ func (s *Session) copyInTxn(ctx context.Context, req *CopyRequest, data io.Reade
 		}
 		if err := cp.w.fillDefaults(x, row, given); err != nil {
 			return err
+		}
+		if cp.where != nil {
+			saved := x.row
+			x.row = row
+			keep, err := cp.where.eval(x)
+			x.row = saved
+			if err != nil || keep != true {
+				return err
+			}
 		}
 		row, err := trg.before(x, nil, row)
 		if err != nil || row == nil {
@@ -423,10 +550,7 @@ func (d *textRecordDecoder) decode(record string) (row []any, header bool, err e
 		return nil, true, nil
 	}
 	rec, width := d.rec, len(d.cols)
-	if len(rec) != len(d.target) {
-		if len(rec) < len(d.target) {
-			return nil, false, pgerror.Newf(pgerror.BadCopyFileFormat, "missing data for column \"%s\"", d.cols[d.target[len(rec)]].name).WithDetail("COPY %s, line %d", d.table, d.line)
-		}
+	if len(rec) > len(d.target) {
 		return nil, false, pgerror.New(pgerror.BadCopyFileFormat, "extra data after last expected column").WithDetail("COPY %s, line %d", d.table, d.line)
 	}
 	if len(d.cells) < width {
@@ -434,11 +558,24 @@ func (d *textRecordDecoder) decode(record string) (row []any, header bool, err e
 	}
 	row = d.cells[:width:width]
 	d.cells = d.cells[width:]
+	// Each field is converted before the next is looked for, as
+	// PostgreSQL's NextCopyFrom does: a short record's first bad field
+	// fails before its missing ones.
 	for i, c := range d.target {
-		if rec[i].null {
+		if i == len(rec) {
+			return nil, false, pgerror.Newf(pgerror.BadCopyFileFormat, "missing data for column \"%s\"", d.cols[c].name).WithDetail("COPY %s, line %d", d.table, d.line)
+		}
+		text, null := rec[i].text, rec[i].null
+		switch {
+		case null && d.opts.notNullField != nil && d.opts.notNullField[i]:
+			text, null = d.opts.null, false
+		case !null && d.opts.nullField != nil && d.opts.nullField[i] && text == d.opts.null:
+			null = true
+		}
+		if null {
 			continue
 		}
-		v, err := types.ParseTextEnv(d.env, d.cols[c].typ, rec[i].text)
+		v, err := types.ParseTextEnv(d.env, d.cols[c].typ, text)
 		if err != nil {
 			return nil, false, err
 		}
@@ -525,7 +662,7 @@ func splitRecord(line string, o copyOptions, rec []copyField) (fields []copyFiel
 	}
 	fields = rec[:0]
 	for {
-		p, rest, more := strings.Cut(line, string(o.delim))
+		p, rest, more := cutTextField(line, o.delim)
 		if p == o.null {
 			fields = append(fields, copyField{null: true})
 		} else {
@@ -540,6 +677,21 @@ func splitRecord(line string, o copyOptions, rec []copyField) (fields []copyFiel
 		}
 		line = rest
 	}
+}
+
+// cutTextField cuts a text-format record at its first delimiter that no
+// backslash escapes: a backslash takes the next byte literally, so "\\,"
+// is a comma inside the field, not the end of it.
+func cutTextField(line string, delim byte) (field, rest string, found bool) {
+	for i := 0; i < len(line); i++ {
+		switch line[i] {
+		case '\\':
+			i++
+		case delim:
+			return line[:i], line[i+1:], true
+		}
+	}
+	return line, "", false
 }
 
 func unescapeText(s string) (string, error) {

@@ -228,6 +228,9 @@ func (d *ddl) createStoreTable(t *tableDesc) error {
 	}
 	t.id = id
 	d.undo = append(d.undo, func() { _ = d.store().DropTable(id) })
+	if d.s.txn != nil {
+		d.s.txn.markFresh(id)
+	}
 	return nil
 }
 

@@ -702,6 +702,7 @@ func (b *binder) truncatePlan(ts *pg_query.TruncateStmt) (*stmtPlan, error) {
 // restarts the sequences they own.
 func truncateTables(x *execCtx, tables []*tableDesc, restart bool) error {
 	for _, t := range tables {
+		x.s.txn.markFresh(t.id)
 		var keys [][]byte
 		err := x.txn.Scan(x.ctx, t.id, isolation.Span{}, isolation.ReadOptions{Latest: true}, func(key []byte, _ []any) (bool, error) {
 			keys = append(keys, append([]byte(nil), key...))

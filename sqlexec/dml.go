@@ -55,6 +55,7 @@ type insertSource func(x *execCtx, emit func(vals []any, isDefault []bool) error
 
 func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 	checks := b.takeViewChecks()
+	ins = b.expandValuesStars(ins)
 	if p, ok, err := b.rewritten(ins.Relation, pg_query.CmdType_CMD_INSERT, &pg_query.Node{Node: &pg_query.Node_InsertStmt{InsertStmt: ins}}); ok {
 		if err == nil {
 			err = refuseViewChecks(checks)

@@ -157,8 +157,11 @@ func (b *binder) constant(c *pg_query.A_Const) (*scalar, error) {
 
 func (b *binder) columnRef(sc *scope, c *pg_query.ColumnRef) (*scalar, error) {
 	var fields []string
-	for _, f := range c.Fields {
+	for i, f := range c.Fields {
 		if f.GetAStar() != nil {
+			if e := b.starAsWholeRow(sc, c, i); e != nil {
+				return e, nil
+			}
 			return nil, b.errAt(pgerror.New(pgerror.FeatureNotSupported, "* is not supported in this position by fickle"), c.Location)
 		}
 		fields = append(fields, f.GetString_().GetSval())
@@ -190,6 +193,32 @@ func (b *binder) columnRef(sc *scope, c *pg_query.ColumnRef) (*scalar, error) {
 		return nil, b.errAt(pgerror.Newf(pgerror.GroupingError, "column \"%s\" must appear in the GROUP BY clause or be used in an aggregate function", strings.Join(fields, ".")), c.Location)
 	}
 	return e, nil
+}
+
+// starAsWholeRow compiles x.* where no list expands it (a function's
+// argument, an operand) as PostgreSQL does: the whole-row value of the FROM
+// item x, or the composite routine variable x. nil when the star is not
+// last (position i), x names neither, or x has more than one part and is
+// no routine variable.
+func (b *binder) starAsWholeRow(sc *scope, c *pg_query.ColumnRef, i int) *scalar {
+	if i != len(c.Fields)-1 || i == 0 {
+		return nil
+	}
+	for _, f := range c.Fields[:i] {
+		if f.GetString_() == nil {
+			return nil
+		}
+	}
+	prefix := strs(c.Fields[:i])
+	if len(prefix) == 1 && sc != nil {
+		if e, ok := b.wholeRowRef(sc, prefix[0]); ok {
+			return e
+		}
+	}
+	if v, ok := b.routineVar(prefix, c.Location); ok && v.typ.IsRecord() {
+		return v
+	}
+	return nil
 }
 
 func (b *binder) paramRef(p *pg_query.ParamRef) (*scalar, error) {
@@ -428,6 +457,15 @@ func (b *binder) inListParts(sc *scope, a *pg_query.A_Expr) (*scalar, *scalar, [
 	refs, volatile := x.refs, x.volatile
 	operand, once := onceOperand(x)
 	for i, e := range elems {
+		// An untyped literal or NULL in a list of two or more takes the
+		// list's common type, as PostgreSQL's IN resolves it: a composite x
+		// reads it as its row. (PostgreSQL reads a list of one as x = e.)
+		if len(elems) > 1 && (e.lit != nil && e.typ.Oid == types.OidUnknown || e.null) && x.typ.IsComposite() {
+			if e, err = b.coerce(e, x.typ, types.CastImplicit); err != nil {
+				return nil, nil, nil, err
+			}
+			elems[i] = e
+		}
 		if eqs[i], err = b.binary("=", operand, e, a.Location); err != nil {
 			return nil, nil, nil, err
 		}

@@ -58,6 +58,13 @@ func (fr *plFrame) assignElement(k int, a *arrayAssign, v any, from types.Type) 
 	if err != nil {
 		return err
 	}
+	// A variable of a domain over an array checks the whole new array, as
+	// PostgreSQL does after an element assignment.
+	if d := fr.pl.datums[k]; d.domain != nil {
+		if err := d.domain(fr.x, next); err != nil {
+			return err
+		}
+	}
 	fr.vals[k] = next
 	return nil
 }

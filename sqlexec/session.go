@@ -107,6 +107,42 @@ type txnState struct {
 	cursors int
 	// usedTemp says a statement of the transaction used a temporary table.
 	usedTemp bool
+	// fresh maps the store tables the transaction created or truncated to
+	// the depth (number of open savepoints) of the subtransaction that did
+	// it, which COPY FREEZE requires to be the current one.
+	fresh map[isolation.TableID]int
+}
+
+// markFresh records that the current subtransaction created or truncated
+// the store table id.
+func (t *txnState) markFresh(id isolation.TableID) {
+	if t.fresh == nil {
+		t.fresh = map[isolation.TableID]int{}
+	}
+	t.fresh[id] = len(t.savepoints)
+}
+
+// freshInCurrent says the current subtransaction created or truncated the
+// store table id, or a subtransaction it released did.
+func (t *txnState) freshInCurrent(id isolation.TableID) bool {
+	depth, ok := t.fresh[id]
+	return ok && depth == len(t.savepoints)
+}
+
+// endSubtransaction hands the fresh tables of the subtransactions deeper
+// than depth to the subtransaction at depth (released) or forgets them
+// (rolled back), as PostgreSQL moves or resets a relation's new-relfilenode
+// subtransaction at a subtransaction's end.
+func (t *txnState) endSubtransaction(depth int, committed bool) {
+	for id, d := range t.fresh {
+		switch {
+		case d <= depth:
+		case committed:
+			t.fresh[id] = depth
+		default:
+			delete(t.fresh, id)
+		}
+	}
 }
 
 type savepoint struct {
@@ -321,6 +357,7 @@ func (s *Session) releaseSavepoint(name string) error {
 	}
 	s.txn.readOnly = s.txn.savepoints[i].readOnly
 	s.txn.savepoints = s.txn.savepoints[:i]
+	s.txn.endSubtransaction(i, true)
 	s.settings.release(i + 1)
 	return nil
 }
@@ -338,6 +375,7 @@ func (s *Session) rollbackToSavepoint(name string) error {
 	}
 	s.txn.readOnly = s.txn.savepoints[i].readOnly
 	s.txn.savepoints = s.txn.savepoints[:i+1]
+	s.txn.endSubtransaction(i, false)
 	s.settings.rollbackTo(i + 1)
 	return nil
 }

@@ -56,7 +56,10 @@ func (b *binder) wholeRowRef(sc *scope, name string) (e *scalar, ok bool) {
 		if rowType.Oid == 0 {
 			rowType = types.RecordType(shape)
 		}
-		return &scalar{typ: rowType, slot: -1, refs: refs, name: name, row: fields,
+		// The value is not a row constructor (no row fields): compared,
+		// it uses the record operators, which want the same field types
+		// and take two NULL fields as equal, as PostgreSQL's record_eq.
+		return &scalar{typ: rowType, slot: -1, refs: refs, name: name,
 			eval: func(x *execCtx) (any, error) {
 				out := make([]any, len(fields))
 				for i, f := range fields {

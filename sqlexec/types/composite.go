@@ -263,7 +263,9 @@ func parseRecord(env *Env, t Type, s string) (any, error) {
 
 // recordComparison resolves =, <>, <, <=, > and >= between two records of
 // the same type (or two records of known shape with as many fields), with
-// record_eq's and btrecordcmp's semantics.
+// record_eq's and btrecordcmp's semantics: the fields are compared in
+// order up to the first that decides, and only a field reached fails for
+// types that differ or that have no equality (= and <>) or ordering.
 func recordComparison(op string, l, r Type) (*BinaryOp, bool, error) {
 	if !l.IsRecord() || !r.IsRecord() {
 		return nil, false, nil
@@ -281,18 +283,52 @@ func recordComparison(op string, l, r Type) (*BinaryOp, bool, error) {
 		if lf[k].Type.Oid == OidUnknown {
 			return nil, true, pgerror.New(pgerror.UndefinedFunction, "could not identify a comparison function for type unknown")
 		}
-		if lf[k].Type.Oid != rf[k].Type.Oid {
-			return nil, true, pgerror.Newf(pgerror.DatatypeMismatch, "cannot compare dissimilar column types %s and %s at record column %d",
-				formatType(lf[k].Type), formatType(rf[k].Type), k+1)
-		}
 	}
+	equality := op == "=" || op == "<>" || op == "!="
 	eval := func(_ *Env, a, b any) (any, error) {
 		if a == nil || b == nil {
 			return nil, nil
 		}
-		return test(compareRecords(l, a.([]any), b.([]any))), nil
+		c, err := compareRecordFields(lf, rf, a.([]any), b.([]any), equality)
+		if err != nil {
+			return nil, err
+		}
+		return test(c), nil
 	}
 	return &BinaryOp{Name: op, Left: l, Right: r, Result: Bool,
 		Eval:    func(a, b any) (any, error) { return eval(nil, a, b) },
 		EvalEnv: eval}, true, nil
+}
+
+// compareRecordFields compares two records field by field as record_eq
+// (equality) or btrecordcmp does: two NULL fields equal, a NULL field
+// after every value, the first unequal field deciding. A field reached
+// whose types differ, or whose type has no equality or ordering, fails.
+func compareRecordFields(lf, rf []Field, a, b []any, equality bool) (int, error) {
+	for k := 0; k < len(lf) && k < len(a) && k < len(b); k++ {
+		ft := lf[k].Type
+		if ft.Oid != rf[k].Type.Oid {
+			return 0, pgerror.Newf(pgerror.DatatypeMismatch, "cannot compare dissimilar column types %s and %s at record column %d",
+				formatType(ft), formatType(rf[k].Type), k+1)
+		}
+		if equality && !hasEquality(ft) {
+			return 0, pgerror.Newf(pgerror.UndefinedFunction, "could not identify an equality operator for type %s", formatType(ft))
+		}
+		if !equality && !hasBtree(ft) {
+			return 0, pgerror.Newf(pgerror.UndefinedFunction, "could not identify a comparison function for type %s", formatType(ft))
+		}
+		x, y := a[k], b[k]
+		switch {
+		case x == nil && y == nil:
+			continue
+		case x == nil:
+			return 1, nil
+		case y == nil:
+			return -1, nil
+		}
+		if c := compare(ft, x, y); c != 0 {
+			return c, nil
+		}
+	}
+	return cmp3(len(a), len(b)), nil
 }

@@ -131,12 +131,41 @@ func compareTID(a, b TID) int {
 // hasBtree reports whether t (or its element type, for an array) has a
 // default btree operator class; the geometric types, json and xid do not,
 // so PostgreSQL cannot sort, group or deduplicate them.
+// A composite type has one when every field's type has one, as
+// PostgreSQL's type cache decides for record ordering.
 func hasBtree(t Type) bool {
 	oid := t.Oid
 	if elem, ok := arrayElems[oid]; ok {
 		oid = elem
 	}
+	if c, ok := compositeOf(oid); ok {
+		for _, f := range c.fields {
+			if !hasBtree(f.Type) {
+				return false
+			}
+		}
+		return true
+	}
 	return !IsGeometric(oid) && oid != OidXID && oid != OidJSON
+}
+
+// hasEquality reports whether t (or its element type, for an array) has
+// a btree or hash equality: a btree, or xid's hash class; a composite type
+// when every field's type has one.
+func hasEquality(t Type) bool {
+	oid := t.Oid
+	if elem, ok := arrayElems[oid]; ok {
+		oid = elem
+	}
+	if c, ok := compositeOf(oid); ok {
+		for _, f := range c.fields {
+			if !hasEquality(f.Type) {
+				return false
+			}
+		}
+		return true
+	}
+	return oid == OidXID || hasBtree(Type{Oid: oid})
 }
 
 // OrderingOperatorError is the 42883 of ORDER BY on a type without a
@@ -152,7 +181,7 @@ func OrderingOperatorError(t Type) *pgerror.Error {
 // EqualityOperatorError is the 42883 of DISTINCT or GROUP BY on a type
 // without a btree or hash equality, or nil. xid has a hash class.
 func EqualityOperatorError(t Type) *pgerror.Error {
-	if hasBtree(t) || t.Oid == OidXID {
+	if hasEquality(t) {
 		return nil
 	}
 	return pgerror.Newf(pgerror.UndefinedFunction, "could not identify an equality operator for type %s", formatType(t))
