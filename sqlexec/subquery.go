@@ -285,8 +285,12 @@ func (b *binder) valuesPlan(parent *scope, lists []*pg_query.Node, ctes map[stri
 	cols := make([]outCol, len(rows[0]))
 	for c := range cols {
 		col := make([]*scalar, len(rows))
+		var merged collState
 		for r := range rows {
 			col[r] = rows[r][c]
+			if err := merged.merge(col[r].coll); err != nil {
+				return nil, b.errAt(err, exprLocation(lists[r].GetList().GetItems()[c]))
+			}
 		}
 		t, err := b.unify("VALUES", col)
 		if err != nil {
@@ -295,7 +299,11 @@ func (b *binder) valuesPlan(parent *scope, lists []*pg_query.Node, ctes map[stri
 		for r := range rows {
 			rows[r][c] = col[r]
 		}
-		cols[c] = outCol{Name: fmt.Sprintf("column%d", c+1), typ: t}
+		coll, err := commonCollation(merged, t, true)
+		if err != nil {
+			return nil, err
+		}
+		cols[c] = outCol{Name: fmt.Sprintf("column%d", c+1), typ: t, coll: coll}
 	}
 	node := newNode(valuesOp{}, float64(len(rows)), widthOf(colTypes(cols)), 0)
 	return &selectPlan{cols: cols, correlated: sc != nil && b.refsOuter(sc), node: node, run: func(x *execCtx) ([][]any, error) {
@@ -326,9 +334,9 @@ func (b *binder) finishOutput(parent *scope, p *selectPlan, st *pg_query.SelectS
 	sc := &scope{parent: parent}
 	outs := make([]*scalar, len(p.cols))
 	for i, c := range p.cols {
-		sc.cols = append(sc.cols, scopeCol{name: c.Name, typ: c.typ, slot: i})
+		sc.cols = append(sc.cols, scopeCol{name: c.Name, typ: c.typ, slot: i, coll: storedCollation(c.coll)})
 		slot := i
-		outs[i] = &scalar{typ: c.typ, slot: i, eval: func(x *execCtx) (any, error) { return x.row[slot], nil }}
+		outs[i] = &scalar{typ: c.typ, slot: i, coll: c.coll, eval: func(x *execCtx) (any, error) { return x.row[slot], nil }}
 	}
 	keys, outs, err := b.orderBy(sc, st.SortClause, outs, p.cols, make([]*pg_query.Node, len(p.cols)))
 	if err != nil {
@@ -433,7 +441,11 @@ func (b *binder) setOp(parent *scope, st *pg_query.SelectStmt, ctes map[string]*
 				return nil, err
 			}
 		}
-		cols[i] = outCol{Name: l.cols[i].Name, typ: t}
+		coll, err := setOpCollation(l.cols[i].coll, r.cols[i].coll, t, st.All && st.Op == pg_query.SetOperation_SETOP_UNION)
+		if err != nil {
+			return nil, err
+		}
+		cols[i] = outCol{Name: l.cols[i].Name, typ: t, coll: coll}
 		if lt != t {
 			if lconv[i], err = types.LookupCast(lt, t, types.CastImplicit); err != nil {
 				return nil, err
@@ -650,6 +662,9 @@ func (b *binder) recursiveCTE(parent *scope, c *pg_query.CommonTableExpr, st *pg
 	}
 	if len(step.cols) != len(cols) {
 		return nil, pgerror.Newf(pgerror.SyntaxError, "each UNION query must have the same number of columns")
+	}
+	if err := recursiveCollations(c.Ctename, cols, step.cols, st.All); err != nil {
+		return nil, err
 	}
 	convs := make([]types.CastFunc, len(cols))
 	for i, sc := range step.cols {

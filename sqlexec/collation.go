@@ -1,0 +1,351 @@
+package sqlexec
+
+import (
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// This file derives the collation of expressions as PostgreSQL's
+// parse_collate.c does. fickle's databases use the C collation, and the
+// collations an expression may name (C, POSIX, default) all compare
+// bytewise, so a derived collation never changes a result; it decides
+// the errors: two different COLLATE clauses meeting (42P21), a sort or
+// set operation over columns of two different collations (42P21), and a
+// comparison whose inputs agree on no collation (42P22, when it runs).
+
+// collStrength is how strongly an expression holds its collation, in
+// PostgreSQL's order (CollateStrength): a stronger one wins a merge.
+type collStrength uint8
+
+const (
+	collNone collStrength = iota
+	collImplicit
+	collConflict
+	collExplicit
+)
+
+// collState is the collation derived for an expression: its name and
+// strength; for a conflict of implicit collations, name and other are the
+// two. indeterminate marks, with collNone, a value of a collatable type
+// that has no collation (a column of a set operation whose sides
+// disagreed), which a comparison cannot order.
+type collState struct {
+	strength      collStrength
+	name, other   string
+	indeterminate bool
+}
+
+// implicitCollation is the collation a value of type t carries by
+// default: "default" for text types, "C" for name, none otherwise.
+func implicitCollation(t types.Type) collState {
+	switch typeCollation(t.Oid) {
+	case 0:
+		return collState{}
+	case oidCCollation:
+		return collState{strength: collImplicit, name: "C"}
+	}
+	return collState{strength: collImplicit, name: "default"}
+}
+
+// columnCollation is the collation a reference to a column of type t
+// declared with collation name ("" for its type's) carries.
+func columnCollation(t types.Type, name string) collState {
+	c := implicitCollation(t)
+	if c.strength != collNone && name != "" {
+		c.name = name
+	}
+	return c
+}
+
+// storedCollation is the collation name a column or output column keeps
+// for an expression's derived collation c: "" for the type's own, and
+// collIndeterminateName when the expression agreed on none.
+func storedCollation(c collState) string {
+	if c.strength == collConflict || c.indeterminate {
+		return collIndeterminateName
+	}
+	return c.name
+}
+
+// collIndeterminateName marks a stored column collation that could not be
+// derived (PostgreSQL's InvalidOid on a collatable column).
+const collIndeterminateName = "\x00indeterminate"
+
+// outputCollation is the collation a reference to an output column whose
+// stored collation is name carries, for a column of type t.
+func outputCollation(t types.Type, name string) collState {
+	if name == collIndeterminateName {
+		if typeCollation(t.Oid) == 0 {
+			return collState{}
+		}
+		return collState{indeterminate: true}
+	}
+	return columnCollation(t, name)
+}
+
+// merge folds a child expression's collation o into the state c of its
+// parent (merge_collation_state): the stronger wins, two different
+// explicit collations are an error, two different implicit ones a
+// conflict that only some parents mind; "default" yields to any other
+// implicit collation.
+func (c *collState) merge(o collState) *pgerror.Error {
+	if o.strength == collNone {
+		c.indeterminate = c.indeterminate || o.indeterminate
+		return nil
+	}
+	switch {
+	case o.strength > c.strength:
+		indeterminate := c.indeterminate
+		*c = o
+		c.indeterminate = indeterminate
+	case o.strength < c.strength || o.name == c.name:
+	case o.strength == collImplicit:
+		if c.name == "default" {
+			c.name = o.name
+		} else if o.name != "default" {
+			c.strength, c.other = collConflict, o.name
+		}
+	case o.strength == collExplicit:
+		return pgerror.Newf(pgerror.CollationMismatch, "collation mismatch between explicit collations \"%s\" and \"%s\"", c.name, o.name)
+	}
+	return nil
+}
+
+// conflictError is the error of a sort, grouping or set operation over a
+// conflict of implicit collations.
+func (c collState) conflictError() *pgerror.Error {
+	return pgerror.Newf(pgerror.CollationMismatch, "collation mismatch between implicit collations \"%s\" and \"%s\"", c.name, c.other).
+		WithHint("You can choose the collation by applying the COLLATE clause to one or both expressions.")
+}
+
+// undetermined reports whether an operation whose inputs merged to c
+// cannot tell which collation to compare with.
+func (c collState) undetermined() bool {
+	return c.strength == collConflict || c.strength == collNone && c.indeterminate
+}
+
+// errNoComparisonCollation is PostgreSQL's run-time error for comparing
+// two strings with no collation.
+func errNoComparisonCollation() *pgerror.Error {
+	return pgerror.New(pgerror.IndeterminateCollation, "could not determine which collation to use for string comparison").
+		WithHint("Use the COLLATE clause to set the collation explicitly.")
+}
+
+// exprCollated compiles n as expr does, deriving its collation from the
+// collations of the subexpressions compiled meanwhile (which merge into
+// local) and merging it into the enclosing expression's state.
+func (b *binder) exprCollated(sc *scope, n *pg_query.Node) (*scalar, error) {
+	parent := b.collCtx
+	local := &collState{}
+	b.collCtx = local
+	e, err := b.exprNode(sc, n)
+	b.collCtx = parent
+	if err != nil {
+		return nil, err
+	}
+	switch n.Node.(type) {
+	case *pg_query.Node_CollateClause, *pg_query.Node_ColumnRef:
+		// Their collation was set as they were compiled.
+	case *pg_query.Node_RowExpr:
+		// A row's fields are independent: a row is never collatable.
+		e.coll = collState{}
+	default:
+		e = b.deriveCollation(n, e, *local)
+	}
+	if parent != nil {
+		if err := parent.merge(e.coll); err != nil {
+			return nil, b.errAt(err, exprLocation(n))
+		}
+	}
+	return e, nil
+}
+
+// deriveCollation gives e, compiled from n whose subexpressions merged to
+// local, its collation: a collatable result takes its inputs' (its type's
+// when they have none); a comparison whose inputs agree on none fails when
+// it compares two values, as PostgreSQL's does.
+func (b *binder) deriveCollation(n *pg_query.Node, e *scalar, local collState) *scalar {
+	want := implicitCollation(e.typ)
+	if want.strength != collNone && local.strength != collNone {
+		want = local
+		want.indeterminate = false
+	}
+	if ae := n.GetAExpr(); ae != nil && local.undetermined() && ae.Kind == pg_query.A_Expr_Kind_AEXPR_OP && isComparisonOp(opName(ae.Name)) {
+		inner := e.eval
+		c := *e
+		c.eval = func(x *execCtx) (any, error) {
+			v, err := inner(x)
+			if err == nil && v != nil {
+				return nil, errNoComparisonCollation()
+			}
+			return v, err
+		}
+		e = &c
+	}
+	if e.coll != want {
+		if e.slot >= 0 || e.lit != nil || e.null || e.param != 0 {
+			c := *e
+			e = &c
+		}
+		e.coll = want
+	}
+	return e
+}
+
+// isComparisonOp reports whether op is one of the comparison operators,
+// which order strings by a collation.
+func isComparisonOp(op string) bool {
+	switch op {
+	case "=", "<>", "!=", "<", ">", "<=", ">=":
+		return true
+	}
+	return false
+}
+
+// collateClause compiles expr COLLATE name: the collations fickle has
+// (which all compare bytewise) are taken, and the expression's collation
+// becomes the explicit one named.
+func (b *binder) collateClause(sc *scope, cc *pg_query.CollateClause) (*scalar, error) {
+	coll := strs(cc.Collname)
+	name := coll[len(coll)-1]
+	if name != "C" && name != "default" && name != "POSIX" {
+		return nil, b.errAt(pgerror.Unsupported("COLLATE "+strings.Join(coll, ".")), cc.Location)
+	}
+	e, err := b.expr(sc, cc.Arg)
+	if err != nil {
+		return nil, err
+	}
+	if unresolved(e) {
+		b.fix(e, types.Text)
+	} else if e.lit != nil || e.null {
+		if e, err = b.coerce(e, types.Text, types.CastImplicit); err != nil {
+			return nil, err
+		}
+	}
+	if typeCollation(e.typ.Oid) == 0 {
+		return nil, b.errAt(pgerror.Newf(pgerror.DatatypeMismatch, "collations are not supported by type %s", e.typ), cc.Location)
+	}
+	c := *e
+	c.coll = collState{strength: collExplicit, name: name}
+	return &c, nil
+}
+
+// exprAlone compiles n as an expression of its own, whose collation the
+// enclosing expression's does not take (a CASE operand, a row's field, an
+// aggregate's ORDER BY).
+func (b *binder) exprAlone(sc *scope, n *pg_query.Node) (*scalar, error) {
+	saved := b.collCtx
+	b.collCtx = nil
+	defer func() { b.collCtx = saved }()
+	return b.expr(sc, n)
+}
+
+// checkSortCollations fails as PostgreSQL's sort does when one of its
+// keys is a string without a collation: when the sort starts, whatever
+// rows it gets.
+func checkSortCollations(keys []sortKey) error {
+	for _, k := range keys {
+		if k.noCollation {
+			return errNoComparisonCollation()
+		}
+	}
+	return nil
+}
+
+// setOpCollation is the collation of a set operation's output column of
+// type t whose sides derived l and r (select_common_collation): sides of
+// two implicit collations are an error unless unionAll, where the column
+// gets none.
+func setOpCollation(l, r collState, t types.Type, unionAll bool) (collState, error) {
+	c := collState{}
+	if err := c.merge(l); err != nil {
+		return collState{}, err
+	}
+	if err := c.merge(r); err != nil {
+		return collState{}, err
+	}
+	return commonCollation(c, t, unionAll)
+}
+
+// commonCollation is the collation of a column of type t whose values
+// merged to c: a conflict is an error unless noneOK, where the column
+// gets none.
+func commonCollation(c collState, t types.Type, noneOK bool) (collState, error) {
+	if typeCollation(t.Oid) == 0 {
+		return collState{}, nil
+	}
+	switch c.strength {
+	case collConflict:
+		if noneOK {
+			return collState{indeterminate: true}, nil
+		}
+		return collState{}, c.conflictError()
+	case collNone:
+		if c.indeterminate {
+			return collState{indeterminate: true}, nil
+		}
+		return implicitCollation(t), nil
+	}
+	return collState{strength: collImplicit, name: c.name}, nil
+}
+
+// declaredCollation is the name of column c's collation as PostgreSQL's
+// messages print it: its COLLATE, else its type's.
+func declaredCollation(c *columnDesc) string {
+	if c.collation != "" {
+		return c.collation
+	}
+	return implicitCollation(c.typ).name
+}
+
+// columnCollationOf is the collation a table or view column of type typ
+// made from an output column that derived c keeps: 42P22 when the
+// output column has none though its type is collatable.
+func columnCollationOf(name string, typ types.Type, c collState) (string, error) {
+	coll := storedCollation(c)
+	if coll != collIndeterminateName {
+		return coll, nil
+	}
+	if typeCollation(typ.Oid) == 0 {
+		return "", nil
+	}
+	return "", pgerror.Newf(pgerror.IndeterminateCollation, "no collation was derived for column \"%s\" with collatable type %s", name, typ).
+		WithHint("Use the COLLATE clause to set the collation explicitly.")
+}
+
+// outerCollateName is the collation the outermost COLLATE of expression n
+// names, "" when n is not a COLLATE clause.
+func outerCollateName(n *pg_query.Node) string {
+	if cc := n.GetCollateClause(); cc != nil {
+		names := strs(cc.Collname)
+		return names[len(names)-1]
+	}
+	return ""
+}
+
+// recursiveCollations checks, as PostgreSQL does, that each column of a
+// recursive query has the collation of its non-recursive term (base)
+// overall, once the recursive term's (step) is merged in.
+func recursiveCollations(name string, base, step []outCol, unionAll bool) error {
+	for i := range base {
+		if i >= len(step) {
+			break
+		}
+		overall, err := setOpCollation(base[i].coll, step[i].coll, base[i].typ, unionAll)
+		if err != nil {
+			return err
+		}
+		nonRecursive := outputCollation(base[i].typ, storedCollation(base[i].coll))
+		if overall.strength == collNone || nonRecursive.strength == collNone || overall.name == nonRecursive.name {
+			continue
+		}
+		return pgerror.Newf(pgerror.CollationMismatch, "recursive query \"%s\" column %d has collation \"%s\" in non-recursive term but collation \"%s\" overall",
+			name, i+1, nonRecursive.name, overall.name).
+			WithHint("Use the COLLATE clause to set the collation of the non-recursive term.")
+	}
+	return nil
+}
