@@ -142,7 +142,13 @@ func (b *binder) exprCollated(sc *scope, n *pg_query.Node) (*scalar, error) {
 	parent := b.collCtx
 	local := &collState{}
 	b.collCtx = local
-	e, err := b.exprNode(sc, n)
+	var e *scalar
+	var err error
+	if fc := n.GetFuncCall(); fc != nil && isCollationFor(fc) {
+		e, err = b.collationFor(sc, fc)
+	} else {
+		e, err = b.exprNode(sc, n)
+	}
 	b.collCtx = parent
 	if err != nil {
 		return nil, err
@@ -150,6 +156,10 @@ func (b *binder) exprCollated(sc *scope, n *pg_query.Node) (*scalar, error) {
 	switch n.Node.(type) {
 	case *pg_query.Node_CollateClause, *pg_query.Node_ColumnRef:
 		// Their collation was set as they were compiled.
+	case *pg_query.Node_SubLink:
+		if n.GetSubLink().SubLinkType != pg_query.SubLinkType_EXPR_SUBLINK {
+			e = b.deriveCollation(n, e, *local)
+		}
 	case *pg_query.Node_RowExpr:
 		// A row's fields are independent: a row is never collatable.
 		e.coll = collState{}
@@ -348,4 +358,40 @@ func recursiveCollations(name string, base, step []outCol, unionAll bool) error 
 			WithHint("Use the COLLATE clause to set the collation of the non-recursive term.")
 	}
 	return nil
+}
+
+// isCollationFor reports whether fc is a plain call of pg_collation_for
+// (COLLATION FOR (expr)).
+func isCollationFor(fc *pg_query.FuncCall) bool {
+	names := strs(fc.Funcname)
+	if len(names) > 2 || len(names) == 2 && names[0] != "pg_catalog" || names[len(names)-1] != "pg_collation_for" {
+		return false
+	}
+	return len(fc.Args) == 1 && fc.Over == nil && fc.AggFilter == nil && len(fc.AggOrder) == 0 && !fc.AggStar && !fc.AggDistinct && !fc.FuncVariadic
+}
+
+// collationFor compiles COLLATION FOR (expr): the quoted name of the
+// collation derived for expr, NULL for an untyped literal or a value
+// without a collation, 42804 for a type without collations. Inside a
+// routine, whose parameters and variables take the caller's collation,
+// it is refused.
+func (b *binder) collationFor(sc *scope, fc *pg_query.FuncCall) (*scalar, error) {
+	if b.vars != nil {
+		return nil, b.errAt(pgerror.Unsupported("COLLATION FOR in a routine body"), fc.Location)
+	}
+	arg, err := b.expr(sc, fc.Args[0])
+	if err != nil {
+		return nil, err
+	}
+	var name any
+	switch {
+	case unresolved(arg) || arg.lit != nil || arg.null || arg.typ.Oid == types.OidUnknown:
+	case typeCollation(arg.typ.Oid) == 0:
+		return nil, b.errAt(pgerror.Newf(pgerror.DatatypeMismatch, "collations are not supported by type %s", arg.typ), fc.Location)
+	case arg.coll.strength == collNone && !arg.coll.indeterminate:
+		return nil, b.errAt(pgerror.Unsupported("COLLATION FOR of this expression"), fc.Location)
+	case arg.coll.strength != collNone && arg.coll.strength != collConflict:
+		name = types.QuoteIdent(arg.coll.name)
+	}
+	return &scalar{typ: types.Text, slot: -1, name: "pg_collation_for", eval: constEval(name)}, nil
 }

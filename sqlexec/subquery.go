@@ -56,7 +56,8 @@ func (b *binder) subLink(sc *scope, sl *pg_query.SubLink) (*scalar, error) {
 		if name == "?column?" {
 			name = "?column?"
 		}
-		return &scalar{typ: p.cols[0].typ, slot: -1, refs: refs, name: name, eval: func(x *execCtx) (any, error) {
+		coll := outputCollation(p.cols[0].typ, storedCollation(p.cols[0].coll))
+		return &scalar{typ: p.cols[0].typ, slot: -1, refs: refs, name: name, coll: coll, eval: func(x *execCtx) (any, error) {
 			rs, err := rows(x)
 			if err != nil {
 				return nil, err
