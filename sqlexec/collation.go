@@ -395,3 +395,42 @@ func (b *binder) collationFor(sc *scope, fc *pg_query.FuncCall) (*scalar, error)
 	}
 	return &scalar{typ: types.Text, slot: -1, name: "pg_collation_for", eval: constEval(name)}, nil
 }
+
+// subLinkCollations merges the collation of each test value of
+// test op ANY / ALL (subquery) with its subquery column's: two explicit
+// ones are an error; it returns the columns that agree on none.
+func (b *binder) subLinkCollations(tests []*scalar, p *selectPlan, loc int32) ([]int, error) {
+	var undetermined []int
+	for i, t := range tests {
+		if i >= len(p.cols) || typeCollation(t.typ.Oid) == 0 {
+			continue
+		}
+		c := t.coll
+		if err := c.merge(outputCollation(p.cols[i].typ, storedCollation(p.cols[i].coll))); err != nil {
+			return nil, b.errAt(err, loc)
+		}
+		if c.undetermined() {
+			undetermined = append(undetermined, i)
+		}
+	}
+	return undetermined, nil
+}
+
+// checkSubLinkCollations fails as PostgreSQL does when a subquery of
+// op ANY / ALL returns a string in a column that agrees on no collation
+// with its test value: PostgreSQL hashes (or, correlated, compares) it.
+func checkSubLinkCollations(rows [][]any, undetermined []int, correlated bool) error {
+	for _, r := range rows {
+		for _, i := range undetermined {
+			if r[i] == nil {
+				continue
+			}
+			if correlated {
+				return errNoComparisonCollation()
+			}
+			return pgerror.New(pgerror.IndeterminateCollation, "could not determine which collation to use for string hashing").
+				WithHint("Use the COLLATE clause to set the collation explicitly.")
+		}
+	}
+	return nil
+}

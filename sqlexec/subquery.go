@@ -99,6 +99,22 @@ func (b *binder) subLink(sc *scope, sl *pg_query.SubLink) (*scalar, error) {
 			return nil, b.errAt(pgerror.New(pgerror.DatatypeMismatch, "op ANY/ALL (subquery) requires operator to yield boolean"), sl.Location)
 		}
 		all := sl.SubLinkType == pg_query.SubLinkType_ALL_SUBLINK
+		undetermined, err := b.subLinkCollations([]*scalar{test}, p, sl.Location)
+		if err != nil {
+			return nil, err
+		}
+		if len(undetermined) > 0 {
+			return &scalar{typ: types.Bool, slot: -1, refs: refs | test.refs, name: "?column?", eval: func(x *execCtx) (any, error) {
+				rs, err := rows(x)
+				if err != nil {
+					return nil, err
+				}
+				if err := checkSubLinkCollations(rs, undetermined, p.correlated); err != nil {
+					return nil, err
+				}
+				return quantified(x, cmp, all, len(rs), func(i int) { cur = rs[i][0] })
+			}}, nil
+		}
 		// A subquery is uncorrelated only when it references no enclosing
 		// level: refs names this level's items alone, and one that reads a
 		// row two levels up (v.x in "f1 = ANY (SELECT ... WHERE u = v.x)"
@@ -148,10 +164,17 @@ func (b *binder) rowSubLink(sc *scope, sl *pg_query.SubLink, op string, p *selec
 	if err != nil {
 		return nil, err
 	}
+	undetermined, err := b.subLinkCollations(test.row, p, sl.Location)
+	if err != nil {
+		return nil, err
+	}
 	all := sl.SubLinkType == pg_query.SubLinkType_ALL_SUBLINK
 	return &scalar{typ: types.Bool, slot: -1, refs: refs | test.refs, name: "?column?", eval: func(x *execCtx) (any, error) {
 		rs, err := rows(x)
 		if err != nil {
+			return nil, err
+		}
+		if err := checkSubLinkCollations(rs, undetermined, p.correlated); err != nil {
 			return nil, err
 		}
 		return quantified(x, cmp, all, len(rs), func(i int) { cur = rs[i] })
