@@ -434,3 +434,70 @@ func checkSubLinkCollations(rows [][]any, undetermined []int, correlated bool) e
 	}
 	return nil
 }
+
+// declaresCollation reports whether the PL/pgSQL body src says COLLATE in
+// a DECLARE section (outside strings, quoted names and comments): a
+// variable's collation, which fickle does not give variables.
+func declaresCollation(src string) bool {
+	inDecl := false
+	for i := 0; i < len(src); {
+		c := src[i]
+		switch {
+		case c == '\'' || c == '"':
+			j := i + 1
+			for j < len(src) && (src[j] != c || j+1 < len(src) && src[j+1] == c) {
+				if src[j] == c {
+					j++
+				}
+				j++
+			}
+			i = j + 1
+		case strings.HasPrefix(src[i:], "--"):
+			j := strings.IndexByte(src[i:], '\n')
+			if j < 0 {
+				return false
+			}
+			i += j + 1
+		case strings.HasPrefix(src[i:], "/*"):
+			j := strings.Index(src[i+2:], "*/")
+			if j < 0 {
+				return false
+			}
+			i += j + 4
+		case c == '$':
+			j := i + 1
+			for j < len(src) && (isIdentStart(src[j]) || isDigit(src[j])) {
+				j++
+			}
+			if j >= len(src) || src[j] != '$' {
+				i = j
+				continue
+			}
+			tag := src[i : j+1]
+			k := strings.Index(src[j+1:], tag)
+			if k < 0 {
+				return false
+			}
+			i = j + 1 + k + len(tag)
+		case isIdentStart(c):
+			j := i + 1
+			for j < len(src) && isIdentChar(src[j]) {
+				j++
+			}
+			switch strings.ToLower(src[i:j]) {
+			case "declare":
+				inDecl = true
+			case "begin":
+				inDecl = false
+			case "collate":
+				if inDecl {
+					return true
+				}
+			}
+			i = j
+		default:
+			i++
+		}
+	}
+	return false
+}
