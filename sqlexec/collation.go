@@ -501,3 +501,19 @@ func declaresCollation(src string) bool {
 	}
 	return false
 }
+
+// columnDefCollation is the collation a column definition cd (nil for
+// none) gives a column of type typ: its COLLATE, "" for the type's.
+func columnDefCollation(cd *pg_query.ColumnDef, typ types.Type) (string, error) {
+	if cd == nil || cd.CollClause == nil {
+		return "", nil
+	}
+	coll := strs(cd.CollClause.Collname)
+	if len(coll) != 1 || (coll[0] != "C" && coll[0] != "default" && coll[0] != "POSIX") {
+		return "", pgerror.Unsupported("COLLATE " + strings.Join(coll, "."))
+	}
+	if typeCollation(typ.Oid) == 0 {
+		return "", pgerror.Newf(pgerror.DatatypeMismatch, "collations are not supported by type %s", typ)
+	}
+	return coll[0], nil
+}
