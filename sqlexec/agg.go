@@ -101,6 +101,9 @@ func (b *binder) groupEntry(agg *aggScope, g *pg_query.Node, targets []*pg_query
 		if err := types.EqualityOperatorError(e.typ); err != nil {
 			return 0, err
 		}
+		if e.coll.strength == collConflict {
+			return 0, b.errAt(e.coll.conflictError(), exprLocation(n))
+		}
 		agg.groups = append(agg.groups, groupEntry{key: key, e: e, text: predicateText(n)})
 		return len(agg.groups) - 1, nil
 	}

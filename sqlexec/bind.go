@@ -126,6 +126,8 @@ type scalar struct {
 	row []*scalar
 	// domain is the domain a cast gave the value (typ is its base type).
 	domain *typeDesc
+	// coll is the collation derived for the expression (collation.go).
+	coll collState
 }
 
 func itemBit(i int) uint64 {
@@ -187,12 +189,19 @@ type scopeCol struct {
 	// read without inheritance children, tableoid.go).
 	system bool
 	relOID uint32
+	// coll is the column's collation: "" for its type's, a name, or
+	// collIndeterminateName (collation.go).
+	coll string
 }
 
 // binder resolves names and types for one statement.
 type binder struct {
 	s   *Session
 	cat *catalog
+	// collCtx collects the collations of the subexpressions of the
+	// expression being compiled; nil where they merge into nothing
+	// (collation.go).
+	collCtx *collState
 	// topWith is the WITH clause of the statement being compiled when it
 	// holds data-modifying queries, dataModifying those queries, and
 	// outerCTEs the WITH queries one of them may read (with_dml.go).
@@ -463,12 +472,12 @@ func (b *binder) resolveCol(sc *scope, fields []string, loc int32) (*scalar, err
 			return &scalar{typ: types.OidType, slot: -1, name: name, eval: constEval(int64(c.relOID))}, nil
 		}
 		if depth == 0 {
-			return &scalar{typ: c.typ, slot: slot, refs: itemBit(c.item), name: name,
+			return &scalar{typ: c.typ, slot: slot, refs: itemBit(c.item), name: name, coll: outputCollation(c.typ, c.coll),
 				eval: func(x *execCtx) (any, error) { return x.row[slot], nil }}, nil
 		}
 		cur.pending |= itemBit(c.item)
 		d := depth
-		return &scalar{typ: c.typ, slot: -1, name: name, eval: func(x *execCtx) (any, error) {
+		return &scalar{typ: c.typ, slot: -1, name: name, coll: outputCollation(c.typ, c.coll), eval: func(x *execCtx) (any, error) {
 			return x.outer[len(x.outer)-d][slot], nil
 		}}, nil
 	}

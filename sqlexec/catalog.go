@@ -181,6 +181,8 @@ type columnDesc struct {
 	// storage is the column's SET STORAGE (attstorage p, e, m or x), 0
 	// for its type's default (toast.go).
 	storage byte
+	// collation is the column's COLLATE, "" for its type's (collation.go).
+	collation string
 }
 
 type indexDesc struct {

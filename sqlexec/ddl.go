@@ -708,12 +708,11 @@ func (d *ddl) addColumnDef(b *binder, t *tableDesc, cd *pg_query.ColumnDef) ([]t
 			col.domain = dom.oid
 		}
 	}
-	if cd.CollClause != nil {
-		coll := strs(cd.CollClause.Collname)
-		if len(coll) != 1 || (coll[0] != "C" && coll[0] != "default" && coll[0] != "POSIX") {
-			return nil, pgerror.Unsupported("COLLATE " + strings.Join(coll, "."))
-		}
+	coll, err := columnDefCollation(cd, col.typ)
+	if err != nil {
+		return nil, err
 	}
+	col.collation = coll
 	var cons []tableConstraint
 	var identityOpts []*pg_query.Node
 	var attrs constraintAttrs

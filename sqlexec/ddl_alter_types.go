@@ -82,6 +82,15 @@ func (d *ddl) alterColumnTypes(b *binder, t *tableDesc, cmds []*pg_query.AlterTa
 		if orig.cols[ch.i].typ != ch.to || ch.using {
 			changes = append(changes, ch)
 		}
+		coll, err := columnDefCollation(cmd.GetDef().GetColumnDef(), ch.to)
+		if err != nil {
+			return err
+		}
+		if coll != t.cols[ch.i].collation {
+			nc := *t.cols[ch.i]
+			nc.collation = coll
+			t.cols[ch.i] = &nc
+		}
 	}
 	if len(changes) == 0 {
 		return nil

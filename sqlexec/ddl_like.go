@@ -56,7 +56,7 @@ func (d *ddl) likeClause(b *binder, t *tableDesc, lc *pg_query.TableLikeClause) 
 		if c.identity != 0 && opts&likeIdentity != 0 {
 			return nil, nil, pgerror.Unsupported("CREATE TABLE ... (LIKE ... INCLUDING IDENTITY) of an identity column")
 		}
-		col := &columnDesc{name: c.name, typ: c.typ, notNull: c.notNull, domain: c.domain, attnum: t.droppedAttnum + 1}
+		col := &columnDesc{name: c.name, typ: c.typ, notNull: c.notNull, domain: c.domain, attnum: t.droppedAttnum + 1, collation: c.collation}
 		for _, have := range t.cols {
 			col.attnum = max(col.attnum, have.attnum+1)
 		}

@@ -821,7 +821,11 @@ func (b *binder) createTableAsPlan(cs *pg_query.CreateTableAsStmt, full string) 
 				if nt.colIndex(name) >= 0 {
 					return pgerror.Newf(pgerror.DuplicateColumn, "column \"%s\" specified more than once", name)
 				}
-				nt.cols = append(nt.cols, &columnDesc{name: name, typ: typ, attnum: int16(i + 1)})
+				coll, err := columnCollationOf(name, typ, c.coll)
+				if err != nil {
+					return err
+				}
+				nt.cols = append(nt.cols, &columnDesc{name: name, typ: typ, attnum: int16(i + 1), collation: coll})
 			}
 			if err := d.createStoreTable(nt); err != nil {
 				return err

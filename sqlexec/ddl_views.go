@@ -89,7 +89,7 @@ func (b *binder) viewItem(v *viewDesc, alias string, a *pg_query.Alias) (*fromIt
 	}
 	cols := make([]scopeCol, len(v.cols))
 	for i, c := range v.cols {
-		cols[i] = scopeCol{rel: alias, name: c.name, typ: plan.cols[i].typ}
+		cols[i] = scopeCol{rel: alias, name: c.name, typ: plan.cols[i].typ, coll: storedCollation(plan.cols[i].coll)}
 	}
 	if err := applyColAliases(cols, a); err != nil {
 		return nil, nil, err
@@ -142,6 +142,9 @@ func (d *ddl) createView(vs *pg_query.ViewStmt, full string) error {
 			return pgerror.Newf(pgerror.DuplicateColumn, "column \"%s\" specified more than once", name)
 		}
 		seen[name] = true
+		if _, err := columnCollationOf(name, c.typ, c.coll); err != nil {
+			return err
+		}
 		v.cols = append(v.cols, viewCol{name: name, typ: c.typ})
 	}
 	if checkOption != "" {

@@ -11,8 +11,14 @@ import (
 	"github.com/fickle-db/fickle/sqlexec/types"
 )
 
-// expr compiles a scalar expression in scope sc.
+// expr compiles a scalar expression in scope sc, with its collation
+// (collation.go).
 func (b *binder) expr(sc *scope, n *pg_query.Node) (*scalar, error) {
+	return b.exprCollated(sc, n)
+}
+
+// exprNode compiles the scalar expression n in scope sc.
+func (b *binder) exprNode(sc *scope, n *pg_query.Node) (*scalar, error) {
 	if sc != nil && sc.agg != nil {
 		if e, ok, err := b.aggLookup(sc, n); ok || err != nil {
 			return e, err
@@ -52,11 +58,7 @@ func (b *binder) expr(sc *scope, n *pg_query.Node) (*scalar, error) {
 	case *pg_query.Node_SubLink:
 		return b.subLink(sc, v.SubLink)
 	case *pg_query.Node_CollateClause:
-		coll := strs(v.CollateClause.Collname)
-		if last := coll[len(coll)-1]; last == "C" || last == "default" || last == "POSIX" {
-			return b.expr(sc, v.CollateClause.Arg)
-		}
-		return nil, b.errAt(pgerror.Unsupported("COLLATE "+strings.Join(coll, ".")), v.CollateClause.Location)
+		return b.collateClause(sc, v.CollateClause)
 	case *pg_query.Node_RowExpr:
 		return b.rowExpr(sc, v.RowExpr)
 	case *pg_query.Node_AArrayExpr:

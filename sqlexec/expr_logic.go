@@ -145,7 +145,7 @@ func (b *binder) caseExpr(sc *scope, c *pg_query.CaseExpr) (*scalar, error) {
 	var arg *scalar
 	var err error
 	if c.Arg != nil {
-		if arg, err = b.expr(sc, c.Arg); err != nil {
+		if arg, err = b.exprAlone(sc, c.Arg); err != nil {
 			return nil, err
 		}
 	}
@@ -157,7 +157,7 @@ func (b *binder) caseExpr(sc *scope, c *pg_query.CaseExpr) (*scalar, error) {
 	for i, w := range c.Args {
 		cw := w.GetCaseWhen()
 		if arg != nil {
-			v, err := b.expr(sc, cw.Expr)
+			v, err := b.exprAlone(sc, cw.Expr)
 			if err != nil {
 				return nil, err
 			}
@@ -211,9 +211,21 @@ func (b *binder) caseExpr(sc *scope, c *pg_query.CaseExpr) (*scalar, error) {
 		}
 		return results[len(results)-1].eval(x)
 	}
-	return &scalar{typ: t, slot: -1, refs: refs, volatile: volatile, name: "case", eval: func(x *execCtx) (any, error) {
+	name, weak := caseColname(c, def)
+	return &scalar{typ: t, slot: -1, refs: refs, volatile: volatile, name: name, weakName: weak, eval: func(x *execCtx) (any, error) {
 		return once(x, func() (any, error) { return choose(x) })
 	}}, nil
+}
+
+// caseColname is the output column name of a CASE, as PostgreSQL's
+// FigureColname gives it: the ELSE result's name when that is a column's
+// or a function's, else "case", which an enclosing cast's type name
+// replaces (weak).
+func caseColname(c *pg_query.CaseExpr, def *scalar) (name string, weak bool) {
+	if c.Defresult != nil && def.name != "" && def.name != "?column?" && !def.weakName {
+		return def.name, false
+	}
+	return "case", true
 }
 
 func (b *binder) coalesce(sc *scope, c *pg_query.CoalesceExpr) (*scalar, error) {

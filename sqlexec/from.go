@@ -435,7 +435,7 @@ func (b *binder) fromLeaf(sc *scope, n *pg_query.Node) (*fromItem, []scopeCol, e
 		}
 		cols := make([]scopeCol, len(t.cols))
 		for i, c := range t.cols {
-			cols[i] = scopeCol{rel: alias, name: c.name, typ: c.typ, tableOID: t.oid, attnum: c.attnum}
+			cols[i] = scopeCol{rel: alias, name: c.name, typ: c.typ, tableOID: t.oid, attnum: c.attnum, coll: c.collation}
 		}
 		if err := applyColAliases(cols, rv.Alias); err != nil {
 			return nil, nil, err
@@ -533,7 +533,7 @@ func (b *binder) cteItem(sc *scope, cte *ctePlan, alias string, a *pg_query.Alia
 	}
 	cols := make([]scopeCol, len(p.cols))
 	for i, c := range p.cols {
-		cols[i] = scopeCol{rel: alias, name: c.Name, typ: c.typ}
+		cols[i] = scopeCol{rel: alias, name: c.Name, typ: c.typ, coll: storedCollation(c.coll)}
 	}
 	if err := applyColAliases(cols, a); err != nil {
 		return nil, nil, err

@@ -625,10 +625,46 @@ func (d *ddl) alterRoutineOwner(ao *pg_query.AlterOwnerStmt) error {
 	}
 	nf := *f
 	nf.owner = d.s.roleSpecName(ao.Newowner.Roletype.String(), ao.Newowner.Rolename)
-	if r := d.s.roleNamed(nf.owner); r != nil {
+	r := d.s.roleNamed(nf.owner)
+	if r != nil {
 		nf.owner = r.name // postgres names the bootstrap superuser
 	}
+	if nf.owner == f.owner {
+		return nil
+	}
+	if role := d.s.currentRole(); !d.s.isSuperuser(role) {
+		if err := d.requireRoutineOwner(f); err != nil {
+			return err
+		}
+		if r != nil && !d.s.belongsTo(role, r.oid) {
+			return pgerror.Newf(pgerror.InsufficientPrivilege, "must be member of role \"%s\"", r.name)
+		}
+		if sc := d.cat.schemas[f.schema]; r != nil && sc != nil && !d.s.hasPrivilege(r.oid, aclSchema, sc.oid, []byte{'C'}) {
+			return pgerror.Newf(pgerror.InsufficientPrivilege, "permission denied for schema %s", f.schema)
+		}
+	}
 	d.replaceRoutine(f, &nf)
+	return nil
+}
+
+// requireRoutineOwner is PostgreSQL's ownership check before a routine is
+// altered, renamed or moved: 42501 unless the role running the statement
+// acts as the routine's owner.
+func (d *ddl) requireRoutineOwner(f *funcDesc) error {
+	if d.s.actsAsOwner(d.s.routineOwner(f)) {
+		return nil
+	}
+	return pgerror.Newf(pgerror.InsufficientPrivilege, "must be owner of %s %s", f.kindName(), f.name)
+}
+
+// requireSchemaCreate is the check that the role running the statement may
+// create objects in schema (renaming a routine, or moving one there):
+// 42501 "permission denied for schema" otherwise.
+func (d *ddl) requireSchemaCreate(schema string) error {
+	role := d.s.currentRole()
+	if sc := d.cat.schemas[schema]; sc != nil && !d.s.hasPrivilege(role, aclSchema, sc.oid, []byte{'C'}) {
+		return pgerror.Newf(pgerror.InsufficientPrivilege, "permission denied for schema %s", schema)
+	}
 	return nil
 }
 
@@ -638,6 +674,11 @@ func (d *ddl) alterRoutine(af *pg_query.AlterFunctionStmt) error {
 	f, err := d.findRoutine(af.Func, af.Objtype, false, false)
 	if err != nil {
 		return err
+	}
+	if !d.s.actsAsOwner(d.s.routineOwner(f)) {
+		// PostgreSQL names the routine as the statement wrote it.
+		noun := strings.ToLower(strings.TrimPrefix(af.Objtype.String(), "OBJECT_"))
+		return pgerror.Newf(pgerror.InsufficientPrivilege, "must be owner of %s %s", noun, strings.Join(strs(af.Func.Objname), "."))
 	}
 	nf := *f
 	nf.config = slices.Clone(f.config)

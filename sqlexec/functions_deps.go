@@ -259,6 +259,12 @@ func (d *ddl) renameRoutine(rs *pg_query.RenameStmt) error {
 	if err != nil || f == nil {
 		return err
 	}
+	if err := d.requireRoutineOwner(f); err != nil {
+		return err
+	}
+	if err := d.requireSchemaCreate(f.schema); err != nil {
+		return err
+	}
 	for _, g := range d.cat.schemas[f.schema].funcs[rs.Newname] {
 		if sameTypes(g.in, f.in) {
 			return pgerror.Newf(pgerror.DuplicateFunction, "%s %s(%s) already exists in schema \"%s\"", g.kindName(), rs.Newname, typeNames(f.in), f.schema)
@@ -291,6 +297,12 @@ func (d *ddl) setRoutineSchema(as *pg_query.AlterObjectSchemaStmt) error {
 	}
 	if as.Newschema == f.schema {
 		return nil
+	}
+	if err := d.requireRoutineOwner(f); err != nil {
+		return err
+	}
+	if err := d.requireSchemaCreate(as.Newschema); err != nil {
+		return err
 	}
 	for _, g := range target.funcs[f.name] {
 		if sameTypes(g.in, f.in) {

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/sqlexec/types"
@@ -41,6 +42,12 @@ func (d *ddl) indexKeys(t *tableDesc, params []*pg_query.Node, method string) (i
 			c = e.slot // a column reference is the column
 		}
 		if c >= 0 {
+			if name := outerCollateName(ie.Expr); name != "" && len(ie.Collation) == 0 {
+				// (column COLLATE name) is the column with that collation.
+				named := proto.Clone(ie).(*pg_query.IndexElem)
+				named.Collation = []*pg_query.Node{pg_query.MakeStrNode(name)}
+				ie = named
+			}
 			o, err := indexOptions(ie, method, t.cols[c].typ)
 			if err != nil {
 				return k, err

@@ -128,7 +128,7 @@ func (d *ddl) inheritParents(t *tableDesc, rvs []*pg_query.Node, temp bool) erro
 		for _, pc := range p.cols {
 			i := t.colIndex(pc.name)
 			if i < 0 {
-				nc := &columnDesc{name: pc.name, typ: pc.typ, notNull: pc.notNull, def: pc.def, attnum: int16(len(t.cols) + 1), inhCount: 1, notLocal: true}
+				nc := &columnDesc{name: pc.name, typ: pc.typ, notNull: pc.notNull, def: pc.def, attnum: int16(len(t.cols) + 1), inhCount: 1, notLocal: true, collation: pc.collation}
 				t.cols = append(t.cols, nc)
 				continue
 			}
@@ -137,6 +137,10 @@ func (d *ddl) inheritParents(t *tableDesc, rvs []*pg_query.Node, temp bool) erro
 			if cur.typ.Oid != pc.typ.Oid || cur.typ.Typmod != pc.typ.Typmod {
 				return pgerror.Newf(pgerror.DatatypeMismatch, "inherited column \"%s\" has a type conflict", pc.name).
 					WithDetail("%s versus %s", cur.typ.String(), pc.typ.String())
+			}
+			if a, b := declaredCollation(cur), declaredCollation(pc); a != b {
+				return pgerror.Newf(pgerror.CollationMismatch, "inherited column \"%s\" has a collation conflict", pc.name).
+					WithDetail("\"%s\" versus \"%s\"", a, b)
 			}
 			nc := *cur
 			nc.notNull = nc.notNull || pc.notNull
@@ -180,9 +184,6 @@ func (d *ddl) mergeLocalColumn(b *binder, t *tableDesc, cd *pg_query.ColumnDef, 
 	if i < 0 || !t.cols[i].notLocal {
 		return nil, false, nil
 	}
-	if cd.CollClause != nil {
-		return nil, true, pgerror.Unsupported("COLLATE on a column merged with an inherited column")
-	}
 	if i+1 == ordinal {
 		d.notice(pgerror.SuccessfulCompletion, "merging column \"%s\" with inherited definition", cd.Colname)
 	} else {
@@ -198,6 +199,10 @@ func (d *ddl) mergeLocalColumn(b *binder, t *tableDesc, cd *pg_query.ColumnDef, 
 	if local.typ.Oid != cur.typ.Oid || local.typ.Typmod != cur.typ.Typmod {
 		return nil, true, pgerror.Newf(pgerror.DatatypeMismatch, "column \"%s\" has a type conflict", cd.Colname).
 			WithDetail("%s versus %s", cur.typ.String(), local.typ.String())
+	}
+	if a, b := declaredCollation(cur), declaredCollation(local); a != b {
+		return nil, true, pgerror.Newf(pgerror.CollationMismatch, "column \"%s\" has a collation conflict", cd.Colname).
+			WithDetail("\"%s\" versus \"%s\"", a, b)
 	}
 	if local.identity != 0 {
 		return nil, true, pgerror.Unsupported("identity columns merged with inherited columns")

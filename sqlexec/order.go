@@ -67,7 +67,11 @@ func (b *binder) orderBy(sc *scope, sorts []*pg_query.Node, outs []*scalar, cols
 				return nil, nil, b.errAt(err, sb.Location)
 			}
 		}
+		if outs[col].coll.strength == collConflict {
+			return nil, nil, b.errAt(outs[col].coll.conflictError(), exprLocation(sb.Node))
+		}
 		k := sortKeyOf(sb, col, outs[col].typ)
+		k.noCollation = outs[col].coll.indeterminate
 		k.text = predicateText(sb.Node)
 		if sb.Node.GetAConst() != nil && col < len(cols) {
 			k.text = types.QuoteIdent(cols[col].Name)
@@ -198,6 +202,9 @@ func trimOutput(rows [][]any, keys []sortKey, distinct bool, nVisible int, outs 
 		rows = distinctRows(rows, nVisible, outs)
 	}
 	if len(keys) > 0 {
+		if err := checkSortCollations(keys); err != nil {
+			return nil, err
+		}
 		sortRows(rows, keys)
 	}
 	if off > 0 {

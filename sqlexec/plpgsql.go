@@ -251,6 +251,9 @@ func returnShapeError(f *funcDesc, hasExpr bool) error {
 
 // parsePlpgsql parses f's body: 42601 for a syntax error.
 func parsePlpgsql(f *funcDesc) (*plFunction, error) {
+	if declaresCollation(f.src) {
+		return nil, pgerror.Unsupported("COLLATE in a PL/pgSQL declaration")
+	}
 	out, err := pg_query.ParsePlPgSqlToJSON(plpgsqlSource(f))
 	if err != nil {
 		msg := err.Error()

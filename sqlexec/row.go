@@ -31,7 +31,7 @@ func (b *binder) rowExpr(sc *scope, r *pg_query.RowExpr) (*scalar, error) {
 	var refs uint64
 	volatile := false
 	for i, a := range args {
-		e, err := b.expr(sc, a)
+		e, err := b.exprAlone(sc, a)
 		if err != nil {
 			return nil, err
 		}

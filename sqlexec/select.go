@@ -33,6 +33,8 @@ type outCol struct {
 	typ      types.Type
 	tableOID uint32
 	attnum   int16
+	// coll is the collation derived for the column (collation.go).
+	coll collState
 }
 
 // rowsCached runs p once per statement execution unless it is correlated.
@@ -75,6 +77,9 @@ type sortKey struct {
 	nullsFirst bool
 	// text is the key as EXPLAIN prints it.
 	text string
+	// noCollation marks a key of a collatable type without a collation,
+	// which cannot order two strings (collation.go).
+	noCollation bool
 }
 
 func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[string]*ctePlan) (*selectPlan, error) {
@@ -83,6 +88,9 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 	unknown := b.unknownOutputs
 	b.unknownOutputs = unknownOutputs{}
 	subplansFrom := len(b.subplans)
+	savedColl := b.collCtx
+	b.collCtx = nil
+	defer func() { b.collCtx = savedColl }()
 	if st.IntoClause != nil {
 		return nil, b.errAt(pgerror.New(pgerror.SyntaxError, "SELECT ... INTO is not allowed here"), st.IntoClause.Rel.Location)
 	}
@@ -194,9 +202,12 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 		}
 	}
 	if distinct {
-		for _, o := range outs[:len(cols)] {
+		for i, o := range outs[:len(cols)] {
 			if err := types.EqualityOperatorError(o.typ); err != nil {
 				return nil, err
+			}
+			if o.coll.strength == collConflict && targetNodes[i] != nil {
+				return nil, b.errAt(o.coll.conflictError(), exprLocation(targetNodes[i]))
 			}
 		}
 	}
@@ -345,12 +356,18 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 		x.stats.addRows(ln.mid, len(run.out))
 		if distinctOn {
 			x.stats.addRows(ln.onSort, len(run.out))
+			if err := checkSortCollations(keys); err != nil {
+				return nil, err
+			}
 			sortRows(run.out, keys)
 			run.out = distinctOnRows(run.out, onCols, outs)
 			x.stats.addRows(ln.unique, len(run.out))
 		}
 		if locking != nil {
 			if len(keys) > 0 {
+				if err := checkSortCollations(keys); err != nil {
+					return nil, err
+				}
 				sortRows(run.out, keys)
 			}
 			if run.out, err = locking.apply(cx, run.out, run.cands, lim, off, limit != nil); err != nil {
@@ -728,8 +745,9 @@ func (b *binder) targetList(sc *scope, targets []*pg_query.Node, unknown unknown
 				}
 				found = true
 				slot := c.slot
-				outs = append(outs, &scalar{typ: c.typ, slot: slot, refs: itemBit(c.item), eval: func(x *execCtx) (any, error) { return x.row[slot], nil }})
-				cols = append(cols, outCol{Name: c.name, typ: c.typ, tableOID: c.tableOID, attnum: c.attnum})
+				coll := outputCollation(c.typ, c.coll)
+				outs = append(outs, &scalar{typ: c.typ, slot: slot, refs: itemBit(c.item), coll: coll, eval: func(x *execCtx) (any, error) { return x.row[slot], nil }})
+				cols = append(cols, outCol{Name: c.name, typ: c.typ, tableOID: c.tableOID, attnum: c.attnum, coll: coll})
 				nodes = append(nodes, nil)
 			}
 			if !found && rel != "" && !slices.ContainsFunc(sc.cols, func(c scopeCol) bool { return c.rel == rel }) {
@@ -765,7 +783,7 @@ func (b *binder) targetList(sc *scope, targets []*pg_query.Node, unknown unknown
 				name = "?column?"
 			}
 		}
-		col := outCol{Name: name, typ: e.typ}
+		col := outCol{Name: name, typ: e.typ, coll: e.coll}
 		if e.slot >= 0 && sc != nil && sc.agg == nil {
 			for _, c := range sc.cols {
 				if c.slot == e.slot {

@@ -91,9 +91,9 @@ var settingDefs = func() map[string]*settingDef {
 		enumSetting("synchronous_commit", "on", "local", "remote_write", "remote_apply", "on", "off"),
 		boolSetting("row_security", "on"),
 		{name: "lc_messages", def: "C"},
-		{name: "lc_monetary", def: "C"},
-		{name: "lc_numeric", def: "C"},
-		{name: "lc_time", def: "C"},
+		{name: "lc_monetary", def: "C", normalize: normCLocale("lc_monetary")},
+		{name: "lc_numeric", def: "C", normalize: normCLocale("lc_numeric")},
+		{name: "lc_time", def: "C", normalize: normCLocale("lc_time")},
 		{name: "datestyle_order", def: "MDY", context: ctxInternal},
 		{name: "timezone_abbreviations", def: "Default"},
 		{name: "fickle.isolation", def: "", normalize: normFickleLevel},
@@ -685,6 +685,19 @@ func normBool(v string) (string, error) {
 		return "off", nil
 	}
 	return "", invalidValue("boolean", v)
+}
+
+// normCLocale checks a value of the locale setting name (lc_time,
+// lc_numeric, lc_monetary): fickle formats numbers, money and dates only
+// as the C locale does, so other locales are refused rather than ignored.
+func normCLocale(name string) func(string) (string, error) {
+	return func(v string) (string, error) {
+		switch v {
+		case "", "C", "POSIX", "C.UTF-8", "C.utf8":
+			return v, nil
+		}
+		return "", pgerror.Unsupported(fmt.Sprintf("%s %q (fickle formats only as the C locale does)", name, v))
+	}
 }
 
 func normOneOf(allowed ...string) func(string) (string, error) {

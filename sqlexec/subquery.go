@@ -56,7 +56,8 @@ func (b *binder) subLink(sc *scope, sl *pg_query.SubLink) (*scalar, error) {
 		if name == "?column?" {
 			name = "?column?"
 		}
-		return &scalar{typ: p.cols[0].typ, slot: -1, refs: refs, name: name, eval: func(x *execCtx) (any, error) {
+		coll := outputCollation(p.cols[0].typ, storedCollation(p.cols[0].coll))
+		return &scalar{typ: p.cols[0].typ, slot: -1, refs: refs, name: name, coll: coll, eval: func(x *execCtx) (any, error) {
 			rs, err := rows(x)
 			if err != nil {
 				return nil, err
@@ -98,6 +99,22 @@ func (b *binder) subLink(sc *scope, sl *pg_query.SubLink) (*scalar, error) {
 			return nil, b.errAt(pgerror.New(pgerror.DatatypeMismatch, "op ANY/ALL (subquery) requires operator to yield boolean"), sl.Location)
 		}
 		all := sl.SubLinkType == pg_query.SubLinkType_ALL_SUBLINK
+		undetermined, err := b.subLinkCollations([]*scalar{test}, p, sl.Location)
+		if err != nil {
+			return nil, err
+		}
+		if len(undetermined) > 0 {
+			return &scalar{typ: types.Bool, slot: -1, refs: refs | test.refs, name: "?column?", eval: func(x *execCtx) (any, error) {
+				rs, err := rows(x)
+				if err != nil {
+					return nil, err
+				}
+				if err := checkSubLinkCollations(rs, undetermined, p.correlated); err != nil {
+					return nil, err
+				}
+				return quantified(x, cmp, all, len(rs), func(i int) { cur = rs[i][0] })
+			}}, nil
+		}
 		// A subquery is uncorrelated only when it references no enclosing
 		// level: refs names this level's items alone, and one that reads a
 		// row two levels up (v.x in "f1 = ANY (SELECT ... WHERE u = v.x)"
@@ -147,10 +164,17 @@ func (b *binder) rowSubLink(sc *scope, sl *pg_query.SubLink, op string, p *selec
 	if err != nil {
 		return nil, err
 	}
+	undetermined, err := b.subLinkCollations(test.row, p, sl.Location)
+	if err != nil {
+		return nil, err
+	}
 	all := sl.SubLinkType == pg_query.SubLinkType_ALL_SUBLINK
 	return &scalar{typ: types.Bool, slot: -1, refs: refs | test.refs, name: "?column?", eval: func(x *execCtx) (any, error) {
 		rs, err := rows(x)
 		if err != nil {
+			return nil, err
+		}
+		if err := checkSubLinkCollations(rs, undetermined, p.correlated); err != nil {
 			return nil, err
 		}
 		return quantified(x, cmp, all, len(rs), func(i int) { cur = rs[i] })
@@ -285,8 +309,12 @@ func (b *binder) valuesPlan(parent *scope, lists []*pg_query.Node, ctes map[stri
 	cols := make([]outCol, len(rows[0]))
 	for c := range cols {
 		col := make([]*scalar, len(rows))
+		var merged collState
 		for r := range rows {
 			col[r] = rows[r][c]
+			if err := merged.merge(col[r].coll); err != nil {
+				return nil, b.errAt(err, exprLocation(lists[r].GetList().GetItems()[c]))
+			}
 		}
 		t, err := b.unify("VALUES", col)
 		if err != nil {
@@ -295,7 +323,11 @@ func (b *binder) valuesPlan(parent *scope, lists []*pg_query.Node, ctes map[stri
 		for r := range rows {
 			rows[r][c] = col[r]
 		}
-		cols[c] = outCol{Name: fmt.Sprintf("column%d", c+1), typ: t}
+		coll, err := commonCollation(merged, t, true)
+		if err != nil {
+			return nil, err
+		}
+		cols[c] = outCol{Name: fmt.Sprintf("column%d", c+1), typ: t, coll: coll}
 	}
 	node := newNode(valuesOp{}, float64(len(rows)), widthOf(colTypes(cols)), 0)
 	return &selectPlan{cols: cols, correlated: sc != nil && b.refsOuter(sc), node: node, run: func(x *execCtx) ([][]any, error) {
@@ -326,9 +358,9 @@ func (b *binder) finishOutput(parent *scope, p *selectPlan, st *pg_query.SelectS
 	sc := &scope{parent: parent}
 	outs := make([]*scalar, len(p.cols))
 	for i, c := range p.cols {
-		sc.cols = append(sc.cols, scopeCol{name: c.Name, typ: c.typ, slot: i})
+		sc.cols = append(sc.cols, scopeCol{name: c.Name, typ: c.typ, slot: i, coll: storedCollation(c.coll)})
 		slot := i
-		outs[i] = &scalar{typ: c.typ, slot: i, eval: func(x *execCtx) (any, error) { return x.row[slot], nil }}
+		outs[i] = &scalar{typ: c.typ, slot: i, coll: c.coll, eval: func(x *execCtx) (any, error) { return x.row[slot], nil }}
 	}
 	keys, outs, err := b.orderBy(sc, st.SortClause, outs, p.cols, make([]*pg_query.Node, len(p.cols)))
 	if err != nil {
@@ -433,7 +465,11 @@ func (b *binder) setOp(parent *scope, st *pg_query.SelectStmt, ctes map[string]*
 				return nil, err
 			}
 		}
-		cols[i] = outCol{Name: l.cols[i].Name, typ: t}
+		coll, err := setOpCollation(l.cols[i].coll, r.cols[i].coll, t, st.All && st.Op == pg_query.SetOperation_SETOP_UNION)
+		if err != nil {
+			return nil, err
+		}
+		cols[i] = outCol{Name: l.cols[i].Name, typ: t, coll: coll}
 		if lt != t {
 			if lconv[i], err = types.LookupCast(lt, t, types.CastImplicit); err != nil {
 				return nil, err
@@ -650,6 +686,9 @@ func (b *binder) recursiveCTE(parent *scope, c *pg_query.CommonTableExpr, st *pg
 	}
 	if len(step.cols) != len(cols) {
 		return nil, pgerror.Newf(pgerror.SyntaxError, "each UNION query must have the same number of columns")
+	}
+	if err := recursiveCollations(c.Ctename, cols, step.cols, st.All); err != nil {
+		return nil, err
 	}
 	convs := make([]types.CastFunc, len(cols))
 	for i, sc := range step.cols {

@@ -463,7 +463,7 @@ func (b *binder) sortClause(sc *scope, clause []*pg_query.Node) ([]*scalar, []so
 		if sb.SortbyDir == pg_query.SortByDir_SORTBY_USING {
 			return nil, nil, b.errAt(pgerror.Unsupported("ORDER BY ... USING"), sb.Location)
 		}
-		e, err := b.expr(sc, sb.Node)
+		e, err := b.exprAlone(sc, sb.Node)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -475,8 +475,13 @@ func (b *binder) sortClause(sc *scope, clause []*pg_query.Node) ([]*scalar, []so
 		if err := types.OrderingOperatorError(e.typ); err != nil {
 			return nil, nil, b.errAt(err, exprLocation(sb.Node))
 		}
+		if e.coll.strength == collConflict {
+			return nil, nil, b.errAt(e.coll.conflictError(), exprLocation(sb.Node))
+		}
 		exprs = append(exprs, e)
-		keys = append(keys, sortKeyOf(sb, i, e.typ))
+		k := sortKeyOf(sb, i, e.typ)
+		k.noCollation = e.coll.indeterminate
+		keys = append(keys, k)
 	}
 	return exprs, keys, nil
 }

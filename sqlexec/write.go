@@ -171,7 +171,7 @@ func intsEqual(a, b []int) bool {
 func tableScope(t *tableDesc, alias string) *scope {
 	sc := &scope{}
 	for i, c := range t.cols {
-		sc.cols = append(sc.cols, scopeCol{rel: alias, name: c.name, typ: c.typ, slot: i, tableOID: t.oid, attnum: c.attnum})
+		sc.cols = append(sc.cols, scopeCol{rel: alias, name: c.name, typ: c.typ, slot: i, tableOID: t.oid, attnum: c.attnum, coll: c.collation})
 	}
 	return sc
 }

@@ -87,17 +87,22 @@ func matchKeyword(s string) string {
 // literals as they are, and for every pattern what emit prints for it (with
 // its FM flag). A TH or th after a pattern appends the English ordinal
 // suffix (ST, nd) to a number, in the case of the suffix; after a word
-// (MONTH) it is dropped, as PostgreSQL drops it.
+// (MONTH) it is dropped, as PostgreSQL drops it. The TM prefix prints a
+// month or day name as lc_time names it (fickle's is always C: the English
+// name) without padding.
 func walkPattern(format string, literal func(string), emit func(k string, fm bool) string) {
 	for i := 0; i < len(format); {
-		fm := false
+		fm, tm := false, false
 		if len(format)-i >= 2 && strings.EqualFold(format[i:i+2], "FM") {
 			fm = true
+			i += 2
+		} else if len(format)-i >= 2 && (format[i:i+2] == "TM" || format[i:i+2] == "tm") {
+			tm = true
 			i += 2
 		}
 		if k := matchKeyword(format[i:]); k != "" {
 			i += len(k)
-			printed := emit(k, fm)
+			printed := emit(k, fm || tm && isNamePattern(k))
 			if rest := format[i:]; strings.HasPrefix(rest, "TH") || strings.HasPrefix(rest, "th") {
 				printed += ordinalSuffix(printed, rest[0] == 't')
 				i += 2
@@ -412,4 +417,14 @@ func formatIntervalPattern(iv pgtype.Interval, format string) (any, error) {
 		return nil, err
 	}
 	return sb.String(), nil
+}
+
+// isNamePattern reports whether to_char pattern k prints a month or day
+// name, which the TM prefix affects.
+func isNamePattern(k string) bool {
+	switch strings.ToUpper(k) {
+	case "MONTH", "MON", "DAY", "DY":
+		return true
+	}
+	return false
 }
