@@ -22,6 +22,9 @@ func (d *ddl) addConstraint(b *binder, t *tableDesc, tc tableConstraint, alter b
 	if t.part != nil && c.Contype == pg_query.ConstrType_CONSTR_FOREIGN && c.SkipValidation {
 		return pgerror.Newf(pgerror.WrongObjectType, "cannot add NOT VALID foreign key on partitioned table \"%s\" referencing relation \"%s\"", t.name, c.Pktable.Relname)
 	}
+	if c.Indexname != "" {
+		return d.addConstraintUsingIndex(t, c)
+	}
 	if c.Deferrable && c.Contype == pg_query.ConstrType_CONSTR_PRIMARY {
 		return pgerror.Unsupported("DEFERRABLE primary keys")
 	}
