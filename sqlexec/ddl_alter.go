@@ -54,6 +54,11 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 		if c := cmd.GetDef().GetConstraint(); c != nil && c.Contype == pg_query.ConstrType_CONSTR_FOREIGN && t.part != nil && !at.Relation.Inh {
 			return pgerror.Newf(pgerror.WrongObjectType, "cannot use ONLY for foreign key on partitioned table \"%s\" referencing relation \"%s\"", t.name, c.Pktable.Relname)
 		}
+		if c := cmd.GetDef().GetConstraint(); c != nil && t.part != nil && !at.Relation.Inh {
+			if err := d.onlyPartitionedKey(t, c); err != nil {
+				return err
+			}
+		}
 		if d.inheritedAlter(t, cmd) {
 			if err := d.alterHierarchy(b, t.oid, cmd, at.Relation.Inh, false); err != nil {
 				return err
@@ -390,7 +395,7 @@ func (d *ddl) dropConstraint(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 	for j, fk := range t.fks {
 		if fk.name == name {
 			if fk.parentName != "" {
-				return inheritedForeignKeyDrop(t, name)
+				return inheritedConstraintDrop(t, name)
 			}
 			if on := d.pendingForeignKeyEvents(t, fk); on != "" {
 				return pgerror.Newf(pgerror.ObjectInUse, "cannot ALTER TABLE \"%s\" because it has pending trigger events", on)
@@ -402,6 +407,9 @@ func (d *ddl) dropConstraint(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 		}
 	}
 	if name == t.pkName && t.pk != nil {
+		if t.pkParent != 0 || t.pkIndex != nil && t.pkIndex.parent != 0 {
+			return inheritedConstraintDrop(t, name)
+		}
 		if !t.hidden {
 			return pgerror.Unsupported("dropping the primary key of a table created with one")
 		}
@@ -420,6 +428,9 @@ func (d *ddl) dropConstraint(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 	}
 	for _, ix := range t.indexes {
 		if ix.name == name && ix.constraint {
+			if ix.parent != 0 {
+				return inheritedConstraintDrop(t, name)
+			}
 			if err := d.dropStoreIndex(ix.id); err != nil {
 				return err
 			}

@@ -49,6 +49,9 @@ func (d *ddl) indexKeys(t *tableDesc, params []*pg_query.Node, method string) (i
 			continue
 		}
 		hasExpr = true
+		if e.typ.Oid == types.OidRecord {
+			return k, pgerror.Newf(pgerror.InvalidTableDefinition, "column \"%s\" has pseudo-type %s", indexExprColname(e), e.typ)
+		}
 		o, err := indexOptions(ie, method, e.typ)
 		if err != nil {
 			return k, err

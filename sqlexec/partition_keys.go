@@ -210,3 +210,33 @@ func childConstraints(c *catalog, t *tableDesc, name string) []constraintKey {
 	}
 	return out
 }
+
+// onlyPartitionedKey checks ALTER TABLE ONLY's PRIMARY KEY or UNIQUE
+// constraint c on partitioned table t. PostgreSQL makes it an index of the
+// parent alone, not valid until every partition's index is attached;
+// fickle carries keys to the partitions at once, so with partitions it
+// refuses (after PostgreSQL's check that a primary key's columns are
+// already NOT NULL in every partition). Without partitions ONLY changes
+// nothing.
+func (d *ddl) onlyPartitionedKey(t *tableDesc, c *pg_query.Constraint) error {
+	primary := c.Contype == pg_query.ConstrType_CONSTR_PRIMARY
+	if !primary && c.Contype != pg_query.ConstrType_CONSTR_UNIQUE || c.Indexname != "" {
+		return nil
+	}
+	children := d.cat.children(t.oid)
+	if len(children) == 0 {
+		return nil
+	}
+	if primary {
+		for _, ch := range children {
+			for _, n := range strs(c.Keys) {
+				if i := ch.colIndex(n); i >= 0 && !ch.cols[i].notNull {
+					return pgerror.New(pgerror.InvalidTableDefinition, "constraint must be added to child tables too").
+						WithDetail("Column \"%s\" of relation \"%s\" is not already NOT NULL.", n, ch.name).
+						WithHint("Do not specify the ONLY keyword.")
+				}
+			}
+		}
+	}
+	return pgerror.Unsupported("ALTER TABLE ONLY ... ADD PRIMARY KEY or UNIQUE on a partitioned table with partitions")
+}
