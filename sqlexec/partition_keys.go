@@ -134,11 +134,11 @@ func (d *ddl) partitionKey1(b *binder, ch *tableDesc, k partitionKeyRef) error {
 		return err
 	}
 	if k.primary {
-		ch.pkParent = k.oid
+		ch.pkParent, ch.pkCloned = k.oid, true
 		return nil
 	}
 	last := ch.indexes[len(ch.indexes)-1]
-	last.parent = k.oid
+	last.parent, last.cloned = k.oid, true
 	return nil
 }
 
