@@ -37,7 +37,7 @@ func checkPartitionedIndex(t *tableDesc, concurrent, unique bool, cols []int) er
 // cols being k's columns in ch.
 func (d *ddl) partitionIndex1(b *binder, ch *tableDesc, k partitionKeyRef, cols []int) error {
 	for i, ix := range ch.indexes {
-		if ix.parent == 0 && !ix.exclusion && ix.onColumnsOnly() && ix != ch.pkIndex && ix.unique == k.unique && intsEqual(ix.cols, cols) &&
+		if ix.parent == 0 && !ix.invalid && !ix.exclusion && ix.onColumnsOnly() && ix != ch.pkIndex && ix.unique == k.unique && intsEqual(ix.cols, cols) &&
 			(k.shape == nil || ix.sameOptions(ch, k.shape, k.shapeTable)) {
 			nix := *ix
 			nix.parent = k.oid
