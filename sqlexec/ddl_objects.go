@@ -511,7 +511,11 @@ func (d *ddl) createIndex(is *pg_query.IndexStmt) error {
 		ix.invalid = len(d.cat.children(nt.oid)) > 0
 		return nil
 	}
-	return d.keyToPartitions(d.binder(""), nt, partitionKeyRef{names: colNameList(nt, keys.cols), oid: ix.oid, plain: true, unique: is.Unique, shape: ix, shapeTable: nt})
+	if err := d.keyToPartitions(d.binder(""), nt, partitionKeyRef{names: colNameList(nt, keys.cols), oid: ix.oid, plain: true, unique: is.Unique, shape: ix, shapeTable: nt}); err != nil {
+		return err
+	}
+	d.inheritInvalidity(nt, ix)
+	return nil
 }
 
 func (d *ddl) createSequence(cs *pg_query.CreateSeqStmt) error {

@@ -37,7 +37,7 @@ func checkPartitionedIndex(t *tableDesc, concurrent, unique bool, cols []int) er
 // cols being k's columns in ch.
 func (d *ddl) partitionIndex1(b *binder, ch *tableDesc, k partitionKeyRef, cols []int) error {
 	for i, ix := range ch.indexes {
-		if ix.parent == 0 && !ix.invalid && !ix.exclusion && ix.onColumnsOnly() && ix != ch.pkIndex && ix.unique == k.unique && intsEqual(ix.cols, cols) &&
+		if ix.parent == 0 && !(ix.invalid && k.attaching) && !ix.exclusion && ix.onColumnsOnly() && ix != ch.pkIndex && ix.unique == k.unique && intsEqual(ix.cols, cols) &&
 			(k.shape == nil || ix.sameOptions(ch, k.shape, k.shapeTable)) {
 			nix := *ix
 			nix.parent = k.oid
@@ -61,7 +61,23 @@ func (d *ddl) partitionIndex1(b *binder, ch *tableDesc, k partitionKeyRef, cols 
 	if ch.part == nil {
 		return nil
 	}
-	return d.keyToPartitions(b, ch, partitionKeyRef{names: k.names, oid: ix.oid, plain: true, unique: k.unique, shape: ix, shapeTable: ch})
+	if err := d.keyToPartitions(b, ch, partitionKeyRef{names: k.names, oid: ix.oid, plain: true, unique: k.unique, shape: ix, shapeTable: ch}); err != nil {
+		return err
+	}
+	d.inheritInvalidity(ch, ix)
+	return nil
+}
+
+// inheritInvalidity marks ix, the partitioned index of t just carried to
+// t's partitions, invalid when it adopted an invalid index of a partition
+// (made by CREATE INDEX ON ONLY), as PostgreSQL's DefineIndex does.
+func (d *ddl) inheritInvalidity(t *tableDesc, ix *indexDesc) {
+	for _, ch := range d.cat.children(t.oid) {
+		if slices.ContainsFunc(ch.indexes, func(c *indexDesc) bool { return c.parent == ix.oid && c.invalid }) {
+			ix.invalid = true
+			return
+		}
+	}
 }
 
 // partitionIndexDropError is DROP INDEX's refusal of ix, the index of a

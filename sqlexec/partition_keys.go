@@ -31,6 +31,10 @@ type partitionKeyRef struct {
 	// INCLUDE columns (of table shapeTable) its partitions' indexes take.
 	shape      *indexDesc
 	shapeTable *tableDesc
+	// attaching says the partition is being attached (or created as a
+	// partition), where PostgreSQL does not choose an invalid index of
+	// its as the index's partition; CREATE INDEX on the parent does.
+	attaching bool
 }
 
 // partitionKeys lists the keys and indexes of partitioned table t.
@@ -86,6 +90,7 @@ func (d *ddl) keyToPartitions(b *binder, t *tableDesc, k partitionKeyRef) error 
 // its parent p.
 func (d *ddl) inheritPartitionKeys(b *binder, ch, p *tableDesc) error {
 	for _, k := range partitionKeys(p) {
+		k.attaching = true
 		if err := d.partitionKey1(b, ch, k); err != nil {
 			return err
 		}
