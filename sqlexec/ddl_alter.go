@@ -417,27 +417,21 @@ func (d *ddl) dropConstraint(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 			return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop constraint %s on table %s because other objects depend on it", name, t.name)
 		}
 		ix := t.pkIndex
-		if err := d.dropStoreIndex(ix.id); err != nil {
+		if err := d.dropKeyIndex(t, ix); err != nil {
 			return err
 		}
-		t.indexes = removeIndex(t.indexes, ix)
-		delete(d.cat.schemas[t.schema].indexes, ix.name)
-		d.cat.dropComments(ix.oid)
 		t.pk, t.pkName, t.pkIndex = nil, "", nil
-		return nil
+		return d.dropPartitionKeyClones(t, ix.oid)
 	}
 	for _, ix := range t.indexes {
 		if ix.name == name && ix.constraint {
 			if ix.parent != 0 {
 				return inheritedConstraintDrop(t, name)
 			}
-			if err := d.dropStoreIndex(ix.id); err != nil {
+			if err := d.dropKeyIndex(t, ix); err != nil {
 				return err
 			}
-			t.indexes = removeIndex(t.indexes, ix)
-			delete(d.cat.schemas[t.schema].indexes, ix.name)
-			d.cat.dropComments(ix.oid)
-			return nil
+			return d.dropPartitionKeyClones(t, ix.oid)
 		}
 	}
 	if err := refuseDropOfTriggerConstraint(t, name); err != nil {
@@ -448,6 +442,55 @@ func (d *ddl) dropConstraint(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 		return nil
 	}
 	return pgerror.Newf(pgerror.UndefinedObject, "constraint \"%s\" of relation \"%s\" does not exist", name, t.name)
+}
+
+// dropKeyIndex drops ix, the index of a PRIMARY KEY, UNIQUE or EXCLUDE
+// constraint of t, with its comment.
+func (d *ddl) dropKeyIndex(t *tableDesc, ix *indexDesc) error {
+	if err := d.dropStoreIndex(ix.id); err != nil {
+		return err
+	}
+	t.indexes = removeIndex(t.indexes, ix)
+	delete(d.cat.schemas[t.schema].indexes, ix.name)
+	d.cat.dropComments(ix.oid)
+	return nil
+}
+
+// dropPartitionKeyClones drops, down the partitions of t, the PRIMARY KEY
+// and UNIQUE constraints linked to t's dropped constraint index oid: as in
+// PostgreSQL they go with it, whether made from it or attached to it.
+func (d *ddl) dropPartitionKeyClones(t *tableDesc, oid uint32) error {
+	if t.part == nil {
+		return nil
+	}
+	for _, ch := range d.cat.children(t.oid) {
+		nc := ch.clone()
+		if nc.pk != nil && nc.pkParent == oid {
+			if nc.pkIndex == nil {
+				return pgerror.Unsupported("dropping the primary key of a partition created with one")
+			}
+			ix := nc.pkIndex
+			if err := d.dropKeyIndex(nc, ix); err != nil {
+				return err
+			}
+			nc.pk, nc.pkName, nc.pkIndex, nc.pkParent, nc.pkCloned = nil, "", nil, 0, false
+			if err := d.dropPartitionKeyClones(nc, ix.oid); err != nil {
+				return err
+			}
+		}
+		for _, ix := range slices.Clone(nc.indexes) {
+			if ix.parent == oid && ix.constraint {
+				if err := d.dropKeyIndex(nc, ix); err != nil {
+					return err
+				}
+				if err := d.dropPartitionKeyClones(nc, ix.oid); err != nil {
+					return err
+				}
+			}
+		}
+		d.cat.putTable(nc)
+	}
+	return nil
 }
 
 func (d *ddl) setDefault(b *binder, t *tableDesc, cmd *pg_query.AlterTableCmd) error {

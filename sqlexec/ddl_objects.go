@@ -83,12 +83,12 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 			if err := d.s.requireOwner(relationOwner(d.cat, aclTable, t.oid), "index", ix.name); err != nil {
 				return err
 			}
+			if err := d.partitionIndexDropError(ix, ds.Concurrent); err != nil {
+				return err
+			}
 			if ix.constraint {
 				return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop index %s because constraint %s on table %s requires it", ix.name, ix.name, t.name).
 					WithHint("You can drop constraint %s on table %s instead.", ix.name, t.name)
-			}
-			if err := d.partitionIndexDropError(ix, ds.Concurrent); err != nil {
-				return err
 			}
 			if err := d.lockTable(t, isolation.TableLockAccessExclusive); err != nil {
 				return err

@@ -80,21 +80,29 @@ func (d *ddl) inheritInvalidity(t *tableDesc, ix *indexDesc) {
 	}
 }
 
-// partitionIndexDropError is DROP INDEX's refusal of ix, the index of a
-// partition linked to its partitioned table's index (2BP01, as in
+// partitionIndexDropError is DROP INDEX's refusal of ix, the index (or
+// primary key index) of a partition linked to its partitioned table's
+// index (2BP01, as in
 // PostgreSQL) or, concurrent, of a partitioned index (0A000; a temporary
 // one PostgreSQL drops non-concurrently); nil when none applies.
 func (d *ddl) partitionIndexDropError(ix *indexDesc, concurrent bool) error {
 	if t := d.cat.tables[ix.table]; concurrent && t.part != nil && !isTempSchema(t.schema) {
 		return pgerror.Newf(pgerror.FeatureNotSupported, "cannot drop partitioned index \"%s\" concurrently", ix.name)
 	}
-	if ix.parent == 0 {
+	parentOID := ix.parent
+	if t := d.cat.tables[ix.table]; ix == t.pkIndex {
+		parentOID = t.pkParent
+	}
+	if parentOID == 0 {
 		return nil
 	}
 	parent := ""
 	for _, t := range d.cat.tables {
+		if t.pk != nil && primaryKeyIndexOID(t) == parentOID {
+			parent = t.pkName
+		}
 		for _, p := range t.indexes {
-			if p.oid == ix.parent {
+			if p.oid == parentOID {
 				parent = p.name
 			}
 		}
