@@ -121,6 +121,9 @@ type tableDesc struct {
 	// pkParent is the OID of the partitioned parent's primary key index
 	// that this partition's primary key belongs to, 0 for none.
 	pkParent uint32
+	// pkCloned says the primary key was made from the parent's (as
+	// indexDesc.cloned).
+	pkCloned bool
 	indexes  []*indexDesc // secondary indexes, unique ones included
 	checks   []*checkDesc
 	fks      []*fkDesc // outgoing foreign keys
@@ -201,6 +204,10 @@ type indexDesc struct {
 	// parent is the OID of the partitioned table's index this index of a
 	// partition belongs to, 0 for none (partition_keys.go).
 	parent uint32
+	// cloned marks the index of a partition's UNIQUE or EXCLUDE constraint
+	// made from its parent's (not one of the partition's own that was
+	// attached): pg_constraint.connoinherit is false for it alone.
+	cloned bool
 	// invalid marks a partitioned index made by CREATE INDEX ON ONLY that
 	// does not yet have an index attached for every partition
 	// (pg_index.indisvalid false; partition_index.go).

@@ -546,6 +546,9 @@ func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 			if err != nil {
 				return err
 			}
+			if len(tc.c.Including) > 0 {
+				return pgerror.Unsupported("INCLUDE in the primary key of CREATE TABLE")
+			}
 			if t.pkOptions, err = indexStorageOptions(tc.c.Options, "btree"); err != nil {
 				return err
 			}

@@ -54,6 +54,11 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 		if c := cmd.GetDef().GetConstraint(); c != nil && c.Contype == pg_query.ConstrType_CONSTR_FOREIGN && t.part != nil && !at.Relation.Inh {
 			return pgerror.Newf(pgerror.WrongObjectType, "cannot use ONLY for foreign key on partitioned table \"%s\" referencing relation \"%s\"", t.name, c.Pktable.Relname)
 		}
+		if c := cmd.GetDef().GetConstraint(); c != nil && t.part != nil && !at.Relation.Inh {
+			if err := d.onlyPartitionedKey(t, c); err != nil {
+				return err
+			}
+		}
 		if d.inheritedAlter(t, cmd) {
 			if err := d.alterHierarchy(b, t.oid, cmd, at.Relation.Inh, false); err != nil {
 				return err
@@ -390,7 +395,7 @@ func (d *ddl) dropConstraint(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 	for j, fk := range t.fks {
 		if fk.name == name {
 			if fk.parentName != "" {
-				return inheritedForeignKeyDrop(t, name)
+				return inheritedConstraintDrop(t, name)
 			}
 			if on := d.pendingForeignKeyEvents(t, fk); on != "" {
 				return pgerror.Newf(pgerror.ObjectInUse, "cannot ALTER TABLE \"%s\" because it has pending trigger events", on)
@@ -402,6 +407,9 @@ func (d *ddl) dropConstraint(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 		}
 	}
 	if name == t.pkName && t.pk != nil {
+		if t.pkParent != 0 || t.pkIndex != nil && t.pkIndex.parent != 0 {
+			return inheritedConstraintDrop(t, name)
+		}
 		if !t.hidden {
 			return pgerror.Unsupported("dropping the primary key of a table created with one")
 		}
@@ -409,24 +417,21 @@ func (d *ddl) dropConstraint(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 			return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop constraint %s on table %s because other objects depend on it", name, t.name)
 		}
 		ix := t.pkIndex
-		if err := d.dropStoreIndex(ix.id); err != nil {
+		if err := d.dropKeyIndex(t, ix); err != nil {
 			return err
 		}
-		t.indexes = removeIndex(t.indexes, ix)
-		delete(d.cat.schemas[t.schema].indexes, ix.name)
-		d.cat.dropComments(ix.oid)
 		t.pk, t.pkName, t.pkIndex = nil, "", nil
-		return nil
+		return d.dropPartitionKeyClones(t, ix.oid)
 	}
 	for _, ix := range t.indexes {
 		if ix.name == name && ix.constraint {
-			if err := d.dropStoreIndex(ix.id); err != nil {
+			if ix.parent != 0 {
+				return inheritedConstraintDrop(t, name)
+			}
+			if err := d.dropKeyIndex(t, ix); err != nil {
 				return err
 			}
-			t.indexes = removeIndex(t.indexes, ix)
-			delete(d.cat.schemas[t.schema].indexes, ix.name)
-			d.cat.dropComments(ix.oid)
-			return nil
+			return d.dropPartitionKeyClones(t, ix.oid)
 		}
 	}
 	if err := refuseDropOfTriggerConstraint(t, name); err != nil {
@@ -437,6 +442,55 @@ func (d *ddl) dropConstraint(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 		return nil
 	}
 	return pgerror.Newf(pgerror.UndefinedObject, "constraint \"%s\" of relation \"%s\" does not exist", name, t.name)
+}
+
+// dropKeyIndex drops ix, the index of a PRIMARY KEY, UNIQUE or EXCLUDE
+// constraint of t, with its comment.
+func (d *ddl) dropKeyIndex(t *tableDesc, ix *indexDesc) error {
+	if err := d.dropStoreIndex(ix.id); err != nil {
+		return err
+	}
+	t.indexes = removeIndex(t.indexes, ix)
+	delete(d.cat.schemas[t.schema].indexes, ix.name)
+	d.cat.dropComments(ix.oid)
+	return nil
+}
+
+// dropPartitionKeyClones drops, down the partitions of t, the PRIMARY KEY
+// and UNIQUE constraints linked to t's dropped constraint index oid: as in
+// PostgreSQL they go with it, whether made from it or attached to it.
+func (d *ddl) dropPartitionKeyClones(t *tableDesc, oid uint32) error {
+	if t.part == nil {
+		return nil
+	}
+	for _, ch := range d.cat.children(t.oid) {
+		nc := ch.clone()
+		if nc.pk != nil && nc.pkParent == oid {
+			if nc.pkIndex == nil {
+				return pgerror.Unsupported("dropping the primary key of a partition created with one")
+			}
+			ix := nc.pkIndex
+			if err := d.dropKeyIndex(nc, ix); err != nil {
+				return err
+			}
+			nc.pk, nc.pkName, nc.pkIndex, nc.pkParent, nc.pkCloned = nil, "", nil, 0, false
+			if err := d.dropPartitionKeyClones(nc, ix.oid); err != nil {
+				return err
+			}
+		}
+		for _, ix := range slices.Clone(nc.indexes) {
+			if ix.parent == oid && ix.constraint {
+				if err := d.dropKeyIndex(nc, ix); err != nil {
+					return err
+				}
+				if err := d.dropPartitionKeyClones(nc, ix.oid); err != nil {
+					return err
+				}
+			}
+		}
+		d.cat.putTable(nc)
+	}
+	return nil
 }
 
 func (d *ddl) setDefault(b *binder, t *tableDesc, cmd *pg_query.AlterTableCmd) error {

@@ -22,6 +22,9 @@ func (d *ddl) addConstraint(b *binder, t *tableDesc, tc tableConstraint, alter b
 	if t.part != nil && c.Contype == pg_query.ConstrType_CONSTR_FOREIGN && c.SkipValidation {
 		return pgerror.Newf(pgerror.WrongObjectType, "cannot add NOT VALID foreign key on partitioned table \"%s\" referencing relation \"%s\"", t.name, c.Pktable.Relname)
 	}
+	if c.Indexname != "" {
+		return d.addConstraintUsingIndex(t, c)
+	}
 	if c.Deferrable && c.Contype == pg_query.ConstrType_CONSTR_PRIMARY {
 		return pgerror.Unsupported("DEFERRABLE primary keys")
 	}
@@ -31,12 +34,16 @@ func (d *ddl) addConstraint(b *binder, t *tableDesc, tc tableConstraint, alter b
 		if err != nil {
 			return err
 		}
+		include, err := constraintInclude(t, c)
+		if err != nil {
+			return err
+		}
 		if c.NullsNotDistinct {
 			return pgerror.Unsupported("NULLS NOT DISTINCT")
 		}
 		name := c.Conname
 		if name == "" {
-			base := t.name + "_" + strings.Join(colNameList(t, cols), "_") + "_key"
+			base := t.name + "_" + strings.Join(colNameList(t, append(slices.Clip(cols), include...)), "_") + "_key"
 			name = d.uniqueRelName(t.schema, base)
 		} else if err := d.indexConstraintName(t, name); err != nil {
 			return err
@@ -50,7 +57,7 @@ func (d *ddl) addConstraint(b *binder, t *tableDesc, tc tableConstraint, alter b
 		if err != nil {
 			return err
 		}
-		ix := &indexDesc{name: name, table: t.oid, cols: cols, unique: true, constraint: true,
+		ix := &indexDesc{name: name, table: t.oid, cols: cols, include: include, unique: true, constraint: true,
 			deferrable: c.Deferrable, initiallyDeferred: c.Initdeferred, options: options}
 		if err := d.registerIndex(t, ix); err != nil || t.part == nil {
 			return err
@@ -62,6 +69,10 @@ func (d *ddl) addConstraint(b *binder, t *tableDesc, tc tableConstraint, alter b
 			return pgerror.Newf(pgerror.InvalidTableDefinition, "multiple primary keys for table \"%s\" are not allowed", t.name)
 		}
 		cols, err := constraintCols(t, tc)
+		if err != nil {
+			return err
+		}
+		include, err := constraintInclude(t, c)
 		if err != nil {
 			return err
 		}
@@ -85,11 +96,10 @@ func (d *ddl) addConstraint(b *binder, t *tableDesc, tc tableConstraint, alter b
 		if err != nil {
 			return err
 		}
-		ix, err := d.addIndex(t, name, cols, true, true)
-		if err != nil {
+		ix := &indexDesc{name: name, table: t.oid, cols: cols, include: include, unique: true, constraint: true, options: options}
+		if err := d.registerIndex(t, ix); err != nil {
 			return err
 		}
-		ix.options = options
 		t.pk, t.pkName, t.pkIndex = cols, name, ix
 		for _, col := range cols {
 			nc := *t.cols[col]
@@ -221,12 +231,6 @@ func soleColumnRef(t *tableDesc, n *pg_query.Node) string {
 		}
 	}
 	return ""
-}
-
-// addIndex registers an index of t with the store.
-func (d *ddl) addIndex(t *tableDesc, name string, cols []int, unique, constraint bool) (*indexDesc, error) {
-	ix := &indexDesc{name: name, table: t.oid, cols: cols, unique: unique, constraint: constraint}
-	return ix, d.registerIndex(t, ix)
 }
 
 // registerIndex gives ix an OID, creates it in the store (checking the
@@ -502,8 +506,28 @@ func constraintCols(t *tableDesc, tc tableConstraint) ([]int, error) {
 		}
 		cols = append(cols, i)
 	}
-	if len(tc.c.Including) > 0 {
-		return nil, pgerror.Unsupported("INCLUDE in constraints")
+	return cols, nil
+}
+
+// constraintInclude resolves the INCLUDE columns of a PRIMARY KEY or UNIQUE
+// constraint of t. fickle keeps them on the constraint's index, so a
+// primary key that keys the store's rows (CREATE TABLE's) and the keys of
+// partitioned tables, which carry no INCLUDE to their partitions, refuse
+// them.
+func constraintInclude(t *tableDesc, c *pg_query.Constraint) ([]int, error) {
+	if len(c.Including) == 0 {
+		return nil, nil
+	}
+	if t.part != nil {
+		return nil, pgerror.Unsupported("INCLUDE in constraints of partitioned tables")
+	}
+	var cols []int
+	for _, n := range strs(c.Including) {
+		i := t.colIndex(n)
+		if i < 0 {
+			return nil, pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" named in key does not exist", n)
+		}
+		cols = append(cols, i)
 	}
 	return cols, nil
 }

@@ -17,6 +17,9 @@ import (
 
 // addExclusion adds the EXCLUDE constraint c to t.
 func (d *ddl) addExclusion(t *tableDesc, c *pg_query.Constraint) error {
+	if t.part != nil {
+		return pgerror.New(pgerror.FeatureNotSupported, "exclusion constraints are not supported on partitioned tables")
+	}
 	if c.AccessMethod != "" && c.AccessMethod != "btree" {
 		return pgerror.Unsupported("EXCLUDE USING " + c.AccessMethod)
 	}

@@ -83,12 +83,12 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 			if err := d.s.requireOwner(relationOwner(d.cat, aclTable, t.oid), "index", ix.name); err != nil {
 				return err
 			}
+			if err := d.partitionIndexDropError(ix, ds.Concurrent); err != nil {
+				return err
+			}
 			if ix.constraint {
 				return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop index %s because constraint %s on table %s requires it", ix.name, ix.name, t.name).
 					WithHint("You can drop constraint %s on table %s instead.", ix.name, t.name)
-			}
-			if err := d.partitionIndexDropError(ix, ds.Concurrent); err != nil {
-				return err
 			}
 			if err := d.lockTable(t, isolation.TableLockAccessExclusive); err != nil {
 				return err
@@ -511,7 +511,11 @@ func (d *ddl) createIndex(is *pg_query.IndexStmt) error {
 		ix.invalid = len(d.cat.children(nt.oid)) > 0
 		return nil
 	}
-	return d.keyToPartitions(d.binder(""), nt, partitionKeyRef{names: colNameList(nt, keys.cols), oid: ix.oid, plain: true, unique: is.Unique, shape: ix, shapeTable: nt})
+	if err := d.keyToPartitions(d.binder(""), nt, partitionKeyRef{names: colNameList(nt, keys.cols), oid: ix.oid, plain: true, unique: is.Unique, shape: ix, shapeTable: nt}); err != nil {
+		return err
+	}
+	d.inheritInvalidity(nt, ix)
+	return nil
 }
 
 func (d *ddl) createSequence(cs *pg_query.CreateSeqStmt) error {

@@ -118,9 +118,9 @@ func (d *ddl) detachForeignKeys(t *tableDesc) {
 	}
 }
 
-// inheritedForeignKeyDrop is PostgreSQL's error for dropping a partition's
-// clone of its parent's foreign key.
-func inheritedForeignKeyDrop(t *tableDesc, name string) error {
+// inheritedConstraintDrop is PostgreSQL's error for dropping a partition's
+// clone of its parent's foreign key, PRIMARY KEY or UNIQUE constraint.
+func inheritedConstraintDrop(t *tableDesc, name string) error {
 	return pgerror.Newf(pgerror.InvalidTableDefinition, "cannot drop inherited constraint \"%s\" of relation \"%s\"", name, t.name)
 }
 

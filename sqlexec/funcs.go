@@ -68,10 +68,31 @@ func (b *binder) funcCall(sc *scope, fc *pg_query.FuncCall) (*scalar, error) {
 	if name == "fickle_check" {
 		return nil, b.errAt(pgerror.Unsupported("fickle_check() outside FROM").WithHint("Use SELECT * FROM fickle_check()."), fc.Location)
 	}
+	if tc := b.functionStyleCast(fc); tc != nil {
+		return b.typeCast(sc, tc)
+	}
 	if overloads, ok := sysFuncs[name]; ok {
 		return b.sysCall(sc, name, overloads, fc)
 	}
 	return b.callBuiltin(sc, name, fc.Args, fc.Location)
+}
+
+// functionStyleCast is the cast a call typename('literal') (or
+// typename(NULL)) is, as PostgreSQL's func_get_detail takes a call of a
+// type's name with one untyped literal; nil for any other call.
+func (b *binder) functionStyleCast(fc *pg_query.FuncCall) *pg_query.TypeCast {
+	if len(fc.Args) != 1 {
+		return nil
+	}
+	c := fc.Args[0].GetAConst()
+	if c == nil || c.GetSval() == nil && !c.Isnull {
+		return nil
+	}
+	tn := &pg_query.TypeName{Names: fc.Funcname, Typemod: -1, Location: fc.Location}
+	if _, err := b.typeName(tn); err != nil {
+		return nil
+	}
+	return &pg_query.TypeCast{Arg: fc.Args[0], TypeName: tn, Location: fc.Location}
 }
 
 // callBuiltin resolves a function of package types.

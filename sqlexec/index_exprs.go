@@ -27,7 +27,7 @@ func (d *ddl) indexKeys(t *tableDesc, params []*pg_query.Node, method string) (i
 	var k indexKeyElems
 	hasExpr := false
 	for _, p := range params {
-		ie := p.GetIndexElem()
+		ie := stripIndexCollate(p.GetIndexElem())
 		c := -1
 		var e *scalar
 		if ie.Expr == nil {
@@ -56,6 +56,9 @@ func (d *ddl) indexKeys(t *tableDesc, params []*pg_query.Node, method string) (i
 			continue
 		}
 		hasExpr = true
+		if e.typ.Oid == types.OidRecord {
+			return k, pgerror.Newf(pgerror.InvalidTableDefinition, "column \"%s\" has pseudo-type %s", indexExprColname(e), e.typ)
+		}
 		o, err := indexOptions(ie, method, e.typ)
 		if err != nil {
 			return k, err
@@ -67,6 +70,27 @@ func (d *ddl) indexKeys(t *tableDesc, params []*pg_query.Node, method string) (i
 		k.exprs = nil
 	}
 	return k, nil
+}
+
+// stripIndexCollate is key element ie without the COLLATE clauses at the
+// top of its expression, the outermost one becoming the element's
+// collation unless it names one: PostgreSQL's ComputeIndexAttrs treats
+// "(x COLLATE c)" as "(x) COLLATE c" (and "(a COLLATE c)" as column a).
+func stripIndexCollate(ie *pg_query.IndexElem) *pg_query.IndexElem {
+	cc := ie.Expr.GetCollateClause()
+	if cc == nil {
+		return ie
+	}
+	collation := ie.Collation
+	if len(collation) == 0 {
+		collation = cc.Collname
+	}
+	expr := cc.Arg
+	for expr.GetCollateClause() != nil {
+		expr = expr.GetCollateClause().Arg
+	}
+	return &pg_query.IndexElem{Name: ie.Name, Expr: expr, Indexcolname: ie.Indexcolname, Collation: collation, Opclass: ie.Opclass,
+		Opclassopts: ie.Opclassopts, Ordering: ie.Ordering, NullsOrdering: ie.NullsOrdering}
 }
 
 // exprNames are the names of k's expression positions, "" at a column;

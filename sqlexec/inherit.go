@@ -178,7 +178,8 @@ func (d *ddl) inheritParents(t *tableDesc, rvs []*pg_query.Node, temp bool) erro
 // definitions, from 1.
 func (d *ddl) mergeLocalColumn(b *binder, t *tableDesc, cd *pg_query.ColumnDef, ordinal int) (cons []tableConstraint, ok bool, err error) {
 	if cd.TypeName == nil {
-		return nil, true, pgerror.Unsupported("column options in PARTITION OF")
+		cons, err := partitionColumnOptions(t, cd)
+		return cons, true, err
 	}
 	i := t.colIndex(cd.Colname)
 	if i < 0 || !t.cols[i].notLocal {
@@ -215,6 +216,35 @@ func (d *ddl) mergeLocalColumn(b *binder, t *tableDesc, cd *pg_query.ColumnDef, 
 	}
 	t.cols[i] = &nc
 	return cons, true, nil
+}
+
+// partitionColumnOptions applies a column entry of CREATE TABLE ...
+// PARTITION OF (name [WITH OPTIONS] constraints) to the column t inherits:
+// NOT NULL, and PRIMARY KEY, UNIQUE or CHECK constraints over it, which it
+// returns. Other options (DEFAULT, identity, generation, references) are
+// refused.
+func partitionColumnOptions(t *tableDesc, cd *pg_query.ColumnDef) ([]tableConstraint, error) {
+	i := t.colIndex(cd.Colname)
+	if i < 0 {
+		return nil, pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" does not exist", cd.Colname)
+	}
+	if cd.RawDefault != nil || cd.CollClause != nil || cd.Identity != "" || cd.Generated != "" {
+		return nil, pgerror.Unsupported("column options in PARTITION OF other than NOT NULL, PRIMARY KEY, UNIQUE and CHECK")
+	}
+	nc := *t.cols[i]
+	var cons []tableConstraint
+	for _, n := range cd.Constraints {
+		switch c := n.GetConstraint(); c.Contype {
+		case pg_query.ConstrType_CONSTR_NOTNULL:
+			nc.notNull = true
+		case pg_query.ConstrType_CONSTR_PRIMARY, pg_query.ConstrType_CONSTR_UNIQUE, pg_query.ConstrType_CONSTR_CHECK:
+			cons = append(cons, tableConstraint{c: c, column: cd.Colname})
+		default:
+			return nil, pgerror.Unsupported("column options in PARTITION OF other than NOT NULL, PRIMARY KEY, UNIQUE and CHECK")
+		}
+	}
+	t.cols[i] = &nc
+	return cons, nil
 }
 
 // inhHierarchy reports whether t has a parent or a child: ALTER TABLE

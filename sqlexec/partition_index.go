@@ -37,7 +37,7 @@ func checkPartitionedIndex(t *tableDesc, concurrent, unique bool, cols []int) er
 // cols being k's columns in ch.
 func (d *ddl) partitionIndex1(b *binder, ch *tableDesc, k partitionKeyRef, cols []int) error {
 	for i, ix := range ch.indexes {
-		if ix.parent == 0 && !ix.exclusion && ix.onColumnsOnly() && ix != ch.pkIndex && ix.unique == k.unique && intsEqual(ix.cols, cols) &&
+		if ix.parent == 0 && !(ix.invalid && k.attaching) && !ix.exclusion && ix.onColumnsOnly() && ix != ch.pkIndex && ix.unique == k.unique && intsEqual(ix.cols, cols) &&
 			(k.shape == nil || ix.sameOptions(ch, k.shape, k.shapeTable)) {
 			nix := *ix
 			nix.parent = k.oid
@@ -61,24 +61,48 @@ func (d *ddl) partitionIndex1(b *binder, ch *tableDesc, k partitionKeyRef, cols 
 	if ch.part == nil {
 		return nil
 	}
-	return d.keyToPartitions(b, ch, partitionKeyRef{names: k.names, oid: ix.oid, plain: true, unique: k.unique, shape: ix, shapeTable: ch})
+	if err := d.keyToPartitions(b, ch, partitionKeyRef{names: k.names, oid: ix.oid, plain: true, unique: k.unique, shape: ix, shapeTable: ch}); err != nil {
+		return err
+	}
+	d.inheritInvalidity(ch, ix)
+	return nil
 }
 
-// partitionIndexDropError is DROP INDEX's refusal of ix, the index of a
-// partition linked to its partitioned table's index (2BP01, as in
+// inheritInvalidity marks ix, the partitioned index of t just carried to
+// t's partitions, invalid when it adopted an invalid index of a partition
+// (made by CREATE INDEX ON ONLY), as PostgreSQL's DefineIndex does.
+func (d *ddl) inheritInvalidity(t *tableDesc, ix *indexDesc) {
+	for _, ch := range d.cat.children(t.oid) {
+		if slices.ContainsFunc(ch.indexes, func(c *indexDesc) bool { return c.parent == ix.oid && c.invalid }) {
+			ix.invalid = true
+			return
+		}
+	}
+}
+
+// partitionIndexDropError is DROP INDEX's refusal of ix, the index (or
+// primary key index) of a partition linked to its partitioned table's
+// index (2BP01, as in
 // PostgreSQL) or, concurrent, of a partitioned index (0A000; a temporary
 // one PostgreSQL drops non-concurrently); nil when none applies.
 func (d *ddl) partitionIndexDropError(ix *indexDesc, concurrent bool) error {
 	if t := d.cat.tables[ix.table]; concurrent && t.part != nil && !isTempSchema(t.schema) {
 		return pgerror.Newf(pgerror.FeatureNotSupported, "cannot drop partitioned index \"%s\" concurrently", ix.name)
 	}
-	if ix.parent == 0 {
+	parentOID := ix.parent
+	if t := d.cat.tables[ix.table]; ix == t.pkIndex {
+		parentOID = t.pkParent
+	}
+	if parentOID == 0 {
 		return nil
 	}
 	parent := ""
 	for _, t := range d.cat.tables {
+		if t.pk != nil && primaryKeyIndexOID(t) == parentOID {
+			parent = t.pkName
+		}
 		for _, p := range t.indexes {
-			if p.oid == ix.parent {
+			if p.oid == parentOID {
 				parent = p.name
 			}
 		}

@@ -31,6 +31,10 @@ type partitionKeyRef struct {
 	// INCLUDE columns (of table shapeTable) its partitions' indexes take.
 	shape      *indexDesc
 	shapeTable *tableDesc
+	// attaching says the partition is being attached (or created as a
+	// partition), where PostgreSQL does not choose an invalid index of
+	// its as the index's partition; CREATE INDEX on the parent does.
+	attaching bool
 }
 
 // partitionKeys lists the keys and indexes of partitioned table t.
@@ -86,6 +90,7 @@ func (d *ddl) keyToPartitions(b *binder, t *tableDesc, k partitionKeyRef) error 
 // its parent p.
 func (d *ddl) inheritPartitionKeys(b *binder, ch, p *tableDesc) error {
 	for _, k := range partitionKeys(p) {
+		k.attaching = true
 		if err := d.partitionKey1(b, ch, k); err != nil {
 			return err
 		}
@@ -134,11 +139,11 @@ func (d *ddl) partitionKey1(b *binder, ch *tableDesc, k partitionKeyRef) error {
 		return err
 	}
 	if k.primary {
-		ch.pkParent = k.oid
+		ch.pkParent, ch.pkCloned = k.oid, true
 		return nil
 	}
 	last := ch.indexes[len(ch.indexes)-1]
-	last.parent = k.oid
+	last.parent, last.cloned = k.oid, true
 	return nil
 }
 
@@ -209,4 +214,34 @@ func childConstraints(c *catalog, t *tableDesc, name string) []constraintKey {
 		}
 	}
 	return out
+}
+
+// onlyPartitionedKey checks ALTER TABLE ONLY's PRIMARY KEY or UNIQUE
+// constraint c on partitioned table t. PostgreSQL makes it an index of the
+// parent alone, not valid until every partition's index is attached;
+// fickle carries keys to the partitions at once, so with partitions it
+// refuses (after PostgreSQL's check that a primary key's columns are
+// already NOT NULL in every partition). Without partitions ONLY changes
+// nothing.
+func (d *ddl) onlyPartitionedKey(t *tableDesc, c *pg_query.Constraint) error {
+	primary := c.Contype == pg_query.ConstrType_CONSTR_PRIMARY
+	if !primary && c.Contype != pg_query.ConstrType_CONSTR_UNIQUE || c.Indexname != "" {
+		return nil
+	}
+	children := d.cat.children(t.oid)
+	if len(children) == 0 {
+		return nil
+	}
+	if primary {
+		for _, ch := range children {
+			for _, n := range strs(c.Keys) {
+				if i := ch.colIndex(n); i >= 0 && !ch.cols[i].notNull {
+					return pgerror.New(pgerror.InvalidTableDefinition, "constraint must be added to child tables too").
+						WithDetail("Column \"%s\" of relation \"%s\" is not already NOT NULL.", n, ch.name).
+						WithHint("Do not specify the ONLY keyword.")
+				}
+			}
+		}
+	}
+	return pgerror.Unsupported("ALTER TABLE ONLY ... ADD PRIMARY KEY or UNIQUE on a partitioned table with partitions")
 }

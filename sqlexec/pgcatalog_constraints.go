@@ -35,6 +35,9 @@ type constraintRow struct {
 	// text before and after the referenced table's name.
 	fk             *fkDesc
 	fkHead, fkTail string
+	// noInherit is connoinherit of a PRIMARY KEY, UNIQUE or EXCLUDE
+	// constraint: true unless it was made from a parent's.
+	noInherit bool
 }
 
 // synthesizedOID numbers objects fickle's catalog has no OID for (a
@@ -73,14 +76,20 @@ func columnList(t *tableDesc, idx []int) string {
 func tableConstraints(c *catalog, t *tableDesc) []constraintRow {
 	var out []constraintRow
 	if t.pk != nil {
+		def := "PRIMARY KEY (" + columnList(t, t.pk) + ")"
+		if t.pkIndex != nil && len(t.pkIndex.include) > 0 {
+			def += " INCLUDE (" + columnList(t, t.pkIndex.include) + ")"
+		}
 		out = append(out, constraintRow{name: t.pkName, kind: 'p', table: t, index: primaryKeyIndexOID(t), cols: t.pk,
-			def: "PRIMARY KEY (" + columnList(t, t.pk) + ")"})
+			def: def, noInherit: !t.pkCloned})
 	}
 	for _, ix := range t.indexes {
 		if ix.constraint && ix != t.pkIndex {
 			def, kind := "UNIQUE ("+columnList(t, ix.cols)+")", byte('u')
 			if ix.exclusion {
 				def, kind = exclusionDef(t, ix), 'x'
+			} else if len(ix.include) > 0 {
+				def += " INCLUDE (" + columnList(t, ix.include) + ")"
 			}
 			if ix.deferrable {
 				def += " DEFERRABLE"
@@ -89,7 +98,7 @@ func tableConstraints(c *catalog, t *tableDesc) []constraintRow {
 				def += " INITIALLY DEFERRED"
 			}
 			out = append(out, constraintRow{name: ix.name, kind: kind, table: t, index: ix.oid, cols: ix.cols,
-				deferrable: ix.deferrable, deferred: ix.initiallyDeferred, def: def})
+				deferrable: ix.deferrable, deferred: ix.initiallyDeferred, def: def, noInherit: !ix.cloned})
 		}
 	}
 	for _, fk := range t.fks {
@@ -324,7 +333,7 @@ func init() {
 						delSetCols = attnums(t, r.fk.delSetCols)
 					}
 					var bin any
-					local, inhCount, noInherit := true, int64(0), false
+					local, inhCount, noInherit := true, int64(0), r.noInherit
 					if r.check != nil {
 						bin = r.check.text
 						local, inhCount, noInherit = !r.check.notLocal, int64(r.check.inhCount), r.check.noInherit

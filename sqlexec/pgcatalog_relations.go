@@ -89,6 +89,16 @@ func relationRows(c *catalog) []relationRow {
 		for _, p := range t.parents {
 			parents[p] = true
 		}
+		// A partitioned index with partitions' indexes attached has
+		// subclasses too.
+		if t.pk != nil && t.pkParent != 0 {
+			parents[t.pkParent] = true
+		}
+		for _, ix := range t.indexes {
+			if ix.parent != 0 {
+				parents[ix.parent] = true
+			}
+		}
 	}
 	index := func(t *tableDesc, oid uint32, name string, keys int, am uint32) relationRow {
 		kind := "i"
@@ -96,7 +106,7 @@ func relationRows(c *catalog) []relationRow {
 			kind = "I"
 		}
 		return relationRow{oid: oid, name: name, namespace: schemaOID(c, t.schema), kind: kind, table: t.oid, am: int64(am), pages: 1, natts: keys,
-			temp: isTempSchema(t.schema), unlogged: t.unlogged, partition: indexParent(t, oid) != 0}
+			temp: isTempSchema(t.schema), unlogged: t.unlogged, partition: indexParent(t, oid) != 0, subclass: parents[oid]}
 	}
 	for _, t := range sortedTables(c) {
 		kind, am := "r", int64(2)

@@ -59,6 +59,8 @@ const (
 	dDistinct
 	dSubLink
 	dValue // an SQL value function, CURRENT_TIMESTAMP, printed as text
+	// dCollate is expr COLLATE name: op holds the quoted collation name.
+	dCollate
 )
 
 // errNotDeparsed marks an expression ruleutils-lite does not analyze: the
@@ -174,6 +176,19 @@ func (d *deparser) analyze(n *pg_query.Node) (*dnode, error) {
 		return &dnode{kind: dCast, typ: t, args: []*dnode{arg}}, nil
 	case *pg_query.Node_AExpr:
 		return d.aExpr(v.AExpr)
+	case *pg_query.Node_CollateClause:
+		arg, err := d.analyze(v.CollateClause.Arg)
+		if err != nil {
+			return nil, err
+		}
+		if arg.literal {
+			arg = d.retype(arg, types.Text)
+		}
+		names := strs(v.CollateClause.Collname)
+		for i, n := range names {
+			names[i] = types.QuoteIdent(n)
+		}
+		return &dnode{kind: dCollate, typ: arg.typ, op: strings.Join(names, "."), args: []*dnode{arg}}, nil
 	case *pg_query.Node_BoolExpr:
 		op := map[pg_query.BoolExprType]string{pg_query.BoolExprType_AND_EXPR: "AND", pg_query.BoolExprType_OR_EXPR: "OR",
 			pg_query.BoolExprType_NOT_EXPR: "NOT"}[v.BoolExpr.Boolop]
@@ -628,6 +643,8 @@ func (d *deparser) print(n, parent *dnode, pretty, showImplicit bool) string {
 		}
 	case dDistinct:
 		s = arg(n.args[0]) + " " + n.op + " " + arg(n.args[1])
+	case dCollate:
+		s = arg(n.args[0]) + " COLLATE " + n.op
 	case dBool:
 		if n.op == "NOT" {
 			s = "NOT " + d.print(n.args[0], n, pretty, false)
@@ -703,6 +720,8 @@ func simpleIn(n, parent *dnode) bool {
 		return parent.kind == dBool && n.op == "NOT"
 	case dTest, dDistinct, dAnyAll:
 		return parent.kind == dBool
+	case dCollate:
+		return false
 	}
 	return true
 }

@@ -24,15 +24,52 @@ func (b *binder) vacuumPlan(vs *pg_query.VacuumStmt) (*stmtPlan, error) {
 		tag = "ANALYZE"
 	}
 	analyze := !vs.IsVacuumcmd
+	full, processToast, disablePageSkipping, parallel := false, true, false, 0
 	for _, o := range vs.Options {
 		de := o.GetDefElem()
 		forAnalyze, known := vacuumOptions[de.Defname]
 		if !known || (!vs.IsVacuumcmd && !forAnalyze) {
 			return nil, b.errAt(pgerror.Newf(pgerror.SyntaxError, "unrecognized %s option \"%s\"", tag, de.Defname), de.Location)
 		}
-		if de.Defname == "analyze" {
-			analyze = defElemTrue(de)
+		switch de.Defname {
+		case "parallel":
+			if de.Arg != nil && de.Arg.GetInteger() == nil {
+				return nil, pgerror.Newf(pgerror.SyntaxError, "%s requires an integer value", de.Defname)
+			}
+			n, err := vacuumParallelWorkers(de)
+			if err != nil {
+				return nil, b.errAt(err, de.Location)
+			}
+			parallel = n
+		case "index_cleanup":
+			if de.Arg == nil || strings.EqualFold(defArgString(de), "auto") {
+				continue
+			}
+			fallthrough
+		default:
+			on, err := defBoolean(de)
+			if err != nil {
+				return nil, err
+			}
+			switch de.Defname {
+			case "analyze":
+				analyze = on
+			case "full":
+				full = on
+			case "process_toast":
+				processToast = on
+			case "disable_page_skipping":
+				disablePageSkipping = on
+			}
 		}
+	}
+	switch {
+	case full && parallel > 0:
+		return nil, pgerror.New(pgerror.FeatureNotSupported, "VACUUM FULL cannot be performed in parallel")
+	case full && disablePageSkipping:
+		return nil, pgerror.New(pgerror.FeatureNotSupported, "VACUUM option DISABLE_PAGE_SKIPPING cannot be used with FULL")
+	case full && !processToast:
+		return nil, pgerror.New(pgerror.FeatureNotSupported, "PROCESS_TOAST required with VACUUM FULL")
 	}
 	var notices []*pgerror.Error
 	for _, r := range vs.Rels {
@@ -73,18 +110,16 @@ func (b *binder) vacuumPlan(vs *pg_query.VacuumStmt) (*stmtPlan, error) {
 	}}, nil
 }
 
-// defElemTrue reads a boolean option the way PostgreSQL's defGetBoolean
-// does: no value, true, on or a non-zero number mean true.
-func defElemTrue(de *pg_query.DefElem) bool {
+// vacuumParallelWorkers reads VACUUM's PARALLEL option, an integer or no
+// value, as PostgreSQL does: an integer from 0 to 1024 must be given.
+func vacuumParallelWorkers(de *pg_query.DefElem) (int, *pgerror.Error) {
+	const maxWorkers = 1024
 	if de.Arg == nil {
-		return true
+		return 0, pgerror.Newf(pgerror.SyntaxError, "parallel option requires a value between 0 and %d", maxWorkers)
 	}
-	if i := de.Arg.GetInteger(); i != nil {
-		return i.Ival != 0
+	i := de.Arg.GetInteger()
+	if i.Ival < 0 || i.Ival > maxWorkers {
+		return 0, pgerror.Newf(pgerror.SyntaxError, "parallel workers for vacuum must be between 0 and %d", maxWorkers)
 	}
-	switch strings.ToLower(de.Arg.GetString_().GetSval()) {
-	case "false", "off", "0":
-		return false
-	}
-	return true
+	return int(i.Ival), nil
 }
