@@ -103,30 +103,21 @@ func (b *binder) subLink(sc *scope, sl *pg_query.SubLink) (*scalar, error) {
 		if err != nil {
 			return nil, err
 		}
-		if len(undetermined) > 0 {
-			return &scalar{typ: types.Bool, slot: -1, refs: refs | test.refs, name: "?column?", eval: func(x *execCtx) (any, error) {
-				rs, err := rows(x)
-				if err != nil {
-					return nil, err
-				}
-				if err := checkSubLinkCollations(rs, undetermined, p.correlated); err != nil {
-					return nil, err
-				}
-				return quantified(x, cmp, all, len(rs), func(i int) { cur = rs[i][0] })
-			}}, nil
-		}
 		// A subquery is uncorrelated only when it references no enclosing
 		// level: refs names this level's items alone, and one that reads a
 		// row two levels up (v.x in "f1 = ANY (SELECT ... WHERE u = v.x)"
 		// inside a subquery over v) has none of them but changes with v.
-		if !all && op == "=" && !p.correlated && !unresolved(test) && keyCompatible(p.cols[0].typ, test.typ) {
-			return b.inHashed(p, test, rows), nil
-		}
-		if !all && op == "=" && refs != 0 {
-			if h := b.semiJoin(sc, sl, ctes, p, test, refs); h != nil {
-				return h, nil
+		if !all && op == "=" && len(undetermined) == 0 {
+			if !p.correlated && !unresolved(test) && keyCompatible(p.cols[0].typ, test.typ) {
+				return b.inHashed(p, test, rows), nil
+			}
+			if refs != 0 {
+				if h := b.semiJoin(sc, sl, ctes, p, test, refs); h != nil {
+					return h, nil
+				}
 			}
 		}
+		rows = collationCheckedRows(rows, undetermined, p.correlated)
 		return &scalar{typ: types.Bool, slot: -1, refs: refs | test.refs, name: "?column?", eval: func(x *execCtx) (any, error) {
 			rs, err := rows(x)
 			if err != nil {
@@ -169,16 +160,30 @@ func (b *binder) rowSubLink(sc *scope, sl *pg_query.SubLink, op string, p *selec
 		return nil, err
 	}
 	all := sl.SubLinkType == pg_query.SubLinkType_ALL_SUBLINK
+	rows = collationCheckedRows(rows, undetermined, p.correlated)
 	return &scalar{typ: types.Bool, slot: -1, refs: refs | test.refs, name: "?column?", eval: func(x *execCtx) (any, error) {
 		rs, err := rows(x)
 		if err != nil {
 			return nil, err
 		}
-		if err := checkSubLinkCollations(rs, undetermined, p.correlated); err != nil {
-			return nil, err
-		}
 		return quantified(x, cmp, all, len(rs), func(i int) { cur = rs[i] })
 	}}, nil
+}
+
+// collationCheckedRows returns rows checking, on what it returns, the
+// columns whose comparison has no collation (checkSubLinkCollations);
+// rows itself when there are none.
+func collationCheckedRows(rows func(*execCtx) ([][]any, error), undetermined []int, correlated bool) func(*execCtx) ([][]any, error) {
+	if len(undetermined) == 0 {
+		return rows
+	}
+	return func(x *execCtx) ([][]any, error) {
+		rs, err := rows(x)
+		if err == nil {
+			err = checkSubLinkCollations(rs, undetermined, correlated)
+		}
+		return rs, err
+	}
 }
 
 // subquery compiles the query sub of a subquery expression in scope sc,

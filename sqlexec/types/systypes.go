@@ -134,17 +134,9 @@ func compareTID(a, b TID) int {
 // A composite type has one when every field's type has one, as
 // PostgreSQL's type cache decides for record ordering.
 func hasBtree(t Type) bool {
-	oid := t.Oid
-	if elem, ok := arrayElems[oid]; ok {
-		oid = elem
-	}
-	if c, ok := compositeOf(oid); ok {
-		for _, f := range c.fields {
-			if !hasBtree(f.Type) {
-				return false
-			}
-		}
-		return true
+	oid := elementOrSelf(t.Oid)
+	if every, ok := everyField(oid, hasBtree); ok {
+		return every
 	}
 	return !IsGeometric(oid) && oid != OidXID && oid != OidJSON
 }
@@ -153,19 +145,34 @@ func hasBtree(t Type) bool {
 // a btree or hash equality: a btree, or xid's hash class; a composite type
 // when every field's type has one.
 func hasEquality(t Type) bool {
-	oid := t.Oid
-	if elem, ok := arrayElems[oid]; ok {
-		oid = elem
-	}
-	if c, ok := compositeOf(oid); ok {
-		for _, f := range c.fields {
-			if !hasEquality(f.Type) {
-				return false
-			}
-		}
-		return true
+	oid := elementOrSelf(t.Oid)
+	if every, ok := everyField(oid, hasEquality); ok {
+		return every
 	}
 	return oid == OidXID || hasBtree(Type{Oid: oid})
+}
+
+// elementOrSelf is an array type's element type, other types themselves.
+func elementOrSelf(oid Oid) Oid {
+	if elem, ok := arrayElems[oid]; ok {
+		return elem
+	}
+	return oid
+}
+
+// everyField reports, for a composite type (ok), whether every field's
+// type satisfies has.
+func everyField(oid Oid, has func(Type) bool) (every, ok bool) {
+	c, ok := compositeOf(oid)
+	if !ok {
+		return false, false
+	}
+	for _, f := range c.fields {
+		if !has(f.Type) {
+			return false, true
+		}
+	}
+	return true, true
 }
 
 // OrderingOperatorError is the 42883 of ORDER BY on a type without a
