@@ -357,7 +357,10 @@ func (t *txn) newWrite() *write {
 // init's tombstone, so its write replaces nothing: a bulk load skips the
 // look-up of the statement's memo for every row.
 func (e *engine) putWrite(t *txn, tb *table, ks *keyState, row []any, tomb, created bool) {
-	if !tomb && row == nil {
+	switch {
+	case tomb:
+		row = nil // the version it becomes is a tombstone by its nil row
+	case row == nil:
 		row = noColumns
 	}
 	op := e.rec.write(t, tb, ks, tomb)
