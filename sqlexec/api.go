@@ -181,6 +181,7 @@ type Prepared struct {
 
 	plan   *stmtPlan
 	schema uint64 // catalog version the plan was made against
+	roles  uint64 // the roles' version it was made against (roleCatalog.version)
 	// paramTypes are the parameters' types with their modifiers.
 	paramTypes []types.Type
 	// bound is set on a statement the literal cache prepared: its literals

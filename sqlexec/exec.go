@@ -100,6 +100,7 @@ func (s *Session) cachedPrepare(k planKey, paramOIDs []uint32) (*Prepared, error
 
 func (s *Session) prepareUncached(st *Statement, paramOIDs []uint32) (*Prepared, error) {
 	cat, version := s.catalog()
+	roles := s.engine.cluster.roles.version.Load()
 	b := &binder{s: s, cat: cat, full: st.full}
 	for _, o := range paramOIDs {
 		if o == 0 {
@@ -118,7 +119,7 @@ func (s *Session) prepareUncached(st *Statement, paramOIDs []uint32) (*Prepared,
 	}
 	p.locks, p.perms = b.locks, b.perms
 	addConstChecks(p, b.constChecks)
-	out := &Prepared{Statement: st, plan: p, schema: version}
+	out := &Prepared{Statement: st, plan: p, schema: version, roles: roles}
 	for _, t := range b.params {
 		if t.Oid == 0 {
 			t = types.Text
@@ -439,10 +440,10 @@ func (b *binder) useTable(t *tableDesc, mode isolation.TableLock) {
 	b.locks = append(b.locks, planLock{table: t.id, mode: mode, temp: isTempSchema(t.schema)})
 }
 
-// replan re-makes p's plan when the session's catalog is no longer the one
-// it was made against.
+// replan re-makes p's plan when the session's catalog or the roles are no
+// longer the ones it was made against.
 func (s *Session) replan(p *Prepared) error {
-	if s.catalogVersion() == p.schema {
+	if s.catalogVersion() == p.schema && s.engine.cluster.roles.version.Load() == p.roles {
 		return nil
 	}
 	if p.bound != nil {
@@ -452,7 +453,7 @@ func (s *Session) replan(p *Prepared) error {
 	if err != nil {
 		return err
 	}
-	p.plan, p.schema = np.plan, np.schema
+	p.plan, p.schema, p.roles = np.plan, np.schema, np.roles
 	p.Columns = np.Columns
 	return nil
 }

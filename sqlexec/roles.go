@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/sqlexec/pgdata"
@@ -50,6 +51,10 @@ type roleCatalog struct {
 	nextOID uint32
 	roles   map[string]*roleDesc
 	members []roleMember
+	// version counts the role statements that succeeded: a plan holds
+	// what it read of the roles ('name'::regrole folded to an OID), so a
+	// plan made before one is made again.
+	version atomic.Uint64
 }
 
 // created returns the roles CREATE ROLE made and the memberships.

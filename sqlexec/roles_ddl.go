@@ -64,7 +64,9 @@ func (b *binder) rolePlan(n *pg_query.Node) (*stmtPlan, error) {
 			n.Severity = severity
 			notices = append(notices, n)
 		}
-		if err := run(x, rc, note, actor); err != nil {
+		err := run(x, rc, note, actor)
+		rc.version.Add(1) // (a failed statement may have changed some roles before it failed)
+		if err != nil {
 			return nil, err
 		}
 		return &Result{Tag: tag, Notices: notices}, nil
