@@ -31,11 +31,21 @@ func (b *binder) wholeRowRef(sc *scope, name string) (e *scalar, ok bool) {
 			return e, true
 		}
 		var rowType types.Type
+		// absentWhenNull is a NOT NULL column of the item's table: a row
+		// with NULL there is no row of the table but the NULLs an outer
+		// join put in its place, whose whole-row value is NULL.
+		absentWhenNull := -1
 		if t := b.cat.tables[cols[0].tableOID]; t != nil {
 			if cols = tableRowCols(cols, t); cols == nil {
 				return nil, false
 			}
 			rowType = t.rowTypeDesc().typ()
+			for i, c := range t.cols {
+				if c.notNull {
+					absentWhenNull = i
+					break
+				}
+			}
 		}
 		fields := make([]*scalar, len(cols))
 		shape := make([]types.Field, len(cols))
@@ -68,6 +78,9 @@ func (b *binder) wholeRowRef(sc *scope, name string) (e *scalar, ok bool) {
 						return nil, err
 					}
 					out[i] = v
+				}
+				if absentWhenNull >= 0 && out[absentWhenNull] == nil {
+					return nil, nil
 				}
 				return out, nil
 			}}, true
