@@ -69,7 +69,14 @@ func (b *binder) funcCall(sc *scope, fc *pg_query.FuncCall) (*scalar, error) {
 		return nil, b.errAt(pgerror.Unsupported("fickle_check() outside FROM").WithHint("Use SELECT * FROM fickle_check()."), fc.Location)
 	}
 	if tc := b.functionStyleCast(fc); tc != nil {
-		return b.typeCast(sc, tc)
+		e, err := b.typeCast(sc, tc)
+		if err == nil {
+			// Named as the call it is written as, a strong name that a
+			// cast around it keeps (PostgreSQL's FigureColname).
+			names := strs(fc.Funcname)
+			e.name, e.weakName = names[len(names)-1], false
+		}
+		return e, err
 	}
 	if overloads, ok := sysFuncs[name]; ok {
 		return b.sysCall(sc, name, overloads, fc)
