@@ -192,6 +192,9 @@ type scopeCol struct {
 	// coll is the column's collation: "" for its type's, a name, or
 	// collIndeterminateName (collation.go).
 	coll string
+	// nullable marks a column of an item on the nullable side of an outer
+	// join: its NULLs may stand for a missing row (whole_row.go).
+	nullable bool
 }
 
 // binder resolves names and types for one statement.

@@ -227,6 +227,7 @@ func (b *binder) buildFrom(parent *scope, from []*pg_query.Node, ctes map[string
 		for i, c := range cols {
 			c.item = len(items)
 			c.slot = it.off + i
+			c.nullable = c.nullable || left
 			if sc.starOrder != nil {
 				sc.starOrder = append(sc.starOrder, len(sc.cols))
 			}
@@ -349,6 +350,9 @@ func (b *binder) buildFrom(parent *scope, from []*pg_query.Node, ctes map[string
 				it, cols, err := b.fullJoinItem(sc, j)
 				if err != nil {
 					return err
+				}
+				for i := range cols {
+					cols[i].nullable = true // either side may be missing
 				}
 				return addItem(it, cols, left)
 			default:

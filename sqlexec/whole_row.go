@@ -1,6 +1,9 @@
 package sqlexec
 
 import (
+	"slices"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/sqlexec/types"
 )
 
@@ -33,8 +36,11 @@ func (b *binder) wholeRowRef(sc *scope, name string) (e *scalar, ok bool) {
 		var rowType types.Type
 		// absentWhenNull is a NOT NULL column of the item's table: a row
 		// with NULL there is no row of the table but the NULLs an outer
-		// join put in its place, whose whole-row value is NULL.
+		// join put in its place, whose whole-row value is NULL. Without
+		// one, a row of NULLs on the nullable side of an outer join is
+		// either, which fickle does not tell apart: it refuses to answer.
 		absentWhenNull := -1
+		nullable := slices.ContainsFunc(cols, func(c scopeCol) bool { return c.nullable })
 		if t := b.cat.tables[cols[0].tableOID]; t != nil {
 			if cols = tableRowCols(cols, t); cols == nil {
 				return nil, false
@@ -79,8 +85,12 @@ func (b *binder) wholeRowRef(sc *scope, name string) (e *scalar, ok bool) {
 					}
 					out[i] = v
 				}
-				if absentWhenNull >= 0 && out[absentWhenNull] == nil {
+				switch {
+				case absentWhenNull >= 0 && out[absentWhenNull] == nil:
 					return nil, nil
+				case absentWhenNull < 0 && nullable && !slices.ContainsFunc(out, func(v any) bool { return v != nil }):
+					return nil, pgerror.Unsupported("the whole-row value of a row of NULLs on the nullable side of an outer join, " +
+						"of a relation without a NOT NULL column (a missing row's is NULL, a real row's is not)")
 				}
 				return out, nil
 			}}, true
