@@ -37,6 +37,15 @@ func (b *binder) orderedSetAggregate(agg *aggScope, fc *pg_query.FuncCall, key, 
 	if err != nil {
 		return nil, err
 	}
+	// The aggregated arguments' collations are the call's inputs' too: the
+	// result of percentile_disc or mode has the ORDER BY's collation.
+	if b.collCtx != nil {
+		for i, e := range orderBy {
+			if err := b.collCtx.merge(e.coll); err != nil {
+				return nil, b.errAt(err, exprLocation(fc.AggOrder[i]))
+			}
+		}
+	}
 	noSuchFunction := func() error {
 		argTypes := make([]string, 0, len(direct)+len(orderBy))
 		for _, e := range append(append([]*scalar(nil), direct...), orderBy...) {
