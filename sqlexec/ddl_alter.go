@@ -188,7 +188,7 @@ func (d *ddl) addColumn(b *binder, t *tableDesc, cmd *pg_query.AlterTableCmd) er
 		return err
 	}
 	if hasRows && col.notNull && def == nil {
-		return pgerror.Newf(pgerror.NotNullViolation, "column \"%s\" of relation \"%s\" contains null values", col.name, t.name)
+		return nullValuesError(t, col)
 	}
 	// Every version of a key gets the value computed for its latest row, so
 	// that a row keeps one value of a volatile default (nextval) whichever
@@ -207,6 +207,9 @@ func (d *ddl) addColumn(b *binder, t *tableDesc, cmd *pg_query.AlterTableCmd) er
 			values[r.Key] = v
 		}
 		nr[len(r.Row)] = v
+		if v == nil && r.Latest && col.notNull && firstErr == nil {
+			firstErr = nullValuesError(t, col) // a default that is NULL
+		}
 		return nr
 	})
 	if err != nil {

@@ -120,6 +120,9 @@ func (d *ddl) alterColumnTypes(b *binder, t *tableDesc, cmds []*pg_query.AlterTa
 			if err != nil {
 				return err
 			}
+			if v == nil && t.cols[ch.i].notNull {
+				return nullValuesError(t, t.cols[ch.i])
+			}
 			if err := keys[k].add(row, v); err != nil {
 				return err
 			}

@@ -276,13 +276,26 @@ func (d *ddl) scanRows(t *tableDesc, fn func(row []any) error) error {
 	})
 }
 
+// checkNoNulls fails with 23502 when a row of t has NULL in column col. A
+// column already NOT NULL has none (every write since its constraint was
+// checked), so, as in PostgreSQL, it is not scanned: a primary key over
+// NOT NULL columns reads no row to validate them.
 func (d *ddl) checkNoNulls(t *tableDesc, col int) error {
+	if t.cols[col].notNull {
+		return nil
+	}
 	return d.scanRows(t, func(row []any) error {
 		if col < len(row) && row[col] == nil {
-			return pgerror.Newf(pgerror.NotNullViolation, "column \"%s\" of relation \"%s\" contains null values", t.cols[col].name, t.name)
+			return nullValuesError(t, t.cols[col])
 		}
 		return nil
 	})
+}
+
+// nullValuesError is the 23502 of a table rewrite or validation that finds
+// NULL in NOT NULL column col of t.
+func nullValuesError(t *tableDesc, col *columnDesc) error {
+	return pgerror.Newf(pgerror.NotNullViolation, "column \"%s\" of relation \"%s\" contains null values", col.name, t.name)
 }
 
 func (d *ddl) addForeignKey(b *binder, t *tableDesc, tc tableConstraint, alter bool) error {
