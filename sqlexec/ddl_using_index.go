@@ -101,7 +101,7 @@ func (d *ddl) usableConstraintIndex(t *tableDesc, name string) (*indexDesc, erro
 		return nil, pgerror.Newf(pgerror.ObjectNotInPrerequisiteState, "index \"%s\" is not a btree", name)
 	}
 	for i, o := range ix.keyOpts {
-		if o.collation != "" || o.nonDefaultOpclass() != 0 || o.desc || o.nullsFirst {
+		if ix.keyCollation(t, i) != ix.ownCollation(t, i) || o.nonDefaultOpclass() != 0 || o.desc || o.nullsFirst {
 			return nil, pgerror.Newf(pgerror.WrongObjectType, "index \"%s\" column number %d does not have default sorting behavior", name, i+1).WithDetail(usingIndexDetail)
 		}
 	}

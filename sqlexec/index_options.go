@@ -64,8 +64,7 @@ func indexOptions(ie *pg_query.IndexElem, method string, typ types.Type) (indexK
 			return o, pgerror.Newf(pgerror.DatatypeMismatch, "collations are not supported by type %s", typ)
 		}
 		switch name := strs(ie.Collation)[len(ie.Collation)-1]; name {
-		case "default":
-		case "C", "POSIX", "ucs_basic":
+		case "default", "C", "POSIX", "ucs_basic":
 			o.collation = name
 		default:
 			return o, pgerror.Unsupported("collation " + name + " in an index")
@@ -190,7 +189,7 @@ func (ix *indexDesc) sameOptions(t *tableDesc, o *indexDesc, ot *tableDesc) bool
 	}
 	for i := range ix.cols {
 		a, b := ix.keyOption(i), o.keyOption(i)
-		if a.collation != b.collation || a.nonDefaultOpclass() != b.nonDefaultOpclass() {
+		if ix.keyCollation(t, i) != o.keyCollation(ot, i) || a.nonDefaultOpclass() != b.nonDefaultOpclass() {
 			return false
 		}
 	}
@@ -211,10 +210,10 @@ func (ix *indexDesc) withOptionsOf(t *tableDesc, o *indexDesc, ot *tableDesc) {
 // defaults.
 func (ix *indexDesc) keyDefinition(sess *Session, c *catalog, t *tableDesc, i int, pretty bool) string {
 	s := ix.keyElemText(sess, c, t, i, pretty)
-	o := ix.keyOption(i)
-	if o.collation != "" {
+	if o := ix.keyOption(i); o.collation != "" && ix.keyCollation(t, i) != ix.ownCollation(t, i) {
 		s += " COLLATE " + types.QuoteIdent(o.collation)
 	}
+	o := ix.keyOption(i)
 	if o.opclass != "" && !o.opclassDefault {
 		s += " " + types.QuoteIdent(o.opclass)
 	}
@@ -230,7 +229,46 @@ func (ix *indexDesc) keyDefinition(sess *Session, c *catalog, t *tableDesc, i in
 }
 
 // collationOIDs are the OIDs of the collations an index may name.
-var collationOIDs = map[string]int64{"C": 950, "POSIX": 951, "ucs_basic": 12340}
+var collationOIDs = map[string]int64{"default": oidDefaultCollation, "C": oidCCollation, "POSIX": oidPOSIXCollation, "ucs_basic": 12340}
+
+// collationName is the name of the collation of OID oid among
+// collationOIDs, "" for another.
+func collationName(oid int64) string {
+	for name, o := range collationOIDs {
+		if o == oid {
+			return name
+		}
+	}
+	return ""
+}
+
+// collationOID is the column's pg_attribute.attcollation: its COLLATE's
+// collation, else its type's (0 for a type without collations).
+func (col *columnDesc) collationOID() int64 {
+	oid := typeCollation(col.typ.Oid)
+	if c, ok := collationOIDs[col.collation]; ok && oid != 0 {
+		return c
+	}
+	return oid
+}
+
+// keyCollation is the collation OID of key column i of ix (table t),
+// pg_index.indcollation's: the one its COLLATE names, else the key's own.
+func (ix *indexDesc) keyCollation(t *tableDesc, i int) int64 {
+	if c, ok := collationOIDs[ix.keyOption(i).collation]; ok {
+		return c
+	}
+	return ix.ownCollation(t, i)
+}
+
+// ownCollation is the collation OID key column i of ix (table t) has
+// without a COLLATE: its column's, or its type's for an expression.
+func (ix *indexDesc) ownCollation(t *tableDesc, i int) int64 {
+	if ix.isExprKey(i) {
+		return typeCollation(ix.keyType(t, i).Oid)
+	}
+	return t.cols[ix.cols[i]].collationOID()
+}
 
 // catalogColumns returns pg_index's indcollation, indclass and indoption of
 // ix's key columns (t is its table).
@@ -238,10 +276,7 @@ func (ix *indexDesc) catalogColumns(t *tableDesc) (colls, classes, opts []any) {
 	colls, classes, opts = make([]any, len(ix.cols)), make([]any, len(ix.cols)), make([]any, len(ix.cols))
 	for i := range ix.cols {
 		typ, o := ix.keyType(t, i), ix.keyOption(i)
-		colls[i], classes[i] = typeCollation(typ.Oid), int64(defaultOpclass(ix.accessMethod(), typ))
-		if c, ok := collationOIDs[o.collation]; ok {
-			colls[i] = c
-		}
+		colls[i], classes[i] = ix.keyCollation(t, i), int64(defaultOpclass(ix.accessMethod(), typ))
 		if o.opclassOID != 0 {
 			classes[i] = int64(o.opclassOID)
 		}

@@ -149,9 +149,15 @@ func init() {
 			var out [][]any
 			for _, ic := range infoColumns(s, c) {
 				f := typeFacts(s, ic.typ)
+				// A column names its collation unless it is the database's
+				// default.
+				coll := typeCollation(ic.typ.Oid)
+				if ic.col != nil {
+					coll = ic.col.collationOID()
+				}
 				var collCatalog, collSchema, collName any
-				if ic.typ.Oid == types.OidName {
-					collCatalog, collSchema, collName = db, "pg_catalog", "C"
+				if name := collationName(coll); name != "" && coll != oidDefaultCollation {
+					collCatalog, collSchema, collName = db, "pg_catalog", name
 				}
 				identity, generation, start, increment, maximum, minimum, cycle := "NO", any(nil), any(nil), any(nil), any(nil), any(nil), "NO"
 				if ic.col != nil && ic.col.identity != 0 {

@@ -74,8 +74,10 @@ func partitionedTableRows(c *catalog) [][]any {
 		var exprs []string
 		for i, name := range k.cols {
 			attrs[i] = int64(0)
+			colls[i] = typeCollation(k.typs[i].Oid)
 			if name != "" {
-				attrs[i] = int64(t.cols[t.colIndex(name)].attnum)
+				col := t.cols[t.colIndex(name)]
+				attrs[i], colls[i] = int64(col.attnum), col.collationOID()
 			} else {
 				exprs = append(exprs, deparseExpr(k.exprs[i]))
 			}
@@ -83,7 +85,6 @@ func partitionedTableRows(c *catalog) [][]any {
 			if k.asOid != nil && k.asOid[i] {
 				classes[i] = int64(defaultOpclass(method, types.OidType))
 			}
-			colls[i] = typeCollation(k.typs[i].Oid)
 		}
 		var exprText any
 		if exprs != nil {

@@ -223,7 +223,7 @@ func init() {
 				for _, col := range t.cols {
 					_, hasDef := storedDefault(col)
 					row := attributeRow(t.oid, col.name, col.typ, int(col.attnum), col.notNull, hasDef, col.identity)
-					row[11], row[19], row[20] = columnStorage(col), !col.notLocal, int64(col.inhCount)
+					row[11], row[19], row[20], row[21] = columnStorage(col), !col.notLocal, int64(col.inhCount), col.collationOID()
 					if col.domain != 0 {
 						row[2] = int64(col.domain) // a domain's column names the domain, its values are the base type's
 					}
@@ -231,20 +231,25 @@ func init() {
 				}
 				// An index's attributes are the columns it keys on, numbered
 				// from 1 in key order, none with a default.
-				indexAttrs := func(ix uint32, keys []int) {
+				// Each takes its key's collation (pg_index.indcollation).
+				indexAttrs := func(ix uint32, keys []int, colls []any) {
 					for i, k := range keys {
 						col := t.cols[k]
 						row := attributeRow(ix, col.name, col.typ, i+1, false, false, 0)
-						row[11] = columnStorage(col)
+						row[11], row[21] = columnStorage(col), col.collationOID()
+						if i < len(colls) {
+							row[21] = colls[i]
+						}
 						out = append(out, row)
 					}
 				}
 				if t.pk != nil && t.pkIndex == nil {
-					indexAttrs(primaryKeyIndexOID(t), t.pk)
+					indexAttrs(primaryKeyIndexOID(t), t.pk, nil)
 				}
 				for _, ix := range t.indexes {
 					if ix.exprs == nil {
-						indexAttrs(ix.oid, append(slices.Clip(ix.cols), ix.include...))
+						colls, _, _ := ix.catalogColumns(t)
+						indexAttrs(ix.oid, append(slices.Clip(ix.cols), ix.include...), colls)
 						continue
 					}
 					names := indexColumnNames(append(ix.keyColumnNames(t), colNameList(t, ix.include)...))

@@ -4,7 +4,7 @@ CREATE SCHEMA app;
 COMMENT ON SCHEMA public IS 'standard public schema';
 CREATE TABLE authors (id serial PRIMARY KEY, name text NOT NULL UNIQUE, born date DEFAULT '1900-01-01');
 CREATE TABLE app.books (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, author_id int NOT NULL REFERENCES authors(id),
-  title varchar(200) NOT NULL, price numeric(8,2) CHECK (price >= 0), tags text DEFAULT 'none');
+  title varchar(200) NOT NULL, price numeric(8,2) CHECK (price >= 0), tags text COLLATE "C" DEFAULT 'none');
 CREATE INDEX books_title_idx ON app.books (title);
 CREATE SEQUENCE app.ticket_seq START 100 INCREMENT 5;
 COMMENT ON TABLE authors IS 'people who write';
