@@ -133,6 +133,9 @@ func (b *binder) anyAllParts(sc *scope, a *pg_query.A_Expr) (e, l, r *scalar, er
 			return nil, nil, nil, err
 		}
 	}
+	if err := b.recordLiteral(l, r); err != nil {
+		return nil, nil, nil, err
+	}
 	if unresolved(r) || r.lit != nil || r.null {
 		lt := l.typ
 		if lt.Oid == types.OidUnknown {

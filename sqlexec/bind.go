@@ -110,8 +110,10 @@ type scalar struct {
 	refs uint64
 	// param is n for a bare $n whose type is not yet known.
 	param int
-	// lit holds the text of an untyped string literal.
-	lit *string
+	// lit holds the text of an untyped string literal, litLoc its place
+	// in the statement.
+	lit    *string
+	litLoc int32
 	// null marks an untyped NULL literal.
 	null bool
 	// volatile marks expressions that must not be computed once.

@@ -150,7 +150,7 @@ func (b *binder) constant(c *pg_query.A_Const) (*scalar, error) {
 		return &scalar{typ: types.Bool, slot: -1, eval: constEval(v.Boolval.Boolval), name: "bool", weakName: true}, nil
 	case *pg_query.A_Const_Sval:
 		s := v.Sval.Sval
-		return &scalar{typ: types.Unknown, lit: &s, slot: -1, eval: constEval(s), name: "?column?"}, nil
+		return &scalar{typ: types.Unknown, lit: &s, litLoc: c.Location, slot: -1, eval: constEval(s), name: "?column?"}, nil
 	case *pg_query.A_Const_Bsval:
 		return nil, b.errAt(pgerror.Unsupported("bit string constants"), c.Location)
 	}
@@ -297,6 +297,14 @@ func (b *binder) binary(op string, l, r *scalar, loc int32) (*scalar, error) {
 	if l.row != nil && r.row != nil {
 		return b.rowComparison(op, l, r, loc)
 	}
+	if isComparisonOp(op) {
+		if err := b.recordLiteral(l, r); err != nil {
+			return nil, err
+		}
+		if err := b.recordLiteral(r, l); err != nil {
+			return nil, err
+		}
+	}
 	switch {
 	case unresolved(l) && unresolved(r):
 		b.fix(l, types.Text)
@@ -334,6 +342,17 @@ func (b *binder) binary(op string, l, r *scalar, loc int32) (*scalar, error) {
 			}
 			return ev(x.env, lv, rv)
 		}}, nil
+}
+
+// recordLiteral is PostgreSQL's 0A000 for an untyped string literal lit
+// compared with a composite value v: the comparison resolves to the record
+// operators, and a literal cannot be read as an anonymous record (a typed
+// literal, '(1,2)'::t, or a list of several in IN, can).
+func (b *binder) recordLiteral(v, lit *scalar) error {
+	if lit.lit == nil || lit.typ.Oid != types.OidUnknown || !v.typ.IsRecord() {
+		return nil
+	}
+	return b.errAt(pgerror.New(pgerror.FeatureNotSupported, "input of anonymous composite types is not implemented"), lit.litLoc)
 }
 
 func opName(names []*pg_query.Node) string {

@@ -100,6 +100,12 @@ func (s *Session) PrepareLiterals(sql string) (p *Prepared, params []any, ok boo
 	params = make([]any, len(q.lits))
 	for i, l := range q.lits {
 		t := cached.paramTypes[i]
+		if l.kind == litString && t.IsRecord() {
+			// A string literal read as a composite value is valid where it
+			// is assigned and fails (0A000) where it is compared: the text
+			// itself decides.
+			return nil, nil, false
+		}
 		t.Typmod = -1 // as a Bind message's value: the plan applies the modifier
 		if params[i], err = s.ParseText(t, l.text); err != nil {
 			return nil, nil, false
