@@ -36,6 +36,15 @@ type SessionInfo struct {
 	// ClientAddr is empty for a Unix-socket client.
 	ClientAddr string
 	ClientPort int
+	// ServerAddr and ServerPort are the address and port the client
+	// connected to (inet_server_addr, inet_server_port); ServerAddr is
+	// empty for a Unix-socket client.
+	ServerAddr string
+	ServerPort int
+	// ServerSettings are the server parameters the server's own
+	// configuration decides (port, listen_addresses, max_connections,
+	// ssl), as PostgreSQL's command line sets them.
+	ServerSettings map[string]string
 }
 
 // Session is the SQL side of one connection. The server calls it from the

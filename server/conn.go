@@ -190,6 +190,9 @@ func (c *conn) serve() {
 		Cancel:          func() { c.cancelStatement(errQueryCanceled) },
 		ClientAddr:      clientAddr(c.raw),
 		ClientPort:      clientPort(c.raw),
+		ServerAddr:      endpointAddr(c.raw.LocalAddr()),
+		ServerPort:      endpointPort(c.raw.LocalAddr()),
+		ServerSettings:  c.srv.settings(),
 	})
 	if err != nil {
 		c.sendFatal(err)
@@ -444,16 +447,22 @@ func statementError(ctx context.Context, err error) error {
 func (c *conn) String() string { return fmt.Sprintf("conn %d", c.pid) }
 
 // clientAddr is a TCP client's IP address as text, "" for a Unix socket.
-func clientAddr(nc net.Conn) string {
-	if a, ok := nc.RemoteAddr().(*net.TCPAddr); ok {
+func clientAddr(nc net.Conn) string { return endpointAddr(nc.RemoteAddr()) }
+
+// clientPort is a TCP client's port, -1 for a Unix socket.
+func clientPort(nc net.Conn) int { return endpointPort(nc.RemoteAddr()) }
+
+// endpointAddr is the IP address of a TCP endpoint, "" for another.
+func endpointAddr(a net.Addr) string {
+	if a, ok := a.(*net.TCPAddr); ok {
 		return a.IP.String()
 	}
 	return ""
 }
 
-// clientPort is a TCP client's port, -1 for a Unix socket.
-func clientPort(nc net.Conn) int {
-	if a, ok := nc.RemoteAddr().(*net.TCPAddr); ok {
+// endpointPort is the port of a TCP endpoint, -1 for another.
+func endpointPort(a net.Addr) int {
+	if a, ok := a.(*net.TCPAddr); ok {
 		return a.Port
 	}
 	return -1

@@ -44,11 +44,16 @@ type fakeEngine struct {
 	data map[string]string
 	// cancelledSleeps counts the SLEEPs that ended by cancellation.
 	cancelledSleeps int
+	// infos are the SessionInfos of the sessions opened, in order.
+	infos []SessionInfo
 }
 
 func newFakeEngine() *fakeEngine { return &fakeEngine{data: map[string]string{}} }
 
 func (e *fakeEngine) NewSession(info SessionInfo) (Session, error) {
+	e.mu.Lock()
+	e.infos = append(e.infos, info)
+	e.mu.Unlock()
 	s := &fakeSession{e: e, settings: map[string]string{
 		"server_version": "15.0", "client_encoding": "UTF8", "DateStyle": "ISO, MDY", "TimeZone": "UTC",
 		"integer_datetimes": "on", "standard_conforming_strings": "on", "application_name": info.ApplicationName,

@@ -5,8 +5,10 @@ import (
 	"crypto/tls"
 	"encoding/binary"
 	"fmt"
+	"maps"
 	"net"
 	"os"
+	"strconv"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -124,6 +126,39 @@ func TestAcceptLoopSurvivesRunningOutOfFileDescriptors(t *testing.T) {
 	}
 	if err := <-done; err != ErrServerClosed {
 		t.Fatalf("Serve: %v", err)
+	}
+}
+
+// TestSessionsLearnTheServersEndpointAndParameters: a session is told the
+// address and port its client connected to (inet_server_addr and
+// inet_server_port) and the parameters the server's configuration decides,
+// as PostgreSQL's SHOW port, listen_addresses, max_connections and ssl
+// report them.
+func TestSessionsLearnTheServersEndpointAndParameters(t *testing.T) {
+	cfg, _, _ := testcert.Write(t, t.TempDir())
+	eng := newFakeEngine()
+	srv := startTestServer(t, Config{Engine: eng, TLS: cfg, MaxConnections: 7})
+	dialRaw(t, srv, nil).nc.Close()
+	plainEng := newFakeEngine()
+	plain := startTestServer(t, Config{Engine: plainEng})
+	dialRaw(t, plain, nil).nc.Close()
+	for _, c := range []struct {
+		srv     *Server
+		eng     *fakeEngine
+		maxConn string
+		ssl     string
+	}{{srv, eng, "7", "on"}, {plain, plainEng, "100", "off"}} {
+		addr := c.srv.Addr().(*net.TCPAddr)
+		c.eng.mu.Lock()
+		info := c.eng.infos[0]
+		c.eng.mu.Unlock()
+		want := map[string]string{"port": strconv.Itoa(addr.Port), "listen_addresses": "127.0.0.1", "max_connections": c.maxConn, "ssl": c.ssl}
+		if !maps.Equal(info.ServerSettings, want) {
+			t.Errorf("ServerSettings = %v, want %v", info.ServerSettings, want)
+		}
+		if info.ServerAddr != "127.0.0.1" || info.ServerPort != addr.Port {
+			t.Errorf("server endpoint %s:%d, want 127.0.0.1:%d", info.ServerAddr, info.ServerPort, addr.Port)
+		}
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -134,6 +135,24 @@ func (s *Server) Start(addr string) (net.Addr, error) {
 		}
 	}()
 	return ln.Addr(), nil
+}
+
+// settings are the server parameters the server's configuration decides,
+// as PostgreSQL reports them: its port and listen address (the first
+// listener's), max_connections and ssl.
+func (s *Server) settings() map[string]string {
+	out := map[string]string{"max_connections": strconv.Itoa(s.cfg.MaxConnections), "ssl": "off"}
+	if s.cfg.TLS != nil {
+		out["ssl"] = "on"
+	}
+	if a, ok := s.Addr().(*net.TCPAddr); ok {
+		out["port"] = strconv.Itoa(a.Port)
+		out["listen_addresses"] = a.IP.String()
+		if a.IP.IsUnspecified() {
+			out["listen_addresses"] = "*"
+		}
+	}
+	return out
 }
 
 // Addr returns the address of the first listener Serve was given, or nil.

@@ -38,7 +38,7 @@ func (b *binder) discardPlan(ds *pg_query.DiscardStmt) *stmtPlan {
 			// The version goes on counting, so that no cache derived from
 			// the old values takes the new ones for them.
 			version := s.settings.version
-			s.settings = newSettings(s.info, s.engine.settingOverrides())
+			s.settings = newSettings(s.info, s.engine.sessionOverrides(s.info))
 			s.settings.version = version + 1
 		}
 		return &Result{Tag: tag}, nil

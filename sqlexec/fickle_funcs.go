@@ -45,6 +45,19 @@ func (e *Engine) settingOverrides() map[string]string {
 	return o
 }
 
+// sessionOverrides are the defaults that replace the built-in ones for a
+// session of info: the engine's (settingOverrides) and the server's own
+// parameters (SessionInfo.ServerSettings: its port, max_connections, ...).
+func (e *Engine) sessionOverrides(info SessionInfo) map[string]string {
+	o := e.settingOverrides()
+	for k, v := range info.ServerSettings {
+		if settingDefs[k] != nil {
+			o[k] = v
+		}
+	}
+	return o
+}
+
 // followPGDefaultIsolation keeps the session's two defaults in step when
 // it sets PostgreSQL's default_transaction_isolation (SET, SET SESSION
 // CHARACTERISTICS, set_config): the later one wins, so an application that

@@ -308,3 +308,35 @@ func TestPGDefaultIsolationOverridesServerFickleLevel(t *testing.T) {
 		t.Errorf("with default_transaction_isolation in the startup packet: fickle.isolation %q, want SI", got)
 	}
 }
+
+// TestServerSettingsAndEndpointsReachTheSession pins what a session shows
+// of its server and connection: the parameters the server decides (SHOW
+// port, max_connections; pg_settings' source command line; not settable,
+// 55P02) and the endpoints of inet_server_* and inet_client_*, NULL for a
+// connection without TCP endpoints.
+func TestServerSettingsAndEndpointsReachTheSession(t *testing.T) {
+	eng, _ := newRecordingEngine(t, Config{}, isolation.Config{})
+	s := eng.NewSession(SessionInfo{User: "u", ServerSettings: map[string]string{"port": "6543", "max_connections": "9"},
+		ServerAddr: "127.0.0.1", ServerPort: 6543, ClientAddr: "::ffff:10.0.0.2", ClientPort: 50000})
+	defer s.Close()
+	if got := show(t, s, "port"); got != "6543" {
+		t.Errorf("SHOW port = %q, want 6543", got)
+	}
+	rows, err := query(t, s, "SELECT setting, source, boot_val FROM pg_settings WHERE name = 'max_connections'")
+	if err != nil || len(rows) != 1 || rows[0][0] != "9" || rows[0][1] != "command line" || rows[0][2] != "100" {
+		t.Errorf("pg_settings max_connections = %v, %v; want 9, command line, 100", rows, err)
+	}
+	if _, err := query(t, s, "SET port = 1"); pgerror.GetCode(err) != pgerror.CantChangeRuntimeParam {
+		t.Errorf("SET port: %v, want 55P02", err)
+	}
+	rows, err = query(t, s, "SELECT inet_server_addr()::text, inet_server_port(), inet_client_addr()::text, inet_client_port()")
+	if err != nil || len(rows) != 1 || rows[0][0] != "127.0.0.1/32" || rows[0][1] != int64(6543) || rows[0][2] != "10.0.0.2/32" || rows[0][3] != int64(50000) {
+		t.Errorf("endpoints = %v, %v", rows, err)
+	}
+	local := eng.NewSession(SessionInfo{User: "u"})
+	defer local.Close()
+	rows, err = query(t, local, "SELECT inet_server_addr(), inet_server_port(), inet_client_addr(), inet_client_port(), current_setting('port')")
+	if err != nil || len(rows) != 1 || rows[0][0] != nil || rows[0][1] != nil || rows[0][2] != nil || rows[0][3] != nil || rows[0][4] != "5432" {
+		t.Errorf("endpoints of a session without TCP = %v, %v; want NULLs and port 5432", rows, err)
+	}
+}

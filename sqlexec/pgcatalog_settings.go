@@ -52,7 +52,7 @@ func (s *Session) settingRows(descriptions map[string][]any) [][]any {
 		names = append(names, k)
 	}
 	sort.Strings(names)
-	overrides := s.engine.settingOverrides()
+	overrides := s.engine.sessionOverrides(s.info)
 	out := make([][]any, 0, len(names))
 	for _, k := range names {
 		value, _ := s.setting(k)

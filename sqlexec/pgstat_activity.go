@@ -109,9 +109,9 @@ func (a *activity) row(s *Session, db *Engine) []any {
 		}
 		return t.UTC()
 	}
-	var addr, port any = nil, int64(-1)
-	if ip, err := netip.ParseAddr(s.info.ClientAddr); err == nil {
-		addr, _ = types.ParseText(types.InetType, ip.Unmap().String())
+	var port any = int64(-1)
+	addr := endpointInet(s.info.ClientAddr)
+	if addr != nil {
 		port = int64(s.info.ClientPort)
 	}
 	user := any(a.user)
@@ -197,4 +197,15 @@ func init() {
 		addSysFunc(fn.name, sysFunc{args: []types.Type{i4}, result: types.Bool, volatile: true,
 			eval: func(x *execCtx, a []any) (any, error) { return signalBackend(x, a[0].(int64), fn.terminate) }})
 	}
+}
+
+// endpointInet is a TCP endpoint's address as an inet value, nil for a
+// Unix-socket connection (no address).
+func endpointInet(addr string) any {
+	ip, err := netip.ParseAddr(addr)
+	if err != nil {
+		return nil
+	}
+	v, _ := types.ParseText(types.InetType, ip.Unmap().String())
+	return v
 }

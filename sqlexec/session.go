@@ -161,7 +161,7 @@ func (e *Engine) newSession(info SessionInfo) *Session {
 	s := &Session{
 		engine:   e,
 		info:     info,
-		settings: newSettings(info, e.settingOverrides()),
+		settings: newSettings(info, e.sessionOverrides(info)),
 		currval:  make(map[uint32]int64),
 	}
 	if name := info.StartupParams["fickle.session"]; name != "" {

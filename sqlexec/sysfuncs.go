@@ -105,7 +105,21 @@ func init() {
 	// pg_trigger_depth is how many trigger functions are running, one
 	// inside another: 0 outside any.
 	noArgs("pg_trigger_depth", types.Int4, func(x *execCtx) (any, error) { return int64(len(x.s.triggerTables)), nil })
-	noArgs("inet_server_port", types.Int4, func(*execCtx) (any, error) { return nil, nil })
+	// The connection's endpoints, NULL for a Unix-socket connection.
+	endpointPort := func(addr string, port int) any {
+		if endpointInet(addr) == nil {
+			return nil
+		}
+		return int64(port)
+	}
+	noArgs("inet_client_addr", types.InetType, func(x *execCtx) (any, error) { return endpointInet(x.s.info.ClientAddr), nil })
+	noArgs("inet_client_port", types.Int4, func(x *execCtx) (any, error) {
+		return endpointPort(x.s.info.ClientAddr, x.s.info.ClientPort), nil
+	})
+	noArgs("inet_server_addr", types.InetType, func(x *execCtx) (any, error) { return endpointInet(x.s.info.ServerAddr), nil })
+	noArgs("inet_server_port", types.Int4, func(x *execCtx) (any, error) {
+		return endpointPort(x.s.info.ServerAddr, x.s.info.ServerPort), nil
+	})
 	noArgs("pg_is_in_recovery", types.Bool, func(*execCtx) (any, error) { return false, nil })
 	noArgs("txid_current", types.Int8, func(x *execCtx) (any, error) { return int64(x.txn.ID()), nil })
 	noArgs("pg_current_xact_id", types.Int8, func(x *execCtx) (any, error) { return int64(x.txn.ID()), nil })

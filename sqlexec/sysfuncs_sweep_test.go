@@ -65,7 +65,8 @@ var sweepSkipped = map[string]bool{"nextval": true, "setval": true, "currval": t
 // database names, ports): only their resolution is compared, by calling
 // them in a query that keeps no value.
 var sweepValuesDiffer = map[string]bool{"version": true, "pg_backend_pid": true, "txid_current": true,
-	"pg_current_xact_id": true, "current_database": true, "inet_server_port": true}
+	"pg_current_xact_id": true, "current_database": true, "inet_server_port": true, "inet_server_addr": true,
+	"inet_client_addr": true, "inet_client_port": true}
 
 // sweepKnownDifference reports why fickle may answer a call differently
 // from PostgreSQL, or "" when it must not: fickle keeps no on-disk sizes

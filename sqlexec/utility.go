@@ -112,7 +112,7 @@ func (b *binder) setPlan(vs *pg_query.VariableSetStmt) (*stmtPlan, error) {
 				v = ""
 			} else {
 				v = d.def
-				if o, ok := s.engine.settingOverrides()[name]; ok {
+				if o, ok := s.engine.sessionOverrides(s.info)[name]; ok {
 					v = o
 				}
 				if name == "application_name" {
