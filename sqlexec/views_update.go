@@ -395,13 +395,16 @@ func targetName(rv *pg_query.RangeVar) string {
 }
 
 // autoViewUpdate plans UPDATE through an automatically updatable view.
-func (b *binder) autoViewUpdate(v *viewDesc, up *pg_query.UpdateStmt) (*stmtPlan, error) {
+func (b *binder) autoViewUpdate(v *viewDesc, up *pg_query.UpdateStmt, as uint32) (*stmtPlan, error) {
 	checks := b.takeViewChecks()
 	av, err := b.autoViewOf(v, targetName(up.Relation), "update", up.Relation.Location)
 	if err != nil {
 		return nil, err
 	}
-	b.requirePrivilege(v.oid, v.name, "table", 'w')
+	b.requirePrivilegeAs(as, v.oid, v.name, "view", 'w')
+	if readsTargetRows(up.WhereClause, up.ReturningList, up.TargetList) {
+		b.requirePrivilegeAs(as, v.oid, v.name, "view", 'r')
+	}
 	out := &pg_query.UpdateStmt{Relation: av.base, FromClause: up.FromClause}
 	for _, t := range up.TargetList {
 		rt := proto.Clone(t.GetResTarget()).(*pg_query.ResTarget)
@@ -424,16 +427,20 @@ func (b *binder) autoViewUpdate(v *viewDesc, up *pg_query.UpdateStmt) (*stmtPlan
 	if b.viewChecks, err = av.addChecks(checks); err != nil {
 		return nil, err
 	}
+	b.writeAs = v.ownerRole()
 	return b.updatePlan(out)
 }
 
 // autoViewDelete plans DELETE through an automatically updatable view.
-func (b *binder) autoViewDelete(v *viewDesc, del *pg_query.DeleteStmt) (*stmtPlan, error) {
+func (b *binder) autoViewDelete(v *viewDesc, del *pg_query.DeleteStmt, as uint32) (*stmtPlan, error) {
 	av, err := b.autoViewOf(v, targetName(del.Relation), "delete from", del.Relation.Location)
 	if err != nil {
 		return nil, err
 	}
-	b.requirePrivilege(v.oid, v.name, "table", 'd')
+	b.requirePrivilegeAs(as, v.oid, v.name, "view", 'd')
+	if readsTargetRows(del.WhereClause, del.ReturningList, nil) {
+		b.requirePrivilegeAs(as, v.oid, v.name, "view", 'r')
+	}
 	where := proto.Clone(del.WhereClause).(*pg_query.Node)
 	if err := av.subst(where, false); err != nil {
 		return nil, err
@@ -442,6 +449,7 @@ func (b *binder) autoViewDelete(v *viewDesc, del *pg_query.DeleteStmt) (*stmtPla
 	if out.ReturningList, err = av.returning(del.ReturningList); err != nil {
 		return nil, err
 	}
+	b.writeAs = v.ownerRole()
 	return b.deletePlan(out)
 }
 
@@ -502,7 +510,7 @@ func (av *autoView) viewDefaults(out *pg_query.InsertStmt, given []string) error
 	return nil
 }
 
-func (b *binder) autoViewInsert(v *viewDesc, ins *pg_query.InsertStmt) (*stmtPlan, error) {
+func (b *binder) autoViewInsert(v *viewDesc, ins *pg_query.InsertStmt, as uint32) (*stmtPlan, error) {
 	checks := b.takeViewChecks()
 	av, err := b.autoViewOf(v, targetName(ins.Relation), "insert into", ins.Relation.Location)
 	if err != nil {
@@ -511,7 +519,10 @@ func (b *binder) autoViewInsert(v *viewDesc, ins *pg_query.InsertStmt) (*stmtPla
 	if ins.OnConflictClause != nil {
 		return nil, pgerror.Unsupported("INSERT ... ON CONFLICT into a view")
 	}
-	b.requirePrivilege(v.oid, v.name, "table", 'a')
+	b.requirePrivilegeAs(as, v.oid, v.name, "view", 'a')
+	if len(ins.ReturningList) > 0 {
+		b.requirePrivilegeAs(as, v.oid, v.name, "view", 'r')
+	}
 	out := &pg_query.InsertStmt{Relation: av.base, SelectStmt: ins.SelectStmt, WithClause: ins.WithClause, Override: ins.Override}
 	cols := ins.Cols
 	if len(cols) == 0 && ins.SelectStmt != nil {
@@ -548,5 +559,6 @@ func (b *binder) autoViewInsert(v *viewDesc, ins *pg_query.InsertStmt) (*stmtPla
 	if b.viewChecks, err = av.addChecks(checks); err != nil {
 		return nil, err
 	}
+	b.writeAs = v.ownerRole()
 	return b.insertPlan(out)
 }
