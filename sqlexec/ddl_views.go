@@ -41,6 +41,9 @@ type viewDesc struct {
 type viewCol struct {
 	name string
 	typ  types.Type
+	// coll is the column's collation as columnCollationOf names it (""
+	// for a type without one); CREATE OR REPLACE VIEW may not change it.
+	coll string
 	// def is the column's DEFAULT (ALTER VIEW ... SET DEFAULT), nil for
 	// none: INSERT through the view's rules and triggers uses it.
 	def *pg_query.Node
@@ -142,10 +145,11 @@ func (d *ddl) createView(vs *pg_query.ViewStmt, full string) error {
 			return pgerror.Newf(pgerror.DuplicateColumn, "column \"%s\" specified more than once", name)
 		}
 		seen[name] = true
-		if _, err := columnCollationOf(name, c.typ, c.coll); err != nil {
+		coll, err := columnCollationOf(name, c.typ, c.coll)
+		if err != nil {
 			return err
 		}
-		v.cols = append(v.cols, viewCol{name: name, typ: c.typ})
+		v.cols = append(v.cols, viewCol{name: name, typ: c.typ, coll: coll})
 	}
 	if checkOption != "" {
 		if _, reason := d.binder(full).autoViewParts(v, v.name); reason != "" {
@@ -188,6 +192,10 @@ func replaceableBy(old, v *viewDesc) error {
 		if v.cols[i].typ != c.typ {
 			return pgerror.Newf(pgerror.InvalidTableDefinition, "cannot change data type of view column \"%s\" from %s to %s",
 				c.name, c.typ, v.cols[i].typ)
+		}
+		if v.cols[i].coll != c.coll {
+			return pgerror.Newf(pgerror.InvalidTableDefinition, "cannot change collation of view column \"%s\" from \"%s\" to \"%s\"",
+				c.name, c.coll, v.cols[i].coll)
 		}
 	}
 	return nil

@@ -36,6 +36,24 @@ func typeCollation(o types.Oid) int64 {
 	return 0
 }
 
+// columnCollationOid is a column's attcollation: that of its collation
+// named coll ("default", "C" or "POSIX"), its type's for "" or when the
+// type has none.
+func columnCollationOid(typ types.Type, coll string) int64 {
+	if typeCollation(typ.Oid) == 0 {
+		return 0
+	}
+	switch coll {
+	case "default":
+		return oidDefaultCollation
+	case "C":
+		return oidCCollation
+	case "POSIX":
+		return oidPOSIXCollation
+	}
+	return typeCollation(typ.Oid)
+}
+
 // storedDefault is pg_attrdef.adbin: the DEFAULT expression, coerced to
 // the column's type, in the form decompile reads (storedCoercion).
 // Identity columns have no pg_attrdef row (their sequence is not a default

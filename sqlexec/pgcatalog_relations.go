@@ -224,6 +224,7 @@ func init() {
 					_, hasDef := storedDefault(col)
 					row := attributeRow(t.oid, col.name, col.typ, int(col.attnum), col.notNull, hasDef, col.identity)
 					row[11], row[19], row[20] = columnStorage(col), !col.notLocal, int64(col.inhCount)
+					row[21] = columnCollationOid(col.typ, col.collation)
 					if col.domain != 0 {
 						row[2] = int64(col.domain) // a domain's column names the domain, its values are the base type's
 					}
@@ -261,7 +262,9 @@ func init() {
 			}
 			for _, v := range sortedViews(c) {
 				for i, col := range v.cols {
-					out = append(out, attributeRow(v.oid, col.name, col.typ, i+1, false, false, 0))
+					row := attributeRow(v.oid, col.name, col.typ, i+1, false, false, 0)
+					row[21] = columnCollationOid(col.typ, col.coll)
+					out = append(out, row)
 				}
 			}
 			return append(out, compositeAttributeRows(c)...)
