@@ -397,7 +397,34 @@ func (v *viewDesc) colNames() []string {
 }
 
 // viewDefinition is pg_get_viewdef's text of a view: its query as
-// PostgreSQL prints it, ending in a semicolon.
-func viewDefinition(s *Session, c *catalog, v *viewDesc, pretty bool) string {
-	return " " + strings.TrimSpace(deparseQuery(s, c, v.query, v.colNames(), pretty)) + ";"
+// PostgreSQL prints it, ending in a semicolon. A query the deparser cannot
+// print as PostgreSQL would, or that no longer reads the columns it read
+// when the view was made, is refused (0A000).
+func viewDefinition(s *Session, c *catalog, v *viewDesc, pretty bool) (string, error) {
+	b := &binder{s: s, cat: c}
+	plan, err := b.selectNode(nil, v.query, nil)
+	if err != nil || len(plan.cols) != len(v.cols) {
+		return "", pgerror.Unsupported("printing the query of a view whose tables changed since it was made")
+	}
+	for i, col := range plan.cols {
+		if col.typ != v.cols[i].typ {
+			return "", pgerror.Unsupported("printing the query of a view whose tables changed since it was made")
+		}
+	}
+	d := &deparser{b: b, sc: &scope{}, qualify: true}
+	out, err := d.query(v.query.GetSelectStmt(), v.colNames(), 0, pretty)
+	if err != nil {
+		return "", pgerror.Unsupported("printing this view's query as PostgreSQL does")
+	}
+	return " " + strings.TrimSpace(out) + ";", nil
+}
+
+// catalogViewDefinition is a view's definition in a catalog row
+// (pg_views, information_schema.views): viewDefinition's text, or, where
+// that refuses, the query as pg_query prints it.
+func catalogViewDefinition(s *Session, c *catalog, v *viewDesc) string {
+	if def, err := viewDefinition(s, c, v, false); err == nil {
+		return def
+	}
+	return " " + strings.TrimSpace(deparseQuery(s, c, v.query, v.colNames(), false)) + ";"
 }
