@@ -36,6 +36,12 @@ type viewDesc struct {
 	// checkOption is the view's WITH CHECK OPTION as given: "local" or
 	// "cascaded" in any case, "" for none (views_check.go).
 	checkOption string
+	// securityInvoker makes the view read its relations with the rights
+	// of the role reading it rather than its owner's.
+	securityInvoker bool
+	// options are the view's options as pg_class.reloptions lists them,
+	// checkOption and securityInvoker read from them (withOptions).
+	options []string
 }
 
 type viewCol struct {
@@ -79,7 +85,9 @@ func (b *binder) viewItem(v *viewDesc, alias string, a *pg_query.Alias) (*fromIt
 		return nil, nil, pgerror.Newf(pgerror.InvalidObjectDefinition, "infinite recursion detected in rules for relation \"%s\"", v.name)
 	}
 	saved := b.privRole
-	b.privRole = v.ownerRole()
+	if !v.securityInvoker {
+		b.privRole = v.ownerRole()
+	}
 	b.expanding = append(b.expanding, v)
 	plan, err := b.selectNode(nil, v.query, nil)
 	b.expanding = b.expanding[:len(b.expanding)-1]
@@ -105,7 +113,7 @@ func (d *ddl) createView(vs *pg_query.ViewStmt, full string) error {
 	if vs.View.Relpersistence == "t" {
 		return pgerror.Unsupported("temporary views")
 	}
-	checkOption, err := viewCheckOption(vs)
+	options, err := viewOptions(vs)
 	if err != nil {
 		return err
 	}
@@ -134,7 +142,8 @@ func (d *ddl) createView(vs *pg_query.ViewStmt, full string) error {
 	if len(names) > len(plan.cols) {
 		return pgerror.New(pgerror.SyntaxError, "CREATE VIEW specifies more column names than columns")
 	}
-	v := &viewDesc{schema: schema, name: vs.View.Relname, query: query, deps: deps, owner: d.s.currentRole(), checkOption: checkOption}
+	v := &viewDesc{schema: schema, name: vs.View.Relname, query: query, deps: deps, owner: d.s.currentRole()}
+	v.withOptions(options)
 	seen := map[string]bool{}
 	for i, c := range plan.cols {
 		name := c.Name
@@ -151,7 +160,7 @@ func (d *ddl) createView(vs *pg_query.ViewStmt, full string) error {
 		}
 		v.cols = append(v.cols, viewCol{name: name, typ: c.typ, coll: coll})
 	}
-	if checkOption != "" {
+	if v.checkOption != "" {
 		if _, reason := d.binder(full).autoViewParts(v, v.name); reason != "" {
 			return pgerror.New(pgerror.FeatureNotSupported, "WITH CHECK OPTION is supported only on automatically updatable views").WithHint("%s", reason)
 		}
@@ -175,6 +184,47 @@ func (d *ddl) createView(vs *pg_query.ViewStmt, full string) error {
 	}
 	sc.views[v.name] = v
 	return nil
+}
+
+// alterViewOptions runs ALTER VIEW (or ALTER TABLE) ... SET (...) and
+// RESET (...) on a view: check_option, which only an automatically
+// updatable view takes, and security_invoker. done is false for any other
+// statement.
+func (d *ddl) alterViewOptions(at *pg_query.AlterTableStmt, full string) (done bool, err error) {
+	if at.Objtype != pg_query.ObjectType_OBJECT_TABLE && at.Objtype != pg_query.ObjectType_OBJECT_VIEW || at.Relation == nil {
+		return false, nil
+	}
+	if d.s.lookupTable(d.cat, at.Relation.Schemaname, at.Relation.Relname) != nil {
+		return false, nil
+	}
+	v := d.s.lookupView(d.cat, at.Relation.Schemaname, at.Relation.Relname)
+	if v == nil {
+		return false, nil
+	}
+	for _, c := range at.Cmds {
+		if st := c.GetAlterTableCmd().GetSubtype(); st != pg_query.AlterTableType_AT_SetRelOptions && st != pg_query.AlterTableType_AT_ResetRelOptions {
+			return false, nil
+		}
+	}
+	if err := d.s.requireOwner(v.ownerRole(), "view", v.name); err != nil {
+		return true, err
+	}
+	options := v.options
+	for _, c := range at.Cmds {
+		cmd := c.GetAlterTableCmd()
+		if options, err = mergeViewOptions(options, cmd.Def.GetList().GetItems(), cmd.Subtype == pg_query.AlterTableType_AT_ResetRelOptions); err != nil {
+			return true, err
+		}
+	}
+	nv := *v
+	nv.withOptions(options)
+	if nv.checkOption != "" {
+		if _, reason := d.binder(full).autoViewParts(&nv, nv.name); reason != "" {
+			return true, pgerror.New(pgerror.FeatureNotSupported, "WITH CHECK OPTION is supported only on automatically updatable views").WithHint("%s", reason)
+		}
+	}
+	d.cat.schemas[v.schema].views[v.name] = &nv
+	return true, nil
 }
 
 // replaceableBy checks CREATE OR REPLACE VIEW's rule: the new query keeps

@@ -122,7 +122,7 @@ func (b *binder) autoViewOf(v *viewDesc, alias, verb string, loc int32) (*autoVi
 		if role == 0 {
 			role = b.s.currentRole()
 		}
-		if t := b.s.lookupTable(b.cat, av.base.Schemaname, av.base.Relname); t != nil && t.rowSecurity && role != v.ownerRole() {
+		if t := b.s.lookupTable(b.cat, av.base.Schemaname, av.base.Relname); t != nil && t.rowSecurity && !v.securityInvoker && role != v.ownerRole() {
 			return nil, pgerror.Unsupported("writing through a view to a table with row-level security by a role other than the view's owner")
 		}
 	}
@@ -206,6 +206,16 @@ func (b *binder) autoViewParts(v *viewDesc, alias string) (*autoView, string) {
 		return av, noUpdatableColumns
 	}
 	return av, ""
+}
+
+// baseRole is the role a write through v checks v's base relation for:
+// v's owner, or for a security_invoker view the role as that v itself is
+// checked for.
+func (v *viewDesc) baseRole(as uint32) uint32 {
+	if v.securityInvoker {
+		return as
+	}
+	return v.ownerRole()
 }
 
 // columnRef is the reference rel.col.
@@ -427,7 +437,7 @@ func (b *binder) autoViewUpdate(v *viewDesc, up *pg_query.UpdateStmt, as uint32)
 	if b.viewChecks, err = av.addChecks(checks); err != nil {
 		return nil, err
 	}
-	b.writeAs = v.ownerRole()
+	b.writeAs = v.baseRole(as)
 	return b.updatePlan(out)
 }
 
@@ -449,7 +459,7 @@ func (b *binder) autoViewDelete(v *viewDesc, del *pg_query.DeleteStmt, as uint32
 	if out.ReturningList, err = av.returning(del.ReturningList); err != nil {
 		return nil, err
 	}
-	b.writeAs = v.ownerRole()
+	b.writeAs = v.baseRole(as)
 	return b.deletePlan(out)
 }
 
@@ -559,6 +569,6 @@ func (b *binder) autoViewInsert(v *viewDesc, ins *pg_query.InsertStmt, as uint32
 	if b.viewChecks, err = av.addChecks(checks); err != nil {
 		return nil, err
 	}
-	b.writeAs = v.ownerRole()
+	b.writeAs = v.baseRole(as)
 	return b.insertPlan(out)
 }
