@@ -85,8 +85,11 @@ func (b *binder) viewItem(v *viewDesc, alias string, a *pg_query.Alias) (*fromIt
 		return nil, nil, pgerror.Newf(pgerror.InvalidObjectDefinition, "infinite recursion detected in rules for relation \"%s\"", v.name)
 	}
 	saved := b.privRole
-	if !v.securityInvoker {
-		b.privRole = v.ownerRole()
+	b.privRole = v.ownerRole()
+	if v.securityInvoker {
+		// As PostgreSQL leaves such a view's relations unmarked: checked
+		// for the role running the statement, even under another view.
+		b.privRole = 0
 	}
 	b.expanding = append(b.expanding, v)
 	plan, err := b.selectNode(nil, v.query, nil)

@@ -209,11 +209,11 @@ func (b *binder) autoViewParts(v *viewDesc, alias string) (*autoView, string) {
 }
 
 // baseRole is the role a write through v checks v's base relation for:
-// v's owner, or for a security_invoker view the role as that v itself is
-// checked for.
-func (v *viewDesc) baseRole(as uint32) uint32 {
+// v's owner, or for a security_invoker view (0) the role running the
+// statement, as PostgreSQL checks it even under another view.
+func (v *viewDesc) baseRole() uint32 {
 	if v.securityInvoker {
-		return as
+		return 0
 	}
 	return v.ownerRole()
 }
@@ -437,7 +437,7 @@ func (b *binder) autoViewUpdate(v *viewDesc, up *pg_query.UpdateStmt, as uint32)
 	if b.viewChecks, err = av.addChecks(checks); err != nil {
 		return nil, err
 	}
-	b.writeAs = v.baseRole(as)
+	b.writeAs = v.baseRole()
 	return b.updatePlan(out)
 }
 
@@ -459,7 +459,7 @@ func (b *binder) autoViewDelete(v *viewDesc, del *pg_query.DeleteStmt, as uint32
 	if out.ReturningList, err = av.returning(del.ReturningList); err != nil {
 		return nil, err
 	}
-	b.writeAs = v.baseRole(as)
+	b.writeAs = v.baseRole()
 	return b.deletePlan(out)
 }
 
@@ -569,6 +569,6 @@ func (b *binder) autoViewInsert(v *viewDesc, ins *pg_query.InsertStmt, as uint32
 	if b.viewChecks, err = av.addChecks(checks); err != nil {
 		return nil, err
 	}
-	b.writeAs = v.baseRole(as)
+	b.writeAs = v.baseRole()
 	return b.insertPlan(out)
 }
