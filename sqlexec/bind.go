@@ -218,6 +218,11 @@ type binder struct {
 	// while its query is compiled).
 	perms    []permCheck
 	privRole uint32
+	// writeAs, when set, is the role the next INSERT, UPDATE or DELETE
+	// compiled checks its target relation for: the owner of the view the
+	// statement writes through, as PostgreSQL checks a view's base
+	// relation (takeWriteAs).
+	writeAs uint32
 	// expanding are the views whose queries are being compiled, innermost
 	// last: a view met again inside its own expansion is a cycle
 	// (viewItem).

@@ -21,6 +21,9 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 	if done, err := d.alterViewDefaults(at, full); done {
 		return err
 	}
+	if done, err := d.alterViewOptions(at, full); done {
+		return err
+	}
 	if at.Objtype == pg_query.ObjectType_OBJECT_INDEX && len(at.Cmds) == 1 &&
 		at.Cmds[0].GetAlterTableCmd().Subtype == pg_query.AlterTableType_AT_AttachPartition {
 		return d.attachIndexPartition(at)

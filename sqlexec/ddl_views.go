@@ -36,11 +36,20 @@ type viewDesc struct {
 	// checkOption is the view's WITH CHECK OPTION as given: "local" or
 	// "cascaded" in any case, "" for none (views_check.go).
 	checkOption string
+	// securityInvoker makes the view read its relations with the rights
+	// of the role reading it rather than its owner's.
+	securityInvoker bool
+	// options are the view's options as pg_class.reloptions lists them,
+	// checkOption and securityInvoker read from them (withOptions).
+	options []string
 }
 
 type viewCol struct {
 	name string
 	typ  types.Type
+	// coll is the column's collation as columnCollationOf names it (""
+	// for a type without one); CREATE OR REPLACE VIEW may not change it.
+	coll string
 	// def is the column's DEFAULT (ALTER VIEW ... SET DEFAULT), nil for
 	// none: INSERT through the view's rules and triggers uses it.
 	def *pg_query.Node
@@ -77,6 +86,11 @@ func (b *binder) viewItem(v *viewDesc, alias string, a *pg_query.Alias) (*fromIt
 	}
 	saved := b.privRole
 	b.privRole = v.ownerRole()
+	if v.securityInvoker {
+		// As PostgreSQL leaves such a view's relations unmarked: checked
+		// for the role running the statement, even under another view.
+		b.privRole = 0
+	}
 	b.expanding = append(b.expanding, v)
 	plan, err := b.selectNode(nil, v.query, nil)
 	b.expanding = b.expanding[:len(b.expanding)-1]
@@ -102,7 +116,7 @@ func (d *ddl) createView(vs *pg_query.ViewStmt, full string) error {
 	if vs.View.Relpersistence == "t" {
 		return pgerror.Unsupported("temporary views")
 	}
-	checkOption, err := viewCheckOption(vs)
+	options, err := viewOptions(vs)
 	if err != nil {
 		return err
 	}
@@ -131,7 +145,8 @@ func (d *ddl) createView(vs *pg_query.ViewStmt, full string) error {
 	if len(names) > len(plan.cols) {
 		return pgerror.New(pgerror.SyntaxError, "CREATE VIEW specifies more column names than columns")
 	}
-	v := &viewDesc{schema: schema, name: vs.View.Relname, query: query, deps: deps, owner: d.s.currentRole(), checkOption: checkOption}
+	v := &viewDesc{schema: schema, name: vs.View.Relname, query: query, deps: deps, owner: d.s.currentRole()}
+	v.withOptions(options)
 	seen := map[string]bool{}
 	for i, c := range plan.cols {
 		name := c.Name
@@ -142,12 +157,13 @@ func (d *ddl) createView(vs *pg_query.ViewStmt, full string) error {
 			return pgerror.Newf(pgerror.DuplicateColumn, "column \"%s\" specified more than once", name)
 		}
 		seen[name] = true
-		if _, err := columnCollationOf(name, c.typ, c.coll); err != nil {
+		coll, err := columnCollationOf(name, c.typ, c.coll)
+		if err != nil {
 			return err
 		}
-		v.cols = append(v.cols, viewCol{name: name, typ: c.typ})
+		v.cols = append(v.cols, viewCol{name: name, typ: c.typ, coll: coll})
 	}
-	if checkOption != "" {
+	if v.checkOption != "" {
 		if _, reason := d.binder(full).autoViewParts(v, v.name); reason != "" {
 			return pgerror.New(pgerror.FeatureNotSupported, "WITH CHECK OPTION is supported only on automatically updatable views").WithHint("%s", reason)
 		}
@@ -173,6 +189,47 @@ func (d *ddl) createView(vs *pg_query.ViewStmt, full string) error {
 	return nil
 }
 
+// alterViewOptions runs ALTER VIEW (or ALTER TABLE) ... SET (...) and
+// RESET (...) on a view: check_option, which only an automatically
+// updatable view takes, and security_invoker. done is false for any other
+// statement.
+func (d *ddl) alterViewOptions(at *pg_query.AlterTableStmt, full string) (done bool, err error) {
+	if at.Objtype != pg_query.ObjectType_OBJECT_TABLE && at.Objtype != pg_query.ObjectType_OBJECT_VIEW || at.Relation == nil {
+		return false, nil
+	}
+	if d.s.lookupTable(d.cat, at.Relation.Schemaname, at.Relation.Relname) != nil {
+		return false, nil
+	}
+	v := d.s.lookupView(d.cat, at.Relation.Schemaname, at.Relation.Relname)
+	if v == nil {
+		return false, nil
+	}
+	for _, c := range at.Cmds {
+		if st := c.GetAlterTableCmd().GetSubtype(); st != pg_query.AlterTableType_AT_SetRelOptions && st != pg_query.AlterTableType_AT_ResetRelOptions {
+			return false, nil
+		}
+	}
+	if err := d.s.requireOwner(v.ownerRole(), "view", v.name); err != nil {
+		return true, err
+	}
+	options := v.options
+	for _, c := range at.Cmds {
+		cmd := c.GetAlterTableCmd()
+		if options, err = mergeViewOptions(options, cmd.Def.GetList().GetItems(), cmd.Subtype == pg_query.AlterTableType_AT_ResetRelOptions); err != nil {
+			return true, err
+		}
+	}
+	nv := *v
+	nv.withOptions(options)
+	if nv.checkOption != "" {
+		if _, reason := d.binder(full).autoViewParts(&nv, nv.name); reason != "" {
+			return true, pgerror.New(pgerror.FeatureNotSupported, "WITH CHECK OPTION is supported only on automatically updatable views").WithHint("%s", reason)
+		}
+	}
+	d.cat.schemas[v.schema].views[v.name] = &nv
+	return true, nil
+}
+
 // replaceableBy checks CREATE OR REPLACE VIEW's rule: the new query keeps
 // every column of the old one, by name and type, and may add columns
 // after them.
@@ -188,6 +245,10 @@ func replaceableBy(old, v *viewDesc) error {
 		if v.cols[i].typ != c.typ {
 			return pgerror.Newf(pgerror.InvalidTableDefinition, "cannot change data type of view column \"%s\" from %s to %s",
 				c.name, c.typ, v.cols[i].typ)
+		}
+		if v.cols[i].coll != c.coll {
+			return pgerror.Newf(pgerror.InvalidTableDefinition, "cannot change collation of view column \"%s\" from \"%s\" to \"%s\"",
+				c.name, c.coll, v.cols[i].coll)
 		}
 	}
 	return nil
@@ -389,7 +450,34 @@ func (v *viewDesc) colNames() []string {
 }
 
 // viewDefinition is pg_get_viewdef's text of a view: its query as
-// PostgreSQL prints it, ending in a semicolon.
-func viewDefinition(s *Session, c *catalog, v *viewDesc, pretty bool) string {
-	return " " + strings.TrimSpace(deparseQuery(s, c, v.query, v.colNames(), pretty)) + ";"
+// PostgreSQL prints it, ending in a semicolon. A query the deparser cannot
+// print as PostgreSQL would, or that no longer reads the columns it read
+// when the view was made, is refused (0A000).
+func viewDefinition(s *Session, c *catalog, v *viewDesc, pretty bool) (string, error) {
+	b := &binder{s: s, cat: c}
+	plan, err := b.selectNode(nil, v.query, nil)
+	if err != nil || len(plan.cols) != len(v.cols) {
+		return "", pgerror.Unsupported("printing the query of a view whose tables changed since it was made")
+	}
+	for i, col := range plan.cols {
+		if col.typ != v.cols[i].typ {
+			return "", pgerror.Unsupported("printing the query of a view whose tables changed since it was made")
+		}
+	}
+	d := &deparser{b: b, sc: &scope{}, qualify: true}
+	out, err := d.query(v.query.GetSelectStmt(), v.colNames(), 0, pretty)
+	if err != nil {
+		return "", pgerror.Unsupported("printing this view's query as PostgreSQL does")
+	}
+	return " " + strings.TrimSpace(out) + ";", nil
+}
+
+// catalogViewDefinition is a view's definition in a catalog row
+// (pg_views, information_schema.views): viewDefinition's text, or, where
+// that refuses, the query as pg_query prints it.
+func catalogViewDefinition(s *Session, c *catalog, v *viewDesc) string {
+	if def, err := viewDefinition(s, c, v, false); err == nil {
+		return def
+	}
+	return " " + strings.TrimSpace(deparseQuery(s, c, v.query, v.colNames(), false)) + ";"
 }

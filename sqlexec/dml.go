@@ -55,6 +55,7 @@ type insertSource func(x *execCtx, emit func(vals []any, isDefault []bool) error
 
 func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 	checks := b.takeViewChecks()
+	as := b.takeWriteAs()
 	ins = b.expandValuesStars(ins)
 	if p, ok, err := b.rewritten(ins.Relation, pg_query.CmdType_CMD_INSERT, &pg_query.Node{Node: &pg_query.Node_InsertStmt{InsertStmt: ins}}); ok {
 		if err == nil {
@@ -68,12 +69,12 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 		}
 		if !v.hasInstead(tgInsert) {
 			b.viewChecks = checks
-			return b.autoViewInsert(v, ins)
+			return b.autoViewInsert(v, ins, as)
 		}
 		if err := refuseViewChecks(checks); err != nil {
 			return nil, err
 		}
-		return b.viewInsertPlan(v, ins)
+		return b.viewInsertPlan(v, ins, as)
 	}
 	ctes, err := b.topWithClause(ins.WithClause)
 	if err != nil {
@@ -83,12 +84,12 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	b.requirePrivilege(t.oid, t.name, "table", 'a')
+	b.requirePrivilegeAs(as, t.oid, t.name, "table", 'a')
 	if len(ins.ReturningList) > 0 {
-		b.requirePrivilege(t.oid, t.name, "table", 'r')
+		b.requirePrivilegeAs(as, t.oid, t.name, "table", 'r')
 	}
 	if oc := ins.OnConflictClause; oc != nil && oc.Action == pg_query.OnConflictAction_ONCONFLICT_UPDATE {
-		b.requirePrivilege(t.oid, t.name, "table", 'w')
+		b.requirePrivilegeAs(as, t.oid, t.name, "table", 'w')
 	}
 	target, assigns, err := b.insertTargets(t, ins)
 	if err != nil {

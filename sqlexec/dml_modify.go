@@ -219,6 +219,7 @@ func (m modified) first(mt match) bool {
 
 func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 	checks := b.takeViewChecks()
+	as := b.takeWriteAs()
 	if p, ok, err := b.rewritten(up.Relation, pg_query.CmdType_CMD_UPDATE, &pg_query.Node{Node: &pg_query.Node_UpdateStmt{UpdateStmt: up}}); ok {
 		if err == nil {
 			err = refuseViewChecks(checks)
@@ -237,12 +238,12 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 		}
 		if !v.hasInstead(tgUpdate) {
 			b.viewChecks = checks
-			return b.autoViewUpdate(v, up)
+			return b.autoViewUpdate(v, up, as)
 		}
 		if err := refuseViewChecks(checks); err != nil {
 			return nil, err
 		}
-		return b.viewModifyPlan(v, up.Relation, tgUpdate, up.FromClause, up.WhereClause, up.TargetList, up.ReturningList)
+		return b.viewModifyPlan(v, as, up.Relation, tgUpdate, up.FromClause, up.WhereClause, up.TargetList, up.ReturningList)
 	}
 	ctes, err := b.topWithClause(up.WithClause)
 	if err != nil {
@@ -255,9 +256,9 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	b.requirePrivilege(m.t.oid, m.t.name, "table", 'w')
+	b.requirePrivilegeAs(as, m.t.oid, m.t.name, "table", 'w')
 	if reads {
-		b.requirePrivilege(m.t.oid, m.t.name, "table", 'r')
+		b.requirePrivilegeAs(as, m.t.oid, m.t.name, "table", 'r')
 	}
 	t := m.t
 	policies, err := b.rowSecurityCheckFor(t, polUpdate, reads)
@@ -441,6 +442,7 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 }
 
 func (b *binder) deletePlan(del *pg_query.DeleteStmt) (*stmtPlan, error) {
+	as := b.takeWriteAs()
 	if p, ok, err := b.rewritten(del.Relation, pg_query.CmdType_CMD_DELETE, &pg_query.Node{Node: &pg_query.Node_DeleteStmt{DeleteStmt: del}}); ok {
 		if err == nil && del.WithClause != nil {
 			err = pgerror.Unsupported("WITH in a DELETE that a rule rewrites")
@@ -455,9 +457,9 @@ func (b *binder) deletePlan(del *pg_query.DeleteStmt) (*stmtPlan, error) {
 			return nil, pgerror.Unsupported("WITH in a DELETE from a view")
 		}
 		if !v.hasInstead(tgDelete) {
-			return b.autoViewDelete(v, del)
+			return b.autoViewDelete(v, del, as)
 		}
-		return b.viewModifyPlan(v, del.Relation, tgDelete, del.UsingClause, del.WhereClause, nil, del.ReturningList)
+		return b.viewModifyPlan(v, as, del.Relation, tgDelete, del.UsingClause, del.WhereClause, nil, del.ReturningList)
 	}
 	ctes, err := b.topWithClause(del.WithClause)
 	if err != nil {
@@ -470,9 +472,9 @@ func (b *binder) deletePlan(del *pg_query.DeleteStmt) (*stmtPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	b.requirePrivilege(m.t.oid, m.t.name, "table", 'd')
+	b.requirePrivilegeAs(as, m.t.oid, m.t.name, "table", 'd')
 	if reads {
-		b.requirePrivilege(m.t.oid, m.t.name, "table", 'r')
+		b.requirePrivilegeAs(as, m.t.oid, m.t.name, "table", 'r')
 	}
 	t := m.t
 	w, err := b.writerFor(t, true)

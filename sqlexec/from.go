@@ -594,10 +594,15 @@ func (b *binder) functionItem(sc *scope, rf *pg_query.RangeFunction) (*fromItem,
 func usingCondition(sc *scope, start int, right *fromItem, j *pg_query.JoinExpr) (*pg_query.Node, error) {
 	var names []string
 	if j.IsNatural {
-		for _, rc := range sc.cols[right.off : right.off+right.width] {
-			for _, lc := range sc.cols[start:right.off] {
-				if lc.name == rc.name && !lc.merged && !lc.system {
-					names = append(names, rc.name)
+		// The common columns in the left side's order, as PostgreSQL
+		// lists them.
+		for _, lc := range sc.cols[start:right.off] {
+			if lc.merged || lc.system {
+				continue
+			}
+			for _, rc := range sc.cols[right.off : right.off+right.width] {
+				if lc.name == rc.name && !rc.merged && !rc.system {
+					names = append(names, lc.name)
 					break
 				}
 			}
@@ -631,6 +636,17 @@ func usingCondition(sc *scope, start int, right *fromItem, j *pg_query.JoinExpr)
 		}
 		if rightCol < 0 {
 			return nil, pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" specified in USING clause does not exist in right table", name)
+		}
+		if lt, rt := sc.cols[left].typ, sc.cols[rightCol].typ; lt.Oid != rt.Oid {
+			common, err := types.CommonType("JOIN/USING", lt, rt)
+			if err != nil {
+				return nil, err
+			}
+			if common.Oid != lt.Oid {
+				// PostgreSQL's merged column is of the common type;
+				// fickle's is the left column as it is.
+				return nil, pgerror.Unsupported("JOIN ... USING of a column whose common type is not the left column's type")
+			}
 		}
 		sc.cols[rightCol].hidden, sc.cols[rightCol].merged = true, true
 		merged = append(merged, left)

@@ -244,13 +244,7 @@ func collationName(oid int64) string {
 
 // collationOID is the column's pg_attribute.attcollation: its COLLATE's
 // collation, else its type's (0 for a type without collations).
-func (col *columnDesc) collationOID() int64 {
-	oid := typeCollation(col.typ.Oid)
-	if c, ok := collationOIDs[col.collation]; ok && oid != 0 {
-		return c
-	}
-	return oid
-}
+func (col *columnDesc) collationOID() int64 { return columnCollationOid(col.typ, col.collation) }
 
 // keyCollation is the collation OID of key column i of ix (table t),
 // pg_index.indcollation's: the one its COLLATE names, else the key's own.

@@ -36,6 +36,17 @@ func typeCollation(o types.Oid) int64 {
 	return 0
 }
 
+// columnCollationOid is the attcollation of a column of type typ declared
+// with collation coll: the collation coll names, its type's for "" or when
+// the type has none.
+func columnCollationOid(typ types.Type, coll string) int64 {
+	oid := typeCollation(typ.Oid)
+	if c, ok := collationOIDs[coll]; ok && oid != 0 {
+		return c
+	}
+	return oid
+}
+
 // storedDefault is pg_attrdef.adbin: the DEFAULT expression, coerced to
 // the column's type, in the form decompile reads (storedCoercion).
 // Identity columns have no pg_attrdef row (their sequence is not a default

@@ -201,8 +201,12 @@ func init() {
 				case "r", "p", "v":
 					out[i][5] = int64(relationOwner(c, aclTable, r.oid))
 					out[i][28] = aclText(s, c, aclTable, r.oid)
-					if v := viewByOid(c, r.oid); v != nil && v.checks() {
-						out[i][29] = []any{"check_option=" + v.checkOption}
+					if v := viewByOid(c, r.oid); v != nil && len(v.options) > 0 {
+						opts := make([]any, len(v.options))
+						for i, o := range v.options {
+							opts[i] = o
+						}
+						out[i][29] = opts
 					}
 				case "S":
 					out[i][5] = int64(relationOwner(c, aclSequence, r.oid))
@@ -266,7 +270,9 @@ func init() {
 			}
 			for _, v := range sortedViews(c) {
 				for i, col := range v.cols {
-					out = append(out, attributeRow(v.oid, col.name, col.typ, i+1, false, false, 0))
+					row := attributeRow(v.oid, col.name, col.typ, i+1, false, false, 0)
+					row[21] = columnCollationOid(col.typ, col.coll)
+					out = append(out, row)
 				}
 			}
 			return append(out, compositeAttributeRows(c)...)

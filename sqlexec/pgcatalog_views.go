@@ -33,7 +33,7 @@ func init() {
 			var out [][]any
 			for _, v := range sortedViews(c) {
 				owner, _ := catalogNames{s: s}.roleName(oidBootstrapSuperuser)
-				out = append(out, []any{v.schema, v.name, unquoteIdent(owner), viewDefinition(s, c, v, false)})
+				out = append(out, []any{v.schema, v.name, unquoteIdent(owner), catalogViewDefinition(s, c, v)})
 			}
 			return out
 		}})
@@ -54,7 +54,7 @@ func init() {
 				trigger := func(event int) string { // enabled or not, as PostgreSQL's
 					return yesNo(slices.ContainsFunc(v.triggers, func(tr *triggerDesc) bool { return tr.tgtype&tgInstead != 0 && tr.tgtype&event != 0 }))
 				}
-				out = append(out, []any{s.database(), v.schema, v.name, viewDefinition(s, c, v, false), v.checkOptionColumn(),
+				out = append(out, []any{s.database(), v.schema, v.name, catalogViewDefinition(s, c, v), v.checkOptionColumn(),
 					yesNo(upd && del), yesNo(ins), trigger(tgUpdate), trigger(tgDelete), trigger(tgInsert)})
 			}
 			return out
@@ -75,7 +75,7 @@ func init() {
 		if v == nil {
 			return nil, nil
 		}
-		return viewDefinition(x.s, c, v, len(a) > 1 && (a[1] == true || a[1] != false && a[1] != nil)), nil
+		return viewDefinition(x.s, c, v, len(a) > 1 && (a[1] == true || a[1] != false && a[1] != nil))
 	}
 	for _, rel := range []types.Type{types.OidType, types.Text} {
 		addSysFunc("pg_get_viewdef", sysFunc{args: []types.Type{rel}, result: text, eval: viewdef})
@@ -99,7 +99,11 @@ func init() {
 			if pretty && x.s.relationOnPath(c, v.schema, v.name) {
 				name = types.QuoteIdent(v.name)
 			}
-			return "CREATE RULE \"_RETURN\" AS\n    ON SELECT TO " + name + " DO INSTEAD " + viewDefinition(x.s, c, v, pretty), nil
+			def, err := viewDefinition(x.s, c, v, pretty)
+			if err != nil {
+				return nil, err
+			}
+			return "CREATE RULE \"_RETURN\" AS\n    ON SELECT TO " + name + " DO INSTEAD " + def, nil
 		}
 		return nil, nil
 	}

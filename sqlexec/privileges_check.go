@@ -39,6 +39,24 @@ func (b *binder) requirePrivilege(oid uint32, name, what string, priv byte) {
 	b.perms = append(b.perms, permCheck{oid: oid, name: name, what: what, privs: string(priv), as: b.privRole})
 }
 
+// requirePrivilegeAs notes that the statement needs priv on relation oid,
+// checked for role as (0: the role running the statement).
+func (b *binder) requirePrivilegeAs(as, oid uint32, name, what string, priv byte) {
+	b.perms = append(b.perms, permCheck{oid: oid, name: name, what: what, privs: string(priv), as: as})
+}
+
+// takeWriteAs returns the role the statement being compiled checks its
+// target relation for, and forgets a view owner's writeAs so that the
+// statements nested in it check theirs as usual.
+func (b *binder) takeWriteAs() uint32 {
+	as := b.writeAs
+	b.writeAs = 0
+	if as == 0 {
+		as = b.privRole
+	}
+	return as
+}
+
 // dropPrivilegeSince forgets the first SELECT on oid noted since mark:
 // the one the target of an UPDATE or DELETE got as a FROM item.
 func (b *binder) dropPrivilegeSince(mark int, oid uint32) {

@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"slices"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -171,7 +172,11 @@ func (d *deparser) targetList(targets []*pg_query.Node, names []string, pretty b
 			}
 			for _, c := range starCols(d.sc) {
 				if !c.hidden && (rel == "" || c.rel == rel) {
-					out = append(out, types.QuoteIdent(c.rel)+"."+types.QuoteIdent(c.name))
+					s := types.QuoteIdent(c.rel) + "." + types.QuoteIdent(c.name)
+					if len(names) > len(out) && names[len(out)] != c.name {
+						s += " AS " + types.QuoteIdent(names[len(out)])
+					}
+					out = append(out, s)
 				}
 			}
 			continue
@@ -210,6 +215,9 @@ func (d *deparser) fromItem(n *pg_query.Node, items []*fromItem, indent int, pre
 			name = types.QuoteIdent(rv.Schemaname) + "." + name
 		}
 		if rv.Alias != nil {
+			if len(rv.Alias.Colnames) > 0 {
+				return "", errNotDeparsed
+			}
 			name += " " + types.QuoteIdent(rv.Alias.Aliasname)
 		}
 		return name, nil
@@ -226,8 +234,15 @@ func (d *deparser) fromItem(n *pg_query.Node, items []*fromItem, indent int, pre
 		return "(" + q + ") " + types.QuoteIdent(rs.Alias.Aliasname), nil
 	case *pg_query.Node_JoinExpr:
 		j := v.JoinExpr
-		if j.IsNatural || len(j.UsingClause) > 0 || j.Alias != nil {
+		if j.Alias != nil {
 			return "", errNotDeparsed
+		}
+		using := strs(j.UsingClause)
+		if j.IsNatural {
+			var err error
+			if using, err = d.naturalColumns(j); err != nil {
+				return "", err
+			}
 		}
 		l, err := d.fromItem(j.Larg, items, indent, pretty, false)
 		if err != nil {
@@ -240,7 +255,13 @@ func (d *deparser) fromItem(n *pg_query.Node, items []*fromItem, indent int, pre
 		kind := map[pg_query.JoinType]string{pg_query.JoinType_JOIN_INNER: "JOIN", pg_query.JoinType_JOIN_LEFT: "LEFT JOIN",
 			pg_query.JoinType_JOIN_RIGHT: "RIGHT JOIN", pg_query.JoinType_JOIN_FULL: "FULL JOIN"}[j.Jointype]
 		s := l + "\n" + strings.Repeat(" ", indent+5) + kind + " " + r
-		if j.Quals != nil {
+		if len(using) > 0 {
+			quoted := make([]string, len(using))
+			for i, u := range using {
+				quoted[i] = types.QuoteIdent(u)
+			}
+			s += " USING (" + strings.Join(quoted, ", ") + ")"
+		} else if j.Quals != nil {
 			e, err := d.analyze(j.Quals)
 			if err != nil {
 				return "", err
@@ -252,6 +273,8 @@ func (d *deparser) fromItem(n *pg_query.Node, items []*fromItem, indent int, pre
 			}
 		} else if j.Jointype == pg_query.JoinType_JOIN_INNER {
 			s = l + "\n" + strings.Repeat(" ", indent+5) + "CROSS JOIN " + r
+		} else {
+			s += " ON TRUE"
 		}
 		if !pretty {
 			s = "(" + s + ")"
@@ -259,6 +282,76 @@ func (d *deparser) fromItem(n *pg_query.Node, items []*fromItem, indent int, pre
 		return s, nil
 	}
 	return "", errNotDeparsed
+}
+
+// naturalColumns are the columns NATURAL JOIN j joins on: those of its
+// left side, in their order, that its right side has too.
+func (d *deparser) naturalColumns(j *pg_query.JoinExpr) ([]string, error) {
+	left, err := d.itemColumns(j.Larg)
+	if err != nil {
+		return nil, err
+	}
+	right, err := d.itemColumns(j.Rarg)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, name := range left {
+		if slices.Contains(right, name) {
+			out = append(out, name)
+		}
+	}
+	return out, nil
+}
+
+// itemColumns names the columns a FROM item of a join shows: a table's or
+// view's, or a join's (its USING columns first, then those of its left
+// side and of its right side it did not merge).
+func (d *deparser) itemColumns(n *pg_query.Node) ([]string, error) {
+	switch v := n.Node.(type) {
+	case *pg_query.Node_RangeVar:
+		rv := v.RangeVar
+		if rv.Alias != nil && len(rv.Alias.Colnames) > 0 {
+			return nil, errNotDeparsed
+		}
+		if t := d.b.s.lookupTable(d.b.cat, rv.Schemaname, rv.Relname); t != nil {
+			var out []string
+			for _, c := range t.cols {
+				out = append(out, c.name)
+			}
+			return out, nil
+		}
+		if vw := d.b.s.lookupView(d.b.cat, rv.Schemaname, rv.Relname); vw != nil {
+			return vw.colNames(), nil
+		}
+	case *pg_query.Node_JoinExpr:
+		j := v.JoinExpr
+		if j.Alias != nil {
+			return nil, errNotDeparsed
+		}
+		left, err := d.itemColumns(j.Larg)
+		if err != nil {
+			return nil, err
+		}
+		right, err := d.itemColumns(j.Rarg)
+		if err != nil {
+			return nil, err
+		}
+		using := strs(j.UsingClause)
+		if j.IsNatural {
+			if using, err = d.naturalColumns(j); err != nil {
+				return nil, err
+			}
+		}
+		out := slices.Clone(using)
+		for _, name := range append(left, right...) {
+			if !slices.Contains(using, name) {
+				out = append(out, name)
+			}
+		}
+		return out, nil
+	}
+	return nil, errNotDeparsed
 }
 
 // relationOnPath reports whether an unqualified name finds the relation

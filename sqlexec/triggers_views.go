@@ -132,7 +132,7 @@ func (ts *triggerRun) instead(x *execCtx, old, new []any) ([]any, error) {
 // viewInsertPlan plans INSERT into a view with an INSTEAD OF INSERT
 // trigger: each row the source produces (columns not given take the
 // view's column defaults, else NULL) is handed to the trigger as NEW.
-func (b *binder) viewInsertPlan(v *viewDesc, ins *pg_query.InsertStmt) (*stmtPlan, error) {
+func (b *binder) viewInsertPlan(v *viewDesc, ins *pg_query.InsertStmt, as uint32) (*stmtPlan, error) {
 	vt := viewTable(v)
 	trg, err := b.insteadTriggers(vt, tgInsert, ins.Relation.Location)
 	if err != nil {
@@ -147,9 +147,9 @@ func (b *binder) viewInsertPlan(v *viewDesc, ins *pg_query.InsertStmt) (*stmtPla
 			return nil, err
 		}
 	}
-	b.requirePrivilege(v.oid, v.name, "table", 'a')
+	b.requirePrivilegeAs(as, v.oid, v.name, "view", 'a')
 	if len(ins.ReturningList) > 0 {
-		b.requirePrivilege(v.oid, v.name, "table", 'r')
+		b.requirePrivilegeAs(as, v.oid, v.name, "view", 'r')
 	}
 	target, assigns, err := b.insertTargets(vt, ins)
 	if err != nil {
@@ -206,7 +206,7 @@ func (b *binder) viewInsertPlan(v *viewDesc, ins *pg_query.InsertStmt) (*stmtPla
 // INSTEAD OF trigger for the event: the view's rows that match, joined
 // with the FROM / USING items, are handed to the trigger as OLD (and NEW,
 // OLD with the SET clauses applied).
-func (b *binder) viewModifyPlan(v *viewDesc, rv *pg_query.RangeVar, event int, extra []*pg_query.Node, where *pg_query.Node,
+func (b *binder) viewModifyPlan(v *viewDesc, as uint32, rv *pg_query.RangeVar, event int, extra []*pg_query.Node, where *pg_query.Node,
 	setList, returning []*pg_query.Node) (*stmtPlan, error) {
 	vt := viewTable(v)
 	trg, err := b.insteadTriggers(vt, event, rv.Location)
@@ -226,9 +226,9 @@ func (b *binder) viewModifyPlan(v *viewDesc, rv *pg_query.RangeVar, event int, e
 			return nil, err
 		}
 	}
-	b.requirePrivilege(v.oid, v.name, "table", priv)
+	b.requirePrivilegeAs(as, v.oid, v.name, "view", priv)
 	if readsTargetRows(where, returning, setList) {
-		b.requirePrivilege(v.oid, v.name, "table", 'r')
+		b.requirePrivilegeAs(as, v.oid, v.name, "view", 'r')
 	}
 	outs, cols, err := b.returning(sc, returning)
 	if err != nil {

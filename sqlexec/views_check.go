@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"slices"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -124,31 +125,84 @@ func checkViewRow(x *execCtx, t *tableDesc, checks []compiledViewCheck, row []an
 	return nil
 }
 
-// viewCheckOption reads a view's check option from CREATE VIEW: its WITH
-// [LOCAL | CASCADED] CHECK OPTION clause or its check_option option, as
-// given ("" for none).
-func viewCheckOption(vs *pg_query.ViewStmt) (string, error) {
-	opt := map[pg_query.ViewCheckOption]string{pg_query.ViewCheckOption_LOCAL_CHECK_OPTION: "local",
-		pg_query.ViewCheckOption_CASCADED_CHECK_OPTION: "cascaded"}[vs.WithCheckOption]
-	for _, o := range vs.Options {
+// viewOptions reads the options of CREATE VIEW: its WITH (...) list, then
+// its WITH [LOCAL | CASCADED] CHECK OPTION clause, as pg_class.reloptions
+// lists them.
+func viewOptions(vs *pg_query.ViewStmt) ([]string, error) {
+	defs := slices.Clone(vs.Options)
+	if opt := map[pg_query.ViewCheckOption]string{pg_query.ViewCheckOption_LOCAL_CHECK_OPTION: "local",
+		pg_query.ViewCheckOption_CASCADED_CHECK_OPTION: "cascaded"}[vs.WithCheckOption]; opt != "" {
+		defs = append(defs, pg_query.MakeSimpleDefElemNode("check_option", pg_query.MakeStrNode(opt), -1))
+	}
+	return mergeViewOptions(nil, defs, false)
+}
+
+// mergeViewOptions applies the options defs of CREATE VIEW or ALTER VIEW
+// SET (RESET when reset) to a view's options old, each "name=value" with
+// the value as given, as transformRelOptions does: an option named again
+// leaves its old place, and a set one goes last. fickle takes check_option
+// and security_invoker and refuses security_barrier (0A000).
+func mergeViewOptions(old []string, defs []*pg_query.Node, reset bool) ([]string, error) {
+	var named []string
+	var added []string
+	for _, o := range defs {
 		de := o.GetDefElem()
-		if de == nil || de.Defname != "check_option" || de.Defnamespace != "" {
-			if err := checkViewOption(de); err != nil {
-				return "", err
-			}
-			return "", pgerror.Unsupported("view options other than check_option")
+		if de == nil {
+			return nil, pgerror.Unsupported("this view option")
 		}
 		val := "true"
-		if de.Arg != nil {
+		if de.Arg != nil && !reset {
 			val = defElemText(de)
 		}
-		if !strings.EqualFold(val, "local") && !strings.EqualFold(val, "cascaded") {
-			return "", pgerror.Newf(pgerror.InvalidParameterValue, "invalid value for enum option \"check_option\": %s", val).
-				WithDetail("Valid values are \"local\" and \"cascaded\".")
+		switch {
+		case de.Defname == "check_option" && de.Defnamespace == "":
+			if !reset && !strings.EqualFold(val, "local") && !strings.EqualFold(val, "cascaded") {
+				return nil, pgerror.Newf(pgerror.InvalidParameterValue, "invalid value for enum option \"check_option\": %s", val).
+					WithDetail("Valid values are \"local\" and \"cascaded\".")
+			}
+		case de.Defname == "security_invoker" && de.Defnamespace == "":
+			if err := checkViewOption(de); err != nil && !reset {
+				return nil, err
+			}
+		default:
+			if err := checkViewOption(de); err != nil {
+				return nil, err
+			}
+			return nil, pgerror.Unsupported("view options other than check_option and security_invoker")
 		}
-		opt = val
+		named = append(named, de.Defname)
+		if !reset {
+			added = append(added, de.Defname+"="+val)
+		}
 	}
-	return opt, nil
+	var out []string
+	for _, o := range old {
+		name, _, _ := strings.Cut(o, "=")
+		if !slices.Contains(named, name) {
+			out = append(out, o)
+		}
+	}
+	return append(out, added...), nil
+}
+
+// viewOption is the value of option name among a view's options, "" for
+// none.
+func viewOption(options []string, name string) string {
+	for _, o := range options {
+		if n, v, _ := strings.Cut(o, "="); n == name {
+			return v
+		}
+	}
+	return ""
+}
+
+// withOptions gives v its options: its check option and whether it reads
+// its relations with the rights of the role reading it (security_invoker).
+func (v *viewDesc) withOptions(options []string) {
+	v.options = options
+	v.checkOption = viewOption(options, "check_option")
+	invoker, _ := parsePGBool(viewOption(options, "security_invoker"))
+	v.securityInvoker = invoker == "on"
 }
 
 // checkViewOption fails as PostgreSQL does for a view option it does not

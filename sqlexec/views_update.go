@@ -122,7 +122,7 @@ func (b *binder) autoViewOf(v *viewDesc, alias, verb string, loc int32) (*autoVi
 		if role == 0 {
 			role = b.s.currentRole()
 		}
-		if t := b.s.lookupTable(b.cat, av.base.Schemaname, av.base.Relname); t != nil && t.rowSecurity && role != v.ownerRole() {
+		if t := b.s.lookupTable(b.cat, av.base.Schemaname, av.base.Relname); t != nil && t.rowSecurity && !v.securityInvoker && role != v.ownerRole() {
 			return nil, pgerror.Unsupported("writing through a view to a table with row-level security by a role other than the view's owner")
 		}
 	}
@@ -206,6 +206,16 @@ func (b *binder) autoViewParts(v *viewDesc, alias string) (*autoView, string) {
 		return av, noUpdatableColumns
 	}
 	return av, ""
+}
+
+// baseRole is the role a write through v checks v's base relation for:
+// v's owner, or for a security_invoker view (0) the role running the
+// statement, as PostgreSQL checks it even under another view.
+func (v *viewDesc) baseRole() uint32 {
+	if v.securityInvoker {
+		return 0
+	}
+	return v.ownerRole()
 }
 
 // columnRef is the reference rel.col.
@@ -395,13 +405,16 @@ func targetName(rv *pg_query.RangeVar) string {
 }
 
 // autoViewUpdate plans UPDATE through an automatically updatable view.
-func (b *binder) autoViewUpdate(v *viewDesc, up *pg_query.UpdateStmt) (*stmtPlan, error) {
+func (b *binder) autoViewUpdate(v *viewDesc, up *pg_query.UpdateStmt, as uint32) (*stmtPlan, error) {
 	checks := b.takeViewChecks()
 	av, err := b.autoViewOf(v, targetName(up.Relation), "update", up.Relation.Location)
 	if err != nil {
 		return nil, err
 	}
-	b.requirePrivilege(v.oid, v.name, "table", 'w')
+	b.requirePrivilegeAs(as, v.oid, v.name, "view", 'w')
+	if readsTargetRows(up.WhereClause, up.ReturningList, up.TargetList) {
+		b.requirePrivilegeAs(as, v.oid, v.name, "view", 'r')
+	}
 	out := &pg_query.UpdateStmt{Relation: av.base, FromClause: up.FromClause}
 	for _, t := range up.TargetList {
 		rt := proto.Clone(t.GetResTarget()).(*pg_query.ResTarget)
@@ -424,16 +437,20 @@ func (b *binder) autoViewUpdate(v *viewDesc, up *pg_query.UpdateStmt) (*stmtPlan
 	if b.viewChecks, err = av.addChecks(checks); err != nil {
 		return nil, err
 	}
+	b.writeAs = v.baseRole()
 	return b.updatePlan(out)
 }
 
 // autoViewDelete plans DELETE through an automatically updatable view.
-func (b *binder) autoViewDelete(v *viewDesc, del *pg_query.DeleteStmt) (*stmtPlan, error) {
+func (b *binder) autoViewDelete(v *viewDesc, del *pg_query.DeleteStmt, as uint32) (*stmtPlan, error) {
 	av, err := b.autoViewOf(v, targetName(del.Relation), "delete from", del.Relation.Location)
 	if err != nil {
 		return nil, err
 	}
-	b.requirePrivilege(v.oid, v.name, "table", 'd')
+	b.requirePrivilegeAs(as, v.oid, v.name, "view", 'd')
+	if readsTargetRows(del.WhereClause, del.ReturningList, nil) {
+		b.requirePrivilegeAs(as, v.oid, v.name, "view", 'r')
+	}
 	where := proto.Clone(del.WhereClause).(*pg_query.Node)
 	if err := av.subst(where, false); err != nil {
 		return nil, err
@@ -442,6 +459,7 @@ func (b *binder) autoViewDelete(v *viewDesc, del *pg_query.DeleteStmt) (*stmtPla
 	if out.ReturningList, err = av.returning(del.ReturningList); err != nil {
 		return nil, err
 	}
+	b.writeAs = v.baseRole()
 	return b.deletePlan(out)
 }
 
@@ -502,7 +520,7 @@ func (av *autoView) viewDefaults(out *pg_query.InsertStmt, given []string) error
 	return nil
 }
 
-func (b *binder) autoViewInsert(v *viewDesc, ins *pg_query.InsertStmt) (*stmtPlan, error) {
+func (b *binder) autoViewInsert(v *viewDesc, ins *pg_query.InsertStmt, as uint32) (*stmtPlan, error) {
 	checks := b.takeViewChecks()
 	av, err := b.autoViewOf(v, targetName(ins.Relation), "insert into", ins.Relation.Location)
 	if err != nil {
@@ -511,7 +529,10 @@ func (b *binder) autoViewInsert(v *viewDesc, ins *pg_query.InsertStmt) (*stmtPla
 	if ins.OnConflictClause != nil {
 		return nil, pgerror.Unsupported("INSERT ... ON CONFLICT into a view")
 	}
-	b.requirePrivilege(v.oid, v.name, "table", 'a')
+	b.requirePrivilegeAs(as, v.oid, v.name, "view", 'a')
+	if len(ins.ReturningList) > 0 {
+		b.requirePrivilegeAs(as, v.oid, v.name, "view", 'r')
+	}
 	out := &pg_query.InsertStmt{Relation: av.base, SelectStmt: ins.SelectStmt, WithClause: ins.WithClause, Override: ins.Override}
 	cols := ins.Cols
 	if len(cols) == 0 && ins.SelectStmt != nil {
@@ -548,5 +569,6 @@ func (b *binder) autoViewInsert(v *viewDesc, ins *pg_query.InsertStmt) (*stmtPla
 	if b.viewChecks, err = av.addChecks(checks); err != nil {
 		return nil, err
 	}
+	b.writeAs = v.baseRole()
 	return b.insertPlan(out)
 }
