@@ -199,7 +199,7 @@ func window(b []byte, at int) []byte {
 
 // TestCopyFromBinaryErrorsMatchPostgres sends the same malformed binary
 // streams to fickle and PostgreSQL 15 and compares SQLSTATE, message and
-// the COPY context line (PostgreSQL's CONTEXT, fickle's DETAIL).
+// the COPY context line (CONTEXT).
 func TestCopyFromBinaryErrorsMatchPostgres(t *testing.T) {
 	port := startPostgres(t)
 	pgDSN := strings.Replace(postgresDSN(port), "/postgres?", "/"+freshPostgresDB(t, port)+"?", 1)
@@ -250,16 +250,58 @@ func TestCopyFromBinaryErrorsMatchPostgres(t *testing.T) {
 			if !errors.As(err, &pe) {
 				t.Fatalf("%s: %s: got %v, want an error", dsn, name, err)
 			}
-			where := pe.Where
-			if i == 0 {
-				where = pe.Detail
-			}
-			results[i][name] = outcome{pe.Code, pe.Message, where}
+			results[i][name] = outcome{pe.Code, pe.Message, pe.Where}
 		}
 	}
 	for name := range inputs {
 		if got, want := results[0][name], results[1][name]; got != want {
 			t.Errorf("%s: fickle %+v, PostgreSQL %+v", name, got, want)
+		}
+	}
+}
+
+// TestCopyFromTextErrorsMatchPostgres sends the same text and CSV COPY
+// data with a bad line to fickle and PostgreSQL 15 and compares SQLSTATE,
+// message and the CONTEXT line that tells a user which line and column
+// failed (and, for a violated constraint, the line's text).
+func TestCopyFromTextErrorsMatchPostgres(t *testing.T) {
+	port := startPostgres(t)
+	pgDSN := strings.Replace(postgresDSN(port), "/postgres?", "/"+freshPostgresDB(t, port)+"?", 1)
+	srv := startFickle(t)
+	ctx := testCtx(t)
+	inputs := []struct{ name, copy, data string }{
+		{"bad integer", "", "1\tx\n2\ty\nabc\tz\n"},
+		{"missing column", "", "1\tx\n2\n"},
+		{"extra column", "", "1\tx\n2\ty\tz\n"},
+		{"not null", "", "1\tx\n\\N\ty\n"},
+		{"check", "", "1\tx\n5\ty\n"},
+		{"unique", "", "1\tx\n1\ty\n"},
+		{"long value", "", "1\t" + strings.Repeat("é", 80) + "\n"},
+		{"csv header and quoted line break", "(FORMAT csv, HEADER)", "a,b\n1,\"x\ny\"\nq,z\n"},
+	}
+	type outcome struct{ code, message, where string }
+	results := [2][]outcome{}
+	for i, dsn := range []string{srv.DSN(), pgDSN} {
+		pc, err := pgconn.Connect(ctx, dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer pc.Close(context.Background())
+		if _, err := pc.Exec(ctx, "CREATE TABLE tc (a int NOT NULL UNIQUE CHECK (a < 3), b varchar(10))").ReadAll(); err != nil {
+			t.Fatal(err)
+		}
+		for _, in := range inputs {
+			_, err := pc.CopyFrom(ctx, strings.NewReader(in.data), "COPY tc FROM STDIN "+in.copy)
+			var pe *pgconn.PgError
+			if !errors.As(err, &pe) {
+				t.Fatalf("%s: %s: got %v, want an error", dsn, in.name, err)
+			}
+			results[i] = append(results[i], outcome{pe.Code, pe.Message, pe.Where})
+		}
+	}
+	for j, in := range inputs {
+		if got, want := results[0][j], results[1][j]; got != want {
+			t.Errorf("%s: fickle %+v, PostgreSQL %+v", in.name, got, want)
 		}
 	}
 }

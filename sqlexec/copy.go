@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
@@ -470,12 +471,13 @@ func (s *Session) copyInTxn(ctx context.Context, req *CopyRequest, data io.Reade
 		return n, end()
 	}
 	var next func() ([]any, error)
+	insertContext := func(err error) error { return err }
 	if cp.opts.format == CopyBinary {
 		if next, err = binaryCopyRows(x, req, r); err != nil {
 			return 0, err
 		}
 	} else {
-		next = textCopyRows(x, cp, r)
+		next, insertContext = textCopyRows(x, cp, r)
 	}
 	for {
 		row, err := next()
@@ -486,7 +488,7 @@ func (s *Session) copyInTxn(ctx context.Context, req *CopyRequest, data io.Reade
 			return n, err
 		}
 		if err := insert(row); err != nil {
-			return n, err
+			return n, insertContext(err)
 		}
 	}
 }
@@ -496,10 +498,13 @@ const copyRowSlab = 64
 
 // textCopyRows returns the source of the table rows of a text or CSV COPY
 // FROM: each call parses the next record into a row of the table's width
-// (columns the COPY does not list stay nil) and returns io.EOF at the end.
-func textCopyRows(x *execCtx, cp *copyPlan, r *bufio.Reader) func() ([]any, error) {
+// (columns the COPY does not list stay nil) and returns io.EOF at the end;
+// and insertContext, which gives a failure to insert the last row its
+// line's context.
+func textCopyRows(x *execCtx, cp *copyPlan, r *bufio.Reader) (next func() ([]any, error), insertContext func(error) error) {
 	d := newTextRecordDecoder(x.env, cp)
-	return func() ([]any, error) {
+	var last string
+	next = func() ([]any, error) {
 		for {
 			record, end, err := readRawRecord(r, cp.opts)
 			if err != nil {
@@ -513,10 +518,12 @@ func textCopyRows(x *execCtx, cp *copyPlan, r *bufio.Reader) func() ([]any, erro
 				return nil, err
 			}
 			if !header {
+				last = record
 				return row, nil
 			}
 		}
 	}
+	return next, func(err error) error { return copyInsertContext(err, d.table, d.line, last) }
 }
 
 // textRecordDecoder turns the records of a text or CSV COPY FROM, in input
@@ -542,16 +549,18 @@ func newTextRecordDecoder(env *types.Env, cp *copyPlan) *textRecordDecoder {
 // decode returns the table row of the next record (columns the COPY does not
 // list stay nil), or header true for the header line that HEADER skips.
 func (d *textRecordDecoder) decode(record string) (row []any, header bool, err error) {
+	first := d.line == 0
+	// A CSV field's quoted line breaks count as lines, as PostgreSQL counts.
+	d.line += 1 + int64(strings.Count(record, "\n"))
 	if d.rec, err = splitRecord(record, d.opts, d.rec); err != nil {
-		return nil, false, err
+		return nil, false, d.lineContext(err, record)
 	}
-	d.line++
-	if d.line == 1 && d.opts.header {
+	if first && d.opts.header {
 		return nil, true, nil
 	}
 	rec, width := d.rec, len(d.cols)
 	if len(rec) > len(d.target) {
-		return nil, false, pgerror.New(pgerror.BadCopyFileFormat, "extra data after last expected column").WithDetail("COPY %s, line %d", d.table, d.line)
+		return nil, false, d.lineContext(pgerror.New(pgerror.BadCopyFileFormat, "extra data after last expected column"), record)
 	}
 	if len(d.cells) < width {
 		d.cells = make([]any, copyRowSlab*width)
@@ -563,7 +572,7 @@ func (d *textRecordDecoder) decode(record string) (row []any, header bool, err e
 	// fails before its missing ones.
 	for i, c := range d.target {
 		if i == len(rec) {
-			return nil, false, pgerror.Newf(pgerror.BadCopyFileFormat, "missing data for column \"%s\"", d.cols[c].name).WithDetail("COPY %s, line %d", d.table, d.line)
+			return nil, false, d.lineContext(pgerror.Newf(pgerror.BadCopyFileFormat, "missing data for column \"%s\"", d.cols[c].name), record)
 		}
 		text, null := rec[i].text, rec[i].null
 		switch {
@@ -577,11 +586,54 @@ func (d *textRecordDecoder) decode(record string) (row []any, header bool, err e
 		}
 		v, err := types.ParseTextEnv(d.env, d.cols[c].typ, text)
 		if err != nil {
-			return nil, false, err
+			return nil, false, withWhere(err, fmt.Sprintf("COPY %s, line %d, column %s: \"%s\"", d.table, d.line, d.cols[c].name, copyDataPrintout(text)))
 		}
 		row[c] = v
 	}
 	return row, false, nil
+}
+
+// lineContext gives err the context of the record just decoded, as
+// PostgreSQL's COPY names the line an error is about: its number and text.
+func (d *textRecordDecoder) lineContext(err error, record string) error {
+	return withWhere(err, fmt.Sprintf("COPY %s, line %d: \"%s\"", d.table, d.line, copyDataPrintout(record)))
+}
+
+// copyInsertContext gives err, the failure to insert the row of the record
+// at line, PostgreSQL's context: the line and its text for the checks made
+// on the row, the line alone for an index's (PostgreSQL inserts index
+// entries in batches, away from the line), none for a foreign key (checked
+// at the statement's end).
+func copyInsertContext(err error, table string, line int64, record string) error {
+	switch pgerror.GetCode(err) {
+	case pgerror.ForeignKeyViolation:
+		return err
+	case pgerror.UniqueViolation, pgerror.ExclusionViolation:
+		return withWhere(err, fmt.Sprintf("COPY %s, line %d", table, line))
+	}
+	return withWhere(err, fmt.Sprintf("COPY %s, line %d: \"%s\"", table, line, copyDataPrintout(record)))
+}
+
+// copyDataPrintout is s as COPY's error context quotes it: its first 100
+// bytes (whole characters) and "..." when longer.
+func copyDataPrintout(s string) string {
+	const limit = 100
+	if len(s) <= limit {
+		return s
+	}
+	n := limit
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "..."
+}
+
+// withWhere returns err, as a PostgreSQL error, with context where (a copy:
+// err may be a value every statement that fails alike shares).
+func withWhere(err error, where string) error {
+	e := pgerror.Flatten(err)
+	e.Where = where
+	return e
 }
 
 // binaryCopyRows reads the header of a binary COPY FROM and returns the

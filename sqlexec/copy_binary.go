@@ -140,25 +140,18 @@ func (br *binaryCopyReader) int32() (int32, error) {
 	return int32(binary.BigEndian.Uint32(b[:])), nil
 }
 
-// withContext adds PostgreSQL's COPY context line for the current tuple and,
-// when column >= 0, the column being read. fickle's errors have no CONTEXT
-// field, so the line goes to Detail (after the error's own detail), as the
-// text format's errors do.
+// withContext gives err the line (and column) of the binary COPY it arose
+// at, PostgreSQL's CONTEXT.
 func (br *binaryCopyReader) withContext(err error, column int) error {
 	var pe *pgerror.Error
 	if !errors.As(err, &pe) {
 		return err
 	}
-	out := *pe
 	where := fmt.Sprintf("COPY %s, line %d", br.relation, br.line)
 	if column >= 0 {
 		where += ", column " + br.columns[column]
 	}
-	if out.Detail != "" {
-		where = out.Detail + "\n" + where
-	}
-	out.Detail = where
-	return &out
+	return withWhere(pe, where)
 }
 
 // readErr returns formatErr when the data simply ended (EOF, or EOF in the

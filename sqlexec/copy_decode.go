@@ -33,7 +33,11 @@ type rawCopyBatch struct {
 // decoder to the inserting goroutine, which raises it again. records is the
 // raw batch's storage, decoded, for the reader to reuse.
 type decodedCopyBatch struct {
-	rows     [][]any
+	rows [][]any
+	// lines and texts are each row's line number and record, for the
+	// context of a failure to insert it.
+	lines    []int64
+	texts    []string
 	err      error
 	panicked any
 	records  []string
@@ -103,9 +107,9 @@ func copyTextRowsConcurrently(x *execCtx, cp *copyPlan, r *bufio.Reader, insert 
 		if b.panicked != nil {
 			panic(b.panicked)
 		}
-		for _, row := range b.rows {
+		for i, row := range b.rows {
 			if err := insert(row); err != nil {
-				return err
+				return copyInsertContext(err, cp.t.name, b.lines[i], b.texts[i])
 			}
 		}
 		if b.err == io.EOF {
@@ -171,6 +175,7 @@ func decodeCopyBatches(d *textRecordDecoder, raw <-chan rawCopyBatch, decoded ch
 		if out.rows == nil {
 			out.rows = make([][]any, 0, copyDecodeBatch)
 		}
+		out.lines, out.texts = make([]int64, 0, len(b.records)), make([]string, 0, len(b.records))
 		for _, record := range b.records {
 			row, header, err := d.decode(record)
 			if err != nil {
@@ -179,6 +184,7 @@ func decodeCopyBatches(d *textRecordDecoder, raw <-chan rawCopyBatch, decoded ch
 			}
 			if !header {
 				out.rows = append(out.rows, row)
+				out.lines, out.texts = append(out.lines, d.line), append(out.texts, record)
 			}
 		}
 		select {

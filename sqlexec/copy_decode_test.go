@@ -77,7 +77,7 @@ func runTextCopy(t *testing.T, opts, input string, lost bool, failAt int, concur
 	if concurrent {
 		err = copyTextRowsConcurrently(x, req.copy, r, insert)
 	} else {
-		next := textCopyRows(x, req.copy, r)
+		next, insertContext := textCopyRows(x, req.copy, r)
 		for {
 			row, nerr := next()
 			if nerr == io.EOF {
@@ -88,6 +88,7 @@ func runTextCopy(t *testing.T, opts, input string, lost bool, failAt int, concur
 				break
 			}
 			if err = insert(row); err != nil {
+				err = insertContext(err)
 				break
 			}
 		}
@@ -96,7 +97,7 @@ func runTextCopy(t *testing.T, opts, input string, lost bool, failAt int, concur
 		out.err = err.Error()
 		var pe *pgerror.Error
 		if errors.As(err, &pe) {
-			out.err = fmt.Sprintf("%s %s (%s)", pe.Code, pe.Message, pe.Detail)
+			out.err = fmt.Sprintf("%s %s (%s; %s)", pe.Code, pe.Message, pe.Detail, pe.Where)
 		}
 	}
 	return out
@@ -125,7 +126,7 @@ func TestConcurrentTextCopyMatchesOneGoroutine(t *testing.T) {
 		{name: "escapes and NULL", input: copyLines(1000, 513, "513\t\\x41\\tb\\\\") + "514\t\\N\n"},
 		{name: "read error after the rows", input: copyLines(700, 0, ""), lost: true, want: "connection lost"},
 		{name: "read error in a record", input: strings.TrimSuffix(copyLines(700, 0, ""), "\n"), lost: true, want: "connection lost"},
-		{name: "insert fails", input: copyLines(1000, 0, ""), failAt: 300, want: "insert failed"},
+		{name: "insert fails", input: copyLines(1000, 0, ""), failAt: 300, want: "insert failed (; COPY t, line 300)"},
 		{name: "insert fails before a bad value", input: copyLines(1000, 400, "x"), failAt: 300, want: "insert failed"},
 		{name: "header", opts: "(HEADER)", input: "id\tv\n" + copyLines(500, 0, "")},
 		{name: "header line counted", opts: "(HEADER)", input: "id\tv\n" + copyLines(500, 300, "300"), want: "COPY t, line 301"},

@@ -19,6 +19,7 @@ func ErrorResponse(err error) *pgproto3.ErrorResponse {
 		Detail:              e.Detail,
 		Hint:                e.Hint,
 		Position:            int32(e.Position),
+		Where:               e.Where,
 		TableName:           e.Table,
 		ColumnName:          e.Column,
 		ConstraintName:      e.Constraint,

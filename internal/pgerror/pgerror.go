@@ -42,7 +42,10 @@ type Error struct {
 	Table      string
 	Column     string
 	Constraint string
-	cause      error
+	// Where is the context the error arose in (PostgreSQL's CONTEXT line:
+	// "COPY t, line 3, column a: ...").
+	Where string
+	cause error
 }
 
 // Error returns the message, as PostgreSQL's clients print it.
