@@ -387,6 +387,11 @@ func (d *ddl) dropTables(ts []*tableDesc, cascade bool) error {
 			d.dropForeignKeysTo(r.child.oid, t.oid)
 		}
 	}
+	policies, err := d.dropDependentPolicies(dropping, cascade)
+	if err != nil {
+		return err
+	}
+	dropped = append(dropped, policies...)
 	d.cascadeNotice(dropped)
 	if err := d.dropRowTypeUsers(ts, dropping, cascade); err != nil {
 		return err

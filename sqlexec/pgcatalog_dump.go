@@ -235,6 +235,7 @@ const (
 const (
 	oidPgAttrdef = 2604
 	oidPgRewrite = 2618
+	oidPgPolicy  = 3256
 )
 
 // dependencyRows are the pg_depend rows of column defaults and views:
@@ -242,10 +243,19 @@ const (
 // in it names ('n'); a view's _RETURN rule on its view ('i' and 'n') and
 // on each relation the view reads ('n'). PostgreSQL also records a
 // default's dependencies on the user types and functions it names, and a
-// rule's on each column it reads; fickle does not track those.
+// rule's on each column it reads; fickle does not track those. A policy
+// depends on its table ('a') and on each relation its expressions read
+// ('n'; where they name columns of it, PostgreSQL has a row for each
+// column instead, and one for each column of its own table they name).
 func dependencyRows(s *Session, c *catalog) [][]any {
 	var out [][]any
 	for _, t := range sortedTables(c) {
+		for _, p := range t.policies {
+			out = append(out, []any{int64(oidPgPolicy), int64(p.oid), int64(0), int64(oidPgClass), int64(t.oid), int64(0), "a"})
+			for _, dep := range p.deps {
+				out = append(out, []any{int64(oidPgPolicy), int64(p.oid), int64(0), int64(oidPgClass), int64(dep), int64(0), "n"})
+			}
+		}
 		for _, col := range t.cols {
 			if _, ok := storedDefault(col); !ok {
 				continue

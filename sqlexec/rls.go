@@ -38,6 +38,10 @@ type policyDesc struct {
 	// using and check are the USING and WITH CHECK expressions, nil when
 	// absent.
 	using, check *pg_query.Node
+	// deps are the OIDs of the tables and views using and check read, as
+	// CREATE or ALTER POLICY found them: dropping one drops the policy
+	// (CASCADE) or is refused.
+	deps []uint32
 }
 
 // forCommand reports whether the policy applies to command cmd.

@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -97,6 +98,7 @@ func (d *ddl) createPolicy(cp *pg_query.CreatePolicyStmt, full string) error {
 		}
 	}
 	p := &policyDesc{name: cp.PolicyName, oid: d.cat.newOID(), cmd: cmd, permissive: cp.Permissive, roles: roles, using: cp.Qual, check: cp.WithCheck}
+	p.deps = d.policyRelations(p)
 	d.setPolicies(t, append(slices.Clone(t.policies), p))
 	return nil
 }
@@ -133,6 +135,7 @@ func (d *ddl) alterPolicy(ap *pg_query.AlterPolicyStmt, full string) error {
 	if ap.WithCheck != nil {
 		p.check = ap.WithCheck
 	}
+	p.deps = d.policyRelations(&p)
 	d.replacePolicy(t, old, &p)
 	return nil
 }
@@ -224,4 +227,72 @@ func toggleRowSecurity(t *tableDesc, st pg_query.AlterTableType) {
 	case pg_query.AlterTableType_AT_NoForceRowSecurity:
 		t.forceRowSecurity = false
 	}
+}
+
+// policyRelations are the OIDs of the tables and views p's expressions
+// read, found on the search path now (names of the expressions' own WITH
+// queries aside), as PostgreSQL records them in pg_depend.
+func (d *ddl) policyRelations(p *policyDesc) []uint32 {
+	var deps []uint32
+	for _, n := range []*pg_query.Node{p.using, p.check} {
+		ctes := map[string]bool{}
+		walk(n, func(n *pg_query.Node) bool {
+			if cte := n.GetCommonTableExpr(); cte != nil {
+				ctes[cte.Ctename] = true
+			}
+			return true
+		})
+		walk(n, func(n *pg_query.Node) bool {
+			rv := n.GetRangeVar()
+			if rv == nil || rv.Schemaname == "" && ctes[rv.Relname] {
+				return true
+			}
+			var oid uint32
+			if t := d.s.lookupTable(d.cat, rv.Schemaname, rv.Relname); t != nil {
+				oid = t.oid
+			} else if v := d.s.lookupView(d.cat, rv.Schemaname, rv.Relname); v != nil {
+				oid = v.oid
+			}
+			if oid != 0 && !slices.Contains(deps, oid) {
+				deps = append(deps, oid)
+			}
+			return true
+		})
+	}
+	return deps
+}
+
+// dropDependentPolicies handles the policies of other tables that read the
+// tables about to be dropped (dropping holds their OIDs): without cascade
+// the first blocks the drop (2BP01); with it they are dropped, and their
+// names returned for the cascade notice.
+func (d *ddl) dropDependentPolicies(dropping map[uint32]bool, cascade bool) ([]string, error) {
+	var dropped []string
+	for _, t := range sortedTables(d.cat) {
+		if dropping[t.oid] {
+			continue
+		}
+		kept := t.policies[:0:0]
+		for _, p := range t.policies {
+			i := slices.IndexFunc(p.deps, func(o uint32) bool { return dropping[o] })
+			if i < 0 {
+				kept = append(kept, p)
+				continue
+			}
+			if !cascade {
+				_, depName, _ := relationByOid(d.cat, int64(p.deps[i]))
+				return nil, pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop table %s because other objects depend on it", depName).
+					WithDetail("policy %s on table %s depends on table %s", p.name, t.name, depName).
+					WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+			}
+			dropped = append(dropped, fmt.Sprintf("policy %s on table %s", p.name, t.name))
+		}
+		if len(kept) < len(t.policies) {
+			if err := d.lockTable(t, isolation.TableLockAccessExclusive); err != nil {
+				return nil, err
+			}
+			d.setPolicies(d.cat.tables[t.oid], kept)
+		}
+	}
+	return dropped, nil
 }

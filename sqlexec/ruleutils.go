@@ -78,6 +78,11 @@ type deparser struct {
 	// domainValue prints the scope's column "value" as VALUE: the
 	// expression is a domain's CHECK.
 	domainValue bool
+	// standalone marks pg_get_expr's deparser, not a query's: a subquery
+	// prints at the expression's own indentation, with parentheses as
+	// pretty (pg_get_expr's third argument) says, where a view's prints
+	// one level deeper and without them.
+	standalone, pretty bool
 }
 
 // decompile is pg_get_expr(expr, relid, pretty): a stored expression
@@ -111,7 +116,7 @@ func decompile(s *Session, c *catalog, text string, relid uint32, pretty bool) s
 	if err != nil || len(tree.Stmts) != 1 || len(tree.Stmts[0].Stmt.GetSelectStmt().GetTargetList()) != 1 {
 		return text
 	}
-	d := &deparser{b: &binder{s: s, cat: c}, sc: &scope{}}
+	d := &deparser{b: &binder{s: s, cat: c}, sc: &scope{}, standalone: true, pretty: pretty}
 	if t := c.tables[relid]; t != nil {
 		d.sc = tableScope(t, t.name)
 	}
@@ -241,7 +246,11 @@ func (d *deparser) analyze(n *pg_query.Node) (*dnode, error) {
 // subLink analyzes EXISTS (subquery), x IN (subquery), x op ANY/ALL
 // (subquery) and a scalar (subquery), printed as ruleutils prints them.
 func (d *deparser) subLink(sl *pg_query.SubLink) (*dnode, error) {
-	sub, err := d.subquery(sl.Subselect.GetSelectStmt(), true)
+	indent, pretty := prettyIndent, true
+	if d.standalone {
+		indent, pretty = 0, d.pretty
+	}
+	sub, err := d.subquery(sl.Subselect.GetSelectStmt(), indent, pretty)
 	if err != nil {
 		return nil, err
 	}

@@ -362,10 +362,11 @@ func (s *Session) relationOnPath(c *catalog, schema, name string) bool {
 	return ok && ok2 && want == found
 }
 
-// subquery prints a subquery of an expression, parenthesized.
-func (d *deparser) subquery(st *pg_query.SelectStmt, pretty bool) (string, error) {
+// subquery prints a subquery of an expression, parenthesized, its clauses
+// indent deeper than the expression.
+func (d *deparser) subquery(st *pg_query.SelectStmt, indent int, pretty bool) (string, error) {
 	inner := &deparser{b: d.b, sc: d.sc, qualify: true}
-	q, err := inner.query(st, nil, prettyIndent, pretty)
+	q, err := inner.query(st, nil, indent, pretty)
 	if err != nil {
 		return "", err
 	}

@@ -143,13 +143,19 @@ func (d *ddl) createTrigger(ct *pg_query.CreateTrigStmt, full string) error {
 			break
 		}
 	}
-	if fn == nil {
+	fnOID := uint32(0)
+	switch {
+	case fn != nil:
+		if fn.result.Oid != types.OidTrigger {
+			return pgerror.Newf(pgerror.InvalidObjectDefinition, "function %s must return type trigger", fn.name)
+		}
+		fnOID = fn.oid
+	case namesSuppressRedundantUpdates(names):
+		fnOID = suppressRedundantUpdatesOID
+	default:
 		return pgerror.Newf(pgerror.UndefinedFunction, "function %s() does not exist", strings.Join(names, "."))
 	}
-	if fn.result.Oid != types.OidTrigger {
-		return pgerror.Newf(pgerror.InvalidObjectDefinition, "function %s must return type trigger", fn.name)
-	}
-	tr := &triggerDesc{name: ct.Trigname, table: t.oid, fn: fn.oid, tgtype: int(ct.Timing) | int(ct.Events), enabled: 'O'}
+	tr := &triggerDesc{name: ct.Trigname, table: t.oid, fn: fnOID, tgtype: int(ct.Timing) | int(ct.Events), enabled: 'O'}
 	if ct.Row {
 		tr.tgtype |= tgRow
 	}
@@ -478,7 +484,8 @@ func tableRowType(t *tableDesc) types.Type {
 	return types.RecordType(fields)
 }
 
-// firing is a planned trigger: its function and compiled WHEN.
+// firing is a planned trigger: its function (nil for the built-in
+// suppress_redundant_updates_trigger) and compiled WHEN.
 type firing struct {
 	tr   *triggerDesc
 	fn   *funcDesc
@@ -522,7 +529,7 @@ func (b *binder) triggersFor(t *tableDesc, event int, updated []int) (*triggerSe
 			continue
 		}
 		fn := b.cat.funcByOID(tr.fn)
-		if fn == nil {
+		if fn == nil && tr.fn != suppressRedundantUpdatesOID {
 			return nil, pgerror.Newf(pgerror.UndefinedFunction, "function of trigger \"%s\" does not exist", tr.name)
 		}
 		f := firing{tr: tr, fn: fn}
@@ -698,6 +705,9 @@ func (ts *triggerSet) fire(x *execCtx, f firing, when, level string, old, new []
 // fireWith is fire with the transition tables the function reads as
 // relations (none for nil: those of an enclosing trigger are hidden).
 func (ts *triggerSet) fireWith(x *execCtx, f firing, when, level string, old, new []any, tables []*transitionTable) ([]any, error) {
+	if f.fn == nil {
+		return ts.suppressRedundantUpdate(x, when, level, old, new)
+	}
 	s := x.s
 	if s.routineDepth >= maxRoutineDepth {
 		return nil, pgerror.New(pgerror.StatementTooComplex, "stack depth limit exceeded")
