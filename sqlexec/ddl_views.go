@@ -194,13 +194,7 @@ func (d *ddl) createView(vs *pg_query.ViewStmt, full string) error {
 // updatable view takes, and security_invoker. done is false for any other
 // statement.
 func (d *ddl) alterViewOptions(at *pg_query.AlterTableStmt, full string) (done bool, err error) {
-	if at.Objtype != pg_query.ObjectType_OBJECT_TABLE && at.Objtype != pg_query.ObjectType_OBJECT_VIEW || at.Relation == nil {
-		return false, nil
-	}
-	if d.s.lookupTable(d.cat, at.Relation.Schemaname, at.Relation.Relname) != nil {
-		return false, nil
-	}
-	v := d.s.lookupView(d.cat, at.Relation.Schemaname, at.Relation.Relname)
+	v := d.alteredView(at)
 	if v == nil {
 		return false, nil
 	}

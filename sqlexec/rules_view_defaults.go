@@ -9,17 +9,23 @@ import (
 // triggers fills the columns it does not give with them, as PostgreSQL
 // does.
 
+// alteredView is the view ALTER TABLE or ALTER VIEW at names, nil when it
+// names a table or nothing of either kind.
+func (d *ddl) alteredView(at *pg_query.AlterTableStmt) *viewDesc {
+	if at.Objtype != pg_query.ObjectType_OBJECT_TABLE && at.Objtype != pg_query.ObjectType_OBJECT_VIEW || at.Relation == nil {
+		return nil
+	}
+	if d.s.lookupTable(d.cat, at.Relation.Schemaname, at.Relation.Relname) != nil {
+		return nil
+	}
+	return d.s.lookupView(d.cat, at.Relation.Schemaname, at.Relation.Relname)
+}
+
 // alterViewDefaults runs ALTER TABLE or ALTER VIEW on a view when every
 // command sets or drops a column default; done is false for any other
 // statement.
 func (d *ddl) alterViewDefaults(at *pg_query.AlterTableStmt, full string) (done bool, err error) {
-	if at.Objtype != pg_query.ObjectType_OBJECT_TABLE && at.Objtype != pg_query.ObjectType_OBJECT_VIEW || at.Relation == nil {
-		return false, nil
-	}
-	if d.s.lookupTable(d.cat, at.Relation.Schemaname, at.Relation.Relname) != nil {
-		return false, nil
-	}
-	v := d.s.lookupView(d.cat, at.Relation.Schemaname, at.Relation.Relname)
+	v := d.alteredView(at)
 	if v == nil {
 		return false, nil
 	}
