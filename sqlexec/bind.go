@@ -168,6 +168,9 @@ type scope struct {
 	// hiddenRels names the relations of the query level that a
 	// parenthesized join's conditions may not reference (for the error).
 	hiddenRels []string
+	// rels names the FROM items of the level (a subquery of no columns
+	// brings none to cols).
+	rels []string
 	// excluded is the row slot offset of ON CONFLICT's EXCLUDED, -1 if none.
 }
 

@@ -234,6 +234,7 @@ func (b *binder) buildFrom(parent *scope, from []*pg_query.Node, ctes map[string
 			sc.cols = append(sc.cols, c)
 		}
 		items = append(items, it)
+		sc.rels = append(sc.rels, it.names()...)
 		if it.table != nil && it.policyCmds != nil && it.width > 0 {
 			c, err := b.rowSecurityConj(it, sc.cols[it.off:it.off+it.width])
 			if err != nil || c == nil {

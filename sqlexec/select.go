@@ -722,8 +722,12 @@ func (b *binder) targetList(sc *scope, targets []*pg_query.Node, unknown unknown
 			if len(cr.Fields) >= 2 {
 				rel = cr.Fields[len(cr.Fields)-2].GetString_().GetSval()
 			}
-			// A table of no columns still brings its system columns.
+			// A table of no columns still brings its system columns; a
+			// subquery of no columns brings none, and * of it is no column.
 			if sc == nil || len(sc.cols) == 0 {
+				if sc != nil && (rel == "" && len(sc.rels) > 0 || slices.Contains(sc.rels, rel)) {
+					continue
+				}
 				if rel != "" {
 					return nil, nil, nil, b.errAt(pgerror.Newf(pgerror.UndefinedTable, "missing FROM-clause entry for table \"%s\"", rel), cr.Location)
 				}
