@@ -271,6 +271,11 @@ type binder struct {
 	// calls of functions that are not immutable): a subquery that adds
 	// none may be run once instead of once per row (semijoin.go).
 	volatileCalls int
+	// pgVolatileCalls counts the calls compiled so far of functions that
+	// PostgreSQL marks VOLATILE (stable ones not included): a cursor over
+	// them computes them when it fetches, not when it is declared
+	// (cursor.go).
+	pgVolatileCalls int
 	// mutableCalls counts the calls compiled so far of functions that are
 	// not immutable (stable ones included), which index predicates and
 	// expressions may not use (index_predicate.go).

@@ -2,6 +2,7 @@ package sqlexec
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 
@@ -19,6 +20,16 @@ import (
 // HOLD outlives the commit of the transaction that declared it (and ends
 // with its rollback), as in PostgreSQL. The server describes a cursor as a
 // portal of that name (Session.CursorColumns).
+//
+// PostgreSQL computes a row when it is fetched, so the rows of a query
+// that calls VOLATILE functions (which see the transaction's later
+// writes and change sequences) or locks rows (skipping those the
+// transaction changed since) depend on what ran in between; and the
+// commit of such a cursor WITH HOLD computes all its rows again. fickle
+// gives the rows it computed at DECLARE only where nothing can have
+// changed them: it refuses to read such a cursor after other statements
+// of the session, to read a row of it again, and to read one WITH HOLD
+// after a commit that followed other statements.
 
 // The DECLARE options fickle reads (PostgreSQL's CURSOR_OPT_* bits).
 const (
@@ -27,6 +38,11 @@ const (
 	cursorNoScroll = 0x0004
 	cursorHold     = 0x0020
 )
+
+// unknownStatement is the statement number of a FETCH or MOVE that a
+// PL/pgSQL function runs: other statements may have run since the
+// cursor's last read in the same SQL statement.
+const unknownStatement uint64 = 0
 
 // cursor is a declared cursor. pos is its position: 0 before the first
 // row, i on row i (from 1), len(rows)+1 after the last.
@@ -41,6 +57,17 @@ type cursor struct {
 	hold    bool
 	scroll  bool
 	created int // the session's cursor count when declared (savepoints)
+	// lazy marks a query PostgreSQL computes row by row as it is fetched:
+	// one that calls VOLATILE functions or locks rows.
+	lazy bool
+	// declared and read are the session's statement numbers of the
+	// DECLARE and of the cursor's last FETCH or MOVE (or its DECLARE).
+	declared, read uint64
+	// reached is the furthest position a FETCH or MOVE has read.
+	reached int
+	// stale marks a lazy cursor WITH HOLD whose commit followed other
+	// statements: PostgreSQL computed its rows again then.
+	stale bool
 }
 
 // declarePlan compiles DECLARE name CURSOR [WITH HOLD] FOR query.
@@ -65,10 +92,12 @@ func (b *binder) declarePlan(dc *pg_query.DeclareCursorStmt, sql string) (*stmtP
 		}
 	}
 	scroll := dc.Options&cursorScroll != 0 || dc.Options&cursorNoScroll == 0 && scrollsByDefault(sel)
+	volatile := b.pgVolatileCalls
 	q, err := b.selectStatement(sel)
 	if err != nil {
 		return nil, err
 	}
+	lazy := b.pgVolatileCalls != volatile || len(sel.LockingClause) > 0
 	name := dc.Portalname
 	return &stmtPlan{writes: q.writes, table: q.table, predicate: q.predicate, exec: func(x *execCtx) (*Result, error) {
 		s := x.s
@@ -87,7 +116,7 @@ func (b *binder) declarePlan(dc *pg_query.DeclareCursorStmt, sql string) (*stmtP
 		}
 		s.cursorCount++
 		s.cursors[name] = &cursor{name: name, sql: sql, outs: q.cols, cols: columnsOf(q.cols), rows: res.Rows, hold: hold, at: time.Now().UTC().Truncate(time.Microsecond),
-			scroll: scroll, created: s.cursorCount}
+			scroll: scroll, created: s.cursorCount, lazy: lazy, declared: s.statements, read: s.statements}
 		return &Result{Tag: "DECLARE CURSOR"}, nil
 	}}, nil
 }
@@ -149,7 +178,9 @@ func (b *binder) fetchPlan(fs *pg_query.FetchStmt) (*stmtPlan, error) {
 			return nil, pgerror.New(pgerror.ObjectNotInPrerequisiteState, "cursor can only scan forward").
 				WithHint("Declare it with SCROLL option to enable backward scan.")
 		}
-		rows, moved, err := c.fetch(op.Direction, op.Count)
+		// MOVE RELATIVE 0 only reports whether the cursor is on a row.
+		reads := !fs.Ismove || op.Direction != cursorpos.Relative || op.Count != 0
+		rows, moved, err := c.fetch(op.Direction, op.Count, x.s.statements, reads)
 		if err != nil {
 			return nil, err
 		}
@@ -207,13 +238,23 @@ func (b *binder) closePlan(cs *pg_query.ClosePortalStmt) *stmtPlan {
 	}}
 }
 
-// fetch moves the cursor as FETCH direction count does and returns the
-// rows it passes over (those of a FETCH) and how many it moved (MOVE's
-// count).
-func (c *cursor) fetch(dir cursorpos.Direction, count int64) ([][]any, int, error) {
+// fetch moves the cursor as FETCH direction count does, in the session's
+// statement number stmt, and returns the rows it passes over (those of a
+// FETCH) and how many it moved (MOVE's count). reads is false for a move
+// PostgreSQL makes without computing rows.
+func (c *cursor) fetch(dir cursorpos.Direction, count int64, stmt uint64, reads bool) ([][]any, int, error) {
 	idx, pos, err := cursorpos.Move(len(c.rows), c.pos, c.scroll, dir, count)
 	if err != nil {
 		return nil, 0, err
+	}
+	switch {
+	case c.lazy && reads:
+		if err := c.checkLazyRead(idx, pos, stmt); err != nil {
+			return nil, 0, err
+		}
+		c.read, c.reached = stmt, max(c.reached, min(pos, len(c.rows)))
+	case c.lazy && c.read == stmt-1:
+		c.read = stmt
 	}
 	c.pos = pos
 	rows := make([][]any, len(idx))
@@ -223,12 +264,32 @@ func (c *cursor) fetch(dir cursorpos.Direction, count int64) ([][]any, int, erro
 	return rows, len(rows), nil
 }
 
+// checkLazyRead refuses, for a lazy cursor, the move to pos reading the
+// rows idx in statement stmt where PostgreSQL would compute rows other
+// than those computed at DECLARE: after other statements, or again.
+func (c *cursor) checkLazyRead(idx []int, pos int, stmt uint64) error {
+	detail := "Its query calls volatile functions or locks rows: PostgreSQL computes each row when it is fetched, fickle computed them when the cursor was declared."
+	if c.stale || stmt == unknownStatement || c.read != stmt-1 {
+		return pgerror.Unsupported("FETCH or MOVE, after other statements, of a cursor whose query calls volatile functions or locks rows").WithDetail("%s", detail)
+	}
+	if pos < c.reached || slices.ContainsFunc(idx, func(r int) bool { return r < c.reached }) {
+		return pgerror.Unsupported("reading a row again from a cursor whose query calls volatile functions or locks rows").WithDetail("%s", detail)
+	}
+	return nil
+}
+
 // endCursors closes the cursors a transaction's end ends: on commit those
-// without HOLD, on rollback also those it declared.
+// without HOLD, on rollback also those it declared. A lazy cursor WITH
+// HOLD that a commit keeps has its rows computed again by PostgreSQL: the
+// same rows only if nothing ran since its DECLARE.
 func (s *Session) endCursors(committed bool, since int) {
 	for name, c := range s.cursors {
 		if !c.hold || !committed && c.created > since {
 			delete(s.cursors, name)
+			continue
+		}
+		if committed && c.lazy && !c.stale {
+			c.lazy, c.stale = s.statements != c.declared, s.statements != c.declared
 		}
 	}
 }

@@ -33,6 +33,9 @@ func (b *binder) returning(sc *scope, list []*pg_query.Node) ([]*scalar, []outCo
 	if len(list) == 0 {
 		return nil, nil, nil
 	}
+	was := sc.noAgg
+	sc.noAgg = "RETURNING"
+	defer func() { sc.noAgg = was }()
 	outs, cols, _, err := b.targetList(sc, list, unknownOutputs{})
 	return outs, cols, err
 }

@@ -317,6 +317,7 @@ func (s *Session) execute(ctx context.Context, p *Prepared, params []any, stream
 	if err := s.replan(p); err != nil {
 		return nil, err
 	}
+	s.statements++
 	if len(params) < len(p.ParamOIDs) {
 		return nil, pgerror.Newf(pgerror.ProtocolViolation, "bind message supplies %d parameters, but prepared statement requires %d", len(params), len(p.ParamOIDs))
 	}

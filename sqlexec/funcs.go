@@ -139,6 +139,7 @@ func (b *binder) callResolved(name string, args []*scalar, loc int32) (*scalar, 
 	volatile := fn.Volatility == types.Volatile
 	if volatile {
 		b.volatileCalls++
+		b.pgVolatileCalls++
 	}
 	if fn.Volatility != types.Immutable {
 		b.mutableCalls++

@@ -267,6 +267,9 @@ func (b *binder) resolveRoutine(sc *scope, name string, cands []*funcDesc, fc *p
 		}
 		full[p] = e
 	}
+	if f.volatility == 'v' {
+		b.pgVolatileCalls++
+	}
 	return &routineCall{fn: f, args: full, slots: slots[k]}, nil
 }
 

@@ -237,7 +237,7 @@ func (fr *plFrame) fetchCursor(st *plStmt) error {
 		}
 		count = n.(int64)
 	}
-	rows, moved, err := c.fetch(st.cur.direction, count)
+	rows, moved, err := c.fetch(st.cur.direction, count, unknownStatement, true)
 	if err != nil {
 		return err
 	}
@@ -277,7 +277,7 @@ func (fr *plFrame) forCursor(st *plStmt) (plFlow, error) {
 	ran := false
 	var out plFlow
 	for {
-		rows, _, err := c.fetch(cursorpos.Forward, 1)
+		rows, _, err := c.fetch(cursorpos.Forward, 1, unknownStatement, true)
 		if err != nil {
 			return plFlow{}, err
 		}

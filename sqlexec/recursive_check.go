@@ -175,12 +175,7 @@ func (rc *recursionCheck) nestedWithin(n *pg_query.Node, within string) error {
 // read the first round's rows in every round.
 func (rc *recursionCheck) nested(n *pg_query.Node) error {
 	found := false
-	walk(n, func(m *pg_query.Node) bool {
-		if rv := m.GetRangeVar(); rv != nil && rv.Schemaname == "" && rv.Relname == rc.name {
-			found = true
-		}
-		return !found
-	})
+	withRefs(n, nil, func(name string) { found = found || name == rc.name })
 	if found {
 		return pgerror.Unsupported("a recursive reference inside a subquery in FROM or a WITH query of the recursive term")
 	}

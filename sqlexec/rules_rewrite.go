@@ -47,8 +47,12 @@ type ruleStep struct {
 	// returns marks the action whose RETURNING list stands for the
 	// relation's rows.
 	returns bool
-	text    string
-	where   string
+	// rowFree marks an action that, with the rule's condition, uses
+	// neither NEW nor OLD; once marks one that runs once whatever rows
+	// the statement matches (rowFree, for UPDATE or DELETE: see once).
+	rowFree, once bool
+	text          string
+	where         string
 }
 
 // rulesFor returns t's rules for event, in name order.
@@ -151,6 +155,7 @@ func (b *binder) ruleSteps(t *tableDesc, r *ruleDesc, stack []ruleEvent) ([]rule
 		return nil, err
 	}
 	var steps []ruleStep
+	condFree := r.where == nil || !mentionsRuleRow(r.where, r.event != pg_query.CmdType_CMD_UPDATE)
 	for _, a := range r.actions {
 		ab := b.ruleBinder(t, stack)
 		p, err := ab.statement(&Statement{node: expandRuleStars(proto.Clone(a).(*pg_query.Node), t)})
@@ -158,7 +163,8 @@ func (b *binder) ruleSteps(t *tableDesc, r *ruleDesc, stack []ruleEvent) ([]rule
 			return nil, err
 		}
 		p.locks, p.perms = ab.locks, ab.perms
-		st := ruleStep{rule: r, cond: cond, plan: p, kind: actionCommand(a), returns: len(returningList(a)) > 0, text: deparseStatement(a), where: where}
+		st := ruleStep{rule: r, cond: cond, plan: p, kind: actionCommand(a), returns: len(returningList(a)) > 0, text: deparseStatement(a), where: where,
+			rowFree: condFree && !mentionsRuleRow(a, false)}
 		if st.returns {
 			if err := checkRuleResult(t, p.cols); err != nil {
 				return nil, err
@@ -167,6 +173,73 @@ func (b *binder) ruleSteps(t *tableDesc, r *ruleDesc, stack []ruleEvent) ([]rule
 		steps = append(steps, st)
 	}
 	return steps, nil
+}
+
+// mentionsRuleRow reports whether n names the rule's NEW or OLD row: a
+// column reference starting with new or old or, with bare set (the
+// condition of an ON INSERT or ON DELETE rule), an unqualified column.
+func mentionsRuleRow(n *pg_query.Node, bare bool) bool {
+	found := false
+	walk(n, func(m *pg_query.Node) bool {
+		if cr := m.GetColumnRef(); cr != nil && len(cr.Fields) > 0 {
+			first := cr.Fields[0].GetString_().GetSval()
+			found = found || first == "new" || first == "old" || bare && len(cr.Fields) == 1
+		}
+		return !found
+	})
+	return found
+}
+
+// onceSteps decides how the row-free actions of steps run for an UPDATE or
+// DELETE of t (named rv) with FROM or USING items extra and condition
+// where. PostgreSQL joins such an action to the statement's FROM items
+// without the target unless the statement's WHERE reads the target: with
+// neither FROM items nor a WHERE it runs once, and with a WHERE naming
+// the target's columns once per matching row, as the other actions do.
+// The other forms are refused.
+func onceSteps(steps []ruleStep, t *tableDesc, rv *pg_query.RangeVar, extra []*pg_query.Node, where *pg_query.Node) error {
+	if !slices.ContainsFunc(steps, func(st ruleStep) bool { return st.rowFree }) {
+		return nil
+	}
+	if len(extra) == 0 && where == nil {
+		for i := range steps {
+			steps[i].once = steps[i].rowFree
+		}
+		return nil
+	}
+	if len(extra) == 0 && namesTargetColumn(where, t, rv) {
+		return nil
+	}
+	return pgerror.Unsupported("a rule action using neither NEW nor OLD, on UPDATE or DELETE with FROM, USING or a WHERE clause not naming the target's columns")
+}
+
+// namesTargetColumn reports whether where, outside its subqueries, names
+// a column of t (named rv).
+func namesTargetColumn(where *pg_query.Node, t *tableDesc, rv *pg_query.RangeVar) bool {
+	name := rv.Relname
+	if rv.Alias != nil {
+		name = rv.Alias.Aliasname
+	}
+	found := false
+	var visit func(m *pg_query.Node) bool
+	visit = func(m *pg_query.Node) bool {
+		if sl := m.GetSubLink(); sl != nil {
+			walk(sl.Testexpr, visit)
+			return false
+		}
+		if cr := m.GetColumnRef(); cr != nil {
+			f := cr.Fields
+			switch {
+			case len(f) == 1:
+				found = found || t.colIndex(f[0].GetString_().GetSval()) >= 0
+			case len(f) >= 2:
+				found = found || f[len(f)-2].GetString_().GetSval() == name
+			}
+		}
+		return !found
+	}
+	walk(where, visit)
+	return found
 }
 
 // checkRuleResult checks an INSTEAD rule's RETURNING list against the
@@ -300,7 +373,8 @@ func (b *binder) rulesPlan(t *tableDesc, rules []*ruleDesc, stack []ruleEvent, r
 	}
 	var ev eventRows
 	var ins *insertRows
-	var returning []*pg_query.Node
+	var returning, extra []*pg_query.Node
+	var where *pg_query.Node
 	var err error
 	switch s := stmt.Node.(type) {
 	case *pg_query.Node_InsertStmt:
@@ -310,10 +384,10 @@ func (b *binder) rulesPlan(t *tableDesc, rules []*ruleDesc, stack []ruleEvent, r
 		returning = s.InsertStmt.ReturningList
 	case *pg_query.Node_UpdateStmt:
 		ev, err = b.modifyEvents(t, rv, s.UpdateStmt.FromClause, s.UpdateStmt.WhereClause, s.UpdateStmt.TargetList)
-		returning = s.UpdateStmt.ReturningList
+		returning, extra, where = s.UpdateStmt.ReturningList, s.UpdateStmt.FromClause, s.UpdateStmt.WhereClause
 	case *pg_query.Node_DeleteStmt:
 		ev, err = b.modifyEvents(t, rv, s.DeleteStmt.UsingClause, s.DeleteStmt.WhereClause, nil)
-		returning = s.DeleteStmt.ReturningList
+		returning, extra, where = s.DeleteStmt.ReturningList, s.DeleteStmt.UsingClause, s.DeleteStmt.WhereClause
 	}
 	if err != nil {
 		return nil, err
@@ -336,6 +410,11 @@ func (b *binder) rulesPlan(t *tableDesc, rules []*ruleDesc, stack []ruleEvent, r
 			instead = true
 		case r.instead:
 			qualified = append(qualified, r)
+		}
+	}
+	if event != pg_query.CmdType_CMD_INSERT {
+		if err := onceSteps(steps, t, rv, extra, where); err != nil {
+			return nil, err
 		}
 	}
 	if returners > 1 && len(returning) > 0 {
@@ -469,11 +548,13 @@ func stepCtx(x *execCtx) *execCtx {
 }
 
 // run runs one rule action: once for every event row where the rule's
-// condition holds. It returns the rows the action touched and the rows
-// its RETURNING list gave.
+// condition holds, or once if the action runs once. It returns the rows
+// the action touched and the rows its RETURNING list gave.
 func (st *ruleStep) run(x *execCtx, t *tableDesc, ev eventRows) (int64, [][]any, error) {
 	var events [][]any
-	if err := ev(stepCtx(x), func(r []any) error { events = append(events, r); return nil }); err != nil {
+	if st.once {
+		events = [][]any{make([]any, 2*len(t.cols))}
+	} else if err := ev(stepCtx(x), func(r []any) error { events = append(events, r); return nil }); err != nil {
 		return 0, nil, err
 	}
 	s := x.s

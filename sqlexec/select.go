@@ -153,11 +153,11 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 		// Windows see the query's rows after grouping: their expressions
 		// bind where the select list does.
 		win = &winScope{}
+		proj.win = win
+		defer func() { proj.win = nil }()
 		if err := b.windowClause(proj, win, st.WindowClause); err != nil {
 			return nil, err
 		}
-		proj.win = win
-		defer func() { proj.win = nil }()
 	}
 	var srf *srfScope
 	if b.containsSetCall(targets...) {

@@ -43,6 +43,9 @@ type Session struct {
 	cursors        map[string]*cursor
 	cursorCount    int
 	unnamedPortals int
+	// statements numbers the statements the session has executed, so
+	// that a cursor sees whether others ran since it last read (cursor.go).
+	statements uint64
 	// env caches textEnv for settings version envVersion.
 	env        *types.Env
 	envVersion uint64

@@ -62,6 +62,7 @@ func (b *binder) sysCall(sc *scope, name string, overloads []sysFunc, fc *pg_que
 	out := &scalar{typ: f.result, slot: -1, name: name, volatile: f.volatile}
 	if f.volatile {
 		b.volatileCalls++
+		b.pgVolatileCalls++
 	}
 	b.mutableCalls++ // no system function is marked immutable here
 	for i, a := range args {

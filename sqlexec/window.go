@@ -17,6 +17,9 @@ type winScope struct {
 	// inCall is set while a call's arguments are bound: window calls do not
 	// nest.
 	inCall bool
+	// inDef is set while a window's definition is bound, which may not
+	// call window functions either.
+	inDef bool
 }
 
 // winDef is a window, resolved: how rows are partitioned and ordered, and
@@ -134,6 +137,8 @@ func (b *binder) windowClause(sc *scope, ws *winScope, defs []*pg_query.Node) er
 // windowDef binds one window specification, copying the window it refers
 // to by the rules of SQL:2008 (PostgreSQL's transformWindowDefinitions).
 func (b *binder) windowDef(sc *scope, ws *winScope, w *pg_query.WindowDef) (*winDef, error) {
+	ws.inDef = true
+	defer func() { ws.inDef = false }()
 	d := &winDef{name: w.Name}
 	var ref *winDef
 	if w.Refname != "" {
@@ -275,6 +280,9 @@ func (b *binder) windowCall(sc *scope, fc *pg_query.FuncCall) (*scalar, error) {
 	ws := sc.win
 	if ws.inCall {
 		return nil, b.errAt(pgerror.New(pgerror.WindowingError, "window function calls cannot be nested"), fc.Location)
+	}
+	if ws.inDef {
+		return nil, b.errAt(pgerror.New(pgerror.WindowingError, "window functions are not allowed in window definitions"), fc.Location)
 	}
 	name := strings.ToLower(lastName(fc.Funcname))
 	fn, isWindowFunc := windowFuncs[name]

@@ -1,7 +1,10 @@
 package sqlexec
 
 import (
+	"maps"
+
 	pg_query "github.com/pganalyze/pg_query_go/v6"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
 )
@@ -21,14 +24,11 @@ func recursiveWithOrder(w *pg_query.WithClause) ([]*pg_query.CommonTableExpr, er
 	for i, n := range w.Ctes {
 		c := n.GetCommonTableExpr()
 		seen := map[int]bool{}
-		walk(c.Ctequery, func(m *pg_query.Node) bool {
-			if rv := m.GetRangeVar(); rv != nil && rv.Schemaname == "" {
-				if j, ok := index[rv.Relname]; ok && !seen[j] {
-					seen[j] = true
-					deps[i] = append(deps[i], j)
-				}
+		withRefs(c.Ctequery, nil, func(name string) {
+			if j, ok := index[name]; ok && !seen[j] {
+				seen[j] = true
+				deps[i] = append(deps[i], j)
 			}
-			return true
 		})
 		if seen[i] {
 			if modifiedTable(c.Ctequery) != nil {
@@ -72,4 +72,57 @@ func recursiveWithOrder(w *pg_query.WithClause) ([]*pg_query.CommonTableExpr, er
 		}
 	}
 	return order, nil
+}
+
+// withRefs calls ref with the name of each relation n reads without a
+// schema, except where a WITH query of n's own of that name hides it (or
+// the name is in hidden): a WITH query is seen by the statement's body
+// and by the WITH queries after it, or under RECURSIVE by all of them.
+func withRefs(n *pg_query.Node, hidden map[string]bool, ref func(string)) {
+	walk(n, func(m *pg_query.Node) bool {
+		if rv := m.GetRangeVar(); rv != nil && rv.Schemaname == "" && !hidden[rv.Relname] {
+			ref(rv.Relname)
+		}
+		field := withField(m)
+		if field == nil || *field == nil {
+			return true
+		}
+		w := *field
+		body := maps.Clone(hidden)
+		if body == nil {
+			body = map[string]bool{}
+		}
+		for i, cn := range w.Ctes {
+			seen := maps.Clone(body)
+			for j, other := range w.Ctes {
+				if w.Recursive || j < i {
+					seen[other.GetCommonTableExpr().Ctename] = true
+				}
+			}
+			withRefs(cn.GetCommonTableExpr().Ctequery, seen, ref)
+		}
+		for _, cn := range w.Ctes {
+			body[cn.GetCommonTableExpr().Ctename] = true
+		}
+		rest := proto.Clone(m).(*pg_query.Node)
+		*withField(rest) = nil
+		withRefs(rest, body, ref)
+		return false
+	})
+}
+
+// withField is the WITH clause field of a SELECT, INSERT, UPDATE or
+// DELETE node; nil for other nodes.
+func withField(n *pg_query.Node) **pg_query.WithClause {
+	switch v := n.Node.(type) {
+	case *pg_query.Node_SelectStmt:
+		return &v.SelectStmt.WithClause
+	case *pg_query.Node_InsertStmt:
+		return &v.InsertStmt.WithClause
+	case *pg_query.Node_UpdateStmt:
+		return &v.UpdateStmt.WithClause
+	case *pg_query.Node_DeleteStmt:
+		return &v.DeleteStmt.WithClause
+	}
+	return nil
 }

@@ -38,6 +38,10 @@ func resolveAggregate(name string, args []Type, star bool) (*Aggregate, error) {
 	}
 	switch name {
 	case "count":
+		if len(args) == 0 {
+			// pg_proc's count() is count(*), which must be called so.
+			return nil, pgerror.New(pgerror.WrongObjectType, "count(*) must be used to call a parameterless aggregate function")
+		}
 		if len(args) != 1 {
 			return nil, funcError(name, args, false)
 		}
