@@ -268,13 +268,19 @@ func lockPrivileges(mode isolation.TableLock) string {
 func (b *binder) viewLockTargets(targets []lockTarget, v *viewDesc, as uint32, ancestors []*viewDesc) []lockTarget {
 	targets = append(targets, lockTarget{view: v, as: as})
 	ancestors = append(ancestors, v)
+	// Its relations are checked for its owner, or for the role running the
+	// statement (0) when it is security_invoker.
+	depsAs := v.ownerRole()
+	if v.securityInvoker {
+		depsAs = 0
+	}
 	for _, oid := range v.deps {
 		if t := b.cat.tables[oid]; t != nil {
-			targets = append(targets, lockTarget{table: t, as: v.ownerRole()})
+			targets = append(targets, lockTarget{table: t, as: depsAs})
 			continue
 		}
 		if dep := viewByOid(b.cat, oid); dep != nil && !slices.Contains(ancestors, dep) {
-			targets = b.viewLockTargets(targets, dep, v.ownerRole(), ancestors)
+			targets = b.viewLockTargets(targets, dep, depsAs, ancestors)
 		}
 	}
 	return targets
