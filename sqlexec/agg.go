@@ -136,9 +136,19 @@ func (b *binder) aggLookup(sc *scope, n *pg_query.Node) (*scalar, bool, error) {
 		if err != nil {
 			return nil, false, err
 		}
+		col := e
+		if e.usingOf != nil {
+			col = e.usingOf
+		}
 		for i, g := range agg.groups {
-			if e.slot >= 0 && g.e.slot == e.slot {
-				return aggSlot(i, g.e.typ, e.name), true, nil
+			if col.slot >= 0 && g.e.slot == col.slot {
+				grouped := aggSlot(i, g.e.typ, e.name)
+				if col != e {
+					// The merged column of a USING join grouped by its
+					// left column: converted as the reference reads it.
+					grouped, err = b.coerce(grouped, e.typ, types.CastImplicit)
+				}
+				return grouped, true, err
 			}
 		}
 		if e.refs == 0 {

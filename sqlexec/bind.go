@@ -130,6 +130,10 @@ type scalar struct {
 	domain *typeDesc
 	// coll is the collation derived for the expression (collation.go).
 	coll collState
+	// usingOf is, for the merged column of a JOIN ... USING read as the
+	// pair's common type, the column reference it converts (GROUP BY of
+	// that column covers it).
+	usingOf *scalar
 }
 
 func itemBit(i int) uint64 {
@@ -183,9 +187,13 @@ type scopeCol struct {
 	hidden bool // not expanded by *
 	// merged marks the right-hand column of a JOIN ... USING pair: only a
 	// qualified reference reaches it.
-	merged   bool
-	tableOID uint32
-	attnum   int16
+	merged bool
+	// usingType, set on the left-hand column of a JOIN ... USING pair whose
+	// columns' common type is another, is the type an unqualified
+	// reference and * read it as: PostgreSQL's merged column.
+	usingType types.Type
+	tableOID  uint32
+	attnum    int16
 	// scalarItem marks the one column of a function in FROM that returns a
 	// scalar type: a whole-row reference to the item is its value.
 	scalarItem bool
@@ -489,15 +497,21 @@ func (b *binder) resolveCol(sc *scope, fields []string, loc int32) (*scalar, err
 		if c.relOID != 0 {
 			return &scalar{typ: types.OidType, slot: -1, name: name, eval: constEval(int64(c.relOID))}, nil
 		}
+		var e *scalar
 		if depth == 0 {
-			return &scalar{typ: c.typ, slot: slot, refs: itemBit(c.item), name: name, coll: outputCollation(c.typ, c.coll),
-				eval: func(x *execCtx) (any, error) { return x.row[slot], nil }}, nil
+			e = &scalar{typ: c.typ, slot: slot, refs: itemBit(c.item), name: name, coll: outputCollation(c.typ, c.coll),
+				eval: func(x *execCtx) (any, error) { return x.row[slot], nil }}
+		} else {
+			cur.pending |= itemBit(c.item)
+			d := depth
+			e = &scalar{typ: c.typ, slot: -1, name: name, coll: outputCollation(c.typ, c.coll), eval: func(x *execCtx) (any, error) {
+				return x.outer[len(x.outer)-d][slot], nil
+			}}
 		}
-		cur.pending |= itemBit(c.item)
-		d := depth
-		return &scalar{typ: c.typ, slot: -1, name: name, coll: outputCollation(c.typ, c.coll), eval: func(x *execCtx) (any, error) {
-			return x.outer[len(x.outer)-d][slot], nil
-		}}, nil
+		if rel == "" {
+			return b.usingMerged(c, e)
+		}
+		return e, nil
 	}
 	if name != "tableoid" && slices.Contains(systemColumnNames, name) && tableInScope(sc, rel) {
 		return nil, b.errAt(pgerror.Unsupported("system column \""+name+"\""), loc)
@@ -519,6 +533,20 @@ func (b *binder) resolveCol(sc *scope, fields []string, loc int32) (*scalar, err
 		return nil, b.errAt(pgerror.Newf(pgerror.UndefinedColumn, "column %s.%s does not exist", rel, name), loc)
 	}
 	return nil, b.errAt(pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" does not exist", name), loc)
+}
+
+// usingMerged is e, an unqualified reference to column c, as the merged
+// column of a JOIN ... USING reads it: converted to the pair's common type.
+func (b *binder) usingMerged(c scopeCol, e *scalar) (*scalar, error) {
+	if c.usingType.Oid == 0 {
+		return e, nil
+	}
+	m, err := b.coerce(e, c.usingType, types.CastImplicit)
+	if err != nil {
+		return nil, err
+	}
+	m.name, m.usingOf = e.name, e
+	return m, nil
 }
 
 func (b *binder) relVisible(sc *scope, rel string) bool {

@@ -644,9 +644,7 @@ func usingCondition(sc *scope, start int, right *fromItem, j *pg_query.JoinExpr)
 				return nil, err
 			}
 			if common.Oid != lt.Oid {
-				// PostgreSQL's merged column is of the common type;
-				// fickle's is the left column as it is.
-				return nil, pgerror.Unsupported("JOIN ... USING of a column whose common type is not the left column's type")
+				sc.cols[left].usingType = common
 			}
 		}
 		sc.cols[rightCol].hidden, sc.cols[rightCol].merged = true, true

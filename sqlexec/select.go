@@ -750,8 +750,17 @@ func (b *binder) targetList(sc *scope, targets []*pg_query.Node, unknown unknown
 				found = true
 				slot := c.slot
 				coll := outputCollation(c.typ, c.coll)
-				outs = append(outs, &scalar{typ: c.typ, slot: slot, refs: itemBit(c.item), coll: coll, eval: func(x *execCtx) (any, error) { return x.row[slot], nil }})
-				cols = append(cols, outCol{Name: c.name, typ: c.typ, tableOID: c.tableOID, attnum: c.attnum, coll: coll})
+				out := &scalar{typ: c.typ, slot: slot, refs: itemBit(c.item), coll: coll, eval: func(x *execCtx) (any, error) { return x.row[slot], nil }}
+				col := outCol{Name: c.name, typ: c.typ, tableOID: c.tableOID, attnum: c.attnum, coll: coll}
+				if rel == "" && c.usingType.Oid != 0 {
+					var err error
+					if out, err = b.usingMerged(c, out); err != nil {
+						return nil, nil, nil, err
+					}
+					col = outCol{Name: c.name, typ: out.typ, coll: out.coll}
+				}
+				outs = append(outs, out)
+				cols = append(cols, col)
 				nodes = append(nodes, nil)
 			}
 			if !found && rel != "" && !slices.ContainsFunc(sc.cols, func(c scopeCol) bool { return c.rel == rel }) {
