@@ -287,21 +287,29 @@ func (d *deparser) fromItem(n *pg_query.Node, items []*fromItem, indent int, pre
 // naturalColumns are the columns NATURAL JOIN j joins on: those of its
 // left side, in their order, that its right side has too.
 func (d *deparser) naturalColumns(j *pg_query.JoinExpr) ([]string, error) {
-	left, err := d.itemColumns(j.Larg)
-	if err != nil {
-		return nil, err
+	left, right, err := d.sideColumns(j)
+	return commonColumns(left, right), err
+}
+
+// sideColumns are the columns (itemColumns) of join j's left and right
+// sides.
+func (d *deparser) sideColumns(j *pg_query.JoinExpr) (left, right []string, err error) {
+	if left, err = d.itemColumns(j.Larg); err != nil {
+		return nil, nil, err
 	}
-	right, err := d.itemColumns(j.Rarg)
-	if err != nil {
-		return nil, err
-	}
+	right, err = d.itemColumns(j.Rarg)
+	return left, right, err
+}
+
+// commonColumns are the names of left that right has too, in left's order.
+func commonColumns(left, right []string) []string {
 	var out []string
 	for _, name := range left {
 		if slices.Contains(right, name) {
 			out = append(out, name)
 		}
 	}
-	return out, nil
+	return out
 }
 
 // itemColumns names the columns a FROM item of a join shows: a table's or
@@ -329,19 +337,13 @@ func (d *deparser) itemColumns(n *pg_query.Node) ([]string, error) {
 		if j.Alias != nil {
 			return nil, errNotDeparsed
 		}
-		left, err := d.itemColumns(j.Larg)
-		if err != nil {
-			return nil, err
-		}
-		right, err := d.itemColumns(j.Rarg)
+		left, right, err := d.sideColumns(j)
 		if err != nil {
 			return nil, err
 		}
 		using := strs(j.UsingClause)
 		if j.IsNatural {
-			if using, err = d.naturalColumns(j); err != nil {
-				return nil, err
-			}
+			using = commonColumns(left, right)
 		}
 		out := slices.Clone(using)
 		for _, name := range append(left, right...) {
