@@ -220,44 +220,20 @@ func TestCopyFromBinaryErrorsMatchPostgres(t *testing.T) {
 		}
 		return out
 	}
-	inputs := map[string][]byte{
-		"bad signature":       []byte("PGCOPX\n\xff\r\n\x00\x00\x00\x00\x00\x00\x00\x00\x00"),
-		"missing flags":       []byte("PGCOPY\n\xff\r\n\x00\x00"),
-		"critical flag":       []byte("PGCOPY\n\xff\r\n\x00\x00\x04\x00\x00\x00\x00\x00\x00"),
-		"field count":         stream(int16(1), int32(4), int32(7)),
-		"short tuple":         stream(int16(2), int32(4), int32(7), int32(4), "ab"),
-		"invalid field size":  stream(int16(2), int32(4), int32(7), int32(-5)),
-		"int4 too long":       stream(int16(2), int32(5), int32(7), "x", int32(-1)),
-		"int4 too short":      stream(int16(2), int32(2), "ab", int32(-1)),
-		"varchar too long":    stream(int16(2), int32(4), int32(7), int32(4), "abcd"),
-		"data after trailer":  stream(int16(2), int32(4), int32(7), int32(-1), int16(-1), "x"),
-		"error on second row": stream(int16(2), int32(4), int32(7), int32(-1), int16(2), int32(-1), int32(5), "abcde"),
+	inputs := []copyErrorInput{
+		{"bad signature", "", []byte("PGCOPX\n\xff\r\n\x00\x00\x00\x00\x00\x00\x00\x00\x00")},
+		{"missing flags", "", []byte("PGCOPY\n\xff\r\n\x00\x00")},
+		{"critical flag", "", []byte("PGCOPY\n\xff\r\n\x00\x00\x04\x00\x00\x00\x00\x00\x00")},
+		{"field count", "", stream(int16(1), int32(4), int32(7))},
+		{"short tuple", "", stream(int16(2), int32(4), int32(7), int32(4), "ab")},
+		{"invalid field size", "", stream(int16(2), int32(4), int32(7), int32(-5))},
+		{"int4 too long", "", stream(int16(2), int32(5), int32(7), "x", int32(-1))},
+		{"int4 too short", "", stream(int16(2), int32(2), "ab", int32(-1))},
+		{"varchar too long", "", stream(int16(2), int32(4), int32(7), int32(4), "abcd")},
+		{"data after trailer", "", stream(int16(2), int32(4), int32(7), int32(-1), int16(-1), "x")},
+		{"error on second row", "", stream(int16(2), int32(4), int32(7), int32(-1), int16(2), int32(-1), int32(5), "abcde")},
 	}
-	type outcome struct{ code, message, where string }
-	results := [2]map[string]outcome{{}, {}}
-	for i, dsn := range []string{srv.DSN(), pgDSN} {
-		pc, err := pgconn.Connect(ctx, dsn)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer pc.Close(context.Background())
-		if _, err := pc.Exec(ctx, "CREATE TABLE target (a int, b varchar(3))").ReadAll(); err != nil {
-			t.Fatal(err)
-		}
-		for name, in := range inputs {
-			_, err := pc.CopyFrom(ctx, bytes.NewReader(in), "COPY target FROM STDIN (FORMAT binary)")
-			var pe *pgconn.PgError
-			if !errors.As(err, &pe) {
-				t.Fatalf("%s: %s: got %v, want an error", dsn, name, err)
-			}
-			results[i][name] = outcome{pe.Code, pe.Message, pe.Where}
-		}
-	}
-	for name := range inputs {
-		if got, want := results[0][name], results[1][name]; got != want {
-			t.Errorf("%s: fickle %+v, PostgreSQL %+v", name, got, want)
-		}
-	}
+	compareCopyErrors(t, ctx, [2]string{srv.DSN(), pgDSN}, "CREATE TABLE target (a int, b varchar(3))", "COPY target FROM STDIN (FORMAT binary)", inputs)
 }
 
 // TestCopyFromTextErrorsMatchPostgres sends the same text and CSV COPY
@@ -269,29 +245,44 @@ func TestCopyFromTextErrorsMatchPostgres(t *testing.T) {
 	pgDSN := strings.Replace(postgresDSN(port), "/postgres?", "/"+freshPostgresDB(t, port)+"?", 1)
 	srv := startFickle(t)
 	ctx := testCtx(t)
-	inputs := []struct{ name, copy, data string }{
-		{"bad integer", "", "1\tx\n2\ty\nabc\tz\n"},
-		{"missing column", "", "1\tx\n2\n"},
-		{"extra column", "", "1\tx\n2\ty\tz\n"},
-		{"not null", "", "1\tx\n\\N\ty\n"},
-		{"check", "", "1\tx\n5\ty\n"},
-		{"unique", "", "1\tx\n1\ty\n"},
-		{"long value", "", "1\t" + strings.Repeat("é", 80) + "\n"},
-		{"csv header and quoted line break", "(FORMAT csv, HEADER)", "a,b\n1,\"x\ny\"\nq,z\n"},
+	inputs := []copyErrorInput{
+		{"bad integer", "", []byte("1\tx\n2\ty\nabc\tz\n")},
+		{"missing column", "", []byte("1\tx\n2\n")},
+		{"extra column", "", []byte("1\tx\n2\ty\tz\n")},
+		{"not null", "", []byte("1\tx\n\\N\ty\n")},
+		{"check", "", []byte("1\tx\n5\ty\n")},
+		{"unique", "", []byte("1\tx\n1\ty\n")},
+		{"long value", "", []byte("1\t" + strings.Repeat("é", 80) + "\n")},
+		{"csv header and quoted line break", "(FORMAT csv, HEADER)", []byte("a,b\n1,\"x\ny\"\nq,z\n")},
 	}
+	compareCopyErrors(t, ctx, [2]string{srv.DSN(), pgDSN}, "CREATE TABLE tc (a int NOT NULL UNIQUE CHECK (a < 3), b varchar(10))", "COPY tc FROM STDIN", inputs)
+}
+
+// copyErrorInput is COPY data that fails: its name, the COPY's options and
+// the data.
+type copyErrorInput struct {
+	name, options string
+	data          []byte
+}
+
+// compareCopyErrors runs setup, then copyStmt with each input's options and
+// data, on fickle and on PostgreSQL (dsns), and fails the test where the
+// two fail differently: SQLSTATE, message or CONTEXT.
+func compareCopyErrors(t *testing.T, ctx context.Context, dsns [2]string, setup, copyStmt string, inputs []copyErrorInput) {
+	t.Helper()
 	type outcome struct{ code, message, where string }
-	results := [2][]outcome{}
-	for i, dsn := range []string{srv.DSN(), pgDSN} {
+	var results [2][]outcome
+	for i, dsn := range dsns {
 		pc, err := pgconn.Connect(ctx, dsn)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer pc.Close(context.Background())
-		if _, err := pc.Exec(ctx, "CREATE TABLE tc (a int NOT NULL UNIQUE CHECK (a < 3), b varchar(10))").ReadAll(); err != nil {
+		if _, err := pc.Exec(ctx, setup).ReadAll(); err != nil {
 			t.Fatal(err)
 		}
 		for _, in := range inputs {
-			_, err := pc.CopyFrom(ctx, strings.NewReader(in.data), "COPY tc FROM STDIN "+in.copy)
+			_, err := pc.CopyFrom(ctx, bytes.NewReader(in.data), strings.TrimSpace(copyStmt+" "+in.options))
 			var pe *pgconn.PgError
 			if !errors.As(err, &pe) {
 				t.Fatalf("%s: %s: got %v, want an error", dsn, in.name, err)
