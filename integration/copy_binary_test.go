@@ -254,6 +254,8 @@ func TestCopyFromTextErrorsMatchPostgres(t *testing.T) {
 		{"unique", "", []byte("1\tx\n1\ty\n")},
 		{"long value", "", []byte("1\t" + strings.Repeat("é", 80) + "\n")},
 		{"csv header and quoted line break", "(FORMAT csv, HEADER)", []byte("a,b\n1,\"x\ny\"\nq,z\n")},
+		{"csv unterminated", "(FORMAT csv)", []byte("1,x\n2,\"y\n")},
+		{"csv unterminated without line break", "(FORMAT csv)", []byte("1,x\n2,\"y")},
 	}
 	compareCopyErrors(t, ctx, [2]string{srv.DSN(), pgDSN}, "CREATE TABLE tc (a int NOT NULL UNIQUE CHECK (a < 3), b varchar(10))", "COPY tc FROM STDIN", inputs)
 }

@@ -697,6 +697,11 @@ func readRawRecord(r *bufio.Reader, o copyOptions) (record string, end bool, err
 				break
 			}
 		}
+		if strings.Count(line, string(o.quote))%2 == 1 {
+			// Unterminated at the end of the data: a line break read is
+			// the quoted field's, as PostgreSQL counts and quotes it.
+			return line, false, nil
+		}
 	}
 	line = strings.TrimSuffix(line, "\n")
 	line = strings.TrimSuffix(line, "\r")
