@@ -18,13 +18,14 @@ const copyBatchesInFlight = 2
 
 // rawCopyBatch is a run of records read from a COPY's input, in order, and
 // how the read after the last of them ended: at the end-of-data marker, or
-// with err (io.EOF at the end of the input). rows is an inserted batch's
-// storage, empty, for the decoder to reuse.
+// with err (io.EOF at the end of the input). rows and lines are an inserted
+// batch's storage, empty, for the decoder to reuse.
 type rawCopyBatch struct {
 	records []string
 	end     bool
 	err     error
 	rows    [][]any
+	lines   []int64
 }
 
 // decodedCopyBatch is the table rows of a rawCopyBatch's records, in order,
@@ -34,10 +35,11 @@ type rawCopyBatch struct {
 // raw batch's storage, decoded, for the reader to reuse.
 type decodedCopyBatch struct {
 	rows [][]any
-	// lines and texts are each row's line number and record, for the
-	// context of a failure to insert it.
+	// lines are each row's line number, and headers the records before
+	// the first row (a HEADER line): row i's record is records[headers+i].
+	// Both give a failure to insert a row its context.
 	lines    []int64
-	texts    []string
+	headers  int
 	err      error
 	panicked any
 	records  []string
@@ -91,10 +93,11 @@ func copyTextRowsConcurrently(x *execCtx, cp *copyPlan, r *bufio.Reader, insert 
 	inFlight := 0
 	var spareRecords [][]string // storage of decoded batches' records
 	var spareRows [][][]any     // storage of inserted batches' rows
+	var spareLines [][]int64    // and of their line numbers
 	for {
 		for rawOpen && inFlight < copyBatchesInFlight {
 			b := readRawCopyBatch(r, cp.opts, takeSpare(&spareRecords))
-			b.rows = takeSpare(&spareRows)
+			b.rows, b.lines = takeSpare(&spareRows), takeSpare(&spareLines)
 			raw <- b
 			inFlight++
 			if b.end || b.err != nil {
@@ -109,7 +112,7 @@ func copyTextRowsConcurrently(x *execCtx, cp *copyPlan, r *bufio.Reader, insert 
 		}
 		for i, row := range b.rows {
 			if err := insert(row); err != nil {
-				return copyInsertContext(err, cp.t.name, b.lines[i], b.texts[i])
+				return copyInsertContext(err, cp.t.name, b.lines[i], b.records[b.headers+i])
 			}
 		}
 		if b.err == io.EOF {
@@ -120,6 +123,7 @@ func copyTextRowsConcurrently(x *execCtx, cp *copyPlan, r *bufio.Reader, insert 
 		}
 		spareRecords = append(spareRecords, b.records[:0])
 		spareRows = append(spareRows, b.rows[:0])
+		spareLines = append(spareLines, b.lines[:0])
 	}
 }
 
@@ -171,11 +175,10 @@ func decodeCopyBatches(d *textRecordDecoder, raw <-chan rawCopyBatch, decoded ch
 		}
 	}()
 	for b := range raw {
-		out := decodedCopyBatch{rows: b.rows, err: b.err, records: b.records}
+		out := decodedCopyBatch{rows: b.rows, lines: b.lines, err: b.err, records: b.records}
 		if out.rows == nil {
 			out.rows = make([][]any, 0, copyDecodeBatch)
 		}
-		out.lines, out.texts = make([]int64, 0, len(b.records)), make([]string, 0, len(b.records))
 		for _, record := range b.records {
 			row, header, err := d.decode(record)
 			if err != nil {
@@ -184,7 +187,9 @@ func decodeCopyBatches(d *textRecordDecoder, raw <-chan rawCopyBatch, decoded ch
 			}
 			if !header {
 				out.rows = append(out.rows, row)
-				out.lines, out.texts = append(out.lines, d.line), append(out.texts, record)
+				out.lines = append(out.lines, d.line)
+			} else {
+				out.headers++
 			}
 		}
 		select {

@@ -129,6 +129,7 @@ func TestConcurrentTextCopyMatchesOneGoroutine(t *testing.T) {
 		{name: "insert fails", input: copyLines(1000, 0, ""), failAt: 300, want: "insert failed (; COPY t, line 300)"},
 		{name: "insert fails before a bad value", input: copyLines(1000, 400, "x"), failAt: 300, want: "insert failed"},
 		{name: "header", opts: "(HEADER)", input: "id\tv\n" + copyLines(500, 0, "")},
+		{name: "insert fails after a header", opts: "(HEADER)", input: "id\tv\n" + copyLines(500, 0, ""), failAt: 300, want: "insert failed (; COPY t, line 301)"},
 		{name: "header line counted", opts: "(HEADER)", input: "id\tv\n" + copyLines(500, 300, "300"), want: "COPY t, line 301"},
 		{name: "CSV with a quoted line break", opts: "(FORMAT csv)", input: "1,\"a\nb\"\n2,\"c\"\"d\"\n3,\n4,\"\"\n5,x\n"},
 		{name: "CSV unterminated at the end", opts: "(FORMAT csv)", input: "1,a\n2,\"b\n3,c\n", want: "unterminated CSV quoted field"},
