@@ -181,8 +181,16 @@ func (b *binder) aggLookup(sc *scope, n *pg_query.Node) (*scalar, bool, error) {
 	defer func() { from.noAgg = "" }()
 	args := make([]*scalar, len(fc.Args))
 	ts := make([]types.Type, len(fc.Args))
-	local := false
-	outer, err := b.notingOuterRefs(from.parent, func() error {
+	// PostgreSQL places an aggregate at the innermost level whose columns
+	// its arguments, ORDER BY or FILTER read; local and outer track that
+	// over the three parts, compiled in PostgreSQL's order.
+	local, outer := false, false
+	compileNotingRefs := func(compile func() error) error {
+		o, err := b.notingOuterRefs(from.parent, compile)
+		outer = outer || o
+		return err
+	}
+	err := compileNotingRefs(func() error {
 		for i, a := range fc.Args {
 			e, err := b.expr(from, a)
 			if err != nil {
@@ -195,11 +203,6 @@ func (b *binder) aggLookup(sc *scope, n *pg_query.Node) (*scalar, bool, error) {
 	})
 	if err != nil {
 		return nil, true, err
-	}
-	if outer && !local {
-		// PostgreSQL evaluates an aggregate of outer columns only in the
-		// outer query ((SELECT max(o.x)) aggregates over o's rows).
-		return nil, true, b.errAt(pgerror.Unsupported("an aggregate of an outer query's columns in a subquery"), fc.Location)
 	}
 	for i, e := range args {
 		if unresolved(e) || e.lit != nil {
@@ -221,17 +224,32 @@ func (b *binder) aggLookup(sc *scope, n *pg_query.Node) (*scalar, bool, error) {
 		}
 	}
 	ent := &aggEntry{key: key, fn: fn, args: args, distinct: fc.AggDistinct}
-	if ent.orderBy, ent.order, err = b.sortClause(from, fc.AggOrder); err != nil {
+	if err := compileNotingRefs(func() (err error) {
+		ent.orderBy, ent.order, err = b.sortClause(from, fc.AggOrder)
+		return err
+	}); err != nil {
 		return nil, true, err
+	}
+	for _, e := range ent.orderBy {
+		local = local || e.refs != 0
 	}
 	if ent.distinct && !orderedByArguments(fc) {
 		return nil, true, b.errAt(pgerror.New(pgerror.InvalidColumnReference,
 			"in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list"), fc.Location)
 	}
 	if fc.AggFilter != nil {
-		if ent.filter, err = b.cond(from, fc.AggFilter, "FILTER"); err != nil {
+		if err := compileNotingRefs(func() (err error) {
+			ent.filter, err = b.cond(from, fc.AggFilter, "FILTER")
+			return err
+		}); err != nil {
 			return nil, true, err
 		}
+		local = local || ent.filter.refs != 0
+	}
+	if outer && !local {
+		// PostgreSQL evaluates such an aggregate in the outer query
+		// ((SELECT max(o.x)) aggregates over o's rows).
+		return nil, true, b.errAt(pgerror.Unsupported("an aggregate of an outer query's columns in a subquery"), fc.Location)
 	}
 	agg.aggs = append(agg.aggs, ent)
 	return aggSlot(len(agg.groups)+len(agg.aggs)-1, fn.Result, name), true, nil

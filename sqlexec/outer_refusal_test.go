@@ -9,7 +9,8 @@ import (
 
 // TestOuterReferencesFickleCannotEvaluateAreRefused pins the refusals that
 // replaced wrong answers bench/pgregress found: an aggregate of an outer
-// query's columns (PostgreSQL aggregates it in the outer query) and a WITH
+// query's columns alone, in its arguments, ORDER BY or FILTER (PostgreSQL
+// aggregates it in the outer query) and a WITH
 // query naming an outer query's columns read from a subquery nested deeper
 // than the WITH (fickle read them as NULL). Each answers 0A000; PostgreSQL
 // answers them, so they are not in the differential corpus (which has the
@@ -19,6 +20,11 @@ func TestOuterReferencesFickleCannotEvaluateAreRefused(t *testing.T) {
 	cases := []string{
 		"SELECT (SELECT max(o.x)) FROM (VALUES (1),(2),(3)) o(x)",
 		"SELECT (SELECT max(o.x) + count(*) FROM (VALUES (5)) i(y)) FROM (VALUES (1),(2),(3)) o(x)",
+		// A FILTER or ORDER BY of outer columns alone places the aggregate
+		// in the outer query too.
+		"SELECT (SELECT count(*) FILTER (WHERE o.x <> 0) FROM (VALUES (5)) i(y)) FROM (VALUES (1),(2),(3)) o(x)",
+		"SELECT (SELECT max(0) FILTER (WHERE o.x > 1)) FROM (VALUES (1),(2),(3)) o(x)",
+		"SELECT (SELECT string_agg('a', ',' ORDER BY o.x)) FROM (VALUES (1),(2),(3)) o(x)",
 		"SELECT (WITH cte(foo) AS (VALUES (x)) SELECT (SELECT foo FROM cte)) FROM (VALUES (1),(2)) t(x)",
 		"SELECT (WITH cte(foo) AS (SELECT x) SELECT (SELECT foo FROM cte)) FROM (VALUES (1),(2)) t(x)",
 	}
