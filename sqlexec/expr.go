@@ -305,24 +305,18 @@ func (b *binder) binary(op string, l, r *scalar, loc int32) (*scalar, error) {
 			return nil, err
 		}
 	}
+	lt, rt := l.typ, r.typ
 	switch {
 	case unresolved(l) && unresolved(r):
 		b.fix(l, types.Text)
 		b.fix(r, types.Text)
+		lt, rt = l.typ, r.typ
 	case unresolved(l):
-		t := r.typ
-		if t.Oid == types.OidUnknown {
-			t = types.Text
-		}
-		b.fix(l, t)
+		lt = b.fixOperand(op, l, r.typ)
 	case unresolved(r):
-		t := l.typ
-		if t.Oid == types.OidUnknown {
-			t = types.Text
-		}
-		b.fix(r, t)
+		rt = b.fixOperand(op, r, l.typ)
 	}
-	o, err := types.ResolveBinaryOp(op, l.typ, r.typ)
+	o, err := types.ResolveBinaryOp(op, lt, rt)
 	if err != nil {
 		if pe, ok := err.(*pgerror.Error); ok && pe.Position == 0 {
 			pe.Position = b.pos(loc)
@@ -342,6 +336,23 @@ func (b *binder) binary(op string, l, r *scalar, loc int32) (*scalar, error) {
 			}
 			return ev(x.env, lv, rv)
 		}}, nil
+}
+
+// fixOperand types parameter p, the operand of op beside one of type
+// other, and returns the type op resolves with. Beside a composite value a
+// comparison resolves to the record operators, so PostgreSQL types the
+// parameter record, whose values no client can send (Bind fails with
+// 0A000, and only NULL binds): the operator is the composite's own.
+func (b *binder) fixOperand(op string, p *scalar, other types.Type) types.Type {
+	switch {
+	case other.Oid == types.OidUnknown:
+		other = types.Text
+	case other.IsRecord() && isComparisonOp(op):
+		b.fix(p, types.Type{Oid: types.OidRecord, Typmod: -1})
+		return other
+	}
+	b.fix(p, other)
+	return other
 }
 
 // recordLiteral is PostgreSQL's 0A000 for an untyped string literal lit
@@ -478,11 +489,13 @@ func (b *binder) inListParts(sc *scope, a *pg_query.A_Expr) (*scalar, *scalar, [
 	refs, volatile := x.refs, x.volatile
 	operand, once := onceOperand(x)
 	for i, e := range elems {
-		// An untyped literal or NULL in a list of two or more takes the
-		// list's common type, as PostgreSQL's IN resolves it: a composite x
-		// reads it as its row. (PostgreSQL reads a list of one as x = e.)
-		if len(elems) > 1 && (e.lit != nil && e.typ.Oid == types.OidUnknown || e.null) && x.typ.IsComposite() {
-			if e, err = b.coerce(e, x.typ, types.CastImplicit); err != nil {
+		// An untyped literal, parameter or NULL in a list of two or more
+		// takes the list's common type, as PostgreSQL's IN resolves it: a
+		// composite x reads it as its row. (PostgreSQL reads a list of one
+		// as x = e.)
+		untyped := e.lit != nil && e.typ.Oid == types.OidUnknown || e.null || unresolved(e)
+		if len(elems) > 1 && untyped && x.typ.IsComposite() {
+			if e, err = b.fix(e, x.typ); err != nil {
 				return nil, nil, nil, err
 			}
 			elems[i] = e

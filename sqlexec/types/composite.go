@@ -122,6 +122,12 @@ func decodeKeyRecord(t Type, buf []byte) (any, []byte, error) {
 	return out, buf, nil
 }
 
+// anonymousRecordInput is record_in's error for the pseudo-type record:
+// text names no shape to read.
+func anonymousRecordInput() error {
+	return pgerror.New(pgerror.FeatureNotSupported, "input of anonymous composite types is not implemented")
+}
+
 // recordCastPath finds the casts between records and composite types: a
 // record of known shape to a composite type field by field (PostgreSQL's
 // coerce_record_to_complex, which needs as many fields as the type has),
@@ -137,9 +143,7 @@ func recordCastPath(from, to Type, ctx CastContext) (fn EnvCastFunc, found bool,
 		return identity, true, nil
 	case from.Oid == OidUnknown || isStringType(from.Oid) && ctx == CastExplicit:
 		if to.Oid == OidRecord {
-			return func(*Env, any) (any, error) {
-				return nil, pgerror.New(pgerror.FeatureNotSupported, "input of anonymous composite types is not implemented")
-			}, true, nil
+			return func(*Env, any) (any, error) { return nil, anonymousRecordInput() }, true, nil
 		}
 		return fromText(to), true, nil
 	case isStringType(to.Oid) && ctx >= CastAssignment:

@@ -69,6 +69,9 @@ func parseText(env *Env, t Type, s string) (any, error) {
 	if t.IsComposite() {
 		return parseRecord(env, t, s)
 	}
+	if t.Oid == OidRecord {
+		return nil, anonymousRecordInput()
+	}
 	if t.IsEnum() {
 		return parseEnum(t, s)
 	}

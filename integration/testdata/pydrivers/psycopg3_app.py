@@ -130,6 +130,28 @@ def main():
         conn.commit()
         show("final", conn.execute("SELECT count(*), sum(id) FROM note").fetchone())
 
+        # A str parameter compared with a composite column: psycopg sends it
+        # untyped, PostgreSQL types it record and cannot read it (0A000);
+        # two in an IN list take the column's type.
+        conn.execute("CREATE TYPE point2 AS (x int, y int)")
+        conn.execute("CREATE TABLE spot (id int, p point2)")
+        conn.execute("INSERT INTO spot VALUES (1, '(1,2)'), (2, '(3,4)')")
+        conn.commit()
+        for query, args in [
+            ("SELECT id FROM spot WHERE p = %s", ("(1,2)",)),
+            ("SELECT id FROM spot WHERE %s < p", ("(1,2)",)),
+            ("SELECT id FROM spot WHERE p IS DISTINCT FROM %s", ("(1,2)",)),
+            ("SELECT id FROM spot WHERE p IN (%s)", ("(1,2)",)),
+            ("SELECT id FROM spot WHERE p IN (%s, %s) ORDER BY id", ("(1,2)", "(3,4)")),
+            ("SELECT id FROM spot WHERE p = %s", (None,)),
+            ("SELECT id FROM spot WHERE p = %s::point2", ("(3,4)",)),
+        ]:
+            try:
+                show(query, conn.execute(query, args).fetchall())
+            except psycopg.Error as e:
+                show(query, (e.sqlstate, e.diag.message_primary))
+            conn.rollback()
+
 
 if __name__ == "__main__":
     main()
