@@ -53,8 +53,8 @@ func TestCheckpointFoldsCommittedStateIntoInitAndStartsANewHistory(t *testing.T)
 	}
 	tb := f.s.e.tables[f.tab]
 	ks, _ := tb.keys.Get("x")
-	if len(ks.versions) != 1 || ks.versions[0].w != f.s.e.init {
-		t.Fatalf("x keeps %d versions after the checkpoint, want init's only", len(ks.versions))
+	if len(ks.versions()) != 1 || ks.versions()[0].w != f.s.e.init {
+		t.Fatalf("x keeps %d versions after the checkpoint, want init's only", len(ks.versions()))
 	}
 	// The unique index was rebuilt from the folded state: y's value is free.
 	tx = begin(t, a, history.ReadCommitted)

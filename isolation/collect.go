@@ -171,13 +171,13 @@ func dropPast(floor, h *omNode) *omNode {
 // or before the horizon, and reports whether ks is left with one version.
 func (e *engine) collectKey(ks *keyState) bool {
 	h := e.horizon
-	vs := ks.versions
+	vs := ks.versions()
 	b := 0
 	for b+1 < len(vs) && !h.before(vs[b+1].w.pos) {
 		b++
 	}
 	if int(ks.tab) >= len(e.tables) || e.tables[ks.tab] == nil {
-		ks.versions = vs[len(vs)-1:]
+		ks.keepVersions(vs[len(vs)-1:])
 		return true // a dropped table: nothing reads it again
 	}
 	if b == 0 {
@@ -202,7 +202,7 @@ func (e *engine) collectKey(ks *keyState) bool {
 		}
 	}
 	ks.scanFloor = dropPast(ks.scanFloor, h)
-	return len(ks.versions) == 1
+	return len(ks.versions()) == 1
 }
 
 // raiseToHorizon raises pending t's bounds to the horizon, or dooms it
@@ -268,7 +268,7 @@ func (e *engine) indexed(tb *table, ix *index, ks *keyState, ik string) bool {
 		k, _ := ix.spec.Key(row)
 		return string(k) == ik
 	}
-	for _, v := range ks.versions {
+	for _, v := range ks.versions() {
 		if !v.tomb() && has(v.row) {
 			return true
 		}

@@ -94,8 +94,10 @@ type table struct {
 	// the old key follows the row, and one that moving the row to another
 	// table left (Txn.MoveOut) to nowhere (lockrow.go).
 	moves map[movedVersion]moveTarget
-	// keySlab holds the keys allocated for the next keys made (newKeyState).
-	keySlab []keyState
+	// keySlab holds the keys allocated for the next keys made, and
+	// keySlabSize the size of its last allocation (newKeyState).
+	keySlab     []keyState
+	keySlabSize int
 }
 
 // moveTarget is where a moved row went: key of the same table, or another
@@ -114,14 +116,16 @@ type movedVersion struct {
 // keyState is one key of a table: its committed versions in commit order,
 // the first always init's (a tombstone unless data was loaded).
 type keyState struct {
-	key      string
-	tab      TableID
-	versions []version
-	// inline holds the first two versions (init's and one writer's), so
-	// that a key written once needs no separate slice; versions leaves it
-	// when a third arrives or a collection keeps a suffix.
+	key string
+	// inline holds the first two versions (init's and one writer's) and
+	// nver counts them, so that a key written once needs no separate
+	// slice; spill holds the versions instead when a third arrives or a
+	// collection keeps more than two (versions()).
 	inline [2]version
+	spill  *[]version
+	tab    TableID
 	hid    history.KeyID
+	nver   uint8
 	hidSet bool
 	dirty  bool // in engine.dirty
 	// creatorLocked: creator's row lock has its lock table entry (see
@@ -403,9 +407,9 @@ func (e *engine) refreshStatementReads(id TableID) {
 			if ks.tab != id || !s.ok {
 				return
 			}
-			for i := range ks.versions {
-				if ks.versions[i].w == s.w && !ks.versions[i].tomb() {
-					s.row = ks.versions[i].row
+			for _, v := range ks.versions() {
+				if v.w == s.w && !v.tomb() {
+					s.row = v.row
 					break
 				}
 			}
@@ -426,24 +430,39 @@ func (ix *index) add(row []any, ks *keyState) {
 	}
 }
 
+// versions returns the key's committed versions in commit order.
+func (ks *keyState) versions() []version {
+	if ks.spill != nil {
+		return *ks.spill
+	}
+	return ks.inline[:ks.nver:len(ks.inline)]
+}
+
 // resetVersions makes v the key's only version.
 func (ks *keyState) resetVersions(v version) {
-	ks.inline = [2]version{v}
-	ks.versions = ks.inline[:1:2]
+	ks.inline, ks.nver, ks.spill = [2]version{v}, 1, nil
 }
 
 // keepVersions makes kept (a suffix of the versions) the key's versions,
 // in the inline array when they fit, and lets go of the others.
 func (ks *keyState) keepVersions(kept []version) {
 	if len(kept) > len(ks.inline) {
-		ks.versions = slices.Clone(kept)
-		ks.inline = [2]version{}
+		ks.spillVersions(slices.Clone(kept))
 		return
 	}
 	var buf [2]version
 	n := copy(buf[:], kept)
-	ks.inline = buf
-	ks.versions = ks.inline[:n:2]
+	ks.inline, ks.nver, ks.spill = buf, uint8(n), nil
+}
+
+// spillVersions makes vs, more than the inline array holds, the key's
+// versions.
+func (ks *keyState) spillVersions(vs []version) {
+	if ks.spill == nil {
+		ks.spill = new([]version)
+	}
+	*ks.spill = vs
+	ks.inline, ks.nver = [2]version{}, 0
 }
 
 // entry returns the entry of index key ik.
@@ -468,7 +487,8 @@ func (ix *index) clearEntries() {
 
 // latest returns the co-latest committed version.
 func (ks *keyState) latest() version {
-	return ks.versions[len(ks.versions)-1]
+	vs := ks.versions()
+	return vs[len(vs)-1]
 }
 
 // keyState returns the state of key k of tb, creating it when create.
@@ -500,10 +520,12 @@ func (tb *table) createdKey(k string, t *txn) *keyState {
 }
 
 // newKeyState allocates key k of tb (without versions) from the table's
-// slab: a bulk load's keys cost an allocation per keySlabSize keys, not one each.
+// slab: a bulk load's keys cost an allocation per maxKeySlab keys, not one
+// each. Slabs double from 8 keys, so that a small table holds few unused.
 func (tb *table) newKeyState(k string) *keyState {
 	if len(tb.keySlab) == 0 {
-		tb.keySlab = make([]keyState, keySlabSize)
+		tb.keySlabSize = min(max(2*tb.keySlabSize, 8), maxKeySlab)
+		tb.keySlab = make([]keyState, tb.keySlabSize)
 	}
 	ks := &tb.keySlab[0]
 	tb.keySlab = tb.keySlab[1:]
@@ -511,8 +533,8 @@ func (tb *table) newKeyState(k string) *keyState {
 	return ks
 }
 
-// keySlabSize is the number of keys a table allocates at once.
-const keySlabSize = 64
+// maxKeySlab is the most keys a table allocates at once.
+const maxKeySlab = 512
 
 // markDirty puts ks, which has more than one version now, in e.dirty.
 func (e *engine) markDirty(ks *keyState) {

@@ -175,7 +175,7 @@ func TestHorizonBoundsWhatTheStoreKeeps(t *testing.T) {
 	tb := e.tables[r.tab]
 	versions := 0
 	tb.keys.Scan(func(k string, ks *keyState) bool {
-		versions += len(ks.versions)
+		versions += len(ks.versions())
 		if len(ks.windowReaders()) > bound {
 			t.Errorf("key %s remembers %d readers, want at most %d", k, len(ks.windowReaders()), bound)
 		}

@@ -29,8 +29,8 @@ func (e *engine) build(ix *index) error {
 	tb := ix.table
 	pairs := make([]indexed, 0, tb.keys.Len())
 	tb.keys.Scan(func(_ string, ks *keyState) bool {
-		last := len(ks.versions) - 1
-		for i, v := range ks.versions {
+		last := len(ks.versions()) - 1
+		for i, v := range ks.versions() {
 			if v.tomb() {
 				continue
 			}

@@ -135,20 +135,21 @@ func (e *engine) keyShareSnapshotVersion(t *txn, ks *keyState, req LockRequest) 
 	if req.Mode != RowLockKeyShare || req.KeyOf == nil || !e.cfg.PostgresConcurrency || !t.windowed() {
 		return version{}, false
 	}
-	i := len(ks.versions) - 1
-	for i >= 0 && !e.snapshotSees(t, ks.versions[i].w) {
+	vs := ks.versions()
+	i := len(vs) - 1
+	for i >= 0 && !e.snapshotSees(t, vs[i].w) {
 		i--
 	}
-	if i < 0 || ks.versions[i].tomb() {
+	if i < 0 || vs[i].tomb() {
 		return version{}, false
 	}
-	key := req.KeyOf(ks.versions[i].row)
-	for _, v := range ks.versions[i+1:] {
+	key := req.KeyOf(vs[i].row)
+	for _, v := range vs[i+1:] {
 		if v.tomb() || !bytes.Equal(req.KeyOf(v.row), key) {
 			return version{}, false
 		}
 	}
-	return ks.versions[i], true
+	return vs[i], true
 }
 
 func lockedRow(row []any, live, changed bool) LockedRow {

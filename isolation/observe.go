@@ -58,7 +58,7 @@ func (e *engine) readChoice(t *txn, tb *table, ks *keyState, valid []int) ReadCh
 		Checkpoints: e.checkpoints,
 		Valid:       slices.Clone(valid),
 	}
-	for _, v := range ks.versions {
+	for _, v := range ks.versions() {
 		c.Writers = append(c.Writers, v.w.id)
 	}
 	if e.rec.on {

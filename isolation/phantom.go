@@ -317,13 +317,13 @@ func (e *engine) entryPending(t *txn, tb *table, ks *keyState) {
 	pick := valid[0]
 	if t.snap != nil {
 		for j := len(valid) - 1; j >= 0; j-- {
-			if !t.snap.before(ks.versions[valid[j]].w.pos) {
+			if !t.snap.before(ks.versions()[valid[j]].w.pos) {
 				pick = valid[j]
 				break
 			}
 		}
 	}
-	v := ks.versions[pick]
+	v := ks.versions()[pick]
 	e.observe(t, ks, pick)
 	e.rec.notStale(t, e.rec.read(t, tb, ks, v.w, v.tomb()))
 }
@@ -340,6 +340,7 @@ func (e *engine) entryEnded(t *txn, tb *table, ks *keyState, event uint32) {
 		return // t wrote ks: the read would follow its write
 	}
 	var v version
+	vs := ks.versions()
 	switch {
 	case t.windowed():
 		if _, ok := t.rd.reads[ks]; ok {
@@ -349,7 +350,7 @@ func (e *engine) entryEnded(t *txn, tb *table, ks *keyState, event uint32) {
 		if e.horizon != nil && !e.horizon.before(bound) {
 			return // the version current at bound may be collected
 		}
-		v = ks.versions[sort.Search(len(ks.versions), func(i int) bool { return bound.before(ks.versions[i].w.pos) })-1]
+		v = vs[sort.Search(len(vs), func(i int) bool { return bound.before(vs[i].w.pos) })-1]
 		if v.w != e.init && !t.vc.has(v.w) {
 			return // the read would add its writer to the causal past of t's successors
 		}
@@ -357,8 +358,8 @@ func (e *engine) entryEnded(t *txn, tb *table, ks *keyState, event uint32) {
 			t.rd.reads = make(map[*keyState]*txn)
 		}
 		t.rd.reads[ks] = v.w // one read of ks, however often it enters the span
-	case len(ks.versions) == 1 && ks.versions[0].w == e.init:
-		v = ks.versions[0]
+	case len(vs) == 1 && vs[0].w == e.init:
+		v = vs[0]
 	default:
 		return
 	}

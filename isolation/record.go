@@ -119,7 +119,7 @@ func (r *recorder) read(t *txn, tb *table, ks *keyState, w *txn, tomb bool) read
 		// Reads of the transaction's own writes carry no wr and are not
 		// logged (flushWrites logs the writes).
 		it := history.ReadItem{Key: r.logKey(tb, ks), Writer: w.id, Tombstone: tomb}
-		if latest := ks.versions[len(ks.versions)-1].w; latest != w {
+		if latest := ks.versions()[len(ks.versions())-1].w; latest != w {
 			it.Newer = latest.id // a stale read: the log says which version it missed
 		}
 		t.logReads = append(t.logReads, it)

@@ -87,7 +87,7 @@ func (e *engine) replayedVersion(t *txn, tb *table, ks *keyState, valid []int) i
 	w := ws[0]
 	e.replay.reads[site] = ws[1:]
 	for j, i := range valid {
-		if ks.versions[i].w.ident() == w {
+		if ks.versions()[i].w.ident() == w {
 			return j
 		}
 	}

@@ -71,9 +71,9 @@ func (e *engine) rewriteInputs(tb *table) []RowRewrite {
 		} else if v := ks.latest(); !v.tomb() {
 			add(ks, v.row, true)
 		}
-		for i := range ks.versions {
-			if !ks.versions[i].tomb() {
-				add(ks, ks.versions[i].row, false)
+		for _, v := range ks.versions() {
+			if !v.tomb() {
+				add(ks, v.row, false)
 			}
 		}
 		for _, row := range extra[ks] {
@@ -135,9 +135,10 @@ func (e *engine) replaceRows(tb *table, repl, done map[rowRef][]any) (unknown in
 		}
 	}
 	tb.keys.Scan(func(_ string, ks *keyState) bool {
-		for i := range ks.versions {
-			if !ks.versions[i].tomb() {
-				replace(ks, &ks.versions[i].row)
+		vs := ks.versions()
+		for i := range vs {
+			if !vs[i].tomb() {
+				replace(ks, &vs[i].row)
 			}
 		}
 		return true

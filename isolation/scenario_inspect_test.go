@@ -21,7 +21,7 @@ func (e *scenarioEnv) cmdValid(a scenarioArgs) string {
 	ks := en.tables[e.tab].keyState(a.words[1], true)
 	var out []string
 	for _, i := range en.validVersions(tx.t, ks, nil) {
-		out = append(out, fmt.Sprintf("T%d", ks.versions[i].w.id))
+		out = append(out, fmt.Sprintf("T%d", ks.versions()[i].w.id))
 	}
 	return a.words[1] + ": " + strings.Join(out, " ")
 }

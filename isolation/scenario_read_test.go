@@ -80,7 +80,7 @@ func (e *scenarioEnv) writerOf(t *txn, ks *keyState, w history.TxnID) *txn {
 	if w == t.id {
 		return t
 	}
-	for _, v := range ks.versions {
+	for _, v := range ks.versions() {
 		if v.w.id == w {
 			return v.w
 		}
@@ -96,6 +96,6 @@ func (e *scenarioEnv) versionRow(t *txn, ks *keyState, w *txn) ([]any, bool) {
 		wr := t.pendingWrite(ks)
 		return wr.row, !wr.tomb
 	}
-	v := ks.versions[ks.versionIndex(w)]
+	v := ks.versions()[ks.versionIndex(w)]
 	return v.row, !v.tomb()
 }

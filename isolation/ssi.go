@@ -170,8 +170,8 @@ func (e *engine) ssiRead(t *txn, tb *table, ks *keyState, src *txn) error {
 	if len(rs) == 0 || rs[len(rs)-1] != x {
 		e.ssi.readers[ks] = append(rs, x)
 	}
-	if i := ks.versionIndex(src); i >= 0 && i+1 < len(ks.versions) {
-		if w := e.ssi.sx[ks.versions[i+1].w]; w != nil && !w.gone && w.t.commit > t.begin {
+	if i := ks.versionIndex(src); i >= 0 && i+1 < len(ks.versions()) {
+		if w := e.ssi.sx[ks.versions()[i+1].w]; w != nil && !w.gone && w.t.commit > t.begin {
 			if err := e.flagRW(x, w, x); err != nil {
 				return err
 			}

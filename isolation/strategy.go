@@ -125,7 +125,7 @@ func drawAim(rng *rand.Rand, readOnly bool) advAim {
 	return aimPlain
 }
 
-// pick chooses one of the valid versions (indexes into ks.versions,
+// pick chooses one of the valid versions (indexes into ks.versions(),
 // ascending, never empty) by t's strategy.
 func (e *engine) pick(t *txn, ks *keyState, valid []int) int {
 	if e.chooser != nil {
@@ -139,7 +139,7 @@ func (e *engine) pick(t *txn, ks *keyState, valid []int) int {
 	case StrategyAdversarial:
 		choice := e.pickAdversarial(t, ks, valid)
 		rd := ks.readState()
-		rd.lastPicked, rd.lastReader = ks.versions[choice].w, t
+		rd.lastPicked, rd.lastReader = ks.versions()[choice].w, t
 		return choice
 	}
 	return valid[len(valid)-1]
@@ -208,7 +208,7 @@ func (e *engine) pickAdversarial(t *txn, ks *keyState, valid []int) int {
 func (e *engine) other(t *txn, ks *keyState, valid []int, w *txn) int {
 	var others []int
 	for _, i := range valid {
-		if ks.versions[i].w != w {
+		if ks.versions()[i].w != w {
 			others = append(others, i)
 		}
 	}
@@ -230,7 +230,7 @@ func (e *engine) wrote(r *txn, ks *keyState) bool {
 // validOf returns the index of w's version of ks when it is among valid.
 func validOf(ks *keyState, valid []int, w *txn) (int, bool) {
 	for _, i := range valid {
-		if ks.versions[i].w == w {
+		if ks.versions()[i].w == w {
 			return i, true
 		}
 	}

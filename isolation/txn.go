@@ -478,11 +478,17 @@ func (t *txn) writeCount() int {
 
 // insertVersion adds v to the versions in co order.
 func (ks *keyState) insertVersion(v version) {
-	i := len(ks.versions)
-	for i > 0 && v.w.pos.before(ks.versions[i-1].w.pos) {
+	vs := ks.versions()
+	i := len(vs)
+	for i > 0 && v.w.pos.before(vs[i-1].w.pos) {
 		i--
 	}
-	ks.versions = append(ks.versions, version{})
-	copy(ks.versions[i+1:], ks.versions[i:])
-	ks.versions[i] = v
+	vs = append(vs, version{})
+	copy(vs[i+1:], vs[i:])
+	vs[i] = v
+	if ks.spill == nil && len(vs) <= len(ks.inline) {
+		ks.nver++ // vs is the inline array
+		return
+	}
+	ks.spillVersions(vs)
 }

@@ -78,10 +78,11 @@ func later(a, b *omNode) *omNode {
 	return a
 }
 
-// versionIndex returns the index of w's version in ks.versions, or -1.
+// versionIndex returns the index of w's version in ks.versions(), or -1.
 func (ks *keyState) versionIndex(w *txn) int {
-	i := sort.Search(len(ks.versions), func(i int) bool { return !ks.versions[i].w.pos.before(w.pos) })
-	if i < len(ks.versions) && ks.versions[i].w == w {
+	vs := ks.versions()
+	i := sort.Search(len(vs), func(i int) bool { return !vs[i].w.pos.before(w.pos) })
+	if i < len(vs) && vs[i].w == w {
 		return i
 	}
 	return -1
@@ -90,8 +91,8 @@ func (ks *keyState) versionIndex(w *txn) int {
 // nextAfter returns the position of the first writer of ks after version i,
 // nil when i is the latest.
 func (ks *keyState) nextAfter(i int) *omNode {
-	if i+1 < len(ks.versions) {
-		return ks.versions[i+1].w.pos
+	if vs := ks.versions(); i+1 < len(vs) {
+		return vs[i+1].w.pos
 	}
 	return nil
 }
@@ -104,7 +105,7 @@ func (e *engine) choose(t *txn, tb *table, ks *keyState, ro ReadOptions) (versio
 	}
 	valid := e.validVersions(t, ks, t.validBuf[:0])
 	t.validBuf = valid
-	latest := len(ks.versions) - 1
+	latest := len(ks.versions()) - 1
 	var pick int
 	if ro.Latest {
 		if len(valid) == 0 || valid[len(valid)-1] != latest {
@@ -124,7 +125,7 @@ func (e *engine) choose(t *txn, tb *table, ks *keyState, ro ReadOptions) (versio
 			// PostgreSQL's READ COMMITTED: the newest version committed
 			// before the statement began (valid: the floor is never later).
 			for j := len(valid) - 1; j >= 0 && pick < 0; j-- {
-				if !t.snap.before(ks.versions[valid[j]].w.pos) {
+				if !t.snap.before(ks.versions()[valid[j]].w.pos) {
 					pick = valid[j]
 				}
 			}
@@ -141,7 +142,7 @@ func (e *engine) choose(t *txn, tb *table, ks *keyState, ro ReadOptions) (versio
 			pick = e.pick(t, ks, valid)
 		}
 	}
-	v := ks.versions[pick]
+	v := ks.versions()[pick]
 	e.observe(t, ks, pick)
 	return v, nil
 }
@@ -163,7 +164,7 @@ const maxChoices = 64
 // at most maxChoices versions.
 func (e *engine) validVersions(t *txn, ks *keyState, buf []int) []int {
 	rs := t.rd
-	vs := ks.versions
+	vs := ks.versions()
 	first, last := 0, len(vs)-1
 	if t.windowed() {
 		if !below(rs.lo, rs.hi) {
@@ -232,7 +233,7 @@ func (e *engine) makesStale(t *txn, c *txn) bool {
 	}
 	for y, src := range t.rd.reads {
 		i := y.versionIndex(src)
-		for _, v := range y.versions[i+1:] {
+		for _, v := range y.versions()[i+1:] {
 			if v.w == c || c.vc.has(v.w) || v.w.commit != 0 && v.w.commit < c.rtFront {
 				return true
 			}
@@ -245,7 +246,7 @@ func (e *engine) makesStale(t *txn, c *txn) bool {
 // (RC, RA), joins the causal past (CC), or narrows the window (PC, SI, SER).
 func (e *engine) observe(t *txn, ks *keyState, i int) {
 	rs := t.rd
-	w := ks.versions[i].w
+	w := ks.versions()[i].w
 	if t.level != history.ReadCommitted || t.strategy == StrategyAdversarial {
 		if rs.reads == nil {
 			rs.reads = make(map[*keyState]*txn)
