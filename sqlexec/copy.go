@@ -539,11 +539,22 @@ type textRecordDecoder struct {
 	line   int64
 	rec    []copyField // the fields of the last record, reused
 	cells  []any       // the next rows' cells: one allocation per copyRowSlab rows
+	// last is each listed column's last field and its datum: a field
+	// repeating the one above it (a fixture's status column, a padded
+	// filler) shares its datum instead of parsing and boxing it again.
+	last []parsedField
+}
+
+// parsedField is a COPY field's text and the datum it was read as.
+type parsedField struct {
+	text string
+	v    any
 }
 
 // newTextRecordDecoder returns the decoder of cp's records in env.
 func newTextRecordDecoder(env *types.Env, cp *copyPlan) *textRecordDecoder {
-	return &textRecordDecoder{env: env, table: cp.t.name, cols: slices.Clone(cp.t.cols), target: cp.target, opts: cp.opts}
+	return &textRecordDecoder{env: env, table: cp.t.name, cols: slices.Clone(cp.t.cols), target: cp.target, opts: cp.opts,
+		last: make([]parsedField, len(cp.target))}
 }
 
 // decode returns the table row of the next record (columns the COPY does not
@@ -584,11 +595,15 @@ func (d *textRecordDecoder) decode(record string) (row []any, header bool, err e
 		if null {
 			continue
 		}
+		if last := &d.last[i]; last.v != nil && last.text == text {
+			row[c] = last.v
+			continue
+		}
 		v, err := types.ParseTextEnv(d.env, d.cols[c].typ, text)
 		if err != nil {
 			return nil, false, withWhere(err, fmt.Sprintf("COPY %s, line %d, column %s: \"%s\"", d.table, d.line, d.cols[c].name, copyDataPrintout(text)))
 		}
-		row[c] = v
+		row[c], d.last[i] = v, parsedField{text, v}
 	}
 	return row, false, nil
 }
