@@ -208,6 +208,15 @@ type scopeCol struct {
 	// nullable marks a column of an item on the nullable side of an outer
 	// join: its NULLs may stand for a missing row (whole_row.go).
 	nullable bool
+	// read, when set, is marked when the column is read (trackReads).
+	read *bool
+}
+
+// markRead notes that c is read, for an item that tracks its reads.
+func (c scopeCol) markRead() {
+	if c.read != nil {
+		*c.read = true
+	}
 }
 
 // binder resolves names and types for one statement.
@@ -493,6 +502,7 @@ func (b *binder) resolveCol(sc *scope, fields []string, loc int32) (*scalar, err
 			continue
 		}
 		c := cur.cols[found]
+		c.markRead()
 		slot := c.slot
 		if c.relOID != 0 {
 			return &scalar{typ: types.OidType, slot: -1, name: name, eval: constEval(int64(c.relOID))}, nil

@@ -108,7 +108,9 @@ func (b *binder) viewItem(v *viewDesc, alias string, a *pg_query.Alias) (*fromIt
 	if err := applyColAliases(cols, a); err != nil {
 		return nil, nil, err
 	}
-	return &fromItem{name: alias, sub: func(x *execCtx) ([][]any, error) { return plan.rowsCached(x) }, subPlan: plan.node}, cols, nil
+	it := &fromItem{name: alias, sub: func(x *execCtx) ([][]any, error) { return plan.rowsCached(x) }, subPlan: plan.node}
+	trackReads(it, cols, plan)
+	return it, cols, nil
 }
 
 // createView runs CREATE [OR REPLACE] VIEW.

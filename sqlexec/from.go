@@ -65,6 +65,29 @@ type fromItem struct {
 	// policyCmds are the commands whose row-level security policies
 	// filter a table item's rows (rls_apply.go).
 	policyCmds []byte
+	// reads marks, for a subquery or view item, the columns its level
+	// reads, and readsOf is the plan of the query giving them: outputs
+	// nobody reads need not be computed (pruneUnread).
+	reads   []bool
+	readsOf *selectPlan
+}
+
+// trackReads makes item it of plan p, with columns cols, note which of
+// them its level reads.
+func trackReads(it *fromItem, cols []scopeCol, p *selectPlan) {
+	it.reads, it.readsOf = make([]bool, len(cols)), p
+	for i := range cols {
+		cols[i].read = &it.reads[i]
+	}
+}
+
+// pruneUnread tells the query of a subquery or view item, once its level is
+// compiled, which of its outputs no one reads: as PostgreSQL removes unused
+// subquery outputs, it does not compute those (nor fail computing them).
+func (it *fromItem) pruneUnread() {
+	if it.readsOf != nil {
+		it.readsOf.skipUnread(it.reads)
+	}
 }
 
 // itemKind is what a FROM item reads.
@@ -469,7 +492,11 @@ func (b *binder) fromLeaf(sc *scope, n *pg_query.Node) (*fromItem, []scopeCol, e
 		if outer {
 			sub.correlated = true
 		}
-		return withKind(itemSubquery)(b.cteItem(sc, &ctePlan{plan: sub, outerRefs: outer, parent: sc.parent}, rs.Alias.Aliasname, rs.Alias))
+		it, cols, err := withKind(itemSubquery)(b.cteItem(sc, &ctePlan{plan: sub, outerRefs: outer, parent: sc.parent}, rs.Alias.Aliasname, rs.Alias))
+		if err == nil {
+			trackReads(it, cols, sub)
+		}
+		return it, cols, err
 	case *pg_query.Node_RangeFunction:
 		it, cols, err := withKind(itemFunction)(b.functionItem(sc, v.RangeFunction))
 		if it != nil {

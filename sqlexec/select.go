@@ -25,6 +25,26 @@ type selectPlan struct {
 	correlated bool
 	// node is the plan EXPLAIN shows.
 	node *planNode
+	// prunable marks the output columns the plan may leave uncomputed when
+	// nobody reads them (prunableOutputs), and skip those it leaves
+	// uncomputed, as NULL (skipUnread).
+	prunable []bool
+	skip     []bool
+}
+
+// skipUnread makes p leave uncomputed its prunable outputs that reads
+// does not mark.
+func (p *selectPlan) skipUnread(reads []bool) {
+	var skip []bool
+	for i, r := range reads {
+		if !r && i < len(p.prunable) && p.prunable[i] {
+			if skip == nil {
+				skip = make([]bool, len(reads))
+			}
+			skip[i] = true
+		}
+	}
+	p.skip = skip
 }
 
 // outCol describes an output column.
@@ -235,7 +255,13 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 	// sort, DISTINCT, lock stage) can pass them on as it makes them.
 	streamable := agg == nil && win == nil && len(keys) == 0 && !distinct && !distinctOn && locking == nil
 	postponed := postponedOutputs(outs, nVisible, keys, onCols, srf != nil || locking != nil || distinct)
-	p := &selectPlan{cols: cols, correlated: correlated}
+	if locking == nil {
+		for _, it := range items {
+			it.pruneUnread()
+		}
+	}
+	p := &selectPlan{cols: cols, correlated: correlated,
+		prunable: prunableOutputs(outs[:nVisible], targetNodes, keys, onCols, srf != nil || locking != nil || distinct || distinctOn)}
 	ln := b.levelPlan(levelShape{items: items, pre: pre, agg: agg, having: st.HavingClause, window: win != nil, srf: srf != nil,
 		keys: keys, distinct: distinct, distinctOn: distinctOn, limited: limit != nil || offset != nil, locking: locking != nil, cols: cols})
 	p.node = ln.top
@@ -276,7 +302,7 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 					return errLimitReached
 				}
 				row := make([]any, len(outs), len(outs)+1)
-				if err := projectInto(cx, row, outs, postponed, true); err != nil {
+				if err := projectInto(cx, row, outs, postponed, p.skip, true); err != nil {
 					return err
 				}
 				if send != nil {
@@ -333,7 +359,7 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 				run.out = make([][]any, len(groups))
 				for i, g := range groups {
 					cx.row, run.out[i] = g, make([]any, len(outs))
-					if err := projectInto(cx, run.out[i], outs, postponed, false); err != nil {
+					if err := projectInto(cx, run.out[i], outs, postponed, p.skip, false); err != nil {
 						return nil, err
 					}
 				}
@@ -347,7 +373,7 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 			for _, i := range order {
 				cx.row, cx.win = run.winRows[i], vals[i]
 				o := make([]any, len(outs))
-				if err := projectInto(cx, o, outs, postponed, false); err != nil {
+				if err := projectInto(cx, o, outs, postponed, p.skip, false); err != nil {
 					return nil, err
 				}
 				run.out = append(run.out, o)
@@ -427,10 +453,28 @@ type postponedInput struct {
 	win []any
 }
 
+// prunableOutputs marks the outputs a level may leave uncomputed when its
+// reader does not read them, as PostgreSQL's remove_unused_subquery_outputs
+// removes them: none under DISTINCT, set-returning functions or row locks
+// (all unsupported), and no sort or DISTINCT ON key, volatile expression or
+// expression with a subquery (whose volatility fickle does not know).
+func prunableOutputs(outs []*scalar, targetNodes []*pg_query.Node, keys []sortKey, onCols []int, unsupported bool) []bool {
+	if unsupported {
+		return nil
+	}
+	prunable := make([]bool, len(outs))
+	for i, o := range outs {
+		prunable[i] = !o.volatile && !slices.Contains(onCols, i) && !slices.ContainsFunc(keys, func(k sortKey) bool { return k.col == i }) &&
+			(i >= len(targetNodes) || !containsSubLink(targetNodes[i]))
+	}
+	return prunable
+}
+
 // projectInto computes the outputs of the level's current row into row,
-// leaving a postponedInput in the postponed columns; copyRow is set where
-// the level reuses its current row for the next one.
-func projectInto(x *execCtx, row []any, outs []*scalar, postponed []int, copyRow bool) error {
+// leaving a postponedInput in the postponed columns and NULL in the skipped
+// ones; copyRow is set where the level reuses its current row for the next
+// one.
+func projectInto(x *execCtx, row []any, outs []*scalar, postponed []int, skip []bool, copyRow bool) error {
 	var in *postponedInput
 	if len(postponed) > 0 {
 		in = &postponedInput{row: x.row, win: x.win}
@@ -441,6 +485,10 @@ func projectInto(x *execCtx, row []any, outs []*scalar, postponed []int, copyRow
 	for i, o := range outs {
 		if in != nil && slices.Contains(postponed, i) {
 			row[i] = in
+			continue
+		}
+		if i < len(skip) && skip[i] {
+			row[i] = nil
 			continue
 		}
 		v, err := o.eval(x)
@@ -748,6 +796,7 @@ func (b *binder) targetList(sc *scope, targets []*pg_query.Node, unknown unknown
 					continue
 				}
 				found = true
+				c.markRead()
 				slot := c.slot
 				coll := outputCollation(c.typ, c.coll)
 				out := &scalar{typ: c.typ, slot: slot, refs: itemBit(c.item), coll: coll, eval: func(x *execCtx) (any, error) { return x.row[slot], nil }}

@@ -57,6 +57,7 @@ func (b *binder) wholeRowRef(sc *scope, name string) (e *scalar, ok bool) {
 		shape := make([]types.Field, len(cols))
 		var refs uint64
 		for i, c := range cols {
+			c.markRead()
 			slot, d := c.slot, depth
 			if d == 0 {
 				fields[i] = &scalar{typ: c.typ, slot: slot, refs: itemBit(c.item), name: c.name,
