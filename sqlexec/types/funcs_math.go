@@ -235,6 +235,12 @@ func numericSqrt(d *apd.Decimal) (any, error) {
 	}
 	sweight := (weight+1)*numericDecDigits/2 - 1
 	rscale := min(max(numericMinSigDigits-sweight, dscale(d), 0), numericMaxDisplayScale)
+	return sqrtToScale(d, rscale), nil
+}
+
+// sqrtToScale is sqrt_var: the square root of finite, non-negative d
+// rounded to rscale decimals.
+func sqrtToScale(d *apd.Decimal, rscale int) *apd.Decimal {
 	// The integer square root of d*10^(2*rscale+2) is sqrt(d) truncated to
 	// rscale+1 decimals; rounding its last digit half up gives the
 	// correctly rounded result, as sqrt_var's exact computation does.
@@ -257,7 +263,7 @@ func numericSqrt(d *apd.Decimal) (any, error) {
 	out := new(apd.Decimal)
 	out.Coeff.SetMathBigInt(root)
 	out.Exponent = -int32(rscale)
-	return out, nil
+	return out
 }
 
 // numericExp is numeric_exp: 16 significant digits of the result.
