@@ -69,6 +69,12 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 		}
 		return d.dropTables(ts, cascade)
 	case pg_query.ObjectType_OBJECT_INDEX:
+		switch {
+		case ds.Concurrent && len(ds.Objects) != 1:
+			return pgerror.New(pgerror.FeatureNotSupported, "DROP INDEX CONCURRENTLY does not support dropping multiple objects")
+		case ds.Concurrent && cascade:
+			return pgerror.New(pgerror.FeatureNotSupported, "DROP INDEX CONCURRENTLY does not support CASCADE")
+		}
 		for _, o := range ds.Objects {
 			schema, name := objectName(o)
 			ix, sc := d.s.lookupIndex(d.cat, schema, name)
