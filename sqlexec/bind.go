@@ -608,6 +608,9 @@ func (b *binder) typeName(tn *pg_query.TypeName) (types.Type, error) {
 		}
 	}
 	if err != nil {
+		if lackedBuiltinType(names, err) {
+			return types.Type{}, b.errAt(pgerror.Unsupported("type "+names[len(names)-1]), tn.Location)
+		}
 		if pe, ok := err.(*pgerror.Error); ok {
 			return types.Type{}, b.errAt(pe, tn.Location)
 		}
@@ -617,6 +620,22 @@ func (b *binder) typeName(tn *pg_query.TypeName) (types.Type, error) {
 		return b.arrayTypeOf(t, tn.Location)
 	}
 	return t, nil
+}
+
+// lackedBuiltinType reports whether err, fickle's 42704 for the type
+// names, is for one of PostgreSQL 15's built-in types (anyelement,
+// polygon, ...): fickle refuses it with 0A000 rather than say PostgreSQL
+// has no such type.
+func lackedBuiltinType(names []string, err error) bool {
+	if pgerror.GetCode(err) != pgerror.UndefinedObject || len(names) > 2 || len(names) == 2 && names[0] != "pg_catalog" {
+		return false
+	}
+	for _, bt := range builtinIndex().typesByName[names[len(names)-1]] {
+		if bt.namespace == oidPgCatalog {
+			return true
+		}
+	}
+	return false
 }
 
 // stmtCaches are a statement's caches: the results of its uncorrelated

@@ -244,17 +244,29 @@ func systemRelationNamed(schema, name string) (*systemRelation, bool) {
 	return r, ok
 }
 
+// builtinAggregateNamed reports whether PostgreSQL 15 has a built-in
+// aggregate of that name, for the calls of one fickle lacks.
+func builtinAggregateNamed(name string) bool {
+	for _, p := range builtinIndex().procsByName[name] {
+		if p.namespace == oidPgCatalog && p.kind == 'a' {
+			return true
+		}
+	}
+	return false
+}
+
 // lackedBuiltin turns err, fickle's 42883 for a call name(args) of a
 // built-in function, into 0A000 when PostgreSQL 15 has a built-in function
-// the call resolves to (lo_create, pg_ls_dir, ...): fickle lacks it, and a
-// user must not read that PostgreSQL would not have it either.
+// or aggregate the call resolves to (lo_create, pg_ls_dir, var_pop, ...):
+// fickle lacks it, and a user must not read that PostgreSQL would not have
+// it either.
 func lackedBuiltin(name string, args []types.Type, err error) error {
 	if pgerror.GetCode(err) != pgerror.UndefinedFunction {
 		return err
 	}
 	var overloads [][]types.Type
 	for _, p := range builtinIndex().procsByName[name] {
-		if p.namespace != oidPgCatalog || p.kind != 'f' {
+		if p.namespace != oidPgCatalog || p.kind != 'f' && p.kind != 'a' {
 			continue
 		}
 		ts := make([]types.Type, 0, len(p.args))

@@ -149,6 +149,10 @@ type tableDesc struct {
 	// droppedAttnum is the highest attnum of a dropped column: as in
 	// PostgreSQL, a column added later never reuses it.
 	droppedAttnum int16
+	// droppedCols are the columns DROP COLUMN removed, as they were:
+	// PostgreSQL keeps their pg_attribute rows, renamed and marked
+	// attisdropped, and counts them in relnatts.
+	droppedCols []*columnDesc
 	// rowType and rowArray are the OIDs of the table's row type and of
 	// the array type over it (rowtype.go).
 	rowType, rowArray uint32
@@ -535,6 +539,7 @@ func (t *tableDesc) clone() *tableDesc {
 	n.triggers = append([]*triggerDesc(nil), t.triggers...)
 	n.parents = append([]uint32(nil), t.parents...)
 	n.policies = append([]*policyDesc(nil), t.policies...)
+	n.droppedCols = slices.Clip(t.droppedCols)
 	return &n
 }
 

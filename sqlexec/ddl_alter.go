@@ -325,6 +325,7 @@ func (d *ddl) dropColumn(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 	}
 	d.cat.dropColumnComment(t.oid, t.cols[i].attnum)
 	t.droppedAttnum = max(t.droppedAttnum, t.cols[i].attnum)
+	t.droppedCols = append(t.droppedCols, t.cols[i])
 	t.cols = append(t.cols[:i:i], t.cols[i+1:]...)
 	for _, ix := range old {
 		cols, ok := shift(ix.cols)

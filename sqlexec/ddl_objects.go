@@ -69,6 +69,12 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 		}
 		return d.dropTables(ts, cascade)
 	case pg_query.ObjectType_OBJECT_INDEX:
+		switch {
+		case ds.Concurrent && len(ds.Objects) != 1:
+			return pgerror.New(pgerror.FeatureNotSupported, "DROP INDEX CONCURRENTLY does not support dropping multiple objects")
+		case ds.Concurrent && cascade:
+			return pgerror.New(pgerror.FeatureNotSupported, "DROP INDEX CONCURRENTLY does not support CASCADE")
+		}
 		for _, o := range ds.Objects {
 			schema, name := objectName(o)
 			ix, sc := d.s.lookupIndex(d.cat, schema, name)
@@ -459,6 +465,9 @@ func (d *ddl) createIndex(is *pg_query.IndexStmt) error {
 	if err := d.lockTable(t, isolation.TableLockShareRowExclusive); err != nil {
 		return err
 	}
+	if indexReadsSystemColumn(is) {
+		return pgerror.New(pgerror.FeatureNotSupported, "index creation on system columns is not supported")
+	}
 	keys, err := d.indexKeys(t, is.IndexParams, method)
 	if err != nil {
 		return err
@@ -521,6 +530,33 @@ func (d *ddl) createIndex(is *pg_query.IndexStmt) error {
 	}
 	d.inheritInvalidity(nt, ix)
 	return nil
+}
+
+// indexReadsSystemColumn reports whether an index's key or included
+// columns, expressions or predicate name a system column (ctid, xmin, ...), which
+// PostgreSQL refuses to index (0A000) where fickle, lacking most of them,
+// would report an unknown column.
+func indexReadsSystemColumn(is *pg_query.IndexStmt) bool {
+	found := false
+	visit := func(n *pg_query.Node) bool {
+		if cr := n.GetColumnRef(); cr != nil {
+			last := cr.Fields[len(cr.Fields)-1].GetString_()
+			found = found || last != nil && slices.Contains(systemColumnNames, last.Sval)
+		}
+		return !found
+	}
+	for _, p := range append(slices.Clip(is.IndexParams), is.IndexIncludingParams...) {
+		ie := p.GetIndexElem()
+		if ie.Expr == nil {
+			found = found || slices.Contains(systemColumnNames, ie.Name)
+			continue
+		}
+		walk(ie.Expr, visit)
+	}
+	if is.WhereClause != nil {
+		walk(is.WhereClause, visit)
+	}
+	return found
 }
 
 func (d *ddl) createSequence(cs *pg_query.CreateSeqStmt) error {

@@ -57,6 +57,9 @@ func (b *binder) funcCall(sc *scope, fc *pg_query.FuncCall) (*scalar, error) {
 		if sc != nil && sc.noAgg != "" {
 			clause = sc.noAgg
 		}
+		if !types.IsAggregate(name) && builtinAggregateNamed(name) {
+			return nil, b.errAt(pgerror.Unsupported("aggregate function "+name), fc.Location)
+		}
 		if !types.IsAggregate(name) {
 			return nil, b.errAt(pgerror.Newf(pgerror.WrongObjectType, "%s is not an aggregate function", name), fc.Location)
 		}

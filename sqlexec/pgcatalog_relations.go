@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"fmt"
 	"slices"
 	"sort"
 
@@ -114,7 +115,7 @@ func relationRows(c *catalog) []relationRow {
 			kind, am = "p", 0
 		}
 		out = append(out, relationRow{oid: t.oid, name: t.name, namespace: schemaOID(c, t.schema), kind: kind, rowType: int64(rowTypeOID(t.oid)),
-			am: am, tuples: -1, hasIndex: len(t.indexes) > 0 || t.pk != nil, natts: len(t.cols), checks: len(t.checks),
+			am: am, tuples: -1, hasIndex: len(t.indexes) > 0 || t.pk != nil, natts: len(t.cols) + len(t.droppedCols), checks: len(t.checks),
 			triggers: len(t.fks) > 0 || referenced[t.oid] || len(t.triggers) > 0, rules: len(t.rules) > 0, temp: isTempSchema(t.schema), unlogged: t.unlogged,
 			subclass: parents[t.oid], partition: t.bound != nil, bound: partBoundText(t), rowSecurity: t.rowSecurity, forceRowSecurity: t.forceRowSecurity,
 			options: t.options})
@@ -178,6 +179,21 @@ func attributeRow(rel uint32, name string, typ types.Type, num int, notNull, has
 		byval, align, storage, "", notNull, hasDef, false, ident, "", false, true, int64(0), typeCollation(typ.Oid), nil, nil, nil, nil}
 }
 
+// droppedAttributeRows are the pg_attribute rows of t's dropped columns as
+// PostgreSQL's RemoveAttributeById leaves them: renamed, with no type,
+// statistics target, NOT NULL or default, the type's storage kept.
+func droppedAttributeRows(t *tableDesc) [][]any {
+	var out [][]any
+	for _, col := range t.droppedCols {
+		name := fmt.Sprintf("........pg.dropped.%d........", col.attnum)
+		row := attributeRow(t.oid, name, col.typ, int(col.attnum), false, false, col.identity)
+		row[2], row[3], row[18] = int64(0), int64(0), true
+		row[11], row[19], row[20], row[21] = columnStorage(col), !col.notLocal, int64(col.inhCount), col.collationOID()
+		out = append(out, row)
+	}
+	return out
+}
+
 func init() {
 	name, text, oid, i2, i4, b, ch := types.Name, types.Text, types.OidType, types.Int2, types.Int4, types.Bool, types.Char
 	textArray, _ := types.ArrayOf(types.Text)
@@ -233,6 +249,7 @@ func init() {
 					}
 					out = append(out, row)
 				}
+				out = append(out, droppedAttributeRows(t)...)
 				// An index's attributes are the columns it keys on, numbered
 				// from 1 in key order, none with a default.
 				// Each takes its key's collation (pg_index.indcollation).

@@ -257,7 +257,7 @@ func (b *binder) withClause(parent *scope, w *pg_query.WithClause, outer map[str
 		var p *selectPlan
 		outer, err := b.notingOuterRefs(parent, func() error {
 			var err error
-			if st := c.Ctequery.GetSelectStmt(); w.Recursive && st.Op == pg_query.SetOperation_SETOP_UNION {
+			if st := c.Ctequery.GetSelectStmt(); w.Recursive && st.Op == pg_query.SetOperation_SETOP_UNION && readsItself(c) {
 				p, err = b.recursiveCTE(parent, c, st, ctes)
 			} else {
 				p, err = b.selectNode(parent, c.Ctequery, ctes)

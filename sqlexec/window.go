@@ -200,6 +200,25 @@ func (b *binder) windowDef(sc *scope, ws *winScope, w *pg_query.WindowDef) (*win
 	return d, nil
 }
 
+// routineParamRef reports whether cr names a routine's parameter or
+// variable rather than a column: PostgreSQL passes those as parameters,
+// which a frame offset may read, as it may not a column.
+func (b *binder) routineParamRef(sc *scope, cr *pg_query.ColumnRef) bool {
+	for _, f := range cr.Fields {
+		if f.GetString_() == nil {
+			return false
+		}
+	}
+	fields := strs(cr.Fields)
+	if sc != nil {
+		if _, err := b.resolveCol(sc, fields, cr.Location); err == nil {
+			return false
+		}
+	}
+	_, ok := b.routineVar(fields, cr.Location)
+	return ok
+}
+
 // frameOffset binds the n of n PRECEDING / n FOLLOWING: an int8 for ROWS
 // and GROUPS; for RANGE, a value of the type PostgreSQL's in_range support
 // function for the ORDER BY column takes (transformFrameOffset).
@@ -216,7 +235,7 @@ func (b *binder) frameOffset(sc *scope, d *winDef, n *pg_query.Node) (*scalar, e
 	}
 	var varErr error
 	walk(n, func(c *pg_query.Node) bool {
-		if cr := c.GetColumnRef(); cr != nil && varErr == nil {
+		if cr := c.GetColumnRef(); cr != nil && varErr == nil && !b.routineParamRef(sc, cr) {
 			varErr = b.errAt(pgerror.Newf(pgerror.InvalidColumnReference, "argument of %s must not contain variables", construct), cr.Location)
 		}
 		return varErr == nil && c.GetSubLink() == nil
@@ -356,7 +375,7 @@ func (b *binder) windowAggregate(call *winCall, name string, fc *pg_query.FuncCa
 	}
 	agg, err := types.ResolveAggregate(name, ts, fc.AggStar)
 	if err != nil {
-		return types.Type{}, b.withPos(err, fc.Location)
+		return types.Type{}, b.withPos(lackedBuiltin(name, ts, err), fc.Location)
 	}
 	call.agg = agg
 	return agg.Result, nil

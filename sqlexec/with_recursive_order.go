@@ -74,6 +74,19 @@ func recursiveWithOrder(w *pg_query.WithClause) ([]*pg_query.CommonTableExpr, er
 	return order, nil
 }
 
+// readsItself reports whether the WITH query c reads its own name: under
+// RECURSIVE only such a query is recursive, as in PostgreSQL; a UNION that
+// reads only its siblings runs once, as an ordinary WITH query does.
+func readsItself(c *pg_query.CommonTableExpr) bool {
+	self := false
+	withRefs(c.Ctequery, nil, func(name string) {
+		if name == c.Ctename {
+			self = true
+		}
+	})
+	return self
+}
+
 // withRefs calls ref with the name of each relation n reads without a
 // schema, except where a WITH query of n's own of that name hides it (or
 // the name is in hidden): a WITH query is seen by the statement's body

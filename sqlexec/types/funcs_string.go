@@ -62,6 +62,8 @@ func init() {
 	addFunc("upper", Immutable, t, str(strings.ToUpper), t)
 	addFunc("initcap", Immutable, t, str(initcap), t)
 	addFunc("reverse", Immutable, t, str(reverseString), t)
+	// textcat is the function behind text || text.
+	addFunc("textcat", Immutable, t, func(_ *Env, a []any) (any, error) { return a[0].(string) + a[1].(string), nil }, t, t)
 	addFunc("md5", Immutable, t, func(_ *Env, a []any) (any, error) {
 		sum := md5.Sum([]byte(a[0].(string)))
 		return hex.EncodeToString(sum[:]), nil
