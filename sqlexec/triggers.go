@@ -853,7 +853,8 @@ func triggerRows(c *catalog) [][]any {
 				parseCatalogText(types.Int2Vector, strings.Join(attnums, " ")), nullIfEmpty(tr.oldTable), nullIfEmpty(tr.newTable)})
 		}
 	}
-	return append(out, riTriggerRows(c)...)
+	out = append(out, riTriggerRows(c)...)
+	return append(out, uniqueRecheckTriggerRows(c)...)
 }
 
 func (tr *triggerDesc) objName() string { return tr.name }
