@@ -66,6 +66,11 @@ type execCtx struct {
 	// building, where its expressions find what it created (ADD COLUMN ...
 	// serial's sequence).
 	ddlCatalog *catalog
+	// actionConflicts, set on a rule action's statement, which fickle runs
+	// once for each event row, keeps the rows its ON CONFLICT DO UPDATE
+	// inserted or updated across those runs: PostgreSQL runs the action as
+	// one statement, which may not update a row a second time (21000).
+	actionConflicts map[*conflictPlan]map[string]bool
 }
 
 // child returns the context a subquery of the current row runs in.

@@ -624,6 +624,14 @@ func touchedKey(t *tableDesc, key []byte) string {
 // touched returns the rows (touchedKey) the statement inserted or updated
 // through cp, which DO UPDATE may not update again (21000).
 func (cp *conflictPlan) touched(x *execCtx) map[string]bool {
+	if x.actionConflicts != nil {
+		m := x.actionConflicts[cp]
+		if m == nil {
+			m = map[string]bool{}
+			x.actionConflicts[cp] = m
+		}
+		return m
+	}
 	if x.caches == nil {
 		x.caches = &stmtCaches{}
 	}

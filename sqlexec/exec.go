@@ -229,6 +229,8 @@ func (b *binder) statement(st *Statement) (*stmtPlan, error) {
 		}}, nil
 	case *pg_query.Node_PrepareStmt, *pg_query.Node_ExecuteStmt:
 		return nil, pgerror.Unsupported("SQL-level PREPARE and EXECUTE other than as statements of a simple query")
+	case *pg_query.Node_MergeStmt:
+		return nil, pgerror.Unsupported("MERGE")
 	}
 	return nil, pgerror.Unsupported("statement " + nodeKind(st.node))
 }

@@ -488,13 +488,14 @@ func (b *binder) inListParts(sc *scope, a *pg_query.A_Expr) (*scalar, *scalar, [
 	eqs := make([]*scalar, len(elems))
 	refs, volatile := x.refs, x.volatile
 	operand, once := onceOperand(x)
+	toOperandType := inListTakesOperandType(x, elems)
 	for i, e := range elems {
-		// An untyped literal, parameter or NULL in a list of two or more
-		// takes the list's common type, as PostgreSQL's IN resolves it: a
-		// composite x reads it as its row. (PostgreSQL reads a list of one
-		// as x = e.)
-		untyped := e.lit != nil && e.typ.Oid == types.OidUnknown || e.null || unresolved(e)
-		if len(elems) > 1 && untyped && x.typ.IsComposite() {
+		// An untyped literal or NULL in a list of two or more takes the
+		// list's common type, as PostgreSQL's IN resolves it, and so does
+		// an untyped parameter beside a composite x, which reads it as its
+		// row. (PostgreSQL reads a list of one as x = e.)
+		untyped := e.lit != nil && e.typ.Oid == types.OidUnknown || e.null || unresolved(e) && x.typ.IsComposite()
+		if toOperandType && untyped {
 			if e, err = b.fix(e, x.typ); err != nil {
 				return nil, nil, nil, err
 			}
@@ -542,6 +543,37 @@ func (b *binder) inListParts(sc *scope, a *pg_query.A_Expr) (*scalar, *scalar, [
 	return &scalar{typ: types.Bool, slot: -1, refs: refs, volatile: volatile, name: "?column?", eval: func(xc *execCtx) (any, error) {
 		return once(xc, func() (any, error) { return compare(xc) })
 	}}, x, elems, nil
+}
+
+// inListTakesOperandType reports whether the untyped literals and NULLs of
+// x IN (elems) take x's type before they are compared, as PostgreSQL's IN
+// gives x and the list's items that read no column their common type when
+// there are two or more such items: x's type when every one of them is
+// untyped or of x's type. That differs from comparing each item on its
+// own where no operator takes x's type on both sides (regclass IN ('t1',
+// 't2') compares regclass values, where regclass = 't1' reads 't1' as an
+// oid). A composite x reads its list's untyped items as its rows.
+func inListTakesOperandType(x *scalar, elems []*scalar) bool {
+	if len(elems) < 2 {
+		return false
+	}
+	if x.typ.IsComposite() {
+		return true
+	}
+	if unresolved(x) || x.null || x.typ.Oid == types.OidUnknown {
+		return false
+	}
+	constants := 0
+	for _, e := range elems {
+		if e.refs != 0 {
+			continue
+		}
+		constants++
+		if !(e.lit != nil && e.typ.Oid == types.OidUnknown || e.null) && e.typ.Oid != x.typ.Oid {
+			return false
+		}
+	}
+	return constants > 1
 }
 
 // cond compiles a boolean condition of the named clause.

@@ -275,10 +275,8 @@ func triggerDefinition(s *Session, c *catalog, oid uint32, pretty bool) (string,
 			}
 			def := fmt.Sprintf("CREATE %s %s %s %s ON %s %sFOR EACH %s ", kind, types.QuoteIdent(tr.name), when,
 				strings.Join(events, " OR "), table, constraint, level)
-			if tr.when != nil && (pretty || !ruleutilsParenthesizes(tr.when)) {
-				def += "WHEN (" + deparseExpr(tr.when) + ") "
-			} else if tr.when != nil {
-				def += "WHEN ((" + deparseExpr(tr.when) + ")) "
+			if tr.when != nil {
+				def += "WHEN (" + triggerWhenText(s, c, t, tr, pretty) + ") "
 			}
 			fn := "?"
 			if f := c.funcByOID(tr.fn); f != nil {
@@ -292,6 +290,29 @@ func triggerDefinition(s *Session, c *catalog, oid uint32, pretty bool) (string,
 		}
 	}
 	return "", false
+}
+
+// triggerWhenText prints a trigger's WHEN condition as ruleutils does:
+// OLD's and NEW's columns qualified, the implicit casts shown. A condition
+// the deparser cannot analyze prints as written, in parentheses unless
+// pretty or ruleutils would print none.
+func triggerWhenText(s *Session, c *catalog, t *tableDesc, tr *triggerDesc, pretty bool) string {
+	sc := &scope{}
+	for i, rel := range []string{"old", "new"} {
+		for _, col := range tableScope(t, rel).cols {
+			col.slot += i * len(t.cols)
+			sc.cols = append(sc.cols, col)
+		}
+		sc.cols = append(sc.cols, scopeCol{rel: rel, name: "tableoid", typ: types.OidType, hidden: true, system: true, relOID: t.oid})
+	}
+	d := &deparser{b: &binder{s: s, cat: c}, sc: sc, qualify: true}
+	if a, err := d.analyze(tr.when); err == nil {
+		return d.print(a, nil, pretty, false)
+	}
+	if pretty || !ruleutilsParenthesizes(tr.when) {
+		return deparseExpr(tr.when)
+	}
+	return "(" + deparseExpr(tr.when) + ")"
 }
 
 // ruleutilsParenthesizes reports whether PostgreSQL's deparser, when not

@@ -259,6 +259,13 @@ func (s *Session) invokeSQL(x *execCtx, f *funcDesc, vals []any) ([][]any, error
 // routines it runs in, and the calling statement's later reads and writes
 // go to an event of its own name again.
 func (s *Session) runRoutineStatement(x *execCtx, p *stmtPlan, vals []any, text string) (*Result, error) {
+	return s.runRoutineStatementSharing(x, p, vals, text, nil)
+}
+
+// runRoutineStatementSharing is runRoutineStatement for one run of a rule
+// action: conflicts, when not nil, keeps the rows its ON CONFLICT DO
+// UPDATE touched across the runs (execCtx.actionConflicts).
+func (s *Session) runRoutineStatementSharing(x *execCtx, p *stmtPlan, vals []any, text string, conflicts map[*conflictPlan]map[string]bool) (*Result, error) {
 	x.txn.Statement(history.Statement{SQL: fmt.Sprintf("%s -- in %s: %s", s.stmt.SQL, strings.Join(s.routineNames, ", "), strings.TrimSpace(text)),
 		Table: p.table, Predicate: p.predicate})
 	defer x.txn.Statement(s.stmt)
@@ -273,7 +280,7 @@ func (s *Session) runRoutineStatement(x *execCtx, p *stmtPlan, vals []any, text 
 	if err := s.checkPrivileges(p.perms); err != nil {
 		return nil, err
 	}
-	cx := &execCtx{ctx: x.ctx, s: s, txn: x.txn, params: vals, env: x.env, caches: &stmtCaches{}}
+	cx := &execCtx{ctx: x.ctx, s: s, txn: x.txn, params: vals, env: x.env, caches: &stmtCaches{}, actionConflicts: conflicts}
 	cx.beginRoutineStatement(x)
 	queued := 0
 	if s.txn != nil {

@@ -90,6 +90,32 @@ func riTriggerRows(c *catalog) [][]any {
 	return out
 }
 
+// uniqueRecheckTriggerRows are the pg_trigger rows of the deferrable
+// UNIQUE and exclusion constraints of the catalog's tables: PostgreSQL
+// rechecks each with an internal AFTER INSERT OR UPDATE row trigger calling
+// unique_key_recheck, named Unique_ConstraintTrigger_ and its OID, on every
+// table the constraint is on (a partitioned table's too). fickle rechecks
+// them itself (deferred_unique.go) and shows the rows for catalog queries.
+func uniqueRecheckTriggerRows(c *catalog) [][]any {
+	var fn int64
+	if ps := builtinIndex().procsByName["unique_key_recheck"]; len(ps) > 0 {
+		fn = int64(ps[0].oid)
+	}
+	var out [][]any
+	for _, t := range sortedTables(c) {
+		for _, r := range tableConstraints(c, t) {
+			if r.kind != 'u' && r.kind != 'x' || !r.deferrable {
+				continue
+			}
+			oid := riTriggerOID(r.oid, 0)
+			out = append(out, []any{int64(oid), int64(t.oid), int64(0), fmt.Sprintf("Unique_ConstraintTrigger_%d", oid), fn,
+				int64(tgTypeRow | tgTypeInsert | tgTypeUpdate), "O", true, int64(0), int64(r.index), int64(r.oid), true, r.deferred, int64(0),
+				parseCatalogText(types.Int2Vector, "")})
+		}
+	}
+	return out
+}
+
 // alterConstraint runs ALTER TABLE ... ALTER CONSTRAINT name [NOT]
 // DEFERRABLE [INITIALLY DEFERRED | IMMEDIATE] on t, a clone of the
 // catalog's descriptor: PostgreSQL 15 alters foreign keys only.

@@ -172,12 +172,13 @@ func isBareSelect(sel *pg_query.SelectStmt) bool {
 		sel.WithClause == nil && sel.Op == pg_query.SetOperation_SETOP_NONE && len(sel.WindowClause) == 0
 }
 
-// onConflictNothingText prints an INSERT action's ON CONFLICT ... DO
-// NOTHING as ruleutils does: the inference columns with their collation and
-// a non-default operator class, and the partial index's WHERE condition,
-// its columns unqualified. An expression, an operator class fickle cannot
-// tell from the default, or ON CONSTRAINT is refused.
-func onConflictNothingText(b *binder, t *tableDesc, oc *pg_query.OnConflictClause, pretty bool) (string, error) {
+// onConflictText prints an INSERT action's ON CONFLICT clause as ruleutils
+// does: the inference columns with their collation and a non-default
+// operator class, and the partial index's WHERE condition, its columns
+// unqualified; then DO NOTHING, or DO UPDATE's SET list and WHERE over the
+// target and EXCLUDED, qualified. An expression, an operator class fickle
+// cannot tell from the default, or ON CONSTRAINT is refused.
+func onConflictText(b *binder, t *tableDesc, oc *pg_query.OnConflictClause, pretty bool) (string, error) {
 	unsupported := pgerror.Unsupported("printing this rule action")
 	var sb strings.Builder
 	sb.WriteString(" ON CONFLICT")
@@ -214,8 +215,46 @@ func onConflictNothingText(b *binder, t *tableDesc, oc *pg_query.OnConflictClaus
 			sb.WriteString("\n  WHERE " + d.print(a, nil, pretty, false))
 		}
 	}
-	sb.WriteString(" DO NOTHING")
+	if oc.Action == pg_query.OnConflictAction_ONCONFLICT_NOTHING {
+		sb.WriteString(" DO NOTHING")
+		return sb.String(), nil
+	}
+	if oc.Infer == nil {
+		return "", unsupported
+	}
+	d := &deparser{b: b, sc: excludedScope(t), qualify: true}
+	var sets []string
+	for _, it := range oc.TargetList {
+		rt := it.GetResTarget()
+		i := t.colIndex(rt.Name)
+		if i < 0 || len(rt.Indirection) > 0 || rt.Val.GetMultiAssignRef() != nil {
+			return "", unsupported
+		}
+		a, err := d.analyze(rt.Val)
+		if err != nil {
+			return "", err
+		}
+		sets = append(sets, types.QuoteIdent(rt.Name)+" = "+d.print(d.coerce(a, t.cols[i].typ), nil, pretty, false))
+	}
+	sb.WriteString(" DO UPDATE SET " + strings.Join(sets, ", "))
+	if oc.WhereClause != nil {
+		a, err := d.analyze(oc.WhereClause)
+		if err != nil {
+			return "", err
+		}
+		sb.WriteString("\n  WHERE " + d.print(a, nil, pretty, false))
+	}
 	return sb.String(), nil
+}
+
+// excludedScope is the scope of an ON CONFLICT DO UPDATE: the target
+// table's columns under its name, then EXCLUDED's.
+func excludedScope(t *tableDesc) *scope {
+	sc := tableScope(t, t.name)
+	for i, c := range t.cols {
+		sc.cols = append(sc.cols, scopeCol{rel: "excluded", name: c.name, typ: c.typ, slot: len(t.cols) + i, attnum: c.attnum, coll: c.collation})
+	}
+	return sc
 }
 
 // actionText prints one rule action of relation rel as ruleutils does
@@ -249,8 +288,9 @@ func actionText(b *binder, c *catalog, rel *tableDesc, n *pg_query.Node, pretty 
 		ins := v.InsertStmt
 		sel := ins.SelectStmt.GetSelectStmt()
 		values := sel != nil && len(sel.ValuesLists) == 1
-		onConflict := ins.OnConflictClause != nil && ins.OnConflictClause.Action == pg_query.OnConflictAction_ONCONFLICT_NOTHING
-		if sel == nil || !values && !isBareSelect(sel) || ins.WithClause != nil || ins.OnConflictClause != nil && !onConflict || hasIndirection(ins.Cols) {
+		onConflict := ins.OnConflictClause != nil
+		if sel == nil || !values && !isBareSelect(sel) || ins.WithClause != nil || hasIndirection(ins.Cols) ||
+			onConflict && ins.OnConflictClause.Action == pg_query.OnConflictAction_ONCONFLICT_UPDATE && ins.Relation.Alias != nil {
 			return "", pgerror.Unsupported("printing this rule action")
 		}
 		d.sc = nil
@@ -286,7 +326,7 @@ func actionText(b *binder, c *catalog, rel *tableDesc, n *pg_query.Node, pretty 
 			sb.WriteString("  SELECT " + strings.Join(vals, ",\n            "))
 		}
 		if onConflict {
-			text, err := onConflictNothingText(b, t, ins.OnConflictClause, pretty)
+			text, err := onConflictText(b, t, ins.OnConflictClause, pretty)
 			if err != nil {
 				return "", err
 			}

@@ -562,6 +562,7 @@ func (st *ruleStep) run(x *execCtx, t *tableDesc, ev eventRows) (int64, [][]any,
 	defer func() { s.routineNames = s.routineNames[:len(s.routineNames)-1] }()
 	var n int64
 	var out [][]any
+	conflicts := map[*conflictPlan]map[string]bool{}
 	for _, vals := range events {
 		if st.cond != nil {
 			res, err := s.runRoutineStatement(x, st.cond, vals, st.where)
@@ -572,7 +573,7 @@ func (st *ruleStep) run(x *execCtx, t *tableDesc, ev eventRows) (int64, [][]any,
 				continue
 			}
 		}
-		res, err := s.runRoutineStatement(x, st.plan, vals, st.text)
+		res, err := s.runRoutineStatementSharing(x, st.plan, vals, st.text, conflicts)
 		if err != nil {
 			return 0, nil, err
 		}

@@ -42,6 +42,8 @@ type dnode struct {
 	implicit bool
 	// all marks <> ALL (dAnyAll).
 	all bool
+	// wholeRow marks a whole-row reference rel.* (dColumn).
+	wholeRow bool
 }
 
 type dkind int
@@ -156,6 +158,9 @@ func (d *deparser) analyze(n *pg_query.Node) (*dnode, error) {
 	case *pg_query.Node_AConst:
 		return d.constant(v.AConst)
 	case *pg_query.Node_ColumnRef:
+		if row, ok := d.wholeRow(v.ColumnRef); ok {
+			return row, nil
+		}
 		text, column, typ, err := d.columnName(v.ColumnRef)
 		if err != nil {
 			return nil, err
@@ -431,11 +436,34 @@ func (d *deparser) operator(op string, ln, rn *pg_query.Node) (*dnode, error) {
 	if lt.Oid == types.OidUnknown && rt.Oid == types.OidUnknown {
 		lt, rt = types.Text, types.Text
 	}
+	if l.wholeRow && r.wholeRow && slices.Contains([]string{"=", "<>", "<", "<=", ">", ">="}, op) {
+		// Rows of one table compare as records, column by column.
+		return &dnode{kind: dOp, typ: types.Bool, op: op, args: []*dnode{l, r}}, nil
+	}
 	o, err := types.ResolveBinaryOp(op, lt, rt)
 	if err != nil {
 		return nil, err
 	}
 	return &dnode{kind: dOp, typ: o.Result, op: o.Name, args: []*dnode{d.coerce(l, o.Left), d.coerce(r, o.Right)}}, nil
+}
+
+// wholeRow analyzes rel.*, in an expression a whole row of a table of
+// the scope, which ruleutils prints as rel.*.
+func (d *deparser) wholeRow(cr *pg_query.ColumnRef) (*dnode, bool) {
+	if len(cr.Fields) != 2 || cr.Fields[1].GetAStar() == nil {
+		return nil, false
+	}
+	rel := cr.Fields[0].GetString_().GetSval()
+	var fields []types.Field
+	for _, c := range d.sc.cols {
+		if c.rel == rel && !c.hidden {
+			fields = append(fields, types.Field{Name: c.name, Type: c.typ})
+		}
+	}
+	if len(fields) == 0 {
+		return nil, false
+	}
+	return &dnode{kind: dColumn, typ: types.RecordType(fields), text: types.QuoteIdent(rel) + ".*", wholeRow: true}, true
 }
 
 // resolvable is the type an untyped literal resolves as on its own.

@@ -355,7 +355,9 @@ func (c *catalog) funcByOID(oid uint32) *funcDesc {
 }
 
 // whenRowRefError is PostgreSQL's error for a row trigger's WHEN condition
-// that names OLD in an INSERT trigger or NEW in a DELETE trigger.
+// that names OLD in an INSERT trigger, NEW in a DELETE trigger or a system
+// column of NEW in a BEFORE trigger. Of the system columns fickle has only
+// tableoid; WHEN refuses the others.
 func whenRowRefError(b *binder, tr *triggerDesc) error {
 	var err error
 	walk(tr.when, func(n *pg_query.Node) bool {
@@ -363,7 +365,8 @@ func whenRowRefError(b *binder, tr *triggerDesc) error {
 		if cr == nil || err != nil {
 			return err == nil
 		}
-		switch cr.Fields[0].GetString_().GetSval() {
+		rel := cr.Fields[0].GetString_().GetSval()
+		switch rel {
 		case "old":
 			if tr.tgtype&tgInsert != 0 {
 				err = b.errAt(pgerror.New(pgerror.InvalidObjectDefinition, "INSERT trigger's WHEN condition cannot reference OLD values"), cr.Location)
@@ -372,6 +375,17 @@ func whenRowRefError(b *binder, tr *triggerDesc) error {
 			if tr.tgtype&tgDelete != 0 {
 				err = b.errAt(pgerror.New(pgerror.InvalidObjectDefinition, "DELETE trigger's WHEN condition cannot reference NEW values"), cr.Location)
 			}
+		}
+		if err != nil || len(cr.Fields) != 2 || rel != "old" && rel != "new" {
+			return err == nil
+		}
+		col := cr.Fields[1].GetString_().GetSval()
+		switch {
+		case !slices.Contains(systemColumnNames, col):
+		case rel == "new" && tr.tgtype&tgBefore != 0:
+			err = b.errAt(pgerror.New(pgerror.FeatureNotSupported, "BEFORE trigger's WHEN condition cannot reference NEW system columns"), cr.Location)
+		case col != "tableoid":
+			err = b.errAt(pgerror.Unsupported("system column \""+col+"\""), cr.Location)
 		}
 		return err == nil
 	})
@@ -452,6 +466,10 @@ func (b *binder) triggerWhen(t *tableDesc, tr *triggerDesc) (*scalar, error) {
 					return r[i], nil
 				}}, true
 			}
+		}
+		if fields[1] == "tableoid" {
+			// The trigger's own table: it fires for rows stored there.
+			return &scalar{typ: types.OidType, slot: -1, name: fields[1], eval: constEval(int64(t.oid))}, true
 		}
 		return nil, false
 	}
@@ -835,7 +853,8 @@ func triggerRows(c *catalog) [][]any {
 				parseCatalogText(types.Int2Vector, strings.Join(attnums, " ")), nullIfEmpty(tr.oldTable), nullIfEmpty(tr.newTable)})
 		}
 	}
-	return append(out, riTriggerRows(c)...)
+	out = append(out, riTriggerRows(c)...)
+	return append(out, uniqueRecheckTriggerRows(c)...)
 }
 
 func (tr *triggerDesc) objName() string { return tr.name }
