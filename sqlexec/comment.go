@@ -90,6 +90,9 @@ func (d *ddl) comment(cs *pg_query.CommentStmt) error {
 		if sc == nil {
 			return pgerror.Newf(pgerror.InvalidSchemaName, "schema \"%s\" does not exist", name)
 		}
+		if err := d.s.requireOwner(schemaOwner(sc), "schema", name); err != nil {
+			return err
+		}
 		d.cat.setComment(commentKey{classOID: oidPgNamespace, objOID: sc.oid}, cs.Comment)
 		return nil
 	case pg_query.ObjectType_OBJECT_TABLE, pg_query.ObjectType_OBJECT_INDEX, pg_query.ObjectType_OBJECT_SEQUENCE, pg_query.ObjectType_OBJECT_VIEW:
@@ -104,6 +107,10 @@ func (d *ddl) comment(cs *pg_query.CommentStmt) error {
 			article := map[relationKind]string{relTable: "a table", relIndex: "an index", relSequence: "a sequence", relView: "a view"}[want]
 			return pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not %s", parts[len(parts)-1], article)
 		}
+		owner, noun := d.relationOwnerAndNoun(oid, kind)
+		if err := d.s.requireOwner(owner, noun, parts[len(parts)-1]); err != nil {
+			return err
+		}
 		d.cat.setComment(commentKey{classOID: oidPgClass, objOID: oid}, cs.Comment)
 		return nil
 	case pg_query.ObjectType_OBJECT_EXTENSION:
@@ -111,6 +118,9 @@ func (d *ddl) comment(cs *pg_query.CommentStmt) error {
 	case pg_query.ObjectType_OBJECT_FUNCTION, pg_query.ObjectType_OBJECT_PROCEDURE, pg_query.ObjectType_OBJECT_ROUTINE:
 		f, err := d.findRoutine(cs.Object.GetObjectWithArgs(), cs.Objtype, false, false)
 		if err != nil {
+			return err
+		}
+		if err := d.requireRoutineOwner(f); err != nil {
 			return err
 		}
 		d.cat.setComment(commentKey{classOID: oidPgProc, objOID: f.oid}, cs.Comment)
@@ -135,6 +145,9 @@ func (d *ddl) comment(cs *pg_query.CommentStmt) error {
 		i := t.colIndex(col)
 		if i < 0 {
 			return pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", col, relName)
+		}
+		if err := d.s.requireOwner(relationOwner(d.cat, aclTable, oid), "relation", relName); err != nil {
+			return err
 		}
 		d.cat.setComment(commentKey{classOID: oidPgClass, objOID: oid, subID: int32(t.cols[i].attnum)}, cs.Comment)
 		return nil

@@ -85,6 +85,8 @@ func ddlTag(n *pg_query.Node) string {
 			return "DROP DOMAIN"
 		case pg_query.ObjectType_OBJECT_EXTENSION:
 			return "DROP EXTENSION"
+		case pg_query.ObjectType_OBJECT_FOREIGN_TABLE:
+			return "DROP FOREIGN TABLE"
 		}
 		return "DROP TABLE"
 	case *pg_query.Node_AlterTableStmt:
@@ -95,6 +97,8 @@ func ddlTag(n *pg_query.Node) string {
 			return "ALTER SEQUENCE"
 		case pg_query.ObjectType_OBJECT_VIEW:
 			return "ALTER VIEW"
+		case pg_query.ObjectType_OBJECT_FOREIGN_TABLE:
+			return "ALTER FOREIGN TABLE"
 		}
 		return "ALTER TABLE"
 	case *pg_query.Node_IndexStmt:
@@ -134,6 +138,12 @@ func ddlTag(n *pg_query.Node) string {
 			return "ALTER RULE"
 		case pg_query.ObjectType_OBJECT_TRIGGER:
 			return "ALTER TRIGGER"
+		case pg_query.ObjectType_OBJECT_FOREIGN_TABLE:
+			return "ALTER FOREIGN TABLE"
+		case pg_query.ObjectType_OBJECT_COLUMN:
+			if v.RenameStmt.RelationType == pg_query.ObjectType_OBJECT_FOREIGN_TABLE {
+				return "ALTER FOREIGN TABLE"
+			}
 		}
 		return "ALTER TABLE"
 	case *pg_query.Node_CommentStmt:
@@ -287,6 +297,9 @@ func (d *ddl) run(n *pg_query.Node, full string) error {
 	case *pg_query.Node_AlterOwnerStmt:
 		return d.alterOwner(v.AlterOwnerStmt)
 	case *pg_query.Node_AlterObjectSchemaStmt:
+		if v.AlterObjectSchemaStmt.ObjectType == pg_query.ObjectType_OBJECT_FOREIGN_TABLE {
+			return d.alterForeignTable(v.AlterObjectSchemaStmt.Relation, v.AlterObjectSchemaStmt.MissingOk)
+		}
 		if !isRoutineObject(v.AlterObjectSchemaStmt.ObjectType) {
 			return pgerror.Unsupported(ddlTag(n) + " ... SET SCHEMA")
 		}
@@ -840,23 +853,41 @@ func (d *ddl) alterOwner(ao *pg_query.AlterOwnerStmt) error {
 	return nil
 }
 
-// alterTypeOwner runs ALTER TYPE or DOMAIN ... OWNER TO role. A type
-// belongs to the bootstrap superuser (pg_type.typowner) and fickle cannot
-// give it another owner: naming that owner (as pg_dump's output does) is
-// accepted and changes nothing, another role is refused.
+// alterTypeOwner runs ALTER TYPE or DOMAIN ... OWNER TO role with
+// PostgreSQL's checks: naming the type's owner changes nothing; otherwise
+// a role other than a superuser must own the type, belong to the new role,
+// and the new role needs CREATE on the type's schema.
 func (d *ddl) alterTypeOwner(ao *pg_query.AlterOwnerStmt) error {
+	roleName := d.s.roleSpecName(ao.Newowner.Roletype.String(), ao.Newowner.Rolename)
+	role := d.s.roleNamed(roleName)
+	if role == nil {
+		return pgerror.Newf(pgerror.UndefinedObject, "role \"%s\" does not exist", roleName)
+	}
 	names := strs(ao.Object.GetList().GetItems())
 	schema, name := "", names[len(names)-1]
 	if len(names) > 1 {
 		schema = names[len(names)-2]
 	}
-	if d.s.lookupType(d.cat, schema, name) == nil {
+	t := d.s.lookupType(d.cat, schema, name)
+	if t == nil {
 		return pgerror.Newf(pgerror.UndefinedObject, "type \"%s\" does not exist", strings.Join(names, "."))
 	}
-	role := d.s.roleNamed(d.s.roleSpecName(ao.Newowner.Roletype.String(), ao.Newowner.Rolename))
-	if role == nil || role.oid != oidBootstrapSuperuser {
-		return pgerror.Unsupported(ddlTag(&pg_query.Node{Node: &pg_query.Node_AlterOwnerStmt{AlterOwnerStmt: ao}}) +
-			" ... OWNER TO a role other than the bootstrap superuser, who owns every type")
+	if role.oid == t.ownerRole() {
+		return nil
 	}
+	if current := d.s.currentRole(); !d.s.isSuperuser(current) {
+		if err := d.s.requireOwner(t.ownerRole(), "type", t.name); err != nil {
+			return err
+		}
+		if !d.s.belongsTo(current, role.oid) {
+			return pgerror.Newf(pgerror.InsufficientPrivilege, "must be member of role \"%s\"", role.name)
+		}
+		if sc := d.cat.schemas[t.schema]; sc != nil && !d.s.hasPrivilege(role.oid, aclSchema, sc.oid, []byte{'C'}) {
+			return pgerror.Newf(pgerror.InsufficientPrivilege, "permission denied for schema %s", t.schema)
+		}
+	}
+	nt := *t
+	nt.owner = role.oid
+	d.cat.schemas[t.schema].types[t.name] = &nt
 	return nil
 }

@@ -15,6 +15,9 @@ import (
 )
 
 func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
+	if at.Objtype == pg_query.ObjectType_OBJECT_FOREIGN_TABLE {
+		return d.alterForeignTable(at.Relation, at.MissingOk)
+	}
 	if ownerOnly(at) {
 		return d.changeOwner(at)
 	}
@@ -589,6 +592,9 @@ func (d *ddl) rename(rs *pg_query.RenameStmt) error {
 	if rs.RenameType == pg_query.ObjectType_OBJECT_TABCONSTRAINT {
 		return d.renameConstraint(rs)
 	}
+	if rs.RenameType == pg_query.ObjectType_OBJECT_FOREIGN_TABLE {
+		return d.alterForeignTable(rs.Relation, rs.MissingOk)
+	}
 	renamesRelation := rs.RenameType == pg_query.ObjectType_OBJECT_TABLE || rs.RenameType == pg_query.ObjectType_OBJECT_INDEX
 	if rs.RenameType == pg_query.ObjectType_OBJECT_SEQUENCE && rs.Relation != nil {
 		if ok, err := d.renameSequence(rs); ok {
@@ -640,9 +646,11 @@ func (d *ddl) rename(rs *pg_query.RenameStmt) error {
 // says the call comes from a parent.
 func (d *ddl) renameColumn(rs *pg_query.RenameStmt, t *tableDesc, recursing bool) error {
 	nt := t.clone()
-	i, err := d.column(nt, rs.Subname)
-	if err != nil {
-		return err
+	i := nt.colIndex(rs.Subname)
+	if i < 0 {
+		// RENAME COLUMN's wording, unlike ALTER TABLE's other subcommands',
+		// names no relation.
+		return pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" does not exist", rs.Subname)
 	}
 	if nt.colIndex(rs.Newname) >= 0 {
 		return pgerror.Newf(pgerror.DuplicateColumn, "column \"%s\" of relation \"%s\" already exists", rs.Newname, t.name)

@@ -182,7 +182,7 @@ func (d *ddl) createDomain(cs *pg_query.CreateDomainStmt) error {
 			dom.parent = p.oid
 		}
 	}
-	t := &typeDesc{oid: d.cat.newOID(), schema: schema, name: name, domain: dom}
+	t := &typeDesc{oid: d.cat.newOID(), schema: schema, name: name, domain: dom, owner: d.s.currentRole()}
 	nullSeen := false
 	for _, n := range cs.Constraints {
 		c := n.GetConstraint()

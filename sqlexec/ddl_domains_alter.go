@@ -21,6 +21,9 @@ func (d *ddl) alterDomain(ad *pg_query.AlterDomainStmt) error {
 	if old == nil {
 		return pgerror.Newf(pgerror.UndefinedObject, "type \"%s\" does not exist", strings.Join(strs(ad.TypeName), "."))
 	}
+	if err := d.s.requireOwner(old.ownerRole(), "type", old.name); err != nil {
+		return err
+	}
 	dom := *old.domain
 	dom.checks = append([]*checkDesc(nil), old.domain.checks...)
 	t := *old

@@ -66,7 +66,7 @@ func (d *ddl) createEnumType(cs *pg_query.CreateEnumStmt) error {
 		return pgerror.Newf(pgerror.DuplicateObject, "type \"%s\" already exists", name)
 	}
 	e := &enumType{}
-	t := &typeDesc{oid: newCompositeOID(), array: newCompositeOID(), schema: schema, name: name, enum: e}
+	t := &typeDesc{oid: newCompositeOID(), array: newCompositeOID(), schema: schema, name: name, enum: e, owner: d.s.currentRole()}
 	for i, v := range strs(cs.Vals) {
 		if err := checkEnumLabel(v); err != nil {
 			return err
@@ -98,6 +98,9 @@ func (d *ddl) alterEnumType(as *pg_query.AlterEnumStmt) error {
 	}
 	if t.enum == nil {
 		return pgerror.Newf(pgerror.WrongObjectType, "%s is not an enum", types.QuoteIdent(t.name))
+	}
+	if err := d.s.requireOwner(t.ownerRole(), "type", t.name); err != nil {
+		return err
 	}
 	if as.OldVal != "" {
 		return pgerror.Unsupported("ALTER TYPE ... RENAME VALUE (fickle stores enum values by their label)")

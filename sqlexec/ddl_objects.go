@@ -44,6 +44,8 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 		return d.dropTypes(ds)
 	case pg_query.ObjectType_OBJECT_DOMAIN:
 		return d.dropDomains(ds)
+	case pg_query.ObjectType_OBJECT_FOREIGN_TABLE:
+		return d.dropForeignTables(ds)
 	case pg_query.ObjectType_OBJECT_TABLE:
 		var ts []*tableDesc
 		for _, o := range ds.Objects {
@@ -459,6 +461,9 @@ func (d *ddl) createIndex(is *pg_query.IndexStmt) error {
 	if t == nil {
 		return pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(is.Relation))
 	}
+	if err := d.s.requireOwner(relationOwner(d.cat, aclTable, t.oid), "table", t.name); err != nil {
+		return err
+	}
 	// SHARE ROW EXCLUSIVE rather than PostgreSQL's SHARE: two transactions
 	// adding indexes to one table would otherwise both change its
 	// descriptor, which the commit cannot merge.
@@ -608,9 +613,26 @@ func (d *ddl) alteredSequence(as *pg_query.AlterSeqStmt) (*sequence, error) {
 }
 
 func (d *ddl) createSchema(cs *pg_query.CreateSchemaStmt, full string) error {
+	current := d.s.currentRole()
+	owner, ownerName := current, d.s.user()
+	if spec := cs.Authrole; spec != nil {
+		r := d.s.roleNamed(d.s.roleSpecName(spec.Roletype.String(), spec.Rolename))
+		if r == nil {
+			return pgerror.Newf(pgerror.UndefinedObject, "role \"%s\" does not exist", spec.Rolename)
+		}
+		owner, ownerName = r.oid, r.name
+	}
 	name := cs.Schemaname
 	if name == "" {
-		name = d.s.user()
+		name = ownerName
+	}
+	// PostgreSQL's check, before the name's, that the role running the
+	// statement belongs to the schema's owner. Its other one, CREATE on
+	// the database, waits for fickle to record databases' owners (every
+	// database is the bootstrap superuser's, so the check would refuse a
+	// role PostgreSQL lets in as its database's owner).
+	if !d.s.isSuperuser(current) && !d.s.belongsTo(current, owner) {
+		return pgerror.Newf(pgerror.InsufficientPrivilege, "must be member of role \"%s\"", ownerName)
 	}
 	if strings.HasPrefix(name, "pg_") {
 		return pgerror.Newf(pgerror.ReservedName, "unacceptable schema name \"%s\"", name).WithDetail("The prefix \"pg_\" is reserved for system schemas.")
@@ -623,14 +645,7 @@ func (d *ddl) createSchema(cs *pg_query.CreateSchemaStmt, full string) error {
 		return pgerror.Newf(pgerror.DuplicateSchema, "schema \"%s\" already exists", name)
 	}
 	sc := newSchema(name, d.cat.newOID())
-	sc.owner = d.s.currentRole()
-	if spec := cs.Authrole; spec != nil {
-		r := d.s.roleNamed(d.s.roleSpecName(spec.Roletype.String(), spec.Rolename))
-		if r == nil {
-			return pgerror.Newf(pgerror.UndefinedObject, "role \"%s\" does not exist", spec.Rolename)
-		}
-		sc.owner = r.oid
-	}
+	sc.owner = owner
 	d.cat.schemas[name] = sc
 	return d.createSchemaElements(name, cs.SchemaElts, full)
 }

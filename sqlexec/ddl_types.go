@@ -52,6 +52,18 @@ type typeDesc struct {
 	// relid is a composite type's pg_class OID (relkind 'c'), which its
 	// pg_attribute rows hang off; 0 for other types.
 	relid uint32
+	// owner is the role that created the type (or was given it by ALTER
+	// ... OWNER TO); 0 for the bootstrap superuser.
+	owner uint32
+}
+
+// ownerRole is the OID of the role that owns t: pg_type.typowner, and the
+// role DROP and ALTER of the type need.
+func (t *typeDesc) ownerRole() uint32 {
+	if t.owner == 0 {
+		return oidBootstrapSuperuser
+	}
+	return t.owner
 }
 
 // typ is the type the values of t have: a domain's base type.
@@ -134,7 +146,7 @@ func (d *ddl) createCompositeType(cs *pg_query.CompositeTypeStmt) error {
 		return pgerror.Newf(pgerror.DuplicateObject, "type \"%s\" already exists", rv.Relname)
 	}
 	b := d.binder("")
-	t := &typeDesc{oid: newCompositeOID(), array: newCompositeOID(), relid: d.cat.newOID(), schema: schema, name: rv.Relname}
+	t := &typeDesc{oid: newCompositeOID(), array: newCompositeOID(), relid: d.cat.newOID(), schema: schema, name: rv.Relname, owner: d.s.currentRole()}
 	seen := map[string]bool{}
 	for _, n := range cs.Coldeflist {
 		cd := n.GetColumnDef()
@@ -199,6 +211,9 @@ func (d *ddl) dropNamedTypes(ds *pg_query.DropStmt, stmt string, lookup func(*pg
 				continue
 			}
 			return pgerror.Newf(pgerror.UndefinedObject, "type \"%s\" does not exist", shown)
+		}
+		if err := d.s.requireOwner(t.ownerRole(), "type", t.name); err != nil {
+			return err
 		}
 		drop = append(drop, t)
 	}

@@ -172,6 +172,9 @@ func (d *ddl) createView(vs *pg_query.ViewStmt, full string) error {
 	}
 	sc := d.cat.schemas[schema]
 	if old := sc.views[v.name]; old != nil && vs.Replace {
+		if err := d.s.requireOwner(old.ownerRole(), "view", v.name); err != nil {
+			return err
+		}
 		if err := replaceableBy(old, v); err != nil {
 			return err
 		}
@@ -180,7 +183,10 @@ func (d *ddl) createView(vs *pg_query.ViewStmt, full string) error {
 			v.cols[i].def = old.cols[i].def // replaceableBy kept the old columns in place
 		}
 	} else if d.relationExists(schema, v.name) {
-		if vs.Replace && sc.tables[v.name] != nil {
+		if t := sc.tables[v.name]; vs.Replace && t != nil {
+			if err := d.s.requireOwner(relationOwner(d.cat, aclTable, t.oid), "table", v.name); err != nil {
+				return err
+			}
 			return pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not a view", v.name)
 		}
 		return pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" already exists", v.name)

@@ -259,6 +259,10 @@ func (d *ddl) createFunction(cs *pg_query.CreateFunctionStmt, full string) error
 		if !cs.Replace {
 			return pgerror.Newf(pgerror.DuplicateFunction, "%s %s already exists with same argument types", f.kindName(), f.signature())
 		}
+		if !d.s.actsAsOwner(d.s.routineOwner(old)) {
+			// PostgreSQL names any routine a function here.
+			return pgerror.Newf(pgerror.InsufficientPrivilege, "must be owner of function %s", old.name)
+		}
 		if old.kind != f.kind {
 			return pgerror.Newf(pgerror.WrongObjectType, "cannot change routine kind").
 				WithDetail("\"%s\" is a %s.", old.name, old.kindName())

@@ -54,9 +54,9 @@ func userTypeRows(s *Session, c *catalog, other func(oid uint32) []any) [][]any 
 		out = append(out, row)
 		byOID[uint32(row[typColOID].(int64))] = row
 	}
-	ns, owner := func(t *typeDesc) int64 { return schemaOID(c, t.schema) }, int64(oidBootstrapSuperuser)
+	ns, owner := func(t *typeDesc) int64 { return schemaOID(c, t.schema) }, func(t *typeDesc) int64 { return int64(t.ownerRole()) }
 	array := func(t *typeDesc, align string) []any {
-		return []any{int64(t.array), "_" + t.name, ns(t), owner, int64(-1), false, "b", "A", false, true, ",",
+		return []any{int64(t.array), "_" + t.name, ns(t), owner(t), int64(-1), false, "b", "A", false, true, ",",
 			int64(0), int64(arraySubscriptHandler), int64(t.oid), int64(0), int64(oidArrayIn), int64(oidArrayOut), int64(oidArrayRecv),
 			int64(oidArraySend), int64(0), int64(0), int64(oidArrayTypanalyze), align, "x", false, int64(0), int64(-1), int64(0),
 			int64(0), nil, nil, nil}
@@ -74,7 +74,7 @@ func userTypeRows(s *Session, c *catalog, other func(oid uint32) []any) [][]any 
 	for _, t := range append(others, domains...) {
 		switch {
 		case t.enum != nil:
-			add([]any{int64(t.oid), t.name, ns(t), owner, int64(4), true, "e", "E", false, true, ",",
+			add([]any{int64(t.oid), t.name, ns(t), owner(t), int64(4), true, "e", "E", false, true, ",",
 				int64(0), int64(0), int64(0), int64(t.array), int64(oidEnumIn), int64(oidEnumOut), int64(oidEnumRecv),
 				int64(oidEnumSend), int64(0), int64(0), int64(0), "i", "p", false, int64(0), int64(-1), int64(0), int64(0), nil, nil, nil})
 			add(array(t, "i"))
@@ -92,7 +92,7 @@ func userTypeRows(s *Session, c *catalog, other func(oid uint32) []any) [][]any 
 			}
 			base = uint32(under[typColOID].(int64)) // a table's row type has two OIDs: pg_type's
 			row := slices.Clone(under)
-			row[typColOID], row[typColName], row[typColNamespace], row[typColOwner] = int64(t.oid), t.name, ns(t), owner
+			row[typColOID], row[typColName], row[typColNamespace], row[typColOwner] = int64(t.oid), t.name, ns(t), owner(t)
 			row[typColType], row[typColPreferred], row[typColRelid] = "d", false, int64(0)
 			row[typColSubscript], row[typColElem], row[typColArray] = int64(0), int64(0), int64(0)
 			row[typColInput], row[typColReceive] = int64(oidDomainIn), int64(oidDomainRecv)
@@ -112,7 +112,7 @@ func userTypeRows(s *Session, c *catalog, other func(oid uint32) []any) [][]any 
 			}
 			add(row)
 		case t.relid != 0:
-			add([]any{int64(t.oid), t.name, ns(t), owner, int64(-1), false, "c", "C", false, true, ",",
+			add([]any{int64(t.oid), t.name, ns(t), owner(t), int64(-1), false, "c", "C", false, true, ",",
 				int64(t.relid), int64(0), int64(0), int64(t.array), int64(oidRecordIn), int64(oidRecordOut), int64(oidRecordRecv),
 				int64(oidRecordSend), int64(0), int64(0), int64(0), "d", "x", false, int64(0), int64(-1), int64(0), int64(0), nil, nil, nil})
 			add(array(t, "d"))

@@ -449,8 +449,8 @@ func (s *Session) dropRoles(rc *roleCatalog, ds *pg_query.DropRoleStmt, note not
 	return nil
 }
 
-// relationOwnedBy names the first schema, table, view or sequence that
-// role owns, as PostgreSQL's dependency errors describe it ("table t"), or
+// relationOwnedBy names the first schema, table, view, sequence or type
+// that role owns, as PostgreSQL's dependency errors describe it ("table t"), or
 // is "".
 func relationOwnedBy(c *catalog, role uint32) string {
 	for _, sc := range sortedSchemas(c) {
@@ -470,6 +470,11 @@ func relationOwnedBy(c *catalog, role uint32) string {
 		for _, name := range slices.Sorted(maps.Keys(sc.seqs)) {
 			if sc.seqs[name].role == role {
 				return "sequence " + name
+			}
+		}
+		for _, name := range slices.Sorted(maps.Keys(sc.types)) {
+			if sc.types[name].owner == role {
+				return "type " + name
 			}
 		}
 	}

@@ -102,6 +102,9 @@ func (d *ddl) createRule(rs *pg_query.RuleStmt, full string) error {
 	if t == nil {
 		return pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(rs.Relation))
 	}
+	if owner, noun := hostOwner(d.cat, t, view); !d.s.actsAsOwner(owner) {
+		return d.s.requireOwner(owner, noun, t.name)
+	}
 	if rs.Event == pg_query.CmdType_CMD_SELECT {
 		return pgerror.Unsupported("CREATE RULE ... ON SELECT")
 	}
@@ -332,6 +335,9 @@ func (d *ddl) dropRule(ds *pg_query.DropStmt) error {
 			return pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(rel))
 		}
 		i := slices.IndexFunc(t.rules, func(r *ruleDesc) bool { return r.name == name })
+		if owner, _ := hostOwner(d.cat, t, view); (i >= 0 || view != nil && name == viewRuleName) && !d.s.actsAsOwner(owner) {
+			return d.s.requireOwner(owner, "relation", t.name)
+		}
 		if view != nil && name == viewRuleName {
 			return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop rule %s on view %s because view %s requires it", name, t.name, t.name).
 				WithHint("You can drop view %s instead.", t.name)
@@ -359,6 +365,9 @@ func (d *ddl) renameRule(rs *pg_query.RenameStmt) error {
 	t, view := d.ruleRelation(rs.Relation)
 	if t == nil {
 		return pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(rs.Relation))
+	}
+	if owner, noun := hostOwner(d.cat, t, view); !d.s.actsAsOwner(owner) {
+		return d.s.requireOwner(owner, noun, t.name)
 	}
 	i := slices.IndexFunc(t.rules, func(r *ruleDesc) bool { return r.name == rs.Subname })
 	selectRule := view != nil && rs.Subname == viewRuleName

@@ -135,6 +135,9 @@ func (d *ddl) createTrigger(ct *pg_query.CreateTrigStmt, full string) error {
 	if err != nil {
 		return err
 	}
+	if err := d.requireTriggerPrivilege(t, view); err != nil {
+		return err
+	}
 	names := strs(ct.Funcname)
 	var fn *funcDesc
 	for _, f := range d.s.lookupFuncs(d.cat, names) {
@@ -255,6 +258,9 @@ func (d *ddl) dropTrigger(ds *pg_query.DropStmt) error {
 			}
 			return pgerror.Newf(pgerror.UndefinedObject, "trigger \"%s\" for table \"%s\" does not exist", name, t.name)
 		}
+		if owner, _ := hostOwner(d.cat, t, view); !d.s.actsAsOwner(owner) {
+			return d.s.requireOwner(owner, "relation", t.name)
+		}
 		if view == nil {
 			if err := d.lockTable(t, isolation.TableLockShareRowExclusive); err != nil {
 				return err
@@ -278,6 +284,9 @@ func (d *ddl) renameTrigger(rs *pg_query.RenameStmt) error {
 	}
 	if t == nil {
 		return pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(rv))
+	}
+	if owner, noun := hostOwner(d.cat, t, view); !d.s.actsAsOwner(owner) {
+		return d.s.requireOwner(owner, noun, t.name)
 	}
 	i := slices.IndexFunc(t.triggers, func(tr *triggerDesc) bool { return tr.name == rs.Subname })
 	if i < 0 {
