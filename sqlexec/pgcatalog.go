@@ -146,10 +146,10 @@ func init() {
 		cols: []vcol{{"schemaname", name}, {"tablename", name}, {"tableowner", name}, {"tablespace", name}, {"hasindexes", b},
 			{"hasrules", b}, {"hastriggers", b}, {"rowsecurity", b}},
 		rows: func(s *Session, c *catalog) [][]any {
-			owner, _ := catalogNames{s: s}.roleName(oidBootstrapSuperuser)
 			referenced := referencedTables(c)
 			var out [][]any
 			for _, t := range sortedTables(c) {
+				owner, _ := catalogNames{s: s}.roleName(relationOwner(c, aclTable, t.oid))
 				out = append(out, []any{t.schema, t.name, unquoteIdent(owner), nil, len(t.indexes) > 0 || t.pk != nil, false,
 					len(t.fks) > 0 || referenced[t.oid], t.rowSecurity})
 			}

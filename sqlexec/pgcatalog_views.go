@@ -32,7 +32,7 @@ func init() {
 		rows: func(s *Session, c *catalog) [][]any {
 			var out [][]any
 			for _, v := range sortedViews(c) {
-				owner, _ := catalogNames{s: s}.roleName(oidBootstrapSuperuser)
+				owner, _ := catalogNames{s: s}.roleName(relationOwner(c, aclTable, v.oid))
 				out = append(out, []any{v.schema, v.name, unquoteIdent(owner), catalogViewDefinition(s, c, v)})
 			}
 			return out
