@@ -216,14 +216,16 @@ type numericSumAcc struct {
 	count int64
 }
 
-func (a *numericSumAcc) Add(args []any) error {
-	var d *apd.Decimal
-	switch x := args[0].(type) {
-	case int64:
-		d = apd.New(x, 0)
-	case *apd.Decimal:
-		d = x
+// numericArg is an aggregate's integer or numeric argument as a numeric.
+func numericArg(v any) *apd.Decimal {
+	if i, ok := v.(int64); ok {
+		return apd.New(i, 0)
 	}
+	return v.(*apd.Decimal)
+}
+
+func (a *numericSumAcc) Add(args []any) error {
+	d := numericArg(args[0])
 	a.count++
 	if a.sum == nil {
 		a.sum = d

@@ -50,13 +50,7 @@ type numericMomentsAcc struct {
 }
 
 func (a *numericMomentsAcc) Add(args []any) error {
-	var x *apd.Decimal
-	switch v := args[0].(type) {
-	case int64:
-		x = apd.New(v, 0)
-	case *apd.Decimal:
-		x = v
-	}
+	x := numericArg(args[0])
 	a.n++
 	if x.Form != apd.Finite {
 		a.special = true
