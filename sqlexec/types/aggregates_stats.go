@@ -41,11 +41,13 @@ type moments struct {
 
 // numericMomentsAcc is the variance family over integers and numeric:
 // exact sums of X and X*X (do_numeric_accum) and numeric_stddev_internal's
-// final computation.
+// final computation. The sums and the numerator are exact, beyond the scale
+// and range a numeric value may have, as PostgreSQL's intermediate values
+// are: only the result is rounded and checked.
 type numericMomentsAcc struct {
 	moments
 	n          int64
-	sumX, sum2 *apd.Decimal
+	sumX, sum2 apd.Decimal
 	special    bool // a NaN or an infinity was added
 }
 
@@ -56,61 +58,50 @@ func (a *numericMomentsAcc) Add(args []any) error {
 		a.special = true
 		return nil
 	}
-	if a.special {
-		return nil
+	var sq apd.Decimal
+	if _, err := exactContext.Mul(&sq, x, x); err != nil {
+		return errNumericOverflow
 	}
-	sq, err := numericMul(x, x)
-	if err != nil {
-		return err
+	if _, err := exactContext.Add(&a.sumX, &a.sumX, x); err != nil {
+		return errNumericOverflow
 	}
-	if a.sumX == nil {
-		a.sumX, a.sum2 = x, sq.(*apd.Decimal)
-		return nil
+	if _, err := exactContext.Add(&a.sum2, &a.sum2, &sq); err != nil {
+		return errNumericOverflow
 	}
-	if a.sumX, err = numericSum(a.sumX, x); err != nil {
-		return err
-	}
-	a.sum2, err = numericSum(a.sum2, sq.(*apd.Decimal))
-	return err
+	return nil
 }
 
 func (a *numericMomentsAcc) Result() (any, error) {
 	switch {
-	case a.n == 0:
+	case a.n == 0, a.sample && a.n == 1:
 		return nil, nil
 	case a.special:
 		return numericNaN(), nil // infinities too, as PostgreSQL
-	case a.sample && a.n == 1:
-		return nil, nil
 	}
 	n := apd.New(a.n, 0)
-	sq, err := numericMul(a.sumX, a.sumX)
-	if err != nil {
-		return nil, err
-	}
-	nSum2, err := numericMul(n, a.sum2)
-	if err != nil {
-		return nil, err
-	}
-	num, err := numericAdd(nSum2.(*apd.Decimal), sq.(*apd.Decimal), true)
-	if err != nil {
-		return nil, err
-	}
-	numer := num.(*apd.Decimal)
-	if numer.Sign() <= 0 {
-		return apd.New(0, 0), nil // a rounding error's negative numerator included
-	}
 	other := a.n
 	if a.sample {
 		other = a.n - 1
 	}
-	den, err := numericMul(n, apd.New(other, 0))
-	if err != nil {
-		return nil, err
+	var sq, nSum2, numer, denom apd.Decimal
+	_, err := exactContext.Mul(&sq, &a.sumX, &a.sumX)
+	if err == nil {
+		_, err = exactContext.Mul(&nSum2, n, &a.sum2)
 	}
-	denom := den.(*apd.Decimal)
-	rscale := divScale(numer, denom)
-	v, err := quoToScale(numer, denom, rscale)
+	if err == nil {
+		_, err = exactContext.Sub(&numer, &nSum2, &sq)
+	}
+	if err == nil {
+		_, err = exactContext.Mul(&denom, n, apd.New(other, 0))
+	}
+	if err != nil {
+		return nil, errNumericOverflow
+	}
+	if numer.Sign() <= 0 {
+		return apd.New(0, 0), nil // a rounding error's negative numerator included
+	}
+	rscale := divScale(&numer, &denom)
+	v, err := quoToScale(&numer, &denom, rscale)
 	if err != nil {
 		return nil, err
 	}
@@ -120,14 +111,8 @@ func (a *numericMomentsAcc) Result() (any, error) {
 	return checkNumericResult(v)
 }
 
-// numericSum is a + b for finite a and b.
-func numericSum(a, b *apd.Decimal) (*apd.Decimal, error) {
-	s, err := numericAdd(a, b, false)
-	if err != nil {
-		return nil, err
-	}
-	return s.(*apd.Decimal), nil
-}
+// errNumericOverflow is a numeric computation's overflow.
+var errNumericOverflow = pgerror.New(pgerror.NumericValueOutOfRange, "value overflows numeric format")
 
 // floatMomentsAcc is the variance family over floats: float8_accum's
 // Youngs-Cramer sums.
