@@ -53,11 +53,12 @@ func init() {
 				if tab := c.tables[t.oid]; tab != nil {
 					arrayName = arrayTypeName(tab)
 				}
+				owner := int64(relationOwner(c, aclTable, t.oid)) // a row type is its relation's owner's
 				out = append(out,
-					[]any{row, t.name, schemaOID(c, t.schema), int64(oidBootstrapSuperuser), int64(-1), false, "c", "C", false, true, ",",
+					[]any{row, t.name, schemaOID(c, t.schema), owner, int64(-1), false, "c", "C", false, true, ",",
 						int64(t.oid), int64(0), int64(0), row | 1, int64(oidRecordIn), int64(oidRecordOut), int64(oidRecordRecv),
 						int64(oidRecordSend), int64(0), int64(0), int64(0), "d", "x", false, int64(0), int64(-1), int64(0), int64(0), nil, nil, nil},
-					[]any{row | 1, arrayName, schemaOID(c, t.schema), int64(oidBootstrapSuperuser), int64(-1), false, "b", "A", false, true, ",",
+					[]any{row | 1, arrayName, schemaOID(c, t.schema), owner, int64(-1), false, "b", "A", false, true, ",",
 						int64(0), int64(arraySubscriptHandler), row, int64(0), int64(oidArrayIn), int64(oidArrayOut), int64(oidArrayRecv),
 						int64(oidArraySend), int64(0), int64(0), int64(oidArrayTypanalyze), "d", "x", false, int64(0), int64(-1), int64(0),
 						int64(0), nil, nil, nil})
