@@ -172,7 +172,14 @@ func (d *deparser) targetList(targets []*pg_query.Node, names []string, pretty b
 			}
 			for _, c := range starCols(d.sc) {
 				if !c.hidden && (rel == "" || c.rel == rel) {
-					s := types.QuoteIdent(c.rel) + "." + types.QuoteIdent(c.name)
+					owner := c.rel
+					if rel == "" {
+						owner = mergedColumnRel(d.sc, c)
+					}
+					s := types.QuoteIdent(c.name)
+					if owner != "" {
+						s = types.QuoteIdent(owner) + "." + s
+					}
 					if len(names) > len(out) && names[len(out)] != c.name {
 						s += " AS " + types.QuoteIdent(names[len(out)])
 					}
@@ -396,7 +403,7 @@ func (d *deparser) columnName(cr *pg_query.ColumnRef) (string, string, types.Typ
 	for cur := d.sc; cur != nil && rel == ""; cur = cur.parent {
 		for _, c := range cur.cols {
 			if c.name == name && !c.merged {
-				rel = c.rel
+				rel = mergedColumnRel(cur, c)
 				break
 			}
 		}
@@ -405,6 +412,23 @@ func (d *deparser) columnName(cr *pg_query.ColumnRef) (string, string, types.Typ
 		return types.QuoteIdent(name), name, e.typ, nil
 	}
 	return types.QuoteIdent(rel) + "." + types.QuoteIdent(name), name, e.typ, nil
+}
+
+// mergedColumnRel is the relation ruleutils names for column c of sc. The
+// left column of a JOIN ... USING pair whose common type is not its own is
+// PostgreSQL's merged join column: the right side's column when the join is
+// inner and that column has the common type, else a conversion, which
+// ruleutils names by the join's column alone ("").
+func mergedColumnRel(sc *scope, c scopeCol) string {
+	if c.usingType.Oid == 0 {
+		return c.rel
+	}
+	for _, m := range sc.cols {
+		if m.merged && m.name == c.name && !m.nullable && m.typ.Oid == c.usingType.Oid {
+			return m.rel
+		}
+	}
+	return ""
 }
 
 // aggregate analyzes an aggregate call: count(*) and the aggregates of
