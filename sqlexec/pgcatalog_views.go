@@ -32,7 +32,7 @@ func init() {
 		rows: func(s *Session, c *catalog) [][]any {
 			var out [][]any
 			for _, v := range sortedViews(c) {
-				owner, _ := catalogNames{s: s}.roleName(relationOwner(c, aclTable, v.oid))
+				owner, _ := catalogNames{s: s}.roleName(v.ownerRole())
 				out = append(out, []any{v.schema, v.name, unquoteIdent(owner), catalogViewDefinition(s, c, v)})
 			}
 			return out
