@@ -15,6 +15,7 @@ import (
 type memFlags struct {
 	maxStaleness  int
 	maxMemoryText string
+	hugePages     string
 	// Resolved by resolve:
 	maxMemory uint64 // bytes; 0 for no ceiling
 }
@@ -33,6 +34,7 @@ const keptPerTransaction = 100
 
 func (f *memFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.maxStaleness, "max-staleness", defaultMaxStaleness, "keep the row versions of the last `N` transactions of the commit order (fewer when they read or write more than 100 rows each on average): no read sees a state older than that, a transaction whose reads need a collected version fails with 40001 (snapshot too old), and memory stays bounded; 0 keeps every version for ever")
+	fs.StringVar(&f.hugePages, "huge-pages", "try", "`MODE`: try asks Linux for transparent huge pages for the store's memory where the kernel gives them only on request (its madvise setting), which makes bulk loads much faster where a page fault is dear (virtual machines); off leaves the kernel's default")
 	fs.StringVar(&f.maxMemoryText, "max-memory", "auto", "memory ceiling `SIZE` (such as 2GB or 512MB): past it running statements fail with 53200 (out_of_memory) and the server lives on; auto is half of the machine's memory (or of the container's limit), 0 none")
 }
 
@@ -40,6 +42,9 @@ func (f *memFlags) register(fs *flag.FlagSet) {
 func (f *memFlags) resolve() error {
 	if f.maxStaleness < 0 {
 		return fmt.Errorf("--max-staleness %d: want 0 (keep everything) or more", f.maxStaleness)
+	}
+	if f.hugePages != "try" && f.hugePages != "off" {
+		return fmt.Errorf("--huge-pages %q: want try or off", f.hugePages)
 	}
 	if f.maxMemoryText == "auto" {
 		f.maxMemory = machineMemory() / 2
@@ -51,6 +56,17 @@ func (f *memFlags) resolve() error {
 	}
 	f.maxMemory = n
 	return nil
+}
+
+// hugePageReserve is how much of the heap --huge-pages try prepares ahead
+// (hugepages.Advise): the first gigabyte, or half the memory ceiling when
+// that is lower. It costs address space, not memory.
+func (f *memFlags) hugePageReserve() uint64 {
+	const reserve = 1 << 30
+	if f.maxMemory > 0 {
+		return min(reserve, f.maxMemory/2)
+	}
+	return reserve
 }
 
 // parseSize parses a number of bytes with an optional unit (B, kB, MB, GB,

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/fickle-db/fickle/history"
+	"github.com/fickle-db/fickle/internal/hugepages"
 	"github.com/fickle-db/fickle/isolation"
 	"github.com/fickle-db/fickle/server"
 	"github.com/fickle-db/fickle/sqlexec"
@@ -108,6 +109,11 @@ func serve(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "fickle serve: "+format+"\n", a...)
 		return 1
+	}
+	if o.hugePages == "try" {
+		if _, err := hugepages.Advise(o.hugePageReserve()); err != nil {
+			fmt.Fprintf(stderr, "fickle serve: --huge-pages try: %v; going on with the kernel's default pages\n", err)
+		}
 	}
 	if o.maxMemory > 0 {
 		// The garbage collector works harder from 90% of the ceiling on,

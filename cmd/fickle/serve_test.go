@@ -403,6 +403,7 @@ func TestServeFlagErrors(t *testing.T) {
 		{[]string{"--max-memory", "lots"}, 2, "--max-memory"},
 		{[]string{"--max-memory", "2 PB"}, 2, "--max-memory"},
 		{[]string{"--max-staleness", "-1"}, 2, "--max-staleness"},
+		{[]string{"--huge-pages", "always"}, 2, "--huge-pages"},
 		{[]string{"--seed", "-1"}, 2, "invalid value"},
 		{[]string{"--load", filepath.Join(dir, "none.sql")}, 1, "--load"},
 		{[]string{"--load", badLoad}, 1, "line 3: ERROR 42P01"},
