@@ -30,6 +30,7 @@ func (c *conn) copy(req *CopyRequest) error {
 			return err
 		}
 		in := &copyInReader{c: c}
+		defer enterBulkLoad()()
 		tag, err = c.sess.CopyIn(ctx, req, in)
 		if err == nil && !in.done {
 			// The engine stopped reading early; the rest of the data is the

@@ -1,8 +1,11 @@
 package server
 
 import (
+	"os"
 	"runtime"
+	"runtime/debug"
 	"runtime/metrics"
+	"sync"
 	"time"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
@@ -56,5 +59,45 @@ func (s *Server) watchMemory(stop <-chan struct{}) {
 			c.cancelStatement(err)
 		}
 		runtime.GC() // what the cancelled statements held is garbage now
+	}
+}
+
+// bulkLoadGCPercent is the collector's target (GOGC) while a COPY FROM runs.
+// What a COPY allocates it mostly keeps, and at Go's default of 100 the
+// collector marks the whole heap again each time it doubles: a load of
+// 1,000,000 rows (pgbench -i -s 10) spends a quarter of its processor time
+// there. At 300 it runs a third as often; the heap's peak moves little,
+// since little of it is garbage.
+const bulkLoadGCPercent = 300
+
+// bulkLoads counts the COPY FROMs running in the process: the first raises
+// the collector's target, the last puts back the one it found.
+var bulkLoads struct {
+	sync.Mutex
+	running int
+	saved   int
+}
+
+// enterBulkLoad raises the collector's target for a COPY FROM, unless the
+// GOGC environment variable chose one, and returns the call that ends it.
+func enterBulkLoad() (leave func()) {
+	if os.Getenv("GOGC") != "" {
+		return func() {}
+	}
+	bulkLoads.Lock()
+	defer bulkLoads.Unlock()
+	if bulkLoads.running == 0 {
+		bulkLoads.saved = debug.SetGCPercent(bulkLoadGCPercent)
+		if bulkLoads.saved > bulkLoadGCPercent || bulkLoads.saved < 0 {
+			debug.SetGCPercent(bulkLoads.saved)
+		}
+	}
+	bulkLoads.running++
+	return func() {
+		bulkLoads.Lock()
+		defer bulkLoads.Unlock()
+		if bulkLoads.running--; bulkLoads.running == 0 {
+			debug.SetGCPercent(bulkLoads.saved)
+		}
 	}
 }

@@ -1,6 +1,9 @@
 package server
 
 import (
+	"os"
+	"runtime/debug"
+	"runtime/metrics"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -34,4 +37,37 @@ func TestStatementsPastTheMemoryCeilingFailWith53200(t *testing.T) {
 			t.Fatalf("a statement under the ceiling failed with %s", code)
 		}
 	}
+}
+
+// TestBulkLoadRaisesTheCollectorsTargetUntilTheLastEnds: overlapping COPY
+// FROMs raise GOGC once and the last to end puts back what was there.
+func TestBulkLoadRaisesTheCollectorsTargetUntilTheLastEnds(t *testing.T) {
+	if os.Getenv("GOGC") != "" {
+		t.Skip("GOGC is set: bulk loads leave the collector's target alone")
+	}
+	defer debug.SetGCPercent(debug.SetGCPercent(150))
+	current := func() int {
+		s := []metrics.Sample{{Name: "/gc/gogc:percent"}}
+		metrics.Read(s)
+		return int(s[0].Value.Uint64())
+	}
+	leaveA := enterBulkLoad()
+	if got := current(); got != bulkLoadGCPercent {
+		t.Fatalf("during a COPY, GOGC = %d, want %d", got, bulkLoadGCPercent)
+	}
+	leaveB := enterBulkLoad()
+	leaveA()
+	if got := current(); got != bulkLoadGCPercent {
+		t.Fatalf("after the first of two overlapping COPYs, GOGC = %d, want %d", got, bulkLoadGCPercent)
+	}
+	leaveB()
+	if got := current(); got != 150 {
+		t.Fatalf("after both COPYs, GOGC = %d, want the 150 from before", got)
+	}
+	debug.SetGCPercent(500)
+	leave := enterBulkLoad()
+	if got := current(); got != 500 {
+		t.Fatalf("a COPY lowered GOGC from 500 to %d", got)
+	}
+	leave()
 }
