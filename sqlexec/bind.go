@@ -649,6 +649,7 @@ func lackedBuiltinType(names []string, err error) bool {
 // the execution context share them through its pointer.
 type stmtCaches struct {
 	subqueries map[*selectPlan][][]any
+	lazy       map[*selectPlan]*lazyRows
 	memo       map[any]any
 }
 

@@ -571,6 +571,9 @@ func (b *binder) cteItem(sc *scope, cte *ctePlan, alias string, a *pg_query.Alia
 		return nil, nil, err
 	}
 	it := &fromItem{name: alias, sub: func(x *execCtx) ([][]any, error) { return p.rowsCached(x) }, subPlan: p.node, source: cte.name}
+	if p.lazy != nil {
+		it.each = func(x *execCtx, yield func(row []any) error) error { return p.lazyCached(x).each(x, yield) }
+	}
 	return it, cols, nil
 }
 

@@ -30,6 +30,70 @@ type selectPlan struct {
 	// uncomputed, as NULL (skipUnread).
 	prunable []bool
 	skip     []bool
+	// lazy, set on a plan whose rows a reader may take as they are made
+	// (WITH RECURSIVE), starts a computation of them; run computes them
+	// all.
+	lazy func() *lazyRows
+}
+
+// lazyRows is a query's rows computed as far as its readers have needed
+// them: a recursive WITH query produces them round by round, and a reader
+// that stops early (a LIMIT above it) leaves the rest uncomputed, as
+// PostgreSQL's CTE scan does, so that a recursion without end under a
+// LIMIT answers.
+type lazyRows struct {
+	rows [][]any
+	done bool
+	// next appends the next rows to rows, or sets done.
+	next func(x *execCtx, r *lazyRows) error
+}
+
+// all computes every row.
+func (r *lazyRows) all(x *execCtx) ([][]any, error) {
+	for !r.done {
+		if err := r.next(x, r); err != nil {
+			return nil, err
+		}
+	}
+	return r.rows, nil
+}
+
+// each passes the rows to yield in order, computing each when yield has
+// taken the ones before it; yield's error stops it.
+func (r *lazyRows) each(x *execCtx, yield func(row []any) error) error {
+	for i := 0; ; i++ {
+		for i >= len(r.rows) && !r.done {
+			if err := r.next(x, r); err != nil {
+				return err
+			}
+		}
+		if i >= len(r.rows) {
+			return nil
+		}
+		if err := yield(r.rows[i]); err != nil {
+			return err
+		}
+	}
+}
+
+// lazyCached returns the statement's computation of a lazy plan's rows,
+// shared by every reader, or a fresh one for a correlated plan.
+func (p *selectPlan) lazyCached(x *execCtx) *lazyRows {
+	if p.correlated {
+		return p.lazy()
+	}
+	if x.caches == nil {
+		x.caches = &stmtCaches{}
+	}
+	if r, ok := x.caches.lazy[p]; ok {
+		return r
+	}
+	r := p.lazy()
+	if x.caches.lazy == nil {
+		x.caches.lazy = map[*selectPlan]*lazyRows{}
+	}
+	x.caches.lazy[p] = r
+	return r
 }
 
 // skipUnread makes p leave uncomputed its prunable outputs that reads
@@ -59,6 +123,9 @@ type outCol struct {
 
 // rowsCached runs p once per statement execution unless it is correlated.
 func (p *selectPlan) rowsCached(x *execCtx) ([][]any, error) {
+	if p.lazy != nil {
+		return p.lazyCached(x).all(x)
+	}
 	if p.correlated {
 		return p.run(x)
 	}

@@ -275,7 +275,7 @@ func (b *binder) withClause(parent *scope, w *pg_query.WithClause, outer map[str
 			for i, nm := range names {
 				cols[i].Name = nm
 			}
-			p = &selectPlan{cols: cols, run: p.run, correlated: p.correlated, node: p.node}
+			p = &selectPlan{cols: cols, run: p.run, correlated: p.correlated, node: p.node, lazy: p.lazy}
 		}
 		if outer {
 			p.correlated = true
@@ -726,61 +726,67 @@ func (b *binder) recursiveCTE(parent *scope, c *pg_query.CommonTableExpr, st *pg
 		return string(buf)
 	}
 	node := newNode(recursiveUnionOp{}, base.node.rows+10*step.node.rows, widthOf(colTypes(cols)), 0, base.node, step.node)
-	return &selectPlan{cols: cols, correlated: base.correlated || step.correlated, node: node, run: func(x *execCtx) ([][]any, error) {
-		rows, err := base.run(x)
-		if err != nil {
-			return nil, err
-		}
+	p := &selectPlan{cols: cols, correlated: base.correlated || step.correlated, node: node}
+	p.lazy = func() *lazyRows {
 		seen := map[string]bool{}
-		var out [][]any
-		addNew := func(rs [][]any) [][]any {
-			var fresh [][]any
-			for _, r := range rs {
+		var work [][]any // the last round's new rows, which the next round reads
+		addNew := func(r *lazyRows, rs [][]any) {
+			work = nil
+			for _, row := range rs {
 				if !all {
-					k := key(r)
+					k := key(row)
 					if seen[k] {
 						continue
 					}
 					seen[k] = true
 				}
-				fresh = append(fresh, r)
+				work = append(work, row)
 			}
-			out = append(out, fresh...)
-			return fresh
+			r.rows = append(r.rows, work...)
+			r.done = len(work) == 0
 		}
-		work := addNew(copyRows(rows))
-		saved, hadSaved := x.memoGet(self)
-		defer func() {
+		started := false
+		return &lazyRows{next: func(x *execCtx, r *lazyRows) error {
+			if !started {
+				started = true
+				rows, err := base.run(x)
+				if err != nil {
+					return err
+				}
+				addNew(r, copyRows(rows))
+				return nil
+			}
+			if err := x.checkCancel(); err != nil {
+				return err
+			}
+			if len(r.rows) > recursiveRowLimit {
+				return pgerror.Newf(pgerror.ProgramLimitExceeded, "recursive query \"%s\" produced more than %d rows", c.Ctename, recursiveRowLimit)
+			}
+			saved, hadSaved := x.memoGet(self)
+			x.memoSet(self, work)
+			next, err := step.run(x)
 			if hadSaved {
 				x.memoSet(self, saved)
 			} else {
 				x.memoDelete(self)
 			}
-		}()
-		for len(work) > 0 {
-			if err := x.checkCancel(); err != nil {
-				return nil, err
-			}
-			if len(out) > recursiveRowLimit {
-				return nil, pgerror.Newf(pgerror.ProgramLimitExceeded, "recursive query \"%s\" produced more than %d rows", c.Ctename, recursiveRowLimit)
-			}
-			x.memoSet(self, work)
-			next, err := step.run(x)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			next = copyRows(next)
-			for _, r := range next {
+			for _, row := range next {
 				for i, f := range convs {
-					if f != nil && r[i] != nil {
-						if r[i], err = f(r[i]); err != nil {
-							return nil, err
+					if f != nil && row[i] != nil {
+						if row[i], err = f(row[i]); err != nil {
+							return err
 						}
 					}
 				}
 			}
-			work = addNew(next)
-		}
-		return out, nil
-	}}, nil
+			addNew(r, next)
+			return nil
+		}}
+	}
+	p.run = func(x *execCtx) ([][]any, error) { return p.lazy().all(x) }
+	return p, nil
 }
