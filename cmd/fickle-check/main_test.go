@@ -8,8 +8,9 @@ import (
 
 // TestLinksOnlyTheCheckerAndNoCgo pins what makes fickle-check worth having
 // beside `fickle check`: it depends on the history model and the checker
-// only (no SQL parser, server or store), and on no C code, so it builds with
-// CGO_ENABLED=0 and starts with a small binary.
+// only (no SQL parser, server or store; internal/hugepages needs only the
+// standard library), and on no C code, so it builds with CGO_ENABLED=0 and
+// starts with a small binary.
 func TestLinksOnlyTheCheckerAndNoCgo(t *testing.T) {
 	out, err := exec.Command("go", "list", "-deps", ".").CombinedOutput()
 	if err != nil {
@@ -18,6 +19,7 @@ func TestLinksOnlyTheCheckerAndNoCgo(t *testing.T) {
 	allowed := map[string]bool{
 		"github.com/fickle-db/fickle/history":               true,
 		"github.com/fickle-db/fickle/oracle":                true,
+		"github.com/fickle-db/fickle/internal/hugepages":    true,
 		"github.com/fickle-db/fickle/cmd/internal/checkcli": true,
 		"github.com/fickle-db/fickle/cmd/fickle-check":      true,
 	}
