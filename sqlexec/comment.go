@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -136,20 +137,30 @@ func (d *ddl) comment(cs *pg_query.CommentStmt) error {
 			return err
 		}
 		relName := rel[len(rel)-1]
-		if kind != relTable {
+		var attnum int16
+		switch kind {
+		case relTable:
+			t := d.cat.tables[oid]
+			if i := t.colIndex(col); i >= 0 {
+				attnum = t.cols[i].attnum
+			}
+		case relView:
+			// A view's columns are numbered by their place.
+			if i := slices.Index(viewByOid(d.cat, oid).colNames(), col); i >= 0 {
+				attnum = int16(i + 1)
+			}
+		default:
 			what := map[relationKind]string{relIndex: "indexes", relSequence: "sequences"}[kind]
 			return pgerror.Newf(pgerror.WrongObjectType, "cannot set comment on relation \"%s\"", relName).
 				WithDetail("This operation is not supported for %s.", what)
 		}
-		t := d.cat.tables[oid]
-		i := t.colIndex(col)
-		if i < 0 {
+		if attnum == 0 {
 			return pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", col, relName)
 		}
 		if err := d.s.requireOwner(relationOwner(d.cat, aclTable, oid), "relation", relName); err != nil {
 			return err
 		}
-		d.cat.setComment(commentKey{classOID: oidPgClass, objOID: oid, subID: int32(t.cols[i].attnum)}, cs.Comment)
+		d.cat.setComment(commentKey{classOID: oidPgClass, objOID: oid, subID: int32(attnum)}, cs.Comment)
 		return nil
 	}
 	if cs.Objtype == pg_query.ObjectType_OBJECT_TABCONSTRAINT {
