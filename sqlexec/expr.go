@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"cmp"
 	"fmt"
 	"strconv"
 	"strings"
@@ -414,7 +415,14 @@ func (b *binder) aExpr(sc *scope, a *pg_query.A_Expr) (*scalar, error) {
 		}
 		return b.isDistinct(l, r, a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT, a.Location)
 	case pg_query.A_Expr_Kind_AEXPR_NULLIF:
-		return b.callBuiltin(sc, "nullif", []*pg_query.Node{a.Lexpr, a.Rexpr}, a.Location)
+		args, err := b.builtinArgs(sc, "nullif", []*pg_query.Node{a.Lexpr, a.Rexpr}, a.Location)
+		if err != nil {
+			return nil, err
+		}
+		if err := cmp.Or(b.recordLiteral(args[0], args[1]), b.recordLiteral(args[1], args[0])); err != nil {
+			return nil, err
+		}
+		return b.callResolved("nullif", args, a.Location)
 	case pg_query.A_Expr_Kind_AEXPR_IN:
 		return b.inList(sc, a)
 	case pg_query.A_Expr_Kind_AEXPR_BETWEEN, pg_query.A_Expr_Kind_AEXPR_NOT_BETWEEN,
