@@ -555,7 +555,7 @@ func (d *ddl) findRoutine(owa *pg_query.ObjectWithArgs, objType pg_query.ObjectT
 	}
 	if len(match) == 0 {
 		if missingOk {
-			d.notice(pgerror.SuccessfulCompletion, "%s %s does not exist, skipping", kind, label)
+			d.notice(pgerror.SuccessfulCompletion, "%s %s does not exist, skipping", kind, routineAsWritten(owa))
 			return nil, nil
 		}
 		if owa.ArgsUnspecified {
@@ -568,6 +568,24 @@ func (d *ddl) findRoutine(owa *pg_query.ObjectWithArgs, objType pg_query.ObjectT
 		return nil, pgerror.Newf(pgerror.WrongObjectType, "%s is not a %s", f.signature(), kind)
 	}
 	return f, nil
+}
+
+// routineAsWritten is how PostgreSQL's DROP ... IF EXISTS names a routine
+// it does not find: the name and argument types as the statement spells
+// them (the grammar spells int pg_catalog.int4), the types joined by commas.
+func routineAsWritten(owa *pg_query.ObjectWithArgs) string {
+	args := make([]string, len(owa.Objargs))
+	for i, a := range owa.Objargs {
+		tn := a.GetTypeName()
+		args[i] = strings.Join(strs(tn.GetNames()), ".")
+		if tn.GetPctType() {
+			args[i] += "%TYPE"
+		}
+		if len(tn.GetArrayBounds()) > 0 {
+			args[i] += "[]"
+		}
+	}
+	return strings.Join(strs(owa.Objname), ".") + "(" + strings.Join(args, ",") + ")"
 }
 
 // dropFunctions runs DROP FUNCTION, PROCEDURE and ROUTINE.
