@@ -27,7 +27,7 @@ type viewDesc struct {
 	// search_path reads the same relations.
 	query *pg_query.Node
 	cols  []viewCol
-	// deps are the OIDs of the tables and views the query reads.
+	// deps are the OIDs of the tables, views and sequences the query reads.
 	deps []uint32
 	// triggers are the view's triggers in name order (triggers_views.go).
 	triggers []*triggerDesc
@@ -285,7 +285,7 @@ func (d *ddl) qualifyRelations(query *pg_query.Node) ([]uint32, error) {
 					rv.Schemaname = p
 					break
 				}
-				if sc := d.cat.schemas[p]; sc != nil && (sc.tables[rv.Relname] != nil || sc.views[rv.Relname] != nil) {
+				if sc := d.cat.schemas[p]; sc != nil && (sc.tables[rv.Relname] != nil || sc.views[rv.Relname] != nil || sc.seqs[rv.Relname] != nil) {
 					rv.Schemaname = p
 					break
 				}
@@ -296,6 +296,8 @@ func (d *ddl) qualifyRelations(query *pg_query.Node) ([]uint32, error) {
 				deps = append(deps, t.oid)
 			} else if v := sc.views[rv.Relname]; v != nil {
 				deps = append(deps, v.oid)
+			} else if q := sc.seqs[rv.Relname]; q != nil {
+				deps = append(deps, q.oid)
 			}
 		}
 		return true
