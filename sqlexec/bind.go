@@ -199,6 +199,10 @@ type scopeCol struct {
 	usingType types.Type
 	tableOID  uint32
 	attnum    int16
+	// itemRowType is the composite type of the item's rows when the item
+	// is a function in FROM returning one (unnest of a composite array):
+	// the type of a whole-row reference to the item.
+	itemRowType types.Type
 	// scalarItem marks the one column of a function in FROM that returns a
 	// scalar type: a whole-row reference to the item is its value.
 	scalarItem bool
