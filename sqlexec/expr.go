@@ -179,6 +179,11 @@ func (b *binder) columnRef(sc *scope, c *pg_query.ColumnRef) (*scalar, error) {
 		if v, ok := b.routineVar(fields, c.Location); ok {
 			return v, nil
 		}
+		if len(fields) == 2 {
+			if call, ok, cerr := b.columnNotationCall(sc, fields, c.Location); ok {
+				return call, cerr
+			}
+		}
 		if len(fields) != 1 {
 			return nil, err
 		}
@@ -195,6 +200,24 @@ func (b *binder) columnRef(sc *scope, c *pg_query.ColumnRef) (*scalar, error) {
 		return nil, b.errAt(pgerror.Newf(pgerror.GroupingError, "column \"%s\" must appear in the GROUP BY clause or be used in an aggregate function", strings.Join(fields, ".")), c.Location)
 	}
 	return e, nil
+}
+
+// columnNotationCall compiles rel.name, where the FROM item rel has no
+// column name, as the call name(rel) of a user function taking rel's row,
+// as PostgreSQL takes column notation for a function of one argument; ok
+// is false when rel is no FROM item or no such function fits.
+func (b *binder) columnNotationCall(sc *scope, fields []string, loc int32) (*scalar, bool, error) {
+	if _, ok := b.wholeRowRef(sc, fields[0]); !ok {
+		return nil, false, nil
+	}
+	row := pg_query.MakeColumnRefNode([]*pg_query.Node{pg_query.MakeStrNode(fields[0]), pg_query.MakeAStarNode()}, loc)
+	fc := &pg_query.FuncCall{Funcname: []*pg_query.Node{pg_query.MakeStrNode(fields[1])}, Args: []*pg_query.Node{row},
+		Funcformat: pg_query.CoercionForm_COERCE_EXPLICIT_CALL, Location: loc}
+	e, ok, err := b.userFuncCall(sc, fc)
+	if ok && err == nil {
+		e.name = fields[1]
+	}
+	return e, ok, err
 }
 
 // starAsWholeRow compiles x.* where no list expands it (a function's
