@@ -386,6 +386,9 @@ func (b *binder) coerce(e *scalar, to types.Type, ctx types.CastContext) (*scala
 	if e.typ == to || (e.typ.Oid == to.Oid && to.Typmod < 0) {
 		return e, nil
 	}
+	if conv := b.inheritedRowConversion(e, to); conv != nil {
+		return conv, nil
+	}
 	f, err := types.LookupCastEnv(e.typ, to, ctx)
 	if err != nil {
 		return nil, err
