@@ -623,6 +623,9 @@ func (b *binder) typeName(tn *pg_query.TypeName) (types.Type, error) {
 		if lackedBuiltinType(names, err) {
 			return types.Type{}, b.errAt(pgerror.Unsupported("type "+names[len(names)-1]), tn.Location)
 		}
+		if pgerror.GetCode(err) == pgerror.UndefinedObject && len(names) <= 2 && b.viewNamed(names) {
+			return types.Type{}, b.errAt(pgerror.Unsupported("the row type of a view"), tn.Location)
+		}
 		if pe, ok := err.(*pgerror.Error); ok {
 			return types.Type{}, b.errAt(pe, tn.Location)
 		}
@@ -632,6 +635,16 @@ func (b *binder) typeName(tn *pg_query.TypeName) (types.Type, error) {
 		return b.arrayTypeOf(t, tn.Location)
 	}
 	return t, nil
+}
+
+// viewNamed reports whether a possibly qualified type name names a view:
+// in PostgreSQL its row type, which fickle does not have.
+func (b *binder) viewNamed(names []string) bool {
+	schema := ""
+	if len(names) == 2 {
+		schema = names[0]
+	}
+	return b.s.lookupView(b.cat, schema, names[len(names)-1]) != nil
 }
 
 // lackedBuiltinType reports whether err, fickle's 42704 for the type

@@ -177,6 +177,9 @@ func (b *binder) resolveRoutine(sc *scope, name string, cands []*funcDesc, fc *p
 	var argNames []string
 	for i, n := range argNodes {
 		if na := n.GetNamedArgExpr(); na != nil {
+			if slices.Contains(argNames, na.Name) {
+				return nil, b.errAt(pgerror.Newf(pgerror.SyntaxError, "argument name \"%s\" used more than once", na.Name), na.Location)
+			}
 			n = na.Arg
 			argNames = append(argNames, na.Name)
 		} else if argNames != nil {
