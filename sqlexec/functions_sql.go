@@ -229,6 +229,9 @@ func checkSQLResult(f *funcDesc, plans []*stmtPlan) error {
 	cols := plans[len(plans)-1].cols
 	want := f.resultCols()
 	if len(cols) != len(want) {
+		if len(cols) == 1 && len(want) > 1 && cols[0].typ.IsRecord() {
+			return pgerror.Unsupported("a SQL function whose final statement returns its result columns as one row value")
+		}
 		if len(want) == 1 {
 			return mismatch("Final statement must return exactly one column.")
 		}
