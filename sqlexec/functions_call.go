@@ -235,18 +235,6 @@ func (b *binder) resolveRoutine(sc *scope, name string, cands []*funcDesc, fc *p
 		declaredKept[i] = declared[k]
 	}
 	chosen, err := types.ChooseOverload(name, inputs, declaredKept)
-	if err == nil && ambiguous[chosen] {
-		what := "function"
-		if kind == 'p' {
-			what = "procedure"
-		}
-		return nil, b.errAt(pgerror.Newf(pgerror.AmbiguousFunction, "%s %s is not unique", what, callText(name, argNodes, args)).
-			WithHint("Could not choose a best candidate %s. You might need to add explicit type casts.", what), loc)
-	}
-	k := 0
-	if err == nil {
-		k = keep[chosen]
-	}
 	if err != nil {
 		if pe, ok := err.(*pgerror.Error); ok && pe.Code == pgerror.UndefinedFunction {
 			if kind == 'p' {
@@ -256,6 +244,15 @@ func (b *binder) resolveRoutine(sc *scope, name string, cands []*funcDesc, fc *p
 		}
 		return nil, b.withPos(err, loc)
 	}
+	if ambiguous[chosen] {
+		what := "function"
+		if kind == 'p' {
+			what = "procedure"
+		}
+		return nil, b.errAt(pgerror.Newf(pgerror.AmbiguousFunction, "%s %s is not unique", what, callText(name, argNodes, args)).
+			WithHint("Could not choose a best candidate %s. You might need to add explicit type casts.", what), loc)
+	}
+	k := keep[chosen]
 	f := fits[k]
 	full := make([]*scalar, len(f.in))
 	var spread []*scalar
