@@ -302,28 +302,44 @@ func (b *binder) unnestItem(sc *scope, rf *pg_query.RangeFunction) (it *fromItem
 		alias = rf.Alias.Aliasname
 		colNames = strs(rf.Alias.Colnames)
 	}
-	width := len(args)
-	if rf.Ordinality {
-		width++
+	// Each array of a composite element type expands to the element's
+	// fields, as PostgreSQL expands a function returning a composite type:
+	// fields[i] are array i's (nil for a scalar element), at column
+	// offsets[i].
+	fields := make([][]types.Field, len(args))
+	offsets := make([]int, len(args))
+	var elemCols []types.Field
+	for i, a := range args {
+		elem, _ := a.typ.Elem()
+		offsets[i] = len(elemCols)
+		if fs, ok := elem.Fields(); ok && elem.IsComposite() {
+			fields[i] = fs
+			elemCols = append(elemCols, fs...)
+			continue
+		}
+		name := "unnest"
+		if rf.Alias != nil && len(args) == 1 {
+			name = alias
+		}
+		elemCols = append(elemCols, types.Field{Name: name, Type: elem})
 	}
+	if rf.Ordinality {
+		elemCols = append(elemCols, types.Field{Name: "ordinality", Type: types.Int8})
+	}
+	width := len(elemCols)
 	if len(colNames) > width {
 		return nil, nil, true, pgerror.Newf(pgerror.InvalidColumnReference, "table \"%s\" has %d columns available but %d columns specified", alias, width, len(colNames))
 	}
-	for i := range width {
-		name := "unnest"
-		switch {
-		case i < len(colNames):
-			name = colNames[i]
-		case rf.Ordinality && i == len(args):
-			name = "ordinality"
-		case rf.Alias != nil && len(args) == 1:
-			name = alias
+	scalarItem := len(args) == 1 && fields[0] == nil && !rf.Ordinality
+	var rowType types.Type
+	if len(args) == 1 && fields[0] != nil && !rf.Ordinality {
+		rowType, _ = args[0].typ.Elem()
+	}
+	for i, f := range elemCols {
+		if i < len(colNames) {
+			f.Name = colNames[i]
 		}
-		typ := types.Int8
-		if i < len(args) {
-			typ, _ = args[i].typ.Elem()
-		}
-		cols = append(cols, scopeCol{rel: alias, name: name, typ: typ, scalarItem: len(args) == 1 && !rf.Ordinality})
+		cols = append(cols, scopeCol{rel: alias, name: f.Name, typ: f.Type, scalarItem: scalarItem, itemRowType: rowType})
 	}
 	ordinality := rf.Ordinality
 	it = &fromItem{name: alias, sub: func(x *execCtx) ([][]any, error) {
@@ -343,8 +359,16 @@ func (b *binder) unnestItem(sc *scope, rf *pg_query.RangeFunction) (it *fromItem
 		for r := range n {
 			row := make([]any, width)
 			for i, arr := range arrays {
-				if r < len(arr) {
-					row[i] = arr[r]
+				if r >= len(arr) {
+					continue
+				}
+				if fields[i] == nil {
+					row[offsets[i]] = arr[r]
+					continue
+				}
+				// A NULL element is a row of NULL fields.
+				if rec, ok := arr[r].([]any); ok {
+					copy(row[offsets[i]:offsets[i]+len(fields[i])], rec)
 				}
 			}
 			if ordinality {

@@ -199,6 +199,10 @@ type scopeCol struct {
 	usingType types.Type
 	tableOID  uint32
 	attnum    int16
+	// itemRowType is the composite type of the item's rows when the item
+	// is a function in FROM returning one (unnest of a composite array):
+	// the type of a whole-row reference to the item.
+	itemRowType types.Type
 	// scalarItem marks the one column of a function in FROM that returns a
 	// scalar type: a whole-row reference to the item is its value.
 	scalarItem bool
@@ -381,6 +385,9 @@ func (b *binder) coerce(e *scalar, to types.Type, ctx types.CastContext) (*scala
 	}
 	if e.typ == to || (e.typ.Oid == to.Oid && to.Typmod < 0) {
 		return e, nil
+	}
+	if conv := b.inheritedRowConversion(e, to); conv != nil {
+		return conv, nil
 	}
 	f, err := types.LookupCastEnv(e.typ, to, ctx)
 	if err != nil {
@@ -616,6 +623,9 @@ func (b *binder) typeName(tn *pg_query.TypeName) (types.Type, error) {
 		if lackedBuiltinType(names, err) {
 			return types.Type{}, b.errAt(pgerror.Unsupported("type "+names[len(names)-1]), tn.Location)
 		}
+		if pgerror.GetCode(err) == pgerror.UndefinedObject && len(names) <= 2 && b.viewNamed(names) {
+			return types.Type{}, b.errAt(pgerror.Unsupported("the row type of a view"), tn.Location)
+		}
 		if pe, ok := err.(*pgerror.Error); ok {
 			return types.Type{}, b.errAt(pe, tn.Location)
 		}
@@ -625,6 +635,16 @@ func (b *binder) typeName(tn *pg_query.TypeName) (types.Type, error) {
 		return b.arrayTypeOf(t, tn.Location)
 	}
 	return t, nil
+}
+
+// viewNamed reports whether a possibly qualified type name names a view:
+// in PostgreSQL its row type, which fickle does not have.
+func (b *binder) viewNamed(names []string) bool {
+	schema := ""
+	if len(names) == 2 {
+		schema = names[0]
+	}
+	return b.s.lookupView(b.cat, schema, names[len(names)-1]) != nil
 }
 
 // lackedBuiltinType reports whether err, fickle's 42704 for the type

@@ -133,9 +133,14 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 			if err := d.dropSequenceDependents(q, cascade); err != nil {
 				return err
 			}
-			delete(d.cat.schemas[q.schema].seqs, q.name)
-			d.cat.dropComments(q.oid)
-			d.cat.dropRelationACL(q.oid)
+			err := d.dropDependentViews("sequence", []uint32{q.oid}, cascade, func() {
+				delete(d.cat.schemas[q.schema].seqs, q.name)
+				d.cat.dropComments(q.oid)
+				d.cat.dropRelationACL(q.oid)
+			})
+			if err != nil {
+				return err
+			}
 		}
 		return nil
 	case pg_query.ObjectType_OBJECT_SCHEMA:

@@ -27,7 +27,7 @@ type viewDesc struct {
 	// search_path reads the same relations.
 	query *pg_query.Node
 	cols  []viewCol
-	// deps are the OIDs of the tables and views the query reads.
+	// deps are the OIDs of the tables, views and sequences the query reads.
 	deps []uint32
 	// triggers are the view's triggers in name order (triggers_views.go).
 	triggers []*triggerDesc
@@ -58,6 +58,9 @@ type viewCol struct {
 // lookupView finds a view like lookupTable; a table of the same name
 // earlier on the search path hides it.
 func (s *Session) lookupView(c *catalog, schema, name string) *viewDesc {
+	if schema = s.schemaAlias(schema); isTempSchema(schema) && schema != s.tempSchemaIfAny() {
+		return nil // another session's temporary views are out of reach
+	}
 	path := s.searchPath()
 	if schema != "" {
 		path = []string{schema}
@@ -115,14 +118,11 @@ func (b *binder) viewItem(v *viewDesc, alias string, a *pg_query.Alias) (*fromIt
 
 // createView runs CREATE [OR REPLACE] VIEW.
 func (d *ddl) createView(vs *pg_query.ViewStmt, full string) error {
-	if vs.View.Relpersistence == "t" {
-		return pgerror.Unsupported("temporary views")
-	}
-	options, err := viewOptions(vs)
+	temp, err := d.relationPersistence(vs.View)
 	if err != nil {
 		return err
 	}
-	schema, err := d.s.creationSchema(d.cat, vs.View.Schemaname)
+	options, err := viewOptions(vs)
 	if err != nil {
 		return err
 	}
@@ -131,13 +131,18 @@ func (d *ddl) createView(vs *pg_query.ViewStmt, full string) error {
 	if err != nil {
 		return err
 	}
-	if readsTemporaryRelation(query) {
-		// PostgreSQL makes such a view temporary, which fickle's views
-		// cannot be; into a schema named outright it refuses one.
-		if vs.View.Schemaname != "" && vs.View.Schemaname != "pg_temp" && !isTempSchema(vs.View.Schemaname) {
+	if !temp && readsTemporaryRelation(query) {
+		// PostgreSQL makes such a view temporary; into a schema named
+		// outright it refuses one.
+		if vs.View.Schemaname != "" {
 			return pgerror.New(pgerror.InvalidTableDefinition, "cannot create temporary relation in non-temporary schema")
 		}
-		return pgerror.Unsupported("views of temporary tables")
+		temp = true
+		d.notice(pgerror.SuccessfulCompletion, "view \"%s\" will be a temporary view", vs.View.Relname)
+	}
+	schema, err := d.relationSchema(vs.View.Schemaname, temp)
+	if err != nil {
+		return err
 	}
 	plan, err := d.binder(full).selectNode(nil, query, nil)
 	if err != nil {
@@ -285,7 +290,7 @@ func (d *ddl) qualifyRelations(query *pg_query.Node) ([]uint32, error) {
 					rv.Schemaname = p
 					break
 				}
-				if sc := d.cat.schemas[p]; sc != nil && (sc.tables[rv.Relname] != nil || sc.views[rv.Relname] != nil) {
+				if sc := d.cat.schemas[p]; sc != nil && (sc.tables[rv.Relname] != nil || sc.views[rv.Relname] != nil || sc.seqs[rv.Relname] != nil) {
 					rv.Schemaname = p
 					break
 				}
@@ -296,6 +301,8 @@ func (d *ddl) qualifyRelations(query *pg_query.Node) ([]uint32, error) {
 				deps = append(deps, t.oid)
 			} else if v := sc.views[rv.Relname]; v != nil {
 				deps = append(deps, v.oid)
+			} else if q := sc.seqs[rv.Relname]; q != nil {
+				deps = append(deps, q.oid)
 			}
 		}
 		return true

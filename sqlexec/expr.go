@@ -180,6 +180,11 @@ func (b *binder) columnRef(sc *scope, c *pg_query.ColumnRef) (*scalar, error) {
 		if v, ok := b.routineVar(fields, c.Location); ok {
 			return v, nil
 		}
+		if len(fields) == 2 {
+			if call, ok, cerr := b.columnNotationCall(sc, fields, c.Location); ok {
+				return call, cerr
+			}
+		}
 		if len(fields) != 1 {
 			return nil, err
 		}
@@ -196,6 +201,24 @@ func (b *binder) columnRef(sc *scope, c *pg_query.ColumnRef) (*scalar, error) {
 		return nil, b.errAt(pgerror.Newf(pgerror.GroupingError, "column \"%s\" must appear in the GROUP BY clause or be used in an aggregate function", strings.Join(fields, ".")), c.Location)
 	}
 	return e, nil
+}
+
+// columnNotationCall compiles rel.name, where the FROM item rel has no
+// column name, as the call name(rel) of a user function taking rel's row,
+// as PostgreSQL takes column notation for a function of one argument; ok
+// is false when rel is no FROM item or no such function fits.
+func (b *binder) columnNotationCall(sc *scope, fields []string, loc int32) (*scalar, bool, error) {
+	if _, ok := b.wholeRowRef(sc, fields[0]); !ok {
+		return nil, false, nil
+	}
+	row := pg_query.MakeColumnRefNode([]*pg_query.Node{pg_query.MakeStrNode(fields[0]), pg_query.MakeAStarNode()}, loc)
+	fc := &pg_query.FuncCall{Funcname: []*pg_query.Node{pg_query.MakeStrNode(fields[1])}, Args: []*pg_query.Node{row},
+		Funcformat: pg_query.CoercionForm_COERCE_EXPLICIT_CALL, Location: loc}
+	e, ok, err := b.userFuncCall(sc, fc)
+	if ok && err == nil {
+		e.name = fields[1]
+	}
+	return e, ok, err
 }
 
 // starAsWholeRow compiles x.* where no list expands it (a function's
@@ -372,6 +395,12 @@ func opName(names []*pg_query.Node) string {
 	return ss[len(ss)-1]
 }
 
+// recordImageOps are PostgreSQL's operators comparing records by the
+// binary images of their fields (record_image_eq and kin), which fickle
+// does not have: a record operand refuses them with 0A000 rather than
+// answering 42883 as if PostgreSQL had none.
+var recordImageOps = map[string]bool{"*=": true, "*<>": true, "*<": true, "*<=": true, "*>": true, "*>=": true}
+
 func (b *binder) aExpr(sc *scope, a *pg_query.A_Expr) (*scalar, error) {
 	switch a.Kind {
 	case pg_query.A_Expr_Kind_AEXPR_OP, pg_query.A_Expr_Kind_AEXPR_LIKE, pg_query.A_Expr_Kind_AEXPR_ILIKE,
@@ -406,6 +435,9 @@ func (b *binder) aExpr(sc *scope, a *pg_query.A_Expr) (*scalar, error) {
 		l, r, err := b.pair(sc, a.Lexpr, a.Rexpr)
 		if err != nil {
 			return nil, err
+		}
+		if recordImageOps[op] && (l.typ.IsRecord() || r.typ.IsRecord()) {
+			return nil, b.errAt(pgerror.Unsupported("the record image comparison operator "+op), a.Location)
 		}
 		return b.binary(op, l, r, a.Location)
 	case pg_query.A_Expr_Kind_AEXPR_DISTINCT, pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT:

@@ -84,7 +84,36 @@ func (b *binder) funcCall(sc *scope, fc *pg_query.FuncCall) (*scalar, error) {
 	if overloads, ok := sysFuncs[name]; ok {
 		return b.sysCall(sc, name, overloads, fc)
 	}
-	return b.callBuiltin(sc, name, fc.Args, fc.Location)
+	e, err := b.callBuiltin(sc, name, fc.Args, fc.Location)
+	if pe, ok := err.(*pgerror.Error); ok && pe.Code == pgerror.UndefinedFunction && len(names) == 1 && len(fc.Args) == 1 {
+		if sel := b.functionNotationField(sc, name, fc.Args[0]); sel != nil {
+			return sel, nil
+		}
+	}
+	return e, err
+}
+
+// functionNotationField compiles name(arg), which no function fits, as the
+// field selection (arg).name when arg is of a composite type with such a
+// field, as PostgreSQL takes functional notation for a column; nil when
+// it is not.
+func (b *binder) functionNotationField(sc *scope, name string, argNode *pg_query.Node) *scalar {
+	if argNode.GetNamedArgExpr() != nil {
+		return nil
+	}
+	arg, err := b.expr(sc, argNode)
+	if err != nil {
+		return nil
+	}
+	fields, ok := arg.typ.Fields()
+	if !ok {
+		return nil
+	}
+	sel, err := fieldSelection(plainValue(arg), fields, name)
+	if err != nil {
+		return nil
+	}
+	return sel
 }
 
 // functionStyleCast is the cast a call typename('literal') (or

@@ -240,6 +240,9 @@ func (d *ddl) createFunction(cs *pg_query.CreateFunctionStmt, full string) error
 	if err := f.readOptions(cs.Options); err != nil {
 		return err
 	}
+	if name := f.sharedParamName(); name != "" && f.lang == "plpgsql" {
+		return pgerror.Newf(pgerror.InvalidFunctionDefinition, "parameter name \"%s\" used more than once", name)
+	}
 	if err := d.checkRoutineSettings(f); err != nil {
 		return err
 	}
@@ -294,9 +297,35 @@ func (d *ddl) createFunction(cs *pg_query.CreateFunctionStmt, full string) error
 	return nil
 }
 
+// pureInOutPair reports whether one of a and b is a pure input parameter
+// (IN, VARIADIC) and the other a pure output one (OUT, TABLE): the pair
+// PostgreSQL lets share a name.
+func pureInOutPair(a, b funcParam) bool {
+	pureIn := func(p funcParam) bool { return p.mode == 'i' || p.mode == 'v' }
+	pureOut := func(p funcParam) bool { return p.mode == 'o' || p.mode == 't' }
+	return pureIn(a) && pureOut(b) || pureOut(a) && pureIn(b)
+}
+
+// sharedParamName is a name two parameters of f share (an input's and an
+// output's), "" when none does: PL/pgSQL declares every parameter as a
+// variable, so its validator refuses such a function.
+func (f *funcDesc) sharedParamName() string {
+	seen := map[string]bool{}
+	for _, p := range f.params {
+		if p.name != "" && seen[p.name] {
+			return p.name
+		}
+		seen[p.name] = true
+	}
+	return ""
+}
+
 // readParams reads the parameter list.
 func (f *funcDesc) readParams(b *binder, params []*pg_query.Node) error {
-	seen := map[string]bool{}
+	// seen holds the names of the parameters read so far, by whether they
+	// are pure inputs (IN, VARIADIC): as in PostgreSQL, a pure input and a
+	// pure output (OUT, TABLE) may share a name, no other two may.
+	seen := map[string][]funcParam{}
 	for _, n := range params {
 		fp := n.GetFunctionParameter()
 		t, err := b.typeName(fp.ArgType)
@@ -326,10 +355,12 @@ func (f *funcDesc) readParams(b *binder, params []*pg_query.Node) error {
 		// call's result or PL/pgSQL's CALL assigns).
 		p.arg = p.isIn() || f.kind == 'p' && p.mode == 'o'
 		if p.name != "" {
-			if seen[p.name] {
-				return pgerror.Newf(pgerror.InvalidFunctionDefinition, "parameter name \"%s\" used more than once", p.name)
+			for _, prev := range seen[p.name] {
+				if !pureInOutPair(prev, p) {
+					return pgerror.Newf(pgerror.InvalidFunctionDefinition, "parameter name \"%s\" used more than once", p.name)
+				}
 			}
-			seen[p.name] = true
+			seen[p.name] = append(seen[p.name], p)
 		}
 		if ins := f.inParams(); p.arg && len(ins) > 0 && ins[len(ins)-1].mode == 'v' {
 			if !p.isIn() {

@@ -177,6 +177,9 @@ func (b *binder) resolveRoutine(sc *scope, name string, cands []*funcDesc, fc *p
 	var argNames []string
 	for i, n := range argNodes {
 		if na := n.GetNamedArgExpr(); na != nil {
+			if slices.Contains(argNames, na.Name) {
+				return nil, b.errAt(pgerror.Newf(pgerror.SyntaxError, "argument name \"%s\" used more than once", na.Name), na.Location)
+			}
 			n = na.Arg
 			argNames = append(argNames, na.Name)
 		} else if argNames != nil {
@@ -226,7 +229,12 @@ func (b *binder) resolveRoutine(sc *scope, name string, cands []*funcDesc, fc *p
 			inputs[i] = types.Unknown
 		}
 	}
-	k, err := types.ChooseOverload(name, inputs, declared)
+	keep, ambiguous := sameArgumentCandidates(fits, declared, expanded)
+	declaredKept := make([][]types.Type, len(keep))
+	for i, k := range keep {
+		declaredKept[i] = declared[k]
+	}
+	chosen, err := types.ChooseOverload(name, inputs, declaredKept)
 	if err != nil {
 		if pe, ok := err.(*pgerror.Error); ok && pe.Code == pgerror.UndefinedFunction {
 			if kind == 'p' {
@@ -236,6 +244,15 @@ func (b *binder) resolveRoutine(sc *scope, name string, cands []*funcDesc, fc *p
 		}
 		return nil, b.withPos(err, loc)
 	}
+	if ambiguous[chosen] {
+		what := "function"
+		if kind == 'p' {
+			what = "procedure"
+		}
+		return nil, b.errAt(pgerror.Newf(pgerror.AmbiguousFunction, "%s %s is not unique", what, callText(name, argNodes, args)).
+			WithHint("Could not choose a best candidate %s. You might need to add explicit type casts.", what), loc)
+	}
+	k := keep[chosen]
 	f := fits[k]
 	full := make([]*scalar, len(f.in))
 	var spread []*scalar
@@ -271,6 +288,32 @@ func (b *binder) resolveRoutine(sc *scope, name string, cands []*funcDesc, fc *p
 		b.pgVolatileCalls++
 	}
 	return &routineCall{fn: f, args: full, slots: slots[k]}, nil
+}
+
+// sameArgumentCandidates merges the candidates that take the call's
+// arguments as the same types, as PostgreSQL's FuncnameGetCandidates does
+// (so that defaults or a VARIADIC expansion cannot hide an ambiguity): of
+// two such, the one of the schema earlier on the search path stays, else
+// the one without a VARIADIC expansion, else the first stays marked
+// ambiguous (a call that picks it is 42725). keep are the indexes of the
+// candidates that stay, in order; ambiguous is indexed like keep.
+func sameArgumentCandidates(fits []*funcDesc, declared [][]types.Type, expanded []bool) (keep []int, ambiguous []bool) {
+	for k := range fits {
+		i := slices.IndexFunc(keep, func(j int) bool { return sameTypes(declared[j], declared[k]) })
+		if i < 0 {
+			keep, ambiguous = append(keep, k), append(ambiguous, false)
+			continue
+		}
+		j := keep[i]
+		switch {
+		case fits[j].schema != fits[k].schema || expanded[k] && !expanded[j]:
+		case expanded[j] && !expanded[k]:
+			keep[i], ambiguous[i] = k, false
+		default:
+			ambiguous[i] = true
+		}
+	}
+	return keep, ambiguous
 }
 
 // noRoutine is the 42883 error of a call no routine fits.

@@ -112,21 +112,46 @@ func sqlBodyStatements(f *funcDesc) ([]*Statement, error) {
 }
 
 // paramVars resolves the names of f's input parameters, plain or
-// qualified with the function's name, to $n.
+// qualified with the function's name, to $n, and a name qualified by a
+// parameter of a composite type (p.field, or fn.p.field) to the field of
+// $n, as PostgreSQL's SQL functions do (fn.p before p.field).
 func paramVars(f *funcDesc) func(b *binder, fields []string, loc int32) (*scalar, bool) {
 	ins := f.inParams()
-	return func(b *binder, fields []string, loc int32) (*scalar, bool) {
-		name := fields[0]
-		switch {
-		case len(fields) == 2 && fields[0] == f.name:
-			name = fields[1]
-		case len(fields) != 1:
-			return nil, false
-		}
+	param := func(b *binder, name string, loc int32) (*scalar, bool) {
 		for i, p := range ins {
 			if p.name == name {
 				e, err := b.paramRef(&pg_query.ParamRef{Number: int32(i + 1), Location: loc})
 				return e, err == nil
+			}
+		}
+		return nil, false
+	}
+	field := func(b *binder, name, fieldName string, loc int32) (*scalar, bool) {
+		e, ok := param(b, name, loc)
+		if !ok {
+			return nil, false
+		}
+		fs, ok := e.typ.Fields()
+		if !ok {
+			return nil, false
+		}
+		sel, err := fieldSelection(e, fs, fieldName)
+		return sel, err == nil
+	}
+	return func(b *binder, fields []string, loc int32) (*scalar, bool) {
+		switch len(fields) {
+		case 1:
+			return param(b, fields[0], loc)
+		case 2:
+			if fields[0] == f.name {
+				if e, ok := param(b, fields[1], loc); ok {
+					return e, true
+				}
+			}
+			return field(b, fields[0], fields[1], loc)
+		case 3:
+			if fields[0] == f.name {
+				return field(b, fields[1], fields[2], loc)
 			}
 		}
 		return nil, false
@@ -204,6 +229,9 @@ func checkSQLResult(f *funcDesc, plans []*stmtPlan) error {
 	cols := plans[len(plans)-1].cols
 	want := f.resultCols()
 	if len(cols) != len(want) {
+		if len(cols) == 1 && len(want) > 1 && cols[0].typ.IsRecord() {
+			return pgerror.Unsupported("a SQL function whose final statement returns its result columns as one row value")
+		}
 		if len(want) == 1 {
 			return mismatch("Final statement must return exactly one column.")
 		}

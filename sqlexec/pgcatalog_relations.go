@@ -135,7 +135,7 @@ func relationRows(c *catalog) []relationRow {
 		}
 	}
 	for _, v := range sortedViews(c) {
-		out = append(out, relationRow{oid: v.oid, name: v.name, namespace: schemaOID(c, v.schema), kind: "v", rowType: int64(rowTypeOID(v.oid)),
+		out = append(out, relationRow{oid: v.oid, name: v.name, namespace: schemaOID(c, v.schema), kind: "v", rowType: int64(rowTypeOID(v.oid)), temp: isTempSchema(v.schema),
 			tuples: -1, natts: len(v.cols), rules: true, triggers: len(v.triggers) > 0})
 	}
 	for _, sc := range sortedSchemas(c) {

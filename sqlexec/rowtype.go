@@ -1,6 +1,8 @@
 package sqlexec
 
 import (
+	"slices"
+
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -273,4 +275,56 @@ func walkTypeNames(m protoreflect.Message, fn func(*pg_query.TypeName)) {
 		walkTypeNames(v.Message(), fn)
 		return true
 	})
+}
+
+// inheritedRowConversion is e, a row of a table, converted to the row type
+// of a table it inherits from (directly or not): the ancestor's columns
+// taken by name, as PostgreSQL's ConvertRowtypeExpr does in any context;
+// nil when e's and to's types are not such a pair.
+func (b *binder) inheritedRowConversion(e *scalar, to types.Type) *scalar {
+	if !e.typ.IsComposite() || !to.IsComposite() {
+		return nil
+	}
+	child, array := b.cat.tableOfRowType(uint32(e.typ.Oid))
+	if child == nil || array {
+		return nil
+	}
+	ancestor, array := b.cat.tableOfRowType(uint32(to.Oid))
+	if ancestor == nil || array || !b.cat.inheritsFrom(child, ancestor.oid) {
+		return nil
+	}
+	from := make([]int, len(ancestor.cols))
+	for i, ac := range ancestor.cols {
+		from[i] = slices.IndexFunc(child.cols, func(c *columnDesc) bool { return c.name == ac.name })
+		if from[i] < 0 {
+			return nil
+		}
+	}
+	inner := plainValue(e).eval
+	return &scalar{typ: to, slot: -1, refs: e.refs, volatile: e.volatile, name: e.name, eval: func(x *execCtx) (any, error) {
+		v, err := inner(x)
+		if err != nil || v == nil {
+			return nil, err
+		}
+		rec := v.([]any)
+		out := make([]any, len(from))
+		for i, j := range from {
+			out[i] = rec[j]
+		}
+		return out, nil
+	}}
+}
+
+// inheritsFrom reports whether table t inherits from the table of OID
+// ancestor, directly or through its parents.
+func (c *catalog) inheritsFrom(t *tableDesc, ancestor uint32) bool {
+	for _, p := range t.parents {
+		if p == ancestor {
+			return true
+		}
+		if pt := c.tables[p]; pt != nil && c.inheritsFrom(pt, ancestor) {
+			return true
+		}
+	}
+	return false
 }

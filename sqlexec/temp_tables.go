@@ -184,20 +184,20 @@ func (s *Session) runOnCommitActions() error {
 	return nil
 }
 
-// dropTempObjects drops the session's temporary tables and sequences (when
-// it ends, and for DISCARD TEMP), in the open transaction or in one of its
-// own.
+// dropTempObjects drops the session's temporary views, tables and
+// sequences (when it ends, and for DISCARD TEMP), in the open transaction
+// or in one of its own.
 func (s *Session) dropTempObjects() error {
 	c, _ := s.catalog()
 	sc := c.schemas[s.tempSchemaIfAny()]
-	if sc == nil || len(sc.tables) == 0 && len(sc.seqs) == 0 {
+	if sc == nil || len(sc.tables) == 0 && len(sc.seqs) == 0 && len(sc.views) == 0 {
 		return nil
 	}
 	var stmts []string
 	for _, kind := range []struct {
 		what  string
 		names []string
-	}{{"TABLE", slices.Sorted(maps.Keys(sc.tables))}, {"SEQUENCE", slices.Sorted(maps.Keys(sc.seqs))}} {
+	}{{"VIEW", slices.Sorted(maps.Keys(sc.views))}, {"TABLE", slices.Sorted(maps.Keys(sc.tables))}, {"SEQUENCE", slices.Sorted(maps.Keys(sc.seqs))}} {
 		if len(kind.names) == 0 {
 			continue
 		}

@@ -71,6 +71,9 @@ func (b *binder) wholeRowRef(sc *scope, name string) (e *scalar, ok bool) {
 			shape[i] = types.Field{Name: c.name, Type: c.typ}
 		}
 		if rowType.Oid == 0 {
+			rowType = cols[0].itemRowType
+		}
+		if rowType.Oid == 0 {
 			rowType = types.RecordType(shape)
 		}
 		// The value is not a row constructor (no row fields): compared,
