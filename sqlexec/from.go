@@ -70,6 +70,9 @@ type fromItem struct {
 	// nobody reads need not be computed (pruneUnread).
 	reads   []bool
 	readsOf *selectPlan
+	// condReads is reads once the level's join and WHERE conditions are
+	// compiled: the columns its conditions read (noteConditionReads).
+	condReads []bool
 }
 
 // trackReads makes item it of plan p, with columns cols, note which of
@@ -88,6 +91,56 @@ func (it *fromItem) pruneUnread() {
 	if it.readsOf != nil {
 		it.readsOf.skipUnread(it.reads)
 	}
+}
+
+// noteConditionReads keeps, for a subquery or view item, which of its
+// columns the level's conditions read: every read so far.
+func (it *fromItem) noteConditionReads() {
+	if it.readsOf != nil {
+		it.condReads = slices.Clone(it.reads)
+	}
+}
+
+// deferErrors makes the query of a subquery or view item leave the errors
+// of the outputs its level reads past its conditions (in the select list,
+// GROUP BY, ORDER BY) in the row, and returns their slots in the level's
+// row, which the level checks for errors once a row has passed every
+// condition. PostgreSQL flattens such a query into its reader, so that
+// the reader's WHERE runs before the subquery's select list is computed:
+// SELECT y FROM v WHERE x > 0 does not fail on a row of v whose y fails
+// and whose x is not positive.
+func (it *fromItem) deferErrors() []int {
+	p := it.readsOf
+	if p == nil || it.condReads == nil {
+		return nil
+	}
+	var slots []int
+	for i, read := range it.reads {
+		if !read || it.condReads[i] || i >= len(p.prunable) || !p.prunable[i] {
+			continue
+		}
+		if p.deferErrs == nil {
+			p.deferErrs = make([]bool, len(it.reads))
+		}
+		p.deferErrs[i] = true
+		slots = append(slots, it.off+i)
+	}
+	return slots
+}
+
+// failedOutput is an output a query could not compute, left in its row
+// for its reader to raise (deferErrors).
+type failedOutput struct{ err error }
+
+// deferredError returns the error of the first failed output among the
+// slots of row.
+func deferredError(row []any, slots []int) error {
+	for _, s := range slots {
+		if f, ok := row[s].(*failedOutput); ok {
+			return f.err
+		}
+	}
+	return nil
 }
 
 // itemKind is what a FROM item reads.

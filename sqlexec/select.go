@@ -30,6 +30,10 @@ type selectPlan struct {
 	// uncomputed, as NULL (skipUnread).
 	prunable []bool
 	skip     []bool
+	// deferErrs marks the outputs whose errors the plan leaves in the row as
+	// a failedOutput, for the reading level to raise once the row has
+	// passed its conditions (deferErrors).
+	deferErrs []bool
 	// lazy, set on a plan whose rows a reader may take as they are made
 	// (WITH RECURSIVE), starts a computation of them; run computes them
 	// all.
@@ -210,6 +214,9 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 	if err := b.placeConds(sc, items, pending, st.WhereClause, &pre); err != nil {
 		return nil, err
 	}
+	for _, it := range items {
+		it.noteConditionReads()
+	}
 	chooseAccesses(items)
 	if err := b.applyLocking(st, items); err != nil {
 		return nil, err
@@ -322,9 +329,11 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 	// sort, DISTINCT, lock stage) can pass them on as it makes them.
 	streamable := agg == nil && win == nil && len(keys) == 0 && !distinct && !distinctOn && locking == nil
 	postponed := postponedOutputs(outs, nVisible, keys, onCols, srf != nil || locking != nil || distinct)
+	var deferredSlots []int // outputs of subquery items whose errors wait for the row to pass every condition
 	if locking == nil {
 		for _, it := range items {
 			it.pruneUnread()
+			deferredSlots = append(deferredSlots, it.deferErrors()...)
 		}
 	}
 	p := &selectPlan{cols: cols, correlated: correlated,
@@ -357,6 +366,11 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 		}
 		emit := func() error {
 			run.emitted++
+			if acc != nil || win != nil {
+				if err := deferredError(cx.row, deferredSlots); err != nil {
+					return err
+				}
+			}
 			if acc != nil {
 				return acc.add(cx)
 			}
@@ -368,8 +382,11 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 				if send != nil && limit != nil && lim >= 0 && run.sent >= lim {
 					return errLimitReached
 				}
+				if err := deferredError(cx.row, deferredSlots); err != nil {
+					return err
+				}
 				row := make([]any, len(outs), len(outs)+1)
-				if err := projectInto(cx, row, outs, postponed, p.skip, true); err != nil {
+				if err := projectInto(cx, row, outs, postponed, p, true); err != nil {
 					return err
 				}
 				if send != nil {
@@ -426,7 +443,7 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 				run.out = make([][]any, len(groups))
 				for i, g := range groups {
 					cx.row, run.out[i] = g, make([]any, len(outs))
-					if err := projectInto(cx, run.out[i], outs, postponed, p.skip, false); err != nil {
+					if err := projectInto(cx, run.out[i], outs, postponed, p, false); err != nil {
 						return nil, err
 					}
 				}
@@ -440,7 +457,7 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 			for _, i := range order {
 				cx.row, cx.win = run.winRows[i], vals[i]
 				o := make([]any, len(outs))
-				if err := projectInto(cx, o, outs, postponed, p.skip, false); err != nil {
+				if err := projectInto(cx, o, outs, postponed, p, false); err != nil {
 					return nil, err
 				}
 				run.out = append(run.out, o)
@@ -538,10 +555,10 @@ func prunableOutputs(outs []*scalar, targetNodes []*pg_query.Node, keys []sortKe
 }
 
 // projectInto computes the outputs of the level's current row into row,
-// leaving a postponedInput in the postponed columns and NULL in the skipped
-// ones; copyRow is set where the level reuses its current row for the next
-// one.
-func projectInto(x *execCtx, row []any, outs []*scalar, postponed []int, skip []bool, copyRow bool) error {
+// leaving a postponedInput in the postponed columns, NULL in the ones p
+// skips and a failedOutput in the ones whose errors p defers; copyRow is
+// set where the level reuses its current row for the next one.
+func projectInto(x *execCtx, row []any, outs []*scalar, postponed []int, p *selectPlan, copyRow bool) error {
 	var in *postponedInput
 	if len(postponed) > 0 {
 		in = &postponedInput{row: x.row, win: x.win}
@@ -554,13 +571,16 @@ func projectInto(x *execCtx, row []any, outs []*scalar, postponed []int, skip []
 			row[i] = in
 			continue
 		}
-		if i < len(skip) && skip[i] {
+		if i < len(p.skip) && p.skip[i] {
 			row[i] = nil
 			continue
 		}
 		v, err := o.eval(x)
 		if err != nil {
-			return err
+			if i >= len(p.deferErrs) || !p.deferErrs[i] {
+				return err
+			}
+			v = &failedOutput{err}
 		}
 		row[i] = v
 	}
