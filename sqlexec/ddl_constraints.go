@@ -28,6 +28,12 @@ func (d *ddl) addConstraint(b *binder, t *tableDesc, tc tableConstraint, alter b
 	if c.Deferrable && c.Contype == pg_query.ConstrType_CONSTR_PRIMARY {
 		return pgerror.Unsupported("DEFERRABLE primary keys")
 	}
+	if alter && (c.Contype == pg_query.ConstrType_CONSTR_PRIMARY || c.Contype == pg_query.ConstrType_CONSTR_UNIQUE || c.Contype == pg_query.ConstrType_CONSTR_EXCLUSION) {
+		// CREATE TABLE checked its constraints' index tablespaces.
+		if err := d.checkTablespace(c.Indexspace, isTempSchema(t.schema), t.part != nil); err != nil {
+			return err
+		}
+	}
 	switch c.Contype {
 	case pg_query.ConstrType_CONSTR_UNIQUE:
 		cols, err := constraintCols(t, tc)

@@ -508,6 +508,9 @@ func (d *ddl) createIndex(is *pg_query.IndexStmt) error {
 		}
 		return pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" already exists", name)
 	}
+	if err := d.checkTablespace(is.TableSpace, isTempSchema(t.schema), t.part != nil); err != nil {
+		return err
+	}
 	nt := t.clone()
 	ix := &indexDesc{name: name, table: nt.oid, cols: keys.cols, unique: is.Unique, include: include, pred: is.WhereClause, exprs: keys.exprs,
 		exprNames: keys.exprNames()}
@@ -865,6 +868,9 @@ func (b *binder) createTableAsPlan(cs *pg_query.CreateTableAsStmt, full string) 
 					return nil
 				}
 				return pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" already exists", into.Rel.Relname)
+			}
+			if err := d.checkTablespace(into.TableSpaceName, temp, false); err != nil {
+				return err
 			}
 			nt := &tableDesc{oid: d.cat.newOID(), schema: schema, name: into.Rel.Relname, hidden: true, onCommit: oc,
 				unlogged: into.Rel.Relpersistence == "u", owner: d.s.currentRole(), options: options, toastOptions: toastOptions}
