@@ -133,7 +133,7 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 		case pg_query.AlterTableType_AT_SetRelOptions:
 			err = setTableOptions(nt, cmd)
 		case pg_query.AlterTableType_AT_ResetRelOptions:
-			resetTableOptions(nt, cmd)
+			err = resetTableOptions(nt, cmd)
 		case pg_query.AlterTableType_AT_ChangeOwner:
 			// fickle records no owners: a new one changes nothing.
 		default:
