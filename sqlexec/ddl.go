@@ -737,6 +737,9 @@ func (d *ddl) addColumnDef(b *binder, t *tableDesc, cd *pg_query.ColumnDef) ([]t
 		return nil, err
 	}
 	col.collation = coll
+	if col.compression, err = columnCompression(cd.Compression, col.typ, d.domainName(col)); err != nil {
+		return nil, err
+	}
 	var cons []tableConstraint
 	var identityOpts []*pg_query.Node
 	var attrs constraintAttrs

@@ -128,7 +128,8 @@ func (d *ddl) inheritParents(t *tableDesc, rvs []*pg_query.Node, temp bool) erro
 		for _, pc := range p.cols {
 			i := t.colIndex(pc.name)
 			if i < 0 {
-				nc := &columnDesc{name: pc.name, typ: pc.typ, notNull: pc.notNull, def: pc.def, attnum: int16(len(t.cols) + 1), inhCount: 1, notLocal: true, collation: pc.collation}
+				nc := &columnDesc{name: pc.name, typ: pc.typ, notNull: pc.notNull, def: pc.def, attnum: int16(len(t.cols) + 1), inhCount: 1, notLocal: true, collation: pc.collation,
+					compression: pc.compression}
 				t.cols = append(t.cols, nc)
 				continue
 			}
@@ -142,8 +143,13 @@ func (d *ddl) inheritParents(t *tableDesc, rvs []*pg_query.Node, temp bool) erro
 				return pgerror.Newf(pgerror.CollationMismatch, "inherited column \"%s\" has a collation conflict", pc.name).
 					WithDetail("\"%s\" versus \"%s\"", a, b)
 			}
+			compression, err := mergeCompression(pc.name, cur.compression, pc.compression)
+			if err != nil {
+				return err
+			}
 			nc := *cur
 			nc.notNull = nc.notNull || pc.notNull
+			nc.compression = compression
 			nc.inhCount++
 			if nc.def == nil {
 				nc.def = pc.def
@@ -208,7 +214,12 @@ func (d *ddl) mergeLocalColumn(b *binder, t *tableDesc, cd *pg_query.ColumnDef, 
 	if local.identity != 0 {
 		return nil, true, pgerror.Unsupported("identity columns merged with inherited columns")
 	}
+	compression, err := mergeCompression(cd.Colname, cur.compression, local.compression)
+	if err != nil {
+		return nil, true, err
+	}
 	nc := *cur
+	nc.compression = compression
 	nc.notLocal = false
 	nc.notNull = nc.notNull || local.notNull
 	if local.def != nil {
