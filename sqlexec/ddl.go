@@ -491,7 +491,7 @@ func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 	if err != nil {
 		return err
 	}
-	schema, err := d.relationSchema(rv.Schemaname, temp)
+	schema, err := d.relationSchema(rv.Schemaname, rv.Relname, temp)
 	if err != nil {
 		return err
 	}

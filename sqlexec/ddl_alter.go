@@ -236,6 +236,9 @@ func (d *ddl) addColumn(b *binder, t *tableDesc, cmd *pg_query.AlterTableCmd) er
 
 func (d *ddl) dropColumn(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 	i := t.colIndex(cmd.Name)
+	if i < 0 && slices.Contains(systemColumnNames, cmd.Name) {
+		return pgerror.Newf(pgerror.FeatureNotSupported, "cannot drop system column \"%s\"", cmd.Name)
+	}
 	if i < 0 {
 		if cmd.MissingOk {
 			d.notice(pgerror.SuccessfulCompletion, "column \"%s\" of relation \"%s\" does not exist, skipping", cmd.Name, t.name)
@@ -566,6 +569,9 @@ func (d *ddl) setNotNull(t *tableDesc, cmd *pg_query.AlterTableCmd, set bool) er
 func (d *ddl) alteredTable(rv *pg_query.RangeVar, missingOk bool) (*tableDesc, error) {
 	if t := d.s.lookupTable(d.cat, rv.Schemaname, rv.Relname); t != nil {
 		return t, nil
+	}
+	if sys := d.s.systemRelationOf(d.cat, rv); sys != nil && sys.kind == relTable {
+		return nil, pgerror.Newf(pgerror.InsufficientPrivilege, "permission denied: \"%s\" is a system catalog", rv.Relname)
 	}
 	if missingOk {
 		d.notice(pgerror.SuccessfulCompletion, "relation \"%s\" does not exist, skipping", rv.Relname)

@@ -357,10 +357,17 @@ func (d *ddl) addForeignKey(b *binder, t *tableDesc, tc tableConstraint, alter b
 		return pgerror.New(pgerror.InvalidForeignKey, "number of referencing and referenced columns for foreign key disagree")
 	}
 	unique := !parent.hidden && sameSet(parent.pk, refCols) && intsEqual(parent.pk, refCols)
+	// reordered: a unique key has the referenced columns in another order,
+	// which PostgreSQL takes and fickle's key lookups cannot.
+	reordered := !parent.hidden && sameSet(parent.pk, refCols)
 	for _, ix := range parent.indexes {
 		if ix.unique && ix.onColumnsOnly() && intsEqual(ix.cols, refCols) {
 			unique = true
 		}
+		reordered = reordered || ix.unique && ix.onColumnsOnly() && sameSet(ix.cols, refCols)
+	}
+	if !unique && reordered {
+		return pgerror.Unsupported("a foreign key naming the referenced unique key's columns in another order")
 	}
 	if !unique {
 		return pgerror.Newf(pgerror.InvalidForeignKey, "there is no unique constraint matching given keys for referenced table \"%s\"", parent.name)

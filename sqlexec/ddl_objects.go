@@ -569,7 +569,7 @@ func indexReadsSystemColumn(is *pg_query.IndexStmt) bool {
 
 func (d *ddl) createSequence(cs *pg_query.CreateSeqStmt) error {
 	rv := cs.Sequence
-	schema, err := d.relationSchema(rv.Schemaname, rv.Relpersistence == "t" || rv.Schemaname == "pg_temp")
+	schema, err := d.relationSchema(rv.Schemaname, rv.Relname, rv.Relpersistence == "t" || rv.Schemaname == "pg_temp")
 	if err != nil {
 		return err
 	}
@@ -858,7 +858,7 @@ func (b *binder) createTableAsPlan(cs *pg_query.CreateTableAsStmt, full string) 
 			if err != nil {
 				return err
 			}
-			schema, err := d.relationSchema(into.Rel.Schemaname, temp)
+			schema, err := d.relationSchema(into.Rel.Schemaname, into.Rel.Relname, temp)
 			if err != nil {
 				return err
 			}

@@ -75,7 +75,7 @@ func (b *binder) vacuumPlan(vs *pg_query.VacuumStmt) (*stmtPlan, error) {
 	for _, r := range vs.Rels {
 		vr := r.GetVacuumRelation()
 		rv := vr.Relation
-		sys := b.systemRelationOf(rv)
+		sys := b.s.systemRelationOf(b.cat, rv)
 		if sys != nil && sys.kind == relTable {
 			// A system catalog: nothing to do, as for a table.
 			if len(vr.VaCols) > 0 {
@@ -136,18 +136,18 @@ func vacuumParallelWorkers(de *pg_query.DefElem) (int, *pgerror.Error) {
 }
 
 // systemRelationOf returns the system catalog or view rv names, as the
-// search path finds it, nil when it names none (or a user relation comes
-// first on the path).
-func (b *binder) systemRelationOf(rv *pg_query.RangeVar) *systemRelation {
-	path := b.s.searchPath()
+// search path finds it in catalog c, nil when it names none (or a user
+// relation comes first on the path).
+func (s *Session) systemRelationOf(c *catalog, rv *pg_query.RangeVar) *systemRelation {
+	path := s.searchPath()
 	if rv.Schemaname != "" {
-		path = []string{b.s.schemaAlias(rv.Schemaname)}
+		path = []string{s.schemaAlias(rv.Schemaname)}
 	}
 	for _, p := range path {
 		if r, ok := systemRelationNamed(p, rv.Relname); ok {
 			return r
 		}
-		if sc := b.cat.schemas[p]; sc != nil && (sc.tables[rv.Relname] != nil || sc.views[rv.Relname] != nil || sc.seqs[rv.Relname] != nil) {
+		if sc := c.schemas[p]; sc != nil && (sc.tables[rv.Relname] != nil || sc.views[rv.Relname] != nil || sc.seqs[rv.Relname] != nil) {
 			return nil
 		}
 	}
