@@ -461,6 +461,9 @@ func (d *ddl) addInheritFrom(t, p *tableDesc) error {
 		if c.typ.Oid != pc.typ.Oid || c.typ.Typmod != pc.typ.Typmod {
 			return pgerror.Newf(pgerror.DatatypeMismatch, "child table \"%s\" has different type for column \"%s\"", t.name, pc.name)
 		}
+		if declaredCollation(c) != declaredCollation(pc) {
+			return pgerror.Newf(pgerror.CollationMismatch, "child table \"%s\" has different collation for column \"%s\"", t.name, pc.name)
+		}
 		if pc.notNull && !c.notNull {
 			return pgerror.Newf(pgerror.DatatypeMismatch, "column \"%s\" in child table must be marked NOT NULL", pc.name)
 		}
