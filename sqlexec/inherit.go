@@ -559,6 +559,12 @@ func (d *ddl) inheritanceParent(t *tableDesc, cmd *pg_query.AlterTableCmd) (*tab
 	if p == nil {
 		return nil, pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(rv))
 	}
+	// INHERIT needs the parent's owner too; NO INHERIT only the child's.
+	if cmd.Subtype == pg_query.AlterTableType_AT_AddInherit {
+		if err := d.s.requireOwner(relationOwner(d.cat, aclTable, p.oid), "table", p.name); err != nil {
+			return nil, err
+		}
+	}
 	if err := partitionInheritance(t, p); err != nil {
 		return nil, err
 	}

@@ -28,6 +28,9 @@ func (d *ddl) attachPartition(b *binder, p *tableDesc, cmd *pg_query.AlterTableC
 	if t == nil {
 		return pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(pc.Name))
 	}
+	if err := d.s.requireOwner(relationOwner(d.cat, aclTable, t.oid), "table", t.name); err != nil {
+		return err
+	}
 	if err := d.lockTable(t, isolation.TableLockAccessExclusive); err != nil {
 		return err
 	}
