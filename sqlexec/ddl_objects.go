@@ -580,6 +580,9 @@ func (d *ddl) createSequence(cs *pg_query.CreateSeqStmt) error {
 		}
 		return pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" already exists", rv.Relname)
 	}
+	if err := d.checkTablespace("", rv.Relpersistence == "t" || isTempSchema(schema), false); err != nil {
+		return err
+	}
 	q, err := newSequence(schema, rv.Relname, types.OidInt8, cs.Options, d.sequenceTypeOf)
 	if err != nil {
 		return err
