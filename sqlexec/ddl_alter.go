@@ -135,6 +135,8 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 			err = d.setStorage(nt, cmd)
 		case pg_query.AlterTableType_AT_SetCompression:
 			err = d.setCompression(nt, cmd)
+		case pg_query.AlterTableType_AT_SetTableSpace:
+			err = setTablespace(cmd.Name)
 		case pg_query.AlterTableType_AT_SetRelOptions:
 			err = setTableOptions(nt, cmd)
 		case pg_query.AlterTableType_AT_ResetRelOptions:

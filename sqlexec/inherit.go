@@ -395,6 +395,7 @@ func (d *ddl) inheritedAlter(t *tableDesc, cmd *pg_query.AlterTableCmd) bool {
 	case pg_query.AlterTableType_AT_ChangeOwner,
 		pg_query.AlterTableType_AT_AddInherit, pg_query.AlterTableType_AT_DropInherit,
 		pg_query.AlterTableType_AT_AttachPartition, pg_query.AlterTableType_AT_DetachPartition,
+		pg_query.AlterTableType_AT_SetTableSpace,
 		pg_query.AlterTableType_AT_AlterConstraint: // foreign keys: their clones follow (ri_triggers.go)
 		return false
 	}

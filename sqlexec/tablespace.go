@@ -32,3 +32,16 @@ func (d *ddl) checkTablespace(name string, temp, partitioned bool) error {
 	// A default_tablespace that names no tablespace is ignored, as there.
 	return nil
 }
+
+// setTablespace runs ALTER TABLE ... SET TABLESPACE name: every table is
+// in pg_default already, so moving it there changes nothing; pg_global
+// takes no user relation and other names do not exist.
+func setTablespace(name string) error {
+	switch name {
+	case "pg_default":
+		return nil
+	case "pg_global":
+		return pgerror.New(pgerror.InvalidParameterValue, "only shared relations can be placed in pg_global tablespace")
+	}
+	return pgerror.Newf(pgerror.UndefinedObject, "tablespace \"%s\" does not exist", name)
+}
