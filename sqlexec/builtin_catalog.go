@@ -255,6 +255,10 @@ func builtinAggregateNamed(name string) bool {
 	return false
 }
 
+// oidAnyPseudoType is pg_type's "any", the pseudo-type of arguments that
+// take a value of any type (pg_column_compression, pg_column_size).
+const oidAnyPseudoType = 2276
+
 // lackedBuiltin turns err, fickle's 42883 for a call name(args) of a
 // built-in function, into 0A000 when PostgreSQL 15 has a built-in function
 // or aggregate the call resolves to (lo_create, pg_ls_dir, var_pop, ...):
@@ -270,7 +274,11 @@ func lackedBuiltin(name string, args []types.Type, err error) error {
 			continue
 		}
 		ts := make([]types.Type, 0, len(p.args))
-		for _, a := range p.args {
+		for i, a := range p.args {
+			if a == oidAnyPseudoType && i < len(args) {
+				ts = append(ts, args[i]) // "any" takes the argument as it is
+				continue
+			}
 			if t, ok := types.TypeByOid(types.Oid(a)); ok {
 				ts = append(ts, t)
 			}

@@ -190,6 +190,9 @@ type columnDesc struct {
 	storage byte
 	// collation is the column's COLLATE, "" for its type's (collation.go).
 	collation string
+	// compression is the column's COMPRESSION method, "" for none
+	// (compression.go).
+	compression string
 }
 
 type indexDesc struct {

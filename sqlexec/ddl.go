@@ -491,7 +491,7 @@ func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 	if err != nil {
 		return err
 	}
-	schema, err := d.relationSchema(rv.Schemaname, temp)
+	schema, err := d.relationSchema(rv.Schemaname, rv.Relname, temp)
 	if err != nil {
 		return err
 	}
@@ -501,6 +501,9 @@ func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 			return nil
 		}
 		return pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" already exists", rv.Relname)
+	}
+	if err := d.checkTablespace(cs.Tablespacename, temp, cs.Partspec != nil); err != nil {
+		return err
 	}
 	options, toastOptions, err := tableStorageOptions(cs.Options, cs.Partspec != nil)
 	if err != nil {
@@ -543,6 +546,11 @@ func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 	}
 	if len(t.cols) > 1600 {
 		return pgerror.New(pgerror.TooManyColumns, "tables can have at most 1600 columns")
+	}
+	for _, tc := range cons {
+		if err := d.checkTablespace(tc.c.Indexspace, temp, cs.Partspec != nil); err != nil {
+			return err
+		}
 	}
 	// The primary key decides how the store keys rows: find it first. A
 	// partitioned table holds no rows: its primary key is an index like
@@ -729,6 +737,9 @@ func (d *ddl) addColumnDef(b *binder, t *tableDesc, cd *pg_query.ColumnDef) ([]t
 		return nil, err
 	}
 	col.collation = coll
+	if col.compression, err = columnCompression(cd.Compression, col.typ, d.domainName(col)); err != nil {
+		return nil, err
+	}
 	var cons []tableConstraint
 	var identityOpts []*pg_query.Node
 	var attrs constraintAttrs

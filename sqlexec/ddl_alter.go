@@ -27,6 +27,9 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 	if done, err := d.alterViewOptions(at, full); done {
 		return err
 	}
+	if err := d.tableActionOnView(at); err != nil {
+		return err
+	}
 	if at.Objtype == pg_query.ObjectType_OBJECT_INDEX && len(at.Cmds) == 1 &&
 		at.Cmds[0].GetAlterTableCmd().Subtype == pg_query.AlterTableType_AT_AttachPartition {
 		return d.attachIndexPartition(at)
@@ -130,10 +133,14 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 			rewrote = persistenceChanged
 		case pg_query.AlterTableType_AT_SetStorage:
 			err = d.setStorage(nt, cmd)
+		case pg_query.AlterTableType_AT_SetCompression:
+			err = d.setCompression(nt, cmd)
+		case pg_query.AlterTableType_AT_SetTableSpace:
+			err = setTablespace(cmd.Name)
 		case pg_query.AlterTableType_AT_SetRelOptions:
 			err = setTableOptions(nt, cmd)
 		case pg_query.AlterTableType_AT_ResetRelOptions:
-			resetTableOptions(nt, cmd)
+			err = resetTableOptions(nt, cmd)
 		case pg_query.AlterTableType_AT_ChangeOwner:
 			// fickle records no owners: a new one changes nothing.
 		default:
@@ -234,6 +241,9 @@ func (d *ddl) addColumn(b *binder, t *tableDesc, cmd *pg_query.AlterTableCmd) er
 
 func (d *ddl) dropColumn(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 	i := t.colIndex(cmd.Name)
+	if i < 0 && slices.Contains(systemColumnNames, cmd.Name) {
+		return pgerror.Newf(pgerror.FeatureNotSupported, "cannot drop system column \"%s\"", cmd.Name)
+	}
 	if i < 0 {
 		if cmd.MissingOk {
 			d.notice(pgerror.SuccessfulCompletion, "column \"%s\" of relation \"%s\" does not exist, skipping", cmd.Name, t.name)
@@ -564,6 +574,9 @@ func (d *ddl) setNotNull(t *tableDesc, cmd *pg_query.AlterTableCmd, set bool) er
 func (d *ddl) alteredTable(rv *pg_query.RangeVar, missingOk bool) (*tableDesc, error) {
 	if t := d.s.lookupTable(d.cat, rv.Schemaname, rv.Relname); t != nil {
 		return t, nil
+	}
+	if sys := d.s.systemRelationOf(d.cat, rv); sys != nil && sys.kind == relTable {
+		return nil, pgerror.Newf(pgerror.InsufficientPrivilege, "permission denied: \"%s\" is a system catalog", rv.Relname)
 	}
 	if missingOk {
 		d.notice(pgerror.SuccessfulCompletion, "relation \"%s\" does not exist, skipping", rv.Relname)
@@ -1030,5 +1043,53 @@ func (d *ddl) clusterOn(t *tableDesc, name string) error {
 		return pgerror.Newf(pgerror.FeatureNotSupported, "cannot cluster on partial index \"%s\"", name)
 	}
 	t.clusteredOn = ix.oid
+	return nil
+}
+
+// tableOnlyActions name the ALTER TABLE actions a view cannot take, in
+// PostgreSQL's words for its "cannot be performed on relation" error.
+var tableOnlyActions = map[pg_query.AlterTableType]string{
+	pg_query.AlterTableType_AT_AddColumn:          "ADD COLUMN",
+	pg_query.AlterTableType_AT_DropColumn:         "DROP COLUMN",
+	pg_query.AlterTableType_AT_SetNotNull:         "ALTER COLUMN ... SET NOT NULL",
+	pg_query.AlterTableType_AT_DropNotNull:        "ALTER COLUMN ... DROP NOT NULL",
+	pg_query.AlterTableType_AT_AlterColumnType:    "ALTER COLUMN ... SET DATA TYPE",
+	pg_query.AlterTableType_AT_SetStorage:         "ALTER COLUMN ... SET STORAGE",
+	pg_query.AlterTableType_AT_SetCompression:     "ALTER COLUMN ... SET COMPRESSION",
+	pg_query.AlterTableType_AT_AddIdentity:        "ALTER COLUMN ... ADD IDENTITY",
+	pg_query.AlterTableType_AT_DropIdentity:       "ALTER COLUMN ... DROP IDENTITY",
+	pg_query.AlterTableType_AT_AddConstraint:      "ADD CONSTRAINT",
+	pg_query.AlterTableType_AT_DropConstraint:     "DROP CONSTRAINT",
+	pg_query.AlterTableType_AT_ValidateConstraint: "VALIDATE CONSTRAINT",
+	pg_query.AlterTableType_AT_AlterConstraint:    "ALTER CONSTRAINT",
+	pg_query.AlterTableType_AT_AddInherit:         "INHERIT",
+	pg_query.AlterTableType_AT_DropInherit:        "NO INHERIT",
+	pg_query.AlterTableType_AT_AttachPartition:    "ATTACH PARTITION",
+	pg_query.AlterTableType_AT_DetachPartition:    "DETACH PARTITION",
+	pg_query.AlterTableType_AT_SetLogged:          "SET LOGGED",
+	pg_query.AlterTableType_AT_SetUnLogged:        "SET UNLOGGED",
+}
+
+// tableActionOnView fails with PostgreSQL's 42809 when ALTER TABLE names a
+// view and its first command is one only tables take (DROP COLUMN, SET
+// NOT NULL, ...).
+func (d *ddl) tableActionOnView(at *pg_query.AlterTableStmt) error {
+	v := d.alteredView(at)
+	if v == nil || at.Objtype != pg_query.ObjectType_OBJECT_TABLE {
+		return nil
+	}
+	for _, c := range at.Cmds {
+		switch st := c.GetAlterTableCmd().GetSubtype(); st {
+		case pg_query.AlterTableType_AT_ColumnDefault, pg_query.AlterTableType_AT_SetRelOptions,
+			pg_query.AlterTableType_AT_ResetRelOptions, pg_query.AlterTableType_AT_ChangeOwner:
+			continue
+		default:
+			if action, ok := tableOnlyActions[st]; ok {
+				return pgerror.Newf(pgerror.WrongObjectType, "ALTER action %s cannot be performed on relation \"%s\"", action, v.name).
+					WithDetail("This operation is not supported for views.")
+			}
+			return nil
+		}
+	}
 	return nil
 }

@@ -86,9 +86,10 @@ func (d *ddl) alterColumnTypes(b *binder, t *tableDesc, cmds []*pg_query.AlterTa
 		if err != nil {
 			return err
 		}
-		if coll != t.cols[ch.i].collation {
+		// A new type drops the column's COMPRESSION, as in PostgreSQL.
+		if coll != t.cols[ch.i].collation || t.cols[ch.i].compression != "" {
 			nc := *t.cols[ch.i]
-			nc.collation = coll
+			nc.collation, nc.compression = coll, ""
 			t.cols[ch.i] = &nc
 		}
 	}

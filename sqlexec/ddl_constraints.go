@@ -28,6 +28,12 @@ func (d *ddl) addConstraint(b *binder, t *tableDesc, tc tableConstraint, alter b
 	if c.Deferrable && c.Contype == pg_query.ConstrType_CONSTR_PRIMARY {
 		return pgerror.Unsupported("DEFERRABLE primary keys")
 	}
+	if alter && (c.Contype == pg_query.ConstrType_CONSTR_PRIMARY || c.Contype == pg_query.ConstrType_CONSTR_UNIQUE || c.Contype == pg_query.ConstrType_CONSTR_EXCLUSION) {
+		// CREATE TABLE checked its constraints' index tablespaces.
+		if err := d.checkTablespace(c.Indexspace, isTempSchema(t.schema), t.part != nil); err != nil {
+			return err
+		}
+	}
 	switch c.Contype {
 	case pg_query.ConstrType_CONSTR_UNIQUE:
 		cols, err := constraintCols(t, tc)
@@ -351,10 +357,17 @@ func (d *ddl) addForeignKey(b *binder, t *tableDesc, tc tableConstraint, alter b
 		return pgerror.New(pgerror.InvalidForeignKey, "number of referencing and referenced columns for foreign key disagree")
 	}
 	unique := !parent.hidden && sameSet(parent.pk, refCols) && intsEqual(parent.pk, refCols)
+	// reordered: a unique key has the referenced columns in another order,
+	// which PostgreSQL takes and fickle's key lookups cannot.
+	reordered := !parent.hidden && sameSet(parent.pk, refCols)
 	for _, ix := range parent.indexes {
 		if ix.unique && ix.onColumnsOnly() && intsEqual(ix.cols, refCols) {
 			unique = true
 		}
+		reordered = reordered || ix.unique && ix.onColumnsOnly() && sameSet(ix.cols, refCols)
+	}
+	if !unique && reordered {
+		return pgerror.Unsupported("a foreign key naming the referenced unique key's columns in another order")
 	}
 	if !unique {
 		return pgerror.Newf(pgerror.InvalidForeignKey, "there is no unique constraint matching given keys for referenced table \"%s\"", parent.name)

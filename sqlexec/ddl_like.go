@@ -23,6 +23,7 @@ type likeOption uint32
 
 const (
 	likeComments    likeOption = 1 << 0
+	likeCompression likeOption = 1 << 1
 	likeConstraints likeOption = 1 << 2
 	likeDefaults    likeOption = 1 << 3
 	likeIdentity    likeOption = 1 << 5
@@ -59,6 +60,9 @@ func (d *ddl) likeClause(b *binder, t *tableDesc, lc *pg_query.TableLikeClause) 
 		col := &columnDesc{name: c.name, typ: c.typ, notNull: c.notNull, domain: c.domain, attnum: t.droppedAttnum + 1, collation: c.collation}
 		for _, have := range t.cols {
 			col.attnum = max(col.attnum, have.attnum+1)
+		}
+		if opts&likeCompression != 0 {
+			col.compression = c.compression
 		}
 		if c.def != nil && opts&likeDefaults != 0 {
 			col.def = proto.Clone(c.def).(*pg_query.Node)

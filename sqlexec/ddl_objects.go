@@ -513,6 +513,9 @@ func (d *ddl) createIndex(is *pg_query.IndexStmt) error {
 		}
 		return pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" already exists", name)
 	}
+	if err := d.checkTablespace(is.TableSpace, isTempSchema(t.schema), t.part != nil); err != nil {
+		return err
+	}
 	nt := t.clone()
 	ix := &indexDesc{name: name, table: nt.oid, cols: keys.cols, unique: is.Unique, include: include, pred: is.WhereClause, exprs: keys.exprs,
 		exprNames: keys.exprNames()}
@@ -571,7 +574,7 @@ func indexReadsSystemColumn(is *pg_query.IndexStmt) bool {
 
 func (d *ddl) createSequence(cs *pg_query.CreateSeqStmt) error {
 	rv := cs.Sequence
-	schema, err := d.relationSchema(rv.Schemaname, rv.Relpersistence == "t" || rv.Schemaname == "pg_temp")
+	schema, err := d.relationSchema(rv.Schemaname, rv.Relname, rv.Relpersistence == "t" || rv.Schemaname == "pg_temp")
 	if err != nil {
 		return err
 	}
@@ -581,6 +584,9 @@ func (d *ddl) createSequence(cs *pg_query.CreateSeqStmt) error {
 			return nil
 		}
 		return pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" already exists", rv.Relname)
+	}
+	if err := d.checkTablespace("", rv.Relpersistence == "t" || isTempSchema(schema), false); err != nil {
+		return err
 	}
 	q, err := newSequence(schema, rv.Relname, types.OidInt8, cs.Options, d.sequenceTypeOf)
 	if err != nil {
@@ -860,7 +866,7 @@ func (b *binder) createTableAsPlan(cs *pg_query.CreateTableAsStmt, full string) 
 			if err != nil {
 				return err
 			}
-			schema, err := d.relationSchema(into.Rel.Schemaname, temp)
+			schema, err := d.relationSchema(into.Rel.Schemaname, into.Rel.Relname, temp)
 			if err != nil {
 				return err
 			}
@@ -870,6 +876,9 @@ func (b *binder) createTableAsPlan(cs *pg_query.CreateTableAsStmt, full string) 
 					return nil
 				}
 				return pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" already exists", into.Rel.Relname)
+			}
+			if err := d.checkTablespace(into.TableSpaceName, temp, false); err != nil {
+				return err
 			}
 			nt := &tableDesc{oid: d.cat.newOID(), schema: schema, name: into.Rel.Relname, hidden: true, onCommit: oc,
 				unlogged: into.Rel.Relpersistence == "u", owner: d.s.currentRole(), options: options, toastOptions: toastOptions}

@@ -145,6 +145,9 @@ func (d *ddl) createCompositeType(cs *pg_query.CompositeTypeStmt) error {
 	if d.relationExists(schema, rv.Relname) {
 		return pgerror.Newf(pgerror.DuplicateObject, "type \"%s\" already exists", rv.Relname)
 	}
+	if err := d.checkTablespace("", isTempSchema(schema), false); err != nil {
+		return err
+	}
 	b := d.binder("")
 	t := &typeDesc{oid: newCompositeOID(), array: newCompositeOID(), relid: d.cat.newOID(), schema: schema, name: rv.Relname, owner: d.s.currentRole()}
 	seen := map[string]bool{}

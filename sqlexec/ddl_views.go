@@ -195,6 +195,8 @@ func (d *ddl) createView(vs *pg_query.ViewStmt, full string) error {
 			return pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not a view", v.name)
 		}
 		return pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" already exists", v.name)
+	} else if err := d.checkTablespace("", false, false); err != nil {
+		return err
 	} else {
 		v.oid = d.cat.newOID()
 	}

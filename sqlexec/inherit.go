@@ -128,7 +128,8 @@ func (d *ddl) inheritParents(t *tableDesc, rvs []*pg_query.Node, temp bool) erro
 		for _, pc := range p.cols {
 			i := t.colIndex(pc.name)
 			if i < 0 {
-				nc := &columnDesc{name: pc.name, typ: pc.typ, notNull: pc.notNull, def: pc.def, attnum: int16(len(t.cols) + 1), inhCount: 1, notLocal: true, collation: pc.collation}
+				nc := &columnDesc{name: pc.name, typ: pc.typ, notNull: pc.notNull, def: pc.def, attnum: int16(len(t.cols) + 1), inhCount: 1, notLocal: true, collation: pc.collation,
+					compression: pc.compression}
 				t.cols = append(t.cols, nc)
 				continue
 			}
@@ -142,8 +143,13 @@ func (d *ddl) inheritParents(t *tableDesc, rvs []*pg_query.Node, temp bool) erro
 				return pgerror.Newf(pgerror.CollationMismatch, "inherited column \"%s\" has a collation conflict", pc.name).
 					WithDetail("\"%s\" versus \"%s\"", a, b)
 			}
+			compression, err := mergeCompression(pc.name, cur.compression, pc.compression)
+			if err != nil {
+				return err
+			}
 			nc := *cur
 			nc.notNull = nc.notNull || pc.notNull
+			nc.compression = compression
 			nc.inhCount++
 			if nc.def == nil {
 				nc.def = pc.def
@@ -208,7 +214,12 @@ func (d *ddl) mergeLocalColumn(b *binder, t *tableDesc, cd *pg_query.ColumnDef, 
 	if local.identity != 0 {
 		return nil, true, pgerror.Unsupported("identity columns merged with inherited columns")
 	}
+	compression, err := mergeCompression(cd.Colname, cur.compression, local.compression)
+	if err != nil {
+		return nil, true, err
+	}
 	nc := *cur
+	nc.compression = compression
 	nc.notLocal = false
 	nc.notNull = nc.notNull || local.notNull
 	if local.def != nil {
@@ -384,6 +395,7 @@ func (d *ddl) inheritedAlter(t *tableDesc, cmd *pg_query.AlterTableCmd) bool {
 	case pg_query.AlterTableType_AT_ChangeOwner,
 		pg_query.AlterTableType_AT_AddInherit, pg_query.AlterTableType_AT_DropInherit,
 		pg_query.AlterTableType_AT_AttachPartition, pg_query.AlterTableType_AT_DetachPartition,
+		pg_query.AlterTableType_AT_SetTableSpace,
 		pg_query.AlterTableType_AT_AlterConstraint: // foreign keys: their clones follow (ri_triggers.go)
 		return false
 	}
@@ -449,6 +461,9 @@ func (d *ddl) addInheritFrom(t, p *tableDesc) error {
 		c := t.cols[i]
 		if c.typ.Oid != pc.typ.Oid || c.typ.Typmod != pc.typ.Typmod {
 			return pgerror.Newf(pgerror.DatatypeMismatch, "child table \"%s\" has different type for column \"%s\"", t.name, pc.name)
+		}
+		if declaredCollation(c) != declaredCollation(pc) {
+			return pgerror.Newf(pgerror.CollationMismatch, "child table \"%s\" has different collation for column \"%s\"", t.name, pc.name)
 		}
 		if pc.notNull && !c.notNull {
 			return pgerror.Newf(pgerror.DatatypeMismatch, "column \"%s\" in child table must be marked NOT NULL", pc.name)
@@ -544,6 +559,12 @@ func (d *ddl) inheritanceParent(t *tableDesc, cmd *pg_query.AlterTableCmd) (*tab
 	p := d.s.lookupTable(d.cat, rv.Schemaname, rv.Relname)
 	if p == nil {
 		return nil, pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(rv))
+	}
+	// INHERIT needs the parent's owner too; NO INHERIT only the child's.
+	if cmd.Subtype == pg_query.AlterTableType_AT_AddInherit {
+		if err := d.s.requireOwner(relationOwner(d.cat, aclTable, p.oid), "table", p.name); err != nil {
+			return nil, err
+		}
 	}
 	if err := partitionInheritance(t, p); err != nil {
 		return nil, err

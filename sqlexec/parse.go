@@ -170,7 +170,7 @@ var grammarErrorCodes = []struct {
 	{regexp.MustCompile(`^role name ".*" is reserved$|^.* cannot be used as a role name here$`), pgerror.ReservedName},
 	{regexp.MustCompile(`not yet implemented$|is not implemented$|^CREATE SCHEMA IF NOT EXISTS cannot include schema elements$|` +
 		`^a column list with SET (NULL|DEFAULT) is only supported for ON DELETE actions$`), pgerror.FeatureNotSupported},
-	{regexp.MustCompile(`^precision for type float must be`), pgerror.InvalidParameterValue},
+	{regexp.MustCompile(`^precision for type float must be|^column number must be in range from 1 to`), pgerror.InvalidParameterValue},
 	{regexp.MustCompile(`^frame (start|end) cannot be|^frame starting from|^frame ending at`), pgerror.WindowingError},
 	{regexp.MustCompile(`^(modulus|remainder) for hash partition provided more than once$`), pgerror.DuplicateObject},
 }

@@ -16,11 +16,20 @@ import (
 func (d *ddl) attachPartition(b *binder, p *tableDesc, cmd *pg_query.AlterTableCmd) error {
 	pc := cmd.Def.GetPartitionCmd()
 	if p.part == nil {
-		return pgerror.Newf(pgerror.WrongObjectType, "table \"%s\" is not partitioned", p.name)
+		return notPartitioned(p)
+	}
+	// The bound is checked first, as PostgreSQL's transformPartitionCmd
+	// does before it looks the partition up.
+	pb, err := d.partitionBound(b, p, pc.Name.Relname, pc.Bound)
+	if err != nil {
+		return err
 	}
 	t := d.s.lookupTable(d.cat, pc.Name.Schemaname, pc.Name.Relname)
 	if t == nil {
 		return pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(pc.Name))
+	}
+	if err := d.s.requireOwner(relationOwner(d.cat, aclTable, t.oid), "table", t.name); err != nil {
+		return err
 	}
 	if err := d.lockTable(t, isolation.TableLockAccessExclusive); err != nil {
 		return err
@@ -69,10 +78,6 @@ func (d *ddl) attachPartition(b *binder, p *tableDesc, cmd *pg_query.AlterTableC
 			nt.checks[i] = &nk
 		}
 	}
-	pb, err := d.partitionBound(b, p, t.name, pc.Bound)
-	if err != nil {
-		return err
-	}
 	if err := d.checkNewPartition(b, p, t.name, pb); err != nil {
 		return err
 	}
@@ -113,6 +118,9 @@ func (d *ddl) attachPartition(b *binder, p *tableDesc, cmd *pg_query.AlterTableC
 // of its own, its columns and inherited constraints its own.
 func (d *ddl) detachPartition(p *tableDesc, cmd *pg_query.AlterTableCmd) error {
 	pc := cmd.Def.GetPartitionCmd()
+	if p.part == nil {
+		return notPartitioned(p)
+	}
 	if pc.Concurrent {
 		return pgerror.Unsupported("DETACH PARTITION CONCURRENTLY")
 	}
@@ -136,4 +144,10 @@ func (d *ddl) detachPartition(p *tableDesc, cmd *pg_query.AlterTableCmd) error {
 	d.detachForeignKeys(nt)
 	d.cat.putTable(nt)
 	return nil
+}
+
+// notPartitioned is the 42P17 of ATTACH or DETACH PARTITION on table p,
+// which is not partitioned.
+func notPartitioned(p *tableDesc) error {
+	return pgerror.Newf(pgerror.InvalidObjectDefinition, "table \"%s\" is not partitioned", p.name)
 }

@@ -244,6 +244,7 @@ func init() {
 					_, hasDef := storedDefault(col)
 					row := attributeRow(t.oid, col.name, col.typ, int(col.attnum), col.notNull, hasDef, col.identity)
 					row[11], row[19], row[20], row[21] = columnStorage(col), !col.notLocal, int64(col.inhCount), col.collationOID()
+					row[12] = compressionCodes[col.compression]
 					if col.domain != 0 {
 						row[2] = int64(col.domain) // a domain's column names the domain, its values are the base type's
 					}
@@ -257,7 +258,7 @@ func init() {
 					for i, k := range keys {
 						col := t.cols[k]
 						row := attributeRow(ix, col.name, col.typ, i+1, false, false, 0)
-						row[11], row[21] = columnStorage(col), col.collationOID()
+						row[11], row[12], row[21] = columnStorage(col), compressionCodes[col.compression], col.collationOID()
 						if i < len(colls) {
 							row[21] = colls[i]
 						}

@@ -295,9 +295,12 @@ func setTableOptions(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 }
 
 // resetTableOptions runs ALTER TABLE ... RESET (...) on t.
-func resetTableOptions(t *tableDesc, cmd *pg_query.AlterTableCmd) {
+func resetTableOptions(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 	var heap, toast []string
 	for _, o := range cmd.Def.GetList().GetItems() {
+		if err := checkResetHasNoValue(o); err != nil {
+			return err
+		}
 		if de := o.GetDefElem(); de != nil && de.Defnamespace == "toast" {
 			toast = append(toast, de.Defname)
 		} else if de != nil {
@@ -305,4 +308,14 @@ func resetTableOptions(t *tableDesc, cmd *pg_query.AlterTableCmd) {
 		}
 	}
 	t.options, t.toastOptions = resetRelOptions(t.options, heap), resetRelOptions(t.toastOptions, toast)
+	return nil
+}
+
+// checkResetHasNoValue fails as PostgreSQL's transformRelOptions does for
+// a RESET option given a value (RESET (fillfactor = 10)).
+func checkResetHasNoValue(o *pg_query.Node) error {
+	if de := o.GetDefElem(); de != nil && de.Arg != nil {
+		return pgerror.New(pgerror.SyntaxError, "RESET must not include values for parameters")
+	}
+	return nil
 }

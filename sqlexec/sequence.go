@@ -596,6 +596,9 @@ func ownedSequenceName(c *catalog, t *tableDesc, attnum int16) any {
 // after the table and column, owned by the column, and makes its nextval
 // the column's default.
 func (d *ddl) columnSequence(t *tableDesc, col *columnDesc, opts []*pg_query.Node) error {
+	if err := d.checkTablespace("", isTempSchema(t.schema), false); err != nil {
+		return err
+	}
 	schema, name := t.schema, ""
 	rest := make([]*pg_query.Node, 0, len(opts))
 	for _, o := range opts {

@@ -133,7 +133,7 @@ var settingDefs = func() map[string]*settingDef {
 		boolSetting("debug_print_rewritten", "off"),
 		intSetting("default_statistics_target", "100", unitNone, 1, 10000),
 		{name: "default_table_access_method", def: "heap", normalize: normNamedObject("default_table_access_method", "Table access method", "heap")},
-		{name: "default_tablespace", def: "", normalize: normNamedObject("default_tablespace", "Tablespace", "", "pg_default")},
+		{name: "default_tablespace", def: "", normalize: normNamedObject("default_tablespace", "Tablespace", "", "pg_default", "pg_global")},
 		{name: "default_text_search_config", def: "pg_catalog.english", normalize: normTextSearchConfig},
 		enumSetting("default_toast_compression", "pglz", "pglz", "lz4"),
 		textSetting("dynamic_library_path", "$libdir"),

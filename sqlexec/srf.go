@@ -54,16 +54,19 @@ var setFuncs map[string]*setFunc
 
 func init() {
 	setFuncs = map[string]*setFunc{
-		"generate_series":        {schema: "pg_catalog", strict: true, bind: bindGenerateSeries, each: generateSeriesRows},
-		"unnest":                 {schema: "pg_catalog", strict: true, bind: bindUnnest, each: unnestRows},
-		"string_to_table":        {schema: "pg_catalog", bind: bindStringToTable, each: unnestRows},
-		"generate_subscripts":    {schema: "pg_catalog", strict: true, bind: bindGenerateSubscripts, each: generateSubscriptsRows},
-		"_pg_expandarray":        {schema: "information_schema", strict: true, bind: bindExpandArray, each: expandArrayRows},
-		"pg_get_keywords":        {schema: "pg_catalog", bind: bindKeywords, rows: keywordRows},
-		"pg_partition_ancestors": {schema: "pg_catalog", strict: true, bind: bindPartitionAncestors, rows: noRows},
-		"pg_options_to_table":    {schema: "pg_catalog", strict: true, bind: bindOptionsToTable, rows: optionsToTableRows},
-		"regexp_matches":         {schema: "pg_catalog", strict: true, bind: bindTextArgs("regexp_matches", 2, 3, textArrayType()), rows: regexpMatchesRows},
-		"regexp_split_to_table":  {schema: "pg_catalog", strict: true, bind: bindTextArgs("regexp_split_to_table", 2, 3, types.Text), rows: regexpSplitRows},
+		"generate_series":     {schema: "pg_catalog", strict: true, bind: bindGenerateSeries, each: generateSeriesRows},
+		"unnest":              {schema: "pg_catalog", strict: true, bind: bindUnnest, each: unnestRows},
+		"string_to_table":     {schema: "pg_catalog", bind: bindStringToTable, each: unnestRows},
+		"generate_subscripts": {schema: "pg_catalog", strict: true, bind: bindGenerateSubscripts, each: generateSubscriptsRows},
+		"_pg_expandarray":     {schema: "information_schema", strict: true, bind: bindExpandArray, each: expandArrayRows},
+		"pg_get_keywords":     {schema: "pg_catalog", bind: bindKeywords, rows: keywordRows},
+		"pg_partition_ancestors": {schema: "pg_catalog", strict: true, outParam: true, rows: partitionAncestorsRows,
+			bind: bindPartitionFunc("pg_partition_ancestors", []types.Field{{Name: "relid", Type: types.Regclass}})},
+		"pg_partition_tree": {schema: "pg_catalog", strict: true, rows: partitionTreeRows,
+			bind: bindPartitionFunc("pg_partition_tree", partitionTreeFields)},
+		"pg_options_to_table":   {schema: "pg_catalog", strict: true, bind: bindOptionsToTable, rows: optionsToTableRows},
+		"regexp_matches":        {schema: "pg_catalog", strict: true, bind: bindTextArgs("regexp_matches", 2, 3, textArrayType()), rows: regexpMatchesRows},
+		"regexp_split_to_table": {schema: "pg_catalog", strict: true, bind: bindTextArgs("regexp_split_to_table", 2, 3, types.Text), rows: regexpSplitRows},
 	}
 	for name, f := range jsonSetFuncs() {
 		setFuncs[name] = f
@@ -657,19 +660,18 @@ var keywordRowsOnce = builtinRows(pgdata.Keywords, []vcol{{"word", types.Text}, 
 
 func keywordRows(*execCtx, []any) ([][]any, error) { return keywordRowsOnce(), nil }
 
-// bindPartitionAncestors binds pg_partition_ancestors(regclass): fickle
-// has no partitions, so no relation has ancestors and the function
-// returns no rows, as PostgreSQL's does for a relation outside any
-// partition tree.
-func bindPartitionAncestors(b *binder, args []*scalar, loc int32) ([]types.Field, error) {
-	if len(args) != 1 {
-		return nil, b.errAt(pgerror.Newf(pgerror.UndefinedFunction, "function pg_partition_ancestors with %d arguments does not exist", len(args)), loc)
+// bindPartitionFunc returns the binder of a partition-tree function of
+// one regclass argument (pg_partition_ancestors, pg_partition_tree)
+// whose rows have fields.
+func bindPartitionFunc(name string, fields []types.Field) func(b *binder, args []*scalar, loc int32) ([]types.Field, error) {
+	return func(b *binder, args []*scalar, loc int32) ([]types.Field, error) {
+		if len(args) != 1 {
+			return nil, b.errAt(pgerror.Newf(pgerror.UndefinedFunction, "function %s with %d arguments does not exist", name, len(args)), loc)
+		}
+		var err error
+		if args[0], err = b.coerce(args[0], types.Regclass, types.CastImplicit); err != nil {
+			return nil, err
+		}
+		return fields, nil
 	}
-	var err error
-	if args[0], err = b.coerce(args[0], types.Regclass, types.CastImplicit); err != nil {
-		return nil, err
-	}
-	return []types.Field{{Name: "relid", Type: types.Regclass}}, nil
 }
-
-func noRows(*execCtx, []any) ([][]any, error) { return nil, nil }

@@ -117,9 +117,13 @@ func (d *ddl) relationPersistence(rv *pg_query.RangeVar) (bool, error) {
 // relationSchema returns the schema a new relation goes to: the session's
 // temporary schema for a temporary one, else the one named or the first of
 // the search path.
-func (d *ddl) relationSchema(explicit string, temp bool) (string, error) {
+func (d *ddl) relationSchema(explicit, name string, temp bool) (string, error) {
 	if temp {
 		return d.tempCreationSchema(explicit)
+	}
+	if explicit == "pg_catalog" {
+		return "", pgerror.Newf(pgerror.InsufficientPrivilege, "permission denied to create \"%s.%s\"", explicit, name).
+			WithDetail("System catalog modifications are currently disallowed.")
 	}
 	return d.s.creationSchema(d.cat, explicit)
 }

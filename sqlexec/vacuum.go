@@ -75,9 +75,20 @@ func (b *binder) vacuumPlan(vs *pg_query.VacuumStmt) (*stmtPlan, error) {
 	for _, r := range vs.Rels {
 		vr := r.GetVacuumRelation()
 		rv := vr.Relation
-		t := b.s.lookupTable(b.cat, rv.Schemaname, rv.Relname)
+		sys := b.s.systemRelationOf(b.cat, rv)
+		if sys != nil && sys.kind == relTable {
+			// A system catalog: nothing to do, as for a table.
+			if len(vr.VaCols) > 0 {
+				return nil, pgerror.Unsupported("a column list of " + tag + " of a system catalog")
+			}
+			continue
+		}
+		var t *tableDesc
+		if sys == nil {
+			t = b.s.lookupTable(b.cat, rv.Schemaname, rv.Relname)
+		}
 		if t == nil {
-			if b.s.lookupView(b.cat, rv.Schemaname, rv.Relname) == nil && b.s.lookupSequence(b.cat, rv.Schemaname, rv.Relname) == nil {
+			if sys == nil && b.s.lookupView(b.cat, rv.Schemaname, rv.Relname) == nil && b.s.lookupSequence(b.cat, rv.Schemaname, rv.Relname) == nil {
 				return nil, pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(rv))
 			}
 			w := pgerror.Newf(pgerror.Warning, "skipping \"%s\" --- cannot %s non-tables or special system tables", rv.Relname, strings.ToLower(tag))
@@ -122,4 +133,23 @@ func vacuumParallelWorkers(de *pg_query.DefElem) (int, *pgerror.Error) {
 		return 0, pgerror.Newf(pgerror.SyntaxError, "parallel workers for vacuum must be between 0 and %d", maxWorkers)
 	}
 	return int(i.Ival), nil
+}
+
+// systemRelationOf returns the system catalog or view rv names, as the
+// search path finds it in catalog c, nil when it names none (or a user
+// relation comes first on the path).
+func (s *Session) systemRelationOf(c *catalog, rv *pg_query.RangeVar) *systemRelation {
+	path := s.searchPath()
+	if rv.Schemaname != "" {
+		path = []string{s.schemaAlias(rv.Schemaname)}
+	}
+	for _, p := range path {
+		if r, ok := systemRelationNamed(p, rv.Relname); ok {
+			return r
+		}
+		if sc := c.schemas[p]; sc != nil && (sc.tables[rv.Relname] != nil || sc.views[rv.Relname] != nil || sc.seqs[rv.Relname] != nil) {
+			return nil
+		}
+	}
+	return nil
 }

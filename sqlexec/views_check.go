@@ -150,6 +150,11 @@ func mergeViewOptions(old []string, defs []*pg_query.Node, reset bool) ([]string
 		if de == nil {
 			return nil, pgerror.Unsupported("this view option")
 		}
+		if reset {
+			if err := checkResetHasNoValue(o); err != nil {
+				return nil, err
+			}
+		}
 		val := "true"
 		if de.Arg != nil && !reset {
 			val = defElemText(de)
