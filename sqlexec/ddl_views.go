@@ -140,7 +140,7 @@ func (d *ddl) createView(vs *pg_query.ViewStmt, full string) error {
 		temp = true
 		d.notice(pgerror.SuccessfulCompletion, "view \"%s\" will be a temporary view", vs.View.Relname)
 	}
-	schema, err := d.relationSchema(vs.View.Schemaname, temp)
+	schema, err := d.relationSchema(vs.View.Schemaname, vs.View.Relname, temp)
 	if err != nil {
 		return err
 	}
@@ -195,7 +195,7 @@ func (d *ddl) createView(vs *pg_query.ViewStmt, full string) error {
 			return pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not a view", v.name)
 		}
 		return pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" already exists", v.name)
-	} else if err := d.checkTablespace("", false, false); err != nil {
+	} else if err := d.checkTablespace("", temp, false); err != nil {
 		return err
 	} else {
 		v.oid = d.cat.newOID()
