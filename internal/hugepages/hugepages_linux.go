@@ -36,10 +36,16 @@ func Advise(reserve uint64) (Status, error) {
 	}
 	anchor = new([64]byte)
 	addrs := []uintptr{uintptr(unsafe.Pointer(anchor))}
-	var block []byte
-	if reserve = min(reserve, commitRoom()); reserve > 0 {
-		block = make([]byte, reserve)
-		addrs = append(addrs, uintptr(unsafe.Pointer(unsafe.SliceData(block))))
+	// The reserve is taken in blocks: the runtime zeroes a large
+	// allocation that starts among pages it has used before, and zeroing
+	// a gigabyte would touch all of it; a block that does only touches
+	// pages already in memory.
+	reserve = min(reserve, commitRoom())
+	blocks := make([][]byte, 0, reserve/reserveBlock)
+	for range reserve / reserveBlock {
+		b := make([]byte, reserveBlock)
+		blocks = append(blocks, b)
+		addrs = append(addrs, uintptr(unsafe.Pointer(unsafe.SliceData(b))))
 	}
 	maps, err := os.ReadFile("/proc/self/maps")
 	if err != nil {
@@ -51,10 +57,14 @@ func Advise(reserve uint64) (Status, error) {
 		}
 		st.Advised += uint64(m.hi - m.lo)
 	}
-	runtime.KeepAlive(block) // dead from here: the collection below frees it
+	runtime.KeepAlive(blocks) // dead from here: the collection below frees them
 	debug.FreeOSMemory()
 	return st, nil
 }
+
+// reserveBlock is the size of Advise's blocks: the step by which the
+// runtime maps its heap.
+const reserveBlock = 4 << 20
 
 // mapping is the address range [lo, hi) of one line of /proc/self/maps.
 type mapping struct {
