@@ -217,6 +217,9 @@ func (s *Session) runDDL(x *execCtx, f func(d *ddl) error) (*ddl, error) {
 		}
 		runUndo(d.undo)
 		if err != errCatalogChanged {
+			// The notices of a statement that fails go out before its
+			// error, as PostgreSQL sends them as they are raised.
+			s.notices = append(s.notices, d.notices...)
 			return nil, err
 		}
 	}
