@@ -22,8 +22,8 @@ var anchor *[64]byte
 // setting is "madvise", so that the pages the heap touches from now on are
 // 2 MB where the kernel has them to give. The runtime maps its heap a few
 // megabytes at a time as it grows, and a new mapping carries no mark, so
-// Advise first grows the heap by reserve bytes without touching them (a
-// large fresh allocation is known to be zero), marks everything, and hands
+// Advise first grows the heap by reserve bytes without touching them (fresh
+// memory is known to be zero), marks everything, and hands
 // the reserve back to the runtime (released, so it counts as memory in use
 // nowhere): the first reserve bytes the heap fills later get huge pages;
 // what lies beyond gets the kernel's default. Where the kernel would refuse
@@ -47,19 +47,28 @@ func Advise(reserve uint64) (Status, error) {
 		blocks = append(blocks, b)
 		addrs = append(addrs, uintptr(unsafe.Pointer(unsafe.SliceData(b))))
 	}
-	maps, err := os.ReadFile("/proc/self/maps")
-	if err != nil {
-		return st, err
-	}
-	for _, m := range heapMappings(maps, addrs) {
-		if _, _, errno := syscall.Syscall(syscall.SYS_MADVISE, m.lo, m.hi-m.lo, syscall.MADV_HUGEPAGE); errno != 0 {
-			return st, fmt.Errorf("madvise(MADV_HUGEPAGE): %w", errno)
-		}
-		st.Advised += uint64(m.hi - m.lo)
-	}
+	var err error
+	st.Advised, err = markHeap(addrs)
 	runtime.KeepAlive(blocks) // dead from here: the collection below frees them
 	debug.FreeOSMemory()
-	return st, nil
+	return st, err
+}
+
+// markHeap marks MADV_HUGEPAGE the heap's mappings around addrs and
+// returns how many bytes it marked.
+func markHeap(addrs []uintptr) (uint64, error) {
+	maps, err := os.ReadFile("/proc/self/maps")
+	if err != nil {
+		return 0, err
+	}
+	var marked uint64
+	for _, m := range heapMappings(maps, addrs) {
+		if _, _, errno := syscall.Syscall(syscall.SYS_MADVISE, m.lo, m.hi-m.lo, syscall.MADV_HUGEPAGE); errno != 0 {
+			return marked, fmt.Errorf("madvise(MADV_HUGEPAGE): %w", errno)
+		}
+		marked += uint64(m.hi - m.lo)
+	}
+	return marked, nil
 }
 
 // reserveBlock is the size of Advise's blocks: the step by which the
