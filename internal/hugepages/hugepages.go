@@ -3,9 +3,10 @@
 //
 // An in-memory store touches fresh memory for every row it loads, and on
 // some machines (virtual machines above all) the first touch of a 4 KB page
-// costs tens of microseconds: a bulk load then spends most of its time in
-// page faults, and the collector's scans in TLB misses. A 2 MB page costs
-// about as much to fault as one 4 KB page. The kernel's setting
+// costs tens of microseconds: a bulk load then spends much of its time in
+// page faults, and the collector's scans in TLB misses. A 2 MB page is one
+// fault instead of 512 and one TLB entry instead of 512 (the host may still
+// pay for backing fresh memory a byte at a time). The kernel's setting
 // (/sys/kernel/mm/transparent_hugepage/enabled) decides: "always" gives
 // every mapping huge pages, "never" none, and "madvise", the default of
 // many distributions, only the mappings a program marks with
