@@ -7,7 +7,6 @@ require (
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/lib/pq v1.12.3
 	github.com/pganalyze/pg_query_go/v6 v6.2.5
-	github.com/tidwall/btree v1.8.2
 	golang.org/x/crypto v0.56.0
 	google.golang.org/protobuf v1.33.0
 )

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/tidwall/btree"
+	"github.com/fickle-db/fickle/internal/btree"
 
 	"github.com/fickle-db/fickle/history"
 	"github.com/fickle-db/fickle/internal/pgerror"
@@ -71,7 +71,7 @@ type engine struct {
 type table struct {
 	id      TableID
 	spec    TableSpec
-	keys    btree.Map[string, *keyState]
+	keys    btree.Map[*keyState]
 	indexes []*index
 	nextRow uint64
 	dropped bool
@@ -213,7 +213,7 @@ type index struct {
 	id      IndexID
 	table   *table
 	spec    IndexSpec
-	entries btree.Map[string, *indexEntry]
+	entries btree.Map[*indexEntry]
 	dropped bool
 	marks   scanMarks // its scans' marks in index-key space (phantom.go)
 }
@@ -510,8 +510,8 @@ func (tb *table) createdKey(k string, t *txn) *keyState {
 	ks := tb.newKeyState(k)
 	ks.creator = t
 	ks.resetVersions(version{w: tb.init})
-	// Row ids grow, so Load appends to the B-tree's last leaf.
-	if prev, replaced := tb.keys.Load(k, ks); replaced {
+	// Row ids grow, so Set appends to the B-tree's last leaf.
+	if prev, replaced := tb.keys.Set(k, ks); replaced {
 		tb.keys.Set(k, prev)
 		return nil
 	}

@@ -68,7 +68,7 @@ func (e *engine) build(ix *index) error {
 			ent = &ents[next]
 			ent.keys = firstKeys[next : next : next+1]
 			next++
-			ix.entries.Load(p.ik, ent)
+			ix.entries.Set(p.ik, ent)
 		}
 		ent.enter(p.ks)
 	}
