@@ -42,13 +42,15 @@ type IndexSpec struct {
 	// not look for conflicts (a DEFERRABLE constraint, which PostgreSQL
 	// checks at the end of the statement or of the transaction).
 	Deferred bool
-	// Key returns the index key of a row. hasNull reports that one of the
-	// indexed columns is NULL: the row is indexed (lookups find it) but it
-	// never conflicts in a unique index (NULLS DISTINCT, as in PostgreSQL).
-	// A partial index reports the rows its predicate leaves out the same
-	// way (under a key of its choosing): they never conflict, and the
-	// caller does not look them up.
-	Key func(row []any) (key []byte, hasNull bool)
+	// Key appends the index key of a row to dst and returns the result, as
+	// append does: the store passes a buffer it reuses, so that computing a
+	// key allocates nothing. hasNull reports that one of the indexed
+	// columns is NULL: the row is indexed (lookups find it) but it never
+	// conflicts in a unique index (NULLS DISTINCT, as in PostgreSQL). A
+	// partial index reports the rows its predicate leaves out the same way
+	// (under a key of its choosing): they never conflict, and the caller
+	// does not look them up.
+	Key func(dst []byte, row []any) (key []byte, hasNull bool)
 	_   struct{}
 }
 

@@ -246,7 +246,7 @@ func errSnapshotTooOld() error {
 // write rolled back.
 func (e *engine) unindex(tb *table, ks *keyState, row []any) {
 	for _, ix := range tb.indexes {
-		ik, _ := ix.spec.Key(row)
+		ik, _ := ix.indexKey(&e.keyBufs[0], row)
 		ent, ok := ix.entry(string(ik))
 		if !ok {
 			continue
@@ -265,7 +265,7 @@ func (e *engine) unindex(tb *table, ks *keyState, row []any) {
 // transaction holding its row lock, has index key ik in ix.
 func (e *engine) indexed(tb *table, ix *index, ks *keyState, ik string) bool {
 	has := func(row []any) bool {
-		k, _ := ix.spec.Key(row)
+		k, _ := ix.indexKey(&e.keyBufs[1], row)
 		return string(k) == ik
 	}
 	for _, v := range ks.versions() {

@@ -164,7 +164,7 @@ func TestCreatedKeysWritesAreTheLoadersOwnWrites(t *testing.T) {
 }
 
 // createdKeysIndexKey indexes a row by its integer value, in order.
-func createdKeysIndexKey(row []any) ([]byte, bool) {
+func createdKeysIndexKey(_ []byte, row []any) ([]byte, bool) {
 	return binary.BigEndian.AppendUint64(nil, uint64(row[0].(int))), false
 }
 

@@ -65,6 +65,9 @@ type engine struct {
 	// (Store.OnReadChoice).
 	onChoice func(ReadChoice)
 	ssi      *ssiState // Config.PostgresConcurrency: PostgreSQL's SSI (ssi.go)
+	// keyBufs hold the index keys the engine computes to look up or compare
+	// while it holds mu without waiting (indexKey).
+	keyBufs [2][]byte
 }
 
 // table is a registered table: its keys in order, each with its versions.
@@ -218,16 +221,24 @@ type index struct {
 	marks   scanMarks // its scans' marks in index-key space (phantom.go)
 }
 
-// indexEntry lists the primary keys under one index key (set), in the
-// order they entered it (keys). A key removed stays in keys, and one that
-// enters again appears twice, until they are as many as the keys in set
-// and keys is compacted: readers skip the keys not in set and repeats.
-// While the entry has at most smallEntry keys and none left it, set is
-// nil and keys alone says who is in (a unique index's million entries of
-// one key each need no map each). A key is its keyState, which its table
+// indexEntry lists the primary keys under one index key. A unique index's
+// million entries hold one key each, so an entry into which no second key
+// ever entered holds its key alone (one, nil once it left), and only a
+// second key makes the list (many). A key is its keyState, which its table
 // keeps for good and only one of, so that a lookup reads the key's state
 // without searching the table's B-tree for it.
 type indexEntry struct {
+	one  [1]*keyState
+	many *entryKeys
+}
+
+// entryKeys are the keys under an index key into which more than one
+// entered (set), in the order they entered it (keys). A key removed stays
+// in keys, and one that enters again appears twice, until they are as many
+// as the keys in set and keys is compacted: readers skip the keys not in
+// set and repeats. While at most smallEntry keys entered and none left, set
+// is nil and keys alone says who is in.
+type entryKeys struct {
 	keys []*keyState
 	set  map[*keyState]struct{}
 }
@@ -235,21 +246,48 @@ type indexEntry struct {
 // smallEntry is the most keys an entry lists without its set.
 const smallEntry = 8
 
+// list returns the keys the entry lists, in the order they entered it:
+// those not under the index key any more (has) and repeats included when
+// the entry is not plain.
+func (ent *indexEntry) list() []*keyState {
+	switch {
+	case ent.many != nil:
+		return ent.many.keys
+	case ent.one[0] != nil:
+		return ent.one[:]
+	}
+	return nil
+}
+
+// plain reports whether the keys the entry lists are distinct and all under
+// its index key.
+func (ent *indexEntry) plain() bool {
+	return ent.many == nil || ent.many.set == nil
+}
+
 // has reports whether k is under the entry's index key.
 func (ent *indexEntry) has(k *keyState) bool {
-	if ent.set == nil {
-		return slices.Contains(ent.keys, k)
+	if ent.many == nil {
+		return ent.one[0] == k
 	}
-	_, ok := ent.set[k]
+	if ent.many.set == nil {
+		return slices.Contains(ent.many.keys, k)
+	}
+	_, ok := ent.many.set[k]
 	return ok
 }
 
 // size is the number of keys under the entry's index key.
 func (ent *indexEntry) size() int {
-	if ent.set == nil {
-		return len(ent.keys)
+	switch {
+	case ent.many != nil && ent.many.set != nil:
+		return len(ent.many.set)
+	case ent.many != nil:
+		return len(ent.many.keys)
+	case ent.one[0] != nil:
+		return 1
 	}
-	return len(ent.set)
+	return 0
 }
 
 // enter puts k under the entry's index key; it reports false when k was
@@ -258,33 +296,50 @@ func (ent *indexEntry) enter(k *keyState) bool {
 	if ent.has(k) {
 		return false
 	}
-	if ent.set == nil && len(ent.keys) == smallEntry {
-		ent.makeSet()
+	switch {
+	case ent.many == nil && ent.one[0] == nil:
+		ent.one[0] = k
+		return true
+	case ent.many == nil:
+		ent.many = &entryKeys{keys: []*keyState{ent.one[0], k}}
+		ent.one[0] = nil
+		return true
 	}
-	if ent.set != nil {
-		ent.set[k] = struct{}{}
+	m := ent.many
+	if m.set == nil && len(m.keys) == smallEntry {
+		m.makeSet()
 	}
-	ent.keys = append(ent.keys, k)
+	if m.set != nil {
+		m.set[k] = struct{}{}
+	}
+	m.keys = append(m.keys, k)
 	return true
 }
 
-// makeSet makes the set of a small entry's keys.
-func (ent *indexEntry) makeSet() {
-	ent.set = make(map[*keyState]struct{}, len(ent.keys)+1)
-	for _, k := range ent.keys {
-		ent.set[k] = struct{}{}
+// makeSet makes the set of a small list's keys.
+func (m *entryKeys) makeSet() {
+	m.set = make(map[*keyState]struct{}, len(m.keys)+1)
+	for _, k := range m.keys {
+		m.set[k] = struct{}{}
 	}
 }
 
 // remove takes k out of the entry.
 func (ent *indexEntry) remove(k *keyState) {
-	if ent.set == nil {
-		ent.makeSet()
+	m := ent.many
+	if m == nil {
+		if ent.one[0] == k {
+			ent.one[0] = nil
+		}
+		return
 	}
-	delete(ent.set, k)
-	if len(ent.keys) > 2*len(ent.set)+8 {
-		seen := make(map[*keyState]struct{}, len(ent.set))
-		ent.keys = slices.DeleteFunc(ent.keys, func(k *keyState) bool {
+	if m.set == nil {
+		m.makeSet()
+	}
+	delete(m.set, k)
+	if len(m.keys) > 2*len(m.set)+8 {
+		seen := make(map[*keyState]struct{}, len(m.set))
+		m.keys = slices.DeleteFunc(m.keys, func(k *keyState) bool {
 			if _, dup := seen[k]; dup || !ent.has(k) {
 				return true
 			}
@@ -419,7 +474,7 @@ func (e *engine) refreshStatementReads(id TableID) {
 
 // add indexes row under primary key ks.
 func (ix *index) add(row []any, ks *keyState) {
-	ik, _ := ix.spec.Key(row)
+	ik, _ := ix.indexKey(&ix.table.e.keyBufs[0], row)
 	ent, ok := ix.entry(string(ik))
 	if !ok {
 		ent = &indexEntry{}
@@ -463,6 +518,17 @@ func (ks *keyState) spillVersions(vs []version) {
 	}
 	*ks.spill = vs
 	ks.inline, ks.nver = [2]version{}, 0
+}
+
+// indexKey computes ix's key of row into *buf, which it reuses from call to
+// call, and returns it: the key is valid until *buf is used again, so one
+// kept is converted to a string.
+func (ix *index) indexKey(buf *[]byte, row []any) ([]byte, bool) {
+	k, null := ix.spec.Key((*buf)[:0], row)
+	if cap(k) > cap(*buf) {
+		*buf = k[:0]
+	}
+	return k, null
 }
 
 // entry returns the entry of index key ik.

@@ -57,7 +57,7 @@ func runLookupProgram(t *testing.T, strategy Strategy, seed uint64, unique bool)
 	must(t, err)
 	valKey := func(v int) []byte { return binary.BigEndian.AppendUint64(nil, uint64(v)) }
 	ix, err := s.CreateIndex(tab, IndexSpec{Name: "t_v", Unique: unique, Deferred: unique,
-		Key: func(row []any) ([]byte, bool) { return valKey(row[0].(int)), false }})
+		Key: func(_ []byte, row []any) ([]byte, bool) { return valKey(row[0].(int)), false }})
 	must(t, err)
 	const values = 16 // few enough that entries grow past smallEntry keys
 	levels := []history.Level{history.ReadCommitted, history.ReadAtomic, history.Causal, history.Prefix, history.Snapshot, history.Serializable}
@@ -115,7 +115,7 @@ func runLookupProgram(t *testing.T, strategy Strategy, seed uint64, unique bool)
 		case op < 4:
 			v := r.IntN(values)
 			s.e.mu.Lock()
-			if ent, ok := s.e.indexes[ix].entry(string(valKey(v))); ok && ent.set == nil {
+			if ent, ok := s.e.indexes[ix].entry(string(valKey(v))); ok && ent.plain() {
 				hits++
 			}
 			s.e.mu.Unlock()

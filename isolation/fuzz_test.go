@@ -25,7 +25,7 @@ func FuzzStoreAPI(f *testing.F) {
 		cancel()
 		s := NewStore(Config{Record: true, Strategy: Strategy(1 + len(data)%4), Seed: uint64(len(data)), MaxStaleness: len(data) % 4})
 		tab, _ := s.CreateTable(TableSpec{Name: "t"})
-		idx, _ := s.CreateIndex(tab, IndexSpec{Name: "u", Unique: true, Key: func(row []any) ([]byte, bool) {
+		idx, _ := s.CreateIndex(tab, IndexSpec{Name: "u", Unique: true, Key: func(_ []byte, row []any) ([]byte, bool) {
 			return []byte(fmt.Sprint(row[0])), row[0] == nil
 		}})
 		sess := []*Session{s.NewSession(), s.NewSession(), s.Session("named")}

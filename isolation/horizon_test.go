@@ -95,7 +95,7 @@ func newHorizonRun(t *testing.T, cfg Config) *horizonRun {
 	s := NewStore(cfg)
 	tab, err := s.CreateTable(TableSpec{Name: "t", FormatKey: func(k []byte) string { return string(k) }})
 	must(t, err)
-	_, err = s.CreateIndex(tab, IndexSpec{Name: "t_v", Key: func(row []any) ([]byte, bool) {
+	_, err = s.CreateIndex(tab, IndexSpec{Name: "t_v", Key: func(_ []byte, row []any) ([]byte, bool) {
 		return bucketKey(row[0].(int) % 4), false
 	}})
 	must(t, err)
@@ -189,13 +189,13 @@ func TestHorizonBoundsWhatTheStoreKeeps(t *testing.T) {
 	}
 	ix := tb.indexes[0]
 	ix.entries.Scan(func(ik string, ent *indexEntry) bool {
-		for _, ks := range ent.keys {
+		for _, ks := range ent.list() {
 			if ent.has(ks) && !e.indexed(tb, ix, ks, ik) {
 				t.Errorf("index entry %x lists %s, which no kept version puts there", ik, ks.key)
 			}
 		}
-		if len(ent.keys) > 2*ent.size()+8 {
-			t.Errorf("index entry %x keeps %d keys for %d live ones", ik, len(ent.keys), ent.size())
+		if len(ent.list()) > 2*ent.size()+8 {
+			t.Errorf("index entry %x keeps %d keys for %d live ones", ik, len(ent.list()), ent.size())
 		}
 		return true
 	})

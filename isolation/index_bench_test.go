@@ -28,7 +28,7 @@ func BenchmarkIndexLookupWithInserts(b *testing.B) {
 			s := NewStore(Config{Strategy: StrategyLatest, Record: bc.record})
 			tab, _ := s.CreateTable(TableSpec{Name: "t"})
 			valKey := func(v int64) []byte { return binary.BigEndian.AppendUint64(nil, uint64(v)) }
-			ix, _ := s.CreateIndex(tab, IndexSpec{Name: "t_v", Key: func(row []any) ([]byte, bool) { return valKey(row[0].(int64)), false }})
+			ix, _ := s.CreateIndex(tab, IndexSpec{Name: "t_v", Key: func(_ []byte, row []any) ([]byte, bool) { return valKey(row[0].(int64)), false }})
 			reader, writer := s.NewSession(), s.NewSession()
 			visit := func([]byte, []any) (bool, error) { return true, nil }
 			b.ResetTimer()
@@ -74,7 +74,7 @@ func BenchmarkUniqueIndexExactLookup(b *testing.B) {
 	if err := tx.Commit(bg); err != nil {
 		b.Fatal(err)
 	}
-	ix, err := s.CreateIndex(tab, IndexSpec{Name: "accounts_pkey", Unique: true, Key: func(row []any) ([]byte, bool) { return valKey(row[0].(int64)), false }})
+	ix, err := s.CreateIndex(tab, IndexSpec{Name: "accounts_pkey", Unique: true, Key: func(_ []byte, row []any) ([]byte, bool) { return valKey(row[0].(int64)), false }})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -111,7 +111,7 @@ func BenchmarkCreateUniqueIndex(b *testing.B) {
 	}
 	b.ResetTimer()
 	for range b.N {
-		ix, err := s.CreateIndex(tab, IndexSpec{Name: "accounts_pkey", Unique: true, Key: func(row []any) ([]byte, bool) { return valKey(row[0].(int64)), false }})
+		ix, err := s.CreateIndex(tab, IndexSpec{Name: "accounts_pkey", Unique: true, Key: func(_ []byte, row []any) ([]byte, bool) { return valKey(row[0].(int64)), false }})
 		if err != nil {
 			b.Fatal(err)
 		}

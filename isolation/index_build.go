@@ -14,7 +14,7 @@ import (
 type indexed struct {
 	ik     string
 	ks     *keyState
-	at     int // the pair's place in the order above
+	at     uint32 // the pair's place in the order above (32 bits: a pair is 32 bytes)
 	latest bool
 }
 
@@ -34,16 +34,16 @@ func (e *engine) build(ix *index) error {
 			if v.tomb() {
 				continue
 			}
-			ik, null := ix.spec.Key(v.row)
-			pairs = append(pairs, indexed{ik: string(ik), ks: ks, at: len(pairs), latest: i == last && !null})
+			ik, null := ix.indexKey(&e.keyBufs[0], v.row)
+			pairs = append(pairs, indexed{ik: string(ik), ks: ks, at: uint32(len(pairs)), latest: i == last && !null})
 		}
 		return true
 	})
 	for t := range e.active {
 		for w := range t.tableWrites(tb.id) {
 			if !w.tomb {
-				ik, _ := ix.spec.Key(w.row)
-				pairs = append(pairs, indexed{ik: string(ik), ks: w.ks, at: len(pairs)})
+				ik, _ := ix.indexKey(&e.keyBufs[0], w.row)
+				pairs = append(pairs, indexed{ik: string(ik), ks: w.ks, at: uint32(len(pairs))})
 			}
 		}
 	}
@@ -57,16 +57,14 @@ func (e *engine) build(ix *index) error {
 				WithDetail("Key %s is duplicated.", tb.formatKey([]byte(dup))).WithConstraint(tb.spec.Name, ix.spec.Name)
 		}
 	}
-	// The entries and their first keys come from two slabs: most entries
-	// of a fresh index (all of a unique one's) list a single key.
+	// The entries come from one slab: most entries of a fresh index (all of
+	// a unique one's) hold a single key.
 	ents := make([]indexEntry, distinctKeys(pairs))
-	firstKeys := make([]*keyState, len(ents))
 	var ent *indexEntry
 	next := 0
 	for n, p := range pairs {
 		if n == 0 || p.ik != pairs[n-1].ik {
 			ent = &ents[next]
-			ent.keys = firstKeys[next : next : next+1]
 			next++
 			ix.entries.Set(p.ik, ent)
 		}

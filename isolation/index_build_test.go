@@ -12,7 +12,7 @@ import (
 )
 
 // valueKey indexes a row by its second column, as text.
-func valueKey(row []any) ([]byte, bool) {
+func valueKey(_ []byte, row []any) ([]byte, bool) {
 	if row[1] == nil {
 		return nil, true
 	}

@@ -160,7 +160,7 @@ func (e *engine) scanIndex(ctx context.Context, t *txn, id IndexID, span Span, r
 	}
 	mark := e.markScan(t, tb, ix, span)
 	if ix.spec.Unique && span.exact() {
-		if ent, ok := ix.entry(string(span.Start)); !ok || ent.set == nil {
+		if ent, ok := ix.entry(string(span.Start)); !ok || ent.plain() {
 			return e.visitEntry(t, tb, ent, mark, ro, fn)
 		}
 	}
@@ -172,7 +172,7 @@ func (e *engine) scanIndex(ctx context.Context, t *txn, id IndexID, span Span, r
 	// visit lists the keys of index key ik's entry, moves the pivot past it
 	// and sets done when the chunk has room for more.
 	visit := func(buf []*keyState, ik string, ent *indexEntry) []*keyState {
-		for _, ks := range ent.keys {
+		for _, ks := range ent.list() {
 			if _, ok := listed[ks]; !ok && ent.has(ks) {
 				listed[ks] = struct{}{}
 				buf = append(buf, ks)
@@ -210,7 +210,7 @@ func (e *engine) scanIndex(ctx context.Context, t *txn, id IndexID, span Span, r
 }
 
 // visitEntry is scanIndex for an exact span of a unique index whose entry
-// ent (nil when there is none) has no set, so that its keys are distinct
+// ent (nil when there is none) is plain, so that its keys are distinct
 // and all under it, fewer than a chunk: it takes them without the range
 // scan's B-tree, pivot and chunk buffers, and inspects, marks, records and
 // calls fn exactly as visitKeys does for the one chunk the range scan makes.
@@ -224,7 +224,7 @@ func (e *engine) visitEntry(t *txn, tb *table, ent *indexEntry, mark *scanMark, 
 	e.rec.flushReads(t, 1)
 	chunk := keys[:0]
 	if ent != nil {
-		chunk = append(chunk, ent.keys...)
+		chunk = append(chunk, ent.list()...)
 	}
 	if mark != nil {
 		// The range scan's pivot: past the index key when it has an entry.

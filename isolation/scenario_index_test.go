@@ -9,7 +9,7 @@ import (
 // cmdIndex creates the secondary index "t_val" on the row's integer, which
 // lookup reads: index.
 func (e *scenarioEnv) cmdIndex() string {
-	if _, err := e.s.CreateIndex(e.tab, IndexSpec{Name: "t_val", Key: func(row []any) ([]byte, bool) {
+	if _, err := e.s.CreateIndex(e.tab, IndexSpec{Name: "t_val", Key: func(_ []byte, row []any) ([]byte, bool) {
 		return scenarioIndexKey(row[0].(int)), false
 	}}); err != nil {
 		return errString(err)

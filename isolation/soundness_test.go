@@ -112,7 +112,7 @@ func runWorkload(w workload, cfg Config, rng *rand.Rand) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	ix, err := s.CreateIndex(tab, IndexSpec{Name: "t_v", Key: func(row []any) ([]byte, bool) {
+	ix, err := s.CreateIndex(tab, IndexSpec{Name: "t_v", Key: func(_ []byte, row []any) ([]byte, bool) {
 		return bucketKey(row[0].(int) % indexBuckets), false
 	}})
 	if err != nil {

@@ -82,7 +82,7 @@ func (sp spanRead) covers(k string, row []any) bool {
 		if row == nil || sp.ix.dropped {
 			return false
 		}
-		ik, _ := sp.ix.spec.Key(row)
+		ik, _ := sp.ix.indexKey(&sp.ix.table.e.keyBufs[0], row)
 		k = string(ik)
 	}
 	return k >= sp.start && (!sp.bounded || k < sp.end)

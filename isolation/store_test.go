@@ -27,7 +27,7 @@ func newFixture(t *testing.T, cfg Config) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	idx, err := s.CreateIndex(tab, IndexSpec{Name: "t_v_key", Unique: true, Key: func(row []any) ([]byte, bool) {
+	idx, err := s.CreateIndex(tab, IndexSpec{Name: "t_v_key", Unique: true, Key: func(_ []byte, row []any) ([]byte, bool) {
 		if row[1] == nil {
 			return nil, true
 		}
@@ -455,7 +455,7 @@ func TestRewriteRowsRestorePutsEveryOldRowBack(t *testing.T) {
 // the restored unique index rejects duplicates and finds rows again.
 func TestDropIndexRestoreBringsTheIndexBack(t *testing.T) {
 	f := newFixture(t, Config{})
-	idx, err := f.s.CreateIndex(f.tab, IndexSpec{Name: "v_key", Unique: true, Key: func(row []any) ([]byte, bool) {
+	idx, err := f.s.CreateIndex(f.tab, IndexSpec{Name: "v_key", Unique: true, Key: func(_ []byte, row []any) ([]byte, bool) {
 		return []byte(fmt.Sprint(row[1])), false
 	}})
 	must(t, err)

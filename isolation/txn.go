@@ -105,6 +105,10 @@ type txnLive struct {
 	// log (recorder.flushWrites).
 	logWritten int
 
+	// keyBufs hold the index keys a write compares while it may wait for
+	// locks, which lets other transactions use the engine's (indexKey).
+	keyBufs [2][]byte
+
 	locks      []resource
 	tableLocks map[TableID]uint16
 	waitingFor *txn

@@ -268,7 +268,7 @@ func (e *engine) checkUnique(ctx context.Context, t *txn, tb *table, ks *keyStat
 // when another live row than ks has it.
 func (e *engine) uniqueKeyFree(ctx context.Context, t *txn, ix *index, ks *keyState, row []any) error {
 	tb := ix.table
-	ik, null := ix.spec.Key(row)
+	ik, null := ix.indexKey(&t.keyBufs[0], row)
 	if null {
 		return nil
 	}
@@ -279,7 +279,7 @@ func (e *engine) uniqueKeyFree(ctx context.Context, t *txn, ix *index, ks *keySt
 	if !ok {
 		return nil
 	}
-	for _, other := range ent.keys {
+	for _, other := range ent.list() {
 		if other == ks || !ent.has(other) {
 			continue
 		}
@@ -287,7 +287,7 @@ func (e *engine) uniqueKeyFree(ctx context.Context, t *txn, ix *index, ks *keySt
 		if !live {
 			continue
 		}
-		if ok2, null2 := ix.spec.Key(cur); !null2 && bytes.Equal(ok2, ik) {
+		if ok2, null2 := ix.indexKey(&t.keyBufs[1], cur); !null2 && bytes.Equal(ok2, ik) {
 			return pgerror.Wrapf(&UniqueConflict{Table: tb.id, Index: ix.id, Key: []byte(other.key)}, pgerror.UniqueViolation,
 				"duplicate key value violates unique constraint %q", ix.spec.Name).
 				WithConstraint(tb.spec.Name, ix.spec.Name)
@@ -329,7 +329,7 @@ func (e *engine) lockOldIndexKeys(ctx context.Context, t *txn, tb *table, ks *ke
 		if !live {
 			return nil
 		}
-		ik, null := ix.spec.Key(cur)
+		ik, null := ix.indexKey(&t.keyBufs[0], cur)
 		if null {
 			continue
 		}

@@ -606,8 +606,7 @@ func indexSpec(t *tableDesc, ix *indexDesc) isolation.IndexSpec {
 		Name:     ix.name,
 		Unique:   ix.unique,
 		Deferred: ix.deferrable,
-		Key: func(row []any) ([]byte, bool) {
-			buf := make([]byte, 0, 16) // an integer's key is 9 bytes: one allocation
+		Key: func(buf []byte, row []any) ([]byte, bool) {
 			hasNull := false
 			for i, c := range cols {
 				if row[c] == nil {

@@ -142,8 +142,8 @@ func (ev *indexRowEval) values(row []any) (vals []any, in bool, err error) {
 
 // key computes row's key in the index, with eval's in and err; hasNull
 // reports a NULL key value.
-func (ev *indexRowEval) key(row []any) (key []byte, hasNull, in bool, err error) {
-	key = make([]byte, 0, 16)
+func (ev *indexRowEval) key(dst []byte, row []any) (key []byte, hasNull, in bool, err error) {
+	key = dst
 	in, err = ev.eval(row, func(i int, v any) {
 		hasNull = hasNull || v == nil
 		key = types.AppendKey(key, ev.typs[i], v)
@@ -202,8 +202,8 @@ func castIsMutable(from, to types.Type) bool {
 // a row the predicate leaves out, or whose key fails to evaluate (the
 // write path reports that error first, see checkIndexRows), is listed
 // under the empty key and never conflicts.
-func (ev *indexRowEval) storeKey(row []any) ([]byte, bool) {
-	key, hasNull, in, err := ev.key(row)
+func (ev *indexRowEval) storeKey(dst []byte, row []any) ([]byte, bool) {
+	key, hasNull, in, err := ev.key(dst, row)
 	if err != nil || !in {
 		return nil, true
 	}
@@ -369,7 +369,7 @@ func (ix *indexDesc) withTrees(f func(*pg_query.Node) *pg_query.Node) *indexDesc
 // add checks converted row nr.
 func (k *convertedIndexRows) add(nr []any) error {
 	for n, ev := range k.evals {
-		key, hasNull, in, err := ev.key(nr)
+		key, hasNull, in, err := ev.key(nil, nr)
 		if err != nil {
 			return err
 		}
