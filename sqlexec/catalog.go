@@ -207,7 +207,10 @@ type indexDesc struct {
 	// deferrable and initiallyDeferred are a UNIQUE constraint's
 	// DEFERRABLE and INITIALLY DEFERRED (deferred_unique.go).
 	deferrable, initiallyDeferred bool
-	id                            isolation.IndexID
+	// nullsNotDistinct is NULLS NOT DISTINCT: a unique index's rows with
+	// NULLs in their key conflict like any others.
+	nullsNotDistinct bool
+	id               isolation.IndexID
 	// parent is the OID of the partitioned table's index this index of a
 	// partition belongs to, 0 for none (partition_keys.go).
 	parent uint32
@@ -597,7 +600,7 @@ func indexSpec(t *tableDesc, ix *indexDesc) isolation.IndexSpec {
 	if ix.rows != nil {
 		return isolation.IndexSpec{Name: ix.name, Unique: ix.unique, Deferred: ix.deferrable, Key: ix.rows.storeKey}
 	}
-	cols := append([]int(nil), ix.cols...)
+	cols, nullsNotDistinct := append([]int(nil), ix.cols...), ix.nullsNotDistinct
 	typs := make([]types.Type, len(cols))
 	for i, c := range cols {
 		typs[i] = t.cols[c].typ
@@ -614,7 +617,7 @@ func indexSpec(t *tableDesc, ix *indexDesc) isolation.IndexSpec {
 				}
 				buf = types.AppendKey(buf, typs[i], row[c])
 			}
-			return buf, hasNull
+			return buf, hasNull && !nullsNotDistinct
 		},
 	}
 }

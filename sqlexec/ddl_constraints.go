@@ -44,9 +44,6 @@ func (d *ddl) addConstraint(b *binder, t *tableDesc, tc tableConstraint, alter b
 		if err != nil {
 			return err
 		}
-		if c.NullsNotDistinct {
-			return pgerror.Unsupported("NULLS NOT DISTINCT")
-		}
 		name := c.Conname
 		if name == "" {
 			base := t.name + "_" + strings.Join(colNameList(t, append(slices.Clip(cols), include...)), "_") + "_key"
@@ -64,7 +61,7 @@ func (d *ddl) addConstraint(b *binder, t *tableDesc, tc tableConstraint, alter b
 			return err
 		}
 		ix := &indexDesc{name: name, table: t.oid, cols: cols, include: include, unique: true, constraint: true,
-			deferrable: c.Deferrable, initiallyDeferred: c.Initdeferred, options: options}
+			deferrable: c.Deferrable, initiallyDeferred: c.Initdeferred, nullsNotDistinct: c.NullsNotDistinct, options: options}
 		if err := d.registerIndex(t, ix); err != nil || t.part == nil {
 			return err
 		}

@@ -445,9 +445,6 @@ func (d *ddl) dropTable(t *tableDesc) {
 }
 
 func (d *ddl) createIndex(is *pg_query.IndexStmt) error {
-	if is.NullsNotDistinct {
-		return pgerror.Unsupported("NULLS NOT DISTINCT")
-	}
 	method := is.AccessMethod
 	if method == "" {
 		method = "btree"
@@ -518,7 +515,7 @@ func (d *ddl) createIndex(is *pg_query.IndexStmt) error {
 	}
 	nt := t.clone()
 	ix := &indexDesc{name: name, table: nt.oid, cols: keys.cols, unique: is.Unique, include: include, pred: is.WhereClause, exprs: keys.exprs,
-		exprNames: keys.exprNames()}
+		exprNames: keys.exprNames(), nullsNotDistinct: is.NullsNotDistinct}
 	ix = ix.unqualified(t)
 	if method != "btree" {
 		ix.method = method

@@ -181,9 +181,10 @@ func (ix *indexDesc) keyOption(i int) indexKeyOpts {
 // sameOptions reports whether ix and o match as PostgreSQL's
 // CompareIndexInfo matches a partition's index with a partitioned one: the
 // same access method, INCLUDE columns (by name: t is ix's table, ot o's),
-// collations and operator classes; ASC / DESC and NULLS do not count.
+// NULLS NOT DISTINCT, collations and operator classes; ASC / DESC and NULLS
+// FIRST / LAST do not count.
 func (ix *indexDesc) sameOptions(t *tableDesc, o *indexDesc, ot *tableDesc) bool {
-	if ix.accessMethod() != o.accessMethod() || len(ix.cols) != len(o.cols) ||
+	if ix.accessMethod() != o.accessMethod() || len(ix.cols) != len(o.cols) || ix.nullsNotDistinct != o.nullsNotDistinct ||
 		strings.Join(colNameList(t, ix.include), ",") != strings.Join(colNameList(ot, o.include), ",") {
 		return false
 	}
@@ -196,10 +197,10 @@ func (ix *indexDesc) sameOptions(t *tableDesc, o *indexDesc, ot *tableDesc) bool
 	return true
 }
 
-// withOptionsOf gives ix (of table t) the access method, key options and
-// INCLUDE columns of o (of table ot), mapping the columns by name.
+// withOptionsOf gives ix (of table t) the access method, key options,
+// INCLUDE columns (mapped by name) and NULLS NOT DISTINCT of o (of table ot).
 func (ix *indexDesc) withOptionsOf(t *tableDesc, o *indexDesc, ot *tableDesc) {
-	ix.method, ix.keyOpts, ix.options, ix.include = o.method, o.keyOpts, o.options, nil
+	ix.method, ix.keyOpts, ix.options, ix.include, ix.nullsNotDistinct = o.method, o.keyOpts, o.options, nil, o.nullsNotDistinct
 	for _, n := range colNameList(ot, o.include) {
 		ix.include = append(ix.include, t.colIndex(n))
 	}

@@ -24,6 +24,8 @@ type indexRowEval struct {
 	cols  []int
 	exprs []*scalar
 	typs  []types.Type
+	// nullsNotDistinct is the index's NULLS NOT DISTINCT (storeKey).
+	nullsNotDistinct bool
 }
 
 // onColumnsOnly reports whether ix is a plain index: every row is in it and
@@ -44,7 +46,8 @@ func (b *binder) compileIndexRows(t *tableDesc, ix *indexDesc) (*indexRowEval, e
 	if ix.onColumnsOnly() {
 		return nil, nil
 	}
-	ev := &indexRowEval{cols: ix.cols, exprs: make([]*scalar, len(ix.cols)), typs: make([]types.Type, len(ix.cols))}
+	ev := &indexRowEval{cols: ix.cols, exprs: make([]*scalar, len(ix.cols)), typs: make([]types.Type, len(ix.cols)),
+		nullsNotDistinct: ix.nullsNotDistinct}
 	if ix.pred != nil {
 		e, err := b.indexExpr(t, ix.pred, "index predicate")
 		if err != nil {
@@ -207,7 +210,7 @@ func (ev *indexRowEval) storeKey(dst []byte, row []any) ([]byte, bool) {
 	if err != nil || !in {
 		return nil, true
 	}
-	return key, hasNull
+	return key, hasNull && !ev.nullsNotDistinct
 }
 
 // checkIndexRows evaluates the predicates and expressions of t's indexes
@@ -374,7 +377,7 @@ func (k *convertedIndexRows) add(nr []any) error {
 			return err
 		}
 		ix := k.indexes[n]
-		if !ix.unique || !in || hasNull {
+		if !ix.unique || !in || hasNull && !ix.nullsNotDistinct {
 			continue
 		}
 		if k.seen[n][string(key)] {

@@ -26,6 +26,7 @@ type partitionKeyRef struct {
 	oid                           uint32
 	primary                       bool
 	deferrable, initiallyDeferred bool
+	nullsNotDistinct              bool
 	plain, unique                 bool
 	// shape is a plain index's, whose access method, key options and
 	// INCLUDE columns (of table shapeTable) its partitions' indexes take.
@@ -47,7 +48,7 @@ func partitionKeys(t *tableDesc) []partitionKeyRef {
 		switch {
 		case ix.unique && ix.constraint && !ix.exclusion && ix != t.pkIndex:
 			out = append(out, partitionKeyRef{names: colNameList(t, ix.cols), oid: ix.oid,
-				deferrable: ix.deferrable, initiallyDeferred: ix.initiallyDeferred})
+				deferrable: ix.deferrable, initiallyDeferred: ix.initiallyDeferred, nullsNotDistinct: ix.nullsNotDistinct})
 		case !ix.constraint && ix.onColumnsOnly(): // a partitioned table has no other (createIndex, LIKE)
 			out = append(out, partitionKeyRef{names: colNameList(t, ix.cols), oid: ix.oid, plain: true, unique: ix.unique, shape: ix, shapeTable: t})
 		}
@@ -119,7 +120,7 @@ func (d *ddl) partitionKey1(b *binder, ch *tableDesc, k partitionKeyRef) error {
 	if !k.primary {
 		for i, ix := range ch.indexes {
 			if ix.unique && ix.constraint && !ix.exclusion && ix != ch.pkIndex && ix.parent == 0 && intsEqual(ix.cols, cols) &&
-				ix.deferrable == k.deferrable && ix.initiallyDeferred == k.initiallyDeferred {
+				ix.deferrable == k.deferrable && ix.initiallyDeferred == k.initiallyDeferred && ix.nullsNotDistinct == k.nullsNotDistinct {
 				nix := *ix
 				nix.parent = k.oid
 				ch.indexes[i] = &nix
@@ -128,7 +129,8 @@ func (d *ddl) partitionKey1(b *binder, ch *tableDesc, k partitionKeyRef) error {
 			}
 		}
 	}
-	c := &pg_query.Constraint{Contype: pg_query.ConstrType_CONSTR_UNIQUE, Deferrable: k.deferrable, Initdeferred: k.initiallyDeferred}
+	c := &pg_query.Constraint{Contype: pg_query.ConstrType_CONSTR_UNIQUE, Deferrable: k.deferrable, Initdeferred: k.initiallyDeferred,
+		NullsNotDistinct: k.nullsNotDistinct}
 	if k.primary {
 		c.Contype = pg_query.ConstrType_CONSTR_PRIMARY
 	}

@@ -86,6 +86,9 @@ func tableConstraints(c *catalog, t *tableDesc) []constraintRow {
 	for _, ix := range t.indexes {
 		if ix.constraint && ix != t.pkIndex {
 			def, kind := "UNIQUE ("+columnList(t, ix.cols)+")", byte('u')
+			if ix.nullsNotDistinct {
+				def = "UNIQUE NULLS NOT DISTINCT (" + columnList(t, ix.cols) + ")"
+			}
 			if ix.exclusion {
 				def, kind = exclusionDef(t, ix), 'x'
 			} else if len(ix.include) > 0 {
@@ -285,6 +288,9 @@ func indexDefinition(s *Session, c *catalog, oid uint32, pretty bool) (string, b
 				stmt := def(ix.name, ix.unique) + ix.accessMethod() + " (" + strings.Join(keys, ", ") + ")"
 				if len(ix.include) > 0 {
 					stmt += " INCLUDE (" + columnList(t, ix.include) + ")"
+				}
+				if ix.nullsNotDistinct {
+					stmt += " NULLS NOT DISTINCT"
 				}
 				stmt += withOptions(ix.options)
 				return stmt + ix.predicateClause(s, c, t, pretty), true

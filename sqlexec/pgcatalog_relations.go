@@ -306,7 +306,7 @@ func init() {
 			row := func(t *tableDesc, ix *indexDesc, unique, primary, exclusion, immediate bool) []any {
 				colls, classes, opts := ix.catalogColumns(t)
 				all := append(slices.Clip(ix.cols), ix.include...)
-				return []any{int64(ix.oid), int64(t.oid), int64(len(all)), int64(len(ix.cols)), unique, false, primary, exclusion, immediate, t.clusteredOn == ix.oid,
+				return []any{int64(ix.oid), int64(t.oid), int64(len(all)), int64(len(ix.cols)), unique, ix.nullsNotDistinct, primary, exclusion, immediate, t.clusteredOn == ix.oid,
 					true, false, true, true, false, attnums(t, all), colls, classes, opts, ix.exprsText(), ix.predicateText()}
 			}
 			for _, t := range sortedTables(c) {
