@@ -108,6 +108,9 @@ func parseStatements(sql string) (sts []*Statement, err error) {
 		return nil, err
 	}
 	res, err := parseTree(sql)
+	if at, junk := numericJunk(sql); junk != nil && (err == nil || before(at, sql, err)) {
+		return nil, junk
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -127,6 +130,16 @@ func parseStatements(sql string) (sts []*Statement, err error) {
 		sts = append(sts, st)
 	}
 	return sts, nil
+}
+
+// before reports whether byte offset at of sql comes before the position of
+// syntax error err, which PostgreSQL's lexer would reach later.
+func before(at int, sql string, err error) bool {
+	var pe *pgerror.Error
+	if !errors.As(err, &pe) || pe.Code != pgerror.SyntaxError || pe.Position == 0 {
+		return false
+	}
+	return utf8.RuneCountInString(sql[:at])+1 < pe.Position
 }
 
 // parseTree runs PostgreSQL's parser. It decodes the parser's output with
