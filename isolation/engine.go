@@ -569,9 +569,10 @@ func (tb *table) keyState(k string, create bool) *keyState {
 	return ks
 }
 
-// createdKey makes key k, a hidden row id nobody has seen, for its inserter
-// t, which holds its row lock as the key's creator; it returns nil, and
-// makes nothing, when k exists already.
+// createdKey makes key k, which nobody has seen (a fresh hidden row id, a
+// primary key the table never had), for its inserter t, which holds its row
+// lock as the key's creator; it returns nil, and makes nothing, when k
+// exists already.
 func (tb *table) createdKey(k string, t *txn) *keyState {
 	ks := tb.newKeyState(k)
 	ks.creator = t

@@ -256,8 +256,10 @@ func (e *engine) lockEntry(r resource) *lockEntry {
 	}
 	c := ks.creator
 	ks.creatorLocked = true
-	if c.txnLive == nil {
-		return nil // ended: its lock went with it
+	if c.state != txnActive {
+		// Ended, or ending (its own unindexing looks for holders after it
+		// released its locks): its lock went with it.
+		return nil
 	}
 	ent := e.newLockEntry()
 	ent.holders = append(ent.holders, holder{t: c, modes: 1 << uint8(RowLockUpdate)})

@@ -116,7 +116,7 @@ func runProgram(p program, level history.Level, cfg Config, rng *rand.Rand) (run
 	held := func(ss *sess, key string) bool {
 		s.e.mu.Lock()
 		defer s.e.mu.Unlock()
-		ent := s.e.locks[resource{lockRow, uint32(tab), key}]
+		ent := s.e.lockEntry(resource{lockRow, uint32(tab), key})
 		if ent == nil {
 			return false
 		}

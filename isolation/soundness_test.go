@@ -141,7 +141,7 @@ func runWorkload(w workload, cfg Config, rng *rand.Rand) (*Store, error) {
 		}
 		s.e.mu.Lock()
 		defer s.e.mu.Unlock()
-		ent := s.e.locks[resource{lockRow, uint32(tab), string(key(op.key))}]
+		ent := s.e.lockEntry(resource{lockRow, uint32(tab), string(key(op.key))})
 		if ent == nil {
 			return false
 		}

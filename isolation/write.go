@@ -39,6 +39,9 @@ func (e *engine) insert(ctx context.Context, t *txn, id TableID, key []byte, row
 	if err != nil {
 		return nil, err
 	}
+	// A key no one has seen is t's to create, its row lock held without a
+	// lock table entry (createdKey); any other key's lock is taken as an
+	// update's. A fresh row id is such a key unless a read made it.
 	var ks *keyState
 	if key == nil {
 		if !tb.spec.HiddenRowID {
@@ -46,6 +49,8 @@ func (e *engine) insert(ctx context.Context, t *txn, id TableID, key []byte, row
 		}
 		key = tb.nextRowID()
 		ks = tb.createdKey(string(key), t)
+	} else if k := string(key); tb.keyState(k, false) == nil && e.locks[resource{lockRow, uint32(tb.id), k}] == nil {
+		ks = tb.createdKey(k, t)
 	}
 	created := ks != nil // a key just created holds init's tombstone alone
 	if !created {
