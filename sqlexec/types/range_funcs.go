@@ -31,8 +31,8 @@ func addRangeFuncs(t, sub Type) {
 	for op, test := range rangeOps {
 		addBinary(op, t, t, Bool, func(_ *Env, a, b any) (any, error) { return test(a.(Range), b.(Range)), nil })
 	}
-	addBinary("@>", t, sub, Bool, func(_ *Env, a, b any) (any, error) { return rangeContainsElem(sub, a.(Range), b), nil })
-	addBinary("<@", sub, t, Bool, func(_ *Env, a, b any) (any, error) { return rangeContainsElem(sub, b.(Range), a), nil })
+	addBinaryPolymorphic("@>", t, sub, Bool, func(_ *Env, a, b any) (any, error) { return rangeContainsElem(sub, a.(Range), b), nil })
+	addBinaryPolymorphic("<@", sub, t, Bool, func(_ *Env, a, b any) (any, error) { return rangeContainsElem(sub, b.(Range), a), nil })
 	addBinary("+", t, t, t, func(_ *Env, a, b any) (any, error) { return rangeUnion(t, a.(Range), b.(Range), true) })
 	addBinary("*", t, t, t, func(_ *Env, a, b any) (any, error) { return rangeIntersect(t, a.(Range), b.(Range)) })
 	addBinary("-", t, t, t, func(_ *Env, a, b any) (any, error) { return rangeMinus(t, a.(Range), b.(Range)) })

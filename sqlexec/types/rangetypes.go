@@ -469,3 +469,15 @@ func decodeKeyRange(t Type, buf []byte) (any, []byte, error) {
 	r.Upper, r.UpperInc = v, rest[0] == 1
 	return r, rest[1:], nil
 }
+
+// MakeRange checks the bounds of r and returns it as range type t stores
+// it: 22000 when the lower bound is above the upper, empty when they meet
+// without both being inclusive, canonical for the discrete subtypes, as
+// range_recv builds a range from its binary form.
+func MakeRange(t Type, r Range) (Range, error) {
+	if r.Empty {
+		return Range{Empty: true}, nil
+	}
+	lower, upper := r.bounds()
+	return makeRange(t, lower, upper)
+}

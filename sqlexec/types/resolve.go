@@ -21,6 +21,10 @@ type candidate struct {
 	result Type
 	// variadic marks the last argument as VARIADIC: calls may repeat it.
 	variadic bool
+	// polymorphic marks the overloads PostgreSQL declares over anyrange
+	// and anyelement, registered per range type: a typed input must have
+	// the declared type itself, as polymorphic arguments are never coerced.
+	polymorphic bool
 }
 
 // coercible is can_coerce_type for one argument, extended to the
@@ -51,7 +55,7 @@ func selectCandidate(inputs []Type, cands []candidate) (best int, ambiguous bool
 		}
 		ok := true
 		for j, in := range inputs {
-			if !coercible(in, c.args[j]) {
+			if !coercible(in, c.args[j]) || (c.polymorphic && in.Oid != OidUnknown && in.Oid != c.args[j].Oid) {
 				ok = false
 				break
 			}
