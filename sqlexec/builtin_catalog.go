@@ -278,8 +278,8 @@ func lackedBuiltin(name string, args []types.Type, err error) error {
 		}
 		ts := make([]types.Type, 0, len(p.args))
 		for i, a := range p.args {
-			if a == oidAnyPseudoType && i < len(args) {
-				ts = append(ts, args[i]) // "any" takes the argument as it is
+			if i < len(args) && (a == oidAnyPseudoType || a == oidAnyRange && args[i].IsRange()) {
+				ts = append(ts, args[i]) // "any" takes the argument as it is, anyrange a range
 				continue
 			}
 			if t, ok := types.TypeByOid(types.Oid(a)); ok {

@@ -36,6 +36,15 @@ func addFunc(name string, vol Volatility, result Type, eval funcEval, args ...Ty
 	})
 }
 
+// addFuncPolymorphic registers a strict overload of a polymorphic
+// function for one set of concrete types, which arguments must have
+// exactly.
+func addFuncPolymorphic(name string, vol Volatility, result Type, eval funcEval, args ...Type) {
+	functions[name] = append(functions[name], funcDef{
+		candidate: candidate{args: args, result: result, polymorphic: true}, vol: vol, strict: true, eval: eval,
+	})
+}
+
 // addFuncNullable registers an overload that sees NULL arguments.
 func addFuncNullable(name string, vol Volatility, result Type, eval funcEval, args ...Type) {
 	functions[name] = append(functions[name], funcDef{

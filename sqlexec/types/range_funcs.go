@@ -29,13 +29,38 @@ func addRangeFuncs(t, sub Type) {
 		"-|-": func(a, b Range) bool { return rangeAdjacent(t, a, b) },
 	}
 	for op, test := range rangeOps {
-		addBinary(op, t, t, Bool, func(_ *Env, a, b any) (any, error) { return test(a.(Range), b.(Range)), nil })
+		eval := func(_ *Env, a, b any) (any, error) { return test(a.(Range), b.(Range)), nil }
+		addBinary(op, t, t, Bool, eval)
+		addFunc(rangeOpFuncs[op], Immutable, Bool, func(env *Env, args []any) (any, error) { return eval(env, args[0], args[1]) }, t, t)
 	}
-	addBinaryPolymorphic("@>", t, sub, Bool, func(_ *Env, a, b any) (any, error) { return rangeContainsElem(sub, a.(Range), b), nil })
-	addBinaryPolymorphic("<@", sub, t, Bool, func(_ *Env, a, b any) (any, error) { return rangeContainsElem(sub, b.(Range), a), nil })
-	addBinary("+", t, t, t, func(_ *Env, a, b any) (any, error) { return rangeUnion(t, a.(Range), b.(Range), true) })
-	addBinary("*", t, t, t, func(_ *Env, a, b any) (any, error) { return rangeIntersect(t, a.(Range), b.(Range)) })
-	addBinary("-", t, t, t, func(_ *Env, a, b any) (any, error) { return rangeMinus(t, a.(Range), b.(Range)) })
+	for op, test := range comparisonOps {
+		addFunc(rangeOpFuncs[op], Immutable, Bool, func(_ *Env, args []any) (any, error) {
+			return test(compareRanges(t, args[0].(Range), args[1].(Range))), nil
+		}, t, t)
+	}
+	addFunc("range_cmp", Immutable, Int4, func(_ *Env, args []any) (any, error) {
+		return int64(compareRanges(t, args[0].(Range), args[1].(Range))), nil
+	}, t, t)
+	containsElem := func(_ *Env, a, b any) (any, error) { return rangeContainsElem(sub, a.(Range), b), nil }
+	elemContained := func(_ *Env, a, b any) (any, error) { return rangeContainsElem(sub, b.(Range), a), nil }
+	addBinaryPolymorphic("@>", t, sub, Bool, containsElem)
+	addBinaryPolymorphic("<@", sub, t, Bool, elemContained)
+	addFuncPolymorphic("range_contains_elem", Immutable, Bool, func(env *Env, args []any) (any, error) {
+		return containsElem(env, args[0], args[1])
+	}, t, sub)
+	addFuncPolymorphic("elem_contained_by_range", Immutable, Bool, func(env *Env, args []any) (any, error) {
+		return elemContained(env, args[0], args[1])
+	}, sub, t)
+	setOps := map[string]opFunc{
+		"+": func(_ *Env, a, b any) (any, error) { return rangeUnion(t, a.(Range), b.(Range), true) },
+		"*": func(_ *Env, a, b any) (any, error) { return rangeIntersect(t, a.(Range), b.(Range)) },
+		"-": func(_ *Env, a, b any) (any, error) { return rangeMinus(t, a.(Range), b.(Range)) },
+	}
+	for op, eval := range setOps {
+		addBinary(op, t, t, t, eval)
+		addFunc(rangeOpFuncs[op], Immutable, t, func(env *Env, args []any) (any, error) { return eval(env, args[0], args[1]) }, t, t)
+	}
+	addAgg("range_intersect_agg", t, func() Accumulator { return &rangeIntersectAcc{t: t} }, t)
 
 	construct := func(_ *Env, args []any) (any, error) {
 		lower := rangeBound{val: args[0], infinite: args[0] == nil, inclusive: true, lower: true}
@@ -68,6 +93,37 @@ func addRangeFuncs(t, sub Type) {
 		return rangeUnion(t, args[0].(Range), args[1].(Range), false)
 	}, t, t)
 }
+
+// rangeOpFuncs are the functions behind the range operators, which
+// PostgreSQL lets a query call by name too.
+var rangeOpFuncs = map[string]string{
+	"=": "range_eq", "<>": "range_ne", "<": "range_lt", "<=": "range_le", ">": "range_gt", ">=": "range_ge",
+	"@>": "range_contains", "<@": "range_contained_by", "&&": "range_overlaps", "<<": "range_before",
+	">>": "range_after", "&<": "range_overleft", "&>": "range_overright", "-|-": "range_adjacent",
+	"+": "range_union", "*": "range_intersect", "-": "range_minus",
+}
+
+// rangeIntersectAcc is range_intersect_agg: the intersection of the
+// non-NULL ranges, NULL over none.
+type rangeIntersectAcc struct {
+	t   Type
+	val any
+}
+
+func (a *rangeIntersectAcc) Add(args []any) error {
+	switch {
+	case args[0] == nil:
+		return nil
+	case a.val == nil:
+		a.val = args[0]
+		return nil
+	}
+	v, err := rangeIntersect(a.t, a.val.(Range), args[0].(Range))
+	a.val = v
+	return err
+}
+
+func (a *rangeIntersectAcc) Result() (any, error) { return a.val, nil }
 
 // parseRangeFlags reads the third argument of a range constructor: "[]",
 // "[)", "(]" or "()" (range_parse_flags).
