@@ -5,6 +5,7 @@ import (
 
 	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/sqlexec/types"
+	"github.com/fickle-db/fickle/wire"
 )
 
 // Range values travel in binary as range_send writes them: a flags byte,
@@ -95,4 +96,30 @@ func decodeRange(t, sub types.Type, src []byte) (any, error) {
 		return nil, bad
 	}
 	return types.MakeRange(t, r)
+}
+
+// isRangeArray reports whether oid is an array type over a range type.
+func isRangeArray(oid uint32) bool {
+	elem, ok := types.Type{Oid: types.Oid(oid), Typmod: -1}.Elem()
+	return ok && elem.IsRange()
+}
+
+// appendRangeArray is array_send over range elements.
+func appendRangeArray(buf []byte, oid uint32, v any) ([]byte, error) {
+	elem, _ := types.Type{Oid: types.Oid(oid), Typmod: -1}.Elem()
+	sub, _ := elem.RangeSubtype()
+	return wire.AppendArrayWith(buf, uint32(elem.Oid), v, func(buf []byte, e any) ([]byte, error) {
+		r, ok := e.(types.Range)
+		if !ok {
+			return nil, pgerror.Newf(pgerror.InternalError, "cannot encode %T as a range", e)
+		}
+		return appendRange(buf, sub, r)
+	})
+}
+
+// decodeRangeArray is array_recv over range elements.
+func decodeRangeArray(oid uint32, src []byte) (any, error) {
+	elem, _ := types.Type{Oid: types.Oid(oid), Typmod: -1}.Elem()
+	sub, _ := elem.RangeSubtype()
+	return wire.DecodeArrayWith(uint32(elem.Oid), src, func(src []byte) (any, error) { return decodeRange(elem, sub, src) })
 }

@@ -57,7 +57,8 @@ func TestRangeValuesInBinary(t *testing.T) {
 	}
 }
 
-// pgx reads and writes the range types in binary, in every query mode.
+// pgx reads and writes the range types and arrays of them in binary, in
+// every query mode.
 func TestPgxRanges(t *testing.T) {
 	srv := startSQLServer(t, Config{})
 	for _, mode := range execModes {
@@ -89,6 +90,11 @@ func TestPgxRanges(t *testing.T) {
 			}
 			if !gotDuring.Lower.Time.Equal(from) || gotDuring.UpperType != pgtype.Unbounded {
 				t.Errorf("during = %+v", gotDuring)
+			}
+			var list []pgtype.Range[pgtype.Int4]
+			err = conn.QueryRow(ctx, "SELECT array_append($1::int4range[], 'empty')", []pgtype.Range[pgtype.Int4]{seats}).Scan(&list)
+			if err != nil || len(list) != 2 || list[0].Upper.Int32 != 5 || list[1].LowerType != pgtype.Empty {
+				t.Errorf("int4range[] = %+v, %v; want {[1,5),empty}", list, err)
 			}
 		})
 	}

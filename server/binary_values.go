@@ -35,7 +35,7 @@ func enumOf(oid uint32) (enum types.Type, array, ok bool) {
 func supportsBinary(oid uint32) bool {
 	_, _, isEnum := enumOf(oid)
 	_, isRange := rangeSubtype(oid)
-	return isEnum || isNetwork(oid) || isRange || wire.SupportsBinary(oid)
+	return isEnum || isNetwork(oid) || isRange || isRangeArray(oid) || wire.SupportsBinary(oid)
 }
 
 func isNetwork(oid uint32) bool { return oid == uint32(types.OidInet) || oid == uint32(types.OidCidr) }
@@ -93,6 +93,9 @@ func appendBinaryValue(buf []byte, oid uint32, v any) ([]byte, error) {
 			return appendRange(buf, sub, r)
 		}
 	}
+	if isRangeArray(oid) {
+		return appendRangeArray(buf, oid, v)
+	}
 	switch e, array, ok := enumOf(oid); {
 	case ok && array:
 		return wire.AppendArrayAs(buf, uint32(e.Oid), pgtype.TextOID, v)
@@ -113,6 +116,9 @@ func decodeBinaryValue(oid uint32, src []byte) (any, error) {
 	t := types.Type{Oid: types.Oid(oid), Typmod: -1}
 	if sub, isRange := t.RangeSubtype(); isRange {
 		return decodeRange(t, sub, src)
+	}
+	if isRangeArray(oid) {
+		return decodeRangeArray(oid, src)
 	}
 	elem, isArray := t.Elem()
 	textual := func(t types.Type) bool { return t.IsEnum() || wire.BinaryIsText(uint32(t.Oid)) }
