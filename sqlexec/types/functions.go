@@ -85,6 +85,11 @@ func resolveFunc(name string, args []Type) (*Func, error) {
 	}
 	chosen, err := chooseOverload(name, args, cands)
 	if err != nil {
+		if pgerror.GetCode(err) == pgerror.AmbiguousFunction && cands[0].polymorphic {
+			// Every overload is one of a function PostgreSQL declares
+			// over anyrange, which an untyped literal cannot settle.
+			return nil, pgerror.New(pgerror.DatatypeMismatch, "could not determine polymorphic type anyrange because input has type unknown")
+		}
 		return nil, err
 	}
 	d := defs[chosen]
