@@ -30,11 +30,12 @@ func enumOf(oid uint32) (enum types.Type, array, ok bool) {
 	return types.Type{}, false, false
 }
 
-// supportsBinary is wire.SupportsBinary for every type, enums and
-// inet / cidr included.
+// supportsBinary is wire.SupportsBinary for every type, enums, inet /
+// cidr and the range types included.
 func supportsBinary(oid uint32) bool {
 	_, _, isEnum := enumOf(oid)
-	return isEnum || isNetwork(oid) || wire.SupportsBinary(oid)
+	_, isRange := rangeSubtype(oid)
+	return isEnum || isNetwork(oid) || isRange || isRangeArray(oid) || wire.SupportsBinary(oid)
 }
 
 func isNetwork(oid uint32) bool { return oid == uint32(types.OidInet) || oid == uint32(types.OidCidr) }
@@ -87,6 +88,14 @@ func appendBinaryValue(buf []byte, oid uint32, v any) ([]byte, error) {
 	if a, ok := v.(types.Inet); ok && isNetwork(oid) {
 		return appendNetwork(buf, oid, a), nil
 	}
+	if r, ok := v.(types.Range); ok {
+		if sub, isRange := rangeSubtype(oid); isRange {
+			return appendRange(buf, sub, r)
+		}
+	}
+	if isRangeArray(oid) {
+		return appendRangeArray(buf, oid, v)
+	}
 	switch e, array, ok := enumOf(oid); {
 	case ok && array:
 		return wire.AppendArrayAs(buf, uint32(e.Oid), pgtype.TextOID, v)
@@ -105,6 +114,12 @@ func decodeBinaryValue(oid uint32, src []byte) (any, error) {
 		return decodeNetwork(oid, src)
 	}
 	t := types.Type{Oid: types.Oid(oid), Typmod: -1}
+	if sub, isRange := t.RangeSubtype(); isRange {
+		return decodeRange(t, sub, src)
+	}
+	if isRangeArray(oid) {
+		return decodeRangeArray(oid, src)
+	}
 	elem, isArray := t.Elem()
 	textual := func(t types.Type) bool { return t.IsEnum() || wire.BinaryIsText(uint32(t.Oid)) }
 	switch {

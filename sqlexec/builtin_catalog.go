@@ -137,12 +137,15 @@ func opclassInputTypes(typ types.Type) []uint32 {
 		in = append(in, uint32(types.OidAnyEnum))
 	case typ.IsComposite():
 		in = append(in, uint32(types.OidRecord))
+	case typ.IsRange():
+		in = append(in, oidAnyRange)
 	}
 	return in
 }
 
-// oidAnyArray is the OID of the pseudo-type anyarray.
-const oidAnyArray = 2277
+// oidAnyArray and oidAnyRange are the OIDs of the pseudo-types anyarray
+// and anyrange.
+const oidAnyArray, oidAnyRange = 2277, 3831
 
 // eachRow calls f with each row of t, through a getter of its columns'
 // text (NULL reads as "").
@@ -275,8 +278,8 @@ func lackedBuiltin(name string, args []types.Type, err error) error {
 		}
 		ts := make([]types.Type, 0, len(p.args))
 		for i, a := range p.args {
-			if a == oidAnyPseudoType && i < len(args) {
-				ts = append(ts, args[i]) // "any" takes the argument as it is
+			if i < len(args) && (a == oidAnyPseudoType || a == oidAnyRange && args[i].IsRange()) {
+				ts = append(ts, args[i]) // "any" takes the argument as it is, anyrange a range
 				continue
 			}
 			if t, ok := types.TypeByOid(types.Oid(a)); ok {

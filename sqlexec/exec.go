@@ -231,6 +231,8 @@ func (b *binder) statement(st *Statement) (*stmtPlan, error) {
 		return nil, pgerror.Unsupported("SQL-level PREPARE and EXECUTE other than as statements of a simple query")
 	case *pg_query.Node_MergeStmt:
 		return nil, pgerror.Unsupported("MERGE")
+	case *pg_query.Node_CreateRangeStmt:
+		return nil, pgerror.Unsupported("CREATE TYPE ... AS RANGE")
 	}
 	return nil, pgerror.Unsupported("statement " + nodeKind(st.node))
 }

@@ -56,6 +56,13 @@ func appendArray(buf []byte, elem uint32, v any) ([]byte, error) {
 // and whose elements have elem's binary form: an array of a type the
 // catalog defined (an enum's labels travel as text).
 func AppendArrayAs(buf []byte, header, elem uint32, v any) ([]byte, error) {
+	return AppendArrayWith(buf, header, v, func(buf []byte, e any) ([]byte, error) { return AppendBinary(buf, elem, e) })
+}
+
+// AppendArrayWith encodes an array whose header names element type header
+// and whose non-NULL elements appendElem encodes: an array of a type whose
+// binary form this package does not know (ranges).
+func AppendArrayWith(buf []byte, header uint32, v any, appendElem func(buf []byte, e any) ([]byte, error)) ([]byte, error) {
 	dims, lower, elems, ok := pgarray.Shape(v)
 	if !ok {
 		return nil, pgerror.Newf(pgerror.InternalError, "cannot encode %T as an array", v)
@@ -81,7 +88,7 @@ func AppendArrayAs(buf []byte, header, elem uint32, v any) ([]byte, error) {
 		at := len(buf)
 		buf = append(buf, 0, 0, 0, 0)
 		var err error
-		buf, err = AppendBinary(buf, elem, e)
+		buf, err = appendElem(buf, e)
 		if err != nil {
 			return nil, err
 		}
@@ -148,6 +155,13 @@ func errInsufficientData() error {
 // has-null flag must be 0 or 1 but, as in PostgreSQL, the elements decide
 // which are NULL.
 func decodeArray(elem uint32, src []byte) (any, error) {
+	return DecodeArrayWith(elem, src, func(src []byte) (any, error) { return DecodeBinary(elem, src) })
+}
+
+// DecodeArrayWith is array_recv over elements of type elem that
+// decodeElem reads: an array of a type whose binary form this package
+// does not know (ranges).
+func DecodeArrayWith(elem uint32, src []byte, decodeElem func(src []byte) (any, error)) (any, error) {
 	if len(src) < 12 {
 		return nil, errInsufficientData()
 	}
@@ -203,7 +217,7 @@ func decodeArray(elem uint32, src []byte) (any, error) {
 		if l < -1 || int(l) > len(src) {
 			return nil, pgerror.New(pgerror.InvalidBinaryRepresentation, "insufficient data left in message")
 		}
-		v, err := DecodeBinary(elem, src[:l])
+		v, err := decodeElem(src[:l])
 		if err != nil {
 			if pgerror.GetCode(err) == pgerror.InvalidBinaryRepresentation {
 				return nil, pgerror.Newf(pgerror.InvalidBinaryRepresentation, "improper binary format in array element %d", i+1)

@@ -56,6 +56,12 @@ var arrayTypes = map[Oid]Oid{
 	OidXID:          1011,
 	OidInet:         1041,
 	OidCidr:         651,
+	OidInt4Range:    3905,
+	OidNumRange:     3907,
+	OidTsRange:      3909,
+	OidTstzRange:    3911,
+	OidDateRange:    3913,
+	OidInt8Range:    3927,
 }
 
 // arrayElems maps an array type OID to its element type OID (typelem).

@@ -52,6 +52,8 @@ func compare(t Type, a, b any) int {
 		return compareTID(x, b.(TID))
 	case Inet:
 		return compareInet(x, b.(Inet))
+	case Range:
+		return compareRanges(t, x, b.(Range))
 	}
 	return 0
 }

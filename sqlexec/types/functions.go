@@ -36,6 +36,15 @@ func addFunc(name string, vol Volatility, result Type, eval funcEval, args ...Ty
 	})
 }
 
+// addFuncPolymorphic registers a strict overload of a polymorphic
+// function for one set of concrete types, which arguments must have
+// exactly.
+func addFuncPolymorphic(name string, vol Volatility, result Type, eval funcEval, args ...Type) {
+	functions[name] = append(functions[name], funcDef{
+		candidate: candidate{args: args, result: result, polymorphic: true}, vol: vol, strict: true, eval: eval,
+	})
+}
+
 // addFuncNullable registers an overload that sees NULL arguments.
 func addFuncNullable(name string, vol Volatility, result Type, eval funcEval, args ...Type) {
 	functions[name] = append(functions[name], funcDef{
@@ -76,6 +85,11 @@ func resolveFunc(name string, args []Type) (*Func, error) {
 	}
 	chosen, err := chooseOverload(name, args, cands)
 	if err != nil {
+		if pgerror.GetCode(err) == pgerror.AmbiguousFunction && cands[0].polymorphic {
+			// Every overload is one of a function PostgreSQL declares
+			// over anyrange, which an untyped literal cannot settle.
+			return nil, pgerror.New(pgerror.DatatypeMismatch, "could not determine polymorphic type anyrange because input has type unknown")
+		}
 		return nil, err
 	}
 	d := defs[chosen]

@@ -86,6 +86,8 @@ func appendKey(buf []byte, t Type, v any) []byte {
 		return appendKeyInt(buf, int64(x))
 	case Inet:
 		return appendKeyInet(buf, x)
+	case Range:
+		return appendKeyRange(buf, t, x)
 	}
 	return appendKeyGeometric(buf, v)
 }
@@ -298,6 +300,8 @@ func decodeKey(t Type, buf []byte) (any, []byte, error) {
 		return pgtype.Interval{Months: int32(months), Days: int32(days % daysPerMonth), Microseconds: us.(int64), Valid: true}, rest, nil
 	case OidInet, OidCidr:
 		return decodeKeyInet(buf)
+	case OidInt4Range, OidNumRange, OidTsRange, OidTstzRange, OidDateRange, OidInt8Range:
+		return decodeKeyRange(t, buf)
 	case OidTID:
 		b, rest, err := decodeKeyInt(buf)
 		if err != nil {

@@ -25,6 +25,9 @@ func randomDatum(r *rand.Rand, t Type) any {
 		}
 		return out
 	}
+	if sub, isRange := t.RangeSubtype(); isRange {
+		return randomRange(r, t, sub)
+	}
 	switch t.Oid {
 	case OidBool:
 		return r.IntN(2) == 1
@@ -89,7 +92,8 @@ func randomDatum(r *rand.Rand, t Type) any {
 }
 
 var keyTypes = []Type{Bool, Int8, Float8, NumericAny, Text, Bpchar(4), Bytea, UUID, Timestamptz, Interval, JSONB,
-	{arrayTypes[OidBool], -1}, {arrayTypes[OidInt8], -1}, {arrayTypes[OidNumeric], -1}, {arrayTypes[OidText], -1}, {arrayTypes[OidJSONB], -1}}
+	{arrayTypes[OidBool], -1}, {arrayTypes[OidInt8], -1}, {arrayTypes[OidNumeric], -1}, {arrayTypes[OidText], -1}, {arrayTypes[OidJSONB], -1},
+	{OidInt8Range, -1}, {OidNumRange, -1}, {OidTstzRange, -1}, {arrayTypes[OidInt8Range], -1}}
 
 // TestAppendKeyOrdersLikeCompare checks, on seeded random pairs, that key
 // encodings order exactly as Compare, that NULL sorts last, that two-column

@@ -31,6 +31,14 @@ func addBinary(op string, l, r, result Type, eval opFunc) {
 	})
 }
 
+// addBinaryPolymorphic registers an overload of a polymorphic operator for
+// one set of concrete types, which inputs must have exactly.
+func addBinaryPolymorphic(op string, l, r, result Type, eval opFunc) {
+	binaryOperators[op] = append(binaryOperators[op], binaryOperator{
+		candidate: candidate{args: []Type{l, r}, result: result, polymorphic: true}, eval: eval,
+	})
+}
+
 func addUnary(op string, arg, result Type, eval func(env *Env, v any) (any, error)) {
 	unaryOperators[op] = append(unaryOperators[op], unaryOperator{
 		candidate: candidate{args: []Type{arg}, result: result}, eval: eval,

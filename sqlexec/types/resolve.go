@@ -21,6 +21,10 @@ type candidate struct {
 	result Type
 	// variadic marks the last argument as VARIADIC: calls may repeat it.
 	variadic bool
+	// polymorphic marks the overloads PostgreSQL declares over anyrange
+	// and anyelement, registered per range type: a typed input must have
+	// the declared type itself, as polymorphic arguments are never coerced.
+	polymorphic bool
 }
 
 // coercible is can_coerce_type for one argument, extended to the
@@ -45,24 +49,31 @@ func categoryOf(t Type) Category {
 // the input types, or -1 with ambiguous set when several remain.
 func selectCandidate(inputs []Type, cands []candidate) (best int, ambiguous bool) {
 	var live []int
+	untypedRange := false
 	for i, c := range cands {
 		if len(c.args) != len(inputs) {
 			continue
 		}
-		ok := true
+		ok, rangeUnknown := true, false
 		for j, in := range inputs {
-			if !coercible(in, c.args[j]) {
+			if !coercible(in, c.args[j]) || (c.polymorphic && in.Oid != OidUnknown && in.Oid != c.args[j].Oid) {
 				ok = false
 				break
 			}
+			rangeUnknown = rangeUnknown || (c.polymorphic && in.Oid == OidUnknown && c.args[j].IsRange())
 		}
-		if ok {
+		switch {
+		case ok && rangeUnknown:
+			// An untyped literal where PostgreSQL declares anyrange
+			// matches its anymultirange twin as well: not unique there.
+			untypedRange = true
+		case ok:
 			live = append(live, i)
 		}
 	}
 	switch len(live) {
 	case 0:
-		return -1, false
+		return -1, untypedRange
 	case 1:
 		return live[0], false
 	}

@@ -55,6 +55,8 @@ func parseText(env *Env, t Type, s string) (any, error) {
 		return parseGeometric(t, s)
 	case OidInet, OidCidr:
 		return parseInet(t, s)
+	case OidInt4Range, OidNumRange, OidTsRange, OidTstzRange, OidDateRange, OidInt8Range:
+		return parseRange(env, t, s)
 	case OidTID:
 		return parseTID(t, s)
 	case OidXID:
@@ -156,6 +158,8 @@ func formatText(env *Env, t Type, v any) string {
 		return strconv.FormatUint(uint64(x), 10)
 	case Inet:
 		return formatInet(x, t.Oid == OidCidr)
+	case Range:
+		return formatRange(env, t, x)
 	}
 	if s, ok := formatGeometric(env, v); ok {
 		return s

@@ -73,6 +73,12 @@ var typeInfos = map[Oid]typeInfo{
 	OidXID:          {"xid", "xid", 4, CategoryUser, false},
 	OidInet:         {"inet", "inet", -1, CategoryNetwork, true},
 	OidCidr:         {"cidr", "cidr", -1, CategoryNetwork, false},
+	OidInt4Range:    {"int4range", "int4range", -1, CategoryRange, false},
+	OidNumRange:     {"numrange", "numrange", -1, CategoryRange, false},
+	OidTsRange:      {"tsrange", "tsrange", -1, CategoryRange, false},
+	OidTstzRange:    {"tstzrange", "tstzrange", -1, CategoryRange, false},
+	OidDateRange:    {"daterange", "daterange", -1, CategoryRange, false},
+	OidInt8Range:    {"int8range", "int8range", -1, CategoryRange, false},
 }
 
 // typeInfoOf returns the pg_type row of oid; unknown OIDs get a user-category
@@ -132,6 +138,8 @@ var typeNames = map[string]Oid{
 	"point":    OidPoint, "lseg": OidLseg, "path": OidPath, "box": OidBox, "polygon": OidPolygon, "line": OidLine,
 	"circle": OidCircle, "tid": OidTID, "xid": OidXID,
 	"inet": OidInet, "cidr": OidCidr,
+	"int4range": OidInt4Range, "int8range": OidInt8Range, "numrange": OidNumRange, "tsrange": OidTsRange,
+	"tstzrange": OidTstzRange, "daterange": OidDateRange,
 }
 
 // unsupportedTypeNames are PostgreSQL types fickle does not implement: they
@@ -140,8 +148,8 @@ var unsupportedTypeNames = map[string]bool{
 	"timetz": true, "time with time zone": true,
 	"bit": true, "varbit": true, "bit varying": true, "money": true,
 	"macaddr": true, "macaddr8": true, "xml": true, "tsvector": true, "tsquery": true,
-	"int4range": true, "int8range": true, "numrange": true, "tsrange": true, "tstzrange": true,
-	"daterange": true, "pg_lsn": true, "txid_snapshot": true, "cstring": true,
+	"int4multirange": true, "int8multirange": true, "nummultirange": true, "tsmultirange": true,
+	"tstzmultirange": true, "datemultirange": true, "anyrange": true, "anymultirange": true, "pg_lsn": true, "txid_snapshot": true, "cstring": true,
 }
 
 func typeByOid(oid Oid) (Type, bool) {

@@ -1,0 +1,101 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgtype"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// Ranges travel in binary as range_send writes them, and binary input
+// checks and canonicalizes them as text input does.
+func TestRangeValuesInBinary(t *testing.T) {
+	cases := []struct {
+		oid  types.Oid
+		text string
+		wire []byte
+	}{
+		{types.OidInt4Range, "[1,5)", []byte{0x02, 0, 0, 0, 4, 0, 0, 0, 1, 0, 0, 0, 4, 0, 0, 0, 5}},
+		{types.OidInt4Range, "empty", []byte{0x01}},
+		{types.OidInt8Range, "(,3)", []byte{0x08, 0, 0, 0, 8, 0, 0, 0, 0, 0, 0, 0, 3}},
+		{types.OidInt4Range, "(,)", []byte{0x18}},
+	}
+	for _, c := range cases {
+		typ := types.Type{Oid: c.oid, Typmod: -1}
+		v, err := types.ParseText(typ, c.text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := appendBinaryValue(nil, uint32(c.oid), v)
+		if err != nil || !reflect.DeepEqual(got, c.wire) {
+			t.Errorf("%s: sent %v, %v; want %v", c.text, got, err, c.wire)
+		}
+		back, err := decodeBinaryValue(uint32(c.oid), c.wire)
+		if err != nil || types.FormatText(typ, back, nil) != c.text {
+			t.Errorf("%s: received %v, %v", c.text, back, err)
+		}
+	}
+	closed := []byte{0x06, 0, 0, 0, 4, 0, 0, 0, 1, 0, 0, 0, 4, 0, 0, 0, 5}
+	if v, err := decodeBinaryValue(uint32(types.OidInt4Range), closed); err != nil ||
+		types.FormatText(types.Type{Oid: types.OidInt4Range, Typmod: -1}, v, nil) != "[1,6)" {
+		t.Errorf("[1,5] received as %v, %v; want [1,6)", v, err)
+	}
+	backwards := []byte{0x02, 0, 0, 0, 4, 0, 0, 0, 5, 0, 0, 0, 4, 0, 0, 0, 1}
+	if _, err := decodeBinaryValue(uint32(types.OidInt4Range), backwards); pgerror.GetCode(err) != pgerror.DataException {
+		t.Errorf("[5,1) received: error %v, want 22000", err)
+	}
+	for _, bad := range [][]byte{{}, {0x02, 0, 0, 0, 4, 0, 0, 0, 1}, {0x01, 0}} {
+		if _, err := decodeBinaryValue(uint32(types.OidInt4Range), bad); err == nil {
+			t.Errorf("%v accepted", bad)
+		}
+	}
+}
+
+// pgx reads and writes the range types and arrays of them in binary, in
+// every query mode.
+func TestPgxRanges(t *testing.T) {
+	srv := startSQLServer(t, Config{})
+	for _, mode := range execModes {
+		t.Run(mode.String(), func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			conn := connectPgx(t, srv.DSN("tester", "fickle"), mode)
+			table := fmt.Sprintf("r_%d", int(mode))
+			if _, err := conn.Exec(ctx, "CREATE TABLE "+table+" (id int PRIMARY KEY, seats int4range, during tstzrange, amount numrange)"); err != nil {
+				t.Fatal(err)
+			}
+			seats := pgtype.Range[pgtype.Int4]{Lower: pgtype.Int4{Int32: 1, Valid: true}, Upper: pgtype.Int4{Int32: 4, Valid: true},
+				LowerType: pgtype.Inclusive, UpperType: pgtype.Inclusive, Valid: true}
+			from := time.Date(2020, 1, 1, 10, 0, 0, 0, time.UTC)
+			during := pgtype.Range[pgtype.Timestamptz]{Lower: pgtype.Timestamptz{Time: from, Valid: true},
+				LowerType: pgtype.Inclusive, UpperType: pgtype.Unbounded, Valid: true}
+			if _, err := conn.Exec(ctx, "INSERT INTO "+table+" VALUES (1, $1, $2, '[1.5,2)')", seats, during); err != nil {
+				t.Fatal(err)
+			}
+			var gotSeats pgtype.Range[pgtype.Int4]
+			var gotDuring pgtype.Range[pgtype.Timestamptz]
+			var text string
+			err := conn.QueryRow(ctx, "SELECT seats, during, seats::text FROM "+table+" WHERE seats @> $1::int4", 4).Scan(&gotSeats, &gotDuring, &text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if text != "[1,5)" || gotSeats.Lower.Int32 != 1 || gotSeats.Upper.Int32 != 5 || gotSeats.UpperType != pgtype.Exclusive {
+				t.Errorf("seats = %+v (%s), want [1,5)", gotSeats, text)
+			}
+			if !gotDuring.Lower.Time.Equal(from) || gotDuring.UpperType != pgtype.Unbounded {
+				t.Errorf("during = %+v", gotDuring)
+			}
+			var list []pgtype.Range[pgtype.Int4]
+			err = conn.QueryRow(ctx, "SELECT array_append($1::int4range[], 'empty')", []pgtype.Range[pgtype.Int4]{seats}).Scan(&list)
+			if err != nil || len(list) != 2 || list[0].Upper.Int32 != 5 || list[1].LowerType != pgtype.Empty {
+				t.Errorf("int4range[] = %+v, %v; want {[1,5),empty}", list, err)
+			}
+		})
+	}
+}
