@@ -683,6 +683,9 @@ func (d *ddl) renameColumn(rs *pg_query.RenameStmt, t *tableDesc, recursing bool
 	if v := d.viewReadingColumn(t, rs.Subname); v != nil {
 		return pgerror.Unsupported(fmt.Sprintf("RENAME COLUMN of a column that view %s reads", v.name))
 	}
+	if mv := d.matviewReadingColumn(t, rs.Subname); mv != nil {
+		return pgerror.Unsupported(fmt.Sprintf("RENAME COLUMN of a column that materialized view %s reads", mv.name))
+	}
 	for _, p := range nt.policies {
 		if p.using != nil && containsSubLink(p.using) || p.check != nil && containsSubLink(p.check) {
 			return pgerror.Unsupported(fmt.Sprintf("RENAME COLUMN of a table whose policy %s has a subquery", p.name))
