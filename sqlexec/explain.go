@@ -157,6 +157,9 @@ func (b *binder) explainPlan(st *Statement, es *pg_query.ExplainStmt) (*stmtPlan
 		p.writes, p.table, p.predicate, p.noTxn = inner.writes, inner.table, inner.predicate, inner.noTxn
 	}
 	p.exec = func(x *execCtx) (*Result, error) {
+		if skip := createAsSkipped(x, es.Query.GetCreateTableAsStmt()); skip != nil {
+			return skip, nil
+		}
 		var stats planStats
 		var execution time.Duration
 		if o.analyze {

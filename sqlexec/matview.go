@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -141,6 +142,10 @@ func (b *binder) refreshMatviewPlan(rs *pg_query.RefreshMatViewStmt) (*stmtPlan,
 			var err error
 			if rows, err = q.run(x); err != nil {
 				return nil, err
+			}
+			if cur, _ := x.s.catalog(); rs.Concurrent && !slices.ContainsFunc(cur.tables[t.oid].indexes, concurrentRefreshIndex) {
+				// The query dropped the index (a function it calls can).
+				return nil, pgerror.New(pgerror.InternalError, "could not find suitable unique index on materialized view")
 			}
 			check := uniqueIndexDuplicates
 			if rs.Concurrent {
@@ -314,24 +319,27 @@ func sortedMatviews(c *catalog) []*tableDesc {
 // such a column is refused.
 func (d *ddl) matviewReadingColumn(t *tableDesc, name string) *tableDesc {
 	for _, mv := range sortedMatviews(d.cat) {
-		if !slices.Contains(mv.matview.deps, t.oid) {
-			continue
-		}
-		found := false
-		walk(mv.matview.query, func(n *pg_query.Node) bool {
-			if cr := n.GetColumnRef(); cr != nil {
-				last := cr.Fields[len(cr.Fields)-1]
-				if last.GetAStar() != nil || last.GetString_().GetSval() == name {
-					found = true
-				}
-			}
-			return !found
-		})
-		if found {
+		if slices.Contains(mv.matview.deps, t.oid) && queryNamesColumn(mv.matview.query, name) {
 			return mv
 		}
 	}
 	return nil
+}
+
+// queryNamesColumn reports whether query has a column reference called name
+// or one that takes all columns (*).
+func queryNamesColumn(query *pg_query.Node, name string) bool {
+	found := false
+	walk(query, func(n *pg_query.Node) bool {
+		if cr := n.GetColumnRef(); cr != nil {
+			last := cr.Fields[len(cr.Fields)-1]
+			if last.GetAStar() != nil || last.GetString_().GetSval() == name {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // alterMatview runs the ALTER MATERIALIZED VIEW statements fickle supports
@@ -382,10 +390,7 @@ func (d *ddl) alterMatview(n *pg_query.Node) (done bool, err error) {
 		rs := proto.Clone(v.RenameStmt).(*pg_query.RenameStmt)
 		if rs.RenameType == pg_query.ObjectType_OBJECT_MATVIEW || rs.RenameType == pg_query.ObjectType_OBJECT_TABLE {
 			rs.RenameType = pg_query.ObjectType_OBJECT_TABLE
-			if err := d.rename(rs); err != nil {
-				return true, err
-			}
-			return true, d.requalifyReaders(t)
+			return true, d.rename(rs)
 		}
 		if rs.RenameType != pg_query.ObjectType_OBJECT_COLUMN {
 			return false, nil
@@ -501,4 +506,73 @@ func matviewAsView(t *tableDesc) *viewDesc {
 // it where that refuses.
 func matviewCatalogDefinition(s *Session, c *catalog, t *tableDesc) string {
 	return catalogViewDefinition(s, c, matviewAsView(t))
+}
+
+// createAsSkipped is the result of EXPLAIN of CREATE TABLE AS or CREATE
+// MATERIALIZED VIEW ... IF NOT EXISTS when the relation exists: as
+// PostgreSQL's, no plan, only the NOTICE; nil otherwise.
+func createAsSkipped(x *execCtx, cs *pg_query.CreateTableAsStmt) *Result {
+	if cs == nil || !cs.IfNotExists || cs.Into.Rel.Relpersistence == "t" || cs.Into.Rel.Schemaname == "pg_temp" {
+		return nil // a temporary schema may not exist yet: the statement finds out
+	}
+	c, _ := x.s.catalog()
+	d := &ddl{s: x.s, cat: c}
+	rel := cs.Into.Rel
+	schema, err := d.relationSchema(rel.Schemaname, rel.Relname, false)
+	if err != nil || !d.relationExists(schema, rel.Relname) {
+		return nil
+	}
+	d.notice(pgerror.DuplicateTable, "relation \"%s\" already exists, skipping", rel.Relname)
+	return &Result{Tag: "EXPLAIN", Notices: d.notices}
+}
+
+// renameMatviewColumnRefs makes the queries of the materialized views that
+// read column from of t name it to, as RENAME COLUMN renames it (their
+// queries keep column names, where PostgreSQL's keep numbers). It does so
+// only where every column reference of the query can only be t's: the
+// query reads t alone, without subqueries, WITH queries, functions in
+// FROM or column aliases in FROM, and no output column is called from or
+// to; it refuses the rename (0A000) for any other view that reads t.
+func (d *ddl) renameMatviewColumnRefs(t *tableDesc, from, to string) error {
+	for _, mv := range sortedMatviews(d.cat) {
+		if !slices.Contains(mv.matview.deps, t.oid) {
+			continue
+		}
+		simple := true
+		for _, dep := range mv.matview.deps {
+			simple = simple && dep == t.oid
+		}
+		walk(mv.matview.query, func(n *pg_query.Node) bool {
+			switch {
+			case n.GetRangeSubselect() != nil, n.GetWithClause() != nil, n.GetSubLink() != nil, n.GetRangeFunction() != nil:
+				simple = false
+			case n.GetRangeVar() != nil && n.GetRangeVar().Alias != nil && len(n.GetRangeVar().Alias.Colnames) > 0:
+				simple = false
+			case n.GetResTarget() != nil && (n.GetResTarget().Name == from || n.GetResTarget().Name == to):
+				simple = false
+			}
+			return simple
+		})
+		if !simple {
+			if queryNamesColumn(mv.matview.query, from) {
+				return pgerror.Unsupported(fmt.Sprintf("RENAME COLUMN of a column that materialized view %s may read", mv.name))
+			}
+			continue
+		}
+		q := proto.Clone(mv.matview.query).(*pg_query.Node)
+		walk(q, func(n *pg_query.Node) bool {
+			if cr := n.GetColumnRef(); cr != nil {
+				if s := cr.Fields[len(cr.Fields)-1].GetString_(); s != nil && s.Sval == from {
+					s.Sval = to
+				}
+			}
+			return true
+		})
+		nt := mv.clone()
+		def := *mv.matview
+		def.query = q
+		nt.matview = &def
+		d.cat.putTable(nt)
+	}
+	return nil
 }
