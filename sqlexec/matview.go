@@ -118,10 +118,11 @@ func (b *binder) refreshMatviewPlan(rs *pg_query.RefreshMatViewStmt) (*stmtPlan,
 		lock = isolation.TableLockExclusive
 	}
 	b.useTable(t, lock)
+	owner := relationOwner(b.cat, aclTable, t.oid)
 	var q *selectPlan
 	if !rs.SkipData {
 		saved := b.privRole
-		b.privRole = t.owner
+		b.privRole = owner
 		q, err = b.selectNode(nil, t.matview.query, nil)
 		b.privRole = saved
 		if err != nil {
@@ -139,8 +140,10 @@ func (b *binder) refreshMatviewPlan(rs *pg_query.RefreshMatViewStmt) (*stmtPlan,
 	pl := &stmtPlan{writes: tag, exec: func(x *execCtx) (*Result, error) {
 		var rows [][]any
 		if q != nil {
+			// The query runs as the view's owner (current_user, the
+			// functions it calls), as PostgreSQL's REFRESH does.
 			var err error
-			if rows, err = q.run(x); err != nil {
+			if rows, err = runAsOwner(x, owner, q); err != nil {
 				return nil, err
 			}
 			if cur, _ := x.s.catalog(); rs.Concurrent && !slices.ContainsFunc(cur.tables[t.oid].indexes, concurrentRefreshIndex) {
@@ -177,6 +180,15 @@ func (b *binder) refreshMatviewPlan(rs *pg_query.RefreshMatViewStmt) (*stmtPlan,
 		pl.node = q.node
 	}
 	return pl, nil
+}
+
+// runAsOwner runs q with role owner as current_user.
+func runAsOwner(x *execCtx, owner uint32, q *selectPlan) ([][]any, error) {
+	name, _ := catalogNames{s: x.s}.roleName(owner)
+	outer := x.s.definer
+	x.s.definer = unquoteIdent(name)
+	defer func() { x.s.definer = outer }()
+	return q.run(x)
 }
 
 // setMatviewPopulated sets relispopulated of the materialized view oid.
