@@ -588,3 +588,13 @@ func (d *ddl) renameMatviewColumnRefs(t *tableDesc, from, to string) error {
 	}
 	return nil
 }
+
+// matviewsAsViews lists the catalog's materialized views as views
+// (matviewAsView), for the catalog rows of their _RETURN rules.
+func matviewsAsViews(c *catalog) []*viewDesc {
+	var out []*viewDesc
+	for _, t := range sortedMatviews(c) {
+		out = append(out, matviewAsView(t))
+	}
+	return out
+}

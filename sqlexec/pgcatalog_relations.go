@@ -122,7 +122,7 @@ func relationRows(c *catalog) []relationRow {
 		}
 		out = append(out, relationRow{oid: t.oid, name: t.name, namespace: schemaOID(c, t.schema), kind: kind, rowType: int64(rowTypeOID(t.oid)),
 			am: am, tuples: -1, hasIndex: len(t.indexes) > 0 || t.pk != nil, natts: len(t.cols) + len(t.droppedCols), checks: len(t.checks),
-			triggers: len(t.fks) > 0 || referenced[t.oid] || len(t.triggers) > 0, rules: len(t.rules) > 0, temp: isTempSchema(t.schema), unlogged: t.unlogged,
+			triggers: len(t.fks) > 0 || referenced[t.oid] || len(t.triggers) > 0, rules: len(t.rules) > 0 || t.matview != nil, temp: isTempSchema(t.schema), unlogged: t.unlogged,
 			subclass: parents[t.oid], partition: t.bound != nil, bound: partBoundText(t), rowSecurity: t.rowSecurity, forceRowSecurity: t.forceRowSecurity,
 			options: t.options, unpopulated: t.matview != nil && !t.matview.populated})
 		if toast := toastRelationRows(t); toast != nil {

@@ -19,7 +19,7 @@ func init() {
 			{"ev_qual", text}, {"ev_action", text}},
 		rows: func(s *Session, c *catalog) [][]any {
 			var out [][]any
-			for _, v := range sortedViews(c) {
+			for _, v := range append(sortedViews(c), matviewsAsViews(c)...) {
 				// The rule has no OID of its own in fickle: the view's,
 				// in the synthesized range, keeps it unique.
 				out = append(out, []any{int64(synthesizedOID(v.oid, 62)), "_RETURN", int64(v.oid), "1", "O", true, nil,
@@ -102,7 +102,7 @@ func init() {
 		if def, ok, err := userRuleDef(x.s, c, a[0].(int64), pretty); ok {
 			return def, err
 		}
-		for _, v := range sortedViews(c) {
+		for _, v := range append(sortedViews(c), matviewsAsViews(c)...) {
 			if int64(synthesizedOID(v.oid, 62)) != a[0].(int64) {
 				continue
 			}
