@@ -864,6 +864,9 @@ func (b *binder) createTableAsPlan(cs *pg_query.CreateTableAsStmt, full string) 
 		tag = "CREATE MATERIALIZED VIEW"
 	}
 	temp := into.Rel.Relpersistence == "t" || into.Rel.Schemaname == "pg_temp"
+	if matview && temp {
+		return nil, pgerror.Unsupported("materialized views in a temporary schema")
+	}
 	oc, err := onCommitAction(into.OnCommit, temp)
 	if err != nil {
 		return nil, err
