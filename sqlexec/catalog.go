@@ -166,6 +166,9 @@ type tableDesc struct {
 	// SECURITY; policies are the table's policies in name order (rls.go).
 	rowSecurity, forceRowSecurity bool
 	policies                      []*policyDesc
+	// matview makes the table a materialized view (relkind m, matview.go):
+	// its rows are what its stored query returned at the last refresh.
+	matview *matviewDef
 }
 
 type columnDesc struct {

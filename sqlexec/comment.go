@@ -96,14 +96,22 @@ func (d *ddl) comment(cs *pg_query.CommentStmt) error {
 		}
 		d.cat.setComment(commentKey{classOID: oidPgNamespace, objOID: sc.oid}, cs.Comment)
 		return nil
-	case pg_query.ObjectType_OBJECT_TABLE, pg_query.ObjectType_OBJECT_INDEX, pg_query.ObjectType_OBJECT_SEQUENCE, pg_query.ObjectType_OBJECT_VIEW:
+	case pg_query.ObjectType_OBJECT_TABLE, pg_query.ObjectType_OBJECT_INDEX, pg_query.ObjectType_OBJECT_SEQUENCE, pg_query.ObjectType_OBJECT_VIEW,
+		pg_query.ObjectType_OBJECT_MATVIEW:
 		parts := strs(cs.Object.GetList().GetItems())
 		oid, kind, err := d.commentRelation(parts)
 		if err != nil {
 			return err
 		}
 		want := map[pg_query.ObjectType]relationKind{pg_query.ObjectType_OBJECT_TABLE: relTable, pg_query.ObjectType_OBJECT_INDEX: relIndex,
-			pg_query.ObjectType_OBJECT_SEQUENCE: relSequence, pg_query.ObjectType_OBJECT_VIEW: relView}[cs.Objtype]
+			pg_query.ObjectType_OBJECT_SEQUENCE: relSequence, pg_query.ObjectType_OBJECT_VIEW: relView, pg_query.ObjectType_OBJECT_MATVIEW: relTable}[cs.Objtype]
+		if t := d.cat.tables[uint32(oid)]; kind == relTable && t != nil && (t.matview != nil) != (cs.Objtype == pg_query.ObjectType_OBJECT_MATVIEW) {
+			what := map[bool]string{true: "a materialized view", false: "a table"}[cs.Objtype == pg_query.ObjectType_OBJECT_MATVIEW]
+			return pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not %s", parts[len(parts)-1], what)
+		}
+		if kind != want && cs.Objtype == pg_query.ObjectType_OBJECT_MATVIEW {
+			return pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not a materialized view", parts[len(parts)-1])
+		}
 		if kind != want {
 			article := map[relationKind]string{relTable: "a table", relIndex: "an index", relSequence: "a sequence", relView: "a view"}[want]
 			return pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not %s", parts[len(parts)-1], article)

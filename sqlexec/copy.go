@@ -72,6 +72,13 @@ func (b *binder) copyPlan(cs *pg_query.CopyStmt) (*stmtPlan, error) {
 	cp := &copyPlan{opts: opts}
 	var cols []outCol
 	if cs.Relation != nil {
+		if mv := b.s.lookupTable(b.cat, cs.Relation.Schemaname, cs.Relation.Relname); mv != nil && mv.matview != nil {
+			if cs.IsFrom {
+				return nil, pgerror.Newf(pgerror.WrongObjectType, "cannot copy to materialized view \"%s\"", mv.name)
+			}
+			return nil, pgerror.Newf(pgerror.WrongObjectType, "cannot copy from materialized view \"%s\"", mv.name).
+				WithHint("Try the COPY (SELECT ...) TO variant.")
+		}
 		t, err := b.targetTable(cs.Relation)
 		if err != nil {
 			return nil, err

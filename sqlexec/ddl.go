@@ -87,6 +87,8 @@ func ddlTag(n *pg_query.Node) string {
 			return "DROP EXTENSION"
 		case pg_query.ObjectType_OBJECT_FOREIGN_TABLE:
 			return "DROP FOREIGN TABLE"
+		case pg_query.ObjectType_OBJECT_MATVIEW:
+			return "DROP MATERIALIZED VIEW"
 		}
 		return "DROP TABLE"
 	case *pg_query.Node_AlterTableStmt:
@@ -99,6 +101,8 @@ func ddlTag(n *pg_query.Node) string {
 			return "ALTER VIEW"
 		case pg_query.ObjectType_OBJECT_FOREIGN_TABLE:
 			return "ALTER FOREIGN TABLE"
+		case pg_query.ObjectType_OBJECT_MATVIEW:
+			return "ALTER MATERIALIZED VIEW"
 		}
 		return "ALTER TABLE"
 	case *pg_query.Node_IndexStmt:
@@ -120,6 +124,9 @@ func ddlTag(n *pg_query.Node) string {
 	case *pg_query.Node_AlterOwnerStmt:
 		return "ALTER " + strings.ReplaceAll(strings.TrimPrefix(v.AlterOwnerStmt.ObjectType.String(), "OBJECT_"), "_", " ")
 	case *pg_query.Node_AlterObjectSchemaStmt:
+		if v.AlterObjectSchemaStmt.ObjectType == pg_query.ObjectType_OBJECT_MATVIEW {
+			return "ALTER MATERIALIZED VIEW"
+		}
 		return "ALTER " + strings.ReplaceAll(strings.TrimPrefix(v.AlterObjectSchemaStmt.ObjectType.String(), "OBJECT_"), "_", " ")
 	case *pg_query.Node_AlterFunctionStmt:
 		return "ALTER " + strings.TrimPrefix(v.AlterFunctionStmt.Objtype.String(), "OBJECT_")
@@ -140,9 +147,14 @@ func ddlTag(n *pg_query.Node) string {
 			return "ALTER TRIGGER"
 		case pg_query.ObjectType_OBJECT_FOREIGN_TABLE:
 			return "ALTER FOREIGN TABLE"
+		case pg_query.ObjectType_OBJECT_MATVIEW:
+			return "ALTER MATERIALIZED VIEW"
 		case pg_query.ObjectType_OBJECT_COLUMN:
-			if v.RenameStmt.RelationType == pg_query.ObjectType_OBJECT_FOREIGN_TABLE {
+			switch v.RenameStmt.RelationType {
+			case pg_query.ObjectType_OBJECT_FOREIGN_TABLE:
 				return "ALTER FOREIGN TABLE"
+			case pg_query.ObjectType_OBJECT_MATVIEW:
+				return "ALTER MATERIALIZED VIEW"
 			}
 		}
 		return "ALTER TABLE"
@@ -280,6 +292,9 @@ func (d *ddl) dropStoreTable(t *tableDesc) {
 }
 
 func (d *ddl) run(n *pg_query.Node, full string) error {
+	if done, err := d.alterMatview(n); done {
+		return err
+	}
 	switch v := n.Node.(type) {
 	case *pg_query.Node_CreateStmt:
 		return d.createTable(v.CreateStmt, full)

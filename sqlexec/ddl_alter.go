@@ -649,7 +649,7 @@ func (d *ddl) rename(rs *pg_query.RenameStmt) error {
 		delete(d.cat.schemas[t.schema].tables, t.name)
 		nt.name = rs.Newname
 		d.cat.putTable(nt)
-		return nil
+		return d.requalifyReaders(t)
 	}
 	return d.renameColumn(rs, nt, false)
 }
@@ -682,6 +682,9 @@ func (d *ddl) renameColumn(rs *pg_query.RenameStmt, t *tableDesc, recursing bool
 	}
 	if v := d.viewReadingColumn(t, rs.Subname); v != nil {
 		return pgerror.Unsupported(fmt.Sprintf("RENAME COLUMN of a column that view %s reads", v.name))
+	}
+	if err := d.renameMatviewColumnRefs(t, rs.Subname, rs.Newname); err != nil {
+		return err
 	}
 	for _, p := range nt.policies {
 		if p.using != nil && containsSubLink(p.using) || p.check != nil && containsSubLink(p.check) {

@@ -51,6 +51,9 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 		for _, o := range ds.Objects {
 			schema, name := objectName(o)
 			t := d.s.lookupTable(d.cat, schema, name)
+			if t != nil && t.matview != nil {
+				return notMatviewError(name, "table")
+			}
 			if t == nil {
 				if d.s.lookupView(d.cat, schema, name) != nil {
 					return pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not a table", name).WithHint("Use DROP VIEW to remove a view.")
@@ -216,6 +219,8 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 		return nil
 	case pg_query.ObjectType_OBJECT_VIEW:
 		return d.dropViews(ds)
+	case pg_query.ObjectType_OBJECT_MATVIEW:
+		return d.dropMatviews(ds)
 	}
 	return pgerror.Unsupported("DROP " + strings.TrimPrefix(ds.RemoveType.String(), "OBJECT_"))
 }
@@ -418,7 +423,11 @@ func (d *ddl) dropTables(ts []*tableDesc, cascade bool) error {
 			}
 		}
 	}
-	return d.dropDependentViews("table", oids, cascade, func() {
+	kind := "table"
+	if len(ts) > 0 && ts[0].matview != nil {
+		kind = "materialized view"
+	}
+	return d.dropDependentViews(kind, oids, cascade, func() {
 		for _, t := range ts {
 			d.dropTable(t)
 		}
@@ -721,6 +730,11 @@ func (b *binder) truncatePlan(ts *pg_query.TruncateStmt) (*stmtPlan, error) {
 	var tables []*tableDesc
 	in := map[uint32]bool{}
 	for _, r := range ts.Relations {
+		if rv := r.GetRangeVar(); rv != nil {
+			if mv := b.s.lookupTable(b.cat, rv.Schemaname, rv.Relname); mv != nil && mv.matview != nil {
+				return nil, pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not a table", mv.name)
+			}
+		}
 		t, err := b.targetTable(r.GetRangeVar())
 		if err != nil {
 			return nil, err
@@ -830,28 +844,43 @@ func selectIntoTable(st *pg_query.SelectStmt) *pg_query.CreateTableAsStmt {
 		Objtype: pg_query.ObjectType_OBJECT_TABLE}
 }
 
-// createTableAsPlan compiles CREATE TABLE ... AS SELECT and SELECT INTO: the
-// table is created with the query's column names and types, then filled
-// through the transaction.
+// createTableAsPlan compiles CREATE TABLE ... AS SELECT, SELECT INTO and
+// CREATE MATERIALIZED VIEW: the table is created with the query's column
+// names and types, then filled through the transaction.
 func (b *binder) createTableAsPlan(cs *pg_query.CreateTableAsStmt, full string) (*stmtPlan, error) {
-	if cs.Objtype != pg_query.ObjectType_OBJECT_TABLE {
-		return nil, pgerror.Unsupported("CREATE MATERIALIZED VIEW")
+	matview := cs.Objtype == pg_query.ObjectType_OBJECT_MATVIEW
+	if cs.Objtype != pg_query.ObjectType_OBJECT_TABLE && !matview {
+		return nil, pgerror.Unsupported("CREATE " + strings.TrimPrefix(cs.Objtype.String(), "OBJECT_") + " AS")
 	}
 	into := cs.Into
+	if matview && into.Rel.Relpersistence == "u" {
+		return nil, pgerror.New(pgerror.FeatureNotSupported, "materialized views cannot be unlogged")
+	}
+	tag := "CREATE TABLE AS"
+	if matview {
+		tag = "CREATE MATERIALIZED VIEW"
+	}
 	temp := into.Rel.Relpersistence == "t" || into.Rel.Schemaname == "pg_temp"
+	if matview && temp {
+		return nil, pgerror.Unsupported("materialized views in a temporary schema")
+	}
 	oc, err := onCommitAction(into.OnCommit, temp)
 	if err != nil {
 		return nil, err
 	}
+	mark := len(b.perms)
 	q, err := b.selectNode(nil, cs.Query, nil)
 	if err != nil {
 		return nil, err
+	}
+	if into.SkipData {
+		b.perms = withoutUnpopulatedChecks(b.perms, mark)
 	}
 	names := strs(into.ColNames)
 	if len(names) > len(q.cols) {
 		return nil, pgerror.New(pgerror.SyntaxError, "too many column names were specified")
 	}
-	return &stmtPlan{writes: "CREATE TABLE AS", node: q.node, exec: func(x *execCtx) (*Result, error) {
+	return &stmtPlan{writes: tag, node: q.node, exec: func(x *execCtx) (*Result, error) {
 		before, _ := x.s.catalog()
 		var t *tableDesc
 		d, err := x.s.runDDL(x, func(d *ddl) error {
@@ -898,6 +927,11 @@ func (b *binder) createTableAsPlan(cs *pg_query.CreateTableAsStmt, full string) 
 				}
 				nt.cols = append(nt.cols, &columnDesc{name: name, typ: typ, attnum: int16(i + 1), collation: coll})
 			}
+			if matview {
+				if nt.matview, err = d.newMatviewDef(cs.Query, !into.SkipData); err != nil {
+					return err
+				}
+			}
 			if err := d.createStoreTable(nt); err != nil {
 				return err
 			}
@@ -909,10 +943,10 @@ func (b *binder) createTableAsPlan(cs *pg_query.CreateTableAsStmt, full string) 
 			return nil, err
 		}
 		if t == nil {
-			return &Result{Tag: "CREATE TABLE AS", Notices: d.notices}, nil
+			return &Result{Tag: tag, Notices: d.notices}, nil
 		}
 		if into.SkipData {
-			return &Result{Tag: "CREATE TABLE AS"}, nil
+			return &Result{Tag: tag}, nil
 		}
 		qx := *x
 		qx.systemCatalog = before

@@ -333,7 +333,9 @@ func (d *ddl) dropViews(ds *pg_query.DropStmt) error {
 		schema, name := objectName(o)
 		v := d.s.lookupView(d.cat, schema, name)
 		if v == nil {
-			if t := d.s.lookupTable(d.cat, schema, name); t != nil {
+			if t := d.s.lookupTable(d.cat, schema, name); t != nil && t.matview != nil {
+				return notMatviewError(name, "view")
+			} else if t != nil {
 				return pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not a view", name).WithHint("Use DROP TABLE to remove a table.")
 			}
 			if ds.MissingOk {
@@ -368,6 +370,7 @@ func (d *ddl) dropDependentViews(kind string, oids []uint32, cascade bool, drop 
 		dropping[o] = true
 	}
 	var dependents []*viewDesc
+	var matviews []*tableDesc // materialized views among the dependents (matview.go)
 	for changed := true; changed; {
 		changed = false
 		for _, v := range sortedViews(d.cat) {
@@ -382,17 +385,24 @@ func (d *ddl) dropDependentViews(kind string, oids []uint32, cascade bool, drop 
 				}
 			}
 		}
+		for _, mv := range sortedMatviews(d.cat) {
+			if !dropping[mv.oid] && slices.ContainsFunc(mv.matview.deps, func(o uint32) bool { return dropping[o] }) {
+				dropping[mv.oid], changed = true, true
+				matviews = append(matviews, mv)
+				dependents = append(dependents, matviewAsView(mv))
+			}
+		}
 	}
 	if len(dependents) > 0 {
 		first := dependents[0]
 		if !cascade {
 			_, depName, _ := relationByOid(d.cat, int64(firstDep(first, oids)))
 			return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop %s %s because other objects depend on it", kind, depName).
-				WithDetail("view %s depends on %s %s", first.name, kind, depName).
+				WithDetail("%s %s depends on %s %s", dependentKind(d.cat, first), first.name, kind, depName).
 				WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 		}
 		for _, v := range dependents {
-			d.notice(pgerror.SuccessfulCompletion, "drop cascades to view %s", v.name)
+			d.notice(pgerror.SuccessfulCompletion, "drop cascades to %s %s", dependentKind(d.cat, v), v.name)
 		}
 	}
 	dropRules, err := d.dependentRules(kind, dropping, cascade)
@@ -403,8 +413,21 @@ func (d *ddl) dropDependentViews(kind string, oids []uint32, cascade bool, drop 
 	for _, v := range dependents {
 		d.dropView(v)
 	}
+	for _, mv := range matviews {
+		d.dropTable(mv)
+	}
 	dropRules()
 	return nil
+}
+
+// dependentKind names a dependent of dropDependentViews as PostgreSQL's
+// messages do: "view", or "materialized view" for one that stands for a
+// materialized view (matviewAsView).
+func dependentKind(c *catalog, v *viewDesc) string {
+	if t := c.tables[v.oid]; t != nil && t.matview != nil {
+		return "materialized view"
+	}
+	return "view"
 }
 
 // firstDep is the first of oids that v reads, or its first dependency.

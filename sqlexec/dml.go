@@ -29,6 +29,9 @@ func (b *binder) targetTable(rv *pg_query.RangeVar) (*tableDesc, error) {
 		}
 		return nil, b.errAt(pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(rv)), rv.Location)
 	}
+	if t.matview != nil {
+		return nil, b.errAt(pgerror.Newf(pgerror.WrongObjectType, "cannot change materialized view \"%s\"", t.name), rv.Location)
+	}
 	b.useTable(t, isolation.TableLockRowExclusive)
 	return t, nil
 }

@@ -208,6 +208,8 @@ func (b *binder) statement(st *Statement) (*stmtPlan, error) {
 		return b.truncatePlan(v.TruncateStmt)
 	case *pg_query.Node_CreateTableAsStmt:
 		return b.createTableAsPlan(v.CreateTableAsStmt, st.full)
+	case *pg_query.Node_RefreshMatViewStmt:
+		return b.refreshMatviewPlan(v.RefreshMatViewStmt)
 	case *pg_query.Node_VacuumStmt:
 		return b.vacuumPlan(v.VacuumStmt)
 	case *pg_query.Node_CheckPointStmt:

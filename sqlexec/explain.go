@@ -138,9 +138,13 @@ func (b *binder) explainPlan(st *Statement, es *pg_query.ExplainStmt) (*stmtPlan
 		return nil, pgerror.Unsupported("EXPLAIN DECLARE")
 	}
 	planStart := time.Now()
+	mark := len(b.perms)
 	inner, err := b.statement(&Statement{sql: st.sql, offset: st.offset, full: st.full, node: es.Query})
 	if err != nil {
 		return nil, err
+	}
+	if !o.analyze {
+		b.perms = withoutUnpopulatedChecks(b.perms, mark) // a plan that does not run reads no materialized view
 	}
 	if inner.node == nil {
 		return nil, pgerror.Unsupported("EXPLAIN of " + nodeKind(es.Query))
@@ -157,6 +161,9 @@ func (b *binder) explainPlan(st *Statement, es *pg_query.ExplainStmt) (*stmtPlan
 		p.writes, p.table, p.predicate, p.noTxn = inner.writes, inner.table, inner.predicate, inner.noTxn
 	}
 	p.exec = func(x *execCtx) (*Result, error) {
+		if skip := createAsSkipped(x, es.Query.GetCreateTableAsStmt()); skip != nil {
+			return skip, nil
+		}
 		var stats planStats
 		var execution time.Duration
 		if o.analyze {

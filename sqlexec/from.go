@@ -507,6 +507,9 @@ func (b *binder) fromLeaf(sc *scope, n *pg_query.Node) (*fromItem, []scopeCol, e
 		}
 		b.useTable(t, isolation.TableLockAccessShare)
 		b.requirePrivilege(t.oid, t.name, "table", 'r')
+		if t.matview != nil && !t.matview.populated {
+			b.perms = append(b.perms, permCheck{oid: t.oid, name: t.name, unpopulated: true})
+		}
 		it := &fromItem{name: alias, table: t, policyCmds: b.policyCommands(rv)}
 		if rv.Inh {
 			it.members = b.cat.inhMembers(t)

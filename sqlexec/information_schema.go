@@ -105,6 +105,9 @@ type infoColumn struct {
 func infoColumns(s *Session, c *catalog) []infoColumn {
 	var out []infoColumn
 	for _, t := range sortedTables(c) {
+		if t.matview != nil {
+			continue // information_schema leaves materialized views out
+		}
 		for i, col := range t.cols {
 			ic := infoColumn{schema: t.schema, table: t.name, name: col.name, pos: i + 1, typ: col.typ, notNull: col.notNull,
 				updatable: true, col: col}
@@ -200,6 +203,9 @@ func init() {
 			db := s.database()
 			var out [][]any
 			for _, t := range sortedTables(c) {
+				if t.matview != nil {
+					continue // information_schema leaves materialized views out
+				}
 				out = append(out, []any{db, t.schema, t.name, "BASE TABLE", nil, nil, nil, nil, nil, "YES", "NO", nil})
 			}
 			for _, v := range sortedViews(c) {

@@ -114,6 +114,9 @@ func (d *ddl) inheritParents(t *tableDesc, rvs []*pg_query.Node, temp bool) erro
 		if p == nil {
 			return pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(rv))
 		}
+		if p.matview != nil {
+			return pgerror.Newf(pgerror.WrongObjectType, "inherited relation \"%s\" is not a table or foreign table", p.name)
+		}
 		if p.part != nil {
 			if err := partitionPersistence(t, p, "create"); err != nil {
 				return err

@@ -241,6 +241,9 @@ func (b *binder) applyLocking(st *pg_query.SelectStmt, items []*fromItem) error 
 			case itemJoin:
 				return pgerror.Unsupported(lock.String() + " of the tables of a parenthesized join")
 			}
+			if it.table.matview != nil {
+				return pgerror.Newf(pgerror.WrongObjectType, "cannot lock rows in materialized view \"%s\"", it.table.name)
+			}
 			if it.lock == isolation.RowLockNone { // FOR UPDATE / SHARE needs UPDATE too, as in PostgreSQL
 				b.requirePrivilege(it.table.oid, it.table.name, "table", 'w')
 			}

@@ -149,6 +149,9 @@ func init() {
 			referenced := referencedTables(c)
 			var out [][]any
 			for _, t := range sortedTables(c) {
+				if t.matview != nil {
+					continue // in pg_matviews
+				}
 				owner, _ := catalogNames{s: s}.roleName(relationOwner(c, aclTable, t.oid))
 				out = append(out, []any{t.schema, t.name, unquoteIdent(owner), nil, len(t.indexes) > 0 || t.pk != nil, false,
 					len(t.fks) > 0 || referenced[t.oid], t.rowSecurity})

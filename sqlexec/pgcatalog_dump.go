@@ -267,7 +267,7 @@ func dependencyRows(s *Session, c *catalog) [][]any {
 			}
 		}
 	}
-	for _, v := range sortedViews(c) {
+	for _, v := range append(sortedViews(c), matviewsAsViews(c)...) {
 		rule := int64(synthesizedOID(v.oid, 62)) // pg_rewrite's OID for its _RETURN rule
 		// The rule depends on its view twice, as in PostgreSQL: internally,
 		// and as a relation its query's range table holds (OLD and NEW).

@@ -16,7 +16,7 @@ type relationRow struct {
 	oid       uint32
 	name      string
 	namespace int64
-	kind      string // relkind: r, p, i, I, S, v
+	kind      string // relkind: r, p, i, I, S, v, m
 	table     uint32 // an index's table
 	rowType   int64
 	am        int64
@@ -39,11 +39,14 @@ type relationRow struct {
 	// relforcerowsecurity (rls.go).
 	rowSecurity, forceRowSecurity bool
 	options                       []string // reloptions, name=value
+	// unpopulated is NOT relispopulated: a materialized view made or
+	// refreshed WITH NO DATA.
+	unpopulated bool
 }
 
 func (r relationRow) values() []any {
 	ident, persistence := "n", "p"
-	if r.kind == "r" || r.kind == "p" {
+	if r.kind == "r" || r.kind == "p" || r.kind == "m" {
 		ident = "d"
 	}
 	filenode := int64(r.oid)
@@ -59,7 +62,7 @@ func (r relationRow) values() []any {
 	}
 	return []any{int64(r.oid), r.name, r.namespace, r.rowType, int64(0), int64(oidBootstrapSuperuser), r.am, filenode, int64(0),
 		r.pages, r.tuples, int64(0), int64(r.toast), r.hasIndex, false, persistence, r.kind, int64(r.natts), int64(r.checks), r.rules, r.triggers,
-		r.subclass, r.rowSecurity, r.forceRowSecurity, true, ident, r.partition, int64(0), nil, r.reloptions(), r.bound,
+		r.subclass, r.rowSecurity, r.forceRowSecurity, !r.unpopulated, ident, r.partition, int64(0), nil, r.reloptions(), r.bound,
 		noTransactionID, noTransactionID}
 }
 
@@ -114,11 +117,14 @@ func relationRows(c *catalog) []relationRow {
 		if t.part != nil {
 			kind, am = "p", 0
 		}
+		if t.matview != nil {
+			kind = "m"
+		}
 		out = append(out, relationRow{oid: t.oid, name: t.name, namespace: schemaOID(c, t.schema), kind: kind, rowType: int64(rowTypeOID(t.oid)),
 			am: am, tuples: -1, hasIndex: len(t.indexes) > 0 || t.pk != nil, natts: len(t.cols) + len(t.droppedCols), checks: len(t.checks),
-			triggers: len(t.fks) > 0 || referenced[t.oid] || len(t.triggers) > 0, rules: len(t.rules) > 0, temp: isTempSchema(t.schema), unlogged: t.unlogged,
+			triggers: len(t.fks) > 0 || referenced[t.oid] || len(t.triggers) > 0, rules: len(t.rules) > 0 || t.matview != nil, temp: isTempSchema(t.schema), unlogged: t.unlogged,
 			subclass: parents[t.oid], partition: t.bound != nil, bound: partBoundText(t), rowSecurity: t.rowSecurity, forceRowSecurity: t.forceRowSecurity,
-			options: t.options})
+			options: t.options, unpopulated: t.matview != nil && !t.matview.populated})
 		if toast := toastRelationRows(t); toast != nil {
 			out[len(out)-1].toast = toast[0].oid
 			out = append(out, toast...)

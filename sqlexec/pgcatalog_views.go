@@ -19,7 +19,7 @@ func init() {
 			{"ev_qual", text}, {"ev_action", text}},
 		rows: func(s *Session, c *catalog) [][]any {
 			var out [][]any
-			for _, v := range sortedViews(c) {
+			for _, v := range append(sortedViews(c), matviewsAsViews(c)...) {
 				// The rule has no OID of its own in fickle: the view's,
 				// in the synthesized range, keeps it unique.
 				out = append(out, []any{int64(synthesizedOID(v.oid, 62)), "_RETURN", int64(v.oid), "1", "O", true, nil,
@@ -37,12 +37,18 @@ func init() {
 			}
 			return out
 		}})
-	// fickle refuses CREATE MATERIALIZED VIEW, so pg_matviews lists none;
-	// schema tools (TypeORM's synchronization) read it all the same.
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_matviews",
 		cols: []vcol{{"schemaname", name}, {"matviewname", name}, {"matviewowner", name}, {"tablespace", name},
 			{"hasindexes", b}, {"ispopulated", b}, {"definition", text}},
-		rows: func(*Session, *catalog) [][]any { return nil }})
+		rows: func(s *Session, c *catalog) [][]any {
+			var out [][]any
+			for _, t := range sortedMatviews(c) {
+				owner, _ := catalogNames{s: s}.roleName(relationOwner(c, aclTable, t.oid))
+				out = append(out, []any{t.schema, t.name, unquoteIdent(owner), nil, len(t.indexes) > 0, t.matview.populated,
+					catalogViewDefinition(s, c, matviewAsView(t))})
+			}
+			return out
+		}})
 	registerVirtual(&virtualTable{schema: "information_schema", name: "views",
 		cols: []vcol{{"table_catalog", isIdent}, {"table_schema", isIdent}, {"table_name", isIdent}, {"view_definition", isChars},
 			{"check_option", isChars}, {"is_updatable", isYesNo}, {"is_insertable_into", isYesNo}, {"is_trigger_updatable", isYesNo},
@@ -62,15 +68,20 @@ func init() {
 	viewdef := func(x *execCtx, a []any) (any, error) {
 		c, _ := x.s.catalog()
 		var v *viewDesc
+		var oid uint32
 		switch rel := a[0].(type) {
 		case string:
-			oid, err := catalogNames{s: x.s}.RelationOid(rel)
+			o, err := catalogNames{s: x.s}.RelationOid(rel)
 			if err != nil {
 				return nil, err
 			}
-			v = viewByOid(c, uint32(oid))
+			oid = uint32(o)
 		case int64:
-			v = viewByOid(c, uint32(rel))
+			oid = uint32(rel)
+		}
+		v = viewByOid(c, oid)
+		if t := c.tables[oid]; v == nil && t != nil && t.oid == oid && t.matview != nil {
+			v = matviewAsView(t)
 		}
 		if v == nil {
 			return nil, nil
@@ -91,7 +102,7 @@ func init() {
 		if def, ok, err := userRuleDef(x.s, c, a[0].(int64), pretty); ok {
 			return def, err
 		}
-		for _, v := range sortedViews(c) {
+		for _, v := range append(sortedViews(c), matviewsAsViews(c)...) {
 			if int64(synthesizedOID(v.oid, 62)) != a[0].(int64) {
 				continue
 			}

@@ -32,6 +32,10 @@ type permCheck struct {
 	// rls, when set, makes this the check that the table's row-level
 	// security allows the statement to run (row_security off).
 	rls *rowSecurity
+	// unpopulated, when set, makes this the check that the materialized
+	// view name has been populated (matview.go), which PostgreSQL makes
+	// when the statement starts, after its privilege checks.
+	unpopulated bool
 }
 
 // requirePrivilege notes that the statement needs priv on relation oid.
@@ -79,6 +83,9 @@ func (s *Session) checkPrivileges(perms []permCheck) error {
 				current = s.currentRole()
 			}
 			role = current
+		}
+		if p.unpopulated {
+			return matviewUnpopulatedError(p.name)
 		}
 		if p.rls != nil {
 			on, err := s.rowSecurityActive(p.rls.t, role)

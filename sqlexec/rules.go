@@ -105,6 +105,9 @@ func (d *ddl) createRule(rs *pg_query.RuleStmt, full string) error {
 	if owner, noun := hostOwner(d.cat, t, view); !d.s.actsAsOwner(owner) {
 		return d.s.requireOwner(owner, noun, t.name)
 	}
+	if view == nil && t.matview != nil {
+		return pgerror.New(pgerror.FeatureNotSupported, "rules on materialized views are not supported")
+	}
 	if rs.Event == pg_query.CmdType_CMD_SELECT {
 		return pgerror.Unsupported("CREATE RULE ... ON SELECT")
 	}

@@ -55,6 +55,9 @@ func (d *ddl) triggerRelation(ct *pg_query.CreateTrigStmt) (*tableDesc, *viewDes
 	t := d.s.lookupTable(d.cat, rv.Schemaname, rv.Relname)
 	var v *viewDesc
 	switch {
+	case t != nil && t.matview != nil:
+		return nil, nil, pgerror.Newf(pgerror.WrongObjectType, "relation \"%s\" cannot have triggers", t.name).
+			WithDetail("This operation is not supported for materialized views.")
 	case t != nil && instead:
 		return nil, nil, pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is a table", t.name).
 			WithDetail("Tables cannot have INSTEAD OF triggers.")

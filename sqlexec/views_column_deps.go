@@ -47,6 +47,9 @@ func (d *ddl) viewsUsingColumn(t *tableDesc, name string) (views []*viewDesc, ce
 // does, 0A000 when it only may, and for CASCADE, which would drop the
 // views.
 func (d *ddl) checkColumnDropForViews(t *tableDesc, name string, cascade bool) error {
+	if mv := d.matviewReadingColumn(t, name); mv != nil {
+		return pgerror.Unsupported(fmt.Sprintf("DROP COLUMN of a column that materialized view %s may read", mv.name))
+	}
 	views, certain := d.viewsUsingColumn(t, name)
 	switch {
 	case len(views) == 0:
@@ -68,6 +71,9 @@ func (d *ddl) checkColumnDropForViews(t *tableDesc, name string, cascade bool) e
 // checkColumnTypeForViews refuses to change the type of column name of t
 // while a view may read it, as PostgreSQL does (0A000).
 func (d *ddl) checkColumnTypeForViews(t *tableDesc, name string) error {
+	if mv := d.matviewReadingColumn(t, name); mv != nil {
+		return pgerror.Unsupported(fmt.Sprintf("ALTER COLUMN TYPE of a column that materialized view %s may read", mv.name))
+	}
 	views, certain := d.viewsUsingColumn(t, name)
 	switch {
 	case len(views) == 0:

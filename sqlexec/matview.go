@@ -1,0 +1,600 @@
+package sqlexec
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/isolation"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// Materialized views. A materialized view is a table (tableDesc) with a
+// stored query (matviewDef): its rows live in the store as any table's, a
+// SELECT reads them through the engine like a table's, and REFRESH is a
+// statement of its transaction that runs the query through the engine
+// (recorded like any read) and replaces the rows with writes. Writes by
+// INSERT, UPDATE, DELETE, TRUNCATE and COPY are refused as PostgreSQL
+// refuses them.
+
+// matviewDef is what makes a table a materialized view.
+type matviewDef struct {
+	// query is the SelectStmt, its relations qualified with the schemas
+	// they resolved to when the view was made (as a view's).
+	query *pg_query.Node
+	// deps are the OIDs of the tables, views and sequences the query reads.
+	deps []uint32
+	// populated is pg_class.relispopulated: false after WITH NO DATA, when
+	// reading the view fails until a REFRESH fills it.
+	populated bool
+}
+
+// matviewUnpopulatedError is PostgreSQL's error on reading a materialized
+// view that was made or refreshed WITH NO DATA.
+func matviewUnpopulatedError(name string) error {
+	return pgerror.Newf(pgerror.ObjectNotInPrerequisiteState, "materialized view \"%s\" has not been populated", name).
+		WithHint("Use the REFRESH MATERIALIZED VIEW command.")
+}
+
+// withoutUnpopulatedChecks drops the checks noted since mark that the
+// materialized views read are populated: a query that is planned but not
+// run (CREATE ... WITH NO DATA) may read one that is not, as in PostgreSQL.
+func withoutUnpopulatedChecks(perms []permCheck, mark int) []permCheck {
+	out := perms[:mark:mark]
+	for _, p := range perms[mark:] {
+		if !p.unpopulated {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// newMatviewDef qualifies the relations of a CREATE MATERIALIZED VIEW's
+// query for storing it; the view may not read temporary relations.
+func (d *ddl) newMatviewDef(query *pg_query.Node, populated bool) (*matviewDef, error) {
+	q := proto.Clone(query).(*pg_query.Node)
+	deps, err := d.qualifyRelations(q)
+	if err != nil {
+		return nil, err
+	}
+	if readsTemporaryRelation(q) {
+		return nil, pgerror.New(pgerror.FeatureNotSupported, "materialized views must not use temporary tables or views")
+	}
+	return &matviewDef{query: q, deps: deps, populated: populated}, nil
+}
+
+// lookupMatview finds the materialized view a statement names: 42P01 when
+// no relation has the name, wrongKind (PostgreSQL's SQLSTATE for the
+// statement) when the relation is of another kind.
+func (d *ddl) lookupMatview(rv *pg_query.RangeVar, wrongKind pgerror.Code) (*tableDesc, error) {
+	if t := d.s.lookupTable(d.cat, rv.Schemaname, rv.Relname); t != nil && t.matview != nil {
+		return t, nil
+	}
+	path := d.s.searchPath()
+	if rv.Schemaname != "" {
+		path = []string{rv.Schemaname}
+	}
+	if _, ok := relationIn(d.cat, path, rv.Relname); ok {
+		return nil, pgerror.Newf(wrongKind, "\"%s\" is not a materialized view", rv.Relname)
+	}
+	return nil, pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(rv))
+}
+
+// refreshMatviewPlan compiles REFRESH MATERIALIZED VIEW [CONCURRENTLY]
+// name [WITH [NO] DATA]: the stored query is bound with the owner's
+// rights, run in the statement's transaction, and its rows replace the
+// view's. CONCURRENTLY gives the same rows (fickle has no readers to keep
+// going meanwhile) after PostgreSQL's checks: the view is populated, has a
+// unique index on columns without WHERE, and the new rows have no
+// duplicates.
+func (b *binder) refreshMatviewPlan(rs *pg_query.RefreshMatViewStmt) (*stmtPlan, error) {
+	if rs.Concurrent && rs.SkipData {
+		return nil, pgerror.New(pgerror.SyntaxError, "REFRESH options CONCURRENTLY and WITH NO DATA cannot be used together")
+	}
+	d := &ddl{s: b.s, cat: b.cat}
+	t, err := d.lookupMatview(rs.Relation, pgerror.FeatureNotSupported)
+	if err != nil {
+		return nil, err
+	}
+	if err := b.s.requireOwner(relationOwner(b.cat, aclTable, t.oid), "materialized view", t.name); err != nil {
+		return nil, err
+	}
+	if rs.Concurrent {
+		if !t.matview.populated {
+			return nil, pgerror.New(pgerror.FeatureNotSupported, "CONCURRENTLY cannot be used when the materialized view is not populated")
+		}
+		if !slices.ContainsFunc(t.indexes, concurrentRefreshIndex) {
+			return nil, pgerror.Newf(pgerror.ObjectNotInPrerequisiteState, "cannot refresh materialized view \"%s.%s\" concurrently",
+				types.QuoteIdent(t.schema), types.QuoteIdent(t.name)).
+				WithHint("Create a unique index with no WHERE clause on one or more columns of the materialized view.")
+		}
+	}
+	lock := isolation.TableLockAccessExclusive
+	if rs.Concurrent {
+		lock = isolation.TableLockExclusive
+	}
+	b.useTable(t, lock)
+	owner := relationOwner(b.cat, aclTable, t.oid)
+	var q *selectPlan
+	if !rs.SkipData {
+		saved := b.privRole
+		b.privRole = owner
+		q, err = b.selectNode(nil, t.matview.query, nil)
+		b.privRole = saved
+		if err != nil {
+			return nil, err
+		}
+		if !matviewColumnsMatch(t, q.cols) {
+			return nil, pgerror.Unsupported("REFRESH MATERIALIZED VIEW of a materialized view whose tables changed since it was made")
+		}
+	}
+	w, err := b.writerFor(t, false)
+	if err != nil {
+		return nil, err
+	}
+	const tag = "REFRESH MATERIALIZED VIEW"
+	pl := &stmtPlan{writes: tag, exec: func(x *execCtx) (*Result, error) {
+		var rows [][]any
+		if q != nil {
+			// The query runs as the view's owner (current_user, the
+			// functions it calls), as PostgreSQL's REFRESH does.
+			var err error
+			if rows, err = runAsOwner(x, owner, q); err != nil {
+				return nil, err
+			}
+			if cur, _ := x.s.catalog(); rs.Concurrent && !slices.ContainsFunc(cur.tables[t.oid].indexes, concurrentRefreshIndex) {
+				// The query dropped the index (a function it calls can).
+				return nil, pgerror.New(pgerror.InternalError, "could not find suitable unique index on materialized view")
+			}
+			check := uniqueIndexDuplicates
+			if rs.Concurrent {
+				check = duplicateRows
+			}
+			if err := check(t, rows); err != nil {
+				return nil, err
+			}
+		}
+		if t.matview.populated != (q != nil) {
+			if _, err := x.s.runDDL(x, func(d *ddl) error {
+				d.setMatviewPopulated(t.oid, q != nil)
+				return nil
+			}); err != nil {
+				return nil, err
+			}
+		}
+		if err := truncateTables(x, []*tableDesc{t}, false); err != nil {
+			return nil, err
+		}
+		for _, r := range rows {
+			if _, err := w.insertRow(x, append([]any(nil), r...)); err != nil {
+				return nil, err
+			}
+		}
+		return &Result{Tag: tag}, nil
+	}}
+	if q != nil {
+		pl.node = q.node
+	}
+	return pl, nil
+}
+
+// runAsOwner runs q with role owner as current_user.
+func runAsOwner(x *execCtx, owner uint32, q *selectPlan) ([][]any, error) {
+	name, _ := catalogNames{s: x.s}.roleName(owner)
+	outer := x.s.definer
+	x.s.definer = unquoteIdent(name)
+	defer func() { x.s.definer = outer }()
+	return q.run(x)
+}
+
+// setMatviewPopulated sets relispopulated of the materialized view oid.
+func (d *ddl) setMatviewPopulated(oid uint32, populated bool) {
+	nt := d.cat.tables[oid].clone()
+	def := *nt.matview
+	def.populated = populated
+	nt.matview = &def
+	d.cat.putTable(nt)
+}
+
+// concurrentRefreshIndex reports whether ix lets REFRESH ... CONCURRENTLY
+// match old and new rows: unique, on plain columns, without WHERE.
+func concurrentRefreshIndex(ix *indexDesc) bool {
+	return ix.unique && ix.pred == nil && !slices.Contains(ix.cols, -1)
+}
+
+// matviewColumnsMatch reports whether the stored query still returns the
+// view's columns: as many, of the same types (an unknown-typed literal
+// made a text column).
+func matviewColumnsMatch(t *tableDesc, cols []outCol) bool {
+	if len(cols) != len(t.cols) {
+		return false
+	}
+	for i, c := range cols {
+		typ := c.typ
+		if typ.Oid == types.OidUnknown {
+			typ = types.Text
+		}
+		if typ != t.cols[i].typ {
+			return false
+		}
+	}
+	return true
+}
+
+// uniqueIndexDuplicates fails as PostgreSQL's rebuild of a unique index
+// does (23505) when two of the new rows of t have the same key in one of
+// its unique column indexes; the store checks the other indexes.
+func uniqueIndexDuplicates(t *tableDesc, rows [][]any) error {
+	for _, ix := range t.indexes {
+		if !concurrentRefreshIndex(ix) {
+			continue
+		}
+		seen := map[string]bool{}
+		for _, r := range rows {
+			key, hasNull := encodeKey(nil, t, ix.cols, r)
+			if hasNull {
+				continue
+			}
+			if seen[string(key)] {
+				return pgerror.Newf(pgerror.UniqueViolation, "could not create unique index \"%s\"", ix.name).
+					WithDetail("Key (%s)=(%s) is duplicated.", colNames(t, ix.cols), valuesText(t, ix.cols, r)).WithConstraint(t.name, ix.name)
+			}
+			seen[string(key)] = true
+		}
+	}
+	return nil
+}
+
+// duplicateRows is REFRESH ... CONCURRENTLY's check of the new rows of t:
+// two equal rows without NULLs cannot be told apart (21000).
+func duplicateRows(t *tableDesc, rows [][]any) error {
+	all := make([]int, len(t.cols))
+	for i := range all {
+		all[i] = i
+	}
+	seen := map[string]bool{}
+	for _, r := range rows {
+		key, hasNull := encodeKey(nil, t, all, r)
+		if hasNull {
+			continue
+		}
+		if seen[string(key)] {
+			vals := make([]string, len(r))
+			for i, v := range r {
+				vals[i] = types.FormatText(t.cols[i].typ, v, nil)
+			}
+			return pgerror.Newf(pgerror.CardinalityViolation, "new data for materialized view \"%s\" contains duplicate rows without any null columns", t.name).
+				WithDetail("Row: (%s)", strings.Join(vals, ","))
+		}
+		seen[string(key)] = true
+	}
+	return nil
+}
+
+// dropMatviews runs DROP MATERIALIZED VIEW.
+func (d *ddl) dropMatviews(ds *pg_query.DropStmt) error {
+	var ts []*tableDesc
+	for _, o := range ds.Objects {
+		schema, name := objectName(o)
+		t := d.s.lookupTable(d.cat, schema, name)
+		if t == nil || t.matview == nil {
+			switch {
+			case t != nil:
+				return pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not a materialized view", name).WithHint("Use DROP TABLE to remove a table.")
+			case d.s.lookupView(d.cat, schema, name) != nil:
+				return pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not a materialized view", name).WithHint("Use DROP VIEW to remove a view.")
+			case ds.MissingOk:
+				d.notice(pgerror.SuccessfulCompletion, "materialized view \"%s\" does not exist, skipping", name)
+				continue
+			}
+			return pgerror.Newf(pgerror.UndefinedTable, "materialized view \"%s\" does not exist", name)
+		}
+		if err := d.s.requireOwner(relationOwner(d.cat, aclTable, t.oid), "materialized view", t.name); err != nil {
+			return err
+		}
+		if err := d.lockTable(t, isolation.TableLockAccessExclusive); err != nil {
+			return err
+		}
+		ts = append(ts, t)
+	}
+	if len(ts) == 0 {
+		return nil
+	}
+	return d.dropTables(ts, ds.Behavior == pg_query.DropBehavior_DROP_CASCADE)
+}
+
+// notMatviewError is the error of DROP TABLE or DROP VIEW naming a
+// materialized view.
+func notMatviewError(name, kind string) error {
+	return pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not a %s", name, kind).
+		WithHint("Use DROP MATERIALIZED VIEW to remove a materialized view.")
+}
+
+// sortedMatviews returns the catalog's materialized views in OID order.
+func sortedMatviews(c *catalog) []*tableDesc {
+	var out []*tableDesc
+	for _, t := range sortedTables(c) {
+		if t.matview != nil {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// matviewReadingColumn returns a materialized view whose query reads t and
+// names a column called name or takes all columns (*), nil when none does:
+// its stored query keeps column names, so renaming, dropping or retyping
+// such a column is refused.
+func (d *ddl) matviewReadingColumn(t *tableDesc, name string) *tableDesc {
+	for _, mv := range sortedMatviews(d.cat) {
+		if slices.Contains(mv.matview.deps, t.oid) && queryNamesColumn(mv.matview.query, name) {
+			return mv
+		}
+	}
+	return nil
+}
+
+// queryNamesColumn reports whether query has a column reference called name
+// or one that takes all columns (*).
+func queryNamesColumn(query *pg_query.Node, name string) bool {
+	found := false
+	walk(query, func(n *pg_query.Node) bool {
+		if cr := n.GetColumnRef(); cr != nil {
+			last := cr.Fields[len(cr.Fields)-1]
+			if last.GetAStar() != nil || last.GetString_().GetSval() == name {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// alterMatview runs the ALTER MATERIALIZED VIEW statements fickle supports
+// (RENAME, RENAME COLUMN, OWNER TO, SET SCHEMA) and those of ALTER TABLE
+// that name a materialized view, and refuses the others (0A000). done is
+// false for statements on other relations.
+func (d *ddl) alterMatview(n *pg_query.Node) (done bool, err error) {
+	var rv *pg_query.RangeVar
+	var missingOk, named bool
+	switch v := n.Node.(type) {
+	case *pg_query.Node_AlterTableStmt:
+		rv, missingOk = v.AlterTableStmt.Relation, v.AlterTableStmt.MissingOk
+		named = v.AlterTableStmt.Objtype == pg_query.ObjectType_OBJECT_MATVIEW
+	case *pg_query.Node_RenameStmt:
+		rv, missingOk = v.RenameStmt.Relation, v.RenameStmt.MissingOk
+		named = v.RenameStmt.RenameType == pg_query.ObjectType_OBJECT_MATVIEW ||
+			v.RenameStmt.RenameType == pg_query.ObjectType_OBJECT_COLUMN && v.RenameStmt.RelationType == pg_query.ObjectType_OBJECT_MATVIEW
+	case *pg_query.Node_AlterObjectSchemaStmt:
+		rv, missingOk = v.AlterObjectSchemaStmt.Relation, v.AlterObjectSchemaStmt.MissingOk
+		named = v.AlterObjectSchemaStmt.ObjectType == pg_query.ObjectType_OBJECT_MATVIEW
+	}
+	if rv == nil {
+		return false, nil
+	}
+	t := d.s.lookupTable(d.cat, rv.Schemaname, rv.Relname)
+	if t == nil || t.matview == nil {
+		if !named {
+			return false, nil
+		}
+		if t == nil && d.s.lookupView(d.cat, rv.Schemaname, rv.Relname) == nil && d.s.lookupSequence(d.cat, rv.Schemaname, rv.Relname) == nil {
+			if missingOk {
+				d.notice(pgerror.SuccessfulCompletion, "relation \"%s\" does not exist, skipping", rv.Relname)
+				return true, nil
+			}
+			return true, pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(rv))
+		}
+		return true, pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not a materialized view", rv.Relname)
+	}
+	switch v := n.Node.(type) {
+	case *pg_query.Node_AlterTableStmt:
+		at := proto.Clone(v.AlterTableStmt).(*pg_query.AlterTableStmt)
+		if !ownerOnly(at) {
+			return true, pgerror.Unsupported("ALTER MATERIALIZED VIEW other than RENAME, RENAME COLUMN, OWNER TO and SET SCHEMA")
+		}
+		at.Objtype = pg_query.ObjectType_OBJECT_TABLE
+		return true, d.changeOwner(at)
+	case *pg_query.Node_RenameStmt:
+		rs := proto.Clone(v.RenameStmt).(*pg_query.RenameStmt)
+		if rs.RenameType == pg_query.ObjectType_OBJECT_MATVIEW || rs.RenameType == pg_query.ObjectType_OBJECT_TABLE {
+			rs.RenameType = pg_query.ObjectType_OBJECT_TABLE
+			return true, d.rename(rs)
+		}
+		if rs.RenameType != pg_query.ObjectType_OBJECT_COLUMN {
+			return false, nil
+		}
+		rs.RelationType = pg_query.ObjectType_OBJECT_TABLE
+		return true, d.rename(rs)
+	case *pg_query.Node_AlterObjectSchemaStmt:
+		return true, d.setMatviewSchema(t, v.AlterObjectSchemaStmt.Newschema)
+	}
+	return false, nil
+}
+
+// setMatviewSchema runs ALTER MATERIALIZED VIEW ... SET SCHEMA: the view
+// and its indexes move to the schema, and the views that read it follow.
+func (d *ddl) setMatviewSchema(t *tableDesc, schema string) error {
+	if err := d.s.requireOwner(relationOwner(d.cat, aclTable, t.oid), "materialized view", t.name); err != nil {
+		return err
+	}
+	to := d.cat.schemas[schema]
+	if to == nil {
+		return pgerror.Newf(pgerror.InvalidSchemaName, "schema \"%s\" does not exist", schema)
+	}
+	if isTempSchema(schema) || isTempSchema(t.schema) || schema == "pg_catalog" || schema == "information_schema" {
+		return pgerror.Unsupported("moving a materialized view into or out of a temporary or system schema")
+	}
+	if schema == t.schema {
+		return nil
+	}
+	for _, name := range append([]string{t.name}, indexNames(t)...) {
+		if d.relationExists(schema, name) {
+			return pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" already exists in schema \"%s\"", name, schema)
+		}
+	}
+	if to.types[t.name] != nil {
+		return pgerror.Newf(pgerror.DuplicateObject, "type \"%s\" already exists in schema \"%s\"", t.name, schema)
+	}
+	if err := d.lockTable(t, isolation.TableLockAccessExclusive); err != nil {
+		return err
+	}
+	from := d.cat.schemas[t.schema]
+	delete(from.tables, t.name)
+	for _, ix := range t.indexes {
+		delete(from.indexes, ix.name)
+		to.indexes[ix.name] = ix
+	}
+	nt := t.clone()
+	nt.schema = schema
+	d.cat.putTable(nt)
+	return d.requalifyReaders(t)
+}
+
+// indexNames lists the names of t's secondary indexes.
+func indexNames(t *tableDesc) []string {
+	out := make([]string, len(t.indexes))
+	for i, ix := range t.indexes {
+		out[i] = ix.name
+	}
+	return out
+}
+
+// requalifyReaders points the stored queries of the views and
+// materialized views that read t (its descriptor before the statement
+// renamed or moved it) at its current schema and name: their queries name
+// relations, where PostgreSQL's refer to them by OID.
+func (d *ddl) requalifyReaders(t *tableDesc) error {
+	cur := d.cat.tables[t.oid]
+	retarget := func(q *pg_query.Node) *pg_query.Node {
+		q = proto.Clone(q).(*pg_query.Node)
+		walk(q, func(n *pg_query.Node) bool {
+			if rv := n.GetRangeVar(); rv != nil && rv.Schemaname == t.schema && rv.Relname == t.name {
+				rv.Schemaname, rv.Relname = cur.schema, cur.name
+			}
+			return true
+		})
+		return q
+	}
+	for _, v := range sortedViews(d.cat) {
+		if slices.Contains(v.deps, t.oid) {
+			nv := *v
+			nv.query = retarget(v.query)
+			d.cat.schemas[v.schema].views[v.name] = &nv
+		}
+	}
+	for _, mv := range sortedMatviews(d.cat) {
+		if slices.Contains(mv.matview.deps, t.oid) {
+			nt := mv.clone()
+			def := *mv.matview
+			def.query = retarget(def.query)
+			nt.matview = &def
+			d.cat.putTable(nt)
+		}
+	}
+	return nil
+}
+
+// matviewDefinition is pg_get_viewdef's text of a materialized view.
+func matviewDefinition(s *Session, c *catalog, t *tableDesc, pretty bool) (string, error) {
+	return viewDefinition(s, c, matviewAsView(t), pretty)
+}
+
+// matviewAsView is the view whose query and columns are the materialized
+// view's, for the printing and checks views and materialized views share.
+func matviewAsView(t *tableDesc) *viewDesc {
+	v := &viewDesc{oid: t.oid, owner: t.owner, schema: t.schema, name: t.name, query: t.matview.query, deps: t.matview.deps}
+	for _, c := range t.cols {
+		v.cols = append(v.cols, viewCol{name: c.name, typ: c.typ, coll: c.collation})
+	}
+	return v
+}
+
+// matviewCatalogDefinition is a materialized view's definition in
+// pg_matviews: matviewDefinition's text, or the query as pg_query prints
+// it where that refuses.
+func matviewCatalogDefinition(s *Session, c *catalog, t *tableDesc) string {
+	return catalogViewDefinition(s, c, matviewAsView(t))
+}
+
+// createAsSkipped is the result of EXPLAIN of CREATE TABLE AS or CREATE
+// MATERIALIZED VIEW ... IF NOT EXISTS when the relation exists: as
+// PostgreSQL's, no plan, only the NOTICE; nil otherwise.
+func createAsSkipped(x *execCtx, cs *pg_query.CreateTableAsStmt) *Result {
+	if cs == nil || !cs.IfNotExists || cs.Into.Rel.Relpersistence == "t" || cs.Into.Rel.Schemaname == "pg_temp" {
+		return nil // a temporary schema may not exist yet: the statement finds out
+	}
+	c, _ := x.s.catalog()
+	d := &ddl{s: x.s, cat: c}
+	rel := cs.Into.Rel
+	schema, err := d.relationSchema(rel.Schemaname, rel.Relname, false)
+	if err != nil || !d.relationExists(schema, rel.Relname) {
+		return nil
+	}
+	d.notice(pgerror.DuplicateTable, "relation \"%s\" already exists, skipping", rel.Relname)
+	return &Result{Tag: "EXPLAIN", Notices: d.notices}
+}
+
+// renameMatviewColumnRefs makes the queries of the materialized views that
+// read column from of t name it to, as RENAME COLUMN renames it (their
+// queries keep column names, where PostgreSQL's keep numbers). It does so
+// only where every column reference of the query can only be t's: the
+// query reads t alone, without subqueries, WITH queries, functions in
+// FROM or column aliases in FROM, and no output column is called from or
+// to; it refuses the rename (0A000) for any other view that reads t.
+func (d *ddl) renameMatviewColumnRefs(t *tableDesc, from, to string) error {
+	for _, mv := range sortedMatviews(d.cat) {
+		if !slices.Contains(mv.matview.deps, t.oid) {
+			continue
+		}
+		simple := true
+		for _, dep := range mv.matview.deps {
+			simple = simple && dep == t.oid
+		}
+		walk(mv.matview.query, func(n *pg_query.Node) bool {
+			switch {
+			case n.GetRangeSubselect() != nil, n.GetWithClause() != nil, n.GetSubLink() != nil, n.GetRangeFunction() != nil:
+				simple = false
+			case n.GetRangeVar() != nil && n.GetRangeVar().Alias != nil && len(n.GetRangeVar().Alias.Colnames) > 0:
+				simple = false
+			case n.GetResTarget() != nil && (n.GetResTarget().Name == from || n.GetResTarget().Name == to):
+				simple = false
+			}
+			return simple
+		})
+		if !simple {
+			if queryNamesColumn(mv.matview.query, from) {
+				return pgerror.Unsupported(fmt.Sprintf("RENAME COLUMN of a column that materialized view %s may read", mv.name))
+			}
+			continue
+		}
+		q := proto.Clone(mv.matview.query).(*pg_query.Node)
+		walk(q, func(n *pg_query.Node) bool {
+			if cr := n.GetColumnRef(); cr != nil {
+				if s := cr.Fields[len(cr.Fields)-1].GetString_(); s != nil && s.Sval == from {
+					s.Sval = to
+				}
+			}
+			return true
+		})
+		nt := mv.clone()
+		def := *mv.matview
+		def.query = q
+		nt.matview = &def
+		d.cat.putTable(nt)
+	}
+	return nil
+}
+
+// matviewsAsViews lists the catalog's materialized views as views
+// (matviewAsView), for the catalog rows of their _RETURN rules.
+func matviewsAsViews(c *catalog) []*viewDesc {
+	var out []*viewDesc
+	for _, t := range sortedMatviews(c) {
+		out = append(out, matviewAsView(t))
+	}
+	return out
+}
