@@ -327,32 +327,7 @@ func scanDollar(s string, i int) (int, bool) {
 // scanner leaves to the parser (trailing junk, 1..2, exponents without
 // digits, PostgreSQL 16's 0x and 1_000).
 func scanNumber(s string, i int) (int, bool) {
-	j := i
-	for j < len(s) && isDigit(s[j]) {
-		j++
-	}
-	if j < len(s) && s[j] == '.' {
-		if j+1 < len(s) && s[j+1] == '.' {
-			return 0, false
-		}
-		j++
-		for j < len(s) && isDigit(s[j]) {
-			j++
-		}
-	}
-	if j < len(s) && (s[j] == 'e' || s[j] == 'E') {
-		k := j + 1
-		if k < len(s) && (s[k] == '+' || s[k] == '-') {
-			k++
-		}
-		if k >= len(s) || !isDigit(s[k]) {
-			return 0, false
-		}
-		for k < len(s) && isDigit(s[k]) {
-			k++
-		}
-		j = k
-	}
+	j := decimalNumberEnd(s, i)
 	if j < len(s) && (isIdentChar(s[j]) || s[j] == '.') {
 		return 0, false
 	}
