@@ -3,6 +3,7 @@ package sqlexec
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -138,8 +139,15 @@ func (b *binder) constant(c *pg_query.A_Const) (*scalar, error) {
 	case *pg_query.A_Const_Fval:
 		s := v.Fval.Fval
 		if !strings.ContainsAny(s, ".eE") {
+			// An integer the parser did not make an Ival: past int4 but
+			// for -2147483648 (a negated 2147483648), which is int4 in
+			// PostgreSQL as its value fits.
 			if i, err := strconv.ParseInt(s, 10, 64); err == nil {
-				return &scalar{typ: types.Int8, slot: -1, eval: constEval(i), name: "?column?"}, nil
+				typ := types.Int8
+				if i >= math.MinInt32 && i <= math.MaxInt32 {
+					typ = types.Int4
+				}
+				return &scalar{typ: typ, slot: -1, eval: constEval(i), name: "?column?"}, nil
 			}
 		}
 		d, err := types.ParseText(types.NumericAny, s)

@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"math"
 	"strconv"
 	"strings"
 )
@@ -525,11 +526,11 @@ func (sc *litScanner) decide(next litToken) bool {
 	}
 	kind := litNumeric
 	if !strings.ContainsAny(t.text, ".eE") {
-		kind = litInt8
-		if u, err := strconv.ParseUint(t.text, 10, 64); err == nil && u <= 1<<31-1 {
-			kind = litInt4
-		} else if _, err := strconv.ParseInt(text, 10, 64); err != nil {
-			kind = litNumeric
+		if i, err := strconv.ParseInt(text, 10, 64); err == nil {
+			kind = litInt8
+			if i >= math.MinInt32 && i <= math.MaxInt32 {
+				kind = litInt4
+			}
 		}
 	}
 	sc.replace(t, kind, text)

@@ -15,7 +15,7 @@ func TestNormalizeLiteralsReplacesNumbersWhereTheyAreValues(t *testing.T) {
 		{"UPDATE a SET b = b + -3071 WHERE aid = 5", "UPDATE a SET b = b + $1 WHERE aid = $2", "ii", []string{"-3071", "5"}},
 		{"UPDATE a SET b = b - 3 WHERE aid=-5", "UPDATE a SET b = b - $1 WHERE aid=$2", "ii", []string{"3", "-5"}},
 		{"select 1", "select $1", "i", []string{"1"}},
-		{"SELECT - 2147483648, 2147483647, 2147483648", "SELECT $1, $2, $3", "lil", []string{"-2147483648", "2147483647", "2147483648"}},
+		{"SELECT - 2147483648, 2147483647, 2147483648", "SELECT $1, $2, $3", "iil", []string{"-2147483648", "2147483647", "2147483648"}},
 		{"SELECT 9223372036854775808, -9223372036854775808", "SELECT $1, $2", "nl", nil},
 		{"SELECT 1.5, .5, 1e5, 1.e-3, 007", "SELECT $1, $2, $3, $4, $5", "nnnni", []string{"1.5", ".5", "1e5", "1.e-3", "007"}},
 		{"SELECT x FROM t WHERE x IN (1, 2) LIMIT 10 OFFSET 2", "SELECT x FROM t WHERE x IN ($1, $2) LIMIT $3 OFFSET $4", "iiii", nil},
