@@ -41,6 +41,10 @@ type aggEntry struct {
 	// sees them.
 	orderBy []*scalar
 	order   []sortKey
+	// sortArgs sorts the inputs of a DISTINCT call without ORDER BY by its
+	// arguments (order holds their keys): PostgreSQL sorts them to drop
+	// the repeats, so array_agg(DISTINCT x) lists its values in order.
+	sortArgs bool
 }
 
 // groupBy compiles the GROUP BY list in the FROM scope. Ordinals and
@@ -232,6 +236,12 @@ func (b *binder) aggLookup(sc *scope, n *pg_query.Node) (*scalar, bool, error) {
 	}
 	for _, e := range ent.orderBy {
 		local = local || e.refs != 0
+	}
+	if ent.distinct && len(ent.orderBy) == 0 {
+		ent.sortArgs = true
+		for j, a := range args {
+			ent.order = append(ent.order, sortKey{col: j, typ: a.typ})
+		}
 	}
 	if ent.distinct && !orderedByArguments(fc) {
 		return nil, true, b.errAt(pgerror.New(pgerror.InvalidColumnReference,
@@ -486,6 +496,9 @@ func (r *aggRun) inputs(x *execCtx) ([]aggInput, error) {
 			}
 			in[i].args[j] = v
 		}
+		if a.sortArgs {
+			in[i].keys = in[i].args
+		}
 		if len(a.orderBy) > 0 {
 			in[i].keys = make([]any, len(a.orderBy))
 			for j, e := range a.orderBy {
@@ -517,7 +530,7 @@ func (r *aggRun) feed(g *groupState, in []aggInput) error {
 			}
 			g.seen[i][string(k)] = true
 		}
-		if len(a.orderBy) > 0 {
+		if len(a.orderBy) > 0 || a.sortArgs {
 			g.inputs[i] = append(g.inputs[i], orderedInput{args: args, keys: in[i].keys})
 			continue
 		}
