@@ -366,6 +366,7 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 				}
 				nr[s.col] = v
 			}
+			clearGenerated(t, nr)
 			if mt.member == 0 && mtrg == nil {
 				if nr, err = trg.before(x, mt.row, nr); err != nil {
 					return nil, err
@@ -376,6 +377,9 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 				}
 			}
 			np := mem.physical(mt.phys, nr)
+			if mem != nil {
+				clearGenerated(mem.t, np)
+			}
 			if mtrg != nil {
 				if np, err = rowBefore(x, mtrg[mt.member], mt.phys, np); err != nil {
 					return nil, err
@@ -384,6 +388,11 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 					updated--
 					continue
 				}
+			}
+			if err := wm.computeGenerated(x, np); err != nil {
+				return nil, err
+			}
+			if mem != nil {
 				nr = mem.toParent(np)
 			}
 			if err := guard.check(x.s, m.rowTable(mt).id, mt.key, "updated"); err != nil {

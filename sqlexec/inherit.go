@@ -129,7 +129,7 @@ func (d *ddl) inheritParents(t *tableDesc, rvs []*pg_query.Node, temp bool) erro
 			i := t.colIndex(pc.name)
 			if i < 0 {
 				nc := &columnDesc{name: pc.name, typ: pc.typ, notNull: pc.notNull, def: pc.def, attnum: int16(len(t.cols) + 1), inhCount: 1, notLocal: true, collation: pc.collation,
-					compression: pc.compression}
+					compression: pc.compression, generated: pc.generated}
 				t.cols = append(t.cols, nc)
 				continue
 			}
@@ -142,6 +142,9 @@ func (d *ddl) inheritParents(t *tableDesc, rvs []*pg_query.Node, temp bool) erro
 			if a, b := declaredCollation(cur), declaredCollation(pc); a != b {
 				return pgerror.Newf(pgerror.CollationMismatch, "inherited column \"%s\" has a collation conflict", pc.name).
 					WithDetail("\"%s\" versus \"%s\"", a, b)
+			}
+			if err := mergeParentsGeneration(cur, pc); err != nil {
+				return err
 			}
 			compression, err := mergeCompression(pc.name, cur.compression, pc.compression)
 			if err != nil {
@@ -211,6 +214,9 @@ func (d *ddl) mergeLocalColumn(b *binder, t *tableDesc, cd *pg_query.ColumnDef, 
 		return nil, true, pgerror.Newf(pgerror.CollationMismatch, "column \"%s\" has a collation conflict", cd.Colname).
 			WithDetail("\"%s\" versus \"%s\"", a, b)
 	}
+	if err := mergeLocalGeneration(cur, local); err != nil {
+		return nil, true, err
+	}
 	if local.identity != 0 {
 		return nil, true, pgerror.Unsupported("identity columns merged with inherited columns")
 	}
@@ -224,6 +230,9 @@ func (d *ddl) mergeLocalColumn(b *binder, t *tableDesc, cd *pg_query.ColumnDef, 
 	nc.notNull = nc.notNull || local.notNull
 	if local.def != nil {
 		nc.def = local.def
+	}
+	if local.generated != nil {
+		nc.generated, nc.def = local.generated, nil
 	}
 	t.cols[i] = &nc
 	return cons, true, nil
@@ -467,6 +476,9 @@ func (d *ddl) addInheritFrom(t, p *tableDesc) error {
 		}
 		if pc.notNull && !c.notNull {
 			return pgerror.Newf(pgerror.DatatypeMismatch, "column \"%s\" in child table must be marked NOT NULL", pc.name)
+		}
+		if err := existingChildGeneration(pc, c); err != nil {
+			return err
 		}
 		nc := *c
 		nc.inhCount++
