@@ -307,6 +307,7 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 	for _, s := range sets {
 		setCols = append(setCols, s.col)
 	}
+	setCols = withGeneratedDependents(t, setCols)
 	trg, err := b.triggersFor(t, tgUpdate, setCols)
 	if err != nil {
 		return nil, err

@@ -448,3 +448,99 @@ func generatedInPartitionKey(b *binder, t *tableDesc, n *pg_query.Node, location
 	})
 	return err
 }
+
+// generatedForeignKeyActions refuses, as the SQL standard and PostgreSQL
+// do, a foreign key over a generated column of t whose referential
+// actions would write it: ON UPDATE CASCADE, SET NULL or SET DEFAULT, ON
+// DELETE SET NULL or SET DEFAULT.
+func generatedForeignKeyActions(t *tableDesc, cols []int, del, upd byte) error {
+	if !slices.ContainsFunc(cols, func(c int) bool { return t.cols[c].generated != nil }) {
+		return nil
+	}
+	if upd == fkCascade || upd == fkSetNull || upd == fkDefault {
+		return pgerror.Newf(pgerror.SyntaxError, "invalid %s action for foreign key constraint containing generated column", "ON UPDATE")
+	}
+	if del == fkSetNull || del == fkDefault {
+		return pgerror.Newf(pgerror.SyntaxError, "invalid %s action for foreign key constraint containing generated column", "ON DELETE")
+	}
+	return nil
+}
+
+// whenGeneratedRefError refuses a BEFORE row trigger's WHEN condition on
+// t that reads NEW's generated columns, by name or through NEW.*: they are
+// computed after the BEFORE triggers.
+func whenGeneratedRefError(b *binder, t *tableDesc, tr *triggerDesc) error {
+	if tr.tgtype&tgBefore == 0 || !t.hasGeneratedColumns() {
+		return nil
+	}
+	var err error
+	walk(tr.when, func(n *pg_query.Node) bool {
+		cr := n.GetColumnRef()
+		if cr == nil || err != nil {
+			return err == nil
+		}
+		if len(cr.Fields) != 2 || cr.Fields[0].GetString_().GetSval() != "new" {
+			return false
+		}
+		if cr.Fields[1].GetAStar() != nil {
+			err = b.errAt(pgerror.New(pgerror.InvalidObjectDefinition, "BEFORE trigger's WHEN condition cannot reference NEW generated columns").
+				WithDetail("A whole-row reference is used and the table contains generated columns."), cr.Location)
+			return false
+		}
+		name := cr.Fields[1].GetString_().GetSval()
+		if i := t.colIndex(name); i >= 0 && t.cols[i].generated != nil {
+			err = b.errAt(pgerror.New(pgerror.InvalidObjectDefinition, "BEFORE trigger's WHEN condition cannot reference NEW generated columns").
+				WithDetail("Column \"%s\" is a generated column.", name), cr.Location)
+		}
+		return false
+	})
+	return err
+}
+
+// withGeneratedDependents adds to the columns an UPDATE sets (setCols,
+// indexes into t) the generated columns that read one of them: an UPDATE
+// OF trigger on a generated column fires when the columns it is computed
+// from change, as the SQL standard says.
+func withGeneratedDependents(t *tableDesc, setCols []int) []int {
+	out := setCols
+	for i, c := range t.cols {
+		if c.generated == nil || slices.Contains(out, i) {
+			continue
+		}
+		if slices.ContainsFunc(generatedColumnUses(t, c), func(u int) bool { return slices.Contains(setCols, u) }) {
+			out = append(slices.Clip(out), i)
+		}
+	}
+	return out
+}
+
+// ruleReadsNewGenerated says whether a rule on t reads a generated column
+// of NEW (by name, NEW.* or the whole row): PostgreSQL gives it the
+// computed value, which fickle's rule rewriting does not know.
+func ruleReadsNewGenerated(t *tableDesc, r *ruleDesc) bool {
+	if !t.hasGeneratedColumns() {
+		return false
+	}
+	found := false
+	check := func(n *pg_query.Node) bool {
+		cr := n.GetColumnRef()
+		if cr == nil || found {
+			return !found
+		}
+		if cr.Fields[0].GetString_().GetSval() != "new" {
+			return false
+		}
+		if len(cr.Fields) == 1 || cr.Fields[1].GetAStar() != nil {
+			found = true
+			return false
+		}
+		i := t.colIndex(cr.Fields[1].GetString_().GetSval())
+		found = i >= 0 && t.cols[i].generated != nil
+		return false
+	}
+	walk(r.where, check)
+	for _, a := range r.actions {
+		walk(a, check)
+	}
+	return found
+}
