@@ -718,6 +718,13 @@ func (d *ddl) renameColumn(rs *pg_query.RenameStmt, t *tableDesc, recursing bool
 	rename := func(expr *pg_query.Node, qualifiers ...string) *pg_query.Node {
 		return renamedColumnRefs(expr, rs.Subname, rs.Newname, qualifiers)
 	}
+	for j, c := range nt.cols {
+		if c.generated != nil {
+			gc := *c
+			gc.generated = rename(c.generated, t.name)
+			nt.cols[j] = &gc
+		}
+	}
 	for j, ck := range nt.checks {
 		nk := *ck
 		nk.expr = rename(ck.expr, t.name)

@@ -544,3 +544,30 @@ func ruleReadsNewGenerated(t *tableDesc, r *ruleDesc) bool {
 	}
 	return found
 }
+
+func init() {
+	// information_schema.column_column_usage: for each generated column of
+	// a table the current role's roles own, the columns its expression
+	// reads.
+	registerVirtual(&virtualTable{schema: "information_schema", name: "column_column_usage",
+		cols: []vcol{{"table_catalog", isIdent}, {"table_schema", isIdent}, {"table_name", isIdent}, {"column_name", isIdent},
+			{"dependent_column", isIdent}},
+		rows: func(s *Session, c *catalog) [][]any {
+			db := s.database()
+			var out [][]any
+			for _, t := range sortedTables(c) {
+				if !s.belongsTo(s.currentRole(), relationOwner(c, aclTable, t.oid)) {
+					continue
+				}
+				for _, col := range t.cols {
+					if col.generated == nil {
+						continue
+					}
+					for _, u := range generatedColumnUses(t, col) {
+						out = append(out, []any{db, t.schema, t.name, t.cols[u].name, col.name})
+					}
+				}
+			}
+			return out
+		}})
+}

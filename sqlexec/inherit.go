@@ -248,6 +248,9 @@ func partitionColumnOptions(t *tableDesc, cd *pg_query.ColumnDef) ([]tableConstr
 	if i < 0 {
 		return nil, pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" does not exist", cd.Colname)
 	}
+	if columnGenerated(cd) {
+		return nil, pgerror.New(pgerror.FeatureNotSupported, "generated columns are not supported on partitions")
+	}
 	if cd.RawDefault != nil || cd.CollClause != nil || cd.Identity != "" || cd.Generated != "" {
 		return nil, pgerror.Unsupported("column options in PARTITION OF other than NOT NULL, PRIMARY KEY, UNIQUE and CHECK")
 	}
