@@ -367,7 +367,7 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 				}
 				nr[s.col] = v
 			}
-			clearGenerated(t, nr)
+			w.clearGenerated(nr)
 			if mt.member == 0 && mtrg == nil {
 				if nr, err = trg.before(x, mt.row, nr); err != nil {
 					return nil, err
@@ -379,7 +379,7 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 			}
 			np := mem.physical(mt.phys, nr)
 			if mem != nil {
-				clearGenerated(mem.t, np)
+				wm.clearGenerated(np)
 			}
 			if mtrg != nil {
 				if np, err = rowBefore(x, mtrg[mt.member], mt.phys, np); err != nil {
@@ -393,7 +393,7 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 			if err := wm.computeGenerated(x, np); err != nil {
 				return nil, err
 			}
-			if mem != nil {
+			if mem != nil && (mtrg != nil || wm.generated != nil) {
 				nr = mem.toParent(np)
 			}
 			if err := guard.check(x.s, m.rowTable(mt).id, mt.key, "updated"); err != nil {

@@ -199,11 +199,15 @@ func (w *writer) computeGenerated(x *execCtx, row []any) error {
 	return nil
 }
 
-// clearGenerated sets the generated columns of row to NULL: what a BEFORE
-// ROW trigger of PostgreSQL sees in NEW before they are computed.
-func clearGenerated(t *tableDesc, row []any) {
-	for i, col := range t.cols {
-		if col.generated != nil && i < len(row) {
+// clearGenerated sets the generated columns of row (in w's table's column
+// order) to NULL: what a BEFORE ROW trigger of PostgreSQL sees in NEW
+// before they are computed.
+func (w *writer) clearGenerated(row []any) {
+	if w == nil {
+		return
+	}
+	for i, e := range w.generated {
+		if e != nil {
 			row[i] = nil
 		}
 	}
