@@ -179,7 +179,11 @@ type columnDesc struct {
 	def *pg_query.Node
 	// identity is 'a' (ALWAYS), 'd' (BY DEFAULT) or 0.
 	identity byte
-	attnum   int16
+	// generated is the expression of a stored generated column (GENERATED
+	// ALWAYS AS (expr) STORED, attgenerated 's'), nil for other columns;
+	// writes compute it over the row (generated.go).
+	generated *pg_query.Node
+	attnum    int16
 	// domain is the OID of the domain the column was declared with (typ
 	// is its base type), 0 for none.
 	domain uint32

@@ -91,7 +91,9 @@ func (b *binder) copyPlan(cs *pg_query.CopyStmt) (*stmtPlan, error) {
 		names := strs(cs.Attlist)
 		if len(cs.Attlist) == 0 {
 			for _, c := range t.cols {
-				names = append(names, c.name)
+				if c.generated == nil {
+					names = append(names, c.name)
+				}
 			}
 		}
 		for _, n := range names {
@@ -104,12 +106,19 @@ func (b *binder) copyPlan(cs *pg_query.CopyStmt) (*stmtPlan, error) {
 			}
 			cp.target = append(cp.target, i)
 			c := t.cols[i]
+			if c.generated != nil {
+				return nil, pgerror.Newf(pgerror.InvalidColumnReference, "column \"%s\" is a generated column", n).
+					WithDetail("Generated columns cannot be used in COPY.")
+			}
 			cols = append(cols, outCol{Name: c.name, typ: c.typ, tableOID: t.oid, attnum: c.attnum})
 		}
 		if err := cp.markForcedFields(t); err != nil {
 			return nil, err
 		}
 		if cs.IsFrom && cs.WhereClause != nil {
+			if err := refuseGeneratedInCopyWhere(t, cs.WhereClause); err != nil {
+				return nil, err
+			}
 			if cp.where, err = b.copyWhere(t, cs.WhereClause); err != nil {
 				return nil, err
 			}

@@ -565,6 +565,9 @@ func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 	if len(t.cols) > 1600 {
 		return pgerror.New(pgerror.TooManyColumns, "tables can have at most 1600 columns")
 	}
+	if err := b.checkGeneratedColumns(t); err != nil {
+		return err
+	}
 	for _, tc := range cons {
 		if err := d.checkTablespace(tc.c.Indexspace, temp, cs.Partspec != nil); err != nil {
 			return err
@@ -809,7 +812,9 @@ func (d *ddl) addColumnDef(b *binder, t *tableDesc, cd *pg_query.ColumnDef) ([]t
 			ownsSequence = true
 			identityOpts = c.Options
 		case pg_query.ConstrType_CONSTR_GENERATED:
-			return nil, pgerror.Unsupported("generated columns")
+			if err := generatedClause(b, t, col, c); err != nil {
+				return nil, err
+			}
 		case pg_query.ConstrType_CONSTR_PRIMARY, pg_query.ConstrType_CONSTR_UNIQUE, pg_query.ConstrType_CONSTR_CHECK, pg_query.ConstrType_CONSTR_FOREIGN:
 			// A copy: the attributes that follow are applied to it, and the
 			// parsed statement is shared.
@@ -821,6 +826,12 @@ func (d *ddl) addColumnDef(b *binder, t *tableDesc, cd *pg_query.ColumnDef) ([]t
 		}
 		if sawDefault && sawIdentity {
 			return nil, conflict("both default and identity specified")
+		}
+		if col.generated != nil && sawDefault {
+			return nil, conflict("both default and generation expression specified")
+		}
+		if col.generated != nil && sawIdentity {
+			return nil, conflict("both identity and generation expression specified")
 		}
 	}
 	if col.def != nil {

@@ -92,6 +92,8 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 			err = d.validateConstraint(b, nt, cmd.Name)
 		case pg_query.AlterTableType_AT_ColumnDefault:
 			err = d.setDefault(b, nt, cmd)
+		case pg_query.AlterTableType_AT_DropExpression:
+			err = d.dropExpression(nt, cmd)
 		case pg_query.AlterTableType_AT_AlterColumnType:
 			run := alterColumnTypeRun(at.Cmds[k:], func(c *pg_query.AlterTableCmd) bool { return !d.inheritedAlter(t, c) && keyColumnAlter(t, c) == nil })
 			k += len(run) - 1
@@ -186,7 +188,7 @@ func (d *ddl) addColumn(b *binder, t *tableDesc, cmd *pg_query.AlterTableCmd) er
 	if col.domain != 0 {
 		return pgerror.Unsupported("ALTER TABLE ADD COLUMN of a domain type")
 	}
-	var def *scalar
+	var def, gen *scalar
 	if col.def != nil {
 		e, err := b.expr(nil, col.def)
 		if err != nil {
@@ -196,11 +198,16 @@ func (d *ddl) addColumn(b *binder, t *tableDesc, cmd *pg_query.AlterTableCmd) er
 			return err
 		}
 	}
+	if col.generated != nil {
+		if gen, err = b.generationExpr(t, col); err != nil {
+			return err
+		}
+	}
 	hasRows := false
 	if err := d.scanRows(t, func([]any) error { hasRows = true; return nil }); err != nil {
 		return err
 	}
-	if hasRows && col.notNull && def == nil {
+	if hasRows && col.notNull && def == nil && gen == nil {
 		return nullValuesError(t, col)
 	}
 	// Every version of a key gets the value computed for its latest row, so
@@ -209,8 +216,18 @@ func (d *ddl) addColumn(b *binder, t *tableDesc, cmd *pg_query.AlterTableCmd) er
 	// volatile default: PostgreSQL's rewrite computes none for them.
 	var firstErr error
 	values := map[string]any{}
+	savedRow := d.x.row
+	defer func() { d.x.row = savedRow }()
 	err = d.rewriteRows(t, func(r isolation.RowRewrite) []any {
 		nr := append(append(make([]any, 0, len(r.Row)+1), r.Row...), nil)
+		if gen != nil && hasRows && firstErr == nil {
+			d.x.row = nr
+			nr[len(r.Row)], firstErr = gen.eval(d.x)
+			if nr[len(r.Row)] == nil && r.Latest && col.notNull && firstErr == nil {
+				firstErr = nullValuesError(t, col)
+			}
+			return nr
+		}
 		if def == nil || !hasRows || firstErr != nil {
 			return nr
 		}
@@ -258,6 +275,10 @@ func (d *ddl) dropColumn(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 			}
 		}
 	}
+	if err := d.dropGeneratedDependents(t, i, cmd.Behavior == pg_query.DropBehavior_DROP_CASCADE); err != nil {
+		return err
+	}
+	i = t.colIndex(cmd.Name)
 	if err := d.checkColumnDropForViews(t, cmd.Name, cmd.Behavior == pg_query.DropBehavior_DROP_CASCADE); err != nil {
 		return err
 	}
@@ -518,6 +539,9 @@ func (d *ddl) setDefault(b *binder, t *tableDesc, cmd *pg_query.AlterTableCmd) e
 	if err != nil {
 		return err
 	}
+	if t.cols[i].generated != nil {
+		return generatedDefaultError(t, t.cols[i], cmd.Def != nil)
+	}
 	if t.cols[i].identity != 0 {
 		e := identityColumnError(t, t.cols[i])
 		if cmd.Def == nil {
@@ -696,6 +720,13 @@ func (d *ddl) renameColumn(rs *pg_query.RenameStmt, t *tableDesc, recursing bool
 	nt.cols[i] = &nc
 	rename := func(expr *pg_query.Node, qualifiers ...string) *pg_query.Node {
 		return renamedColumnRefs(expr, rs.Subname, rs.Newname, qualifiers)
+	}
+	for j, c := range nt.cols {
+		if c.generated != nil {
+			gc := *c
+			gc.generated = rename(c.generated, t.name)
+			nt.cols[j] = &gc
+		}
 	}
 	for j, ck := range nt.checks {
 		nk := *ck

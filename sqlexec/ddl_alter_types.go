@@ -151,6 +151,11 @@ func (d *ddl) alterColumnTypes(b *binder, t *tableDesc, cmds []*pg_query.AlterTa
 				return pgerror.Newf(pgerror.DatatypeMismatch, "default for column \"%s\" cannot be cast automatically to type %s", nc.name, ch.to)
 			}
 		}
+		if nc.generated != nil {
+			if _, err := b.generationExpr(t, &nc); err != nil {
+				return pgerror.Newf(pgerror.DatatypeMismatch, "generation expression for column \"%s\" cannot be cast automatically to type %s", nc.name, ch.to)
+			}
+		}
 		t.cols[ch.i] = &nc
 	}
 	altered := make([]int, len(changes))
@@ -208,6 +213,9 @@ func (d *ddl) columnTypeChange(b *binder, t *tableDesc, cmd *pg_query.AlterTable
 		if slices.Contains(r.fk.refCols, i) {
 			return columnTypeChange{}, pgerror.Unsupported("changing the type of a referenced column")
 		}
+	}
+	if err := generatedTypeChange(t, i, cd.RawDefault != nil); err != nil {
+		return columnTypeChange{}, err
 	}
 	conv, using, err := d.columnConversion(b, t, i, cd.RawDefault, to)
 	if err != nil {

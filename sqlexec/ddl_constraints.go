@@ -397,6 +397,9 @@ func (d *ddl) addForeignKey(b *binder, t *tableDesc, tc tableConstraint, alter b
 	if err != nil {
 		return err
 	}
+	if err := generatedForeignKeyActions(t, cols, del, upd); err != nil {
+		return err
+	}
 	var delSetCols []int
 	for _, n := range strs(c.FkDelSetCols) {
 		i := t.colIndex(n)

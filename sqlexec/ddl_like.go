@@ -26,6 +26,7 @@ const (
 	likeCompression likeOption = 1 << 1
 	likeConstraints likeOption = 1 << 2
 	likeDefaults    likeOption = 1 << 3
+	likeGenerated   likeOption = 1 << 4
 	likeIdentity    likeOption = 1 << 5
 	likeIndexes     likeOption = 1 << 6
 )
@@ -66,6 +67,9 @@ func (d *ddl) likeClause(b *binder, t *tableDesc, lc *pg_query.TableLikeClause) 
 		}
 		if c.def != nil && opts&likeDefaults != 0 {
 			col.def = proto.Clone(c.def).(*pg_query.Node)
+		}
+		if c.generated != nil && opts&likeGenerated != 0 {
+			col.generated = proto.Clone(c.generated).(*pg_query.Node)
 		}
 		attnums[c.attnum] = col.attnum
 		t.cols = append(t.cols, col)

@@ -110,6 +110,9 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := refuseGeneratedInsert(t, target, ins.SelectStmt); err != nil {
+		return nil, err
+	}
 	if ins.Override != pg_query.OverridingKind_OVERRIDING_SYSTEM_VALUE && ins.SelectStmt != nil {
 		for _, c := range target {
 			if t.cols[c].identity == 'a' && ins.Override != pg_query.OverridingKind_OVERRIDING_USER_VALUE {
@@ -205,6 +208,9 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 			}
 			row, err := trg.before(x, nil, row)
 			if err != nil || row == nil {
+				return err
+			}
+			if err := w.computeGenerated(x, row); err != nil {
 				return err
 			}
 			if router == nil {
@@ -599,6 +605,10 @@ func (b *binder) setTargetFor(t *tableDesc, sc *scope, rt *pg_query.ResTarget) (
 		}
 		return []setTarget{{col: c}}, nil
 	}
+	if col.generated != nil {
+		return nil, pgerror.Newf(pgerror.GeneratedAlways, "column \"%s\" can only be updated to DEFAULT", col.name).
+			WithDetail("Column \"%s\" is a generated column.", col.name)
+	}
 	if col.identity == 'a' {
 		return nil, pgerror.Newf(pgerror.GeneratedAlways, "column \"%s\" can only be updated to DEFAULT", col.name).
 			WithDetail("Column \"%s\" is an identity column defined as GENERATED ALWAYS.", col.name)
@@ -765,6 +775,9 @@ func (cp *conflictPlan) tryIn(x *execCtx, w *writer, leaf *partRoute, row, lrow 
 	}
 	if err := lw.validate(x, lnr, lexisting); err != nil {
 		return false, err
+	}
+	if leaf != nil && lw.generated != nil {
+		nr = leaf.toRoot(lnr) // with the generated columns validate computed
 	}
 	if err := lw.updateRow(x, uc.Key, lexisting, lnr); err != nil {
 		return false, err

@@ -307,6 +307,7 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 	for _, s := range sets {
 		setCols = append(setCols, s.col)
 	}
+	setCols = withGeneratedDependents(t, setCols)
 	trg, err := b.triggersFor(t, tgUpdate, setCols)
 	if err != nil {
 		return nil, err
@@ -366,6 +367,7 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 				}
 				nr[s.col] = v
 			}
+			w.clearGenerated(nr)
 			if mt.member == 0 && mtrg == nil {
 				if nr, err = trg.before(x, mt.row, nr); err != nil {
 					return nil, err
@@ -376,6 +378,9 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 				}
 			}
 			np := mem.physical(mt.phys, nr)
+			if mem != nil {
+				wm.clearGenerated(np)
+			}
 			if mtrg != nil {
 				if np, err = rowBefore(x, mtrg[mt.member], mt.phys, np); err != nil {
 					return nil, err
@@ -384,6 +389,11 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 					updated--
 					continue
 				}
+			}
+			if err := wm.computeGenerated(x, np); err != nil {
+				return nil, err
+			}
+			if mem != nil && (mtrg != nil || wm.generated != nil) {
 				nr = mem.toParent(np)
 			}
 			if err := guard.check(x.s, m.rowTable(mt).id, mt.key, "updated"); err != nil {

@@ -205,6 +205,9 @@ func (d *ddl) dropExtension(ext *extensionDesc, cascade bool) error {
 			WithDetail("%s", strings.Join(details, "\n")).
 			WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 	}
+	if err := refuseUndroppable(deps); err != nil {
+		return err
+	}
 	lines := make([]string, len(deps))
 	for i, dep := range deps {
 		lines[i] = dep.what

@@ -27,7 +27,9 @@ import (
 type routineDependent struct {
 	// what is the object as PostgreSQL's DETAIL and NOTICE name it.
 	what string
-	// drop removes the object (or the expression) from the DDL's catalog.
+	// drop removes the object (or the expression) from the DDL's catalog;
+	// nil for an object CASCADE cannot drop in fickle (a generated column),
+	// which refuses it.
 	drop func(d *ddl)
 	// byName says the object calls the routine by its name (a stored
 	// expression), not by its OID (a trigger's function).
@@ -55,6 +57,9 @@ func (d *ddl) routineDependents(f *funcDesc, dropping map[*funcDesc]bool) []rout
 			}
 		}
 		for i, col := range t.cols {
+			if calls(col.generated) {
+				out = append(out, routineDependent{what: fmt.Sprintf("column %s of table %s", col.name, t.name), byName: true})
+			}
 			if calls(col.def) {
 				out = append(out, routineDependent{what: fmt.Sprintf("default value for column %s of table %s", col.name, t.name), byName: true,
 					drop: func(d *ddl) {
@@ -147,11 +152,25 @@ func (d *ddl) checkRoutineDependents(f *funcDesc, dropping map[*funcDesc]bool, c
 			WithDetail("%s depends on %s %s", deps[0].what, f.kindName(), f.signature()).
 			WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 	}
+	if err := refuseUndroppable(deps); err != nil {
+		return err
+	}
 	for _, dep := range deps {
 		d.notice(pgerror.SuccessfulCompletion, "drop cascades to %s", dep.what)
 	}
 	for _, dep := range deps {
 		dep.drop(d)
+	}
+	return nil
+}
+
+// refuseUndroppable refuses a CASCADE that would drop an object fickle
+// cannot drop that way (a generated column using the routine).
+func refuseUndroppable(deps []routineDependent) error {
+	for _, dep := range deps {
+		if dep.drop == nil {
+			return pgerror.Unsupported("DROP ... CASCADE of a routine that a generated column's expression calls (" + dep.what + ")")
+		}
 	}
 	return nil
 }

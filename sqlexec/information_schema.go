@@ -97,8 +97,10 @@ type infoColumn struct {
 	typ                 types.Type
 	notNull, updatable  bool
 	def                 any
-	col                 *columnDesc // nil for a view's column
-	seq                 *sequence   // an identity column's sequence
+	// generation is a generated column's expression, nil for others.
+	generation any
+	col        *columnDesc // nil for a view's column
+	seq        *sequence   // an identity column's sequence
 }
 
 // infoColumns lists the columns of the catalog's tables and views.
@@ -111,7 +113,9 @@ func infoColumns(s *Session, c *catalog) []infoColumn {
 		for i, col := range t.cols {
 			ic := infoColumn{schema: t.schema, table: t.name, name: col.name, pos: i + 1, typ: col.typ, notNull: col.notNull,
 				updatable: true, col: col}
-			if text, ok := storedDefault(col); ok {
+			if text, ok := storedDefault(col); ok && col.generated != nil {
+				ic.generation = decompile(s, c, text, t.oid, false)
+			} else if ok {
 				ic.def = decompile(s, c, text, t.oid, false)
 			}
 			if col.identity != 0 {
@@ -186,10 +190,14 @@ func init() {
 						domCatalog, domSchema, domName = db, dt.schema, dt.name
 					}
 				}
+				isGenerated := "NEVER"
+				if ic.generation != nil {
+					isGenerated = "ALWAYS"
+				}
 				out = append(out, []any{db, ic.schema, ic.table, ic.name, int64(ic.pos), ic.def, yesNo(!ic.notNull), dataType,
 					f.charMax, f.charOctets, f.numPrecision, f.numRadix, f.numScale, f.dtPrecis, f.intervalType, nil, nil, nil, nil,
 					collCatalog, collSchema, collName, domCatalog, domSchema, domName, db, udtSchema, f.udtName, nil, nil, nil, nil,
-					strconv.Itoa(ic.pos), "NO", identity, generation, start, increment, maximum, minimum, cycle, "NEVER", nil,
+					strconv.Itoa(ic.pos), "NO", identity, generation, start, increment, maximum, minimum, cycle, isGenerated, ic.generation,
 					yesNo(ic.updatable)})
 			}
 			return out

@@ -132,7 +132,7 @@ func (d *ddl) inheritParents(t *tableDesc, rvs []*pg_query.Node, temp bool) erro
 			i := t.colIndex(pc.name)
 			if i < 0 {
 				nc := &columnDesc{name: pc.name, typ: pc.typ, notNull: pc.notNull, def: pc.def, attnum: int16(len(t.cols) + 1), inhCount: 1, notLocal: true, collation: pc.collation,
-					compression: pc.compression}
+					compression: pc.compression, generated: pc.generated}
 				t.cols = append(t.cols, nc)
 				continue
 			}
@@ -145,6 +145,9 @@ func (d *ddl) inheritParents(t *tableDesc, rvs []*pg_query.Node, temp bool) erro
 			if a, b := declaredCollation(cur), declaredCollation(pc); a != b {
 				return pgerror.Newf(pgerror.CollationMismatch, "inherited column \"%s\" has a collation conflict", pc.name).
 					WithDetail("\"%s\" versus \"%s\"", a, b)
+			}
+			if err := mergeParentsGeneration(cur, pc); err != nil {
+				return err
 			}
 			compression, err := mergeCompression(pc.name, cur.compression, pc.compression)
 			if err != nil {
@@ -214,6 +217,9 @@ func (d *ddl) mergeLocalColumn(b *binder, t *tableDesc, cd *pg_query.ColumnDef, 
 		return nil, true, pgerror.Newf(pgerror.CollationMismatch, "column \"%s\" has a collation conflict", cd.Colname).
 			WithDetail("\"%s\" versus \"%s\"", a, b)
 	}
+	if err := mergeLocalGeneration(cur, local); err != nil {
+		return nil, true, err
+	}
 	if local.identity != 0 {
 		return nil, true, pgerror.Unsupported("identity columns merged with inherited columns")
 	}
@@ -228,6 +234,9 @@ func (d *ddl) mergeLocalColumn(b *binder, t *tableDesc, cd *pg_query.ColumnDef, 
 	if local.def != nil {
 		nc.def = local.def
 	}
+	if local.generated != nil {
+		nc.generated, nc.def = local.generated, nil
+	}
 	t.cols[i] = &nc
 	return cons, true, nil
 }
@@ -241,6 +250,9 @@ func partitionColumnOptions(t *tableDesc, cd *pg_query.ColumnDef) ([]tableConstr
 	i := t.colIndex(cd.Colname)
 	if i < 0 {
 		return nil, pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" does not exist", cd.Colname)
+	}
+	if columnGenerated(cd) {
+		return nil, pgerror.New(pgerror.FeatureNotSupported, "generated columns are not supported on partitions")
 	}
 	if cd.RawDefault != nil || cd.CollClause != nil || cd.Identity != "" || cd.Generated != "" {
 		return nil, pgerror.Unsupported("column options in PARTITION OF other than NOT NULL, PRIMARY KEY, UNIQUE and CHECK")
@@ -470,6 +482,9 @@ func (d *ddl) addInheritFrom(t, p *tableDesc) error {
 		}
 		if pc.notNull && !c.notNull {
 			return pgerror.Newf(pgerror.DatatypeMismatch, "column \"%s\" in child table must be marked NOT NULL", pc.name)
+		}
+		if err := existingChildGeneration(pc, c); err != nil {
+			return err
 		}
 		nc := *c
 		nc.inhCount++

@@ -49,6 +49,8 @@ func (d *ddl) alterHierarchy(b *binder, oid uint32, cmd *pg_query.AlterTableCmd,
 		err = d.alterColumnInherited(b, nt, cmd, children, recurse, recursing)
 	case pg_query.AlterTableType_AT_ValidateConstraint:
 		err = d.validateConstraintInherited(b, nt, cmd, children, recurse, recursing)
+	case pg_query.AlterTableType_AT_DropExpression:
+		err = d.dropExpressionInherited(nt, cmd, children, recurse, recursing)
 	default:
 		err = pgerror.Unsupported("ALTER TABLE " + strings.TrimPrefix(cmd.Subtype.String(), "AT_") + " on an inheritance hierarchy")
 	}
@@ -97,6 +99,9 @@ func (d *ddl) addColumnInherited(b *binder, t *tableDesc, cmd *pg_query.AlterTab
 	if recursing {
 		if i := t.colIndex(cd.Colname); i >= 0 {
 			c := t.cols[i]
+			if c.generated != nil || columnGenerated(cd) {
+				return pgerror.Unsupported("ADD COLUMN merged with a child's column of the same name when either is generated")
+			}
 			pc := d.parentCol(t, cd.Colname)
 			if c.typ != pc.typ {
 				return pgerror.Newf(pgerror.DatatypeMismatch, "child table \"%s\" has different type for column \"%s\"", t.name, cd.Colname)
@@ -117,7 +122,7 @@ func (d *ddl) addColumnInherited(b *binder, t *tableDesc, cmd *pg_query.AlterTab
 		var checks []*pg_query.Constraint
 		for _, cn := range cd.Constraints {
 			switch c := cn.GetConstraint(); c.Contype {
-			case pg_query.ConstrType_CONSTR_NOTNULL, pg_query.ConstrType_CONSTR_NULL, pg_query.ConstrType_CONSTR_DEFAULT:
+			case pg_query.ConstrType_CONSTR_NOTNULL, pg_query.ConstrType_CONSTR_NULL, pg_query.ConstrType_CONSTR_DEFAULT, pg_query.ConstrType_CONSTR_GENERATED:
 				kept = append(kept, cn)
 			case pg_query.ConstrType_CONSTR_CHECK:
 				checks = append(checks, c)

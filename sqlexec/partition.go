@@ -73,6 +73,9 @@ func (d *ddl) partitionKey(b *binder, t *tableDesc, ps *pg_query.PartitionSpec) 
 			if i < 0 {
 				return nil, pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" named in partition key does not exist", pe.Name)
 			}
+			if t.cols[i].generated != nil {
+				return nil, generatedPartitionKeyError(b, t.cols[i], pe.Location)
+			}
 			if err := k.addOpclass(pe, t.cols[i].typ); err != nil {
 				return nil, err
 			}
@@ -84,6 +87,9 @@ func (d *ddl) partitionKey(b *binder, t *tableDesc, ps *pg_query.PartitionSpec) 
 		}
 		if containsSubLink(pe.Expr) {
 			return nil, pgerror.New(pgerror.FeatureNotSupported, "cannot use subquery in partition key expression")
+		}
+		if err := generatedInPartitionKey(b, t, pe.Expr, pe.Location); err != nil {
+			return nil, err
 		}
 		e, err := b.expr(sc, pe.Expr)
 		if err != nil {

@@ -47,11 +47,15 @@ func columnCollationOid(typ types.Type, coll string) int64 {
 	return oid
 }
 
-// storedDefault is pg_attrdef.adbin: the DEFAULT expression, coerced to
-// the column's type, in the form decompile reads (storedCoercion).
+// storedDefault is pg_attrdef.adbin: the DEFAULT or generation
+// expression, coerced to the column's type, in the form decompile reads
+// (storedCoercion).
 // Identity columns have no pg_attrdef row (their sequence is not a default
 // in PostgreSQL), so they return ok false.
 func storedDefault(col *columnDesc) (string, bool) {
+	if col.generated != nil {
+		return storedCoercion(col.typ.Oid, deparseExpr(col.generated)), true
+	}
 	if col.def == nil || col.identity != 0 {
 		return "", false
 	}

@@ -251,6 +251,9 @@ func init() {
 					row := attributeRow(t.oid, col.name, col.typ, int(col.attnum), col.notNull, hasDef, col.identity)
 					row[11], row[19], row[20], row[21] = columnStorage(col), !col.notLocal, int64(col.inhCount), col.collationOID()
 					row[12] = compressionCodes[col.compression]
+					if col.generated != nil {
+						row[17] = "s"
+					}
 					if col.domain != 0 {
 						row[2] = int64(col.domain) // a domain's column names the domain, its values are the base type's
 					}

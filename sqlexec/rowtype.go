@@ -231,7 +231,7 @@ func (d *ddl) checkRowTypeExprs(t *tableDesc) error {
 		exprs = append(exprs, ck.expr)
 	}
 	for _, col := range t.cols {
-		exprs = append(exprs, col.def)
+		exprs = append(exprs, col.def, col.generated)
 	}
 	for _, e := range exprs {
 		if e == nil {

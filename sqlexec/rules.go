@@ -128,6 +128,9 @@ func (d *ddl) createRule(rs *pg_query.RuleStmt, full string) error {
 	if err := checkRuleRefs(r, b.pos); err != nil {
 		return err
 	}
+	if view == nil && ruleReadsNewGenerated(t, r) {
+		return pgerror.Unsupported("rules that read NEW's generated columns")
+	}
 	for _, a := range r.actions {
 		if err := checkRuleWithRefs(a); err != nil {
 			return err

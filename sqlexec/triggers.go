@@ -192,6 +192,9 @@ func (d *ddl) createTrigger(ct *pg_query.CreateTrigStmt, full string) error {
 		if err := whenRowRefError(b, tr); err != nil {
 			return err
 		}
+		if err := whenGeneratedRefError(b, t, tr); err != nil {
+			return err
+		}
 		if _, err := b.triggerWhen(t, tr); err != nil {
 			return err
 		}

@@ -19,6 +19,9 @@ type writer struct {
 	b        *binder
 	t        *tableDesc
 	defaults []*scalar // per column; nil means NULL
+	// generated computes, per column, a generated column's value over the
+	// row; nil when the table has none (generated.go).
+	generated []*scalar
 	// domains checks, per column of a domain, its constraints.
 	domains []domainCheck
 	checks  []*scalar
@@ -87,7 +90,7 @@ func (b *binder) writerFor(t *tableDesc, withRefs bool) (*writer, error) {
 				def = b.catalogNow().domainDefault(dom)
 			}
 		}
-		if def == nil {
+		if def == nil || c.generated != nil {
 			continue
 		}
 		e, err := b.expr(nil, def)
@@ -98,6 +101,9 @@ func (b *binder) writerFor(t *tableDesc, withRefs bool) (*writer, error) {
 			return nil, err
 		}
 		w.defaults[i] = e
+	}
+	if err := w.compileGenerated(); err != nil {
+		return nil, err
 	}
 	for _, ck := range t.checks {
 		e, err := b.cond(sc, ck.expr, "CHECK")
@@ -230,11 +236,15 @@ func (w *writer) fillDefaults(x *execCtx, row []any, given []bool) error {
 	return nil
 }
 
-// validate checks NOT NULL, CHECK and outgoing foreign keys of a new row.
+// validate computes the generated columns of a new row, then checks NOT
+// NULL, CHECK and outgoing foreign keys.
 // changed, when not nil, limits the foreign-key checks to keys whose
 // columns changed (UPDATE).
 func (w *writer) validate(x *execCtx, row []any, old []any) error {
 	t := w.t
+	if err := w.computeGenerated(x, row); err != nil {
+		return err
+	}
 	for i, check := range w.domains {
 		if check == nil {
 			continue
