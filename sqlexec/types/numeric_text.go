@@ -315,15 +315,18 @@ var errNumericBeyondApd = pgerror.Unsupported("numeric values of magnitude 1e100
 // 22003 when PostgreSQL cannot hold it either (131072 digits before the
 // point), else the refusal.
 func numericBeyondRange(text string) error {
-	mant, expText, _ := strings.Cut(strings.ToLower(text), "e")
-	exp, err := strconv.ParseInt(expText, 10, 64)
-	if err != nil {
-		return pgerror.New(pgerror.NumericValueOutOfRange, "value overflows numeric format")
+	mant, expText, hasExp := strings.Cut(strings.ToLower(text), "e")
+	var exp int64
+	if hasExp {
+		var err error
+		if exp, err = strconv.ParseInt(expText, 10, 64); err != nil {
+			return pgerror.New(pgerror.NumericValueOutOfRange, "value overflows numeric format")
+		}
 	}
 	intPart, _, _ := strings.Cut(strings.TrimLeft(mant, "+- 0"), ".")
 	// apd also fails on exponents below -100000, where PostgreSQL's 16383
 	// decimals have long run out.
-	if exp > 0 && exp+int64(len(intPart)) <= numericMaxWeightDigits {
+	if exp >= 0 && exp+int64(len(intPart)) <= numericMaxWeightDigits {
 		return errNumericBeyondApd
 	}
 	return pgerror.New(pgerror.NumericValueOutOfRange, "value overflows numeric format")
