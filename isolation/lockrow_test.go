@@ -1,6 +1,7 @@
 package isolation
 
 import (
+	"context"
 	"fmt"
 	"sync/atomic"
 	"testing"
@@ -386,4 +387,88 @@ func TestWaitObserverHearsTheWaitAndTheWakeBeforeTheReleaseReturns(t *testing.T)
 	}
 	must(t, <-done)
 	must(t, waiter.Commit(bg))
+}
+
+// TestAReleaseWakesOnlyTheWaiterThatMayGo: of three transactions queued
+// for a row, a release wakes the first alone; the others sleep on (a hot
+// row's waiters are not all put through the scheduler to find the one
+// that may go), and each commit wakes the next.
+func TestAReleaseWakesOnlyTheWaiterThatMayGo(t *testing.T) {
+	f := newLockFixture(t, Config{Strategy: StrategyLatest})
+	holder := begin(t, f.other, history.ReadCommitted)
+	_, err := holder.LockRow(bg, f.tab, []byte("x"), LockRequest{Mode: RowLockUpdate})
+	must(t, err)
+	var waiters []*Txn
+	var observers []*recordingObserver
+	granted := make(chan int, 3)
+	for i := range 3 {
+		tx := begin(t, f.s.NewSession(), history.ReadCommitted)
+		obs := &recordingObserver{}
+		waiters, observers = append(waiters, tx), append(observers, obs)
+		go func() {
+			if _, err := tx.LockRow(WithWaitObserver(bg, obs), f.tab, []byte("x"), LockRequest{Mode: RowLockUpdate}); err != nil {
+				t.Error(err)
+			}
+			granted <- i
+		}()
+		waitUntilBlocked(t, f.s, tx)
+	}
+	wakes := func() []int32 {
+		var n []int32
+		for _, o := range observers {
+			n = append(n, o.wakes.Load())
+		}
+		return n
+	}
+	must(t, holder.Commit(bg))
+	for i := range waiters {
+		if got := <-granted; got != i {
+			t.Fatalf("waiter %d got the lock, want waiter %d", got, i)
+		}
+		for j, n := range wakes() {
+			if want := int32(0); j <= i {
+				want = 1
+				if n != want {
+					t.Fatalf("after %d releases, wake-ups %v: waiter %d woken %d times, want once", i+1, wakes(), j, n)
+				}
+			} else if n != want {
+				t.Fatalf("after %d releases, wake-ups %v: waiter %d, still queued, was woken", i+1, wakes(), j)
+			}
+		}
+		must(t, waiters[i].Commit(bg))
+	}
+}
+
+// TestDeadlockWithAWaiterQueuedBehindAnotherIsDetected: w2 holds y and
+// queues for x behind w1; when x's holder commits, w1 takes x, and w1's
+// request for y then closes the cycle w1 -> w2 -> w1, which must fail with
+// 40P01 although w2 was not woken by the commit (its wait now points at w1,
+// not at the transaction that ended).
+func TestDeadlockWithAWaiterQueuedBehindAnotherIsDetected(t *testing.T) {
+	f := newLockFixture(t, Config{Strategy: StrategyLatest})
+	setup := begin(t, f.other, history.ReadCommitted)
+	_, err := setup.Insert(bg, f.tab, []byte("y"), []any{"y", 2})
+	must(t, err)
+	must(t, setup.Commit(bg))
+	ctx, cancel := context.WithTimeout(bg, 10*time.Second)
+	defer cancel()
+	lock := func(tx *Txn, key string) error {
+		_, err := tx.LockRow(ctx, f.tab, []byte(key), LockRequest{Mode: RowLockUpdate})
+		return err
+	}
+	holder := begin(t, f.other, history.ReadCommitted)
+	must(t, lock(holder, "x"))
+	w1 := begin(t, f.s.NewSession(), history.ReadCommitted)
+	w2 := begin(t, f.s.NewSession(), history.ReadCommitted)
+	must(t, lock(w2, "y"))
+	w1x, w2x := make(chan error, 1), make(chan error, 1)
+	go func() { w1x <- lock(w1, "x") }()
+	waitUntilBlocked(t, f.s, w1)
+	go func() { w2x <- lock(w2, "x") }()
+	waitUntilBlocked(t, f.s, w2)
+	must(t, holder.Commit(bg))
+	must(t, <-w1x)
+	wantCode(t, lock(w1, "y"), pgerror.DeadlockDetected)
+	must(t, <-w2x) // w1's abort released x
+	must(t, w2.Commit(bg))
 }

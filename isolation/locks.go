@@ -57,11 +57,11 @@ type lockEntry struct {
 	// only when no earlier waiter that conflicts with it still waits, so
 	// that waiters are served first come, first served, as PostgreSQL's
 	// lock queues are (and a run does not depend on which goroutine the
-	// scheduler wakes first).
+	// scheduler wakes first). When a holder or a waiter lets go, only the
+	// waiters that may now go are woken (wakeWaiters): waking all of them
+	// to find the one would put every waiter of a hot row through the
+	// scheduler and the engine's mutex at every release.
 	waiters []waiter
-	// wake is closed (and forgotten) whenever a holder or a waiter lets
-	// go, waking every waiter to retry; nil while no one waits.
-	wake chan struct{}
 }
 
 // waiter is a transaction waiting for a lock entry in a mode, and the
@@ -125,28 +125,7 @@ func (e *engine) acquire(ctx context.Context, t *txn, r resource, mode uint8, wa
 			ent = e.newLockEntry()
 			e.locks[r] = ent
 		}
-		var blocker *txn
-		mine := -1
-		for i, h := range ent.holders {
-			if h.t == t {
-				mine = i
-				continue
-			}
-			if blocker == nil && !sameBackend(r, h.t, t) && conflicts(r.kind, mode, h.modes) {
-				blocker = h.t
-			}
-		}
-		if blocker == nil && queued {
-			for _, w := range ent.waiters {
-				if w.t == t {
-					break
-				}
-				if !sameBackend(r, w.t, t) && conflicts(r.kind, mode, 1<<w.mode) {
-					blocker = w.t // first come, first served
-					break
-				}
-			}
-		}
+		blocker, mine := ent.blocker(r, t, mode, queued)
 		if blocker == nil {
 			if mine >= 0 {
 				ent.holders[mine].modes |= 1 << mode
@@ -176,17 +155,16 @@ func (e *engine) acquire(ctx context.Context, t *txn, r resource, mode uint8, wa
 			queued = true
 		}
 		t.waitingFor = blocker
-		if ent.wake == nil {
-			ent.wake = make(chan struct{})
+		if t.wake == nil {
+			t.wake = make(chan struct{}, 1)
 		}
-		wake := ent.wake
 		if obs != nil {
 			obs.Waiting()
 		}
 		e.mu.Unlock()
 		var cerr error
 		select {
-		case <-wake:
+		case <-t.wake:
 		case <-ctx.Done():
 			cerr = ctxError(ctx)
 		}
@@ -196,6 +174,35 @@ func (e *engine) acquire(ctx context.Context, t *txn, r resource, mode uint8, wa
 			return cerr
 		}
 	}
+}
+
+// blocker returns a transaction that t's request for mode on r waits
+// for, nil when it may be granted, and the index of t's own hold in
+// ent.holders (-1 if none). A queued request also waits for an earlier
+// waiter it conflicts with (first come, first served); a new one only for
+// holders, as a PostgreSQL backend that finds a row unlocked takes it.
+func (ent *lockEntry) blocker(r resource, t *txn, mode uint8, queued bool) (blocker *txn, mine int) {
+	mine = -1
+	for i, h := range ent.holders {
+		if h.t == t {
+			mine = i
+			continue
+		}
+		if blocker == nil && !sameBackend(r, h.t, t) && conflicts(r.kind, mode, h.modes) {
+			blocker = h.t
+		}
+	}
+	if blocker == nil && queued {
+		for _, w := range ent.waiters {
+			if w.t == t {
+				break
+			}
+			if !sameBackend(r, w.t, t) && conflicts(r.kind, mode, 1<<w.mode) {
+				return w.t, mine
+			}
+		}
+	}
+	return blocker, mine
 }
 
 // sameBackend reports whether a and b are one backend's session and
@@ -323,16 +330,20 @@ func (e *engine) releaseLock(t *txn, r resource) {
 	e.wakeWaiters(r, ent)
 }
 
-// wakeWaiters wakes r's waiters to retry, and forgets the entry once no
-// one holds or waits for it.
+// wakeWaiters wakes the waiters of r that may be granted now, and points
+// every other waiter at what it waits for now, so that deadlock detection
+// (closesCycle) follows live edges; it forgets the entry once no one holds
+// or waits for it.
 func (e *engine) wakeWaiters(r resource, ent *lockEntry) {
-	if ent.wake != nil {
-		close(ent.wake)
-		ent.wake = nil
-		for _, w := range ent.waiters {
-			if w.obs != nil {
-				w.obs.Woken()
-			}
+	for _, w := range ent.waiters {
+		blocker, _ := ent.blocker(r, w.t, w.mode, true)
+		w.t.waitingFor = blocker
+		if blocker != nil {
+			continue
+		}
+		w.t.signalWake()
+		if w.obs != nil {
+			w.obs.Woken()
 		}
 	}
 	if len(ent.holders) == 0 && len(ent.waiters) == 0 {
@@ -341,6 +352,15 @@ func (e *engine) wakeWaiters(r resource, ent *lockEntry) {
 			*ent = lockEntry{}
 			e.spareEntries = append(e.spareEntries, ent)
 		}
+	}
+}
+
+// signalWake lets t's lock wait retry; a wake-up it has not consumed yet
+// covers this one.
+func (t *txn) signalWake() {
+	select {
+	case t.wake <- struct{}{}:
+	default:
 	}
 }
 

@@ -112,6 +112,9 @@ type txnLive struct {
 	locks      []resource
 	tableLocks map[TableID]uint16
 	waitingFor *txn
+	// wake lets t's lock wait retry (acquire, wakeWaiters); made at its
+	// first wait.
+	wake chan struct{}
 
 	snap      *omNode            // Config.StatementSnapshots: co's end when the statement began
 	nreads    int                // keys inspected
@@ -417,6 +420,9 @@ func (e *engine) serverAbort(t *txn, err error) error {
 // end releases t's locks, wakes its waiters and records its outcome.
 func (e *engine) end(t *txn, st txnState) {
 	t.state = st
+	if t.wake != nil {
+		t.signalWake() // ended by another (an SSI pivot) while it waits: it leaves its queue
+	}
 	if st == txnServerAborted {
 		t.sess.serverAborts++
 	} else {
