@@ -46,6 +46,13 @@ func TestScriptsAgainstPostgres(t *testing.T) {
 			if _, err := admin.Exec(ctx, "CREATE DATABASE "+db); err != nil {
 				t.Fatal(err)
 			}
+			// A full run would leave a database a script (gigabytes); a
+			// failed script's stays for a look.
+			t.Cleanup(func() {
+				if !t.Failed() {
+					admin.Exec(ctx, "DROP DATABASE IF EXISTS "+db+" WITH (FORCE)")
+				}
+			})
 			cfg := admin.Config().Copy()
 			cfg.Database = db
 			data, err := os.ReadFile(f)
