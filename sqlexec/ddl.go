@@ -794,7 +794,7 @@ func (d *ddl) addColumnDef(b *binder, t *tableDesc, cd *pg_query.ColumnDef) ([]t
 			if sawDefault {
 				return nil, conflict("multiple default values specified")
 			}
-			col.def, sawDefault = c.RawExpr, true
+			col.def, sawDefault = b.s.qualifiedCalls(b.cat, c.RawExpr), true
 		case pg_query.ConstrType_CONSTR_IDENTITY:
 			switch col.typ.Oid {
 			case types.OidInt2, types.OidInt4, types.OidInt8:

@@ -550,9 +550,9 @@ func (d *ddl) setDefault(b *binder, t *tableDesc, cmd *pg_query.AlterTableCmd) e
 		return e
 	}
 	nc := *t.cols[i]
-	nc.def = cmd.Def
+	nc.def = b.s.qualifiedCalls(b.cat, cmd.Def)
 	if cmd.Def != nil {
-		e, err := b.expr(nil, cmd.Def)
+		e, err := b.expr(nil, nc.def)
 		if err != nil {
 			return err
 		}

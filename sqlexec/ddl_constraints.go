@@ -120,22 +120,23 @@ func (d *ddl) addConstraint(b *binder, t *tableDesc, tc tableConstraint, alter b
 		if containsSubLink(c.RawExpr) {
 			return pgerror.New(pgerror.FeatureNotSupported, "cannot use subquery in check constraint")
 		}
+		expr := b.s.qualifiedCalls(b.cat, c.RawExpr)
 		name := c.Conname
 		if name == "" {
 			col := tc.column
 			if col == "" {
-				col = soleColumnRef(t, c.RawExpr)
+				col = soleColumnRef(t, expr)
 			}
 			name = uniqueConName(t, t.name, col, "check")
 		}
 		sc := tableScope(t, t.name)
-		e, err := b.cond(sc, c.RawExpr, "CHECK")
+		e, err := b.cond(sc, expr, "CHECK")
 		if err != nil {
 			return err
 		}
 		if j := slices.IndexFunc(t.checks, func(k *checkDesc) bool { return k.name == name }); j >= 0 {
 			ck := t.checks[j]
-			if !ck.notLocal || ck.text != deparseExpr(c.RawExpr) || c.IsNoInherit {
+			if !ck.notLocal || ck.text != deparseExpr(expr) || c.IsNoInherit {
 				return duplicateConstraint(t, name)
 			}
 			d.notice(pgerror.SuccessfulCompletion, "merging constraint \"%s\" with inherited definition", name)
@@ -152,7 +153,7 @@ func (d *ddl) addConstraint(b *binder, t *tableDesc, tc tableConstraint, alter b
 				return err
 			}
 		}
-		t.checks = append(t.checks, &checkDesc{name: name, expr: c.RawExpr, text: deparseExpr(c.RawExpr), noInherit: c.IsNoInherit,
+		t.checks = append(t.checks, &checkDesc{name: name, expr: expr, text: deparseExpr(expr), noInherit: c.IsNoInherit,
 			notValid: alter && c.SkipValidation})
 		return nil
 	case pg_query.ConstrType_CONSTR_FOREIGN:

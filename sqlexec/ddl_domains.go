@@ -204,12 +204,13 @@ func (d *ddl) createDomain(cs *pg_query.CreateDomainStmt) error {
 			if _, err := b.coerce(e, base, types.CastAssignment); err != nil {
 				return err
 			}
-			dom.def = c.RawExpr
+			dom.def = b.s.qualifiedCalls(b.cat, c.RawExpr)
 		case pg_query.ConstrType_CONSTR_CHECK:
 			if c.IsNoInherit {
 				return pgerror.New(pgerror.InvalidObjectDefinition, "check constraints for domains cannot be marked NO INHERIT")
 			}
-			ck := &checkDesc{name: c.Conname, expr: c.RawExpr, text: deparseExpr(c.RawExpr)}
+			expr := b.s.qualifiedCalls(b.cat, c.RawExpr)
+			ck := &checkDesc{name: c.Conname, expr: expr, text: deparseExpr(expr)}
 			if ck.name == "" {
 				ck.name = uniqueDomainCheckName(name, dom.checks)
 			}

@@ -40,7 +40,7 @@ func (d *ddl) alterDomain(ad *pg_query.AlterDomainStmt) error {
 			if _, err := b.coerce(e, dom.base, types.CastAssignment); err != nil {
 				return err
 			}
-			dom.def = ad.Def
+			dom.def = d.s.qualifiedCalls(d.cat, ad.Def)
 		}
 	case "N":
 		dom.notNull = false
@@ -63,7 +63,8 @@ func (d *ddl) alterDomain(ad *pg_query.AlterDomainStmt) error {
 		if c.SkipValidation {
 			return pgerror.Unsupported("NOT VALID domain constraints")
 		}
-		dom.checks = append(dom.checks, &checkDesc{name: name, expr: c.RawExpr, text: deparseExpr(c.RawExpr)})
+		expr := d.s.qualifiedCalls(d.cat, c.RawExpr)
+		dom.checks = append(dom.checks, &checkDesc{name: name, expr: expr, text: deparseExpr(expr)})
 		validate = true
 	case "X":
 		kept := dom.checks[:0]

@@ -128,6 +128,7 @@ func (d *ddl) createView(vs *pg_query.ViewStmt, full string) error {
 	}
 	query := proto.Clone(vs.Query).(*pg_query.Node)
 	deps, err := d.qualifyRelations(query)
+	d.s.qualifyCalls(d.cat, query)
 	if err != nil {
 		return err
 	}

@@ -25,7 +25,7 @@ func generatedClause(b *binder, t *tableDesc, col *columnDesc, c *pg_query.Const
 	if c.GeneratedWhen != "a" {
 		return b.errAt(pgerror.New(pgerror.SyntaxError, "for a generated column, GENERATED ALWAYS must be specified"), c.Location)
 	}
-	col.generated = c.RawExpr
+	col.generated = b.s.qualifiedCalls(b.cat, c.RawExpr)
 	return nil
 }
 

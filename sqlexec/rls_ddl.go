@@ -100,7 +100,8 @@ func (d *ddl) createPolicy(cp *pg_query.CreatePolicyStmt, full string) error {
 			return err
 		}
 	}
-	p := &policyDesc{name: cp.PolicyName, oid: d.cat.newOID(), cmd: cmd, permissive: cp.Permissive, roles: roles, using: cp.Qual, check: cp.WithCheck}
+	p := &policyDesc{name: cp.PolicyName, oid: d.cat.newOID(), cmd: cmd, permissive: cp.Permissive, roles: roles,
+		using: d.s.qualifiedCalls(d.cat, cp.Qual), check: d.s.qualifiedCalls(d.cat, cp.WithCheck)}
 	p.deps = d.policyRelations(p)
 	d.setPolicies(t, append(slices.Clone(t.policies), p))
 	return nil
@@ -133,10 +134,10 @@ func (d *ddl) alterPolicy(ap *pg_query.AlterPolicyStmt, full string) error {
 		}
 	}
 	if ap.Qual != nil {
-		p.using = ap.Qual
+		p.using = d.s.qualifiedCalls(d.cat, ap.Qual)
 	}
 	if ap.WithCheck != nil {
-		p.check = ap.WithCheck
+		p.check = d.s.qualifiedCalls(d.cat, ap.WithCheck)
 	}
 	p.deps = d.policyRelations(&p)
 	d.replacePolicy(t, old, &p)

@@ -188,6 +188,7 @@ func (d *ddl) createTrigger(ct *pg_query.CreateTrigStmt, full string) error {
 			return pgerror.New(pgerror.InvalidObjectDefinition, "statement trigger's WHEN condition cannot reference column values")
 		}
 		tr.when = starRowRefs(proto.Clone(ct.WhenClause).(*pg_query.Node))
+		d.s.qualifyCalls(d.cat, tr.when)
 		b := d.binder(full)
 		if err := whenRowRefError(b, tr); err != nil {
 			return err
