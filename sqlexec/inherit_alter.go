@@ -233,7 +233,7 @@ func (d *ddl) addConstraintInherited(b *binder, t *tableDesc, cmd *pg_query.Alte
 	}
 	if recursing {
 		if j := slices.IndexFunc(t.checks, func(k *checkDesc) bool { return k.name == c.Conname }); j >= 0 {
-			if t.checks[j].text != deparseExpr(c.RawExpr) || t.checks[j].noInherit {
+			if t.checks[j].text != deparseExpr(d.s.qualifiedCalls(d.cat, c.RawExpr)) || t.checks[j].noInherit {
 				return pgerror.Newf(pgerror.DuplicateObject, "constraint \"%s\" for relation \"%s\" already exists", c.Conname, t.name)
 			}
 			d.notice(pgerror.SuccessfulCompletion, "merging constraint \"%s\" with inherited definition", c.Conname)
