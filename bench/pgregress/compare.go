@@ -23,6 +23,10 @@ const (
 	// without timings, with different plans. Plans need not match
 	// (issue 11): fickle prints its own operators and estimates.
 	planDiffers
+	// tiesDiffer: both answered the same rows in an order that differs
+	// only among rows whose ORDER BY keys are equal, which SQL leaves to
+	// the plan: both answers are right.
+	tiesDiffer
 )
 
 var orderByRE = regexp.MustCompile(`(?i)\border\s+by\b`)
@@ -73,7 +77,74 @@ func compare(sql string, pg, fk outcome) verdict {
 	if comparablePlan(sql) && samePlanShape(pg.results, fk.results) {
 		return planDiffers
 	}
+	if sameUpToTies(sql, pg.results, fk.results) {
+		return tiesDiffer
+	}
 	return wrongAnswer
+}
+
+// sameUpToTies reports whether both sides answered the same rows, sorted
+// by the statement's ORDER BY alike but for the order of rows with equal
+// sort keys. It needs every key of the outermost ORDER BY to be an output
+// column (by name or position); otherwise it cannot tell and reports
+// false.
+func sameUpToTies(sql string, a, b []result) bool {
+	if len(a) != 1 || len(b) != 1 || !sameResults(a, b, true) {
+		return false
+	}
+	keys, ok := sortKeyColumns(sql, a[0].cols)
+	if !ok || len(a[0].vals) != len(a[0].rows) || len(b[0].vals) != len(b[0].rows) {
+		return false
+	}
+	keyOf := func(r result, i int) string {
+		parts := make([]string, len(keys))
+		for j, k := range keys {
+			parts[j] = r.vals[i][k]
+		}
+		return strings.Join(parts, "\x00")
+	}
+	for i := range a[0].vals {
+		if keyOf(a[0], i) != keyOf(b[0], i) {
+			return false
+		}
+	}
+	return true
+}
+
+// sortKeyColumns returns the output columns the outermost ORDER BY of sql
+// sorts by: a position, or a name that is one output column's alone.
+func sortKeyColumns(sql string, cols []string) ([]int, bool) {
+	tree, err := pg_query.Parse(sql)
+	if err != nil || len(tree.Stmts) != 1 {
+		return nil, false
+	}
+	sel := tree.Stmts[0].Stmt.GetSelectStmt()
+	if sel == nil || len(sel.SortClause) == 0 {
+		return nil, false
+	}
+	var keys []int
+	for _, n := range sel.SortClause {
+		e := n.GetSortBy().GetNode()
+		switch {
+		case e.GetAConst().GetIval() != nil:
+			k := int(e.GetAConst().GetIval().GetIval()) - 1
+			if k < 0 || k >= len(cols) {
+				return nil, false
+			}
+			keys = append(keys, k)
+		case e.GetColumnRef() != nil:
+			fields := e.GetColumnRef().GetFields()
+			name := fields[len(fields)-1].GetString_().GetSval()
+			k := slices.Index(cols, name)
+			if name == "" || k < 0 || slices.Index(cols[k+1:], name) >= 0 {
+				return nil, false
+			}
+			keys = append(keys, k)
+		default:
+			return nil, false
+		}
+	}
+	return keys, true
 }
 
 var (

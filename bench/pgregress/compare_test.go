@@ -1,6 +1,9 @@
 package main
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestCompareCountsDifferentPlansOfExplainWithoutTimingsAsPlanDiffers(t *testing.T) {
 	plan := func(lines ...string) outcome {
@@ -71,6 +74,38 @@ func TestOrdersRowsOnlyForAnOrderByOfASelect(t *testing.T) {
 	} {
 		if got := ordersRows(c.sql); got != c.want {
 			t.Errorf("ordersRows(%q) = %v, want %v", c.sql, got, c.want)
+		}
+	}
+}
+
+func TestCompareTellsTiesOrderedDifferentlyFromWrongOrder(t *testing.T) {
+	rows := func(vals ...[]string) outcome {
+		r := result{tag: "SELECT", cols: []string{"dep", "empno", "salary"}}
+		for _, v := range vals {
+			r.vals = append(r.vals, v)
+			r.rows = append(r.rows, strings.Join(v, " | "))
+		}
+		return outcome{results: []result{r}}
+	}
+	pg := rows([]string{"dev", "11", "5200"}, []string{"dev", "10", "5200"}, []string{"sales", "3", "4800"})
+	tiesSwapped := rows([]string{"dev", "10", "5200"}, []string{"dev", "11", "5200"}, []string{"sales", "3", "4800"})
+	keysOutOfOrder := rows([]string{"sales", "3", "4800"}, []string{"dev", "11", "5200"}, []string{"dev", "10", "5200"})
+	cases := []struct {
+		sql  string
+		fk   outcome
+		want verdict
+	}{
+		{"select dep, empno, salary from emp order by dep, salary", tiesSwapped, tiesDiffer},
+		{"select dep, empno, salary from emp order by 1, 3", tiesSwapped, tiesDiffer},
+		{"select dep, empno, salary from emp e order by e.dep", tiesSwapped, tiesDiffer},
+		{"select dep, empno, salary from emp order by dep, empno desc", tiesSwapped, wrongAnswer}, // empno breaks the tie
+		{"select dep, empno, salary from emp order by dep", keysOutOfOrder, wrongAnswer},
+		{"select dep, empno, salary from emp order by lower(dep)", tiesSwapped, wrongAnswer}, // a key that is no output column
+		{"select dep, empno, salary from emp order by dep", pg, same},
+	}
+	for _, c := range cases {
+		if got := compare(c.sql, pg, c.fk); got != c.want {
+			t.Errorf("compare(%q) = %s, want %s", c.sql, verdictName[got], verdictName[c.want])
 		}
 	}
 }

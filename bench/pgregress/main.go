@@ -95,13 +95,13 @@ func run(o options) error {
 		rows = append(rows, t.row(name))
 		fmt.Fprintf(os.Stderr, "%s\n", t.row(name))
 	}
-	fmt.Printf("| file | statements | same output | plan differs | fickle-only errors | other errors | wrong answers | crashes | time-outs | same |\n")
-	fmt.Printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	fmt.Printf("| file | statements | same output | plan differs | ties ordered differently | fickle-only errors | other errors | wrong answers | crashes | time-outs | same |\n")
+	fmt.Printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, r := range rows {
 		fmt.Println(r)
 	}
 	fmt.Println(total.row("**all**"))
-	fmt.Println("\n*plan differs*: EXPLAIN without timings (no ANALYZE, or COSTS or TIMING off) that both servers answered with different plans; plans need not match, so *same* counts them with *same output*.")
+	fmt.Println("\n*plan differs*: EXPLAIN without timings (no ANALYZE, or COSTS or TIMING off) that both servers answered with different plans; plans need not match. *ties ordered differently*: the same rows, sorted alike by ORDER BY keys that are output columns, in another order among rows of equal keys, which SQL leaves open. *same* counts both with *same output*.")
 	fmt.Printf("\n%s, %s, load average %s\n", time.Now().UTC().Format("2006-01-02 15:04 UTC"), time.Since(started).Round(time.Second), loadAverage())
 	return nil
 }
@@ -109,7 +109,7 @@ func run(o options) error {
 // tally counts the verdicts of one file.
 type tally struct {
 	statements int
-	byVerdict  [planDiffers + 1]int
+	byVerdict  [tiesDiffer + 1]int
 }
 
 func (t *tally) add(u tally) {
@@ -123,9 +123,9 @@ func (t tally) row(name string) string {
 	v := t.byVerdict
 	pct := 0.0
 	if t.statements > 0 {
-		pct = 100 * float64(v[same]+v[planDiffers]) / float64(t.statements)
+		pct = 100 * float64(v[same]+v[planDiffers]+v[tiesDiffer]) / float64(t.statements)
 	}
-	return fmt.Sprintf("| %s | %d | %d | %d | %d | %d | %d | %d | %d | %.1f%% |", name, t.statements, v[same], v[planDiffers], v[fickleError],
+	return fmt.Sprintf("| %s | %d | %d | %d | %d | %d | %d | %d | %d | %d | %.1f%% |", name, t.statements, v[same], v[planDiffers], v[tiesDiffer], v[fickleError],
 		v[otherError], v[wrongAnswer]+v[missingError], v[crash], v[timeout], pct)
 }
 
@@ -315,4 +315,5 @@ func (r *fileRun) statement(ctx context.Context, it item) outcome {
 var verdictName = map[verdict]string{
 	same: "same", fickleError: "fickle-only error", otherError: "other error", missingError: "wrong answer (no error)",
 	wrongAnswer: "wrong answer", crash: "crash", timeout: "time-out", planDiffers: "plan differs",
+	tiesDiffer: "ties ordered differently",
 }

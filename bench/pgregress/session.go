@@ -27,7 +27,8 @@ type session struct {
 type result struct {
 	tag  string
 	cols []string
-	rows []string
+	rows []string   // each row's values joined, for comparing and listing
+	vals [][]string // each row's values (<NULL> for NULL)
 }
 
 // outcome is everything a statement showed the client.
@@ -141,18 +142,15 @@ func convert(r *pgconn.Result) result {
 		out.cols = append(out.cols, f.Name)
 	}
 	for _, row := range r.Rows {
-		var b strings.Builder
+		vals := make([]string, len(row))
 		for i, v := range row {
-			if i > 0 {
-				b.WriteString(" | ")
-			}
-			if v == nil {
-				b.WriteString("<NULL>")
-			} else {
-				b.Write(v)
+			vals[i] = "<NULL>"
+			if v != nil {
+				vals[i] = string(v)
 			}
 		}
-		out.rows = append(out.rows, b.String())
+		out.vals = append(out.vals, vals)
+		out.rows = append(out.rows, strings.Join(vals, " | "))
 	}
 	return out
 }
