@@ -380,6 +380,17 @@ func (c *catalog) typeDependent(t *typeDesc, dropping map[uint32]bool) string {
 				deps = append(deps, "type "+other.name)
 			}
 		}
+		for _, fs := range sc.funcs {
+			for _, f := range fs {
+				if uses(f.result, 0) || slices.ContainsFunc(f.params, func(p funcParam) bool { return uses(p.typ, 0) }) {
+					kind := "function "
+					if f.kind == 'p' {
+						kind = "procedure "
+					}
+					deps = append(deps, kind+f.signature())
+				}
+			}
+		}
 	}
 	if len(deps) == 0 {
 		return ""

@@ -25,6 +25,9 @@ type fromItem struct {
 	// function streams its rows).
 	sub  func(x *execCtx) ([][]any, error)
 	each func(x *execCtx, yield func(row []any) error) error
+	// once marks a volatile function item whose call reads no other item of
+	// its level: after the first item, it is called once a run (runOnce).
+	once bool
 	// on are the conditions evaluated when this item's row is joined: the
 	// join condition and the WHERE conjuncts placed here. A LEFT item's
 	// WHERE conjuncts go to post, evaluated after null extension.

@@ -202,7 +202,7 @@ func (s *Session) lookupFuncs(c *catalog, names []string) []*funcDesc {
 	name := names[len(names)-1]
 	if len(names) > 1 {
 		if sc := c.schemas[names[len(names)-2]]; sc != nil {
-			return sc.funcs[name]
+			return withCurrentRowTypes(c, sc.funcs[name])
 		}
 		return nil
 	}
@@ -212,7 +212,37 @@ func (s *Session) lookupFuncs(c *catalog, names []string) []*funcDesc {
 			out = append(out, sc.funcs[name]...)
 		}
 	}
-	return out
+	return withCurrentRowTypes(c, out)
+}
+
+// withCurrentRowTypes returns fs with each function that returns a
+// composite type given the type's columns as they are now: an ALTER TABLE
+// since CREATE FUNCTION changes what the function returns, as the type is
+// bound by OID in PostgreSQL.
+func withCurrentRowTypes(c *catalog, fs []*funcDesc) []*funcDesc {
+	cloned := false
+	for i, f := range fs {
+		if !f.result.IsComposite() || f.hasOutParams() {
+			continue
+		}
+		cols, ok := c.compositeFields(uint32(f.result.Oid))
+		if !ok || slices.Equal(cols, f.outCols) {
+			continue
+		}
+		if !cloned {
+			fs, cloned = slices.Clone(fs), true // the catalog's list stays as it is
+		}
+		nf := *f
+		nf.outCols = cols
+		fs[i] = &nf
+	}
+	return fs
+}
+
+// hasOutParams reports whether f has OUT or INOUT parameters (or TABLE
+// columns), whose variables a PL/pgSQL body returns.
+func (f *funcDesc) hasOutParams() bool {
+	return slices.ContainsFunc(f.params, funcParam.isOut)
 }
 
 // createFunction runs CREATE [OR REPLACE] FUNCTION and PROCEDURE.
@@ -422,8 +452,8 @@ func (f *funcDesc) readResult(b *binder, cs *pg_query.CreateFunctionStmt) error 
 		if err != nil {
 			return err
 		}
-		if b.domainNamed(plain) != nil || t.IsComposite() {
-			return pgerror.Unsupported("functions returning a domain or composite type")
+		if b.domainNamed(plain) != nil {
+			return pgerror.Unsupported("functions returning a domain")
 		}
 		declared = t
 	}
@@ -432,6 +462,11 @@ func (f *funcDesc) readResult(b *binder, cs *pg_query.CreateFunctionStmt) error 
 		return pgerror.New(pgerror.InvalidFunctionDefinition, "function result type must be specified")
 	case len(f.outCols) == 0:
 		f.result = declared
+		if declared.IsComposite() {
+			// A table's row type or a composite type: the function returns
+			// rows of its columns, as with OUT parameters, typed by it.
+			f.outCols, _ = declared.Fields()
+		}
 	case len(f.outCols) == 1:
 		f.result = f.outCols[0].Type
 		if cs.ReturnType != nil && declared.Oid != f.result.Oid {

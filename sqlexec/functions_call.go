@@ -91,6 +91,19 @@ func (b *binder) userFuncCall(sc *scope, fc *pg_query.FuncCall) (*scalar, bool, 
 		}}, true, nil
 }
 
+// resultRow is a value of f's declared result as a row of its results:
+// the row of a composite value's fields (NULL's as a row of NULLs), or one
+// column holding v.
+func (f *funcDesc) resultRow(v any) []any {
+	if len(f.outCols) == 0 {
+		return []any{v}
+	}
+	if row, ok := v.([]any); ok {
+		return row
+	}
+	return make([]any, len(f.outCols))
+}
+
 // rowValue is a result row as the function's value: its one column, or
 // the record of its OUT columns.
 func (f *funcDesc) rowValue(row []any) any {
@@ -133,9 +146,23 @@ func (c *routineCall) setCall() *setCall {
 	f := c.fn
 	cols := f.resultCols()
 	_, composite := f.result.Fields()
-	return &setCall{name: f.name, cols: cols, args: c.args, scalar: len(cols) == 1 && !composite && f.result.Oid != types.OidRecord,
-		fn: &setFunc{schema: f.schema, strict: f.strict, outParam: len(f.outCols) == 0 && cols[0].Name != f.name,
-			rows: func(x *execCtx, args []any) ([][]any, error) { return x.s.invoke(x, f, args) }}}
+	var shape types.Type
+	if f.result.IsComposite() {
+		shape = f.result
+	}
+	return &setCall{name: f.name, cols: cols, args: c.args, shape: shape, scalar: len(cols) == 1 && !composite && f.result.Oid != types.OidRecord,
+		fn: &setFunc{schema: f.schema, strict: f.strict && f.retSet, volatile: f.volatility == 'v', outParam: len(f.outCols) > 0 || cols[0].Name != f.name,
+			rows: func(x *execCtx, args []any) ([][]any, error) { return f.fromRows(x.s.invoke(x, f, args)) }}}
+}
+
+// fromRows are the rows a call of f gives in FROM: a function that does
+// not return a set gives one row, of NULLs when its body gave none (or a
+// strict one was called with a NULL), as its value is NULL then.
+func (f *funcDesc) fromRows(rows [][]any, err error) ([][]any, error) {
+	if err != nil || f.retSet || len(rows) > 0 {
+		return rows, err
+	}
+	return [][]any{make([]any, len(f.resultCols()))}, nil
 }
 
 // userFunctionItem compiles a user function in FROM.

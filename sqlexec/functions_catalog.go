@@ -66,7 +66,7 @@ func (f *funcDesc) procRow(namespace, owner uint32) []any {
 		all[i], ms[i], ns[i] = strconv.Itoa(int(p.typ.Oid)), string(p.mode), quoteArrayElem(p.name)
 		hasNames = hasNames || p.name != ""
 	}
-	if len(f.outCols) > 0 || len(in) != len(f.params) || variadic != 0 {
+	if f.hasOutParams() || len(in) != len(f.params) || variadic != 0 {
 		allTypes = parseCatalogText(arrayType(types.OidType), "{"+strings.Join(all, ",")+"}")
 		modes = parseCatalogText(arrayType(types.Char), "{"+strings.Join(ms, ",")+"}")
 	}
@@ -154,7 +154,7 @@ func routineResult(c *catalog, oid uint32) (string, bool) {
 		return "", false // a procedure has no result: NULL
 	case len(table) > 0:
 		return "TABLE(" + strings.Join(table, ", ") + ")", true
-	case len(f.outCols) > 0:
+	case f.hasOutParams() && len(f.outCols) > 0:
 		return setofPrefix(f) + "record", true
 	}
 	return setofPrefix(f) + f.result.String(), true

@@ -47,10 +47,14 @@ func (b *binder) recordCall(rf *pg_query.RangeFunction, fc *pg_query.FuncCall, c
 	}
 	f := call.fn
 	sc.cols = shape
-	sc.fn = &setFunc{schema: f.schema, strict: f.strict, outParam: true, rows: func(x *execCtx, args []any) ([][]any, error) {
+	sc.fn = &setFunc{schema: f.schema, strict: f.strict && f.retSet, volatile: f.volatility == 'v', outParam: true, rows: func(x *execCtx, args []any) ([][]any, error) {
 		cx := *x
 		cx.recordShape = shape
-		return x.s.invoke(&cx, f, args)
+		rows, err := x.s.invoke(&cx, f, args)
+		if err == nil && !f.retSet && len(rows) == 0 {
+			rows = [][]any{make([]any, len(shape))}
+		}
+		return rows, err
 	}}
 	return sc, nil
 }
@@ -141,6 +145,23 @@ func (fr *plFrame) recordRow(v any, t types.Type, what string) ([]any, error) {
 		return []any{v}, nil
 	}
 	return conformRecord(v, t, fr.x.recordShape, what)
+}
+
+// returnsRowOf reports whether f returns a composite type that a value of
+// type t is not: a row built another way (ROW(...), a record variable),
+// whose fields PL/pgSQL's RETURN and RETURN NEXT take by position only
+// when their types are the type's (conformRecord), with no cast.
+func (f *funcDesc) returnsRowOf(t types.Type) bool {
+	return f.result.IsComposite() && !f.hasOutParams() && t.Oid != f.result.Oid
+}
+
+// compositeRow is a PL/pgSQL value returned from a function returning a
+// composite type, as its row (see returnsRowOf).
+func (fr *plFrame) compositeRow(v any, t types.Type, what string) ([]any, error) {
+	if _, isRow := v.([]any); v != nil && !isRow {
+		return nil, pgerror.New(pgerror.DatatypeMismatch, "cannot return non-composite value from function returning composite type")
+	}
+	return conformRecord(v, t, fr.pl.fn.outCols, what)
 }
 
 // queryRows are the rows RETURN QUERY adds for the query's result: of the

@@ -232,8 +232,11 @@ func checkSQLResult(f *funcDesc, plans []*stmtPlan) error {
 		if len(cols) == 1 && len(want) > 1 && cols[0].typ.IsRecord() {
 			return pgerror.Unsupported("a SQL function whose final statement returns its result columns as one row value")
 		}
-		if len(want) == 1 {
+		switch {
+		case len(want) == 1:
 			return mismatch("Final statement must return exactly one column.")
+		case len(cols) < len(want):
+			return mismatch("Final statement returns too few columns.")
 		}
 		return mismatch("Final statement returns too many columns.")
 	}

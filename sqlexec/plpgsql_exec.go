@@ -3,7 +3,6 @@ package sqlexec
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
@@ -192,7 +191,7 @@ func (fr *plFrame) run(vals []any) ([][]any, error) {
 			return nil, nil
 		}
 		return [][]any{{""}}, nil
-	case len(f.outCols) > 0 || f.kind == 'p':
+	case f.hasOutParams() || f.kind == 'p':
 		return [][]any{fr.outRow()}, nil
 	}
 	return nil, pgerror.New(pgerror.FunctionExecutedNoReturnStatement, "control reached end of function without RETURN")
@@ -467,7 +466,7 @@ func (fr *plFrame) returnStmt(st *plStmt) (plFlow, error) {
 			fr.rows = [][]any{{""}}
 		}
 		return plFlow{sig: plReturn}, nil
-	case len(f.outCols) > 0 || f.kind == 'p' || slices.ContainsFunc(f.params, funcParam.isOut):
+	case f.kind == 'p' || f.hasOutParams():
 		// A lone OUT parameter has no outCols: the function returns its
 		// value as a scalar, the one column of outRow.
 		fr.rows = [][]any{fr.outRow()}
@@ -495,10 +494,15 @@ func (fr *plFrame) returnStmt(st *plStmt) (plFlow, error) {
 		fr.rows = [][]any{row}
 		return plFlow{sig: plReturn}, err
 	}
+	if f.returnsRowOf(t) {
+		row, err := fr.compositeRow(v, t, "returned record type does not match expected record type")
+		fr.rows = [][]any{row}
+		return plFlow{sig: plReturn}, err
+	}
 	if v, err = fr.cast(v, t, f.result); err != nil {
 		return plFlow{}, err
 	}
-	fr.rows = [][]any{{v}}
+	fr.rows = [][]any{f.resultRow(v)}
 	return plFlow{sig: plReturn}, nil
 }
 
@@ -508,7 +512,7 @@ func (fr *plFrame) returnNext(st *plStmt) error {
 		return pgerror.New(pgerror.SyntaxError, "cannot use RETURN NEXT in a non-SETOF function")
 	}
 	if st.expr == nil && st.varno < 0 {
-		if len(f.outCols) == 0 {
+		if !f.hasOutParams() {
 			return pgerror.Unsupported("this form of RETURN NEXT")
 		}
 		fr.rows = append(fr.rows, fr.outRow())
@@ -527,12 +531,17 @@ func (fr *plFrame) returnNext(st *plStmt) error {
 		fr.rows = append(fr.rows, row)
 		return err
 	}
-	if len(f.outCols) == 0 {
+	if f.returnsRowOf(t) {
+		row, err := fr.compositeRow(v, t, "wrong record type supplied in RETURN NEXT")
+		fr.rows = append(fr.rows, row)
+		return err
+	}
+	if len(f.outCols) == 0 || !f.hasOutParams() {
 		cv, err := fr.cast(v, t, f.result)
 		if err != nil {
 			return err
 		}
-		fr.rows = append(fr.rows, []any{cv})
+		fr.rows = append(fr.rows, f.resultRow(cv))
 		return nil
 	}
 	row, _ := v.([]any)

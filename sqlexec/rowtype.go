@@ -41,6 +41,19 @@ func (t *tableDesc) rowTypeDesc() *typeDesc {
 	return td
 }
 
+// compositeFields returns the fields of the composite type with the OID as
+// the catalog has them now: a table's columns (registering them with
+// package types, as rowTypeDesc does) or a composite type's attributes.
+func (c *catalog) compositeFields(oid uint32) ([]types.Field, bool) {
+	if t, array := c.tableOfRowType(oid); t != nil && !array {
+		return t.rowTypeDesc().fields, true
+	}
+	if td, array := c.typeByOidOrArray(oid); td != nil && !array && td.domain == nil {
+		return td.fields, true
+	}
+	return nil, false
+}
+
 // tableOfRowType returns the table whose row type (array says: the array
 // type over it) has the OID, nil for none.
 func (c *catalog) tableOfRowType(oid uint32) (t *tableDesc, array bool) {
@@ -214,7 +227,7 @@ func (d *ddl) dropRowTypeUsers(ts []*tableDesc, dropping map[uint32]bool, cascad
 			return err
 		}
 		if d.cat.typeDependent(td, dropping) != "" {
-			return pgerror.Unsupported("DROP TABLE ... CASCADE of a table whose row type other types use")
+			return pgerror.Unsupported("DROP TABLE ... CASCADE of a table whose row type other types or routines use")
 		}
 	}
 	return nil

@@ -675,6 +675,11 @@ func runItems(x *execCtx, items []*fromItem, i int, emit func() error) error {
 		}
 		conds = it.join
 	case streamed:
+	case i > 0 && it.once:
+		var err error
+		if rows, err = runOnce(x, it); err != nil {
+			return err
+		}
 	case it.table != nil:
 		marked := x.marks != nil && it.lock != isolation.RowLockNone
 		krs, err := fetchTable(x, it, marked)
@@ -735,7 +740,7 @@ func runItems(x *execCtx, items []*fromItem, i int, emit func() error) error {
 		return runItems(x, items, i+1, emit)
 	}
 	switch {
-	case it.each != nil && x.epq == nil:
+	case it.each != nil && x.epq == nil && !(i > 0 && it.once):
 		if err := it.each(x, visit); err != nil {
 			return err
 		}

@@ -34,6 +34,9 @@ type setFunc struct {
 	// outParam says that a one-column function's column keeps its
 	// declared name (an OUT parameter's) instead of taking the alias.
 	outParam bool
+	// volatile marks a function whose rows may differ between two calls
+	// with the same arguments in one statement (a VOLATILE user function).
+	volatile bool
 	// bind checks and coerces the arguments in place and returns the
 	// columns of the rows.
 	bind func(b *binder, args []*scalar, loc int32) ([]types.Field, error)
@@ -105,7 +108,8 @@ type setCall struct {
 	fn   *setFunc
 	cols []types.Field
 	args []*scalar
-	// shape is the record type a record-returning call's rows have.
+	// shape is the record type a record-returning call's rows have, or
+	// the composite type a user function returns (zero for others).
 	shape types.Type
 	// scalar marks a call whose rows are values of one scalar type, not
 	// records: in FROM, a whole-row reference to its item is that value.
@@ -192,7 +196,7 @@ func (c *setCall) each(x *execCtx, yield func(row []any) error) error {
 // valueType is the type of one row of the call as a value: its one
 // column's, or a record of its columns.
 func (c *setCall) valueType() types.Type {
-	if c.fn.record {
+	if c.fn.record || c.shape.Oid != 0 {
 		return c.shape
 	}
 	if len(c.cols) == 1 {
@@ -206,7 +210,7 @@ func (c *setCall) value(row []any) any {
 	if row == nil {
 		return nil
 	}
-	if len(c.cols) == 1 && !c.fn.record {
+	if len(c.cols) == 1 && !c.fn.record && c.shape.Oid == 0 {
 		return row[0]
 	}
 	return row
@@ -376,7 +380,7 @@ func setCallItem(rf *pg_query.RangeFunction, call *setCall) (*fromItem, []scopeC
 		return nil, nil, err
 	}
 	ordinality, width := rf.Ordinality, len(call.cols)
-	return &fromItem{name: alias, each: func(x *execCtx, yield func(row []any) error) error {
+	each := func(x *execCtx, yield func(row []any) error) error {
 		n := int64(0)
 		return call.each(x, func(row []any) error {
 			if row == nil {
@@ -388,7 +392,34 @@ func setCallItem(rf *pg_query.RangeFunction, call *setCall) (*fromItem, []scopeC
 			n++
 			return yield(append(append(make([]any, 0, len(row)+1), row...), n))
 		})
-	}}, cols, nil
+	}
+	// A volatile call that reads no other item of its level is made once
+	// for each run of the level (runOnce); others give the same rows
+	// again, streamed.
+	once := call.fn.volatile && !slices.ContainsFunc(call.args, func(a *scalar) bool { return a.refs != 0 })
+	return &fromItem{name: alias, each: each, once: once}, cols, nil
+}
+
+// runOnce returns the rows of it, a function item made once for each run
+// of its level, as PostgreSQL's function scan keeps its rows for the
+// rescans of a join: a volatile function (nextval) on the inner side of a
+// join gives every outer row the same rows.
+func runOnce(x *execCtx, it *fromItem) ([][]any, error) {
+	if ir := x.items[it]; ir != nil {
+		return ir.rows, nil
+	}
+	var rows [][]any
+	if err := it.each(x, func(row []any) error {
+		rows = append(rows, slices.Clone(row)) // a generator may reuse its row
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	if x.items == nil {
+		x.items = map[*fromItem]*itemRows{}
+	}
+	x.items[it] = &itemRows{rows: rows}
+	return rows, nil
 }
 
 // bindGenerateSeries binds generate_series(start, stop [, step]) over
