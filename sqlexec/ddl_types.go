@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"cmp"
 	"slices"
 	"sort"
 	"strings"
@@ -223,6 +224,51 @@ func (d *ddl) dropNamedTypes(ds *pg_query.DropStmt, stmt string, lookup func(*pg
 	return d.dropUserTypes(drop, ds.Behavior == pg_query.DropBehavior_DROP_CASCADE)
 }
 
+// usesType reports whether a value of type ft (or an array of them), of
+// domain dom (0 for none), is of type t.
+func usesType(t *typeDesc, ft types.Type, dom uint32) bool {
+	if e, ok := ft.Elem(); ok {
+		ft = e
+	}
+	return dom == t.oid || t.domain == nil && uint32(ft.Oid) == t.oid
+}
+
+// routineUsesType reports whether f returns or takes a value of type t.
+func routineUsesType(f *funcDesc, t *typeDesc) bool {
+	return usesType(t, f.result, 0) || slices.ContainsFunc(f.params, func(p funcParam) bool { return usesType(t, p.typ, 0) })
+}
+
+// dropTypedRoutines drops, for DROP ... CASCADE, the routines that return
+// or take values of type t, and what depends on them, with PostgreSQL's
+// notice.
+func (d *ddl) dropTypedRoutines(t *typeDesc) error {
+	var fs []*funcDesc
+	for _, sc := range d.cat.schemas {
+		for _, overloads := range sc.funcs {
+			for _, f := range overloads {
+				if routineUsesType(f, t) {
+					fs = append(fs, f)
+				}
+			}
+		}
+	}
+	slices.SortFunc(fs, func(a, b *funcDesc) int { return cmp.Compare(a.oid, b.oid) })
+	dropping := map[*funcDesc]bool{}
+	for _, f := range fs {
+		dropping[f] = true
+	}
+	var lines []string
+	for _, f := range fs {
+		if err := d.checkRoutineDependents(f, dropping, true); err != nil {
+			return err
+		}
+		d.removeRoutine(f)
+		lines = append(lines, f.kindName()+" "+f.signature())
+	}
+	d.cascadeNotice(lines)
+	return nil
+}
+
 // dropUserTypes drops types that nothing outside them uses.
 func (d *ddl) dropUserTypes(drop []*typeDesc, cascade bool) error {
 	dropping := map[uint32]bool{}
@@ -238,6 +284,9 @@ func (d *ddl) dropUserTypes(drop []*typeDesc, cascade bool) error {
 	for _, t := range drop {
 		if cascade {
 			if err := d.dropTypedColumns(t, nil); err != nil {
+				return err
+			}
+			if err := d.dropTypedRoutines(t); err != nil {
 				return err
 			}
 		}
@@ -345,12 +394,7 @@ func (d *ddl) dropTypedColumns(t *typeDesc, dropping map[uint32]bool) error {
 // composite type's attribute (directly or as an array's element) or a
 // domain over it; "" when none does.
 func (c *catalog) typeDependent(t *typeDesc, dropping map[uint32]bool) string {
-	uses := func(ft types.Type, dom uint32) bool {
-		if e, ok := ft.Elem(); ok {
-			ft = e
-		}
-		return dom == t.oid || t.domain == nil && uint32(ft.Oid) == t.oid
-	}
+	uses := func(ft types.Type, dom uint32) bool { return usesType(t, ft, dom) }
 	var deps []string
 	for _, sc := range c.schemas {
 		for _, tab := range sc.tables {
@@ -382,12 +426,8 @@ func (c *catalog) typeDependent(t *typeDesc, dropping map[uint32]bool) string {
 		}
 		for _, fs := range sc.funcs {
 			for _, f := range fs {
-				if uses(f.result, 0) || slices.ContainsFunc(f.params, func(p funcParam) bool { return uses(p.typ, 0) }) {
-					kind := "function "
-					if f.kind == 'p' {
-						kind = "procedure "
-					}
-					deps = append(deps, kind+f.signature())
+				if routineUsesType(f, t) {
+					deps = append(deps, f.kindName()+" "+f.signature())
 				}
 			}
 		}

@@ -226,8 +226,11 @@ func (d *ddl) dropRowTypeUsers(ts []*tableDesc, dropping map[uint32]bool, cascad
 		if err := d.dropTypedColumns(td, dropping); err != nil {
 			return err
 		}
+		if err := d.dropTypedRoutines(td); err != nil {
+			return err
+		}
 		if d.cat.typeDependent(td, dropping) != "" {
-			return pgerror.Unsupported("DROP TABLE ... CASCADE of a table whose row type other types or routines use")
+			return pgerror.Unsupported("DROP TABLE ... CASCADE of a table whose row type other types use")
 		}
 	}
 	return nil
