@@ -92,8 +92,8 @@ func (b *binder) userFuncCall(sc *scope, fc *pg_query.FuncCall) (*scalar, bool, 
 }
 
 // resultRow is a value of f's declared result as a row of its results:
-// the row of a composite value's fields (NULL's as a row of NULLs), or one
-// column holding v.
+// the row of a composite value's fields (a NULL as a row of NULLs), or
+// one column holding v.
 func (f *funcDesc) resultRow(v any) []any {
 	if len(f.outCols) == 0 {
 		return []any{v}

@@ -380,7 +380,11 @@ func setCallItem(rf *pg_query.RangeFunction, call *setCall) (*fromItem, []scopeC
 		return nil, nil, err
 	}
 	ordinality, width := rf.Ordinality, len(call.cols)
-	each := func(x *execCtx, yield func(row []any) error) error {
+	// A volatile call that reads no other item of its level is made once
+	// for each run of the level (runOnce); others give the same rows
+	// again, streamed.
+	once := call.fn.volatile && !slices.ContainsFunc(call.args, func(a *scalar) bool { return a.refs != 0 })
+	return &fromItem{name: alias, once: once, each: func(x *execCtx, yield func(row []any) error) error {
 		n := int64(0)
 		return call.each(x, func(row []any) error {
 			if row == nil {
@@ -392,12 +396,7 @@ func setCallItem(rf *pg_query.RangeFunction, call *setCall) (*fromItem, []scopeC
 			n++
 			return yield(append(append(make([]any, 0, len(row)+1), row...), n))
 		})
-	}
-	// A volatile call that reads no other item of its level is made once
-	// for each run of the level (runOnce); others give the same rows
-	// again, streamed.
-	once := call.fn.volatile && !slices.ContainsFunc(call.args, func(a *scalar) bool { return a.refs != 0 })
-	return &fromItem{name: alias, each: each, once: once}, cols, nil
+	}}, cols, nil
 }
 
 // runOnce returns the rows of it, a function item made once for each run
