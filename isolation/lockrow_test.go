@@ -472,3 +472,39 @@ func TestDeadlockWithAWaiterQueuedBehindAnotherIsDetected(t *testing.T) {
 	must(t, <-w2x) // w1's abort released x
 	must(t, w2.Commit(bg))
 }
+
+// TestDeadlockClosedWhenAWaitersBlockerChangesIsDetected: w waits to
+// update x, which a and b share, and holds y, which b then waits for: no
+// cycle yet, as w waits for a. When a commits, w waits for b, which waits
+// for w: the release that moved w's wait must let one of them find the
+// deadlock (40P01), not leave both waiting.
+func TestDeadlockClosedWhenAWaitersBlockerChangesIsDetected(t *testing.T) {
+	f := newLockFixture(t, Config{Strategy: StrategyLatest})
+	setup := begin(t, f.other, history.ReadCommitted)
+	_, err := setup.Insert(bg, f.tab, []byte("y"), []any{"y", 2})
+	must(t, err)
+	must(t, setup.Commit(bg))
+	ctx, cancel := context.WithTimeout(bg, 10*time.Second)
+	defer cancel()
+	lock := func(tx *Txn, key string, mode RowLock) error {
+		_, err := tx.LockRow(ctx, f.tab, []byte(key), LockRequest{Mode: mode})
+		return err
+	}
+	a := begin(t, f.other, history.ReadCommitted)
+	b := begin(t, f.s.NewSession(), history.ReadCommitted)
+	w := begin(t, f.s.NewSession(), history.ReadCommitted)
+	must(t, lock(a, "x", RowLockShare))
+	must(t, lock(b, "x", RowLockShare))
+	must(t, lock(w, "y", RowLockUpdate))
+	wx, by := make(chan error, 1), make(chan error, 1)
+	go func() { wx <- lock(w, "x", RowLockUpdate) }()
+	waitUntilBlocked(t, f.s, w)
+	go func() { by <- lock(b, "y", RowLockUpdate) }()
+	waitUntilBlocked(t, f.s, b)
+	must(t, a.Commit(bg))
+	if err := <-wx; pgerror.GetCode(err) != pgerror.DeadlockDetected {
+		t.Fatalf("w's lock of x: %v, want 40P01", err)
+	}
+	must(t, <-by) // w's abort released y
+	must(t, b.Commit(bg))
+}

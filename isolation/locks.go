@@ -332,13 +332,16 @@ func (e *engine) releaseLock(t *txn, r resource) {
 
 // wakeWaiters wakes the waiters of r that may be granted now, and points
 // every other waiter at what it waits for now, so that deadlock detection
-// (closesCycle) follows live edges; it forgets the entry once no one holds
-// or waits for it.
+// (closesCycle) follows live edges. A waiter whose new edge closes a cycle
+// is woken too: it finds the deadlock when it retries, as a waiter finds
+// one when it starts to wait. It forgets the entry once no one holds or
+// waits for it.
 func (e *engine) wakeWaiters(r resource, ent *lockEntry) {
 	for _, w := range ent.waiters {
 		blocker, _ := ent.blocker(r, w.t, w.mode, true)
+		moved := blocker != w.t.waitingFor
 		w.t.waitingFor = blocker
-		if blocker != nil {
+		if blocker != nil && !(moved && e.closesCycle(w.t, blocker)) {
 			continue
 		}
 		w.t.signalWake()
