@@ -523,6 +523,9 @@ func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 	if err := d.checkTablespace(cs.Tablespacename, temp, cs.Partspec != nil); err != nil {
 		return err
 	}
+	if err := checkTableAccessMethod(cs.AccessMethod, cs.Partspec != nil); err != nil {
+		return err
+	}
 	options, toastOptions, err := tableStorageOptions(cs.Options, cs.Partspec != nil)
 	if err != nil {
 		return err
