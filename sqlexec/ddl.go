@@ -530,6 +530,11 @@ func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 	if err != nil {
 		return err
 	}
+	if temp && d.s.txn != nil {
+		// Creating a temporary table uses the temporary schema: the
+		// transaction's ON COMMIT DELETE ROWS tables are emptied at commit.
+		d.s.txn.usedTemp = true
+	}
 	t := &tableDesc{oid: d.cat.newOID(), schema: schema, name: rv.Relname, onCommit: oc, unlogged: rv.Relpersistence == "u",
 		owner: d.s.currentRole(), options: options, toastOptions: toastOptions}
 	newRowTypeOIDs(t)
