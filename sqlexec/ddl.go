@@ -523,9 +523,17 @@ func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 	if err := d.checkTablespace(cs.Tablespacename, temp, cs.Partspec != nil); err != nil {
 		return err
 	}
+	if err := checkTableAccessMethod(cs.AccessMethod, cs.Partspec != nil); err != nil {
+		return err
+	}
 	options, toastOptions, err := tableStorageOptions(cs.Options, cs.Partspec != nil)
 	if err != nil {
 		return err
+	}
+	if temp && d.s.txn != nil {
+		// Creating a temporary table uses the temporary schema: the
+		// transaction's ON COMMIT DELETE ROWS tables are emptied at commit.
+		d.s.txn.usedTemp = true
 	}
 	t := &tableDesc{oid: d.cat.newOID(), schema: schema, name: rv.Relname, onCommit: oc, unlogged: rv.Relpersistence == "u",
 		owner: d.s.currentRole(), options: options, toastOptions: toastOptions}

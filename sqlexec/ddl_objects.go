@@ -873,6 +873,9 @@ func (b *binder) createTableAsPlan(cs *pg_query.CreateTableAsStmt, full string) 
 	if err != nil {
 		return nil, err
 	}
+	if err := checkTableAccessMethod(into.AccessMethod, false); err != nil {
+		return nil, err
+	}
 	if into.SkipData {
 		b.perms = withoutUnpopulatedChecks(b.perms, mark)
 	}

@@ -3,6 +3,7 @@ package sqlexec
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -56,6 +57,13 @@ type funcDesc struct {
 	config []funcSetting
 	// volatility is pg_proc.provolatile: 'v', 's' or 'i'.
 	volatility byte
+	// parallel is pg_proc.proparallel as PARALLEL gave it ('s', 'r' or
+	// 'u'), 0 for the default; leakproof is LEAKPROOF; cost and rows are
+	// COST and ROWS, 0 for the defaults. fickle runs no plan in parallel
+	// and plans without them: they are what the catalog shows.
+	parallel   byte
+	leakproof  bool
+	cost, rows float64
 	// src is the body as written (pg_proc.prosrc); sqlBody the statements
 	// of a BEGIN ATOMIC or RETURN body, nil for a string body.
 	src     string
@@ -268,6 +276,9 @@ func (d *ddl) createFunction(cs *pg_query.CreateFunctionStmt, full string) error
 		return err
 	}
 	if err := f.readOptions(cs.Options); err != nil {
+		return err
+	}
+	if err := d.checkPlannerOptions(f, nil); err != nil {
 		return err
 	}
 	if name := f.sharedParamName(); name != "" && f.lang == "plpgsql" {
@@ -500,7 +511,33 @@ func (f *funcDesc) readOptions(opts []*pg_query.Node) error {
 			if err := f.readSetting(de.Arg.GetVariableSetStmt()); err != nil {
 				return err
 			}
-		case "as", "leakproof", "parallel", "cost", "rows":
+		case "leakproof":
+			f.leakproof = de.Arg.GetBoolean().GetBoolval()
+		case "parallel":
+			switch de.Arg.GetString_().GetSval() {
+			case "safe":
+				f.parallel = 's'
+			case "restricted":
+				f.parallel = 'r'
+			case "unsafe":
+				f.parallel = 'u'
+			default:
+				return pgerror.New(pgerror.SyntaxError, "parameter \"parallel\" must be SAFE, RESTRICTED, or UNSAFE")
+			}
+		case "cost", "rows":
+			v, ok := numericOption(de.Arg)
+			if !ok {
+				return pgerror.Newf(pgerror.SyntaxError, "%s requires a numeric value", de.Defname)
+			}
+			if v <= 0 {
+				return pgerror.Newf(pgerror.InvalidParameterValue, "%s must be positive", strings.ToUpper(de.Defname))
+			}
+			if de.Defname == "cost" {
+				f.cost = v
+			} else {
+				f.rows = v
+			}
+		case "as":
 		default:
 			return pgerror.Unsupported("function option " + strings.ToUpper(de.Defname))
 		}
@@ -775,8 +812,36 @@ func (d *ddl) alterRoutine(af *pg_query.AlterFunctionStmt) error {
 		return err
 	}
 	nf.lang = lang
+	if err := d.checkPlannerOptions(&nf, f); err != nil {
+		return err
+	}
 	d.replaceRoutine(f, &nf)
 	return nil
+}
+
+// checkPlannerOptions checks LEAKPROOF and ROWS once f's options are
+// read (old is the routine ALTER changes, nil for CREATE): only a superuser
+// makes a function leakproof, and ROWS is for set-returning functions.
+func (d *ddl) checkPlannerOptions(f, old *funcDesc) error {
+	if f.leakproof && (old == nil || !old.leakproof) && !d.s.isSuperuser(d.s.currentRole()) {
+		return pgerror.New(pgerror.InsufficientPrivilege, "only superuser can define a leakproof function")
+	}
+	if f.rows != 0 && !f.retSet {
+		return pgerror.New(pgerror.InvalidParameterValue, "ROWS is not applicable when function does not return a set")
+	}
+	return nil
+}
+
+// numericOption is a COST or ROWS option's value.
+func numericOption(n *pg_query.Node) (float64, bool) {
+	switch {
+	case n.GetInteger() != nil:
+		return float64(n.GetInteger().Ival), true
+	case n.GetFloat() != nil:
+		v, err := strconv.ParseFloat(n.GetFloat().Fval, 64)
+		return v, err == nil
+	}
+	return 0, false
 }
 
 // replaceRoutine puts next in place of f among its schema's overloads.

@@ -48,6 +48,12 @@ func (f *funcDesc) procRow(namespace, owner uint32) []any {
 	if f.retSet {
 		rows = 1000
 	}
+	if f.cost != 0 {
+		cost = f.cost
+	}
+	if f.rows != 0 {
+		rows = f.rows
+	}
 	var in []string
 	for _, t := range f.inputTypes() {
 		in = append(in, strconv.Itoa(int(t.Oid)))
@@ -96,9 +102,12 @@ func (f *funcDesc) procRow(namespace, owner uint32) []any {
 	if f.lang == "c" {
 		parallel = "s" // as the extensions' scripts declare their functions
 	}
+	if f.parallel != 0 {
+		parallel = string(f.parallel)
+	}
 	return []any{int64(f.oid), f.name, int64(namespace), int64(owner), lang,
 		cost, rows, variadic, int64(0), string(f.kind),
-		f.secDef, false, f.strict, f.retSet, string(f.volatility), parallel,
+		f.secDef, f.leakproof, f.strict, f.retSet, string(f.volatility), parallel,
 		int64(len(in)), int64(f.nDefaults), int64(f.result.Oid), parseCatalogText(types.OidVector, strings.Join(in, " ")),
 		allTypes, modes, names, defaults,
 		nil, src, library, nil, config,

@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
@@ -38,14 +39,34 @@ func routineDefinition(c *catalog, oid uint32) (string, bool, error) {
 	case 's':
 		opts += " STABLE"
 	}
-	if f.lang == "c" {
-		opts += " PARALLEL SAFE" // as the extensions' scripts declare their functions
+	parallel := f.parallel
+	if parallel == 0 && f.lang == "c" {
+		parallel = 's' // as the extensions' scripts declare their functions
+	}
+	switch parallel {
+	case 's':
+		opts += " PARALLEL SAFE"
+	case 'r':
+		opts += " PARALLEL RESTRICTED"
 	}
 	if f.strict {
 		opts += " STRICT"
 	}
 	if f.secDef {
 		opts += " SECURITY DEFINER"
+	}
+	if f.leakproof {
+		opts += " LEAKPROOF"
+	}
+	defaultCost := 100.0
+	if f.lang == "c" {
+		defaultCost = 1
+	}
+	if f.cost != 0 && f.cost != defaultCost {
+		opts += " COST " + strconv.FormatFloat(float64(float32(f.cost)), 'g', -1, 32)
+	}
+	if f.rows != 0 && f.rows != 1000 {
+		opts += " ROWS " + strconv.FormatFloat(float64(float32(f.rows)), 'g', -1, 32)
 	}
 	if opts != "" {
 		b.WriteString(opts + "\n")

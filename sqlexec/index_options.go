@@ -286,3 +286,22 @@ func (ix *indexDesc) catalogColumns(t *tableDesc) (colls, classes, opts []any) {
 	}
 	return colls, classes, opts
 }
+
+// checkTableAccessMethod checks a CREATE TABLE's (or CREATE TABLE AS's or
+// CREATE MATERIALIZED VIEW's) USING clause, method ("" without one), as
+// PostgreSQL's DefineRelation does: heap is the only table access method
+// there is.
+func checkTableAccessMethod(method string, partitioned bool) error {
+	switch {
+	case method == "":
+		return nil
+	case partitioned:
+		return pgerror.New(pgerror.FeatureNotSupported, "specifying a table access method is not supported on a partitioned table")
+	case method == "heap":
+		return nil
+	}
+	if _, ok := indexAccessMethods[method]; ok {
+		return pgerror.Newf(pgerror.ObjectNotInPrerequisiteState, "access method \"%s\" is not of type %s", method, "TABLE")
+	}
+	return pgerror.Newf(pgerror.UndefinedObject, "access method \"%s\" does not exist", method)
+}

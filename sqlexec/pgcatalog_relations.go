@@ -18,6 +18,10 @@ type relationRow struct {
 	namespace int64
 	kind      string // relkind: r, p, i, I, S, v, m
 	table     uint32 // an index's table
+	// owner is relowner where no catalog look-up gives it (a composite
+	// type's, a TOAST table's and its index's); 0 for the bootstrap
+	// superuser or a relation whose owner the rows of pg_class look up.
+	owner     uint32
 	rowType   int64
 	am        int64
 	pages     int64
@@ -60,7 +64,11 @@ func (r relationRow) values() []any {
 	case r.unlogged:
 		persistence = "u"
 	}
-	return []any{int64(r.oid), r.name, r.namespace, r.rowType, int64(0), int64(oidBootstrapSuperuser), r.am, filenode, int64(0),
+	owner := int64(oidBootstrapSuperuser)
+	if r.owner != 0 {
+		owner = int64(r.owner)
+	}
+	return []any{int64(r.oid), r.name, r.namespace, r.rowType, int64(0), owner, r.am, filenode, int64(0),
 		r.pages, r.tuples, int64(0), int64(r.toast), r.hasIndex, false, persistence, r.kind, int64(r.natts), int64(r.checks), r.rules, r.triggers,
 		r.subclass, r.rowSecurity, r.forceRowSecurity, !r.unpopulated, ident, r.partition, int64(0), nil, r.reloptions(), r.bound,
 		noTransactionID, noTransactionID}
@@ -127,6 +135,10 @@ func relationRows(c *catalog) []relationRow {
 			options: t.options, unpopulated: t.matview != nil && !t.matview.populated})
 		if toast := toastRelationRows(t); toast != nil {
 			out[len(out)-1].toast = toast[0].oid
+			for i := range toast {
+				// A TOAST table and its index belong to the table's owner.
+				toast[i].owner = relationOwner(c, aclTable, t.oid)
+			}
 			out = append(out, toast...)
 		}
 		if t.pk != nil && t.pkIndex == nil {
@@ -219,8 +231,10 @@ func init() {
 				switch r.kind {
 				case "i", "I":
 					// An index belongs to its table's owner.
-					out[i][5] = int64(relationOwner(c, aclTable, r.table))
-				case "r", "p", "v":
+					if r.owner == 0 {
+						out[i][5] = int64(relationOwner(c, aclTable, r.table))
+					}
+				case "r", "p", "v", "m":
 					out[i][5] = int64(relationOwner(c, aclTable, r.oid))
 					out[i][28] = aclText(s, c, aclTable, r.oid)
 					if v := viewByOid(c, r.oid); v != nil && len(v.options) > 0 {

@@ -127,7 +127,7 @@ func compositeRelationRows(c *catalog) []relationRow {
 	for _, t := range sortedUserTypes(c) {
 		if t.relid != 0 {
 			out = append(out, relationRow{oid: t.relid, name: t.name, namespace: schemaOID(c, t.schema), kind: "c",
-				rowType: int64(t.oid), tuples: -1, natts: len(t.fields)})
+				rowType: int64(t.oid), tuples: -1, natts: len(t.fields), owner: t.ownerRole()})
 		}
 	}
 	return out

@@ -22,12 +22,12 @@ func (b *binder) rolePlan(n *pg_query.Node) (*stmtPlan, error) {
 	case *pg_query.Node_CreateRoleStmt:
 		tag = "CREATE ROLE"
 		run = func(x *execCtx, rc *roleCatalog, note notify, actor roleActor) error {
-			return x.s.createRole(rc, v.CreateRoleStmt, actor)
+			return x.s.createRole(rc, v.CreateRoleStmt, note, actor)
 		}
 	case *pg_query.Node_AlterRoleStmt:
 		tag = "ALTER ROLE"
 		run = func(x *execCtx, rc *roleCatalog, note notify, actor roleActor) error {
-			return x.s.alterRole(rc, v.AlterRoleStmt, actor)
+			return x.s.alterRole(rc, v.AlterRoleStmt, note, actor)
 		}
 	case *pg_query.Node_DropRoleStmt:
 		tag = "DROP ROLE"
@@ -45,7 +45,7 @@ func (b *binder) rolePlan(n *pg_query.Node) (*stmtPlan, error) {
 	case *pg_query.Node_RenameStmt:
 		tag = "ALTER ROLE"
 		run = func(x *execCtx, rc *roleCatalog, note notify, actor roleActor) error {
-			return x.s.renameRole(rc, v.RenameStmt.Subname, v.RenameStmt.Newname, actor)
+			return x.s.renameRole(rc, v.RenameStmt.Subname, v.RenameStmt.Newname, note, actor)
 		}
 	default:
 		return nil, pgerror.Unsupported("statement " + nodeKind(n))
@@ -238,7 +238,7 @@ func memberAllowed(rc *roleCatalog, role, member *roleDesc) error {
 	return nil
 }
 
-func (s *Session) createRole(rc *roleCatalog, cs *pg_query.CreateRoleStmt, actor roleActor) error {
+func (s *Session) createRole(rc *roleCatalog, cs *pg_query.CreateRoleStmt, note notify, actor roleActor) error {
 	if err := createRoleAllowed(cs, actor); err != nil {
 		return err
 	}
@@ -254,7 +254,7 @@ func (s *Session) createRole(rc *roleCatalog, cs *pg_query.CreateRoleStmt, actor
 	rc.nextOID++
 	r := &roleDesc{oid: rc.nextOID, name: cs.Role, inherit: true, connLimit: -1,
 		login: cs.StmtType == pg_query.RoleStmtType_ROLESTMT_USER}
-	members, err := s.roleOptions(rc, r, cs.Options, true, actor)
+	members, err := s.roleOptions(rc, r, cs.Options, true, note, actor)
 	if err != nil {
 		return err
 	}
@@ -263,7 +263,7 @@ func (s *Session) createRole(rc *roleCatalog, cs *pg_query.CreateRoleStmt, actor
 	return nil
 }
 
-func (s *Session) alterRole(rc *roleCatalog, as *pg_query.AlterRoleStmt, actor roleActor) error {
+func (s *Session) alterRole(rc *roleCatalog, as *pg_query.AlterRoleStmt, note notify, actor roleActor) error {
 	name := s.roleSpecName(as.Role.Roletype.String(), as.Role.Rolename)
 	r := rc.roles[name]
 	if r == nil {
@@ -276,7 +276,7 @@ func (s *Session) alterRole(rc *roleCatalog, as *pg_query.AlterRoleStmt, actor r
 		return err
 	}
 	changed := *r
-	members, err := s.roleOptions(rc, &changed, as.Options, false, actor)
+	members, err := s.roleOptions(rc, &changed, as.Options, false, note, actor)
 	if err != nil {
 		return err
 	}
@@ -285,7 +285,7 @@ func (s *Session) alterRole(rc *roleCatalog, as *pg_query.AlterRoleStmt, actor r
 	return nil
 }
 
-func (s *Session) renameRole(rc *roleCatalog, from, to string, actor roleActor) error {
+func (s *Session) renameRole(rc *roleCatalog, from, to string, note notify, actor roleActor) error {
 	r := rc.roles[from]
 	switch {
 	case r == nil && s.findRole(rc, from) != nil:
@@ -310,6 +310,11 @@ func (s *Session) renameRole(rc *roleCatalog, from, to string, actor roleActor) 
 	}
 	renamed := *r
 	renamed.name = to
+	if p, ok := r.password.(string); ok && isMD5Secret(p) {
+		// An MD5 hash is salted with the role's name.
+		renamed.password = nil
+		note("NOTICE", "MD5 password cleared because of role rename")
+	}
 	delete(rc.roles, from)
 	rc.roles[to] = &renamed
 	return nil
@@ -317,7 +322,7 @@ func (s *Session) renameRole(rc *roleCatalog, from, to string, actor roleActor) 
 
 // roleOptions applies CREATE or ALTER ROLE's options to r and returns the
 // memberships they ask for (IN ROLE, ROLE, ADMIN; CREATE only).
-func (s *Session) roleOptions(rc *roleCatalog, r *roleDesc, opts []*pg_query.Node, create bool, actor roleActor) ([]roleMember, error) {
+func (s *Session) roleOptions(rc *roleCatalog, r *roleDesc, opts []*pg_query.Node, create bool, note notify, actor roleActor) ([]roleMember, error) {
 	var members []roleMember
 	seen := map[string]bool{}
 	for _, o := range opts {
@@ -351,7 +356,11 @@ func (s *Session) roleOptions(rc *roleCatalog, r *roleDesc, opts []*pg_query.Nod
 		case "password":
 			r.password = nil
 			if sv := de.Arg.GetString_(); sv != nil {
-				r.password = sv.Sval
+				p, err := s.encryptPassword(r.name, sv.Sval, note)
+				if err != nil {
+					return nil, err
+				}
+				r.password = p
 			}
 		case "validUntil":
 			v, err := types.ParseTextEnv(s.newEnv(), types.Timestamptz, de.Arg.GetString_().GetSval())

@@ -166,21 +166,41 @@ func (s *Session) tempTables(c *catalog) []*tableDesc {
 }
 
 // runOnCommitActions runs, in the committing transaction, the ON COMMIT
-// actions of the session's temporary tables: the tables created ON COMMIT
-// DROP are dropped, and those ON COMMIT DELETE ROWS emptied when the
-// transaction used a temporary table (otherwise they are empty already).
+// actions of the session's temporary tables, as PostgreSQL's
+// PreCommit_on_commit_actions does: the tables created ON COMMIT DELETE ROWS
+// are emptied together (without their inheritance children, which keep
+// their own setting) when the transaction used a temporary table (otherwise
+// they are empty already), then those created ON COMMIT DROP are dropped. A
+// table emptied so may be referenced by a foreign key only from another.
 func (s *Session) runOnCommitActions() error {
 	c, _ := s.catalog()
+	var truncate, drop []string
+	emptied := map[uint32]bool{}
+	var emptiedTables []*tableDesc
 	for _, t := range s.tempTables(c) {
-		sql := ""
 		switch {
 		case t.onCommit == onCommitDrop:
-			sql = "DROP TABLE " + qualifiedRelName(t.schema, t.name)
-		case t.onCommit == onCommitDeleteRows && s.txn.usedTemp:
-			sql = "TRUNCATE " + qualifiedRelName(t.schema, t.name)
-		default:
-			continue
+			drop = append(drop, "DROP TABLE "+qualifiedRelName(t.schema, t.name))
+		case t.onCommit == onCommitDeleteRows && s.txn.usedTemp && t.part == nil:
+			truncate = append(truncate, "ONLY "+qualifiedRelName(t.schema, t.name))
+			emptied[t.oid] = true
+			emptiedTables = append(emptiedTables, t)
 		}
+	}
+	for _, t := range emptiedTables {
+		for _, r := range c.referencing(t.oid) {
+			if !emptied[r.child.oid] {
+				return pgerror.New(pgerror.FeatureNotSupported, "unsupported ON COMMIT and foreign key combination").
+					WithDetail("Table \"%s\" references \"%s\", but they do not have the same ON COMMIT setting.", r.child.name, t.name)
+			}
+		}
+	}
+	if len(truncate) > 0 {
+		if err := s.runInternal("TRUNCATE " + strings.Join(truncate, ", ")); err != nil {
+			return err
+		}
+	}
+	for _, sql := range drop {
 		if err := s.runInternal(sql); err != nil {
 			return err
 		}

@@ -94,6 +94,10 @@ func parseInt(t Type, s string) (any, error) {
 	if err != nil || v < lo || v > hi {
 		return nil, pgerror.Newf(pgerror.NumericValueOutOfRange, "value %q is out of range for type %s", s, typeInfoOf(t.Oid).sqlName)
 	}
+	if t.Oid == OidOid && v < 0 {
+		// oidin reads a negative number as strtoul does: modulo 2^32.
+		v += 1 << 32
+	}
 	return v, nil
 }
 
