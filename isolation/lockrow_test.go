@@ -439,23 +439,31 @@ func TestAReleaseWakesOnlyTheWaiterThatMayGo(t *testing.T) {
 	}
 }
 
-// TestDeadlockWithAWaiterQueuedBehindAnotherIsDetected: w2 holds y and
-// queues for x behind w1; when x's holder commits, w1 takes x, and w1's
-// request for y then closes the cycle w1 -> w2 -> w1, which must fail with
-// 40P01 although w2 was not woken by the commit (its wait now points at w1,
-// not at the transaction that ended).
-func TestDeadlockWithAWaiterQueuedBehindAnotherIsDetected(t *testing.T) {
+// newDeadlockFixture is a lock fixture with rows x and y, and a call that
+// locks a row, failing after 10 s so that an undetected deadlock fails
+// the test instead of hanging it.
+func newDeadlockFixture(t *testing.T) (*lockFixture, func(tx *Txn, key string, mode RowLock) error) {
 	f := newLockFixture(t, Config{Strategy: StrategyLatest})
 	setup := begin(t, f.other, history.ReadCommitted)
 	_, err := setup.Insert(bg, f.tab, []byte("y"), []any{"y", 2})
 	must(t, err)
 	must(t, setup.Commit(bg))
 	ctx, cancel := context.WithTimeout(bg, 10*time.Second)
-	defer cancel()
-	lock := func(tx *Txn, key string) error {
-		_, err := tx.LockRow(ctx, f.tab, []byte(key), LockRequest{Mode: RowLockUpdate})
+	t.Cleanup(cancel)
+	return f, func(tx *Txn, key string, mode RowLock) error {
+		_, err := tx.LockRow(ctx, f.tab, []byte(key), LockRequest{Mode: mode})
 		return err
 	}
+}
+
+// TestDeadlockWithAWaiterQueuedBehindAnotherIsDetected: w2 holds y and
+// queues for x behind w1; when x's holder commits, w1 takes x, and w1's
+// request for y then closes the cycle w1 -> w2 -> w1, which must fail with
+// 40P01 although w2 was not woken by the commit (its wait now points at w1,
+// not at the transaction that ended).
+func TestDeadlockWithAWaiterQueuedBehindAnotherIsDetected(t *testing.T) {
+	f, lockIn := newDeadlockFixture(t)
+	lock := func(tx *Txn, key string) error { return lockIn(tx, key, RowLockUpdate) }
 	holder := begin(t, f.other, history.ReadCommitted)
 	must(t, lock(holder, "x"))
 	w1 := begin(t, f.s.NewSession(), history.ReadCommitted)
@@ -479,17 +487,7 @@ func TestDeadlockWithAWaiterQueuedBehindAnotherIsDetected(t *testing.T) {
 // for w: the release that moved w's wait must let one of them find the
 // deadlock (40P01), not leave both waiting.
 func TestDeadlockClosedWhenAWaitersBlockerChangesIsDetected(t *testing.T) {
-	f := newLockFixture(t, Config{Strategy: StrategyLatest})
-	setup := begin(t, f.other, history.ReadCommitted)
-	_, err := setup.Insert(bg, f.tab, []byte("y"), []any{"y", 2})
-	must(t, err)
-	must(t, setup.Commit(bg))
-	ctx, cancel := context.WithTimeout(bg, 10*time.Second)
-	defer cancel()
-	lock := func(tx *Txn, key string, mode RowLock) error {
-		_, err := tx.LockRow(ctx, f.tab, []byte(key), LockRequest{Mode: mode})
-		return err
-	}
+	f, lock := newDeadlockFixture(t)
 	a := begin(t, f.other, history.ReadCommitted)
 	b := begin(t, f.s.NewSession(), history.ReadCommitted)
 	w := begin(t, f.s.NewSession(), history.ReadCommitted)
