@@ -166,8 +166,13 @@ type scope struct {
 	// BY of a query without grouping).
 	win *winScope
 	// srf, when set, collects the set-returning calls of a select list.
-	srf  *srfScope
-	ctes map[string]*ctePlan
+	srf *srfScope
+	// srfBarred names the expression being compiled that a set-returning
+	// call may not be in although the select list takes them ("CASE",
+	// "COALESCE": PostgreSQL would evaluate the call for the rows the
+	// condition skips), "" outside one.
+	srfBarred string
+	ctes      map[string]*ctePlan
 	// target is the number of leading columns that are an UPDATE's or
 	// DELETE's target, which the FROM items of its level may not
 	// reference; unreachable holds them in such an item's scope, where a

@@ -141,7 +141,13 @@ func (b *binder) unify(context string, es []*scalar) (types.Type, error) {
 	return t, nil
 }
 
+// caseExpr compiles CASE; a set-returning call in it fails, as in
+// PostgreSQL.
 func (b *binder) caseExpr(sc *scope, c *pg_query.CaseExpr) (*scalar, error) {
+	return barringSRFs(sc, "CASE", func() (*scalar, error) { return b.caseArms(sc, c) })
+}
+
+func (b *binder) caseArms(sc *scope, c *pg_query.CaseExpr) (*scalar, error) {
 	var arg *scalar
 	var err error
 	if c.Arg != nil {
@@ -228,7 +234,13 @@ func caseColname(c *pg_query.CaseExpr, def *scalar) (name string, weak bool) {
 	return "case", true
 }
 
+// coalesce compiles COALESCE; a set-returning call in it fails, as in
+// PostgreSQL.
 func (b *binder) coalesce(sc *scope, c *pg_query.CoalesceExpr) (*scalar, error) {
+	return barringSRFs(sc, "COALESCE", func() (*scalar, error) { return b.coalesceArgs(sc, c) })
+}
+
+func (b *binder) coalesceArgs(sc *scope, c *pg_query.CoalesceExpr) (*scalar, error) {
 	args := make([]*scalar, len(c.Args))
 	var refs uint64
 	for i, a := range c.Args {

@@ -18,18 +18,42 @@ func (cryptoRand) Read(p []byte) (int, error) { return rand.Read(p) }
 // versionString is what version() returns; drivers parse its second word.
 const versionString = "PostgreSQL 15.0 (fickle) on x86_64-pc-linux-gnu, compiled by Go, 64-bit"
 
+// srfAllowed reports, as PostgreSQL's 0A000, a set-returning call where
+// it may not be: outside a select list (and ORDER BY), or inside a CASE or
+// COALESCE there.
+func (b *binder) srfAllowed(sc *scope, fc *pg_query.FuncCall) error {
+	switch {
+	case sc != nil && sc.srf != nil && sc.srfBarred != "":
+		return b.errAt(pgerror.Newf(pgerror.FeatureNotSupported, "set-returning functions are not allowed in %s", sc.srfBarred).
+			WithHint("You might be able to move the set-returning function into a LATERAL FROM item."), fc.Location)
+	case sc != nil && sc.srf != nil:
+		return nil
+	case sc != nil && sc.noAgg != "":
+		return b.errAt(pgerror.Newf(pgerror.FeatureNotSupported, "set-returning functions are not allowed in %s", sc.noAgg), fc.Location)
+	}
+	return b.errAt(pgerror.New(pgerror.FeatureNotSupported, "set-returning functions are not allowed in this context"), fc.Location)
+}
+
+// barringSRFs compiles with sc.srfBarred set to what, for the arguments
+// of a CASE or COALESCE.
+func barringSRFs(sc *scope, what string, compile func() (*scalar, error)) (*scalar, error) {
+	if sc == nil {
+		return compile()
+	}
+	saved := sc.srfBarred
+	sc.srfBarred = what
+	defer func() { sc.srfBarred = saved }()
+	return compile()
+}
+
 func (b *binder) funcCall(sc *scope, fc *pg_query.FuncCall) (*scalar, error) {
 	names := strs(fc.Funcname)
 	name := strings.ToLower(names[len(names)-1])
 	if fn := b.lookupSetFunc(names); fn != nil {
-		if sc != nil && sc.srf != nil {
-			return b.setCallInList(sc, fn, fc)
+		if err := b.srfAllowed(sc, fc); err != nil {
+			return nil, err
 		}
-		clause := "this context"
-		if sc != nil && sc.noAgg != "" {
-			clause = sc.noAgg
-		}
-		return nil, b.errAt(pgerror.Newf(pgerror.FeatureNotSupported, "set-returning functions are not allowed in %s", clause), fc.Location)
+		return b.setCallInList(sc, fn, fc)
 	}
 	if e, ok, err := b.userFuncCall(sc, fc); ok {
 		return e, err

@@ -63,10 +63,10 @@ func (b *binder) userFuncCall(sc *scope, fc *pg_query.FuncCall) (*scalar, bool, 
 	}
 	f := call.fn
 	if f.retSet {
-		if sc != nil && sc.srf != nil {
-			return b.listSetCall(sc, call.setCall()), true, nil
+		if err := b.srfAllowed(sc, fc); err != nil {
+			return nil, true, err
 		}
-		return nil, true, b.errAt(pgerror.New(pgerror.FeatureNotSupported, "set-returning functions are not allowed in this context"), fc.Location)
+		return b.listSetCall(sc, call.setCall()), true, nil
 	}
 	var refs uint64
 	for _, a := range call.args {
