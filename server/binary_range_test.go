@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"fmt"
-	"reflect"
 	"testing"
 	"time"
 
@@ -27,19 +26,7 @@ func TestRangeValuesInBinary(t *testing.T) {
 		{types.OidInt4Range, "(,)", []byte{0x18}},
 	}
 	for _, c := range cases {
-		typ := types.Type{Oid: c.oid, Typmod: -1}
-		v, err := types.ParseText(typ, c.text)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := appendBinaryValue(nil, uint32(c.oid), v)
-		if err != nil || !reflect.DeepEqual(got, c.wire) {
-			t.Errorf("%s: sent %v, %v; want %v", c.text, got, err, c.wire)
-		}
-		back, err := decodeBinaryValue(uint32(c.oid), c.wire)
-		if err != nil || types.FormatText(typ, back, nil) != c.text {
-			t.Errorf("%s: received %v, %v", c.text, back, err)
-		}
+		checkBinaryRoundTrip(t, c.oid, c.text, c.wire)
 	}
 	closed := []byte{0x06, 0, 0, 0, 4, 0, 0, 0, 1, 0, 0, 0, 4, 0, 0, 0, 5}
 	if v, err := decodeBinaryValue(uint32(types.OidInt4Range), closed); err != nil ||

@@ -57,19 +57,7 @@ func TestNetworkValuesInBinary(t *testing.T) {
 		{types.OidInet, "::1", append([]byte{3, 128, 0, 16}, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)},
 	}
 	for _, c := range cases {
-		typ := types.Type{Oid: c.oid, Typmod: -1}
-		v, err := types.ParseText(typ, c.text)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := appendBinaryValue(nil, uint32(c.oid), v)
-		if err != nil || !reflect.DeepEqual(got, c.wire) {
-			t.Errorf("%s: sent %v, %v; want %v", c.text, got, err, c.wire)
-		}
-		back, err := decodeBinaryValue(uint32(c.oid), c.wire)
-		if err != nil || types.FormatText(typ, back, nil) != types.FormatText(typ, v, nil) {
-			t.Errorf("%s: received %v, %v", c.text, back, err)
-		}
+		checkBinaryRoundTrip(t, c.oid, c.text, c.wire)
 	}
 	for _, bad := range [][]byte{{2, 8, 1, 4, 10, 0, 0, 1}, {2, 33, 0, 4, 1, 2, 3, 4}, {4, 8, 0, 4, 1, 2, 3, 4}, {2, 8, 0, 16, 1, 2, 3, 4}} {
 		oid := types.OidCidr
@@ -79,5 +67,24 @@ func TestNetworkValuesInBinary(t *testing.T) {
 		if _, err := decodeBinaryValue(uint32(oid), bad); err == nil {
 			t.Errorf("%v accepted as %d", bad, oid)
 		}
+	}
+}
+
+// checkBinaryRoundTrip checks that the value text reads as goes out in
+// binary as wire, and that wire reads back as the same value.
+func checkBinaryRoundTrip(t *testing.T, oid types.Oid, text string, wire []byte) {
+	t.Helper()
+	typ := types.Type{Oid: oid, Typmod: -1}
+	v, err := types.ParseText(typ, text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := appendBinaryValue(nil, uint32(oid), v)
+	if err != nil || !reflect.DeepEqual(got, wire) {
+		t.Errorf("%s: sent %v, %v; want %v", text, got, err, wire)
+	}
+	back, err := decodeBinaryValue(uint32(oid), wire)
+	if err != nil || types.FormatText(typ, back, nil) != types.FormatText(typ, v, nil) {
+		t.Errorf("%s: received %v, %v", text, back, err)
 	}
 }

@@ -152,17 +152,21 @@ func (c *routineCall) setCall() *setCall {
 	}
 	return &setCall{name: f.name, cols: cols, args: c.args, shape: shape, scalar: len(cols) == 1 && !composite && f.result.Oid != types.OidRecord,
 		fn: &setFunc{schema: f.schema, strict: f.strict && f.retSet, volatile: f.volatility == 'v', outParam: len(f.outCols) > 0 || cols[0].Name != f.name,
-			rows: func(x *execCtx, args []any) ([][]any, error) { return f.fromRows(x.s.invoke(x, f, args)) }}}
+			rows: func(x *execCtx, args []any) ([][]any, error) {
+				rows, err := x.s.invoke(x, f, args)
+				return f.fromRows(len(cols), rows, err)
+			}}}
 }
 
-// fromRows are the rows a call of f gives in FROM: a function that does
-// not return a set gives one row, of NULLs when its body gave none (or a
-// strict one was called with a NULL), as its value is NULL then.
-func (f *funcDesc) fromRows(rows [][]any, err error) ([][]any, error) {
+// fromRows are the rows of width columns a call of f gives in FROM: a
+// function that does not return a set gives one row, of NULLs when its
+// body gave none (or a strict one was called with a NULL), as its value is
+// NULL then.
+func (f *funcDesc) fromRows(width int, rows [][]any, err error) ([][]any, error) {
 	if err != nil || f.retSet || len(rows) > 0 {
 		return rows, err
 	}
-	return [][]any{make([]any, len(f.resultCols()))}, nil
+	return [][]any{make([]any, width)}, nil
 }
 
 // userFunctionItem compiles a user function in FROM.

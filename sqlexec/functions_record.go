@@ -51,10 +51,7 @@ func (b *binder) recordCall(rf *pg_query.RangeFunction, fc *pg_query.FuncCall, c
 		cx := *x
 		cx.recordShape = shape
 		rows, err := x.s.invoke(&cx, f, args)
-		if err == nil && !f.retSet && len(rows) == 0 {
-			rows = [][]any{make([]any, len(shape))}
-		}
-		return rows, err
+		return f.fromRows(len(shape), rows, err)
 	}}
 	return sc, nil
 }
