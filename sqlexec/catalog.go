@@ -69,6 +69,9 @@ type catalog struct {
 	// acls holds the access control lists GRANT and REVOKE gave objects;
 	// the others have their kind's default.
 	acls map[aclKey][]aclItem
+	// defaultACLs holds what ALTER DEFAULT PRIVILEGES set
+	// (default_privileges.go).
+	defaultACLs map[defaultACLKey]defaultACLEntry
 	// extensions holds the installed extensions by name, plpgsql aside
 	// (extensions.go).
 	extensions map[string]*extensionDesc
@@ -308,7 +311,7 @@ type fkDesc struct {
 
 func newCatalog(oids *atomic.Uint32) *catalog {
 	c := &catalog{oids: oids, schemas: map[string]*schemaDesc{}, tables: map[uint32]*tableDesc{}, comments: map[commentKey]string{},
-		acls: map[aclKey][]aclItem{}, extensions: map[string]*extensionDesc{}}
+		acls: map[aclKey][]aclItem{}, defaultACLs: map[defaultACLKey]defaultACLEntry{}, extensions: map[string]*extensionDesc{}}
 	c.schemas["public"] = newSchema("public", oidPublic)
 	for k, v := range builtinDescriptions().schemas {
 		c.comments[k] = v
@@ -356,10 +359,8 @@ func (c *catalog) clone() *catalog {
 	for k, v := range c.comments {
 		n.comments[k] = v
 	}
-	n.acls = make(map[aclKey][]aclItem, len(c.acls))
-	for k, v := range c.acls {
-		n.acls[k] = v
-	}
+	n.acls = maps.Clone(c.acls)
+	n.defaultACLs = maps.Clone(c.defaultACLs)
 	n.extensions = maps.Clone(c.extensions)
 	return n
 }

@@ -177,6 +177,21 @@ func (s *Session) commitWithCatalog(t *txnState) error {
 	return nil
 }
 
+// mergeGrants applies to out the entries mine changed, added or removed
+// relative to base.
+func mergeGrants[K comparable, V any](base, mine, out map[K]V, equal func(a, b V) bool) {
+	for k, v := range mine {
+		if old, ok := base[k]; !ok || !equal(old, v) {
+			out[k] = v
+		}
+	}
+	for k := range base {
+		if _, ok := mine[k]; !ok {
+			delete(out, k)
+		}
+	}
+}
+
 // mergeCatalogs applies what mine changed relative to base onto cur, the
 // catalog published now. An object both changed differently is a
 // conflict: mine wins in the result, and the error reports it. Table
@@ -196,16 +211,12 @@ func mergeCatalogs(base, mine, cur *catalog) (*catalog, error) {
 	}
 	out := cur.clone()
 	out.comments = mergeMaps(base.comments, mine.comments, cur.comments, func(commentKey) { clash("pg_description_o_c_o_index") })
-	for k, v := range mine.acls { // GRANT and REVOKE here win over the other transaction's
-		if !slices.Equal(v, base.acls[k]) {
-			out.acls[k] = v
-		}
-	}
-	for k := range base.acls {
-		if _, ok := mine.acls[k]; !ok {
-			delete(out.acls, k)
-		}
-	}
+	// GRANT, REVOKE and ALTER DEFAULT PRIVILEGES here win over the other
+	// transaction's.
+	mergeGrants(base.acls, mine.acls, out.acls, slices.Equal)
+	mergeGrants(base.defaultACLs, mine.defaultACLs, out.defaultACLs, func(a, b defaultACLEntry) bool {
+		return a.oid == b.oid && slices.Equal(a.acl, b.acl)
+	})
 	out.extensions = mergeMaps(base.extensions, mine.extensions, cur.extensions, func(string) { clash("pg_extension_name_index") })
 	names := map[string]bool{}
 	for n := range base.schemas {

@@ -128,6 +128,7 @@ func (b *binder) copyPlan(cs *pg_query.CopyStmt) (*stmtPlan, error) {
 			if cp.w, err = b.writerFor(t, false); err != nil {
 				return nil, err
 			}
+			cp.w.requireDefaults(func(c int) bool { return !slices.Contains(cp.target, c) })
 			if cp.trg, err = b.triggersFor(t, tgInsert, nil); err != nil {
 				return nil, err
 			}

@@ -182,6 +182,8 @@ func ddlTag(n *pg_query.Node) string {
 			return "GRANT"
 		}
 		return "REVOKE"
+	case *pg_query.Node_AlterDefaultPrivilegesStmt:
+		return "ALTER DEFAULT PRIVILEGES"
 	}
 	return "DDL"
 }
@@ -330,6 +332,8 @@ func (d *ddl) run(n *pg_query.Node, full string) error {
 		return d.createView(v.ViewStmt, full)
 	case *pg_query.Node_GrantStmt:
 		return d.grant(v.GrantStmt)
+	case *pg_query.Node_AlterDefaultPrivilegesStmt:
+		return d.alterDefaultPrivileges(v.AlterDefaultPrivilegesStmt)
 	case *pg_query.Node_CreateFunctionStmt:
 		return d.createFunction(v.CreateFunctionStmt, full)
 	case *pg_query.Node_CreateExtensionStmt:
@@ -538,6 +542,7 @@ func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 	t := &tableDesc{oid: d.cat.newOID(), schema: schema, name: rv.Relname, onCommit: oc, unlogged: rv.Relpersistence == "u",
 		owner: d.s.currentRole(), options: options, toastOptions: toastOptions}
 	newRowTypeOIDs(t)
+	d.applyDefaultACL(aclTable, t.oid, t.owner, uint32(schemaOID(d.cat, schema)))
 	if err := d.inheritParents(t, cs.InhRelations, temp); err != nil {
 		return err
 	}

@@ -214,6 +214,7 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 				return err
 			}
 			d.cat.dropComments(sc.oid)
+			d.cat.dropSchemaACLs(sc.oid)
 			delete(d.cat.schemas, name)
 		}
 		return nil
@@ -609,6 +610,7 @@ func (d *ddl) createSequence(cs *pg_query.CreateSeqStmt) error {
 	}
 	q.oid, q.role = d.cat.newOID(), d.s.currentRole()
 	d.cat.schemas[schema].seqs[q.name] = q
+	d.applyDefaultACL(aclSequence, q.oid, q.role, d.cat.schemas[schema].oid)
 	return nil
 }
 
@@ -664,6 +666,7 @@ func (d *ddl) createSchema(cs *pg_query.CreateSchemaStmt, full string) error {
 	sc := newSchema(name, d.cat.newOID())
 	sc.owner = owner
 	d.cat.schemas[name] = sc
+	d.applyDefaultACL(aclSchema, sc.oid, owner, 0)
 	return d.createSchemaElements(name, cs.SchemaElts, full)
 }
 
@@ -912,6 +915,7 @@ func (b *binder) createTableAsPlan(cs *pg_query.CreateTableAsStmt, full string) 
 			nt := &tableDesc{oid: d.cat.newOID(), schema: schema, name: into.Rel.Relname, hidden: true, onCommit: oc,
 				unlogged: into.Rel.Relpersistence == "u", owner: d.s.currentRole(), options: options, toastOptions: toastOptions}
 			newRowTypeOIDs(nt)
+			d.applyDefaultACL(aclTable, nt.oid, nt.owner, uint32(schemaOID(d.cat, schema)))
 			for i, c := range q.cols {
 				name := c.Name
 				if i < len(names) {

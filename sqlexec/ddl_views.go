@@ -200,6 +200,7 @@ func (d *ddl) createView(vs *pg_query.ViewStmt, full string) error {
 		return err
 	} else {
 		v.oid = d.cat.newOID()
+		d.applyDefaultACL(aclTable, v.oid, v.owner, sc.oid)
 	}
 	sc.views[v.name] = v
 	return nil

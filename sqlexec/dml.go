@@ -60,6 +60,37 @@ func project(x *execCtx, outs []*scalar) ([]any, error) {
 	return row, nil
 }
 
+// insertDefaults marks the columns of t that an INSERT may fill with their
+// defaults: those it does not name, those a VALUES row gives DEFAULT, the
+// identity columns under OVERRIDING USER VALUE, and every column for
+// DEFAULT VALUES.
+func insertDefaults(t *tableDesc, target []int, ins *pg_query.InsertStmt, overrideUser bool) []bool {
+	out := make([]bool, len(t.cols))
+	for i, c := range t.cols {
+		out[i] = ins.SelectStmt == nil || overrideUser && c.identity != 0
+	}
+	named := make([]bool, len(t.cols))
+	for _, c := range target {
+		named[c] = true
+	}
+	for i := range out {
+		out[i] = out[i] || !named[i]
+	}
+	for _, row := range ins.SelectStmt.GetSelectStmt().GetValuesLists() {
+		for j, item := range row.GetList().GetItems() {
+			if item.GetSetToDefault() != nil && j < len(target) {
+				out[target[j]] = true
+			}
+		}
+	}
+	return out
+}
+
+// setsDefault reports whether sets give column col its default.
+func setsDefault(sets []setTarget, col int) bool {
+	return slices.ContainsFunc(sets, func(s setTarget) bool { return s.col == col && s.e == nil })
+}
+
 // insertSource produces the rows an INSERT writes: values for the target
 // columns, in target-column order, with isDefault marking DEFAULT entries.
 type insertSource func(x *execCtx, emit func(vals []any, isDefault []bool) error) error
@@ -136,6 +167,8 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 	if err != nil {
 		return nil, err
 	}
+	mayDefault := insertDefaults(t, target, ins, overrideUser)
+	w.requireDefaults(func(c int) bool { return mayDefault[c] || oc != nil && setsDefault(oc.sets, c) })
 	for i := range b.params {
 		if b.params[i].Oid == 0 {
 			b.params[i] = types.Text

@@ -277,7 +277,8 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	ws, err := b.memberWriters(m, w)
+	w.requireDefaults(func(c int) bool { return setsDefault(sets, c) })
+	ws, err := b.memberWriters(m, w, sets)
 	if err != nil {
 		return nil, err
 	}
@@ -491,7 +492,7 @@ func (b *binder) deletePlan(del *pg_query.DeleteStmt) (*stmtPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	ws, err := b.memberWriters(m, w)
+	ws, err := b.memberWriters(m, w, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -333,6 +333,7 @@ func (d *ddl) createFunction(cs *pg_query.CreateFunctionStmt, full string) error
 	} else {
 		f.oid = d.cat.newOID()
 		next = append(next, f)
+		d.applyDefaultACL(aclFunction, f.oid, d.s.currentRole(), sc.oid)
 	}
 	sc.funcs[f.name] = next
 	return nil
@@ -668,7 +669,7 @@ func (d *ddl) findRoutine(owa *pg_query.ObjectWithArgs, objType pg_query.ObjectT
 	}
 	f := match[0]
 	if want != 0 && f.kind != want {
-		return nil, pgerror.Newf(pgerror.WrongObjectType, "%s is not a %s", f.signature(), kind)
+		return nil, pgerror.Newf(pgerror.WrongObjectType, "%s is not a %s", d.s.visibleName(f.schema, f.signature()), kind)
 	}
 	return f, nil
 }

@@ -318,6 +318,7 @@ func (b *binder) resolveRoutine(sc *scope, name string, cands []*funcDesc, fc *p
 	if f.volatility == 'v' {
 		b.pgVolatileCalls++
 	}
+	b.requireExecute(f)
 	return &routineCall{fn: f, args: full, slots: slots[k]}, nil
 }
 

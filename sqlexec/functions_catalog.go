@@ -28,14 +28,14 @@ func userProcRows(s *Session, c *catalog) [][]any {
 				if r := s.roleNamed(f.owner); r != nil {
 					owner = r.oid
 				}
-				out = append(out, f.procRow(sc.oid, owner))
+				out = append(out, f.procRow(sc.oid, owner, aclText(s, c, aclFunction, f.oid)))
 			}
 		}
 	}
 	return out
 }
 
-func (f *funcDesc) procRow(namespace, owner uint32) []any {
+func (f *funcDesc) procRow(namespace, owner uint32, acl any) []any {
 	lang, cost := int64(oidLangSQL), 100.0
 	var library any
 	switch f.lang {
@@ -111,7 +111,7 @@ func (f *funcDesc) procRow(namespace, owner uint32) []any {
 		int64(len(in)), int64(f.nDefaults), int64(f.result.Oid), parseCatalogText(types.OidVector, strings.Join(in, " ")),
 		allTypes, modes, names, defaults,
 		nil, src, library, nil, config,
-		nil}
+		acl}
 }
 
 // quoteArrayElem quotes an array element's text where array input needs it.

@@ -255,21 +255,6 @@ func typeOids(ts []types.Type) []uint32 {
 	return out
 }
 
-// routineOwnedBy returns a routine the role owns, which keeps DROP ROLE
-// from dropping it (2BP01).
-func routineOwnedBy(c *catalog, role string) *funcDesc {
-	for _, sc := range sortedSchemas(c) {
-		for _, name := range slices.Sorted(maps.Keys(sc.funcs)) {
-			for _, f := range sc.funcs[name] {
-				if f.owner == role {
-					return f
-				}
-			}
-		}
-	}
-	return nil
-}
-
 // renameRoutine runs ALTER FUNCTION, PROCEDURE or ROUTINE ... RENAME TO.
 // Objects that call the routine by name (stored expressions, which
 // PostgreSQL binds to its OID) would lose it, so such a rename is refused.

@@ -9,24 +9,27 @@ import (
 	"github.com/fickle-db/fickle/internal/pgerror"
 )
 
-// GRANT and REVOKE of privileges on tables, views, sequences, schemas and
-// the database edit the objects' access control lists as PostgreSQL's do,
-// starting from the kind's default; the lists show in relacl, nspacl and
-// datacl and answer has_*_privilege. Statements enforce those on tables
-// and views (privileges_check.go).
+// GRANT and REVOKE of privileges on tables, views, sequences, schemas,
+// routines and the database edit the objects' access control lists as
+// PostgreSQL's do, starting from the kind's default (or what ALTER DEFAULT
+// PRIVILEGES set, default_privileges.go); the lists show in relacl, nspacl,
+// proacl and datacl and answer has_*_privilege. Statements enforce those on
+// tables, views and routines (privileges_check.go).
 
 // aclLetters is the order PostgreSQL prints privilege letters in.
 const aclLetters = "arwdDxtXUCTc"
 
 // allPrivileges are the letters GRANT ALL gives on each kind of object.
-var allPrivileges = map[aclKind]string{aclTable: "arwdDxt", aclSequence: "rwU", aclSchema: "UC", aclDatabase: "CTc"}
+var allPrivileges = map[aclKind]string{aclTable: "arwdDxt", aclSequence: "rwU", aclSchema: "UC", aclDatabase: "CTc", aclFunction: "X"}
+
+// grantKinds are the kinds of object GRANT and REVOKE edit, by the object
+// type the statement names.
+var grantKinds = map[pg_query.ObjectType]aclKind{pg_query.ObjectType_OBJECT_TABLE: aclTable, pg_query.ObjectType_OBJECT_SEQUENCE: aclSequence,
+	pg_query.ObjectType_OBJECT_SCHEMA: aclSchema, pg_query.ObjectType_OBJECT_DATABASE: aclDatabase,
+	pg_query.ObjectType_OBJECT_FUNCTION: aclFunction, pg_query.ObjectType_OBJECT_PROCEDURE: aclFunction, pg_query.ObjectType_OBJECT_ROUTINE: aclFunction}
 
 func (d *ddl) grant(gs *pg_query.GrantStmt) error {
-	if gs.Targtype == pg_query.GrantTargetType_ACL_TARGET_DEFAULTS {
-		return pgerror.Unsupported("ALTER DEFAULT PRIVILEGES")
-	}
-	kind, ok := map[pg_query.ObjectType]aclKind{pg_query.ObjectType_OBJECT_TABLE: aclTable, pg_query.ObjectType_OBJECT_SEQUENCE: aclSequence,
-		pg_query.ObjectType_OBJECT_SCHEMA: aclSchema, pg_query.ObjectType_OBJECT_DATABASE: aclDatabase}[gs.Objtype]
+	kind, ok := grantKinds[gs.Objtype]
 	if !ok {
 		return pgerror.Unsupported("GRANT and REVOKE on " + strings.ToLower(strings.TrimPrefix(gs.Objtype.String(), "OBJECT_")) + "s")
 	}
@@ -40,22 +43,9 @@ func (d *ddl) grant(gs *pg_query.GrantStmt) error {
 			return pgerror.New(pgerror.FeatureNotSupported, "grantor must be current user")
 		}
 	}
-	var grantees []uint32
-	for _, n := range gs.Grantees {
-		spec := n.GetRoleSpec()
-		name := d.s.roleSpecName(spec.Roletype.String(), spec.Rolename)
-		if name == "" {
-			if gs.IsGrant && gs.GrantOption {
-				return pgerror.New(pgerror.InvalidGrantOperation, "grant options can only be granted to roles")
-			}
-			grantees = append(grantees, 0)
-			continue
-		}
-		r := d.s.roleNamed(name)
-		if r == nil {
-			return pgerror.Newf(pgerror.UndefinedObject, "role \"%s\" does not exist", name)
-		}
-		grantees = append(grantees, r.oid)
+	grantees, err := d.grantees(gs)
+	if err != nil {
+		return err
 	}
 	for _, obj := range objects {
 		letters, err := d.privilegeLetters(gs, obj.kind)
@@ -66,8 +56,8 @@ func (d *ddl) grant(gs *pg_query.GrantStmt) error {
 		if err != nil {
 			return err
 		}
-		acl := append([]aclItem(nil), objectACL(d.cat, obj.kind, obj.oid)...)
-		owner := relationOwner(d.cat, obj.kind, obj.oid)
+		acl := append([]aclItem(nil), d.s.objectACL(d.cat, obj.kind, obj.oid)...)
+		owner := d.s.objectOwner(d.cat, obj.kind, obj.oid)
 		for _, g := range grantees {
 			before := grantOptions(acl, g, grantor)
 			acl = editACL(acl, g, grantor, letters, gs.IsGrant, gs.GrantOption)
@@ -82,6 +72,28 @@ func (d *ddl) grant(gs *pg_query.GrantStmt) error {
 	return nil
 }
 
+// grantees resolves the roles a GRANT or REVOKE names, PUBLIC as 0.
+func (d *ddl) grantees(gs *pg_query.GrantStmt) ([]uint32, error) {
+	var out []uint32
+	for _, n := range gs.Grantees {
+		spec := n.GetRoleSpec()
+		name := d.s.roleSpecName(spec.Roletype.String(), spec.Rolename)
+		if name == "" {
+			if gs.IsGrant && gs.GrantOption {
+				return nil, pgerror.New(pgerror.InvalidGrantOperation, "grant options can only be granted to roles")
+			}
+			out = append(out, 0)
+			continue
+		}
+		r := d.s.roleNamed(name)
+		if r == nil {
+			return nil, pgerror.Newf(pgerror.UndefinedObject, "role \"%s\" does not exist", name)
+		}
+		out = append(out, r.oid)
+	}
+	return out, nil
+}
+
 // grantableLetters restricts a GRANT or REVOKE by role of the privilege
 // letters on obj to what role may grant, as PostgreSQL's
 // restrict_and_check_grant does: everything, as the owner, for a superuser
@@ -89,12 +101,12 @@ func (d *ddl) grant(gs *pg_query.GrantStmt) error {
 // the grant option, as itself, with a warning for the others, and 42501
 // when it holds no privilege at all on the object.
 func (d *ddl) grantableLetters(gs *pg_query.GrantStmt, obj aclObject, role uint32, letters string) (grantor uint32, granted string, err error) {
-	owner := relationOwner(d.cat, obj.kind, obj.oid)
+	owner := d.s.objectOwner(d.cat, obj.kind, obj.oid)
 	if d.s.isSuperuser(role) || d.s.memberOf(role)[owner] {
 		return owner, letters, nil
 	}
 	var options []byte
-	for _, item := range objectACL(d.cat, obj.kind, obj.oid) {
+	for _, item := range d.s.objectACL(d.cat, obj.kind, obj.oid) {
 		if item.grantee != role {
 			continue
 		}
@@ -175,7 +187,8 @@ func (d *ddl) columnRevokeWarnings(oid uint32, relation, letters, grantable stri
 
 // aclKindNoun names a kind of object in PostgreSQL's "permission denied
 // for ..." messages.
-var aclKindNoun = map[aclKind]string{aclTable: "table", aclSequence: "sequence", aclSchema: "schema", aclDatabase: "database"}
+var aclKindNoun = map[aclKind]string{aclTable: "table", aclSequence: "sequence", aclSchema: "schema", aclDatabase: "database",
+	aclFunction: "function"}
 
 // aclObjectName is the name of obj as PostgreSQL's GRANT messages give it.
 func aclObjectName(d *ddl, obj aclObject) string {
@@ -188,6 +201,8 @@ func aclObjectName(d *ddl, obj aclObject) string {
 		}
 	case aclDatabase:
 		return *d.s.engine.name.Load()
+	case aclFunction:
+		return d.cat.funcByOID(obj.oid).name
 	}
 	_, name, _ := relationByOid(d.cat, int64(obj.oid))
 	return name
@@ -232,6 +247,12 @@ func (d *ddl) grantObjects(gs *pg_query.GrantStmt, kind aclKind) ([]aclObject, e
 				return nil, pgerror.Unsupported("GRANT and REVOKE on a database other than the current one")
 			}
 			out = append(out, aclObject{aclDatabase, d.s.engine.oid})
+		case aclFunction:
+			fs, err := d.grantRoutines(gs, n)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, fs...)
 		default:
 			if gs.Targtype == pg_query.GrantTargetType_ACL_TARGET_ALL_IN_SCHEMA {
 				name := n.GetString_().GetSval()
@@ -289,15 +310,52 @@ func (d *ddl) privilegeLetters(gs *pg_query.GrantStmt, kind aclKind) (string, er
 		name := strings.ToUpper(ap.PrivName)
 		letter, ok := privilegeLetters[kind][name]
 		if !ok || letter == 0 {
-			if kind == aclSequence {
-				return "", pgerror.Newf(pgerror.InvalidGrantOperation, "invalid privilege type %s for sequence", name)
-			}
-			return "", pgerror.Newf(pgerror.InvalidGrantOperation, "invalid privilege type %s for %s", name,
-				map[aclKind]string{aclTable: "relation", aclSchema: "schema", aclDatabase: "database"}[kind])
+			return "", pgerror.Newf(pgerror.InvalidGrantOperation, "invalid privilege type %s for %s", name, privilegeTarget(gs.Objtype, kind))
 		}
 		out = append(out, letter)
 	}
 	return string(out), nil
+}
+
+// privilegeTarget names the kind of object in the message of a privilege
+// it does not have: "relation" for tables and views, the routine kind the
+// statement names for routines.
+func privilegeTarget(objType pg_query.ObjectType, kind aclKind) string {
+	switch kind {
+	case aclTable:
+		return "relation"
+	case aclFunction:
+		return strings.ToLower(strings.TrimPrefix(objType.String(), "OBJECT_"))
+	}
+	return aclKindNoun[kind]
+}
+
+// grantRoutines resolves a routine a GRANT or REVOKE names, or, for ALL
+// FUNCTIONS | PROCEDURES | ROUTINES IN SCHEMA, the schema's routines of
+// that kind. Built-in functions keep their grants: changing them is
+// refused, as changing them otherwise is.
+func (d *ddl) grantRoutines(gs *pg_query.GrantStmt, n *pg_query.Node) ([]aclObject, error) {
+	if gs.Targtype == pg_query.GrantTargetType_ACL_TARGET_ALL_IN_SCHEMA {
+		name := n.GetString_().GetSval()
+		sc := d.cat.schemas[name]
+		if sc == nil {
+			return nil, pgerror.Newf(pgerror.InvalidSchemaName, "schema \"%s\" does not exist", name)
+		}
+		var out []aclObject
+		for _, f := range sortedFuncs(d.cat) {
+			procedure := f.kind == 'p'
+			if f.schema == name && (gs.Objtype == pg_query.ObjectType_OBJECT_ROUTINE ||
+				procedure == (gs.Objtype == pg_query.ObjectType_OBJECT_PROCEDURE)) {
+				out = append(out, aclObject{aclFunction, f.oid})
+			}
+		}
+		return out, nil
+	}
+	f, err := d.findRoutine(n.GetObjectWithArgs(), gs.Objtype, false, false)
+	if err != nil {
+		return nil, err
+	}
+	return []aclObject{{aclFunction, f.oid}}, nil
 }
 
 // grantOptions lists the privilege letters the item of acl from grantor

@@ -338,8 +338,8 @@ func (m *inhMember) physical(base, prow []any) []any {
 // memberWriters returns the writers of an UPDATE or DELETE target's
 // members, by member index (the first is w, the target's own); nil when
 // the target has no children. Their row triggers are the statement's
-// (triggers_members.go).
-func (b *binder) memberWriters(m *modifyTarget, w *writer) ([]*writer, error) {
+// (triggers_members.go); the defaults they need are those sets give.
+func (b *binder) memberWriters(m *modifyTarget, w *writer, sets []setTarget) ([]*writer, error) {
 	ms := m.items[0].members
 	if ms == nil {
 		return nil, nil
@@ -351,6 +351,9 @@ func (b *binder) memberWriters(m *modifyTarget, w *writer) ([]*writer, error) {
 		if err != nil {
 			return nil, err
 		}
+		mw.requireDefaults(func(c int) bool {
+			return slices.ContainsFunc(sets, func(s setTarget) bool { return s.e == nil && mem.col(s.col) == c })
+		})
 		ws = append(ws, mw)
 	}
 	return ws, nil

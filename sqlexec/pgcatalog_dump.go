@@ -159,8 +159,8 @@ func init() {
 		vcol{"fdwhandler", oid}, vcol{"fdwvalidator", oid}, vcol{"fdwacl", textArray}, vcol{"fdwoptions", textArray})
 	empty("pg_foreign_server", vcol{"oid", oid}, vcol{"srvname", name}, vcol{"srvowner", oid}, vcol{"srvfdw", oid},
 		vcol{"srvtype", text}, vcol{"srvversion", text}, vcol{"srvacl", textArray}, vcol{"srvoptions", textArray})
-	empty("pg_default_acl", vcol{"oid", oid}, vcol{"defaclrole", oid}, vcol{"defaclnamespace", oid},
-		vcol{"defaclobjtype", ch}, vcol{"defaclacl", textArray})
+	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_default_acl", cols: []vcol{{"oid", oid}, {"defaclrole", oid},
+		{"defaclnamespace", oid}, {"defaclobjtype", ch}, {"defaclacl", textArray}}, rows: defaultACLRows})
 	empty("pg_transform", vcol{"oid", oid}, vcol{"trftype", oid}, vcol{"trflang", oid}, vcol{"trffromsql", types.Regproc},
 		vcol{"trftosql", types.Regproc})
 	empty("pg_event_trigger", vcol{"oid", oid}, vcol{"evtname", name}, vcol{"evtevent", name}, vcol{"evtowner", oid},

@@ -11,8 +11,8 @@ import (
 
 // Privileges are recorded as PostgreSQL records them, in access control
 // lists of (grantee, privileges) items, and answered by the has_*_privilege
-// functions; statements enforce the table privileges
-// (privileges_check.go). An object without a list of its own has its
+// functions; statements enforce the privileges on tables, views and
+// routines (privileges_check.go). An object without a list of its own has its
 // kind's default, PostgreSQL's acldefault, for its owner.
 
 // aclKind is the kind of object an access control list belongs to.
@@ -119,11 +119,25 @@ func formatACL(s *Session, acl []aclItem) []any {
 
 // objectACL is the access control list an object has: its own, or its
 // kind's default.
-func objectACL(c *catalog, kind aclKind, oid uint32) []aclItem {
+func (s *Session) objectACL(c *catalog, kind aclKind, oid uint32) []aclItem {
 	if acl, ok := explicitACL(c, kind, oid); ok {
 		return acl
 	}
-	return defaultACL(kind, relationOwner(c, kind, oid))
+	return defaultACL(kind, s.objectOwner(c, kind, oid))
+}
+
+// objectOwner is the role that owns an object: a routine's owner (which
+// the routine records by name), else relationOwner's answer.
+func (s *Session) objectOwner(c *catalog, kind aclKind, oid uint32) uint32 {
+	if kind == aclFunction {
+		if f := c.funcByOID(oid); f != nil {
+			if owner := s.routineOwner(f); owner != 0 {
+				return owner
+			}
+		}
+		return oidBootstrapSuperuser
+	}
+	return relationOwner(c, kind, oid)
 }
 
 // relationOwner is the role holding the default privileges of a table,
@@ -245,7 +259,7 @@ func (s *Session) hasPrivilege(role uint32, kind aclKind, oid uint32, privs []by
 		return slices.ContainsFunc(privs, func(p byte) bool { return p != 0 })
 	}
 	c, _ := s.catalog()
-	acl := objectACL(c, kind, oid)
+	acl := s.objectACL(c, kind, oid)
 	holds := s.memberOf(role)
 	for _, p := range privs {
 		if p == 0 {

@@ -9,7 +9,9 @@ import (
 // Privilege checks. The binder notes what a statement needs (SELECT on
 // the tables and views it reads, INSERT, UPDATE or DELETE on the table it
 // writes, SELECT on that table too when the statement reads its rows:
-// WHERE, RETURNING, a SET value computed from a column), and the statement
+// WHERE, RETURNING, a SET value computed from a column; EXECUTE on the
+// routines it calls, for the role running it even inside a view, as
+// PostgreSQL checks them when the executor starts), and the statement
 // checks them each time it runs, as PostgreSQL's executor does, against
 // the role current then (SET ROLE, SET SESSION AUTHORIZATION, a SECURITY
 // DEFINER routine's owner). The tables a view reads are checked against
@@ -18,11 +20,12 @@ import (
 // from (Session.hasPrivilege). Column privileges are not recorded (GRANT
 // on columns is refused), so only table privileges are checked.
 
-// permCheck is one privilege a statement needs on a relation.
+// permCheck is one privilege a statement needs on a relation or routine.
 type permCheck struct {
+	kind aclKind // aclTable or aclFunction
 	oid  uint32
 	name string
-	what string // "table" or "view", for the message
+	what string // "table", "view", "function" or "procedure", for the message
 	// privs are the ACL letters of the privileges of which the role must
 	// hold one.
 	privs string
@@ -40,13 +43,19 @@ type permCheck struct {
 
 // requirePrivilege notes that the statement needs priv on relation oid.
 func (b *binder) requirePrivilege(oid uint32, name, what string, priv byte) {
-	b.perms = append(b.perms, permCheck{oid: oid, name: name, what: what, privs: string(priv), as: b.privRole})
+	b.requirePrivilegeAs(b.privRole, oid, name, what, priv)
 }
 
 // requirePrivilegeAs notes that the statement needs priv on relation oid,
 // checked for role as (0: the role running the statement).
 func (b *binder) requirePrivilegeAs(as, oid uint32, name, what string, priv byte) {
-	b.perms = append(b.perms, permCheck{oid: oid, name: name, what: what, privs: string(priv), as: as})
+	b.perms = append(b.perms, permCheck{kind: aclTable, oid: oid, name: name, what: what, privs: string(priv), as: as})
+}
+
+// requireExecute notes that the statement calls routine f, which the role
+// running it must hold EXECUTE on.
+func (b *binder) requireExecute(f *funcDesc) {
+	b.perms = append(b.perms, permCheck{kind: aclFunction, oid: f.oid, name: f.name, what: f.kindName(), privs: "X"})
 }
 
 // takeWriteAs returns the role the statement being compiled checks its
@@ -97,7 +106,7 @@ func (s *Session) checkPrivileges(perms []permCheck) error {
 			}
 			continue
 		}
-		if !s.hasPrivilege(role, aclTable, p.oid, []byte(p.privs)) {
+		if !s.hasPrivilege(role, p.kind, p.oid, []byte(p.privs)) {
 			return pgerror.Newf(pgerror.InsufficientPrivilege, "permission denied for %s %s", p.what, p.name)
 		}
 	}

@@ -1,8 +1,10 @@
 package sqlexec
 
 import (
-	"maps"
+	"cmp"
 	"slices"
+	"strconv"
+	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
@@ -430,21 +432,9 @@ func (s *Session) dropRoles(rc *roleCatalog, ds *pg_query.DropRoleStmt, note not
 		case r.super && !actor.super:
 			return pgerror.New(pgerror.InsufficientPrivilege, "must be superuser to drop superusers")
 		}
-		for k, acl := range c.acls {
-			for _, item := range acl {
-				if item.grantee == r.oid || item.grantor == r.oid {
-					return pgerror.Newf(pgerror.DependentObjectsStillExist, "role \"%s\" cannot be dropped because some objects depend on it", name).
-						WithDetail("%s", aclObjectDescription(s, c, k))
-				}
-			}
-		}
-		if owned := relationOwnedBy(c, r.oid); owned != "" {
+		if deps := s.roleDependents(c, r, func(oid uint32) string { return roleNameIn(s, rc, oid) }); len(deps) > 0 {
 			return pgerror.Newf(pgerror.DependentObjectsStillExist, "role \"%s\" cannot be dropped because some objects depend on it", name).
-				WithDetail("owner of %s", owned)
-		}
-		if f := routineOwnedBy(c, name); f != nil {
-			return pgerror.Newf(pgerror.DependentObjectsStillExist, "role \"%s\" cannot be dropped because some objects depend on it", name).
-				WithDetail("owner of %s %s", f.kindName(), f.signature())
+				WithDetail("%s", strings.Join(deps, "\n"))
 		}
 		delete(rc.roles, name)
 		kept := rc.members[:0]
@@ -458,36 +448,92 @@ func (s *Session) dropRoles(rc *roleCatalog, ds *pg_query.DropRoleStmt, note not
 	return nil
 }
 
-// relationOwnedBy names the first schema, table, view, sequence or type
-// that role owns, as PostgreSQL's dependency errors describe it ("table t"), or
-// is "".
-func relationOwnedBy(c *catalog, role uint32) string {
+// roleNameIn names the role of OID oid for a statement holding rc's lock:
+// a created role, the bootstrap superuser, else the OID.
+func roleNameIn(s *Session, rc *roleCatalog, oid uint32) string {
+	for _, r := range rc.roles {
+		if r.oid == oid {
+			return r.name
+		}
+	}
+	if oid == oidBootstrapSuperuser {
+		return s.findRole(rc, "postgres").name
+	}
+	return strconv.FormatUint(uint64(oid), 10)
+}
+
+// roleDependents describes the objects that keep role from being
+// dropped, as PostgreSQL's DROP ROLE error details list them, in the order
+// they were made: those it owns ("owner of table t"), those whose
+// privileges name it ("privileges for table t"), and the default
+// privileges it set or is named in. roleName names roles (DROP ROLE holds
+// the role catalog's lock).
+func (s *Session) roleDependents(c *catalog, role *roleDesc, roleName func(uint32) string) []string {
+	type dependent struct {
+		oid  uint32
+		what string
+	}
+	var deps []dependent
+	add := func(oid uint32, what string) { deps = append(deps, dependent{oid, what}) }
 	for _, sc := range sortedSchemas(c) {
-		if sc.owner == role {
-			return "schema " + sc.name
+		if sc.owner == role.oid {
+			add(sc.oid, "owner of schema "+sc.name)
 		}
-		for _, name := range slices.Sorted(maps.Keys(sc.tables)) {
-			if sc.tables[name].owner == role {
-				return "table " + name
+		for _, t := range sc.tables {
+			if t.owner == role.oid {
+				add(t.oid, "owner of table "+s.visibleName(t.schema, t.name))
 			}
 		}
-		for _, name := range slices.Sorted(maps.Keys(sc.views)) {
-			if sc.views[name].owner == role {
-				return "view " + name
+		for _, v := range sc.views {
+			if v.owner == role.oid {
+				add(v.oid, "owner of view "+s.visibleName(v.schema, v.name))
 			}
 		}
-		for _, name := range slices.Sorted(maps.Keys(sc.seqs)) {
-			if sc.seqs[name].role == role {
-				return "sequence " + name
+		for _, q := range sc.seqs {
+			if q.role == role.oid {
+				add(q.oid, "owner of sequence "+s.visibleName(q.schema, q.name))
 			}
 		}
-		for _, name := range slices.Sorted(maps.Keys(sc.types)) {
-			if sc.types[name].owner == role {
-				return "type " + name
+		for _, t := range sc.types {
+			if t.owner == role.oid {
+				add(t.oid, "owner of type "+s.visibleName(t.schema, t.name))
+			}
+		}
+		for _, overloads := range sc.funcs {
+			for _, f := range overloads {
+				if f.owner == role.name {
+					add(f.oid, "owner of function "+s.visibleName(f.schema, f.signature()))
+				}
 			}
 		}
 	}
-	return ""
+	for k, acl := range c.acls {
+		if slices.ContainsFunc(acl, func(item aclItem) bool { return item.grantee == role.oid || item.grantor == role.oid }) {
+			add(k.oid, aclObjectDescription(s, c, k))
+		}
+	}
+	for _, key := range sortedDefaultACLKeys(c) {
+		if what := defaultACLDependency(c, key, role.oid, roleName); what != "" {
+			add(c.defaultACLs[key].oid, what)
+		}
+	}
+	slices.SortStableFunc(deps, func(a, b dependent) int {
+		return cmp.Or(cmp.Compare(a.oid, b.oid), strings.Compare(a.what, b.what))
+	})
+	out := make([]string, len(deps))
+	for i, d := range deps {
+		out[i] = d.what
+	}
+	return out
+}
+
+// visibleName is an object's name as PostgreSQL's object descriptions
+// print it: qualified unless its schema is on the search path.
+func (s *Session) visibleName(schema, name string) string {
+	if slices.Contains(s.searchPath(), schema) {
+		return name
+	}
+	return schema + "." + name
 }
 
 // grantRoles runs GRANT role TO role [WITH ADMIN OPTION] and its REVOKE.
@@ -552,12 +598,16 @@ func aclObjectDescription(s *Session, c *catalog, k aclKey) string {
 		return "privileges for schema " + name
 	case aclDatabase:
 		return "privileges for database " + s.database()
-	case aclSequence:
-		_, name, _ := relationByOid(c, int64(k.oid))
-		return "privileges for sequence " + name
+	case aclFunction:
+		f := c.funcByOID(k.oid)
+		return "privileges for function " + s.visibleName(f.schema, f.signature())
 	}
-	_, name, _ := relationByOid(c, int64(k.oid))
-	if viewByOid(c, k.oid) != nil {
+	schema, name, _ := relationByOid(c, int64(k.oid))
+	name = s.visibleName(schema, name)
+	switch {
+	case k.kind == aclSequence:
+		return "privileges for sequence " + name
+	case viewByOid(c, k.oid) != nil:
 		return "privileges for view " + name
 	}
 	return "privileges for table " + name

@@ -53,6 +53,7 @@ func (b *binder) insertSourceRows(t *tableDesc, ins *pg_query.InsertStmt) (*inse
 	if err != nil {
 		return nil, err
 	}
+	w.requireDefaults(nil)
 	return &insertRows{n: len(t.cols), target: target, assigns: assigns, src: src, w: w}, nil
 }
 
@@ -142,6 +143,7 @@ func (b *binder) modifyEvents(t *tableDesc, rv *pg_query.RangeVar, extra []*pg_q
 		if w, err = b.writerFor(t, false); err != nil {
 			return nil, err
 		}
+		w.requireDefaults(nil)
 	}
 	n := len(t.cols)
 	return func(x *execCtx, emit func([]any) error) error {

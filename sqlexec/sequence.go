@@ -634,6 +634,7 @@ func (d *ddl) columnSequence(t *tableDesc, col *columnDesc, opts []*pg_query.Nod
 	q.oid, q.role = d.cat.newOID(), t.owner
 	q.setOwner(t.oid, col.attnum)
 	d.cat.schemas[schema].seqs[name] = q
+	d.applyDefaultACL(aclSequence, q.oid, q.role, d.cat.schemas[schema].oid)
 	col.def = nextvalDefault(q)
 	return nil
 }

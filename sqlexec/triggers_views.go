@@ -171,6 +171,7 @@ func (b *binder) viewInsertPlan(v *viewDesc, ins *pg_query.InsertStmt, as uint32
 	if err != nil {
 		return nil, err
 	}
+	w.requireDefaults(nil)
 	b.defaultParamsToText()
 	return b.modifyPlan(&modifyOp{command: "Insert", t: vt, alias: ins.Relation.Alias.GetAliasname()}, srcNode, &stmtPlan{cols: cols, writes: "INSERT", table: vt.qualifiedName(), exec: func(x *execCtx) (*Result, error) {
 		run, err := trg.start(x)

@@ -320,7 +320,7 @@ func (b *binder) lockPlan(ls *pg_query.LockStmt) (*stmtPlan, error) {
 		}
 		perms := make([]permCheck, len(targets))
 		for i, lt := range targets {
-			perms[i] = permCheck{privs: lockPrivileges(mode), as: lt.as}
+			perms[i] = permCheck{kind: aclTable, privs: lockPrivileges(mode), as: lt.as}
 			if lt.table != nil {
 				perms[i].oid, perms[i].name, perms[i].what = lt.table.oid, lt.table.name, "table"
 			} else {

@@ -19,6 +19,11 @@ type writer struct {
 	b        *binder
 	t        *tableDesc
 	defaults []*scalar // per column; nil means NULL
+	// defaultPerms are the privileges each default needs (EXECUTE on the
+	// routines it calls), which the statement requires only for the
+	// defaults it may use (requireDefaults), as PostgreSQL's plan holds
+	// only those.
+	defaultPerms [][]permCheck
 	// generated computes, per column, a generated column's value over the
 	// row; nil when the table has none (generated.go).
 	generated []*scalar
@@ -76,7 +81,8 @@ type fkRef2 struct {
 }
 
 func (b *binder) writerFor(t *tableDesc, withRefs bool) (*writer, error) {
-	w := &writer{b: b, t: t, defaults: make([]*scalar, len(t.cols)), domains: make([]domainCheck, len(t.cols))}
+	w := &writer{b: b, t: t, defaults: make([]*scalar, len(t.cols)), defaultPerms: make([][]permCheck, len(t.cols)),
+		domains: make([]domainCheck, len(t.cols))}
 	sc := tableScope(t, t.name)
 	for i, c := range t.cols {
 		def := c.def
@@ -93,6 +99,7 @@ func (b *binder) writerFor(t *tableDesc, withRefs bool) (*writer, error) {
 		if def == nil || c.generated != nil {
 			continue
 		}
+		mark := len(b.perms)
 		e, err := b.expr(nil, def)
 		if err != nil {
 			return nil, err
@@ -101,6 +108,8 @@ func (b *binder) writerFor(t *tableDesc, withRefs bool) (*writer, error) {
 			return nil, err
 		}
 		w.defaults[i] = e
+		w.defaultPerms[i] = slices.Clone(b.perms[mark:])
+		b.perms = b.perms[:mark]
 	}
 	if err := w.compileGenerated(); err != nil {
 		return nil, err
@@ -218,6 +227,16 @@ func (b *binder) fkCheckFor(t *tableDesc, fk *fkDesc) (*fkCheck, error) {
 		c.conv = append(c.conv, conv)
 	}
 	return c, nil
+}
+
+// requireDefaults notes the privileges of the defaults of the columns
+// the statement may fill with their defaults (used; nil for all).
+func (w *writer) requireDefaults(used func(col int) bool) {
+	for i, perms := range w.defaultPerms {
+		if used == nil || used(i) {
+			w.b.perms = append(w.b.perms, perms...)
+		}
+	}
 }
 
 // fillDefaults sets the columns not given (given[i] false) to their
