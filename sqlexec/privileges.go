@@ -270,8 +270,33 @@ func (s *Session) hasPrivilege(role uint32, kind aclKind, oid uint32, privs []by
 				return true
 			}
 		}
+		if dataRoleGrants(holds, kind, p) {
+			return true
+		}
 	}
 	return false
+}
+
+// OIDs of the predefined roles that hold privileges on every relation.
+const (
+	oidPgReadAllData  = 6181
+	oidPgWriteAllData = 6182
+)
+
+// dataRoleGrants reports whether the roles held give privilege p on every
+// object of kind, as PostgreSQL's predefined roles do: pg_read_all_data
+// SELECT on relations, pg_write_all_data INSERT, UPDATE and DELETE, and
+// both USAGE on schemas.
+func dataRoleGrants(holds map[uint32]bool, kind aclKind, p byte) bool {
+	switch {
+	case kind == aclSchema:
+		return p == 'U' && (holds[oidPgReadAllData] || holds[oidPgWriteAllData])
+	case kind != aclTable && kind != aclSequence:
+		return false
+	case p == 'r':
+		return holds[oidPgReadAllData]
+	}
+	return strings.IndexByte("awd", p) >= 0 && holds[oidPgWriteAllData]
 }
 
 // isSuperuser reports whether role is a superuser. The bootstrap
