@@ -184,6 +184,10 @@ func ddlTag(n *pg_query.Node) string {
 		return "REVOKE"
 	case *pg_query.Node_AlterDefaultPrivilegesStmt:
 		return "ALTER DEFAULT PRIVILEGES"
+	case *pg_query.Node_DropOwnedStmt:
+		return "DROP OWNED"
+	case *pg_query.Node_ReassignOwnedStmt:
+		return "REASSIGN OWNED"
 	}
 	return "DDL"
 }
@@ -334,6 +338,10 @@ func (d *ddl) run(n *pg_query.Node, full string) error {
 		return d.grant(v.GrantStmt)
 	case *pg_query.Node_AlterDefaultPrivilegesStmt:
 		return d.alterDefaultPrivileges(v.AlterDefaultPrivilegesStmt)
+	case *pg_query.Node_DropOwnedStmt:
+		return d.dropOwned(v.DropOwnedStmt)
+	case *pg_query.Node_ReassignOwnedStmt:
+		return d.reassignOwned(v.ReassignOwnedStmt)
 	case *pg_query.Node_CreateFunctionStmt:
 		return d.createFunction(v.CreateFunctionStmt, full)
 	case *pg_query.Node_CreateExtensionStmt:
@@ -902,7 +910,7 @@ func (d *ddl) alterOwner(ao *pg_query.AlterOwnerStmt) error {
 			return pgerror.Newf(pgerror.InsufficientPrivilege, "permission denied for database %s", d.s.database())
 		}
 	}
-	sc.owner = r.oid
+	d.giveSchema(sc, r.oid)
 	return nil
 }
 

@@ -867,37 +867,14 @@ func (d *ddl) changeOwner(at *pg_query.AlterTableStmt) error {
 			return err
 		}
 	}
-	if t := d.s.lookupTable(d.cat, rv.Schemaname, rv.Relname); t != nil && kind == relTable {
-		// A table given to an existing role: that role now holds the
-		// default privileges (privileges_check.go).
-		for _, c := range at.Cmds {
-			spec := c.GetAlterTableCmd().GetNewowner()
-			if r := d.s.roleNamed(d.s.roleSpecName(spec.GetRoletype().String(), spec.GetRolename())); r != nil {
-				nt := t.clone()
-				nt.owner = r.oid
-				d.cat.putTable(nt)
-			}
-		}
-	}
-	// A view or sequence given to an existing role likewise: the view's
-	// tables are then read with that role's privileges.
+	// A relation given to an existing role: that role now holds the
+	// owner's privileges (a view's tables are read with them), and the
+	// grants follow it.
+	oid, _, _ := relationLookup(d.cat, path, rv.Relname)
 	for _, c := range at.Cmds {
 		spec := c.GetAlterTableCmd().GetNewowner()
-		r := d.s.roleNamed(d.s.roleSpecName(spec.GetRoletype().String(), spec.GetRolename()))
-		if r == nil {
-			continue
-		}
-		switch kind {
-		case relView:
-			v := d.s.lookupView(d.cat, rv.Schemaname, rv.Relname)
-			nv := *v
-			nv.owner = r.oid
-			d.cat.schemas[v.schema].views[v.name] = &nv
-		case relSequence:
-			q := d.s.lookupSequence(d.cat, rv.Schemaname, rv.Relname)
-			nq := *q
-			nq.role = r.oid
-			d.cat.schemas[q.schema].seqs[q.name] = &nq
+		if r := d.s.roleNamed(d.s.roleSpecName(spec.GetRoletype().String(), spec.GetRolename())); r != nil && kind != relIndex {
+			d.giveRelation(uint32(oid), r.oid)
 		}
 	}
 	return nil

@@ -184,6 +184,7 @@ func (b *binder) statement(st *Statement) (*stmtPlan, error) {
 	case *pg_query.Node_CreateStmt, *pg_query.Node_DropStmt, *pg_query.Node_AlterTableStmt, *pg_query.Node_IndexStmt,
 		*pg_query.Node_CreateSeqStmt, *pg_query.Node_AlterSeqStmt, *pg_query.Node_CreateSchemaStmt,
 		*pg_query.Node_AlterOwnerStmt, *pg_query.Node_CommentStmt, *pg_query.Node_ViewStmt, *pg_query.Node_GrantStmt, *pg_query.Node_AlterDefaultPrivilegesStmt,
+		*pg_query.Node_DropOwnedStmt, *pg_query.Node_ReassignOwnedStmt,
 		*pg_query.Node_CreateFunctionStmt, *pg_query.Node_CreateExtensionStmt, *pg_query.Node_CreateTrigStmt, *pg_query.Node_CompositeTypeStmt,
 		*pg_query.Node_CreateEnumStmt, *pg_query.Node_AlterEnumStmt, *pg_query.Node_CreateDomainStmt, *pg_query.Node_AlterDomainStmt, *pg_query.Node_AlterObjectSchemaStmt,
 		*pg_query.Node_AlterFunctionStmt, *pg_query.Node_RuleStmt, *pg_query.Node_CreatePolicyStmt, *pg_query.Node_AlterPolicyStmt:

@@ -709,12 +709,22 @@ func (d *ddl) dropFunctions(ds *pg_query.DropStmt) error {
 			fs = append(fs, f)
 		}
 	}
+	return d.dropRoutines(fs, ds.Behavior == pg_query.DropBehavior_DROP_CASCADE)
+}
+
+// dropRoutines drops fs, refusing (or, with cascade, dropping) what depends
+// on them, as DROP FUNCTION does once it found them.
+func (d *ddl) dropRoutines(fs []*funcDesc, cascade bool) error {
+	dropping := map[*funcDesc]bool{}
+	for _, f := range fs {
+		dropping[f] = true
+	}
 	for _, f := range fs {
 		if ext := d.cat.extensionOf(f); ext != nil {
 			return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop %s %s because extension %s requires it", f.kindName(), f.signature(), ext.name).
 				WithHint("You can drop extension %s instead.", ext.name)
 		}
-		if err := d.checkRoutineDependents(f, dropping, ds.Behavior == pg_query.DropBehavior_DROP_CASCADE); err != nil {
+		if err := d.checkRoutineDependents(f, dropping, cascade); err != nil {
 			return err
 		}
 		d.removeRoutine(f)
@@ -768,6 +778,10 @@ func (d *ddl) alterRoutineOwner(ao *pg_query.AlterOwnerStmt) error {
 		if sc := d.cat.schemas[f.schema]; r != nil && sc != nil && !d.s.hasPrivilege(r.oid, aclSchema, sc.oid, []byte{'C'}) {
 			return pgerror.Newf(pgerror.InsufficientPrivilege, "permission denied for schema %s", f.schema)
 		}
+	}
+	if r != nil {
+		d.giveRoutine(f, r)
+		return nil
 	}
 	d.replaceRoutine(f, &nf)
 	return nil

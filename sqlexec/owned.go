@@ -1,0 +1,362 @@
+package sqlexec
+
+import (
+	"cmp"
+	"maps"
+	"slices"
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+)
+
+// Ownership changes, and the statements over everything roles own in the
+// current database: REASSIGN OWNED gives it to another role, DROP OWNED
+// drops it and revokes what was granted to them, as PostgreSQL's
+// shdepReassignOwned and shdepDropOwned do (CI scripts reset a test
+// database so).
+
+// aclNewOwner is PostgreSQL's aclnewowner: acl with the new owner in place
+// of the old wherever the old one is grantor or grantee, the items that
+// become duplicates merged.
+func aclNewOwner(acl []aclItem, old, owner uint32) []aclItem {
+	var out []aclItem
+	for _, item := range acl {
+		if item.grantor == old {
+			item.grantor = owner
+		}
+		if item.grantee == old {
+			item.grantee = owner
+		}
+		i := slices.IndexFunc(out, func(o aclItem) bool { return o.grantee == item.grantee && o.grantor == item.grantor })
+		if i < 0 {
+			out = append(out, item)
+			continue
+		}
+		out[i].privs = unionPrivileges(out[i].privs, item.privs)
+	}
+	return out
+}
+
+// unionPrivileges is the privilege letters of a and b, each with the grant
+// option when either has it, in PostgreSQL's order.
+func unionPrivileges(a, b string) string {
+	var sb strings.Builder
+	for i := 0; i < len(aclLetters); i++ {
+		l := aclLetters[i : i+1]
+		ia, ib := strings.Index(a, l), strings.Index(b, l)
+		if ia < 0 && ib < 0 {
+			continue
+		}
+		sb.WriteString(l)
+		if ia >= 0 && strings.HasPrefix(a[ia+1:], "*") || ib >= 0 && strings.HasPrefix(b[ib+1:], "*") {
+			sb.WriteByte('*')
+		}
+	}
+	return sb.String()
+}
+
+// transferACL rewrites an object's own access control list, if it has
+// one, for its new owner.
+func (d *ddl) transferACL(kind aclKind, oid, old, owner uint32) {
+	if acl, ok := d.cat.acls[aclKey{kind, oid}]; ok {
+		d.cat.acls[aclKey{kind, oid}] = aclNewOwner(acl, old, owner)
+	}
+}
+
+// giveRelation makes role the owner of the table, view, materialized view
+// or sequence oid, as ATExecChangeOwner does once its checks passed: the
+// grants follow the owner, and a table's sequences (serial and identity
+// columns') go with it.
+func (d *ddl) giveRelation(oid, role uint32) {
+	if t := d.cat.tables[oid]; t != nil {
+		d.transferACL(aclTable, oid, relationOwner(d.cat, aclTable, oid), role)
+		nt := t.clone()
+		nt.owner = role
+		d.cat.putTable(nt)
+		for _, sc := range sortedSchemas(d.cat) {
+			for _, q := range sc.seqs {
+				if q.ownedByTable(oid) {
+					d.giveRelation(q.oid, role)
+				}
+			}
+		}
+		return
+	}
+	if v := viewByOid(d.cat, oid); v != nil {
+		d.transferACL(aclTable, oid, v.ownerRole(), role)
+		nv := *v
+		nv.owner = role
+		d.cat.schemas[v.schema].views[v.name] = &nv
+		return
+	}
+	if schema, name, ok := relationByOid(d.cat, int64(oid)); ok {
+		if q := d.cat.schemas[schema].seqs[name]; q != nil {
+			d.transferACL(aclSequence, oid, relationOwner(d.cat, aclSequence, oid), role)
+			nq := *q
+			nq.role = role
+			d.cat.schemas[schema].seqs[name] = &nq
+		}
+	}
+}
+
+// giveSchema makes role the owner of sc, its grants following.
+func (d *ddl) giveSchema(sc *schemaDesc, role uint32) {
+	d.transferACL(aclSchema, sc.oid, schemaOwner(sc), role)
+	sc.owner = role
+}
+
+// giveRoutine makes r the owner of f, its grants following.
+func (d *ddl) giveRoutine(f *funcDesc, r *roleDesc) {
+	if old := d.s.routineOwner(f); old != 0 {
+		d.transferACL(aclFunction, f.oid, old, r.oid)
+	}
+	nf := *f
+	nf.owner = r.name
+	d.replaceRoutine(f, &nf)
+}
+
+// ownedObject is an object a role owns: its OID, what kind of object it
+// is, and how to name it in a DROP statement.
+type ownedObject struct {
+	oid     uint32
+	kind    pg_query.ObjectType
+	schema  string
+	name    string
+	routine *funcDesc
+	typ     *typeDesc
+}
+
+// ownedBy lists the objects of the current database that role owns, in
+// the order they were made: schemas, tables, materialized views, views,
+// sequences, types and domains, routines, extensions. A sequence that
+// belongs to a column of a table the role owns, and a table's row type,
+// go with the table and are not listed.
+func (d *ddl) ownedBy(role *roleDesc) []ownedObject {
+	var out []ownedObject
+	for _, sc := range sortedSchemas(d.cat) {
+		if schemaOwner(sc) == role.oid {
+			out = append(out, ownedObject{oid: sc.oid, kind: pg_query.ObjectType_OBJECT_SCHEMA, name: sc.name})
+		}
+		for _, t := range sc.tables {
+			if relationOwner(d.cat, aclTable, t.oid) != role.oid {
+				continue
+			}
+			kind := pg_query.ObjectType_OBJECT_TABLE
+			if t.matview != nil {
+				kind = pg_query.ObjectType_OBJECT_MATVIEW
+			}
+			out = append(out, ownedObject{oid: t.oid, kind: kind, schema: t.schema, name: t.name})
+		}
+		for _, v := range sc.views {
+			if v.ownerRole() == role.oid {
+				out = append(out, ownedObject{oid: v.oid, kind: pg_query.ObjectType_OBJECT_VIEW, schema: v.schema, name: v.name})
+			}
+		}
+		for _, q := range sc.seqs {
+			if table, _ := q.owner(); relationOwner(d.cat, aclSequence, q.oid) != role.oid ||
+				table != 0 && relationOwner(d.cat, aclTable, table) == role.oid {
+				continue
+			}
+			out = append(out, ownedObject{oid: q.oid, kind: pg_query.ObjectType_OBJECT_SEQUENCE, schema: q.schema, name: q.name})
+		}
+		for _, t := range sc.types {
+			if t.ownerRole() != role.oid {
+				continue
+			}
+			kind := pg_query.ObjectType_OBJECT_TYPE
+			if t.domain != nil {
+				kind = pg_query.ObjectType_OBJECT_DOMAIN
+			}
+			out = append(out, ownedObject{oid: t.oid, kind: kind, schema: t.schema, name: t.name, typ: t})
+		}
+		for _, overloads := range sc.funcs {
+			for _, f := range overloads {
+				if f.extension == 0 && d.s.routineOwner(f) == role.oid {
+					out = append(out, ownedObject{oid: f.oid, kind: pg_query.ObjectType_OBJECT_ROUTINE, schema: f.schema, name: f.name, routine: f})
+				}
+			}
+		}
+	}
+	for _, ext := range sortedExtensions(d.cat) {
+		if ext.owner == role.oid {
+			out = append(out, ownedObject{oid: ext.oid, kind: pg_query.ObjectType_OBJECT_EXTENSION, name: ext.name})
+		}
+	}
+	slices.SortFunc(out, func(a, b ownedObject) int { return cmp.Compare(a.oid, b.oid) })
+	return out
+}
+
+// ownedStatementRoles resolves the roles REASSIGN OWNED or DROP OWNED
+// names, which the role running it must hold the privileges of (what
+// names the statement's action in the error), refusing the bootstrap
+// superuser, whose objects the system needs.
+func (d *ddl) ownedStatementRoles(specs []*pg_query.Node, what string) ([]*roleDesc, error) {
+	current := d.s.currentRole()
+	var out []*roleDesc
+	for _, n := range specs {
+		r, err := d.ownedStatementRole(n.GetRoleSpec(), current, what)
+		if err != nil {
+			return nil, err
+		}
+		if r.oid == oidBootstrapSuperuser {
+			verb := map[string]string{"reassign": "reassign ownership of", "drop": "drop"}[what]
+			return nil, pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot %s objects owned by role %s because they are required by the database system", verb, r.name)
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// ownedStatementRole resolves one role of REASSIGN OWNED or DROP OWNED.
+func (d *ddl) ownedStatementRole(spec *pg_query.RoleSpec, current uint32, what string) (*roleDesc, error) {
+	name := d.s.roleSpecName(spec.Roletype.String(), spec.Rolename)
+	r := d.s.roleNamed(name)
+	if r == nil {
+		return nil, pgerror.Newf(pgerror.UndefinedObject, "role \"%s\" does not exist", name)
+	}
+	if !d.s.isSuperuser(current) && !d.s.memberOf(current)[r.oid] {
+		return nil, pgerror.Newf(pgerror.InsufficientPrivilege, "permission denied to %s objects", what)
+	}
+	return r, nil
+}
+
+// reassignOwned runs REASSIGN OWNED BY role, ... TO role: everything the
+// roles own in the current database goes to the new role, grants
+// following, as ALTER ... OWNER TO would without its checks. Default
+// privileges stay, as in PostgreSQL.
+func (d *ddl) reassignOwned(rs *pg_query.ReassignOwnedStmt) error {
+	olds, err := d.ownedStatementRoles(rs.Roles, "reassign")
+	if err != nil {
+		return err
+	}
+	to, err := d.ownedStatementRole(rs.Newrole, d.s.currentRole(), "reassign")
+	if err != nil {
+		return err
+	}
+	for _, old := range olds {
+		if old.oid == to.oid {
+			continue
+		}
+		for _, o := range d.ownedBy(old) {
+			switch o.kind {
+			case pg_query.ObjectType_OBJECT_SCHEMA:
+				d.giveSchema(d.cat.schemas[o.name], to.oid)
+			case pg_query.ObjectType_OBJECT_TYPE, pg_query.ObjectType_OBJECT_DOMAIN:
+				nt := *o.typ
+				nt.owner = to.oid
+				d.cat.schemas[o.schema].types[o.name] = &nt
+			case pg_query.ObjectType_OBJECT_ROUTINE:
+				d.giveRoutine(o.routine, to)
+			case pg_query.ObjectType_OBJECT_EXTENSION:
+				ext := *d.cat.extensions[o.name]
+				ext.owner = to.oid
+				d.cat.extensions[o.name] = &ext
+			default:
+				d.giveRelation(o.oid, to.oid)
+			}
+		}
+	}
+	return nil
+}
+
+// dropOwned runs DROP OWNED BY role, ... [CASCADE | RESTRICT]: the
+// privileges granted to the roles on objects of the current database are
+// revoked (and what they granted on with them), the default privileges
+// they set or are named in go, and the objects they own are dropped,
+// newest first, each as its DROP statement with the behavior given would
+// (so RESTRICT fails on an object of another role that depends on one).
+func (d *ddl) dropOwned(do *pg_query.DropOwnedStmt) error {
+	roles, err := d.ownedStatementRoles(do.Roles, "drop")
+	if err != nil {
+		return err
+	}
+	cascade := do.Behavior == pg_query.DropBehavior_DROP_CASCADE
+	for _, r := range roles {
+		for _, k := range slices.SortedFunc(maps.Keys(d.cat.acls), compareACLKeys) {
+			acl := d.cat.acls[k]
+			if !slices.ContainsFunc(acl, func(item aclItem) bool { return item.grantee == r.oid }) {
+				continue
+			}
+			owner := d.s.objectOwner(d.cat, k.kind, k.oid)
+			acl = slices.Clone(acl)
+			for _, item := range slices.Clone(acl) {
+				if item.grantee != r.oid {
+					continue
+				}
+				before := grantOptions(acl, r.oid, item.grantor)
+				acl = editACL(acl, r.oid, item.grantor, allPrivileges[k.kind], false, false)
+				if acl, err = d.revokeDependent(acl, r.oid, before, owner, true); err != nil {
+					return err
+				}
+			}
+			d.cat.acls[k] = acl
+		}
+		for _, key := range sortedDefaultACLKeys(d.cat) {
+			e := d.cat.defaultACLs[key]
+			switch {
+			case key.role == r.oid:
+				delete(d.cat.defaultACLs, key)
+			case slices.ContainsFunc(e.acl, func(item aclItem) bool { return item.grantee == r.oid }):
+				revoke := &pg_query.GrantStmt{}
+				d.editDefaultACL(key, revoke, []uint32{r.oid}, allPrivileges[key.kind])
+			}
+		}
+	}
+	var owned []ownedObject
+	for _, r := range roles {
+		owned = append(owned, d.ownedBy(r)...)
+	}
+	slices.SortFunc(owned, func(a, b ownedObject) int { return cmp.Compare(b.oid, a.oid) })
+	for _, o := range owned {
+		if err := d.dropOwnedObject(o, cascade); err != nil {
+			if pe, ok := err.(*pgerror.Error); ok && pe.Code == pgerror.DependentObjectsStillExist && !cascade {
+				return pgerror.New(pgerror.DependentObjectsStillExist, "cannot drop desired object(s) because other objects depend on them").
+					WithDetail("%s", pe.Detail).WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+			}
+			return err
+		}
+	}
+	return nil
+}
+
+// dropOwnedObject drops o, unless an earlier drop of DROP OWNED took it
+// already, as its DROP statement would.
+func (d *ddl) dropOwnedObject(o ownedObject, cascade bool) error {
+	behavior := pg_query.DropBehavior_DROP_RESTRICT
+	if cascade {
+		behavior = pg_query.DropBehavior_DROP_CASCADE
+	}
+	switch o.kind {
+	case pg_query.ObjectType_OBJECT_ROUTINE:
+		f := d.cat.funcByOID(o.oid)
+		if f == nil {
+			return nil
+		}
+		return d.dropRoutines([]*funcDesc{f}, cascade)
+	case pg_query.ObjectType_OBJECT_SCHEMA, pg_query.ObjectType_OBJECT_EXTENSION:
+		if o.kind == pg_query.ObjectType_OBJECT_SCHEMA && d.cat.schemas[o.name] == nil ||
+			o.kind == pg_query.ObjectType_OBJECT_EXTENSION && d.cat.extensions[o.name] == nil {
+			return nil
+		}
+		return d.drop(&pg_query.DropStmt{RemoveType: o.kind, Behavior: behavior, Objects: []*pg_query.Node{pg_query.MakeStrNode(o.name)}})
+	case pg_query.ObjectType_OBJECT_TYPE, pg_query.ObjectType_OBJECT_DOMAIN:
+		if sc := d.cat.schemas[o.schema]; sc == nil || sc.types[o.name] == nil || sc.types[o.name].oid != o.oid {
+			return nil
+		}
+		tn := &pg_query.TypeName{Names: []*pg_query.Node{pg_query.MakeStrNode(o.schema), pg_query.MakeStrNode(o.name)}}
+		return d.drop(&pg_query.DropStmt{RemoveType: o.kind, Behavior: behavior, Objects: []*pg_query.Node{{Node: &pg_query.Node_TypeName{TypeName: tn}}}})
+	}
+	if schema, name, ok := relationByOid(d.cat, int64(o.oid)); !ok || schema != o.schema || name != o.name {
+		return nil
+	}
+	name := pg_query.MakeListNode([]*pg_query.Node{pg_query.MakeStrNode(o.schema), pg_query.MakeStrNode(o.name)})
+	return d.drop(&pg_query.DropStmt{RemoveType: o.kind, Behavior: behavior, Objects: []*pg_query.Node{name}})
+}
+
+// compareACLKeys orders access control lists by object, for a statement
+// that edits several in turn.
+func compareACLKeys(a, b aclKey) int {
+	return cmp.Or(cmp.Compare(a.oid, b.oid), cmp.Compare(a.kind, b.kind))
+}
