@@ -133,8 +133,9 @@ type plDiag struct {
 }
 
 // plpgsqlSource is the CREATE FUNCTION statement PostgreSQL's PL/pgSQL
-// parser reads f's body from: its parameters, result and body.
-func plpgsqlSource(f *funcDesc) string {
+// parser reads f's body from: its parameters, result and body (f's body
+// laid out by scopeLayout, its declarations retyped by retypeDeclarations).
+func plpgsqlSource(f *funcDesc, body string) string {
 	var params []string
 	var table []string
 	for _, p := range f.params {
@@ -167,7 +168,7 @@ func plpgsqlSource(f *funcDesc) string {
 		}
 		ret = " RETURNS " + setof + t
 	}
-	return fmt.Sprintf("CREATE %s fickle_plpgsql(%s)%s LANGUAGE plpgsql AS %s", kind, strings.Join(params, ", "), ret, dollarQuote(scopeLayout(f.src)))
+	return fmt.Sprintf("CREATE %s fickle_plpgsql(%s)%s LANGUAGE plpgsql AS %s", kind, strings.Join(params, ", "), ret, dollarQuote(body))
 }
 
 // scopeLayout returns a PL/pgSQL body with a line break after each ";",
@@ -249,12 +250,51 @@ func returnShapeError(f *funcDesc, hasExpr bool) error {
 	return nil
 }
 
-// parsePlpgsql parses f's body: 42601 for a syntax error.
-func parsePlpgsql(f *funcDesc) (*plFunction, error) {
+// parsePlpgsql parses f's body: 42601 for a syntax error. rowTypes, when
+// not nil, tells which declared type names are row types (plRowTypes):
+// the parser, which has no catalog, learns them from the body's text.
+func parsePlpgsql(f *funcDesc, rowTypes func(name string) (row, ok bool)) (*plFunction, error) {
 	if declaresCollation(f.src) {
 		return nil, pgerror.Unsupported("COLLATE in a PL/pgSQL declaration")
 	}
-	out, err := pg_query.ParsePlPgSqlToJSON(plpgsqlSource(f))
+	layout := scopeLayout(f.src)
+	decls := scanDeclarations(layout)
+	fn, err := parsePlpgsqlBody(f, retypeDeclarations(layout, decls, rowTypes))
+	if err != nil {
+		return nil, err
+	}
+	p := &plFunction{fn: f, found: -1}
+	for i, d := range jsonList(fn["datums"]) {
+		pd := readDatum(d.(map[string]any))
+		if pd.name == "found" && p.found < 0 {
+			p.found = i
+		}
+		if pd.kind == 'r' && i >= len(f.params) {
+			completeRecord(pd, decls)
+		}
+		p.datums = append(p.datums, pd)
+	}
+	p.scoped = map[int]bool{}
+	if p.aliases, err = scanAliases(layout); err != nil {
+		return nil, err
+	}
+	r := &plReader{f: p, claimed: map[int]bool{}, lines: strings.Split(layout, "\n")}
+	for i := range p.datums {
+		if i < len(f.params) || i == p.found {
+			r.claimed[i] = true
+		}
+	}
+	p.body, err = r.stmt(jsonObj(fn, "action"), 0)
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// parsePlpgsqlBody runs PostgreSQL's PL/pgSQL parser over f with body,
+// and returns the parsed function's tree.
+func parsePlpgsqlBody(f *funcDesc, body string) (map[string]any, error) {
+	out, err := pg_query.ParsePlPgSqlToJSON(plpgsqlSource(f, body))
 	if err != nil {
 		msg := err.Error()
 		if strings.Contains(msg, "must be of type cursor or refcursor") && f.hasRefcursorParam() {
@@ -273,31 +313,7 @@ func parsePlpgsql(f *funcDesc) (*plFunction, error) {
 	if err := json.Unmarshal([]byte(out), &tree); err != nil || len(tree) != 1 {
 		return nil, pgerror.Newf(pgerror.InternalError, "reading the PL/pgSQL parse tree: %v", err)
 	}
-	fn := jsonObj(tree[0], "PLpgSQL_function")
-	p := &plFunction{fn: f, found: -1}
-	for i, d := range jsonList(fn["datums"]) {
-		pd := readDatum(d.(map[string]any))
-		if pd.name == "found" && p.found < 0 {
-			p.found = i
-		}
-		p.datums = append(p.datums, pd)
-	}
-	p.scoped = map[int]bool{}
-	layout := scopeLayout(f.src)
-	if p.aliases, err = scanAliases(layout); err != nil {
-		return nil, err
-	}
-	r := &plReader{f: p, claimed: map[int]bool{}, lines: strings.Split(layout, "\n")}
-	for i := range p.datums {
-		if i < len(f.params) || i == p.found {
-			r.claimed[i] = true
-		}
-	}
-	p.body, err = r.stmt(jsonObj(fn, "action"), 0)
-	if err != nil {
-		return nil, err
-	}
-	return p, nil
+	return jsonObj(tree[0], "PLpgSQL_function"), nil
 }
 
 // scanAliases finds the declarations name ALIAS FOR target in body, laid

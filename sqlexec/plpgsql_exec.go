@@ -39,14 +39,14 @@ const (
 
 // compilePlpgsql parses f's body and resolves its variables' types.
 func compilePlpgsql(s *Session, cat *catalog, f *funcDesc) (*plFunction, error) {
-	p, err := parsePlpgsql(f)
+	b := &binder{s: s, cat: cat}
+	p, err := parsePlpgsql(f, plRowTypes(b))
 	if err != nil {
 		return nil, err
 	}
 	if f.result.Oid == types.OidTrigger {
 		p.datums = append(p.datums, triggerDatums()...)
 	}
-	b := &binder{s: s, cat: cat}
 	for i, d := range p.datums {
 		if d.typ.Oid != 0 {
 			continue
@@ -54,6 +54,16 @@ func compilePlpgsql(s *Session, cat *catalog, f *funcDesc) (*plFunction, error) 
 		switch {
 		case i < len(f.params):
 			d.typ = f.params[i].typ
+		case d.kind == 'r' && d.typName != "":
+			// A variable of a row type: a record of the type's fields,
+			// which starts NULL and takes values as the type's rows.
+			if d.typ, err = resolvePlType(b, d.typName); err != nil {
+				return nil, err
+			}
+			if _, known := d.typ.Fields(); !known || !d.typ.IsRecord() {
+				return nil, pgerror.Unsupported("a PL/pgSQL record variable of type " + d.typName)
+			}
+			d.kind = 'v'
 		case d.kind == 'r' || d.kind == 'w' || d.kind == 'f' || d.kind == '?':
 			d.typ = types.RecordType(nil)
 			d.typ.Typmod = -1
@@ -96,6 +106,9 @@ func resolvePlType(b *binder, name string) (types.Type, error) {
 		t, err := plTable(b, name[:len(name)-len("%rowtype")])
 		if err != nil {
 			return types.Type{}, err
+		}
+		if t.rowType != 0 {
+			return t.rowTypeDesc().typ(), nil
 		}
 		fields := make([]types.Field, len(t.cols))
 		for i, c := range t.cols {
