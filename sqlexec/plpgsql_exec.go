@@ -502,6 +502,12 @@ func (fr *plFrame) returnStmt(st *plStmt) (plFlow, error) {
 		fr.rows = [][]any{{v}}
 		return plFlow{sig: plReturn}, nil
 	}
+	if v == nil && (f.anonRecord() || f.result.IsComposite()) && !f.hasOutParams() {
+		// A NULL of a composite type: no row, which makes the call's
+		// value NULL, and a row of NULLs in FROM (fromRows).
+		fr.rows = nil
+		return plFlow{sig: plReturn}, nil
+	}
 	if f.anonRecord() {
 		row, err := fr.recordRow(v, t, "returned record type does not match expected record type")
 		fr.rows = [][]any{row}
