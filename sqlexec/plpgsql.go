@@ -144,9 +144,17 @@ func plpgsqlSource(f *funcDesc, body string) string {
 		if p.name != "" {
 			name = types.QuoteIdent(p.name) + " "
 		}
-		decl := mode + name + p.typ.String()
+		typ := p.typ.String()
+		if p.typ.IsComposite() {
+			// The parser makes a parameter whose type is qualified by a
+			// schema other than pg_catalog a record, whose fields p.x an
+			// assignment may name, as PostgreSQL does for a parameter of a
+			// row type; it reads nothing else of the name.
+			typ = "pg_temp.record"
+		}
+		decl := mode + name + typ
 		if p.mode == 't' {
-			table = append(table, types.QuoteIdent(p.name)+" "+p.typ.String())
+			table = append(table, types.QuoteIdent(p.name)+" "+typ)
 			continue
 		}
 		params = append(params, decl)

@@ -53,7 +53,10 @@ func compilePlpgsql(s *Session, cat *catalog, f *funcDesc) (*plFunction, error) 
 		}
 		switch {
 		case i < len(f.params):
-			d.typ = f.params[i].typ
+			// A parameter of a row type is a record to the parser
+			// (plpgsqlSource); its type is known.
+			d.typ, d.kind = f.params[i].typ, 'v'
+
 		case d.kind == 'r' && d.typName != "":
 			// A variable of a row type: a record of the type's fields,
 			// which starts NULL and takes values as the type's rows.
