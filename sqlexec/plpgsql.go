@@ -315,6 +315,9 @@ func parsePlpgsqlBody(f *funcDesc, body string) (map[string]any, error) {
 			// PostgreSQL reports with its own code.
 			return nil, pgerror.New(pgerror.ErrorInAssignment, msg)
 		}
+		if strings.Contains(msg, "must have a default value, since it's declared NOT NULL") {
+			return nil, pgerror.New(pgerror.NullValueNotAllowed, msg)
+		}
 		return nil, pgerror.New(pgerror.SyntaxError, msg)
 	}
 	var tree []map[string]any
