@@ -53,11 +53,14 @@ type plDatum struct {
 	typ     types.Type
 	// domain checks a value against the constraints of the domain the
 	// declared type names (compilePlpgsql), nil for another type.
-	domain  domainCheck
-	def     *plExpr
-	notNull bool
-	isConst bool
-	line    int
+	domain domainCheck
+	// fieldChecks check the fields of a variable of a composite type
+	// against the domains the type declares them with (plFieldChecks).
+	fieldChecks []domainCheck
+	def         *plExpr
+	notNull     bool
+	isConst     bool
+	line        int
 	// fields are the datums a row stands for, or a field's record.
 	fields []int
 	// cursor is the query of a bound cursor variable (DECLARE c CURSOR

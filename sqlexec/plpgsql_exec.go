@@ -79,7 +79,28 @@ func compilePlpgsql(s *Session, cat *catalog, f *funcDesc) (*plFunction, error) 
 			}
 		}
 	}
+	for _, d := range p.datums {
+		if d.kind == 'v' && d.typ.IsComposite() {
+			if d.fieldChecks, err = plFieldChecks(b, d.typ); err != nil {
+				return nil, err
+			}
+		}
+	}
 	return p, nil
+}
+
+// plFieldChecks compiles the checks of the domains the fields of composite
+// type t (a table's row type or a composite type) are declared with: a
+// variable of the type takes only field values they accept.
+func plFieldChecks(b *binder, t types.Type) ([]domainCheck, error) {
+	c := b.catalogNow()
+	if tab, array := c.tableOfRowType(uint32(t.Oid)); tab != nil && !array {
+		return b.fieldDomainChecks(tab.rowTypeDesc())
+	}
+	if td := c.typeByOid(uint32(t.Oid)); td != nil {
+		return b.fieldDomainChecks(td)
+	}
+	return nil, nil
 }
 
 // plDomainCheck compiles the check of the domain a declared type name

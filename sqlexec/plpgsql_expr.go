@@ -414,6 +414,15 @@ func (fr *plFrame) store(k int, v any, from types.Type) error {
 	if err != nil {
 		return err
 	}
+	if r, _ := cv.([]any); r != nil {
+		for i, check := range d.fieldChecks {
+			if check != nil && i < len(r) {
+				if err := check(fr.x, r[i]); err != nil {
+					return err
+				}
+			}
+		}
+	}
 	if d.domain != nil {
 		if err := d.domain(fr.x, cv); err != nil {
 			return err
@@ -531,6 +540,11 @@ func (fr *plFrame) assignField(d *plDatum, v any, from types.Type) error {
 			cv, err := fr.cast(v, from, f.Type)
 			if err != nil {
 				return err
+			}
+			if checks := fr.pl.datums[parent].fieldChecks; i < len(checks) && checks[i] != nil {
+				if err := checks[i](fr.x, cv); err != nil {
+					return err
+				}
 			}
 			nr := append([]any(nil), r...)
 			nr[i] = cv
