@@ -630,6 +630,7 @@ func (r *plReader) stmt(m map[string]any, prevLine int) (*plStmt, error) {
 		}
 	case "assign":
 		st.varno, st.expr = jsonNum(b, "varno"), r.expr(b["expr"])
+		st.expr.assignTo = st.varno
 	case "if":
 		st.cond = r.expr(b["cond"])
 		if st.thenBody, err = r.stmts(b["then_body"]); err != nil {

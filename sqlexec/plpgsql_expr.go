@@ -20,6 +20,8 @@ type plExpr struct {
 	compiled *plCompiled
 	// scope holds the variables the expression's names may refer to.
 	scope *plScope
+	// assignTo is, for an assignment (mode 3 to 5), the datum it assigns.
+	assignTo int
 }
 
 // plCompiled is a planned plExpr: a scalar for a plain expression, a plan
@@ -106,7 +108,7 @@ func (fr *plFrame) compile(e *plExpr) (*plCompiled, error) {
 	b := &binder{s: fr.s, cat: cat, full: text, params: append([]types.Type(nil), fr.typs...), varsConflict: true,
 		vars: func(b *binder, fields []string, loc int32) (*scalar, bool) { return fr.vars(e.scope, fields) }}
 	c := &plCompiled{shapes: append([]types.Type(nil), fr.typs...), version: version, transitions: fr.s.transitionNames()}
-	if c.element, err = fr.elementTarget(b, e); err != nil {
+	if c.element, err = fr.elementTarget(b, e, e.assignTo); err != nil {
 		return nil, err
 	}
 	fr.fieldErr = nil
@@ -403,8 +405,10 @@ func (fr *plFrame) store(k int, v any, from types.Type) error {
 			}
 		}
 		return nil
-	case fr.typs[k].Oid == types.OidRecord && (d.kind == 'r' || !declaredShape(d)):
-		if from.Oid == types.OidRecord {
+	case d.kind == 'r' || fr.typs[k].Oid == types.OidRecord && !declaredShape(d):
+		// A record takes the shape of the row assigned, a composite
+		// type's too.
+		if from.IsRecord() {
 			fr.typs[k] = from
 		}
 		fr.vals[k] = v

@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
 )
 
 // Variables of a row type (DECLARE r accounts, r accounts%ROWTYPE,
@@ -35,10 +37,15 @@ type plDecl struct {
 // plRowTypes tells, for the declared type names of a body, whether a name
 // is a row type (a table's or a composite type, table%ROWTYPE); ok is
 // false for a name that resolves to no type, left to the compilation to
-// report. A domain is no row type: its variable is a scalar.
+// report. A domain is no row type: its variable is a scalar. A type fickle
+// does not support (a view's row type) counts as a row type, so that the
+// body parses as PostgreSQL parses it and its compilation refuses the type.
 func plRowTypes(b *binder) func(name string) (row, ok bool) {
 	return func(name string) (bool, bool) {
 		t, err := resolvePlType(b, name)
+		if pe, isPG := err.(*pgerror.Error); isPG && pe.Code == pgerror.FeatureNotSupported {
+			return true, true
+		}
 		if err != nil {
 			return false, false
 		}
