@@ -261,16 +261,20 @@ func returnShapeError(f *funcDesc, hasExpr bool) error {
 	return nil
 }
 
-// parsePlpgsql parses f's body: 42601 for a syntax error. rowTypes, when
-// not nil, tells which declared type names are row types (plRowTypes):
-// the parser, which has no catalog, learns them from the body's text.
-func parsePlpgsql(f *funcDesc, rowTypes func(name string) (row, ok bool)) (*plFunction, error) {
+// parsePlpgsql parses f's body: 42601 for a syntax error. rowTypes tells
+// which declared type names are row types (plRowTypes): the parser, which
+// has no catalog, learns them from the body's text.
+func parsePlpgsql(f *funcDesc, rowTypes func(name string) (bool, error)) (*plFunction, error) {
 	if declaresCollation(f.src) {
 		return nil, pgerror.Unsupported("COLLATE in a PL/pgSQL declaration")
 	}
 	layout := scopeLayout(f.src)
 	decls := scanDeclarations(layout)
-	fn, err := parsePlpgsqlBody(f, retypeDeclarations(layout, decls, rowTypes))
+	body, err := retypeDeclarations(layout, decls, rowTypes)
+	if err != nil {
+		return nil, err
+	}
+	fn, err := parsePlpgsqlBody(f, body)
 	if err != nil {
 		return nil, err
 	}

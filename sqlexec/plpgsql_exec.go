@@ -56,7 +56,6 @@ func compilePlpgsql(s *Session, cat *catalog, f *funcDesc) (*plFunction, error) 
 			// A parameter of a row type is a record to the parser
 			// (plpgsqlSource); its type is known.
 			d.typ, d.kind = f.params[i].typ, 'v'
-
 		case d.kind == 'r' && d.typName != "":
 			// A variable of a row type: a record of the type's fields,
 			// which starts NULL and takes values as the type's rows.
@@ -129,6 +128,12 @@ func resolvePlType(b *binder, name string) (types.Type, error) {
 	case strings.HasSuffix(lower, "%rowtype"):
 		t, err := plTable(b, name[:len(name)-len("%rowtype")])
 		if err != nil {
+			// A composite type's name takes %ROWTYPE too.
+			if tn, perr := parseTypeString(name[:len(name)-len("%rowtype")]); perr == nil {
+				if ct, cerr := b.typeName(tn); cerr == nil && ct.IsComposite() {
+					return ct, nil
+				}
+			}
 			return types.Type{}, err
 		}
 		if t.rowType != 0 {

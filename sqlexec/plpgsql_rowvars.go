@@ -35,25 +35,32 @@ type plDecl struct {
 }
 
 // plRowTypes tells, for the declared type names of a body, whether a name
-// is a row type (a table's or a composite type, table%ROWTYPE); ok is
-// false for a name that resolves to no type, left to the compilation to
-// report. A domain is no row type: its variable is a scalar. A type fickle
-// does not support (a view's row type) counts as a row type, so that the
-// body parses as PostgreSQL parses it and its compilation refuses the type.
-func plRowTypes(b *binder) func(name string) (row, ok bool) {
-	return func(name string) (bool, bool) {
+// is a row type (a table's or a composite type, table%ROWTYPE). A name
+// that names no type or relation is PostgreSQL's error, which it reports
+// when it creates the routine; another error is left to the compilation
+// to report. A domain is no row type: its variable is a scalar. A type
+// fickle does not support (a view's row type) counts as a row type, so
+// that the body parses as PostgreSQL parses it and its compilation
+// refuses the type.
+func plRowTypes(b *binder) func(name string) (bool, error) {
+	return func(name string) (bool, error) {
 		t, err := resolvePlType(b, name)
-		if pe, isPG := err.(*pgerror.Error); isPG && pe.Code == pgerror.FeatureNotSupported {
-			return true, true
+		if pe, isPG := err.(*pgerror.Error); isPG {
+			switch pe.Code {
+			case pgerror.FeatureNotSupported:
+				return true, nil
+			case pgerror.UndefinedObject, pgerror.UndefinedTable:
+				return false, err
+			}
 		}
 		if err != nil {
-			return false, false
+			return false, nil
 		}
 		if dom, err := plDomainCheck(b, name); err != nil || dom != nil {
-			return false, err == nil
+			return false, nil
 		}
 		_, known := t.Fields()
-		return known && t.IsRecord(), true
+		return known && t.IsRecord(), nil
 	}
 }
 
@@ -154,23 +161,27 @@ func stopsDeclaredType(t pg_query.Token) bool {
 
 // retypeDeclarations returns body with the type of each declaration of a
 // row type rewritten as record (the line breaks in it kept, so that the
-// lines the parser numbers stay the body's), and marks those declarations.
-func retypeDeclarations(body string, decls []*plDecl, rowTypes func(string) (bool, bool)) string {
-	if rowTypes == nil {
-		return body
+// lines the parser numbers stay the body's), and marks those declarations;
+// the error is rowTypes' for a declared type.
+func retypeDeclarations(body string, decls []*plDecl, rowTypes func(string) (bool, error)) (string, error) {
+	for _, d := range decls {
+		row, err := rowTypes(d.typName)
+		if err != nil {
+			return "", err
+		}
+		d.row = row
 	}
 	// From the last declaration to the first, so that each one's offsets
 	// hold.
 	for i := len(decls) - 1; i >= 0; i-- {
 		d := decls[i]
-		if row, ok := rowTypes(d.typName); !ok || !row {
+		if !d.row {
 			continue
 		}
-		d.row = true
 		with := "record" + strings.Repeat("\n", strings.Count(d.typName, "\n"))
 		body = body[:d.typeStart] + with + body[d.typeEnd:]
 	}
-	return body
+	return body, nil
 }
 
 // completeRecord gives record variable d what the parse tree does not keep
