@@ -379,7 +379,8 @@ func (fr *plFrame) store(k int, v any, from types.Type) error {
 	switch {
 	case d.kind == 'f':
 		return fr.assignField(d, v, from)
-	case d.kind == 'w' && len(d.fields) == 1 && fr.typs[d.fields[0]].Oid == types.OidRecord && fr.pl.datums[d.fields[0]].kind != 'f':
+	case d.kind == 'w' && len(d.fields) == 1 && (fr.pl.datums[d.fields[0]].kind == 'r' ||
+		fr.typs[d.fields[0]].Oid == types.OidRecord && fr.pl.datums[d.fields[0]].kind != 'f'):
 		// INTO a lone record variable takes the whole row; INTO a lone
 		// field of one takes the first column, as a variable does.
 		return fr.assign(d.fields[0], v, from)
