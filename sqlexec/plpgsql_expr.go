@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"errors"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -140,9 +141,11 @@ func (fr *plFrame) compile(e *plExpr) (*plCompiled, error) {
 }
 
 // bindError is the error of an expression that failed to bind: PostgreSQL's
-// for a field a record variable lacks when the expression named one.
+// for a field a record variable lacks when the expression named one and
+// the binder found no column or table of that name either.
 func (fr *plFrame) bindError(err error) error {
-	if fr.fieldErr != nil {
+	var pe *pgerror.Error
+	if fr.fieldErr != nil && errors.As(err, &pe) && (pe.Code == pgerror.UndefinedColumn || pe.Code == pgerror.UndefinedTable) {
 		return fr.fieldErr
 	}
 	return bodyError(err)
