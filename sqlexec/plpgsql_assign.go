@@ -2,6 +2,7 @@ package sqlexec
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -37,25 +38,28 @@ func (fr *plFrame) elementTarget(b *binder, e *plExpr, k int) (*arrayAssign, err
 		return nil, nil
 	}
 	val := sts[0].node.GetSelectStmt().GetTargetList()[0].GetResTarget().GetVal()
-	var names []string
+	// steps are the target's names and indirection, one node each.
+	var steps []*pg_query.Node
 	var ind []*pg_query.Node
 	if ai := val.GetAIndirection(); ai != nil {
 		val, ind = ai.Arg, ai.Indirection
 	}
 	switch {
 	case val.GetParamRef() != nil:
-		names = []string{fmt.Sprintf("$%d", val.GetParamRef().Number)}
+		steps = []*pg_query.Node{pg_query.MakeStrNode(fmt.Sprintf("$%d", val.GetParamRef().Number))}
 	case val.GetColumnRef() != nil:
-		for _, f := range val.GetColumnRef().Fields {
-			if f.GetString_() == nil {
-				return nil, pgerror.Unsupported("this assignment target in PL/pgSQL")
-			}
-			names = append(names, f.GetString_().Sval)
-		}
+		steps = val.GetColumnRef().Fields
 	default:
 		return nil, pgerror.Unsupported("this assignment target in PL/pgSQL")
 	}
-	// The names the parser resolved to datum k: the variable (or the
+	steps = append(slices.Clip(steps), ind...)
+	name := func(i int) string {
+		if i < len(steps) && steps[i].GetString_() != nil {
+			return steps[i].GetString_().Sval
+		}
+		return ""
+	}
+	// The steps the parser resolved to datum k: the variable (or the
 	// record of a field, then the field), by its name or an alias, after
 	// a label or not.
 	d := fr.pl.datums[k]
@@ -63,28 +67,24 @@ func (fr *plFrame) elementTarget(b *binder, e *plExpr, k int) (*arrayAssign, err
 	if d.kind == 'f' {
 		owner = d.fields[0]
 	}
-	names0 := func(i int) bool {
-		return i < len(names) && (names[i] == fr.pl.datums[owner].name || fr.lookupDatum(e.scope, names[i]) == owner)
+	names := func(i int) bool {
+		return name(i) != "" && (name(i) == fr.pl.datums[owner].name || fr.lookupDatum(e.scope, name(i)) == owner)
 	}
 	n := 1
-	if !names0(0) {
-		if !names0(1) {
+	if !names(0) {
+		if !names(1) {
 			return nil, pgerror.Unsupported("this assignment target in PL/pgSQL")
 		}
 		n = 2 // label.variable
 	}
-	path := names[:n]
+	variable := name(n - 1)
 	if d.kind == 'f' {
-		if n >= len(names) || names[n] != d.name {
+		if name(n) != d.name {
 			return nil, pgerror.Unsupported("this assignment target in PL/pgSQL")
 		}
 		n++
 	}
-	rest := make([]*pg_query.Node, 0, len(names)-n+len(ind))
-	for _, name := range names[n:] {
-		rest = append(rest, pg_query.MakeStrNode(name))
-	}
-	rest = append(rest, ind...)
+	rest := steps[n:]
 	if len(rest) == 0 {
 		return nil, nil
 	}
@@ -92,7 +92,7 @@ func (fr *plFrame) elementTarget(b *binder, e *plExpr, k int) (*arrayAssign, err
 		return nil, pgerror.Newf(pgerror.ErrorInAssignment, "variable \"%s\" is declared CONSTANT", d.name)
 	}
 	// PostgreSQL's messages name the variable, the record of a field.
-	col := &columnDesc{name: path[len(path)-1], typ: fr.typs[k]}
+	col := &columnDesc{name: variable, typ: fr.typs[k]}
 	if d.kind == 'f' {
 		f, err := fr.fieldOf(d)
 		if err != nil {
