@@ -65,6 +65,9 @@ func compilePlpgsql(s *Session, cat *catalog, f *funcDesc) (*plFunction, error) 
 			if _, known := d.typ.Fields(); !known || !d.typ.IsRecord() {
 				return nil, pgerror.Unsupported("a PL/pgSQL record variable of type " + d.typName)
 			}
+			if d.domain, err = plDomainCheck(b, d.typName); err != nil {
+				return nil, err
+			}
 			d.kind = 'v'
 		case d.kind == 'r' || d.kind == 'w' || d.kind == 'f' || d.kind == '?':
 			d.typ = types.RecordType(nil)

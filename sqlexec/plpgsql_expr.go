@@ -556,6 +556,13 @@ func (fr *plFrame) assignField(d *plDatum, v any, from types.Type) error {
 			}
 			nr := append([]any(nil), r...)
 			nr[i] = cv
+			// A variable of a domain over a row type checks the whole
+			// new row.
+			if dom := fr.pl.datums[parent].domain; dom != nil {
+				if err := dom(fr.x, nr); err != nil {
+					return err
+				}
+			}
 			fr.vals[parent] = nr
 			return nil
 		}

@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"errors"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -38,14 +39,15 @@ type plDecl struct {
 // is a row type (a table's or a composite type, table%ROWTYPE). A name
 // that names no type or relation is PostgreSQL's error, which it reports
 // when it creates the routine; another error is left to the compilation
-// to report. A domain is no row type: its variable is a scalar. A type
-// fickle does not support (a view's row type) counts as a row type, so
+// to report. A domain over a row type is one too. A type fickle does not
+// support (a view's row type) counts as a row type, so
 // that the body parses as PostgreSQL parses it and its compilation
 // refuses the type.
 func plRowTypes(b *binder) func(name string) (bool, error) {
 	return func(name string) (bool, error) {
 		t, err := resolvePlType(b, name)
-		if pe, isPG := err.(*pgerror.Error); isPG {
+		var pe *pgerror.Error
+		if errors.As(err, &pe) {
 			switch pe.Code {
 			case pgerror.FeatureNotSupported:
 				return true, nil
@@ -54,9 +56,6 @@ func plRowTypes(b *binder) func(name string) (bool, error) {
 			}
 		}
 		if err != nil {
-			return false, nil
-		}
-		if dom, err := plDomainCheck(b, name); err != nil || dom != nil {
 			return false, nil
 		}
 		_, known := t.Fields()
@@ -73,7 +72,6 @@ func scanDeclarations(body string) []*plDecl {
 		return nil
 	}
 	toks := res.Tokens
-	text := func(i int) string { return body[toks[i].Start:toks[i].End] }
 	var out []*plDecl
 	in := false
 	start := -1
@@ -85,7 +83,7 @@ func scanDeclarations(body string) []*plDecl {
 		case t.Token == pg_query.Token_BEGIN_P:
 			in = false
 		case t.Token == pg_query.Token_ASCII_59:
-			if d := readDeclaration(body, toks[start:i], text); d != nil {
+			if d := readDeclaration(body, toks[start:i]); d != nil {
 				out = append(out, d)
 			}
 			start = i + 1
@@ -97,7 +95,7 @@ func scanDeclarations(body string) []*plDecl {
 // readDeclaration reads the declaration of toks (without its ";"): name
 // [CONSTANT] type [COLLATE c] [NOT NULL] [{DEFAULT | := | =} expr], as
 // PL/pgSQL's grammar has it; nil for any other declaration.
-func readDeclaration(body string, toks []*pg_query.ScanToken, text func(int) string) *plDecl {
+func readDeclaration(body string, toks []*pg_query.ScanToken) *plDecl {
 	if len(toks) < 2 {
 		return nil
 	}
