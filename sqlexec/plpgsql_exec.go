@@ -92,17 +92,48 @@ func compilePlpgsql(s *Session, cat *catalog, f *funcDesc) (*plFunction, error) 
 }
 
 // plFieldChecks compiles the checks of the domains the fields of composite
-// type t (a table's row type or a composite type) are declared with: a
-// variable of the type takes only field values they accept.
+// type t (a table's row type or a composite type) are declared with, and
+// those of the fields of its fields of a composite type: a variable of the
+// type takes only field values they accept. nil when there are none.
 func plFieldChecks(b *binder, t types.Type) ([]domainCheck, error) {
 	c := b.catalogNow()
+	var td *typeDesc
 	if tab, array := c.tableOfRowType(uint32(t.Oid)); tab != nil && !array {
-		return b.fieldDomainChecks(tab.rowTypeDesc())
+		td = tab.rowTypeDesc()
+	} else if td = c.typeByOid(uint32(t.Oid)); td == nil {
+		return nil, nil
 	}
-	if td := c.typeByOid(uint32(t.Oid)); td != nil {
-		return b.fieldDomainChecks(td)
+	checks, err := b.fieldDomainChecks(td)
+	if err != nil {
+		return nil, err
 	}
-	return nil, nil
+	for i, f := range td.fields {
+		if i < len(checks) && checks[i] != nil || !f.Type.IsComposite() {
+			continue
+		}
+		inner, err := plFieldChecks(b, f.Type)
+		if err != nil {
+			return nil, err
+		}
+		if inner == nil {
+			continue
+		}
+		if checks == nil {
+			checks = make([]domainCheck, len(td.fields))
+		}
+		checks[i] = func(x *execCtx, v any) error {
+			r, _ := v.([]any)
+			for j, check := range inner {
+				if check != nil && j < len(r) {
+					if err := check(x, r[j]); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		}
+	}
+	return checks, nil
 }
 
 // plDomainCheck compiles the check of the domain a declared type name
