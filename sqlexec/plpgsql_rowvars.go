@@ -21,8 +21,9 @@ import (
 // of a record variable, so they are taken from the declaration too.
 
 // plDecl is a variable's declaration in a body: the variable declared at
-// line, its type as written (at [typeStart, typeEnd) in the body), and its
-// CONSTANT, NOT NULL and default value.
+// line, its type as written (at [typeStart, typeEnd) in the body, with the
+// comments and spaces up to what follows it), and its CONSTANT, NOT NULL
+// and default value.
 type plDecl struct {
 	name               string
 	line               int
@@ -64,14 +65,20 @@ func plRowTypes(b *binder) func(name string) (bool, error) {
 }
 
 // scanDeclarations reads the variable declarations of body (laid out by
-// scopeLayout) from its tokens: those between each DECLARE and the BEGIN
-// after it, but for ALIAS FOR and cursor declarations.
+// scopeLayout) from its tokens, comments left out: those between each
+// DECLARE and the BEGIN after it, but for ALIAS FOR and cursor
+// declarations.
 func scanDeclarations(body string) []*plDecl {
 	res, err := pg_query.Scan(body)
 	if err != nil {
 		return nil
 	}
-	toks := res.Tokens
+	var toks []*pg_query.ScanToken
+	for _, t := range res.Tokens {
+		if t.Token != pg_query.Token_SQL_COMMENT && t.Token != pg_query.Token_C_COMMENT {
+			toks = append(toks, t)
+		}
+	}
 	var out []*plDecl
 	in := false
 	start := -1
@@ -83,7 +90,7 @@ func scanDeclarations(body string) []*plDecl {
 		case t.Token == pg_query.Token_BEGIN_P:
 			in = false
 		case t.Token == pg_query.Token_ASCII_59:
-			if d := readDeclaration(body, toks[start:i]); d != nil {
+			if d := readDeclaration(body, toks[start:i], t.Start); d != nil {
 				out = append(out, d)
 			}
 			start = i + 1
@@ -92,10 +99,11 @@ func scanDeclarations(body string) []*plDecl {
 	return out
 }
 
-// readDeclaration reads the declaration of toks (without its ";"): name
+// readDeclaration reads the declaration of toks (without its ";", which
+// starts at end): name
 // [CONSTANT] type [COLLATE c] [NOT NULL] [{DEFAULT | := | =} expr], as
 // PL/pgSQL's grammar has it; nil for any other declaration.
-func readDeclaration(body string, toks []*pg_query.ScanToken) *plDecl {
+func readDeclaration(body string, toks []*pg_query.ScanToken, end int32) *plDecl {
 	if len(toks) < 2 {
 		return nil
 	}
@@ -130,8 +138,11 @@ func readDeclaration(body string, toks []*pg_query.ScanToken) *plDecl {
 	if j == i {
 		return nil
 	}
-	d.typeStart, d.typeEnd = toks[i].Start, toks[j-1].End
-	d.typName = body[d.typeStart:d.typeEnd]
+	d.typeStart, d.typeEnd = toks[i].Start, end
+	if j < len(toks) {
+		d.typeEnd = toks[j].Start
+	}
+	d.typName = body[d.typeStart:toks[j-1].End]
 	for ; j < len(toks); j++ {
 		switch toks[j].Token {
 		case pg_query.Token_NOT:
@@ -173,10 +184,12 @@ func retypeDeclarations(body string, decls []*plDecl, rowTypes func(string) (boo
 	// hold.
 	for i := len(decls) - 1; i >= 0; i-- {
 		d := decls[i]
-		if !d.row {
+		// A declared record is written again too: pg_query's parser
+		// knows record only without a comment after it.
+		if !d.row && !strings.EqualFold(d.typName, "record") {
 			continue
 		}
-		with := "record" + strings.Repeat("\n", strings.Count(d.typName, "\n"))
+		with := "record " + strings.Repeat("\n", strings.Count(body[d.typeStart:d.typeEnd], "\n"))
 		body = body[:d.typeStart] + with + body[d.typeEnd:]
 	}
 	return body, nil
