@@ -3,6 +3,7 @@ package sqlexec
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -34,8 +35,11 @@ func (fr *plFrame) elementTarget(b *binder, e *plExpr, k int) (*arrayAssign, err
 	}
 	target := strings.TrimSpace(e.text[:i])
 	sts, err := parseStatements("SELECT " + target)
-	if err != nil || len(sts) != 1 {
-		return nil, nil
+	if err != nil {
+		return nil, bodyError(err)
+	}
+	if len(sts) != 1 {
+		return nil, pgerror.Unsupported("this assignment target in PL/pgSQL")
 	}
 	val := sts[0].node.GetSelectStmt().GetTargetList()[0].GetResTarget().GetVal()
 	// steps are the target's names and indirection, one node each.
@@ -68,6 +72,9 @@ func (fr *plFrame) elementTarget(b *binder, e *plExpr, k int) (*arrayAssign, err
 		owner = d.fields[0]
 	}
 	names := func(i int) bool {
+		if n, err := strconv.Atoi(strings.TrimPrefix(name(i), "$")); err == nil && strings.HasPrefix(name(i), "$") {
+			return n-1 == owner && owner < len(fr.pl.fn.params)
+		}
 		return name(i) != "" && (name(i) == fr.pl.datums[owner].name || fr.lookupDatum(e.scope, name(i)) == owner)
 	}
 	n := 1
