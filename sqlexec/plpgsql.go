@@ -179,7 +179,9 @@ func plpgsqlSource(f *funcDesc, body string) string {
 		}
 		ret = " RETURNS " + setof + t
 	}
-	return fmt.Sprintf("CREATE %s fickle_plpgsql(%s)%s LANGUAGE plpgsql AS %s", kind, strings.Join(params, ", "), ret, dollarQuote(body))
+	// The routine's own name labels the body's outermost block, which
+	// qualifies the parameters (f.x := 1).
+	return fmt.Sprintf("CREATE %s %s(%s)%s LANGUAGE plpgsql AS %s", kind, types.QuoteIdent(f.name), strings.Join(params, ", "), ret, dollarQuote(body))
 }
 
 // scopeLayout returns a PL/pgSQL body with a line break after each ";",
