@@ -843,6 +843,10 @@ func sourceWidth(n *pg_query.Node) int {
 		if cr := t.GetResTarget().GetVal().GetColumnRef(); cr != nil && cr.Fields[len(cr.Fields)-1].GetAStar() != nil {
 			return -1
 		}
+		if ind := t.GetResTarget().GetVal().GetAIndirection(); ind != nil && len(ind.Indirection) > 0 &&
+			ind.Indirection[len(ind.Indirection)-1].GetAStar() != nil {
+			return -1 // (value).*
+		}
 	}
 	return len(st.TargetList)
 }

@@ -377,7 +377,7 @@ func (d *ddl) validateBody(f *funcDesc) error {
 		return nil
 	}
 	if f.lang == "plpgsql" {
-		_, err := parsePlpgsql(f)
+		_, err := parsePlpgsql(f, plRowTypes(&binder{s: d.s, cat: d.cat}))
 		return err
 	}
 	_, _, err := planSQLBody(d.s, d.cat, f)

@@ -153,6 +153,28 @@ func (b *binder) columnDefinitions(rf *pg_query.RangeFunction) ([]types.Field, e
 	return defs, nil
 }
 
+// fieldDomainChecks compiles the checks of the domains composite type t
+// declares its fields with, one per field (nil for a field of no domain);
+// nil when there are none.
+func (b *binder) fieldDomainChecks(t *typeDesc) ([]domainCheck, error) {
+	var fields []domainCheck
+	for i, oid := range t.fieldDomains {
+		dom := b.domainByOid(oid)
+		if dom == nil {
+			continue
+		}
+		if fields == nil {
+			fields = make([]domainCheck, len(t.fieldDomains))
+		}
+		check, err := b.domainCheckFor(dom)
+		if err != nil {
+			return nil, err
+		}
+		fields[i] = check
+	}
+	return fields, nil
+}
+
 // recordDomainChecks compiles the checks of the domains a populated record
 // must satisfy: the domain its base argument was cast to, and those its
 // composite type declares fields with. nil when there are none.
@@ -166,19 +188,9 @@ func (b *binder) recordDomainChecks(call *setCall) (func(x *execCtx, row []any) 
 	}
 	var fields []domainCheck
 	if t := b.catalogNow().typeByOid(uint32(call.shape.Oid)); t != nil {
-		for i, oid := range t.fieldDomains {
-			dom := b.domainByOid(oid)
-			if dom == nil {
-				continue
-			}
-			if fields == nil {
-				fields = make([]domainCheck, len(t.fieldDomains))
-			}
-			check, err := b.domainCheckFor(dom)
-			if err != nil {
-				return nil, err
-			}
-			fields[i] = check
+		var err error
+		if fields, err = b.fieldDomainChecks(t); err != nil {
+			return nil, err
 		}
 	}
 	if whole == nil && fields == nil {

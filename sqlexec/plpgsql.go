@@ -53,11 +53,14 @@ type plDatum struct {
 	typ     types.Type
 	// domain checks a value against the constraints of the domain the
 	// declared type names (compilePlpgsql), nil for another type.
-	domain  domainCheck
-	def     *plExpr
-	notNull bool
-	isConst bool
-	line    int
+	domain domainCheck
+	// fieldChecks check the fields of a variable of a composite type
+	// against the domains the type declares them with (plFieldChecks).
+	fieldChecks []domainCheck
+	def         *plExpr
+	notNull     bool
+	isConst     bool
+	line        int
 	// fields are the datums a row stands for, or a field's record.
 	fields []int
 	// cursor is the query of a bound cursor variable (DECLARE c CURSOR
@@ -133,8 +136,9 @@ type plDiag struct {
 }
 
 // plpgsqlSource is the CREATE FUNCTION statement PostgreSQL's PL/pgSQL
-// parser reads f's body from: its parameters, result and body.
-func plpgsqlSource(f *funcDesc) string {
+// parser reads f's body from: its parameters, result and body (f's body
+// laid out by scopeLayout, its declarations retyped by retypeDeclarations).
+func plpgsqlSource(f *funcDesc, body string) string {
 	var params []string
 	var table []string
 	for _, p := range f.params {
@@ -143,9 +147,17 @@ func plpgsqlSource(f *funcDesc) string {
 		if p.name != "" {
 			name = types.QuoteIdent(p.name) + " "
 		}
-		decl := mode + name + p.typ.String()
+		typ := p.typ.String()
+		if p.typ.IsComposite() {
+			// The parser makes a parameter whose type is qualified by a
+			// schema other than pg_catalog a record, whose fields p.x an
+			// assignment may name, as PostgreSQL does for a parameter of a
+			// row type; it reads nothing else of the name.
+			typ = "pg_temp.record"
+		}
+		decl := mode + name + typ
 		if p.mode == 't' {
-			table = append(table, types.QuoteIdent(p.name)+" "+p.typ.String())
+			table = append(table, types.QuoteIdent(p.name)+" "+typ)
 			continue
 		}
 		params = append(params, decl)
@@ -167,7 +179,9 @@ func plpgsqlSource(f *funcDesc) string {
 		}
 		ret = " RETURNS " + setof + t
 	}
-	return fmt.Sprintf("CREATE %s fickle_plpgsql(%s)%s LANGUAGE plpgsql AS %s", kind, strings.Join(params, ", "), ret, dollarQuote(scopeLayout(f.src)))
+	// The routine's own name labels the body's outermost block, which
+	// qualifies the parameters (f.x := 1).
+	return fmt.Sprintf("CREATE %s %s(%s)%s LANGUAGE plpgsql AS %s", kind, types.QuoteIdent(f.name), strings.Join(params, ", "), ret, dollarQuote(body))
 }
 
 // scopeLayout returns a PL/pgSQL body with a line break after each ";",
@@ -249,41 +263,35 @@ func returnShapeError(f *funcDesc, hasExpr bool) error {
 	return nil
 }
 
-// parsePlpgsql parses f's body: 42601 for a syntax error.
-func parsePlpgsql(f *funcDesc) (*plFunction, error) {
+// parsePlpgsql parses f's body: 42601 for a syntax error. rowTypes tells
+// which declared type names are row types (plRowTypes): the parser, which
+// has no catalog, learns them from the body's text.
+func parsePlpgsql(f *funcDesc, rowTypes func(name string) (bool, error)) (*plFunction, error) {
 	if declaresCollation(f.src) {
 		return nil, pgerror.Unsupported("COLLATE in a PL/pgSQL declaration")
 	}
-	out, err := pg_query.ParsePlPgSqlToJSON(plpgsqlSource(f))
+	layout := scopeLayout(f.src)
+	decls := scanDeclarations(layout)
+	body, err := retypeDeclarations(layout, decls, rowTypes)
 	if err != nil {
-		msg := err.Error()
-		if strings.Contains(msg, "must be of type cursor or refcursor") && f.hasRefcursorParam() {
-			// pg_query's parser types every parameter unknown, so it
-			// refuses a refcursor parameter where a cursor is expected.
-			return nil, pgerror.Unsupported("a refcursor parameter in OPEN, FETCH, MOVE or CLOSE (assign it to a refcursor variable)")
-		}
-		if strings.Contains(msg, "is declared CONSTANT") {
-			// The parser's check of an assignment target, which
-			// PostgreSQL reports with its own code.
-			return nil, pgerror.New(pgerror.ErrorInAssignment, msg)
-		}
-		return nil, pgerror.New(pgerror.SyntaxError, msg)
+		return nil, err
 	}
-	var tree []map[string]any
-	if err := json.Unmarshal([]byte(out), &tree); err != nil || len(tree) != 1 {
-		return nil, pgerror.Newf(pgerror.InternalError, "reading the PL/pgSQL parse tree: %v", err)
+	fn, err := parsePlpgsqlBody(f, body)
+	if err != nil {
+		return nil, err
 	}
-	fn := jsonObj(tree[0], "PLpgSQL_function")
 	p := &plFunction{fn: f, found: -1}
 	for i, d := range jsonList(fn["datums"]) {
 		pd := readDatum(d.(map[string]any))
 		if pd.name == "found" && p.found < 0 {
 			p.found = i
 		}
+		if pd.kind == 'r' && i >= len(f.params) {
+			completeRecord(pd, decls)
+		}
 		p.datums = append(p.datums, pd)
 	}
 	p.scoped = map[int]bool{}
-	layout := scopeLayout(f.src)
 	if p.aliases, err = scanAliases(layout); err != nil {
 		return nil, err
 	}
@@ -298,6 +306,34 @@ func parsePlpgsql(f *funcDesc) (*plFunction, error) {
 		return nil, err
 	}
 	return p, nil
+}
+
+// parsePlpgsqlBody runs PostgreSQL's PL/pgSQL parser over f with body,
+// and returns the parsed function's tree.
+func parsePlpgsqlBody(f *funcDesc, body string) (map[string]any, error) {
+	out, err := pg_query.ParsePlPgSqlToJSON(plpgsqlSource(f, body))
+	if err != nil {
+		msg := err.Error()
+		if strings.Contains(msg, "must be of type cursor or refcursor") && f.hasRefcursorParam() {
+			// pg_query's parser types every parameter unknown, so it
+			// refuses a refcursor parameter where a cursor is expected.
+			return nil, pgerror.Unsupported("a refcursor parameter in OPEN, FETCH, MOVE or CLOSE (assign it to a refcursor variable)")
+		}
+		if strings.Contains(msg, "is declared CONSTANT") {
+			// The parser's check of an assignment target, which
+			// PostgreSQL reports with its own code.
+			return nil, pgerror.New(pgerror.ErrorInAssignment, msg)
+		}
+		if strings.Contains(msg, "must have a default value, since it's declared NOT NULL") {
+			return nil, pgerror.New(pgerror.NullValueNotAllowed, msg)
+		}
+		return nil, pgerror.New(pgerror.SyntaxError, msg)
+	}
+	var tree []map[string]any
+	if err := json.Unmarshal([]byte(out), &tree); err != nil || len(tree) != 1 {
+		return nil, pgerror.Newf(pgerror.InternalError, "reading the PL/pgSQL parse tree: %v", err)
+	}
+	return jsonObj(tree[0], "PLpgSQL_function"), nil
 }
 
 // scanAliases finds the declarations name ALIAS FOR target in body, laid
@@ -600,6 +636,7 @@ func (r *plReader) stmt(m map[string]any, prevLine int) (*plStmt, error) {
 		}
 	case "assign":
 		st.varno, st.expr = jsonNum(b, "varno"), r.expr(b["expr"])
+		st.expr.assignTo = st.varno
 	case "if":
 		st.cond = r.expr(b["cond"])
 		if st.thenBody, err = r.stmts(b["then_body"]); err != nil {

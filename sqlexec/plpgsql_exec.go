@@ -39,21 +39,36 @@ const (
 
 // compilePlpgsql parses f's body and resolves its variables' types.
 func compilePlpgsql(s *Session, cat *catalog, f *funcDesc) (*plFunction, error) {
-	p, err := parsePlpgsql(f)
+	b := &binder{s: s, cat: cat}
+	p, err := parsePlpgsql(f, plRowTypes(b))
 	if err != nil {
 		return nil, err
 	}
 	if f.result.Oid == types.OidTrigger {
 		p.datums = append(p.datums, triggerDatums()...)
 	}
-	b := &binder{s: s, cat: cat}
 	for i, d := range p.datums {
 		if d.typ.Oid != 0 {
 			continue
 		}
 		switch {
 		case i < len(f.params):
-			d.typ = f.params[i].typ
+			// A parameter of a row type is a record to the parser
+			// (plpgsqlSource); its type is known.
+			d.typ, d.kind = f.params[i].typ, 'v'
+		case d.kind == 'r' && d.typName != "":
+			// A variable of a row type: a record of the type's fields,
+			// which starts NULL and takes values as the type's rows.
+			if d.typ, err = resolvePlType(b, d.typName); err != nil {
+				return nil, err
+			}
+			if _, known := d.typ.Fields(); !known || !d.typ.IsRecord() {
+				return nil, pgerror.Unsupported("a PL/pgSQL record variable of type " + d.typName)
+			}
+			if d.domain, err = plDomainCheck(b, d.typName); err != nil {
+				return nil, err
+			}
+			d.kind = 'v'
 		case d.kind == 'r' || d.kind == 'w' || d.kind == 'f' || d.kind == '?':
 			d.typ = types.RecordType(nil)
 			d.typ.Typmod = -1
@@ -66,7 +81,59 @@ func compilePlpgsql(s *Session, cat *catalog, f *funcDesc) (*plFunction, error) 
 			}
 		}
 	}
+	for _, d := range p.datums {
+		if d.kind == 'v' && d.typ.IsComposite() {
+			if d.fieldChecks, err = plFieldChecks(b, d.typ); err != nil {
+				return nil, err
+			}
+		}
+	}
 	return p, nil
+}
+
+// plFieldChecks compiles the checks of the domains the fields of composite
+// type t (a table's row type or a composite type) are declared with, and
+// those of the fields of its fields of a composite type: a variable of the
+// type takes only field values they accept. nil when there are none.
+func plFieldChecks(b *binder, t types.Type) ([]domainCheck, error) {
+	c := b.catalogNow()
+	var td *typeDesc
+	if tab, array := c.tableOfRowType(uint32(t.Oid)); tab != nil && !array {
+		td = tab.rowTypeDesc()
+	} else if td = c.typeByOid(uint32(t.Oid)); td == nil {
+		return nil, nil
+	}
+	checks, err := b.fieldDomainChecks(td)
+	if err != nil {
+		return nil, err
+	}
+	for i, f := range td.fields {
+		if i < len(checks) && checks[i] != nil || !f.Type.IsComposite() {
+			continue
+		}
+		inner, err := plFieldChecks(b, f.Type)
+		if err != nil {
+			return nil, err
+		}
+		if inner == nil {
+			continue
+		}
+		if checks == nil {
+			checks = make([]domainCheck, len(td.fields))
+		}
+		checks[i] = func(x *execCtx, v any) error {
+			r, _ := v.([]any)
+			for j, check := range inner {
+				if check != nil && j < len(r) {
+					if err := check(x, r[j]); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		}
+	}
+	return checks, nil
 }
 
 // plDomainCheck compiles the check of the domain a declared type name
@@ -95,7 +162,16 @@ func resolvePlType(b *binder, name string) (types.Type, error) {
 	case strings.HasSuffix(lower, "%rowtype"):
 		t, err := plTable(b, name[:len(name)-len("%rowtype")])
 		if err != nil {
+			// A composite type's name takes %ROWTYPE too.
+			if tn, perr := parseTypeString(name[:len(name)-len("%rowtype")]); perr == nil {
+				if ct, cerr := b.typeName(tn); cerr == nil && ct.IsComposite() {
+					return ct, nil
+				}
+			}
 			return types.Type{}, err
+		}
+		if t.rowType != 0 {
+			return t.rowTypeDesc().typ(), nil
 		}
 		fields := make([]types.Field, len(t.cols))
 		for i, c := range t.cols {
@@ -487,6 +563,12 @@ func (fr *plFrame) returnStmt(st *plStmt) (plFlow, error) {
 			return plFlow{}, pgerror.New(pgerror.DatatypeMismatch, "returned row structure does not match the structure of the triggering table")
 		}
 		fr.rows = [][]any{{v}}
+		return plFlow{sig: plReturn}, nil
+	}
+	if v == nil && (f.anonRecord() || f.result.IsComposite()) && !f.hasOutParams() {
+		// A NULL of a composite type: no row, which makes the call's
+		// value NULL, and a row of NULLs in FROM (fromRows).
+		fr.rows = nil
 		return plFlow{sig: plReturn}, nil
 	}
 	if f.anonRecord() {

@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"errors"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -20,6 +21,8 @@ type plExpr struct {
 	compiled *plCompiled
 	// scope holds the variables the expression's names may refer to.
 	scope *plScope
+	// assignTo is, for an assignment (mode 3 to 5), the datum it assigns.
+	assignTo int
 }
 
 // plCompiled is a planned plExpr: a scalar for a plain expression, a plan
@@ -57,6 +60,10 @@ type plFrame struct {
 	// scalarCtx is the context plain expressions (no subqueries, so no
 	// statement state to keep apart) are evaluated in, made once.
 	scalarCtx *execCtx
+	// fieldErr is the error of the last reference to a field a record
+	// variable does not have (recordField), reported when the expression
+	// being compiled fails to bind.
+	fieldErr error
 }
 
 // sql returns the SQL text an expression is planned from.
@@ -102,12 +109,13 @@ func (fr *plFrame) compile(e *plExpr) (*plCompiled, error) {
 	b := &binder{s: fr.s, cat: cat, full: text, params: append([]types.Type(nil), fr.typs...), varsConflict: true,
 		vars: func(b *binder, fields []string, loc int32) (*scalar, bool) { return fr.vars(e.scope, fields) }}
 	c := &plCompiled{shapes: append([]types.Type(nil), fr.typs...), version: version, transitions: fr.s.transitionNames()}
-	if c.element, err = fr.elementTarget(b, e); err != nil {
+	if c.element, err = fr.elementTarget(b, e, e.assignTo); err != nil {
 		return nil, err
 	}
+	fr.fieldErr = nil
 	if sel := st.node.GetSelectStmt(); e.mode != 0 && isBareTarget(sel) {
 		if c.scalar, err = b.expr(nil, sel.TargetList[0].GetResTarget().Val); err != nil {
-			return nil, bodyError(err)
+			return nil, fr.bindError(err)
 		}
 		if c.scalar.typ.Oid == types.OidUnknown || unresolved(c.scalar) {
 			if c.scalar, err = b.coerce(c.scalar, types.Text, types.CastImplicit); err != nil {
@@ -119,7 +127,7 @@ func (fr *plFrame) compile(e *plExpr) (*plCompiled, error) {
 			return nil, pgerror.Unsupported("transaction control in PL/pgSQL")
 		}
 		if c.plan, err = b.statement(st); err != nil {
-			return nil, bodyError(err)
+			return nil, fr.bindError(err)
 		}
 		c.plan.locks, c.plan.perms = b.locks, b.perms
 		if cs := st.node.GetCallStmt(); cs != nil {
@@ -130,6 +138,17 @@ func (fr *plFrame) compile(e *plExpr) (*plCompiled, error) {
 	}
 	e.compiled = c
 	return c, nil
+}
+
+// bindError is the error of an expression that failed to bind: PostgreSQL's
+// for a field a record variable lacks when the expression named one and
+// the binder found no column or table of that name either.
+func (fr *plFrame) bindError(err error) error {
+	var pe *pgerror.Error
+	if fr.fieldErr != nil && errors.As(err, &pe) && (pe.Code == pgerror.UndefinedColumn || pe.Code == pgerror.UndefinedTable) {
+		return fr.fieldErr
+	}
+	return bodyError(err)
 }
 
 // isBareTarget reports whether sel is SELECT expr and nothing else.
@@ -295,7 +314,7 @@ func (fr *plFrame) vars(scope *plScope, fields []string) (*scalar, bool) {
 	if len(fields) != 2 {
 		return nil, false
 	}
-	if k := fr.lookupDatum(scope, fields[0]); k >= 0 && fr.typs[k].Oid == types.OidRecord {
+	if k := fr.lookupDatum(scope, fields[0]); k >= 0 && fr.typs[k].IsRecord() {
 		return fr.recordField(k, fields[1])
 	}
 	for sc := scope; sc != nil; sc = sc.outer {
@@ -310,17 +329,23 @@ func (fr *plFrame) vars(scope *plScope, fields []string) (*scalar, bool) {
 }
 
 // recordField resolves the field name of record datum k; false when k is
-// not a record of a known shape with that field.
+// not a record of a known shape with that field, and then, when k is a
+// record, the error PostgreSQL gives for the reference is the frame's
+// fieldErr, which the expression's compilation reports if no table column
+// takes the name either.
 func (fr *plFrame) recordField(k int, name string) (*scalar, bool) {
-	if k < 0 || fr.typs[k].Oid != types.OidRecord {
+	if k < 0 || !fr.typs[k].IsRecord() {
 		return nil, false
 	}
 	shape, known := fr.typs[k].Fields()
 	if !known {
+		fr.fieldErr = recordNotAssigned(fr.pl.datums[k].name)
 		return nil, false
 	}
+	fr.fieldErr = pgerror.Newf(pgerror.UndefinedColumn, "record \"%s\" has no field \"%s\"", fr.pl.datums[k].name, name)
 	for i, f := range shape {
 		if f.Name == name {
+			fr.fieldErr = nil
 			return &scalar{typ: f.Type, slot: -1, name: f.Name, eval: func(x *execCtx) (any, error) {
 				r, _ := x.params[k].([]any)
 				if r == nil {
@@ -357,7 +382,8 @@ func (fr *plFrame) store(k int, v any, from types.Type) error {
 	switch {
 	case d.kind == 'f':
 		return fr.assignField(d, v, from)
-	case d.kind == 'w' && len(d.fields) == 1 && fr.typs[d.fields[0]].Oid == types.OidRecord && fr.pl.datums[d.fields[0]].kind != 'f':
+	case d.kind == 'w' && len(d.fields) == 1 && (fr.pl.datums[d.fields[0]].kind == 'r' ||
+		fr.typs[d.fields[0]].Oid == types.OidRecord && fr.pl.datums[d.fields[0]].kind != 'f'):
 		// INTO a lone record variable takes the whole row; INTO a lone
 		// field of one takes the first column, as a variable does.
 		return fr.assign(d.fields[0], v, from)
@@ -383,38 +409,27 @@ func (fr *plFrame) store(k int, v any, from types.Type) error {
 			}
 		}
 		return nil
-	case fr.typs[k].Oid == types.OidRecord:
-		declared, fixed := d.typ.Fields()
-		if !fixed || d.kind == 'r' {
-			if from.Oid == types.OidRecord {
-				fr.typs[k] = from
-			}
-			fr.vals[k] = v
-			return nil
+	case d.kind == 'r' || fr.typs[k].Oid == types.OidRecord && !declaredShape(d):
+		// A record takes the shape of the row assigned, a composite
+		// type's too.
+		if from.IsRecord() {
+			fr.typs[k] = from
 		}
-		r, _ := v.([]any)
-		if r == nil {
-			fr.vals[k] = nil
-			return nil
-		}
-		shape, _ := from.Fields()
-		out := make([]any, len(declared))
-		for i := range declared {
-			if i >= len(r) || i >= len(shape) {
-				break
-			}
-			cv, err := fr.cast(r[i], shape[i].Type, declared[i].Type)
-			if err != nil {
-				return err
-			}
-			out[i] = cv
-		}
-		fr.vals[k] = out
+		fr.vals[k] = v
 		return nil
 	}
-	cv, err := fr.cast(v, from, fr.typs[k])
+	cv, err := fr.rowValue(v, from, fr.typs[k])
 	if err != nil {
 		return err
+	}
+	if r, _ := cv.([]any); r != nil {
+		for i, check := range d.fieldChecks {
+			if check != nil && i < len(r) {
+				if err := check(fr.x, r[i]); err != nil {
+					return err
+				}
+			}
+		}
 	}
 	if d.domain != nil {
 		if err := d.domain(fr.x, cv); err != nil {
@@ -426,6 +441,39 @@ func (fr *plFrame) store(k int, v any, from types.Type) error {
 	}
 	fr.vals[k] = cv
 	return nil
+}
+
+// declaredShape reports whether d's declared type has fields of its own:
+// a variable of a row type, not a record that takes its values' shapes.
+func declaredShape(d *plDatum) bool {
+	_, fixed := d.typ.Fields()
+	return fixed
+}
+
+// rowValue is v of type from as a value of type to, as PL/pgSQL assigns
+// it: a row assigned to a variable of a row type of another shape gives
+// its fields by position to the type's fields (a field without a value
+// NULL, a value without a field dropped), each cast as an assignment is;
+// any other value is cast.
+func (fr *plFrame) rowValue(v any, from, to types.Type) (any, error) {
+	r, isRow := v.([]any)
+	declared, fixed := to.Fields()
+	shape, known := from.Fields()
+	if !isRow || !fixed || !known || !to.IsRecord() || from == to {
+		return fr.cast(v, from, to)
+	}
+	out := make([]any, len(declared))
+	for i := range declared {
+		if i >= len(r) || i >= len(shape) {
+			break
+		}
+		cv, err := fr.cast(r[i], shape[i].Type, declared[i].Type)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = cv
+	}
+	return out, nil
 }
 
 // assignRow stores a result row (nil for none) into the target datum: a
@@ -475,14 +523,25 @@ func (fr *plFrame) assignComposite(k int, row []any, cols []types.Field) error {
 	return fr.assign(k, out, fr.typs[k])
 }
 
+// recordNotAssigned is the error of a reference to a field of a record
+// variable that has no shape yet.
+func recordNotAssigned(name string) error {
+	return pgerror.Newf(pgerror.ObjectNotInPrerequisiteState, "record \"%s\" is not assigned yet", name).
+		WithDetail("The tuple structure of a not-yet-assigned record is indeterminate.")
+}
+
 // assignField stores v into a field of a record variable (NEW.col := v).
 func (fr *plFrame) assignField(d *plDatum, v any, from types.Type) error {
 	parent := d.fields[0]
 	shape, known := fr.typs[parent].Fields()
 	r, _ := fr.vals[parent].([]any)
+	if declaredShape(fr.pl.datums[parent]) && r == nil {
+		// A variable of a row type that is NULL becomes a row of NULLs
+		// before its field is set.
+		r = make([]any, len(shape))
+	}
 	if !known || r == nil {
-		return pgerror.Newf(pgerror.ObjectNotInPrerequisiteState, "record \"%s\" is not assigned yet", fr.pl.datums[parent].name).
-			WithDetail("The tuple structure of a not-yet-assigned record is indeterminate.")
+		return recordNotAssigned(fr.pl.datums[parent].name)
 	}
 	for i, f := range shape {
 		if f.Name == d.name {
@@ -490,8 +549,20 @@ func (fr *plFrame) assignField(d *plDatum, v any, from types.Type) error {
 			if err != nil {
 				return err
 			}
+			if checks := fr.pl.datums[parent].fieldChecks; i < len(checks) && checks[i] != nil {
+				if err := checks[i](fr.x, cv); err != nil {
+					return err
+				}
+			}
 			nr := append([]any(nil), r...)
 			nr[i] = cv
+			// A variable of a domain over a row type checks the whole
+			// new row.
+			if dom := fr.pl.datums[parent].domain; dom != nil {
+				if err := dom(fr.x, nr); err != nil {
+					return err
+				}
+			}
 			fr.vals[parent] = nr
 			return nil
 		}

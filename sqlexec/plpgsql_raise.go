@@ -179,7 +179,7 @@ func (b *binder) doPlan(ds *pg_query.DoStmt) (*stmtPlan, error) {
 		}
 		return nil, pgerror.Newf(pgerror.UndefinedObject, "language \"%s\" does not exist", f.lang)
 	}
-	if _, err := parsePlpgsql(f); err != nil {
+	if _, err := parsePlpgsql(f, plRowTypes(b)); err != nil {
 		return nil, err
 	}
 	batch := inBatch(b.full)

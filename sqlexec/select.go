@@ -857,6 +857,17 @@ func (b *binder) targetList(sc *scope, targets []*pg_query.Node, unknown unknown
 	var nodes []*pg_query.Node
 	for _, t := range targets {
 		rt := t.GetResTarget()
+		if arg, ok, err := b.starOfValue(sc, rt.Val); err != nil {
+			return nil, nil, nil, err
+		} else if ok {
+			fouts, fcols, err := expandFields(arg)
+			if err != nil {
+				return nil, nil, nil, b.errAt(err, rt.Location)
+			}
+			outs, cols = append(outs, fouts...), append(cols, fcols...)
+			nodes = append(nodes, make([]*pg_query.Node, len(fouts))...)
+			continue
+		}
 		if cr := rt.Val.GetColumnRef(); cr != nil && len(cr.Fields) > 0 && cr.Fields[len(cr.Fields)-1].GetAStar() != nil {
 			rel := ""
 			if len(cr.Fields) >= 2 {
@@ -950,6 +961,70 @@ func (b *binder) targetList(sc *scope, targets []*pg_query.Node, unknown unknown
 		nodes = append(nodes, rt.Val)
 	}
 	return outs, cols, nodes, nil
+}
+
+// starOfValue compiles the value whose fields a select list's item
+// (value).* or var.* lists: the expression before .* in parentheses, or
+// a routine's variable of a row type that no FROM item's name hides; ok
+// is false for any other item.
+func (b *binder) starOfValue(sc *scope, n *pg_query.Node) (*scalar, bool, error) {
+	if cr := n.GetColumnRef(); cr != nil && len(cr.Fields) == 2 && cr.Fields[1].GetAStar() != nil {
+		name := cr.Fields[0].GetString_().GetSval()
+		for cur := sc; cur != nil; cur = cur.parent {
+			if slices.Contains(cur.rels, name) || slices.ContainsFunc(cur.cols, func(c scopeCol) bool { return c.rel == name }) {
+				return nil, false, nil
+			}
+		}
+		v, ok := b.routineVar([]string{name}, cr.Location)
+		if !ok || !v.typ.IsRecord() {
+			return nil, false, nil
+		}
+		return v, true, nil
+	}
+	ind := n.GetAIndirection()
+	if ind == nil || len(ind.Indirection) == 0 || ind.Indirection[len(ind.Indirection)-1].GetAStar() == nil {
+		return nil, false, nil
+	}
+	arg, err := b.expr(sc, ind.Arg)
+	if err != nil {
+		return nil, false, err
+	}
+	if rest := ind.Indirection[:len(ind.Indirection)-1]; len(rest) > 0 {
+		if arg, err = b.applyIndirection(sc, arg, rest); err != nil {
+			return nil, false, err
+		}
+	}
+	return arg, true, nil
+}
+
+// expandFields lists the fields of a composite value as select list
+// items, each named after its field; the value is computed once for each
+// field, as PostgreSQL computes (f()).*.
+func expandFields(arg *scalar) ([]*scalar, []outCol, *pgerror.Error) {
+	fields, ok := arg.typ.Fields()
+	if !ok {
+		if arg.typ.Oid == types.OidRecord {
+			return nil, nil, pgerror.Unsupported(".* of a record of unknown shape")
+		}
+		return nil, nil, pgerror.Newf(pgerror.DatatypeMismatch, "type %s is not composite", arg.typ)
+	}
+	var outs []*scalar
+	var cols []outCol
+	for i, f := range fields {
+		eval := arg.eval
+		coll := columnCollation(f.Type, "")
+		outs = append(outs, &scalar{typ: f.Type, slot: -1, refs: arg.refs, volatile: arg.volatile, name: f.Name, coll: coll,
+			eval: func(x *execCtx) (any, error) {
+				v, err := eval(x)
+				r, _ := v.([]any)
+				if err != nil || i >= len(r) {
+					return nil, err
+				}
+				return r[i], nil
+			}})
+		cols = append(cols, outCol{Name: f.Name, typ: f.Type, coll: coll})
+	}
+	return outs, cols, nil
 }
 
 // starCols returns the columns of sc in the order * lists them.
