@@ -176,9 +176,10 @@ func (b *binder) windowDef(sc *scope, ws *winScope, w *pg_query.WindowDef) (*win
 		if err := types.EqualityOperatorError(e.typ); err != nil {
 			return nil, b.errAt(err, exprLocation(p))
 		}
-		if err := types.OrderingOperatorError(e.typ); err != nil {
-			return nil, b.errAt(pgerror.New(pgerror.FeatureNotSupported, "could not implement window PARTITION BY").
-				WithDetail("Window partitioning columns must be of sortable datatypes."), exprLocation(p))
+		if types.OrderingOperatorError(e.typ) != nil {
+			// The planner's error: PostgreSQL sorts partitions.
+			return nil, pgerror.New(pgerror.FeatureNotSupported, "could not implement window PARTITION BY").
+				WithDetail("Window partitioning columns must be of sortable datatypes.")
 		}
 		d.partition = append(d.partition, e)
 		d.keys = append(d.keys, winKey{expr: deparseExpr(p)})
