@@ -66,7 +66,8 @@ func (ws *winScope) evalOrder() []*winDef {
 		ref(e)
 	}
 	for _, d := range ws.defs {
-		for _, k := range d.keys {
+		// PostgreSQL binds a window's ORDER BY before its PARTITION BY.
+		for _, k := range append(slices.Clip(d.keys[len(d.partition):]), d.keys[:len(d.partition)]...) {
 			ref(k.expr)
 		}
 	}
