@@ -318,7 +318,7 @@ func (b *binder) frameOffset(sc *scope, d *winDef, n *pg_query.Node) (*scalar, e
 	}
 	col.Typmod = -1
 	cands := types.InRangeOffsetTypes(col)
-	loc := exprLocation(n)
+	loc := leftmostLocation(n)
 	if cands == nil {
 		return nil, b.errAt(pgerror.Newf(pgerror.FeatureNotSupported,
 			"RANGE with offset PRECEDING/FOLLOWING is not supported for column type %s", col), loc)
@@ -353,6 +353,26 @@ func (b *binder) frameOffset(sc *scope, d *winDef, n *pg_query.Node) (*scalar, e
 			WithHint("Cast the offset value to the exact intended type."), loc)
 	}
 	return b.coerce(e, chosen, types.CastImplicit)
+}
+
+// leftmostLocation is where PostgreSQL's exprLocation places a bound
+// expression: the leftmost of an operator's or a cast's own location and
+// its operands'.
+func leftmostLocation(n *pg_query.Node) int32 {
+	loc := exprLocation(n)
+	var left *pg_query.Node
+	switch {
+	case n.GetTypeCast() != nil:
+		left = n.GetTypeCast().Arg
+	case n.GetAExpr() != nil:
+		left = n.GetAExpr().Lexpr
+	}
+	if left != nil {
+		if l := leftmostLocation(left); l >= 0 && (loc < 0 || l < loc) {
+			loc = l
+		}
+	}
+	return loc
 }
 
 // windowCall compiles fn(...) OVER (...) in the scope sc of the query's
