@@ -121,6 +121,7 @@ func (d *winDef) partitions(x *execCtx, rows [][]any, order []int) ([][]int, [][
 	np := len(d.partition)
 	all := make([][]any, len(rows))
 	keys := make([][]any, len(rows))
+	exprs := append(slices.Clip(d.partition), d.orderBy...)
 	for i, r := range rows {
 		if i%1024 == 0 {
 			if err := x.checkCancel(); err != nil {
@@ -129,7 +130,7 @@ func (d *winDef) partitions(x *execCtx, rows [][]any, order []int) ([][]int, [][
 		}
 		x.row = r
 		k := make([]any, np+len(d.orderBy))
-		for j, e := range append(slices.Clip(d.partition), d.orderBy...) {
+		for j, e := range exprs {
 			v, err := e.eval(x)
 			if err != nil {
 				return nil, nil, err
