@@ -93,7 +93,9 @@ func (b *binder) groupEntry(agg *aggScope, g *pg_query.Node, targets []*pg_query
 				return i, nil
 			}
 		}
+		agg.from.noAggWin = "GROUP BY"
 		e, err := b.expr(agg.from, n)
+		agg.from.noAggWin = ""
 		if err != nil {
 			return 0, err
 		}

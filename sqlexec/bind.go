@@ -162,6 +162,9 @@ type scope struct {
 	agg *aggScope
 	// noAgg names the clause where aggregates are not allowed ("WHERE").
 	noAgg string
+	// noAggWin names a clause where aggregates and window functions are
+	// not allowed but set-returning functions are (GROUP BY).
+	noAggWin string
 	// win, when set, collects window function calls (select list and ORDER
 	// BY of a query without grouping).
 	win *winScope

@@ -49,7 +49,7 @@ func barringSRFs(sc *scope, what string, compile func() (*scalar, error)) (*scal
 func (b *binder) funcCall(sc *scope, fc *pg_query.FuncCall) (*scalar, error) {
 	names := strs(fc.Funcname)
 	name := strings.ToLower(names[len(names)-1])
-	if fn := b.lookupSetFunc(names); fn != nil {
+	if fn := b.lookupSetFunc(names); fn != nil && fc.Over == nil {
 		if err := b.srfAllowed(sc, fc); err != nil {
 			return nil, err
 		}
@@ -68,6 +68,9 @@ func (b *binder) funcCall(sc *scope, fc *pg_query.FuncCall) (*scalar, error) {
 		if sc != nil && sc.noAgg != "" {
 			return nil, b.errAt(pgerror.Newf(pgerror.WindowingError, "window functions are not allowed in %s", sc.noAgg), fc.Location)
 		}
+		if sc != nil && sc.noAggWin != "" {
+			return nil, b.errAt(pgerror.Newf(pgerror.WindowingError, "window functions are not allowed in %s", sc.noAggWin), fc.Location)
+		}
 		return nil, b.errAt(pgerror.Unsupported("window functions here (only in the select list and ORDER BY of a query without GROUP BY)"), fc.Location)
 	}
 	if name == "pg_typeof" && len(fc.Args) == 1 && fc.Over == nil && !fc.AggStar {
@@ -78,8 +81,11 @@ func (b *binder) funcCall(sc *scope, fc *pg_query.FuncCall) (*scalar, error) {
 	}
 	if fc.AggStar || fc.AggDistinct || fc.AggFilter != nil || len(fc.AggOrder) > 0 || types.IsAggregate(name) {
 		clause := "this context"
-		if sc != nil && sc.noAgg != "" {
+		switch {
+		case sc != nil && sc.noAgg != "":
 			clause = sc.noAgg
+		case sc != nil && sc.noAggWin != "":
+			clause = sc.noAggWin
 		}
 		if !types.IsAggregate(name) && builtinAggregateNamed(name) {
 			return nil, b.errAt(pgerror.Unsupported("aggregate function "+name), fc.Location)

@@ -246,7 +246,7 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 	if hasWindow {
 		// Windows see the query's rows after grouping: their expressions
 		// bind where the select list does.
-		win = &winScope{}
+		win = &winScope{leading: sortGroupTexts(st, targets)}
 		proj.win = win
 		defer func() { proj.win = nil }()
 		if err := b.windowClause(proj, win, st.WindowClause); err != nil {

@@ -318,7 +318,7 @@ func (b *binder) containsSetCall(ns ...*pg_query.Node) bool {
 			if found || c.GetSubLink() != nil {
 				return false
 			}
-			if fc := c.GetFuncCall(); fc != nil && (b.lookupSetFunc(strs(fc.Funcname)) != nil || b.hasUserSetFunc(strs(fc.Funcname))) {
+			if fc := c.GetFuncCall(); fc != nil && fc.Over == nil && (b.lookupSetFunc(strs(fc.Funcname)) != nil || b.hasUserSetFunc(strs(fc.Funcname))) {
 				found = true
 			}
 			return !found

@@ -20,6 +20,13 @@ type winScope struct {
 	// inDef is set while a window's definition is bound, which may not
 	// call window functions either.
 	inDef bool
+	// defs are the windows bound, in the order PostgreSQL lists them
+	// (the WINDOW clause's, then those of OVER clauses as they come), and
+	// leading the texts of the query's ORDER BY and GROUP BY expressions,
+	// which take their sort group references before the windows': both
+	// decide the order PostgreSQL's planner evaluates windows in.
+	defs    []*winDef
+	leading []string
 }
 
 // winDef is a window, resolved: how rows are partitioned and ordered, and
@@ -30,6 +37,16 @@ type winDef struct {
 	orderBy   []*scalar
 	order     []sortKey
 	frame     winFrame
+	// keys name the window's sort: its PARTITION BY then ORDER BY
+	// expressions, by their text.
+	keys []winKey
+}
+
+// winKey is one sort key of a window as PostgreSQL's SortGroupClause
+// identifies it: the expression, the direction and where NULLs go.
+type winKey struct {
+	expr             string
+	desc, nullsFirst bool
 }
 
 // winFrame is a frame clause: PostgreSQL's FRAMEOPTION_* bits and the
@@ -159,22 +176,34 @@ func (b *binder) windowDef(sc *scope, ws *winScope, w *pg_query.WindowDef) (*win
 		if err := types.EqualityOperatorError(e.typ); err != nil {
 			return nil, b.errAt(err, exprLocation(p))
 		}
+		if types.OrderingOperatorError(e.typ) != nil {
+			// The planner's error: PostgreSQL sorts partitions.
+			return nil, pgerror.New(pgerror.FeatureNotSupported, "could not implement window PARTITION BY").
+				WithDetail("Window partitioning columns must be of sortable datatypes.")
+		}
 		d.partition = append(d.partition, e)
+		d.keys = append(d.keys, winKey{expr: deparseExpr(p)})
 	}
 	var err error
 	if d.orderBy, d.order, err = b.sortClause(sc, w.OrderClause); err != nil {
 		return nil, err
+	}
+	var orderKeys []winKey
+	for i, o := range w.OrderClause {
+		orderKeys = append(orderKeys, winKey{expr: deparseExpr(o.GetSortBy().Node), desc: d.order[i].desc, nullsFirst: d.order[i].nullsFirst})
 	}
 	if ref != nil {
 		if len(d.partition) > 0 {
 			return nil, b.errAt(pgerror.Newf(pgerror.WindowingError, "cannot override PARTITION BY clause of window \"%s\"", w.Refname), w.Location)
 		}
 		d.partition = ref.partition
+		d.keys = ref.keys[:len(ref.partition):len(ref.partition)]
 		if len(d.order) > 0 && len(ref.order) > 0 {
 			return nil, b.errAt(pgerror.Newf(pgerror.WindowingError, "cannot override ORDER BY clause of window \"%s\"", w.Refname), w.Location)
 		}
 		if len(d.order) == 0 {
 			d.orderBy, d.order = ref.orderBy, ref.order
+			orderKeys = ref.keys[len(ref.partition):]
 		}
 		if ref.frame.options != frameDefaults {
 			err := pgerror.Newf(pgerror.WindowingError, "cannot copy window \"%s\" because it has a frame clause", w.Refname)
@@ -184,6 +213,7 @@ func (b *binder) windowDef(sc *scope, ws *winScope, w *pg_query.WindowDef) (*win
 			return nil, b.errAt(err, w.Location)
 		}
 	}
+	d.keys = append(d.keys, orderKeys...)
 	d.frame.options = w.FrameOptions
 	if d.frame.options&frameRange != 0 && d.frame.options&(frameStartOffset|frameEndOffset) != 0 && len(d.order) != 1 {
 		return nil, b.errAt(pgerror.New(pgerror.WindowingError, "RANGE with offset PRECEDING/FOLLOWING requires exactly one ORDER BY column"), w.Location)
@@ -197,7 +227,39 @@ func (b *binder) windowDef(sc *scope, ws *winScope, w *pg_query.WindowDef) (*win
 	if d.frame.end, err = b.frameOffset(sc, d, w.EndOffset); err != nil {
 		return nil, err
 	}
+	ws.defs = append(ws.defs, d)
 	return d, nil
+}
+
+// sortGroupTexts are the texts of a query's ORDER BY and GROUP BY
+// expressions, in order, an output column's number or an ORDER BY's output
+// column name standing for the column's expression.
+func sortGroupTexts(st *pg_query.SelectStmt, targets []*pg_query.Node) []string {
+	var out []string
+	text := func(n *pg_query.Node, byName bool) string {
+		if c := n.GetAConst(); c != nil && c.GetIval() != nil {
+			if k := int(c.GetIval().Ival); k >= 1 && k <= len(targets) && targets[k-1].GetResTarget() != nil {
+				return deparseExpr(targets[k-1].GetResTarget().Val)
+			}
+		}
+		if cr := n.GetColumnRef(); byName && cr != nil && len(cr.Fields) == 1 && cr.Fields[0].GetString_() != nil {
+			for _, t := range targets {
+				if rt := t.GetResTarget(); rt != nil && rt.Name == cr.Fields[0].GetString_().Sval {
+					return deparseExpr(rt.Val)
+				}
+			}
+		}
+		return deparseExpr(n)
+	}
+	for _, o := range st.SortClause {
+		if sb := o.GetSortBy(); sb != nil {
+			out = append(out, text(sb.Node, true))
+		}
+	}
+	for _, g := range st.GroupClause {
+		out = append(out, text(g, false))
+	}
+	return out
 }
 
 // routineParamRef reports whether cr names a routine's parameter or
@@ -256,7 +318,7 @@ func (b *binder) frameOffset(sc *scope, d *winDef, n *pg_query.Node) (*scalar, e
 	}
 	col.Typmod = -1
 	cands := types.InRangeOffsetTypes(col)
-	loc := exprLocation(n)
+	loc := leftmostLocation(n)
 	if cands == nil {
 		return nil, b.errAt(pgerror.Newf(pgerror.FeatureNotSupported,
 			"RANGE with offset PRECEDING/FOLLOWING is not supported for column type %s", col), loc)
@@ -291,6 +353,26 @@ func (b *binder) frameOffset(sc *scope, d *winDef, n *pg_query.Node) (*scalar, e
 			WithHint("Cast the offset value to the exact intended type."), loc)
 	}
 	return b.coerce(e, chosen, types.CastImplicit)
+}
+
+// leftmostLocation is where PostgreSQL's exprLocation places a bound
+// expression: the leftmost of an operator's or a cast's own location and
+// its operands'.
+func leftmostLocation(n *pg_query.Node) int32 {
+	loc := exprLocation(n)
+	var left *pg_query.Node
+	switch {
+	case n.GetTypeCast() != nil:
+		left = n.GetTypeCast().Arg
+	case n.GetAExpr() != nil:
+		left = n.GetAExpr().Lexpr
+	}
+	if left != nil {
+		if l := leftmostLocation(left); l >= 0 && (loc < 0 || l < loc) {
+			loc = l
+		}
+	}
+	return loc
 }
 
 // windowCall compiles fn(...) OVER (...) in the scope sc of the query's
@@ -368,7 +450,7 @@ func (b *binder) windowAggregate(call *winCall, name string, fc *pg_query.FuncCa
 		ts[i] = call.args[i].typ
 	}
 	if !types.IsAggregate(name) {
-		if _, err := types.ResolveFunc(name, ts); err == nil {
+		if _, err := types.ResolveFunc(name, ts); err == nil || b.lookupSetFunc(strs(fc.Funcname)) != nil {
 			return types.Type{}, b.errAt(pgerror.Newf(pgerror.WrongObjectType,
 				"OVER specified, but %s is not a window function nor an aggregate function", name), fc.Location)
 		}

@@ -1,7 +1,7 @@
 package sqlexec
 
 import (
-	"sort"
+	"slices"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/sqlexec/types"
@@ -10,68 +10,118 @@ import (
 // compute fills, for every row (the query level's rows before projection),
 // the value of every window call. It also returns the order PostgreSQL's
 // executor would emit the rows in: sorted for the window evaluated last,
-// which a query without its own ORDER BY keeps.
+// which a query without its own ORDER BY keeps. Windows are evaluated in
+// the planner's order, each sorting the rows as the one before left them
+// with PostgreSQL's own quicksort, so that peers come out in PostgreSQL's
+// order: frames of ROWS, first_value, row_number and the like show it.
 func (ws *winScope) compute(x *execCtx, rows [][]any) ([][]any, []int, error) {
 	vals := make([][]any, len(rows))
 	for i := range vals {
 		vals[i] = make([]any, len(ws.calls))
 	}
-	last := ws.lastWindow()
-	var order []int
-	for ci, c := range ws.calls {
-		parts, keys, err := c.win.partitions(x, rows)
+	order := make([]int, len(rows))
+	for i := range order {
+		order[i] = i
+	}
+	for _, d := range ws.evalOrder() {
+		parts, keys, err := d.partitions(x, rows, order)
 		if err != nil {
 			return nil, nil, err
 		}
-		var offs frameOffsets
-		for pi, idx := range parts {
-			if pi == 0 {
-				if offs, err = c.win.frame.offsets(x, rows[idx[0]]); err != nil {
+		for ci, c := range ws.calls {
+			if c.win != d {
+				continue
+			}
+			var offs frameOffsets
+			for pi, idx := range parts {
+				if pi == 0 {
+					if offs, err = c.win.frame.offsets(x, rows[idx[0]]); err != nil {
+						return nil, nil, err
+					}
+				}
+				p := &winPartition{x: x, rows: rows, idx: idx, keys: keys, win: c.win, offs: offs}
+				p.peerGroups()
+				if err := c.fill(p, vals, ci); err != nil {
 					return nil, nil, err
 				}
 			}
-			p := &winPartition{x: x, rows: rows, idx: idx, keys: keys, win: c.win, offs: offs}
-			p.peerGroups()
-			if err := c.fill(p, vals, ci); err != nil {
-				return nil, nil, err
-			}
-			if ci == last {
-				order = append(order, idx...)
-			}
-		}
-	}
-	if last < 0 {
-		order = make([]int, len(rows))
-		for i := range order {
-			order[i] = i
 		}
 	}
 	return vals, order, nil
 }
 
-// lastWindow picks the call whose window PostgreSQL's planner evaluates
-// last, and so sorts the output by: of windows whose sort keys are a
-// prefix of another's, the shortest (select_active_windows puts the
-// stronger sort first). -1 when there are no calls.
-func (ws *winScope) lastWindow() int {
-	last := -1
-	for i, c := range ws.calls {
-		if last < 0 || len(c.win.partition)+len(c.win.order) < len(ws.calls[last].win.partition)+len(ws.calls[last].win.order) {
-			last = i
+// evalOrder lists the windows that calls use in the order PostgreSQL's
+// planner evaluates them (select_active_windows): sorted by their sort
+// keys, compared by sort group reference, later references first, with a
+// window whose keys are a prefix of another's after it.
+func (ws *winScope) evalOrder() []*winDef {
+	refs := map[string]int{}
+	ref := func(e string) int {
+		if _, ok := refs[e]; !ok {
+			refs[e] = len(refs) + 1
+		}
+		return refs[e]
+	}
+	for _, e := range ws.leading {
+		ref(e)
+	}
+	for _, d := range ws.defs {
+		// PostgreSQL binds a window's ORDER BY before its PARTITION BY.
+		for _, k := range append(slices.Clip(d.keys[len(d.partition):]), d.keys[:len(d.partition)]...) {
+			ref(k.expr)
 		}
 	}
-	return last
+	var active []*winDef
+	for _, d := range ws.defs {
+		for _, c := range ws.calls {
+			if c.win == d {
+				active = append(active, d)
+				break
+			}
+		}
+	}
+	unique := func(d *winDef) []winKey {
+		var out []winKey
+		for i, k := range d.keys {
+			if i < len(d.partition) || !slices.Contains(d.keys[:len(d.partition)], k) {
+				out = append(out, k)
+			}
+		}
+		return out
+	}
+	flag := func(b bool) int {
+		if b {
+			return 1
+		}
+		return 0
+	}
+	pgQsort(active, func(a, b *winDef) int {
+		ka, kb := unique(a), unique(b)
+		for i := 0; i < len(ka) && i < len(kb); i++ {
+			if c := ref(kb[i].expr) - ref(ka[i].expr); c != 0 {
+				return c
+			}
+			if c := flag(kb[i].desc) - flag(ka[i].desc); c != 0 {
+				return c
+			}
+			if c := flag(kb[i].nullsFirst) - flag(ka[i].nullsFirst); c != 0 {
+				return c
+			}
+		}
+		return len(kb) - len(ka)
+	})
+	return active
 }
 
-// partitions splits rows by the window's PARTITION BY, in ascending order
-// of the partition values (NULLs last, as PostgreSQL sorts them), and sorts
-// each partition by its ORDER BY (stably); keys holds each row's ORDER BY
-// values.
-func (d *winDef) partitions(x *execCtx, rows [][]any) ([][]int, [][]any, error) {
-	parts := map[string]int{}
-	var out [][]int
-	var partKeys []string
+// partitions sorts order, the rows as the previous window left them, by
+// the window's PARTITION BY (ascending, NULLs last, as PostgreSQL sorts
+// partitions) and ORDER BY, and splits it into partitions; keys holds each
+// row's ORDER BY values.
+func (d *winDef) partitions(x *execCtx, rows [][]any, order []int) ([][]int, [][]any, error) {
+	np := len(d.partition)
+	all := make([][]any, len(rows))
 	keys := make([][]any, len(rows))
+	exprs := append(slices.Clip(d.partition), d.orderBy...)
 	for i, r := range rows {
 		if i%1024 == 0 {
 			if err := x.checkCancel(); err != nil {
@@ -79,54 +129,35 @@ func (d *winDef) partitions(x *execCtx, rows [][]any) ([][]int, [][]any, error) 
 			}
 		}
 		x.row = r
-		var buf []byte
-		for _, p := range d.partition {
-			v, err := p.eval(x)
-			if err != nil {
-				return nil, nil, err
-			}
-			buf = types.AppendKey(buf, p.typ, v)
-		}
-		k, ok := parts[string(buf)]
-		if !ok {
-			k = len(out)
-			parts[string(buf)] = k
-			out = append(out, nil)
-			partKeys = append(partKeys, string(buf))
-		}
-		out[k] = append(out[k], i)
-		ok2 := make([]any, len(d.orderBy))
-		for j, e := range d.orderBy {
+		k := make([]any, np+len(d.orderBy))
+		for j, e := range exprs {
 			v, err := e.eval(x)
 			if err != nil {
 				return nil, nil, err
 			}
-			ok2[j] = v
+			k[j] = v
 		}
-		keys[i] = ok2
+		all[i], keys[i] = k, k[np:]
 	}
-	sort.Sort(byPartitionKey{out, partKeys})
-	if len(d.order) > 0 {
-		for _, idx := range out {
-			sort.SliceStable(idx, func(a, b int) bool {
-				return compareKeys(keys[idx[a]], keys[idx[b]], d.order) < 0
-			})
+	sortKeys := make([]sortKey, 0, np+len(d.order))
+	for j, p := range d.partition {
+		sortKeys = append(sortKeys, sortKey{col: j, typ: p.typ})
+	}
+	for _, k := range d.order {
+		k.col += np
+		sortKeys = append(sortKeys, k)
+	}
+	if len(sortKeys) > 0 {
+		pgQsort(order, func(a, b int) int { return compareKeys(all[a], all[b], sortKeys) })
+	}
+	var out [][]int
+	for i, r := range order {
+		if i == 0 || compareKeys(all[order[i-1]], all[r], sortKeys[:np]) != 0 {
+			out = append(out, nil)
 		}
+		out[len(out)-1] = append(out[len(out)-1], r)
 	}
 	return out, keys, nil
-}
-
-// byPartitionKey sorts partitions by their encoded PARTITION BY values.
-type byPartitionKey struct {
-	parts [][]int
-	keys  []string
-}
-
-func (s byPartitionKey) Len() int           { return len(s.parts) }
-func (s byPartitionKey) Less(i, j int) bool { return s.keys[i] < s.keys[j] }
-func (s byPartitionKey) Swap(i, j int) {
-	s.parts[i], s.parts[j] = s.parts[j], s.parts[i]
-	s.keys[i], s.keys[j] = s.keys[j], s.keys[i]
 }
 
 // frameOffsets are a frame's offsets, evaluated once per statement as

@@ -167,6 +167,9 @@ func (c *winCall) overFrames(p *winPartition, set func(int, any)) error {
 		acc = c.agg.New()
 	}
 	var fs frameState
+	// mark is where PostgreSQL's WindowObject for the call keeps its mark:
+	// rows before it can no longer be fetched.
+	mark := int64(-1)
 	added, lastLo, lastHi := 0, -1, -1
 	var last any
 	for i := range n {
@@ -209,7 +212,7 @@ func (c *winCall) overFrames(p *winPartition, set func(int, any)) error {
 				return err
 			}
 		default:
-			if v, err = c.frameValue(p, i, lo, hi, exA, exB, keep, args); err != nil {
+			if v, err = c.frameValue(p, i, lo, hi, exA, exB, keep, args, &mark); err != nil {
 				return err
 			}
 		}
@@ -220,39 +223,91 @@ func (c *winCall) overFrames(p *winPartition, set func(int, any)) error {
 }
 
 // frameValue is first_value, last_value or nth_value of the row at i over
-// its frame [lo, hi) less the excluded positions.
-func (c *winCall) frameValue(p *winPartition, i, lo, hi, exA, exB, keep int, args [][]any) (any, error) {
-	in := func(k int) bool { return !(k >= exA && k < exB && k != keep) }
-	switch c.fn {
-	case winFirstValue:
-		for k := lo; k < hi; k++ {
-			if in(k) {
-				return args[k][0], nil
+// its frame [lo, hi) less the excluded positions [exA, exB) but keep. It
+// finds the row as PostgreSQL's WinGetFuncArgInFrame does: by position
+// from the frame's head or tail, stepping over the excluded rows as if
+// they were all inside the frame, then checking the row found is in the
+// frame. Where the current row lies outside its own frame, EXCLUDE TIES
+// makes that arithmetic land on the current row, and PostgreSQL answers
+// NULL, as this does; and where that row is before the mark an earlier
+// row's fetch set, PostgreSQL fails, as this does.
+func (c *winCall) frameValue(p *winPartition, i, lo, hi, exA, exB, keep int, args [][]any, mark *int64) (any, error) {
+	relpos, tail, setMark := int64(0), c.fn == winLastValue, true
+	if c.fn == winNthValue {
+		// nth_value moves the mark only when its position is a constant.
+		setMark = c.args[1].refs == 0 && !c.args[1].volatile
+		nv, err := p.eval(c.args[1], i)
+		if err != nil || nv == nil {
+			return nil, err
+		}
+		if relpos = nv.(int64) - 1; relpos < 0 {
+			return nil, pgerror.New(pgerror.InvalidArgumentForNthValueFunction, "argument of nth_value must be greater than zero")
+		}
+	}
+	opts := p.win.frame.options
+	cur, gh, gt := int64(i), int64(p.groupStart[p.group[i]]), int64(p.groupEnd(i))
+	head, end := int64(lo), int64(hi)
+	var pos, markPos int64
+	if !tail {
+		pos = head + relpos
+		markPos = pos
+		switch {
+		case opts&frameExcludeCurrentRow != 0:
+			if pos >= cur && cur >= head {
+				pos++
+			}
+		case opts&frameExcludeGroup != 0:
+			if pos >= gh && gt > head {
+				pos += gt - max(gh, head)
+			}
+		case opts&frameExcludeTies != 0:
+			if pos >= gh && gt > head {
+				if start := max(gh, head); pos == start {
+					pos = cur
+				} else {
+					pos += gt - start - 1
+				}
 			}
 		}
+	} else {
+		pos = end - 1
+		markPos = head
+		if opts&frameExclusion == 0 {
+			markPos = pos
+		}
+		switch {
+		case opts&frameExcludeCurrentRow != 0:
+			if pos <= cur && cur < end {
+				pos--
+			}
+		case opts&frameExcludeGroup != 0:
+			if pos < gt && gh < end {
+				pos -= min(gt, end) - gh
+			}
+		case opts&frameExcludeTies != 0:
+			if pos < gt && gh < end {
+				if stop := min(gt, end); pos == stop-1 {
+					pos = cur
+				} else {
+					pos -= stop - 1 - gh
+				}
+			}
+		}
+		if opts&frameExclusion != 0 && pos < head {
+			return nil, nil
+		}
+	}
+	if pos < 0 || pos >= int64(len(p.idx)) {
 		return nil, nil
-	case winLastValue:
-		for k := hi - 1; k >= lo; k-- {
-			if in(k) {
-				return args[k][0], nil
-			}
-		}
+	}
+	if pos < *mark {
+		return nil, pgerror.New(pgerror.InternalError, "cannot fetch row before WindowObject's mark position")
+	}
+	if pos < head || pos >= end || pos >= int64(exA) && pos < int64(exB) && pos != int64(keep) {
 		return nil, nil
 	}
-	nv, err := p.eval(c.args[1], i)
-	if err != nil || nv == nil {
-		return nil, err
+	if setMark {
+		*mark = markPos
 	}
-	nth := nv.(int64)
-	if nth <= 0 {
-		return nil, pgerror.New(pgerror.InvalidArgumentForNthValueFunction, "argument of nth_value must be greater than zero")
-	}
-	for k := lo; k < hi; k++ {
-		if in(k) {
-			if nth--; nth == 0 {
-				return args[k][0], nil
-			}
-		}
-	}
-	return nil, nil
+	return args[pos][0], nil
 }
