@@ -74,14 +74,20 @@ func (d *ddl) grant(gs *pg_query.GrantStmt) error {
 
 // grantees resolves the roles a GRANT or REVOKE names, PUBLIC as 0.
 func (d *ddl) grantees(gs *pg_query.GrantStmt) ([]uint32, error) {
+	out, err := d.roleOIDs(gs.Grantees)
+	if err == nil && gs.IsGrant && gs.GrantOption && slices.Contains(out, 0) {
+		return nil, pgerror.New(pgerror.InvalidGrantOperation, "grant options can only be granted to roles")
+	}
+	return out, err
+}
+
+// roleOIDs resolves role specifications, PUBLIC as 0.
+func (d *ddl) roleOIDs(specs []*pg_query.Node) ([]uint32, error) {
 	var out []uint32
-	for _, n := range gs.Grantees {
+	for _, n := range specs {
 		spec := n.GetRoleSpec()
 		name := d.s.roleSpecName(spec.Roletype.String(), spec.Rolename)
 		if name == "" {
-			if gs.IsGrant && gs.GrantOption {
-				return nil, pgerror.New(pgerror.InvalidGrantOperation, "grant options can only be granted to roles")
-			}
 			out = append(out, 0)
 			continue
 		}

@@ -128,19 +128,18 @@ type ownedObject struct {
 	typ     *typeDesc
 }
 
-// ownedBy lists the objects of the current database that role owns, in
-// the order they were made: schemas, tables, materialized views, views,
-// sequences, types and domains, routines, extensions. A sequence that
-// belongs to a column of a table the role owns, and a table's row type,
-// go with the table and are not listed.
-func (d *ddl) ownedBy(role *roleDesc) []ownedObject {
+// ownedObjects lists the objects of c that role owns, in the order they
+// were made: schemas, tables, materialized views, views, sequences, types
+// and domains, routines (but an extension's), extensions. It reads no role
+// list, so DROP ROLE may call it holding the role catalog's lock.
+func ownedObjects(c *catalog, role *roleDesc) []ownedObject {
 	var out []ownedObject
-	for _, sc := range sortedSchemas(d.cat) {
+	for _, sc := range sortedSchemas(c) {
 		if schemaOwner(sc) == role.oid {
 			out = append(out, ownedObject{oid: sc.oid, kind: pg_query.ObjectType_OBJECT_SCHEMA, name: sc.name})
 		}
 		for _, t := range sc.tables {
-			if relationOwner(d.cat, aclTable, t.oid) != role.oid {
+			if relationOwner(c, aclTable, t.oid) != role.oid {
 				continue
 			}
 			kind := pg_query.ObjectType_OBJECT_TABLE
@@ -155,11 +154,9 @@ func (d *ddl) ownedBy(role *roleDesc) []ownedObject {
 			}
 		}
 		for _, q := range sc.seqs {
-			if table, _ := q.owner(); relationOwner(d.cat, aclSequence, q.oid) != role.oid ||
-				table != 0 && relationOwner(d.cat, aclTable, table) == role.oid {
-				continue
+			if relationOwner(c, aclSequence, q.oid) == role.oid {
+				out = append(out, ownedObject{oid: q.oid, kind: pg_query.ObjectType_OBJECT_SEQUENCE, schema: q.schema, name: q.name})
 			}
-			out = append(out, ownedObject{oid: q.oid, kind: pg_query.ObjectType_OBJECT_SEQUENCE, schema: q.schema, name: q.name})
 		}
 		for _, t := range sc.types {
 			if t.ownerRole() != role.oid {
@@ -173,19 +170,50 @@ func (d *ddl) ownedBy(role *roleDesc) []ownedObject {
 		}
 		for _, overloads := range sc.funcs {
 			for _, f := range overloads {
-				if f.extension == 0 && d.s.routineOwner(f) == role.oid {
+				if f.extension == 0 && f.owner == role.name {
 					out = append(out, ownedObject{oid: f.oid, kind: pg_query.ObjectType_OBJECT_ROUTINE, schema: f.schema, name: f.name, routine: f})
 				}
 			}
 		}
 	}
-	for _, ext := range sortedExtensions(d.cat) {
+	for _, ext := range sortedExtensions(c) {
 		if ext.owner == role.oid {
 			out = append(out, ownedObject{oid: ext.oid, kind: pg_query.ObjectType_OBJECT_EXTENSION, name: ext.name})
 		}
 	}
 	slices.SortFunc(out, func(a, b ownedObject) int { return cmp.Compare(a.oid, b.oid) })
 	return out
+}
+
+// description is o as PostgreSQL's object descriptions give it ("table
+// t", "function f(integer)"), qualified unless its schema is on s's search
+// path.
+func (o ownedObject) description(s *Session) string {
+	name := o.name
+	if o.routine != nil {
+		name = o.routine.signature()
+	}
+	if o.schema != "" {
+		name = s.visibleName(o.schema, name)
+	}
+	noun := map[pg_query.ObjectType]string{pg_query.ObjectType_OBJECT_SCHEMA: "schema", pg_query.ObjectType_OBJECT_TABLE: "table",
+		pg_query.ObjectType_OBJECT_MATVIEW: "materialized view", pg_query.ObjectType_OBJECT_VIEW: "view",
+		pg_query.ObjectType_OBJECT_SEQUENCE: "sequence", pg_query.ObjectType_OBJECT_TYPE: "type", pg_query.ObjectType_OBJECT_DOMAIN: "type",
+		pg_query.ObjectType_OBJECT_ROUTINE: "function", pg_query.ObjectType_OBJECT_EXTENSION: "extension"}[o.kind]
+	return noun + " " + name
+}
+
+// ownedBy lists what DROP OWNED and REASSIGN OWNED act on for role: the
+// objects it owns, but for the sequences of a table it owns (serial and
+// identity columns'), which go with the table.
+func (d *ddl) ownedBy(role *roleDesc) []ownedObject {
+	return slices.DeleteFunc(ownedObjects(d.cat, role), func(o ownedObject) bool {
+		if o.kind != pg_query.ObjectType_OBJECT_SEQUENCE {
+			return false
+		}
+		table, _ := d.cat.schemas[o.schema].seqs[o.name].owner()
+		return table != 0 && relationOwner(d.cat, aclTable, table) == role.oid
+	})
 }
 
 // ownedStatementRoles resolves the roles REASSIGN OWNED or DROP OWNED

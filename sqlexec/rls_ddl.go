@@ -38,19 +38,9 @@ func (d *ddl) policyTable(rv *pg_query.RangeVar) (*tableDesc, error) {
 
 // policyRoles resolves a policy's TO list; PUBLIC is 0.
 func (d *ddl) policyRoles(specs []*pg_query.Node) ([]uint32, error) {
-	var out []uint32
-	for _, n := range specs {
-		spec := n.GetRoleSpec()
-		name := d.s.roleSpecName(spec.Roletype.String(), spec.Rolename)
-		if name == "" {
-			out = append(out, 0)
-			continue
-		}
-		r := d.s.roleNamed(name)
-		if r == nil {
-			return nil, pgerror.Newf(pgerror.UndefinedObject, "role \"%s\" does not exist", name)
-		}
-		out = append(out, r.oid)
+	out, err := d.roleOIDs(specs)
+	if err != nil {
+		return nil, err
 	}
 	if slices.Contains(out, 0) {
 		if len(out) > 1 {

@@ -475,37 +475,8 @@ func (s *Session) roleDependents(c *catalog, role *roleDesc, roleName func(uint3
 	}
 	var deps []dependent
 	add := func(oid uint32, what string) { deps = append(deps, dependent{oid, what}) }
-	for _, sc := range sortedSchemas(c) {
-		if sc.owner == role.oid {
-			add(sc.oid, "owner of schema "+sc.name)
-		}
-		for _, t := range sc.tables {
-			if t.owner == role.oid {
-				add(t.oid, "owner of table "+s.visibleName(t.schema, t.name))
-			}
-		}
-		for _, v := range sc.views {
-			if v.owner == role.oid {
-				add(v.oid, "owner of view "+s.visibleName(v.schema, v.name))
-			}
-		}
-		for _, q := range sc.seqs {
-			if q.role == role.oid {
-				add(q.oid, "owner of sequence "+s.visibleName(q.schema, q.name))
-			}
-		}
-		for _, t := range sc.types {
-			if t.owner == role.oid {
-				add(t.oid, "owner of type "+s.visibleName(t.schema, t.name))
-			}
-		}
-		for _, overloads := range sc.funcs {
-			for _, f := range overloads {
-				if f.owner == role.name {
-					add(f.oid, "owner of function "+s.visibleName(f.schema, f.signature()))
-				}
-			}
-		}
+	for _, o := range ownedObjects(c, role) {
+		add(o.oid, "owner of "+o.description(s))
 	}
 	for k, acl := range c.acls {
 		if slices.ContainsFunc(acl, func(item aclItem) bool { return item.grantee == role.oid || item.grantor == role.oid }) {
