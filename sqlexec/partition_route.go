@@ -267,6 +267,9 @@ func (b *binder) partCheckFor(t *tableDesc) (*partCheck, error) {
 // holds reports whether row, in the partition's column order, satisfies
 // the partition constraint.
 func (pc *partCheck) holds(x *execCtx, row []any) (bool, error) {
+	if pc == nil {
+		return true, nil
+	}
 	for _, lv := range pc.levels {
 		prow := make([]any, len(lv.cols))
 		for i, c := range lv.cols {

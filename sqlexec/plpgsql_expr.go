@@ -57,6 +57,11 @@ type plFrame struct {
 	// scalarCtx is the context plain expressions (no subqueries, so no
 	// statement state to keep apart) are evaluated in, made once.
 	scalarCtx *execCtx
+	// shaped are the record variables that are NULL with a known tuple
+	// structure, as a trigger's NEW and OLD are when its event has no
+	// such row (PostgreSQL's empty expanded records): assigning a field
+	// starts from a row of NULLs. Assigning the variable ends it.
+	shaped map[int]bool
 }
 
 // sql returns the SQL text an expression is planned from.
@@ -354,6 +359,7 @@ func (fr *plFrame) assign(k int, v any, from types.Type) error {
 // CONSTANT variable gives it its value this way.
 func (fr *plFrame) store(k int, v any, from types.Type) error {
 	d := fr.pl.datums[k]
+	delete(fr.shaped, k)
 	switch {
 	case d.kind == 'f':
 		return fr.assignField(d, v, from)
@@ -480,6 +486,9 @@ func (fr *plFrame) assignField(d *plDatum, v any, from types.Type) error {
 	parent := d.fields[0]
 	shape, known := fr.typs[parent].Fields()
 	r, _ := fr.vals[parent].([]any)
+	if known && r == nil && fr.shaped[parent] {
+		r = make([]any, len(shape))
+	}
 	if !known || r == nil {
 		return pgerror.Newf(pgerror.ObjectNotInPrerequisiteState, "record \"%s\" is not assigned yet", fr.pl.datums[parent].name).
 			WithDetail("The tuple structure of a not-yet-assigned record is indeterminate.")

@@ -66,14 +66,19 @@ type triggerDesc struct {
 	// oldTable and newTable are REFERENCING's transition table names
 	// (triggers_transition.go), "" for none.
 	oldTable, newTable string
+	// parent is pg_trigger.tgparentid: the OID of the trigger of the
+	// partitioned table this one is a clone of, 0 for none
+	// (triggers_partitions.go).
+	parent uint32
 }
 
 // enableTriggers runs ALTER TABLE ... ENABLE [REPLICA | ALWAYS] / DISABLE
 // TRIGGER name | USER | ALL on t, a clone of the table. ALL also covers
 // PostgreSQL's internal foreign-key triggers, which fickle does not have:
 // it checks foreign keys itself and cannot switch them off, so ALL on a
-// table a foreign key involves is refused.
-func (d *ddl) enableTriggers(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
+// table a foreign key involves is refused. Without ONLY (recurse), a row
+// trigger's clones on the partitions of a partitioned table follow.
+func (d *ddl) enableTriggers(t *tableDesc, cmd *pg_query.AlterTableCmd, recurse bool) error {
 	enabled := byte('O')
 	all := false
 	switch cmd.Subtype {
@@ -103,6 +108,11 @@ func (d *ddl) enableTriggers(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 			n.enabled = enabled
 			t.triggers[i] = &n
 			found = true
+			if recurse && tr.tgtype&tgRow != 0 {
+				if err := d.enableTriggerClones(t, tr.oid, enabled); err != nil {
+					return err
+				}
+			}
 		}
 	}
 	if !found && !all {
@@ -200,10 +210,8 @@ func (d *ddl) createTrigger(ct *pg_query.CreateTrigStmt, full string) error {
 			return err
 		}
 	}
-	if ct.Row && t.part != nil {
-		// PostgreSQL clones the trigger onto every partition, present and
-		// future, and fires the clones; fickle has no clones to fire.
-		return pgerror.Unsupported("row triggers on partitioned tables")
+	if ct.Replace && slices.ContainsFunc(t.triggers, func(old *triggerDesc) bool { return old.name == tr.name && old.parent != 0 }) {
+		return pgerror.Newf(pgerror.DuplicateObject, "trigger \"%s\" for relation \"%s\" is an internal or a child trigger", tr.name, t.name)
 	}
 	if view == nil {
 		if err := d.lockTable(t, isolation.TableLockShareRowExclusive); err != nil {
@@ -215,6 +223,9 @@ func (d *ddl) createTrigger(ct *pg_query.CreateTrigStmt, full string) error {
 		return err
 	}
 	d.setTriggers(t, view, triggers)
+	if view == nil && ct.Row {
+		return d.triggerToPartitions(t, tr, ct.Replace)
+	}
 	return nil
 }
 
@@ -265,10 +276,14 @@ func (d *ddl) dropTrigger(ds *pg_query.DropStmt) error {
 		if owner, _ := hostOwner(d.cat, t, view); !d.s.actsAsOwner(owner) {
 			return d.s.requireOwner(owner, "relation", t.name)
 		}
+		if t.triggers[i].parent != 0 {
+			return d.cat.cloneDropError(t, t.triggers[i])
+		}
 		if view == nil {
 			if err := d.lockTable(t, isolation.TableLockShareRowExclusive); err != nil {
 				return err
 			}
+			d.dropTriggerClones(t, t.triggers[i].oid)
 		}
 		d.setTriggers(t, view, slices.Delete(slices.Clone(t.triggers), i, i+1))
 	}
@@ -302,18 +317,23 @@ func (d *ddl) renameTrigger(rs *pg_query.RenameStmt) error {
 	if t.triggers[i].constraint {
 		return pgerror.Unsupported("ALTER TRIGGER ... RENAME of a constraint trigger")
 	}
+	if t.triggers[i].parent != 0 {
+		p, _ := d.cat.parentTrigger(t, t.triggers[i])
+		if p == nil {
+			return d.cat.cloneDropError(t, t.triggers[i])
+		}
+		return pgerror.Newf(pgerror.ObjectNotInPrerequisiteState, "cannot rename trigger \"%s\" on table \"%s\"", rs.Subname, t.name).
+			WithHint("Rename the trigger on the partitioned table \"%s\" instead.", p.name)
+	}
 	if view == nil {
 		if err := d.lockTable(t, isolation.TableLockAccessExclusive); err != nil {
 			return err
 		}
+		if err := d.renameTriggerClones(t, t.triggers[i].oid, rs.Newname); err != nil {
+			return err
+		}
 	}
-	triggers := slices.Clone(t.triggers)
-	renamed := *triggers[i]
-	renamed.name = rs.Newname
-	triggers[i] = &renamed
-	// Triggers fire in name order, which the list keeps.
-	slices.SortFunc(triggers, func(a, b *triggerDesc) int { return strings.Compare(a.name, b.name) })
-	d.setTriggers(t, view, triggers)
+	d.setTriggers(t, view, renamedTrigger(t.triggers, i, rs.Newname))
 	return nil
 }
 
@@ -536,6 +556,10 @@ type triggerSet struct {
 	// transitions says an AFTER trigger reads transition tables: the
 	// statement keeps the rows it changes.
 	transitions bool
+	// check is the partition constraint of t when a BEFORE INSERT row
+	// trigger is a clone of a partitioned table's, which must leave the
+	// row in t (triggers_partitions.go).
+	check *partCheck
 }
 
 // triggerRun is one execution of a statement's triggers: the AFTER ROW
@@ -556,6 +580,9 @@ func (b *binder) triggersFor(t *tableDesc, event int, updated []int) (*triggerSe
 		if tr.tgtype&event == 0 || tr.enabled != 'O' && tr.enabled != 'A' {
 			continue
 		}
+		if t.part != nil && tr.tgtype&tgRow != 0 {
+			continue // its clones fire, for the rows of the partitions
+		}
 		if len(tr.cols) > 0 && !slices.ContainsFunc(tr.cols, func(c int) bool { return slices.Contains(updated, c) }) {
 			continue
 		}
@@ -564,6 +591,12 @@ func (b *binder) triggersFor(t *tableDesc, event int, updated []int) (*triggerSe
 			return nil, pgerror.Newf(pgerror.UndefinedFunction, "function of trigger \"%s\" does not exist", tr.name)
 		}
 		f := firing{tr: tr, fn: fn}
+		if tr.parent != 0 && event == tgInsert && tr.tgtype&tgBefore != 0 && ts.check == nil {
+			var err error
+			if ts.check, err = b.partCheckFor(t); err != nil {
+				return nil, err
+			}
+		}
 		ts.transitions = ts.transitions || tr.oldTable != "" || tr.newTable != ""
 		if tr.when != nil {
 			wb := &binder{s: b.s, cat: b.cat}
@@ -645,6 +678,14 @@ func (ts *triggerRun) before(x *execCtx, old, new []any) ([]any, error) {
 		}
 		if ts.event != tgDelete {
 			row = out
+		}
+		if f.tr.parent != 0 && ts.event == tgInsert {
+			if ok, err := ts.check.holds(x, row); err != nil || !ok {
+				if err == nil {
+					err = clonedRowMove(ts.t, f.tr)
+				}
+				return nil, err
+			}
 		}
 	}
 	return row, nil
@@ -784,6 +825,12 @@ func (ts *triggerSet) fireWith(x *execCtx, f firing, when, level string, old, ne
 	for i, d := range fr.pl.datums {
 		if v, ok := vars[d.name]; ok && (d.kind == 'r' || strings.HasPrefix(d.name, "tg_")) {
 			fr.vals[i], fr.typs[i] = v.v, v.t
+			if d.kind == 'r' && v.v == nil {
+				if fr.shaped == nil {
+					fr.shaped = map[int]bool{}
+				}
+				fr.shaped[i] = true
+			}
 		}
 	}
 	rows, err := fr.run(nil)
@@ -861,7 +908,7 @@ func triggerRows(c *catalog) [][]any {
 			for i, c := range tr.cols {
 				attnums[i] = fmt.Sprint(t.cols[c].attnum)
 			}
-			out = append(out, []any{int64(tr.oid), int64(t.oid), int64(0), tr.name, int64(tr.fn), int64(tr.tgtype), string(rune(tr.enabled)), false,
+			out = append(out, []any{int64(tr.oid), int64(t.oid), int64(tr.parent), tr.name, int64(tr.fn), int64(tr.tgtype), string(rune(tr.enabled)), false,
 				int64(tr.constrRel), int64(0), int64(triggerConstraintOID(c, t, tr)), tr.deferrable, tr.initDeferred, int64(len(tr.args)),
 				parseCatalogText(types.Int2Vector, strings.Join(attnums, " ")), nullIfEmpty(tr.oldTable), nullIfEmpty(tr.newTable)})
 		}

@@ -29,6 +29,10 @@ func (d *ddl) transitionTables(tr *triggerDesc, ct *pg_query.CreateTrigStmt, t *
 	if len(ct.TransitionRels) == 0 {
 		return nil
 	}
+	if ct.Row && t.part != nil {
+		return pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is a partitioned table", t.name).
+			WithDetail("ROW triggers with transition tables are not supported on partitioned tables.")
+	}
 	if d.cat.tables[t.oid] == t && (d.cat.inhHierarchy(t) || t.part != nil || t.bound != nil) {
 		return pgerror.Unsupported("transition tables on tables in an inheritance hierarchy or partitioned tables")
 	}
