@@ -322,7 +322,8 @@ func (d *ddl) renameTrigger(rs *pg_query.RenameStmt) error {
 		if p == nil {
 			return d.cat.cloneDropError(t, t.triggers[i])
 		}
-		return pgerror.Newf(pgerror.ObjectNotInPrerequisiteState, "cannot rename trigger \"%s\" on table \"%s\"", rs.Subname, t.name).
+		// PostgreSQL gives this error no SQLSTATE: XX000.
+		return pgerror.Newf(pgerror.InternalError, "cannot rename trigger \"%s\" on table \"%s\"", rs.Subname, t.name).
 			WithHint("Rename the trigger on the partitioned table \"%s\" instead.", p.name)
 	}
 	if view == nil {
@@ -809,8 +810,11 @@ func (ts *triggerSet) fireWith(x *execCtx, f firing, when, level string, old, ne
 	for i, a := range f.tr.args {
 		args[i] = a
 	}
-	// TG_ARGV counts from 0.
-	argv := pgarray.Make([]int{len(args)}, []int{0}, args)
+	// TG_ARGV counts from 0; it is NULL for a trigger without arguments.
+	var argv any
+	if len(args) > 0 {
+		argv = pgarray.Make([]int{len(args)}, []int{0}, args)
+	}
 	textArray, _ := types.ArrayOf(types.Text)
 	vars := map[string]struct {
 		v any

@@ -29,9 +29,14 @@ func (d *ddl) transitionTables(tr *triggerDesc, ct *pg_query.CreateTrigStmt, t *
 	if len(ct.TransitionRels) == 0 {
 		return nil
 	}
-	if ct.Row && t.part != nil {
-		return pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is a partitioned table", t.name).
+	switch {
+	case ct.Row && t.part != nil:
+		return pgerror.Newf(pgerror.FeatureNotSupported, "\"%s\" is a partitioned table", t.name).
 			WithDetail("ROW triggers with transition tables are not supported on partitioned tables.")
+	case ct.Row && t.bound != nil:
+		return pgerror.New(pgerror.FeatureNotSupported, "ROW triggers with transition tables are not supported on partitions")
+	case ct.Row && len(t.parents) > 0:
+		return pgerror.New(pgerror.FeatureNotSupported, "ROW triggers with transition tables are not supported on inheritance children")
 	}
 	if d.cat.tables[t.oid] == t && (d.cat.inhHierarchy(t) || t.part != nil || t.bound != nil) {
 		return pgerror.Unsupported("transition tables on tables in an inheritance hierarchy or partitioned tables")
