@@ -73,14 +73,14 @@ type triggerDesc struct {
 }
 
 // enableTriggers runs ALTER TABLE ... ENABLE [REPLICA | ALWAYS] / DISABLE
-// TRIGGER name | USER | ALL on t, a clone of the table. ALL also covers
-// PostgreSQL's internal foreign-key triggers, which fickle does not have:
-// it checks foreign keys itself and cannot switch them off, so ALL on a
-// table a foreign key involves is refused. Without ONLY (recurse), a row
+// TRIGGER name | USER | ALL on t, a clone of the table. ALL and a name
+// also reach the internal triggers of the foreign keys t is on either side
+// of (ri_triggers.go), which only a superuser may change; a key whose
+// triggers do not fire is not enforced. Without ONLY (recurse), a row
 // trigger's clones on the partitions of a partitioned table follow.
 func (d *ddl) enableTriggers(t *tableDesc, cmd *pg_query.AlterTableCmd, recurse bool) error {
 	enabled := byte('O')
-	all := false
+	all, system := false, true
 	switch cmd.Subtype {
 	case pg_query.AlterTableType_AT_DisableTrig:
 		enabled = 'D'
@@ -89,17 +89,13 @@ func (d *ddl) enableTriggers(t *tableDesc, cmd *pg_query.AlterTableCmd, recurse 
 	case pg_query.AlterTableType_AT_EnableAlwaysTrig:
 		enabled = 'A'
 	case pg_query.AlterTableType_AT_EnableTrigUser:
-		all = true
+		all, system = true, false
 	case pg_query.AlterTableType_AT_DisableTrigUser:
-		enabled, all = 'D', true
-	case pg_query.AlterTableType_AT_EnableTrigAll, pg_query.AlterTableType_AT_DisableTrigAll:
-		if len(t.fks) > 0 || len(d.cat.referencing(t.oid)) > 0 {
-			return pgerror.Unsupported("ENABLE / DISABLE TRIGGER ALL on a table with foreign keys (fickle checks them without triggers)")
-		}
+		enabled, all, system = 'D', true, false
+	case pg_query.AlterTableType_AT_EnableTrigAll:
 		all = true
-		if cmd.Subtype == pg_query.AlterTableType_AT_DisableTrigAll {
-			enabled = 'D'
-		}
+	case pg_query.AlterTableType_AT_DisableTrigAll:
+		enabled, all = 'D', true
 	}
 	found := false
 	for i, tr := range t.triggers {
@@ -114,6 +110,13 @@ func (d *ddl) enableTriggers(t *tableDesc, cmd *pg_query.AlterTableCmd, recurse 
 				}
 			}
 		}
+	}
+	if system {
+		ri, err := d.enableRITriggers(t, cmd.Name, all, enabled, recurse)
+		if err != nil {
+			return err
+		}
+		found = found || ri
 	}
 	if !found && !all {
 		return pgerror.Newf(pgerror.UndefinedObject, "trigger \"%s\" for table \"%s\" does not exist", cmd.Name, t.name)

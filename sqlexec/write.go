@@ -51,6 +51,10 @@ type fkCheck struct {
 type fkRef2 struct {
 	fk    *fkDesc
 	child *tableDesc
+	// action is the key whose action triggers enforce fk on the
+	// referenced side (catalog.actionKey): when they are disabled, the
+	// referenced rows' deletes and key changes leave fk's rows alone.
+	action *fkDesc
 	// index is a child index whose leading columns are the foreign key's,
 	// nil to scan the child table.
 	index *indexDesc
@@ -146,7 +150,7 @@ func (b *binder) writerFor(t *tableDesc, withRefs bool) (*writer, error) {
 // that finds child's referencing rows, and the table and key PostgreSQL
 // names when a referenced row is still referenced.
 func newFKRef(c *catalog, child *tableDesc, fk *fkDesc) *fkRef2 {
-	ref := &fkRef2{fk: fk, child: child, con: constraintKey{child.oid, fk.name}}
+	ref := &fkRef2{fk: fk, child: child, action: c.actionKey(child, fk), con: constraintKey{child.oid, fk.name}}
 	ref.named, ref.namedFK = c.referencedThrough(child, fk)
 	if child.part != nil {
 		ref.leaves = leafRefs(c, child, fk)
@@ -280,6 +284,9 @@ func (w *writer) validate(x *execCtx, row []any, old []any) error {
 	for _, fc := range w.fks {
 		if old != nil && !colsChanged(t, fc.fk.cols, old, row) {
 			continue
+		}
+		if old == nil && !fc.fk.riFires(riCheckInsert) || old != nil && !fc.fk.riFires(riCheckUpdate) {
+			continue // its check trigger is disabled
 		}
 		if err := fc.check(x, t, row); err != nil {
 			return err
@@ -562,6 +569,13 @@ func (w *writer) deleteRow(x *execCtx, key []byte, row []any, depth int) error {
 // (newRow nil) or having its key changed.
 func (w *writer) applyRef(x *execCtx, ref *fkRef2, parentRow, newRow []any, depth int) error {
 	fk := ref.fk
+	k := riActionDelete
+	if newRow != nil {
+		k = riActionUpdate
+	}
+	if !ref.action.riFires(k) {
+		return nil // its action trigger is disabled
+	}
 	vals := make([]any, len(fk.cols))
 	for i, pc := range fk.refCols {
 		vals[i] = parentRow[pc]
