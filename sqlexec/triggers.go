@@ -344,14 +344,19 @@ func (d *ddl) renameTrigger(rs *pg_query.RenameStmt) error {
 // triggersWithoutColumn returns t's triggers as they are once its column
 // i is dropped: the positions of UPDATE OF shift past it. A trigger whose
 // UPDATE OF or WHEN names the column depends on it, as in PostgreSQL: with
-// cascade it is dropped too, without it the column stays (2BP01).
+// cascade it is dropped too, without it the column stays (2BP01). A
+// partition's clone goes with its parent's trigger, unnamed; the column of
+// a partitioned table with partitions is dropped with theirs, several
+// objects, which PostgreSQL's error names as such.
 func (d *ddl) triggersWithoutColumn(t *tableDesc, i int, cascade bool) ([]*triggerDesc, error) {
 	name := t.cols[i].name
 	var out []*triggerDesc
 	var dependents []string
 	for _, tr := range t.triggers {
 		if slices.Contains(tr.cols, i) || tr.when != nil && readsColumn(tr.when, name) {
-			dependents = append(dependents, fmt.Sprintf("trigger %s on table %s", tr.name, t.name))
+			if tr.parent == 0 {
+				dependents = append(dependents, fmt.Sprintf("trigger %s on table %s", tr.name, t.name))
+			}
 			continue
 		}
 		n := *tr
@@ -368,6 +373,11 @@ func (d *ddl) triggersWithoutColumn(t *tableDesc, i int, cascade bool) ([]*trigg
 		lines := make([]string, len(dependents))
 		for j, dep := range dependents {
 			lines[j] = dep + " depends on column " + name + " of table " + t.name
+		}
+		if t.part != nil && len(d.cat.children(t.oid)) > 0 {
+			return nil, pgerror.New(pgerror.DependentObjectsStillExist, "cannot drop desired object(s) because other objects depend on them").
+				WithDetail("%s", strings.Join(lines, "\n")).
+				WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 		}
 		return nil, pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop column %s of table %s because other objects depend on it", name, t.name).
 			WithDetail("%s", strings.Join(lines, "\n")).
