@@ -404,7 +404,7 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 				return nil, err
 			}
 			switch {
-			case outcome == rowSkipped:
+			case outcome == rowSkipped, outcome == rowDropped:
 				updated--
 				continue
 			case outcome == rowStays:
