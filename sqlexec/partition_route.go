@@ -191,7 +191,12 @@ func (r *partRouter) insert(x *execCtx, row []any, policies *rowSecurityCheck, q
 		return nil, nil, err
 	}
 	if leaf.trg != nil {
+		// The triggers see the generated columns NULL, computed after them.
+		leaf.w.clearGenerated(lrow)
 		if lrow, err = rowBefore(x, leaf.trg, nil, lrow); err != nil || lrow == nil {
+			return nil, nil, err
+		}
+		if err := leaf.w.computeGenerated(x, lrow); err != nil {
 			return nil, nil, err
 		}
 		row = make([]any, len(r.t.cols))
