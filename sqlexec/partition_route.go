@@ -71,6 +71,18 @@ func (b *binder) conflictLeaves(r *partRouter, root *tableDesc, cp *conflictPlan
 		case pr.trg != nil:
 			return pgerror.Unsupported("INSERT ... ON CONFLICT into a table with row triggers")
 		default:
+			if cp.update {
+				all := make([]int, len(pr.t.cols)) // UPDATE OF triggers too
+				for i := range all {
+					all[i] = i
+				}
+				if upd, err := b.rowTriggersOf(pr.t, tgUpdate, all); err != nil || upd != nil {
+					if err == nil {
+						err = pgerror.Unsupported("INSERT ... ON CONFLICT into a table with row triggers")
+					}
+					return err
+				}
+			}
 			pr.rootCols = make([]int, len(pr.t.cols))
 			for j, c := range pr.t.cols {
 				pr.rootCols[j] = root.colIndex(c.name)

@@ -134,3 +134,11 @@ func memberDeleteBefore(x *execCtx, trg *triggerRun, mtrg []*triggerSet, mt matc
 	}
 	return mt.phys, nil
 }
+
+// set is the trigger set of the run, nil for a nil run.
+func (ts *triggerRun) set() *triggerSet {
+	if ts == nil {
+		return nil
+	}
+	return ts.triggerSet
+}
