@@ -606,12 +606,21 @@ func (w *writer) applyRefTo(x *execCtx, ref *fkRef2, vals, parentRow, newRow []a
 		action = fk.onUpdate
 	}
 	find := findChildren
-	if action == fkCascade || action == fkSetNull || action == fkDefault {
+	acts := action == fkCascade || action == fkSetNull || action == fkDefault
+	if acts {
 		find = findCandidates
+	}
+	for t := ref.child; acts && t != nil; t = w.b.cat.partitionParent(t) {
+		if actionFiresTriggers(t, action == fkCascade && newRow == nil, false) {
+			return actionTriggersRefused(t)
+		}
 	}
 	children, err := find(x, ref, w.t, vals)
 	if err != nil || len(children) == 0 {
 		return err
+	}
+	if acts && actionFiresTriggers(ref.child, action == fkCascade && newRow == nil, true) {
+		return actionTriggersRefused(ref.child)
 	}
 	if action == fkNoAction {
 		// NO ACTION checks when the statement ends (or at commit when
@@ -852,4 +861,39 @@ func rowText(t *tableDesc, row []any) string {
 		all[i] = i
 	}
 	return "(" + valuesText(t, all, row) + ")"
+}
+
+// actionFiresTriggers reports whether a referential action on child, a
+// DELETE (deleting) or an UPDATE of its rows, would fire child's
+// triggers: with rows, its row or statement triggers for the event,
+// without, its statement ones (those of child's partitioned ancestors are
+// checked too, as the action may name one). PostgreSQL runs the action as a statement
+// of its own on child for each referenced row, which fires them; fickle
+// applies it without triggers and refuses instead (actionTriggersRefused).
+func actionFiresTriggers(child *tableDesc, deleting, rows bool) bool {
+	event := tgUpdate
+	if deleting {
+		event = tgDelete
+	}
+	for _, tr := range child.triggers {
+		if tr.tgtype&event != 0 && (tr.enabled == 'O' || tr.enabled == 'A') && (rows || tr.tgtype&tgRow == 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// actionTriggersRefused is fickle's refusal of a referential action on a
+// table whose triggers it would fire.
+func actionTriggersRefused(child *tableDesc) error {
+	return pgerror.Unsupported("a foreign key action (CASCADE, SET NULL, SET DEFAULT) on table \"" + child.name + "\", whose triggers it would fire")
+}
+
+// partitionParent is the partitioned table t is a partition of, nil for
+// none.
+func (c *catalog) partitionParent(t *tableDesc) *tableDesc {
+	if t.bound == nil || len(t.parents) == 0 {
+		return nil
+	}
+	return c.tables[t.parents[0]]
 }
