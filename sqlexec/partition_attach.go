@@ -159,19 +159,13 @@ func notPartitioned(p *tableDesc) error {
 	return pgerror.Newf(pgerror.InvalidObjectDefinition, "table \"%s\" is not partitioned", p.name)
 }
 
-// attachedTransitionTables refuses to attach t as a partition when a
-// trigger of t has transition tables: PostgreSQL's error for a row
-// trigger, fickle's refusal for a statement trigger, as CREATE TRIGGER
-// refuses them on partitions.
+// attachedTransitionTables is PostgreSQL's error for attaching t as a
+// partition when a row trigger of t has transition tables.
 func attachedTransitionTables(t *tableDesc) error {
 	for _, tr := range t.triggers {
-		switch {
-		case tr.oldTable == "" && tr.newTable == "":
-		case tr.tgtype&tgRow != 0:
+		if tr.tgtype&tgRow != 0 && (tr.oldTable != "" || tr.newTable != "") {
 			return pgerror.Newf(pgerror.FeatureNotSupported, "trigger \"%s\" prevents table \"%s\" from becoming a partition", tr.name, t.name).
 				WithDetail("ROW triggers with transition tables are not supported on partitions.")
-		default:
-			return pgerror.Unsupported("transition tables on tables in an inheritance hierarchy or partitioned tables")
 		}
 	}
 	return nil

@@ -581,6 +581,11 @@ type triggerSet struct {
 type triggerRun struct {
 	*triggerSet
 	queued [][2][]any
+	// members are the rows the statement wrote in the members of its
+	// target (partitions, inheritance children), in the target's column
+	// order, which its transition tables hold after its own rows
+	// (triggers_transition.go).
+	members [][2][]any
 }
 
 // triggersFor plans the triggers of event on t; updated are the columns an
@@ -713,15 +718,25 @@ func (ts *triggerRun) after(old, new []any) {
 	ts.queued = append(ts.queued, [2][]any{old, new})
 }
 
+// capture keeps, for the statement's transition tables, a row a member of
+// its target wrote (old and new in the target's column order), whose row
+// triggers are the member's own.
+func (ts *triggerRun) capture(old, new []any) {
+	if ts == nil || !ts.transitions {
+		return
+	}
+	ts.members = append(ts.members, [2][]any{old, new})
+}
+
 // afterStatement fires the queued AFTER ROW triggers, then the AFTER
 // STATEMENT ones.
 func (ts *triggerRun) afterStatement(x *execCtx) error {
 	if ts == nil {
 		return nil
 	}
-	queued := ts.queued
-	ts.queued = nil
-	oldRows, newRows := transitionRows(ts.transitions, queued)
+	queued, members := ts.queued, ts.members
+	ts.queued, ts.members = nil, nil
+	oldRows, newRows := transitionRows(ts.transitions, append(slices.Clip(queued), members...))
 	for _, ev := range queued {
 		for _, f := range ts.afterRow {
 			ok, err := ts.whenHolds(x, f, ev[0], ev[1])
