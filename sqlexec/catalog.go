@@ -307,6 +307,9 @@ type fkDesc struct {
 	// one of its partitions. Rows are checked by the parent key; the clone
 	// is what the partition's deletes and key changes enforce.
 	refClone bool
+	// riState is the tgenabled of the key's internal triggers
+	// (ri_triggers.go), 0 for 'O'.
+	riState [4]byte
 }
 
 func newCatalog(oids *atomic.Uint32) *catalog {

@@ -174,6 +174,9 @@ func (d *ddl) comment(cs *pg_query.CommentStmt) error {
 	if cs.Objtype == pg_query.ObjectType_OBJECT_TABCONSTRAINT {
 		return d.commentOnConstraint(cs)
 	}
+	if cs.Objtype == pg_query.ObjectType_OBJECT_TRIGGER {
+		return d.commentOnTrigger(cs)
+	}
 	kind := strings.ReplaceAll(strings.TrimPrefix(cs.Objtype.String(), "OBJECT_"), "_", " ")
 	if cs.Objtype == pg_query.ObjectType_OBJECT_DOMCONSTRAINT {
 		kind = "CONSTRAINT"

@@ -68,8 +68,12 @@ func constraintComment(c *catalog, oid uint32) any {
 
 // describedObject is the pg_description objoid of a comment's key: a
 // constraint's current OID for a constraint comment (ok false when the
-// constraint is gone), the key's object otherwise.
+// constraint is gone), the key's object otherwise (ok false for a trigger
+// that is gone).
 func describedObject(c *catalog, k commentKey) (uint32, bool) {
+	if k.classOID == oidPgTrigger {
+		return k.objOID, triggerExists(c, k.objOID)
+	}
 	if k.conName == "" {
 		return k.objOID, true
 	}

@@ -672,6 +672,9 @@ func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 		if err := d.cloneForeignKeys(b, t, d.cat.tables[t.parents[0]], false); err != nil {
 			return err
 		}
+		if err := d.cloneRowTriggers(t, d.cat.tables[t.parents[0]]); err != nil {
+			return err
+		}
 	}
 	d.cat.putTable(t)
 	if t.bound != nil {

@@ -111,7 +111,7 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 			pg_query.AlterTableType_AT_EnableAlwaysTrig, pg_query.AlterTableType_AT_EnableReplicaTrig,
 			pg_query.AlterTableType_AT_EnableTrigUser, pg_query.AlterTableType_AT_DisableTrigUser,
 			pg_query.AlterTableType_AT_EnableTrigAll, pg_query.AlterTableType_AT_DisableTrigAll:
-			err = d.enableTriggers(nt, cmd)
+			err = d.enableTriggers(nt, cmd, at.Relation.Inh)
 		case pg_query.AlterTableType_AT_AttachPartition:
 			err = d.attachPartition(b, nt, cmd)
 		case pg_query.AlterTableType_AT_DetachPartition:

@@ -178,8 +178,21 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	if oc != nil && trg.hasRowTriggers() {
-		return nil, pgerror.Unsupported("INSERT ... ON CONFLICT into a table with row triggers")
+	// ON CONFLICT DO UPDATE fires the UPDATE triggers too: the statement
+	// ones around the INSERT's, the row ones for each row it updates.
+	var updTrg *triggerSet
+	if oc != nil && oc.update {
+		var setCols []int
+		for _, st := range oc.sets {
+			setCols = append(setCols, st.col)
+		}
+		if updTrg, err = b.triggersFor(t, tgUpdate, setCols); err != nil {
+			return nil, err
+		}
+		oc.rowTrg = rowPart(updTrg)
+	}
+	if oc != nil && (trg != nil && trg.transitions || updTrg != nil && updTrg.transitions) {
+		return nil, pgerror.Unsupported("INSERT ... ON CONFLICT into a table with transition tables")
 	}
 	router, pcheck, err := b.insertRouting(t, oc)
 	if err != nil {
@@ -204,7 +217,21 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 		if err != nil {
 			return nil, err
 		}
+		upd, err := updTrg.start(x)
+		if err != nil {
+			return nil, err
+		}
 		leafEvents := &rowQueue{}
+		// With ON CONFLICT DO UPDATE the AFTER ROW events of the rows
+		// inserted and updated fire in the order the rows were written.
+		insRows := rowPart(trg.set())
+		after := func(row []any) {
+			if oc != nil && oc.update {
+				leafEvents.add(insRows, nil, row)
+			} else {
+				trg.after(nil, row)
+			}
+		}
 		// emit counts and returns row (in t's column order), written to
 		// the table with OID oid.
 		emit := func(row []any, oid uint32) error {
@@ -270,7 +297,7 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 				if err := leaf.w.validate(x, lrow, nil); err != nil {
 					return err
 				}
-				done, err := oc.tryIn(x, w, leaf, row, lrow, func(r []any) error { return emit(r, leaf.t.oid) })
+				done, err := oc.tryIn(x, w, leaf, row, lrow, leafEvents, func(r []any) error { return emit(r, leaf.t.oid) })
 				if err != nil || done {
 					return err
 				}
@@ -282,7 +309,7 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 				}
 				oid = leaf.oid
 			case oc != nil:
-				done, err := oc.try(x, w, row, func(r []any) error { return emit(r, t.oid) })
+				done, err := oc.try(x, w, row, leafEvents, func(r []any) error { return emit(r, t.oid) })
 				if err != nil || done {
 					return err
 				}
@@ -294,11 +321,14 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 			if err := checkViewRow(x, t, vchecks, row); err != nil {
 				return err
 			}
-			trg.after(nil, row)
+			after(row)
 			return emit(row, oid)
 		})
 		if err == nil {
 			err = leafEvents.fire(x)
+		}
+		if err == nil {
+			err = upd.afterStatement(x)
 		}
 		if err == nil {
 			err = trg.afterStatement(x)
@@ -522,6 +552,9 @@ type conflictPlan struct {
 	// deferrableArbiter says an arbiter is a deferrable unique constraint,
 	// which fails the first row inserted, as in PostgreSQL.
 	deferrableArbiter bool
+	// rowTrg are the target's UPDATE row triggers, which DO UPDATE fires
+	// for the row it updates (nil for none).
+	rowTrg *triggerSet
 }
 
 type setTarget struct {
@@ -696,10 +729,11 @@ func (cp *conflictPlan) touched(x *execCtx) map[string]bool {
 }
 
 // try inserts row unless it conflicts; on a conflict it does nothing or
-// updates the existing row. done reports that the conflict was handled
-// (emit was called for an updated row).
-func (cp *conflictPlan) try(x *execCtx, w *writer, row []any, emit func([]any) error) (bool, error) {
-	return cp.tryIn(x, w, nil, row, row, emit)
+// updates the existing row, firing the UPDATE row triggers (the AFTER ones
+// queued on q). done reports that the conflict was handled (emit was
+// called for an updated row, unless a BEFORE UPDATE trigger skipped it).
+func (cp *conflictPlan) try(x *execCtx, w *writer, row []any, q *rowQueue, emit func([]any) error) (bool, error) {
+	return cp.tryIn(x, w, nil, row, row, q, emit)
 }
 
 // tryIn is try for row (in the target's column order) written to leaf as
@@ -707,7 +741,7 @@ func (cp *conflictPlan) try(x *execCtx, w *writer, row []any, emit func([]any) e
 // is row otherwise. The existing row is locked and updated in the leaf; the
 // SET list and WHERE clause see it and EXCLUDED in the target's order, and
 // emit gets the new row in that order.
-func (cp *conflictPlan) tryIn(x *execCtx, w *writer, leaf *partRoute, row, lrow []any, emit func([]any) error) (bool, error) {
+func (cp *conflictPlan) tryIn(x *execCtx, w *writer, leaf *partRoute, row, lrow []any, q *rowQueue, emit func([]any) error) (bool, error) {
 	lw := w
 	if leaf != nil {
 		lw = leaf.w
@@ -795,6 +829,12 @@ func (cp *conflictPlan) tryIn(x *execCtx, w *writer, leaf *partRoute, row, lrow 
 		}
 		nr[s.col] = v
 	}
+	if cp.rowTrg != nil {
+		lw.clearGenerated(nr)
+		if nr, err = rowBefore(x, cp.rowTrg, existing, nr); err != nil || nr == nil {
+			return true, err
+		}
+	}
 	lnr, lexisting := nr, existing
 	if leaf != nil {
 		lnr, lexisting = leaf.fromRoot(nr), locked.Row
@@ -815,6 +855,7 @@ func (cp *conflictPlan) tryIn(x *execCtx, w *writer, leaf *partRoute, row, lrow 
 	if err := lw.updateRow(x, uc.Key, lexisting, lnr); err != nil {
 		return false, err
 	}
+	q.add(cp.rowTrg, lexisting, lnr)
 	cp.touched(x)[touchedKey(lw.t, uc.Key)] = true
 	if !lw.t.hidden {
 		cp.touched(x)[touchedKey(lw.t, lw.t.pkKey(lnr))] = true

@@ -405,7 +405,7 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 				return nil, err
 			}
 			switch {
-			case outcome == rowSkipped:
+			case outcome == rowSkipped, outcome == rowDropped:
 				updated--
 				continue
 			case outcome == rowStays:
@@ -427,6 +427,8 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 			}
 			if mt.member == 0 && mtrg == nil {
 				trg.after(mt.row, nr)
+			} else {
+				trg.capture(mt.row, nr)
 			}
 			if outs != nil {
 				copy(x.row[:len(nr)], nr)
@@ -563,8 +565,11 @@ func (b *binder) deletePlan(del *pg_query.DeleteStmt) (*stmtPlan, error) {
 			switch {
 			case mtrg != nil:
 				q.add(mtrg[mt.member], mt.phys, nil)
+				trg.capture(mt.row, nil)
 			case mt.member == 0:
 				trg.after(mt.row, nil)
+			default:
+				trg.capture(mt.row, nil)
 			}
 			if outs != nil {
 				m.returnRow(x, mt.full, m.rowTable(mt).oid)

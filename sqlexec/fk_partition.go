@@ -32,6 +32,7 @@ func (d *ddl) cloneForeignKeys(b *binder, ch, p *tableDesc, alter bool) error {
 func (d *ddl) cloneForeignKey(b *binder, ch, p *tableDesc, fk *fkDesc, alter bool) error {
 	nfk := *fk
 	nfk.cols = mapColumns(p, ch, fk.cols)
+	nfk.riState = [4]byte{} // new triggers, enabled
 	if fk.delSetCols != nil {
 		nfk.delSetCols = mapColumns(p, ch, fk.delSetCols)
 	}
@@ -111,6 +112,8 @@ func (d *ddl) detachForeignKeys(t *tableDesc) {
 		}
 		nfk := *fk
 		nfk.parentName = ""
+		// PostgreSQL gives the key new action triggers, enabled.
+		nfk.riState[riActionDelete], nfk.riState[riActionUpdate] = 0, 0
 		t.fks[j] = &nfk
 		if ref := d.cat.tables[fk.refTable]; ref != nil && ref.part != nil {
 			d.referencedClones(t, &nfk, ref)

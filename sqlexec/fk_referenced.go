@@ -31,6 +31,7 @@ func (d *ddl) referencedClone(t *tableDesc, fk *fkDesc, p, ch *tableDesc) {
 	nfk := *fk
 	nfk.name = uniqueConName(t, t.name, foreignKeyNameAddition(colNameList(t, fk.cols)), "fkey")
 	nfk.refTable, nfk.refCols, nfk.parentName, nfk.refClone = ch.oid, mapColumns(p, ch, fk.refCols), fk.name, true
+	nfk.riState = [4]byte{} // new triggers, enabled
 	t.fks = append(t.fks, &nfk)
 	if ch.part != nil {
 		d.referencedClones(t, &nfk, ch)
@@ -357,6 +358,7 @@ func (ref *fkRef2) asRoot(c *catalog) *fkRef2 {
 	root := foreignKeyRoot(owner, ref.fk)
 	r := *ref
 	r.con.name, r.named, r.namedFK, r.namedParent = root.name, owner, root, c.tables[root.refTable]
+	r.action = root
 	r.leaves = nil
 	for _, lr := range ref.leaves {
 		r.leaves = append(r.leaves, lr.asRoot(c))

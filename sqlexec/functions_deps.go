@@ -49,9 +49,15 @@ func (d *ddl) routineDependents(f *funcDesc, dropping map[*funcDesc]bool) []rout
 			continue
 		}
 		for _, tr := range t.triggers {
+			if tr.parent != 0 {
+				continue // a clone, which goes with the trigger it clones
+			}
 			if tr.fn == f.oid || calls(tr.when) {
 				out = append(out, routineDependent{what: fmt.Sprintf("trigger %s on table %s", tr.name, t.name), byName: tr.fn != f.oid,
 					drop: func(d *ddl) {
+						if cur := d.cat.tables[t.oid]; cur != nil {
+							d.dropTriggerClones(cur, tr.oid)
+						}
 						d.editTable(t.oid, func(nt *tableDesc) { nt.triggers = removeTrigger(nt.triggers, tr.name) })
 					}})
 			}

@@ -206,7 +206,7 @@ func triggerViewRows(s *Session, c *catalog) [][]any {
 					continue
 				}
 				out = append(out, []any{db, t.schema, tr.name, ev.name, db, t.schema, t.name, nil, cond, stmt, orientation,
-					timing, nil, nil, nil, nil, nil})
+					timing, nullIfEmpty(tr.oldTable), nullIfEmpty(tr.newTable), nil, nil, nil})
 				keys = append(keys, key{t.oid, ev.bit, tr.tgtype & (tgRow | tgBefore | tgInstead)})
 			}
 		}

@@ -47,8 +47,9 @@ func (d *ddl) attachPartition(b *binder, p *tableDesc, cmd *pg_query.AlterTableC
 	case t.oid == p.oid || slices.ContainsFunc(d.cat.descendants(t), func(x *tableDesc) bool { return x.oid == p.oid }):
 		return pgerror.Newf(pgerror.DuplicateTable, "circular inheritance not allowed").
 			WithDetail("\"%s\" is already a child of \"%s\".", p.name, t.name)
-	case len(t.triggers) > 0:
-		return pgerror.Unsupported("attaching a table with triggers as a partition")
+	}
+	if err := attachedTransitionTables(t); err != nil {
+		return err
 	}
 	for _, c := range t.cols {
 		if p.colIndex(c.name) < 0 {
@@ -86,6 +87,9 @@ func (d *ddl) attachPartition(b *binder, p *tableDesc, cmd *pg_query.AlterTableC
 		return err
 	}
 	if err := d.cloneForeignKeys(b, nt, p, true); err != nil {
+		return err
+	}
+	if err := d.cloneRowTriggers(nt, p); err != nil {
 		return err
 	}
 	d.cat.putTable(nt)
@@ -142,6 +146,9 @@ func (d *ddl) detachPartition(p *tableDesc, cmd *pg_query.AlterTableCmd) error {
 	nt.bound = nil
 	d.detachPartitionKeys(nt)
 	d.detachForeignKeys(nt)
+	if err := d.detachTriggers(nt); err != nil {
+		return err
+	}
 	d.cat.putTable(nt)
 	return nil
 }
@@ -150,4 +157,16 @@ func (d *ddl) detachPartition(p *tableDesc, cmd *pg_query.AlterTableCmd) error {
 // which is not partitioned.
 func notPartitioned(p *tableDesc) error {
 	return pgerror.Newf(pgerror.InvalidObjectDefinition, "table \"%s\" is not partitioned", p.name)
+}
+
+// attachedTransitionTables is PostgreSQL's error for attaching t as a
+// partition when a row trigger of t has transition tables.
+func attachedTransitionTables(t *tableDesc) error {
+	for _, tr := range t.triggers {
+		if tr.tgtype&tgRow != 0 && (tr.oldTable != "" || tr.newTable != "") {
+			return pgerror.Newf(pgerror.FeatureNotSupported, "trigger \"%s\" prevents table \"%s\" from becoming a partition", tr.name, t.name).
+				WithDetail("ROW triggers with transition tables are not supported on partitions.")
+		}
+	}
+	return nil
 }

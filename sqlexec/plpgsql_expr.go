@@ -64,6 +64,11 @@ type plFrame struct {
 	// variable does not have (recordField), reported when the expression
 	// being compiled fails to bind.
 	fieldErr error
+	// shaped are the record variables that are NULL with a known tuple
+	// structure, as a trigger's NEW and OLD are when its event has no
+	// such row (PostgreSQL's empty expanded records): assigning a field
+	// starts from a row of NULLs. Assigning the variable ends it.
+	shaped map[int]bool
 }
 
 // sql returns the SQL text an expression is planned from.
@@ -379,6 +384,7 @@ func (fr *plFrame) assign(k int, v any, from types.Type) error {
 // CONSTANT variable gives it its value this way.
 func (fr *plFrame) store(k int, v any, from types.Type) error {
 	d := fr.pl.datums[k]
+	delete(fr.shaped, k)
 	switch {
 	case d.kind == 'f':
 		return fr.assignField(d, v, from)
@@ -535,9 +541,10 @@ func (fr *plFrame) assignField(d *plDatum, v any, from types.Type) error {
 	parent := d.fields[0]
 	shape, known := fr.typs[parent].Fields()
 	r, _ := fr.vals[parent].([]any)
-	if declaredShape(fr.pl.datums[parent]) && r == nil {
-		// A variable of a row type that is NULL becomes a row of NULLs
-		// before its field is set.
+	if known && r == nil && (declaredShape(fr.pl.datums[parent]) || fr.shaped[parent]) {
+		// A variable of a row type that is NULL, or a trigger's NEW or
+		// OLD without a row, becomes a row of NULLs before its field is
+		// set.
 		r = make([]any, len(shape))
 	}
 	if !known || r == nil {

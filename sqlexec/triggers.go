@@ -66,16 +66,21 @@ type triggerDesc struct {
 	// oldTable and newTable are REFERENCING's transition table names
 	// (triggers_transition.go), "" for none.
 	oldTable, newTable string
+	// parent is pg_trigger.tgparentid: the OID of the trigger of the
+	// partitioned table this one is a clone of, 0 for none
+	// (triggers_partitions.go).
+	parent uint32
 }
 
 // enableTriggers runs ALTER TABLE ... ENABLE [REPLICA | ALWAYS] / DISABLE
-// TRIGGER name | USER | ALL on t, a clone of the table. ALL also covers
-// PostgreSQL's internal foreign-key triggers, which fickle does not have:
-// it checks foreign keys itself and cannot switch them off, so ALL on a
-// table a foreign key involves is refused.
-func (d *ddl) enableTriggers(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
+// TRIGGER name | USER | ALL on t, a clone of the table. ALL and a name
+// also reach the internal triggers of the foreign keys t is on either side
+// of (ri_triggers.go), which only a superuser may change; a key whose
+// triggers do not fire is not enforced. Without ONLY (recurse), a row
+// trigger's clones on the partitions of a partitioned table follow.
+func (d *ddl) enableTriggers(t *tableDesc, cmd *pg_query.AlterTableCmd, recurse bool) error {
 	enabled := byte('O')
-	all := false
+	all, system := false, true
 	switch cmd.Subtype {
 	case pg_query.AlterTableType_AT_DisableTrig:
 		enabled = 'D'
@@ -84,17 +89,13 @@ func (d *ddl) enableTriggers(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 	case pg_query.AlterTableType_AT_EnableAlwaysTrig:
 		enabled = 'A'
 	case pg_query.AlterTableType_AT_EnableTrigUser:
-		all = true
+		all, system = true, false
 	case pg_query.AlterTableType_AT_DisableTrigUser:
-		enabled, all = 'D', true
-	case pg_query.AlterTableType_AT_EnableTrigAll, pg_query.AlterTableType_AT_DisableTrigAll:
-		if len(t.fks) > 0 || len(d.cat.referencing(t.oid)) > 0 {
-			return pgerror.Unsupported("ENABLE / DISABLE TRIGGER ALL on a table with foreign keys (fickle checks them without triggers)")
-		}
+		enabled, all, system = 'D', true, false
+	case pg_query.AlterTableType_AT_EnableTrigAll:
 		all = true
-		if cmd.Subtype == pg_query.AlterTableType_AT_DisableTrigAll {
-			enabled = 'D'
-		}
+	case pg_query.AlterTableType_AT_DisableTrigAll:
+		enabled, all = 'D', true
 	}
 	found := false
 	for i, tr := range t.triggers {
@@ -103,7 +104,19 @@ func (d *ddl) enableTriggers(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 			n.enabled = enabled
 			t.triggers[i] = &n
 			found = true
+			if recurse && tr.tgtype&tgRow != 0 {
+				if err := d.enableTriggerClones(t, tr.oid, enabled); err != nil {
+					return err
+				}
+			}
 		}
+	}
+	if system {
+		ri, err := d.enableRITriggers(t, cmd.Name, all, enabled, recurse)
+		if err != nil {
+			return err
+		}
+		found = found || ri
 	}
 	if !found && !all {
 		return pgerror.Newf(pgerror.UndefinedObject, "trigger \"%s\" for table \"%s\" does not exist", cmd.Name, t.name)
@@ -200,10 +213,8 @@ func (d *ddl) createTrigger(ct *pg_query.CreateTrigStmt, full string) error {
 			return err
 		}
 	}
-	if ct.Row && t.part != nil {
-		// PostgreSQL clones the trigger onto every partition, present and
-		// future, and fires the clones; fickle has no clones to fire.
-		return pgerror.Unsupported("row triggers on partitioned tables")
+	if ct.Replace && slices.ContainsFunc(t.triggers, func(old *triggerDesc) bool { return old.name == tr.name && old.parent != 0 }) {
+		return pgerror.Newf(pgerror.DuplicateObject, "trigger \"%s\" for relation \"%s\" is an internal or a child trigger", tr.name, t.name)
 	}
 	if view == nil {
 		if err := d.lockTable(t, isolation.TableLockShareRowExclusive); err != nil {
@@ -215,6 +226,9 @@ func (d *ddl) createTrigger(ct *pg_query.CreateTrigStmt, full string) error {
 		return err
 	}
 	d.setTriggers(t, view, triggers)
+	if view == nil && ct.Row {
+		return d.triggerToPartitions(t, tr, ct.Replace)
+	}
 	return nil
 }
 
@@ -265,10 +279,14 @@ func (d *ddl) dropTrigger(ds *pg_query.DropStmt) error {
 		if owner, _ := hostOwner(d.cat, t, view); !d.s.actsAsOwner(owner) {
 			return d.s.requireOwner(owner, "relation", t.name)
 		}
+		if t.triggers[i].parent != 0 {
+			return d.cat.cloneDropError(t, t.triggers[i])
+		}
 		if view == nil {
 			if err := d.lockTable(t, isolation.TableLockShareRowExclusive); err != nil {
 				return err
 			}
+			d.dropTriggerClones(t, t.triggers[i].oid)
 		}
 		d.setTriggers(t, view, slices.Delete(slices.Clone(t.triggers), i, i+1))
 	}
@@ -302,32 +320,43 @@ func (d *ddl) renameTrigger(rs *pg_query.RenameStmt) error {
 	if t.triggers[i].constraint {
 		return pgerror.Unsupported("ALTER TRIGGER ... RENAME of a constraint trigger")
 	}
+	if t.triggers[i].parent != 0 {
+		p, _ := d.cat.parentTrigger(t, t.triggers[i])
+		if p == nil {
+			return d.cat.cloneDropError(t, t.triggers[i])
+		}
+		// PostgreSQL gives this error no SQLSTATE: XX000.
+		return pgerror.Newf(pgerror.InternalError, "cannot rename trigger \"%s\" on table \"%s\"", rs.Subname, t.name).
+			WithHint("Rename the trigger on the partitioned table \"%s\" instead.", p.name)
+	}
 	if view == nil {
 		if err := d.lockTable(t, isolation.TableLockAccessExclusive); err != nil {
 			return err
 		}
+		if err := d.renameTriggerClones(t, t.triggers[i].oid, rs.Newname); err != nil {
+			return err
+		}
 	}
-	triggers := slices.Clone(t.triggers)
-	renamed := *triggers[i]
-	renamed.name = rs.Newname
-	triggers[i] = &renamed
-	// Triggers fire in name order, which the list keeps.
-	slices.SortFunc(triggers, func(a, b *triggerDesc) int { return strings.Compare(a.name, b.name) })
-	d.setTriggers(t, view, triggers)
+	d.setTriggers(t, view, renamedTrigger(t.triggers, i, rs.Newname))
 	return nil
 }
 
 // triggersWithoutColumn returns t's triggers as they are once its column
 // i is dropped: the positions of UPDATE OF shift past it. A trigger whose
 // UPDATE OF or WHEN names the column depends on it, as in PostgreSQL: with
-// cascade it is dropped too, without it the column stays (2BP01).
+// cascade it is dropped too, without it the column stays (2BP01). A
+// partition's clone goes with its parent's trigger, unnamed; the column of
+// a partitioned table with partitions is dropped with theirs, several
+// objects, which PostgreSQL's error names as such.
 func (d *ddl) triggersWithoutColumn(t *tableDesc, i int, cascade bool) ([]*triggerDesc, error) {
 	name := t.cols[i].name
 	var out []*triggerDesc
 	var dependents []string
 	for _, tr := range t.triggers {
 		if slices.Contains(tr.cols, i) || tr.when != nil && readsColumn(tr.when, name) {
-			dependents = append(dependents, fmt.Sprintf("trigger %s on table %s", tr.name, t.name))
+			if tr.parent == 0 {
+				dependents = append(dependents, fmt.Sprintf("trigger %s on table %s", tr.name, t.name))
+			}
 			continue
 		}
 		n := *tr
@@ -344,6 +373,11 @@ func (d *ddl) triggersWithoutColumn(t *tableDesc, i int, cascade bool) ([]*trigg
 		lines := make([]string, len(dependents))
 		for j, dep := range dependents {
 			lines[j] = dep + " depends on column " + name + " of table " + t.name
+		}
+		if t.part != nil && len(d.cat.children(t.oid)) > 0 {
+			return nil, pgerror.New(pgerror.DependentObjectsStillExist, "cannot drop desired object(s) because other objects depend on them").
+				WithDetail("%s", strings.Join(lines, "\n")).
+				WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 		}
 		return nil, pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop column %s of table %s because other objects depend on it", name, t.name).
 			WithDetail("%s", strings.Join(lines, "\n")).
@@ -536,6 +570,10 @@ type triggerSet struct {
 	// transitions says an AFTER trigger reads transition tables: the
 	// statement keeps the rows it changes.
 	transitions bool
+	// check is the partition constraint of t when a BEFORE INSERT row
+	// trigger is a clone of a partitioned table's, which must leave the
+	// row in t (triggers_partitions.go).
+	check *partCheck
 }
 
 // triggerRun is one execution of a statement's triggers: the AFTER ROW
@@ -543,6 +581,11 @@ type triggerSet struct {
 type triggerRun struct {
 	*triggerSet
 	queued [][2][]any
+	// members are the rows the statement wrote in the members of its
+	// target (partitions, inheritance children), in the target's column
+	// order, which its transition tables hold after its own rows
+	// (triggers_transition.go).
+	members [][2][]any
 }
 
 // triggersFor plans the triggers of event on t; updated are the columns an
@@ -556,6 +599,9 @@ func (b *binder) triggersFor(t *tableDesc, event int, updated []int) (*triggerSe
 		if tr.tgtype&event == 0 || tr.enabled != 'O' && tr.enabled != 'A' {
 			continue
 		}
+		if t.part != nil && tr.tgtype&tgRow != 0 {
+			continue // its clones fire, for the rows of the partitions
+		}
 		if len(tr.cols) > 0 && !slices.ContainsFunc(tr.cols, func(c int) bool { return slices.Contains(updated, c) }) {
 			continue
 		}
@@ -564,6 +610,12 @@ func (b *binder) triggersFor(t *tableDesc, event int, updated []int) (*triggerSe
 			return nil, pgerror.Newf(pgerror.UndefinedFunction, "function of trigger \"%s\" does not exist", tr.name)
 		}
 		f := firing{tr: tr, fn: fn}
+		if tr.parent != 0 && event == tgInsert && tr.tgtype&tgBefore != 0 && ts.check == nil {
+			var err error
+			if ts.check, err = b.partCheckFor(t); err != nil {
+				return nil, err
+			}
+		}
 		ts.transitions = ts.transitions || tr.oldTable != "" || tr.newTable != ""
 		if tr.when != nil {
 			wb := &binder{s: b.s, cat: b.cat}
@@ -646,6 +698,14 @@ func (ts *triggerRun) before(x *execCtx, old, new []any) ([]any, error) {
 		if ts.event != tgDelete {
 			row = out
 		}
+		if f.tr.parent != 0 && ts.event == tgInsert {
+			if ok, err := ts.check.holds(x, row); err != nil || !ok {
+				if err == nil {
+					err = clonedRowMove(ts.t, f.tr)
+				}
+				return nil, err
+			}
+		}
 	}
 	return row, nil
 }
@@ -658,15 +718,25 @@ func (ts *triggerRun) after(old, new []any) {
 	ts.queued = append(ts.queued, [2][]any{old, new})
 }
 
+// capture keeps, for the statement's transition tables, a row a member of
+// its target wrote (old and new in the target's column order), whose row
+// triggers are the member's own.
+func (ts *triggerRun) capture(old, new []any) {
+	if ts == nil || !ts.transitions {
+		return
+	}
+	ts.members = append(ts.members, [2][]any{old, new})
+}
+
 // afterStatement fires the queued AFTER ROW triggers, then the AFTER
 // STATEMENT ones.
 func (ts *triggerRun) afterStatement(x *execCtx) error {
 	if ts == nil {
 		return nil
 	}
-	queued := ts.queued
-	ts.queued = nil
-	oldRows, newRows := transitionRows(ts.transitions, queued)
+	queued, members := ts.queued, ts.members
+	ts.queued, ts.members = nil, nil
+	oldRows, newRows := transitionRows(ts.transitions, append(slices.Clip(queued), members...))
 	for _, ev := range queued {
 		for _, f := range ts.afterRow {
 			ok, err := ts.whenHolds(x, f, ev[0], ev[1])
@@ -768,8 +838,11 @@ func (ts *triggerSet) fireWith(x *execCtx, f firing, when, level string, old, ne
 	for i, a := range f.tr.args {
 		args[i] = a
 	}
-	// TG_ARGV counts from 0.
-	argv := pgarray.Make([]int{len(args)}, []int{0}, args)
+	// TG_ARGV counts from 0; it is NULL for a trigger without arguments.
+	var argv any
+	if len(args) > 0 {
+		argv = pgarray.Make([]int{len(args)}, []int{0}, args)
+	}
 	textArray, _ := types.ArrayOf(types.Text)
 	vars := map[string]struct {
 		v any
@@ -784,6 +857,12 @@ func (ts *triggerSet) fireWith(x *execCtx, f firing, when, level string, old, ne
 	for i, d := range fr.pl.datums {
 		if v, ok := vars[d.name]; ok && (d.kind == 'r' || strings.HasPrefix(d.name, "tg_")) {
 			fr.vals[i], fr.typs[i] = v.v, v.t
+			if d.kind == 'r' && v.v == nil {
+				if fr.shaped == nil {
+					fr.shaped = map[int]bool{}
+				}
+				fr.shaped[i] = true
+			}
 		}
 	}
 	rows, err := fr.run(nil)
@@ -861,7 +940,7 @@ func triggerRows(c *catalog) [][]any {
 			for i, c := range tr.cols {
 				attnums[i] = fmt.Sprint(t.cols[c].attnum)
 			}
-			out = append(out, []any{int64(tr.oid), int64(t.oid), int64(0), tr.name, int64(tr.fn), int64(tr.tgtype), string(rune(tr.enabled)), false,
+			out = append(out, []any{int64(tr.oid), int64(t.oid), int64(tr.parent), tr.name, int64(tr.fn), int64(tr.tgtype), string(rune(tr.enabled)), false,
 				int64(tr.constrRel), int64(0), int64(triggerConstraintOID(c, t, tr)), tr.deferrable, tr.initDeferred, int64(len(tr.args)),
 				parseCatalogText(types.Int2Vector, strings.Join(attnums, " ")), nullIfEmpty(tr.oldTable), nullIfEmpty(tr.newTable)})
 		}

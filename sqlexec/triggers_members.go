@@ -2,6 +2,8 @@ package sqlexec
 
 import (
 	"slices"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
 )
 
 // Row triggers of the tables below the one a statement names: the members
@@ -61,6 +63,11 @@ func (b *binder) memberTriggers(m *modifyTarget, own *triggerSet, event int, upd
 	}
 	if !slices.ContainsFunc(sets[1:], func(ts *triggerSet) bool { return ts != nil }) {
 		return nil, nil
+	}
+	if own != nil && slices.ContainsFunc(own.afterRow, func(f firing) bool { return f.tr.oldTable != "" || f.tr.newTable != "" }) {
+		// Its own rows would fire it from the members' queue, with
+		// transition tables of one row.
+		return nil, pgerror.Unsupported("row triggers with transition tables on a table whose inheritance children have row triggers")
 	}
 	return sets, nil
 }
@@ -133,4 +140,12 @@ func memberDeleteBefore(x *execCtx, trg *triggerRun, mtrg []*triggerSet, mt matc
 		return trg.before(x, mt.row, nil)
 	}
 	return mt.phys, nil
+}
+
+// set is the trigger set of the run, nil for a nil run.
+func (ts *triggerRun) set() *triggerSet {
+	if ts == nil {
+		return nil
+	}
+	return ts.triggerSet
 }

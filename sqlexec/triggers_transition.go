@@ -14,7 +14,11 @@ import (
 // relations of those names, row and statement triggers alike, all the
 // rows of the statement in either case. The rows are the statement's own
 // writes, kept in memory like PostgreSQL's tuplestores: reading them is
-// not a read of the store.
+// not a read of the store. A statement on a partitioned table or an
+// inheritance parent keeps the rows written in its members too (routed,
+// moved or reached), in the named table's column order; row triggers with
+// transition tables are PostgreSQL's errors on partitioned tables,
+// partitions and inheritance children.
 
 // transitionTable is one transition relation of a running trigger.
 type transitionTable struct {
@@ -29,8 +33,14 @@ func (d *ddl) transitionTables(tr *triggerDesc, ct *pg_query.CreateTrigStmt, t *
 	if len(ct.TransitionRels) == 0 {
 		return nil
 	}
-	if d.cat.tables[t.oid] == t && (d.cat.inhHierarchy(t) || t.part != nil || t.bound != nil) {
-		return pgerror.Unsupported("transition tables on tables in an inheritance hierarchy or partitioned tables")
+	switch {
+	case ct.Row && t.part != nil:
+		return pgerror.Newf(pgerror.FeatureNotSupported, "\"%s\" is a partitioned table", t.name).
+			WithDetail("ROW triggers with transition tables are not supported on partitioned tables.")
+	case ct.Row && t.bound != nil:
+		return pgerror.New(pgerror.FeatureNotSupported, "ROW triggers with transition tables are not supported on partitions")
+	case ct.Row && len(t.parents) > 0:
+		return pgerror.New(pgerror.FeatureNotSupported, "ROW triggers with transition tables are not supported on inheritance children")
 	}
 	events := 0
 	for _, e := range []int{tgInsert, tgUpdate, tgDelete, tgTruncate} {

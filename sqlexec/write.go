@@ -56,6 +56,10 @@ type fkCheck struct {
 type fkRef2 struct {
 	fk    *fkDesc
 	child *tableDesc
+	// action is the key whose action triggers enforce fk on the
+	// referenced side (catalog.actionKey): when they are disabled, the
+	// referenced rows' deletes and key changes leave fk's rows alone.
+	action *fkDesc
 	// index is a child index whose leading columns are the foreign key's,
 	// nil to scan the child table.
 	index *indexDesc
@@ -155,7 +159,7 @@ func (b *binder) writerFor(t *tableDesc, withRefs bool) (*writer, error) {
 // that finds child's referencing rows, and the table and key PostgreSQL
 // names when a referenced row is still referenced.
 func newFKRef(c *catalog, child *tableDesc, fk *fkDesc) *fkRef2 {
-	ref := &fkRef2{fk: fk, child: child, con: constraintKey{child.oid, fk.name}}
+	ref := &fkRef2{fk: fk, child: child, action: c.actionKey(child, fk), con: constraintKey{child.oid, fk.name}}
 	ref.named, ref.namedFK = c.referencedThrough(child, fk)
 	if child.part != nil {
 		ref.leaves = leafRefs(c, child, fk)
@@ -299,6 +303,9 @@ func (w *writer) validate(x *execCtx, row []any, old []any) error {
 	for _, fc := range w.fks {
 		if old != nil && !colsChanged(t, fc.fk.cols, old, row) {
 			continue
+		}
+		if old == nil && !fc.fk.riFires(riCheckInsert) || old != nil && !fc.fk.riFires(riCheckUpdate) {
+			continue // its check trigger is disabled
 		}
 		if err := fc.check(x, t, row); err != nil {
 			return err
@@ -581,6 +588,13 @@ func (w *writer) deleteRow(x *execCtx, key []byte, row []any, depth int) error {
 // (newRow nil) or having its key changed.
 func (w *writer) applyRef(x *execCtx, ref *fkRef2, parentRow, newRow []any, depth int) error {
 	fk := ref.fk
+	k := riActionDelete
+	if newRow != nil {
+		k = riActionUpdate
+	}
+	if !ref.action.riFires(k) {
+		return nil // its action trigger is disabled
+	}
 	vals := make([]any, len(fk.cols))
 	for i, pc := range fk.refCols {
 		vals[i] = parentRow[pc]
@@ -611,12 +625,21 @@ func (w *writer) applyRefTo(x *execCtx, ref *fkRef2, vals, parentRow, newRow []a
 		action = fk.onUpdate
 	}
 	find := findChildren
-	if action == fkCascade || action == fkSetNull || action == fkDefault {
+	acts := action == fkCascade || action == fkSetNull || action == fkDefault
+	if acts {
 		find = findCandidates
+	}
+	for t := ref.child; acts && t != nil; t = w.b.cat.partitionParent(t) {
+		if actionFiresTriggers(t, action == fkCascade && newRow == nil, false) {
+			return actionTriggersRefused(t)
+		}
 	}
 	children, err := find(x, ref, w.t, vals)
 	if err != nil || len(children) == 0 {
 		return err
+	}
+	if acts && actionFiresTriggers(ref.child, action == fkCascade && newRow == nil, true) {
+		return actionTriggersRefused(ref.child)
 	}
 	if action == fkNoAction {
 		// NO ACTION checks when the statement ends (or at commit when
@@ -857,4 +880,39 @@ func rowText(t *tableDesc, row []any) string {
 		all[i] = i
 	}
 	return "(" + valuesText(t, all, row) + ")"
+}
+
+// actionFiresTriggers reports whether a referential action on child, a
+// DELETE (deleting) or an UPDATE of its rows, would fire child's
+// triggers: with rows, its row or statement triggers for the event,
+// without, its statement ones (those of child's partitioned ancestors are
+// checked too, as the action may name one). PostgreSQL runs the action as a statement
+// of its own on child for each referenced row, which fires them; fickle
+// applies it without triggers and refuses instead (actionTriggersRefused).
+func actionFiresTriggers(child *tableDesc, deleting, rows bool) bool {
+	event := tgUpdate
+	if deleting {
+		event = tgDelete
+	}
+	for _, tr := range child.triggers {
+		if tr.tgtype&event != 0 && (tr.enabled == 'O' || tr.enabled == 'A') && (rows || tr.tgtype&tgRow == 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// actionTriggersRefused is fickle's refusal of a referential action on a
+// table whose triggers it would fire.
+func actionTriggersRefused(child *tableDesc) error {
+	return pgerror.Unsupported("a foreign key action (CASCADE, SET NULL, SET DEFAULT) on table \"" + child.name + "\", whose triggers it would fire")
+}
+
+// partitionParent is the partitioned table t is a partition of, nil for
+// none.
+func (c *catalog) partitionParent(t *tableDesc) *tableDesc {
+	if t.bound == nil || len(t.parents) == 0 {
+		return nil
+	}
+	return c.tables[t.parents[0]]
 }
