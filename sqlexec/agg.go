@@ -2,10 +2,13 @@ package sqlexec
 
 import (
 	"encoding/binary"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/sqlexec/types"
@@ -87,7 +90,7 @@ func (b *binder) groupEntry(agg *aggScope, g *pg_query.Node, targets []*pg_query
 		if n.GetRowExpr() != nil {
 			return 0, pgerror.Unsupported("GROUP BY a row constructor")
 		}
-		key := nodeKey(n)
+		key := b.groupKey(agg.from, n)
 		for i, g := range agg.groups {
 			if g.key == key {
 				return i, nil
@@ -115,6 +118,32 @@ func (b *binder) groupEntry(agg *aggScope, g *pg_query.Node, targets []*pg_query
 	}
 }
 
+// groupKey is n's key for matching an expression with a GROUP BY one: its
+// tree without locations, each reference to a column of the query's own
+// FROM (from) replaced by the column it resolves to, so that a, t.a and
+// s.t.a match, as PostgreSQL compares the expressions after resolving
+// their Vars.
+func (b *binder) groupKey(from *scope, n *pg_query.Node) string {
+	c := proto.Clone(n).(*pg_query.Node)
+	walk(c, func(m *pg_query.Node) bool {
+		if m.GetSubLink() != nil {
+			return false
+		}
+		cr := m.GetColumnRef()
+		if cr == nil {
+			return true
+		}
+		if slices.ContainsFunc(cr.Fields, func(f *pg_query.Node) bool { return f.GetAStar() != nil }) {
+			return false
+		}
+		if e, err := b.expr(from, m); err == nil && e.slot >= 0 {
+			m.Node = &pg_query.Node_ColumnRef{ColumnRef: &pg_query.ColumnRef{Fields: []*pg_query.Node{pg_query.MakeStrNode("\x00" + strconv.Itoa(e.slot))}}}
+		}
+		return false
+	})
+	return nodeKey(c)
+}
+
 func scopeHas(sc *scope, name string) bool {
 	for _, c := range sc.cols {
 		if c.name == name {
@@ -131,7 +160,7 @@ func (b *binder) aggLookup(sc *scope, n *pg_query.Node) (*scalar, bool, error) {
 	if n.GetAConst() != nil || n.GetParamRef() != nil {
 		return nil, false, nil
 	}
-	key := nodeKey(n)
+	key := b.groupKey(agg.from, n)
 	for i, g := range agg.groups {
 		if g.key == key {
 			return aggSlot(i, g.e.typ, g.e.name), true, nil

@@ -182,7 +182,7 @@ func (b *binder) groupingFunc(sc *scope, g *pg_query.GroupingFunc) (*scalar, err
 		if agg == nil {
 			return nil, notGrouping(a)
 		}
-		key := nodeKey(a)
+		key := b.groupKey(agg.from, a)
 		args[i] = slices.IndexFunc(agg.groups, func(e groupEntry) bool { return e.key == key })
 		if args[i] < 0 {
 			return nil, notGrouping(a)
