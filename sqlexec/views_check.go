@@ -140,8 +140,10 @@ func viewOptions(vs *pg_query.ViewStmt) ([]string, error) {
 // mergeViewOptions applies the options defs of CREATE VIEW or ALTER VIEW
 // SET (RESET when reset) to a view's options old, each "name=value" with
 // the value as given, as transformRelOptions does: an option named again
-// leaves its old place, and a set one goes last. fickle takes check_option
-// and security_invoker and refuses security_barrier (0A000).
+// leaves its old place, and a set one goes last. security_barrier asks
+// that the view's conditions filter its rows before any condition of the
+// query reading it sees them, which fickle does for every view (a view is
+// a subquery whose conditions nothing is moved past), so it is only kept.
 func mergeViewOptions(old []string, defs []*pg_query.Node, reset bool) ([]string, error) {
 	var named []string
 	var added []string
@@ -165,15 +167,12 @@ func mergeViewOptions(old []string, defs []*pg_query.Node, reset bool) ([]string
 				return nil, pgerror.Newf(pgerror.InvalidParameterValue, "invalid value for enum option \"check_option\": %s", val).
 					WithDetail("Valid values are \"local\" and \"cascaded\".")
 			}
-		case de.Defname == "security_invoker" && de.Defnamespace == "":
+		case de.Defnamespace == "toast":
+			continue // PostgreSQL takes and ignores the toast namespace
+		default:
 			if err := checkViewOption(de); err != nil && !reset {
 				return nil, err
 			}
-		default:
-			if err := checkViewOption(de); err != nil {
-				return nil, err
-			}
-			return nil, pgerror.Unsupported("view options other than check_option and security_invoker")
 		}
 		named = append(named, de.Defname)
 		if !reset {
