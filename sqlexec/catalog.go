@@ -149,6 +149,11 @@ type tableDesc struct {
 	// clusteredOn is the OID of the index ALTER TABLE ... CLUSTER ON
 	// marked (pg_index.indisclustered), 0 for none.
 	clusteredOn uint32
+	// replicaIdentity is ALTER TABLE ... REPLICA IDENTITY's choice
+	// (pg_class.relreplident: 'n' nothing, 'f' full, 'i' an index, 0 the
+	// default) and replicaIndex that index's OID (replica_identity.go).
+	replicaIdentity byte
+	replicaIndex    uint32
 	// droppedAttnum is the highest attnum of a dropped column: as in
 	// PostgreSQL, a column added later never reuses it.
 	droppedAttnum int16

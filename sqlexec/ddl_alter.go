@@ -124,6 +124,8 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 			err = d.clusterOn(nt, cmd.Name)
 		case pg_query.AlterTableType_AT_DropCluster:
 			nt.clusteredOn = 0
+		case pg_query.AlterTableType_AT_ReplicaIdentity:
+			err = d.setReplicaIdentity(nt, cmd.Def.GetReplicaIdentityStmt())
 		case pg_query.AlterTableType_AT_EnableRowSecurity, pg_query.AlterTableType_AT_DisableRowSecurity,
 			pg_query.AlterTableType_AT_ForceRowSecurity, pg_query.AlterTableType_AT_NoForceRowSecurity:
 			toggleRowSecurity(nt, cmd.Subtype)
@@ -577,6 +579,9 @@ func (d *ddl) setNotNull(t *tableDesc, cmd *pg_query.AlterTableCmd, set bool) er
 			if c == i {
 				return pgerror.Newf(pgerror.InvalidTableDefinition, "column \"%s\" is in a primary key", cmd.Name)
 			}
+		}
+		if ix := t.indexByOID(t.replicaIndex); t.replicaIdentity == 'i' && ix != nil && slices.Contains(ix.cols, i) {
+			return pgerror.Newf(pgerror.InvalidTableDefinition, "column \"%s\" is in index used as replica identity", cmd.Name)
 		}
 		if t.bound != nil {
 			p := d.cat.tables[t.parents[0]]

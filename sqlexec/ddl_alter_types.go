@@ -225,7 +225,8 @@ func (d *ddl) columnTypeChange(b *binder, t *tableDesc, cmd *pg_query.AlterTable
 }
 
 // rebuildIndexesOn rebuilds t's indexes on a column that altered says
-// changed type, under their names, comments and roles. A partitioned
+// changed type, under their names, comments and roles (CLUSTER ON,
+// REPLICA IDENTITY). A partitioned
 // table's indexes are rebuilt before its partitions' (the statement
 // recurses down the tree), so a partition's rebuilt index links to its
 // parent's successor.
@@ -257,6 +258,9 @@ func (d *ddl) rebuildIndexesOn(t *tableDesc, altered func(col int) bool) error {
 		}
 		if t.clusteredOn == ix.oid {
 			t.clusteredOn = nix.oid
+		}
+		if t.replicaIndex == ix.oid {
+			t.replicaIndex = nix.oid
 		}
 	}
 	return nil

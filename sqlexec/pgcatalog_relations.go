@@ -46,12 +46,18 @@ type relationRow struct {
 	// unpopulated is NOT relispopulated: a materialized view made or
 	// refreshed WITH NO DATA.
 	unpopulated bool
+	// replIdent is relreplident when REPLICA IDENTITY set it, "" for the
+	// kind's default.
+	replIdent string
 }
 
 func (r relationRow) values() []any {
 	ident, persistence := "n", "p"
 	if r.kind == "r" || r.kind == "p" || r.kind == "m" {
 		ident = "d"
+	}
+	if r.replIdent != "" {
+		ident = r.replIdent
 	}
 	filenode := int64(r.oid)
 	switch r.kind {
@@ -132,7 +138,7 @@ func relationRows(c *catalog) []relationRow {
 			am: am, tuples: -1, hasIndex: len(t.indexes) > 0 || t.pk != nil, natts: len(t.cols) + len(t.droppedCols), checks: len(t.checks),
 			triggers: len(t.fks) > 0 || referenced[t.oid] || len(t.triggers) > 0, rules: len(t.rules) > 0 || t.matview != nil, temp: isTempSchema(t.schema), unlogged: t.unlogged,
 			subclass: parents[t.oid], partition: t.bound != nil, bound: partBoundText(t), rowSecurity: t.rowSecurity, forceRowSecurity: t.forceRowSecurity,
-			options: t.options, unpopulated: t.matview != nil && !t.matview.populated})
+			options: t.options, unpopulated: t.matview != nil && !t.matview.populated, replIdent: t.replicaIdentityText()})
 		if toast := toastRelationRows(t); toast != nil {
 			out[len(out)-1].toast = toast[0].oid
 			for i := range toast {
@@ -329,8 +335,9 @@ func init() {
 			row := func(t *tableDesc, ix *indexDesc, unique, primary, exclusion, immediate bool) []any {
 				colls, classes, opts := ix.catalogColumns(t)
 				all := append(slices.Clip(ix.cols), ix.include...)
+				replIdent := t.replicaIdentity == 'i' && t.replicaIndex == ix.oid
 				return []any{int64(ix.oid), int64(t.oid), int64(len(all)), int64(len(ix.cols)), unique, ix.nullsNotDistinct, primary, exclusion, immediate, t.clusteredOn == ix.oid,
-					true, false, true, true, false, attnums(t, all), colls, classes, opts, ix.exprsText(), ix.predicateText()}
+					true, false, true, true, replIdent, attnums(t, all), colls, classes, opts, ix.exprsText(), ix.predicateText()}
 			}
 			for _, t := range sortedTables(c) {
 				if t.pk != nil {
