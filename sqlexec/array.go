@@ -279,7 +279,7 @@ func (b *binder) unnestItem(sc *scope, rf *pg_query.RangeFunction) (it *fromItem
 	if fc == nil || strings.ToLower(lastName(fc.Funcname)) != "unnest" {
 		return nil, nil, false, nil
 	}
-	if rf.Lateral || rf.IsRowsfrom || len(rf.Coldeflist) > 0 || len(fc.Args) == 0 {
+	if rf.IsRowsfrom || len(rf.Coldeflist) > 0 || len(fc.Args) == 0 {
 		return nil, nil, true, b.errAt(pgerror.Unsupported("this form of unnest in FROM"), fc.Location)
 	}
 	args := make([]*scalar, len(fc.Args))

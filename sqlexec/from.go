@@ -642,7 +642,9 @@ func (b *binder) functionItem(sc *scope, rf *pg_query.RangeFunction) (*fromItem,
 	if it, cols, isUnnest, err := b.unnestItem(sc, rf); isUnnest {
 		return it, cols, err
 	}
-	if rf.Lateral || rf.IsRowsfrom || len(rf.Functions) != 1 {
+	// LATERAL before a function is a noise word: a function in FROM reads
+	// the items before it in any case.
+	if rf.IsRowsfrom || len(rf.Functions) != 1 {
 		return nil, nil, pgerror.Unsupported("this form of function in FROM")
 	}
 	fl := rf.Functions[0].GetList()
