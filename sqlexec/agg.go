@@ -240,7 +240,7 @@ func (b *binder) aggLookup(sc *scope, n *pg_query.Node) (*scalar, bool, error) {
 		return nil, true, err
 	}
 	for i, e := range args {
-		if unresolved(e) || e.lit != nil {
+		if (unresolved(e) || e.lit != nil) && !types.AggregateIsPolymorphic(name) {
 			if e, err = b.coerce(e, types.Text, types.CastImplicit); err != nil {
 				return nil, true, err
 			}
@@ -377,7 +377,7 @@ func (agg *aggScope) dependent(key string, e *scalar) *scalar {
 			return aggSlot(len(agg.groups)+i, e.typ, e.name)
 		}
 	}
-	fn := &types.Aggregate{Name: "dependent", Args: []types.Type{e.typ}, Result: e.typ, New: func() types.Accumulator { return &firstValue{} }}
+	fn := &types.Aggregate{Name: "dependent", Args: []types.Type{e.typ}, Result: e.typ, New: func(*types.Env) types.Accumulator { return &firstValue{} }}
 	agg.aggs = append(agg.aggs, &aggEntry{key: key, fn: fn, args: []*scalar{e}})
 	return aggSlot(len(agg.groups)+len(agg.aggs)-1, e.typ, e.name)
 }
@@ -404,6 +404,7 @@ func aggSlot(i int, t types.Type, name string) *scalar {
 // aggRun accumulates the groups of one execution.
 type aggRun struct {
 	s      *aggScope
+	env    *types.Env
 	groups map[string]*groupState
 	order  []*groupState
 	buf    []byte
@@ -425,15 +426,15 @@ type orderedInput struct {
 	args, keys []any
 }
 
-func (a *aggScope) start() *aggRun {
-	return &aggRun{s: a, groups: map[string]*groupState{}}
+func (a *aggScope) start(env *types.Env) *aggRun {
+	return &aggRun{s: a, env: env, groups: map[string]*groupState{}}
 }
 
 func (r *aggRun) newGroup(set int, vals []any) *groupState {
 	g := &groupState{set: set, vals: vals, accs: make([]types.Accumulator, len(r.s.aggs)), seen: make([]map[string]bool, len(r.s.aggs)),
 		inputs: make([][]orderedInput, len(r.s.aggs))}
 	for i, a := range r.s.aggs {
-		g.accs[i] = a.fn.New()
+		g.accs[i] = a.fn.New(r.env)
 		if a.distinct {
 			g.seen[i] = map[string]bool{}
 		}

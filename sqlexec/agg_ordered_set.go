@@ -104,7 +104,7 @@ func (b *binder) orderedSetAggregate(agg *aggScope, fc *pg_query.FuncCall, key, 
 			return nil, err
 		}
 	}
-	fn := &types.Aggregate{Name: name, Result: result, New: func() types.Accumulator {
+	fn := &types.Aggregate{Name: name, Result: result, New: func(*types.Env) types.Accumulator {
 		a := *acc
 		return &a
 	}}

@@ -362,7 +362,7 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 		}
 		var acc *aggRun
 		if agg != nil {
-			acc = agg.start()
+			acc = agg.start(cx.env)
 		}
 		emit := func() error {
 			run.emitted++

@@ -440,7 +440,7 @@ func (b *binder) windowCall(sc *scope, fc *pg_query.FuncCall) (*scalar, error) {
 func (b *binder) windowAggregate(call *winCall, name string, fc *pg_query.FuncCall) (types.Type, error) {
 	ts := make([]types.Type, len(call.args))
 	for i, a := range call.args {
-		if unresolved(a) || a.lit != nil || a.null {
+		if (unresolved(a) || a.lit != nil || a.null) && !types.AggregateIsPolymorphic(name) {
 			e, err := b.coerce(a, types.Text, types.CastImplicit)
 			if err != nil {
 				return types.Type{}, err

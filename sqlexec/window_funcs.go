@@ -164,7 +164,7 @@ func (c *winCall) overFrames(p *winPartition, set func(int, any)) error {
 	running := c.fn == winAggregate && opts&frameStartUnboundedPreceding != 0 && opts&frameExclusion == 0
 	var acc types.Accumulator
 	if running {
-		acc = c.agg.New()
+		acc = c.agg.New(p.x.env)
 	}
 	var fs frameState
 	// mark is where PostgreSQL's WindowObject for the call keeps its mark:
@@ -199,7 +199,7 @@ func (c *winCall) overFrames(p *winPartition, set func(int, any)) error {
 				return err
 			}
 		case c.fn == winAggregate:
-			a := c.agg.New()
+			a := c.agg.New(p.x.env)
 			for k := lo; k < hi; k++ {
 				if k >= exA && k < exB && k != keep || skip[k] {
 					continue

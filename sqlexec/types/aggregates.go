@@ -25,7 +25,7 @@ func addAgg(name string, result Type, newAcc func() Accumulator, args ...Type) {
 func isAggregate(name string) bool {
 	name = normalizeFuncName(name)
 	_, ok := aggregates[name]
-	return ok || name == "count" || name == "min" || name == "max" || name == "array_agg"
+	return ok || name == "count" || name == "min" || name == "max" || name == "array_agg" || isJSONAggregate(name)
 }
 
 func resolveAggregate(name string, args []Type, star bool) (*Aggregate, error) {
@@ -34,7 +34,7 @@ func resolveAggregate(name string, args []Type, star bool) (*Aggregate, error) {
 		if name != "count" {
 			return nil, pgerror.Newf(pgerror.WrongObjectType, "%s(*) specified, but %s is not an aggregate function", name, name)
 		}
-		return &Aggregate{Name: name, Result: Int8, New: func() Accumulator { return &countAcc{star: true} }}, nil
+		return &Aggregate{Name: name, Result: Int8, New: func(*Env) Accumulator { return &countAcc{star: true} }}, nil
 	}
 	switch name {
 	case "count":
@@ -45,11 +45,13 @@ func resolveAggregate(name string, args []Type, star bool) (*Aggregate, error) {
 		if len(args) != 1 {
 			return nil, funcError(name, args, false)
 		}
-		return &Aggregate{Name: name, Args: args, Result: Int8, New: func() Accumulator { return &countAcc{} }}, nil
+		return &Aggregate{Name: name, Args: args, Result: Int8, New: func(*Env) Accumulator { return &countAcc{} }}, nil
 	case "min", "max":
 		return minMaxAggregate(name, args)
 	case "array_agg":
 		return arrayAggregate(args)
+	case "json_agg", "jsonb_agg", "json_object_agg", "jsonb_object_agg":
+		return jsonAggregate(name, args)
 	}
 	defs := aggregates[name]
 	if len(defs) == 0 {
@@ -69,7 +71,7 @@ func resolveAggregate(name string, args []Type, star bool) (*Aggregate, error) {
 		return nil, err
 	}
 	newAcc := d.newAcc
-	return &Aggregate{Name: name, Args: d.args, Result: d.result, New: func() Accumulator {
+	return &Aggregate{Name: name, Args: d.args, Result: d.result, New: func(*Env) Accumulator {
 		return &coercingAcc{fns: fns, inner: newAcc()}
 	}}, nil
 }
@@ -152,7 +154,7 @@ func minMaxAggregate(name string, args []Type) (*Aggregate, error) {
 	if t.Oid == OidBpchar {
 		result = BpcharAny
 	}
-	return &Aggregate{Name: name, Args: []Type{t}, Result: result, New: func() Accumulator {
+	return &Aggregate{Name: name, Args: []Type{t}, Result: result, New: func(*Env) Accumulator {
 		return &minMaxAcc{t: t, sign: sign}
 	}}, nil
 }

@@ -27,7 +27,7 @@ func TestAggregatesMatchPostgres(t *testing.T) {
 		var result Type
 		if err == nil {
 			result = agg.Result
-			acc := agg.New()
+			acc := agg.New(nil)
 			if list != "" {
 				for _, item := range strings.Split(list, " ; ") {
 					_, val, err := operand(t, nil, typ, item)
@@ -58,7 +58,7 @@ func TestCountStarCountsNullRows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	acc := agg.New()
+	acc := agg.New(nil)
 	for range 3 {
 		if err := acc.Add(nil); err != nil {
 			t.Fatal(err)

@@ -315,8 +315,10 @@ type Aggregate struct {
 	Args []Type
 	// Result is the result type (sum(int4) is int8, avg(int8) numeric, ...).
 	Result Type
-	// New returns a fresh accumulator for one group.
-	New func() Accumulator
+	// New returns a fresh accumulator for one group, for a statement run
+	// with the settings of env (json_agg prints timestamps in its time
+	// zone).
+	New func(env *Env) Accumulator
 }
 
 // Accumulator folds the rows of one group into an aggregate's result.
@@ -513,6 +515,18 @@ func ResolveFunc(name string, args []Type) (*Func, error) { return resolveFunc(n
 
 // IsAggregate reports whether name (lower case) is an aggregate function.
 func IsAggregate(name string) bool { return isAggregate(name) }
+
+// AggregateIsPolymorphic reports whether the aggregate name takes a
+// polymorphic argument (array_agg, json_agg, jsonb_agg), for which an
+// untyped literal has no type to take: it stays unknown, and resolving
+// the aggregate fails as in PostgreSQL.
+func AggregateIsPolymorphic(name string) bool {
+	switch normalizeFuncName(name) {
+	case "array_agg", "json_agg", "jsonb_agg":
+		return true
+	}
+	return false
+}
 
 // ResolveAggregate resolves the aggregate name over arguments of types args;
 // star is true for count(*) (args is then empty). Unknown aggregates fail

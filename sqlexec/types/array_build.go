@@ -143,7 +143,6 @@ func StackArrayRows(subs []any) (any, error) {
 // order, stacked into an array of one more dimension when they are arrays;
 // NULL over no rows.
 type arrayAggAcc struct {
-	cast   EnvCastFunc
 	arrays bool
 	elems  []any
 	any    bool
@@ -152,12 +151,6 @@ type arrayAggAcc struct {
 func (a *arrayAggAcc) Add(args []any) error {
 	a.any = true
 	v := args[0]
-	if v != nil && a.cast != nil {
-		var err error
-		if v, err = a.cast(nil, v); err != nil {
-			return err
-		}
-	}
 	if a.arrays {
 		// Checked as it comes, as PostgreSQL's transition function does.
 		if _, err := StackArrayRows([]any{v}); err != nil {
@@ -178,21 +171,14 @@ func (a *arrayAggAcc) Result() (any, error) {
 	return a.elems, nil
 }
 
-// arrayAggregate resolves array_agg(x): an unknown argument is text.
+// arrayAggregate resolves array_agg(x). An unknown literal fits both of
+// its overloads (anynonarray, anyarray), which is 42725 as in PostgreSQL.
 func arrayAggregate(args []Type) (*Aggregate, error) {
-	if len(args) != 1 {
-		return nil, funcError("array_agg", args, false)
+	if len(args) != 1 || args[0].Oid == OidUnknown {
+		return nil, funcError("array_agg", args, len(args) == 1)
 	}
 	in := args[0]
 	elem := in
-	var cast EnvCastFunc
-	if in.Oid == OidUnknown {
-		elem = Text
-		var err error
-		if cast, err = lookupCast(in, Text, CastImplicit); err != nil {
-			return nil, err
-		}
-	}
 	arr, ok := ArrayOf(elem)
 	if isVector(in.Oid) {
 		return nil, pgerror.Unsupported("arrays of " + formatType(in))
@@ -204,5 +190,5 @@ func arrayAggregate(args []Type) (*Aggregate, error) {
 	if arrays {
 		elem = Type{in.Oid, -1}
 	}
-	return &Aggregate{Name: "array_agg", Args: []Type{elem}, Result: arr, New: func() Accumulator { return &arrayAggAcc{cast: cast, arrays: arrays} }}, nil
+	return &Aggregate{Name: "array_agg", Args: []Type{elem}, Result: arr, New: func(*Env) Accumulator { return &arrayAggAcc{arrays: arrays} }}, nil
 }
