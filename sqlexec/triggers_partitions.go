@@ -85,17 +85,10 @@ func (d *ddl) triggerToPartitions(t *tableDesc, tr *triggerDesc, replace bool) e
 // dropTriggerClones drops from t's partitions the clones of t's trigger
 // parent (an OID), and theirs.
 func (d *ddl) dropTriggerClones(t *tableDesc, parent uint32) {
-	if t.part == nil {
-		return
-	}
-	for _, ch := range d.cat.children(t.oid) {
-		i := slices.IndexFunc(ch.triggers, func(tr *triggerDesc) bool { return tr.parent == parent })
-		if i < 0 {
-			continue
-		}
-		d.dropTriggerClones(ch, ch.triggers[i].oid)
+	_ = d.eachTriggerClone(t, parent, func(ch *tableDesc, i int) error {
 		d.editTable(ch.oid, func(nt *tableDesc) { nt.triggers = slices.Delete(slices.Clone(nt.triggers), i, i+1) })
-	}
+		return nil
+	})
 }
 
 // detachTriggers drops the clones of partition t's triggers when it is
@@ -146,10 +139,10 @@ func (c *catalog) cloneDropError(t *tableDesc, tr *triggerDesc) error {
 		tr.name, t.name, ptr.name, p.name).WithHint("You can drop trigger %s on table %s instead.", ptr.name, p.name)
 }
 
-// enableTriggerClones sets tgenabled of the clones of t's trigger parent
-// (an OID) on t's partitions, and of theirs, as ALTER TABLE ... ENABLE /
-// DISABLE TRIGGER without ONLY does on a partitioned table.
-func (d *ddl) enableTriggerClones(t *tableDesc, parent uint32, enabled byte) error {
+// eachTriggerClone calls fn with each partition of t, and of theirs after
+// it, that holds a clone of t's trigger parent (an OID), and the clone's
+// place among the partition's triggers.
+func (d *ddl) eachTriggerClone(t *tableDesc, parent uint32, fn func(ch *tableDesc, i int) error) error {
 	if t.part == nil {
 		return nil
 	}
@@ -158,44 +151,46 @@ func (d *ddl) enableTriggerClones(t *tableDesc, parent uint32, enabled byte) err
 		if i < 0 {
 			continue
 		}
-		if err := d.lockTable(ch, isolation.TableLockShareRowExclusive); err != nil {
+		clone := ch.triggers[i].oid
+		if err := fn(ch, i); err != nil {
 			return err
 		}
-		n := *ch.triggers[i]
-		n.enabled = enabled
-		d.editTable(ch.oid, func(nt *tableDesc) { nt.triggers[i] = &n })
-		if err := d.enableTriggerClones(ch, n.oid, enabled); err != nil {
+		if err := d.eachTriggerClone(ch, clone, fn); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
+// enableTriggerClones sets tgenabled of the clones of t's trigger parent
+// (an OID) on t's partitions, and of theirs, as ALTER TABLE ... ENABLE /
+// DISABLE TRIGGER without ONLY does on a partitioned table.
+func (d *ddl) enableTriggerClones(t *tableDesc, parent uint32, enabled byte) error {
+	return d.eachTriggerClone(t, parent, func(ch *tableDesc, i int) error {
+		if err := d.lockTable(ch, isolation.TableLockShareRowExclusive); err != nil {
+			return err
+		}
+		n := *ch.triggers[i]
+		n.enabled = enabled
+		d.editTable(ch.oid, func(nt *tableDesc) { nt.triggers[i] = &n })
+		return nil
+	})
+}
+
 // renameTriggerClones renames the clones of t's trigger parent (an OID)
 // to name on t's partitions, and theirs; a partition with a trigger of
 // that name already is 42710.
 func (d *ddl) renameTriggerClones(t *tableDesc, parent uint32, name string) error {
-	if t.part == nil {
-		return nil
-	}
-	for _, ch := range d.cat.children(t.oid) {
-		i := slices.IndexFunc(ch.triggers, func(tr *triggerDesc) bool { return tr.parent == parent })
-		if i < 0 {
-			continue
-		}
+	return d.eachTriggerClone(t, parent, func(ch *tableDesc, i int) error {
 		if slices.ContainsFunc(ch.triggers, func(tr *triggerDesc) bool { return tr.name == name }) {
 			return pgerror.Newf(pgerror.DuplicateObject, "trigger \"%s\" for relation \"%s\" already exists", name, ch.name)
 		}
 		if err := d.lockTable(ch, isolation.TableLockAccessExclusive); err != nil {
 			return err
 		}
-		oid := ch.triggers[i].oid
 		d.editTable(ch.oid, func(nt *tableDesc) { nt.triggers = renamedTrigger(nt.triggers, i, name) })
-		if err := d.renameTriggerClones(ch, oid, name); err != nil {
-			return err
-		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // renamedTrigger returns triggers with the i-th renamed to name, in name
