@@ -404,7 +404,49 @@ func (b *binder) coerce(e *scalar, to types.Type, ctx types.CastContext) (*scala
 	if e.lit == nil && castIsMutable(e.typ, to) {
 		b.mutableCalls++
 	}
-	return castScalar(e, to, f, b.bindEnv())
+	out, err := castScalar(e, to, f, b.bindEnv())
+	if err != nil || !to.IsComposite() {
+		return out, err
+	}
+	pos := int32(-1)
+	if e.lit != nil {
+		pos = e.litLoc
+	}
+	return b.checkingFieldDomains(out, to, pos)
+}
+
+// checkingFieldDomains makes e, a value converted to composite type to,
+// check the domains to declares its fields with, as PostgreSQL's
+// conversion of a row to the type does; a failure of a literal's input
+// points at the literal (at loc, -1 for none).
+func (b *binder) checkingFieldDomains(e *scalar, to types.Type, loc int32) (*scalar, error) {
+	checks, err := compositeFieldChecks(b, to)
+	if err != nil || checks == nil {
+		return e, err
+	}
+	pos := b.pos(loc)
+	inner := e.eval
+	checked := *e
+	checked.eval = func(x *execCtx) (any, error) {
+		v, err := inner(x)
+		if r, ok := v.([]any); ok && err == nil {
+			for i, check := range checks {
+				if check == nil || i >= len(r) {
+					continue
+				}
+				if err := check(x, r[i]); err != nil {
+					if pe, ok := err.(*pgerror.Error); ok && pos > 0 && pe.Position == 0 {
+						c := *pe
+						c.Position = pos
+						return nil, &c
+					}
+					return nil, err
+				}
+			}
+		}
+		return v, err
+	}
+	return &checked, nil
 }
 
 // bindEnv is the environment constants are read in while the statement is

@@ -17,6 +17,9 @@ type assignStep struct {
 	name  string
 	subs  []arraySubscript
 	slice bool
+	// check checks the value a field step assigns against the domain the
+	// composite type declares the field with; nil for none.
+	check domainCheck
 }
 
 // bindFieldAssign compiles an indirection that names a field into a's
@@ -40,7 +43,15 @@ func (b *binder) bindFieldAssign(sc *scope, a *arrayAssign, ind []*pg_query.Node
 			if i < 0 {
 				return b.errAt(pgerror.Newf(pgerror.UndefinedColumn, "cannot assign to field \"%s\" of column \"%s\" because there is no such column in data type %s", s.Sval, a.col.name, cur), a.loc)
 			}
-			a.steps = append(a.steps, assignStep{typ: cur, field: i, name: s.Sval})
+			checks, err := compositeFieldChecks(b, cur)
+			if err != nil {
+				return err
+			}
+			st := assignStep{typ: cur, field: i, name: s.Sval}
+			if i < len(checks) {
+				st.check = checks[i]
+			}
+			a.steps = append(a.steps, st)
 			cur = fields[i].Type
 			k++
 			continue
@@ -89,6 +100,11 @@ func (a *arrayAssign) applySteps(x *execCtx, k int, cur, v any) (any, error) {
 		inner, err := a.applySteps(x, k+1, rec[st.field], v)
 		if err != nil {
 			return nil, err
+		}
+		if st.check != nil {
+			if err := st.check(x, inner); err != nil {
+				return nil, err
+			}
 		}
 		rec[st.field] = inner
 		return rec, nil

@@ -55,7 +55,7 @@ type plDatum struct {
 	// declared type names (compilePlpgsql), nil for another type.
 	domain domainCheck
 	// fieldChecks check the fields of a variable of a composite type
-	// against the domains the type declares them with (plFieldChecks).
+	// against the domains the type declares them with (compositeFieldChecks).
 	fieldChecks []domainCheck
 	def         *plExpr
 	notNull     bool

@@ -83,7 +83,7 @@ func compilePlpgsql(s *Session, cat *catalog, f *funcDesc) (*plFunction, error) 
 	}
 	for _, d := range p.datums {
 		if d.kind == 'v' && d.typ.IsComposite() {
-			if d.fieldChecks, err = plFieldChecks(b, d.typ); err != nil {
+			if d.fieldChecks, err = compositeFieldChecks(b, d.typ); err != nil {
 				return nil, err
 			}
 		}
@@ -91,11 +91,12 @@ func compilePlpgsql(s *Session, cat *catalog, f *funcDesc) (*plFunction, error) 
 	return p, nil
 }
 
-// plFieldChecks compiles the checks of the domains the fields of composite
+// compositeFieldChecks compiles the checks of the domains the fields of composite
 // type t (a table's row type or a composite type) are declared with, and
-// those of the fields of its fields of a composite type: a variable of the
-// type takes only field values they accept. nil when there are none.
-func plFieldChecks(b *binder, t types.Type) ([]domainCheck, error) {
+// those of the fields of its fields of a composite type: a value converted
+// to the type, or a PL/pgSQL variable of it, takes only field values they
+// accept. nil when there are none.
+func compositeFieldChecks(b *binder, t types.Type) ([]domainCheck, error) {
 	c := b.catalogNow()
 	var td *typeDesc
 	if tab, array := c.tableOfRowType(uint32(t.Oid)); tab != nil && !array {
@@ -111,7 +112,7 @@ func plFieldChecks(b *binder, t types.Type) ([]domainCheck, error) {
 		if i < len(checks) && checks[i] != nil || !f.Type.IsComposite() {
 			continue
 		}
-		inner, err := plFieldChecks(b, f.Type)
+		inner, err := compositeFieldChecks(b, f.Type)
 		if err != nil {
 			return nil, err
 		}
