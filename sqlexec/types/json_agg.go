@@ -80,10 +80,6 @@ func (a *jsonAggAcc) Add(args []any) error {
 		}
 	}
 	a.any = true
-	if args[0] == nil {
-		a.text = append(a.text, "null"...)
-		return nil
-	}
 	a.text = append(a.text, finishJSON(v, false)...)
 	return nil
 }
@@ -132,10 +128,6 @@ func (a *jsonObjectAggAcc) Add(args []any) error {
 	}
 	a.text = appendJSONString(a.text, key)
 	a.text = append(a.text, " : "...)
-	if args[1] == nil {
-		a.text = append(a.text, "null"...)
-		return nil
-	}
 	a.text = append(a.text, finishJSON(v, false)...)
 	return nil
 }
