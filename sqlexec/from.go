@@ -361,7 +361,7 @@ func (b *binder) buildFrom(parent *scope, from []*pg_query.Node, ctes map[string
 					return err
 				}
 				if using {
-					q, err := usingCondition(sc, start, items[len(items)-1], j)
+					q, err := usingCondition(sc, start, items[len(items)-1], j, false)
 					if err != nil {
 						return err
 					}
@@ -381,7 +381,7 @@ func (b *binder) buildFrom(parent *scope, from []*pg_query.Node, ctes map[string
 					return err
 				}
 				if using {
-					q, err := usingCondition(sc, start, items[len(items)-1], j)
+					q, err := usingCondition(sc, start, items[len(items)-1], j, false)
 					if err != nil {
 						return err
 					}
@@ -394,9 +394,6 @@ func (b *binder) buildFrom(parent *scope, from []*pg_query.Node, ctes map[string
 				}
 			case pg_query.JoinType_JOIN_RIGHT:
 				// a RIGHT JOIN b reads as b LEFT JOIN a; * still lists a first.
-				if using {
-					return pgerror.Unsupported("RIGHT JOIN ... USING")
-				}
 				before := len(sc.cols)
 				prev := sc.starOrder
 				sc.starOrder = nil
@@ -422,6 +419,15 @@ func (b *binder) buildFrom(parent *scope, from []*pg_query.Node, ctes map[string
 				}
 				for i := before; i < mid; i++ {
 					sc.starOrder = append(sc.starOrder, i)
+				}
+				if using {
+					q, err := usingCondition(sc, before, items[len(items)-1], j, true)
+					if err != nil {
+						return err
+					}
+					if q != nil {
+						conds = append(conds, pendingCond{node: q, clause: "JOIN/USING", minItem: len(items) - 1, on: items[len(items)-1]})
+					}
 				}
 				if j.Quals != nil {
 					conds = append(conds, pendingCond{node: j.Quals, clause: "JOIN/ON", minItem: len(items) - 1, on: items[len(items)-1]})
@@ -679,74 +685,82 @@ func (b *binder) functionItem(sc *scope, rf *pg_query.RangeFunction) (*fromItem,
 }
 
 // usingCondition turns JOIN ... USING (cols) or NATURAL JOIN into the
-// equality of the named columns of the left side (the columns from start
-// on) and the right item, and merges the pair: the right item's column is
-// left out of * and of unqualified references, as PostgreSQL shows the
-// column once, and * lists the merged columns first.
-func usingCondition(sc *scope, start int, right *fromItem, j *pg_query.JoinExpr) (*pg_query.Node, error) {
+// equality of the named columns of the kept side (the columns from start on)
+// and the other item, and merges the pair: the other item's column is left
+// out of * and of unqualified references, as PostgreSQL shows the column
+// once, and * lists the merged columns first. The kept side is the join's
+// left one, or its right one for a RIGHT JOIN (swapped), whose merged
+// column is the right side's.
+func usingCondition(sc *scope, start int, other *fromItem, j *pg_query.JoinExpr, swapped bool) (*pg_query.Node, error) {
+	kept, rest := sc.cols[start:other.off], sc.cols[other.off:other.off+other.width]
+	left, right := kept, rest
+	if swapped {
+		left, right = rest, kept
+	}
 	var names []string
 	if j.IsNatural {
 		// The common columns in the left side's order, as PostgreSQL
 		// lists them.
-		for _, lc := range sc.cols[start:right.off] {
-			if lc.merged || lc.system {
-				continue
-			}
-			for _, rc := range sc.cols[right.off : right.off+right.width] {
-				if lc.name == rc.name && !rc.merged && !rc.system {
-					names = append(names, lc.name)
-					break
-				}
+		for _, lc := range left {
+			if !lc.merged && !lc.system && slices.ContainsFunc(right, func(rc scopeCol) bool { return lc.name == rc.name && !rc.merged && !rc.system }) {
+				names = append(names, lc.name)
 			}
 		}
 	} else {
 		names = strs(j.UsingClause)
 	}
+	find := func(name string, cols []scopeCol, side string) (int, error) {
+		at := -1
+		for i, c := range cols {
+			if c.name == name && !c.merged && !c.system {
+				if at >= 0 {
+					return 0, pgerror.Newf(pgerror.AmbiguousColumn, "common column name \"%s\" appears more than once in %s table", name, side)
+				}
+				at = i
+			}
+		}
+		if at < 0 {
+			return 0, pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" specified in USING clause does not exist in %s table", name, side)
+		}
+		return at, nil
+	}
 	var args []*pg_query.Node
 	var merged []int
 	for _, name := range names {
-		left := -1
-		for i := start; i < right.off; i++ {
-			if c := sc.cols[i]; c.name == name && !c.merged && !c.system {
-				if left >= 0 {
-					return nil, pgerror.Newf(pgerror.AmbiguousColumn, "common column name \"%s\" appears more than once in left table", name)
-				}
-				left = i
+		l, err := find(name, left, "left")
+		if err != nil {
+			return nil, err
+		}
+		r, err := find(name, right, "right")
+		if err != nil {
+			return nil, err
+		}
+		k, o := start+l, other.off+r
+		if swapped {
+			k, o = start+r, other.off+l
+		}
+		if kt, ot := sc.cols[k].typ, sc.cols[o].typ; kt.Oid != ot.Oid {
+			lt, rt := kt, ot
+			if swapped {
+				lt, rt = ot, kt
 			}
-		}
-		if left < 0 {
-			return nil, pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" specified in USING clause does not exist in left table", name)
-		}
-		rightCol := -1
-		for i := right.off; i < right.off+right.width; i++ {
-			if sc.cols[i].name == name && !sc.cols[i].merged && !sc.cols[i].system {
-				if rightCol >= 0 {
-					return nil, pgerror.Newf(pgerror.AmbiguousColumn, "common column name \"%s\" appears more than once in right table", name)
-				}
-				rightCol = i
-			}
-		}
-		if rightCol < 0 {
-			return nil, pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" specified in USING clause does not exist in right table", name)
-		}
-		if lt, rt := sc.cols[left].typ, sc.cols[rightCol].typ; lt.Oid != rt.Oid {
 			common, err := types.CommonType("JOIN/USING", lt, rt)
 			if err != nil {
 				return nil, err
 			}
-			if common.Oid != lt.Oid {
-				sc.cols[left].usingType = common
+			if common.Oid != kt.Oid {
+				sc.cols[k].usingType = common
 			}
 		}
-		sc.cols[rightCol].hidden, sc.cols[rightCol].merged = true, true
-		merged = append(merged, left)
+		sc.cols[o].hidden, sc.cols[o].merged = true, true
+		merged = append(merged, k)
 		ref := func(rel string) *pg_query.Node {
 			return pg_query.MakeColumnRefNode([]*pg_query.Node{pg_query.MakeStrNode(rel), pg_query.MakeStrNode(name)}, -1)
 		}
 		args = append(args, pg_query.MakeAExprNode(pg_query.A_Expr_Kind_AEXPR_OP, []*pg_query.Node{pg_query.MakeStrNode("=")},
-			ref(sc.cols[left].rel), ref(sc.cols[rightCol].rel), -1))
+			ref(sc.cols[k].rel), ref(sc.cols[o].rel), -1))
 	}
-	usingStarOrder(sc, start, right.off+right.width, merged)
+	usingStarOrder(sc, start, other.off+other.width, merged)
 	switch len(args) {
 	case 0:
 		return nil, nil

@@ -1,9 +1,12 @@
 package sqlexec
 
 import (
+	"slices"
+
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/sqlexec/types"
 )
 
 // fullJoinItem compiles a FULL JOIN b ON q as one item of the enclosing
@@ -12,11 +15,9 @@ import (
 // loop, each row of a with every row of b that q accepts or, when none
 // does, with NULLs; then every row of b that no row of a matched, with NULLs
 // for a. As in PostgreSQL, a clause of q that names both sides must be an
-// equality; USING and NATURAL are refused.
+// equality. With USING or NATURAL the item's columns start with the merged
+// ones, each the COALESCE of its pair in their common type (fullJoinUsing).
 func (b *binder) fullJoinItem(outer *scope, j *pg_query.JoinExpr) (*fromItem, []scopeCol, error) {
-	if j.IsNatural || len(j.UsingClause) > 0 {
-		return nil, nil, pgerror.Unsupported("FULL JOIN ... USING and NATURAL FULL JOIN")
-	}
 	left, colsA, err := b.nestedJoinItem(outer, j.Larg)
 	if err != nil {
 		return nil, nil, err
@@ -27,7 +28,7 @@ func (b *binder) fullJoinItem(outer *scope, j *pg_query.JoinExpr) (*fromItem, []
 	}
 	wa := len(colsA)
 	cols := append(append([]scopeCol(nil), colsA...), colsB...)
-	if !fullJoinable(j.Quals, cols, wa) {
+	if j.Quals != nil && !fullJoinable(j.Quals, cols, wa) {
 		return nil, nil, pgerror.New(pgerror.FeatureNotSupported, "FULL JOIN is only supported with merge-joinable or hash-joinable join conditions")
 	}
 	qsc := &scope{parent: outer.parent, ctes: outer.ctes}
@@ -41,11 +42,19 @@ func (b *binder) fullJoinItem(outer *scope, j *pg_query.JoinExpr) (*fromItem, []
 	for _, c := range outer.cols {
 		qsc.hiddenRels = append(qsc.hiddenRels, c.rel)
 	}
-	var q *scalar
-	if j.Quals != nil {
-		if q, err = b.cond(qsc, j.Quals, "JOIN/ON"); err != nil {
+	var conds []*scalar
+	var merged []mergedColumn
+	if j.IsNatural || len(j.UsingClause) > 0 {
+		if conds, merged, err = b.fullJoinUsing(qsc, cols, wa, j); err != nil {
 			return nil, nil, err
 		}
+	}
+	if j.Quals != nil {
+		q, err := b.cond(qsc, j.Quals, "JOIN/ON")
+		if err != nil {
+			return nil, nil, err
+		}
+		conds = append(conds, q)
 	}
 	it := &fromItem{nested: []*fromItem{left, right}, kind: itemJoin}
 	it.sub = func(x *execCtx) ([][]any, error) {
@@ -75,14 +84,12 @@ func (b *binder) fullJoinItem(outer *scope, j *pg_query.JoinExpr) (*fromItem, []
 			for k, r := range bs {
 				copy(cx.row, a)
 				copy(cx.row[wa:], r)
-				if q != nil {
-					v, err := q.eval(&cx)
-					if err != nil {
-						return nil, err
-					}
-					if v != true {
-						continue
-					}
+				ok, err := holds(&cx, conds)
+				if err != nil {
+					return nil, err
+				}
+				if !ok {
+					continue
 				}
 				matched, matchedB[k] = true, true
 				rows = append(rows, append([]any(nil), cx.row...))
@@ -96,13 +103,134 @@ func (b *binder) fullJoinItem(outer *scope, j *pg_query.JoinExpr) (*fromItem, []
 				rows = append(rows, append(make([]any, wa), r...))
 			}
 		}
+		if len(merged) > 0 {
+			if rows, err = withMergedColumns(&cx, rows, merged); err != nil {
+				return nil, err
+			}
+		}
 		if x.items == nil {
 			x.items = map[*fromItem]*itemRows{}
 		}
 		x.items[it] = &itemRows{rows: rows}
 		return rows, nil
 	}
+	if len(merged) > 0 {
+		front := make([]scopeCol, len(merged))
+		for i, m := range merged {
+			front[i] = m.col
+		}
+		cols = append(front, cols...)
+	}
 	return it, cols, nil
+}
+
+// mergedColumn is a column of a FULL JOIN ... USING: its pair's values
+// converted to their common type, the left one unless it is NULL.
+type mergedColumn struct {
+	col         scopeCol
+	left, right *scalar
+}
+
+// holds reports whether every one of conds is true for x's row.
+func holds(x *execCtx, conds []*scalar) (bool, error) {
+	for _, c := range conds {
+		if v, err := c.eval(x); err != nil || v != true {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+// fullJoinUsing compiles a FULL JOIN's USING list (or NATURAL's common
+// columns) over qsc, whose columns are the left side's (the first wa) and
+// the right side's: the join condition, an equality a pair in the pair's
+// common type, and the merged columns. The pairs' own columns stay
+// reachable by qualified name only.
+func (b *binder) fullJoinUsing(qsc *scope, cols []scopeCol, wa int, j *pg_query.JoinExpr) ([]*scalar, []mergedColumn, error) {
+	var names []string
+	if j.IsNatural {
+		for _, lc := range qsc.cols[:wa] {
+			if !lc.merged && !lc.system && slices.ContainsFunc(qsc.cols[wa:], func(rc scopeCol) bool { return rc.name == lc.name && !rc.merged && !rc.system }) {
+				names = append(names, lc.name)
+			}
+		}
+	} else {
+		names = strs(j.UsingClause)
+	}
+	find := func(name string, from, to int, side string) (int, error) {
+		at := -1
+		for i := from; i < to; i++ {
+			if c := qsc.cols[i]; c.name == name && !c.merged && !c.system {
+				if at >= 0 {
+					return 0, pgerror.Newf(pgerror.AmbiguousColumn, "common column name \"%s\" appears more than once in %s table", name, side)
+				}
+				at = i
+			}
+		}
+		if at < 0 {
+			return 0, pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" specified in USING clause does not exist in %s table", name, side)
+		}
+		return at, nil
+	}
+	var conds []*scalar
+	var merged []mergedColumn
+	for _, name := range names {
+		l, err := find(name, 0, wa, "left")
+		if err != nil {
+			return nil, nil, err
+		}
+		r, err := find(name, wa, len(qsc.cols), "right")
+		if err != nil {
+			return nil, nil, err
+		}
+		common, err := types.CommonType("JOIN/USING", qsc.cols[l].typ, qsc.cols[r].typ)
+		if err != nil {
+			return nil, nil, err
+		}
+		m := mergedColumn{col: scopeCol{name: name, typ: common}}
+		for _, side := range []struct {
+			at  int
+			out **scalar
+		}{{l, &m.left}, {r, &m.right}} {
+			c := qsc.cols[side.at]
+			slot := side.at
+			e := &scalar{typ: c.typ, slot: slot, name: name, coll: outputCollation(c.typ, c.coll), eval: func(x *execCtx) (any, error) { return x.row[slot], nil }}
+			if *side.out, err = b.coerce(e, common, types.CastImplicit); err != nil {
+				return nil, nil, err
+			}
+			cols[side.at].merged, cols[side.at].hidden = true, true
+			qsc.cols[side.at].merged = true
+		}
+		m.col.coll = qsc.cols[l].coll
+		merged = append(merged, m)
+		eq, err := b.binary("=", m.left, m.right, -1)
+		if err != nil {
+			return nil, nil, err
+		}
+		conds = append(conds, eq)
+	}
+	return conds, merged, nil
+}
+
+// withMergedColumns puts the merged columns' values in front of each of a
+// FULL JOIN's rows.
+func withMergedColumns(x *execCtx, rows [][]any, merged []mergedColumn) ([][]any, error) {
+	for i, r := range rows {
+		x.row = r
+		out := make([]any, len(merged), len(merged)+len(r))
+		for k, m := range merged {
+			v, err := m.left.eval(x)
+			if err == nil && v == nil {
+				v, err = m.right.eval(x)
+			}
+			if err != nil {
+				return nil, err
+			}
+			out[k] = v
+		}
+		rows[i] = append(out, r...)
+	}
+	return rows, nil
 }
 
 // fullJoinable reports whether a FULL JOIN's condition is one PostgreSQL
