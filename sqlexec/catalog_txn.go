@@ -284,7 +284,7 @@ func mergeRoutines(base, mine, cur map[string][]*funcDesc, clash func(string)) m
 		slices.SortFunc(fs, func(a, b *funcDesc) int { return cmp.Compare(a.oid, b.oid) })
 		for i := range fs {
 			for _, g := range fs[i+1:] {
-				if sameTypes(fs[i].in, g.in) {
+				if sameTypes(fs[i].inputTypes(), g.inputTypes()) {
 					clash("pg_proc_proname_args_nsp_index")
 				}
 			}

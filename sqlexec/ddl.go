@@ -33,6 +33,8 @@ type ddl struct {
 	// rebuiltIndexes maps the OIDs of the indexes the statement's ALTER
 	// COLUMN TYPE rebuilt to their successors (rebuildIndexesOn).
 	rebuiltIndexes map[uint32]rebuiltIndex
+	// retyped marks the inheritors an ALTER COLUMN ... TYPE has converted.
+	retyped map[retypedTable]bool
 	// tag is the statement's command tag ("" when it runs outside
 	// ddlPlan), which names it in errors about its tables (lockTable).
 	tag string
@@ -329,7 +331,7 @@ func (d *ddl) run(n *pg_query.Node, full string) error {
 		}
 		return d.setRoutineSchema(v.AlterObjectSchemaStmt)
 	case *pg_query.Node_AlterFunctionStmt:
-		return d.alterRoutine(v.AlterFunctionStmt)
+		return d.alterRoutine(v.AlterFunctionStmt, full)
 	case *pg_query.Node_CommentStmt:
 		return d.comment(v.CommentStmt)
 	case *pg_query.Node_ViewStmt:
@@ -551,7 +553,8 @@ func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 		owner: d.s.currentRole(), options: options, toastOptions: toastOptions}
 	newRowTypeOIDs(t)
 	d.applyDefaultACL(aclTable, t.oid, t.owner, uint32(schemaOID(d.cat, schema)))
-	if err := d.inheritParents(t, cs.InhRelations, temp); err != nil {
+	conflictingDefaults, err := d.inheritParents(t, cs.InhRelations, temp)
+	if err != nil {
 		return err
 	}
 	var cons []tableConstraint
@@ -581,6 +584,12 @@ func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 			afterLike = append(afterLike, after)
 		default:
 			return pgerror.Unsupported("table element " + nodeKind(elt))
+		}
+	}
+	for _, name := range conflictingDefaults {
+		if !declaresDefault(cs.TableElts, name) {
+			return pgerror.Newf(pgerror.InvalidColumnDefinition, "column \"%s\" inherits conflicting default values", name).
+				WithHint("To resolve the conflict, specify a default explicitly.")
 		}
 	}
 	if len(t.cols) > 1600 {

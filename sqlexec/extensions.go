@@ -140,7 +140,7 @@ func (d *ddl) createExtension(ce *pg_query.CreateExtensionStmt) error {
 		if len(f.outCols) > 0 {
 			f.result = types.RecordType(f.outCols)
 		}
-		if slices.ContainsFunc(sc.funcs[f.name], func(g *funcDesc) bool { return sameTypes(g.in, f.in) }) {
+		if slices.ContainsFunc(sc.funcs[f.name], func(g *funcDesc) bool { return sameTypes(g.inputTypes(), f.inputTypes()) }) {
 			return pgerror.Newf(pgerror.DuplicateFunction, "function \"%s\" already exists with same argument types", f.name)
 		}
 		sc.funcs[f.name] = append(slices.Clip(sc.funcs[f.name]), f)

@@ -168,7 +168,7 @@ func (f *funcDesc) kindName() string {
 
 // signature is name(type, ...) as PostgreSQL's messages print a routine.
 func (f *funcDesc) signature() string {
-	return fmt.Sprintf("%s(%s)", f.name, typeNames(f.in))
+	return fmt.Sprintf("%s(%s)", f.name, typeNames(f.inputTypes()))
 }
 
 // inputTypes are the types of the IN, INOUT and VARIADIC parameters,
@@ -275,7 +275,7 @@ func (d *ddl) createFunction(cs *pg_query.CreateFunctionStmt, full string) error
 	if err := f.readResult(b, cs); err != nil {
 		return err
 	}
-	if err := f.readOptions(cs.Options); err != nil {
+	if err := f.readOptions(b, cs.Options); err != nil {
 		return err
 	}
 	if err := d.checkPlannerOptions(f, nil); err != nil {
@@ -297,11 +297,11 @@ func (d *ddl) createFunction(cs *pg_query.CreateFunctionStmt, full string) error
 	overloads := sc.funcs[f.name]
 	replaced := -1
 	for i, old := range overloads {
-		if !sameTypes(old.in, f.in) {
+		if !sameTypes(old.inputTypes(), f.inputTypes()) {
 			continue
 		}
 		if !cs.Replace {
-			return pgerror.Newf(pgerror.DuplicateFunction, "%s %s already exists with same argument types", f.kindName(), f.signature())
+			return pgerror.Newf(pgerror.DuplicateFunction, "function \"%s\" already exists with same argument types", f.name)
 		}
 		if !d.s.actsAsOwner(d.s.routineOwner(old)) {
 			// PostgreSQL names any routine a function here.
@@ -494,11 +494,19 @@ func (f *funcDesc) readResult(b *binder, cs *pg_query.CreateFunctionStmt) error 
 	return nil
 }
 
-// readOptions reads LANGUAGE, volatility, STRICT and the other options.
-func (f *funcDesc) readOptions(opts []*pg_query.Node) error {
+// procedureAttributes are the options of a function that a procedure may
+// not have: PostgreSQL's "invalid attribute in procedure definition".
+var procedureAttributes = []string{"volatility", "strict", "leakproof", "cost", "rows", "support", "parallel", "window"}
+
+// readOptions reads LANGUAGE, volatility, STRICT and the other options; b
+// places errors in the statement's text.
+func (f *funcDesc) readOptions(b *binder, opts []*pg_query.Node) error {
 	f.lang = "sql"
 	for _, o := range opts {
 		de := o.GetDefElem()
+		if f.kind == 'p' && slices.Contains(procedureAttributes, de.Defname) {
+			return b.errAt(pgerror.New(pgerror.InvalidFunctionDefinition, "invalid attribute in procedure definition"), de.Location)
+		}
 		switch de.Defname {
 		case "language":
 			f.lang = strings.ToLower(de.Arg.GetString_().GetSval())
@@ -620,7 +628,11 @@ func (d *ddl) findRoutine(owa *pg_query.ObjectWithArgs, objType pg_query.ObjectT
 	kind := strings.ToLower(strings.TrimPrefix(objType.String(), "OBJECT_"))
 	names := strs(owa.Objname)
 	cands := d.s.lookupFuncs(d.cat, names)
+	// argTypes are the input arguments' types; outList, when the list
+	// names an OUT argument, is the whole list, which only a procedure's
+	// parameters with the same types and OUT ones in the same places match.
 	var argTypes []types.Type
+	var outList []*pg_query.FunctionParameter
 	if !owa.ArgsUnspecified {
 		for _, a := range owa.Objargs {
 			t, err := d.binder("").typeName(a.GetTypeName())
@@ -629,19 +641,51 @@ func (d *ddl) findRoutine(owa *pg_query.ObjectWithArgs, objType pg_query.ObjectT
 			}
 			argTypes = append(argTypes, t)
 		}
-	}
-	var match []*funcDesc
-	for _, f := range cands {
-		if owa.ArgsUnspecified && (want == 0 || f.kind == want) || !owa.ArgsUnspecified && sameTypes(f.in, argTypes) {
-			match = append(match, f)
+		for _, a := range owa.Objfuncargs {
+			if a.GetFunctionParameter().GetMode() == pg_query.FunctionParameterMode_FUNC_PARAM_OUT {
+				for _, a := range owa.Objfuncargs {
+					outList = append(outList, a.GetFunctionParameter())
+				}
+				break
+			}
 		}
 	}
-	if len(match) == 0 && !owa.ArgsUnspecified {
-		// A procedure is also named by its input arguments alone.
-		for _, f := range cands {
-			if f.kind == 'p' && sameTypes(f.inputTypes(), argTypes) {
+	sameParams := func(f *funcDesc) (bool, error) {
+		if len(f.params) != len(outList) {
+			return false, nil
+		}
+		for i, p := range f.params {
+			t, err := d.binder("").typeName(outList[i].GetArgType())
+			if err != nil {
+				return false, err
+			}
+			out := outList[i].GetMode() == pg_query.FunctionParameterMode_FUNC_PARAM_OUT
+			if t.Oid != p.typ.Oid || out != (p.mode == 'o') {
+				return false, nil
+			}
+		}
+		return true, nil
+	}
+	// As in PostgreSQL 14 and later, a procedure is named by its input
+	// arguments or by all of them, OUT ones included: a list that names
+	// two procedures those two ways names neither.
+	var match []*funcDesc
+	for _, f := range cands {
+		switch {
+		case owa.ArgsUnspecified:
+			if want == 0 || f.kind == want {
 				match = append(match, f)
 			}
+		case f.kind == 'p' && outList != nil:
+			same, err := sameParams(f)
+			if err != nil {
+				return nil, err
+			}
+			if same {
+				match = append(match, f)
+			}
+		case sameTypes(f.inputTypes(), argTypes), f.kind == 'p' && sameTypes(f.in, argTypes):
+			match = append(match, f)
 		}
 	}
 	if len(names) == 1 {
@@ -650,8 +694,11 @@ func (d *ddl) findRoutine(owa *pg_query.ObjectWithArgs, objType pg_query.ObjectT
 		}
 	}
 	if len(match) > 1 {
-		return nil, pgerror.Newf(pgerror.AmbiguousFunction, "%s name \"%s\" is not unique", kind, names[len(names)-1]).
-			WithHint("Specify the argument list to select the %s unambiguously.", kind)
+		err := pgerror.Newf(pgerror.AmbiguousFunction, "%s name \"%s\" is not unique", kind, names[len(names)-1])
+		if owa.ArgsUnspecified {
+			err = err.WithHint("Specify the argument list to select the %s unambiguously.", kind)
+		}
+		return nil, err
 	}
 	label := names[len(names)-1]
 	if !owa.ArgsUnspecified {
@@ -810,7 +857,7 @@ func (d *ddl) requireSchemaCreate(schema string) error {
 
 // alterRoutine runs ALTER FUNCTION, PROCEDURE or ROUTINE with the options
 // CREATE FUNCTION reads (STRICT, volatility, SECURITY, SET, ...).
-func (d *ddl) alterRoutine(af *pg_query.AlterFunctionStmt) error {
+func (d *ddl) alterRoutine(af *pg_query.AlterFunctionStmt, full string) error {
 	f, err := d.findRoutine(af.Func, af.Objtype, false, false)
 	if err != nil {
 		return err
@@ -823,7 +870,7 @@ func (d *ddl) alterRoutine(af *pg_query.AlterFunctionStmt) error {
 	nf := *f
 	nf.config = slices.Clone(f.config)
 	lang := nf.lang
-	if err := nf.readOptions(af.Actions); err != nil {
+	if err := nf.readOptions(d.binder(full), af.Actions); err != nil {
 		return err
 	}
 	nf.lang = lang

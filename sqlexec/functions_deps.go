@@ -276,8 +276,8 @@ func (d *ddl) renameRoutine(rs *pg_query.RenameStmt) error {
 		return err
 	}
 	for _, g := range d.cat.schemas[f.schema].funcs[rs.Newname] {
-		if sameTypes(g.in, f.in) {
-			return pgerror.Newf(pgerror.DuplicateFunction, "%s %s(%s) already exists in schema \"%s\"", g.kindName(), rs.Newname, typeNames(f.in), f.schema)
+		if sameTypes(g.inputTypes(), f.inputTypes()) {
+			return pgerror.Newf(pgerror.DuplicateFunction, "%s %s(%s) already exists in schema \"%s\"", g.kindName(), rs.Newname, typeNames(f.inputTypes()), f.schema)
 		}
 	}
 	for _, dep := range d.routineDependents(f, nil) {
@@ -315,7 +315,7 @@ func (d *ddl) setRoutineSchema(as *pg_query.AlterObjectSchemaStmt) error {
 		return err
 	}
 	for _, g := range target.funcs[f.name] {
-		if sameTypes(g.in, f.in) {
+		if sameTypes(g.inputTypes(), f.inputTypes()) {
 			return pgerror.Newf(pgerror.DuplicateFunction, "%s %s already exists in schema \"%s\"", g.kindName(), f.signature(), as.Newschema)
 		}
 	}

@@ -106,26 +106,27 @@ func (c *catalog) inhMembers(t *tableDesc) []*inhMember {
 
 // inheritParents resolves the parents of CREATE TABLE ... INHERITS and
 // gives t their columns, merged by name, and their inheritable CHECK
-// constraints.
-func (d *ddl) inheritParents(t *tableDesc, rvs []*pg_query.Node, temp bool) error {
+// constraints. conflicts are the columns two parents give different
+// defaults, which the table must define one of its own for.
+func (d *ddl) inheritParents(t *tableDesc, rvs []*pg_query.Node, temp bool) (conflicts []string, err error) {
 	for _, n := range rvs {
 		rv := n.GetRangeVar()
 		p := d.s.lookupTable(d.cat, rv.Schemaname, rv.Relname)
 		if p == nil {
-			return pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(rv))
+			return nil, pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(rv))
 		}
 		if p.matview != nil {
-			return pgerror.Newf(pgerror.WrongObjectType, "inherited relation \"%s\" is not a table or foreign table", p.name)
+			return nil, pgerror.Newf(pgerror.WrongObjectType, "inherited relation \"%s\" is not a table or foreign table", p.name)
 		}
 		if p.part != nil {
 			if err := partitionPersistence(t, p, "create"); err != nil {
-				return err
+				return nil, err
 			}
 		} else if p.schema != t.schema && isTempSchema(p.schema) && !temp {
-			return pgerror.Newf(pgerror.WrongObjectType, "cannot inherit from temporary relation \"%s\"", p.name)
+			return nil, pgerror.Newf(pgerror.WrongObjectType, "cannot inherit from temporary relation \"%s\"", p.name)
 		}
 		if slices.Contains(t.parents, p.oid) {
-			return pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" would be inherited from more than once", p.name)
+			return nil, pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" would be inherited from more than once", p.name)
 		}
 		t.parents = append(t.parents, p.oid)
 		for _, pc := range p.cols {
@@ -139,26 +140,29 @@ func (d *ddl) inheritParents(t *tableDesc, rvs []*pg_query.Node, temp bool) erro
 			d.notice(pgerror.SuccessfulCompletion, "merging multiple inherited definitions of column \"%s\"", pc.name)
 			cur := t.cols[i]
 			if cur.typ.Oid != pc.typ.Oid || cur.typ.Typmod != pc.typ.Typmod {
-				return pgerror.Newf(pgerror.DatatypeMismatch, "inherited column \"%s\" has a type conflict", pc.name).
+				return nil, pgerror.Newf(pgerror.DatatypeMismatch, "inherited column \"%s\" has a type conflict", pc.name).
 					WithDetail("%s versus %s", cur.typ.String(), pc.typ.String())
 			}
 			if a, b := declaredCollation(cur), declaredCollation(pc); a != b {
-				return pgerror.Newf(pgerror.CollationMismatch, "inherited column \"%s\" has a collation conflict", pc.name).
+				return nil, pgerror.Newf(pgerror.CollationMismatch, "inherited column \"%s\" has a collation conflict", pc.name).
 					WithDetail("\"%s\" versus \"%s\"", a, b)
 			}
 			if err := mergeParentsGeneration(cur, pc); err != nil {
-				return err
+				return nil, err
 			}
 			compression, err := mergeCompression(pc.name, cur.compression, pc.compression)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			nc := *cur
 			nc.notNull = nc.notNull || pc.notNull
 			nc.compression = compression
 			nc.inhCount++
-			if nc.def == nil {
+			switch {
+			case nc.def == nil:
 				nc.def = pc.def
+			case pc.def != nil && deparseExpr(nc.def) != deparseExpr(pc.def) && !slices.Contains(conflicts, pc.name):
+				conflicts = append(conflicts, pc.name)
 			}
 			t.cols[i] = &nc
 		}
@@ -168,7 +172,7 @@ func (d *ddl) inheritParents(t *tableDesc, rvs []*pg_query.Node, temp bool) erro
 			}
 			if j := slices.IndexFunc(t.checks, func(c *checkDesc) bool { return c.name == ck.name }); j >= 0 {
 				if t.checks[j].text != ck.text {
-					return pgerror.Newf(pgerror.DuplicateObject, "check constraint name \"%s\" appears multiple times but with different expressions", ck.name)
+					return nil, pgerror.Newf(pgerror.DuplicateObject, "check constraint name \"%s\" appears multiple times but with different expressions", ck.name)
 				}
 				nk := *t.checks[j]
 				nk.inhCount++
@@ -178,7 +182,7 @@ func (d *ddl) inheritParents(t *tableDesc, rvs []*pg_query.Node, temp bool) erro
 			t.checks = append(t.checks, &checkDesc{name: ck.name, expr: ck.expr, text: ck.text, inhCount: 1, notLocal: true})
 		}
 	}
-	return nil
+	return conflicts, nil
 }
 
 // mergeLocalColumn merges a column definition of CREATE TABLE ... INHERITS
@@ -591,4 +595,19 @@ func (d *ddl) inheritanceParent(t *tableDesc, cmd *pg_query.AlterTableCmd) (*tab
 		return nil, err
 	}
 	return p, nil
+}
+
+// declaresDefault reports whether CREATE TABLE's elements define column
+// name with a DEFAULT.
+func declaresDefault(elts []*pg_query.Node, name string) bool {
+	for _, e := range elts {
+		if cd := e.GetColumnDef(); cd != nil && cd.Colname == name {
+			for _, c := range cd.Constraints {
+				if c.GetConstraint().GetContype() == pg_query.ConstrType_CONSTR_DEFAULT {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

@@ -233,8 +233,15 @@ func (d *ddl) addConstraintInherited(b *binder, t *tableDesc, cmd *pg_query.Alte
 	}
 	if recursing {
 		if j := slices.IndexFunc(t.checks, func(k *checkDesc) bool { return k.name == c.Conname }); j >= 0 {
-			if t.checks[j].text != deparseExpr(d.s.qualifiedCalls(d.cat, c.RawExpr)) || t.checks[j].noInherit {
+			switch k := t.checks[j]; {
+			case k.text != deparseExpr(d.s.qualifiedCalls(d.cat, c.RawExpr)):
 				return pgerror.Newf(pgerror.DuplicateObject, "constraint \"%s\" for relation \"%s\" already exists", c.Conname, t.name)
+			case k.noInherit:
+				return pgerror.Newf(pgerror.InvalidObjectDefinition, "constraint \"%s\" conflicts with non-inherited constraint on relation \"%s\"", c.Conname, t.name)
+			case k.notValid && !c.SkipValidation:
+				// A valid parent constraint cannot stand on rows a child's
+				// NOT VALID one never checked.
+				return pgerror.Newf(pgerror.InvalidObjectDefinition, "constraint \"%s\" conflicts with NOT VALID constraint on relation \"%s\"", c.Conname, t.name)
 			}
 			d.notice(pgerror.SuccessfulCompletion, "merging constraint \"%s\" with inherited definition", c.Conname)
 			nk := *t.checks[j]
@@ -334,6 +341,9 @@ func (d *ddl) alterColumnInherited(b *binder, t *tableDesc, cmd *pg_query.AlterT
 		if i >= 0 && t.cols[i].inhCount > 0 && !recursing {
 			return pgerror.Newf(pgerror.InvalidTableDefinition, "cannot alter inherited column \"%s\"", cmd.Name)
 		}
+		if ch := d.cat.inheritedFromElsewhere(t, cmd.Name); ch != nil && recurse && !recursing {
+			return pgerror.Newf(pgerror.InvalidTableDefinition, "cannot alter inherited column \"%s\" of relation \"%s\"", cmd.Name, ch.name)
+		}
 		if len(children) > 0 && !recurse {
 			return pgerror.Newf(pgerror.InvalidTableDefinition, "type of inherited column \"%s\" must be changed in child tables too", cmd.Name)
 		}
@@ -350,11 +360,29 @@ func (d *ddl) alterColumnInherited(b *binder, t *tableDesc, cmd *pg_query.AlterT
 		if ch.colIndex(cmd.Name) < 0 {
 			continue
 		}
+		if cmd.Subtype == pg_query.AlterTableType_AT_AlterColumnType {
+			// A table that inherits the column twice (a diamond) is
+			// converted once, as PostgreSQL visits each inheritor once.
+			key := retypedTable{cmd, ch.oid}
+			if d.retyped[key] {
+				continue
+			}
+			if d.retyped == nil {
+				d.retyped = map[retypedTable]bool{}
+			}
+			d.retyped[key] = true
+		}
 		if err := d.alterHierarchy(b, ch.oid, cmd, true, true); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// retypedTable is a table an ALTER COLUMN ... TYPE subcommand has reached.
+type retypedTable struct {
+	cmd *pg_query.AlterTableCmd
+	oid uint32
 }
 
 // renameInheritedColumn refuses renaming an inherited column on its own,
@@ -368,6 +396,9 @@ func (d *ddl) renameInheritedColumn(rs *pg_query.RenameStmt, t *tableDesc, recur
 	if len(children) > 0 && !rs.Relation.Inh {
 		return pgerror.Newf(pgerror.InvalidTableDefinition, "inherited column \"%s\" must be renamed in child tables too", rs.Subname)
 	}
+	if !recursing && d.cat.inheritedFromElsewhere(t, rs.Subname) != nil {
+		return pgerror.Newf(pgerror.InvalidTableDefinition, "cannot rename inherited column \"%s\"", rs.Subname)
+	}
 	for _, ch := range children {
 		if ch.colIndex(rs.Subname) < 0 {
 			continue
@@ -377,6 +408,33 @@ func (d *ddl) renameInheritedColumn(rs *pg_query.RenameStmt, t *tableDesc, recur
 		}
 		if err := d.renameColumn(rs, ch, true); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// inheritedFromElsewhere returns the first descendant of t whose column
+// name also comes from a parent outside t's tree: its inheritance count is
+// above the number of its parents under t (PostgreSQL's numparents of
+// find_all_inheritors), so renaming or retyping the column through t alone
+// would part it from that parent's.
+func (c *catalog) inheritedFromElsewhere(t *tableDesc, name string) *tableDesc {
+	parents := map[uint32]int16{}
+	seen := map[uint32]bool{t.oid: true}
+	var order []*tableDesc
+	for queue := []*tableDesc{t}; len(queue) > 0; queue = queue[1:] {
+		for _, ch := range c.children(queue[0].oid) {
+			parents[ch.oid]++
+			if !seen[ch.oid] {
+				seen[ch.oid] = true
+				order = append(order, ch)
+				queue = append(queue, ch)
+			}
+		}
+	}
+	for _, ch := range order {
+		if j := ch.colIndex(name); j >= 0 && ch.cols[j].inhCount > parents[ch.oid] {
+			return ch
 		}
 	}
 	return nil
