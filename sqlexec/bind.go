@@ -240,6 +240,9 @@ func (c scopeCol) markRead() {
 type binder struct {
 	s   *Session
 	cat *catalog
+	// starRefs, when set, records the columns each * or rel.* of a select
+	// list stands for (CREATE VIEW stores them in its place).
+	starRefs map[*pg_query.ColumnRef][]*pg_query.Node
 	// collCtx collects the collations of the subexpressions of the
 	// expression being compiled; nil where they merge into nothing
 	// (collation.go).

@@ -709,8 +709,8 @@ func (d *ddl) renameColumn(rs *pg_query.RenameStmt, t *tableDesc, recursing bool
 	if err := d.renameInheritedColumn(rs, nt, recursing); err != nil {
 		return err
 	}
-	if v := d.viewReadingColumn(t, rs.Subname); v != nil {
-		return pgerror.Unsupported(fmt.Sprintf("RENAME COLUMN of a column that view %s reads", v.name))
+	if err := d.renameViewColumnRefs(t, rs.Subname, rs.Newname); err != nil {
+		return err
 	}
 	if err := d.renameMatviewColumnRefs(t, rs.Subname, rs.Newname); err != nil {
 		return err
@@ -787,30 +787,51 @@ func renamedColumnRefs(expr *pg_query.Node, from, to string, qualifiers []string
 	return expr
 }
 
+// renameViewColumnRefs makes the queries of the views that read column
+// from of t name it to, where renamedColumnQuery can (a view's columns keep
+// their names); it refuses the rename (0A000) for any other view that reads
+// the column.
+func (d *ddl) renameViewColumnRefs(t *tableDesc, from, to string) error {
+	for _, v := range sortedViews(d.cat) {
+		if !slices.Contains(v.deps, t.oid) || !viewNamesColumn(v, from) {
+			continue
+		}
+		q := renamedColumnQuery(d.cat, v.query, v.deps, t, from, to)
+		if q == nil {
+			return pgerror.Unsupported(fmt.Sprintf("RENAME COLUMN of a column that view %s reads", v.name))
+		}
+		nv := *v
+		nv.query = q
+		d.cat.schemas[v.schema].views[v.name] = &nv
+	}
+	return nil
+}
+
 // viewReadingColumn returns a view that reads t and names a column called
 // name (a view's query keeps column names, where PostgreSQL's keeps
 // column numbers), nil when none does.
 func (d *ddl) viewReadingColumn(t *tableDesc, name string) *viewDesc {
-	for _, sc := range d.cat.schemas {
-		for _, v := range sc.views {
-			if !slices.Contains(v.deps, t.oid) {
-				continue
-			}
-			found := false
-			walk(v.query, func(n *pg_query.Node) bool {
-				if cr := n.GetColumnRef(); cr != nil {
-					if s := cr.Fields[len(cr.Fields)-1].GetString_(); s != nil && s.Sval == name {
-						found = true
-					}
-				}
-				return !found
-			})
-			if found {
-				return v
-			}
+	for _, v := range sortedViews(d.cat) {
+		if slices.Contains(v.deps, t.oid) && viewNamesColumn(v, name) {
+			return v
 		}
 	}
 	return nil
+}
+
+// viewNamesColumn reports whether v's query has a column reference named
+// name.
+func viewNamesColumn(v *viewDesc, name string) bool {
+	found := false
+	walk(v.query, func(n *pg_query.Node) bool {
+		if cr := n.GetColumnRef(); cr != nil {
+			if s := cr.Fields[len(cr.Fields)-1].GetString_(); s != nil && s.Sval == name {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // dropOwnedSequences drops the sequences column attnum of t owns, as

@@ -145,10 +145,14 @@ func (d *ddl) createView(vs *pg_query.ViewStmt, full string) error {
 	if err != nil {
 		return err
 	}
-	plan, err := d.binder(full).selectNode(nil, query, nil)
+	b := d.binder(full)
+	b.starRefs = map[*pg_query.ColumnRef][]*pg_query.Node{}
+	plan, err := b.selectNode(nil, query, nil)
 	if err != nil {
 		return err
 	}
+	expandStars(query, b.starRefs)
+	deps = append(deps, d.rowTypesReturned(query)...)
 	names := strs(vs.Aliases)
 	if len(names) > len(plan.cols) {
 		return pgerror.New(pgerror.SyntaxError, "CREATE VIEW specifies more column names than columns")
@@ -312,6 +316,33 @@ func (d *ddl) qualifyRelations(query *pg_query.Node) ([]uint32, error) {
 		return true
 	})
 	return deps, err
+}
+
+// rowTypesReturned lists the tables whose row types functions in query's
+// FROM clauses return: the view reads their columns as it reads a table's.
+func (d *ddl) rowTypesReturned(query *pg_query.Node) []uint32 {
+	var out []uint32
+	walk(query, func(n *pg_query.Node) bool {
+		rf := n.GetRangeFunction()
+		if rf == nil {
+			return true
+		}
+		for _, item := range rf.Functions {
+			for _, fn := range item.GetList().GetItems() {
+				fc := fn.GetFuncCall()
+				if fc == nil {
+					continue
+				}
+				for _, f := range d.s.lookupFuncs(d.cat, strs(fc.Funcname)) {
+					if t, _ := d.cat.tableOfRowType(uint32(f.result.Oid)); t != nil && !slices.Contains(out, t.oid) {
+						out = append(out, t.oid)
+					}
+				}
+			}
+		}
+		return true
+	})
+	return out
 }
 
 // readsTemporaryRelation reports whether a view's query, its relations

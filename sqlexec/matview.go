@@ -540,46 +540,21 @@ func createAsSkipped(x *execCtx, cs *pg_query.CreateTableAsStmt) *Result {
 
 // renameMatviewColumnRefs makes the queries of the materialized views that
 // read column from of t name it to, as RENAME COLUMN renames it (their
-// queries keep column names, where PostgreSQL's keep numbers). It does so
-// only where every column reference of the query can only be t's: the
-// query reads t alone, without subqueries, WITH queries, functions in
-// FROM or column aliases in FROM, and no output column is called from or
-// to; it refuses the rename (0A000) for any other view that reads t.
+// queries keep column names, where PostgreSQL's keep numbers), where
+// renamedColumnQuery can; it refuses the rename (0A000) for any other
+// materialized view that may read the column.
 func (d *ddl) renameMatviewColumnRefs(t *tableDesc, from, to string) error {
 	for _, mv := range sortedMatviews(d.cat) {
 		if !slices.Contains(mv.matview.deps, t.oid) {
 			continue
 		}
-		simple := true
-		for _, dep := range mv.matview.deps {
-			simple = simple && dep == t.oid
-		}
-		walk(mv.matview.query, func(n *pg_query.Node) bool {
-			switch {
-			case n.GetRangeSubselect() != nil, n.GetWithClause() != nil, n.GetSubLink() != nil, n.GetRangeFunction() != nil:
-				simple = false
-			case n.GetRangeVar() != nil && n.GetRangeVar().Alias != nil && len(n.GetRangeVar().Alias.Colnames) > 0:
-				simple = false
-			case n.GetResTarget() != nil && (n.GetResTarget().Name == from || n.GetResTarget().Name == to):
-				simple = false
-			}
-			return simple
-		})
-		if !simple {
+		q := renamedColumnQuery(d.cat, mv.matview.query, mv.matview.deps, t, from, to)
+		if q == nil {
 			if queryNamesColumn(mv.matview.query, from) {
 				return pgerror.Unsupported(fmt.Sprintf("RENAME COLUMN of a column that materialized view %s may read", mv.name))
 			}
 			continue
 		}
-		q := proto.Clone(mv.matview.query).(*pg_query.Node)
-		walk(q, func(n *pg_query.Node) bool {
-			if cr := n.GetColumnRef(); cr != nil {
-				if s := cr.Fields[len(cr.Fields)-1].GetString_(); s != nil && s.Sval == from {
-					s.Sval = to
-				}
-			}
-			return true
-		})
 		nt := mv.clone()
 		def := *mv.matview
 		def.query = q
@@ -587,6 +562,78 @@ func (d *ddl) renameMatviewColumnRefs(t *tableDesc, from, to string) error {
 		d.cat.putTable(nt)
 	}
 	return nil
+}
+
+// renamedColumnQuery is a stored query that reads the relations deps, with
+// its references to column from of table t renamed to, or nil where it
+// cannot tell each reference's column by name alone: a query with
+// subqueries, WITH queries, functions in FROM, column aliases in FROM or
+// views, an output column called from or to, an unqualified reference to a
+// name another of its tables has too, or a join by USING or NATURAL over
+// such a name.
+func renamedColumnQuery(c *catalog, query *pg_query.Node, deps []uint32, t *tableDesc, from, to string) *pg_query.Node {
+	shared := false // another table of the query has a column from or to
+	for _, dep := range deps {
+		o := c.tables[dep]
+		if o == nil {
+			return nil
+		}
+		if dep != t.oid && (o.colIndex(from) >= 0 || o.colIndex(to) >= 0) {
+			shared = true
+		}
+	}
+	simple := true
+	var names []string // the names t is read under
+	walk(query, func(n *pg_query.Node) bool {
+		switch {
+		case n.GetRangeSubselect() != nil, n.GetWithClause() != nil, n.GetSubLink() != nil, n.GetRangeFunction() != nil:
+			simple = false
+		case n.GetRangeVar() != nil:
+			rv := n.GetRangeVar()
+			if rv.Alias != nil && len(rv.Alias.Colnames) > 0 {
+				simple = false
+			}
+			if rv.Relname == t.name && (rv.Schemaname == "" || rv.Schemaname == t.schema) {
+				name := rv.Relname
+				if rv.Alias != nil {
+					name = rv.Alias.Aliasname
+				}
+				names = append(names, name)
+			}
+		case n.GetResTarget() != nil && (n.GetResTarget().Name == from || n.GetResTarget().Name == to):
+			simple = false
+		case n.GetJoinExpr() != nil && (n.GetJoinExpr().IsNatural || len(n.GetJoinExpr().UsingClause) > 0) && shared:
+			simple = false
+		}
+		return simple
+	})
+	if !simple {
+		return nil
+	}
+	q := proto.Clone(query).(*pg_query.Node)
+	walk(q, func(n *pg_query.Node) bool {
+		cr := n.GetColumnRef()
+		if cr == nil || !simple {
+			return simple
+		}
+		last := cr.Fields[len(cr.Fields)-1].GetString_()
+		if last == nil || last.Sval != from && last.Sval != to {
+			return true
+		}
+		switch {
+		case len(cr.Fields) == 1 && (shared || len(names) != 1):
+			simple = false
+		case len(cr.Fields) == 1, slices.Contains(names, cr.Fields[len(cr.Fields)-2].GetString_().GetSval()):
+			if last.Sval == from {
+				last.Sval = to
+			}
+		}
+		return simple
+	})
+	if !simple {
+		return nil
+	}
+	return q
 }
 
 // matviewsAsViews lists the catalog's materialized views as views

@@ -894,9 +894,13 @@ func (b *binder) targetList(sc *scope, targets []*pg_query.Node, unknown unknown
 				// a column merged by USING included.
 				all = sc.cols
 			}
+			var refs []*pg_query.Node
 			for _, c := range all {
 				if c.hidden && !(rel != "" && c.merged) || rel != "" && c.rel != rel {
 					continue
+				}
+				if b.starRefs != nil {
+					refs = append(refs, starColumnRef(cr, c))
 				}
 				found = true
 				c.markRead()
@@ -917,6 +921,9 @@ func (b *binder) targetList(sc *scope, targets []*pg_query.Node, unknown unknown
 			}
 			if !found && rel != "" && !slices.ContainsFunc(sc.cols, func(c scopeCol) bool { return c.rel == rel }) {
 				return nil, nil, nil, b.errAt(pgerror.Newf(pgerror.UndefinedTable, "missing FROM-clause entry for table \"%s\"", rel), cr.Location)
+			}
+			if b.starRefs != nil {
+				b.starRefs[cr] = refs
 			}
 			continue
 		}
@@ -1037,4 +1044,46 @@ func starCols(sc *scope) []scopeCol {
 		out[i] = sc.cols[j]
 	}
 	return out
+}
+
+// starColumnRef is the reference to column c that a * or rel.* (star)
+// stands for: qualified as the star is, or by the column's relation, but
+// unqualified for a column USING merged under another type or with no
+// relation of its own (FULL JOIN ... USING), whose unqualified name is the
+// merged column.
+func starColumnRef(star *pg_query.ColumnRef, c scopeCol) *pg_query.Node {
+	var fields []*pg_query.Node
+	switch {
+	case len(star.Fields) > 1:
+		fields = append(fields, star.Fields[:len(star.Fields)-1]...)
+	case c.rel != "" && c.usingType.Oid == 0:
+		fields = append(fields, pg_query.MakeStrNode(c.rel))
+	}
+	return pg_query.MakeColumnRefNode(append(fields, pg_query.MakeStrNode(c.name)), star.Location)
+}
+
+// expandStars replaces each * and rel.* of query's select lists that
+// starRefs recorded by the columns it stood for when the query was bound,
+// as PostgreSQL stores a view: columns added to its tables later stay out
+// of it.
+func expandStars(query *pg_query.Node, starRefs map[*pg_query.ColumnRef][]*pg_query.Node) {
+	walk(query, func(n *pg_query.Node) bool {
+		sel := n.GetSelectStmt()
+		if sel == nil {
+			return true
+		}
+		var out []*pg_query.Node
+		for _, t := range sel.TargetList {
+			refs, ok := starRefs[t.GetResTarget().GetVal().GetColumnRef()]
+			if !ok {
+				out = append(out, t)
+				continue
+			}
+			for _, r := range refs {
+				out = append(out, &pg_query.Node{Node: &pg_query.Node_ResTarget{ResTarget: &pg_query.ResTarget{Val: r, Location: t.GetResTarget().Location}}})
+			}
+		}
+		sel.TargetList = out
+		return true
+	})
 }
