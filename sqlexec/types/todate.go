@@ -556,22 +556,27 @@ const (
 )
 
 // doToTimestamp is do_to_timestamp: input read through format, std for
-// jsonpath's standard mode. It also returns the parsed template.
-func doToTimestamp(input, format string, std bool) (dtParsed, []fmtNode, error) {
+// jsonpath's standard mode.
+func doToTimestamp(input, format string, std bool) (dtParsed, error) {
+	nodes, err := parseDCHFormat(format, std)
+	if err != nil {
+		return dtParsed{}, err
+	}
+	return readTemplate(input, nodes, format != "", std)
+}
+
+// readTemplate is do_to_timestamp after the template is parsed: an empty
+// template (hasFormat false) reads nothing.
+func readTemplate(input string, nodes []fmtNode, hasFormat, std bool) (dtParsed, error) {
 	tm := dtParsed{mon: 1, mday: 1}
-	t := &tmFromChar{in: input, std: std}
-	if format != "" {
-		nodes, err := parseDCHFormat(format, std)
-		if err != nil {
-			return tm, nil, err
-		}
-		t.nodes = nodes
+	t := &tmFromChar{in: input, std: std, nodes: nodes}
+	if hasFormat {
 		if err := t.fromChar(); err != nil {
-			return tm, nil, err
+			return tm, err
 		}
 	}
-	fieldOverflow := func() (dtParsed, []fmtNode, error) {
-		return tm, nil, dtError(dtFieldOverflow, "timestamp", input)
+	fieldOverflow := func() (dtParsed, error) {
+		return tm, dtError(dtFieldOverflow, "timestamp", input)
 	}
 	if t.ssss != 0 {
 		x := t.ssss
@@ -591,7 +596,7 @@ func doToTimestamp(input, format string, std bool) (dtParsed, []fmtNode, error) 
 	}
 	if t.clock12 {
 		if tm.hour < 1 || tm.hour > 12 {
-			return tm, nil, invalidFormat("hour \"%d\" is invalid for the 12-hour clock", tm.hour).
+			return tm, invalidFormat("hour \"%d\" is invalid for the 12-hour clock", tm.hour).
 				WithHint("Use the 24-hour clock, or give an hour between 1 and 12.")
 		}
 		if t.pm != 0 && tm.hour < 12 {
@@ -674,7 +679,7 @@ func doToTimestamp(input, format string, std bool) (dtParsed, []fmtNode, error) 
 	}
 	if t.ddd != 0 && (tm.mon <= 1 || tm.mday <= 1) {
 		if tm.year == 0 && t.bc == 0 {
-			return tm, nil, invalidFormat("cannot calculate day of year without year information")
+			return tm, invalidFormat("cannot calculate day of year without year information")
 		}
 		if t.mode == modeISOWeek {
 			tm.year, tm.mon, tm.mday = j2date(isoWeekToJulian(tm.year, 1) - 1 + t.ddd)
@@ -715,7 +720,7 @@ func doToTimestamp(input, format string, std bool) (dtParsed, []fmtNode, error) 
 	}
 	if t.tzsign != 0 {
 		if t.tzh < 0 || t.tzh > 15 || t.tzm < 0 || t.tzm >= 60 {
-			return tm, nil, dtError(dtTZDispOverflow, "timestamp", input)
+			return tm, dtError(dtTZDispOverflow, "timestamp", input)
 		}
 		tm.hasTZ = true
 		tm.tzEast = int(t.tzh*60+t.tzm) * 60
@@ -723,7 +728,7 @@ func doToTimestamp(input, format string, std bool) (dtParsed, []fmtNode, error) 
 			tm.tzEast = -tm.tzEast
 		}
 	}
-	return tm, t.nodes, nil
+	return tm, nil
 }
 
 func isLeap(y int32) bool { return y%4 == 0 && (y%100 != 0 || y%400 == 0) }
@@ -819,7 +824,7 @@ func (tm dtParsed) localMicros() (int64, bool) {
 // toTimestamp is to_timestamp(text, text): the wall clock read is in the
 // zone TZH and TZM gave, else in the session's.
 func toTimestamp(env *Env, input, format string) (any, error) {
-	tm, _, err := doToTimestamp(input, format, false)
+	tm, err := doToTimestamp(input, format, false)
 	if err != nil {
 		return nil, err
 	}
@@ -844,27 +849,31 @@ func toTimestamp(env *Env, input, format string) (any, error) {
 
 // toDate is to_date(text, text).
 func toDate(input, format string) (any, error) {
-	tm, _, err := doToTimestamp(input, format, false)
+	tm, err := doToTimestamp(input, format, false)
 	if err != nil {
 		return nil, err
 	}
-	return julianDate(tm, input)
-}
-
-// julianDate is the date of tm's year, month and day, with to_date's
-// range errors.
-func julianDate(tm dtParsed, input string) (any, error) {
-	outOfRange := pgerror.Newf(pgerror.DatetimeFieldOverflow, "date out of range: \"%s\"", input)
-	if !isValidJulian(tm.year, tm.mon) {
-		return nil, outOfRange
+	days, err := julianDays(tm, input)
+	if err != nil {
+		return nil, err
 	}
-	days := date2j(tm.year, tm.mon, tm.mday) - pgEpochJulian
-	if days < -pgEpochJulian || days >= 2147483494-pgEpochJulian {
-		return nil, outOfRange
-	}
-	d := time.Unix(int64(days)*86400+pgEpochUnix, 0).UTC()
+	d := time.Unix(days*86400+pgEpochUnix, 0).UTC()
 	if !d.Before(InfinityTime) {
 		return nil, pgerror.Unsupported("a date after 294276 AD")
 	}
 	return d, nil
+}
+
+// julianDays is the date of tm's year, month and day in days from
+// 2000-01-01, with to_date's range errors.
+func julianDays(tm dtParsed, input string) (int64, error) {
+	outOfRange := pgerror.Newf(pgerror.DatetimeFieldOverflow, "date out of range: \"%s\"", input)
+	if !isValidJulian(tm.year, tm.mon) {
+		return 0, outOfRange
+	}
+	days := date2j(tm.year, tm.mon, tm.mday) - pgEpochJulian
+	if days < -pgEpochJulian || days >= 2147483494-pgEpochJulian {
+		return 0, outOfRange
+	}
+	return int64(days), nil
 }

@@ -130,7 +130,8 @@ func FuzzDateTimeTemplates(f *testing.F) {
 	f.Fuzz(func(t *testing.T, format, input string) {
 		_, _ = toTimestamp(nil, input, format)
 		_, _ = toDate(input, format)
-		_, _, _ = doToTimestamp(input, format, true)
+		_, _ = doToTimestamp(input, format, true)
+		_, _, _ = parseDatetime(input, format)
 		_, _ = formatDateTimePattern(time.Date(-44, 3, 15, 12, 30, 0, 0, time.UTC), format, nil, 0)
 	})
 }
