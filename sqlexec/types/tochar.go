@@ -47,9 +47,10 @@ func init() {
 // walkPattern calls literal with the text of a to_char template: its
 // literals as they are, and for every pattern what emit prints for it (with
 // its FM flag). The template is read by parseDCHFormat, the scanner the
-// parsing direction (to_timestamp) shares. A TH or th after a pattern
-// appends the English ordinal suffix (ST, nd) to a number, in the case of
-// the suffix; after a word (MONTH) it is dropped, as PostgreSQL drops it.
+// parsing direction (to_timestamp) shares. A TH or th after a numeric
+// pattern appends the English ordinal suffix (ST, nd) in the case of the
+// suffix; after a word (MONTH) or a zone offset (OF, TZH) it is dropped, as
+// PostgreSQL drops it.
 // The TM prefix prints a month or day name as lc_time names it (fickle's is
 // always C: the English name) without padding; SP is read and ignored.
 func walkPattern(format string, literal func(string), emit func(k string, fm bool) string) {
@@ -61,7 +62,7 @@ func walkPattern(format string, literal func(string), emit func(k string, fm boo
 		}
 		k := n.key.name
 		printed := emit(k, n.suffix&sufFM != 0 || n.suffix&sufTM != 0 && isNamePattern(k))
-		if n.suffix&(sufTH|sufth) != 0 {
+		if n.suffix&(sufTH|sufth) != 0 && n.key.isDigit && n.key.id != dchTZM {
 			printed += ordinalSuffix(printed, n.suffix&sufTH == 0)
 		}
 		literal(printed)
