@@ -317,6 +317,7 @@ func formatIntervalPattern(iv pgtype.Interval, format string) (any, error) {
 	walkPattern(format, func(l string) { sb.WriteString(l) }, func(k string, fm bool) string {
 		var sb strings.Builder
 		switch strings.ToUpper(k) {
+		case "FX":
 		case "HH24":
 			sb.WriteString(pad(h, 2, fm))
 		case "HH", "HH12":
