@@ -107,6 +107,15 @@ func pad(v int64, width int, fm bool) string {
 	return s
 }
 
+// padSigned is printf's %0*d: zeros up to width with the sign counted in
+// it, as to_char pads an interval's days.
+func padSigned(v int64, width int, fm bool) string {
+	if v >= 0 || fm {
+		return pad(v, width, fm)
+	}
+	return pad(v, width-1, false)
+}
+
 func abs64(v int64) int64 {
 	if v < 0 {
 		return -v
@@ -331,9 +340,11 @@ func formatIntervalPattern(iv pgtype.Interval, format string) (any, error) {
 		case "US":
 			sb.WriteString(pad(us, 6, false))
 		case "DD":
-			sb.WriteString(pad(int64(iv.Days), 2, fm))
+			sb.WriteString(padSigned(int64(iv.Days), 2, fm))
 		case "DDD":
-			sb.WriteString(pad(int64(iv.Days), 3, fm))
+			// PostgreSQL's day of the year of an interval approximates its
+			// span: 30 days a month.
+			sb.WriteString(padSigned(int64(iv.Months)*30+int64(iv.Days), 3, fm))
 		case "MM":
 			sb.WriteString(pad(int64(iv.Months%12), 2, fm))
 		case "YYYY":
