@@ -24,9 +24,9 @@ func jsonPathQueryFuncs() map[string]*setFunc {
 				}
 				return []types.Field{{Name: name, Type: types.JSONB}}, nil
 			},
-			rows: func(_ *execCtx, args []any) ([][]any, error) {
+			rows: func(ec *execCtx, args []any) ([][]any, error) {
 				full := append(append([]any(nil), args...), types.ArgDefaults(name)[len(args)-2:]...)
-				items, err := types.JSONPathQuery(full)
+				items, err := types.JSONPathQuery(ec.env, name == "jsonb_path_query_tz", full)
 				if err != nil {
 					return nil, err
 				}

@@ -8,6 +8,7 @@
 // caller through Host, so that they behave as the SQL types do, and
 // values arrive as Value trees converted from the caller's jsonb.
 //
-// The .datetime() method is parsed and printed but refused (0A000) when
-// evaluated: it needs PostgreSQL's datetime templates and types.
+// The .datetime() method reads its string through the host (PostgreSQL's
+// datetime templates and types live with the SQL types); its values are
+// Datetime items, compared through the host too.
 package jsonpath

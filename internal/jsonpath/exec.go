@@ -17,6 +17,15 @@ type Host struct {
 	Double func(s string) (d *apd.Decimal, ok bool)
 	// Regex compiles like_regex patterns.
 	Regex RegexCompiler
+	// Datetime is .datetime(): s read as a date or time through template,
+	// or, when template is nil, through the first of PostgreSQL's ISO
+	// formats that reads it. hard reports an error that silent mode does
+	// not hide (a template that cannot be parsed).
+	Datetime func(s string, template *string) (v *Value, hard bool, err error)
+	// CompareDatetime orders two Datetime values; comparable is false for
+	// types that do not compare (a date and a time). A comparison that
+	// needs the session time zone fails unless useTz.
+	CompareDatetime func(a, b *Value, useTz bool) (c int, comparable bool, err error)
 }
 
 // Options are the arguments of one evaluation.
@@ -27,6 +36,9 @@ type Options struct {
 	// Silent suppresses the errors the jsonpath functions' silent
 	// argument suppresses.
 	Silent bool
+	// UseTz lets datetime comparisons convert through the session time
+	// zone (the jsonb_path_*_tz functions).
+	UseTz bool
 }
 
 type status uint8
@@ -57,6 +69,7 @@ type exec struct {
 	lax                    bool
 	ignoreStructuralErrors bool
 	throwErrors            bool
+	useTz                  bool
 	root, current          *Value
 	base                   baseObject
 	lastGeneratedID        int64
@@ -78,7 +91,7 @@ func newExec(h *Host, p *Path, root *Value, o Options) (*exec, error) {
 		return nil, pgerror.New(pgerror.InvalidParameterValue, `"vars" argument is not an object`).
 			WithDetail("Jsonpath parameters should be encoded as key-value pairs of \"vars\" object.")
 	}
-	e := &exec{host: h, vars: o.Vars, lax: p.Lax, ignoreStructuralErrors: p.Lax, throwErrors: !o.Silent,
+	e := &exec{host: h, vars: o.Vars, lax: p.Lax, ignoreStructuralErrors: p.Lax, throwErrors: !o.Silent, useTz: o.UseTz,
 		root: root, current: root, lastGeneratedID: 1, innermostArraySize: -1}
 	if o.Vars != nil {
 		e.lastGeneratedID = 2

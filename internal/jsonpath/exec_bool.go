@@ -46,30 +46,30 @@ func (e *exec) boolItem(it *Item, v *Value) (boolResult, error) {
 		}
 		return bFalse, err
 	case KindEqual, KindNotEqual, KindLess, KindGreater, KindLessOrEqual, KindGreaterOrEqual:
-		return e.predicate(it.Left, it.Right, v, true, func(l, r *Value) boolResult { return compare(it.Kind, l, r) })
+		return e.predicate(it.Left, it.Right, v, true, func(l, r *Value) (boolResult, error) { return e.compare(it.Kind, l, r) })
 	case KindStartsWith:
-		return e.predicate(it.Left, it.Right, v, false, func(whole, initial *Value) boolResult {
+		return e.predicate(it.Left, it.Right, v, false, func(whole, initial *Value) (boolResult, error) {
 			if whole.Kind != String || initial.Kind != String {
-				return bUnknown
+				return bUnknown, nil
 			}
 			if strings.HasPrefix(whole.Str, initial.Str) {
-				return bTrue
+				return bTrue, nil
 			}
-			return bFalse
+			return bFalse, nil
 		})
 	case KindLikeRegex:
 		match, err := e.host.Regex(it.Str, it.Flags)
 		if err != nil {
 			return bUnknown, err
 		}
-		return e.predicate(it.Left, nil, v, false, func(s, _ *Value) boolResult {
+		return e.predicate(it.Left, nil, v, false, func(s, _ *Value) (boolResult, error) {
 			if s.Kind != String {
-				return bUnknown
+				return bUnknown, nil
 			}
 			if match(s.Str) {
-				return bTrue
+				return bTrue, nil
 			}
-			return bFalse
+			return bFalse, nil
 		})
 	case KindExists:
 		if !e.lax {
@@ -108,7 +108,7 @@ func (e *exec) nestedBool(it *Item, v *Value) (boolResult, error) {
 // operands (or every left item when right is nil): true when some pair is
 // true. Lax mode stops at the first true pair; strict mode looks at every
 // pair and answers unknown if any is unknown.
-func (e *exec) predicate(left, right *Item, v *Value, unwrapRight bool, test func(l, r *Value) boolResult) (boolResult, error) {
+func (e *exec) predicate(left, right *Item, v *Value, unwrapRight bool, test func(l, r *Value) (boolResult, error)) (boolResult, error) {
 	var lseq, rseq []*Value
 	st, err := e.itemsNoThrow(left, v, true, &lseq)
 	if err != nil || st == failed {
@@ -125,7 +125,11 @@ func (e *exec) predicate(left, right *Item, v *Value, unwrapRight bool, test fun
 	sawError, sawTrue := false, false
 	for _, l := range lseq {
 		for _, r := range rseq {
-			switch test(l, r) {
+			res, err := test(l, r)
+			if err != nil {
+				return bUnknown, err
+			}
+			switch res {
 			case bUnknown:
 				if !e.lax {
 					return bUnknown, nil
@@ -150,15 +154,17 @@ func (e *exec) predicate(left, right *Item, v *Value, unwrapRight bool, test fun
 
 // compare is a comparison of two items: nulls equal only nulls, other
 // items of different kinds and arrays and objects are not comparable.
-func compare(op Kind, a, b *Value) boolResult {
+// Datetimes compare through the host, which fails a comparison that needs
+// the time zone outside the _tz functions.
+func (e *exec) compare(op Kind, a, b *Value) (boolResult, error) {
 	if a.Kind != b.Kind {
 		if a.Kind == Null || b.Kind == Null {
 			if op == KindNotEqual {
-				return bTrue
+				return bTrue, nil
 			}
-			return bFalse
+			return bFalse, nil
 		}
-		return bUnknown
+		return bUnknown, nil
 	}
 	var c int
 	switch a.Kind {
@@ -175,8 +181,14 @@ func compare(op Kind, a, b *Value) boolResult {
 		c = a.Num.Cmp(b.Num)
 	case String:
 		c = strings.Compare(a.Str, b.Str)
+	case Datetime:
+		cmp, comparable, err := e.host.CompareDatetime(a, b, e.useTz)
+		if err != nil || !comparable {
+			return bUnknown, err
+		}
+		c = cmp
 	default:
-		return bUnknown
+		return bUnknown, nil
 	}
 	var r bool
 	switch op {
@@ -194,7 +206,7 @@ func compare(op Kind, a, b *Value) boolResult {
 		r = c >= 0
 	}
 	if r {
-		return bTrue
+		return bTrue, nil
 	}
-	return bFalse
+	return bFalse, nil
 }

@@ -115,7 +115,7 @@ func (e *exec) method(it *Item, v *Value, found *[]*Value, unwrap bool) (status,
 		if v.Kind != String {
 			return e.fail(pgerror.Newf(pgerror.InvalidArgumentForSqlJsonDatetimeFunction, "jsonpath item method .%s() can only be applied to a string", name))
 		}
-		return failed, pgerror.Unsupported("the jsonpath item method .datetime()")
+		return e.datetime(it, v, found)
 	case KindKeyValue:
 		return e.keyValue(it, v, found)
 	}
@@ -173,4 +173,24 @@ func (e *exec) offsetInBase(v *Value) int64 {
 		e.offsets[e.base.root] = offs
 	}
 	return offs[v]
+}
+
+// datetime is .datetime() and .datetime(template): the string read as a
+// date, time, timetz, timestamp or timestamptz.
+func (e *exec) datetime(it *Item, v *Value, found *[]*Value) (status, error) {
+	var template *string
+	if it.Left != nil {
+		template = &it.Left.Str
+	}
+	dt, hard, err := e.host.Datetime(v.Str, template)
+	if err != nil {
+		if hard {
+			return failed, err
+		}
+		return e.fail(err)
+	}
+	if it.Next == nil && found == nil {
+		return ok, nil
+	}
+	return e.next(it, dt, found)
 }

@@ -14,6 +14,9 @@ const (
 	Bool
 	Array
 	Object
+	// Datetime is a date or time that .datetime() made: no jsonb holds
+	// one, and it prints as a string.
+	Datetime
 )
 
 // Value is a jsonb value as the evaluator sees it: objects keep their keys
@@ -26,6 +29,10 @@ type Value struct {
 	Elems []*Value
 	Keys  []string
 	Vals  []*Value
+	// TypeName and Datum are a Datetime's SQL type (as .type() names it)
+	// and the host's representation of its value.
+	TypeName string
+	Datum    any
 }
 
 // field returns the value of key in object v, or nil.
@@ -40,6 +47,9 @@ func (v *Value) field(key string) *Value {
 
 // typeName is the .type() of v.
 func (v *Value) typeName() string {
+	if v.Kind == Datetime {
+		return v.TypeName
+	}
 	return [...]string{"null", "string", "number", "boolean", "array", "object"}[v.Kind]
 }
 

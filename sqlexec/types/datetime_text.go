@@ -268,13 +268,21 @@ func daysIn(year, month int) int {
 }
 
 // roundTimestamp rounds v to the fractional-second precision of a
-// timestamp(p) type, half away from zero as PostgreSQL's AdjustTimestampForTypmod.
+// timestamp(p) type as PostgreSQL's AdjustTimestampForTypmod does: half
+// away from 2000-01-01, so that a tie before it rounds to the earlier
+// instant.
 func roundTimestamp(t Type, v time.Time) time.Time {
 	if t.Typmod < 0 || t.Typmod >= 6 || isInfiniteTime(v) {
 		return v
 	}
-	unit := time.Duration(math.Pow10(6-int(t.Typmod))) * time.Microsecond
-	return v.Add(unit / 2).Truncate(unit)
+	unit := int64(math.Pow10(6 - int(t.Typmod)))
+	us := timeToPG(v)
+	if us >= 0 {
+		us = (us + unit/2) / unit * unit
+	} else {
+		us = -((-us + unit/2) / unit * unit)
+	}
+	return pgToTime(us)
 }
 
 // isInfiniteTime reports whether v is one of the infinity sentinels.

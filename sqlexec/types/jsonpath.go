@@ -60,7 +60,18 @@ var pathHost = &jsonpath.Host{
 		}
 		return d.(*apd.Decimal), true
 	},
-	Regex: compileLikeRegex,
+	Regex:    compileLikeRegex,
+	Datetime: pathDatetimeItem,
+}
+
+// hostFor is pathHost with datetime comparisons in env's session time
+// zone and transaction date.
+func hostFor(env *Env) *jsonpath.Host {
+	h := *pathHost
+	h.CompareDatetime = func(a, b *jsonpath.Value, useTz bool) (int, bool, error) {
+		return comparePathDatetimes(env, a.Datum.(*pathDatetime), b.Datum.(*pathDatetime), useTz)
+	}
+	return &h
 }
 
 // compileLikeRegex compiles a like_regex pattern under its XQuery flags:
@@ -155,6 +166,8 @@ func fromPathValue(v *jsonpath.Value) string {
 
 func jsonFromPath(v *jsonpath.Value) *jsonValue {
 	switch v.Kind {
+	case jsonpath.Datetime:
+		return &jsonValue{kind: jsonString, str: v.Datum.(*pathDatetime).encode()}
 	case jsonpath.String:
 		return &jsonValue{kind: jsonString, str: v.Str}
 	case jsonpath.Numeric:
@@ -179,13 +192,13 @@ func jsonFromPath(v *jsonpath.Value) *jsonValue {
 
 // pathCall reads the arguments of a jsonb_path_* function: the document,
 // the path, the variables (nil for the operators, which have none) and
-// silent.
-func pathCall(args []any) (*jsonpath.Path, *jsonpath.Value, jsonpath.Options, error) {
+// silent; tz is set for the _tz functions.
+func pathCall(tz bool, args []any) (*jsonpath.Path, *jsonpath.Value, jsonpath.Options, error) {
 	p, err := parsedPath(args[1].(string))
 	if err != nil {
 		return nil, nil, jsonpath.Options{}, err
 	}
-	var o jsonpath.Options
+	o := jsonpath.Options{UseTz: tz}
 	if len(args) > 2 {
 		o.Vars = toPathValue(mustParseJSON(args[2].(string)))
 	} else if len(args) == 2 {
@@ -204,13 +217,14 @@ func boolOrNull(b *bool, err error) (any, error) {
 	return *b, nil
 }
 
-// JSONPathQuery is jsonb_path_query: the jsonb text of every item found.
-func JSONPathQuery(args []any) ([]string, error) {
-	p, doc, o, err := pathCall(args)
+// JSONPathQuery is jsonb_path_query, or jsonb_path_query_tz when tz: the
+// jsonb text of every item found.
+func JSONPathQuery(env *Env, tz bool, args []any) ([]string, error) {
+	p, doc, o, err := pathCall(tz, args)
 	if err != nil {
 		return nil, err
 	}
-	items, err := jsonpath.Query(pathHost, p, doc, o)
+	items, err := jsonpath.Query(hostFor(env), p, doc, o)
 	if err != nil {
 		return nil, err
 	}
@@ -222,46 +236,53 @@ func JSONPathQuery(args []any) ([]string, error) {
 }
 
 func registerJSONPathOperators() {
-	exists := func(_ *Env, args []any) (any, error) {
-		p, doc, o, err := pathCall(args)
-		if err != nil {
-			return nil, err
-		}
-		return boolOrNull(jsonpath.Exists(pathHost, p, doc, o))
-	}
-	match := func(_ *Env, args []any) (any, error) {
-		p, doc, o, err := pathCall(args)
-		if err != nil {
-			return nil, err
-		}
-		return boolOrNull(jsonpath.Match(pathHost, p, doc, o))
-	}
-	queryArray := func(_ *Env, args []any) (any, error) {
-		items, err := JSONPathQuery(args)
-		if err != nil {
-			return nil, err
-		}
-		buf := []byte{'['}
-		for i, it := range items {
-			if i > 0 {
-				buf = append(buf, ", "...)
+	exists := func(tz bool) funcEval {
+		return func(env *Env, args []any) (any, error) {
+			p, doc, o, err := pathCall(tz, args)
+			if err != nil {
+				return nil, err
 			}
-			buf = append(buf, it...)
+			return boolOrNull(jsonpath.Exists(hostFor(env), p, doc, o))
 		}
-		return string(append(buf, ']')), nil
 	}
-	queryFirst := func(_ *Env, args []any) (any, error) {
-		items, err := JSONPathQuery(args)
-		if err != nil || len(items) == 0 {
-			return nil, err
+	match := func(tz bool) funcEval {
+		return func(env *Env, args []any) (any, error) {
+			p, doc, o, err := pathCall(tz, args)
+			if err != nil {
+				return nil, err
+			}
+			return boolOrNull(jsonpath.Match(hostFor(env), p, doc, o))
 		}
-		return items[0], nil
 	}
-	addBinary("@?", JSONB, JSONPath, Bool, func(env *Env, a, b any) (any, error) { return exists(env, []any{a, b}) })
-	addBinary("@@", JSONB, JSONPath, Bool, func(env *Env, a, b any) (any, error) { return match(env, []any{a, b}) })
+	queryArray := func(tz bool) funcEval {
+		return func(env *Env, args []any) (any, error) {
+			items, err := JSONPathQuery(env, tz, args)
+			if err != nil {
+				return nil, err
+			}
+			buf := []byte{'['}
+			for i, it := range items {
+				if i > 0 {
+					buf = append(buf, ", "...)
+				}
+				buf = append(buf, it...)
+			}
+			return string(append(buf, ']')), nil
+		}
+	}
+	queryFirst := func(tz bool) funcEval {
+		return func(env *Env, args []any) (any, error) {
+			items, err := JSONPathQuery(env, tz, args)
+			if err != nil || len(items) == 0 {
+				return nil, err
+			}
+			return items[0], nil
+		}
+	}
+	addBinary("@?", JSONB, JSONPath, Bool, func(env *Env, a, b any) (any, error) { return exists(false)(env, []any{a, b}) })
+	addBinary("@@", JSONB, JSONPath, Bool, func(env *Env, a, b any) (any, error) { return match(false)(env, []any{a, b}) })
 	// The functions take vars (default '{}') and silent (default false);
-	// the _tz variants differ only in datetime comparisons, which
-	// .datetime() (refused) would be the only source of.
+	// the _tz variants let datetime comparisons use the session time zone.
 	for _, f := range []string{"exists", "match", "query", "query_array", "query_first"} {
 		for _, suffix := range []string{"", "_tz"} {
 			argDefaults["jsonb_path_"+f+suffix] = []any{"{}", false}
@@ -269,13 +290,14 @@ func registerJSONPathOperators() {
 	}
 	for _, suffix := range []string{"", "_tz"} {
 		vol := Immutable
-		if suffix != "" {
+		tz := suffix != ""
+		if tz {
 			vol = Stable
 		}
 		for name, f := range map[string]struct {
 			eval   funcEval
 			result Type
-		}{"exists": {exists, Bool}, "match": {match, Bool}, "query_array": {queryArray, JSONB}, "query_first": {queryFirst, JSONB}} {
+		}{"exists": {exists(tz), Bool}, "match": {match(tz), Bool}, "query_array": {queryArray(tz), JSONB}, "query_first": {queryFirst(tz), JSONB}} {
 			name = "jsonb_path_" + name + suffix
 			withDefaults := func(env *Env, args []any) (any, error) {
 				return f.eval(env, withArgDefaults(name, args, 4))

@@ -44,99 +44,29 @@ func init() {
 	}, Float8, Text)
 }
 
-// dtKeywords are the date/time template patterns; the longest match wins.
-// Patterns with case variants (Month, month) are
-// matched exactly; the others in any case.
-var dtKeywords = []string{
-	"HH24", "HH12", "HH", "MI", "SSSSS", "SSSS", "SS", "MS", "US", "FF1", "FF2", "FF3", "FF4", "FF5", "FF6",
-	"A.M.", "a.m.", "P.M.", "p.m.", "AM", "am", "PM", "pm",
-	"Y,YYY", "IYYY", "YYYY", "IYY", "YYY", "IY", "YY", "Y", "I",
-	"MONTH", "Month", "month", "MON", "Mon", "mon", "MM",
-	"DAY", "Day", "day", "DY", "Dy", "dy", "DDD", "DD", "D", "IDDD", "ID",
-	"IW", "WW", "W", "Q", "CC", "J", "TZH", "TZM", "TZ", "tz", "OF",
-	"RM", "rm", "A.D.", "a.d.", "B.C.", "b.c.", "AD", "ad", "BC", "bc",
-}
-
-var caseVariant = map[string]bool{
-	"MONTH": true, "Month": true, "month": true, "MON": true, "Mon": true, "mon": true,
-	"DAY": true, "Day": true, "day": true, "DY": true, "Dy": true, "dy": true,
-	"A.M.": true, "a.m.": true, "P.M.": true, "p.m.": true, "AM": true, "am": true, "PM": true, "pm": true,
-	"TZ": true, "tz": true, "RM": true, "rm": true,
-	"A.D.": true, "a.d.": true, "B.C.": true, "b.c.": true, "AD": true, "ad": true, "BC": true, "bc": true,
-}
-
-// matchKeyword returns the longest pattern at the start of s, or "".
-func matchKeyword(s string) string {
-	best := ""
-	for _, k := range dtKeywords {
-		if len(s) < len(k) || len(k) <= len(best) {
-			continue
-		}
-		if caseVariant[k] {
-			if s[:len(k)] == k {
-				best = k
-			}
-		} else if strings.EqualFold(s[:len(k)], k) {
-			best = k
-		}
-	}
-	return best
-}
-
 // walkPattern calls literal with the text of a to_char template: its
 // literals as they are, and for every pattern what emit prints for it (with
-// its FM flag). A TH or th after a pattern appends the English ordinal
-// suffix (ST, nd) to a number, in the case of the suffix; after a word
-// (MONTH) it is dropped, as PostgreSQL drops it. The TM prefix prints a
-// month or day name as lc_time names it (fickle's is always C: the English
-// name) without padding.
+// its FM flag). The template is read by parseDCHFormat, the scanner the
+// parsing direction (to_timestamp) shares. A TH or th after a numeric
+// pattern appends the English ordinal suffix (ST, nd) in the case of the
+// suffix; after a word (MONTH) or a zone offset (OF, TZH) it is dropped, as
+// PostgreSQL drops it.
+// The TM prefix prints a month or day name as lc_time names it (fickle's is
+// always C: the English name) without padding; SP is read and ignored.
 func walkPattern(format string, literal func(string), emit func(k string, fm bool) string) {
-	for i := 0; i < len(format); {
-		fm, tm := false, false
-		if len(format)-i >= 2 && strings.EqualFold(format[i:i+2], "FM") {
-			fm = true
-			i += 2
-		} else if len(format)-i >= 2 && (format[i:i+2] == "TM" || format[i:i+2] == "tm") {
-			tm = true
-			i += 2
-		}
-		if k := matchKeyword(format[i:]); k != "" {
-			i += len(k)
-			printed := emit(k, fm || tm && isNamePattern(k))
-			if rest := format[i:]; strings.HasPrefix(rest, "TH") || strings.HasPrefix(rest, "th") {
-				printed += ordinalSuffix(printed, rest[0] == 't')
-				i += 2
-			}
-			literal(printed)
+	nodes, _ := parseDCHFormat(format, false)
+	for _, n := range nodes {
+		if n.kind != nodeAction {
+			literal(n.text)
 			continue
 		}
-		lit, next := formatLiteral(format, i)
-		literal(lit)
-		i = next
-	}
-}
-
-// formatLiteral reads the literal text of a to_char template at i: a
-// double-quoted string (in which a backslash quotes the next character),
-// a quote escaped by a backslash, or one character (other backslashes are
-// ordinary characters), as PostgreSQL's format parser reads them.
-func formatLiteral(format string, i int) (lit string, next int) {
-	switch {
-	case format[i] == '"':
-		var b strings.Builder
-		j := i + 1
-		for j < len(format) && format[j] != '"' {
-			if format[j] == '\\' && j+1 < len(format) {
-				j++
-			}
-			b.WriteByte(format[j])
-			j++
+		k := n.key.name
+		printed := emit(k, n.suffix&sufFM != 0 || n.suffix&sufTM != 0 && isNamePattern(k))
+		if n.suffix&(sufTH|sufth) != 0 && n.key.isDigit && n.key.id != dchTZM {
+			printed += ordinalSuffix(printed, n.suffix&sufTH == 0)
 		}
-		return b.String(), j + 1
-	case format[i] == '\\' && i+1 < len(format) && format[i+1] == '"':
-		return `"`, i + 2
+		literal(printed)
 	}
-	return format[i : i+1], i + 1
 }
 
 // ordinalSuffix is the English ordinal suffix of the number that printed
@@ -175,6 +105,15 @@ func pad(v int64, width int, fm bool) string {
 		s = "-" + s
 	}
 	return s
+}
+
+// padSigned is printf's %0*d: zeros up to width with the sign counted in
+// it, as to_char pads an interval's days.
+func padSigned(v int64, width int, fm bool) string {
+	if v >= 0 || fm {
+		return pad(v, width, fm)
+	}
+	return pad(v, width-1, false)
 }
 
 func abs64(v int64) int64 {
@@ -223,6 +162,7 @@ func formatDateTimePattern(w time.Time, format string, zone *string, offset int)
 	walkPattern(format, func(l string) { sb.WriteString(l) }, func(k string, fm bool) string {
 		var sb strings.Builder
 		switch strings.ToUpper(k) {
+		case "FX":
 		case "HH", "HH12":
 			sb.WriteString(pad(int64((h+11)%12+1), 2, fm))
 		case "HH24":
@@ -386,6 +326,7 @@ func formatIntervalPattern(iv pgtype.Interval, format string) (any, error) {
 	walkPattern(format, func(l string) { sb.WriteString(l) }, func(k string, fm bool) string {
 		var sb strings.Builder
 		switch strings.ToUpper(k) {
+		case "FX":
 		case "HH24":
 			sb.WriteString(pad(h, 2, fm))
 		case "HH", "HH12":
@@ -399,9 +340,11 @@ func formatIntervalPattern(iv pgtype.Interval, format string) (any, error) {
 		case "US":
 			sb.WriteString(pad(us, 6, false))
 		case "DD":
-			sb.WriteString(pad(int64(iv.Days), 2, fm))
+			sb.WriteString(padSigned(int64(iv.Days), 2, fm))
 		case "DDD":
-			sb.WriteString(pad(int64(iv.Days), 3, fm))
+			// PostgreSQL's day of the year of an interval approximates its
+			// span: 30 days a month.
+			sb.WriteString(padSigned(int64(iv.Months)*30+int64(iv.Days), 3, fm))
 		case "MM":
 			sb.WriteString(pad(int64(iv.Months%12), 2, fm))
 		case "YYYY":
