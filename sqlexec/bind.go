@@ -227,6 +227,10 @@ type scopeCol struct {
 	nullable bool
 	// read, when set, is marked when the column is read (trackReads).
 	read *bool
+	// joinAlias marks a column of an aliased join ((a JOIN b) AS j): a
+	// qualified reference j.col reads a USING pair's merged column, as an
+	// unqualified one does.
+	joinAlias bool
 }
 
 // markRead notes that c is read, for an item that tracks its reads.
@@ -583,7 +587,7 @@ func (b *binder) resolveCol(sc *scope, fields []string, loc int32) (*scalar, err
 				return x.outer[len(x.outer)-d][slot], nil
 			}}
 		}
-		if rel == "" {
+		if rel == "" || c.joinAlias {
 			return b.usingMerged(c, e)
 		}
 		return e, nil

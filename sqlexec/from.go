@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/isolation"
@@ -340,7 +341,13 @@ func (b *binder) buildFrom(parent *scope, from []*pg_query.Node, ctes map[string
 				return pgerror.Unsupported("JOIN ... USING ... AS alias")
 			}
 			if j.Alias != nil {
-				return pgerror.Unsupported("aliases on JOIN expressions")
+				inner := proto.Clone(j).(*pg_query.JoinExpr)
+				inner.Alias = nil
+				it, cols, err := b.aliasedJoinItem(sc, inner, j.Alias)
+				if err != nil {
+					return err
+				}
+				return addItem(it, cols, left)
 			}
 			// addRight adds the right side of an INNER or LEFT join: a
 			// parenthesized join is flattened into the list when nothing

@@ -1,13 +1,17 @@
 package sqlexec
 
 import (
+	"slices"
+
 	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
 )
 
 // names lists the relation names an item brings into the FROM clause: its
 // own, or for a parenthesized join those of the relations inside it.
 func (it *fromItem) names() []string {
-	if it.nested != nil {
+	if it.nested != nil && it.name == "" {
 		var out []string
 		for _, n := range it.nested {
 			out = append(out, n.names()...)
@@ -93,5 +97,38 @@ func (b *binder) nestedJoinItem(outer *scope, n *pg_query.Node) (*fromItem, []sc
 		x.items[it] = &itemRows{rows: rows}
 		return rows, nil
 	}
+	return it, cols, nil
+}
+
+// aliasedJoinItem compiles a join with an alias ((a JOIN b USING (x)) AS
+// j (c1, ...)) as one item named j: its columns are the join's as * lists
+// them (a USING pair's merged column once), renamed by the alias's column
+// list, and the relations inside are out of reach by their own names.
+func (b *binder) aliasedJoinItem(sc *scope, j *pg_query.JoinExpr, alias *pg_query.Alias) (*fromItem, []scopeCol, error) {
+	it, cols, err := b.nestedJoinItem(sc, &pg_query.Node{Node: &pg_query.Node_JoinExpr{JoinExpr: j}})
+	if err != nil {
+		return nil, nil, err
+	}
+	var visible []int
+	for i := range cols {
+		c := &cols[i]
+		if c.hidden {
+			c.rel, c.merged = "", true
+			continue
+		}
+		if c.rel != "" && !slices.Contains(sc.hiddenRels, c.rel) {
+			sc.hiddenRels = append(sc.hiddenRels, c.rel)
+		}
+		c.rel, c.joinAlias = alias.Aliasname, true
+		visible = append(visible, i)
+	}
+	names := strs(alias.Colnames)
+	if len(names) > len(visible) {
+		return nil, nil, pgerror.Newf(pgerror.InvalidColumnReference, "join expression \"%s\" has %d columns available but %d columns specified", alias.Aliasname, len(visible), len(names))
+	}
+	for k, name := range names {
+		cols[visible[k]].name = name
+	}
+	it.name = alias.Aliasname
 	return it, cols, nil
 }

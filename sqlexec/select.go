@@ -908,7 +908,7 @@ func (b *binder) targetList(sc *scope, targets []*pg_query.Node, unknown unknown
 				coll := outputCollation(c.typ, c.coll)
 				out := &scalar{typ: c.typ, slot: slot, refs: itemBit(c.item), coll: coll, eval: func(x *execCtx) (any, error) { return x.row[slot], nil }}
 				col := outCol{Name: c.name, typ: c.typ, tableOID: c.tableOID, attnum: c.attnum, coll: coll}
-				if rel == "" && c.usingType.Oid != 0 {
+				if (rel == "" || c.joinAlias) && c.usingType.Oid != 0 {
 					var err error
 					if out, err = b.usingMerged(c, out); err != nil {
 						return nil, nil, nil, err

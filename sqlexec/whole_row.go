@@ -41,7 +41,7 @@ func (b *binder) wholeRowRef(sc *scope, name string) (e *scalar, ok bool) {
 		// either, which fickle does not tell apart: it refuses to answer.
 		absentWhenNull := -1
 		nullable := slices.ContainsFunc(cols, func(c scopeCol) bool { return c.nullable })
-		if t := b.cat.tables[cols[0].tableOID]; t != nil {
+		if t := b.cat.tables[cols[0].tableOID]; t != nil && !cols[0].joinAlias {
 			if cols = tableRowCols(cols, t); cols == nil {
 				return nil, false
 			}
@@ -68,7 +68,15 @@ func (b *binder) wholeRowRef(sc *scope, name string) (e *scalar, ok bool) {
 				fields[i] = &scalar{typ: c.typ, slot: -1, name: c.name,
 					eval: func(x *execCtx) (any, error) { return x.outer[len(x.outer)-d][slot], nil }}
 			}
-			shape[i] = types.Field{Name: c.name, Type: c.typ}
+			if c.joinAlias {
+				// An aliased join's row has a USING pair's merged column.
+				m, err := b.usingMerged(c, fields[i])
+				if err != nil {
+					return nil, false
+				}
+				fields[i] = m
+			}
+			shape[i] = types.Field{Name: c.name, Type: fields[i].typ}
 		}
 		if rowType.Oid == 0 {
 			rowType = cols[0].itemRowType
