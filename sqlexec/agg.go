@@ -64,6 +64,28 @@ func (b *binder) groupBy(agg *aggScope, groups []*pg_query.Node, targets []*pg_q
 	return nil
 }
 
+// outputExprs are the expressions of a select list's output columns, in
+// order, a * or rel.* standing for a reference to each of its columns.
+func (b *binder) outputExprs(sc *scope, targets []*pg_query.Node) ([]*pg_query.Node, error) {
+	var out []*pg_query.Node
+	for _, t := range targets {
+		val := t.GetResTarget().Val
+		cr := starRef(val)
+		if cr == nil {
+			out = append(out, val)
+			continue
+		}
+		cols, err := b.starColumns(sc, cr)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range cols {
+			out = append(out, starColumnRef(cr, c))
+		}
+	}
+	return out, nil
+}
+
 // groupEntry compiles one GROUP BY expression (an output column's position
 // or name standing for its expression) and returns its index in
 // agg.groups, where an equal expression is entered once.
@@ -71,11 +93,15 @@ func (b *binder) groupEntry(agg *aggScope, g *pg_query.Node, targets []*pg_query
 	{
 		n := g
 		if c := g.GetAConst(); c != nil && c.GetIval() != nil {
+			vals, err := b.outputExprs(agg.from, targets)
+			if err != nil {
+				return 0, err
+			}
 			i := int(c.GetIval().Ival)
-			if i < 1 || i > len(targets) {
+			if i < 1 || i > len(vals) {
 				return 0, b.errAt(pgerror.Newf(pgerror.InvalidColumnReference, "GROUP BY position %d is not in select list", i), c.Location)
 			}
-			n = targets[i-1].GetResTarget().Val
+			n = vals[i-1]
 		} else if cr := g.GetColumnRef(); cr != nil && len(cr.Fields) == 1 && cr.Fields[0].GetString_() != nil {
 			name := cr.Fields[0].GetString_().Sval
 			if !scopeHas(agg.from, name) {

@@ -868,47 +868,34 @@ func (b *binder) targetList(sc *scope, targets []*pg_query.Node, unknown unknown
 			nodes = append(nodes, make([]*pg_query.Node, len(fouts))...)
 			continue
 		}
-		if cr := rt.Val.GetColumnRef(); cr != nil && len(cr.Fields) > 0 && cr.Fields[len(cr.Fields)-1].GetAStar() != nil {
-			rel := ""
-			if len(cr.Fields) >= 2 {
-				rel = cr.Fields[len(cr.Fields)-2].GetString_().GetSval()
-			}
-			// A table of no columns still brings its system columns; a
-			// subquery of no columns brings none, and * of it is no column.
-			if sc == nil || len(sc.cols) == 0 {
-				if sc != nil && (rel == "" && len(sc.rels) > 0 || slices.Contains(sc.rels, rel)) {
-					continue
-				}
-				if rel != "" {
-					return nil, nil, nil, b.errAt(pgerror.Newf(pgerror.UndefinedTable, "missing FROM-clause entry for table \"%s\"", rel), cr.Location)
-				}
-				return nil, nil, nil, b.errAt(pgerror.New(pgerror.SyntaxError, "SELECT * with no tables specified is not valid"), cr.Location)
-			}
-			if sc.agg != nil {
-				return nil, nil, nil, b.errAt(pgerror.New(pgerror.GroupingError, "SELECT * is not allowed with GROUP BY or aggregates by fickle"), cr.Location)
-			}
-			found := false
-			all := starCols(sc)
-			if rel != "" {
-				// rel.* lists the relation's own columns in its order,
-				// a column merged by USING included.
-				all = sc.cols
+		if cr := starRef(rt.Val); cr != nil {
+			all, err := b.starColumns(sc, cr)
+			if err != nil {
+				return nil, nil, nil, err
 			}
 			var refs []*pg_query.Node
 			for _, c := range all {
-				if c.hidden && !(rel != "" && c.merged) || rel != "" && c.rel != rel {
+				ref := starColumnRef(cr, c)
+				refs = append(refs, ref)
+				if sc.agg != nil {
+					// In a grouped query each column the star stands for
+					// is an expression of its own: grouped, or of a row a
+					// grouped primary key determines.
+					e, err := b.expr(sc, ref)
+					if err != nil {
+						return nil, nil, nil, err
+					}
+					outs = append(outs, e)
+					cols = append(cols, outCol{Name: c.name, typ: e.typ, coll: e.coll})
+					nodes = append(nodes, ref)
 					continue
 				}
-				if b.starRefs != nil {
-					refs = append(refs, starColumnRef(cr, c))
-				}
-				found = true
 				c.markRead()
 				slot := c.slot
 				coll := outputCollation(c.typ, c.coll)
 				out := &scalar{typ: c.typ, slot: slot, refs: itemBit(c.item), coll: coll, eval: func(x *execCtx) (any, error) { return x.row[slot], nil }}
 				col := outCol{Name: c.name, typ: c.typ, tableOID: c.tableOID, attnum: c.attnum, coll: coll}
-				if (rel == "" || c.joinAlias) && c.usingType.Oid != 0 {
+				if (len(cr.Fields) == 1 || c.joinAlias) && c.usingType.Oid != 0 {
 					var err error
 					if out, err = b.usingMerged(c, out); err != nil {
 						return nil, nil, nil, err
@@ -918,9 +905,6 @@ func (b *binder) targetList(sc *scope, targets []*pg_query.Node, unknown unknown
 				outs = append(outs, out)
 				cols = append(cols, col)
 				nodes = append(nodes, nil)
-			}
-			if !found && rel != "" && !slices.ContainsFunc(sc.cols, func(c scopeCol) bool { return c.rel == rel }) {
-				return nil, nil, nil, b.errAt(pgerror.Newf(pgerror.UndefinedTable, "missing FROM-clause entry for table \"%s\"", rel), cr.Location)
 			}
 			if b.starRefs != nil {
 				b.starRefs[cr] = refs
@@ -1044,6 +1028,51 @@ func starCols(sc *scope) []scopeCol {
 		out[i] = sc.cols[j]
 	}
 	return out
+}
+
+// starRef returns n when it is a * or rel.* of a select list, else nil.
+func starRef(n *pg_query.Node) *pg_query.ColumnRef {
+	if cr := n.GetColumnRef(); cr != nil && len(cr.Fields) > 0 && cr.Fields[len(cr.Fields)-1].GetAStar() != nil {
+		return cr
+	}
+	return nil
+}
+
+// starColumns lists the columns a select list's * or rel.* (star) stands
+// for in scope sc.
+func (b *binder) starColumns(sc *scope, star *pg_query.ColumnRef) ([]scopeCol, error) {
+	rel := ""
+	if len(star.Fields) >= 2 {
+		rel = star.Fields[len(star.Fields)-2].GetString_().GetSval()
+	}
+	// A table of no columns still brings its system columns; a subquery
+	// of no columns brings none, and * of it is no column.
+	if sc == nil || len(sc.cols) == 0 {
+		if sc != nil && (rel == "" && len(sc.rels) > 0 || slices.Contains(sc.rels, rel)) {
+			return nil, nil
+		}
+		if rel != "" {
+			return nil, b.errAt(pgerror.Newf(pgerror.UndefinedTable, "missing FROM-clause entry for table \"%s\"", rel), star.Location)
+		}
+		return nil, b.errAt(pgerror.New(pgerror.SyntaxError, "SELECT * with no tables specified is not valid"), star.Location)
+	}
+	all := starCols(sc)
+	if rel != "" {
+		// rel.* lists the relation's own columns in its order, a column
+		// merged by USING included.
+		all = sc.cols
+	}
+	var out []scopeCol
+	for _, c := range all {
+		if c.hidden && !(rel != "" && c.merged) || rel != "" && c.rel != rel {
+			continue
+		}
+		out = append(out, c)
+	}
+	if len(out) == 0 && rel != "" && !slices.ContainsFunc(sc.cols, func(c scopeCol) bool { return c.rel == rel }) {
+		return nil, b.errAt(pgerror.Newf(pgerror.UndefinedTable, "missing FROM-clause entry for table \"%s\"", rel), star.Location)
+	}
+	return out, nil
 }
 
 // starColumnRef is the reference to column c that a * or rel.* (star)
