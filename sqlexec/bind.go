@@ -205,8 +205,12 @@ type scopeCol struct {
 	// columns' common type is another, is the type an unqualified
 	// reference and * read it as: PostgreSQL's merged column.
 	usingType types.Type
-	tableOID  uint32
-	attnum    int16
+	// usingInner, set with usingType, says the pair is an inner join's:
+	// PostgreSQL's merged column is then the right side's column when
+	// that one has the common type (ruleutils names it so).
+	usingInner bool
+	tableOID   uint32
+	attnum     int16
 	// itemRowType is the composite type of the item's rows when the item
 	// is a function in FROM returning one (unnest of a composite array):
 	// the type of a whole-row reference to the item.
@@ -244,9 +248,9 @@ func (c scopeCol) markRead() {
 type binder struct {
 	s   *Session
 	cat *catalog
-	// starRefs, when set, records the columns each * or rel.* of a select
-	// list stands for (CREATE VIEW stores them in its place).
-	starRefs map[*pg_query.ColumnRef][]*pg_query.Node
+	// frozen, when set, records what a view keeps of its query as bound
+	// when it is made (freezeQuery).
+	frozen *frozenParts
 	// collCtx collects the collations of the subexpressions of the
 	// expression being compiled; nil where they merge into nothing
 	// (collation.go).

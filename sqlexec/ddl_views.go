@@ -146,12 +146,12 @@ func (d *ddl) createView(vs *pg_query.ViewStmt, full string) error {
 		return err
 	}
 	b := d.binder(full)
-	b.starRefs = map[*pg_query.ColumnRef][]*pg_query.Node{}
+	b.frozen = newFrozenParts()
 	plan, err := b.selectNode(nil, query, nil)
 	if err != nil {
 		return err
 	}
-	expandStars(query, b.starRefs)
+	freezeQuery(query, b.frozen)
 	deps = append(deps, d.rowTypesReturned(query)...)
 	names := strs(vs.Aliases)
 	if len(names) > len(plan.cols) {

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
-	"google.golang.org/protobuf/proto"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/isolation"
@@ -341,11 +340,15 @@ func (b *binder) buildFrom(parent *scope, from []*pg_query.Node, ctes map[string
 				return pgerror.Unsupported("JOIN ... USING ... AS alias")
 			}
 			if j.Alias != nil {
-				inner := proto.Clone(j).(*pg_query.JoinExpr)
-				inner.Alias = nil
+				// The same join without its alias, sharing its parts.
+				inner := &pg_query.JoinExpr{Jointype: j.Jointype, IsNatural: j.IsNatural, Larg: j.Larg, Rarg: j.Rarg,
+					UsingClause: j.UsingClause, JoinUsingAlias: j.JoinUsingAlias, Quals: j.Quals}
 				it, cols, err := b.aliasedJoinItem(sc, inner, j.Alias)
 				if err != nil {
 					return err
+				}
+				if names, ok := b.frozen.naturalOf(inner); ok {
+					b.freezeNatural(j, names)
 				}
 				return addItem(it, cols, left)
 			}
@@ -368,7 +371,7 @@ func (b *binder) buildFrom(parent *scope, from []*pg_query.Node, ctes map[string
 					return err
 				}
 				if using {
-					q, err := usingCondition(sc, start, items[len(items)-1], j, false)
+					q, err := b.usingCondition(sc, start, items[len(items)-1], j, false)
 					if err != nil {
 						return err
 					}
@@ -388,7 +391,7 @@ func (b *binder) buildFrom(parent *scope, from []*pg_query.Node, ctes map[string
 					return err
 				}
 				if using {
-					q, err := usingCondition(sc, start, items[len(items)-1], j, false)
+					q, err := b.usingCondition(sc, start, items[len(items)-1], j, false)
 					if err != nil {
 						return err
 					}
@@ -428,7 +431,7 @@ func (b *binder) buildFrom(parent *scope, from []*pg_query.Node, ctes map[string
 					sc.starOrder = append(sc.starOrder, i)
 				}
 				if using {
-					q, err := usingCondition(sc, before, items[len(items)-1], j, true)
+					q, err := b.usingCondition(sc, before, items[len(items)-1], j, true)
 					if err != nil {
 						return err
 					}
@@ -698,7 +701,7 @@ func (b *binder) functionItem(sc *scope, rf *pg_query.RangeFunction) (*fromItem,
 // once, and * lists the merged columns first. The kept side is the join's
 // left one, or its right one for a RIGHT JOIN (swapped), whose merged
 // column is the right side's.
-func usingCondition(sc *scope, start int, other *fromItem, j *pg_query.JoinExpr, swapped bool) (*pg_query.Node, error) {
+func (b *binder) usingCondition(sc *scope, start int, other *fromItem, j *pg_query.JoinExpr, swapped bool) (*pg_query.Node, error) {
 	kept, rest := sc.cols[start:other.off], sc.cols[other.off:other.off+other.width]
 	left, right := kept, rest
 	if swapped {
@@ -713,6 +716,7 @@ func usingCondition(sc *scope, start int, other *fromItem, j *pg_query.JoinExpr,
 				names = append(names, lc.name)
 			}
 		}
+		b.freezeNatural(j, names)
 	} else {
 		names = strs(j.UsingClause)
 	}
@@ -757,6 +761,7 @@ func usingCondition(sc *scope, start int, other *fromItem, j *pg_query.JoinExpr,
 			}
 			if common.Oid != kt.Oid {
 				sc.cols[k].usingType = common
+				sc.cols[k].usingInner = j.Jointype == pg_query.JoinType_JOIN_INNER
 			}
 		}
 		sc.cols[o].hidden, sc.cols[o].merged = true, true
@@ -775,6 +780,23 @@ func usingCondition(sc *scope, start int, other *fromItem, j *pg_query.JoinExpr,
 		return args[0], nil
 	}
 	return pg_query.MakeBoolExprNode(pg_query.BoolExprType_AND_EXPR, args, -1), nil
+}
+
+// freezeNatural records a NATURAL join's common columns for a view's
+// stored query.
+func (b *binder) freezeNatural(j *pg_query.JoinExpr, names []string) {
+	if b.frozen != nil {
+		b.frozen.natural[j] = names
+	}
+}
+
+// naturalOf returns the common columns recorded for NATURAL join j.
+func (p *frozenParts) naturalOf(j *pg_query.JoinExpr) ([]string, bool) {
+	if p == nil {
+		return nil, false
+	}
+	names, ok := p.natural[j]
+	return names, ok
 }
 
 // usingStarOrder makes * list the join's columns (cols[start:end]) as

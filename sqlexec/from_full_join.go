@@ -154,6 +154,7 @@ func (b *binder) fullJoinUsing(qsc *scope, cols []scopeCol, wa int, j *pg_query.
 				names = append(names, lc.name)
 			}
 		}
+		b.freezeNatural(j, names)
 	} else {
 		names = strs(j.UsingClause)
 	}

@@ -424,7 +424,7 @@ func mergedColumnRel(sc *scope, c scopeCol) string {
 		return c.rel
 	}
 	for _, m := range sc.cols {
-		if m.merged && m.name == c.name && !m.nullable && m.typ.Oid == c.usingType.Oid {
+		if m.merged && m.name == c.name && c.usingInner && m.typ.Oid == c.usingType.Oid {
 			return m.rel
 		}
 	}

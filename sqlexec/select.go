@@ -906,8 +906,8 @@ func (b *binder) targetList(sc *scope, targets []*pg_query.Node, unknown unknown
 				cols = append(cols, col)
 				nodes = append(nodes, nil)
 			}
-			if b.starRefs != nil {
-				b.starRefs[cr] = refs
+			if b.frozen != nil {
+				b.frozen.stars[cr] = refs
 			}
 			continue
 		}
@@ -1091,19 +1091,40 @@ func starColumnRef(star *pg_query.ColumnRef, c scopeCol) *pg_query.Node {
 	return pg_query.MakeColumnRefNode(append(fields, pg_query.MakeStrNode(c.name)), star.Location)
 }
 
-// expandStars replaces each * and rel.* of query's select lists that
-// starRefs recorded by the columns it stood for when the query was bound,
-// as PostgreSQL stores a view: columns added to its tables later stay out
-// of it.
-func expandStars(query *pg_query.Node, starRefs map[*pg_query.ColumnRef][]*pg_query.Node) {
+// frozenParts are what PostgreSQL fixes in a view's query when it stores
+// it: the columns each * and rel.* of a select list stands for, and the
+// common columns of each NATURAL join.
+type frozenParts struct {
+	stars   map[*pg_query.ColumnRef][]*pg_query.Node
+	natural map[*pg_query.JoinExpr][]string
+}
+
+func newFrozenParts() *frozenParts {
+	return &frozenParts{stars: map[*pg_query.ColumnRef][]*pg_query.Node{}, natural: map[*pg_query.JoinExpr][]string{}}
+}
+
+// freezeQuery rewrites query, as bound with parts recording, into the
+// query a view stores: each star replaced by the columns it stood for and
+// each NATURAL join by a join USING its common columns, so that columns
+// added to its tables later change neither its columns nor its joins.
+func freezeQuery(query *pg_query.Node, parts *frozenParts) {
 	walk(query, func(n *pg_query.Node) bool {
+		if j := n.GetJoinExpr(); j != nil && j.IsNatural {
+			if names, ok := parts.natural[j]; ok {
+				j.IsNatural = false
+				j.UsingClause = nil
+				for _, name := range names {
+					j.UsingClause = append(j.UsingClause, pg_query.MakeStrNode(name))
+				}
+			}
+		}
 		sel := n.GetSelectStmt()
 		if sel == nil {
 			return true
 		}
 		var out []*pg_query.Node
 		for _, t := range sel.TargetList {
-			refs, ok := starRefs[t.GetResTarget().GetVal().GetColumnRef()]
+			refs, ok := parts.stars[t.GetResTarget().GetVal().GetColumnRef()]
 			if !ok {
 				out = append(out, t)
 				continue
