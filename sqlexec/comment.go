@@ -171,6 +171,9 @@ func (d *ddl) comment(cs *pg_query.CommentStmt) error {
 		d.cat.setComment(commentKey{classOID: oidPgClass, objOID: oid, subID: int32(attnum)}, cs.Comment)
 		return nil
 	}
+	if cs.Objtype == pg_query.ObjectType_OBJECT_TYPE || cs.Objtype == pg_query.ObjectType_OBJECT_DOMAIN {
+		return d.commentOnType(cs)
+	}
 	if cs.Objtype == pg_query.ObjectType_OBJECT_TABCONSTRAINT {
 		return d.commentOnConstraint(cs)
 	}
@@ -287,6 +290,42 @@ var builtinDescriptions = sync.OnceValue(func() (out struct {
 	})
 	return out
 })
+
+// commentOnType runs COMMENT ON TYPE and COMMENT ON DOMAIN for the types
+// CREATE TYPE and CREATE DOMAIN make and their arrays. A built-in type's
+// description is initdb's, and a table's row type is refused (0A000).
+func (d *ddl) commentOnType(cs *pg_query.CommentStmt) error {
+	tn := cs.Object.GetTypeName()
+	b := d.binder("")
+	desc := b.domainNamed(tn)
+	oid := uint32(0)
+	if desc != nil {
+		oid = desc.oid
+		if len(tn.ArrayBounds) > 0 {
+			oid = desc.array
+		}
+	} else {
+		t, err := b.typeName(tn)
+		if err != nil {
+			return err
+		}
+		oid = uint32(t.Oid)
+		desc, _ = d.cat.typeByOidOrArray(oid)
+	}
+	name := strs(tn.Names)[len(tn.Names)-1]
+	isDomain := desc != nil && desc.domain != nil && oid == desc.oid
+	if cs.Objtype == pg_query.ObjectType_OBJECT_DOMAIN && !isDomain {
+		return pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not a domain", name)
+	}
+	if desc == nil || oid == 0 {
+		return pgerror.Unsupported("COMMENT ON TYPE of a built-in type or a table's row type")
+	}
+	if err := d.s.requireOwner(desc.ownerRole(), "type", desc.name); err != nil {
+		return err
+	}
+	d.cat.setComment(commentKey{classOID: oidPgType, objOID: oid}, cs.Comment)
+	return nil
+}
 
 // commentExtension runs COMMENT ON EXTENSION, which pg_dump writes after
 // each CREATE EXTENSION. plpgsql's comment is initdb's, which fickle

@@ -302,6 +302,9 @@ func (d *ddl) dropUserTypes(drop []*typeDesc, cascade bool) error {
 	for _, t := range drop {
 		delete(d.cat.schemas[t.schema].types, t.name)
 		d.cat.dropComments(t.oid)
+		if t.array != 0 {
+			d.cat.dropComments(t.array)
+		}
 	}
 	return nil
 }
