@@ -1,0 +1,749 @@
+package sqlexec
+
+import (
+	"slices"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/isolation"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// MERGE INTO target USING source ON cond WHEN [NOT] MATCHED [AND cond]
+// THEN UPDATE | DELETE | INSERT | DO NOTHING, as PostgreSQL 15 runs it.
+//
+// The statement is compiled as the join "source LEFT JOIN target ON cond"
+// (an inner join when there is no NOT MATCHED action), whose rows are all
+// collected first, each with the store key of its target row, as a lock
+// stage collects them (lockrows.go). Each joined row then takes the first
+// action whose WHEN clause holds: a matched row the MATCHED actions, a
+// source row without a target row the NOT MATCHED ones. An UPDATE or DELETE
+// locks the target row with Txn.LockRow before it writes it, as UPDATE and
+// DELETE do; when the lock finds a version other than the one the join
+// read (a concurrent update under READ COMMITTED), the join condition is
+// checked again on it with the source row fixed and, as PostgreSQL's
+// EvalPlanQual does, the MATCHED actions are evaluated again from the
+// first; a row gone (deleted, or no longer joining) makes the source row
+// take the NOT MATCHED actions. The isolation engine decides what a lock
+// may see: at REPEATABLE READ and SERIALIZABLE it fails with 40001 where a
+// concurrent change is in the way. A row already updated or deleted by the
+// statement fails with 21000 when another source row would change it again.
+//
+// Statement triggers fire for each action type present (BEFORE: INSERT,
+// UPDATE, DELETE; AFTER: the reverse), row triggers as each action fires.
+// Targets fickle cannot run MERGE on are refused with 0A000: inheritance
+// parents and partitioned tables, partitions, tables whose row-level
+// security applies, triggers with transition tables.
+
+// mergeAction is one compiled WHEN clause.
+type mergeAction struct {
+	matched bool
+	cmd     pg_query.CmdType // UPDATE, DELETE, INSERT or NOTHING
+	cond    *scalar
+	// sets are an UPDATE's assignments, over the joined row.
+	sets []setTarget
+	lock isolation.RowLock
+	// An INSERT's target columns, values (nil entries for DEFAULT), their
+	// subscripts, and whether OVERRIDING USER VALUE gives the identity
+	// columns their defaults.
+	target       []int
+	vals         []*scalar
+	isDefault    []bool
+	assigns      []*arrayAssign
+	overrideUser bool
+}
+
+// mergeSyntaxError fails, as PostgreSQL 15's grammar does, on what later
+// versions' MERGE accepts: RETURNING and WHEN NOT MATCHED BY SOURCE |
+// TARGET. The error points at the token PostgreSQL 15 stops at.
+func (b *binder) mergeSyntaxError(st *Statement, ms *pg_query.MergeStmt) error {
+	bySource := false
+	for _, n := range ms.MergeWhenClauses {
+		if n.GetMergeWhenClause().GetMatchKind() == pg_query.MergeMatchKind_MERGE_WHEN_NOT_MATCHED_BY_SOURCE {
+			bySource = true
+		}
+	}
+	res, err := pg_query.Scan(st.full)
+	if err != nil {
+		return nil
+	}
+	start, end := int32(st.offset), int32(st.offset+len(st.sql))
+	toks := res.Tokens
+	for i, tk := range toks {
+		if tk.Start < start || tk.Start >= end {
+			continue
+		}
+		if i >= 2 && tk.Token == pg_query.Token_BY && toks[i-1].Token == pg_query.Token_MATCHED && toks[i-2].Token == pg_query.Token_NOT {
+			return b.errAt(pgerror.New(pgerror.SyntaxError, "syntax error at or near \"BY\""), tk.Start)
+		}
+	}
+	if len(ms.ReturningList) > 0 {
+		for i := len(toks) - 1; i >= 0; i-- {
+			if tk := toks[i]; tk.Start >= start && tk.Start < end && tk.Token == pg_query.Token_RETURNING {
+				return b.errAt(pgerror.New(pgerror.SyntaxError, "syntax error at or near \"RETURNING\""), tk.Start)
+			}
+		}
+		return pgerror.New(pgerror.SyntaxError, "syntax error at or near \"RETURNING\"")
+	}
+	if bySource {
+		return pgerror.New(pgerror.SyntaxError, "syntax error at or near \"BY\"")
+	}
+	return nil
+}
+
+// mergeRefusal is PostgreSQL's error for a MERGE target that is not a
+// table.
+func mergeRefusal(name, what string) error {
+	return pgerror.Newf(pgerror.FeatureNotSupported, "cannot execute MERGE on relation \"%s\"", name).
+		WithDetail("This operation is not supported for %s.", what)
+}
+
+// sourceNames returns the names the MERGE source brings into scope, where
+// they can be read off the syntax.
+func sourceNames(n *pg_query.Node) []string {
+	switch v := n.GetNode().(type) {
+	case *pg_query.Node_RangeVar:
+		if v.RangeVar.Alias != nil {
+			return []string{v.RangeVar.Alias.Aliasname}
+		}
+		return []string{v.RangeVar.Relname}
+	case *pg_query.Node_RangeSubselect:
+		if v.RangeSubselect.Alias != nil {
+			return []string{v.RangeSubselect.Alias.Aliasname}
+		}
+	case *pg_query.Node_RangeFunction:
+		if v.RangeFunction.Alias != nil {
+			return []string{v.RangeFunction.Alias.Aliasname}
+		}
+	case *pg_query.Node_JoinExpr:
+		if v.JoinExpr.Alias != nil {
+			return []string{v.JoinExpr.Alias.Aliasname}
+		}
+		return append(sourceNames(v.JoinExpr.Larg), sourceNames(v.JoinExpr.Rarg)...)
+	}
+	return nil
+}
+
+func (b *binder) mergePlan(st *Statement, ms *pg_query.MergeStmt) (*stmtPlan, error) {
+	if err := b.mergeSyntaxError(st, ms); err != nil {
+		return nil, err
+	}
+	as := b.takeWriteAs()
+	// The WHEN clauses' privileges and reachability, as PostgreSQL checks
+	// them first.
+	var hasIns, hasUpd, hasDel, hasNotMatched, matchedNothing bool
+	terminal := [2]bool{}
+	for _, n := range ms.MergeWhenClauses {
+		wc := n.GetMergeWhenClause()
+		matched := wc.MatchKind == pg_query.MergeMatchKind_MERGE_WHEN_MATCHED
+		switch wc.CommandType {
+		case pg_query.CmdType_CMD_INSERT:
+			hasIns = true
+		case pg_query.CmdType_CMD_UPDATE:
+			hasUpd = true
+		case pg_query.CmdType_CMD_DELETE:
+			hasDel = true
+		case pg_query.CmdType_CMD_NOTHING:
+			matchedNothing = matchedNothing || matched
+		}
+		k := 0
+		if !matched {
+			k, hasNotMatched = 1, true
+		}
+		if terminal[k] {
+			return nil, pgerror.New(pgerror.SyntaxError, "unreachable WHEN clause specified after unconditional WHEN clause")
+		}
+		terminal[k] = wc.Condition == nil
+	}
+	rv := ms.Relation
+	if virtualTableFor(rv.Schemaname, rv.Relname, nil) == nil && b.s.lookupTable(b.cat, rv.Schemaname, rv.Relname) == nil {
+		if b.s.lookupView(b.cat, rv.Schemaname, rv.Relname) != nil {
+			return nil, b.errAt(mergeRefusal(rv.Relname, "views").(*pgerror.Error), rv.Location)
+		}
+		if b.s.lookupSequence(b.cat, rv.Schemaname, rv.Relname) != nil {
+			return nil, b.errAt(mergeRefusal(rv.Relname, "sequences").(*pgerror.Error), rv.Location)
+		}
+	}
+	if t := b.s.lookupTable(b.cat, rv.Schemaname, rv.Relname); t != nil && t.matview != nil {
+		return nil, b.errAt(mergeRefusal(t.name, "materialized views").(*pgerror.Error), rv.Location)
+	}
+	t, err := b.targetTable(rv)
+	if err != nil {
+		return nil, err
+	}
+	if len(t.rules) > 0 {
+		return nil, pgerror.Newf(pgerror.FeatureNotSupported, "cannot execute MERGE on relation \"%s\"", t.name).
+			WithDetail("MERGE is not supported for relations with rules.")
+	}
+	if t.part != nil || rv.Inh && len(b.cat.inhMembers(t)) > 0 {
+		return nil, b.errAt(pgerror.Unsupported("MERGE into a partitioned table or an inheritance parent"), rv.Location)
+	}
+	if pc, err := b.partCheckFor(t); err != nil || pc != nil {
+		if err == nil {
+			err = b.errAt(pgerror.Unsupported("MERGE into a partition"), rv.Location)
+		}
+		return nil, err
+	}
+	tname := rv.Relname
+	if rv.Alias != nil {
+		tname = rv.Alias.Aliasname
+	}
+	if slices.Contains(sourceNames(ms.SourceRelation), tname) {
+		return nil, pgerror.Newf(pgerror.DuplicateAlias, "name \"%s\" specified more than once", tname).
+			WithDetail("The name is used both as MERGE target table and data source.")
+	}
+	for _, c := range ms.WithClause.GetCtes() {
+		if modifiedTable(c.GetCommonTableExpr().GetCtequery()) != nil {
+			return nil, pgerror.Unsupported("a data-modifying WITH query in MERGE")
+		}
+	}
+	ctes, err := b.topWithClause(ms.WithClause)
+	if err != nil {
+		return nil, err
+	}
+	// The join: the source, then the target, LEFT joined when a source
+	// row without a target row has actions to take.
+	jt := pg_query.JoinType_JOIN_INNER
+	if hasNotMatched {
+		jt = pg_query.JoinType_JOIN_LEFT
+	}
+	join := &pg_query.Node{Node: &pg_query.Node_JoinExpr{JoinExpr: &pg_query.JoinExpr{
+		Jointype: jt,
+		Larg:     ms.SourceRelation,
+		Rarg:     &pg_query.Node{Node: &pg_query.Node_RangeVar{RangeVar: rv}},
+		Quals:    ms.JoinCondition,
+	}}}
+	mark := len(b.perms)
+	b.modifying = rv
+	items, sc, pending, err := b.buildFrom(nil, []*pg_query.Node{join}, ctes)
+	b.modifying = nil
+	b.dropPrivilegeSince(mark, t.oid) // the target is read only as its references say
+	if err != nil {
+		return nil, err
+	}
+	ti := -1
+	for i, it := range items {
+		if it.table == t && it.name == tname {
+			ti = i
+		}
+	}
+	if ti < 0 {
+		return nil, pgerror.Unsupported("this MERGE source")
+	}
+	tgt := items[ti]
+	tgt.lock = isolation.RowLockNoKeyUpdate // marks its rows' keys; LockRow takes the locks
+	var pre []*conj
+	if err := b.placeConds(sc, items, pending, nil, &pre); err != nil {
+		return nil, err
+	}
+	chooseAccesses(items)
+	planJoins(items)
+	width := len(sc.cols)
+	readsTarget := matchedNothing
+	tbit := itemBit(ti)
+	if ms.JoinCondition != nil {
+		on, err := b.cond(sc, ms.JoinCondition, "JOIN/ON")
+		if err != nil {
+			return nil, err
+		}
+		readsTarget = readsTarget || on.refs&tbit != 0
+	}
+	// A NOT MATCHED action sees the source only.
+	nsc := *sc
+	nsc.cols, nsc.starOrder = nil, nil
+	remap := map[int]int{}
+	for i, c := range sc.cols {
+		if c.item != ti {
+			remap[i] = len(nsc.cols)
+			nsc.cols = append(nsc.cols, c)
+		}
+	}
+	for _, i := range sc.starOrder {
+		if j, ok := remap[i]; ok {
+			nsc.starOrder = append(nsc.starOrder, j)
+		}
+	}
+	nsc.rels = slices.DeleteFunc(slices.Clone(sc.rels), func(r string) bool { return r == tname })
+	nsc.hiddenRels = append(slices.Clone(sc.hiddenRels), tname)
+	var actions []*mergeAction
+	var setCols []int
+	keyCols := t.keyColumns()
+	mayDefault := make([]bool, len(t.cols))
+	for _, n := range ms.MergeWhenClauses {
+		wc := n.GetMergeWhenClause()
+		a := &mergeAction{matched: wc.MatchKind == pg_query.MergeMatchKind_MERGE_WHEN_MATCHED, cmd: wc.CommandType}
+		asc := sc
+		if !a.matched {
+			asc = &nsc
+		}
+		if wc.Condition != nil {
+			c, err := b.cond(asc, wc.Condition, "WHEN")
+			if err != nil {
+				return nil, err
+			}
+			a.cond = c
+			readsTarget = readsTarget || c.refs&tbit != 0
+		}
+		switch wc.CommandType {
+		case pg_query.CmdType_CMD_UPDATE:
+			a.sets, err = b.setTargets(t, sc, wc.TargetList)
+			if err != nil {
+				return nil, err
+			}
+			a.lock = isolation.RowLockNoKeyUpdate
+			for _, s := range a.sets {
+				setCols = append(setCols, s.col)
+				if s.e == nil {
+					mayDefault[s.col] = true
+				} else if s.e.refs&tbit != 0 {
+					readsTarget = true
+				}
+				if slices.Contains(keyCols, s.col) {
+					a.lock = isolation.RowLockUpdate
+				}
+			}
+		case pg_query.CmdType_CMD_DELETE:
+			a.lock = isolation.RowLockUpdate
+		case pg_query.CmdType_CMD_INSERT:
+			if err := b.mergeInsert(t, &nsc, wc, a, mayDefault); err != nil {
+				return nil, err
+			}
+		}
+		actions = append(actions, a)
+	}
+	if hasIns {
+		b.requirePrivilegeAs(as, t.oid, t.name, "table", 'a')
+	}
+	if hasUpd {
+		b.requirePrivilegeAs(as, t.oid, t.name, "table", 'w')
+	}
+	if hasDel {
+		b.requirePrivilegeAs(as, t.oid, t.name, "table", 'd')
+	}
+	if readsTarget || !hasIns && !hasUpd && !hasDel {
+		b.requirePrivilegeAs(as, t.oid, t.name, "table", 'r')
+	}
+	w, err := b.writerFor(t, hasUpd || hasDel)
+	if err != nil {
+		return nil, err
+	}
+	w.requireDefaults(func(c int) bool { return mayDefault[c] })
+	for i := range b.params {
+		if b.params[i].Oid == 0 {
+			b.params[i] = types.Text
+		}
+	}
+	setCols = withGeneratedDependents(t, setCols)
+	var insTrg, updTrg, delTrg *triggerSet
+	if hasIns {
+		if insTrg, err = b.triggersFor(t, tgInsert, nil); err != nil {
+			return nil, err
+		}
+	}
+	if hasUpd {
+		if updTrg, err = b.triggersFor(t, tgUpdate, setCols); err != nil {
+			return nil, err
+		}
+	}
+	if hasDel {
+		if delTrg, err = b.triggersFor(t, tgDelete, nil); err != nil {
+			return nil, err
+		}
+	}
+	for _, ts := range []*triggerSet{insTrg, updTrg, delTrg} {
+		if ts != nil && ts.transitions {
+			return nil, pgerror.Unsupported("MERGE on a table with transition tables")
+		}
+	}
+	mp := &mergeRun{t: t, items: items, pre: pre, ti: ti, width: width, actions: actions, w: w,
+		ins: rowPart(insTrg), upd: rowPart(updTrg), del: rowPart(delTrg)}
+	return &stmtPlan{writes: "MERGE", table: t.qualifiedName(), exec: func(x *execCtx) (*Result, error) {
+		if on, _, err := (&rowSecurity{t: t, as: as}).active(x); err != nil || on {
+			if err == nil {
+				err = pgerror.Unsupported("MERGE into a table with row-level security")
+			}
+			return nil, err
+		}
+		var runs [3]*triggerRun
+		for i, ts := range []*triggerSet{insTrg, updTrg, delTrg} {
+			if runs[i], err = ts.start(x); err != nil {
+				return nil, err
+			}
+		}
+		n, err := mp.run(x)
+		if err != nil {
+			return nil, err
+		}
+		for i := 2; i >= 0; i-- {
+			if err := runs[i].afterStatement(x); err != nil {
+				return nil, err
+			}
+		}
+		return &Result{Tag: rowsTag("MERGE", n)}, nil
+	}}, nil
+}
+
+// mergeInsert compiles the INSERT of a NOT MATCHED action in nsc, the
+// source's scope, and marks in mayDefault the columns it may default.
+func (b *binder) mergeInsert(t *tableDesc, nsc *scope, wc *pg_query.MergeWhenClause, a *mergeAction, mayDefault []bool) error {
+	ins := &pg_query.InsertStmt{Cols: wc.TargetList, Override: wc.Override}
+	if len(wc.Values) > 0 || len(wc.TargetList) > 0 {
+		ins.SelectStmt = &pg_query.Node{Node: &pg_query.Node_SelectStmt{SelectStmt: &pg_query.SelectStmt{
+			ValuesLists: []*pg_query.Node{{Node: &pg_query.Node_List{List: &pg_query.List{Items: wc.Values}}}},
+		}}}
+	}
+	target, assigns, err := b.insertTargets(t, ins)
+	if err != nil {
+		return err
+	}
+	if err := refuseGeneratedInsert(t, target, ins.SelectStmt); err != nil {
+		return err
+	}
+	if ins.Override != pg_query.OverridingKind_OVERRIDING_SYSTEM_VALUE && ins.SelectStmt != nil {
+		for i, c := range target {
+			if t.cols[c].identity == 'a' && ins.Override != pg_query.OverridingKind_OVERRIDING_USER_VALUE && wc.Values[i].GetSetToDefault() == nil {
+				return pgerror.Newf(pgerror.GeneratedAlways, "cannot insert a non-DEFAULT value into column \"%s\"", t.cols[c].name).
+					WithDetail("Column \"%s\" is an identity column defined as GENERATED ALWAYS.", t.cols[c].name).
+					WithHint("Use OVERRIDING SYSTEM VALUE to override.")
+			}
+		}
+	}
+	a.overrideUser = ins.Override == pg_query.OverridingKind_OVERRIDING_USER_VALUE
+	for i, d := range insertDefaults(t, target, ins, a.overrideUser) {
+		mayDefault[i] = mayDefault[i] || d
+	}
+	if ins.SelectStmt == nil {
+		return nil // DEFAULT VALUES
+	}
+	items := wc.Values
+	if len(items) > len(target) {
+		return pgerror.New(pgerror.SyntaxError, "INSERT has more expressions than target columns")
+	}
+	if len(items) < len(target) {
+		return pgerror.New(pgerror.SyntaxError, "INSERT has more target columns than expressions")
+	}
+	a.target, a.assigns = target, assigns
+	a.vals = make([]*scalar, len(items))
+	a.isDefault = make([]bool, len(items))
+	for i, it := range items {
+		if it.GetSetToDefault() != nil {
+			if assigns != nil && assigns[i] != nil {
+				return b.defaultTargetError(assigns[i].steps != nil && assigns[i].steps[0].field >= 0, assigns[i].loc)
+			}
+			a.isDefault[i] = true
+			continue
+		}
+		e, err := b.expr(nsc, it)
+		if err != nil {
+			return err
+		}
+		if assigns != nil && assigns[i] != nil {
+			if a.vals[i], err = b.coerceAssignValue(assigns[i], e); err != nil {
+				return err
+			}
+			continue
+		}
+		col := t.cols[target[i]]
+		ce, err := b.coerce(e, col.typ, types.CastAssignment)
+		if err != nil {
+			return b.assignError(err, col, e, it)
+		}
+		a.vals[i] = ce
+	}
+	return nil
+}
+
+// mergeRun is a compiled MERGE's join and actions.
+type mergeRun struct {
+	t     *tableDesc
+	items []*fromItem
+	pre   []*conj
+	ti    int // the target's item
+	width int
+	// actions are the WHEN clauses in order.
+	actions []*mergeAction
+	w       *writer
+	// ins, upd and del are the target's row triggers of each action type
+	// (nil for none).
+	ins, upd, del *triggerSet
+}
+
+// mergeState is one execution's progress: the target rows the statement
+// updated or deleted (by store key), the AFTER ROW events it queued, the
+// rows it processed.
+type mergeState struct {
+	done  map[string]bool
+	q     *rowQueue
+	n     int64
+	guard modifyGuard
+}
+
+// run joins the source and the target and takes each joined row's action;
+// it returns the number of rows inserted, updated and deleted.
+func (m *mergeRun) run(x *execCtx) (int64, error) {
+	st := &mergeState{done: map[string]bool{}, q: &rowQueue{}}
+	st.guard = x.s.startModify()
+	defer x.s.endModify()
+	x.row = make([]any, m.width)
+	x.items = nil
+	ok, err := allHold(x, m.pre, false)
+	if err == nil && ok {
+		ok, err = allHold(x, m.pre, true)
+	}
+	if err != nil {
+		return 0, err
+	}
+	var cands []lockCandidate
+	if ok {
+		ls := &lockStage{items: m.items, width: m.width}
+		x.marks = ls.start()
+		err = runItems(x, m.items, 0, func() error {
+			cands = append(cands, ls.candidate(x))
+			return nil
+		})
+		x.marks = nil
+		if err != nil {
+			return 0, err
+		}
+	}
+	for i, c := range cands {
+		if i%1024 == 0 {
+			if err := x.checkCancel(); err != nil {
+				return 0, err
+			}
+		}
+		matched := !c.nullExt[m.ti]
+		if matched {
+			if matched, err = m.matched(x, st, c); err != nil {
+				return 0, err
+			}
+		}
+		if !matched {
+			tgt := m.items[m.ti]
+			clear(c.full[tgt.off : tgt.off+tgt.width])
+			if err := m.notMatched(x, st, c.full); err != nil {
+				return 0, err
+			}
+		}
+	}
+	if err := st.q.fire(x); err != nil {
+		return 0, err
+	}
+	return st.n, nil
+}
+
+// choose returns the first action of the kind (matched or not) whose
+// condition holds on x.row, nil for none.
+func (m *mergeRun) choose(x *execCtx, matched bool) (*mergeAction, error) {
+	for _, a := range m.actions {
+		if a.matched != matched {
+			continue
+		}
+		if a.cond == nil {
+			return a, nil
+		}
+		v, err := a.cond.eval(x)
+		if err != nil {
+			return nil, err
+		}
+		if v == true {
+			return a, nil
+		}
+	}
+	return nil, nil
+}
+
+// matched takes the MATCHED action of the joined row c. It returns false
+// when the target row turned out gone or no longer joining once locked:
+// the source row then takes the NOT MATCHED actions.
+func (m *mergeRun) matched(x *execCtx, st *mergeState, c lockCandidate) (bool, error) {
+	t, tgt := m.t, m.items[m.ti]
+	key := c.keys[m.ti]
+	full := c.full
+	held := isolation.RowLockNone
+	for {
+		x.row = full
+		a, err := m.choose(x, true)
+		if err != nil {
+			return true, err
+		}
+		if a == nil || a.cmd == pg_query.CmdType_CMD_NOTHING {
+			return true, nil
+		}
+		if st.done[string(key)] {
+			return true, pgerror.New(pgerror.CardinalityViolation, "MERGE command cannot affect row a second time").
+				WithHint("Ensure that not more than one source row matches any one target row.")
+		}
+		if held < a.lock {
+			verb := "updated"
+			if a.cmd == pg_query.CmdType_CMD_DELETE && (m.del == nil || len(m.del.beforeRow) == 0) {
+				verb = "deleted"
+			}
+			if err := st.guard.check(x.s, t.id, key, verb); err != nil {
+				return true, err
+			}
+			got, err := x.txn.LockRow(x.ctx, t.id, key, isolation.LockRequest{Mode: a.lock, Write: true})
+			if err != nil {
+				return true, err
+			}
+			held = a.lock
+			if !got.Live {
+				return false, nil
+			}
+			if got.Changed {
+				if got.Key != nil {
+					key = got.Key
+				}
+				nf := append([]any(nil), full...)
+				copy(nf[tgt.off:tgt.off+len(got.Row)], got.Row)
+				ok, err := m.recheck(x, c, nf)
+				if err != nil || !ok {
+					return ok, err
+				}
+				full = nf
+				continue
+			}
+		}
+		x.row = full
+		old := full[tgt.off : tgt.off+len(t.cols)]
+		switch a.cmd {
+		case pg_query.CmdType_CMD_DELETE:
+			return true, m.delete(x, st, key, old)
+		default:
+			return true, m.update(x, st, a, key, old)
+		}
+	}
+}
+
+// recheck runs the join again with the items fixed to c's rows and the
+// target's at its newest version (in nf): it reports whether the target
+// row still joins the source row.
+func (m *mergeRun) recheck(x *execCtx, c lockCandidate, nf []any) (bool, error) {
+	ex := *x
+	ex.row, ex.items = make([]any, m.width), nil
+	ls := &lockStage{items: m.items, width: m.width}
+	ex.marks = ls.start()
+	ex.epq = &epqRows{full: nf, nullExt: c.nullExt}
+	joins := false
+	err := runItems(&ex, m.items, 0, func() error {
+		joins = !ex.marks.nullExt[m.ti]
+		return errLimitReached
+	})
+	if err != nil && err != errLimitReached {
+		return false, err
+	}
+	return joins, nil
+}
+
+// delete deletes the target row old under key, after its BEFORE DELETE
+// triggers (which may skip it).
+func (m *mergeRun) delete(x *execCtx, st *mergeState, key []byte, old []any) error {
+	kept, err := rowBefore(x, m.del, old, nil)
+	if err != nil || kept == nil {
+		return err
+	}
+	if err := st.guard.check(x.s, m.t.id, key, "deleted"); err != nil {
+		return err
+	}
+	if err := m.w.deleteRow(x, key, old, 0); err != nil {
+		return err
+	}
+	st.done[string(key)] = true
+	st.n++
+	st.q.add(m.del, old, nil)
+	return nil
+}
+
+// update updates the target row old under key with a's assignments,
+// evaluated over the joined row in x.row.
+func (m *mergeRun) update(x *execCtx, st *mergeState, a *mergeAction, key []byte, old []any) error {
+	nr := append([]any(nil), old...)
+	for _, s := range a.sets {
+		if s.e == nil {
+			nr[s.col] = nil
+			if d := m.w.defaults[s.col]; d != nil {
+				v, err := d.eval(x)
+				if err != nil {
+					return err
+				}
+				nr[s.col] = v
+			}
+			continue
+		}
+		v, err := s.value(x, nr[s.col])
+		if err != nil {
+			return err
+		}
+		nr[s.col] = v
+	}
+	m.w.clearGenerated(nr)
+	nr, err := rowBefore(x, m.upd, old, nr)
+	if err != nil || nr == nil {
+		return err
+	}
+	if err := m.w.computeGenerated(x, nr); err != nil {
+		return err
+	}
+	if err := st.guard.check(x.s, m.t.id, key, "updated"); err != nil {
+		return err
+	}
+	if err := m.w.validate(x, nr, old); err != nil {
+		return err
+	}
+	if err := m.w.updateRow(x, key, old, nr); err != nil {
+		return err
+	}
+	st.done[string(key)] = true
+	st.n++
+	st.q.add(m.upd, old, nr)
+	return nil
+}
+
+// notMatched takes the NOT MATCHED action of the source row in full.
+func (m *mergeRun) notMatched(x *execCtx, st *mergeState, full []any) error {
+	x.row = full
+	a, err := m.choose(x, false)
+	if err != nil || a == nil || a.cmd != pg_query.CmdType_CMD_INSERT {
+		return err
+	}
+	t := m.t
+	row := make([]any, len(t.cols))
+	given := make([]bool, len(t.cols))
+	if a.vals != nil {
+		vals := make([]any, len(a.vals))
+		for i, e := range a.vals {
+			if e == nil {
+				continue
+			}
+			if vals[i], err = e.eval(x); err != nil {
+				return err
+			}
+		}
+		var skip func(int) bool
+		if a.overrideUser {
+			skip = func(c int) bool { return t.cols[c].identity != 0 }
+		}
+		if err := placeInserted(x, row, given, a.target, vals, a.isDefault, a.assigns, skip); err != nil {
+			return err
+		}
+	}
+	if err := m.w.fillDefaults(x, row, given); err != nil {
+		return err
+	}
+	if row, err = rowBefore(x, m.ins, nil, row); err != nil || row == nil {
+		return err
+	}
+	if err := m.w.computeGenerated(x, row); err != nil {
+		return err
+	}
+	if err := m.w.validate(x, row, nil); err != nil {
+		return err
+	}
+	if _, err := m.w.insertRow(x, row); err != nil {
+		return err
+	}
+	st.n++
+	st.q.add(m.ins, nil, row)
+	return nil
+}
