@@ -75,13 +75,13 @@ func (b *binder) mergeSyntaxError(st *Statement, ms *pg_query.MergeStmt) error {
 			continue
 		}
 		if i >= 2 && tk.Token == pg_query.Token_BY && toks[i-1].Token == pg_query.Token_MATCHED && toks[i-2].Token == pg_query.Token_NOT {
-			return b.errAt(pgerror.New(pgerror.SyntaxError, "syntax error at or near \"BY\""), tk.Start)
+			return b.errAt(pgerror.Newf(pgerror.SyntaxError, "syntax error at or near \"%s\"", st.full[tk.Start:tk.End]), tk.Start)
 		}
 	}
 	if len(ms.ReturningList) > 0 {
 		for i := len(toks) - 1; i >= 0; i-- {
 			if tk := toks[i]; tk.Start >= start && tk.Start < end && tk.Token == pg_query.Token_RETURNING {
-				return b.errAt(pgerror.New(pgerror.SyntaxError, "syntax error at or near \"RETURNING\""), tk.Start)
+				return b.errAt(pgerror.Newf(pgerror.SyntaxError, "syntax error at or near \"%s\"", st.full[tk.Start:tk.End]), tk.Start)
 			}
 		}
 		return pgerror.New(pgerror.SyntaxError, "syntax error at or near \"RETURNING\"")
