@@ -2,6 +2,7 @@ package sqlexec
 
 import (
 	"slices"
+	"strconv"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
@@ -32,9 +33,10 @@ import (
 //
 // Statement triggers fire for each action type present (BEFORE: INSERT,
 // UPDATE, DELETE; AFTER: the reverse), row triggers as each action fires.
-// Targets fickle cannot run MERGE on are refused with 0A000: inheritance
-// parents and partitioned tables, partitions, tables whose row-level
-// security applies, triggers with transition tables.
+// An inheritance parent's or a partitioned table's rows are updated and
+// deleted in the member they live in, and inserted rows routed, as UPDATE,
+// DELETE and INSERT do. Refused with 0A000: tables whose row-level
+// security applies, triggers with transition tables, EXPLAIN MERGE.
 
 // mergeAction is one compiled WHEN clause.
 type mergeAction struct {
@@ -175,15 +177,6 @@ func (b *binder) mergePlan(st *Statement, ms *pg_query.MergeStmt) (*stmtPlan, er
 	if len(t.rules) > 0 {
 		return nil, pgerror.Newf(pgerror.FeatureNotSupported, "cannot execute MERGE on relation \"%s\"", t.name).
 			WithDetail("MERGE is not supported for relations with rules.")
-	}
-	if t.part != nil || rv.Inh && len(b.cat.inhMembers(t)) > 0 {
-		return nil, b.errAt(pgerror.Unsupported("MERGE into a partitioned table or an inheritance parent"), rv.Location)
-	}
-	if pc, err := b.partCheckFor(t); err != nil || pc != nil {
-		if err == nil {
-			err = b.errAt(pgerror.Unsupported("MERGE into a partition"), rv.Location)
-		}
-		return nil, err
 	}
 	tname := rv.Relname
 	if rv.Alias != nil {
@@ -329,6 +322,25 @@ func (b *binder) mergePlan(st *Statement, ms *pg_query.MergeStmt) (*stmtPlan, er
 		return nil, err
 	}
 	w.requireDefaults(func(c int) bool { return mayDefault[c] })
+	// The target's members (inheritance children, partitions) as UPDATE
+	// and DELETE reach them (inherit.go, partition_route.go).
+	mt := &modifyTarget{t: t, items: []*fromItem{tgt}, sc: sc, width: width}
+	var allSets []setTarget
+	for _, a := range actions {
+		allSets = append(allSets, a.sets...)
+	}
+	ws, err := b.memberWriters(mt, w, allSets)
+	if err != nil {
+		return nil, err
+	}
+	moves, err := b.rowMovement(mt)
+	if err != nil {
+		return nil, err
+	}
+	router, pcheck, err := b.insertRouting(t, nil)
+	if err != nil {
+		return nil, err
+	}
 	for i := range b.params {
 		if b.params[i].Oid == 0 {
 			b.params[i] = types.Text
@@ -357,7 +369,18 @@ func (b *binder) mergePlan(st *Statement, ms *pg_query.MergeStmt) (*stmtPlan, er
 		}
 	}
 	mp := &mergeRun{t: t, items: items, pre: pre, ti: ti, width: width, actions: actions, w: w,
-		ins: rowPart(insTrg), upd: rowPart(updTrg), del: rowPart(delTrg)}
+		ins: rowPart(insTrg), upd: rowPart(updTrg), del: rowPart(delTrg),
+		ws: ws, moves: moves, router: router, pcheck: pcheck}
+	if hasUpd {
+		if mp.mupd, err = b.memberTriggers(mt, updTrg, tgUpdate, setCols); err != nil {
+			return nil, err
+		}
+	}
+	if hasDel {
+		if mp.mdel, err = b.memberTriggers(mt, delTrg, tgDelete, nil); err != nil {
+			return nil, err
+		}
+	}
 	return &stmtPlan{writes: "MERGE", table: t.qualifiedName(), exec: func(x *execCtx) (*Result, error) {
 		if on, _, err := (&rowSecurity{t: t, as: as}).active(x); err != nil || on {
 			if err == nil {
@@ -467,6 +490,47 @@ type mergeRun struct {
 	// ins, upd and del are the target's row triggers of each action type
 	// (nil for none).
 	ins, upd, del *triggerSet
+	// ws are the writers of the target's members (nil without members),
+	// mupd and mdel their UPDATE and DELETE row triggers (nil when none
+	// has its own), moves the partition checks and row movement of an
+	// update, router and pcheck where an inserted row goes.
+	ws         []*writer
+	mupd, mdel []*triggerSet
+	moves      *rowMoves
+	router     *partRouter
+	pcheck     *partCheck
+}
+
+// mergeRow is a matched target row: its key, its member (0 for the
+// target's own rows) and the row in the target's column order (row) and
+// as its member stores it (phys).
+type mergeRow struct {
+	key    []byte
+	member int
+	row    []any
+	phys   []any
+}
+
+// memberOf returns the member of the target a row of member index i
+// lives in, nil when the target has no members.
+func (m *mergeRun) memberOf(i int) *inhMember {
+	if ms := m.items[m.ti].members; ms != nil {
+		return ms[i]
+	}
+	return nil
+}
+
+// writerOf returns the writer of member index i.
+func (m *mergeRun) writerOf(i int) *writer {
+	if m.ws != nil {
+		return m.ws[i]
+	}
+	return m.w
+}
+
+// doneKey names a target row in mergeState.done.
+func doneKey(r mergeRow) string {
+	return strconv.Itoa(r.member) + ":" + string(r.key)
 }
 
 // mergeState is one execution's progress: the target rows the statement
@@ -558,8 +622,12 @@ func (m *mergeRun) choose(x *execCtx, matched bool) (*mergeAction, error) {
 // when the target row turned out gone or no longer joining once locked:
 // the source row then takes the NOT MATCHED actions.
 func (m *mergeRun) matched(x *execCtx, st *mergeState, c lockCandidate) (bool, error) {
-	t, tgt := m.t, m.items[m.ti]
-	key := c.keys[m.ti]
+	tgt := m.items[m.ti]
+	r := mergeRow{key: c.keys[m.ti], member: c.members[m.ti]}
+	mem, table := m.memberOf(r.member), m.t
+	if mem != nil {
+		table = mem.t
+	}
 	full := c.full
 	held := isolation.RowLockNone
 	for {
@@ -571,19 +639,19 @@ func (m *mergeRun) matched(x *execCtx, st *mergeState, c lockCandidate) (bool, e
 		if a == nil || a.cmd == pg_query.CmdType_CMD_NOTHING {
 			return true, nil
 		}
-		if st.done[string(key)] {
+		if st.done[doneKey(r)] {
 			return true, pgerror.New(pgerror.CardinalityViolation, "MERGE command cannot affect row a second time").
 				WithHint("Ensure that not more than one source row matches any one target row.")
 		}
 		if held < a.lock {
 			verb := "updated"
-			if a.cmd == pg_query.CmdType_CMD_DELETE && (m.del == nil || len(m.del.beforeRow) == 0) {
+			if a.cmd == pg_query.CmdType_CMD_DELETE && !m.beforeDelete(r.member) {
 				verb = "deleted"
 			}
-			if err := st.guard.check(x.s, t.id, key, verb); err != nil {
+			if err := st.guard.check(x.s, table.id, r.key, verb); err != nil {
 				return true, err
 			}
-			got, err := x.txn.LockRow(x.ctx, t.id, key, isolation.LockRequest{Mode: a.lock, Write: true})
+			got, err := x.txn.LockRow(x.ctx, table.id, r.key, isolation.LockRequest{Mode: a.lock, Write: true})
 			if err != nil {
 				return true, err
 			}
@@ -591,12 +659,17 @@ func (m *mergeRun) matched(x *execCtx, st *mergeState, c lockCandidate) (bool, e
 			if !got.Live {
 				return false, nil
 			}
+			r.phys = got.Row
 			if got.Changed {
 				if got.Key != nil {
-					key = got.Key
+					r.key = got.Key
+				}
+				prow := got.Row
+				if mem != nil {
+					prow = mem.toParent(got.Row)
 				}
 				nf := append([]any(nil), full...)
-				copy(nf[tgt.off:tgt.off+len(got.Row)], got.Row)
+				copy(nf[tgt.off:tgt.off+len(prow)], prow)
 				ok, err := m.recheck(x, c, nf)
 				if err != nil || !ok {
 					return ok, err
@@ -606,14 +679,24 @@ func (m *mergeRun) matched(x *execCtx, st *mergeState, c lockCandidate) (bool, e
 			}
 		}
 		x.row = full
-		old := full[tgt.off : tgt.off+len(t.cols)]
-		switch a.cmd {
-		case pg_query.CmdType_CMD_DELETE:
-			return true, m.delete(x, st, key, old)
-		default:
-			return true, m.update(x, st, a, key, old)
+		r.row = full[tgt.off : tgt.off+len(m.t.cols)]
+		if a.cmd == pg_query.CmdType_CMD_DELETE {
+			return true, m.delete(x, st, r)
 		}
+		return true, m.update(x, st, a, r)
 	}
+}
+
+// beforeDelete reports whether a row of member i fires BEFORE DELETE row
+// triggers.
+func (m *mergeRun) beforeDelete(i int) bool {
+	switch {
+	case m.mdel != nil:
+		return m.mdel[i] != nil && len(m.mdel[i].beforeRow) > 0
+	case i == 0:
+		return m.del != nil && len(m.del.beforeRow) > 0
+	}
+	return false
 }
 
 // recheck runs the join again with the items fixed to c's rows and the
@@ -636,33 +719,52 @@ func (m *mergeRun) recheck(x *execCtx, c lockCandidate, nf []any) (bool, error) 
 	return joins, nil
 }
 
-// delete deletes the target row old under key, after its BEFORE DELETE
-// triggers (which may skip it).
-func (m *mergeRun) delete(x *execCtx, st *mergeState, key []byte, old []any) error {
-	kept, err := rowBefore(x, m.del, old, nil)
+// delete deletes the target row r, after its BEFORE DELETE triggers
+// (which may skip it).
+func (m *mergeRun) delete(x *execCtx, st *mergeState, r mergeRow) error {
+	var kept []any
+	var err error
+	switch {
+	case m.mdel != nil:
+		kept, err = rowBefore(x, m.mdel[r.member], r.phys, nil)
+	case r.member == 0:
+		kept, err = rowBefore(x, m.del, r.row, nil)
+	default:
+		kept = r.phys
+	}
 	if err != nil || kept == nil {
 		return err
 	}
-	if err := st.guard.check(x.s, m.t.id, key, "deleted"); err != nil {
+	wm := m.writerOf(r.member)
+	if err := st.guard.check(x.s, wm.t.id, r.key, "deleted"); err != nil {
 		return err
 	}
-	if err := m.w.deleteRow(x, key, old, 0); err != nil {
+	if err := wm.deleteRow(x, r.key, r.phys, 0); err != nil {
 		return err
 	}
-	st.done[string(key)] = true
+	st.done[doneKey(r)] = true
 	st.n++
-	st.q.add(m.del, old, nil)
+	switch {
+	case m.mdel != nil:
+		st.q.add(m.mdel[r.member], r.phys, nil)
+	case r.member == 0:
+		st.q.add(m.del, r.row, nil)
+	}
 	return nil
 }
 
-// update updates the target row old under key with a's assignments,
-// evaluated over the joined row in x.row.
-func (m *mergeRun) update(x *execCtx, st *mergeState, a *mergeAction, key []byte, old []any) error {
-	nr := append([]any(nil), old...)
+// update updates the target row r with a's assignments, evaluated over the
+// joined row in x.row, as UPDATE does (dml_modify.go): the row triggers of
+// its member, its generated columns, its partition's constraint (a
+// partitioned target moves a row its new values take out of its
+// partition).
+func (m *mergeRun) update(x *execCtx, st *mergeState, a *mergeAction, r mergeRow) error {
+	mem, wm := m.memberOf(r.member), m.writerOf(r.member)
+	nr := append([]any(nil), r.row...)
 	for _, s := range a.sets {
 		if s.e == nil {
 			nr[s.col] = nil
-			if d := m.w.defaults[s.col]; d != nil {
+			if d := wm.defaults[mem.col(s.col)]; d != nil {
 				v, err := d.eval(x)
 				if err != nil {
 					return err
@@ -678,25 +780,53 @@ func (m *mergeRun) update(x *execCtx, st *mergeState, a *mergeAction, key []byte
 		nr[s.col] = v
 	}
 	m.w.clearGenerated(nr)
-	nr, err := rowBefore(x, m.upd, old, nr)
-	if err != nil || nr == nil {
+	var err error
+	if r.member == 0 && m.mupd == nil {
+		if nr, err = rowBefore(x, m.upd, r.row, nr); err != nil || nr == nil {
+			return err
+		}
+	}
+	np := mem.physical(r.phys, nr)
+	if mem != nil {
+		wm.clearGenerated(np)
+	}
+	if m.mupd != nil {
+		if np, err = rowBefore(x, m.mupd[r.member], r.phys, np); err != nil || np == nil {
+			return err
+		}
+	}
+	if err := wm.computeGenerated(x, np); err != nil {
 		return err
 	}
-	if err := m.w.computeGenerated(x, nr); err != nil {
+	if mem != nil && (m.mupd != nil || wm.generated != nil) {
+		nr = mem.toParent(np)
+	}
+	if err := st.guard.check(x.s, wm.t.id, r.key, "updated"); err != nil {
 		return err
 	}
-	if err := st.guard.check(x.s, m.t.id, key, "updated"); err != nil {
+	outcome, _, err := m.moves.apply(x, match{key: r.key, row: r.row, member: r.member, phys: r.phys}, wm, np, nr, nil, st.q)
+	if err != nil {
 		return err
 	}
-	if err := m.w.validate(x, nr, old); err != nil {
-		return err
+	switch outcome {
+	case rowSkipped, rowDropped:
+		return nil
+	case rowStays:
+		if err := wm.validate(x, np, r.phys); err != nil {
+			return err
+		}
+		if err := wm.updateRow(x, r.key, r.phys, np); err != nil {
+			return err
+		}
+		if m.mupd != nil {
+			st.q.add(m.mupd[r.member], r.phys, np)
+		}
 	}
-	if err := m.w.updateRow(x, key, old, nr); err != nil {
-		return err
-	}
-	st.done[string(key)] = true
+	st.done[doneKey(r)] = true
 	st.n++
-	st.q.add(m.upd, old, nr)
+	if r.member == 0 && m.mupd == nil {
+		st.q.add(m.upd, r.row, nr)
+	}
 	return nil
 }
 
@@ -737,11 +867,23 @@ func (m *mergeRun) notMatched(x *execCtx, st *mergeState, full []any) error {
 	if err := m.w.computeGenerated(x, row); err != nil {
 		return err
 	}
-	if err := m.w.validate(x, row, nil); err != nil {
-		return err
-	}
-	if _, err := m.w.insertRow(x, row); err != nil {
-		return err
+	if m.router != nil {
+		if err := m.pcheck.check(x, t, row); err != nil {
+			return err
+		}
+		if row, _, err = m.router.insert(x, row, nil, st.q); err != nil || row == nil {
+			return err
+		}
+	} else {
+		if err := m.w.validate(x, row, nil); err != nil {
+			return err
+		}
+		if err := m.pcheck.check(x, t, row); err != nil {
+			return err
+		}
+		if _, err := m.w.insertRow(x, row); err != nil {
+			return err
+		}
 	}
 	st.n++
 	st.q.add(m.ins, nil, row)
