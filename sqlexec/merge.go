@@ -132,6 +132,9 @@ func (b *binder) mergePlan(st *Statement, ms *pg_query.MergeStmt) (*stmtPlan, er
 		return nil, err
 	}
 	as := b.takeWriteAs()
+	if ms.WithClause.GetRecursive() {
+		return nil, pgerror.New(pgerror.SyntaxError, "WITH RECURSIVE is not supported for MERGE statement")
+	}
 	// The WHEN clauses' privileges and reachability, as PostgreSQL checks
 	// them first.
 	var hasIns, hasUpd, hasDel, hasNotMatched, matchedNothing bool
