@@ -35,8 +35,9 @@ import (
 // UPDATE, DELETE; AFTER: the reverse), row triggers as each action fires.
 // An inheritance parent's or a partitioned table's rows are updated and
 // deleted in the member they live in, and inserted rows routed, as UPDATE,
-// DELETE and INSERT do. Refused with 0A000: tables whose row-level
-// security applies, triggers with transition tables, EXPLAIN MERGE.
+// DELETE and INSERT do. Row-level security as PostgreSQL applies it to
+// MERGE (mergePolicies). Refused with 0A000: triggers with transition
+// tables, data-modifying WITH queries, EXPLAIN MERGE.
 
 // mergeAction is one compiled WHEN clause.
 type mergeAction struct {
@@ -212,7 +213,11 @@ func (b *binder) mergePlan(st *Statement, ms *pg_query.MergeStmt) (*stmtPlan, er
 	}}}
 	mark := len(b.perms)
 	b.modifying = rv
+	// The target's SELECT policies filter its rows where the statement
+	// reads them (dropped below otherwise).
+	b.rlsTarget = rowSecurityTarget{rv: rv, cmds: []byte{polSelect}}
 	items, sc, pending, err := b.buildFrom(nil, []*pg_query.Node{join}, ctes)
+	b.rlsTarget = rowSecurityTarget{}
 	b.modifying = nil
 	b.dropPrivilegeSince(mark, t.oid) // the target is read only as its references say
 	if err != nil {
@@ -229,12 +234,7 @@ func (b *binder) mergePlan(st *Statement, ms *pg_query.MergeStmt) (*stmtPlan, er
 	}
 	tgt := items[ti]
 	tgt.lock = isolation.RowLockNoKeyUpdate // marks its rows' keys; LockRow takes the locks
-	var pre []*conj
-	if err := b.placeConds(sc, items, pending, nil, &pre); err != nil {
-		return nil, err
-	}
-	chooseAccesses(items)
-	planJoins(items)
+	policyFilter := slices.Clone(tgt.on)    // all addItem put there: the SELECT policies
 	width := len(sc.cols)
 	readsTarget := matchedNothing
 	tbit := itemBit(ti)
@@ -308,6 +308,19 @@ func (b *binder) mergePlan(st *Statement, ms *pg_query.MergeStmt) (*stmtPlan, er
 		}
 		actions = append(actions, a)
 	}
+	// The statement needs SELECT on the target where it reads the target's
+	// columns, and, as in PostgreSQL, where a MATCHED action does nothing
+	// or no action writes.
+	readsTarget = readsTarget || !hasIns && !hasUpd && !hasDel
+	if !readsTarget {
+		tgt.on = slices.DeleteFunc(tgt.on, func(c *conj) bool { return slices.Contains(policyFilter, c) })
+	}
+	var pre []*conj
+	if err := b.placeConds(sc, items, pending, nil, &pre); err != nil {
+		return nil, err
+	}
+	chooseAccesses(items)
+	planJoins(items)
 	if hasIns {
 		b.requirePrivilegeAs(as, t.oid, t.name, "table", 'a')
 	}
@@ -317,7 +330,7 @@ func (b *binder) mergePlan(st *Statement, ms *pg_query.MergeStmt) (*stmtPlan, er
 	if hasDel {
 		b.requirePrivilegeAs(as, t.oid, t.name, "table", 'd')
 	}
-	if readsTarget || !hasIns && !hasUpd && !hasDel {
+	if readsTarget {
 		b.requirePrivilegeAs(as, t.oid, t.name, "table", 'r')
 	}
 	w, err := b.writerFor(t, hasUpd || hasDel)
@@ -374,6 +387,9 @@ func (b *binder) mergePlan(st *Statement, ms *pg_query.MergeStmt) (*stmtPlan, er
 	mp := &mergeRun{t: t, items: items, pre: pre, ti: ti, width: width, actions: actions, w: w,
 		ins: rowPart(insTrg), upd: rowPart(updTrg), del: rowPart(delTrg),
 		ws: ws, moves: moves, router: router, pcheck: pcheck}
+	if err := b.mergePolicies(mp, hasIns, hasUpd, hasDel, readsTarget); err != nil {
+		return nil, err
+	}
 	if hasUpd {
 		if mp.mupd, err = b.memberTriggers(mt, updTrg, tgUpdate, setCols); err != nil {
 			return nil, err
@@ -385,12 +401,6 @@ func (b *binder) mergePlan(st *Statement, ms *pg_query.MergeStmt) (*stmtPlan, er
 		}
 	}
 	return &stmtPlan{writes: "MERGE", table: t.qualifiedName(), exec: func(x *execCtx) (*Result, error) {
-		if on, _, err := (&rowSecurity{t: t, as: as}).active(x); err != nil || on {
-			if err == nil {
-				err = pgerror.Unsupported("MERGE into a table with row-level security")
-			}
-			return nil, err
-		}
 		var runs [3]*triggerRun
 		for i, ts := range []*triggerSet{insTrg, updTrg, delTrg} {
 			if runs[i], err = ts.start(x); err != nil {
@@ -408,6 +418,77 @@ func (b *binder) mergePlan(st *Statement, ms *pg_query.MergeStmt) (*stmtPlan, er
 		}
 		return &Result{Tag: rowsTag("MERGE", n)}, nil
 	}}, nil
+}
+
+// mergePolicies compiles the row-level security of the MERGE target as
+// PostgreSQL applies it: a MATCHED UPDATE or DELETE fails with 42501 on a
+// target row its command's USING expressions do not pass (they do not
+// filter the rows, the SELECT policies do where the statement reads the
+// target); the rows an UPDATE or INSERT writes must pass its WITH CHECK
+// expressions, and an updated row the SELECT policies where the
+// statement reads the target.
+func (b *binder) mergePolicies(m *mergeRun, hasIns, hasUpd, hasDel, reads bool) error {
+	t := m.t
+	rs := b.rowSecurityFor(t)
+	if rs == nil {
+		return nil
+	}
+	m.rs = rs
+	var err error
+	if hasIns {
+		if m.insCheck, err = b.rowSecurityCheckFor(t, polInsert, false); err != nil {
+			return err
+		}
+	}
+	sc := tableScope(t, t.name)
+	if hasUpd {
+		if m.updCheck, err = b.rowSecurityCheckFor(t, polUpdate, reads); err != nil {
+			return err
+		}
+		lists, err := b.compileEach(t, sc, []byte{polUpdate}, false)
+		if err != nil {
+			return err
+		}
+		m.updUsing = lists[0]
+	}
+	if hasDel {
+		lists, err := b.compileEach(t, sc, []byte{polDelete}, false)
+		if err != nil {
+			return err
+		}
+		m.delUsing = lists[0]
+	}
+	return nil
+}
+
+// targetRowCheck fails with 42501 when old, a target row an UPDATE or
+// DELETE action is about to change, does not pass that command's USING
+// expressions.
+func (m *mergeRun) targetRowCheck(x *execCtx, a *mergeAction, old []any) error {
+	if m.rs == nil {
+		return nil
+	}
+	on, held, err := m.rs.active(x)
+	if err != nil || !on {
+		return err
+	}
+	ps := m.updUsing
+	if a.cmd == pg_query.CmdType_CMD_DELETE {
+		ps = m.delUsing
+	}
+	saved := x.row
+	x.row = old
+	ok, failed, err := combine(x, ps, held)
+	x.row = saved
+	switch {
+	case err != nil:
+		return err
+	case ok:
+		return nil
+	case failed != nil:
+		return pgerror.Newf(pgerror.InsufficientPrivilege, "target row violates row-level security policy \"%s\" (USING expression) for table \"%s\"", failed.name, m.t.name)
+	}
+	return pgerror.Newf(pgerror.InsufficientPrivilege, "target row violates row-level security policy (USING expression) for table \"%s\"", m.t.name)
 }
 
 // mergeInsert compiles the INSERT of a NOT MATCHED action in nsc, the
@@ -502,6 +583,13 @@ type mergeRun struct {
 	moves      *rowMoves
 	router     *partRouter
 	pcheck     *partCheck
+	// rs is the target's row-level security (nil when disabled),
+	// updUsing and delUsing the USING expressions of its UPDATE and
+	// DELETE policies, updCheck and insCheck the checks of the rows an
+	// UPDATE and an INSERT write.
+	rs                 *rowSecurity
+	updUsing, delUsing []compiledPolicy
+	updCheck, insCheck *rowSecurityCheck
 }
 
 // mergeRow is a matched target row: its key, its member (0 for the
@@ -641,6 +729,9 @@ func (m *mergeRun) matched(x *execCtx, st *mergeState, c lockCandidate) (bool, e
 		}
 		if a == nil || a.cmd == pg_query.CmdType_CMD_NOTHING {
 			return true, nil
+		}
+		if err := m.targetRowCheck(x, a, full[tgt.off:tgt.off+len(m.t.cols)]); err != nil {
+			return true, err
 		}
 		if st.done[doneKey(r)] {
 			return true, pgerror.New(pgerror.CardinalityViolation, "MERGE command cannot affect row a second time").
@@ -807,7 +898,7 @@ func (m *mergeRun) update(x *execCtx, st *mergeState, a *mergeAction, r mergeRow
 	if err := st.guard.check(x.s, wm.t.id, r.key, "updated"); err != nil {
 		return err
 	}
-	outcome, _, err := m.moves.apply(x, match{key: r.key, row: r.row, member: r.member, phys: r.phys}, wm, np, nr, nil, st.q)
+	outcome, _, err := m.moves.apply(x, match{key: r.key, row: r.row, member: r.member, phys: r.phys}, wm, np, nr, m.updCheck, st.q)
 	if err != nil {
 		return err
 	}
@@ -815,6 +906,9 @@ func (m *mergeRun) update(x *execCtx, st *mergeState, a *mergeAction, r mergeRow
 	case rowSkipped, rowDropped:
 		return nil
 	case rowStays:
+		if err := m.updCheck.check(x, nr); err != nil {
+			return err
+		}
 		if err := wm.validate(x, np, r.phys); err != nil {
 			return err
 		}
@@ -874,10 +968,13 @@ func (m *mergeRun) notMatched(x *execCtx, st *mergeState, full []any) error {
 		if err := m.pcheck.check(x, t, row); err != nil {
 			return err
 		}
-		if row, _, err = m.router.insert(x, row, nil, st.q); err != nil || row == nil {
+		if row, _, err = m.router.insert(x, row, m.insCheck, st.q); err != nil || row == nil {
 			return err
 		}
 	} else {
+		if err := m.insCheck.check(x, row); err != nil {
+			return err
+		}
 		if err := m.w.validate(x, row, nil); err != nil {
 			return err
 		}
