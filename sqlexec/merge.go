@@ -36,8 +36,8 @@ import (
 // An inheritance parent's or a partitioned table's rows are updated and
 // deleted in the member they live in, and inserted rows routed, as UPDATE,
 // DELETE and INSERT do. Row-level security as PostgreSQL applies it to
-// MERGE (mergePolicies). Refused with 0A000: triggers with transition
-// tables, data-modifying WITH queries, EXPLAIN MERGE.
+// MERGE (mergePolicies). Refused with 0A000: row triggers reading
+// transition tables, data-modifying WITH queries, EXPLAIN MERGE.
 
 // mergeAction is one compiled WHEN clause.
 type mergeAction struct {
@@ -379,9 +379,11 @@ func (b *binder) mergePlan(st *Statement, ms *pg_query.MergeStmt) (*stmtPlan, er
 			return nil, err
 		}
 	}
+	// The statement triggers' transition tables hold the rows each action
+	// type wrote; a row trigger's would hold those of one row here.
 	for _, ts := range []*triggerSet{insTrg, updTrg, delTrg} {
-		if ts != nil && ts.transitions {
-			return nil, pgerror.Unsupported("MERGE on a table with transition tables")
+		if ts != nil && slices.ContainsFunc(ts.afterRow, func(f firing) bool { return f.tr.oldTable != "" || f.tr.newTable != "" }) {
+			return nil, pgerror.Unsupported("MERGE on a table with row triggers that read transition tables")
 		}
 	}
 	mp := &mergeRun{t: t, items: items, pre: pre, ti: ti, width: width, actions: actions, w: w,
@@ -407,7 +409,7 @@ func (b *binder) mergePlan(st *Statement, ms *pg_query.MergeStmt) (*stmtPlan, er
 				return nil, err
 			}
 		}
-		n, err := mp.run(x)
+		n, err := mp.run(x, runs)
 		if err != nil {
 			return nil, err
 		}
@@ -632,12 +634,15 @@ type mergeState struct {
 	q     *rowQueue
 	n     int64
 	guard modifyGuard
+	// runs are the statement's trigger runs of INSERT, UPDATE and DELETE,
+	// which keep the rows for transition tables.
+	runs [3]*triggerRun
 }
 
 // run joins the source and the target and takes each joined row's action;
 // it returns the number of rows inserted, updated and deleted.
-func (m *mergeRun) run(x *execCtx) (int64, error) {
-	st := &mergeState{done: map[string]bool{}, q: &rowQueue{}}
+func (m *mergeRun) run(x *execCtx, runs [3]*triggerRun) (int64, error) {
+	st := &mergeState{done: map[string]bool{}, q: &rowQueue{}, runs: runs}
 	st.guard = x.s.startModify()
 	defer x.s.endModify()
 	x.row = make([]any, m.width)
@@ -844,6 +849,7 @@ func (m *mergeRun) delete(x *execCtx, st *mergeState, r mergeRow) error {
 	case r.member == 0:
 		st.q.add(m.del, r.row, nil)
 	}
+	st.runs[2].capture(r.row, nil)
 	return nil
 }
 
@@ -924,6 +930,7 @@ func (m *mergeRun) update(x *execCtx, st *mergeState, a *mergeAction, r mergeRow
 	if r.member == 0 && m.mupd == nil {
 		st.q.add(m.upd, r.row, nr)
 	}
+	st.runs[1].capture(r.row, nr)
 	return nil
 }
 
@@ -987,5 +994,6 @@ func (m *mergeRun) notMatched(x *execCtx, st *mergeState, full []any) error {
 	}
 	st.n++
 	st.q.add(m.ins, nil, row)
+	st.runs[0].capture(nil, row)
 	return nil
 }
