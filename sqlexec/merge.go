@@ -36,8 +36,9 @@ import (
 // An inheritance parent's or a partitioned table's rows are updated and
 // deleted in the member they live in, and inserted rows routed, as UPDATE,
 // DELETE and INSERT do. Row-level security as PostgreSQL applies it to
-// MERGE (mergePolicies). Refused with 0A000: row triggers reading
-// transition tables, data-modifying WITH queries, EXPLAIN MERGE.
+// MERGE (mergePolicies). Data-modifying WITH queries run first, as for
+// UPDATE (with_dml.go). Refused with 0A000: row triggers reading
+// transition tables, EXPLAIN MERGE.
 
 // mergeAction is one compiled WHEN clause.
 type mergeAction struct {
@@ -189,11 +190,6 @@ func (b *binder) mergePlan(st *Statement, ms *pg_query.MergeStmt) (*stmtPlan, er
 	if slices.Contains(sourceNames(ms.SourceRelation), tname) {
 		return nil, pgerror.Newf(pgerror.DuplicateAlias, "name \"%s\" specified more than once", tname).
 			WithDetail("The name is used both as MERGE target table and data source.")
-	}
-	for _, c := range ms.WithClause.GetCtes() {
-		if modifiedTable(c.GetCommonTableExpr().GetCtequery()) != nil {
-			return nil, pgerror.Unsupported("a data-modifying WITH query in MERGE")
-		}
 	}
 	ctes, err := b.topWithClause(ms.WithClause)
 	if err != nil {
