@@ -397,7 +397,7 @@ func scanAccess(x *execCtx, it *fromItem, ro isolation.ReadOptions, visit isolat
 // earlier items as cached, and picks a hash-join condition for them.
 func planJoins(items []*fromItem) {
 	for i, it := range items {
-		if i == 0 || it.table == nil || it.lock != isolation.RowLockNone {
+		if i == 0 || it.table == nil || it.lock != isolation.RowLockNone || it.target {
 			continue
 		}
 		earlier := itemBit(i) - 1

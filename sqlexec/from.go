@@ -68,9 +68,10 @@ type fromItem struct {
 	// policyCmds are the commands whose row-level security policies
 	// filter a table item's rows (rls_apply.go).
 	policyCmds []byte
-	// target marks the table an UPDATE, DELETE or MERGE writes, whose
-	// lock (a MERGE target's marks its rows' keys) is not a locking
-	// clause's.
+	// target marks the table an UPDATE, DELETE or MERGE writes: it reads
+	// as any table (not as a locking read), its rows' keys are kept in a
+	// join's row marks (MERGE locks them, merge.go), and no locking
+	// clause's policies apply to it.
 	target bool
 	// reads marks, for a subquery or view item, the columns its level
 	// reads, and readsOf is the plan of the query giving them: outputs

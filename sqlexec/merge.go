@@ -229,8 +229,7 @@ func (b *binder) mergePlan(st *Statement, ms *pg_query.MergeStmt) (*stmtPlan, er
 		return nil, pgerror.Unsupported("this MERGE source")
 	}
 	tgt := items[ti]
-	tgt.lock = isolation.RowLockNoKeyUpdate // marks its rows' keys; LockRow takes the locks
-	policyFilter := slices.Clone(tgt.on)    // all addItem put there: the SELECT policies
+	policyFilter := slices.Clone(tgt.on) // all addItem put there: the SELECT policies
 	width := len(sc.cols)
 	readsTarget := matchedNothing
 	tbit := itemBit(ti)
@@ -401,9 +400,11 @@ func (b *binder) mergePlan(st *Statement, ms *pg_query.MergeStmt) (*stmtPlan, er
 	return &stmtPlan{writes: "MERGE", table: t.qualifiedName(), exec: func(x *execCtx) (*Result, error) {
 		var runs [3]*triggerRun
 		for i, ts := range []*triggerSet{insTrg, updTrg, delTrg} {
-			if runs[i], err = ts.start(x); err != nil {
+			run, err := ts.start(x)
+			if err != nil {
 				return nil, err
 			}
+			runs[i] = run
 		}
 		n, err := mp.run(x, runs)
 		if err != nil {

@@ -135,7 +135,7 @@ func (b *binder) rowSecurityConj(it *fromItem, cols []scopeCol) (*conj, error) {
 				return false, err
 			}
 		}
-		if it.lock == isolation.RowLockNone || it.target {
+		if it.lock == isolation.RowLockNone {
 			return true, nil
 		}
 		if lockingRefused {
