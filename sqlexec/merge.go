@@ -234,7 +234,9 @@ func (b *binder) mergePlan(st *Statement, ms *pg_query.MergeStmt) (*stmtPlan, er
 	readsTarget := matchedNothing
 	tbit := itemBit(ti)
 	if ms.JoinCondition != nil {
+		sc.noAgg = "JOIN conditions"
 		on, err := b.cond(sc, ms.JoinCondition, "JOIN/ON")
+		sc.noAgg = ""
 		if err != nil {
 			return nil, err
 		}
@@ -269,7 +271,9 @@ func (b *binder) mergePlan(st *Statement, ms *pg_query.MergeStmt) (*stmtPlan, er
 			asc = &nsc
 		}
 		if wc.Condition != nil {
+			asc.noAgg = "MERGE WHEN conditions"
 			c, err := b.cond(asc, wc.Condition, "WHEN")
+			asc.noAgg = ""
 			if err != nil {
 				return nil, err
 			}
@@ -278,7 +282,9 @@ func (b *binder) mergePlan(st *Statement, ms *pg_query.MergeStmt) (*stmtPlan, er
 		}
 		switch wc.CommandType {
 		case pg_query.CmdType_CMD_UPDATE:
+			sc.noAgg = "UPDATE"
 			a.sets, err = b.setTargets(t, sc, wc.TargetList)
+			sc.noAgg = ""
 			if err != nil {
 				return nil, err
 			}
@@ -493,10 +499,16 @@ func (m *mergeRun) targetRowCheck(x *execCtx, a *mergeAction, old []any) error {
 // mergeInsert compiles the INSERT of a NOT MATCHED action in nsc, the
 // source's scope, and marks in mayDefault the columns it may default.
 func (b *binder) mergeInsert(t *tableDesc, nsc *scope, wc *pg_query.MergeWhenClause, a *mergeAction, mayDefault []bool) error {
+	// rel.* in the VALUES list stands for rel's columns, as PostgreSQL
+	// expands it.
+	items, err := expandRowStars(nsc, wc.Values)
+	if err != nil {
+		return err
+	}
 	ins := &pg_query.InsertStmt{Cols: wc.TargetList, Override: wc.Override}
-	if len(wc.Values) > 0 || len(wc.TargetList) > 0 {
+	if len(items) > 0 || len(wc.TargetList) > 0 {
 		ins.SelectStmt = &pg_query.Node{Node: &pg_query.Node_SelectStmt{SelectStmt: &pg_query.SelectStmt{
-			ValuesLists: []*pg_query.Node{{Node: &pg_query.Node_List{List: &pg_query.List{Items: wc.Values}}}},
+			ValuesLists: []*pg_query.Node{{Node: &pg_query.Node_List{List: &pg_query.List{Items: items}}}},
 		}}}
 	}
 	target, assigns, err := b.insertTargets(t, ins)
@@ -508,7 +520,7 @@ func (b *binder) mergeInsert(t *tableDesc, nsc *scope, wc *pg_query.MergeWhenCla
 	}
 	if ins.Override != pg_query.OverridingKind_OVERRIDING_SYSTEM_VALUE && ins.SelectStmt != nil {
 		for i, c := range target {
-			if t.cols[c].identity == 'a' && ins.Override != pg_query.OverridingKind_OVERRIDING_USER_VALUE && wc.Values[i].GetSetToDefault() == nil {
+			if t.cols[c].identity == 'a' && ins.Override != pg_query.OverridingKind_OVERRIDING_USER_VALUE && items[i].GetSetToDefault() == nil {
 				return pgerror.Newf(pgerror.GeneratedAlways, "cannot insert a non-DEFAULT value into column \"%s\"", t.cols[c].name).
 					WithDetail("Column \"%s\" is an identity column defined as GENERATED ALWAYS.", t.cols[c].name).
 					WithHint("Use OVERRIDING SYSTEM VALUE to override.")
@@ -522,7 +534,6 @@ func (b *binder) mergeInsert(t *tableDesc, nsc *scope, wc *pg_query.MergeWhenCla
 	if ins.SelectStmt == nil {
 		return nil // DEFAULT VALUES
 	}
-	items := wc.Values
 	if len(items) > len(target) {
 		return pgerror.New(pgerror.SyntaxError, "INSERT has more expressions than target columns")
 	}
@@ -540,7 +551,9 @@ func (b *binder) mergeInsert(t *tableDesc, nsc *scope, wc *pg_query.MergeWhenCla
 			a.isDefault[i] = true
 			continue
 		}
+		nsc.noAgg = "VALUES"
 		e, err := b.expr(nsc, it)
+		nsc.noAgg = ""
 		if err != nil {
 			return err
 		}
