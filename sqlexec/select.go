@@ -671,8 +671,12 @@ func runItems(x *execCtx, items []*fromItem, i int, emit func() error) error {
 		}
 	case it.cached:
 		var err error
-		if rows, err = cachedRows(x, it); err != nil {
+		var kept keyedRows
+		if rows, kept, err = cachedRows(x, it); err != nil {
 			return err
+		}
+		if keep {
+			keys, members = kept.keys, kept.members
 		}
 		conds = it.join
 	case streamed:
