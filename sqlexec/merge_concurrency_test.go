@@ -25,12 +25,13 @@ func errorText(err error) string {
 // session a's uncommitted change of the row it matches (or of the key it
 // would insert), then a commits. The outcomes are PostgreSQL 15's (its
 // isolation tests merge-update, merge-delete, merge-insert-update and
-// merge-match-recheck, checked with two psql sessions): under READ
-// COMMITTED a concurrently updated row is re-checked on its new version,
-// the WHEN clauses evaluated again from the first; a row deleted or no
-// longer joining makes the source row take the NOT MATCHED actions; a key
-// inserted concurrently fails the INSERT with 23505; under REPEATABLE READ
-// a concurrent update or delete fails with 40001 (whose message says
+// merge-match-recheck, checked with two psql sessions), in the axiomatic
+// profile and in --profile postgres: under READ COMMITTED a concurrently
+// updated row is re-checked on its new version, the WHEN clauses
+// evaluated again from the first; a row deleted or no longer joining
+// makes the source row take the NOT MATCHED actions; a key inserted
+// concurrently fails the INSERT with 23505; under REPEATABLE READ a
+// concurrent update or delete fails with 40001 (whose message says
 // "update" for a delete too: the isolation engine words it so for UPDATE
 // and DELETE as well, where PostgreSQL says "concurrent delete").
 func TestMergeWaitsAndRechecks(t *testing.T) {
@@ -40,9 +41,7 @@ func TestMergeWaitsAndRechecks(t *testing.T) {
 		WHEN MATCHED AND t.status = 's3' THEN DELETE
 		WHEN MATCHED THEN DO NOTHING
 		WHEN NOT MATCHED THEN INSERT VALUES (s.key, s.val, 'new')`
-	for _, c := range []struct {
-		name, setup, level, change, want string
-	}{
+	for _, c := range []mergeCase{
 		{"updated row re-evaluated", "INSERT INTO target VALUES (1, 'setup', 's1')", "READ COMMITTED",
 			"UPDATE target SET val = 'a', status = 's2' WHERE key = 1", "MERGE 1 [[1 a s2 by merge s2]]"},
 		{"updated row now deleted", "INSERT INTO target VALUES (1, 'setup', 's1')", "READ COMMITTED",
@@ -60,44 +59,62 @@ func TestMergeWaitsAndRechecks(t *testing.T) {
 		{"repeatable read delete", "INSERT INTO target VALUES (1, 'setup', 's1')", "REPEATABLE READ",
 			"DELETE FROM target WHERE key = 1", "ERROR 40001: could not serialize access due to concurrent"},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			store := isolation.NewStore(isolation.Config{Strategy: isolation.StrategyLatest})
-			eng, err := NewEngine(Config{Store: store})
-			if err != nil {
-				t.Fatal(err)
-			}
-			a, b := eng.NewSession(SessionInfo{User: "a"}), eng.NewSession(SessionInfo{User: "b"})
-			mustRun(t, a, "CREATE TABLE target (key int PRIMARY KEY, val text, status text)")
-			if c.setup != "" {
-				mustRun(t, a, c.setup)
-			}
-			mustRun(t, a, "BEGIN")
-			mustRun(t, a, c.change)
-			mustRun(t, b, "BEGIN ISOLATION LEVEL "+c.level)
-			mustRun(t, b, "SELECT 1") // the snapshot, before a commits
-			got := make(chan string, 1)
-			go func() {
-				res, err := runResult(b, merge)
-				if err != nil {
-					got <- errorText(err)
-					return
-				}
-				rows, err := query(t, b, "SELECT * FROM target ORDER BY key")
-				if err == nil {
-					err = runOne(b, "COMMIT")
-				}
-				if err != nil {
-					got <- errorText(err)
-					return
-				}
-				got <- res.Tag + " " + fmt.Sprint(rows)
-			}()
-			time.Sleep(50 * time.Millisecond) // b waits for a's row lock
-			mustRun(t, a, "COMMIT")
-			if out := <-got; !strings.HasPrefix(out, c.want) {
-				t.Fatalf("got %s, want %s", out, c.want)
-			}
-		})
+		for _, profile := range []struct {
+			name string
+			cfg  isolation.Config
+		}{
+			{"axiomatic", isolation.Config{Strategy: isolation.StrategyLatest}},
+			{"postgres", isolation.Config{Strategy: isolation.StrategyLatest, RealTime: true, StatementSnapshots: true, PostgresConcurrency: true}},
+		} {
+			t.Run(c.name+"/"+profile.name, func(t *testing.T) { c.run(t, profile.cfg, merge) })
+		}
+	}
+}
+
+// mergeCase is one case of TestMergeWaitsAndRechecks: the target's row
+// before, the isolation level of the MERGE, the change the other session
+// holds uncommitted while the MERGE runs, and what the MERGE answers (its
+// tag and the table after it, or its error).
+type mergeCase struct {
+	name, setup, level, change, want string
+}
+
+// run runs the case against merge in a store configured as cfg.
+func (c mergeCase) run(t *testing.T, cfg isolation.Config, merge string) {
+	eng, err := NewEngine(Config{Store: isolation.NewStore(cfg)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := eng.NewSession(SessionInfo{User: "a"}), eng.NewSession(SessionInfo{User: "b"})
+	mustRun(t, a, "CREATE TABLE target (key int PRIMARY KEY, val text, status text)")
+	if c.setup != "" {
+		mustRun(t, a, c.setup)
+	}
+	mustRun(t, a, "BEGIN")
+	mustRun(t, a, c.change)
+	mustRun(t, b, "BEGIN ISOLATION LEVEL "+c.level)
+	mustRun(t, b, "SELECT 1") // the snapshot, before a commits
+	got := make(chan string, 1)
+	go func() {
+		res, err := runResult(b, merge)
+		if err != nil {
+			got <- errorText(err)
+			return
+		}
+		rows, err := query(t, b, "SELECT * FROM target ORDER BY key")
+		if err == nil {
+			err = runOne(b, "COMMIT")
+		}
+		if err != nil {
+			got <- errorText(err)
+			return
+		}
+		got <- res.Tag + " " + fmt.Sprint(rows)
+	}()
+	time.Sleep(50 * time.Millisecond) // b waits for a's row lock
+	mustRun(t, a, "COMMIT")
+	if out := <-got; !strings.HasPrefix(out, c.want) {
+		t.Fatalf("got %s, want %s", out, c.want)
 	}
 }
 
