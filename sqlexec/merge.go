@@ -38,7 +38,8 @@ import (
 // DELETE and INSERT do. Row-level security as PostgreSQL applies it to
 // MERGE (mergePolicies). Data-modifying WITH queries run first, as for
 // UPDATE (with_dml.go). Refused with 0A000: row triggers reading
-// transition tables, EXPLAIN MERGE.
+// transition tables beside other AFTER ROW triggers or on a table with
+// members (mergeRowTransitions), EXPLAIN MERGE.
 
 // mergeAction is one compiled WHEN clause.
 type mergeAction struct {
@@ -380,16 +381,13 @@ func (b *binder) mergePlan(st *Statement, ms *pg_query.MergeStmt) (*stmtPlan, er
 			return nil, err
 		}
 	}
-	// The statement triggers' transition tables hold the rows each action
-	// type wrote; a row trigger's would hold those of one row here.
-	for _, ts := range []*triggerSet{insTrg, updTrg, delTrg} {
-		if ts != nil && slices.ContainsFunc(ts.afterRow, func(f firing) bool { return f.tr.oldTable != "" || f.tr.newTable != "" }) {
-			return nil, pgerror.Unsupported("MERGE on a table with row triggers that read transition tables")
-		}
+	rowTrans, err := mergeRowTransitions(t, tgt, [3]*triggerSet{insTrg, updTrg, delTrg})
+	if err != nil {
+		return nil, err
 	}
 	mp := &mergeRun{t: t, items: items, pre: pre, ti: ti, width: width, actions: actions, w: w,
 		ins: rowPart(insTrg), upd: rowPart(updTrg), del: rowPart(delTrg),
-		ws: ws, moves: moves, router: router, pcheck: pcheck}
+		ws: ws, moves: moves, router: router, pcheck: pcheck, rowTrans: rowTrans}
 	if err := b.mergePolicies(mp, hasIns, hasUpd, hasDel, readsTarget); err != nil {
 		return nil, err
 	}
@@ -494,6 +492,30 @@ func (m *mergeRun) targetRowCheck(x *execCtx, a *mergeAction, old []any) error {
 		return pgerror.Newf(pgerror.InsufficientPrivilege, "target row violates row-level security policy \"%s\" (USING expression) for table \"%s\"", failed.name, m.t.name)
 	}
 	return pgerror.Newf(pgerror.InsufficientPrivilege, "target row violates row-level security policy (USING expression) for table \"%s\"", m.t.name)
+}
+
+// mergeRowTransitions returns the action type (0 INSERT, 1 UPDATE, 2
+// DELETE) whose AFTER ROW triggers read transition tables, -1 for none.
+// Such a trigger sees all the rows of its type the statement wrote, so
+// its row events fire once every row is written; PostgreSQL fires the
+// AFTER ROW events of all types in the order the rows were written, which
+// that keeps only where no other type has AFTER ROW triggers and the
+// target has no members (whose triggers fire from their own queue):
+// fickle refuses the rest.
+func mergeRowTransitions(t *tableDesc, tgt *fromItem, sets [3]*triggerSet) (int, error) {
+	reads := func(ts *triggerSet) bool {
+		return ts != nil && slices.ContainsFunc(ts.afterRow, func(f firing) bool { return f.tr.oldTable != "" || f.tr.newTable != "" })
+	}
+	typ := slices.IndexFunc(sets[:], reads)
+	if typ < 0 {
+		return -1, nil
+	}
+	for i, ts := range sets {
+		if i != typ && ts != nil && len(ts.afterRow) > 0 || t.part != nil || tgt.members != nil {
+			return -1, pgerror.Unsupported("MERGE firing row triggers that read transition tables with other AFTER ROW triggers, or on a table with inheritance children or partitions")
+		}
+	}
+	return typ, nil
 }
 
 // mergeInsert compiles the INSERT of a NOT MATCHED action in nsc, the
@@ -602,6 +624,37 @@ type mergeRun struct {
 	rs                 *rowSecurity
 	updUsing, delUsing []compiledPolicy
 	updCheck, insCheck *rowSecurityCheck
+	// rowTrans is the action type whose AFTER ROW triggers read
+	// transition tables (mergeRowTransitions), -1 for none.
+	rowTrans int
+}
+
+// written queues the AFTER ROW events of a row an action of type typ (0
+// INSERT, 1 UPDATE, 2 DELETE) wrote, whose row triggers are ts, and keeps
+// the row for the transition tables.
+func (m *mergeRun) written(st *mergeState, typ int, ts *triggerSet, old, new []any) {
+	if typ == m.rowTrans {
+		st.runs[typ].after(old, new)
+		return
+	}
+	st.q.add(ts, old, new)
+	st.runs[typ].capture(old, new)
+}
+
+// fireRowTransitions fires the queued AFTER ROW events of the type whose
+// row triggers read transition tables, which see every row of the type,
+// and leaves the rows to the statement triggers' transition tables.
+func (m *mergeRun) fireRowTransitions(x *execCtx, st *mergeState) error {
+	if m.rowTrans < 0 {
+		return nil
+	}
+	run := st.runs[m.rowTrans]
+	if run == nil {
+		return nil
+	}
+	rows := &triggerRun{triggerSet: rowPart(run.triggerSet), queued: run.queued}
+	run.queued, run.members = nil, append(run.queued, run.members...)
+	return rows.afterStatement(x)
 }
 
 // mergeRow is a matched target row: its key, its member (0 for the
@@ -698,6 +751,9 @@ func (m *mergeRun) run(x *execCtx, runs [3]*triggerRun) (int64, error) {
 		}
 	}
 	if err := st.q.fire(x); err != nil {
+		return 0, err
+	}
+	if err := m.fireRowTransitions(x, st); err != nil {
 		return 0, err
 	}
 	return st.n, nil
@@ -856,10 +912,12 @@ func (m *mergeRun) delete(x *execCtx, st *mergeState, r mergeRow) error {
 	switch {
 	case m.mdel != nil:
 		st.q.add(m.mdel[r.member], r.phys, nil)
+		st.runs[2].capture(r.row, nil)
 	case r.member == 0:
-		st.q.add(m.del, r.row, nil)
+		m.written(st, 2, m.del, r.row, nil)
+	default:
+		st.runs[2].capture(r.row, nil)
 	}
-	st.runs[2].capture(r.row, nil)
 	return nil
 }
 
@@ -938,9 +996,10 @@ func (m *mergeRun) update(x *execCtx, st *mergeState, a *mergeAction, r mergeRow
 	st.done[doneKey(r)] = true
 	st.n++
 	if r.member == 0 && m.mupd == nil {
-		st.q.add(m.upd, r.row, nr)
+		m.written(st, 1, m.upd, r.row, nr)
+	} else {
+		st.runs[1].capture(r.row, nr)
 	}
-	st.runs[1].capture(r.row, nr)
 	return nil
 }
 
@@ -1003,7 +1062,6 @@ func (m *mergeRun) notMatched(x *execCtx, st *mergeState, full []any) error {
 		}
 	}
 	st.n++
-	st.q.add(m.ins, nil, row)
-	st.runs[0].capture(nil, row)
+	m.written(st, 0, m.ins, nil, row)
 	return nil
 }
