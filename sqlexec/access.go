@@ -434,17 +434,33 @@ func planJoins(items []*fromItem) {
 type itemRows struct {
 	rows [][]any
 	hash map[string][][]any
+	// all and hashKeys are, for a MERGE target (fromItem.target), whose
+	// join hands its rows' store keys and members to its row marks, those
+	// of rows and of each hash bucket's rows.
+	all      keyedRows
+	hashKeys map[string]keyedRows
+}
+
+// keyedRows are the store keys and members of a list of rows.
+type keyedRows struct {
+	keys    [][]byte
+	members []int
+}
+
+func (k *keyedRows) add(kr keyedRow) {
+	k.keys = append(k.keys, kr.key)
+	k.members = append(k.members, kr.member)
 }
 
 // cachedRows returns the rows of a cached item that may join the current
-// rows of earlier items.
-func cachedRows(x *execCtx, it *fromItem) ([][]any, error) {
+// rows of earlier items, and for a MERGE target their keys and members.
+func cachedRows(x *execCtx, it *fromItem) ([][]any, keyedRows, error) {
 	ir := x.items[it]
 	if ir == nil {
 		start := time.Now()
-		krs, err := fetchTableWith(x, it, false, it.local)
+		krs, err := fetchTableWith(x, it, it.target, it.local)
 		if err != nil {
-			return nil, err
+			return nil, keyedRows{}, err
 		}
 		if x.stats != nil {
 			it.plan.countCached(x, len(krs), time.Since(start))
@@ -452,14 +468,25 @@ func cachedRows(x *execCtx, it *fromItem) ([][]any, error) {
 		ir = &itemRows{rows: make([][]any, len(krs))}
 		for i, kr := range krs {
 			ir.rows[i] = kr.row
+			if it.target {
+				ir.all.add(kr)
+			}
 		}
 		if it.hashVal != nil {
 			typ := it.table.cols[it.hashSlot].typ
 			ir.hash = map[string][][]any{}
-			for _, r := range ir.rows {
+			if it.target {
+				ir.hashKeys = map[string]keyedRows{}
+			}
+			for i, r := range ir.rows {
 				if v := r[it.hashSlot]; v != nil {
 					k := string(types.AppendKey(nil, typ, v))
 					ir.hash[k] = append(ir.hash[k], r)
+					if it.target {
+						kk := ir.hashKeys[k]
+						kk.add(krs[i])
+						ir.hashKeys[k] = kk
+					}
 				}
 			}
 		}
@@ -469,13 +496,14 @@ func cachedRows(x *execCtx, it *fromItem) ([][]any, error) {
 		x.items[it] = ir
 	}
 	if it.hashVal == nil {
-		return ir.rows, nil
+		return ir.rows, ir.all, nil
 	}
 	v, err := it.hashVal.eval(x)
 	if err != nil || v == nil {
-		return nil, err
+		return nil, keyedRows{}, err
 	}
-	return ir.hash[string(types.AppendKey(nil, it.table.cols[it.hashSlot].typ, v))], nil
+	k := string(types.AppendKey(nil, it.table.cols[it.hashSlot].typ, v))
+	return ir.hash[k], ir.hashKeys[k], nil
 }
 
 // chooseAccesses picks the access path of every table among a query

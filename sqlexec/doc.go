@@ -60,7 +60,9 @@
 // Txn.LockRow and, when the store hands back a newer version, evaluate
 // their conditions again on it and compute the new row from it
 // (dml_modify.go); INSERT ... ON CONFLICT DO UPDATE updates the locked
-// latest row. SELECT ... FOR UPDATE / NO KEY UPDATE / SHARE / KEY SHARE
+// latest row; MERGE locks a matched row its UPDATE or DELETE action
+// changes, and on a newer version checks the join again and evaluates its
+// WHEN clauses from the first (merge.go). SELECT ... FOR UPDATE / NO KEY UPDATE / SHARE / KEY SHARE
 // locks its output rows after filtering and sorting, skipping rows SKIP
 // LOCKED passes over and re-checking changed ones with the whole query's
 // conditions, before OFFSET and LIMIT count them (lockrows.go), as
@@ -100,8 +102,8 @@
 //
 // Anything not implemented fails with 0A000 naming the feature (FULL JOIN
 // on conditions other than equalities, set-returning functions in a select
-// list with GROUP BY or window functions, MERGE, LISTEN and NOTIFY, range
-// types, hypothetical-set aggregates, writes through a view that is not
+// list with GROUP BY or window functions, EXPLAIN MERGE, LISTEN and
+// NOTIFY, range types, hypothetical-set aggregates, writes through a view that is not
 // automatically updatable and has no INSTEAD OF trigger, ...); no clause
 // is silently ignored.
 // A panic inside the engine is recovered at the API and becomes XX000 for

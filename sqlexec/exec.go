@@ -233,7 +233,7 @@ func (b *binder) statement(st *Statement) (*stmtPlan, error) {
 	case *pg_query.Node_PrepareStmt, *pg_query.Node_ExecuteStmt:
 		return nil, pgerror.Unsupported("SQL-level PREPARE and EXECUTE other than as statements of a simple query")
 	case *pg_query.Node_MergeStmt:
-		return nil, pgerror.Unsupported("MERGE")
+		return b.mergePlan(st, v.MergeStmt)
 	case *pg_query.Node_CreateRangeStmt:
 		return nil, pgerror.Unsupported("CREATE TYPE ... AS RANGE")
 	}

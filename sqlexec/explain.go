@@ -146,6 +146,9 @@ func (b *binder) explainPlan(st *Statement, es *pg_query.ExplainStmt) (*stmtPlan
 	if !o.analyze {
 		b.perms = withoutUnpopulatedChecks(b.perms, mark) // a plan that does not run reads no materialized view
 	}
+	if inner.node == nil && es.Query.GetMergeStmt() != nil {
+		return nil, pgerror.Unsupported("EXPLAIN MERGE")
+	}
 	if inner.node == nil {
 		return nil, pgerror.Unsupported("EXPLAIN of " + nodeKind(es.Query))
 	}

@@ -71,6 +71,11 @@ func (b *binder) exprNode(sc *scope, n *pg_query.Node) (*scalar, error) {
 		return b.groupingFunc(sc, v.GroupingFunc)
 	case *pg_query.Node_SetToDefault:
 		return nil, b.errAt(pgerror.New(pgerror.SyntaxError, "DEFAULT is not allowed in this context"), v.SetToDefault.Location)
+	case *pg_query.Node_MergeSupportFunc:
+		// The parser's merge_action() (PostgreSQL 17) is a function
+		// PostgreSQL 15 does not have.
+		return nil, b.errAt(pgerror.New(pgerror.UndefinedFunction, "function merge_action() does not exist").
+			WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), v.MergeSupportFunc.Location)
 	}
 	if n.GetCurrentOfExpr() != nil {
 		// fickle's cursors keep copies of their rows, not positions in tables.

@@ -68,6 +68,11 @@ type fromItem struct {
 	// policyCmds are the commands whose row-level security policies
 	// filter a table item's rows (rls_apply.go).
 	policyCmds []byte
+	// target marks the table an UPDATE, DELETE or MERGE writes: it reads
+	// as any table (not as a locking read), its rows' keys are kept in a
+	// join's row marks (MERGE locks them, merge.go), and no locking
+	// clause's policies apply to it.
+	target bool
 	// reads marks, for a subquery or view item, the columns its level
 	// reads, and readsOf is the plan of the query giving them: outputs
 	// nobody reads need not be computed (pruneUnread).
@@ -529,7 +534,7 @@ func (b *binder) fromLeaf(sc *scope, n *pg_query.Node) (*fromItem, []scopeCol, e
 		if t.matview != nil && !t.matview.populated {
 			b.perms = append(b.perms, permCheck{oid: t.oid, name: t.name, unpopulated: true})
 		}
-		it := &fromItem{name: alias, table: t, policyCmds: b.policyCommands(rv)}
+		it := &fromItem{name: alias, table: t, policyCmds: b.policyCommands(rv), target: rv == b.modifying}
 		if rv.Inh {
 			it.members = b.cat.inhMembers(t)
 			for _, m := range it.members[min(1, len(it.members)):] {

@@ -104,7 +104,7 @@ func (b *binder) rowSecurityConj(it *fromItem, cols []scopeCol) (*conj, error) {
 	// apply to is refused.
 	var locking []compiledPolicy
 	lockingRefused := false
-	if slices.Equal(it.policyCmds, []byte{polSelect}) {
+	if slices.Equal(it.policyCmds, []byte{polSelect}) && !it.target {
 		for _, p := range it.table.policies {
 			lockingRefused = lockingRefused || p.forCommand(polUpdate) && containsSubLink(p.using)
 		}

@@ -656,7 +656,8 @@ func runItems(x *execCtx, items []*fromItem, i int, emit func() error) error {
 	conds := it.on
 	// A table item's rows go on as the store returns them (a LIMIT above
 	// stops the scan) unless something needs them all first.
-	streamed := x.epq == nil && !it.cached && it.table != nil && streamsTable(x, it, x.marks != nil && it.lock != isolation.RowLockNone)
+	keep := x.marks != nil && (it.lock != isolation.RowLockNone || it.target) // the rows' keys go to x.marks
+	streamed := x.epq == nil && !it.cached && it.table != nil && streamsTable(x, it, keep)
 	if x.stats != nil {
 		if i == 0 {
 			defer countJoins(x, items, time.Now())
@@ -670,8 +671,12 @@ func runItems(x *execCtx, items []*fromItem, i int, emit func() error) error {
 		}
 	case it.cached:
 		var err error
-		if rows, err = cachedRows(x, it); err != nil {
+		var kept keyedRows
+		if rows, kept, err = cachedRows(x, it); err != nil {
 			return err
+		}
+		if keep {
+			keys, members = kept.keys, kept.members
 		}
 		conds = it.join
 	case streamed:
@@ -681,15 +686,14 @@ func runItems(x *execCtx, items []*fromItem, i int, emit func() error) error {
 			return err
 		}
 	case it.table != nil:
-		marked := x.marks != nil && it.lock != isolation.RowLockNone
-		krs, err := fetchTable(x, it, marked)
+		krs, err := fetchTable(x, it, keep)
 		if err != nil {
 			return err
 		}
 		rows = make([][]any, len(krs))
 		for j, kr := range krs {
 			rows[j] = kr.row
-			if marked {
+			if keep {
 				keys = append(keys, kr.key)
 				members = append(members, kr.member)
 			}

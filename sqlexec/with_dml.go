@@ -42,6 +42,8 @@ func dataModifyingWith(n *pg_query.Node) *pg_query.WithClause {
 		w = v.UpdateStmt.WithClause
 	case *pg_query.Node_DeleteStmt:
 		w = v.DeleteStmt.WithClause
+	case *pg_query.Node_MergeStmt:
+		w = v.MergeStmt.WithClause
 	}
 	for _, c := range w.GetCtes() {
 		if modifiedTable(c.GetCommonTableExpr().GetCtequery()) != nil {
@@ -225,7 +227,11 @@ func (b *binder) checkDataModifyingCTEs(stmt *pg_query.Node, mods []*dataModifyi
 		}
 		return nil
 	}
-	if rv := modifiedTable(stmt); rv != nil {
+	rv := modifiedTable(stmt)
+	if ms := stmt.GetMergeStmt(); ms != nil {
+		rv = ms.Relation
+	}
+	if rv != nil {
 		if t := b.s.lookupTable(b.cat, rv.Schemaname, rv.Relname); t != nil {
 			if err := touches(t, -1); err != nil {
 				return err
