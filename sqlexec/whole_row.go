@@ -18,7 +18,9 @@ func (b *binder) wholeRowRef(sc *scope, name string) (e *scalar, ok bool) {
 	for cur := sc; cur != nil; cur, depth = cur.parent, depth+1 {
 		var cols []scopeCol
 		for _, c := range cur.cols {
-			if c.rel == name && !c.hidden {
+			// A column USING merged into the other side's is still one of
+			// the relation's own.
+			if c.rel == name && (!c.hidden || c.merged) && !c.system {
 				cols = append(cols, c)
 			}
 		}
