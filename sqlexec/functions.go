@@ -290,6 +290,9 @@ func (d *ddl) createFunction(cs *pg_query.CreateFunctionStmt, full string) error
 	if err := f.readBody(cs); err != nil {
 		return err
 	}
+	if err := f.checkPolymorphic(cs); err != nil {
+		return err
+	}
 	if err := d.validateBody(f); err != nil {
 		return err
 	}
@@ -370,7 +373,7 @@ func (f *funcDesc) readParams(b *binder, params []*pg_query.Node) error {
 	seen := map[string][]funcParam{}
 	for _, n := range params {
 		fp := n.GetFunctionParameter()
-		t, err := b.typeName(fp.ArgType)
+		t, err := b.routineTypeName(fp.ArgType)
 		if err != nil {
 			return err
 		}
@@ -386,7 +389,7 @@ func (f *funcDesc) readParams(b *binder, params []*pg_query.Node) error {
 		case pg_query.FunctionParameterMode_FUNC_PARAM_TABLE:
 			p.mode = 't'
 		case pg_query.FunctionParameterMode_FUNC_PARAM_VARIADIC:
-			if !t.IsArray() {
+			if _, poly := types.PolymorphicElem(t); !t.IsArray() && !poly {
 				return pgerror.New(pgerror.InvalidFunctionDefinition, "VARIADIC parameter must be an array")
 			}
 			p.mode = 'v'
@@ -460,7 +463,7 @@ func (f *funcDesc) readResult(b *binder, cs *pg_query.CreateFunctionStmt) error 
 		f.retSet = rt.Setof
 		plain := proto.Clone(rt).(*pg_query.TypeName)
 		plain.Setof = false
-		t, err := b.typeName(plain)
+		t, err := b.routineTypeName(plain)
 		if err != nil {
 			return err
 		}
@@ -623,7 +626,7 @@ func (d *ddl) findRoutine(owa *pg_query.ObjectWithArgs, objType pg_query.ObjectT
 	var argTypes []types.Type
 	if !owa.ArgsUnspecified {
 		for _, a := range owa.Objargs {
-			t, err := d.binder("").typeName(a.GetTypeName())
+			t, err := d.binder("").routineTypeName(a.GetTypeName())
 			if err != nil {
 				return nil, err
 			}
