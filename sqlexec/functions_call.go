@@ -292,7 +292,7 @@ func (b *binder) resolveRoutine(sc *scope, name string, cands []*funcDesc, fc *p
 	argTypes := declared[k]
 	if f.isPolymorphic() {
 		if f, argTypes, err = b.resolvePolymorphicCall(f, inputs, declared[k], slots[k]); err != nil {
-			return nil, b.withPos(err, loc)
+			return nil, err // PostgreSQL reports no position
 		}
 	}
 	full := make([]*scalar, len(f.in))

@@ -308,13 +308,11 @@ func ResolvePolymorphic(actual, declared []Type) (args []Type, resolve func(Type
 				return nil, nil, mismatch("arguments of anycompatible family cannot be cast to a common type")
 			}
 			compat = Type{c.Oid, -1}
-			if st.compatArray {
-				a, ok := ArrayOf(compat)
-				if !ok {
-					return nil, nil, pgerror.Newf(pgerror.UndefinedObject, "could not find array type for data type %s", formatType(compat))
-				}
-				compatArray = a
+			a, ok := ArrayOf(compat)
+			if st.compatArray && !ok {
+				return nil, nil, pgerror.Newf(pgerror.UndefinedObject, "could not find array type for data type %s", formatType(compat))
 			}
+			compatArray = Type{a.Oid, -1}
 			if st.compatRangeUse {
 				if st.compatRange == 0 {
 					return nil, nil, mismatch("could not determine polymorphic type %s because input has type %s", "anycompatiblerange", "unknown")
@@ -361,6 +359,9 @@ func ResolvePolymorphic(actual, declared []Type) (args []Type, resolve func(Type
 		case OidAnyCompatible, OidAnyCompatibleNonArray:
 			return compat, nil
 		case OidAnyCompatibleArray:
+			if compatArray.Oid == 0 {
+				return Type{}, pgerror.Newf(pgerror.UndefinedObject, "could not find array type for data type %s", formatType(compat))
+			}
 			return compatArray, nil
 		case OidAnyCompatibleRange:
 			return Type{st.compatRange, -1}, nil
