@@ -236,6 +236,10 @@ func (b *binder) statement(st *Statement) (*stmtPlan, error) {
 		return nil, pgerror.Unsupported("MERGE")
 	case *pg_query.Node_CreateRangeStmt:
 		return nil, pgerror.Unsupported("CREATE TYPE ... AS RANGE")
+	case *pg_query.Node_DefineStmt:
+		if v.DefineStmt.Kind == pg_query.ObjectType_OBJECT_AGGREGATE {
+			return nil, pgerror.Unsupported("CREATE AGGREGATE")
+		}
 	}
 	return nil, pgerror.Unsupported("statement " + nodeKind(st.node))
 }
