@@ -238,7 +238,7 @@ func (b *binder) statement(st *Statement) (*stmtPlan, error) {
 		return nil, pgerror.Unsupported("CREATE TYPE ... AS RANGE")
 	case *pg_query.Node_DefineStmt:
 		if v.DefineStmt.Kind == pg_query.ObjectType_OBJECT_AGGREGATE {
-			return nil, pgerror.Unsupported("CREATE AGGREGATE")
+			return b.ddlPlan(st)
 		}
 	}
 	return nil, pgerror.Unsupported("statement " + nodeKind(st.node))

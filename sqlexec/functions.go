@@ -68,6 +68,9 @@ type funcDesc struct {
 	// of a BEGIN ATOMIC or RETURN body, nil for a string body.
 	src     string
 	sqlBody []*pg_query.Node
+	// agg is an aggregate's (kind 'a') pg_aggregate row
+	// (aggregates_user.go).
+	agg *aggDesc
 }
 
 // funcSetting is a SET option of a routine: a setting and its value.
@@ -671,6 +674,13 @@ func (d *ddl) findRoutine(owa *pg_query.ObjectWithArgs, objType pg_query.ObjectT
 		return nil, pgerror.Newf(pgerror.UndefinedFunction, "%s %s does not exist", kind, label)
 	}
 	f := match[0]
+	if f.kind == 'a' && want != 0 {
+		if !drop {
+			return nil, pgerror.Unsupported("ALTER or COMMENT of an aggregate as a " + kind)
+		}
+		return nil, pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is an aggregate function", f.name).
+			WithHint("Use DROP AGGREGATE to drop aggregate functions.")
+	}
 	if want != 0 && f.kind != want {
 		return nil, pgerror.Newf(pgerror.WrongObjectType, "%s is not a %s", d.s.visibleName(f.schema, f.signature()), kind)
 	}
