@@ -543,7 +543,7 @@ func (b *binder) userAggregate(fc *pg_query.FuncCall, args []*scalar) (*types.Ag
 
 // userAcc accumulates one group of a user aggregate.
 type userAcc struct {
-	call  *userAggCall
+	call *userAggCall
 	// run is the execution context of the row being aggregated.
 	run   func() *execCtx
 	state any
