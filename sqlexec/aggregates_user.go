@@ -61,7 +61,7 @@ func (d *ddl) createAggregate(ds *pg_query.DefineStmt) error {
 	var order []string
 	for _, n := range ds.Definition {
 		de := n.GetDefElem()
-		name := strings.ToLower(de.Defname)
+		name := de.Defname // a quoted name keeps its case, and no option has it
 		defs[name] = de.Arg
 		order = append(order, name)
 	}
@@ -110,8 +110,11 @@ func (d *ddl) createAggregate(ds *pg_query.DefineStmt) error {
 			if !ds.Oldstyle {
 				return pgerror.Unsupported("CREATE AGGREGATE option basetype in the new syntax")
 			}
-		default:
+		case "sspace", "finalfunc_extra", "finalfunc_modify", "serialfunc", "deserialfunc", "msfunc", "minvfunc", "mstype",
+			"msspace", "mfinalfunc", "mfinalfunc_extra", "mfinalfunc_modify", "minitcond", "sortop", "hypothetical":
 			return pgerror.Unsupported("CREATE AGGREGATE option " + name)
+		default:
+			d.warning(pgerror.SyntaxError, "aggregate attribute \"%s\" not recognized", name)
 		}
 	}
 	if a.stype.Oid == 0 {
@@ -299,8 +302,13 @@ func (d *ddl) aggSupportFunc(names []string, args, aggArgs []types.Type) (*aggSu
 		retSet   bool
 	}
 	var cands []cand
+	// flexible says a routine of the name takes defaults or VARIADIC
+	// arguments, which a call of another number of arguments may fit.
+	flexible := false
 	for _, g := range d.s.lookupFuncs(d.cat, names) {
-		if g.kind == 'f' && len(g.in) == len(args) && !(len(g.params) > 0 && g.params[len(g.params)-1].mode == 'v') {
+		variadic := len(g.params) > 0 && g.params[len(g.params)-1].mode == 'v'
+		flexible = flexible || variadic || g.nDefaults > 0
+		if g.kind == 'f' && len(g.in) == len(args) && !variadic {
 			cands = append(cands, cand{[]string{g.schema, g.name}, g.in, g.result, g.strict, g.retSet})
 		}
 	}
@@ -329,13 +337,20 @@ func (d *ddl) aggSupportFunc(names []string, args, aggArgs []types.Type) (*aggSu
 				exact = false
 			}
 		}
-		if exact && types.PolymorphicMatch(args, c.declared) {
-			fits = append(fits, c)
+		if !exact || !types.PolymorphicMatch(args, c.declared) {
+			continue
 		}
+		// The types the call resolves to must be the arguments' own:
+		// PostgreSQL refuses a run-time coercion of the state or an
+		// argument (anycompatible over int8 and int4).
+		if resolved, _, err := types.ResolvePolymorphic(args, c.declared); err != nil || !sameTypes(resolved, args) {
+			continue
+		}
+		fits = append(fits, c)
 	}
 	sig := fmt.Sprintf("%s(%s)", strings.Join(names, "."), typeNames(args))
 	switch {
-	case len(fits) == 0 && len(cands) == 0 && len(d.s.lookupFuncs(d.cat, names)) == 0 && len(builtinIndex().procsByName[name]) == 0:
+	case len(cands) == 0 && !flexible && !slices.ContainsFunc(builtinIndex().procsByName[name], func(p *builtinProc) bool { return len(p.args) == len(args) }):
 		return nil, pgerror.Newf(pgerror.UndefinedFunction, "function %s does not exist", sig)
 	case len(fits) != 1:
 		return nil, pgerror.Unsupported("an aggregate support function " + sig + " that does not take exactly the aggregate's types")
