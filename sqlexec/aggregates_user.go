@@ -417,7 +417,7 @@ func (b *binder) compileAggregate(f *funcDesc, args []types.Type) (*userAggCall,
 		}
 		for i, t := range ts {
 			col := "\x00agg" + strconv.Itoa(i)
-			sc.cols = append(sc.cols, scopeCol{name: col, typ: t, slot: i, item: -1})
+			sc.cols = append(sc.cols, scopeCol{name: col, typ: t, slot: i})
 			fc.Args = append(fc.Args, &pg_query.Node{Node: &pg_query.Node_ColumnRef{ColumnRef: &pg_query.ColumnRef{
 				Fields: []*pg_query.Node{pg_query.MakeStrNode(col)}, Location: -1}}})
 		}
