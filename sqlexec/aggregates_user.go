@@ -198,9 +198,12 @@ func (f *funcDesc) readAggregateArgs(b *binder, ds *pg_query.DefineStmt, basetyp
 		if basetype == nil {
 			return pgerror.New(pgerror.InvalidFunctionDefinition, "aggregate input type must be specified")
 		}
+		if v, _ := defText(basetype); strings.EqualFold(v, "any") {
+			return nil // an aggregate of no arguments, called as agg(*)
+		}
 		tn := basetype.GetTypeName()
-		if tn == nil || strings.EqualFold(strings.Join(strs(tn.Names), "."), "any") {
-			return pgerror.Unsupported("aggregates of no arguments")
+		if tn == nil {
+			return pgerror.Unsupported("this basetype")
 		}
 		t, err := b.routineTypeName(tn)
 		if err != nil {
@@ -216,8 +219,8 @@ func (f *funcDesc) readAggregateArgs(b *binder, ds *pg_query.DefineStmt, basetyp
 		return pgerror.Unsupported("ordered-set aggregates")
 	}
 	list := ds.Args[0].GetList()
-	if list == nil || len(list.Items) == 0 {
-		return pgerror.Unsupported("aggregates of no arguments")
+	if list == nil {
+		return nil // agg(*): no arguments
 	}
 	for _, n := range list.Items {
 		fp := n.GetFunctionParameter()
@@ -251,6 +254,9 @@ func (d *ddl) aggregateSupport(f *funcDesc) error {
 		return pgerror.Newf(pgerror.DatatypeMismatch, "return type of transition function %s is not %s", strings.Join(a.sfunc, "."), a.stype)
 	}
 	a.sfunc, a.sfuncStrict = trans.names, trans.strict
+	if a.sfuncStrict && a.initcond == nil && len(f.in) == 0 {
+		return pgerror.New(pgerror.InvalidFunctionDefinition, "must not omit initial value when transition function is strict and transition type is not compatible with input type")
+	}
 	if a.sfuncStrict && a.initcond == nil && f.in[0].Oid != a.stype.Oid {
 		if !types.CanCoerce(f.in[0], a.stype, types.CastImplicit) {
 			return pgerror.New(pgerror.InvalidFunctionDefinition, "must not omit initial value when transition function is strict and transition type is not compatible with input type")
@@ -498,8 +504,11 @@ func (b *binder) userAggregate(fc *pg_query.FuncCall, args []*scalar) (*types.Ag
 			return nil, nil, b.errAt(pgerror.Unsupported("calling an aggregate that shares its name with a function"), fc.Location)
 		}
 	}
-	if fc.AggStar || fc.FuncVariadic || slices.ContainsFunc(fc.Args, func(n *pg_query.Node) bool { return n.GetNamedArgExpr() != nil }) {
-		return nil, nil, b.errAt(pgerror.Unsupported("this call of a user aggregate (*, VARIADIC or named arguments)"), fc.Location)
+	if fc.FuncVariadic || slices.ContainsFunc(fc.Args, func(n *pg_query.Node) bool { return n.GetNamedArgExpr() != nil }) {
+		return nil, nil, b.errAt(pgerror.Unsupported("this call of a user aggregate (VARIADIC or named arguments)"), fc.Location)
+	}
+	if len(args) == 0 && !fc.AggStar && len(cands) > 0 {
+		return nil, nil, b.errAt(pgerror.Newf(pgerror.WrongObjectType, "%s(*) must be used to call a parameterless aggregate function", name), fc.Location)
 	}
 	inputs := make([]types.Type, len(args))
 	for i, a := range args {
