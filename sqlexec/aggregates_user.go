@@ -319,7 +319,7 @@ func (d *ddl) aggSupportFunc(names []string, args, aggArgs []types.Type) (*aggSu
 		}
 	}
 	name := names[len(names)-1]
-	if len(cands) == 0 && (len(names) == 1 || names[0] == "pg_catalog") {
+	if len(names) == 1 || names[0] == "pg_catalog" {
 		for _, p := range builtinIndex().procsByName[name] {
 			if p.kind != 'f' || p.namespace != oidPgCatalog || len(p.args) != len(args) {
 				continue
@@ -355,8 +355,9 @@ func (d *ddl) aggSupportFunc(names []string, args, aggArgs []types.Type) (*aggSu
 		fits = append(fits, c)
 	}
 	sig := fmt.Sprintf("%s(%s)", strings.Join(names, "."), typeNames(args))
+	possible := slices.ContainsFunc(cands, func(c cand) bool { return aggSupportPossible(args, c.declared) })
 	switch {
-	case len(cands) == 0 && !flexible && !slices.ContainsFunc(builtinIndex().procsByName[name], func(p *builtinProc) bool { return len(p.args) == len(args) }):
+	case len(fits) == 0 && !possible && !flexible:
 		return nil, pgerror.Newf(pgerror.UndefinedFunction, "function %s does not exist", sig)
 	case len(fits) != 1:
 		return nil, pgerror.Unsupported("an aggregate support function " + sig + " that does not take exactly the aggregate's types")
@@ -379,6 +380,32 @@ func (d *ddl) aggSupportFunc(names []string, args, aggArgs []types.Type) (*aggSu
 		return nil, pgerror.Unsupported("an aggregate support function returning type " + result.String())
 	}
 	return &aggSupport{names: c.names, result: result, strict: c.strict}, nil
+}
+
+// aggSupportPossible reports whether PostgreSQL's lookup of a support
+// function taking args could choose a function declaring declared: false
+// when an argument cannot be coerced to its parameter (a polymorphic
+// argument of the aggregate to a parameter of another type) or the
+// polymorphic parameters cannot take the arguments; true when it cannot
+// tell. As in check_generic_type_consistency, a polymorphic argument
+// stands for its own type (anyelement for anyelement), but for anyarray
+// passed as anyarray, which PostgreSQL lets through.
+func aggSupportPossible(args, declared []types.Type) bool {
+	poly, unsure := false, false
+	for i, d := range declared {
+		a := args[i]
+		switch {
+		case d.Oid == types.OidAnyArray && a.Oid == types.OidAnyArray:
+			unsure = true
+		case d.IsPolymorphic():
+			poly = true
+		case a.IsPolymorphic():
+			return false
+		case a.Oid != d.Oid && !types.CanCoerce(a, d, types.CastImplicit):
+			return false
+		}
+	}
+	return unsure || !poly || types.PolymorphicMatch(args, declared)
 }
 
 // userAggregateNamed reports whether a call's name names a user
