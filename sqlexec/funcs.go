@@ -56,9 +56,6 @@ func (b *binder) funcCall(sc *scope, fc *pg_query.FuncCall) (*scalar, error) {
 		return b.setCallInList(sc, fn, fc)
 	}
 	userAgg := b.userAggregateNamed(names)
-	if userAgg && fc.Over != nil {
-		return nil, b.errAt(pgerror.Unsupported("a user-defined aggregate as a window function"), fc.Location)
-	}
 	if e, ok, err := b.userFuncCall(sc, fc); ok {
 		return e, err
 	}
