@@ -62,6 +62,11 @@ func (f *funcDesc) checkPolymorphic(cs *pg_query.CreateFunctionStmt) error {
 	if !f.isPolymorphic() {
 		return nil
 	}
+	if f.lang == "plpgsql" && f.result.IsPolymorphic() && !f.hasOutParams() && strings.HasPrefix(strings.TrimSpace(f.src), "#") &&
+		strings.Contains(f.src, "$0") {
+		// withResultVar nests the body, where its options may not go.
+		return pgerror.Unsupported("$0 in a PL/pgSQL body with compile options (#...)")
+	}
 	if cs.SqlBody != nil {
 		for _, t := range in {
 			if t.IsPolymorphic() {
@@ -69,25 +74,40 @@ func (f *funcDesc) checkPolymorphic(cs *pg_query.CreateFunctionStmt) error {
 			}
 		}
 	}
-	if f.lang == "plpgsql" && f.result.IsPolymorphic() && !f.hasOutParams() && usesResultParam(f.src) {
-		return pgerror.Unsupported("$0 in a PL/pgSQL function with a polymorphic result")
-	}
 	return nil
 }
 
-// usesResultParam reports whether a PL/pgSQL body names $0, the variable
-// PostgreSQL declares for a polymorphic result.
-func usesResultParam(src string) bool {
+// withResultVar returns a PL/pgSQL body that names $0, the variable
+// PostgreSQL declares for a polymorphic result (of the call's result
+// type), with the variable declared: the body becomes the block of a
+// block declaring "$0", and each $0 names it. PostgreSQL's parser as
+// fickle runs it declares no $0. ok is false when the body does not name
+// $0.
+func withResultVar(src string, result types.Type) (string, bool) {
 	res, err := pg_query.Scan(src)
 	if err != nil {
-		return strings.Contains(src, "$0")
+		return src, false
 	}
+	var b strings.Builder
+	last, found := 0, false
 	for _, t := range res.Tokens {
 		if t.Token == pg_query.Token_PARAM && src[t.Start:t.End] == "$0" {
-			return true
+			b.WriteString(src[last:t.Start])
+			b.WriteString(`"$0"`)
+			last, found = int(t.End), true
 		}
 	}
-	return false
+	if !found {
+		return src, false
+	}
+	body := b.String() + src[last:]
+	if n := len(res.Tokens); n > 0 && res.Tokens[n-1].Token == pg_query.Token_ASCII_59 && int(res.Tokens[n-1].End) > last {
+		// The body's block may end with a semicolon, which a nested block
+		// must not repeat.
+		cut := int(res.Tokens[n-1].Start) - len(src) + len(body)
+		body = body[:cut] + body[cut+1:]
+	}
+	return "DECLARE \"$0\" " + result.String() + "; BEGIN " + body + "\n; END", true
 }
 
 // specialize returns f with every polymorphic type it declares replaced
@@ -132,6 +152,9 @@ func (f *funcDesc) specialize(resolve func(types.Type) (types.Type, error)) (*fu
 		}
 	case f.result.Oid == types.OidRecord && len(nf.outCols) > 1:
 		nf.result = types.RecordType(nf.outCols)
+	}
+	if f.lang == "plpgsql" && f.result.IsPolymorphic() && !f.hasOutParams() {
+		nf.src, _ = withResultVar(f.src, nf.result)
 	}
 	return &nf, nil
 }
