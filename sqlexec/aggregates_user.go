@@ -110,7 +110,12 @@ func (d *ddl) createAggregate(ds *pg_query.DefineStmt) error {
 			if !ds.Oldstyle {
 				return pgerror.Unsupported("CREATE AGGREGATE option basetype in the new syntax")
 			}
-		case "sspace", "finalfunc_extra", "finalfunc_modify", "serialfunc", "deserialfunc", "msfunc", "minvfunc", "mstype",
+		case "sspace":
+			// The state's estimated size, which only planners read.
+			if arg.GetInteger() == nil {
+				return pgerror.Newf(pgerror.SyntaxError, "%s requires an integer value", name)
+			}
+		case "finalfunc_extra", "finalfunc_modify", "serialfunc", "deserialfunc", "msfunc", "minvfunc", "mstype",
 			"msspace", "mfinalfunc", "mfinalfunc_extra", "mfinalfunc_modify", "minitcond", "sortop", "hypothetical":
 			return pgerror.Unsupported("CREATE AGGREGATE option " + name)
 		default:
