@@ -568,7 +568,7 @@ func (b *binder) userAggregate(fc *pg_query.FuncCall, args []*scalar) (*types.Ag
 		return nil, nil, b.withPos(err, fc.Location)
 	}
 	f := cands[chosen]
-	argTypes := f.in
+	argTypes := slices.Clone(f.in)
 	if f.polymorphicArgs() {
 		if argTypes, _, err = types.ResolvePolymorphic(inputs, f.in); err != nil {
 			return nil, nil, err
