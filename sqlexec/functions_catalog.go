@@ -63,7 +63,10 @@ func (f *funcDesc) procRow(namespace, owner uint32, acl any) []any {
 	}
 	variadic := int64(0)
 	if ins := f.inParams(); len(ins) > 0 && ins[len(ins)-1].mode == 'v' {
-		elem, _ := ins[len(ins)-1].typ.Elem()
+		elem, ok := ins[len(ins)-1].typ.Elem()
+		if !ok {
+			elem, _ = types.PolymorphicElem(ins[len(ins)-1].typ) // anyarray's is anyelement
+		}
 		variadic = int64(elem.Oid)
 	}
 	var allTypes, modes, names any

@@ -249,10 +249,17 @@ func gather(actual, declared []Type) (*polyState, error) {
 // with the actual argument types (Unknown for untyped literals) can call
 // a routine declaring the declared ones.
 func PolymorphicMatch(actual, declared []Type) bool {
+	poly := false
 	for j, d := range declared {
-		if d.IsPolymorphic() && !polyCoercible(actual[j], d) {
-			return false
+		if d.IsPolymorphic() {
+			if !polyCoercible(actual[j], d) {
+				return false
+			}
+			poly = true
 		}
+	}
+	if !poly {
+		return true
 	}
 	st, err := gather(actual, declared)
 	if err != nil {
