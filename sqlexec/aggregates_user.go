@@ -569,6 +569,9 @@ func (b *binder) userAggregate(fc *pg_query.FuncCall, args []*scalar) (*types.Ag
 	}
 	f := cands[chosen]
 	argTypes := slices.Clone(f.in)
+	if err := b.refuseDomainPolyArgs(f.in, fc.Args, args); err != nil {
+		return nil, nil, b.errAt(err, fc.Location)
+	}
 	if f.polymorphicArgs() {
 		if argTypes, _, err = types.ResolvePolymorphic(inputs, f.in); err != nil {
 			return nil, nil, err

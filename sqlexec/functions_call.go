@@ -291,6 +291,9 @@ func (b *binder) resolveRoutine(sc *scope, name string, cands []*funcDesc, fc *p
 	f := fits[k]
 	argTypes := declared[k]
 	if f.isPolymorphic() {
+		if err := b.refuseDomainPolyArgs(declared[k], argNodes, args); err != nil {
+			return nil, b.errAt(err, loc)
+		}
 		if f, argTypes, err = b.resolvePolymorphicCall(f, inputs, declared[k], slots[k]); err != nil {
 			return nil, err // PostgreSQL reports no position
 		}

@@ -215,6 +215,27 @@ func (f *funcDesc) polymorphicArgs() bool {
 	return false
 }
 
+// refuseDomainPolyArgs refuses a call passing a value that may be of a
+// domain type for a polymorphic parameter: PostgreSQL resolves
+// anyelement to the domain (the result is of the domain and checked
+// against it), while such a value carries its base type in fickle
+// (pg_typeof refuses it likewise).
+func (b *binder) refuseDomainPolyArgs(declared []types.Type, argNodes []*pg_query.Node, args []*scalar) *pgerror.Error {
+	for j, t := range declared {
+		if !t.IsPolymorphic() {
+			continue
+		}
+		n := argNodes[j]
+		if na := n.GetNamedArgExpr(); na != nil {
+			n = na.Arg
+		}
+		if e := args[j]; e.domain != nil || mayBeOfDomain(n) && b.cat.hasDomainOver(e.typ) {
+			return pgerror.Unsupported("a value that may be of a domain type as a polymorphic argument")
+		}
+	}
+	return nil
+}
+
 // resolvePolymorphicCall resolves the actual types of a call of the
 // polymorphic routine f whose arguments have the types inputs (Unknown
 // for untyped literals and NULLs) and fill the parameters slots, declared
