@@ -225,13 +225,17 @@ func (b *binder) aggLookup(sc *scope, n *pg_query.Node) (*scalar, bool, error) {
 		return nil, false, nil
 	}
 	name := strings.ToLower(lastName(fc.Funcname))
-	if !fc.AggStar && !fc.AggWithinGroup && !types.IsAggregate(name) {
+	userAgg := b.userAggregateNamed(strs(fc.Funcname))
+	if !fc.AggStar && !fc.AggWithinGroup && !types.IsAggregate(name) && !userAgg {
 		return nil, false, nil
 	}
 	for i, a := range agg.aggs {
 		if a.key == key {
 			return aggSlot(len(agg.groups)+i, a.fn.Result, name), true, nil
 		}
+	}
+	if fc.AggWithinGroup && userAgg {
+		return nil, true, b.errAt(pgerror.Unsupported("WITHIN GROUP on a user-defined aggregate"), fc.Location)
 	}
 	if fc.AggWithinGroup {
 		e, err := b.orderedSetAggregate(agg, fc, key, name)
@@ -265,7 +269,18 @@ func (b *binder) aggLookup(sc *scope, n *pg_query.Node) (*scalar, bool, error) {
 	if err != nil {
 		return nil, true, err
 	}
+	var fn *types.Aggregate
+	if userAgg {
+		fn, args, err = b.userAggregate(fc, args)
+		if err != nil {
+			return nil, true, err
+		}
+	}
 	for i, e := range args {
+		if fn != nil {
+			ts[i] = e.typ
+			continue
+		}
 		if (unresolved(e) || e.lit != nil) && !types.AggregateIsPolymorphic(name) {
 			if e, err = b.coerce(e, types.Text, types.CastImplicit); err != nil {
 				return nil, true, err
@@ -273,9 +288,10 @@ func (b *binder) aggLookup(sc *scope, n *pg_query.Node) (*scalar, bool, error) {
 		}
 		args[i], ts[i] = e, e.typ
 	}
-	fn, err := types.ResolveAggregate(name, ts, fc.AggStar)
-	if err != nil {
-		return nil, true, b.withPos(err, fc.Location)
+	if fn == nil {
+		if fn, err = types.ResolveAggregate(name, ts, fc.AggStar); err != nil {
+			return nil, true, b.withPos(err, fc.Location)
+		}
 	}
 	if fc.AggDistinct {
 		for i, a := range args {
@@ -435,6 +451,10 @@ type aggRun struct {
 	order  []*groupState
 	buf    []byte
 	in     []aggInput // the current row's inputs (inputs), reused
+	// x is the context of the row being aggregated (add) or of the
+	// groups being finished (finish), in which the accumulators of user
+	// aggregates evaluate their support functions.
+	x *execCtx
 }
 
 type groupState struct {
@@ -461,6 +481,9 @@ func (r *aggRun) newGroup(set int, vals []any) *groupState {
 		inputs: make([][]orderedInput, len(r.s.aggs))}
 	for i, a := range r.s.aggs {
 		g.accs[i] = a.fn.New(r.env)
+		if ua, ok := g.accs[i].(*userAcc); ok {
+			ua.run = func() *execCtx { return r.x }
+		}
 		if a.distinct {
 			g.seen[i] = map[string]bool{}
 		}
@@ -479,6 +502,7 @@ type aggInput struct {
 // add folds the current row of x into its group, or into its group of
 // every grouping set.
 func (r *aggRun) add(x *execCtx) error {
+	r.x = x
 	vals := make([]any, len(r.s.groups))
 	for i, g := range r.s.groups {
 		v, err := g.e.eval(x)
@@ -620,6 +644,7 @@ func (r *aggRun) feedOrdered(g *groupState) error {
 // finish computes every group's aggregation row (its group values, then
 // its aggregates' results) and keeps those HAVING accepts.
 func (r *aggRun) finish(x *execCtx, having *scalar) ([][]any, error) {
+	r.x = x
 	if len(r.order) == 0 && len(r.s.groups) == 0 && r.s.sets == nil {
 		r.newGroup(0, nil)
 	}

@@ -90,8 +90,9 @@ func clearLocations(m protoreflect.Message) {
 	}
 }
 
-// containsAgg reports whether n calls an aggregate outside any subquery.
-func containsAgg(ns ...*pg_query.Node) bool {
+// containsAgg reports whether n calls an aggregate outside any subquery:
+// a built-in one, or one userAgg says names a user aggregate.
+func containsAgg(userAgg func(names []string) bool, ns ...*pg_query.Node) bool {
 	found := false
 	for _, n := range ns {
 		walk(n, func(c *pg_query.Node) bool {
@@ -100,7 +101,7 @@ func containsAgg(ns ...*pg_query.Node) bool {
 			}
 			if fc := c.GetFuncCall(); fc != nil && fc.Over == nil {
 				names := strs(fc.Funcname)
-				if fc.AggStar || fc.AggWithinGroup || types.IsAggregate(strings.ToLower(names[len(names)-1])) {
+				if fc.AggStar || fc.AggWithinGroup || types.IsAggregate(strings.ToLower(names[len(names)-1])) || userAgg(names) {
 					found = true
 					return false
 				}

@@ -41,6 +41,9 @@ type builtinProc struct {
 	// no arguments; definition "" for an aggregate).
 	arguments, identityArguments, result, definition string
 	kind                                             byte // prokind
+	// strict is proisstrict, rettype prorettype.
+	strict  bool
+	rettype uint32
 }
 
 // builtinOper is a pg_operator row of a built-in operator.
@@ -49,6 +52,8 @@ type builtinOper struct {
 	name           string
 	kind           byte
 	left, right    uint32
+	// code is oprcode, the OID of the function that implements it.
+	code uint32
 }
 
 // builtins indexes pgdata's rows by OID and by name.
@@ -91,12 +96,13 @@ var builtinIndex = sync.OnceValue(func() *builtins {
 		p.nDefaults = int(atou(get("pronargdefaults")))
 		p.arguments, p.identityArguments, p.result = get("arguments"), get("identity_arguments"), get("result")
 		p.definition, p.kind = get("definition"), get("prokind")[0]
+		p.strict, p.rettype = get("proisstrict") == "t", atou(get("prorettype"))
 		b.procs[p.oid] = p
 		b.procsByName[p.name] = append(b.procsByName[p.name], p)
 	})
 	eachRow(pgdata.Load(pgdata.PgOperator), func(get func(string) string) {
 		o := &builtinOper{oid: atou(get("oid")), namespace: atou(get("oprnamespace")), name: get("oprname"),
-			kind: get("oprkind")[0], left: atou(get("oprleft")), right: atou(get("oprright"))}
+			kind: get("oprkind")[0], left: atou(get("oprleft")), right: atou(get("oprright")), code: atou(get("oprcode"))}
 		b.opers[o.oid] = o
 		b.opersByName[o.name] = append(b.opersByName[o.name], o)
 	})

@@ -75,6 +75,8 @@ func ddlTag(n *pg_query.Node) string {
 			return "DROP PROCEDURE"
 		case pg_query.ObjectType_OBJECT_ROUTINE:
 			return "DROP ROUTINE"
+		case pg_query.ObjectType_OBJECT_AGGREGATE:
+			return "DROP AGGREGATE"
 		case pg_query.ObjectType_OBJECT_TRIGGER:
 			return "DROP TRIGGER"
 		case pg_query.ObjectType_OBJECT_RULE:
@@ -174,6 +176,8 @@ func ddlTag(n *pg_query.Node) string {
 		return "ALTER POLICY"
 	case *pg_query.Node_CreateExtensionStmt:
 		return "CREATE EXTENSION"
+	case *pg_query.Node_DefineStmt:
+		return "CREATE AGGREGATE"
 	case *pg_query.Node_CreateFunctionStmt:
 		if v.CreateFunctionStmt.IsProcedure {
 			return "CREATE PROCEDURE"
@@ -348,6 +352,8 @@ func (d *ddl) run(n *pg_query.Node, full string) error {
 		return d.createFunction(v.CreateFunctionStmt, full)
 	case *pg_query.Node_CreateExtensionStmt:
 		return d.createExtension(v.CreateExtensionStmt)
+	case *pg_query.Node_DefineStmt:
+		return d.createAggregate(v.DefineStmt)
 	case *pg_query.Node_CreateTrigStmt:
 		return d.createTrigger(v.CreateTrigStmt, full)
 	case *pg_query.Node_RuleStmt:

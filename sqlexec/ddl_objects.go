@@ -32,6 +32,8 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 	switch ds.RemoveType {
 	case pg_query.ObjectType_OBJECT_FUNCTION, pg_query.ObjectType_OBJECT_PROCEDURE, pg_query.ObjectType_OBJECT_ROUTINE:
 		return d.dropFunctions(ds)
+	case pg_query.ObjectType_OBJECT_AGGREGATE:
+		return d.dropAggregates(ds)
 	case pg_query.ObjectType_OBJECT_TRIGGER:
 		return d.dropTrigger(ds)
 	case pg_query.ObjectType_OBJECT_EXTENSION:

@@ -236,6 +236,10 @@ func (b *binder) statement(st *Statement) (*stmtPlan, error) {
 		return b.mergePlan(st, v.MergeStmt)
 	case *pg_query.Node_CreateRangeStmt:
 		return nil, pgerror.Unsupported("CREATE TYPE ... AS RANGE")
+	case *pg_query.Node_DefineStmt:
+		if v.DefineStmt.Kind == pg_query.ObjectType_OBJECT_AGGREGATE {
+			return b.ddlPlan(st)
+		}
 	}
 	return nil, pgerror.Unsupported("statement " + nodeKind(st.node))
 }

@@ -55,6 +55,7 @@ func (b *binder) funcCall(sc *scope, fc *pg_query.FuncCall) (*scalar, error) {
 		}
 		return b.setCallInList(sc, fn, fc)
 	}
+	userAgg := b.userAggregateNamed(names)
 	if e, ok, err := b.userFuncCall(sc, fc); ok {
 		return e, err
 	}
@@ -79,7 +80,7 @@ func (b *binder) funcCall(sc *scope, fc *pg_query.FuncCall) (*scalar, error) {
 	if _, ok := windowFuncs[name]; ok {
 		return nil, b.errAt(pgerror.Newf(pgerror.WrongObjectType, "window function %s requires an OVER clause", name), fc.Location)
 	}
-	if fc.AggStar || fc.AggDistinct || fc.AggFilter != nil || len(fc.AggOrder) > 0 || types.IsAggregate(name) {
+	if fc.AggStar || fc.AggDistinct || fc.AggFilter != nil || len(fc.AggOrder) > 0 || types.IsAggregate(name) || userAgg {
 		clause := "this context"
 		switch {
 		case sc != nil && sc.noAgg != "":
@@ -87,10 +88,10 @@ func (b *binder) funcCall(sc *scope, fc *pg_query.FuncCall) (*scalar, error) {
 		case sc != nil && sc.noAggWin != "":
 			clause = sc.noAggWin
 		}
-		if !types.IsAggregate(name) && builtinAggregateNamed(name) {
+		if !types.IsAggregate(name) && !userAgg && builtinAggregateNamed(name) {
 			return nil, b.errAt(pgerror.Unsupported("aggregate function "+name), fc.Location)
 		}
-		if !types.IsAggregate(name) {
+		if !types.IsAggregate(name) && !userAgg {
 			return nil, b.errAt(pgerror.Newf(pgerror.WrongObjectType, "%s is not an aggregate function", name), fc.Location)
 		}
 		return nil, b.errAt(pgerror.Newf(pgerror.GroupingError, "aggregate functions are not allowed in %s", clause), fc.Location)

@@ -68,6 +68,9 @@ type funcDesc struct {
 	// of a BEGIN ATOMIC or RETURN body, nil for a string body.
 	src     string
 	sqlBody []*pg_query.Node
+	// agg is an aggregate's (kind 'a') pg_aggregate row
+	// (aggregates_user.go).
+	agg *aggDesc
 }
 
 // funcSetting is a SET option of a routine: a setting and its value.
@@ -290,6 +293,9 @@ func (d *ddl) createFunction(cs *pg_query.CreateFunctionStmt, full string) error
 	if err := f.readBody(cs); err != nil {
 		return err
 	}
+	if err := f.checkPolymorphic(cs); err != nil {
+		return err
+	}
 	if err := d.validateBody(f); err != nil {
 		return err
 	}
@@ -370,7 +376,7 @@ func (f *funcDesc) readParams(b *binder, params []*pg_query.Node) error {
 	seen := map[string][]funcParam{}
 	for _, n := range params {
 		fp := n.GetFunctionParameter()
-		t, err := b.typeName(fp.ArgType)
+		t, err := b.routineTypeName(fp.ArgType)
 		if err != nil {
 			return err
 		}
@@ -386,7 +392,7 @@ func (f *funcDesc) readParams(b *binder, params []*pg_query.Node) error {
 		case pg_query.FunctionParameterMode_FUNC_PARAM_TABLE:
 			p.mode = 't'
 		case pg_query.FunctionParameterMode_FUNC_PARAM_VARIADIC:
-			if !t.IsArray() {
+			if _, poly := types.PolymorphicElem(t); !t.IsArray() && !poly {
 				return pgerror.New(pgerror.InvalidFunctionDefinition, "VARIADIC parameter must be an array")
 			}
 			p.mode = 'v'
@@ -460,7 +466,7 @@ func (f *funcDesc) readResult(b *binder, cs *pg_query.CreateFunctionStmt) error 
 		f.retSet = rt.Setof
 		plain := proto.Clone(rt).(*pg_query.TypeName)
 		plain.Setof = false
-		t, err := b.typeName(plain)
+		t, err := b.routineTypeName(plain)
 		if err != nil {
 			return err
 		}
@@ -635,7 +641,7 @@ func (d *ddl) findRoutine(owa *pg_query.ObjectWithArgs, objType pg_query.ObjectT
 	var outList []*pg_query.FunctionParameter
 	if !owa.ArgsUnspecified {
 		for _, a := range owa.Objargs {
-			t, err := d.binder("").typeName(a.GetTypeName())
+			t, err := d.binder("").routineTypeName(a.GetTypeName())
 			if err != nil {
 				return nil, err
 			}
@@ -715,6 +721,13 @@ func (d *ddl) findRoutine(owa *pg_query.ObjectWithArgs, objType pg_query.ObjectT
 		return nil, pgerror.Newf(pgerror.UndefinedFunction, "%s %s does not exist", kind, label)
 	}
 	f := match[0]
+	if f.kind == 'a' && want != 0 {
+		if !drop {
+			return nil, pgerror.Unsupported("ALTER or COMMENT of an aggregate as a " + kind)
+		}
+		return nil, pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is an aggregate function", f.name).
+			WithHint("Use DROP AGGREGATE to drop aggregate functions.")
+	}
 	if want != 0 && f.kind != want {
 		return nil, pgerror.Newf(pgerror.WrongObjectType, "%s is not a %s", d.s.visibleName(f.schema, f.signature()), kind)
 	}

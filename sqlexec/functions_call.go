@@ -242,7 +242,11 @@ func (b *binder) resolveRoutine(sc *scope, name string, cands []*funcDesc, fc *p
 		for j, p := range s {
 			ts[j] = f.in[p]
 			if spread && p == len(f.in)-1 {
-				ts[j], _ = f.in[p].Elem()
+				if e, ok := types.PolymorphicElem(f.in[p]); ok {
+					ts[j] = e
+				} else {
+					ts[j], _ = f.in[p].Elem()
+				}
 			}
 		}
 		fits, slots, declared, expanded = append(fits, f), append(slots, s), append(declared, ts), append(expanded, spread)
@@ -285,10 +289,19 @@ func (b *binder) resolveRoutine(sc *scope, name string, cands []*funcDesc, fc *p
 	}
 	k := keep[chosen]
 	f := fits[k]
+	argTypes := declared[k]
+	if f.isPolymorphic() {
+		if err := b.refuseDomainPolyArgs(declared[k], argNodes, args); err != nil {
+			return nil, b.errAt(err, loc)
+		}
+		if f, argTypes, err = b.resolvePolymorphicCall(f, inputs, declared[k], slots[k]); err != nil {
+			return nil, err // PostgreSQL reports no position
+		}
+	}
 	full := make([]*scalar, len(f.in))
 	var spread []*scalar
 	for j, p := range slots[k] {
-		e, err := b.coerce(args[j], declared[k][j], types.CastImplicit)
+		e, err := b.coerce(args[j], argTypes[j], types.CastImplicit)
 		if err != nil {
 			return nil, b.withPos(err, loc)
 		}

@@ -12,9 +12,10 @@ import (
 
 // The OIDs of the languages user routines are written in (pg_language).
 const (
-	oidLangC       = 13
-	oidLangSQL     = 14
-	oidLangPlpgsql = 13563
+	oidLangInternal = 12
+	oidLangC        = 13
+	oidLangSQL      = 14
+	oidLangPlpgsql  = 13563
 )
 
 // userProcRows are the pg_proc rows of the user routines of c, in the
@@ -43,6 +44,8 @@ func (f *funcDesc) procRow(namespace, owner uint32, acl any) []any {
 		lang = oidLangPlpgsql
 	case "c":
 		lang, cost, library = oidLangC, 1, "$libdir/"+f.library
+	case "internal":
+		lang, cost = oidLangInternal, 1
 	}
 	rows := 0.0
 	if f.retSet {
@@ -60,7 +63,10 @@ func (f *funcDesc) procRow(namespace, owner uint32, acl any) []any {
 	}
 	variadic := int64(0)
 	if ins := f.inParams(); len(ins) > 0 && ins[len(ins)-1].mode == 'v' {
-		elem, _ := ins[len(ins)-1].typ.Elem()
+		elem, ok := ins[len(ins)-1].typ.Elem()
+		if !ok {
+			elem, _ = types.PolymorphicElem(ins[len(ins)-1].typ) // anyarray's is anyelement
+		}
 		variadic = int64(elem.Oid)
 	}
 	var allTypes, modes, names any

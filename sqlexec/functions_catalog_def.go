@@ -17,6 +17,9 @@ func routineDefinition(c *catalog, oid uint32) (string, bool, error) {
 	if f == nil {
 		return builtinRoutineDefinition(oid)
 	}
+	if f.kind == 'a' {
+		return "", false, pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is an aggregate function", f.name)
+	}
 	if f.sqlBody != nil {
 		return "", false, pgerror.Unsupported("pg_get_functiondef of a routine with a BEGIN ATOMIC or RETURN body")
 	}

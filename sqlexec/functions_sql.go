@@ -377,8 +377,14 @@ func (d *ddl) validateBody(f *funcDesc) error {
 		return nil
 	}
 	if f.lang == "plpgsql" {
-		_, err := parsePlpgsql(f, plRowTypes(&binder{s: d.s, cat: d.cat}))
+		_, err := parsePlpgsql(f.validatorCopy(), plRowTypes(&binder{s: d.s, cat: d.cat}))
 		return err
+	}
+	if f.polymorphicArgs() {
+		// PostgreSQL only parses the body of a SQL function with
+		// polymorphic arguments: its types are known at calls.
+		_, err := sqlBodyStatements(f)
+		return bodyError(err)
 	}
 	_, _, err := planSQLBody(d.s, d.cat, f)
 	return err

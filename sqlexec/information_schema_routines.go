@@ -90,10 +90,13 @@ func init() {
 			var out [][]any
 			for _, f := range sortedFuncs(c) {
 				var dataType, udtCatalog, udtSchema, udtName, dtd, nullCall any
-				routineType := "PROCEDURE"
+				var routineType any = "PROCEDURE"
 				if f.kind != 'p' {
 					routineType, udtCatalog, dtd, nullCall = "FUNCTION", db, "0", yesNo(f.strict)
 					dataType, udtSchema, udtName = routineTypeFacts(s, c, f.result)
+				}
+				if f.kind == 'a' {
+					routineType = nil // PostgreSQL's view names no type for an aggregate
 				}
 				body := "EXTERNAL"
 				if f.lang == "sql" {

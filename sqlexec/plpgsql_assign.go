@@ -72,7 +72,9 @@ func (fr *plFrame) elementTarget(b *binder, e *plExpr, k int) (*arrayAssign, err
 		owner = d.fields[0]
 	}
 	names := func(i int) bool {
-		if n, err := strconv.Atoi(strings.TrimPrefix(name(i), "$")); err == nil && strings.HasPrefix(name(i), "$") {
+		// "$0" is the variable of a polymorphic result (withResultVar),
+		// named as a variable.
+		if n, err := strconv.Atoi(strings.TrimPrefix(name(i), "$")); err == nil && strings.HasPrefix(name(i), "$") && name(i) != "$0" {
 			return n-1 == owner && owner < len(fr.pl.fn.params)
 		}
 		return name(i) != "" && (name(i) == fr.pl.datums[owner].name || fr.lookupDatum(e.scope, name(i)) == owner)

@@ -14,10 +14,12 @@ import (
 type recursionCheck struct {
 	name string
 	refs int
+	// userAgg says a name names a user aggregate.
+	userAgg func([]string) bool
 }
 
 // checkRecursion checks the terms of the recursive WITH query c.
-func checkRecursion(c *pg_query.CommonTableExpr, st *pg_query.SelectStmt) error {
+func checkRecursion(c *pg_query.CommonTableExpr, st *pg_query.SelectStmt, userAgg func([]string) bool) error {
 	base := &recursionCheck{name: c.Ctename}
 	if st.WithClause != nil {
 		// The UNION's own WITH queries run before either term.
@@ -30,7 +32,7 @@ func checkRecursion(c *pg_query.CommonTableExpr, st *pg_query.SelectStmt) error 
 	if err := base.selectStmt(st.Larg, "its non-recursive term"); err != nil {
 		return err
 	}
-	step := &recursionCheck{name: c.Ctename}
+	step := &recursionCheck{name: c.Ctename, userAgg: userAgg}
 	if err := step.selectStmt(st.Rarg, ""); err != nil {
 		return err
 	}
@@ -62,7 +64,7 @@ func (rc *recursionCheck) aggregates(st *pg_query.SelectStmt) error {
 			return !reads
 		})
 	}
-	if reads && containsAgg(append([]*pg_query.Node{st.HavingClause}, st.TargetList...)...) {
+	if reads && containsAgg(rc.userAgg, append([]*pg_query.Node{st.HavingClause}, st.TargetList...)...) {
 		return pgerror.New(pgerror.InvalidRecursion, "aggregate functions are not allowed in a recursive query's recursive term")
 	}
 	return nil

@@ -140,7 +140,7 @@ func (d *ddl) createRule(rs *pg_query.RuleStmt, full string) error {
 		return err
 	}
 	for _, a := range r.actions {
-		if sel := a.GetInsertStmt().GetSelectStmt().GetSelectStmt(); sel != nil && namesNewOrOld(a) && combinesRows(sel) {
+		if sel := a.GetInsertStmt().GetSelectStmt().GetSelectStmt(); sel != nil && namesNewOrOld(a) && combinesRows(sel, d.binder("").userAggregateNamed) {
 			return pgerror.Unsupported("rule actions whose query aggregates, groups, removes duplicates, limits or combines rows of NEW or OLD")
 		}
 		if readsOwnTarget(a) {
@@ -272,7 +272,7 @@ func namesNewOrOld(n *pg_query.Node) bool {
 // rows of its FROM list together: the rewrite runs an action once per
 // NEW or OLD row, where PostgreSQL joins them all into one query, so such
 // an action would answer differently.
-func combinesRows(sel *pg_query.SelectStmt) bool {
+func combinesRows(sel *pg_query.SelectStmt, userAgg func([]string) bool) bool {
 	if sel.Op != pg_query.SetOperation_SETOP_NONE || len(sel.GroupClause) > 0 || sel.HavingClause != nil ||
 		len(sel.DistinctClause) > 0 || sel.LimitCount != nil || sel.LimitOffset != nil || len(sel.WindowClause) > 0 {
 		return true
@@ -287,7 +287,7 @@ func combinesRows(sel *pg_query.SelectStmt) bool {
 			return !window
 		})
 	}
-	return window || containsAgg(sel.TargetList...)
+	return window || containsAgg(userAgg, sel.TargetList...)
 }
 
 // checkRuleReturning allows a RETURNING list only in one action of an

@@ -228,7 +228,7 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 	for _, s := range st.SortClause {
 		sortNodes = append(sortNodes, s.GetSortBy().Node)
 	}
-	hasAgg := len(st.GroupClause) > 0 || st.HavingClause != nil || containsAgg(append(append([]*pg_query.Node{}, targets...), sortNodes...)...)
+	hasAgg := len(st.GroupClause) > 0 || st.HavingClause != nil || containsAgg(b.userAggregateNamed, append(append([]*pg_query.Node{}, targets...), sortNodes...)...)
 	proj := sc
 	var agg *aggScope
 	hasWindow := len(st.WindowClause) > 0 || containsWindow(append(append([]*pg_query.Node{}, targets...), sortNodes...)...)

@@ -61,7 +61,10 @@ type Session struct {
 	// transaction (plpgsql_txn.go).
 	nonAtomic int
 	routines  map[*funcDesc]*compiledRoutine
-	notices   []*pgerror.Error
+	// polyRoutines are the polymorphic routines specialized for the
+	// actual types of calls (functions_poly.go).
+	polyRoutines map[polyKey]*funcDesc
+	notices      []*pgerror.Error
 	// writeCount counts the rows UPDATE and DELETE changed; modifying
 	// counts the UPDATE and DELETE statements running, the outermost at
 	// routine depth outerModifyDepth; routineWrites holds the rows that

@@ -648,7 +648,7 @@ func (b *binder) recursiveCTE(parent *scope, c *pg_query.CommonTableExpr, st *pg
 	if len(st.LockingClause) > 0 {
 		return nil, pgerror.New(pgerror.FeatureNotSupported, "FOR UPDATE/SHARE in a recursive query is not implemented")
 	}
-	if err := checkRecursion(c, st); err != nil {
+	if err := checkRecursion(c, st, b.userAggregateNamed); err != nil {
 		return nil, err
 	}
 	if st.WithClause != nil {

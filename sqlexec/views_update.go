@@ -51,7 +51,7 @@ type autoViewCol struct {
 // notAutoUpdatable returns why the view query q cannot be written
 // automatically, in PostgreSQL's words, "" when it can; base is its FROM
 // relation then.
-func notAutoUpdatable(q *pg_query.Node) (reason string, base *pg_query.RangeVar) {
+func notAutoUpdatable(q *pg_query.Node, userAgg func([]string) bool) (reason string, base *pg_query.RangeVar) {
 	sel := q.GetSelectStmt()
 	sorts := make([]*pg_query.Node, 0, len(sel.GetSortClause()))
 	for _, s := range sel.GetSortClause() {
@@ -72,7 +72,7 @@ func notAutoUpdatable(q *pg_query.Node) (reason string, base *pg_query.RangeVar)
 		return "Views containing WITH are not automatically updatable.", nil
 	case sel.LimitCount != nil || sel.LimitOffset != nil:
 		return "Views containing LIMIT or OFFSET are not automatically updatable.", nil
-	case containsAgg(append(slices.Clone(sel.TargetList), sorts...)...):
+	case containsAgg(userAgg, append(slices.Clone(sel.TargetList), sorts...)...):
 		return "Views that return aggregate functions are not automatically updatable.", nil
 	case containsWindowCall(sel.TargetList):
 		return "Views that return window functions are not automatically updatable.", nil
@@ -138,7 +138,7 @@ func (b *binder) autoViewOf(v *viewDesc, alias, verb string, loc int32) (*autoVi
 // autoViewParts takes v apart for a statement naming it alias; reason
 // says why it cannot be, in PostgreSQL's words, "" when it can. A view
 func (b *binder) autoViewParts(v *viewDesc, alias string) (*autoView, string) {
-	reason, base := notAutoUpdatable(v.query)
+	reason, base := notAutoUpdatable(v.query, b.userAggregateNamed)
 	if reason == "" && b.containsSetCall(v.query.GetSelectStmt().TargetList...) {
 		reason = "Views that return set-returning functions are not automatically updatable."
 	}

@@ -438,6 +438,14 @@ func (b *binder) windowCall(sc *scope, fc *pg_query.FuncCall) (*scalar, error) {
 
 // windowAggregate resolves an aggregate called as a window function.
 func (b *binder) windowAggregate(call *winCall, name string, fc *pg_query.FuncCall) (types.Type, error) {
+	if b.userAggregateNamed(strs(fc.Funcname)) {
+		agg, args, err := b.userAggregate(fc, call.args)
+		if err != nil {
+			return types.Type{}, err
+		}
+		call.args, call.agg = args, agg
+		return agg.Result, nil
+	}
 	ts := make([]types.Type, len(call.args))
 	for i, a := range call.args {
 		if (unresolved(a) || a.lit != nil || a.null) && !types.AggregateIsPolymorphic(name) {

@@ -165,6 +165,7 @@ func (c *winCall) overFrames(p *winPartition, set func(int, any)) error {
 	var acc types.Accumulator
 	if running {
 		acc = c.agg.New(p.x.env)
+		p.bindUserAcc(acc)
 	}
 	var fs frameState
 	// mark is where PostgreSQL's WindowObject for the call keeps its mark:
@@ -200,6 +201,7 @@ func (c *winCall) overFrames(p *winPartition, set func(int, any)) error {
 			}
 		case c.fn == winAggregate:
 			a := c.agg.New(p.x.env)
+			p.bindUserAcc(a)
 			for k := lo; k < hi; k++ {
 				if k >= exA && k < exB && k != keep || skip[k] {
 					continue
@@ -310,4 +312,12 @@ func (c *winCall) frameValue(p *winPartition, i, lo, hi, exA, exB, keep int, arg
 		*mark = markPos
 	}
 	return args[pos][0], nil
+}
+
+// bindUserAcc gives the accumulator of a user aggregate the partition's
+// context, in which it evaluates its support functions.
+func (p *winPartition) bindUserAcc(acc types.Accumulator) {
+	if ua, ok := acc.(*userAcc); ok {
+		ua.run = func() *execCtx { return p.x }
+	}
 }

@@ -30,8 +30,8 @@ type candidate struct {
 // coercible is can_coerce_type for one argument, extended to the
 // polymorphic pseudo-type.
 func coercible(from, to Type) bool {
-	if to.Oid == oidAnyNonArray {
-		return !from.IsArray()
+	if to.IsPolymorphic() {
+		return polyCoercible(from, to)
 	}
 	return canCoerce(from, to, CastImplicit)
 }
@@ -61,6 +61,9 @@ func selectCandidate(inputs []Type, cands []candidate) (best int, ambiguous bool
 				break
 			}
 			rangeUnknown = rangeUnknown || (c.polymorphic && in.Oid == OidUnknown && c.args[j].IsRange())
+		}
+		if ok && !c.polymorphic && !PolymorphicMatch(inputs, c.args) {
+			ok = false
 		}
 		switch {
 		case ok && rangeUnknown:
