@@ -40,11 +40,7 @@ type aggDesc struct {
 // createAggregate runs CREATE AGGREGATE.
 func (d *ddl) createAggregate(ds *pg_query.DefineStmt) error {
 	names := strs(ds.Defnames)
-	schema := ""
-	if len(names) > 1 {
-		schema = names[len(names)-2]
-	}
-	schema, err := d.s.creationSchema(d.cat, schema)
+	schema, err := d.nameCreationSchema(names)
 	if err != nil {
 		return err
 	}

@@ -256,14 +256,20 @@ func (f *funcDesc) hasOutParams() bool {
 	return slices.ContainsFunc(f.params, funcParam.isOut)
 }
 
-// createFunction runs CREATE [OR REPLACE] FUNCTION and PROCEDURE.
-func (d *ddl) createFunction(cs *pg_query.CreateFunctionStmt, full string) error {
-	names := strs(cs.Funcname)
+// nameCreationSchema is the schema a qualified name (its next-to-last
+// part) or the search path gives an object CREATE makes.
+func (d *ddl) nameCreationSchema(names []string) (string, error) {
 	schema := ""
 	if len(names) > 1 {
 		schema = names[len(names)-2]
 	}
-	schema, err := d.s.creationSchema(d.cat, schema)
+	return d.s.creationSchema(d.cat, schema)
+}
+
+// createFunction runs CREATE [OR REPLACE] FUNCTION and PROCEDURE.
+func (d *ddl) createFunction(cs *pg_query.CreateFunctionStmt, full string) error {
+	names := strs(cs.Funcname)
+	schema, err := d.nameCreationSchema(names)
 	if err != nil {
 		return err
 	}
