@@ -143,7 +143,7 @@ func ddlTag(n *pg_query.Node) string {
 		case pg_query.ObjectType_OBJECT_POLICY:
 			return "ALTER POLICY"
 		case pg_query.ObjectType_OBJECT_FUNCTION, pg_query.ObjectType_OBJECT_PROCEDURE, pg_query.ObjectType_OBJECT_ROUTINE,
-			pg_query.ObjectType_OBJECT_SCHEMA:
+			pg_query.ObjectType_OBJECT_AGGREGATE, pg_query.ObjectType_OBJECT_SCHEMA:
 			return "ALTER " + strings.TrimPrefix(v.RenameStmt.RenameType.String(), "OBJECT_")
 		case pg_query.ObjectType_OBJECT_RULE:
 			return "ALTER RULE"
@@ -900,7 +900,8 @@ func (d *ddl) addColumnDef(b *binder, t *tableDesc, cd *pg_query.ColumnDef) ([]t
 // do not change.
 func (d *ddl) alterOwner(ao *pg_query.AlterOwnerStmt) error {
 	switch ao.ObjectType {
-	case pg_query.ObjectType_OBJECT_FUNCTION, pg_query.ObjectType_OBJECT_PROCEDURE, pg_query.ObjectType_OBJECT_ROUTINE:
+	case pg_query.ObjectType_OBJECT_FUNCTION, pg_query.ObjectType_OBJECT_PROCEDURE, pg_query.ObjectType_OBJECT_ROUTINE,
+		pg_query.ObjectType_OBJECT_AGGREGATE:
 		return d.alterRoutineOwner(ao)
 	case pg_query.ObjectType_OBJECT_TYPE, pg_query.ObjectType_OBJECT_DOMAIN:
 		return d.alterTypeOwner(ao)

@@ -169,6 +169,15 @@ func (f *funcDesc) kindName() string {
 	return "function"
 }
 
+// aclNoun names the routine's kind in PostgreSQL's privilege errors, which
+// call an aggregate one.
+func (f *funcDesc) aclNoun() string {
+	if f.kind == 'a' {
+		return "aggregate"
+	}
+	return f.kindName()
+}
+
 // signature is name(type, ...) as PostgreSQL's messages print a routine.
 func (f *funcDesc) signature() string {
 	return fmt.Sprintf("%s(%s)", f.name, typeNames(f.inputTypes()))
@@ -636,7 +645,8 @@ const oidPgProc = 1255
 // error when there is none and missingOk, after a notice. drop says the
 // statement is a DROP (see builtinRoutineFirst).
 func (d *ddl) findRoutine(owa *pg_query.ObjectWithArgs, objType pg_query.ObjectType, missingOk, drop bool) (*funcDesc, error) {
-	want := map[pg_query.ObjectType]byte{pg_query.ObjectType_OBJECT_FUNCTION: 'f', pg_query.ObjectType_OBJECT_PROCEDURE: 'p'}[objType]
+	want := map[pg_query.ObjectType]byte{pg_query.ObjectType_OBJECT_FUNCTION: 'f', pg_query.ObjectType_OBJECT_PROCEDURE: 'p',
+		pg_query.ObjectType_OBJECT_AGGREGATE: 'a'}[objType]
 	kind := strings.ToLower(strings.TrimPrefix(objType.String(), "OBJECT_"))
 	names := strs(owa.Objname)
 	cands := d.s.lookupFuncs(d.cat, names)
@@ -727,14 +737,13 @@ func (d *ddl) findRoutine(owa *pg_query.ObjectWithArgs, objType pg_query.ObjectT
 		return nil, pgerror.Newf(pgerror.UndefinedFunction, "%s %s does not exist", kind, label)
 	}
 	f := match[0]
-	if f.kind == 'a' && want != 0 {
-		if !drop {
-			return nil, pgerror.Unsupported("ALTER or COMMENT of an aggregate as a " + kind)
-		}
-		return nil, pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is an aggregate function", f.name).
+	if f.kind == 'a' && want == 'f' && drop {
+		return nil, pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is an aggregate function", strings.Join(names, ".")).
 			WithHint("Use DROP AGGREGATE to drop aggregate functions.")
 	}
-	if want != 0 && f.kind != want {
+	// An aggregate is a function to GRANT, COMMENT, OWNER TO, RENAME and
+	// SET SCHEMA, as in PostgreSQL.
+	if want != 0 && f.kind != want && !(want == 'f' && f.kind == 'a') {
 		return nil, pgerror.Newf(pgerror.WrongObjectType, "%s is not a %s", d.s.visibleName(f.schema, f.signature()), kind)
 	}
 	return f, nil
@@ -768,7 +777,7 @@ func (d *ddl) dropFunctions(ds *pg_query.DropStmt) error {
 			return err
 		}
 		if f != nil && !d.s.actsAsOwner(d.s.routineOwner(f)) {
-			return pgerror.Newf(pgerror.InsufficientPrivilege, "must be owner of %s %s", f.kindName(), f.name)
+			return pgerror.Newf(pgerror.InsufficientPrivilege, "must be owner of %s %s", f.aclNoun(), f.name)
 		}
 		if f != nil && !dropping[f] {
 			dropping[f] = true
@@ -860,7 +869,7 @@ func (d *ddl) requireRoutineOwner(f *funcDesc) error {
 	if d.s.actsAsOwner(d.s.routineOwner(f)) {
 		return nil
 	}
-	return pgerror.Newf(pgerror.InsufficientPrivilege, "must be owner of %s %s", f.kindName(), f.name)
+	return pgerror.Newf(pgerror.InsufficientPrivilege, "must be owner of %s %s", f.aclNoun(), f.name)
 }
 
 // requireSchemaCreate is the check that the role running the statement may
@@ -880,6 +889,9 @@ func (d *ddl) alterRoutine(af *pg_query.AlterFunctionStmt, full string) error {
 	f, err := d.findRoutine(af.Func, af.Objtype, false, false)
 	if err != nil {
 		return err
+	}
+	if f.kind == 'a' {
+		return pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is an aggregate function", f.name)
 	}
 	if !d.s.actsAsOwner(d.s.routineOwner(f)) {
 		// PostgreSQL names the routine as the statement wrote it.
@@ -936,5 +948,6 @@ func (d *ddl) replaceRoutine(f, next *funcDesc) {
 // isRoutineObject reports whether a statement's object type is FUNCTION,
 // PROCEDURE or ROUTINE.
 func isRoutineObject(t pg_query.ObjectType) bool {
-	return t == pg_query.ObjectType_OBJECT_FUNCTION || t == pg_query.ObjectType_OBJECT_PROCEDURE || t == pg_query.ObjectType_OBJECT_ROUTINE
+	return t == pg_query.ObjectType_OBJECT_FUNCTION || t == pg_query.ObjectType_OBJECT_PROCEDURE || t == pg_query.ObjectType_OBJECT_ROUTINE ||
+		t == pg_query.ObjectType_OBJECT_AGGREGATE
 }

@@ -55,7 +55,7 @@ func (b *binder) requirePrivilegeAs(as, oid uint32, name, what string, priv byte
 // requireExecute notes that the statement calls routine f, which the role
 // running it must hold EXECUTE on.
 func (b *binder) requireExecute(f *funcDesc) {
-	b.perms = append(b.perms, permCheck{kind: aclFunction, oid: f.oid, name: f.name, what: f.kindName(), privs: "X"})
+	b.perms = append(b.perms, permCheck{kind: aclFunction, oid: f.oid, name: f.name, what: f.aclNoun(), privs: "X"})
 }
 
 // takeWriteAs returns the role the statement being compiled checks its
