@@ -30,6 +30,9 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 	if err := d.tableActionOnView(at); err != nil {
 		return err
 	}
+	if done, err := d.alterSequencePersistence(at); done {
+		return err
+	}
 	if at.Objtype == pg_query.ObjectType_OBJECT_INDEX && len(at.Cmds) == 1 &&
 		at.Cmds[0].GetAlterTableCmd().Subtype == pg_query.AlterTableType_AT_AttachPartition {
 		return d.attachIndexPartition(at)

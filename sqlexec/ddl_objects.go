@@ -610,7 +610,7 @@ func (d *ddl) createSequence(cs *pg_query.CreateSeqStmt) error {
 			q.setOwner(table, attnum)
 		}
 	}
-	q.oid, q.role = d.cat.newOID(), d.s.currentRole()
+	q.oid, q.role, q.unlogged = d.cat.newOID(), d.s.currentRole(), rv.Relpersistence == "u"
 	d.cat.schemas[schema].seqs[q.name] = q
 	d.applyDefaultACL(aclSequence, q.oid, q.role, d.cat.schemas[schema].oid)
 	return nil
@@ -619,18 +619,18 @@ func (d *ddl) createSequence(cs *pg_query.CreateSeqStmt) error {
 // alteredSequence finds ALTER SEQUENCE's sequence: nil with no error when
 // IF EXISTS skips it (with PostgreSQL's NOTICE), 42809 for a relation
 // that is not a sequence, 42P01 for none.
-func (d *ddl) alteredSequence(as *pg_query.AlterSeqStmt) (*sequence, error) {
-	if q := d.s.lookupSequence(d.cat, as.Sequence.Schemaname, as.Sequence.Relname); q != nil {
+func (d *ddl) alteredSequence(rv *pg_query.RangeVar, missingOk bool) (*sequence, error) {
+	if q := d.s.lookupSequence(d.cat, rv.Schemaname, rv.Relname); q != nil {
 		return q, nil
 	}
-	if d.s.lookupTable(d.cat, as.Sequence.Schemaname, as.Sequence.Relname) != nil {
-		return nil, pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not a sequence", as.Sequence.Relname)
+	if d.s.lookupTable(d.cat, rv.Schemaname, rv.Relname) != nil {
+		return nil, pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not a sequence", rv.Relname)
 	}
-	if as.MissingOk {
-		d.notice(pgerror.SuccessfulCompletion, "relation \"%s\" does not exist, skipping", as.Sequence.Relname)
+	if missingOk {
+		d.notice(pgerror.SuccessfulCompletion, "relation \"%s\" does not exist, skipping", rv.Relname)
 		return nil, nil
 	}
-	return nil, pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(as.Sequence))
+	return nil, pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(rv))
 }
 
 func (d *ddl) createSchema(cs *pg_query.CreateSchemaStmt, full string) error {

@@ -36,6 +36,12 @@ func (d *ddl) setPersistence(t *tableDesc, logged bool) (changed bool, err error
 	}
 	if t.part == nil {
 		t.unlogged = !logged
+		// The sequences the table owns follow it, as in PostgreSQL 15.
+		for _, q := range d.cat.ownedSequences(t) {
+			if q.unlogged == logged {
+				d.replaceSequence(q).unlogged = !logged
+			}
+		}
 	}
 	return true, nil
 }

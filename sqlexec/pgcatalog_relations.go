@@ -170,12 +170,8 @@ func relationRows(c *catalog) []relationRow {
 		sort.Strings(names)
 		for _, n := range names {
 			q := sc.seqs[n]
-			// A sequence a table owns (SERIAL, identity) has the table's
-			// persistence, as CREATE and SET (UN)LOGGED give it.
-			owner, _ := q.owner()
-			ot := c.tables[owner]
 			out = append(out, relationRow{oid: q.oid, name: q.name, namespace: int64(sc.oid), kind: "S", pages: 1, tuples: 1, natts: 3,
-				temp: isTempSchema(sc.name), unlogged: ot != nil && ot.unlogged})
+				temp: isTempSchema(sc.name), unlogged: q.unlogged})
 		}
 	}
 	return append(out, compositeRelationRows(c)...)

@@ -26,6 +26,11 @@ type sequence struct {
 	// role is the OID of the role owning the sequence (pg_class.relowner),
 	// which holds its privileges by default; 0 is the bootstrap superuser.
 	role uint32
+	// unlogged is CREATE UNLOGGED SEQUENCE's or ALTER ... SET UNLOGGED's
+	// persistence (pg_class.relpersistence u); a table's serial and
+	// identity sequences take the table's. fickle keeps no WAL, so it
+	// changes nothing else.
+	unlogged bool
 	sequenceParams
 
 	// mu guards what changes in a published sequence: the counter
@@ -186,7 +191,7 @@ func (q *sequence) reset() {
 // copy returns a sequence with q's definition, owner and counter, and a
 // state of its own: a copied database's, or a transaction's private one.
 func (q *sequence) copy() *sequence {
-	n := &sequence{oid: q.oid, schema: q.schema, name: q.name, role: q.role, sequenceParams: q.sequenceParams, mu: &sequenceState{}}
+	n := &sequence{oid: q.oid, schema: q.schema, name: q.name, role: q.role, unlogged: q.unlogged, sequenceParams: q.sequenceParams, mu: &sequenceState{}}
 	n.mu.last, n.mu.called = q.state()
 	n.mu.ownedBy, n.mu.ownedCol = q.owner()
 	return n
@@ -453,7 +458,7 @@ func init() {
 // changes its own copy of the sequence, counter included, which its commit
 // publishes and its rollback drops.
 func (d *ddl) alterSequenceStmt(as *pg_query.AlterSeqStmt) error {
-	q, err := d.alteredSequence(as)
+	q, err := d.alteredSequence(as.Sequence, as.MissingOk)
 	if q == nil {
 		return err
 	}
@@ -631,12 +636,52 @@ func (d *ddl) columnSequence(t *tableDesc, col *columnDesc, opts []*pg_query.Nod
 	if err != nil {
 		return err
 	}
-	q.oid, q.role = d.cat.newOID(), t.owner
+	q.oid, q.role, q.unlogged = d.cat.newOID(), t.owner, t.unlogged
 	q.setOwner(t.oid, col.attnum)
 	d.cat.schemas[schema].seqs[name] = q
 	d.applyDefaultACL(aclSequence, q.oid, q.role, d.cat.schemas[schema].oid)
 	col.def = nextvalDefault(q)
 	return nil
+}
+
+// alterSequencePersistence runs ALTER SEQUENCE ... SET LOGGED / UNLOGGED,
+// and ALTER TABLE naming a sequence with only those subcommands, as
+// PostgreSQL takes it; done is false for any other ALTER TABLE.
+func (d *ddl) alterSequencePersistence(at *pg_query.AlterTableStmt) (done bool, err error) {
+	if len(at.Cmds) == 0 || at.Objtype != pg_query.ObjectType_OBJECT_SEQUENCE && at.Objtype != pg_query.ObjectType_OBJECT_TABLE {
+		return false, nil
+	}
+	unlogged := false
+	for _, c := range at.Cmds {
+		switch c.GetAlterTableCmd().GetSubtype() {
+		case pg_query.AlterTableType_AT_SetLogged:
+			unlogged = false
+		case pg_query.AlterTableType_AT_SetUnLogged:
+			unlogged = true
+		default:
+			return false, nil
+		}
+	}
+	if at.Objtype == pg_query.ObjectType_OBJECT_TABLE && d.s.lookupSequence(d.cat, at.Relation.Schemaname, at.Relation.Relname) == nil {
+		return false, nil
+	}
+	q, err := d.alteredSequence(at.Relation, at.MissingOk)
+	if q == nil {
+		return true, err
+	}
+	if err := d.s.requireOwner(relationOwner(d.cat, aclSequence, q.oid), "sequence", q.name); err != nil {
+		return true, err
+	}
+	if isTempSchema(q.schema) {
+		return true, pgerror.Newf(pgerror.InvalidTableDefinition, "cannot change logged status of table \"%s\" because it is temporary", q.name)
+	}
+	if err := d.lockSequence(q, isolation.TableLockAccessExclusive); err != nil {
+		return true, err
+	}
+	if q.unlogged != unlogged {
+		d.replaceSequence(q).unlogged = unlogged
+	}
+	return true, nil
 }
 
 // alter applies ALTER SEQUENCE's options (sequenceOptions) at once.
