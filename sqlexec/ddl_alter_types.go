@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"bytes"
 	"slices"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -18,6 +19,9 @@ type columnTypeChange struct {
 	to    types.Type
 	conv  func(row []any) (any, error)
 	using bool
+	// keyed marks a column of the primary key the store keys the table's
+	// rows by: its converted values must keep their keys.
+	keyed bool
 }
 
 // alterColumnType converts a column to its new type (alterColumnTypes).
@@ -124,6 +128,10 @@ func (d *ddl) alterColumnTypes(b *binder, t *tableDesc, cmds []*pg_query.AlterTa
 			if v == nil && t.cols[ch.i].notNull {
 				return nullValuesError(t, t.cols[ch.i])
 			}
+			if ch.keyed && (v == nil || !bytes.Equal(types.AppendKey(nil, t.cols[ch.i].typ, row[ch.i]), types.AppendKey(nil, ch.to, v))) {
+				// The store keys the rows by their primary key.
+				return pgerror.Unsupported("changing the type of a primary-key column in a way that changes its values")
+			}
 			if err := keys[k].add(row, v); err != nil {
 				return err
 			}
@@ -201,17 +209,18 @@ func (d *ddl) columnTypeChange(b *binder, t *tableDesc, cmd *pg_query.AlterTable
 		return columnTypeChange{}, pgerror.Unsupported("ALTER COLUMN TYPE to a domain")
 	}
 	col := t.cols[i]
-	if !t.hidden && slices.Contains(t.pk, i) && (col.typ != to || cd.RawDefault != nil) {
-		return columnTypeChange{}, pgerror.Unsupported("changing the type of a primary-key column")
-	}
+	// A foreign key keeps working across a change within a family of
+	// types whose equal values have equal keys (integers, strings), as
+	// with the int -> bigint migration of an id and its references.
+	sameKeys := sameKeyFamily(col.typ, to)
 	for _, fk := range t.fks {
-		if slices.Contains(fk.cols, i) {
-			return columnTypeChange{}, pgerror.Unsupported("changing the type of a foreign-key column")
+		if slices.Contains(fk.cols, i) && !sameKeys {
+			return columnTypeChange{}, pgerror.Unsupported("changing the type of a foreign-key column to a type of another family")
 		}
 	}
 	for _, r := range d.cat.referencing(t.oid) {
-		if slices.Contains(r.fk.refCols, i) {
-			return columnTypeChange{}, pgerror.Unsupported("changing the type of a referenced column")
+		if slices.Contains(r.fk.refCols, i) && !sameKeys {
+			return columnTypeChange{}, pgerror.Unsupported("changing the type of a referenced column to a type of another family")
 		}
 	}
 	if err := generatedTypeChange(t, i, cd.RawDefault != nil); err != nil {
@@ -221,7 +230,23 @@ func (d *ddl) columnTypeChange(b *binder, t *tableDesc, cmd *pg_query.AlterTable
 	if err != nil {
 		return columnTypeChange{}, err
 	}
-	return columnTypeChange{i: i, to: to, conv: conv, using: using}, nil
+	return columnTypeChange{i: i, to: to, conv: conv, using: using, keyed: !t.hidden && slices.Contains(t.pk, i)}, nil
+}
+
+// sameKeyFamily reports whether a and b are types whose values keep their
+// index keys when converted from one to the other: both integer types, or
+// both text or varchar.
+func sameKeyFamily(a, b types.Type) bool {
+	family := func(t types.Type) int {
+		switch t.Oid {
+		case types.OidInt2, types.OidInt4, types.OidInt8:
+			return 1
+		case types.OidText, types.OidVarchar:
+			return 2
+		}
+		return 0
+	}
+	return family(a) != 0 && family(a) == family(b)
 }
 
 // rebuildIndexesOn rebuilds t's indexes on a column that altered says
