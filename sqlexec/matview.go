@@ -469,33 +469,95 @@ func indexNames(t *tableDesc) []string {
 // relations, where PostgreSQL's refer to them by OID.
 func (d *ddl) requalifyReaders(t *tableDesc) error {
 	cur := d.cat.tables[t.oid]
-	retarget := func(q *pg_query.Node) *pg_query.Node {
-		q = proto.Clone(q).(*pg_query.Node)
-		walk(q, func(n *pg_query.Node) bool {
-			if rv := n.GetRangeVar(); rv != nil && rv.Schemaname == t.schema && rv.Relname == t.name {
-				rv.Schemaname, rv.Relname = cur.schema, cur.name
-			}
-			return true
-		})
-		return q
-	}
 	for _, v := range sortedViews(d.cat) {
 		if slices.Contains(v.deps, t.oid) {
+			q, err := d.retargetQuery(v.query, v.deps, v.name, t, cur)
+			if err != nil {
+				return err
+			}
 			nv := *v
-			nv.query = retarget(v.query)
+			nv.query = q
 			d.cat.schemas[v.schema].views[v.name] = &nv
 		}
 	}
 	for _, mv := range sortedMatviews(d.cat) {
 		if slices.Contains(mv.matview.deps, t.oid) {
+			q, err := d.retargetQuery(mv.matview.query, mv.matview.deps, mv.name, t, cur)
+			if err != nil {
+				return err
+			}
 			nt := mv.clone()
 			def := *mv.matview
-			def.query = retarget(def.query)
+			def.query = q
 			nt.matview = &def
 			d.cat.putTable(nt)
 		}
 	}
 	return nil
+}
+
+// retargetQuery is a stored query (of view name, reading the tables deps)
+// that read table old under its former name, reading it under cur's name:
+// its FROM items and, where it read the table under the table's own name,
+// the references qualified by that name (PostgreSQL's queries name tables by
+// OID). A reference it cannot tell apart from another FROM item's, or from a
+// column of that name, makes the rename fail (0A000).
+func (d *ddl) retargetQuery(query *pg_query.Node, deps []uint32, name string, old, cur *tableDesc) (*pg_query.Node, error) {
+	q := proto.Clone(query).(*pg_query.Node)
+	byName, others := false, false
+	walk(q, func(n *pg_query.Node) bool {
+		switch {
+		case n.GetRangeVar() != nil:
+			rv := n.GetRangeVar()
+			if rv.Schemaname == old.schema && rv.Relname == old.name {
+				rv.Schemaname, rv.Relname = cur.schema, cur.name
+				byName = byName || rv.Alias == nil
+			} else if rv.Alias == nil && rv.Relname == old.name || rv.Alias != nil && rv.Alias.Aliasname == old.name {
+				others = true
+			}
+		case n.GetRangeSubselect() != nil && n.GetRangeSubselect().Alias.GetAliasname() == old.name,
+			n.GetRangeFunction() != nil && n.GetRangeFunction().Alias.GetAliasname() == old.name,
+			n.GetCommonTableExpr() != nil && n.GetCommonTableExpr().Ctename == old.name,
+			n.GetJoinExpr() != nil && n.GetJoinExpr().Alias.GetAliasname() == old.name:
+			others = true
+		}
+		return true
+	})
+	if !byName || old.name == cur.name {
+		return q, nil
+	}
+	columnNamed := slices.ContainsFunc(deps, func(oid uint32) bool {
+		t := d.cat.tables[oid]
+		return t != nil && t.colIndex(old.name) >= 0
+	})
+	refused := false
+	walk(q, func(n *pg_query.Node) bool {
+		cr := n.GetColumnRef()
+		if cr == nil {
+			return true
+		}
+		var qual *pg_query.String
+		switch f := cr.Fields; {
+		case len(f) == 1:
+			// A whole-row reference by the table's name.
+			if s := f[0].GetString_(); s != nil && s.Sval == old.name {
+				qual, refused = s, refused || columnNamed
+			}
+		case len(f) >= 2:
+			if s := f[len(f)-2].GetString_(); s != nil && s.Sval == old.name {
+				qual = s
+			}
+		}
+		if qual != nil {
+			refused = refused || others
+			qual.Sval = cur.name
+		}
+		return true
+	})
+	if refused {
+		return nil, pgerror.Unsupported(fmt.Sprintf("renaming table %s, which %s reads under a name another of its FROM items or columns has", old.name, name))
+	}
+	return q, nil
 }
 
 // matviewDefinition is pg_get_viewdef's text of a materialized view.
