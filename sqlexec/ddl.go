@@ -159,6 +159,8 @@ func ddlTag(n *pg_query.Node) string {
 				return "ALTER FOREIGN TABLE"
 			case pg_query.ObjectType_OBJECT_MATVIEW:
 				return "ALTER MATERIALIZED VIEW"
+			case pg_query.ObjectType_OBJECT_VIEW:
+				return "ALTER VIEW"
 			}
 		}
 		return "ALTER TABLE"

@@ -663,6 +663,11 @@ func (d *ddl) rename(rs *pg_query.RenameStmt) error {
 			return err
 		}
 	}
+	if t == nil && rs.RenameType == pg_query.ObjectType_OBJECT_COLUMN {
+		if v := d.s.lookupView(d.cat, rs.Relation.Schemaname, rs.Relation.Relname); v != nil {
+			return d.renameViewColumn(rs, v)
+		}
+	}
 	if t == nil {
 		_, err := d.alteredTable(rs.Relation, rs.MissingOk)
 		return err
@@ -807,6 +812,38 @@ func (d *ddl) renameViewColumnRefs(t *tableDesc, from, to string) error {
 		nv.query = q
 		d.cat.schemas[v.schema].views[v.name] = &nv
 	}
+	return nil
+}
+
+// renameViewColumn runs ALTER VIEW ... RENAME COLUMN: the view's column
+// takes the new name (pg_get_viewdef then prints the old expression AS it).
+// A view or materialized view reading the column by its name is refused
+// (0A000): its query keeps names, where PostgreSQL's keeps numbers.
+func (d *ddl) renameViewColumn(rs *pg_query.RenameStmt, v *viewDesc) error {
+	if err := d.s.requireOwner(v.ownerRole(), "view", v.name); err != nil {
+		return err
+	}
+	i := slices.Index(v.colNames(), rs.Subname)
+	if i < 0 {
+		return pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" does not exist", rs.Subname)
+	}
+	if slices.Contains(v.colNames(), rs.Newname) {
+		return pgerror.Newf(pgerror.DuplicateColumn, "column \"%s\" of relation \"%s\" already exists", rs.Newname, v.name)
+	}
+	for _, o := range sortedViews(d.cat) {
+		if slices.Contains(o.deps, v.oid) && viewNamesColumn(o, rs.Subname) {
+			return pgerror.Unsupported(fmt.Sprintf("RENAME COLUMN of a column that view %s reads", o.name))
+		}
+	}
+	for _, mv := range sortedMatviews(d.cat) {
+		if slices.Contains(mv.matview.deps, v.oid) && queryNamesColumn(mv.matview.query, rs.Subname) {
+			return pgerror.Unsupported(fmt.Sprintf("RENAME COLUMN of a column that materialized view %s reads", mv.name))
+		}
+	}
+	nv := *v
+	nv.cols = slices.Clone(v.cols)
+	nv.cols[i].name = rs.Newname
+	d.cat.schemas[v.schema].views[v.name] = &nv
 	return nil
 }
 
