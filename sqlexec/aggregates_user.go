@@ -92,16 +92,11 @@ func (d *ddl) createAggregate(ds *pg_query.DefineStmt) error {
 			a.combinefunc = aggFuncName(arg)
 		case "parallel":
 			v, _ := defText(arg)
-			switch strings.ToLower(v) {
-			case "safe":
-				f.parallel = 's'
-			case "restricted":
-				f.parallel = 'r'
-			case "unsafe":
-				f.parallel = 'u'
-			default:
-				return pgerror.New(pgerror.SyntaxError, "parameter \"parallel\" must be SAFE, RESTRICTED, or UNSAFE")
+			p, err := parallelSafety(v)
+			if err != nil {
+				return err
 			}
+			f.parallel = p
 		case "basetype":
 			if !ds.Oldstyle {
 				return pgerror.Unsupported("CREATE AGGREGATE option basetype in the new syntax")

@@ -544,16 +544,11 @@ func (f *funcDesc) readOptions(b *binder, opts []*pg_query.Node) error {
 		case "leakproof":
 			f.leakproof = de.Arg.GetBoolean().GetBoolval()
 		case "parallel":
-			switch de.Arg.GetString_().GetSval() {
-			case "safe":
-				f.parallel = 's'
-			case "restricted":
-				f.parallel = 'r'
-			case "unsafe":
-				f.parallel = 'u'
-			default:
-				return pgerror.New(pgerror.SyntaxError, "parameter \"parallel\" must be SAFE, RESTRICTED, or UNSAFE")
+			p, err := parallelSafety(de.Arg.GetString_().GetSval())
+			if err != nil {
+				return err
 			}
+			f.parallel = p
 		case "cost", "rows":
 			v, ok := numericOption(de.Arg)
 			if !ok {
@@ -583,6 +578,19 @@ func (f *funcDesc) readOptions(b *binder, opts []*pg_query.Node) error {
 		return pgerror.Newf(pgerror.InvalidFunctionDefinition, "%s functions cannot return type trigger", strings.ToUpper(f.lang))
 	}
 	return nil
+}
+
+// parallelSafety is pg_proc.proparallel for a PARALLEL option's value.
+func parallelSafety(v string) (byte, error) {
+	switch strings.ToLower(v) {
+	case "safe":
+		return 's', nil
+	case "restricted":
+		return 'r', nil
+	case "unsafe":
+		return 'u', nil
+	}
+	return 0, pgerror.New(pgerror.SyntaxError, "parameter \"parallel\" must be SAFE, RESTRICTED, or UNSAFE")
 }
 
 // readBody reads AS '...' or the SQL-standard body.
