@@ -712,42 +712,15 @@ func (b *binder) usingCondition(sc *scope, start int, other *fromItem, j *pg_que
 	if swapped {
 		left, right = rest, kept
 	}
-	var names []string
-	if j.IsNatural {
-		// The common columns in the left side's order, as PostgreSQL
-		// lists them.
-		for _, lc := range left {
-			if !lc.merged && !lc.system && slices.ContainsFunc(right, func(rc scopeCol) bool { return lc.name == rc.name && !rc.merged && !rc.system }) {
-				names = append(names, lc.name)
-			}
-		}
-		b.freezeNatural(j, names)
-	} else {
-		names = strs(j.UsingClause)
-	}
-	find := func(name string, cols []scopeCol, side string) (int, error) {
-		at := -1
-		for i, c := range cols {
-			if c.name == name && !c.merged && !c.system {
-				if at >= 0 {
-					return 0, pgerror.Newf(pgerror.AmbiguousColumn, "common column name \"%s\" appears more than once in %s table", name, side)
-				}
-				at = i
-			}
-		}
-		if at < 0 {
-			return 0, pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" specified in USING clause does not exist in %s table", name, side)
-		}
-		return at, nil
-	}
+	names := b.usingNames(j, left, right)
 	var args []*pg_query.Node
 	var merged []int
 	for _, name := range names {
-		l, err := find(name, left, "left")
+		l, err := usingColumn(name, left, "left")
 		if err != nil {
 			return nil, err
 		}
-		r, err := find(name, right, "right")
+		r, err := usingColumn(name, right, "right")
 		if err != nil {
 			return nil, err
 		}
@@ -785,6 +758,41 @@ func (b *binder) usingCondition(sc *scope, start int, other *fromItem, j *pg_que
 		return args[0], nil
 	}
 	return pg_query.MakeBoolExprNode(pg_query.BoolExprType_AND_EXPR, args, -1), nil
+}
+
+// usingNames are the columns a join USING merges: its list, or for
+// NATURAL the columns both sides have, in the left side's order as
+// PostgreSQL lists them (recorded for a view's stored query).
+func (b *binder) usingNames(j *pg_query.JoinExpr, left, right []scopeCol) []string {
+	if !j.IsNatural {
+		return strs(j.UsingClause)
+	}
+	var names []string
+	for _, lc := range left {
+		if !lc.merged && !lc.system && slices.ContainsFunc(right, func(rc scopeCol) bool { return lc.name == rc.name && !rc.merged && !rc.system }) {
+			names = append(names, lc.name)
+		}
+	}
+	b.freezeNatural(j, names)
+	return names
+}
+
+// usingColumn finds the column of one side of a join (cols) that USING
+// names, with PostgreSQL's errors for none and for two.
+func usingColumn(name string, cols []scopeCol, side string) (int, error) {
+	at := -1
+	for i, c := range cols {
+		if c.name == name && !c.merged && !c.system {
+			if at >= 0 {
+				return 0, pgerror.Newf(pgerror.AmbiguousColumn, "common column name \"%s\" appears more than once in %s table", name, side)
+			}
+			at = i
+		}
+	}
+	if at < 0 {
+		return 0, pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" specified in USING clause does not exist in %s table", name, side)
+	}
+	return at, nil
 }
 
 // freezeNatural records a NATURAL join's common columns for a view's

@@ -1,8 +1,6 @@
 package sqlexec
 
 import (
-	"slices"
-
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
@@ -147,43 +145,19 @@ func holds(x *execCtx, conds []*scalar) (bool, error) {
 // common type, and the merged columns. The pairs' own columns stay
 // reachable by qualified name only.
 func (b *binder) fullJoinUsing(qsc *scope, cols []scopeCol, wa int, j *pg_query.JoinExpr) ([]*scalar, []mergedColumn, error) {
-	var names []string
-	if j.IsNatural {
-		for _, lc := range qsc.cols[:wa] {
-			if !lc.merged && !lc.system && slices.ContainsFunc(qsc.cols[wa:], func(rc scopeCol) bool { return rc.name == lc.name && !rc.merged && !rc.system }) {
-				names = append(names, lc.name)
-			}
-		}
-		b.freezeNatural(j, names)
-	} else {
-		names = strs(j.UsingClause)
-	}
-	find := func(name string, from, to int, side string) (int, error) {
-		at := -1
-		for i := from; i < to; i++ {
-			if c := qsc.cols[i]; c.name == name && !c.merged && !c.system {
-				if at >= 0 {
-					return 0, pgerror.Newf(pgerror.AmbiguousColumn, "common column name \"%s\" appears more than once in %s table", name, side)
-				}
-				at = i
-			}
-		}
-		if at < 0 {
-			return 0, pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" specified in USING clause does not exist in %s table", name, side)
-		}
-		return at, nil
-	}
+	names := b.usingNames(j, qsc.cols[:wa], qsc.cols[wa:])
 	var conds []*scalar
 	var merged []mergedColumn
 	for _, name := range names {
-		l, err := find(name, 0, wa, "left")
+		l, err := usingColumn(name, qsc.cols[:wa], "left")
 		if err != nil {
 			return nil, nil, err
 		}
-		r, err := find(name, wa, len(qsc.cols), "right")
+		r, err := usingColumn(name, qsc.cols[wa:], "right")
 		if err != nil {
 			return nil, nil, err
 		}
+		r += wa
 		common, err := types.CommonType("JOIN/USING", qsc.cols[l].typ, qsc.cols[r].typ)
 		if err != nil {
 			return nil, nil, err
