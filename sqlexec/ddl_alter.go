@@ -562,7 +562,7 @@ func (d *ddl) setDefault(b *binder, t *tableDesc, cmd *pg_query.AlterTableCmd) e
 			return err
 		}
 		if _, err := b.coerce(e, nc.typ, types.CastAssignment); err != nil {
-			return b.assignError(err, &nc, e, cmd.Def)
+			return b.assignTypeError(err, &nc, e, cmd.Def)
 		}
 	}
 	t.cols[i] = &nc

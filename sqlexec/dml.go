@@ -529,6 +529,20 @@ func (b *binder) insertSourceFor(t *tableDesc, target []int, assigns []*arrayAss
 
 // assignError rewrites a failed assignment coercion as PostgreSQL words it.
 func (b *binder) assignError(err error, col *columnDesc, e *scalar, n *pg_query.Node) error {
+	err = b.assignTypeError(err, col, e, n)
+	var pe *pgerror.Error
+	if errors.As(err, &pe) && pe.Position == 0 && e != nil && (e.lit != nil || unresolved(e)) && slices.Contains(inputErrors, pe.Code) {
+		// A constant its type's input function refuses is placed, as
+		// PostgreSQL's parser places it (a length or precision check on
+		// the value, done later, is not).
+		return b.errAt(pe, exprLocation(n))
+	}
+	return err
+}
+
+// assignTypeError is assignError without placing a refused constant, as
+// PostgreSQL reports ALTER ... SET DEFAULT's.
+func (b *binder) assignTypeError(err error, col *columnDesc, e *scalar, n *pg_query.Node) error {
 	var pe *pgerror.Error
 	if errors.As(err, &pe) && (pe.Code == pgerror.CannotCoerce || pe.Code == pgerror.DatatypeMismatch) && e != nil {
 		return b.errAt(pgerror.Newf(pgerror.DatatypeMismatch, "column \"%s\" is of type %s but expression is of type %s", col.name, col.typ, e.typ).
@@ -536,6 +550,9 @@ func (b *binder) assignError(err error, col *columnDesc, e *scalar, n *pg_query.
 	}
 	return err
 }
+
+// inputErrors are the SQLSTATEs of types' input functions refusing a text.
+var inputErrors = []pgerror.Code{pgerror.InvalidTextRepresentation, pgerror.InvalidDatetimeFormat, pgerror.DatetimeFieldOverflow, pgerror.SyntaxError}
 
 // conflictPlan is a compiled ON CONFLICT clause.
 type conflictPlan struct {
