@@ -175,14 +175,14 @@ func comparePathDatetimes(env *Env, a, b *pathDatetime, useTz bool) (int, bool, 
 	loc := env.location()
 	switch {
 	case a.kind == b.kind && a.kind == pdDate:
-		return cmpInt64(a.days, b.days), true, nil
+		return cmp3(a.days, b.days), true, nil
 	case a.kind == b.kind && a.kind != pdTimetz:
-		return cmpInt64(a.us, b.us), true, nil
+		return cmp3(a.us, b.us), true, nil
 	case a.kind == pdDate && b.kind == pdTimestamp:
 		if a.days >= timestampEndDays {
 			return 1, true, nil
 		}
-		return cmpInt64(a.days*usecPerDay, b.us), true, nil
+		return cmp3(a.days*usecPerDay, b.us), true, nil
 	case a.kind == pdDate:
 		if !useTz {
 			return 0, false, tzRequired("date", "timestamptz")
@@ -222,25 +222,15 @@ func cmpZoned(local int64, loc *time.Location, tz int64) int {
 	case v >= endTimestampPG:
 		return 1
 	}
-	return cmpInt64(v, tz)
+	return cmp3(v, tz)
 }
 
 // cmpTimetz is timetz_cmp: by the UTC time, then by the zone.
 func cmpTimetz(us1 int64, zone1 int, us2 int64, zone2 int) int {
-	if c := cmpInt64(us1+int64(zone1)*1_000_000, us2+int64(zone2)*1_000_000); c != 0 {
+	if c := cmp3(us1+int64(zone1)*1_000_000, us2+int64(zone2)*1_000_000); c != 0 {
 		return c
 	}
-	return cmpInt64(int64(zone1), int64(zone2))
-}
-
-func cmpInt64(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
+	return cmp3(int64(zone1), int64(zone2))
 }
 
 // encode is JsonEncodeDateTime: the ISO 8601 (XSD) text of the item.
