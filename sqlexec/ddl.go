@@ -575,7 +575,7 @@ func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 			ordinal++
 			more, merged, err := d.mergeLocalColumn(b, t, v.ColumnDef, ordinal)
 			if !merged && err == nil {
-				more, err = d.addColumnDef(b, t, v.ColumnDef)
+				more, err = d.addColumnDef(b, t, v.ColumnDef, false)
 			}
 			if err != nil {
 				return err
@@ -764,7 +764,7 @@ func (a *constraintAttrs) apply(c *pg_query.Constraint, cons []tableConstraint) 
 
 // addColumnDef appends a column to t (a descriptor being built) and returns
 // its column constraints that need the whole table.
-func (d *ddl) addColumnDef(b *binder, t *tableDesc, cd *pg_query.ColumnDef) ([]tableConstraint, error) {
+func (d *ddl) addColumnDef(b *binder, t *tableDesc, cd *pg_query.ColumnDef, placesNoDefaults bool) ([]tableConstraint, error) {
 	if t.colIndex(cd.Colname) >= 0 {
 		return nil, pgerror.Newf(pgerror.DuplicateColumn, "column \"%s\" specified more than once", cd.Colname)
 	}
@@ -836,6 +836,9 @@ func (d *ddl) addColumnDef(b *binder, t *tableDesc, cd *pg_query.ColumnDef) ([]t
 				return nil, conflict("multiple default values specified")
 			}
 			col.def, sawDefault = b.s.qualifiedCalls(b.cat, c.RawExpr), true
+			if b.storesNoDefault(col, c.RawExpr) {
+				col.def = nil
+			}
 		case pg_query.ConstrType_CONSTR_IDENTITY:
 			switch col.typ.Oid {
 			case types.OidInt2, types.OidInt4, types.OidInt8:
@@ -875,16 +878,9 @@ func (d *ddl) addColumnDef(b *binder, t *tableDesc, cd *pg_query.ColumnDef) ([]t
 			return nil, conflict("both identity and generation expression specified")
 		}
 	}
-	if col.def != nil {
-		e, err := b.expr(nil, col.def)
-		if err != nil {
+	if col.def != nil && !placesNoDefaults {
+		if _, err := b.defaultExpr(col, col.def); err != nil {
 			return nil, err
-		}
-		if _, err := b.coerce(e, col.typ, types.CastAssignment); err != nil {
-			return nil, b.assignError(err, col, e, col.def)
-		}
-		if containsSubLink(col.def) {
-			return nil, pgerror.New(pgerror.FeatureNotSupported, "cannot use subquery in DEFAULT expression")
 		}
 	}
 	if ownsSequence {
@@ -972,4 +968,64 @@ func (d *ddl) alterTypeOwner(ao *pg_query.AlterOwnerStmt) error {
 	nt.owner = role.oid
 	d.cat.schemas[t.schema].types[t.name] = &nt
 	return nil
+}
+
+// storesNoDefault reports whether DEFAULT e of col is the NULL constant of
+// the column's own type, which PostgreSQL does not store (cookDefault
+// drops a default that is a null Const): a column of a domain keeps it
+// (it overrides the domain's default), and so does a type with a typmod,
+// whose length coercion wraps the constant.
+func (b *binder) storesNoDefault(col *columnDesc, e *pg_query.Node) bool {
+	if col.domain != 0 || col.typ.Typmod >= 0 {
+		return false
+	}
+	if tc := e.GetTypeCast(); tc != nil {
+		t, err := b.typeName(tc.TypeName)
+		if err != nil || t != col.typ || b.domainNamed(tc.TypeName) != nil {
+			return false
+		}
+		e = tc.Arg
+	}
+	c := e.GetAConst()
+	return c != nil && c.Isnull
+}
+
+// defaultExpr binds DEFAULT expression e of col, coerced to the column's
+// type, as PostgreSQL's cookDefault: it may use no column, subquery,
+// aggregate, window or set-returning function.
+func (b *binder) defaultExpr(col *columnDesc, e *pg_query.Node) (*scalar, error) {
+	var refErr error
+	walk(e, func(n *pg_query.Node) bool {
+		switch {
+		case refErr != nil:
+		case n.GetSubLink() != nil:
+			refErr = b.errAt(pgerror.New(pgerror.FeatureNotSupported, "cannot use subquery in DEFAULT expression"), n.GetSubLink().Location)
+		case n.GetColumnRef() != nil:
+			refErr = b.errAt(pgerror.New(pgerror.FeatureNotSupported, "cannot use column reference in DEFAULT expression"), n.GetColumnRef().Location)
+		default:
+			return true
+		}
+		return false
+	})
+	if refErr != nil {
+		return nil, refErr
+	}
+	v, err := b.expr(&scope{noAgg: "DEFAULT expressions"}, e)
+	if err != nil {
+		return nil, err
+	}
+	out, err := b.coerce(v, col.typ, types.CastAssignment)
+	if err != nil {
+		return nil, b.coercionError(err, col, v, e, "default expression")
+	}
+	return out, nil
+}
+
+// unplaced runs f with the statement's text hidden from b, so that the
+// errors it reports carry no position: ALTER TABLE binds its DEFAULT and
+// CHECK expressions without the statement's text, as PostgreSQL does.
+func (b *binder) unplaced(f func() error) error {
+	defer func(full string) { b.full = full }(b.full)
+	b.full = ""
+	return f()
 }

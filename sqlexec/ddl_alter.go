@@ -185,21 +185,24 @@ func (d *ddl) addColumn(b *binder, t *tableDesc, cmd *pg_query.AlterTableCmd) er
 		}
 		return pgerror.Newf(pgerror.DuplicateColumn, "column \"%s\" of relation \"%s\" already exists", cd.Colname, t.name)
 	}
-	cons, err := d.addColumnDef(b, t, cd)
+	cons, err := d.addColumnDef(b, t, cd, true)
 	if err != nil {
 		return err
 	}
 	col := t.cols[len(t.cols)-1]
-	if col.domain != 0 {
-		return pgerror.Unsupported("ALTER TABLE ADD COLUMN of a domain type")
-	}
-	var def, gen *scalar
-	if col.def != nil {
-		e, err := b.expr(nil, col.def)
-		if err != nil {
+	defNode := col.def
+	var check domainCheck
+	if dom := b.domainByOid(col.domain); dom != nil {
+		if check, err = b.domainCheckFor(dom); err != nil {
 			return err
 		}
-		if def, err = b.coerce(e, col.typ, types.CastAssignment); err != nil {
+		if defNode == nil {
+			defNode = d.cat.domainDefault(dom)
+		}
+	}
+	var def, gen *scalar
+	if defNode != nil && col.generated == nil {
+		if err := b.unplaced(func() (err error) { def, err = b.defaultExpr(col, defNode); return err }); err != nil {
 			return err
 		}
 	}
@@ -212,38 +215,43 @@ func (d *ddl) addColumn(b *binder, t *tableDesc, cmd *pg_query.AlterTableCmd) er
 	if err := d.scanRows(t, func([]any) error { hasRows = true; return nil }); err != nil {
 		return err
 	}
-	if hasRows && col.notNull && def == nil && gen == nil {
+	if hasRows && col.notNull && def == nil && gen == nil && check == nil {
 		return nullValuesError(t, col)
 	}
 	// Every version of a key gets the value computed for its latest row, so
 	// that a row keeps one value of a volatile default (nextval) whichever
 	// version a reader sees. A deleted key's older versions get NULL from a
-	// volatile default: PostgreSQL's rewrite computes none for them.
+	// volatile default: PostgreSQL's rewrite computes none for them. As in
+	// PostgreSQL, the value of each live row passes the column's domain
+	// first (a NULL too: a NOT NULL domain without a default fails), then
+	// the column's NOT NULL.
 	var firstErr error
 	values := map[string]any{}
 	savedRow := d.x.row
 	defer func() { d.x.row = savedRow }()
 	err = d.rewriteRows(t, func(r isolation.RowRewrite) []any {
 		nr := append(append(make([]any, 0, len(r.Row)+1), r.Row...), nil)
-		if gen != nil && hasRows && firstErr == nil {
+		if !hasRows || firstErr != nil {
+			return nr
+		}
+		var v any
+		switch {
+		case gen != nil:
 			d.x.row = nr
-			nr[len(r.Row)], firstErr = gen.eval(d.x)
-			if nr[len(r.Row)] == nil && r.Latest && col.notNull && firstErr == nil {
-				firstErr = nullValuesError(t, col)
+			v, firstErr = gen.eval(d.x)
+		case def != nil:
+			var ok bool
+			if v, ok = values[r.Key]; !ok && (r.Latest || !def.volatile) {
+				v, firstErr = def.eval(d.x)
+				values[r.Key] = v
 			}
-			return nr
-		}
-		if def == nil || !hasRows || firstErr != nil {
-			return nr
-		}
-		v, ok := values[r.Key]
-		if !ok && (r.Latest || !def.volatile) {
-			v, firstErr = def.eval(d.x)
-			values[r.Key] = v
 		}
 		nr[len(r.Row)] = v
-		if v == nil && r.Latest && col.notNull && firstErr == nil {
-			firstErr = nullValuesError(t, col) // a default that is NULL
+		if r.Latest && firstErr == nil && check != nil {
+			firstErr = check(d.x, v)
+		}
+		if r.Latest && firstErr == nil && v == nil && col.notNull {
+			firstErr = nullValuesError(t, col)
 		}
 		return nr
 	})
@@ -557,12 +565,11 @@ func (d *ddl) setDefault(b *binder, t *tableDesc, cmd *pg_query.AlterTableCmd) e
 	nc := *t.cols[i]
 	nc.def = b.s.qualifiedCalls(b.cat, cmd.Def)
 	if cmd.Def != nil {
-		e, err := b.expr(nil, nc.def)
-		if err != nil {
+		if err := b.unplaced(func() error { _, err := b.defaultExpr(&nc, nc.def); return err }); err != nil {
 			return err
 		}
-		if _, err := b.coerce(e, nc.typ, types.CastAssignment); err != nil {
-			return b.assignTypeError(err, &nc, e, cmd.Def)
+		if b.storesNoDefault(&nc, cmd.Def) {
+			nc.def = nil
 		}
 	}
 	t.cols[i] = &nc

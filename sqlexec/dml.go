@@ -529,24 +529,25 @@ func (b *binder) insertSourceFor(t *tableDesc, target []int, assigns []*arrayAss
 
 // assignError rewrites a failed assignment coercion as PostgreSQL words it.
 func (b *binder) assignError(err error, col *columnDesc, e *scalar, n *pg_query.Node) error {
-	err = b.assignTypeError(err, col, e, n)
+	return b.coercionError(err, col, e, n, "expression")
+}
+
+// coercionError rewrites a failed coercion of expression e (node n) to
+// col's type, which what names ("expression", "default expression").
+func (b *binder) coercionError(err error, col *columnDesc, e *scalar, n *pg_query.Node, what string) error {
 	var pe *pgerror.Error
-	if errors.As(err, &pe) && pe.Position == 0 && e != nil && (e.lit != nil || unresolved(e)) && slices.Contains(inputErrors, pe.Code) {
+	if !errors.As(err, &pe) || e == nil {
+		return err
+	}
+	if pe.Code == pgerror.CannotCoerce || pe.Code == pgerror.DatatypeMismatch {
+		return b.errAt(pgerror.Newf(pgerror.DatatypeMismatch, "column \"%s\" is of type %s but %s is of type %s", col.name, col.typ, what, e.typ).
+			WithHint("You will need to rewrite or cast the expression."), exprLocation(n))
+	}
+	if pe.Position == 0 && (e.lit != nil || unresolved(e)) && slices.Contains(inputErrors, pe.Code) {
 		// A constant its type's input function refuses is placed, as
 		// PostgreSQL's parser places it (a length or precision check on
 		// the value, done later, is not).
 		return b.errAt(pe, exprLocation(n))
-	}
-	return err
-}
-
-// assignTypeError is assignError without placing a refused constant, as
-// PostgreSQL reports ALTER ... SET DEFAULT's.
-func (b *binder) assignTypeError(err error, col *columnDesc, e *scalar, n *pg_query.Node) error {
-	var pe *pgerror.Error
-	if errors.As(err, &pe) && (pe.Code == pgerror.CannotCoerce || pe.Code == pgerror.DatatypeMismatch) && e != nil {
-		return b.errAt(pgerror.Newf(pgerror.DatatypeMismatch, "column \"%s\" is of type %s but expression is of type %s", col.name, col.typ, e.typ).
-			WithHint("You will need to rewrite or cast the expression."), exprLocation(n))
 	}
 	return err
 }

@@ -360,6 +360,9 @@ func (b *binder) binary(op string, l, r *scalar, loc int32) (*scalar, error) {
 		}
 		return nil, err
 	}
+	if err := cmp.Or(b.readLiteralOperand(l, o.Left), b.readLiteralOperand(r, o.Right)); err != nil {
+		return nil, err
+	}
 	le, re, ev := l.eval, r.eval, o.EvalEnv
 	return &scalar{typ: o.Result, slot: -1, refs: l.refs | r.refs, volatile: l.volatile || r.volatile, name: "?column?",
 		eval: func(x *execCtx) (any, error) {
@@ -373,6 +376,23 @@ func (b *binder) binary(op string, l, r *scalar, loc int32) (*scalar, error) {
 			}
 			return ev(x.env, lv, rv)
 		}}, nil
+}
+
+// readLiteralOperand reads e, when it is a string literal an operator or
+// a built-in function takes as type to, as PostgreSQL's parser coerces a constant operand: a
+// text the type refuses fails the statement when it is bound, pointing at
+// the literal, even if the operator never runs (no row, a false AND). The
+// operator itself still reads the text it is given.
+func (b *binder) readLiteralOperand(e *scalar, to types.Type) error {
+	if e.lit == nil || e.typ.Oid != types.OidUnknown || to.Oid == types.OidUnknown || to.IsPolymorphic() {
+		return nil
+	}
+	f, err := types.LookupCastEnv(e.typ, to, types.CastImplicit)
+	if err != nil {
+		return nil // not a type a literal is read as ("any"): the callee reads it
+	}
+	_, err = castScalar(e, to, f, b.bindEnv())
+	return b.withPos(err, e.litLoc)
 }
 
 // fixOperand types parameter p, the operand of op beside one of type
@@ -427,14 +447,12 @@ func (b *binder) aExpr(sc *scope, a *pg_query.A_Expr) (*scalar, error) {
 			if unresolved(arg) {
 				b.fix(arg, types.Int4)
 			}
-			if arg.lit != nil {
-				if arg, err = b.coerce(arg, types.NumericAny, types.CastImplicit); err != nil {
-					return nil, err
-				}
-			}
 			u, err := types.ResolveUnaryOp(op, arg.typ)
 			if err != nil {
 				return nil, b.withPos(err, a.Location)
+			}
+			if err := b.readLiteralOperand(arg, u.Arg); err != nil {
+				return nil, err
 			}
 			inner, ev := arg.eval, u.Eval
 			return &scalar{typ: u.Result, slot: -1, refs: arg.refs, name: "?column?", eval: func(x *execCtx) (any, error) {

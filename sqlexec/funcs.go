@@ -198,6 +198,13 @@ func (b *binder) callResolved(name string, args []*scalar, loc int32) (*scalar, 
 			return nil, b.withPos(err, loc)
 		}
 	}
+	for i, a := range args {
+		if i < len(fn.Args) {
+			if err := b.readLiteralOperand(a, fn.Args[i]); err != nil {
+				return nil, err
+			}
+		}
+	}
 	var refs uint64
 	volatile := fn.Volatility == types.Volatile
 	if volatile {

@@ -208,7 +208,7 @@ func (d *ddl) mergeLocalColumn(b *binder, t *tableDesc, cd *pg_query.ColumnDef, 
 		d.notices[len(d.notices)-1].Detail = "User-specified column moved to the position of the inherited column."
 	}
 	scratch := &tableDesc{name: t.name, schema: t.schema}
-	cons, err = d.addColumnDef(b, scratch, cd)
+	cons, err = d.addColumnDef(b, scratch, cd, false)
 	if err != nil {
 		return nil, true, err
 	}

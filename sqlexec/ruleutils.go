@@ -35,9 +35,11 @@ type dnode struct {
 	star bool
 	// sub is a subquery's printed text (dSubLink).
 	sub string
-	// literal marks an untyped string literal, which takes the type it
-	// is coerced to instead of a cast.
+	// literal marks an untyped string literal or NULL, which takes the
+	// type it is coerced to instead of a cast.
 	literal bool
+	// null marks the NULL constant (dConst), whose text is not a value.
+	null bool
 	// implicit marks a cast the coercion rules added.
 	implicit bool
 	// all marks <> ALL (dAnyAll).
@@ -295,7 +297,7 @@ func (d *deparser) subLink(sl *pg_query.SubLink) (*dnode, error) {
 func (d *deparser) constant(c *pg_query.A_Const) (*dnode, error) {
 	switch {
 	case c.Isnull:
-		return &dnode{kind: dConst, typ: types.Unknown, text: "NULL", literal: true}, nil
+		return &dnode{kind: dConst, typ: types.Unknown, literal: true, null: true}, nil
 	case c.GetIval() != nil:
 		return &dnode{kind: dConst, typ: types.Int4, text: strconv.FormatInt(int64(c.GetIval().Ival), 10)}, nil
 	case c.GetFval() != nil:
@@ -322,9 +324,8 @@ func (d *deparser) constant(c *pg_query.A_Const) (*dnode, error) {
 // input function as PostgreSQL does (so that its text is the canonical
 // one).
 func (d *deparser) retype(lit *dnode, t types.Type) *dnode {
-	out := &dnode{kind: dConst, typ: t, text: lit.text}
-	if lit.text == "NULL" && lit.typ.Oid == types.OidUnknown {
-		out.text = "NULL"
+	out := &dnode{kind: dConst, typ: t, text: lit.text, null: lit.null}
+	if lit.null {
 		return out
 	}
 	if t.Oid == types.OidRegclass {
@@ -767,10 +768,13 @@ func simpleIn(n, parent *dnode) bool {
 // read back as themselves bare, booleans bare, everything else quoted
 // with its type.
 func (d *deparser) printConst(n *dnode) string {
-	if n.text == "NULL" && n.literal || n.typ.Oid == types.OidUnknown && n.text == "NULL" {
+	if n.null && n.typ.Oid == types.OidUnknown {
 		return "NULL"
 	}
 	typ, _ := catalogNames{s: d.b.s}.typeName(uint32(n.typ.Oid), n.typ.Typmod)
+	if n.null {
+		return "NULL::" + typ
+	}
 	switch n.typ.Oid {
 	case types.OidInt4:
 		if !strings.HasPrefix(n.text, "-") {

@@ -108,7 +108,7 @@ func init() {
 		if err != nil {
 			return nil, false, err
 		}
-		return &Func{Args: args, Result: result, Volatility: Immutable, Eval: func(env *Env, a []any) (any, error) {
+		return &Func{Args: []Type{eq.Left, eq.Right}, Result: result, Volatility: Immutable, Eval: func(env *Env, a []any) (any, error) {
 			if a[0] != nil && a[1] != nil {
 				same, err := eq.EvalEnv(env, a[0], a[1])
 				if err != nil {
