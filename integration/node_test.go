@@ -68,3 +68,26 @@ func TestNodePostgresPoolIncrementsAreNeverLost(t *testing.T) {
 		}
 	}
 }
+
+// TestNodePostgresListenNotifyMatchesPostgres runs testdata/node's
+// listen_notify.js, a node-postgres listener idling on its channels while
+// another connection notifies inside and outside transactions (committed,
+// rolled back, across savepoints, while the listener is in a block, to
+// itself, with bad arguments), against PostgreSQL 15 and against fickle
+// with the adversary, and requires the same transcript.
+func TestNodePostgresListenNotifyMatchesPostgres(t *testing.T) {
+	run := func(t *testing.T, port int, db string) string {
+		t.Helper()
+		out, err := nodeScript(t, "listen_notify.js", fmt.Sprintf("postgres://postgres@127.0.0.1:%d/%s", port, db)).CombinedOutput()
+		if err != nil {
+			t.Fatalf("node listen_notify.js on port %d: %v\n%s", port, err, out)
+		}
+		return string(out)
+	}
+	port := startPostgres(t)
+	want := run(t, port, freshPostgresDB(t, port))
+	srv := startFickle(t, "--strategy", "adversarial")
+	if got := run(t, srv.Port, "postgres"); got != want {
+		t.Errorf("fickle and PostgreSQL differ:\n%s", lineDiff(want, got))
+	}
+}

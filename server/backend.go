@@ -96,6 +96,13 @@ type Session interface {
 	// call (DROP ... IF EXISTS of a missing table, say), to be sent as
 	// NoticeResponse before the statement's CommandComplete.
 	TakeNotices() []*pgerror.Error
+	// Notified returns a channel that receives a value when notifications
+	// (a committed NOTIFY on a channel the session listens to) wait for
+	// TakeNotifications.
+	Notified() <-chan struct{}
+	// TakeNotifications returns the notifications received since the last
+	// call.
+	TakeNotifications() []Notification
 
 	// CursorColumns describes the rows of the SQL cursor (DECLARE) called
 	// name, which a Describe of the portal of that name reports, as in
@@ -107,6 +114,14 @@ type Session interface {
 	AppendText(buf []byte, col *Column, v any) []byte
 	// ParseText parses a text-format parameter of type oid into a datum.
 	ParseText(oid uint32, text string) (any, error)
+}
+
+// Notification is a NOTIFY delivered to a listening session: its channel,
+// payload and the process ID of the session that sent it.
+type Notification struct {
+	PID     uint32
+	Channel string
+	Payload string
 }
 
 // Statement is one parsed statement of a query string.

@@ -98,7 +98,14 @@ type conn struct {
 	}
 
 	terminating atomic.Bool
-	mu          struct {
+	// output is held by the connection's goroutine except while it waits
+	// for a message, and by deliverNotifications while it writes: a
+	// notification goes out while the client is idle (atReady: the last
+	// message sent was ReadyForQuery outside a transaction), as in
+	// PostgreSQL, or else just before the next such ReadyForQuery.
+	output  sync.Mutex
+	atReady bool
+	mu      struct {
 		sync.Mutex
 		stmtCancel context.CancelCauseFunc
 	}
@@ -217,8 +224,16 @@ func (c *conn) serve() {
 // loop reads and handles messages until the client leaves, the connection
 // fails or the server shuts down.
 func (c *conn) loop() {
+	c.output.Lock()
+	defer c.output.Unlock()
+	done := make(chan struct{})
+	defer close(done)
+	go c.deliverNotifications(done)
 	for {
+		c.output.Unlock()
 		msg, err := c.be.Receive()
+		c.output.Lock()
+		c.atReady = false
 		if c.terminating.Load() {
 			c.sendFatal(errAdminShutdown)
 			return
@@ -353,10 +368,40 @@ func (c *conn) reportChanges() {
 	}
 }
 
-// ready sends ReadyForQuery with the transaction status.
+// ready sends ReadyForQuery with the transaction status, preceded, when
+// no transaction is open, by the notifications that wait.
 func (c *conn) ready() {
 	c.out.ready.TxStatus = c.state.readyStatus()
+	c.atReady = c.out.ready.TxStatus == 'I'
+	if c.atReady {
+		c.sendNotifications()
+	}
 	c.be.Send(&c.out.ready)
+}
+
+// sendNotifications sends the session's waiting notifications.
+func (c *conn) sendNotifications() {
+	for _, n := range c.sess.TakeNotifications() {
+		c.be.Send(&pgproto3.NotificationResponse{PID: n.PID, Channel: n.Channel, Payload: n.Payload})
+	}
+}
+
+// deliverNotifications sends notifications to an idle client as they
+// arrive, until done is closed.
+func (c *conn) deliverNotifications(done <-chan struct{}) {
+	for {
+		select {
+		case <-done:
+			return
+		case <-c.sess.Notified():
+		}
+		c.output.Lock()
+		if c.atReady {
+			c.sendNotifications()
+			_ = c.flush()
+		}
+		c.output.Unlock()
+	}
 }
 
 // complete sends CommandComplete with tag.

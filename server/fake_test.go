@@ -408,6 +408,9 @@ func (s *fakeSession) TakeChangedParameters() map[string]string {
 	return out
 }
 
+func (s *fakeSession) Notified() <-chan struct{}         { return nil }
+func (s *fakeSession) TakeNotifications() []Notification { return nil }
+
 func (s *fakeSession) TakeNotices() []*pgerror.Error {
 	n := s.notices
 	s.notices = nil

@@ -108,6 +108,17 @@ func (s *sqlSession) TakeChangedParameters() map[string]string {
 	return s.s.TakeChangedParameters()
 }
 
+func (s *sqlSession) Notified() <-chan struct{} { return s.s.Notified() }
+
+func (s *sqlSession) TakeNotifications() []Notification {
+	in := s.s.TakeNotifications()
+	out := make([]Notification, len(in))
+	for i, n := range in {
+		out[i] = Notification(n)
+	}
+	return out
+}
+
 // TakeNotices returns the notices of the statements executed since the last
 // call (sqlexec hands them over with each Result, and keeps those of a
 // statement that failed).

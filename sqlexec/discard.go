@@ -35,6 +35,7 @@ func (b *binder) discardPlan(ds *pg_query.DiscardStmt) *stmtPlan {
 		if all {
 			s.cursors = nil
 			s.kv.AdvisoryUnlockAll()
+			s.unlistenAll()
 			// The version goes on counting, so that no cache derived from
 			// the old values takes the new ones for them.
 			version := s.settings.version

@@ -31,6 +31,8 @@ type Engine struct {
 		sync.Mutex
 		open map[*Session]struct{}
 	}
+	// notify holds the sessions that LISTEN (notify.go).
+	notify notifier
 }
 
 func newEngine(cfg Config) (*Engine, error) { return newCluster(cfg) }

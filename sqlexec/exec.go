@@ -219,6 +219,12 @@ func (b *binder) statement(st *Statement) (*stmtPlan, error) {
 		return b.discardPlan(v.DiscardStmt), nil
 	case *pg_query.Node_LockStmt:
 		return b.lockPlan(v.LockStmt)
+	case *pg_query.Node_ListenStmt:
+		return b.listenPlan(v.ListenStmt), nil
+	case *pg_query.Node_UnlistenStmt:
+		return b.unlistenPlan(v.UnlistenStmt), nil
+	case *pg_query.Node_NotifyStmt:
+		return b.notifyPlan(v.NotifyStmt), nil
 	case *pg_query.Node_ExplainStmt:
 		return b.explainPlan(st, v.ExplainStmt)
 	case *pg_query.Node_DeallocateStmt:

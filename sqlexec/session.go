@@ -19,7 +19,9 @@ type Session struct {
 	kv       *isolation.Session
 	settings settings
 	txn      *txnState
-	act      activity
+	// listen is what the session listens to and has received (notify.go).
+	listen sessionInbox
+	act    activity
 	// tempID numbers the session's temporary schema, pg_temp_N; 0 until
 	// the session first needs it.
 	tempID int
@@ -111,6 +113,9 @@ type txnState struct {
 	stmtFKs []deferredFK
 	// cursors is the session's cursorCount when the transaction began.
 	cursors int
+	// notify holds the LISTEN, UNLISTEN and NOTIFY actions waiting for
+	// the commit (notify.go).
+	notify pendingNotify
 	// usedTemp says a statement of the transaction used a temporary table.
 	usedTemp bool
 	// fresh maps the store tables the transaction created or truncated to
@@ -161,6 +166,7 @@ type savepoint struct {
 	cat      catalogMark
 	deferred deferredState
 	cursors  int
+	notify   notifyMark
 }
 
 func (e *Engine) newSession(info SessionInfo) *Session {
@@ -169,6 +175,7 @@ func (e *Engine) newSession(info SessionInfo) *Session {
 		info:     info,
 		settings: newSettings(info, e.sessionOverrides(info)),
 		currval:  make(map[uint32]int64),
+		listen:   sessionInbox{ready: make(chan struct{}, 1)},
 	}
 	if name := info.StartupParams["fickle.session"]; name != "" {
 		s.kv = e.store.Session(name)
@@ -192,6 +199,7 @@ func (s *Session) close() {
 	if s.tempID != 0 {
 		_ = s.dropTempObjects()
 	}
+	s.unlistenAll()
 	if s.kv.Name() == "" {
 		// The connection's advisory locks go with it; a logical session
 		// (fickle.session) keeps its own for its other connections.
@@ -305,13 +313,15 @@ func (s *Session) commit() error {
 		}
 	}
 	s.endTxn(true)
-	switch {
-	case t.kv == nil:
-		return nil
-	case t.cat != nil:
-		return s.commitWithCatalog(t)
-	}
-	return t.kv.Commit(bgctx)
+	return s.commitNotifying(t, func() error {
+		switch {
+		case t.kv == nil:
+			return nil
+		case t.cat != nil:
+			return s.commitWithCatalog(t)
+		}
+		return t.kv.Commit(bgctx)
+	})
 }
 
 func (s *Session) rollback() error {
@@ -336,7 +346,8 @@ func (s *Session) savepoint(name string) error {
 		return err
 	}
 	sp := kv.Savepoint()
-	s.txn.savepoints = append(s.txn.savepoints, savepoint{name: name, readOnly: s.txn.readOnly, sp: sp, cat: s.txn.catalogMark(), deferred: s.txn.deferred.mark(), cursors: s.cursorCount})
+	s.txn.savepoints = append(s.txn.savepoints, savepoint{name: name, readOnly: s.txn.readOnly, sp: sp, cat: s.txn.catalogMark(), deferred: s.txn.deferred.mark(), cursors: s.cursorCount,
+		notify: s.txn.notify.mark()})
 	s.settings.savepoint()
 	return nil
 }
@@ -375,6 +386,7 @@ func (s *Session) rollbackToSavepoint(name string) error {
 	}
 	s.txn.rollbackCatalogTo(s.txn.savepoints[i].cat)
 	s.txn.deferred = s.txn.savepoints[i].deferred.mark()
+	s.txn.notify.rollbackTo(s.txn.savepoints[i].notify)
 	s.rollbackCursors(s.txn.savepoints[i].cursors)
 	if err := s.txn.kv.RollbackTo(s.txn.savepoints[i].sp); err != nil {
 		return err

@@ -68,6 +68,7 @@ func init() {
 		"pg_partition_tree": {schema: "pg_catalog", strict: true, rows: partitionTreeRows,
 			bind: bindPartitionFunc("pg_partition_tree", partitionTreeFields)},
 		"pg_options_to_table":   {schema: "pg_catalog", strict: true, bind: bindOptionsToTable, rows: optionsToTableRows},
+		"pg_listening_channels": {schema: "pg_catalog", bind: bindListeningChannels, rows: listeningChannelRows},
 		"regexp_matches":        {schema: "pg_catalog", strict: true, bind: bindTextArgs("regexp_matches", 2, 3, textArrayType()), rows: regexpMatchesRows},
 		"regexp_split_to_table": {schema: "pg_catalog", strict: true, bind: bindTextArgs("regexp_split_to_table", 2, 3, types.Text), rows: regexpSplitRows},
 	}
