@@ -205,13 +205,15 @@ type TxnControlKind int
 
 // The transaction-control statements.
 const (
-	TxnBegin      TxnControlKind = iota + 1 // BEGIN, START TRANSACTION
-	TxnCommit                               // COMMIT, END
-	TxnRollback                             // ROLLBACK, ABORT
-	TxnSavepoint                            // SAVEPOINT name
-	TxnRelease                              // RELEASE [SAVEPOINT] name
-	TxnRollbackTo                           // ROLLBACK TO [SAVEPOINT] name
-	TxnPrepare                              // PREPARE TRANSACTION and friends: unsupported
+	TxnBegin            TxnControlKind = iota + 1 // BEGIN, START TRANSACTION
+	TxnCommit                                     // COMMIT, END
+	TxnRollback                                   // ROLLBACK, ABORT
+	TxnSavepoint                                  // SAVEPOINT name
+	TxnRelease                                    // RELEASE [SAVEPOINT] name
+	TxnRollbackTo                                 // ROLLBACK TO [SAVEPOINT] name
+	TxnPrepare                                    // PREPARE TRANSACTION gid
+	TxnCommitPrepared                             // COMMIT PREPARED gid
+	TxnRollbackPrepared                           // ROLLBACK PREPARED gid
 )
 
 // TxnControl is a parsed transaction-control statement.
@@ -220,6 +222,9 @@ type TxnControl struct {
 	Options   TxnOptions
 	Savepoint string
 	Chain     bool
+	// GID names the prepared transaction of TxnPrepare, TxnCommitPrepared
+	// and TxnRollbackPrepared.
+	GID string
 }
 
 // TxnOptions are the transaction modes of BEGIN and START TRANSACTION.

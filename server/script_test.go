@@ -258,7 +258,8 @@ func decodeFrontend(t *testing.T, line string) pgproto3.FrontendMessage {
 }
 
 // encodeBackend renders a backend message as JSON, errors and notices by
-// severity and code only, CopyData as text.
+// severity and code only, CopyData as text, notifications without the
+// sender's process ID.
 func encodeBackend(t *testing.T, msg pgproto3.BackendMessage, portable bool) string {
 	var v any = msg
 	switch m := msg.(type) {
@@ -280,6 +281,9 @@ func encodeBackend(t *testing.T, msg pgproto3.BackendMessage, portable bool) str
 		v = map[string]string{"Type": "NoticeResponse", "Severity": m.Severity, "Code": m.Code}
 	case *pgproto3.CopyData:
 		v = map[string]string{"Type": "CopyData", "Data": string(m.Data)}
+	case *pgproto3.NotificationResponse:
+		// The sender's process ID differs between servers.
+		v = map[string]string{"Type": "NotificationResponse", "Channel": m.Channel, "Payload": m.Payload}
 	case *pgproto3.DataRow:
 		// pgproto3 prints values that are not printable ASCII lossily; print
 		// them in hex so that every byte is compared.

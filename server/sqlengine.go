@@ -53,7 +53,7 @@ func (w sqlStatement) TxnControl() (TxnControl, bool) {
 	if !ok {
 		return TxnControl{}, false
 	}
-	return TxnControl{Kind: TxnControlKind(c.Kind), Options: TxnOptions(c.Options), Savepoint: c.Savepoint, Chain: c.Chain}, true
+	return TxnControl{Kind: TxnControlKind(c.Kind), Options: TxnOptions(c.Options), Savepoint: c.Savepoint, Chain: c.Chain, GID: c.GID}, true
 }
 
 func (w sqlStatement) CursorOp() (CursorOp, bool) {

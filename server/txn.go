@@ -138,10 +138,27 @@ func (c *conn) act(t transition, ev txnEvent, ctl *TxnControl) (txnState, error)
 			"current transaction is aborted, commands ignored until end of transaction block")
 	case actRejectNoBlock:
 		return 0, noBlock(eventName(ev))
-	case actRejectUnsupported:
-		return 0, pgerror.Unsupported("PREPARE TRANSACTION (two-phase commit)")
+	case actPrepareDisabled:
+		if c.state == stateImplicit {
+			// PostgreSQL warns first, then fails to prepare.
+			c.be.Send(wire.NoticeResponse(pgerror.New(pgerror.NoActiveSqlTransaction, "there is no transaction in progress")))
+		}
+		return 0, pgerror.New(pgerror.ObjectNotInPrerequisiteState, "prepared transactions are disabled").
+			WithHint("Set max_prepared_transactions to a nonzero value.")
+	case actNoPrepared:
+		return 0, pgerror.Newf(pgerror.UndefinedObject, "prepared transaction with identifier \"%s\" does not exist", ctl.GID)
+	case actRejectInBlock:
+		return 0, pgerror.Newf(pgerror.ActiveSqlTransaction, "%s cannot run inside a transaction block", finishPreparedName(ctl.Kind))
 	}
 	return t.next, nil
+}
+
+// finishPreparedName names COMMIT PREPARED or ROLLBACK PREPARED in errors.
+func finishPreparedName(kind TxnControlKind) string {
+	if kind == TxnCommitPrepared {
+		return "COMMIT PREPARED"
+	}
+	return "ROLLBACK PREPARED"
 }
 
 func noBlock(what string) *pgerror.Error {
@@ -181,8 +198,8 @@ func txnTag(sql string, ctl TxnControl, action txnAction) string {
 			return "ROLLBACK"
 		}
 		return "COMMIT"
-	case TxnRollback, TxnRollbackTo:
-		return "ROLLBACK"
+	case TxnRollback, TxnRollbackTo, TxnPrepare:
+		return "ROLLBACK" // a PREPARE TRANSACTION that succeeds prepares nothing: it rolls back
 	case TxnSavepoint:
 		return "SAVEPOINT"
 	case TxnRelease:

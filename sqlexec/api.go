@@ -112,13 +112,15 @@ type TxnControlKind int
 
 // The transaction-control statements.
 const (
-	TxnBegin      TxnControlKind = iota + 1 // BEGIN, START TRANSACTION
-	TxnCommit                               // COMMIT, END
-	TxnRollback                             // ROLLBACK, ABORT
-	TxnSavepoint                            // SAVEPOINT name
-	TxnRelease                              // RELEASE [SAVEPOINT] name
-	TxnRollbackTo                           // ROLLBACK TO [SAVEPOINT] name
-	TxnPrepare                              // PREPARE TRANSACTION, COMMIT/ROLLBACK PREPARED: unsupported (0A000)
+	TxnBegin            TxnControlKind = iota + 1 // BEGIN, START TRANSACTION
+	TxnCommit                                     // COMMIT, END
+	TxnRollback                                   // ROLLBACK, ABORT
+	TxnSavepoint                                  // SAVEPOINT name
+	TxnRelease                                    // RELEASE [SAVEPOINT] name
+	TxnRollbackTo                                 // ROLLBACK TO [SAVEPOINT] name
+	TxnPrepare                                    // PREPARE TRANSACTION gid
+	TxnCommitPrepared                             // COMMIT PREPARED gid
+	TxnRollbackPrepared                           // ROLLBACK PREPARED gid
 )
 
 // TxnControl is a parsed transaction-control statement.
@@ -126,6 +128,7 @@ type TxnControl struct {
 	Kind      TxnControlKind
 	Options   TxnOptions // for TxnBegin
 	Savepoint string     // for TxnSavepoint, TxnRelease, TxnRollbackTo
+	GID       string     // for TxnPrepare, TxnCommitPrepared, TxnRollbackPrepared
 	Chain     bool       // COMMIT AND CHAIN, ROLLBACK AND CHAIN
 }
 

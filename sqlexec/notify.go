@@ -214,7 +214,7 @@ func init() {
 		eval: func(x *execCtx, args []any) (any, error) {
 			channel, _ := args[0].(string)
 			payload, _ := args[1].(string)
-			return nil, x.s.queueNotify(channel, payload)
+			return "", x.s.queueNotify(channel, payload) // void's value, which is not NULL
 		}})
 	addSysFunc("pg_notification_queue_usage", sysFunc{result: types.Float8, volatile: true,
 		eval: func(*execCtx, []any) (any, error) { return float64(0), nil }})

@@ -205,7 +205,7 @@ func classifyTxnControl(st *Statement) {
 		return
 	}
 	st.isTxn = true
-	tc := TxnControl{Savepoint: ts.SavepointName, Chain: ts.Chain}
+	tc := TxnControl{Savepoint: ts.SavepointName, Chain: ts.Chain, GID: ts.Gid}
 	switch ts.Kind {
 	case pg_query.TransactionStmtKind_TRANS_STMT_BEGIN, pg_query.TransactionStmtKind_TRANS_STMT_START:
 		tc.Kind = TxnBegin
@@ -225,7 +225,16 @@ func classifyTxnControl(st *Statement) {
 	case pg_query.TransactionStmtKind_TRANS_STMT_ROLLBACK_TO:
 		tc.Kind = TxnRollbackTo
 	default:
-		tc.Kind = TxnPrepare
+		// The server answers these as PostgreSQL with max_prepared_transactions
+		// = 0 (its default) does; run as a statement they are refused.
+		switch ts.Kind {
+		case pg_query.TransactionStmtKind_TRANS_STMT_COMMIT_PREPARED:
+			tc.Kind = TxnCommitPrepared
+		case pg_query.TransactionStmtKind_TRANS_STMT_ROLLBACK_PREPARED:
+			tc.Kind = TxnRollbackPrepared
+		default:
+			tc.Kind = TxnPrepare
+		}
 		st.txnErr = pgerror.Unsupported("two-phase commit (PREPARE TRANSACTION, COMMIT PREPARED, ROLLBACK PREPARED)")
 	}
 	st.txn = tc
