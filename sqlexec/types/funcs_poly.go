@@ -36,6 +36,34 @@ func init() {
 			}}, true, nil
 		}
 	}
+	// quote_literal(anyelement) and quote_nullable(anyelement) quote the
+	// value cast to text ($1::text: true, not t); text itself takes the
+	// text overloads.
+	for _, name := range []string{"quote_literal", "quote_nullable"} {
+		nullable := name == "quote_nullable"
+		builders[name] = func(args []Type) (*Func, bool, error) {
+			if len(args) != 1 || args[0].Oid == OidUnknown || canCoerce(args[0], Text, CastImplicit) {
+				return nil, false, nil
+			}
+			toText, err := lookupCast(args[0], Text, CastExplicit)
+			if err != nil || toText == nil {
+				return nil, false, nil
+			}
+			return &Func{Args: args, Result: Text, Volatility: Stable, Eval: func(env *Env, a []any) (any, error) {
+				if a[0] == nil {
+					if nullable {
+						return "NULL", nil
+					}
+					return nil, nil
+				}
+				v, err := toText(env, a[0])
+				if err != nil {
+					return nil, err
+				}
+				return quoteLiteral(v.(string)), nil
+			}}, true, nil
+		}
+	}
 	builders["concat_ws"] = func(args []Type) (*Func, bool, error) {
 		if len(args) == 0 || !canCoerce(args[0], Text, CastImplicit) {
 			return nil, false, nil

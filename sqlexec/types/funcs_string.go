@@ -186,6 +186,12 @@ func init() {
 	}, Int8)
 	addFunc("quote_ident", Immutable, t, func(_ *Env, a []any) (any, error) { return QuoteIdent(a[0].(string)), nil }, t)
 	addFunc("quote_literal", Immutable, t, func(_ *Env, a []any) (any, error) { return quoteLiteral(a[0].(string)), nil }, t)
+	addFuncNullable("quote_nullable", Immutable, t, func(_ *Env, a []any) (any, error) {
+		if a[0] == nil {
+			return "NULL", nil
+		}
+		return quoteLiteral(a[0].(string)), nil
+	}, t)
 	addFunc("like_escape", Immutable, t, func(_ *Env, a []any) (any, error) { return likeEscape(a[0].(string), a[1].(string)) }, t, t)
 	addFunc("encode", Immutable, t, func(_ *Env, a []any) (any, error) { return encodeBytes(a[0].([]byte), a[1].(string)) }, Bytea, t)
 	addFunc("decode", Immutable, Bytea, func(_ *Env, a []any) (any, error) { return decodeBytes(a[0].(string), a[1].(string)) }, t, t)

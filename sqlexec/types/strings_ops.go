@@ -37,6 +37,7 @@ func registerStringOperators() {
 			})
 		}
 	}
+	addBinary("^@", Text, Text, Bool, func(_ *Env, a, b any) (any, error) { return strings.HasPrefix(a.(string), b.(string)), nil })
 	addBinary("~~", Bytea, Bytea, Bool, func(_ *Env, a, b any) (any, error) { return like(string(a.([]byte)), string(b.([]byte)), false) })
 	addBinary("!~~", Bytea, Bytea, Bool, func(_ *Env, a, b any) (any, error) {
 		m, err := like(string(a.([]byte)), string(b.([]byte)), false)
