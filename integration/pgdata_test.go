@@ -64,6 +64,11 @@ var builtinCatalogQueries = map[string]string{
 	// postgres; fickle names it as its own superuser is named.
 	pgdata.PgInitPrivs:  `SELECT objoid, classoid, objsubid, privtype, initprivs FROM pg_init_privs ORDER BY ctid`,
 	pgdata.PgTablespace: `SELECT oid, spcname, spcowner, spcacl, spcoptions FROM pg_tablespace ORDER BY ctid`,
+	pgdata.PgAggregate: `SELECT aggfnoid::oid AS aggfnoid, aggkind, aggnumdirectargs, aggtransfn::oid AS aggtransfn,
+		aggfinalfn::oid AS aggfinalfn, aggcombinefn::oid AS aggcombinefn, aggserialfn::oid AS aggserialfn,
+		aggdeserialfn::oid AS aggdeserialfn, aggmtransfn::oid AS aggmtransfn, aggminvtransfn::oid AS aggminvtransfn,
+		aggmfinalfn::oid AS aggmfinalfn, aggfinalextra, aggmfinalextra, aggfinalmodify, aggmfinalmodify, aggsortop,
+		aggtranstype, aggtransspace, aggmtranstype, aggmtransspace, agginitval, aggminitval FROM pg_aggregate ORDER BY ctid`,
 	// What describes each parameter, not its value (the values are the
 	// server's: fickle's own defaults and its sessions' settings).
 	pgdata.PgSettings: `SELECT name, unit, category, short_desc, extra_desc, context, vartype, min_val, max_val, enumvals

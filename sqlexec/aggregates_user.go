@@ -31,8 +31,11 @@ type aggDesc struct {
 	// qualified by the schema CREATE found them in (pg_catalog for a
 	// built-in); finalfunc and combinefunc are nil when not given.
 	sfunc, finalfunc, combinefunc []string
-	stype                         types.Type
-	initcond                      *string
+	// sfuncOID, finalOID and combineOID are their pg_proc OIDs (0 for
+	// none): pg_aggregate's aggtransfn, aggfinalfn and aggcombinefn.
+	sfuncOID, finalOID, combineOID uint32
+	stype                          types.Type
+	initcond                       *string
 	// sfuncStrict and finalStrict are the support functions' STRICT.
 	sfuncStrict, finalStrict bool
 }
@@ -249,7 +252,7 @@ func (d *ddl) aggregateSupport(f *funcDesc) error {
 	if trans.result.Oid != a.stype.Oid {
 		return pgerror.Newf(pgerror.DatatypeMismatch, "return type of transition function %s is not %s", strings.Join(a.sfunc, "."), a.stype)
 	}
-	a.sfunc, a.sfuncStrict = trans.names, trans.strict
+	a.sfunc, a.sfuncOID, a.sfuncStrict = trans.names, trans.oid, trans.strict
 	if a.sfuncStrict && a.initcond == nil && len(f.in) == 0 {
 		return pgerror.New(pgerror.InvalidFunctionDefinition, "must not omit initial value when transition function is strict and transition type is not compatible with input type")
 	}
@@ -265,7 +268,7 @@ func (d *ddl) aggregateSupport(f *funcDesc) error {
 		if err != nil {
 			return err
 		}
-		a.finalfunc, a.finalStrict, f.result = final.names, final.strict, final.result
+		a.finalfunc, a.finalOID, a.finalStrict, f.result = final.names, final.oid, final.strict, final.result
 	}
 	if a.combinefunc != nil {
 		comb, err := d.aggSupportFunc(a.combinefunc, []types.Type{a.stype, a.stype}, f.in)
@@ -275,7 +278,7 @@ func (d *ddl) aggregateSupport(f *funcDesc) error {
 		if comb.result.Oid != a.stype.Oid {
 			return pgerror.Newf(pgerror.DatatypeMismatch, "return type of combine function %s is not %s", strings.Join(a.combinefunc, "."), a.stype)
 		}
-		a.combinefunc = comb.names
+		a.combinefunc, a.combineOID = comb.names, comb.oid
 	}
 	return nil
 }
@@ -285,6 +288,7 @@ func (d *ddl) aggregateSupport(f *funcDesc) error {
 // STRICT.
 type aggSupport struct {
 	names  []string
+	oid    uint32
 	result types.Type
 	strict bool
 }
@@ -298,6 +302,7 @@ type aggSupport struct {
 func (d *ddl) aggSupportFunc(names []string, args, aggArgs []types.Type) (*aggSupport, error) {
 	type cand struct {
 		names    []string
+		oid      uint32
 		declared []types.Type
 		result   types.Type
 		strict   bool
@@ -311,7 +316,7 @@ func (d *ddl) aggSupportFunc(names []string, args, aggArgs []types.Type) (*aggSu
 		variadic := len(g.params) > 0 && g.params[len(g.params)-1].mode == 'v'
 		flexible = flexible || variadic || g.nDefaults > 0
 		if g.kind == 'f' && len(g.in) == len(args) && !variadic {
-			cands = append(cands, cand{[]string{g.schema, g.name}, g.in, g.result, g.strict, g.retSet})
+			cands = append(cands, cand{[]string{g.schema, g.name}, g.oid, g.in, g.result, g.strict, g.retSet})
 		}
 	}
 	name := names[len(names)-1]
@@ -320,7 +325,7 @@ func (d *ddl) aggSupportFunc(names []string, args, aggArgs []types.Type) (*aggSu
 			if p.kind != 'f' || p.namespace != oidPgCatalog || len(p.args) != len(args) {
 				continue
 			}
-			c := cand{names: []string{"pg_catalog", name}, strict: p.strict, result: types.Type{Oid: types.Oid(p.rettype), Typmod: -1}}
+			c := cand{names: []string{"pg_catalog", name}, oid: p.oid, strict: p.strict, result: types.Type{Oid: types.Oid(p.rettype), Typmod: -1}}
 			for _, o := range p.args {
 				c.declared = append(c.declared, types.Type{Oid: types.Oid(o), Typmod: -1})
 			}
@@ -375,7 +380,7 @@ func (d *ddl) aggSupportFunc(names []string, args, aggArgs []types.Type) (*aggSu
 	if _, ok := types.TypeByOid(result.Oid); !ok && !result.IsComposite() && !result.IsEnum() && !result.IsArray() {
 		return nil, pgerror.Unsupported("an aggregate support function returning type " + result.String())
 	}
-	return &aggSupport{names: c.names, result: result, strict: c.strict}, nil
+	return &aggSupport{names: c.names, oid: c.oid, result: result, strict: c.strict}, nil
 }
 
 // aggSupportPossible reports whether PostgreSQL's lookup of a support

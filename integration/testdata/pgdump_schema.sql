@@ -51,6 +51,10 @@ BEGIN
 END;
 $$;
 CREATE FUNCTION inventory.total_qty() RETURNS bigint LANGUAGE sql STABLE AS $$ SELECT sum(qty) FROM inventory.items $$;
+CREATE FUNCTION inventory.add_square(bigint, integer) RETURNS bigint LANGUAGE sql IMMUTABLE AS $$ SELECT $1 + $2 * $2 $$;
+CREATE FUNCTION inventory.label(bigint) RETURNS text LANGUAGE sql IMMUTABLE AS $$ SELECT 'sum of squares: ' || $1 $$;
+CREATE AGGREGATE inventory.sum_squares(integer) (SFUNC = inventory.add_square, STYPE = bigint, INITCOND = '0',
+  FINALFUNC = inventory.label);
 CREATE TRIGGER authors_touch BEFORE INSERT ON authors FOR EACH ROW EXECUTE FUNCTION touch_created();
 COMMENT ON TABLE authors IS 'people who write';
 COMMENT ON COLUMN authors.email IS 'contact address';

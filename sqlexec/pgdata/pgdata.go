@@ -76,6 +76,7 @@ const (
 	PgInitPrivs   = "pg_init_privs"
 	PgTablespace  = "pg_tablespace"
 	PgSettings    = "pg_settings"
+	PgAggregate   = "pg_aggregate"
 )
 
 var cache struct {
