@@ -40,6 +40,22 @@ type aggDesc struct {
 	sfuncStrict, finalStrict bool
 }
 
+// usesSupport reports whether the aggregate (nil for another kind of
+// routine) has the routine with the OID as a support function.
+func (a *aggDesc) usesSupport(oid uint32) bool {
+	return a != nil && (a.sfuncOID == oid || a.finalOID == oid || a.combineOID == oid)
+}
+
+// supportName is the current name of the support function with the OID
+// (names as CREATE AGGREGATE found it): a user function renamed or moved
+// since is called by its new name, as PostgreSQL calls it by OID.
+func (b *binder) supportName(oid uint32, names []string) []string {
+	if g := b.catalogNow().funcByOID(oid); g != nil {
+		return []string{g.schema, g.name}
+	}
+	return names
+}
+
 // createAggregate runs CREATE AGGREGATE.
 func (d *ddl) createAggregate(ds *pg_query.DefineStmt) error {
 	names := strs(ds.Defnames)
@@ -280,7 +296,17 @@ func (d *ddl) aggregateSupport(f *funcDesc) error {
 		}
 		a.combinefunc, a.combineOID = comb.names, comb.oid
 	}
-	return nil
+	// As AggregateCreate: its creator must be able to execute them.
+	var perms []permCheck
+	for _, fn := range []struct {
+		names []string
+		oid   uint32
+	}{{a.sfunc, a.sfuncOID}, {a.finalfunc, a.finalOID}, {a.combinefunc, a.combineOID}} {
+		if fn.oid != 0 {
+			perms = append(perms, permCheck{kind: aclFunction, oid: fn.oid, name: fn.names[len(fn.names)-1], what: "function", privs: "X"})
+		}
+	}
+	return d.s.checkPrivileges(perms)
 }
 
 // aggSupport is a support function CREATE AGGREGATE found: its
@@ -443,6 +469,12 @@ func (b *binder) compileAggregate(f *funcDesc, args []types.Type) (*userAggCall,
 			return nil, err
 		}
 	}
+	// A call checks EXECUTE on the aggregate alone: PostgreSQL checks its
+	// support functions' for the aggregate's creator, at CREATE AGGREGATE.
+	mark := len(b.perms)
+	defer func() {
+		b.perms = append(b.perms[:mark], slices.DeleteFunc(b.perms[mark:], func(p permCheck) bool { return p.kind == aclFunction })...)
+	}()
 	call := func(names []string, ts []types.Type) (*scalar, error) {
 		sc := &scope{}
 		fc := &pg_query.FuncCall{Funcname: make([]*pg_query.Node, len(names)), Location: -1}
@@ -470,7 +502,7 @@ func (b *binder) compileAggregate(f *funcDesc, args []types.Type) (*userAggCall,
 		}
 		return e, err
 	}
-	trans, err := call(a.sfunc, append([]types.Type{stype}, args...))
+	trans, err := call(b.supportName(a.sfuncOID, a.sfunc), append([]types.Type{stype}, args...))
 	if err != nil {
 		return nil, err
 	}
@@ -479,7 +511,7 @@ func (b *binder) compileAggregate(f *funcDesc, args []types.Type) (*userAggCall,
 	}
 	uc := &userAggCall{desc: a, stype: stype, trans: trans}
 	if a.finalfunc != nil {
-		if uc.final, err = call(a.finalfunc, []types.Type{stype}); err != nil {
+		if uc.final, err = call(b.supportName(a.finalOID, a.finalfunc), []types.Type{stype}); err != nil {
 			return nil, err
 		}
 	}

@@ -263,7 +263,7 @@ func (d *ddl) dropTypedRoutines(t *typeDesc) error {
 			return err
 		}
 		d.removeRoutine(f)
-		lines = append(lines, f.kindName()+" "+f.signature())
+		lines = append(lines, f.kindName()+" "+f.objectSignature())
 	}
 	d.cascadeNotice(lines)
 	return nil
@@ -430,7 +430,7 @@ func (c *catalog) typeDependent(t *typeDesc, dropping map[uint32]bool) string {
 		for _, fs := range sc.funcs {
 			for _, f := range fs {
 				if routineUsesType(f, t) {
-					deps = append(deps, f.kindName()+" "+f.signature())
+					deps = append(deps, f.kindName()+" "+f.objectSignature())
 				}
 			}
 		}

@@ -183,6 +183,13 @@ func (f *funcDesc) signature() string {
 	return fmt.Sprintf("%s(%s)", f.name, typeNames(f.inputTypes()))
 }
 
+// objectSignature is f as PostgreSQL describes the object (format_procedure,
+// in dependency, ownership and privilege messages): its input types
+// separated by commas alone.
+func (f *funcDesc) objectSignature() string {
+	return strings.ReplaceAll(f.signature(), ", ", ",")
+}
+
 // inputTypes are the types of the IN, INOUT and VARIADIC parameters,
 // pg_proc.proargtypes.
 func (f *funcDesc) inputTypes() []types.Type {
@@ -334,7 +341,7 @@ func (d *ddl) createFunction(cs *pg_query.CreateFunctionStmt, full string) error
 		}
 		if old.result != f.result || old.retSet != f.retSet {
 			return pgerror.Newf(pgerror.InvalidFunctionDefinition, "cannot change return type of existing function").
-				WithHint("Use DROP FUNCTION %s first.", old.signature())
+				WithHint("Use DROP FUNCTION %s first.", old.objectSignature())
 		}
 		if old.nDefaults > f.nDefaults {
 			return pgerror.New(pgerror.InvalidFunctionDefinition, "cannot remove parameter defaults from existing function")
@@ -342,7 +349,7 @@ func (d *ddl) createFunction(cs *pg_query.CreateFunctionStmt, full string) error
 		for j, p := range old.params {
 			if j < len(f.params) && p.isIn() && p.name != "" && p.name != f.params[j].name {
 				return pgerror.Newf(pgerror.InvalidFunctionDefinition, "cannot change name of input parameter \"%s\"", p.name).
-					WithHint("Use DROP FUNCTION %s first.", old.signature())
+					WithHint("Use DROP FUNCTION %s first.", old.objectSignature())
 			}
 		}
 		f.oid, f.owner = old.oid, old.owner
@@ -804,7 +811,7 @@ func (d *ddl) dropRoutines(fs []*funcDesc, cascade bool) error {
 	}
 	for _, f := range fs {
 		if ext := d.cat.extensionOf(f); ext != nil {
-			return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop %s %s because extension %s requires it", f.kindName(), f.signature(), ext.name).
+			return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop %s %s because extension %s requires it", f.kindName(), f.objectSignature(), ext.name).
 				WithHint("You can drop extension %s instead.", ext.name)
 		}
 		if err := d.checkRoutineDependents(f, dropping, cascade); err != nil {

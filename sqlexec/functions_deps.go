@@ -13,7 +13,8 @@ import (
 )
 
 // Dependencies on user routines, as PostgreSQL's pg_depend records them:
-// a trigger depends on its function, and a stored expression (a column
+// a trigger depends on its function, an aggregate on its support
+// functions, and a stored expression (a column
 // default, a CHECK constraint, a view's query, a trigger's WHEN, a
 // BEGIN ATOMIC body) on the routines it calls; a partitioned table as a
 // whole on the routines its partition key calls. DROP FUNCTION refuses
@@ -104,10 +105,11 @@ func (d *ddl) routineDependents(f *funcDesc, dropping map[*funcDesc]bool) []rout
 	for _, sc := range sortedSchemas(d.cat) {
 		for _, name := range slices.Sorted(maps.Keys(sc.funcs)) {
 			for _, g := range sc.funcs[name] {
-				if g == f || dropping[g] || !slices.ContainsFunc(g.sqlBody, calls) {
+				body := slices.ContainsFunc(g.sqlBody, calls)
+				if g == f || dropping[g] || !body && !g.agg.usesSupport(f.oid) {
 					continue
 				}
-				out = append(out, routineDependent{what: g.kindName() + " " + g.signature(), byName: true, drop: func(d *ddl) {
+				out = append(out, routineDependent{what: g.kindName() + " " + g.objectSignature(), byName: body, drop: func(d *ddl) {
 					dropping[g] = true
 					_ = d.checkRoutineDependents(g, dropping, true)
 					d.removeRoutine(g)
@@ -154,8 +156,8 @@ func (d *ddl) checkRoutineDependents(f *funcDesc, dropping map[*funcDesc]bool, c
 		return nil
 	}
 	if !cascade {
-		return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop %s %s because other objects depend on it", f.kindName(), f.signature()).
-			WithDetail("%s depends on %s %s", deps[0].what, f.kindName(), f.signature()).
+		return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop %s %s because other objects depend on it", f.kindName(), f.objectSignature()).
+			WithDetail("%s depends on %s %s", deps[0].what, f.kindName(), f.objectSignature()).
 			WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 	}
 	if err := refuseUndroppable(deps); err != nil {

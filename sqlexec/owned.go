@@ -191,7 +191,7 @@ func ownedObjects(c *catalog, role *roleDesc) []ownedObject {
 func (o ownedObject) description(s *Session) string {
 	name := o.name
 	if o.routine != nil {
-		name = o.routine.signature()
+		name = o.routine.objectSignature()
 	}
 	if o.schema != "" {
 		name = s.visibleName(o.schema, name)

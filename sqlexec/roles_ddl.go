@@ -571,7 +571,7 @@ func aclObjectDescription(s *Session, c *catalog, k aclKey) string {
 		return "privileges for database " + s.database()
 	case aclFunction:
 		f := c.funcByOID(k.oid)
-		return "privileges for function " + s.visibleName(f.schema, f.signature())
+		return "privileges for function " + s.visibleName(f.schema, f.objectSignature())
 	}
 	schema, name, _ := relationByOid(c, int64(k.oid))
 	name = s.visibleName(schema, name)
