@@ -142,9 +142,18 @@ func distinctOnRows(rows [][]any, cols []int, outs []*scalar) [][]any {
 	return kept
 }
 
-func (b *binder) limitOffset(st *pg_query.SelectStmt) (limit, offset *scalar, err error) {
-	if st.LimitOption == pg_query.LimitOption_LIMIT_OPTION_WITH_TIES {
-		return nil, nil, pgerror.Unsupported("FETCH ... WITH TIES")
+// limitOffset compiles LIMIT (or FETCH FIRST) and OFFSET; ties says FETCH
+// FIRST ... WITH TIES, whose count may not be the NULL constant.
+func (b *binder) limitOffset(st *pg_query.SelectStmt) (limit, offset *scalar, ties bool, err error) {
+	ties = st.LimitOption == pg_query.LimitOption_LIMIT_OPTION_WITH_TIES
+	if ties {
+		n := st.LimitCount
+		if tc := n.GetTypeCast(); tc != nil {
+			n = tc.Arg
+		}
+		if c := n.GetAConst(); c != nil && c.Isnull {
+			return nil, nil, false, errNullTiesCount
+		}
 	}
 	conv := func(n *pg_query.Node) (*scalar, error) {
 		if n == nil {
@@ -160,12 +169,18 @@ func (b *binder) limitOffset(st *pg_query.SelectStmt) (limit, offset *scalar, er
 		return b.coerce(e, types.Int8, types.CastImplicit)
 	}
 	if limit, err = conv(st.LimitCount); err != nil {
-		return nil, nil, err
+		return nil, nil, false, err
 	}
 	offset, err = conv(st.LimitOffset)
-	return limit, offset, err
+	return limit, offset, ties, err
 }
 
+// errNullTiesCount is PostgreSQL's error for a WITH TIES count written as
+// NULL (a NULL computed when the statement runs takes every row, as a
+// NULL LIMIT does).
+var errNullTiesCount = pgerror.New(pgerror.InvalidRowCountInLimitClause, "row count cannot be null in FETCH FIRST ... WITH TIES clause")
+
+// evalLimit computes LIMIT and OFFSET: lim is -1 for none or NULL.
 func evalLimit(x *execCtx, limit, offset *scalar) (lim, off int64, err error) {
 	lim = -1
 	if limit != nil {
@@ -195,9 +210,10 @@ func evalLimit(x *execCtx, limit, offset *scalar) (lim, off int64, err error) {
 	return lim, off, nil
 }
 
-// trimOutput applies DISTINCT, ORDER BY, OFFSET and LIMIT and drops the
-// hidden sort columns.
-func trimOutput(rows [][]any, keys []sortKey, distinct bool, nVisible int, outs []*scalar, lim, off int64, hasLimit bool) ([][]any, error) {
+// trimOutput applies DISTINCT, ORDER BY, OFFSET and LIMIT (with ties, the
+// rows after the last that sort as its peers too) and drops the hidden
+// sort columns.
+func trimOutput(rows [][]any, keys []sortKey, distinct bool, nVisible int, outs []*scalar, lim, off int64, hasLimit, ties bool) ([][]any, error) {
 	if distinct {
 		rows = distinctRows(rows, nVisible, outs)
 	}
@@ -215,7 +231,11 @@ func trimOutput(rows [][]any, keys []sortKey, distinct bool, nVisible int, outs 
 		}
 	}
 	if hasLimit && lim >= 0 && lim < int64(len(rows)) {
-		rows = rows[:lim]
+		end := lim
+		for ties && end > 0 && end < int64(len(rows)) && compareByKeys(rows[end], rows[lim-1], keys) == 0 {
+			end++
+		}
+		rows = rows[:end]
 	}
 	if len(outs) > nVisible {
 		for i, r := range rows {
@@ -245,30 +265,37 @@ func distinctRows(rows [][]any, nVisible int, outs []*scalar) [][]any {
 }
 
 func sortRows(rows [][]any, keys []sortKey) {
-	sort.SliceStable(rows, func(i, j int) bool {
-		for _, k := range keys {
-			a, b := rows[i][k.col], rows[j][k.col]
-			var c int
-			switch {
-			case a == nil && b == nil:
-				c = 0
-			case a == nil:
-				if k.nullsFirst {
-					return true
-				}
-				return false
-			case b == nil:
-				return !k.nullsFirst
-			default:
-				c = types.Compare(k.typ, a, b)
-				if k.desc {
-					c = -c
-				}
+	sort.SliceStable(rows, func(i, j int) bool { return compareByKeys(rows[i], rows[j], keys) < 0 })
+}
+
+// compareByKeys orders rows a and b by the sort keys: negative when a sorts
+// first, 0 for peers.
+func compareByKeys(a, b []any, keys []sortKey) int {
+	for _, k := range keys {
+		x, y := a[k.col], b[k.col]
+		var c int
+		switch {
+		case x == nil && y == nil:
+			c = 0
+		case x == nil:
+			c = 1
+			if k.nullsFirst {
+				c = -1
 			}
-			if c != 0 {
-				return c < 0
+		case y == nil:
+			c = -1
+			if k.nullsFirst {
+				c = 1
+			}
+		default:
+			c = types.Compare(k.typ, x, y)
+			if k.desc {
+				c = -c
 			}
 		}
-		return false
-	})
+		if c != 0 {
+			return c
+		}
+	}
+	return 0
 }

@@ -151,7 +151,14 @@ func (d *deparser) query(st *pg_query.SelectStmt, names []string, indent int, pr
 	if err := clause(st.LimitOffset, "OFFSET", 1); err != nil {
 		return "", err
 	}
-	if err := clause(st.LimitCount, "LIMIT", 1); err != nil {
+	if st.LimitOption == pg_query.LimitOption_LIMIT_OPTION_WITH_TIES {
+		// ruleutils prints the count parenthesized: FETCH FIRST (2) ROWS WITH TIES.
+		e, err := inner.analyze(st.LimitCount)
+		if err != nil {
+			return "", err
+		}
+		b.WriteString(pad(1) + "FETCH FIRST (" + inner.print(e, nil, pretty, false) + ") ROWS WITH TIES")
+	} else if err := clause(st.LimitCount, "LIMIT", 1); err != nil {
 		return "", err
 	}
 	return b.String(), nil

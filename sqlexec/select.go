@@ -308,9 +308,12 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 	if distinct && len(outs) > len(cols) {
 		return nil, pgerror.New(pgerror.InvalidColumnReference, "for SELECT DISTINCT, ORDER BY expressions must appear in select list")
 	}
-	limit, offset, err := b.limitOffset(st)
+	limit, offset, ties, err := b.limitOffset(st)
 	if err != nil {
 		return nil, err
+	}
+	if ties && len(st.LockingClause) > 0 {
+		return nil, pgerror.Unsupported("FETCH FIRST ... WITH TIES with FOR UPDATE or FOR SHARE")
 	}
 	width := len(sc.cols)
 	nVisible := len(cols)
@@ -485,7 +488,7 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 			}
 			x.stats.addRows(ln.lock, len(run.out))
 			x.stats.addRows(ln.limit, len(run.out))
-			return trimOutput(run.out, nil, false, nVisible, outs, -1, 0, false)
+			return trimOutput(run.out, nil, false, nVisible, outs, -1, 0, false, false)
 		}
 		if distinct {
 			run.out = distinctRows(run.out, nVisible, outs)
@@ -493,9 +496,9 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 		}
 		x.stats.addRows(ln.sort, len(run.out))
 		if len(postponed) > 0 {
-			return sortAndLimitPostponed(cx, run.out, keys, nVisible, outs, postponed, lim, off, limit != nil, ln)
+			return sortAndLimitPostponed(cx, run.out, keys, nVisible, outs, postponed, lim, off, limit != nil, ties, ln)
 		}
-		out, err := trimOutput(run.out, keys, false, nVisible, outs, lim, off, limit != nil)
+		out, err := trimOutput(run.out, keys, false, nVisible, outs, lim, off, limit != nil, ties)
 		x.stats.addRows(ln.limit, len(out))
 		return out, err
 	}
@@ -593,12 +596,12 @@ func projectInto(x *execCtx, row []any, outs []*scalar, postponed []int, p *sele
 // PostgreSQL they pass through the projection below the Limit node), and
 // then skips those.
 func sortAndLimitPostponed(x *execCtx, rows [][]any, keys []sortKey, nVisible int, outs []*scalar, postponed []int,
-	lim, off int64, hasLimit bool, ln levelNodes) ([][]any, error) {
+	lim, off int64, hasLimit, ties bool, ln levelNodes) ([][]any, error) {
 	upTo := int64(-1)
 	if hasLimit && lim >= 0 && lim <= math.MaxInt64-off {
 		upTo = off + lim
 	}
-	rows, err := trimOutput(rows, keys, false, nVisible, outs, upTo, 0, upTo >= 0)
+	rows, err := trimOutput(rows, keys, false, nVisible, outs, upTo, 0, upTo >= 0, ties)
 	if err != nil {
 		return nil, err
 	}

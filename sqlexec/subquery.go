@@ -374,7 +374,7 @@ func (b *binder) finishOutput(parent *scope, p *selectPlan, st *pg_query.SelectS
 	if len(outs) > len(p.cols) {
 		return nil, pgerror.Unsupported("ORDER BY expressions over a VALUES list or set operation (use output columns)")
 	}
-	limit, offset, err := b.limitOffset(st)
+	limit, offset, ties, err := b.limitOffset(st)
 	if err != nil {
 		return nil, err
 	}
@@ -403,7 +403,7 @@ func (b *binder) finishOutput(parent *scope, p *selectPlan, st *pg_query.SelectS
 			return nil, err
 		}
 		x.stats.addRows(ln.sort, len(rows))
-		rows, err = trimOutput(rows, keys, false, len(p.cols), outs, lim, off, limit != nil)
+		rows, err = trimOutput(rows, keys, false, len(p.cols), outs, lim, off, limit != nil, ties)
 		x.stats.addRows(ln.limit, len(rows))
 		return rows, err
 	}}, nil
