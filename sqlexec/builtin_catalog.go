@@ -145,6 +145,8 @@ func opclassInputTypes(typ types.Type) []uint32 {
 		in = append(in, uint32(types.OidRecord))
 	case typ.IsRange():
 		in = append(in, oidAnyRange)
+	case typ.IsMultirange():
+		in = append(in, uint32(types.OidAnyMultirange))
 	}
 	return in
 }
@@ -284,7 +286,8 @@ func lackedBuiltin(name string, args []types.Type, err error) error {
 		}
 		ts := make([]types.Type, 0, len(p.args))
 		for i, a := range p.args {
-			if i < len(args) && (a == oidAnyPseudoType || a == oidAnyRange && args[i].IsRange()) {
+			if i < len(args) && (a == oidAnyPseudoType || a == oidAnyRange && args[i].IsRange() ||
+				a == uint32(types.OidAnyMultirange) && args[i].IsMultirange()) {
 				ts = append(ts, args[i]) // "any" takes the argument as it is, anyrange a range
 				continue
 			}

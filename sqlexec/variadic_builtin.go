@@ -18,6 +18,7 @@ var variadicBuiltins = map[string]int{
 	"concat": 0, "concat_ws": 1, "format": 1,
 	"json_build_array": 0, "json_build_object": 0, "jsonb_build_array": 0, "jsonb_build_object": 0,
 	"num_nulls": 0, "num_nonnulls": 0,
+	"int4multirange": 0, "int8multirange": 0, "nummultirange": 0, "datemultirange": 0, "tsmultirange": 0, "tstzmultirange": 0,
 	"json_extract_path": 1, "json_extract_path_text": 1, "jsonb_extract_path": 1, "jsonb_extract_path_text": 1,
 }
 

@@ -12,11 +12,6 @@ func init() {
 	for rangeOid, subOid := range rangeSubtypes {
 		addRangeFuncs(Type{rangeOid, -1}, Type{subOid, -1})
 	}
-	// The multirange constructors take any number of ranges; their
-	// types are not built.
-	for _, name := range []string{"int4multirange", "int8multirange", "nummultirange", "datemultirange", "tsmultirange", "tstzmultirange"} {
-		builders[name] = func([]Type) (*Func, bool, error) { return nil, false, pgerror.Unsupported("type " + name) }
-	}
 }
 
 // addRangeFuncs registers the constructors, functions and operators of
