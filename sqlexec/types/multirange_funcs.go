@@ -145,20 +145,27 @@ func addMultirangeFuncs(mt, rt, sub Type) {
 		if len(args) == 1 {
 			return nil, false, nil
 		}
-		decl := make([]Type, len(args))
+		casts := make([]EnvCastFunc, len(args))
 		for i, a := range args {
 			if !canCoerce(a, rt, CastImplicit) {
 				return nil, false, nil
 			}
-			decl[i] = rt
+			var err error
+			if casts[i], err = lookupCast(a, rt, CastImplicit); err != nil {
+				return nil, false, err
+			}
 		}
-		return &Func{Args: decl, Result: mt, Volatility: Immutable, Eval: func(_ *Env, vals []any) (any, error) {
+		return &Func{Args: args, Result: mt, Volatility: Immutable, Eval: func(env *Env, vals []any) (any, error) {
 			ranges := make([]Range, len(vals))
 			for i, v := range vals {
 				if v == nil {
 					return nil, pgerror.New(pgerror.NullValueNotAllowed, "multirange values cannot contain null members")
 				}
-				ranges[i] = v.(Range)
+				r, err := casts[i](env, v)
+				if err != nil {
+					return nil, err
+				}
+				ranges[i] = r.(Range)
 			}
 			return makeMultirange(rt, ranges)
 		}}, true, nil
