@@ -47,6 +47,8 @@ type typeDesc struct {
 	domain       *domainDesc
 	// enum is an enum type's labels (ddl_enums.go).
 	enum *enumType
+	// rng is a range or multirange type's subtype and pair (ddl_ranges.go).
+	rng *rangeDesc
 	// array is the OID of an enum's or composite type's array type, 0 for
 	// a domain (fickle has no arrays over domains).
 	array uint32

@@ -54,6 +54,11 @@ func resolveAggregate(name string, args []Type, star bool) (*Aggregate, error) {
 		return jsonAggregate(name, args)
 	}
 	defs := aggregates[name]
+	for _, ft := range userRangeTables("", args) {
+		if more := ft.aggregates[name]; len(more) > 0 {
+			defs = append(append([]aggDef(nil), defs...), more...)
+		}
+	}
 	if len(defs) == 0 {
 		return nil, funcError(name, args, false)
 	}

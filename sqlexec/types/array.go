@@ -96,6 +96,9 @@ func ArrayOf(elem Type) (Type, bool) {
 		arr, ok = e.array, true
 	}
 	if !ok {
+		arr, ok = userRangeArray(elem.Oid)
+	}
+	if !ok {
 		return Type{}, false
 	}
 	return Type{arr, elem.Typmod}, true
@@ -113,6 +116,9 @@ func (t Type) Elem() (Type, bool) {
 	}
 	if !ok {
 		e, ok = enumElemOf(t.Oid)
+	}
+	if !ok {
+		e, ok = userRangeElem(t.Oid)
 	}
 	if !ok {
 		return Type{}, false

@@ -120,16 +120,19 @@ func castPath(from, to Oid) (fn EnvCastFunc, ctx CastContext, ok bool) {
 	if e, found := casts[castKey{from, to}]; found {
 		return e.fn, e.ctx, true
 	}
+	if e, found := userCast(from, to); found {
+		return e.fn, e.ctx, true
+	}
 	if fn, ctx, found := arrayCastPath(from, to); found {
 		return fn, ctx, true
 	}
 	if fn, ctx, found := vectorCastPath(from, to); found {
 		return fn, ctx, true
 	}
-	if _, known := typeInfos[to]; !known && !(Type{to, -1}).IsEnum() {
+	if _, known := typeInfos[to]; !known && !(Type{to, -1}).IsEnum() && !isUserRangeType(to) {
 		return nil, 0, false
 	}
-	if _, known := typeInfos[from]; !known && !(Type{from, -1}).IsEnum() {
+	if _, known := typeInfos[from]; !known && !(Type{from, -1}).IsEnum() && !isUserRangeType(from) {
 		return nil, 0, false
 	}
 	if isStringType(to) {

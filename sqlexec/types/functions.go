@@ -60,7 +60,13 @@ func normalizeFuncName(name string) string {
 
 func resolveFunc(name string, args []Type) (*Func, error) {
 	name = normalizeFuncName(name)
-	if b, ok := builders[name]; ok {
+	b, ok := builders[name]
+	for _, ft := range userRangeTables(name, args) {
+		if ub, found := ft.builders[name]; found && !ok {
+			b, ok = ub, true
+		}
+	}
+	if ok {
 		f, ok, err := b(args)
 		if err != nil {
 			return nil, err
@@ -71,11 +77,11 @@ func resolveFunc(name string, args []Type) (*Func, error) {
 		}
 		// A name may have both a builder and fixed overloads
 		// (width_bucket over an array, and over a range).
-		if len(functions[name]) == 0 {
+		if len(withUserFuncs(name, args)) == 0 {
 			return nil, funcError(name, args, false)
 		}
 	}
-	defs := functions[name]
+	defs := withUserFuncs(name, args)
 	if len(defs) == 0 {
 		return nil, funcError(name, args, false)
 	}

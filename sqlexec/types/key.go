@@ -229,6 +229,12 @@ func decodeKey(t Type, buf []byte) (any, []byte, error) {
 	if t.IsRecord() {
 		return decodeKeyRecord(t, buf)
 	}
+	if _, ok := userRangeOf(t.Oid); ok {
+		if t.IsMultirange() {
+			return decodeKeyMultirange(t, buf)
+		}
+		return decodeKeyRange(t, buf)
+	}
 	if t.IsEnum() {
 		f, rest, err := decodeKeyFloat(buf)
 		if err != nil {

@@ -49,21 +49,31 @@ func init() {
 // MultirangeRange returns the range type of a multirange type; ok is false
 // for other types.
 func (t Type) MultirangeRange() (Type, bool) {
-	r, ok := multirangeRanges[t.Oid]
-	return Type{r, -1}, ok
+	if r, ok := multirangeRanges[t.Oid]; ok {
+		return Type{r, -1}, true
+	}
+	if r, ok := userRangeOf(t.Oid); ok && r.multi == t.Oid {
+		return Type{r.oid, -1}, true
+	}
+	return Type{}, false
 }
 
 // IsMultirange reports whether t is one of the multirange types.
 func (t Type) IsMultirange() bool {
-	_, ok := multirangeRanges[t.Oid]
+	_, ok := t.MultirangeRange()
 	return ok
 }
 
 // RangeMultirange returns the multirange type over range type t; ok is
 // false when t is not a range type.
 func (t Type) RangeMultirange() (Type, bool) {
-	mr, ok := rangeMultiranges[t.Oid]
-	return Type{mr, -1}, ok
+	if mr, ok := rangeMultiranges[t.Oid]; ok {
+		return Type{mr, -1}, true
+	}
+	if r, ok := userRangeOf(t.Oid); ok && r.oid == t.Oid {
+		return Type{r.multi, -1}, true
+	}
+	return Type{}, false
 }
 
 // makeMultirange sorts and merges ranges of range type rt into the

@@ -13,7 +13,7 @@ func init() {
 	for mrOid, rOid := range multirangeRanges {
 		rt := Type{rOid, -1}
 		sub, _ := rt.RangeSubtype()
-		addMultirangeFuncs(Type{mrOid, -1}, rt, sub)
+		addMultirangeFuncsTo(global, Type{mrOid, -1}, rt, sub)
 	}
 }
 
@@ -39,9 +39,12 @@ func asMultirange(r Range) Multirange {
 	return Multirange{Ranges: []Range{r}}
 }
 
-// addMultirangeFuncs registers the constructors, functions, operators and
-// aggregates of multirange type mt over range type rt and subtype sub.
-func addMultirangeFuncs(mt, rt, sub Type) {
+// addMultirangeFuncsTo registers in ft the constructors, functions,
+// operators and aggregates of multirange type mt over range type rt and
+// subtype sub.
+func addMultirangeFuncsTo(ft *funcTable, mt, rt, sub Type) {
+	addFunc, addFuncPolymorphic := ft.addFunc, ft.addFuncPolymorphic
+	addBinary, addBinaryPolymorphic, addComparisons, addAgg, addCast := ft.addBinary, ft.addBinaryPolymorphic, ft.addComparisons, ft.addAgg, ft.addCast
 	addComparisons(mt, mt, func(_ *Env, a, b any) int { return compareMultiranges(mt, a.(Multirange), b.(Multirange)) })
 	cmpNames := map[string]string{"=": "multirange_eq", "<>": "multirange_ne", "<": "multirange_lt", "<=": "multirange_le",
 		">": "multirange_gt", ">=": "multirange_ge"}
@@ -141,7 +144,7 @@ func addMultirangeFuncs(mt, rt, sub Type) {
 	name := mt.Name()
 	addFunc(name, Immutable, mt, fromRange, rt)
 	addCast(rt.Oid, mt.Oid, CastExplicit, func(_ *Env, v any) (any, error) { return makeMultirange(rt, []Range{v.(Range)}) })
-	builders[name] = func(args []Type) (*Func, bool, error) {
+	ft.builders[name] = func(args []Type) (*Func, bool, error) {
 		if len(args) == 1 {
 			return nil, false, nil
 		}

@@ -56,6 +56,11 @@ func resolveBinaryOp(op string, l, r Type) (*BinaryOp, error) {
 		return o, nil
 	}
 	ops := binaryOperators[op]
+	for _, ft := range userRangeTables("", []Type{l, r}) {
+		if more := ft.binaryOperators[op]; len(more) > 0 {
+			ops = append(append([]binaryOperator(nil), ops...), more...)
+		}
+	}
 	if len(ops) == 0 {
 		return nil, operatorError(op, &l, &r, false)
 	}

@@ -79,6 +79,12 @@ func parseText(env *Env, t Type, s string) (any, error) {
 	if t.IsEnum() {
 		return parseEnum(t, s)
 	}
+	if t.IsRange() {
+		return parseRange(env, t, s)
+	}
+	if t.IsMultirange() {
+		return parseMultirange(env, t, s)
+	}
 	return nil, unsupportedType(t)
 }
 

@@ -107,6 +107,9 @@ func typeInfoOf(oid Oid) typeInfo {
 		e, _ := enumOf(el)
 		return typeInfo{name: "_" + e.name, sqlName: e.name + "[]", size: -1, category: CategoryArray}
 	}
+	if ti, ok := userRangeTypeInfo(oid); ok {
+		return ti
+	}
 	n := strconv.FormatUint(uint64(oid), 10)
 	return typeInfo{name: n, sqlName: "???", size: -1, category: CategoryUser}
 }
@@ -268,6 +271,9 @@ func formatType(t Type) string {
 		}
 		if e, ok := enumElemOf(t.Oid); ok {
 			return formatType(Type{e, -1}) + "[]"
+		}
+		if ti, ok := userRangeTypeInfo(t.Oid); ok {
+			return ti.sqlName
 		}
 		return "???"
 	}
