@@ -155,6 +155,8 @@ func (d *ddl) createRangeType(cs *pg_query.CreateRangeStmt) error {
 	rt.rng = &rangeDesc{sub: sub, pair: mt.oid, collation: collation, subOpclass: subOpclass, subdiff: subdiffOID}
 	mt.rng = &rangeDesc{sub: sub, multi: true, pair: rt.oid, collation: collation, subOpclass: subOpclass, subdiff: subdiffOID}
 	registerRange(rt, mt)
+	oid := types.Oid(rt.oid)
+	d.undo = append(d.undo, func() { types.UnregisterRangeNames(oid) })
 	d.cat.schemas[schema].types[rt.name] = rt
 	d.cat.schemas[multiSchema].types[mt.name] = mt
 	return nil
@@ -203,4 +205,42 @@ func rangeSubdiff(arg *pg_query.Node, sub types.Type) (uint32, error) {
 		}
 	}
 	return 0, pgerror.Newf(pgerror.UndefinedFunction, "function %s(%s, %s) does not exist", name, sub, sub)
+}
+
+// userRangeRows are the pg_range rows of the user's range types.
+func userRangeRows(c *catalog) [][]any {
+	var out [][]any
+	for _, t := range sortedUserTypes(c) {
+		if t.rng == nil || t.rng.multi {
+			continue
+		}
+		r := t.rng
+		out = append(out, []any{int64(t.oid), int64(r.sub.Oid), int64(r.pair), int64(r.collation), int64(r.subOpclass),
+			int64(0), int64(r.subdiff)})
+	}
+	return out
+}
+
+// withRangePairs adds to the types a DROP TYPE names the multirange type
+// of each range type, which goes with it; a multirange type named without
+// its range type cannot go (2BP01).
+func (d *ddl) withRangePairs(drop []*typeDesc) ([]*typeDesc, error) {
+	named := map[uint32]bool{}
+	for _, t := range drop {
+		named[t.oid] = true
+	}
+	out := drop
+	for _, t := range drop {
+		if t.rng == nil || named[t.rng.pair] {
+			continue
+		}
+		pair := d.cat.typeByOid(t.rng.pair)
+		if t.rng.multi {
+			return nil, pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop type %s because type %s requires it", t.name, pair.name).
+				WithHint("You can drop type %s instead.", pair.name)
+		}
+		out = append(out, pair)
+		named[pair.oid] = true
+	}
+	return out, nil
 }

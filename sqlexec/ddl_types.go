@@ -223,6 +223,10 @@ func (d *ddl) dropNamedTypes(ds *pg_query.DropStmt, stmt string, lookup func(*pg
 		}
 		drop = append(drop, t)
 	}
+	drop, err := d.withRangePairs(drop)
+	if err != nil {
+		return err
+	}
 	return d.dropUserTypes(drop, ds.Behavior == pg_query.DropBehavior_DROP_CASCADE)
 }
 
@@ -296,12 +300,20 @@ func (d *ddl) dropUserTypes(drop []*typeDesc, cascade bool) error {
 			if cascade {
 				return pgerror.Unsupported("DROP TYPE ... CASCADE of a type that other types use")
 			}
-			return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop type %s because other objects depend on it", t.name).
+			named := t.name
+			if t.rng != nil && t.rng.multi {
+				named = d.cat.typeByOid(t.rng.pair).name
+			}
+			return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop type %s because other objects depend on it", named).
 				WithDetail("%s depends on type %s", dep, t.name).
 				WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 		}
 	}
 	for _, t := range drop {
+		if t.rng != nil && !t.rng.multi {
+			oid := types.Oid(t.oid)
+			d.onCommit = append(d.onCommit, func() { types.UnregisterRangeNames(oid) })
+		}
 		delete(d.cat.schemas[t.schema].types, t.name)
 		d.cat.dropComments(t.oid)
 		if t.array != 0 {
@@ -426,6 +438,9 @@ func (c *catalog) typeDependent(t *typeDesc, dropping map[uint32]bool) string {
 				}
 			}
 			if dom := other.domain; dom != nil && uses(dom.base, dom.parent) {
+				deps = append(deps, "type "+other.name)
+			}
+			if r := other.rng; r != nil && !r.multi && uses(r.sub, 0) {
 				deps = append(deps, "type "+other.name)
 			}
 		}

@@ -225,3 +225,16 @@ func userCast(from, to Oid) (castEntry, bool) {
 	e, ok := r.table().casts[castKey{from, to}]
 	return e, ok
 }
+
+// UnregisterRangeNames forgets the names of range type oid and its
+// multirange type, whose constructors then no longer resolve: the type
+// was dropped, or its creation undone.
+func UnregisterRangeNames(oid Oid) {
+	r, ok := userRangeOf(oid)
+	if !ok {
+		return
+	}
+	for _, name := range []string{r.name, r.multiName} {
+		userRangeByName.CompareAndDelete(name, r)
+	}
+}
