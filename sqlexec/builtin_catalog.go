@@ -61,6 +61,8 @@ type builtins struct {
 	// defaultOpclass is the default operator class of each access method
 	// (by pg_am OID) and input type.
 	defaultOpclass map[[2]uint32]uint32
+	// opclassNames are pg_opclass.opcname by OID.
+	opclassNames map[uint32]string
 	types          map[uint32]*builtinType
 	typesByName    map[string][]*builtinType
 	procs          map[uint32]*builtinProc
@@ -76,7 +78,8 @@ const arraySubscriptHandler = 6179
 var builtinIndex = sync.OnceValue(func() *builtins {
 	b := &builtins{types: map[uint32]*builtinType{}, typesByName: map[string][]*builtinType{},
 		procs: map[uint32]*builtinProc{}, procsByName: map[string][]*builtinProc{},
-		opers: map[uint32]*builtinOper{}, opersByName: map[string][]*builtinOper{}, defaultOpclass: map[[2]uint32]uint32{}}
+		opers: map[uint32]*builtinOper{}, opersByName: map[string][]*builtinOper{}, defaultOpclass: map[[2]uint32]uint32{},
+		opclassNames: map[uint32]string{}}
 	eachRow(pgdata.Load(pgdata.PgType), func(get func(string) string) {
 		t := &builtinType{oid: atou(get("oid")), namespace: atou(get("typnamespace")), elem: atou(get("typelem")),
 			array: atou(get("typarray")), relid: atou(get("typrelid")), name: get("typname"), typtype: get("typtype")[0],
@@ -107,6 +110,7 @@ var builtinIndex = sync.OnceValue(func() *builtins {
 		b.opersByName[o.name] = append(b.opersByName[o.name], o)
 	})
 	eachRow(pgdata.Load(pgdata.PgOpclass), func(get func(string) string) {
+		b.opclassNames[atou(get("oid"))] = get("opcname")
 		if get("opcdefault") == "t" {
 			b.defaultOpclass[[2]uint32{atou(get("opcmethod")), atou(get("opcintype"))}] = atou(get("oid"))
 		}

@@ -48,6 +48,7 @@ func (d *ddl) createRangeType(cs *pg_query.CreateRangeStmt) error {
 		collation           uint32
 		collationSet        bool
 		subdiff             *pg_query.Node
+		opclass             []string
 		multiNames          []string
 		multiSchema, mrName string
 	)
@@ -76,7 +77,11 @@ func (d *ddl) createRangeType(cs *pg_query.CreateRangeStmt) error {
 			}
 			haveSub = true
 		case "subtype_opclass":
-			return pgerror.Unsupported("CREATE TYPE ... AS RANGE with subtype_opclass")
+			tn := de.Arg.GetTypeName()
+			if tn == nil {
+				return pgerror.Newf(pgerror.SyntaxError, "%s requires a parameter", opt)
+			}
+			opclass = strs(tn.Names)
 		case "collation":
 			coll := strings.ToLower(defElemText(de))
 			switch strings.TrimPrefix(coll, "pg_catalog.") {
@@ -91,7 +96,10 @@ func (d *ddl) createRangeType(cs *pg_query.CreateRangeStmt) error {
 			}
 			collationSet = true
 		case "canonical":
-			return pgerror.Unsupported("CREATE TYPE ... AS RANGE with a canonical function")
+			// It must be a function of the range type, which only a
+			// shell type (which fickle lacks) lets exist before it.
+			return pgerror.New(pgerror.InvalidObjectDefinition, "cannot specify a canonical function without a pre-created shell type").
+				WithHint("Create the type as a shell type, then create its canonicalization function, then do a full CREATE TYPE.")
 		case "subtype_diff":
 			subdiff = de.Arg
 		case "multirange_type_name":
@@ -105,15 +113,26 @@ func (d *ddl) createRangeType(cs *pg_query.CreateRangeStmt) error {
 		}
 	}
 	if !haveSub {
-		return pgerror.New(pgerror.InvalidObjectDefinition, "type attribute \"subtype\" is required")
+		return pgerror.New(pgerror.SyntaxError, "type attribute \"subtype\" is required")
 	}
 	if sub.Oid == types.OidUnknown || sub.Oid == types.OidRecord || sub.IsPolymorphic() {
 		return pgerror.Newf(pgerror.DatatypeMismatch, "range subtype cannot be %s", sub)
 	}
 	sub.Typmod = -1
 	subOpclass := defaultOpclass("btree", sub)
-	if elem, ok := sub.Elem(); subOpclass == 0 || sub.IsComposite() || ok && elem.IsComposite() {
+	if subOpclass == 0 {
+		return pgerror.Newf(pgerror.UndefinedObject, "data type %s has no default operator class for access method \"%s\"", sub, "btree").
+			WithHint("You must specify an operator class for the range type or define a default operator class for the subtype.")
+	}
+	if elem, ok := sub.Elem(); sub.IsComposite() || ok && elem.IsComposite() {
 		return pgerror.Unsupported("a range type over " + sub.String())
+	}
+	if opclass != nil {
+		name := opclass[len(opclass)-1]
+		if len(opclass) > 1 && opclass[len(opclass)-2] != "pg_catalog" || builtinIndex().opclassNames[subOpclass] != name {
+			// Another operator class orders the subtype otherwise.
+			return pgerror.Unsupported("a range type with subtype_opclass " + strings.Join(opclass, ".") + ", not the subtype's default")
+		}
 	}
 	if sub.Category() == types.CategoryString || sub.Oid == types.OidName {
 		if !collationSet {
