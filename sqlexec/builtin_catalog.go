@@ -63,12 +63,12 @@ type builtins struct {
 	defaultOpclass map[[2]uint32]uint32
 	// opclassNames are pg_opclass.opcname by OID.
 	opclassNames map[uint32]string
-	types          map[uint32]*builtinType
-	typesByName    map[string][]*builtinType
-	procs          map[uint32]*builtinProc
-	procsByName    map[string][]*builtinProc
-	opers          map[uint32]*builtinOper
-	opersByName    map[string][]*builtinOper
+	types        map[uint32]*builtinType
+	typesByName  map[string][]*builtinType
+	procs        map[uint32]*builtinProc
+	procsByName  map[string][]*builtinProc
+	opers        map[uint32]*builtinOper
+	opersByName  map[string][]*builtinOper
 }
 
 // arraySubscriptHandler is the OID of array_subscript_handler, the
