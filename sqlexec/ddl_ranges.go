@@ -124,9 +124,6 @@ func (d *ddl) createRangeType(cs *pg_query.CreateRangeStmt) error {
 		return pgerror.Newf(pgerror.UndefinedObject, "data type %s has no default operator class for access method \"%s\"", sub, "btree").
 			WithHint("You must specify an operator class for the range type or define a default operator class for the subtype.")
 	}
-	if elem, ok := sub.Elem(); sub.IsComposite() || ok && elem.IsComposite() {
-		return pgerror.Unsupported("a range type over " + sub.String())
-	}
 	if opclass != nil {
 		name := opclass[len(opclass)-1]
 		if len(opclass) > 1 && opclass[len(opclass)-2] != "pg_catalog" || builtinIndex().opclassNames[subOpclass] != name {
@@ -149,15 +146,21 @@ func (d *ddl) createRangeType(cs *pg_query.CreateRangeStmt) error {
 	}
 	multiSchema, mrName = schema, multirangeTypeName(name)
 	if multiNames != nil {
-		if multiSchema, err = d.nameCreationSchema(multiNames); err != nil {
-			return err
-		}
-		mrName = multiNames[len(multiNames)-1]
 		if len(multiNames) > 1 && multiNames[len(multiNames)-2] == "pg_catalog" {
+			// The grammar's own type names (int, real, ...) come so.
 			if t, err := types.TypeByName(multiNames, nil); err == nil {
 				return pgerror.Newf(pgerror.DuplicateObject, "type \"%s\" already exists", t.Name())
 			}
 			return pgerror.Unsupported("a multirange type in pg_catalog")
+		}
+		if multiSchema, err = d.nameCreationSchema(multiNames); err != nil {
+			return err
+		}
+		mrName = multiNames[len(multiNames)-1]
+	}
+	for _, sc := range []string{schema, multiSchema} {
+		if err := d.requireSchemaCreate(sc); err != nil {
+			return err
 		}
 	}
 	if d.relationExists(multiSchema, mrName) || multiSchema == schema && mrName == name {
