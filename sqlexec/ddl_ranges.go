@@ -266,3 +266,14 @@ func (d *ddl) withRangePairs(drop []*typeDesc) ([]*typeDesc, error) {
 	}
 	return out, nil
 }
+
+// rangeConstructorNamed reports whether a schema-qualified function name
+// names a user range or multirange type, whose constructors live in its
+// schema.
+func (b *binder) rangeConstructorNamed(names []string) bool {
+	if len(names) != 2 {
+		return false
+	}
+	t := b.s.lookupType(b.catalogNow(), names[0], names[1])
+	return t != nil && t.rng != nil
+}

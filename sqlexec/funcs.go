@@ -59,7 +59,7 @@ func (b *binder) funcCall(sc *scope, fc *pg_query.FuncCall) (*scalar, error) {
 	if e, ok, err := b.userFuncCall(sc, fc); ok {
 		return e, err
 	}
-	if len(names) > 1 && names[len(names)-2] != "pg_catalog" {
+	if len(names) > 1 && names[len(names)-2] != "pg_catalog" && !b.rangeConstructorNamed(names) {
 		return nil, b.errAt(pgerror.Newf(pgerror.UndefinedFunction, "function %s does not exist", strings.Join(names, ".")), fc.Location)
 	}
 	if fc.Over != nil {
