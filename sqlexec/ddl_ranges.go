@@ -268,12 +268,27 @@ func (d *ddl) withRangePairs(drop []*typeDesc) ([]*typeDesc, error) {
 }
 
 // rangeConstructorNamed reports whether a schema-qualified function name
-// names a user range or multirange type, whose constructors live in its
-// schema.
+// names a constructor of a user range type: the range type's and its
+// multirange type's constructors live in the range type's schema.
 func (b *binder) rangeConstructorNamed(names []string) bool {
 	if len(names) != 2 {
 		return false
 	}
-	t := b.s.lookupType(b.catalogNow(), names[0], names[1])
-	return t != nil && t.rng != nil
+	cat := b.catalogNow()
+	sc := cat.schemas[b.s.schemaAlias(names[0])]
+	if sc == nil {
+		return false
+	}
+	for _, t := range sc.types {
+		if t.rng == nil || t.rng.multi {
+			continue
+		}
+		if t.name == names[1] {
+			return true
+		}
+		if mt := cat.typeByOid(t.rng.pair); mt != nil && mt.name == names[1] {
+			return true
+		}
+	}
+	return false
 }
