@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"slices"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -267,28 +268,23 @@ func (d *ddl) withRangePairs(drop []*typeDesc) ([]*typeDesc, error) {
 	return out, nil
 }
 
-// rangeConstructorNamed reports whether a schema-qualified function name
-// names a constructor of a user range type: the range type's and its
-// multirange type's constructors live in the range type's schema.
-func (b *binder) rangeConstructorNamed(names []string) bool {
-	if len(names) != 2 {
-		return false
-	}
+// rangeConstructorVisible reports whether a call of the function names
+// (possibly schema-qualified) may call a constructor of range type rt: the
+// type exists in the binder's catalog, and its constructors (its own and
+// its multirange type's) live in its schema, which names gives or the
+// search path holds.
+func (b *binder) rangeConstructorVisible(names []string, rt types.Oid) bool {
 	cat := b.catalogNow()
-	sc := cat.schemas[b.s.schemaAlias(names[0])]
-	if sc == nil {
+	t := cat.typeByOid(uint32(rt))
+	if t == nil || t.rng == nil {
 		return false
 	}
-	for _, t := range sc.types {
-		if t.rng == nil || t.rng.multi {
-			continue
-		}
-		if t.name == names[1] {
-			return true
-		}
-		if mt := cat.typeByOid(t.rng.pair); mt != nil && mt.name == names[1] {
-			return true
-		}
+	name := names[len(names)-1]
+	if mt := cat.typeByOid(t.rng.pair); t.name != name && (mt == nil || mt.name != name) {
+		return false
 	}
-	return false
+	if len(names) == 2 {
+		return b.s.schemaAlias(names[0]) == t.schema
+	}
+	return slices.Contains(b.s.searchPath(), t.schema)
 }

@@ -238,3 +238,13 @@ func UnregisterRangeNames(oid Oid) {
 		userRangeByName.CompareAndDelete(name, r)
 	}
 }
+
+// RangeConstructorType returns the range type whose constructors (its own
+// or its multirange type's) are named name; ok is false when none is.
+func RangeConstructorType(name string) (Oid, bool) {
+	v, ok := userRangeByName.Load(name)
+	if !ok {
+		return 0, false
+	}
+	return v.(*userRange).oid, true
+}
