@@ -283,9 +283,14 @@ func (d *ddl) dropUserTypes(drop []*typeDesc, cascade bool) error {
 	}
 	if cascade {
 		drop = d.cat.withDependentDomains(drop)
+		var lines []string
 		for _, t := range drop {
+			if r := t.rng; r != nil && !r.multi && !dropping[t.oid] {
+				lines = append(lines, "type "+t.name)
+			}
 			dropping[t.oid] = true
 		}
+		d.cascadeNotice(lines)
 	}
 	for _, t := range drop {
 		if cascade {
@@ -323,8 +328,9 @@ func (d *ddl) dropUserTypes(drop []*typeDesc, cascade bool) error {
 	return nil
 }
 
-// withDependentDomains returns types and the domains over them (or over
-// those, ...), which DROP ... CASCADE drops too.
+// withDependentDomains returns types and the domains and range types over
+// them (or over those, ...), a range type with its multirange type, which
+// DROP ... CASCADE drops too.
 func (c *catalog) withDependentDomains(types []*typeDesc) []*typeDesc {
 	seen := map[uint32]bool{}
 	for _, t := range types {
@@ -340,6 +346,17 @@ func (c *catalog) withDependentDomains(types []*typeDesc) []*typeDesc {
 			sort.Strings(names)
 			for _, n := range names {
 				t := sc.types[n]
+				if r := t.rng; r != nil && !r.multi && !seen[t.oid] {
+					sub := r.sub
+					if e, ok := sub.Elem(); ok {
+						sub = e
+					}
+					if seen[uint32(sub.Oid)] {
+						seen[t.oid], seen[r.pair], grew = true, true, true
+						types = append(types, t, c.typeByOid(r.pair))
+					}
+					continue
+				}
 				if t.domain == nil || seen[t.oid] {
 					continue
 				}
