@@ -19,7 +19,7 @@ type aggDef struct {
 var aggregates = map[string][]aggDef{}
 
 func addAgg(name string, result Type, newAcc func() Accumulator, args ...Type) {
-	aggregates[name] = append(aggregates[name], aggDef{candidate{args: args, result: result}, newAcc})
+	global.addAgg(name, result, newAcc, args...)
 }
 
 func isAggregate(name string) bool {

@@ -18,7 +18,7 @@ type castKey struct{ from, to Oid }
 var casts = map[castKey]castEntry{}
 
 func addCast(from, to Oid, ctx CastContext, fn EnvCastFunc) {
-	casts[castKey{from, to}] = castEntry{ctx, fn}
+	global.addCast(from, to, ctx, fn)
 }
 
 func init() {

@@ -31,25 +31,19 @@ var (
 
 // addFunc registers a strict overload.
 func addFunc(name string, vol Volatility, result Type, eval funcEval, args ...Type) {
-	functions[name] = append(functions[name], funcDef{
-		candidate: candidate{args: args, result: result}, vol: vol, strict: true, eval: eval,
-	})
+	global.addFunc(name, vol, result, eval, args...)
 }
 
 // addFuncPolymorphic registers a strict overload of a polymorphic
 // function for one set of concrete types, which arguments must have
 // exactly.
 func addFuncPolymorphic(name string, vol Volatility, result Type, eval funcEval, args ...Type) {
-	functions[name] = append(functions[name], funcDef{
-		candidate: candidate{args: args, result: result, polymorphic: true}, vol: vol, strict: true, eval: eval,
-	})
+	global.addFuncPolymorphic(name, vol, result, eval, args...)
 }
 
 // addFuncNullable registers an overload that sees NULL arguments.
 func addFuncNullable(name string, vol Volatility, result Type, eval funcEval, args ...Type) {
-	functions[name] = append(functions[name], funcDef{
-		candidate: candidate{args: args, result: result}, vol: vol, eval: eval,
-	})
+	global.addFuncNullable(name, vol, result, eval, args...)
 }
 
 // normalizeFuncName drops the pg_catalog schema and lower-cases.
