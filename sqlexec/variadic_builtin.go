@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"slices"
 	"sync"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -75,6 +76,8 @@ func (b *binder) variadicBuiltinCall(sc *scope, name string, fc *pg_query.FuncCa
 	if err != nil {
 		return nil, asWritten()
 	}
+	mr, _ := types.TypeByName([]string{name}, nil)
+	multirange := mr.IsMultirange()
 	var mu sync.Mutex
 	byCount := map[int]*types.Func{}
 	resolve := func(n int) (*types.Func, error) {
@@ -111,6 +114,16 @@ func (b *binder) variadicBuiltinCall(sc *scope, name string, fc *pg_query.FuncCa
 			return nil, nil
 		}
 		elems, _ := pgarray.Elems(arr)
+		if multirange {
+			// multirange_constructor2's checks, which the call with one
+			// range, strict, would not make.
+			if dims, _, _ := types.ArrayShapeOf(last.typ, arr); len(dims) > 1 {
+				return nil, pgerror.New(pgerror.CardinalityViolation, "multiranges cannot be constructed from multidimensional arrays")
+			}
+			if slices.Contains(elems, nil) {
+				return nil, pgerror.New(pgerror.NullValueNotAllowed, "multirange values cannot contain null members")
+			}
+		}
 		f, err := resolve(len(elems))
 		if err != nil {
 			return nil, err
