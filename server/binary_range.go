@@ -123,3 +123,65 @@ func decodeRangeArray(oid uint32, src []byte) (any, error) {
 	sub, _ := elem.RangeSubtype()
 	return wire.DecodeArrayWith(uint32(elem.Oid), src, func(src []byte) (any, error) { return decodeRange(elem, sub, src) })
 }
+
+// Multirange values travel in binary as multirange_send writes them: the
+// number of ranges, then each range's range_send form with its length.
+
+// multirangeRange returns the range type of multirange type oid and its
+// subtype; ok is false for other types.
+func multirangeRange(oid uint32) (rt, sub types.Type, ok bool) {
+	if rt, ok = (types.Type{Oid: types.Oid(oid), Typmod: -1}).MultirangeRange(); !ok {
+		return types.Type{}, types.Type{}, false
+	}
+	sub, _ = rt.RangeSubtype()
+	return rt, sub, true
+}
+
+// appendMultirange is multirange_send.
+func appendMultirange(buf []byte, sub types.Type, m types.Multirange) ([]byte, error) {
+	buf = binary.BigEndian.AppendUint32(buf, uint32(len(m.Ranges)))
+	for _, r := range m.Ranges {
+		at := len(buf)
+		buf = append(buf, 0, 0, 0, 0)
+		var err error
+		if buf, err = appendRange(buf, sub, r); err != nil {
+			return nil, err
+		}
+		binary.BigEndian.PutUint32(buf[at:], uint32(len(buf)-at-4))
+	}
+	return buf, nil
+}
+
+// decodeMultirange is multirange_recv: each range is read as range_recv
+// reads one, and the multirange made canonical.
+func decodeMultirange(t, rt, sub types.Type, src []byte) (any, error) {
+	bad := pgerror.Newf(pgerror.InvalidBinaryRepresentation, "incorrect binary data format for type %s", t)
+	if len(src) < 4 {
+		return nil, bad
+	}
+	n := binary.BigEndian.Uint32(src)
+	src = src[4:]
+	if uint64(n) > uint64(len(src))/5 {
+		return nil, bad
+	}
+	ranges := make([]types.Range, 0, n)
+	for i := uint32(0); i < n; i++ {
+		if len(src) < 4 {
+			return nil, bad
+		}
+		size := binary.BigEndian.Uint32(src)
+		if uint64(size) > uint64(len(src)-4) {
+			return nil, bad
+		}
+		r, err := decodeRange(rt, sub, src[4:4+size])
+		if err != nil {
+			return nil, err
+		}
+		ranges = append(ranges, r.(types.Range))
+		src = src[4+size:]
+	}
+	if len(src) != 0 {
+		return nil, bad
+	}
+	return types.MakeMultirange(t, ranges)
+}

@@ -35,7 +35,8 @@ func enumOf(oid uint32) (enum types.Type, array, ok bool) {
 func supportsBinary(oid uint32) bool {
 	_, _, isEnum := enumOf(oid)
 	_, isRange := rangeSubtype(oid)
-	return isEnum || isNetwork(oid) || isRange || isRangeArray(oid) || wire.SupportsBinary(oid)
+	_, _, isMultirange := multirangeRange(oid)
+	return isEnum || isNetwork(oid) || isRange || isMultirange || isRangeArray(oid) || wire.SupportsBinary(oid)
 }
 
 func isNetwork(oid uint32) bool { return oid == uint32(types.OidInet) || oid == uint32(types.OidCidr) }
@@ -93,6 +94,11 @@ func appendBinaryValue(buf []byte, oid uint32, v any) ([]byte, error) {
 			return appendRange(buf, sub, r)
 		}
 	}
+	if m, ok := v.(types.Multirange); ok {
+		if _, sub, isMultirange := multirangeRange(oid); isMultirange {
+			return appendMultirange(buf, sub, m)
+		}
+	}
 	if isRangeArray(oid) {
 		return appendRangeArray(buf, oid, v)
 	}
@@ -116,6 +122,9 @@ func decodeBinaryValue(oid uint32, src []byte) (any, error) {
 	t := types.Type{Oid: types.Oid(oid), Typmod: -1}
 	if sub, isRange := t.RangeSubtype(); isRange {
 		return decodeRange(t, sub, src)
+	}
+	if rt, sub, isMultirange := multirangeRange(oid); isMultirange {
+		return decodeMultirange(t, rt, sub, src)
 	}
 	if isRangeArray(oid) {
 		return decodeRangeArray(oid, src)

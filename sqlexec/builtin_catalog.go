@@ -61,12 +61,14 @@ type builtins struct {
 	// defaultOpclass is the default operator class of each access method
 	// (by pg_am OID) and input type.
 	defaultOpclass map[[2]uint32]uint32
-	types          map[uint32]*builtinType
-	typesByName    map[string][]*builtinType
-	procs          map[uint32]*builtinProc
-	procsByName    map[string][]*builtinProc
-	opers          map[uint32]*builtinOper
-	opersByName    map[string][]*builtinOper
+	// opclassNames are pg_opclass.opcname by OID.
+	opclassNames map[uint32]string
+	types        map[uint32]*builtinType
+	typesByName  map[string][]*builtinType
+	procs        map[uint32]*builtinProc
+	procsByName  map[string][]*builtinProc
+	opers        map[uint32]*builtinOper
+	opersByName  map[string][]*builtinOper
 }
 
 // arraySubscriptHandler is the OID of array_subscript_handler, the
@@ -76,7 +78,8 @@ const arraySubscriptHandler = 6179
 var builtinIndex = sync.OnceValue(func() *builtins {
 	b := &builtins{types: map[uint32]*builtinType{}, typesByName: map[string][]*builtinType{},
 		procs: map[uint32]*builtinProc{}, procsByName: map[string][]*builtinProc{},
-		opers: map[uint32]*builtinOper{}, opersByName: map[string][]*builtinOper{}, defaultOpclass: map[[2]uint32]uint32{}}
+		opers: map[uint32]*builtinOper{}, opersByName: map[string][]*builtinOper{}, defaultOpclass: map[[2]uint32]uint32{},
+		opclassNames: map[uint32]string{}}
 	eachRow(pgdata.Load(pgdata.PgType), func(get func(string) string) {
 		t := &builtinType{oid: atou(get("oid")), namespace: atou(get("typnamespace")), elem: atou(get("typelem")),
 			array: atou(get("typarray")), relid: atou(get("typrelid")), name: get("typname"), typtype: get("typtype")[0],
@@ -107,6 +110,7 @@ var builtinIndex = sync.OnceValue(func() *builtins {
 		b.opersByName[o.name] = append(b.opersByName[o.name], o)
 	})
 	eachRow(pgdata.Load(pgdata.PgOpclass), func(get func(string) string) {
+		b.opclassNames[atou(get("oid"))] = get("opcname")
 		if get("opcdefault") == "t" {
 			b.defaultOpclass[[2]uint32{atou(get("opcmethod")), atou(get("opcintype"))}] = atou(get("oid"))
 		}
@@ -145,6 +149,8 @@ func opclassInputTypes(typ types.Type) []uint32 {
 		in = append(in, uint32(types.OidRecord))
 	case typ.IsRange():
 		in = append(in, oidAnyRange)
+	case typ.IsMultirange():
+		in = append(in, uint32(types.OidAnyMultirange))
 	}
 	return in
 }
@@ -284,7 +290,8 @@ func lackedBuiltin(name string, args []types.Type, err error) error {
 		}
 		ts := make([]types.Type, 0, len(p.args))
 		for i, a := range p.args {
-			if i < len(args) && (a == oidAnyPseudoType || a == oidAnyRange && args[i].IsRange()) {
+			if i < len(args) && (a == oidAnyPseudoType || a == oidAnyRange && args[i].IsRange() ||
+				a == uint32(types.OidAnyMultirange) && args[i].IsMultirange()) {
 				ts = append(ts, args[i]) // "any" takes the argument as it is, anyrange a range
 				continue
 			}

@@ -113,7 +113,7 @@ func ddlTag(n *pg_query.Node) string {
 		return "CREATE INDEX"
 	case *pg_query.Node_CreateSeqStmt:
 		return "CREATE SEQUENCE"
-	case *pg_query.Node_CompositeTypeStmt, *pg_query.Node_CreateEnumStmt:
+	case *pg_query.Node_CompositeTypeStmt, *pg_query.Node_CreateEnumStmt, *pg_query.Node_CreateRangeStmt:
 		return "CREATE TYPE"
 	case *pg_query.Node_AlterEnumStmt:
 		return "ALTER TYPE"
@@ -368,6 +368,8 @@ func (d *ddl) run(n *pg_query.Node, full string) error {
 		return d.createCompositeType(v.CompositeTypeStmt)
 	case *pg_query.Node_CreateEnumStmt:
 		return d.createEnumType(v.CreateEnumStmt)
+	case *pg_query.Node_CreateRangeStmt:
+		return d.createRangeType(v.CreateRangeStmt)
 	case *pg_query.Node_AlterEnumStmt:
 		return d.alterEnumType(v.AlterEnumStmt)
 	case *pg_query.Node_CreateDomainStmt:

@@ -47,6 +47,8 @@ type typeDesc struct {
 	domain       *domainDesc
 	// enum is an enum type's labels (ddl_enums.go).
 	enum *enumType
+	// rng is a range or multirange type's subtype and pair (ddl_ranges.go).
+	rng *rangeDesc
 	// array is the OID of an enum's or composite type's array type, 0 for
 	// a domain (fickle has no arrays over domains).
 	array uint32
@@ -221,6 +223,10 @@ func (d *ddl) dropNamedTypes(ds *pg_query.DropStmt, stmt string, lookup func(*pg
 		}
 		drop = append(drop, t)
 	}
+	drop, err := d.withRangePairs(drop)
+	if err != nil {
+		return err
+	}
 	return d.dropUserTypes(drop, ds.Behavior == pg_query.DropBehavior_DROP_CASCADE)
 }
 
@@ -277,9 +283,14 @@ func (d *ddl) dropUserTypes(drop []*typeDesc, cascade bool) error {
 	}
 	if cascade {
 		drop = d.cat.withDependentDomains(drop)
+		var lines []string
 		for _, t := range drop {
+			if r := t.rng; r != nil && !r.multi && !dropping[t.oid] {
+				lines = append(lines, "type "+t.name)
+			}
 			dropping[t.oid] = true
 		}
+		d.cascadeNotice(lines)
 	}
 	for _, t := range drop {
 		if cascade {
@@ -294,12 +305,20 @@ func (d *ddl) dropUserTypes(drop []*typeDesc, cascade bool) error {
 			if cascade {
 				return pgerror.Unsupported("DROP TYPE ... CASCADE of a type that other types use")
 			}
-			return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop type %s because other objects depend on it", t.name).
+			named := t.name
+			if t.rng != nil && t.rng.multi {
+				named = d.cat.typeByOid(t.rng.pair).name
+			}
+			return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop type %s because other objects depend on it", named).
 				WithDetail("%s depends on type %s", dep, t.name).
 				WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 		}
 	}
 	for _, t := range drop {
+		if t.rng != nil && !t.rng.multi {
+			oid := types.Oid(t.oid)
+			d.onCommit = append(d.onCommit, func() { types.UnregisterRangeNames(oid) })
+		}
 		delete(d.cat.schemas[t.schema].types, t.name)
 		d.cat.dropComments(t.oid)
 		if t.array != 0 {
@@ -309,8 +328,9 @@ func (d *ddl) dropUserTypes(drop []*typeDesc, cascade bool) error {
 	return nil
 }
 
-// withDependentDomains returns types and the domains over them (or over
-// those, ...), which DROP ... CASCADE drops too.
+// withDependentDomains returns types and the domains and range types over
+// them (or over those, ...), a range type with its multirange type, which
+// DROP ... CASCADE drops too.
 func (c *catalog) withDependentDomains(types []*typeDesc) []*typeDesc {
 	seen := map[uint32]bool{}
 	for _, t := range types {
@@ -326,6 +346,17 @@ func (c *catalog) withDependentDomains(types []*typeDesc) []*typeDesc {
 			sort.Strings(names)
 			for _, n := range names {
 				t := sc.types[n]
+				if r := t.rng; r != nil && !r.multi && !seen[t.oid] {
+					sub := r.sub
+					if e, ok := sub.Elem(); ok {
+						sub = e
+					}
+					if seen[uint32(sub.Oid)] {
+						seen[t.oid], seen[r.pair], grew = true, true, true
+						types = append(types, t, c.typeByOid(r.pair))
+					}
+					continue
+				}
 				if t.domain == nil || seen[t.oid] {
 					continue
 				}
@@ -424,6 +455,9 @@ func (c *catalog) typeDependent(t *typeDesc, dropping map[uint32]bool) string {
 				}
 			}
 			if dom := other.domain; dom != nil && uses(dom.base, dom.parent) {
+				deps = append(deps, "type "+other.name)
+			}
+			if r := other.rng; r != nil && !r.multi && uses(r.sub, 0) {
 				deps = append(deps, "type "+other.name)
 			}
 		}

@@ -186,7 +186,7 @@ func (b *binder) statement(st *Statement) (*stmtPlan, error) {
 		*pg_query.Node_AlterOwnerStmt, *pg_query.Node_CommentStmt, *pg_query.Node_ViewStmt, *pg_query.Node_GrantStmt, *pg_query.Node_AlterDefaultPrivilegesStmt,
 		*pg_query.Node_DropOwnedStmt, *pg_query.Node_ReassignOwnedStmt,
 		*pg_query.Node_CreateFunctionStmt, *pg_query.Node_CreateExtensionStmt, *pg_query.Node_CreateTrigStmt, *pg_query.Node_CompositeTypeStmt,
-		*pg_query.Node_CreateEnumStmt, *pg_query.Node_AlterEnumStmt, *pg_query.Node_CreateDomainStmt, *pg_query.Node_AlterDomainStmt, *pg_query.Node_AlterObjectSchemaStmt,
+		*pg_query.Node_CreateEnumStmt, *pg_query.Node_CreateRangeStmt, *pg_query.Node_AlterEnumStmt, *pg_query.Node_CreateDomainStmt, *pg_query.Node_AlterDomainStmt, *pg_query.Node_AlterObjectSchemaStmt,
 		*pg_query.Node_AlterFunctionStmt, *pg_query.Node_RuleStmt, *pg_query.Node_CreatePolicyStmt, *pg_query.Node_AlterPolicyStmt:
 		return b.ddlPlan(st)
 	case *pg_query.Node_CreateRoleStmt, *pg_query.Node_AlterRoleStmt, *pg_query.Node_DropRoleStmt, *pg_query.Node_GrantRoleStmt:
@@ -240,8 +240,6 @@ func (b *binder) statement(st *Statement) (*stmtPlan, error) {
 		return nil, pgerror.Unsupported("SQL-level PREPARE and EXECUTE other than as statements of a simple query")
 	case *pg_query.Node_MergeStmt:
 		return b.mergePlan(st, v.MergeStmt)
-	case *pg_query.Node_CreateRangeStmt:
-		return nil, pgerror.Unsupported("CREATE TYPE ... AS RANGE")
 	case *pg_query.Node_DefineStmt:
 		if v.DefineStmt.Kind == pg_query.ObjectType_OBJECT_AGGREGATE {
 			return b.ddlPlan(st)

@@ -59,7 +59,18 @@ func (b *binder) funcCall(sc *scope, fc *pg_query.FuncCall) (*scalar, error) {
 	if e, ok, err := b.userFuncCall(sc, fc); ok {
 		return e, err
 	}
-	if len(names) > 1 && names[len(names)-2] != "pg_catalog" {
+	if rt, ok := types.RangeConstructorType(name); ok && (len(names) == 1 || names[0] != "pg_catalog") {
+		// A user range type's constructor, which only a session that
+		// sees the type, in the schema it names, may call.
+		if !b.rangeConstructorVisible(names, rt) {
+			args, err := b.builtinArgs(sc, name, fc.Args, fc.Location)
+			if err != nil {
+				return nil, err
+			}
+			return nil, b.errAt(pgerror.Newf(pgerror.UndefinedFunction, "function %s does not exist", callText(strings.Join(names, "."), fc.Args, args)).
+				WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), fc.Location)
+		}
+	} else if len(names) > 1 && names[len(names)-2] != "pg_catalog" {
 		return nil, b.errAt(pgerror.Newf(pgerror.UndefinedFunction, "function %s does not exist", strings.Join(names, ".")), fc.Location)
 	}
 	if fc.Over != nil {

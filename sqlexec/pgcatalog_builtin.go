@@ -97,5 +97,5 @@ func init() {
 		{"rngsubopc", oid}, {"rngcanonical", regproc}, {"rngsubdiff", regproc}}
 	builtinRanges := builtinRows(pgdata.PgRange, rangeCols)
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_range", cols: rangeCols,
-		rows: func(s *Session, c *catalog) [][]any { return builtinRanges() }})
+		rows: func(s *Session, c *catalog) [][]any { return append(builtinRanges(), userRangeRows(c)...) }})
 }

@@ -28,6 +28,13 @@ const (
 	typColElem, typColArray, typColInput, typColReceive        = 13, 14, 15, 17
 	typColModIn, typColModOut, typColNotNull, typColBaseType   = 19, 20, 24, 25
 	typColTypmod, typColNDims, typColDefaultBin, typColDefault = 26, 27, 29, 30
+	typColAlign                                                = 22
+)
+
+// The I/O and analyze functions of range and multirange types.
+const (
+	oidRangeIn, oidRangeOut, oidRangeRecv, oidRangeSend, oidRangeTypanalyze                          = 3834, 3835, 3836, 3837, 3916
+	oidMultirangeIn, oidMultirangeOut, oidMultirangeRecv, oidMultirangeSend, oidMultirangeTypanalyze = 4231, 4232, 4233, 4234, 4242
 )
 
 // sortedUserTypes lists the catalog's enums, composite types and domains
@@ -111,6 +118,19 @@ func userTypeRows(s *Session, c *catalog, other func(oid uint32) []any) [][]any 
 				row[typColDefaultBin], row[typColDefault] = bin, decompile(s, c, bin, 0, false)
 			}
 			add(row)
+		case t.rng != nil:
+			align := "i"
+			if sub := other(uint32(t.rng.sub.Oid)); sub != nil && sub[typColAlign] == "d" {
+				align = "d"
+			}
+			kind, in, out, recv, send, analyze := "r", oidRangeIn, oidRangeOut, oidRangeRecv, oidRangeSend, oidRangeTypanalyze
+			if t.rng.multi {
+				kind, in, out, recv, send, analyze = "m", oidMultirangeIn, oidMultirangeOut, oidMultirangeRecv, oidMultirangeSend, oidMultirangeTypanalyze
+			}
+			add([]any{int64(t.oid), t.name, ns(t), owner(t), int64(-1), false, kind, "R", false, true, ",",
+				int64(0), int64(0), int64(0), int64(t.array), int64(in), int64(out), int64(recv),
+				int64(send), int64(0), int64(0), int64(analyze), align, "x", false, int64(0), int64(-1), int64(0), int64(0), nil, nil, nil})
+			add(array(t, align))
 		case t.relid != 0:
 			add([]any{int64(t.oid), t.name, ns(t), owner(t), int64(-1), false, "c", "C", false, true, ",",
 				int64(t.relid), int64(0), int64(0), int64(t.array), int64(oidRecordIn), int64(oidRecordOut), int64(oidRecordRecv),

@@ -563,8 +563,13 @@ func arrayArg(b *binder, name string, args []*scalar, loc int32) (types.Type, er
 }
 
 // bindUnnest binds unnest(anyarray) (FROM's unnest of several arrays is
-// unnestItem).
+// unnestItem) and unnest(anymultirange), the rows of its ranges.
 func bindUnnest(b *binder, args []*scalar, loc int32) ([]types.Field, error) {
+	if len(args) == 1 {
+		if rt, ok := args[0].typ.MultirangeRange(); ok {
+			return []types.Field{{Name: "unnest", Type: rt}}, nil
+		}
+	}
 	elem, err := arrayArg(b, "unnest", args, loc)
 	if err != nil {
 		return nil, err
@@ -585,6 +590,14 @@ func bindStringToTable(b *binder, args []*scalar, loc int32) ([]types.Field, err
 }
 
 func unnestRows(x *execCtx, args []any, yield func(row []any) error) error {
+	if m, ok := args[0].(types.Multirange); ok {
+		for _, r := range m.Ranges {
+			if err := yield([]any{r}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	arr, _ := pgarray.Elems(args[0])
 	return eachValue(x, arr, yield)
 }

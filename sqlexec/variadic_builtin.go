@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"slices"
 	"sync"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -18,6 +19,7 @@ var variadicBuiltins = map[string]int{
 	"concat": 0, "concat_ws": 1, "format": 1,
 	"json_build_array": 0, "json_build_object": 0, "jsonb_build_array": 0, "jsonb_build_object": 0,
 	"num_nulls": 0, "num_nonnulls": 0,
+	"int4multirange": 0, "int8multirange": 0, "nummultirange": 0, "datemultirange": 0, "tsmultirange": 0, "tstzmultirange": 0,
 	"json_extract_path": 1, "json_extract_path_text": 1, "jsonb_extract_path": 1, "jsonb_extract_path_text": 1,
 }
 
@@ -74,6 +76,8 @@ func (b *binder) variadicBuiltinCall(sc *scope, name string, fc *pg_query.FuncCa
 	if err != nil {
 		return nil, asWritten()
 	}
+	mr, _ := types.TypeByName([]string{name}, nil)
+	multirange := mr.IsMultirange()
 	var mu sync.Mutex
 	byCount := map[int]*types.Func{}
 	resolve := func(n int) (*types.Func, error) {
@@ -110,6 +114,16 @@ func (b *binder) variadicBuiltinCall(sc *scope, name string, fc *pg_query.FuncCa
 			return nil, nil
 		}
 		elems, _ := pgarray.Elems(arr)
+		if multirange {
+			// multirange_constructor2's checks, which the call with one
+			// range, strict, would not make.
+			if dims, _, _ := types.ArrayShapeOf(last.typ, arr); len(dims) > 1 {
+				return nil, pgerror.New(pgerror.CardinalityViolation, "multiranges cannot be constructed from multidimensional arrays")
+			}
+			if slices.Contains(elems, nil) {
+				return nil, pgerror.New(pgerror.NullValueNotAllowed, "multirange values cannot contain null members")
+			}
+		}
 		f, err := resolve(len(elems))
 		if err != nil {
 			return nil, err

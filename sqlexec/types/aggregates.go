@@ -19,7 +19,7 @@ type aggDef struct {
 var aggregates = map[string][]aggDef{}
 
 func addAgg(name string, result Type, newAcc func() Accumulator, args ...Type) {
-	aggregates[name] = append(aggregates[name], aggDef{candidate{args: args, result: result}, newAcc})
+	global.addAgg(name, result, newAcc, args...)
 }
 
 func isAggregate(name string) bool {
@@ -54,6 +54,11 @@ func resolveAggregate(name string, args []Type, star bool) (*Aggregate, error) {
 		return jsonAggregate(name, args)
 	}
 	defs := aggregates[name]
+	for _, ft := range userRangeTables("", args) {
+		if more := ft.aggregates[name]; len(more) > 0 {
+			defs = append(append([]aggDef(nil), defs...), more...)
+		}
+	}
 	if len(defs) == 0 {
 		return nil, funcError(name, args, false)
 	}

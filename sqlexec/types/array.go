@@ -15,53 +15,59 @@ const CategoryArray Category = 'A'
 // arrayTypes lists PostgreSQL 15's array type OIDs of the element types
 // fickle knows: pg_type.typarray of each element.
 var arrayTypes = map[Oid]Oid{
-	OidBool:         1000,
-	OidBytea:        1001,
-	OidChar:         1002,
-	OidName:         1003,
-	OidInt2:         1005,
-	OidInt4:         1007,
-	OidText:         1009,
-	OidBpchar:       1014,
-	OidVarchar:      1015,
-	OidInt8:         1016,
-	OidFloat4:       1021,
-	OidFloat8:       1022,
-	OidOid:          1028,
-	OidTimestamp:    1115,
-	OidDate:         1182,
-	OidTime:         1183,
-	OidTimestamptz:  1185,
-	OidInterval:     1187,
-	OidNumeric:      1231,
-	OidRegclass:     2210,
-	OidRegproc:      1008,
-	OidRegprocedure: 2207,
-	OidRegoper:      2208,
-	OidRegoperator:  2209,
-	OidRegtype:      2211,
-	OidRegnamespace: 4090,
-	OidRegrole:      4097,
-	OidUUID:         2951,
-	OidJSON:         199,
-	OidJSONB:        3807,
-	OidJSONPath:     4073,
-	OidPoint:        1017,
-	OidLseg:         1018,
-	OidPath:         1019,
-	OidPolygon:      1027,
-	OidLine:         629,
-	OidCircle:       719,
-	OidTID:          1010,
-	OidXID:          1011,
-	OidInet:         1041,
-	OidCidr:         651,
-	OidInt4Range:    3905,
-	OidNumRange:     3907,
-	OidTsRange:      3909,
-	OidTstzRange:    3911,
-	OidDateRange:    3913,
-	OidInt8Range:    3927,
+	OidBool:           1000,
+	OidBytea:          1001,
+	OidChar:           1002,
+	OidName:           1003,
+	OidInt2:           1005,
+	OidInt4:           1007,
+	OidText:           1009,
+	OidBpchar:         1014,
+	OidVarchar:        1015,
+	OidInt8:           1016,
+	OidFloat4:         1021,
+	OidFloat8:         1022,
+	OidOid:            1028,
+	OidTimestamp:      1115,
+	OidDate:           1182,
+	OidTime:           1183,
+	OidTimestamptz:    1185,
+	OidInterval:       1187,
+	OidNumeric:        1231,
+	OidRegclass:       2210,
+	OidRegproc:        1008,
+	OidRegprocedure:   2207,
+	OidRegoper:        2208,
+	OidRegoperator:    2209,
+	OidRegtype:        2211,
+	OidRegnamespace:   4090,
+	OidRegrole:        4097,
+	OidUUID:           2951,
+	OidJSON:           199,
+	OidJSONB:          3807,
+	OidJSONPath:       4073,
+	OidPoint:          1017,
+	OidLseg:           1018,
+	OidPath:           1019,
+	OidPolygon:        1027,
+	OidLine:           629,
+	OidCircle:         719,
+	OidTID:            1010,
+	OidXID:            1011,
+	OidInet:           1041,
+	OidCidr:           651,
+	OidInt4Range:      3905,
+	OidNumRange:       3907,
+	OidTsRange:        3909,
+	OidTstzRange:      3911,
+	OidDateRange:      3913,
+	OidInt8Range:      3927,
+	OidInt4Multirange: 6150,
+	OidNumMultirange:  6151,
+	OidTsMultirange:   6152,
+	OidTstzMultirange: 6153,
+	OidDateMultirange: 6155,
+	OidInt8Multirange: 6157,
 }
 
 // arrayElems maps an array type OID to its element type OID (typelem).
@@ -90,6 +96,9 @@ func ArrayOf(elem Type) (Type, bool) {
 		arr, ok = e.array, true
 	}
 	if !ok {
+		arr, ok = userRangeArray(elem.Oid)
+	}
+	if !ok {
 		return Type{}, false
 	}
 	return Type{arr, elem.Typmod}, true
@@ -107,6 +116,9 @@ func (t Type) Elem() (Type, bool) {
 	}
 	if !ok {
 		e, ok = enumElemOf(t.Oid)
+	}
+	if !ok {
+		e, ok = userRangeElem(t.Oid)
 	}
 	if !ok {
 		return Type{}, false

@@ -28,7 +28,8 @@ func resolveArrayOp(op string, l, r Type) (*BinaryOp, error) {
 // binaryOperators (which hold the operators taking a particular array
 // type, such as jsonb #> text[]).
 func polymorphicArrayOp(op string, l, r Type) bool {
-	if !l.IsArray() && !r.IsArray() {
+	if !l.IsArray() && !r.IsArray() || l.IsRange() || r.IsRange() || l.IsMultirange() || r.IsMultirange() {
+		// An array's containment in a range of arrays is the range's.
 		return false
 	}
 	switch op {

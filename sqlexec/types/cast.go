@@ -18,7 +18,7 @@ type castKey struct{ from, to Oid }
 var casts = map[castKey]castEntry{}
 
 func addCast(from, to Oid, ctx CastContext, fn EnvCastFunc) {
-	casts[castKey{from, to}] = castEntry{ctx, fn}
+	global.addCast(from, to, ctx, fn)
 }
 
 func init() {
@@ -120,16 +120,19 @@ func castPath(from, to Oid) (fn EnvCastFunc, ctx CastContext, ok bool) {
 	if e, found := casts[castKey{from, to}]; found {
 		return e.fn, e.ctx, true
 	}
+	if e, found := userCast(from, to); found {
+		return e.fn, e.ctx, true
+	}
 	if fn, ctx, found := arrayCastPath(from, to); found {
 		return fn, ctx, true
 	}
 	if fn, ctx, found := vectorCastPath(from, to); found {
 		return fn, ctx, true
 	}
-	if _, known := typeInfos[to]; !known && !(Type{to, -1}).IsEnum() {
+	if _, known := typeInfos[to]; !known && !(Type{to, -1}).IsEnum() && !isUserRangeType(to) {
 		return nil, 0, false
 	}
-	if _, known := typeInfos[from]; !known && !(Type{from, -1}).IsEnum() {
+	if _, known := typeInfos[from]; !known && !(Type{from, -1}).IsEnum() && !isUserRangeType(from) {
 		return nil, 0, false
 	}
 	if isStringType(to) {

@@ -54,6 +54,8 @@ func compare(t Type, a, b any) int {
 		return compareInet(x, b.(Inet))
 	case Range:
 		return compareRanges(t, x, b.(Range))
+	case Multirange:
+		return compareMultiranges(t, x, b.(Multirange))
 	}
 	return 0
 }

@@ -31,25 +31,19 @@ var (
 
 // addFunc registers a strict overload.
 func addFunc(name string, vol Volatility, result Type, eval funcEval, args ...Type) {
-	functions[name] = append(functions[name], funcDef{
-		candidate: candidate{args: args, result: result}, vol: vol, strict: true, eval: eval,
-	})
+	global.addFunc(name, vol, result, eval, args...)
 }
 
 // addFuncPolymorphic registers a strict overload of a polymorphic
 // function for one set of concrete types, which arguments must have
 // exactly.
 func addFuncPolymorphic(name string, vol Volatility, result Type, eval funcEval, args ...Type) {
-	functions[name] = append(functions[name], funcDef{
-		candidate: candidate{args: args, result: result, polymorphic: true}, vol: vol, strict: true, eval: eval,
-	})
+	global.addFuncPolymorphic(name, vol, result, eval, args...)
 }
 
 // addFuncNullable registers an overload that sees NULL arguments.
 func addFuncNullable(name string, vol Volatility, result Type, eval funcEval, args ...Type) {
-	functions[name] = append(functions[name], funcDef{
-		candidate: candidate{args: args, result: result}, vol: vol, eval: eval,
-	})
+	global.addFuncNullable(name, vol, result, eval, args...)
 }
 
 // normalizeFuncName drops the pg_catalog schema and lower-cases.
@@ -60,7 +54,13 @@ func normalizeFuncName(name string) string {
 
 func resolveFunc(name string, args []Type) (*Func, error) {
 	name = normalizeFuncName(name)
-	if b, ok := builders[name]; ok {
+	b, ok := builders[name]
+	for _, ft := range userRangeTables(name, args) {
+		if ub, found := ft.builders[name]; found && !ok {
+			b, ok = ub, true
+		}
+	}
+	if ok {
 		f, ok, err := b(args)
 		if err != nil {
 			return nil, err
@@ -71,11 +71,11 @@ func resolveFunc(name string, args []Type) (*Func, error) {
 		}
 		// A name may have both a builder and fixed overloads
 		// (width_bucket over an array, and over a range).
-		if len(functions[name]) == 0 {
+		if len(withUserFuncs(name, args)) == 0 {
 			return nil, funcError(name, args, false)
 		}
 	}
-	defs := functions[name]
+	defs := withUserFuncs(name, args)
 	if len(defs) == 0 {
 		return nil, funcError(name, args, false)
 	}

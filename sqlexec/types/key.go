@@ -88,6 +88,8 @@ func appendKey(buf []byte, t Type, v any) []byte {
 		return appendKeyInet(buf, x)
 	case Range:
 		return appendKeyRange(buf, t, x)
+	case Multirange:
+		return appendKeyMultirange(buf, t, x)
 	}
 	return appendKeyGeometric(buf, v)
 }
@@ -227,6 +229,12 @@ func decodeKey(t Type, buf []byte) (any, []byte, error) {
 	if t.IsRecord() {
 		return decodeKeyRecord(t, buf)
 	}
+	if _, ok := userRangeOf(t.Oid); ok {
+		if t.IsMultirange() {
+			return decodeKeyMultirange(t, buf)
+		}
+		return decodeKeyRange(t, buf)
+	}
 	if t.IsEnum() {
 		f, rest, err := decodeKeyFloat(buf)
 		if err != nil {
@@ -302,6 +310,8 @@ func decodeKey(t Type, buf []byte) (any, []byte, error) {
 		return decodeKeyInet(buf)
 	case OidInt4Range, OidNumRange, OidTsRange, OidTstzRange, OidDateRange, OidInt8Range:
 		return decodeKeyRange(t, buf)
+	case OidInt4Multirange, OidNumMultirange, OidTsMultirange, OidTstzMultirange, OidDateMultirange, OidInt8Multirange:
+		return decodeKeyMultirange(t, buf)
 	case OidTID:
 		b, rest, err := decodeKeyInt(buf)
 		if err != nil {

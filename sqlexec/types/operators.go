@@ -26,17 +26,13 @@ var (
 )
 
 func addBinary(op string, l, r, result Type, eval opFunc) {
-	binaryOperators[op] = append(binaryOperators[op], binaryOperator{
-		candidate: candidate{args: []Type{l, r}, result: result}, eval: eval,
-	})
+	global.addBinary(op, l, r, result, eval)
 }
 
 // addBinaryPolymorphic registers an overload of a polymorphic operator for
 // one set of concrete types, which inputs must have exactly.
 func addBinaryPolymorphic(op string, l, r, result Type, eval opFunc) {
-	binaryOperators[op] = append(binaryOperators[op], binaryOperator{
-		candidate: candidate{args: []Type{l, r}, result: result, polymorphic: true}, eval: eval,
-	})
+	global.addBinaryPolymorphic(op, l, r, result, eval)
 }
 
 func addUnary(op string, arg, result Type, eval func(env *Env, v any) (any, error)) {
@@ -56,6 +52,11 @@ func resolveBinaryOp(op string, l, r Type) (*BinaryOp, error) {
 		return o, nil
 	}
 	ops := binaryOperators[op]
+	for _, ft := range userRangeTables("", []Type{l, r}) {
+		if more := ft.binaryOperators[op]; len(more) > 0 {
+			ops = append(append([]binaryOperator(nil), ops...), more...)
+		}
+	}
 	if len(ops) == 0 {
 		return nil, operatorError(op, &l, &r, false)
 	}
@@ -175,9 +176,7 @@ var comparisonOps = map[string]func(c int) bool{
 // addComparisons registers the six comparison operators for l and r, with
 // cmp ordering non-NULL datums of the two types.
 func addComparisons(l, r Type, cmp func(env *Env, a, b any) int) {
-	for op, test := range comparisonOps {
-		addBinary(op, l, r, Bool, func(env *Env, a, b any) (any, error) { return test(cmp(env, a, b)), nil })
-	}
+	global.addComparisons(l, r, cmp)
 }
 
 func init() {

@@ -11,17 +11,20 @@ import (
 // (enforce_generic_type_consistency), and the signatures CREATE accepts
 // (check_valid_polymorphic_signature). Family 1 (anyelement and its
 // kin) takes one element type from its arguments; family 2 (anycompatible
-// and its kin) takes their common supertype. anymultirange and
-// anycompatiblemultirange are not here: fickle has no multirange types.
+// and its kin) takes their common supertype; anymultirange and
+// anycompatiblemultirange stand for the multirange type over the range
+// type anyrange and anycompatiblerange stand for.
 const (
-	OidAnyElement            Oid = 2283
-	OidAnyArray              Oid = 2277
-	OidAnyNonArray               = oidAnyNonArray
-	OidAnyRange              Oid = 3831
-	OidAnyCompatible         Oid = 5077
-	OidAnyCompatibleArray    Oid = 5078
-	OidAnyCompatibleNonArray Oid = 5079
-	OidAnyCompatibleRange    Oid = 5080
+	OidAnyElement              Oid = 2283
+	OidAnyArray                Oid = 2277
+	OidAnyNonArray                 = oidAnyNonArray
+	OidAnyRange                Oid = 3831
+	OidAnyCompatible           Oid = 5077
+	OidAnyCompatibleArray      Oid = 5078
+	OidAnyCompatibleNonArray   Oid = 5079
+	OidAnyCompatibleRange      Oid = 5080
+	OidAnyMultirange           Oid = 4537
+	OidAnyCompatibleMultirange Oid = 4538
 )
 
 // polymorphicNames maps the pseudo-types' names to their OIDs.
@@ -29,6 +32,7 @@ var polymorphicNames = map[string]Oid{
 	"anyelement": OidAnyElement, "anyarray": OidAnyArray, "anynonarray": OidAnyNonArray, "anyenum": OidAnyEnum,
 	"anyrange": OidAnyRange, "anycompatible": OidAnyCompatible, "anycompatiblearray": OidAnyCompatibleArray,
 	"anycompatiblenonarray": OidAnyCompatibleNonArray, "anycompatiblerange": OidAnyCompatibleRange,
+	"anymultirange": OidAnyMultirange, "anycompatiblemultirange": OidAnyCompatibleMultirange,
 }
 
 func init() {
@@ -39,6 +43,8 @@ func init() {
 	typeInfos[OidAnyCompatibleArray] = typeInfo{"anycompatiblearray", "anycompatiblearray", -1, CategoryPseudo, false}
 	typeInfos[OidAnyRange] = typeInfo{"anyrange", "anyrange", -1, CategoryPseudo, false}
 	typeInfos[OidAnyCompatibleRange] = typeInfo{"anycompatiblerange", "anycompatiblerange", -1, CategoryPseudo, false}
+	typeInfos[OidAnyMultirange] = typeInfo{"anymultirange", "anymultirange", -1, CategoryPseudo, false}
+	typeInfos[OidAnyCompatibleMultirange] = typeInfo{"anycompatiblemultirange", "anycompatiblemultirange", -1, CategoryPseudo, false}
 }
 
 // PolymorphicByName returns the polymorphic pseudo-type a name (possibly
@@ -56,11 +62,13 @@ func PolymorphicByName(names []string) (Type, bool) {
 func (t Type) IsPolymorphic() bool { return isFamily1(t.Oid) || isFamily2(t.Oid) }
 
 func isFamily1(o Oid) bool {
-	return o == OidAnyElement || o == OidAnyArray || o == OidAnyNonArray || o == OidAnyEnum || o == OidAnyRange
+	return o == OidAnyElement || o == OidAnyArray || o == OidAnyNonArray || o == OidAnyEnum || o == OidAnyRange ||
+		o == OidAnyMultirange
 }
 
 func isFamily2(o Oid) bool {
-	return o == OidAnyCompatible || o == OidAnyCompatibleArray || o == OidAnyCompatibleNonArray || o == OidAnyCompatibleRange
+	return o == OidAnyCompatible || o == OidAnyCompatibleArray || o == OidAnyCompatibleNonArray || o == OidAnyCompatibleRange ||
+		o == OidAnyCompatibleMultirange
 }
 
 // PolymorphicElem is the element pseudo-type of a polymorphic array
@@ -89,12 +97,12 @@ func CheckPolymorphicSignature(result Type, args []Type) error {
 	}
 	var detail string
 	switch {
-	case result.Oid == OidAnyRange:
-		if !has(func(o Oid) bool { return o == OidAnyRange }) {
+	case result.Oid == OidAnyRange || result.Oid == OidAnyMultirange:
+		if !has(func(o Oid) bool { return o == OidAnyRange || o == OidAnyMultirange }) {
 			detail = "A result of type %s requires at least one input of type anyrange or anymultirange."
 		}
-	case result.Oid == OidAnyCompatibleRange:
-		if !has(func(o Oid) bool { return o == OidAnyCompatibleRange }) {
+	case result.Oid == OidAnyCompatibleRange || result.Oid == OidAnyCompatibleMultirange:
+		if !has(func(o Oid) bool { return o == OidAnyCompatibleRange || o == OidAnyCompatibleMultirange }) {
 			detail = "A result of type %s requires at least one input of type anycompatiblerange or anycompatiblemultirange."
 		}
 	case isFamily1(result.Oid):
@@ -127,6 +135,8 @@ func polyCoercible(in, decl Type) bool {
 		return in.IsEnum()
 	case OidAnyRange, OidAnyCompatibleRange:
 		return in.IsRange()
+	case OidAnyMultirange, OidAnyCompatibleMultirange:
+		return in.IsMultirange()
 	}
 	return true
 }
@@ -134,7 +144,9 @@ func polyCoercible(in, decl Type) bool {
 // polyState is what the arguments of a call tell of its polymorphic
 // types.
 type polyState struct {
-	elem, array, rng               Oid
+	elem, array, rng, multi        Oid
+	compatMulti                    Oid
+	compatMultiUse                 bool
 	nonArray, enum, family1Unknown bool
 	family1                        int
 	compat                         []Type
@@ -167,15 +179,18 @@ func gather(actual, declared []Type) (*polyState, error) {
 					WithDetail("%s versus %s", formatType(Type{st.elem, -1}), formatType(a))
 			}
 			st.elem = a.Oid
-		case OidAnyArray, OidAnyRange:
+		case OidAnyArray, OidAnyRange, OidAnyMultirange:
 			st.family1++
 			if a.Oid == OidUnknown {
 				st.family1Unknown = true
 				continue
 			}
 			at, name := &st.array, "anyarray"
-			if d.Oid == OidAnyRange {
+			switch d.Oid {
+			case OidAnyRange:
 				at, name = &st.rng, "anyrange"
+			case OidAnyMultirange:
+				at, name = &st.multi, "anymultirange"
 			}
 			if *at != 0 && a.Oid != *at {
 				return nil, mismatch("arguments declared \"%s\" are not all alike", name).
@@ -216,6 +231,30 @@ func gather(actual, declared []Type) (*polyState, error) {
 			}
 			st.compatRange, st.compatRangeElem = a.Oid, sub.Oid
 			st.compat = append(st.compat, sub)
+		case OidAnyCompatibleMultirange:
+			st.hasCompat, st.compatMultiUse = true, true
+			if a.Oid == OidUnknown {
+				continue
+			}
+			if st.compatMulti != 0 && a.Oid != st.compatMulti {
+				return nil, mismatch("arguments declared \"%s\" are not all alike", "anycompatiblemultirange").
+					WithDetail("%s versus %s", formatType(Type{st.compatMulti, -1}), formatType(a))
+			}
+			st.compatMulti = a.Oid
+		}
+	}
+	if st.compatMulti != 0 {
+		rng, ok := Type{st.compatMulti, -1}.MultirangeRange()
+		if !ok {
+			return nil, mismatch("argument declared %s is not a multirange type but type %s", "anycompatiblemultirange", formatType(Type{st.compatMulti, -1}))
+		}
+		if st.compatRange == 0 {
+			sub, _ := rng.RangeSubtype()
+			st.compatRange, st.compatRangeElem = rng.Oid, sub.Oid
+			st.compat = append(st.compat, sub)
+		} else if rng.Oid != st.compatRange {
+			return nil, mismatch("argument declared %s is not consistent with argument declared %s", "anycompatiblemultirange", "anycompatiblerange").
+				WithDetail("%s versus %s", formatType(Type{st.compatMulti, -1}), formatType(Type{st.compatRange, -1}))
 		}
 	}
 	if st.array != 0 {
@@ -228,6 +267,18 @@ func gather(actual, declared []Type) (*polyState, error) {
 		} else if e.Oid != st.elem {
 			return nil, mismatch("argument declared %s is not consistent with argument declared %s", "anyarray", "anyelement").
 				WithDetail("%s versus %s", formatType(Type{st.array, -1}), formatType(Type{st.elem, -1}))
+		}
+	}
+	if st.multi != 0 {
+		rng, ok := Type{st.multi, -1}.MultirangeRange()
+		if !ok {
+			return nil, mismatch("argument declared %s is not a multirange type but type %s", "anymultirange", formatType(Type{st.multi, -1}))
+		}
+		if st.rng == 0 {
+			st.rng = rng.Oid
+		} else if rng.Oid != st.rng {
+			return nil, mismatch("argument declared %s is not consistent with argument declared %s", "anymultirange", "anyrange").
+				WithDetail("%s versus %s", formatType(Type{st.multi, -1}), formatType(Type{st.rng, -1}))
 		}
 	}
 	if st.rng != 0 {
@@ -320,7 +371,7 @@ func ResolvePolymorphic(actual, declared []Type) (args []Type, resolve func(Type
 				return nil, nil, pgerror.Newf(pgerror.UndefinedObject, "could not find array type for data type %s", formatType(compat))
 			}
 			compatArray = Type{a.Oid, -1}
-			if st.compatRangeUse {
+			if st.compatRangeUse || st.compatMultiUse {
 				if st.compatRange == 0 {
 					return nil, nil, mismatch("could not determine polymorphic type %s because input has type %s", "anycompatiblerange", "unknown")
 				}
@@ -334,7 +385,7 @@ func ResolvePolymorphic(actual, declared []Type) (args []Type, resolve func(Type
 			}
 		} else {
 			compat, compatArray = Text, Type{arrayTypes[OidText], -1}
-			if st.compatRangeUse {
+			if st.compatRangeUse || st.compatMultiUse {
 				return nil, nil, mismatch("could not determine polymorphic type %s because input has type %s", "anycompatiblerange", "unknown")
 			}
 		}
@@ -363,6 +414,20 @@ func ResolvePolymorphic(actual, declared []Type) (args []Type, resolve func(Type
 				return Type{}, pgerror.Newf(pgerror.InternalError, "could not determine polymorphic type %s because input has type %s", "anyrange", "unknown")
 			}
 			return Type{st.rng, -1}, nil
+		case OidAnyMultirange:
+			if st.multi != 0 {
+				return Type{st.multi, -1}, nil
+			}
+			if mr, ok := (Type{st.rng, -1}).RangeMultirange(); ok {
+				return mr, nil
+			}
+			if unknownInput {
+				return Type{}, mismatch("could not determine polymorphic type %s because input has type %s", "anymultirange", "unknown")
+			}
+			return Type{}, pgerror.Newf(pgerror.InternalError, "could not determine polymorphic type %s because input has type %s", "anymultirange", "unknown")
+		case OidAnyCompatibleMultirange:
+			mr, _ := Type{st.compatRange, -1}.RangeMultirange()
+			return mr, nil
 		case OidAnyCompatible, OidAnyCompatibleNonArray:
 			return compat, nil
 		case OidAnyCompatibleArray:
@@ -401,6 +466,8 @@ func ResolveValidatorType(t Type) Type {
 		return Type{arrayTypes[OidInt4], -1}
 	case OidAnyRange, OidAnyCompatibleRange:
 		return Type{OidInt4Range, -1}
+	case OidAnyMultirange, OidAnyCompatibleMultirange:
+		return Type{OidInt4Multirange, -1}
 	}
 	return t
 }

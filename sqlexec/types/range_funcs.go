@@ -10,18 +10,15 @@ import (
 
 func init() {
 	for rangeOid, subOid := range rangeSubtypes {
-		addRangeFuncs(Type{rangeOid, -1}, Type{subOid, -1})
-	}
-	// The multirange constructors take any number of ranges; their
-	// types are not built.
-	for _, name := range []string{"int4multirange", "int8multirange", "nummultirange", "datemultirange", "tsmultirange", "tstzmultirange"} {
-		builders[name] = func([]Type) (*Func, bool, error) { return nil, false, pgerror.Unsupported("type " + name) }
+		addRangeFuncsTo(global, Type{rangeOid, -1}, Type{subOid, -1})
 	}
 }
 
-// addRangeFuncs registers the constructors, functions and operators of
-// range type t over subtype sub.
-func addRangeFuncs(t, sub Type) {
+// addRangeFuncsTo registers in ft the constructors, functions and
+// operators of range type t over subtype sub.
+func addRangeFuncsTo(ft *funcTable, t, sub Type) {
+	addFunc, addFuncPolymorphic, addFuncNullable := ft.addFunc, ft.addFuncPolymorphic, ft.addFuncNullable
+	addBinary, addBinaryPolymorphic, addComparisons, addAgg := ft.addBinary, ft.addBinaryPolymorphic, ft.addComparisons, ft.addAgg
 	addComparisons(t, t, func(_ *Env, a, b any) int { return compareRanges(t, a.(Range), b.(Range)) })
 	rangeOps := map[string]func(a, b Range) bool{
 		"@>":  func(a, b Range) bool { return rangeContains(sub, a, b) },

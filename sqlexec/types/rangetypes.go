@@ -46,13 +46,18 @@ var rangeSubtypes = map[Oid]Oid{
 // RangeSubtype returns the subtype of a range type; ok is false for other
 // types.
 func (t Type) RangeSubtype() (Type, bool) {
-	sub, ok := rangeSubtypes[t.Oid]
-	return Type{sub, -1}, ok
+	if sub, ok := rangeSubtypes[t.Oid]; ok {
+		return Type{sub, -1}, true
+	}
+	if r, ok := userRangeOf(t.Oid); ok && r.oid == t.Oid {
+		return r.sub, true
+	}
+	return Type{}, false
 }
 
 // IsRange reports whether t is one of the built-in range types.
 func (t Type) IsRange() bool {
-	_, ok := rangeSubtypes[t.Oid]
+	_, ok := t.RangeSubtype()
 	return ok
 }
 

@@ -60,7 +60,7 @@ func selectCandidate(inputs []Type, cands []candidate) (best int, ambiguous bool
 				ok = false
 				break
 			}
-			rangeUnknown = rangeUnknown || (c.polymorphic && in.Oid == OidUnknown && c.args[j].IsRange())
+			rangeUnknown = rangeUnknown || (c.polymorphic && in.Oid == OidUnknown && (c.args[j].IsRange() || c.args[j].IsMultirange()))
 		}
 		if ok && !c.polymorphic && !PolymorphicMatch(inputs, c.args) {
 			ok = false
@@ -68,7 +68,8 @@ func selectCandidate(inputs []Type, cands []candidate) (best int, ambiguous bool
 		switch {
 		case ok && rangeUnknown:
 			// An untyped literal where PostgreSQL declares anyrange
-			// matches its anymultirange twin as well: not unique there.
+			// or anymultirange matches the other as well: not unique
+			// there.
 			untypedRange = true
 		case ok:
 			live = append(live, i)

@@ -57,6 +57,8 @@ func parseText(env *Env, t Type, s string) (any, error) {
 		return parseInet(t, s)
 	case OidInt4Range, OidNumRange, OidTsRange, OidTstzRange, OidDateRange, OidInt8Range:
 		return parseRange(env, t, s)
+	case OidInt4Multirange, OidNumMultirange, OidTsMultirange, OidTstzMultirange, OidDateMultirange, OidInt8Multirange:
+		return parseMultirange(env, t, s)
 	case OidTID:
 		return parseTID(t, s)
 	case OidXID:
@@ -76,6 +78,12 @@ func parseText(env *Env, t Type, s string) (any, error) {
 	}
 	if t.IsEnum() {
 		return parseEnum(t, s)
+	}
+	if t.IsRange() {
+		return parseRange(env, t, s)
+	}
+	if t.IsMultirange() {
+		return parseMultirange(env, t, s)
 	}
 	return nil, unsupportedType(t)
 }
@@ -160,6 +168,8 @@ func formatText(env *Env, t Type, v any) string {
 		return formatInet(x, t.Oid == OidCidr)
 	case Range:
 		return formatRange(env, t, x)
+	case Multirange:
+		return formatMultirange(env, t, x)
 	}
 	if s, ok := formatGeometric(env, v); ok {
 		return s

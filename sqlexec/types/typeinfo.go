@@ -27,58 +27,64 @@ type typeInfo struct {
 }
 
 var typeInfos = map[Oid]typeInfo{
-	OidBool:         {"bool", "boolean", 1, CategoryBool, true},
-	OidBytea:        {"bytea", "bytea", -1, CategoryUser, false},
-	OidChar:         {"char", `"char"`, 1, CategoryInternal, false},
-	OidName:         {"name", "name", 64, CategoryString, false},
-	OidInt8:         {"int8", "bigint", 8, CategoryNumeric, false},
-	OidInt2:         {"int2", "smallint", 2, CategoryNumeric, false},
-	OidInt4:         {"int4", "integer", 4, CategoryNumeric, false},
-	OidText:         {"text", "text", -1, CategoryString, true},
-	OidOid:          {"oid", "oid", 4, CategoryNumeric, true},
-	OidJSON:         {"json", "json", -1, CategoryUser, false},
-	OidFloat4:       {"float4", "real", 4, CategoryNumeric, false},
-	OidFloat8:       {"float8", "double precision", 8, CategoryNumeric, true},
-	OidUnknown:      {"unknown", "unknown", -2, CategoryUnknown, false},
-	OidBpchar:       {"bpchar", "character", -1, CategoryString, false},
-	OidVarchar:      {"varchar", "character varying", -1, CategoryString, false},
-	OidDate:         {"date", "date", 4, CategoryDateTime, false},
-	OidTime:         {"time", "time without time zone", 8, CategoryDateTime, false},
-	OidTimestamp:    {"timestamp", "timestamp without time zone", 8, CategoryDateTime, false},
-	OidTimestamptz:  {"timestamptz", "timestamp with time zone", 8, CategoryDateTime, true},
-	OidInterval:     {"interval", "interval", 16, CategoryTimespan, true},
-	OidNumeric:      {"numeric", "numeric", -1, CategoryNumeric, false},
-	OidRegclass:     {"regclass", "regclass", 4, CategoryNumeric, false},
-	OidRegproc:      {"regproc", "regproc", 4, CategoryNumeric, false},
-	OidRegprocedure: {"regprocedure", "regprocedure", 4, CategoryNumeric, false},
-	OidRegoper:      {"regoper", "regoper", 4, CategoryNumeric, false},
-	OidRegoperator:  {"regoperator", "regoperator", 4, CategoryNumeric, false},
-	OidRegtype:      {"regtype", "regtype", 4, CategoryNumeric, false},
-	OidRegnamespace: {"regnamespace", "regnamespace", 4, CategoryNumeric, false},
-	OidRegrole:      {"regrole", "regrole", 4, CategoryNumeric, false},
-	OidInt2Vector:   {"int2vector", "int2vector", -1, CategoryArray, false},
-	OidOidVector:    {"oidvector", "oidvector", -1, CategoryArray, false},
-	OidRecord:       {"record", "record", -1, CategoryPseudo, false},
-	OidUUID:         {"uuid", "uuid", 16, CategoryUser, false},
-	OidJSONB:        {"jsonb", "jsonb", -1, CategoryUser, false},
-	OidJSONPath:     {"jsonpath", "jsonpath", -1, CategoryUser, false},
-	OidPoint:        {"point", "point", 16, CategoryGeometric, false},
-	OidLseg:         {"lseg", "lseg", 32, CategoryGeometric, false},
-	OidPath:         {"path", "path", -1, CategoryGeometric, false},
-	OidBox:          {"box", "box", 32, CategoryGeometric, false},
-	OidPolygon:      {"polygon", "polygon", -1, CategoryGeometric, false},
-	OidLine:         {"line", "line", 24, CategoryGeometric, false},
-	OidCircle:       {"circle", "circle", 24, CategoryGeometric, false},
-	OidTID:          {"tid", "tid", 6, CategoryUser, false},
-	OidXID:          {"xid", "xid", 4, CategoryUser, false},
-	OidInet:         {"inet", "inet", -1, CategoryNetwork, true},
-	OidCidr:         {"cidr", "cidr", -1, CategoryNetwork, false},
-	OidInt4Range:    {"int4range", "int4range", -1, CategoryRange, false},
-	OidNumRange:     {"numrange", "numrange", -1, CategoryRange, false},
-	OidTsRange:      {"tsrange", "tsrange", -1, CategoryRange, false},
-	OidTstzRange:    {"tstzrange", "tstzrange", -1, CategoryRange, false},
-	OidDateRange:    {"daterange", "daterange", -1, CategoryRange, false},
-	OidInt8Range:    {"int8range", "int8range", -1, CategoryRange, false},
+	OidBool:           {"bool", "boolean", 1, CategoryBool, true},
+	OidBytea:          {"bytea", "bytea", -1, CategoryUser, false},
+	OidChar:           {"char", `"char"`, 1, CategoryInternal, false},
+	OidName:           {"name", "name", 64, CategoryString, false},
+	OidInt8:           {"int8", "bigint", 8, CategoryNumeric, false},
+	OidInt2:           {"int2", "smallint", 2, CategoryNumeric, false},
+	OidInt4:           {"int4", "integer", 4, CategoryNumeric, false},
+	OidText:           {"text", "text", -1, CategoryString, true},
+	OidOid:            {"oid", "oid", 4, CategoryNumeric, true},
+	OidJSON:           {"json", "json", -1, CategoryUser, false},
+	OidFloat4:         {"float4", "real", 4, CategoryNumeric, false},
+	OidFloat8:         {"float8", "double precision", 8, CategoryNumeric, true},
+	OidUnknown:        {"unknown", "unknown", -2, CategoryUnknown, false},
+	OidBpchar:         {"bpchar", "character", -1, CategoryString, false},
+	OidVarchar:        {"varchar", "character varying", -1, CategoryString, false},
+	OidDate:           {"date", "date", 4, CategoryDateTime, false},
+	OidTime:           {"time", "time without time zone", 8, CategoryDateTime, false},
+	OidTimestamp:      {"timestamp", "timestamp without time zone", 8, CategoryDateTime, false},
+	OidTimestamptz:    {"timestamptz", "timestamp with time zone", 8, CategoryDateTime, true},
+	OidInterval:       {"interval", "interval", 16, CategoryTimespan, true},
+	OidNumeric:        {"numeric", "numeric", -1, CategoryNumeric, false},
+	OidRegclass:       {"regclass", "regclass", 4, CategoryNumeric, false},
+	OidRegproc:        {"regproc", "regproc", 4, CategoryNumeric, false},
+	OidRegprocedure:   {"regprocedure", "regprocedure", 4, CategoryNumeric, false},
+	OidRegoper:        {"regoper", "regoper", 4, CategoryNumeric, false},
+	OidRegoperator:    {"regoperator", "regoperator", 4, CategoryNumeric, false},
+	OidRegtype:        {"regtype", "regtype", 4, CategoryNumeric, false},
+	OidRegnamespace:   {"regnamespace", "regnamespace", 4, CategoryNumeric, false},
+	OidRegrole:        {"regrole", "regrole", 4, CategoryNumeric, false},
+	OidInt2Vector:     {"int2vector", "int2vector", -1, CategoryArray, false},
+	OidOidVector:      {"oidvector", "oidvector", -1, CategoryArray, false},
+	OidRecord:         {"record", "record", -1, CategoryPseudo, false},
+	OidUUID:           {"uuid", "uuid", 16, CategoryUser, false},
+	OidJSONB:          {"jsonb", "jsonb", -1, CategoryUser, false},
+	OidJSONPath:       {"jsonpath", "jsonpath", -1, CategoryUser, false},
+	OidPoint:          {"point", "point", 16, CategoryGeometric, false},
+	OidLseg:           {"lseg", "lseg", 32, CategoryGeometric, false},
+	OidPath:           {"path", "path", -1, CategoryGeometric, false},
+	OidBox:            {"box", "box", 32, CategoryGeometric, false},
+	OidPolygon:        {"polygon", "polygon", -1, CategoryGeometric, false},
+	OidLine:           {"line", "line", 24, CategoryGeometric, false},
+	OidCircle:         {"circle", "circle", 24, CategoryGeometric, false},
+	OidTID:            {"tid", "tid", 6, CategoryUser, false},
+	OidXID:            {"xid", "xid", 4, CategoryUser, false},
+	OidInet:           {"inet", "inet", -1, CategoryNetwork, true},
+	OidCidr:           {"cidr", "cidr", -1, CategoryNetwork, false},
+	OidInt4Range:      {"int4range", "int4range", -1, CategoryRange, false},
+	OidNumRange:       {"numrange", "numrange", -1, CategoryRange, false},
+	OidTsRange:        {"tsrange", "tsrange", -1, CategoryRange, false},
+	OidTstzRange:      {"tstzrange", "tstzrange", -1, CategoryRange, false},
+	OidDateRange:      {"daterange", "daterange", -1, CategoryRange, false},
+	OidInt8Range:      {"int8range", "int8range", -1, CategoryRange, false},
+	OidInt4Multirange: {"int4multirange", "int4multirange", -1, CategoryRange, false},
+	OidNumMultirange:  {"nummultirange", "nummultirange", -1, CategoryRange, false},
+	OidTsMultirange:   {"tsmultirange", "tsmultirange", -1, CategoryRange, false},
+	OidTstzMultirange: {"tstzmultirange", "tstzmultirange", -1, CategoryRange, false},
+	OidDateMultirange: {"datemultirange", "datemultirange", -1, CategoryRange, false},
+	OidInt8Multirange: {"int8multirange", "int8multirange", -1, CategoryRange, false},
 }
 
 // typeInfoOf returns the pg_type row of oid; unknown OIDs get a user-category
@@ -100,6 +106,9 @@ func typeInfoOf(oid Oid) typeInfo {
 	if el, ok := enumElemOf(oid); ok {
 		e, _ := enumOf(el)
 		return typeInfo{name: "_" + e.name, sqlName: e.name + "[]", size: -1, category: CategoryArray}
+	}
+	if ti, ok := userRangeTypeInfo(oid); ok {
+		return ti
 	}
 	n := strconv.FormatUint(uint64(oid), 10)
 	return typeInfo{name: n, sqlName: "???", size: -1, category: CategoryUser}
@@ -140,6 +149,8 @@ var typeNames = map[string]Oid{
 	"inet": OidInet, "cidr": OidCidr,
 	"int4range": OidInt4Range, "int8range": OidInt8Range, "numrange": OidNumRange, "tsrange": OidTsRange,
 	"tstzrange": OidTstzRange, "daterange": OidDateRange,
+	"int4multirange": OidInt4Multirange, "int8multirange": OidInt8Multirange, "nummultirange": OidNumMultirange,
+	"tsmultirange": OidTsMultirange, "tstzmultirange": OidTstzMultirange, "datemultirange": OidDateMultirange,
 }
 
 // unsupportedTypeNames are PostgreSQL types fickle does not implement: they
@@ -148,8 +159,7 @@ var unsupportedTypeNames = map[string]bool{
 	"timetz": true, "time with time zone": true,
 	"bit": true, "varbit": true, "bit varying": true, "money": true,
 	"macaddr": true, "macaddr8": true, "xml": true, "tsvector": true, "tsquery": true,
-	"int4multirange": true, "int8multirange": true, "nummultirange": true, "tsmultirange": true,
-	"tstzmultirange": true, "datemultirange": true, "anyrange": true, "anymultirange": true, "pg_lsn": true, "txid_snapshot": true, "cstring": true,
+	"anyrange": true, "anymultirange": true, "pg_lsn": true, "txid_snapshot": true, "cstring": true,
 }
 
 func typeByOid(oid Oid) (Type, bool) {
@@ -261,6 +271,9 @@ func formatType(t Type) string {
 		}
 		if e, ok := enumElemOf(t.Oid); ok {
 			return formatType(Type{e, -1}) + "[]"
+		}
+		if ti, ok := userRangeTypeInfo(t.Oid); ok {
+			return ti.sqlName
 		}
 		return "???"
 	}
