@@ -62,6 +62,8 @@ var arrayTypes = map[Oid]Oid{
 	OidTstzRange:    3911,
 	OidDateRange:    3913,
 	OidInt8Range:    3927,
+	OidTSVector:     3643,
+	OidTSQuery:      3645,
 }
 
 // arrayElems maps an array type OID to its element type OID (typelem).

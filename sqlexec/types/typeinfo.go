@@ -79,6 +79,8 @@ var typeInfos = map[Oid]typeInfo{
 	OidTstzRange:    {"tstzrange", "tstzrange", -1, CategoryRange, false},
 	OidDateRange:    {"daterange", "daterange", -1, CategoryRange, false},
 	OidInt8Range:    {"int8range", "int8range", -1, CategoryRange, false},
+	OidTSVector:     {"tsvector", "tsvector", -1, CategoryUser, false},
+	OidTSQuery:      {"tsquery", "tsquery", -1, CategoryUser, false},
 }
 
 // typeInfoOf returns the pg_type row of oid; unknown OIDs get a user-category
@@ -140,6 +142,7 @@ var typeNames = map[string]Oid{
 	"inet": OidInet, "cidr": OidCidr,
 	"int4range": OidInt4Range, "int8range": OidInt8Range, "numrange": OidNumRange, "tsrange": OidTsRange,
 	"tstzrange": OidTstzRange, "daterange": OidDateRange,
+	"tsvector": OidTSVector, "tsquery": OidTSQuery,
 }
 
 // unsupportedTypeNames are PostgreSQL types fickle does not implement: they
@@ -147,7 +150,7 @@ var typeNames = map[string]Oid{
 var unsupportedTypeNames = map[string]bool{
 	"timetz": true, "time with time zone": true,
 	"bit": true, "varbit": true, "bit varying": true, "money": true,
-	"macaddr": true, "macaddr8": true, "xml": true, "tsvector": true, "tsquery": true,
+	"macaddr": true, "macaddr8": true, "xml": true,
 	"int4multirange": true, "int8multirange": true, "nummultirange": true, "tsmultirange": true,
 	"tstzmultirange": true, "datemultirange": true, "anyrange": true, "anymultirange": true, "pg_lsn": true, "txid_snapshot": true, "cstring": true,
 }
