@@ -86,7 +86,6 @@ func isCSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
 }
 
-
 // isTSOperator is ISOPERATOR: the characters that end a tsquery operand.
 func isTSOperator(c byte) bool {
 	return c == '!' || c == '&' || c == '|' || c == '(' || c == ')' || c == '<'
