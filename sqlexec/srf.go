@@ -562,8 +562,12 @@ func arrayArg(b *binder, name string, args []*scalar, loc int32) (types.Type, er
 }
 
 // bindUnnest binds unnest(anyarray) (FROM's unnest of several arrays is
-// unnestItem).
+// unnestItem) and unnest(tsvector).
 func bindUnnest(b *binder, args []*scalar, loc int32) ([]types.Field, error) {
+	if len(args) == 1 && args[0].typ.Oid == types.OidTSVector {
+		return []types.Field{{Name: "lexeme", Type: types.Text}, {Name: "positions", Type: int2ArrayType()},
+			{Name: "weights", Type: textArrayType()}}, nil
+	}
 	elem, err := arrayArg(b, "unnest", args, loc)
 	if err != nil {
 		return nil, err
@@ -584,6 +588,14 @@ func bindStringToTable(b *binder, args []*scalar, loc int32) ([]types.Field, err
 }
 
 func unnestRows(x *execCtx, args []any, yield func(row []any) error) error {
+	if v, ok := args[0].(types.TSVector); ok {
+		for _, row := range types.UnnestTSVector(v) {
+			if err := yield(row); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	arr, _ := pgarray.Elems(args[0])
 	return eachValue(x, arr, yield)
 }

@@ -112,22 +112,27 @@ func checkCondition(v TSVector, op *tsqNode, data *phraseData) tsTernary {
 	return res
 }
 
-// tsExecute is TS_execute with no flags: whether v matches q. The empty
-// query matches nothing.
+// tsCheck is TS_execute's callback: whether an operand is present, with
+// its positions in data when data is not nil.
+type tsCheck func(op *tsqNode, data *phraseData) tsTernary
+
+// tsExecute is ts_match_vq: whether v matches q. The empty query matches
+// nothing.
 func tsExecute(v TSVector, q TSQuery) bool {
 	if q.root == nil {
 		return false
 	}
-	return tsExecuteRecurse(v, q.root) != tsNo
+	return tsExecuteRecurse(q.root, func(op *tsqNode, data *phraseData) tsTernary { return checkCondition(v, op, data) }) != tsNo
 }
 
-func tsExecuteRecurse(v TSVector, n *tsqNode) tsTernary {
+// tsExecuteRecurse is TS_execute_recurse without flags.
+func tsExecuteRecurse(n *tsqNode, check tsCheck) tsTernary {
 	if n.kind == qiVal {
-		return checkCondition(v, n, nil)
+		return check(n, nil)
 	}
 	switch n.op {
 	case opNot:
-		switch tsExecuteRecurse(v, n.right) {
+		switch tsExecuteRecurse(n.right, check) {
 		case tsNo:
 			return tsYes
 		case tsYes:
@@ -135,11 +140,11 @@ func tsExecuteRecurse(v TSVector, n *tsqNode) tsTernary {
 		}
 		return tsMaybe
 	case opAnd:
-		l := tsExecuteRecurse(v, n.left)
+		l := tsExecuteRecurse(n.left, check)
 		if l == tsNo {
 			return tsNo
 		}
-		switch tsExecuteRecurse(v, n.right) {
+		switch tsExecuteRecurse(n.right, check) {
 		case tsNo:
 			return tsNo
 		case tsYes:
@@ -147,11 +152,11 @@ func tsExecuteRecurse(v TSVector, n *tsqNode) tsTernary {
 		}
 		return tsMaybe
 	case opOr:
-		l := tsExecuteRecurse(v, n.left)
+		l := tsExecuteRecurse(n.left, check)
 		if l == tsYes {
 			return tsYes
 		}
-		switch tsExecuteRecurse(v, n.right) {
+		switch tsExecuteRecurse(n.right, check) {
 		case tsNo:
 			return l
 		case tsYes:
@@ -160,7 +165,7 @@ func tsExecuteRecurse(v TSVector, n *tsqNode) tsTernary {
 		return tsMaybe
 	}
 	// A phrase whose positions are unknown does not match.
-	if tsPhraseExecute(v, n, nil) == tsYes {
+	if tsPhraseExecute(n, check, nil) == tsYes {
 		return tsYes
 	}
 	return tsNo
@@ -230,13 +235,13 @@ func tsPhraseOutput(data, l, r *phraseData, emit, loff, roff int) tsTernary {
 // tsPhraseExecute is TS_phrase_execute: the match of n with its positions
 // in data (nil when the caller needs only the answer, at a phrase
 // operator).
-func tsPhraseExecute(v TSVector, n *tsqNode, data *phraseData) tsTernary {
+func tsPhraseExecute(n *tsqNode, check tsCheck, data *phraseData) tsTernary {
 	if n.kind == qiVal {
-		return checkCondition(v, n, data)
+		return check(n, data)
 	}
 	switch n.op {
 	case opNot:
-		switch tsPhraseExecute(v, n.right, data) {
+		switch tsPhraseExecute(n.right, check, data) {
 		case tsNo:
 			data.negate = true
 			return tsYes
@@ -254,11 +259,11 @@ func tsPhraseExecute(v TSVector, n *tsqNode, data *phraseData) tsTernary {
 		return tsMaybe
 	case opPhrase, opAnd:
 		var ld, rd phraseData
-		lm := tsPhraseExecute(v, n.left, &ld)
+		lm := tsPhraseExecute(n.left, check, &ld)
 		if lm == tsNo {
 			return tsNo
 		}
-		rm := tsPhraseExecute(v, n.right, &rd)
+		rm := tsPhraseExecute(n.right, check, &rd)
 		if rm == tsNo {
 			return tsNo
 		}
@@ -294,8 +299,8 @@ func tsPhraseExecute(v TSVector, n *tsqNode, data *phraseData) tsTernary {
 	}
 	// OR
 	var ld, rd phraseData
-	lm := tsPhraseExecute(v, n.left, &ld)
-	rm := tsPhraseExecute(v, n.right, &rd)
+	lm := tsPhraseExecute(n.left, check, &ld)
+	rm := tsPhraseExecute(n.right, check, &rd)
 	if lm == tsNo && rm == tsNo {
 		return tsNo
 	}

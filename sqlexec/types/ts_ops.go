@@ -106,7 +106,7 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		words, err := lexemeArray(a[2], "lexeme array may not contain nulls")
+		words, err := lexemeArray(a[2], "")
 		if err != nil {
 			return nil, err
 		}
@@ -122,7 +122,7 @@ func init() {
 		return tsvectorDelete(a[0].(TSVector), []string{a[1].(string)}), nil
 	}, TSVectorType, Text)
 	addFunc("ts_delete", Immutable, TSVectorType, func(_ *Env, a []any) (any, error) {
-		words, err := lexemeArray(a[1], "lexeme array may not contain nulls")
+		words, err := lexemeArray(a[1], "")
 		if err != nil {
 			return nil, err
 		}
@@ -188,15 +188,19 @@ func reweigh(ps []uint16, w int) []uint16 {
 	return out
 }
 
-// lexemeArray reads a text[] argument, refusing NULL elements.
+// lexemeArray reads a text[] argument: NULL elements are refused with
+// nullMsg, or skipped when it is empty.
 func lexemeArray(arr any, nullMsg string) ([]string, error) {
 	elems := flatElems(arr)
-	out := make([]string, len(elems))
-	for i, e := range elems {
+	out := make([]string, 0, len(elems))
+	for _, e := range elems {
 		if e == nil {
+			if nullMsg == "" {
+				continue
+			}
 			return nil, pgerror.New(pgerror.NullValueNotAllowed, nullMsg)
 		}
-		out[i] = e.(string)
+		out = append(out, e.(string))
 	}
 	return out, nil
 }
@@ -400,4 +404,23 @@ func cleanNot(n *tsqNode) *tsqNode {
 	c := *n
 	c.left, c.right = l, r
 	return &c
+}
+
+// UnnestTSVector is unnest(tsvector)'s rows: each lexeme, its positions
+// (int2[]) and their weights (text[]), NULL for a lexeme without
+// positions.
+func UnnestTSVector(v TSVector) [][]any {
+	rows := make([][]any, len(v))
+	for i, e := range v {
+		row := []any{e.Word, nil, nil}
+		if e.Pos != nil {
+			ps, ws := make([]any, len(e.Pos)), make([]any, len(e.Pos))
+			for j, p := range e.Pos {
+				ps[j], ws[j] = int64(wepPos(p)), string("DCBA"[wepWeight(p)])
+			}
+			row[1], row[2] = ps, ws
+		}
+		rows[i] = row
+	}
+	return rows
 }
