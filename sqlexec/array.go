@@ -288,6 +288,10 @@ func (b *binder) unnestItem(sc *scope, rf *pg_query.RangeFunction) (it *fromItem
 		if err != nil {
 			return nil, nil, true, err
 		}
+		if len(fc.Args) == 1 && e.typ.Oid == types.OidTSVector {
+			// unnest(tsvector) is an ordinary set-returning function.
+			return nil, nil, false, nil
+		}
 		if !e.typ.IsArray() {
 			if unresolved(e) || e.lit != nil || e.null {
 				return nil, nil, true, b.errAt(pgerror.New(pgerror.IndeterminateDatatype, "could not determine polymorphic type because input has type unknown"), fc.Location)
