@@ -80,6 +80,6 @@
 // the golden files. Key encoding is checked against Compare by a seeded
 // property test; the input functions have fuzz targets (go test -fuzz
 // FuzzParseNumbers, FuzzParseStrings, FuzzParseDateTime, FuzzParseJSON,
-// FuzzParseArrays) that
+// FuzzParseArrays, FuzzParseTSVector, FuzzParseTSQuery) that
 // require every accepted input to survive a trip through its text output.
 package types
