@@ -910,3 +910,68 @@ func decodeKeyTSQNode(buf []byte, depth int) (*tsqNode, []byte, error) {
 	}
 	return n, rest, nil
 }
+
+// TSQueryItem is one QueryItem of a tsquery in PostgreSQL's polish order
+// (an operator, its right operand, its left operand), as tsquerysend and
+// tsqueryrecv carry it: an operand (Operator 0) with its weights bitmap
+// and prefix mark, or an operator (1 NOT, 2 AND, 3 OR, 4 PHRASE with its
+// distance).
+type TSQueryItem struct {
+	Operator uint8
+	Distance int16
+	Operand  string
+	Weight   uint8
+	Prefix   bool
+}
+
+// Items returns q's items in polish order.
+func (q TSQuery) Items() []TSQueryItem {
+	var out []TSQueryItem
+	for _, n := range tsqueryItems(q) {
+		if n.kind == qiVal {
+			out = append(out, TSQueryItem{Operand: n.word, Weight: n.weight, Prefix: n.prefix})
+		} else {
+			out = append(out, TSQueryItem{Operator: n.op, Distance: n.distance})
+		}
+	}
+	return out
+}
+
+// TSQueryFromItems is tsqueryrecv's check and assembly of polish-order
+// items into a tsquery; malformed lists fail as PostgreSQL's do.
+func TSQueryFromItems(items []TSQueryItem) (TSQuery, error) {
+	nodes := make([]*tsqNode, len(items))
+	for i, it := range items {
+		switch it.Operator {
+		case 0:
+			if it.Weight > 0xf {
+				return TSQuery{}, pgerror.New(pgerror.InternalError, "invalid tsquery: invalid weight bitmap")
+			}
+			if len(it.Operand) > tsMaxStrLen+1 {
+				return TSQuery{}, pgerror.New(pgerror.InternalError, "invalid tsquery: operand too long")
+			}
+			nodes[i] = newOperand(it.Operand, it.Weight, it.Prefix)
+		case opNot, opAnd, opOr, opPhrase:
+			if i == len(items)-1 {
+				return TSQuery{}, pgerror.New(pgerror.InternalError, "invalid pointer to right operand")
+			}
+			nodes[i] = &tsqNode{kind: qiOpr, op: it.Operator}
+			if it.Operator == opPhrase {
+				nodes[i].distance = it.Distance
+			}
+		default:
+			return TSQuery{}, pgerror.Newf(pgerror.InternalError, "invalid tsquery: unrecognized operator type %d", it.Operator)
+		}
+	}
+	// No items fails as findoprnd does: PostgreSQL cannot read back the
+	// empty query it sends.
+	pos, stops := 0, false
+	root, err := buildTSQueryTree(nodes, &pos, &stops)
+	if err != nil {
+		return TSQuery{}, err
+	}
+	if pos != len(nodes) {
+		return TSQuery{}, pgerror.New(pgerror.InternalError, "malformed tsquery: extra nodes")
+	}
+	return TSQuery{root: root}, nil
+}
