@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/sqlexec/types"
@@ -71,9 +72,11 @@ func (r *tsReader) uint32() uint32 { return binary.BigEndian.Uint32(r.take(4)) }
 func (r *tsReader) uint16() uint16 { return binary.BigEndian.Uint16(r.take(2)) }
 func (r *tsReader) byte() byte     { return r.take(1)[0] }
 
+// cstring is pq_getmsgstring: a NUL-terminated string, which must be
+// valid UTF-8.
 func (r *tsReader) cstring() string {
 	i := slices.Index(r.src, 0)
-	if r.bad || i < 0 {
+	if r.bad || i < 0 || !utf8.Valid(r.src[:i]) {
 		r.bad = true
 		return ""
 	}
