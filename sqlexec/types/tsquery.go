@@ -165,9 +165,7 @@ func ParseTSQuery(input string, opts TSQueryOptions) (q TSQuery, notices []strin
 		var ladd, radd int
 		root = cleanStopwords(root, &ladd, &radd)
 		if root == nil {
-			if opts.Mode != TSQueryWeb {
-				notices = append(notices, "text-search query contains only stop words or doesn't contain lexemes, ignored")
-			}
+			notices = append(notices, "text-search query contains only stop words or doesn't contain lexemes, ignored")
 			return TSQuery{}, notices, nil
 		}
 	}
