@@ -104,7 +104,7 @@ func decodeTSVector(src []byte) (any, error) {
 		if r.bad {
 			return nil, badTextSearch(uint32(types.OidTSVector))
 		}
-		if len(w) > 2047 {
+		if len(w) > 2048 { // MAXSTRLEN
 			return nil, pgerror.New(pgerror.InternalError, "invalid tsvector: lexeme too long")
 		}
 		if np > 256 {
