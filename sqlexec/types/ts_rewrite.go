@@ -1,10 +1,6 @@
 package types
 
-import (
-	"slices"
-
-	"github.com/fickle-db/fickle/internal/pgerror"
-)
+import "github.com/fickle-db/fickle/internal/pgerror"
 
 // ts_rewrite(query, target, substitute) (tsquery_rewrite.c) over
 // PostgreSQL's QTNode trees: AND and OR flattened to any number of
@@ -117,7 +113,7 @@ func (q *qtn) sort() {
 		c.sort()
 	}
 	if len(q.child) > 1 && q.item.op != opPhrase {
-		slices.SortStableFunc(q.child, compareQTN)
+		pgQsort(q.child, compareQTN)
 	}
 }
 
