@@ -12,6 +12,15 @@ import (
 func init() {
 	addComparisons(TSVectorType, TSVectorType, func(_ *Env, a, b any) int { return compareTSVector(a.(TSVector), b.(TSVector)) })
 	addComparisons(TSQueryType, TSQueryType, func(_ *Env, a, b any) int { return compareTSQuery(a.(TSQuery), b.(TSQuery)) })
+	// The btree support and comparison functions behind the operators.
+	for _, t := range []Type{TSVectorType, TSQueryType} {
+		name := typeInfoOf(t.Oid).name
+		addFunc(name+"_cmp", Immutable, Int4, func(_ *Env, a []any) (any, error) { return int64(compare(t, a[0], a[1])), nil }, t, t)
+		for fn, test := range map[string]func(int) bool{"_lt": comparisonOps["<"], "_le": comparisonOps["<="], "_eq": comparisonOps["="],
+			"_ne": comparisonOps["<>"], "_ge": comparisonOps[">="], "_gt": comparisonOps[">"]} {
+			addFunc(name+fn, Immutable, Bool, func(_ *Env, a []any) (any, error) { return test(compare(t, a[0], a[1])), nil }, t, t)
+		}
+	}
 
 	match := func(_ *Env, a, b any) (any, error) { return tsExecute(a.(TSVector), b.(TSQuery)), nil }
 	matchQV := func(_ *Env, a, b any) (any, error) { return tsExecute(b.(TSVector), a.(TSQuery)), nil }
