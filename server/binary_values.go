@@ -36,7 +36,7 @@ func supportsBinary(oid uint32) bool {
 	_, _, isEnum := enumOf(oid)
 	_, isRange := rangeSubtype(oid)
 	_, _, isMultirange := multirangeRange(oid)
-	return isEnum || isNetwork(oid) || isRange || isMultirange || isRangeArray(oid) || wire.SupportsBinary(oid)
+	return isEnum || isNetwork(oid) || isTextSearch(oid) || isRange || isMultirange || isRangeArray(oid) || wire.SupportsBinary(oid)
 }
 
 func isNetwork(oid uint32) bool { return oid == uint32(types.OidInet) || oid == uint32(types.OidCidr) }
@@ -89,6 +89,12 @@ func appendBinaryValue(buf []byte, oid uint32, v any) ([]byte, error) {
 	if a, ok := v.(types.Inet); ok && isNetwork(oid) {
 		return appendNetwork(buf, oid, a), nil
 	}
+	switch x := v.(type) {
+	case types.TSVector:
+		return appendTSVector(buf, x), nil
+	case types.TSQuery:
+		return appendTSQuery(buf, x), nil
+	}
 	if r, ok := v.(types.Range); ok {
 		if sub, isRange := rangeSubtype(oid); isRange {
 			return appendRange(buf, sub, r)
@@ -118,6 +124,12 @@ func appendBinaryValue(buf []byte, oid uint32, v any) ([]byte, error) {
 func decodeBinaryValue(oid uint32, src []byte) (any, error) {
 	if isNetwork(oid) {
 		return decodeNetwork(oid, src)
+	}
+	switch oid {
+	case uint32(types.OidTSVector):
+		return decodeTSVector(src)
+	case uint32(types.OidTSQuery):
+		return decodeTSQuery(src)
 	}
 	t := types.Type{Oid: types.Oid(oid), Typmod: -1}
 	if sub, isRange := t.RangeSubtype(); isRange {

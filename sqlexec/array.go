@@ -141,7 +141,16 @@ func (b *binder) anyAllParts(sc *scope, a *pg_query.A_Expr) (e, l, r *scalar, er
 		if lt.Oid == types.OidUnknown {
 			lt = types.Text
 		}
-		arr, ok := types.ArrayOf(types.Type{Oid: lt.Oid, Typmod: -1})
+		elem := types.Type{Oid: lt.Oid, Typmod: -1}
+		if _, err := types.ResolveBinaryOp(op, elem, elem); err != nil {
+			// No operator takes the left type on both sides (tsvector @@
+			// ANY ('{...}')): as make_scalar_array_op, the operator
+			// resolved with an unknown right operand says the elements'.
+			if o, err := types.ResolveBinaryOp(op, elem, types.Unknown); err == nil && o.Right.Oid != types.OidUnknown {
+				elem = o.Right
+			}
+		}
+		arr, ok := types.ArrayOf(elem)
 		if !ok {
 			return nil, nil, nil, b.noArrayType(lt, a.Location)
 		}
@@ -288,9 +297,9 @@ func (b *binder) unnestItem(sc *scope, rf *pg_query.RangeFunction) (it *fromItem
 		if err != nil {
 			return nil, nil, true, err
 		}
-		if len(fc.Args) == 1 && e.typ.IsMultirange() {
-			// unnest(anymultirange) is an ordinary set-returning
-			// function of one column.
+		if len(fc.Args) == 1 && (e.typ.IsMultirange() || e.typ.Oid == types.OidTSVector) {
+			// unnest(anymultirange) and unnest(tsvector) are ordinary
+			// set-returning functions.
 			return nil, nil, false, nil
 		}
 		if !e.typ.IsArray() {

@@ -444,6 +444,13 @@ func (b *binder) aExpr(sc *scope, a *pg_query.A_Expr) (*scalar, error) {
 			if err != nil {
 				return nil, err
 			}
+			if only := types.UnaryOperandTypes(op); len(only) == 1 && only[0].Oid != types.OidNumeric && (unresolved(arg) || arg.lit != nil) {
+				// The one operator of this name (!! tsquery) says what
+				// an untyped literal is, as func_select_candidate does.
+				if arg, err = b.coerce(arg, only[0], types.CastImplicit); err != nil {
+					return nil, err
+				}
+			}
 			if unresolved(arg) {
 				b.fix(arg, types.Int4)
 			}

@@ -30,6 +30,53 @@ type indexKeyOpts struct {
 	opclassDefault bool
 	desc           bool
 	nullsFirst     bool // the effective NULLS order
+	// opclassOpts are the operator class's options as pg_get_indexdef
+	// prints them (siglen='100'), "" for none.
+	opclassOpts string
+}
+
+// opclassRelOpts are the options of the operator classes that take some,
+// by access method and operator class: GiST's tsvector_ops takes its
+// signature length (gtsvector_options). fickle keeps no signatures, so a
+// valid option changes nothing.
+var opclassRelOpts = map[[2]string]map[string]relOpt{
+	{"gist", "tsvector_ops"}: {"siglen": {kind: relOptInt, min: 1, max: 2024}},
+}
+
+// opclassOptions validates the options given to operator class opclass of
+// method as parseRelOptions does, in order, and returns them as
+// pg_get_indexdef prints them.
+func opclassOptions(opts []*pg_query.Node, method, opclass string) (string, error) {
+	known := opclassRelOpts[[2]string{method, opclass}]
+	switch {
+	case known == nil && method == "brin":
+		// BRIN's minmax-multi and bloom classes take options fickle
+		// does not check.
+		return "", pgerror.Unsupported("operator class options of BRIN")
+	case known == nil:
+		return "", pgerror.Newf(pgerror.InvalidParameterValue, "operator class %s has no options", opclass)
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, n := range opts {
+		de := n.GetDefElem()
+		if de == nil {
+			continue
+		}
+		opt, ok := known[de.Defname]
+		if !ok || de.Defnamespace != "" {
+			return "", pgerror.Newf(pgerror.InvalidParameterValue, "unrecognized parameter \"%s\"", de.Defname)
+		}
+		if seen[de.Defname] {
+			return "", pgerror.Newf(pgerror.InvalidParameterValue, "parameter \"%s\" specified more than once", de.Defname)
+		}
+		seen[de.Defname] = true
+		if err := opt.check(de); err != nil {
+			return "", err
+		}
+		out = append(out, de.Defname+"="+relOptText(de))
+	}
+	return flattenRelOptions(out), nil
 }
 
 // indexAccessMethods are the access methods CREATE INDEX takes, by name,
@@ -90,7 +137,11 @@ func indexOptions(ie *pg_query.IndexElem, method string, typ types.Type) (indexK
 		}
 	}
 	if len(ie.Opclassopts) > 0 {
-		return o, pgerror.Unsupported("operator class options")
+		opts, err := opclassOptions(ie.Opclassopts, method, o.opclass)
+		if err != nil {
+			return o, err
+		}
+		o.opclassOpts = opts
 	}
 	o.desc = ie.Ordering == pg_query.SortByDir_SORTBY_DESC
 	switch ie.NullsOrdering {
@@ -215,8 +266,11 @@ func (ix *indexDesc) keyDefinition(sess *Session, c *catalog, t *tableDesc, i in
 		s += " COLLATE " + types.QuoteIdent(o.collation)
 	}
 	o := ix.keyOption(i)
-	if o.opclass != "" && !o.opclassDefault {
+	if o.opclass != "" && (!o.opclassDefault || o.opclassOpts != "") {
 		s += " " + types.QuoteIdent(o.opclass)
+	}
+	if o.opclassOpts != "" {
+		s += " (" + o.opclassOpts + ")"
 	}
 	if o.desc {
 		s += " DESC"

@@ -563,11 +563,16 @@ func arrayArg(b *binder, name string, args []*scalar, loc int32) (types.Type, er
 }
 
 // bindUnnest binds unnest(anyarray) (FROM's unnest of several arrays is
-// unnestItem) and unnest(anymultirange), the rows of its ranges.
+// unnestItem), unnest(anymultirange), the rows of its ranges, and
+// unnest(tsvector).
 func bindUnnest(b *binder, args []*scalar, loc int32) ([]types.Field, error) {
 	if len(args) == 1 {
 		if rt, ok := args[0].typ.MultirangeRange(); ok {
 			return []types.Field{{Name: "unnest", Type: rt}}, nil
+		}
+		if args[0].typ.Oid == types.OidTSVector {
+			return []types.Field{{Name: "lexeme", Type: types.Text}, {Name: "positions", Type: int2ArrayType()},
+				{Name: "weights", Type: textArrayType()}}, nil
 		}
 	}
 	elem, err := arrayArg(b, "unnest", args, loc)
@@ -593,6 +598,14 @@ func unnestRows(x *execCtx, args []any, yield func(row []any) error) error {
 	if m, ok := args[0].(types.Multirange); ok {
 		for _, r := range m.Ranges {
 			if err := yield([]any{r}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if v, ok := args[0].(types.TSVector); ok {
+		for _, row := range types.UnnestTSVector(v) {
+			if err := yield(row); err != nil {
 				return err
 			}
 		}

@@ -53,3 +53,8 @@ func textArrayType() types.Type {
 	t, _ := types.ArrayOf(types.Text)
 	return t
 }
+
+func int2ArrayType() types.Type {
+	t, _ := types.ArrayOf(types.Int2)
+	return t
+}

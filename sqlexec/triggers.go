@@ -168,6 +168,8 @@ func (d *ddl) createTrigger(ct *pg_query.CreateTrigStmt, full string) error {
 		fnOID = fn.oid
 	case namesSuppressRedundantUpdates(names):
 		fnOID = suppressRedundantUpdatesOID
+	case namesBuiltinTrigger(names, "tsvector_update_trigger") || namesBuiltinTrigger(names, "tsvector_update_trigger_column"):
+		return pgerror.Unsupported("trigger function " + names[len(names)-1] + " (it needs to_tsvector)")
 	default:
 		return pgerror.Newf(pgerror.UndefinedFunction, "function %s() does not exist", strings.Join(names, "."))
 	}

@@ -13,11 +13,17 @@ const suppressRedundantUpdatesOID = 1291
 // name, which no user function matched, names the built-in
 // suppress_redundant_updates_trigger (unqualified or in pg_catalog).
 func namesSuppressRedundantUpdates(names []string) bool {
+	return namesBuiltinTrigger(names, "suppress_redundant_updates_trigger")
+}
+
+// namesBuiltinTrigger reports whether names name pg_catalog's trigger
+// function fn, qualified or not.
+func namesBuiltinTrigger(names []string, fn string) bool {
 	switch len(names) {
 	case 1:
-		return names[0] == "suppress_redundant_updates_trigger"
+		return names[0] == fn
 	case 2:
-		return names[0] == "pg_catalog" && names[1] == "suppress_redundant_updates_trigger"
+		return names[0] == "pg_catalog" && names[1] == fn
 	}
 	return false
 }

@@ -502,6 +502,16 @@ func ResolveBinaryOp(op string, l, r Type) (*BinaryOp, error) { return resolveBi
 // "||/") for an operand of type t; 42883 when none matches.
 func ResolveUnaryOp(op string, t Type) (*UnaryOp, error) { return resolveUnaryOp(op, t) }
 
+// UnaryOperandTypes returns the operand types of the prefix operators
+// named op.
+func UnaryOperandTypes(op string) []Type {
+	var out []Type
+	for _, o := range unaryOperators[op] {
+		out = append(out, o.args[0])
+	}
+	return out
+}
+
 // ResolveFunc resolves a call of the scalar function name (lower case, an
 // optional "pg_catalog." prefix is ignored) with arguments of types args,
 // with PostgreSQL's overload resolution. Unknown names or argument types fail

@@ -68,6 +68,8 @@ var arrayTypes = map[Oid]Oid{
 	OidTstzMultirange: 6153,
 	OidDateMultirange: 6155,
 	OidInt8Multirange: 6157,
+	OidTSVector:       3643,
+	OidTSQuery:        3645,
 }
 
 // arrayElems maps an array type OID to its element type OID (typelem).

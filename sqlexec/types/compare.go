@@ -52,6 +52,10 @@ func compare(t Type, a, b any) int {
 		return compareTID(x, b.(TID))
 	case Inet:
 		return compareInet(x, b.(Inet))
+	case TSVector:
+		return compareTSVector(x, b.(TSVector))
+	case TSQuery:
+		return compareTSQuery(x, b.(TSQuery))
 	case Range:
 		return compareRanges(t, x, b.(Range))
 	case Multirange:

@@ -32,6 +32,9 @@
 //     datums, nil for a NULL element; one dimension, lower bound 1
 //   - record and composite types (CREATE TYPE ... AS): []any of the field
 //     datums, nil for a NULL field; Type.Fields gives the shape
+//   - tsvector: TSVector, its lexemes sorted and unique with their
+//     positions; tsquery: TSQuery, an immutable operator tree (ParseTSQuery
+//     is the one parser behind tsquery input and to_tsquery's kin)
 //
 // Dates and timestamps are limited to what time.Time holds exactly; infinity
 // and -infinity are represented by the sentinels InfinityTime and
@@ -80,6 +83,6 @@
 // the golden files. Key encoding is checked against Compare by a seeded
 // property test; the input functions have fuzz targets (go test -fuzz
 // FuzzParseNumbers, FuzzParseStrings, FuzzParseDateTime, FuzzParseJSON,
-// FuzzParseArrays) that
+// FuzzParseArrays, FuzzParseTSVector, FuzzParseTSQuery) that
 // require every accepted input to survive a trip through its text output.
 package types

@@ -86,6 +86,10 @@ func appendKey(buf []byte, t Type, v any) []byte {
 		return appendKeyInt(buf, int64(x))
 	case Inet:
 		return appendKeyInet(buf, x)
+	case TSVector:
+		return appendKeyTSVector(buf, x)
+	case TSQuery:
+		return appendKeyTSQuery(buf, x)
 	case Range:
 		return appendKeyRange(buf, t, x)
 	case Multirange:
@@ -308,6 +312,10 @@ func decodeKey(t Type, buf []byte) (any, []byte, error) {
 		return pgtype.Interval{Months: int32(months), Days: int32(days % daysPerMonth), Microseconds: us.(int64), Valid: true}, rest, nil
 	case OidInet, OidCidr:
 		return decodeKeyInet(buf)
+	case OidTSVector:
+		return decodeKeyTSVector(buf)
+	case OidTSQuery:
+		return decodeKeyTSQuery(buf)
 	case OidInt4Range, OidNumRange, OidTsRange, OidTstzRange, OidDateRange, OidInt8Range:
 		return decodeKeyRange(t, buf)
 	case OidInt4Multirange, OidNumMultirange, OidTsMultirange, OidTstzMultirange, OidDateMultirange, OidInt8Multirange:

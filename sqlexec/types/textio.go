@@ -55,6 +55,10 @@ func parseText(env *Env, t Type, s string) (any, error) {
 		return parseGeometric(t, s)
 	case OidInet, OidCidr:
 		return parseInet(t, s)
+	case OidTSVector:
+		return ParseTSVector(s)
+	case OidTSQuery:
+		return parseTSQueryText(s)
 	case OidInt4Range, OidNumRange, OidTsRange, OidTstzRange, OidDateRange, OidInt8Range:
 		return parseRange(env, t, s)
 	case OidInt4Multirange, OidNumMultirange, OidTsMultirange, OidTstzMultirange, OidDateMultirange, OidInt8Multirange:
@@ -166,6 +170,10 @@ func formatText(env *Env, t Type, v any) string {
 		return strconv.FormatUint(uint64(x), 10)
 	case Inet:
 		return formatInet(x, t.Oid == OidCidr)
+	case TSVector:
+		return FormatTSVector(x)
+	case TSQuery:
+		return FormatTSQuery(x)
 	case Range:
 		return formatRange(env, t, x)
 	case Multirange:

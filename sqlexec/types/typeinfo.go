@@ -85,6 +85,8 @@ var typeInfos = map[Oid]typeInfo{
 	OidTstzMultirange: {"tstzmultirange", "tstzmultirange", -1, CategoryRange, false},
 	OidDateMultirange: {"datemultirange", "datemultirange", -1, CategoryRange, false},
 	OidInt8Multirange: {"int8multirange", "int8multirange", -1, CategoryRange, false},
+	OidTSVector:       {"tsvector", "tsvector", -1, CategoryUser, false},
+	OidTSQuery:        {"tsquery", "tsquery", -1, CategoryUser, false},
 }
 
 // typeInfoOf returns the pg_type row of oid; unknown OIDs get a user-category
@@ -151,6 +153,7 @@ var typeNames = map[string]Oid{
 	"tstzrange": OidTstzRange, "daterange": OidDateRange,
 	"int4multirange": OidInt4Multirange, "int8multirange": OidInt8Multirange, "nummultirange": OidNumMultirange,
 	"tsmultirange": OidTsMultirange, "tstzmultirange": OidTstzMultirange, "datemultirange": OidDateMultirange,
+	"tsvector": OidTSVector, "tsquery": OidTSQuery,
 }
 
 // unsupportedTypeNames are PostgreSQL types fickle does not implement: they
@@ -158,7 +161,7 @@ var typeNames = map[string]Oid{
 var unsupportedTypeNames = map[string]bool{
 	"timetz": true, "time with time zone": true,
 	"bit": true, "varbit": true, "bit varying": true, "money": true,
-	"macaddr": true, "macaddr8": true, "xml": true, "tsvector": true, "tsquery": true,
+	"macaddr": true, "macaddr8": true, "xml": true,
 	"anyrange": true, "anymultirange": true, "pg_lsn": true, "txid_snapshot": true, "cstring": true,
 }
 
