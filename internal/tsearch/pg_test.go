@@ -5,7 +5,9 @@ import (
 	"context"
 	"math/rand"
 	"os"
+	"io/fs"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -169,4 +171,113 @@ func TestParseRandomAgainstPostgres(t *testing.T) {
 		texts[i] = randomText(r, 1+r.Intn(24))
 	}
 	compareParse(t, conn, texts)
+}
+
+// corpusWords returns every distinct word token (any of the word and
+// hyphenated-word types) of the corpus.
+func corpusWords(t *testing.T) []string {
+	t.Helper()
+	seen := map[string]bool{}
+	var words []string
+	for _, l := range corpusLines(t) {
+		toks, err := Parse(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tok := range toks {
+			switch tok.Type {
+			case ASCIIWord, Word, NumWord, HWordPart, HWordASCIIPart, HWordNumPart, ASCIIHWord, HWord, NumHWord:
+				for _, w := range []string{tok.Text, Lower(tok.Text)} {
+					if !seen[w] {
+						seen[w] = true
+						words = append(words, w)
+					}
+				}
+			}
+		}
+	}
+	return words
+}
+
+// goSourceWords returns the distinct lower-case words of the Go
+// distribution's sources and documentation: some tens of thousands of
+// English words, from comments, beyond the regression suite's.
+func goSourceWords(t *testing.T) []string {
+	t.Helper()
+	seen := map[string]bool{}
+	var words []string
+	root := filepath.Join(runtime.GOROOT(), "src")
+	filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil
+		}
+		for _, f := range strings.FieldsFunc(strings.ToLower(string(data)), func(r rune) bool { return r < 'a' || r > 'z' }) {
+			if !seen[f] {
+				seen[f] = true
+				words = append(words, f)
+			}
+		}
+		return nil
+	})
+	t.Logf("%d words from %s", len(words), root)
+	return words
+}
+
+func TestLexizeAgainstPostgres(t *testing.T) {
+	conn := connectPG(t)
+	words := corpusWords(t)
+	// Every English word of two letters or fewer, and the stopword list's
+	// neighbourhood: a stopword missing from the list shows up here.
+	for c1 := 'a'; c1 <= 'z'; c1++ {
+		words = append(words, string(c1))
+		for c2 := 'a'; c2 <= 'z'; c2++ {
+			words = append(words, string([]rune{c1, c2}))
+		}
+	}
+	words = append(words, goSourceWords(t)...)
+	words = append(words, "", "'tis", "it's", "dogs'", "'s", "Ünïcödé", strings.Repeat("running", 150))
+	ctx := context.Background()
+	for _, dict := range Dictionaries {
+		rows, err := conn.Query(ctx, `select coalesce(ts_lexize($1::regdictionary, w), '{NULL}') from unnest($2::text[]) as u(w)`, dict.Name, words)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bad, i := 0, 0
+		for rows.Next() {
+			var want []*string
+			if err := rows.Scan(&want); err != nil {
+				t.Fatal(err)
+			}
+			got := dict.Lexize(words[i])
+			same := len(got) == len(want)
+			for j := 0; same && j < len(got); j++ {
+				same = want[j] != nil && got[j] == *want[j]
+			}
+			if !same {
+				bad++
+				if bad <= 30 {
+					var w []string
+					for _, s := range want {
+						if s == nil {
+							w = append(w, "NULL")
+						} else {
+							w = append(w, *s)
+						}
+					}
+					t.Errorf("%s: ts_lexize(%q) = %q, PostgreSQL %q", dict.Name, words[i], got, w)
+				}
+			}
+			i++
+		}
+		if err := rows.Err(); err != nil {
+			t.Fatal(err)
+		}
+		if bad > 0 {
+			t.Errorf("%s: %d of %d words differ", dict.Name, bad, len(words))
+		}
+	}
 }
