@@ -3,11 +3,13 @@ package tsearch
 import (
 	"bufio"
 	"context"
+	"fmt"
+	"io/fs"
 	"math/rand"
 	"os"
-	"io/fs"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -170,6 +172,10 @@ func TestParseRandomAgainstPostgres(t *testing.T) {
 	for i := range texts {
 		texts[i] = randomText(r, 1+r.Intn(24))
 	}
+	texts = append(texts, "<script>x</script>y", "<STYLE type=x>a b</style >c", "<script>a<b>c</script >d",
+		"<!DOCTYPE html><!-- x -- y -->z", "<?xml v='1'?>", "a.b.c@d.e.f:8080/x", "http://1.2.3.4:5/", "x_y-z.com",
+		"-1.5e-3 +.5 ..//a/./b ~user/x", "&#x1F; &#12; &a-b.c;", "\u0301é", "1.2.3.4.5", "v1.2-beta", "e.g. i.e.",
+		"pg_catalog.pg_ts_config", "foo--bar---baz", "12-abc-3d", "über-ß1-ж", strings.Repeat("a-", 50)+"b")
 	compareParse(t, conn, texts)
 }
 
@@ -278,6 +284,134 @@ func TestLexizeAgainstPostgres(t *testing.T) {
 		}
 		if bad > 0 {
 			t.Errorf("%s: %d of %d words differ", dict.Name, bad, len(words))
+		}
+	}
+}
+
+func TestDocumentAgainstPostgres(t *testing.T) {
+	conn := connectPG(t)
+	lines := corpusLines(t)
+	ctx := context.Background()
+	for _, cfg := range Configs {
+		rows, err := conn.Query(ctx, `select i, coalesce((select array_agg(l.lexeme || ':' || array_to_string(l.positions, ',') order by l.lexeme collate "C")
+			from unnest(to_tsvector($1::regconfig, txt)) l), '{}')
+			from unnest($2::text[]) with ordinality as u(txt, i) order by i`, cfg.Name, lines)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bad := 0
+		for rows.Next() {
+			var i int
+			var want []string
+			if err := rows.Scan(&i, &want); err != nil {
+				t.Fatal(err)
+			}
+			lex, _, err := Document(cfg, lines[i-1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			byWord := map[string][]string{}
+			last := map[string]int{}
+			for _, l := range lex {
+				if p, ok := last[l.Word]; ok && p == l.Pos {
+					continue
+				}
+				last[l.Word] = l.Pos
+				byWord[l.Word] = append(byWord[l.Word], fmt.Sprint(l.Pos))
+			}
+			words := make([]string, 0, len(byWord))
+			for w := range byWord {
+				words = append(words, w)
+			}
+			sort.Strings(words)
+			var got []string
+			for _, w := range words {
+				ps := byWord[w]
+				if len(ps) >= 255 {
+					ps = ps[:255]
+				}
+				got = append(got, w+":"+strings.Join(ps, ","))
+			}
+			if strings.Join(got, " ") != strings.Join(want, " ") {
+				bad++
+				if bad <= 5 {
+					t.Errorf("%s: to_tsvector(%q):\n got %q\nwant %q", cfg.Name, lines[i-1], got, want)
+				}
+			}
+		}
+		if err := rows.Err(); err != nil {
+			t.Fatal(err)
+		}
+		if bad > 0 {
+			t.Errorf("%s: %d of %d texts differ", cfg.Name, bad, len(lines))
+		}
+	}
+}
+
+// renderPhrase renders Normalize's items as phraseto_tsquery prints them:
+// lexemes joined by <N>, N counting the stopwords between them plus one.
+func renderPhrase(items []QueryItem) string {
+	var sb strings.Builder
+	dist := 0
+	for _, it := range items {
+		if it.Stop {
+			dist++
+			continue
+		}
+		if sb.Len() > 0 {
+			if dist == 0 {
+				sb.WriteString(" <-> ")
+			} else {
+				fmt.Fprintf(&sb, " <%d> ", dist+1)
+			}
+		}
+		dist = 0
+		sb.WriteString("'" + strings.ReplaceAll(strings.ReplaceAll(it.Word, `\`, `\\`), "'", "''") + "'")
+	}
+	return sb.String()
+}
+
+func TestNormalizeAgainstPostgres(t *testing.T) {
+	conn := connectPG(t)
+	var lines []string
+	for _, l := range corpusLines(t) {
+		if len(l) < 200 {
+			lines = append(lines, l)
+		}
+	}
+	ctx := context.Background()
+	if _, err := conn.Exec(ctx, "set client_min_messages = warning"); err != nil {
+		t.Fatal(err)
+	}
+	for _, cfg := range Configs {
+		rows, err := conn.Query(ctx, `select i, phraseto_tsquery($1::regconfig, txt)::text
+			from unnest($2::text[]) with ordinality as u(txt, i) order by i`, cfg.Name, lines)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bad := 0
+		for rows.Next() {
+			var i int
+			var want string
+			if err := rows.Scan(&i, &want); err != nil {
+				t.Fatal(err)
+			}
+			items, _, err := Normalize(cfg, lines[i-1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := renderPhrase(items); got != want {
+				bad++
+				if bad <= 5 {
+					t.Errorf("%s: phraseto_tsquery(%q):\n got %s\nwant %s", cfg.Name, lines[i-1], got, want)
+				}
+			}
+		}
+		if err := rows.Err(); err != nil {
+			t.Fatal(err)
+		}
+		if bad > 0 {
+			t.Errorf("%s: %d of %d texts differ", cfg.Name, bad, len(lines))
 		}
 	}
 }
