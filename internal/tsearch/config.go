@@ -1,6 +1,9 @@
 package tsearch
 
-import "fmt"
+import (
+	"context"
+	"fmt"
+)
 
 // Config is a text-search configuration: the default parser and, per
 // token type, the dictionaries tried in order (pg_ts_config_map).
@@ -118,11 +121,11 @@ func tooLongNotice() Notice {
 // configuration's dictionaries, each token a dictionary recognizes taking
 // the next position (a stopword's too), each lexeme at its token's
 // position. Tokens of MaxWordLen bytes or more are skipped with a notice.
-func parseText(cfg *Config, text string) ([]Lexeme, []Notice, error) {
+func parseText(ctx context.Context, cfg *Config, text string) ([]Lexeme, []Notice, error) {
 	var out []Lexeme
 	var notices []Notice
 	pos := 0
-	err := EachToken(text, func(t Token) error {
+	err := EachToken(ctx, text, func(t Token) error {
 		if len(t.Text) >= MaxWordLen {
 			notices = append(notices, tooLongNotice())
 			return nil
@@ -147,8 +150,8 @@ func parseText(cfg *Config, text string) ([]Lexeme, []Notice, error) {
 // in text order, positions capped at MaxPos. Duplicates stay; building
 // the tsvector (sorting, merging a lexeme's positions, keeping at most
 // 256 of them) is the tsvector type's work.
-func Document(cfg *Config, text string) ([]Lexeme, []Notice, error) {
-	lex, notices, err := parseText(cfg, text)
+func Document(ctx context.Context, cfg *Config, text string) ([]Lexeme, []Notice, error) {
+	lex, notices, err := parseText(ctx, cfg, text)
 	for i := range lex {
 		if lex[i].Pos > MaxPos {
 			lex[i].Pos = MaxPos
@@ -176,8 +179,8 @@ type QueryItem struct {
 // none; an operand with no lexeme at all gives a single Stop item. The
 // configurations fickle has give one lexeme per position, so no item is
 // itself an OR of variants or an AND of a split word.
-func Normalize(cfg *Config, text string) ([]QueryItem, []Notice, error) {
-	lex, notices, err := parseText(cfg, text)
+func Normalize(ctx context.Context, cfg *Config, text string) ([]QueryItem, []Notice, error) {
+	lex, notices, err := parseText(ctx, cfg, text)
 	if err != nil {
 		return nil, notices, err
 	}
@@ -211,9 +214,9 @@ type DebugRow struct {
 }
 
 // Debug is ts_debug(cfg, text).
-func Debug(cfg *Config, text string) ([]DebugRow, error) {
+func Debug(ctx context.Context, cfg *Config, text string) ([]DebugRow, error) {
 	var out []DebugRow
-	err := EachToken(text, func(t Token) error {
+	err := EachToken(ctx, text, func(t Token) error {
 		row := DebugRow{Type: t.Type, Token: t.Text, Dictionaries: cfg.Map[t.Type]}
 		for _, d := range row.Dictionaries {
 			if lex := d.Lexize(t.Text); lex != nil {

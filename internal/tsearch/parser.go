@@ -1,6 +1,7 @@
 package tsearch
 
 import (
+	"context"
 	"errors"
 	"unicode/utf8"
 )
@@ -113,10 +114,12 @@ var ErrInvalidText = errors.New("text is not valid UTF-8 without NUL bytes")
 
 // Parse splits text into the default parser's tokens, exactly as
 // PostgreSQL's ts_parse('default', text) does in a UTF-8 database whose
-// LC_CTYPE is C.
-func Parse(text string) ([]Token, error) {
+// LC_CTYPE is C. Some texts take the parser time quadratic in their
+// length (as they take PostgreSQL's); it gives up with ctx's error when
+// ctx ends.
+func Parse(ctx context.Context, text string) ([]Token, error) {
 	var out []Token
-	err := EachToken(text, func(t Token) error {
+	err := EachToken(ctx, text, func(t Token) error {
 		out = append(out, t)
 		return nil
 	})
@@ -124,8 +127,8 @@ func Parse(text string) ([]Token, error) {
 }
 
 // EachToken calls yield with each of text's tokens in order, stopping at
-// the first error yield returns.
-func EachToken(text string, yield func(Token) error) error {
+// the first error yield returns, or at ctx's end.
+func EachToken(ctx context.Context, text string, yield func(Token) error) error {
 	if !utf8.ValidString(text) {
 		return ErrInvalidText
 	}
@@ -134,14 +137,14 @@ func EachToken(text string, yield func(Token) error) error {
 			return ErrInvalidText
 		}
 	}
-	src := newSource(text)
+	src := newSource(ctx, text)
 	p := newParser(src, 0, 0)
 	for p.get() {
 		if err := yield(Token{Type: p.typ, Text: text[p.tokenStart : p.tokenStart+p.lenByteToken]}); err != nil {
 			return err
 		}
 	}
-	return nil
+	return src.err
 }
 
 // source is the text under parse: its bytes and its characters (the
@@ -150,15 +153,23 @@ func EachToken(text string, yield func(Token) error) error {
 type source struct {
 	str   string
 	chars []rune
+	// ctx ends the parse: every checkEvery steps of any parser on the
+	// source look at it, and once it has ended (err set) no parser finds
+	// another token.
+	ctx   context.Context
+	steps int
+	err   error
 }
 
-func newSource(text string) *source {
+const checkEvery = 1 << 12
+
+func newSource(ctx context.Context, text string) *source {
 	chars := make([]rune, 0, len(text)+1)
 	for _, r := range text {
 		chars = append(chars, r)
 	}
 	chars = append(chars, 0)
-	return &source{str: text, chars: chars}
+	return &source{str: text, chars: chars, ctx: ctx}
 }
 
 // position is PostgreSQL's TParserPosition, one entry of the parser's
@@ -228,13 +239,19 @@ func (p *parser) curByte() byte {
 // one.
 func (p *parser) get() bool {
 	st := p.top()
-	if st.posByte >= p.lenStr {
+	if st.posByte >= p.lenStr || p.src.err != nil {
 		return false
 	}
 	p.tokenStart = p.baseByte + st.posByte
 	st.pushedAt = -1
 	var item *actionItem
 	for p.top().posByte <= p.lenStr {
+		if p.src.steps++; p.src.steps%checkEvery == 0 && p.src.err == nil {
+			p.src.err = p.src.ctx.Err()
+		}
+		if p.src.err != nil {
+			return false
+		}
 		st = p.top()
 		if st.posByte == p.lenStr {
 			st.charLen = 0

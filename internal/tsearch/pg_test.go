@@ -126,9 +126,9 @@ func compareParse(t *testing.T, conn *pgx.Conn, texts []string) {
 		chunk := texts[start:min(start+batch, len(texts))]
 		want := pgParse(t, conn, chunk)
 		for i, text := range chunk {
-			got, err := Parse(text)
+			got, err := Parse(context.Background(), text)
 			if err != nil {
-				t.Fatalf("Parse(%q): %v", text, err)
+				t.Fatalf("Parse(context.Background(), %q): %v", text, err)
 			}
 			same := len(got) == len(want[i])
 			for j := 0; same && j < len(got); j++ {
@@ -137,7 +137,7 @@ func compareParse(t *testing.T, conn *pgx.Conn, texts []string) {
 			if !same {
 				bad++
 				if bad <= 10 {
-					t.Errorf("Parse(%q):\n got %v\nwant %v", text, got, want[i])
+					t.Errorf("Parse(context.Background(), %q):\n got %v\nwant %v", text, got, want[i])
 				}
 			}
 		}
@@ -186,7 +186,7 @@ func corpusWords(t *testing.T) []string {
 	seen := map[string]bool{}
 	var words []string
 	for _, l := range corpusLines(t) {
-		toks, err := Parse(l)
+		toks, err := Parse(context.Background(), l)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -306,7 +306,7 @@ func TestDocumentAgainstPostgres(t *testing.T) {
 			if err := rows.Scan(&i, &want); err != nil {
 				t.Fatal(err)
 			}
-			lex, _, err := Document(cfg, lines[i-1])
+			lex, _, err := Document(context.Background(), cfg, lines[i-1])
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -396,7 +396,7 @@ func TestNormalizeAgainstPostgres(t *testing.T) {
 			if err := rows.Scan(&i, &want); err != nil {
 				t.Fatal(err)
 			}
-			items, _, err := Normalize(cfg, lines[i-1])
+			items, _, err := Normalize(context.Background(), cfg, lines[i-1])
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,6 +1,7 @@
 package tsearch
 
 import (
+	"context"
 	"errors"
 	"reflect"
 	"strings"
@@ -24,20 +25,20 @@ func TestParse(t *testing.T) {
 		{"abc123 1e", []Token{{NumWord, "abc123"}, {Blank, " "}, {NumWord, "1e"}}},
 	}
 	for _, tt := range tests {
-		got, err := Parse(tt.text)
+		got, err := Parse(context.Background(), tt.text)
 		if err != nil {
-			t.Fatalf("Parse(%q): %v", tt.text, err)
+			t.Fatalf("Parse(context.Background(), %q): %v", tt.text, err)
 		}
 		if !reflect.DeepEqual(got, tt.want) {
-			t.Errorf("Parse(%q) = %v, want %v", tt.text, got, tt.want)
+			t.Errorf("Parse(context.Background(), %q) = %v, want %v", tt.text, got, tt.want)
 		}
 	}
 }
 
 func TestParseInvalid(t *testing.T) {
 	for _, text := range []string{"a\x00b", "\xff", "ab\xc3"} {
-		if _, err := Parse(text); !errors.Is(err, ErrInvalidText) {
-			t.Errorf("Parse(%q): err %v, want ErrInvalidText", text, err)
+		if _, err := Parse(context.Background(), text); !errors.Is(err, ErrInvalidText) {
+			t.Errorf("Parse(context.Background(), %q): err %v, want ErrInvalidText", text, err)
 		}
 	}
 }
@@ -89,25 +90,25 @@ func TestDocument(t *testing.T) {
 		{EnglishConfig, "well-known <b>x</b>", []Lexeme{{"well-known", 1}, {"well", 2}, {"known", 3}, {"x", 4}}},
 	}
 	for _, tt := range tests {
-		got, notices, err := Document(tt.cfg, tt.text)
+		got, notices, err := Document(context.Background(), tt.cfg, tt.text)
 		if err != nil || len(notices) > 0 {
-			t.Fatalf("Document(%q): %v %v", tt.text, notices, err)
+			t.Fatalf("Document(context.Background(), %q): %v %v", tt.text, notices, err)
 		}
 		if !reflect.DeepEqual(got, tt.want) {
-			t.Errorf("Document(%s, %q) = %v, want %v", tt.cfg.Name, tt.text, got, tt.want)
+			t.Errorf("Document(context.Background(), %s, %q) = %v, want %v", tt.cfg.Name, tt.text, got, tt.want)
 		}
 	}
 }
 
 func TestDocumentLimits(t *testing.T) {
-	lex, _, err := Document(SimpleConfig, strings.Repeat("w ", MaxPos+10))
+	lex, _, err := Document(context.Background(), SimpleConfig, strings.Repeat("w ", MaxPos+10))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if last := lex[len(lex)-1]; last.Pos != MaxPos || lex[MaxPos-2].Pos != MaxPos-1 {
 		t.Errorf("positions past %d: last %v", MaxPos, last)
 	}
-	lex, notices, err := Document(SimpleConfig, "a "+strings.Repeat("x", MaxWordLen)+" b")
+	lex, notices, err := Document(context.Background(), SimpleConfig, "a "+strings.Repeat("x", MaxWordLen)+" b")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,18 +134,18 @@ func TestNormalize(t *testing.T) {
 		{SimpleConfig, "the cat", []QueryItem{w("the"), w("cat")}},
 	}
 	for _, tt := range tests {
-		got, _, err := Normalize(tt.cfg, tt.text)
+		got, _, err := Normalize(context.Background(), tt.cfg, tt.text)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !reflect.DeepEqual(got, tt.want) {
-			t.Errorf("Normalize(%s, %q) = %v, want %v", tt.cfg.Name, tt.text, got, tt.want)
+			t.Errorf("Normalize(context.Background(), %s, %q) = %v, want %v", tt.cfg.Name, tt.text, got, tt.want)
 		}
 	}
 }
 
 func TestDebug(t *testing.T) {
-	rows, err := Debug(EnglishConfig, "The cats")
+	rows, err := Debug(context.Background(), EnglishConfig, "The cats")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +171,7 @@ func FuzzParse(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		toks, err := Parse(text)
+		toks, err := Parse(context.Background(), text)
 		if err != nil {
 			if !errors.Is(err, ErrInvalidText) {
 				t.Fatal(err)
@@ -183,12 +184,21 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 		for _, cfg := range Configs {
-			if _, _, err := Document(cfg, text); err != nil {
+			if _, _, err := Document(context.Background(), cfg, text); err != nil {
 				t.Fatal(err)
 			}
-			if _, _, err := Normalize(cfg, text); err != nil {
+			if _, _, err := Normalize(context.Background(), cfg, text); err != nil {
 				t.Fatal(err)
 			}
 		}
 	})
+}
+
+func TestParseCanceled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	// Each "<!--" scans to the end of the text for its "-->": quadratic.
+	if _, err := Parse(ctx, strings.Repeat("<!--", 100000)); !errors.Is(err, context.Canceled) {
+		t.Errorf("Parse with a canceled context: %v", err)
+	}
 }
