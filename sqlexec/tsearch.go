@@ -42,9 +42,10 @@ func loadTSNames(kind, table, nameCol string) func() *tsNames {
 }
 
 var (
-	tsConfigNames = loadTSNames("text search configuration", pgdata.PgTsConfig, "cfgname")
-	tsDictNames   = loadTSNames("text search dictionary", pgdata.PgTsDict, "dictname")
-	tsParserNames = loadTSNames("text search parser", pgdata.PgTsParser, "prsname")
+	tsConfigNames   = loadTSNames("text search configuration", pgdata.PgTsConfig, "cfgname")
+	tsDictNames     = loadTSNames("text search dictionary", pgdata.PgTsDict, "dictname")
+	tsParserNames   = loadTSNames("text search parser", pgdata.PgTsParser, "prsname")
+	tsTemplateNames = loadTSNames("text search template", pgdata.PgTsTemplate, "tmplname")
 )
 
 // tsObjectOID reads a possibly qualified name of a built-in text search
@@ -147,6 +148,19 @@ func tsError(err error) error {
 }
 
 func init() {
+	// The visibility tests psql's \dF commands call: every text search
+	// object is a built-in one of pg_catalog, which every search path
+	// reads; an OID that names none gives NULL.
+	for fn, names := range map[string]func() *tsNames{"pg_ts_config_is_visible": tsConfigNames,
+		"pg_ts_dict_is_visible": tsDictNames, "pg_ts_parser_is_visible": tsParserNames,
+		"pg_ts_template_is_visible": tsTemplateNames} {
+		addSysFunc(fn, sysFunc{args: []types.Type{types.OidType}, result: types.Bool, eval: func(x *execCtx, a []any) (any, error) {
+			if _, ok := names().byOid[a[0].(int64)]; !ok {
+				return nil, nil
+			}
+			return true, nil
+		}})
+	}
 	textArray, _ := types.ArrayOf(types.Text)
 	addSysFunc("ts_lexize", sysFunc{args: []types.Type{types.Regdictionary, types.Text}, result: textArray,
 		eval: func(x *execCtx, a []any) (any, error) {
