@@ -415,3 +415,68 @@ func TestNormalizeAgainstPostgres(t *testing.T) {
 		}
 	}
 }
+
+func TestDebugAgainstPostgres(t *testing.T) {
+	conn := connectPG(t)
+	lines := corpusLines(t)
+	ctx := context.Background()
+	for _, cfg := range Configs {
+		rows, err := conn.Query(ctx, `select i, d.alias, d.token, d.dictionaries::text[], d.dictionary::text, d.lexemes
+			from unnest($2::text[]) with ordinality as u(txt, i), ts_debug($1::regconfig, u.txt) with ordinality as d
+			order by i, d.ordinality`, cfg.Name, lines)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := make([][]string, len(lines))
+		for rows.Next() {
+			var i int
+			var alias, token string
+			var dicts []string
+			var dict *string
+			var lexemes []string
+			if err := rows.Scan(&i, &alias, &token, &dicts, &dict, &lexemes); err != nil {
+				t.Fatal(err)
+			}
+			d := "NULL"
+			if dict != nil {
+				d = *dict
+			}
+			lex := "NULL"
+			if lexemes != nil {
+				lex = "{" + strings.Join(lexemes, ",") + "}"
+			}
+			want[i-1] = append(want[i-1], fmt.Sprintf("%s|%s|%v|%s|%s", alias, token, dicts, d, lex))
+		}
+		if err := rows.Err(); err != nil {
+			t.Fatal(err)
+		}
+		bad := 0
+		for i, l := range lines {
+			debug, err := Debug(context.Background(), cfg, l)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, r := range debug {
+				dicts := []string{}
+				for _, d := range r.Dictionaries {
+					dicts = append(dicts, d.Name)
+				}
+				d, lex := "NULL", "NULL"
+				if r.Dictionary != nil {
+					d, lex = r.Dictionary.Name, "{"+strings.Join(r.Lexemes, ",")+"}"
+				}
+				got = append(got, fmt.Sprintf("%s|%s|%v|%s|%s", r.Type.Alias(), r.Token, dicts, d, lex))
+			}
+			if strings.Join(got, "\n") != strings.Join(want[i], "\n") {
+				bad++
+				if bad <= 5 {
+					t.Errorf("%s: ts_debug(%q):\n got %q\nwant %q", cfg.Name, l, got, want[i])
+				}
+			}
+		}
+		if bad > 0 {
+			t.Errorf("%s: %d of %d texts differ", cfg.Name, bad, len(lines))
+		}
+	}
+}
