@@ -194,6 +194,38 @@ var (
 		{Name: "description", Type: types.Text}}
 )
 
+// tsNoFunction is the 42883 of a call of a text search function whose
+// arguments match none of its signatures, naming the arguments' types as
+// PostgreSQL does (an untyped literal is unknown).
+func tsNoFunction(b *binder, name string, args []*scalar, loc int32) error {
+	ts := make([]string, len(args))
+	for i, a := range args {
+		ts[i] = types.FormatType(a.typ)
+		if unresolved(a) {
+			ts[i] = "unknown"
+		}
+	}
+	return b.errAt(pgerror.Newf(pgerror.UndefinedFunction, "function %s(%s) does not exist", name, strings.Join(ts, ", ")).
+		WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), loc)
+}
+
+// tsCoerceArgs coerces each argument to its type implicitly, or fails as
+// a call of no signature.
+func tsCoerceArgs(b *binder, name string, args []*scalar, to []types.Type, loc int32) error {
+	for i := range args {
+		if !unresolved(args[i]) && !types.CanCoerce(args[i].typ, to[i], types.CastImplicit) {
+			return tsNoFunction(b, name, args, loc)
+		}
+	}
+	for i := range args {
+		var err error
+		if args[i], err = b.coerce(args[i], to[i], types.CastImplicit); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // bindTSParser binds ts_parse (parser, text) and ts_token_type (parser):
 // the parser is a name (text) or an OID, as in PostgreSQL's two
 // signatures of each; an unknown literal is the name.
@@ -202,19 +234,13 @@ func bindTSParser(name string, n int, fields []types.Field) func(b *binder, args
 		if len(args) != n {
 			return nil, b.errAt(pgerror.Newf(pgerror.UndefinedFunction, "function %s with %d arguments does not exist", name, len(args)), loc)
 		}
-		var err error
-		first := types.Text
+		to := []types.Type{types.Text, types.Text}[:n]
 		switch args[0].typ.Oid {
 		case types.OidOid, types.OidInt2, types.OidInt4, types.OidInt8:
-			first = types.OidType
+			to[0] = types.OidType
 		}
-		if args[0], err = b.coerce(args[0], first, types.CastImplicit); err != nil {
+		if err := tsCoerceArgs(b, name, args, to, loc); err != nil {
 			return nil, err
-		}
-		for i := 1; i < n; i++ {
-			if args[i], err = b.coerce(args[i], types.Text, types.CastImplicit); err != nil {
-				return nil, err
-			}
 		}
 		return fields, nil
 	}
@@ -257,14 +283,11 @@ func bindTSDebug(b *binder, args []*scalar, loc int32) ([]types.Field, error) {
 	if len(args) != 1 && len(args) != 2 {
 		return nil, b.errAt(pgerror.Newf(pgerror.UndefinedFunction, "function ts_debug with %d arguments does not exist", len(args)), loc)
 	}
-	var err error
+	to := []types.Type{types.Text}
 	if len(args) == 2 {
-		if args[0], err = b.coerce(args[0], types.Regconfig, types.CastImplicit); err != nil {
-			return nil, err
-		}
+		to = []types.Type{types.Regconfig, types.Text}
 	}
-	last := len(args) - 1
-	if args[last], err = b.coerce(args[last], types.Text, types.CastImplicit); err != nil {
+	if err := tsCoerceArgs(b, "ts_debug", args, to, loc); err != nil {
 		return nil, err
 	}
 	return tsDebugFields(), nil
