@@ -56,8 +56,9 @@ var builtinCatalogQueries = map[string]string{
 		prsend::oid AS prsend, prsheadline::oid AS prsheadline, prslextype::oid AS prslextype FROM pg_ts_parser ORDER BY ctid`,
 	pgdata.PgTsTemplate: `SELECT oid, tmplname, tmplnamespace, tmplinit::oid AS tmplinit, tmpllexize::oid AS tmpllexize
 		FROM pg_ts_template ORDER BY ctid`,
-	pgdata.PgTsDict:   `SELECT oid, dictname, dictnamespace, dictowner, dicttemplate, dictinitoption FROM pg_ts_dict ORDER BY ctid`,
-	pgdata.PgTsConfig: `SELECT oid, cfgname, cfgnamespace, cfgowner, cfgparser FROM pg_ts_config ORDER BY ctid`,
+	pgdata.PgTsDict:      `SELECT oid, dictname, dictnamespace, dictowner, dicttemplate, dictinitoption FROM pg_ts_dict ORDER BY ctid`,
+	pgdata.PgTsConfig:    `SELECT oid, cfgname, cfgnamespace, cfgowner, cfgparser FROM pg_ts_config ORDER BY ctid`,
+	pgdata.PgTsConfigMap: `SELECT mapcfg, maptokentype, mapseqno, mapdict FROM pg_ts_config_map ORDER BY ctid`,
 	pgdata.PgConversion: `SELECT oid, conname, connamespace, conowner, conforencoding, contoencoding, conproc::oid AS conproc,
 		condefault FROM pg_conversion ORDER BY ctid`,
 	// initprivs name the bootstrap superuser as the test's PostgreSQL does,

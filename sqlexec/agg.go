@@ -372,6 +372,26 @@ func (b *binder) notingOuterRefs(parent *scope, compile func() error) (bool, err
 	return outer, err
 }
 
+// outerGroupSlot is the place in agg's aggregation row of the FROM column
+// c that a subquery above the GROUP BY references: the column's group.
+// Any other column is PostgreSQL's 42803; one functionally dependent on
+// a grouped primary key, which PostgreSQL reads, is refused.
+func (b *binder) outerGroupSlot(agg *aggScope, c scopeCol, loc int32) (int, error) {
+	for i, g := range agg.groups {
+		if c.slot >= 0 && g.e.slot == c.slot {
+			return i, nil
+		}
+	}
+	if agg.sets == nil && b.dependsOnGroupedKey(agg, &scalar{typ: c.typ, slot: c.slot}) {
+		return 0, b.errAt(pgerror.Unsupported("a subquery's reference to an outer column that depends on the grouped primary key"), loc)
+	}
+	name := c.name
+	if c.rel != "" {
+		name = c.rel + "." + c.name
+	}
+	return 0, b.errAt(pgerror.Newf(pgerror.GroupingError, "subquery uses ungrouped column \"%s\" from outer query", name), loc)
+}
+
 // dependsOnGroupedKey reports whether column e is functionally dependent
 // on the GROUP BY list: every column of its table's primary key is grouped
 // by, for the same FROM item, as PostgreSQL allows.

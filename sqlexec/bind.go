@@ -584,6 +584,19 @@ func (b *binder) resolveCol(sc *scope, fields []string, loc int32) (*scalar, err
 		if depth == 0 {
 			e = &scalar{typ: c.typ, slot: slot, refs: itemBit(c.item), name: name, coll: outputCollation(c.typ, c.coll),
 				eval: func(x *execCtx) (any, error) { return x.row[slot], nil }}
+		} else if cur.agg != nil {
+			// The outer query groups: a subquery above its GROUP BY reads
+			// its aggregation row, where a grouped column has its group's
+			// place.
+			var err error
+			if slot, err = b.outerGroupSlot(cur.agg, c, loc); err != nil {
+				return nil, err
+			}
+			cur.pending |= itemBit(c.item)
+			d := depth
+			e = &scalar{typ: c.typ, slot: -1, name: name, coll: outputCollation(c.typ, c.coll), eval: func(x *execCtx) (any, error) {
+				return x.outer[len(x.outer)-d][slot], nil
+			}}
 		} else {
 			cur.pending |= itemBit(c.item)
 			d := depth

@@ -52,6 +52,10 @@ func (n catalogNames) RegIn(t types.Oid, text string) (int64, error) {
 		return n.namespaceOID(text)
 	case types.OidRegrole:
 		return n.roleOID(text)
+	case types.OidRegconfig:
+		return n.tsObjectOID(tsConfigNames(), text)
+	case types.OidRegdictionary:
+		return n.tsObjectOID(tsDictNames(), text)
 	}
 	return 0, pgerror.Newf(pgerror.InternalError, "no object identifier type %d", t)
 }
@@ -76,6 +80,10 @@ func (n catalogNames) RegOut(t types.Oid, oid int64) (string, bool) {
 		return types.QuoteIdent(name), ok
 	case types.OidRegrole:
 		return n.roleName(uint32(oid))
+	case types.OidRegconfig:
+		return tsObjectName(tsConfigNames(), oid)
+	case types.OidRegdictionary:
+		return tsObjectName(tsDictNames(), oid)
 	}
 	return "", false
 }

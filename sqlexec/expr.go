@@ -201,6 +201,9 @@ func (b *binder) columnRef(sc *scope, c *pg_query.ColumnRef) (*scalar, error) {
 		if len(fields) != 1 {
 			return nil, err
 		}
+		if gerr := b.groupedOuterRow(sc, fields[0], c.Location); gerr != nil {
+			return nil, gerr
+		}
 		var ok bool
 		if e, ok = b.wholeRowRef(sc, fields[0]); !ok {
 			return nil, err
@@ -249,7 +252,7 @@ func (b *binder) starAsWholeRow(sc *scope, c *pg_query.ColumnRef, i int) *scalar
 		}
 	}
 	prefix := strs(c.Fields[:i])
-	if len(prefix) == 1 && sc != nil {
+	if len(prefix) == 1 && sc != nil && b.groupedOuterRow(sc, prefix[0], c.Location) == nil {
 		if e, ok := b.wholeRowRef(sc, prefix[0]); ok {
 			return e
 		}

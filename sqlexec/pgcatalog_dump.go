@@ -122,6 +122,7 @@ func init() {
 		vcol{"dicttemplate", oid}, vcol{"dictinitoption", text})
 	builtin(pgdata.PgTsConfig, vcol{"oid", oid}, vcol{"cfgname", name}, vcol{"cfgnamespace", oid}, vcol{"cfgowner", oid},
 		vcol{"cfgparser", oid})
+	builtin(pgdata.PgTsConfigMap, vcol{"mapcfg", oid}, vcol{"maptokentype", i4}, vcol{"mapseqno", i4}, vcol{"mapdict", oid})
 	builtin(pgdata.PgConversion, vcol{"oid", oid}, vcol{"conname", name}, vcol{"connamespace", oid}, vcol{"conowner", oid},
 		vcol{"conforencoding", i4}, vcol{"contoencoding", i4}, vcol{"conproc", types.Regproc}, vcol{"condefault", b})
 	builtin(pgdata.PgTablespace, vcol{"oid", oid}, vcol{"spcname", name}, vcol{"spcowner", oid}, vcol{"spcacl", textArray},

@@ -24,25 +24,28 @@ import (
 // sweepSchema is the table whose columns the calls read: one column per
 // argument type, holding that type's first literal.
 const sweepSchema = `CREATE TABLE sweep_args (id serial PRIMARY KEY, c_bool bool, c_int2 int2, c_int4 int4, c_int8 int8,
-	c_name name, c_numeric numeric, c_oid oid, c_regclass regclass, c_text text, c_float8 float8, c_char "char");
-INSERT INTO sweep_args (c_bool, c_int2, c_int4, c_int8, c_name, c_numeric, c_oid, c_regclass, c_text, c_float8, c_char)
-	VALUES (true, 1, 23, 10240, 'postgres', 123.45, 1259, 'sweep_args', 'sweep_args', 0.001, 'r')`
+	c_name name, c_numeric numeric, c_oid oid, c_regclass regclass, c_text text, c_float8 float8, c_char "char",
+	c_regdictionary regdictionary);
+INSERT INTO sweep_args (c_bool, c_int2, c_int4, c_int8, c_name, c_numeric, c_oid, c_regclass, c_text, c_float8, c_char,
+	c_regdictionary)
+	VALUES (true, 1, 23, 10240, 'postgres', 123.45, 1259, 'sweep_args', 'sweep_args', 0.001, 'r', 'english_stem')`
 
 // sweepLiterals are the literal arguments of each type: names of objects
 // that exist and do not, privilege names, OIDs of a catalog table and a
 // type, attribute numbers.
 var sweepLiterals = map[types.Oid][]string{
-	types.OidBool:     {"true", "false"},
-	types.OidInt2:     {"1::int2", "0::int2"},
-	types.OidInt4:     {"23", "-1"},
-	types.OidInt8:     {"10240::int8", "-20000::int8"},
-	types.OidName:     {"'postgres'::name", "'nosuch'::name"},
-	types.OidNumeric:  {"123.45", "-1e20"},
-	types.OidOid:      {"1259::oid", "23::oid", "0::oid"},
-	types.OidRegclass: {"'sweep_args'::regclass", "'pg_class'::regclass"},
-	types.OidText:     {"'sweep_args'", "'id'", "'select'", "'nosuch'"},
-	types.OidFloat8:   {"0.001::float8", "-1::float8"},
-	types.OidChar:     {`'r'::"char"`, `'f'::"char"`},
+	types.OidBool:          {"true", "false"},
+	types.OidInt2:          {"1::int2", "0::int2"},
+	types.OidInt4:          {"23", "-1"},
+	types.OidInt8:          {"10240::int8", "-20000::int8"},
+	types.OidName:          {"'postgres'::name", "'nosuch'::name"},
+	types.OidNumeric:       {"123.45", "-1e20"},
+	types.OidOid:           {"1259::oid", "23::oid", "0::oid"},
+	types.OidRegclass:      {"'sweep_args'::regclass", "'pg_class'::regclass"},
+	types.OidText:          {"'sweep_args'", "'id'", "'select'", "'nosuch'"},
+	types.OidFloat8:        {"0.001::float8", "-1::float8"},
+	types.OidChar:          {`'r'::"char"`, `'f'::"char"`},
+	types.OidRegdictionary: {"'english_stem'::regdictionary", "'simple'::regdictionary"},
 }
 
 // sweepParams are the text values the sweep binds to each parameter of a
@@ -51,7 +54,7 @@ var sweepLiterals = map[types.Oid][]string{
 var sweepParams = map[types.Oid]string{
 	types.OidBool: "true", types.OidInt2: "1", types.OidInt4: "23", types.OidInt8: "10240", types.OidName: "postgres",
 	types.OidNumeric: "123.45", types.OidOid: "1259", types.OidRegclass: "sweep_args", types.OidText: "sweep_args",
-	types.OidFloat8: "0.001", types.OidChar: "r",
+	types.OidFloat8: "0.001", types.OidChar: "r", types.OidRegdictionary: "english_stem",
 }
 
 // sweepSkipped are the functions the sweep does not call: they change the

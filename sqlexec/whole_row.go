@@ -3,9 +3,33 @@ package sqlexec
 import (
 	"slices"
 
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
 	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/sqlexec/types"
 )
+
+// groupedOuterRow is PostgreSQL's 42803 for a whole-row reference from a
+// subquery to a FROM item of an enclosing query that groups, which only
+// its aggregation row reaches; nil when the name resolves otherwise.
+// PostgreSQL reads the row when the query groups by the whole row
+// itself, which fickle refuses (0A000).
+func (b *binder) groupedOuterRow(sc *scope, name string, loc int32) error {
+	for cur, depth := sc, 0; cur != nil; cur, depth = cur.parent, depth+1 {
+		if !slices.ContainsFunc(cur.cols, func(c scopeCol) bool { return c.rel == name && (!c.hidden || c.merged) && !c.system }) {
+			continue
+		}
+		if depth > 0 && cur.agg != nil {
+			key := b.groupKey(cur.agg.from, pg_query.MakeColumnRefNode([]*pg_query.Node{pg_query.MakeStrNode(name)}, loc))
+			if slices.ContainsFunc(cur.agg.groups, func(g groupEntry) bool { return g.key == key }) {
+				return b.errAt(pgerror.Unsupported("a subquery's reference to a whole row its enclosing query groups by"), loc)
+			}
+			return b.errAt(pgerror.Newf(pgerror.GroupingError, "subquery uses ungrouped column \"%s.*\" from outer query", name), loc)
+		}
+		return nil
+	}
+	return nil
+}
 
 // wholeRowRef compiles a FROM item named alone where a value goes
 // ("SELECT foo FROM (SELECT 1) foo"): the record of the item's columns,

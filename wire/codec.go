@@ -77,14 +77,16 @@ func SupportsBinary(oid uint32) bool {
 // The object identifier types (regclass, regtype, regproc, ...), which
 // pgtype does not name: on the wire each is an OID.
 const (
-	regprocOID      = 24
-	regprocedureOID = 2202
-	regoperOID      = 2203
-	regoperatorOID  = 2204
-	regclassOID     = 2205
-	regtypeOID      = 2206
-	regnamespaceOID = 4089
-	regroleOID      = 4096
+	regprocOID       = 24
+	regprocedureOID  = 2202
+	regoperOID       = 2203
+	regoperatorOID   = 2204
+	regclassOID      = 2205
+	regtypeOID       = 2206
+	regnamespaceOID  = 4089
+	regroleOID       = 4096
+	regconfigOID     = 3734
+	regdictionaryOID = 3769
 )
 
 // voidOID is the pseudo-type void, which functions that return nothing
@@ -94,7 +96,7 @@ const voidOID = 2278
 
 func isRegType(oid uint32) bool {
 	switch oid {
-	case regprocOID, regprocedureOID, regoperOID, regoperatorOID, regclassOID, regtypeOID, regnamespaceOID, regroleOID:
+	case regprocOID, regprocedureOID, regoperOID, regoperatorOID, regclassOID, regtypeOID, regnamespaceOID, regroleOID, regconfigOID, regdictionaryOID:
 		return true
 	}
 	return false
@@ -124,7 +126,7 @@ func AppendBinary(buf []byte, oid uint32, v any) ([]byte, error) {
 		if i, ok := v.(int64); ok && i >= math.MinInt32 && i <= math.MaxInt32 {
 			return binary.BigEndian.AppendUint32(buf, uint32(int32(i))), nil
 		}
-	case pgtype.OIDOID, regprocOID, regprocedureOID, regoperOID, regoperatorOID, regclassOID, regtypeOID, regnamespaceOID, regroleOID:
+	case pgtype.OIDOID, regprocOID, regprocedureOID, regoperOID, regoperatorOID, regclassOID, regtypeOID, regnamespaceOID, regroleOID, regconfigOID, regdictionaryOID:
 		if i, ok := v.(int64); ok && i >= 0 && i <= math.MaxUint32 {
 			return binary.BigEndian.AppendUint32(buf, uint32(i)), nil
 		}
@@ -220,7 +222,7 @@ func DecodeBinary(oid uint32, src []byte) (any, error) {
 		if len(src) == 4 {
 			return int64(int32(binary.BigEndian.Uint32(src))), nil
 		}
-	case pgtype.OIDOID, regprocOID, regprocedureOID, regoperOID, regoperatorOID, regclassOID, regtypeOID, regnamespaceOID, regroleOID:
+	case pgtype.OIDOID, regprocOID, regprocedureOID, regoperOID, regoperatorOID, regclassOID, regtypeOID, regnamespaceOID, regroleOID, regconfigOID, regdictionaryOID:
 		if len(src) == 4 {
 			return int64(binary.BigEndian.Uint32(src)), nil
 		}

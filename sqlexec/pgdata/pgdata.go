@@ -72,6 +72,7 @@ const (
 	PgTsTemplate  = "pg_ts_template"
 	PgTsDict      = "pg_ts_dict"
 	PgTsConfig    = "pg_ts_config"
+	PgTsConfigMap = "pg_ts_config_map"
 	PgConversion  = "pg_conversion"
 	PgInitPrivs   = "pg_init_privs"
 	PgTablespace  = "pg_tablespace"

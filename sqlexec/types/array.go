@@ -70,6 +70,8 @@ var arrayTypes = map[Oid]Oid{
 	OidInt8Multirange: 6157,
 	OidTSVector:       3643,
 	OidTSQuery:        3645,
+	OidRegconfig:      3735,
+	OidRegdictionary:  3770,
 }
 
 // arrayElems maps an array type OID to its element type OID (typelem).

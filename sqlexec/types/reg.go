@@ -12,28 +12,33 @@ import (
 // function, ...). The datum is the OID as an int64, as for oid; input and
 // output go through Env.Catalog.
 const (
-	OidRegproc      Oid = 24
-	OidRegprocedure Oid = 2202
-	OidRegoper      Oid = 2203
-	OidRegoperator  Oid = 2204
-	OidRegtype      Oid = 2206
-	OidRegnamespace Oid = 4089
-	OidRegrole      Oid = 4096
+	OidRegproc       Oid = 24
+	OidRegprocedure  Oid = 2202
+	OidRegoper       Oid = 2203
+	OidRegoperator   Oid = 2204
+	OidRegtype       Oid = 2206
+	OidRegnamespace  Oid = 4089
+	OidRegrole       Oid = 4096
+	OidRegconfig     Oid = 3734
+	OidRegdictionary Oid = 3769
 )
 
 // The object identifier types without a modifier.
 var (
-	Regproc      = Type{OidRegproc, -1}
-	Regprocedure = Type{OidRegprocedure, -1}
-	Regoper      = Type{OidRegoper, -1}
-	Regoperator  = Type{OidRegoperator, -1}
-	Regtype      = Type{OidRegtype, -1}
-	Regnamespace = Type{OidRegnamespace, -1}
-	Regrole      = Type{OidRegrole, -1}
+	Regproc       = Type{OidRegproc, -1}
+	Regprocedure  = Type{OidRegprocedure, -1}
+	Regoper       = Type{OidRegoper, -1}
+	Regoperator   = Type{OidRegoperator, -1}
+	Regtype       = Type{OidRegtype, -1}
+	Regnamespace  = Type{OidRegnamespace, -1}
+	Regrole       = Type{OidRegrole, -1}
+	Regconfig     = Type{OidRegconfig, -1}
+	Regdictionary = Type{OidRegdictionary, -1}
 )
 
 // regTypes lists the object identifier types.
-var regTypes = []Oid{OidRegclass, OidRegproc, OidRegprocedure, OidRegoper, OidRegoperator, OidRegtype, OidRegnamespace, OidRegrole}
+var regTypes = []Oid{OidRegclass, OidRegproc, OidRegprocedure, OidRegoper, OidRegoperator, OidRegtype, OidRegnamespace, OidRegrole,
+	OidRegconfig, OidRegdictionary}
 
 // IsRegType reports whether oid is one of the object identifier types.
 func IsRegType(oid Oid) bool { return isRegType(oid) }

@@ -21,7 +21,8 @@ func parseText(env *Env, t Type, s string) (any, error) {
 		return parseBool(s)
 	case OidInt2, OidInt4, OidInt8, OidOid:
 		return parseInt(t, s)
-	case OidRegclass, OidRegproc, OidRegprocedure, OidRegoper, OidRegoperator, OidRegtype, OidRegnamespace, OidRegrole:
+	case OidRegclass, OidRegproc, OidRegprocedure, OidRegoper, OidRegoperator, OidRegtype, OidRegnamespace, OidRegrole,
+		OidRegconfig, OidRegdictionary:
 		return parseReg(env, t, s)
 	case OidFloat4, OidFloat8:
 		return parseFloat(t, s)

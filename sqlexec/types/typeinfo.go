@@ -87,6 +87,8 @@ var typeInfos = map[Oid]typeInfo{
 	OidInt8Multirange: {"int8multirange", "int8multirange", -1, CategoryRange, false},
 	OidTSVector:       {"tsvector", "tsvector", -1, CategoryUser, false},
 	OidTSQuery:        {"tsquery", "tsquery", -1, CategoryUser, false},
+	OidRegconfig:      {"regconfig", "regconfig", 4, CategoryNumeric, false},
+	OidRegdictionary:  {"regdictionary", "regdictionary", 4, CategoryNumeric, false},
 }
 
 // typeInfoOf returns the pg_type row of oid; unknown OIDs get a user-category
@@ -142,6 +144,7 @@ var typeNames = map[string]Oid{
 	"numeric":  OidNumeric, "decimal": OidNumeric, "dec": OidNumeric,
 	"regclass": OidRegclass, "regproc": OidRegproc, "regprocedure": OidRegprocedure, "regoper": OidRegoper,
 	"regoperator": OidRegoperator, "regtype": OidRegtype, "regnamespace": OidRegnamespace, "regrole": OidRegrole,
+	"regconfig": OidRegconfig, "regdictionary": OidRegdictionary,
 	"int2vector": OidInt2Vector, "oidvector": OidOidVector, "record": OidRecord,
 	"uuid":     OidUUID,
 	"jsonb":    OidJSONB,

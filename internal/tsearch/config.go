@@ -1,0 +1,231 @@
+package tsearch
+
+import (
+	"context"
+	"fmt"
+)
+
+// Config is a text-search configuration: the default parser and, per
+// token type, the dictionaries tried in order (pg_ts_config_map).
+type Config struct {
+	// Name is the configuration's name in pg_ts_config.
+	Name string
+	// OID is its pg_ts_config oid in PostgreSQL 15.
+	OID uint32
+	// Map lists each token type's dictionaries; a type without any is
+	// not indexed (blank, tag, protocol, entity).
+	Map [LastTokenType + 1][]*Dictionary
+}
+
+// ParserOID is the default parser's pg_ts_parser oid.
+const ParserOID = 3722
+
+// SimpleConfig is the simple configuration: every word and number type
+// to the simple dictionary.
+var SimpleConfig = func() *Config {
+	c := &Config{Name: "simple", OID: 3748}
+	for _, t := range indexedTypes {
+		c.Map[t] = []*Dictionary{Simple}
+	}
+	return c
+}()
+
+// EnglishConfig is the english configuration: words through english_stem,
+// the rest through simple.
+var EnglishConfig = func() *Config {
+	c := &Config{Name: "english", OID: 13164}
+	for _, t := range indexedTypes {
+		c.Map[t] = []*Dictionary{Simple}
+	}
+	for _, t := range []TokenType{ASCIIWord, Word, ASCIIHWord, HWord, HWordASCIIPart, HWordPart} {
+		c.Map[t] = []*Dictionary{EnglishStem}
+	}
+	return c
+}()
+
+// indexedTypes are the token types PostgreSQL's built-in configurations
+// map to a dictionary.
+var indexedTypes = []TokenType{ASCIIWord, Word, NumWord, Email, URL, Host, SFloat, Version, HWordNumPart,
+	HWordPart, HWordASCIIPart, NumHWord, ASCIIHWord, HWord, URLPath, File, Float, Int, UInt}
+
+// Configs are the configurations fickle has.
+var Configs = []*Config{SimpleConfig, EnglishConfig}
+
+// ConfigByName returns the configuration of that name (lower case,
+// unqualified).
+func ConfigByName(name string) (*Config, bool) {
+	for _, c := range Configs {
+		if c.Name == name {
+			return c, true
+		}
+	}
+	return nil, false
+}
+
+// unsupportedLanguages are the Snowball languages PostgreSQL 15 ships a
+// configuration (LANGUAGE) and a dictionary (LANGUAGE_stem) for, which
+// fickle does not have.
+var unsupportedLanguages = []string{"arabic", "armenian", "basque", "catalan", "danish", "dutch", "finnish",
+	"french", "german", "greek", "hindi", "hungarian", "indonesian", "irish", "italian", "lithuanian", "nepali",
+	"norwegian", "portuguese", "romanian", "russian", "serbian", "spanish", "swedish", "tamil", "turkish", "yiddish"}
+
+// IsUnsupportedConfig reports whether name is a built-in configuration
+// of PostgreSQL 15 that fickle does not have: the SQL layer refuses it
+// (0A000) rather than calling it unknown.
+func IsUnsupportedConfig(name string) bool {
+	for _, l := range unsupportedLanguages {
+		if l == name {
+			return true
+		}
+	}
+	return false
+}
+
+// IsUnsupportedDictionary is IsUnsupportedConfig for dictionaries.
+func IsUnsupportedDictionary(name string) bool {
+	for _, l := range unsupportedLanguages {
+		if l+"_stem" == name {
+			return true
+		}
+	}
+	return false
+}
+
+// MaxWordLen is MAXSTRLEN: a token of this many bytes or more is not
+// indexed ("word is too long to be indexed").
+const MaxWordLen = 1 << 11
+
+// MaxPos is the largest position a tsvector holds (MAXENTRYPOS-1): later
+// words all take this position.
+const MaxPos = 1<<14 - 1
+
+// Lexeme is one normalized word of a text and its position, counted from
+// 1 as to_tsvector's parsetext counts them.
+type Lexeme struct {
+	Word string
+	Pos  int
+}
+
+// Notice is a notice PostgreSQL raises while normalizing text.
+type Notice struct {
+	Message string
+	Detail  string
+}
+
+func tooLongNotice() Notice {
+	return Notice{Message: "word is too long to be indexed",
+		Detail: fmt.Sprintf("Words longer than %d characters are ignored.", MaxWordLen)}
+}
+
+// parseText is PostgreSQL's parsetext: every token of text through the
+// configuration's dictionaries, each token a dictionary recognizes taking
+// the next position (a stopword's too), each lexeme at its token's
+// position. Tokens of MaxWordLen bytes or more are skipped with a notice.
+func parseText(ctx context.Context, cfg *Config, text string) ([]Lexeme, []Notice, error) {
+	var out []Lexeme
+	var notices []Notice
+	pos := 0
+	err := EachToken(ctx, text, func(t Token) error {
+		if len(t.Text) >= MaxWordLen {
+			notices = append(notices, tooLongNotice())
+			return nil
+		}
+		for _, d := range cfg.Map[t.Type] {
+			lex := d.Lexize(t.Text)
+			if lex == nil {
+				continue
+			}
+			pos++
+			for _, w := range lex {
+				out = append(out, Lexeme{Word: w, Pos: pos})
+			}
+			break
+		}
+		return nil
+	})
+	return out, notices, err
+}
+
+// Document is to_tsvector's view of text: each lexeme with its position,
+// in text order, positions capped at MaxPos. Duplicates stay; building
+// the tsvector (sorting, merging a lexeme's positions, keeping at most
+// 256 of them) is the tsvector type's work.
+func Document(ctx context.Context, cfg *Config, text string) ([]Lexeme, []Notice, error) {
+	lex, notices, err := parseText(ctx, cfg, text)
+	for i := range lex {
+		if lex[i].Pos > MaxPos {
+			lex[i].Pos = MaxPos
+		}
+	}
+	return lex, notices, err
+}
+
+// QueryItem is one item pushval_morph pushes for a query operand: a
+// lexeme, or (Stop) a placeholder for a stopword that the tsquery's
+// cleanup removes.
+type QueryItem struct {
+	Word string
+	Stop bool
+}
+
+// Normalize is pushval_morph's view of one query operand's text (the
+// operand of to_tsquery, or the whole text of plainto_tsquery and
+// phraseto_tsquery, or a word or quoted phrase of websearch_to_tsquery):
+// the items to join, left to right and left-associatively, with the
+// calling function's operator at distance 1 (to_tsquery and
+// phraseto_tsquery: <->; plainto_tsquery and websearch_to_tsquery's
+// unquoted words: &). A stopword between two lexemes gives a Stop item
+// in its place; stopwords before the first lexeme or after the last give
+// none; an operand with no lexeme at all gives a single Stop item. The
+// configurations fickle has give one lexeme per position, so no item is
+// itself an OR of variants or an AND of a split word.
+func Normalize(ctx context.Context, cfg *Config, text string) ([]QueryItem, []Notice, error) {
+	lex, notices, err := parseText(ctx, cfg, text)
+	if err != nil {
+		return nil, notices, err
+	}
+	if len(lex) == 0 {
+		return []QueryItem{{Stop: true}}, notices, nil
+	}
+	var out []QueryItem
+	pos := 0
+	for _, l := range lex {
+		if pos > 0 {
+			for ; pos+1 < l.Pos; pos++ {
+				out = append(out, QueryItem{Stop: true})
+			}
+		}
+		pos = l.Pos
+		out = append(out, QueryItem{Word: l.Word})
+	}
+	return out, notices, nil
+}
+
+// DebugRow is one row of ts_debug.
+type DebugRow struct {
+	Type  TokenType
+	Token string
+	// Dictionaries are the dictionaries the token type maps to.
+	Dictionaries []*Dictionary
+	// Dictionary is the first that recognized the token, nil when none
+	// did (or none is mapped); Lexemes are its lexemes, nil then.
+	Dictionary *Dictionary
+	Lexemes    []string
+}
+
+// Debug is ts_debug(cfg, text).
+func Debug(ctx context.Context, cfg *Config, text string) ([]DebugRow, error) {
+	var out []DebugRow
+	err := EachToken(ctx, text, func(t Token) error {
+		row := DebugRow{Type: t.Type, Token: t.Text, Dictionaries: cfg.Map[t.Type]}
+		for _, d := range row.Dictionaries {
+			if lex := d.Lexize(t.Text); lex != nil {
+				row.Dictionary, row.Lexemes = d, lex
+				break
+			}
+		}
+		out = append(out, row)
+		return nil
+	})
+	return out, err
+}
