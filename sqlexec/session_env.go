@@ -38,7 +38,7 @@ func (s *Session) textEnv() *types.Env {
 	if s.env != nil && s.envVersion == s.settings.version {
 		return s.env
 	}
-	env := &types.Env{Location: s.location(), Catalog: catalogNames{s: s}}
+	env := &types.Env{Location: s.location(), Catalog: catalogNames{s: s}, TextSearch: sessionTextSearch{s}}
 	ds, _ := s.settings.get("DateStyle")
 	env.DateStyle = parseDateStyle(ds)
 	env.IntervalStyle = s.intervalStyle()

@@ -28,7 +28,10 @@ type sysFunc struct {
 	// nullable functions see NULL arguments; for the others any NULL
 	// argument makes the result NULL without a call.
 	nullable bool
-	eval     func(x *execCtx, args []any) (any, error)
+	// immutable functions (pg_proc's provolatile 'i') may be called in
+	// index expressions, generated columns and partition keys.
+	immutable bool
+	eval      func(x *execCtx, args []any) (any, error)
 }
 
 var sysFuncs = map[string][]sysFunc{}
@@ -64,7 +67,9 @@ func (b *binder) sysCall(sc *scope, name string, overloads []sysFunc, fc *pg_que
 		b.volatileCalls++
 		b.pgVolatileCalls++
 	}
-	b.mutableCalls++ // no system function is marked immutable here
+	if !f.immutable {
+		b.mutableCalls++
+	}
 	for i, a := range args {
 		if args[i], err = b.coerce(a, f.args[i], types.CastImplicit); err != nil {
 			return nil, b.withPos(err, fc.Location)

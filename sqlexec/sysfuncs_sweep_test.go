@@ -25,10 +25,10 @@ import (
 // argument type, holding that type's first literal.
 const sweepSchema = `CREATE TABLE sweep_args (id serial PRIMARY KEY, c_bool bool, c_int2 int2, c_int4 int4, c_int8 int8,
 	c_name name, c_numeric numeric, c_oid oid, c_regclass regclass, c_text text, c_float8 float8, c_char "char",
-	c_regdictionary regdictionary);
+	c_regdictionary regdictionary, c_regconfig regconfig);
 INSERT INTO sweep_args (c_bool, c_int2, c_int4, c_int8, c_name, c_numeric, c_oid, c_regclass, c_text, c_float8, c_char,
-	c_regdictionary)
-	VALUES (true, 1, 23, 10240, 'postgres', 123.45, 1259, 'sweep_args', 'sweep_args', 0.001, 'r', 'english_stem')`
+	c_regdictionary, c_regconfig)
+	VALUES (true, 1, 23, 10240, 'postgres', 123.45, 1259, 'sweep_args', 'sweep_args', 0.001, 'r', 'english_stem', 'english')`
 
 // sweepLiterals are the literal arguments of each type: names of objects
 // that exist and do not, privilege names, OIDs of a catalog table and a
@@ -46,6 +46,7 @@ var sweepLiterals = map[types.Oid][]string{
 	types.OidFloat8:        {"0.001::float8", "-1::float8"},
 	types.OidChar:          {`'r'::"char"`, `'f'::"char"`},
 	types.OidRegdictionary: {"'english_stem'::regdictionary", "'simple'::regdictionary"},
+	types.OidRegconfig:     {"'english'::regconfig", "'simple'::regconfig"},
 }
 
 // sweepParams are the text values the sweep binds to each parameter of a
@@ -55,6 +56,7 @@ var sweepParams = map[types.Oid]string{
 	types.OidBool: "true", types.OidInt2: "1", types.OidInt4: "23", types.OidInt8: "10240", types.OidName: "postgres",
 	types.OidNumeric: "123.45", types.OidOid: "1259", types.OidRegclass: "sweep_args", types.OidText: "sweep_args",
 	types.OidFloat8: "0.001", types.OidChar: "r", types.OidRegdictionary: "english_stem",
+	types.OidRegconfig: "english",
 }
 
 // sweepSkipped are the functions the sweep does not call: they change the

@@ -112,12 +112,18 @@ func tsDictionary(oid int64) (*tsearch.Dictionary, error) {
 // currentTSConfig is getTSCurrentConfig: the configuration
 // default_text_search_config names.
 func (s *Session) currentTSConfig() (*tsearch.Config, error) {
-	v, _ := s.setting("default_text_search_config")
-	oid, err := (catalogNames{s: s}).tsObjectOID(tsConfigNames(), v)
+	oid, err := s.currentTSConfigOID()
 	if err != nil {
 		return nil, err
 	}
 	return tsConfig(oid)
+}
+
+// currentTSConfigOID is the OID of the configuration
+// default_text_search_config names (get_current_ts_config).
+func (s *Session) currentTSConfigOID() (int64, error) {
+	v, _ := s.setting("default_text_search_config")
+	return (catalogNames{s: s}).tsObjectOID(tsConfigNames(), v)
 }
 
 // tsParserOID resolves ts_parse's and ts_token_type's first argument, a

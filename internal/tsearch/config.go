@@ -160,47 +160,6 @@ func Document(ctx context.Context, cfg *Config, text string) ([]Lexeme, []Notice
 	return lex, notices, err
 }
 
-// QueryItem is one item pushval_morph pushes for a query operand: a
-// lexeme, or (Stop) a placeholder for a stopword that the tsquery's
-// cleanup removes.
-type QueryItem struct {
-	Word string
-	Stop bool
-}
-
-// Normalize is pushval_morph's view of one query operand's text (the
-// operand of to_tsquery, or the whole text of plainto_tsquery and
-// phraseto_tsquery, or a word or quoted phrase of websearch_to_tsquery):
-// the items to join, left to right and left-associatively, with the
-// calling function's operator at distance 1 (to_tsquery and
-// phraseto_tsquery: <->; plainto_tsquery and websearch_to_tsquery's
-// unquoted words: &). A stopword between two lexemes gives a Stop item
-// in its place; stopwords before the first lexeme or after the last give
-// none; an operand with no lexeme at all gives a single Stop item. The
-// configurations fickle has give one lexeme per position, so no item is
-// itself an OR of variants or an AND of a split word.
-func Normalize(ctx context.Context, cfg *Config, text string) ([]QueryItem, []Notice, error) {
-	lex, notices, err := parseText(ctx, cfg, text)
-	if err != nil {
-		return nil, notices, err
-	}
-	if len(lex) == 0 {
-		return []QueryItem{{Stop: true}}, notices, nil
-	}
-	var out []QueryItem
-	pos := 0
-	for _, l := range lex {
-		if pos > 0 {
-			for ; pos+1 < l.Pos; pos++ {
-				out = append(out, QueryItem{Stop: true})
-			}
-		}
-		pos = l.Pos
-		out = append(out, QueryItem{Word: l.Word})
-	}
-	return out, notices, nil
-}
-
 // DebugRow is one row of ts_debug.
 type DebugRow struct {
 	Type  TokenType

@@ -44,16 +44,9 @@
 // lexemes come in text order with duplicates; sorting them, merging a
 // lexeme's positions and keeping at most 255 of them is the tsvector's.
 //
-// Normalize(cfg, operand) is pushval_morph: what one query operand's text
-// becomes. It returns the items to join left to right, left-associatively,
-// with the calling function's operator at distance 1 (<-> for to_tsquery
-// and phraseto_tsquery, & for plainto_tsquery and websearch_to_tsquery's
-// unquoted words). An operand that splits into several tokens
-// ('foo-bar' gives foo-bar, foo and bar) gives several lexemes; a stopword
-// between two lexemes gives a Stop placeholder in its place (which the
-// tsquery's stopword cleanup turns into a phrase distance); stopwords
-// before the first or after the last lexeme give nothing; an operand
-// without any lexeme gives a single Stop.
+// The tsquery functions (to_tsquery and its kin) run Document on each
+// operand of the query text: sqlexec hands its lexemes and positions to the
+// tsquery parser, which joins them as PostgreSQL's pushval_morph does.
 //
 // Debug(cfg, text) is ts_debug: per token, its type, the dictionaries
 // mapped to it, the first that recognized it and its lexemes.

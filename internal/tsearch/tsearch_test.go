@@ -118,32 +118,6 @@ func TestDocumentLimits(t *testing.T) {
 	}
 }
 
-func TestNormalize(t *testing.T) {
-	w := func(s string) QueryItem { return QueryItem{Word: s} }
-	stop := QueryItem{Stop: true}
-	tests := []struct {
-		cfg  *Config
-		text string
-		want []QueryItem
-	}{
-		{EnglishConfig, "foxes", []QueryItem{w("fox")}},
-		{EnglishConfig, "the", []QueryItem{stop}},
-		{EnglishConfig, "", []QueryItem{stop}},
-		{EnglishConfig, "fat-rats", []QueryItem{w("fat-rat"), w("fat"), w("rat")}},
-		{EnglishConfig, "the cat of the dog and", []QueryItem{w("cat"), stop, stop, w("dog")}},
-		{SimpleConfig, "the cat", []QueryItem{w("the"), w("cat")}},
-	}
-	for _, tt := range tests {
-		got, _, err := Normalize(context.Background(), tt.cfg, tt.text)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !reflect.DeepEqual(got, tt.want) {
-			t.Errorf("Normalize(context.Background(), %s, %q) = %v, want %v", tt.cfg.Name, tt.text, got, tt.want)
-		}
-	}
-}
-
 func TestDebug(t *testing.T) {
 	rows, err := Debug(context.Background(), EnglishConfig, "The cats")
 	if err != nil {
@@ -164,7 +138,7 @@ func TestTokenTypes(t *testing.T) {
 }
 
 // FuzzParse checks that any text parses without a panic into tokens of
-// the 23 types, and that the normalizers accept it too.
+// the 23 types, and that the configurations normalize it.
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{"foo-bar http://x.com:80/p?q <a href='x'>y</a>", "1.2.3e5 -1.5 a@b.c ~/x/../y",
 		"<!-- c --> &#x1F; &amp; über-straße", "<script>x</script><style>", "a--b-1-c", "../x /. .."} {
@@ -185,9 +159,6 @@ func FuzzParse(f *testing.F) {
 		}
 		for _, cfg := range Configs {
 			if _, _, err := Document(context.Background(), cfg, text); err != nil {
-				t.Fatal(err)
-			}
-			if _, _, err := Normalize(context.Background(), cfg, text); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -147,6 +147,19 @@ type Env struct {
 	// functions whose work grows with their inputs ask it as they go
 	// (Interrupt).
 	Interrupter Interrupter
+	// TextSearch is the session's default text search configuration, which
+	// the text @@ operators parse text with; nil makes them fail with 0A000.
+	TextSearch TextSearcher
+}
+
+// TextSearcher turns text into what full-text search compares, with the
+// session's default_text_search_config (sqlexec implements it over package
+// internal/tsearch).
+type TextSearcher interface {
+	// Document is to_tsvector(text).
+	Document(text string) (TSVector, error)
+	// PlainQuery is plainto_tsquery(text).
+	PlainQuery(text string) (TSQuery, error)
 }
 
 // Interrupter reports a statement's cancellation (57014 after

@@ -24,15 +24,32 @@ func init() {
 
 	match := func(_ *Env, a, b any) (any, error) { return tsExecute(a.(TSVector), b.(TSQuery)), nil }
 	matchQV := func(_ *Env, a, b any) (any, error) { return tsExecute(b.(TSVector), a.(TSQuery)), nil }
-	needsParser := func(_ *Env, _, _ any) (any, error) {
-		return nil, pgerror.Unsupported("text @@ tsquery and text @@ text (they need to_tsvector)")
+	// text @@ tsquery is to_tsvector(text) @@ query, text @@ text also
+	// plainto_tsquery's of its right side, under default_text_search_config.
+	textMatch := func(env *Env, a, b any) (any, error) {
+		if env == nil || env.TextSearch == nil {
+			return nil, pgerror.Unsupported("text @@ tsquery without a session")
+		}
+		v, err := env.TextSearch.Document(a.(string))
+		if err != nil {
+			return nil, err
+		}
+		q, ok := b.(TSQuery)
+		if !ok {
+			if q, err = env.TextSearch.PlainQuery(b.(string)); err != nil {
+				return nil, err
+			}
+		}
+		return tsExecute(v, q), nil
 	}
 	for _, op := range []string{"@@", "@@@"} {
 		addBinary(op, TSVectorType, TSQueryType, Bool, match)
 		addBinary(op, TSQueryType, TSVectorType, Bool, matchQV)
 	}
-	addBinary("@@", Text, TSQueryType, Bool, needsParser)
-	addBinary("@@", Text, Text, Bool, needsParser)
+	addBinary("@@", Text, TSQueryType, Bool, textMatch)
+	addBinary("@@", Text, Text, Bool, textMatch)
+	addFunc("ts_match_tq", Stable, Bool, func(env *Env, a []any) (any, error) { return textMatch(env, a[0], a[1]) }, Text, TSQueryType)
+	addFunc("ts_match_tt", Stable, Bool, func(env *Env, a []any) (any, error) { return textMatch(env, a[0], a[1]) }, Text, Text)
 	addFunc("ts_match_vq", Immutable, Bool, func(env *Env, a []any) (any, error) { return match(env, a[0], a[1]) }, TSVectorType, TSQueryType)
 	addFunc("ts_match_qv", Immutable, Bool, func(env *Env, a []any) (any, error) { return matchQV(env, a[0], a[1]) }, TSQueryType, TSVectorType)
 

@@ -498,6 +498,11 @@ func (st *tsqParser) gettokenWeb() (tsqToken, error) {
 				return tsqToken{kind: ptOpr, op: opOr}, nil
 			case c == 0:
 				return tsqToken{kind: ptEnd}, nil
+			case isTSOperator(c):
+				// An operator character after an operand is skipped, so
+				// "a (or b" and "a & or b" are a | b, as in PostgreSQL 15.
+				st.pos++
+				continue
 			case !isCSpace(c):
 				st.state = tsqWaitOperand
 				return tsqToken{kind: ptOpr, op: opAnd}, nil

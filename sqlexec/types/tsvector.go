@@ -355,6 +355,43 @@ func ParseTSVector(s string) (TSVector, error) {
 	return v, nil
 }
 
+// TSWord is a normalized word of a text and its position (from 1, at most
+// 16383), as to_tsvector's parsetext gives them.
+type TSWord struct {
+	Word string
+	Pos  int
+}
+
+// TSVectorFromWords is make_tsvector: the tsvector of a text's words, each
+// lexeme once with its positions, as uniqueWORD merges them (no position
+// twice, at most 255, none after 16383) — to_tsvector keeps one position
+// fewer than tsvector input.
+func TSVectorFromWords(words []TSWord) (TSVector, error) {
+	words = slices.Clone(words)
+	slices.SortStableFunc(words, func(a, b TSWord) int {
+		if c := compareLexemes(a.Word, b.Word); c != 0 {
+			return c
+		}
+		return a.Pos - b.Pos
+	})
+	v := TSVector{}
+	for _, w := range words {
+		pos := uint16(min(w.Pos, tsMaxEntryPos-1))
+		if len(v) == 0 || v[len(v)-1].Word != w.Word {
+			v = append(v, TSLexeme{Word: w.Word, Pos: []uint16{pos}})
+			continue
+		}
+		last := &v[len(v)-1]
+		if p := last.Pos[len(last.Pos)-1]; len(last.Pos) < tsMaxNumPos-1 && p != tsMaxEntryPos-1 && p != pos {
+			last.Pos = append(last.Pos, pos)
+		}
+	}
+	if n := tsvectorDataLen(v); n > tsMaxStrPos {
+		return nil, pgerror.Newf(pgerror.ProgramLimitExceeded, "string is too long for tsvector (%d bytes, max %d bytes)", n, tsMaxStrPos)
+	}
+	return v, nil
+}
+
 // appendTSQuoted appends a lexeme quoted as tsvector_out and tsquery_out
 // print it: between single quotes, with ' and \ doubled.
 func appendTSQuoted(b []byte, w string) []byte {
