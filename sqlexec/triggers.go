@@ -168,8 +168,10 @@ func (d *ddl) createTrigger(ct *pg_query.CreateTrigStmt, full string) error {
 		fnOID = fn.oid
 	case namesSuppressRedundantUpdates(names):
 		fnOID = suppressRedundantUpdatesOID
-	case namesBuiltinTrigger(names, "tsvector_update_trigger") || namesBuiltinTrigger(names, "tsvector_update_trigger_column"):
-		return pgerror.Unsupported("trigger function " + names[len(names)-1] + " (it needs to_tsvector)")
+	case namesBuiltinTrigger(names, "tsvector_update_trigger"):
+		fnOID = tsvectorUpdateTriggerOID
+	case namesBuiltinTrigger(names, "tsvector_update_trigger_column"):
+		fnOID = tsvectorUpdateTriggerColumnOID
 	default:
 		return pgerror.Newf(pgerror.UndefinedFunction, "function %s() does not exist", strings.Join(names, "."))
 	}
@@ -572,6 +574,8 @@ type triggerSet struct {
 	// transitions says an AFTER trigger reads transition tables: the
 	// statement keeps the rows it changes.
 	transitions bool
+	// updated are the columns an UPDATE sets (tg_updatedcols).
+	updated []int
 	// check is the partition constraint of t when a BEFORE INSERT row
 	// trigger is a clone of a partitioned table's, which must leave the
 	// row in t (triggers_partitions.go).
@@ -596,7 +600,7 @@ func (b *binder) triggersFor(t *tableDesc, event int, updated []int) (*triggerSe
 	if len(t.triggers) == 0 {
 		return nil, nil
 	}
-	ts := &triggerSet{t: t, event: event}
+	ts := &triggerSet{t: t, event: event, updated: updated}
 	for _, tr := range t.triggers {
 		if tr.tgtype&event == 0 || tr.enabled != 'O' && tr.enabled != 'A' {
 			continue
@@ -608,7 +612,7 @@ func (b *binder) triggersFor(t *tableDesc, event int, updated []int) (*triggerSe
 			continue
 		}
 		fn := b.cat.funcByOID(tr.fn)
-		if fn == nil && tr.fn != suppressRedundantUpdatesOID {
+		if fn == nil && !builtinTriggerFunc(tr.fn) {
 			return nil, pgerror.Newf(pgerror.UndefinedFunction, "function of trigger \"%s\" does not exist", tr.name)
 		}
 		f := firing{tr: tr, fn: fn}
@@ -809,7 +813,10 @@ func (ts *triggerSet) fire(x *execCtx, f firing, when, level string, old, new []
 // relations (none for nil: those of an enclosing trigger are hidden).
 func (ts *triggerSet) fireWith(x *execCtx, f firing, when, level string, old, new []any, tables []*transitionTable) ([]any, error) {
 	if f.fn == nil {
-		return ts.suppressRedundantUpdate(x, when, level, old, new)
+		if f.tr.fn == suppressRedundantUpdatesOID {
+			return ts.suppressRedundantUpdate(x, when, level, old, new)
+		}
+		return ts.tsvectorUpdate(x, f.tr, when, level, new)
 	}
 	s := x.s
 	if s.routineDepth >= maxRoutineDepth {

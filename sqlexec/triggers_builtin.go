@@ -5,9 +5,18 @@ import (
 	"github.com/fickle-db/fickle/sqlexec/types"
 )
 
-// suppressRedundantUpdatesOID is pg_proc's OID of the built-in trigger
-// function suppress_redundant_updates_trigger.
-const suppressRedundantUpdatesOID = 1291
+// pg_proc's OIDs of the built-in trigger functions fickle has.
+const (
+	suppressRedundantUpdatesOID    = 1291
+	tsvectorUpdateTriggerOID       = 3752
+	tsvectorUpdateTriggerColumnOID = 3753
+)
+
+// builtinTriggerFunc reports whether a trigger's function is a built-in
+// one, which runs without a user routine.
+func builtinTriggerFunc(oid uint32) bool {
+	return oid == suppressRedundantUpdatesOID || oid == tsvectorUpdateTriggerOID || oid == tsvectorUpdateTriggerColumnOID
+}
 
 // namesSuppressRedundantUpdates reports whether a CREATE TRIGGER's function
 // name, which no user function matched, names the built-in

@@ -140,7 +140,7 @@ func (s *Session) fireDeferredTriggers(kv *isolation.Txn, only func(constraintKe
 					continue
 				}
 				fn := cat.funcByOID(tr.fn)
-				if fn == nil && tr.fn != suppressRedundantUpdatesOID {
+				if fn == nil && !builtinTriggerFunc(tr.fn) {
 					return pgerror.Newf(pgerror.UndefinedFunction, "function of trigger \"%s\" does not exist", tr.name)
 				}
 				ts := &triggerSet{t: t, event: ev.event}

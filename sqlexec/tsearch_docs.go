@@ -2,6 +2,8 @@ package sqlexec
 
 import (
 	"context"
+	"slices"
+	"strings"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/internal/tsearch"
@@ -122,4 +124,100 @@ func init() {
 	addSysFunc("get_current_ts_config", sysFunc{result: types.Regconfig, eval: func(x *execCtx, _ []any) (any, error) {
 		return x.s.currentTSConfigOID()
 	}})
+}
+
+// tsvectorUpdate runs tsvector_update_trigger(tsvector_column, 'schema.config',
+// text_column, ...) and tsvector_update_trigger_column(tsvector_column,
+// config_column, text_column, ...), BEFORE INSERT or UPDATE FOR EACH ROW:
+// the text columns, parsed as one text (positions count on from one column
+// to the next, NULLs skipped), become the tsvector column. An UPDATE that
+// sets none of the text or configuration columns leaves the row as it is,
+// as PostgreSQL does (tg_updatedcols).
+func (ts *triggerSet) tsvectorUpdate(x *execCtx, tr *triggerDesc, when, level string, new []any) ([]any, error) {
+	fn := "tsvector_update_trigger"
+	internal := func(msg string) error { return pgerror.New(pgerror.InternalError, fn+": "+msg) }
+	switch {
+	case level != "ROW":
+		return nil, internal("must be fired for row")
+	case when != "BEFORE":
+		return nil, internal("must be fired BEFORE event")
+	case ts.event != tgInsert && ts.event != tgUpdate:
+		return nil, internal("must be fired for INSERT or UPDATE")
+	case len(tr.args) < 3:
+		return nil, internal("arguments must be tsvector_field, ts_config, text_field1, ...)")
+	}
+	t := ts.t
+	tsvCol := t.colIndex(tr.args[0])
+	if tsvCol < 0 {
+		return nil, pgerror.Newf(pgerror.UndefinedColumn, "tsvector column \"%s\" does not exist", tr.args[0])
+	}
+	if t.cols[tsvCol].typ.Oid != types.OidTSVector {
+		return nil, pgerror.Newf(pgerror.DatatypeMismatch, "column \"%s\" is not of tsvector type", tr.args[0])
+	}
+	updateNeeded := ts.event == tgInsert
+	var cfg *tsearch.Config
+	if tr.fn == tsvectorUpdateTriggerOID {
+		names := strings.Split(tr.args[1], ".")
+		if len(names) < 2 {
+			return nil, pgerror.Newf(pgerror.InvalidParameterValue, "text search configuration name \"%s\" must be schema-qualified", tr.args[1])
+		}
+		oid, err := (catalogNames{s: x.s}).tsObjectOID(tsConfigNames(), tr.args[1])
+		if err != nil {
+			return nil, err
+		}
+		if cfg, err = tsConfig(oid); err != nil {
+			return nil, err
+		}
+	} else {
+		c := t.colIndex(tr.args[1])
+		switch {
+		case c < 0:
+			return nil, pgerror.Newf(pgerror.UndefinedColumn, "config column \"%s\" does not exist", tr.args[1])
+		case t.cols[c].typ.Oid != types.OidRegconfig:
+			return nil, pgerror.Newf(pgerror.DatatypeMismatch, "column \"%s\" is not of regconfig type", tr.args[1])
+		case new[c] == nil:
+			return nil, pgerror.Newf(pgerror.NullValueNotAllowed, "configuration column \"%s\" must not be null", tr.args[1])
+		}
+		var err error
+		if cfg, err = tsConfig(new[c].(int64)); err != nil {
+			return nil, err
+		}
+		updateNeeded = updateNeeded || slices.Contains(ts.updated, c)
+	}
+	var words []types.TSWord
+	pos := 0
+	for _, name := range tr.args[2:] {
+		c := t.colIndex(name)
+		if c < 0 {
+			return nil, pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" does not exist", name)
+		}
+		switch t.cols[c].typ.Oid {
+		case types.OidText, types.OidVarchar, types.OidBpchar:
+		default:
+			return nil, pgerror.Newf(pgerror.DatatypeMismatch, "column \"%s\" is not of a character type", name)
+		}
+		updateNeeded = updateNeeded || slices.Contains(ts.updated, c)
+		if new[c] == nil {
+			continue
+		}
+		lex, end, notices, err := tsearch.DocumentAfter(x.ctx, cfg, new[c].(string), pos)
+		x.s.tsNotices(notices)
+		if err != nil {
+			return nil, tsError(err)
+		}
+		for _, l := range lex {
+			words = append(words, types.TSWord{Word: l.Word, Pos: l.Pos})
+		}
+		pos = end
+	}
+	if !updateNeeded {
+		return new, nil
+	}
+	v, err := types.TSVectorFromWords(words)
+	if err != nil {
+		return nil, err
+	}
+	out := slices.Clone(new)
+	out[tsvCol] = v
+	return out, nil
 }

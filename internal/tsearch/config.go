@@ -119,12 +119,12 @@ func tooLongNotice() Notice {
 
 // parseText is PostgreSQL's parsetext: every token of text through the
 // configuration's dictionaries, each token a dictionary recognizes taking
-// the next position (a stopword's too), each lexeme at its token's
-// position. Tokens of MaxWordLen bytes or more are skipped with a notice.
-func parseText(ctx context.Context, cfg *Config, text string) ([]Lexeme, []Notice, error) {
+// the next position after pos (a stopword's too), each lexeme at its
+// token's position; it returns the last position taken. Tokens of
+// MaxWordLen bytes or more are skipped with a notice.
+func parseText(ctx context.Context, cfg *Config, text string, pos int) ([]Lexeme, int, []Notice, error) {
 	var out []Lexeme
 	var notices []Notice
-	pos := 0
 	err := EachToken(ctx, text, func(t Token) error {
 		if len(t.Text) >= MaxWordLen {
 			notices = append(notices, tooLongNotice())
@@ -143,7 +143,7 @@ func parseText(ctx context.Context, cfg *Config, text string) ([]Lexeme, []Notic
 		}
 		return nil
 	})
-	return out, notices, err
+	return out, pos, notices, err
 }
 
 // Document is to_tsvector's view of text: each lexeme with its position,
@@ -151,13 +151,21 @@ func parseText(ctx context.Context, cfg *Config, text string) ([]Lexeme, []Notic
 // the tsvector (sorting, merging a lexeme's positions, keeping at most
 // 256 of them) is the tsvector type's work.
 func Document(ctx context.Context, cfg *Config, text string) ([]Lexeme, []Notice, error) {
-	lex, notices, err := parseText(ctx, cfg, text)
+	lex, _, notices, err := DocumentAfter(ctx, cfg, text, 0)
+	return lex, notices, err
+}
+
+// DocumentAfter is Document for a text that continues a document whose
+// last position was pos (tsvector_update_trigger parses its columns as
+// one text): positions count on from pos, and the last one taken returns.
+func DocumentAfter(ctx context.Context, cfg *Config, text string, pos int) ([]Lexeme, int, []Notice, error) {
+	lex, end, notices, err := parseText(ctx, cfg, text, pos)
 	for i := range lex {
 		if lex[i].Pos > MaxPos {
 			lex[i].Pos = MaxPos
 		}
 	}
-	return lex, notices, err
+	return lex, end, notices, err
 }
 
 // DebugRow is one row of ts_debug.

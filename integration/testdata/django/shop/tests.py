@@ -90,6 +90,25 @@ class ShopTests(TestCase):
         busy = Customer.objects.annotate(n=Count("orders")).filter(n__gte=2).values_list("email", flat=True)
         self.assertEqual(list(busy), ["ann@example.com"])
 
+    def test_full_text_search(self):
+        """django.contrib.postgres.search: to_tsvector over a column,
+        plainto_tsquery and websearch_to_tsquery, ts_rank."""
+        from django.contrib.postgres.search import SearchQuery, SearchRank, SearchVector
+
+        notes = ["Please gift wrap the running shoes", "Leave the shoes at the door; the runner picks them up",
+                 "No special instructions"]
+        orders = [Order.objects.create(customer=self.ann, placed=timezone.now(), note=n) for n in notes]
+        vector = SearchVector("note", config="english")
+        found = Order.objects.annotate(search=vector).filter(search=SearchQuery("runs shoe", config="english"))
+        self.assertEqual(list(found.values_list("id", flat=True)), [orders[0].id])
+        web = SearchQuery('"gift wrap" or door', search_type="websearch", config="english")
+        found = Order.objects.annotate(search=vector).filter(search=web).order_by("id")
+        self.assertEqual(list(found.values_list("id", flat=True)), [orders[0].id, orders[1].id])
+        ranked = (Order.objects.annotate(rank=SearchRank(vector, SearchQuery("shoes door", search_type="websearch", config="english")))
+                  .order_by("-rank", "id").values_list("id", "rank"))
+        self.assertEqual([(i, round(r, 6)) for i, r in ranked],
+                         [(orders[1].id, 0.097358), (orders[0].id, 0.0), (orders[2].id, 0.0)])
+
     def test_select_for_update_in_atomic(self):
         with transaction.atomic():
             p = Product.objects.select_for_update().get(pk=self.red.pk)
