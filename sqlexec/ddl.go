@@ -765,8 +765,10 @@ func (a *constraintAttrs) apply(c *pg_query.Constraint, cons []tableConstraint) 
 }
 
 // addColumnDef appends a column to t (a descriptor being built) and returns
-// its column constraints that need the whole table.
-func (d *ddl) addColumnDef(b *binder, t *tableDesc, cd *pg_query.ColumnDef, placesNoDefaults bool) ([]tableConstraint, error) {
+// its column constraints that need the whole table. It checks the column's
+// DEFAULT unless alter says ALTER TABLE ... ADD COLUMN, which checks it
+// itself, without the statement's positions.
+func (d *ddl) addColumnDef(b *binder, t *tableDesc, cd *pg_query.ColumnDef, alter bool) ([]tableConstraint, error) {
 	if t.colIndex(cd.Colname) >= 0 {
 		return nil, pgerror.Newf(pgerror.DuplicateColumn, "column \"%s\" specified more than once", cd.Colname)
 	}
@@ -880,7 +882,7 @@ func (d *ddl) addColumnDef(b *binder, t *tableDesc, cd *pg_query.ColumnDef, plac
 			return nil, conflict("both identity and generation expression specified")
 		}
 	}
-	if col.def != nil && !placesNoDefaults {
+	if col.def != nil && !alter {
 		if _, err := b.defaultExpr(col, col.def); err != nil {
 			return nil, err
 		}
