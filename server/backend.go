@@ -71,6 +71,10 @@ type Session interface {
 	RollbackToSavepoint(name string) error
 	// InTxn reports whether a transaction is open.
 	InTxn() bool
+	// PrepareTransaction returns why PREPARE TRANSACTION cannot prepare
+	// the open transaction (two-phase commit is off, as with PostgreSQL's
+	// default max_prepared_transactions = 0).
+	PrepareTransaction() error
 
 	// Prepare resolves an ordinary statement; zero parameter OIDs are
 	// inferred.

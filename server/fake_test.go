@@ -408,7 +408,10 @@ func (s *fakeSession) TakeChangedParameters() map[string]string {
 	return out
 }
 
-func (s *fakeSession) Notified() <-chan struct{}         { return nil }
+func (s *fakeSession) Notified() <-chan struct{} { return nil }
+func (s *fakeSession) PrepareTransaction() error {
+	return pgerror.New(pgerror.ObjectNotInPrerequisiteState, "prepared transactions are disabled")
+}
 func (s *fakeSession) TakeNotifications() []Notification { return nil }
 
 func (s *fakeSession) TakeNotices() []*pgerror.Error {

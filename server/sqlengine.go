@@ -103,6 +103,7 @@ func (s *sqlSession) Savepoint(name string) error           { return s.s.Savepoi
 func (s *sqlSession) ReleaseSavepoint(name string) error    { return s.s.ReleaseSavepoint(name) }
 func (s *sqlSession) RollbackToSavepoint(name string) error { return s.s.RollbackToSavepoint(name) }
 func (s *sqlSession) InTxn() bool                           { return s.s.InTxn() }
+func (s *sqlSession) PrepareTransaction() error             { return s.s.PrepareTransaction() }
 func (s *sqlSession) ReportedParameters() map[string]string { return s.s.ReportedParameters() }
 func (s *sqlSession) TakeChangedParameters() map[string]string {
 	return s.s.TakeChangedParameters()

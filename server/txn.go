@@ -143,8 +143,7 @@ func (c *conn) act(t transition, ev txnEvent, ctl *TxnControl) (txnState, error)
 			// PostgreSQL warns first, then fails to prepare.
 			c.be.Send(wire.NoticeResponse(pgerror.New(pgerror.NoActiveSqlTransaction, "there is no transaction in progress")))
 		}
-		return 0, pgerror.New(pgerror.ObjectNotInPrerequisiteState, "prepared transactions are disabled").
-			WithHint("Set max_prepared_transactions to a nonzero value.")
+		return 0, c.sess.PrepareTransaction()
 	case actNoPrepared:
 		return 0, pgerror.Newf(pgerror.UndefinedObject, "prepared transaction with identifier \"%s\" does not exist", ctl.GID)
 	case actRejectInBlock:

@@ -398,6 +398,18 @@ func (s *Session) rollbackToSavepoint(name string) error {
 	return nil
 }
 
+// PrepareTransaction is PREPARE TRANSACTION's failure in the open
+// transaction: fickle, like PostgreSQL with max_prepared_transactions = 0,
+// prepares nothing (55000); PostgreSQL refuses first a transaction that
+// used a temporary table (0A000).
+func (s *Session) PrepareTransaction() error {
+	if s.txn != nil && s.txn.usedTemp {
+		return pgerror.New(pgerror.FeatureNotSupported, "cannot PREPARE a transaction that has operated on temporary objects")
+	}
+	return pgerror.New(pgerror.ObjectNotInPrerequisiteState, "prepared transactions are disabled").
+		WithHint("Set max_prepared_transactions to a nonzero value.")
+}
+
 // warn sends a WARNING to the client with the statement's result, unless
 // client_min_messages is above it.
 func (s *Session) warn(w *pgerror.Error) {
