@@ -232,7 +232,7 @@ func trimOutput(rows [][]any, keys []sortKey, distinct bool, nVisible int, outs 
 	}
 	if hasLimit && lim >= 0 && lim < int64(len(rows)) {
 		end := lim
-		for ties && end > 0 && end < int64(len(rows)) && compareByKeys(rows[end], rows[lim-1], keys) == 0 {
+		for ties && end > 0 && end < int64(len(rows)) && compareKeys(rows[end], rows[lim-1], keys) == 0 {
 			end++
 		}
 		rows = rows[:end]
@@ -265,37 +265,5 @@ func distinctRows(rows [][]any, nVisible int, outs []*scalar) [][]any {
 }
 
 func sortRows(rows [][]any, keys []sortKey) {
-	sort.SliceStable(rows, func(i, j int) bool { return compareByKeys(rows[i], rows[j], keys) < 0 })
-}
-
-// compareByKeys orders rows a and b by the sort keys: negative when a sorts
-// first, 0 for peers.
-func compareByKeys(a, b []any, keys []sortKey) int {
-	for _, k := range keys {
-		x, y := a[k.col], b[k.col]
-		var c int
-		switch {
-		case x == nil && y == nil:
-			c = 0
-		case x == nil:
-			c = 1
-			if k.nullsFirst {
-				c = -1
-			}
-		case y == nil:
-			c = -1
-			if k.nullsFirst {
-				c = 1
-			}
-		default:
-			c = types.Compare(k.typ, x, y)
-			if k.desc {
-				c = -c
-			}
-		}
-		if c != 0 {
-			return c
-		}
-	}
-	return 0
+	sort.SliceStable(rows, func(i, j int) bool { return compareKeys(rows[i], rows[j], keys) < 0 })
 }

@@ -603,6 +603,8 @@ func (b *binder) sortClause(sc *scope, clause []*pg_query.Node) ([]*scalar, []so
 	return exprs, keys, nil
 }
 
+// compareKeys orders rows a and b by the sort keys: negative when a sorts
+// first, 0 for peers.
 func compareKeys(a, b []any, keys []sortKey) int {
 	for _, k := range keys {
 		x, y := a[k.col], b[k.col]
