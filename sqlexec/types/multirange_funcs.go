@@ -176,7 +176,9 @@ func addMultirangeFuncsTo(ft *funcTable, mt, rt, sub Type) {
 
 	addAgg("range_agg", mt, func() Accumulator { return &rangeAggAcc{rt: rt} }, rt)
 	addAgg("range_agg", mt, func() Accumulator { return &rangeAggAcc{rt: rt} }, mt)
-	addAgg("range_intersect_agg", mt, func() Accumulator { return &multirangeIntersectAcc{rt: rt} }, mt)
+	addAgg("range_intersect_agg", mt, func() Accumulator {
+		return &intersectAcc{intersect: func(a, b any) (any, error) { return multirangeIntersect(rt, a.(Multirange), b.(Multirange)) }}
+	}, mt)
 }
 
 // rangeAggAcc is range_agg over ranges or multiranges: the union of the
@@ -204,27 +206,6 @@ func (a *rangeAggAcc) Result() (any, error) {
 	}
 	return makeMultirange(a.rt, a.ranges)
 }
-
-// multirangeIntersectAcc is range_intersect_agg over multiranges.
-type multirangeIntersectAcc struct {
-	rt  Type
-	val any
-}
-
-func (a *multirangeIntersectAcc) Add(args []any) error {
-	switch {
-	case args[0] == nil:
-		return nil
-	case a.val == nil:
-		a.val = args[0]
-		return nil
-	}
-	v, err := multirangeIntersect(a.rt, a.val.(Multirange), args[0].(Multirange))
-	a.val = v
-	return err
-}
-
-func (a *multirangeIntersectAcc) Result() (any, error) { return a.val, nil }
 
 // multirangeContainsElem is multirange_contains_elem_internal.
 func multirangeContainsElem(sub Type, m Multirange, v any) bool {

@@ -62,7 +62,9 @@ func addRangeFuncsTo(ft *funcTable, t, sub Type) {
 		addBinary(op, t, t, t, eval)
 		addFunc(rangeOpFuncs[op], Immutable, t, func(env *Env, args []any) (any, error) { return eval(env, args[0], args[1]) }, t, t)
 	}
-	addAgg("range_intersect_agg", t, func() Accumulator { return &rangeIntersectAcc{t: t} }, t)
+	addAgg("range_intersect_agg", t, func() Accumulator {
+		return &intersectAcc{intersect: func(a, b any) (any, error) { return rangeIntersect(t, a.(Range), b.(Range)) }}
+	}, t)
 
 	construct := func(_ *Env, args []any) (any, error) {
 		lower := rangeBound{val: args[0], infinite: args[0] == nil, inclusive: true, lower: true}
@@ -105,14 +107,14 @@ var rangeOpFuncs = map[string]string{
 	"+": "range_union", "*": "range_intersect", "-": "range_minus",
 }
 
-// rangeIntersectAcc is range_intersect_agg: the intersection of the
-// non-NULL ranges, NULL over none.
-type rangeIntersectAcc struct {
-	t   Type
-	val any
+// intersectAcc is range_intersect_agg: the intersection of the non-NULL
+// ranges or multiranges, NULL over none.
+type intersectAcc struct {
+	val       any
+	intersect func(a, b any) (any, error)
 }
 
-func (a *rangeIntersectAcc) Add(args []any) error {
+func (a *intersectAcc) Add(args []any) error {
 	switch {
 	case args[0] == nil:
 		return nil
@@ -120,12 +122,12 @@ func (a *rangeIntersectAcc) Add(args []any) error {
 		a.val = args[0]
 		return nil
 	}
-	v, err := rangeIntersect(a.t, a.val.(Range), args[0].(Range))
+	v, err := a.intersect(a.val, args[0])
 	a.val = v
 	return err
 }
 
-func (a *rangeIntersectAcc) Result() (any, error) { return a.val, nil }
+func (a *intersectAcc) Result() (any, error) { return a.val, nil }
 
 // parseRangeFlags reads the third argument of a range constructor: "[]",
 // "[)", "(]" or "()" (range_parse_flags).
