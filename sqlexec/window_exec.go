@@ -95,7 +95,7 @@ func (ws *winScope) evalOrder() []*winDef {
 		}
 		return 0
 	}
-	pgQsort(active, func(a, b *winDef) int {
+	types.PGQsort(active, func(a, b *winDef) int {
 		ka, kb := unique(a), unique(b)
 		for i := 0; i < len(ka) && i < len(kb); i++ {
 			if c := ref(kb[i].expr) - ref(ka[i].expr); c != 0 {
@@ -148,7 +148,7 @@ func (d *winDef) partitions(x *execCtx, rows [][]any, order []int) ([][]int, [][
 		sortKeys = append(sortKeys, k)
 	}
 	if len(sortKeys) > 0 {
-		pgQsort(order, func(a, b int) int { return compareKeys(all[a], all[b], sortKeys) })
+		types.PGQsort(order, func(a, b int) int { return compareKeys(all[a], all[b], sortKeys) })
 	}
 	var out [][]int
 	for i, r := range order {

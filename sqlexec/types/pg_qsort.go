@@ -1,11 +1,11 @@
 package types
 
-// pgQsort sorts s as PostgreSQL's qsort and qsort_arg do (sort_template.h,
+// PGQsort sorts s as PostgreSQL's qsort and qsort_arg do (sort_template.h,
 // Bentley and McIlroy's quicksort with a presorted check), element for
 // element: where cmp leaves elements equal but they differ otherwise,
 // callers that keep the first of equal ones (ts_rank's operands,
 // ts_rewrite's operator children) must see them in PostgreSQL's order.
-func pgQsort[T any](s []T, cmp func(a, b T) int) {
+func PGQsort[T any](s []T, cmp func(a, b T) int) {
 	swap := func(i, j int) { s[i], s[j] = s[j], s[i] }
 	swapn := func(i, j, n int) {
 		for k := 0; k < n; k++ {

@@ -114,7 +114,7 @@ func sortAndUniqItems(q TSQuery) []*tsqNode {
 	if len(ops) < 2 {
 		return ops
 	}
-	pgQsort(ops, func(a, b *tsqNode) int { return compareLexemes(a.word, b.word) })
+	PGQsort(ops, func(a, b *tsqNode) int { return compareLexemes(a.word, b.word) })
 	return slices.CompactFunc(ops, func(a, b *tsqNode) bool { return a.word == b.word })
 }
 

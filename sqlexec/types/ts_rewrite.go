@@ -113,7 +113,7 @@ func (q *qtn) sort() {
 		c.sort()
 	}
 	if len(q.child) > 1 && q.item.op != opPhrase {
-		pgQsort(q.child, compareQTN)
+		PGQsort(q.child, compareQTN)
 	}
 }
 
