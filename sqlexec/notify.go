@@ -3,6 +3,7 @@ package sqlexec
 import (
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
@@ -64,11 +65,13 @@ type notifier struct {
 
 // sessionInbox is a session's side of LISTEN: the channels it listens to,
 // in the order it began to, and the notifications waiting for its client.
-// channels and inbox are guarded by the engine's notifier; ready holds a
-// token while inbox is not empty.
+// channels and inbox are guarded by the engine's notifier; waiting says
+// inbox is not empty, so that a ReadyForQuery checks it without the lock,
+// and ready receives a token when notifications arrive.
 type sessionInbox struct {
 	channels []string
 	inbox    []Notification
+	waiting  atomic.Bool
 	ready    chan struct{}
 }
 
@@ -78,11 +81,15 @@ func (s *Session) Notified() <-chan struct{} { return s.listen.ready }
 
 // TakeNotifications returns the notifications received since the last call.
 func (s *Session) TakeNotifications() []Notification {
+	if !s.listen.waiting.Load() {
+		return nil
+	}
 	n := &s.engine.notify
 	n.Lock()
 	defer n.Unlock()
 	out := s.listen.inbox
 	s.listen.inbox = nil
+	s.listen.waiting.Store(false)
 	return out
 }
 
@@ -146,6 +153,7 @@ func (s *Session) deliver(notes []Notification) {
 		}
 	}
 	if added {
+		in.waiting.Store(true)
 		select {
 		case in.ready <- struct{}{}:
 		default:
