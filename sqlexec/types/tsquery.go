@@ -354,13 +354,11 @@ func (st *tsqParser) gettoken() (tsqToken, error) {
 			case c == ':':
 				return tsqToken{kind: ptErr}, nil
 			case c == 0 || !isCSpace(c):
-				st.val.pos = st.pos
-				w, _, ok, err := st.val.next()
+				w, ok, err := st.operand()
 				if err != nil {
 					return tsqToken{}, err
 				}
 				if ok {
-					st.pos = st.val.pos
 					t := tsqToken{kind: ptVal, word: w}
 					st.modifiers(&t)
 					st.state = tsqWaitOperator
@@ -443,6 +441,17 @@ func (st *tsqParser) orOperator() bool {
 	return true
 }
 
+// operand reads an operand at the parser's position with the tsvector
+// parser (gettoken_tsvector), moving past it when there is one.
+func (st *tsqParser) operand() (string, bool, error) {
+	st.val.pos = st.pos
+	w, _, ok, err := st.val.next()
+	if ok && err == nil {
+		st.pos = st.val.pos
+	}
+	return w, ok, err
+}
+
 // gettokenWeb is gettoken_query_websearch.
 func (st *tsqParser) gettokenWeb() (tsqToken, error) {
 	for {
@@ -472,13 +481,11 @@ func (st *tsqParser) gettokenWeb() (tsqToken, error) {
 				st.state = tsqWaitOperand
 				continue
 			case c == 0 || !isCSpace(c):
-				st.val.pos = st.pos
-				w, _, ok, err := st.val.next()
+				w, ok, err := st.operand()
 				if err != nil {
 					return tsqToken{}, err
 				}
 				if ok {
-					st.pos = st.val.pos
 					st.state = tsqWaitOperator
 					return tsqToken{kind: ptVal, word: w}, nil
 				}
