@@ -317,6 +317,9 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 	if err != nil {
 		return nil, err
 	}
+	if ws == nil {
+		trg = w.withActions(trg, tgUpdate, setCols)
+	}
 	return b.modifyPlan(&modifyOp{command: "Update", t: t, alias: up.Relation.Alias.GetAliasname()}, m.plan(), &stmtPlan{cols: cols, writes: "UPDATE", table: t.qualifiedName(), predicate: predicateText(up.WhereClause), exec: func(x *execCtx) (*Result, error) {
 		trg, err := trg.start(x)
 		if err != nil {
@@ -514,6 +517,9 @@ func (b *binder) deletePlan(del *pg_query.DeleteStmt) (*stmtPlan, error) {
 	mtrg, err := b.memberTriggers(m, trg, tgDelete, nil)
 	if err != nil {
 		return nil, err
+	}
+	if ws == nil {
+		trg = w.withActions(trg, tgDelete, nil)
 	}
 	return b.modifyPlan(&modifyOp{command: "Delete", t: t, alias: del.Relation.Alias.GetAliasname()}, m.plan(), &stmtPlan{cols: cols, writes: "DELETE", table: t.qualifiedName(), predicate: predicateText(del.WhereClause), exec: func(x *execCtx) (*Result, error) {
 		trg, err := trg.start(x)

@@ -392,18 +392,24 @@ func (s *Session) execute(ctx context.Context, p *Prepared, params []any, stream
 	kv.Statement(s.stmt)
 	x.stmtMark = kv.WriteMark()
 	s.notices = nil
-	s.txn.stmtUniques, s.txn.stmtFKs = nil, nil
+	s.txn.stmtUniques, s.txn.stmtFKs, s.queryLevel = nil, nil, nil
 	err = s.checkPrivileges(pl.perms)
 	if err == nil && stream && pl.stream != nil {
 		return &Result{Columns: columnsOf(pl.cols), Stream: func(send func(row []any) error) (tag string, err error) {
 			defer func() { _, err = s.endStatement(kv, nil, err, implicit) }()
 			defer recoverInternal(&err)
-			return pl.stream(x, send)
+			if tag, err = pl.stream(x, send); err == nil {
+				err = s.fireAfterLevel(x)
+			}
+			return tag, err
 		}}, nil
 	}
 	var res *Result
 	if err == nil {
 		res, err = pl.exec(x)
+	}
+	if err == nil {
+		err = s.fireAfterLevel(x)
 	}
 	res, err = s.endStatement(kv, res, err, implicit)
 	return finishResult(res, pl, err)

@@ -328,7 +328,7 @@ func (w *writer) moveOut(x *execCtx, target *tableDesc, key []byte, row []any) e
 	}
 	for _, ref := range w.refs {
 		if !ref.fk.refClone {
-			if err := w.applyRef(x, ref, row, nil, 0); err != nil {
+			if err := w.applyRef(x, ref, row, nil, 0, false); err != nil {
 				return err
 			}
 		}
@@ -342,7 +342,7 @@ func (w *writer) moveOut(x *execCtx, target *tableDesc, key []byte, row []any) e
 func (w *writer) movedIn(x *execCtx, row, newRow []any) error {
 	for _, ref := range w.refs {
 		if ref.fk.refClone {
-			if err := w.applyRef(x, ref.asRoot(w.b.cat), row, newRow, 0); err != nil {
+			if err := w.applyRef(x, ref.asRoot(w.b.cat), row, newRow, 0, false); err != nil {
 				return err
 			}
 		}

@@ -317,7 +317,13 @@ func (s *Session) runRoutineStatementSharing(x *execCtx, p *stmtPlan, vals []any
 	if s.txn != nil {
 		queued = len(s.txn.stmtFKs)
 	}
+	outer := s.queryLevel
+	s.queryLevel = nil
 	res, err := p.exec(cx)
+	if err == nil {
+		err = s.fireAfterLevel(cx)
+	}
+	s.queryLevel = outer
 	if err == nil {
 		err = s.checkStatementFKs(x.txn, queued)
 	}

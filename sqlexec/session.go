@@ -59,6 +59,9 @@ type Session struct {
 	// their compiled bodies; notices collects what RAISE sent during the
 	// statement (functions*.go, plpgsql*.go).
 	routineDepth int
+	// queryLevel is the running statement's list of AFTER events that
+	// foreign keys' actions take part in (ri_actions.go), nil when empty.
+	queryLevel *afterLevel
 	// nonAtomic counts the outermost routine calls that may end the
 	// transaction (plpgsql_txn.go).
 	nonAtomic int

@@ -559,6 +559,20 @@ type firing struct {
 	tr   *triggerDesc
 	fn   *funcDesc
 	when *scalar
+	// ri, for the action trigger of a foreign key that references the
+	// table, is the key, riWriter the writer of the table and name the
+	// trigger's name (ri_actions.go); tr is nil then.
+	ri       *fkRef2
+	riWriter *writer
+	name     string
+}
+
+// firingName is the name of the trigger, which orders a table's triggers.
+func (f firing) firingName() string {
+	if f.tr == nil {
+		return f.name
+	}
+	return f.tr.name
 }
 
 // triggerSet holds the triggers a statement fires for one event on its
@@ -580,6 +594,9 @@ type triggerSet struct {
 	// trigger is a clone of a partitioned table's, which must leave the
 	// row in t (triggers_partitions.go).
 	check *partCheck
+	// inLevel says the runs' AFTER events join the query level's list,
+	// where referential actions run (ri_actions.go).
+	inLevel bool
 }
 
 // triggerRun is one execution of a statement's triggers: the AFTER ROW
@@ -592,6 +609,12 @@ type triggerRun struct {
 	// order, which its transition tables hold after its own rows
 	// (triggers_transition.go).
 	members [][2][]any
+	// level is the query level whose event list the run's AFTER events
+	// join, nil when they fire at afterStatement.
+	level *afterLevel
+	// transition holds the transition tables' rows once a trigger read
+	// them.
+	transition *[2][][]any
 }
 
 // triggersFor plans the triggers of event on t; updated are the columns an
@@ -669,7 +692,12 @@ func (ts *triggerSet) start(x *execCtx) (*triggerRun, error) {
 			return nil, err
 		}
 	}
-	return &triggerRun{triggerSet: ts}, nil
+	run := &triggerRun{triggerSet: ts}
+	if ts.inLevel {
+		run.level = x.s.afterEvents()
+		run.level.runs[runKey{ts.t.oid, ts.event}] = run
+	}
+	return run, nil
 }
 
 // before fires the BEFORE ROW triggers for a row write: it returns the row
@@ -721,6 +749,12 @@ func (ts *triggerRun) after(old, new []any) {
 	if ts == nil || len(ts.afterRow) == 0 && !ts.transitions {
 		return
 	}
+	if ts.level != nil {
+		ts.level.events = append(ts.level.events, levelEvent{run: ts, old: old, new: new})
+		if !ts.transitions {
+			return
+		}
+	}
 	ts.queued = append(ts.queued, [2][]any{old, new})
 }
 
@@ -735,31 +769,69 @@ func (ts *triggerRun) capture(old, new []any) {
 }
 
 // afterStatement fires the queued AFTER ROW triggers, then the AFTER
-// STATEMENT ones.
+// STATEMENT ones; a run in a query level's list queues its AFTER
+// STATEMENT event there instead.
 func (ts *triggerRun) afterStatement(x *execCtx) error {
 	if ts == nil {
 		return nil
 	}
-	queued, members := ts.queued, ts.members
-	ts.queued, ts.members = nil, nil
-	oldRows, newRows := transitionRows(ts.transitions, append(slices.Clip(queued), members...))
-	for _, ev := range queued {
-		for _, f := range ts.afterRow {
-			ok, err := ts.whenHolds(x, f, ev[0], ev[1])
-			if err != nil {
-				return err
-			}
-			if !ok {
-				continue
-			}
-			if ts.deferTrigger(x, f, ev[0], ev[1]) {
-				continue
-			}
-			if _, err := ts.fireWith(x, f, "AFTER", "ROW", ev[0], ev[1], f.tr.transitionTables(ts.t, oldRows, newRows)); err != nil {
-				return err
-			}
+	if ts.level != nil {
+		ts.level.queueStatement(ts)
+		return nil
+	}
+	for _, ev := range ts.queued {
+		if err := ts.fireAfterRow(x, ev[0], ev[1]); err != nil {
+			return err
 		}
 	}
+	err := ts.fireAfterStatement(x)
+	ts.queued, ts.members, ts.transition = nil, nil, nil
+	return err
+}
+
+// transitionTables are the relations trigger f's function reads: the
+// statement's old and new rows, made on the first read.
+func (ts *triggerRun) transitionTables(f firing) []*transitionTable {
+	if f.tr.oldTable == "" && f.tr.newTable == "" {
+		return nil
+	}
+	if ts.transition == nil {
+		old, new := transitionRows(append(slices.Clip(ts.queued), ts.members...))
+		ts.transition = &[2][][]any{old, new}
+	}
+	return f.tr.transitionTables(ts.t, ts.transition[0], ts.transition[1])
+}
+
+// fireAfterRow fires the AFTER ROW triggers for one row the statement
+// wrote: the table's own, and the actions of the foreign keys that
+// reference it, in name order.
+func (ts *triggerRun) fireAfterRow(x *execCtx, old, new []any) error {
+	for _, f := range ts.afterRow {
+		if f.ri != nil {
+			if err := f.riWriter.applyRef(x, f.ri, old, new, 0, true); err != nil {
+				return err
+			}
+			continue
+		}
+		ok, err := ts.whenHolds(x, f, old, new)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			continue
+		}
+		if ts.deferTrigger(x, f, old, new) {
+			continue
+		}
+		if _, err := ts.fireWith(x, f, "AFTER", "ROW", old, new, ts.transitionTables(f)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// fireAfterStatement fires the AFTER STATEMENT triggers.
+func (ts *triggerRun) fireAfterStatement(x *execCtx) error {
 	for _, f := range ts.afterStmt {
 		if ok, err := ts.whenHolds(x, f, nil, nil); err != nil || !ok {
 			if err != nil {
@@ -767,7 +839,7 @@ func (ts *triggerRun) afterStatement(x *execCtx) error {
 			}
 			continue
 		}
-		if _, err := ts.fireWith(x, f, "AFTER", "STATEMENT", nil, nil, f.tr.transitionTables(ts.t, oldRows, newRows)); err != nil {
+		if _, err := ts.fireWith(x, f, "AFTER", "STATEMENT", nil, nil, ts.transitionTables(f)); err != nil {
 			return err
 		}
 	}

@@ -83,11 +83,8 @@ func (d *ddl) transitionTables(tr *triggerDesc, ct *pg_query.CreateTrigStmt, t *
 }
 
 // transitionRows splits a statement's queued row changes into the old
-// rows and the new ones, when keep says a trigger reads them.
-func transitionRows(keep bool, queued [][2][]any) (old, new [][]any) {
-	if !keep {
-		return nil, nil
-	}
+// rows and the new ones.
+func transitionRows(queued [][2][]any) (old, new [][]any) {
 	old, new = [][]any{}, [][]any{}
 	for _, ev := range queued {
 		if ev[0] != nil {

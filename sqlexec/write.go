@@ -33,6 +33,9 @@ type writer struct {
 	fks     []*fkCheck
 	// refs are the foreign keys of other tables that reference t.
 	refs []*fkRef2
+	// queueActions says the statement's trigger run applies the refs'
+	// actions when it ends (withActions), not the writes.
+	queueActions bool
 }
 
 // fkCheck checks an outgoing foreign key: the referenced row must exist.
@@ -557,17 +560,12 @@ func (w *writer) updateRow(x *execCtx, key []byte, old, nr []any) error {
 	} else {
 		x.s.queueUniqueChecks(t, key, nr)
 	}
-	for _, ref := range w.refs {
-		if err := w.applyRef(x, ref, old, nr, 0); err != nil {
-			return err
-		}
-	}
-	return nil
+	return w.enforceRefs(x, old, nr, 0)
 }
 
-// deleteRow deletes a row, then applies the ON DELETE actions of the
-// foreign keys that reference it, as PostgreSQL's triggers run after the
-// delete: a SET DEFAULT that points back at the row fails.
+// deleteRow deletes a row, then enforces the foreign keys that reference
+// it, as PostgreSQL's triggers run after the delete: a SET DEFAULT that
+// points back at the row fails.
 func (w *writer) deleteRow(x *execCtx, key []byte, row []any, depth int) error {
 	if depth > 64 {
 		return pgerror.New(pgerror.StatementTooComplex, "foreign key cascade too deep")
@@ -576,8 +574,19 @@ func (w *writer) deleteRow(x *execCtx, key []byte, row []any, depth int) error {
 		return err
 	}
 	x.s.noteWrite(w.t.id, key)
+	return w.enforceRefs(x, row, nil, depth)
+}
+
+// enforceRefs enforces the foreign keys that reference the row old,
+// deleted (new nil) or updated to new: their checks, and their actions
+// unless the writer leaves those to its statement's trigger run
+// (withActions).
+func (w *writer) enforceRefs(x *execCtx, old, new []any, depth int) error {
 	for _, ref := range w.refs {
-		if err := w.applyRef(x, ref, row, nil, depth); err != nil {
+		if action, _ := ref.actionOf(new == nil); w.queueActions && actionWrites(action) {
+			continue
+		}
+		if err := w.applyRef(x, ref, old, new, depth, false); err != nil {
 			return err
 		}
 	}
@@ -585,13 +594,12 @@ func (w *writer) deleteRow(x *execCtx, key []byte, row []any, depth int) error {
 }
 
 // applyRef enforces one incoming foreign key for a parent row being deleted
-// (newRow nil) or having its key changed.
-func (w *writer) applyRef(x *execCtx, ref *fkRef2, parentRow, newRow []any, depth int) error {
+// (newRow nil) or having its key changed; queued says it runs as the key's
+// action trigger at the end of the statement (ri_actions.go), not inside
+// the write.
+func (w *writer) applyRef(x *execCtx, ref *fkRef2, parentRow, newRow []any, depth int, queued bool) error {
 	fk := ref.fk
-	k := riActionDelete
-	if newRow != nil {
-		k = riActionUpdate
-	}
+	_, k := ref.actionOf(newRow == nil)
 	if !ref.action.riFires(k) {
 		return nil // its action trigger is disabled
 	}
@@ -606,40 +614,64 @@ func (w *writer) applyRef(x *execCtx, ref *fkRef2, parentRow, newRow []any, dept
 		return nil
 	}
 	for _, lr := range ref.leaves {
-		if err := w.applyRefTo(x, lr, vals, parentRow, newRow, depth); err != nil {
+		if err := w.applyRefTo(x, lr, vals, parentRow, newRow, depth, false); err != nil {
 			return err
 		}
 	}
 	if ref.leaves != nil {
 		return nil
 	}
-	return w.applyRefTo(x, ref, vals, parentRow, newRow, depth)
+	return w.applyRefTo(x, ref, vals, parentRow, newRow, depth, queued && queuesActions(ref.child))
 }
 
 // applyRefTo enforces ref, whose child holds rows, for the parent row
-// parentRow with key vals being deleted or changed to newRow.
-func (w *writer) applyRefTo(x *execCtx, ref *fkRef2, vals, parentRow, newRow []any, depth int) error {
+// parentRow with key vals being deleted or changed to newRow. queued
+// says the action writes the child's rows through the child's trigger
+// run (a plain table's, from the action's trigger); otherwise it writes
+// them at once and refuses where that would skip the child's triggers.
+func (w *writer) applyRefTo(x *execCtx, ref *fkRef2, vals, parentRow, newRow []any, depth int, queued bool) error {
 	fk := ref.fk
-	action := fk.onDelete
-	if newRow != nil {
-		action = fk.onUpdate
-	}
+	action, _ := ref.actionOf(newRow == nil)
+	deleting := action == fkCascade && newRow == nil
 	find := findChildren
-	acts := action == fkCascade || action == fkSetNull || action == fkDefault
+	acts := actionWrites(action)
 	if acts {
 		find = findCandidates
-	}
-	for t := ref.child; acts && t != nil; t = w.b.cat.partitionParent(t) {
-		if actionFiresTriggers(t, action == fkCascade && newRow == nil, false) {
-			return actionTriggersRefused(t)
+		if ref.cw == nil {
+			cw, err := w.b.writerFor(ref.child, true)
+			if err != nil {
+				return err
+			}
+			ref.cw = cw
 		}
+	}
+	for t := ref.child; acts && !queued && t != nil; t = w.b.cat.partitionParent(t) {
+		if actionFiresTriggers(t, deleting, false) {
+			return actionTriggersRefused(t, inlineActionsWhy)
+		}
+	}
+	var run *triggerRun
+	if acts && queued {
+		// The action's query runs, and fires the child's statement
+		// triggers, whether or not it finds rows.
+		event, cols := tgUpdate, fk.cols
+		if deleting {
+			event, cols = tgDelete, nil
+		} else if newRow == nil && fk.delSetCols != nil {
+			cols = fk.delSetCols
+		}
+		var err error
+		if run, err = ref.actionRun(x, event, cols); err != nil {
+			return err
+		}
+		defer run.level.queueStatement(run)
 	}
 	children, err := find(x, ref, w.t, vals)
 	if err != nil || len(children) == 0 {
 		return err
 	}
-	if acts && actionFiresTriggers(ref.child, action == fkCascade && newRow == nil, true) {
-		return actionTriggersRefused(ref.child)
+	if acts && !queued && actionFiresTriggers(ref.child, deleting, true) {
+		return actionTriggersRefused(ref.child, inlineActionsWhy)
 	}
 	if action == fkNoAction {
 		// NO ACTION checks when the statement ends (or at commit when
@@ -653,25 +685,25 @@ func (w *writer) applyRefTo(x *execCtx, ref *fkRef2, vals, parentRow, newRow []a
 	}
 	switch action {
 	case fkCascade, fkSetNull, fkDefault:
-		if ref.cw == nil {
-			cw, err := w.b.writerFor(ref.child, true)
-			if err != nil {
-				return err
-			}
-			ref.cw = cw
-		}
 		for _, ch := range children {
-			key, row, ok, err := lockChild(x, ref, w.t, vals, ch, action == fkCascade && newRow == nil)
+			key, row, ok, err := lockChild(x, ref, w.t, vals, ch, deleting)
 			if err != nil {
 				return err
 			}
 			if !ok {
 				continue
 			}
-			if action == fkCascade && newRow == nil {
+			if deleting {
+				if kept, err := run.before(x, row, nil); err != nil || kept == nil {
+					if err != nil {
+						return err
+					}
+					continue
+				}
 				if err := ref.cw.deleteRow(x, key, row, depth+1); err != nil {
 					return err
 				}
+				run.after(row, nil)
 				continue
 			}
 			nr := append([]any(nil), row...)
@@ -706,6 +738,12 @@ func (w *writer) applyRefTo(x *execCtx, ref *fkRef2, vals, parentRow, newRow []a
 			if moved {
 				continue
 			}
+			if nr, err = run.before(x, row, nr); err != nil || nr == nil {
+				if err != nil {
+					return err
+				}
+				continue
+			}
 			if action == fkDefault && !colsChanged(ref.child, fk.cols, row, nr) {
 				// The default is the key just removed: the row still
 				// references it, as PostgreSQL's check after the action finds.
@@ -717,6 +755,7 @@ func (w *writer) applyRefTo(x *execCtx, ref *fkRef2, vals, parentRow, newRow []a
 			if err := ref.cw.updateRow(x, key, row, nr); err != nil {
 				return err
 			}
+			run.after(row, nr)
 		}
 		return nil
 	}
@@ -886,9 +925,9 @@ func rowText(t *tableDesc, row []any) string {
 // DELETE (deleting) or an UPDATE of its rows, would fire child's
 // triggers: with rows, its row or statement triggers for the event,
 // without, its statement ones (those of child's partitioned ancestors are
-// checked too, as the action may name one). PostgreSQL runs the action as a statement
-// of its own on child for each referenced row, which fires them; fickle
-// applies it without triggers and refuses instead (actionTriggersRefused).
+// checked too, as the action may name one). An action applied inside the
+// write (not through the statement's trigger runs, ri_actions.go) cannot
+// fire them, and is refused instead (actionTriggersRefused).
 func actionFiresTriggers(child *tableDesc, deleting, rows bool) bool {
 	event := tgUpdate
 	if deleting {
@@ -900,12 +939,6 @@ func actionFiresTriggers(child *tableDesc, deleting, rows bool) bool {
 		}
 	}
 	return false
-}
-
-// actionTriggersRefused is fickle's refusal of a referential action on a
-// table whose triggers it would fire.
-func actionTriggersRefused(child *tableDesc) error {
-	return pgerror.Unsupported("a foreign key action (CASCADE, SET NULL, SET DEFAULT) on table \"" + child.name + "\", whose triggers it would fire")
 }
 
 // partitionParent is the partitioned table t is a partition of, nil for
