@@ -665,7 +665,10 @@ func (b *binder) functionItem(sc *scope, rf *pg_query.RangeFunction) (*fromItem,
 	}
 	// LATERAL before a function is a noise word: a function in FROM reads
 	// the items before it in any case.
-	if rf.IsRowsfrom || len(rf.Functions) != 1 {
+	if rf.IsRowsfrom {
+		return b.rowsFromItem(sc, rf)
+	}
+	if len(rf.Functions) != 1 {
 		return nil, nil, pgerror.Unsupported("this form of function in FROM")
 	}
 	fl := rf.Functions[0].GetList()

@@ -732,3 +732,100 @@ func bindPartitionFunc(name string, fields []types.Field) func(b *binder, args [
 		return fields, nil
 	}
 }
+
+// rowsFromItem compiles ROWS FROM (f(...) [AS (coldefs)], ...) [WITH
+// ORDINALITY]: the functions' rows side by side, row n of each in row n,
+// the ones that end first padded with NULLs, as PostgreSQL's function
+// scan zips them. One function is the plain function item; without an
+// alias the item is named after the first function.
+func (b *binder) rowsFromItem(sc *scope, rf *pg_query.RangeFunction) (*fromItem, []scopeCol, error) {
+	parts := make([]*pg_query.RangeFunction, len(rf.Functions))
+	for i, fn := range rf.Functions {
+		fl := fn.GetList()
+		if fl == nil || len(fl.Items) == 0 {
+			return nil, nil, pgerror.Unsupported("this form of function in FROM")
+		}
+		parts[i] = &pg_query.RangeFunction{Lateral: rf.Lateral, Functions: []*pg_query.Node{pg_query.MakeListNode(fl.Items[:1])}}
+		if len(fl.Items) > 1 {
+			parts[i].Coldeflist = fl.Items[1].GetList().GetItems()
+		}
+	}
+	if len(parts) == 1 {
+		parts[0].Alias, parts[0].Ordinality = rf.Alias, rf.Ordinality
+		return b.functionItem(sc, parts[0])
+	}
+	items := make([]*fromItem, len(parts))
+	widths := make([]int, len(parts))
+	var cols []scopeCol
+	once := true
+	for i, part := range parts {
+		it, pc, err := b.functionItem(sc, part)
+		if err != nil {
+			return nil, nil, err
+		}
+		items[i], widths[i], once = it, len(pc), once && it.once
+		for _, c := range pc {
+			c.scalarItem = false
+			cols = append(cols, c)
+		}
+	}
+	alias := items[0].name
+	if rf.Alias != nil {
+		alias = rf.Alias.Aliasname
+	}
+	if rf.Ordinality {
+		cols = append(cols, scopeCol{name: "ordinality", typ: types.Int8})
+	}
+	for i := range cols {
+		cols[i].rel = alias
+	}
+	if err := applyColAliases(cols, rf.Alias); err != nil {
+		return nil, nil, err
+	}
+	width := len(cols)
+	return &fromItem{name: alias, once: once, sub: func(x *execCtx) ([][]any, error) {
+		var out [][]any
+		at := 0
+		for i, it := range items {
+			// A function that reads no other item is called once, as
+			// PostgreSQL's rescan keeps its rows when only the other
+			// functions' arguments changed.
+			var rows [][]any
+			var err error
+			if it.once && it.each != nil {
+				rows, err = runOnce(x, it)
+			} else {
+				rows, err = functionRows(x, it)
+			}
+			if err != nil {
+				return nil, err
+			}
+			for n, r := range rows {
+				if n == len(out) {
+					out = append(out, make([]any, width))
+				}
+				copy(out[n][at:at+widths[i]], r)
+			}
+			at += widths[i]
+		}
+		if rf.Ordinality {
+			for n, r := range out {
+				r[width-1] = int64(n + 1)
+			}
+		}
+		return out, nil
+	}}, cols, nil
+}
+
+// functionRows returns all the rows of a function item.
+func functionRows(x *execCtx, it *fromItem) ([][]any, error) {
+	if it.each == nil {
+		return it.sub(x)
+	}
+	var rows [][]any
+	err := it.each(x, func(row []any) error {
+		rows = append(rows, slices.Clone(row))
+		return nil
+	})
+	return rows, err
+}
