@@ -58,8 +58,8 @@ func init() {
 		}
 		return string(b), nil
 	}, Bytea, Name)
-	addFunc("lower", Immutable, t, str(strings.ToLower), t)
-	addFunc("upper", Immutable, t, str(strings.ToUpper), t)
+	addFunc("lower", Immutable, t, str(asciiLower), t)
+	addFunc("upper", Immutable, t, str(asciiUpper), t)
 	addFunc("initcap", Immutable, t, str(initcap), t)
 	addFunc("reverse", Immutable, t, str(reverseString), t)
 	// textcat is the function behind text || text.
@@ -208,25 +208,6 @@ func init() {
 	}, OidType, i)
 	// format_type is not strict in its typmod.
 	functions["format_type"][len(functions["format_type"])-1].strict = false
-}
-
-func initcap(s string) string {
-	var sb strings.Builder
-	inWord := false
-	for _, r := range s {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			if inWord {
-				sb.WriteRune(unicode.ToLower(r))
-			} else {
-				sb.WriteRune(unicode.ToUpper(r))
-			}
-			inWord = true
-		} else {
-			sb.WriteRune(r)
-			inWord = false
-		}
-	}
-	return sb.String()
 }
 
 func reverseString(s string) string {

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
 )
@@ -138,11 +139,14 @@ func compileRegexFlags(p string, f regexFlags) (*pgRegex, error) {
 
 func translateRegex(p string, f regexFlags) (*pgRegex, error) {
 	var sb strings.Builder
-	if f.fold {
-		sb.WriteString("(?i)")
-	}
 	if f.literal {
-		sb.WriteString(regexp.QuoteMeta(p))
+		for i := 0; i < len(p); i++ {
+			if f.fold && isASCIILetter(rune(p[i])) {
+				sb.WriteString("[" + p[i:i+1] + string(p[i]^0x20) + "]")
+			} else {
+				sb.WriteString(regexp.QuoteMeta(p[i : i+1]))
+			}
+		}
 		re, err := regexp.Compile(sb.String())
 		if err != nil {
 			return nil, pgerror.Newf(pgerror.InvalidRegularExpression, "invalid regular expression: %v", err)
@@ -160,6 +164,23 @@ func translateRegex(p string, f regexFlags) (*pgRegex, error) {
 	anchored := false
 	for i := 0; i < len(p); i++ {
 		c := p[i]
+		if f.fold && isASCIILetter(rune(c)) {
+			// Case-insensitive matching folds ASCII letters only
+			// (ctype_c.go): a letter matches its two cases, a bracket
+			// expression also the counterparts of its letters.
+			if !inBracket {
+				sb.WriteString("[" + p[i:i+1] + string(c^0x20) + "]")
+				continue
+			}
+			if i+2 < len(p) && p[i+1] == '-' && p[i+2] < utf8.RuneSelf && p[i+2] != '\\' && p[i+2] != '[' && p[i+2] != ']' {
+				sb.WriteString(p[i : i+3])
+				sb.WriteString(strings.Join(asciiFoldRange(rune(c), rune(p[i+2])), ""))
+				i += 2
+				continue
+			}
+			sb.WriteString(p[i:i+1] + string(c^0x20))
+			continue
+		}
 		switch {
 		case c == '\\' && i+1 < len(p):
 			if !inBracket && p[i+1] == 'A' {
@@ -176,10 +197,15 @@ func translateRegex(p string, f regexFlags) (*pgRegex, error) {
 				inBracket = false
 			}
 			if c == '[' && i+1 < len(p) && (p[i+1] == ':' || p[i+1] == '.' || p[i+1] == '=') {
-				// A class name [:alpha:] inside a bracket.
+				// A class name [:alpha:] inside a bracket; folding case,
+				// [:upper:] and [:lower:] are [:alpha:], as in PostgreSQL.
 				end := strings.Index(p[i+2:], string(p[i+1])+"]")
 				if end >= 0 {
-					sb.WriteString(p[i : i+2+end+2])
+					class := p[i : i+2+end+2]
+					if f.fold && (class == "[:upper:]" || class == "[:lower:]") {
+						class = "[:alpha:]"
+					}
+					sb.WriteString(class)
 					i += 2 + end + 1
 					continue
 				}

@@ -85,7 +85,7 @@ func compileLike(p string) []likeToken {
 // The match is the classic backtracking to the last %, linear in practice.
 func like(s, p string, fold bool) (bool, error) {
 	if fold {
-		s, p = strings.ToLower(s), strings.ToLower(p)
+		s, p = asciiLower(s), asciiLower(p)
 	}
 	toks := compileLike(p)
 	text := []rune(s)
