@@ -1,7 +1,9 @@
 package types
 
 import (
+	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -38,26 +40,35 @@ type regexFlags struct {
 // options fail with 22023; options fickle cannot honour with 0A000.
 func parseRegexFlags(flags string) (f regexFlags, global bool, err error) {
 	for _, c := range flags {
-		switch c {
-		case 'g':
+		if c == 'g' {
 			global = true
-		case 'i':
-			f.fold = true
-		case 'c':
-			f.fold = false
-		case 'n', 'm':
-			f.dotNoNewline, f.lineAnchors = true, true
-		case 's':
-			f.dotNoNewline, f.lineAnchors = false, false
-		case 'q':
-			f.literal = true
-		case 'b', 'e', 'p', 'w', 'x', 't':
-			return f, false, pgerror.Unsupported("regular expression option \"" + string(c) + "\"")
-		default:
-			return f, false, pgerror.Newf(pgerror.InvalidParameterValue, "invalid regular expression option: \"%c\"", c)
+		} else if err := f.set(c); err != nil {
+			return f, false, err
 		}
 	}
 	return f, global, nil
+}
+
+// set applies option c, of a flags argument or of the options embedded at
+// the start of a pattern.
+func (f *regexFlags) set(c rune) error {
+	switch c {
+	case 'i':
+		f.fold = true
+	case 'c':
+		f.fold = false
+	case 'n', 'm':
+		f.dotNoNewline, f.lineAnchors = true, true
+	case 's':
+		f.dotNoNewline, f.lineAnchors = false, false
+	case 'q':
+		f.literal = true
+	case 'b', 'e', 'p', 'w', 'x', 't':
+		return pgerror.Unsupported("regular expression option \"" + string(c) + "\"")
+	default:
+		return pgerror.Newf(pgerror.InvalidParameterValue, "invalid regular expression option: \"%c\"", c)
+	}
+	return nil
 }
 
 // regexCache keeps compiled regular expressions; it stops growing at
@@ -138,6 +149,23 @@ func compileRegexFlags(p string, f regexFlags) (*pgRegex, error) {
 }
 
 func translateRegex(p string, f regexFlags) (*pgRegex, error) {
+	// An ARE may start with the director ***: (or ***= for a literal)
+	// and then with embedded options, (?letters).
+	switch {
+	case f.literal:
+	case strings.HasPrefix(p, "***="):
+		p, f.literal = p[4:], true
+	case strings.HasPrefix(p, "***:"):
+		p = p[4:]
+	}
+	if end := strings.IndexByte(p, ')'); !f.literal && strings.HasPrefix(p, "(?") && end > 2 && strings.Trim(p[2:end], "bceimnpqstwx") == "" {
+		for _, c := range p[2:end] {
+			if err := f.set(c); err != nil {
+				return nil, err
+			}
+		}
+		p = p[end+1:]
+	}
 	var sb strings.Builder
 	if f.literal {
 		for i := 0; i < len(p); i++ {
@@ -164,33 +192,29 @@ func translateRegex(p string, f regexFlags) (*pgRegex, error) {
 	anchored := false
 	for i := 0; i < len(p); i++ {
 		c := p[i]
-		if f.fold && isASCIILetter(rune(c)) {
-			// Case-insensitive matching folds ASCII letters only
-			// (ctype_c.go): a letter matches its two cases, a bracket
-			// expression also the counterparts of its letters.
-			if !inBracket {
-				sb.WriteString("[" + p[i:i+1] + string(c^0x20) + "]")
-				continue
-			}
-			if i+2 < len(p) && p[i+1] == '-' && p[i+2] < utf8.RuneSelf && p[i+2] != '\\' && p[i+2] != '[' && p[i+2] != ']' {
-				sb.WriteString(p[i : i+3])
-				sb.WriteString(strings.Join(asciiFoldRange(rune(c), rune(p[i+2])), ""))
-				i += 2
-				continue
-			}
-			sb.WriteString(p[i:i+1] + string(c^0x20))
+		// Case-insensitive matching folds ASCII letters only (ctype_c.go):
+		// a letter matches its two cases, a bracket expression also the
+		// counterparts of the letters its characters and ranges hold.
+		if f.fold && !inBracket && isASCIILetter(rune(c)) {
+			sb.WriteString("[" + p[i:i+1] + string(c^0x20) + "]")
 			continue
+		}
+		if f.fold && inBracket {
+			if n, ok := foldBracketItem(&sb, p[i:]); ok {
+				i += n - 1
+				continue
+			}
 		}
 		switch {
 		case c == '\\' && i+1 < len(p):
 			if !inBracket && p[i+1] == 'A' {
 				anchored = true
 			}
-			if !inBracket && (p[i+1] == 'b' || p[i+1] == 'B') {
-				return nil, pgerror.Unsupported("regular expression escape \\" + string(p[i+1]))
+			n, err := translateEscape(&sb, p[i+1:], inBracket, f.fold)
+			if err != nil {
+				return nil, err
 			}
-			sb.WriteString(p[i : i+2])
-			i++
+			i += n
 			continue
 		case inBracket:
 			if c == ']' {
@@ -231,6 +255,9 @@ func translateRegex(p string, f regexFlags) (*pgRegex, error) {
 			anchored = true
 		case c == '*' || c == '+' || c == '?' || c == '}':
 			if c == '?' && i > 0 && (p[i-1] == '(') {
+				if rest := p[i+1:]; strings.HasPrefix(rest, "=") || strings.HasPrefix(rest, "!") || strings.HasPrefix(rest, "<=") || strings.HasPrefix(rest, "<!") {
+					return nil, pgerror.Unsupported("lookahead and lookbehind constraints in regular expressions")
+				}
 				break // (?: and kin
 			}
 			if i+1 < len(p) && p[i+1] == '?' {
@@ -251,4 +278,128 @@ func translateRegex(p string, f regexFlags) (*pgRegex, error) {
 		re.Longest()
 	}
 	return &pgRegex{Regexp: re, anchored: anchored, mixed: greedy && lazy, longest: !lazy}, nil
+}
+
+// translateEscape writes the Go form of the escape after a backslash at
+// the start of rest and returns how many bytes of rest it used; fold
+// matches a letter a code escape gives in both ASCII cases. Escapes RE2
+// cannot express (back references, \m and \M, PostgreSQL's \b and \B,
+// which are not word boundaries there) are refused.
+func translateEscape(sb *strings.Builder, rest string, inBracket, fold bool) (int, error) {
+	c := rest[0]
+	switch {
+	case c >= '1' && c <= '9' && !inBracket:
+		return 0, pgerror.Unsupported("back references in regular expressions")
+	case (c == 'm' || c == 'M' || c == 'b' || c == 'B') && !inBracket:
+		return 0, pgerror.Unsupported("regular expression escape \\" + string(c))
+	case c == 'y' && !inBracket:
+		sb.WriteString(`\b`) // a word boundary; words are ASCII in the C ctype, as in RE2
+		return 1, nil
+	case c == 'Y' && !inBracket:
+		sb.WriteString(`\B`)
+		return 1, nil
+	case c == 'Z' && !inBracket:
+		sb.WriteString(`\z`)
+		return 1, nil
+	case c == 'e':
+		sb.WriteString(`\x1B`)
+		return 1, nil
+	case c == 'x' || c == 'u' || c == 'U':
+		// \xhhh takes any number of hex digits, \uwxyz four, \Ustuvwxyz eight.
+		limit := map[byte]int{'x': len(rest), 'u': 4, 'U': 8}[c]
+		n := 1
+		for n < len(rest) && n <= limit && isHexDigit(rest[n]) {
+			n++
+		}
+		if n == 1 || c != 'x' && n != limit+1 {
+			break
+		}
+		code := `\x{` + rest[1:n] + `}`
+		if v, err := strconv.ParseUint(rest[1:n], 16, 32); err == nil && fold && isASCIILetter(rune(v)) {
+			code = string(rune(v)) + string(rune(v^0x20))
+			if !inBracket {
+				code = "[" + code + "]"
+			}
+		}
+		sb.WriteString(code)
+		return n, nil
+	}
+	if c >= utf8.RuneSelf {
+		// A backslash before any other character is that character.
+		_, n := utf8.DecodeRuneInString(rest)
+		sb.WriteString(regexp.QuoteMeta(rest[:n]))
+		return n, nil
+	}
+	sb.WriteString(`\` + rest[:1])
+	return 1, nil
+}
+
+func isHexDigit(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+// bracketChar reads the character at the start of p inside a bracket
+// expression, written as itself or as an escape that gives one character;
+// n is its length, ok false for anything else (a class, the bracket's end).
+func bracketChar(p string) (r rune, n int, ok bool) {
+	switch {
+	case p == "" || p[0] == ']' || p[0] == '[':
+		return 0, 0, false
+	case p[0] != '\\':
+		r, n = utf8.DecodeRuneInString(p)
+		return r, n, true
+	case len(p) < 2:
+		return 0, 0, false
+	case p[1] == 'e':
+		return 0x1B, 2, true
+	case p[1] == 'x' || p[1] == 'u' || p[1] == 'U':
+		limit := map[byte]int{'x': len(p), 'u': 4, 'U': 8}[p[1]]
+		n = 2
+		for n < len(p) && n-1 <= limit && isHexDigit(p[n]) {
+			n++
+		}
+		if n == 2 || p[1] != 'x' && n != limit+2 {
+			return 0, 0, false
+		}
+		v, err := strconv.ParseUint(p[2:n], 16, 32)
+		return rune(v), n, err == nil
+	case p[1] < utf8.RuneSelf && !isASCIIAlnum(p[1]):
+		return rune(p[1]), 2, true
+	}
+	return 0, 0, false
+}
+
+// foldBracketItem writes the character or range at the start of p, inside
+// a case-insensitive bracket expression, followed by the ASCII case
+// counterparts of the letters it covers; n is how many bytes of p it
+// used, ok false when p does not start with a character.
+func foldBracketItem(sb *strings.Builder, p string) (n int, ok bool) {
+	lo, n, ok := bracketChar(p)
+	if !ok {
+		return 0, false
+	}
+	hi := lo
+	if n+1 < len(p) && p[n] == '-' && p[n+1] != ']' {
+		h, m, ok := bracketChar(p[n+1:])
+		if !ok {
+			return 0, false
+		}
+		hi, n = h, n+1+m
+	}
+	if hi < lo {
+		return 0, false // PostgreSQL's error, from RE2 below
+	}
+	sb.WriteString(bracketText(lo))
+	if hi != lo {
+		sb.WriteString("-" + bracketText(hi))
+	}
+	for _, r := range asciiFoldRange(lo, hi) {
+		sb.WriteString(r)
+	}
+	return n, true
+}
+
+// bracketText writes r for a Go bracket expression.
+func bracketText(r rune) string {
+	return fmt.Sprintf(`\x{%x}`, r)
 }
