@@ -32,6 +32,17 @@ type plFunction struct {
 	scoped map[int]bool
 	// aliases are the body's ALIAS FOR declarations, in body order.
 	aliases []plAliasDecl
+	// sourceLines maps the lines of the body's layout, which the tree's
+	// line numbers count, to the body's own (scopeLayout).
+	sourceLines []int
+}
+
+// sourceLine is the body's line of the tree's line n.
+func (p *plFunction) sourceLine(n int) int {
+	if n < 1 || n > len(p.sourceLines) {
+		return n
+	}
+	return p.sourceLines[n-1]
 }
 
 // plAliasDecl is a declaration name ALIAS FOR target, at a line of the
@@ -191,34 +202,53 @@ func plpgsqlSource(f *funcDesc, body string) string {
 // block declares a variable; the reader infers it from the line numbers
 // of declarations and statements (plReader.stmt), which this layout makes
 // unambiguous. Breaks go between tokens only, where they change neither
-// the SQL text of an expression nor the meaning; the lines are fickle's
-// own and appear in no message. A body the scanner rejects is returned
-// as written, for the parser to report.
-func scopeLayout(src string) string {
+// the SQL text of an expression nor the meaning. lines maps each line of
+// the layout (lines[n-1] for line n) to the body's line it begins in,
+// which messages name. A body the scanner rejects is returned as written,
+// for the parser to report.
+func scopeLayout(src string) (layout string, lines []int) {
+	lines = []int{1}
 	res, err := pg_query.Scan(src)
 	if err != nil {
-		return src
+		for i := strings.Count(src, "\n"); i > 0; i-- {
+			lines = append(lines, len(lines)+1)
+		}
+		return src, lines
 	}
 	var b strings.Builder
+	line := 1
+	copySource := func(seg string) {
+		b.WriteString(seg)
+		for i := strings.Count(seg, "\n"); i > 0; i-- {
+			line++
+			lines = append(lines, line)
+		}
+	}
+	breakLine := func() {
+		b.WriteByte('\n')
+		lines = append(lines, line)
+	}
 	last := 0
 	for _, t := range res.Tokens {
 		switch t.Token {
 		case pg_query.Token_DECLARE:
-			b.WriteString(src[last:t.Start])
-			b.WriteByte('\n')
+			copySource(src[last:t.Start])
+			breakLine()
 			last = int(t.Start)
 		case pg_query.Token_BEGIN_P:
-			b.WriteString(src[last:t.Start])
-			b.WriteString("\nBEGIN\n")
+			copySource(src[last:t.Start])
+			breakLine()
+			b.WriteString("BEGIN")
+			breakLine()
 			last = int(t.End)
 		case pg_query.Token_ASCII_59:
-			b.WriteString(src[last:t.End])
-			b.WriteByte('\n')
+			copySource(src[last:t.End])
+			breakLine()
 			last = int(t.End)
 		}
 	}
-	b.WriteString(src[last:])
-	return b.String()
+	copySource(src[last:])
+	return b.String(), lines
 }
 
 // dollarQuote quotes text with a dollar tag it does not contain.
@@ -270,7 +300,7 @@ func parsePlpgsql(f *funcDesc, rowTypes func(name string) (bool, error)) (*plFun
 	if declaresCollation(f.src) {
 		return nil, pgerror.Unsupported("COLLATE in a PL/pgSQL declaration")
 	}
-	layout := scopeLayout(f.src)
+	layout, lines := scopeLayout(f.src)
 	decls := scanDeclarations(layout)
 	body, err := retypeDeclarations(layout, decls, rowTypes)
 	if err != nil {
@@ -280,7 +310,7 @@ func parsePlpgsql(f *funcDesc, rowTypes func(name string) (bool, error)) (*plFun
 	if err != nil {
 		return nil, err
 	}
-	p := &plFunction{fn: f, found: -1}
+	p := &plFunction{fn: f, found: -1, sourceLines: lines}
 	for i, d := range jsonList(fn["datums"]) {
 		pd := readDatum(d.(map[string]any))
 		if pd.name == "found" && p.found < 0 {

@@ -301,7 +301,17 @@ func (fr *plFrame) setFound(b bool) {
 	}
 }
 
+// exec runs one statement; an error it raises gets the function's CONTEXT
+// line naming the innermost statement.
 func (fr *plFrame) exec(st *plStmt) (plFlow, error) {
+	flow, err := fr.execStatement(st)
+	if err != nil {
+		err = fr.statementContext(err, st)
+	}
+	return flow, err
+}
+
+func (fr *plFrame) execStatement(st *plStmt) (plFlow, error) {
 	switch st.kind {
 	case "block":
 		return fr.block(st)

@@ -2,6 +2,7 @@ package sqlexec
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -69,6 +70,9 @@ type plFrame struct {
 	// such row (PostgreSQL's empty expanded records): assigning a field
 	// starts from a row of NULLs. Assigning the variable ends it.
 	shaped map[int]bool
+	// annotated is the last error the frame gave its CONTEXT line
+	// (plpgsql_context.go).
+	annotated *pgerror.Error
 }
 
 // sql returns the SQL text an expression is planned from.
@@ -253,7 +257,11 @@ func (fr *plFrame) query(e *plExpr) (*Result, error) {
 	if c.plan == nil {
 		return nil, pgerror.Newf(pgerror.SyntaxError, "\"%s\" is not a query", e.text)
 	}
-	return fr.s.runRoutineStatement(fr.x, c.plan, fr.vals, e.text)
+	res, err := fr.s.runRoutineStatement(fr.x, c.plan, fr.vals, e.text)
+	if err != nil {
+		return nil, withContext(err, fmt.Sprintf("SQL statement \"%s\"", e.text))
+	}
+	return res, nil
 }
 
 // cast converts v of type from to type to as PL/pgSQL assigns: by the

@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -88,7 +89,11 @@ func (fr *plFrame) dynamic(qe *plExpr, params []*plExpr) (*Result, error) {
 		return nil, err
 	}
 	plan.locks, plan.perms = b.locks, b.perms
-	return fr.s.runRoutineStatement(fr.x, plan, vals, text)
+	res, err := fr.s.runRoutineStatement(fr.x, plan, vals, text)
+	if err != nil {
+		return nil, withContext(err, fmt.Sprintf("SQL statement \"%s\"", text))
+	}
+	return res, nil
 }
 
 func (fr *plFrame) dynExecute(st *plStmt) error {
@@ -141,7 +146,9 @@ func (fr *plFrame) getDiagnostics(st *plStmt) error {
 			v = cur.Table
 		case "COLUMN_NAME":
 			v = cur.Column
-		case "SCHEMA_NAME", "PG_DATATYPE_NAME", "PG_EXCEPTION_CONTEXT", "PG_CONTEXT":
+		case "PG_EXCEPTION_CONTEXT":
+			v = cur.Where
+		case "SCHEMA_NAME", "PG_DATATYPE_NAME", "PG_CONTEXT":
 			v = ""
 		default:
 			return pgerror.Unsupported("GET DIAGNOSTICS " + d.kind)

@@ -1,0 +1,96 @@
+package sqlexec
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/isolation"
+)
+
+// TestPLpgSQLErrorContextNamesFunctionLineAndStatement pins the CONTEXT
+// of errors raised in PL/pgSQL to what PostgreSQL 15 sends for the same
+// functions: the failing SQL statement, then each function on the way out
+// with the line (counted in the body as written) and the statement's kind.
+func TestPLpgSQLErrorContextNamesFunctionLineAndStatement(t *testing.T) {
+	store := isolation.NewStore(isolation.Config{Strategy: isolation.StrategyLatest, Seed: 1})
+	eng, err := NewEngine(Config{Store: store})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := eng.NewSession(SessionInfo{User: "h"})
+	mustRun(t, s, "CREATE TABLE u (id int PRIMARY KEY)")
+	mustRun(t, s, `CREATE FUNCTION f1() RETURNS int LANGUAGE plpgsql AS $$
+declare x int;
+begin
+  raise exception 'boom';
+end $$`)
+	mustRun(t, s, `CREATE FUNCTION f2() RETURNS int LANGUAGE plpgsql AS $$
+begin
+  perform 1/0;
+  return 1;
+end $$`)
+	mustRun(t, s, `CREATE FUNCTION f3(a int, b text) RETURNS int LANGUAGE plpgsql AS $$
+begin
+  insert into u values (1);
+  if a > 0 then insert into u values (1); end if;
+  return 1;
+end $$`)
+	mustRun(t, s, `CREATE FUNCTION f6() RETURNS int LANGUAGE plpgsql AS $$ begin
+  return f1();
+end $$`)
+	mustRun(t, s, `CREATE FUNCTION f8() RETURNS int LANGUAGE plpgsql AS $$
+begin
+  execute 'select 1/0';
+  return 1;
+end $$`)
+	mustRun(t, s, `CREATE FUNCTION f9() RETURNS int LANGUAGE plpgsql AS $$
+begin
+  begin
+    raise exception 'inner';
+  exception when others then
+    raise;
+  end;
+end $$`)
+	mustRun(t, s, `CREATE FUNCTION f10() RETURNS text LANGUAGE plpgsql AS $$
+declare c text;
+begin
+  begin
+    perform 1/0;
+  exception when others then
+    get stacked diagnostics c = pg_exception_context;
+  end;
+  return c;
+end $$`)
+	for _, tc := range []struct{ sql, where string }{
+		{"SELECT f1()", "PL/pgSQL function f1() line 4 at RAISE"},
+		{"SELECT f2()", "SQL statement \"SELECT 1/0\"\nPL/pgSQL function f2() line 3 at PERFORM"},
+		{"SELECT f3(1, 'x')", "SQL statement \"insert into u values (1)\"\nPL/pgSQL function f3(integer,text) line 4 at SQL statement"},
+		{"SELECT f6()", "PL/pgSQL function f1() line 4 at RAISE\nPL/pgSQL function f6() line 2 at RETURN"},
+		{"SELECT f8()", "SQL statement \"select 1/0\"\nPL/pgSQL function f8() line 3 at EXECUTE"},
+		{"SELECT f9()", "PL/pgSQL function f9() line 4 at RAISE"},
+		{"DO $$ begin raise exception 'in do'; end $$", "PL/pgSQL function inline_code_block line 1 at RAISE"},
+	} {
+		sts, err := s.Parse(tc.sql)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := s.Prepare(sts[0], nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = s.Execute(context.Background(), p, nil)
+		var pe *pgerror.Error
+		if !errors.As(err, &pe) {
+			t.Fatalf("%s: got %v, want an error", tc.sql, err)
+		}
+		if pe.Where != tc.where {
+			t.Errorf("%s: CONTEXT\n%s\nwant\n%s", tc.sql, pe.Where, tc.where)
+		}
+	}
+	res := mustQuery(t, s, "SELECT f10()")
+	if got, want := res[0][0], "SQL statement \"SELECT 1/0\"\nPL/pgSQL function f10() line 5 at PERFORM"; got != want {
+		t.Errorf("PG_EXCEPTION_CONTEXT %q, want %q", got, want)
+	}
+}
