@@ -569,15 +569,15 @@ func (h *hlText) markFragments() error {
 		}
 	}
 	if numF <= 0 {
-		h.markFragment(0, h.firstWords())
+		h.markFragment(0, h.firstWords(-1))
 	}
 	return nil
 }
 
 // firstWords is the index of the last token of the text's first MinWords
-// words (or of its last token), what a headline without a cover shows.
-func (h *hlText) firstWords() int {
-	end := 0
+// words (or of its last token), what a headline without a cover shows;
+// end when the text has no token or MinWords is not positive.
+func (h *hlText) firstWords(end int) int {
 	var curlen int32
 	for i := 0; i < len(h.words) && curlen < h.cfg.minWords; i++ {
 		if !h.nonWord(i) {
@@ -689,7 +689,7 @@ func (h *hlText) markWords() error {
 		p++
 	}
 	if bestlen < 0 {
-		bestb, beste = 0, h.firstWords()
+		bestb, beste = 0, h.firstWords(0)
 	}
 	h.markFragment(bestb, beste)
 	return nil
