@@ -39,7 +39,7 @@
 // recognized token takes the next position (counted from 1), a stopword's
 // included, and each of its lexemes gets that position; tokens whose type
 // has no dictionary take none. Positions above MaxPos (16383) are MaxPos.
-// Tokens of MaxWordLen (2048) bytes or more are skipped, each with the
+// Tokens of MaxWordLen (2047) bytes or more are skipped, each with the
 // Notice PostgreSQL raises ("word is too long to be indexed"). The
 // lexemes come in text order with duplicates; sorting them, merging a
 // lexeme's positions and keeping at most 255 of them is the tsvector's.
