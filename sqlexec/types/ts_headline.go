@@ -254,6 +254,13 @@ func newHeadlineConfig(opts []HeadlineOption) (headlineConfig, error) {
 			return c, pgerror.New(pgerror.InvalidParameterValue, "MaxFragments should be >= 0")
 		}
 	}
+	// The lengths of the strings a headline adds are int16s.
+	for _, o := range []struct{ name, val string }{{"StartSel", c.startSel}, {"StopSel", c.stopSel},
+		{"FragmentDelimiter", c.fragDelim}} {
+		if len(o.val) > math.MaxInt16 {
+			return c, pgerror.Newf(pgerror.InvalidParameterValue, "value for \"%s\" is too long", o.name)
+		}
+	}
 	return c, nil
 }
 
