@@ -48,6 +48,13 @@
 // operand of the query text: sqlexec hands its lexemes and positions to the
 // tsquery parser, which joins them as PostgreSQL's pushval_morph does.
 //
+// HeadlineTokens(cfg, text, pos) is what ts_headline's hlparsetext sees:
+// every token, blanks and tags included, with its type, the position it
+// took and its lexemes (too-long tokens dropped as Document drops them);
+// the TokenType methods HeadlineNonWord, HeadlineNoEnd, HeadlineReplaced
+// and HeadlineSkipped classify tokens as the default parser's headline
+// selector does. sqlexec/types selects and marks the headline.
+//
 // Debug(cfg, text) is ts_debug: per token, its type, the dictionaries
 // mapped to it, the first that recognized it and its lexemes.
 //

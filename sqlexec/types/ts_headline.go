@@ -151,6 +151,17 @@ func ParseHeadlineOptions(s string) ([]HeadlineOption, error) {
 	return out, nil
 }
 
+// asciiLower folds ASCII letters only, as pg_strcasecmp compares.
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
 // headlineConfig is prsd_headline's options.
 type headlineConfig struct {
 	minWords, maxWords, shortWord, maxFragments int32
@@ -204,7 +215,7 @@ func newHeadlineConfig(opts []HeadlineOption) (headlineConfig, error) {
 		startSel: "<b>", stopSel: "</b>", fragDelim: " ... "}
 	for _, o := range opts {
 		var n *int32
-		switch strings.ToLower(o.Name) {
+		switch asciiLower(o.Name) {
 		case "maxwords":
 			n = &c.maxWords
 		case "minwords":
@@ -220,7 +231,7 @@ func newHeadlineConfig(opts []HeadlineOption) (headlineConfig, error) {
 		case "fragmentdelimiter":
 			c.fragDelim = o.Value
 		case "highlightall":
-			switch strings.ToLower(o.Value) {
+			switch asciiLower(o.Value) {
 			case "1", "on", "true", "t", "y", "yes":
 				c.highlightAll = true
 			default:

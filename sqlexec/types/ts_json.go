@@ -1,8 +1,6 @@
 package types
 
 import (
-	"strings"
-
 	"github.com/fickle-db/fickle/internal/pgerror"
 )
 
@@ -44,7 +42,7 @@ func JSONTSFlags(filter string) (int, error) {
 		default:
 			return 0, pgerror.New(pgerror.InvalidParameterValue, "flag array element is not a string").WithHint("%s", hint)
 		}
-		switch strings.ToLower(e.str) {
+		switch asciiLower(e.str) {
 		case "all":
 			flags |= JSONTSAll
 		case "key":
