@@ -58,7 +58,7 @@ func (s *Session) toTSQuery(ctx context.Context, cfg *tsearch.Config, text strin
 // tsNotices sends package tsearch's notices (a word too long to index).
 func (s *Session) tsNotices(notices []tsearch.Notice) {
 	for _, n := range notices {
-		s.tsNotice(pgerror.New(pgerror.SuccessfulCompletion, n.Message).WithDetail("%s", n.Detail))
+		s.tsNotice(pgerror.New(pgerror.ProgramLimitExceeded, n.Message).WithDetail("%s", n.Detail))
 	}
 }
 

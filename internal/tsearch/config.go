@@ -93,7 +93,7 @@ func IsUnsupportedDictionary(name string) bool {
 
 // MaxWordLen is MAXSTRLEN: a token of this many bytes or more is not
 // indexed ("word is too long to be indexed").
-const MaxWordLen = 1 << 11
+const MaxWordLen = 1<<11 - 1
 
 // MaxPos is the largest position a tsvector holds (MAXENTRYPOS-1): later
 // words all take this position.

@@ -39,7 +39,7 @@
 // recognized token takes the next position (counted from 1), a stopword's
 // included, and each of its lexemes gets that position; tokens whose type
 // has no dictionary take none. Positions above MaxPos (16383) are MaxPos.
-// Tokens of MaxWordLen (2048) bytes or more are skipped, each with the
+// Tokens of MaxWordLen (2047) bytes or more are skipped, each with the
 // Notice PostgreSQL raises ("word is too long to be indexed"). The
 // lexemes come in text order with duplicates; sorting them, merging a
 // lexeme's positions and keeping at most 255 of them is the tsvector's.
@@ -47,6 +47,13 @@
 // The tsquery functions (to_tsquery and its kin) run Document on each
 // operand of the query text: sqlexec hands its lexemes and positions to the
 // tsquery parser, which joins them as PostgreSQL's pushval_morph does.
+//
+// HeadlineTokens(cfg, text, pos) is what ts_headline's hlparsetext sees:
+// every token, blanks and tags included, with its type, the position it
+// took and its lexemes (too-long tokens dropped as Document drops them);
+// the TokenType methods HeadlineNonWord, HeadlineNoEnd, HeadlineReplaced
+// and HeadlineSkipped classify tokens as the default parser's headline
+// selector does. sqlexec/types selects and marks the headline.
 //
 // Debug(cfg, text) is ts_debug: per token, its type, the dictionaries
 // mapped to it, the first that recognized it and its lexemes.
