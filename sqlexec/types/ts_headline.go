@@ -151,17 +151,6 @@ func ParseHeadlineOptions(s string) ([]HeadlineOption, error) {
 	return out, nil
 }
 
-// asciiLower folds ASCII letters only, as pg_strcasecmp compares.
-func asciiLower(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b)
-}
-
 // headlineConfig is prsd_headline's options.
 type headlineConfig struct {
 	minWords, maxWords, shortWord, maxFragments int32
