@@ -324,5 +324,5 @@ func (s *Session) Setting(name string) (string, bool) { return s.setting(name) }
 func (s *Session) TakeNotices() []*pgerror.Error {
 	n := s.notices
 	s.notices = nil
-	return n
+	return s.sentNotices(n)
 }

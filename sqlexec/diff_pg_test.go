@@ -154,7 +154,8 @@ func normalizeDiff(s string) string {
 		switch {
 		case strings.HasPrefix(l, "ERROR "):
 			out = append(out, l[:11])
-		case strings.HasPrefix(l, "NOTICE "), strings.HasPrefix(l, "WARNING "), strings.HasPrefix(l, "params:"):
+		case strings.HasPrefix(l, "NOTICE "), strings.HasPrefix(l, "WARNING "), strings.HasPrefix(l, "INFO "),
+			strings.HasPrefix(l, "DEBUG "), strings.HasPrefix(l, "LOG "), strings.HasPrefix(l, "params:"):
 		case strings.Contains(l, ":") && strings.Contains(l, " | ") || !strings.Contains(l, " ") && strings.Contains(l, ":"):
 			// A header: compare the column names, not the types.
 			var names []string

@@ -355,7 +355,7 @@ func (s *Session) execute(ctx context.Context, p *Prepared, params []any, stream
 		if err == nil && res.Copy != nil {
 			res.Copy.stmt = p.historyStatement()
 		}
-		return finishResult(res, pl, err)
+		return s.finishResult(res, pl, err)
 	}
 	implicit := false
 	if s.txn == nil {
@@ -412,7 +412,7 @@ func (s *Session) execute(ctx context.Context, p *Prepared, params []any, stream
 		err = s.fireAfterLevel(x)
 	}
 	res, err = s.endStatement(kv, res, err, implicit)
-	return finishResult(res, pl, err)
+	return s.finishResult(res, pl, err)
 }
 
 // endStatement ends a statement that ran in kv: its statement-level
@@ -501,14 +501,33 @@ func (s *Session) lockTables(ctx context.Context, kv *isolation.Txn, p *Prepared
 	}
 }
 
-func finishResult(res *Result, pl *stmtPlan, err error) (*Result, error) {
+func (s *Session) finishResult(res *Result, pl *stmtPlan, err error) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
 	if res.Columns == nil && pl.cols != nil {
 		res.Columns = columnsOf(pl.cols)
 	}
+	res.Notices = s.sentNotices(res.Notices)
 	return res, nil
+}
+
+// sentNotices are the notices of ns that client_min_messages lets
+// through, as PostgreSQL sends them: INFO always, the others at or above
+// the setting's level.
+func (s *Session) sentNotices(ns []*pgerror.Error) []*pgerror.Error {
+	min, _ := s.settings.get("client_min_messages")
+	level := minMessageLevels[strings.ToLower(min)]
+	kept := ns[:0]
+	for _, n := range ns {
+		if n.Severity == "INFO" || noticeLevels[n.Severity] >= level {
+			kept = append(kept, n)
+		}
+	}
+	if len(kept) == 0 {
+		return nil
+	}
+	return kept
 }
 
 // kvTxn returns the store transaction of the open transaction, beginning

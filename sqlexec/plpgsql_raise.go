@@ -27,10 +27,14 @@ const (
 // plRaiseOptionNames are the USING options' names, by number.
 var plRaiseOptionNames = []string{"ERRCODE", "MESSAGE", "DETAIL", "HINT", "COLUMN", "CONSTRAINT", "DATATYPE", "TABLE", "SCHEMA"}
 
-// minMessageLevels orders client_min_messages' values by the elog levels
-// RAISE uses.
-var minMessageLevels = map[string]int{"debug5": 10, "debug4": 11, "debug3": 12, "debug2": 13, "debug1": 14, "log": 15,
-	"notice": 18, "warning": 19, "error": 21}
+// minMessageLevels orders client_min_messages' values by elog level, and
+// noticeLevels a notice's severity (RAISE DEBUG is DEBUG1); a notice of no
+// severity is a NOTICE.
+var (
+	minMessageLevels = map[string]int{"debug5": 10, "debug4": 11, "debug3": 12, "debug2": 13, "debug1": 14, "log": 15,
+		"notice": 18, "warning": 19, "error": 21}
+	noticeLevels = map[string]int{"DEBUG": 14, "LOG": 15, "": 18, "NOTICE": 18, "WARNING": 19}
+)
 
 func (fr *plFrame) raise(st *plStmt) error {
 	if st.message == "" && st.cond2 == "" && len(st.options) == 0 {
@@ -103,10 +107,6 @@ func (fr *plFrame) raise(st *plStmt) error {
 	}
 	if st.level >= plLevelError {
 		return e
-	}
-	min, _ := fr.s.settings.get("client_min_messages")
-	if st.level != plLevelInfo && st.level < minMessageLevels[strings.ToLower(min)] {
-		return nil
 	}
 	e.Severity = map[int]string{plLevelDebug: "DEBUG", plLevelLog: "LOG", plLevelInfo: "INFO", plLevelNotice: "NOTICE", plLevelWarning: "WARNING"}[st.level]
 	fr.s.notices = append(fr.s.notices, e)

@@ -414,11 +414,8 @@ func (s *Session) PrepareTransaction() error {
 }
 
 // warn sends a WARNING to the client with the statement's result, unless
-// client_min_messages is above it.
+// client_min_messages is above it (sentNotices).
 func (s *Session) warn(w *pgerror.Error) {
-	if min, _ := s.settings.get("client_min_messages"); minMessageLevels[strings.ToLower(min)] > plLevelWarning {
-		return
-	}
 	w.Severity = "WARNING"
 	s.notices = append(s.notices, w)
 }
