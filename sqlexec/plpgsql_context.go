@@ -12,9 +12,10 @@ import (
 // CONTEXT lines, innermost first: the SQL statement of the body that
 // failed, then a line for each PL/pgSQL function on the way out naming
 // the statement it was running ("PL/pgSQL function f(integer) line 3 at
-// RAISE"). The expressions PostgreSQL plans through SPI ("PL/pgSQL
-// assignment", "SQL expression") get no line of their own: which of them
-// PostgreSQL evaluates outside SPI depends on its planner.
+// RAISE"). An expression that needs a query plan (a subquery, an
+// aggregate) gets SPI's line too ("SQL expression", "PL/pgSQL
+// assignment"); PostgreSQL also gives it to a plain expression whose
+// constant part its planner folds and fails on, which fickle does not.
 
 // plStmtName is PostgreSQL's name of a statement kind in CONTEXT lines
 // (plpgsql_stmt_typename).
@@ -81,13 +82,33 @@ func withContext(err error, line string) error {
 // statementContext adds to err, raised while the frame ran st, the
 // function's CONTEXT line, once: the innermost statement names it.
 func (fr *plFrame) statementContext(err error, st *plStmt) error {
+	return fr.functionContext(err, st.line, "at "+plStmtName(st))
+}
+
+// functionContext adds to err the frame's CONTEXT line for what it was
+// doing at line (of the body's layout), unless the frame gave err its
+// line already.
+func (fr *plFrame) functionContext(err error, line int, doing string) error {
 	var pe *pgerror.Error
 	if !errors.As(err, &pe) || pe == fr.annotated {
 		return err
 	}
-	err = withContext(err, fmt.Sprintf("PL/pgSQL function %s line %d at %s", fr.pl.fn.contextName(), fr.pl.sourceLine(st.line), plStmtName(st)))
+	err = withContext(err, fmt.Sprintf("PL/pgSQL function %s line %d %s", fr.pl.fn.contextName(), fr.pl.sourceLine(line), doing))
 	errors.As(err, &fr.annotated)
 	return err
+}
+
+// queryContext is the CONTEXT line PostgreSQL's SPI gives an error of a
+// query of the body that it planned: a statement, an expression, or an
+// assignment written whole.
+func (e *plExpr) queryContext() string {
+	switch {
+	case e.mode == 2:
+		return fmt.Sprintf("SQL expression \"%s\"", e.text)
+	case e.mode >= 3:
+		return fmt.Sprintf("PL/pgSQL assignment \"%s\"", e.text)
+	}
+	return fmt.Sprintf("SQL statement \"%s\"", e.text)
 }
 
 // contextName is the routine as PostgreSQL's CONTEXT lines name it: its

@@ -63,7 +63,25 @@ begin
   end;
   return c;
 end $$`)
+	mustRun(t, s, `CREATE FUNCTION g4(a int) RETURNS int LANGUAGE plpgsql AS $$
+begin
+  return (select a/0);
+end $$`)
+	mustRun(t, s, `CREATE FUNCTION g5(a int) RETURNS int LANGUAGE plpgsql AS $$
+declare x int := a/0;
+begin
+  return x;
+end $$`)
+	mustRun(t, s, `CREATE FUNCTION g6() RETURNS int LANGUAGE plpgsql AS $$
+declare x int;
+begin
+  x := (select 1/0);
+  return x;
+end $$`)
 	for _, tc := range []struct{ sql, where string }{
+		{"SELECT g4(1)", "SQL expression \"(select a/0)\"\nPL/pgSQL function g4(integer) line 3 at RETURN"},
+		{"SELECT g5(1)", "PL/pgSQL function g5(integer) line 2 during statement block local variable initialization"},
+		{"SELECT g6()", "PL/pgSQL assignment \"x := (select 1/0)\"\nPL/pgSQL function g6() line 4 at assignment"},
 		{"SELECT f1()", "PL/pgSQL function f1() line 4 at RAISE"},
 		{"SELECT f2()", "SQL statement \"SELECT 1/0\"\nPL/pgSQL function f2() line 3 at PERFORM"},
 		{"SELECT f3(1, 'x')", "SQL statement \"insert into u values (1)\"\nPL/pgSQL function f3(integer,text) line 4 at SQL statement"},

@@ -436,26 +436,8 @@ func (fr *plFrame) result(err error, body []*plStmt) (plFlow, error) {
 // it has EXCEPTION handlers, the body inside a savepoint that a caught
 // error rolls back to, as PostgreSQL runs it in a subtransaction.
 func (fr *plFrame) block(st *plStmt) (plFlow, error) {
-	for _, k := range st.decls {
-		d := fr.pl.datums[k]
-		fr.vals[k] = nil
-		fr.typs[k] = d.typ
-		if d.def != nil {
-			v, t, err := fr.value(d.def)
-			if err != nil {
-				return plFlow{}, err
-			}
-			if err := fr.store(k, v, t); err != nil {
-				return plFlow{}, err
-			}
-		} else if d.notNull {
-			return plFlow{}, pgerror.Newf(pgerror.NullValueNotAllowed, "variable \"%s\" must have a default value, since it's declared NOT NULL", d.name)
-		} else if d.domain != nil {
-			// The domain may reject the NULL the variable starts with.
-			if err := d.domain(fr.x, nil); err != nil {
-				return plFlow{}, err
-			}
-		}
+	if k, err := fr.initDeclarations(st); err != nil {
+		return plFlow{}, fr.functionContext(err, fr.pl.datums[k].line, "during statement block local variable initialization")
 	}
 	if len(st.handlers) == 0 {
 		flow, err := fr.execList(st.body)
@@ -491,6 +473,33 @@ func (fr *plFrame) block(st *plStmt) (plFlow, error) {
 		return fr.labeled(st, flow, herr)
 	}
 	return plFlow{}, err
+}
+
+// initDeclarations gives the variables a block declares their initial
+// values; k is the variable that failed.
+func (fr *plFrame) initDeclarations(st *plStmt) (k int, err error) {
+	for _, k := range st.decls {
+		d := fr.pl.datums[k]
+		fr.vals[k] = nil
+		fr.typs[k] = d.typ
+		if d.def != nil {
+			v, t, err := fr.value(d.def)
+			if err == nil {
+				err = fr.store(k, v, t)
+			}
+			if err != nil {
+				return k, err
+			}
+		} else if d.notNull {
+			return k, pgerror.Newf(pgerror.NullValueNotAllowed, "variable \"%s\" must have a default value, since it's declared NOT NULL", d.name)
+		} else if d.domain != nil {
+			// The domain may reject the NULL the variable starts with.
+			if err := d.domain(fr.x, nil); err != nil {
+				return k, err
+			}
+		}
+	}
+	return 0, nil
 }
 
 // labeled ends a block: an EXIT naming its label ends there.

@@ -2,7 +2,6 @@ package sqlexec
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -216,7 +215,7 @@ func (fr *plFrame) value(e *plExpr) (any, types.Type, error) {
 	}
 	res, err := fr.s.runRoutineStatement(fr.x, c.plan, fr.vals, e.text)
 	if err != nil {
-		return nil, types.Type{}, err
+		return nil, types.Type{}, withContext(err, e.queryContext())
 	}
 	if len(res.Columns) != 1 {
 		return nil, types.Type{}, pgerror.Newf(pgerror.SyntaxError, "query \"%s\" returned %d columns", e.text, len(res.Columns))
@@ -259,7 +258,7 @@ func (fr *plFrame) query(e *plExpr) (*Result, error) {
 	}
 	res, err := fr.s.runRoutineStatement(fr.x, c.plan, fr.vals, e.text)
 	if err != nil {
-		return nil, withContext(err, fmt.Sprintf("SQL statement \"%s\"", e.text))
+		return nil, withContext(err, e.queryContext())
 	}
 	return res, nil
 }
