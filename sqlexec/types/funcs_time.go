@@ -16,11 +16,23 @@ func init() {
 		addFunc(name, Stable, Timestamptz, txnTime)
 	}
 	addFunc("statement_timestamp", Stable, Timestamptz, func(env *Env, _ []any) (any, error) { return envTime(env, true) })
-	addFunc("clock_timestamp", Volatile, Timestamptz, func(env *Env, _ []any) (any, error) {
+	clock := func(env *Env, _ []any) (any, error) {
 		if env != nil && env.Clock != nil {
 			return env.Clock().UTC().Truncate(time.Microsecond), nil
 		}
 		return envTime(env, true)
+	}
+	addFunc("clock_timestamp", Volatile, Timestamptz, clock)
+	// timeofday() is the clock as text in the session's time zone, as
+	// PostgreSQL formats it ("%a %b %d %H:%M:%S.%06d %Y %Z").
+	addFunc("timeofday", Volatile, Text, func(env *Env, a []any) (any, error) {
+		t, err := clock(env, a)
+		if err != nil {
+			return nil, err
+		}
+		local := t.(time.Time).In(env.location())
+		zone, _ := local.Zone() // empty for a zone given as an offset, as PostgreSQL prints it
+		return local.Format("Mon Jan 02 15:04:05.000000 2006 ") + zone, nil
 	})
 	addFunc("current_date", Stable, Date, func(env *Env, _ []any) (any, error) {
 		t, err := envTime(env, false)
