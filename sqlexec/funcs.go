@@ -103,7 +103,16 @@ func (b *binder) funcCall(sc *scope, fc *pg_query.FuncCall) (*scalar, error) {
 			return nil, b.errAt(pgerror.Unsupported("aggregate function "+name), fc.Location)
 		}
 		if !types.IsAggregate(name) && !userAgg {
-			return nil, b.errAt(pgerror.Newf(pgerror.WrongObjectType, "%s is not an aggregate function", name), fc.Location)
+			// A function that is no aggregate: PostgreSQL first looks
+			// it up by its arguments (none for f(*)).
+			args := fc.Args
+			if fc.AggStar {
+				args = nil
+			}
+			if _, err := b.callBuiltin(sc, name, args, fc.Location); err != nil {
+				return nil, err
+			}
+			return nil, b.errAt(aggregateSyntaxError(fc, name), fc.Location)
 		}
 		return nil, b.errAt(pgerror.Newf(pgerror.GroupingError, "aggregate functions are not allowed in %s", clause), fc.Location)
 	}
@@ -283,3 +292,25 @@ func (b *binder) currentTime(name string, f *pg_query.SQLValueFunction) (*scalar
 }
 
 func (s *Session) database() string { return s.engine.Name() }
+
+// aggregateSyntaxError is PostgreSQL's 42809 for a call of name, which is
+// no aggregate, written with an aggregate's syntax: the first of *,
+// DISTINCT, WITHIN GROUP, ORDER BY, FILTER and OVER it has.
+func aggregateSyntaxError(fc *pg_query.FuncCall, name string) *pgerror.Error {
+	clause := ""
+	switch {
+	case fc.AggStar:
+		return pgerror.Newf(pgerror.WrongObjectType, "%s(*) specified, but %s is not an aggregate function", name, name)
+	case fc.AggDistinct:
+		clause = "DISTINCT"
+	case fc.AggWithinGroup:
+		clause = "WITHIN GROUP"
+	case len(fc.AggOrder) > 0:
+		clause = "ORDER BY"
+	case fc.AggFilter != nil:
+		clause = "FILTER"
+	default:
+		return pgerror.Newf(pgerror.WrongObjectType, "OVER specified, but %s is not a window function nor an aggregate function", name)
+	}
+	return pgerror.Newf(pgerror.WrongObjectType, "%s specified, but %s is not an aggregate function", clause, name)
+}

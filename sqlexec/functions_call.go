@@ -58,8 +58,8 @@ func (b *binder) userFuncCall(sc *scope, fc *pg_query.FuncCall) (*scalar, bool, 
 			return nil, false, nil
 		}
 	}
-	if fc.AggStar || fc.AggDistinct || fc.AggFilter != nil || len(fc.AggOrder) > 0 || fc.Over != nil {
-		return nil, true, b.errAt(pgerror.Newf(pgerror.WrongObjectType, "%s is not an aggregate function", call.fn.name), fc.Location)
+	if fc.AggStar || fc.AggDistinct || fc.AggWithinGroup || fc.AggFilter != nil || len(fc.AggOrder) > 0 || fc.Over != nil {
+		return nil, true, b.errAt(aggregateSyntaxError(fc, call.fn.name), fc.Location)
 	}
 	f := call.fn
 	if f.retSet {

@@ -459,8 +459,7 @@ func (b *binder) windowAggregate(call *winCall, name string, fc *pg_query.FuncCa
 	}
 	if !types.IsAggregate(name) {
 		if _, err := types.ResolveFunc(name, ts); err == nil || b.lookupSetFunc(strs(fc.Funcname)) != nil {
-			return types.Type{}, b.errAt(pgerror.Newf(pgerror.WrongObjectType,
-				"OVER specified, but %s is not a window function nor an aggregate function", name), fc.Location)
+			return types.Type{}, b.errAt(aggregateSyntaxError(fc, name), fc.Location)
 		}
 	}
 	agg, err := types.ResolveAggregate(name, ts, fc.AggStar)

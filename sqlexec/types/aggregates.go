@@ -32,6 +32,12 @@ func resolveAggregate(name string, args []Type, star bool) (*Aggregate, error) {
 	name = normalizeFuncName(name)
 	if star {
 		if name != "count" {
+			// PostgreSQL looks f(*) up as f(): an aggregate or a missing
+			// function is not found, a function without arguments is
+			// no aggregate.
+			if _, err := resolveFunc(name, nil); err != nil || isAggregate(name) {
+				return nil, funcError(name, nil, false)
+			}
 			return nil, pgerror.Newf(pgerror.WrongObjectType, "%s(*) specified, but %s is not an aggregate function", name, name)
 		}
 		return &Aggregate{Name: name, Result: Int8, New: func(*Env) Accumulator { return &countAcc{star: true} }}, nil
