@@ -234,11 +234,20 @@ func formatBitType(t Type) string {
 	return name
 }
 
-// compareBitStrings is bitcmp: the bytes, then the lengths.
+// compareBitStrings is the order of bitcmp: the bytes, then the lengths.
 func compareBitStrings(a, b BitString) int {
+	return cmp3(bitcmp(a, b), 0)
+}
+
+// bitcmp is bitcmp() as PostgreSQL computes it: memcmp of the bytes both
+// have, which on the platforms PostgreSQL 15 is built for answers the
+// difference of the first bytes that differ, then -1 or 1 for the lengths.
+func bitcmp(a, b BitString) int {
 	n := min(len(a.Data), len(b.Data))
-	if c := strings.Compare(a.Data[:n], b.Data[:n]); c != 0 {
-		return c
+	for i := 0; i < n; i++ {
+		if a.Data[i] != b.Data[i] {
+			return int(a.Data[i]) - int(b.Data[i])
+		}
 	}
 	return cmp3(int64(a.Len), int64(b.Len))
 }

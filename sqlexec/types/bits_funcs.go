@@ -83,7 +83,7 @@ func init() {
 		return int64(positionBits(a[0].(BitString), a[1].(BitString))), nil
 	}, BitAny, BitAny)
 	cmpFunc := func(_ *Env, a []any) (any, error) {
-		return int64(compareBitStrings(a[0].(BitString), a[1].(BitString))), nil
+		return int64(bitcmp(a[0].(BitString), a[1].(BitString))), nil
 	}
 	addFunc("bitcmp", Immutable, Int4, cmpFunc, BitAny, BitAny)
 	addFunc("varbitcmp", Immutable, Int4, cmpFunc, VarbitAny, VarbitAny)
