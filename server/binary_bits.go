@@ -48,3 +48,27 @@ func decodeBitString(src []byte) (any, error) {
 	}
 	return b, nil
 }
+
+// isBitStringArray reports whether oid is bit[] or bit varying[].
+func isBitStringArray(oid uint32) bool {
+	elem, ok := types.Type{Oid: types.Oid(oid), Typmod: -1}.Elem()
+	return ok && isBitString(uint32(elem.Oid))
+}
+
+// appendBitStringArray is array_send over bit_send's elements.
+func appendBitStringArray(buf []byte, oid uint32, v any) ([]byte, error) {
+	elem, _ := types.Type{Oid: types.Oid(oid), Typmod: -1}.Elem()
+	return wire.AppendArrayWith(buf, uint32(elem.Oid), v, func(buf []byte, e any) ([]byte, error) {
+		b, ok := e.(types.BitString)
+		if !ok {
+			return nil, pgerror.Newf(pgerror.InternalError, "cannot encode %T as a bit string", e)
+		}
+		return appendBitString(buf, b), nil
+	})
+}
+
+// decodeBitStringArray is array_recv over bit_recv's elements.
+func decodeBitStringArray(oid uint32, src []byte) (any, error) {
+	elem, _ := types.Type{Oid: types.Oid(oid), Typmod: -1}.Elem()
+	return wire.DecodeArrayWith(uint32(elem.Oid), src, decodeBitString)
+}

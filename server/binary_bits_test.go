@@ -25,6 +25,7 @@ func TestBitStringBinary(t *testing.T) {
 		{types.VarbitAny, "101010111100", "0000000cabc0"},
 		{types.BitAny, "", "00000000"},
 		{types.VarbitAny, "101010101", "00000009aa80"},
+		{types.Type{Oid: 1563, Typmod: -1}, "{101,1111,NULL}", "00000001000000010000061a00000003000000010000000500000003a00000000500000004f0ffffffff"},
 	} {
 		v, err := types.ParseText(c.typ, c.text)
 		if err != nil {

@@ -36,7 +36,7 @@ func supportsBinary(oid uint32) bool {
 	_, _, isEnum := enumOf(oid)
 	_, isRange := rangeSubtype(oid)
 	_, _, isMultirange := multirangeRange(oid)
-	return isEnum || isNetwork(oid) || isTextSearch(oid) || isBitString(oid) || isRange || isMultirange || isRangeArray(oid) || wire.SupportsBinary(oid)
+	return isEnum || isNetwork(oid) || isTextSearch(oid) || isBitString(oid) || isBitStringArray(oid) || isRange || isMultirange || isRangeArray(oid) || wire.SupportsBinary(oid)
 }
 
 func isNetwork(oid uint32) bool { return oid == uint32(types.OidInet) || oid == uint32(types.OidCidr) }
@@ -110,6 +110,9 @@ func appendBinaryValue(buf []byte, oid uint32, v any) ([]byte, error) {
 	if isRangeArray(oid) {
 		return appendRangeArray(buf, oid, v)
 	}
+	if isBitStringArray(oid) {
+		return appendBitStringArray(buf, oid, v)
+	}
 	switch e, array, ok := enumOf(oid); {
 	case ok && array:
 		return wire.AppendArrayAs(buf, uint32(e.Oid), pgtype.TextOID, v)
@@ -144,6 +147,9 @@ func decodeBinaryValue(oid uint32, src []byte) (any, error) {
 	}
 	if isRangeArray(oid) {
 		return decodeRangeArray(oid, src)
+	}
+	if isBitStringArray(oid) {
+		return decodeBitStringArray(oid, src)
 	}
 	elem, isArray := t.Elem()
 	textual := func(t types.Type) bool { return t.IsEnum() || wire.BinaryIsText(uint32(t.Oid)) }
