@@ -103,8 +103,21 @@ func init() {
 	addFunc("int4", Immutable, Int4, func(env *Env, a []any) (any, error) { return toInt4(env, a[0]) }, BitAny)
 	addFunc("int8", Immutable, Int8, func(env *Env, a []any) (any, error) { return toInt8(env, a[0]) }, BitAny)
 
-	for _, name := range []string{"bit_and", "bit_or", "bit_xor"} {
-		addAgg(name, BitAny, func() Accumulator { return &bitAggAcc{name: name} }, BitAny)
+	for name, op := range map[string]struct {
+		word string
+		fn   func(x, y byte) byte
+		int  func(x, y int64) int64
+	}{
+		"bit_and": {"AND", func(x, y byte) byte { return x & y }, func(x, y int64) int64 { return x & y }},
+		"bit_or":  {"OR", func(x, y byte) byte { return x | y }, func(x, y int64) int64 { return x | y }},
+		"bit_xor": {"XOR", func(x, y byte) byte { return x ^ y }, func(x, y int64) int64 { return x ^ y }},
+	} {
+		bitsOp := func(acc, v any) (any, error) { return bitwiseBits(op.word, acc.(BitString), v.(BitString), op.fn) }
+		addAgg(name, BitAny, func() Accumulator { return &bitAggAcc{op: bitsOp} }, BitAny)
+		intOp := func(acc, v any) (any, error) { return op.int(acc.(int64), v.(int64)), nil }
+		for _, t := range []Type{Int2, Int4, Int8} {
+			addAgg(name, t, func() Accumulator { return &bitAggAcc{op: intOp} }, t)
+		}
 	}
 }
 
@@ -270,39 +283,24 @@ func bitsToInt(b BitString, width int, name string) (any, error) {
 	return int64(u), nil
 }
 
-// bitAggAcc is bit_and, bit_or and bit_xor over bit: the first value, then
-// the operator applied to each next one.
+// bitAggAcc is bit_and, bit_or and bit_xor: the first value, then op
+// applied to the result so far and each next one.
 type bitAggAcc struct {
-	name string
-	acc  *BitString
+	op  func(acc, v any) (any, error)
+	acc any
 }
 
 func (a *bitAggAcc) Add(args []any) error {
-	v := args[0].(BitString)
 	if a.acc == nil {
-		a.acc = &v
+		a.acc = args[0]
 		return nil
 	}
-	var next BitString
-	var err error
-	switch a.name {
-	case "bit_and":
-		next, err = bitwiseBits("AND", *a.acc, v, func(x, y byte) byte { return x & y })
-	case "bit_or":
-		next, err = bitwiseBits("OR", *a.acc, v, func(x, y byte) byte { return x | y })
-	default:
-		next, err = bitwiseBits("XOR", *a.acc, v, func(x, y byte) byte { return x ^ y })
-	}
+	next, err := a.op(a.acc, args[0])
 	if err != nil {
 		return err
 	}
-	a.acc = &next
+	a.acc = next
 	return nil
 }
 
-func (a *bitAggAcc) Result() (any, error) {
-	if a.acc == nil {
-		return nil, nil
-	}
-	return *a.acc, nil
-}
+func (a *bitAggAcc) Result() (any, error) { return a.acc, nil }
