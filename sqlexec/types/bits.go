@@ -275,7 +275,7 @@ func decodeKeyBitString(buf []byte) (any, []byte, error) {
 // exactly the bytes they take; the bits past n are cleared, as VARBIT_PAD
 // does. ok is false when the sizes disagree or n is negative.
 func BitStringFromBytes(n int, data []byte) (BitString, bool) {
-	if n < 0 || n > maxBitLength || bitBytes(n) != len(data) {
+	if n < 0 || bitBytes(n) != len(data) {
 		return BitString{}, false
 	}
 	d := []byte(string(data))

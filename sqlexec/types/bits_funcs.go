@@ -221,7 +221,7 @@ func overlayBits(t1, t2 BitString, sp, sl int64) (BitString, error) {
 		return BitString{}, pgerror.New(pgerror.SubstringError, "negative substring length not allowed")
 	}
 	end := sp + sl
-	if end > math.MaxInt32 || end <= sl {
+	if end > math.MaxInt32 {
 		return BitString{}, pgerror.New(pgerror.NumericValueOutOfRange, "integer out of range")
 	}
 	s1, err := substringBits(t1, 1, sp-1, true)
