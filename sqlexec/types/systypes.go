@@ -192,6 +192,10 @@ func hasHash(t Type) bool {
 	return !IsGeometric(oid)
 }
 
+// HasHashClass reports whether t has a default hash operator class, which
+// hash partitioning and hashed grouping need.
+func HasHashClass(t Type) bool { return hasHash(t) }
+
 // GroupingImplementationError is the planner's 0A000 for grouping,
 // DISTINCT or a set operation (construct: "GROUP BY", "DISTINCT",
 // "UNION", ...) over keys that PostgreSQL can neither sort (one has no
