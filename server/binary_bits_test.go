@@ -85,3 +85,33 @@ func TestBitStringPgx(t *testing.T) {
 		})
 	}
 }
+
+// FuzzBitStringBinary decodes arbitrary bytes as binary bit varying and
+// bit varying[] parameters: whatever decodes prints as text and encodes
+// back to bytes that decode to the same value.
+func FuzzBitStringBinary(f *testing.F) {
+	for _, s := range []string{"00000003a0", "0000000cabc0", "00000000", "00000001000000010000061a00000003000000010000000500000003a00000000500000004f0ffffffff"} {
+		b, _ := hex.DecodeString(s)
+		f.Add(false, b)
+		f.Add(true, b)
+	}
+	f.Fuzz(func(t *testing.T, array bool, data []byte) {
+		typ := types.VarbitAny
+		if array {
+			typ = types.Type{Oid: 1563, Typmod: -1}
+		}
+		v, err := decodeBinaryValue(uint32(typ.Oid), data)
+		if err != nil {
+			return
+		}
+		text := types.FormatText(typ, v, nil)
+		b, err := appendBinaryValue(nil, uint32(typ.Oid), v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := decodeBinaryValue(uint32(typ.Oid), b)
+		if err != nil || types.FormatText(typ, back, nil) != text {
+			t.Fatalf("%x re-encodes as %x, which decodes to %v, %v; want %s", data, b, back, err, text)
+		}
+	})
+}
