@@ -36,7 +36,7 @@ func supportsBinary(oid uint32) bool {
 	_, _, isEnum := enumOf(oid)
 	_, isRange := rangeSubtype(oid)
 	_, _, isMultirange := multirangeRange(oid)
-	return isEnum || isNetwork(oid) || isTextSearch(oid) || isRange || isMultirange || isRangeArray(oid) || wire.SupportsBinary(oid)
+	return isEnum || isNetwork(oid) || isTextSearch(oid) || isBitString(oid) || isBitStringArray(oid) || isRange || isMultirange || isRangeArray(oid) || wire.SupportsBinary(oid)
 }
 
 func isNetwork(oid uint32) bool { return oid == uint32(types.OidInet) || oid == uint32(types.OidCidr) }
@@ -94,6 +94,8 @@ func appendBinaryValue(buf []byte, oid uint32, v any) ([]byte, error) {
 		return appendTSVector(buf, x), nil
 	case types.TSQuery:
 		return appendTSQuery(buf, x), nil
+	case types.BitString:
+		return appendBitString(buf, x), nil
 	}
 	if r, ok := v.(types.Range); ok {
 		if sub, isRange := rangeSubtype(oid); isRange {
@@ -107,6 +109,9 @@ func appendBinaryValue(buf []byte, oid uint32, v any) ([]byte, error) {
 	}
 	if isRangeArray(oid) {
 		return appendRangeArray(buf, oid, v)
+	}
+	if isBitStringArray(oid) {
+		return appendBitStringArray(buf, oid, v)
 	}
 	switch e, array, ok := enumOf(oid); {
 	case ok && array:
@@ -130,6 +135,8 @@ func decodeBinaryValue(oid uint32, src []byte) (any, error) {
 		return decodeTSVector(src)
 	case uint32(types.OidTSQuery):
 		return decodeTSQuery(src)
+	case uint32(types.OidBit), uint32(types.OidVarbit):
+		return decodeBitString(src)
 	}
 	t := types.Type{Oid: types.Oid(oid), Typmod: -1}
 	if sub, isRange := t.RangeSubtype(); isRange {
@@ -140,6 +147,9 @@ func decodeBinaryValue(oid uint32, src []byte) (any, error) {
 	}
 	if isRangeArray(oid) {
 		return decodeRangeArray(oid, src)
+	}
+	if isBitStringArray(oid) {
+		return decodeBitStringArray(oid, src)
 	}
 	elem, isArray := t.Elem()
 	textual := func(t types.Type) bool { return t.IsEnum() || wire.BinaryIsText(uint32(t.Oid)) }

@@ -57,6 +57,12 @@ func TestSQLPrepareAndExecute(t *testing.T) {
 		{sql: "EXECUTE byid((SELECT 1))", code: "0A000"},
 		{sql: "EXECUTE byid(2.4)", want: "SELECT 1 | b"},
 		{sql: "PREPARE bad AS SELECT nosuch FROM t", code: "42703"},
+		// A parameter's type has no typmod: bit takes any length and
+		// char(5) does not pad, as in PostgreSQL.
+		{sql: "PREPARE typmods(bit, char(5), varchar(2)) AS SELECT $1, $2 || '|', $3", want: "PREPARE"},
+		{sql: "EXECUTE typmods('111', 'abc', 'abcd')", want: "SELECT 1 | 111 abc| abcd"},
+		{sql: "PREPARE bits AS SELECT $1 & B'101'", want: "PREPARE"},
+		{sql: "EXECUTE bits('111')", want: "SELECT 1 | 101"},
 		{sql: "DEALLOCATE byid", want: "DEALLOCATE"},
 		{sql: "EXECUTE byid(1)", code: "26000"},
 	} {

@@ -50,6 +50,37 @@ type aggEntry struct {
 	sortArgs bool
 }
 
+// implementable is the planner's check that PostgreSQL can group the
+// rows: a grouping set with a key it cannot sort (xid) is hashed, which
+// needs every key of the set hashable (bit is not) and no aggregate with
+// ORDER BY or DISTINCT; 0A000 otherwise.
+func (agg *aggScope) implementable() error {
+	canHash := true
+	for _, a := range agg.aggs {
+		if a.distinct || len(a.orderBy) > 0 {
+			canHash = false
+		}
+	}
+	sets := agg.sets
+	if sets == nil {
+		all := make([]int, len(agg.groups))
+		for i := range all {
+			all[i] = i
+		}
+		sets = [][]int{all}
+	}
+	for _, set := range sets {
+		keys := make([]types.Type, len(set))
+		for i, g := range set {
+			keys[i] = agg.groups[g].e.typ
+		}
+		if err := types.GroupingImplementationError("GROUP BY", keys, canHash); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // groupBy compiles the GROUP BY list in the FROM scope. Ordinals and
 // output-column names refer to the select list, as in PostgreSQL.
 func (b *binder) groupBy(agg *aggScope, groups []*pg_query.Node, targets []*pg_query.Node, distinct bool) error {
@@ -297,6 +328,12 @@ func (b *binder) aggLookup(sc *scope, n *pg_query.Node) (*scalar, bool, error) {
 		for i, a := range args {
 			if err := types.EqualityOperatorError(a.typ); err != nil {
 				return nil, true, b.errAt(err, exprLocation(fc.Args[i]))
+			}
+		}
+		for i, a := range args {
+			if err := types.OrderingOperatorError(a.typ); err != nil {
+				err.Hint = ""
+				return nil, true, b.errAt(err.WithDetail("Aggregates with DISTINCT must be able to sort their inputs."), exprLocation(fc.Args[i]))
 			}
 		}
 	}

@@ -141,6 +141,10 @@ func opclassInputTypes(typ types.Type) []uint32 {
 		in = append(in, uint32(types.OidText))
 	case typ.Oid == types.OidCidr:
 		in = append(in, uint32(types.OidInet))
+	case typ.Oid == types.OidBit:
+		in = append(in, uint32(types.OidVarbit))
+	case typ.Oid == types.OidVarbit:
+		in = append(in, uint32(types.OidBit))
 	case typ.IsArray():
 		in = append(in, oidAnyArray)
 	case typ.IsEnum():

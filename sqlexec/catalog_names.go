@@ -397,6 +397,11 @@ func (n catalogNames) typeName(oid uint32, typmod int32) (string, bool) {
 		if typmod == typmodNone && t.Oid == types.OidBpchar {
 			return "character", true
 		}
+		if typmod == -1 && t.Oid == types.OidBit {
+			// bit is bit(1) to the grammar: a bit of any length prints
+			// quoted, as format_type does.
+			return `"bit"`, true
+		}
 		t.Typmod = max(typmod, -1)
 		return types.FormatType(t), true
 	}

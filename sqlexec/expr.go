@@ -166,7 +166,13 @@ func (b *binder) constant(c *pg_query.A_Const) (*scalar, error) {
 		s := v.Sval.Sval
 		return &scalar{typ: types.Unknown, lit: &s, litLoc: c.Location, slot: -1, eval: constEval(s), name: "?column?"}, nil
 	case *pg_query.A_Const_Bsval:
-		return nil, b.errAt(pgerror.Unsupported("bit string constants"), c.Location)
+		// B'0101' and X'1F' arrive as "b0101" and "x1F": bit constants of
+		// their own length, typed unlike '0101'.
+		bits, err := types.ParseText(types.BitAny, v.Bsval.Bsval)
+		if err != nil {
+			return nil, err
+		}
+		return &scalar{typ: types.BitAny, slot: -1, eval: constEval(bits), name: "?column?"}, nil
 	}
 	return nil, pgerror.Unsupported("constant")
 }

@@ -125,7 +125,7 @@ func indexOptions(ie *pg_query.IndexElem, method string, typ types.Type) (indexK
 		}
 		o.opclass, o.opclassOID, o.opclassDefault = name, oid, isDefault
 	} else if defaultOpclass(method, typ) == 0 {
-		return o, pgerror.Newf(pgerror.UndefinedObject, "data type %s has no default operator class for access method \"%s\"", typ, method).
+		return o, pgerror.Newf(pgerror.UndefinedObject, "data type %s has no default operator class for access method \"%s\"", types.FormatTypeBe(typ), method).
 			WithHint("You must specify an operator class for the index or define a default operator class for the data type.")
 	}
 	if !indexAmCapabilities[method].order {
@@ -168,7 +168,7 @@ func indexOpclass(name, method string, typ types.Type) (uint32, bool, error) {
 	case !found:
 		return 0, false, pgerror.Newf(pgerror.UndefinedObject, "operator class \"%s\" does not exist for access method \"%s\"", name, method)
 	case !slices.Contains(opclassInputTypes(typ), intype):
-		return 0, false, pgerror.Newf(pgerror.DatatypeMismatch, "operator class \"%s\" does not accept data type %s", name, typ)
+		return 0, false, pgerror.Newf(pgerror.DatatypeMismatch, "operator class \"%s\" does not accept data type %s", name, types.FormatTypeBe(typ))
 	}
 	return oid, defaultOpclass(method, typ) == oid, nil
 }

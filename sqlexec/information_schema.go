@@ -59,6 +59,10 @@ func typeFacts(s *Session, t types.Type) columnFacts {
 		}
 	case types.OidText:
 		f.charOctets = int64(1073741824)
+	case types.OidBit, types.OidVarbit:
+		if t.Typmod > 0 {
+			f.charMax = int64(t.Typmod)
+		}
 	case types.OidInt2, types.OidInt4, types.OidInt8:
 		f.numPrecision, f.numRadix, f.numScale = int64(8*t.Size()), int64(2), int64(0)
 	case types.OidFloat4:

@@ -39,8 +39,12 @@ func (k *partKey) addOpclass(pe *pg_query.PartitionElem, typ types.Type) error {
 func keyOpclass(strategy byte, names []*pg_query.Node, typ types.Type) (asOid bool, err error) {
 	if len(names) == 0 {
 		if strategy != 'h' && types.OrderingOperatorError(typ) != nil {
-			return false, pgerror.Newf(pgerror.UndefinedObject, "data type %s has no default operator class for access method \"btree\"", typ).
+			return false, pgerror.Newf(pgerror.UndefinedObject, "data type %s has no default operator class for access method \"btree\"", types.FormatTypeBe(typ)).
 				WithHint("You must specify a btree operator class or define a default btree operator class for the data type.")
+		}
+		if strategy == 'h' && !types.HasHashClass(typ) {
+			return false, pgerror.Newf(pgerror.UndefinedObject, "data type %s has no default operator class for access method \"hash\"", types.FormatTypeBe(typ)).
+				WithHint("You must specify a hash operator class or define a default hash operator class for the data type.")
 		}
 		return false, nil
 	}

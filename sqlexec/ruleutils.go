@@ -316,6 +316,13 @@ func (d *deparser) constant(c *pg_query.A_Const) (*dnode, error) {
 		return &dnode{kind: dConst, typ: types.Bool, text: strconv.FormatBool(c.GetBoolval().Boolval)}, nil
 	case c.GetSval() != nil:
 		return &dnode{kind: dConst, typ: types.Unknown, text: c.GetSval().Sval, literal: true}, nil
+	case c.GetBsval() != nil:
+		// B'...' and X'...' are bit constants, printed as '0101'::"bit".
+		v, err := types.ParseText(types.BitAny, c.GetBsval().Bsval)
+		if err != nil {
+			return nil, err
+		}
+		return &dnode{kind: dConst, typ: types.BitAny, text: types.FormatText(types.BitAny, v, nil)}, nil
 	}
 	return nil, errNotDeparsed
 }

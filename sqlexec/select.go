@@ -308,6 +308,20 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 	if distinct && len(outs) > len(cols) {
 		return nil, pgerror.New(pgerror.InvalidColumnReference, "for SELECT DISTINCT, ORDER BY expressions must appear in select list")
 	}
+	if agg != nil && len(agg.groups) > 0 {
+		if err := agg.implementable(); err != nil {
+			return nil, err
+		}
+	}
+	if distinct {
+		keys := make([]types.Type, len(cols))
+		for i, o := range outs[:len(cols)] {
+			keys[i] = o.typ
+		}
+		if err := types.GroupingImplementationError("DISTINCT", keys, true); err != nil {
+			return nil, err
+		}
+	}
 	limit, offset, ties, err := b.limitOffset(st)
 	if err != nil {
 		return nil, err

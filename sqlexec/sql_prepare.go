@@ -110,6 +110,9 @@ func (s *Session) SQLExecuteArgs(ctx context.Context, st *Statement, paramOIDs [
 		if err != nil {
 			return nil, err
 		}
+		// A parameter's type has no typmod: the name regtype prints
+		// reads back as bit(1) for bit and character(1) for bpchar.
+		typ.Typmod = -1
 		e, err := b.expr(nil, n)
 		if err != nil {
 			return nil, err

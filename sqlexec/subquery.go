@@ -486,6 +486,16 @@ func (b *binder) setOp(parent *scope, st *pg_query.SelectStmt, ctes map[string]*
 			}
 		}
 	}
+	if !st.All || st.Op != pg_query.SetOperation_SETOP_UNION {
+		// Only UNION ALL appends: the others group their rows.
+		keys := make([]types.Type, len(cols))
+		for i, c := range cols {
+			keys[i] = c.typ
+		}
+		if err := types.GroupingImplementationError(name, keys, true); err != nil {
+			return nil, err
+		}
+	}
 	all := st.All
 	op := st.Op
 	p := &selectPlan{cols: cols, correlated: l.correlated || r.correlated}

@@ -362,6 +362,11 @@ func TypeByOid(oid Oid) (Type, bool) { return typeByOid(oid) }
 // "timestamp with time zone", "\"char\"".
 func FormatType(t Type) string { return formatType(t) }
 
+// FormatTypeBe returns the type's name as PostgreSQL's format_type_be
+// prints it in messages: without the typmod ("character varying", "bit"),
+// bpchar as "character".
+func FormatTypeBe(t Type) string { return formatTypeBe(t) }
+
 // ParseText parses the text form of a value of type t, as the type's input
 // function does with DateStyle ISO, MDY and TimeZone UTC. A typmod on t is
 // applied as in assignment (varchar(n) too long fails with 22001, numeric(p,s)

@@ -69,6 +69,8 @@ var arrayTypes = map[Oid]Oid{
 	OidDateMultirange: 6155,
 	OidInt8Multirange: 6157,
 	OidTSVector:       3643,
+	OidBit:            1561,
+	OidVarbit:         1563,
 	OidTSQuery:        3645,
 	OidRegconfig:      3735,
 	OidRegdictionary:  3770,

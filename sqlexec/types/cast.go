@@ -21,6 +21,35 @@ func addCast(from, to Oid, ctx CastContext, fn EnvCastFunc) {
 	global.addCast(from, to, ctx, fn)
 }
 
+// typmodCasts are the casts whose function takes the target's typmod, as
+// PostgreSQL's cast functions with a second argument do (bit(int4, int4)):
+// their value has the target's typmod already, so no length coercion
+// follows.
+var typmodCasts = map[castKey]func(to Type) EnvCastFunc{}
+
+// addTypmodCast registers such a cast; without a typmod it is build's
+// function for typmod -1.
+func addTypmodCast(from, to Oid, ctx CastContext, build func(to Type) EnvCastFunc) {
+	addCast(from, to, ctx, build(Type{to, -1}))
+	typmodCasts[castKey{from, to}] = build
+}
+
+// typmodCast returns the typmod cast from from to to, or between their
+// elements applied to each element.
+func typmodCast(from, to Type) (EnvCastFunc, bool) {
+	if build, ok := typmodCasts[castKey{from.Oid, to.Oid}]; ok {
+		return build(to), true
+	}
+	fe, fromArray := from.Elem()
+	te, toArray := to.Elem()
+	if fromArray && toArray {
+		if build, ok := typmodCasts[castKey{fe.Oid, te.Oid}]; ok {
+			return mapArray(build(te)), true
+		}
+	}
+	return nil, false
+}
+
 func init() {
 	ints := []Oid{OidInt2, OidInt4, OidInt8}
 	for _, from := range ints {
@@ -156,6 +185,9 @@ func lookupCast(from, to Type, ctx CastContext) (EnvCastFunc, error) {
 	}
 	if from.Oid == to.Oid && (to.Typmod < 0 || from.Typmod == to.Typmod) {
 		return identity, nil
+	}
+	if fn, ok := typmodCast(from, to); ok {
+		return fn, nil
 	}
 	if from.Oid == OidUnknown && to.Oid == OidInterval {
 		// interval_in reads a literal under the type's field restriction:

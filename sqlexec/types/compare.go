@@ -56,6 +56,8 @@ func compare(t Type, a, b any) int {
 		return compareTSVector(x, b.(TSVector))
 	case TSQuery:
 		return compareTSQuery(x, b.(TSQuery))
+	case BitString:
+		return compareBitStrings(x, b.(BitString))
 	case Range:
 		return compareRanges(t, x, b.(Range))
 	case Multirange:

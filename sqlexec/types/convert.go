@@ -292,6 +292,9 @@ func typmodCoercion(t Type, ctx CastContext) EnvCastFunc {
 		return func(_ *Env, v any) (any, error) { return coerceLength(t, v.(string), explicit) }
 	case OidNumeric:
 		return func(_ *Env, v any) (any, error) { return applyNumericTypmod(t, v.(*apd.Decimal)) }
+	case OidBit, OidVarbit:
+		explicit := ctx == CastExplicit
+		return func(_ *Env, v any) (any, error) { return coerceBitLength(t, v.(BitString), explicit) }
 	case OidTimestamp, OidTimestamptz:
 		return func(_ *Env, v any) (any, error) { return roundTimestamp(t, v.(time.Time)), nil }
 	case OidTime:

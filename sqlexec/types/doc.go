@@ -32,6 +32,8 @@
 //     datums, nil for a NULL element; one dimension, lower bound 1
 //   - record and composite types (CREATE TYPE ... AS): []any of the field
 //     datums, nil for a NULL field; Type.Fields gives the shape
+//   - bit(n), bit varying(n): BitString, the bits packed from the high bit
+//     of the first byte, the bits past the length zero
 //   - tsvector: TSVector, its lexemes sorted and unique with their
 //     positions; tsquery: TSQuery, an immutable operator tree (ParseTSQuery
 //     is the one parser behind tsquery input and to_tsquery's kin)
@@ -83,6 +85,6 @@
 // the golden files. Key encoding is checked against Compare by a seeded
 // property test; the input functions have fuzz targets (go test -fuzz
 // FuzzParseNumbers, FuzzParseStrings, FuzzParseDateTime, FuzzParseJSON,
-// FuzzParseArrays, FuzzParseTSVector, FuzzParseTSQuery) that
+// FuzzParseArrays, FuzzParseTSVector, FuzzParseTSQuery, FuzzParseBitStrings) that
 // require every accepted input to survive a trip through its text output.
 package types

@@ -192,3 +192,12 @@ func FuzzParseMultirange(f *testing.F) {
 		}
 	})
 }
+
+func FuzzParseBitStrings(f *testing.F) {
+	fuzzSeeds(f, "bit", `"bit"`)
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, typ := range []Type{BitAny, Bit(4), VarbitAny, Varbit(3)} {
+			roundTrip(t, typ, s)
+		}
+	})
+}

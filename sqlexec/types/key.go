@@ -90,6 +90,8 @@ func appendKey(buf []byte, t Type, v any) []byte {
 		return appendKeyTSVector(buf, x)
 	case TSQuery:
 		return appendKeyTSQuery(buf, x)
+	case BitString:
+		return appendKeyBitString(buf, x)
 	case Range:
 		return appendKeyRange(buf, t, x)
 	case Multirange:
@@ -316,6 +318,8 @@ func decodeKey(t Type, buf []byte) (any, []byte, error) {
 		return decodeKeyTSVector(buf)
 	case OidTSQuery:
 		return decodeKeyTSQuery(buf)
+	case OidBit, OidVarbit:
+		return decodeKeyBitString(buf)
 	case OidInt4Range, OidNumRange, OidTsRange, OidTstzRange, OidDateRange, OidInt8Range:
 		return decodeKeyRange(t, buf)
 	case OidInt4Multirange, OidNumMultirange, OidTsMultirange, OidTstzMultirange, OidDateMultirange, OidInt8Multirange:

@@ -84,6 +84,14 @@ func randomDatum(r *rand.Rand, t Type) any {
 		return time.Unix(r.Int64N(1<<40)-1<<39, int64(r.IntN(1000))*1000).UTC()
 	case OidInterval:
 		return pgtype.Interval{Months: int32(r.IntN(5) - 2), Days: int32(r.IntN(70) - 35), Microseconds: (r.Int64N(5) - 2) * usecPerDay / int64(1+r.IntN(4)), Valid: true}
+	case OidBit, OidVarbit:
+		// Few bits, mostly zeros: prefixes, and strings that differ only
+		// in their length or in the pad bits of a byte.
+		w := newBitStringBuilder(20)
+		for range r.IntN(20) {
+			w.add(r.IntN(4) == 0)
+		}
+		return w.result()
 	case OidJSONB:
 		docs := []string{`null`, `1`, `1.0`, `2`, `"a"`, `"b"`, `true`, `false`, `[]`, `[1]`, `[1, 2]`, `{}`, `{"a": 1}`, `{"b": 1}`, `{"aa": 1}`, `{"a": 1, "b": 2}`}
 		return docs[r.IntN(len(docs))]
@@ -93,7 +101,8 @@ func randomDatum(r *rand.Rand, t Type) any {
 
 var keyTypes = []Type{Bool, Int8, Float8, NumericAny, Text, Bpchar(4), Bytea, UUID, Timestamptz, Interval, JSONB,
 	{arrayTypes[OidBool], -1}, {arrayTypes[OidInt8], -1}, {arrayTypes[OidNumeric], -1}, {arrayTypes[OidText], -1}, {arrayTypes[OidJSONB], -1},
-	{OidInt8Range, -1}, {OidNumRange, -1}, {OidTstzRange, -1}, {arrayTypes[OidInt8Range], -1}}
+	{OidInt8Range, -1}, {OidNumRange, -1}, {OidTstzRange, -1}, {arrayTypes[OidInt8Range], -1}, BitAny, VarbitAny,
+	{arrayTypes[OidVarbit], -1}}
 
 // TestAppendKeyOrdersLikeCompare checks, on seeded random pairs, that key
 // encodings order exactly as Compare, that NULL sorts last, that two-column

@@ -260,18 +260,30 @@ func coerceArgs(inputs, declared []Type) ([]EnvCastFunc, error) {
 func typeList(ts []Type) string {
 	names := make([]string, len(ts))
 	for i, t := range ts {
-		names[i] = formatType(t)
+		names[i] = formatTypeBe(t)
 	}
 	return strings.Join(names, ", ")
+}
+
+// formatTypeBe is format_type_be, which signatures in errors print with:
+// the type without its typmod, bpchar as character.
+func formatTypeBe(t Type) string {
+	if elem, isArray := t.Elem(); isArray && !isVector(t.Oid) {
+		return formatTypeBe(elem) + "[]"
+	}
+	if t.Oid == OidBpchar {
+		return "character"
+	}
+	return formatType(Type{t.Oid, -1})
 }
 
 func operatorError(op string, l, r *Type, ambiguous bool) error {
 	var sig string
 	switch {
 	case l == nil:
-		sig = op + " " + formatType(*r)
+		sig = op + " " + formatTypeBe(*r)
 	default:
-		sig = formatType(*l) + " " + op + " " + formatType(*r)
+		sig = formatTypeBe(*l) + " " + op + " " + formatTypeBe(*r)
 	}
 	if ambiguous {
 		return pgerror.Newf(pgerror.AmbiguousFunction, "operator is not unique: %s", sig).

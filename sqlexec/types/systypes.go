@@ -175,6 +175,46 @@ func everyField(oid Oid, has func(Type) bool) (every, ok bool) {
 	return true, true
 }
 
+// hasHash reports whether t (or its element type, for an array) has a
+// default hash operator class: not the bit string and text search types,
+// which have only btree classes, nor the types without equality (the
+// geometric types, json); a composite type when every field's type has
+// one.
+func hasHash(t Type) bool {
+	oid := elementOrSelf(t.Oid)
+	if every, ok := everyField(oid, hasHash); ok {
+		return every
+	}
+	switch oid {
+	case OidBit, OidVarbit, OidTSVector, OidTSQuery, OidJSON:
+		return false
+	}
+	return !IsGeometric(oid)
+}
+
+// HasHashClass reports whether t has a default hash operator class, which
+// hash partitioning and hashed grouping need.
+func HasHashClass(t Type) bool { return hasHash(t) }
+
+// GroupingImplementationError is the planner's 0A000 for grouping,
+// DISTINCT or a set operation (construct: "GROUP BY", "DISTINCT",
+// "UNION", ...) over keys that PostgreSQL can neither sort (one has no
+// btree class, as xid) nor hash (one has no hash class, as bit, or
+// hashing is ruled out: canHash false, as for aggregates with ORDER BY or
+// DISTINCT), or nil.
+func GroupingImplementationError(construct string, keys []Type, canHash bool) *pgerror.Error {
+	sortable, hashable := true, canHash
+	for _, t := range keys {
+		sortable = sortable && hasBtree(t)
+		hashable = hashable && hasHash(t)
+	}
+	if sortable || hashable {
+		return nil
+	}
+	return pgerror.Newf(pgerror.FeatureNotSupported, "could not implement %s", construct).
+		WithDetail("Some of the datatypes only support hashing, while others only support sorting.")
+}
+
 // OrderingOperatorError is the 42883 of ORDER BY on a type without a
 // btree ordering, or nil.
 func OrderingOperatorError(t Type) *pgerror.Error {

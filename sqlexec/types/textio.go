@@ -60,6 +60,8 @@ func parseText(env *Env, t Type, s string) (any, error) {
 		return ParseTSVector(s)
 	case OidTSQuery:
 		return parseTSQueryText(s)
+	case OidBit, OidVarbit:
+		return parseBitText(t, s)
 	case OidInt4Range, OidNumRange, OidTsRange, OidTstzRange, OidDateRange, OidInt8Range:
 		return parseRange(env, t, s)
 	case OidInt4Multirange, OidNumMultirange, OidTsMultirange, OidTstzMultirange, OidDateMultirange, OidInt8Multirange:
@@ -175,6 +177,8 @@ func formatText(env *Env, t Type, v any) string {
 		return FormatTSVector(x)
 	case TSQuery:
 		return FormatTSQuery(x)
+	case BitString:
+		return FormatBitString(x)
 	case Range:
 		return formatRange(env, t, x)
 	case Multirange:

@@ -40,6 +40,9 @@ func typeFromSQL(t testing.TB, s string) Type {
 	if name == "interval" && len(mods) > 0 {
 		mods = append([]int32{intervalFullRange}, mods...) // as pg_query gives interval(p)
 	}
+	if m[1] == "bit" && mods == nil {
+		mods = []int32{1} // the grammar's BIT is BIT(1); "bit" has any length
+	}
 	typ, err := TypeByName([]string{name}, mods)
 	if err != nil {
 		t.Fatalf("TypeByName(%q): %v", s, err)

@@ -89,6 +89,8 @@ var typeInfos = map[Oid]typeInfo{
 	OidTSQuery:        {"tsquery", "tsquery", -1, CategoryUser, false},
 	OidRegconfig:      {"regconfig", "regconfig", 4, CategoryNumeric, false},
 	OidRegdictionary:  {"regdictionary", "regdictionary", 4, CategoryNumeric, false},
+	OidBit:            {"bit", "bit", -1, CategoryBitString, false},
+	OidVarbit:         {"varbit", "bit varying", -1, CategoryBitString, true},
 }
 
 // typeInfoOf returns the pg_type row of oid; unknown OIDs get a user-category
@@ -157,13 +159,14 @@ var typeNames = map[string]Oid{
 	"int4multirange": OidInt4Multirange, "int8multirange": OidInt8Multirange, "nummultirange": OidNumMultirange,
 	"tsmultirange": OidTsMultirange, "tstzmultirange": OidTstzMultirange, "datemultirange": OidDateMultirange,
 	"tsvector": OidTSVector, "tsquery": OidTSQuery,
+	"bit": OidBit, "varbit": OidVarbit, "bit varying": OidVarbit,
 }
 
 // unsupportedTypeNames are PostgreSQL types fickle does not implement: they
 // answer 0A000 rather than "does not exist".
 var unsupportedTypeNames = map[string]bool{
 	"timetz": true, "time with time zone": true,
-	"bit": true, "varbit": true, "bit varying": true, "money": true,
+	"money":   true,
 	"macaddr": true, "macaddr8": true, "xml": true,
 	"anyrange": true, "anymultirange": true, "pg_lsn": true, "txid_snapshot": true, "cstring": true,
 }
@@ -249,6 +252,8 @@ func applyTypmod(t Type, mods []int32) (Type, error) {
 			return Type{}, pgerror.Newf(pgerror.InvalidParameterValue, "NUMERIC scale %d must be between -1000 and 1000", s)
 		}
 		return Numeric(int(p), int(s)), nil
+	case OidBit, OidVarbit:
+		return bitTypmod(t, mods)
 	case OidTime, OidTimestamp, OidTimestamptz:
 		// Fractional-second precision; like PostgreSQL, more than 6 is
 		// reduced to 6 (PostgreSQL also warns).
@@ -305,6 +310,8 @@ func formatType(t Type) string {
 		}
 	case OidInterval:
 		return formatIntervalType(t)
+	case OidBit, OidVarbit:
+		return formatBitType(t)
 	}
 	return ti.sqlName
 }
