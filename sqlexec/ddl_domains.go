@@ -250,3 +250,20 @@ func uniqueDomainCheckName(domain string, checks []*checkDesc) string {
 func (d *ddl) dropDomains(ds *pg_query.DropStmt) error {
 	return d.dropNamedTypes(ds, "DROP DOMAIN", d.binder("").domainNamed)
 }
+
+// routineDomainOf is the domain a routine's parameter or result type
+// names, the zero routineDomain when it names another type.
+func (b *binder) routineDomainOf(tn *pg_query.TypeName) routineDomain {
+	if len(tn.ArrayBounds) > 0 {
+		return routineDomain{}
+	}
+	t := b.domainNamed(tn)
+	if t == nil {
+		return routineDomain{}
+	}
+	name := types.QuoteIdent(t.name)
+	if b.s.lookupType(b.catalogNow(), "", t.name) != t {
+		name = types.QuoteIdent(t.schema) + "." + name
+	}
+	return routineDomain{oid: t.oid, name: name}
+}

@@ -241,7 +241,7 @@ func usesType(t *typeDesc, ft types.Type, dom uint32) bool {
 
 // routineUsesType reports whether f returns or takes a value of type t.
 func routineUsesType(f *funcDesc, t *typeDesc) bool {
-	return usesType(t, f.result, 0) || slices.ContainsFunc(f.params, func(p funcParam) bool { return usesType(t, p.typ, 0) })
+	return usesType(t, f.result, f.resultDom.oid) || slices.ContainsFunc(f.params, func(p funcParam) bool { return usesType(t, p.typ, p.dom.oid) })
 }
 
 // dropTypedRoutines drops, for DROP ... CASCADE, the routines that return

@@ -264,12 +264,20 @@ func (b *binder) resolveRoutine(sc *scope, name string, cands []*funcDesc, fc *p
 			inputs[i] = types.Unknown
 		}
 	}
-	keep, ambiguous := sameArgumentCandidates(fits, declared, expanded)
-	declaredKept := make([][]types.Type, len(keep))
-	for i, k := range keep {
-		declaredKept[i] = declared[k]
+	// doms[k][j] is the domain candidate k declares the parameter argument
+	// j fills of; sigs[k] are the types as its signature has them.
+	doms := make([][]routineDomain, len(fits))
+	sigs := make([][]types.Type, len(fits))
+	for k, f := range fits {
+		ins := f.inParams()
+		doms[k], sigs[k] = make([]routineDomain, len(args)), make([]types.Type, len(args))
+		for j, p := range slots[k] {
+			doms[k][j] = ins[p].dom
+			sigs[k][j] = ins[p].dom.sigType(declared[k][j])
+		}
 	}
-	chosen, err := types.ChooseOverload(name, inputs, declaredKept)
+	keep, ambiguous := sameArgumentCandidates(fits, sigs, expanded)
+	chosen, err := b.chooseCandidate(name, argNodes, args, inputs, keep, doms, declared)
 	if err != nil {
 		if pe, ok := err.(*pgerror.Error); ok && pe.Code == pgerror.UndefinedFunction {
 			if kind == 'p' {
@@ -277,9 +285,11 @@ func (b *binder) resolveRoutine(sc *scope, name string, cands []*funcDesc, fc *p
 			}
 			return nil, nil
 		}
-		return nil, b.withPos(err, loc)
+		if pe, ok := err.(*pgerror.Error); !ok || pe.Code != pgerror.AmbiguousFunction {
+			return nil, b.withPos(err, loc)
+		}
 	}
-	if ambiguous[chosen] {
+	if err != nil || ambiguous[chosen] {
 		what := "function"
 		if kind == 'p' {
 			what = "procedure"
@@ -302,6 +312,9 @@ func (b *binder) resolveRoutine(sc *scope, name string, cands []*funcDesc, fc *p
 	var spread []*scalar
 	for j, p := range slots[k] {
 		e, err := b.coerce(args[j], argTypes[j], types.CastImplicit)
+		if err == nil {
+			e, err = b.toRoutineDomain(e, args[j], doms[k][j])
+		}
 		if err != nil {
 			return nil, b.withPos(err, loc)
 		}
@@ -322,6 +335,9 @@ func (b *binder) resolveRoutine(sc *scope, name string, cands []*funcDesc, fc *p
 		e, err := b.expr(nil, ins[p].def)
 		if err == nil {
 			e, err = b.coerce(e, f.in[p], types.CastAssignment)
+		}
+		if err == nil {
+			e, err = b.toRoutineDomain(e, e, ins[p].dom)
 		}
 		if err != nil {
 			return nil, b.withPos(err, loc)
@@ -391,6 +407,9 @@ func callText(name string, argNodes []*pg_query.Node, args []*scalar) string {
 	ts := make([]string, len(args))
 	for i, a := range args {
 		ts[i] = a.typ.String()
+		if a.domain != nil {
+			ts[i] = types.QuoteIdent(a.domain.name)
+		}
 		if unresolved(a) || a.null || a.typ.Oid == types.OidUnknown {
 			ts[i] = "unknown"
 		}

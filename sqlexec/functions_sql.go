@@ -33,6 +33,9 @@ type compiledRoutine struct {
 	texts []string
 	// pl is the compiled PL/pgSQL body.
 	pl *plFunction
+	// resultChecks are the checks of the domains the result columns are
+	// declared of, nil for none (resultChecks).
+	resultChecks []domainCheck
 }
 
 // compiled returns f's body compiled for the session's catalog.
@@ -52,8 +55,14 @@ func (s *Session) compiled(f *funcDesc) (*compiledRoutine, error) {
 	} else {
 		c.stmts, c.texts, err = planSQLBody(s, cat, f)
 	}
+	if err == nil {
+		c.resultChecks, err = (&binder{s: s, cat: cat}).resultChecks(f)
+	}
 	if err != nil {
 		return nil, err
+	}
+	if c.pl != nil {
+		c.pl.resultChecks = c.resultChecks
 	}
 	if s.routines == nil || len(s.routines) >= planCacheLimit {
 		s.routines = map[*funcDesc]*compiledRoutine{}
@@ -279,7 +288,10 @@ func (s *Session) invokeSQL(x *execCtx, f *funcDesc, vals []any) ([][]any, error
 	if f.anonRecord() {
 		return sqlRecordRows(x, rows, last.Columns)
 	}
-	return coerceRows(x, rows, last.Columns, f.resultCols())
+	if rows, err = coerceRows(x, rows, last.Columns, f.resultCols()); err != nil {
+		return nil, err
+	}
+	return rows, checkResultRows(x, c.resultChecks, rows)
 }
 
 // runRoutineStatement runs one planned statement of a routine body in the

@@ -32,6 +32,10 @@ type plFunction struct {
 	scoped map[int]bool
 	// aliases are the body's ALIAS FOR declarations, in body order.
 	aliases []plAliasDecl
+	// resultChecks are the checks of the domains the result is declared
+	// of (compiledRoutine.resultChecks), which RETURN and RETURN NEXT
+	// apply to the value they cast to the result type.
+	resultChecks []domainCheck
 }
 
 // plAliasDecl is a declaration name ALIAS FOR target, at a line of the

@@ -81,6 +81,20 @@ func compilePlpgsql(s *Session, cat *catalog, f *funcDesc) (*plFunction, error) 
 			}
 		}
 	}
+	for i, prm := range f.params {
+		if prm.dom.oid == 0 || i >= len(p.datums) {
+			continue
+		}
+		// A parameter of a domain is a variable of the domain, which
+		// assignments check.
+		t := b.domainByOid(prm.dom.oid)
+		if t == nil || t.domain == nil {
+			return nil, pgerror.Newf(pgerror.UndefinedObject, "type with OID %d does not exist", prm.dom.oid)
+		}
+		if p.datums[i].domain, err = b.domainCheckFor(t); err != nil {
+			return nil, err
+		}
+	}
 	for _, d := range p.datums {
 		if d.kind == 'v' && d.typ.IsComposite() {
 			if d.fieldChecks, err = compositeFieldChecks(b, d.typ); err != nil {
@@ -586,7 +600,7 @@ func (fr *plFrame) returnStmt(st *plStmt) (plFlow, error) {
 		return plFlow{}, err
 	}
 	fr.rows = [][]any{f.resultRow(v)}
-	return plFlow{sig: plReturn}, nil
+	return plFlow{sig: plReturn}, checkResultRows(fr.x, fr.pl.resultChecks, fr.rows)
 }
 
 func (fr *plFrame) returnNext(st *plStmt) error {
@@ -624,7 +638,11 @@ func (fr *plFrame) returnNext(st *plStmt) error {
 		if err != nil {
 			return err
 		}
-		fr.rows = append(fr.rows, f.resultRow(cv))
+		row := f.resultRow(cv)
+		if err := checkResultRows(fr.x, fr.pl.resultChecks, [][]any{row}); err != nil {
+			return err
+		}
+		fr.rows = append(fr.rows, row)
 		return nil
 	}
 	row, _ := v.([]any)

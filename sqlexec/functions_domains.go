@@ -1,0 +1,218 @@
+package sqlexec
+
+import (
+	"slices"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// Routines whose parameters or result are of a domain. The body sees a
+// domain parameter with its base type, as every expression sees a domain's
+// values (ddl_domains.go); the domain is the type of the routine's
+// signature (pg_proc.proargtypes, prorettype, the overload's identity),
+// and its constraints are checked where PostgreSQL coerces to it: the
+// call's argument, a PL/pgSQL assignment to the parameter, the value
+// returned.
+//
+// A call resolves as PostgreSQL's func_get_detail does: an argument of
+// the domain matches a parameter of the domain exactly (before anything
+// else), and func_select_candidate then compares the arguments' base
+// types, a domain parameter taking what its base type takes without ever
+// counting as an exact or preferred match (types.ChooseRoutine). An
+// expression that may give a value of a domain without fickle knowing which
+// (a column of one, a function's result) is refused where an overload
+// declares a domain over its type, since the choice depends on it.
+
+// argDomainUnknown marks an argument that may be of a domain over its
+// type, fickle not knowing which.
+const argDomainUnknown = ^uint32(0)
+
+// argDomain is the domain argument e (written as n) is of: the domain's
+// OID, 0 for none, argDomainUnknown when it may be of one.
+func (b *binder) argDomain(n *pg_query.Node, e *scalar) uint32 {
+	if na := n.GetNamedArgExpr(); na != nil {
+		n = na.Arg
+	}
+	switch {
+	case e.domain != nil:
+		return e.domain.oid
+	case unresolved(e) || e.null:
+		return 0
+	case mayBeOfDomain(n) && b.catalogNow().hasDomainOver(e.typ):
+		return argDomainUnknown
+	}
+	return 0
+}
+
+// chooseCandidate picks among the candidates keep (indexes of the call's
+// candidates, whose parameters' domains doms and base types declared are,
+// per argument) the one the arguments call, as an index in keep:
+// func_get_detail's exact match of a candidate that declares a domain,
+// else types.ChooseRoutine on the arguments' base types (inputs). An
+// argument that may be of a domain fickle does not know is tried as of
+// each domain an overload declares there and as of none; a choice that
+// depends on it is refused.
+func (b *binder) chooseCandidate(name string, argNodes []*pg_query.Node, args []*scalar, inputs []types.Type, keep []int, doms [][]routineDomain, declared [][]types.Type) (int, error) {
+	argDoms := make([]uint32, len(args))
+	var unsure []int
+	var options [][]uint32
+	combos := 1
+	for j, e := range args {
+		argDoms[j] = b.argDomain(argNodes[j], e)
+		if argDoms[j] != argDomainUnknown {
+			continue
+		}
+		argDoms[j] = 0
+		opts := []uint32{0}
+		for _, k := range keep {
+			if d := doms[k][j]; d.oid != 0 && declared[k][j].Oid == e.typ.Oid && !slices.Contains(opts, d.oid) {
+				opts = append(opts, d.oid)
+			}
+		}
+		if len(opts) > 1 {
+			unsure, options, combos = append(unsure, j), append(options, opts), combos*len(opts)
+		}
+	}
+	declaredKept := make([][]types.Type, len(keep))
+	domainsKept := make([][]bool, len(keep))
+	for i, k := range keep {
+		declaredKept[i] = declared[k]
+		domainsKept[i] = make([]bool, len(args))
+		for j, d := range doms[k] {
+			domainsKept[i][j] = d.oid != 0
+		}
+	}
+	choose := func() (int, error) {
+		if i := domainExactMatch(args, argDoms, keep, doms, declared); i >= 0 {
+			return i, nil
+		}
+		return types.ChooseRoutine(name, inputs, declaredKept, domainsKept)
+	}
+	chosen, err := choose()
+	if len(unsure) == 0 {
+		return chosen, err
+	}
+	refusal := pgerror.Unsupported("a call choosing between routines by whether an argument is of a domain type, where fickle does not know the argument's domain")
+	if combos > 256 {
+		return -1, refusal
+	}
+	for c := 1; c < combos; c++ {
+		n := c
+		for i, j := range unsure {
+			argDoms[j] = options[i][n%len(options[i])]
+			n /= len(options[i])
+		}
+		other, otherErr := choose()
+		if other != chosen || pgerror.GetCode(otherErr) != pgerror.GetCode(err) {
+			return -1, refusal
+		}
+	}
+	return chosen, err
+}
+
+// domainExactMatch is func_get_detail's exact match among the candidates
+// keep that declare a domain, for arguments of the domains argDoms (0
+// for none): the index in keep of the one whose signature the arguments'
+// types are, domains included, -1 for none.
+func domainExactMatch(args []*scalar, argDoms []uint32, keep []int, doms [][]routineDomain, declared [][]types.Type) int {
+	for i, k := range keep {
+		hasDomain, exact := false, true
+		for j, e := range args {
+			d := doms[k][j]
+			hasDomain = hasDomain || d.oid != 0
+			switch {
+			case unresolved(e) || e.null:
+				exact = false
+			case argDoms[j] != 0:
+				exact = exact && d.oid == argDoms[j]
+			default:
+				exact = exact && d.oid == 0 && declared[k][j].Oid == e.typ.Oid
+			}
+		}
+		if hasDomain && exact {
+			return i
+		}
+	}
+	return -1
+}
+
+// toRoutineDomain is argument e (coerced from arg to the base type of
+// parameter domain dom) coerced to the domain: checked against its
+// constraints, unless arg is of the domain already, which PostgreSQL
+// passes as it is.
+func (b *binder) toRoutineDomain(e, arg *scalar, dom routineDomain) (*scalar, error) {
+	if dom.oid == 0 || arg.domain != nil && arg.domain.oid == dom.oid {
+		return e, nil
+	}
+	t := b.domainByOid(dom.oid)
+	if t == nil || t.domain == nil {
+		return nil, pgerror.Newf(pgerror.UndefinedObject, "type with OID %d does not exist", dom.oid)
+	}
+	return b.withDomainCheck(e, t)
+}
+
+// resultDomains are the domains f's result columns are declared of (a
+// RETURNS domain or a lone OUT parameter's, else the OUT parameters'), nil
+// when none is.
+func (f *funcDesc) resultDomains() []routineDomain {
+	if f.resultDom.oid != 0 {
+		return []routineDomain{f.resultDom}
+	}
+	if len(f.outCols) == 0 || !f.hasOutParams() {
+		return nil
+	}
+	var out []routineDomain
+	some := false
+	for _, p := range f.params {
+		if p.isOut() {
+			out = append(out, p.dom)
+			some = some || p.dom.oid != 0
+		}
+	}
+	if !some {
+		return nil
+	}
+	return out
+}
+
+// resultChecks compiles the checks of the domains of f's result columns,
+// nil for a column of none: the coercion to the declared result type that
+// PostgreSQL applies to the value returned.
+func (b *binder) resultChecks(f *funcDesc) ([]domainCheck, error) {
+	doms := f.resultDomains()
+	if doms == nil {
+		return nil, nil
+	}
+	checks := make([]domainCheck, len(doms))
+	for i, d := range doms {
+		if d.oid == 0 {
+			continue
+		}
+		t := b.domainByOid(d.oid)
+		if t == nil || t.domain == nil {
+			return nil, pgerror.Newf(pgerror.UndefinedObject, "type with OID %d does not exist", d.oid)
+		}
+		var err error
+		if checks[i], err = b.domainCheckFor(t); err != nil {
+			return nil, err
+		}
+	}
+	return checks, nil
+}
+
+// checkResultRows checks the result rows' columns against checks.
+func checkResultRows(x *execCtx, checks []domainCheck, rows [][]any) error {
+	for _, row := range rows {
+		for i, check := range checks {
+			if check != nil && i < len(row) {
+				if err := check(x, row[i]); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
