@@ -49,7 +49,7 @@ type funcDesc struct {
 	// OUT parameter), whose base type result is.
 	resultDom routineDomain
 	retSet    bool
-	strict  bool
+	strict    bool
 	// secDef is SECURITY DEFINER: the routine runs as its owner, the
 	// role that created it (or ALTER ... OWNER TO named), whose privileges
 	// current_user reports inside it.
