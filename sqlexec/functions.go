@@ -555,9 +555,6 @@ func (f *funcDesc) readResult(b *binder, cs *pg_query.CreateFunctionStmt) error 
 		return pgerror.New(pgerror.InvalidFunctionDefinition, "function result type must be specified")
 	case len(f.outCols) == 0:
 		f.result, f.resultDom = declared, declaredDom
-		if declared.IsComposite() && declaredDom.oid != 0 {
-			return pgerror.Unsupported("functions returning a domain over a composite type")
-		}
 		if declared.IsComposite() {
 			// A table's row type or a composite type: the function returns
 			// rows of its columns, as with OUT parameters, typed by it.

@@ -203,8 +203,18 @@ func (b *binder) resultChecks(f *funcDesc) ([]domainCheck, error) {
 	return checks, nil
 }
 
-// checkResultRows checks the result rows' columns against checks.
-func checkResultRows(x *execCtx, checks []domainCheck, rows [][]any) error {
+// checkResultRows checks the result rows of f against checks (its
+// resultChecks): each column against its domain's, or, for a function
+// returning a domain over a composite type, each row as a value of it.
+func checkResultRows(x *execCtx, f *funcDesc, checks []domainCheck, rows [][]any) error {
+	if f.resultDom.oid != 0 && f.result.IsComposite() {
+		for _, row := range rows {
+			if err := checks[0](x, row); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	for _, row := range rows {
 		for i, check := range checks {
 			if check != nil && i < len(row) {

@@ -236,6 +236,14 @@ func checkSQLResult(f *funcDesc, plans []*stmtPlan) error {
 		return mismatch("Function's final statement must be SELECT or INSERT/UPDATE/DELETE RETURNING.")
 	}
 	cols := plans[len(plans)-1].cols
+	if f.resultDom.oid != 0 && f.result.IsComposite() {
+		// A domain over a composite type is a scalar result: one column
+		// of a row value, which fickle does not take apart.
+		if len(cols) != 1 {
+			return mismatch("Final statement must return exactly one column.")
+		}
+		return pgerror.Unsupported("a SQL function returning a domain over a composite type")
+	}
 	want := f.resultCols()
 	if len(cols) != len(want) {
 		if len(cols) == 1 && len(want) > 1 && cols[0].typ.IsRecord() {
@@ -291,7 +299,7 @@ func (s *Session) invokeSQL(x *execCtx, f *funcDesc, vals []any) ([][]any, error
 	if rows, err = coerceRows(x, rows, last.Columns, f.resultCols()); err != nil {
 		return nil, err
 	}
-	return rows, checkResultRows(x, c.resultChecks, rows)
+	return rows, checkResultRows(x, f, c.resultChecks, rows)
 }
 
 // runRoutineStatement runs one planned statement of a routine body in the

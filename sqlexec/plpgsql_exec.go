@@ -272,6 +272,14 @@ func (fr *plFrame) run(vals []any) ([][]any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if f.resultDom.oid != 0 && f.result.IsComposite() && !f.retSet {
+		// The row of a domain over a composite type, which the
+		// composite paths of RETURN build (PostgreSQL's RETURN NEXT
+		// stores the row as the composite type's, unchecked).
+		if err := checkResultRows(fr.x, f, p.resultChecks, fr.rows); err != nil {
+			return nil, err
+		}
+	}
 	switch {
 	case f.retSet:
 		return fr.rows, nil
@@ -600,7 +608,7 @@ func (fr *plFrame) returnStmt(st *plStmt) (plFlow, error) {
 		return plFlow{}, err
 	}
 	fr.rows = [][]any{f.resultRow(v)}
-	return plFlow{sig: plReturn}, checkResultRows(fr.x, fr.pl.resultChecks, fr.rows)
+	return plFlow{sig: plReturn}, checkResultRows(fr.x, f, fr.pl.resultChecks, fr.rows)
 }
 
 func (fr *plFrame) returnNext(st *plStmt) error {
@@ -639,7 +647,11 @@ func (fr *plFrame) returnNext(st *plStmt) error {
 			return err
 		}
 		row := f.resultRow(cv)
-		if err := checkResultRows(fr.x, fr.pl.resultChecks, [][]any{row}); err != nil {
+		if f.result.IsComposite() {
+			fr.rows = append(fr.rows, row)
+			return nil
+		}
+		if err := checkResultRows(fr.x, f, fr.pl.resultChecks, [][]any{row}); err != nil {
 			return err
 		}
 		fr.rows = append(fr.rows, row)
