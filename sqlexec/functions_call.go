@@ -77,7 +77,11 @@ func (b *binder) userFuncCall(sc *scope, fc *pg_query.FuncCall) (*scalar, bool, 
 		b.volatileCalls++
 		b.mutableCalls++
 	}
-	return &scalar{typ: f.result, slot: -1, refs: refs, volatile: f.volatility != 'i', name: f.name,
+	var dom *typeDesc
+	if f.resultDom.oid != 0 && !f.result.IsComposite() {
+		dom = b.domainByOid(f.resultDom.oid) // the call's value is of the domain
+	}
+	return &scalar{typ: f.result, slot: -1, refs: refs, volatile: f.volatility != 'i', name: f.name, domain: dom,
 		eval: func(x *execCtx) (any, error) {
 			vals, err := call.values(x)
 			if err != nil {
@@ -300,12 +304,23 @@ func (b *binder) resolveRoutine(sc *scope, name string, cands []*funcDesc, fc *p
 	k := keep[chosen]
 	f := fits[k]
 	argTypes := declared[k]
+	argDoms := doms[k]
 	if f.isPolymorphic() {
-		if err := b.refuseDomainPolyArgs(declared[k], argNodes, args); err != nil {
-			return nil, b.errAt(err, loc)
+		pd, perr := b.domainPolyArgs(declared[k], argNodes, args)
+		if perr != nil {
+			return nil, b.errAt(perr, loc)
 		}
+		poly := f
 		if f, argTypes, err = b.resolvePolymorphicCall(f, inputs, declared[k], slots[k]); err != nil {
 			return nil, err // PostgreSQL reports no position
+		}
+		if f, err = b.s.withPolyDomains(poly, f, pd); err != nil {
+			return nil, b.withPos(err, loc)
+		}
+		ins := f.inParams()
+		argDoms = make([]routineDomain, len(args))
+		for j, p := range slots[k] {
+			argDoms[j] = ins[p].dom
 		}
 	}
 	full := make([]*scalar, len(f.in))
@@ -313,7 +328,7 @@ func (b *binder) resolveRoutine(sc *scope, name string, cands []*funcDesc, fc *p
 	for j, p := range slots[k] {
 		e, err := b.coerce(args[j], argTypes[j], types.CastImplicit)
 		if err == nil {
-			e, err = b.toRoutineDomain(e, args[j], doms[k][j])
+			e, err = b.toRoutineDomain(e, args[j], argDoms[j])
 		}
 		if err != nil {
 			return nil, b.withPos(err, loc)

@@ -39,7 +39,7 @@ func (b *binder) argDomain(n *pg_query.Node, e *scalar) uint32 {
 	switch {
 	case e.domain != nil:
 		return e.domain.oid
-	case unresolved(e) || e.null:
+	case untyped(e):
 		return 0
 	case mayBeOfDomain(n) && b.catalogNow().hasDomainOver(e.typ):
 		return argDomainUnknown
@@ -124,7 +124,7 @@ func domainExactMatch(args []*scalar, argDoms []uint32, keep []int, doms [][]rou
 			d := doms[k][j]
 			hasDomain = hasDomain || d.oid != 0
 			switch {
-			case unresolved(e) || e.null:
+			case untyped(e):
 				exact = false
 			case argDoms[j] != 0:
 				exact = exact && d.oid == argDoms[j]
@@ -137,6 +137,12 @@ func domainExactMatch(args []*scalar, argDoms []uint32, keep []int, doms [][]rou
 		}
 	}
 	return -1
+}
+
+// untyped reports whether e is an untyped literal, NULL or parameter, of
+// type unknown to call resolution.
+func untyped(e *scalar) bool {
+	return unresolved(e) || e.null || e.typ.Oid == types.OidUnknown
 }
 
 // toRoutineDomain is argument e (coerced from arg to the base type of
