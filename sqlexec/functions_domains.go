@@ -41,7 +41,7 @@ func (b *binder) argDomain(n *pg_query.Node, e *scalar) uint32 {
 		return e.domain.oid
 	case untyped(e):
 		return 0
-	case mayBeOfDomain(n) && b.catalogNow().hasDomainOver(e.typ):
+	case b.mayBeOfDomain(n) && b.catalogNow().hasDomainOver(e.typ):
 		return argDomainUnknown
 	}
 	return 0
