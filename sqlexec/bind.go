@@ -131,8 +131,12 @@ type scalar struct {
 	// row holds the fields of a row constructor, which compares with
 	// another row constructor field by field (row.go).
 	row []*scalar
-	// domain is the domain a cast gave the value (typ is its base type).
+	// domain is the domain a cast gave the value (typ is its base type),
+	// or that of the table column it reads; plain says the value is of
+	// typ itself, not of a domain (a table column of no domain), where
+	// the expression's form does not say so (mayBeOfDomain).
 	domain *typeDesc
+	plain  bool
 	// coll is the collation derived for the expression (collation.go).
 	coll collState
 	// usingOf is, for the merged column of a JOIN ... USING read as the
@@ -604,6 +608,7 @@ func (b *binder) resolveCol(sc *scope, fields []string, loc int32) (*scalar, err
 				return x.outer[len(x.outer)-d][slot], nil
 			}}
 		}
+		e.domain, e.plain = b.columnDomain(c)
 		if rel == "" || c.joinAlias {
 			return b.usingMerged(c, e)
 		}

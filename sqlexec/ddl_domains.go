@@ -267,3 +267,30 @@ func (b *binder) routineDomainOf(tn *pg_query.TypeName) routineDomain {
 	}
 	return routineDomain{oid: t.oid, name: name}
 }
+
+// columnDomain is, for a reference to table column c, the domain the
+// column is of, or plain when it is of no domain; nil and false for a
+// column of another FROM item, whose type fickle does not follow to a
+// domain.
+func (b *binder) columnDomain(c scopeCol) (dom *typeDesc, plain bool) {
+	if c.tableOID == 0 || c.attnum <= 0 || c.usingType.Oid != 0 {
+		return nil, false
+	}
+	t := b.catalogNow().tables[c.tableOID]
+	if t == nil {
+		return nil, false
+	}
+	for _, col := range t.cols {
+		if col.attnum != c.attnum {
+			continue
+		}
+		if col.domain == 0 {
+			return nil, true
+		}
+		if d := b.domainByOid(col.domain); d != nil && d.domain != nil {
+			return d, false
+		}
+		return nil, false
+	}
+	return nil, false
+}

@@ -39,7 +39,7 @@ func (b *binder) argDomain(n *pg_query.Node, e *scalar) uint32 {
 	switch {
 	case e.domain != nil:
 		return e.domain.oid
-	case untyped(e):
+	case untyped(e), e.plain:
 		return 0
 	case b.mayBeOfDomain(n) && b.catalogNow().hasDomainOver(e.typ):
 		return argDomainUnknown

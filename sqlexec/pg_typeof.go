@@ -22,7 +22,7 @@ func (b *binder) pgTypeof(sc *scope, fc *pg_query.FuncCall) (*scalar, error) {
 		oid = int64(types.OidUnknown)
 	case e.domain != nil:
 		oid = int64(e.domain.oid)
-	case b.mayBeOfDomain(fc.Args[0]) && b.cat.hasDomainOver(e.typ):
+	case !e.plain && b.mayBeOfDomain(fc.Args[0]) && b.cat.hasDomainOver(e.typ):
 		return nil, b.errAt(pgerror.Unsupported("pg_typeof of a value that may be of a domain type"), fc.Location)
 	}
 	return &scalar{typ: types.Regtype, slot: -1, name: "pg_typeof", eval: func(*execCtx) (any, error) { return oid, nil }}, nil
