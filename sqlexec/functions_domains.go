@@ -232,3 +232,31 @@ func checkResultRows(x *execCtx, f *funcDesc, checks []domainCheck, rows [][]any
 	}
 	return nil
 }
+
+// commonDomain is the domain of the common type PostgreSQL's
+// select_common_type gives the expressions args (written as nodes): the
+// domain every one of them is of, else none, as a domain is smashed to its
+// base type once the inputs' types differ. plain says the result is of no
+// domain; both are zero when that depends on an input fickle does not know
+// the domain of.
+func (b *binder) commonDomain(nodes []*pg_query.Node, args []*scalar) (*typeDesc, bool) {
+	var first *typeDesc
+	unsure := false
+	for j, e := range args {
+		d := b.argDomain(nodes[j], e)
+		switch {
+		case d == argDomainUnknown:
+			unsure = true
+		case d == 0 || untyped(e):
+			return nil, true
+		case first == nil:
+			first = e.domain
+		case first.oid != d:
+			return nil, true
+		}
+	}
+	if unsure {
+		return nil, false
+	}
+	return first, first == nil
+}
