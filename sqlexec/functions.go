@@ -469,7 +469,8 @@ func (f *funcDesc) readParams(b *binder, params []*pg_query.Node) error {
 		case pg_query.FunctionParameterMode_FUNC_PARAM_TABLE:
 			p.mode = 't'
 		case pg_query.FunctionParameterMode_FUNC_PARAM_VARIADIC:
-			if _, poly := types.PolymorphicElem(t); !t.IsArray() && !poly {
+			if _, poly := types.PolymorphicElem(t); !t.IsArray() && !poly || p.dom.oid != 0 {
+				// A domain over an array is not an array type here.
 				return pgerror.New(pgerror.InvalidFunctionDefinition, "VARIADIC parameter must be an array")
 			}
 			p.mode = 'v'
