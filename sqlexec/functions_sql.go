@@ -130,7 +130,14 @@ func paramVars(f *funcDesc) func(b *binder, fields []string, loc int32) (*scalar
 		for i, p := range ins {
 			if p.name == name {
 				e, err := b.paramRef(&pg_query.ParamRef{Number: int32(i + 1), Location: loc})
-				return e, err == nil
+				if err != nil {
+					return nil, false
+				}
+				// The parameter is of its declared domain, or of none.
+				if e.domain = b.domainByOid(p.dom.oid); e.domain == nil {
+					e.plain = !p.typ.IsPolymorphic()
+				}
+				return e, true
 			}
 		}
 		return nil, false
