@@ -215,6 +215,11 @@ type scopeCol struct {
 	usingInner bool
 	tableOID   uint32
 	attnum     int16
+	// knownType says the column is of the domain knownDomain over typ,
+	// or of typ itself for 0, where no table column says so (a domain
+	// CHECK's VALUE).
+	knownType   bool
+	knownDomain uint32
 	// itemRowType is the composite type of the item's rows when the item
 	// is a function in FROM returning one (unnest of a composite array):
 	// the type of a whole-row reference to the item.

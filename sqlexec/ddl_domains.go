@@ -273,6 +273,12 @@ func (b *binder) routineDomainOf(tn *pg_query.TypeName) routineDomain {
 // column of another FROM item, whose type fickle does not follow to a
 // domain.
 func (b *binder) columnDomain(c scopeCol) (dom *typeDesc, plain bool) {
+	if c.knownType {
+		if d := b.domainByOid(c.knownDomain); d != nil && d.domain != nil {
+			return d, false
+		}
+		return nil, c.knownDomain == 0
+	}
 	if c.tableOID == 0 || c.attnum <= 0 || c.usingType.Oid != 0 {
 		return nil, false
 	}
