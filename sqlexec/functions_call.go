@@ -81,7 +81,7 @@ func (b *binder) userFuncCall(sc *scope, fc *pg_query.FuncCall) (*scalar, bool, 
 	if f.resultDom.oid != 0 && !f.result.IsComposite() {
 		dom = b.domainByOid(f.resultDom.oid) // the call's value is of the domain
 	}
-	return &scalar{typ: f.result, slot: -1, refs: refs, volatile: f.volatility != 'i', name: f.name, domain: dom,
+	return &scalar{typ: f.result, slot: -1, refs: refs, volatile: f.volatility != 'i', name: f.name, domain: dom, plain: f.resultDom.oid == 0,
 		eval: func(x *execCtx) (any, error) {
 			vals, err := call.values(x)
 			if err != nil {

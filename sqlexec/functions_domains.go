@@ -21,10 +21,11 @@ import (
 // the domain matches a parameter of the domain exactly (before anything
 // else), and func_select_candidate then compares the arguments' base
 // types, a domain parameter taking what its base type takes without ever
-// counting as an exact or preferred match (types.ChooseRoutine). An
-// expression that may give a value of a domain without fickle knowing which
-// (a column of one, a function's result) is refused where an overload
-// declares a domain over its type, since the choice depends on it.
+// counting as an exact or preferred match (types.ChooseRoutine). A table
+// column, a routine's parameter or a user function's call is of its
+// declared domain or of none; an expression that may give a value of a
+// domain without fickle knowing which (a subquery's or a view's column, a
+// CASE) is refused where the choice depends on it.
 
 // argDomainUnknown marks an argument that may be of a domain over its
 // type, fickle not knowing which.
