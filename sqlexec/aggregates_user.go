@@ -333,6 +333,8 @@ func (d *ddl) aggSupportFunc(names []string, args, aggArgs []types.Type) (*aggSu
 		result   types.Type
 		strict   bool
 		retSet   bool
+		// resultDomain names the domain the result is of, "" for none.
+		resultDomain string
 	}
 	var cands []cand
 	// flexible says a routine of the name takes defaults or VARIADIC
@@ -342,7 +344,10 @@ func (d *ddl) aggSupportFunc(names []string, args, aggArgs []types.Type) (*aggSu
 		variadic := len(g.params) > 0 && g.params[len(g.params)-1].mode == 'v'
 		flexible = flexible || variadic || g.nDefaults > 0
 		if g.kind == 'f' && len(g.in) == len(args) && !variadic {
-			cands = append(cands, cand{[]string{g.schema, g.name}, g.oid, g.in, g.result, g.strict, g.retSet})
+			// A parameter or result of a domain is the domain's, which
+			// PostgreSQL would take only by a run-time coercion.
+			cands = append(cands, cand{[]string{g.schema, g.name}, g.oid, g.sigIn(), g.resultDom.sigType(g.result), g.strict, g.retSet, g.resultDom.name})
+			flexible = flexible || !sameTypes(g.sigIn(), g.in)
 		}
 	}
 	name := names[len(names)-1]
@@ -402,6 +407,9 @@ func (d *ddl) aggSupportFunc(names []string, args, aggArgs []types.Type) (*aggSu
 		if result, err = resolve(result); err != nil {
 			return nil, err
 		}
+	}
+	if c.resultDomain != "" {
+		return nil, pgerror.Unsupported("an aggregate support function returning the domain " + c.resultDomain)
 	}
 	if _, ok := types.TypeByOid(result.Oid); !ok && !result.IsComposite() && !result.IsEnum() && !result.IsArray() {
 		return nil, pgerror.Unsupported("an aggregate support function returning type " + result.String())

@@ -131,8 +131,12 @@ type scalar struct {
 	// row holds the fields of a row constructor, which compares with
 	// another row constructor field by field (row.go).
 	row []*scalar
-	// domain is the domain a cast gave the value (typ is its base type).
+	// domain is the domain a cast gave the value (typ is its base type),
+	// or that of the table column it reads; plain says the value is of
+	// typ itself, not of a domain (a table column of no domain), where
+	// the expression's form does not say so (mayBeOfDomain).
 	domain *typeDesc
+	plain  bool
 	// coll is the collation derived for the expression (collation.go).
 	coll collState
 	// usingOf is, for the merged column of a JOIN ... USING read as the
@@ -211,6 +215,11 @@ type scopeCol struct {
 	usingInner bool
 	tableOID   uint32
 	attnum     int16
+	// knownType says the column is of the domain knownDomain over typ,
+	// or of typ itself for 0, where no table column says so (a domain
+	// CHECK's VALUE).
+	knownType   bool
+	knownDomain uint32
 	// itemRowType is the composite type of the item's rows when the item
 	// is a function in FROM returning one (unnest of a composite array):
 	// the type of a whole-row reference to the item.
@@ -604,6 +613,7 @@ func (b *binder) resolveCol(sc *scope, fields []string, loc int32) (*scalar, err
 				return x.outer[len(x.outer)-d][slot], nil
 			}}
 		}
+		e.domain, e.plain = b.columnDomain(c)
 		if rel == "" || c.joinAlias {
 			return b.usingMerged(c, e)
 		}

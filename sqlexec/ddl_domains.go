@@ -250,3 +250,53 @@ func uniqueDomainCheckName(domain string, checks []*checkDesc) string {
 func (d *ddl) dropDomains(ds *pg_query.DropStmt) error {
 	return d.dropNamedTypes(ds, "DROP DOMAIN", d.binder("").domainNamed)
 }
+
+// routineDomainOf is the domain a routine's parameter or result type
+// names, the zero routineDomain when it names another type.
+func (b *binder) routineDomainOf(tn *pg_query.TypeName) routineDomain {
+	if len(tn.ArrayBounds) > 0 {
+		return routineDomain{}
+	}
+	t := b.domainNamed(tn)
+	if t == nil {
+		return routineDomain{}
+	}
+	name := types.QuoteIdent(t.name)
+	if b.s.lookupType(b.catalogNow(), "", t.name) != t {
+		name = types.QuoteIdent(t.schema) + "." + name
+	}
+	return routineDomain{oid: t.oid, name: name}
+}
+
+// columnDomain is, for a reference to table column c, the domain the
+// column is of, or plain when it is of no domain; nil and false for a
+// column of another FROM item, whose type fickle does not follow to a
+// domain.
+func (b *binder) columnDomain(c scopeCol) (dom *typeDesc, plain bool) {
+	if c.knownType {
+		if d := b.domainByOid(c.knownDomain); d != nil && d.domain != nil {
+			return d, false
+		}
+		return nil, c.knownDomain == 0
+	}
+	if c.tableOID == 0 || c.attnum <= 0 || c.usingType.Oid != 0 {
+		return nil, false
+	}
+	t := b.catalogNow().tables[c.tableOID]
+	if t == nil {
+		return nil, false
+	}
+	for _, col := range t.cols {
+		if col.attnum != c.attnum {
+			continue
+		}
+		if col.domain == 0 {
+			return nil, true
+		}
+		if d := b.domainByOid(col.domain); d != nil && d.domain != nil {
+			return d, false
+		}
+		return nil, false
+	}
+	return nil, false
+}

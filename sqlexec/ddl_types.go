@@ -241,13 +241,13 @@ func usesType(t *typeDesc, ft types.Type, dom uint32) bool {
 
 // routineUsesType reports whether f returns or takes a value of type t.
 func routineUsesType(f *funcDesc, t *typeDesc) bool {
-	return usesType(t, f.result, 0) || slices.ContainsFunc(f.params, func(p funcParam) bool { return usesType(t, p.typ, 0) })
+	return usesType(t, f.result, f.resultDom.oid) || slices.ContainsFunc(f.params, func(p funcParam) bool { return usesType(t, p.typ, p.dom.oid) })
 }
 
 // dropTypedRoutines drops, for DROP ... CASCADE, the routines that return
-// or take values of type t, and what depends on them, with PostgreSQL's
-// notice.
-func (d *ddl) dropTypedRoutines(t *typeDesc) error {
+// or take values of type t, and what depends on them, and returns the
+// lines of PostgreSQL's notice that name the routines.
+func (d *ddl) dropTypedRoutines(t *typeDesc) ([]string, error) {
 	var fs []*funcDesc
 	for _, sc := range d.cat.schemas {
 		for _, overloads := range sc.funcs {
@@ -266,13 +266,12 @@ func (d *ddl) dropTypedRoutines(t *typeDesc) error {
 	var lines []string
 	for _, f := range fs {
 		if err := d.checkRoutineDependents(f, dropping, true); err != nil {
-			return err
+			return nil, err
 		}
 		d.removeRoutine(f)
 		lines = append(lines, f.kindName()+" "+f.objectSignature())
 	}
-	d.cascadeNotice(lines)
-	return nil
+	return lines, nil
 }
 
 // dropUserTypes drops types that nothing outside them uses.
@@ -281,25 +280,28 @@ func (d *ddl) dropUserTypes(drop []*typeDesc, cascade bool) error {
 	for _, t := range drop {
 		dropping[t.oid] = true
 	}
+	// lines name what CASCADE drops besides the types named, in one
+	// notice: the domains and range types over them, the routines.
+	var lines []string
 	if cascade {
 		drop = d.cat.withDependentDomains(drop)
-		var lines []string
 		for _, t := range drop {
-			if r := t.rng; r != nil && !r.multi && !dropping[t.oid] {
+			if (t.domain != nil || t.rng != nil && !t.rng.multi) && !dropping[t.oid] {
 				lines = append(lines, "type "+t.name)
 			}
 			dropping[t.oid] = true
 		}
-		d.cascadeNotice(lines)
 	}
 	for _, t := range drop {
 		if cascade {
 			if err := d.dropTypedColumns(t, nil); err != nil {
 				return err
 			}
-			if err := d.dropTypedRoutines(t); err != nil {
+			fs, err := d.dropTypedRoutines(t)
+			if err != nil {
 				return err
 			}
+			lines = append(lines, fs...)
 		}
 		if dep := d.cat.typeDependent(t, dropping); dep != "" {
 			if cascade {
@@ -314,6 +316,7 @@ func (d *ddl) dropUserTypes(drop []*typeDesc, cascade bool) error {
 				WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 		}
 	}
+	d.cascadeNotice(lines)
 	for _, t := range drop {
 		if t.rng != nil && !t.rng.multi {
 			oid := types.Oid(t.oid)

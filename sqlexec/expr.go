@@ -324,6 +324,11 @@ func (b *binder) typeCast(sc *scope, tc *pg_query.TypeCast) (*scalar, error) {
 		if out, err = b.withDomainCheck(out, dom); err != nil {
 			return nil, err
 		}
+	} else if out.domain != nil {
+		// A value of a domain cast to its base type is of the base type.
+		c := *out
+		c.domain = nil
+		out = &c
 	}
 	if arg.name == "?column?" || arg.name == "" || arg.weakName {
 		if out == arg {

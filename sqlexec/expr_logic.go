@@ -257,7 +257,8 @@ func (b *binder) coalesceArgs(sc *scope, c *pg_query.CoalesceExpr) (*scalar, err
 	for _, a := range args {
 		refs |= a.refs
 	}
-	return &scalar{typ: t, slot: -1, refs: refs, name: "coalesce", eval: func(x *execCtx) (any, error) {
+	dom, plain := b.commonDomain(c.Args, args)
+	return &scalar{typ: t, slot: -1, refs: refs, name: "coalesce", domain: dom, plain: plain, eval: func(x *execCtx) (any, error) {
 		for _, a := range args {
 			v, err := a.eval(x)
 			if err != nil || v != nil {

@@ -45,8 +45,11 @@ type funcDesc struct {
 	// record whose fields outCols names (OUT parameters, RETURNS TABLE).
 	result  types.Type
 	outCols []types.Field
-	retSet  bool
-	strict  bool
+	// resultDom is the domain the result is declared of (RETURNS, a lone
+	// OUT parameter), whose base type result is.
+	resultDom routineDomain
+	retSet    bool
+	strict    bool
 	// secDef is SECURITY DEFINER: the routine runs as its owner, the
 	// role that created it (or ALTER ... OWNER TO named), whose privileges
 	// current_user reports inside it.
@@ -153,6 +156,37 @@ type funcParam struct {
 	// arg says a call passes an argument for the parameter: IN, INOUT,
 	// VARIADIC, and a procedure's OUT.
 	arg bool
+	// dom is the domain the parameter is declared of, 0 for none: typ is
+	// then its base type, which the body sees, and dom the type of the
+	// routine's signature (pg_proc's), whose constraints a call checks.
+	dom routineDomain
+}
+
+// routineDomain is a domain a routine's parameter or result is declared
+// of: its OID and its name as format_type printed it then (a domain is
+// never renamed: ALTER DOMAIN ... RENAME is not supported).
+type routineDomain struct {
+	oid  uint32
+	name string
+}
+
+// sigType is the type t of a parameter or result declared of domain dom
+// as the routine's signature has it: the domain's OID in place of its
+// base type's (a Type that only identifies the domain).
+func (dom routineDomain) sigType(t types.Type) types.Type {
+	if dom.oid == 0 {
+		return t
+	}
+	return types.Type{Oid: types.Oid(dom.oid), Typmod: -1}
+}
+
+// typeName is the name format_type gives a parameter or result of type t
+// declared of domain dom.
+func (dom routineDomain) typeName(t types.Type) string {
+	if dom.oid == 0 {
+		return t.String()
+	}
+	return dom.name
 }
 
 // isIn reports whether a call passes the parameter.
@@ -180,7 +214,18 @@ func (f *funcDesc) aclNoun() string {
 
 // signature is name(type, ...) as PostgreSQL's messages print a routine.
 func (f *funcDesc) signature() string {
-	return fmt.Sprintf("%s(%s)", f.name, typeNames(f.inputTypes()))
+	return fmt.Sprintf("%s(%s)", f.name, f.inputTypeNames())
+}
+
+// inputTypeNames are the names of inputTypes, joined by ", ".
+func (f *funcDesc) inputTypeNames() string {
+	var parts []string
+	for _, p := range f.params {
+		if p.isIn() {
+			parts = append(parts, p.dom.typeName(p.typ))
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 // objectSignature is f as PostgreSQL describes the object (format_procedure,
@@ -191,12 +236,25 @@ func (f *funcDesc) objectSignature() string {
 }
 
 // inputTypes are the types of the IN, INOUT and VARIADIC parameters,
-// pg_proc.proargtypes.
+// pg_proc.proargtypes (a domain's OID for a parameter of a domain).
 func (f *funcDesc) inputTypes() []types.Type {
 	var out []types.Type
 	for _, p := range f.params {
 		if p.isIn() {
-			out = append(out, p.typ)
+			out = append(out, p.dom.sigType(p.typ))
+		}
+	}
+	return out
+}
+
+// sigIn are the types of the parameters a call passes arguments for as
+// the signature has them: f.in with a domain's OID for a parameter of a
+// domain.
+func (f *funcDesc) sigIn() []types.Type {
+	var out []types.Type
+	for _, p := range f.params {
+		if p.arg {
+			out = append(out, p.dom.sigType(p.typ))
 		}
 	}
 	return out
@@ -339,7 +397,7 @@ func (d *ddl) createFunction(cs *pg_query.CreateFunctionStmt, full string) error
 			return pgerror.Newf(pgerror.WrongObjectType, "cannot change routine kind").
 				WithDetail("\"%s\" is a %s.", old.name, old.kindName())
 		}
-		if old.result != f.result || old.retSet != f.retSet {
+		if old.result != f.result || old.resultDom.oid != f.resultDom.oid || old.retSet != f.retSet {
 			return pgerror.Newf(pgerror.InvalidFunctionDefinition, "cannot change return type of existing function").
 				WithHint("Use DROP FUNCTION %s first.", old.objectSignature())
 		}
@@ -402,10 +460,7 @@ func (f *funcDesc) readParams(b *binder, params []*pg_query.Node) error {
 		if err != nil {
 			return err
 		}
-		if b.domainNamed(fp.ArgType) != nil {
-			return pgerror.Unsupported("routine parameters of a domain type")
-		}
-		p := funcParam{name: fp.Name, typ: t, def: fp.Defexpr}
+		p := funcParam{name: fp.Name, typ: t, def: fp.Defexpr, dom: b.routineDomainOf(fp.ArgType)}
 		switch fp.Mode {
 		case pg_query.FunctionParameterMode_FUNC_PARAM_OUT:
 			p.mode = 'o'
@@ -414,7 +469,8 @@ func (f *funcDesc) readParams(b *binder, params []*pg_query.Node) error {
 		case pg_query.FunctionParameterMode_FUNC_PARAM_TABLE:
 			p.mode = 't'
 		case pg_query.FunctionParameterMode_FUNC_PARAM_VARIADIC:
-			if _, poly := types.PolymorphicElem(t); !t.IsArray() && !poly {
+			if _, poly := types.PolymorphicElem(t); !t.IsArray() && !poly || p.dom.oid != 0 {
+				// A domain over an array is not an array type here.
 				return pgerror.New(pgerror.InvalidFunctionDefinition, "VARIADIC parameter must be an array")
 			}
 			p.mode = 'v'
@@ -484,6 +540,7 @@ func (f *funcDesc) readResult(b *binder, cs *pg_query.CreateFunctionStmt) error 
 		return nil
 	}
 	var declared types.Type
+	var declaredDom routineDomain
 	if rt := cs.ReturnType; rt != nil {
 		f.retSet = rt.Setof
 		plain := proto.Clone(rt).(*pg_query.TypeName)
@@ -492,16 +549,13 @@ func (f *funcDesc) readResult(b *binder, cs *pg_query.CreateFunctionStmt) error 
 		if err != nil {
 			return err
 		}
-		if b.domainNamed(plain) != nil {
-			return pgerror.Unsupported("functions returning a domain")
-		}
-		declared = t
+		declared, declaredDom = t, b.routineDomainOf(plain)
 	}
 	switch {
 	case len(f.outCols) == 0 && cs.ReturnType == nil:
 		return pgerror.New(pgerror.InvalidFunctionDefinition, "function result type must be specified")
 	case len(f.outCols) == 0:
-		f.result = declared
+		f.result, f.resultDom = declared, declaredDom
 		if declared.IsComposite() {
 			// A table's row type or a composite type: the function returns
 			// rows of its columns, as with OUT parameters, typed by it.
@@ -509,8 +563,16 @@ func (f *funcDesc) readResult(b *binder, cs *pg_query.CreateFunctionStmt) error 
 		}
 	case len(f.outCols) == 1:
 		f.result = f.outCols[0].Type
-		if cs.ReturnType != nil && declared.Oid != f.result.Oid {
-			return pgerror.Newf(pgerror.InvalidFunctionDefinition, "function result type must be %s because of OUT parameters", f.result)
+		for _, p := range f.params {
+			if p.isOut() {
+				f.resultDom = p.dom
+			}
+		}
+		if cs.ReturnType != nil && declaredDom.sigType(declared).Oid != f.resultDom.sigType(f.result).Oid {
+			return pgerror.Newf(pgerror.InvalidFunctionDefinition, "function result type must be %s because of OUT parameters", f.resultDom.typeName(f.result))
+		}
+		if f.resultDom.oid != 0 && f.result.IsComposite() {
+			return pgerror.Unsupported("functions returning a domain over a composite type")
 		}
 		f.outCols = nil
 	default:
@@ -669,6 +731,7 @@ func (d *ddl) findRoutine(owa *pg_query.ObjectWithArgs, objType pg_query.ObjectT
 	// names an OUT argument, is the whole list, which only a procedure's
 	// parameters with the same types and OUT ones in the same places match.
 	var argTypes []types.Type
+	var argNames []string
 	var outList []*pg_query.FunctionParameter
 	if !owa.ArgsUnspecified {
 		for _, a := range owa.Objargs {
@@ -676,7 +739,8 @@ func (d *ddl) findRoutine(owa *pg_query.ObjectWithArgs, objType pg_query.ObjectT
 			if err != nil {
 				return nil, err
 			}
-			argTypes = append(argTypes, t)
+			dom := d.binder("").routineDomainOf(a.GetTypeName())
+			argTypes, argNames = append(argTypes, dom.sigType(t)), append(argNames, dom.typeName(t))
 		}
 		for _, a := range owa.Objfuncargs {
 			if a.GetFunctionParameter().GetMode() == pg_query.FunctionParameterMode_FUNC_PARAM_OUT {
@@ -696,8 +760,9 @@ func (d *ddl) findRoutine(owa *pg_query.ObjectWithArgs, objType pg_query.ObjectT
 			if err != nil {
 				return false, err
 			}
+			t = d.binder("").routineDomainOf(outList[i].GetArgType()).sigType(t)
 			out := outList[i].GetMode() == pg_query.FunctionParameterMode_FUNC_PARAM_OUT
-			if t.Oid != p.typ.Oid || out != (p.mode == 'o') {
+			if t.Oid != p.dom.sigType(p.typ).Oid || out != (p.mode == 'o') {
 				return false, nil
 			}
 		}
@@ -721,7 +786,7 @@ func (d *ddl) findRoutine(owa *pg_query.ObjectWithArgs, objType pg_query.ObjectT
 			if same {
 				match = append(match, f)
 			}
-		case sameTypes(f.inputTypes(), argTypes), f.kind == 'p' && sameTypes(f.in, argTypes):
+		case sameTypes(f.inputTypes(), argTypes), f.kind == 'p' && sameTypes(f.sigIn(), argTypes):
 			match = append(match, f)
 		}
 	}
@@ -739,7 +804,7 @@ func (d *ddl) findRoutine(owa *pg_query.ObjectWithArgs, objType pg_query.ObjectT
 	}
 	label := names[len(names)-1]
 	if !owa.ArgsUnspecified {
-		label = fmt.Sprintf("%s(%s)", label, typeNames(argTypes))
+		label = fmt.Sprintf("%s(%s)", label, strings.Join(argNames, ", "))
 	}
 	if len(match) == 0 {
 		if missingOk {

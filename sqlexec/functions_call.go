@@ -77,7 +77,11 @@ func (b *binder) userFuncCall(sc *scope, fc *pg_query.FuncCall) (*scalar, bool, 
 		b.volatileCalls++
 		b.mutableCalls++
 	}
-	return &scalar{typ: f.result, slot: -1, refs: refs, volatile: f.volatility != 'i', name: f.name,
+	var dom *typeDesc
+	if f.resultDom.oid != 0 && !f.result.IsComposite() {
+		dom = b.domainByOid(f.resultDom.oid) // the call's value is of the domain
+	}
+	return &scalar{typ: f.result, slot: -1, refs: refs, volatile: f.volatility != 'i', name: f.name, domain: dom, plain: f.resultDom.oid == 0,
 		eval: func(x *execCtx) (any, error) {
 			vals, err := call.values(x)
 			if err != nil {
@@ -264,12 +268,20 @@ func (b *binder) resolveRoutine(sc *scope, name string, cands []*funcDesc, fc *p
 			inputs[i] = types.Unknown
 		}
 	}
-	keep, ambiguous := sameArgumentCandidates(fits, declared, expanded)
-	declaredKept := make([][]types.Type, len(keep))
-	for i, k := range keep {
-		declaredKept[i] = declared[k]
+	// doms[k][j] is the domain candidate k declares the parameter argument
+	// j fills of; sigs[k] are the types as its signature has them.
+	doms := make([][]routineDomain, len(fits))
+	sigs := make([][]types.Type, len(fits))
+	for k, f := range fits {
+		ins := f.inParams()
+		doms[k], sigs[k] = make([]routineDomain, len(args)), make([]types.Type, len(args))
+		for j, p := range slots[k] {
+			doms[k][j] = ins[p].dom
+			sigs[k][j] = ins[p].dom.sigType(declared[k][j])
+		}
 	}
-	chosen, err := types.ChooseOverload(name, inputs, declaredKept)
+	keep, ambiguous := sameArgumentCandidates(fits, sigs, expanded)
+	chosen, err := b.chooseCandidate(name, argNodes, args, inputs, keep, doms, declared)
 	if err != nil {
 		if pe, ok := err.(*pgerror.Error); ok && pe.Code == pgerror.UndefinedFunction {
 			if kind == 'p' {
@@ -277,9 +289,11 @@ func (b *binder) resolveRoutine(sc *scope, name string, cands []*funcDesc, fc *p
 			}
 			return nil, nil
 		}
-		return nil, b.withPos(err, loc)
+		if pe, ok := err.(*pgerror.Error); !ok || pe.Code != pgerror.AmbiguousFunction {
+			return nil, b.withPos(err, loc)
+		}
 	}
-	if ambiguous[chosen] {
+	if err != nil || ambiguous[chosen] {
 		what := "function"
 		if kind == 'p' {
 			what = "procedure"
@@ -290,18 +304,32 @@ func (b *binder) resolveRoutine(sc *scope, name string, cands []*funcDesc, fc *p
 	k := keep[chosen]
 	f := fits[k]
 	argTypes := declared[k]
+	argDoms := doms[k]
 	if f.isPolymorphic() {
-		if err := b.refuseDomainPolyArgs(declared[k], argNodes, args); err != nil {
-			return nil, b.errAt(err, loc)
+		pd, perr := b.domainPolyArgs(declared[k], argNodes, args)
+		if perr != nil {
+			return nil, b.errAt(perr, loc)
 		}
+		poly := f
 		if f, argTypes, err = b.resolvePolymorphicCall(f, inputs, declared[k], slots[k]); err != nil {
 			return nil, err // PostgreSQL reports no position
+		}
+		if f, err = b.s.withPolyDomains(poly, f, pd); err != nil {
+			return nil, b.withPos(err, loc)
+		}
+		ins := f.inParams()
+		argDoms = make([]routineDomain, len(args))
+		for j, p := range slots[k] {
+			argDoms[j] = ins[p].dom
 		}
 	}
 	full := make([]*scalar, len(f.in))
 	var spread []*scalar
 	for j, p := range slots[k] {
 		e, err := b.coerce(args[j], argTypes[j], types.CastImplicit)
+		if err == nil {
+			e, err = b.toRoutineDomain(e, args[j], argDoms[j])
+		}
 		if err != nil {
 			return nil, b.withPos(err, loc)
 		}
@@ -322,6 +350,9 @@ func (b *binder) resolveRoutine(sc *scope, name string, cands []*funcDesc, fc *p
 		e, err := b.expr(nil, ins[p].def)
 		if err == nil {
 			e, err = b.coerce(e, f.in[p], types.CastAssignment)
+		}
+		if err == nil {
+			e, err = b.toRoutineDomain(e, e, ins[p].dom)
 		}
 		if err != nil {
 			return nil, b.withPos(err, loc)
@@ -391,6 +422,9 @@ func callText(name string, argNodes []*pg_query.Node, args []*scalar) string {
 	ts := make([]string, len(args))
 	for i, a := range args {
 		ts[i] = a.typ.String()
+		if a.domain != nil {
+			ts[i] = types.QuoteIdent(a.domain.name)
+		}
 		if unresolved(a) || a.null || a.typ.Oid == types.OidUnknown {
 			ts[i] = "unknown"
 		}

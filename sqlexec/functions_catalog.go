@@ -75,7 +75,7 @@ func (f *funcDesc) procRow(namespace, owner uint32, acl any) []any {
 	ms := make([]string, len(f.params))
 	ns := make([]string, len(f.params))
 	for i, p := range f.params {
-		all[i], ms[i], ns[i] = strconv.Itoa(int(p.typ.Oid)), string(p.mode), quoteArrayElem(p.name)
+		all[i], ms[i], ns[i] = strconv.Itoa(int(p.dom.sigType(p.typ).Oid)), string(p.mode), quoteArrayElem(p.name)
 		hasNames = hasNames || p.name != ""
 	}
 	if f.hasOutParams() || len(in) != len(f.params) || variadic != 0 {
@@ -114,7 +114,7 @@ func (f *funcDesc) procRow(namespace, owner uint32, acl any) []any {
 	return []any{int64(f.oid), f.name, int64(namespace), int64(owner), lang,
 		cost, rows, variadic, int64(0), string(f.kind),
 		f.secDef, f.leakproof, f.strict, f.retSet, string(f.volatility), parallel,
-		int64(len(in)), int64(f.nDefaults), int64(f.result.Oid), parseCatalogText(types.OidVector, strings.Join(in, " ")),
+		int64(len(in)), int64(f.nDefaults), int64(f.resultDom.sigType(f.result).Oid), parseCatalogText(types.OidVector, strings.Join(in, " ")),
 		allTypes, modes, names, defaults,
 		nil, src, library, nil, config,
 		acl}
@@ -161,7 +161,7 @@ func routineResult(c *catalog, oid uint32) (string, bool) {
 	var table []string
 	for _, p := range f.params {
 		if p.mode == 't' {
-			table = append(table, types.QuoteIdent(p.name)+" "+p.typ.String())
+			table = append(table, types.QuoteIdent(p.name)+" "+p.dom.typeName(p.typ))
 		}
 	}
 	switch {
@@ -172,7 +172,7 @@ func routineResult(c *catalog, oid uint32) (string, bool) {
 	case f.hasOutParams() && len(f.outCols) > 0:
 		return setofPrefix(f) + "record", true
 	}
-	return setofPrefix(f) + f.result.String(), true
+	return setofPrefix(f) + f.resultDom.typeName(f.result), true
 }
 
 func setofPrefix(f *funcDesc) string {
@@ -209,7 +209,7 @@ func routineArguments(c *catalog, oid uint32, withDefaults bool) (string, bool) 
 		if p.name != "" {
 			arg += types.QuoteIdent(p.name) + " "
 		}
-		arg += p.typ.String()
+		arg += p.dom.typeName(p.typ)
 		if withDefaults && p.def != nil {
 			arg += " DEFAULT " + p.defaultText()
 		}

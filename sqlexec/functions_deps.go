@@ -279,7 +279,7 @@ func (d *ddl) renameRoutine(rs *pg_query.RenameStmt) error {
 	}
 	for _, g := range d.cat.schemas[f.schema].funcs[rs.Newname] {
 		if sameTypes(g.inputTypes(), f.inputTypes()) {
-			return pgerror.Newf(pgerror.DuplicateFunction, "%s %s(%s) already exists in schema \"%s\"", g.kindName(), rs.Newname, typeNames(f.inputTypes()), f.schema)
+			return pgerror.Newf(pgerror.DuplicateFunction, "%s %s(%s) already exists in schema \"%s\"", g.kindName(), rs.Newname, f.inputTypeNames(), f.schema)
 		}
 	}
 	for _, dep := range d.routineDependents(f, nil) {

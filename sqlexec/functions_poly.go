@@ -215,25 +215,144 @@ func (f *funcDesc) polymorphicArgs() bool {
 	return false
 }
 
-// refuseDomainPolyArgs refuses a call passing a value that may be of a
-// domain type for a polymorphic parameter: PostgreSQL resolves
-// anyelement to the domain (the result is of the domain and checked
-// against it), while such a value carries its base type in fickle
-// (pg_typeof refuses it likewise).
-func (b *binder) refuseDomainPolyArgs(declared []types.Type, argNodes []*pg_query.Node, args []*scalar) *pgerror.Error {
+// polyDomains are the domains polymorphic parameters resolve to in a
+// call, PostgreSQL's enforce_generic_type_consistency: anyelement,
+// anynonarray and anyenum resolve to the domain when every argument they
+// take is of it, anycompatible and anycompatiblenonarray when every
+// argument of their family is (an array's or range's element, which
+// PostgreSQL takes from the domain's base type, is not); elem and compat
+// are 0 when they resolve to a plain type.
+type polyDomains struct{ elem, compat uint32 }
+
+// domainPolyArgs reads the domains of the arguments a call passes for
+// polymorphic parameters (declared, per argument). A value that may be of
+// a domain fickle does not know is refused, as is a domain argument where
+// PostgreSQL would find the arguments not all alike (the candidate would
+// not match there, so the call might resolve to another).
+func (b *binder) domainPolyArgs(declared []types.Type, argNodes []*pg_query.Node, args []*scalar) (polyDomains, *pgerror.Error) {
+	var out polyDomains
+	const unset = ^uint32(0)
+	elem, compat := unset, unset
+	mixed := false
+	merge := func(have *uint32, d uint32) {
+		if *have != unset && *have != d {
+			mixed = true
+		}
+		*have = d
+	}
 	for j, t := range declared {
 		if !t.IsPolymorphic() {
 			continue
 		}
-		n := argNodes[j]
-		if na := n.GetNamedArgExpr(); na != nil {
-			n = na.Arg
+		e := args[j]
+		d := b.argDomain(argNodes[j], e)
+		if d == argDomainUnknown {
+			return out, pgerror.Unsupported("a value that may be of a domain type as a polymorphic argument")
 		}
-		if e := args[j]; e.domain != nil || mayBeOfDomain(n) && b.cat.hasDomainOver(e.typ) {
+		if untyped(e) {
+			continue
+		}
+		switch t.Oid {
+		case types.OidAnyElement, types.OidAnyNonArray, types.OidAnyEnum:
+			merge(&elem, d)
+		case types.OidAnyCompatible, types.OidAnyCompatibleNonArray:
+			if compat != unset && compat != d {
+				compat = 0 // a common type of the base types
+			} else {
+				compat = d
+			}
+		case types.OidAnyCompatibleArray, types.OidAnyCompatibleRange, types.OidAnyCompatibleMultirange:
+			compat = 0
+		default:
+			// anyarray, anyrange, anymultirange: their element is the
+			// base type's, not of a domain.
+			merge(&elem, 0)
+		}
+	}
+	if mixed && elem != unset {
+		return out, pgerror.Unsupported("polymorphic arguments of a domain type and of other types together")
+	}
+	if elem != unset {
+		out.elem = elem
+	}
+	if compat != unset {
+		out.compat = compat
+	}
+	return out, nil
+}
+
+// refuseDomainPolyArgs refuses a call of a user aggregate passing a value
+// that is or may be of a domain type for a polymorphic parameter, which
+// PostgreSQL resolves anyelement to (and aggregates here do not).
+func (b *binder) refuseDomainPolyArgs(declared []types.Type, argNodes []*pg_query.Node, args []*scalar) *pgerror.Error {
+	for j, t := range declared {
+		if t.IsPolymorphic() && b.argDomain(argNodes[j], args[j]) != 0 {
 			return pgerror.Unsupported("a value that may be of a domain type as a polymorphic argument")
 		}
 	}
 	return nil
+}
+
+// withPolyDomains is g, f specialized for a call, with the parameters and
+// result f declares anyelement (and the like) or anycompatible (and the
+// like) of the domains doms resolves them to: one copy per specialization
+// and domains in the session.
+func (s *Session) withPolyDomains(f, g *funcDesc, doms polyDomains) (*funcDesc, error) {
+	if doms == (polyDomains{}) {
+		return g, nil
+	}
+	key := polyKey{g, "domains " + strconv.FormatUint(uint64(doms.elem), 10) + " " + strconv.FormatUint(uint64(doms.compat), 10)}
+	if h := s.polyRoutines[key]; h != nil {
+		return h, nil
+	}
+	for _, t := range append(f.inputTypes(), f.result) {
+		if t.IsPolymorphic() && t.Oid != types.OidAnyElement && t.Oid != types.OidAnyNonArray && t.Oid != types.OidAnyEnum &&
+			t.Oid != types.OidAnyCompatible && t.Oid != types.OidAnyCompatibleNonArray {
+			// PostgreSQL's anyarray is then an array of the domain.
+			return nil, pgerror.Unsupported("a polymorphic array or range type resolved from a domain type")
+		}
+	}
+	for _, p := range f.params {
+		if p.isOut() && p.typ.IsPolymorphic() && p.typ.Oid != types.OidAnyElement && p.typ.Oid != types.OidAnyNonArray &&
+			p.typ.Oid != types.OidAnyEnum && p.typ.Oid != types.OidAnyCompatible && p.typ.Oid != types.OidAnyCompatibleNonArray {
+			return nil, pgerror.Unsupported("a polymorphic array or range type resolved from a domain type")
+		}
+	}
+	cat, _ := s.catalog()
+	domOf := func(t types.Type) routineDomain {
+		var oid uint32
+		switch t.Oid {
+		case types.OidAnyElement, types.OidAnyNonArray, types.OidAnyEnum:
+			oid = doms.elem
+		case types.OidAnyCompatible, types.OidAnyCompatibleNonArray:
+			oid = doms.compat
+		}
+		if oid == 0 {
+			return routineDomain{}
+		}
+		name, _ := catalogNames{s: s, cat: cat}.typeName(oid, -1)
+		return routineDomain{oid: oid, name: name}
+	}
+	h := *g
+	h.params = append([]funcParam(nil), g.params...)
+	for i, p := range f.params {
+		if d := domOf(p.typ); d.oid != 0 {
+			h.params[i].dom = d
+		}
+	}
+	if d := domOf(f.result); d.oid != 0 {
+		h.resultDom = d
+	}
+	for _, p := range f.params {
+		if p.isOut() && len(f.outCols) == 0 {
+			h.resultDom = domOf(p.typ) // a lone OUT parameter's
+		}
+	}
+	if s.polyRoutines == nil || len(s.polyRoutines) >= planCacheLimit {
+		s.polyRoutines = map[polyKey]*funcDesc{}
+	}
+	s.polyRoutines[key] = &h
+	return &h, nil
 }
 
 // resolvePolymorphicCall resolves the actual types of a call of the

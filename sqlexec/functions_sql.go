@@ -33,6 +33,9 @@ type compiledRoutine struct {
 	texts []string
 	// pl is the compiled PL/pgSQL body.
 	pl *plFunction
+	// resultChecks are the checks of the domains the result columns are
+	// declared of, nil for none (resultChecks).
+	resultChecks []domainCheck
 }
 
 // compiled returns f's body compiled for the session's catalog.
@@ -52,8 +55,14 @@ func (s *Session) compiled(f *funcDesc) (*compiledRoutine, error) {
 	} else {
 		c.stmts, c.texts, err = planSQLBody(s, cat, f)
 	}
+	if err == nil {
+		c.resultChecks, err = (&binder{s: s, cat: cat}).resultChecks(f)
+	}
 	if err != nil {
 		return nil, err
+	}
+	if c.pl != nil {
+		c.pl.resultChecks = c.resultChecks
 	}
 	if s.routines == nil || len(s.routines) >= planCacheLimit {
 		s.routines = map[*funcDesc]*compiledRoutine{}
@@ -121,7 +130,14 @@ func paramVars(f *funcDesc) func(b *binder, fields []string, loc int32) (*scalar
 		for i, p := range ins {
 			if p.name == name {
 				e, err := b.paramRef(&pg_query.ParamRef{Number: int32(i + 1), Location: loc})
-				return e, err == nil
+				if err != nil {
+					return nil, false
+				}
+				// The parameter is of its declared domain, or of none.
+				if e.domain = b.domainByOid(p.dom.oid); e.domain == nil {
+					e.plain = !p.typ.IsPolymorphic()
+				}
+				return e, true
 			}
 		}
 		return nil, false
@@ -227,6 +243,14 @@ func checkSQLResult(f *funcDesc, plans []*stmtPlan) error {
 		return mismatch("Function's final statement must be SELECT or INSERT/UPDATE/DELETE RETURNING.")
 	}
 	cols := plans[len(plans)-1].cols
+	if f.resultDom.oid != 0 && f.result.IsComposite() {
+		// A domain over a composite type is a scalar result: one column
+		// of a row value, which fickle does not take apart.
+		if len(cols) != 1 {
+			return mismatch("Final statement must return exactly one column.")
+		}
+		return pgerror.Unsupported("a SQL function returning a domain over a composite type")
+	}
 	want := f.resultCols()
 	if len(cols) != len(want) {
 		if len(cols) == 1 && len(want) > 1 && cols[0].typ.IsRecord() {
@@ -279,7 +303,10 @@ func (s *Session) invokeSQL(x *execCtx, f *funcDesc, vals []any) ([][]any, error
 	if f.anonRecord() {
 		return sqlRecordRows(x, rows, last.Columns)
 	}
-	return coerceRows(x, rows, last.Columns, f.resultCols())
+	if rows, err = coerceRows(x, rows, last.Columns, f.resultCols()); err != nil {
+		return nil, err
+	}
+	return rows, checkResultRows(x, f, c.resultChecks, rows)
 }
 
 // runRoutineStatement runs one planned statement of a routine body in the

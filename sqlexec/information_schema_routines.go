@@ -93,7 +93,7 @@ func init() {
 				var routineType any = "PROCEDURE"
 				if f.kind != 'p' {
 					routineType, udtCatalog, dtd, nullCall = "FUNCTION", db, "0", yesNo(f.strict)
-					dataType, udtSchema, udtName = routineTypeFacts(s, c, f.result)
+					dataType, udtSchema, udtName = routineTypeFacts(s, c, f.resultDom.sigType(f.result))
 				}
 				if f.kind == 'a' {
 					routineType = nil // PostgreSQL's view names no type for an aggregate
@@ -141,7 +141,7 @@ func init() {
 					if p.def != nil {
 						def = p.defaultText()
 					}
-					dataType, udtSchema, udtName := routineTypeFacts(s, c, p.typ)
+					dataType, udtSchema, udtName := routineTypeFacts(s, c, p.dom.sigType(p.typ))
 					n := strconv.Itoa(i + 1)
 					out = append(out, []any{db, f.schema, f.specificName(), int64(i + 1), mode, "NO", "NO", name, dataType,
 						nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, db, udtSchema, udtName,

@@ -22,22 +22,26 @@ func (b *binder) pgTypeof(sc *scope, fc *pg_query.FuncCall) (*scalar, error) {
 		oid = int64(types.OidUnknown)
 	case e.domain != nil:
 		oid = int64(e.domain.oid)
-	case mayBeOfDomain(fc.Args[0]) && b.cat.hasDomainOver(e.typ):
+	case !e.plain && b.mayBeOfDomain(fc.Args[0]) && b.cat.hasDomainOver(e.typ):
 		return nil, b.errAt(pgerror.Unsupported("pg_typeof of a value that may be of a domain type"), fc.Location)
 	}
 	return &scalar{typ: types.Regtype, slot: -1, name: "pg_typeof", eval: func(*execCtx) (any, error) { return oid, nil }}, nil
 }
 
 // mayBeOfDomain reports whether the expression n may give a value of a
-// domain type: constants, operators and tests give their declared types.
-func mayBeOfDomain(n *pg_query.Node) bool {
+// domain type: constants, operators, tests and casts to another type give
+// their declared types.
+func (b *binder) mayBeOfDomain(n *pg_query.Node) bool {
 	switch {
 	case n.GetAConst() != nil, n.GetBoolExpr() != nil, n.GetNullTest() != nil, n.GetBooleanTest() != nil:
 		return false
+	case n.GetTypeCast() != nil:
+		tn := n.GetTypeCast().TypeName
+		return len(tn.ArrayBounds) == 0 && b.domainNamed(tn) != nil
 	case n.GetAExpr() != nil:
 		e := n.GetAExpr()
 		if e.Kind == pg_query.A_Expr_Kind_AEXPR_NULLIF {
-			return mayBeOfDomain(e.Lexpr)
+			return b.mayBeOfDomain(e.Lexpr)
 		}
 		return false
 	}

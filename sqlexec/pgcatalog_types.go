@@ -229,9 +229,9 @@ func domainCheckByOID(c *catalog, oid uint32) (*typeDesc, *checkDesc) {
 }
 
 // domainValueScope is the scope of a domain's CHECK expressions: VALUE,
-// of the domain's base type.
+// of the domain's base type, or of the domain it is over.
 func domainValueScope(t *typeDesc) *scope {
-	return &scope{cols: []scopeCol{{name: "value", typ: t.domain.base}}}
+	return &scope{cols: []scopeCol{{name: "value", typ: t.domain.base, knownType: true, knownDomain: t.domain.parent}}}
 }
 
 // userTypeOf is the pg_type OID of the user-defined type or table row type

@@ -35,6 +35,10 @@ type plFunction struct {
 	// sourceLines maps the lines of the body's layout, which the tree's
 	// line numbers count, to the body's own (scopeLayout).
 	sourceLines []int
+	// resultChecks are the checks of the domains the result is declared
+	// of (compiledRoutine.resultChecks), which RETURN and RETURN NEXT
+	// apply to the value they cast to the result type.
+	resultChecks []domainCheck
 }
 
 // sourceLine is the body's line of the tree's line n.

@@ -81,6 +81,20 @@ func compilePlpgsql(s *Session, cat *catalog, f *funcDesc) (*plFunction, error) 
 			}
 		}
 	}
+	for i, prm := range f.params {
+		if prm.dom.oid == 0 || i >= len(p.datums) {
+			continue
+		}
+		// A parameter of a domain is a variable of the domain, which
+		// assignments check.
+		t := b.domainByOid(prm.dom.oid)
+		if t == nil || t.domain == nil {
+			return nil, pgerror.Newf(pgerror.UndefinedObject, "type with OID %d does not exist", prm.dom.oid)
+		}
+		if p.datums[i].domain, err = b.domainCheckFor(t); err != nil {
+			return nil, err
+		}
+	}
 	for _, d := range p.datums {
 		if d.kind == 'v' && d.typ.IsComposite() {
 			if d.fieldChecks, err = compositeFieldChecks(b, d.typ); err != nil {
@@ -257,6 +271,14 @@ func (fr *plFrame) run(vals []any) ([][]any, error) {
 	flow, err := fr.exec(p.body)
 	if err != nil {
 		return nil, err
+	}
+	if f.resultDom.oid != 0 && f.result.IsComposite() && !f.retSet {
+		// The row of a domain over a composite type, which the
+		// composite paths of RETURN build (PostgreSQL's RETURN NEXT
+		// stores the row as the composite type's, unchecked).
+		if err := checkResultRows(fr.x, f, p.resultChecks, fr.rows); err != nil {
+			return nil, err
+		}
 	}
 	switch {
 	case f.retSet:
@@ -605,7 +627,7 @@ func (fr *plFrame) returnStmt(st *plStmt) (plFlow, error) {
 		return plFlow{}, err
 	}
 	fr.rows = [][]any{f.resultRow(v)}
-	return plFlow{sig: plReturn}, nil
+	return plFlow{sig: plReturn}, checkResultRows(fr.x, f, fr.pl.resultChecks, fr.rows)
 }
 
 func (fr *plFrame) returnNext(st *plStmt) error {
@@ -643,7 +665,15 @@ func (fr *plFrame) returnNext(st *plStmt) error {
 		if err != nil {
 			return err
 		}
-		fr.rows = append(fr.rows, f.resultRow(cv))
+		row := f.resultRow(cv)
+		if f.result.IsComposite() {
+			fr.rows = append(fr.rows, row)
+			return nil
+		}
+		if err := checkResultRows(fr.x, f, fr.pl.resultChecks, [][]any{row}); err != nil {
+			return err
+		}
+		fr.rows = append(fr.rows, row)
 		return nil
 	}
 	row, _ := v.([]any)

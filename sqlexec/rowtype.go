@@ -226,9 +226,11 @@ func (d *ddl) dropRowTypeUsers(ts []*tableDesc, dropping map[uint32]bool, cascad
 		if err := d.dropTypedColumns(td, dropping); err != nil {
 			return err
 		}
-		if err := d.dropTypedRoutines(td); err != nil {
+		lines, err := d.dropTypedRoutines(td)
+		if err != nil {
 			return err
 		}
+		d.cascadeNotice(lines)
 		if d.cat.typeDependent(td, dropping) != "" {
 			return pgerror.Unsupported("DROP TABLE ... CASCADE of a table whose row type other types use")
 		}

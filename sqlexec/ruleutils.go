@@ -632,7 +632,7 @@ func (d *deparser) userFunc(fc *pg_query.FuncCall, ts []types.Type) (*funcDesc, 
 		if f.kind != 'f' || len(f.in) != len(ts) || slices.ContainsFunc(sigs, func(s []types.Type) bool { return sameTypes(s, f.in) }) {
 			continue
 		}
-		if f.nDefaults > 0 || len(f.outCols) > 0 || f.retSet || slices.ContainsFunc(f.params, func(p funcParam) bool { return p.mode == 'v' }) {
+		if f.nDefaults > 0 || len(f.outCols) > 0 || f.retSet || slices.ContainsFunc(f.params, func(p funcParam) bool { return p.mode == 'v' || p.dom.oid != 0 }) {
 			return nil, errNotDeparsed
 		}
 		cands, sigs = append(cands, f), append(sigs, f.in)

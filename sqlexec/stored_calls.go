@@ -75,7 +75,7 @@ func (s *Session) callSchema(c *catalog, fc *pg_query.FuncCall) (string, bool) {
 		for _, f := range sc.funcs[name] {
 			hidden := false
 			for _, g := range firstFuncs {
-				hidden = hidden || sameTypes(f.in, g.in)
+				hidden = hidden || sameTypes(f.sigIn(), g.sigIn())
 			}
 			if !hidden {
 				return "", false

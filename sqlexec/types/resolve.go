@@ -1,6 +1,7 @@
 package types
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
@@ -25,7 +26,16 @@ type candidate struct {
 	// and anyelement, registered per range type: a typed input must have
 	// the declared type itself, as polymorphic arguments are never coerced.
 	polymorphic bool
+	// domains, when set, marks the arguments declared of a domain, whose
+	// base type args holds (ChooseRoutine).
+	domains []bool
 }
+
+// domain reports whether the candidate's argument j is of a domain: one
+// that func_select_candidate never counts as an exact or a preferred
+// match, since it compares the arguments' base types with the declared
+// types and a domain is never preferred.
+func (c candidate) domain(j int) bool { return c.domains != nil && c.domains[j] }
 
 // coercible is can_coerce_type for one argument, extended to the
 // polymorphic pseudo-type.
@@ -105,7 +115,7 @@ func selectCandidate(inputs []Type, cands []candidate) (best int, ambiguous bool
 	keepMax(func(c candidate) int {
 		n := 0
 		for j, in := range inputs {
-			if in.Oid != OidUnknown && in.Oid == c.args[j].Oid {
+			if in.Oid != OidUnknown && in.Oid == c.args[j].Oid && !c.domain(j) {
 				n++
 			}
 		}
@@ -119,6 +129,9 @@ func selectCandidate(inputs []Type, cands []candidate) (best int, ambiguous bool
 		n := 0
 		for j, in := range inputs {
 			if in.Oid == OidUnknown {
+				continue
+			}
+			if c.domain(j) {
 				continue
 			}
 			if in.Oid == c.args[j].Oid || (c.args[j].Oid != oidAnyNonArray && c.args[j].Preferred() && c.args[j].Category() == in.Category()) {
@@ -147,7 +160,7 @@ func selectCandidate(inputs []Type, cands []candidate) (best int, ambiguous bool
 		for _, i := range live {
 			ct := cands[i].args[j]
 			cat := categoryOf(ct)
-			pref := ct.Oid != oidAnyNonArray && ct.Preferred()
+			pref := ct.Oid != oidAnyNonArray && ct.Preferred() && !cands[i].domain(j)
 			switch {
 			case slotCat[j] == 0:
 				slotCat[j], slotPref[j] = cat, pref
@@ -174,7 +187,7 @@ func selectCandidate(inputs []Type, cands []candidate) (best int, ambiguous bool
 					continue
 				}
 				ct := cands[i].args[j]
-				if categoryOf(ct) != slotCat[j] || (slotPref[j] && (ct.Oid == oidAnyNonArray || !ct.Preferred())) {
+				if categoryOf(ct) != slotCat[j] || (slotPref[j] && (ct.Oid == oidAnyNonArray || !ct.Preferred() || cands[i].domain(j))) {
 					keep = false
 				}
 			}
@@ -300,7 +313,7 @@ func operatorError(op string, l, r *Type, ambiguous bool) error {
 // none fits and 42725 when several do.
 func chooseOverload(name string, args []Type, cands []candidate) (int, error) {
 	for i, c := range cands {
-		if len(c.args) == len(args) && sameOids(args, c.args) {
+		if len(c.args) == len(args) && c.domains == nil && sameOids(args, c.args) {
 			return i, nil
 		}
 	}
@@ -331,6 +344,24 @@ func ChooseOverload(name string, args []Type, overloads [][]Type) (int, error) {
 	cands := make([]candidate, len(overloads))
 	for i, o := range overloads {
 		cands[i] = candidate{args: o}
+	}
+	return chooseOverload(name, args, cands)
+}
+
+// ChooseRoutine is ChooseOverload for overloads some of whose arguments
+// are of a domain: domains[i][j] marks argument j of overload i as of a
+// domain, whose base type overloads[i][j] holds. args are the arguments'
+// base types, as func_select_candidate reduces domains to them: a domain
+// argument then matches as a coercible, never exact or preferred, one.
+// The match of an argument of a domain with a parameter of that domain,
+// which comes before, is the caller's, as a domain is not a Type.
+func ChooseRoutine(name string, args []Type, overloads [][]Type, domains [][]bool) (int, error) {
+	cands := make([]candidate, len(overloads))
+	for i, o := range overloads {
+		cands[i] = candidate{args: o}
+		if slices.Contains(domains[i], true) {
+			cands[i].domains = domains[i]
+		}
 	}
 	return chooseOverload(name, args, cands)
 }
