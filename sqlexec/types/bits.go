@@ -112,7 +112,7 @@ func parseBitString(s string) (BitString, error) {
 	if hex {
 		w := newBitStringBuilder(4 * len(s))
 		for i := 0; i < len(s); i++ {
-			d, ok := hexNibble(s[i])
+			d, ok := unhex(s[i])
 			if !ok {
 				return BitString{}, badBitDigit(s[i:], "hexadecimal")
 			}
@@ -132,18 +132,6 @@ func parseBitString(s string) (BitString, error) {
 		}
 	}
 	return w.result(), nil
-}
-
-func hexNibble(c byte) (byte, bool) {
-	switch {
-	case c >= '0' && c <= '9':
-		return c - '0', true
-	case c >= 'a' && c <= 'f':
-		return c - 'a' + 10, true
-	case c >= 'A' && c <= 'F':
-		return c - 'A' + 10, true
-	}
-	return 0, false
 }
 
 // badBitDigit is bit_in's error for the character s starts with (the whole

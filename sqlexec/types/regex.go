@@ -335,7 +335,8 @@ func translateEscape(sb *strings.Builder, rest string, inBracket, fold bool) (in
 }
 
 func isHexDigit(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+	_, ok := unhex(c)
+	return ok
 }
 
 // bracketChar reads the character at the start of p inside a bracket
