@@ -408,11 +408,8 @@ func runOnce(x *execCtx, it *fromItem) ([][]any, error) {
 	if ir := x.items[it]; ir != nil {
 		return ir.rows, nil
 	}
-	var rows [][]any
-	if err := it.each(x, func(row []any) error {
-		rows = append(rows, slices.Clone(row)) // a generator may reuse its row
-		return nil
-	}); err != nil {
+	rows, err := functionRows(x, it)
+	if err != nil {
 		return nil, err
 	}
 	if x.items == nil {
@@ -817,7 +814,8 @@ func (b *binder) rowsFromItem(sc *scope, rf *pg_query.RangeFunction) (*fromItem,
 	}}, cols, nil
 }
 
-// functionRows returns all the rows of a function item.
+// functionRows returns all the rows of a function item, copied: a
+// generator may reuse its row.
 func functionRows(x *execCtx, it *fromItem) ([][]any, error) {
 	if it.each == nil {
 		return it.sub(x)
