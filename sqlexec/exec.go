@@ -516,6 +516,9 @@ func (s *Session) finishResult(res *Result, pl *stmtPlan, err error) (*Result, e
 // through, as PostgreSQL sends them: INFO always, the others at or above
 // the setting's level.
 func (s *Session) sentNotices(ns []*pgerror.Error) []*pgerror.Error {
+	if len(ns) == 0 {
+		return nil
+	}
 	min, _ := s.settings.get("client_min_messages")
 	level := minMessageLevels[strings.ToLower(min)]
 	kept := ns[:0]
