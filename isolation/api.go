@@ -192,7 +192,11 @@ type ReadOptions struct {
 	// reads with its calling statement's snapshot, which does not include
 	// the writes that statement has made so far.
 	AsOf WriteMark
-	_    struct{}
+	// Version, when set, receives the system columns of each version the
+	// read returns (RowVersion) before Get returns it or Visit is called
+	// on it.
+	Version *RowVersion
+	_       struct{}
 }
 
 // WriteMark is a point in a transaction's own writes (Txn.WriteMark), for
@@ -249,6 +253,9 @@ type LockedRow struct {
 	// Skipped reports that SKIP LOCKED skipped the row: another
 	// transaction holds a conflicting lock. Nothing was read or locked.
 	Skipped bool
+	// Version is Row's system columns: as they were before the lock, or
+	// for a Write request as the write leaves them (xmax is the writer).
+	Version RowVersion
 }
 
 // WaitPolicy says what a lock request does when it conflicts.
@@ -479,6 +486,17 @@ type Txn struct{ t *txn }
 
 // ID returns the transaction's id in the history.
 func (t *Txn) ID() history.TxnID { return t.t.id }
+
+// XID returns the transaction's id as PostgreSQL's txid_current() and the
+// system columns xmin and xmax show it.
+func (t *Txn) XID() uint32 { return t.t.e.xidOf(t.t) }
+
+// OwnVersion returns the system columns of the transaction's own version
+// of key in table, which it inserted or updated: xmax is its own id when
+// it locked the row before writing it (or since), 0 otherwise.
+func (t *Txn) OwnVersion(table TableID, key []byte) RowVersion {
+	return t.t.e.ownVersion(t.t, table, key)
+}
 
 // Level returns the transaction's isolation level.
 func (t *Txn) Level() history.Level { return t.t.level }

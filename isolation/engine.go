@@ -27,6 +27,10 @@ type engine struct {
 	open        map[*session]struct{}
 	nextSession history.SessionID
 	nextTxn     history.TxnID // the id of the next transaction to begin
+	// xidBase offsets the ids PostgreSQL's system columns show by the
+	// transactions of the histories before the last checkpoint (xmax.go);
+	// nextMultiXact is the last multixact id given out.
+	xidBase, nextMultiXact uint32
 	active      map[*txn]struct{}
 	co          orderList
 	init        *txn
@@ -101,6 +105,9 @@ type table struct {
 	// keySlabSize the size of its last allocation (newKeyState).
 	keySlab     []keyState
 	keySlabSize int
+	// xmax is the xmax of keys' newest committed versions that a lock or
+	// a write in progress or rolled back set (xmax.go).
+	xmax map[*keyState]rowXmax
 }
 
 // moveTarget is where a moved row went: key of the same table, or another

@@ -51,6 +51,9 @@ func (e *engine) lockKey(ctx context.Context, t *txn, tb *table, k string, req L
 	ks := tb.keyState(k, true)
 	read, _ := e.statementVersion(t, ks)
 	got, err := e.lockedVersion(t, tb, ks, req)
+	if err == nil && got.Live && !req.Write {
+		e.noteLock(t, tb, ks, r)
+	}
 	if err != nil || got.Live {
 		return got, err
 	}
@@ -95,18 +98,18 @@ func (e *engine) unlock(t *txn, r resource) {
 // works on (see Txn.LockRow), reading it when the statement has not.
 func (e *engine) lockedVersion(t *txn, tb *table, ks *keyState, req LockRequest) (LockedRow, error) {
 	if w := t.pendingWrite(ks); w != nil {
-		return lockedRow(w.row, !w.tomb, false), nil
+		return e.lockedRow(t, tb, seen{ks: ks, w: t, row: w.row, ok: !w.tomb}, req, false), nil
 	}
 	prev, read := e.statementVersion(t, ks)
 	if read && (prev.w == ks.latest().w || req.Write && e.cfg.StaleWrites && !e.cfg.PostgresConcurrency) {
-		return lockedRow(prev.row, prev.ok, false), nil
+		return e.lockedRow(t, tb, prev, req, false), nil
 	}
 	opts := ReadOptions{Latest: true}
 	if snap, ok := e.keyShareSnapshotVersion(t, ks, req); ok {
 		// PostgreSQL locks the version the snapshot sees: a concurrent
 		// update of other columns does not conflict with KEY SHARE.
 		if read && prev.w == snap.w {
-			return lockedRow(prev.row, prev.ok, false), nil
+			return e.lockedRow(t, tb, prev, req, false), nil
 		}
 		opts = ReadOptions{}
 	} else if err := e.firstUpdaterWins(t, tb, ks); err != nil {
@@ -123,7 +126,7 @@ func (e *engine) lockedVersion(t *txn, tb *table, ks *keyState, req LockRequest)
 		e.rec.markReturned(t, s.ref)
 	}
 	e.rec.flushReads(t, 0)
-	return lockedRow(s.row, s.ok, true), nil
+	return e.lockedRow(t, tb, s, req, true), nil
 }
 
 // keyShareSnapshotVersion returns the version of ks that t's snapshot sees
@@ -152,11 +155,16 @@ func (e *engine) keyShareSnapshotVersion(t *txn, ks *keyState, req LockRequest) 
 	return vs[i], true
 }
 
-func lockedRow(row []any, live, changed bool) LockedRow {
-	if !live {
-		row = nil
+// lockedRow is what LockRow returns for s, the version t locked with req.
+func (e *engine) lockedRow(t *txn, tb *table, s seen, req LockRequest, changed bool) LockedRow {
+	if !s.ok {
+		return LockedRow{Changed: changed}
 	}
-	return LockedRow{Row: row, Live: live, Changed: changed}
+	v := e.rowVersion(t, tb, s)
+	if req.Write {
+		v.Xmax = e.xid(t)
+	}
+	return LockedRow{Row: s.row, Live: true, Changed: changed, Version: v}
 }
 
 // lockable checks that t may lock a row of table id with req and takes the

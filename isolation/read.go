@@ -35,6 +35,9 @@ func (e *engine) get(ctx context.Context, t *txn, id TableID, key []byte, ro Rea
 	}
 	if s.ok {
 		e.rec.markReturned(t, s.ref)
+		if ro.Version != nil {
+			*ro.Version = e.rowVersion(t, tb, s)
+		}
 	}
 	e.rec.flushReads(t, 0)
 	return s.row, s.ok, nil
@@ -285,6 +288,9 @@ func (e *engine) visitChunk(t *txn, tb *table, chunk []*keyState, found []seen, 
 	for _, s := range found {
 		if !s.ok {
 			continue
+		}
+		if ro.Version != nil {
+			*ro.Version = e.rowVersion(t, tb, s)
 		}
 		matched, stop, err := e.callVisit(fn, s)
 		if err != nil {

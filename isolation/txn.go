@@ -94,6 +94,9 @@ type txnLive struct {
 	rng      *rand.Rand
 
 	writes map[TableID]map[string]*write
+	// ownXmax is the xmax of its own versions of keys it locked before
+	// writing them or after (xmax.go), nil until it has one.
+	ownXmax map[*keyState]uint32
 	// created lists, table by table, the keys it created (createdKey) and
 	// holds a write to: their writes are keyState.pending, out of writes.
 	created    []createdKeys
@@ -385,6 +388,7 @@ func (e *engine) commit(ctx context.Context, t *txn) error {
 			w.tb.moves[movedVersion{w.ks, t}] = *w.moved
 		}
 	}
+	e.publishOwnXmax(t)
 	e.published(t)
 	e.end(t, txnCommitted)
 	e.maybeCollect()

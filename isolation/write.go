@@ -377,6 +377,7 @@ func (e *engine) putWrite(t *txn, tb *table, ks *keyState, row []any, tomb, crea
 	t.undo.push(undoEntry{ks: ks, prev: prev, op: op})
 	if prev == nil && !created {
 		w.baseRow, w.baseLive = e.replacedVersion(t, ks)
+		e.noteReplace(t, tb, ks)
 	}
 	if !tomb {
 		for _, ix := range tb.indexes {

@@ -1,0 +1,148 @@
+package isolation
+
+// PostgreSQL shows a row version's header as the system columns xmin and
+// xmax, and applications read them: an ORM's optimistic lock compares xmin
+// with the value it read (UPDATE ... WHERE id = $1 AND xmin = $2), and an
+// upsert tells an insert from an update by xmax = 0 in its RETURNING. The
+// store gives every version the values PostgreSQL's heap would hold:
+//
+//   - xmin is the transaction that wrote the version (FrozenTransactionId
+//     for init's, whose writers a checkpoint forgot);
+//   - xmax of a version some committed transaction replaced or deleted is
+//     that transaction; of the newest version, the last transaction that
+//     locked it, is replacing or deleting it, or tried to and rolled back
+//     (PostgreSQL leaves the aborted id in the header), a multixact when
+//     several held locks on it at once, 0 when none did;
+//   - a transaction that locked a row and then updated it carries its lock
+//     to the new version (xmax is its own id), as PostgreSQL's heap_update
+//     does: INSERT ... ON CONFLICT DO UPDATE locks the row first, so its
+//     updated rows show xmax <> 0 and its inserted rows xmax = 0.
+//
+// Transaction ids are the history's, offset so that they never repeat in
+// a server's life (checkpoints restart the history's numbering) and start
+// above PostgreSQL's reserved ids.
+
+// RowVersion is what PostgreSQL's system columns xmin and xmax show for a
+// version of a row (see ReadOptions.Version).
+type RowVersion struct {
+	Xmin, Xmax uint32
+}
+
+// frozenXID is PostgreSQL's FrozenTransactionId: the xmin of init's
+// versions. Normal transaction ids start above it.
+const frozenXID = 2
+
+// rowXmax is the xmax of a key's newest committed version, of: the version
+// it belongs to (its writer). It is stale once another version follows.
+type rowXmax struct {
+	of       *txn
+	xid      uint32
+	lockOnly bool // a row lock, not a replacement or deletion
+}
+
+// xid returns t's transaction id as PostgreSQL would show it.
+func (e *engine) xid(t *txn) uint32 {
+	if t == nil || t.id == 0 {
+		return frozenXID
+	}
+	return e.xidBase + uint32(t.id) + frozenXID
+}
+
+// rowVersion returns the system columns of the version s that t's read
+// returned (e.mu held).
+func (e *engine) rowVersion(t *txn, tb *table, s seen) RowVersion {
+	if s.w == t {
+		return RowVersion{Xmin: e.xid(t), Xmax: t.ownXmax[s.ks]}
+	}
+	v := RowVersion{Xmin: e.xid(s.w)}
+	vs := s.ks.versions()
+	for i := len(vs) - 1; i >= 0; i-- {
+		if vs[i].w != s.w {
+			continue
+		}
+		if i < len(vs)-1 {
+			v.Xmax = e.xid(vs[i+1].w)
+		} else if x, ok := tb.xmax[s.ks]; ok && x.of == s.w {
+			v.Xmax = x.xid
+		}
+		break
+	}
+	return v
+}
+
+// noteLock records that t locked (not for a write) the version of ks it
+// works on, as PostgreSQL writes a row lock into the tuple's xmax: t's id,
+// or a new multixact when other transactions hold locks on the row too.
+func (e *engine) noteLock(t *txn, tb *table, ks *keyState, r resource) {
+	if t.pendingWrite(ks) != nil {
+		t.setOwnXmax(ks, e.xid(t))
+		return
+	}
+	of := ks.latest().w
+	xid := e.xid(t)
+	if ent := e.lockEntry(r); ent != nil && len(ent.holders) > 1 {
+		if x, ok := tb.xmax[ks]; ok && x.of == of && x.lockOnly && x.xid != xid {
+			e.nextMultiXact++
+			xid = e.nextMultiXact
+		}
+	}
+	tb.setXmax(ks, rowXmax{of: of, xid: xid, lockOnly: true})
+}
+
+// noteReplace records that t's first write to ks replaces or deletes its
+// newest committed version, and carries a lock t held on that version to
+// t's own new version.
+func (e *engine) noteReplace(t *txn, tb *table, ks *keyState) {
+	of := ks.latest().w
+	xid := e.xid(t)
+	if x, ok := tb.xmax[ks]; ok && x.of == of && x.lockOnly && x.xid == xid {
+		t.setOwnXmax(ks, xid)
+	}
+	tb.setXmax(ks, rowXmax{of: of, xid: xid})
+}
+
+// publishOwnXmax gives the versions committing t wrote the locks it
+// carried to them.
+func (e *engine) publishOwnXmax(t *txn) {
+	for ks, xid := range t.ownXmax {
+		if w := t.pendingWrite(ks); w != nil && !w.tomb {
+			if tb, err := e.table(ks.tab); err == nil {
+				tb.setXmax(ks, rowXmax{of: t, xid: xid, lockOnly: true})
+			}
+		}
+	}
+}
+
+func (tb *table) setXmax(ks *keyState, x rowXmax) {
+	if tb.xmax == nil {
+		tb.xmax = make(map[*keyState]rowXmax)
+	}
+	tb.xmax[ks] = x
+}
+
+func (t *txn) setOwnXmax(ks *keyState, xid uint32) {
+	if t.ownXmax == nil {
+		t.ownXmax = make(map[*keyState]uint32)
+	}
+	t.ownXmax[ks] = xid
+}
+
+// xidOf is Txn.XID.
+func (e *engine) xidOf(t *txn) uint32 {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.xid(t)
+}
+
+// ownVersion is Txn.OwnVersion.
+func (e *engine) ownVersion(t *txn, id TableID, key []byte) RowVersion {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	v := RowVersion{Xmin: e.xid(t)}
+	if tb, err := e.table(id); err == nil && t.txnLive != nil {
+		if ks := tb.keyState(string(key), false); ks != nil {
+			v.Xmax = t.ownXmax[ks]
+		}
+	}
+	return v
+}

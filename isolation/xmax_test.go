@@ -1,0 +1,118 @@
+package isolation
+
+import (
+	"testing"
+
+	"github.com/fickle-db/fickle/history"
+)
+
+// versionOfX reads x in a new READ COMMITTED transaction of session s and
+// returns its system columns.
+func versionOfX(t *testing.T, f *lockFixture, s *Session) RowVersion {
+	t.Helper()
+	tx := begin(t, s, history.ReadCommitted)
+	var v RowVersion
+	if _, ok, err := tx.Get(bg, f.tab, []byte("x"), ReadOptions{Version: &v}); err != nil || !ok {
+		t.Fatalf("read x: %v %v", ok, err)
+	}
+	must(t, tx.Commit(bg))
+	return v
+}
+
+// TestRowVersionShowsPostgresHeaders pins xmin and xmax as PostgreSQL's heap
+// shows them: the writer, then whoever replaced, locked or tried to delete
+// the newest version (a rolled-back writer stays), a lock carried to the
+// locker's own update, and a multixact for two lockers at once.
+func TestRowVersionShowsPostgresHeaders(t *testing.T) {
+	f := newLockFixture(t, Config{Strategy: StrategyLatest})
+	reader := f.s.NewSession()
+	first := versionOfX(t, f, reader)
+	if first.Xmin <= frozenXID || first.Xmax != 0 {
+		t.Fatalf("inserted x: %+v, want a normal xmin and xmax 0", first)
+	}
+
+	// An old version read after its replacement committed shows the
+	// replacer as xmax; the new version starts clean.
+	snap := begin(t, f.s.NewSession(), history.Snapshot)
+	var v RowVersion
+	_, _, err := snap.Get(bg, f.tab, []byte("x"), ReadOptions{Version: &v})
+	must(t, err)
+	upd := f.commitX(t, 2)
+	row, _, err := snap.Get(bg, f.tab, []byte("x"), ReadOptions{Version: &v})
+	must(t, err)
+	if row[1] != 1 || v != (RowVersion{Xmin: first.Xmin, Xmax: upd.XID()}) {
+		t.Fatalf("snapshot's x = %v after its update: %+v, want xmin %d xmax %d", row[1], v, first.Xmin, upd.XID())
+	}
+	if got := versionOfX(t, f, reader); got != (RowVersion{Xmin: upd.XID()}) {
+		t.Fatalf("replaced x: %+v, want xmin %d xmax 0", got, upd.XID())
+	}
+	must(t, snap.Rollback())
+
+	// A lock writes the locker into xmax, and it stays after commit.
+	locker := begin(t, f.s.NewSession(), history.ReadCommitted)
+	got, err := locker.LockRow(bg, f.tab, []byte("x"), LockRequest{Mode: RowLockUpdate})
+	must(t, err)
+	if got.Version != (RowVersion{Xmin: upd.XID()}) {
+		t.Fatalf("LockRow returned %+v, the version before the lock", got.Version)
+	}
+	if got := versionOfX(t, f, reader); got.Xmax != locker.XID() {
+		t.Fatalf("locked x: xmax %d, want the locker %d", got.Xmax, locker.XID())
+	}
+	// Updating the row it locked carries the lock to its new version.
+	must(t, locker.Update(bg, f.tab, []byte("x"), []any{"x", 3}))
+	if own := locker.OwnVersion(f.tab, []byte("x")); own != (RowVersion{Xmin: locker.XID(), Xmax: locker.XID()}) {
+		t.Fatalf("own version after lock and update: %+v", own)
+	}
+	if got := versionOfX(t, f, reader); got != (RowVersion{Xmin: upd.XID(), Xmax: locker.XID()}) {
+		t.Fatalf("x while its update is pending: %+v", got)
+	}
+	must(t, locker.Commit(bg))
+	if got := versionOfX(t, f, reader); got != (RowVersion{Xmin: locker.XID(), Xmax: locker.XID()}) {
+		t.Fatalf("x after the locked update: %+v", got)
+	}
+
+	// A plain update leaves xmax 0 on its version; a rolled-back delete
+	// leaves its id on the version it tried to delete.
+	plain := f.commitX(t, 4)
+	del := begin(t, f.s.NewSession(), history.ReadCommitted)
+	dv, err := del.LockRow(bg, f.tab, []byte("x"), LockRequest{Mode: RowLockUpdate, Write: true})
+	must(t, err)
+	if dv.Version != (RowVersion{Xmin: plain.XID(), Xmax: del.XID()}) {
+		t.Fatalf("LockRow for a write: %+v, want xmax the writer", dv.Version)
+	}
+	must(t, del.Delete(bg, f.tab, []byte("x")))
+	must(t, del.Rollback())
+	if got := versionOfX(t, f, reader); got != (RowVersion{Xmin: plain.XID(), Xmax: del.XID()}) {
+		t.Fatalf("x after a rolled-back delete: %+v", got)
+	}
+
+	// Two share lockers at once: a multixact, not either's id.
+	a := begin(t, f.s.NewSession(), history.ReadCommitted)
+	b := begin(t, f.s.NewSession(), history.ReadCommitted)
+	for _, tx := range []*Txn{a, b} {
+		_, err := tx.LockRow(bg, f.tab, []byte("x"), LockRequest{Mode: RowLockShare})
+		must(t, err)
+	}
+	if got := versionOfX(t, f, reader); got.Xmax == a.XID() || got.Xmax == b.XID() || got.Xmax == 0 {
+		t.Fatalf("x share-locked twice: xmax %d, want a multixact (a %d, b %d)", got.Xmax, a.XID(), b.XID())
+	}
+	must(t, a.Commit(bg))
+	must(t, b.Commit(bg))
+}
+
+// TestXIDsNeverRepeatAcrossCheckpoints pins that a checkpoint, which
+// restarts the history's transaction numbering, does not restart the ids
+// clients see: an optimistic lock on xmin must not match a later writer.
+func TestXIDsNeverRepeatAcrossCheckpoints(t *testing.T) {
+	f := newLockFixture(t, Config{Strategy: StrategyLatest})
+	before := f.commitX(t, 2).XID()
+	if _, err := f.s.Checkpoint(); err != nil {
+		t.Fatal(err)
+	}
+	if got := versionOfX(t, f, f.s.NewSession()); got.Xmin != frozenXID {
+		t.Fatalf("xmin after a checkpoint: %d, want frozen", got.Xmin)
+	}
+	if after := f.commitX(t, 3).XID(); after <= before {
+		t.Fatalf("xid after a checkpoint %d, before %d", after, before)
+	}
+}
