@@ -31,10 +31,10 @@ type engine struct {
 	// transactions of the histories before the last checkpoint (xmax.go);
 	// nextMultiXact is the last multixact id given out.
 	xidBase, nextMultiXact uint32
-	active      map[*txn]struct{}
-	co          orderList
-	init        *txn
-	locks       map[resource]*lockEntry
+	active                 map[*txn]struct{}
+	co                     orderList
+	init                   *txn
+	locks                  map[resource]*lockEntry
 	// spareEntries are lock entries forgotten by the lock table, emptied,
 	// for the next locks taken (newLockEntry).
 	spareEntries []*lockEntry
