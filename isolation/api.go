@@ -225,6 +225,11 @@ type LockRequest struct {
 	// writable (25006 in a read-only transaction). A read's lock (SELECT
 	// ... FOR) leaves Write false.
 	Write bool
+	// Conditional marks a Write lock taken before deciding whether to
+	// write (INSERT ... ON CONFLICT DO UPDATE ... WHERE): PostgreSQL locks
+	// the row first, so the row shows the lock in its xmax whether or not
+	// it is written, and an update carries the lock to its new version.
+	Conditional bool
 	// KeyOf, for a RowLockKeyShare request, encodes the columns of a row
 	// that such a lock protects (PostgreSQL's key columns: those of the
 	// primary key and of the unique indexes). Under

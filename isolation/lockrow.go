@@ -51,7 +51,7 @@ func (e *engine) lockKey(ctx context.Context, t *txn, tb *table, k string, req L
 	ks := tb.keyState(k, true)
 	read, _ := e.statementVersion(t, ks)
 	got, err := e.lockedVersion(t, tb, ks, req)
-	if err == nil && got.Live && !req.Write {
+	if err == nil && got.Live && (!req.Write || req.Conditional) {
 		e.noteLock(t, tb, ks, r)
 	}
 	if err != nil || got.Live {

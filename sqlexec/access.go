@@ -256,8 +256,8 @@ func fetchTableWith(x *execCtx, it *fromItem, withKeys bool, conds []*conj) ([]k
 	sorted := it.access.kind == accessIndexList
 	ro := isolation.ReadOptions{ForLock: it.lock != isolation.RowLockNone, AsOf: x.asOf}
 	var out []keyedRow
-	err := scanTableRows(x, it, conds, ro, func(key []byte, row []any) error {
-		kr := keyedRow{row: row, phys: row}
+	err := scanTableRows(x, it, conds, ro, func(key []byte, row, phys []any) error {
+		kr := keyedRow{row: row, phys: phys}
 		if withKeys || sorted {
 			kr.key = append([]byte(nil), key...)
 		}
@@ -290,13 +290,15 @@ func streamTable(x *execCtx, it *fromItem, fn func(row []any) error) error {
 	if ro.AsOf == 0 {
 		ro.AsOf = x.stmtMark
 	}
-	return scanTableRows(x, it, it.on, ro, func(_ []byte, row []any) error { return fn(row) })
+	return scanTableRows(x, it, it.on, ro, func(_ []byte, row, _ []any) error { return fn(row) })
 }
 
 // scanTableRows reads the table item's rows through its access path,
 // passes those that satisfy conds to fn, and reports to the store which
-// rows matched. fn returning errLimitReached stops the read there.
-func scanTableRows(x *execCtx, it *fromItem, conds []*conj, ro isolation.ReadOptions, fn func(key []byte, row []any) error) error {
+// rows matched: each row as the item has it (with xmin and xmax when it
+// has them) and as the table stores it (phys). fn returning
+// errLimitReached stops the read there.
+func scanTableRows(x *execCtx, it *fromItem, conds []*conj, ro isolation.ReadOptions, fn func(key []byte, row, phys []any) error) error {
 	t := it.table
 	// visited holds the keys returned so far when one key may come back
 	// twice: an index list lookup finds a row under every value some
@@ -307,12 +309,20 @@ func scanTableRows(x *execCtx, it *fromItem, conds []*conj, ro isolation.ReadOpt
 		visited = map[string]bool{}
 	}
 	stopped := false
-	visit := func(key []byte, row []any) (bool, error) {
+	var version isolation.RowVersion
+	if it.versions {
+		ro.Version = &version
+	}
+	visit := func(key []byte, phys []any) (bool, error) {
 		if visited[string(key)] {
 			if it.access.kind != accessIndexList {
 				panic(fmt.Sprintf("invariant: %s returned key %x twice in one read", t.name, key))
 			}
 			return true, nil
+		}
+		row := phys
+		if it.versions {
+			row = withRowVersion(phys, version)
 		}
 		copy(x.row[it.off:it.off+it.width], row)
 		ok, err := allHold(x, conds, false)
@@ -322,7 +332,7 @@ func scanTableRows(x *execCtx, it *fromItem, conds []*conj, ro isolation.ReadOpt
 		if visited != nil {
 			visited[string(key)] = true
 		}
-		if err := fn(key, row); err != nil {
+		if err := fn(key, row, phys); err != nil {
 			if err == errLimitReached {
 				stopped = true
 				return true, isolation.ErrStop

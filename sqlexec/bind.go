@@ -297,6 +297,9 @@ type binder struct {
 	// full is the whole query string the statement came from, for error
 	// positions.
 	full string
+	// versionsNamed caches readsRowVersions for versionsText.
+	versionsText                 string
+	versionsKnown, versionsNamed bool
 	// params holds the type of each $n (index n-1); a zero Oid is not yet
 	// known.
 	params []types.Type

@@ -42,6 +42,9 @@ type viewDesc struct {
 	// options are the view's options as pg_class.reloptions lists them,
 	// checkOption and securityInvoker read from them (withOptions).
 	options []string
+	// rowVersions says its query may name the system columns xmin and
+	// xmax (row_versions.go).
+	rowVersions bool
 }
 
 type viewCol struct {
@@ -157,7 +160,7 @@ func (d *ddl) createView(vs *pg_query.ViewStmt, full string) error {
 	if len(names) > len(plan.cols) {
 		return pgerror.New(pgerror.SyntaxError, "CREATE VIEW specifies more column names than columns")
 	}
-	v := &viewDesc{schema: schema, name: vs.View.Relname, query: query, deps: deps, owner: d.s.currentRole()}
+	v := &viewDesc{schema: schema, name: vs.View.Relname, query: query, deps: deps, owner: d.s.currentRole(), rowVersions: b.readsRowVersions()}
 	v.withOptions(options)
 	seen := map[string]bool{}
 	for i, c := range plan.cols {

@@ -159,7 +159,8 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 		return nil, err
 	}
 	sc := insertScope(t, ins, ctes)
-	outs, cols, err := b.returning(withInsertedTableoid(sc, t), ins.ReturningList)
+	versions := b.readsRowVersions()
+	outs, cols, err := b.returning(withInsertedSystemCols(sc, t, versions), ins.ReturningList)
 	if err != nil {
 		return nil, err
 	}
@@ -233,11 +234,14 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 			}
 		}
 		// emit counts and returns row (in t's column order), written to
-		// the table with OID oid.
-		emit := func(row []any, oid uint32) error {
+		// the table with OID oid as the version v.
+		emit := func(row []any, oid uint32, v isolation.RowVersion) error {
 			n++
 			if outs != nil {
 				x.row = append(row[:len(row):len(row)], int64(oid))
+				if versions {
+					x.row = withRowVersion(x.row, v)
+				}
 				p, err := project(x, outs)
 				if err != nil {
 					return err
@@ -297,7 +301,7 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 				if err := leaf.w.validate(x, lrow, nil); err != nil {
 					return err
 				}
-				done, err := oc.tryIn(x, w, leaf, row, lrow, leafEvents, func(r []any) error { return emit(r, leaf.t.oid) })
+				done, err := oc.tryIn(x, w, leaf, row, lrow, leafEvents, func(r []any, v isolation.RowVersion) error { return emit(r, leaf.t.oid, v) })
 				if err != nil || done {
 					return err
 				}
@@ -309,7 +313,7 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 				}
 				oid = leaf.oid
 			case oc != nil:
-				done, err := oc.try(x, w, row, leafEvents, func(r []any) error { return emit(r, t.oid) })
+				done, err := oc.try(x, w, row, leafEvents, func(r []any, v isolation.RowVersion) error { return emit(r, t.oid, v) })
 				if err != nil || done {
 					return err
 				}
@@ -322,7 +326,7 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 				return err
 			}
 			after(row)
-			return emit(row, oid)
+			return emit(row, oid, isolation.RowVersion{Xmin: x.txn.XID()})
 		})
 		if err == nil {
 			err = leafEvents.fire(x)
@@ -750,7 +754,7 @@ func (cp *conflictPlan) touched(x *execCtx) map[string]bool {
 // updates the existing row, firing the UPDATE row triggers (the AFTER ones
 // queued on q). done reports that the conflict was handled (emit was
 // called for an updated row, unless a BEFORE UPDATE trigger skipped it).
-func (cp *conflictPlan) try(x *execCtx, w *writer, row []any, q *rowQueue, emit func([]any) error) (bool, error) {
+func (cp *conflictPlan) try(x *execCtx, w *writer, row []any, q *rowQueue, emit func([]any, isolation.RowVersion) error) (bool, error) {
 	return cp.tryIn(x, w, nil, row, row, q, emit)
 }
 
@@ -758,8 +762,8 @@ func (cp *conflictPlan) try(x *execCtx, w *writer, row []any, q *rowQueue, emit 
 // lrow (in its order) when the target is partitioned; leaf is nil and lrow
 // is row otherwise. The existing row is locked and updated in the leaf; the
 // SET list and WHERE clause see it and EXCLUDED in the target's order, and
-// emit gets the new row in that order.
-func (cp *conflictPlan) tryIn(x *execCtx, w *writer, leaf *partRoute, row, lrow []any, q *rowQueue, emit func([]any) error) (bool, error) {
+// emit gets the new row in that order, and its system columns.
+func (cp *conflictPlan) tryIn(x *execCtx, w *writer, leaf *partRoute, row, lrow []any, q *rowQueue, emit func([]any, isolation.RowVersion) error) (bool, error) {
 	lw := w
 	if leaf != nil {
 		lw = leaf.w
@@ -803,7 +807,7 @@ func (cp *conflictPlan) tryIn(x *execCtx, w *writer, leaf *partRoute, row, lrow 
 		return false, pgerror.New(pgerror.CardinalityViolation, "ON CONFLICT DO UPDATE command cannot affect row a second time").
 			WithHint("Ensure that no rows proposed for insertion within the same command have duplicate constrained values.")
 	}
-	locked, err := x.txn.LockRow(x.ctx, lw.t.id, uc.Key, isolation.LockRequest{Mode: isolation.RowLockUpdate, Write: true})
+	locked, err := x.txn.LockRow(x.ctx, lw.t.id, uc.Key, isolation.LockRequest{Mode: isolation.RowLockUpdate, Write: true, Conditional: true})
 	if err != nil {
 		return false, err
 	}
@@ -879,7 +883,7 @@ func (cp *conflictPlan) tryIn(x *execCtx, w *writer, leaf *partRoute, row, lrow 
 		cp.touched(x)[touchedKey(lw.t, lw.t.pkKey(lnr))] = true
 	}
 	x.row = saved
-	return true, emit(nr)
+	return true, emit(nr, x.txn.OwnVersion(lw.t.id, uc.Key))
 }
 
 // sourceWidth returns the number of columns of an INSERT source when it can
@@ -910,16 +914,23 @@ func sourceWidth(n *pg_query.Node) int {
 	return len(st.TargetList)
 }
 
-// withInsertedTableoid is sc, an INSERT's scope, with the system column
-// tableoid for RETURNING: the OID of the table (the partition) each row
-// went to, one slot past t's columns.
-func withInsertedTableoid(sc *scope, t *tableDesc) *scope {
+// withInsertedSystemCols is sc, an INSERT's scope, with the system
+// columns for RETURNING: tableoid, the OID of the table (the partition)
+// each row went to, one slot past t's columns, then with versions xmin
+// and xmax.
+func withInsertedSystemCols(sc *scope, t *tableDesc, versions bool) *scope {
 	rsc := *sc
 	rel := t.name
 	if len(sc.cols) > 0 {
 		rel = sc.cols[0].rel
 	}
 	rsc.cols = append(slices.Clip(sc.cols), scopeCol{rel: rel, name: "tableoid", typ: types.OidType, slot: len(t.cols), hidden: true, system: true})
+	if versions {
+		for i, c := range rowVersionCols(rel) {
+			c.slot = len(t.cols) + 1 + i
+			rsc.cols = append(rsc.cols, c)
+		}
+	}
 	return &rsc
 }
 

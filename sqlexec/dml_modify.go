@@ -102,6 +102,7 @@ func (m *modifyTarget) joinRow(x *execCtx, key []byte, row []any) (match, bool, 
 	if err != nil || !ok {
 		return match{}, false, err
 	}
+	row = row[:len(first.table.cols):len(first.table.cols)] // without xmin and xmax
 	if len(m.items) == 1 { // no FROM or USING items: the row is the match
 		return match{key: key, row: row, full: append([]any(nil), x.row...)}, true, nil
 	}
@@ -135,7 +136,11 @@ func (m *modifyTarget) lockForWrite(x *execCtx, mt match, mode isolation.RowLock
 	if err != nil || !got.Live {
 		return match{}, false, err
 	}
+	first := m.items[0]
 	if !got.Changed {
+		if first.versions {
+			setRowVersion(mt.full, first, got.Version) // xmax: this writer, as DELETE ... RETURNING shows
+		}
 		return mt, true, nil
 	}
 	key := mt.key
@@ -146,7 +151,9 @@ func (m *modifyTarget) lockForWrite(x *execCtx, mt match, mode isolation.RowLock
 	if mem != nil {
 		row = mem.toParent(got.Row)
 	}
-	first := m.items[0]
+	if first.versions {
+		row = withRowVersion(row, got.Version)
+	}
 	x.row = append([]any(nil), mt.full...)
 	copy(x.row[first.off:first.off+first.width], row)
 	ok, err := allHold(x, first.on, false)
@@ -435,6 +442,9 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 			}
 			if outs != nil {
 				copy(x.row[:len(nr)], nr)
+				if first := m.items[0]; first.versions {
+					setRowVersion(x.row, first, x.txn.OwnVersion(m.rowTable(mt).id, mt.key))
+				}
 				oid := m.rowTable(mt).oid
 				if movedTo != nil {
 					oid = movedTo.oid

@@ -57,6 +57,9 @@ type fromItem struct {
 	// members are the tables a table item read without ONLY covers, the
 	// table itself first, when it has inheritance children (inherit.go).
 	members []*inhMember
+	// versions says the item's rows have the system columns xmin and xmax
+	// past the table's columns (row_versions.go).
+	versions bool
 	// oidSlot says the item's rows end with their table's OID, the value
 	// of tableoid (tableoid.go).
 	oidSlot bool
@@ -547,6 +550,10 @@ func (b *binder) fromLeaf(sc *scope, n *pg_query.Node) (*fromItem, []scopeCol, e
 		}
 		if err := applyColAliases(cols, rv.Alias); err != nil {
 			return nil, nil, err
+		}
+		if b.readsRowVersions() {
+			it.versions = true
+			cols = append(cols, rowVersionCols(alias)...)
 		}
 		if c, ok := b.tableoidCol(it, rv, alias); ok {
 			cols = append(cols, c)

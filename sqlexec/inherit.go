@@ -299,8 +299,15 @@ func fetchMembers(x *execCtx, it *fromItem, withKeys bool, conds []*conj) ([]key
 		setTableoid(x, it, m.t)
 		start := len(out)
 		ro := isolation.ReadOptions{ForLock: it.lock != isolation.RowLockNone, AsOf: x.asOf}
+		var version isolation.RowVersion
+		if it.versions {
+			ro.Version = &version
+		}
 		err := x.txn.Scan(x.ctx, m.t.id, isolation.Span{}, ro, func(key []byte, row []any) (bool, error) {
 			prow := m.toParent(row)
+			if it.versions {
+				prow = withRowVersion(prow, version)
+			}
 			copy(x.row[it.off:it.off+len(prow)], prow)
 			ok, err := allHold(x, conds, false)
 			if err != nil || !ok {

@@ -127,6 +127,9 @@ func (ls *lockStage) lock(x *execCtx, c lockCandidate, row []any) ([]any, bool, 
 			if m != nil {
 				prow = m.toParent(prow)
 			}
+			if it.versions {
+				prow = withRowVersion(prow, got.Version)
+			}
 			copy(c.full[it.off:it.off+len(prow)], prow)
 			changed = true
 		}

@@ -127,8 +127,8 @@ func init() {
 		return endpointPort(x.s.info.ServerAddr, x.s.info.ServerPort), nil
 	})
 	noArgs("pg_is_in_recovery", types.Bool, func(*execCtx) (any, error) { return false, nil })
-	noArgs("txid_current", types.Int8, func(x *execCtx) (any, error) { return int64(x.txn.ID()), nil })
-	noArgs("pg_current_xact_id", types.Int8, func(x *execCtx) (any, error) { return int64(x.txn.ID()), nil })
+	noArgs("txid_current", types.Int8, func(x *execCtx) (any, error) { return int64(x.txn.XID()), nil })
+	noArgs("pg_current_xact_id", types.Int8, func(x *execCtx) (any, error) { return int64(x.txn.XID()), nil })
 	noArgs("fickle_checkpoint", types.Int8, fickleCheckpoint)
 	nameArray, _ := types.ArrayOf(types.Name)
 	addSysFunc("current_schemas", sysFunc{args: []types.Type{types.Bool}, result: nameArray, volatile: true,

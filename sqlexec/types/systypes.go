@@ -240,4 +240,7 @@ func init() {
 	xid := Type{OidXID, -1}
 	addBinary("=", xid, xid, Bool, func(_ *Env, a, b any) (any, error) { return a.(XID) == b.(XID), nil })
 	addBinary("<>", xid, xid, Bool, func(_ *Env, a, b any) (any, error) { return a.(XID) != b.(XID), nil })
+	// xideqint4 and xidneqint4: the int4's bits as an xid (xmax = 0).
+	addBinary("=", xid, Int4, Bool, func(_ *Env, a, b any) (any, error) { return a.(XID) == XID(uint32(b.(int64))), nil })
+	addBinary("<>", xid, Int4, Bool, func(_ *Env, a, b any) (any, error) { return a.(XID) != XID(uint32(b.(int64))), nil })
 }

@@ -1,0 +1,61 @@
+package sqlexec
+
+import (
+	"strings"
+
+	"github.com/fickle-db/fickle/isolation"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// The system columns xmin and xmax: the transaction that wrote the version
+// of a row a statement read, and the one that replaced, deleted or locked
+// it (isolation.RowVersion; the store decides both). A table read by a
+// statement whose text names either gets the two as hidden columns past
+// its own (before tableoid's slot, tableoid.go), filled at each read and
+// lock; a statement that does not name them reads rows of the table's own
+// width. ctid, cmin and cmax stay refused: fickle has no pages and no
+// command ids to show.
+
+// rowVersionNames are the system columns the store answers.
+var rowVersionNames = [...]string{"xmin", "xmax"}
+
+// readsRowVersions reports whether the statement being compiled, or a view
+// it is expanding, names xmin or xmax anywhere (its text,
+// case-insensitively): only then do its table items carry them.
+func (b *binder) readsRowVersions() bool {
+	for _, v := range b.expanding {
+		if v.rowVersions {
+			return true
+		}
+	}
+	if b.versionsText != b.full || !b.versionsKnown {
+		text := strings.ToLower(b.full)
+		b.versionsText, b.versionsKnown = b.full, true
+		b.versionsNamed = strings.Contains(text, "xmin") || strings.Contains(text, "xmax")
+	}
+	return b.versionsNamed
+}
+
+// rowVersionCols returns the hidden columns xmin and xmax of a table read
+// as rel.
+func rowVersionCols(rel string) []scopeCol {
+	xid := types.Type{Oid: types.OidXID, Typmod: -1}
+	cols := make([]scopeCol, len(rowVersionNames))
+	for i, name := range rowVersionNames {
+		cols[i] = scopeCol{rel: rel, name: name, typ: xid, hidden: true, system: true}
+	}
+	return cols
+}
+
+// withRowVersion returns row, a row of a table item, followed by the
+// values of its version's xmin and xmax.
+func withRowVersion(row []any, v isolation.RowVersion) []any {
+	return append(row[:len(row):len(row)], types.XID(v.Xmin), types.XID(v.Xmax))
+}
+
+// setRowVersion sets the xmin and xmax slots of item it in full, a joined
+// row, to v.
+func setRowVersion(full []any, it *fromItem, v isolation.RowVersion) {
+	at := it.off + len(it.table.cols)
+	full[at], full[at+1] = types.XID(v.Xmin), types.XID(v.Xmax)
+}
