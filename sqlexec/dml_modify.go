@@ -103,7 +103,7 @@ func (m *modifyTarget) joinRow(x *execCtx, key []byte, row []any) (match, bool, 
 		return match{}, false, err
 	}
 	row = row[:len(first.table.cols):len(first.table.cols)] // without xmin and xmax
-	if len(m.items) == 1 { // no FROM or USING items: the row is the match
+	if len(m.items) == 1 {                                  // no FROM or USING items: the row is the match
 		return match{key: key, row: row, full: append([]any(nil), x.row...)}, true, nil
 	}
 	var mt match
