@@ -102,8 +102,9 @@ func (m *modifyTarget) joinRow(x *execCtx, key []byte, row []any) (match, bool, 
 	if err != nil || !ok {
 		return match{}, false, err
 	}
-	row = row[:len(first.table.cols):len(first.table.cols)] // without xmin and xmax
-	if len(m.items) == 1 {                                  // no FROM or USING items: the row is the match
+	// The target's own columns, without xmin and xmax.
+	row = row[:len(first.table.cols):len(first.table.cols)]
+	if len(m.items) == 1 { // no FROM or USING items: the row is the match
 		return match{key: key, row: row, full: append([]any(nil), x.row...)}, true, nil
 	}
 	var mt match
