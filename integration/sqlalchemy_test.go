@@ -20,3 +20,13 @@ func TestSQLAlchemyReflectsAndRunsAsOnPostgres(t *testing.T) {
 	python := requirePython(t, "sqlalchemy", "psycopg2")
 	stepsMatchPostgres(t, filepath.Join("testdata", "sqlalchemy"), python, "library.py", "schema", "app")
 }
+
+// TestSQLAlchemyOptimisticLockOnXminAsOnPostgres runs testdata/sqlalchemy/
+// versioned.py, SQLAlchemy's documented optimistic lock on PostgreSQL's
+// system column xmin and an upsert reading xmax = 0, on PostgreSQL 15 and
+// on fickle: the stale save must fail with StaleDataError (a lost update
+// otherwise), and the upsert must tell its inserted row from its updated one.
+func TestSQLAlchemyOptimisticLockOnXminAsOnPostgres(t *testing.T) {
+	python := requirePython(t, "sqlalchemy", "psycopg2")
+	stepsMatchPostgres(t, filepath.Join("testdata", "sqlalchemy"), python, "versioned.py", "schema", "app")
+}
