@@ -86,7 +86,6 @@ func (e *engine) checkpoint() (*history.History, int, error) {
 		})
 	}
 	e.rec = rec
-	e.xidBase += uint32(e.nextTxn - 1)
 	e.nextTxn = history.Init + 1
 	slices.SortFunc(active, func(a, b *txn) int { return cmp.Compare(a.id, b.id) })
 	for _, t := range active {

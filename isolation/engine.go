@@ -27,10 +27,9 @@ type engine struct {
 	open        map[*session]struct{}
 	nextSession history.SessionID
 	nextTxn     history.TxnID // the id of the next transaction to begin
-	// xidBase offsets the ids PostgreSQL's system columns show by the
-	// transactions of the histories before the last checkpoint (xmax.go);
-	// nextMultiXact is the last multixact id given out.
-	xidBase, nextMultiXact uint32
+	// lastXID and lastMultiXact are the last transaction id and multixact
+	// id given out for PostgreSQL's system columns (xmax.go).
+	lastXID, lastMultiXact uint32
 	active                 map[*txn]struct{}
 	co                     orderList
 	init                   *txn
@@ -108,6 +107,9 @@ type table struct {
 	// xmax is the xmax of keys' newest committed versions that a lock or
 	// a write in progress or rolled back set (xmax.go).
 	xmax map[*keyState]rowXmax
+	// subXmin is the xmin of committed versions written in a
+	// subtransaction (xmax.go).
+	subXmin map[versionOf]uint32
 }
 
 // moveTarget is where a moved row went: key of the same table, or another
@@ -365,6 +367,7 @@ func newEngine(cfg Config) *engine {
 		sessions:  make(map[string]*session),
 		open:      make(map[*session]struct{}),
 		nextTxn:   history.Init + 1,
+		lastXID:   frozenXID,
 		active:    make(map[*txn]struct{}),
 		locks:     make(map[resource]*lockEntry),
 		liveMemos: make(map[uint32]struct{}),

@@ -60,7 +60,10 @@ const (
 type txn struct {
 	*txnLive // nil once ended
 
-	id       history.TxnID
+	id history.TxnID
+	// xid is its id as PostgreSQL's system columns show it, 0 until it
+	// needs one (xmax.go).
+	xid      uint32
 	e        *engine
 	sess     *session
 	seq      uint64 // 1-based position in its session
@@ -104,6 +107,11 @@ type txnLive struct {
 	undo       chunkList[undoEntry]
 	writeSlab  []write // the writes allocated for the next writes (newWrite)
 	savepoints []int   // undo log length at each savepoint
+	// subXIDs are the ids of its open subtransactions, one a savepoint (0
+	// until one needs it), and subXmin the xmin of its writes made in one
+	// (xmax.go).
+	subXIDs []uint32
+	subXmin map[*write]uint32
 	// logWritten is how many of undo's entries have their writes in the
 	// log (recorder.flushWrites).
 	logWritten int
@@ -312,6 +320,7 @@ func (e *engine) savepoint(t *txn) Savepoint {
 		return 0 // using it fails: the transaction has ended
 	}
 	t.savepoints = append(t.savepoints, t.undo.len())
+	t.subXIDs = append(t.subXIDs, 0)
 	return Savepoint(len(t.savepoints) - 1)
 }
 
@@ -331,6 +340,9 @@ func (e *engine) rollbackTo(t *txn, sp Savepoint) error {
 	e.rec.undoWrites(t, &t.undo, mark)
 	t.undo.truncate(mark)
 	t.savepoints = t.savepoints[:sp+1]
+	// The savepoint's subtransaction ended; the next one gets a new id.
+	t.subXIDs = t.subXIDs[:sp+1]
+	t.subXIDs[sp] = 0
 	return nil
 }
 
@@ -350,6 +362,7 @@ func (e *engine) release(t *txn, sp Savepoint) error {
 		return pgerror.New(pgerror.InvalidSavepointSpecification, "savepoint does not exist")
 	}
 	t.savepoints = t.savepoints[:sp]
+	t.subXIDs = t.subXIDs[:sp]
 	return nil
 }
 
@@ -388,7 +401,7 @@ func (e *engine) commit(ctx context.Context, t *txn) error {
 			w.tb.moves[movedVersion{w.ks, t}] = *w.moved
 		}
 	}
-	e.publishOwnXmax(t)
+	e.publishVersions(t)
 	e.published(t)
 	e.end(t, txnCommitted)
 	e.maybeCollect()

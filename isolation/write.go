@@ -374,6 +374,7 @@ func (e *engine) putWrite(t *txn, tb *table, ks *keyState, row []any, tomb, crea
 	*w = write{row: row, tomb: tomb, ks: ks, tb: tb, seq: t.writeSeq}
 	prev := t.setPendingWrite(ks, w)
 	w.before = prev
+	e.noteWrite(t, w)
 	t.undo.push(undoEntry{ks: ks, prev: prev, op: op})
 	if prev == nil && !created {
 		w.baseRow, w.baseLive = e.replacedVersion(t, ks)

@@ -6,21 +6,23 @@ package isolation
 // upsert tells an insert from an update by xmax = 0 in its RETURNING. The
 // store gives every version the values PostgreSQL's heap would hold:
 //
-//   - xmin is the transaction that wrote the version (FrozenTransactionId
-//     for init's, whose writers a checkpoint forgot);
+//   - xmin is the transaction that wrote the version, or the subtransaction
+//     (savepoint) it was written in (FrozenTransactionId for init's, whose
+//     writers a checkpoint forgot);
 //   - xmax of a version some committed transaction replaced or deleted is
-//     that transaction; of the newest version, the last transaction that
-//     locked it, is replacing or deleting it, or tried to and rolled back
-//     (PostgreSQL leaves the aborted id in the header), a multixact when
-//     several held locks on it at once, 0 when none did;
+//     that transaction; of the newest version, the last (sub)transaction
+//     that locked it, is replacing or deleting it, or tried to and rolled
+//     back (PostgreSQL leaves the aborted id in the header), a multixact
+//     when several held locks on it at once, 0 when none did;
 //   - a transaction that locked a row and then updated it carries its lock
 //     to the new version (xmax is its own id), as PostgreSQL's heap_update
 //     does: INSERT ... ON CONFLICT DO UPDATE locks the row first, so its
 //     updated rows show xmax <> 0 and its inserted rows xmax = 0.
 //
-// Transaction ids are the history's, offset so that they never repeat in
-// a server's life (checkpoints restart the history's numbering) and start
-// above PostgreSQL's reserved ids.
+// Ids are given out as PostgreSQL gives them: at a transaction's first
+// write, lock or txid_current(), and to a subtransaction at its first
+// write or lock (after its parents'), from one counter that checkpoints do
+// not restart, so an id is never seen twice.
 
 // RowVersion is what PostgreSQL's system columns xmin and xmax show for a
 // version of a row (see ReadOptions.Version).
@@ -40,21 +42,74 @@ type rowXmax struct {
 	lockOnly bool // a row lock, not a replacement or deletion
 }
 
-// xid returns t's transaction id as PostgreSQL would show it.
+// versionOf names a committed version: the key and its writer.
+type versionOf struct {
+	ks *keyState
+	w  *txn
+}
+
+// xid returns t's top-level transaction id, giving it one if it has none.
 func (e *engine) xid(t *txn) uint32 {
-	if t == nil || t.id == 0 {
+	if t.id == 0 {
 		return frozenXID
 	}
-	return e.xidBase + uint32(t.id) + frozenXID
+	if t.xid == 0 {
+		e.lastXID++
+		t.xid = e.lastXID
+	}
+	return t.xid
+}
+
+// currentXID returns the id of live t's innermost subtransaction, or its
+// own outside savepoints, giving out ids as needed.
+func (e *engine) currentXID(t *txn) uint32 {
+	xid := e.xid(t)
+	for i, sub := range t.subXIDs {
+		if sub == 0 {
+			e.lastXID++
+			t.subXIDs[i] = e.lastXID
+		}
+	}
+	if n := len(t.subXIDs); n > 0 {
+		xid = t.subXIDs[n-1]
+	}
+	return xid
+}
+
+// noteWrite records the xmin of w, live t's new write: its current
+// (sub)transaction's id.
+func (e *engine) noteWrite(t *txn, w *write) {
+	xid := e.currentXID(t)
+	if xid != t.xid {
+		if t.subXmin == nil {
+			t.subXmin = make(map[*write]uint32)
+		}
+		t.subXmin[w] = xid
+	}
+}
+
+// ownXmin returns the xmin of live t's write w.
+func (e *engine) ownXmin(t *txn, w *write) uint32 {
+	if xid, ok := t.subXmin[w]; ok {
+		return xid
+	}
+	return e.xid(t)
 }
 
 // rowVersion returns the system columns of the version s that t's read
 // returned (e.mu held).
 func (e *engine) rowVersion(t *txn, tb *table, s seen) RowVersion {
 	if s.w == t {
-		return RowVersion{Xmin: e.xid(t), Xmax: t.ownXmax[s.ks]}
+		v := RowVersion{Xmin: e.xid(t), Xmax: t.ownXmax[s.ks]}
+		if w := t.pendingWrite(s.ks); w != nil {
+			v.Xmin = e.ownXmin(t, w)
+		}
+		return v
 	}
 	v := RowVersion{Xmin: e.xid(s.w)}
+	if xid, ok := tb.subXmin[versionOf{s.ks, s.w}]; ok {
+		v.Xmin = xid
+	}
 	vs := s.ks.versions()
 	for i := len(vs) - 1; i >= 0; i-- {
 		if vs[i].w != s.w {
@@ -62,6 +117,9 @@ func (e *engine) rowVersion(t *txn, tb *table, s seen) RowVersion {
 		}
 		if i < len(vs)-1 {
 			v.Xmax = e.xid(vs[i+1].w)
+			if xid, ok := tb.subXmin[versionOf{s.ks, vs[i+1].w}]; ok {
+				v.Xmax = xid
+			}
 		} else if x, ok := tb.xmax[s.ks]; ok && x.of == s.w {
 			v.Xmax = x.xid
 		}
@@ -71,19 +129,20 @@ func (e *engine) rowVersion(t *txn, tb *table, s seen) RowVersion {
 }
 
 // noteLock records that t locked (not for a write) the version of ks it
-// works on, as PostgreSQL writes a row lock into the tuple's xmax: t's id,
-// or a new multixact when other transactions hold locks on the row too.
+// works on, as PostgreSQL writes a row lock into the tuple's xmax: t's
+// current id, or a new multixact when other transactions hold locks on the
+// row too.
 func (e *engine) noteLock(t *txn, tb *table, ks *keyState, r resource) {
+	xid := e.currentXID(t)
 	if t.pendingWrite(ks) != nil {
-		t.setOwnXmax(ks, e.xid(t))
+		t.setOwnXmax(ks, xid)
 		return
 	}
 	of := ks.latest().w
-	xid := e.xid(t)
 	if ent := e.lockEntry(r); ent != nil && len(ent.holders) > 1 {
 		if x, ok := tb.xmax[ks]; ok && x.of == of && x.lockOnly && x.xid != xid {
-			e.nextMultiXact++
-			xid = e.nextMultiXact
+			e.lastMultiXact++
+			xid = e.lastMultiXact
 		}
 	}
 	tb.setXmax(ks, rowXmax{of: of, xid: xid, lockOnly: true})
@@ -94,21 +153,27 @@ func (e *engine) noteLock(t *txn, tb *table, ks *keyState, r resource) {
 // t's own new version.
 func (e *engine) noteReplace(t *txn, tb *table, ks *keyState) {
 	of := ks.latest().w
-	xid := e.xid(t)
+	xid := e.currentXID(t)
 	if x, ok := tb.xmax[ks]; ok && x.of == of && x.lockOnly && x.xid == xid {
 		t.setOwnXmax(ks, xid)
 	}
 	tb.setXmax(ks, rowXmax{of: of, xid: xid})
 }
 
-// publishOwnXmax gives the versions committing t wrote the locks it
-// carried to them.
-func (e *engine) publishOwnXmax(t *txn) {
+// publishVersions gives the versions committing t wrote their xmin where a
+// subtransaction wrote them, and the locks t carried to them.
+func (e *engine) publishVersions(t *txn) {
+	for w, xid := range t.subXmin {
+		if t.pendingWrite(w.ks) == w && !w.tomb {
+			if w.tb.subXmin == nil {
+				w.tb.subXmin = make(map[versionOf]uint32)
+			}
+			w.tb.subXmin[versionOf{w.ks, t}] = xid
+		}
+	}
 	for ks, xid := range t.ownXmax {
 		if w := t.pendingWrite(ks); w != nil && !w.tomb {
-			if tb, err := e.table(ks.tab); err == nil {
-				tb.setXmax(ks, rowXmax{of: t, xid: xid, lockOnly: true})
-			}
+			w.tb.setXmax(ks, rowXmax{of: t, xid: xid, lockOnly: true})
 		}
 	}
 }
@@ -142,6 +207,9 @@ func (e *engine) ownVersion(t *txn, id TableID, key []byte) RowVersion {
 	if tb, err := e.table(id); err == nil && t.txnLive != nil {
 		if ks := tb.keyState(string(key), false); ks != nil {
 			v.Xmax = t.ownXmax[ks]
+			if w := t.pendingWrite(ks); w != nil {
+				v.Xmin = e.ownXmin(t, w)
+			}
 		}
 	}
 	return v

@@ -116,3 +116,45 @@ func TestXIDsNeverRepeatAcrossCheckpoints(t *testing.T) {
 		t.Fatalf("xid after a checkpoint %d, before %d", after, before)
 	}
 }
+
+// TestSubtransactionWritesHaveTheirOwnXmin pins PostgreSQL's ids for writes
+// in savepoints: each subtransaction that writes gets an id after its
+// parent's, released ones keep theirs in the versions they wrote, and the
+// savepoint a ROLLBACK TO keeps starts a new one.
+func TestSubtransactionWritesHaveTheirOwnXmin(t *testing.T) {
+	f := newLockFixture(t, Config{Strategy: StrategyLatest})
+	tx := begin(t, f.s.NewSession(), history.ReadCommitted)
+	xminOf := func(key string) uint32 {
+		t.Helper()
+		var v RowVersion
+		if _, ok, err := tx.Get(bg, f.tab, []byte(key), ReadOptions{Version: &v}); err != nil || !ok {
+			t.Fatalf("read %s: %v %v", key, ok, err)
+		}
+		return v.Xmin
+	}
+	_, err := tx.Insert(bg, f.tab, []byte("a"), []any{"a", 11})
+	must(t, err)
+	sp := tx.Savepoint()
+	_, err = tx.Insert(bg, f.tab, []byte("b"), []any{"b", 12})
+	must(t, err)
+	must(t, tx.Release(sp))
+	sp = tx.Savepoint()
+	_, err = tx.Insert(bg, f.tab, []byte("c"), []any{"c", 13})
+	must(t, err)
+	must(t, tx.RollbackTo(sp))
+	_, err = tx.Insert(bg, f.tab, []byte("d"), []any{"d", 14})
+	must(t, err)
+	top, b, d := xminOf("a"), xminOf("b"), xminOf("d")
+	if top != tx.XID() || b <= top || d <= b+1 {
+		t.Fatalf("xmin of a %d (top %d), b %d, d %d: want top < b < (rolled back c) < d", top, tx.XID(), b, d)
+	}
+	must(t, tx.Commit(bg))
+	reader := begin(t, f.s.NewSession(), history.ReadCommitted)
+	for key, want := range map[string]uint32{"a": top, "b": b, "d": d} {
+		var v RowVersion
+		if _, ok, err := reader.Get(bg, f.tab, []byte(key), ReadOptions{Version: &v}); err != nil || !ok || v.Xmin != want {
+			t.Fatalf("committed %s: xmin %d, want %d (%v %v)", key, v.Xmin, want, ok, err)
+		}
+	}
+	must(t, reader.Commit(bg))
+}

@@ -272,9 +272,9 @@ func (b *binder) mergePlan(st *Statement, ms *pg_query.MergeStmt) (*stmtPlan, er
 			asc = &nsc
 		}
 		if wc.Condition != nil {
-			asc.noAgg = "MERGE WHEN conditions"
+			asc.noAgg, asc.noSystemCols = "MERGE WHEN conditions", "MERGE WHEN condition"
 			c, err := b.cond(asc, wc.Condition, "WHEN")
-			asc.noAgg = ""
+			asc.noAgg, asc.noSystemCols = "", ""
 			if err != nil {
 				return nil, err
 			}
@@ -832,6 +832,9 @@ func (m *mergeRun) matched(x *execCtx, st *mergeState, c lockCandidate) (bool, e
 				prow := got.Row
 				if mem != nil {
 					prow = mem.toParent(got.Row)
+				}
+				if tgt.versions {
+					prow = withRowVersion(prow, got.Version)
 				}
 				nf := append([]any(nil), full...)
 				copy(nf[tgt.off:tgt.off+len(prow)], prow)
