@@ -162,7 +162,7 @@ func (e *engine) lockedRow(t *txn, tb *table, s seen, req LockRequest, changed b
 	}
 	v := e.rowVersion(t, tb, s)
 	if req.Write {
-		v.Xmax = e.xid(t)
+		v.Xmax = e.currentXID(t)
 	}
 	return LockedRow{Row: s.row, Live: true, Changed: changed, Version: v}
 }

@@ -335,7 +335,11 @@ func (e *engine) rollbackTo(t *txn, sp Savepoint) error {
 	}
 	mark := t.savepoints[sp]
 	for i := t.undo.len() - 1; i >= mark; i-- {
-		t.restoreWrite(t.undo.at(i))
+		u := t.undo.at(i)
+		if u.prev == nil {
+			e.noteUndone(t, t.pendingWrite(u.ks))
+		}
+		t.restoreWrite(u)
 	}
 	e.rec.undoWrites(t, &t.undo, mark)
 	t.undo.truncate(mark)
@@ -436,6 +440,11 @@ func (e *engine) serverAbort(t *txn, err error) error {
 
 // end releases t's locks, wakes its waiters and records its outcome.
 func (e *engine) end(t *txn, st txnState) {
+	if st != txnCommitted {
+		for w := range t.allWrites() {
+			e.noteUndone(t, firstWrite(w))
+		}
+	}
 	t.state = st
 	if t.wake != nil {
 		t.signalWake() // ended by another (an SSI pivot) while it waits: it leaves its queue

@@ -10,10 +10,11 @@ package isolation
 //     (savepoint) it was written in (FrozenTransactionId for init's, whose
 //     writers a checkpoint forgot);
 //   - xmax of a version some committed transaction replaced or deleted is
-//     that transaction; of the newest version, the last (sub)transaction
-//     that locked it, is replacing or deleting it, or tried to and rolled
-//     back (PostgreSQL leaves the aborted id in the header), a multixact
-//     when several held locks on it at once, 0 when none did;
+//     that transaction; of the newest version, the (sub)transaction that
+//     is replacing or deleting it, else the last that locked it or tried
+//     to replace it and rolled back (PostgreSQL leaves the aborted id in
+//     the header), a multixact when several held locks on it at once, 0
+//     when none did;
 //   - a transaction that locked a row and then updated it carries its lock
 //     to the new version (xmax is its own id), as PostgreSQL's heap_update
 //     does: INSERT ... ON CONFLICT DO UPDATE locks the row first, so its
@@ -120,12 +121,50 @@ func (e *engine) rowVersion(t *txn, tb *table, s seen) RowVersion {
 			if xid, ok := tb.subXmin[versionOf{s.ks, vs[i+1].w}]; ok {
 				v.Xmax = xid
 			}
+		} else if xid, ok := e.pendingReplacer(tb, s.ks); ok {
+			v.Xmax = xid
 		} else if x, ok := tb.xmax[s.ks]; ok && x.of == s.w {
 			v.Xmax = x.xid
 		}
 		break
 	}
 	return v
+}
+
+// pendingReplacer returns the id of the (sub)transaction whose write in
+// progress replaces or deletes the newest committed version of ks: the
+// holder of its row lock that wrote it.
+func (e *engine) pendingReplacer(tb *table, ks *keyState) (uint32, bool) {
+	ent := e.lockEntry(resource{lockRow, uint32(tb.id), ks.key})
+	if ent == nil {
+		return 0, false
+	}
+	for _, h := range ent.holders {
+		if h.t.txnLive == nil {
+			continue
+		}
+		if w := h.t.pendingWrite(ks); w != nil {
+			return e.ownXmin(h.t, firstWrite(w)), true
+		}
+	}
+	return 0, false
+}
+
+// firstWrite returns the first of the own writes to a key that w ends.
+func firstWrite(w *write) *write {
+	for w.before != nil {
+		w = w.before
+	}
+	return w
+}
+
+// noteUndone records that live t's write w, its first to a key it did not
+// create, is rolled back: the version it replaced keeps the writer's id in
+// its xmax, as PostgreSQL's header does.
+func (e *engine) noteUndone(t *txn, w *write) {
+	if w.ks.creator != t {
+		w.tb.setXmax(w.ks, rowXmax{of: w.ks.latest().w, xid: e.ownXmin(t, w)})
+	}
 }
 
 // noteLock records that t locked (not for a write) the version of ks it
@@ -148,16 +187,12 @@ func (e *engine) noteLock(t *txn, tb *table, ks *keyState, r resource) {
 	tb.setXmax(ks, rowXmax{of: of, xid: xid, lockOnly: true})
 }
 
-// noteReplace records that t's first write to ks replaces or deletes its
-// newest committed version, and carries a lock t held on that version to
-// t's own new version.
+// noteReplace carries a lock t held on the newest committed version of
+// ks, which its first write to ks replaces, to t's own new version.
 func (e *engine) noteReplace(t *txn, tb *table, ks *keyState) {
-	of := ks.latest().w
-	xid := e.currentXID(t)
-	if x, ok := tb.xmax[ks]; ok && x.of == of && x.lockOnly && x.xid == xid {
-		t.setOwnXmax(ks, xid)
+	if x, ok := tb.xmax[ks]; ok && x.of == ks.latest().w && x.lockOnly && x.xid == e.currentXID(t) {
+		t.setOwnXmax(ks, x.xid)
 	}
-	tb.setXmax(ks, rowXmax{of: of, xid: xid})
 }
 
 // publishVersions gives the versions committing t wrote their xmin where a
