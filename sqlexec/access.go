@@ -309,9 +309,10 @@ func scanTableRows(x *execCtx, it *fromItem, conds []*conj, ro isolation.ReadOpt
 		visited = map[string]bool{}
 	}
 	stopped := false
-	var version isolation.RowVersion
+	var version *isolation.RowVersion // allocated only when read
 	if it.versions {
-		ro.Version = &version
+		version = new(isolation.RowVersion)
+		ro.Version = version
 	}
 	visit := func(key []byte, phys []any) (bool, error) {
 		if visited[string(key)] {
@@ -322,7 +323,7 @@ func scanTableRows(x *execCtx, it *fromItem, conds []*conj, ro isolation.ReadOpt
 		}
 		row := phys
 		if it.versions {
-			row = withRowVersion(phys, version)
+			row = withRowVersion(phys, *version)
 		}
 		copy(x.row[it.off:it.off+it.width], row)
 		ok, err := allHold(x, conds, false)

@@ -29,11 +29,22 @@ func (b *binder) readsRowVersions() bool {
 		}
 	}
 	if b.versionsText != b.full || !b.versionsKnown {
-		text := strings.ToLower(b.full)
 		b.versionsText, b.versionsKnown = b.full, true
-		b.versionsNamed = strings.Contains(text, "xmin") || strings.Contains(text, "xmax")
+		b.versionsNamed = namesRowVersion(b.full)
 	}
 	return b.versionsNamed
+}
+
+// namesRowVersion reports whether text holds "xmin" or "xmax" in any case.
+func namesRowVersion(text string) bool {
+	for i := 0; i+4 <= len(text); i++ {
+		if c := text[i]; c == 'x' || c == 'X' {
+			if w := text[i+1 : i+4]; strings.EqualFold(w, "min") || strings.EqualFold(w, "max") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // rowVersionCols returns the hidden columns xmin and xmax of a table read
