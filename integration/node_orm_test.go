@@ -8,8 +8,8 @@ import (
 	"time"
 )
 
-// TestNodeORMsMatchPostgres runs testdata/node's Sequelize 6, knex and
-// TypeORM checks, applications that find fixtures.sql's table in place, against
+// TestNodeORMsMatchPostgres runs testdata/node's Sequelize 6, knex,
+// TypeORM and Drizzle checks, applications that find fixtures.sql's table in place, against
 // PostgreSQL 15 and against fickle in each of fickleConfigs, and requires
 // the same output: Sequelize's sync() of models with hasMany, belongsTo and
 // belongsToMany, describeTable and showIndex, includes, counts, updates,
@@ -20,7 +20,9 @@ import (
 // information_schema; TypeORM's schema synchronization (which reads
 // information_schema and pg_catalog to find nothing left to change) with
 // an enum, arrays, jsonb and uuid-ossp, relations, the query builder and
-// a managed transaction.
+// a managed transaction; Drizzle Kit's push (created, then found up to
+// date, reading pg_stat_user_indexes among the catalogs) and Drizzle ORM's
+// query builder with an upsert, joins, aggregates and transactions.
 func TestNodeORMsMatchPostgres(t *testing.T) {
 	fixtures := filepath.Join(nodeDir, "fixtures.sql")
 	psql := pgTool(t, "psql")
@@ -38,6 +40,7 @@ func TestNodeORMsMatchPostgres(t *testing.T) {
 		{"sequelize_check.js", func(*testing.T) []string { return nil }},
 		{"knex_check.js", func(t *testing.T) []string { return []string{t.TempDir()} }},
 		{"typeorm_check.js", func(*testing.T) []string { return nil }},
+		{"drizzle_check.js", func(*testing.T) []string { return nil }},
 	}
 	// The scripts print dates as the process's zone shows them.
 	t.Setenv("TZ", "UTC")

@@ -139,18 +139,4 @@ func init() {
 			}
 			return out
 		}})
-	// Statistics fickle does not keep: the views list the tables with
-	// zero counts.
-	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_statio_all_tables",
-		cols: []vcol{{"relid", types.OidType}, {"schemaname", types.Name}, {"relname", types.Name}, {"heap_blks_read", types.Int8},
-			{"heap_blks_hit", types.Int8}, {"idx_blks_read", types.Int8}, {"idx_blks_hit", types.Int8}, {"toast_blks_read", types.Int8},
-			{"toast_blks_hit", types.Int8}, {"tidx_blks_read", types.Int8}, {"tidx_blks_hit", types.Int8}},
-		rows: func(s *Session, c *catalog) [][]any {
-			var out [][]any
-			zero := int64(0)
-			for _, t := range sortedTables(c) {
-				out = append(out, []any{int64(t.oid), t.schema, t.name, zero, zero, zero, zero, zero, zero, zero, zero})
-			}
-			return out
-		}})
 }

@@ -244,7 +244,7 @@ var settingDefs = func() map[string]*settingDef {
 		boolSetting("trace_notify", "off"),
 		boolSetting("trace_sort", "off"),
 		boolSetting("track_activities", "on"),
-		boolSetting("track_counts", "on"),
+		boolSetting("track_counts", "off"),
 		enumSetting("track_functions", "none", "none", "pl", "all"),
 		boolSetting("track_io_timing", "off"),
 		boolSetting("track_wal_io_timing", "off"),
