@@ -112,3 +112,66 @@ end $$`)
 		t.Errorf("PG_EXCEPTION_CONTEXT %q, want %q", got, want)
 	}
 }
+
+// TestPLpgSQLPreparationErrorsPointIntoTheQuery pins how PostgreSQL's SPI
+// reports an error found while preparing a query of a PL/pgSQL body: one
+// with a position points into the query as the body has it (QUERY and its
+// LINE pointer, counted in characters, for an assignment from the start of
+// its target), one without names the query in a CONTEXT line.
+func TestPLpgSQLPreparationErrorsPointIntoTheQuery(t *testing.T) {
+	store := isolation.NewStore(isolation.Config{Strategy: isolation.StrategyLatest, Seed: 1})
+	eng, err := NewEngine(Config{Store: store})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := eng.NewSession(SessionInfo{User: "h"})
+	mustRun(t, s, `CREATE FUNCTION p1() RETURNS int LANGUAGE plpgsql AS $$
+declare r record;
+begin
+  select 1 as a into r;
+  return r.b;
+end $$`)
+	mustRun(t, s, `CREATE FUNCTION p2() RETURNS int LANGUAGE plpgsql AS $$
+begin
+  insert into nosuchtable values (1);
+  return 1;
+end $$`)
+	mustRun(t, s, `CREATE FUNCTION p3() RETURNS int LANGUAGE plpgsql AS $$
+declare ü int;
+begin
+  ü := 'é' || nosuch;
+  return 1;
+end $$`)
+	mustRun(t, s, `CREATE FUNCTION p4() RETURNS int LANGUAGE plpgsql AS $$
+begin
+  return 1 + 'abc';
+end $$`)
+	for _, tc := range []struct {
+		sql, query string
+		pos        int
+		where      string
+	}{
+		{"SELECT p1()", "", 0, "SQL expression \"r.b\"\nPL/pgSQL function p1() line 5 at RETURN"},
+		{"SELECT p2()", "insert into nosuchtable values (1)", 13, "PL/pgSQL function p2() line 3 at SQL statement"},
+		{"SELECT p3()", "ü := 'é' || nosuch", 13, "PL/pgSQL function p3() line 4 at assignment"},
+		{"SELECT p4()", "1 + 'abc'", 5, "PL/pgSQL function p4() line 3 at RETURN"},
+	} {
+		sts, err := s.Parse(tc.sql)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := s.Prepare(sts[0], nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = s.Execute(context.Background(), p, nil)
+		var pe *pgerror.Error
+		if !errors.As(err, &pe) {
+			t.Fatalf("%s: got %v, want an error", tc.sql, err)
+		}
+		if pe.InternalQuery != tc.query || pe.InternalPosition != tc.pos || pe.Position != 0 || pe.Where != tc.where {
+			t.Errorf("%s: QUERY %q at %d (position %d), CONTEXT\n%s\nwant QUERY %q at %d, CONTEXT\n%s",
+				tc.sql, pe.InternalQuery, pe.InternalPosition, pe.Position, pe.Where, tc.query, tc.pos, tc.where)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package sqlexec
 import (
 	"errors"
 	"strings"
+	"unicode/utf8"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
@@ -98,6 +99,42 @@ func (e *plExpr) sql() (string, error) {
 // committed) since the plan was made plans it again, as PostgreSQL's plan
 // cache invalidation does.
 func (fr *plFrame) compile(e *plExpr) (*plCompiled, error) {
+	c, err := fr.compileQuery(e)
+	if err != nil {
+		return nil, e.preparationError(err)
+	}
+	return c, nil
+}
+
+// preparationError is err, raised preparing e, as PostgreSQL's SPI reports
+// it: an error with a position in the query points into the query as the
+// body has it (QUERY and its LINE pointer), any other names the query in
+// a CONTEXT line.
+func (e *plExpr) preparationError(err error) error {
+	var pe *pgerror.Error
+	if !errors.As(err, &pe) || pe.Position == 0 {
+		return withContext(err, e.queryContext())
+	}
+	ne := *pe
+	ne.Position = 0
+	ne.InternalQuery = e.text
+	ne.InternalPosition = pe.Position
+	if e.mode >= 2 {
+		// Planned as "SELECT expr": the expression starts past the
+		// prefix in the planned text, past "target :=" in e.text.
+		ne.InternalPosition -= len("SELECT ")
+		if text, _ := e.sql(); e.mode >= 3 {
+			ne.InternalPosition += utf8.RuneCountInString(e.text) - utf8.RuneCountInString(text[len("SELECT "):])
+		}
+	}
+	if ne.InternalPosition < 1 {
+		ne.InternalPosition = 0
+	}
+	return &ne
+}
+
+// compileQuery is compile without the CONTEXT line.
+func (fr *plFrame) compileQuery(e *plExpr) (*plCompiled, error) {
 	cat, version := fr.s.catalog()
 	if c := e.compiled; c != nil && c.version == version && sameShapes(c.shapes, fr.typs) && c.transitions == fr.s.transitionNames() {
 		return c, nil
@@ -108,7 +145,7 @@ func (fr *plFrame) compile(e *plExpr) (*plCompiled, error) {
 	}
 	sts, err := parseStatements(text)
 	if err != nil {
-		return nil, bodyError(err)
+		return nil, err
 	}
 	if len(sts) != 1 {
 		return nil, pgerror.Newf(pgerror.SyntaxError, "query \"%s\" is not a single statement", e.text)
@@ -127,7 +164,7 @@ func (fr *plFrame) compile(e *plExpr) (*plCompiled, error) {
 		}
 		if c.scalar.typ.Oid == types.OidUnknown || unresolved(c.scalar) {
 			if c.scalar, err = b.coerce(c.scalar, types.Text, types.CastImplicit); err != nil {
-				return nil, bodyError(err)
+				return nil, err
 			}
 		}
 	} else {
@@ -156,7 +193,7 @@ func (fr *plFrame) bindError(err error) error {
 	if fr.fieldErr != nil && errors.As(err, &pe) && (pe.Code == pgerror.UndefinedColumn || pe.Code == pgerror.UndefinedTable) {
 		return fr.fieldErr
 	}
-	return bodyError(err)
+	return err
 }
 
 // isBareTarget reports whether sel is SELECT expr and nothing else.

@@ -19,6 +19,8 @@ func ErrorResponse(err error) *pgproto3.ErrorResponse {
 		Detail:              e.Detail,
 		Hint:                e.Hint,
 		Position:            int32(e.Position),
+		InternalPosition:    int32(e.InternalPosition),
+		InternalQuery:       e.InternalQuery,
 		Where:               e.Where,
 		TableName:           e.Table,
 		ColumnName:          e.Column,

@@ -45,7 +45,12 @@ type Error struct {
 	// Where is the context the error arose in (PostgreSQL's CONTEXT line:
 	// "COPY t, line 3, column a: ...").
 	Where string
-	cause error
+	// InternalQuery and InternalPosition are the query a routine ran for
+	// the client's statement and the 1-based character position of the
+	// error in it (PostgreSQL's QUERY line and the LINE pointer under it).
+	InternalQuery    string
+	InternalPosition int
+	cause            error
 }
 
 // Error returns the message, as PostgreSQL's clients print it.
