@@ -9,7 +9,7 @@ import (
 )
 
 // TestNodeORMsMatchPostgres runs testdata/node's Sequelize 6, knex,
-// TypeORM and Drizzle checks, applications that find fixtures.sql's table in place, against
+// TypeORM, Drizzle and node-pg-migrate checks, applications that find fixtures.sql's table in place, against
 // PostgreSQL 15 and against fickle in each of fickleConfigs, and requires
 // the same output: Sequelize's sync() of models with hasMany, belongsTo and
 // belongsToMany, describeTable and showIndex, includes, counts, updates,
@@ -22,7 +22,10 @@ import (
 // an enum, arrays, jsonb and uuid-ossp, relations, the query builder and
 // a managed transaction; Drizzle Kit's push (created, then found up to
 // date, reading pg_stat_user_indexes among the catalogs) and Drizzle ORM's
-// query builder with an upsert, joins, aggregates and transactions.
+// query builder with an upsert, joins, aggregates and transactions;
+// node-pg-migrate's migrations up, down one at a time and up again (an
+// enum, a view, a trigger and its function replaced, a column renamed and
+// retyped) and the schema they leave.
 func TestNodeORMsMatchPostgres(t *testing.T) {
 	fixtures := filepath.Join(nodeDir, "fixtures.sql")
 	psql := pgTool(t, "psql")
@@ -41,6 +44,7 @@ func TestNodeORMsMatchPostgres(t *testing.T) {
 		{"knex_check.js", func(t *testing.T) []string { return []string{t.TempDir()} }},
 		{"typeorm_check.js", func(*testing.T) []string { return nil }},
 		{"drizzle_check.js", func(*testing.T) []string { return nil }},
+		{"pgmigrate_check.mjs", func(*testing.T) []string { return nil }},
 	}
 	// The scripts print dates as the process's zone shows them.
 	t.Setenv("TZ", "UTC")

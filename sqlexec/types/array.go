@@ -218,12 +218,12 @@ func mapArray(fn EnvCastFunc) EnvCastFunc {
 // arrayCastPath is the array coercion between two array types: the
 // element cast applied to each element, in the element cast's context.
 func arrayCastPath(from, to Oid) (EnvCastFunc, CastContext, bool) {
-	fe, fok := arrayElems[from]
-	te, tok := arrayElems[to]
-	if !fok || !tok {
+	fe, fok := Type{from, -1}.Elem()
+	te, tok := Type{to, -1}.Elem()
+	if !fok || !tok || isVector(from) || isVector(to) {
 		return nil, 0, false
 	}
-	fn, ctx, ok := castPath(fe, te)
+	fn, ctx, ok := castPath(fe.Oid, te.Oid)
 	if !ok {
 		return nil, 0, false
 	}

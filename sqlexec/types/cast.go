@@ -158,10 +158,7 @@ func castPath(from, to Oid) (fn EnvCastFunc, ctx CastContext, ok bool) {
 	if fn, ctx, found := vectorCastPath(from, to); found {
 		return fn, ctx, true
 	}
-	if _, known := typeInfos[to]; !known && !(Type{to, -1}).IsEnum() && !isUserRangeType(to) {
-		return nil, 0, false
-	}
-	if _, known := typeInfos[from]; !known && !(Type{from, -1}).IsEnum() && !isUserRangeType(from) {
+	if !ioConvertible(to) || !ioConvertible(from) {
 		return nil, 0, false
 	}
 	if isStringType(to) {
@@ -173,6 +170,15 @@ func castPath(from, to Oid) (fn EnvCastFunc, ctx CastContext, ok bool) {
 		return fromText(Type{to, -1}), CastExplicit, true
 	}
 	return nil, 0, false
+}
+
+// ioConvertible reports whether a type has the automatic I/O conversion
+// casts to and from the string types: every built-in type, enum, user
+// range and array type (composites have theirs in recordCastPath).
+func ioConvertible(oid Oid) bool {
+	_, known := typeInfos[oid]
+	t := Type{oid, -1}
+	return known || t.IsEnum() || isUserRangeType(oid) || t.IsArray()
 }
 
 func lookupCast(from, to Type, ctx CastContext) (EnvCastFunc, error) {
