@@ -17,6 +17,7 @@ var exampleTests = []struct{ pkg, test string }{
 	{"bank", "TestTransfersKeepTheTotal"},
 	{"booking", "TestAShowIsNeverOverbooked"},
 	{"signup", "TestEveryNameIsRegisteredOnce"},
+	{"wiki", "TestNoEditIsLost"},
 }
 
 // buildExampleTest compiles an example's test binary, as a user would run
