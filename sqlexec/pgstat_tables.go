@@ -10,7 +10,10 @@ import (
 // statistics and says so: track_counts is off (settings.go), and with it
 // off PostgreSQL's views list every table and index with zero counts and
 // no times, which is what these show. Schema tools read them for the
-// names (Drizzle Kit lists indexes from pg_stat_user_indexes).
+// names (Drizzle Kit lists indexes from pg_stat_user_indexes). The system
+// catalogs are in pg_stat_all_tables and pg_stat_sys_tables; their indexes
+// and TOAST tables, which fickle's pg_class does not list either, are in
+// none.
 
 // statTable is a table as the statistics views list it.
 type statTable struct {
@@ -59,12 +62,12 @@ func init() {
 		{"n_ins_since_vacuum", i8}, {"last_vacuum", tz}, {"last_autovacuum", tz}, {"last_analyze", tz},
 		{"last_autoanalyze", tz}, {"vacuum_count", i8}, {"autovacuum_count", i8}, {"analyze_count", i8},
 		{"autoanalyze_count", i8}}
-	tableRow := func(st statTable) []any {
+	tableRow := func(oid uint32, schema, name string, indexed bool) []any {
 		var idx any // sum() over no index is NULL
-		if len(st.indexes) > 0 {
+		if indexed {
 			idx = zero
 		}
-		return []any{int64(st.t.oid), st.t.schema, st.t.name, zero, zero, idx, idx, zero, zero, zero, zero, zero, zero,
+		return []any{int64(oid), schema, name, zero, zero, idx, idx, zero, zero, zero, zero, zero, zero,
 			zero, zero, nil, nil, nil, nil, zero, zero, zero, zero}
 	}
 	ioTableCols := []vcol{{"relid", oid}, {"schemaname", name}, {"relname", name}, {"heap_blks_read", i8},
@@ -100,9 +103,14 @@ func init() {
 		registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_stat_" + v.suffix + "_tables", cols: tableCols,
 			rows: func(s *Session, c *catalog) [][]any {
 				var out [][]any
+				for _, r := range systemRelations().ordered {
+					if r.row.kind == "r" && keep(r.schema) {
+						out = append(out, tableRow(r.oid, r.schema, r.name, r.row.hasIndex))
+					}
+				}
 				for _, st := range statTables(c, true) {
 					if keep(st.t.schema) {
-						out = append(out, tableRow(st))
+						out = append(out, tableRow(st.t.oid, st.t.schema, st.t.name, len(st.indexes) > 0))
 					}
 				}
 				return out
