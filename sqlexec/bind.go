@@ -166,8 +166,8 @@ type scope struct {
 	agg *aggScope
 	// noAgg names the clause where aggregates are not allowed ("WHERE").
 	noAgg string
-	// noSystemCols names the clause where system columns are not allowed
-	// ("MERGE WHEN condition").
+	// noSystemCols names the clause where system columns other than
+	// tableoid are not allowed ("MERGE WHEN condition").
 	noSystemCols string
 	// noAggWin names a clause where aggregates and window functions are
 	// not allowed but set-returning functions are (GROUP BY).
@@ -590,7 +590,7 @@ func (b *binder) resolveCol(sc *scope, fields []string, loc int32) (*scalar, err
 			continue
 		}
 		c := cur.cols[found]
-		if c.system && sc.noSystemCols != "" {
+		if c.system && name != "tableoid" && sc.noSystemCols != "" {
 			return nil, b.errAt(pgerror.Newf(pgerror.InvalidColumnReference, "cannot use system column \"%s\" in %s", name, sc.noSystemCols), loc)
 		}
 		c.markRead()
