@@ -1,6 +1,8 @@
 package isolation
 
 import (
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/fickle-db/fickle/history"
@@ -157,4 +159,115 @@ func TestSubtransactionWritesHaveTheirOwnXmin(t *testing.T) {
 		}
 	}
 	must(t, reader.Commit(bg))
+}
+
+// TestRowVersionsFollowTheWritesProperty runs seeded random interleavings
+// of transactions that insert, update, delete, lock and read a few keys
+// (READ COMMITTED with real time, reads choosing at random among the
+// versions the level allows) and checks every read's system columns
+// against a model of the committed versions: xmin is the writer's id (its
+// own for a transaction's own write), xmax of a replaced version the
+// replacer's, of the newest one 0 or a transaction that locked or wrote
+// the key since (no two hold a lock at once here, so no multixact); ids
+// are never reused.
+func TestRowVersionsFollowTheWritesProperty(t *testing.T) {
+	for seed := range uint64(40) {
+		rng := rand.New(rand.NewPCG(seed, 7))
+		s := NewStore(Config{Strategy: StrategyRandom, RealTime: true, Seed: seed})
+		tab, err := s.CreateTable(TableSpec{Name: "t"})
+		must(t, err)
+		type open struct {
+			tx    *Txn
+			wrote map[string]bool
+		}
+		keys := []string{"a", "b", "c"}
+		committed := map[string][]uint32{} // writers' xids in commit order; 0 for a delete
+		touched := map[string]map[uint32]bool{}
+		holder := map[string]*open{} // the open transaction holding a key's row lock
+		sessions := []*Session{s.NewSession(), s.NewSession(), s.NewSession()}
+		txns := make([]*open, len(sessions))
+		seen := map[uint32]bool{}
+		for step := range 300 {
+			i := rng.IntN(len(sessions))
+			if txns[i] == nil {
+				tx, err := sessions[i].Begin(TxnOptions{Level: history.ReadCommitted})
+				must(t, err)
+				txns[i] = &open{tx: tx, wrote: map[string]bool{}}
+			}
+			o := txns[i]
+			k := keys[rng.IntN(len(keys))]
+			free := holder[k] == nil || holder[k] == o
+			switch op := rng.IntN(10); {
+			case op < 4: // read
+				var v RowVersion
+				row, ok, err := o.tx.Get(bg, tab, []byte(k), ReadOptions{Version: &v})
+				must(t, err)
+				if !ok {
+					continue
+				}
+				writer := row[0].(uint32)
+				if v.Xmin != writer {
+					t.Fatalf("seed %d step %d: %s written by %d read with xmin %d", seed, step, k, writer, v.Xmin)
+				}
+				if o.wrote[k] {
+					continue
+				}
+				vs := committed[k]
+				at := slices.Index(vs, writer)
+				switch {
+				case at < len(vs)-1 && v.Xmax != vs[at+1]:
+					t.Fatalf("seed %d step %d: %s by %d replaced by %d, read with xmax %d", seed, step, k, writer, vs[at+1], v.Xmax)
+				case at < 0:
+					t.Fatalf("seed %d step %d: %s read from %d, which did not commit it", seed, step, k, writer)
+				case at == len(vs)-1 && v.Xmax != 0 && !touched[k][v.Xmax] && (holder[k] == nil || holder[k].tx.XID() != v.Xmax):
+					t.Fatalf("seed %d step %d: newest %s read with xmax %d, which no transaction touching it has", seed, step, k, v.Xmax)
+				}
+			case op < 7 && free: // write
+				var err error
+				if _, live, _ := o.tx.Get(bg, tab, []byte(k), ReadOptions{Latest: true}); !live {
+					_, err = o.tx.Insert(bg, tab, []byte(k), []any{o.tx.XID()})
+				} else if rng.IntN(4) == 0 {
+					err = o.tx.Delete(bg, tab, []byte(k))
+				} else {
+					err = o.tx.Update(bg, tab, []byte(k), []any{o.tx.XID()})
+				}
+				must(t, err)
+				o.wrote[k], holder[k] = true, o
+			case op < 8 && free: // lock
+				if _, err := o.tx.LockRow(bg, tab, []byte(k), LockRequest{Mode: RowLockShare, Wait: WaitNoWait}); err == nil {
+					holder[k] = o
+				}
+			default: // end
+				xid := o.tx.XID()
+				if seen[xid] {
+					t.Fatalf("seed %d step %d: xid %d given twice", seed, step, xid)
+				}
+				seen[xid] = true
+				for key := range o.wrote {
+					if touched[key] == nil {
+						touched[key] = map[uint32]bool{}
+					}
+					touched[key][xid] = true
+				}
+				for key, h := range holder {
+					if h == o {
+						if touched[key] == nil {
+							touched[key] = map[uint32]bool{}
+						}
+						touched[key][xid] = true
+						delete(holder, key)
+					}
+				}
+				if rng.IntN(3) == 0 {
+					must(t, o.tx.Rollback())
+				} else {
+					must(t, o.tx.Commit(bg))
+					for key := range o.wrote {
+						committed[key] = append(committed[key], xid)
+					}
+				}
+				txns[i] = nil
+			}
+		}
+	}
 }
