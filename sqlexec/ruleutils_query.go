@@ -73,10 +73,18 @@ func (d *deparser) query(st *pg_query.SelectStmt, names []string, indent int, pr
 	var b strings.Builder
 	b.WriteString(" SELECT ")
 	distinct, on := distinctKind(st)
-	if on {
-		return "", errNotDeparsed
-	}
-	if distinct {
+	switch {
+	case on:
+		var keys []string
+		for _, n := range st.DistinctClause {
+			e, err := inner.analyze(n)
+			if err != nil {
+				return "", err
+			}
+			keys = append(keys, inner.sortGroupKey(e, pretty))
+		}
+		b.WriteString("DISTINCT ON (" + strings.Join(keys, ", ") + ") ")
+	case distinct:
 		b.WriteString("DISTINCT ")
 	}
 	targets, err := inner.targetList(st.TargetList, names, pretty)
@@ -118,7 +126,7 @@ func (d *deparser) query(st *pg_query.SelectStmt, names []string, indent int, pr
 			if err != nil {
 				return "", err
 			}
-			keys = append(keys, inner.print(e, nil, pretty, false))
+			keys = append(keys, inner.sortGroupKey(e, pretty))
 		}
 		b.WriteString(pad(2) + "GROUP BY " + strings.Join(keys, ", "))
 	}
@@ -133,7 +141,7 @@ func (d *deparser) query(st *pg_query.SelectStmt, names []string, indent int, pr
 			if err != nil {
 				return "", err
 			}
-			key := inner.print(e, nil, pretty, false)
+			key := inner.sortGroupKey(e, pretty)
 			desc := sb.SortbyDir == pg_query.SortByDir_SORTBY_DESC
 			if desc {
 				key += " DESC"
@@ -162,6 +170,19 @@ func (d *deparser) query(st *pg_query.SelectStmt, names []string, indent int, pr
 		return "", err
 	}
 	return b.String(), nil
+}
+
+// sortGroupKey prints a key of DISTINCT ON, GROUP BY or ORDER BY as
+// ruleutils' get_rule_sortgroupclause does: a column as it is, a
+// function-like expression always in parentheses (they would misparse
+// without), any other in parentheses when pretty (the plain form
+// parenthesizes it itself).
+func (d *deparser) sortGroupKey(e *dnode, pretty bool) string {
+	out := d.print(e, nil, pretty, false)
+	if e.kind != dColumn && e.kind != dConst && (pretty || e.kind == dFunc) {
+		return "(" + out + ")"
+	}
+	return out
 }
 
 // targetList prints the select list: each expression, with AS and the
@@ -218,6 +239,18 @@ func (d *deparser) targetList(targets []*pg_query.Node, names []string, pretty b
 	return out, nil
 }
 
+// columnAliases is the parenthesized list of the names of the columns the
+// FROM item named rel has in the deparser's scope.
+func (d *deparser) columnAliases(rel string) string {
+	var names []string
+	for _, c := range d.sc.cols {
+		if c.rel == rel && !c.hidden && !c.system {
+			names = append(names, types.QuoteIdent(c.name))
+		}
+	}
+	return "(" + strings.Join(names, ", ") + ")"
+}
+
 // fromItem prints one FROM item: a relation with its alias, a subquery,
 // or a join tree (parenthesized in the plain form).
 func (d *deparser) fromItem(n *pg_query.Node, items []*fromItem, indent int, pretty, top bool) (string, error) {
@@ -229,10 +262,10 @@ func (d *deparser) fromItem(n *pg_query.Node, items []*fromItem, indent int, pre
 			name = types.QuoteIdent(rv.Schemaname) + "." + name
 		}
 		if rv.Alias != nil {
-			if len(rv.Alias.Colnames) > 0 {
-				return "", errNotDeparsed
-			}
 			name += " " + types.QuoteIdent(rv.Alias.Aliasname)
+			if len(rv.Alias.Colnames) > 0 {
+				name += d.columnAliases(rv.Alias.Aliasname)
+			}
 		}
 		return name, nil
 	case *pg_query.Node_RangeSubselect:
