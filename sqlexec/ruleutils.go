@@ -87,6 +87,8 @@ type deparser struct {
 	// pretty (pg_get_expr's third argument) says, where a view's prints
 	// one level deeper and without them.
 	standalone, pretty bool
+	// ctes are the WITH queries a query being printed may read.
+	ctes map[string]*ctePlan
 }
 
 // decompile is pg_get_expr(expr, relid, pretty): a stored expression

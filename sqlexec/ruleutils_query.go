@@ -37,9 +37,18 @@ func deparseQuery(s *Session, c *catalog, query *pg_query.Node, names []string, 
 // query prints a SELECT (or set operation) whose clauses indent from
 // column indent, its output columns named names where given.
 func (d *deparser) query(st *pg_query.SelectStmt, names []string, indent int, pretty bool) (string, error) {
-	if st == nil || st.WithClause != nil || len(st.LockingClause) > 0 || len(st.ValuesLists) > 0 || len(st.WindowClause) > 0 {
+	if st == nil || len(st.LockingClause) > 0 || len(st.ValuesLists) > 0 || len(st.WindowClause) > 0 {
 		return "", errNotDeparsed
 	}
+	if st.WithClause != nil {
+		return d.withQuery(st, names, indent, pretty)
+	}
+	return d.selectQuery(st, names, indent, pretty)
+}
+
+// selectQuery is query for a SELECT or set operation without its WITH
+// clause, which withQuery printed.
+func (d *deparser) selectQuery(st *pg_query.SelectStmt, names []string, indent int, pretty bool) (string, error) {
 	pad := func(n int) string { return "\n" + strings.Repeat(" ", indent+n) }
 	if st.Op != pg_query.SetOperation_SETOP_NONE {
 		if len(names) == 0 {
@@ -65,11 +74,11 @@ func (d *deparser) query(st *pg_query.SelectStmt, names []string, indent int, pr
 		}
 		return l + pad(0)[:indent+1] + op + "\n" + r, nil
 	}
-	items, sc, _, err := d.b.buildFrom(d.sc, st.FromClause, nil)
+	items, sc, _, err := d.b.buildFrom(d.sc, st.FromClause, d.ctes)
 	if err != nil {
 		return "", err
 	}
-	inner := &deparser{b: d.b, sc: sc, qualify: true}
+	inner := &deparser{b: d.b, sc: sc, qualify: true, ctes: d.ctes}
 	var b strings.Builder
 	b.WriteString(" SELECT ")
 	distinct, on := distinctKind(st)
@@ -172,6 +181,67 @@ func (d *deparser) query(st *pg_query.SelectStmt, names []string, indent int, pr
 	return b.String(), nil
 }
 
+// withQuery prints a query with a (non-recursive) WITH clause as
+// ruleutils' get_with_clause does: each query one level deeper inside its
+// parentheses, then the query that reads them.
+func (d *deparser) withQuery(st *pg_query.SelectStmt, names []string, indent int, pretty bool) (string, error) {
+	w := st.WithClause
+	if w.Recursive {
+		return "", errNotDeparsed
+	}
+	ctes, err := d.b.withClause(d.sc, w, d.ctes)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	sep := " WITH "
+	for i, n := range w.Ctes {
+		cte := n.GetCommonTableExpr()
+		body := cte.Ctequery.GetSelectStmt()
+		if body == nil {
+			return "", errNotDeparsed
+		}
+		b.WriteString(sep + types.QuoteIdent(cte.Ctename))
+		if len(cte.Aliascolnames) > 0 {
+			cols := strs(cte.Aliascolnames)
+			for j, c := range cols {
+				cols[j] = types.QuoteIdent(c)
+			}
+			b.WriteString("(" + strings.Join(cols, ", ") + ")")
+		}
+		b.WriteString(" AS ")
+		switch cte.Ctematerialized {
+		case pg_query.CTEMaterialize_CTEMaterializeAlways:
+			b.WriteString("MATERIALIZED ")
+		case pg_query.CTEMaterialize_CTEMaterializeNever:
+			b.WriteString("NOT MATERIALIZED ")
+		}
+		// A WITH query reads the ones before it.
+		before := map[string]*ctePlan{}
+		for k, v := range d.ctes {
+			before[k] = v
+		}
+		for _, m := range w.Ctes[:i] {
+			name := m.GetCommonTableExpr().Ctename
+			before[name] = ctes[name]
+		}
+		inner := &deparser{b: d.b, sc: d.sc, qualify: true, ctes: before}
+		q, err := inner.query(body, nil, indent+prettyIndent, pretty)
+		if err != nil {
+			return "", err
+		}
+		pad := "\n" + strings.Repeat(" ", indent+prettyIndent)
+		b.WriteString("(" + pad + q + pad + ")")
+		sep = ", "
+	}
+	outer := &deparser{b: d.b, sc: d.sc, qualify: true, ctes: ctes}
+	q, err := outer.selectQuery(st, names, indent, pretty)
+	if err != nil {
+		return "", err
+	}
+	return b.String() + "\n" + strings.Repeat(" ", indent) + q, nil
+}
+
 // sortGroupKey prints a key of DISTINCT ON, GROUP BY or ORDER BY as
 // ruleutils' get_rule_sortgroupclause does: a column as it is, a
 // function-like expression always in parentheses (they would misparse
@@ -270,7 +340,7 @@ func (d *deparser) fromItem(n *pg_query.Node, items []*fromItem, indent int, pre
 		return name, nil
 	case *pg_query.Node_RangeSubselect:
 		rs := v.RangeSubselect
-		inner := &deparser{b: d.b, sc: d.sc.parent, qualify: true}
+		inner := &deparser{b: d.b, sc: d.sc.parent, qualify: true, ctes: d.ctes}
 		if inner.sc == nil {
 			inner.sc = &scope{}
 		}
@@ -414,7 +484,7 @@ func (s *Session) relationOnPath(c *catalog, schema, name string) bool {
 // subquery prints a subquery of an expression, parenthesized, its clauses
 // indent deeper than the expression.
 func (d *deparser) subquery(st *pg_query.SelectStmt, indent int, pretty bool) (string, error) {
-	inner := &deparser{b: d.b, sc: d.sc, qualify: true}
+	inner := &deparser{b: d.b, sc: d.sc, qualify: true, ctes: d.ctes}
 	q, err := inner.query(st, nil, indent, pretty)
 	if err != nil {
 		return "", err
