@@ -41,9 +41,9 @@ type builtinProc struct {
 	// no arguments; definition "" for an aggregate).
 	arguments, identityArguments, result, definition string
 	kind                                             byte // prokind
-	// strict is proisstrict, rettype prorettype.
-	strict  bool
-	rettype uint32
+	// strict is proisstrict, retset proretset, rettype prorettype.
+	strict, retset bool
+	rettype        uint32
 }
 
 // builtinOper is a pg_operator row of a built-in operator.
@@ -99,7 +99,7 @@ var builtinIndex = sync.OnceValue(func() *builtins {
 		p.nDefaults = int(atou(get("pronargdefaults")))
 		p.arguments, p.identityArguments, p.result = get("arguments"), get("identity_arguments"), get("result")
 		p.definition, p.kind = get("definition"), get("prokind")[0]
-		p.strict, p.rettype = get("proisstrict") == "t", atou(get("prorettype"))
+		p.strict, p.retset, p.rettype = get("proisstrict") == "t", get("proretset") == "t", atou(get("prorettype"))
 		b.procs[p.oid] = p
 		b.procsByName[p.name] = append(b.procsByName[p.name], p)
 	})

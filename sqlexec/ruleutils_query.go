@@ -309,6 +309,101 @@ func (d *deparser) targetList(targets []*pg_query.Node, names []string, pretty b
 	return out, nil
 }
 
+// functionItem prints a built-in set-returning function in FROM as
+// ruleutils does: LATERAL when it was written so or reads an earlier item,
+// the call with its arguments coerced to the types the call resolved to,
+// WITH ORDINALITY, and the alias with every output column's name. ROWS
+// FROM, column definition lists, user functions and scalar functions are
+// not printed.
+func (d *deparser) functionItem(rf *pg_query.RangeFunction) (string, error) {
+	if rf.IsRowsfrom || len(rf.Functions) != 1 || len(rf.Coldeflist) > 0 {
+		return "", errNotDeparsed
+	}
+	fn := rf.Functions[0].GetList()
+	if fn == nil || len(fn.Items) == 0 || len(fn.Items) > 1 && len(fn.Items[1].GetList().GetItems()) > 0 {
+		return "", errNotDeparsed
+	}
+	fc := fn.Items[0].GetFuncCall()
+	if fc == nil || len(fc.Funcname) != 1 {
+		return "", errNotDeparsed
+	}
+	name := strings.ToLower(lastName(fc.Funcname))
+	set := d.b.lookupSetFunc(strs(fc.Funcname))
+	if set == nil || set.record || set.schema != "pg_catalog" {
+		return "", errNotDeparsed
+	}
+	// The arguments read the items before this one (and the enclosing
+	// queries); one that reads an item of this level makes it LATERAL.
+	lateral := rf.Lateral
+	outer := d.sc.parent
+	if outer == nil {
+		outer = &scope{}
+	}
+	if _, err := d.b.bindSetCall(outer, set, fc); err != nil {
+		lateral = true
+	}
+	if _, err := d.b.bindSetCall(functionArgScope(d.sc), set, fc); err != nil {
+		return "", err
+	}
+	args := make([]*dnode, len(fc.Args))
+	ts := make([]types.Type, len(fc.Args))
+	for i, a := range fc.Args {
+		e, err := d.analyze(a)
+		if err != nil {
+			return "", err
+		}
+		args[i], ts[i] = e, e.typ
+	}
+	params, err := builtinSetParams(name, ts)
+	if err != nil {
+		return "", err
+	}
+	for i, e := range args {
+		args[i] = d.coerce(e, params[i])
+	}
+	out := d.print(&dnode{kind: dFunc, op: name, args: args}, nil, false, false)
+	if lateral {
+		out = "LATERAL " + out
+	}
+	if rf.Ordinality {
+		out += " WITH ORDINALITY"
+	}
+	alias := name
+	if rf.Alias != nil {
+		alias = rf.Alias.Aliasname
+	}
+	return out + " " + types.QuoteIdent(alias) + d.columnAliases(alias), nil
+}
+
+// builtinSetParams returns the parameter types of the built-in
+// set-returning function name that PostgreSQL's overload resolution picks
+// for arguments of types args: a polymorphic parameter takes its
+// argument's type, which needs no coercion.
+func builtinSetParams(name string, args []types.Type) ([]types.Type, error) {
+	var sigs [][]types.Type
+	for _, p := range builtinIndex().procsByName[name] {
+		if p.namespace != oidPgCatalog || p.kind != 'f' || !p.retset || len(p.args) != len(args) {
+			continue
+		}
+		sig := make([]types.Type, len(args))
+		for i, a := range p.args {
+			sig[i] = types.Type{Oid: types.Oid(a), Typmod: -1}
+			if sig[i].IsPolymorphic() {
+				sig[i] = args[i]
+			}
+		}
+		sigs = append(sigs, sig)
+	}
+	if len(sigs) == 0 {
+		return nil, errNotDeparsed
+	}
+	chosen, err := types.ChooseOverload(name, args, sigs)
+	if err != nil {
+		return nil, errNotDeparsed
+	}
+	return sigs[chosen], nil
+}
+
 // columnAliases is the parenthesized list of the names of the columns the
 // FROM item named rel has in the deparser's scope.
 func (d *deparser) columnAliases(rel string) string {
@@ -338,6 +433,8 @@ func (d *deparser) fromItem(n *pg_query.Node, items []*fromItem, indent int, pre
 			}
 		}
 		return name, nil
+	case *pg_query.Node_RangeFunction:
+		return d.functionItem(v.RangeFunction)
 	case *pg_query.Node_RangeSubselect:
 		rs := v.RangeSubselect
 		inner := &deparser{b: d.b, sc: d.sc.parent, qualify: true, ctes: d.ctes}
