@@ -46,6 +46,9 @@ type dnode struct {
 	all bool
 	// wholeRow marks a whole-row reference rel.* (dColumn).
 	wholeRow bool
+	// over is a window function's window, printed (dFunc): a name or a
+	// parenthesized specification.
+	over string
 }
 
 type dkind int
@@ -85,7 +88,8 @@ type deparser struct {
 	// standalone marks pg_get_expr's deparser, not a query's: a subquery
 	// prints at the expression's own indentation, with parentheses as
 	// pretty (pg_get_expr's third argument) says, where a view's prints
-	// one level deeper and without them.
+	// one level deeper and without them. In a query's deparser pretty is
+	// the query's pretty mode, which window specifications print by.
 	standalone, pretty bool
 	// ctes are the WITH queries a query being printed may read.
 	ctes map[string]*ctePlan
@@ -557,7 +561,10 @@ func (d *deparser) common(name string, items []*pg_query.Node) (*dnode, error) {
 }
 
 func (d *deparser) funcCall(fc *pg_query.FuncCall) (*dnode, error) {
-	if fc.AggDistinct || fc.Over != nil || fc.FuncVariadic || len(fc.AggOrder) > 0 || fc.AggFilter != nil {
+	if fc.Over != nil {
+		return d.windowCall(fc)
+	}
+	if fc.AggDistinct || fc.FuncVariadic || len(fc.AggOrder) > 0 || fc.AggFilter != nil {
 		return nil, errNotDeparsed
 	}
 	name := strings.ToLower(lastName(fc.Funcname))
@@ -719,11 +726,17 @@ func (d *deparser) print(n, parent *dnode, pretty, showImplicit bool) string {
 			return "ARRAY[" + strings.Join(parts, ", ") + "]"
 		}
 		if n.star {
+			if n.over != "" {
+				return n.op + "(*) OVER " + n.over
+			}
 			return n.op + "(*)"
 		}
 		if n.op == "EXTRACT" {
 			// Written EXTRACT(field FROM source), printed so again.
 			return "EXTRACT(" + n.text + " FROM " + parts[1] + ")"
+		}
+		if n.over != "" {
+			return n.op + "(" + strings.Join(parts, ", ") + ") OVER " + n.over
 		}
 		return n.op + "(" + strings.Join(parts, ", ") + ")"
 	case dSubLink:

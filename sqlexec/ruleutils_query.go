@@ -37,7 +37,7 @@ func deparseQuery(s *Session, c *catalog, query *pg_query.Node, names []string, 
 // query prints a SELECT (or set operation) whose clauses indent from
 // column indent, its output columns named names where given.
 func (d *deparser) query(st *pg_query.SelectStmt, names []string, indent int, pretty bool) (string, error) {
-	if st == nil || len(st.LockingClause) > 0 || len(st.ValuesLists) > 0 || len(st.WindowClause) > 0 {
+	if st == nil || len(st.LockingClause) > 0 || len(st.ValuesLists) > 0 {
 		return "", errNotDeparsed
 	}
 	if st.WithClause != nil {
@@ -78,7 +78,7 @@ func (d *deparser) selectQuery(st *pg_query.SelectStmt, names []string, indent i
 	if err != nil {
 		return "", err
 	}
-	inner := &deparser{b: d.b, sc: sc, qualify: true, ctes: d.ctes}
+	inner := &deparser{b: d.b, sc: sc, qualify: true, ctes: d.ctes, pretty: pretty}
 	var b strings.Builder
 	b.WriteString(" SELECT ")
 	distinct, on := distinctKind(st)
@@ -142,28 +142,19 @@ func (d *deparser) selectQuery(st *pg_query.SelectStmt, names []string, indent i
 	if err := clause(st.HavingClause, "HAVING", 1); err != nil {
 		return "", err
 	}
-	if len(st.SortClause) > 0 {
-		var keys []string
-		for _, n := range st.SortClause {
-			sb := n.GetSortBy()
-			e, err := inner.analyze(sb.Node)
-			if err != nil {
-				return "", err
-			}
-			key := inner.sortGroupKey(e, pretty)
-			desc := sb.SortbyDir == pg_query.SortByDir_SORTBY_DESC
-			if desc {
-				key += " DESC"
-			}
-			switch {
-			case sb.SortbyNulls == pg_query.SortByNulls_SORTBY_NULLS_FIRST && !desc:
-				key += " NULLS FIRST"
-			case sb.SortbyNulls == pg_query.SortByNulls_SORTBY_NULLS_LAST && desc:
-				key += " NULLS LAST"
-			}
-			keys = append(keys, key)
+	if len(st.WindowClause) > 0 {
+		w, err := inner.windowClause(st.WindowClause)
+		if err != nil {
+			return "", err
 		}
-		b.WriteString(pad(2) + "ORDER BY " + strings.Join(keys, ", "))
+		b.WriteString(pad(2) + w)
+	}
+	if len(st.SortClause) > 0 {
+		keys, err := inner.orderKeys(st.SortClause, pretty)
+		if err != nil {
+			return "", err
+		}
+		b.WriteString(pad(2) + "ORDER BY " + keys)
 	}
 	if err := clause(st.LimitOffset, "OFFSET", 1); err != nil {
 		return "", err
@@ -240,6 +231,35 @@ func (d *deparser) withQuery(st *pg_query.SelectStmt, names []string, indent int
 		return "", err
 	}
 	return b.String() + "\n" + strings.Repeat(" ", indent) + q, nil
+}
+
+// orderKeys prints the keys of an ORDER BY, with their directions and
+// NULLS orders where not the default.
+func (d *deparser) orderKeys(sortClause []*pg_query.Node, pretty bool) (string, error) {
+	var keys []string
+	for _, n := range sortClause {
+		sb := n.GetSortBy()
+		if sb.UseOp != nil {
+			return "", errNotDeparsed
+		}
+		e, err := d.analyze(sb.Node)
+		if err != nil {
+			return "", err
+		}
+		key := d.sortGroupKey(e, pretty)
+		desc := sb.SortbyDir == pg_query.SortByDir_SORTBY_DESC
+		if desc {
+			key += " DESC"
+		}
+		switch {
+		case sb.SortbyNulls == pg_query.SortByNulls_SORTBY_NULLS_FIRST && !desc:
+			key += " NULLS FIRST"
+		case sb.SortbyNulls == pg_query.SortByNulls_SORTBY_NULLS_LAST && desc:
+			key += " NULLS LAST"
+		}
+		keys = append(keys, key)
+	}
+	return strings.Join(keys, ", "), nil
 }
 
 // sortGroupKey prints a key of DISTINCT ON, GROUP BY or ORDER BY as

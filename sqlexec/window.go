@@ -63,7 +63,10 @@ const (
 	frameRange                   = 0x00002
 	frameRows                    = 0x00004
 	frameGroups                  = 0x00008
+	frameBetween                 = 0x00010
 	frameStartUnboundedPreceding = 0x00020
+	frameEndUnboundedPreceding   = 0x00040
+	frameStartUnboundedFollowing = 0x00080
 	frameEndUnboundedFollowing   = 0x00100
 	frameStartCurrentRow         = 0x00200
 	frameEndCurrentRow           = 0x00400
