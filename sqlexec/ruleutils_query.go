@@ -335,7 +335,7 @@ func (d *deparser) targetList(targets []*pg_query.Node, names []string, pretty b
 // WITH ORDINALITY, and the alias with every output column's name. ROWS
 // FROM, column definition lists, user functions and scalar functions are
 // not printed.
-func (d *deparser) functionItem(rf *pg_query.RangeFunction) (string, error) {
+func (d *deparser) functionItem(rf *pg_query.RangeFunction, pretty bool) (string, error) {
 	if rf.IsRowsfrom || len(rf.Functions) != 1 || len(rf.Coldeflist) > 0 {
 		return "", errNotDeparsed
 	}
@@ -381,7 +381,7 @@ func (d *deparser) functionItem(rf *pg_query.RangeFunction) (string, error) {
 	for i, e := range args {
 		args[i] = d.coerce(e, params[i])
 	}
-	out := d.print(&dnode{kind: dFunc, op: name, args: args}, nil, false, false)
+	out := d.print(&dnode{kind: dFunc, op: name, args: args}, nil, pretty, false)
 	if lateral {
 		out = "LATERAL " + out
 	}
@@ -424,6 +424,35 @@ func builtinSetParams(name string, args []types.Type) ([]types.Type, error) {
 	return sigs[chosen], nil
 }
 
+// isValuesList reports whether st is a bare VALUES list.
+func isValuesList(st *pg_query.SelectStmt) bool {
+	return len(st.ValuesLists) > 0 && st.WithClause == nil && len(st.SortClause) == 0 && st.LimitCount == nil &&
+		st.LimitOffset == nil && st.Op == pg_query.SetOperation_SETOP_NONE
+}
+
+// values prints a VALUES list as ruleutils' get_values_def does: each
+// value coerced to its column's type, a row's values separated by bare
+// commas.
+func (d *deparser) values(st *pg_query.SelectStmt, plan *selectPlan, pretty bool) (string, error) {
+	rows := make([]string, len(st.ValuesLists))
+	for i, n := range st.ValuesLists {
+		items := n.GetList().GetItems()
+		if len(items) != len(plan.cols) {
+			return "", errNotDeparsed
+		}
+		vals := make([]string, len(items))
+		for j, item := range items {
+			e, err := d.analyze(item)
+			if err != nil {
+				return "", err
+			}
+			vals[j] = d.print(d.coerce(e, plan.cols[j].typ), nil, pretty, false)
+		}
+		rows[i] = "(" + strings.Join(vals, ",") + ")"
+	}
+	return " VALUES " + strings.Join(rows, ", "), nil
+}
+
 // columnAliases is the parenthesized list of the names of the columns the
 // FROM item named rel has in the deparser's scope.
 func (d *deparser) columnAliases(rel string) string {
@@ -454,18 +483,37 @@ func (d *deparser) fromItem(n *pg_query.Node, items []*fromItem, indent int, pre
 		}
 		return name, nil
 	case *pg_query.Node_RangeFunction:
-		return d.functionItem(v.RangeFunction)
+		return d.functionItem(v.RangeFunction, pretty)
 	case *pg_query.Node_RangeSubselect:
 		rs := v.RangeSubselect
+		if rs.Lateral {
+			return "", errNotDeparsed
+		}
 		inner := &deparser{b: d.b, sc: d.sc.parent, qualify: true, ctes: d.ctes}
 		if inner.sc == nil {
 			inner.sc = &scope{}
 		}
-		q, err := inner.query(rs.Subquery.GetSelectStmt(), nil, indent+prettyIndent, pretty)
+		st := rs.Subquery.GetSelectStmt()
+		plan, err := d.b.selectStmt(inner.sc, st, d.ctes)
 		if err != nil {
 			return "", err
 		}
-		return "(" + q + ") " + types.QuoteIdent(rs.Alias.Aliasname), nil
+		var q string
+		if isValuesList(st) {
+			q, err = inner.values(st, plan, pretty)
+		} else {
+			q, err = inner.query(st, nil, indent+prettyIndent, pretty)
+		}
+		if err != nil {
+			return "", err
+		}
+		alias := rs.Alias.Aliasname
+		out := "(" + q + ") " + types.QuoteIdent(alias)
+		// The columns' names follow when the alias names any.
+		if len(rs.Alias.Colnames) > 0 {
+			out += d.columnAliases(alias)
+		}
+		return out, nil
 	case *pg_query.Node_JoinExpr:
 		j := v.JoinExpr
 		if j.Alias != nil {
