@@ -78,6 +78,9 @@ func (d *deparser) selectQuery(st *pg_query.SelectStmt, names []string, indent i
 	if err != nil {
 		return "", err
 	}
+	if usingNameShared(sc) {
+		return "", errNotDeparsed
+	}
 	inner := &deparser{b: d.b, sc: sc, qualify: true, ctes: d.ctes, pretty: pretty}
 	var b strings.Builder
 	b.WriteString(" SELECT ")
@@ -422,6 +425,31 @@ func builtinSetParams(name string, args []types.Type) ([]types.Type, error) {
 		return nil, errNotDeparsed
 	}
 	return sigs[chosen], nil
+}
+
+// usingNameShared reports whether a JOIN ... USING column's name is also
+// the name of a column of another item of the FROM list: ruleutils then
+// renames those columns (x_1, with column aliases on their items) so that
+// the merged column's name is unique, which this deparser does not.
+func usingNameShared(sc *scope) bool {
+	using := map[string]bool{}
+	for _, c := range sc.cols {
+		if c.merged {
+			using[c.name] = true
+		}
+	}
+	if len(using) == 0 {
+		return false
+	}
+	seen := map[string]int{}
+	for _, c := range sc.cols {
+		if !c.merged && using[c.name] {
+			if seen[c.name]++; seen[c.name] > 1 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // isValuesList reports whether st is a bare VALUES list.
