@@ -93,6 +93,12 @@ type deparser struct {
 	standalone, pretty bool
 	// ctes are the WITH queries a query being printed may read.
 	ctes map[string]*ctePlan
+	// aliases are the names the FROM items of the query levels being
+	// printed go by (nameItems), by level, shared by a query's deparsers;
+	// levels are those of the levels enclosing the one being printed,
+	// which its items' names must not take.
+	aliases map[*scope]map[string]string
+	levels  []map[string]string
 }
 
 // decompile is pg_get_expr(expr, relid, pretty): a stored expression
@@ -477,7 +483,7 @@ func (d *deparser) wholeRow(cr *pg_query.ColumnRef) (*dnode, bool) {
 	if len(fields) == 0 {
 		return nil, false
 	}
-	return &dnode{kind: dColumn, typ: types.RecordType(fields), text: types.QuoteIdent(rel) + ".*", wholeRow: true}, true
+	return &dnode{kind: dColumn, typ: types.RecordType(fields), text: types.QuoteIdent(d.alias(d.sc, rel)) + ".*", wholeRow: true}, true
 }
 
 // resolvable is the type an untyped literal resolves as on its own.

@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -39,6 +40,9 @@ func deparseQuery(s *Session, c *catalog, query *pg_query.Node, names []string, 
 func (d *deparser) query(st *pg_query.SelectStmt, names []string, indent int, pretty bool) (string, error) {
 	if st == nil || len(st.LockingClause) > 0 || len(st.ValuesLists) > 0 {
 		return "", errNotDeparsed
+	}
+	if d.aliases == nil {
+		d.aliases = map[*scope]map[string]string{}
 	}
 	if st.WithClause != nil {
 		return d.withQuery(st, names, indent, pretty)
@@ -81,7 +85,8 @@ func (d *deparser) selectQuery(st *pg_query.SelectStmt, names []string, indent i
 	if usingNameShared(sc) {
 		return "", errNotDeparsed
 	}
-	inner := &deparser{b: d.b, sc: sc, qualify: true, ctes: d.ctes, pretty: pretty}
+	inner := &deparser{b: d.b, sc: sc, qualify: true, ctes: d.ctes, pretty: pretty, aliases: d.aliases,
+		levels: append(slices.Clip(d.levels), d.nameItems(sc))}
 	var b strings.Builder
 	b.WriteString(" SELECT ")
 	distinct, on := distinctKind(st)
@@ -187,6 +192,13 @@ func (d *deparser) withQuery(st *pg_query.SelectStmt, names []string, indent int
 	if err != nil {
 		return "", err
 	}
+	// The WITH queries are printed inside the query that reads them: its
+	// FROM items' names are taken for them.
+	_, mainFrom, _, err := d.b.buildFrom(d.sc, st.FromClause, ctes)
+	if err != nil {
+		return "", err
+	}
+	levels := append(slices.Clip(d.levels), d.itemNames(mainFrom))
 	var b strings.Builder
 	sep := " WITH "
 	for i, n := range w.Ctes {
@@ -219,7 +231,7 @@ func (d *deparser) withQuery(st *pg_query.SelectStmt, names []string, indent int
 			name := m.GetCommonTableExpr().Ctename
 			before[name] = ctes[name]
 		}
-		inner := &deparser{b: d.b, sc: d.sc, qualify: true, ctes: before}
+		inner := &deparser{b: d.b, sc: d.sc, qualify: true, ctes: before, aliases: d.aliases, levels: levels}
 		q, err := inner.query(body, nil, indent+prettyIndent, pretty)
 		if err != nil {
 			return "", err
@@ -228,7 +240,7 @@ func (d *deparser) withQuery(st *pg_query.SelectStmt, names []string, indent int
 		b.WriteString("(" + pad + q + pad + ")")
 		sep = ", "
 	}
-	outer := &deparser{b: d.b, sc: d.sc, qualify: true, ctes: ctes}
+	outer := &deparser{b: d.b, sc: d.sc, qualify: true, ctes: ctes, aliases: d.aliases, levels: d.levels}
 	q, err := outer.selectQuery(st, names, indent, pretty)
 	if err != nil {
 		return "", err
@@ -299,7 +311,7 @@ func (d *deparser) targetList(targets []*pg_query.Node, names []string, pretty b
 					}
 					s := types.QuoteIdent(c.name)
 					if owner != "" {
-						s = types.QuoteIdent(owner) + "." + s
+						s = types.QuoteIdent(d.alias(d.sc, owner)) + "." + s
 					}
 					if len(names) > len(out) && names[len(out)] != c.name {
 						s += " AS " + types.QuoteIdent(names[len(out)])
@@ -395,7 +407,7 @@ func (d *deparser) functionItem(rf *pg_query.RangeFunction, pretty bool) (string
 	if rf.Alias != nil {
 		alias = rf.Alias.Aliasname
 	}
-	return out + " " + types.QuoteIdent(alias) + d.columnAliases(alias), nil
+	return out + " " + types.QuoteIdent(d.alias(d.sc, alias)) + d.columnAliases(alias), nil
 }
 
 // builtinSetParams returns the parameter types of the built-in
@@ -503,11 +515,15 @@ func (d *deparser) fromItem(n *pg_query.Node, items []*fromItem, indent int, pre
 		if rv.Schemaname != "" && !d.b.s.relationOnPath(d.b.cat, rv.Schemaname, rv.Relname) {
 			name = types.QuoteIdent(rv.Schemaname) + "." + name
 		}
+		ref := rv.Relname
 		if rv.Alias != nil {
-			name += " " + types.QuoteIdent(rv.Alias.Aliasname)
-			if len(rv.Alias.Colnames) > 0 {
-				name += d.columnAliases(rv.Alias.Aliasname)
-			}
+			ref = rv.Alias.Aliasname
+		}
+		if alias := d.alias(d.sc, ref); alias != rv.Relname || rv.Alias != nil {
+			name += " " + types.QuoteIdent(alias)
+		}
+		if rv.Alias != nil && len(rv.Alias.Colnames) > 0 {
+			name += d.columnAliases(ref)
 		}
 		return name, nil
 	case *pg_query.Node_RangeFunction:
@@ -517,7 +533,7 @@ func (d *deparser) fromItem(n *pg_query.Node, items []*fromItem, indent int, pre
 		if rs.Lateral {
 			return "", errNotDeparsed
 		}
-		inner := &deparser{b: d.b, sc: d.sc.parent, qualify: true, ctes: d.ctes}
+		inner := &deparser{b: d.b, sc: d.sc.parent, qualify: true, ctes: d.ctes, aliases: d.aliases, levels: d.levels}
 		if inner.sc == nil {
 			inner.sc = &scope{}
 		}
@@ -536,7 +552,7 @@ func (d *deparser) fromItem(n *pg_query.Node, items []*fromItem, indent int, pre
 			return "", err
 		}
 		alias := rs.Alias.Aliasname
-		out := "(" + q + ") " + types.QuoteIdent(alias)
+		out := "(" + q + ") " + types.QuoteIdent(d.alias(d.sc, alias))
 		// The columns' names follow when the alias names any.
 		if len(rs.Alias.Colnames) > 0 {
 			out += d.columnAliases(alias)
@@ -677,7 +693,7 @@ func (s *Session) relationOnPath(c *catalog, schema, name string) bool {
 // subquery prints a subquery of an expression, parenthesized, its clauses
 // indent deeper than the expression.
 func (d *deparser) subquery(st *pg_query.SelectStmt, indent int, pretty bool) (string, error) {
-	inner := &deparser{b: d.b, sc: d.sc, qualify: true, ctes: d.ctes}
+	inner := &deparser{b: d.b, sc: d.sc, qualify: true, ctes: d.ctes, aliases: d.aliases, levels: d.levels}
 	q, err := inner.query(st, nil, indent, pretty)
 	if err != nil {
 		return "", err
@@ -699,14 +715,15 @@ func (d *deparser) columnName(cr *pg_query.ColumnRef) (string, string, types.Typ
 	if !d.qualify {
 		return types.QuoteIdent(name), name, e.typ, nil
 	}
-	rel := ""
+	rel, level := "", (*scope)(nil)
 	if len(cr.Fields) > 1 {
 		rel = cr.Fields[len(cr.Fields)-2].GetString_().GetSval()
+		level = relLevel(d.sc, rel)
 	}
 	for cur := d.sc; cur != nil && rel == ""; cur = cur.parent {
 		for _, c := range cur.cols {
 			if c.name == name && !c.merged {
-				rel = mergedColumnRel(cur, c)
+				rel, level = mergedColumnRel(cur, c), cur
 				break
 			}
 		}
@@ -714,7 +731,60 @@ func (d *deparser) columnName(cr *pg_query.ColumnRef) (string, string, types.Typ
 	if rel == "" {
 		return types.QuoteIdent(name), name, e.typ, nil
 	}
-	return types.QuoteIdent(rel) + "." + types.QuoteIdent(name), name, e.typ, nil
+	return types.QuoteIdent(d.alias(level, rel)) + "." + types.QuoteIdent(name), name, e.typ, nil
+}
+
+// nameItems gives the FROM items of sc, a query level being printed, the
+// names ruleutils' set_rtable_names gives them: each keeps its name unless
+// an earlier item of the level or an item of an enclosing level has it,
+// and then takes the first free name_N.
+func (d *deparser) nameItems(sc *scope) map[string]string {
+	names := d.itemNames(sc)
+	d.aliases[sc] = names
+	return names
+}
+
+// itemNames is the names nameItems gives sc's items.
+func (d *deparser) itemNames(sc *scope) map[string]string {
+	used := map[string]bool{}
+	for _, level := range d.levels {
+		for _, alias := range level {
+			used[alias] = true
+		}
+	}
+	names := map[string]string{}
+	for _, c := range sc.cols {
+		if c.rel == "" || names[c.rel] != "" {
+			continue
+		}
+		alias := c.rel
+		for n := 1; used[alias]; n++ {
+			alias = fmt.Sprintf("%s_%d", c.rel, n)
+		}
+		names[c.rel], used[alias] = alias, true
+	}
+	return names
+}
+
+// alias is the name the FROM item rel of query level sc is printed as.
+func (d *deparser) alias(sc *scope, rel string) string {
+	if a := d.aliases[sc][rel]; a != "" {
+		return a
+	}
+	return rel
+}
+
+// relLevel is the query level, sc or an enclosing one, whose FROM items
+// include one named rel.
+func relLevel(sc *scope, rel string) *scope {
+	for cur := sc; cur != nil; cur = cur.parent {
+		for _, c := range cur.cols {
+			if c.rel == rel {
+				return cur
+			}
+		}
+	}
+	return nil
 }
 
 // mergedColumnRel is the relation ruleutils names for column c of sc. The
