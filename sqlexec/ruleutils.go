@@ -99,6 +99,10 @@ type deparser struct {
 	// which its items' names must not take.
 	aliases map[*scope]map[string]string
 	levels  []map[string]string
+	// namesHidden marks a subquery of an expression, whose output
+	// columns' names nobody sees: ruleutils leaves out AS "?column?" there
+	// (colNamesVisible false).
+	namesHidden bool
 }
 
 // decompile is pg_get_expr(expr, relid, pretty): a stored expression
@@ -265,7 +269,9 @@ func (d *deparser) analyze(n *pg_query.Node) (*dnode, error) {
 // subLink analyzes EXISTS (subquery), x IN (subquery), x op ANY/ALL
 // (subquery) and a scalar (subquery), printed as ruleutils prints them.
 func (d *deparser) subLink(sl *pg_query.SubLink) (*dnode, error) {
-	indent, pretty := prettyIndent, true
+	// Inside a query being printed the subquery follows the query's pretty
+	// mode; a rule's or constraint's expression prints it pretty.
+	indent, pretty := prettyIndent, d.pretty || d.aliases == nil
 	if d.standalone {
 		indent, pretty = 0, d.pretty
 	}
@@ -746,6 +752,9 @@ func (d *deparser) print(n, parent *dnode, pretty, showImplicit bool) string {
 		}
 		return n.op + "(" + strings.Join(parts, ", ") + ")"
 	case dSubLink:
+		if n.op == "EXISTS " {
+			return "(" + n.op + n.sub + ")"
+		}
 		if len(n.args) == 0 {
 			return n.op + n.sub
 		}

@@ -86,7 +86,7 @@ func (d *deparser) selectQuery(st *pg_query.SelectStmt, names []string, indent i
 		return "", errNotDeparsed
 	}
 	inner := &deparser{b: d.b, sc: sc, qualify: true, ctes: d.ctes, pretty: pretty, aliases: d.aliases,
-		levels: append(slices.Clip(d.levels), d.nameItems(sc))}
+		levels: append(slices.Clip(d.levels), d.nameItems(sc)), namesHidden: d.namesHidden}
 	var b strings.Builder
 	b.WriteString(" SELECT ")
 	distinct, on := distinctKind(st)
@@ -336,7 +336,7 @@ func (d *deparser) targetList(targets []*pg_query.Node, names []string, pretty b
 		if name == "" {
 			name = figureColname(rt.Val)
 		}
-		if e.kind != dColumn || e.column != name {
+		if (e.kind != dColumn || e.column != name) && !(d.namesHidden && name == "?column?") {
 			s += " AS " + types.QuoteIdent(name)
 		}
 		out = append(out, s)
@@ -693,7 +693,7 @@ func (s *Session) relationOnPath(c *catalog, schema, name string) bool {
 // subquery prints a subquery of an expression, parenthesized, its clauses
 // indent deeper than the expression.
 func (d *deparser) subquery(st *pg_query.SelectStmt, indent int, pretty bool) (string, error) {
-	inner := &deparser{b: d.b, sc: d.sc, qualify: true, ctes: d.ctes, aliases: d.aliases, levels: d.levels}
+	inner := &deparser{b: d.b, sc: d.sc, qualify: true, ctes: d.ctes, aliases: d.aliases, levels: d.levels, namesHidden: true}
 	q, err := inner.query(st, nil, indent, pretty)
 	if err != nil {
 		return "", err
