@@ -14,12 +14,7 @@ import (
 // functions: the failing SQL statement, then each function on the way out
 // with the line (counted in the body as written) and the statement's kind.
 func TestPLpgSQLErrorContextNamesFunctionLineAndStatement(t *testing.T) {
-	store := isolation.NewStore(isolation.Config{Strategy: isolation.StrategyLatest, Seed: 1})
-	eng, err := NewEngine(Config{Store: store})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := eng.NewSession(SessionInfo{User: "h"})
+	s := contextSession(t)
 	mustRun(t, s, "CREATE TABLE u (id int PRIMARY KEY)")
 	mustRun(t, s, `CREATE FUNCTION f1() RETURNS int LANGUAGE plpgsql AS $$
 declare x int;
@@ -90,19 +85,7 @@ end $$`)
 		{"SELECT f9()", "PL/pgSQL function f9() line 4 at RAISE"},
 		{"DO $$ begin raise exception 'in do'; end $$", "PL/pgSQL function inline_code_block line 1 at RAISE"},
 	} {
-		sts, err := s.Parse(tc.sql)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := s.Prepare(sts[0], nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, err = s.Execute(context.Background(), p, nil)
-		var pe *pgerror.Error
-		if !errors.As(err, &pe) {
-			t.Fatalf("%s: got %v, want an error", tc.sql, err)
-		}
+		pe := executeError(t, s, tc.sql)
 		if pe.Where != tc.where {
 			t.Errorf("%s: CONTEXT\n%s\nwant\n%s", tc.sql, pe.Where, tc.where)
 		}
@@ -119,12 +102,7 @@ end $$`)
 // LINE pointer, counted in characters, for an assignment from the start of
 // its target), one without names the query in a CONTEXT line.
 func TestPLpgSQLPreparationErrorsPointIntoTheQuery(t *testing.T) {
-	store := isolation.NewStore(isolation.Config{Strategy: isolation.StrategyLatest, Seed: 1})
-	eng, err := NewEngine(Config{Store: store})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := eng.NewSession(SessionInfo{User: "h"})
+	s := contextSession(t)
 	mustRun(t, s, `CREATE FUNCTION p1() RETURNS int LANGUAGE plpgsql AS $$
 declare r record;
 begin
@@ -156,22 +134,41 @@ end $$`)
 		{"SELECT p3()", "ü := 'é' || nosuch", 13, "PL/pgSQL function p3() line 4 at assignment"},
 		{"SELECT p4()", "1 + 'abc'", 5, "PL/pgSQL function p4() line 3 at RETURN"},
 	} {
-		sts, err := s.Parse(tc.sql)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := s.Prepare(sts[0], nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, err = s.Execute(context.Background(), p, nil)
-		var pe *pgerror.Error
-		if !errors.As(err, &pe) {
-			t.Fatalf("%s: got %v, want an error", tc.sql, err)
-		}
+		pe := executeError(t, s, tc.sql)
 		if pe.InternalQuery != tc.query || pe.InternalPosition != tc.pos || pe.Position != 0 || pe.Where != tc.where {
 			t.Errorf("%s: QUERY %q at %d (position %d), CONTEXT\n%s\nwant QUERY %q at %d, CONTEXT\n%s",
 				tc.sql, pe.InternalQuery, pe.InternalPosition, pe.Position, pe.Where, tc.query, tc.pos, tc.where)
 		}
 	}
+}
+
+// contextSession is a session of a fresh engine for the CONTEXT tests.
+func contextSession(t *testing.T) *Session {
+	t.Helper()
+	store := isolation.NewStore(isolation.Config{Strategy: isolation.StrategyLatest, Seed: 1})
+	eng, err := NewEngine(Config{Store: store})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return eng.NewSession(SessionInfo{User: "h"})
+}
+
+// executeError runs sql, which must fail with a PostgreSQL error, and
+// returns the error.
+func executeError(t *testing.T, s *Session, sql string) *pgerror.Error {
+	t.Helper()
+	sts, err := s.Parse(sql)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := s.Prepare(sts[0], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.Execute(context.Background(), p, nil)
+	var pe *pgerror.Error
+	if !errors.As(err, &pe) {
+		t.Fatalf("%s: got %v, want an error", sql, err)
+	}
+	return pe
 }
