@@ -49,7 +49,7 @@ func (b *binder) searchCycleCTE(w *pg_query.WithClause, c *pg_query.CommonTableE
 		out := strs(cols)
 		for _, n := range out {
 			if !has(n) {
-				return nil, pgerror.Newf(pgerror.UndefinedColumn, "%s column \"%s\" not in WITH query column list", kind, n)
+				return nil, pgerror.Newf(pgerror.SyntaxError, "%s column \"%s\" not in WITH query column list", kind, n)
 			}
 			if seen[n] {
 				return nil, pgerror.Newf(pgerror.DuplicateColumn, "%s column \"%s\" specified more than once", kind, n)
@@ -65,7 +65,7 @@ func (b *binder) searchCycleCTE(w *pg_query.WithClause, c *pg_query.CommonTableE
 			return nil, b.errAt(err, s.Location)
 		}
 		if has(s.SearchSeqColumn) {
-			return nil, pgerror.Newf(pgerror.DuplicateColumn, "search sequence column name \"%s\" already used in WITH query column list", s.SearchSeqColumn)
+			return nil, pgerror.Newf(pgerror.SyntaxError, "search sequence column name \"%s\" already used in WITH query column list", s.SearchSeqColumn)
 		}
 	}
 	if cy := c.CycleClause; cy != nil {
@@ -73,26 +73,26 @@ func (b *binder) searchCycleCTE(w *pg_query.WithClause, c *pg_query.CommonTableE
 			return nil, b.errAt(err, cy.Location)
 		}
 		if has(cy.CycleMarkColumn) {
-			return nil, pgerror.Newf(pgerror.DuplicateColumn, "cycle mark column name \"%s\" already used in WITH query column list", cy.CycleMarkColumn)
+			return nil, pgerror.Newf(pgerror.SyntaxError, "cycle mark column name \"%s\" already used in WITH query column list", cy.CycleMarkColumn)
 		}
 		if has(cy.CyclePathColumn) {
-			return nil, pgerror.Newf(pgerror.DuplicateColumn, "cycle path column name \"%s\" already used in WITH query column list", cy.CyclePathColumn)
+			return nil, pgerror.Newf(pgerror.SyntaxError, "cycle path column name \"%s\" already used in WITH query column list", cy.CyclePathColumn)
 		}
 		if cy.CycleMarkColumn == cy.CyclePathColumn {
-			return nil, pgerror.New(pgerror.DuplicateColumn, "cycle mark column name and cycle path column name are the same")
+			return nil, pgerror.New(pgerror.SyntaxError, "cycle mark column name and cycle path column name are the same")
 		}
 		if s := c.SearchClause; s != nil {
 			if s.SearchSeqColumn == cy.CycleMarkColumn {
-				return nil, pgerror.New(pgerror.DuplicateColumn, "search sequence column name and cycle mark column name are the same")
+				return nil, pgerror.New(pgerror.SyntaxError, "search sequence column name and cycle mark column name are the same")
 			}
 			if s.SearchSeqColumn == cy.CyclePathColumn {
-				return nil, pgerror.New(pgerror.DuplicateColumn, "search sequence column name and cycle path column name are the same")
+				return nil, pgerror.New(pgerror.SyntaxError, "search sequence column name and cycle path column name are the same")
 			}
 		}
 	}
 	ref, ok := topLevelReference(st.Rarg, c.Ctename)
 	if !ok {
-		return nil, pgerror.Newf(pgerror.SyntaxError, "with a SEARCH or CYCLE clause, the recursive reference to WITH query \"%s\" must be at the top level of its right-hand SELECT", c.Ctename)
+		return nil, pgerror.Newf(pgerror.FeatureNotSupported, "with a SEARCH or CYCLE clause, the recursive reference to WITH query \"%s\" must be at the top level of its right-hand SELECT", c.Ctename)
 	}
 	if c.CycleClause != nil || !c.SearchClause.SearchBreadthFirst {
 		// Both keep a path of anonymous records.
