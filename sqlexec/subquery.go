@@ -239,9 +239,10 @@ func (b *binder) withClause(parent *scope, w *pg_query.WithClause, outer map[str
 	}
 	for _, c := range queries {
 		if c.SearchClause != nil || c.CycleClause != nil {
-			// Running the query without them would answer without their
-			// columns, and without CYCLE's stop.
-			return nil, b.errAt(pgerror.Unsupported("a SEARCH or CYCLE clause of a WITH query"), c.Location)
+			var err error
+			if c, err = b.searchCycleCTE(w, c); err != nil {
+				return nil, err
+			}
 		}
 		if modifiedTable(c.Ctequery) != nil {
 			cte, err := b.dataModifyingCTE(w, c, ctes)
