@@ -930,6 +930,9 @@ func (b *binder) createTableAsPlan(cs *pg_query.CreateTableAsStmt, full string) 
 				if nt.colIndex(name) >= 0 {
 					return pgerror.Newf(pgerror.DuplicateColumn, "column \"%s\" specified more than once", name)
 				}
+				if typ.Oid == types.OidRecord {
+					return pgerror.Newf(pgerror.InvalidTableDefinition, "column \"%s\" has pseudo-type %s", name, typ)
+				}
 				coll, err := columnCollationOf(name, typ, c.coll)
 				if err != nil {
 					return err

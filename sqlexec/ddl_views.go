@@ -172,6 +172,11 @@ func (d *ddl) createView(vs *pg_query.ViewStmt, full string) error {
 			return pgerror.Newf(pgerror.DuplicateColumn, "column \"%s\" specified more than once", name)
 		}
 		seen[name] = true
+		if c.typ.Oid == types.OidRecord {
+			// A view's columns are a relation's: an anonymous record is
+			// a pseudo-type, as in CREATE TABLE.
+			return pgerror.Newf(pgerror.InvalidTableDefinition, "column \"%s\" has pseudo-type %s", name, c.typ)
+		}
 		coll, err := columnCollationOf(name, c.typ, c.coll)
 		if err != nil {
 			return err
