@@ -194,13 +194,19 @@ func int4ToChar(_ *Env, v any) (any, error) {
 
 func dateToTimestamp(_ *Env, v any) (any, error) { return v.(time.Time), nil }
 
-// dateToTimestamptz is midnight of the day in the session time zone.
+// dateToTimestamptz is midnight of the day in the session time zone. As in
+// date2timestamptz, midnight of the first day timestamps reach is out of
+// range when the zone is east of UTC.
 func dateToTimestamptz(env *Env, v any) (any, error) {
 	t := v.(time.Time)
 	if isInfiniteTime(t) {
 		return t, nil
 	}
-	return fromWallClock(t, env.location()), nil
+	r := fromWallClock(t, env.location())
+	if us := timeToPG(r); us < minTimestampPG || us >= endTimestampPG {
+		return nil, pgerror.New(pgerror.DatetimeFieldOverflow, "date out of range for timestamp")
+	}
+	return r, nil
 }
 
 func timestampToDate(_ *Env, v any) (any, error) {
