@@ -927,6 +927,9 @@ func mergeDateStyle(current, v string) (string, error) {
 func normTimeZone(v string) (string, error) {
 	_, name, err := types.ParseTimeZone(v, false)
 	if err != nil {
+		if pgerror.GetCode(err) == pgerror.FeatureNotSupported {
+			return "", err
+		}
 		return "", invalidValue("TimeZone", v)
 	}
 	return name, nil

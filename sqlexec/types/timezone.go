@@ -1,6 +1,7 @@
 package types
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -46,8 +47,17 @@ func ParseTimeZone(name string, abbrevs bool) (*time.Location, string, error) {
 	if loc, err := loadLocation(t); err == nil {
 		return loc, loc.String(), nil
 	}
+	if posixDSTSpec.MatchString(t) {
+		// PostgreSQL reads a POSIX zone with a daylight-saving part
+		// (CST7CDT,M4.1.0,M10.5.0) by its own rules; fickle does not.
+		return nil, "", pgerror.Unsupported("POSIX time zone specifications with daylight-saving time")
+	}
 	return nil, "", pgerror.Newf(pgerror.InvalidParameterValue, "time zone \"%s\" not recognized", name)
 }
+
+// posixDSTSpec matches a POSIX TZ string with a daylight-saving zone:
+// std offset dst [offset] [,start[/time],end[/time]].
+var posixDSTSpec = regexp.MustCompile(`^(<[^>]+>|[A-Za-z]{3,})[+-]?\d{1,2}(:\d{2}){0,2}(<[^>]+>|[A-Za-z]{3,})([+-]?\d{1,2}(:\d{2}){0,2})?(,[^,]+,[^,]+)?$`)
 
 // FixedOffsetZone is the zone of a fixed offset in seconds east of UTC,
 // named as PostgreSQL names it (+05:30).
