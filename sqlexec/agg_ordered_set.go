@@ -19,9 +19,6 @@ import (
 
 // orderedSetAggregate compiles an aggregate call with WITHIN GROUP.
 func (b *binder) orderedSetAggregate(agg *aggScope, fc *pg_query.FuncCall, key, name string) (*scalar, error) {
-	if name == "rank" || name == "dense_rank" || name == "percent_rank" || name == "cume_dist" {
-		return nil, b.errAt(pgerror.Unsupported("hypothetical-set aggregates ("+name+" WITHIN GROUP)"), fc.Location)
-	}
 	from := agg.from
 	from.noAgg = "aggregate function calls"
 	defer func() { from.noAgg = "" }()
@@ -37,6 +34,12 @@ func (b *binder) orderedSetAggregate(agg *aggScope, fc *pg_query.FuncCall, key, 
 	if err != nil {
 		return nil, err
 	}
+	var filter *scalar
+	if fc.AggFilter != nil {
+		if filter, err = b.cond(from, fc.AggFilter, "FILTER"); err != nil {
+			return nil, err
+		}
+	}
 	// The aggregated arguments' collations are the call's inputs' too: the
 	// result of percentile_disc or mode has the ORDER BY's collation.
 	if b.collCtx != nil {
@@ -46,13 +49,16 @@ func (b *binder) orderedSetAggregate(agg *aggScope, fc *pg_query.FuncCall, key, 
 			}
 		}
 	}
-	noSuchFunction := func() error {
+	noSuchFunction := func() *pgerror.Error {
 		argTypes := make([]string, 0, len(direct)+len(orderBy))
 		for _, e := range append(append([]*scalar(nil), direct...), orderBy...) {
 			argTypes = append(argTypes, types.FormatType(e.typ))
 		}
 		return b.errAt(pgerror.Newf(pgerror.UndefinedFunction, "function %s(%s) does not exist", name, strings.Join(argTypes, ", ")).
 			WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), fc.Location)
+	}
+	if isHypotheticalSet(name) {
+		return b.hypotheticalSetAggregate(agg, fc, key, name, direct, orderBy, order, filter, noSuchFunction)
 	}
 	wantDirect := 1
 	switch name {
@@ -111,7 +117,7 @@ func (b *binder) orderedSetAggregate(agg *aggScope, fc *pg_query.FuncCall, key, 
 	for _, a := range args {
 		fn.Args = append(fn.Args, a.typ)
 	}
-	agg.aggs = append(agg.aggs, &aggEntry{key: key, fn: fn, args: args, orderBy: []*scalar{value}, order: order})
+	agg.aggs = append(agg.aggs, &aggEntry{key: key, fn: fn, args: args, filter: filter, orderBy: []*scalar{value}, order: order})
 	return aggSlot(len(agg.groups)+len(agg.aggs)-1, result, name), nil
 }
 
