@@ -165,17 +165,31 @@ func popcount(m int) int {
 
 // groupingFunc compiles GROUPING(a, b, ...) above a GROUP BY: an integer
 // whose bits, the first argument's the highest, are set for the arguments
-// the row's grouping set does not group by.
+// the row's grouping set does not group by. As in PostgreSQL, the call
+// belongs to the query level of its arguments' columns (the innermost one
+// they name, this level when they name none): in a subquery, GROUPING of
+// an outer query's grouped columns reads that query's grouping set.
 func (b *binder) groupingFunc(sc *scope, g *pg_query.GroupingFunc) (*scalar, error) {
-	var agg *aggScope
-	if sc != nil {
-		agg = sc.agg
-	}
 	notGrouping := func(arg *pg_query.Node) error {
 		return b.errAt(pgerror.New(pgerror.GroupingError, "arguments to GROUPING must be grouping expressions of the associated query level"), exprLocation(arg))
 	}
 	if len(g.Args) > 31 {
 		return nil, b.errAt(pgerror.New(pgerror.TooManyArguments, "GROUPING must have fewer than 32 arguments"), g.Location)
+	}
+	depth := -1
+	for _, a := range g.Args {
+		if d := columnsLevel(sc, a); d >= 0 && (depth < 0 || d < depth) {
+			depth = d
+		}
+	}
+	level := sc
+	for i := 0; i < depth && level != nil; i++ {
+		level = level.parent
+	}
+	depth = max(depth, 0)
+	var agg *aggScope
+	if level != nil {
+		agg = level.agg
 	}
 	args := make([]int, len(g.Args))
 	for i, a := range g.Args {
@@ -187,12 +201,23 @@ func (b *binder) groupingFunc(sc *scope, g *pg_query.GroupingFunc) (*scalar, err
 		if args[i] < 0 {
 			return nil, notGrouping(a)
 		}
+		if depth > 0 {
+			// Compiled for its outer references, which make the
+			// subquery correlated.
+			if _, err := b.expr(sc, a); err != nil {
+				return nil, err
+			}
+		}
 	}
 	return &scalar{typ: types.Int4, slot: -1, name: "grouping", eval: func(x *execCtx) (any, error) {
 		if agg.sets == nil {
 			return int64(0), nil
 		}
-		set := agg.sets[x.row[len(agg.groups)+len(agg.aggs)].(int)]
+		row := x.row
+		if depth > 0 {
+			row = x.outer[len(x.outer)-depth]
+		}
+		set := agg.sets[row[len(agg.groups)+len(agg.aggs)].(int)]
 		var bits int64
 		for _, i := range args {
 			bits <<= 1
@@ -202,4 +227,40 @@ func (b *binder) groupingFunc(sc *scope, g *pg_query.GroupingFunc) (*scalar, err
 		}
 		return bits, nil
 	}}, nil
+}
+
+// columnsLevel is the innermost query level, counted outwards from sc, of
+// the columns that expression n names outside its subqueries; -1 when it
+// names none.
+func columnsLevel(sc *scope, n *pg_query.Node) int {
+	level := -1
+	walk(n, func(m *pg_query.Node) bool {
+		if m.GetSubLink() != nil {
+			return false
+		}
+		cr := m.GetColumnRef()
+		if cr == nil {
+			return true
+		}
+		var rel, name string
+		switch fs := cr.Fields; len(fs) {
+		case 1:
+			name = fs[0].GetString_().GetSval()
+		default:
+			rel, name = fs[len(fs)-2].GetString_().GetSval(), fs[len(fs)-1].GetString_().GetSval()
+		}
+		depth := 0
+		for cur := sc; cur != nil; cur, depth = cur.parent, depth+1 {
+			if slices.ContainsFunc(cur.cols, func(c scopeCol) bool {
+				return (rel == "" && !c.merged || c.rel == rel) && (name == "" || c.name == name)
+			}) {
+				if level < 0 || depth < level {
+					level = depth
+				}
+				break
+			}
+		}
+		return false
+	})
+	return level
 }
