@@ -28,6 +28,9 @@ func (b *binder) srfAllowed(sc *scope, fc *pg_query.FuncCall) error {
 			WithHint("You might be able to move the set-returning function into a LATERAL FROM item."), fc.Location)
 	case sc != nil && sc.srf != nil:
 		return nil
+	case sc != nil && sc.noAgg == "aggregate function calls":
+		return b.errAt(pgerror.New(pgerror.FeatureNotSupported, "aggregate function calls cannot contain set-returning function calls").
+			WithHint("You might be able to move the set-returning function into a LATERAL FROM item."), fc.Location)
 	case sc != nil && sc.noAgg != "":
 		return b.errAt(pgerror.Newf(pgerror.FeatureNotSupported, "set-returning functions are not allowed in %s", sc.noAgg), fc.Location)
 	}

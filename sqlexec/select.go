@@ -255,8 +255,8 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 	}
 	var srf *srfScope
 	if b.containsSetCall(targets...) {
-		if hasAgg || win != nil {
-			return nil, pgerror.Unsupported("set-returning functions in a select list with GROUP BY, aggregates or window functions")
+		if err := b.srfsAboveGrouping(st.GroupClause, append(append([]*pg_query.Node{}, targets...), sortNodes...)); err != nil {
+			return nil, err
 		}
 		if len(st.LockingClause) > 0 {
 			return nil, pgerror.Newf(pgerror.FeatureNotSupported, "%s is not allowed with set-returning functions in the target list",
@@ -272,7 +272,15 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 	}
 	var having *scalar
 	if st.HavingClause != nil {
-		if having, err = b.cond(proj, st.HavingClause, "HAVING"); err != nil {
+		// No set-returning call in HAVING: the select list's are expanded
+		// after it.
+		if err := b.srfInHaving(st.HavingClause); err != nil {
+			return nil, err
+		}
+		proj.srf = nil
+		having, err = b.cond(proj, st.HavingClause, "HAVING")
+		proj.srf = srf
+		if err != nil {
 			return nil, err
 		}
 	}
@@ -293,6 +301,11 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 		}
 		for _, k := range onKeys {
 			onCols = append(onCols, k.col)
+		}
+		if srf != nil {
+			if err := b.srfDistinctOn(st.SortClause, keys, targetNodes); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if distinct {
@@ -457,10 +470,10 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 			if win != nil {
 				run.winRows = groups
 			} else {
-				run.out = make([][]any, len(groups))
-				for i, g := range groups {
-					cx.row, run.out[i] = g, make([]any, len(outs))
-					if err := projectInto(cx, run.out[i], outs, postponed, p, false); err != nil {
+				run.out = make([][]any, 0, len(groups))
+				for _, g := range groups {
+					cx.row = g
+					if err := projectExpanding(cx, srf, &run.out, outs, postponed, p); err != nil {
 						return nil, err
 					}
 				}
@@ -473,11 +486,9 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 			}
 			for _, i := range order {
 				cx.row, cx.win = run.winRows[i], vals[i]
-				o := make([]any, len(outs))
-				if err := projectInto(cx, o, outs, postponed, p, false); err != nil {
+				if err := projectExpanding(cx, srf, &run.out, outs, postponed, p); err != nil {
 					return nil, err
 				}
-				run.out = append(run.out, o)
 			}
 		}
 		x.stats.addRows(ln.mid, len(run.out))
