@@ -33,6 +33,9 @@ func (b *binder) srfAllowed(sc *scope, fc *pg_query.FuncCall) error {
 			WithHint("You might be able to move the set-returning function into a LATERAL FROM item."), fc.Location)
 	case sc != nil && sc.noAgg != "":
 		return b.errAt(pgerror.Newf(pgerror.FeatureNotSupported, "set-returning functions are not allowed in %s", sc.noAgg), fc.Location)
+	case sc != nil && sc.noAggWin == "GROUP BY":
+		// PostgreSQL groups the rows the call expands to.
+		return b.errAt(pgerror.Unsupported("set-returning functions in GROUP BY"), fc.Location)
 	}
 	return b.errAt(pgerror.New(pgerror.FeatureNotSupported, "set-returning functions are not allowed in this context"), fc.Location)
 }

@@ -220,11 +220,17 @@ func (c *setCall) value(row []any) any {
 // srfScope collects the set-returning calls of a select list.
 type srfScope struct {
 	calls []*setCall
+	// levels holds each call's ProjectSet level, as PostgreSQL's
+	// split_pathtarget_at_srfs places it: 1 plus the highest level of the
+	// calls in its arguments. A level's calls run in lock-step once per
+	// row of the level below.
+	levels []int
 }
 
 // setCallInList compiles a set-returning call inside a select list: the
 // result reads the call's value for the output row being made.
 func (b *binder) setCallInList(sc *scope, fn *setFunc, fc *pg_query.FuncCall) (*scalar, error) {
+	nested := len(sc.srf.calls)
 	call, err := b.bindSetCall(sc, fn, fc)
 	if err != nil {
 		return nil, err
@@ -233,7 +239,14 @@ func (b *binder) setCallInList(sc *scope, fn *setFunc, fc *pg_query.FuncCall) (*
 		return nil, b.errAt(pgerror.Newf(pgerror.FeatureNotSupported, "could not determine row type for result of %s", call.name).
 			WithHint("Provide a non-null record argument, or call the function in the FROM clause using a column definition list."), fc.Location)
 	}
-	return b.listSetCall(sc, call), nil
+	e := b.listSetCall(sc, call)
+	// The calls compiled with its arguments are the ones nested in it.
+	level := 1
+	for _, l := range sc.srf.levels[nested : len(sc.srf.levels)-1] {
+		level = max(level, l+1)
+	}
+	sc.srf.levels[len(sc.srf.levels)-1] = level
+	return e, nil
 }
 
 // listSetCall adds a compiled set-returning call to the select list's
@@ -242,6 +255,7 @@ func (b *binder) listSetCall(sc *scope, call *setCall) *scalar {
 	k := len(sc.srf.calls)
 	b.volatileCalls++
 	sc.srf.calls = append(sc.srf.calls, call)
+	sc.srf.levels = append(sc.srf.levels, 1)
 	var refs uint64
 	for _, a := range call.args {
 		refs |= a.refs
@@ -256,6 +270,9 @@ func (b *binder) listSetCall(sc *scope, call *setCall) *scalar {
 // call returns none. The calls advance in lockstep, a row at a time.
 func (s *srfScope) expand(x *execCtx, emit func() error) error {
 	defer func() { x.srf = nil }()
+	if slices.Max(s.levels) > 1 {
+		return s.expandLevels(x, emit)
+	}
 	if len(s.calls) == 1 {
 		c := s.calls[0]
 		return c.each(x, func(row []any) error {
@@ -305,6 +322,74 @@ func (s *srfScope) expand(x *execCtx, emit func() error) error {
 			return err
 		}
 	}
+}
+
+// expandLevels expands nested set-returning calls a level at a time: the
+// calls of each level in lock-step (the shorter ones padded with NULL),
+// once per row of the levels below, whose values their arguments read.
+func (s *srfScope) expandLevels(x *execCtx, emit func() error) error {
+	vals := make([]any, len(s.calls))
+	top := slices.Max(s.levels)
+	var run func(level int) error
+	run = func(level int) error {
+		if level > top {
+			x.srf = vals
+			return emit()
+		}
+		var idx []int
+		for i, l := range s.levels {
+			if l == level {
+				idx = append(idx, i)
+			}
+		}
+		nexts := make([]func() ([]any, error, bool), len(idx))
+		for j, i := range idx {
+			c := s.calls[i]
+			next, stop := iter.Pull2(func(yield func([]any, error) bool) {
+				err := c.each(x, func(row []any) error {
+					if !yield(row, nil) {
+						return errCallStopped
+					}
+					return nil
+				})
+				if err != nil && err != errCallStopped {
+					yield(nil, err)
+				}
+			})
+			defer stop()
+			nexts[j] = next
+		}
+		for {
+			x.srf = vals
+			step := make([]any, len(idx))
+			more := false
+			for j, next := range nexts {
+				if next == nil {
+					continue
+				}
+				row, err, ok := next()
+				if err != nil {
+					return err
+				}
+				if !ok {
+					nexts[j] = nil
+					continue
+				}
+				more = true
+				step[j] = s.calls[idx[j]].value(row)
+			}
+			if !more {
+				return nil
+			}
+			for j, i := range idx {
+				vals[i] = step[j]
+			}
+			if err := run(level + 1); err != nil {
+				return err
+			}
+		}
+	}
+	return run(1)
 }
 
 // errCallStopped ends a set-returning call whose rows are no longer wanted.
