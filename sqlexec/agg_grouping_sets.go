@@ -53,6 +53,13 @@ func (b *binder) groupingSets(agg *aggScope, groups []*pg_query.Node, targets []
 		sets = kept
 	}
 	agg.sets = sets
+	for i, g := range agg.groups {
+		// PostgreSQL nulls such an expression in the sets without it,
+		// where fickle reads it as it is.
+		if g.e.refs == 0 && slices.ContainsFunc(sets, func(s []int) bool { return !slices.Contains(s, i) }) {
+			return pgerror.Unsupported("a grouping set expression that names none of the query's columns, absent from some grouping sets")
+		}
+	}
 	return nil
 }
 
