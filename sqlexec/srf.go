@@ -282,17 +282,7 @@ func (s *srfScope) expand(x *execCtx, emit func() error) error {
 	}
 	nexts := make([]func() ([]any, error, bool), len(s.calls))
 	for i, c := range s.calls {
-		next, stop := iter.Pull2(func(yield func([]any, error) bool) {
-			err := c.each(x, func(row []any) error {
-				if !yield(row, nil) {
-					return errCallStopped
-				}
-				return nil
-			})
-			if err != nil && err != errCallStopped {
-				yield(nil, err)
-			}
-		})
+		next, stop := c.pull(x)
 		defer stop()
 		nexts[i] = next
 	}
@@ -324,6 +314,22 @@ func (s *srfScope) expand(x *execCtx, emit func() error) error {
 	}
 }
 
+// pull returns the call's rows one at a time (next), and stop, which ends
+// the call early.
+func (c *setCall) pull(x *execCtx) (next func() ([]any, error, bool), stop func()) {
+	return iter.Pull2(func(yield func([]any, error) bool) {
+		err := c.each(x, func(row []any) error {
+			if !yield(row, nil) {
+				return errCallStopped
+			}
+			return nil
+		})
+		if err != nil && err != errCallStopped {
+			yield(nil, err)
+		}
+	})
+}
+
 // expandLevels expands nested set-returning calls a level at a time: the
 // calls of each level in lock-step (the shorter ones padded with NULL),
 // once per row of the levels below, whose values their arguments read.
@@ -344,18 +350,7 @@ func (s *srfScope) expandLevels(x *execCtx, emit func() error) error {
 		}
 		nexts := make([]func() ([]any, error, bool), len(idx))
 		for j, i := range idx {
-			c := s.calls[i]
-			next, stop := iter.Pull2(func(yield func([]any, error) bool) {
-				err := c.each(x, func(row []any) error {
-					if !yield(row, nil) {
-						return errCallStopped
-					}
-					return nil
-				})
-				if err != nil && err != errCallStopped {
-					yield(nil, err)
-				}
-			})
+			next, stop := s.calls[i].pull(x)
 			defer stop()
 			nexts[j] = next
 		}
