@@ -280,32 +280,12 @@ func (s *srfScope) expand(x *execCtx, emit func() error) error {
 			return emit()
 		})
 	}
-	nexts := make([]func() ([]any, error, bool), len(s.calls))
-	for i, c := range s.calls {
-		next, stop := c.pull(x)
-		defer stop()
-		nexts[i] = next
-	}
+	ls := startLockStep(x, s.calls)
+	defer ls.stop()
 	for {
 		vals := make([]any, len(s.calls))
-		more := false
-		for i, next := range nexts {
-			if next == nil {
-				continue
-			}
-			row, err, ok := next()
-			if err != nil {
-				return err
-			}
-			if !ok {
-				nexts[i] = nil
-				continue
-			}
-			more = true
-			vals[i] = s.calls[i].value(row)
-		}
-		if !more {
-			return nil
+		if more, err := ls.step(vals); err != nil || !more {
+			return err
 		}
 		x.srf = vals
 		if err := emit(); err != nil {
@@ -330,6 +310,50 @@ func (c *setCall) pull(x *execCtx) (next func() ([]any, error, bool), stop func(
 	})
 }
 
+// lockStep pulls the rows of set-returning calls side by side.
+type lockStep struct {
+	calls []*setCall
+	nexts []func() ([]any, error, bool)
+	stops []func()
+}
+
+func startLockStep(x *execCtx, calls []*setCall) *lockStep {
+	ls := &lockStep{calls: calls, nexts: make([]func() ([]any, error, bool), len(calls)), stops: make([]func(), len(calls))}
+	for i, c := range calls {
+		ls.nexts[i], ls.stops[i] = c.pull(x)
+	}
+	return ls
+}
+
+// stop ends the calls.
+func (ls *lockStep) stop() {
+	for _, stop := range ls.stops {
+		stop()
+	}
+}
+
+// step sets out[i] to call i's next value, leaving it NULL once the call
+// has ended, and reports whether any call gave a row.
+func (ls *lockStep) step(out []any) (bool, error) {
+	more := false
+	for i, next := range ls.nexts {
+		if next == nil {
+			continue
+		}
+		row, err, ok := next()
+		if err != nil {
+			return false, err
+		}
+		if !ok {
+			ls.nexts[i] = nil
+			continue
+		}
+		more = true
+		out[i] = ls.calls[i].value(row)
+	}
+	return more, nil
+}
+
 // expandLevels expands nested set-returning calls a level at a time: the
 // calls of each level in lock-step (the shorter ones padded with NULL),
 // once per row of the levels below, whose values their arguments read.
@@ -348,33 +372,17 @@ func (s *srfScope) expandLevels(x *execCtx, emit func() error) error {
 				idx = append(idx, i)
 			}
 		}
-		nexts := make([]func() ([]any, error, bool), len(idx))
+		calls := make([]*setCall, len(idx))
 		for j, i := range idx {
-			next, stop := s.calls[i].pull(x)
-			defer stop()
-			nexts[j] = next
+			calls[j] = s.calls[i]
 		}
+		ls := startLockStep(x, calls)
+		defer ls.stop()
 		for {
 			x.srf = vals
 			step := make([]any, len(idx))
-			more := false
-			for j, next := range nexts {
-				if next == nil {
-					continue
-				}
-				row, err, ok := next()
-				if err != nil {
-					return err
-				}
-				if !ok {
-					nexts[j] = nil
-					continue
-				}
-				more = true
-				step[j] = s.calls[idx[j]].value(row)
-			}
-			if !more {
-				return nil
+			if more, err := ls.step(step); err != nil || !more {
+				return err
 			}
 			for j, i := range idx {
 				vals[i] = step[j]
