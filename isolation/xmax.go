@@ -107,20 +107,14 @@ func (e *engine) rowVersion(t *txn, tb *table, s seen) RowVersion {
 		}
 		return v
 	}
-	v := RowVersion{Xmin: e.xid(s.w)}
-	if xid, ok := tb.subXmin[versionOf{s.ks, s.w}]; ok {
-		v.Xmin = xid
-	}
+	v := RowVersion{Xmin: e.committedXmin(tb, s.ks, s.w)}
 	vs := s.ks.versions()
 	for i := len(vs) - 1; i >= 0; i-- {
 		if vs[i].w != s.w {
 			continue
 		}
 		if i < len(vs)-1 {
-			v.Xmax = e.xid(vs[i+1].w)
-			if xid, ok := tb.subXmin[versionOf{s.ks, vs[i+1].w}]; ok {
-				v.Xmax = xid
-			}
+			v.Xmax = e.committedXmin(tb, s.ks, vs[i+1].w)
 		} else if xid, ok := e.pendingReplacer(tb, s.ks); ok {
 			v.Xmax = xid
 		} else if x, ok := tb.xmax[s.ks]; ok && x.of == s.w {
@@ -129,6 +123,15 @@ func (e *engine) rowVersion(t *txn, tb *table, s seen) RowVersion {
 		break
 	}
 	return v
+}
+
+// committedXmin is the xmin of w's committed version of ks: w's id, or
+// the subtransaction's that wrote it.
+func (e *engine) committedXmin(tb *table, ks *keyState, w *txn) uint32 {
+	if xid, ok := tb.subXmin[versionOf{ks, w}]; ok {
+		return xid
+	}
+	return e.xid(w)
 }
 
 // pendingReplacer returns the id of the (sub)transaction whose write in
