@@ -309,11 +309,7 @@ func scanTableRows(x *execCtx, it *fromItem, conds []*conj, ro isolation.ReadOpt
 		visited = map[string]bool{}
 	}
 	stopped := false
-	var version *isolation.RowVersion // allocated only when read
-	if it.versions {
-		version = new(isolation.RowVersion)
-		ro.Version = version
-	}
+	itemRow := readVersions(it, &ro)
 	visit := func(key []byte, phys []any) (bool, error) {
 		if visited[string(key)] {
 			if it.access.kind != accessIndexList {
@@ -321,10 +317,7 @@ func scanTableRows(x *execCtx, it *fromItem, conds []*conj, ro isolation.ReadOpt
 			}
 			return true, nil
 		}
-		row := phys
-		if it.versions {
-			row = withRowVersion(phys, *version)
-		}
+		row := itemRow(phys)
 		copy(x.row[it.off:it.off+it.width], row)
 		ok, err := allHold(x, conds, false)
 		if err != nil || !ok {

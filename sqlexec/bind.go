@@ -301,8 +301,8 @@ type binder struct {
 	// positions.
 	full string
 	// versionsNamed caches readsRowVersions for versionsText.
-	versionsText                 string
-	versionsKnown, versionsNamed bool
+	versionsText  string
+	versionsNamed bool
 	// params holds the type of each $n (index n-1); a zero Oid is not yet
 	// known.
 	params []types.Type

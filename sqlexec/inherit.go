@@ -299,15 +299,9 @@ func fetchMembers(x *execCtx, it *fromItem, withKeys bool, conds []*conj) ([]key
 		setTableoid(x, it, m.t)
 		start := len(out)
 		ro := isolation.ReadOptions{ForLock: it.lock != isolation.RowLockNone, AsOf: x.asOf}
-		var version isolation.RowVersion
-		if it.versions {
-			ro.Version = &version
-		}
+		itemRow := readVersions(it, &ro)
 		err := x.txn.Scan(x.ctx, m.t.id, isolation.Span{}, ro, func(key []byte, row []any) (bool, error) {
-			prow := m.toParent(row)
-			if it.versions {
-				prow = withRowVersion(prow, version)
-			}
+			prow := itemRow(m.toParent(row))
 			copy(x.row[it.off:it.off+len(prow)], prow)
 			ok, err := allHold(x, conds, false)
 			if err != nil || !ok {

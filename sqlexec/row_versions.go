@@ -28,9 +28,8 @@ func (b *binder) readsRowVersions() bool {
 			return true
 		}
 	}
-	if b.versionsText != b.full || !b.versionsKnown {
-		b.versionsText, b.versionsKnown = b.full, true
-		b.versionsNamed = namesRowVersion(b.full)
+	if b.versionsText != b.full {
+		b.versionsText, b.versionsNamed = b.full, namesRowVersion(b.full)
 	}
 	return b.versionsNamed
 }
@@ -62,6 +61,18 @@ func rowVersionCols(rel string) []scopeCol {
 // values of its version's xmin and xmax.
 func withRowVersion(row []any, v isolation.RowVersion) []any {
 	return append(row[:len(row):len(row)], types.XID(v.Xmin), types.XID(v.Xmax))
+}
+
+// readVersions makes ro give the versions' xmin and xmax when item it
+// carries them, and returns what turns a row the store returned into the
+// item's row.
+func readVersions(it *fromItem, ro *isolation.ReadOptions) func(row []any) []any {
+	if !it.versions {
+		return func(row []any) []any { return row }
+	}
+	v := new(isolation.RowVersion)
+	ro.Version = v
+	return func(row []any) []any { return withRowVersion(row, *v) }
 }
 
 // setRowVersion sets the xmin and xmax slots of item it in full, a joined
