@@ -92,15 +92,11 @@ func (d *deparser) selectQuery(st *pg_query.SelectStmt, names []string, indent i
 	distinct, on := distinctKind(st)
 	switch {
 	case on:
-		var keys []string
-		for _, n := range st.DistinctClause {
-			e, err := inner.analyze(n)
-			if err != nil {
-				return "", err
-			}
-			keys = append(keys, inner.sortGroupKey(e, pretty))
+		keys, err := inner.sortGroupKeys(st.DistinctClause, pretty)
+		if err != nil {
+			return "", err
 		}
-		b.WriteString("DISTINCT ON (" + strings.Join(keys, ", ") + ") ")
+		b.WriteString("DISTINCT ON (" + keys + ") ")
 	case distinct:
 		b.WriteString("DISTINCT ")
 	}
@@ -137,15 +133,11 @@ func (d *deparser) selectQuery(st *pg_query.SelectStmt, names []string, indent i
 		return "", err
 	}
 	if len(st.GroupClause) > 0 {
-		var keys []string
-		for _, g := range st.GroupClause {
-			e, err := inner.analyze(g)
-			if err != nil {
-				return "", err
-			}
-			keys = append(keys, inner.sortGroupKey(e, pretty))
+		keys, err := inner.sortGroupKeys(st.GroupClause, pretty)
+		if err != nil {
+			return "", err
 		}
-		b.WriteString(pad(2) + "GROUP BY " + strings.Join(keys, ", "))
+		b.WriteString(pad(2) + "GROUP BY " + keys)
 	}
 	if err := clause(st.HavingClause, "HAVING", 1); err != nil {
 		return "", err
@@ -277,6 +269,20 @@ func (d *deparser) orderKeys(sortClause []*pg_query.Node, pretty bool) (string, 
 	return strings.Join(keys, ", "), nil
 }
 
+// sortGroupKeys prints the keys of a DISTINCT ON, GROUP BY or PARTITION
+// BY list.
+func (d *deparser) sortGroupKeys(nodes []*pg_query.Node, pretty bool) (string, error) {
+	keys := make([]string, len(nodes))
+	for i, n := range nodes {
+		e, err := d.analyze(n)
+		if err != nil {
+			return "", err
+		}
+		keys[i] = d.sortGroupKey(e, pretty)
+	}
+	return strings.Join(keys, ", "), nil
+}
+
 // sortGroupKey prints a key of DISTINCT ON, GROUP BY or ORDER BY as
 // ruleutils' get_rule_sortgroupclause does: a column as it is, a
 // function-like expression always in parentheses (they would misparse
@@ -376,9 +382,6 @@ func (d *deparser) functionItem(rf *pg_query.RangeFunction, pretty bool) (string
 	}
 	if _, err := d.b.bindSetCall(outer, set, fc); err != nil {
 		lateral = true
-	}
-	if _, err := d.b.bindSetCall(functionArgScope(d.sc), set, fc); err != nil {
-		return "", err
 	}
 	args := make([]*dnode, len(fc.Args))
 	ts := make([]types.Type, len(fc.Args))

@@ -73,15 +73,11 @@ func (d *deparser) windowSpec(w *pg_query.WindowDef, call bool) (string, error) 
 		parts = append(parts, types.QuoteIdent(w.Refname))
 	}
 	if len(w.PartitionClause) > 0 {
-		var keys []string
-		for _, n := range w.PartitionClause {
-			e, err := d.analyze(n)
-			if err != nil {
-				return "", err
-			}
-			keys = append(keys, d.sortGroupKey(e, d.pretty))
+		keys, err := d.sortGroupKeys(w.PartitionClause, d.pretty)
+		if err != nil {
+			return "", err
 		}
-		parts = append(parts, "PARTITION BY "+strings.Join(keys, ", "))
+		parts = append(parts, "PARTITION BY "+keys)
 	}
 	if len(w.OrderClause) > 0 {
 		keys, err := d.orderKeys(w.OrderClause, d.pretty)
