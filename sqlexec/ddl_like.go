@@ -90,7 +90,7 @@ func (d *ddl) likeClause(b *binder, t *tableDesc, lc *pg_query.TableLikeClause) 
 	}
 	var indexes []copiedIndex
 	if opts&likeIndexes != 0 {
-		if src.pk != nil && !src.hidden {
+		if src.pk != nil {
 			if _, ok := d.cat.comments[commentKey{classOID: oidPgClass, objOID: primaryKeyIndexOID(src)}]; ok && opts&likeComments != 0 {
 				return nil, nil, pgerror.Unsupported("CREATE TABLE ... (LIKE ... INCLUDING COMMENTS) of a commented primary key")
 			}
