@@ -147,6 +147,10 @@ func (c *conn) bind(m *pgproto3.Bind) {
 		c.extendedError(err)
 		return
 	}
+	if err := c.revalidate(ps); err != nil {
+		c.extendedError(err)
+		return
+	}
 	formats, err := resultFormats(ps.cols, m.ResultFormatCodes)
 	if err != nil {
 		c.extendedError(err)
@@ -399,26 +403,45 @@ func (c *conn) sync() {
 	c.ready()
 }
 
+// errResultShapeChanged is PostgreSQL's refusal of a prepared statement
+// whose re-planned result differs from the one it was prepared with.
+var errResultShapeChanged = pgerror.New(pgerror.FeatureNotSupported, "cached plan must not change result type")
+
 // checkShape refuses a result whose columns are not the prepared ones:
 // the portal's formats and the client's RowDescription were made for
 // those.
 func checkShape(res *Result, prepared []Column) error {
-	if !sameShape(res.Columns, prepared) {
-		return pgerror.New(pgerror.FeatureNotSupported, "cached plan must not change result type")
+	if len(res.Columns) != len(prepared) {
+		return errResultShapeChanged
+	}
+	for i := range prepared {
+		if !sameColumnShape(res.Columns[i], prepared[i]) {
+			return errResultShapeChanged
+		}
 	}
 	return nil
 }
 
-// sameShape reports whether executed columns match the prepared ones in
-// number and type.
-func sameShape(got, prepared []Column) bool {
-	if len(got) != len(prepared) {
-		return false
+// sameColumnShape reports whether a re-planned column is the prepared one
+// in name, type and type modifier, as PostgreSQL's plan cache compares a
+// re-planned statement's result with the one it was prepared with (so
+// renaming a column, or changing its length, is refused too).
+func sameColumnShape(got, prepared Column) bool {
+	return got.Name == prepared.Name && got.TypeOID == prepared.TypeOID && got.TypeMod == prepared.TypeMod
+}
+
+// revalidator is a Session that re-plans a prepared statement after DDL
+// and refuses it when its result changed shape: PostgreSQL does so when a
+// statement is bound (Bind, EXECUTE), before running anything.
+type revalidator interface {
+	Revalidate(p Prepared, prepared []Column) error
+}
+
+// revalidate re-plans ps, when the session can, and refuses it when its
+// result changed shape.
+func (c *conn) revalidate(ps *preparedStmt) error {
+	if r, ok := c.sess.(revalidator); ok && ps.prep != nil {
+		return r.Revalidate(ps.prep, ps.cols)
 	}
-	for i := range got {
-		if got[i].TypeOID != prepared[i].TypeOID {
-			return false
-		}
-	}
-	return true
+	return nil
 }

@@ -63,7 +63,7 @@ func (c *conn) runLiteralQuery(sql string) (done bool) {
 		c.queryError(err)
 		return true
 	}
-	if err := c.runPrepared(sql, p, params); err != nil {
+	if err := c.runPrepared(sql, p, params, nil); err != nil {
 		c.queryError(err)
 		return true
 	}
@@ -117,13 +117,15 @@ func (c *conn) simpleStatement(st Statement) error {
 	if len(p.ParamOIDs()) > 0 {
 		return noParameter(st.SQL())
 	}
-	return c.runPrepared(st.SQL(), p, nil)
+	return c.runPrepared(st.SQL(), p, nil, nil)
 }
 
 // runPrepared runs a statement of a simple query with its parameter values
 // and sends its RowDescription, rows (text format) and CommandComplete.
-func (c *conn) runPrepared(sql string, p Prepared, params []any) error {
-	c.sink = rowSink{describe: true}
+// shape, when set, holds the columns a prepared statement was prepared
+// with (EXECUTE): a result of another shape is refused.
+func (c *conn) runPrepared(sql string, p Prepared, params []any, shape []Column) error {
+	c.sink = rowSink{describe: true, shape: shape}
 	res, err := c.run(sql, p, params, &c.sink)
 	if err != nil {
 		return err
@@ -143,9 +145,10 @@ var testHookExecute func(sql string)
 
 // rowSink sends a result's rows to the client as the statement makes
 // them, in formats (nil: all text). What precedes them: with describe, the
-// RowDescription (simple protocol); without, nothing, but the result's
-// columns must have the shape the statement was described with (extended
-// protocol; the RowDescription went out at Describe).
+// RowDescription (simple protocol); without, nothing (extended protocol;
+// the RowDescription went out at Describe). The result's columns must have
+// the shape the statement was prepared with: always without describe, and
+// with it when shape is set (SQL EXECUTE).
 type rowSink struct {
 	describe bool
 	shape    []Column
@@ -154,8 +157,10 @@ type rowSink struct {
 
 // start sends what precedes a result's rows, or refuses the result.
 func (c *conn) start(out *rowSink, res *Result) error {
-	if !out.describe {
-		return checkShape(res, out.shape)
+	if !out.describe || out.shape != nil {
+		if err := checkShape(res, out.shape); err != nil || !out.describe {
+			return err
+		}
 	}
 	if res.Columns != nil {
 		c.sendRowDescription(res.Columns, nil)
@@ -297,7 +302,10 @@ func (c *conn) sqlPrepareOrExecute(st Statement) (done bool, err error) {
 		if err != nil {
 			return true, err
 		}
-		return true, c.runPrepared(st.SQL(), ps.prep, params)
+		if err := c.revalidate(ps); err != nil {
+			return true, err
+		}
+		return true, c.runPrepared(st.SQL(), ps.prep, params, ps.cols)
 	}
 	name, inner, paramOIDs, ok, err := sp.SQLPrepareOf(st)
 	if !ok || err != nil {

@@ -218,6 +218,24 @@ func (s *sqlSession) SQLPrepareOf(st Statement) (name string, inner Statement, p
 	return p.Name, sqlStatement{p.Statement}, p.ParamOIDs, true, nil
 }
 
+// Revalidate re-plans p if DDL changed what it reads, and refuses it when
+// its result no longer has the shape it was prepared with.
+func (s *sqlSession) Revalidate(p Prepared, prepared []Column) error {
+	sp := p.(*sqlPrepared)
+	if err := s.s.Revalidate(sp.p); err != nil {
+		return err
+	}
+	if len(sp.p.Columns) != len(prepared) {
+		return errResultShapeChanged
+	}
+	for i, c := range sp.p.Columns {
+		if !sameColumnShape(Column(c), prepared[i]) {
+			return errResultShapeChanged
+		}
+	}
+	return nil
+}
+
 // SQLExecuteName returns the prepared statement an EXECUTE runs.
 func (s *sqlSession) SQLExecuteName(st Statement) (string, bool) {
 	return st.(sqlStatement).st.SQLExecuteName()

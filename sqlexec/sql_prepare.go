@@ -128,3 +128,11 @@ func (s *Session) SQLExecuteArgs(ctx context.Context, st *Statement, paramOIDs [
 	}
 	return params, nil
 }
+
+// Revalidate re-plans p when the catalog or the roles changed since it was
+// planned, as PostgreSQL revalidates a cached plan when a prepared
+// statement is bound or executed; p.Columns then describe the new result.
+func (s *Session) Revalidate(p *Prepared) (err error) {
+	defer recoverInternal(&err)
+	return s.replan(p)
+}
