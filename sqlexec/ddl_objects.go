@@ -745,6 +745,10 @@ func (b *binder) truncatePlan(ts *pg_query.TruncateStmt) (*stmtPlan, error) {
 			return nil, err
 		}
 		b.requirePrivilege(t.oid, t.name, "table", 'D')
+		if !r.GetRangeVar().Inh && t.part != nil {
+			return nil, pgerror.New(pgerror.WrongObjectType, "cannot truncate only a partitioned table").
+				WithHint("Do not specify the ONLY keyword, or use TRUNCATE ONLY on the partitions directly.")
+		}
 		tables = append(tables, t)
 		in[t.oid] = true
 		if r.GetRangeVar().Inh {
