@@ -2,6 +2,7 @@ package sqlexec
 
 import (
 	"sort"
+	"strconv"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
@@ -121,6 +122,50 @@ func distinctKind(st *pg_query.SelectStmt) (distinct, on bool) {
 		return true, false
 	}
 	return false, true
+}
+
+// distinctOnMatchesOrderBy refuses DISTINCT ON expressions that are not
+// the initial ORDER BY expressions (in any order), or a prefix of them
+// followed by none, as PostgreSQL's transformDistinctOnClause does: an
+// ORDER BY item outside DISTINCT ON may only come after all of them. An
+// item is the output column it sorts, or, for an expression outside the
+// select list, the expression itself.
+func (b *binder) distinctOnMatchesOrderBy(st *pg_query.SelectStmt, keys, onKeys []sortKey, nCols int) error {
+	item := func(k sortKey, n *pg_query.Node) string {
+		if k.col < nCols {
+			return strconv.Itoa(k.col)
+		}
+		return nodeKey(n)
+	}
+	on := make(map[string]int, len(onKeys))
+	for i, k := range onKeys {
+		on[item(k, st.DistinctClause[i])] = i
+	}
+	mismatch := func(i int) error {
+		return b.errAt(pgerror.New(pgerror.InvalidColumnReference, "SELECT DISTINCT ON expressions must match initial ORDER BY expressions"),
+			leftmostLocation(st.DistinctClause[i]))
+	}
+	skipped := false
+	sorted := map[int]bool{}
+	for i, k := range keys {
+		j, ok := on[item(k, st.SortClause[i].GetSortBy().Node)]
+		switch {
+		case !ok:
+			skipped = true
+		case skipped:
+			return mismatch(j)
+		default:
+			sorted[j] = true
+		}
+	}
+	if skipped {
+		for i := range onKeys {
+			if !sorted[on[item(onKeys[i], st.DistinctClause[i])]] {
+				return mismatch(i)
+			}
+		}
+	}
+	return nil
 }
 
 // distinctOnRows keeps the first row of each run of rows (sorted) with

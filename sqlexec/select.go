@@ -302,6 +302,9 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 		for _, k := range onKeys {
 			onCols = append(onCols, k.col)
 		}
+		if err := b.distinctOnMatchesOrderBy(st, keys, onKeys, len(cols)); err != nil {
+			return nil, err
+		}
 		if srf != nil {
 			if err := b.srfDistinctOn(st.SortClause, keys, targetNodes); err != nil {
 				return nil, err
