@@ -57,7 +57,7 @@ func (b *binder) copyPlan(cs *pg_query.CopyStmt) (*stmtPlan, error) {
 	if cs.IsProgram || cs.Filename != "" {
 		return nil, pgerror.Unsupported("COPY to or from a file or program (use STDIN/STDOUT)")
 	}
-	opts, err := b.copyOpts(cs.Options)
+	opts, err := b.copyOpts(cs.Options, cs.IsFrom)
 	if err != nil {
 		return nil, err
 	}
@@ -259,7 +259,7 @@ func checkCopyFreeze(s *Session, cp *copyPlan) error {
 	return nil
 }
 
-func (b *binder) copyOpts(list []*pg_query.Node) (copyOptions, error) {
+func (b *binder) copyOpts(list []*pg_query.Node, isFrom bool) (copyOptions, error) {
 	o := copyOptions{format: CopyText, delim: '\t', null: `\N`, quote: '"', escape: 0}
 	var delimSet, nullSet, quoteSet, escapeSet bool
 	str := func(d *pg_query.DefElem) string {
@@ -298,9 +298,15 @@ func (b *binder) copyOpts(list []*pg_query.Node) (copyOptions, error) {
 		case "null":
 			o.null, nullSet = str(d), true
 		case "header":
-			o.header = d.Arg == nil || constTrue(d.Arg) || strings.EqualFold(str(d), "true") || strings.EqualFold(str(d), "on")
-			if strings.EqualFold(str(d), "match") {
+			if d.Arg != nil && d.Arg.GetInteger() == nil && strings.EqualFold(str(d), "match") {
+				if !isFrom {
+					return o, pgerror.Newf(pgerror.FeatureNotSupported, "cannot use \"%s\" with HEADER in COPY TO", str(d))
+				}
 				return o, pgerror.Unsupported("COPY HEADER MATCH")
+			}
+			var err error
+			if o.header, err = defBoolean(d); err != nil {
+				return o, pgerror.Newf(pgerror.SyntaxError, "%s requires a Boolean value or \"match\"", d.Defname)
 			}
 		case "quote":
 			s := str(d)
@@ -327,7 +333,10 @@ func (b *binder) copyOpts(list []*pg_query.Node) (copyOptions, error) {
 				o.forceNotNullCols = names
 			}
 		case "freeze":
-			o.freeze = d.Arg == nil || constTrue(d.Arg) || strings.EqualFold(str(d), "true") || strings.EqualFold(str(d), "on")
+			var err error
+			if o.freeze, err = defBoolean(d); err != nil {
+				return o, err
+			}
 		case "encoding":
 			// SQL_ASCII data is taken as it is: PostgreSQL neither converts
 			// it to nor from a UTF8 database, only checks what comes in is
