@@ -376,7 +376,7 @@ func (d *ddl) createFunction(cs *pg_query.CreateFunctionStmt, full string) error
 	if err := f.checkPolymorphic(cs); err != nil {
 		return err
 	}
-	if err := d.validateBody(f); err != nil {
+	if err := d.validateBody(f, full); err != nil {
 		return err
 	}
 	sc := d.cat.schemas[schema]
@@ -674,6 +674,9 @@ func (f *funcDesc) readBody(cs *pg_query.CreateFunctionStmt) error {
 		}
 	}
 	if cs.SqlBody != nil {
+		if hasOption(cs.Options, "as") {
+			return pgerror.New(pgerror.InvalidFunctionDefinition, "duplicate function body specified")
+		}
 		if f.lang != "sql" {
 			return pgerror.New(pgerror.InvalidFunctionDefinition, "inline SQL function body only valid for language SQL")
 		}

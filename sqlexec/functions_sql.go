@@ -1,9 +1,11 @@
 package sqlexec
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
@@ -53,7 +55,8 @@ func (s *Session) compiled(f *funcDesc) (*compiledRoutine, error) {
 	if f.lang == "plpgsql" {
 		c.pl, err = compilePlpgsql(s, cat, f)
 	} else {
-		c.stmts, c.texts, err = planSQLBody(s, cat, f)
+		c.stmts, c.texts, err = planSQLBody(s, cat, f, "")
+		err = bodyError(err)
 	}
 	if err == nil {
 		c.resultChecks, err = (&binder{s: s, cat: cat}).resultChecks(f)
@@ -109,11 +112,11 @@ func (s *Session) routinePlanEnv() string {
 }
 
 // sqlBodyStatements returns the statements of f's body.
-func sqlBodyStatements(f *funcDesc) ([]*Statement, error) {
+func sqlBodyStatements(f *funcDesc, createText string) ([]*Statement, error) {
 	if f.sqlBody != nil {
 		out := make([]*Statement, len(f.sqlBody))
 		for i, n := range f.sqlBody {
-			out[i] = &Statement{node: n}
+			out[i] = &Statement{node: n, full: createText}
 		}
 		return out, nil
 	}
@@ -183,11 +186,13 @@ func (b *binder) routineVar(fields []string, loc int32) (*scalar, bool) {
 }
 
 // planSQLBody plans every statement of a LANGUAGE sql body and checks
-// that the last one returns what the function declares.
-func planSQLBody(s *Session, cat *catalog, f *funcDesc) ([]*stmtPlan, []string, error) {
-	sts, err := sqlBodyStatements(f)
+// that the last one returns what the function declares. Errors keep their
+// positions: in the body's text, or for a BEGIN ATOMIC body in createText,
+// the CREATE statement that holds it ("" when none does).
+func planSQLBody(s *Session, cat *catalog, f *funcDesc, createText string) ([]*stmtPlan, []string, error) {
+	sts, err := sqlBodyStatements(f, createText)
 	if err != nil {
-		return nil, nil, bodyError(err)
+		return nil, nil, err
 	}
 	var plans []*stmtPlan
 	var texts []string
@@ -198,7 +203,10 @@ func planSQLBody(s *Session, cat *catalog, f *funcDesc) ([]*stmtPlan, []string, 
 		b := &binder{s: s, cat: cat, full: st.full, params: append([]types.Type(nil), f.in...), vars: paramVars(f)}
 		p, err := b.statement(st)
 		if err != nil {
-			return nil, nil, bodyError(err)
+			return nil, nil, err
+		}
+		if st.node.GetCallStmt() != nil && p.cols != nil {
+			return nil, nil, pgerror.New(pgerror.FeatureNotSupported, "calling procedures with output arguments is not supported in SQL functions")
 		}
 		p.locks, p.perms = b.locks, b.perms
 		plans = append(plans, p)
@@ -405,7 +413,7 @@ func coerceRows(x *execCtx, rows [][]any, have []Column, want []types.Field) ([]
 // check_function_bodies is on (pg_dump turns it off): a LANGUAGE sql body is planned against the
 // catalog being built (a body that creates a table it then reads is not
 // supported), a PL/pgSQL body is parsed.
-func (d *ddl) validateBody(f *funcDesc) error {
+func (d *ddl) validateBody(f *funcDesc, createText string) error {
 	if on, _ := d.s.settings.get("check_function_bodies"); on == "off" {
 		return nil
 	}
@@ -413,14 +421,93 @@ func (d *ddl) validateBody(f *funcDesc) error {
 		_, err := parsePlpgsql(f.validatorCopy(), plRowTypes(&binder{s: d.s, cat: d.cat}))
 		return err
 	}
+	var err error
 	if f.polymorphicArgs() {
 		// PostgreSQL only parses the body of a SQL function with
 		// polymorphic arguments: its types are known at calls.
-		_, err := sqlBodyStatements(f)
-		return bodyError(err)
+		_, err = sqlBodyStatements(f, createText)
+	} else {
+		_, _, err = planSQLBody(d.s, d.cat, f, createText)
 	}
-	_, _, err := planSQLBody(d.s, d.cat, f)
-	return err
+	return createBodyError(err, f, createText)
+}
+
+// createBodyError is err, raised checking f's LANGUAGE sql body in CREATE
+// FUNCTION (createText), as PostgreSQL's validator reports it: a position
+// in a body written as a string literal points into the statement where
+// that literal is (function_parse_error_transpose), or else into the body
+// as the internal query; an error without a position names the function
+// in CONTEXT. A BEGIN ATOMIC body's positions count in createText already.
+func createBodyError(err error, f *funcDesc, createText string) error {
+	var pe *pgerror.Error
+	switch {
+	case !errors.As(err, &pe):
+		return err
+	case pe.Position == 0:
+		return withContext(err, fmt.Sprintf("SQL function \"%s\"", f.name))
+	case f.sqlBody != nil:
+		return err
+	}
+	ne := *pe
+	if ne.Position = bodyPositionIn(createText, f.src, pe.Position); ne.Position == 0 {
+		ne.InternalQuery, ne.InternalPosition = f.src, pe.Position
+	}
+	return &ne
+}
+
+// bodyPositionIn is PostgreSQL's match_prosrc_to_query: the position in
+// text of character pos of src, where text holds src as one dollar-quoted
+// or single-quoted literal; 0 unless it holds it exactly once.
+func bodyPositionIn(text, src string, pos int) int {
+	at := 0
+	for i := 0; i+len(src) < len(text); i++ {
+		var p int
+		switch text[i] {
+		case '$':
+			end := i + 1 + len(src)
+			if end >= len(text) || text[i+1:end] != src || text[end] != '$' {
+				continue
+			}
+			p = pos
+		case '\'':
+			var ok bool
+			if p, ok = literalPosition(text[i+1:], src, pos); !ok {
+				continue
+			}
+		default:
+			continue
+		}
+		if at != 0 {
+			return 0
+		}
+		at = utf8.RuneCountInString(text[:i+1]) + p
+	}
+	return at
+}
+
+// literalPosition is PostgreSQL's match_prosrc_to_literal: whether literal
+// starts with src written as the body of a '...' literal (doubled quotes
+// and backslashes before its closing quote), and where character pos of
+// src is in it.
+func literalPosition(literal, src string, pos int) (int, bool) {
+	at := pos
+	for _, r := range src {
+		pos--
+		if strings.HasPrefix(literal, "\\") || strings.HasPrefix(literal, "''") {
+			literal = literal[1:]
+			if pos > 0 {
+				at++
+			}
+		} else if strings.HasPrefix(literal, "'") {
+			return 0, false
+		}
+		ch := string(r)
+		if !strings.HasPrefix(literal, ch) {
+			return 0, false
+		}
+		literal = literal[len(ch):]
+	}
+	return at, strings.HasPrefix(literal, "'") && !strings.HasPrefix(literal, "''")
 }
 
 // bodyError drops the position of an error in a routine body: it counts
