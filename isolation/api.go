@@ -545,7 +545,16 @@ func (t *Txn) ScanIndex(ctx context.Context, idx IndexID, span Span, ro ReadOpti
 // transaction's own writes. A nil key on a HiddenRowID table assigns a row
 // id; the key written is returned.
 func (t *Txn) Insert(ctx context.Context, table TableID, key []byte, row []any) ([]byte, error) {
-	return t.t.e.insert(ctx, t.t, table, key, row)
+	return t.t.e.insert(ctx, t.t, table, key, row, NoIndex)
+}
+
+// InsertOnConflict is Insert for INSERT ... ON CONFLICT whose arbiter is
+// unique index arbiter (NoIndex: the primary key): a conflict there is
+// reported before a conflict on any other key, as PostgreSQL checks the
+// arbiter indexes before it inserts, so that a row conflicting on the
+// arbiter and another key is resolved by the ON CONFLICT clause.
+func (t *Txn) InsertOnConflict(ctx context.Context, table TableID, key []byte, row []any, arbiter IndexID) ([]byte, error) {
+	return t.t.e.insert(ctx, t.t, table, key, row, arbiter)
 }
 
 // Update writes a new version of an existing key, waiting for its write

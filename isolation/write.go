@@ -32,7 +32,7 @@ func (e *engine) writable(ctx context.Context, t *txn, id TableID) (*table, erro
 	return tb, nil
 }
 
-func (e *engine) insert(ctx context.Context, t *txn, id TableID, key []byte, row []any) ([]byte, error) {
+func (e *engine) insert(ctx context.Context, t *txn, id TableID, key []byte, row []any, arbiter IndexID) ([]byte, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	tb, err := e.writable(ctx, t, id)
@@ -59,6 +59,15 @@ func (e *engine) insert(ctx context.Context, t *txn, id TableID, key []byte, row
 			return nil, err
 		}
 		ks = tb.keyState(k, true)
+	}
+	if arbiter != NoIndex {
+		if ix := tb.uniqueIndex(arbiter); ix != nil {
+			// The row at the primary key being inserted counts: a live
+			// one is a conflict on the arbiter too.
+			if err := e.uniqueKeyFree(ctx, t, ix, nil, row); err != nil {
+				return nil, err
+			}
+		}
 	}
 	if !created && e.isLive(t, tb, ks) {
 		return nil, pgerror.Wrapf(&UniqueConflict{Table: tb.id, Index: NoIndex, Key: key}, pgerror.UniqueViolation,
@@ -127,7 +136,7 @@ func (e *engine) move(ctx context.Context, t *txn, id TableID, key, newKey []byt
 	if err := e.delete(ctx, t, id, key); err != nil {
 		return err
 	}
-	if _, err := e.insert(ctx, t, id, newKey, row); err != nil {
+	if _, err := e.insert(ctx, t, id, newKey, row, NoIndex); err != nil {
 		return err
 	}
 	e.mu.Lock()
@@ -269,9 +278,20 @@ func (e *engine) checkUnique(ctx context.Context, t *txn, tb *table, ks *keyStat
 	return nil
 }
 
+// uniqueIndex is tb's immediately checked unique index id, nil when id is
+// not one.
+func (tb *table) uniqueIndex(id IndexID) *index {
+	for _, ix := range tb.indexes {
+		if ix.id == id && ix.spec.Unique && !ix.spec.Deferred {
+			return ix
+		}
+	}
+	return nil
+}
+
 // uniqueKeyFree locks row's key in unique index ix and fails with 23505
-// when another live row than ks has it.
-func (e *engine) uniqueKeyFree(ctx context.Context, t *txn, ix *index, ks *keyState, row []any) error {
+// when another live row than self (nil: any live row) has it.
+func (e *engine) uniqueKeyFree(ctx context.Context, t *txn, ix *index, self *keyState, row []any) error {
 	tb := ix.table
 	ik, null := ix.indexKey(&t.keyBufs[0], row)
 	if null {
@@ -285,7 +305,7 @@ func (e *engine) uniqueKeyFree(ctx context.Context, t *txn, ix *index, ks *keySt
 		return nil
 	}
 	for _, other := range ent.list() {
-		if other == ks || !ent.has(other) {
+		if other == self || !ent.has(other) {
 			continue
 		}
 		cur, live := e.current(t, tb, other)

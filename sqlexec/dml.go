@@ -775,8 +775,19 @@ func (cp *conflictPlan) tryIn(x *execCtx, w *writer, leaf *partRoute, row, lrow 
 	if err := lw.t.checkIndexRows(lrow); err != nil {
 		return false, err
 	}
+	arbiterIdx := cp.arbiterIdx
+	if leaf != nil {
+		arbiterIdx = leaf.arbiterIdx
+	}
+	arbiter := isolation.NoIndex
+	switch {
+	case arbiterIdx != nil:
+		arbiter = arbiterIdx.id
+	case cp.arbiterPKey && lw.t.hidden && lw.t.pkIndex != nil:
+		arbiter = lw.t.pkIndex.id
+	}
 	sp := x.txn.Savepoint()
-	key, err := x.txn.Insert(x.ctx, lw.t.id, lw.t.pkKey(lrow), lrow)
+	key, err := x.txn.InsertOnConflict(x.ctx, lw.t.id, lw.t.pkKey(lrow), lrow, arbiter)
 	if err == nil {
 		_ = x.txn.Release(sp)
 		x.s.queueUniqueChecks(lw.t, key, lrow)
@@ -786,10 +797,6 @@ func (cp *conflictPlan) tryIn(x *execCtx, w *writer, leaf *partRoute, row, lrow 
 	var uc *isolation.UniqueConflict
 	if !errors.As(err, &uc) {
 		return false, err
-	}
-	arbiterIdx := cp.arbiterIdx
-	if leaf != nil {
-		arbiterIdx = leaf.arbiterIdx
 	}
 	if cp.arbiter && !(cp.arbiterPKey && uc.Index == isolation.NoIndex && !lw.t.hidden ||
 		arbiterIdx != nil && uc.Index == arbiterIdx.id ||

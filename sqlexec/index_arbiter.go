@@ -2,10 +2,13 @@ package sqlexec
 
 import (
 	"slices"
+	"strconv"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/sqlexec/pgdata"
+	"github.com/fickle-db/fickle/sqlexec/types"
 )
 
 // inferArbiter infers ON CONFLICT (elems) [WHERE pred]'s arbiter on t as
@@ -21,25 +24,44 @@ import (
 func (b *binder) inferArbiter(t *tableDesc, infer *pg_query.InferClause) (pk bool, ix *indexDesc, err error) {
 	var cols []int
 	var exprKeys []string
+	var specific []inferenceElem // the elements naming a collation or operator class
 	for _, e := range infer.IndexElems {
 		ie := e.GetIndexElem()
+		el := inferenceElem{col: -1}
+		var typ types.Type
 		if ie.Expr == nil {
-			c := t.colIndex(ie.Name)
-			if c < 0 {
+			if el.col = t.colIndex(ie.Name); el.col < 0 {
 				return false, nil, pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" does not exist", ie.Name)
 			}
-			cols = append(cols, c)
-			continue
+			typ = t.cols[el.col].typ
+		} else {
+			s, err := b.indexExpr(t, ie.Expr, "index expression")
+			if err != nil {
+				return false, nil, err
+			}
+			if el.col = s.slot; el.col < 0 { // a column reference is the column
+				el.expr = b.exprKey(t, ie.Expr)
+			}
+			typ = s.typ
 		}
-		s, err := b.indexExpr(t, ie.Expr, "index expression")
-		if err != nil {
-			return false, nil, err
+		if el.col >= 0 {
+			cols = append(cols, el.col)
+		} else {
+			exprKeys = append(exprKeys, el.expr)
 		}
-		if s.slot >= 0 {
-			cols = append(cols, s.slot) // a column reference is the column
-			continue
+		if len(ie.Collation) > 0 || len(ie.Opclass) > 0 {
+			opts, err := indexOptions(ie, "btree", typ)
+			if err != nil {
+				return false, nil, err
+			}
+			if len(ie.Collation) > 0 {
+				el.collation = collationOIDs[opts.collation]
+			}
+			if opts.opclassOID != 0 {
+				el.family, el.intype = opclassFamily(opts.opclassOID)
+			}
+			specific = append(specific, el)
 		}
-		exprKeys = append(exprKeys, b.exprKey(t, ie.Expr))
 	}
 	var whereTerms []string
 	if infer.WhereClause != nil {
@@ -53,7 +75,8 @@ func (b *binder) inferArbiter(t *tableDesc, infer *pg_query.InferClause) (pk boo
 	}
 	var found []*indexDesc
 	for _, cand := range t.indexes {
-		if !cand.unique || cand.exclusion || !b.sameKeys(t, cand, cols, exprKeys) {
+		if !cand.unique || cand.exclusion || !b.sameKeys(t, cand, cols, exprKeys) ||
+			slices.ContainsFunc(specific, func(el inferenceElem) bool { return !b.matchesSomeKey(t, cand, el) }) {
 			continue
 		}
 		switch {
@@ -76,6 +99,55 @@ func (b *binder) inferArbiter(t *tableDesc, infer *pg_query.InferClause) (pk boo
 		return false, nil, pgerror.Unsupported("ON CONFLICT whose specification matches more than one unique index")
 	}
 	return false, found[len(found)-1], nil
+}
+
+// inferenceElem is an element of ON CONFLICT's inference specification
+// that names a collation or an operator class: column col, or the
+// expression expr (col -1), with the collation (0: any) and the operator
+// family and input type of the operator class (0: any) named.
+type inferenceElem struct {
+	col            int
+	expr           string
+	collation      int64
+	family, intype uint32
+}
+
+// matchesSomeKey reports whether a key column of ix (t's index) is el with
+// el's collation and operator class, as PostgreSQL's
+// infer_collation_opclass_match requires: an element naming them matches
+// only an index that has them on that column or expression.
+func (b *binder) matchesSomeKey(t *tableDesc, ix *indexDesc, el inferenceElem) bool {
+	_, classes, _ := ix.catalogColumns(t)
+	for i, c := range ix.cols {
+		if el.family != 0 {
+			if family, intype := opclassFamily(uint32(classes[i].(int64))); family != el.family || intype != el.intype {
+				continue
+			}
+		}
+		if el.collation != 0 && ix.keyCollation(t, i) != el.collation {
+			continue
+		}
+		if ix.isExprKey(i) {
+			if el.col < 0 && b.exprKey(t, ix.exprs[i]) == el.expr {
+				return true
+			}
+		} else if c == el.col {
+			return true
+		}
+	}
+	return false
+}
+
+// opclassFamily is the operator family and input type of operator class
+// oid (pg_opclass's opcfamily and opcintype).
+func opclassFamily(oid uint32) (family, intype uint32) {
+	want := strconv.FormatUint(uint64(oid), 10)
+	eachRow(pgdata.Load(pgdata.PgOpclass), func(get func(string) string) {
+		if family == 0 && get("oid") == want {
+			family, intype = atou(get("opcfamily")), atou(get("opcintype"))
+		}
+	})
+	return family, intype
 }
 
 // exprKey is expression n over t's columns as ruleutils prints it, which
