@@ -55,6 +55,15 @@ func (b *binder) exprNode(sc *scope, n *pg_query.Node) (*scalar, error) {
 		return b.callBuiltin(sc, name, v.MinMaxExpr.Args, v.MinMaxExpr.Location)
 	case *pg_query.Node_FuncCall:
 		return b.funcCall(sc, v.FuncCall)
+	case *pg_query.Node_JsonParseExpr:
+		// PostgreSQL 15 has no JSON(...) constructor: json(x) is a call,
+		// the cast to json.
+		jp := v.JsonParseExpr
+		if jp.UniqueKeys || jp.Expr.GetFormat().GetFormatType() != pg_query.JsonFormatType_JS_FORMAT_DEFAULT {
+			return nil, b.errAt(pgerror.Unsupported("JSON(...) with FORMAT or WITH UNIQUE KEYS (PostgreSQL 16)"), jp.Location)
+		}
+		return b.funcCall(sc, &pg_query.FuncCall{Funcname: []*pg_query.Node{pg_query.MakeStrNode("json")},
+			Args: []*pg_query.Node{jp.Expr.RawExpr}, Location: jp.Location, Funcformat: pg_query.CoercionForm_COERCE_EXPLICIT_CALL})
 	case *pg_query.Node_SqlvalueFunction:
 		return b.sqlValueFunction(sc, v.SqlvalueFunction)
 	case *pg_query.Node_SubLink:
@@ -304,6 +313,11 @@ func (b *binder) typeCast(sc *scope, tc *pg_query.TypeCast) (*scalar, error) {
 	if err != nil {
 		return nil, err
 	}
+	return b.castTo(arg, t, tc)
+}
+
+// castTo converts arg, tc's bound argument, to t, tc's type, as CAST does.
+func (b *binder) castTo(arg *scalar, t types.Type, tc *pg_query.TypeCast) (*scalar, error) {
 	out, err := b.coerce(arg, t, types.CastExplicit)
 	if err != nil {
 		if pe, ok := err.(*pgerror.Error); ok && pe.Position == 0 {

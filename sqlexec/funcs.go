@@ -141,8 +141,21 @@ func (b *binder) funcCall(sc *scope, fc *pg_query.FuncCall) (*scalar, error) {
 	if overloads, ok := sysFuncs[name]; ok {
 		return b.sysCall(sc, name, overloads, fc)
 	}
-	e, err := b.callBuiltin(sc, name, fc.Args, fc.Location)
-	if pe, ok := err.(*pgerror.Error); ok && pe.Code == pgerror.UndefinedFunction && len(names) == 1 && len(fc.Args) == 1 {
+	args, err := b.builtinArgs(sc, name, fc.Args, fc.Location)
+	if err != nil {
+		return nil, err
+	}
+	e, err := b.callResolved(name, args, fc.Location)
+	if err == nil || len(args) != 1 || fc.Args[0].GetNamedArgExpr() != nil {
+		return e, err
+	}
+	if code := pgerror.GetCode(err); code != pgerror.UndefinedFunction && code != pgerror.FeatureNotSupported {
+		return e, err
+	}
+	if ce, ok, cerr := b.castFunctionCall(fc, args[0]); ok {
+		return ce, cerr
+	}
+	if pe, ok := err.(*pgerror.Error); ok && pe.Code == pgerror.UndefinedFunction && len(names) == 1 {
 		if sel := b.functionNotationField(sc, name, fc.Args[0]); sel != nil {
 			return sel, nil
 		}
