@@ -128,7 +128,7 @@ func init() {
 	})
 	noArgs("pg_is_in_recovery", types.Bool, func(*execCtx) (any, error) { return false, nil })
 	noArgs("txid_current", types.Int8, func(x *execCtx) (any, error) { return int64(x.txn.XID()), nil })
-	noArgs("pg_current_xact_id", types.Int8, func(x *execCtx) (any, error) { return int64(x.txn.XID()), nil })
+	noArgs("pg_current_xact_id", types.Type{Oid: types.OidXID8, Typmod: -1}, func(x *execCtx) (any, error) { return types.XID8(x.txn.XID()), nil })
 	noArgs("fickle_checkpoint", types.Int8, fickleCheckpoint)
 	nameArray, _ := types.ArrayOf(types.Name)
 	addSysFunc("current_schemas", sysFunc{args: []types.Type{types.Bool}, result: nameArray, volatile: true,

@@ -54,6 +54,7 @@ var arrayTypes = map[Oid]Oid{
 	OidCircle:         719,
 	OidTID:            1010,
 	OidXID:            1011,
+	OidXID8:           271,
 	OidInet:           1041,
 	OidCidr:           651,
 	OidInt4Range:      3905,

@@ -2,6 +2,7 @@ package types
 
 import (
 	"bytes"
+	"cmp"
 	"math"
 	"strings"
 	"time"
@@ -50,6 +51,8 @@ func compare(t Type, a, b any) int {
 		return compareInterval(x, b.(pgtype.Interval))
 	case TID:
 		return compareTID(x, b.(TID))
+	case XID8:
+		return cmp.Compare(x, b.(XID8))
 	case Inet:
 		return compareInet(x, b.(Inet))
 	case TSVector:

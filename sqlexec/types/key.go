@@ -84,6 +84,8 @@ func appendKey(buf []byte, t Type, v any) []byte {
 		return appendKeyInt(appendKeyInt(buf, int64(x.Block)), int64(x.Offset))
 	case XID:
 		return appendKeyInt(buf, int64(x))
+	case XID8:
+		return binary.BigEndian.AppendUint64(buf, uint64(x))
 	case Inet:
 		return appendKeyInet(buf, x)
 	case TSVector:

@@ -1,18 +1,21 @@
 package types
 
 import (
+	"cmp"
 	"math"
 	"strconv"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
 )
 
-// The system types tid and xid as column types. fickle has no row
-// addresses or transaction ids of its own to put in them; they hold what
-// is written.
+// The system types tid, xid and xid8 as column types. fickle has no row
+// addresses of its own to put in a tid; an xid or xid8 is a transaction's
+// id as the system columns and pg_current_xact_id show it, or what is
+// written.
 const (
-	OidTID Oid = 27
-	OidXID Oid = 28
+	OidTID  Oid = 27
+	OidXID  Oid = 28
+	OidXID8 Oid = 5069
 )
 
 // TID is a tid datum: a block number and an offset in it.
@@ -23,6 +26,10 @@ type TID struct {
 
 // XID is an xid datum: a 32-bit transaction id.
 type XID uint32
+
+// XID8 is an xid8 datum: a 64-bit transaction id, its epoch in the high
+// half. Unlike xid, it is ordered.
+type XID8 uint64
 
 // strtoul is C's strtoul(s, &end, base) on a 64-bit platform: leading
 // white space, a sign, base 0's 0x and 0 prefixes, as many digits as parse;
@@ -88,6 +95,13 @@ func hexDigit(c byte) int {
 func parseXID(s string) (any, error) {
 	v, _ := strtoul(s, 0)
 	return XID(uint32(v)), nil
+}
+
+// parseXID8 is PostgreSQL 15's xid8in: strtou64(s, NULL, 0), which
+// accepts anything (garbage reads as 0), as xidin does.
+func parseXID8(s string) (any, error) {
+	v, _ := strtoul(s, 0)
+	return XID8(v), nil
 }
 
 // parseTID is tidin: "(block,offset)", read as tidin's strtoul and strtol
@@ -243,4 +257,8 @@ func init() {
 	// xideqint4 and xidneqint4: the int4's bits as an xid (xmax = 0).
 	addBinary("=", xid, Int4, Bool, func(_ *Env, a, b any) (any, error) { return a.(XID) == XID(uint32(b.(int64))), nil })
 	addBinary("<>", xid, Int4, Bool, func(_ *Env, a, b any) (any, error) { return a.(XID) != XID(uint32(b.(int64))), nil })
+	xid8 := Type{OidXID8, -1}
+	addComparisons(xid8, xid8, func(_ *Env, a, b any) int { return cmp.Compare(a.(XID8), b.(XID8)) })
+	// xid(xid8): the low 32 bits, the epoch dropped.
+	addCast(OidXID8, OidXID, CastExplicit, func(_ *Env, v any) (any, error) { return XID(uint32(v.(XID8))), nil })
 }

@@ -70,6 +70,8 @@ func parseText(env *Env, t Type, s string) (any, error) {
 		return parseTID(t, s)
 	case OidXID:
 		return parseXID(s)
+	case OidXID8:
+		return parseXID8(s)
 	}
 	if isVector(t.Oid) {
 		return parseVector(t, s)
@@ -170,6 +172,8 @@ func formatText(env *Env, t Type, v any) string {
 	case TID:
 		return formatTID(x)
 	case XID:
+		return strconv.FormatUint(uint64(x), 10)
+	case XID8:
 		return strconv.FormatUint(uint64(x), 10)
 	case Inet:
 		return formatInet(x, t.Oid == OidCidr)
