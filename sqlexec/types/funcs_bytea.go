@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"crypto/sha512"
+	"slices"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
 )
@@ -23,6 +24,12 @@ func init() {
 	for name, mode := range map[string]int{"btrim": 0, "ltrim": -1, "rtrim": 1} {
 		addFunc(name, Immutable, b, func(_ *Env, a []any) (any, error) { return trimBytes(a[0].([]byte), a[1].([]byte), mode), nil }, b, b)
 	}
+	addFunc("overlay", Immutable, b, func(_ *Env, a []any) (any, error) {
+		return overlayBytes(a[0].([]byte), a[1].([]byte), a[2].(int64), a[3].(int64))
+	}, b, b, i4, i4)
+	addFunc("overlay", Immutable, b, func(_ *Env, a []any) (any, error) {
+		return overlayBytes(a[0].([]byte), a[1].([]byte), a[2].(int64), int64(len(a[1].([]byte))))
+	}, b, b, i4)
 	for _, name := range []string{"substr", "substring"} {
 		addFunc(name, Immutable, b, func(_ *Env, a []any) (any, error) {
 			return substringBytes(a[0].([]byte), a[1].(int64), 0, false)
@@ -91,6 +98,25 @@ func trimBytes(p, set []byte, mode int) []byte {
 
 // substringBytes is bytea_substr: count bytes from the 1-based start, the
 // part before the first byte counting against count.
+// overlayBytes is byteaoverlay: p with count bytes from start replaced by
+// r.
+func overlayBytes(p, r []byte, start, count int64) (any, error) {
+	if start <= 0 {
+		return nil, pgerror.New(pgerror.SubstringError, "negative substring length not allowed")
+	}
+	end := start + count
+	if end != int64(int32(end)) {
+		return nil, pgerror.New(pgerror.NumericValueOutOfRange, "integer out of range")
+	}
+	head, err := substringBytes(p, 1, start-1, true)
+	if err != nil {
+		return nil, err
+	}
+	tail, _ := substringBytes(p, end, 0, false)
+	out := append(append(slices.Clip(head.([]byte)), r...), tail.([]byte)...)
+	return out, nil
+}
+
 func substringBytes(p []byte, start, count int64, hasCount bool) (any, error) {
 	if hasCount && count < 0 {
 		return nil, pgerror.New(pgerror.SubstringError, "negative substring length not allowed")

@@ -72,6 +72,23 @@ func init() {
 		sum := md5.Sum(a[0].([]byte))
 		return hex.EncodeToString(sum[:]), nil
 	}, Bytea)
+	// OVERLAY(s PLACING r FROM start [FOR count]): count defaults to r's
+	// length in characters.
+	addFunc("overlay", Immutable, t, func(_ *Env, a []any) (any, error) {
+		return overlayText(a[0].(string), a[1].(string), a[2].(int64), a[3].(int64))
+	}, t, t, i, i)
+	addFunc("overlay", Immutable, t, func(_ *Env, a []any) (any, error) {
+		return overlayText(a[0].(string), a[1].(string), a[2].(int64), int64(utf8.RuneCountInString(a[1].(string))))
+	}, t, t, i)
+	// hashtext is the hash a text's hash index and hash partitioning use,
+	// and applications take advisory locks on; it is the low half of the
+	// extended hash under seed 0, as PostgreSQL's hash_bytes is.
+	addFunc("hashtext", Immutable, i, func(_ *Env, a []any) (any, error) {
+		return int64(int32(uint32(HashExtended(Text, a[0], 0)))), nil
+	}, t)
+	addFunc("hashtextextended", Immutable, Int8, func(_ *Env, a []any) (any, error) {
+		return int64(HashExtended(Text, a[0], uint64(a[1].(int64)))), nil
+	}, t, Int8)
 	for _, name := range []string{"substr", "substring"} {
 		addFunc(name, Immutable, t, func(_ *Env, a []any) (any, error) { return substring(a[0].(string), a[1].(int64), 0, false) }, t, i)
 		addFunc(name, Immutable, t, func(_ *Env, a []any) (any, error) {
@@ -237,6 +254,24 @@ func substring(s string, start, count int64, hasCount bool) (any, error) {
 		return "", nil
 	}
 	return string(r[from:to]), nil
+}
+
+// overlayText is textoverlay: s with count characters from start replaced
+// by r.
+func overlayText(s, r string, start, count int64) (any, error) {
+	if start <= 0 {
+		return nil, pgerror.New(pgerror.SubstringError, "negative substring length not allowed")
+	}
+	end := start + count
+	if end != int64(int32(end)) {
+		return nil, pgerror.New(pgerror.NumericValueOutOfRange, "integer out of range")
+	}
+	head, err := substring(s, 1, start-1, true)
+	if err != nil {
+		return nil, err
+	}
+	tail, _ := substring(s, end, 0, false)
+	return head.(string) + r + tail.(string), nil
 }
 
 func leftRight(s string, n int64, left bool) string {
