@@ -442,9 +442,11 @@ func (d *ddl) dropDependentViews(kind string, oids []uint32, cascade bool, drop 
 				WithDetail("%s %s depends on %s %s", dependentKind(d.cat, first), first.name, kind, depName).
 				WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 		}
-		for _, v := range dependents {
-			d.notice(pgerror.SuccessfulCompletion, "drop cascades to %s %s", dependentKind(d.cat, v), v.name)
+		lines := make([]string, len(dependents))
+		for i, v := range dependents {
+			lines[i] = dependentKind(d.cat, v) + " " + v.name
 		}
+		d.cascadeNotice(lines)
 	}
 	dropRules, err := d.dependentRules(kind, dropping, cascade)
 	if err != nil {
