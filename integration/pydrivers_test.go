@@ -20,7 +20,10 @@ import (
 //     and records, prepared statements and their description,
 //     transactions and savepoints, cursors over named portals with MOVE
 //     FORWARD, copy_records_to_table, copy_from_query and
-//     copy_from_table, executemany, error fields.
+//     copy_from_table, executemany, error fields;
+//   - pg8000_app.py (pg8000, pure Python): parameters typed from Python
+//     values, results in the binary format, DB-API transactions, errors
+//     and the rollback after them, executemany.
 //
 // Each application works on one connection, so the adversarial default
 // changes nothing it can see: its reads see its own earlier commits.
@@ -35,6 +38,7 @@ func TestPythonDriversPrintWhatTheyPrintOnPostgres(t *testing.T) {
 	}{
 		{"psycopg3_app.py", "psycopg"},
 		{"asyncpg_app.py", "asyncpg"},
+		{"pg8000_app.py", "pg8000"},
 	}
 	for _, app := range apps {
 		t.Run(app.module, func(t *testing.T) {
