@@ -49,6 +49,11 @@ type dnode struct {
 	// over is a window function's window, printed (dFunc): a name or a
 	// parenthesized specification.
 	over string
+	// distinct, aggOrder and filter are an aggregate's DISTINCT, its
+	// ORDER BY keys (printed) and its FILTER condition (dFunc).
+	distinct bool
+	aggOrder string
+	filter   *dnode
 }
 
 type dkind int
@@ -576,12 +581,12 @@ func (d *deparser) funcCall(fc *pg_query.FuncCall) (*dnode, error) {
 	if fc.Over != nil {
 		return d.windowCall(fc)
 	}
+	name := strings.ToLower(lastName(fc.Funcname))
+	if types.IsAggregate(name) && !fc.FuncVariadic {
+		return d.aggregate(fc, name)
+	}
 	if fc.AggDistinct || fc.FuncVariadic || len(fc.AggOrder) > 0 || fc.AggFilter != nil {
 		return nil, errNotDeparsed
-	}
-	name := strings.ToLower(lastName(fc.Funcname))
-	if types.IsAggregate(name) {
-		return d.aggregate(fc, name)
 	}
 	out := &dnode{kind: dFunc, op: name}
 	var ts []types.Type
@@ -593,18 +598,14 @@ func (d *deparser) funcCall(fc *pg_query.FuncCall) (*dnode, error) {
 		out.args = append(out.args, e)
 		ts = append(ts, e.typ)
 	}
-	if f, err := d.userFunc(fc, ts); err != nil || f != nil {
+	if f, err := d.userFunc(fc, ts, false); err != nil || f != nil {
 		if err != nil {
 			return nil, err
 		}
 		for i, a := range out.args {
 			out.args[i] = d.coerce(a, f.in[i])
 		}
-		out.typ = f.result
-		out.op = types.QuoteIdent(f.name)
-		if names := (catalogNames{s: d.b.s, cat: d.b.cat}); !names.procVisible(userProc(d.b.cat, f)) {
-			out.op = types.QuoteIdent(f.schema) + "." + out.op
-		}
+		out.typ, out.op = f.result, d.userFuncName(f)
 		return out, nil
 	}
 	if overloads, ok := sysFuncs[name]; ok {
@@ -643,9 +644,10 @@ func (d *deparser) funcCall(fc *pg_query.FuncCall) (*dnode, error) {
 // search path (a function hiding those of its argument types behind it),
 // pg_catalog's function winning a call without arguments when it comes
 // first. Calls it cannot resolve as PostgreSQL would (defaults,
-// VARIADIC, OUT parameters, a user function beside a built-in one
-// taking the same arguments) are not deparsed.
-func (d *deparser) userFunc(fc *pg_query.FuncCall, ts []types.Type) (*funcDesc, error) {
+// VARIADIC, OUT parameters or a set as the result outside FROM (inFrom),
+// a user function beside a built-in one taking the same arguments) are
+// not deparsed.
+func (d *deparser) userFunc(fc *pg_query.FuncCall, ts []types.Type, inFrom bool) (*funcDesc, error) {
 	names := strs(fc.Funcname)
 	var cands []*funcDesc
 	var sigs [][]types.Type
@@ -653,7 +655,8 @@ func (d *deparser) userFunc(fc *pg_query.FuncCall, ts []types.Type) (*funcDesc, 
 		if f.kind != 'f' || len(f.in) != len(ts) || slices.ContainsFunc(sigs, func(s []types.Type) bool { return sameTypes(s, f.in) }) {
 			continue
 		}
-		if f.nDefaults > 0 || len(f.outCols) > 0 || f.retSet || slices.ContainsFunc(f.params, func(p funcParam) bool { return p.mode == 'v' || p.dom.oid != 0 }) {
+		if f.nDefaults > 0 || !inFrom && (len(f.outCols) > 0 || f.retSet) ||
+			slices.ContainsFunc(f.params, func(p funcParam) bool { return p.mode == 'v' || p.dom.oid != 0 }) {
 			return nil, errNotDeparsed
 		}
 		cands, sigs = append(cands, f), append(sigs, f.in)
@@ -678,6 +681,16 @@ func (d *deparser) userFunc(fc *pg_query.FuncCall, ts []types.Type) (*funcDesc, 
 		return nil, errNotDeparsed
 	}
 	return cands[chosen], nil
+}
+
+// userFuncName is user function f's name as ruleutils prints a call of
+// it: qualified with its schema when the search path does not reach it.
+func (d *deparser) userFuncName(f *funcDesc) string {
+	name := types.QuoteIdent(f.name)
+	if names := (catalogNames{s: d.b.s, cat: d.b.cat}); !names.procVisible(userProc(d.b.cat, f)) {
+		name = types.QuoteIdent(f.schema) + "." + name
+	}
+	return name
 }
 
 // print writes n as ruleutils does, parent being the node it is an
@@ -737,20 +750,32 @@ func (d *deparser) print(n, parent *dnode, pretty, showImplicit bool) string {
 		if n.kind == dArray {
 			return "ARRAY[" + strings.Join(parts, ", ") + "]"
 		}
-		if n.star {
-			if n.over != "" {
-				return n.op + "(*) OVER " + n.over
-			}
-			return n.op + "(*)"
-		}
 		if n.op == "EXTRACT" {
 			// Written EXTRACT(field FROM source), printed so again.
 			return "EXTRACT(" + n.text + " FROM " + parts[1] + ")"
 		}
-		if n.over != "" {
-			return n.op + "(" + strings.Join(parts, ", ") + ") OVER " + n.over
+		// get_agg_expr and get_windowfunc_expr: name(DISTINCT args ORDER
+		// BY keys) FILTER (WHERE cond) OVER window.
+		call := n.op + "("
+		switch {
+		case n.star:
+			call += "*"
+		case n.distinct:
+			call += "DISTINCT " + strings.Join(parts, ", ")
+		default:
+			call += strings.Join(parts, ", ")
 		}
-		return n.op + "(" + strings.Join(parts, ", ") + ")"
+		if n.aggOrder != "" {
+			call += " ORDER BY " + n.aggOrder
+		}
+		if n.filter != nil {
+			call += ") FILTER (WHERE " + d.print(n.filter, nil, pretty, false)
+		}
+		call += ")"
+		if n.over != "" {
+			call += " OVER " + n.over
+		}
+		return call
 	case dSubLink:
 		if n.op == "EXISTS " {
 			return "(" + n.op + n.sub + ")"

@@ -55,20 +55,16 @@ func (d *deparser) query(st *pg_query.SelectStmt, names []string, indent int, pr
 func (d *deparser) selectQuery(st *pg_query.SelectStmt, names []string, indent int, pretty bool) (string, error) {
 	pad := func(n int) string { return "\n" + strings.Repeat(" ", indent+n) }
 	if st.Op != pg_query.SetOperation_SETOP_NONE {
-		if len(names) == 0 {
-			plan, err := d.b.selectStmt(d.sc, st, nil)
-			if err != nil {
-				return "", err
-			}
-			for _, c := range plan.cols {
-				names = append(names, c.Name)
-			}
-		}
+		// get_setop_query: a view's columns name every branch's (names);
+		// elsewhere each branch names its own, and those of a branch
+		// after the first are not seen (no AS "?column?").
 		l, err := d.query(st.Larg, names, indent, pretty)
 		if err != nil {
 			return "", err
 		}
-		r, err := d.query(st.Rarg, names, indent, pretty)
+		right := *d
+		right.namesHidden = true
+		r, err := right.query(st.Rarg, names, indent, pretty)
 		if err != nil {
 			return "", err
 		}
@@ -76,7 +72,7 @@ func (d *deparser) selectQuery(st *pg_query.SelectStmt, names []string, indent i
 		if st.All {
 			op += " ALL"
 		}
-		return l + pad(0)[:indent+1] + op + "\n" + r, nil
+		return l + pad(0)[:indent+1] + op + "\n" + strings.Repeat(" ", indent) + r, nil
 	}
 	items, sc, _, err := d.b.buildFrom(d.sc, st.FromClause, d.ctes)
 	if err != nil {
@@ -172,14 +168,13 @@ func (d *deparser) selectQuery(st *pg_query.SelectStmt, names []string, indent i
 	return b.String(), nil
 }
 
-// withQuery prints a query with a (non-recursive) WITH clause as
-// ruleutils' get_with_clause does: each query one level deeper inside its
-// parentheses, then the query that reads them.
+// withQuery prints a query with a WITH clause as ruleutils'
+// get_with_clause does: each query one level deeper inside its
+// parentheses, then the query that reads them. A recursive query reads
+// itself, under another name where the query reading it reads it too
+// (r r_1), as set_rtable_names renames it.
 func (d *deparser) withQuery(st *pg_query.SelectStmt, names []string, indent int, pretty bool) (string, error) {
 	w := st.WithClause
-	if w.Recursive {
-		return "", errNotDeparsed
-	}
 	ctes, err := d.b.withClause(d.sc, w, d.ctes)
 	if err != nil {
 		return "", err
@@ -193,10 +188,13 @@ func (d *deparser) withQuery(st *pg_query.SelectStmt, names []string, indent int
 	levels := append(slices.Clip(d.levels), d.itemNames(mainFrom))
 	var b strings.Builder
 	sep := " WITH "
+	if w.Recursive {
+		sep = " WITH RECURSIVE "
+	}
 	for i, n := range w.Ctes {
 		cte := n.GetCommonTableExpr()
 		body := cte.Ctequery.GetSelectStmt()
-		if body == nil {
+		if body == nil || cte.SearchClause != nil || cte.CycleClause != nil {
 			return "", errNotDeparsed
 		}
 		b.WriteString(sep + types.QuoteIdent(cte.Ctename))
@@ -219,7 +217,11 @@ func (d *deparser) withQuery(st *pg_query.SelectStmt, names []string, indent int
 		for k, v := range d.ctes {
 			before[k] = v
 		}
-		for _, m := range w.Ctes[:i] {
+		reads := w.Ctes[:i]
+		if w.Recursive {
+			reads = w.Ctes // a recursive WITH's queries read each other and themselves
+		}
+		for _, m := range reads {
 			name := m.GetCommonTableExpr().Ctename
 			before[name] = ctes[name]
 		}
@@ -365,24 +367,10 @@ func (d *deparser) functionItem(rf *pg_query.RangeFunction, pretty bool) (string
 		return "", errNotDeparsed
 	}
 	fc := fn.Items[0].GetFuncCall()
-	if fc == nil || len(fc.Funcname) != 1 {
+	if fc == nil {
 		return "", errNotDeparsed
 	}
 	name := strings.ToLower(lastName(fc.Funcname))
-	set := d.b.lookupSetFunc(strs(fc.Funcname))
-	if set == nil || set.record || set.schema != "pg_catalog" {
-		return "", errNotDeparsed
-	}
-	// The arguments read the items before this one (and the enclosing
-	// queries); one that reads an item of this level makes it LATERAL.
-	lateral := rf.Lateral
-	outer := d.sc.parent
-	if outer == nil {
-		outer = &scope{}
-	}
-	if _, err := d.b.bindSetCall(outer, set, fc); err != nil {
-		lateral = true
-	}
 	args := make([]*dnode, len(fc.Args))
 	ts := make([]types.Type, len(fc.Args))
 	for i, a := range fc.Args {
@@ -392,14 +380,40 @@ func (d *deparser) functionItem(rf *pg_query.RangeFunction, pretty bool) (string
 		}
 		args[i], ts[i] = e, e.typ
 	}
-	params, err := builtinSetParams(name, ts)
-	if err != nil {
-		return "", err
+	// The arguments read the items before this one (and the enclosing
+	// queries); one that reads an item of this level makes it LATERAL.
+	lateral := rf.Lateral
+	outer := d.sc.parent
+	if outer == nil {
+		outer = &scope{}
+	}
+	var params []types.Type
+	op := name
+	if set := d.b.lookupSetFunc(strs(fc.Funcname)); set != nil && len(fc.Funcname) == 1 {
+		if set.record || set.schema != "pg_catalog" {
+			return "", errNotDeparsed
+		}
+		if _, err := d.b.bindSetCall(outer, set, fc); err != nil {
+			lateral = true
+		}
+		var err error
+		if params, err = builtinSetParams(name, ts); err != nil {
+			return "", err
+		}
+	} else if f, err := d.userFunc(fc, ts, true); err != nil || f == nil {
+		return "", errNotDeparsed
+	} else {
+		for _, a := range fc.Args {
+			if _, err := d.b.expr(outer, a); err != nil {
+				lateral = true
+			}
+		}
+		params, op, name = f.in, d.userFuncName(f), f.name
 	}
 	for i, e := range args {
 		args[i] = d.coerce(e, params[i])
 	}
-	out := d.print(&dnode{kind: dFunc, op: name, args: args}, nil, pretty, false)
+	out := d.print(&dnode{kind: dFunc, op: op, args: args}, nil, pretty, false)
 	if lateral {
 		out = "LATERAL " + out
 	}
@@ -533,10 +547,13 @@ func (d *deparser) fromItem(n *pg_query.Node, items []*fromItem, indent int, pre
 		return d.functionItem(v.RangeFunction, pretty)
 	case *pg_query.Node_RangeSubselect:
 		rs := v.RangeSubselect
+		// A LATERAL subquery reads the items before it: this level's
+		// scope is its outer one.
+		outer, lateral := d.sc.parent, ""
 		if rs.Lateral {
-			return "", errNotDeparsed
+			outer, lateral = d.sc, "LATERAL "
 		}
-		inner := &deparser{b: d.b, sc: d.sc.parent, qualify: true, ctes: d.ctes, aliases: d.aliases, levels: d.levels}
+		inner := &deparser{b: d.b, sc: outer, qualify: true, ctes: d.ctes, aliases: d.aliases, levels: d.levels}
 		if inner.sc == nil {
 			inner.sc = &scope{}
 		}
@@ -555,7 +572,7 @@ func (d *deparser) fromItem(n *pg_query.Node, items []*fromItem, indent int, pre
 			return "", err
 		}
 		alias := rs.Alias.Aliasname
-		out := "(" + q + ") " + types.QuoteIdent(d.alias(d.sc, alias))
+		out := lateral + "(" + q + ") " + types.QuoteIdent(d.alias(d.sc, alias))
 		// The columns' names follow when the alias names any.
 		if len(rs.Alias.Colnames) > 0 {
 			out += d.columnAliases(alias)
@@ -810,6 +827,9 @@ func mergedColumnRel(sc *scope, c scopeCol) string {
 // aggregate analyzes an aggregate call: count(*) and the aggregates of
 // package types, their arguments coerced to the declared types.
 func (d *deparser) aggregate(fc *pg_query.FuncCall, name string) (*dnode, error) {
+	if fc.AggWithinGroup {
+		return nil, errNotDeparsed
+	}
 	out := &dnode{kind: dFunc, op: name}
 	var ts []types.Type
 	for _, a := range fc.Args {
@@ -829,7 +849,19 @@ func (d *deparser) aggregate(fc *pg_query.FuncCall, name string) (*dnode, error)
 			out.args[i] = d.coerce(a, agg.Args[i])
 		}
 	}
-	out.typ, out.star = agg.Result, fc.AggStar
+	out.typ, out.star, out.distinct = agg.Result, fc.AggStar, fc.AggDistinct
+	if len(fc.AggOrder) > 0 {
+		if out.aggOrder, err = d.orderKeys(fc.AggOrder, d.pretty); err != nil {
+			return nil, err
+		}
+	}
+	if fc.AggFilter != nil {
+		f, err := d.analyze(fc.AggFilter)
+		if err != nil {
+			return nil, err
+		}
+		out.filter = d.coerce(f, types.Bool)
+	}
 	return out, nil
 }
 

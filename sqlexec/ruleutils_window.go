@@ -11,8 +11,9 @@ import (
 // Window functions and WINDOW clauses as ruleutils prints them: the call,
 // OVER and the window's name or its specification (get_rule_windowspec):
 // a base window's name, PARTITION BY and ORDER BY keys as sort keys are
-// printed, and a frame clause when it is not the default one. Frames with
-// offsets or exclusions are not printed.
+// printed, and a frame clause when it is not the default one, with its
+// offsets as the frame takes them (ROWS and GROUPS as bigint, RANGE as
+// the in_range type chosen for the ORDER BY key) and its exclusion.
 
 // windowResults are the result types of the window functions that are
 // not aggregates; 0 marks those that return their first argument's.
@@ -25,7 +26,7 @@ var windowResults = map[string]types.Type{
 // windowCall analyzes a call with OVER: an aggregate used as a window
 // function, or one of the window functions.
 func (d *deparser) windowCall(fc *pg_query.FuncCall) (*dnode, error) {
-	if fc.AggDistinct || fc.FuncVariadic || len(fc.AggOrder) > 0 || fc.AggFilter != nil {
+	if fc.AggDistinct || fc.FuncVariadic || len(fc.AggOrder) > 0 {
 		return nil, errNotDeparsed
 	}
 	over, err := d.windowSpec(fc.Over, true)
@@ -55,6 +56,8 @@ func (d *deparser) windowCall(fc *pg_query.FuncCall) (*dnode, error) {
 		if out, err = d.aggregate(call, name); err != nil {
 			return nil, err
 		}
+	} else if fc.AggFilter != nil {
+		return nil, errNotDeparsed // FILTER is for aggregates
 	} else {
 		return nil, errNotDeparsed
 	}
@@ -86,7 +89,7 @@ func (d *deparser) windowSpec(w *pg_query.WindowDef, call bool) (string, error) 
 		}
 		parts = append(parts, "ORDER BY "+keys)
 	}
-	if frame, err := windowFrame(w.FrameOptions); err != nil {
+	if frame, err := d.windowFrame(w); err != nil {
 		return "", err
 	} else if frame != "" {
 		parts = append(parts, frame)
@@ -94,14 +97,12 @@ func (d *deparser) windowSpec(w *pg_query.WindowDef, call bool) (string, error) 
 	return "(" + strings.Join(parts, " ") + ")", nil
 }
 
-// windowFrame prints a frame clause from its FRAMEOPTION_* bits, "" for
-// the default frame.
-func windowFrame(opts int32) (string, error) {
+// windowFrame prints w's frame clause from its FRAMEOPTION_* bits and
+// offsets, "" for the default frame.
+func (d *deparser) windowFrame(w *pg_query.WindowDef) (string, error) {
+	opts := w.FrameOptions
 	if opts&frameNonDefault == 0 {
 		return "", nil
-	}
-	if opts&(frameStartOffset|frameEndOffset|frameExclusion) != 0 {
-		return "", errNotDeparsed
 	}
 	var kind string
 	switch {
@@ -112,23 +113,71 @@ func windowFrame(opts int32) (string, error) {
 	default:
 		kind = "RANGE "
 	}
-	bound := func(unboundedPreceding, currentRow, unboundedFollowing int32) string {
+	offset := func(n *pg_query.Node) (string, error) {
+		off, err := d.analyze(n)
+		if err != nil {
+			return "", err
+		}
+		to := types.Int8
+		if kind == "RANGE " {
+			if len(w.OrderClause) != 1 {
+				return "", errNotDeparsed
+			}
+			key, err := d.analyze(w.OrderClause[0].GetSortBy().Node)
+			if err != nil {
+				return "", err
+			}
+			from := off.typ
+			if off.literal {
+				from = types.Unknown
+			}
+			chosen, perr := rangeOffsetType(key.typ, from)
+			if perr != nil {
+				return "", perr
+			}
+			to = chosen
+		}
+		return d.print(d.coerce(off, to), nil, d.pretty, false), nil
+	}
+	bound := func(unboundedPreceding, currentRow, unboundedFollowing, offsetPreceding, offsetFollowing int32, n *pg_query.Node) (string, error) {
 		switch {
 		case opts&unboundedPreceding != 0:
-			return "UNBOUNDED PRECEDING"
+			return "UNBOUNDED PRECEDING", nil
 		case opts&currentRow != 0:
-			return "CURRENT ROW"
+			return "CURRENT ROW", nil
 		case opts&unboundedFollowing != 0:
-			return "UNBOUNDED FOLLOWING"
+			return "UNBOUNDED FOLLOWING", nil
+		case opts&(offsetPreceding|offsetFollowing) != 0:
+			off, err := offset(n)
+			if opts&offsetPreceding != 0 {
+				return off + " PRECEDING", err
+			}
+			return off + " FOLLOWING", err
 		}
-		return ""
+		return "", errNotDeparsed
 	}
-	start := bound(frameStartUnboundedPreceding, frameStartCurrentRow, frameStartUnboundedFollowing)
-	if opts&frameBetween == 0 {
-		return kind + start, nil
+	frame, err := bound(frameStartUnboundedPreceding, frameStartCurrentRow, frameStartUnboundedFollowing,
+		frameStartOffsetPreceding, frameStartOffsetFollowing, w.StartOffset)
+	if err != nil {
+		return "", err
 	}
-	end := bound(frameEndUnboundedPreceding, frameEndCurrentRow, frameEndUnboundedFollowing)
-	return kind + "BETWEEN " + start + " AND " + end, nil
+	if opts&frameBetween != 0 {
+		end, err := bound(frameEndUnboundedPreceding, frameEndCurrentRow, frameEndUnboundedFollowing,
+			frameEndOffsetPreceding, frameEndOffsetFollowing, w.EndOffset)
+		if err != nil {
+			return "", err
+		}
+		frame = "BETWEEN " + frame + " AND " + end
+	}
+	switch {
+	case opts&frameExcludeCurrentRow != 0:
+		frame += " EXCLUDE CURRENT ROW"
+	case opts&frameExcludeGroup != 0:
+		frame += " EXCLUDE GROUP"
+	case opts&frameExcludeTies != 0:
+		frame += " EXCLUDE TIES"
+	}
+	return kind + frame, nil
 }
 
 // windowClause prints a query's WINDOW clause: its named windows.

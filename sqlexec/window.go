@@ -315,20 +315,31 @@ func (b *binder) frameOffset(sc *scope, d *winDef, n *pg_query.Node) (*scalar, e
 	if construct != "RANGE" {
 		return b.coerce(e, types.Int8, types.CastAssignment)
 	}
-	col := d.order[0].typ
+	from := e.typ
+	if unresolved(e) || e.lit != nil || e.null {
+		from = types.Unknown
+	}
+	chosen, perr := rangeOffsetType(d.order[0].typ, from)
+	if perr != nil {
+		return nil, b.errAt(perr, leftmostLocation(n))
+	}
+	return b.coerce(e, chosen, types.CastImplicit)
+}
+
+// rangeOffsetType is the type a RANGE frame's offset of type from
+// (unknown for an untyped literal) is taken as over an ORDER BY key of
+// type col, as transformFrameOffset chooses among the in_range support
+// functions of col's type: the one matching exactly, or the only one the
+// offset converts to implicitly, or for a literal col's own type.
+func rangeOffsetType(col, from types.Type) (types.Type, *pgerror.Error) {
 	if col.Oid == types.OidVarchar || col.Oid == types.OidBpchar || col.Oid == types.OidName {
 		col = types.Text
 	}
 	col.Typmod = -1
 	cands := types.InRangeOffsetTypes(col)
-	loc := leftmostLocation(n)
 	if cands == nil {
-		return nil, b.errAt(pgerror.Newf(pgerror.FeatureNotSupported,
-			"RANGE with offset PRECEDING/FOLLOWING is not supported for column type %s", col), loc)
-	}
-	from := e.typ
-	if unresolved(e) || e.lit != nil || e.null {
-		from = types.Unknown
+		return types.Type{}, pgerror.Newf(pgerror.FeatureNotSupported,
+			"RANGE with offset PRECEDING/FOLLOWING is not supported for column type %s", col)
 	}
 	preferred := from
 	if from == types.Unknown {
@@ -347,15 +358,15 @@ func (b *binder) frameOffset(sc *scope, d *winDef, n *pg_query.Node) (*scalar, e
 	}
 	switch {
 	case matches == 0:
-		return nil, b.errAt(pgerror.Newf(pgerror.FeatureNotSupported,
+		return types.Type{}, pgerror.Newf(pgerror.FeatureNotSupported,
 			"RANGE with offset PRECEDING/FOLLOWING is not supported for column type %s and offset type %s", col, from).
-			WithHint("Cast the offset value to an appropriate type."), loc)
+			WithHint("Cast the offset value to an appropriate type.")
 	case matches > 1 && chosen != preferred:
-		return nil, b.errAt(pgerror.Newf(pgerror.FeatureNotSupported,
+		return types.Type{}, pgerror.Newf(pgerror.FeatureNotSupported,
 			"RANGE with offset PRECEDING/FOLLOWING has multiple interpretations for column type %s and offset type %s", col, from).
-			WithHint("Cast the offset value to the exact intended type."), loc)
+			WithHint("Cast the offset value to the exact intended type.")
 	}
-	return b.coerce(e, chosen, types.CastImplicit)
+	return chosen, nil
 }
 
 // leftmostLocation is where PostgreSQL's exprLocation places a bound
