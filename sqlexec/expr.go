@@ -170,7 +170,7 @@ func (b *binder) constant(c *pg_query.A_Const) (*scalar, error) {
 		}
 		return &scalar{typ: types.NumericAny, slot: -1, eval: constEval(d), name: "?column?"}, nil
 	case *pg_query.A_Const_Boolval:
-		return &scalar{typ: types.Bool, slot: -1, eval: constEval(v.Boolval.Boolval), name: "bool", weakName: true}, nil
+		return &scalar{typ: types.Bool, slot: -1, eval: constEval(v.Boolval.Boolval), name: "?column?"}, nil
 	case *pg_query.A_Const_Sval:
 		s := v.Sval.Sval
 		return &scalar{typ: types.Unknown, lit: &s, litLoc: c.Location, slot: -1, eval: constEval(s), name: "?column?"}, nil
