@@ -31,6 +31,13 @@ type groupEntry struct {
 	e   *scalar
 	// text is the key as EXPLAIN prints it.
 	text string
+	// column is the select-list expression the entry groups by, as
+	// PostgreSQL resolves a GROUP BY item to an output column (the one a
+	// name or position names, else the first equal to it); nil for none.
+	// Two output columns of one expression are two PostgreSQL groups,
+	// which fickle's entry cannot tell apart (twoColumns).
+	column     *pg_query.Node
+	twoColumns bool
 }
 
 type aggEntry struct {
@@ -123,6 +130,7 @@ func (b *binder) outputExprs(sc *scope, targets []*pg_query.Node) ([]*pg_query.N
 func (b *binder) groupEntry(agg *aggScope, g *pg_query.Node, targets []*pg_query.Node) (int, error) {
 	{
 		n := g
+		var column *pg_query.Node
 		if c := g.GetAConst(); c != nil && c.GetIval() != nil {
 			vals, err := b.outputExprs(agg.from, targets)
 			if err != nil {
@@ -133,12 +141,13 @@ func (b *binder) groupEntry(agg *aggScope, g *pg_query.Node, targets []*pg_query
 				return 0, b.errAt(pgerror.Newf(pgerror.InvalidColumnReference, "GROUP BY position %d is not in select list", i), c.Location)
 			}
 			n = vals[i-1]
+			column = n
 		} else if cr := g.GetColumnRef(); cr != nil && len(cr.Fields) == 1 && cr.Fields[0].GetString_() != nil {
 			name := cr.Fields[0].GetString_().Sval
 			if !scopeHas(agg.from, name) {
 				for _, t := range targets {
 					if rt := t.GetResTarget(); rt.Name == name {
-						n = rt.Val
+						n, column = rt.Val, rt.Val
 						break
 					}
 				}
@@ -148,8 +157,19 @@ func (b *binder) groupEntry(agg *aggScope, g *pg_query.Node, targets []*pg_query
 			return 0, pgerror.Unsupported("GROUP BY a row constructor")
 		}
 		key := b.groupKey(agg.from, n)
+		if column == nil {
+			for _, t := range targets {
+				if rt := t.GetResTarget(); starRef(rt.Val) == nil && b.groupKey(agg.from, rt.Val) == key {
+					column = rt.Val
+					break
+				}
+			}
+		}
 		for i, g := range agg.groups {
 			if g.key == key {
+				if column != g.column {
+					agg.groups[i].twoColumns = true
+				}
 				return i, nil
 			}
 		}
@@ -170,7 +190,7 @@ func (b *binder) groupEntry(agg *aggScope, g *pg_query.Node, targets []*pg_query
 		if e.coll.strength == collConflict {
 			return 0, b.errAt(e.coll.conflictError(), exprLocation(n))
 		}
-		agg.groups = append(agg.groups, groupEntry{key: key, e: e, text: predicateText(n)})
+		agg.groups = append(agg.groups, groupEntry{key: key, e: e, text: predicateText(n), column: column})
 		return len(agg.groups) - 1, nil
 	}
 }

@@ -54,6 +54,11 @@ func (b *binder) groupingSets(agg *aggScope, groups []*pg_query.Node, targets []
 	}
 	agg.sets = sets
 	for i, g := range agg.groups {
+		if g.twoColumns {
+			// PostgreSQL groups by each output column on its own, nulling
+			// one where a set holds the other.
+			return pgerror.Unsupported("grouping sets over two output columns of one expression")
+		}
 		// PostgreSQL nulls such an expression in the sets without it,
 		// where fickle reads it as it is.
 		if g.e.refs == 0 && slices.ContainsFunc(sets, func(s []int) bool { return !slices.Contains(s, i) }) {
