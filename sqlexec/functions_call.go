@@ -602,9 +602,15 @@ func (b *binder) callPlan(cs *pg_query.CallStmt) (*stmtPlan, error) {
 	cands := b.s.lookupFuncs(b.cat, names)
 	call, err := b.resolveRoutine(nil, strings.Join(names, "."), cands, fc, 'p')
 	if err != nil {
-		if fn, ferr := b.resolveRoutine(nil, strings.Join(names, "."), cands, fc, 'f'); ferr == nil && fn != nil {
-			return nil, b.errAt(pgerror.Newf(pgerror.WrongObjectType, "%s is not a procedure", fn.fn.signature()).
+		notProcedure := func(signature string) error {
+			return b.errAt(pgerror.Newf(pgerror.WrongObjectType, "%s is not a procedure", signature).
 				WithHint("To call a function, use SELECT."), fc.Location)
+		}
+		if fn, ferr := b.resolveRoutine(nil, strings.Join(names, "."), cands, fc, 'f'); ferr == nil && fn != nil {
+			return nil, notProcedure(fn.fn.signature())
+		}
+		if sig, ok := b.builtinFunctionSignature(names, fc); ok {
+			return nil, notProcedure(sig)
 		}
 		return nil, err
 	}
@@ -630,6 +636,39 @@ func (b *binder) callPlan(cs *pg_query.CallStmt) (*stmtPlan, error) {
 		}
 		return &Result{Tag: "CALL", Rows: rows}, nil
 	}}, nil
+}
+
+// builtinFunctionSignature is a call of a built-in function as
+// PostgreSQL names it when it is no procedure: its name as written and
+// its arguments' types (pg_catalog.lower(unknown)); ok is false when the
+// call resolves to no built-in function.
+func (b *binder) builtinFunctionSignature(names []string, fc *pg_query.FuncCall) (string, bool) {
+	if len(names) > 2 || len(names) == 2 && names[0] != "pg_catalog" {
+		return "", false
+	}
+	name := names[len(names)-1]
+	args, err := b.builtinArgs(nil, name, fc.Args, fc.Location)
+	if err != nil {
+		return "", false
+	}
+	ts := make([]types.Type, len(args))
+	sig := make([]string, len(args))
+	for i, a := range args {
+		ts[i], sig[i] = a.typ, types.FormatType(a.typ)
+	}
+	resolves := b.lookupSetFunc(names) != nil
+	if overloads, ok := sysFuncs[name]; ok && !resolves {
+		sigs := make([][]types.Type, len(overloads))
+		for i, o := range overloads {
+			sigs[i] = o.args
+		}
+		_, err := types.ChooseOverload(name, ts, sigs)
+		resolves = err == nil
+	} else if !resolves {
+		_, err := types.ResolveFunc(name, ts)
+		resolves = err == nil
+	}
+	return strings.Join(names, ".") + "(" + strings.Join(sig, ", ") + ")", resolves
 }
 
 // builtinWithoutParams reports whether pg_catalog has a function of the

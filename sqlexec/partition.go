@@ -177,8 +177,11 @@ func (d *ddl) partitionBound(b *binder, p *tableDesc, name string, bs *pg_query.
 		pb.text = "FOR VALUES IN (" + strings.Join(texts, ", ") + ")"
 		return pb, nil
 	case bs.Strategy == "r" && k.strategy == 'r':
-		if len(bs.Lowerdatums) != len(k.typs) || len(bs.Upperdatums) != len(k.typs) {
-			return nil, pgerror.New(pgerror.InvalidObjectDefinition, "FROM must specify exactly one value per partitioning column")
+		if len(bs.Lowerdatums) != len(k.typs) {
+			return nil, pgerror.New(pgerror.InvalidTableDefinition, "FROM must specify exactly one value per partitioning column")
+		}
+		if len(bs.Upperdatums) != len(k.typs) {
+			return nil, pgerror.New(pgerror.InvalidTableDefinition, "TO must specify exactly one value per partitioning column")
 		}
 		pb := &partBound{}
 		side := func(ns []*pg_query.Node) ([]rangeDatum, string, error) {
@@ -434,7 +437,7 @@ func (d *ddl) partitioning(b *binder, t *tableDesc, cs *pg_query.CreateStmt) err
 	}
 	p := d.cat.tables[t.parents[0]]
 	if p.part == nil {
-		return pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not partitioned", p.name)
+		return pgerror.Newf(pgerror.InvalidObjectDefinition, "\"%s\" is not partitioned", p.name)
 	}
 	pb, err := d.partitionBound(b, p, t.name, cs.Partbound)
 	if err != nil {
