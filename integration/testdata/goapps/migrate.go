@@ -9,6 +9,7 @@ import (
 
 	"github.com/golang-migrate/migrate/v4"
 	_ "github.com/golang-migrate/migrate/v4/database/pgx/v5"
+	_ "github.com/golang-migrate/migrate/v4/database/postgres"
 	"github.com/golang-migrate/migrate/v4/source/iofs"
 	_ "github.com/jackc/pgx/v5/stdlib"
 )
@@ -34,6 +35,30 @@ ALTER TABLE posts RENAME COLUMN title TO headline;
 ALTER TABLE users DROP COLUMN age;
 ALTER TABLE users ALTER COLUMN email TYPE varchar(100);
 `)},
+	"4_state.up.sql": {Data: []byte(`-- an enum, a trigger function and a check; a semicolon in a comment; and a 'string;'
+BEGIN;
+CREATE TYPE post_state AS ENUM ('draft', 'published');
+ALTER TABLE posts ADD COLUMN state post_state NOT NULL DEFAULT 'draft';
+CREATE FUNCTION posts_trim() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+	NEW.headline := trim(NEW.headline);
+	RETURN NEW;
+END $$;
+CREATE TRIGGER posts_trim BEFORE INSERT OR UPDATE ON posts FOR EACH ROW EXECUTE FUNCTION posts_trim();
+DO $$
+BEGIN
+	IF NOT EXISTS (SELECT 1 FROM pg_type WHERE typname = 'post_state') THEN
+		RAISE EXCEPTION 'post_state is missing';
+	END IF;
+END $$;
+COMMENT ON COLUMN posts.state IS 'draft; or published';
+COMMIT;
+`)},
+	"4_state.down.sql": {Data: []byte(`DROP TRIGGER posts_trim ON posts;
+DROP FUNCTION posts_trim();
+ALTER TABLE posts DROP COLUMN state;
+DROP TYPE post_state;
+`)},
 }
 
 // withBroken adds a fourth migration that fails after its first statement.
@@ -42,8 +67,8 @@ func withBroken() fstest.MapFS {
 	for k, v := range migrateFiles {
 		fs[k] = v
 	}
-	fs["4_broken.up.sql"] = &fstest.MapFile{Data: []byte("CREATE TABLE audit (id integer);\nINSERT INTO no_such_table VALUES (1);\n")}
-	fs["4_broken.down.sql"] = &fstest.MapFile{Data: []byte("DROP TABLE audit;\n")}
+	fs["5_broken.up.sql"] = &fstest.MapFile{Data: []byte("CREATE TABLE audit (id integer);\nINSERT INTO no_such_table VALUES (1);\n")}
+	fs["5_broken.down.sql"] = &fstest.MapFile{Data: []byte("DROP TABLE audit;\n")}
 	return fs
 }
 
@@ -87,8 +112,24 @@ func runMigrate(url string) {
 	version("after up", m)
 	_, err = db.Exec("INSERT INTO users (name, email, age) VALUES ('ann', 'ann@example.com', 30)")
 	must(err)
-	_, err = db.Exec("INSERT INTO posts (user_id, headline) VALUES (1, 'hello'), (1, 'again')")
+	_, err = db.Exec("INSERT INTO posts (user_id, headline) VALUES (1, '  hello '), (1, 'again')")
 	must(err)
+	_, err = db.Exec("UPDATE posts SET state = 'published' WHERE headline = 'hello'")
+	must(err)
+	var attnum int
+	var comment string
+	must(db.QueryRow("SELECT attnum, col_description(attrelid, attnum) FROM pg_attribute WHERE attrelid = 'posts'::regclass AND attname = 'state'").Scan(&attnum, &comment))
+	fmt.Printf("posts.state is column %d: %s\n", attnum, comment)
+	rows, err := db.Query("SELECT headline, state::text FROM posts ORDER BY id")
+	must(err)
+	for rows.Next() {
+		var headline, state string
+		must(rows.Scan(&headline, &state))
+		fmt.Printf("post %q %s\n", headline, state)
+	}
+	must(rows.Err())
+	_, err = db.Exec("UPDATE posts SET state = 'archived'")
+	fmt.Println("bad state:", err)
 	_, err = db.Exec("INSERT INTO posts (user_id, headline) VALUES (2, 'orphan')")
 	fmt.Println("orphan post:", err)
 	_, err = db.Exec("DELETE FROM users WHERE name = 'ann'")
@@ -107,10 +148,34 @@ func runMigrate(url string) {
 	var audit sql.NullString
 	must(db.QueryRow("SELECT to_regclass('audit')::text").Scan(&audit))
 	fmt.Println("audit table:", audit.String, audit.Valid)
-	result("force 3", m.Force(3))
+	result("force 4", m.Force(4))
 	version("after force", m)
 	result("down", m.Down())
 	version("after down", m)
+	migrateSchema(db)
+	srcErr, dbErr = m.Close()
+	must(srcErr)
+	must(dbErr)
+
+	// lib/pq through the postgres driver, with a migrations table of its own
+	src, err := iofs.New(migrateFiles, ".")
+	must(err)
+	sep := "?"
+	if strings.Contains(url, "?") {
+		sep = "&"
+	}
+	m, err = migrate.NewWithSourceInstance("iofs", src, url+sep+"x-migrations-table=app_versions")
+	must(err)
+	result("lib/pq up", m.Up())
+	version("lib/pq after up", m)
+	result("lib/pq steps -2", m.Steps(-2))
+	version("lib/pq after steps -2", m)
+	result("lib/pq steps 1", m.Steps(1))
+	version("lib/pq after steps 1", m)
+	migrateSchema(db)
+	result("lib/pq migrate 1", m.Migrate(1))
+	version("lib/pq after migrate 1", m)
+	result("lib/pq drop", m.Drop())
 	migrateSchema(db)
 	srcErr, dbErr = m.Close()
 	must(srcErr)
