@@ -270,6 +270,7 @@ func runBun(url string) {
 	for _, c := range cols {
 		fmt.Println("  column", c.TableName, c.ColumnName, c.DataType, c.IsNullable)
 	}
+	runBunExtra(ctx, db, sqldb)
 	runBunMigrate(ctx, db)
 	_, err = db.NewDropTable().Model((*BookTag)(nil)).Exec(ctx)
 	must(err)
