@@ -146,4 +146,5 @@ func runGoose(url string) {
 		fmt.Println("  goose_db_version", v, applied)
 	}
 	must(rows.Err())
+	runGooseProvider(url, db)
 }
