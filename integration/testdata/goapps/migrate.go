@@ -180,6 +180,32 @@ func runMigrate(url string) {
 	srcErr, dbErr = m.Close()
 	must(srcErr)
 	must(dbErr)
+
+	// pgx with search_path as a startup parameter and a quoted, schema-qualified migrations table
+	_, err = db.Exec("CREATE SCHEMA ops")
+	must(err)
+	src, err = iofs.New(migrateFiles, ".")
+	must(err)
+	m, err = migrate.NewWithSourceInstance("iofs", src, dbURL+sep+`search_path=ops&x-migrations-table="ops"."versions"&x-migrations-table-quoted=1`)
+	must(err)
+	result("ops up", m.Up())
+	version("ops after up", m)
+	rows, err = db.Query(`SELECT table_schema, table_name FROM information_schema.tables WHERE table_schema IN ('public', 'ops') ORDER BY 1, 2`)
+	must(err)
+	for rows.Next() {
+		var schema, table string
+		must(rows.Scan(&schema, &table))
+		fmt.Println("  table", schema+"."+table)
+	}
+	must(rows.Err())
+	var enumSchema string
+	must(db.QueryRow("SELECT typnamespace::regnamespace::text FROM pg_type WHERE typname = 'post_state'").Scan(&enumSchema))
+	fmt.Println("enum in", enumSchema)
+	result("ops down", m.Down())
+	version("ops after down", m)
+	srcErr, dbErr = m.Close()
+	must(srcErr)
+	must(dbErr)
 }
 
 // migrateSchema prints the tables, columns, indexes and foreign keys in the public schema.
