@@ -271,6 +271,7 @@ func runBun(url string) {
 		fmt.Println("  column", c.TableName, c.ColumnName, c.DataType, c.IsNullable)
 	}
 	runBunExtra(ctx, db, sqldb)
+	runBunMore(ctx, db)
 	runBunMigrate(ctx, db)
 	_, err = db.NewDropTable().Model((*BookTag)(nil)).Exec(ctx)
 	must(err)
