@@ -4,7 +4,9 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
+	"sync"
 	"testing/fstest"
 
 	"github.com/golang-migrate/migrate/v4"
@@ -206,6 +208,34 @@ func runMigrate(url string) {
 	srcErr, dbErr = m.Close()
 	must(srcErr)
 	must(dbErr)
+
+	// two migrators at once: pg_advisory_lock makes one wait, and it then finds nothing to do
+	var wg sync.WaitGroup
+	outcomes := make([]string, 2)
+	for i := range outcomes {
+		src, err := iofs.New(migrateFiles, ".")
+		must(err)
+		m, err := migrate.NewWithSourceInstance("iofs", src, dbURL+sep+"x-migrations-table=conc_versions")
+		must(err)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := m.Up(); err != nil {
+				outcomes[i] = err.Error()
+			} else {
+				outcomes[i] = "ok"
+			}
+			srcErr, dbErr := m.Close()
+			must(srcErr)
+			must(dbErr)
+		}()
+	}
+	wg.Wait()
+	sort.Strings(outcomes)
+	fmt.Println("concurrent ups:", outcomes)
+	var applied int
+	must(db.QueryRow("SELECT count(*) FROM conc_versions WHERE NOT dirty").Scan(&applied))
+	fmt.Println("concurrent versions:", applied)
 }
 
 // migrateSchema prints the tables, columns, indexes and foreign keys in the public schema.
