@@ -9,21 +9,27 @@ import (
 )
 
 // TestGoApplicationStacksMatchPostgres builds testdata/goapps, one module
-// holding three Go stacks beyond GORM, and requires each to print on fickle
-// what it prints on PostgreSQL 15:
-//   - migrate: golang-migrate with its pgx/v5 driver (pg_advisory_lock,
-//     Up, Version, Steps(-1), a migration failing halfway that leaves the
-//     database dirty, Force, Down);
+// (so that CI builds it once) holding three Go stacks beyond GORM, and
+// requires each to print on fickle what it prints on PostgreSQL 15:
+//   - migrate: golang-migrate under its advisory lock, with its pgx/v5
+//     driver (Up, Version, Steps(-1), a transactional migration, one
+//     failing halfway that leaves the database dirty, Force, Down, a
+//     search_path startup parameter, two migrators at once) and its lib/pq
+//     postgres driver;
 //   - goose: SQL migrations with a PL/pgSQL function between StatementBegin
 //     and StatementEnd and one outside a transaction (Up, Status, Down,
-//     Redo, DownTo, UpByOne, Reset);
+//     Redo, DownTo, UpByOne, Reset), and its Provider with a Go migration
+//     and both lockers (advisory lock, lock table);
 //   - bun: pgdialect over bun's own wire driver (CreateTable with foreign
-//     keys, CreateIndex, RETURNING, bulk insert, ON CONFLICT, has-many,
-//     belongs-to and many-to-many relations, RunInTx committed and rolled
-//     back, SELECT ... FOR UPDATE, soft delete, arrays, JSONB, maps).
+//     keys, CreateIndex, RETURNING, bulk insert and update, ON CONFLICT,
+//     has-many, belongs-to and many-to-many relations, RunInTx committed,
+//     rolled back, read-only and nested, FOR UPDATE, soft delete, arrays,
+//     JSONB, ranges, partitions, MERGE, maps, COPY, LISTEN/NOTIFY,
+//     bun/migrate and its AutoMigrator).
 //
 // Each stack runs on a database of its own, on fickle in real time with the
-// adversary and with --profile postgres, as the GORM test does.
+// adversary and with --profile postgres, as the GORM test does (the pools
+// spread statements over several connections).
 func TestGoApplicationStacksMatchPostgres(t *testing.T) {
 	goBin, err := exec.LookPath("go")
 	if err != nil {
