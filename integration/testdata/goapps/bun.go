@@ -272,6 +272,7 @@ func runBun(url string) {
 	}
 	runBunExtra(ctx, db, sqldb)
 	runBunMore(ctx, db)
+	runBunConn(ctx, url)
 	runBunMigrate(ctx, db)
 	_, err = db.NewDropTable().Model((*BookTag)(nil)).Exec(ctx)
 	must(err)
