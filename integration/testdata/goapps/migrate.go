@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing/fstest"
+	"time"
 
 	"github.com/golang-migrate/migrate/v4"
 	_ "github.com/golang-migrate/migrate/v4/database/pgx/v5"
@@ -236,6 +237,31 @@ func runMigrate(url string) {
 	var applied int
 	must(db.QueryRow("SELECT count(*) FROM conc_versions WHERE NOT dirty").Scan(&applied))
 	fmt.Println("concurrent versions:", applied)
+
+	// x-statement-timeout: pgx cancels a statement that outlives it (a CancelRequest), and the migration fails
+	slow := fstest.MapFS{"1_slow.up.sql": {Data: []byte("SELECT pg_sleep(30);\n")}, "1_slow.down.sql": {Data: []byte("SELECT 1;\n")}}
+	src, err = iofs.New(slow, ".")
+	must(err)
+	m, err = migrate.NewWithSourceInstance("iofs", src, dbURL+sep+"x-migrations-table=slow_versions&x-statement-timeout=300")
+	must(err)
+	start := time.Now()
+	err = m.Up()
+	fmt.Println("slow migration:", err, time.Since(start) < 10*time.Second)
+	_, _ = m.Close() // its connection is gone
+	// the server stopped the statement (a cancel request) or at least its session
+	for wait := 0; ; wait++ {
+		var running int
+		must(db.QueryRow("SELECT count(*) FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(30);\n' AND state = 'active'").Scan(&running))
+		if running == 0 || wait == 50 {
+			fmt.Println("slow statements still running:", running)
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	var slowVersion int
+	var slowDirty bool
+	must(db.QueryRow("SELECT version, dirty FROM slow_versions").Scan(&slowVersion, &slowDirty))
+	fmt.Println("slow_versions:", slowVersion, slowDirty)
 }
 
 // migrateSchema prints the tables, columns, indexes and foreign keys in the public schema.
