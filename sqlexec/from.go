@@ -530,6 +530,9 @@ func (b *binder) fromLeaf(sc *scope, n *pg_query.Node) (*fromItem, []scopeCol, e
 			if q := b.s.lookupSequence(b.cat, rv.Schemaname, rv.Relname); q != nil {
 				return b.sequenceItem(q, alias, rv.Alias)
 			}
+			if err := unservedSystemRelation(rv); err != nil {
+				return nil, nil, b.errAt(err, rv.Location)
+			}
 			return nil, nil, b.errAt(pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(rv)), rv.Location)
 		}
 		b.useTable(t, isolation.TableLockAccessShare)

@@ -5,6 +5,7 @@ import (
 
 	"sort"
 
+	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/sqlexec/types"
 )
 
@@ -26,6 +27,27 @@ type vcol struct {
 var virtualTables = map[string]*virtualTable{}
 
 func registerVirtual(vt *virtualTable) { virtualTables[vt.schema+"."+vt.name] = vt }
+
+// unservedSystemRelation is the error for a name that is one of PostgreSQL
+// 15's system tables or views (pg_locks, pg_replication_slots, ...) that
+// fickle has no rows for: 0A000 naming it, since PostgreSQL would answer,
+// not 42P01. An unqualified name is pg_catalog's, as pg_catalog is
+// searched first; nil for any other name.
+func unservedSystemRelation(rv *pg_query.RangeVar) *pgerror.Error {
+	schema := rv.Schemaname
+	if schema == "" {
+		schema = "pg_catalog"
+	}
+	r, ok := systemRelationNamed(schema, rv.Relname)
+	if !ok {
+		return nil
+	}
+	kind := "system table"
+	if r.kind == relView {
+		kind = "system view"
+	}
+	return pgerror.Unsupported(kind + " " + r.schema + "." + r.name)
+}
 
 // virtualTableFor returns the system table a name refers to, if any.
 // pg_catalog is searched first unless the name is qualified otherwise.
