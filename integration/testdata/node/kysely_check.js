@@ -1,0 +1,256 @@
+// Kysely with its PostgresDialect on node-postgres: the Migrator (its migration and lock tables) runs four
+// migrations (tables with references, a unique and a plain index, an alterTable adding and renaming columns, a
+// PL/pgSQL trigger function in raw sql) to the latest, one down and up again; then typed queries: inserts with
+// RETURNING, ON CONFLICT upserts, joins, a subquery, aggregates, transactions committed and rolled back,
+// SELECT ... FOR UPDATE, jsonArrayFrom/jsonObjectFrom from kysely/helpers/postgres, and the schema read back
+// through db.introspection. It prints what it finds; the test compares fickle's output with PostgreSQL's.
+// Usage: node kysely_check.js URL
+'use strict';
+const { Pool } = require('pg');
+const { Kysely, PostgresDialect, Migrator, sql } = require('kysely');
+const { jsonArrayFrom, jsonObjectFrom } = require('kysely/helpers/postgres');
+
+const migrations = {
+  '0001_authors': {
+    async up(db) {
+      await db.schema.createTable('ky_authors')
+        .addColumn('id', 'serial', (c) => c.primaryKey())
+        .addColumn('email', 'varchar(120)', (c) => c.notNull().unique())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+        .execute();
+    },
+    async down(db) {
+      await db.schema.dropTable('ky_authors').execute();
+    },
+  },
+  '0002_posts': {
+    async up(db) {
+      await db.schema.createTable('ky_posts')
+        .addColumn('id', 'serial', (c) => c.primaryKey())
+        .addColumn('author_id', 'integer', (c) => c.notNull().references('ky_authors.id').onDelete('cascade'))
+        .addColumn('title', 'text', (c) => c.notNull())
+        .addColumn('words', 'integer', (c) => c.notNull().defaultTo(0).check(sql`words >= 0`))
+        .addColumn('meta', 'jsonb')
+        .execute();
+      await db.schema.createIndex('ky_posts_author_idx').on('ky_posts').column('author_id').execute();
+      await db.schema.createIndex('ky_posts_title_uq').on('ky_posts').columns(['author_id', 'title']).unique().execute();
+    },
+    async down(db) {
+      await db.schema.dropTable('ky_posts').execute();
+    },
+  },
+  '0003_alter': {
+    async up(db) {
+      await db.schema.alterTable('ky_posts').addColumn('published', 'boolean', (c) => c.notNull().defaultTo(false)).execute();
+      await db.schema.alterTable('ky_posts').addColumn('edits', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema.alterTable('ky_authors').renameColumn('name', 'display_name').execute();
+      await db.schema.alterTable('ky_authors').alterColumn('display_name', (c) => c.setDataType('varchar(80)')).execute();
+    },
+    async down(db) {
+      await db.schema.alterTable('ky_authors').alterColumn('display_name', (c) => c.setDataType('text')).execute();
+      await db.schema.alterTable('ky_authors').renameColumn('display_name', 'name').execute();
+      await db.schema.alterTable('ky_posts').dropColumn('edits').execute();
+      await db.schema.alterTable('ky_posts').dropColumn('published').execute();
+    },
+  },
+  '0004_trigger': {
+    async up(db) {
+      await sql`CREATE FUNCTION ky_count_edit() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          IF NEW.title IS DISTINCT FROM OLD.title THEN
+            NEW.edits := OLD.edits + 1;
+          END IF;
+          RETURN NEW;
+        END $$`.execute(db);
+      await sql`CREATE TRIGGER ky_posts_edits BEFORE UPDATE ON ky_posts FOR EACH ROW EXECUTE FUNCTION ky_count_edit()`.execute(db);
+    },
+    async down(db) {
+      await sql`DROP TRIGGER ky_posts_edits ON ky_posts`.execute(db);
+      await sql`DROP FUNCTION ky_count_edit()`.execute(db);
+    },
+  },
+};
+
+const provider = { getMigrations: async () => migrations };
+
+function report(label, r) {
+  if (r.error) {
+    console.log(label, 'error:', r.error.code, r.error.message);
+  }
+  console.log(label, JSON.stringify((r.results || []).map((m) => [m.migrationName, m.direction, m.status])));
+}
+
+// pgCode is the SQLSTATE of a failed query (with its constraint, where there is one).
+const pgCode = (e) => (e.constraint ? `${e.code} ${e.constraint}` : `${e.code}`);
+
+async function main() {
+  // pg's pool replaces a connection after a failed query: fickle.session ties its connections into one session,
+  // as docs/clients.md says (PostgreSQL takes it as a custom setting).
+  const pool = new Pool({ connectionString: process.argv[2], max: 1, options: '-c fickle.session=kysely' });
+  const db = new Kysely({ dialect: new PostgresDialect({ pool }) });
+  const migrator = new Migrator({ db, provider });
+
+  report('latest:', await migrator.migrateToLatest());
+  report('latest again:', await migrator.migrateToLatest());
+  report('down:', await migrator.migrateDown());
+  report('down:', await migrator.migrateDown());
+  const cols = await db.introspection.getTables();
+  const authors = cols.find((t) => t.name === 'ky_authors');
+  console.log('after down, ky_authors columns:', authors.columns.map((c) => `${c.name}:${c.dataType}`).join(','));
+  report('latest:', await migrator.migrateToLatest());
+  const mig = await migrator.getMigrations();
+  console.log('migrations:', JSON.stringify(mig.map((m) => [m.name, m.executedAt !== undefined])));
+
+  const ws = await db.insertInto('ky_authors')
+    .values([
+      { email: 'ada@example.com', display_name: 'Ada' },
+      { email: 'alan@example.com', display_name: 'Alan' },
+      { email: 'grace@example.com', display_name: 'Grace' },
+    ])
+    .returning(['id', 'display_name'])
+    .execute();
+  console.log('authors:', JSON.stringify(ws));
+  const ids = Object.fromEntries(ws.map((w) => [w.display_name, w.id]));
+  const ps = await db.insertInto('ky_posts')
+    .values([
+      { author_id: ids.Ada, title: 'Notes', words: 900, meta: JSON.stringify({ tags: ['math'] }) },
+      { author_id: ids.Ada, title: 'Engines', words: 4200 },
+      { author_id: ids.Alan, title: 'Computable numbers', words: 12000, published: true },
+      { author_id: ids.Grace, title: 'Compilers', words: 3100, published: true },
+    ])
+    .returning(['id', 'title', 'published', 'edits'])
+    .execute();
+  console.log('posts:', JSON.stringify(ps));
+
+  for (const bad of [
+    () => db.insertInto('ky_posts').values({ author_id: ids.Ada, title: 'Negative', words: -1 }).execute(),
+    () => db.insertInto('ky_authors').values({ email: 'ada@example.com', display_name: 'Ada again' }).execute(),
+    () => db.insertInto('ky_posts').values({ author_id: 999999, title: 'Orphan' }).execute(),
+  ]) {
+    try {
+      await bad();
+      console.log('no error');
+    } catch (e) {
+      console.log('refused:', pgCode(e));
+    }
+  }
+
+  // Upserts: on the unique email, and on the two-column unique index with a WHERE on the update.
+  const up1 = await db.insertInto('ky_authors')
+    .values({ email: 'ada@example.com', display_name: 'Ada Lovelace' })
+    .onConflict((oc) => oc.column('email').doUpdateSet({ display_name: (eb) => eb.ref('excluded.display_name') }))
+    .returning(['id', 'display_name'])
+    .executeTakeFirst();
+  console.log('upsert update:', up1.id === ids.Ada, up1.display_name);
+  const up2 = await db.insertInto('ky_authors')
+    .values({ email: 'alan@example.com', display_name: 'Nobody' })
+    .onConflict((oc) => oc.column('email').doNothing())
+    .returning('id')
+    .execute();
+  console.log('upsert nothing:', up2.length);
+  const up3 = await db.insertInto('ky_posts')
+    .values({ author_id: ids.Ada, title: 'Notes', words: 950 })
+    .onConflict((oc) => oc.columns(['author_id', 'title']).doUpdateSet((eb) => ({ words: eb.ref('excluded.words') }))
+      .where('ky_posts.words', '<', 1000))
+    .returning(['title', 'words', 'edits'])
+    .execute();
+  console.log('upsert posts:', JSON.stringify(up3));
+
+  // The trigger counts title changes.
+  const ed = await db.updateTable('ky_posts').set({ title: 'Analytical engines' }).where('title', '=', 'Engines')
+    .returning(['title', 'edits']).executeTakeFirstOrThrow();
+  console.log('edited:', JSON.stringify(ed));
+
+  const joined = await db.selectFrom('ky_posts as p')
+    .innerJoin('ky_authors as a', 'a.id', 'p.author_id')
+    .select(['a.display_name', 'p.title', 'p.words'])
+    .where('p.published', '=', true)
+    .orderBy('p.words', 'desc')
+    .execute();
+  console.log('published:', JSON.stringify(joined));
+  const left = await db.selectFrom('ky_authors as a')
+    .leftJoin('ky_posts as p', 'p.author_id', 'a.id')
+    .select(['a.display_name', (eb) => eb.fn.count('p.id').as('n'), (eb) => eb.fn.coalesce(eb.fn.sum('p.words'), sql`0`).as('words')])
+    .groupBy('a.display_name')
+    .orderBy('a.display_name')
+    .execute();
+  console.log('per author:', JSON.stringify(left));
+  const busy = await db.selectFrom('ky_authors')
+    .select('display_name')
+    .where('id', 'in', (eb) => eb.selectFrom('ky_posts').select('author_id').groupBy('author_id').having((h) => h.fn.countAll(), '>', 1))
+    .execute();
+  console.log('more than one post:', JSON.stringify(busy));
+  const longest = await db.selectFrom('ky_authors as a')
+    .select((eb) => ['a.display_name',
+      eb.selectFrom('ky_posts as p').select('p.title').whereRef('p.author_id', '=', 'a.id').orderBy('p.words', 'desc').limit(1).as('longest')])
+    .orderBy('a.id')
+    .execute();
+  console.log('longest:', JSON.stringify(longest));
+  const tags = await db.selectFrom('ky_posts').select([sql`meta->'tags'->>0`.as('tag')]).where(sql`meta ? 'tags'`).execute();
+  console.log('tags:', JSON.stringify(tags));
+
+  const nested = await db.selectFrom('ky_authors as a')
+    .select((eb) => ['a.display_name',
+      jsonArrayFrom(eb.selectFrom('ky_posts as p').select(['p.title', 'p.words']).whereRef('p.author_id', '=', 'a.id').orderBy('p.title')).as('posts')])
+    .orderBy('a.display_name')
+    .execute();
+  console.log('jsonArrayFrom:', JSON.stringify(nested));
+  const withAuthor = await db.selectFrom('ky_posts as p')
+    .select((eb) => ['p.title',
+      jsonObjectFrom(eb.selectFrom('ky_authors as a').select(['a.display_name', 'a.email']).whereRef('a.id', '=', 'p.author_id')).as('author')])
+    .orderBy('p.title')
+    .execute();
+  console.log('jsonObjectFrom:', JSON.stringify(withAuthor));
+
+  // Transactions: one committed, one rolled back by an error, one locking a row with FOR UPDATE.
+  await db.transaction().execute(async (trx) => {
+    const a = await trx.insertInto('ky_authors').values({ email: 'edsger@example.com', display_name: 'Edsger' }).returning('id').executeTakeFirstOrThrow();
+    await trx.insertInto('ky_posts').values({ author_id: a.id, title: 'Goto', words: 1200, published: true }).execute();
+  });
+  try {
+    await db.transaction().execute(async (trx) => {
+      await trx.insertInto('ky_authors').values({ email: 'barbara@example.com', display_name: 'Barbara' }).execute();
+      await trx.updateTable('ky_posts').set({ words: sql`words - 100000` }).where('title', '=', 'Goto').execute();
+    });
+  } catch (e) {
+    console.log('rolled back:', pgCode(e));
+  }
+  try {
+    await db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('ky_posts').execute();
+      throw new Error('changed my mind');
+    });
+  } catch (e) {
+    console.log('rolled back:', e.message);
+  }
+  const counts = await db.selectFrom('ky_authors').select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
+  const pcount = await db.selectFrom('ky_posts').select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
+  console.log('after transactions:', counts.n, 'authors', pcount.n, 'posts');
+  const locked = await db.transaction().setIsolationLevel('repeatable read').execute(async (trx) => {
+    const row = await trx.selectFrom('ky_posts').select(['id', 'words']).where('title', '=', 'Goto').forUpdate().executeTakeFirstOrThrow();
+    const skip = await trx.selectFrom('ky_posts').select('title').where('published', '=', true).orderBy('id').forUpdate().skipLocked().execute();
+    await trx.updateTable('ky_posts').set({ words: row.words + 1 }).where('id', '=', row.id).execute();
+    return [row.words, skip.map((r) => r.title)];
+  });
+  console.log('for update:', JSON.stringify(locked));
+  const deleted = await db.deleteFrom('ky_authors').where('email', '=', 'grace@example.com').returning('display_name').execute();
+  const left2 = await db.selectFrom('ky_posts').select('title').orderBy('title').execute();
+  console.log('deleted', JSON.stringify(deleted), 'cascade leaves', JSON.stringify(left2.map((r) => r.title)));
+
+  const tables = (await db.introspection.getTables()).filter((t) => t.name.startsWith('ky'))
+    .sort((a, b) => a.name.localeCompare(b.name));
+  for (const t of tables) {
+    const cs = t.columns.map((c) => [c.name, c.dataType, c.isNullable ? 'null' : 'not null', c.hasDefaultValue ? 'default' : '',
+      c.isAutoIncrementing ? 'auto' : ''].filter(Boolean).join(' '));
+    console.log('table', t.schema, t.name, t.isView ? 'view' : 'table', '|', cs.join(', '));
+  }
+  const schemas = (await db.introspection.getSchemas()).map((s) => s.name).filter((n) => n === 'public');
+  console.log('schemas:', JSON.stringify(schemas));
+  await db.destroy();
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
