@@ -25,7 +25,16 @@ import (
 // query builder with an upsert, joins, aggregates and transactions;
 // node-pg-migrate's migrations up, down one at a time and up again (an
 // enum, a view, a trigger and its function replaced, a column renamed and
-// retyped) and the schema they leave.
+// retyped) and the schema they leave; Kysely's Migrator (its lock table,
+// migrations to the latest, down and up again, a trigger function in raw
+// sql) and its typed queries with upserts, joins, subqueries,
+// jsonArrayFrom/jsonObjectFrom, transactions, FOR UPDATE and
+// db.introspection; MikroORM 6's schema generator (create, then an update
+// that must find nothing to change, reading the catalogs), entities with
+// many-to-one, one-to-many and many-to-many relations flushed as one unit
+// of work, em.transactional, optimistic locking on a version property
+// (a stale flush raises OptimisticLockError), populate and the
+// QueryBuilder.
 func TestNodeORMsMatchPostgres(t *testing.T) {
 	fixtures := filepath.Join(nodeDir, "fixtures.sql")
 	psql := pgTool(t, "psql")
@@ -45,6 +54,8 @@ func TestNodeORMsMatchPostgres(t *testing.T) {
 		{"typeorm_check.js", func(*testing.T) []string { return nil }},
 		{"drizzle_check.js", func(*testing.T) []string { return nil }},
 		{"pgmigrate_check.mjs", func(*testing.T) []string { return nil }},
+		{"kysely_check.js", func(*testing.T) []string { return nil }},
+		{"mikroorm_check.js", func(*testing.T) []string { return nil }},
 	}
 	// The scripts print dates as the process's zone shows them.
 	t.Setenv("TZ", "UTC")
