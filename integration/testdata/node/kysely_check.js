@@ -7,8 +7,17 @@
 // Usage: node kysely_check.js URL
 'use strict';
 const { Pool } = require('pg');
-const { Kysely, PostgresDialect, Migrator, sql } = require('kysely');
-const { jsonArrayFrom, jsonObjectFrom } = require('kysely/helpers/postgres');
+const { Kysely, PostgresDialect, Migrator, sql, CamelCasePlugin } = require('kysely');
+const { jsonArrayFrom, jsonObjectFrom, jsonBuildObject } = require('kysely/helpers/postgres');
+
+// step prints what f returns, or the error it fails with.
+async function step(name, f) {
+  try {
+    console.log(name + ':', JSON.stringify(await f()));
+  } catch (e) {
+    console.log(name + ': error', e.code, e.message);
+  }
+}
 
 const migrations = {
   '0001_authors': {
@@ -247,6 +256,105 @@ async function main() {
   }
   const schemas = (await db.introspection.getSchemas()).map((s) => s.name).filter((n) => n === 'public');
   console.log('schemas:', JSON.stringify(schemas));
+  // A second part, in a schema of its own: an enum, an identity column, a stored generated column, a unique
+  // constraint with NULLS NOT DISTINCT, named constraints, GIN, expression and partial indexes, a view, column
+  // changes, then DISTINCT ON, WITH (RECURSIVE), LATERAL joins, aggregates with ORDER BY and DISTINCT, CASE, array
+  // and json operators, UPDATE ... FROM, DELETE ... USING, INSERT ... SELECT, MERGE, savepoints, access modes, the
+  // schema read back, and drops that other objects depend on. Kysely's alterTable().addIndex() sends MySQL's
+  // ALTER TABLE ... ADD INDEX, which PostgreSQL reads as a column of an unknown type.
+  await step('schema', () => db.schema.createSchema('kyx').ifNotExists().execute());
+  await step('enum', () => db.schema.createType('kyx.mood').asEnum(['sad', 'ok', 'happy']).execute());
+  await step('table', () => db.schema.createTable('kyx.people')
+    .addColumn('id', 'integer', (c) => c.primaryKey().generatedAlwaysAsIdentity())
+    .addColumn('first', 'varchar(40)', (c) => c.notNull())
+    .addColumn('last', 'varchar(40)')
+    .addColumn('full', 'text', (c) => c.generatedAlwaysAs(sql`first || ' ' || coalesce(last, '')`).stored())
+    .addColumn('mood', sql`kyx.mood`, (c) => c.defaultTo('ok'))
+    .addColumn('tags', sql`text[]`, (c) => c.notNull().defaultTo(sql`'{}'`))
+    .addColumn('doc', 'jsonb', (c) => c.notNull().defaultTo(sql`'{}'::jsonb`))
+    .addColumn('score', 'numeric(6, 2)')
+    .addUniqueConstraint('people_first_last_uq', ['first', 'last'], (b) => b.nullsNotDistinct())
+    .addCheckConstraint('people_score_ck', sql`score >= 0`)
+    .execute());
+  await step('pets', () => db.schema.createTable('kyx.pets')
+    .addColumn('id', 'bigserial', (c) => c.primaryKey())
+    .addColumn('owner', 'integer', (c) => c.notNull())
+    .addColumn('name', 'text', (c) => c.notNull())
+    .addColumn('species', 'text')
+    .addForeignKeyConstraint('pets_owner_fk', ['owner'], 'kyx.people', ['id'], (cb) => cb.onDelete('cascade').onUpdate('cascade'))
+    .execute());
+  await step('gin', () => db.schema.createIndex('people_tags_gin').on('kyx.people').using('gin').column('tags').execute());
+  await step('expr idx', () => db.schema.createIndex('people_lower_first').on('kyx.people').expression(sql`lower(first)`).execute());
+  await step('partial idx', () => db.schema.createIndex('pets_species_idx').on('kyx.pets').column('species').where('species', 'is not', null).execute());
+  await step('view', () => db.schema.createView('kyx.pet_owners').as(db.selectFrom('kyx.pets as p').innerJoin('kyx.people as o', 'o.id', 'p.owner').select(['p.name as pet', 'o.first as owner'])).execute());
+  await step('alter default', () => db.schema.alterTable('kyx.pets').alterColumn('species', (c) => c.setDefault('cat')).execute());
+  await step('alter not null', () => db.schema.alterTable('kyx.pets').alterColumn('species', (c) => c.setNotNull()).execute());
+  await step('alter drop not null', () => db.schema.alterTable('kyx.pets').alterColumn('species', (c) => c.dropNotNull()).execute());
+  await step('alter add fk', () => db.schema.alterTable('kyx.pets').addColumn('vet', 'integer').execute());
+  await step('alter add fk2', () => db.schema.alterTable('kyx.pets').addForeignKeyConstraint('pets_vet_fk', ['vet'], 'kyx.people', ['id']).onDelete('set null').execute());
+  await step('add unique', () => db.schema.alterTable('kyx.pets').addUniqueConstraint('pets_owner_name_uq', ['owner', 'name']).execute());
+  await step('drop constraint', () => db.schema.alterTable('kyx.pets').dropConstraint('pets_owner_name_uq').execute());
+  await step('add index alter', () => db.schema.alterTable('kyx.pets').addIndex('pets_name_idx').column('name').execute());
+  await step('rename table', () => db.schema.alterTable('kyx.pets').renameTo('animals').execute());
+  await step('rename back', () => db.schema.alterTable('kyx.animals').renameTo('pets').execute());
+  await step('ins', () => db.insertInto('kyx.people').values([
+    { first: 'Ann', last: 'Lee', mood: 'happy', tags: sql`ARRAY['a','b']`, doc: JSON.stringify({ k: 1 }), score: '3.5' },
+    { first: 'Bob', last: null, tags: ['x'] },
+    { first: 'Cy', last: 'Ng', score: '10' },
+  ]).returning(['id', 'full', 'mood', 'tags', 'doc', 'score']).execute());
+  await step('nulls not distinct', () => db.insertInto('kyx.people').values({ first: 'Bob', last: null }).execute());
+  await step('pets', () => db.insertInto('kyx.pets').values([
+    { owner: 1, name: 'Rex', species: 'dog' }, { owner: 1, name: 'Tom' }, { owner: 2, name: 'Fin', species: 'fish' }, { owner: 3, name: 'Pip', species: null }]).returningAll().execute());
+  await step('distinctOn', () => db.selectFrom('kyx.pets').distinctOn('owner').select(['owner', 'name']).orderBy('owner').orderBy('name', 'desc').execute());
+  await step('cte', () => db.with('counts', (qb) => qb.selectFrom('kyx.pets').select(['owner', (eb) => eb.fn.countAll().as('n')]).groupBy('owner'))
+    .selectFrom('kyx.people as p').innerJoin('counts as c', 'c.owner', 'p.id').select(['p.first', 'c.n']).orderBy('p.first').execute());
+  await step('recursive', () => db.withRecursive('t(n)', (qb) => qb.selectNoFrom(sql`1`.as('n')).unionAll((qb2) => qb2.selectFrom('t').select(sql`n + 1`.as('n')).where('n', '<', 5)))
+    .selectFrom('t').select((eb) => eb.fn.sum('n').as('s')).execute());
+  await step('lateral', () => db.selectFrom('kyx.people as p').innerJoinLateral((eb) => eb.selectFrom('kyx.pets as x').select('x.name').whereRef('x.owner', '=', 'p.id').orderBy('x.name').limit(1).as('f'), (j) => j.onTrue())
+    .select(['p.first', 'f.name']).orderBy('p.first').execute());
+  await step('array_agg', () => db.selectFrom('kyx.pets').select(['owner', (eb) => eb.fn.agg('array_agg', ['name']).orderBy('name').as('names'),
+    (eb) => eb.fn.agg('string_agg', ['name', sql.lit(',')]).distinct().as('s')]).groupBy('owner').orderBy('owner').execute());
+  await step('case', () => db.selectFrom('kyx.people').select(['first', (eb) => eb.case().when('score', '>', 5).then('hi').when('score', 'is', null).then('none').else('lo').end().as('band')]).orderBy('first').execute());
+  await step('array ops', () => db.selectFrom('kyx.people').select('first').where('tags', '@>', sql`ARRAY['a']::text[]`).execute());
+  await step('any', () => db.selectFrom('kyx.people').select('first').where(sql`'x'`, '=', (eb) => eb.fn.any('tags')).execute());
+  await step('json ops', () => db.selectFrom('kyx.people').select(['first', (eb) => eb.ref('doc', '->>').key('k').as('k'), sql`doc @> '{"k":1}'`.as('has')]).orderBy('first').execute());
+  await step('jsonBuildObject', () => db.selectFrom('kyx.people').select((eb) => ['first', jsonBuildObject({ f: eb.ref('first'), s: eb.ref('score') }).as('o')]).orderBy('first').execute());
+  await step('jsonArrayFrom empty', () => db.selectFrom('kyx.people as p').select((eb) => ['p.first', jsonArrayFrom(eb.selectFrom('kyx.pets as x').select('x.name').whereRef('x.owner', '=', 'p.id').where('x.species', '=', 'dog')).as('dogs')]).orderBy('p.first').execute());
+  await step('ilike', () => db.selectFrom('kyx.people').select('first').where('first', 'ilike', 'a%').execute());
+  await step('update from', () => db.updateTable('kyx.pets as x').from('kyx.people as p').set((eb) => ({ name: eb.fn('concat', ['x.name', sql.lit('-'), 'p.first']) })).whereRef('x.owner', '=', 'p.id').where('p.first', '=', 'Ann').returning(['x.name']).execute());
+  await step('delete using', () => db.deleteFrom('kyx.pets as x').using('kyx.people as p').whereRef('x.owner', '=', 'p.id').where('p.first', '=', 'Cy').returning('x.name').execute());
+  await step('insert select', () => db.insertInto('kyx.pets').columns(['owner', 'name', 'species']).expression((eb) => eb.selectFrom('kyx.people').select(['id', sql`first || '''s pet'`.as('n'), sql.lit('cat').as('s')]).where('first', '=', 'Bob')).returning('name').execute());
+  await step('merge', () => db.mergeInto('kyx.pets as t').using('kyx.people as s', 's.id', 't.owner').whenMatchedAnd('s.first', '=', 'Bob').thenUpdateSet({ species: 'bird' }).whenNotMatched().thenInsertValues((eb) => ({ owner: eb.ref('s.id'), name: 'new' })).executeTakeFirst().then((r) => Number(r.numChangedRows)));
+  await step('after merge', () => db.selectFrom('kyx.pets').select(['owner', 'name', 'species']).orderBy('owner').orderBy('name').execute());
+  await step('numUpdatedRows', () => db.updateTable('kyx.pets').set({ species: 'x' }).where('species', 'is', null).executeTakeFirst().then((r) => Number(r.numUpdatedRows)));
+  await step('forShare', () => db.transaction().execute((t) => t.selectFrom('kyx.people').select('first').forShare().noWait().orderBy('first').execute()));
+  await step('union', () => db.selectFrom('kyx.people').select('first as n').union(db.selectFrom('kyx.pets').select('name as n')).orderBy('n').execute());
+  await step('intersect', () => db.selectFrom('kyx.people').select('id').intersect(db.selectFrom('kyx.pets').select('owner')).orderBy('id').execute());
+  await step('exists', () => db.selectFrom('kyx.people as p').select('first').where((eb) => eb.not(eb.exists(eb.selectFrom('kyx.pets').select(sql`1`.as('one')).whereRef('owner', '=', 'p.id')))).execute());
+  await step('cast', () => db.selectNoFrom((eb) => [eb.cast(eb.val('12'), 'integer').as('i'), sql`${'2024-01-02'}::date + 1`.as('d')]).execute());
+  await step('params types', () => db.selectNoFrom((eb) => [eb.val(1.5).as('f'), eb.val(true).as('b'), eb.val(null).as('n'), eb.val([1, 2]).as('a')]).execute());
+  await step('camel', () => db.withPlugin(new CamelCasePlugin()).selectFrom('kyx.people').select(['first']).orderBy('first').execute());
+  await step('savepoint', async () => {
+    const trx = await db.startTransaction().execute();
+    await trx.insertInto('kyx.people').values({ first: 'Dee' }).execute();
+    const sp = await trx.savepoint('sp1').execute();
+    await sp.insertInto('kyx.people').values({ first: 'Eve' }).execute();
+    const back = await sp.rollbackToSavepoint('sp1').execute();
+    const rel = await back.releaseSavepoint('sp1').execute();
+    await rel.commit().execute();
+    return (await db.selectFrom('kyx.people').select('first').orderBy('first').execute()).map((r) => r.first);
+  });
+  await step('serializable', () => db.transaction().setIsolationLevel('serializable').execute((t) => t.selectFrom('kyx.pets').select((eb) => eb.fn.countAll().as('n')).executeTakeFirst()));
+  await step('accessMode', () => db.transaction().setAccessMode('read only').execute((t) => t.insertInto('kyx.people').values({ first: 'Zed' }).execute()));
+  const meta = await db.introspection.getTables({ withInternalKyselyTables: true });
+  for (const t of meta.filter((t) => t.schema === 'kyx').sort((a, b) => a.name.localeCompare(b.name))) {
+    console.log('table', t.schema, t.name, t.isView, t.columns.map((c) => [c.name, c.dataType, c.dataTypeSchema, c.isNullable, c.hasDefaultValue, c.isAutoIncrementing, c.comment].join(':')).join(' '));
+  }
+  console.log('schemas', (await db.introspection.getSchemas()).map((s) => s.name).sort().join(','));
+  await step('drop view', () => db.schema.dropView('kyx.pet_owners').ifExists().execute());
+  await step('drop table', () => db.schema.dropTable('kyx.pets').cascade().execute());
+  await step('drop type', () => db.schema.dropType('kyx.mood').ifExists().execute());
+  await step('drop schema', () => db.schema.dropSchema('kyx').cascade().execute());
   await db.destroy();
 }
 

@@ -3,8 +3,9 @@
 // its foreign keys, indexes), then finds nothing to change (it reads pg_catalog and information_schema), then
 // applies a changed schema (a new column and index) and finds nothing to change again; the entity manager flushes a
 // unit of work across several entities, runs em.transactional committed and rolled back, detects a stale flush on
-// the version property (OptimisticLockError), populates relations with both loading strategies, and the
-// QueryBuilder joins, groups, updates and deletes. It prints what it finds; the test compares fickle's output with
+// the version property (OptimisticLockError), populates relations with both loading strategies, the
+// QueryBuilder joins, groups, updates and deletes, upserts, a batch update, findByCursor, the lock modes, and
+// clearDatabase (which sets session_replication_role = replica). It prints what it finds; the test compares fickle's output with
 // PostgreSQL's.
 // Usage: node mikroorm_check.js URL
 'use strict';
@@ -235,6 +236,39 @@ async function main() {
   console.log('pivot rows:', pivot[0].n);
   const asObj = wrap(left[0]).toObject();
   console.log('toObject keys:', Object.keys(asObj).sort().join(','));
+
+  // Upserts (INSERT ... ON CONFLICT ... RETURNING), a native update, a batch update of several loaded entities
+  // (one UPDATE with CASE per column, the versions checked) and keyset pagination with findByCursor.
+  em = orm.em.fork();
+  const up = await em.upsert('Author', { email: 'alan@example.com', name: 'Alan Turing', age: 41 });
+  console.log('upsert:', up.name, up.age);
+  const ups = await orm.em.fork().upsertMany('Author', [{ email: 'ada@example.com', name: 'Ada King', age: 37 }, { email: 'kurt@example.com', name: 'Kurt', age: 71 }]);
+  console.log('upsertMany:', ups.map((a) => `${a.name}:${a.age}`).join(' '));
+  console.log('nativeUpdate:', await orm.em.fork().nativeUpdate('Author', { age: { $gt: 60 } }, { active: false }));
+  em = orm.em.fork();
+  const everyone = await em.find('Author', {}, { orderBy: { email: 'asc' } });
+  everyone.forEach((a) => { a.age = (a.age || 0) + 1; });
+  await em.flush();
+  const after = await orm.em.fork().find('Author', {}, { orderBy: { email: 'asc' } });
+  console.log('batch update:', after.map((a) => `${a.name}:${a.age}:${a.active}:${a.version}`).join(' '));
+  em = orm.em.fork();
+  const c1 = await em.findByCursor('Author', {}, { first: 2, orderBy: { age: 'desc', email: 'asc' } });
+  const c2 = await em.findByCursor('Author', {}, { first: 2, after: c1, orderBy: { age: 'desc', email: 'asc' } });
+  console.log('cursor:', c1.items.map((a) => a.name).join(','), '|', c2.items.map((a) => a.name).join(','), c1.totalCount, c2.hasNextPage);
+  for (const mode of ['PESSIMISTIC_READ', 'PESSIMISTIC_PARTIAL_WRITE', 'PESSIMISTIC_WRITE_OR_FAIL']) {
+    const names = await orm.em.fork().transactional(async (tem) =>
+      (await tem.find('Author', { active: true }, { lockMode: LockMode[mode], orderBy: { email: 'asc' } })).map((a) => a.name));
+    console.log('lock', mode, names.join(','));
+  }
+
+  // clearDatabase empties every table with session_replication_role = replica (no foreign key checks) and
+  // restarts the identities.
+  await orm.getSchemaGenerator().clearDatabase();
+  em = orm.em.fork();
+  console.log('after clearDatabase:', await em.count('Author'), await em.count('Book'), await em.count('Tag'));
+  const again = em.create('Author', { name: 'New', email: 'new@example.com' });
+  await em.flush();
+  console.log('identity restarted:', again.id);
 
   await orm.getSchemaGenerator().dropSchema();
   const rest = await orm.em.fork().getConnection().execute("select count(*)::int as n from pg_tables where tablename like 'mo\\_%'");
