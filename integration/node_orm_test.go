@@ -9,7 +9,7 @@ import (
 )
 
 // TestNodeORMsMatchPostgres runs testdata/node's Sequelize 6, knex,
-// TypeORM, Drizzle and node-pg-migrate checks, applications that find fixtures.sql's table in place, against
+// TypeORM, Drizzle, node-pg-migrate, Kysely and MikroORM checks, applications that find fixtures.sql's table in place, against
 // PostgreSQL 15 and against fickle in each of fickleConfigs, and requires
 // the same output: Sequelize's sync() of models with hasMany, belongsTo and
 // belongsToMany, describeTable and showIndex, includes, counts, updates,
