@@ -35,7 +35,9 @@ import (
 // of work, em.transactional, optimistic locking on a version property
 // (a stale flush raises OptimisticLockError), populate, the QueryBuilder
 // and clearDatabase (under session_replication_role = replica), and its
-// schema generator taking a schema from one version to another and back.
+// schema generator taking a schema from one version to another and back,
+// and its reads: joined populate under LIMIT, relation filters, a virtual
+// entity, formula properties and collection queries.
 func TestNodeORMsMatchPostgres(t *testing.T) {
 	fixtures := filepath.Join(nodeDir, "fixtures.sql")
 	psql := pgTool(t, "psql")
@@ -58,6 +60,7 @@ func TestNodeORMsMatchPostgres(t *testing.T) {
 		{"kysely_check.js", func(*testing.T) []string { return nil }},
 		{"mikroorm_check.js", func(*testing.T) []string { return nil }},
 		{"mikroorm_schema_check.js", func(*testing.T) []string { return nil }},
+		{"mikroorm_queries_check.js", func(*testing.T) []string { return nil }},
 	}
 	// The scripts print dates as the process's zone shows them.
 	t.Setenv("TZ", "UTC")
