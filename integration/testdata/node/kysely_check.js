@@ -355,6 +355,35 @@ async function main() {
   await step('drop table', () => db.schema.dropTable('kyx.pets').cascade().execute());
   await step('drop type', () => db.schema.dropType('kyx.mood').ifExists().execute());
   await step('drop schema', () => db.schema.dropSchema('kyx').cascade().execute());
+  // A third part: a Migrator keeping its tables in a schema of its own, a composite primary key and a deferred
+  // composite foreign key, CREATE TABLE AS, a temporary table dropped on commit, a materialized view refreshed,
+  // column changes, CREATE INDEX IF NOT EXISTS, withSchema and getMetadata.
+  const migrations2 = {
+    a: { up: async (d) => { await d.schema.createTable('k2_t').ifNotExists().addColumn('a', 'integer').addColumn('b', 'integer').addPrimaryKeyConstraint('k2_t_pk', ['a', 'b']).execute(); } },
+    b: { up: async (d) => { await d.schema.createTable('k2_u').addColumn('x', 'integer').addColumn('y', 'integer').addColumn('z', 'text', (c) => c.defaultTo('q'))
+      .addForeignKeyConstraint('k2_u_fk', ['x', 'y'], 'k2_t', ['a', 'b'], (c) => c.onDelete('restrict').deferrable().initiallyDeferred()).execute(); } },
+  };
+  const m = new Migrator({ db, provider: { getMigrations: async () => migrations2 }, migrationTableSchema: 'k2mig', migrationTableName: 'k2_migrations', migrationLockTableName: 'k2_lock', allowUnorderedMigrations: true });
+  await step('schema', () => db.schema.createSchema('k2mig').execute());
+  await step('migrate', async () => (await m.migrateToLatest()).results.map((r) => r.status));
+  await step('meta', async () => (await db.introspection.getMetadata({ withInternalKyselyTables: true })).tables.filter((t) => t.name.startsWith('k2')).map((t) => [t.schema, t.name, t.columns.length]).sort());
+  await step('deferred fk', () => db.transaction().execute(async (t) => { await t.insertInto('k2_u').values({ x: 1, y: 2 }).execute(); await t.insertInto('k2_t').values({ a: 1, b: 2 }).execute(); return 'ok'; }));
+  await step('deferred fk fails', () => db.transaction().execute(async (t) => { await t.insertInto('k2_u').values({ x: 5, y: 5 }).execute(); return 'no'; }));
+  await step('restrict', () => db.deleteFrom('k2_t').execute());
+  await step('ctas', () => db.schema.createTable('k2_copy').as(db.selectFrom('k2_u').select(['x', 'z'])).execute());
+  await step('temp', () => db.schema.createTable('k2_tmp').temporary().onCommit('drop').addColumn('v', 'integer').execute());
+  await step('matview', () => db.schema.createView('k2_mv').materialized().as(db.selectFrom('k2_u').select((eb) => eb.fn.countAll().as('n'))).execute());
+  await step('refresh', () => db.schema.refreshMaterializedView('k2_mv').execute());
+  await step('mv', () => db.selectFrom('k2_mv').selectAll().execute());
+  await step('drop default', () => db.schema.alterTable('k2_u').alterColumn('z', (c) => c.dropDefault()).execute());
+  await step('drop column cascade', () => db.schema.alterTable('k2_u').dropColumn('z').execute());
+  await step('idx if not exists', () => db.schema.createIndex('k2_u_x').ifNotExists().on('k2_u').columns(['x', 'y desc']).execute());
+  await step('idx again', () => db.schema.createIndex('k2_u_x').ifNotExists().on('k2_u').column('x').execute());
+  await step('withSchema', () => db.withSchema('k2mig').selectFrom('k2_migrations').select('name').orderBy('name').execute());
+  await step('tables', async () => (await db.introspection.getTables()).filter((t) => t.name.startsWith('k2')).map((t) => t.name + (t.isView ? '(view)' : '')).sort());
+  await step('returning star update', () => db.updateTable('k2_u').set({ x: 1 }).returningAll().execute());
+  await step('drop mv', () => db.schema.dropView('k2_mv').materialized().execute());
+  await step('drop', () => db.schema.dropTable('k2_t').cascade().execute());
   await db.destroy();
 }
 
