@@ -37,7 +37,8 @@ import (
 // and clearDatabase (under session_replication_role = replica), and its
 // schema generator taking a schema from one version to another and back,
 // and its reads: joined populate under LIMIT, relation filters, a virtual
-// entity, formula properties and collection queries.
+// entity, formula properties and collection queries, and its migrations
+// generated from the schema diff, run up and down.
 func TestNodeORMsMatchPostgres(t *testing.T) {
 	fixtures := filepath.Join(nodeDir, "fixtures.sql")
 	psql := pgTool(t, "psql")
@@ -61,6 +62,7 @@ func TestNodeORMsMatchPostgres(t *testing.T) {
 		{"mikroorm_check.js", func(*testing.T) []string { return nil }},
 		{"mikroorm_schema_check.js", func(*testing.T) []string { return nil }},
 		{"mikroorm_queries_check.js", func(*testing.T) []string { return nil }},
+		{"mikroorm_migrations_check.js", func(*testing.T) []string { return nil }},
 	}
 	// The scripts print dates as the process's zone shows them.
 	t.Setenv("TZ", "UTC")
