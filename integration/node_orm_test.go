@@ -38,7 +38,8 @@ import (
 // schema generator taking a schema from one version to another and back,
 // and its reads: joined populate under LIMIT, relation filters, a virtual
 // entity, formula properties and collection queries, and its migrations
-// generated from the schema diff, run up and down.
+// generated from the schema diff, run up and down, and its types read
+// back.
 func TestNodeORMsMatchPostgres(t *testing.T) {
 	fixtures := filepath.Join(nodeDir, "fixtures.sql")
 	psql := pgTool(t, "psql")
@@ -63,6 +64,7 @@ func TestNodeORMsMatchPostgres(t *testing.T) {
 		{"mikroorm_schema_check.js", func(*testing.T) []string { return nil }},
 		{"mikroorm_queries_check.js", func(*testing.T) []string { return nil }},
 		{"mikroorm_migrations_check.js", func(*testing.T) []string { return nil }},
+		{"mikroorm_types_check.js", func(*testing.T) []string { return nil }},
 	}
 	// The scripts print dates as the process's zone shows them.
 	t.Setenv("TZ", "UTC")
