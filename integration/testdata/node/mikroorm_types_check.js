@@ -1,11 +1,12 @@
 // MikroORM 6's type mapping round trip: timestamps with and without a zone and a precision, date, time, interval,
 // bigint as BigInt and as string, decimal as number, real, double, uuid, bytea, json, integer and text arrays, an
 // enum array (a CHECK over text[]), a native enum, char, smallint, boolean, and NULL for each; queries on arrays
-// (@>, &&), json and dates. It prints what it reads back; the test compares fickle's output with PostgreSQL's.
+// (@>, &&), json and dates; a tsvector column (FullTextType) with its GIN index, filled from the title and
+// searched with $fulltext. It prints what it reads back; the test compares fickle's output with PostgreSQL's.
 // Usage: node mikroorm_types_check.js URL
 'use strict';
 const { MikroORM, EntitySchema, BigIntType, DecimalType } = require('@mikro-orm/core');
-const { PostgreSqlDriver } = require('@mikro-orm/postgresql');
+const { PostgreSqlDriver, FullTextType } = require('@mikro-orm/postgresql');
 const T = new EntitySchema({ name: 'T', tableName: 'mt_types', properties: {
   id: { type: 'number', primary: true },
   ts: { type: 'datetime', length: 3, nullable: true },
@@ -29,8 +30,12 @@ const T = new EntitySchema({ name: 'T', tableName: 'mt_types', properties: {
   tiny: { type: 'tinyint', nullable: true },
   bool: { type: 'boolean', nullable: true },
 } });
+const D = new EntitySchema({ name: 'D', tableName: 'mft_docs', properties: {
+  id: { type: 'number', primary: true }, title: { type: 'string' },
+  search: { type: new FullTextType('english'), index: 'fulltext', nullable: true, onCreate: (d) => d.title, onUpdate: (d) => d.title },
+} });
 async function main() {
-  const orm = await MikroORM.init({ driver: PostgreSqlDriver, clientUrl: process.argv[2], entities: [T], debug: false, allowGlobalContext: true,
+  const orm = await MikroORM.init({ driver: PostgreSqlDriver, clientUrl: process.argv[2], entities: [T, D], debug: false, allowGlobalContext: true,
     pool: { min: 0, max: 1 }, driverOptions: { connection: { options: '-c fickle.session=mikroorm' } } });
   await orm.schema.createSchema();
   console.log('update:', JSON.stringify((await orm.schema.getUpdateSchemaSQL({ wrap: false, dropTables: false })).trim()));
@@ -48,6 +53,15 @@ async function main() {
   console.log('found', found.length);
   const byDate = await orm.em.fork().count('T', { ts: { $gte: new Date('2024-01-01T00:00:00Z') }, d: { $lt: '2024-03-01' } });
   console.log('byDate', byDate);
+  const fem = orm.em.fork();
+  for (const t of ['The quick brown foxes', 'Lazy dogs sleeping', 'A fox and a dog']) fem.create('D', { title: t });
+  await fem.flush();
+  const r = await orm.em.fork().find('D', { search: { $fulltext: 'fox' } }, { orderBy: { id: 'asc' } });
+  console.log('fox:', JSON.stringify(r.map((d) => d.title)));
+  const r2 = await orm.em.fork().find('D', { search: { $fulltext: 'dogs & sleep' } });
+  console.log('dogs & sleep:', JSON.stringify(r2.map((d) => d.title)));
+  const all = await orm.em.fork().find('D', {}, { orderBy: { id: 'asc' } });
+  console.log('vectors:', JSON.stringify(all.map((d) => d.search)));
   await orm.schema.dropSchema();
   await orm.close();
 }
