@@ -9,7 +9,7 @@ import (
 )
 
 // TestNodeORMsMatchPostgres runs testdata/node's Sequelize 6, knex,
-// TypeORM, Drizzle and node-pg-migrate checks, applications that find fixtures.sql's table in place, against
+// TypeORM, Drizzle, node-pg-migrate, Kysely and MikroORM checks, applications that find fixtures.sql's table in place, against
 // PostgreSQL 15 and against fickle in each of fickleConfigs, and requires
 // the same output: Sequelize's sync() of models with hasMany, belongsTo and
 // belongsToMany, describeTable and showIndex, includes, counts, updates,
@@ -25,7 +25,21 @@ import (
 // query builder with an upsert, joins, aggregates and transactions;
 // node-pg-migrate's migrations up, down one at a time and up again (an
 // enum, a view, a trigger and its function replaced, a column renamed and
-// retyped) and the schema they leave.
+// retyped) and the schema they leave; Kysely's Migrator (its lock table,
+// migrations to the latest, down and up again, a trigger function in raw
+// sql) and its typed queries with upserts, joins, subqueries,
+// jsonArrayFrom/jsonObjectFrom, transactions, FOR UPDATE and
+// db.introspection; MikroORM 6's schema generator (create, then an update
+// that must find nothing to change, reading the catalogs), entities with
+// many-to-one, one-to-many and many-to-many relations flushed as one unit
+// of work, em.transactional, optimistic locking on a version property
+// (a stale flush raises OptimisticLockError), populate, the QueryBuilder
+// and clearDatabase (under session_replication_role = replica), and its
+// schema generator taking a schema from one version to another and back,
+// and its reads: joined populate under LIMIT, relation filters, a virtual
+// entity, formula properties and collection queries, and its migrations
+// generated from the schema diff, run up and down, and its types read
+// back.
 func TestNodeORMsMatchPostgres(t *testing.T) {
 	fixtures := filepath.Join(nodeDir, "fixtures.sql")
 	psql := pgTool(t, "psql")
@@ -45,6 +59,12 @@ func TestNodeORMsMatchPostgres(t *testing.T) {
 		{"typeorm_check.js", func(*testing.T) []string { return nil }},
 		{"drizzle_check.js", func(*testing.T) []string { return nil }},
 		{"pgmigrate_check.mjs", func(*testing.T) []string { return nil }},
+		{"kysely_check.js", func(*testing.T) []string { return nil }},
+		{"mikroorm_check.js", func(*testing.T) []string { return nil }},
+		{"mikroorm_schema_check.js", func(*testing.T) []string { return nil }},
+		{"mikroorm_queries_check.js", func(*testing.T) []string { return nil }},
+		{"mikroorm_migrations_check.js", func(*testing.T) []string { return nil }},
+		{"mikroorm_types_check.js", func(*testing.T) []string { return nil }},
 	}
 	// The scripts print dates as the process's zone shows them.
 	t.Setenv("TZ", "UTC")

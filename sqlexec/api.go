@@ -194,6 +194,9 @@ type Prepared struct {
 	plan   *stmtPlan
 	schema uint64 // catalog version the plan was made against
 	roles  uint64 // the roles' version it was made against (roleCatalog.version)
+	// replica is the session's replication role the plan was made in
+	// (Session.replica): which triggers and rules it runs.
+	replica bool
 	// paramTypes are the parameters' types with their modifiers.
 	paramTypes []types.Type
 	// bound is set on a statement the literal cache prepared: its literals

@@ -689,11 +689,17 @@ func (b *binder) typeName(tn *pg_query.TypeName) (types.Type, error) {
 	if tn.PctType || tn.Setof {
 		return types.Type{}, b.errAt(pgerror.Unsupported("%TYPE and SETOF"), tn.Location)
 	}
+	// PostgreSQL looks the type up before it reads the modifiers
+	// (typenameTypeMod), so a missing type is reported before modifiers
+	// that are not integer constants.
 	var mods []int32
+	var badMods error
 	for _, m := range tn.Typmods {
 		c := m.GetAConst()
 		if c == nil || c.GetIval() == nil {
-			return types.Type{}, b.errAt(pgerror.New(pgerror.SyntaxError, "type modifiers must be simple constants or identifiers"), tn.Location)
+			badMods = b.errAt(pgerror.New(pgerror.SyntaxError, "type modifiers must be simple constants or identifiers"), tn.Location)
+			mods = nil
+			break
 		}
 		mods = append(mods, c.GetIval().Ival)
 	}
@@ -704,7 +710,7 @@ func (b *binder) typeName(tn *pg_query.TypeName) (types.Type, error) {
 	}
 	t, err := types.TypeByName(names, mods)
 	if ut, ok := b.userType(names); ok && (err != nil || len(names) == 2) {
-		if len(mods) > 0 {
+		if len(mods) > 0 || badMods != nil {
 			return types.Type{}, b.errAt(pgerror.Newf(pgerror.SyntaxError, "type modifier is not allowed for type \"%s\"", ut), tn.Location)
 		}
 		t, err = ut, nil
@@ -723,6 +729,9 @@ func (b *binder) typeName(tn *pg_query.TypeName) (types.Type, error) {
 			return types.Type{}, b.errAt(pe, tn.Location)
 		}
 		return types.Type{}, err
+	}
+	if badMods != nil {
+		return types.Type{}, badMods
 	}
 	if len(tn.ArrayBounds) > 0 {
 		return b.arrayTypeOf(t, tn.Location)

@@ -675,6 +675,10 @@ func (d *ddl) rename(rs *pg_query.RenameStmt) error {
 			return d.renameViewColumn(rs, v)
 		}
 	}
+	if t == nil && rs.RenameType == pg_query.ObjectType_OBJECT_TABLE && d.s.lookupView(d.cat, rs.Relation.Schemaname, rs.Relation.Relname) != nil {
+		// ALTER TABLE renames a view in PostgreSQL, as ALTER VIEW does.
+		return pgerror.Unsupported("ALTER ... RENAME of VIEW")
+	}
 	if t == nil {
 		_, err := d.alteredTable(rs.Relation, rs.MissingOk)
 		return err
@@ -1152,6 +1156,14 @@ var tableOnlyActions = map[pg_query.AlterTableType]string{
 	pg_query.AlterTableType_AT_DetachPartition:    "DETACH PARTITION",
 	pg_query.AlterTableType_AT_SetLogged:          "SET LOGGED",
 	pg_query.AlterTableType_AT_SetUnLogged:        "SET UNLOGGED",
+	pg_query.AlterTableType_AT_EnableTrig:         "ENABLE TRIGGER",
+	pg_query.AlterTableType_AT_EnableAlwaysTrig:   "ENABLE ALWAYS TRIGGER",
+	pg_query.AlterTableType_AT_EnableReplicaTrig:  "ENABLE REPLICA TRIGGER",
+	pg_query.AlterTableType_AT_DisableTrig:        "DISABLE TRIGGER",
+	pg_query.AlterTableType_AT_EnableTrigAll:      "ENABLE TRIGGER ALL",
+	pg_query.AlterTableType_AT_DisableTrigAll:     "DISABLE TRIGGER ALL",
+	pg_query.AlterTableType_AT_EnableTrigUser:     "ENABLE TRIGGER USER",
+	pg_query.AlterTableType_AT_DisableTrigUser:    "DISABLE TRIGGER USER",
 }
 
 // tableActionOnView fails with PostgreSQL's 42809 when ALTER TABLE names a

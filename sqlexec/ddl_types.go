@@ -287,7 +287,7 @@ func (d *ddl) dropUserTypes(drop []*typeDesc, cascade bool) error {
 		drop = d.cat.withDependentDomains(drop)
 		for _, t := range drop {
 			if (t.domain != nil || t.rng != nil && !t.rng.multi) && !dropping[t.oid] {
-				lines = append(lines, "type "+t.name)
+				lines = append(lines, "type "+d.s.visibleName(t.schema, t.name))
 			}
 			dropping[t.oid] = true
 		}
@@ -303,16 +303,16 @@ func (d *ddl) dropUserTypes(drop []*typeDesc, cascade bool) error {
 			}
 			lines = append(lines, fs...)
 		}
-		if dep := d.cat.typeDependent(t, dropping); dep != "" {
+		if dep := d.cat.typeDependent(t, dropping, d.s.visibleName); dep != "" {
 			if cascade {
 				return pgerror.Unsupported("DROP TYPE ... CASCADE of a type that other types use")
 			}
-			named := t.name
+			named := t
 			if t.rng != nil && t.rng.multi {
-				named = d.cat.typeByOid(t.rng.pair).name
+				named = d.cat.typeByOid(t.rng.pair)
 			}
-			return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop type %s because other objects depend on it", named).
-				WithDetail("%s depends on type %s", dep, t.name).
+			return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop type %s because other objects depend on it", d.s.visibleName(named.schema, named.name)).
+				WithDetail("%s depends on type %s", dep, d.s.visibleName(t.schema, t.name)).
 				WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 		}
 	}
@@ -400,7 +400,7 @@ func (d *ddl) dropTypedColumns(t *typeDesc, dropping map[uint32]bool) error {
 	// included, before the other tables lose theirs.
 	for _, tab := range sortedTables(d.cat) {
 		if slices.ContainsFunc(typed[tab.oid], tab.part.keyColumn) {
-			d.notice(pgerror.SuccessfulCompletion, "drop cascades to table %s", tab.name)
+			d.notice(pgerror.SuccessfulCompletion, "drop cascades to table %s", d.s.visibleName(tab.schema, tab.name))
 			if err := d.dropTables([]*tableDesc{tab}, true); err != nil {
 				return err
 			}
@@ -416,7 +416,7 @@ func (d *ddl) dropTypedColumns(t *typeDesc, dropping map[uint32]bool) error {
 		}
 		nt := tab.clone()
 		for _, name := range cols {
-			d.notice(pgerror.SuccessfulCompletion, "drop cascades to column %s of table %s", name, tab.name)
+			d.notice(pgerror.SuccessfulCompletion, "drop cascades to column %s of table %s", name, d.s.visibleName(tab.schema, tab.name))
 			if err := d.dropColumn(nt, &pg_query.AlterTableCmd{Name: name, Behavior: pg_query.DropBehavior_DROP_CASCADE}); err != nil {
 				return err
 			}
@@ -429,11 +429,12 @@ func (d *ddl) dropTypedColumns(t *typeDesc, dropping map[uint32]bool) error {
 // typeDependent names the first object outside dropping (types and
 // tables) that uses type t: a table's column (the table when its partition key uses the column), a
 // composite type's attribute (directly or as an array's element) or a
-// domain over it; "" when none does.
-func (c *catalog) typeDependent(t *typeDesc, dropping map[uint32]bool) string {
+// domain over it; "" when none does. name prints an object's name in
+// its schema as the description should (Session.visibleName).
+func (c *catalog) typeDependent(t *typeDesc, dropping map[uint32]bool, name func(schema, name string) string) string {
 	uses := func(ft types.Type, dom uint32) bool { return usesType(t, ft, dom) }
 	var deps []string
-	for _, sc := range c.schemas {
+	for schema, sc := range c.schemas {
 		for _, tab := range sc.tables {
 			if dropping[tab.oid] {
 				continue
@@ -442,9 +443,9 @@ func (c *catalog) typeDependent(t *typeDesc, dropping map[uint32]bool) string {
 				switch {
 				case !uses(col.typ, col.domain):
 				case tab.part.keyColumn(col.name):
-					deps = append(deps, "table "+tab.name)
+					deps = append(deps, "table "+name(schema, tab.name))
 				default:
-					deps = append(deps, "column "+col.name+" of table "+tab.name)
+					deps = append(deps, "column "+col.name+" of table "+name(schema, tab.name))
 				}
 			}
 		}
@@ -454,14 +455,14 @@ func (c *catalog) typeDependent(t *typeDesc, dropping map[uint32]bool) string {
 			}
 			for i, f := range other.fields {
 				if uses(f.Type, other.fieldDomains[i]) {
-					deps = append(deps, "column "+f.Name+" of composite type "+other.name)
+					deps = append(deps, "column "+f.Name+" of composite type "+name(schema, other.name))
 				}
 			}
 			if dom := other.domain; dom != nil && uses(dom.base, dom.parent) {
-				deps = append(deps, "type "+other.name)
+				deps = append(deps, "type "+name(schema, other.name))
 			}
 			if r := other.rng; r != nil && !r.multi && uses(r.sub, 0) {
-				deps = append(deps, "type "+other.name)
+				deps = append(deps, "type "+name(schema, other.name))
 			}
 		}
 		for _, fs := range sc.funcs {

@@ -84,7 +84,7 @@ func (s *Session) prepare(st *Statement, paramOIDs []uint32) (*Prepared, error) 
 // cache.
 func (s *Session) cachedPrepare(k planKey, paramOIDs []uint32) (*Prepared, error) {
 	env := s.textEnv()
-	if c, ok := s.plans[k]; ok && c.p.schema == s.catalogVersion() && c.env == env {
+	if c, ok := s.plans[k]; ok && c.p.schema == s.catalogVersion() && c.env == env && c.p.replica == s.replica() {
 		return c.p, nil
 	}
 	p, err := s.prepareUncached(k.st, paramOIDs)
@@ -119,7 +119,7 @@ func (s *Session) prepareUncached(st *Statement, paramOIDs []uint32) (*Prepared,
 	}
 	p.locks, p.perms = b.locks, b.perms
 	addConstChecks(p, b.constChecks)
-	out := &Prepared{Statement: st, plan: p, schema: version, roles: roles}
+	out := &Prepared{Statement: st, plan: p, schema: version, roles: roles, replica: s.replica()}
 	for _, t := range b.params {
 		if t.Oid == 0 {
 			t = types.Text
@@ -462,10 +462,10 @@ func (b *binder) useTable(t *tableDesc, mode isolation.TableLock) {
 	b.locks = append(b.locks, planLock{table: t.id, mode: mode, temp: isTempSchema(t.schema)})
 }
 
-// replan re-makes p's plan when the session's catalog or the roles are no
-// longer the ones it was made against.
+// replan re-makes p's plan when the session's catalog, the roles or its
+// replication role are no longer the ones it was made against.
 func (s *Session) replan(p *Prepared) error {
-	if s.catalogVersion() == p.schema && s.engine.cluster.roles.version.Load() == p.roles {
+	if s.catalogVersion() == p.schema && s.engine.cluster.roles.version.Load() == p.roles && s.replica() == p.replica {
 		return nil
 	}
 	if p.bound != nil {
@@ -475,7 +475,7 @@ func (s *Session) replan(p *Prepared) error {
 	if err != nil {
 		return err
 	}
-	p.plan, p.schema, p.roles = np.plan, np.schema, np.roles
+	p.plan, p.schema, p.roles, p.replica = np.plan, np.schema, np.roles, np.replica
 	p.Columns = np.Columns
 	return nil
 }

@@ -99,10 +99,11 @@ func nonStandardBody(s *Session, f *funcDesc) error {
 // schema) and those their constants were read in. A body planned under
 // one search path is planned again under another, as PostgreSQL's plan
 // cache does; one read with standard_conforming_strings on is checked
-// again when it is off (nonStandardBody).
+// again when it is off (nonStandardBody); the replication role decides
+// which triggers and rules the body's statements run.
 func (s *Session) routinePlanEnv() string {
 	var b strings.Builder
-	for _, name := range []string{"search_path", "TimeZone", "DateStyle", "IntervalStyle", "standard_conforming_strings"} {
+	for _, name := range []string{"search_path", "TimeZone", "DateStyle", "IntervalStyle", "standard_conforming_strings", "session_replication_role"} {
 		v, _ := s.settings.get(name)
 		b.WriteString(v)
 		b.WriteByte(0)

@@ -34,8 +34,10 @@ type plCompiled struct {
 	version uint64
 	// transitions names the transition tables the plan may read.
 	transitions string
-	scalar      *scalar
-	plan        *stmtPlan
+	// replica is the session's replication role the plan was made in.
+	replica bool
+	scalar  *scalar
+	plan    *stmtPlan
 	// outTargets are, for a CALL, the datums its OUT and INOUT arguments
 	// name, one per result column of the procedure (-1 for an argument
 	// left to its default).
@@ -136,7 +138,7 @@ func (e *plExpr) preparationError(err error) error {
 // compileQuery is compile without the CONTEXT line.
 func (fr *plFrame) compileQuery(e *plExpr) (*plCompiled, error) {
 	cat, version := fr.s.catalog()
-	if c := e.compiled; c != nil && c.version == version && sameShapes(c.shapes, fr.typs) && c.transitions == fr.s.transitionNames() {
+	if c := e.compiled; c != nil && c.version == version && sameShapes(c.shapes, fr.typs) && c.transitions == fr.s.transitionNames() && c.replica == fr.s.replica() {
 		return c, nil
 	}
 	text, err := e.sql()
@@ -153,7 +155,7 @@ func (fr *plFrame) compileQuery(e *plExpr) (*plCompiled, error) {
 	st := sts[0]
 	b := &binder{s: fr.s, cat: cat, full: text, params: append([]types.Type(nil), fr.typs...), varsConflict: true,
 		vars: func(b *binder, fields []string, loc int32) (*scalar, bool) { return fr.vars(e.scope, fields) }}
-	c := &plCompiled{shapes: append([]types.Type(nil), fr.typs...), version: version, transitions: fr.s.transitionNames()}
+	c := &plCompiled{shapes: append([]types.Type(nil), fr.typs...), version: version, transitions: fr.s.transitionNames(), replica: fr.s.replica()}
 	if c.element, err = fr.elementTarget(b, e, e.assignTo); err != nil {
 		return nil, err
 	}

@@ -186,13 +186,12 @@ func (fk *fkDesc) riEnabled(k int) byte {
 	return fk.riState[k]
 }
 
-// riFires reports whether the key's internal trigger k fires: ALTER TABLE
-// ... DISABLE TRIGGER ALL (or ENABLE REPLICA, fickle's sessions being in
-// the origin role) switches the key's checks or actions off, as in
-// PostgreSQL.
-func (fk *fkDesc) riFires(k int) bool {
-	e := fk.riEnabled(k)
-	return e == 'O' || e == 'A'
+// riFires reports whether the key's internal trigger k fires in a session
+// whose replication role is replica or not: ALTER TABLE ... DISABLE
+// TRIGGER ALL (or ENABLE REPLICA) and session_replication_role = replica
+// switch the key's checks or actions off, as in PostgreSQL.
+func (fk *fkDesc) riFires(k int, replica bool) bool {
+	return firesIn(fk.riEnabled(k), replica)
 }
 
 // actionKey is the key whose action triggers enforce child's foreign key

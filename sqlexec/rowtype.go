@@ -214,13 +214,13 @@ func (d *ddl) dropRowTypeUsers(ts []*tableDesc, dropping map[uint32]bool, cascad
 			continue
 		}
 		td := t.rowTypeDesc()
-		dep := d.cat.typeDependent(td, dropping)
+		dep := d.cat.typeDependent(td, dropping, d.s.visibleName)
 		if dep == "" {
 			continue
 		}
 		if !cascade {
-			return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop table %s because other objects depend on it", t.name).
-				WithDetail("%s depends on type %s", dep, t.name).
+			return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop table %s because other objects depend on it", d.s.visibleName(t.schema, t.name)).
+				WithDetail("%s depends on type %s", dep, d.s.visibleName(t.schema, t.name)).
 				WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 		}
 		if err := d.dropTypedColumns(td, dropping); err != nil {
@@ -231,7 +231,7 @@ func (d *ddl) dropRowTypeUsers(ts []*tableDesc, dropping map[uint32]bool, cascad
 			return err
 		}
 		d.cascadeNotice(lines)
-		if d.cat.typeDependent(td, dropping) != "" {
+		if d.cat.typeDependent(td, dropping, d.s.visibleName) != "" {
 			return pgerror.Unsupported("DROP TABLE ... CASCADE of a table whose row type other types use")
 		}
 	}

@@ -55,11 +55,13 @@ type ruleStep struct {
 	where         string
 }
 
-// rulesFor returns t's rules for event, in name order.
-func (t *tableDesc) rulesFor(event pg_query.CmdType) []*ruleDesc {
+// rulesFor returns t's rules for event, in name order, that fire in a
+// session whose replication role is replica or not (fickle's rules fire on
+// origin, pg_rewrite.ev_enabled 'O').
+func (t *tableDesc) rulesFor(event pg_query.CmdType, replica bool) []*ruleDesc {
 	var out []*ruleDesc
 	for _, r := range t.rules {
-		if r.event == event {
+		if r.event == event && firesIn('O', replica) {
 			out = append(out, r)
 		}
 	}
@@ -342,10 +344,10 @@ func (b *binder) rewritten(rv *pg_query.RangeVar, event pg_query.CmdType, stmt *
 		return nil, false, nil
 	}
 	if ins := stmt.GetInsertStmt(); ins != nil && ins.OnConflictClause != nil &&
-		len(t.rulesFor(pg_query.CmdType_CMD_INSERT))+len(t.rulesFor(pg_query.CmdType_CMD_UPDATE)) > 0 {
+		len(t.rulesFor(pg_query.CmdType_CMD_INSERT, b.s.replica()))+len(t.rulesFor(pg_query.CmdType_CMD_UPDATE, b.s.replica())) > 0 {
 		return nil, true, pgerror.New(pgerror.FeatureNotSupported, "INSERT with ON CONFLICT clause cannot be used with table that has INSERT or UPDATE rules")
 	}
-	rules := t.rulesFor(event)
+	rules := t.rulesFor(event, b.s.replica())
 	if len(rules) == 0 {
 		return nil, false, nil
 	}

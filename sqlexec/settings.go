@@ -231,7 +231,7 @@ var settingDefs = func() map[string]*settingDef {
 		{name: "restrict_nonsystem_relation_kind", def: "", normalize: normRestrictRelationKind},
 		realSetting("seq_page_cost", "1", unitNone, 0, 1.79769e+308),
 		textSetting("session_preload_libraries", ""),
-		{name: "session_replication_role", def: "origin", normalize: normOnly("session_replication_role", "origin")},
+		enumSetting("session_replication_role", "origin", "origin", "replica", "local"),
 		enumSetting("stats_fetch_consistency", "cache", "none", "cache", "snapshot"),
 		boolSetting("synchronize_seqscans", "on"),
 		intSetting("tcp_keepalives_count", "0", unitNone, 0, 2147483647),

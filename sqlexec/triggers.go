@@ -54,7 +54,7 @@ type triggerDesc struct {
 	args []string
 	// enabled is pg_trigger.tgenabled: 'O' fires in the origin (and
 	// local) session_replication_role, 'R' in replica, 'A' always, 'D'
-	// never. fickle's sessions are always origin.
+	// never (firesIn).
 	enabled byte
 	// constraint says CREATE CONSTRAINT TRIGGER made it: an AFTER ROW
 	// trigger that DEFERRABLE and INITIALLY DEFERRED or SET CONSTRAINTS
@@ -617,6 +617,33 @@ type triggerRun struct {
 	transition *[2][][]any
 }
 
+// firesIn reports whether a trigger or rule enabled so (tgenabled,
+// ev_enabled) fires in a session whose session_replication_role is
+// replica, or is origin or local, as PostgreSQL's TriggerEnabled and
+// matchLocks decide.
+func firesIn(enabled byte, replica bool) bool {
+	switch enabled {
+	case 'A':
+		return true
+	case 'O':
+		return !replica
+	case 'R':
+		return replica
+	}
+	return false
+}
+
+// replica reports whether the session's session_replication_role is
+// replica: its triggers, rules and foreign keys' internal triggers that
+// fire on origin do not fire (pg_dump --disable-triggers, MikroORM's
+// clearDatabase and replication tools set it to load or empty tables in
+// any order). Plans depend on it: the plan caches remake a plan made in
+// the other role.
+func (s *Session) replica() bool {
+	v, _ := s.settings.get("session_replication_role")
+	return v == "replica"
+}
+
 // triggersFor plans the triggers of event on t; updated are the columns an
 // UPDATE sets (for UPDATE OF). It returns nil when there are none.
 func (b *binder) triggersFor(t *tableDesc, event int, updated []int) (*triggerSet, error) {
@@ -625,7 +652,7 @@ func (b *binder) triggersFor(t *tableDesc, event int, updated []int) (*triggerSe
 	}
 	ts := &triggerSet{t: t, event: event, updated: updated}
 	for _, tr := range t.triggers {
-		if tr.tgtype&event == 0 || tr.enabled != 'O' && tr.enabled != 'A' {
+		if tr.tgtype&event == 0 || !firesIn(tr.enabled, b.s.replica()) {
 			continue
 		}
 		if t.part != nil && tr.tgtype&tgRow != 0 {

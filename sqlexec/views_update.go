@@ -385,11 +385,14 @@ func (av *autoView) and(where *pg_query.Node) *pg_query.Node {
 		Args: []*pg_query.Node{proto.Clone(av.where).(*pg_query.Node), where}}}}
 }
 
-// hasInstead reports whether v has an enabled INSTEAD OF trigger for
-// event.
+// hasInstead reports whether v has an INSTEAD OF trigger for event,
+// enabled or not: as in PostgreSQL (view_has_instead_trigger), a view with
+// one is written through its triggers, and a row none of them fires for
+// (disabled, or not firing in the session's replication role) is counted
+// as processed without a change.
 func (v *viewDesc) hasInstead(event int) bool {
 	for _, tr := range v.triggers {
-		if tr.tgtype&tgInstead != 0 && tr.tgtype&event != 0 && (tr.enabled == 'O' || tr.enabled == 'A') {
+		if tr.tgtype&tgInstead != 0 && tr.tgtype&event != 0 {
 			return true
 		}
 	}

@@ -123,7 +123,7 @@ func (b *binder) dataModifyingCTE(w *pg_query.WithClause, c *pg_query.CommonTabl
 		return nil, b.errAt(pgerror.Unsupported("a data-modifying WITH query on a view"), rv.Location)
 	}
 	if target != nil {
-		if err := rulesInWith(target, c.Ctequery); err != nil {
+		if err := rulesInWith(target, c.Ctequery, b.s.replica()); err != nil {
 			return nil, err
 		}
 	}
@@ -159,7 +159,7 @@ func (b *binder) dataModifyingCTE(w *pg_query.WithClause, c *pg_query.CommonTabl
 // rewrite it into exactly one statement: a WITH query stands for a single
 // statement's rows. Only one unconditional DO INSTEAD rule with one
 // action, or no rule, is taken.
-func rulesInWith(t *tableDesc, q *pg_query.Node) error {
+func rulesInWith(t *tableDesc, q *pg_query.Node, replica bool) error {
 	event := pg_query.CmdType_CMD_INSERT
 	switch q.Node.(type) {
 	case *pg_query.Node_UpdateStmt:
@@ -167,7 +167,7 @@ func rulesInWith(t *tableDesc, q *pg_query.Node) error {
 	case *pg_query.Node_DeleteStmt:
 		event = pg_query.CmdType_CMD_DELETE
 	}
-	rules := t.rulesFor(event)
+	rules := t.rulesFor(event, replica)
 	if len(rules) == 0 {
 		return nil
 	}

@@ -307,7 +307,7 @@ func (w *writer) validate(x *execCtx, row []any, old []any) error {
 		if old != nil && !colsChanged(t, fc.fk.cols, old, row) {
 			continue
 		}
-		if old == nil && !fc.fk.riFires(riCheckInsert) || old != nil && !fc.fk.riFires(riCheckUpdate) {
+		if old == nil && !fc.fk.riFires(riCheckInsert, x.s.replica()) || old != nil && !fc.fk.riFires(riCheckUpdate, x.s.replica()) {
 			continue // its check trigger is disabled
 		}
 		if err := fc.check(x, t, row); err != nil {
@@ -600,7 +600,7 @@ func (w *writer) enforceRefs(x *execCtx, old, new []any, depth int) error {
 func (w *writer) applyRef(x *execCtx, ref *fkRef2, parentRow, newRow []any, depth int, queued bool) error {
 	fk := ref.fk
 	_, k := ref.actionOf(newRow == nil)
-	if !ref.action.riFires(k) {
+	if !ref.action.riFires(k, x.s.replica()) {
 		return nil // its action trigger is disabled
 	}
 	vals := make([]any, len(fk.cols))
@@ -646,7 +646,7 @@ func (w *writer) applyRefTo(x *execCtx, ref *fkRef2, vals, parentRow, newRow []a
 		}
 	}
 	for t := ref.child; acts && !queued && t != nil; t = w.b.cat.partitionParent(t) {
-		if actionFiresTriggers(t, deleting, false) {
+		if actionFiresTriggers(t, deleting, false, x.s.replica()) {
 			return actionTriggersRefused(t, inlineActionsWhy)
 		}
 	}
@@ -670,7 +670,7 @@ func (w *writer) applyRefTo(x *execCtx, ref *fkRef2, vals, parentRow, newRow []a
 	if err != nil || len(children) == 0 {
 		return err
 	}
-	if acts && !queued && actionFiresTriggers(ref.child, deleting, true) {
+	if acts && !queued && actionFiresTriggers(ref.child, deleting, true, x.s.replica()) {
 		return actionTriggersRefused(ref.child, inlineActionsWhy)
 	}
 	if action == fkNoAction {
@@ -928,13 +928,13 @@ func rowText(t *tableDesc, row []any) string {
 // checked too, as the action may name one). An action applied inside the
 // write (not through the statement's trigger runs, ri_actions.go) cannot
 // fire them, and is refused instead (actionTriggersRefused).
-func actionFiresTriggers(child *tableDesc, deleting, rows bool) bool {
+func actionFiresTriggers(child *tableDesc, deleting, rows, replica bool) bool {
 	event := tgUpdate
 	if deleting {
 		event = tgDelete
 	}
 	for _, tr := range child.triggers {
-		if tr.tgtype&event != 0 && (tr.enabled == 'O' || tr.enabled == 'A') && (rows || tr.tgtype&tgRow == 0) {
+		if tr.tgtype&event != 0 && firesIn(tr.enabled, replica) && (rows || tr.tgtype&tgRow == 0) {
 			return true
 		}
 	}
