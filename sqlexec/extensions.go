@@ -35,6 +35,8 @@ type availableExtension struct {
 	name, version, comment, library string
 	relocatable                     bool
 	functions                       []extensionFunc
+	// createTypes, when set, creates the extension's types in schema.
+	createTypes func(d *ddl, schema string, ext *extensionDesc) error
 }
 
 // extensionFunc is a function an extension's script creates, implemented
@@ -126,6 +128,11 @@ func (d *ddl) createExtension(ce *pg_query.CreateExtensionStmt) error {
 	}
 	ext := &extensionDesc{oid: d.cat.newOID(), name: avail.name, schema: schema, version: version, owner: d.s.currentRole()}
 	sc := d.cat.schemas[schema]
+	if avail.createTypes != nil {
+		if err := avail.createTypes(d, schema, ext); err != nil {
+			return err
+		}
+	}
 	for _, ef := range avail.functions {
 		f := &funcDesc{oid: d.cat.newOID(), schema: schema, name: ef.name, kind: 'f', lang: "c", params: ef.params,
 			result: ef.result, retSet: ef.retSet, strict: !ef.nonStrict, volatility: ef.volatility, owner: d.s.user(),
@@ -200,7 +207,12 @@ func (d *ddl) dropExtension(ext *extensionDesc, cascade bool) error {
 			details = append(details, fmt.Sprintf("%s depends on %s %s", dep.what, f.kindName(), name))
 		}
 	}
-	if len(deps) > 0 && !cascade {
+	typeDeps, err := d.dropExtensionTypes(ext, cascade)
+	if err != nil {
+		return err
+	}
+	details = append(details, typeDeps...)
+	if len(details) > 0 && !cascade {
 		return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop extension %s because other objects depend on it", ext.name).
 			WithDetail("%s", strings.Join(details, "\n")).
 			WithHint("Use DROP ... CASCADE to drop the dependent objects too.")

@@ -146,6 +146,9 @@ func minMaxAggregate(name string, args []Type) (*Aggregate, error) {
 		return nil, funcError(name, args, false)
 	}
 	t := args[0]
+	if t.IsCitext() {
+		return citextMinMax(name, t), nil
+	}
 	switch {
 	case t.IsArray():
 		t = Type{t.Oid, -1}
