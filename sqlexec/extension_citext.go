@@ -3,7 +3,10 @@ package sqlexec
 import (
 	"slices"
 
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
 	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/isolation"
 	"github.com/fickle-db/fickle/sqlexec/types"
 )
 
@@ -41,34 +44,65 @@ func (d *ddl) extensionTypes(ext *extensionDesc) []*typeDesc {
 }
 
 // dropExtensionTypes drops ext's types, or names (as the lines of 2BP01's
-// detail) what uses them. CASCADE, which would drop those objects, is
-// refused.
+// detail) what uses them. CASCADE drops the table columns of the types
+// (or arrays of them); it is refused when anything else uses them (a
+// domain, a composite type, a routine) or a column is a partition key.
 func (d *ddl) dropExtensionTypes(ext *extensionDesc, cascade bool) ([]string, error) {
 	ts := d.extensionTypes(ext)
-	var details []string
+	var details, lines []string
+	cols := map[uint32][]string{}
 	for _, t := range ts {
 		for _, tab := range sortedTables(d.cat) {
 			for _, col := range tab.cols {
+				name := t.name
 				switch {
-				case col.domain == 0 && uint32(col.typ.Oid) == t.oid:
-					details = append(details, "column "+col.name+" of table "+tab.name+" depends on type "+t.name)
-				case col.domain == 0 && uint32(col.typ.Oid) == t.array:
-					details = append(details, "column "+col.name+" of table "+tab.name+" depends on type "+t.name+"[]")
+				case col.domain != 0:
+					continue
+				case uint32(col.typ.Oid) == t.array:
+					name += "[]"
+				case uint32(col.typ.Oid) != t.oid:
+					continue
 				}
+				if cascade && tab.part.keyColumn(col.name) {
+					return nil, pgerror.Unsupported("DROP EXTENSION ... CASCADE of a type a partition key uses")
+				}
+				details = append(details, "column "+col.name+" of table "+tab.name+" depends on type "+name)
+				lines = append(lines, "column "+col.name+" of table "+tab.name)
+				cols[tab.oid] = append(cols[tab.oid], col.name)
 			}
 		}
-		if len(details) == 0 {
-			if dep := d.cat.typeDependent(t, nil); dep != "" {
-				details = append(details, dep+" depends on type "+t.name)
+		dropping := map[uint32]bool{}
+		for oid := range cols {
+			dropping[oid] = true
+		}
+		if dep := d.cat.typeDependent(t, dropping); dep != "" {
+			if cascade {
+				return nil, pgerror.Unsupported("DROP EXTENSION ... CASCADE of a type that " + dep + " uses")
 			}
+			details = append(details, dep+" depends on type "+t.name)
 		}
 	}
-	if len(details) > 0 {
-		if cascade {
-			return nil, pgerror.Unsupported("DROP EXTENSION citext ... CASCADE while objects use its type")
-		}
-		slices.Reverse(details)
+	slices.Reverse(details)
+	slices.Reverse(lines)
+	if len(details) > 0 && !cascade {
 		return details, nil
+	}
+	d.cascadeNotice(lines)
+	for _, tab := range sortedTables(d.cat) {
+		names := cols[tab.oid]
+		if len(names) == 0 {
+			continue
+		}
+		if err := d.lockTable(tab, isolation.TableLockAccessExclusive); err != nil {
+			return nil, err
+		}
+		nt := tab.clone()
+		for _, name := range names {
+			if err := d.dropColumn(nt, &pg_query.AlterTableCmd{Name: name, Behavior: pg_query.DropBehavior_DROP_CASCADE}); err != nil {
+				return nil, err
+			}
+		}
+		d.cat.putTable(nt)
 	}
 	for _, t := range ts {
 		delete(d.cat.schemas[t.schema].types, t.name)
@@ -82,7 +116,7 @@ func (d *ddl) dropExtensionTypes(ext *extensionDesc, cascade bool) ([]string, er
 // with args resolves it where citext is among the arguments' types: the
 // built-in function, or the extension's overload over (citext, citext [,
 // text]), which calls it with the flags 'i' added unless they say 'c'.
-func citextSetFunc(name string, fn *setFunc, args []*scalar) (*setFunc, error) {
+func (b *binder) citextSetFunc(name string, fn *setFunc, args []*scalar) (*setFunc, error) {
 	var ct types.Type
 	inputs := make([]types.Type, len(args))
 	for i, a := range args {
@@ -103,8 +137,30 @@ func citextSetFunc(name string, fn *setFunc, args []*scalar) (*setFunc, error) {
 	if chosen < 2 {
 		return fn, nil
 	}
+	if err := b.citextOutOfPath(ct); err != nil {
+		return nil, err
+	}
 	rows := fn.rows
 	withFlags := *fn
 	withFlags.rows = func(x *execCtx, vals []any) ([][]any, error) { return rows(x, types.CitextRegexArgs(vals)) }
 	return &withFlags, nil
+}
+
+// citextOutOfPath refuses a call of citext's operators, functions or
+// aggregates (one declared over the argument types declared) when the
+// extension's schema is not on the session's search_path: PostgreSQL
+// then does not see them and resolves the call over text, case-sensitive,
+// through the implicit cast, which fickle does not do.
+func (b *binder) citextOutOfPath(declared ...types.Type) *pgerror.Error {
+	for _, t := range declared {
+		if !t.IsCitext() {
+			continue
+		}
+		td := b.catalogNow().typeByOid(uint32(t.Oid))
+		if td == nil || slices.Contains(b.s.searchPath(), td.schema) {
+			continue
+		}
+		return pgerror.Unsupported("the citext extension's operators and functions of schema \"" + td.schema + "\", which is not on search_path,")
+	}
+	return nil
 }

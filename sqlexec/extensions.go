@@ -207,12 +207,7 @@ func (d *ddl) dropExtension(ext *extensionDesc, cascade bool) error {
 			details = append(details, fmt.Sprintf("%s depends on %s %s", dep.what, f.kindName(), name))
 		}
 	}
-	typeDeps, err := d.dropExtensionTypes(ext, cascade)
-	if err != nil {
-		return err
-	}
-	details = append(details, typeDeps...)
-	if len(details) > 0 && !cascade {
+	if len(deps) > 0 && !cascade {
 		return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop extension %s because other objects depend on it", ext.name).
 			WithDetail("%s", strings.Join(details, "\n")).
 			WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
@@ -223,6 +218,15 @@ func (d *ddl) dropExtension(ext *extensionDesc, cascade bool) error {
 	lines := make([]string, len(deps))
 	for i, dep := range deps {
 		lines[i] = dep.what
+	}
+	typeDeps, err := d.dropExtensionTypes(ext, cascade)
+	if err != nil {
+		return err
+	}
+	if len(typeDeps) > 0 {
+		return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop extension %s because other objects depend on it", ext.name).
+			WithDetail("%s", strings.Join(typeDeps, "\n")).
+			WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 	}
 	d.cascadeNotice(lines)
 	for _, dep := range deps {

@@ -237,6 +237,9 @@ func (b *binder) callResolved(name string, args []*scalar, loc int32) (*scalar, 
 			return nil, b.withPos(err, loc)
 		}
 	}
+	if err := b.citextOutOfPath(fn.Args...); err != nil {
+		return nil, b.errAt(err, loc)
+	}
 	for i, a := range args {
 		if i < len(fn.Args) {
 			if err := b.readLiteralOperand(a, fn.Args[i]); err != nil {

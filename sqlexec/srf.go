@@ -134,7 +134,7 @@ func (b *binder) bindSetCall(sc *scope, fn *setFunc, fc *pg_query.FuncCall) (*se
 		return nil, err
 	}
 	if fn.citextOverloads {
-		if fn, err = citextSetFunc(call.name, fn, call.args); err != nil {
+		if fn, err = b.citextSetFunc(call.name, fn, call.args); err != nil {
 			return nil, b.withPos(err, fc.Location)
 		}
 		call.fn = fn
