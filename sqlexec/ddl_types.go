@@ -225,6 +225,9 @@ func (d *ddl) dropNamedTypes(ds *pg_query.DropStmt, stmt string, lookup func(*pg
 		if err := d.s.requireOwner(t.ownerRole(), "type", t.name); err != nil {
 			return err
 		}
+		if err := d.extensionMemberType(t); err != nil {
+			return err
+		}
 		drop = append(drop, t)
 	}
 	drop, err := d.withRangePairs(drop)

@@ -164,3 +164,23 @@ func (b *binder) citextOutOfPath(declared ...types.Type) *pgerror.Error {
 	}
 	return nil
 }
+
+// extensionMemberType refuses DROP TYPE of an extension's type (2BP01),
+// which only DROP EXTENSION drops.
+func (d *ddl) extensionMemberType(t *typeDesc) error {
+	if t.extension == 0 {
+		return nil
+	}
+	for _, ext := range d.cat.extensions {
+		if ext.oid != t.extension {
+			continue
+		}
+		name := t.name
+		if !slices.Contains(d.s.searchPath(), t.schema) {
+			name = types.QuoteIdent(t.schema) + "." + types.QuoteIdent(t.name)
+		}
+		return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop type %s because extension %s requires it", name, ext.name).
+			WithHint("You can drop extension %s instead.", ext.name)
+	}
+	return nil
+}
