@@ -281,6 +281,11 @@ func typeDependencyRows(c *catalog) [][]any {
 		if t.array != 0 {
 			dep(oidPgType, t.array, 0, oidPgType, t.oid, "i")
 		}
+		if t.extension != 0 {
+			// An extension's type is its member: pg_dump leaves it to
+			// CREATE EXTENSION.
+			dep(oidPgType, t.oid, 0, oidPgExtensionClass, t.extension, "e")
+		}
 		if t.relid != 0 {
 			dep(oidPgClass, t.relid, 0, oidPgType, t.oid, "i")
 			for i, f := range t.fields {
