@@ -184,3 +184,17 @@ func (d *ddl) extensionMemberType(t *typeDesc) error {
 	}
 	return nil
 }
+
+// visibleCitext is the citext type of the catalog on the session's
+// search_path; ok is false when the extension is not installed there.
+func (b *binder) visibleCitext() (types.Type, bool) {
+	cat := b.catalogNow()
+	for _, schema := range b.s.searchPath() {
+		if sc := cat.schemas[schema]; sc != nil {
+			if t := sc.types["citext"]; t != nil && t.citext {
+				return t.typ(), true
+			}
+		}
+	}
+	return types.Type{}, false
+}

@@ -222,6 +222,15 @@ func (b *binder) callResolved(name string, args []*scalar, loc int32) (*scalar, 
 			pending = true
 		}
 	}
+	if ct, ok := b.visibleCitext(); ok && types.IsCitextFunc(name) {
+		// The extension's functions take citext only: an untyped
+		// argument is one.
+		for i := range ts {
+			if ts[i].Oid == types.OidUnknown {
+				ts[i] = ct
+			}
+		}
+	}
 	fn, err := types.ResolveFunc(name, ts)
 	if err != nil {
 		return nil, b.withPos(lackedBuiltin(name, ts, err), loc)

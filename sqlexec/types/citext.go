@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
 )
 
 // citext, the type of PostgreSQL 15's citext extension (version 1.6), as it
@@ -245,6 +247,46 @@ func (c *citextType) table() *funcTable {
 			}
 			return translate(env, []any{s, asciiUpper(from), a[2]})
 		}, ct, ct, Text)
+		// The C functions behind the operators, callable by name.
+		for name, test := range map[string]func(int) bool{
+			"citext_eq": func(c int) bool { return c == 0 }, "citext_ne": func(c int) bool { return c != 0 },
+			"citext_lt": func(c int) bool { return c < 0 }, "citext_le": func(c int) bool { return c <= 0 },
+			"citext_gt": func(c int) bool { return c > 0 }, "citext_ge": func(c int) bool { return c >= 0 },
+			"citext_pattern_lt": func(c int) bool { return c < 0 }, "citext_pattern_le": func(c int) bool { return c <= 0 },
+			"citext_pattern_gt": func(c int) bool { return c > 0 }, "citext_pattern_ge": func(c int) bool { return c >= 0 },
+		} {
+			ft.addFunc(name, Immutable, Bool, func(_ *Env, a []any) (any, error) {
+				return test(compareCitext(a[0].(string), a[1].(string))), nil
+			}, ct, ct)
+		}
+		ft.addFunc("citext_smaller", Immutable, ct, func(_ *Env, a []any) (any, error) {
+			if compareCitext(a[0].(string), a[1].(string)) < 0 {
+				return a[0], nil
+			}
+			return a[1], nil
+		}, ct, ct)
+		ft.addFunc("citext_larger", Immutable, ct, func(_ *Env, a []any) (any, error) {
+			if compareCitext(a[0].(string), a[1].(string)) > 0 {
+				return a[0], nil
+			}
+			return a[1], nil
+		}, ct, ct)
+		// citext_cmp and citext_pattern_cmp return memcmp's difference,
+		// whose value is the C library's.
+		for _, name := range []string{"citext_cmp", "citext_pattern_cmp"} {
+			ft.addFunc(name, Immutable, Int4, func(*Env, []any) (any, error) {
+				return nil, pgerror.Unsupported(name + "(), whose value is the C library's memcmp's")
+			}, ct, ct)
+		}
+		// citext_hash and citext_hash_extended hash the lower-cased
+		// value as hashtext and hashtextextended do.
+		hashText, hashTextExtended := builtinEval("hashtext", Text), builtinEval("hashtextextended", Text, Int8)
+		ft.addFunc("citext_hash", Immutable, Int4, func(env *Env, a []any) (any, error) {
+			return hashText(env, []any{citextFold(a[0].(string))})
+		}, ct)
+		ft.addFunc("citext_hash_extended", Immutable, Int8, func(env *Env, a []any) (any, error) {
+			return hashTextExtended(env, []any{citextFold(a[0].(string)), a[1]})
+		}, ct, Int8)
 		c.funcs = ft
 	})
 	return c.funcs
@@ -298,4 +340,11 @@ func citextCast(from, to Oid) (castEntry, bool) {
 	}
 	e, ok := c.table().casts[castKey{from, to}]
 	return e, ok
+}
+
+// IsCitextFunc reports whether name is one of the citext extension's own
+// functions (citext_eq, citext_hash, ...), which no built-in overloads:
+// an untyped argument of a call of one is a citext.
+func IsCitextFunc(name string) bool {
+	return strings.HasPrefix(normalizeFuncName(name), "citext_")
 }
