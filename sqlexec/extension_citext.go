@@ -1,7 +1,9 @@
 package sqlexec
 
 import (
+	"maps"
 	"slices"
+	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
@@ -70,6 +72,9 @@ func (d *ddl) dropExtensionTypes(ext *extensionDesc, cascade bool) ([]string, er
 				lines = append(lines, "column "+col.name+" of table "+tab.name)
 				cols[tab.oid] = append(cols[tab.oid], col.name)
 			}
+		}
+		if v := d.viewUsingType(t); v != "" {
+			return nil, pgerror.Unsupported("DROP EXTENSION " + ext.name + " while view " + v + " may use its type")
 		}
 		dropping := map[uint32]bool{}
 		for oid := range cols {
@@ -197,4 +202,33 @@ func (b *binder) visibleCitext() (types.Type, bool) {
 		}
 	}
 	return types.Type{}, false
+}
+
+// viewUsingType names a view (or materialized view) that may use type t:
+// one with a column of it, or whose query names it; "" for none. fickle
+// does not record, as PostgreSQL does, which operators and functions a
+// view's query calls.
+func (d *ddl) viewUsingType(t *typeDesc) string {
+	for _, sc := range sortedSchemas(d.cat) {
+		for _, name := range slices.Sorted(maps.Keys(sc.views)) {
+			v := sc.views[name]
+			uses := slices.ContainsFunc(v.cols, func(c viewCol) bool {
+				return uint32(c.typ.Oid) == t.oid || uint32(c.typ.Oid) == t.array
+			})
+			walk(v.query, func(n *pg_query.Node) bool {
+				tn := n.GetTypeName()
+				if tc := n.GetTypeCast(); tc != nil {
+					tn = tc.TypeName
+				}
+				if tn != nil && strings.EqualFold(lastName(tn.Names), t.name) {
+					uses = true
+				}
+				return !uses
+			})
+			if uses {
+				return v.name
+			}
+		}
+	}
+	return ""
 }
