@@ -19,7 +19,8 @@ import (
 
 func init() {
 	registerExtension(&availableExtension{name: "citext", version: "1.6", library: "citext", relocatable: true,
-		comment: "data type for case-insensitive character strings", createTypes: createCitextType})
+		comment: "data type for case-insensitive character strings", createTypes: createCitextType,
+		otherVersions: []string{"1.4", "1.5"}})
 }
 
 // createCitextType creates ext's type citext in schema.

@@ -35,6 +35,9 @@ type availableExtension struct {
 	name, version, comment, library string
 	relocatable                     bool
 	functions                       []extensionFunc
+	// otherVersions are the versions PostgreSQL 15 can install besides
+	// the default one, which fickle refuses (0A000).
+	otherVersions []string
 	// createTypes, when set, creates the extension's types in schema.
 	createTypes func(d *ddl, schema string, ext *extensionDesc) error
 }
@@ -118,6 +121,9 @@ func (d *ddl) createExtension(ce *pg_query.CreateExtensionStmt) error {
 		default:
 			return pgerror.Unsupported("CREATE EXTENSION option " + de.GetDefname())
 		}
+	}
+	if version != avail.version && slices.Contains(avail.otherVersions, version) {
+		return pgerror.Unsupported(fmt.Sprintf("version \"%s\" of extension \"%s\" (fickle installs version \"%s\")", version, avail.name, avail.version))
 	}
 	if version != avail.version {
 		return pgerror.Newf(pgerror.InvalidParameterValue, "extension \"%s\" has no installation script nor update path for version \"%s\"", ce.Extname, version)

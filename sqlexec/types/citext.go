@@ -19,15 +19,18 @@ import (
 // unique index, GROUP BY and DISTINCT, and a key is never read back as a
 // column's value (DecodeKey gives the lower-cased form).
 //
-// Its operators, casts, aggregates and functions are the extension
-// script's, registered into a table of the type that resolution consults
-// beside the built-in one: the comparisons, the case-insensitive LIKE and
-// regular expression operators over (citext, citext) and (citext, text),
-// the casts to and from text, varchar, bpchar, boolean and inet, min and
-// max, and the SQL functions the script defines over citext (regexp_match,
-// regexp_replace, regexp_split_to_array, strpos, replace, split_part,
-// translate); regexp_matches and regexp_split_to_table, set-returning, are
-// sqlexec's (CitextRegexFlags).
+// Its operators, casts and functions are the extension script's,
+// registered into a table of the type that resolution consults beside the
+// built-in one: the comparisons and pattern comparisons, the
+// case-insensitive LIKE and regular expression operators over (citext,
+// citext) and (citext, text), the casts to and from text, varchar, bpchar,
+// boolean and inet, the C functions behind them (citext_eq, citext_hash,
+// ...), and the SQL functions the script defines over citext
+// (regexp_match, regexp_replace, regexp_split_to_array, strpos, replace,
+// split_part, translate). min and max are citextMinMax;
+// regexp_matches and regexp_split_to_table, set-returning, are sqlexec's
+// (CitextRegexArgs). Resolution does not know search_path: sqlexec refuses
+// these where the extension's schema is not on it.
 
 // citextType is a registered citext type.
 type citextType struct {
