@@ -16,7 +16,8 @@ import (
 // whose objects fickle implements (availableExtensions): its functions
 // are created in the extension's schema as routines of language C, whose
 // symbols name Go implementations, and belong to the extension, which
-// DROP EXTENSION removes with them. plpgsql is always installed, as
+// DROP EXTENSION removes with them; an extension with a type (citext)
+// creates it there too (availableExtension.createTypes). plpgsql is always installed, as
 // initdb leaves it. Any other extension is refused with 0A000.
 
 // extensionDesc is an installed extension (pg_extension's row).
