@@ -14,21 +14,25 @@ import (
 
 // Values of enum types travel in binary as their label's text (enum_send,
 // enum_recv), and arrays of them as arrays of such elements with the enum's
-// OID in the header. Their OIDs are the catalog's, which package wire does
+// OID in the header; so do citext's (citextsend, citextrecv: text's). Their OIDs are the catalog's, which package wire does
 // not know; these wrap its codecs with that rule.
 
 // enumOf returns the enum type of oid, or of its elements; ok is false
 // for other types.
 func enumOf(oid uint32) (enum types.Type, array, ok bool) {
 	t := types.Type{Oid: types.Oid(oid), Typmod: -1}
-	if t.IsEnum() {
+	if textLike(t) {
 		return t, false, true
 	}
-	if e, isArray := t.Elem(); isArray && e.IsEnum() {
+	if e, isArray := t.Elem(); isArray && textLike(e) {
 		return e, true, true
 	}
 	return types.Type{}, false, false
 }
+
+// textLike reports whether t is an enum or citext type, whose binary form
+// is text's.
+func textLike(t types.Type) bool { return t.IsEnum() || t.IsCitext() }
 
 // supportsBinary is wire.SupportsBinary for every type, enums, inet /
 // cidr and the range types included.
@@ -152,7 +156,7 @@ func decodeBinaryValue(oid uint32, src []byte) (any, error) {
 		return decodeBitStringArray(oid, src)
 	}
 	elem, isArray := t.Elem()
-	textual := func(t types.Type) bool { return t.IsEnum() || wire.BinaryIsText(uint32(t.Oid)) }
+	textual := func(t types.Type) bool { return textLike(t) || wire.BinaryIsText(uint32(t.Oid)) }
 	switch {
 	case textual(t):
 		v, err := wire.DecodeBinary(wireTextOID(t), src)
@@ -162,7 +166,7 @@ func decodeBinaryValue(oid uint32, src []byte) (any, error) {
 		return types.ParseText(t, v.(string))
 	case isArray && textual(elem):
 		wireOID := uint32(pgtype.TextArrayOID)
-		if !elem.IsEnum() {
+		if !textLike(elem) {
 			wireOID = oid
 		}
 		v, err := wire.DecodeBinary(wireOID, src)
@@ -186,7 +190,7 @@ func decodeBinaryValue(oid uint32, src []byte) (any, error) {
 // wireTextOID is the type whose binary codec package wire reads a textual
 // value with: an enum's is text's.
 func wireTextOID(t types.Type) uint32 {
-	if t.IsEnum() {
+	if textLike(t) {
 		return pgtype.TextOID
 	}
 	return uint32(t.Oid)

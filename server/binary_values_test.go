@@ -44,6 +44,35 @@ func TestEnumValuesRoundTripInBinary(t *testing.T) {
 	}
 }
 
+// citext values travel in binary as text's (citextsend, citextrecv), with
+// their case, arrays of them with citext's OID in the header.
+func TestCitextValuesRoundTripInBinary(t *testing.T) {
+	const citextOID, arrayOID = 1<<31 - 5, 1<<31 - 4
+	types.RegisterCitext(citextOID, arrayOID, "citext")
+	if !supportsBinary(citextOID) || !supportsBinary(arrayOID) {
+		t.Fatal("citext should have a binary form")
+	}
+	buf, err := appendBinaryValue(nil, citextOID, "MiXed")
+	if err != nil || string(buf) != "MiXed" {
+		t.Fatalf("citextsend(MiXed) = %q, %v", buf, err)
+	}
+	arr := []any{"A", nil, "b"}
+	buf, err = appendBinaryValue(nil, arrayOID, arr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := uint32(buf[8])<<24 | uint32(buf[9])<<16 | uint32(buf[10])<<8 | uint32(buf[11]); got != citextOID {
+		t.Errorf("array header names element type %d, want %d", got, citextOID)
+	}
+	back, err := decodeBinaryValue(arrayOID, buf)
+	if err != nil || !reflect.DeepEqual(back, arr) {
+		t.Errorf("array round trip = %#v, %v", back, err)
+	}
+	if v, err := decodeBinaryValue(citextOID, []byte("AbC")); err != nil || v != "AbC" {
+		t.Errorf("citextrecv(AbC) = %v, %v", v, err)
+	}
+}
+
 // inet and cidr travel in binary as inet_send writes them: family, mask
 // bits, the cidr flag, the address length, the address.
 func TestNetworkValuesInBinary(t *testing.T) {

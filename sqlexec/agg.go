@@ -344,6 +344,9 @@ func (b *binder) aggLookup(sc *scope, n *pg_query.Node) (*scalar, bool, error) {
 			return nil, true, b.withPos(err, fc.Location)
 		}
 	}
+	if err := b.citextOutOfPath(fn.Args...); err != nil {
+		return nil, true, b.errAt(err, fc.Location)
+	}
 	if fc.AggDistinct {
 		for i, a := range args {
 			if err := types.EqualityOperatorError(a.typ); err != nil {

@@ -231,12 +231,15 @@ func (b *binder) collateClause(sc *scope, cc *pg_query.CollateClause) (*scalar, 
 	}
 	if unresolved(e) {
 		b.fix(e, types.Text)
-	} else if e.lit != nil || e.null {
+	} else if (e.lit != nil || e.null) && e.typ.Oid != types.OidUnknown {
 		if e, err = b.coerce(e, types.Text, types.CastImplicit); err != nil {
 			return nil, err
 		}
 	}
-	if typeCollation(e.typ.Oid) == 0 {
+	// An untyped literal stays untyped, as in transformCollateClause: its
+	// type is the one its use gives it ('a'::citext = 'A' COLLATE "C"
+	// compares citext).
+	if e.typ.Oid != types.OidUnknown && typeCollation(e.typ.Oid) == 0 {
 		return nil, b.errAt(pgerror.Newf(pgerror.DatatypeMismatch, "collations are not supported by type %s", e.typ), cc.Location)
 	}
 	c := *e

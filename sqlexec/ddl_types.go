@@ -55,6 +55,10 @@ type typeDesc struct {
 	// relid is a composite type's pg_class OID (relkind 'c'), which its
 	// pg_attribute rows hang off; 0 for other types.
 	relid uint32
+	// citext marks the citext extension's type (extension_citext.go), of
+	// extension extension.
+	citext    bool
+	extension uint32
 	// owner is the role that created the type (or was given it by ALTER
 	// ... OWNER TO); 0 for the bootstrap superuser.
 	owner uint32
@@ -219,6 +223,9 @@ func (d *ddl) dropNamedTypes(ds *pg_query.DropStmt, stmt string, lookup func(*pg
 			return pgerror.Newf(pgerror.UndefinedObject, "type \"%s\" does not exist", shown)
 		}
 		if err := d.s.requireOwner(t.ownerRole(), "type", t.name); err != nil {
+			return err
+		}
+		if err := d.extensionMemberType(t); err != nil {
 			return err
 		}
 		drop = append(drop, t)

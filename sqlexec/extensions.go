@@ -16,7 +16,8 @@ import (
 // whose objects fickle implements (availableExtensions): its functions
 // are created in the extension's schema as routines of language C, whose
 // symbols name Go implementations, and belong to the extension, which
-// DROP EXTENSION removes with them. plpgsql is always installed, as
+// DROP EXTENSION removes with them; an extension with a type (citext)
+// creates it there too (availableExtension.createTypes). plpgsql is always installed, as
 // initdb leaves it. Any other extension is refused with 0A000.
 
 // extensionDesc is an installed extension (pg_extension's row).
@@ -35,6 +36,11 @@ type availableExtension struct {
 	name, version, comment, library string
 	relocatable                     bool
 	functions                       []extensionFunc
+	// otherVersions are the versions PostgreSQL 15 can install besides
+	// the default one, which fickle refuses (0A000).
+	otherVersions []string
+	// createTypes, when set, creates the extension's types in schema.
+	createTypes func(d *ddl, schema string, ext *extensionDesc) error
 }
 
 // extensionFunc is a function an extension's script creates, implemented
@@ -117,6 +123,9 @@ func (d *ddl) createExtension(ce *pg_query.CreateExtensionStmt) error {
 			return pgerror.Unsupported("CREATE EXTENSION option " + de.GetDefname())
 		}
 	}
+	if version != avail.version && slices.Contains(avail.otherVersions, version) {
+		return pgerror.Unsupported(fmt.Sprintf("version \"%s\" of extension \"%s\" (fickle installs version \"%s\")", version, avail.name, avail.version))
+	}
 	if version != avail.version {
 		return pgerror.Newf(pgerror.InvalidParameterValue, "extension \"%s\" has no installation script nor update path for version \"%s\"", ce.Extname, version)
 	}
@@ -126,6 +135,11 @@ func (d *ddl) createExtension(ce *pg_query.CreateExtensionStmt) error {
 	}
 	ext := &extensionDesc{oid: d.cat.newOID(), name: avail.name, schema: schema, version: version, owner: d.s.currentRole()}
 	sc := d.cat.schemas[schema]
+	if avail.createTypes != nil {
+		if err := avail.createTypes(d, schema, ext); err != nil {
+			return err
+		}
+	}
 	for _, ef := range avail.functions {
 		f := &funcDesc{oid: d.cat.newOID(), schema: schema, name: ef.name, kind: 'f', lang: "c", params: ef.params,
 			result: ef.result, retSet: ef.retSet, strict: !ef.nonStrict, volatility: ef.volatility, owner: d.s.user(),
@@ -211,6 +225,15 @@ func (d *ddl) dropExtension(ext *extensionDesc, cascade bool) error {
 	lines := make([]string, len(deps))
 	for i, dep := range deps {
 		lines[i] = dep.what
+	}
+	typeDeps, err := d.dropExtensionTypes(ext, cascade)
+	if err != nil {
+		return err
+	}
+	if len(typeDeps) > 0 {
+		return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop extension %s because other objects depend on it", ext.name).
+			WithDetail("%s", strings.Join(typeDeps, "\n")).
+			WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 	}
 	d.cascadeNotice(lines)
 	for _, dep := range deps {

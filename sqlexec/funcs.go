@@ -222,6 +222,15 @@ func (b *binder) callResolved(name string, args []*scalar, loc int32) (*scalar, 
 			pending = true
 		}
 	}
+	if ct, ok := b.visibleCitext(); ok && types.IsCitextFunc(name) {
+		// The extension's functions take citext only: an untyped
+		// argument is one.
+		for i := range ts {
+			if ts[i].Oid == types.OidUnknown {
+				ts[i] = ct
+			}
+		}
+	}
 	fn, err := types.ResolveFunc(name, ts)
 	if err != nil {
 		return nil, b.withPos(lackedBuiltin(name, ts, err), loc)
@@ -236,6 +245,9 @@ func (b *binder) callResolved(name string, args []*scalar, loc int32) (*scalar, 
 		if fn, err = types.ResolveFunc(name, ts); err != nil {
 			return nil, b.withPos(err, loc)
 		}
+	}
+	if err := b.citextOutOfPath(fn.Args...); err != nil {
+		return nil, b.errAt(err, loc)
 	}
 	for i, a := range args {
 		if i < len(fn.Args) {

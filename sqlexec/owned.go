@@ -159,7 +159,7 @@ func ownedObjects(c *catalog, role *roleDesc) []ownedObject {
 			}
 		}
 		for _, t := range sc.types {
-			if t.ownerRole() != role.oid {
+			if t.ownerRole() != role.oid || t.extension != 0 {
 				continue
 			}
 			kind := pg_query.ObjectType_OBJECT_TYPE

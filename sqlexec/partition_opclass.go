@@ -37,6 +37,11 @@ func (k *partKey) addOpclass(pe *pg_query.PartitionElem, typ types.Type) error {
 // typ under the access method of strategy; asOid says the key orders as
 // oid (oid_ops over integer).
 func keyOpclass(strategy byte, names []*pg_query.Node, typ types.Type) (asOid bool, err error) {
+	if typ.IsCitext() {
+		// citext_ops and citext_hash are the extension's, which fickle's
+		// routing and pruning do not know.
+		return false, pgerror.Unsupported("a partition key of type citext")
+	}
 	if len(names) == 0 {
 		if strategy != 'h' && types.OrderingOperatorError(typ) != nil {
 			return false, pgerror.Newf(pgerror.UndefinedObject, "data type %s has no default operator class for access method \"btree\"", types.FormatTypeBe(typ)).

@@ -30,6 +30,10 @@ func typeCollation(o types.Oid) int64 {
 	case types.OidName:
 		return oidCCollation
 	}
+	t := types.Type{Oid: o, Typmod: -1}
+	if e, ok := t.Elem(); t.IsCitext() || ok && e.IsCitext() {
+		return oidDefaultCollation
+	}
 	if e := types.ElemTypeOid(o); e != 0 {
 		return typeCollation(e)
 	}

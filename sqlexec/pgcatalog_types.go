@@ -131,6 +131,20 @@ func userTypeRows(s *Session, c *catalog, other func(oid uint32) []any) [][]any 
 				int64(0), int64(0), int64(0), int64(t.array), int64(in), int64(out), int64(recv),
 				int64(send), int64(0), int64(0), int64(analyze), align, "x", false, int64(0), int64(-1), int64(0), int64(0), nil, nil, nil})
 			add(array(t, align))
+		case t.citext:
+			// text's row but for the names: fickle's citext has text's
+			// I/O functions.
+			text := other(uint32(types.OidText))
+			if text == nil {
+				continue
+			}
+			row := slices.Clone(text)
+			row[typColOID], row[typColName], row[typColNamespace], row[typColOwner] = int64(t.oid), t.name, ns(t), owner(t)
+			row[typColPreferred], row[typColArray] = false, int64(t.array)
+			add(row)
+			arr := array(t, "i")
+			arr[len(arr)-4] = int64(oidDefaultCollation)
+			add(arr)
 		case t.relid != 0:
 			add([]any{int64(t.oid), t.name, ns(t), owner(t), int64(-1), false, "c", "C", false, true, ",",
 				int64(t.relid), int64(0), int64(0), int64(t.array), int64(oidRecordIn), int64(oidRecordOut), int64(oidRecordRecv),
@@ -266,6 +280,11 @@ func typeDependencyRows(c *catalog) [][]any {
 	for _, t := range sortedUserTypes(c) {
 		if t.array != 0 {
 			dep(oidPgType, t.array, 0, oidPgType, t.oid, "i")
+		}
+		if t.extension != 0 {
+			// An extension's type is its member: pg_dump leaves it to
+			// CREATE EXTENSION.
+			dep(oidPgType, t.oid, 0, oidPgExtensionClass, t.extension, "e")
 		}
 		if t.relid != 0 {
 			dep(oidPgClass, t.relid, 0, oidPgType, t.oid, "i")

@@ -51,6 +51,9 @@ type setFunc struct {
 	// record even when it has one field.
 	record     bool
 	recordRows func(x *execCtx, shape types.Type, args []any) ([][]any, error)
+	// citextOverloads marks regexp_matches and regexp_split_to_table,
+	// which the citext extension overloads (citextSetFunc).
+	citextOverloads bool
 }
 
 var setFuncs map[string]*setFunc
@@ -69,8 +72,8 @@ func init() {
 			bind: bindPartitionFunc("pg_partition_tree", partitionTreeFields)},
 		"pg_options_to_table":   {schema: "pg_catalog", strict: true, bind: bindOptionsToTable, rows: optionsToTableRows},
 		"pg_listening_channels": {schema: "pg_catalog", bind: bindListeningChannels, rows: listeningChannelRows},
-		"regexp_matches":        {schema: "pg_catalog", strict: true, bind: bindTextArgs("regexp_matches", 2, 3, textArrayType()), rows: regexpMatchesRows},
-		"regexp_split_to_table": {schema: "pg_catalog", strict: true, bind: bindTextArgs("regexp_split_to_table", 2, 3, types.Text), rows: regexpSplitRows},
+		"regexp_matches":        {schema: "pg_catalog", strict: true, bind: bindTextArgs("regexp_matches", 2, 3, textArrayType()), rows: regexpMatchesRows, citextOverloads: true},
+		"regexp_split_to_table": {schema: "pg_catalog", strict: true, bind: bindTextArgs("regexp_split_to_table", 2, 3, types.Text), rows: regexpSplitRows, citextOverloads: true},
 	}
 	for name, f := range jsonSetFuncs() {
 		setFuncs[name] = f
@@ -129,6 +132,12 @@ func (b *binder) bindSetCall(sc *scope, fn *setFunc, fc *pg_query.FuncCall) (*se
 	var err error
 	if call.args, err = b.builtinArgs(sc, call.name, fc.Args, fc.Location); err != nil {
 		return nil, err
+	}
+	if fn.citextOverloads {
+		if fn, err = b.citextSetFunc(call.name, fn, call.args); err != nil {
+			return nil, b.withPos(err, fc.Location)
+		}
+		call.fn = fn
 	}
 	cols, err := fn.bind(b, call.args, fc.Location)
 	if err != nil {

@@ -146,6 +146,9 @@ func minMaxAggregate(name string, args []Type) (*Aggregate, error) {
 		return nil, funcError(name, args, false)
 	}
 	t := args[0]
+	if t.IsCitext() {
+		return citextMinMax(name, t), nil
+	}
 	switch {
 	case t.IsArray():
 		t = Type{t.Oid, -1}
@@ -191,7 +194,17 @@ type minMaxAcc struct {
 }
 
 func (a *minMaxAcc) Add(args []any) error {
-	if v := args[0]; v != nil && (a.best == nil || compare(a.t, v, a.best)*a.sign > 0) {
+	v := args[0]
+	if v == nil {
+		return nil
+	}
+	c := 1
+	if a.best != nil {
+		c = compare(a.t, v, a.best) * a.sign
+	}
+	// array_smaller and array_larger keep the new value when the two
+	// compare equal, which arrays of citext show.
+	if c > 0 || c == 0 && a.t.IsArray() {
 		a.best = v
 	}
 	return nil

@@ -608,7 +608,8 @@ func AppendKey(buf []byte, t Type, v any) []byte { return appendKey(buf, t, v) }
 // encoding and returns it with the remaining bytes. Values that compare
 // equal but print differently decode to one canonical form: numeric loses
 // trailing zeros, an interval comes back as months, days below 30 and
-// microseconds below a day, char(n) keeps its padding.
+// microseconds below a day, char(n) keeps its padding, a citext comes back
+// lower-cased (its key is the value citext compares).
 func DecodeKey(t Type, buf []byte) (v any, rest []byte, err error) { return decodeKey(t, buf) }
 
 // InfinityTime and NegInfinityTime are the datums of the date, timestamp and

@@ -106,6 +106,9 @@ func ArrayOf(elem Type) (Type, bool) {
 		arr, ok = userRangeArray(elem.Oid)
 	}
 	if !ok {
+		arr, ok = citextArray(elem.Oid)
+	}
+	if !ok {
 		return Type{}, false
 	}
 	return Type{arr, elem.Typmod}, true
@@ -126,6 +129,9 @@ func (t Type) Elem() (Type, bool) {
 	}
 	if !ok {
 		e, ok = userRangeElem(t.Oid)
+	}
+	if !ok {
+		e, ok = citextElem(t.Oid)
 	}
 	if !ok {
 		return Type{}, false

@@ -39,6 +39,9 @@ func compare(t Type, a, b any) int {
 		if t.IsEnum() {
 			return compareEnums(t, x, b.(string))
 		}
+		if t.IsCitext() {
+			return compareCitext(x, b.(string))
+		}
 		return strings.Compare(x, b.(string))
 	case []byte:
 		return bytes.Compare(x, b.([]byte))

@@ -70,6 +70,9 @@ func appendKey(buf []byte, t Type, v any) []byte {
 		if t.IsEnum() {
 			return appendKeyFloat(buf, enumPosition(t, x))
 		}
+		if t.IsCitext() {
+			x = citextFold(x)
+		}
 		return appendKeyBytes(buf, x)
 	case []byte:
 		return appendKeyBytes(buf, string(x))
@@ -253,6 +256,10 @@ func decodeKey(t Type, buf []byte) (any, []byte, error) {
 			return nil, nil, errBadKey
 		}
 		return label, rest, nil
+	}
+	if t.IsCitext() {
+		s, rest, err := decodeKeyBytes(buf)
+		return s, rest, err
 	}
 	switch t.Oid {
 	case OidBool:

@@ -131,7 +131,7 @@ func userRangeTables(name string, ts []Type) []*funcTable {
 	if v, ok := userRangeByName.Load(name); ok {
 		add(v.(*userRange))
 	}
-	return out
+	return append(out, citextTables(ts)...)
 }
 
 // funcTable is a registry of functions, operators, aggregates and casts:
@@ -218,6 +218,9 @@ func isUserRangeType(oid Oid) bool {
 // userCast is the cast between a user range type and its multirange
 // type, or nil.
 func userCast(from, to Oid) (castEntry, bool) {
+	if e, ok := citextCast(from, to); ok {
+		return e, true
+	}
 	r, ok := userRangeOf(from)
 	if !ok {
 		return castEntry{}, false

@@ -37,6 +37,23 @@ func registerStringOperators() {
 			})
 		}
 	}
+	// text_pattern_ops' and bpchar_pattern_ops' operators: byte order,
+	// a bpchar's trailing blanks ignored.
+	for _, t := range []Type{Text, BpcharAny} {
+		trim := t.Oid == OidBpchar
+		for op, test := range map[string]func(int) bool{
+			"~<~": func(c int) bool { return c < 0 }, "~<=~": func(c int) bool { return c <= 0 },
+			"~>~": func(c int) bool { return c > 0 }, "~>=~": func(c int) bool { return c >= 0 },
+		} {
+			addBinary(op, t, t, Bool, func(_ *Env, a, b any) (any, error) {
+				x, y := a.(string), b.(string)
+				if trim {
+					x, y = strings.TrimRight(x, " "), strings.TrimRight(y, " ")
+				}
+				return test(strings.Compare(x, y)), nil
+			})
+		}
+	}
 	addBinary("^@", Text, Text, Bool, func(_ *Env, a, b any) (any, error) { return strings.HasPrefix(a.(string), b.(string)), nil })
 	addBinary("~~", Bytea, Bytea, Bool, func(_ *Env, a, b any) (any, error) { return like(string(a.([]byte)), string(b.([]byte)), false) })
 	addBinary("!~~", Bytea, Bytea, Bool, func(_ *Env, a, b any) (any, error) {

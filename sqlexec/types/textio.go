@@ -88,6 +88,9 @@ func parseText(env *Env, t Type, s string) (any, error) {
 	if t.IsEnum() {
 		return parseEnum(t, s)
 	}
+	if t.IsCitext() {
+		return parseString(t, s)
+	}
 	if t.IsRange() {
 		return parseRange(env, t, s)
 	}

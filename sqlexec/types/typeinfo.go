@@ -117,6 +117,9 @@ func typeInfoOf(oid Oid) typeInfo {
 	if ti, ok := userRangeTypeInfo(oid); ok {
 		return ti
 	}
+	if ti, ok := citextTypeInfo(oid); ok {
+		return ti
+	}
 	n := strconv.FormatUint(uint64(oid), 10)
 	return typeInfo{name: n, sqlName: "???", size: -1, category: CategoryUser}
 }
@@ -285,6 +288,9 @@ func formatType(t Type) string {
 			return formatType(Type{e, -1}) + "[]"
 		}
 		if ti, ok := userRangeTypeInfo(t.Oid); ok {
+			return ti.sqlName
+		}
+		if ti, ok := citextTypeInfo(t.Oid); ok {
 			return ti.sqlName
 		}
 		return "???"

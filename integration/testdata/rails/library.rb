@@ -137,4 +137,14 @@ when "app"
                         Member.authenticate("bob", "hunter2")&.login]
   show "token digest", Member.order(:login).pluck(:login, Arel.sql("encode(token_digest, 'hex')"))
   show "members", Member.count
+  ann_member.update!(email: "Ann@Example.com")
+  show "email", [Member.find_by(email: "ANN@EXAMPLE.COM")&.login, Member.where("email LIKE ?", "ann@%").pluck(:email),
+                 Member.find_by(email: "ann@example.com")&.email]
+  begin
+    Member.find_by(login: "bob").update!(email: "ann@EXAMPLE.com")
+    show "duplicate email", "accepted"
+  rescue ActiveRecord::RecordNotUnique => e
+    show "duplicate email", e.cause.class.name
+  end
+  show "emails", Member.order(:email).pluck(:login, :email)
 end
