@@ -81,7 +81,7 @@ func (d *ddl) dropExtensionTypes(ext *extensionDesc, cascade bool) ([]string, er
 		for oid := range cols {
 			dropping[oid] = true
 		}
-		if dep := d.cat.typeDependent(t, dropping); dep != "" {
+		if dep := d.cat.typeDependent(t, dropping, d.s.visibleName); dep != "" {
 			if cascade {
 				return nil, pgerror.Unsupported("DROP EXTENSION ... CASCADE of a type that " + dep + " uses")
 			}
