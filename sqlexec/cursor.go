@@ -10,6 +10,7 @@ import (
 
 	"github.com/fickle-db/fickle/internal/cursorpos"
 	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/isolation"
 )
 
 // SQL cursors (DECLARE, FETCH, MOVE, CLOSE). A cursor runs its query when
@@ -68,6 +69,14 @@ type cursor struct {
 	// stale marks a lazy cursor WITH HOLD whose commit followed other
 	// statements: PostgreSQL computed its rows again then.
 	stale bool
+	// shape, positions (one for each row) and mark serve WHERE CURRENT
+	// OF (current_of.go): the query's shape, where each row came from, and
+	// the transaction's writes when the rows were read. held marks a
+	// cursor WITH HOLD whose transaction committed.
+	shape     *cursorShape
+	positions []*cursorRowPos
+	mark      isolation.WriteMark
+	held      bool
 }
 
 // declarePlan compiles DECLARE name CURSOR [WITH HOLD] FOR query.
@@ -93,9 +102,21 @@ func (b *binder) declarePlan(dc *pg_query.DeclareCursorStmt, sql string) (*stmtP
 	}
 	scroll := dc.Options&cursorScroll != 0 || dc.Options&cursorNoScroll == 0 && scrollsByDefault(sel)
 	volatile := b.pgVolatileCalls
+	b.declaring, b.cursorShape = sel, nil
 	q, err := b.selectStatement(sel)
+	b.declaring = nil
 	if err != nil {
 		return nil, err
+	}
+	shape := b.cursorShape
+	if shape == nil {
+		// VALUES, or a set operation: no scan on top, but UNION ALL's
+		// Append of its branches.
+		shape = &cursorShape{notScan: sel.Op != pg_query.SetOperation_SETOP_UNION || !sel.All}
+	}
+	outs := q.cols
+	if shape.positions {
+		outs = outs[:len(outs)-1]
 	}
 	lazy := b.pgVolatileCalls != volatile || len(sel.LockingClause) > 0
 	name := dc.Portalname
@@ -107,16 +128,26 @@ func (b *binder) declarePlan(dc *pg_query.DeclareCursorStmt, sql string) (*stmtP
 		if _, ok := s.cursors[name]; ok {
 			return nil, pgerror.Newf(pgerror.DuplicateCursor, "cursor \"%s\" already exists", name)
 		}
+		mark := x.txn.WriteMark()
 		res, err := q.exec(x)
 		if err != nil {
 			return nil, err
+		}
+		var positions []*cursorRowPos
+		if shape.positions {
+			positions = make([]*cursorRowPos, len(res.Rows))
+			for i, r := range res.Rows {
+				positions[i], _ = r[len(r)-1].(*cursorRowPos)
+				res.Rows[i] = r[: len(r)-1 : len(r)-1]
+			}
 		}
 		if s.cursors == nil {
 			s.cursors = map[string]*cursor{}
 		}
 		s.cursorCount++
-		s.cursors[name] = &cursor{name: name, sql: sql, outs: q.cols, cols: columnsOf(q.cols), rows: res.Rows, hold: hold, at: time.Now().UTC().Truncate(time.Microsecond),
-			scroll: scroll, created: s.cursorCount, lazy: lazy, declared: s.statements, read: s.statements}
+		s.cursors[name] = &cursor{name: name, sql: sql, outs: outs, cols: columnsOf(outs), rows: res.Rows, hold: hold, at: time.Now().UTC().Truncate(time.Microsecond),
+			scroll: scroll, created: s.cursorCount, lazy: lazy, declared: s.statements, read: s.statements,
+			shape: shape, positions: positions, mark: mark}
 		return &Result{Tag: "DECLARE CURSOR"}, nil
 	}}, nil
 }
@@ -288,6 +319,7 @@ func (s *Session) endCursors(committed bool, since int) {
 			delete(s.cursors, name)
 			continue
 		}
+		c.held = c.held || committed
 		if committed && c.lazy && !c.stale {
 			c.lazy, c.stale = s.statements != c.declared, s.statements != c.declared
 		}
