@@ -152,7 +152,7 @@ func (s *Session) currentOf(name string, targets []*tableDesc) (currentRow, *cur
 	}
 	sh := c.shape
 	if sh == nil {
-		return currentRow{}, nil, false, pgerror.Unsupported("WHERE CURRENT OF a cursor opened by PL/pgSQL")
+		return currentRow{}, nil, false, pgerror.Unsupported("WHERE CURRENT OF a cursor opened by PL/pgSQL's OPEN ... FOR EXECUTE")
 	}
 	found := currentRow{member: -1}
 	for mi, t := range targets {
@@ -227,7 +227,20 @@ func (m *modifyTarget) currentTarget(x *execCtx) ([]keyedRow, error) {
 			targets = append(targets, mem.t)
 		}
 	}
-	cr, c, ok, err := x.s.currentOf(m.currentOf, targets)
+	name := m.currentOf
+	if m.currentOfVar != nil {
+		// PostgreSQL reads the cursor's name from the PL/pgSQL variable.
+		v, err := m.currentOfVar.eval(x)
+		if err != nil {
+			return nil, err
+		}
+		s, ok := v.(string)
+		if !ok {
+			return nil, pgerror.Unsupported("WHERE CURRENT OF a PL/pgSQL variable that is NULL or not a refcursor")
+		}
+		name = s
+	}
+	cr, c, ok, err := x.s.currentOf(name, targets)
 	if err != nil || !ok {
 		return nil, err
 	}
@@ -275,4 +288,20 @@ func (b *binder) currentOfView(rv *pg_query.RangeVar, where *pg_query.Node) erro
 		return pgerror.New(pgerror.FeatureNotSupported, "WHERE CURRENT OF on a view is not implemented")
 	}
 	return nil
+}
+
+// withoutPositions returns the rows of a cursor's query without their
+// last column, and the positions it held.
+func withoutPositions(res *Result) (*Result, []*cursorRowPos) {
+	out := *res
+	out.Rows = make([][]any, len(res.Rows))
+	positions := make([]*cursorRowPos, len(res.Rows))
+	for i, r := range res.Rows {
+		positions[i], _ = r[len(r)-1].(*cursorRowPos)
+		out.Rows[i] = r[: len(r)-1 : len(r)-1]
+	}
+	if len(out.Columns) > 0 {
+		out.Columns = out.Columns[: len(out.Columns)-1 : len(out.Columns)-1]
+	}
+	return &out, positions
 }

@@ -135,11 +135,7 @@ func (b *binder) declarePlan(dc *pg_query.DeclareCursorStmt, sql string) (*stmtP
 		}
 		var positions []*cursorRowPos
 		if shape.positions {
-			positions = make([]*cursorRowPos, len(res.Rows))
-			for i, r := range res.Rows {
-				positions[i], _ = r[len(r)-1].(*cursorRowPos)
-				res.Rows[i] = r[: len(r)-1 : len(r)-1]
-			}
+			res, positions = withoutPositions(res)
 		}
 		if s.cursors == nil {
 			s.cursors = map[string]*cursor{}

@@ -20,8 +20,11 @@ type modifyTarget struct {
 	pre   []*conj
 	sc    *scope
 	width int
-	// currentOf is the cursor of WHERE CURRENT OF (current_of.go).
-	currentOf string
+	// currentOf is the cursor of WHERE CURRENT OF (current_of.go), and
+	// currentOfVar, in PL/pgSQL, the variable of that name whose value
+	// names it.
+	currentOf    string
+	currentOfVar *scalar
 }
 
 // match is one target row an UPDATE or DELETE acts on, with the whole
@@ -58,6 +61,11 @@ func (b *binder) modifyTarget(rv *pg_query.RangeVar, extra []*pg_query.Node, whe
 		return nil, err
 	}
 	m := &modifyTarget{t: t, items: items, sc: sc, width: len(sc.cols), currentOf: cursor}
+	if cursor != "" && b.vars != nil {
+		if v, ok := b.vars(b, []string{cursor}, -1); ok {
+			m.currentOfVar = v
+		}
+	}
 	if err := b.placeConds(sc, items, pending, where, &m.pre); err != nil {
 		return nil, err
 	}
