@@ -59,8 +59,9 @@ type cursor struct {
 	scroll  bool
 	created int // the session's cursor count when declared (savepoints)
 	// lazy marks a query PostgreSQL computes row by row as it is fetched:
-	// one that calls VOLATILE functions or locks rows.
-	lazy bool
+	// one that calls VOLATILE functions or locks rows; locksOnly one that
+	// locks rows and calls no VOLATILE function.
+	lazy, locksOnly bool
 	// declared and read are the session's statement numbers of the
 	// DECLARE and of the cursor's last FETCH or MOVE (or its DECLARE).
 	declared, read uint64
@@ -119,6 +120,7 @@ func (b *binder) declarePlan(dc *pg_query.DeclareCursorStmt, sql string) (*stmtP
 		outs = outs[:len(outs)-1]
 	}
 	lazy := b.pgVolatileCalls != volatile || len(sel.LockingClause) > 0
+	locksOnly := b.pgVolatileCalls == volatile && len(sel.LockingClause) > 0
 	name := dc.Portalname
 	return &stmtPlan{writes: q.writes, table: q.table, predicate: q.predicate, exec: func(x *execCtx) (*Result, error) {
 		s := x.s
@@ -142,7 +144,7 @@ func (b *binder) declarePlan(dc *pg_query.DeclareCursorStmt, sql string) (*stmtP
 		}
 		s.cursorCount++
 		s.cursors[name] = &cursor{name: name, sql: sql, outs: outs, cols: columnsOf(outs), rows: res.Rows, hold: hold, at: time.Now().UTC().Truncate(time.Microsecond),
-			scroll: scroll, created: s.cursorCount, lazy: lazy, declared: s.statements, read: s.statements,
+			scroll: scroll, created: s.cursorCount, lazy: lazy, locksOnly: locksOnly, declared: s.statements, read: s.statements,
 			shape: shape, positions: positions, mark: mark}
 		return &Result{Tag: "DECLARE CURSOR"}, nil
 	}}, nil
@@ -207,7 +209,11 @@ func (b *binder) fetchPlan(fs *pg_query.FetchStmt) (*stmtPlan, error) {
 		}
 		// MOVE RELATIVE 0 only reports whether the cursor is on a row.
 		reads := !fs.Ismove || op.Direction != cursorpos.Relative || op.Count != 0
-		rows, moved, err := c.fetch(op.Direction, op.Count, x.s.statements, reads)
+		var txn *isolation.Txn // FETCH runs outside the statement machinery: the transaction's store side, if it has one
+		if x.s.txn != nil {
+			txn = x.s.txn.kv
+		}
+		rows, moved, err := c.fetch(op.Direction, op.Count, x.s.statements, reads, txn)
 		if err != nil {
 			return nil, err
 		}
@@ -268,15 +274,17 @@ func (b *binder) closePlan(cs *pg_query.ClosePortalStmt) *stmtPlan {
 // fetch moves the cursor as FETCH direction count does, in the session's
 // statement number stmt, and returns the rows it passes over (those of a
 // FETCH) and how many it moved (MOVE's count). reads is false for a move
-// PostgreSQL makes without computing rows.
-func (c *cursor) fetch(dir cursorpos.Direction, count int64, stmt uint64, reads bool) ([][]any, int, error) {
+// PostgreSQL makes without computing rows. txn, when not nil, is the
+// transaction, whose writes since the DECLARE a cursor that only locks
+// rows may have to check (checkLazyRead).
+func (c *cursor) fetch(dir cursorpos.Direction, count int64, stmt uint64, reads bool, txn *isolation.Txn) ([][]any, int, error) {
 	idx, pos, err := cursorpos.Move(len(c.rows), c.pos, c.scroll, dir, count)
 	if err != nil {
 		return nil, 0, err
 	}
 	switch {
 	case c.lazy && reads:
-		if err := c.checkLazyRead(idx, pos, stmt); err != nil {
+		if err := c.checkLazyRead(idx, pos, stmt, txn); err != nil {
 			return nil, 0, err
 		}
 		c.read, c.reached = stmt, max(c.reached, min(pos, len(c.rows)))
@@ -293,16 +301,47 @@ func (c *cursor) fetch(dir cursorpos.Direction, count int64, stmt uint64, reads 
 
 // checkLazyRead refuses, for a lazy cursor, the move to pos reading the
 // rows idx in statement stmt where PostgreSQL would compute rows other
-// than those computed at DECLARE: after other statements, or again.
-func (c *cursor) checkLazyRead(idx []int, pos int, stmt uint64) error {
+// than those computed at DECLARE: after other statements (unless they
+// cannot have changed them, untouched), or again.
+func (c *cursor) checkLazyRead(idx []int, pos int, stmt uint64, txn *isolation.Txn) error {
 	detail := "Its query calls volatile functions or locks rows: PostgreSQL computes each row when it is fetched, fickle computed them when the cursor was declared."
-	if c.stale || stmt == unknownStatement || c.read != stmt-1 {
+	if c.stale || stmt == unknownStatement || c.read != stmt-1 && !c.untouched(idx, pos, txn) {
 		return pgerror.Unsupported("FETCH or MOVE, after other statements, of a cursor whose query calls volatile functions or locks rows").WithDetail("%s", detail)
 	}
 	if pos < c.reached || slices.ContainsFunc(idx, func(r int) bool { return r < c.reached }) {
 		return pgerror.Unsupported("reading a row again from a cursor whose query calls volatile functions or locks rows").WithDetail("%s", detail)
 	}
 	return nil
+}
+
+// untouched reports whether PostgreSQL, computing now the rows of a cursor
+// that locks rows and calls no volatile function up to those a move to pos
+// reading idx passes, gets the rows fickle computed at DECLARE. Its scan
+// reads at the DECLARE's snapshot, and its row locks skip only the rows the
+// transaction itself updated or deleted since (the rows it computed hold
+// their locks already, so no one else changed them): the rows are the same
+// when the transaction wrote none of the rows they lock since the DECLARE,
+// as an UPDATE ... WHERE CURRENT OF of a row already fetched does not.
+func (c *cursor) untouched(idx []int, pos int, txn *isolation.Txn) bool {
+	if !c.locksOnly || txn == nil || c.positions == nil || c.shape == nil {
+		return false
+	}
+	last := min(pos, len(c.rows)) - 1
+	for _, r := range idx {
+		last = max(last, r)
+	}
+	for r := c.reached; r <= last; r++ {
+		p := c.positions[r]
+		if p == nil {
+			return false
+		}
+		for i, ci := range c.shape.items {
+			if ci.locked && p.keys[i] != nil && txn.WroteSince(ci.tables[p.members[i]].id, p.keys[i], c.mark) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // endCursors closes the cursors a transaction's end ends: on commit those

@@ -252,7 +252,7 @@ func (fr *plFrame) fetchCursor(st *plStmt) error {
 		}
 		count = n.(int64)
 	}
-	rows, moved, err := c.fetch(st.cur.direction, count, unknownStatement, true)
+	rows, moved, err := c.fetch(st.cur.direction, count, unknownStatement, true, nil)
 	if err != nil {
 		return err
 	}
@@ -292,7 +292,7 @@ func (fr *plFrame) forCursor(st *plStmt) (plFlow, error) {
 	ran := false
 	var out plFlow
 	for {
-		rows, _, err := c.fetch(cursorpos.Forward, 1, unknownStatement, true)
+		rows, _, err := c.fetch(cursorpos.Forward, 1, unknownStatement, true, nil)
 		if err != nil {
 			return plFlow{}, err
 		}
