@@ -62,6 +62,10 @@ type cursor struct {
 	// one that calls VOLATILE functions or locks rows; locksOnly one that
 	// locks rows and calls no VOLATILE function.
 	lazy, locksOnly bool
+	// limited marks a query with LIMIT or OFFSET; checked is the
+	// transaction's write mark when skipWritten last looked at its writes.
+	limited bool
+	checked isolation.WriteMark
 	// declared and read are the session's statement numbers of the
 	// DECLARE and of the cursor's last FETCH or MOVE (or its DECLARE).
 	declared, read uint64
@@ -121,6 +125,7 @@ func (b *binder) declarePlan(dc *pg_query.DeclareCursorStmt, sql string) (*stmtP
 	}
 	lazy := b.pgVolatileCalls != volatile || len(sel.LockingClause) > 0
 	locksOnly := b.pgVolatileCalls == volatile && len(sel.LockingClause) > 0
+	limited := sel.LimitCount != nil || sel.LimitOffset != nil
 	name := dc.Portalname
 	return &stmtPlan{writes: q.writes, table: q.table, predicate: q.predicate, exec: func(x *execCtx) (*Result, error) {
 		s := x.s
@@ -145,7 +150,7 @@ func (b *binder) declarePlan(dc *pg_query.DeclareCursorStmt, sql string) (*stmtP
 		s.cursorCount++
 		s.cursors[name] = &cursor{name: name, sql: sql, outs: outs, cols: columnsOf(outs), rows: res.Rows, hold: hold, at: time.Now().UTC().Truncate(time.Microsecond),
 			scroll: scroll, created: s.cursorCount, lazy: lazy, locksOnly: locksOnly, declared: s.statements, read: s.statements,
-			shape: shape, positions: positions, mark: mark}
+			shape: shape, positions: positions, mark: mark, checked: mark, limited: limited}
 		return &Result{Tag: "DECLARE CURSOR"}, nil
 	}}, nil
 }
@@ -278,13 +283,17 @@ func (b *binder) closePlan(cs *pg_query.ClosePortalStmt) *stmtPlan {
 // transaction, whose writes since the DECLARE a cursor that only locks
 // rows may have to check (checkLazyRead).
 func (c *cursor) fetch(dir cursorpos.Direction, count int64, stmt uint64, reads bool, txn *isolation.Txn) ([][]any, int, error) {
+	fresh := false // other statements ran, but the rows are still PostgreSQL's
+	if c.lazy && reads && !c.stale && stmt != unknownStatement && c.read != stmt-1 {
+		fresh = c.skipWritten(txn)
+	}
 	idx, pos, err := cursorpos.Move(len(c.rows), c.pos, c.scroll, dir, count)
 	if err != nil {
 		return nil, 0, err
 	}
 	switch {
 	case c.lazy && reads:
-		if err := c.checkLazyRead(idx, pos, stmt, txn); err != nil {
+		if err := c.checkLazyRead(idx, pos, stmt, fresh); err != nil {
 			return nil, 0, err
 		}
 		c.read, c.reached = stmt, max(c.reached, min(pos, len(c.rows)))
@@ -301,11 +310,11 @@ func (c *cursor) fetch(dir cursorpos.Direction, count int64, stmt uint64, reads 
 
 // checkLazyRead refuses, for a lazy cursor, the move to pos reading the
 // rows idx in statement stmt where PostgreSQL would compute rows other
-// than those computed at DECLARE: after other statements (unless they
-// cannot have changed them, untouched), or again.
-func (c *cursor) checkLazyRead(idx []int, pos int, stmt uint64, txn *isolation.Txn) error {
+// than those computed at DECLARE: after other statements (unless fresh:
+// skipWritten made its rows PostgreSQL's), or again.
+func (c *cursor) checkLazyRead(idx []int, pos int, stmt uint64, fresh bool) error {
 	detail := "Its query calls volatile functions or locks rows: PostgreSQL computes each row when it is fetched, fickle computed them when the cursor was declared."
-	if c.stale || stmt == unknownStatement || c.read != stmt-1 && !c.untouched(idx, pos, txn) {
+	if c.stale || stmt == unknownStatement || c.read != stmt-1 && !fresh {
 		return pgerror.Unsupported("FETCH or MOVE, after other statements, of a cursor whose query calls volatile functions or locks rows").WithDetail("%s", detail)
 	}
 	if pos < c.reached || slices.ContainsFunc(idx, func(r int) bool { return r < c.reached }) {
@@ -314,34 +323,51 @@ func (c *cursor) checkLazyRead(idx []int, pos int, stmt uint64, txn *isolation.T
 	return nil
 }
 
-// untouched reports whether PostgreSQL, computing now the rows of a cursor
-// that locks rows and calls no volatile function up to those a move to pos
-// reading idx passes, gets the rows fickle computed at DECLARE. Its scan
-// reads at the DECLARE's snapshot, and its row locks skip only the rows the
-// transaction itself updated or deleted since (the rows it computed hold
-// their locks already, so no one else changed them): the rows are the same
-// when the transaction wrote none of the rows they lock since the DECLARE,
-// as an UPDATE ... WHERE CURRENT OF of a row already fetched does not.
-func (c *cursor) untouched(idx []int, pos int, txn *isolation.Txn) bool {
+// skipWritten makes the rows a cursor that locks rows and calls no
+// volatile function has not yet read those PostgreSQL computes for it now,
+// after other statements, and reports whether it could. Its scan reads at
+// the DECLARE's snapshot, so the rows are those fickle computed, but its
+// row locks skip a row whose locked rows the transaction itself updated or
+// deleted since the DECLARE (TM_SelfModified), and no one else changed them
+// (fickle holds their locks since): those rows go. A query with LIMIT or
+// OFFSET would then read rows past those fickle computed: there any such
+// write fails it. The transaction's writes are looked at only when it wrote
+// since the last look (checked).
+func (c *cursor) skipWritten(txn *isolation.Txn) bool {
 	if !c.locksOnly || txn == nil || c.positions == nil || c.shape == nil {
 		return false
 	}
-	last := min(pos, len(c.rows)) - 1
-	for _, r := range idx {
-		last = max(last, r)
+	now := txn.WriteMark()
+	if now == c.checked {
+		return true
 	}
-	for r := c.reached; r <= last; r++ {
-		p := c.positions[r]
-		if p == nil {
-			return false
-		}
-		for i, ci := range c.shape.items {
-			if ci.locked && p.keys[i] != nil && txn.WroteSince(ci.tables[p.members[i]].id, p.keys[i], c.mark) {
+	keep := c.reached
+	for r := c.reached; r < len(c.rows); r++ {
+		if c.locksWritten(c.positions[r], txn) {
+			if c.limited {
 				return false
 			}
+			continue
+		}
+		c.rows[keep], c.positions[keep] = c.rows[r], c.positions[r]
+		keep++
+	}
+	c.rows, c.positions, c.checked = c.rows[:keep], c.positions[:keep], now
+	return true
+}
+
+// locksWritten reports whether the transaction wrote, since the cursor
+// last looked, a row the cursor's row at p locks.
+func (c *cursor) locksWritten(p *cursorRowPos, txn *isolation.Txn) bool {
+	if p == nil {
+		return true
+	}
+	for i, ci := range c.shape.items {
+		if ci.locked && p.keys[i] != nil && txn.WroteSince(ci.tables[p.members[i]].id, p.keys[i], c.checked) {
+			return true
 		}
 	}
-	return true
+	return false
 }
 
 // endCursors closes the cursors a transaction's end ends: on commit those
