@@ -46,8 +46,9 @@ type cursorShape struct {
 	// the plan's top node hides every scan (an aggregate, DISTINCT, a
 	// window, a set-returning function, a set operation, VALUES).
 	plain, single, notScan bool
-	// locking is a query with FOR UPDATE / SHARE.
-	locking bool
+	// locking is a query with FOR UPDATE / SHARE, limited one with LIMIT
+	// or OFFSET.
+	locking, limited bool
 	// positions says the query's rows end with their cursorRowPos.
 	positions bool
 }
@@ -79,7 +80,7 @@ const cursorPosColumn = "\x00position"
 // use one. hides says the level groups, aggregates, has windows, DISTINCT
 // or set-returning functions in its select list.
 func (b *binder) cursorPositions(st *pg_query.SelectStmt, items []*fromItem, hides bool) *scalar {
-	sh := &cursorShape{plain: len(items) > 0, notScan: hides, locking: len(st.LockingClause) > 0}
+	sh := &cursorShape{plain: len(items) > 0, notScan: hides, locking: len(st.LockingClause) > 0, limited: st.LimitCount != nil || st.LimitOffset != nil}
 	b.cursorShape = sh
 	for _, it := range items {
 		ci := cursorItem{locked: it.lock != isolation.RowLockNone}

@@ -284,8 +284,14 @@ func (b *binder) closePlan(cs *pg_query.ClosePortalStmt) *stmtPlan {
 // rows may have to check (checkLazyRead).
 func (c *cursor) fetch(dir cursorpos.Direction, count int64, stmt uint64, reads bool, txn *isolation.Txn) ([][]any, int, error) {
 	fresh := false // other statements ran, but the rows are still PostgreSQL's
-	if c.lazy && reads && !c.stale && stmt != unknownStatement && c.read != stmt-1 {
+	switch {
+	case c.lazy && reads && !c.stale && stmt != unknownStatement && c.read != stmt-1:
 		fresh = c.skipWritten(txn)
+	case !c.lazy && c.locksOnly && reads && txn != nil && !c.skipWritten(txn):
+		// A PL/pgSQL cursor's FETCH, which may follow any statement of
+		// the body.
+		return nil, 0, pgerror.Unsupported("FETCH, after the transaction updated or deleted one of its next rows, of a cursor whose query locks rows and has LIMIT or OFFSET").
+			WithDetail("PostgreSQL skips the row and reads one past those fickle computed when the cursor was opened.")
 	}
 	idx, pos, err := cursorpos.Move(len(c.rows), c.pos, c.scroll, dir, count)
 	if err != nil {
@@ -296,9 +302,12 @@ func (c *cursor) fetch(dir cursorpos.Direction, count int64, stmt uint64, reads 
 		if err := c.checkLazyRead(idx, pos, stmt, fresh); err != nil {
 			return nil, 0, err
 		}
-		c.read, c.reached = stmt, max(c.reached, min(pos, len(c.rows)))
+		c.read = stmt
 	case c.lazy && c.read == stmt-1:
 		c.read = stmt
+	}
+	if reads {
+		c.reached = max(c.reached, min(pos, len(c.rows)))
 	}
 	c.pos = pos
 	rows := make([][]any, len(idx))

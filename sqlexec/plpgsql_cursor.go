@@ -170,7 +170,12 @@ func (fr *plFrame) open(st *plStmt) (*cursor, error) {
 	s.cursorCount++
 	cur := &cursor{name: name, sql: text, outs: outColsOf(res.Columns), cols: res.Columns, rows: res.Rows,
 		at: time.Now().UTC().Truncate(time.Microsecond), scroll: options&plCursorNoScroll == 0, created: s.cursorCount,
-		shape: shape, positions: positions, mark: mark}
+		shape: shape, positions: positions, mark: mark, checked: mark}
+	if shape != nil && shape.locking {
+		// Its FETCHes skip the rows the body updates or deletes meanwhile
+		// (cursor.skipWritten).
+		cur.locksOnly, cur.limited = true, shape.limited
+	}
 	s.cursors[name] = cur
 	fr.vals[c.curvar] = name
 	return cur, nil
@@ -252,7 +257,7 @@ func (fr *plFrame) fetchCursor(st *plStmt) error {
 		}
 		count = n.(int64)
 	}
-	rows, moved, err := c.fetch(st.cur.direction, count, unknownStatement, true, nil)
+	rows, moved, err := c.fetch(st.cur.direction, count, unknownStatement, true, fr.x.txn)
 	if err != nil {
 		return err
 	}
@@ -292,7 +297,7 @@ func (fr *plFrame) forCursor(st *plStmt) (plFlow, error) {
 	ran := false
 	var out plFlow
 	for {
-		rows, _, err := c.fetch(cursorpos.Forward, 1, unknownStatement, true, nil)
+		rows, _, err := c.fetch(cursorpos.Forward, 1, unknownStatement, true, fr.x.txn)
 		if err != nil {
 			return plFlow{}, err
 		}
