@@ -30,7 +30,13 @@ import (
 // gives the rows it computed at DECLARE only where nothing can have
 // changed them: it refuses to read such a cursor after other statements
 // of the session, to read a row of it again, and to read one WITH HOLD
-// after a commit that followed other statements.
+// after a commit that followed other statements. A cursor that only locks
+// rows is read after other statements too: it leaves out the rows the
+// transaction updated or deleted since, as PostgreSQL's row locks skip
+// them (skipWritten).
+//
+// Each row of a cursor keeps where it came from, for UPDATE and DELETE
+// ... WHERE CURRENT OF (current_of.go).
 
 // The DECLARE options fickle reads (PostgreSQL's CURSOR_OPT_* bits).
 const (
