@@ -189,6 +189,9 @@ func (s *Session) currentOf(name string, targets []*tableDesc) (currentRow, *cur
 			return currentRow{}, nil, false, pgerror.Unsupported("WHERE CURRENT OF this cursor")
 		}
 		p := c.positions[c.pos-1]
+		if p == nil {
+			return currentRow{}, nil, false, pgerror.Unsupported("WHERE CURRENT OF this cursor")
+		}
 		if key := p.keys[item]; key != nil && sh.items[item].tables[p.members[item]].oid == t.oid && found.member < 0 {
 			found = currentRow{member: mi, key: key, xmin: p.xmins[item]}
 		}
