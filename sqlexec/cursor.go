@@ -92,25 +92,11 @@ type cursor struct {
 
 // declarePlan compiles DECLARE name CURSOR [WITH HOLD] FOR query.
 func (b *binder) declarePlan(dc *pg_query.DeclareCursorStmt, sql string) (*stmtPlan, error) {
-	if dc.Options&cursorBinary != 0 {
-		return nil, pgerror.Unsupported("DECLARE BINARY CURSOR")
-	}
-	sel := dc.Query.GetSelectStmt()
-	if sel == nil {
-		return nil, pgerror.New(pgerror.SyntaxError, "DECLARE CURSOR must be a SELECT or VALUES")
+	sel, err := declaredQuery(dc)
+	if err != nil {
+		return nil, err
 	}
 	hold := dc.Options&cursorHold != 0
-	if len(sel.LockingClause) > 0 {
-		strength := lockStrengthWords(sel.LockingClause[0].GetLockingClause())
-		if dc.Options&cursorScroll != 0 {
-			return nil, pgerror.Newf(pgerror.FeatureNotSupported, "DECLARE SCROLL CURSOR ... %s is not supported", strength).
-				WithDetail("Scrollable cursors must be READ ONLY.")
-		}
-		if hold {
-			return nil, pgerror.Newf(pgerror.FeatureNotSupported, "DECLARE CURSOR WITH HOLD ... %s is not supported", strength).
-				WithDetail("Holdable cursors must be READ ONLY.")
-		}
-	}
 	scroll := dc.Options&cursorScroll != 0 || dc.Options&cursorNoScroll == 0 && scrollsByDefault(sel)
 	volatile := b.pgVolatileCalls
 	b.declaring, b.cursorShape = sel, nil
@@ -159,6 +145,30 @@ func (b *binder) declarePlan(dc *pg_query.DeclareCursorStmt, sql string) (*stmtP
 			shape: shape, positions: positions, mark: mark, checked: mark, limited: limited}
 		return &Result{Tag: "DECLARE CURSOR"}, nil
 	}}, nil
+}
+
+// declaredQuery returns the query of DECLARE dc, with PostgreSQL's errors
+// for options it does not allow with it.
+func declaredQuery(dc *pg_query.DeclareCursorStmt) (*pg_query.SelectStmt, error) {
+	if dc.Options&cursorBinary != 0 {
+		return nil, pgerror.Unsupported("DECLARE BINARY CURSOR")
+	}
+	sel := dc.Query.GetSelectStmt()
+	if sel == nil {
+		return nil, pgerror.New(pgerror.SyntaxError, "DECLARE CURSOR must be a SELECT or VALUES")
+	}
+	if len(sel.LockingClause) > 0 {
+		strength := lockStrengthWords(sel.LockingClause[0].GetLockingClause())
+		if dc.Options&cursorScroll != 0 {
+			return nil, pgerror.Newf(pgerror.FeatureNotSupported, "DECLARE SCROLL CURSOR ... %s is not supported", strength).
+				WithDetail("Scrollable cursors must be READ ONLY.")
+		}
+		if dc.Options&cursorHold != 0 {
+			return nil, pgerror.Newf(pgerror.FeatureNotSupported, "DECLARE CURSOR WITH HOLD ... %s is not supported", strength).
+				WithDetail("Holdable cursors must be READ ONLY.")
+		}
+	}
+	return sel, nil
 }
 
 // lockStrengthWords names a locking clause as PostgreSQL's messages do.
