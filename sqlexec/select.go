@@ -291,7 +291,11 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 			return nil, err
 		}
 	}
-	keys, outs, err := b.orderBy(proj, st.SortClause, outs, cols, targetNodes)
+	orderCols := cols // ORDER BY names and numbers the select list's columns, not the position
+	if positions {
+		orderCols = cols[:len(cols)-1]
+	}
+	keys, outs, err := b.orderBy(proj, st.SortClause, outs, orderCols, targetNodes)
 	if err != nil {
 		return nil, err
 	}
