@@ -641,6 +641,14 @@ func (t *Txn) AdvisoryLock(ctx context.Context, key AdvisoryKey, shared bool, wa
 	return t.t.e.txnAdvisoryLock(ctx, t.t, key, shared, wait)
 }
 
+// WroteSince reports whether the transaction wrote the key of the table
+// at or after mark (Txn.WriteMark): whether the version of the row it had
+// then has been replaced (or deleted) by its own later writes, as a
+// version a statement read earlier is no longer the row's newest.
+func (t *Txn) WroteSince(table TableID, key []byte, mark WriteMark) bool {
+	return t.t.e.wroteSince(t.t, table, key, mark)
+}
+
 // WriteMark returns the point after the transaction's writes so far: a
 // read with ReadOptions.AsOf set to it does not see the writes made after.
 func (t *Txn) WriteMark() WriteMark { return t.t.e.writeMark(t.t) }

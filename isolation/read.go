@@ -367,3 +367,20 @@ func (e *engine) lockTable(ctx context.Context, t *txn, id TableID, mode TableLo
 	}
 	return e.tableLock(ctx, t, tb, mode, wait)
 }
+
+// wroteSince reports whether t wrote key of table id at or after mark: its
+// newest own version of the key is not the one it had at mark.
+func (e *engine) wroteSince(t *txn, id TableID, key []byte, mark WriteMark) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	tb, err := e.table(id)
+	if err != nil || mark == 0 {
+		return false
+	}
+	ks := tb.keyState(string(key), false)
+	if ks == nil {
+		return false
+	}
+	w := t.pendingWrite(ks)
+	return w != nil && uint64(w.seq) >= uint64(mark)
+}

@@ -300,6 +300,11 @@ type binder struct {
 	// full is the whole query string the statement came from, for error
 	// positions.
 	full string
+	// declaring is the top-level SELECT of the DECLARE CURSOR being
+	// compiled, and cursorShape what its compiling found of it
+	// (current_of.go).
+	declaring   *pg_query.SelectStmt
+	cursorShape *cursorShape
 	// versionsNamed caches readsRowVersions for versionsText.
 	versionsText  string
 	versionsNamed bool

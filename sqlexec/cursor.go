@@ -10,6 +10,7 @@ import (
 
 	"github.com/fickle-db/fickle/internal/cursorpos"
 	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/isolation"
 )
 
 // SQL cursors (DECLARE, FETCH, MOVE, CLOSE). A cursor runs its query when
@@ -29,7 +30,13 @@ import (
 // gives the rows it computed at DECLARE only where nothing can have
 // changed them: it refuses to read such a cursor after other statements
 // of the session, to read a row of it again, and to read one WITH HOLD
-// after a commit that followed other statements.
+// after a commit that followed other statements. A cursor that only locks
+// rows is read after other statements too: it leaves out the rows the
+// transaction updated or deleted since, as PostgreSQL's row locks skip
+// them (skipWritten).
+//
+// Each row of a cursor keeps where it came from, for UPDATE and DELETE
+// ... WHERE CURRENT OF (current_of.go).
 
 // The DECLARE options fickle reads (PostgreSQL's CURSOR_OPT_* bits).
 const (
@@ -58,8 +65,13 @@ type cursor struct {
 	scroll  bool
 	created int // the session's cursor count when declared (savepoints)
 	// lazy marks a query PostgreSQL computes row by row as it is fetched:
-	// one that calls VOLATILE functions or locks rows.
-	lazy bool
+	// one that calls VOLATILE functions or locks rows; locksOnly one that
+	// locks rows and calls no VOLATILE function.
+	lazy, locksOnly bool
+	// limited marks a query with LIMIT or OFFSET; checked is the
+	// transaction's write mark when skipWritten last looked at its writes.
+	limited bool
+	checked isolation.WriteMark
 	// declared and read are the session's statement numbers of the
 	// DECLARE and of the cursor's last FETCH or MOVE (or its DECLARE).
 	declared, read uint64
@@ -68,36 +80,44 @@ type cursor struct {
 	// stale marks a lazy cursor WITH HOLD whose commit followed other
 	// statements: PostgreSQL computed its rows again then.
 	stale bool
+	// shape, positions (one for each row) and mark serve WHERE CURRENT
+	// OF (current_of.go): the query's shape, where each row came from, and
+	// the transaction's writes when the rows were read. held marks a
+	// cursor WITH HOLD whose transaction committed.
+	shape     *cursorShape
+	positions []*cursorRowPos
+	mark      isolation.WriteMark
+	held      bool
 }
 
 // declarePlan compiles DECLARE name CURSOR [WITH HOLD] FOR query.
 func (b *binder) declarePlan(dc *pg_query.DeclareCursorStmt, sql string) (*stmtPlan, error) {
-	if dc.Options&cursorBinary != 0 {
-		return nil, pgerror.Unsupported("DECLARE BINARY CURSOR")
-	}
-	sel := dc.Query.GetSelectStmt()
-	if sel == nil {
-		return nil, pgerror.New(pgerror.SyntaxError, "DECLARE CURSOR must be a SELECT or VALUES")
-	}
-	hold := dc.Options&cursorHold != 0
-	if len(sel.LockingClause) > 0 {
-		strength := lockStrengthWords(sel.LockingClause[0].GetLockingClause())
-		if dc.Options&cursorScroll != 0 {
-			return nil, pgerror.Newf(pgerror.FeatureNotSupported, "DECLARE SCROLL CURSOR ... %s is not supported", strength).
-				WithDetail("Scrollable cursors must be READ ONLY.")
-		}
-		if hold {
-			return nil, pgerror.Newf(pgerror.FeatureNotSupported, "DECLARE CURSOR WITH HOLD ... %s is not supported", strength).
-				WithDetail("Holdable cursors must be READ ONLY.")
-		}
-	}
-	scroll := dc.Options&cursorScroll != 0 || dc.Options&cursorNoScroll == 0 && scrollsByDefault(sel)
-	volatile := b.pgVolatileCalls
-	q, err := b.selectStatement(sel)
+	sel, err := declaredQuery(dc)
 	if err != nil {
 		return nil, err
 	}
+	hold := dc.Options&cursorHold != 0
+	scroll := dc.Options&cursorScroll != 0 || dc.Options&cursorNoScroll == 0 && scrollsByDefault(sel)
+	volatile := b.pgVolatileCalls
+	b.declaring, b.cursorShape = sel, nil
+	q, err := b.selectStatement(sel)
+	b.declaring = nil
+	if err != nil {
+		return nil, err
+	}
+	shape := b.cursorShape
+	if shape == nil {
+		// VALUES, or a set operation: no scan on top, but UNION ALL's
+		// Append of its branches.
+		shape = &cursorShape{notScan: sel.Op != pg_query.SetOperation_SETOP_UNION || !sel.All}
+	}
+	outs := q.cols
+	if shape.positions {
+		outs = outs[:len(outs)-1]
+	}
 	lazy := b.pgVolatileCalls != volatile || len(sel.LockingClause) > 0
+	locksOnly := b.pgVolatileCalls == volatile && len(sel.LockingClause) > 0
+	limited := sel.LimitCount != nil || sel.LimitOffset != nil
 	name := dc.Portalname
 	return &stmtPlan{writes: q.writes, table: q.table, predicate: q.predicate, exec: func(x *execCtx) (*Result, error) {
 		s := x.s
@@ -107,18 +127,48 @@ func (b *binder) declarePlan(dc *pg_query.DeclareCursorStmt, sql string) (*stmtP
 		if _, ok := s.cursors[name]; ok {
 			return nil, pgerror.Newf(pgerror.DuplicateCursor, "cursor \"%s\" already exists", name)
 		}
+		mark := x.txn.WriteMark()
 		res, err := q.exec(x)
 		if err != nil {
 			return nil, err
+		}
+		var positions []*cursorRowPos
+		if shape.positions {
+			res, positions = withoutPositions(res)
 		}
 		if s.cursors == nil {
 			s.cursors = map[string]*cursor{}
 		}
 		s.cursorCount++
-		s.cursors[name] = &cursor{name: name, sql: sql, outs: q.cols, cols: columnsOf(q.cols), rows: res.Rows, hold: hold, at: time.Now().UTC().Truncate(time.Microsecond),
-			scroll: scroll, created: s.cursorCount, lazy: lazy, declared: s.statements, read: s.statements}
+		s.cursors[name] = &cursor{name: name, sql: sql, outs: outs, cols: columnsOf(outs), rows: res.Rows, hold: hold, at: time.Now().UTC().Truncate(time.Microsecond),
+			scroll: scroll, created: s.cursorCount, lazy: lazy, locksOnly: locksOnly, declared: s.statements, read: s.statements,
+			shape: shape, positions: positions, mark: mark, checked: mark, limited: limited}
 		return &Result{Tag: "DECLARE CURSOR"}, nil
 	}}, nil
+}
+
+// declaredQuery returns the query of DECLARE dc, with PostgreSQL's errors
+// for options it does not allow with it.
+func declaredQuery(dc *pg_query.DeclareCursorStmt) (*pg_query.SelectStmt, error) {
+	if dc.Options&cursorBinary != 0 {
+		return nil, pgerror.Unsupported("DECLARE BINARY CURSOR")
+	}
+	sel := dc.Query.GetSelectStmt()
+	if sel == nil {
+		return nil, pgerror.New(pgerror.SyntaxError, "DECLARE CURSOR must be a SELECT or VALUES")
+	}
+	if len(sel.LockingClause) > 0 {
+		strength := lockStrengthWords(sel.LockingClause[0].GetLockingClause())
+		if dc.Options&cursorScroll != 0 {
+			return nil, pgerror.Newf(pgerror.FeatureNotSupported, "DECLARE SCROLL CURSOR ... %s is not supported", strength).
+				WithDetail("Scrollable cursors must be READ ONLY.")
+		}
+		if dc.Options&cursorHold != 0 {
+			return nil, pgerror.Newf(pgerror.FeatureNotSupported, "DECLARE CURSOR WITH HOLD ... %s is not supported", strength).
+				WithDetail("Holdable cursors must be READ ONLY.")
+		}
+	}
+	return sel, nil
 }
 
 // lockStrengthWords names a locking clause as PostgreSQL's messages do.
@@ -180,7 +230,11 @@ func (b *binder) fetchPlan(fs *pg_query.FetchStmt) (*stmtPlan, error) {
 		}
 		// MOVE RELATIVE 0 only reports whether the cursor is on a row.
 		reads := !fs.Ismove || op.Direction != cursorpos.Relative || op.Count != 0
-		rows, moved, err := c.fetch(op.Direction, op.Count, x.s.statements, reads)
+		var txn *isolation.Txn // FETCH runs outside the statement machinery: the transaction's store side, if it has one
+		if x.s.txn != nil {
+			txn = x.s.txn.kv
+		}
+		rows, moved, err := c.fetch(op.Direction, op.Count, x.s.statements, reads, txn)
 		if err != nil {
 			return nil, err
 		}
@@ -241,20 +295,35 @@ func (b *binder) closePlan(cs *pg_query.ClosePortalStmt) *stmtPlan {
 // fetch moves the cursor as FETCH direction count does, in the session's
 // statement number stmt, and returns the rows it passes over (those of a
 // FETCH) and how many it moved (MOVE's count). reads is false for a move
-// PostgreSQL makes without computing rows.
-func (c *cursor) fetch(dir cursorpos.Direction, count int64, stmt uint64, reads bool) ([][]any, int, error) {
+// PostgreSQL makes without computing rows. txn, when not nil, is the
+// transaction, whose writes since the DECLARE a cursor that only locks
+// rows may have to check (checkLazyRead).
+func (c *cursor) fetch(dir cursorpos.Direction, count int64, stmt uint64, reads bool, txn *isolation.Txn) ([][]any, int, error) {
+	fresh := false // other statements ran, but the rows are still PostgreSQL's
+	switch {
+	case c.lazy && reads && !c.stale && stmt != unknownStatement && c.read != stmt-1:
+		fresh = c.skipWritten(txn)
+	case !c.lazy && c.locksOnly && reads && txn != nil && !c.skipWritten(txn):
+		// A PL/pgSQL cursor's FETCH, which may follow any statement of
+		// the body.
+		return nil, 0, pgerror.Unsupported("FETCH, after the transaction updated or deleted one of its next rows, of a cursor whose query locks rows and has LIMIT or OFFSET").
+			WithDetail("PostgreSQL skips the row and reads one past those fickle computed when the cursor was opened.")
+	}
 	idx, pos, err := cursorpos.Move(len(c.rows), c.pos, c.scroll, dir, count)
 	if err != nil {
 		return nil, 0, err
 	}
 	switch {
 	case c.lazy && reads:
-		if err := c.checkLazyRead(idx, pos, stmt); err != nil {
+		if err := c.checkLazyRead(idx, pos, stmt, fresh); err != nil {
 			return nil, 0, err
 		}
-		c.read, c.reached = stmt, max(c.reached, min(pos, len(c.rows)))
+		c.read = stmt
 	case c.lazy && c.read == stmt-1:
 		c.read = stmt
+	}
+	if reads {
+		c.reached = max(c.reached, min(pos, len(c.rows)))
 	}
 	c.pos = pos
 	rows := make([][]any, len(idx))
@@ -266,16 +335,64 @@ func (c *cursor) fetch(dir cursorpos.Direction, count int64, stmt uint64, reads 
 
 // checkLazyRead refuses, for a lazy cursor, the move to pos reading the
 // rows idx in statement stmt where PostgreSQL would compute rows other
-// than those computed at DECLARE: after other statements, or again.
-func (c *cursor) checkLazyRead(idx []int, pos int, stmt uint64) error {
+// than those computed at DECLARE: after other statements (unless fresh:
+// skipWritten made its rows PostgreSQL's), or again.
+func (c *cursor) checkLazyRead(idx []int, pos int, stmt uint64, fresh bool) error {
 	detail := "Its query calls volatile functions or locks rows: PostgreSQL computes each row when it is fetched, fickle computed them when the cursor was declared."
-	if c.stale || stmt == unknownStatement || c.read != stmt-1 {
+	if c.stale || stmt == unknownStatement || c.read != stmt-1 && !fresh {
 		return pgerror.Unsupported("FETCH or MOVE, after other statements, of a cursor whose query calls volatile functions or locks rows").WithDetail("%s", detail)
 	}
 	if pos < c.reached || slices.ContainsFunc(idx, func(r int) bool { return r < c.reached }) {
 		return pgerror.Unsupported("reading a row again from a cursor whose query calls volatile functions or locks rows").WithDetail("%s", detail)
 	}
 	return nil
+}
+
+// skipWritten makes the rows a cursor that locks rows and calls no
+// volatile function has not yet read those PostgreSQL computes for it now,
+// after other statements, and reports whether it could. Its scan reads at
+// the DECLARE's snapshot, so the rows are those fickle computed, but its
+// row locks skip a row whose locked rows the transaction itself updated or
+// deleted since the DECLARE (TM_SelfModified), and no one else changed them
+// (fickle holds their locks since): those rows go. A query with LIMIT or
+// OFFSET would then read rows past those fickle computed: there any such
+// write fails it. The transaction's writes are looked at only when it wrote
+// since the last look (checked).
+func (c *cursor) skipWritten(txn *isolation.Txn) bool {
+	if !c.locksOnly || txn == nil || c.positions == nil || c.shape == nil {
+		return false
+	}
+	now := txn.WriteMark()
+	if now == c.checked {
+		return true
+	}
+	keep := c.reached
+	for r := c.reached; r < len(c.rows); r++ {
+		if c.locksWritten(c.positions[r], txn) {
+			if c.limited {
+				return false
+			}
+			continue
+		}
+		c.rows[keep], c.positions[keep] = c.rows[r], c.positions[r]
+		keep++
+	}
+	c.rows, c.positions, c.checked = c.rows[:keep], c.positions[:keep], now
+	return true
+}
+
+// locksWritten reports whether the transaction wrote, since the cursor
+// last looked, a row the cursor's row at p locks.
+func (c *cursor) locksWritten(p *cursorRowPos, txn *isolation.Txn) bool {
+	if p == nil {
+		return true
+	}
+	for i, ci := range c.shape.items {
+		if ci.locked && p.keys[i] != nil && txn.WroteSince(ci.tables[p.members[i]].id, p.keys[i], c.checked) {
+			return true
+		}
+	}
+	return false
 }
 
 // endCursors closes the cursors a transaction's end ends: on commit those
@@ -288,6 +405,7 @@ func (s *Session) endCursors(committed bool, since int) {
 			delete(s.cursors, name)
 			continue
 		}
+		c.held = c.held || committed
 		if committed && c.lazy && !c.stale {
 			c.lazy, c.stale = s.statements != c.declared, s.statements != c.declared
 		}

@@ -20,6 +20,11 @@ type modifyTarget struct {
 	pre   []*conj
 	sc    *scope
 	width int
+	// currentOf is the cursor of WHERE CURRENT OF (current_of.go), and
+	// currentOfVar, in PL/pgSQL, the variable of that name whose value
+	// names it.
+	currentOf    string
+	currentOfVar *scalar
 }
 
 // match is one target row an UPDATE or DELETE acts on, with the whole
@@ -39,6 +44,13 @@ func (b *binder) modifyTarget(rv *pg_query.RangeVar, extra []*pg_query.Node, whe
 	if err != nil {
 		return nil, err
 	}
+	cursor := currentOfName(where)
+	if cursor != "" {
+		if len(extra) > 0 {
+			return nil, pgerror.Unsupported("WHERE CURRENT OF with FROM or USING")
+		}
+		where = nil
+	}
 	from := append([]*pg_query.Node{{Node: &pg_query.Node_RangeVar{RangeVar: rv}}}, extra...)
 	mark := len(b.perms)
 	b.modifying = rv
@@ -48,7 +60,12 @@ func (b *binder) modifyTarget(rv *pg_query.RangeVar, extra []*pg_query.Node, whe
 	if err != nil {
 		return nil, err
 	}
-	m := &modifyTarget{t: t, items: items, sc: sc, width: len(sc.cols)}
+	m := &modifyTarget{t: t, items: items, sc: sc, width: len(sc.cols), currentOf: cursor}
+	if cursor != "" && b.vars != nil {
+		if v, ok := b.vars(b, []string{cursor}, -1); ok {
+			m.currentOfVar = v
+		}
+	}
 	if err := b.placeConds(sc, items, pending, where, &m.pre); err != nil {
 		return nil, err
 	}
@@ -70,7 +87,12 @@ func (m *modifyTarget) collect(x *execCtx) ([]match, error) {
 		return nil, err
 	}
 	start := time.Now()
-	krs, err := fetchTable(x, m.items[0], true)
+	var krs []keyedRow
+	if m.currentOf != "" {
+		krs, err = m.currentTarget(x)
+	} else {
+		krs, err = fetchTable(x, m.items[0], true)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -226,6 +248,9 @@ func (m modified) first(mt match) bool {
 }
 
 func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
+	if err := b.currentOfView(up.Relation, up.WhereClause); err != nil {
+		return nil, err
+	}
 	checks := b.takeViewChecks()
 	as := b.takeWriteAs()
 	if p, ok, err := b.rewritten(up.Relation, pg_query.CmdType_CMD_UPDATE, &pg_query.Node{Node: &pg_query.Node_UpdateStmt{UpdateStmt: up}}); ok {
@@ -469,6 +494,9 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 }
 
 func (b *binder) deletePlan(del *pg_query.DeleteStmt) (*stmtPlan, error) {
+	if err := b.currentOfView(del.Relation, del.WhereClause); err != nil {
+		return nil, err
+	}
 	as := b.takeWriteAs()
 	if p, ok, err := b.rewritten(del.Relation, pg_query.CmdType_CMD_DELETE, &pg_query.Node{Node: &pg_query.Node_DeleteStmt{DeleteStmt: del}}); ok {
 		if err == nil && del.WithClause != nil {

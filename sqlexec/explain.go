@@ -134,12 +134,21 @@ func (b *binder) explainPlan(st *Statement, es *pg_query.ExplainStmt) (*stmtPlan
 	if es.Query.GetExecuteStmt() != nil {
 		return nil, pgerror.Unsupported("EXPLAIN EXECUTE (SQL-level PREPARE and EXECUTE)")
 	}
-	if es.Query.GetDeclareCursorStmt() != nil {
-		return nil, pgerror.Unsupported("EXPLAIN DECLARE")
+	query := es.Query
+	if dc := query.GetDeclareCursorStmt(); dc != nil {
+		// The plan of the cursor's query; PostgreSQL's shows what a SCROLL
+		// cursor adds to let it run backwards, which fickle's does not need.
+		if o.analyze {
+			return nil, pgerror.Unsupported("EXPLAIN ANALYZE DECLARE")
+		}
+		if _, err := declaredQuery(dc); err != nil {
+			return nil, err
+		}
+		query = dc.Query
 	}
 	planStart := time.Now()
 	mark := len(b.perms)
-	inner, err := b.statement(&Statement{sql: st.sql, offset: st.offset, full: st.full, node: es.Query})
+	inner, err := b.statement(&Statement{sql: st.sql, offset: st.offset, full: st.full, node: query})
 	if err != nil {
 		return nil, err
 	}

@@ -60,6 +60,9 @@ type fromItem struct {
 	// versions says the item's rows have the system columns xmin and xmax
 	// past the table's columns (row_versions.go).
 	versions bool
+	// cursorPos says the item's rows' keys go to the row marks for the
+	// positions of a cursor's rows (current_of.go).
+	cursorPos bool
 	// oidSlot says the item's rows end with their table's OID, the value
 	// of tableoid (tableoid.go).
 	oidSlot bool
@@ -554,7 +557,7 @@ func (b *binder) fromLeaf(sc *scope, n *pg_query.Node) (*fromItem, []scopeCol, e
 		if err := applyColAliases(cols, rv.Alias); err != nil {
 			return nil, nil, err
 		}
-		if b.readsRowVersions() {
+		if b.readsRowVersions() || b.declaring != nil { // a cursor's rows keep their versions (current_of.go)
 			it.versions = true
 			cols = append(cols, rowVersionCols(alias)...)
 		}

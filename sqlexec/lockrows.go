@@ -122,6 +122,9 @@ func (ls *lockStage) lock(x *execCtx, c lockCandidate, row []any) ([]any, bool, 
 		if got.Skipped || !got.Live {
 			return nil, false, nil
 		}
+		if got.Key != nil {
+			c.keys[i] = got.Key // a concurrent update moved the row to another primary key
+		}
 		if got.Changed {
 			prow := got.Row
 			if m != nil {
@@ -138,7 +141,8 @@ func (ls *lockStage) lock(x *execCtx, c lockCandidate, row []any) ([]any, bool, 
 		return row, true, nil
 	}
 	ex := *x
-	ex.row, ex.items, ex.marks = make([]any, ls.width), nil, nil
+	// The marks keep the rows' keys, for a cursor's row positions.
+	ex.row, ex.items, ex.marks = make([]any, ls.width), nil, &rowMarks{keys: c.keys, members: c.members, nullExt: slices.Clone(c.nullExt)}
 	ex.epq = &epqRows{full: c.full, nullExt: c.nullExt}
 	var out []any
 	err := runItems(&ex, ls.items, 0, func() error {

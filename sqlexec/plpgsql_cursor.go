@@ -61,6 +61,7 @@ func readCursorDecl(d *plDatum, b map[string]any) {
 	if q == nil {
 		return
 	}
+	q.cursor = true
 	d.cursor = &plCursorDecl{query: q, argRow: -1, options: jsonNum(b, "cursor_options")}
 	if _, ok := b["cursor_explicit_argrow"]; ok {
 		d.cursor.argRow = jsonNum(b, "cursor_explicit_argrow")
@@ -81,6 +82,9 @@ func (r *plReader) cursorStmt(st *plStmt, b map[string]any) error {
 		if f >= 1<<63-1 {
 			c.howMany = 1<<63 - 1 // FETCH_ALL, beyond float64's exact integers
 		}
+	}
+	if c.query != nil {
+		c.query.cursor = true
 	}
 	if a := r.expr(b["argquery"]); a != nil {
 		c.args = &plExpr{text: "SELECT " + a.text, scope: a.scope}
@@ -120,10 +124,12 @@ func (fr *plFrame) open(st *plStmt) (*cursor, error) {
 	options := c.options
 	var res *Result
 	var text string
+	var query *plExpr // the static query, whose rows end with their positions
 	var err error
+	mark := fr.x.txn.WriteMark()
 	switch decl := fr.pl.datums[c.curvar].cursor; {
 	case decl != nil:
-		options, text = decl.options, decl.query.text
+		options, text, query = decl.options, decl.query.text, decl.query
 		if c.args != nil {
 			if err := fr.cursorArgs(decl, c.args); err != nil {
 				return nil, err
@@ -136,11 +142,19 @@ func (fr *plFrame) open(st *plStmt) (*cursor, error) {
 			err = pgerror.Newf(pgerror.InvalidCursorDefinition, "cannot open %s query as cursor", commandOf(res.Tag))
 		}
 	default:
-		text = c.query.text
+		text, query = c.query.text, c.query
 		res, err = fr.cursorQuery(c.query)
 	}
 	if err != nil {
 		return nil, err
+	}
+	var shape *cursorShape
+	var positions []*cursorRowPos
+	if query != nil && query.compiled != nil {
+		shape = query.compiled.cursorShape
+		if shape != nil && shape.positions {
+			res, positions = withoutPositions(res)
+		}
 	}
 	if d := fr.pl.datums[c.curvar]; name == "" && d.isConst {
 		// The variable would take the new cursor's name.
@@ -155,7 +169,13 @@ func (fr *plFrame) open(st *plStmt) (*cursor, error) {
 	}
 	s.cursorCount++
 	cur := &cursor{name: name, sql: text, outs: outColsOf(res.Columns), cols: res.Columns, rows: res.Rows,
-		at: time.Now().UTC().Truncate(time.Microsecond), scroll: options&plCursorNoScroll == 0, created: s.cursorCount}
+		at: time.Now().UTC().Truncate(time.Microsecond), scroll: options&plCursorNoScroll == 0, created: s.cursorCount,
+		shape: shape, positions: positions, mark: mark, checked: mark}
+	if shape != nil && shape.locking {
+		// Its FETCHes skip the rows the body updates or deletes meanwhile
+		// (cursor.skipWritten).
+		cur.locksOnly, cur.limited = true, shape.limited
+	}
 	s.cursors[name] = cur
 	fr.vals[c.curvar] = name
 	return cur, nil
@@ -237,7 +257,7 @@ func (fr *plFrame) fetchCursor(st *plStmt) error {
 		}
 		count = n.(int64)
 	}
-	rows, moved, err := c.fetch(st.cur.direction, count, unknownStatement, true)
+	rows, moved, err := c.fetch(st.cur.direction, count, unknownStatement, true, fr.x.txn)
 	if err != nil {
 		return err
 	}
@@ -277,7 +297,7 @@ func (fr *plFrame) forCursor(st *plStmt) (plFlow, error) {
 	ran := false
 	var out plFlow
 	for {
-		rows, _, err := c.fetch(cursorpos.Forward, 1, unknownStatement, true)
+		rows, _, err := c.fetch(cursorpos.Forward, 1, unknownStatement, true, fr.x.txn)
 		if err != nil {
 			return plFlow{}, err
 		}

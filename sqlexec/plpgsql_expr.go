@@ -24,6 +24,9 @@ type plExpr struct {
 	scope *plScope
 	// assignTo is, for an assignment (mode 3 to 5), the datum it assigns.
 	assignTo int
+	// cursor marks a cursor's query, whose rows carry their positions
+	// for WHERE CURRENT OF (current_of.go).
+	cursor bool
 }
 
 // plCompiled is a planned plExpr: a scalar for a plain expression, a plan
@@ -44,6 +47,8 @@ type plCompiled struct {
 	outTargets []int
 	// element is the subscripted target of an assignment a[i] := x.
 	element *arrayAssign
+	// cursorShape is a cursor query's shape (current_of.go).
+	cursorShape *cursorShape
 }
 
 // plFrame is one invocation of a PL/pgSQL body: the variables' values and
@@ -173,8 +178,17 @@ func (fr *plFrame) compileQuery(e *plExpr) (*plCompiled, error) {
 		if st.isTxn {
 			return nil, pgerror.Unsupported("transaction control in PL/pgSQL")
 		}
+		if e.cursor {
+			b.declaring = st.node.GetSelectStmt()
+		}
 		if c.plan, err = b.statement(st); err != nil {
 			return nil, fr.bindError(err)
+		}
+		if b.declaring != nil {
+			if c.cursorShape = b.cursorShape; c.cursorShape == nil {
+				sel := b.declaring
+				c.cursorShape = &cursorShape{notScan: sel.Op != pg_query.SetOperation_SETOP_UNION || !sel.All}
+			}
 		}
 		c.plan.locks, c.plan.perms = b.locks, b.perms
 		if cs := st.node.GetCallStmt(); cs != nil {

@@ -270,6 +270,13 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 	if err != nil {
 		return nil, err
 	}
+	positions := false // the rows end with their positions, for a cursor's WHERE CURRENT OF
+	if st == b.declaring {
+		if pos := b.cursorPositions(st, items, hasAgg || hasWindow || srf != nil || len(st.DistinctClause) > 0); pos != nil {
+			positions = true
+			outs, cols, targetNodes = append(outs, pos), append(cols, outCol{Name: pos.name, typ: pos.typ}), append(targetNodes, nil)
+		}
+	}
 	var having *scalar
 	if st.HavingClause != nil {
 		// No set-returning call in HAVING: the select list's are expanded
@@ -284,7 +291,11 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 			return nil, err
 		}
 	}
-	keys, outs, err := b.orderBy(proj, st.SortClause, outs, cols, targetNodes)
+	orderCols := cols // ORDER BY names and numbers the select list's columns, not the position
+	if positions {
+		orderCols = cols[:len(cols)-1]
+	}
+	keys, outs, err := b.orderBy(proj, st.SortClause, outs, orderCols, targetNodes)
 	if err != nil {
 		return nil, err
 	}
@@ -388,6 +399,8 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 		cx.items, cx.marks, cx.epq = nil, nil, nil
 		if locking != nil {
 			cx.marks = locking.start()
+		} else if positions {
+			cx.marks = (&lockStage{items: items}).start()
 		}
 		lim, off, err := evalLimit(cx, limit, offset)
 		if err != nil {
@@ -687,7 +700,7 @@ func runItems(x *execCtx, items []*fromItem, i int, emit func() error) error {
 	conds := it.on
 	// A table item's rows go on as the store returns them (a LIMIT above
 	// stops the scan) unless something needs them all first.
-	keep := x.marks != nil && (it.lock != isolation.RowLockNone || it.target) // the rows' keys go to x.marks
+	keep := x.marks != nil && (it.lock != isolation.RowLockNone || it.target || it.cursorPos) // the rows' keys go to x.marks
 	streamed := x.epq == nil && !it.cached && it.table != nil && streamsTable(x, it, keep)
 	if x.stats != nil {
 		if i == 0 {
