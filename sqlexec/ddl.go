@@ -153,6 +153,8 @@ func ddlTag(n *pg_query.Node) string {
 			return "ALTER FOREIGN TABLE"
 		case pg_query.ObjectType_OBJECT_MATVIEW:
 			return "ALTER MATERIALIZED VIEW"
+		case pg_query.ObjectType_OBJECT_VIEW:
+			return "ALTER VIEW"
 		case pg_query.ObjectType_OBJECT_COLUMN:
 			switch v.RenameStmt.RelationType {
 			case pg_query.ObjectType_OBJECT_FOREIGN_TABLE:

@@ -647,6 +647,16 @@ func (d *ddl) rename(rs *pg_query.RenameStmt) error {
 	if rs.RenameType == pg_query.ObjectType_OBJECT_FOREIGN_TABLE {
 		return d.alterForeignTable(rs.Relation, rs.MissingOk)
 	}
+	if rs.RenameType == pg_query.ObjectType_OBJECT_VIEW && rs.Relation != nil {
+		if v := d.s.lookupView(d.cat, rs.Relation.Schemaname, rs.Relation.Relname); v != nil {
+			return d.renameView(v, rs.Newname)
+		}
+		if d.s.lookupTable(d.cat, rs.Relation.Schemaname, rs.Relation.Relname) != nil {
+			return pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not a view", rs.Relation.Relname)
+		}
+		_, err := d.alteredTable(rs.Relation, rs.MissingOk)
+		return err
+	}
 	renamesRelation := rs.RenameType == pg_query.ObjectType_OBJECT_TABLE || rs.RenameType == pg_query.ObjectType_OBJECT_INDEX
 	if rs.RenameType == pg_query.ObjectType_OBJECT_SEQUENCE && rs.Relation != nil {
 		if ok, err := d.renameSequence(rs); ok {
@@ -675,9 +685,11 @@ func (d *ddl) rename(rs *pg_query.RenameStmt) error {
 			return d.renameViewColumn(rs, v)
 		}
 	}
-	if t == nil && rs.RenameType == pg_query.ObjectType_OBJECT_TABLE && d.s.lookupView(d.cat, rs.Relation.Schemaname, rs.Relation.Relname) != nil {
+	if t == nil && rs.RenameType == pg_query.ObjectType_OBJECT_TABLE {
 		// ALTER TABLE renames a view in PostgreSQL, as ALTER VIEW does.
-		return pgerror.Unsupported("ALTER ... RENAME of VIEW")
+		if v := d.s.lookupView(d.cat, rs.Relation.Schemaname, rs.Relation.Relname); v != nil {
+			return d.renameView(v, rs.Newname)
+		}
 	}
 	if t == nil {
 		_, err := d.alteredTable(rs.Relation, rs.MissingOk)
@@ -697,9 +709,27 @@ func (d *ddl) rename(rs *pg_query.RenameStmt) error {
 		delete(d.cat.schemas[t.schema].tables, t.name)
 		nt.name = rs.Newname
 		d.cat.putTable(nt)
-		return d.requalifyReaders(t)
+		return d.requalifyReaders(t.oid, relationName{t.schema, t.name}, relationName{nt.schema, nt.name})
 	}
 	return d.renameColumn(rs, nt, false)
+}
+
+// renameView runs ALTER VIEW v RENAME TO name (or ALTER TABLE naming a
+// view): the view keeps its OID, and the views and materialized views
+// that read it read it under its new name.
+func (d *ddl) renameView(v *viewDesc, name string) error {
+	if err := d.s.requireOwner(relationOwner(d.cat, aclTable, v.oid), "view", v.name); err != nil {
+		return err
+	}
+	if d.relationExists(v.schema, name) {
+		return pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" already exists", name)
+	}
+	sc := d.cat.schemas[v.schema]
+	delete(sc.views, v.name)
+	nv := *v
+	nv.name = name
+	sc.views[name] = &nv
+	return d.requalifyReaders(v.oid, relationName{v.schema, v.name}, relationName{v.schema, name})
 }
 
 // renameColumn runs RENAME COLUMN on t, a clone of the catalog's

@@ -451,7 +451,7 @@ func (d *ddl) setMatviewSchema(t *tableDesc, schema string) error {
 	nt := t.clone()
 	nt.schema = schema
 	d.cat.putTable(nt)
-	return d.requalifyReaders(t)
+	return d.requalifyReaders(t.oid, relationName{t.schema, t.name}, relationName{nt.schema, nt.name})
 }
 
 // indexNames lists the names of t's secondary indexes.
@@ -463,15 +463,17 @@ func indexNames(t *tableDesc) []string {
 	return out
 }
 
+// relationName is a relation's schema and name.
+type relationName struct{ schema, name string }
+
 // requalifyReaders points the stored queries of the views and
-// materialized views that read t (its descriptor before the statement
-// renamed or moved it) at its current schema and name: their queries name
-// relations, where PostgreSQL's refer to them by OID.
-func (d *ddl) requalifyReaders(t *tableDesc) error {
-	cur := d.cat.tables[t.oid]
+// materialized views that read relation oid, which the statement renamed
+// or moved from old to cur, at its current schema and name: their queries
+// name relations, where PostgreSQL's refer to them by OID.
+func (d *ddl) requalifyReaders(oid uint32, old, cur relationName) error {
 	for _, v := range sortedViews(d.cat) {
-		if slices.Contains(v.deps, t.oid) {
-			q, err := d.retargetQuery(v.query, v.deps, v.name, t, cur)
+		if slices.Contains(v.deps, oid) {
+			q, err := d.retargetQuery(v.query, v.deps, v.name, old, cur)
 			if err != nil {
 				return err
 			}
@@ -481,8 +483,8 @@ func (d *ddl) requalifyReaders(t *tableDesc) error {
 		}
 	}
 	for _, mv := range sortedMatviews(d.cat) {
-		if slices.Contains(mv.matview.deps, t.oid) {
-			q, err := d.retargetQuery(mv.matview.query, mv.matview.deps, mv.name, t, cur)
+		if slices.Contains(mv.matview.deps, oid) {
+			q, err := d.retargetQuery(mv.matview.query, mv.matview.deps, mv.name, old, cur)
 			if err != nil {
 				return err
 			}
@@ -496,13 +498,13 @@ func (d *ddl) requalifyReaders(t *tableDesc) error {
 	return nil
 }
 
-// retargetQuery is a stored query (of view name, reading the tables deps)
-// that read table old under its former name, reading it under cur's name:
+// retargetQuery is a stored query (of view name, reading the relations
+// deps) that read relation old under its former name, reading it as cur:
 // its FROM items and, where it read the table under the table's own name,
 // the references qualified by that name (PostgreSQL's queries name tables by
 // OID). A reference it cannot tell apart from another FROM item's, or from a
 // column of that name, makes the rename fail (0A000).
-func (d *ddl) retargetQuery(query *pg_query.Node, deps []uint32, name string, old, cur *tableDesc) (*pg_query.Node, error) {
+func (d *ddl) retargetQuery(query *pg_query.Node, deps []uint32, name string, old, cur relationName) (*pg_query.Node, error) {
 	q := proto.Clone(query).(*pg_query.Node)
 	byName, others := false, false
 	walk(q, func(n *pg_query.Node) bool {
@@ -555,7 +557,7 @@ func (d *ddl) retargetQuery(query *pg_query.Node, deps []uint32, name string, ol
 		return true
 	})
 	if refused {
-		return nil, pgerror.Unsupported(fmt.Sprintf("renaming table %s, which %s reads under a name another of its FROM items or columns has", old.name, name))
+		return nil, pgerror.Unsupported(fmt.Sprintf("renaming relation %s, which %s reads under a name another of its FROM items or columns has", old.name, name))
 	}
 	return q, nil
 }
