@@ -334,6 +334,9 @@ func (d *ddl) run(n *pg_query.Node, full string) error {
 		if v.AlterObjectSchemaStmt.ObjectType == pg_query.ObjectType_OBJECT_FOREIGN_TABLE {
 			return d.alterForeignTable(v.AlterObjectSchemaStmt.Relation, v.AlterObjectSchemaStmt.MissingOk)
 		}
+		if ok, err := d.setRelationSchema(v.AlterObjectSchemaStmt); ok {
+			return err
+		}
 		if !isRoutineObject(v.AlterObjectSchemaStmt.ObjectType) {
 			return pgerror.Unsupported(ddlTag(n) + " ... SET SCHEMA")
 		}
