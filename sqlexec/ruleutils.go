@@ -44,8 +44,11 @@ type dnode struct {
 	implicit bool
 	// all marks <> ALL (dAnyAll).
 	all bool
-	// wholeRow marks a whole-row reference rel.* (dColumn).
+	// wholeRow marks a whole-row reference rel.* (dColumn); rowType is
+	// the relation's row type, which ruleutils casts it to at the top of
+	// a select list or VALUES row (0 for a relation without a named one).
 	wholeRow bool
+	rowType  types.Type
 	// over is a window function's window, printed (dFunc): a name or a
 	// parenthesized specification.
 	over string
@@ -478,13 +481,24 @@ func (d *deparser) operator(op string, ln, rn *pg_query.Node) (*dnode, error) {
 	return &dnode{kind: dOp, typ: o.Result, op: o.Name, args: []*dnode{d.coerce(l, o.Left), d.coerce(r, o.Right)}}, nil
 }
 
-// wholeRow analyzes rel.*, in an expression a whole row of a table of
-// the scope, which ruleutils prints as rel.*.
+// wholeRow analyzes rel.*, or rel alone where no column has the name, in
+// an expression a whole row of a table of the scope, which ruleutils
+// prints as rel.*.
 func (d *deparser) wholeRow(cr *pg_query.ColumnRef) (*dnode, bool) {
-	if len(cr.Fields) != 2 || cr.Fields[1].GetAStar() == nil {
+	var rel string
+	switch {
+	case len(cr.Fields) == 2 && cr.Fields[1].GetAStar() != nil:
+		rel = cr.Fields[0].GetString_().GetSval()
+	case len(cr.Fields) == 1 && cr.Fields[0].GetString_() != nil:
+		rel = cr.Fields[0].GetString_().Sval
+		for sc := d.sc; sc != nil; sc = sc.parent {
+			if slices.ContainsFunc(sc.cols, func(c scopeCol) bool { return c.name == rel && !c.hidden }) {
+				return nil, false // a column of that name wins
+			}
+		}
+	default:
 		return nil, false
 	}
-	rel := cr.Fields[0].GetString_().GetSval()
 	var fields []types.Field
 	for _, c := range d.sc.cols {
 		if c.rel == rel && !c.hidden {
@@ -494,7 +508,29 @@ func (d *deparser) wholeRow(cr *pg_query.ColumnRef) (*dnode, bool) {
 	if len(fields) == 0 {
 		return nil, false
 	}
-	return &dnode{kind: dColumn, typ: types.RecordType(fields), text: types.QuoteIdent(d.alias(d.sc, rel)) + ".*", wholeRow: true}, true
+	out := &dnode{kind: dColumn, typ: types.RecordType(fields), text: types.QuoteIdent(d.alias(d.sc, rel)) + ".*", wholeRow: true}
+	if e, err := d.b.expr(d.sc, &pg_query.Node{Node: &pg_query.Node_ColumnRef{ColumnRef: cr}}); err == nil && e.typ.IsComposite() {
+		out.rowType = e.typ
+	}
+	return out, true
+}
+
+// printTopLevel prints n at the top of a select list or of a VALUES row,
+// where ruleutils casts a whole-row reference to its row type so that it
+// is read as one value (get_rule_expr_toplevel).
+func (d *deparser) printTopLevel(n *dnode, pretty bool) (string, error) {
+	s := d.print(n, nil, pretty, false)
+	for n.kind == dCast && n.implicit {
+		n = n.args[0] // printed without the cast
+	}
+	if n.kind == dColumn && n.wholeRow {
+		if n.rowType.Oid == 0 {
+			return "", errNotDeparsed
+		}
+		typ, _ := catalogNames{s: d.b.s, cat: d.b.cat}.typeName(uint32(n.rowType.Oid), n.rowType.Typmod)
+		s += "::" + typ
+	}
+	return s, nil
 }
 
 // resolvable is the type an untyped literal resolves as on its own.

@@ -336,7 +336,10 @@ func (d *deparser) targetList(targets []*pg_query.Node, names []string, pretty b
 		if e.literal {
 			e = d.coerce(e, types.Text)
 		}
-		s := d.print(e, nil, pretty, false)
+		s, err := d.printTopLevel(e, pretty)
+		if err != nil {
+			return nil, err
+		}
 		name := rt.Name
 		if len(names) > len(out) {
 			name = names[len(out)]
@@ -503,7 +506,9 @@ func (d *deparser) values(st *pg_query.SelectStmt, plan *selectPlan, pretty bool
 			if err != nil {
 				return "", err
 			}
-			vals[j] = d.print(d.coerce(e, plan.cols[j].typ), nil, pretty, false)
+			if vals[j], err = d.printTopLevel(d.coerce(e, plan.cols[j].typ), pretty); err != nil {
+				return "", err
+			}
 		}
 		rows[i] = "(" + strings.Join(vals, ",") + ")"
 	}
