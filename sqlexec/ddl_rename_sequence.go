@@ -31,11 +31,21 @@ func (d *ddl) renameSequence(rs *pg_query.RenameStmt) (ok bool, err error) {
 	}
 	nq := *q
 	nq.name = rs.Newname
-	var changed []*tableDesc
+	d.followSequence(q, &nq)
+	seqs := d.cat.schemas[q.schema].seqs
+	delete(seqs, q.name)
+	seqs[nq.name] = &nq
+	return true, nil
+}
+
+// followSequence rewrites the column defaults calling nextval of sequence
+// q to name renamed, its successor under another name or schema; the
+// catalog must still name q as it was.
+func (d *ddl) followSequence(q, renamed *sequence) {
 	for _, t := range sortedTables(d.cat) {
 		var nt *tableDesc
 		for i, col := range t.cols {
-			def, changed := d.renamedNextval(col.def, q, &nq)
+			def, changed := d.renamedNextval(col.def, q, renamed)
 			if !changed {
 				continue
 			}
@@ -47,16 +57,9 @@ func (d *ddl) renameSequence(rs *pg_query.RenameStmt) (ok bool, err error) {
 			nt.cols[i] = &nc
 		}
 		if nt != nil {
-			changed = append(changed, nt)
+			d.cat.putTable(nt)
 		}
 	}
-	seqs := d.cat.schemas[q.schema].seqs
-	delete(seqs, q.name)
-	seqs[nq.name] = &nq
-	for _, nt := range changed {
-		d.cat.putTable(nt)
-	}
-	return true, nil
 }
 
 // renamedNextval returns def with every nextval of old (named as text, or

@@ -99,13 +99,28 @@ func (d *ddl) setTableSchema(t *tableDesc, schema string) error {
 	if same, err := d.targetSchema(t.schema, schema, names); same || err != nil {
 		return err
 	}
-	if d.cat.schemas[schema].types[t.name] != nil {
+	if err := d.moveTable(t, schema); err != nil {
+		return err
+	}
+	for _, q := range owned {
+		if err := d.moveSequence(q, schema); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// moveTable moves table (or materialized view) t and its indexes to
+// schema, which targetSchema allowed; the views reading it follow. Its row
+// type goes with it, and may not meet another type's name there.
+func (d *ddl) moveTable(t *tableDesc, schema string) error {
+	from, to := d.cat.schemas[t.schema], d.cat.schemas[schema]
+	if to.types[t.name] != nil {
 		return pgerror.Newf(pgerror.DuplicateObject, "type \"%s\" already exists in schema \"%s\"", t.name, schema)
 	}
 	if err := d.lockTable(t, isolation.TableLockAccessExclusive); err != nil {
 		return err
 	}
-	from, to := d.cat.schemas[t.schema], d.cat.schemas[schema]
 	delete(from.tables, t.name)
 	for _, ix := range t.indexes {
 		delete(from.indexes, ix.name)
@@ -114,11 +129,6 @@ func (d *ddl) setTableSchema(t *tableDesc, schema string) error {
 	nt := t.clone()
 	nt.schema = schema
 	d.cat.putTable(nt)
-	for _, q := range owned {
-		if err := d.moveSequence(q, schema); err != nil {
-			return err
-		}
-	}
 	return d.requalifyReaders(t.oid, relationName{t.schema, t.name}, relationName{schema, t.name})
 }
 
@@ -162,24 +172,7 @@ func (d *ddl) moveSequence(q *sequence, schema string) error {
 	}
 	nq := *q
 	nq.schema = schema
-	for _, t := range sortedTables(d.cat) {
-		var nt *tableDesc
-		for i, col := range t.cols {
-			def, changed := d.renamedNextval(col.def, q, &nq)
-			if !changed {
-				continue
-			}
-			if nt == nil {
-				nt = d.cat.tables[t.oid].clone()
-			}
-			nc := *nt.cols[i]
-			nc.def = def
-			nt.cols[i] = &nc
-		}
-		if nt != nil {
-			d.cat.putTable(nt)
-		}
-	}
+	d.followSequence(q, &nq)
 	delete(d.cat.schemas[q.schema].seqs, q.name)
 	d.cat.schemas[schema].seqs[q.name] = &nq
 	return d.requalifyReaders(q.oid, relationName{q.schema, q.name}, relationName{schema, q.name})

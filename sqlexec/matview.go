@@ -421,37 +421,10 @@ func (d *ddl) setMatviewSchema(t *tableDesc, schema string) error {
 	if err := d.s.requireOwner(relationOwner(d.cat, aclTable, t.oid), "materialized view", t.name); err != nil {
 		return err
 	}
-	to := d.cat.schemas[schema]
-	if to == nil {
-		return pgerror.Newf(pgerror.InvalidSchemaName, "schema \"%s\" does not exist", schema)
-	}
-	if isTempSchema(schema) || isTempSchema(t.schema) || schema == "pg_catalog" || schema == "information_schema" {
-		return pgerror.Unsupported("moving a materialized view into or out of a temporary or system schema")
-	}
-	if schema == t.schema {
-		return nil
-	}
-	for _, name := range append([]string{t.name}, indexNames(t)...) {
-		if d.relationExists(schema, name) {
-			return pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" already exists in schema \"%s\"", name, schema)
-		}
-	}
-	if to.types[t.name] != nil {
-		return pgerror.Newf(pgerror.DuplicateObject, "type \"%s\" already exists in schema \"%s\"", t.name, schema)
-	}
-	if err := d.lockTable(t, isolation.TableLockAccessExclusive); err != nil {
+	if same, err := d.targetSchema(t.schema, schema, append([]string{t.name}, indexNames(t)...)); same || err != nil {
 		return err
 	}
-	from := d.cat.schemas[t.schema]
-	delete(from.tables, t.name)
-	for _, ix := range t.indexes {
-		delete(from.indexes, ix.name)
-		to.indexes[ix.name] = ix
-	}
-	nt := t.clone()
-	nt.schema = schema
-	d.cat.putTable(nt)
-	return d.requalifyReaders(t.oid, relationName{t.schema, t.name}, relationName{nt.schema, nt.name})
+	return d.moveTable(t, schema)
 }
 
 // indexNames lists the names of t's secondary indexes.
