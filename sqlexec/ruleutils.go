@@ -485,6 +485,9 @@ func (d *deparser) operator(op string, ln, rn *pg_query.Node) (*dnode, error) {
 // an expression a whole row of a table of the scope, which ruleutils
 // prints as rel.*.
 func (d *deparser) wholeRow(cr *pg_query.ColumnRef) (*dnode, bool) {
+	if d.sc == nil {
+		return nil, false // a rule's qualification: its names are NEW's and OLD's columns
+	}
 	var rel string
 	switch {
 	case len(cr.Fields) == 2 && cr.Fields[1].GetAStar() != nil:
