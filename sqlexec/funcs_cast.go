@@ -18,25 +18,21 @@ import (
 // otherwise the cast functions named T are candidates as any overloads
 // are, the argument coerced to the one chosen.
 
-// castMethods maps a pg_cast source and target to its castmethod: 'f' a
-// function, 'b' binary-compatible, 'i' the text forms.
-var castMethods = sync.OnceValue(func() map[[2]uint32]byte {
-	m := map[[2]uint32]byte{}
+// pgCasts is what func_get_detail reads of pg_cast: each source and
+// target's castmethod ('f' a function, 'b' binary-compatible, 'i' the
+// text forms), and the OIDs of the functions it converts with.
+var pgCasts = sync.OnceValue(func() (c struct {
+	methods   map[[2]uint32]byte
+	functions map[uint32]bool
+}) {
+	c.methods, c.functions = map[[2]uint32]byte{}, map[uint32]bool{}
 	eachRow(pgdata.Load(pgdata.PgCast), func(get func(string) string) {
-		m[[2]uint32{atou(get("castsource")), atou(get("casttarget"))}] = get("castmethod")[0]
-	})
-	return m
-})
-
-// castFunctions are the OIDs of the functions pg_cast converts with.
-var castFunctions = sync.OnceValue(func() map[uint32]bool {
-	m := map[uint32]bool{}
-	eachRow(pgdata.Load(pgdata.PgCast), func(get func(string) string) {
+		c.methods[[2]uint32{atou(get("castsource")), atou(get("casttarget"))}] = get("castmethod")[0]
 		if f := atou(get("castfunc")); f != 0 {
-			m[f] = true
+			c.functions[f] = true
 		}
 	})
-	return m
+	return c
 })
 
 // castFunctionCall compiles fc, a call of one argument arg (bound) that no
@@ -61,7 +57,7 @@ func (b *binder) castFunctionCall(fc *pg_query.FuncCall, arg *scalar) (e *scalar
 	}
 	var from, to []types.Type
 	for _, p := range builtinIndex().procsByName[name] {
-		if p.namespace != oidPgCatalog || p.kind != 'f' || len(p.args) != 1 || !castFunctions()[p.oid] {
+		if p.namespace != oidPgCatalog || p.kind != 'f' || len(p.args) != 1 || !pgCasts().functions[p.oid] {
 			continue
 		}
 		in, inOK := types.TypeByOid(types.Oid(p.args[0]))
@@ -100,7 +96,7 @@ func coercionCall(from, to types.Type) bool {
 	if from.Oid == to.Oid {
 		return true
 	}
-	switch castMethods()[[2]uint32{uint32(from.Oid), uint32(to.Oid)}] {
+	switch pgCasts().methods[[2]uint32{uint32(from.Oid), uint32(to.Oid)}] {
 	case 'b', 'i':
 		return true
 	case 'f':
