@@ -110,7 +110,7 @@ func ruleDefinition(s *Session, c *catalog, t *tableDesc, r *ruleDesc, pretty bo
 	b := (&binder{s: s, cat: c}).ruleBinder(t, nil)
 	if r.where != nil {
 		d := &deparser{b: b, qualify: true}
-		n, err := d.analyze(r.where)
+		n, err := d.analyze(qualifiedRuleColumns(t, r.event, r.where))
 		if err != nil {
 			return "", err
 		}
@@ -142,6 +142,28 @@ func ruleDefinition(s *Session, c *catalog, t *tableDesc, r *ruleDesc, pretty bo
 	}
 	sb.WriteString(";")
 	return sb.String(), nil
+}
+
+// qualifiedRuleColumns is a rule's condition with the columns it names
+// bare written as the row they are read from (NEW for an INSERT rule, OLD
+// for a DELETE one), as PostgreSQL resolves and ruleutils prints them;
+// subqueries keep their own names.
+func qualifiedRuleColumns(t *tableDesc, event pg_query.CmdType, where *pg_query.Node) *pg_query.Node {
+	row := map[pg_query.CmdType]string{pg_query.CmdType_CMD_INSERT: "new", pg_query.CmdType_CMD_DELETE: "old"}[event]
+	if row == "" {
+		return where
+	}
+	out := proto.Clone(where).(*pg_query.Node)
+	walk(out, func(n *pg_query.Node) bool {
+		if n.GetSubLink() != nil {
+			return false
+		}
+		if cr := n.GetColumnRef(); cr != nil && len(cr.Fields) == 1 && cr.Fields[0].GetString_() != nil && t.colIndex(cr.Fields[0].GetString_().Sval) >= 0 {
+			cr.Fields = append([]*pg_query.Node{pg_query.MakeStrNode(row)}, cr.Fields...)
+		}
+		return true
+	})
+	return out
 }
 
 // relationText names t, schema-qualified when qualify is set or the
