@@ -320,7 +320,7 @@ func triggerWhenText(s *Session, c *catalog, t *tableDesc, tr *triggerDesc, pret
 		}
 		sc.cols = append(sc.cols, scopeCol{rel: rel, name: "tableoid", typ: types.OidType, hidden: true, system: true, relOID: t.oid})
 	}
-	d := &deparser{b: &binder{s: s, cat: c}, sc: sc, qualify: true}
+	d := &deparser{b: &binder{s: s, cat: c}, sc: sc, qualify: true, pretty: pretty}
 	if a, err := d.analyze(tr.when); err == nil {
 		return d.print(a, nil, pretty, false)
 	}

@@ -109,7 +109,7 @@ func ruleDefinition(s *Session, c *catalog, t *tableDesc, r *ruleDesc, pretty bo
 	sb.WriteString("CREATE RULE " + types.QuoteIdent(r.name) + " AS\n    ON " + eventName(r.event) + " TO " + relationText(s, c, t, !pretty))
 	b := (&binder{s: s, cat: c}).ruleBinder(t, nil)
 	if r.where != nil {
-		d := &deparser{b: b, qualify: true}
+		d := &deparser{b: b, qualify: true, pretty: pretty}
 		n, err := d.analyze(qualifiedRuleColumns(t, r.event, r.where))
 		if err != nil {
 			return "", err
@@ -229,7 +229,7 @@ func onConflictText(b *binder, t *tableDesc, oc *pg_query.OnConflictClause, pret
 		}
 		sb.WriteString("(" + strings.Join(elems, ", ") + ")")
 		if inf.WhereClause != nil {
-			d := &deparser{b: b, sc: tableScope(t, t.name)}
+			d := &deparser{b: b, sc: tableScope(t, t.name), pretty: pretty}
 			a, err := d.analyze(inf.WhereClause)
 			if err != nil {
 				return "", err
@@ -244,7 +244,7 @@ func onConflictText(b *binder, t *tableDesc, oc *pg_query.OnConflictClause, pret
 	if oc.Infer == nil {
 		return "", unsupported
 	}
-	d := &deparser{b: b, sc: excludedScope(t), qualify: true}
+	d := &deparser{b: b, sc: excludedScope(t), qualify: true, pretty: pretty}
 	var sets []string
 	for _, it := range oc.TargetList {
 		rt := it.GetResTarget()
@@ -288,7 +288,7 @@ func actionText(b *binder, c *catalog, rel *tableDesc, n *pg_query.Node, pretty 
 	if t == nil {
 		return "", pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", rv.Relname)
 	}
-	d := &deparser{b: b, sc: tableScope(t, t.name), qualify: true}
+	d := &deparser{b: b, sc: tableScope(t, t.name), qualify: true, pretty: pretty}
 	expr := func(e *pg_query.Node, typ *types.Type) (string, error) {
 		a, err := d.analyze(e)
 		if err != nil {

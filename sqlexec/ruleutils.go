@@ -277,13 +277,13 @@ func (d *deparser) analyze(n *pg_query.Node) (*dnode, error) {
 // subLink analyzes EXISTS (subquery), x IN (subquery), x op ANY/ALL
 // (subquery) and a scalar (subquery), printed as ruleutils prints them.
 func (d *deparser) subLink(sl *pg_query.SubLink) (*dnode, error) {
-	// Inside a query being printed the subquery follows the query's pretty
-	// mode; a rule's or constraint's expression prints it pretty.
-	indent, pretty := prettyIndent, d.pretty || d.aliases == nil
+	// The subquery follows the pretty mode of what is printed (a query, a
+	// rule); pg_get_expr's prints it at the expression's own indentation.
+	indent := prettyIndent
 	if d.standalone {
-		indent, pretty = 0, d.pretty
+		indent = 0
 	}
-	sub, err := d.subquery(sl.Subselect.GetSelectStmt(), indent, pretty)
+	sub, err := d.subquery(sl.Subselect.GetSelectStmt(), indent, d.pretty)
 	if err != nil {
 		return nil, err
 	}
