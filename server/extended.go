@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5/pgproto3"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/sqlexec"
 	"github.com/fickle-db/fickle/wire"
 )
 
@@ -411,15 +412,24 @@ var errResultShapeChanged = pgerror.New(pgerror.FeatureNotSupported, "cached pla
 // the portal's formats and the client's RowDescription were made for
 // those.
 func checkShape(res *Result, prepared []Column) error {
-	if len(res.Columns) != len(prepared) {
+	if !sameShape(res.Columns, prepared) {
 		return errResultShapeChanged
 	}
-	for i := range prepared {
-		if !sameColumnShape(res.Columns[i], prepared[i]) {
-			return errResultShapeChanged
+	return nil
+}
+
+// sameShape reports whether columns got, the server's or the engine's
+// description of a re-planned result, are the prepared ones.
+func sameShape[C Column | sqlexec.Column](got []C, prepared []Column) bool {
+	if len(got) != len(prepared) {
+		return false
+	}
+	for i := range got {
+		if !sameColumnShape(Column(got[i]), prepared[i]) {
+			return false
 		}
 	}
-	return nil
+	return true
 }
 
 // sameColumnShape reports whether a re-planned column is the prepared one

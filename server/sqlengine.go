@@ -225,13 +225,8 @@ func (s *sqlSession) Revalidate(p Prepared, prepared []Column) error {
 	if err := s.s.Revalidate(sp.p); err != nil {
 		return err
 	}
-	if len(sp.p.Columns) != len(prepared) {
+	if !sameShape(sp.p.Columns, prepared) {
 		return errResultShapeChanged
-	}
-	for i, c := range sp.p.Columns {
-		if !sameColumnShape(Column(c), prepared[i]) {
-			return errResultShapeChanged
-		}
 	}
 	return nil
 }
