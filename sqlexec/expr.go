@@ -372,14 +372,32 @@ func (b *binder) binary(op string, l, r *scalar, loc int32) (*scalar, error) {
 	}
 	lt, rt := l.typ, r.typ
 	switch {
-	case unresolved(l) && unresolved(r):
-		b.fix(l, types.Text)
-		b.fix(r, types.Text)
+	case unresolved(l) && (unresolved(r) || r.typ.Oid == types.OidUnknown), unresolved(r) && l.typ.Oid == types.OidUnknown:
+		// A parameter beside another or beside an untyped literal: the
+		// operator two unknown operands resolve to
+		// (text = text, or PostgreSQL's "not unique" when no string
+		// operator decides), each typed as its side of it.
+		o, err := types.ResolveBinaryOp(op, types.Unknown, types.Unknown)
+		if err != nil {
+			return nil, b.withPos(err, loc)
+		}
+		for _, side := range []struct {
+			p *scalar
+			t types.Type
+		}{{l, o.Left}, {r, o.Right}} {
+			if !unresolved(side.p) {
+				continue
+			}
+			if side.t.Oid == types.OidUnknown || side.t.IsPolymorphic() {
+				side.t = types.Text
+			}
+			b.fix(side.p, side.t)
+		}
 		lt, rt = l.typ, r.typ
 	case unresolved(l):
-		lt = b.fixOperand(op, l, r.typ)
+		lt = b.fixOperand(op, l, r.typ, true)
 	case unresolved(r):
-		rt = b.fixOperand(op, r, l.typ)
+		rt = b.fixOperand(op, r, l.typ, false)
 	}
 	o, err := types.ResolveBinaryOp(op, lt, rt)
 	if err != nil {
@@ -426,18 +444,34 @@ func (b *binder) readLiteralOperand(e *scalar, to types.Type) error {
 	return b.withPos(err, e.litLoc)
 }
 
-// fixOperand types parameter p, the operand of op beside one of type
-// other, and returns the type op resolves with. Beside a composite value a
-// comparison resolves to the record operators, so PostgreSQL types the
-// parameter record, whose values no client can send (Bind fails with
-// 0A000, and only NULL binds): the operator is the composite's own.
-func (b *binder) fixOperand(op string, p *scalar, other types.Type) types.Type {
-	switch {
-	case other.Oid == types.OidUnknown:
-		other = types.Text
-	case other.IsRecord() && isComparisonOp(op):
+// fixOperand types parameter p, the left (isLeft) or right operand of op
+// beside one of type other, and returns the type op resolves with, as
+// PostgreSQL's operator lookup does: the operator taking other on both
+// sides if there is one, else the one an unknown operand resolves to
+// (jsonb ? $1 is jsonb ? text). Beside a composite value a comparison
+// resolves to the record operators, so PostgreSQL types the parameter
+// record, whose values no client can send (Bind fails with 0A000, and only
+// NULL binds): the operator is the composite's own.
+func (b *binder) fixOperand(op string, p *scalar, other types.Type, isLeft bool) types.Type {
+	if other.IsRecord() && isComparisonOp(op) {
 		b.fix(p, types.Type{Oid: types.OidRecord, Typmod: -1})
 		return other
+	}
+	if _, err := types.ResolveBinaryOp(op, other, other); err != nil {
+		l, r := types.Unknown, other
+		if !isLeft {
+			l, r = other, types.Unknown
+		}
+		if o, err := types.ResolveBinaryOp(op, l, r); err == nil {
+			t := o.Right
+			if isLeft {
+				t = o.Left
+			}
+			if t.Oid != types.OidUnknown && !t.IsPolymorphic() {
+				b.fix(p, t)
+				return t
+			}
+		}
 	}
 	b.fix(p, other)
 	return other
