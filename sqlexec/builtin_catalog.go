@@ -61,8 +61,18 @@ type builtins struct {
 	// defaultOpclass is the default operator class of each access method
 	// (by pg_am OID) and input type.
 	defaultOpclass map[[2]uint32]uint32
-	// opclassNames are pg_opclass.opcname by OID.
+	// opclassNames are pg_opclass.opcname by OID, opclasses its
+	// opcfamily and opcintype.
 	opclassNames map[uint32]string
+	opclasses    map[uint32][2]uint32
+	// btreeEquals are the btree operator families' equality operators
+	// (pg_amop's strategy 3) by family, left and right type.
+	btreeEquals map[[3]uint32]uint32
+	// supportProcs are the operator families' support functions present
+	// (pg_amproc) by family, left and right type and number; orderedBy the
+	// families and types with an ordering operator (amoppurpose 'o').
+	supportProcs map[[4]uint32]bool
+	orderedBy    map[[2]uint32]bool
 	types        map[uint32]*builtinType
 	typesByName  map[string][]*builtinType
 	procs        map[uint32]*builtinProc
@@ -79,7 +89,8 @@ var builtinIndex = sync.OnceValue(func() *builtins {
 	b := &builtins{types: map[uint32]*builtinType{}, typesByName: map[string][]*builtinType{},
 		procs: map[uint32]*builtinProc{}, procsByName: map[string][]*builtinProc{},
 		opers: map[uint32]*builtinOper{}, opersByName: map[string][]*builtinOper{}, defaultOpclass: map[[2]uint32]uint32{},
-		opclassNames: map[uint32]string{}}
+		opclassNames: map[uint32]string{}, opclasses: map[uint32][2]uint32{}, btreeEquals: map[[3]uint32]uint32{},
+		supportProcs: map[[4]uint32]bool{}, orderedBy: map[[2]uint32]bool{}}
 	eachRow(pgdata.Load(pgdata.PgType), func(get func(string) string) {
 		t := &builtinType{oid: atou(get("oid")), namespace: atou(get("typnamespace")), elem: atou(get("typelem")),
 			array: atou(get("typarray")), relid: atou(get("typrelid")), name: get("typname"), typtype: get("typtype")[0],
@@ -111,12 +122,49 @@ var builtinIndex = sync.OnceValue(func() *builtins {
 	})
 	eachRow(pgdata.Load(pgdata.PgOpclass), func(get func(string) string) {
 		b.opclassNames[atou(get("oid"))] = get("opcname")
+		b.opclasses[atou(get("oid"))] = [2]uint32{atou(get("opcfamily")), atou(get("opcintype"))}
 		if get("opcdefault") == "t" {
 			b.defaultOpclass[[2]uint32{atou(get("opcmethod")), atou(get("opcintype"))}] = atou(get("oid"))
 		}
 	})
+	eachRow(pgdata.Load(pgdata.PgAmop), func(get func(string) string) {
+		if atou(get("amopmethod")) == indexAccessMethods["btree"] && get("amopstrategy") == "3" {
+			b.btreeEquals[[3]uint32{atou(get("amopfamily")), atou(get("amoplefttype")), atou(get("amoprighttype"))}] = atou(get("amopopr"))
+		}
+		if get("amoppurpose") == "o" && atou(get("amopsortfamily")) != 0 {
+			b.orderedBy[[2]uint32{atou(get("amopfamily")), atou(get("amoplefttype"))}] = true
+			b.orderedBy[[2]uint32{atou(get("amopfamily")), atou(get("amoprighttype"))}] = true
+		}
+	})
+	eachRow(pgdata.Load(pgdata.PgAmproc), func(get func(string) string) {
+		b.supportProcs[[4]uint32{atou(get("amprocfamily")), atou(get("amproclefttype")), atou(get("amprocrighttype")),
+			atou(get("amprocnum"))}] = true
+	})
 	return b
 })
+
+// keyEqualityOperators are the equality operators a foreign key compares
+// with, pg_constraint's conpfeqop, conppeqop and conffeqop for one column
+// pair: the btree operator class opclass of the referenced key orders
+// values of its input type, and the referencing column has type fk. As
+// PostgreSQL's ATAddForeignKeyConstraint, pf is the family's operator
+// between the two types when it has one, else the referencing value is
+// coerced and all three are the key type's own equality; 0 when opclass is
+// not a built-in one.
+func keyEqualityOperators(opclass uint32, fk types.Type) (pf, pp, ff uint32) {
+	idx := builtinIndex()
+	oc, ok := idx.opclasses[opclass]
+	if !ok {
+		return 0, 0, 0
+	}
+	family, in := oc[0], oc[1]
+	pp = idx.btreeEquals[[3]uint32{family, in, in}]
+	pf, ff = idx.btreeEquals[[3]uint32{family, in, uint32(fk.Oid)}], idx.btreeEquals[[3]uint32{family, uint32(fk.Oid), uint32(fk.Oid)}]
+	if pf == 0 || ff == 0 {
+		pf, ff = pp, pp
+	}
+	return pf, pp, ff
+}
 
 // defaultOpclass is PostgreSQL's GetDefaultOpClass: the default operator
 // class of access method method for a key of type typ, the type's own or

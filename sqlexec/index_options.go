@@ -87,18 +87,26 @@ func opclassOptions(opts []*pg_query.Node, method, opclass string) (string, erro
 var indexAccessMethods = map[string]uint32{"btree": 403, "hash": 405, "gist": 783, "gin": 2742, "brin": 3580, "spgist": 4000}
 
 // indexAmCapability is what an access method can do beyond indexing one
-// key column in no particular order (PostgreSQL's IndexAmRoutine flags).
+// key column in no particular order (PostgreSQL's IndexAmRoutine flags):
+// unique (amcanunique), order (amcanorder), orderByOperator
+// (amcanorderbyop), backward (amcanbackward), multicolumn
+// (amcanmulticol), include (amcaninclude), searchArray and searchNulls
+// (amsearcharray, amsearchnulls), clusterable (amclusterable), tupleScan
+// (an amgettuple) and canReturn (an amcanreturn).
 type indexAmCapability struct {
-	unique, order, multicolumn, include bool
+	unique, order, orderByOperator, backward, multicolumn, include bool
+	searchArray, searchNulls, clusterable, tupleScan, canReturn    bool
 }
 
 var indexAmCapabilities = map[string]indexAmCapability{
-	"btree":  {unique: true, order: true, multicolumn: true, include: true},
-	"hash":   {},
-	"gist":   {multicolumn: true, include: true},
+	"btree": {unique: true, order: true, backward: true, multicolumn: true, include: true, searchArray: true, searchNulls: true,
+		clusterable: true, tupleScan: true, canReturn: true},
+	"hash": {backward: true, tupleScan: true},
+	"gist": {orderByOperator: true, multicolumn: true, include: true, searchNulls: true, clusterable: true, tupleScan: true,
+		canReturn: true},
 	"gin":    {multicolumn: true},
-	"brin":   {multicolumn: true},
-	"spgist": {include: true},
+	"brin":   {multicolumn: true, searchNulls: true},
+	"spgist": {orderByOperator: true, include: true, searchNulls: true, tupleScan: true, canReturn: true},
 }
 
 // indexOptions reads the options of key column ie (of type typ) of an

@@ -318,18 +318,26 @@ func attnums(t *tableDesc, idx []int) any {
 func init() {
 	oid, b := types.OidType, types.Bool
 	int2Array, _ := types.ArrayOf(types.Int2)
+	oidArray, _ := types.ArrayOf(types.OidType)
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_constraint",
 		cols: []vcol{{"oid", oid}, {"conname", types.Name}, {"connamespace", oid}, {"contype", types.Char}, {"condeferrable", b},
 			{"condeferred", b}, {"convalidated", b}, {"conrelid", oid}, {"contypid", oid}, {"conindid", oid}, {"conparentid", oid},
 			{"confrelid", oid}, {"confupdtype", types.Char}, {"confdeltype", types.Char}, {"confmatchtype", types.Char},
 			{"conislocal", b}, {"coninhcount", types.Int2}, {"connoinherit", b}, {"conkey", int2Array}, {"confkey", int2Array},
-			{"confdelsetcols", int2Array}, {"conbin", types.Text}},
+			{"conpfeqop", oidArray}, {"conppeqop", oidArray}, {"conffeqop", oidArray}, {"confdelsetcols", int2Array},
+			{"conexclop", oidArray}, {"conbin", types.Text}},
 		rows: func(s *Session, c *catalog) [][]any {
 			var out [][]any
 			for _, t := range sortedTables(c) {
 				for _, r := range tableConstraints(c, t) {
 					upd, del, match := " ", " ", " "
-					var refKey, delSetCols any
+					var refKey, delSetCols, pfEq, ppEq, ffEq, exclOps any
+					switch r.kind {
+					case 'f':
+						pfEq, ppEq, ffEq = r.foreignKeyOperators(c)
+					case 'x':
+						exclOps = r.exclusionOperators()
+					}
 					if r.kind == 'f' {
 						upd, del, match = string(r.onUpdate), string(r.onDelete), "s"
 						refKey = attnums(c.tables[r.refTable], r.refCols)
@@ -350,11 +358,56 @@ func init() {
 					}
 					out = append(out, []any{int64(r.oid), r.name, schemaOID(c, t.schema), string(r.kind), r.deferrable, r.deferred, !r.notValid,
 						int64(t.oid), int64(0), int64(r.index), int64(parent), int64(r.refTable), upd, del, match, local, inhCount, noInherit,
-						attnums(t, r.cols), refKey, delSetCols, bin})
+						attnums(t, r.cols), refKey, pfEq, ppEq, ffEq, delSetCols, exclOps, bin})
 				}
 			}
 			return append(out, domainConstraintRows(c)...)
 		}})
+}
+
+// foreignKeyOperators are a foreign key's conpfeqop, conppeqop and
+// conffeqop: per column pair, the equality operators of the referenced
+// key's operator class (keyEqualityOperators); NULL when one is not a
+// built-in operator.
+func (r *constraintRow) foreignKeyOperators(c *catalog) (pf, pp, ff any) {
+	ref := c.tables[r.refTable]
+	pfs, pps, ffs := make([]any, len(r.cols)), make([]any, len(r.cols)), make([]any, len(r.cols))
+	for i := range r.cols {
+		opclass := referencedKeyOpclass(ref, r.index, r.refCols[i])
+		a, b, d := keyEqualityOperators(opclass, r.table.cols[r.cols[i]].typ)
+		if a == 0 {
+			return nil, nil, nil
+		}
+		pfs[i], pps[i], ffs[i] = int64(a), int64(b), int64(d)
+	}
+	return pfs, pps, ffs
+}
+
+// referencedKeyOpclass is the operator class of column col of ref in its
+// unique index indexOID, which a foreign key references.
+func referencedKeyOpclass(ref *tableDesc, indexOID uint32, col int) uint32 {
+	for _, ix := range ref.indexes {
+		if ix.oid == indexOID {
+			if k := slices.Index(ix.cols, col); k >= 0 && ix.keyOption(k).opclassOID != 0 {
+				return ix.keyOption(k).opclassOID
+			}
+		}
+	}
+	return defaultOpclass("btree", ref.cols[col].typ)
+}
+
+// exclusionOperators are an exclusion constraint's conexclop: each
+// element's operator, = of its column's operator class.
+func (r *constraintRow) exclusionOperators() any {
+	ops := make([]any, len(r.cols))
+	for i, col := range r.cols {
+		_, eq, _ := keyEqualityOperators(defaultOpclass("btree", r.table.cols[col].typ), r.table.cols[col].typ)
+		if eq == 0 {
+			return nil
+		}
+		ops[i] = int64(eq)
+	}
+	return ops
 }
 
 // definition is pg_get_constraintdef's text for r as session s sees it: a

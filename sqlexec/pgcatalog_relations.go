@@ -328,26 +328,9 @@ func init() {
 			{"indoption", types.Int2Vector}, {"indexprs", text}, {"indpred", text}},
 		rows: func(s *Session, c *catalog) [][]any {
 			var out [][]any
-			row := func(t *tableDesc, ix *indexDesc, unique, primary, exclusion, immediate bool) []any {
-				colls, classes, opts := ix.catalogColumns(t)
-				all := append(slices.Clip(ix.cols), ix.include...)
-				replIdent := t.replicaIdentity == 'i' && t.replicaIndex == ix.oid
-				return []any{int64(ix.oid), int64(t.oid), int64(len(all)), int64(len(ix.cols)), unique, ix.nullsNotDistinct, primary, exclusion, immediate, t.clusteredOn == ix.oid,
-					true, false, true, true, replIdent, attnums(t, all), colls, classes, opts, ix.exprsText(), ix.predicateText()}
-			}
 			for _, t := range sortedTables(c) {
-				if t.pk != nil {
-					out = append(out, row(t, &indexDesc{oid: primaryKeyIndexOID(t), cols: t.pk}, true, true, false, true))
-				}
-				if toast := toastIndexRow(t); toast != nil {
-					out = append(out, toast)
-				}
-				for _, ix := range t.indexes {
-					if ix != t.pkIndex {
-						r := row(t, ix, ix.unique && !ix.exclusion, false, ix.exclusion, !ix.deferrable)
-						r[10] = !ix.invalid
-						out = append(out, r)
-					}
+				for _, e := range indexEntries(t) {
+					out = append(out, e.row)
 				}
 			}
 			return out
@@ -361,6 +344,40 @@ func init() {
 	builtinOpclasses := builtinRows(pgdata.PgOpclass, opclassCols)
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_opclass", cols: opclassCols,
 		rows: func(s *Session, c *catalog) [][]any { return builtinOpclasses() }})
+}
+
+// indexEntry is one of a table's indexes as the catalog shows it: its
+// access method and its pg_index row.
+type indexEntry struct {
+	method string
+	row    []any
+}
+
+// indexEntries are t's indexes in pg_index's terms: its primary key's, its
+// TOAST table's and the others.
+func indexEntries(t *tableDesc) []indexEntry {
+	var out []indexEntry
+	row := func(ix *indexDesc, unique, primary, exclusion, immediate bool) []any {
+		colls, classes, opts := ix.catalogColumns(t)
+		all := append(slices.Clip(ix.cols), ix.include...)
+		replIdent := t.replicaIdentity == 'i' && t.replicaIndex == ix.oid
+		return []any{int64(ix.oid), int64(t.oid), int64(len(all)), int64(len(ix.cols)), unique, ix.nullsNotDistinct, primary, exclusion, immediate, t.clusteredOn == ix.oid,
+			true, false, true, true, replIdent, attnums(t, all), colls, classes, opts, ix.exprsText(), ix.predicateText()}
+	}
+	if t.pk != nil {
+		out = append(out, indexEntry{"btree", row(&indexDesc{oid: primaryKeyIndexOID(t), cols: t.pk}, true, true, false, true)})
+	}
+	if toast := toastIndexRow(t); toast != nil {
+		out = append(out, indexEntry{"btree", toast})
+	}
+	for _, ix := range t.indexes {
+		if ix != t.pkIndex {
+			r := row(ix, ix.unique && !ix.exclusion, false, ix.exclusion, !ix.deferrable)
+			r[10] = !ix.invalid
+			out = append(out, indexEntry{ix.accessMethod(), r})
+		}
+	}
+	return out
 }
 
 // partBoundText is a table's relpartbound: its bound's text, NULL for a

@@ -223,8 +223,8 @@ func domainConstraintRows(c *catalog) [][]any {
 		}
 		for k, ck := range t.domain.checks {
 			out = append(out, []any{int64(synthesizedOID(t.oid, k)), ck.name, schemaOID(c, t.schema), "c", false, false, true,
-				int64(0), int64(t.oid), int64(0), int64(0), int64(0), " ", " ", " ", true, int64(0), false, nil, nil, nil,
-				storedDomainCheck(t, ck)})
+				int64(0), int64(t.oid), int64(0), int64(0), int64(0), " ", " ", " ", true, int64(0), false, nil, nil, nil, nil, nil,
+				nil, nil, storedDomainCheck(t, ck)})
 		}
 	}
 	return out
