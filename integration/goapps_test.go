@@ -9,7 +9,7 @@ import (
 )
 
 // TestGoApplicationStacksMatchPostgres builds testdata/goapps, one module
-// (so that CI builds it once) holding three Go stacks beyond GORM, and
+// (so that CI builds it once) holding four Go stacks beyond GORM, and
 // requires each to print on fickle what it prints on PostgreSQL 15:
 //   - migrate: golang-migrate under its advisory lock, with its pgx/v5
 //     driver (Up, Version, Steps(-1), a transactional migration, one
@@ -25,7 +25,14 @@ import (
 //     has-many, belongs-to and many-to-many relations, RunInTx committed,
 //     rolled back, read-only and nested, FOR UPDATE, soft delete, arrays,
 //     JSONB, ranges, partitions, MERGE, maps, COPY, LISTEN/NOTIFY,
-//     bun/migrate and its AutoMigrator).
+//     bun/migrate and its AutoMigrator);
+//   - ent: its schema migration, which is Atlas reading the live schema
+//     from the catalog (pg_index_column_has_property, pg_constraint's
+//     operator arrays, information_schema) and applying the difference,
+//     through three revisions; Atlas's inspection printed as HCL; queries
+//     through ent's SQL builder (RETURNING, an upsert, joins with
+//     aggregates, a jsonb ? parameter, a rollback, a unique violation, ON
+//     DELETE SET NULL and CASCADE).
 //
 // Each stack runs on a database of its own, on fickle in real time with the
 // adversary and with --profile postgres, as the GORM test does (the pools
@@ -51,7 +58,7 @@ func TestGoApplicationStacksMatchPostgres(t *testing.T) {
 		{"realtime", []string{"--realtime", "--strategy", "adversarial"}},
 		{"postgres", []string{"--profile", "postgres"}},
 	}
-	for _, stack := range []string{"migrate", "goose", "bun"} {
+	for _, stack := range []string{"migrate", "goose", "bun", "ent"} {
 		t.Run(stack, func(t *testing.T) {
 			run := func(t *testing.T, port int, user, db string) string {
 				t.Helper()

@@ -1,7 +1,7 @@
-// goapps holds three Go application stacks in one module so that they build once: golang-migrate (pgx/v5 driver),
-// goose and bun (pgdialect over its own pgdriver). Each subcommand drives its stack against the server at URL and
+// goapps holds four Go application stacks in one module so that they build once: golang-migrate (pgx/v5 driver),
+// goose, bun (pgdialect over its own pgdriver) and ent (its Atlas-based schema migration and SQL builder over pgx). Each subcommand drives its stack against the server at URL and
 // prints a transcript free of timestamps, durations and server-dependent identifiers, so that runs on two servers can
-// be compared. Usage: goapps migrate|goose|bun URL
+// be compared. Usage: goapps migrate|goose|bun|ent URL
 package main
 
 import (
@@ -11,10 +11,10 @@ import (
 
 func main() {
 	if len(os.Args) != 3 {
-		fmt.Fprintln(os.Stderr, "usage: goapps migrate|goose|bun URL")
+		fmt.Fprintln(os.Stderr, "usage: goapps migrate|goose|bun|ent URL")
 		os.Exit(2)
 	}
-	apps := map[string]func(url string){"migrate": runMigrate, "goose": runGoose, "bun": runBun}
+	apps := map[string]func(url string){"migrate": runMigrate, "goose": runGoose, "bun": runBun, "ent": runEnt}
 	app, ok := apps[os.Args[1]]
 	if !ok {
 		fmt.Fprintln(os.Stderr, "unknown app", os.Args[1])
