@@ -73,8 +73,8 @@ func (s *gatedSession) Rollback() error {
 	return s.simple(stepRollback, "", s.Session.Rollback)
 }
 
-func (s *gatedSession) Savepoint(name string) error {
-	return s.simple(stepSavepoint, name, func() error { return s.Session.Savepoint(name) })
+func (s *gatedSession) Savepoint(ctx context.Context, name string) error {
+	return s.simple(stepSavepoint, name, func() error { return s.Session.Savepoint(ctx, name) })
 }
 
 func (s *gatedSession) ReleaseSavepoint(name string) error {

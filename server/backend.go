@@ -64,7 +64,7 @@ type Session interface {
 	// Rollback rolls back the open transaction, if any.
 	Rollback() error
 	// Savepoint establishes a savepoint in the open transaction.
-	Savepoint(name string) error
+	Savepoint(ctx context.Context, name string) error
 	// ReleaseSavepoint releases a savepoint (3B001 if unknown).
 	ReleaseSavepoint(name string) error
 	// RollbackToSavepoint rolls back to a savepoint (3B001 if unknown).

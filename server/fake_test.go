@@ -200,7 +200,7 @@ func (s *fakeSession) Commit() error {
 
 func (s *fakeSession) Rollback() error { s.txn = nil; return nil }
 
-func (s *fakeSession) Savepoint(name string) error {
+func (s *fakeSession) Savepoint(_ context.Context, name string) error {
 	s.txn.savepoints = append(s.txn.savepoints, fakeSavepoint{name: name, writes: maps.Clone(s.txn.writes)})
 	return nil
 }

@@ -97,9 +97,11 @@ func (s *sqlSession) Parse(sql string) ([]Statement, error) {
 func (s *sqlSession) Begin(opts TxnOptions, explicit bool) error {
 	return s.s.Begin(sqlexec.TxnOptions(opts), explicit)
 }
-func (s *sqlSession) Commit() error                         { return s.s.Commit() }
-func (s *sqlSession) Rollback() error                       { return s.s.Rollback() }
-func (s *sqlSession) Savepoint(name string) error           { return s.s.Savepoint(name) }
+func (s *sqlSession) Commit() error   { return s.s.Commit() }
+func (s *sqlSession) Rollback() error { return s.s.Rollback() }
+func (s *sqlSession) Savepoint(ctx context.Context, name string) error {
+	return s.s.Savepoint(ctx, name)
+}
 func (s *sqlSession) ReleaseSavepoint(name string) error    { return s.s.ReleaseSavepoint(name) }
 func (s *sqlSession) RollbackToSavepoint(name string) error { return s.s.RollbackToSavepoint(name) }
 func (s *sqlSession) InTxn() bool                           { return s.s.InTxn() }

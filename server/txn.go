@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"strings"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
@@ -13,8 +14,13 @@ import (
 func (c *conn) runTxnControl(sql string, ctl TxnControl) (string, error) {
 	ev := eventOf(ctl.Kind)
 	t := txnTable[c.state][ev]
-	next, err := c.act(t, ev, &ctl)
+	// A savepoint may begin the store's transaction, which in a logical
+	// session waits for another connection's: it can be cancelled.
+	ctx, cancel := c.statementContext()
+	next, err := c.act(ctx, t, ev, &ctl)
+	c.endStatement(cancel)
 	if err != nil {
+		err = statementError(ctx, err)
 		c.enter(t.onError)
 		return "", err
 	}
@@ -32,7 +38,7 @@ func (c *conn) runTxnControl(sql string, ctl TxnControl) (string, error) {
 // opens the implicit transaction in Idle and rejects statements in Failed.
 func (c *conn) beforeStatement() error {
 	t := txnTable[c.state][evStatement]
-	if _, err := c.act(t, evStatement, nil); err != nil {
+	if _, err := c.act(c.ctx, t, evStatement, nil); err != nil {
 		c.enter(t.onError)
 		return err
 	}
@@ -44,7 +50,7 @@ func (c *conn) beforeStatement() error {
 // extended protocol) failed.
 func (c *conn) fail() {
 	t := txnTable[c.state][evStmtError]
-	if _, err := c.act(t, evStmtError, nil); err != nil {
+	if _, err := c.act(c.ctx, t, evStmtError, nil); err != nil {
 		c.srv.cfg.Logf("connection %d: rollback after error: %v", c.pid, err)
 	}
 	c.enter(t.next)
@@ -54,7 +60,7 @@ func (c *conn) fail() {
 // implicit transaction commits.
 func (c *conn) endBatch() error {
 	t := txnTable[c.state][evEndOfBatch]
-	if _, err := c.act(t, evEndOfBatch, nil); err != nil {
+	if _, err := c.act(c.ctx, t, evEndOfBatch, nil); err != nil {
 		c.enter(t.onError)
 		return err
 	}
@@ -79,7 +85,7 @@ func (c *conn) enter(s txnState) {
 
 // act performs the action of transition t and returns the state to enter on
 // success (t.next, or InBlock when AND CHAIN opens the next block).
-func (c *conn) act(t transition, ev txnEvent, ctl *TxnControl) (txnState, error) {
+func (c *conn) act(ctx context.Context, t transition, ev txnEvent, ctl *TxnControl) (txnState, error) {
 	chain := ctl != nil && ctl.Chain
 	switch t.action {
 	case actNone:
@@ -126,7 +132,7 @@ func (c *conn) act(t transition, ev txnEvent, ctl *TxnControl) (txnState, error)
 			return stateInBlock, nil
 		}
 	case actSavepoint:
-		return t.next, c.sess.Savepoint(ctl.Savepoint)
+		return t.next, c.sess.Savepoint(ctx, ctl.Savepoint)
 	case actRelease:
 		return t.next, c.sess.ReleaseSavepoint(ctl.Savepoint)
 	case actRollbackTo:

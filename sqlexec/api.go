@@ -158,7 +158,7 @@ func (s *Session) Commit() error { return s.commit() }
 func (s *Session) Rollback() error { return s.rollback() }
 
 // Savepoint establishes a savepoint in the open transaction.
-func (s *Session) Savepoint(name string) error { return s.savepoint(name) }
+func (s *Session) Savepoint(ctx context.Context, name string) error { return s.savepoint(ctx, name) }
 
 // ReleaseSavepoint releases the named savepoint and every later one; 3B001
 // if there is none of that name.

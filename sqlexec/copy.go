@@ -414,7 +414,7 @@ func (s *Session) copyInTxn(ctx context.Context, req *CopyRequest, data io.Reade
 	if s.txn.readOnly {
 		return 0, pgerror.New(pgerror.ReadOnlySqlTransaction, "cannot execute COPY FROM in a read-only transaction")
 	}
-	kv, err := s.kvTxn()
+	kv, err := s.kvTxn(ctx)
 	if err != nil {
 		return 0, err
 	}
@@ -913,7 +913,7 @@ func (s *Session) copyOut(ctx context.Context, req *CopyRequest, emit func([]byt
 }
 
 func (s *Session) copyOutTxn(ctx context.Context, cp *copyPlan, req *CopyRequest, emit func([]byte) error) (int, error) {
-	kv, err := s.kvTxn()
+	kv, err := s.kvTxn(ctx)
 	if err != nil {
 		return 0, err
 	}

@@ -232,7 +232,7 @@ func (b *binder) setConstraintsPlan(cs *pg_query.ConstraintsSetStmt) (*stmtPlan,
 			}
 		}
 		if !cs.Deferred {
-			kv, err := s.kvTxn()
+			kv, err := s.kvTxn(x.ctx)
 			if err != nil {
 				return nil, err
 			}

@@ -269,7 +269,7 @@ func (b *binder) txnControlPlan(st *Statement) *stmtPlan {
 		case TxnRollback:
 			return &Result{Tag: "ROLLBACK"}, s.rollback()
 		case TxnSavepoint:
-			return &Result{Tag: "SAVEPOINT"}, s.savepoint(tc.Savepoint)
+			return &Result{Tag: "SAVEPOINT"}, s.savepoint(x.ctx, tc.Savepoint)
 		case TxnRelease:
 			return &Result{Tag: "RELEASE"}, s.releaseSavepoint(tc.Savepoint)
 		case TxnRollbackTo:
@@ -371,7 +371,7 @@ func (s *Session) execute(ctx context.Context, p *Prepared, params []any, stream
 		}
 		return nil, err
 	}
-	kv, err := s.kvTxn()
+	kv, err := s.kvTxn(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -534,13 +534,21 @@ func (s *Session) sentNotices(ns []*pgerror.Error) []*pgerror.Error {
 }
 
 // kvTxn returns the store transaction of the open transaction, beginning
-// it on first use: BEGIN and SET TRANSACTION only record the options.
-func (s *Session) kvTxn() (*isolation.Txn, error) {
+// it on first use: BEGIN and SET TRANSACTION only record the options. In a
+// logical session (fickle.session) it first waits, as long as ctx allows,
+// for another connection's transaction in the session to end, so that the
+// session's transactions stay a sequence.
+func (s *Session) kvTxn(ctx context.Context) (*isolation.Txn, error) {
 	if s.txn == nil {
 		return nil, pgerror.New(pgerror.NoActiveSqlTransaction, "no transaction in progress")
 	}
 	if s.txn.kv == nil {
-		kv, err := s.kv.Begin(isolation.TxnOptions{Level: s.txn.level, ReadOnly: s.txn.readOnly, Strategy: s.strategy()})
+		opts := isolation.TxnOptions{Level: s.txn.level, ReadOnly: s.txn.readOnly, Strategy: s.strategy()}
+		begin := s.kv.Begin
+		if s.kv.Name() != "" {
+			begin = func(opts isolation.TxnOptions) (*isolation.Txn, error) { return s.kv.BeginWait(ctx, opts) }
+		}
+		kv, err := begin(opts)
 		if err != nil {
 			return nil, err
 		}

@@ -65,7 +65,7 @@ func runFuzz(t *testing.T, s *Session, sql string) {
 			case TxnRollback:
 				err = s.Rollback()
 			case TxnSavepoint:
-				err = s.Savepoint(tc.Savepoint)
+				err = s.Savepoint(ctx, tc.Savepoint)
 			case TxnRelease:
 				err = s.ReleaseSavepoint(tc.Savepoint)
 			case TxnRollbackTo:

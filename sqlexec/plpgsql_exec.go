@@ -467,7 +467,7 @@ func (fr *plFrame) block(st *plStmt) (plFlow, error) {
 	}
 	s := fr.s
 	name := fmt.Sprintf("\x00plpgsql %d %d", s.routineDepth, len(s.txn.savepoints))
-	if err := s.savepoint(name); err != nil {
+	if err := s.savepoint(fr.x.ctx, name); err != nil {
 		return plFlow{}, err
 	}
 	flow, err := fr.execList(st.body)

@@ -63,7 +63,7 @@ func (fr *plFrame) endTransaction(commit, chain bool) error {
 	if err := s.begin(opts, false); err != nil {
 		return err
 	}
-	kv, err := s.kvTxn()
+	kv, err := s.kvTxn(fr.x.ctx)
 	if err != nil {
 		return err
 	}

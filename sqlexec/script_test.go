@@ -212,7 +212,7 @@ func runTxnControl(ss *scriptSession, st *Statement, tc TxnControl) string {
 		if ss.failed {
 			return "ERROR 25P02: current transaction is aborted, commands ignored until end of transaction block\n"
 		}
-		tag, err = "SAVEPOINT", s.Savepoint(tc.Savepoint)
+		tag, err = "SAVEPOINT", s.Savepoint(context.Background(), tc.Savepoint)
 	case TxnRelease:
 		tag, err = "RELEASE", s.ReleaseSavepoint(tc.Savepoint)
 	case TxnRollbackTo:

@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"context"
 	"strings"
 	"time"
 
@@ -340,11 +341,11 @@ func (s *Session) rollback() error {
 	return t.kv.Rollback()
 }
 
-func (s *Session) savepoint(name string) error {
+func (s *Session) savepoint(ctx context.Context, name string) error {
 	if s.txn == nil {
 		return pgerror.New(pgerror.NoActiveSqlTransaction, "SAVEPOINT can only be used in transaction blocks")
 	}
-	kv, err := s.kvTxn()
+	kv, err := s.kvTxn(ctx)
 	if err != nil {
 		return err
 	}

@@ -92,7 +92,7 @@ func (s *Session) SQLExecuteArgs(ctx context.Context, st *Statement, paramOIDs [
 	x.env = s.fillEnv(&frame.env)
 	x.env.Interrupter = x
 	if s.txn != nil {
-		if x.txn, err = s.kvTxn(); err != nil {
+		if x.txn, err = s.kvTxn(ctx); err != nil {
 			return nil, err
 		}
 	}

@@ -169,7 +169,7 @@ func (l *loader) run(st *sqlexec.Statement) (*sqlexec.Result, error) {
 		case sqlexec.TxnRollback:
 			return nil, l.s.Rollback()
 		case sqlexec.TxnSavepoint:
-			return nil, l.s.Savepoint(tc.Savepoint)
+			return nil, l.s.Savepoint(l.ctx, tc.Savepoint)
 		case sqlexec.TxnRelease:
 			return nil, l.s.ReleaseSavepoint(tc.Savepoint)
 		case sqlexec.TxnRollbackTo:
