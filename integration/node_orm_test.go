@@ -9,7 +9,7 @@ import (
 )
 
 // TestNodeORMsMatchPostgres runs testdata/node's Sequelize 6, knex,
-// TypeORM, Drizzle, node-pg-migrate, Kysely and MikroORM checks, applications that find fixtures.sql's table in place, against
+// TypeORM, Drizzle, node-pg-migrate, Kysely, MikroORM and postgres.js checks, applications that find fixtures.sql's table in place, against
 // PostgreSQL 15 and against fickle in each of fickleConfigs, and requires
 // the same output: Sequelize's sync() of models with hasMany, belongsTo and
 // belongsToMany, describeTable and showIndex, includes, counts, updates,
@@ -39,7 +39,10 @@ import (
 // and its reads: joined populate under LIMIT, relation filters, a virtual
 // entity, formula properties and collection queries, and its migrations
 // generated from the schema diff, run up and down, and its types read
-// back.
+// back; postgres.js (its own driver: array types read from pg_type at
+// connect, named prepared statements pipelined on one connection) with its
+// dynamic helpers, savepoints, a cursor (portals with a row limit), COPY
+// streams, describe() and concurrent queries.
 func TestNodeORMsMatchPostgres(t *testing.T) {
 	fixtures := filepath.Join(nodeDir, "fixtures.sql")
 	psql := pgTool(t, "psql")
@@ -65,6 +68,7 @@ func TestNodeORMsMatchPostgres(t *testing.T) {
 		{"mikroorm_queries_check.js", func(*testing.T) []string { return nil }},
 		{"mikroorm_migrations_check.js", func(*testing.T) []string { return nil }},
 		{"mikroorm_types_check.js", func(*testing.T) []string { return nil }},
+		{"postgresjs_check.js", func(*testing.T) []string { return nil }},
 	}
 	// The scripts print dates as the process's zone shows them.
 	t.Setenv("TZ", "UTC")
