@@ -201,3 +201,13 @@ func FuzzParseBitStrings(f *testing.F) {
 		}
 	})
 }
+
+func FuzzParseMoney(f *testing.F) {
+	for _, s := range []string{"$1,234.56", "-12.345", "(1.00)", "12.345-", " $ - 1", "1.2,3", "92233720368547758.07",
+		"-92233720368547758.08", "+5", ".5", "x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		roundTrip(t, Money, s)
+	})
+}

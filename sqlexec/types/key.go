@@ -267,7 +267,7 @@ func decodeKey(t Type, buf []byte) (any, []byte, error) {
 			return nil, nil, errBadKey
 		}
 		return buf[0] == 1, buf[1:], nil
-	case OidInt2, OidInt4, OidInt8, OidTime, OidOid, OidRegclass, OidRegproc, OidRegprocedure, OidRegoper, OidRegoperator,
+	case OidInt2, OidInt4, OidInt8, OidTime, OidMoney, OidOid, OidRegclass, OidRegproc, OidRegprocedure, OidRegoper, OidRegoperator,
 		OidRegtype, OidRegnamespace, OidRegrole, OidRegconfig, OidRegdictionary:
 		x, rest, err := decodeKeyInt(buf)
 		return x, rest, err

@@ -92,6 +92,7 @@ var typeInfos = map[Oid]typeInfo{
 	OidRegdictionary:  {"regdictionary", "regdictionary", 4, CategoryNumeric, false},
 	OidBit:            {"bit", "bit", -1, CategoryBitString, false},
 	OidVarbit:         {"varbit", "bit varying", -1, CategoryBitString, true},
+	OidMoney:          {"money", "money", 8, CategoryNumeric, false},
 }
 
 // typeInfoOf returns the pg_type row of oid; unknown OIDs get a user-category
@@ -164,13 +165,13 @@ var typeNames = map[string]Oid{
 	"tsmultirange": OidTsMultirange, "tstzmultirange": OidTstzMultirange, "datemultirange": OidDateMultirange,
 	"tsvector": OidTSVector, "tsquery": OidTSQuery,
 	"bit": OidBit, "varbit": OidVarbit, "bit varying": OidVarbit,
+	"money": OidMoney,
 }
 
 // unsupportedTypeNames are PostgreSQL types fickle does not implement: they
 // answer 0A000 rather than "does not exist".
 var unsupportedTypeNames = map[string]bool{
 	"timetz": true, "time with time zone": true,
-	"money":   true,
 	"macaddr": true, "macaddr8": true, "xml": true,
 	"anyrange": true, "anymultirange": true, "pg_lsn": true, "txid_snapshot": true, "cstring": true,
 }
