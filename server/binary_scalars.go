@@ -10,7 +10,9 @@ import (
 )
 
 // Fixed-width types package wire does not know, in binary alone and as
-// array elements: money (cash_send, cash_recv: the int8 of cents).
+// array elements: money (cash_send, cash_recv: the int8 of cents) and
+// time with time zone (timetz_send, timetz_recv: the int8 microseconds of
+// the time, the int4 seconds of the zone west of UTC).
 
 // scalarCodec is one such type's send and receive.
 type scalarCodec struct {
@@ -19,8 +21,34 @@ type scalarCodec struct {
 }
 
 var scalarCodecs = map[uint32]scalarCodec{
-	uint32(types.OidMoney): {send: appendInt8Datum, recv: decodeInt8Datum},
+	uint32(types.OidMoney):  {send: appendInt8Datum, recv: decodeInt8Datum},
+	uint32(types.OidTimetz): {send: appendTimetz, recv: decodeTimetz},
 }
+
+func appendTimetz(buf []byte, v any) ([]byte, bool) {
+	t, ok := v.(types.TimeTZ)
+	buf = binary.BigEndian.AppendUint64(buf, uint64(t.Time))
+	return binary.BigEndian.AppendUint32(buf, uint32(t.Zone)), ok
+}
+
+// decodeTimetz is timetz_recv: a time out of 0 to 24:00:00 and a zone of
+// 16 hours or more fail as they do there.
+func decodeTimetz(src []byte) (any, error) {
+	if len(src) != 12 {
+		return nil, fmt.Errorf("timetz of %d bytes: %w", len(src), wire.ErrIncorrectBinaryFormat)
+	}
+	t := types.TimeTZ{Time: int64(binary.BigEndian.Uint64(src)), Zone: int32(binary.BigEndian.Uint32(src[8:]))}
+	if t.Time < 0 || t.Time > 24*3600*1_000_000 {
+		return nil, pgerror.New(pgerror.DatetimeFieldOverflow, "time out of range")
+	}
+	if t.Zone <= -timezoneDisplacementLimit || t.Zone >= timezoneDisplacementLimit {
+		return nil, pgerror.New(pgerror.InvalidTimeZoneDisplacementValue, "time zone displacement out of range")
+	}
+	return t, nil
+}
+
+// timezoneDisplacementLimit is TZDISP_LIMIT: zones of 16 hours or more.
+const timezoneDisplacementLimit = 16 * 3600
 
 func appendInt8Datum(buf []byte, v any) ([]byte, bool) {
 	i, ok := v.(int64)

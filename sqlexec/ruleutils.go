@@ -920,6 +920,8 @@ func sqlValueNode(f *pg_query.SQLValueFunction) (*dnode, error) {
 		withPrecision("LOCALTIMESTAMP", types.Timestamp)
 	case pg_query.SQLValueFunctionOp_SVFOP_LOCALTIME, pg_query.SQLValueFunctionOp_SVFOP_LOCALTIME_N:
 		withPrecision("LOCALTIME", types.Time)
+	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIME, pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIME_N:
+		withPrecision("CURRENT_TIME", types.Timetz)
 	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_ROLE:
 		text, typ = "CURRENT_ROLE", types.Name
 	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_USER:

@@ -73,6 +73,7 @@ var arrayTypes = map[Oid]Oid{
 	OidBit:            1561,
 	OidVarbit:         1563,
 	OidMoney:          OidMoneyArray,
+	OidTimetz:         OidTimetzArray,
 	OidTSQuery:        3645,
 	OidRegconfig:      3735,
 	OidRegdictionary:  3770,

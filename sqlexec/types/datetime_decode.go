@@ -62,10 +62,9 @@ func (d *dtDecoder) decode(fields []dtField) dtErr {
 				d.tzWest = tz
 				tmask = maskDate | maskTime | fieldBit(tokTZ)
 				ptype = 0
-			case ptype != 0 || d.fmask&(fieldBit(tokMonth)|fieldBit(tokDay)) == fieldBit(tokMonth)|fieldBit(tokDay):
-				// With month and day known, this is a zone name
-				// (america/new_york) or a run-together time with its
-				// zone (hhmmss-zz).
+			case ptype != 0 || d.zoneOrTimeField(fields, i):
+				// A zone name (america/new_york) or a run-together
+				// time with its zone (hhmmss-zz).
 				if isDigit(f.text[0]) || ptype != 0 {
 					if ptype != 0 && ptype != unitTime {
 						return dtBadFormat
@@ -176,6 +175,17 @@ func (d *dtDecoder) decode(fields []dtField) dtErr {
 		return dtBadFormat
 	}
 	return 0
+}
+
+// zoneOrTimeField reports whether the date-like field i is a zone name or
+// a time with its zone rather than a date: once month and day are known,
+// and in the input of time and timetz (DecodeTimeOnly) unless it is the
+// first of several fields and the last is a date too or the second a time.
+func (d *dtDecoder) zoneOrTimeField(fields []dtField, i int) bool {
+	if d.timeOnly {
+		return i != 0 || len(fields) < 2 || fields[len(fields)-1].kind != dtkDate && fields[1].kind != dtkTime
+	}
+	return d.fmask&(fieldBit(tokMonth)|fieldBit(tokDay)) == fieldBit(tokMonth)|fieldBit(tokDay)
 }
 
 // dtUnknownZone is a zone name that names no zone (22023).

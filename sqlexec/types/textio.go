@@ -64,6 +64,8 @@ func parseText(env *Env, t Type, s string) (any, error) {
 		return parseBitText(t, s)
 	case OidMoney:
 		return parseMoney(s)
+	case OidTimetz:
+		return parseTimetz(env, t, s)
 	case OidInt4Range, OidNumRange, OidTsRange, OidTstzRange, OidDateRange, OidInt8Range:
 		return parseRange(env, t, s)
 	case OidInt4Multirange, OidNumMultirange, OidTsMultirange, OidTstzMultirange, OidDateMultirange, OidInt8Multirange:
@@ -190,6 +192,8 @@ func formatText(env *Env, t Type, v any) string {
 		return FormatTSQuery(x)
 	case BitString:
 		return FormatBitString(x)
+	case TimeTZ:
+		return formatTimetz(x)
 	case Range:
 		return formatRange(env, t, x)
 	case Multirange:
