@@ -114,19 +114,16 @@ func parseTime(env *Env, t Type, s string) (any, error) {
 
 // decodeTimeOnly is DecodeTimeOnly for the input of time and timetz
 // (typeName in errors): the decoded fields and the time of day they give.
-// Fields of bare digits (040506, a year alone), whose reading differs
-// between dates and times, are refused with 0A000.
+// A field of up to four bare digits (a year alone), which DecodeNumber
+// reads in ways fickle does not follow, is refused with 0A000.
 func decodeTimeOnly(env *Env, s, typeName string) (*dtDecoder, int64, error) {
 	fields, e := splitDateTime(s)
 	if e != 0 {
 		return nil, 0, dtError(e, typeName, s)
 	}
 	for _, f := range fields {
-		switch f.kind {
-		case dtkNumber:
-			return nil, 0, pgerror.Unsupported(typeName + " input with a field of bare digits")
-		case dtkString, dtkSpecial:
-			// Of the special words, time takes only now and allballs.
+		// Of the special words, time takes only now and allballs.
+		if f.kind == dtkString || f.kind == dtkSpecial {
 			if tok, ok := lookupDateToken(strings.ToLower(f.text)); ok && tok.typ == tokReserved &&
 				tok.val != resNow && tok.val != resZulu {
 				return nil, 0, dtError(dtBadFormat, typeName, s)
@@ -143,6 +140,9 @@ func decodeTimeOnly(env *Env, s, typeName string) (*dtDecoder, int64, error) {
 		d.order = env.DateStyle.Order
 	}
 	if e := d.decode(fields); e != 0 {
+		if e == dtShortNumber {
+			return nil, 0, pgerror.Unsupported(typeName + " input with a field of up to four bare digits")
+		}
 		if e == dtUnknownZone {
 			return nil, 0, pgerror.Newf(pgerror.InvalidParameterValue, "time zone \"%s\" not recognized", zoneFieldOf(fields))
 		}
