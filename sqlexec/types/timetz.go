@@ -1,6 +1,7 @@
 package types
 
 import (
+	"sync"
 	"time"
 
 	"github.com/cockroachdb/apd/v3"
@@ -113,6 +114,66 @@ func init() {
 		addFuncNullable("overlaps", Immutable, Bool, func(_ *Env, a []any) (any, error) {
 			return overlaps(a, func(x, y any) int { return compare(t, x, y) }), nil
 		}, t, t, t, t)
+	}
+	addOverlapsWithIntervals()
+
+	addFunc("timestamptz", Immutable, Timestamptz, func(_ *Env, a []any) (any, error) {
+		return dateAtTimetz(a[0].(time.Time), a[1].(TimeTZ))
+	}, d, tz)
+	addFunc("timestamp", Immutable, Timestamp, func(_ *Env, a []any) (any, error) { return dateAtTime(a[0].(time.Time), a[1].(int64)) }, d, tm)
+	addFunc("timestamptz", Stable, Timestamptz, func(env *Env, a []any) (any, error) {
+		ts, err := dateAtTime(a[0].(time.Time), a[1].(int64))
+		if err != nil {
+			return nil, err
+		}
+		return timestampToTimestamptz(env, ts)
+	}, d, tm)
+}
+
+// addOverlapsWithIntervals registers the OVERLAPS of periods given by a
+// start and a length, PostgreSQL's SQL functions over overlaps(t, t, t, t):
+// (s1, l1) OVERLAPS (s2, e2) is (s1, s1 + l1) OVERLAPS (s2, e2), with
+// s1 + l1 NULL when either is.
+func addOverlapsWithIntervals() {
+	for _, t := range []Type{Time, Timestamp, Timestamptz} {
+		vol := Immutable
+		if t == Timestamptz {
+			vol = Stable // timestamptz + interval reads the session TimeZone
+		}
+		plus := sync.OnceValues(func() (*BinaryOp, error) { return resolveBinaryOp("+", t, Interval) })
+		end := func(env *Env, start, length any) (any, error) {
+			if start == nil || length == nil {
+				return nil, nil
+			}
+			op, err := plus()
+			if err != nil {
+				return nil, err
+			}
+			return op.EvalEnv(env, start, length)
+		}
+		cmp := func(x, y any) int { return compare(t, x, y) }
+		for _, shape := range [][2]bool{{true, true}, {false, true}, {true, false}} {
+			args := []Type{t, t, t, t}
+			if shape[0] {
+				args[1] = Interval
+			}
+			if shape[1] {
+				args[3] = Interval
+			}
+			addFuncNullable("overlaps", vol, Bool, func(env *Env, a []any) (any, error) {
+				ends := []any{a[0], a[1], a[2], a[3]}
+				for i, isLength := range shape {
+					if isLength {
+						e, err := end(env, a[2*i], a[2*i+1])
+						if err != nil {
+							return nil, err
+						}
+						ends[2*i+1] = e
+					}
+				}
+				return overlaps(ends, cmp), nil
+			}, args...)
+		}
 	}
 }
 
