@@ -116,6 +116,15 @@ func init() {
 		}, t, t, t, t)
 	}
 	addOverlapsWithIntervals()
+	// timetz_scale, the typmod's function: precision p rounds as time(p)
+	// with time zone does, other values leave the time alone.
+	addFunc("timetz", Immutable, tz, func(_ *Env, a []any) (any, error) {
+		x, p := a[0].(TimeTZ), a[1].(int64)
+		if p < 0 || p > 6 {
+			return x, nil
+		}
+		return TimeTZ{Time: roundTime(Type{OidTimetz, int32(p)}, x.Time), Zone: x.Zone}, nil
+	}, tz, Int4)
 
 	addFunc("timestamptz", Immutable, Timestamptz, func(_ *Env, a []any) (any, error) {
 		return dateAtTimetz(a[0].(time.Time), a[1].(TimeTZ))
