@@ -40,7 +40,8 @@ func supportsBinary(oid uint32) bool {
 	_, _, isEnum := enumOf(oid)
 	_, isRange := rangeSubtype(oid)
 	_, _, isMultirange := multirangeRange(oid)
-	return isEnum || isNetwork(oid) || isTextSearch(oid) || isBitString(oid) || isBitStringArray(oid) || isRange || isMultirange || isRangeArray(oid) || wire.SupportsBinary(oid)
+	_, _, _, isScalar := scalarCodecOf(oid)
+	return isEnum || isScalar || isNetwork(oid) || isTextSearch(oid) || isBitString(oid) || isBitStringArray(oid) || isRange || isMultirange || isRangeArray(oid) || wire.SupportsBinary(oid)
 }
 
 func isNetwork(oid uint32) bool { return oid == uint32(types.OidInet) || oid == uint32(types.OidCidr) }
@@ -93,6 +94,9 @@ func appendBinaryValue(buf []byte, oid uint32, v any) ([]byte, error) {
 	if a, ok := v.(types.Inet); ok && isNetwork(oid) {
 		return appendNetwork(buf, oid, a), nil
 	}
+	if c, elem, array, ok := scalarCodecOf(oid); ok {
+		return appendScalarValue(c, elem, array, buf, v)
+	}
 	switch x := v.(type) {
 	case types.TSVector:
 		return appendTSVector(buf, x), nil
@@ -133,6 +137,9 @@ func appendBinaryValue(buf []byte, oid uint32, v any) ([]byte, error) {
 func decodeBinaryValue(oid uint32, src []byte) (any, error) {
 	if isNetwork(oid) {
 		return decodeNetwork(oid, src)
+	}
+	if c, elem, array, ok := scalarCodecOf(oid); ok {
+		return decodeScalarValue(c, elem, array, src)
 	}
 	switch oid {
 	case uint32(types.OidTSVector):

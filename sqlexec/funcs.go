@@ -295,6 +295,8 @@ func (b *binder) sqlValueFunction(sc *scope, f *pg_query.SQLValueFunction) (*sca
 		return b.currentTime("localtimestamp", f)
 	case pg_query.SQLValueFunctionOp_SVFOP_LOCALTIME, pg_query.SQLValueFunctionOp_SVFOP_LOCALTIME_N:
 		return b.currentTime("localtime", f)
+	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIME, pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIME_N:
+		return b.currentTime("current_time", f)
 	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_USER, pg_query.SQLValueFunctionOp_SVFOP_USER,
 		pg_query.SQLValueFunctionOp_SVFOP_CURRENT_ROLE, pg_query.SQLValueFunctionOp_SVFOP_SESSION_USER:
 		name := map[pg_query.SQLValueFunctionOp]string{
@@ -309,10 +311,10 @@ func (b *binder) sqlValueFunction(sc *scope, f *pg_query.SQLValueFunction) (*sca
 	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_SCHEMA:
 		return b.sysCall(sc, "current_schema", sysFuncs["current_schema"], &pg_query.FuncCall{Location: f.Location})
 	}
-	return nil, b.errAt(pgerror.Unsupported("time with time zone (CURRENT_TIME)"), f.Location)
+	return nil, b.errAt(pgerror.Unsupported("this SQL value function"), f.Location)
 }
 
-// currentTime is CURRENT_TIMESTAMP, LOCALTIMESTAMP and LOCALTIME, rounded
+// currentTime is CURRENT_TIMESTAMP, LOCALTIMESTAMP, CURRENT_TIME and LOCALTIME, rounded
 // to the precision written as CURRENT_TIMESTAMP(p) (more than 6 is 6).
 func (b *binder) currentTime(name string, f *pg_query.SQLValueFunction) (*scalar, error) {
 	s, err := b.callResolved(name, nil, f.Location)

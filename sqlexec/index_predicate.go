@@ -157,12 +157,6 @@ func (ev *indexRowEval) key(dst []byte, row []any) (key []byte, hasNull, in bool
 	return key, hasNull, true, nil
 }
 
-// The OIDs of types castIsMutable needs that package types does not name.
-const (
-	oidMoney  types.Oid = 790
-	oidTimetz types.Oid = 1266
-)
-
 // castIsMutable reports whether PostgreSQL's cast from one type to another
 // is not immutable: the stable cast functions of pg_cast (those through
 // timestamptz, money and regclass), and the text conversions whose input
@@ -181,15 +175,15 @@ func castIsMutable(from, to types.Type) bool {
 		return false
 	case from.Oid == types.OidTimestamptz || to.Oid == types.OidTimestamptz:
 		return true
-	case from.Oid == oidMoney || to.Oid == oidMoney || to.Oid == types.OidRegclass:
+	case from.Oid == types.OidMoney || to.Oid == types.OidMoney || to.Oid == types.OidRegclass:
 		return true
-	case from.Oid == types.OidTime && to.Oid == oidTimetz:
+	case from.Oid == types.OidTime && to.Oid == types.OidTimetz:
 		return true
 	case from.IsEnum() && textual(to) || to.IsEnum() && textual(from):
 		return true
 	case textual(from):
 		switch to.Oid {
-		case types.OidDate, types.OidTime, oidTimetz, types.OidTimestamp, types.OidInterval:
+		case types.OidDate, types.OidTime, types.OidTimetz, types.OidTimestamp, types.OidInterval:
 			return true
 		}
 	case textual(to):

@@ -76,7 +76,7 @@ func typeFacts(s *Session, t types.Type) columnFacts {
 		}
 	case types.OidDate:
 		f.dtPrecis = int64(0)
-	case types.OidTime, types.OidTimestamp, types.OidTimestamptz:
+	case types.OidTime, types.OidTimetz, types.OidTimestamp, types.OidTimestamptz:
 		f.dtPrecis = int64(6)
 		if t.Typmod >= 0 {
 			f.dtPrecis = int64(t.Typmod)

@@ -672,8 +672,15 @@ func (d *deparser) funcCall(fc *pg_query.FuncCall) (*dnode, error) {
 		}
 	}
 	out.typ = f.Result
-	if name == "extract" && fc.Funcformat == pg_query.CoercionForm_COERCE_SQL_SYNTAX && len(out.args) == 2 && out.args[0].kind == dConst {
-		out.op, out.text = "EXTRACT", out.args[0].text
+	if fc.Funcformat == pg_query.CoercionForm_COERCE_SQL_SYNTAX {
+		switch {
+		case name == "extract" && len(out.args) == 2 && out.args[0].kind == dConst:
+			out.op, out.text = "EXTRACT", out.args[0].text
+		case name == "timezone" && len(out.args) == 2:
+			out.op = "AT TIME ZONE"
+		case name == "overlaps" && len(out.args) == 4:
+			out.op = "OVERLAPS"
+		}
 	}
 	return out, nil
 }
@@ -789,9 +796,18 @@ func (d *deparser) print(n, parent *dnode, pretty, showImplicit bool) string {
 		if n.kind == dArray {
 			return "ARRAY[" + strings.Join(parts, ", ") + "]"
 		}
-		if n.op == "EXTRACT" {
+		switch n.op {
+		case "EXTRACT":
 			// Written EXTRACT(field FROM source), printed so again.
 			return "EXTRACT(" + n.text + " FROM " + parts[1] + ")"
+		case "AT TIME ZONE":
+			// timezone(zone, value), written value AT TIME ZONE zone.
+			return "(" + d.print(n.args[1], n, pretty, false) + " AT TIME ZONE " + d.print(n.args[0], n, pretty, false) + ")"
+		case "OVERLAPS":
+			for i, a := range n.args {
+				parts[i] = d.print(a, nil, pretty, false)
+			}
+			return "((" + parts[0] + ", " + parts[1] + ") OVERLAPS (" + parts[2] + ", " + parts[3] + "))"
 		}
 		// get_agg_expr and get_windowfunc_expr: name(DISTINCT args ORDER
 		// BY keys) FILTER (WHERE cond) OVER window.
@@ -920,6 +936,8 @@ func sqlValueNode(f *pg_query.SQLValueFunction) (*dnode, error) {
 		withPrecision("LOCALTIMESTAMP", types.Timestamp)
 	case pg_query.SQLValueFunctionOp_SVFOP_LOCALTIME, pg_query.SQLValueFunctionOp_SVFOP_LOCALTIME_N:
 		withPrecision("LOCALTIME", types.Time)
+	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIME, pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIME_N:
+		withPrecision("CURRENT_TIME", types.Timetz)
 	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_ROLE:
 		text, typ = "CURRENT_ROLE", types.Name
 	case pg_query.SQLValueFunctionOp_SVFOP_CURRENT_USER:

@@ -729,6 +729,16 @@ func (b *binder) recursiveCTE(parent *scope, c *pg_query.CommonTableExpr, st *pg
 		}
 	}
 	all := st.All
+	if !all {
+		// generate_recursion_path: a recursive UNION deduplicates by
+		// hashing only.
+		for _, c := range cols {
+			if !types.HasHashClass(c.typ) {
+				return nil, pgerror.New(pgerror.FeatureNotSupported, "could not implement recursive UNION").
+					WithDetail("All column datatypes must be hashable.")
+			}
+		}
+	}
 	key := func(r []any) string {
 		var buf []byte
 		for i, c := range cols {

@@ -72,6 +72,8 @@ var arrayTypes = map[Oid]Oid{
 	OidTSVector:       3643,
 	OidBit:            1561,
 	OidVarbit:         1563,
+	OidMoney:          OidMoneyArray,
+	OidTimetz:         OidTimetzArray,
 	OidTSQuery:        3645,
 	OidRegconfig:      3735,
 	OidRegdictionary:  3770,

@@ -64,6 +64,8 @@ func compare(t Type, a, b any) int {
 		return compareTSQuery(x, b.(TSQuery))
 	case BitString:
 		return compareBitStrings(x, b.(BitString))
+	case TimeTZ:
+		return compareTimetz(x, b.(TimeTZ))
 	case Range:
 		return compareRanges(t, x, b.(Range))
 	case Multirange:

@@ -305,6 +305,11 @@ func typmodCoercion(t Type, ctx CastContext) EnvCastFunc {
 		return func(_ *Env, v any) (any, error) { return roundTimestamp(t, v.(time.Time)), nil }
 	case OidTime:
 		return func(_ *Env, v any) (any, error) { return roundTime(t, v.(int64)), nil }
+	case OidTimetz:
+		return func(_ *Env, v any) (any, error) {
+			x := v.(TimeTZ)
+			return TimeTZ{Time: roundTime(t, x.Time), Zone: x.Zone}, nil
+		}
 	case OidInterval:
 		return func(_ *Env, v any) (any, error) { return adjustIntervalForTypmod(t, v.(pgtype.Interval)), nil }
 	}

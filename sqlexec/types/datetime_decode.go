@@ -62,10 +62,9 @@ func (d *dtDecoder) decode(fields []dtField) dtErr {
 				d.tzWest = tz
 				tmask = maskDate | maskTime | fieldBit(tokTZ)
 				ptype = 0
-			case ptype != 0 || d.fmask&(fieldBit(tokMonth)|fieldBit(tokDay)) == fieldBit(tokMonth)|fieldBit(tokDay):
-				// With month and day known, this is a zone name
-				// (america/new_york) or a run-together time with its
-				// zone (hhmmss-zz).
+			case ptype != 0 || d.zoneOrTimeField(fields, i):
+				// A zone name (america/new_york) or a run-together
+				// time with its zone (hhmmss-zz).
 				if isDigit(f.text[0]) || ptype != 0 {
 					if ptype != 0 && ptype != unitTime {
 						return dtBadFormat
@@ -83,7 +82,11 @@ func (d *dtDecoder) decode(fields []dtField) dtErr {
 						return e
 					}
 					d.tzWest = tz
-					m, e := d.numberField(f.text[:dash], d.fmask)
+					mask := d.fmask
+					if d.timeOnly {
+						mask |= maskDate
+					}
+					m, e := d.numberField(f.text[:dash], mask)
 					if e != 0 {
 						return e
 					}
@@ -126,10 +129,13 @@ func (d *dtDecoder) decode(fields []dtField) dtErr {
 			tmask = fieldBit(tokTZ)
 		case dtkNumber:
 			var e dtErr
-			if ptype != 0 {
+			switch {
+			case ptype != 0:
 				tmask, e = d.prefixedNumber(ptype, f.text)
 				ptype = 0
-			} else {
+			case d.timeOnly:
+				tmask, e = d.timeOnlyNumber(fields, i)
+			default:
 				tmask, e = d.plainNumber(f.text)
 			}
 			if e != 0 {
@@ -177,6 +183,42 @@ func (d *dtDecoder) decode(fields []dtField) dtErr {
 	}
 	return 0
 }
+
+// zoneOrTimeField reports whether the date-like field i is a zone name or
+// a time with its zone rather than a date: once month and day are known,
+// and in the input of time and timetz (DecodeTimeOnly) unless it is the
+// first of several fields and the last is a date too or the second a time.
+func (d *dtDecoder) zoneOrTimeField(fields []dtField, i int) bool {
+	if d.timeOnly {
+		return i != 0 || len(fields) < 2 || fields[len(fields)-1].kind != dtkDate && fields[1].kind != dtkTime
+	}
+	return d.fmask&(fieldBit(tokMonth)|fieldBit(tokDay)) == fieldBit(tokMonth)|fieldBit(tokDay)
+}
+
+// timeOnlyNumber decodes a field of digits without a unit as
+// DecodeTimeOnly does: a date when it is the first of several fields and
+// the last is a date too, else a concatenated time (040506, 040506.789).
+// A short number alone (a year, a day) is dtShortNumber.
+func (d *dtDecoder) timeOnlyNumber(fields []dtField, i int) (int, dtErr) {
+	text := fields[i].text
+	if dot := strings.IndexByte(text, '.'); dot >= 0 {
+		switch {
+		case i == 0 && len(fields) >= 2 && fields[len(fields)-1].kind == dtkDate:
+			return d.decodeDate(text)
+		case dot > 2:
+			return d.numberField(text, d.fmask|maskDate)
+		}
+		return 0, dtBadFormat
+	}
+	if len(text) > 4 {
+		return d.numberField(text, d.fmask|maskDate)
+	}
+	return 0, dtShortNumber
+}
+
+// dtShortNumber is a number of up to four digits in the input of time or
+// timetz, which DecodeNumber reads in ways fickle does not follow (0A000).
+const dtShortNumber dtErr = 102
 
 // dtUnknownZone is a zone name that names no zone (22023).
 const dtUnknownZone dtErr = 100

@@ -156,6 +156,12 @@ func loadLocation(name string) (*time.Location, error) {
 	if loc, err := time.LoadLocation(strings.Join(parts, "/")); err == nil {
 		return loc, nil
 	}
+	if len(parts) > 1 {
+		// Etc/GMT+5, Etc/UCT: an area, then a name in capitals.
+		if loc, err := time.LoadLocation(parts[0] + "/" + strings.ToUpper(strings.Join(parts[1:], "/"))); err == nil {
+			return loc, nil
+		}
+	}
 	return time.LoadLocation(strings.ToUpper(name)) // EST5EDT, PST8PDT
 }
 

@@ -21,6 +21,9 @@
 //   - bytea: []byte
 //   - date: time.Time at 00:00 UTC of the day
 //   - time: int64 microseconds since midnight, 0 to 24:00:00 inclusive
+//   - time with time zone: TimeTZ, the time as time's and the zone's
+//     offset in seconds west of UTC
+//   - money: int64 cents
 //   - timestamp: time.Time in UTC holding the wall-clock value
 //   - timestamptz: time.Time in UTC (the instant)
 //   - interval: pgtype.Interval with Valid set
@@ -85,6 +88,7 @@
 // the golden files. Key encoding is checked against Compare by a seeded
 // property test; the input functions have fuzz targets (go test -fuzz
 // FuzzParseNumbers, FuzzParseStrings, FuzzParseDateTime, FuzzParseJSON,
-// FuzzParseArrays, FuzzParseTSVector, FuzzParseTSQuery, FuzzParseBitStrings) that
+// FuzzParseArrays, FuzzParseTSVector, FuzzParseTSQuery, FuzzParseBitStrings,
+// FuzzParseMoney, FuzzParseTimetz) that
 // require every accepted input to survive a trip through its text output.
 package types

@@ -434,7 +434,7 @@ func toJSONValue(env *Env, t Type, v any) *jsonValue {
 	case bool:
 		return &jsonValue{kind: jsonBool, b: x}
 	case int64:
-		if t.Oid != OidOid && t.Oid != OidTime && !isRegType(t.Oid) {
+		if t.Oid != OidOid && t.Oid != OidTime && t.Oid != OidMoney && !isRegType(t.Oid) {
 			return &jsonValue{kind: jsonNumber, num: apd.New(x, 0)}
 		}
 	case float64:

@@ -201,3 +201,27 @@ func FuzzParseBitStrings(f *testing.F) {
 		}
 	})
 }
+
+func FuzzParseMoney(f *testing.F) {
+	fuzzSeeds(f, "money")
+	for _, s := range []string{"$1,234.56", "-12.345", "(1.00)", "12.345-", " $ - 1", "1.2,3", "92233720368547758.07",
+		"-92233720368547758.08", "+5", ".5", "x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		roundTrip(t, Money, s)
+	})
+}
+
+func FuzzParseTimetz(f *testing.F) {
+	fuzzSeeds(f, "time with time zone", "time(2) with time zone", "timetz")
+	for _, s := range []string{"00:01 PDT", "11:59:59.99 PM PDT", "1:00+03", "12:00+05:30", "12:00 -05:30:15", "allballs",
+		"2003-07-07 15:36:39 America/New_York", "15:36:39 MSK", "24:00:00 PDT", "23:59:59.9999999-07", "12:00+15:59"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, typ := range []Type{Timetz, {Oid: OidTimetz, Typmod: 2}} {
+			roundTrip(t, typ, s)
+		}
+	})
+}

@@ -23,7 +23,7 @@ func HashExtendedSupported(t Type) bool {
 	switch t.Oid {
 	case OidBool, OidInt2, OidInt4, OidInt8, OidOid, OidFloat4, OidFloat8,
 		OidText, OidVarchar, OidBpchar, OidName, OidBytea,
-		OidDate, OidTime, OidTimestamp, OidTimestamptz, OidUUID:
+		OidDate, OidTime, OidTimetz, OidTimestamp, OidTimestamptz, OidUUID:
 		return true
 	}
 	return false
@@ -69,6 +69,10 @@ func HashExtended(t Type, v any, seed uint64) uint64 {
 		return hashUint32Extended(uint32(dateDays(v.(time.Time))), seed)
 	case OidTimestamp, OidTimestamptz:
 		return hashInt8Extended(timestampMicros(v.(time.Time)), seed)
+	case OidTimetz:
+		// timetz_hash_extended: the time's hash and the zone's, combined.
+		x := v.(TimeTZ)
+		return hashInt8Extended(x.Time, seed) ^ hashUint32Extended(uint32(x.Zone), seed)
 	}
 	panic("types: HashExtended of an unhashable type " + t.String())
 }

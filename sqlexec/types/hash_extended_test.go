@@ -48,6 +48,9 @@ func TestHashExtendedMatchesPostgres(t *testing.T) {
 		{"timestamp infinity", Timestamp, InfinityTime, seed, 4938542303000433043},
 		{"timestamp centuries ago", Timestamp, ts("1200-05-06 01:02:03.000004"), seed, 2056544100194004993},
 		{"time", Time, int64(45296789000), seed, -3528839591167865408},
+		{"timetz", Timetz, TimeTZ{Time: 12 * 3600e6, Zone: -3600}, 0, -4187889153380026066},
+		{"timetz seed 42", Timetz, TimeTZ{Time: 12 * 3600e6, Zone: -3600}, 42, -4491700443819490604},
+		{"timetz with a fraction west", Timetz, TimeTZ{Time: 500000, Zone: 19800}, 7, 5775596531398977800},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -26,7 +26,7 @@ func InRangeOffsetTypes(t Type) []Type {
 		return []Type{Float8}
 	case OidNumeric:
 		return []Type{NumericAny}
-	case OidDate, OidTimestamp, OidTimestamptz, OidTime, OidInterval:
+	case OidDate, OidTimestamp, OidTimestamptz, OidTime, OidTimetz, OidInterval:
 		return []Type{Interval}
 	}
 	return nil
@@ -48,18 +48,23 @@ func InRange(env *Env, t Type, val, base, offset any, sub, less bool) (bool, err
 		return inRangeFloat(val.(float64), base.(float64), offset.(float64), sub, less)
 	case OidNumeric:
 		return inRangeNumeric(val.(*apd.Decimal), base.(*apd.Decimal), offset.(*apd.Decimal), sub, less)
-	case OidTime:
+	case OidTime, OidTimetz:
+		// Like PostgreSQL, only the offset's time part counts, in the
+		// test for a negative offset too, and the bound does not wrap
+		// around midnight; a timetz bound keeps base's zone.
 		iv := offset.(pgtype.Interval)
-		if compare(Interval, iv, pgtype.Interval{Valid: true}) < 0 {
+		if iv.Microseconds < 0 {
 			return false, errInRangeSize
 		}
-		// Like PostgreSQL, only the offset's time part counts and the
-		// bound does not wrap around midnight.
-		bound := base.(int64) + iv.Microseconds
+		delta := iv.Microseconds
 		if sub {
-			bound = base.(int64) - iv.Microseconds
+			delta = -delta
 		}
-		return lessOrGreater(cmp3(val.(int64), bound), less), nil
+		if t.Oid == OidTimetz {
+			b := base.(TimeTZ)
+			return lessOrGreater(compareTimetz(val.(TimeTZ), TimeTZ{Time: b.Time + delta, Zone: b.Zone}), less), nil
+		}
+		return lessOrGreater(cmp3(val.(int64), base.(int64)+delta), less), nil
 	case OidInterval:
 		iv := offset.(pgtype.Interval)
 		if compare(Interval, iv, pgtype.Interval{Valid: true}) < 0 {

@@ -97,6 +97,9 @@ func appendKey(buf []byte, t Type, v any) []byte {
 		return appendKeyTSQuery(buf, x)
 	case BitString:
 		return appendKeyBitString(buf, x)
+	case TimeTZ:
+		// timetz_cmp's order: the UTC time, then the zone.
+		return appendKeyInt(appendKeyInt(buf, x.Time+int64(x.Zone)*usecPerSec), int64(x.Zone))
 	case Range:
 		return appendKeyRange(buf, t, x)
 	case Multirange:
@@ -267,7 +270,7 @@ func decodeKey(t Type, buf []byte) (any, []byte, error) {
 			return nil, nil, errBadKey
 		}
 		return buf[0] == 1, buf[1:], nil
-	case OidInt2, OidInt4, OidInt8, OidTime, OidOid, OidRegclass, OidRegproc, OidRegprocedure, OidRegoper, OidRegoperator,
+	case OidInt2, OidInt4, OidInt8, OidTime, OidMoney, OidOid, OidRegclass, OidRegproc, OidRegprocedure, OidRegoper, OidRegoperator,
 		OidRegtype, OidRegnamespace, OidRegrole, OidRegconfig, OidRegdictionary:
 		x, rest, err := decodeKeyInt(buf)
 		return x, rest, err
@@ -329,6 +332,17 @@ func decodeKey(t Type, buf []byte) (any, []byte, error) {
 		return decodeKeyTSQuery(buf)
 	case OidBit, OidVarbit:
 		return decodeKeyBitString(buf)
+	case OidTimetz:
+		utc, rest, err := decodeKeyInt(buf)
+		if err != nil {
+			return nil, nil, err
+		}
+		zone, rest, err := decodeKeyInt(rest)
+		if err != nil {
+			return nil, nil, err
+		}
+		z := zone.(int64)
+		return TimeTZ{Time: utc.(int64) - z*usecPerSec, Zone: int32(z)}, rest, nil
 	case OidInt4Range, OidNumRange, OidTsRange, OidTstzRange, OidDateRange, OidInt8Range:
 		return decodeKeyRange(t, buf)
 	case OidInt4Multirange, OidNumMultirange, OidTsMultirange, OidTstzMultirange, OidDateMultirange, OidInt8Multirange:

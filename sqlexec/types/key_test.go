@@ -92,6 +92,12 @@ func randomDatum(r *rand.Rand, t Type) any {
 			w.add(r.IntN(4) == 0)
 		}
 		return w.result()
+	case OidMoney:
+		return r.Int64N(2001) - 1000
+	case OidTimetz:
+		// Few hours and zones, so that equal UTC times in different
+		// zones come up.
+		return TimeTZ{Time: r.Int64N(25) * usecPerHour, Zone: int32(r.IntN(5)-2) * 3600}
 	case OidJSONB:
 		docs := []string{`null`, `1`, `1.0`, `2`, `"a"`, `"b"`, `true`, `false`, `[]`, `[1]`, `[1, 2]`, `{}`, `{"a": 1}`, `{"b": 1}`, `{"aa": 1}`, `{"a": 1, "b": 2}`}
 		return docs[r.IntN(len(docs))]
@@ -102,7 +108,7 @@ func randomDatum(r *rand.Rand, t Type) any {
 var keyTypes = []Type{Bool, Int8, Float8, NumericAny, Text, Bpchar(4), Bytea, UUID, Timestamptz, Interval, JSONB,
 	{arrayTypes[OidBool], -1}, {arrayTypes[OidInt8], -1}, {arrayTypes[OidNumeric], -1}, {arrayTypes[OidText], -1}, {arrayTypes[OidJSONB], -1},
 	{OidInt8Range, -1}, {OidNumRange, -1}, {OidTstzRange, -1}, {arrayTypes[OidInt8Range], -1}, BitAny, VarbitAny,
-	{arrayTypes[OidVarbit], -1}}
+	{arrayTypes[OidVarbit], -1}, Money, Timetz, {OidTimetzArray, -1}}
 
 // TestAppendKeyOrdersLikeCompare checks, on seeded random pairs, that key
 // encodings order exactly as Compare, that NULL sorts last, that two-column

@@ -190,8 +190,8 @@ func everyField(oid Oid, has func(Type) bool) (every, ok bool) {
 }
 
 // hasHash reports whether t (or its element type, for an array) has a
-// default hash operator class: not the bit string and text search types,
-// which have only btree classes, nor the types without equality (the
+// default hash operator class: not the bit string and text search types
+// nor money, which have only btree classes, nor the types without equality (the
 // geometric types, json); a composite type when every field's type has
 // one.
 func hasHash(t Type) bool {
@@ -200,7 +200,7 @@ func hasHash(t Type) bool {
 		return every
 	}
 	switch oid {
-	case OidBit, OidVarbit, OidTSVector, OidTSQuery, OidJSON:
+	case OidBit, OidVarbit, OidTSVector, OidTSQuery, OidJSON, OidMoney:
 		return false
 	}
 	return !IsGeometric(oid)

@@ -62,6 +62,10 @@ func parseText(env *Env, t Type, s string) (any, error) {
 		return parseTSQueryText(s)
 	case OidBit, OidVarbit:
 		return parseBitText(t, s)
+	case OidMoney:
+		return parseMoney(s)
+	case OidTimetz:
+		return parseTimetz(env, t, s)
 	case OidInt4Range, OidNumRange, OidTsRange, OidTstzRange, OidDateRange, OidInt8Range:
 		return parseRange(env, t, s)
 	case OidInt4Multirange, OidNumMultirange, OidTsMultirange, OidTstzMultirange, OidDateMultirange, OidInt8Multirange:
@@ -123,6 +127,8 @@ func formatText(env *Env, t Type, v any) string {
 			return formatReg(env, t, x)
 		case t.Oid == OidTime:
 			return formatTime(x)
+		case t.Oid == OidMoney:
+			return formatMoney(x)
 		}
 		return strconv.FormatInt(x, 10)
 	case float64:
@@ -186,6 +192,8 @@ func formatText(env *Env, t Type, v any) string {
 		return FormatTSQuery(x)
 	case BitString:
 		return FormatBitString(x)
+	case TimeTZ:
+		return formatTimetz(x)
 	case Range:
 		return formatRange(env, t, x)
 	case Multirange:

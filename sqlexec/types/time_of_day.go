@@ -103,27 +103,34 @@ func dateAtTime(d time.Time, us int64) (any, error) {
 }
 
 // parseTime is time_in: DecodeTimeOnly's reading of the literal, the date
-// and the zone checked and dropped, then the typmod's rounding. Fields of
-// bare digits (040506, a year alone), whose reading differs between dates
-// and times, are refused with 0A000.
+// and the zone checked and dropped, then the typmod's rounding.
 func parseTime(env *Env, t Type, s string) (any, error) {
+	_, us, err := decodeTimeOnly(env, s, "time")
+	if err != nil {
+		return nil, err
+	}
+	return roundTime(t, us), nil
+}
+
+// decodeTimeOnly is DecodeTimeOnly for the input of time and timetz
+// (typeName in errors): the decoded fields and the time of day they give.
+// A field of up to four bare digits (a year alone), which DecodeNumber
+// reads in ways fickle does not follow, is refused with 0A000.
+func decodeTimeOnly(env *Env, s, typeName string) (*dtDecoder, int64, error) {
 	fields, e := splitDateTime(s)
 	if e != 0 {
-		return nil, dtError(e, "time", s)
+		return nil, 0, dtError(e, typeName, s)
 	}
 	for _, f := range fields {
-		switch f.kind {
-		case dtkNumber:
-			return nil, pgerror.Unsupported("time input with a field of bare digits")
-		case dtkString, dtkSpecial:
-			// Of the special words, time takes only now and allballs.
+		// Of the special words, time takes only now and allballs.
+		if f.kind == dtkString || f.kind == dtkSpecial {
 			if tok, ok := lookupDateToken(strings.ToLower(f.text)); ok && tok.typ == tokReserved &&
 				tok.val != resNow && tok.val != resZulu {
-				return nil, dtError(dtBadFormat, "time", s)
+				return nil, 0, dtError(dtBadFormat, typeName, s)
 			}
 		}
 	}
-	d := dtDecoder{timeOnly: true, relative: func() (time.Time, *time.Location, bool) {
+	d := &dtDecoder{timeOnly: true, relative: func() (time.Time, *time.Location, bool) {
 		if env == nil || env.TxnTime.IsZero() {
 			return time.Time{}, nil, false
 		}
@@ -133,10 +140,13 @@ func parseTime(env *Env, t Type, s string) (any, error) {
 		d.order = env.DateStyle.Order
 	}
 	if e := d.decode(fields); e != 0 {
-		if e == dtUnknownZone {
-			return nil, pgerror.Newf(pgerror.InvalidParameterValue, "time zone \"%s\" not recognized", zoneFieldOf(fields))
+		if e == dtShortNumber {
+			return nil, 0, pgerror.Unsupported(typeName + " input with a field of up to four bare digits")
 		}
-		return nil, dtError(e, "time", s)
+		if e == dtUnknownZone {
+			return nil, 0, pgerror.Newf(pgerror.InvalidParameterValue, "time zone \"%s\" not recognized", zoneFieldOf(fields))
+		}
+		return nil, 0, dtError(e, typeName, s)
 	}
 	hasDate := d.fmask&maskDate == maskDate
 	switch {
@@ -147,21 +157,16 @@ func parseTime(env *Env, t Type, s string) (any, error) {
 		e = dtFieldOverflow
 	case d.fmask&maskTime != maskTime:
 		e = dtBadFormat
-	case d.named != nil && !hasDate && !fixedOffsetZone(d.named):
-		// A zone with daylight saving time needs the date to resolve.
-		e = dtBadFormat
+	case d.named != nil && !hasDate:
+		// A zone whose offset ever changed needs the date to resolve.
+		if _, fixed := constantOffset(d.named); !fixed {
+			e = dtBadFormat
+		}
 	}
 	if e != 0 {
-		return nil, dtError(e, "time", s)
+		return nil, 0, dtError(e, typeName, s)
 	}
-	us := ((int64(d.hour)*60+int64(d.min))*60+int64(d.sec))*usecPerSec + d.usec
-	return roundTime(t, us), nil
-}
-
-// fixedOffsetZone reports whether loc has had one offset throughout.
-func fixedOffsetZone(loc *time.Location) bool {
-	start, end := time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC).In(loc).ZoneBounds()
-	return start.IsZero() && end.IsZero()
+	return d, ((int64(d.hour)*60+int64(d.min))*60+int64(d.sec))*usecPerSec + d.usec, nil
 }
 
 // roundTime is AdjustTimeForTypmod: time(p) rounds half up to p fractional

@@ -92,6 +92,8 @@ var typeInfos = map[Oid]typeInfo{
 	OidRegdictionary:  {"regdictionary", "regdictionary", 4, CategoryNumeric, false},
 	OidBit:            {"bit", "bit", -1, CategoryBitString, false},
 	OidVarbit:         {"varbit", "bit varying", -1, CategoryBitString, true},
+	OidMoney:          {"money", "money", 8, CategoryNumeric, false},
+	OidTimetz:         {"timetz", "time with time zone", 12, CategoryDateTime, false},
 }
 
 // typeInfoOf returns the pg_type row of oid; unknown OIDs get a user-category
@@ -164,13 +166,12 @@ var typeNames = map[string]Oid{
 	"tsmultirange": OidTsMultirange, "tstzmultirange": OidTstzMultirange, "datemultirange": OidDateMultirange,
 	"tsvector": OidTSVector, "tsquery": OidTSQuery,
 	"bit": OidBit, "varbit": OidVarbit, "bit varying": OidVarbit,
+	"money": OidMoney, "timetz": OidTimetz, "time with time zone": OidTimetz,
 }
 
 // unsupportedTypeNames are PostgreSQL types fickle does not implement: they
 // answer 0A000 rather than "does not exist".
 var unsupportedTypeNames = map[string]bool{
-	"timetz": true, "time with time zone": true,
-	"money":   true,
 	"macaddr": true, "macaddr8": true, "xml": true,
 	"anyrange": true, "anymultirange": true, "pg_lsn": true, "txid_snapshot": true, "cstring": true,
 }
@@ -258,7 +259,7 @@ func applyTypmod(t Type, mods []int32) (Type, error) {
 		return Numeric(int(p), int(s)), nil
 	case OidBit, OidVarbit:
 		return bitTypmod(t, mods)
-	case OidTime, OidTimestamp, OidTimestamptz:
+	case OidTime, OidTimetz, OidTimestamp, OidTimestamptz:
 		// Fractional-second precision; like PostgreSQL, more than 6 is
 		// reduced to 6 (PostgreSQL also warns).
 		if len(mods) != 1 {
@@ -310,7 +311,7 @@ func formatType(t Type) string {
 		if p, s, ok := t.PrecisionScale(); ok {
 			return "numeric(" + strconv.Itoa(p) + "," + strconv.Itoa(s) + ")"
 		}
-	case OidTime, OidTimestamp, OidTimestamptz:
+	case OidTime, OidTimetz, OidTimestamp, OidTimestamptz:
 		if t.Typmod >= 0 {
 			base, zone, _ := strings.Cut(ti.sqlName, " ")
 			return base + "(" + strconv.Itoa(int(t.Typmod)) + ") " + zone

@@ -1,0 +1,100 @@
+package server
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/sqlexec/types"
+	"github.com/fickle-db/fickle/wire"
+)
+
+// Fixed-width types package wire does not know, in binary alone and as
+// array elements: money (cash_send, cash_recv: the int8 of cents) and
+// time with time zone (timetz_send, timetz_recv: the int8 microseconds of
+// the time, the int4 seconds of the zone west of UTC).
+
+// scalarCodec is one such type's send and receive.
+type scalarCodec struct {
+	send func(buf []byte, v any) ([]byte, bool)
+	recv func(src []byte) (any, error)
+}
+
+var scalarCodecs = map[uint32]scalarCodec{
+	uint32(types.OidMoney):  {send: appendInt8Datum, recv: decodeInt8Datum},
+	uint32(types.OidTimetz): {send: appendTimetz, recv: decodeTimetz},
+}
+
+func appendTimetz(buf []byte, v any) ([]byte, bool) {
+	t, ok := v.(types.TimeTZ)
+	buf = binary.BigEndian.AppendUint64(buf, uint64(t.Time))
+	return binary.BigEndian.AppendUint32(buf, uint32(t.Zone)), ok
+}
+
+// decodeTimetz is timetz_recv: a time out of 0 to 24:00:00 and a zone of
+// 16 hours or more fail as they do there.
+func decodeTimetz(src []byte) (any, error) {
+	if len(src) != 12 {
+		return nil, fmt.Errorf("timetz of %d bytes: %w", len(src), wire.ErrIncorrectBinaryFormat)
+	}
+	t := types.TimeTZ{Time: int64(binary.BigEndian.Uint64(src)), Zone: int32(binary.BigEndian.Uint32(src[8:]))}
+	if t.Time < 0 || t.Time > 24*3600*1_000_000 {
+		return nil, pgerror.New(pgerror.DatetimeFieldOverflow, "time out of range")
+	}
+	if t.Zone <= -timezoneDisplacementLimit || t.Zone >= timezoneDisplacementLimit {
+		return nil, pgerror.New(pgerror.InvalidTimeZoneDisplacementValue, "time zone displacement out of range")
+	}
+	return t, nil
+}
+
+// timezoneDisplacementLimit is TZDISP_LIMIT: zones of 16 hours or more.
+const timezoneDisplacementLimit = 16 * 3600
+
+func appendInt8Datum(buf []byte, v any) ([]byte, bool) {
+	i, ok := v.(int64)
+	return binary.BigEndian.AppendUint64(buf, uint64(i)), ok
+}
+
+func decodeInt8Datum(src []byte) (any, error) {
+	if len(src) != 8 {
+		return nil, fmt.Errorf("int8 of %d bytes: %w", len(src), wire.ErrIncorrectBinaryFormat)
+	}
+	return int64(binary.BigEndian.Uint64(src)), nil
+}
+
+// scalarCodecOf returns the codec of oid or of its elements.
+func scalarCodecOf(oid uint32) (c scalarCodec, elem uint32, array, ok bool) {
+	if c, ok := scalarCodecs[oid]; ok {
+		return c, oid, false, true
+	}
+	if e, isArray := (types.Type{Oid: types.Oid(oid), Typmod: -1}).Elem(); isArray {
+		if c, ok := scalarCodecs[uint32(e.Oid)]; ok {
+			return c, uint32(e.Oid), true, true
+		}
+	}
+	return scalarCodec{}, 0, false, false
+}
+
+func appendScalar(c scalarCodec, elem uint32, buf []byte, v any) ([]byte, error) {
+	out, ok := c.send(buf, v)
+	if !ok {
+		return nil, pgerror.Newf(pgerror.InternalError, "cannot encode %T as binary type OID %d", v, elem)
+	}
+	return out, nil
+}
+
+// appendScalarValue is the send function of oid, or array_send over it.
+func appendScalarValue(c scalarCodec, elem uint32, array bool, buf []byte, v any) ([]byte, error) {
+	if !array {
+		return appendScalar(c, elem, buf, v)
+	}
+	return wire.AppendArrayWith(buf, elem, v, func(buf []byte, e any) ([]byte, error) { return appendScalar(c, elem, buf, e) })
+}
+
+// decodeScalarValue is the receive function of oid, or array_recv over it.
+func decodeScalarValue(c scalarCodec, elem uint32, array bool, src []byte) (any, error) {
+	if !array {
+		return c.recv(src)
+	}
+	return wire.DecodeArrayWith(elem, src, c.recv)
+}
