@@ -652,7 +652,7 @@ func (n catalogNames) opersNamed(text string) []*builtinOper {
 		schema, name = name[:i], name[i+1:]
 	}
 	var out []*builtinOper
-	for _, o := range builtinIndex().opersByName[name] {
+	for _, o := range append(builtinIndex().opersByName[name], extensionOpers(n.catalog(), name)...) {
 		s, _ := namespaceName(n.catalog(), o.namespace)
 		if schema == s || schema == "" && n.onPath(s) {
 			out = append(out, o)
@@ -692,6 +692,9 @@ func (n catalogNames) operatorOID(text string) (int64, error) {
 // operName is regoperout (and with args regoperatorout).
 func (n catalogNames) operName(oid uint32, args bool) (string, bool) {
 	o := builtinIndex().opers[oid]
+	if o == nil {
+		o = extensionOper(n.catalog(), oid)
+	}
 	if o == nil {
 		return "", false
 	}

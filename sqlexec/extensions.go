@@ -27,6 +27,10 @@ type extensionDesc struct {
 	schema  string
 	version string
 	owner   uint32
+	// operators and opclasses are its operators and operator classes
+	// (extension_operators.go).
+	operators []*operatorDesc
+	opclasses []*opclassDesc
 }
 
 // availableExtension is an extension fickle can install: its control
@@ -41,6 +45,10 @@ type availableExtension struct {
 	otherVersions []string
 	// createTypes, when set, creates the extension's types in schema.
 	createTypes func(d *ddl, schema string, ext *extensionDesc) error
+	// operators and opclasses are the operators and operator classes it
+	// creates after its functions (extension_operators.go).
+	operators []extensionOperator
+	opclasses []extensionOpclass
 }
 
 // extensionFunc is a function an extension's script creates, implemented
@@ -159,6 +167,10 @@ func (d *ddl) createExtension(ce *pg_query.CreateExtensionStmt) error {
 		}
 		sc.funcs[f.name] = append(slices.Clip(sc.funcs[f.name]), f)
 	}
+	if err := d.createExtensionOperators(avail, ext); err != nil {
+		return err
+	}
+	d.s.loadLibrary(avail.library)
 	d.cat.extensions[ext.name] = ext
 	d.cat.setComment(commentKey{classOID: oidPgExtensionClass, objOID: ext.oid}, avail.comment)
 	return nil
@@ -200,8 +212,14 @@ func (d *ddl) dropExtension(ext *extensionDesc, cascade bool) error {
 	for _, f := range members {
 		dropping[f] = true
 	}
-	var deps []routineDependent
-	var details []string
+	deps := d.extensionIndexDependents(ext)
+	details := make([]string, len(deps))
+	for i := range deps {
+		// An index's DETAIL line names the operator class it uses, its
+		// NOTICE line only the index.
+		details[i] = deps[i].what
+		deps[i].what, _, _ = strings.Cut(deps[i].what, " depends on ")
+	}
 	seen := map[string]bool{}
 	for _, f := range members {
 		for _, dep := range d.routineDependents(f, dropping) {
@@ -280,6 +298,7 @@ func invokeExtension(x *execCtx, f *funcDesc, vals []any) ([][]any, error) {
 	if eval == nil {
 		return nil, pgerror.Newf(pgerror.UndefinedFunction, "could not find function \"%s\" in file \"%s\"", f.src, f.library)
 	}
+	x.s.loadLibrary(f.library)
 	return eval(x, vals)
 }
 

@@ -53,6 +53,9 @@ func (b *binder) setPlan(vs *pg_query.VariableSetStmt) (*stmtPlan, error) {
 					_ = x.s.settings.set(k, v, false)
 				}
 			}
+			for k, d := range x.s.settings.library {
+				_ = x.s.settings.set(k, d.def, false)
+			}
 			return &Result{Tag: "RESET"}, nil
 		}}, nil
 	case pg_query.VariableSetKind_VAR_SET_CURRENT:
@@ -104,7 +107,7 @@ func (b *binder) setPlan(vs *pg_query.VariableSetStmt) (*stmtPlan, error) {
 		}
 		v := value
 		if toDefault {
-			d := settingDefs[name]
+			d := s.settings.def(name)
 			if d == nil {
 				if !strings.Contains(name, ".") {
 					return nil, pgerror.Newf(pgerror.UndefinedObject, "unrecognized configuration parameter \"%s\"", name)

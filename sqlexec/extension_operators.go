@@ -1,0 +1,289 @@
+package sqlexec
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/isolation"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// Extensions' operators and operator classes. An extension declares them
+// as it declares its functions (availableExtension.operators, .opclasses);
+// CREATE EXTENSION creates them in the extension's schema, where operator
+// lookup finds an operator as PostgreSQL does (through search_path, or in
+// the schema OPERATOR(schema.op) names), and CREATE INDEX an operator
+// class. DROP EXTENSION removes them with the extension, and the indexes
+// using its operator classes under CASCADE.
+
+// extensionOperator is a binary operator an extension's script creates:
+// its argument types and the name of the extension's function it calls.
+type extensionOperator struct {
+	name        string
+	left, right types.Type
+	proc        string
+	commutator  string
+}
+
+// extensionOpclass is an operator class an extension's script creates:
+// its access method, input type and the options it takes (nil for none).
+type extensionOpclass struct {
+	name, method string
+	input        types.Type
+	options      map[string]relOpt
+}
+
+// operatorDesc is an installed extension's operator (pg_operator's row).
+type operatorDesc struct {
+	oid    uint32
+	schema string
+	def    extensionOperator
+	fn     *funcDesc
+}
+
+// opclassDesc is an installed extension's operator class (pg_opclass's
+// row) and its operator family's OID.
+type opclassDesc struct {
+	oid, family uint32
+	schema      string
+	def         extensionOpclass
+}
+
+// createExtensionOperators creates avail's operators and operator classes
+// in ext's schema, after its functions.
+func (d *ddl) createExtensionOperators(avail *availableExtension, ext *extensionDesc) error {
+	sc := d.cat.schemas[ext.schema]
+	for _, op := range avail.operators {
+		fns := sc.funcs[op.proc]
+		i := slices.IndexFunc(fns, func(f *funcDesc) bool { return f.extension == ext.oid })
+		if i < 0 {
+			return pgerror.Newf(pgerror.UndefinedFunction, "function %s(%s, %s) does not exist", op.proc, op.left, op.right)
+		}
+		ext.operators = append(ext.operators, &operatorDesc{oid: d.cat.newOID(), schema: ext.schema, def: op, fn: fns[i]})
+	}
+	for _, oc := range avail.opclasses {
+		family := d.cat.newOID()
+		ext.opclasses = append(ext.opclasses, &opclassDesc{oid: d.cat.newOID(), family: family, schema: ext.schema, def: oc})
+	}
+	return nil
+}
+
+// lookupSchemas are the schemas a name of an operator or operator class
+// is looked up in: the one it names, else search_path's.
+func (s *Session) lookupSchemas(names []string) []string {
+	if len(names) > 1 {
+		return names[len(names)-2 : len(names)-1]
+	}
+	return s.searchPath()
+}
+
+// extensionOperatorFor returns the installed extensions' operator the
+// (possibly qualified) operator name resolves to for operands l and r:
+// the first, in search path order, whose argument types each operand has
+// or is an unknown literal or a string that casts implicitly to. None
+// leaves the built-in operators to resolve it.
+func (b *binder) extensionOperatorFor(names []string, l, r *scalar) *operatorDesc {
+	c := b.catalogNow()
+	if len(c.extensions) == 0 {
+		return nil
+	}
+	fits := func(e *scalar, t types.Type) bool {
+		switch {
+		case unresolved(e) || e.typ.Oid == types.OidUnknown || e.typ == t:
+			return true
+		case e.typ.Category() != types.CategoryString:
+			return false
+		}
+		_, err := types.LookupCastEnv(e.typ, t, types.CastImplicit)
+		return err == nil
+	}
+	name := names[len(names)-1]
+	for _, schema := range b.s.lookupSchemas(names) {
+		for _, ext := range sortedExtensions(c) {
+			if ext.schema != schema {
+				continue
+			}
+			for _, op := range ext.operators {
+				if op.def.name == name && fits(l, op.def.left) && fits(r, op.def.right) {
+					return op
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// extensionBinary binds l op r to an extension's operator, nil when none
+// applies.
+func (b *binder) extensionBinary(names []string, l, r *scalar) (*scalar, error) {
+	op := b.extensionOperatorFor(names, l, r)
+	if op == nil {
+		return nil, nil
+	}
+	l, err := b.coerce(l, op.def.left, types.CastImplicit)
+	if err != nil {
+		return nil, err
+	}
+	if r, err = b.coerce(r, op.def.right, types.CastImplicit); err != nil {
+		return nil, err
+	}
+	le, re, fn := l.eval, r.eval, op.fn
+	return &scalar{typ: fn.result, slot: -1, refs: l.refs | r.refs, volatile: l.volatile || r.volatile || fn.volatility == 'v',
+		name: "?column?", eval: func(x *execCtx) (any, error) {
+			lv, err := le(x)
+			if err != nil {
+				return nil, err
+			}
+			rv, err := re(x)
+			if err != nil || (fn.strict && (lv == nil || rv == nil)) {
+				return nil, err
+			}
+			rows, err := invokeExtension(x, fn, []any{lv, rv})
+			if err != nil || len(rows) == 0 {
+				return nil, err
+			}
+			return rows[0][0], nil
+		}}, nil
+}
+
+// extensionOpclass returns the installed extensions' operator class of
+// access method method the (possibly qualified) name resolves to, nil
+// for none.
+func (s *Session) extensionOpclass(c *catalog, names []string, method string) *opclassDesc {
+	name := names[len(names)-1]
+	for _, schema := range s.lookupSchemas(names) {
+		for _, ext := range sortedExtensions(c) {
+			for _, oc := range ext.opclasses {
+				if oc.schema == schema && oc.def.name == name && oc.def.method == method {
+					return oc
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// extensionIndexDependents lists the indexes that use ext's operator
+// classes, as DROP EXTENSION's DETAIL names them: by operator class in
+// creation order, then by index OID.
+func (d *ddl) extensionIndexDependents(ext *extensionDesc) []routineDependent {
+	var out []routineDependent
+	for _, oc := range ext.opclasses {
+		var found []*indexDesc
+		for _, t := range d.cat.tables {
+			for _, ix := range t.indexes {
+				if slices.ContainsFunc(ix.keyOpts, func(o indexKeyOpts) bool { return o.opclassOID == oc.oid }) {
+					found = append(found, ix)
+				}
+			}
+		}
+		slices.SortFunc(found, func(a, b *indexDesc) int { return int(a.oid) - int(b.oid) })
+		for _, ix := range found {
+			out = append(out, routineDependent{
+				what: fmt.Sprintf("index %s depends on operator class %s for access method %s", ix.name, oc.def.name, oc.def.method),
+				drop: func(d *ddl) { d.dropExtensionIndex(ix) }})
+		}
+	}
+	return out
+}
+
+// dropExtensionIndex drops index ix, which uses an operator class of an
+// extension being dropped.
+func (d *ddl) dropExtensionIndex(ix *indexDesc) {
+	t := d.cat.tables[ix.table]
+	if t == nil || !slices.Contains(t.indexes, ix) {
+		return // gone with an earlier dependent
+	}
+	t = t.clone()
+	_ = d.lockTable(t, isolation.TableLockAccessExclusive)
+	_ = d.dropStoreIndex(ix.id)
+	t.indexes = removeIndex(t.indexes, ix)
+	delete(d.cat.schemas[t.schema].indexes, ix.name)
+	d.cat.dropComments(ix.oid)
+	d.cat.putTable(t)
+}
+
+// extensionOperatorRows are pg_operator's rows of the installed
+// extensions' operators.
+func extensionOperatorRows(c *catalog) [][]any {
+	const matchingsel, matchingjoinsel = 5040, 5041
+	var out [][]any
+	for _, ext := range sortedExtensions(c) {
+		for _, op := range ext.operators {
+			var com int64
+			for _, o := range ext.operators {
+				if o.def.name == op.def.commutator {
+					com = int64(o.oid)
+				}
+			}
+			var rest, join int64
+			if op.fn.result.Oid == types.OidBool {
+				rest, join = matchingsel, matchingjoinsel
+			}
+			out = append(out, []any{int64(op.oid), op.def.name, schemaOID(c, op.schema), int64(ext.owner), "b", false, false,
+				int64(op.def.left.Oid), int64(op.def.right.Oid), int64(op.fn.result.Oid), com, int64(0), int64(op.fn.oid), rest, join})
+		}
+	}
+	return out
+}
+
+// extensionOpclassRows are pg_opclass's rows of the installed extensions'
+// operator classes.
+func extensionOpclassRows(c *catalog) [][]any {
+	var out [][]any
+	for _, ext := range sortedExtensions(c) {
+		for _, oc := range ext.opclasses {
+			out = append(out, []any{int64(oc.oid), int64(indexAccessMethods[oc.def.method]), oc.def.name, schemaOID(c, oc.schema),
+				int64(ext.owner), int64(oc.family), int64(oc.def.input.Oid), false, int64(0)})
+		}
+	}
+	return out
+}
+
+// qualifiedOpclass is the name of operator class oc as pg_get_indexdef
+// writes it: qualified when its schema is not on search_path.
+func (s *Session) qualifiedOpclass(schema, name string) string {
+	if schema == "" || s == nil || slices.Contains(s.searchPath(), schema) {
+		return types.QuoteIdent(name)
+	}
+	return types.QuoteIdent(schema) + "." + types.QuoteIdent(name)
+}
+
+// extensionOpclassLookup finds the installed extensions' operator classes
+// for CREATE INDEX.
+func (d *ddl) extensionOpclassLookup() func(names []string, method string) *opclassDesc {
+	return func(names []string, method string) *opclassDesc { return d.s.extensionOpclass(d.cat, names, method) }
+}
+
+// asBuiltinOper is op in the form the reg* types read and print.
+func (op *operatorDesc) asBuiltinOper(c *catalog) *builtinOper {
+	return &builtinOper{oid: op.oid, namespace: uint32(schemaOID(c, op.schema)), name: op.def.name, kind: 'b',
+		left: uint32(op.def.left.Oid), right: uint32(op.def.right.Oid), code: op.fn.oid}
+}
+
+// extensionOpers are the installed extensions' operators named name.
+func extensionOpers(c *catalog, name string) []*builtinOper {
+	var out []*builtinOper
+	for _, ext := range sortedExtensions(c) {
+		for _, op := range ext.operators {
+			if op.def.name == name {
+				out = append(out, op.asBuiltinOper(c))
+			}
+		}
+	}
+	return out
+}
+
+// extensionOper is the installed extensions' operator of OID oid, nil for
+// none.
+func extensionOper(c *catalog, oid uint32) *builtinOper {
+	for _, ext := range c.extensions {
+		for _, op := range ext.operators {
+			if op.oid == oid {
+				return op.asBuiltinOper(c)
+			}
+		}
+	}
+	return nil
+}
