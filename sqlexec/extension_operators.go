@@ -287,3 +287,42 @@ func extensionOper(c *catalog, oid uint32) *builtinOper {
 	}
 	return nil
 }
+
+// The catalogs of operators and operator classes, for pg_depend.
+const (
+	oidPgOperatorClass = 2617
+	oidPgOpclassClass  = 2616
+	oidPgOpfamilyClass = 2753
+)
+
+// extensionMemberRows are pg_depend's rows making the installed
+// extensions' operators, operator classes and operator families their
+// members ('e'): pg_dump leaves them to CREATE EXTENSION.
+func extensionMemberRows(c *catalog) [][]any {
+	var out [][]any
+	member := func(class int64, oid uint32, ext *extensionDesc) {
+		out = append(out, []any{class, int64(oid), int64(0), int64(oidPgExtensionClass), int64(ext.oid), int64(0), "e"})
+	}
+	for _, ext := range sortedExtensions(c) {
+		for _, op := range ext.operators {
+			member(oidPgOperatorClass, op.oid, ext)
+		}
+		for _, oc := range ext.opclasses {
+			member(oidPgOpfamilyClass, oc.family, ext)
+			member(oidPgOpclassClass, oc.oid, ext)
+		}
+	}
+	return out
+}
+
+// extensionOpfamilyRows are pg_opfamily's rows of the installed
+// extensions' operator classes' families.
+func extensionOpfamilyRows(c *catalog) [][]any {
+	var out [][]any
+	for _, ext := range sortedExtensions(c) {
+		for _, oc := range ext.opclasses {
+			out = append(out, []any{int64(oc.family), int64(indexAccessMethods[oc.def.method]), oc.def.name, schemaOID(c, oc.schema), int64(ext.owner)})
+		}
+	}
+	return out
+}

@@ -106,8 +106,10 @@ func init() {
 	}
 	builtin(pgdata.PgCast, vcol{"oid", oid}, vcol{"castsource", oid}, vcol{"casttarget", oid}, vcol{"castfunc", oid},
 		vcol{"castcontext", ch}, vcol{"castmethod", ch})
-	builtin(pgdata.PgOpfamily, vcol{"oid", oid}, vcol{"opfmethod", oid}, vcol{"opfname", name}, vcol{"opfnamespace", oid},
-		vcol{"opfowner", oid})
+	opfamilyCols := []vcol{{"oid", oid}, {"opfmethod", oid}, {"opfname", name}, {"opfnamespace", oid}, {"opfowner", oid}}
+	builtinOpfamilies := builtinRows(pgdata.PgOpfamily, opfamilyCols)
+	registerVirtual(&virtualTable{schema: "pg_catalog", name: pgdata.PgOpfamily, cols: opfamilyCols,
+		rows: func(s *Session, c *catalog) [][]any { return append(builtinOpfamilies(), extensionOpfamilyRows(c)...) }})
 	builtin(pgdata.PgAmop, vcol{"oid", oid}, vcol{"amopfamily", oid}, vcol{"amoplefttype", oid}, vcol{"amoprighttype", oid},
 		vcol{"amopstrategy", types.Int2}, vcol{"amoppurpose", ch}, vcol{"amopopr", oid}, vcol{"amopmethod", oid},
 		vcol{"amopsortfamily", oid})
