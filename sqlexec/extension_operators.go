@@ -1,8 +1,11 @@
 package sqlexec
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/isolation"
@@ -19,19 +22,24 @@ import (
 
 // extensionOperator is a binary operator an extension's script creates:
 // its argument types and the name of the extension's function it calls.
+// after names the function the script creates it after (its OID follows
+// that function's), proc when empty.
 type extensionOperator struct {
 	name        string
 	left, right types.Type
 	proc        string
 	commutator  string
+	after       string
 }
 
 // extensionOpclass is an operator class an extension's script creates:
-// its access method, input type and the options it takes (nil for none).
+// its access method, input type, the options it takes (nil for none) and
+// the function the script creates it after.
 type extensionOpclass struct {
 	name, method string
 	input        types.Type
 	options      map[string]relOpt
+	after        string
 }
 
 // operatorDesc is an installed extension's operator (pg_operator's row).
@@ -51,10 +59,15 @@ type opclassDesc struct {
 }
 
 // createExtensionOperators creates avail's operators and operator classes
-// in ext's schema, after its functions.
-func (d *ddl) createExtensionOperators(avail *availableExtension, ext *extensionDesc) error {
+// that its script creates after its function fn, in ext's schema: their
+// OIDs follow in the script's order, which DROP EXTENSION's DETAIL
+// follows.
+func (d *ddl) createExtensionOperators(avail *availableExtension, ext *extensionDesc, fn string) error {
 	sc := d.cat.schemas[ext.schema]
 	for _, op := range avail.operators {
+		if cmp.Or(op.after, op.proc) != fn {
+			continue
+		}
 		fns := sc.funcs[op.proc]
 		i := slices.IndexFunc(fns, func(f *funcDesc) bool { return f.extension == ext.oid })
 		if i < 0 {
@@ -63,6 +76,9 @@ func (d *ddl) createExtensionOperators(avail *availableExtension, ext *extension
 		ext.operators = append(ext.operators, &operatorDesc{oid: d.cat.newOID(), schema: ext.schema, def: op, fn: fns[i]})
 	}
 	for _, oc := range avail.opclasses {
+		if oc.after != fn {
+			continue
+		}
 		family := d.cat.newOID()
 		ext.opclasses = append(ext.opclasses, &opclassDesc{oid: d.cat.newOID(), family: family, schema: ext.schema, def: oc})
 	}
@@ -84,18 +100,30 @@ func (s *Session) lookupSchemas(names []string) []string {
 // or is an unknown literal or a string that casts implicitly to. None
 // leaves the built-in operators to resolve it.
 func (b *binder) extensionOperatorFor(names []string, l, r *scalar) *operatorDesc {
+	operand := func(e *scalar) types.Type {
+		if unresolved(e) {
+			return types.Type{Oid: types.OidUnknown}
+		}
+		return e.typ
+	}
+	return b.extensionOperatorOf(names, operand(l), operand(r))
+}
+
+// extensionOperatorOf is extensionOperatorFor for operands of types lt and
+// rt (unknown for an untyped literal or parameter).
+func (b *binder) extensionOperatorOf(names []string, lt, rt types.Type) *operatorDesc {
 	c := b.catalogNow()
 	if len(c.extensions) == 0 {
 		return nil
 	}
-	fits := func(e *scalar, t types.Type) bool {
+	fits := func(typ, t types.Type) bool {
 		switch {
-		case unresolved(e) || e.typ.Oid == types.OidUnknown || e.typ == t:
+		case typ.Oid == types.OidUnknown || typ == t:
 			return true
-		case e.typ.Category() != types.CategoryString:
+		case typ.Category() != types.CategoryString:
 			return false
 		}
-		_, err := types.LookupCastEnv(e.typ, t, types.CastImplicit)
+		_, err := types.LookupCastEnv(typ, t, types.CastImplicit)
 		return err == nil
 	}
 	name := names[len(names)-1]
@@ -105,7 +133,7 @@ func (b *binder) extensionOperatorFor(names []string, l, r *scalar) *operatorDes
 				continue
 			}
 			for _, op := range ext.operators {
-				if op.def.name == name && fits(l, op.def.left) && fits(r, op.def.right) {
+				if op.def.name == name && fits(lt, op.def.left) && fits(rt, op.def.right) {
 					return op
 				}
 			}
@@ -164,11 +192,29 @@ func (s *Session) extensionOpclass(c *catalog, names []string, method string) *o
 	return nil
 }
 
-// extensionIndexDependents lists the indexes that use ext's operator
-// classes, as DROP EXTENSION's DETAIL names them: by operator class in
-// creation order, then by index OID.
-func (d *ddl) extensionIndexDependents(ext *extensionDesc) []routineDependent {
-	var out []routineDependent
+// memberUse is an object that uses a member of an extension being
+// dropped: the member's OID, the object, and the DETAIL line naming both.
+type memberUse struct {
+	member uint32
+	dep    routineDependent
+	detail string
+	// object is the OID of the object (its table's for a default or a
+	// constraint), which orders the users of one member by creation.
+	object uint32
+}
+
+// extensionOperatorUses lists the objects that use ext's operators (the
+// stored expressions that name them) and operator classes (the indexes).
+func (d *ddl) extensionOperatorUses(ext *extensionDesc) []memberUse {
+	var out []memberUse
+	for _, op := range ext.operators {
+		uses := func(n *pg_query.Node) bool { return usesOperator(n, op) }
+		detail := fmt.Sprintf(" depends on operator %s(%s,%s)", op.def.name, types.FormatTypeBe(op.def.left), types.FormatTypeBe(op.def.right))
+		for _, u := range d.exprDependents(uses) {
+			u.member, u.detail = op.oid, u.dep.what+detail
+			out = append(out, u)
+		}
+	}
 	for _, oc := range ext.opclasses {
 		var found []*indexDesc
 		for _, t := range d.cat.tables {
@@ -178,13 +224,90 @@ func (d *ddl) extensionIndexDependents(ext *extensionDesc) []routineDependent {
 				}
 			}
 		}
-		slices.SortFunc(found, func(a, b *indexDesc) int { return int(a.oid) - int(b.oid) })
+		slices.SortFunc(found, func(a, b *indexDesc) int { return cmp.Compare(a.oid, b.oid) })
 		for _, ix := range found {
-			out = append(out, routineDependent{
-				what: fmt.Sprintf("index %s depends on operator class %s for access method %s", ix.name, oc.def.name, oc.def.method),
-				drop: func(d *ddl) { d.dropExtensionIndex(ix) }})
+			out = append(out, memberUse{member: oc.oid, object: ix.oid,
+				dep: routineDependent{what: "index " + ix.name, drop: func(d *ddl) { d.dropExtensionIndex(ix) }},
+				detail: fmt.Sprintf("index %s depends on operator class %s for access method %s", ix.name,
+					d.s.qualifiedOpclass(oc.schema, oc.def.name), oc.def.method)})
 		}
 	}
+	return out
+}
+
+// usesOperator reports whether expression n applies operator op: a binary
+// operator of its name, qualified with its schema (as stored expressions
+// are, qualifyCalls), whose operands are not plainly of a type the
+// operator does not take (a number or a cast to a type other than a
+// string type, for a name built-in operators share).
+func usesOperator(n *pg_query.Node, op *operatorDesc) bool {
+	notString := func(e *pg_query.Node) bool {
+		if c := e.GetAConst(); c != nil {
+			return c.GetIval() != nil || c.GetFval() != nil
+		}
+		if tc := e.GetTypeCast(); tc != nil {
+			switch lastName(tc.TypeName.Names) {
+			case "text", "varchar", "bpchar", "char", "name", "unknown", "citext":
+				return false
+			}
+			return true
+		}
+		return false
+	}
+	found := false
+	walk(n, func(m *pg_query.Node) bool {
+		ae := m.GetAExpr()
+		if ae == nil || ae.Kind != pg_query.A_Expr_Kind_AEXPR_OP || ae.Lexpr == nil {
+			return !found
+		}
+		names := strs(ae.Name)
+		if len(names) == 2 && names[0] == op.schema && names[1] == op.def.name && !notString(ae.Lexpr) && !notString(ae.Rexpr) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// exprDependents lists the stored expressions that use something uses
+// finds: column defaults, CHECK constraints, generated columns (which
+// CASCADE cannot drop in fickle) and views, by object OID.
+func (d *ddl) exprDependents(uses func(*pg_query.Node) bool) []memberUse {
+	var out []memberUse
+	add := func(oid uint32, dep routineDependent) { out = append(out, memberUse{object: oid, dep: dep}) }
+	for _, t := range sortedTables(d.cat) {
+		for i, col := range t.cols {
+			if uses(col.generated) {
+				add(t.oid, routineDependent{what: fmt.Sprintf("column %s of table %s", col.name, t.name), byName: true})
+			}
+			if uses(col.def) {
+				add(t.oid, routineDependent{what: fmt.Sprintf("default value for column %s of table %s", col.name, t.name), byName: true,
+					drop: func(d *ddl) {
+						d.editTable(t.oid, func(nt *tableDesc) { c := *nt.cols[i]; c.def = nil; nt.cols[i] = &c })
+					}})
+			}
+		}
+		for _, ck := range t.checks {
+			if uses(ck.expr) {
+				add(t.oid, routineDependent{what: fmt.Sprintf("constraint %s on table %s", ck.name, t.name), byName: true,
+					drop: func(d *ddl) {
+						d.editTable(t.oid, func(nt *tableDesc) {
+							nt.checks = slices.DeleteFunc(slices.Clone(nt.checks), func(c *checkDesc) bool { return c.name == ck.name })
+						})
+					}})
+			}
+		}
+	}
+	for _, v := range sortedViews(d.cat) {
+		if uses(v.query) {
+			add(v.oid, routineDependent{what: "view " + v.name, byName: true, drop: func(d *ddl) {
+				if cur := d.cat.schemas[v.schema].views[v.name]; cur != nil {
+					_ = d.dropDependentViews("view", []uint32{v.oid}, true, func() { d.dropView(cur) })
+				}
+			}})
+		}
+	}
+	slices.SortStableFunc(out, func(a, b memberUse) int { return cmp.Compare(a.object, b.object) })
 	return out
 }
 
@@ -325,4 +448,51 @@ func extensionOpfamilyRows(c *catalog) [][]any {
 		}
 	}
 	return out
+}
+
+// extensionOperator analyzes l op r for the deparser when op resolves to
+// an installed extension's operator (nil when it does not), written
+// OPERATOR(schema.op) when its schema is not on search_path, as ruleutils
+// prints an operator it would not find by its bare name.
+func (d *deparser) extensionOperator(names []string, ln, rn *pg_query.Node) (*dnode, error) {
+	if len(d.b.catalogNow().extensions) == 0 {
+		return nil, nil
+	}
+	l, err := d.analyze(ln)
+	if err != nil {
+		return nil, err
+	}
+	r, err := d.analyze(rn)
+	if err != nil {
+		return nil, err
+	}
+	op := d.b.extensionOperatorOf(names, l.typ, r.typ)
+	if op == nil {
+		return nil, nil
+	}
+	name := op.def.name
+	if !slices.Contains(d.b.s.searchPath(), op.schema) {
+		name = "OPERATOR(" + types.QuoteIdent(op.schema) + "." + name + ")"
+	}
+	return &dnode{kind: dOp, typ: op.fn.result, op: name, args: []*dnode{d.coerce(l, op.def.left), d.coerce(r, op.def.right)}}, nil
+}
+
+// operatorSchema is the schema a stored expression's binary operator
+// written without one is given: the first schema on the search path where
+// an installed extension has an operator of the name. The operator may
+// still be a built-in one for its operands' types (int % int), which the
+// qualification does not change (extensionBinary).
+func (s *Session) operatorSchema(c *catalog, ae *pg_query.A_Expr) (string, bool) {
+	if ae.Kind != pg_query.A_Expr_Kind_AEXPR_OP || ae.Lexpr == nil || len(ae.Name) != 1 || len(c.extensions) == 0 {
+		return "", false
+	}
+	name := opName(ae.Name)
+	for _, schema := range s.searchPath() {
+		for _, ext := range c.extensions {
+			if ext.schema == schema && slices.ContainsFunc(ext.operators, func(op *operatorDesc) bool { return op.def.name == name }) {
+				return schema, true
+			}
+		}
+	}
+	return "", false
 }

@@ -80,19 +80,23 @@ func init() {
 		},
 		operators: []extensionOperator{
 			{name: "%", left: text, right: text, proc: "similarity_op", commutator: "%"},
-			{name: "<%", left: text, right: text, proc: "word_similarity_op", commutator: "%>"},
+			// The script creates each operator after both functions of
+			// its commutator pair, the commutator first (as the shell
+			// operator the first one's COMMUTATOR makes).
 			{name: "%>", left: text, right: text, proc: "word_similarity_commutator_op", commutator: "<%"},
+			{name: "<%", left: text, right: text, proc: "word_similarity_op", commutator: "%>", after: "word_similarity_commutator_op"},
 			{name: "<->", left: text, right: text, proc: "similarity_dist", commutator: "<->"},
-			{name: "<<->", left: text, right: text, proc: "word_similarity_dist_op", commutator: "<->>"},
 			{name: "<->>", left: text, right: text, proc: "word_similarity_dist_commutator_op", commutator: "<<->"},
-			{name: "<<%", left: text, right: text, proc: "strict_word_similarity_op", commutator: "%>>"},
+			{name: "<<->", left: text, right: text, proc: "word_similarity_dist_op", commutator: "<->>", after: "word_similarity_dist_commutator_op"},
 			{name: "%>>", left: text, right: text, proc: "strict_word_similarity_commutator_op", commutator: "<<%"},
-			{name: "<<<->", left: text, right: text, proc: "strict_word_similarity_dist_op", commutator: "<->>>"},
+			{name: "<<%", left: text, right: text, proc: "strict_word_similarity_op", commutator: "%>>", after: "strict_word_similarity_commutator_op"},
 			{name: "<->>>", left: text, right: text, proc: "strict_word_similarity_dist_commutator_op", commutator: "<<<->"},
+			{name: "<<<->", left: text, right: text, proc: "strict_word_similarity_dist_op", commutator: "<->>>", after: "strict_word_similarity_dist_commutator_op"},
 		},
 		opclasses: []extensionOpclass{
-			{name: "gist_trgm_ops", method: "gist", input: text, options: map[string]relOpt{"siglen": {kind: relOptInt, min: 1, max: 2024}}},
-			{name: "gin_trgm_ops", method: "gin", input: text},
+			{name: "gist_trgm_ops", method: "gist", input: text, options: map[string]relOpt{"siglen": {kind: relOptInt, min: 1, max: 2024}},
+				after: "word_similarity_dist_commutator_op"},
+			{name: "gin_trgm_ops", method: "gin", input: text, after: "word_similarity_dist_commutator_op"},
 		},
 	})
 	threshold := func(name, op, def string) librarySettingDef {

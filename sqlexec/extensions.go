@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"sort"
@@ -166,9 +167,9 @@ func (d *ddl) createExtension(ce *pg_query.CreateExtensionStmt) error {
 			return pgerror.Newf(pgerror.DuplicateFunction, "function \"%s\" already exists with same argument types", f.name)
 		}
 		sc.funcs[f.name] = append(slices.Clip(sc.funcs[f.name]), f)
-	}
-	if err := d.createExtensionOperators(avail, ext); err != nil {
-		return err
+		if err := d.createExtensionOperators(avail, ext, f.name); err != nil {
+			return err
+		}
 	}
 	d.s.loadLibrary(avail.library)
 	d.cat.extensions[ext.name] = ext
@@ -212,25 +213,26 @@ func (d *ddl) dropExtension(ext *extensionDesc, cascade bool) error {
 	for _, f := range members {
 		dropping[f] = true
 	}
-	deps := d.extensionIndexDependents(ext)
-	details := make([]string, len(deps))
-	for i := range deps {
-		// An index's DETAIL line names the operator class it uses, its
-		// NOTICE line only the index.
-		details[i] = deps[i].what
-		deps[i].what, _, _ = strings.Cut(deps[i].what, " depends on ")
-	}
-	seen := map[string]bool{}
+	// The objects using the members, by member in OID order, as
+	// PostgreSQL's DETAIL lists them.
+	var uses []memberUse
 	for _, f := range members {
+		name, _ := catalogNames{s: d.s, cat: d.cat}.procName(f.oid, true)
 		for _, dep := range d.routineDependents(f, dropping) {
-			if seen[dep.what] {
-				continue // a default that calls two of the functions is one object
-			}
-			seen[dep.what] = true
-			deps = append(deps, dep)
-			name, _ := catalogNames{s: d.s, cat: d.cat}.procName(f.oid, true)
-			details = append(details, fmt.Sprintf("%s depends on %s %s", dep.what, f.kindName(), name))
+			uses = append(uses, memberUse{member: f.oid, dep: dep, detail: fmt.Sprintf("%s depends on %s %s", dep.what, f.kindName(), name)})
 		}
+	}
+	uses = append(uses, d.extensionOperatorUses(ext)...)
+	slices.SortStableFunc(uses, func(a, b memberUse) int { return cmp.Compare(a.member, b.member) })
+	var deps []routineDependent
+	var details []string
+	seen := map[string]bool{}
+	for _, u := range uses {
+		if seen[u.dep.what] {
+			continue // a default that calls two of the functions is one object
+		}
+		seen[u.dep.what] = true
+		deps, details = append(deps, u.dep), append(details, u.detail)
 	}
 	if len(deps) > 0 && !cascade {
 		return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop extension %s because other objects depend on it", ext.name).

@@ -131,8 +131,9 @@ func indexOptions(ie *pg_query.IndexElem, method string, typ types.Type, extOpcl
 		}
 		o.opclass, o.opclassOID, o.opclassSchema = extClass.def.name, extClass.oid, extClass.schema
 	} else if len(ie.Opclass) > 0 {
-		name := strs(ie.Opclass)[len(ie.Opclass)-1]
-		oid, isDefault, err := indexOpclass(name, method, typ)
+		names := strs(ie.Opclass)
+		name := names[len(names)-1]
+		oid, isDefault, err := indexOpclass(strings.Join(names, "."), name, method, typ)
 		if err != nil {
 			return o, err
 		}
@@ -172,9 +173,10 @@ func indexOptions(ie *pg_query.IndexElem, method string, typ types.Type, extOpcl
 	return o, nil
 }
 
-// indexOpclass resolves operator class name of access method method for a
-// column of type typ: its OID and whether it is the type's default.
-func indexOpclass(name, method string, typ types.Type) (uint32, bool, error) {
+// indexOpclass resolves operator class name (written as the statement
+// wrote it, qualified or not) of access method method for a column of
+// type typ: its OID and whether it is the type's default.
+func indexOpclass(written, name, method string, typ types.Type) (uint32, bool, error) {
 	am := strconv.FormatUint(uint64(indexAccessMethods[method]), 10)
 	var oid, intype uint32
 	found := false
@@ -185,7 +187,7 @@ func indexOpclass(name, method string, typ types.Type) (uint32, bool, error) {
 	})
 	switch {
 	case !found:
-		return 0, false, pgerror.Newf(pgerror.UndefinedObject, "operator class \"%s\" does not exist for access method \"%s\"", name, method)
+		return 0, false, pgerror.Newf(pgerror.UndefinedObject, "operator class \"%s\" does not exist for access method \"%s\"", written, method)
 	case !slices.Contains(opclassInputTypes(typ), intype):
 		return 0, false, pgerror.Newf(pgerror.DatatypeMismatch, "operator class \"%s\" does not accept data type %s", name, types.FormatTypeBe(typ))
 	}
