@@ -55,7 +55,11 @@ func (n catalogNames) RegIn(t types.Oid, text string) (int64, error) {
 	case types.OidRegconfig:
 		return n.tsObjectOID(tsConfigNames(), text)
 	case types.OidRegdictionary:
-		return n.tsObjectOID(tsDictNames(), text)
+		oid, err := n.tsObjectOID(tsDictNames(), text)
+		if ext, ok := n.extensionDictionaryOID(text); ok && err != nil {
+			return ext, nil
+		}
+		return oid, err
 	}
 	return 0, pgerror.Newf(pgerror.InternalError, "no object identifier type %d", t)
 }
@@ -83,6 +87,9 @@ func (n catalogNames) RegOut(t types.Oid, oid int64) (string, bool) {
 	case types.OidRegconfig:
 		return tsObjectName(tsConfigNames(), oid)
 	case types.OidRegdictionary:
+		if name, ok := n.extensionDictionaryName(oid); ok {
+			return name, true
+		}
 		return tsObjectName(tsDictNames(), oid)
 	}
 	return "", false

@@ -413,9 +413,11 @@ func extensionOper(c *catalog, oid uint32) *builtinOper {
 
 // The catalogs of operators and operator classes, for pg_depend.
 const (
-	oidPgOperatorClass = 2617
-	oidPgOpclassClass  = 2616
-	oidPgOpfamilyClass = 2753
+	oidPgOperatorClass   = 2617
+	oidPgOpclassClass    = 2616
+	oidPgOpfamilyClass   = 2753
+	oidPgTsDictClass     = 3600
+	oidPgTsTemplateClass = 3764
 )
 
 // extensionMemberRows are pg_depend's rows making the installed
@@ -433,6 +435,10 @@ func extensionMemberRows(c *catalog) [][]any {
 		for _, oc := range ext.opclasses {
 			member(oidPgOpfamilyClass, oc.family, ext)
 			member(oidPgOpclassClass, oc.oid, ext)
+		}
+		for _, d := range ext.dictionaries {
+			member(oidPgTsTemplateClass, d.templateOID, ext)
+			member(oidPgTsDictClass, d.oid, ext)
 		}
 	}
 	return out

@@ -32,6 +32,9 @@ type extensionDesc struct {
 	// (extension_operators.go).
 	operators []*operatorDesc
 	opclasses []*opclassDesc
+	// dictionaries are its text search dictionaries and their templates
+	// (extension_unaccent.go).
+	dictionaries []*tsDictDesc
 }
 
 // availableExtension is an extension fickle can install: its control
@@ -50,6 +53,9 @@ type availableExtension struct {
 	// creates after its functions (extension_operators.go).
 	operators []extensionOperator
 	opclasses []extensionOpclass
+	// dictionaries are the text search dictionaries it creates, each with
+	// its template, after its functions.
+	dictionaries []extensionDictionary
 }
 
 // extensionFunc is a function an extension's script creates, implemented
@@ -171,6 +177,7 @@ func (d *ddl) createExtension(ce *pg_query.CreateExtensionStmt) error {
 			return err
 		}
 	}
+	d.createExtensionDictionaries(avail, ext)
 	d.s.loadLibrary(avail.library)
 	d.cat.extensions[ext.name] = ext
 	d.cat.setComment(commentKey{classOID: oidPgExtensionClass, objOID: ext.oid}, avail.comment)
