@@ -35,8 +35,7 @@ type tsDictDesc struct {
 func init() {
 	text := types.Text
 	registerExtension(&availableExtension{name: "unaccent", version: "1.1", library: "unaccent", relocatable: true,
-		comment:       "text search dictionary that removes accents",
-		otherVersions: []string{"1.0"},
+		comment: "text search dictionary that removes accents",
 		functions: []extensionFunc{
 			{name: "unaccent", params: []funcParam{{typ: types.Regdictionary, mode: 'i', arg: true}, {typ: text, mode: 'i', arg: true}},
 				result: text, volatility: 's', symbol: "unaccent_dict", eval: unaccentDict},

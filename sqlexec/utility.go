@@ -206,11 +206,18 @@ func (b *binder) showPlan(vs *pg_query.VariableShowStmt) (*stmtPlan, error) {
 				for k := range settingDefs {
 					names = append(names, k)
 				}
+				for k := range x.s.settings.library {
+					names = append(names, k)
+				}
 				sort.Strings(names)
 				var rows [][]any
 				for _, k := range names {
 					v, _ := x.s.setting(k)
-					rows = append(rows, []any{settingDefs[k].name, v, ""})
+					desc := ""
+					if d, ok := x.s.settings.library[k]; ok {
+						desc = d.short
+					}
+					rows = append(rows, []any{x.s.settings.def(k).name, v, desc})
 				}
 				return &Result{Rows: rows, Tag: "SHOW"}, nil
 			}}, nil
