@@ -502,3 +502,74 @@ func (s *Session) operatorSchema(c *catalog, ae *pg_query.A_Expr) (string, bool)
 	}
 	return "", false
 }
+
+// describeExtensionObject is pg_describe_object for the installed
+// extensions' operators, operator classes and families, text search
+// dictionaries and templates, in getObjectDescription's words; false for
+// another class.
+func describeExtensionObject(s *Session, c *catalog, classid, objid uint32) (any, bool) {
+	qualified := func(schema, name string) string {
+		if slices.Contains(s.searchPath(), schema) {
+			return types.QuoteIdent(name)
+		}
+		return types.QuoteIdent(schema) + "." + types.QuoteIdent(name)
+	}
+	switch classid {
+	case oidPgOperatorClass, oidPgOpclassClass, oidPgOpfamilyClass, oidPgTsDictClass, oidPgTsTemplateClass:
+	default:
+		return nil, false
+	}
+	for _, ext := range c.extensions {
+		for _, op := range ext.operators {
+			if classid == oidPgOperatorClass && op.oid == objid {
+				name := op.def.name
+				if !slices.Contains(s.searchPath(), op.schema) {
+					name = types.QuoteIdent(op.schema) + "." + name
+				}
+				return fmt.Sprintf("operator %s(%s,%s)", name, types.FormatTypeBe(op.def.left), types.FormatTypeBe(op.def.right)), true
+			}
+		}
+		for _, oc := range ext.opclasses {
+			switch {
+			case classid == oidPgOpclassClass && oc.oid == objid:
+				return fmt.Sprintf("operator class %s for access method %s", qualified(oc.schema, oc.def.name), oc.def.method), true
+			case classid == oidPgOpfamilyClass && oc.family == objid:
+				return fmt.Sprintf("operator family %s for access method %s", qualified(oc.schema, oc.def.name), oc.def.method), true
+			}
+		}
+		for _, d := range ext.dictionaries {
+			switch {
+			case classid == oidPgTsDictClass && d.oid == objid:
+				return "text search dictionary " + qualified(d.schema, d.def.name), true
+			case classid == oidPgTsTemplateClass && d.templateOID == objid:
+				return "text search template " + qualified(d.schema, d.def.template), true
+			}
+		}
+	}
+	return nil, true
+}
+
+func init() {
+	// pg_operator_is_visible for psql's \do: a built-in operator is in
+	// pg_catalog, which every search path reads; an extension's is visible
+	// when its schema is the first on the path with an operator of its name
+	// and argument types.
+	addSysFunc("pg_operator_is_visible", sysFunc{args: []types.Type{types.OidType}, result: types.Bool,
+		eval: func(x *execCtx, a []any) (any, error) {
+			oid := uint32(a[0].(int64))
+			if builtinIndex().opers[oid] != nil {
+				return true, nil
+			}
+			c, _ := x.s.catalog()
+			op := extensionOper(c, oid)
+			if op == nil {
+				return nil, nil
+			}
+			for _, o := range (catalogNames{s: x.s, cat: c}).opersNamed(op.name) {
+				if o.left == op.left && o.right == op.right {
+					return o.oid == op.oid, nil
+				}
+			}
+			return false, nil
+		}})
+}

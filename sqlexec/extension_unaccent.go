@@ -173,3 +173,19 @@ func extensionTemplateRows(c *catalog) [][]any {
 	}
 	return out
 }
+
+// extensionTSObjectVisible is pg_ts_dict_is_visible and
+// pg_ts_template_is_visible for the installed extensions' dictionaries
+// and templates: whether the search path reaches their schema; NULL for
+// an OID that names none.
+func (s *Session) extensionTSObjectVisible(oid int64) any {
+	c, _ := s.catalog()
+	for _, ext := range c.extensions {
+		for _, d := range ext.dictionaries {
+			if int64(d.oid) == oid || int64(d.templateOID) == oid {
+				return slices.Contains(s.searchPath(), d.schema)
+			}
+		}
+	}
+	return nil
+}

@@ -162,7 +162,7 @@ func init() {
 		"pg_ts_template_is_visible": tsTemplateNames} {
 		addSysFunc(fn, sysFunc{args: []types.Type{types.OidType}, result: types.Bool, eval: func(x *execCtx, a []any) (any, error) {
 			if _, ok := names().byOid[a[0].(int64)]; !ok {
-				return nil, nil
+				return x.s.extensionTSObjectVisible(a[0].(int64)), nil
 			}
 			return true, nil
 		}})
