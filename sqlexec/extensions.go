@@ -18,8 +18,11 @@ import (
 // are created in the extension's schema as routines of language C, whose
 // symbols name Go implementations, and belong to the extension, which
 // DROP EXTENSION removes with them; an extension with a type (citext)
-// creates it there too (availableExtension.createTypes). plpgsql is always installed, as
-// initdb leaves it. Any other extension is refused with 0A000.
+// creates it there too (availableExtension.createTypes), and so do the
+// operators, operator classes and text search dictionaries an extension
+// declares (extension_operators.go, extension_unaccent.go). plpgsql is
+// always installed, as initdb leaves it. Any other extension is refused
+// with 0A000.
 
 // extensionDesc is an installed extension (pg_extension's row).
 type extensionDesc struct {
