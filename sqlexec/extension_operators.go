@@ -157,7 +157,15 @@ func (b *binder) extensionBinary(names []string, l, r *scalar) (*scalar, error) 
 		return nil, err
 	}
 	le, re, fn := l.eval, r.eval, op.fn
-	return &scalar{typ: fn.result, slot: -1, refs: l.refs | r.refs, volatile: l.volatile || r.volatile || fn.volatility == 'v',
+	// The operator is a call of its function, counted as functions_call.go
+	// counts one: index predicates and expressions refuse it, generated
+	// columns refuse a stable one.
+	b.routineCalls++
+	if fn.volatility != 'i' {
+		b.volatileCalls++
+		b.mutableCalls++
+	}
+	return &scalar{typ: fn.result, slot: -1, refs: l.refs | r.refs, volatile: l.volatile || r.volatile || fn.volatility != 'i',
 		name: "?column?", eval: func(x *execCtx) (any, error) {
 			lv, err := le(x)
 			if err != nil {
