@@ -212,8 +212,9 @@ type memberUse struct {
 }
 
 // extensionOperatorUses lists the objects that use ext's operators (the
-// stored expressions that name them) and operator classes (the indexes).
-func (d *ddl) extensionOperatorUses(ext *extensionDesc) []memberUse {
+// stored expressions that name them) and operator classes (the indexes,
+// whose tables it locks as PostgreSQL's deletion locks them).
+func (d *ddl) extensionOperatorUses(ext *extensionDesc) ([]memberUse, error) {
 	var out []memberUse
 	for _, op := range ext.operators {
 		uses := func(n *pg_query.Node) bool { return usesOperator(n, op) }
@@ -227,20 +228,24 @@ func (d *ddl) extensionOperatorUses(ext *extensionDesc) []memberUse {
 		var found []*indexDesc
 		for _, t := range d.cat.tables {
 			for _, ix := range t.indexes {
-				if slices.ContainsFunc(ix.keyOpts, func(o indexKeyOpts) bool { return o.opclassOID == oc.oid }) {
+				// A partition's index goes with its parent's.
+				if ix.parent == 0 && slices.ContainsFunc(ix.keyOpts, func(o indexKeyOpts) bool { return o.opclassOID == oc.oid }) {
 					found = append(found, ix)
 				}
 			}
 		}
 		slices.SortFunc(found, func(a, b *indexDesc) int { return cmp.Compare(a.oid, b.oid) })
 		for _, ix := range found {
+			if err := d.lockTable(d.cat.tables[ix.table], isolation.TableLockAccessExclusive); err != nil {
+				return nil, err
+			}
 			out = append(out, memberUse{member: oc.oid, object: ix.oid,
 				dep: routineDependent{what: "index " + ix.name, drop: func(d *ddl) { d.dropExtensionIndex(ix) }},
 				detail: fmt.Sprintf("index %s depends on operator class %s for access method %s", ix.name,
 					d.s.qualifiedOpclass(oc.schema, oc.def.name), oc.def.method)})
 		}
 	}
-	return out
+	return out, nil
 }
 
 // usesOperator reports whether expression n applies operator op: a binary
@@ -327,7 +332,7 @@ func (d *ddl) dropExtensionIndex(ix *indexDesc) {
 		return // gone with an earlier dependent
 	}
 	t = t.clone()
-	_ = d.lockTable(t, isolation.TableLockAccessExclusive)
+	_ = d.dropPartitionIndexes(t, ix.oid)
 	_ = d.dropStoreIndex(ix.id)
 	t.indexes = removeIndex(t.indexes, ix)
 	delete(d.cat.schemas[t.schema].indexes, ix.name)

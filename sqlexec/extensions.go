@@ -232,7 +232,11 @@ func (d *ddl) dropExtension(ext *extensionDesc, cascade bool) error {
 			uses = append(uses, memberUse{member: f.oid, dep: dep, detail: fmt.Sprintf("%s depends on %s %s", dep.what, f.kindName(), name)})
 		}
 	}
-	uses = append(uses, d.extensionOperatorUses(ext)...)
+	opUses, err := d.extensionOperatorUses(ext)
+	if err != nil {
+		return err
+	}
+	uses = append(uses, opUses...)
 	slices.SortStableFunc(uses, func(a, b memberUse) int { return cmp.Compare(a.member, b.member) })
 	var deps []routineDependent
 	var details []string
