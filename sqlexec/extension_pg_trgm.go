@@ -40,7 +40,11 @@ func init() {
 	atLeast := func(name, setting string, f func(a, b string) float32) extensionFunc {
 		return extensionFunc{name: name, params: two, result: boolean, volatility: 's', symbol: name,
 			eval: func(x *execCtx, a []any) (any, error) {
-				return float64(f(a[0].(string), a[1].(string))) >= trgmThreshold(x, setting), nil
+				limit, err := trgmThreshold(x, setting)
+				if err != nil {
+					return nil, err
+				}
+				return float64(f(a[0].(string), a[1].(string))) >= limit, nil
 			}}
 	}
 	swap := func(f func(a, b string) float32) func(a, b string) float32 {
@@ -54,7 +58,8 @@ func init() {
 				symbol: "set_limit", eval: trgmSetLimit},
 			{name: "show_limit", result: real, volatility: 's', symbol: "show_limit",
 				eval: func(x *execCtx, _ []any) (any, error) {
-					return float64(float32(trgmThreshold(x, trgmSimilarityThreshold))), nil
+					limit, err := trgmThreshold(x, trgmSimilarityThreshold)
+					return float64(float32(limit)), err
 				}},
 			{name: "show_trgm", params: two[:1], result: textArray, volatility: 'i', symbol: "show_trgm",
 				eval: func(_ *execCtx, a []any) (any, error) {
@@ -99,9 +104,24 @@ func init() {
 			{name: "gin_trgm_ops", method: "gin", input: text, after: "word_similarity_dist_commutator_op"},
 		},
 	})
+	// A threshold keeps the double its value reads as (the operators
+	// compare with it) and shows it as PostgreSQL's real settings do, to
+	// six significant digits.
 	threshold := func(name, op, def string) librarySettingDef {
-		return librarySettingDef{settingDef: realSetting(name, def, unitNone, 0, 1),
-			short: "Sets the threshold used by the " + op + " operator.", extra: "Valid range is 0.0 .. 1.0.",
+		check := realSetting(name, def, unitNone, 0, 1)
+		exact := &settingDef{name: name, def: def, normalize: func(v string) (string, error) {
+			if _, err := check.normalize(v); err != nil {
+				return "", err
+			}
+			f, err := parseWithUnit(name, v, unitNone)
+			return strconv.FormatFloat(f, 'g', -1, 64), err
+		}}
+		return librarySettingDef{settingDef: exact, show: func(v string) string {
+			if f, err := strconv.ParseFloat(v, 64); err == nil {
+				return strconv.FormatFloat(f, 'g', 6, 64)
+			}
+			return v
+		}, short: "Sets the threshold used by the " + op + " operator.", extra: "Valid range is 0.0 .. 1.0.",
 			vartype: "real", min: "0", max: "1"}
 	}
 	librarySettings["pg_trgm"] = &librarySetting{prefix: "pg_trgm", defs: []librarySettingDef{
@@ -112,25 +132,33 @@ func init() {
 }
 
 // trgmThreshold is the session's value of threshold setting name (the
-// library is loaded: one of its functions is running).
-func trgmThreshold(x *execCtx, name string) float64 {
-	v, _ := x.s.setting(name)
-	f, err := strconv.ParseFloat(v, 64)
-	if err != nil {
-		return 0
+// library is loaded: one of its functions is running). Outside a session
+// (nothing of fickle's evaluates these stable functions there) it refuses.
+func trgmThreshold(x *execCtx, name string) (float64, error) {
+	if x.s == nil {
+		return 0, pgerror.Unsupported("pg_trgm's thresholds outside a session")
 	}
-	return f
+	v, _ := x.s.settings.get(name)
+	return strconv.ParseFloat(v, 64)
 }
 
 // trgmSetLimit is set_limit(real): SET pg_trgm.similarity_threshold to the
-// value as real's output writes it, then the threshold.
+// value as real's output writes it (extra_float_digits' digits), then the
+// threshold.
 func trgmSetLimit(x *execCtx, a []any) (any, error) {
-	v := strconv.FormatFloat(a[0].(float64), 'g', -1, 32)
-	if err := x.s.settings.set(trgmSimilarityThreshold, v, false); err != nil {
-		if pe, ok := err.(*pgerror.Error); ok {
-			return nil, pe
+	if x.s == nil {
+		return nil, pgerror.Unsupported("set_limit outside a session")
+	}
+	digits := -1 // the shortest text that reads back as the same real
+	if v, _ := x.s.setting("extra_float_digits"); v != "" {
+		if extra, err := strconv.Atoi(v); err == nil && extra <= 0 {
+			digits = max(6+extra, 1)
 		}
+	}
+	v := strconv.FormatFloat(a[0].(float64), 'g', digits, 32)
+	if err := x.s.settings.set(trgmSimilarityThreshold, v, false); err != nil {
 		return nil, err
 	}
-	return float64(float32(trgmThreshold(x, trgmSimilarityThreshold))), nil
+	limit, err := trgmThreshold(x, trgmSimilarityThreshold)
+	return float64(float32(limit)), err
 }

@@ -675,7 +675,11 @@ func (s *Session) setting(name string) (string, bool) {
 		v, _ := s.settings.get("default_transaction_deferrable")
 		return v, true
 	}
-	return s.settings.get(name)
+	v, ok := s.settings.get(name)
+	if d, lib := s.settings.library[strings.ToLower(name)]; lib && d.show != nil && ok {
+		v = d.show(v)
+	}
+	return v, ok
 }
 
 // StatementTimeout returns the session's statement_timeout, 0 for none.

@@ -23,6 +23,9 @@ import (
 type librarySettingDef struct {
 	*settingDef
 	short, extra, vartype, min, max string
+	// show, when set, is how SHOW and current_setting print the value
+	// kept.
+	show func(string) string
 }
 
 // librarySetting is the settings a library defines under its prefix.
@@ -60,7 +63,7 @@ func (s *settings) reservedPrefix(lk, name string) error {
 // loadLibrary defines the settings of library lib in the session, once.
 func (s *Session) loadLibrary(lib string) {
 	ls := librarySettings[lib]
-	if ls == nil || slices.Contains(s.settings.reserved, ls.prefix) {
+	if s == nil || ls == nil || slices.Contains(s.settings.reserved, ls.prefix) {
 		return
 	}
 	st := &s.settings
