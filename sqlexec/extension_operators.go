@@ -97,7 +97,7 @@ func (s *Session) lookupSchemas(names []string) []string {
 // extensionOperatorFor returns the installed extensions' operator the
 // (possibly qualified) operator name resolves to for operands l and r:
 // the first, in search path order, whose argument types each operand has
-// or is an unknown literal or a string that casts implicitly to. None
+// or is an unknown literal or of a type that casts implicitly to. None
 // leaves the built-in operators to resolve it.
 func (b *binder) extensionOperatorFor(names []string, l, r *scalar) *operatorDesc {
 	operand := func(e *scalar) types.Type {
@@ -117,11 +117,8 @@ func (b *binder) extensionOperatorOf(names []string, lt, rt types.Type) *operato
 		return nil
 	}
 	fits := func(typ, t types.Type) bool {
-		switch {
-		case typ.Oid == types.OidUnknown || typ == t:
+		if typ.Oid == types.OidUnknown || typ == t {
 			return true
-		case typ.Category() != types.CategoryString:
-			return false
 		}
 		_, err := types.LookupCastEnv(typ, t, types.CastImplicit)
 		return err == nil
