@@ -153,6 +153,9 @@ func (b *binder) extensionBinary(names []string, l, r *scalar) (*scalar, error) 
 	if r, err = b.coerce(r, op.def.right, types.CastImplicit); err != nil {
 		return nil, err
 	}
+	if b.extOpsUsed != nil {
+		b.extOpsUsed[op.oid] = true
+	}
 	le, re, fn := l.eval, r.eval, op.fn
 	// The operator is a call of its function, counted as functions_call.go
 	// counts one: index predicates and expressions refuse it, generated
@@ -214,7 +217,9 @@ type memberUse struct {
 func (d *ddl) extensionOperatorUses(ext *extensionDesc) ([]memberUse, error) {
 	var out []memberUse
 	for _, op := range ext.operators {
-		uses := func(n *pg_query.Node) bool { return usesOperator(n, op) }
+		uses := func(n *pg_query.Node, t *tableDesc, isQuery bool) bool {
+			return usesOperator(n, op) && d.appliesOperator(n, t, isQuery, op)
+		}
 		detail := fmt.Sprintf(" depends on operator %s(%s,%s)", op.def.name, types.FormatTypeBe(op.def.left), types.FormatTypeBe(op.def.right))
 		for _, u := range d.exprDependents(uses) {
 			u.member, u.detail = op.oid, u.dep.what+detail
@@ -245,11 +250,12 @@ func (d *ddl) extensionOperatorUses(ext *extensionDesc) ([]memberUse, error) {
 	return out, nil
 }
 
-// usesOperator reports whether expression n applies operator op: a binary
-// operator of its name, qualified with its schema (as stored expressions
-// are, qualifyCalls), whose operands are not plainly of a type the
-// operator does not take (a number or a cast to a type other than a
-// string type, for a name built-in operators share).
+// usesOperator reports whether expression n may apply operator op: a
+// binary operator of its name, qualified with its schema (as stored
+// expressions are, qualifyCalls), whose operands are not plainly of a type
+// the operator does not take (a number or a cast to a type other than a
+// string type, for a name built-in operators share). appliesOperator
+// decides.
 func usesOperator(n *pg_query.Node, op *operatorDesc) bool {
 	notString := func(e *pg_query.Node) bool {
 		if c := e.GetAConst(); c != nil {
@@ -279,18 +285,35 @@ func usesOperator(n *pg_query.Node, op *operatorDesc) bool {
 	return found
 }
 
+// appliesOperator reports whether stored expression n (of table t, or a
+// view's query) applies op once bound: an operator named like a built-in
+// one (%, <->) may be the built-in one for its operands' types (int % int).
+// An expression that no longer binds counts as applying it.
+func (d *ddl) appliesOperator(n *pg_query.Node, t *tableDesc, isQuery bool, op *operatorDesc) bool {
+	b := d.binder("")
+	b.extOpsUsed = map[uint32]bool{}
+	var err error
+	if isQuery {
+		_, err = b.selectNode(nil, n, nil)
+	} else {
+		_, err = b.expr(tableScope(t, t.name), n)
+	}
+	return err != nil || b.extOpsUsed[op.oid]
+}
+
 // exprDependents lists the stored expressions that use something uses
-// finds: column defaults, CHECK constraints, generated columns (which
+// finds (given the expression, its table, and whether it is a view's
+// query): column defaults, CHECK constraints, generated columns (which
 // CASCADE cannot drop in fickle) and views, by object OID.
-func (d *ddl) exprDependents(uses func(*pg_query.Node) bool) []memberUse {
+func (d *ddl) exprDependents(uses func(n *pg_query.Node, t *tableDesc, isQuery bool) bool) []memberUse {
 	var out []memberUse
 	add := func(oid uint32, dep routineDependent) { out = append(out, memberUse{object: oid, dep: dep}) }
 	for _, t := range sortedTables(d.cat) {
 		for i, col := range t.cols {
-			if uses(col.generated) {
+			if col.generated != nil && uses(col.generated, t, false) {
 				add(t.oid, routineDependent{what: fmt.Sprintf("column %s of table %s", col.name, t.name), byName: true})
 			}
-			if uses(col.def) {
+			if col.def != nil && uses(col.def, t, false) {
 				add(t.oid, routineDependent{what: fmt.Sprintf("default value for column %s of table %s", col.name, t.name), byName: true,
 					drop: func(d *ddl) {
 						d.editTable(t.oid, func(nt *tableDesc) { c := *nt.cols[i]; c.def = nil; nt.cols[i] = &c })
@@ -298,7 +321,7 @@ func (d *ddl) exprDependents(uses func(*pg_query.Node) bool) []memberUse {
 			}
 		}
 		for _, ck := range t.checks {
-			if uses(ck.expr) {
+			if uses(ck.expr, t, false) {
 				add(t.oid, routineDependent{what: fmt.Sprintf("constraint %s on table %s", ck.name, t.name), byName: true,
 					drop: func(d *ddl) {
 						d.editTable(t.oid, func(nt *tableDesc) {
@@ -309,7 +332,7 @@ func (d *ddl) exprDependents(uses func(*pg_query.Node) bool) []memberUse {
 		}
 	}
 	for _, v := range sortedViews(d.cat) {
-		if uses(v.query) {
+		if uses(v.query, nil, true) {
 			add(v.oid, routineDependent{what: "view " + v.name, byName: true, drop: func(d *ddl) {
 				if cur := d.cat.schemas[v.schema].views[v.name]; cur != nil {
 					_ = d.dropDependentViews("view", []uint32{v.oid}, true, func() { d.dropView(cur) })

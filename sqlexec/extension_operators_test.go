@@ -49,3 +49,35 @@ func detailOf(err error) string {
 	}
 	return ""
 }
+
+// TestDropExtensionKeepsBuiltinOperatorUsers checks that a stored
+// expression applying the built-in operator of a name pg_trgm shares
+// (int % int) is no dependent of the extension: CASCADE keeps it.
+func TestDropExtensionKeepsBuiltinOperatorUsers(t *testing.T) {
+	eng, _ := newRecordingEngine(t, Config{DefaultIsolation: history.Snapshot}, isolation.Config{Strategy: isolation.StrategyLatest})
+	s := eng.NewSession(SessionInfo{User: "u"})
+	defer s.Close()
+	for _, sql := range []string{
+		"CREATE EXTENSION pg_trgm",
+		"CREATE TABLE t (n int, m int, name text, other text)",
+		"CREATE VIEW vi AS SELECT n % m AS r FROM t",
+		"CREATE VIEW vt AS SELECT name % other AS r FROM t",
+		"CREATE TABLE c (n int, m int, s text, u text, CHECK (n % m = 0), CHECK (s % u))",
+	} {
+		mustRun(t, s, sql)
+	}
+	_, err := query(t, s, "DROP EXTENSION pg_trgm")
+	want := "view vt depends on operator %(text,text)\nconstraint c_check1 on table c depends on operator %(text,text)"
+	if detailOf(err) != want {
+		t.Fatalf("DROP EXTENSION pg_trgm: %v\ndetail:\n%s\nwant:\n%s", err, detailOf(err), want)
+	}
+	mustRun(t, s, "DROP EXTENSION pg_trgm CASCADE")
+	rows, err := query(t, s, "SELECT relname FROM pg_class WHERE relname IN ('vi', 'vt') ORDER BY 1")
+	if err != nil || len(rows) != 1 || rows[0][0] != "vi" {
+		t.Fatalf("views after DROP EXTENSION CASCADE = %v, %v; want only vi", rows, err)
+	}
+	rows, err = query(t, s, "SELECT conname FROM pg_constraint WHERE conrelid = 'c'::regclass ORDER BY 1")
+	if err != nil || len(rows) != 1 || rows[0][0] != "c_check" {
+		t.Fatalf("constraints after DROP EXTENSION CASCADE = %v, %v; want only c_check", rows, err)
+	}
+}
