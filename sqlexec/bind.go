@@ -348,6 +348,9 @@ type binder struct {
 	// routineCalls counts the calls of user functions compiled so far,
 	// which index expressions cannot evaluate outside a session.
 	routineCalls int
+	// extOpsUsed, when set, collects the OIDs of the extensions' operators
+	// the expressions compiled apply (extension_operators.go).
+	extOpsUsed map[uint32]bool
 	// modifying is the target of the UPDATE or DELETE being compiled: its
 	// rows are written back, so it gets no tableoid slot (tableoid.go).
 	modifying *pg_query.RangeVar

@@ -55,7 +55,11 @@ func (n catalogNames) RegIn(t types.Oid, text string) (int64, error) {
 	case types.OidRegconfig:
 		return n.tsObjectOID(tsConfigNames(), text)
 	case types.OidRegdictionary:
-		return n.tsObjectOID(tsDictNames(), text)
+		oid, err := n.tsObjectOID(tsDictNames(), text)
+		if ext, ok := n.extensionDictionaryOID(text); ok && err != nil {
+			return ext, nil
+		}
+		return oid, err
 	}
 	return 0, pgerror.Newf(pgerror.InternalError, "no object identifier type %d", t)
 }
@@ -83,6 +87,9 @@ func (n catalogNames) RegOut(t types.Oid, oid int64) (string, bool) {
 	case types.OidRegconfig:
 		return tsObjectName(tsConfigNames(), oid)
 	case types.OidRegdictionary:
+		if name, ok := n.extensionDictionaryName(oid); ok {
+			return name, true
+		}
 		return tsObjectName(tsDictNames(), oid)
 	}
 	return "", false
@@ -652,7 +659,7 @@ func (n catalogNames) opersNamed(text string) []*builtinOper {
 		schema, name = name[:i], name[i+1:]
 	}
 	var out []*builtinOper
-	for _, o := range builtinIndex().opersByName[name] {
+	for _, o := range append(builtinIndex().opersByName[name], extensionOpers(n.catalog(), name)...) {
 		s, _ := namespaceName(n.catalog(), o.namespace)
 		if schema == s || schema == "" && n.onPath(s) {
 			out = append(out, o)
@@ -692,6 +699,9 @@ func (n catalogNames) operatorOID(text string) (int64, error) {
 // operName is regoperout (and with args regoperatorout).
 func (n catalogNames) operName(oid uint32, args bool) (string, bool) {
 	o := builtinIndex().opers[oid]
+	if o == nil {
+		o = extensionOper(n.catalog(), oid)
+	}
 	if o == nil {
 		return "", false
 	}

@@ -542,6 +542,11 @@ func (b *binder) aExpr(sc *scope, a *pg_query.A_Expr) (*scalar, error) {
 		if recordImageOps[op] && (l.typ.IsRecord() || r.typ.IsRecord()) {
 			return nil, b.errAt(pgerror.Unsupported("the record image comparison operator "+op), a.Location)
 		}
+		if a.Kind == pg_query.A_Expr_Kind_AEXPR_OP {
+			if e, err := b.extensionBinary(strs(a.Name), l, r); e != nil || err != nil {
+				return e, err
+			}
+		}
 		return b.binary(op, l, r, a.Location)
 	case pg_query.A_Expr_Kind_AEXPR_DISTINCT, pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT:
 		l, r, err := b.pair(sc, a.Lexpr, a.Rexpr)

@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"sort"
@@ -17,8 +18,11 @@ import (
 // are created in the extension's schema as routines of language C, whose
 // symbols name Go implementations, and belong to the extension, which
 // DROP EXTENSION removes with them; an extension with a type (citext)
-// creates it there too (availableExtension.createTypes). plpgsql is always installed, as
-// initdb leaves it. Any other extension is refused with 0A000.
+// creates it there too (availableExtension.createTypes), and so do the
+// operators, operator classes and text search dictionaries an extension
+// declares (extension_operators.go, extension_unaccent.go). plpgsql is
+// always installed, as initdb leaves it. Any other extension is refused
+// with 0A000.
 
 // extensionDesc is an installed extension (pg_extension's row).
 type extensionDesc struct {
@@ -27,6 +31,13 @@ type extensionDesc struct {
 	schema  string
 	version string
 	owner   uint32
+	// operators and opclasses are its operators and operator classes
+	// (extension_operators.go).
+	operators []*operatorDesc
+	opclasses []*opclassDesc
+	// dictionaries are its text search dictionaries and their templates
+	// (extension_unaccent.go).
+	dictionaries []*tsDictDesc
 }
 
 // availableExtension is an extension fickle can install: its control
@@ -41,6 +52,13 @@ type availableExtension struct {
 	otherVersions []string
 	// createTypes, when set, creates the extension's types in schema.
 	createTypes func(d *ddl, schema string, ext *extensionDesc) error
+	// operators and opclasses are the operators and operator classes it
+	// creates after its functions (extension_operators.go).
+	operators []extensionOperator
+	opclasses []extensionOpclass
+	// dictionaries are the text search dictionaries it creates, each with
+	// its template, after its functions.
+	dictionaries []extensionDictionary
 }
 
 // extensionFunc is a function an extension's script creates, implemented
@@ -158,7 +176,12 @@ func (d *ddl) createExtension(ce *pg_query.CreateExtensionStmt) error {
 			return pgerror.Newf(pgerror.DuplicateFunction, "function \"%s\" already exists with same argument types", f.name)
 		}
 		sc.funcs[f.name] = append(slices.Clip(sc.funcs[f.name]), f)
+		if err := d.createExtensionOperators(avail, ext, f.name); err != nil {
+			return err
+		}
 	}
+	d.createExtensionDictionaries(avail, ext)
+	d.s.loadLibrary(avail.library)
 	d.cat.extensions[ext.name] = ext
 	d.cat.setComment(commentKey{classOID: oidPgExtensionClass, objOID: ext.oid}, avail.comment)
 	return nil
@@ -200,19 +223,30 @@ func (d *ddl) dropExtension(ext *extensionDesc, cascade bool) error {
 	for _, f := range members {
 		dropping[f] = true
 	}
+	// The objects using the members, by member in OID order, as
+	// PostgreSQL's DETAIL lists them.
+	var uses []memberUse
+	for _, f := range members {
+		name, _ := catalogNames{s: d.s, cat: d.cat}.procName(f.oid, true)
+		for _, dep := range d.routineDependents(f, dropping) {
+			uses = append(uses, memberUse{member: f.oid, dep: dep, detail: fmt.Sprintf("%s depends on %s %s", dep.what, f.kindName(), name)})
+		}
+	}
+	opUses, err := d.extensionOperatorUses(ext)
+	if err != nil {
+		return err
+	}
+	uses = append(uses, opUses...)
+	slices.SortStableFunc(uses, func(a, b memberUse) int { return cmp.Compare(a.member, b.member) })
 	var deps []routineDependent
 	var details []string
 	seen := map[string]bool{}
-	for _, f := range members {
-		for _, dep := range d.routineDependents(f, dropping) {
-			if seen[dep.what] {
-				continue // a default that calls two of the functions is one object
-			}
-			seen[dep.what] = true
-			deps = append(deps, dep)
-			name, _ := catalogNames{s: d.s, cat: d.cat}.procName(f.oid, true)
-			details = append(details, fmt.Sprintf("%s depends on %s %s", dep.what, f.kindName(), name))
+	for _, u := range uses {
+		if seen[u.dep.what] {
+			continue // a default that calls two of the functions is one object
 		}
+		seen[u.dep.what] = true
+		deps, details = append(deps, u.dep), append(details, u.detail)
 	}
 	if len(deps) > 0 && !cascade {
 		return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop extension %s because other objects depend on it", ext.name).
@@ -280,6 +314,7 @@ func invokeExtension(x *execCtx, f *funcDesc, vals []any) ([][]any, error) {
 	if eval == nil {
 		return nil, pgerror.Newf(pgerror.UndefinedFunction, "could not find function \"%s\" in file \"%s\"", f.src, f.library)
 	}
+	x.s.loadLibrary(f.library)
 	return eval(x, vals)
 }
 

@@ -50,7 +50,7 @@ func (b *binder) inferArbiter(t *tableDesc, infer *pg_query.InferClause) (pk boo
 			exprKeys = append(exprKeys, el.expr)
 		}
 		if len(ie.Collation) > 0 || len(ie.Opclass) > 0 {
-			opts, err := indexOptions(ie, "btree", typ)
+			opts, err := indexOptions(ie, "btree", typ, nil)
 			if err != nil {
 				return false, nil, err
 			}

@@ -48,7 +48,7 @@ func (d *ddl) indexKeys(t *tableDesc, params []*pg_query.Node, method string) (i
 				named.Collation = []*pg_query.Node{pg_query.MakeStrNode(name)}
 				ie = named
 			}
-			o, err := indexOptions(ie, method, t.cols[c].typ)
+			o, err := indexOptions(ie, method, t.cols[c].typ, d.extensionOpclassLookup())
 			if err != nil {
 				return k, err
 			}
@@ -59,7 +59,7 @@ func (d *ddl) indexKeys(t *tableDesc, params []*pg_query.Node, method string) (i
 		if e.typ.Oid == types.OidRecord {
 			return k, pgerror.Newf(pgerror.InvalidTableDefinition, "column \"%s\" has pseudo-type %s", indexExprColname(e), e.typ)
 		}
-		o, err := indexOptions(ie, method, e.typ)
+		o, err := indexOptions(ie, method, e.typ, d.extensionOpclassLookup())
 		if err != nil {
 			return k, err
 		}

@@ -33,6 +33,9 @@ type indexKeyOpts struct {
 	// opclassOpts are the operator class's options as pg_get_indexdef
 	// prints them (siglen='100'), "" for none.
 	opclassOpts string
+	// opclassSchema is the schema of an extension's operator class, ""
+	// for a built-in one.
+	opclassSchema string
 }
 
 // opclassRelOpts are the options of the operator classes that take some,
@@ -44,10 +47,10 @@ var opclassRelOpts = map[[2]string]map[string]relOpt{
 }
 
 // opclassOptions validates the options given to operator class opclass of
-// method as parseRelOptions does, in order, and returns them as
+// method, which takes options known, as parseRelOptions does, in order,
+// and returns them as
 // pg_get_indexdef prints them.
-func opclassOptions(opts []*pg_query.Node, method, opclass string) (string, error) {
-	known := opclassRelOpts[[2]string{method, opclass}]
+func opclassOptions(opts []*pg_query.Node, method, opclass string, known map[string]relOpt) (string, error) {
 	switch {
 	case known == nil && method == "brin":
 		// BRIN's minmax-multi and bloom classes take options fickle
@@ -111,8 +114,9 @@ var indexAmCapabilities = map[string]indexAmCapability{
 
 // indexOptions reads the options of key column ie (of type typ) of an
 // index using method, with PostgreSQL's errors in its order
-// (ComputeIndexAttrs): collation, operator class, ordering.
-func indexOptions(ie *pg_query.IndexElem, method string, typ types.Type) (indexKeyOpts, error) {
+// (ComputeIndexAttrs): collation, operator class, ordering. extOpclass,
+// when set, finds the installed extensions' operator classes.
+func indexOptions(ie *pg_query.IndexElem, method string, typ types.Type, extOpclass func(names []string, method string) *opclassDesc) (indexKeyOpts, error) {
 	var o indexKeyOpts
 	if len(ie.Collation) > 0 {
 		if typeCollation(typ.Oid) == 0 {
@@ -125,9 +129,19 @@ func indexOptions(ie *pg_query.IndexElem, method string, typ types.Type) (indexK
 			return o, pgerror.Unsupported("collation " + name + " in an index")
 		}
 	}
-	if len(ie.Opclass) > 0 {
-		name := strs(ie.Opclass)[len(ie.Opclass)-1]
-		oid, isDefault, err := indexOpclass(name, method, typ)
+	var extClass *opclassDesc
+	if len(ie.Opclass) > 0 && extOpclass != nil {
+		extClass = extOpclass(strs(ie.Opclass), method)
+	}
+	if extClass != nil {
+		if _, err := types.LookupCastEnv(typ, extClass.def.input, types.CastImplicit); err != nil && typ != extClass.def.input {
+			return o, pgerror.Newf(pgerror.DatatypeMismatch, "operator class \"%s\" does not accept data type %s", extClass.def.name, types.FormatTypeBe(typ))
+		}
+		o.opclass, o.opclassOID, o.opclassSchema = extClass.def.name, extClass.oid, extClass.schema
+	} else if len(ie.Opclass) > 0 {
+		names := strs(ie.Opclass)
+		name := names[len(names)-1]
+		oid, isDefault, err := indexOpclass(strings.Join(names, "."), name, method, typ)
 		if err != nil {
 			return o, err
 		}
@@ -147,7 +161,11 @@ func indexOptions(ie *pg_query.IndexElem, method string, typ types.Type) (indexK
 		}
 	}
 	if len(ie.Opclassopts) > 0 {
-		opts, err := opclassOptions(ie.Opclassopts, method, o.opclass)
+		known := opclassRelOpts[[2]string{method, o.opclass}]
+		if extClass != nil {
+			known = extClass.def.options
+		}
+		opts, err := opclassOptions(ie.Opclassopts, method, o.opclass, known)
 		if err != nil {
 			return o, err
 		}
@@ -163,9 +181,10 @@ func indexOptions(ie *pg_query.IndexElem, method string, typ types.Type) (indexK
 	return o, nil
 }
 
-// indexOpclass resolves operator class name of access method method for a
-// column of type typ: its OID and whether it is the type's default.
-func indexOpclass(name, method string, typ types.Type) (uint32, bool, error) {
+// indexOpclass resolves operator class name (written as the statement
+// wrote it, qualified or not) of access method method for a column of
+// type typ: its OID and whether it is the type's default.
+func indexOpclass(written, name, method string, typ types.Type) (uint32, bool, error) {
 	am := strconv.FormatUint(uint64(indexAccessMethods[method]), 10)
 	var oid, intype uint32
 	found := false
@@ -176,7 +195,7 @@ func indexOpclass(name, method string, typ types.Type) (uint32, bool, error) {
 	})
 	switch {
 	case !found:
-		return 0, false, pgerror.Newf(pgerror.UndefinedObject, "operator class \"%s\" does not exist for access method \"%s\"", name, method)
+		return 0, false, pgerror.Newf(pgerror.UndefinedObject, "operator class \"%s\" does not exist for access method \"%s\"", written, method)
 	case !slices.Contains(opclassInputTypes(typ), intype):
 		return 0, false, pgerror.Newf(pgerror.DatatypeMismatch, "operator class \"%s\" does not accept data type %s", name, types.FormatTypeBe(typ))
 	}
@@ -277,7 +296,7 @@ func (ix *indexDesc) keyDefinition(sess *Session, c *catalog, t *tableDesc, i in
 	}
 	o := ix.keyOption(i)
 	if o.opclass != "" && (!o.opclassDefault || o.opclassOpts != "") {
-		s += " " + types.QuoteIdent(o.opclass)
+		s += " " + sess.qualifiedOpclass(o.opclassSchema, o.opclass)
 	}
 	if o.opclassOpts != "" {
 		s += " (" + o.opclassOpts + ")"

@@ -91,7 +91,7 @@ func init() {
 		{"oprnegate", oid}, {"oprcode", regproc}, {"oprrest", regproc}, {"oprjoin", regproc}}
 	builtinOpers := builtinRows(pgdata.PgOperator, operCols)
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_operator", cols: operCols,
-		rows: func(s *Session, c *catalog) [][]any { return builtinOpers() }})
+		rows: func(s *Session, c *catalog) [][]any { return append(builtinOpers(), extensionOperatorRows(c)...) }})
 
 	rangeCols := []vcol{{"rngtypid", oid}, {"rngsubtype", oid}, {"rngmultitypid", oid}, {"rngcollation", oid},
 		{"rngsubopc", oid}, {"rngcanonical", regproc}, {"rngsubdiff", regproc}}

@@ -157,6 +157,7 @@ func init() {
 					}
 				}
 			}
+			out = append(out, extensionMemberRows(c)...)
 			sort.Slice(out, func(i, j int) bool { return out[i][1].(int64) < out[j][1].(int64) })
 			return out
 		}})

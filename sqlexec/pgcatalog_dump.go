@@ -106,8 +106,10 @@ func init() {
 	}
 	builtin(pgdata.PgCast, vcol{"oid", oid}, vcol{"castsource", oid}, vcol{"casttarget", oid}, vcol{"castfunc", oid},
 		vcol{"castcontext", ch}, vcol{"castmethod", ch})
-	builtin(pgdata.PgOpfamily, vcol{"oid", oid}, vcol{"opfmethod", oid}, vcol{"opfname", name}, vcol{"opfnamespace", oid},
-		vcol{"opfowner", oid})
+	opfamilyCols := []vcol{{"oid", oid}, {"opfmethod", oid}, {"opfname", name}, {"opfnamespace", oid}, {"opfowner", oid}}
+	builtinOpfamilies := builtinRows(pgdata.PgOpfamily, opfamilyCols)
+	registerVirtual(&virtualTable{schema: "pg_catalog", name: pgdata.PgOpfamily, cols: opfamilyCols,
+		rows: func(s *Session, c *catalog) [][]any { return append(builtinOpfamilies(), extensionOpfamilyRows(c)...) }})
 	builtin(pgdata.PgAmop, vcol{"oid", oid}, vcol{"amopfamily", oid}, vcol{"amoplefttype", oid}, vcol{"amoprighttype", oid},
 		vcol{"amopstrategy", types.Int2}, vcol{"amoppurpose", ch}, vcol{"amopopr", oid}, vcol{"amopmethod", oid},
 		vcol{"amopsortfamily", oid})
@@ -116,10 +118,15 @@ func init() {
 	builtin(pgdata.PgTsParser, vcol{"oid", oid}, vcol{"prsname", name}, vcol{"prsnamespace", oid}, vcol{"prsstart", types.Regproc},
 		vcol{"prstoken", types.Regproc}, vcol{"prsend", types.Regproc}, vcol{"prsheadline", types.Regproc},
 		vcol{"prslextype", types.Regproc})
-	builtin(pgdata.PgTsTemplate, vcol{"oid", oid}, vcol{"tmplname", name}, vcol{"tmplnamespace", oid},
+	withExtensions := func(table string, extension func(*catalog) [][]any, cols ...vcol) {
+		rows := builtinRows(table, cols)
+		registerVirtual(&virtualTable{schema: "pg_catalog", name: table, cols: cols,
+			rows: func(s *Session, c *catalog) [][]any { return append(rows(), extension(c)...) }})
+	}
+	withExtensions(pgdata.PgTsTemplate, extensionTemplateRows, vcol{"oid", oid}, vcol{"tmplname", name}, vcol{"tmplnamespace", oid},
 		vcol{"tmplinit", types.Regproc}, vcol{"tmpllexize", types.Regproc})
-	builtin(pgdata.PgTsDict, vcol{"oid", oid}, vcol{"dictname", name}, vcol{"dictnamespace", oid}, vcol{"dictowner", oid},
-		vcol{"dicttemplate", oid}, vcol{"dictinitoption", text})
+	withExtensions(pgdata.PgTsDict, extensionDictionaryRows, vcol{"oid", oid}, vcol{"dictname", name}, vcol{"dictnamespace", oid},
+		vcol{"dictowner", oid}, vcol{"dicttemplate", oid}, vcol{"dictinitoption", text})
 	builtin(pgdata.PgTsConfig, vcol{"oid", oid}, vcol{"cfgname", name}, vcol{"cfgnamespace", oid}, vcol{"cfgowner", oid},
 		vcol{"cfgparser", oid})
 	builtin(pgdata.PgTsConfigMap, vcol{"mapcfg", oid}, vcol{"maptokentype", i4}, vcol{"mapseqno", i4}, vcol{"mapdict", oid})

@@ -51,6 +51,10 @@ func (s *Session) settingRows(descriptions map[string][]any) [][]any {
 	for k := range transactionSettings {
 		names = append(names, k)
 	}
+	libraryDescriptions := s.settings.librarySettingRows()
+	for k := range libraryDescriptions {
+		names = append(names, k)
+	}
 	sort.Strings(names)
 	overrides := s.engine.sessionOverrides(s.info)
 	out := make([][]any, 0, len(names))
@@ -58,7 +62,10 @@ func (s *Session) settingRows(descriptions map[string][]any) [][]any {
 		value, _ := s.setting(k)
 		var boot, reset, source string
 		desc := descriptions[k]
-		if d := settingDefs[k]; d != nil {
+		if desc == nil {
+			desc = libraryDescriptions[k]
+		}
+		if d := s.settings.def(k); d != nil {
 			boot, reset, source = d.def, d.def, "default"
 			if v, ok := overrides[k]; ok && v != d.def {
 				reset, source = v, "command line"

@@ -497,6 +497,10 @@ type settings struct {
 	// plainSets counts each setting's plain (not LOCAL) SETs, so that a
 	// routine's SET option knows whether its body overrode it.
 	plainSets map[string]int
+	// library holds the settings of the libraries loaded in the session,
+	// reserved their prefixes (settings_library.go).
+	library  map[string]librarySettingDef
+	reserved []string
 }
 
 // newSettings returns a session's initial settings: the defaults, then the
@@ -539,8 +543,11 @@ func newSettings(info SessionInfo, overrides map[string]string) settings {
 // the transaction commits.
 func (s *settings) set(name, value string, local bool) error {
 	lk := strings.ToLower(name)
-	d := settingDefs[lk]
+	d := s.def(lk)
 	if d == nil {
+		if err := s.reservedPrefix(lk, name); err != nil {
+			return err
+		}
 		if !strings.Contains(lk, ".") {
 			return pgerror.Newf(pgerror.UndefinedObject, "unrecognized configuration parameter %q", name)
 		}
@@ -668,7 +675,11 @@ func (s *Session) setting(name string) (string, bool) {
 		v, _ := s.settings.get("default_transaction_deferrable")
 		return v, true
 	}
-	return s.settings.get(name)
+	v, ok := s.settings.get(name)
+	if d, lib := s.settings.library[strings.ToLower(name)]; lib && d.show != nil && ok {
+		v = d.show(v)
+	}
+	return v, ok
 }
 
 // StatementTimeout returns the session's statement_timeout, 0 for none.

@@ -14,7 +14,8 @@ import (
 // definition is stored, the schema it resolves to then (as views'
 // relations are, qualifyRelations). The catalog functions print it back
 // without the schema while that schema's function is the one the search
-// path finds (procVisible).
+// path finds (procVisible). An installed extension's operators are
+// qualified alike (operatorSchema).
 
 // qualifiedCalls returns n, or a copy of it when it calls user functions
 // without naming their schema, with those calls qualified (qualifyCalls).
@@ -23,6 +24,9 @@ func (s *Session) qualifiedCalls(c *catalog, n *pg_query.Node) *pg_query.Node {
 	walk(n, func(x *pg_query.Node) bool {
 		if fc := x.GetFuncCall(); fc != nil && !needs {
 			_, needs = s.callSchema(c, fc)
+		}
+		if ae := x.GetAExpr(); ae != nil && !needs {
+			_, needs = s.operatorSchema(c, ae)
 		}
 		return !needs
 	})
@@ -41,6 +45,11 @@ func (s *Session) qualifyCalls(c *catalog, n *pg_query.Node) {
 		if fc := x.GetFuncCall(); fc != nil {
 			if schema, ok := s.callSchema(c, fc); ok {
 				fc.Funcname = append([]*pg_query.Node{pg_query.MakeStrNode(schema)}, fc.Funcname...)
+			}
+		}
+		if ae := x.GetAExpr(); ae != nil {
+			if schema, ok := s.operatorSchema(c, ae); ok {
+				ae.Name = append([]*pg_query.Node{pg_query.MakeStrNode(schema)}, ae.Name...)
 			}
 		}
 		return true

@@ -459,5 +459,8 @@ func describeObject(x *execCtx, classid, objid uint32, objsubid int32) (any, err
 		}
 		return nil, nil
 	}
+	if desc, ok := describeExtensionObject(x.s, c, classid, objid); ok {
+		return desc, nil
+	}
 	return nil, pgerror.Newf(pgerror.FeatureNotSupported, "pg_describe_object of an object of class %d is not supported by fickle", classid)
 }

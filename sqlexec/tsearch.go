@@ -162,7 +162,7 @@ func init() {
 		"pg_ts_template_is_visible": tsTemplateNames} {
 		addSysFunc(fn, sysFunc{args: []types.Type{types.OidType}, result: types.Bool, eval: func(x *execCtx, a []any) (any, error) {
 			if _, ok := names().byOid[a[0].(int64)]; !ok {
-				return nil, nil
+				return x.s.extensionTSObjectVisible(a[0].(int64)), nil
 			}
 			return true, nil
 		}})
@@ -170,11 +170,11 @@ func init() {
 	textArray, _ := types.ArrayOf(types.Text)
 	addSysFunc("ts_lexize", sysFunc{args: []types.Type{types.Regdictionary, types.Text}, result: textArray,
 		eval: func(x *execCtx, a []any) (any, error) {
-			d, err := tsDictionary(a[0].(int64))
+			lexize, err := x.s.dictionaryLexize(a[0].(int64))
 			if err != nil {
 				return nil, err
 			}
-			lex := d.Lexize(a[1].(string))
+			lex := lexize(a[1].(string))
 			if lex == nil {
 				return nil, nil
 			}

@@ -53,6 +53,9 @@ func (b *binder) setPlan(vs *pg_query.VariableSetStmt) (*stmtPlan, error) {
 					_ = x.s.settings.set(k, v, false)
 				}
 			}
+			for k, d := range x.s.settings.library {
+				_ = x.s.settings.set(k, d.def, false)
+			}
 			return &Result{Tag: "RESET"}, nil
 		}}, nil
 	case pg_query.VariableSetKind_VAR_SET_CURRENT:
@@ -104,7 +107,7 @@ func (b *binder) setPlan(vs *pg_query.VariableSetStmt) (*stmtPlan, error) {
 		}
 		v := value
 		if toDefault {
-			d := settingDefs[name]
+			d := s.settings.def(name)
 			if d == nil {
 				if !strings.Contains(name, ".") {
 					return nil, pgerror.Newf(pgerror.UndefinedObject, "unrecognized configuration parameter \"%s\"", name)
@@ -203,11 +206,18 @@ func (b *binder) showPlan(vs *pg_query.VariableShowStmt) (*stmtPlan, error) {
 				for k := range settingDefs {
 					names = append(names, k)
 				}
+				for k := range x.s.settings.library {
+					names = append(names, k)
+				}
 				sort.Strings(names)
 				var rows [][]any
 				for _, k := range names {
 					v, _ := x.s.setting(k)
-					rows = append(rows, []any{settingDefs[k].name, v, ""})
+					desc := ""
+					if d, ok := x.s.settings.library[k]; ok {
+						desc = d.short
+					}
+					rows = append(rows, []any{x.s.settings.def(k).name, v, desc})
 				}
 				return &Result{Rows: rows, Tag: "SHOW"}, nil
 			}}, nil

@@ -1,0 +1,608 @@
+package sqlexec
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/isolation"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// Extensions' operators and operator classes. An extension declares them
+// as it declares its functions (availableExtension.operators, .opclasses);
+// CREATE EXTENSION creates them in the extension's schema, where operator
+// lookup finds an operator as PostgreSQL does (through search_path, or in
+// the schema OPERATOR(schema.op) names), and CREATE INDEX an operator
+// class. DROP EXTENSION removes them with the extension, and the indexes
+// using its operator classes under CASCADE.
+
+// extensionOperator is a binary operator an extension's script creates:
+// its argument types and the name of the extension's function it calls.
+// after names the function the script creates it after (its OID follows
+// that function's), proc when empty.
+type extensionOperator struct {
+	name        string
+	left, right types.Type
+	proc        string
+	commutator  string
+	after       string
+}
+
+// extensionOpclass is an operator class an extension's script creates:
+// its access method, input type, the options it takes (nil for none) and
+// the function the script creates it after.
+type extensionOpclass struct {
+	name, method string
+	input        types.Type
+	options      map[string]relOpt
+	after        string
+}
+
+// operatorDesc is an installed extension's operator (pg_operator's row).
+type operatorDesc struct {
+	oid    uint32
+	schema string
+	def    extensionOperator
+	fn     *funcDesc
+}
+
+// opclassDesc is an installed extension's operator class (pg_opclass's
+// row) and its operator family's OID.
+type opclassDesc struct {
+	oid, family uint32
+	schema      string
+	def         extensionOpclass
+}
+
+// createExtensionOperators creates avail's operators and operator classes
+// that its script creates after its function fn, in ext's schema: their
+// OIDs follow in the script's order, which DROP EXTENSION's DETAIL
+// follows.
+func (d *ddl) createExtensionOperators(avail *availableExtension, ext *extensionDesc, fn string) error {
+	sc := d.cat.schemas[ext.schema]
+	for _, op := range avail.operators {
+		if cmp.Or(op.after, op.proc) != fn {
+			continue
+		}
+		fns := sc.funcs[op.proc]
+		i := slices.IndexFunc(fns, func(f *funcDesc) bool { return f.extension == ext.oid })
+		if i < 0 {
+			return pgerror.Newf(pgerror.UndefinedFunction, "function %s(%s, %s) does not exist", op.proc, op.left, op.right)
+		}
+		ext.operators = append(ext.operators, &operatorDesc{oid: d.cat.newOID(), schema: ext.schema, def: op, fn: fns[i]})
+	}
+	for _, oc := range avail.opclasses {
+		if oc.after != fn {
+			continue
+		}
+		family := d.cat.newOID()
+		ext.opclasses = append(ext.opclasses, &opclassDesc{oid: d.cat.newOID(), family: family, schema: ext.schema, def: oc})
+	}
+	return nil
+}
+
+// lookupSchemas are the schemas a name of an operator or operator class
+// is looked up in: the one it names, else search_path's.
+func (s *Session) lookupSchemas(names []string) []string {
+	if len(names) > 1 {
+		return names[len(names)-2 : len(names)-1]
+	}
+	return s.searchPath()
+}
+
+// extensionOperatorFor returns the installed extensions' operator the
+// (possibly qualified) operator name resolves to for operands l and r:
+// the first, in search path order, whose argument types each operand has
+// or is an unknown literal or of a type that casts implicitly to. None
+// leaves the built-in operators to resolve it.
+func (b *binder) extensionOperatorFor(names []string, l, r *scalar) *operatorDesc {
+	operand := func(e *scalar) types.Type {
+		if unresolved(e) {
+			return types.Type{Oid: types.OidUnknown}
+		}
+		return e.typ
+	}
+	return b.extensionOperatorOf(names, operand(l), operand(r))
+}
+
+// extensionOperatorOf is extensionOperatorFor for operands of types lt and
+// rt (unknown for an untyped literal or parameter).
+func (b *binder) extensionOperatorOf(names []string, lt, rt types.Type) *operatorDesc {
+	c := b.catalogNow()
+	if len(c.extensions) == 0 {
+		return nil
+	}
+	fits := func(typ, t types.Type) bool {
+		if typ.Oid == types.OidUnknown || typ == t {
+			return true
+		}
+		_, err := types.LookupCastEnv(typ, t, types.CastImplicit)
+		return err == nil
+	}
+	name := names[len(names)-1]
+	for _, schema := range b.s.lookupSchemas(names) {
+		for _, ext := range sortedExtensions(c) {
+			if ext.schema != schema {
+				continue
+			}
+			for _, op := range ext.operators {
+				if op.def.name == name && fits(lt, op.def.left) && fits(rt, op.def.right) {
+					return op
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// extensionBinary binds l op r to an extension's operator, nil when none
+// applies.
+func (b *binder) extensionBinary(names []string, l, r *scalar) (*scalar, error) {
+	op := b.extensionOperatorFor(names, l, r)
+	if op == nil {
+		return nil, nil
+	}
+	l, err := b.coerce(l, op.def.left, types.CastImplicit)
+	if err != nil {
+		return nil, err
+	}
+	if r, err = b.coerce(r, op.def.right, types.CastImplicit); err != nil {
+		return nil, err
+	}
+	if b.extOpsUsed != nil {
+		b.extOpsUsed[op.oid] = true
+	}
+	le, re, fn := l.eval, r.eval, op.fn
+	// The operator is a call of its function, counted as functions_call.go
+	// counts one: index predicates and expressions refuse it, generated
+	// columns refuse a stable one.
+	b.routineCalls++
+	if fn.volatility != 'i' {
+		b.volatileCalls++
+		b.mutableCalls++
+	}
+	return &scalar{typ: fn.result, slot: -1, refs: l.refs | r.refs, volatile: l.volatile || r.volatile || fn.volatility != 'i',
+		name: "?column?", eval: func(x *execCtx) (any, error) {
+			lv, err := le(x)
+			if err != nil {
+				return nil, err
+			}
+			rv, err := re(x)
+			if err != nil || (fn.strict && (lv == nil || rv == nil)) {
+				return nil, err
+			}
+			rows, err := invokeExtension(x, fn, []any{lv, rv})
+			if err != nil || len(rows) == 0 {
+				return nil, err
+			}
+			return rows[0][0], nil
+		}}, nil
+}
+
+// extensionOpclass returns the installed extensions' operator class of
+// access method method the (possibly qualified) name resolves to, nil
+// for none.
+func (s *Session) extensionOpclass(c *catalog, names []string, method string) *opclassDesc {
+	name := names[len(names)-1]
+	for _, schema := range s.lookupSchemas(names) {
+		for _, ext := range sortedExtensions(c) {
+			for _, oc := range ext.opclasses {
+				if oc.schema == schema && oc.def.name == name && oc.def.method == method {
+					return oc
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// memberUse is an object that uses a member of an extension being
+// dropped: the member's OID, the object, and the DETAIL line naming both.
+type memberUse struct {
+	member uint32
+	dep    routineDependent
+	detail string
+	// object is the OID of the object (its table's for a default or a
+	// constraint), which orders the users of one member by creation.
+	object uint32
+}
+
+// extensionOperatorUses lists the objects that use ext's operators (the
+// stored expressions that name them) and operator classes (the indexes,
+// whose tables it locks as PostgreSQL's deletion locks them).
+func (d *ddl) extensionOperatorUses(ext *extensionDesc) ([]memberUse, error) {
+	var out []memberUse
+	for _, op := range ext.operators {
+		uses := func(n *pg_query.Node, t *tableDesc, isQuery bool) bool {
+			return usesOperator(n, op) && d.appliesOperator(n, t, isQuery, op)
+		}
+		detail := fmt.Sprintf(" depends on operator %s(%s,%s)", op.def.name, types.FormatTypeBe(op.def.left), types.FormatTypeBe(op.def.right))
+		for _, u := range d.exprDependents(uses) {
+			u.member, u.detail = op.oid, u.dep.what+detail
+			out = append(out, u)
+		}
+	}
+	for _, oc := range ext.opclasses {
+		var found []*indexDesc
+		for _, t := range d.cat.tables {
+			for _, ix := range t.indexes {
+				// A partition's index goes with its parent's.
+				if ix.parent == 0 && slices.ContainsFunc(ix.keyOpts, func(o indexKeyOpts) bool { return o.opclassOID == oc.oid }) {
+					found = append(found, ix)
+				}
+			}
+		}
+		slices.SortFunc(found, func(a, b *indexDesc) int { return cmp.Compare(a.oid, b.oid) })
+		for _, ix := range found {
+			if err := d.lockTable(d.cat.tables[ix.table], isolation.TableLockAccessExclusive); err != nil {
+				return nil, err
+			}
+			out = append(out, memberUse{member: oc.oid, object: ix.oid,
+				dep: routineDependent{what: "index " + ix.name, drop: func(d *ddl) { d.dropExtensionIndex(ix) }},
+				detail: fmt.Sprintf("index %s depends on operator class %s for access method %s", ix.name,
+					d.s.qualifiedOpclass(oc.schema, oc.def.name), oc.def.method)})
+		}
+	}
+	return out, nil
+}
+
+// usesOperator reports whether expression n may apply operator op: a
+// binary operator of its name, qualified with its schema (as stored
+// expressions are, qualifyCalls), whose operands are not plainly of a type
+// the operator does not take (a number or a cast to a type other than a
+// string type, for a name built-in operators share). appliesOperator
+// decides.
+func usesOperator(n *pg_query.Node, op *operatorDesc) bool {
+	notString := func(e *pg_query.Node) bool {
+		if c := e.GetAConst(); c != nil {
+			return c.GetIval() != nil || c.GetFval() != nil
+		}
+		if tc := e.GetTypeCast(); tc != nil {
+			switch lastName(tc.TypeName.Names) {
+			case "text", "varchar", "bpchar", "char", "name", "unknown", "citext":
+				return false
+			}
+			return true
+		}
+		return false
+	}
+	found := false
+	walk(n, func(m *pg_query.Node) bool {
+		ae := m.GetAExpr()
+		if ae == nil || ae.Kind != pg_query.A_Expr_Kind_AEXPR_OP || ae.Lexpr == nil {
+			return !found
+		}
+		names := strs(ae.Name)
+		if len(names) == 2 && names[0] == op.schema && names[1] == op.def.name && !notString(ae.Lexpr) && !notString(ae.Rexpr) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// appliesOperator reports whether stored expression n (of table t, or a
+// view's query) applies op once bound: an operator named like a built-in
+// one (%, <->) may be the built-in one for its operands' types (int % int).
+// An expression that no longer binds counts as applying it.
+func (d *ddl) appliesOperator(n *pg_query.Node, t *tableDesc, isQuery bool, op *operatorDesc) bool {
+	b := d.binder("")
+	b.extOpsUsed = map[uint32]bool{}
+	var err error
+	if isQuery {
+		_, err = b.selectNode(nil, n, nil)
+	} else {
+		_, err = b.expr(tableScope(t, t.name), n)
+	}
+	return err != nil || b.extOpsUsed[op.oid]
+}
+
+// exprDependents lists the stored expressions that use something uses
+// finds (given the expression, its table, and whether it is a view's
+// query): column defaults, CHECK constraints, generated columns (which
+// CASCADE cannot drop in fickle) and views, by object OID.
+func (d *ddl) exprDependents(uses func(n *pg_query.Node, t *tableDesc, isQuery bool) bool) []memberUse {
+	var out []memberUse
+	add := func(oid uint32, dep routineDependent) { out = append(out, memberUse{object: oid, dep: dep}) }
+	for _, t := range sortedTables(d.cat) {
+		for i, col := range t.cols {
+			if col.generated != nil && uses(col.generated, t, false) {
+				add(t.oid, routineDependent{what: fmt.Sprintf("column %s of table %s", col.name, t.name), byName: true})
+			}
+			if col.def != nil && uses(col.def, t, false) {
+				add(t.oid, routineDependent{what: fmt.Sprintf("default value for column %s of table %s", col.name, t.name), byName: true,
+					drop: func(d *ddl) {
+						d.editTable(t.oid, func(nt *tableDesc) { c := *nt.cols[i]; c.def = nil; nt.cols[i] = &c })
+					}})
+			}
+		}
+		for _, ck := range t.checks {
+			if uses(ck.expr, t, false) {
+				add(t.oid, routineDependent{what: fmt.Sprintf("constraint %s on table %s", ck.name, t.name), byName: true,
+					drop: func(d *ddl) {
+						d.editTable(t.oid, func(nt *tableDesc) {
+							nt.checks = slices.DeleteFunc(slices.Clone(nt.checks), func(c *checkDesc) bool { return c.name == ck.name })
+						})
+					}})
+			}
+		}
+	}
+	for _, v := range sortedViews(d.cat) {
+		if uses(v.query, nil, true) {
+			add(v.oid, routineDependent{what: "view " + v.name, byName: true, drop: func(d *ddl) {
+				if cur := d.cat.schemas[v.schema].views[v.name]; cur != nil {
+					_ = d.dropDependentViews("view", []uint32{v.oid}, true, func() { d.dropView(cur) })
+				}
+			}})
+		}
+	}
+	slices.SortStableFunc(out, func(a, b memberUse) int { return cmp.Compare(a.object, b.object) })
+	return out
+}
+
+// dropExtensionIndex drops index ix, which uses an operator class of an
+// extension being dropped.
+func (d *ddl) dropExtensionIndex(ix *indexDesc) {
+	t := d.cat.tables[ix.table]
+	if t == nil || !slices.Contains(t.indexes, ix) {
+		return // gone with an earlier dependent
+	}
+	t = t.clone()
+	_ = d.dropPartitionIndexes(t, ix.oid)
+	_ = d.dropStoreIndex(ix.id)
+	t.indexes = removeIndex(t.indexes, ix)
+	delete(d.cat.schemas[t.schema].indexes, ix.name)
+	d.cat.dropComments(ix.oid)
+	d.cat.putTable(t)
+}
+
+// extensionOperatorRows are pg_operator's rows of the installed
+// extensions' operators.
+func extensionOperatorRows(c *catalog) [][]any {
+	const matchingsel, matchingjoinsel = 5040, 5041
+	var out [][]any
+	for _, ext := range sortedExtensions(c) {
+		for _, op := range ext.operators {
+			var com int64
+			for _, o := range ext.operators {
+				if o.def.name == op.def.commutator {
+					com = int64(o.oid)
+				}
+			}
+			var rest, join int64
+			if op.fn.result.Oid == types.OidBool {
+				rest, join = matchingsel, matchingjoinsel
+			}
+			out = append(out, []any{int64(op.oid), op.def.name, schemaOID(c, op.schema), int64(ext.owner), "b", false, false,
+				int64(op.def.left.Oid), int64(op.def.right.Oid), int64(op.fn.result.Oid), com, int64(0), int64(op.fn.oid), rest, join})
+		}
+	}
+	return out
+}
+
+// extensionOpclassRows are pg_opclass's rows of the installed extensions'
+// operator classes.
+func extensionOpclassRows(c *catalog) [][]any {
+	var out [][]any
+	for _, ext := range sortedExtensions(c) {
+		for _, oc := range ext.opclasses {
+			out = append(out, []any{int64(oc.oid), int64(indexAccessMethods[oc.def.method]), oc.def.name, schemaOID(c, oc.schema),
+				int64(ext.owner), int64(oc.family), int64(oc.def.input.Oid), false, int64(0)})
+		}
+	}
+	return out
+}
+
+// qualifiedOpclass is the name of operator class oc as pg_get_indexdef
+// writes it: qualified when its schema is not on search_path.
+func (s *Session) qualifiedOpclass(schema, name string) string {
+	if schema == "" || s == nil || slices.Contains(s.searchPath(), schema) {
+		return types.QuoteIdent(name)
+	}
+	return types.QuoteIdent(schema) + "." + types.QuoteIdent(name)
+}
+
+// extensionOpclassLookup finds the installed extensions' operator classes
+// for CREATE INDEX.
+func (d *ddl) extensionOpclassLookup() func(names []string, method string) *opclassDesc {
+	return func(names []string, method string) *opclassDesc { return d.s.extensionOpclass(d.cat, names, method) }
+}
+
+// asBuiltinOper is op in the form the reg* types read and print.
+func (op *operatorDesc) asBuiltinOper(c *catalog) *builtinOper {
+	return &builtinOper{oid: op.oid, namespace: uint32(schemaOID(c, op.schema)), name: op.def.name, kind: 'b',
+		left: uint32(op.def.left.Oid), right: uint32(op.def.right.Oid), code: op.fn.oid}
+}
+
+// extensionOpers are the installed extensions' operators named name.
+func extensionOpers(c *catalog, name string) []*builtinOper {
+	var out []*builtinOper
+	for _, ext := range sortedExtensions(c) {
+		for _, op := range ext.operators {
+			if op.def.name == name {
+				out = append(out, op.asBuiltinOper(c))
+			}
+		}
+	}
+	return out
+}
+
+// extensionOper is the installed extensions' operator of OID oid, nil for
+// none.
+func extensionOper(c *catalog, oid uint32) *builtinOper {
+	for _, ext := range c.extensions {
+		for _, op := range ext.operators {
+			if op.oid == oid {
+				return op.asBuiltinOper(c)
+			}
+		}
+	}
+	return nil
+}
+
+// The catalogs of operators and operator classes, for pg_depend.
+const (
+	oidPgOperatorClass   = 2617
+	oidPgOpclassClass    = 2616
+	oidPgOpfamilyClass   = 2753
+	oidPgTsDictClass     = 3600
+	oidPgTsTemplateClass = 3764
+)
+
+// extensionMemberRows are pg_depend's rows making the installed
+// extensions' operators, operator classes and operator families their
+// members ('e'): pg_dump leaves them to CREATE EXTENSION.
+func extensionMemberRows(c *catalog) [][]any {
+	var out [][]any
+	member := func(class int64, oid uint32, ext *extensionDesc) {
+		out = append(out, []any{class, int64(oid), int64(0), int64(oidPgExtensionClass), int64(ext.oid), int64(0), "e"})
+	}
+	for _, ext := range sortedExtensions(c) {
+		for _, op := range ext.operators {
+			member(oidPgOperatorClass, op.oid, ext)
+		}
+		for _, oc := range ext.opclasses {
+			member(oidPgOpfamilyClass, oc.family, ext)
+			member(oidPgOpclassClass, oc.oid, ext)
+		}
+		for _, d := range ext.dictionaries {
+			member(oidPgTsTemplateClass, d.templateOID, ext)
+			member(oidPgTsDictClass, d.oid, ext)
+		}
+	}
+	return out
+}
+
+// extensionOpfamilyRows are pg_opfamily's rows of the installed
+// extensions' operator classes' families.
+func extensionOpfamilyRows(c *catalog) [][]any {
+	var out [][]any
+	for _, ext := range sortedExtensions(c) {
+		for _, oc := range ext.opclasses {
+			out = append(out, []any{int64(oc.family), int64(indexAccessMethods[oc.def.method]), oc.def.name, schemaOID(c, oc.schema), int64(ext.owner)})
+		}
+	}
+	return out
+}
+
+// extensionOperator analyzes l op r for the deparser when op resolves to
+// an installed extension's operator (nil when it does not), written
+// OPERATOR(schema.op) when its schema is not on search_path, as ruleutils
+// prints an operator it would not find by its bare name.
+func (d *deparser) extensionOperator(names []string, ln, rn *pg_query.Node) (*dnode, error) {
+	if len(d.b.catalogNow().extensions) == 0 {
+		return nil, nil
+	}
+	l, err := d.analyze(ln)
+	if err != nil {
+		return nil, err
+	}
+	r, err := d.analyze(rn)
+	if err != nil {
+		return nil, err
+	}
+	op := d.b.extensionOperatorOf(names, l.typ, r.typ)
+	if op == nil {
+		return nil, nil
+	}
+	name := op.def.name
+	if !slices.Contains(d.b.s.searchPath(), op.schema) {
+		name = "OPERATOR(" + types.QuoteIdent(op.schema) + "." + name + ")"
+	}
+	return &dnode{kind: dOp, typ: op.fn.result, op: name, args: []*dnode{d.coerce(l, op.def.left), d.coerce(r, op.def.right)}}, nil
+}
+
+// operatorSchema is the schema a stored expression's binary operator
+// written without one is given: the first schema on the search path where
+// an installed extension has an operator of the name. The operator may
+// still be a built-in one for its operands' types (int % int), which the
+// qualification does not change (extensionBinary).
+func (s *Session) operatorSchema(c *catalog, ae *pg_query.A_Expr) (string, bool) {
+	if ae.Kind != pg_query.A_Expr_Kind_AEXPR_OP || ae.Lexpr == nil || len(ae.Name) != 1 || len(c.extensions) == 0 {
+		return "", false
+	}
+	name := opName(ae.Name)
+	for _, schema := range s.searchPath() {
+		for _, ext := range c.extensions {
+			if ext.schema == schema && slices.ContainsFunc(ext.operators, func(op *operatorDesc) bool { return op.def.name == name }) {
+				return schema, true
+			}
+		}
+	}
+	return "", false
+}
+
+// describeExtensionObject is pg_describe_object for the installed
+// extensions' operators, operator classes and families, text search
+// dictionaries and templates, in getObjectDescription's words; false for
+// another class.
+func describeExtensionObject(s *Session, c *catalog, classid, objid uint32) (any, bool) {
+	qualified := func(schema, name string) string {
+		if slices.Contains(s.searchPath(), schema) {
+			return types.QuoteIdent(name)
+		}
+		return types.QuoteIdent(schema) + "." + types.QuoteIdent(name)
+	}
+	switch classid {
+	case oidPgOperatorClass, oidPgOpclassClass, oidPgOpfamilyClass, oidPgTsDictClass, oidPgTsTemplateClass:
+	default:
+		return nil, false
+	}
+	for _, ext := range c.extensions {
+		for _, op := range ext.operators {
+			if classid == oidPgOperatorClass && op.oid == objid {
+				name := op.def.name
+				if !slices.Contains(s.searchPath(), op.schema) {
+					name = types.QuoteIdent(op.schema) + "." + name
+				}
+				return fmt.Sprintf("operator %s(%s,%s)", name, types.FormatTypeBe(op.def.left), types.FormatTypeBe(op.def.right)), true
+			}
+		}
+		for _, oc := range ext.opclasses {
+			switch {
+			case classid == oidPgOpclassClass && oc.oid == objid:
+				return fmt.Sprintf("operator class %s for access method %s", qualified(oc.schema, oc.def.name), oc.def.method), true
+			case classid == oidPgOpfamilyClass && oc.family == objid:
+				return fmt.Sprintf("operator family %s for access method %s", qualified(oc.schema, oc.def.name), oc.def.method), true
+			}
+		}
+		for _, d := range ext.dictionaries {
+			switch {
+			case classid == oidPgTsDictClass && d.oid == objid:
+				return "text search dictionary " + qualified(d.schema, d.def.name), true
+			case classid == oidPgTsTemplateClass && d.templateOID == objid:
+				return "text search template " + qualified(d.schema, d.def.template), true
+			}
+		}
+	}
+	return nil, true
+}
+
+func init() {
+	// pg_operator_is_visible for psql's \do: a built-in operator is in
+	// pg_catalog, which every search path reads; an extension's is visible
+	// when its schema is the first on the path with an operator of its name
+	// and argument types.
+	addSysFunc("pg_operator_is_visible", sysFunc{args: []types.Type{types.OidType}, result: types.Bool,
+		eval: func(x *execCtx, a []any) (any, error) {
+			oid := uint32(a[0].(int64))
+			if builtinIndex().opers[oid] != nil {
+				return true, nil
+			}
+			c, _ := x.s.catalog()
+			op := extensionOper(c, oid)
+			if op == nil {
+				return nil, nil
+			}
+			for _, o := range (catalogNames{s: x.s, cat: c}).opersNamed(op.name) {
+				if o.left == op.left && o.right == op.right {
+					return o.oid == op.oid, nil
+				}
+			}
+			return false, nil
+		}})
+}
