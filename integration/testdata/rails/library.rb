@@ -128,6 +128,9 @@ when "app"
   ann.destroy
   show "after destroy", [Author.count, Book.count, Loan.count]
   show "find_each", Book.find_each(batch_size: 1).map(&:title)
+  show "similar titles", Book.where("title % ?", "Vol 1").order(Arel.sql("similarity(title, 'Vol 1') DESC, title"))
+                             .pluck(:title, Arel.sql("round(similarity(title, 'Vol 1')::numeric, 3)"))
+  show "fuzzy search", Book.where("title ILIKE ?", "%vol%").order(Arel.sql("title <-> 'vol 2'")).pluck(:title)
 
   ann_member = Member.register!("ann", "s3cret")
   Member.register!("bob", "hunter2")
