@@ -489,6 +489,9 @@ func (b *binder) aExpr(sc *scope, a *pg_query.A_Expr) (*scalar, error) {
 			if err != nil {
 				return nil, b.withPos(err, a.Location)
 			}
+			if err := b.hstoreOutOfPath(u.Arg); err != nil {
+				return nil, b.errAt(err, a.Location)
+			}
 			if err := b.readLiteralOperand(arg, u.Arg); err != nil {
 				return nil, err
 			}

@@ -134,16 +134,26 @@ func (d *ddl) createExtension(ce *pg_query.CreateExtensionStmt) error {
 		return err
 	}
 	ext := &extensionDesc{oid: d.cat.newOID(), name: avail.name, schema: schema, version: version, owner: d.s.currentRole()}
-	sc := d.cat.schemas[schema]
 	if avail.createTypes != nil {
 		if err := avail.createTypes(d, schema, ext); err != nil {
 			return err
 		}
 	}
-	for _, ef := range avail.functions {
+	if err := d.addExtensionFuncs(schema, ext, avail.library, avail.functions); err != nil {
+		return err
+	}
+	d.cat.extensions[ext.name] = ext
+	d.cat.setComment(commentKey{classOID: oidPgExtensionClass, objOID: ext.oid}, avail.comment)
+	return nil
+}
+
+// addExtensionFuncs creates ext's functions fns of library in schema.
+func (d *ddl) addExtensionFuncs(schema string, ext *extensionDesc, library string, fns []extensionFunc) error {
+	sc := d.cat.schemas[schema]
+	for _, ef := range fns {
 		f := &funcDesc{oid: d.cat.newOID(), schema: schema, name: ef.name, kind: 'f', lang: "c", params: ef.params,
 			result: ef.result, retSet: ef.retSet, strict: !ef.nonStrict, volatility: ef.volatility, owner: d.s.user(),
-			src: ef.symbol, library: avail.library, extension: ext.oid}
+			src: ef.symbol, library: library, extension: ext.oid}
 		for _, p := range ef.params {
 			if p.arg {
 				f.in = append(f.in, p.typ)
@@ -159,8 +169,6 @@ func (d *ddl) createExtension(ce *pg_query.CreateExtensionStmt) error {
 		}
 		sc.funcs[f.name] = append(slices.Clip(sc.funcs[f.name]), f)
 	}
-	d.cat.extensions[ext.name] = ext
-	d.cat.setComment(commentKey{classOID: oidPgExtensionClass, objOID: ext.oid}, avail.comment)
 	return nil
 }
 

@@ -117,14 +117,20 @@ func indexOptions(ie *pg_query.IndexElem, method string, typ types.Type) (indexK
 			return o, pgerror.Unsupported("collation " + name + " in an index")
 		}
 	}
-	if len(ie.Opclass) > 0 {
+	if len(ie.Opclass) > 0 && typ.IsHstore() {
+		name, err := hstoreOpclass(strs(ie.Opclass)[len(ie.Opclass)-1], method)
+		if err != nil {
+			return o, err
+		}
+		o.opclass, o.opclassDefault = name, true
+	} else if len(ie.Opclass) > 0 {
 		name := strs(ie.Opclass)[len(ie.Opclass)-1]
 		oid, isDefault, err := indexOpclass(name, method, typ)
 		if err != nil {
 			return o, err
 		}
 		o.opclass, o.opclassOID, o.opclassDefault = name, oid, isDefault
-	} else if defaultOpclass(method, typ) == 0 && !(typ.IsCitext() && (method == "btree" || method == "hash")) {
+	} else if defaultOpclass(method, typ) == 0 && !(typ.IsCitext() && (method == "btree" || method == "hash")) && !(typ.IsHstore() && hstoreOpclasses[method] != "") {
 		// citext's citext_ops are the extension's, which fickle's
 		// catalog does not list: its keys are citext's (types.AppendKey).
 		return o, pgerror.Newf(pgerror.UndefinedObject, "data type %s has no default operator class for access method \"%s\"", types.FormatTypeBe(typ), method).
