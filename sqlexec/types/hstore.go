@@ -890,3 +890,13 @@ func hstoreUnary(op string, t Type) []unaryOperator {
 	}
 	return []unaryOperator{{candidate: candidate{args: []Type{t}, result: textArray}, eval: eval}}
 }
+
+// hstorePopulateOp refuses anyelement #= hstore (populate_record's
+// operator), as sqlexec refuses the function: it needs the record type of
+// its left operand.
+func hstorePopulateOp(op string, r Type) error {
+	if op == "#=" && r.IsHstore() {
+		return pgerror.Unsupported("the hstore operator #= (populate_record)")
+	}
+	return nil
+}

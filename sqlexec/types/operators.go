@@ -54,6 +54,9 @@ func resolveBinaryOp(op string, l, r Type) (*BinaryOp, error) {
 	if o, found := enumComparison(op, l, r); found {
 		return o, nil
 	}
+	if err := hstorePopulateOp(op, r); err != nil {
+		return nil, err
+	}
 	ops := binaryOperators[op]
 	for _, ft := range userRangeTables("", []Type{l, r}) {
 		if more := ft.binaryOperators[op]; len(more) > 0 {
