@@ -40,7 +40,7 @@ func supportsBinary(oid uint32) bool {
 	_, _, isEnum := enumOf(oid)
 	_, isRange := rangeSubtype(oid)
 	_, _, isMultirange := multirangeRange(oid)
-	return isEnum || isNetwork(oid) || isTextSearch(oid) || isBitString(oid) || isBitStringArray(oid) || isRange || isMultirange || isRangeArray(oid) || wire.SupportsBinary(oid)
+	return isEnum || isHstore(oid) || isNetwork(oid) || isTextSearch(oid) || isBitString(oid) || isBitStringArray(oid) || isRange || isMultirange || isRangeArray(oid) || wire.SupportsBinary(oid)
 }
 
 func isNetwork(oid uint32) bool { return oid == uint32(types.OidInet) || oid == uint32(types.OidCidr) }
@@ -100,6 +100,8 @@ func appendBinaryValue(buf []byte, oid uint32, v any) ([]byte, error) {
 		return appendTSQuery(buf, x), nil
 	case types.BitString:
 		return appendBitString(buf, x), nil
+	case types.Hstore:
+		return appendHstore(buf, x), nil
 	}
 	if r, ok := v.(types.Range); ok {
 		if sub, isRange := rangeSubtype(oid); isRange {
@@ -141,6 +143,9 @@ func decodeBinaryValue(oid uint32, src []byte) (any, error) {
 		return decodeTSQuery(src)
 	case uint32(types.OidBit), uint32(types.OidVarbit):
 		return decodeBitString(src)
+	}
+	if isHstore(oid) {
+		return decodeHstore(src)
 	}
 	t := types.Type{Oid: types.Oid(oid), Typmod: -1}
 	if sub, isRange := t.RangeSubtype(); isRange {

@@ -900,3 +900,20 @@ func hstorePopulateOp(op string, r Type) error {
 	}
 	return nil
 }
+
+// HstoreFromPairs is hstore_recv's making of an hstore from the pairs it
+// read: lengths checked, sorted, the first of equal keys kept as
+// hstore_in keeps it.
+func HstoreFromPairs(pairs []HstorePair) (Hstore, error) {
+	in := make([]hstoreInput, len(pairs))
+	for i, p := range pairs {
+		if err := hstoreCheckKey(p.Key); err != nil {
+			return nil, err
+		}
+		if err := hstoreCheckValue(p.Value); err != nil {
+			return nil, err
+		}
+		in[i] = hstoreInput{HstorePair: p, fromInput: true}
+	}
+	return hstoreUniquePairs(in), nil
+}
