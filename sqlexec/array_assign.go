@@ -37,6 +37,9 @@ func (b *binder) bindArrayAssign(sc *scope, col *columnDesc, ind []*pg_query.Nod
 	if col.typ.Oid == types.OidJSONB {
 		return nil, b.errAt(pgerror.Unsupported("assignment to jsonb subscripts"), loc)
 	}
+	if col.typ.IsHstore() {
+		return nil, b.errAt(pgerror.Unsupported("assignment to hstore subscripts"), loc)
+	}
 	if !isArray {
 		return nil, b.errAt(pgerror.Newf(pgerror.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", col.typ), loc)
 	}

@@ -359,6 +359,9 @@ func (b *binder) castTo(arg *scalar, t types.Type, tc *pg_query.TypeCast) (*scal
 
 // binary compiles l op r after compiling both sides.
 func (b *binder) binary(op string, l, r *scalar, loc int32) (*scalar, error) {
+	if op == "#=" && r.typ.IsHstore() {
+		return b.hstorePopulateOperator(l, r, loc)
+	}
 	if l.row != nil && r.row != nil {
 		return b.rowComparison(op, l, r, loc)
 	}
@@ -481,6 +484,9 @@ func (b *binder) aExpr(sc *scope, a *pg_query.A_Expr) (*scalar, error) {
 				if arg, err = b.coerce(arg, only[0], types.CastImplicit); err != nil {
 					return nil, err
 				}
+			}
+			if arg, err = b.hstorePrefixOperand(op, arg); err != nil {
+				return nil, err
 			}
 			if unresolved(arg) {
 				b.fix(arg, types.Int4)

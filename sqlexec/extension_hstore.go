@@ -3,6 +3,8 @@ package sqlexec
 import (
 	"slices"
 
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
 	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/sqlexec/types"
 )
@@ -253,4 +255,190 @@ func (b *binder) hstoreOutOfPath(declared ...types.Type) *pgerror.Error {
 		return pgerror.Unsupported("the hstore extension's operators of schema \"" + td.schema + "\", which is not on search_path,")
 	}
 	return nil
+}
+
+// hstoreSubscript compiles h[key] (hstore_subscript_handler's fetch): the
+// key's value as text, NULL for an absent key, a NULL value or a NULL
+// key. One subscript only, no slice, as hstore_subscript_transform
+// allows; the key is coerced to text as an assignment would.
+func (b *binder) hstoreSubscript(sc *scope, arg *scalar, list []*pg_query.Node) (*scalar, error) {
+	idx := list[0].GetAIndices()
+	if len(list) != 1 || idx.IsSlice || idx.Uidx == nil {
+		return nil, pgerror.New(pgerror.FeatureNotSupported, "hstore allows only one subscript")
+	}
+	if err := b.hstoreOutOfPath(arg.typ); err != nil {
+		return nil, err
+	}
+	key, err := b.expr(sc, idx.Uidx)
+	if err != nil {
+		return nil, err
+	}
+	if key, err = b.coerce(key, types.Text, types.CastAssignment); err != nil {
+		if pgerror.GetCode(err) == pgerror.CannotCoerce {
+			return nil, pgerror.New(pgerror.DatatypeMismatch, "hstore subscript must have type text")
+		}
+		return nil, err
+	}
+	inner, keyEval := arg.eval, key.eval
+	return &scalar{typ: types.Text, slot: -1, refs: arg.refs | key.refs, volatile: arg.volatile || key.volatile, name: arg.name,
+		eval: func(x *execCtx) (any, error) {
+			v, err := inner(x)
+			if err != nil || v == nil {
+				return nil, err
+			}
+			k, err := keyEval(x)
+			if err != nil || k == nil {
+				return nil, err
+			}
+			return types.HstoreFetch(v.(types.Hstore), k.(string)), nil
+		}}, nil
+}
+
+// hstoreRecordFuncs are the symbols of hstore's functions over a record,
+// which boundExtensionCall binds to the record type of each call:
+// hstore_from_record (hstore(record)) and hstore_populate_record
+// (populate_record(anyelement, hstore)).
+var hstoreRecordFuncs = map[string]bool{"hstore:hstore_from_record": true, "hstore:hstore_populate_record": true}
+
+// boundExtensionCall is f, a C function, as a call with args runs it:
+// hstore's functions over a record get the record's type; other
+// functions are f.
+func (b *binder) boundExtensionCall(f *funcDesc, args []*scalar) (*funcDesc, error) {
+	if !hstoreRecordFuncs[f.library+":"+f.src] || len(args) == 0 {
+		return f, nil
+	}
+	rt := args[0].typ
+	fields, ok := rt.Fields()
+	if !ok {
+		if f.src == "hstore_populate_record" {
+			return nil, pgerror.New(pgerror.DatatypeMismatch, "first argument must be a rowtype")
+		}
+		return nil, pgerror.Unsupported("hstore(record) of a record whose type is not known when the statement is bound")
+	}
+	bound := *f
+	if f.src == "hstore_from_record" {
+		bound.bound = func(x *execCtx, a []any) ([][]any, error) {
+			h, err := hstoreFromRecord(x, fields, a[0])
+			return [][]any{{h}}, err
+		}
+		return &bound, nil
+	}
+	checks, err := compositeFieldChecks(b, rt)
+	if err != nil {
+		return nil, err
+	}
+	bound.bound = func(x *execCtx, a []any) ([][]any, error) {
+		v, err := hstorePopulate(x, fields, checks, a[0], a[1])
+		return [][]any{bound.resultRow(v)}, err
+	}
+	return &bound, nil
+}
+
+// hstoreFromRecord is hstore(record): each field's name and text, NULL
+// for a NULL field (every field of a NULL record).
+func hstoreFromRecord(x *execCtx, fields []types.Field, rec any) (types.Hstore, error) {
+	r, _ := rec.([]any)
+	keys, values := make([]any, len(fields)), make([]any, len(fields))
+	for i, f := range fields {
+		keys[i] = f.Name
+		if i < len(r) && r[i] != nil {
+			values[i] = types.FormatTextEnv(x.env, f.Type, r[i])
+		}
+	}
+	return types.HstoreFromArrays(keys, values)
+}
+
+// hstorePopulate is populate_record(rec, h) over a record of fields: the
+// record with each field h has a key for set from the key's value, read
+// by the field's input function (NULL for a NULL value); a NULL record is
+// one of NULL fields, each of which h does not set is read as a NULL. The
+// fields' domains (checks) check what is read, NULLs included.
+func hstorePopulate(x *execCtx, fields []types.Field, checks []domainCheck, rec, hv any) (any, error) {
+	if hv == nil {
+		return rec, nil
+	}
+	h := hv.(types.Hstore)
+	r, _ := rec.([]any)
+	if len(h) == 0 && rec != nil {
+		return rec, nil
+	}
+	out := make([]any, len(fields))
+	copy(out, r)
+	for i, f := range fields {
+		v, present := types.HstoreLookup(h, f.Name)
+		if !present && rec != nil {
+			continue
+		}
+		out[i] = nil
+		if v != nil {
+			pv, err := types.ParseTextEnv(x.env, f.Type, v.(string))
+			if err != nil {
+				return nil, err
+			}
+			out[i] = pv
+		}
+		if i < len(checks) && checks[i] != nil {
+			if err := checks[i](x, out[i]); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return out, nil
+}
+
+// hstorePopulateOperator compiles rec #= h, populate_record(rec, h) as an
+// operator.
+func (b *binder) hstorePopulateOperator(l, r *scalar, loc int32) (*scalar, error) {
+	if err := b.hstoreOutOfPath(r.typ); err != nil {
+		return nil, b.errAt(err, loc)
+	}
+	fields, ok := l.typ.Fields()
+	if !ok {
+		if unresolved(l) || !l.typ.IsPolymorphic() && l.typ.Oid != types.OidRecord {
+			return nil, b.errAt(pgerror.New(pgerror.DatatypeMismatch, "first argument must be a rowtype"), loc)
+		}
+		return nil, b.errAt(pgerror.Unsupported("#= over a record whose type is not known when the statement is bound"), loc)
+	}
+	if unresolved(r) {
+		b.fix(r, r.typ)
+	}
+	if err := b.readLiteralOperand(r, r.typ); err != nil {
+		return nil, err
+	}
+	checks, err := compositeFieldChecks(b, l.typ)
+	if err != nil {
+		return nil, err
+	}
+	le, re := l.eval, r.eval
+	return &scalar{typ: l.typ, slot: -1, refs: l.refs | r.refs, volatile: l.volatile || r.volatile, name: "?column?",
+		eval: func(x *execCtx) (any, error) {
+			lv, err := le(x)
+			if err != nil {
+				return nil, err
+			}
+			rv, err := re(x)
+			if err != nil {
+				return nil, err
+			}
+			return hstorePopulate(x, fields, checks, lv, rv)
+		}}, nil
+}
+
+// hstorePrefixOperand is the operand of a prefix operator op: an untyped
+// literal under %% or %#, hstore's only operators of the names, is an
+// hstore of the extension on search_path, as func_select_candidate
+// takes it; any other operand is arg.
+func (b *binder) hstorePrefixOperand(op string, arg *scalar) (*scalar, error) {
+	if op != "%%" && op != "%#" || !unresolved(arg) && arg.typ.Oid != types.OidUnknown {
+		return arg, nil
+	}
+	cat := b.catalogNow()
+	for _, schema := range b.s.searchPath() {
+		if sc := cat.schemas[schema]; sc != nil {
+			if t := sc.types["hstore"]; t != nil && t.hstore {
+				return b.coerce(arg, t.typ(), types.CastImplicit)
+			}
+		}
+	}
+	return arg, nil
 }

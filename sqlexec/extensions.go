@@ -284,6 +284,9 @@ func (c *catalog) extensionOf(f *funcDesc) *extensionDesc {
 
 // invokeExtension runs a function of an extension: its Go implementation.
 func invokeExtension(x *execCtx, f *funcDesc, vals []any) ([][]any, error) {
+	if f.bound != nil {
+		return f.bound(x, vals)
+	}
 	eval := extensionSymbols[f.library+":"+f.src]
 	if eval == nil {
 		return nil, pgerror.Newf(pgerror.UndefinedFunction, "could not find function \"%s\" in file \"%s\"", f.src, f.library)

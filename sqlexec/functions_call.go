@@ -65,6 +65,13 @@ func (b *binder) userFuncCall(sc *scope, fc *pg_query.FuncCall) (*scalar, bool, 
 		return nil, true, b.errAt(aggregateSyntaxError(fc, call.fn.name), fc.Location)
 	}
 	f := call.fn
+	if f.lang == "c" {
+		bound, err := b.boundExtensionCall(f, call.args)
+		if err != nil {
+			return nil, true, err
+		}
+		f = bound
+	}
 	if f.retSet {
 		if err := b.srfAllowed(sc, fc); err != nil {
 			return nil, true, err
@@ -329,7 +336,12 @@ func (b *binder) resolveRoutine(sc *scope, name string, cands []*funcDesc, fc *p
 	full := make([]*scalar, len(f.in))
 	var spread []*scalar
 	for j, p := range slots[k] {
-		e, err := b.coerce(args[j], argTypes[j], types.CastImplicit)
+		e, err := args[j], error(nil)
+		if _, isRow := args[j].typ.Fields(); !isRow || argTypes[j].Oid != types.OidRecord || f.lang != "c" {
+			// A C function's record parameter takes a row as its own
+			// type, which it reads (hstore(record)).
+			e, err = b.coerce(args[j], argTypes[j], types.CastImplicit)
+		}
 		if err == nil {
 			e, err = b.toRoutineDomain(e, args[j], argDoms[j])
 		}

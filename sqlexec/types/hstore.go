@@ -917,3 +917,13 @@ func HstoreFromPairs(pairs []HstorePair) (Hstore, error) {
 	}
 	return hstoreUniquePairs(in), nil
 }
+
+// HstoreLookup is key's value in h (nil for a NULL value) and whether h
+// has the key.
+func HstoreLookup(h Hstore, key string) (any, bool) {
+	i := h.find(key)
+	if i < 0 {
+		return nil, false
+	}
+	return HstoreFetch(h, key), true
+}
