@@ -442,3 +442,66 @@ func (b *binder) hstorePrefixOperand(op string, arg *scalar) (*scalar, error) {
 	}
 	return arg, nil
 }
+
+// hstoreAssignment compiles UPDATE ... SET col[key] = val of an hstore
+// column c of t (hstore_subscript_assign): the column's current value
+// (in scope sc) with key set to val, as || would set it; a NULL column
+// becomes the one pair. The key must not be NULL (22004).
+func (b *binder) hstoreAssignment(t *tableDesc, sc *scope, c int, rt *pg_query.ResTarget) (setTarget, error) {
+	idx := rt.Indirection[0].GetAIndices()
+	if len(rt.Indirection) != 1 || idx.IsSlice || idx.Uidx == nil {
+		return setTarget{}, pgerror.New(pgerror.FeatureNotSupported, "hstore allows only one subscript")
+	}
+	cur := -1
+	for _, sccol := range sc.cols {
+		if sccol.item == 0 && sccol.name == t.cols[c].name {
+			cur = sccol.slot
+			break
+		}
+	}
+	if cur < 0 {
+		return setTarget{}, b.errAt(pgerror.Unsupported("assignment to subscripts or fields"), rt.Location)
+	}
+	if err := b.hstoreOutOfPath(t.cols[c].typ); err != nil {
+		return setTarget{}, b.errAt(err, rt.Location)
+	}
+	key, err := b.expr(sc, idx.Uidx)
+	if err != nil {
+		return setTarget{}, err
+	}
+	if key, err = b.coerce(key, types.Text, types.CastAssignment); err != nil {
+		if pgerror.GetCode(err) == pgerror.CannotCoerce {
+			return setTarget{}, pgerror.New(pgerror.DatatypeMismatch, "hstore subscript must have type text")
+		}
+		return setTarget{}, err
+	}
+	val, err := b.expr(sc, rt.Val)
+	if err != nil {
+		return setTarget{}, err
+	}
+	orig := val
+	if val, err = b.coerce(val, types.Text, types.CastAssignment); err != nil {
+		return setTarget{}, b.assignError(err, t.cols[c], orig, rt.Val)
+	}
+	e := &scalar{typ: t.cols[c].typ, slot: -1, refs: key.refs | val.refs | itemBit(0), volatile: key.volatile || val.volatile,
+		eval: func(x *execCtx) (any, error) {
+			k, err := key.eval(x)
+			if err != nil {
+				return nil, err
+			}
+			if k == nil {
+				return nil, pgerror.New(pgerror.NullValueNotAllowed, "hstore subscript in assignment must not be null")
+			}
+			v, err := val.eval(x)
+			if err != nil {
+				return nil, err
+			}
+			pair, err := types.HstoreFromText(k.(string), v)
+			if err != nil {
+				return nil, err
+			}
+			h, _ := x.row[cur].(types.Hstore)
+			return types.HstoreConcat(h, pair), nil
+		}}
+	return setTarget{col: c, e: e}, nil
+}
