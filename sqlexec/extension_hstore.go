@@ -2,6 +2,7 @@ package sqlexec
 
 import (
 	"slices"
+	"sync"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
@@ -17,8 +18,8 @@ import (
 // (2BP01) while a column, a domain, a composite type or a routine uses the
 // type, as citext's does (extension_citext.go). The functions whose
 // result depends on what fickle does not pass a C function (the record
-// type of hstore(record) and populate_record), or on PostgreSQL's storage
-// layout (hstore_hash), refuse with 0A000.
+// type of hstore(record) and populate_record) are bound to each call's
+// types (boundExtensionCall).
 
 func init() {
 	registerExtension(&availableExtension{name: "hstore", version: "1.8", library: "hstore", relocatable: true,
@@ -94,6 +95,9 @@ func hstoreFuncs(ht types.Type) []extensionFunc {
 			return test(types.CompareHstore(hs(a[0]), hs(a[1]))), nil
 		}
 	}
+	// hash_any over the stored image, which hashtext computes over a
+	// text's bytes.
+	hashText, hashTextExtended := builtinFunc("hashtext", types.Text), builtinFunc("hashtextextended", types.Text, types.Int8)
 	rows := func(name, symbol string, result types.Type, params []funcParam, each func(h types.Hstore) [][]any) extensionFunc {
 		return extensionFunc{name: name, params: params, result: result, retSet: true, volatility: 'i', symbol: symbol,
 			evalRows: func(_ *execCtx, a []any) ([][]any, error) { return each(hs(a[0])), nil }}
@@ -197,8 +201,12 @@ func hstoreFuncs(ht types.Type) []extensionFunc {
 		fn("hstore_cmp", "hstore_cmp", types.Int4, in(ht, ht), func(a []any) (any, error) {
 			return int64(types.CompareHstore(hs(a[0]), hs(a[1]))), nil
 		}),
-		refused("hstore_hash", "hstore_hash", "hstore_hash(), which hashes PostgreSQL's storage format,", types.Int4, in(ht)),
-		refused("hstore_hash_extended", "hstore_hash_extended", "hstore_hash_extended(), which hashes PostgreSQL's storage format,", types.Int8, in(ht, types.Int8)),
+		fn("hstore_hash", "hstore_hash", types.Int4, in(ht), func(a []any) (any, error) {
+			return hashText(nil, []any{string(types.HstoreImage(hs(a[0])))})
+		}),
+		fn("hstore_hash_extended", "hstore_hash_extended", types.Int8, in(ht, types.Int8), func(a []any) (any, error) {
+			return hashTextExtended(nil, []any{string(types.HstoreImage(hs(a[0]))), a[1]})
+		}),
 	}
 }
 
@@ -226,18 +234,29 @@ func hstoreTypeRow(t *typeDesc, text []any) []any {
 // CREATE INDEX and answer as a scan of the table would.
 var hstoreOpclasses = map[string]string{"btree": "btree_hstore_ops", "hash": "hash_hstore_ops", "gin": "gin_hstore_ops", "gist": "gist_hstore_ops"}
 
+func init() {
+	// ghstore_options: gist_hstore_ops's signature length, which fickle
+	// keeps no signatures for.
+	opclassRelOpts[[2]string{"gist", "gist_hstore_ops"}] = map[string]relOpt{"siglen": {kind: relOptInt, min: 1, max: 2024}}
+}
+
 // hstoreOpclass checks the operator class an index key of type hstore
-// names under method: the extension's class for the method.
-func hstoreOpclass(name, method string) (string, error) {
-	want, ok := hstoreOpclasses[method]
-	switch {
-	case !ok:
-		return "", pgerror.Newf(pgerror.UndefinedObject, "data type hstore has no default operator class for access method \"%s\"", method).
-			WithHint("You must specify an operator class for the index or define a default operator class for the data type.")
-	case name != want:
-		return "", pgerror.Unsupported("operator class \"" + name + "\" for a key of type hstore")
+// names under method: the extension's class for the method; another of
+// its classes does not exist for the method, and a built-in class gives
+// its own error (it does not accept hstore).
+func hstoreOpclass(name, method string, typ types.Type) (string, error) {
+	if want, ok := hstoreOpclasses[method]; ok && name == want {
+		return name, nil
 	}
-	return name, nil
+	for _, oc := range hstoreOpclasses {
+		if oc == name {
+			return "", pgerror.Newf(pgerror.UndefinedObject, "operator class \"%s\" does not exist for access method \"%s\"", name, method)
+		}
+	}
+	if _, _, err := indexOpclass(name, method, typ); err != nil {
+		return "", err
+	}
+	return "", pgerror.Unsupported("operator class \"" + name + "\" for a key of type hstore")
 }
 
 // hstoreOutOfPath refuses a call of hstore's operators (one declared over
@@ -504,4 +523,19 @@ func (b *binder) hstoreAssignment(t *tableDesc, sc *scope, c int, rt *pg_query.R
 			return types.HstoreConcat(h, pair), nil
 		}}
 	return setTarget{col: c, e: e}, nil
+}
+
+// builtinFunc is the built-in function name over args, resolved the first
+// time it is called.
+func builtinFunc(name string, args ...types.Type) func(env *types.Env, a []any) (any, error) {
+	var once sync.Once
+	var fn *types.Func
+	var err error
+	return func(env *types.Env, a []any) (any, error) {
+		once.Do(func() { fn, err = types.ResolveFunc(name, args) })
+		if err != nil {
+			return nil, err
+		}
+		return fn.Eval(env, a)
+	}
 }

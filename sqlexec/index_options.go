@@ -118,7 +118,7 @@ func indexOptions(ie *pg_query.IndexElem, method string, typ types.Type) (indexK
 		}
 	}
 	if len(ie.Opclass) > 0 && typ.IsHstore() {
-		name, err := hstoreOpclass(strs(ie.Opclass)[len(ie.Opclass)-1], method)
+		name, err := hstoreOpclass(strs(ie.Opclass)[len(ie.Opclass)-1], method, typ)
 		if err != nil {
 			return o, err
 		}

@@ -927,3 +927,22 @@ func HstoreLookup(h Hstore, key string) (any, bool) {
 	}
 	return HstoreFetch(h, key), true
 }
+
+// HstoreImage is the hstore as PostgreSQL stores it, without the varlena
+// header (what hstore_hash hashes): the count with HS_FLAG_NEWVERSION,
+// each key's and value's end in the string area (HENTRY_ISFIRST on the
+// first, HENTRY_ISNULL on a NULL value), little-endian, then the area.
+func HstoreImage(h Hstore) []byte {
+	buf := binary.LittleEndian.AppendUint32(nil, uint32(len(h))|0x80000000)
+	first := uint32(0x80000000)
+	hstoreEntries(h, func(end int, null bool) bool {
+		e := uint32(end) | first
+		if null {
+			e |= 0x40000000
+		}
+		first = 0
+		buf = binary.LittleEndian.AppendUint32(buf, e)
+		return true
+	})
+	return append(buf, hstoreData(h)...)
+}
