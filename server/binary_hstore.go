@@ -6,11 +6,13 @@ import (
 
 	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/sqlexec/types"
+	"github.com/fickle-db/fickle/wire"
 )
 
 // hstore's binary form (hstore_send, hstore_recv): the pair count, then
 // each key's length and bytes and each value's length (-1 for NULL) and
-// bytes, all lengths 4-byte big-endian. hstore[] has none here.
+// bytes, all lengths 4-byte big-endian; hstore[] is array_send's over
+// those.
 
 func isHstore(oid uint32) bool { return types.Type{Oid: types.Oid(oid), Typmod: -1}.IsHstore() }
 
@@ -88,4 +90,28 @@ func decodeHstore(src []byte) (any, error) {
 		return nil, pgerror.New(pgerror.InvalidBinaryRepresentation, "incorrect binary data format")
 	}
 	return types.HstoreFromPairs(pairs)
+}
+
+// isHstoreArray reports whether oid is hstore[].
+func isHstoreArray(oid uint32) bool {
+	elem, ok := types.Type{Oid: types.Oid(oid), Typmod: -1}.Elem()
+	return ok && elem.IsHstore()
+}
+
+// appendHstoreArray is array_send over hstore elements.
+func appendHstoreArray(buf []byte, oid uint32, v any) ([]byte, error) {
+	elem, _ := types.Type{Oid: types.Oid(oid), Typmod: -1}.Elem()
+	return wire.AppendArrayWith(buf, uint32(elem.Oid), v, func(buf []byte, e any) ([]byte, error) {
+		h, ok := e.(types.Hstore)
+		if !ok {
+			return nil, pgerror.Newf(pgerror.InternalError, "cannot encode %T as an hstore", e)
+		}
+		return appendHstore(buf, h), nil
+	})
+}
+
+// decodeHstoreArray is array_recv over hstore elements.
+func decodeHstoreArray(oid uint32, src []byte) (any, error) {
+	elem, _ := types.Type{Oid: types.Oid(oid), Typmod: -1}.Elem()
+	return wire.DecodeArrayWith(uint32(elem.Oid), src, decodeHstore)
 }

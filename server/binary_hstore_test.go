@@ -14,7 +14,7 @@ import (
 func TestHstoreValuesInBinary(t *testing.T) {
 	const hstoreOID, arrayOID = 1<<31 - 7, 1<<31 - 6
 	types.RegisterHstore(hstoreOID, arrayOID, "hstore")
-	if !supportsBinary(hstoreOID) {
+	if !supportsBinary(hstoreOID) || !supportsBinary(arrayOID) {
 		t.Fatal("hstore should have a binary form")
 	}
 	h, err := types.ParseHstore("b=>NULL, a=>1")
@@ -44,5 +44,15 @@ func TestHstoreValuesInBinary(t *testing.T) {
 		case c.code == "" && (err != nil || types.FormatHstore(v.(types.Hstore)) != c.want):
 			t.Errorf("%s: %v, %v, want %s", c.in, v, err, c.want)
 		}
+	}
+	arr := []any{h, nil, types.Hstore{}}
+	abuf, err := appendBinaryValue(nil, arrayOID, arr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := decodeBinaryValue(arrayOID, abuf)
+	if got, ok := back.([]any); err != nil || !ok || len(got) != 3 || got[1] != nil ||
+		types.FormatHstore(got[0].(types.Hstore)) != `"a"=>"1", "b"=>NULL` || len(got[2].(types.Hstore)) != 0 {
+		t.Errorf("hstore[] round trip = %#v, %v", back, err)
 	}
 }

@@ -40,7 +40,7 @@ func supportsBinary(oid uint32) bool {
 	_, _, isEnum := enumOf(oid)
 	_, isRange := rangeSubtype(oid)
 	_, _, isMultirange := multirangeRange(oid)
-	return isEnum || isHstore(oid) || isNetwork(oid) || isTextSearch(oid) || isBitString(oid) || isBitStringArray(oid) || isRange || isMultirange || isRangeArray(oid) || wire.SupportsBinary(oid)
+	return isEnum || isHstore(oid) || isHstoreArray(oid) || isNetwork(oid) || isTextSearch(oid) || isBitString(oid) || isBitStringArray(oid) || isRange || isMultirange || isRangeArray(oid) || wire.SupportsBinary(oid)
 }
 
 func isNetwork(oid uint32) bool { return oid == uint32(types.OidInet) || oid == uint32(types.OidCidr) }
@@ -119,6 +119,9 @@ func appendBinaryValue(buf []byte, oid uint32, v any) ([]byte, error) {
 	if isBitStringArray(oid) {
 		return appendBitStringArray(buf, oid, v)
 	}
+	if isHstoreArray(oid) {
+		return appendHstoreArray(buf, oid, v)
+	}
 	switch e, array, ok := enumOf(oid); {
 	case ok && array:
 		return wire.AppendArrayAs(buf, uint32(e.Oid), pgtype.TextOID, v)
@@ -146,6 +149,9 @@ func decodeBinaryValue(oid uint32, src []byte) (any, error) {
 	}
 	if isHstore(oid) {
 		return decodeHstore(src)
+	}
+	if isHstoreArray(oid) {
+		return decodeHstoreArray(oid, src)
 	}
 	t := types.Type{Oid: types.Oid(oid), Typmod: -1}
 	if sub, isRange := t.RangeSubtype(); isRange {
