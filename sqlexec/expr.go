@@ -359,7 +359,7 @@ func (b *binder) castTo(arg *scalar, t types.Type, tc *pg_query.TypeCast) (*scal
 
 // binary compiles l op r after compiling both sides.
 func (b *binder) binary(op string, l, r *scalar, loc int32) (*scalar, error) {
-	if op == "#=" && r.typ.IsHstore() {
+	if op == "#=" && (r.typ.IsHstore() || r.typ.Oid == types.OidUnknown) {
 		return b.hstorePopulateOperator(l, r, loc)
 	}
 	if l.row != nil && r.row != nil {

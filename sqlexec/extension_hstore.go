@@ -406,8 +406,20 @@ func hstorePopulate(x *execCtx, fields []types.Field, checks []domainCheck, rec,
 }
 
 // hstorePopulateOperator compiles rec #= h, populate_record(rec, h) as an
-// operator.
+// operator; an untyped h is an hstore of the extension on search_path,
+// #= being its only operator of the name.
 func (b *binder) hstorePopulateOperator(l, r *scalar, loc int32) (*scalar, error) {
+	if r.typ.Oid == types.OidUnknown {
+		ht, ok := b.visibleHstore()
+		if !ok {
+			_, err := types.ResolveBinaryOp("#=", l.typ, r.typ)
+			return nil, b.withPos(err, loc)
+		}
+		var err error
+		if r, err = b.coerce(r, ht, types.CastImplicit); err != nil {
+			return nil, err
+		}
+	}
 	if err := b.hstoreOutOfPath(r.typ); err != nil {
 		return nil, b.errAt(err, loc)
 	}
@@ -451,15 +463,24 @@ func (b *binder) hstorePrefixOperand(op string, arg *scalar) (*scalar, error) {
 	if op != "%%" && op != "%#" || !unresolved(arg) && arg.typ.Oid != types.OidUnknown {
 		return arg, nil
 	}
+	if ht, ok := b.visibleHstore(); ok {
+		return b.coerce(arg, ht, types.CastImplicit)
+	}
+	return arg, nil
+}
+
+// visibleHstore is the hstore type of the extension on the session's
+// search_path; ok is false when it is not installed there.
+func (b *binder) visibleHstore() (types.Type, bool) {
 	cat := b.catalogNow()
 	for _, schema := range b.s.searchPath() {
 		if sc := cat.schemas[schema]; sc != nil {
 			if t := sc.types["hstore"]; t != nil && t.hstore {
-				return b.coerce(arg, t.typ(), types.CastImplicit)
+				return t.typ(), true
 			}
 		}
 	}
-	return arg, nil
+	return types.Type{}, false
 }
 
 // hstoreAssignment compiles UPDATE ... SET col[key] = val of an hstore
