@@ -560,3 +560,16 @@ func builtinFunc(name string, args ...types.Type) func(env *types.Env, a []any) 
 		return fn.Eval(env, a)
 	}
 }
+
+// coercionCall reports whether fc, typename('literal'), is a cast
+// whatever functions share the type's name (hstore's hstore()): none
+// takes an untyped literal exactly, and func_get_detail tries the cast
+// before the others, for any type but a composite one (FuncNameAsType).
+func (b *binder) coercionCall(fc *pg_query.FuncCall) bool {
+	tc := b.functionStyleCast(fc)
+	if tc == nil {
+		return false
+	}
+	t, err := b.typeName(tc.TypeName)
+	return err == nil && !t.IsComposite()
+}

@@ -37,10 +37,7 @@ type routineCall struct {
 func (b *binder) userFuncCall(sc *scope, fc *pg_query.FuncCall) (*scalar, bool, error) {
 	names := strs(fc.Funcname)
 	cands := b.s.lookupFuncs(b.cat, names)
-	if len(cands) == 0 || b.functionStyleCast(fc) != nil {
-		// typename('literal') is a cast whatever functions share the
-		// type's name (hstore's hstore()): none takes an untyped literal
-		// exactly, and func_get_detail tries the cast before the others.
+	if len(cands) == 0 || b.coercionCall(fc) {
 		return nil, false, nil
 	}
 	call, err := b.resolveRoutine(sc, lastName(fc.Funcname), cands, fc, 'f')
