@@ -190,6 +190,11 @@ func (b *binder) userFunctionItem(sc *scope, rf *pg_query.RangeFunction, fc *pg_
 	if err != nil || call == nil {
 		return nil, nil, err != nil, err
 	}
+	if call.fn.lang == "c" {
+		if call.fn, err = b.boundExtensionCall(call.fn, call.args); err != nil {
+			return nil, nil, true, err
+		}
+	}
 	set, err := b.recordCall(rf, fc, call)
 	if err != nil {
 		return nil, nil, true, err
