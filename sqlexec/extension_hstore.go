@@ -573,3 +573,14 @@ func (b *binder) coercionCall(fc *pg_query.FuncCall) bool {
 	t, err := b.typeName(tc.TypeName)
 	return err == nil && !t.IsComposite()
 }
+
+// hstoreParamType is the type of a parameter a client declares with OID
+// o (PREPARE's, or Parse's parameter OIDs) when o is the hstore type of
+// the catalog, or its array type.
+func hstoreParamType(cat *catalog, o uint32) (types.Type, bool) {
+	t, _ := cat.typeByOidOrArray(o)
+	if t == nil || !t.hstore {
+		return types.Type{}, false
+	}
+	return types.Type{Oid: types.Oid(o), Typmod: -1}, true
+}
