@@ -686,10 +686,6 @@ func (b *binder) setTargetFor(t *tableDesc, sc *scope, rt *pg_query.ResTarget) (
 		st, err := b.jsonbAssignment(t, sc, c, rt)
 		return []setTarget{st}, err
 	}
-	if len(rt.Indirection) > 0 && col.typ.IsHstore() && rt.Indirection[0].GetAIndices() != nil {
-		st, err := b.hstoreAssignment(t, sc, c, rt)
-		return []setTarget{st}, err
-	}
 	orig := (*scalar)(nil)
 	if rt.Val.GetSetToDefault() != nil {
 		if len(rt.Indirection) > 0 {

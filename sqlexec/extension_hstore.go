@@ -483,67 +483,47 @@ func (b *binder) visibleHstore() (types.Type, bool) {
 	return types.Type{}, false
 }
 
-// hstoreAssignment compiles UPDATE ... SET col[key] = val of an hstore
-// column c of t (hstore_subscript_assign): the column's current value
-// (in scope sc) with key set to val, as || would set it; a NULL column
-// becomes the one pair. The key must not be NULL (22004).
-func (b *binder) hstoreAssignment(t *tableDesc, sc *scope, c int, rt *pg_query.ResTarget) (setTarget, error) {
-	idx := rt.Indirection[0].GetAIndices()
-	if len(rt.Indirection) != 1 || idx.IsSlice || idx.Uidx == nil {
-		return setTarget{}, pgerror.New(pgerror.FeatureNotSupported, "hstore allows only one subscript")
+// bindHstoreAssign compiles the subscript of an assignment to col[key]
+// of an hstore column or variable (UPDATE ... SET, INSERT INTO t
+// (col[key]), PL/pgSQL's h[key] :=): one subscript, coerced to text as
+// hstore_subscript_transform does; the value assigned is text.
+func (b *binder) bindHstoreAssign(sc *scope, col *columnDesc, ind []*pg_query.Node, loc int32) (*arrayAssign, error) {
+	idx := ind[0].GetAIndices()
+	if len(ind) != 1 || idx == nil || idx.IsSlice || idx.Uidx == nil {
+		return nil, pgerror.New(pgerror.FeatureNotSupported, "hstore allows only one subscript")
 	}
-	cur := -1
-	for _, sccol := range sc.cols {
-		if sccol.item == 0 && sccol.name == t.cols[c].name {
-			cur = sccol.slot
-			break
-		}
-	}
-	if cur < 0 {
-		return setTarget{}, b.errAt(pgerror.Unsupported("assignment to subscripts or fields"), rt.Location)
-	}
-	if err := b.hstoreOutOfPath(t.cols[c].typ); err != nil {
-		return setTarget{}, b.errAt(err, rt.Location)
+	if err := b.hstoreOutOfPath(col.typ); err != nil {
+		return nil, b.errAt(err, loc)
 	}
 	key, err := b.expr(sc, idx.Uidx)
 	if err != nil {
-		return setTarget{}, err
+		return nil, err
 	}
 	if key, err = b.coerce(key, types.Text, types.CastAssignment); err != nil {
 		if pgerror.GetCode(err) == pgerror.CannotCoerce {
-			return setTarget{}, pgerror.New(pgerror.DatatypeMismatch, "hstore subscript must have type text")
+			return nil, pgerror.New(pgerror.DatatypeMismatch, "hstore subscript must have type text")
 		}
-		return setTarget{}, err
+		return nil, err
 	}
-	val, err := b.expr(sc, rt.Val)
+	return &arrayAssign{col: col, valType: types.Text, loc: loc, hstoreKey: key}, nil
+}
+
+// hstoreAssign is hstore_subscript_assign: cur with key set to v, as ||
+// sets it; a NULL cur becomes the one pair. The key must not be NULL.
+func hstoreAssign(x *execCtx, key *scalar, cur, v any) (any, error) {
+	k, err := key.eval(x)
 	if err != nil {
-		return setTarget{}, err
+		return nil, err
 	}
-	orig := val
-	if val, err = b.coerce(val, types.Text, types.CastAssignment); err != nil {
-		return setTarget{}, b.assignError(err, t.cols[c], orig, rt.Val)
+	if k == nil {
+		return nil, pgerror.New(pgerror.NullValueNotAllowed, "hstore subscript in assignment must not be null")
 	}
-	e := &scalar{typ: t.cols[c].typ, slot: -1, refs: key.refs | val.refs | itemBit(0), volatile: key.volatile || val.volatile,
-		eval: func(x *execCtx) (any, error) {
-			k, err := key.eval(x)
-			if err != nil {
-				return nil, err
-			}
-			if k == nil {
-				return nil, pgerror.New(pgerror.NullValueNotAllowed, "hstore subscript in assignment must not be null")
-			}
-			v, err := val.eval(x)
-			if err != nil {
-				return nil, err
-			}
-			pair, err := types.HstoreFromText(k.(string), v)
-			if err != nil {
-				return nil, err
-			}
-			h, _ := x.row[cur].(types.Hstore)
-			return types.HstoreConcat(h, pair), nil
-		}}
-	return setTarget{col: c, e: e}, nil
+	pair, err := types.HstoreFromText(k.(string), v)
+	if err != nil {
+		return nil, err
+	}
+	h, _ := cur.(types.Hstore)
+	return types.HstoreConcat(h, pair), nil
 }
 
 // builtinFunc is the built-in function name over args, resolved the first
