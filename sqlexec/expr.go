@@ -394,6 +394,9 @@ func (b *binder) binary(op string, l, r *scalar, loc int32) (*scalar, error) {
 	if err := b.citextOutOfPath(o.Left, o.Right); err != nil {
 		return nil, b.errAt(err, loc)
 	}
+	if err := b.hstoreOperatorOutOfPath(op, o.Left, o.Right); err != nil {
+		return nil, b.errAt(err, loc)
+	}
 	if err := cmp.Or(b.readLiteralOperand(l, o.Left), b.readLiteralOperand(r, o.Right)); err != nil {
 		return nil, err
 	}

@@ -158,9 +158,6 @@ func (b *binder) citextSetFunc(name string, fn *setFunc, args []*scalar) (*setFu
 // then does not see them and resolves the call over text, case-sensitive,
 // through the implicit cast, which fickle does not do.
 func (b *binder) citextOutOfPath(declared ...types.Type) *pgerror.Error {
-	if err := b.hstoreOutOfPath(declared...); err != nil {
-		return err
-	}
 	for _, t := range declared {
 		if !t.IsCitext() {
 			continue

@@ -259,9 +259,22 @@ func hstoreOpclass(name, method string, typ types.Type) (string, error) {
 	return "", pgerror.Unsupported("operator class \"" + name + "\" for a key of type hstore")
 }
 
-// hstoreOutOfPath refuses a call of hstore's operators (one declared over
-// the argument types declared) when the extension's schema is not on the
-// session's search_path: PostgreSQL then does not see them.
+// hstoreOperatorOutOfPath refuses hstore's operator op over (l, r), the
+// operand types it is declared with, when the extension's schema is not
+// on the session's search_path: PostgreSQL then does not see it, and
+// finds another operator through a cast, or none. Built-in operators
+// and functions over hstore values, and its casts, need no search_path.
+func (b *binder) hstoreOperatorOutOfPath(op string, l, r types.Type) *pgerror.Error {
+	if !types.IsHstoreOperator(op, l, r) {
+		return nil
+	}
+	return b.hstoreOutOfPath(l, r)
+}
+
+// hstoreOutOfPath refuses a use of hstore's operators over the types
+// declared when the extension's schema is not on the session's
+// search_path: PostgreSQL then does not see them. Its subscripts, which
+// belong to the type, need no search_path.
 func (b *binder) hstoreOutOfPath(declared ...types.Type) *pgerror.Error {
 	for _, t := range declared {
 		if !t.IsHstore() {
@@ -284,9 +297,6 @@ func (b *binder) hstoreSubscript(sc *scope, arg *scalar, list []*pg_query.Node) 
 	idx := list[0].GetAIndices()
 	if len(list) != 1 || idx.IsSlice || idx.Uidx == nil {
 		return nil, pgerror.New(pgerror.FeatureNotSupported, "hstore allows only one subscript")
-	}
-	if err := b.hstoreOutOfPath(arg.typ); err != nil {
-		return nil, err
 	}
 	key, err := b.expr(sc, idx.Uidx)
 	if err != nil {
@@ -491,9 +501,6 @@ func (b *binder) bindHstoreAssign(sc *scope, col *columnDesc, ind []*pg_query.No
 	idx := ind[0].GetAIndices()
 	if len(ind) != 1 || idx == nil || idx.IsSlice || idx.Uidx == nil {
 		return nil, pgerror.New(pgerror.FeatureNotSupported, "hstore allows only one subscript")
-	}
-	if err := b.hstoreOutOfPath(col.typ); err != nil {
-		return nil, b.errAt(err, loc)
 	}
 	key, err := b.expr(sc, idx.Uidx)
 	if err != nil {

@@ -946,3 +946,18 @@ func HstoreImage(h Hstore) []byte {
 	})
 	return append(buf, hstoreData(h)...)
 }
+
+// IsHstoreOperator reports whether op over (l, r) is one of hstore's
+// operators (not a built-in one that takes an hstore).
+func IsHstoreOperator(op string, l, r Type) bool {
+	for _, t := range []Type{l, r} {
+		if h, ok := hstoreOf(t.Oid); ok && t.Oid == h.oid {
+			for _, o := range h.table().binaryOperators[op] {
+				if o.args[0].Oid == l.Oid && o.args[1].Oid == r.Oid {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
