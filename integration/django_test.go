@@ -9,8 +9,10 @@ import (
 
 // TestDjangoProjectMigratesAndPassesItsTests runs the Django 3.2 project
 // of testdata/django (customers, tags, products with a JSONField and a
-// many-to-many, orders with an aware DateTimeField, order lines
-// unique_together) as its developers would against PostgreSQL, with only
+// many-to-many and an HStoreField (the hstore extension, queried with
+// has_key, contains and key transforms), orders with an aware
+// DateTimeField, order lines unique_together) as its developers would
+// against PostgreSQL, with only
 // the port changed: manage.py migrate, then manage.py test (TestCase and
 // TransactionTestCase: atomic blocks and savepoints, select_for_update
 // with NOWAIT and SKIP LOCKED from a second connection, annotate and
@@ -41,7 +43,8 @@ func TestDjangoProjectMigratesAndPassesItsTests(t *testing.T) {
 	// steps runs the project's lifecycle and returns the schema before and
 	// after the failed migration; migrated runs after the first migrate.
 	steps := func(t *testing.T, r stackRun, migrated func(), tests ...string) (before, after string) {
-		if out, err := manage(r, "migrate"); err != nil || !strings.Contains(out, "Applying shop.0002_default_tags... OK") {
+		if out, err := manage(r, "migrate"); err != nil || !strings.Contains(out, "Applying shop.0002_default_tags... OK") ||
+			!strings.Contains(out, "Applying shop.0004_product_specs... OK") {
 			t.Fatalf("migrate: %v\n%s", err, out)
 		}
 		migrated()

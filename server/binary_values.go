@@ -41,7 +41,7 @@ func supportsBinary(oid uint32) bool {
 	_, isRange := rangeSubtype(oid)
 	_, _, isMultirange := multirangeRange(oid)
 	_, _, _, isScalar := scalarCodecOf(oid)
-	return isEnum || isScalar || isNetwork(oid) || isTextSearch(oid) || isBitString(oid) || isBitStringArray(oid) || isRange || isMultirange || isRangeArray(oid) || wire.SupportsBinary(oid)
+	return isEnum || isScalar || isHstore(oid) || isHstoreArray(oid) || isNetwork(oid) || isTextSearch(oid) || isBitString(oid) || isBitStringArray(oid) || isRange || isMultirange || isRangeArray(oid) || wire.SupportsBinary(oid)
 }
 
 func isNetwork(oid uint32) bool { return oid == uint32(types.OidInet) || oid == uint32(types.OidCidr) }
@@ -104,6 +104,8 @@ func appendBinaryValue(buf []byte, oid uint32, v any) ([]byte, error) {
 		return appendTSQuery(buf, x), nil
 	case types.BitString:
 		return appendBitString(buf, x), nil
+	case types.Hstore:
+		return appendHstore(buf, x), nil
 	}
 	if r, ok := v.(types.Range); ok {
 		if sub, isRange := rangeSubtype(oid); isRange {
@@ -120,6 +122,9 @@ func appendBinaryValue(buf []byte, oid uint32, v any) ([]byte, error) {
 	}
 	if isBitStringArray(oid) {
 		return appendBitStringArray(buf, oid, v)
+	}
+	if isHstoreArray(oid) {
+		return appendHstoreArray(buf, oid, v)
 	}
 	switch e, array, ok := enumOf(oid); {
 	case ok && array:
@@ -148,6 +153,12 @@ func decodeBinaryValue(oid uint32, src []byte) (any, error) {
 		return decodeTSQuery(src)
 	case uint32(types.OidBit), uint32(types.OidVarbit):
 		return decodeBitString(src)
+	}
+	if isHstore(oid) {
+		return decodeHstore(src)
+	}
+	if isHstoreArray(oid) {
+		return decodeHstoreArray(oid, src)
 	}
 	t := types.Type{Oid: types.Oid(oid), Typmod: -1}
 	if sub, isRange := t.RangeSubtype(); isRange {

@@ -22,6 +22,9 @@ type arrayAssign struct {
 	// steps, when the indirection names a field, replace subs
 	// (composite_assign.go).
 	steps []assignStep
+	// hstoreKey, for an hstore column, replaces subs: the key the value
+	// is set at (extension_hstore.go).
+	hstoreKey *scalar
 }
 
 // bindArrayAssign compiles the subscripts of an assignment to col; sc is
@@ -36,6 +39,9 @@ func (b *binder) bindArrayAssign(sc *scope, col *columnDesc, ind []*pg_query.Nod
 	elem, isArray := col.typ.Elem()
 	if col.typ.Oid == types.OidJSONB {
 		return nil, b.errAt(pgerror.Unsupported("assignment to jsonb subscripts"), loc)
+	}
+	if col.typ.IsHstore() {
+		return b.bindHstoreAssign(sc, col, ind, loc)
 	}
 	if !isArray {
 		return nil, b.errAt(pgerror.Newf(pgerror.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", col.typ), loc)
@@ -86,6 +92,9 @@ func (b *binder) defaultTargetError(subfield bool, loc int32) error {
 func (a *arrayAssign) apply(x *execCtx, cur, v any) (any, error) {
 	if a.steps != nil {
 		return a.applySteps(x, 0, cur, v)
+	}
+	if a.hstoreKey != nil {
+		return hstoreAssign(x, a.hstoreKey, cur, v)
 	}
 	bounds := make([]types.SliceBound, len(a.subs))
 	for k, s := range a.subs {

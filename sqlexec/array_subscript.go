@@ -175,6 +175,9 @@ func (b *binder) applyIndirection(sc *scope, arg *scalar, list []*pg_query.Node)
 	if jsonbSubscripts(arg.typ, list) {
 		return b.jsonbSubscript(sc, arg, list)
 	}
+	if arg.typ.IsHstore() && list[0].GetAIndices() != nil {
+		return b.hstoreSubscript(sc, arg, list)
+	}
 	if arg.typ.Oid == types.OidName && len(list) == 1 && list[0].GetAIndices() != nil {
 		return b.nameSubscript(sc, arg, list)
 	}

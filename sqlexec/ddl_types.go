@@ -57,7 +57,9 @@ type typeDesc struct {
 	relid uint32
 	// citext marks the citext extension's type (extension_citext.go), of
 	// extension extension.
-	citext    bool
+	citext bool
+	// hstore marks the hstore extension's type (extension_hstore.go).
+	hstore    bool
 	extension uint32
 	// owner is the role that created the type (or was given it by ALTER
 	// ... OWNER TO); 0 for the bootstrap superuser.
@@ -474,7 +476,7 @@ func (c *catalog) typeDependent(t *typeDesc, dropping map[uint32]bool, name func
 		}
 		for _, fs := range sc.funcs {
 			for _, f := range fs {
-				if routineUsesType(f, t) {
+				if routineUsesType(f, t) && (f.extension == 0 || f.extension != t.extension) {
 					deps = append(deps, f.kindName()+" "+f.objectSignature())
 				}
 			}

@@ -109,6 +109,9 @@ func (s *Session) prepareUncached(st *Statement, paramOIDs []uint32) (*Prepared,
 		}
 		t, ok := types.TypeByOid(types.Oid(o))
 		if !ok {
+			t, ok = hstoreParamType(cat, o)
+		}
+		if !ok {
 			return nil, pgerror.Newf(pgerror.UndefinedObject, "type with OID %d does not exist", o)
 		}
 		b.params = append(b.params, t)

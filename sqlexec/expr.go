@@ -359,6 +359,9 @@ func (b *binder) castTo(arg *scalar, t types.Type, tc *pg_query.TypeCast) (*scal
 
 // binary compiles l op r after compiling both sides.
 func (b *binder) binary(op string, l, r *scalar, loc int32) (*scalar, error) {
+	if op == "#=" && (r.typ.IsHstore() || r.typ.Oid == types.OidUnknown) {
+		return b.hstorePopulateOperator(l, r, loc)
+	}
 	if l.row != nil && r.row != nil {
 		return b.rowComparison(op, l, r, loc)
 	}
@@ -407,6 +410,9 @@ func (b *binder) binary(op string, l, r *scalar, loc int32) (*scalar, error) {
 		return nil, err
 	}
 	if err := b.citextOutOfPath(o.Left, o.Right); err != nil {
+		return nil, b.errAt(err, loc)
+	}
+	if err := b.hstoreOperatorOutOfPath(op, o.Left, o.Right); err != nil {
 		return nil, b.errAt(err, loc)
 	}
 	if err := cmp.Or(b.readLiteralOperand(l, o.Left), b.readLiteralOperand(r, o.Right)); err != nil {
@@ -516,12 +522,18 @@ func (b *binder) aExpr(sc *scope, a *pg_query.A_Expr) (*scalar, error) {
 					return nil, err
 				}
 			}
+			if arg, err = b.hstorePrefixOperand(op, arg); err != nil {
+				return nil, err
+			}
 			if unresolved(arg) {
 				b.fix(arg, types.Int4)
 			}
 			u, err := types.ResolveUnaryOp(op, arg.typ)
 			if err != nil {
 				return nil, b.withPos(err, a.Location)
+			}
+			if err := b.hstoreOutOfPath(u.Arg); err != nil {
+				return nil, b.errAt(err, a.Location)
 			}
 			if err := b.readLiteralOperand(arg, u.Arg); err != nil {
 				return nil, err

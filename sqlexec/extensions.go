@@ -152,13 +152,26 @@ func (d *ddl) createExtension(ce *pg_query.CreateExtensionStmt) error {
 		return err
 	}
 	ext := &extensionDesc{oid: d.cat.newOID(), name: avail.name, schema: schema, version: version, owner: d.s.currentRole()}
-	sc := d.cat.schemas[schema]
 	if avail.createTypes != nil {
 		if err := avail.createTypes(d, schema, ext); err != nil {
 			return err
 		}
 	}
-	for _, ef := range avail.functions {
+	if err := d.addExtensionFuncs(schema, ext, avail, avail.functions); err != nil {
+		return err
+	}
+	d.createExtensionDictionaries(avail, ext)
+	d.s.loadLibrary(avail.library)
+	d.cat.extensions[ext.name] = ext
+	d.cat.setComment(commentKey{classOID: oidPgExtensionClass, objOID: ext.oid}, avail.comment)
+	return nil
+}
+
+// addExtensionFuncs creates the functions fns of extension ext (avail) in
+// schema, with the operators avail implements with them.
+func (d *ddl) addExtensionFuncs(schema string, ext *extensionDesc, avail *availableExtension, fns []extensionFunc) error {
+	sc := d.cat.schemas[schema]
+	for _, ef := range fns {
 		f := &funcDesc{oid: d.cat.newOID(), schema: schema, name: ef.name, kind: 'f', lang: "c", params: ef.params,
 			result: ef.result, retSet: ef.retSet, strict: !ef.nonStrict, volatility: ef.volatility, owner: d.s.user(),
 			src: ef.symbol, library: avail.library, extension: ext.oid}
@@ -180,10 +193,6 @@ func (d *ddl) createExtension(ce *pg_query.CreateExtensionStmt) error {
 			return err
 		}
 	}
-	d.createExtensionDictionaries(avail, ext)
-	d.s.loadLibrary(avail.library)
-	d.cat.extensions[ext.name] = ext
-	d.cat.setComment(commentKey{classOID: oidPgExtensionClass, objOID: ext.oid}, avail.comment)
 	return nil
 }
 
@@ -310,6 +319,9 @@ func (c *catalog) extensionOf(f *funcDesc) *extensionDesc {
 
 // invokeExtension runs a function of an extension: its Go implementation.
 func invokeExtension(x *execCtx, f *funcDesc, vals []any) ([][]any, error) {
+	if f.bound != nil {
+		return f.bound(x, vals)
+	}
 	eval := extensionSymbols[f.library+":"+f.src]
 	if eval == nil {
 		return nil, pgerror.Newf(pgerror.UndefinedFunction, "could not find function \"%s\" in file \"%s\"", f.src, f.library)

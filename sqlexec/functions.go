@@ -31,6 +31,10 @@ type funcDesc struct {
 	// (extensions.go), whose src is its symbol in library.
 	lang    string
 	library string
+	// bound, when set, is the implementation of a C function bound to
+	// the types of one call (boundExtensionCall), which its symbol's
+	// cannot see.
+	bound func(x *execCtx, args []any) ([][]any, error)
 	// extension is the OID of the extension the routine belongs to, 0
 	// for none: DROP EXTENSION drops it, DROP FUNCTION refuses to.
 	extension uint32

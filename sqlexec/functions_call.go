@@ -37,7 +37,7 @@ type routineCall struct {
 func (b *binder) userFuncCall(sc *scope, fc *pg_query.FuncCall) (*scalar, bool, error) {
 	names := strs(fc.Funcname)
 	cands := b.s.lookupFuncs(b.cat, names)
-	if len(cands) == 0 {
+	if len(cands) == 0 || b.coercionCall(fc) {
 		return nil, false, nil
 	}
 	call, err := b.resolveRoutine(sc, lastName(fc.Funcname), cands, fc, 'f')
@@ -62,6 +62,13 @@ func (b *binder) userFuncCall(sc *scope, fc *pg_query.FuncCall) (*scalar, bool, 
 		return nil, true, b.errAt(aggregateSyntaxError(fc, call.fn.name), fc.Location)
 	}
 	f := call.fn
+	if f.lang == "c" {
+		bound, err := b.boundExtensionCall(f, call.args)
+		if err != nil {
+			return nil, true, err
+		}
+		f = bound
+	}
 	if f.retSet {
 		if err := b.srfAllowed(sc, fc); err != nil {
 			return nil, true, err
@@ -182,6 +189,11 @@ func (b *binder) userFunctionItem(sc *scope, rf *pg_query.RangeFunction, fc *pg_
 	call, err := b.resolveRoutine(functionArgScope(sc), lastName(fc.Funcname), cands, fc, 'f')
 	if err != nil || call == nil {
 		return nil, nil, err != nil, err
+	}
+	if call.fn.lang == "c" {
+		if call.fn, err = b.boundExtensionCall(call.fn, call.args); err != nil {
+			return nil, nil, true, err
+		}
 	}
 	set, err := b.recordCall(rf, fc, call)
 	if err != nil {
@@ -326,7 +338,12 @@ func (b *binder) resolveRoutine(sc *scope, name string, cands []*funcDesc, fc *p
 	full := make([]*scalar, len(f.in))
 	var spread []*scalar
 	for j, p := range slots[k] {
-		e, err := b.coerce(args[j], argTypes[j], types.CastImplicit)
+		e, err := args[j], error(nil)
+		if _, isRow := args[j].typ.Fields(); !isRow || argTypes[j].Oid != types.OidRecord || f.lang != "c" {
+			// A C function's record parameter takes a row as its own
+			// type, which it reads (hstore(record)).
+			e, err = b.coerce(args[j], argTypes[j], types.CastImplicit)
+		}
 		if err == nil {
 			e, err = b.toRoutineDomain(e, args[j], argDoms[j])
 		}

@@ -138,6 +138,12 @@ func indexOptions(ie *pg_query.IndexElem, method string, typ types.Type, extOpcl
 			return o, pgerror.Newf(pgerror.DatatypeMismatch, "operator class \"%s\" does not accept data type %s", extClass.def.name, types.FormatTypeBe(typ))
 		}
 		o.opclass, o.opclassOID, o.opclassSchema = extClass.def.name, extClass.oid, extClass.schema
+	} else if len(ie.Opclass) > 0 && typ.IsHstore() {
+		name, err := hstoreOpclass(strs(ie.Opclass), method, typ)
+		if err != nil {
+			return o, err
+		}
+		o.opclass, o.opclassDefault = name, true
 	} else if len(ie.Opclass) > 0 {
 		names := strs(ie.Opclass)
 		name := names[len(names)-1]
@@ -146,7 +152,7 @@ func indexOptions(ie *pg_query.IndexElem, method string, typ types.Type, extOpcl
 			return o, err
 		}
 		o.opclass, o.opclassOID, o.opclassDefault = name, oid, isDefault
-	} else if defaultOpclass(method, typ) == 0 && !(typ.IsCitext() && (method == "btree" || method == "hash")) {
+	} else if defaultOpclass(method, typ) == 0 && !(typ.IsCitext() && (method == "btree" || method == "hash")) && !(typ.IsHstore() && hstoreOpclasses[method] != "") {
 		// citext's citext_ops are the extension's, which fickle's
 		// catalog does not list: its keys are citext's (types.AppendKey).
 		return o, pgerror.Newf(pgerror.UndefinedObject, "data type %s has no default operator class for access method \"%s\"", types.FormatTypeBe(typ), method).

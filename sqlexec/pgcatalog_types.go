@@ -145,6 +145,12 @@ func userTypeRows(s *Session, c *catalog, other func(oid uint32) []any) [][]any 
 			arr := array(t, "i")
 			arr[len(arr)-4] = int64(oidDefaultCollation)
 			add(arr)
+		case t.hstore:
+			if row := hstoreTypeRow(t, other(uint32(types.OidText))); row != nil {
+				row[typColNamespace], row[typColOwner] = ns(t), owner(t)
+				add(row)
+				add(array(t, "i"))
+			}
 		case t.relid != 0:
 			add([]any{int64(t.oid), t.name, ns(t), owner(t), int64(-1), false, "c", "C", false, true, ",",
 				int64(t.relid), int64(0), int64(0), int64(t.array), int64(oidRecordIn), int64(oidRecordOut), int64(oidRecordRecv),

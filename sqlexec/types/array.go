@@ -111,6 +111,9 @@ func ArrayOf(elem Type) (Type, bool) {
 		arr, ok = citextArray(elem.Oid)
 	}
 	if !ok {
+		arr, ok = hstoreArray(elem.Oid)
+	}
+	if !ok {
 		return Type{}, false
 	}
 	return Type{arr, elem.Typmod}, true
@@ -134,6 +137,9 @@ func (t Type) Elem() (Type, bool) {
 	}
 	if !ok {
 		e, ok = citextElem(t.Oid)
+	}
+	if !ok {
+		e, ok = hstoreElem(t.Oid)
 	}
 	if !ok {
 		return Type{}, false

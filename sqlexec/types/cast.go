@@ -178,7 +178,7 @@ func castPath(from, to Oid) (fn EnvCastFunc, ctx CastContext, ok bool) {
 func ioConvertible(oid Oid) bool {
 	_, known := typeInfos[oid]
 	t := Type{oid, -1}
-	return known || t.IsEnum() || isUserRangeType(oid) || t.IsArray() || t.IsCitext()
+	return known || t.IsEnum() || isUserRangeType(oid) || t.IsArray() || t.IsCitext() || t.IsHstore()
 }
 
 func lookupCast(from, to Type, ctx CastContext) (EnvCastFunc, error) {

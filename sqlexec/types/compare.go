@@ -60,6 +60,8 @@ func compare(t Type, a, b any) int {
 		return compareInet(x, b.(Inet))
 	case TSVector:
 		return compareTSVector(x, b.(TSVector))
+	case Hstore:
+		return compareHstore(x, b.(Hstore))
 	case TSQuery:
 		return compareTSQuery(x, b.(TSQuery))
 	case BitString:

@@ -451,6 +451,10 @@ func toJSONValue(env *Env, t Type, v any) *jsonValue {
 		}
 	case time.Time:
 		return &jsonValue{kind: jsonString, str: jsonTime(t, x, env.location())}
+	case Hstore:
+		// hstore's cast to json, which datum_to_json calls, as it does
+		// any type's.
+		return mustParseJSON(HstoreToJSON(x, false))
 	case pgtype.Interval:
 	case string:
 		switch t.Oid {

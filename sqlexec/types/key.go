@@ -93,6 +93,8 @@ func appendKey(buf []byte, t Type, v any) []byte {
 		return appendKeyInet(buf, x)
 	case TSVector:
 		return appendKeyTSVector(buf, x)
+	case Hstore:
+		return appendKeyHstore(buf, x)
 	case TSQuery:
 		return appendKeyTSQuery(buf, x)
 	case BitString:
@@ -263,6 +265,9 @@ func decodeKey(t Type, buf []byte) (any, []byte, error) {
 	if t.IsCitext() {
 		s, rest, err := decodeKeyBytes(buf)
 		return s, rest, err
+	}
+	if t.IsHstore() {
+		return decodeKeyHstore(buf)
 	}
 	switch t.Oid {
 	case OidBool:

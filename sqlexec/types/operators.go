@@ -1,6 +1,9 @@
 package types
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // opFunc evaluates an operator on non-NULL datums of its declared types.
 type opFunc func(env *Env, l, r any) (any, error)
@@ -50,6 +53,9 @@ func resolveBinaryOp(op string, l, r Type) (*BinaryOp, error) {
 	}
 	if o, found := enumComparison(op, l, r); found {
 		return o, nil
+	}
+	if err := hstorePopulateOp(op, r); err != nil {
+		return nil, err
 	}
 	ops := binaryOperators[op]
 	for _, ft := range userRangeTables("", []Type{l, r}) {
@@ -117,6 +123,9 @@ func resolveBinaryOp(op string, l, r Type) (*BinaryOp, error) {
 
 func resolveUnaryOp(op string, t Type) (*UnaryOp, error) {
 	ops := unaryOperators[op]
+	if more := hstoreUnary(op, t); more != nil {
+		ops = append(slices.Clip(ops), more...)
+	}
 	if len(ops) == 0 {
 		return nil, operatorError(op, nil, &t, false)
 	}

@@ -131,7 +131,7 @@ func userRangeTables(name string, ts []Type) []*funcTable {
 	if v, ok := userRangeByName.Load(name); ok {
 		add(v.(*userRange))
 	}
-	return append(out, citextTables(ts)...)
+	return append(append(out, citextTables(ts)...), hstoreTables(ts)...)
 }
 
 // funcTable is a registry of functions, operators, aggregates and casts:
@@ -219,6 +219,9 @@ func isUserRangeType(oid Oid) bool {
 // type, or nil.
 func userCast(from, to Oid) (castEntry, bool) {
 	if e, ok := citextCast(from, to); ok {
+		return e, true
+	}
+	if e, ok := hstoreCast(from, to); ok {
 		return e, true
 	}
 	r, ok := userRangeOf(from)

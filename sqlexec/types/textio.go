@@ -95,6 +95,9 @@ func parseText(env *Env, t Type, s string) (any, error) {
 	if t.IsCitext() {
 		return parseString(t, s)
 	}
+	if t.IsHstore() {
+		return ParseHstore(s)
+	}
 	if t.IsRange() {
 		return parseRange(env, t, s)
 	}
@@ -188,6 +191,8 @@ func formatText(env *Env, t Type, v any) string {
 		return formatInet(x, t.Oid == OidCidr)
 	case TSVector:
 		return FormatTSVector(x)
+	case Hstore:
+		return FormatHstore(x)
 	case TSQuery:
 		return FormatTSQuery(x)
 	case BitString:

@@ -122,6 +122,9 @@ func typeInfoOf(oid Oid) typeInfo {
 	if ti, ok := citextTypeInfo(oid); ok {
 		return ti
 	}
+	if ti, ok := hstoreTypeInfo(oid); ok {
+		return ti
+	}
 	n := strconv.FormatUint(uint64(oid), 10)
 	return typeInfo{name: n, sqlName: "???", size: -1, category: CategoryUser}
 }
@@ -292,6 +295,9 @@ func formatType(t Type) string {
 			return ti.sqlName
 		}
 		if ti, ok := citextTypeInfo(t.Oid); ok {
+			return ti.sqlName
+		}
+		if ti, ok := hstoreTypeInfo(t.Oid); ok {
 			return ti.sqlName
 		}
 		return "???"

@@ -1,3 +1,4 @@
+from django.contrib.postgres.fields import HStoreField
 from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Upper
@@ -19,6 +20,7 @@ class Product(models.Model):
     price = models.DecimalField(max_digits=10, decimal_places=2)
     stock = models.IntegerField(default=0)
     attributes = models.JSONField(default=dict)
+    specs = HStoreField(default=dict)
     tags = models.ManyToManyField(Tag, related_name="products")
 
     class Meta:

@@ -51,6 +51,20 @@ class ShopTests(TestCase):
         blue = Product.objects.get(pk=self.blue.pk)
         self.assertEqual(blue.attributes, {"color": "blue", "size": 5, "tags": ["x"]})
 
+    def test_hstore_field_lookups(self):
+        Product.objects.filter(pk=self.red.pk).update(specs={"color": "red", "fabric": "cotton"})
+        Product.objects.filter(pk=self.blue.pk).update(specs={"color": "blue", "lining": None})
+        self.assertEqual(Product.objects.filter(specs__has_key="fabric").get().pk, self.red.pk)
+        self.assertEqual(Product.objects.filter(specs__contains={"color": "blue"}).get().pk, self.blue.pk)
+        self.assertEqual(Product.objects.filter(specs__contained_by={"color": "red", "fabric": "cotton", "x": "y"}).count(), 2)
+        self.assertEqual(list(Product.objects.filter(specs__color="red").values_list("edition", flat=True)), [1])
+        self.assertEqual(Product.objects.filter(specs__has_keys=["color", "lining"]).get().pk, self.blue.pk)
+        self.assertEqual(Product.objects.filter(specs__has_any_keys=["lining", "fabric"]).count(), 2)
+        self.assertEqual(Product.objects.filter(specs__keys__contains=["fabric"]).get().pk, self.red.pk)
+        self.assertEqual(Product.objects.filter(specs={}).get().name, "mug")
+        self.assertEqual(list(Product.objects.order_by("edition", "name").values_list("specs__color", flat=True)), [None, "red", "blue"])
+        self.assertEqual(Product.objects.get(pk=self.blue.pk).specs, {"color": "blue", "lining": None})
+
     def test_unique_together_violation_rolls_back_only_the_savepoint(self):
         with self.assertRaises(IntegrityError):
             with transaction.atomic():

@@ -15,6 +15,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 INSTALLED_APPS = [
     "django.contrib.auth",
     "django.contrib.contenttypes",
+    "django.contrib.postgres",
     "shop",
 ]
 if os.environ.get("SHOP_WITH_BROKEN_APP"):

@@ -13,8 +13,14 @@ class Command(BaseCommand):
             for table in sorted(t.name for t in intro.get_table_list(cursor)):
                 self.stdout.write(f"table {table}")
                 for col in intro.get_table_description(cursor, table):
+                    type_code = col.type_code
+                    if type_code >= 16384:
+                        # An extension's type (hstore) has an OID of its
+                        # own in each database: its name is what compares.
+                        cursor.execute("SELECT format_type(%s, NULL)", [type_code])
+                        type_code = cursor.fetchone()[0]
                     self.stdout.write(
-                        f"  column {col.name} type={col.type_code} size={col.internal_size} "
+                        f"  column {col.name} type={type_code} size={col.internal_size} "
                         f"precision={col.precision} scale={col.scale} null={col.null_ok} default={col.default}"
                     )
                 for column, (other_column, other_table) in sorted(intro.get_relations(cursor, table).items()):
