@@ -1,4 +1,5 @@
 from django.contrib.postgres.fields import HStoreField
+from django.contrib.postgres.indexes import GinIndex
 from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Upper
@@ -8,6 +9,9 @@ class Customer(models.Model):
     name = models.CharField(max_length=100)
     email = models.EmailField(unique=True)
     joined = models.DateTimeField()
+
+    class Meta:
+        indexes = [GinIndex(fields=["name"], name="customer_name_trgm", opclasses=["gin_trgm_ops"])]
 
 
 class Tag(models.Model):

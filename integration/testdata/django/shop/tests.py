@@ -4,6 +4,7 @@ import datetime
 import threading
 from decimal import Decimal
 
+from django.contrib.postgres.search import TrigramDistance, TrigramSimilarity
 from django.db import DatabaseError, IntegrityError, connection, connections, transaction
 from django.db.models import Count, F, Q, Sum
 from django.db.models.functions import TruncDay
@@ -64,6 +65,16 @@ class ShopTests(TestCase):
         self.assertEqual(Product.objects.filter(specs={}).get().name, "mug")
         self.assertEqual(list(Product.objects.order_by("edition", "name").values_list("specs__color", flat=True)), [None, "red", "blue"])
         self.assertEqual(Product.objects.get(pk=self.blue.pk).specs, {"color": "blue", "lining": None})
+
+    def test_trigram_and_unaccent_search(self):
+        Customer.objects.create(name="Zoë Ångström", email="zoe@example.com", joined=timezone.now())
+        self.assertEqual(list(Customer.objects.filter(name__trigram_similar="Anne").values_list("name", flat=True)), ["Ann"])
+        self.assertEqual(list(Customer.objects.filter(name__unaccent__icontains="angstrom").values_list("email", flat=True)), ["zoe@example.com"])
+        ranked = Customer.objects.annotate(sim=TrigramSimilarity("name", "Bobby")).filter(sim__gt=0.1).order_by("-sim")
+        self.assertEqual([(c.name, round(c.sim, 3)) for c in ranked], [("Bob", 0.429)])
+        nearest = Customer.objects.annotate(dist=TrigramDistance("name", "Zoe")).order_by("dist", "name")
+        self.assertEqual(nearest.first().email, "zoe@example.com")
+        self.assertEqual(Customer.objects.filter(name__unaccent__trigram_similar="Zoe Angstrom").count(), 1)
 
     def test_unique_together_violation_rolls_back_only_the_savepoint(self):
         with self.assertRaises(IntegrityError):
