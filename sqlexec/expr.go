@@ -397,10 +397,20 @@ func (b *binder) binary(op string, l, r *scalar, loc int32) (*scalar, error) {
 			b.fix(side.p, side.t)
 		}
 		lt, rt = l.typ, r.typ
-	case unresolved(l):
-		lt = b.fixOperand(op, l, r.typ, true)
-	case unresolved(r):
-		rt = b.fixOperand(op, r, l.typ, false)
+	case unresolved(l), unresolved(r):
+		p, other, isLeft := l, r.typ, true
+		if unresolved(r) {
+			p, other, isLeft = r, l.typ, false
+		}
+		t, err := b.fixOperand(op, p, other, isLeft)
+		if err != nil {
+			return nil, b.withPos(err, loc)
+		}
+		if isLeft {
+			lt = t
+		} else {
+			rt = t
+		}
 	}
 	o, err := types.ResolveBinaryOp(op, lt, rt)
 	if err != nil {
@@ -458,29 +468,31 @@ func (b *binder) readLiteralOperand(e *scalar, to types.Type) error {
 // resolves to the record operators, so PostgreSQL types the parameter
 // record, whose values no client can send (Bind fails with 0A000, and only
 // NULL binds): the operator is the composite's own.
-func (b *binder) fixOperand(op string, p *scalar, other types.Type, isLeft bool) types.Type {
+func (b *binder) fixOperand(op string, p *scalar, other types.Type, isLeft bool) (types.Type, error) {
 	if other.IsRecord() && isComparisonOp(op) {
 		b.fix(p, types.Type{Oid: types.OidRecord, Typmod: -1})
-		return other
+		return other, nil
 	}
 	if _, err := types.ResolveBinaryOp(op, other, other); err != nil {
 		l, r := types.Unknown, other
 		if !isLeft {
 			l, r = other, types.Unknown
 		}
-		if o, err := types.ResolveBinaryOp(op, l, r); err == nil {
-			t := o.Right
-			if isLeft {
-				t = o.Left
-			}
-			if t.Oid != types.OidUnknown && !t.IsPolymorphic() {
-				b.fix(p, t)
-				return t
-			}
+		o, err := types.ResolveBinaryOp(op, l, r)
+		if err != nil {
+			return other, err
+		}
+		t := o.Right
+		if isLeft {
+			t = o.Left
+		}
+		if t.Oid != types.OidUnknown && !t.IsPolymorphic() {
+			b.fix(p, t)
+			return t, nil
 		}
 	}
 	b.fix(p, other)
-	return other
+	return other, nil
 }
 
 // recordLiteral is PostgreSQL's 0A000 for an untyped string literal lit

@@ -35,11 +35,14 @@ func (b *binder) rowExpr(sc *scope, r *pg_query.RowExpr) (*scalar, error) {
 		if err != nil {
 			return nil, err
 		}
-		if unresolved(e) {
-			b.fix(e, types.Text)
-		}
 		fields[i] = e
 		shape[i] = types.Field{Name: "f" + strconv.Itoa(i+1), Type: e.typ}
+		if unresolved(e) {
+			// A parameter stays unknown until a row comparison types it
+			// by the field it is compared with, as PostgreSQL's does;
+			// elsewhere it ends as text.
+			shape[i].Type = types.Text
+		}
 		refs |= e.refs
 		volatile = volatile || e.volatile
 	}
