@@ -296,18 +296,8 @@ func (b *binder) hstoreOutOfPath(declared ...types.Type) *pgerror.Error {
 // key. One subscript only, no slice, as hstore_subscript_transform
 // allows; the key is coerced to text as an assignment would.
 func (b *binder) hstoreSubscript(sc *scope, arg *scalar, list []*pg_query.Node) (*scalar, error) {
-	idx := list[0].GetAIndices()
-	if len(list) != 1 || idx.IsSlice || idx.Uidx == nil {
-		return nil, pgerror.New(pgerror.FeatureNotSupported, "hstore allows only one subscript")
-	}
-	key, err := b.expr(sc, idx.Uidx)
+	key, err := b.hstoreSubscriptKey(sc, list)
 	if err != nil {
-		return nil, err
-	}
-	if key, err = b.coerce(key, types.Text, types.CastAssignment); err != nil {
-		if pgerror.GetCode(err) == pgerror.CannotCoerce {
-			return nil, pgerror.New(pgerror.DatatypeMismatch, "hstore subscript must have type text")
-		}
 		return nil, err
 	}
 	inner, keyEval := arg.eval, key.eval
@@ -500,8 +490,21 @@ func (b *binder) visibleHstore() (types.Type, bool) {
 // (col[key]), PL/pgSQL's h[key] :=): one subscript, coerced to text as
 // hstore_subscript_transform does; the value assigned is text.
 func (b *binder) bindHstoreAssign(sc *scope, col *columnDesc, ind []*pg_query.Node, loc int32) (*arrayAssign, error) {
-	idx := ind[0].GetAIndices()
-	if len(ind) != 1 || idx == nil || idx.IsSlice || idx.Uidx == nil {
+	key, err := b.hstoreSubscriptKey(sc, ind)
+	if err != nil {
+		return nil, err
+	}
+	return &arrayAssign{col: col, valType: types.Text, loc: loc, hstoreKey: key}, nil
+}
+
+// hstoreSubscriptKey binds the one subscript of an hstore value, its key,
+// coerced to text as hstore_subscript_transform does.
+func (b *binder) hstoreSubscriptKey(sc *scope, list []*pg_query.Node) (*scalar, error) {
+	var idx *pg_query.A_Indices
+	if len(list) == 1 {
+		idx = list[0].GetAIndices()
+	}
+	if idx == nil || idx.IsSlice || idx.Uidx == nil {
 		return nil, pgerror.New(pgerror.FeatureNotSupported, "hstore allows only one subscript")
 	}
 	key, err := b.expr(sc, idx.Uidx)
@@ -514,7 +517,7 @@ func (b *binder) bindHstoreAssign(sc *scope, col *columnDesc, ind []*pg_query.No
 		}
 		return nil, err
 	}
-	return &arrayAssign{col: col, valType: types.Text, loc: loc, hstoreKey: key}, nil
+	return key, nil
 }
 
 // hstoreAssign is hstore_subscript_assign: cur with key set to v, as ||
