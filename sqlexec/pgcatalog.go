@@ -138,9 +138,9 @@ func init() {
 		}})
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_database",
 		cols: []vcol{{"oid", oid}, {"datname", name}, {"datdba", oid}, {"encoding", i4}, {"datlocprovider", types.Char},
-			{"datistemplate", b}, {"datallowconn", b}, {"datconnlimit", i4}, {"dattablespace", oid}, {"datcollate", text},
-			{"datctype", text}, {"daticulocale", text}, {"datcollversion", text}, {"datacl", textArray},
-			{"datfrozenxid", types.Type{Oid: types.OidXID, Typmod: -1}}, {"datminmxid", types.Type{Oid: types.OidXID, Typmod: -1}}},
+			{"datistemplate", b}, {"datallowconn", b}, {"datconnlimit", i4}, {"datfrozenxid", types.Type{Oid: types.OidXID, Typmod: -1}},
+			{"datminmxid", types.Type{Oid: types.OidXID, Typmod: -1}}, {"dattablespace", oid}, {"datcollate", text},
+			{"datctype", text}, {"daticulocale", text}, {"datcollversion", text}, {"datacl", textArray}},
 		rows: func(s *Session, c *catalog) [][]any {
 			var out [][]any
 			for _, e := range s.engine.cluster.databases() {
@@ -157,7 +157,7 @@ func init() {
 					acl = []any{"=c/" + u, u + "=CTc/" + u}
 				}
 				out = append(out, []any{int64(e.oid), e.Name(), int64(10), int64(6), "c", template, e.allowConn, int64(-1),
-					int64(1663), "C", "C", nil, nil, acl, noTransactionID, noTransactionID})
+					noTransactionID, noTransactionID, int64(1663), "C", "C", nil, nil, acl})
 			}
 			return out
 		}})

@@ -323,7 +323,7 @@ func init() {
 		cols: []vcol{{"oid", oid}, {"conname", types.Name}, {"connamespace", oid}, {"contype", types.Char}, {"condeferrable", b},
 			{"condeferred", b}, {"convalidated", b}, {"conrelid", oid}, {"contypid", oid}, {"conindid", oid}, {"conparentid", oid},
 			{"confrelid", oid}, {"confupdtype", types.Char}, {"confdeltype", types.Char}, {"confmatchtype", types.Char},
-			{"conislocal", b}, {"coninhcount", types.Int2}, {"connoinherit", b}, {"conkey", int2Array}, {"confkey", int2Array},
+			{"conislocal", b}, {"coninhcount", types.Int4}, {"connoinherit", b}, {"conkey", int2Array}, {"confkey", int2Array},
 			{"conpfeqop", oidArray}, {"conppeqop", oidArray}, {"conffeqop", oidArray}, {"confdelsetcols", int2Array},
 			{"conexclop", oidArray}, {"conbin", types.Text}},
 		rows: func(s *Session, c *catalog) [][]any {

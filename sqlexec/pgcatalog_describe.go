@@ -194,7 +194,7 @@ func init() {
 		cols: []vcol{{"oid", oid}, {"tgrelid", oid}, {"tgparentid", oid}, {"tgname", name}, {"tgfoid", oid}, {"tgtype", types.Int2},
 			{"tgenabled", types.Char}, {"tgisinternal", b}, {"tgconstrrelid", oid}, {"tgconstrindid", oid}, {"tgconstraint", oid},
 			{"tgdeferrable", b}, {"tginitdeferred", b}, {"tgnargs", types.Int2}, {"tgattr", types.Int2Vector},
-			{"tgoldtable", name}, {"tgnewtable", name}},
+			{"tgargs", types.Bytea}, {"tgqual", text}, {"tgoldtable", name}, {"tgnewtable", name}},
 		rows: func(s *Session, c *catalog) [][]any { return triggerRows(c) }})
 	// The languages of PostgreSQL 15's initdb (pg_extension: extensions.go).
 	textArray, _ := types.ArrayOf(types.Text)

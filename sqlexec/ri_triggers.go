@@ -112,7 +112,7 @@ func riTriggerRows(c *catalog) [][]any {
 		}
 		out = append(out, []any{int64(tr.oid), int64(tr.on), int64(0), tr.name, fn,
 			int64(tr.tgtype), string(rune(tr.fk.riEnabled(tr.k))), true, int64(tr.other), int64(r.index), int64(r.oid), deferrable, deferred, int64(0),
-			parseCatalogText(types.Int2Vector, "")})
+			parseCatalogText(types.Int2Vector, ""), []byte{}})
 	}
 	return out
 }
@@ -137,7 +137,7 @@ func uniqueRecheckTriggerRows(c *catalog) [][]any {
 			oid := riTriggerOID(r.oid, 0)
 			out = append(out, []any{int64(oid), int64(t.oid), int64(0), fmt.Sprintf("Unique_ConstraintTrigger_%d", oid), fn,
 				int64(tgTypeRow | tgTypeInsert | tgTypeUpdate), "O", true, int64(0), int64(r.index), int64(r.oid), true, r.deferred, int64(0),
-				parseCatalogText(types.Int2Vector, "")})
+				parseCatalogText(types.Int2Vector, ""), []byte{}})
 		}
 	}
 	return out

@@ -1050,11 +1050,33 @@ func triggerRows(c *catalog) [][]any {
 			}
 			out = append(out, []any{int64(tr.oid), int64(t.oid), int64(tr.parent), tr.name, int64(tr.fn), int64(tr.tgtype), string(rune(tr.enabled)), false,
 				int64(tr.constrRel), int64(0), int64(triggerConstraintOID(c, t, tr)), tr.deferrable, tr.initDeferred, int64(len(tr.args)),
-				parseCatalogText(types.Int2Vector, strings.Join(attnums, " ")), nullIfEmpty(tr.oldTable), nullIfEmpty(tr.newTable)})
+				parseCatalogText(types.Int2Vector, strings.Join(attnums, " ")), tr.argBytes(), tr.qualText(), nullIfEmpty(tr.oldTable),
+				nullIfEmpty(tr.newTable)})
 		}
 	}
 	out = append(out, riTriggerRows(c)...)
 	return append(out, uniqueRecheckTriggerRows(c)...)
+}
+
+// argBytes is pg_trigger.tgargs: each argument followed by a zero byte.
+func (tr *triggerDesc) argBytes() []byte {
+	var out []byte
+	for _, a := range tr.args {
+		out = append(append(out, a...), 0)
+	}
+	if out == nil {
+		out = []byte{}
+	}
+	return out
+}
+
+// qualText is pg_trigger.tgqual: the WHEN condition (PostgreSQL keeps its
+// node tree; fickle its text), NULL without one.
+func (tr *triggerDesc) qualText() any {
+	if tr.when == nil {
+		return nil
+	}
+	return deparseExpr(tr.when)
 }
 
 func (tr *triggerDesc) objName() string { return tr.name }
