@@ -538,7 +538,13 @@ func (b *binder) aExpr(sc *scope, a *pg_query.A_Expr) (*scalar, error) {
 				return nil, err
 			}
 			if unresolved(arg) {
-				b.fix(arg, types.Int4)
+				// A parameter takes the operand type of the one operator
+				// an unknown resolves to (PostgreSQL: - $1 is not unique).
+				u, err := types.ResolveUnaryOp(op, types.Unknown)
+				if err != nil {
+					return nil, b.withPos(err, a.Location)
+				}
+				b.fix(arg, u.Arg)
 			}
 			u, err := types.ResolveUnaryOp(op, arg.typ)
 			if err != nil {
