@@ -155,6 +155,10 @@ func ddlTag(n *pg_query.Node) string {
 			return "ALTER MATERIALIZED VIEW"
 		case pg_query.ObjectType_OBJECT_VIEW:
 			return "ALTER VIEW"
+		case pg_query.ObjectType_OBJECT_TYPE, pg_query.ObjectType_OBJECT_ATTRIBUTE:
+			return "ALTER TYPE"
+		case pg_query.ObjectType_OBJECT_DOMAIN:
+			return "ALTER DOMAIN"
 		case pg_query.ObjectType_OBJECT_COLUMN:
 			switch v.RenameStmt.RelationType {
 			case pg_query.ObjectType_OBJECT_FOREIGN_TABLE:

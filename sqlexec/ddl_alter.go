@@ -629,6 +629,9 @@ func (d *ddl) rename(rs *pg_query.RenameStmt) error {
 	if isRoutineObject(rs.RenameType) {
 		return d.renameRoutine(rs)
 	}
+	if rs.RenameType == pg_query.ObjectType_OBJECT_TYPE || rs.RenameType == pg_query.ObjectType_OBJECT_DOMAIN {
+		return d.renameType(rs)
+	}
 	if rs.RenameType == pg_query.ObjectType_OBJECT_SCHEMA {
 		return d.renameSchema(rs)
 	}
