@@ -338,6 +338,9 @@ func (d *ddl) run(n *pg_query.Node, full string) error {
 		if v.AlterObjectSchemaStmt.ObjectType == pg_query.ObjectType_OBJECT_FOREIGN_TABLE {
 			return d.alterForeignTable(v.AlterObjectSchemaStmt.Relation, v.AlterObjectSchemaStmt.MissingOk)
 		}
+		if ot := v.AlterObjectSchemaStmt.ObjectType; ot == pg_query.ObjectType_OBJECT_TYPE || ot == pg_query.ObjectType_OBJECT_DOMAIN {
+			return d.setTypeSchema(v.AlterObjectSchemaStmt)
+		}
 		if ok, err := d.setRelationSchema(v.AlterObjectSchemaStmt); ok {
 			return err
 		}

@@ -371,3 +371,107 @@ func (d *ddl) retargetTypeNames(t *typeDesc, newName string) {
 		}
 	}
 }
+
+// setTypeSchema runs ALTER TYPE name SET SCHEMA s and ALTER DOMAIN name
+// SET SCHEMA s, with PostgreSQL's checks in AlterTypeNamespace's order;
+// the type's array type moves with it. Stored expressions name types
+// unqualified, as they were written: while any names the type, the move
+// is refused (0A000), since the name would then reach another type or
+// none.
+func (d *ddl) setTypeSchema(as *pg_query.AlterObjectSchemaStmt) error {
+	names := strs(as.Object.GetList().GetItems())
+	if len(names) == 0 || len(names) > 2 {
+		return pgerror.Unsupported("ALTER TYPE ... SET SCHEMA of a type named with a catalog")
+	}
+	schema, name := "", names[len(names)-1]
+	if len(names) > 1 {
+		schema = names[0]
+	}
+	t := d.s.lookupTypeOrRowType(d.cat, schema, name)
+	if t == nil {
+		if tab := d.arrayTypeOwner(schema, name); tab != "" {
+			return d.setArrayTypeSchema(as, tab)
+		}
+		return pgerror.Newf(pgerror.UndefinedObject, "type \"%s\" does not exist", strings.Join(names, "."))
+	}
+	shown := types.QuoteIdent(t.name)
+	if visible := d.s.lookupTypeOrRowType(d.cat, "", t.name); visible == nil || visible.oid != t.oid {
+		shown = types.QuoteIdent(t.schema) + "." + shown
+	}
+	if as.ObjectType == pg_query.ObjectType_OBJECT_DOMAIN && t.domain == nil {
+		return pgerror.Newf(pgerror.WrongObjectType, "%s is not a domain", shown)
+	}
+	target := d.s.schemaAlias(as.Newschema)
+	system := target == "pg_catalog" || target == "information_schema"
+	temp := isTempSchema(target)
+	to := d.cat.schemas[target]
+	if to == nil && !system && !temp {
+		return pgerror.Newf(pgerror.InvalidSchemaName, "schema \"%s\" does not exist", as.Newschema)
+	}
+	if role := d.s.currentRole(); to != nil && !d.s.isSuperuser(role) && !d.s.hasPrivilege(role, aclSchema, to.oid, []byte{'C'}) {
+		return pgerror.Newf(pgerror.InsufficientPrivilege, "permission denied for schema %s", to.name)
+	}
+	if err := d.s.requireOwner(t.ownerRole(), "type", shown); err != nil {
+		return err
+	}
+	if temp || isTempSchema(t.schema) {
+		return pgerror.New(pgerror.FeatureNotSupported, "cannot move objects into or out of temporary schemas")
+	}
+	if system {
+		return pgerror.Unsupported("moving a type into a system schema")
+	}
+	isTableRowType := d.cat.schemas[t.schema].types[t.name] != t
+	if t.schema != to.name {
+		if typeNameTaken(to, t.name) {
+			return pgerror.Newf(pgerror.DuplicateObject, "type \"%s\" already exists in schema \"%s\"", t.name, to.name)
+		}
+	}
+	if isTableRowType {
+		return pgerror.Newf(pgerror.WrongObjectType, "%s is a table's row type", shown).WithHint("Use ALTER TABLE instead.")
+	}
+	if t.schema == to.name {
+		return nil
+	}
+	if t.relid != 0 && d.relationExists(to.name, t.name) {
+		return pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" already exists in schema \"%s\"", t.name, to.name)
+	}
+	if t.array != 0 && to.types["_"+t.name] != nil {
+		return pgerror.Newf(pgerror.DuplicateObject, "type \"%s\" already exists in schema \"%s\"", "_"+t.name, to.name)
+	}
+	if t.rng != nil {
+		return pgerror.Unsupported("ALTER TYPE ... SET SCHEMA of a range type (its constructor functions stay where they are)")
+	}
+	if t.extension != 0 || t.citext {
+		return pgerror.Unsupported("ALTER TYPE ... SET SCHEMA of an extension's type")
+	}
+	if t.array != 0 && typeNameTaken(to, "_"+t.name) || userArrayNamed(to, t.name, nil) {
+		return pgerror.Unsupported("ALTER TYPE ... SET SCHEMA to a schema where an array type has or would need its name")
+	}
+	if t.domain != nil && d.routinesUseType(t) {
+		return pgerror.Unsupported("ALTER DOMAIN ... SET SCHEMA of a domain that routines take or return")
+	}
+	if d.retargetedNamesType(t) {
+		return pgerror.Unsupported("ALTER TYPE ... SET SCHEMA of a type that a default, constraint or view names")
+	}
+	if where := d.typeNamedElsewhere(t); where != "" {
+		return pgerror.Unsupported("ALTER TYPE ... SET SCHEMA of a type that " + where + " names")
+	}
+	nt := *t
+	nt.schema = to.name
+	delete(d.cat.schemas[t.schema].types, t.name)
+	to.types[t.name] = &nt
+	return nil
+}
+
+// setArrayTypeSchema is ALTER TYPE ... SET SCHEMA naming the array type
+// of type elem: PostgreSQL's errors up to its refusal.
+func (d *ddl) setArrayTypeSchema(as *pg_query.AlterObjectSchemaStmt, elem string) error {
+	if as.ObjectType == pg_query.ObjectType_OBJECT_DOMAIN {
+		return pgerror.Newf(pgerror.WrongObjectType, "%s[] is not a domain", elem)
+	}
+	if d.cat.schemas[as.Newschema] == nil {
+		return pgerror.Newf(pgerror.InvalidSchemaName, "schema \"%s\" does not exist", as.Newschema)
+	}
+	return pgerror.Newf(pgerror.WrongObjectType, "cannot alter array type %s[]", elem).
+		WithHint("You can alter type %s, which will alter the array type as well.", elem)
+}
