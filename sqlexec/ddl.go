@@ -107,6 +107,8 @@ func ddlTag(n *pg_query.Node) string {
 			return "ALTER FOREIGN TABLE"
 		case pg_query.ObjectType_OBJECT_MATVIEW:
 			return "ALTER MATERIALIZED VIEW"
+		case pg_query.ObjectType_OBJECT_TYPE:
+			return "ALTER TYPE"
 		}
 		return "ALTER TABLE"
 	case *pg_query.Node_IndexStmt:
