@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/sqlexec/types"
@@ -183,6 +184,12 @@ func (d *ddl) compositeUnnamed(t *typeDesc) error {
 
 // renameAttribute runs ALTER TYPE c RENAME ATTRIBUTE a TO b.
 func (d *ddl) renameAttribute(rs *pg_query.RenameStmt) error {
+	if d.s.lookupTable(d.cat, rs.Relation.Schemaname, rs.Relation.Relname) != nil {
+		// PostgreSQL's renameatt renames a table's column too.
+		col := proto.Clone(rs).(*pg_query.RenameStmt)
+		col.RenameType, col.RelationType = pg_query.ObjectType_OBJECT_COLUMN, pg_query.ObjectType_OBJECT_TABLE
+		return d.rename(col)
+	}
 	t, err := d.compositeTypeForAlter(rs.Relation)
 	if err != nil {
 		return err
@@ -209,12 +216,12 @@ func (d *ddl) renameAttribute(rs *pg_query.RenameStmt) error {
 }
 
 // storedExprsName reports whether any stored expression of the catalog
-// has an identifier or string spelled name.
+// has an identifier or string constant spelled name.
 func (d *ddl) storedExprsName(name string) bool {
 	found := false
 	d.forEachStoredExpr(func(n *pg_query.Node) {
 		walk(n, func(x *pg_query.Node) bool {
-			if s := x.GetString_(); s != nil && s.Sval == name {
+			if x.GetString_().GetSval() == name || x.GetAConst().GetSval().GetSval() == name {
 				found = true
 			}
 			return !found
