@@ -155,7 +155,8 @@ func (d *ddl) routinesUseType(t *typeDesc) bool {
 }
 
 // typeNameMatches reports whether tn may name t: its last name is t's
-// name or its array type's, and its schema, if any, is t's.
+// name or its array type's, and its schema, if any, is t's (a catalog
+// before it names the current database or fails to resolve).
 func typeNameMatches(tn *pg_query.TypeName, t *typeDesc) bool {
 	names := strs(tn.Names)
 	if len(names) == 0 {
@@ -165,7 +166,7 @@ func typeNameMatches(tn *pg_query.TypeName, t *typeDesc) bool {
 	if last != t.name && last != "_"+t.name {
 		return false
 	}
-	return len(names) == 1 || len(names) == 2 && names[0] == t.schema
+	return len(names) == 1 || names[len(names)-2] == t.schema
 }
 
 // visitTypeNames calls fn on every TypeName in the parse tree m.
