@@ -123,6 +123,11 @@ func (d *ddl) alterCompositeType(at *pg_query.AlterTableStmt) error {
 			if table, column := d.cat.compositeUser(t); table != "" {
 				return pgerror.Newf(pgerror.FeatureNotSupported, "cannot alter type \"%s\" because column \"%s.%s\" uses it", t.name, table, column)
 			}
+			if d.storedExprsName(cmd.Name) {
+				// A domain's CHECK over the type, say, reads the attribute
+				// by name: PostgreSQL rebuilds such expressions.
+				return pgerror.Unsupported("ALTER TYPE ... ALTER ATTRIBUTE ... TYPE while a stored expression may name the attribute")
+			}
 			nt.fields[i].Type, nt.fieldDomains[i] = ft, dom
 			changed = true
 		default:
