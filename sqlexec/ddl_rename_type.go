@@ -130,14 +130,10 @@ func (d *ddl) reregisterType(old, cur *typeDesc) {
 	}
 	register(cur)
 	d.undo = append(d.undo, func() { register(old) })
-	oid := cur.oid
 	// An ADD VALUE earlier in the transaction registers the type at commit
-	// as it was then: register it again afterwards under its final name.
-	d.onCommit = append(d.onCommit, func() {
-		if t := d.cat.typeByOid(oid); t != nil && t.name == cur.name {
-			register(t)
-		}
-	})
+	// as it was then: register it again afterwards as this statement left
+	// it (a later statement's registration runs later still).
+	d.onCommit = append(d.onCommit, func() { register(cur) })
 }
 
 // routinesUseType reports whether a routine takes or returns values of t.
