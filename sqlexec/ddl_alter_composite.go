@@ -13,13 +13,12 @@ import (
 // ALTER TYPE c ADD ATTRIBUTE, DROP ATTRIBUTE, ALTER ATTRIBUTE ... TYPE and
 // RENAME ATTRIBUTE on a composite type. A composite datum is the []any of
 // its fields in their current order, and package types learns the fields
-// from types.RegisterComposite: so an attribute is added or retyped only
-// while no table column can hold a value of the type (PostgreSQL's values
-// carry their own shape, fickle's do not), and no stored expression names
-// the type. DROP ATTRIBUTE, whose pg_attribute row PostgreSQL keeps in
-// place, is refused (0A000) once the attribute is found. Renaming an
-// attribute changes no value, so it is refused only while a stored
-// expression may name the attribute.
+// from types.RegisterComposite: so an attribute is added, dropped or
+// retyped only while no table column can hold a value of the type
+// (PostgreSQL's values carry their own shape, fickle's do not), and no
+// stored expression names the type; a dropped attribute keeps its pg_attribute row and number, as
+// in PostgreSQL. Renaming an attribute changes no value, so it is refused
+// only while a stored expression may name the attribute.
 
 // compositeTypeForAlter resolves the composite type ALTER TYPE names, as
 // PostgreSQL's relation lookup does: a type that is no relation does not
@@ -71,6 +70,11 @@ func (d *ddl) alterCompositeType(at *pg_query.AlterTableStmt) error {
 	nt := *t
 	nt.fields = slices.Clone(t.fields)
 	nt.fieldDomains = slices.Clone(t.fieldDomains)
+	nt.attnums = make([]int16, len(t.fields))
+	for i := range t.fields {
+		nt.attnums[i] = t.attnum(i)
+	}
+	nt.dropped = slices.Clone(t.dropped)
 	changed := false
 	b := d.binder("")
 	for _, n := range at.Cmds {
@@ -97,16 +101,25 @@ func (d *ddl) alterCompositeType(at *pg_query.AlterTableStmt) error {
 			}
 			nt.fields = append(nt.fields, types.Field{Name: cd.Colname, Type: ft})
 			nt.fieldDomains = append(nt.fieldDomains, dom)
+			nt.attnums = append(nt.attnums, int16(nt.natts()))
 			changed = true
 		case pg_query.AlterTableType_AT_DropColumn:
-			if !slices.ContainsFunc(nt.fields, func(f types.Field) bool { return f.Name == cmd.Name }) {
+			i := slices.IndexFunc(nt.fields, func(f types.Field) bool { return f.Name == cmd.Name })
+			if i < 0 {
 				if cmd.MissingOk {
 					d.notice(pgerror.SuccessfulCompletion, "column \"%s\" of relation \"%s\" does not exist, skipping", cmd.Name, t.name)
 					continue
 				}
 				return pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", cmd.Name, t.name)
 			}
-			return pgerror.Unsupported("ALTER TYPE ... DROP ATTRIBUTE (fickle does not keep a dropped attribute's place)")
+			if d.storedExprsName(cmd.Name) {
+				return pgerror.Unsupported("ALTER TYPE ... DROP ATTRIBUTE while a stored expression may name the attribute")
+			}
+			nt.dropped = append(nt.dropped, droppedAttr{attnum: nt.attnums[i], typ: nt.fields[i].Type})
+			nt.fields = slices.Delete(nt.fields, i, i+1)
+			nt.fieldDomains = slices.Delete(nt.fieldDomains, i, i+1)
+			nt.attnums = slices.Delete(nt.attnums, i, i+1)
+			changed = true
 		case pg_query.AlterTableType_AT_AlterColumnType:
 			i := slices.IndexFunc(nt.fields, func(f types.Field) bool { return f.Name == cmd.Name })
 			if i < 0 {
@@ -138,7 +151,7 @@ func (d *ddl) alterCompositeType(at *pg_query.AlterTableStmt) error {
 		return nil
 	}
 	if table, column := d.cat.compositeUser(t); table != "" {
-		return pgerror.Unsupported("ALTER TYPE ... ADD ATTRIBUTE of a type whose values column \"" + table + "." + column + "\" holds")
+		return pgerror.Unsupported("ALTER TYPE ... ADD or DROP ATTRIBUTE of a type whose values column \"" + table + "." + column + "\" holds")
 	}
 	if err := d.compositeUnnamed(t); err != nil {
 		return err
