@@ -107,6 +107,8 @@ func ddlTag(n *pg_query.Node) string {
 			return "ALTER FOREIGN TABLE"
 		case pg_query.ObjectType_OBJECT_MATVIEW:
 			return "ALTER MATERIALIZED VIEW"
+		case pg_query.ObjectType_OBJECT_TYPE:
+			return "ALTER TYPE"
 		}
 		return "ALTER TABLE"
 	case *pg_query.Node_IndexStmt:
@@ -155,6 +157,10 @@ func ddlTag(n *pg_query.Node) string {
 			return "ALTER MATERIALIZED VIEW"
 		case pg_query.ObjectType_OBJECT_VIEW:
 			return "ALTER VIEW"
+		case pg_query.ObjectType_OBJECT_TYPE, pg_query.ObjectType_OBJECT_ATTRIBUTE:
+			return "ALTER TYPE"
+		case pg_query.ObjectType_OBJECT_DOMAIN:
+			return "ALTER DOMAIN"
 		case pg_query.ObjectType_OBJECT_COLUMN:
 			switch v.RenameStmt.RelationType {
 			case pg_query.ObjectType_OBJECT_FOREIGN_TABLE:
@@ -333,6 +339,9 @@ func (d *ddl) run(n *pg_query.Node, full string) error {
 	case *pg_query.Node_AlterObjectSchemaStmt:
 		if v.AlterObjectSchemaStmt.ObjectType == pg_query.ObjectType_OBJECT_FOREIGN_TABLE {
 			return d.alterForeignTable(v.AlterObjectSchemaStmt.Relation, v.AlterObjectSchemaStmt.MissingOk)
+		}
+		if ot := v.AlterObjectSchemaStmt.ObjectType; ot == pg_query.ObjectType_OBJECT_TYPE || ot == pg_query.ObjectType_OBJECT_DOMAIN {
+			return d.setTypeSchema(v.AlterObjectSchemaStmt)
 		}
 		if ok, err := d.setRelationSchema(v.AlterObjectSchemaStmt); ok {
 			return err

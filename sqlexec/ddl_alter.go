@@ -18,6 +18,9 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 	if at.Objtype == pg_query.ObjectType_OBJECT_FOREIGN_TABLE {
 		return d.alterForeignTable(at.Relation, at.MissingOk)
 	}
+	if at.Objtype == pg_query.ObjectType_OBJECT_TYPE {
+		return d.alterCompositeType(at)
+	}
 	if ownerOnly(at) {
 		return d.changeOwner(at)
 	}
@@ -628,6 +631,12 @@ func (d *ddl) alteredTable(rv *pg_query.RangeVar, missingOk bool) (*tableDesc, e
 func (d *ddl) rename(rs *pg_query.RenameStmt) error {
 	if isRoutineObject(rs.RenameType) {
 		return d.renameRoutine(rs)
+	}
+	if rs.RenameType == pg_query.ObjectType_OBJECT_TYPE || rs.RenameType == pg_query.ObjectType_OBJECT_DOMAIN {
+		return d.renameType(rs)
+	}
+	if rs.RenameType == pg_query.ObjectType_OBJECT_ATTRIBUTE {
+		return d.renameAttribute(rs)
 	}
 	if rs.RenameType == pg_query.ObjectType_OBJECT_SCHEMA {
 		return d.renameSchema(rs)

@@ -11,9 +11,10 @@ import (
 )
 
 // Enum types: CREATE TYPE name AS ENUM (...), ALTER TYPE name ADD VALUE,
-// and pg_enum. A value is stored as its label's text, so ALTER TYPE ...
-// RENAME VALUE, which PostgreSQL does by renaming the pg_enum row its
-// stored OIDs point to, is refused rather than leaving stored values behind.
+// ALTER TYPE name RENAME VALUE, and pg_enum. A value is stored as its
+// label's text, so RENAME VALUE, which PostgreSQL does by renaming the
+// pg_enum row its stored OIDs point to, is refused while values may be
+// stored (renameEnumValue) rather than leaving them behind.
 
 // enumType is what an enum type's typeDesc adds: its labels in sort order.
 type enumType struct {
@@ -103,7 +104,7 @@ func (d *ddl) alterEnumType(as *pg_query.AlterEnumStmt) error {
 		return err
 	}
 	if as.OldVal != "" {
-		return pgerror.Unsupported("ALTER TYPE ... RENAME VALUE (fickle stores enum values by their label)")
+		return d.renameEnumValue(t, as.OldVal, as.NewVal)
 	}
 	if err := checkEnumLabel(as.NewVal); err != nil {
 		return err
@@ -133,6 +134,83 @@ func (d *ddl) alterEnumType(as *pg_query.AlterEnumStmt) error {
 		types.SetEnumLabelPending(oid, label, false)
 	})
 	return nil
+}
+
+// renameEnumValue runs ALTER TYPE name RENAME VALUE 'old' TO 'new' with
+// PostgreSQL's checks (RenameEnumLabel's). A value is stored as its
+// label's text, which PostgreSQL does not store (its values are pg_enum
+// OIDs): so the rename is made only while no table column can hold a
+// value of the type (directly, in an array, domain, composite or range
+// type) and no stored expression spells the old label, and refused
+// (0A000) otherwise rather than leave values behind under the old label.
+func (d *ddl) renameEnumValue(t *typeDesc, oldVal, newVal string) error {
+	if err := checkEnumLabel(newVal); err != nil {
+		return err
+	}
+	at := slices.IndexFunc(t.enum.labels, func(l enumLabel) bool { return l.label == oldVal })
+	if at < 0 {
+		return pgerror.Newf(pgerror.InvalidParameterValue, "\"%s\" is not an existing enum label", oldVal)
+	}
+	if slices.ContainsFunc(t.enum.labels, func(l enumLabel) bool { return l.label == newVal }) {
+		return pgerror.Newf(pgerror.DuplicateObject, "enum label \"%s\" already exists", newVal)
+	}
+	if table, column := d.cat.enumUser(t); table != "" {
+		return pgerror.Unsupported("ALTER TYPE ... RENAME VALUE while column \"" + table + "." + column + "\" can hold values of the type (fickle stores enum values by their label)")
+	}
+	if d.storedExprsName(oldVal) {
+		return pgerror.Unsupported("ALTER TYPE ... RENAME VALUE while a stored expression spells the label")
+	}
+	if _, pending := types.EnumLabelPending(types.Oid(t.oid)); pending {
+		return pgerror.Unsupported("ALTER TYPE ... RENAME VALUE of a type a value was added to in the same transaction")
+	}
+	nt := *t
+	labels := slices.Clone(t.enum.labels)
+	labels[at].label = newVal
+	nt.enum = &enumType{labels: labels}
+	d.cat.schemas[t.schema].types[t.name] = &nt
+	d.reregisterType(t, &nt)
+	return nil
+}
+
+// enumUser names the first table column whose values can hold values of
+// enum type t: of t, an array, a domain or composite type over it, or a
+// range type over any of these; "" when none can.
+func (c *catalog) enumUser(t *typeDesc) (table, column string) {
+	holding := c.rowTypeHolders(t.oid)
+	for grew := true; grew; {
+		grew = false
+		for _, sc := range c.schemas {
+			for _, r := range sc.types {
+				if r.rng == nil || holding[r.oid] {
+					continue
+				}
+				if r.rng.multi {
+					if holding[r.rng.pair] {
+						holding[r.oid], grew = true, true
+					}
+					continue
+				}
+				if c.typeHolds(r.rng.sub, 0, holding) {
+					holding[r.oid], grew = true, true
+				}
+			}
+		}
+		if grew {
+			for oid := range holding {
+				for k := range c.rowTypeHolders(oid) {
+					holding[k] = true
+				}
+			}
+		}
+	}
+	for _, tab := range sortedTables(c) {
+		for _, col := range tab.cols {
+			if c.typeHolds(col.typ, col.domain, holding) {
+				return tab.name, col.name
+			}
+		}
+	}
+	return "", ""
 }
 
 // withEnumLabel returns labels with a new one added at the end or beside

@@ -64,7 +64,32 @@ type typeDesc struct {
 	// owner is the role that created the type (or was given it by ALTER
 	// ... OWNER TO); 0 for the bootstrap superuser.
 	owner uint32
+	// attnums are a composite type's fields' pg_attribute numbers, nil
+	// while they are 1, 2, ...; dropped are the numbers of the attributes
+	// ALTER TYPE ... DROP ATTRIBUTE removed, whose pg_attribute rows
+	// PostgreSQL keeps (ddl_alter_composite.go).
+	attnums []int16
+	dropped []droppedAttr
 }
+
+// droppedAttr is an attribute DROP ATTRIBUTE removed from a composite type:
+// its number and the type it had, which its pg_attribute row keeps.
+type droppedAttr struct {
+	attnum int16
+	typ    types.Type
+}
+
+// attnum is the pg_attribute number of t's field i.
+func (t *typeDesc) attnum(i int) int16 {
+	if t.attnums == nil {
+		return int16(i + 1)
+	}
+	return t.attnums[i]
+}
+
+// natts is pg_class.relnatts of composite type t: its fields and the
+// attributes dropped from it.
+func (t *typeDesc) natts() int { return len(t.fields) + len(t.dropped) }
 
 // ownerRole is the OID of the role that owns t: pg_type.typowner, and the
 // role DROP and ALTER of the type need.

@@ -168,7 +168,7 @@ type funcParam struct {
 
 // routineDomain is a domain a routine's parameter or result is declared
 // of: its OID and its name as format_type printed it then (a domain is
-// never renamed: ALTER DOMAIN ... RENAME is not supported).
+// not renamed while a routine uses it: see renameType).
 type routineDomain struct {
 	oid  uint32
 	name string

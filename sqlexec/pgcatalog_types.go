@@ -2,6 +2,7 @@ package sqlexec
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -167,7 +168,7 @@ func compositeRelationRows(c *catalog) []relationRow {
 	for _, t := range sortedUserTypes(c) {
 		if t.relid != 0 {
 			out = append(out, relationRow{oid: t.relid, name: t.name, namespace: schemaOID(c, t.schema), kind: "c",
-				rowType: int64(t.oid), tuples: -1, natts: len(t.fields), owner: t.ownerRole()})
+				rowType: int64(t.oid), tuples: -1, natts: t.natts(), owner: t.ownerRole()})
 		}
 	}
 	return out
@@ -183,10 +184,17 @@ func compositeAttributeRows(c *catalog) [][]any {
 			continue
 		}
 		for i, f := range t.fields {
-			row := attributeRow(t.relid, f.Name, f.Type, i+1, false, false, 0)
+			row := attributeRow(t.relid, f.Name, f.Type, int(t.attnum(i)), false, false, 0)
 			if i < len(t.fieldDomains) && t.fieldDomains[i] != 0 {
 				row[2] = int64(t.fieldDomains[i])
 			}
+			out = append(out, row)
+		}
+		for _, a := range t.dropped {
+			// As RemoveAttributeById leaves it: renamed, without a type or
+			// statistics target, its length, alignment and storage kept.
+			row := attributeRow(t.relid, fmt.Sprintf("........pg.dropped.%d........", a.attnum), a.typ, int(a.attnum), false, false, 0)
+			row[2], row[3], row[18] = int64(0), int64(0), true
 			out = append(out, row)
 		}
 	}
@@ -300,7 +308,7 @@ func typeDependencyRows(c *catalog) [][]any {
 					dom = t.fieldDomains[i]
 				}
 				if ut := userTypeOf(c, f.Type, dom); ut != 0 {
-					dep(oidPgClass, t.relid, i+1, oidPgType, ut, "n")
+					dep(oidPgClass, t.relid, int(t.attnum(i)), oidPgType, ut, "n")
 				}
 			}
 		}

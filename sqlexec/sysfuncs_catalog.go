@@ -384,8 +384,10 @@ func describeObject(x *execCtx, classid, objid uint32, objsubid int32) (any, err
 		if t := compositeOfRelation(c, objid); t != nil {
 			name, _ := n.typeName(t.oid, typmodNone)
 			desc := "composite type " + name
-			if objsubid > 0 && int(objsubid) <= len(t.fields) {
-				return "column " + t.fields[objsubid-1].Name + " of " + desc, nil
+			for i, f := range t.fields {
+				if objsubid > 0 && int64(t.attnum(i)) == int64(objsubid) {
+					return "column " + f.Name + " of " + desc, nil
+				}
 			}
 			if objsubid != 0 {
 				return nil, nil

@@ -123,6 +123,10 @@ func enumLabelsInUse(t Type) ([]EnumLabel, error) {
 	return t.EnumLabels(), nil
 }
 
+// EnumLabelPending returns a label of enum type oid that an uncommitted
+// ALTER TYPE ... ADD VALUE added, if any.
+func EnumLabelPending(oid Oid) (string, bool) { return pendingLabelOf(oid) }
+
 // SetEnumLabelPending marks label of enum type oid as added by a transaction
 // that has not committed yet, or clears the mark.
 func SetEnumLabelPending(oid Oid, label string, pending bool) {
