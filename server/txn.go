@@ -16,9 +16,13 @@ func (c *conn) runTxnControl(sql string, ctl TxnControl) (string, error) {
 	t := txnTable[c.state][ev]
 	// A savepoint may begin the store's transaction, which in a logical
 	// session waits for another connection's: it can be cancelled.
-	ctx, cancel := c.statementContext()
+	ctx := c.ctx
+	if ctl.Kind == TxnSavepoint {
+		var cancel context.CancelCauseFunc
+		ctx, cancel = c.statementContext()
+		defer c.endStatement(cancel)
+	}
 	next, err := c.act(ctx, t, ev, &ctl)
-	c.endStatement(cancel)
 	if err != nil {
 		err = statementError(ctx, err)
 		c.enter(t.onError)

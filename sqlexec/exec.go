@@ -547,11 +547,13 @@ func (s *Session) kvTxn(ctx context.Context) (*isolation.Txn, error) {
 	}
 	if s.txn.kv == nil {
 		opts := isolation.TxnOptions{Level: s.txn.level, ReadOnly: s.txn.readOnly, Strategy: s.strategy()}
-		begin := s.kv.Begin
+		var kv *isolation.Txn
+		var err error
 		if s.kv.Name() != "" {
-			begin = func(opts isolation.TxnOptions) (*isolation.Txn, error) { return s.kv.BeginWait(ctx, opts) }
+			kv, err = s.kv.BeginWait(ctx, opts)
+		} else {
+			kv, err = s.kv.Begin(opts)
 		}
-		kv, err := begin(opts)
 		if err != nil {
 			return nil, err
 		}
