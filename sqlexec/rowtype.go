@@ -148,11 +148,21 @@ func (c *catalog) checkRowTypeMember(t *tableDesc) error {
 // typeHolds says whether values of type typ (declared with domain dom)
 // hold a value of one of the composite types in holding.
 func (c *catalog) typeHolds(typ types.Type, dom uint32, holding map[uint32]bool) bool {
-	if e, ok := typ.Elem(); ok {
-		typ = e
-	}
-	if holding[uint32(typ.Oid)] {
-		return true
+	// Arrays hold their elements, multiranges their ranges, ranges their
+	// subtype's values, as CheckAttributeType follows them.
+	for {
+		if holding[uint32(typ.Oid)] {
+			return true
+		}
+		if e, ok := typ.Elem(); ok {
+			typ = e
+		} else if r, ok := typ.MultirangeRange(); ok {
+			typ = r
+		} else if sub, ok := typ.RangeSubtype(); ok {
+			typ = sub
+		} else {
+			break
+		}
 	}
 	for o := range holding {
 		if c.domainIsOver(dom, o) {
