@@ -6,7 +6,6 @@ import (
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/sqlexec/types"
@@ -165,27 +164,6 @@ func typeNameMatches(tn *pg_query.TypeName, t *typeDesc) bool {
 	return len(names) == 1 || names[len(names)-2] == t.schema
 }
 
-// visitTypeNames calls fn on every TypeName in the parse tree m.
-func visitTypeNames(m protoreflect.Message, fn func(*pg_query.TypeName)) {
-	if tn, ok := m.Interface().(*pg_query.TypeName); ok {
-		fn(tn)
-	}
-	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-		if fd.Kind() != protoreflect.MessageKind || fd.IsMap() {
-			return true
-		}
-		if fd.IsList() {
-			l := v.List()
-			for i := 0; i < l.Len(); i++ {
-				visitTypeNames(l.Get(i).Message(), fn)
-			}
-		} else {
-			visitTypeNames(v.Message(), fn)
-		}
-		return true
-	})
-}
-
 // namesType reports whether any of the parse trees has a TypeName that
 // may name t.
 func namesType(t *typeDesc, nodes ...*pg_query.Node) bool {
@@ -194,7 +172,7 @@ func namesType(t *typeDesc, nodes ...*pg_query.Node) bool {
 		if n == nil {
 			continue
 		}
-		visitTypeNames(n.ProtoReflect(), func(tn *pg_query.TypeName) {
+		walkTypeNames(n.ProtoReflect(), func(tn *pg_query.TypeName) {
 			found = found || typeNameMatches(tn, t)
 		})
 	}
@@ -307,7 +285,7 @@ func retargeted(n *pg_query.Node, t *typeDesc, newName string) (*pg_query.Node, 
 		return n, false
 	}
 	c := proto.Clone(n).(*pg_query.Node)
-	visitTypeNames(c.ProtoReflect(), func(tn *pg_query.TypeName) {
+	walkTypeNames(c.ProtoReflect(), func(tn *pg_query.TypeName) {
 		if !typeNameMatches(tn, t) {
 			return
 		}
