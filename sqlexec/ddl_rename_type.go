@@ -22,16 +22,25 @@ import (
 // since the name would come to mean another type (Prisma's enum migration
 // renames a type and creates a new one under its old name).
 
+// typeNameToAlter reads the (possibly schema-qualified) type name object of
+// an ALTER TYPE or ALTER DOMAIN command; a name with a catalog is refused.
+func typeNameToAlter(object *pg_query.Node, command string) (names []string, schema, name string, err error) {
+	names = strs(object.GetList().GetItems())
+	if len(names) == 0 || len(names) > 2 {
+		return nil, "", "", pgerror.Unsupported("ALTER TYPE ... " + command + " of a type named with a catalog")
+	}
+	if len(names) > 1 {
+		schema = names[0]
+	}
+	return names, schema, names[len(names)-1], nil
+}
+
 // renameType runs ALTER TYPE name RENAME TO new and ALTER DOMAIN name
 // RENAME TO new, with PostgreSQL's checks in RenameType's order.
 func (d *ddl) renameType(rs *pg_query.RenameStmt) error {
-	names := strs(rs.Object.GetList().GetItems())
-	if len(names) == 0 || len(names) > 2 {
-		return pgerror.Unsupported("ALTER TYPE ... RENAME of a type named with a catalog")
-	}
-	schema, name := "", names[len(names)-1]
-	if len(names) > 1 {
-		schema = names[0]
+	names, schema, name, err := typeNameToAlter(rs.Object, "RENAME")
+	if err != nil {
+		return err
 	}
 	t := d.s.lookupTypeOrRowType(d.cat, schema, name)
 	if t == nil {
@@ -354,13 +363,9 @@ func (d *ddl) retargetTypeNames(t *typeDesc, newName string) {
 // is refused (0A000), since the name would then reach another type or
 // none.
 func (d *ddl) setTypeSchema(as *pg_query.AlterObjectSchemaStmt) error {
-	names := strs(as.Object.GetList().GetItems())
-	if len(names) == 0 || len(names) > 2 {
-		return pgerror.Unsupported("ALTER TYPE ... SET SCHEMA of a type named with a catalog")
-	}
-	schema, name := "", names[len(names)-1]
-	if len(names) > 1 {
-		schema = names[0]
+	names, schema, name, err := typeNameToAlter(as.Object, "SET SCHEMA")
+	if err != nil {
+		return err
 	}
 	t := d.s.lookupTypeOrRowType(d.cat, schema, name)
 	if t == nil {
