@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/hex"
 	"reflect"
 	"testing"
 
@@ -115,5 +116,48 @@ func checkBinaryRoundTrip(t *testing.T, oid types.Oid, text string, wire []byte)
 	back, err := decodeBinaryValue(uint32(oid), wire)
 	if err != nil || types.FormatText(typ, back, nil) != types.FormatText(typ, v, nil) {
 		t.Errorf("%s: received %v, %v", text, back, err)
+	}
+}
+
+// binaryGolden is a value's text and the bytes PostgreSQL 15's send
+// function gave for it.
+type binaryGolden struct {
+	typ  types.Type
+	text string
+	hex  string
+}
+
+// checkBinaryGolden requires each value to have a binary form, to be sent
+// as PostgreSQL's bytes and to be read back to the same text.
+func checkBinaryGolden(t *testing.T, cases []binaryGolden) {
+	t.Helper()
+	for _, c := range cases {
+		v, err := types.ParseText(c.typ, c.text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !supportsBinary(uint32(c.typ.Oid)) {
+			t.Errorf("%s: no binary form", c.typ)
+		}
+		b, err := appendBinaryValue(nil, uint32(c.typ.Oid), v)
+		if err != nil || hex.EncodeToString(b) != c.hex {
+			t.Errorf("%s %q: sent %x, %v; want %s", c.typ, c.text, b, err, c.hex)
+		}
+		back, err := decodeBinaryValue(uint32(c.typ.Oid), b)
+		if err != nil || types.FormatText(c.typ, back, nil) != c.text {
+			t.Errorf("%s %q: received %v, %v", c.typ, c.text, back, err)
+		}
+	}
+}
+
+// checkBinaryRefused requires each hex string to be refused as a binary
+// value of type oid.
+func checkBinaryRefused(t *testing.T, oid types.Oid, hexes ...string) {
+	t.Helper()
+	for _, h := range hexes {
+		b, _ := hex.DecodeString(h)
+		if v, err := decodeBinaryValue(uint32(oid), b); err == nil {
+			t.Errorf("%d %s: read as %v", oid, h, v)
+		}
 	}
 }
