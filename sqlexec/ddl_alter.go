@@ -758,7 +758,7 @@ func (d *ddl) renameColumn(rs *pg_query.RenameStmt, t *tableDesc, recursing bool
 	if err := systemColumnName(rs.Newname); err != nil {
 		return err
 	}
-	if table, _ := d.cat.rowTypeUser(t); table != "" {
+	if table, _ := d.cat.typeUser(t.rowType); table != "" {
 		return pgerror.Unsupported("RENAME COLUMN on a table whose row type a column of another table uses")
 	}
 	if err := keyColumnChange(nt, rs.Subname, "rename"); err != nil {

@@ -46,21 +46,6 @@ func relationOrTypeExists(d *ddl, rv *pg_query.RangeVar) bool {
 	return d.s.lookupView(d.cat, rv.Schemaname, rv.Relname) != nil || d.s.lookupSequence(d.cat, rv.Schemaname, rv.Relname) != nil
 }
 
-// compositeUser names the first table column whose values hold values of
-// composite type t (directly, in an array, a domain or another composite
-// type); "" when none does.
-func (c *catalog) compositeUser(t *typeDesc) (table, column string) {
-	holding := c.rowTypeHolders(t.oid)
-	for _, tab := range sortedTables(c) {
-		for _, col := range tab.cols {
-			if c.typeHolds(col.typ, col.domain, holding) {
-				return tab.name, col.name
-			}
-		}
-	}
-	return "", ""
-}
-
 // alterCompositeType runs ALTER TYPE c ADD / DROP / ALTER ATTRIBUTE, ....
 func (d *ddl) alterCompositeType(at *pg_query.AlterTableStmt) error {
 	t, err := d.compositeTypeForAlter(at.Relation)
@@ -133,7 +118,7 @@ func (d *ddl) alterCompositeType(at *pg_query.AlterTableStmt) error {
 			if err != nil {
 				return err
 			}
-			if table, column := d.cat.compositeUser(t); table != "" {
+			if table, column := d.cat.typeUser(t.oid); table != "" {
 				return pgerror.Newf(pgerror.FeatureNotSupported, "cannot alter type \"%s\" because column \"%s.%s\" uses it", t.name, table, column)
 			}
 			if d.storedExprsName(cmd.Name) {
@@ -150,7 +135,7 @@ func (d *ddl) alterCompositeType(at *pg_query.AlterTableStmt) error {
 	if !changed {
 		return nil
 	}
-	if table, column := d.cat.compositeUser(t); table != "" {
+	if table, column := d.cat.typeUser(t.oid); table != "" {
 		return pgerror.Unsupported("ALTER TYPE ... ADD or DROP ATTRIBUTE of a type whose values column \"" + table + "." + column + "\" holds")
 	}
 	if err := d.compositeUnnamed(t); err != nil {

@@ -114,11 +114,12 @@ func (c *catalog) rowTypeHolders(rowType uint32) map[uint32]bool {
 	return holding
 }
 
-// rowTypeUser names the first column of a table whose values hold t's
-// row type; "" when none does. table and column come apart as
-// PostgreSQL's message shows them.
-func (c *catalog) rowTypeUser(t *tableDesc) (table, column string) {
-	holding := c.rowTypeHolders(t.rowType)
+// typeUser names the first table column whose values hold values of the
+// composite type typ (directly, in an array, range, domain or another
+// composite type); "" when none does. table and column come apart as
+// PostgreSQL's messages show them.
+func (c *catalog) typeUser(typ uint32) (table, column string) {
+	holding := c.rowTypeHolders(typ)
 	for _, tab := range sortedTables(c) {
 		for _, col := range tab.cols {
 			if c.typeHolds(col.typ, col.domain, holding) {
@@ -186,7 +187,7 @@ func (d *ddl) checkRowTypeAlter(t *tableDesc, cmd *pg_query.AlterTableCmd) error
 	default:
 		return nil
 	}
-	table, column := d.cat.rowTypeUser(t)
+	table, column := d.cat.typeUser(t.rowType)
 	if table == "" {
 		return nil
 	}
