@@ -1,6 +1,7 @@
 package types
 
 import (
+	"cmp"
 	"encoding/binary"
 	"regexp"
 	"slices"
@@ -404,12 +405,12 @@ func hstoreEntries(h Hstore, each func(end int, null bool) bool) {
 // compareHstore is hstore_cmp.
 func compareHstore(a, b Hstore) int {
 	if len(a) == 0 || len(b) == 0 {
-		return compareInt(len(a), len(b))
+		return cmp.Compare(len(a), len(b))
 	}
 	if c := strings.Compare(hstoreData(a), hstoreData(b)); c != 0 {
 		return c
 	}
-	if c := compareInt(len(a), len(b)); c != 0 {
+	if c := cmp.Compare(len(a), len(b)); c != 0 {
 		return c
 	}
 	type entry struct {
@@ -424,7 +425,7 @@ func compareHstore(a, b Hstore) int {
 		i++
 		switch {
 		case x.end != end:
-			res = compareInt(x.end, end)
+			res = cmp.Compare(x.end, end)
 		case x.null != null && x.null:
 			res = 1
 		case x.null != null:
@@ -439,16 +440,6 @@ func compareHstore(a, b Hstore) int {
 
 // CompareHstore is hstore_cmp.
 func CompareHstore(a, b Hstore) int { return compareHstore(a, b) }
-
-func compareInt(a, b int) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
 
 // appendKeyHstore follows compareHstore: empty first, then the string
 // area (a prefix sorts first), the count, and each entry's end and NULL
