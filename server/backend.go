@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"io"
+	"time"
 
 	"github.com/fickle-db/fickle/internal/cursorpos"
 	"github.com/fickle-db/fickle/internal/pgerror"
@@ -18,6 +19,22 @@ type Engine interface {
 }
 
 // SessionInfo describes the client connection a Session serves.
+// PreparedStatementInfo is a prepared statement of the connection as
+// pg_prepared_statements shows it (sqlexec's PreparedStatementInfo).
+type PreparedStatementInfo struct {
+	Name, Statement           string
+	PrepareTime               time.Time
+	ParamOIDs                 []uint32
+	FromSQL                   bool
+	GenericPlans, CustomPlans int64
+}
+
+// preparedStatementLister is a Session that shows the connection's
+// prepared statements, which the server keeps, through list.
+type preparedStatementLister interface {
+	ListPreparedStatements(list func() []PreparedStatementInfo)
+}
+
 type SessionInfo struct {
 	ProcessID       uint32
 	User            string

@@ -206,6 +206,9 @@ func (c *conn) serve() {
 		return
 	}
 	c.sess = sess
+	if l, ok := sess.(preparedStatementLister); ok {
+		l.ListPreparedStatements(c.preparedStatements)
+	}
 	defer c.sess.Close()
 	c.sendParameters(c.sess.ReportedParameters())
 	c.sess.TakeChangedParameters()

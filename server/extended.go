@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgproto3"
 
@@ -20,6 +21,54 @@ type preparedStmt struct {
 	prep      Prepared    // set for ordinary statements
 	paramOIDs []uint32
 	cols      []Column
+	// query is the query string that made the statement, at its time;
+	// fromSQL is set for a PREPARE. generic and custom count the
+	// executions by the plan PostgreSQL would have used (countPlan).
+	query           string
+	at              time.Time
+	fromSQL         bool
+	generic, custom int64
+}
+
+// countPlan counts an execution of the statement under the plan
+// PostgreSQL's plan cache chooses (choose_custom_plan): the generic plan
+// for a statement without parameters or under plan_cache_mode
+// force_generic_plan; a custom plan under force_custom_plan and for the
+// first five executions with parameters, the generic plan after them
+// (fickle's plans cost the same for any values, so the generic one wins).
+func (c *conn) countPlan(ps *preparedStmt) {
+	if ps.name == "" {
+		return // pg_prepared_statements does not show it
+	}
+	custom := false
+	if len(ps.paramOIDs) > 0 && ps.ctl == nil {
+		switch mode, _ := c.sess.Setting("plan_cache_mode"); mode {
+		case "force_generic_plan":
+		case "force_custom_plan":
+			custom = true
+		default:
+			custom = ps.custom < 5
+		}
+	}
+	if custom {
+		ps.custom++
+	} else {
+		ps.generic++
+	}
+}
+
+// preparedStatements describes the connection's named prepared statements
+// for pg_prepared_statements.
+func (c *conn) preparedStatements() []PreparedStatementInfo {
+	out := make([]PreparedStatementInfo, 0, len(c.stmts))
+	for _, ps := range c.stmts {
+		if ps.name == "" {
+			continue
+		}
+		out = append(out, PreparedStatementInfo{Name: ps.name, Statement: ps.query, PrepareTime: ps.at, ParamOIDs: ps.paramOIDs,
+			FromSQL: ps.fromSQL, GenericPlans: ps.generic, CustomPlans: ps.custom})
+	}
+	return out
 }
 
 // isExit reports whether the statement may run in a failed transaction:
@@ -79,7 +128,7 @@ func (c *conn) parse(m *pgproto3.Parse) {
 		c.extendedError(pgerror.New(pgerror.SyntaxError, "cannot insert multiple commands into a prepared statement"))
 		return
 	}
-	ps := &preparedStmt{name: m.Name, paramOIDs: append([]uint32(nil), m.ParameterOIDs...)}
+	ps := &preparedStmt{name: m.Name, paramOIDs: append([]uint32(nil), m.ParameterOIDs...), query: m.Query, at: time.Now()}
 	if len(stmts) == 1 {
 		ps.st = stmts[0]
 		if ctl, ok := ps.st.TxnControl(); ok {
@@ -157,6 +206,7 @@ func (c *conn) bind(m *pgproto3.Bind) {
 		c.extendedError(err)
 		return
 	}
+	c.countPlan(ps)
 	// A Bind replaces the unnamed portal statement after statement: its
 	// struct is reused, as nothing keeps it between messages.
 	if p, ok := c.portals[m.DestinationPortal]; ok {

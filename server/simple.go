@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgproto3"
 
@@ -33,7 +34,7 @@ func (c *conn) runQuery(sql string) {
 		return
 	}
 	for _, st := range stmts {
-		if err := c.simpleStatement(st); err != nil {
+		if err := c.simpleStatement(sql, st); err != nil {
 			c.queryError(err)
 			return
 		}
@@ -87,9 +88,9 @@ func (c *conn) queryError(err error) {
 	c.reportChanges()
 }
 
-// simpleStatement runs one statement of a simple query, sending its
-// RowDescription, rows (text format) and CommandComplete.
-func (c *conn) simpleStatement(st Statement) error {
+// simpleStatement runs one statement of the simple query string query,
+// sending its RowDescription, rows (text format) and CommandComplete.
+func (c *conn) simpleStatement(query string, st Statement) error {
 	if ctl, ok := st.TxnControl(); ok {
 		tag, err := c.runTxnControl(st.SQL(), ctl)
 		if err != nil {
@@ -107,7 +108,7 @@ func (c *conn) simpleStatement(st Statement) error {
 	if err := c.beforeStatement(); err != nil {
 		return err
 	}
-	if done, err := c.sqlPrepareOrExecute(st); done {
+	if done, err := c.sqlPrepareOrExecute(query, st); done {
 		return err
 	}
 	p, err := c.sess.Prepare(st, nil)
@@ -281,9 +282,9 @@ type sqlPreparer interface {
 	SQLExecuteArgs(ctx context.Context, st Statement, paramOIDs []uint32) ([]any, error)
 }
 
-// sqlPrepareOrExecute runs st when it is a PREPARE or an EXECUTE of a
-// simple query; done is false for any other statement.
-func (c *conn) sqlPrepareOrExecute(st Statement) (done bool, err error) {
+// sqlPrepareOrExecute runs st when it is a PREPARE or an EXECUTE of the
+// simple query string query; done is false for any other statement.
+func (c *conn) sqlPrepareOrExecute(query string, st Statement) (done bool, err error) {
 	sp, ok := c.sess.(sqlPreparer)
 	if !ok {
 		return false, nil
@@ -305,6 +306,7 @@ func (c *conn) sqlPrepareOrExecute(st Statement) (done bool, err error) {
 		if err := c.revalidate(ps); err != nil {
 			return true, err
 		}
+		c.countPlan(ps)
 		return true, c.runPrepared(st.SQL(), ps.prep, params, ps.cols)
 	}
 	name, inner, paramOIDs, ok, err := sp.SQLPrepareOf(st)
@@ -322,7 +324,8 @@ func (c *conn) sqlPrepareOrExecute(st Statement) (done bool, err error) {
 	if err != nil {
 		return true, err
 	}
-	c.stmts[name] = &preparedStmt{name: name, st: inner, prep: p, paramOIDs: p.ParamOIDs(), cols: p.Columns()}
+	c.stmts[name] = &preparedStmt{name: name, st: inner, prep: p, paramOIDs: p.ParamOIDs(), cols: p.Columns(),
+		query: query, at: time.Now(), fromSQL: true}
 	c.complete("PREPARE")
 	return true, nil
 }

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -79,5 +80,64 @@ func TestSQLPrepareAndExecute(t *testing.T) {
 	// The Parse message sees a statement PREPARE named.
 	if _, err := pg.Prepare(ctx, "ins", "SELECT 1", nil); pgCode(err) != "42P05" {
 		t.Errorf("Parse of a name PREPARE took: %v, want 42P05", err)
+	}
+}
+
+// TestPreparedStatementsView pins pg_prepared_statements: the named
+// statements of both PREPARE and Parse, with the query string that made
+// each, its parameter types, and its executions counted by the plan
+// PostgreSQL's plan cache would choose (custom for the first five with
+// parameters, generic after them and for a statement without any).
+func TestPreparedStatementsView(t *testing.T) {
+	srv := startSQLServer(t, Config{})
+	ctx := context.Background()
+	conn := connectPgx(t, srv.DSN("tester", "fickle"), pgx.QueryExecModeSimpleProtocol)
+	pg := conn.PgConn()
+	exec := func(sql string) []string {
+		t.Helper()
+		results, err := pg.Exec(ctx, sql).ReadAll()
+		if err != nil {
+			t.Fatalf("%s: %v", sql, err)
+		}
+		var rows []string
+		for _, row := range results[len(results)-1].Rows {
+			var line []string
+			for _, v := range row {
+				line = append(line, string(v))
+			}
+			rows = append(rows, strings.Join(line, " | "))
+		}
+		return rows
+	}
+	exec("PREPARE byid(int) AS SELECT $1 + 1; PREPARE one AS SELECT 1")
+	for range 7 {
+		exec("EXECUTE byid(1)")
+	}
+	exec("EXECUTE one")
+	if _, err := pg.Prepare(ctx, "proto", "SELECT $1::text, $2 = 1.5", nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pg.Prepare(ctx, "", "SELECT 2", nil); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if err := pg.ExecPrepared(ctx, "proto", [][]byte{[]byte("a"), []byte("2")}, nil, nil).Read().Err; err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := exec(`SELECT name, statement, parameter_types, from_sql, generic_plans, custom_plans,
+		now() - prepare_time < interval '1 minute' FROM pg_prepared_statements ORDER BY name`)
+	want := []string{
+		"byid | PREPARE byid(int) AS SELECT $1 + 1; PREPARE one AS SELECT 1 | {integer} | t | 2 | 5 | t",
+		"one | PREPARE byid(int) AS SELECT $1 + 1; PREPARE one AS SELECT 1 | {} | t | 1 | 0 | t",
+		"proto | SELECT $1::text, $2 = 1.5 | {text,numeric} | f | 0 | 2 | t",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("pg_prepared_statements:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	exec("SET plan_cache_mode = force_custom_plan; EXECUTE one; EXECUTE byid(1); DEALLOCATE proto")
+	got = exec("SELECT name, generic_plans, custom_plans FROM pg_prepared_statements ORDER BY name")
+	if want := "byid | 2 | 6\none | 2 | 0"; strings.Join(got, "\n") != want {
+		t.Errorf("after force_custom_plan and DEALLOCATE:\n%s\nwant\n%s", strings.Join(got, "\n"), want)
 	}
 }

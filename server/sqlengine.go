@@ -211,6 +211,18 @@ func (s *sqlSession) ParseText(oid uint32, text string) (any, error) {
 	return s.s.ParseText(types.Type{Oid: types.Oid(oid), Typmod: -1}, text)
 }
 
+// ListPreparedStatements shows list's statements in pg_prepared_statements.
+func (s *sqlSession) ListPreparedStatements(list func() []PreparedStatementInfo) {
+	s.s.ListPreparedStatements(func() []sqlexec.PreparedStatementInfo {
+		l := list()
+		out := make([]sqlexec.PreparedStatementInfo, len(l))
+		for i, p := range l {
+			out[i] = sqlexec.PreparedStatementInfo(p)
+		}
+		return out
+	})
+}
+
 // SQLPrepareOf takes a PREPARE statement apart (sqlexec's SQLPrepareOf).
 func (s *sqlSession) SQLPrepareOf(st Statement) (name string, inner Statement, paramOIDs []uint32, ok bool, err error) {
 	p, ok, err := s.s.SQLPrepareOf(st.(sqlStatement).st)

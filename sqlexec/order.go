@@ -45,7 +45,11 @@ func (b *binder) orderBy(sc *scope, sorts []*pg_query.Node, outs []*scalar, cols
 				}
 			}
 		}
-		if col < 0 {
+		if col >= 0 {
+			if err := b.textKeyOutput(outs, cols, col); err != nil {
+				return nil, nil, err
+			}
+		} else {
 			e, err := b.expr(sc, sb.Node)
 			if err != nil {
 				return nil, nil, err

@@ -123,6 +123,7 @@ func schemaOID(c *catalog, name string) int64 {
 func init() {
 	name, text, oid, i4, b := types.Name, types.Text, types.OidType, types.Int4, types.Bool
 	textArray, _ := types.ArrayOf(types.Text)
+	regtypeArray, _ := types.ArrayOf(types.Regtype)
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_namespace",
 		cols: []vcol{{"oid", oid}, {"nspname", name}, {"nspowner", oid}, {"nspacl", textArray}},
 		rows: func(s *Session, c *catalog) [][]any {
@@ -164,6 +165,10 @@ func init() {
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_cursors",
 		cols: []vcol{{"name", text}, {"statement", text}, {"is_holdable", b}, {"is_binary", b}, {"is_scrollable", b}, {"creation_time", types.Timestamptz}},
 		rows: func(s *Session, c *catalog) [][]any { return s.cursorRows() }})
+	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_prepared_statements",
+		cols: []vcol{{"name", text}, {"statement", text}, {"prepare_time", types.Timestamptz},
+			{"parameter_types", regtypeArray}, {"from_sql", b}, {"generic_plans", types.Int8}, {"custom_plans", types.Int8}},
+		rows: func(s *Session, c *catalog) [][]any { return s.preparedStatementRows() }})
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_tables",
 		cols: []vcol{{"schemaname", name}, {"tablename", name}, {"tableowner", name}, {"tablespace", name}, {"hasindexes", b},
 			{"hasrules", b}, {"hastriggers", b}, {"rowsecurity", b}},

@@ -123,6 +123,10 @@ type outCol struct {
 	attnum   int16
 	// coll is the collation derived for the column (collation.go).
 	coll collState
+	// param is the number of the parameter a set operation's branch
+	// outputs here untyped, for the set operation to type by the other
+	// branches (setOp); 0 for any other column.
+	param int
 }
 
 // rowsCached runs p once per statement execution unless it is correlated.
@@ -270,6 +274,17 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 	if err != nil {
 		return nil, err
 	}
+	if agg != nil {
+		for _, g := range agg.groups {
+			for i, n := range targetNodes {
+				if n != nil && n == g.column {
+					if err := b.textKeyOutput(outs, cols, i); err != nil {
+						return nil, err
+					}
+				}
+			}
+		}
+	}
 	positions := false // the rows end with their positions, for a cursor's WHERE CURRENT OF
 	if st == b.declaring {
 		if pos := b.cursorPositions(st, items, hasAgg || hasWindow || srf != nil || len(st.DistinctClause) > 0); pos != nil {
@@ -329,6 +344,13 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 			}
 			if o.coll.strength == collConflict && targetNodes[i] != nil {
 				return nil, b.errAt(o.coll.conflictError(), exprLocation(targetNodes[i]))
+			}
+		}
+	}
+	if distinct {
+		for i := range cols {
+			if err := b.textKeyOutput(outs, cols, i); err != nil {
+				return nil, err
 			}
 		}
 	}
@@ -972,7 +994,7 @@ func (b *binder) targetList(sc *scope, targets []*pg_query.Node, unknown unknown
 				return nil, nil, nil, b.assignError(err, col, e, rt.Val)
 			}
 			e = ce
-		case unknown.keep && (e.lit != nil || e.null):
+		case unknown.keep && (e.lit != nil || e.null || unresolved(e)):
 		case unresolved(e):
 			b.fix(e, types.Text)
 		case e.lit != nil || e.null:
@@ -987,7 +1009,7 @@ func (b *binder) targetList(sc *scope, targets []*pg_query.Node, unknown unknown
 				name = "?column?"
 			}
 		}
-		col := outCol{Name: name, typ: e.typ, coll: e.coll}
+		col := outCol{Name: name, typ: e.typ, coll: e.coll, param: e.param}
 		if e.slot >= 0 && sc != nil && sc.agg == nil {
 			for _, c := range sc.cols {
 				if c.slot == e.slot {
@@ -1000,6 +1022,23 @@ func (b *binder) targetList(sc *scope, targets []*pg_query.Node, unknown unknown
 		nodes = append(nodes, rt.Val)
 	}
 	return outs, cols, nodes, nil
+}
+
+// textKeyOutput resolves output column i to text if it is a set operation
+// branch's literal, NULL or parameter left untyped (unknownOutputs.keep):
+// once its level sorts, groups or deduplicates by it, PostgreSQL gives it
+// text and the other branches no longer choose its type.
+func (b *binder) textKeyOutput(outs []*scalar, cols []outCol, i int) error {
+	if cols[i].typ.Oid != types.OidUnknown {
+		return nil
+	}
+	e, err := b.coerce(outs[i], types.Text, types.CastImplicit)
+	if err != nil {
+		return err
+	}
+	outs[i] = e
+	cols[i].typ, cols[i].coll, cols[i].param = e.typ, e.coll, 0
+	return nil
 }
 
 // starOfValue compiles the value whose fields a select list's item

@@ -46,6 +46,9 @@ type Session struct {
 	cursors        map[string]*cursor
 	cursorCount    int
 	unnamedPortals int
+	// preparedStatements lists the connection's prepared statements for
+	// pg_prepared_statements: the server keeps them (sql_prepare.go).
+	preparedStatements func() []PreparedStatementInfo
 	// statements numbers the statements the session has executed, so
 	// that a cursor sees whether others ran since it last read (cursor.go).
 	statements uint64

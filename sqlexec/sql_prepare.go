@@ -2,6 +2,9 @@ package sqlexec
 
 import (
 	"context"
+	"slices"
+	"strings"
+	"time"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
@@ -135,4 +138,45 @@ func (s *Session) SQLExecuteArgs(ctx context.Context, st *Statement, paramOIDs [
 func (s *Session) Revalidate(p *Prepared) (err error) {
 	defer recoverInternal(&err)
 	return s.replan(p)
+}
+
+// PreparedStatementInfo is a prepared statement as pg_prepared_statements
+// shows it.
+type PreparedStatementInfo struct {
+	Name string
+	// Statement is the query string that created it: the Parse message's,
+	// or the one holding the PREPARE.
+	Statement   string
+	PrepareTime time.Time
+	ParamOIDs   []uint32
+	// FromSQL is set for a PREPARE, clear for the protocol's Parse.
+	FromSQL bool
+	// GenericPlans and CustomPlans count the executions that used a plan
+	// for any parameter values and one made for the values given.
+	GenericPlans, CustomPlans int64
+}
+
+// ListPreparedStatements gives the session the function listing its
+// connection's named prepared statements, which the server keeps, for
+// pg_prepared_statements.
+func (s *Session) ListPreparedStatements(list func() []PreparedStatementInfo) {
+	s.preparedStatements = list
+}
+
+// preparedStatementRows are pg_prepared_statements' rows, by name.
+func (s *Session) preparedStatementRows() [][]any {
+	if s.preparedStatements == nil {
+		return nil
+	}
+	list := s.preparedStatements()
+	slices.SortFunc(list, func(a, b PreparedStatementInfo) int { return strings.Compare(a.Name, b.Name) })
+	out := make([][]any, 0, len(list))
+	for _, p := range list {
+		params := make([]any, len(p.ParamOIDs))
+		for i, oid := range p.ParamOIDs {
+			params[i] = int64(oid)
+		}
+		out = append(out, []any{p.Name, p.Statement, p.PrepareTime, params, p.FromSQL, p.GenericPlans, p.CustomPlans})
+	}
+	return out
 }

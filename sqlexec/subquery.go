@@ -424,6 +424,20 @@ func intoOf(st *pg_query.SelectStmt) *pg_query.IntoClause {
 	return intoOf(st.Rarg)
 }
 
+// branchOutputType is the type a set operation's branch outputs in column
+// c, and whether it is a parameter still untyped (unknown, for the set
+// operation to type); a parameter the branch left untyped may have been
+// typed since by a later branch.
+func (b *binder) branchOutputType(c outCol) (types.Type, bool) {
+	if c.param == 0 {
+		return c.typ, false
+	}
+	if t := b.paramType(c.param); t.Oid != 0 {
+		return t, false
+	}
+	return types.Unknown, true
+}
+
 // setOp compiles UNION, INTERSECT and EXCEPT, with or without ALL.
 func (b *binder) setOp(parent *scope, st *pg_query.SelectStmt, ctes map[string]*ctePlan) (*selectPlan, error) {
 	b.unknownOutputs = unknownOutputs{keep: true}
@@ -447,9 +461,11 @@ func (b *binder) setOp(parent *scope, st *pg_query.SelectStmt, ctes map[string]*
 	lconv := make([]types.CastFunc, len(cols))
 	rconv := make([]types.CastFunc, len(cols))
 	for i := range cols {
-		// A branch's string literals and NULLs take the other branch's
-		// type, text when both are unknown (PostgreSQL's select_common_type).
-		lt, rt := l.cols[i].typ, r.cols[i].typ
+		// A branch's string literals, NULLs and untyped parameters take
+		// the other branch's type, text when both are unknown
+		// (PostgreSQL's select_common_type).
+		lt, lparam := b.branchOutputType(l.cols[i])
+		rt, rparam := b.branchOutputType(r.cols[i])
 		switch {
 		case lt.Oid == types.OidUnknown && rt.Oid == types.OidUnknown:
 			lt, rt = types.Text, types.Text
@@ -476,12 +492,19 @@ func (b *binder) setOp(parent *scope, st *pg_query.SelectStmt, ctes map[string]*
 			return nil, err
 		}
 		cols[i] = outCol{Name: l.cols[i].Name, typ: t, coll: coll}
-		if lt != t {
+		// An untyped parameter's value arrives as t: nothing converts it.
+		if lparam {
+			b.setParamType(l.cols[i].param, t)
+		}
+		if rparam {
+			b.setParamType(r.cols[i].param, t)
+		}
+		if lt != t && !lparam {
 			if lconv[i], err = types.LookupCast(lt, t, types.CastImplicit); err != nil {
 				return nil, err
 			}
 		}
-		if rt != t {
+		if rt != t && !rparam {
 			if rconv[i], err = types.LookupCast(rt, t, types.CastImplicit); err != nil {
 				return nil, err
 			}
