@@ -40,6 +40,10 @@ func (b *binder) userFuncCall(sc *scope, fc *pg_query.FuncCall) (*scalar, bool, 
 	if len(cands) == 0 || b.coercionCall(fc) {
 		return nil, false, nil
 	}
+	nested := 0 // the set-returning calls of the select list before the arguments'
+	if sc != nil && sc.srf != nil {
+		nested = len(sc.srf.calls)
+	}
 	call, err := b.resolveRoutine(sc, lastName(fc.Funcname), cands, fc, 'f')
 	if err == nil && call == nil {
 		if proc, perr := b.resolveRoutine(sc, lastName(fc.Funcname), cands, fc, 'p'); perr == nil {
@@ -73,7 +77,7 @@ func (b *binder) userFuncCall(sc *scope, fc *pg_query.FuncCall) (*scalar, bool, 
 		if err := b.srfAllowed(sc, fc); err != nil {
 			return nil, true, err
 		}
-		return b.listSetCall(sc, call.setCall()), true, nil
+		return b.listSetCall(sc, call.setCall(), nested), true, nil
 	}
 	var refs uint64
 	for _, a := range call.args {

@@ -262,10 +262,6 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 		if err := b.srfsAboveGrouping(st.GroupClause, append(append([]*pg_query.Node{}, targets...), sortNodes...)); err != nil {
 			return nil, err
 		}
-		if len(st.LockingClause) > 0 {
-			return nil, pgerror.Newf(pgerror.FeatureNotSupported, "%s is not allowed with set-returning functions in the target list",
-				rowLockStrength(st.LockingClause[0].GetLockingClause()))
-		}
 		srf = &srfScope{}
 		proj.srf = srf
 		defer func() { proj.srf = nil }()
@@ -273,6 +269,13 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 	outs, cols, targetNodes, err := b.targetList(proj, targets, unknown)
 	if err != nil {
 		return nil, err
+	}
+	if srf != nil && len(srf.calls) == 0 {
+		srf = nil // the names called resolved to functions returning no set
+	}
+	if srf != nil && len(st.LockingClause) > 0 {
+		return nil, pgerror.Newf(pgerror.FeatureNotSupported, "%s is not allowed with set-returning functions in the target list",
+			rowLockStrength(st.LockingClause[0].GetLockingClause()))
 	}
 	if agg != nil {
 		for _, g := range agg.groups {

@@ -248,23 +248,22 @@ func (b *binder) setCallInList(sc *scope, fn *setFunc, fc *pg_query.FuncCall) (*
 		return nil, b.errAt(pgerror.Newf(pgerror.FeatureNotSupported, "could not determine row type for result of %s", call.name).
 			WithHint("Provide a non-null record argument, or call the function in the FROM clause using a column definition list."), fc.Location)
 	}
-	e := b.listSetCall(sc, call)
-	// The calls compiled with its arguments are the ones nested in it.
-	level := 1
-	for _, l := range sc.srf.levels[nested : len(sc.srf.levels)-1] {
-		level = max(level, l+1)
-	}
-	sc.srf.levels[len(sc.srf.levels)-1] = level
-	return e, nil
+	return b.listSetCall(sc, call, nested), nil
 }
 
 // listSetCall adds a compiled set-returning call to the select list's
-// calls and returns the value it gives the output row being made.
-func (b *binder) listSetCall(sc *scope, call *setCall) *scalar {
+// calls and returns the value it gives the output row being made. The
+// calls from the nested-th on were compiled with its arguments: nested in
+// it, they run a level below it.
+func (b *binder) listSetCall(sc *scope, call *setCall, nested int) *scalar {
 	k := len(sc.srf.calls)
 	b.volatileCalls++
+	level := 1
+	for _, l := range sc.srf.levels[nested:] {
+		level = max(level, l+1)
+	}
 	sc.srf.calls = append(sc.srf.calls, call)
-	sc.srf.levels = append(sc.srf.levels, 1)
+	sc.srf.levels = append(sc.srf.levels, level)
 	var refs uint64
 	for _, a := range call.args {
 		refs |= a.refs
@@ -407,8 +406,10 @@ func (s *srfScope) expandLevels(x *execCtx, emit func() error) error {
 // errCallStopped ends a set-returning call whose rows are no longer wanted.
 var errCallStopped = errors.New("set-returning call stopped")
 
-// containsSetCall reports whether the nodes call a set-returning function
-// outside subqueries.
+// containsSetCall reports whether the nodes may call a set-returning
+// function outside subqueries: a call of a name some set-returning
+// function has, or rel.name, which is the call name(rel) when rel has no
+// column name (column notation).
 func (b *binder) containsSetCall(ns ...*pg_query.Node) bool {
 	found := false
 	for _, n := range ns {
@@ -417,6 +418,10 @@ func (b *binder) containsSetCall(ns ...*pg_query.Node) bool {
 				return false
 			}
 			if fc := c.GetFuncCall(); fc != nil && fc.Over == nil && (b.lookupSetFunc(strs(fc.Funcname)) != nil || b.hasUserSetFunc(strs(fc.Funcname))) {
+				found = true
+			}
+			if cr := c.GetColumnRef(); cr != nil && len(cr.Fields) == 2 && cr.Fields[1].GetString_() != nil &&
+				b.hasUserSetFunc([]string{cr.Fields[1].GetString_().Sval}) {
 				found = true
 			}
 			return !found
