@@ -266,7 +266,7 @@ func (b *binder) aggLookup(sc *scope, n *pg_query.Node) (*scalar, bool, error) {
 		if e.refs == 0 {
 			return e, true, nil
 		}
-		if agg.sets == nil && b.dependsOnGroupedKey(agg, e) {
+		if b.dependsOnGroupedKey(agg, e) {
 			return agg.dependent(key, e), true, nil
 		}
 		return nil, false, nil
@@ -327,12 +327,13 @@ func (b *binder) aggLookup(sc *scope, n *pg_query.Node) (*scalar, bool, error) {
 			return nil, true, err
 		}
 	}
+	// An untyped literal or parameter takes the type of the argument of
+	// the overload it resolves to (string_agg(bytea_col, '') is
+	// string_agg(bytea, bytea)), as in function calls; count, min and max
+	// make it text, and the polymorphic aggregates resolve it themselves.
+	overloaded := types.AggregateOverloaded(name)
 	for i, e := range args {
-		if fn != nil {
-			ts[i] = e.typ
-			continue
-		}
-		if (unresolved(e) || e.lit != nil) && !types.AggregateIsPolymorphic(name) {
+		if fn == nil && (unresolved(e) || e.lit != nil) && !overloaded && !types.AggregateIsPolymorphic(name) {
 			if e, err = b.coerce(e, types.Text, types.CastImplicit); err != nil {
 				return nil, true, err
 			}
@@ -342,6 +343,11 @@ func (b *binder) aggLookup(sc *scope, n *pg_query.Node) (*scalar, bool, error) {
 	if fn == nil {
 		if fn, err = types.ResolveAggregate(name, ts, fc.AggStar); err != nil {
 			return nil, true, b.withPos(err, fc.Location)
+		}
+		if overloaded {
+			if fn, err = b.typeAggregateArgs(name, fn, args, ts); err != nil {
+				return nil, true, b.withPos(err, fc.Location)
+			}
 		}
 	}
 	if err := b.citextOutOfPath(fn.Args...); err != nil {
@@ -432,6 +438,26 @@ func (b *binder) notingOuterRefs(parent *scope, compile func() error) (bool, err
 	return outer, err
 }
 
+// typeAggregateArgs gives the untyped literals and parameters among args
+// (of types ts) the types of aggregate fn's arguments, and returns the
+// aggregate resolved again over the typed arguments.
+func (b *binder) typeAggregateArgs(name string, fn *types.Aggregate, args []*scalar, ts []types.Type) (*types.Aggregate, error) {
+	typed := false
+	for i, e := range args {
+		if (unresolved(e) || e.lit != nil) && i < len(fn.Args) {
+			ce, err := b.coerce(e, fn.Args[i], types.CastImplicit)
+			if err != nil {
+				return nil, err
+			}
+			args[i], ts[i], typed = ce, ce.typ, true
+		}
+	}
+	if !typed {
+		return fn, nil
+	}
+	return types.ResolveAggregate(name, ts, false)
+}
+
 // outerGroupSlot is the place in agg's aggregation row of the FROM column
 // c that a subquery above the GROUP BY references: the column's group.
 // Any other column is PostgreSQL's 42803; one functionally dependent on
@@ -442,7 +468,7 @@ func (b *binder) outerGroupSlot(agg *aggScope, c scopeCol, loc int32) (int, erro
 			return i, nil
 		}
 	}
-	if agg.sets == nil && b.dependsOnGroupedKey(agg, &scalar{typ: c.typ, slot: c.slot}) {
+	if b.dependsOnGroupedKey(agg, &scalar{typ: c.typ, slot: c.slot}) {
 		return 0, b.errAt(pgerror.Unsupported("a subquery's reference to an outer column that depends on the grouped primary key"), loc)
 	}
 	name := c.name
@@ -452,9 +478,20 @@ func (b *binder) outerGroupSlot(agg *aggScope, c scopeCol, loc int32) (int, erro
 	return 0, b.errAt(pgerror.Newf(pgerror.GroupingError, "subquery uses ungrouped column \"%s\" from outer query", name), loc)
 }
 
+// inEverySet reports whether the group of that index is in every grouping
+// set (so in every group without grouping sets).
+func (agg *aggScope) inEverySet(group int) bool {
+	for _, set := range agg.sets {
+		if !slices.Contains(set, group) {
+			return false
+		}
+	}
+	return true
+}
+
 // dependsOnGroupedKey reports whether column e is functionally dependent
 // on the GROUP BY list: every column of its table's primary key is grouped
-// by, for the same FROM item, as PostgreSQL allows.
+// by, for the same FROM item, in every grouping set, as PostgreSQL allows.
 func (b *binder) dependsOnGroupedKey(agg *aggScope, e *scalar) bool {
 	if e.slot < 0 {
 		return false
@@ -478,8 +515,8 @@ func (b *binder) dependsOnGroupedKey(agg *aggScope, e *scalar) bool {
 			if c.item != col.item || c.tableOID != t.oid || c.attnum != t.cols[pc].attnum {
 				continue
 			}
-			for _, g := range agg.groups {
-				grouped = grouped || g.e.slot == c.slot
+			for gi, g := range agg.groups {
+				grouped = grouped || g.e.slot == c.slot && agg.inEverySet(gi)
 			}
 		}
 		if !grouped {

@@ -556,6 +556,19 @@ func AggregateIsPolymorphic(name string) bool {
 	return false
 }
 
+// AggregateOverloaded reports whether the aggregate name is resolved among
+// overloads of declared argument types (sum, string_agg, bool_and, ...),
+// which type an untyped literal argument; false for count, min, max and
+// the polymorphic ones, which take any type.
+func AggregateOverloaded(name string) bool {
+	name = normalizeFuncName(name)
+	switch name {
+	case "count", "min", "max":
+		return false
+	}
+	return !AggregateIsPolymorphic(name) && !isJSONAggregate(name)
+}
+
 // ResolveAggregate resolves the aggregate name over arguments of types args;
 // star is true for count(*) (args is then empty). Unknown aggregates fail
 // with 42883.

@@ -196,10 +196,13 @@ func floatPow(a, b float64) (any, error) {
 		return nil, pgerror.New(pgerror.InvalidArgumentForPowerFunction, "a negative number raised to a non-integer power yields a complex result")
 	}
 	r := math.Pow(a, b)
-	if math.IsInf(r, 0) && !math.IsInf(a, 0) && !math.IsInf(b, 0) {
+	if math.IsInf(a, 0) || math.IsInf(b, 0) {
+		return r, nil // POSIX's results for infinities (0 for inf ^ -2), never an overflow or underflow
+	}
+	if math.IsInf(r, 0) {
 		return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value out of range: overflow")
 	}
-	if r == 0 && a != 0 && !math.IsInf(b, 0) {
+	if r == 0 && a != 0 {
 		return nil, pgerror.New(pgerror.NumericValueOutOfRange, "value out of range: underflow")
 	}
 	return r, nil
