@@ -88,6 +88,12 @@ type cursor struct {
 	positions []*cursorRowPos
 	mark      isolation.WriteMark
 	held      bool
+	// failed is the data exception (class 22, a division by zero) the
+	// query raised when fickle ran it at DECLARE: PostgreSQL runs the
+	// query when the cursor is read, so its first FETCH or MOVE raises it
+	// and leaves the cursor dead, which every later one reports.
+	failed error
+	dead   bool
 }
 
 // declarePlan compiles DECLARE name CURSOR [WITH HOLD] FOR query.
@@ -129,8 +135,13 @@ func (b *binder) declarePlan(dc *pg_query.DeclareCursorStmt, sql string) (*stmtP
 		}
 		mark := x.txn.WriteMark()
 		res, err := q.exec(x)
+		var failed error
 		if err != nil {
-			return nil, err
+			// A cursor WITH HOLD is run at its transaction's commit.
+			if hold || pgerror.GetCode(err).Class() != "22" {
+				return nil, err
+			}
+			failed, res = err, &Result{}
 		}
 		var positions []*cursorRowPos
 		if shape.positions {
@@ -142,7 +153,7 @@ func (b *binder) declarePlan(dc *pg_query.DeclareCursorStmt, sql string) (*stmtP
 		s.cursorCount++
 		s.cursors[name] = &cursor{name: name, sql: sql, outs: outs, cols: columnsOf(outs), rows: res.Rows, hold: hold, at: time.Now().UTC().Truncate(time.Microsecond),
 			scroll: scroll, created: s.cursorCount, lazy: lazy, locksOnly: locksOnly, declared: s.statements, read: s.statements,
-			shape: shape, positions: positions, mark: mark, checked: mark, limited: limited}
+			shape: shape, positions: positions, mark: mark, checked: mark, limited: limited, failed: failed}
 		return &Result{Tag: "DECLARE CURSOR"}, nil
 	}}, nil
 }
@@ -299,6 +310,15 @@ func (b *binder) closePlan(cs *pg_query.ClosePortalStmt) *stmtPlan {
 // transaction, whose writes since the DECLARE a cursor that only locks
 // rows may have to check (checkLazyRead).
 func (c *cursor) fetch(dir cursorpos.Direction, count int64, stmt uint64, reads bool, txn *isolation.Txn) ([][]any, int, error) {
+	if c.dead {
+		return nil, 0, pgerror.Newf(pgerror.ObjectNotInPrerequisiteState, "portal \"%s\" cannot be run", c.name)
+	}
+	if c.failed != nil && count != 0 {
+		// Any move but to the start (ABSOLUTE 0) or onto the current
+		// row (RELATIVE 0, FORWARD 0: none yet) runs the query.
+		c.dead = true
+		return nil, 0, c.failed
+	}
 	fresh := false // other statements ran, but the rows are still PostgreSQL's
 	switch {
 	case c.lazy && reads && !c.stale && stmt != unknownStatement && c.read != stmt-1:
