@@ -636,6 +636,13 @@ func (b *binder) callPlan(cs *pg_query.CallStmt) (*stmtPlan, error) {
 		return nil, err
 	}
 	f := call.fn
+	for i, p := range f.inParams() {
+		if p.mode == 'o' {
+			// An OUT argument is checked against its parameter, never
+			// evaluated: the procedure sees NULL.
+			call.args[i] = &scalar{typ: call.args[i].typ, slot: -1, eval: constEval(nil)}
+		}
+	}
 	var cols []outCol
 	for _, c := range f.outCols {
 		cols = append(cols, outCol{Name: c.Name, typ: c.Type})
