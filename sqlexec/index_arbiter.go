@@ -75,7 +75,7 @@ func (b *binder) inferArbiter(t *tableDesc, infer *pg_query.InferClause) (pk boo
 	}
 	var found []*indexDesc
 	for _, cand := range t.indexes {
-		if !cand.unique || cand.exclusion || !b.sameKeys(t, cand, cols, exprKeys) ||
+		if !cand.unique || cand.exclusion || cand.invalid || !b.sameKeys(t, cand, cols, exprKeys) ||
 			slices.ContainsFunc(specific, func(el inferenceElem) bool { return !b.matchesSomeKey(t, cand, el) }) {
 			continue
 		}
