@@ -941,7 +941,7 @@ func (b *binder) createTableAsPlan(cs *pg_query.CreateTableAsStmt, full string) 
 				if err != nil {
 					return err
 				}
-				nt.cols = append(nt.cols, &columnDesc{name: name, typ: typ, attnum: int16(i + 1), collation: coll})
+				nt.cols = append(nt.cols, &columnDesc{name: name, typ: typ, attnum: int16(i + 1), collation: coll, domain: c.domain})
 			}
 			if matview {
 				if nt.matview, err = d.newMatviewDef(cs.Query, !into.SkipData); err != nil {

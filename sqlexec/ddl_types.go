@@ -339,7 +339,7 @@ func (d *ddl) dropUserTypes(drop []*typeDesc, cascade bool) error {
 		}
 		if dep := d.cat.typeDependent(t, dropping, d.s.visibleName); dep != "" {
 			if cascade {
-				return pgerror.Unsupported("DROP TYPE ... CASCADE of a type that other types use")
+				return pgerror.Unsupported("DROP ... CASCADE of a type that " + dep + " depends on")
 			}
 			named := t
 			if t.rng != nil && t.rng.multi {
@@ -417,8 +417,8 @@ func (c *catalog) withDependentDomains(types []*typeDesc) []*typeDesc {
 func (d *ddl) dropTypedColumns(t *typeDesc, dropping map[uint32]bool) error {
 	typed := map[uint32][]string{}
 	for _, tab := range sortedTables(d.cat) {
-		if dropping[tab.oid] {
-			continue
+		if dropping[tab.oid] || tab.matview != nil {
+			continue // a materialized view goes whole (typeDependent)
 		}
 		for _, col := range tab.cols {
 			elem := col.typ
@@ -469,8 +469,21 @@ func (c *catalog) typeDependent(t *typeDesc, dropping map[uint32]bool, name func
 	uses := func(ft types.Type, dom uint32) bool { return usesType(t, ft, dom) }
 	var deps []string
 	for schema, sc := range c.schemas {
+		for _, v := range sc.views {
+			if slices.Contains(v.types, t.oid) {
+				deps = append(deps, "view "+name(schema, v.name))
+			}
+		}
 		for _, tab := range sc.tables {
 			if dropping[tab.oid] {
+				continue
+			}
+			if tab.matview != nil {
+				// It depends on the type as a whole, through its query or
+				// its columns.
+				if slices.Contains(tab.matview.types, t.oid) || slices.ContainsFunc(tab.cols, func(col *columnDesc) bool { return uses(col.typ, col.domain) }) {
+					deps = append(deps, "materialized view "+name(schema, tab.name))
+				}
 				continue
 			}
 			for _, col := range tab.cols {

@@ -315,6 +315,9 @@ func init() {
 				for i, col := range v.cols {
 					row := attributeRow(v.oid, col.name, col.typ, i+1, false, false, 0)
 					row[21] = columnCollationOid(col.typ, col.coll)
+					if col.domain != 0 {
+						row[2] = int64(col.domain)
+					}
 					out = append(out, row)
 				}
 			}

@@ -127,6 +127,10 @@ type outCol struct {
 	// outputs here untyped, for the set operation to type by the other
 	// branches (setOp); 0 for any other column.
 	param int
+	// domain is the OID of the domain the column's values are of (typ is
+	// its base type), 0 for none: a view's or CREATE TABLE AS's column
+	// made from it is of the domain, as in PostgreSQL.
+	domain uint32
 }
 
 // rowsCached runs p once per statement execution unless it is correlated.
@@ -968,6 +972,9 @@ func (b *binder) targetList(sc *scope, targets []*pg_query.Node, unknown unknown
 				coll := outputCollation(c.typ, c.coll)
 				out := &scalar{typ: c.typ, slot: slot, refs: itemBit(c.item), coll: coll, eval: func(x *execCtx) (any, error) { return x.row[slot], nil }}
 				col := outCol{Name: c.name, typ: c.typ, tableOID: c.tableOID, attnum: c.attnum, coll: coll}
+				if dom, _ := b.columnDomain(c); dom != nil {
+					col.domain = dom.oid
+				}
 				if (len(cr.Fields) == 1 || c.joinAlias) && c.usingType.Oid != 0 {
 					var err error
 					if out, err = b.usingMerged(c, out); err != nil {
@@ -1013,6 +1020,9 @@ func (b *binder) targetList(sc *scope, targets []*pg_query.Node, unknown unknown
 			}
 		}
 		col := outCol{Name: name, typ: e.typ, coll: e.coll, param: e.param}
+		if e.domain != nil {
+			col.domain = e.domain.oid
+		}
 		if e.slot >= 0 && sc != nil && sc.agg == nil {
 			for _, c := range sc.cols {
 				if c.slot == e.slot {
