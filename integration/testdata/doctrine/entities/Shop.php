@@ -1,7 +1,7 @@
 <?php
 // The ORM half of shop.php's domain, mapped with PHP 8 attributes: customers with an embedded address, their
-// orders (a version column for optimistic locking, a jsonb column), the orders' lines, and tags shared by orders
-// through a join table.
+// orders (a version column for optimistic locking, a jsonb column), the orders' lines, tags shared by orders
+// through a join table, and the orders' payments, a class-table (JOINED) inheritance.
 namespace Shop;
 
 use Doctrine\Common\Collections\ArrayCollection;
@@ -133,4 +133,44 @@ class Tag
     {
         $this->orders = new ArrayCollection();
     }
+}
+
+#[ORM\Entity]
+#[ORM\Table(name: 'shop_payment')]
+#[ORM\InheritanceType('JOINED')]
+#[ORM\DiscriminatorColumn(name: 'method', type: 'string', length: 10)]
+#[ORM\DiscriminatorMap(['card' => CardPayment::class, 'transfer' => TransferPayment::class])]
+abstract class Payment
+{
+    #[ORM\Id, ORM\Column, ORM\GeneratedValue(strategy: 'IDENTITY')]
+    public ?int $id = null;
+
+    #[ORM\ManyToOne(targetEntity: PurchaseOrder::class)]
+    #[ORM\JoinColumn(name: 'order_id', nullable: false, onDelete: 'CASCADE')]
+    public PurchaseOrder $order;
+
+    #[ORM\Column(type: 'decimal', precision: 10, scale: 2)]
+    public string $amount;
+
+    #[ORM\Column(type: 'boolean')]
+    public bool $settled = false;
+}
+
+#[ORM\Entity]
+#[ORM\Table(name: 'shop_card_payment')]
+class CardPayment extends Payment
+{
+    #[ORM\Column(length: 4)]
+    public string $last4 = '';
+}
+
+#[ORM\Entity]
+#[ORM\Table(name: 'shop_transfer_payment')]
+class TransferPayment extends Payment
+{
+    #[ORM\Column(length: 34)]
+    public string $iban = '';
+
+    #[ORM\Column(type: 'date_immutable', nullable: true)]
+    public ?\DateTimeImmutable $valueDate = null;
 }
