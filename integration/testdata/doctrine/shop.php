@@ -2,14 +2,16 @@
 // A PHP application on Doctrine DBAL 3 and ORM 2 (Debian php-doctrine-dbal, php-doctrine-orm) over pdo_pgsql, run
 // against the database PGHOST / PGPORT / PGUSER / PGDATABASE name:
 //   php shop.php schema   drop what a previous run left, build a DBAL Schema in code and apply its SQL, create a
-//                         view, a sequence and an identity table, create the ORM's tables with SchemaTool, and
-//                         persist the ORM's fixtures
+//                         view, a sequence, an enum, a domain and an identity table, create the ORM's tables with
+//                         SchemaTool, and persist the ORM's fixtures
 //   php shop.php app      the schema manager's introspection (tables, columns with types, defaults and comments,
 //                         indexes, foreign keys, sequences, views), a comparator diff and its ALTER statements,
-//                         query builder selects with typed parameters, nested transactions (savepoints),
-//                         lastInsertId; the ORM's SchemaTool update and validation, DQL with joins, aggregates and
-//                         parameters, lazy and fetch-join loading, change sets, optimistic locking against a
-//                         second connection, pessimistic locking, cascading removal
+//                         query builder selects with typed parameters (server-side and emulated prepares), nested
+//                         transactions (savepoints), lastInsertId; the ORM's SchemaTool update and validation, DQL
+//                         with joins, aggregates, functions, subqueries and parameters, a native query, the
+//                         paginator, class-table inheritance with bulk DQL, lazy and fetch-join loading, change
+//                         sets, optimistic locking against a second connection, pessimistic locking, cascading
+//                         removal
 // It prints what it reads, sorted where PostgreSQL promises no order; the test compares fickle's output with
 // PostgreSQL's.
 require_once 'Doctrine/ORM/autoload.php';
@@ -18,8 +20,8 @@ require_once __DIR__ . '/entities/Shop.php';
 use Doctrine\DBAL\ArrayParameterType;
 use Doctrine\DBAL\Connection;
 use Doctrine\DBAL\DriverManager;
+use Doctrine\DBAL\LockMode;
 use Doctrine\DBAL\ParameterType;
-use Doctrine\DBAL\Schema\Column;
 use Doctrine\DBAL\Schema\Schema;
 use Doctrine\DBAL\Schema\Sequence;
 use Doctrine\DBAL\Schema\Table;
@@ -28,14 +30,13 @@ use Doctrine\DBAL\Types\Type;
 use Doctrine\DBAL\Types\Types;
 use Doctrine\ORM\Configuration;
 use Doctrine\ORM\EntityManager;
-use Doctrine\DBAL\LockMode;
 use Doctrine\ORM\Mapping\Driver\AttributeDriver;
 use Doctrine\ORM\OptimisticLockException;
 use Doctrine\ORM\Proxy\ProxyFactory;
-use Doctrine\ORM\Tools\SchemaTool;
-use Doctrine\ORM\Tools\Pagination\Paginator;
-use Doctrine\ORM\Tools\SchemaValidator;
 use Doctrine\ORM\Query\ResultSetMappingBuilder;
+use Doctrine\ORM\Tools\Pagination\Paginator;
+use Doctrine\ORM\Tools\SchemaTool;
+use Doctrine\ORM\Tools\SchemaValidator;
 use Shop\Address;
 use Shop\CardPayment;
 use Shop\Customer;
@@ -53,7 +54,6 @@ function connect(): Connection
         'port' => (int) getenv('PGPORT'),
         'user' => getenv('PGUSER'),
         'dbname' => getenv('PGDATABASE'),
-        'serverVersion' => '15',
     ]);
 }
 
