@@ -311,6 +311,9 @@ type binder struct {
 	// params holds the type of each $n (index n-1); a zero Oid is not yet
 	// known.
 	params []types.Type
+	// paramDomains holds the domain each $n is of (index n-1; 0 for
+	// none), whose base type params holds (param_domains.go).
+	paramDomains []uint32
 	// locks are the tables the statement uses, in the order it names
 	// them, with the lock each needs (useTable).
 	locks []planLock

@@ -433,7 +433,7 @@ func (b *binder) insertSourceFor(t *tableDesc, target []int, assigns []*arrayAss
 					continue
 				}
 				col := t.cols[target[i]]
-				ce, err := b.coerce(e, col.typ, types.CastAssignment)
+				ce, err := b.coerceToColumn(e, col)
 				if err != nil {
 					return nil, nil, b.assignError(err, col, e, it)
 				}
@@ -468,13 +468,14 @@ func (b *binder) insertSourceFor(t *tableDesc, target []int, assigns []*arrayAss
 		}, node, nil
 	}
 	want := make([]types.Type, len(target))
+	domains := make([]uint32, len(target))
 	for i, c := range target {
-		want[i] = t.cols[c].typ
+		want[i], domains[i] = t.cols[c].typ, t.cols[c].domain
 		if assigns != nil && assigns[i] != nil {
-			want[i] = assigns[i].valType
+			want[i], domains[i] = assigns[i].valType, 0
 		}
 	}
-	b.unknownOutputs = unknownOutputs{want: want}
+	b.unknownOutputs = unknownOutputs{want: want, domains: domains}
 	p, err := b.selectNode(nil, sel, ctes)
 	if err != nil {
 		return nil, nil, err
@@ -716,7 +717,7 @@ func (b *binder) setTargetFor(t *tableDesc, sc *scope, rt *pg_query.ResTarget) (
 		return []setTarget{{col: c, e: e, assign: a}}, nil
 	}
 	orig = e
-	if e, err = b.coerce(e, col.typ, types.CastAssignment); err != nil {
+	if e, err = b.coerceToColumn(e, col); err != nil {
 		return nil, b.assignError(err, col, orig, rt.Val)
 	}
 	return []setTarget{{col: c, e: e}}, nil

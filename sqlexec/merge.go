@@ -586,7 +586,7 @@ func (b *binder) mergeInsert(t *tableDesc, nsc *scope, wc *pg_query.MergeWhenCla
 			continue
 		}
 		col := t.cols[target[i]]
-		ce, err := b.coerce(e, col.typ, types.CastAssignment)
+		ce, err := b.coerceToColumn(e, col)
 		if err != nil {
 			return b.assignError(err, col, e, it)
 		}

@@ -922,6 +922,9 @@ type unknownOutputs struct {
 	// want types the items of an INSERT ... SELECT's select list by the
 	// target columns, as assignments.
 	want []types.Type
+	// domains holds the domain each target column of want is declared
+	// with (0 for none): a parameter the item is takes it.
+	domains []uint32
 	// keep leaves string literals and NULL of a set operation's branch
 	// unknown, so that the set operation can give them the other
 	// branch's type.
@@ -999,7 +1002,10 @@ func (b *binder) targetList(sc *scope, targets []*pg_query.Node, unknown unknown
 		switch {
 		case isUnknown && len(outs) < len(unknown.want):
 			col := &columnDesc{name: rt.Name, typ: unknown.want[len(outs)]}
-			ce, err := b.coerce(e, col.typ, types.CastAssignment)
+			if len(outs) < len(unknown.domains) {
+				col.domain = unknown.domains[len(outs)]
+			}
+			ce, err := b.coerceToColumn(e, col)
 			if err != nil {
 				return nil, nil, nil, b.assignError(err, col, e, rt.Val)
 			}
