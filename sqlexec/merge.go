@@ -216,7 +216,7 @@ func (b *binder) mergePlan(st *Statement, ms *pg_query.MergeStmt) (*stmtPlan, er
 	items, sc, pending, err := b.buildFrom(nil, []*pg_query.Node{join}, ctes)
 	b.rlsTarget = rowSecurityTarget{}
 	b.modifying = nil
-	b.dropPrivilegeSince(mark, t.oid) // the target is read only as its references say
+	targetReads := b.dropPrivilegeSince(mark, t.oid) // the target is read only as its references say
 	if err != nil {
 		return nil, err
 	}
@@ -333,7 +333,7 @@ func (b *binder) mergePlan(st *Statement, ms *pg_query.MergeStmt) (*stmtPlan, er
 		b.requirePrivilegeAs(as, t.oid, t.name, "table", 'd')
 	}
 	if readsTarget {
-		b.requirePrivilegeAs(as, t.oid, t.name, "table", 'r')
+		b.requireColumnsAs(as, t.oid, t.name, "table", 'r', targetReads)
 	}
 	w, err := b.writerFor(t, hasUpd || hasDel)
 	if err != nil {
