@@ -1,6 +1,8 @@
 package sqlexec
 
 import (
+	"slices"
+
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
@@ -89,10 +91,26 @@ func (u *columnUse) track(cols []scopeCol) {
 }
 
 // markArbiter marks the columns of table t that the arbiter of an ON
-// CONFLICT clause names, in its columns, expressions or WHERE clause, as
-// read: PostgreSQL needs SELECT on them.
+// CONFLICT clause names, in its columns, expressions or WHERE clause, or
+// the columns of the constraint it names, as read: PostgreSQL needs
+// SELECT on them.
 func (u *columnUse) markArbiter(t *tableDesc, oc *pg_query.OnConflictClause) {
 	if oc == nil || oc.Infer == nil {
+		return
+	}
+	if name := oc.Infer.Conname; name != "" {
+		cols := slices.Clone(t.pk)
+		if name != t.pkName {
+			cols = nil
+			for _, ix := range t.indexes {
+				if ix.name == name {
+					cols = append(cols, ix.cols...)
+				}
+			}
+		}
+		for _, c := range cols {
+			u.used[c] = true
+		}
 		return
 	}
 	mark := func(name string) {
