@@ -487,6 +487,12 @@ func addColumnPrivilegeFunc(table privilegeObject) {
 			if err != nil {
 				return nil, err
 			}
+			if t := cat.tables[oid]; t != nil && t.oid == oid {
+				// A table's system columns, numbered from -1 down.
+				for i, name := range systemColumnNames {
+					cols[int64(-i-1)] = name
+				}
+			}
 			switch c := col.(type) {
 			case string:
 				named := false
