@@ -128,10 +128,10 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 	}
 	inserted := &columnUse{}
 	b.requireColumnsAs(as, t.oid, t.name, "table", 'a', inserted)
-	// RETURNING needs SELECT; ON CONFLICT needs it on the columns its
-	// arbiter and DO UPDATE read, as PostgreSQL.
+	// RETURNING, ON CONFLICT's arbiter and DO UPDATE need SELECT on the
+	// columns they read, and only then, as in PostgreSQL.
 	selected := trackedColumns(t, len(t.cols))
-	selected.ifUsed = len(ins.ReturningList) == 0
+	selected.ifUsed = true
 	b.requireColumnsAs(as, t.oid, t.name, "table", 'r', selected)
 	updated := &columnUse{}
 	if oc := ins.OnConflictClause; oc != nil && oc.Action == pg_query.OnConflictAction_ONCONFLICT_UPDATE {

@@ -208,6 +208,17 @@ func (m *modifyTarget) rowTable(mt match) *tableDesc {
 	return m.t
 }
 
+// readsOnly is the use of the target's columns for the SELECT an UPDATE
+// or DELETE needs, as PostgreSQL only where it reads a column of the
+// target (WHERE true or RETURNING 1 read none); nil, for the table's
+// privilege always, when the target's reads are not tracked.
+func (m *modifyTarget) readsOnly() *columnUse {
+	if m.reads != nil {
+		m.reads.ifUsed = true
+	}
+	return m.reads
+}
+
 // returningScope is the scope of RETURNING: the statement's, and for a
 // target with members (an inheritance parent or a partitioned table) the
 // system column tableoid, one slot past the joined row (returnRow), since
@@ -299,7 +310,7 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 	updated := &columnUse{}
 	b.requireColumnsAs(as, m.t.oid, m.t.name, "table", 'w', updated)
 	if reads {
-		b.requireColumnsAs(as, m.t.oid, m.t.name, "table", 'r', m.reads)
+		b.requireColumnsAs(as, m.t.oid, m.t.name, "table", 'r', m.readsOnly())
 	}
 	t := m.t
 	policies, err := b.rowSecurityCheckFor(t, polUpdate, reads)
@@ -538,7 +549,7 @@ func (b *binder) deletePlan(del *pg_query.DeleteStmt) (*stmtPlan, error) {
 	}
 	b.requirePrivilegeAs(as, m.t.oid, m.t.name, "table", 'd')
 	if reads {
-		b.requireColumnsAs(as, m.t.oid, m.t.name, "table", 'r', m.reads)
+		b.requireColumnsAs(as, m.t.oid, m.t.name, "table", 'r', m.readsOnly())
 	}
 	t := m.t
 	w, err := b.writerFor(t, true)

@@ -598,11 +598,13 @@ func (v *viewDesc) namedColumns(names []string) *columnUse {
 
 // columnsRead is the use of the view's columns that the expressions of a
 // statement writing through it under the name rel may read, for its
-// SELECT privilege: every column a reference names, whatever relation it
-// qualifies (a column of another of the same name counts too), and all
-// of them for a whole-row reference or a star.
+// SELECT privilege, needed only when it reads one: every column a
+// reference names, whatever relation it qualifies (a column of another
+// of the same name counts too), and all of them for a whole-row reference
+// or a star.
 func (v *viewDesc) columnsRead(rel string, nodes []*pg_query.Node) *columnUse {
 	u := trackedColumns(nil, len(v.cols))
+	u.ifUsed = true
 	for _, n := range nodes {
 		if n == nil {
 			continue
