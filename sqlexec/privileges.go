@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -500,6 +501,12 @@ func addColumnPrivilegeFunc(table privilegeObject) {
 					if n == c {
 						named, attnum = true, int16(num)
 					}
+				}
+				if t := cat.tables[oid]; !named && t != nil && slices.ContainsFunc(t.droppedCols, func(d *columnDesc) bool {
+					return c == fmt.Sprintf("........pg.dropped.%d........", d.attnum)
+				}) {
+					found = false // a dropped column, by the name pg_attribute gives it: NULL
+					break
 				}
 				if !named {
 					return nil, pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", c, rel)
