@@ -109,23 +109,30 @@ func (d *ddl) grantColumns(gs *pg_query.GrantStmt, obj aclObject, role uint32, g
 	if len(colPrivs) > 0 && obj.kind != aclTable {
 		return pgerror.Unsupported("column privileges on sequences")
 	}
+	implied := ""
+	if !gs.IsGrant && obj.kind == aclTable {
+		implied = withoutLetters(tableLetters, withoutLetters(tableLetters, allPrivileges[aclColumn]))
+	}
+	if implied == "" && len(colPrivs) == 0 {
+		return nil
+	}
 	relation, cols, err := relationColumns(d.cat, obj.oid)
 	if err != nil {
 		return err
 	}
-	asked := map[int16]string{}
-	implied := ""
-	if !gs.IsGrant {
-		implied = withoutLetters(tableLetters, withoutLetters(tableLetters, allPrivileges[aclColumn]))
-	}
-	if implied != "" {
-		for k := range d.cat.acls {
-			if k.kind == aclColumn && k.oid == obj.oid {
-				asked[k.attnum] = implied
-			}
+	if t := d.cat.tables[obj.oid]; t != nil && t.oid == obj.oid {
+		// A table's system columns, numbered from -1 down: a REVOKE of
+		// the table's privileges reaches them too.
+		for i, name := range systemColumnNames {
+			cols[int64(-i-1)] = name
 		}
 	}
-	explicit := map[int16]bool{}
+	asked := map[int16]string{}
+	if implied != "" {
+		for num := range cols {
+			asked[int16(num)] = implied
+		}
+	}
 	for _, cp := range colPrivs {
 		for _, name := range cp.cols {
 			var attnum int16
@@ -134,19 +141,18 @@ func (d *ddl) grantColumns(gs *pg_query.GrantStmt, obj aclObject, role uint32, g
 					attnum = int16(num)
 				}
 			}
+			if attnum < 0 {
+				return pgerror.Unsupported("column privileges on system columns")
+			}
 			if attnum == 0 {
-				if slices.Contains(systemColumnNames, name) {
-					return pgerror.Unsupported("column privileges on system columns")
-				}
 				return pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", name, relation)
 			}
 			asked[attnum] = unionPrivileges(asked[attnum], cp.letters)
-			explicit[attnum] = true
 		}
 	}
 	for _, attnum := range slices.Sorted(maps.Keys(asked)) {
 		key := aclKey{kind: aclColumn, oid: obj.oid, attnum: attnum}
-		grantor, letters, err := d.grantableColumnLetters(gs, obj, role, relACL, attnum, relation, cols[int64(attnum)], asked[attnum], explicit[attnum])
+		grantor, letters, err := d.grantableColumnLetters(gs, obj, role, relACL, attnum, relation, cols[int64(attnum)], asked[attnum])
 		if err != nil {
 			return err
 		}
@@ -166,9 +172,9 @@ func (d *ddl) grantColumns(gs *pg_query.GrantStmt, obj aclObject, role uint32, g
 // grantableColumnLetters is grantableLetters for a column: what role may
 // grant or revoke of the letters on column attnum (called column) of
 // relation, from the grant options it holds on the relation or the
-// column; warned (when warn) with the column's wording, and 42501 for the
-// column when it holds no privilege on either.
-func (d *ddl) grantableColumnLetters(gs *pg_query.GrantStmt, obj aclObject, role uint32, relACL []aclItem, attnum int16, relation, column, letters string, warn bool) (uint32, string, error) {
+// column, with the column's warnings, and 42501 for the column when it
+// holds no column privilege on either.
+func (d *ddl) grantableColumnLetters(gs *pg_query.GrantStmt, obj aclObject, role uint32, relACL []aclItem, attnum int16, relation, column, letters string) (uint32, string, error) {
 	owner := d.s.objectOwner(d.cat, obj.kind, obj.oid)
 	if d.s.isSuperuser(role) || d.s.memberOf(role)[owner] {
 		return owner, letters, nil
@@ -182,21 +188,19 @@ func (d *ddl) grantableColumnLetters(gs *pg_query.GrantStmt, obj aclObject, role
 	}
 	all := allPrivileges[aclColumn]
 	if options == "" && !aclHolds(merged, d.s.memberOf(role), []byte(all)) {
-		return 0, "", pgerror.Newf(pgerror.InsufficientPrivilege, "permission denied for column %s of relation %s", column, relation)
+		return 0, "", pgerror.Newf(pgerror.InsufficientPrivilege, "permission denied for column \"%s\" of relation \"%s\"", column, relation)
 	}
 	granted := withoutLetters(letters, withoutLetters(letters, options))
 	allAsked := len(letters) == len(all)
-	if warn {
-		switch {
-		case gs.IsGrant && granted == "":
-			d.warning(pgerror.WarningPrivilegeNotGranted, "no privileges were granted for column \"%s\" of relation \"%s\"", column, relation)
-		case gs.IsGrant && !allAsked && granted != letters:
-			d.warning(pgerror.WarningPrivilegeNotGranted, "not all privileges were granted for column \"%s\" of relation \"%s\"", column, relation)
-		case !gs.IsGrant && granted == "":
-			d.warning(pgerror.WarningPrivilegeNotRevoked, "no privileges could be revoked for column \"%s\" of relation \"%s\"", column, relation)
-		case !gs.IsGrant && !allAsked && granted != letters:
-			d.warning(pgerror.WarningPrivilegeNotRevoked, "not all privileges could be revoked for column \"%s\" of relation \"%s\"", column, relation)
-		}
+	switch {
+	case gs.IsGrant && granted == "":
+		d.warning(pgerror.WarningPrivilegeNotGranted, "no privileges were granted for column \"%s\" of relation \"%s\"", column, relation)
+	case gs.IsGrant && !allAsked && granted != letters:
+		d.warning(pgerror.WarningPrivilegeNotGranted, "not all privileges were granted for column \"%s\" of relation \"%s\"", column, relation)
+	case !gs.IsGrant && granted == "":
+		d.warning(pgerror.WarningPrivilegeNotRevoked, "no privileges could be revoked for column \"%s\" of relation \"%s\"", column, relation)
+	case !gs.IsGrant && !allAsked && granted != letters:
+		d.warning(pgerror.WarningPrivilegeNotRevoked, "not all privileges could be revoked for column \"%s\" of relation \"%s\"", column, relation)
 	}
 	return role, granted, nil
 }
@@ -273,51 +277,7 @@ func (d *ddl) grantableLetters(gs *pg_query.GrantStmt, obj aclObject, role uint3
 	case !gs.IsGrant && !all && granted != letters:
 		d.warning(pgerror.WarningPrivilegeNotRevoked, "not all privileges could be revoked for \"%s\"", name)
 	}
-	if !gs.IsGrant && obj.kind == aclTable {
-		d.columnRevokeWarnings(obj.oid, name, letters, string(options), all)
-	}
 	return role, granted, nil
-}
-
-// columnRevokeWarnings gives the warnings of a REVOKE by a role holding
-// grant options only for grantable, as PostgreSQL's: it revokes the
-// column privileges (SELECT, INSERT, UPDATE, REFERENCES) of every column
-// too, system columns first, and warns for each.
-func (d *ddl) columnRevokeWarnings(oid uint32, relation, letters, grantable string, all bool) {
-	var asked, revoked []byte
-	for i := 0; i < len(letters); i++ {
-		if strings.IndexByte("rawx", letters[i]) >= 0 {
-			asked = append(asked, letters[i])
-			if strings.IndexByte(grantable, letters[i]) >= 0 {
-				revoked = append(revoked, letters[i])
-			}
-		}
-	}
-	format := ""
-	switch {
-	case len(asked) == 0:
-		return
-	case len(revoked) == 0:
-		format = "no privileges could be revoked for column \"%s\" of relation \"%s\""
-	case !all && len(revoked) != len(asked):
-		format = "not all privileges could be revoked for column \"%s\" of relation \"%s\""
-	default:
-		return
-	}
-	var cols []string
-	if t := d.cat.tables[oid]; t != nil {
-		cols = []string{"tableoid", "cmax", "xmax", "cmin", "xmin", "ctid"}
-		for _, c := range t.cols {
-			cols = append(cols, c.name)
-		}
-	} else if v := viewByOid(d.cat, oid); v != nil {
-		for _, c := range v.cols {
-			cols = append(cols, c.name)
-		}
-	}
-	for _, c := range cols {
-		d.warning(pgerror.WarningPrivilegeNotRevoked, format, c, relation)
-	}
 }
 
 // aclKindNoun names a kind of object in PostgreSQL's "permission denied
