@@ -326,6 +326,7 @@ func (d *ddl) dropColumn(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 	}
 	t.triggers = triggers
 	d.dropOwnedSequences(t, t.cols[i].attnum)
+	delete(d.cat.acls, aclKey{kind: aclColumn, oid: t.oid, attnum: t.cols[i].attnum})
 	// Every index is rebuilt: the row positions of its columns move.
 	old := t.indexes
 	t.indexes = nil

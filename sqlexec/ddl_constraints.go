@@ -372,6 +372,16 @@ func (d *ddl) addForeignKey(b *binder, t *tableDesc, tc tableConstraint, alter b
 	if !unique {
 		return pgerror.Newf(pgerror.InvalidForeignKey, "there is no unique constraint matching given keys for referenced table \"%s\"", parent.name)
 	}
+	// REFERENCES on each referenced column, or on the table, as
+	// PostgreSQL's checkFkeyPermissions.
+	if parent != t {
+		role := d.s.currentRole()
+		for _, i := range refCols {
+			if !d.s.hasColumnPrivilege(role, parent.oid, parent.cols[i].attnum, []byte{'x'}) {
+				return pgerror.Newf(pgerror.InsufficientPrivilege, "permission denied for table %s", parent.name)
+			}
+		}
+	}
 	if c.FkMatchtype == "p" {
 		return pgerror.New(pgerror.FeatureNotSupported, "MATCH PARTIAL not yet implemented")
 	}

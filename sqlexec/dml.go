@@ -126,17 +126,27 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	b.requirePrivilegeAs(as, t.oid, t.name, "table", 'a')
-	if len(ins.ReturningList) > 0 {
-		b.requirePrivilegeAs(as, t.oid, t.name, "table", 'r')
-	}
+	inserted := &columnUse{}
+	b.requireColumnsAs(as, t.oid, t.name, "table", 'a', inserted)
+	// RETURNING, ON CONFLICT's arbiter and DO UPDATE need SELECT on the
+	// columns they read, and only then, as in PostgreSQL.
+	selected := trackedColumns(t, len(t.cols))
+	selected.ifUsed = true
+	b.requireColumnsAs(as, t.oid, t.name, "table", 'r', selected)
+	updated := &columnUse{}
 	if oc := ins.OnConflictClause; oc != nil && oc.Action == pg_query.OnConflictAction_ONCONFLICT_UPDATE {
-		b.requirePrivilegeAs(as, t.oid, t.name, "table", 'w')
+		b.requireColumnsAs(as, t.oid, t.name, "table", 'w', updated)
 	}
 	target, assigns, err := b.insertTargets(t, ins)
 	if err != nil {
 		return nil, err
 	}
+	for _, c := range target {
+		if !slices.Contains(inserted.attnums, t.cols[c].attnum) {
+			inserted.attnums = append(inserted.attnums, t.cols[c].attnum)
+		}
+	}
+	selected.markArbiter(t, ins.OnConflictClause)
 	src, srcNode, err := b.insertSourceFor(t, target, assigns, ins.SelectStmt, ctes)
 	if err != nil {
 		return nil, err
@@ -159,14 +169,20 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 		return nil, err
 	}
 	sc := insertScope(t, ins, ctes)
+	selected.track(sc.cols)
 	versions := b.readsRowVersions()
-	outs, cols, err := b.returning(withInsertedSystemCols(sc, t, versions), ins.ReturningList)
+	rsc := withInsertedSystemCols(sc, t, versions)
+	selected.track(rsc.cols)
+	outs, cols, err := b.returning(rsc, ins.ReturningList)
 	if err != nil {
 		return nil, err
 	}
 	oc, err := b.onConflict(t, sc, ins.OnConflictClause)
 	if err != nil {
 		return nil, err
+	}
+	if oc != nil {
+		updated.attnums = setAttnums(t, oc.sets)
 	}
 	mayDefault := insertDefaults(t, target, ins, overrideUser)
 	w.requireDefaults(func(c int) bool { return mayDefault[c] || oc != nil && setsDefault(oc.sets, c) })
@@ -639,11 +655,12 @@ func (b *binder) onConflict(t *tableDesc, sc *scope, oc *pg_query.OnConflictClau
 	if !cp.update {
 		return cp, nil
 	}
-	// The scope holds the existing row (the target's name) then EXCLUDED.
+	// The scope holds the existing row (the target's name) then EXCLUDED,
+	// whose columns need SELECT on the target's as the target's do.
 	usc := &scope{cols: append([]scopeCol(nil), sc.cols...), ctes: sc.ctes}
 	n := len(t.cols)
 	for i, c := range t.cols {
-		usc.cols = append(usc.cols, scopeCol{rel: "excluded", name: c.name, typ: c.typ, slot: n + i, item: 1})
+		usc.cols = append(usc.cols, scopeCol{rel: "excluded", name: c.name, typ: c.typ, slot: n + i, item: 1, read: sc.cols[i].read})
 	}
 	sets, err := b.setTargets(t, usc, oc.TargetList)
 	if err != nil {

@@ -527,8 +527,14 @@ func (b *binder) fromLeaf(sc *scope, n *pg_query.Node) (*fromItem, []scopeCol, e
 		t := b.s.lookupTable(b.cat, rv.Schemaname, rv.Relname)
 		if t == nil {
 			if v := b.s.lookupView(b.cat, rv.Schemaname, rv.Relname); v != nil {
-				b.requirePrivilege(v.oid, v.name, "view", 'r')
-				return withKind(itemView)(b.viewItem(v, alias, rv.Alias))
+				use := &columnUse{attnums: trackedColumns(nil, len(v.cols)).attnums}
+				b.requireColumnsAs(b.privRole, v.oid, v.name, "view", 'r', use)
+				it, cols, err := withKind(itemView)(b.viewItem(v, alias, rv.Alias))
+				if it != nil {
+					// The view's item marks the outputs its level reads.
+					use.used = it.reads
+				}
+				return it, cols, err
 			}
 			if q := b.s.lookupSequence(b.cat, rv.Schemaname, rv.Relname); q != nil {
 				return b.sequenceItem(q, alias, rv.Alias)
@@ -539,7 +545,8 @@ func (b *binder) fromLeaf(sc *scope, n *pg_query.Node) (*fromItem, []scopeCol, e
 			return nil, nil, b.errAt(pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(rv)), rv.Location)
 		}
 		b.useTable(t, isolation.TableLockAccessShare)
-		b.requirePrivilege(t.oid, t.name, "table", 'r')
+		use := trackedColumns(t, len(t.cols))
+		b.requireColumnsAs(b.privRole, t.oid, t.name, "table", 'r', use)
 		if t.matview != nil && !t.matview.populated {
 			b.perms = append(b.perms, permCheck{oid: t.oid, name: t.name, unpopulated: true})
 		}
@@ -564,6 +571,7 @@ func (b *binder) fromLeaf(sc *scope, n *pg_query.Node) (*fromItem, []scopeCol, e
 		if c, ok := b.tableoidCol(it, rv, alias); ok {
 			cols = append(cols, c)
 		}
+		use.track(cols)
 		return it, cols, nil
 	case *pg_query.Node_RangeSubselect:
 		rs := v.RangeSubselect

@@ -216,7 +216,7 @@ func (b *binder) mergePlan(st *Statement, ms *pg_query.MergeStmt) (*stmtPlan, er
 	items, sc, pending, err := b.buildFrom(nil, []*pg_query.Node{join}, ctes)
 	b.rlsTarget = rowSecurityTarget{}
 	b.modifying = nil
-	b.dropPrivilegeSince(mark, t.oid) // the target is read only as its references say
+	targetReads := b.dropPrivilegeSince(mark, t.oid) // the target is read only as its references say
 	if err != nil {
 		return nil, err
 	}
@@ -323,17 +323,34 @@ func (b *binder) mergePlan(st *Statement, ms *pg_query.MergeStmt) (*stmtPlan, er
 	}
 	chooseAccesses(items)
 	planJoins(items)
+	// INSERT and UPDATE may be held on the columns the actions insert and
+	// set, all actions' together, as PostgreSQL's target entry has them.
+	inserted, updated := &columnUse{}, &columnUse{}
+	for _, a := range actions {
+		if a.cmd == pg_query.CmdType_CMD_INSERT {
+			for _, c := range a.target {
+				if !slices.Contains(inserted.attnums, t.cols[c].attnum) {
+					inserted.attnums = append(inserted.attnums, t.cols[c].attnum)
+				}
+			}
+		}
+	}
+	for _, c := range setCols {
+		if !slices.Contains(updated.attnums, t.cols[c].attnum) {
+			updated.attnums = append(updated.attnums, t.cols[c].attnum)
+		}
+	}
 	if hasIns {
-		b.requirePrivilegeAs(as, t.oid, t.name, "table", 'a')
+		b.requireColumnsAs(as, t.oid, t.name, "table", 'a', inserted)
 	}
 	if hasUpd {
-		b.requirePrivilegeAs(as, t.oid, t.name, "table", 'w')
+		b.requireColumnsAs(as, t.oid, t.name, "table", 'w', updated)
 	}
 	if hasDel {
 		b.requirePrivilegeAs(as, t.oid, t.name, "table", 'd')
 	}
 	if readsTarget {
-		b.requirePrivilegeAs(as, t.oid, t.name, "table", 'r')
+		b.requireColumnsAs(as, t.oid, t.name, "table", 'r', targetReads)
 	}
 	w, err := b.writerFor(t, hasUpd || hasDel)
 	if err != nil {

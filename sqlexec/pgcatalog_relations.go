@@ -273,6 +273,7 @@ func init() {
 					if col.domain != 0 {
 						row[2] = int64(col.domain) // a domain's column names the domain, its values are the base type's
 					}
+					row[22] = columnACLText(s, c, t.oid, col.attnum)
 					out = append(out, row)
 				}
 				out = append(out, droppedAttributeRows(t)...)
@@ -318,6 +319,7 @@ func init() {
 					if col.domain != 0 {
 						row[2] = int64(col.domain)
 					}
+					row[22] = columnACLText(s, c, v.oid, int16(i+1))
 					out = append(out, row)
 				}
 			}

@@ -414,9 +414,15 @@ func (b *binder) autoViewUpdate(v *viewDesc, up *pg_query.UpdateStmt, as uint32)
 	if err != nil {
 		return nil, err
 	}
-	b.requirePrivilegeAs(as, v.oid, v.name, "view", 'w')
+	var set []string
+	reads := []*pg_query.Node{up.WhereClause}
+	for _, t := range up.TargetList {
+		set = append(set, t.GetResTarget().GetName())
+		reads = append(reads, t.GetResTarget().GetVal())
+	}
+	b.requireColumnsAs(as, v.oid, v.name, "view", 'w', v.namedColumns(set))
 	if readsTargetRows(up.WhereClause, up.ReturningList, up.TargetList) {
-		b.requirePrivilegeAs(as, v.oid, v.name, "view", 'r')
+		b.requireColumnsAs(as, v.oid, v.name, "view", 'r', v.columnsRead(targetName(up.Relation), append(reads, up.ReturningList...)))
 	}
 	out := &pg_query.UpdateStmt{Relation: av.base, FromClause: up.FromClause}
 	for _, t := range up.TargetList {
@@ -452,7 +458,7 @@ func (b *binder) autoViewDelete(v *viewDesc, del *pg_query.DeleteStmt, as uint32
 	}
 	b.requirePrivilegeAs(as, v.oid, v.name, "view", 'd')
 	if readsTargetRows(del.WhereClause, del.ReturningList, nil) {
-		b.requirePrivilegeAs(as, v.oid, v.name, "view", 'r')
+		b.requireColumnsAs(as, v.oid, v.name, "view", 'r', v.columnsRead(targetName(del.Relation), append([]*pg_query.Node{del.WhereClause}, del.ReturningList...)))
 	}
 	where := proto.Clone(del.WhereClause).(*pg_query.Node)
 	if err := av.subst(where, false); err != nil {
@@ -532,9 +538,10 @@ func (b *binder) autoViewInsert(v *viewDesc, ins *pg_query.InsertStmt, as uint32
 	if ins.OnConflictClause != nil {
 		return nil, pgerror.Unsupported("INSERT ... ON CONFLICT into a view")
 	}
-	b.requirePrivilegeAs(as, v.oid, v.name, "view", 'a')
+	inserted := &columnUse{}
+	b.requireColumnsAs(as, v.oid, v.name, "view", 'a', inserted)
 	if len(ins.ReturningList) > 0 {
-		b.requirePrivilegeAs(as, v.oid, v.name, "view", 'r')
+		b.requireColumnsAs(as, v.oid, v.name, "view", 'r', v.columnsRead(targetName(ins.Relation), ins.ReturningList))
 	}
 	out := &pg_query.InsertStmt{Relation: av.base, SelectStmt: ins.SelectStmt, WithClause: ins.WithClause, Override: ins.Override}
 	cols := ins.Cols
@@ -563,6 +570,7 @@ func (b *binder) autoViewInsert(v *viewDesc, ins *pg_query.InsertStmt, as uint32
 		assigned[rt.Name] = viewCol
 		out.Cols = append(out.Cols, &pg_query.Node{Node: &pg_query.Node_ResTarget{ResTarget: rt}})
 	}
+	inserted.attnums = v.namedColumns(given).attnums
 	if err := av.viewDefaults(out, given); err != nil {
 		return nil, err
 	}
@@ -574,4 +582,48 @@ func (b *binder) autoViewInsert(v *viewDesc, ins *pg_query.InsertStmt, as uint32
 	}
 	b.writeAs = v.baseRole()
 	return b.insertPlan(out)
+}
+
+// namedColumns is the use of the view's columns names, for the INSERT
+// or UPDATE privilege a statement through the view needs on them.
+func (v *viewDesc) namedColumns(names []string) *columnUse {
+	u := &columnUse{}
+	for i, c := range v.cols {
+		if slices.Contains(names, c.name) {
+			u.attnums = append(u.attnums, int16(i+1))
+		}
+	}
+	return u
+}
+
+// columnsRead is the use of the view's columns that the expressions of a
+// statement writing through it under the name rel may read, for its
+// SELECT privilege, needed only when it reads one: every column a
+// reference names, whatever relation it qualifies (a column of another
+// of the same name counts too), and all of them for a whole-row reference
+// or a star.
+func (v *viewDesc) columnsRead(rel string, nodes []*pg_query.Node) *columnUse {
+	u := trackedColumns(nil, len(v.cols))
+	u.ifUsed = true
+	for _, n := range nodes {
+		if n == nil {
+			continue
+		}
+		walk(n, func(m *pg_query.Node) bool {
+			cr := m.GetColumnRef()
+			if cr == nil || len(cr.Fields) == 0 {
+				return true
+			}
+			last := cr.Fields[len(cr.Fields)-1]
+			name := last.GetString_().GetSval()
+			whole := last.GetAStar() != nil || len(cr.Fields) == 1 && name == rel
+			for i, c := range v.cols {
+				if whole || c.name == name {
+					u.used[i] = true
+				}
+			}
+			return true
+		})
+	}
+	return u
 }
