@@ -158,7 +158,11 @@ func (u *columnUse) needed() []int16 {
 // unused reports whether no column is used, so that an ifUsed privilege
 // is not needed.
 func (u *columnUse) unused() bool {
-	return u.ifUsed && !u.system && len(u.needed()) == 0
+	anyUsed := len(u.attnums) > 0
+	if u.used != nil {
+		anyUsed = slices.Contains(u.used, true)
+	}
+	return u.ifUsed && !u.system && !anyUsed
 }
 
 // requireColumnsAs notes that the statement needs priv on relation oid,
