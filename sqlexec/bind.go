@@ -349,8 +349,10 @@ type binder struct {
 	// expressions may not use (index_predicate.go).
 	mutableCalls int
 	// routineCalls counts the calls of user functions compiled so far,
-	// which index expressions cannot evaluate outside a session.
-	routineCalls int
+	// which index expressions cannot evaluate outside a session;
+	// mutableOpaqueCalls those of them not immutable and not in LANGUAGE
+	// sql, which PostgreSQL cannot inline before it checks volatility.
+	routineCalls, mutableOpaqueCalls int
 	// extOpsUsed, when set, collects the OIDs of the extensions' operators
 	// the expressions compiled apply (extension_operators.go).
 	extOpsUsed map[uint32]bool
