@@ -26,7 +26,14 @@ type TableSpec struct {
 	// FormatKey renders a primary key for the history and for errors; nil
 	// renders it as a quoted byte string.
 	FormatKey func(key []byte) string
-	_         struct{}
+	// Tuple returns the size of a row's tuple in PostgreSQL's heap (t_len:
+	// header, null bitmap, aligned values) and the table's fillfactor in
+	// percent (0 for the default, 100: the room an INSERT leaves free on
+	// a page for later updates), which place its versions (tid.go). It is
+	// called under the store's lock and must be pure. nil sizes every row
+	// as a bare tuple header.
+	Tuple func(row []any) (size, fillfactor int)
+	_     struct{}
 }
 
 // IndexSpec describes a secondary index. The executor owns the encoding of

@@ -162,6 +162,9 @@ type write struct {
 	// when it was deleted.
 	moved   *moveTarget
 	baseRow []any
+	// tid is the version's place in the heap (tid.go); a tombstone's is
+	// the place of the version it deletes.
+	tid Tid
 }
 
 // createdKeys is a transaction's keys of one table that it created and
@@ -395,7 +398,7 @@ func (e *engine) commit(ctx context.Context, t *txn) error {
 	t.wrote = slices.Grow(t.wrote, n)
 	e.dirty = slices.Grow(e.dirty, n) // most keys written get a second version (markDirty)
 	for w := range t.allWrites() {
-		w.ks.insertVersion(version{w: t, row: w.row})
+		w.ks.insertVersion(version{w: t, row: w.row, tid: w.tid})
 		e.markDirty(w.ks)
 		t.wrote = append(t.wrote, w.ks)
 		if w.tomb && w.moved != nil {

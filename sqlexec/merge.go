@@ -1047,7 +1047,7 @@ func (m *mergeRun) notMatched(x *execCtx, st *mergeState, full []any) error {
 		if err := m.pcheck.check(x, t, row); err != nil {
 			return err
 		}
-		if row, _, err = m.router.insert(x, row, m.insCheck, st.q); err != nil || row == nil {
+		if row, _, _, err = m.router.insert(x, row, m.insCheck, st.q); err != nil || row == nil {
 			return err
 		}
 	} else {

@@ -195,21 +195,21 @@ func (r *partRouter) route(x *execCtx, row []any) (*partRoute, []any, error) {
 // BEFORE INSERT row triggers and queueing its AFTER ones on q. The row the
 // triggers leave must pass policies, the row-level security checks of the
 // statement (as PostgreSQL checks them after the leaf's triggers). It
-// returns the row written, in r.t's column order, and the leaf it went
-// to, or a nil row when a trigger skipped it.
-func (r *partRouter) insert(x *execCtx, row []any, policies *rowSecurityCheck, q *rowQueue) ([]any, *tableDesc, error) {
+// returns the row written, in r.t's column order, the leaf it went to and
+// its key there, or a nil row when a trigger skipped it.
+func (r *partRouter) insert(x *execCtx, row []any, policies *rowSecurityCheck, q *rowQueue) ([]any, *tableDesc, []byte, error) {
 	leaf, lrow, err := r.route(x, row)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if leaf.trg != nil {
 		// The triggers see the generated columns NULL, computed after them.
 		leaf.w.clearGenerated(lrow)
 		if lrow, err = rowBefore(x, leaf.trg, nil, lrow); err != nil || lrow == nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		if err := leaf.w.computeGenerated(x, lrow); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		row = make([]any, len(r.t.cols))
 		for i, c := range r.t.cols {
@@ -217,22 +217,23 @@ func (r *partRouter) insert(x *execCtx, row []any, policies *rowSecurityCheck, q
 		}
 	}
 	if err := policies.check(x, row); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if leaf.trg != nil {
 		// A trigger may have changed the row: it must still belong here.
 		if err := leaf.check.check(x, leaf.t, lrow); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	}
 	if err := leaf.w.validate(x, lrow, nil); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	if _, err := leaf.w.insertRow(x, lrow); err != nil {
-		return nil, nil, err
+	key, err := leaf.w.insertRow(x, lrow)
+	if err != nil {
+		return nil, nil, nil, err
 	}
 	q.add(leaf.trg, nil, lrow)
-	return row, leaf.t, nil
+	return row, leaf.t, key, nil
 }
 
 // partCheck is the partition constraint of a partition: its bound under
@@ -438,7 +439,7 @@ func (rm *rowMoves) apply(x *execCtx, mt match, wm *writer, np, nr []any, polici
 		return rowStays, nil, err
 	}
 	q.add(del, mt.phys, nil)
-	row, leaf, err := rm.router.insert(x, nr, policies, q)
+	row, leaf, _, err := rm.router.insert(x, nr, policies, q)
 	if err != nil {
 		return rowMoved, nil, err
 	}

@@ -1,0 +1,206 @@
+package isolation
+
+// PostgreSQL shows where a row version lives in its table's heap as the
+// system column ctid, a tid (block, offset), and applications use it: to
+// delete duplicates (a.ctid < b.ctid), to update or delete a batch a
+// subquery picked (WHERE ctid IN (SELECT ctid ... LIMIT n FOR UPDATE SKIP
+// LOCKED)), to recognise a row while debugging. The store gives every
+// version the place PostgreSQL 15's heap would give it on a table created
+// fresh and never vacuumed:
+//
+//   - every new version takes a place when it is written: an INSERT's row,
+//     each UPDATE's new version (a transaction's repeated updates of one
+//     row included), the versions a rollback undoes (their space stays
+//     taken, as a dead tuple's does); a DELETE writes no version;
+//   - a version takes its tuple's size, MAXALIGN'd, and a 4-byte line
+//     pointer on an 8 kB page whose header takes 24 bytes; the tuple's size
+//     is the executor's to say (TableSpec.Tuple: it knows the types);
+//   - an INSERT goes to the page the previous insert or update that looked
+//     for room went to, when its free space less the table's fillfactor
+//     reserve holds the tuple (hio.c's RelationGetBufferForTuple); else to
+//     a page the free space map knows to have room (the pages found too
+//     full so far, with what they had left then, searched from the slot
+//     after the last one it gave); else to a new page at the end;
+//   - an UPDATE's new version goes on its old version's page when that
+//     page's free space holds it, whatever the fillfactor (heap_update),
+//     else where an INSERT would go;
+//   - a page holds at most 291 line pointers (MaxHeapTuplesPerPage).
+//
+// Where the model stops matching PostgreSQL: it never prunes (PostgreSQL
+// removes dead versions from a page that a read finds nearly full, and the
+// space and line pointers they free are reused), never vacuums, never
+// compresses or moves a large value out of line (TOAST: a tuple over 2032
+// bytes takes its full size here), keeps one insertion target per table
+// where each PostgreSQL backend keeps its own (concurrent inserters fill
+// pages in another order), and places a bulk load's (COPY's) rows one by
+// one as INSERT places them. A table that is rewritten (Store.RewriteRows,
+// as ALTER TABLE and CLUSTER do) has its newest versions laid out anew in
+// key order.
+
+// Tid is a row version's place in its table's heap: PostgreSQL's ctid.
+type Tid struct {
+	Block  uint32
+	Offset uint16
+}
+
+// The page layout of PostgreSQL's heap (bufpage.h, htup_details.h).
+const (
+	heapPageSize     = 8192
+	heapPageHeader   = 24
+	heapLinePointer  = 4
+	heapMaxTuples    = 291  // MaxHeapTuplesPerPage
+	heapMaxTupleSize = 8160 // MaxHeapTupleSize
+	fsmCategoryStep  = 32   // FSM_CAT_STEP
+)
+
+// heapPage is one page of a table's heap model.
+type heapPage struct {
+	free  int32  // pd_upper - pd_lower
+	items uint16 // line pointers
+	// fsm is the free space the free space map knows of the page plus
+	// one, 0 when it knows nothing (the page was never found too full).
+	fsm int32
+}
+
+// heap is a table's heap model: its pages, the insertion target and the
+// free space map's search position.
+type heap struct {
+	pages   []heapPage
+	target  int32 // -1: none yet
+	fsmNext int32
+}
+
+// heapFree is PageGetHeapFreeSpace: the room for one more tuple.
+func (p *heapPage) heapFree() int32 {
+	if p.items >= heapMaxTuples || p.free < heapLinePointer {
+		return 0
+	}
+	return p.free - heapLinePointer
+}
+
+// add puts a tuple of aligned length n on page b and returns its tid.
+func (h *heap) add(b int32, n int32) Tid {
+	p := &h.pages[b]
+	p.free -= n + heapLinePointer
+	p.items++
+	return Tid{Block: uint32(b), Offset: p.items}
+}
+
+// maxAlign is PostgreSQL's MAXALIGN on 64-bit machines.
+func maxAlign(n int32) int32 { return (n + 7) &^ 7 }
+
+// place gives a new version of size bytes (its tuple's t_len) its tid. old
+// is the tid of the version an UPDATE replaces, nil for an INSERT;
+// fillfactor is the table's, in percent (0: the default, 100).
+func (h *heap) place(size int, old *Tid, fillfactor int) Tid {
+	n := maxAlign(int32(min(size, heapMaxTupleSize)))
+	if old != nil && int(old.Block) < len(h.pages) && h.pages[old.Block].heapFree() >= n {
+		return h.add(int32(old.Block), n)
+	}
+	if fillfactor <= 0 || fillfactor > 100 {
+		fillfactor = 100
+	}
+	save := int32(heapPageSize * (100 - fillfactor) / 100)
+	// Pages without tuples may still hold line pointers: a page counts as
+	// empty when little of it is taken.
+	const nearlyEmpty = heapMaxTupleSize - heapMaxTuples/8*heapLinePointer
+	want := n + save
+	if want > nearlyEmpty {
+		want = max(n, nearlyEmpty)
+	}
+	b := h.target
+	if b < 0 && len(h.pages) > 0 {
+		b = int32(len(h.pages) - 1)
+	}
+	for b >= 0 {
+		p := &h.pages[b]
+		free := p.heapFree()
+		if want <= free {
+			h.target = b
+			return h.add(b, n)
+		}
+		p.fsm = free + 1
+		b = h.fsmSearch(want)
+	}
+	h.pages = append(h.pages, heapPage{free: heapPageSize - heapPageHeader})
+	h.target = int32(len(h.pages) - 1)
+	return h.add(h.target, n)
+}
+
+// fsmSearch returns a page the free space map says has room for want
+// bytes, in its categories of 32 bytes, or -1: the search starts after the
+// page it last gave and wraps around.
+func (h *heap) fsmSearch(want int32) int32 {
+	need := (want + fsmCategoryStep - 1) / fsmCategoryStep
+	n := int32(len(h.pages))
+	for i := int32(0); i < n; i++ {
+		b := (h.fsmNext + i) % n
+		if f := h.pages[b].fsm; f > 0 && (f-1)/fsmCategoryStep >= need {
+			h.fsmNext = b + 1
+			return b
+		}
+	}
+	return -1
+}
+
+// reset empties the heap (a rewrite lays the table out anew).
+func (h *heap) reset() {
+	h.pages, h.target, h.fsmNext = h.pages[:0], -1, 0
+}
+
+// placeVersion returns the tid of a write to ks that follows prev, the
+// writer's own earlier write to it (nil if none): a new version's place,
+// as an update of the version it replaces when the key holds a live one
+// (or from, when not nil: a moved row's old place), else as an insert; a
+// tombstone's is the place of the version it deletes.
+func (tb *table) placeVersion(ks *keyState, prev *write, row []any, tomb, created bool, from *Tid) Tid {
+	old := from
+	switch {
+	case prev != nil:
+		if !prev.tomb || tomb {
+			old = &prev.tid
+		}
+	case !created:
+		if v := ks.latest(); !v.tomb() {
+			old = &v.tid
+		}
+	}
+	if tomb {
+		if old == nil {
+			return Tid{}
+		}
+		return *old
+	}
+	size, fillfactor := 24, 0 // a bare heap tuple header
+	if tb.spec.Tuple != nil {
+		size, fillfactor = tb.spec.Tuple(row)
+	}
+	return tb.heap.place(size, old, fillfactor)
+}
+
+// ownTid returns the place of the own version of a key a read returned as
+// row, w being the transaction's last write to the key: that write's, or
+// an earlier one's a read at a write mark went back to (the same row
+// value), or the place of the committed version the first own write
+// replaced.
+func ownTid(w *write, row []any) Tid {
+	for c := w; c != nil; c = c.before {
+		if !c.tomb && sameRow(c.row, row) {
+			return c.tid
+		}
+		if c.before == nil && c.baseLive && sameRow(c.baseRow, row) {
+			for _, v := range c.ks.versions() {
+				if sameRow(v.row, row) {
+					return v.tid
+				}
+			}
+		}
+	}
+	return w.tid
+}
+
+// sameRow reports whether a and b are the same row value (one backing
+// array), as the store hands its rows out.
+func sameRow(a, b []any) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
