@@ -663,6 +663,13 @@ func (t *Txn) WriteMark() WriteMark { return t.t.e.writeMark(t.t) }
 // Savepoint marks the current point of the transaction's writes.
 func (t *Txn) Savepoint() Savepoint { return t.t.e.savepoint(t.t) }
 
+// NewHeap gives the table a fresh heap, as TRUNCATE gives PostgreSQL's
+// table a new file: the versions written from now on are placed from
+// (0,1) on. A rollback of the transaction, or to a savepoint taken before,
+// brings the old heap back. The caller holds the table's ACCESS EXCLUSIVE
+// lock.
+func (t *Txn) NewHeap(table TableID) error { return t.t.e.newHeap(t.t, table) }
+
 // RollbackTo undoes every write made after the savepoint (reads stay in the
 // history: they happened). The savepoint stays valid, as in PostgreSQL.
 func (t *Txn) RollbackTo(sp Savepoint) error { return t.t.e.rollbackTo(t.t, sp) }

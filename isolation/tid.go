@@ -32,10 +32,10 @@ package isolation
 // compresses or moves a large value out of line (TOAST: a tuple over 2032
 // bytes takes its full size here), keeps one insertion target per table
 // where each PostgreSQL backend keeps its own (concurrent inserters fill
-// pages in another order), and places a bulk load's (COPY's) rows one by
-// one as INSERT places them. A table that is rewritten (Store.RewriteRows,
-// as ALTER TABLE and CLUSTER do) has its newest versions laid out anew in
-// key order.
+// pages in another order), places a bulk load's (COPY's) rows one by one
+// as INSERT places them, and keeps the places of a table's versions when
+// ALTER TABLE or CLUSTER rewrite it (PostgreSQL lays the live rows out
+// anew). TRUNCATE gives the table a fresh heap (Txn.NewHeap).
 
 // Tid is a row version's place in its table's heap: PostgreSQL's ctid.
 type Tid struct {
@@ -143,11 +143,6 @@ func (h *heap) fsmSearch(want int32) int32 {
 	return -1
 }
 
-// reset empties the heap (a rewrite lays the table out anew).
-func (h *heap) reset() {
-	h.pages, h.target, h.fsmNext = h.pages[:0], -1, 0
-}
-
 // placeVersion returns the tid of a write to ks that follows prev, the
 // writer's own earlier write to it (nil if none): a new version's place,
 // as an update of the version it replaces when the key holds a live one
@@ -203,4 +198,50 @@ func ownTid(w *write, row []any) Tid {
 // array), as the store hands its rows out.
 func sameRow(a, b []any) bool {
 	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+// heapSwap is a heap a transaction's TRUNCATE replaced: the table, its old
+// heap, and the savepoints the transaction had then (a rollback to any of
+// them brings the heap back).
+type heapSwap struct {
+	tb    *table
+	old   heap
+	depth int
+}
+
+// newHeap is Txn.NewHeap.
+func (e *engine) newHeap(t *txn, id TableID) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if err := e.live(t); err != nil {
+		return err
+	}
+	tb, err := e.table(id)
+	if err != nil {
+		return err
+	}
+	t.heaps = append(t.heaps, heapSwap{tb: tb, old: tb.heap, depth: len(t.savepoints)})
+	tb.heap = heap{target: -1}
+	return nil
+}
+
+// restoreHeaps brings back the heaps t replaced while it had depth
+// savepoints or more, newest first.
+func (t *txn) restoreHeaps(depth int) {
+	for len(t.heaps) > 0 {
+		last := t.heaps[len(t.heaps)-1]
+		if last.depth < depth {
+			return
+		}
+		last.tb.heap = last.old
+		t.heaps = t.heaps[:len(t.heaps)-1]
+	}
+}
+
+// releaseHeaps makes the heaps t replaced under savepoints it released,
+// which leave it depth savepoints, part of the savepoint they are in now.
+func (t *txn) releaseHeaps(depth int) {
+	for i := range t.heaps {
+		t.heaps[i].depth = min(t.heaps[i].depth, depth)
+	}
 }

@@ -118,3 +118,44 @@ func TestVersionsTakePlaces(t *testing.T) {
 	}
 	must(t, tx.Commit(bg))
 }
+
+// TestNewHeapStartsOverUntilRolledBack pins TRUNCATE's fresh heap: rows
+// written after it start at (0,1), and a rollback to a savepoint taken
+// before it, or of the transaction, brings the old heap back.
+func TestNewHeapStartsOverUntilRolledBack(t *testing.T) {
+	s := NewStore(Config{Strategy: StrategyLatest})
+	tab, err := s.CreateTable(TableSpec{Name: "t", Tuple: func([]any) (int, int) { return 28, 0 }})
+	must(t, err)
+	sess := s.NewSession()
+	insert := func(tx *Txn, key string, want Tid) {
+		t.Helper()
+		_, err := tx.Insert(bg, tab, []byte(key), []any{key})
+		must(t, err)
+		if got := tx.OwnVersion(tab, []byte(key)).Ctid; got != want {
+			t.Fatalf("%s at %v, want %v", key, got, want)
+		}
+	}
+	tx := begin(t, sess, history.ReadCommitted)
+	insert(tx, "a", Tid{0, 1})
+	sp := tx.Savepoint()
+	must(t, tx.NewHeap(tab))
+	insert(tx, "b", Tid{0, 1})
+	must(t, tx.RollbackTo(sp))
+	insert(tx, "c", Tid{0, 2})
+	must(t, tx.Commit(bg))
+
+	tx = begin(t, sess, history.ReadCommitted)
+	must(t, tx.NewHeap(tab))
+	insert(tx, "d", Tid{0, 1})
+	must(t, tx.Rollback())
+
+	tx = begin(t, sess, history.ReadCommitted)
+	sp = tx.Savepoint()
+	must(t, tx.NewHeap(tab))
+	must(t, tx.Release(sp))
+	sp = tx.Savepoint()
+	insert(tx, "e", Tid{0, 1})
+	must(t, tx.RollbackTo(sp))
+	insert(tx, "f", Tid{0, 2})
+	must(t, tx.Commit(bg))
+}

@@ -141,6 +141,7 @@ type txnLive struct {
 	tooOld   bool
 	validBuf []int
 	marks    []markRef // its scans' marks (phantom.go)
+	heaps    []heapSwap // the heaps its TRUNCATEs replaced (tid.go)
 }
 
 // write is a transaction's last write to a key.
@@ -346,6 +347,7 @@ func (e *engine) rollbackTo(t *txn, sp Savepoint) error {
 	}
 	e.rec.undoWrites(t, &t.undo, mark)
 	t.undo.truncate(mark)
+	t.restoreHeaps(int(sp) + 1)
 	t.savepoints = t.savepoints[:sp+1]
 	// The savepoint's subtransaction ended; the next one gets a new id.
 	t.subXIDs = t.subXIDs[:sp+1]
@@ -370,6 +372,7 @@ func (e *engine) release(t *txn, sp Savepoint) error {
 	}
 	t.savepoints = t.savepoints[:sp]
 	t.subXIDs = t.subXIDs[:sp]
+	t.releaseHeaps(int(sp))
 	return nil
 }
 
@@ -447,7 +450,9 @@ func (e *engine) end(t *txn, st txnState) {
 		for w := range t.allWrites() {
 			e.noteUndone(t, firstWrite(w))
 		}
+		t.restoreHeaps(0)
 	}
+	t.heaps = nil
 	t.state = st
 	if t.wake != nil {
 		t.signalWake() // ended by another (an SSI pivot) while it waits: it leaves its queue

@@ -683,11 +683,20 @@ func sameSet(a, b []int) bool {
 	return true
 }
 
+// unknownSetColumn is the error of a SET entry naming no column of t:
+// PostgreSQL finds a system column, which it refuses to assign.
+func (b *binder) unknownSetColumn(t *tableDesc, rt *pg_query.ResTarget) error {
+	if slices.Contains(systemColumnNames, rt.Name) {
+		return b.errAt(pgerror.Newf(pgerror.FeatureNotSupported, "cannot assign to system column \"%s\"", rt.Name), rt.Location)
+	}
+	return b.errAt(pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", rt.Name, t.name), rt.Location)
+}
+
 // setTargetFor compiles one SET entry of UPDATE or ON CONFLICT DO UPDATE.
 func (b *binder) setTargetFor(t *tableDesc, sc *scope, rt *pg_query.ResTarget) ([]setTarget, error) {
 	c := t.colIndex(rt.Name)
 	if c < 0 {
-		return nil, b.errAt(pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", rt.Name, t.name), rt.Location)
+		return nil, b.unknownSetColumn(t, rt)
 	}
 	col := t.cols[c]
 	if len(rt.Indirection) > 0 && jsonbSubscripts(col.typ, rt.Indirection) {
