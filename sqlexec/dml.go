@@ -328,10 +328,13 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 				return err
 			}
 			after(row)
-			v := isolation.RowVersion{}
+			var v isolation.RowVersion
 			if versions && key != nil {
 				v = x.txn.OwnVersion(id, key)
-			} else if versions {
+			}
+			if versions && oc != nil {
+				// ON CONFLICT inserts under a store savepoint of its own,
+				// which PostgreSQL's speculative insertion is not.
 				v.Xmin = x.txn.XID()
 			}
 			return emit(row, oid, v)

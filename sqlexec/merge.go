@@ -975,7 +975,7 @@ func (m *mergeRun) update(x *execCtx, st *mergeState, a *mergeAction, r mergeRow
 	if err := st.guard.check(x.s, wm.t.id, r.key, "updated"); err != nil {
 		return err
 	}
-	outcome, _, err := m.moves.apply(x, match{key: r.key, row: r.row, member: r.member, phys: r.phys}, wm, np, nr, m.updCheck, st.q)
+	outcome, _, _, err := m.moves.apply(x, match{key: r.key, row: r.row, member: r.member, phys: r.phys}, wm, np, nr, m.updCheck, st.q)
 	if err != nil {
 		return err
 	}

@@ -415,42 +415,43 @@ const (
 // otherwise. A move fires the partition's DELETE row triggers (a BEFORE
 // one returning NULL keeps the row in place) and the new partition's
 // INSERT ones, queueing the AFTER ones on q; the moved row passes policies
-// after those. A moved row's new partition is returned with rowMoved;
+// after those. A moved row's new partition and its key there are returned
+// with rowMoved;
 // rowDropped says a BEFORE INSERT trigger skipped the row after its delete.
-func (rm *rowMoves) apply(x *execCtx, mt match, wm *writer, np, nr []any, policies *rowSecurityCheck, q *rowQueue) (moveOutcome, *tableDesc, error) {
+func (rm *rowMoves) apply(x *execCtx, mt match, wm *writer, np, nr []any, policies *rowSecurityCheck, q *rowQueue) (moveOutcome, *tableDesc, []byte, error) {
 	if rm == nil || rm.checks[mt.member] == nil {
-		return rowStays, nil, nil
+		return rowStays, nil, nil, nil
 	}
 	ok, err := rm.checks[mt.member].holds(x, np)
 	if err != nil || ok {
-		return rowStays, nil, err
+		return rowStays, nil, nil, err
 	}
 	if rm.router == nil {
-		return rowStays, nil, rm.checks[mt.member].check(x, wm.t, np)
+		return rowStays, nil, nil, rm.checks[mt.member].check(x, wm.t, np)
 	}
 	if err := rm.target.check(x, rm.t, nr); err != nil {
-		return rowStays, nil, err
+		return rowStays, nil, nil, err
 	}
 	del := rm.deletes[mt.member]
 	if kept, err := rowBefore(x, del, mt.phys, nil); err != nil || kept == nil {
-		return rowSkipped, nil, err
+		return rowSkipped, nil, nil, err
 	}
 	if err := wm.moveOut(x, rm.t, mt.key, mt.phys); err != nil {
-		return rowStays, nil, err
+		return rowStays, nil, nil, err
 	}
 	q.add(del, mt.phys, nil)
-	row, leaf, _, err := rm.router.insert(x, nr, policies, q)
+	row, leaf, key, err := rm.router.insert(x, nr, policies, q)
 	if err != nil {
-		return rowMoved, nil, err
+		return rowMoved, nil, nil, err
 	}
 	if row == nil {
 		// As in PostgreSQL the row is gone and the UPDATE does not count
 		// it. The keys referencing it would see a key change to a row that
 		// is nowhere; fickle refuses rather than guess.
 		if slices.ContainsFunc(wm.refs, func(ref *fkRef2) bool { return ref.fk.refClone }) {
-			return rowDropped, nil, pgerror.Unsupported("a BEFORE INSERT trigger skipping a row an UPDATE moves out of a partition that a foreign key references")
+			return rowDropped, nil, nil, pgerror.Unsupported("a BEFORE INSERT trigger skipping a row an UPDATE moves out of a partition that a foreign key references")
 		}
-		return rowDropped, nil, nil
+		return rowDropped, nil, nil, nil
 	}
-	return rowMoved, leaf, wm.movedIn(x, mt.phys, np)
+	return rowMoved, leaf, key, wm.movedIn(x, mt.phys, np)
 }
