@@ -140,7 +140,7 @@ type txnLive struct {
 	// versions its reads depend on (collect.go); it fails with 40001.
 	tooOld   bool
 	validBuf []int
-	marks    []markRef // its scans' marks (phantom.go)
+	marks    []markRef  // its scans' marks (phantom.go)
 	heaps    []heapSwap // the heaps its TRUNCATEs replaced (tid.go)
 }
 
