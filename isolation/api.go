@@ -670,6 +670,16 @@ func (t *Txn) Savepoint() Savepoint { return t.t.e.savepoint(t.t) }
 // lock.
 func (t *Txn) NewHeap(table TableID) error { return t.t.e.newHeap(t.t, table) }
 
+// Relayout writes the table's live rows into a fresh heap in the given
+// order, as CLUSTER (by an index) and VACUUM FULL (by their places) write
+// PostgreSQL's table anew: each row's newest version takes the next place.
+// A rollback brings the old places back. The caller holds the table's
+// ACCESS EXCLUSIVE lock; a transaction that wrote to the table is refused
+// (PostgreSQL would copy its own replaced versions too).
+func (t *Txn) Relayout(table TableID, order LayoutOrder) error {
+	return t.t.e.relayout(t.t, table, order)
+}
+
 // RollbackTo undoes every write made after the savepoint (reads stay in the
 // history: they happened). The savepoint stays valid, as in PostgreSQL.
 func (t *Txn) RollbackTo(sp Savepoint) error { return t.t.e.rollbackTo(t.t, sp) }

@@ -1,5 +1,13 @@
 package isolation
 
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+)
+
 // PostgreSQL shows where a row version lives in its table's heap as the
 // system column ctid, a tid (block, offset), and applications use it: to
 // delete duplicates (a.ctid < b.ctid), to update or delete a batch a
@@ -207,6 +215,7 @@ type heapSwap struct {
 	tb    *table
 	old   heap
 	depth int
+	tids  []tidSave // the places a relayout changed
 }
 
 // newHeap is Txn.NewHeap.
@@ -234,6 +243,7 @@ func (t *txn) restoreHeaps(depth int) {
 			return
 		}
 		last.tb.heap = last.old
+		last.restoreTids()
 		t.heaps = t.heaps[:len(t.heaps)-1]
 	}
 }
@@ -243,5 +253,114 @@ func (t *txn) restoreHeaps(depth int) {
 func (t *txn) releaseHeaps(depth int) {
 	for i := range t.heaps {
 		t.heaps[i].depth = min(t.heaps[i].depth, depth)
+	}
+}
+
+// LayoutOrder is the order Txn.Relayout writes a table's rows in: by a
+// secondary index's keys, by primary key, or (neither) by their places
+// now.
+type LayoutOrder struct {
+	Index IndexID // NoIndex: not by an index
+	ByKey bool
+}
+
+// tidSave is the place a relayout changed of the committed version of ks
+// that w wrote.
+type tidSave struct {
+	ks  *keyState
+	w   *txn
+	old Tid
+}
+
+// relayout is Txn.Relayout.
+func (e *engine) relayout(t *txn, id TableID, order LayoutOrder) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if err := e.live(t); err != nil {
+		return err
+	}
+	tb, err := e.table(id)
+	if err != nil {
+		return err
+	}
+	for range t.tableWrites(id) {
+		return pgerror.Unsupported("rewriting a table the transaction wrote to (its own old versions would be copied as well)")
+	}
+	var ix *index
+	if order.Index != NoIndex {
+		if ix = tb.uniqueIndex(order.Index); ix == nil {
+			for _, x := range tb.indexes {
+				if x.id == order.Index {
+					ix = x
+				}
+			}
+		}
+		if ix == nil {
+			return pgerror.Newf(pgerror.UndefinedObject, "index with id %d does not exist", order.Index)
+		}
+	}
+	type entry struct {
+		ks   *keyState
+		i    int // of the version in ks.versions()
+		sort string
+		tid  Tid
+	}
+	var rows []entry
+	tb.keys.Scan(func(k string, ks *keyState) bool {
+		vs := ks.versions()
+		v := vs[len(vs)-1]
+		if v.tomb() {
+			return true
+		}
+		en := entry{ks: ks, i: len(vs) - 1, tid: v.tid}
+		switch {
+		case ix != nil:
+			key, _ := ix.indexKey(&t.keyBufs[0], v.row)
+			en.sort = string(key)
+		case order.ByKey:
+			en.sort = k
+		}
+		rows = append(rows, en)
+		return true
+	})
+	slices.SortStableFunc(rows, func(a, b entry) int {
+		if c := strings.Compare(a.sort, b.sort); c != 0 {
+			return c
+		}
+		return cmp.Or(cmp.Compare(a.tid.Block, b.tid.Block), cmp.Compare(a.tid.Offset, b.tid.Offset))
+	})
+	if ix != nil {
+		// PostgreSQL's CLUSTER may sort the rows, leaving rows of equal
+		// keys in an order of its sort's making.
+		for i := 1; i < len(rows); i++ {
+			if rows[i].sort == rows[i-1].sort {
+				return pgerror.Unsupported("CLUSTER on an index whose keys repeat among the rows (PostgreSQL's sort orders equal keys its own way)")
+			}
+		}
+	}
+	swap := heapSwap{tb: tb, old: tb.heap, depth: len(t.savepoints)}
+	tb.heap = heap{target: -1}
+	for _, en := range rows {
+		v := &en.ks.versions()[en.i]
+		swap.tids = append(swap.tids, tidSave{ks: en.ks, w: v.w, old: v.tid})
+		size, fillfactor := 24, 0
+		if tb.spec.Tuple != nil {
+			size, fillfactor = tb.spec.Tuple(v.row)
+		}
+		v.tid = tb.heap.place(size, nil, fillfactor)
+	}
+	t.heaps = append(t.heaps, swap)
+	return nil
+}
+
+// restoreTids puts back the places a relayout changed.
+func (s *heapSwap) restoreTids() {
+	for _, sv := range s.tids {
+		vs := sv.ks.versions()
+		for i := range vs {
+			if vs[i].w == sv.w {
+				vs[i].tid = sv.old
+			}
+		}
 	}
 }
