@@ -287,6 +287,9 @@ type binder struct {
 	// last: a view met again inside its own expansion is a cycle
 	// (viewItem).
 	expanding []*viewDesc
+	// viewVersions says a write is rewritten through a view that names
+	// xmin, xmax or ctid (views_update.go, row_versions.go).
+	viewVersions bool
 	// rlsTarget names the target of the UPDATE or DELETE being compiled
 	// and rlsCompiling the tables whose policies are being compiled
 	// (rls_apply.go).

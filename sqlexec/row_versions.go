@@ -21,9 +21,12 @@ import (
 var rowVersionNames = [...]string{"xmin", "xmax", "ctid"}
 
 // readsRowVersions reports whether the statement being compiled, or a view
-// it is expanding, names xmin, xmax or ctid anywhere (its text,
-// case-insensitively): only then do its table items carry them.
+// it is expanding or writing through, names xmin, xmax or ctid anywhere
+// (its text, case-insensitively): only then do its table items carry them.
 func (b *binder) readsRowVersions() bool {
+	if b.viewVersions {
+		return true
+	}
 	for _, v := range b.expanding {
 		if v.rowVersions {
 			return true
