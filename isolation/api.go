@@ -680,6 +680,16 @@ func (t *Txn) Relayout(table TableID, order LayoutOrder) error {
 	return t.t.e.relayout(t.t, table, order)
 }
 
+// LatestTid follows the update chain of the row version at tid in the
+// table to the version a reader sees now (the newest committed one, or the
+// transaction's own), as PostgreSQL's currtid functions do: it returns
+// that version's place, tid itself when the chain ends in a version no
+// one sees (a deleted row), and valid false when tid points past the
+// table's heap.
+func (t *Txn) LatestTid(table TableID, tid Tid) (latest Tid, valid bool, err error) {
+	return t.t.e.latestTid(t.t, table, tid)
+}
+
 // RollbackTo undoes every write made after the savepoint (reads stay in the
 // history: they happened). The savepoint stays valid, as in PostgreSQL.
 func (t *Txn) RollbackTo(sp Savepoint) error { return t.t.e.rollbackTo(t.t, sp) }

@@ -364,3 +364,58 @@ func (s *heapSwap) restoreTids() {
 		}
 	}
 }
+
+// latestTid is Txn.LatestTid.
+func (e *engine) latestTid(t *txn, id TableID, tid Tid) (Tid, bool, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if err := e.live(t); err != nil {
+		return tid, false, err
+	}
+	tb, err := e.table(id)
+	if err != nil {
+		return tid, false, err
+	}
+	if tid.Offset == 0 || int(tid.Block) >= len(tb.heap.pages) {
+		return tid, false, nil
+	}
+	out := tid
+	tb.keys.Scan(func(_ string, ks *keyState) bool {
+		own := t.pendingWrite(ks)
+		// The key's versions in the order they were written: the committed
+		// ones, then t's own.
+		var chain []Tid
+		var live []bool
+		for _, v := range ks.versions() {
+			chain, live = append(chain, v.tid), append(live, !v.tomb())
+		}
+		var owns []*write
+		for w := own; w != nil; w = w.before {
+			owns = append(owns, w)
+		}
+		for i := len(owns) - 1; i >= 0; i-- {
+			chain, live = append(chain, owns[i].tid), append(live, !owns[i].tomb)
+		}
+		start := -1
+		for i := range chain {
+			if live[i] && chain[i] == tid {
+				start = i
+			}
+		}
+		if start < 0 {
+			return true
+		}
+		// The chain goes on through live versions; the one a reader sees
+		// now (the last, the newest committed one or t's own) is its end.
+		end := start
+		for end+1 < len(chain) && live[end+1] {
+			end++
+		}
+		if end < len(chain)-1 {
+			return true // no one sees its end (an older heap's place may repeat after TRUNCATE)
+		}
+		out = chain[end]
+		return false
+	})
+	return out, true, nil
+}
