@@ -944,8 +944,8 @@ func sourceWidth(n *pg_query.Node) int {
 
 // withInsertedSystemCols is sc, an INSERT's scope, with the system
 // columns for RETURNING: tableoid, the OID of the table (the partition)
-// each row went to, one slot past t's columns, then with versions xmin
-// and xmax.
+// each row went to, one slot past t's columns, then with versions xmin,
+// xmax and ctid.
 func withInsertedSystemCols(sc *scope, t *tableDesc, versions bool) *scope {
 	rsc := *sc
 	rel := t.name

@@ -57,8 +57,8 @@ type fromItem struct {
 	// members are the tables a table item read without ONLY covers, the
 	// table itself first, when it has inheritance children (inherit.go).
 	members []*inhMember
-	// versions says the item's rows have the system columns xmin and xmax
-	// past the table's columns (row_versions.go).
+	// versions says the item's rows have the system columns xmin, xmax and
+	// ctid past the table's columns (row_versions.go).
 	versions bool
 	// cursorPos says the item's rows' keys go to the row marks for the
 	// positions of a cursor's rows (current_of.go).
