@@ -14,7 +14,7 @@ import (
 // subquery picked (WHERE ctid IN (SELECT ctid ... LIMIT n FOR UPDATE SKIP
 // LOCKED)), to recognise a row while debugging. The store gives every
 // version the place PostgreSQL 15's heap would give it on a table created
-// fresh and never vacuumed:
+// fresh, never pruned nor vacuumed:
 //
 //   - every new version takes a place when it is written: an INSERT's row,
 //     each UPDATE's new version (a transaction's repeated updates of one
@@ -34,16 +34,31 @@ import (
 //     else where an INSERT would go;
 //   - a page holds at most 291 line pointers (MaxHeapTuplesPerPage).
 //
-// Where the model stops matching PostgreSQL: it never prunes (PostgreSQL
-// removes dead versions from a page that a read finds nearly full, and the
-// space and line pointers they free are reused), never vacuums, never
-// compresses or moves a large value out of line (TOAST: a tuple over 2032
-// bytes takes its full size here), keeps one insertion target per table
-// where each PostgreSQL backend keeps its own (concurrent inserters fill
-// pages in another order), places a bulk load's (COPY's) rows one by one
-// as INSERT places them, and keeps the places of a table's versions when
-// ALTER TABLE or CLUSTER rewrite it (PostgreSQL lays the live rows out
-// anew). TRUNCATE gives the table a fresh heap (Txn.NewHeap).
+// TRUNCATE gives the table a fresh heap (Txn.NewHeap); CLUSTER and VACUUM
+// FULL lay its live rows out anew (Txn.Relayout).
+//
+// Where the model stops matching PostgreSQL:
+//
+//   - it never prunes nor vacuums: PostgreSQL removes the dead versions of
+//     a page a read finds nearly full (heap_page_prune_opt), VACUUM and
+//     autovacuum those of every page, and later versions reuse the space
+//     and the line pointers. The places of the versions already written
+//     stay right (pruning moves no live version's tid), and the model's
+//     later places are the ones PostgreSQL gives while an older snapshot
+//     holds the horizon back; on a quiet server they differ;
+//   - it never compresses or moves a large value out of line (TOAST): a
+//     tuple over 2032 bytes takes its full size here, less in PostgreSQL;
+//   - it keeps one insertion target per table where each PostgreSQL
+//     backend keeps its own: concurrent inserters fill pages in another
+//     order;
+//   - it places a bulk load's (COPY's) rows one by one as INSERT does
+//     (heap_multi_insert differs on a page's last row with a fillfactor);
+//   - CLUSTER and VACUUM FULL copy the newest live versions alone, where
+//     PostgreSQL copies the recently dead ones an older snapshot may still
+//     read; ALTER TABLE's rewrites (a column type, a volatile default)
+//     keep the versions' places, where PostgreSQL lays the rows out anew;
+//     REFRESH MATERIALIZED VIEW CONCURRENTLY writes the view anew, where
+//     PostgreSQL changes the rows that differ in place.
 
 // Tid is a row version's place in its table's heap: PostgreSQL's ctid.
 type Tid struct {
