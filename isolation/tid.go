@@ -273,17 +273,23 @@ func (t *txn) releaseHeaps(depth int) {
 
 // LayoutOrder is the order Txn.Relayout writes a table's rows in: by a
 // secondary index's keys, by primary key, or (neither) by their places
-// now.
+// now; and which rows: the newest committed ones (CLUSTER, VACUUM FULL),
+// or with Visible those the transaction sees, its own writes included
+// (ALTER TABLE's rewrite). Size, when not nil, sizes the rows in place of
+// the table's Tuple (a rewrite changes the rows' columns).
 type LayoutOrder struct {
-	Index IndexID // NoIndex: not by an index
-	ByKey bool
+	Index   IndexID // NoIndex: not by an index
+	ByKey   bool
+	Visible bool
+	Size    func(row []any) int
 }
 
 // tidSave is the place a relayout changed of the committed version of ks
-// that w wrote.
+// that w wrote, or of the transaction's own write own.
 type tidSave struct {
 	ks  *keyState
 	w   *txn
+	own *write
 	old Tid
 }
 
@@ -298,8 +304,10 @@ func (e *engine) relayout(t *txn, id TableID, order LayoutOrder) error {
 	if err != nil {
 		return err
 	}
-	for range t.tableWrites(id) {
-		return pgerror.Unsupported("rewriting a table the transaction wrote to (its own old versions would be copied as well)")
+	if !order.Visible {
+		for range t.tableWrites(id) {
+			return pgerror.Unsupported("rewriting a table the transaction wrote to (its own old versions would be copied as well)")
+		}
 	}
 	var ix *index
 	if order.Index != NoIndex {
@@ -316,7 +324,8 @@ func (e *engine) relayout(t *txn, id TableID, order LayoutOrder) error {
 	}
 	type entry struct {
 		ks   *keyState
-		i    int // of the version in ks.versions()
+		i    int    // of the version in ks.versions()
+		own  *write // t's own write instead
 		sort string
 		tid  Tid
 	}
@@ -324,10 +333,19 @@ func (e *engine) relayout(t *txn, id TableID, order LayoutOrder) error {
 	tb.keys.Scan(func(k string, ks *keyState) bool {
 		vs := ks.versions()
 		v := vs[len(vs)-1]
+		var own *write
+		if order.Visible {
+			if own = t.pendingWrite(ks); own != nil {
+				v = version{w: t, row: own.row, tid: own.tid}
+				if own.tomb {
+					return true
+				}
+			}
+		}
 		if v.tomb() {
 			return true
 		}
-		en := entry{ks: ks, i: len(vs) - 1, tid: v.tid}
+		en := entry{ks: ks, i: len(vs) - 1, own: own, tid: v.tid}
 		switch {
 		case ix != nil:
 			key, _ := ix.indexKey(&t.keyBufs[0], v.row)
@@ -356,13 +374,21 @@ func (e *engine) relayout(t *txn, id TableID, order LayoutOrder) error {
 	swap := heapSwap{tb: tb, old: tb.heap, depth: len(t.savepoints)}
 	tb.heap = heap{target: -1}
 	for _, en := range rows {
-		v := &en.ks.versions()[en.i]
-		swap.tids = append(swap.tids, tidSave{ks: en.ks, w: v.w, old: v.tid})
+		row, tid := &en.ks.versions()[en.i].row, &en.ks.versions()[en.i].tid
+		save := tidSave{ks: en.ks, w: en.ks.versions()[en.i].w}
+		if en.own != nil {
+			row, tid, save = &en.own.row, &en.own.tid, tidSave{own: en.own}
+		}
+		save.old = *tid
+		swap.tids = append(swap.tids, save)
 		size, fillfactor := 24, 0
 		if tb.spec.Tuple != nil {
-			size, fillfactor = tb.spec.Tuple(v.row)
+			size, fillfactor = tb.spec.Tuple(*row)
 		}
-		v.tid = tb.heap.place(size, nil, fillfactor)
+		if order.Size != nil {
+			size = order.Size(*row)
+		}
+		*tid = tb.heap.place(size, nil, fillfactor)
 	}
 	t.heaps = append(t.heaps, swap)
 	return nil
@@ -371,6 +397,10 @@ func (e *engine) relayout(t *txn, id TableID, order LayoutOrder) error {
 // restoreTids puts back the places a relayout changed.
 func (s *heapSwap) restoreTids() {
 	for _, sv := range s.tids {
+		if sv.own != nil {
+			sv.own.tid = sv.old
+			continue
+		}
 		vs := sv.ks.versions()
 		for i := range vs {
 			if vs[i].w == sv.w {

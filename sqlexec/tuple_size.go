@@ -6,6 +6,8 @@ import (
 	"sync"
 
 	"github.com/cockroachdb/apd/v3"
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
 	"github.com/fickle-db/fickle/internal/pgarray"
 	"github.com/fickle-db/fickle/sqlexec/pgdata"
 	"github.com/fickle-db/fickle/sqlexec/types"
@@ -230,4 +232,54 @@ func fillFactor(t *tableDesc) int {
 		}
 	}
 	return 0
+}
+
+// columnTypesRewrite reports whether PostgreSQL writes the table anew for
+// the ALTER COLUMN ... TYPE commands run, which changed before into after
+// (ATColumnChangeRequiresRewrite): it does not when each column's value is
+// kept as it is, a binary-coercible change (varchar to text) or a typmod
+// its type's support function finds needs no conversion (a longer
+// varchar, a wider numeric of the same scale, a finer timestamp).
+func columnTypesRewrite(before, after *tableDesc, run []*pg_query.AlterTableCmd) bool {
+	for _, cmd := range run {
+		i, j := before.colIndex(cmd.Name), after.colIndex(cmd.Name)
+		if i < 0 || j < 0 {
+			return true
+		}
+		if using := cmd.GetDef().GetColumnDef().GetRawDefault(); using != nil {
+			if cr := using.GetColumnRef(); cr == nil || len(cr.Fields) != 1 || columnRefName(cr) != cmd.Name {
+				return true
+			}
+		}
+		from, to := before.cols[i], after.cols[j]
+		if to.domain != 0 && to.domain != from.domain || typeChangeRewrites(from.typ, to.typ) {
+			return true
+		}
+	}
+	return false
+}
+
+// typeChangeRewrites reports whether a value of type from needs converting
+// to be one of type to.
+func typeChangeRewrites(from, to types.Type) bool {
+	if from.Oid != to.Oid {
+		switch {
+		case from.Oid == types.OidVarchar && to.Oid == types.OidText,
+			from.Oid == types.OidText && to.Oid == types.OidVarchar && to.Typmod < 0:
+			return false
+		}
+		return true
+	}
+	if from.Typmod == to.Typmod || to.Typmod < 0 && from.Oid != types.OidBpchar && from.Oid != types.OidBit {
+		return false
+	}
+	switch from.Oid {
+	case types.OidVarchar, types.OidVarbit, types.OidTimestamp, types.OidTimestamptz, types.OidTime, types.OidTimetz:
+		return from.Typmod < 0 || to.Typmod < from.Typmod
+	case types.OidNumeric:
+		// typmod is ((precision << 16) | scale) + 4.
+		fp, fs, tp, ts := (from.Typmod-4)>>16, (from.Typmod-4)&0xffff, (to.Typmod-4)>>16, (to.Typmod-4)&0xffff
+		return from.Typmod < 0 || fs != ts || tp < fp
+	}
+	return true
 }
