@@ -34,8 +34,9 @@ import (
 //     else where an INSERT would go;
 //   - a page holds at most 291 line pointers (MaxHeapTuplesPerPage).
 //
-// TRUNCATE gives the table a fresh heap (Txn.NewHeap); CLUSTER and VACUUM
-// FULL lay its live rows out anew (Txn.Relayout).
+// TRUNCATE gives the table a fresh heap (Txn.NewHeap); CLUSTER, VACUUM
+// FULL and ALTER TABLE's rewrites lay its live rows out anew
+// (Txn.Relayout).
 //
 // Where the model stops matching PostgreSQL:
 //
@@ -55,10 +56,8 @@ import (
 //     (heap_multi_insert differs on a page's last row with a fillfactor);
 //   - CLUSTER and VACUUM FULL copy the newest live versions alone, where
 //     PostgreSQL copies the recently dead ones an older snapshot may still
-//     read; ALTER TABLE's rewrites (a column type, a volatile default)
-//     keep the versions' places, where PostgreSQL lays the rows out anew;
-//     REFRESH MATERIALIZED VIEW CONCURRENTLY writes the view anew, where
-//     PostgreSQL changes the rows that differ in place.
+//     read; REFRESH MATERIALIZED VIEW CONCURRENTLY writes the view anew,
+//     where PostgreSQL changes the rows that differ in place.
 
 // Tid is a row version's place in its table's heap: PostgreSQL's ctid.
 type Tid struct {
