@@ -1,6 +1,7 @@
 package isolation
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/fickle-db/fickle/history"
@@ -157,5 +158,75 @@ func TestNewHeapStartsOverUntilRolledBack(t *testing.T) {
 	insert(tx, "e", Tid{0, 1})
 	must(t, tx.RollbackTo(sp))
 	insert(tx, "f", Tid{0, 2})
+	must(t, tx.Commit(bg))
+}
+
+// TestRelayoutWritesTheRowsAnew pins Txn.Relayout: the live rows take the
+// first places of a fresh heap in the order asked (an index's keys, their
+// places now), an index whose keys repeat is refused, a transaction's own
+// writes are refused unless the relayout takes the rows it sees, and a
+// rollback brings the old places back.
+func TestRelayoutWritesTheRowsAnew(t *testing.T) {
+	s := NewStore(Config{Strategy: StrategyLatest})
+	tab, err := s.CreateTable(TableSpec{Name: "t", Tuple: func([]any) (int, int) { return 28, 0 }})
+	must(t, err)
+	byVal, err := s.CreateIndex(tab, IndexSpec{Name: "t_v", Key: func(dst []byte, row []any) ([]byte, bool) {
+		return append(dst, row[0].(string)...), false
+	}})
+	must(t, err)
+	sess := s.NewSession()
+	places := func(tx *Txn, keys ...string) []Tid {
+		t.Helper()
+		var out []Tid
+		for _, k := range keys {
+			var v RowVersion
+			_, _, err := tx.Get(bg, tab, []byte(k), ReadOptions{Version: &v})
+			must(t, err)
+			out = append(out, v.Ctid)
+		}
+		return out
+	}
+	tx := begin(t, sess, history.ReadCommitted)
+	for _, kv := range [][2]string{{"a", "z"}, {"b", "y"}, {"c", "x"}, {"d", "w"}} {
+		_, err := tx.Insert(bg, tab, []byte(kv[0]), []any{kv[1]})
+		must(t, err)
+	}
+	must(t, tx.Commit(bg))
+	tx = begin(t, sess, history.ReadCommitted)
+	must(t, tx.Delete(bg, tab, []byte("d")))
+	must(t, tx.Commit(bg))
+
+	tx = begin(t, sess, history.ReadCommitted)
+	must(t, tx.Relayout(tab, LayoutOrder{Index: byVal}))
+	if got := places(tx, "a", "b", "c"); !slices.Equal(got, []Tid{{0, 3}, {0, 2}, {0, 1}}) {
+		t.Fatalf("clustered by value: %v", got)
+	}
+	must(t, tx.Rollback())
+	tx = begin(t, sess, history.ReadCommitted)
+	if got := places(tx, "a", "b", "c"); !slices.Equal(got, []Tid{{0, 1}, {0, 2}, {0, 3}}) {
+		t.Fatalf("after the rollback: %v, want the places before", got)
+	}
+	must(t, tx.Commit(bg))
+
+	tx = begin(t, sess, history.ReadCommitted)
+	must(t, tx.Update(bg, tab, []byte("a"), []any{"y"}))
+	if err := tx.Relayout(tab, LayoutOrder{Index: byVal}); err == nil {
+		t.Fatal("relayout of a table the transaction wrote to was not refused")
+	}
+	must(t, tx.Relayout(tab, LayoutOrder{Index: NoIndex, Visible: true}))
+	if got := places(tx, "b", "c", "a"); !slices.Equal(got, []Tid{{0, 1}, {0, 2}, {0, 3}}) {
+		t.Fatalf("rewritten as seen: %v", got)
+	}
+	must(t, tx.Commit(bg))
+
+	tx = begin(t, sess, history.ReadCommitted)
+	if err := tx.Relayout(tab, LayoutOrder{Index: byVal}); err == nil {
+		t.Fatal("clustering on repeated keys (a and b hold y) was not refused")
+	}
+	must(t, tx.Rollback())
+	tx = begin(t, sess, history.ReadCommitted)
+	if got := places(tx, "b", "c", "a"); !slices.Equal(got, []Tid{{0, 1}, {0, 2}, {0, 3}}) {
+		t.Fatalf("the committed relayout's places: %v", got)
+	}
 	must(t, tx.Commit(bg))
 }
