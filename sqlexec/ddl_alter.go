@@ -128,10 +128,15 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 			err = d.addInherit(nt, cmd)
 		case pg_query.AlterTableType_AT_DropInherit:
 			err = d.dropInherit(nt, cmd)
-		case pg_query.AlterTableType_AT_ClusterOn:
-			err = d.clusterOn(nt, cmd.Name)
-		case pg_query.AlterTableType_AT_DropCluster:
-			nt.clusteredOn = 0
+		case pg_query.AlterTableType_AT_ClusterOn, pg_query.AlterTableType_AT_DropCluster:
+			switch {
+			case nt.part != nil:
+				err = pgerror.New(pgerror.FeatureNotSupported, "cannot mark index clustered in partitioned table")
+			case cmd.Subtype == pg_query.AlterTableType_AT_ClusterOn:
+				err = d.clusterOn(nt, cmd.Name)
+			default:
+				nt.clusteredOn = 0
+			}
 		case pg_query.AlterTableType_AT_ReplicaIdentity:
 			err = d.setReplicaIdentity(nt, cmd.Def.GetReplicaIdentityStmt())
 		case pg_query.AlterTableType_AT_EnableRowSecurity, pg_query.AlterTableType_AT_DisableRowSecurity,
