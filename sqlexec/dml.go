@@ -954,7 +954,7 @@ func withInsertedSystemCols(sc *scope, t *tableDesc, versions bool) *scope {
 	}
 	rsc.cols = append(slices.Clip(sc.cols), scopeCol{rel: rel, name: "tableoid", typ: types.OidType, slot: len(t.cols), hidden: true, system: true})
 	if versions {
-		for i, c := range rowVersionCols(rel) {
+		for i, c := range rowVersionCols(t, rel) {
 			c.slot = len(t.cols) + 1 + i
 			rsc.cols = append(rsc.cols, c)
 		}

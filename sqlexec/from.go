@@ -559,7 +559,7 @@ func (b *binder) fromLeaf(sc *scope, n *pg_query.Node) (*fromItem, []scopeCol, e
 		}
 		if b.readsRowVersions() || b.declaring != nil { // a cursor's rows keep their versions (current_of.go)
 			it.versions = true
-			cols = append(cols, rowVersionCols(alias)...)
+			cols = append(cols, rowVersionCols(t, alias)...)
 		}
 		if c, ok := b.tableoidCol(it, rv, alias); ok {
 			cols = append(cols, c)

@@ -56,15 +56,23 @@ func namesRowVersion(text string) bool {
 	return false
 }
 
-// rowVersionCols returns the hidden columns xmin, xmax and ctid of a table
-// read as rel.
-func rowVersionCols(rel string) []scopeCol {
+// rowVersionCols returns the hidden columns xmin, xmax and ctid of table t
+// read as rel. The ctid of a table with a column whose values' on-disk
+// size fickle does not model (tuple_size.go) is refused: the places of its
+// rows past the first page would not be PostgreSQL's.
+func rowVersionCols(t *tableDesc, rel string) []scopeCol {
 	xid := types.Type{Oid: types.OidXID, Typmod: -1}
 	cols := make([]scopeCol, len(rowVersionNames))
 	for i, name := range rowVersionNames {
 		cols[i] = scopeCol{rel: rel, name: name, typ: xid, hidden: true, system: true}
 	}
 	cols[2].typ = types.Type{Oid: types.OidTID, Typmod: -1}
+	for _, c := range t.cols {
+		if !sizeModeled(c.typ) {
+			cols[2].refused = "ctid of a table with a column of type " + c.typ.String() + " (fickle does not size its values as PostgreSQL stores them)"
+			break
+		}
+	}
 	return cols
 }
 

@@ -18,9 +18,10 @@ import (
 // tuple: this file computes a row's tuple size as heap_form_tuple would,
 // from the table's columns (their types' typlen, typalign and typstorage)
 // and the values' on-disk sizes. Values whose on-disk form fickle does not
-// model (a composite, jsonb, a range, a geometric path, tsvector, ...)
-// count their text output's length as a varlena's data: a table holding
-// them gets places that may differ from PostgreSQL's.
+// model (a composite, json and jsonb, a range, a geometric path, tsvector,
+// an array of them, ...) count their text output's length as a varlena's
+// data: a table holding them gets places that may differ from
+// PostgreSQL's.
 
 // typeLayout is what a tuple needs of a column's type.
 type typeLayout struct {
@@ -153,6 +154,13 @@ func varlenaData(typ types.Type, v any) int {
 		return len(x)
 	case *apd.Decimal:
 		return numericData(x)
+	case types.BitString:
+		return 4 + len(x.Data) // the length in bits, then the bytes
+	case types.Inet:
+		if x.V6 { // family, bits, the address
+			return 2 + 16
+		}
+		return 2 + 4
 	case []any:
 		if elem, ok := typ.Elem(); ok {
 			return arrayData(elem, []int{len(x)}, x)
@@ -282,4 +290,22 @@ func typeChangeRewrites(from, to types.Type) bool {
 		return from.Typmod < 0 || fs != ts || tp < fp
 	}
 	return true
+}
+
+// sizeModeled reports whether tupleSize sizes values of type t as
+// PostgreSQL stores them: fixed-length types, strings, bytea, numeric, bit
+// strings, inet and cidr, and arrays of them.
+func sizeModeled(t types.Type) bool {
+	if elem, ok := t.Elem(); ok && t.IsArray() {
+		return sizeModeled(elem)
+	}
+	if l := layoutOf(t); l.len > 0 || t.IsEnum() || t.IsCitext() {
+		return true
+	}
+	switch t.Oid {
+	case types.OidText, types.OidVarchar, types.OidBpchar, types.OidBytea, types.OidNumeric, types.OidBit, types.OidVarbit,
+		types.OidInet, types.OidCidr, types.OidJSON:
+		return true
+	}
+	return false
 }
