@@ -247,6 +247,10 @@ type scopeCol struct {
 	// qualified reference j.col reads a USING pair's merged column, as an
 	// unqualified one does.
 	joinAlias bool
+	// refused, when set, makes a reference to the column fail with 0A000
+	// naming it (the ctid of a table whose rows fickle cannot size,
+	// row_versions.go).
+	refused string
 }
 
 // markRead notes that c is read, for an item that tracks its reads.
@@ -287,6 +291,9 @@ type binder struct {
 	// last: a view met again inside its own expansion is a cycle
 	// (viewItem).
 	expanding []*viewDesc
+	// viewVersions says a write is rewritten through a view that names
+	// xmin, xmax or ctid (views_update.go, row_versions.go).
+	viewVersions bool
 	// rlsTarget names the target of the UPDATE or DELETE being compiled
 	// and rlsCompiling the tables whose policies are being compiled
 	// (rls_apply.go).
@@ -603,6 +610,9 @@ func (b *binder) resolveCol(sc *scope, fields []string, loc int32) (*scalar, err
 			continue
 		}
 		c := cur.cols[found]
+		if c.refused != "" {
+			return nil, b.errAt(pgerror.Unsupported(c.refused), loc)
+		}
 		if c.system && name != "tableoid" && sc.noSystemCols != "" {
 			return nil, b.errAt(pgerror.Newf(pgerror.InvalidColumnReference, "cannot use system column \"%s\" in %s", name, sc.noSystemCols), loc)
 		}

@@ -474,7 +474,7 @@ func (s *Session) copyInTxn(ctx context.Context, req *CopyRequest, data io.Reade
 			return err
 		}
 		if cp.router != nil {
-			if row, _, err = cp.router.insert(x, row, nil, leafEvents); err != nil || row == nil {
+			if row, _, _, err = cp.router.insert(x, row, nil, leafEvents); err != nil || row == nil {
 				return err
 			}
 		} else if _, err := cp.w.insertRow(x, row); err != nil {

@@ -807,6 +807,10 @@ func truncateTables(x *execCtx, tables []*tableDesc, restart bool) error {
 				return err
 			}
 		}
+		// PostgreSQL gives the table a new file: its rows start at (0,1).
+		if err := x.txn.NewHeap(t.id); err != nil {
+			return err
+		}
 	}
 	if restart {
 		return restartOwnedSequences(x, tables)

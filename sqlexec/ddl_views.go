@@ -45,8 +45,8 @@ type viewDesc struct {
 	// options are the view's options as pg_class.reloptions lists them,
 	// checkOption and securityInvoker read from them (withOptions).
 	options []string
-	// rowVersions says its query may name the system columns xmin and
-	// xmax (row_versions.go).
+	// rowVersions says its query may name the system columns xmin, xmax
+	// or ctid (row_versions.go).
 	rowVersions bool
 }
 

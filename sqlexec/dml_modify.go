@@ -456,7 +456,7 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 			if err := guard.check(x.s, m.rowTable(mt).id, mt.key, "updated"); err != nil {
 				return nil, err
 			}
-			outcome, movedTo, err := moves.apply(x, mt, wm, np, nr, policies, q)
+			outcome, movedTo, movedKey, err := moves.apply(x, mt, wm, np, nr, policies, q)
 			if err != nil {
 				return nil, err
 			}
@@ -489,7 +489,11 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 			if outs != nil {
 				copy(x.row[:len(nr)], nr)
 				if first := m.items[0]; first.versions {
-					setRowVersion(x.row, first, x.txn.OwnVersion(m.rowTable(mt).id, mt.key))
+					id, key := m.rowTable(mt).id, mt.key
+					if movedTo != nil {
+						id, key = movedTo.id, movedKey
+					}
+					setRowVersion(x.row, first, x.txn.OwnVersion(id, key))
 				}
 				oid := m.rowTable(mt).oid
 				if movedTo != nil {

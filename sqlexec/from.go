@@ -57,8 +57,8 @@ type fromItem struct {
 	// members are the tables a table item read without ONLY covers, the
 	// table itself first, when it has inheritance children (inherit.go).
 	members []*inhMember
-	// versions says the item's rows have the system columns xmin and xmax
-	// past the table's columns (row_versions.go).
+	// versions says the item's rows have the system columns xmin, xmax and
+	// ctid past the table's columns (row_versions.go).
 	versions bool
 	// cursorPos says the item's rows' keys go to the row marks for the
 	// positions of a cursor's rows (current_of.go).
@@ -566,7 +566,7 @@ func (b *binder) fromLeaf(sc *scope, n *pg_query.Node) (*fromItem, []scopeCol, e
 		}
 		if b.readsRowVersions() || b.declaring != nil { // a cursor's rows keep their versions (current_of.go)
 			it.versions = true
-			cols = append(cols, rowVersionCols(alias)...)
+			cols = append(cols, rowVersionCols(t, alias)...)
 		}
 		if c, ok := b.tableoidCol(it, rv, alias); ok {
 			cols = append(cols, c)

@@ -992,7 +992,7 @@ func (m *mergeRun) update(x *execCtx, st *mergeState, a *mergeAction, r mergeRow
 	if err := st.guard.check(x.s, wm.t.id, r.key, "updated"); err != nil {
 		return err
 	}
-	outcome, _, err := m.moves.apply(x, match{key: r.key, row: r.row, member: r.member, phys: r.phys}, wm, np, nr, m.updCheck, st.q)
+	outcome, _, _, err := m.moves.apply(x, match{key: r.key, row: r.row, member: r.member, phys: r.phys}, wm, np, nr, m.updCheck, st.q)
 	if err != nil {
 		return err
 	}
@@ -1064,7 +1064,7 @@ func (m *mergeRun) notMatched(x *execCtx, st *mergeState, full []any) error {
 		if err := m.pcheck.check(x, t, row); err != nil {
 			return err
 		}
-		if row, _, err = m.router.insert(x, row, m.insCheck, st.q); err != nil || row == nil {
+		if row, _, _, err = m.router.insert(x, row, m.insCheck, st.q); err != nil || row == nil {
 			return err
 		}
 	} else {

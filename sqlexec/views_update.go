@@ -37,6 +37,9 @@ type autoView struct {
 	// does not show under their own name, and view columns that are not
 	// the base column of that name.
 	hidden map[string]bool
+	// baseTable says the base relation is a table: a view column reading
+	// a name of a system column reads the system column.
+	baseTable bool
 }
 
 // noUpdatableColumns is why a view whose columns are all expressions
@@ -114,6 +117,9 @@ func (b *binder) autoViewOf(v *viewDesc, alias, verb string, loc int32) (*autoVi
 		return nil, pgerror.Newf(pgerror.InvalidObjectDefinition, "infinite recursion detected in rules for relation \"%s\"", v.name)
 	}
 	av, reason := b.autoViewParts(v, alias)
+	if v.rowVersions {
+		b.viewVersions = true // the rewritten statement reads the system columns the view names
+	}
 	if reason == "" || reason == noUpdatableColumns {
 		// PostgreSQL applies the base table's policies for the view's
 		// owner; the rewritten statement applies them for the role
@@ -122,9 +128,11 @@ func (b *binder) autoViewOf(v *viewDesc, alias, verb string, loc int32) (*autoVi
 		if role == 0 {
 			role = b.s.currentRole()
 		}
-		if t := b.s.lookupTable(b.cat, av.base.Schemaname, av.base.Relname); t != nil && t.rowSecurity && !v.securityInvoker && role != v.ownerRole() {
+		t := b.s.lookupTable(b.cat, av.base.Schemaname, av.base.Relname)
+		if t != nil && t.rowSecurity && !v.securityInvoker && role != v.ownerRole() {
 			return nil, pgerror.Unsupported("writing through a view to a table with row-level security by a role other than the view's owner")
 		}
+		av.baseTable = t != nil
 	}
 	if reason != "" && (reason != noUpdatableColumns || verb != "delete from") {
 		hint := map[string]string{"insert into": "To enable inserting into the view, provide an INSTEAD OF INSERT trigger or an unconditional ON INSERT DO INSTEAD rule.",
@@ -369,6 +377,10 @@ func (av *autoView) target(name, verb string, loc int32) (string, error) {
 	if av.cols[i].base == "" {
 		return "", pgerror.Newf(pgerror.FeatureNotSupported, "cannot %s column \"%s\" of view \"%s\"", verb, name, av.v.name).
 			WithDetail("View columns that are not columns of their base relation are not updatable.").WithPosition(int(loc) + 1)
+	}
+	if av.baseTable && slices.Contains(systemColumnNames, av.cols[i].base) {
+		return "", pgerror.Newf(pgerror.FeatureNotSupported, "cannot %s column \"%s\" of view \"%s\"", verb, name, av.v.name).
+			WithDetail("View columns that refer to system columns are not updatable.")
 	}
 	return av.cols[i].base, nil
 }
