@@ -140,4 +140,11 @@ func TestPreparedStatementsView(t *testing.T) {
 	if want := "byid | 2 | 6\none | 2 | 0"; strings.Join(got, "\n") != want {
 		t.Errorf("after force_custom_plan and DEALLOCATE:\n%s\nwant\n%s", strings.Join(got, "\n"), want)
 	}
+	exec("DISCARD ALL") // deallocates every prepared statement
+	if got := exec("SELECT name FROM pg_prepared_statements"); len(got) != 0 {
+		t.Errorf("after DISCARD ALL: %q, want none", got)
+	}
+	if err := pg.Exec(ctx, "EXECUTE one").Close(); pgCode(err) != "26000" {
+		t.Errorf("EXECUTE after DISCARD ALL: %v, want 26000", err)
+	}
 }

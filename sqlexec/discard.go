@@ -9,9 +9,9 @@ import (
 // discardPlan compiles DISCARD, which connection pools send before handing
 // a connection to its next user: TEMP drops the session's temporary
 // objects, SEQUENCES forgets currval and lastval, PLANS the cached plans,
-// and ALL does all of it, closes the cursors, releases the session's
-// advisory locks and resets every setting, outside a transaction block
-// only.
+// and ALL does all of it, closes the cursors, deallocates the prepared
+// statements, releases the session's advisory locks and resets every
+// setting, outside a transaction block only.
 func (b *binder) discardPlan(ds *pg_query.DiscardStmt) *stmtPlan {
 	tag := map[pg_query.DiscardMode]string{pg_query.DiscardMode_DISCARD_ALL: "DISCARD ALL", pg_query.DiscardMode_DISCARD_PLANS: "DISCARD PLANS",
 		pg_query.DiscardMode_DISCARD_SEQUENCES: "DISCARD SEQUENCES", pg_query.DiscardMode_DISCARD_TEMP: "DISCARD TEMP"}[ds.Target]
@@ -41,6 +41,9 @@ func (b *binder) discardPlan(ds *pg_query.DiscardStmt) *stmtPlan {
 			version := s.settings.version
 			s.settings = newSettings(s.info, s.engine.sessionOverrides(s.info))
 			s.settings.version = version + 1
+			// And DEALLOCATE ALL, of the prepared statements the server
+			// keeps.
+			return &Result{Tag: tag, Deallocate: &Deallocation{All: true}}, nil
 		}
 		return &Result{Tag: tag}, nil
 	}}
