@@ -67,6 +67,10 @@ func (e *engine) insert(ctx context.Context, t *txn, id TableID, key []byte, row
 			if err := e.uniqueKeyFree(ctx, t, ix, nil, row); err != nil {
 				return nil, err
 			}
+		} else if ix := tb.exclusionIndex(arbiter); ix != nil {
+			if err := e.exclusionFree(ctx, t, ix, nil, row); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if !created && e.isLive(t, tb, ks) {
@@ -274,6 +278,11 @@ func (e *engine) checkUnique(ctx context.Context, t *txn, tb *table, ks *keyStat
 				return err
 			}
 		}
+		if ix.spec.Excludes != nil && !ix.spec.Deferred {
+			if err := e.exclusionFree(ctx, t, ix, ks, row); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }
@@ -339,6 +348,9 @@ func (e *engine) checkDeferredUnique(ctx context.Context, t *txn, id IndexID, ke
 	row, live := e.current(t, ix.table, ks)
 	if !live {
 		return nil
+	}
+	if ix.spec.Excludes != nil {
+		return e.exclusionFree(ctx, t, ix, ks, row)
 	}
 	return e.uniqueKeyFree(ctx, t, ix, ks, row)
 }
