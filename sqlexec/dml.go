@@ -607,7 +607,7 @@ func (b *binder) onConflict(t *tableDesc, sc *scope, oc *pg_query.OnConflictClau
 				cp.arbiterPKey = true
 			} else {
 				for _, ix := range t.indexes {
-					if ix.name == oc.Infer.Conname && ix.unique && ix.onColumnsOnly() {
+					if ix.name == oc.Infer.Conname && (ix.unique && ix.onColumnsOnly() || ix.exclusion) {
 						cp.arbiterIdx = ix
 					}
 				}
@@ -795,6 +795,20 @@ func (cp *conflictPlan) tryIn(x *execCtx, w *writer, leaf *partRoute, row, lrow 
 		return false, nil
 	}
 	var uc *isolation.UniqueConflict
+	var ec *isolation.ExclusionConflict
+	if errors.As(err, &ec) {
+		// DO UPDATE never arbitrates on an exclusion constraint
+		// (onConflict): the conflict skips the row when the constraint
+		// is the arbiter or every constraint is.
+		if cp.update || cp.arbiter && (arbiterIdx == nil || ec.Index != arbiterIdx.id) {
+			return false, lw.uniqueError(err, lrow)
+		}
+		if err := x.txn.RollbackTo(sp); err != nil {
+			return false, err
+		}
+		_ = x.txn.Release(sp)
+		return true, nil
+	}
 	if !errors.As(err, &uc) {
 		return false, err
 	}
