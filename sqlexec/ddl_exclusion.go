@@ -358,3 +358,18 @@ func exclusionDef(s *Session, c *catalog, t *tableDesc, ix *indexDesc, pretty bo
 	}
 	return def
 }
+
+// refuseRetypingExclusion refuses an ALTER COLUMN TYPE of a column that an
+// exclusion constraint of t compares or reads: PostgreSQL rebuilds the
+// constraint with the new type's operators, which fickle does not.
+func refuseRetypingExclusion(t *tableDesc, changes []columnTypeChange) error {
+	changed := func(c int) bool {
+		return slices.ContainsFunc(changes, func(ch columnTypeChange) bool { return ch.i == c })
+	}
+	for _, ix := range t.indexes {
+		if ix.excl != nil && (slices.ContainsFunc(ix.cols, changed) || ix.readsColumnOf(t, changed)) {
+			return pgerror.Unsupported("ALTER COLUMN TYPE of a column that exclusion constraint " + ix.name + " uses")
+		}
+	}
+	return nil
+}
