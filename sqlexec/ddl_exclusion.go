@@ -258,6 +258,20 @@ func (ix *indexDesc) exclusionValues(row []any) (vals []any, in bool) {
 	return vals, true
 }
 
+// exclusionText is row's values of ix's elements (table t) as a 23P01's
+// DETAIL prints them, in session s's TimeZone and DateStyle.
+func (ix *indexDesc) exclusionText(s *Session, t *tableDesc, row []any) string {
+	vals, _ := ix.exclusionValues(row)
+	out := make([]string, len(vals))
+	for i, v := range vals {
+		out[i] = "null"
+		if v != nil {
+			out[i] = types.FormatTextEnv(s.textEnv(), ix.keyType(t, i), v)
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
 // exclusionSpec is the store's description of exclusion constraint ix of
 // table t: the keyed elements' values as the index key, a NULL element or
 // a row outside the predicate never conflicting, and the elements'
@@ -326,7 +340,7 @@ func (d *ddl) checkExclusionRows(t *tableDesc, ix *indexDesc) error {
 			if j != i && spec.Excludes(row, rows[j]) {
 				names := ix.keyNamesText(d.s, d.cat, t)
 				return pgerror.Newf(pgerror.ExclusionViolation, "could not create exclusion constraint \"%s\"", ix.name).
-					WithDetail("Key (%s)=(%s) conflicts with key (%s)=(%s).", names, ix.keyValuesText(t, row), names, ix.keyValuesText(t, rows[j])).
+					WithDetail("Key (%s)=(%s) conflicts with key (%s)=(%s).", names, ix.exclusionText(d.s, t, row), names, ix.exclusionText(d.s, t, rows[j])).
 					WithConstraint(t.name, ix.name)
 			}
 		}
@@ -339,7 +353,7 @@ func (d *ddl) checkExclusionRows(t *tableDesc, ix *indexDesc) error {
 func exclusionError(s *Session, c *catalog, t *tableDesc, ix *indexDesc, err error, row []any, existing []any) error {
 	names := ix.keyNamesText(s, c, t)
 	return pgerror.Wrapf(err, pgerror.ExclusionViolation, "conflicting key value violates exclusion constraint \"%s\"", ix.name).
-		WithDetail("Key (%s)=(%s) conflicts with existing key (%s)=(%s).", names, ix.keyValuesText(t, row), names, ix.keyValuesText(t, existing)).
+		WithDetail("Key (%s)=(%s) conflicts with existing key (%s)=(%s).", names, ix.exclusionText(s, t, row), names, ix.exclusionText(s, t, existing)).
 		WithConstraint(t.name, ix.name)
 }
 
