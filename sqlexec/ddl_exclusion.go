@@ -247,7 +247,7 @@ func exclusionOperator(method string, typ types.Type, names []string, btreeGist 
 // row its predicate leaves out (or whose expressions fail, which the
 // write reports itself: checkIndexRows).
 func (ix *indexDesc) exclusionValues(row []any) (vals []any, in bool) {
-	if ix.rows != nil {
+	if ix.rows != nil && (ix.pred != nil || ix.exprs != nil) {
 		vals, in, err := ix.rows.values(row)
 		return vals, in && err == nil
 	}
@@ -282,6 +282,34 @@ func exclusionSpec(t *tableDesc, ix *indexDesc) isolation.IndexSpec {
 		typs[i] = ix.keyType(t, i)
 	}
 	elems := ix.excl
+	if ix.pred == nil && ix.exprs == nil {
+		// Columns alone: the rows' own values, without a copy (a write
+		// compares its row with every row under its key).
+		cols := ix.cols
+		return isolation.IndexSpec{
+			Name:     ix.name,
+			Deferred: ix.deferrable,
+			Key: func(buf []byte, row []any) ([]byte, bool) {
+				for i, c := range cols {
+					if row[c] == nil {
+						return buf, true
+					}
+					if elems[i].keyed {
+						buf = types.AppendKey(buf, typs[i], row[c])
+					}
+				}
+				return buf, false
+			},
+			Excludes: func(a, b []any) bool {
+				for i, c := range cols {
+					if !elems[i].holds(a[c], b[c]) {
+						return false
+					}
+				}
+				return true
+			},
+		}
+	}
 	return isolation.IndexSpec{
 		Name:     ix.name,
 		Deferred: ix.deferrable,
