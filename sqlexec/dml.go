@@ -807,7 +807,7 @@ func (cp *conflictPlan) tryIn(x *execCtx, w *writer, leaf *partRoute, row, lrow 
 			return false, err
 		}
 		_ = x.txn.Release(sp)
-		return true, nil
+		return true, x.txn.CheckConflictVisible(lw.t.id, ec.Key)
 	}
 	if !errors.As(err, &uc) {
 		return false, err
@@ -822,7 +822,7 @@ func (cp *conflictPlan) tryIn(x *execCtx, w *writer, leaf *partRoute, row, lrow 
 	}
 	_ = x.txn.Release(sp)
 	if !cp.update {
-		return true, nil
+		return true, x.txn.CheckConflictVisible(lw.t.id, uc.Key)
 	}
 	if cp.touched(x)[touchedKey(lw.t, uc.Key)] {
 		return false, pgerror.New(pgerror.CardinalityViolation, "ON CONFLICT DO UPDATE command cannot affect row a second time").
