@@ -26,7 +26,14 @@ type TableSpec struct {
 	// FormatKey renders a primary key for the history and for errors; nil
 	// renders it as a quoted byte string.
 	FormatKey func(key []byte) string
-	_         struct{}
+	// Tuple returns the size of a row's tuple in PostgreSQL's heap (t_len:
+	// header, null bitmap, aligned values) and the table's fillfactor in
+	// percent (0 for the default, 100: the room an INSERT leaves free on
+	// a page for later updates), which place its versions (tid.go). It is
+	// called under the store's lock and must be pure. nil sizes every row
+	// as a bare tuple header.
+	Tuple func(row []any) (size, fillfactor int)
+	_     struct{}
 }
 
 // IndexSpec describes a secondary index. The executor owns the encoding of
@@ -664,6 +671,33 @@ func (t *Txn) WriteMark() WriteMark { return t.t.e.writeMark(t.t) }
 
 // Savepoint marks the current point of the transaction's writes.
 func (t *Txn) Savepoint() Savepoint { return t.t.e.savepoint(t.t) }
+
+// NewHeap gives the table a fresh heap, as TRUNCATE gives PostgreSQL's
+// table a new file: the versions written from now on are placed from
+// (0,1) on. A rollback of the transaction, or to a savepoint taken before,
+// brings the old heap back. The caller holds the table's ACCESS EXCLUSIVE
+// lock.
+func (t *Txn) NewHeap(table TableID) error { return t.t.e.newHeap(t.t, table) }
+
+// Relayout writes the table's live rows into a fresh heap in the given
+// order, as CLUSTER (by an index) and VACUUM FULL (by their places) write
+// PostgreSQL's table anew: each row's newest version takes the next place.
+// A rollback brings the old places back. The caller holds the table's
+// ACCESS EXCLUSIVE lock; a transaction that wrote to the table is refused
+// (PostgreSQL would copy its own replaced versions too).
+func (t *Txn) Relayout(table TableID, order LayoutOrder) error {
+	return t.t.e.relayout(t.t, table, order)
+}
+
+// LatestTid follows the update chain of the row version at tid in the
+// table to the version a reader sees now (the newest committed one, or the
+// transaction's own), as PostgreSQL's currtid functions do: it returns
+// that version's place, tid itself when the chain ends in a version no
+// one sees (a deleted row), and valid false when tid points past the
+// table's heap.
+func (t *Txn) LatestTid(table TableID, tid Tid) (latest Tid, valid bool, err error) {
+	return t.t.e.latestTid(t.t, table, tid)
+}
 
 // RollbackTo undoes every write made after the savepoint (reads stay in the
 // history: they happened). The savepoint stays valid, as in PostgreSQL.

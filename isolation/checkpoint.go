@@ -71,7 +71,7 @@ func (e *engine) checkpoint() (*history.History, int, error) {
 		tb.moves = nil
 		tb.keys.Scan(func(_ string, ks *keyState) bool {
 			v := ks.latest()
-			ks.resetVersions(version{w: e.init, row: v.row})
+			ks.resetVersions(version{w: e.init, row: v.row, tid: v.tid})
 			ks.readers, ks.hidSet, ks.scanFloor = nil, false, nil
 			if !v.tomb() {
 				for _, ix := range tb.indexes {

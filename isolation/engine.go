@@ -110,6 +110,8 @@ type table struct {
 	// subXmin is the xmin of committed versions written in a
 	// subtransaction (xmax.go).
 	subXmin map[versionOf]uint32
+	// heap places the versions written in the table (tid.go).
+	heap heap
 }
 
 // moveTarget is where a moved row went: key of the same table, or another
@@ -207,6 +209,7 @@ func (ks *keyState) forgetReaders(drop func(*txn) bool) {
 type version struct {
 	w   *txn
 	row []any // nil for a tombstone; a live row of no columns is noColumns
+	tid Tid   // its place in the table's heap (tid.go)
 }
 
 // tomb reports whether v is a tombstone.
@@ -386,7 +389,7 @@ func (e *engine) createTable(spec TableSpec) (TableID, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	id := TableID(len(e.tables))
-	e.tables = append(e.tables, &table{id: id, spec: spec, init: e.init, e: e})
+	e.tables = append(e.tables, &table{id: id, spec: spec, init: e.init, e: e, heap: heap{target: -1}})
 	return id, nil
 }
 

@@ -140,7 +140,8 @@ type txnLive struct {
 	// versions its reads depend on (collect.go); it fails with 40001.
 	tooOld   bool
 	validBuf []int
-	marks    []markRef // its scans' marks (phantom.go)
+	marks    []markRef  // its scans' marks (phantom.go)
+	heaps    []heapSwap // the heaps its TRUNCATEs replaced (tid.go)
 }
 
 // write is a transaction's last write to a key.
@@ -162,6 +163,9 @@ type write struct {
 	// when it was deleted.
 	moved   *moveTarget
 	baseRow []any
+	// tid is the version's place in the heap (tid.go); a tombstone's is
+	// the place of the version it deletes.
+	tid Tid
 }
 
 // createdKeys is a transaction's keys of one table that it created and
@@ -343,6 +347,7 @@ func (e *engine) rollbackTo(t *txn, sp Savepoint) error {
 	}
 	e.rec.undoWrites(t, &t.undo, mark)
 	t.undo.truncate(mark)
+	t.restoreHeaps(int(sp) + 1)
 	t.savepoints = t.savepoints[:sp+1]
 	// The savepoint's subtransaction ended; the next one gets a new id.
 	t.subXIDs = t.subXIDs[:sp+1]
@@ -367,6 +372,7 @@ func (e *engine) release(t *txn, sp Savepoint) error {
 	}
 	t.savepoints = t.savepoints[:sp]
 	t.subXIDs = t.subXIDs[:sp]
+	t.releaseHeaps(int(sp))
 	return nil
 }
 
@@ -395,7 +401,7 @@ func (e *engine) commit(ctx context.Context, t *txn) error {
 	t.wrote = slices.Grow(t.wrote, n)
 	e.dirty = slices.Grow(e.dirty, n) // most keys written get a second version (markDirty)
 	for w := range t.allWrites() {
-		w.ks.insertVersion(version{w: t, row: w.row})
+		w.ks.insertVersion(version{w: t, row: w.row, tid: w.tid})
 		e.markDirty(w.ks)
 		t.wrote = append(t.wrote, w.ks)
 		if w.tomb && w.moved != nil {
@@ -444,7 +450,9 @@ func (e *engine) end(t *txn, st txnState) {
 		for w := range t.allWrites() {
 			e.noteUndone(t, firstWrite(w))
 		}
+		t.restoreHeaps(0)
 	}
+	t.heaps = nil
 	t.state = st
 	if t.wake != nil {
 		t.signalWake() // ended by another (an SSI pivot) while it waits: it leaves its queue

@@ -33,6 +33,12 @@ func (e *engine) writable(ctx context.Context, t *txn, id TableID) (*table, erro
 }
 
 func (e *engine) insert(ctx context.Context, t *txn, id TableID, key []byte, row []any, arbiter IndexID) ([]byte, error) {
+	return e.insertFrom(ctx, t, id, key, row, arbiter, nil)
+}
+
+// insertFrom inserts row; from, when not nil, is the place of the version
+// the row moves from (Txn.Move), which its new version updates.
+func (e *engine) insertFrom(ctx context.Context, t *txn, id TableID, key []byte, row []any, arbiter IndexID, from *Tid) ([]byte, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	tb, err := e.writable(ctx, t, id)
@@ -87,7 +93,7 @@ func (e *engine) insert(ctx context.Context, t *txn, id TableID, key []byte, row
 	if err := e.checkUnique(ctx, t, tb, ks, row); err != nil {
 		return nil, err
 	}
-	e.putWrite(t, tb, ks, row, false, created)
+	e.putWrite(t, tb, ks, row, false, created, from)
 	return key, nil
 }
 
@@ -109,7 +115,7 @@ func (e *engine) update(ctx context.Context, t *txn, id TableID, key []byte, row
 	if err := e.checkUnique(ctx, t, tb, ks, row); err != nil {
 		return err
 	}
-	e.putWrite(t, tb, ks, row, false, false)
+	e.putWrite(t, tb, ks, row, false, false, nil)
 	return nil
 }
 
@@ -131,7 +137,7 @@ func (e *engine) delete(ctx context.Context, t *txn, id TableID, key []byte) err
 	if err := e.lockOldIndexKeys(ctx, t, tb, ks); err != nil {
 		return err
 	}
-	e.putWrite(t, tb, ks, nil, true, false)
+	e.putWrite(t, tb, ks, nil, true, false, nil)
 	return nil
 }
 
@@ -140,7 +146,13 @@ func (e *engine) move(ctx context.Context, t *txn, id TableID, key, newKey []byt
 	if err := e.delete(ctx, t, id, key); err != nil {
 		return err
 	}
-	if _, err := e.insert(ctx, t, id, newKey, row, NoIndex); err != nil {
+	e.mu.Lock()
+	var from *Tid
+	if w := e.ownWrite(t, id, key); w != nil {
+		from = &w.tid
+	}
+	e.mu.Unlock()
+	if _, err := e.insertFrom(ctx, t, id, newKey, row, NoIndex, from); err != nil {
 		return err
 	}
 	e.mu.Lock()
@@ -392,8 +404,9 @@ func (t *txn) newWrite() *write {
 // putWrite makes row (or a tombstone) t's last write to ks. A key t has
 // just created (created) has no earlier write of t and no version but
 // init's tombstone, so its write replaces nothing: a bulk load skips the
-// look-up of the statement's memo for every row.
-func (e *engine) putWrite(t *txn, tb *table, ks *keyState, row []any, tomb, created bool) {
+// look-up of the statement's memo for every row. from, when not nil, is
+// the place of the version a moved row leaves (Txn.Move).
+func (e *engine) putWrite(t *txn, tb *table, ks *keyState, row []any, tomb, created bool, from *Tid) {
 	switch {
 	case tomb:
 		row = nil // the version it becomes is a tombstone by its nil row
@@ -406,6 +419,7 @@ func (e *engine) putWrite(t *txn, tb *table, ks *keyState, row []any, tomb, crea
 	*w = write{row: row, tomb: tomb, ks: ks, tb: tb, seq: t.writeSeq}
 	prev := t.setPendingWrite(ks, w)
 	w.before = prev
+	w.tid = tb.placeVersion(ks, prev, row, tomb, created, from)
 	e.noteWrite(t, w)
 	t.undo.push(undoEntry{ks: ks, prev: prev, op: op})
 	if prev == nil && !created {

@@ -29,6 +29,8 @@ package isolation
 // version of a row (see ReadOptions.Version).
 type RowVersion struct {
 	Xmin, Xmax uint32
+	// Ctid is the version's place in its table's heap (tid.go).
+	Ctid Tid
 }
 
 // frozenXID is PostgreSQL's FrozenTransactionId: the xmin of init's
@@ -104,6 +106,7 @@ func (e *engine) rowVersion(t *txn, tb *table, s seen) RowVersion {
 		v := RowVersion{Xmin: e.xid(t), Xmax: t.ownXmax[s.ks]}
 		if w := t.pendingWrite(s.ks); w != nil {
 			v.Xmin = e.ownXmin(t, w)
+			v.Ctid = ownTid(w, s.row)
 		}
 		return v
 	}
@@ -113,6 +116,7 @@ func (e *engine) rowVersion(t *txn, tb *table, s seen) RowVersion {
 		if vs[i].w != s.w {
 			continue
 		}
+		v.Ctid = vs[i].tid
 		if i < len(vs)-1 {
 			v.Xmax = e.committedXmin(tb, s.ks, vs[i+1].w)
 		} else if xid, ok := e.pendingReplacer(tb, s.ks); ok {
@@ -247,6 +251,7 @@ func (e *engine) ownVersion(t *txn, id TableID, key []byte) RowVersion {
 			v.Xmax = t.ownXmax[ks]
 			if w := t.pendingWrite(ks); w != nil {
 				v.Xmin = e.ownXmin(t, w)
+				v.Ctid = w.tid
 			}
 		}
 	}

@@ -171,6 +171,10 @@ type CursorOp struct {
 type Prepared interface {
 	// ParamOIDs returns the type of every $n placeholder.
 	ParamOIDs() []uint32
+	// ValueOIDs returns the type each parameter's value is read as:
+	// ParamOIDs' own, but a domain's base type for a parameter declared
+	// with a domain (the session checks the domain's constraints).
+	ValueOIDs() []uint32
 	// Columns describes the rows the statement returns; nil for none.
 	Columns() []Column
 }

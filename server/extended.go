@@ -232,6 +232,10 @@ func (c *conn) decodeParams(ps *preparedStmt, codes []int16, values [][]byte) ([
 	if len(values) == 0 {
 		return nil, nil
 	}
+	oids := ps.paramOIDs
+	if ps.prep != nil {
+		oids = ps.prep.ValueOIDs()
+	}
 	params := make([]any, len(values))
 	for i, v := range values {
 		if v == nil {
@@ -244,7 +248,7 @@ func (c *conn) decodeParams(ps *preparedStmt, codes []int16, values [][]byte) ([
 		case len(values):
 			format = codes[i]
 		}
-		oid := ps.paramOIDs[i]
+		oid := oids[i]
 		var err error
 		switch format {
 		case formatText:

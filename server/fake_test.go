@@ -110,6 +110,7 @@ type fakePrepared struct {
 }
 
 func (p *fakePrepared) ParamOIDs() []uint32 { return p.oids }
+func (p *fakePrepared) ValueOIDs() []uint32 { return p.oids }
 func (p *fakePrepared) Columns() []Column   { return p.cols }
 
 func (s *fakeSession) Close() { s.txn, s.closed = nil, true }

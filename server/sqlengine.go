@@ -67,6 +67,7 @@ type sqlPrepared struct {
 }
 
 func (p *sqlPrepared) ParamOIDs() []uint32 { return p.p.ParamOIDs }
+func (p *sqlPrepared) ValueOIDs() []uint32 { return p.p.ValueOIDs }
 func (p *sqlPrepared) Columns() []Column   { return p.cols }
 
 func columns(cs []sqlexec.Column) []Column {

@@ -293,6 +293,10 @@ func (b *binder) aggLookup(sc *scope, n *pg_query.Node) (*scalar, bool, error) {
 		return e, true, err
 	}
 	from := agg.from
+	if readsOnlyOuterColumns(from, fc.Args) {
+		// Its arguments would meet the outer level's grouping first.
+		return nil, true, b.errAt(errOuterAggregate, fc.Location)
+	}
 	from.noAgg = "aggregate function calls"
 	defer func() { from.noAgg = "" }()
 	args := make([]*scalar, len(fc.Args))
@@ -398,7 +402,7 @@ func (b *binder) aggLookup(sc *scope, n *pg_query.Node) (*scalar, bool, error) {
 	if outer && !local {
 		// PostgreSQL evaluates such an aggregate in the outer query
 		// ((SELECT max(o.x)) aggregates over o's rows).
-		return nil, true, b.errAt(pgerror.Unsupported("an aggregate of an outer query's columns in a subquery"), fc.Location)
+		return nil, true, b.errAt(errOuterAggregate, fc.Location)
 	}
 	agg.aggs = append(agg.aggs, ent)
 	return aggSlot(len(agg.groups)+len(agg.aggs)-1, fn.Result, name), true, nil
@@ -456,6 +460,68 @@ func (b *binder) typeAggregateArgs(name string, fn *types.Aggregate, args []*sca
 		return fn, nil
 	}
 	return types.ResolveAggregate(name, ts, false)
+}
+
+// errOuterAggregate refuses an aggregate whose arguments read only columns
+// of enclosing query levels: PostgreSQL evaluates it in the outer query
+// ((SELECT max(o.x)) aggregates over o's rows), fickle does not.
+var errOuterAggregate = pgerror.Unsupported("an aggregate of an outer query's columns in a subquery")
+
+// readsOnlyOuterColumns reports whether the column references of ns,
+// outside subqueries, name columns of query levels enclosing sc's, at
+// least one and none of sc's own: an aggregate over them belongs to an
+// outer query (PostgreSQL's agglevelsup).
+func readsOnlyOuterColumns(sc *scope, ns []*pg_query.Node) bool {
+	outer, local := false, false
+	for _, n := range ns {
+		walk(n, func(c *pg_query.Node) bool {
+			if c.GetSubLink() != nil {
+				return false
+			}
+			if cr := c.GetColumnRef(); cr != nil {
+				switch columnLevel(sc, cr) {
+				case 0:
+					local = true
+				case -1:
+				default:
+					outer = true
+				}
+			}
+			return true
+		})
+	}
+	return outer && !local
+}
+
+// columnLevel is how many query levels above sc the column reference cr
+// resolves (0: sc's own), by name alone; -1 when none has it.
+func columnLevel(sc *scope, cr *pg_query.ColumnRef) int {
+	var names []string
+	for _, f := range cr.Fields {
+		if s := f.GetString_(); s != nil {
+			names = append(names, s.Sval)
+		}
+	}
+	star := len(names) < len(cr.Fields) // rel.*
+	if len(names) == 0 {
+		return -1
+	}
+	matches := func(c scopeCol) bool {
+		switch {
+		case star:
+			return c.rel == names[len(names)-1]
+		case len(names) == 1:
+			return c.name == names[0]
+		default:
+			return c.rel == names[len(names)-2] && c.name == names[len(names)-1]
+		}
+	}
+	for level, cur := 0, sc; cur != nil; level, cur = level+1, cur.parent {
+		if slices.ContainsFunc(cur.cols, matches) {
+			return level
+		}
+	}
+	return -1
 }
 
 // outerGroupSlot is the place in agg's aggregation row of the FROM column

@@ -187,6 +187,9 @@ type Prepared struct {
 	// ParamOIDs holds the type of every $n placeholder, inferred where the
 	// client left it 0.
 	ParamOIDs []uint32
+	// ValueOIDs holds the type each parameter's value is read as:
+	// ParamOIDs' own, but a domain's base type for a parameter of a domain.
+	ValueOIDs []uint32
 	// Columns describes the rows the statement returns; nil when it returns
 	// none.
 	Columns []Column

@@ -176,7 +176,7 @@ func (b *binder) anyAllParts(sc *scope, a *pg_query.A_Expr) (e, l, r *scalar, er
 		return nil, nil, nil, err
 	}
 	if cmp.typ.Oid != types.OidBool {
-		return nil, nil, nil, b.errAt(pgerror.New(pgerror.DatatypeMismatch, "op ANY/ALL (array) requires operator to yield boolean"), a.Location)
+		return nil, nil, nil, b.errAt(pgerror.New(pgerror.WrongObjectType, "op ANY/ALL (array) requires operator to yield boolean"), a.Location)
 	}
 	le, re := l.eval, r.eval
 	return &scalar{typ: types.Bool, slot: -1, refs: l.refs | r.refs, volatile: l.volatile || r.volatile, name: "?column?", eval: func(x *execCtx) (any, error) {

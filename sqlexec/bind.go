@@ -247,6 +247,10 @@ type scopeCol struct {
 	// qualified reference j.col reads a USING pair's merged column, as an
 	// unqualified one does.
 	joinAlias bool
+	// refused, when set, makes a reference to the column fail with 0A000
+	// naming it (the ctid of a table whose rows fickle cannot size,
+	// row_versions.go).
+	refused string
 }
 
 // markRead notes that c is read, for an item that tracks its reads.
@@ -287,6 +291,9 @@ type binder struct {
 	// last: a view met again inside its own expansion is a cycle
 	// (viewItem).
 	expanding []*viewDesc
+	// viewVersions says a write is rewritten through a view that names
+	// xmin, xmax or ctid (views_update.go, row_versions.go).
+	viewVersions bool
 	// rlsTarget names the target of the UPDATE or DELETE being compiled
 	// and rlsCompiling the tables whose policies are being compiled
 	// (rls_apply.go).
@@ -311,6 +318,9 @@ type binder struct {
 	// params holds the type of each $n (index n-1); a zero Oid is not yet
 	// known.
 	params []types.Type
+	// paramDomains holds the domain each $n is of (index n-1; 0 for
+	// none), whose base type params holds (param_domains.go).
+	paramDomains []uint32
 	// locks are the tables the statement uses, in the order it names
 	// them, with the lock each needs (useTable).
 	locks []planLock
@@ -346,8 +356,10 @@ type binder struct {
 	// expressions may not use (index_predicate.go).
 	mutableCalls int
 	// routineCalls counts the calls of user functions compiled so far,
-	// which index expressions cannot evaluate outside a session.
-	routineCalls int
+	// which index expressions cannot evaluate outside a session;
+	// mutableOpaqueCalls those of them not immutable and not in LANGUAGE
+	// sql, which PostgreSQL cannot inline before it checks volatility.
+	routineCalls, mutableOpaqueCalls int
 	// extOpsUsed, when set, collects the OIDs of the extensions' operators
 	// the expressions compiled apply (extension_operators.go).
 	extOpsUsed map[uint32]bool
@@ -598,6 +610,9 @@ func (b *binder) resolveCol(sc *scope, fields []string, loc int32) (*scalar, err
 			continue
 		}
 		c := cur.cols[found]
+		if c.refused != "" {
+			return nil, b.errAt(pgerror.Unsupported(c.refused), loc)
+		}
 		if c.system && name != "tableoid" && sc.noSystemCols != "" {
 			return nil, b.errAt(pgerror.Newf(pgerror.InvalidColumnReference, "cannot use system column \"%s\" in %s", name, sc.noSystemCols), loc)
 		}

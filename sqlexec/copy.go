@@ -124,7 +124,11 @@ func (b *binder) copyPlan(cs *pg_query.CopyStmt) (*stmtPlan, error) {
 			}
 		}
 		if cs.IsFrom {
-			b.requirePrivilege(t.oid, t.name, "table", 'a')
+			inserted := &columnUse{}
+			for _, c := range cp.target {
+				inserted.attnums = append(inserted.attnums, t.cols[c].attnum)
+			}
+			b.requireColumnsAs(b.privRole, t.oid, t.name, "table", 'a', inserted)
 			if cp.w, err = b.writerFor(t, false); err != nil {
 				return nil, err
 			}
@@ -470,7 +474,7 @@ func (s *Session) copyInTxn(ctx context.Context, req *CopyRequest, data io.Reade
 			return err
 		}
 		if cp.router != nil {
-			if row, _, err = cp.router.insert(x, row, nil, leafEvents); err != nil || row == nil {
+			if row, _, _, err = cp.router.insert(x, row, nil, leafEvents); err != nil || row == nil {
 				return err
 			}
 		} else if _, err := cp.w.insertRow(x, row); err != nil {

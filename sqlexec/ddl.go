@@ -57,6 +57,8 @@ func (d *ddl) warning(code pgerror.Code, format string, args ...any) {
 
 func ddlTag(n *pg_query.Node) string {
 	switch v := n.Node.(type) {
+	case *pg_query.Node_ClusterStmt:
+		return "CLUSTER"
 	case *pg_query.Node_CreateStmt:
 		return "CREATE TABLE"
 	case *pg_query.Node_DropStmt:
@@ -216,6 +218,8 @@ func (b *binder) ddlPlan(st *Statement) (*stmtPlan, error) {
 		concurrently = "CREATE INDEX CONCURRENTLY"
 	} else if ds := node.GetDropStmt(); ds != nil && ds.Concurrent {
 		concurrently = "DROP INDEX CONCURRENTLY"
+	} else if cs := node.GetClusterStmt(); cs != nil && cs.Relation == nil {
+		concurrently = "CLUSTER"
 	}
 	return &stmtPlan{writes: tag, exec: func(x *execCtx) (*Result, error) {
 		if concurrently != "" && x.s.txn.explicit {
@@ -324,6 +328,8 @@ func (d *ddl) run(n *pg_query.Node, full string) error {
 		return d.drop(v.DropStmt)
 	case *pg_query.Node_AlterTableStmt:
 		return d.alterTable(v.AlterTableStmt, full)
+	case *pg_query.Node_ClusterStmt:
+		return d.cluster(v.ClusterStmt)
 	case *pg_query.Node_IndexStmt:
 		return d.createIndex(v.IndexStmt)
 	case *pg_query.Node_CreateSeqStmt:

@@ -55,6 +55,7 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 	}
 	b := d.binder(full)
 	persistenceChanged := false
+	rewritten := false // PostgreSQL writes the table anew
 	for k := 0; k < len(at.Cmds); k++ {
 		cmd := at.Cmds[k].GetAlterTableCmd()
 		if err := keyColumnAlter(t, cmd); err != nil {
@@ -103,8 +104,9 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 		case pg_query.AlterTableType_AT_AlterColumnType:
 			run := alterColumnTypeRun(at.Cmds[k:], func(c *pg_query.AlterTableCmd) bool { return !d.inheritedAlter(t, c) && keyColumnAlter(t, c) == nil })
 			k += len(run) - 1
+			before := nt.clone()
 			err = d.alterColumnTypes(b, nt, run, at.Cmds[k+1:])
-			rewrote = true
+			rewrote = err != nil || columnTypesRewrite(before, nt, run)
 		case pg_query.AlterTableType_AT_SetNotNull, pg_query.AlterTableType_AT_DropNotNull:
 			err = d.setNotNull(nt, cmd, cmd.Subtype == pg_query.AlterTableType_AT_SetNotNull)
 		case pg_query.AlterTableType_AT_AddIdentity:
@@ -126,10 +128,15 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 			err = d.addInherit(nt, cmd)
 		case pg_query.AlterTableType_AT_DropInherit:
 			err = d.dropInherit(nt, cmd)
-		case pg_query.AlterTableType_AT_ClusterOn:
-			err = d.clusterOn(nt, cmd.Name)
-		case pg_query.AlterTableType_AT_DropCluster:
-			nt.clusteredOn = 0
+		case pg_query.AlterTableType_AT_ClusterOn, pg_query.AlterTableType_AT_DropCluster:
+			switch {
+			case nt.part != nil:
+				err = pgerror.New(pgerror.FeatureNotSupported, "cannot mark index clustered in partitioned table")
+			case cmd.Subtype == pg_query.AlterTableType_AT_ClusterOn:
+				err = d.clusterOn(nt, cmd.Name)
+			default:
+				nt.clusteredOn = 0
+			}
 		case pg_query.AlterTableType_AT_ReplicaIdentity:
 			err = d.setReplicaIdentity(nt, cmd.Def.GetReplicaIdentityStmt())
 		case pg_query.AlterTableType_AT_EnableRowSecurity, pg_query.AlterTableType_AT_DisableRowSecurity,
@@ -166,7 +173,15 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 			return err
 		}
 		nt.toastKept = d.keepsToastTable(b, nt, cmd, hadToast, rewrote)
+		rewritten = rewritten || rewrote || cmd.Subtype == pg_query.AlterTableType_AT_AddColumn && addColumnRewrites(b, cmd.Def.GetColumnDef())
 		d.cat.putTable(nt)
+	}
+	if rewritten {
+		// The rows the transaction sees take the first places, in the
+		// order of their places now, at their new sizes.
+		nt := d.cat.tables[t.oid]
+		return d.x.txn.Relayout(nt.id, isolation.LayoutOrder{Index: isolation.NoIndex, Visible: true,
+			Size: func(row []any) int { return tupleSize(nt, row) }})
 	}
 	return nil
 }
@@ -326,6 +341,7 @@ func (d *ddl) dropColumn(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 	}
 	t.triggers = triggers
 	d.dropOwnedSequences(t, t.cols[i].attnum)
+	delete(d.cat.acls, aclKey{kind: aclColumn, oid: t.oid, attnum: t.cols[i].attnum})
 	// Every index is rebuilt: the row positions of its columns move.
 	old := t.indexes
 	t.indexes = nil

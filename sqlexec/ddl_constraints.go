@@ -129,6 +129,9 @@ func (d *ddl) addConstraint(b *binder, t *tableDesc, tc tableConstraint, alter b
 			}
 			name = uniqueConName(t, t.name, col, "check")
 		}
+		if err := checkSystemColumnRef(b, t, expr); err != nil {
+			return err
+		}
 		sc := tableScope(t, t.name)
 		e, err := b.cond(sc, expr, "CHECK")
 		if err != nil {
@@ -372,6 +375,16 @@ func (d *ddl) addForeignKey(b *binder, t *tableDesc, tc tableConstraint, alter b
 	if !unique {
 		return pgerror.Newf(pgerror.InvalidForeignKey, "there is no unique constraint matching given keys for referenced table \"%s\"", parent.name)
 	}
+	// REFERENCES on each referenced column, or on the table, as
+	// PostgreSQL's checkFkeyPermissions.
+	if parent != t {
+		role := d.s.currentRole()
+		for _, i := range refCols {
+			if !d.s.hasColumnPrivilege(role, parent.oid, parent.cols[i].attnum, []byte{'x'}) {
+				return pgerror.Newf(pgerror.InsufficientPrivilege, "permission denied for table %s", parent.name)
+			}
+		}
+	}
 	if c.FkMatchtype == "p" {
 		return pgerror.New(pgerror.FeatureNotSupported, "MATCH PARTIAL not yet implemented")
 	}
@@ -559,4 +572,30 @@ func constraintInclude(t *tableDesc, c *pg_query.Constraint) ([]int, error) {
 		cols = append(cols, i)
 	}
 	return cols, nil
+}
+
+// checkSystemColumnRef refuses, as PostgreSQL does, a check constraint's
+// reference to a system column other than tableoid (ctid, xmin, ...): a
+// row checked before it is written has no version yet.
+func checkSystemColumnRef(b *binder, t *tableDesc, expr *pg_query.Node) error {
+	var err error
+	walk(expr, func(n *pg_query.Node) bool {
+		cr := n.GetColumnRef()
+		if err != nil || cr == nil {
+			return err == nil
+		}
+		fields := cr.Fields
+		if len(fields) == 2 && fields[0].GetString_().GetSval() == t.name {
+			fields = fields[1:]
+		}
+		if len(fields) != 1 {
+			return false
+		}
+		name := fields[0].GetString_().GetSval()
+		if name != "tableoid" && slices.Contains(systemColumnNames, name) && t.colIndex(name) < 0 {
+			err = b.errAt(pgerror.Newf(pgerror.InvalidColumnReference, "system column \"%s\" reference in check constraint is invalid", name), cr.Location)
+		}
+		return false
+	})
+	return err
 }

@@ -807,6 +807,10 @@ func truncateTables(x *execCtx, tables []*tableDesc, restart bool) error {
 				return err
 			}
 		}
+		// PostgreSQL gives the table a new file: its rows start at (0,1).
+		if err := x.txn.NewHeap(t.id); err != nil {
+			return err
+		}
 	}
 	if restart {
 		return restartOwnedSequences(x, tables)
@@ -941,7 +945,7 @@ func (b *binder) createTableAsPlan(cs *pg_query.CreateTableAsStmt, full string) 
 				if err != nil {
 					return err
 				}
-				nt.cols = append(nt.cols, &columnDesc{name: name, typ: typ, attnum: int16(i + 1), collation: coll})
+				nt.cols = append(nt.cols, &columnDesc{name: name, typ: typ, attnum: int16(i + 1), collation: coll, domain: c.domain})
 			}
 			if matview {
 				if nt.matview, err = d.newMatviewDef(cs.Query, !into.SkipData); err != nil {

@@ -337,16 +337,19 @@ func (d *ddl) dropUserTypes(drop []*typeDesc, cascade bool) error {
 			}
 			lines = append(lines, fs...)
 		}
-		if dep := d.cat.typeDependent(t, dropping, d.s.visibleName); dep != "" {
+		if deps := d.cat.typeDependents(t, dropping, d.s.visibleName); len(deps) > 0 {
 			if cascade {
-				return pgerror.Unsupported("DROP TYPE ... CASCADE of a type that other types use")
+				return pgerror.Unsupported("DROP ... CASCADE of a type that " + deps[0] + " depends on")
 			}
 			named := t
 			if t.rng != nil && t.rng.multi {
 				named = d.cat.typeByOid(t.rng.pair)
 			}
+			for i, dep := range deps {
+				deps[i] = dep + " depends on type " + d.s.visibleName(t.schema, t.name)
+			}
 			return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop type %s because other objects depend on it", d.s.visibleName(named.schema, named.name)).
-				WithDetail("%s depends on type %s", dep, d.s.visibleName(t.schema, t.name)).
+				WithDetail("%s", strings.Join(deps, "\n")).
 				WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 		}
 	}
@@ -417,8 +420,8 @@ func (c *catalog) withDependentDomains(types []*typeDesc) []*typeDesc {
 func (d *ddl) dropTypedColumns(t *typeDesc, dropping map[uint32]bool) error {
 	typed := map[uint32][]string{}
 	for _, tab := range sortedTables(d.cat) {
-		if dropping[tab.oid] {
-			continue
+		if dropping[tab.oid] || tab.matview != nil {
+			continue // a materialized view goes whole (typeDependent)
 		}
 		for _, col := range tab.cols {
 			elem := col.typ
@@ -466,20 +469,49 @@ func (d *ddl) dropTypedColumns(t *typeDesc, dropping map[uint32]bool) error {
 // domain over it; "" when none does. name prints an object's name in
 // its schema as the description should (Session.visibleName).
 func (c *catalog) typeDependent(t *typeDesc, dropping map[uint32]bool, name func(schema, name string) string) string {
+	if deps := c.typeDependents(t, dropping, name); len(deps) > 0 {
+		return deps[0]
+	}
+	return ""
+}
+
+// typeDependents names every object outside dropping that uses type t,
+// as typeDependent does, in the order PostgreSQL's DETAIL lists them: the
+// order they were made in (their OIDs), a table's columns in its order.
+func (c *catalog) typeDependents(t *typeDesc, dropping map[uint32]bool, name func(schema, name string) string) []string {
 	uses := func(ft types.Type, dom uint32) bool { return usesType(t, ft, dom) }
-	var deps []string
+	type dependent struct {
+		oid  uint32
+		sub  int
+		text string
+	}
+	var deps []dependent
+	add := func(oid uint32, sub int, text string) { deps = append(deps, dependent{oid, sub, text}) }
 	for schema, sc := range c.schemas {
+		for _, v := range sc.views {
+			if !dropping[v.oid] && slices.Contains(v.types, t.oid) {
+				add(v.oid, 0, "view "+name(schema, v.name))
+			}
+		}
 		for _, tab := range sc.tables {
 			if dropping[tab.oid] {
+				continue
+			}
+			if tab.matview != nil {
+				// It depends on the type as a whole, through its query or
+				// its columns.
+				if slices.Contains(tab.matview.types, t.oid) || slices.ContainsFunc(tab.cols, func(col *columnDesc) bool { return uses(col.typ, col.domain) }) {
+					add(tab.oid, 0, "materialized view "+name(schema, tab.name))
+				}
 				continue
 			}
 			for _, col := range tab.cols {
 				switch {
 				case !uses(col.typ, col.domain):
 				case tab.part.keyColumn(col.name):
-					deps = append(deps, "table "+name(schema, tab.name))
+					add(tab.oid, 0, "table "+name(schema, tab.name))
 				default:
-					deps = append(deps, "column "+col.name+" of table "+name(schema, tab.name))
+					add(tab.oid, int(col.attnum), "column "+col.name+" of table "+name(schema, tab.name))
 				}
 			}
 		}
@@ -489,27 +521,30 @@ func (c *catalog) typeDependent(t *typeDesc, dropping map[uint32]bool, name func
 			}
 			for i, f := range other.fields {
 				if uses(f.Type, other.fieldDomains[i]) {
-					deps = append(deps, "column "+f.Name+" of composite type "+name(schema, other.name))
+					add(other.oid, i+1, "column "+f.Name+" of composite type "+name(schema, other.name))
 				}
 			}
 			if dom := other.domain; dom != nil && uses(dom.base, dom.parent) {
-				deps = append(deps, "type "+name(schema, other.name))
+				add(other.oid, 0, "type "+name(schema, other.name))
 			}
 			if r := other.rng; r != nil && !r.multi && uses(r.sub, 0) {
-				deps = append(deps, "type "+name(schema, other.name))
+				add(other.oid, 0, "type "+name(schema, other.name))
 			}
 		}
 		for _, fs := range sc.funcs {
 			for _, f := range fs {
 				if routineUsesType(f, t) && (f.extension == 0 || f.extension != t.extension) {
-					deps = append(deps, f.kindName()+" "+f.objectSignature())
+					add(f.oid, 0, f.kindName()+" "+f.objectSignature())
 				}
 			}
 		}
 	}
-	if len(deps) == 0 {
-		return ""
+	slices.SortFunc(deps, func(a, b dependent) int {
+		return cmp.Or(cmp.Compare(a.oid, b.oid), cmp.Compare(a.sub, b.sub), strings.Compare(a.text, b.text))
+	})
+	out := make([]string, len(deps))
+	for i, d := range deps {
+		out[i] = d.text
 	}
-	sort.Strings(deps)
-	return deps[0]
+	return slices.Compact(out)
 }

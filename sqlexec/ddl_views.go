@@ -29,6 +29,9 @@ type viewDesc struct {
 	cols  []viewCol
 	// deps are the OIDs of the tables, views and sequences the query reads.
 	deps []uint32
+	// types are the OIDs of the user types its query names (casts): they
+	// cannot be dropped while the view exists.
+	types []uint32
 	// triggers are the view's triggers in name order (triggers_views.go).
 	triggers []*triggerDesc
 	// rules are the view's rewrite rules in name order (rules.go).
@@ -42,14 +45,17 @@ type viewDesc struct {
 	// options are the view's options as pg_class.reloptions lists them,
 	// checkOption and securityInvoker read from them (withOptions).
 	options []string
-	// rowVersions says its query may name the system columns xmin and
-	// xmax (row_versions.go).
+	// rowVersions says its query may name the system columns xmin, xmax
+	// or ctid (row_versions.go).
 	rowVersions bool
 }
 
 type viewCol struct {
 	name string
 	typ  types.Type
+	// domain is the OID of the domain the column is of (typ is its base
+	// type), 0 for none: the query's output column is the domain's.
+	domain uint32
 	// coll is the column's collation as columnCollationOf names it (""
 	// for a type without one); CREATE OR REPLACE VIEW may not change it.
 	coll string
@@ -110,6 +116,9 @@ func (b *binder) viewItem(v *viewDesc, alias string, a *pg_query.Alias) (*fromIt
 	cols := make([]scopeCol, len(v.cols))
 	for i, c := range v.cols {
 		cols[i] = scopeCol{rel: alias, name: c.name, typ: plan.cols[i].typ, coll: storedCollation(plan.cols[i].coll)}
+		if c.domain != 0 {
+			cols[i].knownType, cols[i].knownDomain = true, c.domain
+		}
 	}
 	if err := applyColAliases(cols, a); err != nil {
 		return nil, nil, err
@@ -160,7 +169,8 @@ func (d *ddl) createView(vs *pg_query.ViewStmt, full string) error {
 	if len(names) > len(plan.cols) {
 		return pgerror.New(pgerror.SyntaxError, "CREATE VIEW specifies more column names than columns")
 	}
-	v := &viewDesc{schema: schema, name: vs.View.Relname, query: query, deps: deps, owner: d.s.currentRole(), rowVersions: b.readsRowVersions()}
+	v := &viewDesc{schema: schema, name: vs.View.Relname, query: query, deps: deps, types: b.userTypesNamed(query), owner: d.s.currentRole(),
+		rowVersions: b.readsRowVersions()}
 	v.withOptions(options)
 	seen := map[string]bool{}
 	for i, c := range plan.cols {
@@ -181,7 +191,7 @@ func (d *ddl) createView(vs *pg_query.ViewStmt, full string) error {
 		if err != nil {
 			return err
 		}
-		v.cols = append(v.cols, viewCol{name: name, typ: c.typ, coll: coll})
+		v.cols = append(v.cols, viewCol{name: name, typ: c.typ, domain: c.domain, coll: coll})
 	}
 	if v.checkOption != "" {
 		if _, reason := d.binder(full).autoViewParts(v, v.name); reason != "" {
@@ -193,7 +203,7 @@ func (d *ddl) createView(vs *pg_query.ViewStmt, full string) error {
 		if err := d.s.requireOwner(old.ownerRole(), "view", v.name); err != nil {
 			return err
 		}
-		if err := replaceableBy(old, v); err != nil {
+		if err := replaceableBy(old, v, d.viewColumnType); err != nil {
 			return err
 		}
 		v.oid, v.triggers, v.rules = old.oid, old.triggers, old.rules
@@ -256,7 +266,7 @@ func (d *ddl) alterViewOptions(at *pg_query.AlterTableStmt, full string) (done b
 // replaceableBy checks CREATE OR REPLACE VIEW's rule: the new query keeps
 // every column of the old one, by name and type, and may add columns
 // after them.
-func replaceableBy(old, v *viewDesc) error {
+func replaceableBy(old, v *viewDesc, typeName func(viewCol) string) error {
 	if len(v.cols) < len(old.cols) {
 		return pgerror.New(pgerror.InvalidTableDefinition, "cannot drop columns from view")
 	}
@@ -265,9 +275,9 @@ func replaceableBy(old, v *viewDesc) error {
 			return pgerror.Newf(pgerror.InvalidTableDefinition, "cannot change name of view column \"%s\" to \"%s\"", c.name, v.cols[i].name).
 				WithHint("Use ALTER VIEW ... RENAME COLUMN ... to change name of view column instead.")
 		}
-		if v.cols[i].typ != c.typ {
+		if v.cols[i].typ != c.typ || v.cols[i].domain != c.domain {
 			return pgerror.Newf(pgerror.InvalidTableDefinition, "cannot change data type of view column \"%s\" from %s to %s",
-				c.name, c.typ, v.cols[i].typ)
+				c.name, typeName(c), typeName(v.cols[i]))
 		}
 		if v.cols[i].coll != c.coll {
 			return pgerror.Newf(pgerror.InvalidTableDefinition, "cannot change collation of view column \"%s\" from \"%s\" to \"%s\"",
@@ -275,6 +285,34 @@ func replaceableBy(old, v *viewDesc) error {
 		}
 	}
 	return nil
+}
+
+// userTypesNamed returns the OIDs of the user types the type names in n
+// resolve to now, each once.
+func (b *binder) userTypesNamed(n *pg_query.Node) []uint32 {
+	var oids []uint32
+	walkTypeNames(n.ProtoReflect(), func(tn *pg_query.TypeName) {
+		var t *typeDesc
+		switch names := strs(tn.Names); len(names) {
+		case 1:
+			t = b.s.lookupType(b.cat, "", names[0])
+		case 2:
+			t = b.s.lookupType(b.cat, names[0], names[1])
+		}
+		if t != nil && !slices.Contains(oids, t.oid) {
+			oids = append(oids, t.oid)
+		}
+	})
+	return oids
+}
+
+// viewColumnType is the type of a view's column as messages name it: its
+// domain's name, or its type's.
+func (d *ddl) viewColumnType(c viewCol) string {
+	if dt := d.cat.typeByOid(c.domain); dt != nil {
+		return d.s.visibleName(dt.schema, dt.name)
+	}
+	return c.typ.String()
 }
 
 // qualifyRelations gives every relation a query reads its schema, as

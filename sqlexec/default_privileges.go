@@ -77,7 +77,7 @@ func (d *ddl) alterDefaultPrivileges(ap *pg_query.AlterDefaultPrivilegesStmt) er
 			return pgerror.New(pgerror.InvalidGrantOperation, "default privileges cannot be set for columns")
 		}
 	}
-	letters, err := d.privilegeLetters(gs, kind)
+	letters, _, err := d.privilegeLetters(gs, kind)
 	if err != nil {
 		return err
 	}
@@ -194,7 +194,7 @@ func (c *catalog) createdObjectACL(kind aclKind, owner, schema uint32) (acl []ac
 // default privileges set for it.
 func (d *ddl) applyDefaultACL(kind aclKind, oid, owner, schema uint32) {
 	if acl, ok := d.cat.createdObjectACL(kind, owner, schema); ok {
-		d.cat.acls[aclKey{kind, oid}] = acl
+		d.cat.acls[aclKey{kind: kind, oid: oid}] = acl
 	}
 }
 
@@ -217,7 +217,7 @@ func sameACLItems(a, b []aclItem) bool {
 // dropSchemaACLs removes the grants on the schema of OID schema, which is
 // being dropped, and the default privileges set for it.
 func (c *catalog) dropSchemaACLs(schema uint32) {
-	delete(c.acls, aclKey{aclSchema, schema})
+	delete(c.acls, aclKey{kind: aclSchema, oid: schema})
 	maps.DeleteFunc(c.defaultACLs, func(k defaultACLKey, _ defaultACLEntry) bool { return k.schema == schema })
 }
 

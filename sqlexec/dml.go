@@ -126,17 +126,27 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	b.requirePrivilegeAs(as, t.oid, t.name, "table", 'a')
-	if len(ins.ReturningList) > 0 {
-		b.requirePrivilegeAs(as, t.oid, t.name, "table", 'r')
-	}
+	inserted := &columnUse{}
+	b.requireColumnsAs(as, t.oid, t.name, "table", 'a', inserted)
+	// RETURNING, ON CONFLICT's arbiter and DO UPDATE need SELECT on the
+	// columns they read, and only then, as in PostgreSQL.
+	selected := trackedColumns(t, len(t.cols))
+	selected.ifUsed = true
+	b.requireColumnsAs(as, t.oid, t.name, "table", 'r', selected)
+	updated := &columnUse{}
 	if oc := ins.OnConflictClause; oc != nil && oc.Action == pg_query.OnConflictAction_ONCONFLICT_UPDATE {
-		b.requirePrivilegeAs(as, t.oid, t.name, "table", 'w')
+		b.requireColumnsAs(as, t.oid, t.name, "table", 'w', updated)
 	}
 	target, assigns, err := b.insertTargets(t, ins)
 	if err != nil {
 		return nil, err
 	}
+	for _, c := range target {
+		if !slices.Contains(inserted.attnums, t.cols[c].attnum) {
+			inserted.attnums = append(inserted.attnums, t.cols[c].attnum)
+		}
+	}
+	selected.markArbiter(t, ins.OnConflictClause)
 	src, srcNode, err := b.insertSourceFor(t, target, assigns, ins.SelectStmt, ctes)
 	if err != nil {
 		return nil, err
@@ -159,14 +169,20 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 		return nil, err
 	}
 	sc := insertScope(t, ins, ctes)
+	selected.track(sc.cols)
 	versions := b.readsRowVersions()
-	outs, cols, err := b.returning(withInsertedSystemCols(sc, t, versions), ins.ReturningList)
+	rsc := withInsertedSystemCols(sc, t, versions)
+	selected.track(rsc.cols)
+	outs, cols, err := b.returning(rsc, ins.ReturningList)
 	if err != nil {
 		return nil, err
 	}
 	oc, err := b.onConflict(t, sc, ins.OnConflictClause)
 	if err != nil {
 		return nil, err
+	}
+	if oc != nil {
+		updated.attnums = setAttnums(t, oc.sets)
 	}
 	mayDefault := insertDefaults(t, target, ins, overrideUser)
 	w.requireDefaults(func(c int) bool { return mayDefault[c] || oc != nil && setsDefault(oc.sets, c) })
@@ -288,7 +304,8 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 			if err := pcheck.check(x, t, row); err != nil {
 				return err
 			}
-			oid := t.oid // of the table the row goes to
+			oid, id := t.oid, t.id // of the table the row goes to
+			var key []byte         // its key there
 			switch {
 			case router != nil && oc != nil:
 				leaf, lrow, err := router.route(x, row)
@@ -301,24 +318,25 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 				if err := leaf.w.validate(x, lrow, nil); err != nil {
 					return err
 				}
-				done, err := oc.tryIn(x, w, leaf, row, lrow, leafEvents, func(r []any, v isolation.RowVersion) error { return emit(r, leaf.t.oid, v) })
+				done, k, err := oc.tryIn(x, w, leaf, row, lrow, leafEvents, func(r []any, v isolation.RowVersion) error { return emit(r, leaf.t.oid, v) })
 				if err != nil || done {
 					return err
 				}
-				oid = leaf.t.oid
+				oid, id, key = leaf.t.oid, leaf.t.id, k
 			case router != nil:
 				var leaf *tableDesc
-				if row, leaf, err = router.insert(x, row, policies, leafEvents); err != nil || row == nil {
+				if row, leaf, key, err = router.insert(x, row, policies, leafEvents); err != nil || row == nil {
 					return err
 				}
-				oid = leaf.oid
+				oid, id = leaf.oid, leaf.id
 			case oc != nil:
-				done, err := oc.try(x, w, row, leafEvents, func(r []any, v isolation.RowVersion) error { return emit(r, t.oid, v) })
+				done, k, err := oc.try(x, w, row, leafEvents, func(r []any, v isolation.RowVersion) error { return emit(r, t.oid, v) })
 				if err != nil || done {
 					return err
 				}
+				key = k
 			default:
-				if _, err := w.insertRow(x, row); err != nil {
+				if key, err = w.insertRow(x, row); err != nil {
 					return err
 				}
 			}
@@ -326,7 +344,16 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 				return err
 			}
 			after(row)
-			return emit(row, oid, isolation.RowVersion{Xmin: x.txn.XID()})
+			var v isolation.RowVersion
+			if versions && key != nil {
+				v = x.txn.OwnVersion(id, key)
+			}
+			if versions && oc != nil {
+				// ON CONFLICT inserts under a store savepoint of its own,
+				// which PostgreSQL's speculative insertion is not.
+				v.Xmin = x.txn.XID()
+			}
+			return emit(row, oid, v)
 		})
 		if err == nil {
 			err = leafEvents.fire(x)
@@ -433,7 +460,7 @@ func (b *binder) insertSourceFor(t *tableDesc, target []int, assigns []*arrayAss
 					continue
 				}
 				col := t.cols[target[i]]
-				ce, err := b.coerce(e, col.typ, types.CastAssignment)
+				ce, err := b.coerceToColumn(e, col)
 				if err != nil {
 					return nil, nil, b.assignError(err, col, e, it)
 				}
@@ -468,13 +495,14 @@ func (b *binder) insertSourceFor(t *tableDesc, target []int, assigns []*arrayAss
 		}, node, nil
 	}
 	want := make([]types.Type, len(target))
+	domains := make([]uint32, len(target))
 	for i, c := range target {
-		want[i] = t.cols[c].typ
+		want[i], domains[i] = t.cols[c].typ, t.cols[c].domain
 		if assigns != nil && assigns[i] != nil {
-			want[i] = assigns[i].valType
+			want[i], domains[i] = assigns[i].valType, 0
 		}
 	}
-	b.unknownOutputs = unknownOutputs{want: want}
+	b.unknownOutputs = unknownOutputs{want: want, domains: domains}
 	p, err := b.selectNode(nil, sel, ctes)
 	if err != nil {
 		return nil, nil, err
@@ -638,11 +666,12 @@ func (b *binder) onConflict(t *tableDesc, sc *scope, oc *pg_query.OnConflictClau
 	if !cp.update {
 		return cp, nil
 	}
-	// The scope holds the existing row (the target's name) then EXCLUDED.
+	// The scope holds the existing row (the target's name) then EXCLUDED,
+	// whose columns need SELECT on the target's as the target's do.
 	usc := &scope{cols: append([]scopeCol(nil), sc.cols...), ctes: sc.ctes}
 	n := len(t.cols)
 	for i, c := range t.cols {
-		usc.cols = append(usc.cols, scopeCol{rel: "excluded", name: c.name, typ: c.typ, slot: n + i, item: 1})
+		usc.cols = append(usc.cols, scopeCol{rel: "excluded", name: c.name, typ: c.typ, slot: n + i, item: 1, read: sc.cols[i].read})
 	}
 	sets, err := b.setTargets(t, usc, oc.TargetList)
 	if err != nil {
@@ -675,11 +704,20 @@ func sameSet(a, b []int) bool {
 	return true
 }
 
+// unknownSetColumn is the error of a SET entry naming no column of t:
+// PostgreSQL finds a system column, which it refuses to assign.
+func (b *binder) unknownSetColumn(t *tableDesc, rt *pg_query.ResTarget) error {
+	if slices.Contains(systemColumnNames, rt.Name) {
+		return b.errAt(pgerror.Newf(pgerror.FeatureNotSupported, "cannot assign to system column \"%s\"", rt.Name), rt.Location)
+	}
+	return b.errAt(pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", rt.Name, t.name), rt.Location)
+}
+
 // setTargetFor compiles one SET entry of UPDATE or ON CONFLICT DO UPDATE.
 func (b *binder) setTargetFor(t *tableDesc, sc *scope, rt *pg_query.ResTarget) ([]setTarget, error) {
 	c := t.colIndex(rt.Name)
 	if c < 0 {
-		return nil, b.errAt(pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", rt.Name, t.name), rt.Location)
+		return nil, b.unknownSetColumn(t, rt)
 	}
 	col := t.cols[c]
 	if len(rt.Indirection) > 0 && jsonbSubscripts(col.typ, rt.Indirection) {
@@ -716,7 +754,7 @@ func (b *binder) setTargetFor(t *tableDesc, sc *scope, rt *pg_query.ResTarget) (
 		return []setTarget{{col: c, e: e, assign: a}}, nil
 	}
 	orig = e
-	if e, err = b.coerce(e, col.typ, types.CastAssignment); err != nil {
+	if e, err = b.coerceToColumn(e, col); err != nil {
 		return nil, b.assignError(err, col, orig, rt.Val)
 	}
 	return []setTarget{{col: c, e: e}}, nil
@@ -753,8 +791,9 @@ func (cp *conflictPlan) touched(x *execCtx) map[string]bool {
 // try inserts row unless it conflicts; on a conflict it does nothing or
 // updates the existing row, firing the UPDATE row triggers (the AFTER ones
 // queued on q). done reports that the conflict was handled (emit was
-// called for an updated row, unless a BEFORE UPDATE trigger skipped it).
-func (cp *conflictPlan) try(x *execCtx, w *writer, row []any, q *rowQueue, emit func([]any, isolation.RowVersion) error) (bool, error) {
+// called for an updated row, unless a BEFORE UPDATE trigger skipped it);
+// key is the store key of the row inserted when there was no conflict.
+func (cp *conflictPlan) try(x *execCtx, w *writer, row []any, q *rowQueue, emit func([]any, isolation.RowVersion) error) (bool, []byte, error) {
 	return cp.tryIn(x, w, nil, row, row, q, emit)
 }
 
@@ -763,17 +802,17 @@ func (cp *conflictPlan) try(x *execCtx, w *writer, row []any, q *rowQueue, emit 
 // is row otherwise. The existing row is locked and updated in the leaf; the
 // SET list and WHERE clause see it and EXCLUDED in the target's order, and
 // emit gets the new row in that order, and its system columns.
-func (cp *conflictPlan) tryIn(x *execCtx, w *writer, leaf *partRoute, row, lrow []any, q *rowQueue, emit func([]any, isolation.RowVersion) error) (bool, error) {
+func (cp *conflictPlan) tryIn(x *execCtx, w *writer, leaf *partRoute, row, lrow []any, q *rowQueue, emit func([]any, isolation.RowVersion) error) (bool, []byte, error) {
 	lw := w
 	if leaf != nil {
 		lw = leaf.w
 	}
 	if cp.deferrableArbiter {
-		return false, pgerror.New(pgerror.ObjectNotInPrerequisiteState, "ON CONFLICT does not support deferrable unique constraints/exclusion constraints as arbiters").
+		return false, nil, pgerror.New(pgerror.ObjectNotInPrerequisiteState, "ON CONFLICT does not support deferrable unique constraints/exclusion constraints as arbiters").
 			WithConstraint(lw.t.name, "")
 	}
 	if err := lw.t.checkIndexRows(lrow); err != nil {
-		return false, err
+		return false, nil, err
 	}
 	arbiterIdx := cp.arbiterIdx
 	if leaf != nil {
@@ -792,7 +831,7 @@ func (cp *conflictPlan) tryIn(x *execCtx, w *writer, leaf *partRoute, row, lrow 
 		_ = x.txn.Release(sp)
 		x.s.queueUniqueChecks(lw.t, key, lrow)
 		cp.touched(x)[touchedKey(lw.t, key)] = true
-		return false, nil
+		return false, key, nil
 	}
 	var uc *isolation.UniqueConflict
 	var ec *isolation.ExclusionConflict
@@ -801,39 +840,39 @@ func (cp *conflictPlan) tryIn(x *execCtx, w *writer, leaf *partRoute, row, lrow 
 		// (onConflict): the conflict skips the row when the constraint
 		// is the arbiter or every constraint is.
 		if cp.update || cp.arbiter && (arbiterIdx == nil || ec.Index != arbiterIdx.id) {
-			return false, lw.uniqueError(err, lrow)
+			return false, nil, lw.uniqueError(err, lrow)
 		}
 		if err := x.txn.RollbackTo(sp); err != nil {
-			return false, err
+			return false, nil, err
 		}
 		_ = x.txn.Release(sp)
-		return true, x.txn.CheckConflictVisible(lw.t.id, ec.Key)
+		return true, nil, x.txn.CheckConflictVisible(lw.t.id, ec.Key)
 	}
 	if !errors.As(err, &uc) {
-		return false, err
+		return false, nil, err
 	}
 	if cp.arbiter && !(cp.arbiterPKey && uc.Index == isolation.NoIndex && !lw.t.hidden ||
 		arbiterIdx != nil && uc.Index == arbiterIdx.id ||
 		cp.arbiterPKey && lw.t.hidden && lw.t.pkIndex != nil && uc.Index == lw.t.pkIndex.id) {
-		return false, lw.uniqueError(err, lrow)
+		return false, nil, lw.uniqueError(err, lrow)
 	}
 	if err := x.txn.RollbackTo(sp); err != nil {
-		return false, err
+		return false, nil, err
 	}
 	_ = x.txn.Release(sp)
 	if !cp.update {
-		return true, x.txn.CheckConflictVisible(lw.t.id, uc.Key)
+		return true, nil, x.txn.CheckConflictVisible(lw.t.id, uc.Key)
 	}
 	if cp.touched(x)[touchedKey(lw.t, uc.Key)] {
-		return false, pgerror.New(pgerror.CardinalityViolation, "ON CONFLICT DO UPDATE command cannot affect row a second time").
+		return false, nil, pgerror.New(pgerror.CardinalityViolation, "ON CONFLICT DO UPDATE command cannot affect row a second time").
 			WithHint("Ensure that no rows proposed for insertion within the same command have duplicate constrained values.")
 	}
 	locked, err := x.txn.LockRow(x.ctx, lw.t.id, uc.Key, isolation.LockRequest{Mode: isolation.RowLockUpdate, Write: true, Conditional: true})
 	if err != nil {
-		return false, err
+		return false, nil, err
 	}
 	if !locked.Live || locked.Key != nil {
-		return false, pgerror.New(pgerror.SerializationFailure, "could not serialize access due to concurrent delete")
+		return false, nil, pgerror.New(pgerror.SerializationFailure, "could not serialize access due to concurrent delete")
 	}
 	existing := locked.Row
 	if leaf != nil {
@@ -847,10 +886,10 @@ func (cp *conflictPlan) tryIn(x *execCtx, w *writer, leaf *partRoute, row, lrow 
 	if cp.where != nil {
 		v, err := cp.where.eval(x)
 		if err != nil {
-			return false, err
+			return false, nil, err
 		}
 		if v != true {
-			return true, nil
+			return true, nil, nil
 		}
 	}
 	nr := append([]any(nil), existing...)
@@ -860,7 +899,7 @@ func (cp *conflictPlan) tryIn(x *execCtx, w *writer, leaf *partRoute, row, lrow 
 			if d := w.defaults[s.col]; d != nil {
 				v, err := d.eval(x)
 				if err != nil {
-					return false, err
+					return false, nil, err
 				}
 				nr[s.col] = v
 			}
@@ -868,14 +907,14 @@ func (cp *conflictPlan) tryIn(x *execCtx, w *writer, leaf *partRoute, row, lrow 
 		}
 		v, err := s.value(x, nr[s.col])
 		if err != nil {
-			return false, err
+			return false, nil, err
 		}
 		nr[s.col] = v
 	}
 	if cp.rowTrg != nil {
 		lw.clearGenerated(nr)
 		if nr, err = rowBefore(x, cp.rowTrg, existing, nr); err != nil || nr == nil {
-			return true, err
+			return true, nil, err
 		}
 	}
 	lnr, lexisting := nr, existing
@@ -886,17 +925,17 @@ func (cp *conflictPlan) tryIn(x *execCtx, w *writer, leaf *partRoute, row, lrow 
 				err = pgerror.New(pgerror.FeatureNotSupported, "invalid ON UPDATE specification").
 					WithDetail("The result tuple would appear in a different partition than the original tuple.")
 			}
-			return false, err
+			return false, nil, err
 		}
 	}
 	if err := lw.validate(x, lnr, lexisting); err != nil {
-		return false, err
+		return false, nil, err
 	}
 	if leaf != nil && lw.generated != nil {
 		nr = leaf.toRoot(lnr) // with the generated columns validate computed
 	}
 	if err := lw.updateRow(x, uc.Key, lexisting, lnr); err != nil {
-		return false, err
+		return false, nil, err
 	}
 	q.add(cp.rowTrg, lexisting, lnr)
 	cp.touched(x)[touchedKey(lw.t, uc.Key)] = true
@@ -904,7 +943,7 @@ func (cp *conflictPlan) tryIn(x *execCtx, w *writer, leaf *partRoute, row, lrow 
 		cp.touched(x)[touchedKey(lw.t, lw.t.pkKey(lnr))] = true
 	}
 	x.row = saved
-	return true, emit(nr, x.txn.OwnVersion(lw.t.id, uc.Key))
+	return true, nil, emit(nr, x.txn.OwnVersion(lw.t.id, uc.Key))
 }
 
 // sourceWidth returns the number of columns of an INSERT source when it can
@@ -937,8 +976,8 @@ func sourceWidth(n *pg_query.Node) int {
 
 // withInsertedSystemCols is sc, an INSERT's scope, with the system
 // columns for RETURNING: tableoid, the OID of the table (the partition)
-// each row went to, one slot past t's columns, then with versions xmin
-// and xmax.
+// each row went to, one slot past t's columns, then with versions xmin,
+// xmax and ctid.
 func withInsertedSystemCols(sc *scope, t *tableDesc, versions bool) *scope {
 	rsc := *sc
 	rel := t.name
@@ -947,7 +986,7 @@ func withInsertedSystemCols(sc *scope, t *tableDesc, versions bool) *scope {
 	}
 	rsc.cols = append(slices.Clip(sc.cols), scopeCol{rel: rel, name: "tableoid", typ: types.OidType, slot: len(t.cols), hidden: true, system: true})
 	if versions {
-		for i, c := range rowVersionCols(rel) {
+		for i, c := range rowVersionCols(t, rel) {
 			c.slot = len(t.cols) + 1 + i
 			rsc.cols = append(rsc.cols, c)
 		}

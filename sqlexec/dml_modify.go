@@ -25,6 +25,9 @@ type modifyTarget struct {
 	// names it.
 	currentOf    string
 	currentOfVar *scalar
+	// reads are the target's columns the statement reads, for its SELECT
+	// privilege.
+	reads *columnUse
 }
 
 // match is one target row an UPDATE or DELETE acts on, with the whole
@@ -56,11 +59,11 @@ func (b *binder) modifyTarget(rv *pg_query.RangeVar, extra []*pg_query.Node, whe
 	b.modifying = rv
 	items, sc, pending, err := b.buildFrom(nil, from, ctes)
 	b.modifying = nil
-	b.dropPrivilegeSince(mark, t.oid) // the target is read only as readsTargetRows says
+	reads := b.dropPrivilegeSince(mark, t.oid) // the target is read only as readsTargetRows says
 	if err != nil {
 		return nil, err
 	}
-	m := &modifyTarget{t: t, items: items, sc: sc, width: len(sc.cols), currentOf: cursor}
+	m := &modifyTarget{t: t, items: items, sc: sc, width: len(sc.cols), currentOf: cursor, reads: reads}
 	if cursor != "" && b.vars != nil {
 		if v, ok := b.vars(b, []string{cursor}, -1); ok {
 			m.currentOfVar = v
@@ -205,6 +208,17 @@ func (m *modifyTarget) rowTable(mt match) *tableDesc {
 	return m.t
 }
 
+// readsOnly is the use of the target's columns for the SELECT an UPDATE
+// or DELETE needs, as PostgreSQL only where it reads a column of the
+// target (WHERE true or RETURNING 1 read none); nil, for the table's
+// privilege always, when the target's reads are not tracked.
+func (m *modifyTarget) readsOnly() *columnUse {
+	if m.reads != nil {
+		m.reads.ifUsed = true
+	}
+	return m.reads
+}
+
 // returningScope is the scope of RETURNING: the statement's, and for a
 // target with members (an inheritance parent or a partitioned table) the
 // system column tableoid, one slot past the joined row (returnRow), since
@@ -214,7 +228,11 @@ func (m *modifyTarget) returningScope() *scope {
 		return m.sc
 	}
 	rsc := *m.sc
-	rsc.cols = append(slices.Clip(m.sc.cols), scopeCol{rel: m.items[0].name, name: "tableoid", typ: types.OidType, slot: m.width, hidden: true, system: true})
+	tableoid := scopeCol{rel: m.items[0].name, name: "tableoid", typ: types.OidType, slot: m.width, hidden: true, system: true}
+	if m.reads != nil {
+		tableoid.read = &m.reads.system
+	}
+	rsc.cols = append(slices.Clip(m.sc.cols), tableoid)
 	return &rsc
 }
 
@@ -289,9 +307,10 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	b.requirePrivilegeAs(as, m.t.oid, m.t.name, "table", 'w')
+	updated := &columnUse{}
+	b.requireColumnsAs(as, m.t.oid, m.t.name, "table", 'w', updated)
 	if reads {
-		b.requirePrivilegeAs(as, m.t.oid, m.t.name, "table", 'r')
+		b.requireColumnsAs(as, m.t.oid, m.t.name, "table", 'r', m.readsOnly())
 	}
 	t := m.t
 	policies, err := b.rowSecurityCheckFor(t, polUpdate, reads)
@@ -306,6 +325,7 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 	if err != nil {
 		return nil, err
 	}
+	updated.attnums = setAttnums(t, sets)
 	w, err := b.writerFor(t, true)
 	if err != nil {
 		return nil, err
@@ -436,7 +456,7 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 			if err := guard.check(x.s, m.rowTable(mt).id, mt.key, "updated"); err != nil {
 				return nil, err
 			}
-			outcome, movedTo, err := moves.apply(x, mt, wm, np, nr, policies, q)
+			outcome, movedTo, movedKey, err := moves.apply(x, mt, wm, np, nr, policies, q)
 			if err != nil {
 				return nil, err
 			}
@@ -469,7 +489,11 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 			if outs != nil {
 				copy(x.row[:len(nr)], nr)
 				if first := m.items[0]; first.versions {
-					setRowVersion(x.row, first, x.txn.OwnVersion(m.rowTable(mt).id, mt.key))
+					id, key := m.rowTable(mt).id, mt.key
+					if movedTo != nil {
+						id, key = movedTo.id, movedKey
+					}
+					setRowVersion(x.row, first, x.txn.OwnVersion(id, key))
 				}
 				oid := m.rowTable(mt).oid
 				if movedTo != nil {
@@ -529,7 +553,7 @@ func (b *binder) deletePlan(del *pg_query.DeleteStmt) (*stmtPlan, error) {
 	}
 	b.requirePrivilegeAs(as, m.t.oid, m.t.name, "table", 'd')
 	if reads {
-		b.requirePrivilegeAs(as, m.t.oid, m.t.name, "table", 'r')
+		b.requireColumnsAs(as, m.t.oid, m.t.name, "table", 'r', m.readsOnly())
 	}
 	t := m.t
 	w, err := b.writerFor(t, true)
@@ -633,4 +657,15 @@ func (b *binder) deletePlan(del *pg_query.DeleteStmt) (*stmtPlan, error) {
 		}
 		return &Result{Rows: rows, Tag: rowsTag("DELETE", int64(deleted))}, nil
 	}}), nil
+}
+
+// setAttnums lists the columns sets assign, for their UPDATE privilege.
+func setAttnums(t *tableDesc, sets []setTarget) []int16 {
+	var out []int16
+	for _, st := range sets {
+		if !slices.Contains(out, t.cols[st.col].attnum) {
+			out = append(out, t.cols[st.col].attnum)
+		}
+	}
+	return out
 }

@@ -115,7 +115,7 @@ func (b *binder) multiTarget(t *tableDesc, sc *scope, rt *pg_query.ResTarget, sr
 	}
 	c := t.colIndex(rt.Name)
 	if c < 0 {
-		return nil, b.errAt(pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", rt.Name, t.name), rt.Location)
+		return nil, b.unknownSetColumn(t, rt)
 	}
 	if len(rt.Indirection) > 0 {
 		return nil, b.errAt(pgerror.Unsupported("subscripts in a multiple-column SET item with a sub-SELECT"), rt.Location)

@@ -50,6 +50,9 @@ type stmtPlan struct {
 	// stream, set on a SELECT whose rows need not all be held, runs it
 	// passing its rows to send as they are made, and returns the tag.
 	stream func(x *execCtx, send func(row []any) error) (tag string, err error)
+	// paramChecks check the parameters of a domain before the statement
+	// runs (param_domains.go); nil when it has none.
+	paramChecks []domainCheck
 }
 
 // planCacheLimit bounds a session's cache of plans for statements prepared
@@ -112,6 +115,9 @@ func (s *Session) prepareUncached(st *Statement, paramOIDs []uint32) (*Prepared,
 			t, ok = hstoreParamType(cat, o)
 		}
 		if !ok {
+			t, ok = b.domainParamType(len(b.params)+1, o)
+		}
+		if !ok {
 			return nil, pgerror.Newf(pgerror.UndefinedObject, "type with OID %d does not exist", o)
 		}
 		b.params = append(b.params, t)
@@ -121,13 +127,21 @@ func (s *Session) prepareUncached(st *Statement, paramOIDs []uint32) (*Prepared,
 		return nil, err
 	}
 	p.locks, p.perms = b.locks, b.perms
+	if p.paramChecks, err = b.paramChecks(); err != nil {
+		return nil, err
+	}
 	addConstChecks(p, b.constChecks)
 	out := &Prepared{Statement: st, plan: p, schema: version, roles: roles, replica: s.replica()}
-	for _, t := range b.params {
+	for i, t := range b.params {
 		if t.Oid == 0 {
 			t = types.Text
 		}
-		out.ParamOIDs = append(out.ParamOIDs, uint32(t.Oid))
+		oid := uint32(t.Oid)
+		if dom := b.paramDomain(i + 1); dom != 0 {
+			oid = dom
+		}
+		out.ParamOIDs = append(out.ParamOIDs, oid)
+		out.ValueOIDs = append(out.ValueOIDs, uint32(t.Oid))
 		out.paramTypes = append(out.paramTypes, t)
 	}
 	if p.cols != nil {
@@ -190,7 +204,8 @@ func (b *binder) statement(st *Statement) (*stmtPlan, error) {
 		*pg_query.Node_DropOwnedStmt, *pg_query.Node_ReassignOwnedStmt,
 		*pg_query.Node_CreateFunctionStmt, *pg_query.Node_CreateExtensionStmt, *pg_query.Node_CreateTrigStmt, *pg_query.Node_CompositeTypeStmt,
 		*pg_query.Node_CreateEnumStmt, *pg_query.Node_CreateRangeStmt, *pg_query.Node_AlterEnumStmt, *pg_query.Node_CreateDomainStmt, *pg_query.Node_AlterDomainStmt, *pg_query.Node_AlterObjectSchemaStmt,
-		*pg_query.Node_AlterFunctionStmt, *pg_query.Node_RuleStmt, *pg_query.Node_CreatePolicyStmt, *pg_query.Node_AlterPolicyStmt:
+		*pg_query.Node_AlterFunctionStmt, *pg_query.Node_RuleStmt, *pg_query.Node_CreatePolicyStmt, *pg_query.Node_AlterPolicyStmt,
+		*pg_query.Node_ClusterStmt:
 		return b.ddlPlan(st)
 	case *pg_query.Node_CreateRoleStmt, *pg_query.Node_AlterRoleStmt, *pg_query.Node_DropRoleStmt, *pg_query.Node_GrantRoleStmt:
 		return b.rolePlan(st.node)
@@ -396,7 +411,14 @@ func (s *Session) execute(ctx context.Context, p *Prepared, params []any, stream
 	x.stmtMark = kv.WriteMark()
 	s.notices = nil
 	s.txn.stmtUniques, s.txn.stmtFKs, s.queryLevel = nil, nil, nil
-	err = s.checkPrivileges(pl.perms)
+	if p.bound == nil {
+		// The literal cache's parameters are the text's literals, which
+		// PostgreSQL checks where the statement reads them.
+		err = checkParams(x, pl.paramChecks)
+	}
+	if err == nil {
+		err = s.checkPrivileges(pl.perms)
+	}
 	if err == nil && stream && pl.stream != nil {
 		return &Result{Columns: columnsOf(pl.cols), Stream: func(send func(row []any) error) (tag string, err error) {
 			defer func() { _, err = s.endStatement(kv, nil, err, implicit) }()

@@ -318,6 +318,7 @@ func (b *binder) typeCast(sc *scope, tc *pg_query.TypeCast) (*scalar, error) {
 
 // castTo converts arg, tc's bound argument, to t, tc's type, as CAST does.
 func (b *binder) castTo(arg *scalar, t types.Type, tc *pg_query.TypeCast) (*scalar, error) {
+	param := arg.param
 	out, err := b.coerce(arg, t, types.CastExplicit)
 	if err != nil {
 		if pe, ok := err.(*pgerror.Error); ok && pe.Position == 0 {
@@ -335,6 +336,7 @@ func (b *binder) castTo(arg *scalar, t types.Type, tc *pg_query.TypeCast) (*scal
 		out = &scalar{typ: t, eval: arg.eval, slot: -1, refs: arg.refs, name: arg.name}
 	}
 	if dom := b.domainNamed(tc.TypeName); dom != nil && len(tc.TypeName.ArrayBounds) == 0 {
+		b.setParamDomain(param, dom.oid)
 		if out, err = b.withDomainCheck(out, dom); err != nil {
 			return nil, err
 		}

@@ -233,7 +233,7 @@ func (ref *fkRef2) moveIfLeaving(x *execCtx, b *binder, key []byte, old, nr []an
 		return false, err
 	}
 	q := &rowQueue{}
-	if _, _, err := ref.router.insert(x, row, nil, q); err != nil {
+	if _, _, _, err := ref.router.insert(x, row, nil, q); err != nil {
 		return false, err
 	}
 	if err := q.fire(x); err != nil {

@@ -57,8 +57,8 @@ type fromItem struct {
 	// members are the tables a table item read without ONLY covers, the
 	// table itself first, when it has inheritance children (inherit.go).
 	members []*inhMember
-	// versions says the item's rows have the system columns xmin and xmax
-	// past the table's columns (row_versions.go).
+	// versions says the item's rows have the system columns xmin, xmax and
+	// ctid past the table's columns (row_versions.go).
 	versions bool
 	// cursorPos says the item's rows' keys go to the row marks for the
 	// positions of a cursor's rows (current_of.go).
@@ -527,8 +527,14 @@ func (b *binder) fromLeaf(sc *scope, n *pg_query.Node) (*fromItem, []scopeCol, e
 		t := b.s.lookupTable(b.cat, rv.Schemaname, rv.Relname)
 		if t == nil {
 			if v := b.s.lookupView(b.cat, rv.Schemaname, rv.Relname); v != nil {
-				b.requirePrivilege(v.oid, v.name, "view", 'r')
-				return withKind(itemView)(b.viewItem(v, alias, rv.Alias))
+				use := &columnUse{attnums: trackedColumns(nil, len(v.cols)).attnums}
+				b.requireColumnsAs(b.privRole, v.oid, v.name, "view", 'r', use)
+				it, cols, err := withKind(itemView)(b.viewItem(v, alias, rv.Alias))
+				if it != nil {
+					// The view's item marks the outputs its level reads.
+					use.used = it.reads
+				}
+				return it, cols, err
 			}
 			if q := b.s.lookupSequence(b.cat, rv.Schemaname, rv.Relname); q != nil {
 				return b.sequenceItem(q, alias, rv.Alias)
@@ -539,7 +545,8 @@ func (b *binder) fromLeaf(sc *scope, n *pg_query.Node) (*fromItem, []scopeCol, e
 			return nil, nil, b.errAt(pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(rv)), rv.Location)
 		}
 		b.useTable(t, isolation.TableLockAccessShare)
-		b.requirePrivilege(t.oid, t.name, "table", 'r')
+		use := trackedColumns(t, len(t.cols))
+		b.requireColumnsAs(b.privRole, t.oid, t.name, "table", 'r', use)
 		if t.matview != nil && !t.matview.populated {
 			b.perms = append(b.perms, permCheck{oid: t.oid, name: t.name, unpopulated: true})
 		}
@@ -559,11 +566,12 @@ func (b *binder) fromLeaf(sc *scope, n *pg_query.Node) (*fromItem, []scopeCol, e
 		}
 		if b.readsRowVersions() || b.declaring != nil { // a cursor's rows keep their versions (current_of.go)
 			it.versions = true
-			cols = append(cols, rowVersionCols(alias)...)
+			cols = append(cols, rowVersionCols(t, alias)...)
 		}
 		if c, ok := b.tableoidCol(it, rv, alias); ok {
 			cols = append(cols, c)
 		}
+		use.track(cols)
 		return it, cols, nil
 	case *pg_query.Node_RangeSubselect:
 		rs := v.RangeSubselect

@@ -120,6 +120,9 @@ func (b *binder) funcCall(sc *scope, fc *pg_query.FuncCall) (*scalar, error) {
 			}
 			return nil, b.errAt(aggregateSyntaxError(fc, name), fc.Location)
 		}
+		if sc != nil && readsOnlyOuterColumns(sc, fc.Args) {
+			return nil, b.errAt(errOuterAggregate, fc.Location)
+		}
 		return nil, b.errAt(pgerror.Newf(pgerror.GroupingError, "aggregate functions are not allowed in %s", clause), fc.Location)
 	}
 	if fc.FuncVariadic {

@@ -87,6 +87,9 @@ func (b *binder) userFuncCall(sc *scope, fc *pg_query.FuncCall) (*scalar, bool, 
 	if f.volatility != 'i' {
 		b.volatileCalls++
 		b.mutableCalls++
+		if f.lang != "sql" {
+			b.mutableOpaqueCalls++
+		}
 	}
 	var dom *typeDesc
 	if f.resultDom.oid != 0 && !f.result.IsComposite() {

@@ -118,7 +118,7 @@ func (b *binder) generationColumnRef(t *tableDesc, cr *pg_query.ColumnRef) error
 	case name == "tableoid":
 		return b.errAt(pgerror.Unsupported("tableoid in a column generation expression"), cr.Location)
 	case slices.Contains(systemColumnNames, name):
-		return pgerror.Newf(pgerror.InvalidColumnReference, "cannot use system column \"%s\" in column generation expression", name)
+		return b.errAt(pgerror.Newf(pgerror.InvalidColumnReference, "cannot use system column \"%s\" in column generation expression", name), cr.Location)
 	case name == t.name && len(cr.Fields) == 1:
 		return wholeRowGenerationError(b, cr.Location)
 	}

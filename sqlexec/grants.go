@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"maps"
 	"slices"
 	"strings"
 
@@ -20,7 +21,8 @@ import (
 const aclLetters = "arwdDxtXUCTc"
 
 // allPrivileges are the letters GRANT ALL gives on each kind of object.
-var allPrivileges = map[aclKind]string{aclTable: "arwdDxt", aclSequence: "rwU", aclSchema: "UC", aclDatabase: "CTc", aclFunction: "X"}
+var allPrivileges = map[aclKind]string{aclTable: "arwdDxt", aclSequence: "rwU", aclSchema: "UC", aclDatabase: "CTc", aclFunction: "X",
+	aclColumn: "arwx"}
 
 // grantKinds are the kinds of object GRANT and REVOKE edit, by the object
 // type the statement names.
@@ -48,28 +50,159 @@ func (d *ddl) grant(gs *pg_query.GrantStmt) error {
 		return err
 	}
 	for _, obj := range objects {
-		letters, err := d.privilegeLetters(gs, obj.kind)
+		letters, colPrivs, err := d.privilegeLetters(gs, obj.kind)
 		if err != nil {
 			return err
 		}
-		grantor, letters, err := d.grantableLetters(gs, obj, role, letters)
-		if err != nil {
-			return err
-		}
-		acl := append([]aclItem(nil), d.s.objectACL(d.cat, obj.kind, obj.oid)...)
-		owner := d.s.objectOwner(d.cat, obj.kind, obj.oid)
-		for _, g := range grantees {
-			before := grantOptions(acl, g, grantor)
-			acl = editACL(acl, g, grantor, letters, gs.IsGrant, gs.GrantOption)
-			if lost := withoutLetters(before, grantOptions(acl, g, grantor)); !gs.IsGrant && g != 0 && lost != "" {
-				if acl, err = d.revokeDependent(acl, g, lost, owner, gs.Behavior == pg_query.DropBehavior_DROP_CASCADE); err != nil {
-					return err
-				}
+		relACL := d.s.objectACL(d.cat, obj.kind, obj.oid)
+		if letters != "" || len(colPrivs) == 0 {
+			grantor, letters, err := d.grantableLetters(gs, obj, role, letters)
+			if err != nil {
+				return err
+			}
+			key := aclKey{kind: obj.kind, oid: obj.oid}
+			if d.cat.acls[key], err = d.editGrants(gs, obj, slices.Clone(relACL), grantees, grantor, letters); err != nil {
+				return err
 			}
 		}
-		d.cat.acls[aclKey{obj.kind, obj.oid}] = acl
+		if err := d.grantColumns(gs, obj, role, grantees, relACL, letters, colPrivs); err != nil {
+			return err
+		}
 	}
 	return nil
+}
+
+// editGrants grants (or revokes) the privilege letters to (from) each of
+// grantees, by grantor, in acl, the list of obj (a column's for
+// aclColumn), following a REVOKE to the privileges granted on with the
+// grant options it took (revokeDependent).
+func (d *ddl) editGrants(gs *pg_query.GrantStmt, obj aclObject, acl []aclItem, grantees []uint32, grantor uint32, letters string) ([]aclItem, error) {
+	owner := d.s.objectOwner(d.cat, obj.kind, obj.oid)
+	for _, g := range grantees {
+		before := grantOptions(acl, g, grantor)
+		acl = editACL(acl, g, grantor, letters, gs.IsGrant, gs.GrantOption)
+		if lost := withoutLetters(before, grantOptions(acl, g, grantor)); !gs.IsGrant && g != 0 && lost != "" {
+			var err error
+			if acl, err = d.revokeDependent(acl, g, lost, owner, gs.Behavior == pg_query.DropBehavior_DROP_CASCADE); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return acl, nil
+}
+
+// columnPrivilege is a privilege a GRANT or REVOKE names with a column
+// list: SELECT (a, b), ALL (a).
+type columnPrivilege struct {
+	letters string
+	cols    []string
+}
+
+// grantColumns runs the column part of a GRANT or REVOKE on relation obj
+// as PostgreSQL's ExecGrant_Relation and ExecGrant_Attribute: the
+// privileges named with columns, and, revoking, the table privileges
+// that are column privileges too (tableLetters), which a REVOKE takes from
+// every column as well. Each column's list starts empty; who may grant
+// on it is decided from the relation's list before the statement (relACL)
+// and the column's together.
+func (d *ddl) grantColumns(gs *pg_query.GrantStmt, obj aclObject, role uint32, grantees []uint32, relACL []aclItem, tableLetters string, colPrivs []columnPrivilege) error {
+	if len(colPrivs) > 0 && obj.kind != aclTable {
+		return pgerror.Unsupported("column privileges on sequences")
+	}
+	implied := ""
+	if !gs.IsGrant && obj.kind == aclTable {
+		implied = withoutLetters(tableLetters, withoutLetters(tableLetters, allPrivileges[aclColumn]))
+	}
+	if implied == "" && len(colPrivs) == 0 {
+		return nil
+	}
+	relation, cols, err := relationColumns(d.cat, obj.oid)
+	if err != nil {
+		return err
+	}
+	if t := d.cat.tables[obj.oid]; t != nil && t.oid == obj.oid {
+		// A table's system columns, numbered from -1 down: a REVOKE of
+		// the table's privileges reaches them too.
+		for i, name := range systemColumnNames {
+			cols[int64(-i-1)] = name
+		}
+	}
+	asked := map[int16]string{}
+	if implied != "" {
+		for num := range cols {
+			asked[int16(num)] = implied
+		}
+	}
+	for _, cp := range colPrivs {
+		for _, name := range cp.cols {
+			var attnum int16
+			for num, col := range cols {
+				if col == name {
+					attnum = int16(num)
+				}
+			}
+			if attnum < 0 {
+				return pgerror.Unsupported("column privileges on system columns")
+			}
+			if attnum == 0 {
+				return pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", name, relation)
+			}
+			asked[attnum] = unionPrivileges(asked[attnum], cp.letters)
+		}
+	}
+	for _, attnum := range slices.Sorted(maps.Keys(asked)) {
+		key := aclKey{kind: aclColumn, oid: obj.oid, attnum: attnum}
+		grantor, letters, err := d.grantableColumnLetters(gs, obj, role, relACL, attnum, relation, cols[int64(attnum)], asked[attnum])
+		if err != nil {
+			return err
+		}
+		acl, err := d.editGrants(gs, aclObject{aclColumn, obj.oid}, slices.Clone(d.cat.acls[key]), grantees, grantor, letters)
+		if err != nil {
+			return err
+		}
+		if len(acl) == 0 {
+			delete(d.cat.acls, key)
+		} else {
+			d.cat.acls[key] = acl
+		}
+	}
+	return nil
+}
+
+// grantableColumnLetters is grantableLetters for a column: what role may
+// grant or revoke of the letters on column attnum (called column) of
+// relation, from the grant options it holds on the relation or the
+// column, with the column's warnings, and 42501 for the column when it
+// holds no column privilege on either.
+func (d *ddl) grantableColumnLetters(gs *pg_query.GrantStmt, obj aclObject, role uint32, relACL []aclItem, attnum int16, relation, column, letters string) (uint32, string, error) {
+	owner := d.s.objectOwner(d.cat, obj.kind, obj.oid)
+	if d.s.isSuperuser(role) || d.s.memberOf(role)[owner] {
+		return owner, letters, nil
+	}
+	merged := append(slices.Clone(relACL), columnACL(d.cat, obj.oid, attnum)...)
+	options := ""
+	for _, item := range merged {
+		if item.grantee == role {
+			options = unionPrivileges(options, grantOptions([]aclItem{item}, role, item.grantor))
+		}
+	}
+	all := allPrivileges[aclColumn]
+	if options == "" && !aclHolds(merged, d.s.memberOf(role), []byte(all)) {
+		return 0, "", pgerror.Newf(pgerror.InsufficientPrivilege, "permission denied for column \"%s\" of relation \"%s\"", column, relation)
+	}
+	granted := withoutLetters(letters, withoutLetters(letters, options))
+	allAsked := len(letters) == len(all)
+	switch {
+	case gs.IsGrant && granted == "":
+		d.warning(pgerror.WarningPrivilegeNotGranted, "no privileges were granted for column \"%s\" of relation \"%s\"", column, relation)
+	case gs.IsGrant && !allAsked && granted != letters:
+		d.warning(pgerror.WarningPrivilegeNotGranted, "not all privileges were granted for column \"%s\" of relation \"%s\"", column, relation)
+	case !gs.IsGrant && granted == "":
+		d.warning(pgerror.WarningPrivilegeNotRevoked, "no privileges could be revoked for column \"%s\" of relation \"%s\"", column, relation)
+	case !gs.IsGrant && !allAsked && granted != letters:
+		d.warning(pgerror.WarningPrivilegeNotRevoked, "not all privileges could be revoked for column \"%s\" of relation \"%s\"", column, relation)
+	}
+	return role, granted, nil
 }
 
 // grantees resolves the roles a GRANT or REVOKE names, PUBLIC as 0.
@@ -144,51 +277,7 @@ func (d *ddl) grantableLetters(gs *pg_query.GrantStmt, obj aclObject, role uint3
 	case !gs.IsGrant && !all && granted != letters:
 		d.warning(pgerror.WarningPrivilegeNotRevoked, "not all privileges could be revoked for \"%s\"", name)
 	}
-	if !gs.IsGrant && obj.kind == aclTable {
-		d.columnRevokeWarnings(obj.oid, name, letters, string(options), all)
-	}
 	return role, granted, nil
-}
-
-// columnRevokeWarnings gives the warnings of a REVOKE by a role holding
-// grant options only for grantable, as PostgreSQL's: it revokes the
-// column privileges (SELECT, INSERT, UPDATE, REFERENCES) of every column
-// too, system columns first, and warns for each.
-func (d *ddl) columnRevokeWarnings(oid uint32, relation, letters, grantable string, all bool) {
-	var asked, revoked []byte
-	for i := 0; i < len(letters); i++ {
-		if strings.IndexByte("rawx", letters[i]) >= 0 {
-			asked = append(asked, letters[i])
-			if strings.IndexByte(grantable, letters[i]) >= 0 {
-				revoked = append(revoked, letters[i])
-			}
-		}
-	}
-	format := ""
-	switch {
-	case len(asked) == 0:
-		return
-	case len(revoked) == 0:
-		format = "no privileges could be revoked for column \"%s\" of relation \"%s\""
-	case !all && len(revoked) != len(asked):
-		format = "not all privileges could be revoked for column \"%s\" of relation \"%s\""
-	default:
-		return
-	}
-	var cols []string
-	if t := d.cat.tables[oid]; t != nil {
-		cols = []string{"tableoid", "cmax", "xmax", "cmin", "xmin", "ctid"}
-		for _, c := range t.cols {
-			cols = append(cols, c.name)
-		}
-	} else if v := viewByOid(d.cat, oid); v != nil {
-		for _, c := range v.cols {
-			cols = append(cols, c.name)
-		}
-	}
-	for _, c := range cols {
-		d.warning(pgerror.WarningPrivilegeNotRevoked, format, c, relation)
-	}
 }
 
 // aclKindNoun names a kind of object in PostgreSQL's "permission denied
@@ -215,10 +304,12 @@ func aclObjectName(d *ddl, obj aclObject) string {
 }
 
 // dropRelationACL forgets the grants on a table, view or sequence that is
-// being dropped, as PostgreSQL's grants go with their object.
+// being dropped, and on its columns, as PostgreSQL's grants go with their
+// object.
 func (c *catalog) dropRelationACL(oid uint32) {
-	delete(c.acls, aclKey{aclTable, oid})
-	delete(c.acls, aclKey{aclSequence, oid})
+	delete(c.acls, aclKey{kind: aclTable, oid: oid})
+	delete(c.acls, aclKey{kind: aclSequence, oid: oid})
+	maps.DeleteFunc(c.acls, func(k aclKey, _ []aclItem) bool { return k.kind == aclColumn && k.oid == oid })
 }
 
 // aclObject is an object a GRANT names.
@@ -302,25 +393,39 @@ func (d *ddl) grantObjects(gs *pg_query.GrantStmt, kind aclKind) ([]aclObject, e
 }
 
 // privilegeLetters reads a GRANT's privilege list for an object kind;
-// ALL is every privilege of the kind.
-func (d *ddl) privilegeLetters(gs *pg_query.GrantStmt, kind aclKind) (string, error) {
+// ALL is every privilege of the kind. The privileges named with columns
+// come apart, each with its columns.
+func (d *ddl) privilegeLetters(gs *pg_query.GrantStmt, kind aclKind) (string, []columnPrivilege, error) {
 	if len(gs.Privileges) == 0 {
-		return allPrivileges[kind], nil
+		return allPrivileges[kind], nil, nil
 	}
 	var out []byte
+	var cols []columnPrivilege
 	for _, n := range gs.Privileges {
 		ap := n.GetAccessPriv()
-		if len(ap.Cols) > 0 {
-			return "", pgerror.Unsupported("column privileges")
-		}
 		name := strings.ToUpper(ap.PrivName)
+		if len(ap.Cols) > 0 {
+			if gs.Objtype != pg_query.ObjectType_OBJECT_TABLE {
+				return "", nil, pgerror.New(pgerror.InvalidGrantOperation, "column privileges are only valid for relations")
+			}
+			letters := allPrivileges[aclColumn]
+			if name != "" {
+				letter := privilegeLetters[aclColumn][name]
+				if letter == 0 {
+					return "", nil, pgerror.Newf(pgerror.InvalidGrantOperation, "invalid privilege type %s for column", name)
+				}
+				letters = string(letter)
+			}
+			cols = append(cols, columnPrivilege{letters: letters, cols: strs(ap.Cols)})
+			continue
+		}
 		letter, ok := privilegeLetters[kind][name]
 		if !ok || letter == 0 {
-			return "", pgerror.Newf(pgerror.InvalidGrantOperation, "invalid privilege type %s for %s", name, privilegeTarget(gs.Objtype, kind))
+			return "", nil, pgerror.Newf(pgerror.InvalidGrantOperation, "invalid privilege type %s for %s", name, privilegeTarget(gs.Objtype, kind))
 		}
 		out = append(out, letter)
 	}
-	return string(out), nil
+	return string(out), cols, nil
 }
 
 // privilegeTarget names the kind of object in the message of a privilege

@@ -32,6 +32,13 @@ func (e *Engine) createStoreTable(t *tableDesc, name string) (isolation.TableID,
 		Name:        name,
 		HiddenRowID: t.hidden,
 		FormatKey:   func(key []byte) string { return e.formatStoreKey(e.currentTable(oid, t), key) },
+		Tuple: func(row []any) (int, int) {
+			cur := e.currentTable(oid, t)
+			if len(cur.cols) != len(row) {
+				cur = t
+			}
+			return tupleSize(cur, row), fillFactor(cur)
+		},
 	})
 	if err != nil {
 		return id, err

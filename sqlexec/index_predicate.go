@@ -81,12 +81,12 @@ func (b *binder) indexExpr(t *tableDesc, n *pg_query.Node, what string) (*scalar
 	}
 	sc := tableScope(t, t.name)
 	sc.noAgg = what + "s"
-	calls, routines := b.mutableCalls, b.routineCalls
+	calls, routines, opaque := b.mutableCalls, b.routineCalls, b.mutableOpaqueCalls
 	e, err := b.expr(sc, n)
 	if err != nil {
 		return nil, err
 	}
-	if b.routineCalls != routines {
+	if b.routineCalls != routines && b.mutableOpaqueCalls == opaque {
 		// PostgreSQL inlines a simple SQL function before it checks
 		// volatility, and fickle evaluates index keys without a session.
 		return nil, pgerror.Unsupported("user-defined functions in index expressions and predicates")

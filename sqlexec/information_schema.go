@@ -105,6 +105,7 @@ type infoColumn struct {
 	generation any
 	col        *columnDesc // nil for a view's column
 	seq        *sequence   // an identity column's sequence
+	domain     uint32      // the column's domain, 0 for none
 }
 
 // infoColumns lists the columns of the catalog's tables and views.
@@ -116,7 +117,7 @@ func infoColumns(s *Session, c *catalog) []infoColumn {
 		}
 		for i, col := range t.cols {
 			ic := infoColumn{schema: t.schema, table: t.name, name: col.name, pos: i + 1, typ: col.typ, notNull: col.notNull,
-				updatable: true, col: col}
+				updatable: true, col: col, domain: col.domain}
 			if text, ok := storedDefault(col); ok && col.generated != nil {
 				ic.generation = decompile(s, c, text, t.oid, false)
 			} else if ok {
@@ -135,7 +136,7 @@ func infoColumns(s *Session, c *catalog) []infoColumn {
 	for _, v := range sortedViews(c) {
 		for i, col := range v.cols {
 			out = append(out, infoColumn{schema: v.schema, table: v.name, name: col.name, pos: i + 1, typ: col.typ,
-				updatable: viewColumnUpdatable(s, c, v, i)})
+				updatable: viewColumnUpdatable(s, c, v, i), domain: col.domain})
 		}
 	}
 	return out
@@ -189,8 +190,8 @@ func init() {
 					}
 				}
 				var domCatalog, domSchema, domName any
-				if ic.col != nil && ic.col.domain != 0 {
-					if dt := c.typeByOid(ic.col.domain); dt != nil {
+				if ic.domain != 0 {
+					if dt := c.typeByOid(ic.domain); dt != nil {
 						domCatalog, domSchema, domName = db, dt.schema, dt.name
 					}
 				}

@@ -252,7 +252,7 @@ func (b *binder) applyLocking(st *pg_query.SelectStmt, items []*fromItem) error 
 				return pgerror.Newf(pgerror.WrongObjectType, "cannot lock rows in materialized view \"%s\"", it.table.name)
 			}
 			if it.lock == isolation.RowLockNone { // FOR UPDATE / SHARE needs UPDATE too, as in PostgreSQL
-				b.requirePrivilege(it.table.oid, it.table.name, "table", 'w')
+				b.requireColumnsAs(b.privRole, it.table.oid, it.table.name, "table", 'w', &columnUse{})
 			}
 			// Clauses naming one table combine as in PostgreSQL: the
 			// strongest lock, and the strictest wait policy.

@@ -26,8 +26,9 @@ type matviewDef struct {
 	// query is the SelectStmt, its relations qualified with the schemas
 	// they resolved to when the view was made (as a view's).
 	query *pg_query.Node
-	// deps are the OIDs of the tables, views and sequences the query reads.
-	deps []uint32
+	// deps are the OIDs of the tables, views and sequences the query reads,
+	// types those of the user types it names (viewDesc's).
+	deps, types []uint32
 	// populated is pg_class.relispopulated: false after WITH NO DATA, when
 	// reading the view fails until a REFRESH fills it.
 	populated bool
@@ -64,7 +65,7 @@ func (d *ddl) newMatviewDef(query *pg_query.Node, populated bool) (*matviewDef, 
 	if readsTemporaryRelation(q) {
 		return nil, pgerror.New(pgerror.FeatureNotSupported, "materialized views must not use temporary tables or views")
 	}
-	return &matviewDef{query: q, deps: deps, populated: populated}, nil
+	return &matviewDef{query: q, deps: deps, types: d.binder("").userTypesNamed(q), populated: populated}, nil
 }
 
 // lookupMatview finds the materialized view a statement names: 42P01 when

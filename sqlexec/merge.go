@@ -216,7 +216,7 @@ func (b *binder) mergePlan(st *Statement, ms *pg_query.MergeStmt) (*stmtPlan, er
 	items, sc, pending, err := b.buildFrom(nil, []*pg_query.Node{join}, ctes)
 	b.rlsTarget = rowSecurityTarget{}
 	b.modifying = nil
-	b.dropPrivilegeSince(mark, t.oid) // the target is read only as its references say
+	targetReads := b.dropPrivilegeSince(mark, t.oid) // the target is read only as its references say
 	if err != nil {
 		return nil, err
 	}
@@ -323,17 +323,34 @@ func (b *binder) mergePlan(st *Statement, ms *pg_query.MergeStmt) (*stmtPlan, er
 	}
 	chooseAccesses(items)
 	planJoins(items)
+	// INSERT and UPDATE may be held on the columns the actions insert and
+	// set, all actions' together, as PostgreSQL's target entry has them.
+	inserted, updated := &columnUse{}, &columnUse{}
+	for _, a := range actions {
+		if a.cmd == pg_query.CmdType_CMD_INSERT {
+			for _, c := range a.target {
+				if !slices.Contains(inserted.attnums, t.cols[c].attnum) {
+					inserted.attnums = append(inserted.attnums, t.cols[c].attnum)
+				}
+			}
+		}
+	}
+	for _, c := range setCols {
+		if !slices.Contains(updated.attnums, t.cols[c].attnum) {
+			updated.attnums = append(updated.attnums, t.cols[c].attnum)
+		}
+	}
 	if hasIns {
-		b.requirePrivilegeAs(as, t.oid, t.name, "table", 'a')
+		b.requireColumnsAs(as, t.oid, t.name, "table", 'a', inserted)
 	}
 	if hasUpd {
-		b.requirePrivilegeAs(as, t.oid, t.name, "table", 'w')
+		b.requireColumnsAs(as, t.oid, t.name, "table", 'w', updated)
 	}
 	if hasDel {
 		b.requirePrivilegeAs(as, t.oid, t.name, "table", 'd')
 	}
 	if readsTarget {
-		b.requirePrivilegeAs(as, t.oid, t.name, "table", 'r')
+		b.requireColumnsAs(as, t.oid, t.name, "table", 'r', targetReads)
 	}
 	w, err := b.writerFor(t, hasUpd || hasDel)
 	if err != nil {
@@ -586,7 +603,7 @@ func (b *binder) mergeInsert(t *tableDesc, nsc *scope, wc *pg_query.MergeWhenCla
 			continue
 		}
 		col := t.cols[target[i]]
-		ce, err := b.coerce(e, col.typ, types.CastAssignment)
+		ce, err := b.coerceToColumn(e, col)
 		if err != nil {
 			return b.assignError(err, col, e, it)
 		}
@@ -975,7 +992,7 @@ func (m *mergeRun) update(x *execCtx, st *mergeState, a *mergeAction, r mergeRow
 	if err := st.guard.check(x.s, wm.t.id, r.key, "updated"); err != nil {
 		return err
 	}
-	outcome, _, err := m.moves.apply(x, match{key: r.key, row: r.row, member: r.member, phys: r.phys}, wm, np, nr, m.updCheck, st.q)
+	outcome, _, _, err := m.moves.apply(x, match{key: r.key, row: r.row, member: r.member, phys: r.phys}, wm, np, nr, m.updCheck, st.q)
 	if err != nil {
 		return err
 	}
@@ -1047,7 +1064,7 @@ func (m *mergeRun) notMatched(x *execCtx, st *mergeState, full []any) error {
 		if err := m.pcheck.check(x, t, row); err != nil {
 			return err
 		}
-		if row, _, err = m.router.insert(x, row, m.insCheck, st.q); err != nil || row == nil {
+		if row, _, _, err = m.router.insert(x, row, m.insCheck, st.q); err != nil || row == nil {
 			return err
 		}
 	} else {

@@ -58,10 +58,12 @@ func unionPrivileges(a, b string) string {
 }
 
 // transferACL rewrites an object's own access control list, if it has
-// one, for its new owner.
+// one, for its new owner, and those of a relation's columns.
 func (d *ddl) transferACL(kind aclKind, oid, old, owner uint32) {
-	if acl, ok := d.cat.acls[aclKey{kind, oid}]; ok {
-		d.cat.acls[aclKey{kind, oid}] = aclNewOwner(acl, old, owner)
+	for k, acl := range d.cat.acls {
+		if k.oid == oid && (k.kind == kind || kind == aclTable && k.kind == aclColumn) {
+			d.cat.acls[k] = aclNewOwner(acl, old, owner)
+		}
 	}
 }
 
@@ -319,6 +321,10 @@ func (d *ddl) dropOwned(do *pg_query.DropOwnedStmt) error {
 					return err
 				}
 			}
+			if len(acl) == 0 && k.kind == aclColumn {
+				delete(d.cat.acls, k) // a column's emptied list is NULL, as in PostgreSQL
+				continue
+			}
 			d.cat.acls[k] = acl
 		}
 		for _, key := range sortedDefaultACLKeys(d.cat) {
@@ -386,5 +392,5 @@ func (d *ddl) dropOwnedObject(o ownedObject, cascade bool) error {
 // compareACLKeys orders access control lists by object, for a statement
 // that edits several in turn.
 func compareACLKeys(a, b aclKey) int {
-	return cmp.Or(cmp.Compare(a.oid, b.oid), cmp.Compare(a.kind, b.kind))
+	return cmp.Or(cmp.Compare(a.oid, b.oid), cmp.Compare(a.kind, b.kind), cmp.Compare(a.attnum, b.attnum))
 }

@@ -195,21 +195,21 @@ func (r *partRouter) route(x *execCtx, row []any) (*partRoute, []any, error) {
 // BEFORE INSERT row triggers and queueing its AFTER ones on q. The row the
 // triggers leave must pass policies, the row-level security checks of the
 // statement (as PostgreSQL checks them after the leaf's triggers). It
-// returns the row written, in r.t's column order, and the leaf it went
-// to, or a nil row when a trigger skipped it.
-func (r *partRouter) insert(x *execCtx, row []any, policies *rowSecurityCheck, q *rowQueue) ([]any, *tableDesc, error) {
+// returns the row written, in r.t's column order, the leaf it went to and
+// its key there, or a nil row when a trigger skipped it.
+func (r *partRouter) insert(x *execCtx, row []any, policies *rowSecurityCheck, q *rowQueue) ([]any, *tableDesc, []byte, error) {
 	leaf, lrow, err := r.route(x, row)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if leaf.trg != nil {
 		// The triggers see the generated columns NULL, computed after them.
 		leaf.w.clearGenerated(lrow)
 		if lrow, err = rowBefore(x, leaf.trg, nil, lrow); err != nil || lrow == nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		if err := leaf.w.computeGenerated(x, lrow); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		row = make([]any, len(r.t.cols))
 		for i, c := range r.t.cols {
@@ -217,22 +217,23 @@ func (r *partRouter) insert(x *execCtx, row []any, policies *rowSecurityCheck, q
 		}
 	}
 	if err := policies.check(x, row); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if leaf.trg != nil {
 		// A trigger may have changed the row: it must still belong here.
 		if err := leaf.check.check(x, leaf.t, lrow); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	}
 	if err := leaf.w.validate(x, lrow, nil); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	if _, err := leaf.w.insertRow(x, lrow); err != nil {
-		return nil, nil, err
+	key, err := leaf.w.insertRow(x, lrow)
+	if err != nil {
+		return nil, nil, nil, err
 	}
 	q.add(leaf.trg, nil, lrow)
-	return row, leaf.t, nil
+	return row, leaf.t, key, nil
 }
 
 // partCheck is the partition constraint of a partition: its bound under
@@ -414,42 +415,43 @@ const (
 // otherwise. A move fires the partition's DELETE row triggers (a BEFORE
 // one returning NULL keeps the row in place) and the new partition's
 // INSERT ones, queueing the AFTER ones on q; the moved row passes policies
-// after those. A moved row's new partition is returned with rowMoved;
+// after those. A moved row's new partition and its key there are returned
+// with rowMoved;
 // rowDropped says a BEFORE INSERT trigger skipped the row after its delete.
-func (rm *rowMoves) apply(x *execCtx, mt match, wm *writer, np, nr []any, policies *rowSecurityCheck, q *rowQueue) (moveOutcome, *tableDesc, error) {
+func (rm *rowMoves) apply(x *execCtx, mt match, wm *writer, np, nr []any, policies *rowSecurityCheck, q *rowQueue) (moveOutcome, *tableDesc, []byte, error) {
 	if rm == nil || rm.checks[mt.member] == nil {
-		return rowStays, nil, nil
+		return rowStays, nil, nil, nil
 	}
 	ok, err := rm.checks[mt.member].holds(x, np)
 	if err != nil || ok {
-		return rowStays, nil, err
+		return rowStays, nil, nil, err
 	}
 	if rm.router == nil {
-		return rowStays, nil, rm.checks[mt.member].check(x, wm.t, np)
+		return rowStays, nil, nil, rm.checks[mt.member].check(x, wm.t, np)
 	}
 	if err := rm.target.check(x, rm.t, nr); err != nil {
-		return rowStays, nil, err
+		return rowStays, nil, nil, err
 	}
 	del := rm.deletes[mt.member]
 	if kept, err := rowBefore(x, del, mt.phys, nil); err != nil || kept == nil {
-		return rowSkipped, nil, err
+		return rowSkipped, nil, nil, err
 	}
 	if err := wm.moveOut(x, rm.t, mt.key, mt.phys); err != nil {
-		return rowStays, nil, err
+		return rowStays, nil, nil, err
 	}
 	q.add(del, mt.phys, nil)
-	row, leaf, err := rm.router.insert(x, nr, policies, q)
+	row, leaf, key, err := rm.router.insert(x, nr, policies, q)
 	if err != nil {
-		return rowMoved, nil, err
+		return rowMoved, nil, nil, err
 	}
 	if row == nil {
 		// As in PostgreSQL the row is gone and the UPDATE does not count
 		// it. The keys referencing it would see a key change to a row that
 		// is nowhere; fickle refuses rather than guess.
 		if slices.ContainsFunc(wm.refs, func(ref *fkRef2) bool { return ref.fk.refClone }) {
-			return rowDropped, nil, pgerror.Unsupported("a BEFORE INSERT trigger skipping a row an UPDATE moves out of a partition that a foreign key references")
+			return rowDropped, nil, nil, pgerror.Unsupported("a BEFORE INSERT trigger skipping a row an UPDATE moves out of a partition that a foreign key references")
 		}
-		return rowDropped, nil, nil
+		return rowDropped, nil, nil, nil
 	}
-	return rowMoved, leaf, wm.movedIn(x, mt.phys, np)
+	return rowMoved, leaf, key, wm.movedIn(x, mt.phys, np)
 }

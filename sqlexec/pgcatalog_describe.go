@@ -57,13 +57,17 @@ func columnCollationOid(typ types.Type, coll string) int64 {
 // Identity columns have no pg_attrdef row (their sequence is not a default
 // in PostgreSQL), so they return ok false.
 func storedDefault(col *columnDesc) (string, bool) {
+	to := col.typ.Oid
+	if col.domain != 0 {
+		to = types.Oid(col.domain) // a value of the domain needs no coercion
+	}
 	if col.generated != nil {
-		return storedCoercion(col.typ.Oid, deparseExpr(col.generated)), true
+		return storedCoercion(to, deparseExpr(col.generated)), true
 	}
 	if col.def == nil || col.identity != 0 {
 		return "", false
 	}
-	return storedCoercion(col.typ.Oid, deparseExpr(col.def)), true
+	return storedCoercion(to, deparseExpr(col.def)), true
 }
 
 // stringConst returns the value of a string literal node.

@@ -273,6 +273,7 @@ func init() {
 					if col.domain != 0 {
 						row[2] = int64(col.domain) // a domain's column names the domain, its values are the base type's
 					}
+					row[22] = columnACLText(s, c, t.oid, col.attnum)
 					out = append(out, row)
 				}
 				out = append(out, droppedAttributeRows(t)...)
@@ -315,6 +316,10 @@ func init() {
 				for i, col := range v.cols {
 					row := attributeRow(v.oid, col.name, col.typ, i+1, false, false, 0)
 					row[21] = columnCollationOid(col.typ, col.coll)
+					if col.domain != 0 {
+						row[2] = int64(col.domain)
+					}
+					row[22] = columnACLText(s, c, v.oid, int16(i+1))
 					out = append(out, row)
 				}
 			}

@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -58,10 +59,63 @@ type aclItem struct {
 	privs            string
 }
 
-// aclKey names the object an access control list belongs to.
+// aclKey names the object an access control list belongs to: for a
+// column (aclColumn), oid is its table's or view's and attnum its number.
 type aclKey struct {
-	kind aclKind
-	oid  uint32
+	kind   aclKind
+	oid    uint32
+	attnum int16
+}
+
+// columnACL is the access control list GRANT gave column attnum of
+// relation oid: nil when it has none, which grants nothing (a column's
+// default list is empty).
+func columnACL(c *catalog, oid uint32, attnum int16) []aclItem {
+	return c.acls[aclKey{kind: aclColumn, oid: oid, attnum: attnum}]
+}
+
+// hasColumnPrivilege reports whether role holds any of the privileges on
+// column attnum of relation oid: on the relation, or on the column
+// through its own list, as PostgreSQL's pg_attribute_aclcheck.
+func (s *Session) hasColumnPrivilege(role, oid uint32, attnum int16, privs []byte) bool {
+	if s.hasPrivilege(role, aclTable, oid, privs) {
+		return true
+	}
+	c, _ := s.catalog()
+	return aclHolds(columnACL(c, oid, attnum), s.memberOf(role), privs)
+}
+
+// hasAnyColumnPrivilege reports whether role holds any of the privileges
+// on the relation oid or on some column of it, as PostgreSQL's
+// has_any_column_privilege and pg_attribute_aclcheck_all(ACLMASK_ANY).
+func (s *Session) hasAnyColumnPrivilege(role, oid uint32, privs []byte) bool {
+	if s.hasPrivilege(role, aclTable, oid, privs) {
+		return true
+	}
+	c, _ := s.catalog()
+	holds := s.memberOf(role)
+	for k, acl := range c.acls {
+		if k.kind == aclColumn && k.oid == oid && k.attnum > 0 && aclHolds(acl, holds, privs) {
+			return true
+		}
+	}
+	return false
+}
+
+// aclHolds reports whether acl grants one of privs to PUBLIC or to a role
+// of holds.
+func aclHolds(acl []aclItem, holds map[uint32]bool, privs []byte) bool {
+	for _, p := range privs {
+		if p == 0 {
+			continue
+		}
+		for _, item := range acl {
+			if (item.grantee == 0 || holds[item.grantee]) && strings.IndexByte(item.privs, p) >= 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // defaultACL is acldefault(kind, owner).
@@ -129,6 +183,9 @@ func (s *Session) objectACL(c *catalog, kind aclKind, oid uint32) []aclItem {
 // objectOwner is the role that owns an object: a routine's owner (which
 // the routine records by name), else relationOwner's answer.
 func (s *Session) objectOwner(c *catalog, kind aclKind, oid uint32) uint32 {
+	if kind == aclColumn {
+		kind = aclTable
+	}
 	if kind == aclFunction {
 		if f := c.funcByOID(oid); f != nil {
 			if owner := s.routineOwner(f); owner != 0 {
@@ -184,7 +241,7 @@ func (v *viewDesc) ownerRole() uint32 {
 // the catalog when not): schema public's and the system catalogs' are
 // PostgreSQL's initial ones (USAGE and SELECT for PUBLIC).
 func explicitACL(c *catalog, kind aclKind, oid uint32) ([]aclItem, bool) {
-	if acl, ok := c.acls[aclKey{kind, oid}]; ok {
+	if acl, ok := c.acls[aclKey{kind: kind, oid: oid}]; ok {
 		return acl, true
 	}
 	switch {
@@ -210,6 +267,15 @@ func aclText(s *Session, c *catalog, kind aclKind, oid uint32) any {
 		return nil
 	}
 	return formatACL(s, acl)
+}
+
+// columnACLText is pg_attribute.attacl: the list GRANT gave column attnum
+// of relation oid, NULL when it has none.
+func columnACLText(s *Session, c *catalog, oid uint32, attnum int16) any {
+	if acl := columnACL(c, oid, attnum); acl != nil {
+		return formatACL(s, acl)
+	}
+	return nil
 }
 
 // schemaOwner is pg_namespace.nspowner: the role that created the schema
@@ -394,7 +460,7 @@ func init() {
 
 	addPrivilegeFunc("has_table_privilege", aclTable, relation, false, nil)
 	addPrivilegeFunc("has_sequence_privilege", aclSequence, relation, true, sequence)
-	addPrivilegeFunc("has_any_column_privilege", aclTable, relation, false, nil)
+	addPrivilegeFunc("has_any_column_privilege", aclColumn, relation, false, nil)
 	addPrivilegeFunc("has_schema_privilege", aclSchema, schema, false, nil)
 	addPrivilegeFunc("has_database_privilege", aclDatabase, database, false, nil)
 	addPrivilegeFunc("has_type_privilege", aclType, typ, false, nil)
@@ -404,7 +470,8 @@ func init() {
 
 // addColumnPrivilegeFunc registers has_column_privilege's forms: those of
 // addPrivilegeFunc with a column (by name or number) after the table. A
-// privilege on the table is one on each of its columns.
+// privilege on the table is one on each of its columns; the column's own
+// list may grant it too.
 func addColumnPrivilegeFunc(table privilegeObject) {
 	check := func(x *execCtx, role uint32, tab, col any, priv string) (any, error) {
 		// PostgreSQL's order: the table, the column, then the privileges;
@@ -414,30 +481,46 @@ func addColumnPrivilegeFunc(table privilegeObject) {
 			return nil, err
 		}
 		found := ok
+		var attnum int16
 		if ok {
 			cat, _ := x.s.catalog()
 			rel, cols, err := relationColumns(cat, oid)
 			if err != nil {
 				return nil, err
 			}
+			if t := cat.tables[oid]; t != nil && t.oid == oid {
+				// A table's system columns, numbered from -1 down.
+				for i, name := range systemColumnNames {
+					cols[int64(-i-1)] = name
+				}
+			}
 			switch c := col.(type) {
 			case string:
 				named := false
-				for _, n := range cols {
-					named = named || n == c
+				for num, n := range cols {
+					if n == c {
+						named, attnum = true, int16(num)
+					}
+				}
+				if t := cat.tables[oid]; !named && t != nil && slices.ContainsFunc(t.droppedCols, func(d *columnDesc) bool {
+					return c == fmt.Sprintf("........pg.dropped.%d........", d.attnum)
+				}) {
+					found = false // a dropped column, by the name pg_attribute gives it: NULL
+					break
 				}
 				if !named {
 					return nil, pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", c, rel)
 				}
 			case int64:
 				_, found = cols[c]
+				attnum = int16(c)
 			}
 		}
 		privs, err := parsePrivileges(aclColumn, priv)
 		if err != nil || !found {
 			return nil, err
 		}
-		return x.s.hasPrivilege(role, aclTable, oid, privs), nil
+		return x.s.hasColumnPrivilege(role, oid, attnum, privs), nil
 	}
 	text, oid := types.Text, types.OidType
 	for _, tabType := range []types.Type{text, oid} {
@@ -506,6 +589,9 @@ func addPrivilegeFunc(name string, kind aclKind, object privilegeObject, privile
 			if err := verify(x, oid); err != nil {
 				return nil, err
 			}
+		}
+		if kind == aclColumn {
+			return x.s.hasAnyColumnPrivilege(role, oid, privs), nil
 		}
 		return x.s.hasPrivilege(role, kind, oid, privs), nil
 	}

@@ -65,6 +65,16 @@ func (b *binder) compileEach(t *tableDesc, sc *scope, cmds []byte, withCheck boo
 	was := b.rlsCompiling[t.oid]
 	b.rlsCompiling[t.oid] = true
 	defer func() { b.rlsCompiling[t.oid] = was }()
+	// A policy reads the table's columns without the statement needing
+	// SELECT on them, as PostgreSQL's security quals: its reads are not
+	// marked (columnUse).
+	psc := *sc
+	psc.cols = slices.Clone(sc.cols)
+	for i := range psc.cols {
+		psc.cols[i].read = nil
+	}
+	defer func(sc *scope) { sc.pending |= psc.pending }(sc) // the policies' subqueries' references to the level
+	sc = &psc
 	var out [][]compiledPolicy
 	for i, cmd := range cmds {
 		// The SELECT policies a writing statement adds are checked with

@@ -575,6 +575,14 @@ func aclObjectDescription(s *Session, c *catalog, k aclKey) string {
 	}
 	schema, name, _ := relationByOid(c, int64(k.oid))
 	name = s.visibleName(schema, name)
+	if k.kind == aclColumn {
+		_, cols, _ := relationColumns(c, k.oid)
+		noun := "table"
+		if viewByOid(c, k.oid) != nil {
+			noun = "view"
+		}
+		return "privileges for column " + cols[int64(k.attnum)] + " of " + noun + " " + name
+	}
 	switch {
 	case k.kind == aclSequence:
 		return "privileges for sequence " + name

@@ -57,6 +57,10 @@ type dnode struct {
 	distinct bool
 	aggOrder string
 	filter   *dnode
+	// domain is the OID of the domain the value is of (a cast to it, a
+	// column of it; typ is its base type), 0 for none: where its base type
+	// is wanted, ruleutils shows the coercion (coerce).
+	domain uint32
 }
 
 type dkind int
@@ -155,7 +159,11 @@ func decompile(s *Session, c *catalog, text string, relid uint32, pretty bool) s
 	if err != nil {
 		return sql
 	}
-	if coerceTo != 0 {
+	if dom := c.typeByOid(uint32(coerceTo)); dom != nil && dom.domain != nil {
+		if dn.domain != dom.oid {
+			dn = d.coerce(dn, types.Type{Oid: dom.domain.base.Oid, Typmod: -1})
+		}
+	} else if coerceTo != 0 {
 		dn = d.coerce(dn, types.Type{Oid: coerceTo, Typmod: -1})
 	}
 	return d.print(dn, nil, pretty, false)
@@ -187,11 +195,15 @@ func (d *deparser) analyze(n *pg_query.Node) (*dnode, error) {
 		if row, ok := d.wholeRow(v.ColumnRef); ok {
 			return row, nil
 		}
-		text, column, typ, err := d.columnName(v.ColumnRef)
+		text, column, e, err := d.columnName(v.ColumnRef)
 		if err != nil {
 			return nil, err
 		}
-		return &dnode{kind: dColumn, typ: typ, text: text, column: column}, nil
+		out := &dnode{kind: dColumn, typ: e.typ, text: text, column: column}
+		if e.domain != nil {
+			out.domain = e.domain.oid
+		}
+		return out, nil
 	case *pg_query.Node_SubLink:
 		return d.subLink(v.SubLink)
 	case *pg_query.Node_TypeCast:
@@ -203,13 +215,21 @@ func (d *deparser) analyze(n *pg_query.Node) (*dnode, error) {
 		if err != nil {
 			return nil, err
 		}
-		if arg.literal {
-			return d.retype(arg, t), nil
+		var domain uint32
+		if dom := d.b.domainNamed(v.TypeCast.TypeName); dom != nil {
+			domain = dom.oid
 		}
-		if arg.typ == t && d.b.domainNamed(v.TypeCast.TypeName) == nil {
+		if arg.literal {
+			// A constant of the type, then (a domain's) checked for the
+			// domain: (5)::posint.
+			if arg = d.retype(arg, t); domain == 0 {
+				return arg, nil
+			}
+		}
+		if arg.typ == t && arg.domain == domain {
 			return arg, nil // a cast to the type it has is no cast (coerce_type)
 		}
-		return &dnode{kind: dCast, typ: t, args: []*dnode{arg}}, nil
+		return &dnode{kind: dCast, typ: t, args: []*dnode{arg}, domain: domain}, nil
 	case *pg_query.Node_AExpr:
 		return d.aExpr(v.AExpr)
 	case *pg_query.Node_CollateClause:
@@ -387,6 +407,10 @@ func (d *deparser) coerce(n *dnode, t types.Type) *dnode {
 	switch {
 	case n.literal:
 		return d.retype(n, t)
+	case n.domain != 0 && n.typ.Oid == t.Oid:
+		// A domain's value read as its base type: shown, so that the
+		// expression reads it so again.
+		return &dnode{kind: dCast, typ: t, args: []*dnode{n}}
 	case n.typ.Oid == t.Oid:
 		return n
 	}
@@ -761,6 +785,9 @@ func (d *deparser) print(n, parent *dnode, pretty, showImplicit bool) string {
 			return d.print(n.args[0], n, pretty, false)
 		}
 		typ, _ := catalogNames{s: d.b.s}.typeName(uint32(n.typ.Oid), n.typ.Typmod)
+		if n.domain != 0 {
+			typ, _ = catalogNames{s: d.b.s}.typeName(n.domain, -1)
+		}
 		if pretty {
 			return arg(n.args[0]) + "::" + typ
 		}

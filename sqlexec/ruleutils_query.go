@@ -727,18 +727,19 @@ func (d *deparser) subquery(st *pg_query.SelectStmt, indent int, pretty bool) (s
 }
 
 // columnName resolves a column reference the way the binder does and
-// returns its type and, qualified, the relation's name before it.
-func (d *deparser) columnName(cr *pg_query.ColumnRef) (string, string, types.Type, error) {
+// returns its text (qualified, the relation's name before it), its name
+// and its compiled value.
+func (d *deparser) columnName(cr *pg_query.ColumnRef) (string, string, *scalar, error) {
 	e, err := d.b.expr(d.sc, &pg_query.Node{Node: &pg_query.Node_ColumnRef{ColumnRef: cr}})
 	if err != nil {
-		return "", "", types.Type{}, err
+		return "", "", nil, err
 	}
 	name := cr.Fields[len(cr.Fields)-1].GetString_().GetSval()
 	if d.domainValue && len(cr.Fields) == 1 && name == "value" {
-		return "VALUE", name, e.typ, nil
+		return "VALUE", name, e, nil
 	}
 	if !d.qualify {
-		return types.QuoteIdent(name), name, e.typ, nil
+		return types.QuoteIdent(name), name, e, nil
 	}
 	rel, level := "", (*scope)(nil)
 	if len(cr.Fields) > 1 {
@@ -754,9 +755,9 @@ func (d *deparser) columnName(cr *pg_query.ColumnRef) (string, string, types.Typ
 		}
 	}
 	if rel == "" {
-		return types.QuoteIdent(name), name, e.typ, nil
+		return types.QuoteIdent(name), name, e, nil
 	}
-	return types.QuoteIdent(d.alias(level, rel)) + "." + types.QuoteIdent(name), name, e.typ, nil
+	return types.QuoteIdent(d.alias(level, rel)) + "." + types.QuoteIdent(name), name, e, nil
 }
 
 // nameItems gives the FROM items of sc, a query level being printed, the

@@ -239,8 +239,12 @@ func prepareAndRun(s *Session, st *Statement, params string) (*Result, string, e
 	if params != "" {
 		vals := strings.Split(params, ",")
 		for i, oid := range p.ParamOIDs {
-			typ, _ := types.TypeByOid(types.Oid(oid))
-			names = append(names, typ.Name())
+			typ, _ := types.TypeByOid(types.Oid(p.ValueOIDs[i]))
+			name := typ.Name()
+			if oid != p.ValueOIDs[i] { // a domain, read as its base type
+				name, _ = catalogNames{s: s}.RegOut(types.OidRegtype, int64(oid))
+			}
+			names = append(names, name)
 			if i >= len(vals) || vals[i] == "NULL" {
 				args = append(args, nil)
 				continue

@@ -127,6 +127,10 @@ type outCol struct {
 	// outputs here untyped, for the set operation to type by the other
 	// branches (setOp); 0 for any other column.
 	param int
+	// domain is the OID of the domain the column's values are of (typ is
+	// its base type), 0 for none: a view's or CREATE TABLE AS's column
+	// made from it is of the domain, as in PostgreSQL.
+	domain uint32
 }
 
 // rowsCached runs p once per statement execution unless it is correlated.
@@ -918,6 +922,9 @@ type unknownOutputs struct {
 	// want types the items of an INSERT ... SELECT's select list by the
 	// target columns, as assignments.
 	want []types.Type
+	// domains holds the domain each target column of want is declared
+	// with (0 for none): a parameter the item is takes it.
+	domains []uint32
 	// keep leaves string literals and NULL of a set operation's branch
 	// unknown, so that the set operation can give them the other
 	// branch's type.
@@ -968,6 +975,9 @@ func (b *binder) targetList(sc *scope, targets []*pg_query.Node, unknown unknown
 				coll := outputCollation(c.typ, c.coll)
 				out := &scalar{typ: c.typ, slot: slot, refs: itemBit(c.item), coll: coll, eval: func(x *execCtx) (any, error) { return x.row[slot], nil }}
 				col := outCol{Name: c.name, typ: c.typ, tableOID: c.tableOID, attnum: c.attnum, coll: coll}
+				if dom, _ := b.columnDomain(c); dom != nil {
+					col.domain = dom.oid
+				}
 				if (len(cr.Fields) == 1 || c.joinAlias) && c.usingType.Oid != 0 {
 					var err error
 					if out, err = b.usingMerged(c, out); err != nil {
@@ -992,7 +1002,10 @@ func (b *binder) targetList(sc *scope, targets []*pg_query.Node, unknown unknown
 		switch {
 		case isUnknown && len(outs) < len(unknown.want):
 			col := &columnDesc{name: rt.Name, typ: unknown.want[len(outs)]}
-			ce, err := b.coerce(e, col.typ, types.CastAssignment)
+			if len(outs) < len(unknown.domains) {
+				col.domain = unknown.domains[len(outs)]
+			}
+			ce, err := b.coerceToColumn(e, col)
 			if err != nil {
 				return nil, nil, nil, b.assignError(err, col, e, rt.Val)
 			}
@@ -1013,6 +1026,9 @@ func (b *binder) targetList(sc *scope, targets []*pg_query.Node, unknown unknown
 			}
 		}
 		col := outCol{Name: name, typ: e.typ, coll: e.coll, param: e.param}
+		if e.domain != nil {
+			col.domain = e.domain.oid
+		}
 		if e.slot >= 0 && sc != nil && sc.agg == nil {
 			for _, c := range sc.cols {
 				if c.slot == e.slot {

@@ -55,7 +55,11 @@ func (s *Session) SQLPrepareOf(st *Statement) (p *SQLPrepare, ok bool, err error
 		if err != nil {
 			return nil, true, err
 		}
-		p.ParamOIDs = append(p.ParamOIDs, uint32(typ.Oid))
+		oid := uint32(typ.Oid)
+		if dom := b.domainNamed(n.GetTypeName()); dom != nil && len(n.GetTypeName().ArrayBounds) == 0 {
+			oid = dom.oid
+		}
+		p.ParamOIDs = append(p.ParamOIDs, oid)
 	}
 	return p, true, nil
 }

@@ -96,7 +96,7 @@ func (b *binder) subLink(sc *scope, sl *pg_query.SubLink) (*scalar, error) {
 			return nil, err
 		}
 		if cmp.typ.Oid != types.OidBool {
-			return nil, b.errAt(pgerror.New(pgerror.DatatypeMismatch, "op ANY/ALL (subquery) requires operator to yield boolean"), sl.Location)
+			return nil, b.errAt(pgerror.Newf(pgerror.DatatypeMismatch, "row comparison operator must yield type boolean, not type %s", cmp.typ), sl.Location)
 		}
 		all := sl.SubLinkType == pg_query.SubLinkType_ALL_SUBLINK
 		undetermined, err := b.subLinkCollations([]*scalar{test}, p, sl.Location)

@@ -1,15 +1,19 @@
 package sqlexec
 
 import (
+	"cmp"
+	"slices"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/isolation"
 )
 
 // This file runs VACUUM and ANALYZE. fickle keeps no statistics and no
-// dead tuples, so they change nothing, but they check what PostgreSQL
+// dead tuples, so they change nothing but VACUUM FULL's new places of the
+// rows (their ctids, isolation/tid.go), but they check what PostgreSQL
 // checks: the options, the relations and their column lists, and that
 // VACUUM runs outside a transaction block.
 
@@ -72,6 +76,7 @@ func (b *binder) vacuumPlan(vs *pg_query.VacuumStmt) (*stmtPlan, error) {
 		return nil, pgerror.New(pgerror.FeatureNotSupported, "PROCESS_TOAST required with VACUUM FULL")
 	}
 	var notices []*pgerror.Error
+	var rewrite []*tableDesc // VACUUM FULL's tables
 	for _, r := range vs.Rels {
 		vr := r.GetVacuumRelation()
 		rv := vr.Relation
@@ -96,6 +101,9 @@ func (b *binder) vacuumPlan(vs *pg_query.VacuumStmt) (*stmtPlan, error) {
 			notices = append(notices, w)
 			continue
 		}
+		if full {
+			rewrite = append(rewrite, t)
+		}
 		if len(vr.VaCols) == 0 {
 			continue
 		}
@@ -113,9 +121,38 @@ func (b *binder) vacuumPlan(vs *pg_query.VacuumStmt) (*stmtPlan, error) {
 			seen[c] = true
 		}
 	}
-	return &stmtPlan{noTxn: true, exec: func(x *execCtx) (*Result, error) {
+	if full && len(vs.Rels) == 0 {
+		for _, t := range b.cat.tables {
+			if !isTempSchema(t.schema) || t.schema == b.s.tempSchemaIfAny() {
+				rewrite = append(rewrite, t)
+			}
+		}
+		slices.SortFunc(rewrite, func(a, b *tableDesc) int { return cmp.Compare(a.oid, b.oid) })
+	}
+	var leaves []*tableDesc
+	for _, t := range rewrite {
+		if t.part == nil {
+			leaves = append(leaves, t)
+		}
+		for _, ch := range b.cat.descendants(t) {
+			if ch.part == nil && !slices.Contains(leaves, ch) {
+				leaves = append(leaves, ch)
+			}
+		}
+	}
+	for _, t := range leaves {
+		b.useTable(t, isolation.TableLockAccessExclusive)
+	}
+	return &stmtPlan{noTxn: len(leaves) == 0, exec: func(x *execCtx) (*Result, error) {
 		if vs.IsVacuumcmd && x.s.txn != nil && x.s.txn.explicit {
 			return nil, pgerror.New(pgerror.ActiveSqlTransaction, "VACUUM cannot run inside a transaction block")
+		}
+		// VACUUM FULL writes each table anew: its live rows take the first
+		// places, in the order of their places now.
+		for _, t := range leaves {
+			if err := x.txn.Relayout(t.id, isolation.LayoutOrder{Index: isolation.NoIndex}); err != nil {
+				return nil, err
+			}
 		}
 		return &Result{Tag: tag, Notices: notices}, nil
 	}}, nil

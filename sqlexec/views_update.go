@@ -37,6 +37,9 @@ type autoView struct {
 	// does not show under their own name, and view columns that are not
 	// the base column of that name.
 	hidden map[string]bool
+	// baseTable says the base relation is a table: a view column reading
+	// a name of a system column reads the system column.
+	baseTable bool
 }
 
 // noUpdatableColumns is why a view whose columns are all expressions
@@ -114,6 +117,9 @@ func (b *binder) autoViewOf(v *viewDesc, alias, verb string, loc int32) (*autoVi
 		return nil, pgerror.Newf(pgerror.InvalidObjectDefinition, "infinite recursion detected in rules for relation \"%s\"", v.name)
 	}
 	av, reason := b.autoViewParts(v, alias)
+	if v.rowVersions {
+		b.viewVersions = true // the rewritten statement reads the system columns the view names
+	}
 	if reason == "" || reason == noUpdatableColumns {
 		// PostgreSQL applies the base table's policies for the view's
 		// owner; the rewritten statement applies them for the role
@@ -122,9 +128,11 @@ func (b *binder) autoViewOf(v *viewDesc, alias, verb string, loc int32) (*autoVi
 		if role == 0 {
 			role = b.s.currentRole()
 		}
-		if t := b.s.lookupTable(b.cat, av.base.Schemaname, av.base.Relname); t != nil && t.rowSecurity && !v.securityInvoker && role != v.ownerRole() {
+		t := b.s.lookupTable(b.cat, av.base.Schemaname, av.base.Relname)
+		if t != nil && t.rowSecurity && !v.securityInvoker && role != v.ownerRole() {
 			return nil, pgerror.Unsupported("writing through a view to a table with row-level security by a role other than the view's owner")
 		}
+		av.baseTable = t != nil
 	}
 	if reason != "" && (reason != noUpdatableColumns || verb != "delete from") {
 		hint := map[string]string{"insert into": "To enable inserting into the view, provide an INSTEAD OF INSERT trigger or an unconditional ON INSERT DO INSTEAD rule.",
@@ -370,6 +378,10 @@ func (av *autoView) target(name, verb string, loc int32) (string, error) {
 		return "", pgerror.Newf(pgerror.FeatureNotSupported, "cannot %s column \"%s\" of view \"%s\"", verb, name, av.v.name).
 			WithDetail("View columns that are not columns of their base relation are not updatable.").WithPosition(int(loc) + 1)
 	}
+	if av.baseTable && slices.Contains(systemColumnNames, av.cols[i].base) {
+		return "", pgerror.Newf(pgerror.FeatureNotSupported, "cannot %s column \"%s\" of view \"%s\"", verb, name, av.v.name).
+			WithDetail("View columns that refer to system columns are not updatable.")
+	}
 	return av.cols[i].base, nil
 }
 
@@ -414,9 +426,15 @@ func (b *binder) autoViewUpdate(v *viewDesc, up *pg_query.UpdateStmt, as uint32)
 	if err != nil {
 		return nil, err
 	}
-	b.requirePrivilegeAs(as, v.oid, v.name, "view", 'w')
+	var set []string
+	reads := []*pg_query.Node{up.WhereClause}
+	for _, t := range up.TargetList {
+		set = append(set, t.GetResTarget().GetName())
+		reads = append(reads, t.GetResTarget().GetVal())
+	}
+	b.requireColumnsAs(as, v.oid, v.name, "view", 'w', v.namedColumns(set))
 	if readsTargetRows(up.WhereClause, up.ReturningList, up.TargetList) {
-		b.requirePrivilegeAs(as, v.oid, v.name, "view", 'r')
+		b.requireColumnsAs(as, v.oid, v.name, "view", 'r', v.columnsRead(targetName(up.Relation), append(reads, up.ReturningList...)))
 	}
 	out := &pg_query.UpdateStmt{Relation: av.base, FromClause: up.FromClause}
 	for _, t := range up.TargetList {
@@ -452,7 +470,7 @@ func (b *binder) autoViewDelete(v *viewDesc, del *pg_query.DeleteStmt, as uint32
 	}
 	b.requirePrivilegeAs(as, v.oid, v.name, "view", 'd')
 	if readsTargetRows(del.WhereClause, del.ReturningList, nil) {
-		b.requirePrivilegeAs(as, v.oid, v.name, "view", 'r')
+		b.requireColumnsAs(as, v.oid, v.name, "view", 'r', v.columnsRead(targetName(del.Relation), append([]*pg_query.Node{del.WhereClause}, del.ReturningList...)))
 	}
 	where := proto.Clone(del.WhereClause).(*pg_query.Node)
 	if err := av.subst(where, false); err != nil {
@@ -532,9 +550,10 @@ func (b *binder) autoViewInsert(v *viewDesc, ins *pg_query.InsertStmt, as uint32
 	if ins.OnConflictClause != nil {
 		return nil, pgerror.Unsupported("INSERT ... ON CONFLICT into a view")
 	}
-	b.requirePrivilegeAs(as, v.oid, v.name, "view", 'a')
+	inserted := &columnUse{}
+	b.requireColumnsAs(as, v.oid, v.name, "view", 'a', inserted)
 	if len(ins.ReturningList) > 0 {
-		b.requirePrivilegeAs(as, v.oid, v.name, "view", 'r')
+		b.requireColumnsAs(as, v.oid, v.name, "view", 'r', v.columnsRead(targetName(ins.Relation), ins.ReturningList))
 	}
 	out := &pg_query.InsertStmt{Relation: av.base, SelectStmt: ins.SelectStmt, WithClause: ins.WithClause, Override: ins.Override}
 	cols := ins.Cols
@@ -563,6 +582,7 @@ func (b *binder) autoViewInsert(v *viewDesc, ins *pg_query.InsertStmt, as uint32
 		assigned[rt.Name] = viewCol
 		out.Cols = append(out.Cols, &pg_query.Node{Node: &pg_query.Node_ResTarget{ResTarget: rt}})
 	}
+	inserted.attnums = v.namedColumns(given).attnums
 	if err := av.viewDefaults(out, given); err != nil {
 		return nil, err
 	}
@@ -574,4 +594,48 @@ func (b *binder) autoViewInsert(v *viewDesc, ins *pg_query.InsertStmt, as uint32
 	}
 	b.writeAs = v.baseRole()
 	return b.insertPlan(out)
+}
+
+// namedColumns is the use of the view's columns names, for the INSERT
+// or UPDATE privilege a statement through the view needs on them.
+func (v *viewDesc) namedColumns(names []string) *columnUse {
+	u := &columnUse{}
+	for i, c := range v.cols {
+		if slices.Contains(names, c.name) {
+			u.attnums = append(u.attnums, int16(i+1))
+		}
+	}
+	return u
+}
+
+// columnsRead is the use of the view's columns that the expressions of a
+// statement writing through it under the name rel may read, for its
+// SELECT privilege, needed only when it reads one: every column a
+// reference names, whatever relation it qualifies (a column of another
+// of the same name counts too), and all of them for a whole-row reference
+// or a star.
+func (v *viewDesc) columnsRead(rel string, nodes []*pg_query.Node) *columnUse {
+	u := trackedColumns(nil, len(v.cols))
+	u.ifUsed = true
+	for _, n := range nodes {
+		if n == nil {
+			continue
+		}
+		walk(n, func(m *pg_query.Node) bool {
+			cr := m.GetColumnRef()
+			if cr == nil || len(cr.Fields) == 0 {
+				return true
+			}
+			last := cr.Fields[len(cr.Fields)-1]
+			name := last.GetString_().GetSval()
+			whole := last.GetAStar() != nil || len(cr.Fields) == 1 && name == rel
+			for i, c := range v.cols {
+				if whole || c.name == name {
+					u.used[i] = true
+				}
+			}
+			return true
+		})
+	}
+	return u
 }

@@ -61,6 +61,8 @@ COMMENT ON COLUMN authors.email IS 'contact address';
 CREATE ROLE pgdump_reader;
 GRANT SELECT ON authors, books TO pgdump_reader;
 GRANT USAGE ON SCHEMA inventory TO pgdump_reader;
+GRANT SELECT (sku, qty), UPDATE (qty) ON inventory.items TO pgdump_reader;
+GRANT REFERENCES (id) ON books TO PUBLIC;
 INSERT INTO authors (name, email, mood) VALUES ('Ann', 'ann@example.com', 'happy'), ('Bob', NULL, 'sad');
 -- The trigger stamps rows with now(); fixed times make the dumps comparable.
 UPDATE authors SET created_at = timestamp '2024-01-02 03:04:05.678' + id * interval '1 minute';

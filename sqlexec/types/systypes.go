@@ -251,6 +251,18 @@ func EqualityOperatorError(t Type) *pgerror.Error {
 func init() {
 	tid := Type{OidTID, -1}
 	addComparisons(tid, tid, func(_ *Env, a, b any) int { return compareTID(a.(TID), b.(TID)) })
+	addFunc("tidlarger", Immutable, tid, func(_ *Env, a []any) (any, error) {
+		if compareTID(a[0].(TID), a[1].(TID)) >= 0 {
+			return a[0], nil
+		}
+		return a[1], nil
+	}, tid, tid)
+	addFunc("tidsmaller", Immutable, tid, func(_ *Env, a []any) (any, error) {
+		if compareTID(a[0].(TID), a[1].(TID)) <= 0 {
+			return a[0], nil
+		}
+		return a[1], nil
+	}, tid, tid)
 	xid := Type{OidXID, -1}
 	addBinary("=", xid, xid, Bool, func(_ *Env, a, b any) (any, error) { return a.(XID) == b.(XID), nil })
 	addBinary("<>", xid, xid, Bool, func(_ *Env, a, b any) (any, error) { return a.(XID) != b.(XID), nil })

@@ -1,0 +1,98 @@
+package sqlexec
+
+import (
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// Parameters of a domain. PostgreSQL gives a parameter a domain as its
+// type where the parameter first takes its type from one: a value written
+// to a column declared with the domain, a cast to the domain, or the
+// client's own Parse or PREPARE naming it. ParameterDescription and
+// pg_prepared_statements then show the domain, and Bind reads the value
+// with the domain's input function, which checks the domain's constraints
+// before the statement runs: a value that fails them fails the Bind, and
+// nothing of the statement happens (no nextval of a column default, no
+// trigger). fickle keeps the parameter's value of the domain's base type,
+// as every value of a domain (ddl_domains.go), and checks it when the
+// statement starts, before its privileges and its first row.
+
+// setParamDomain notes that $n, which has just taken its type from domain
+// dom, is of the domain; n 0 (not a parameter) is ignored.
+func (b *binder) setParamDomain(n int, dom uint32) {
+	if n <= 0 {
+		return
+	}
+	for len(b.paramDomains) < n {
+		b.paramDomains = append(b.paramDomains, 0)
+	}
+	b.paramDomains[n-1] = dom
+}
+
+// paramDomain is the domain $n is of, 0 for none.
+func (b *binder) paramDomain(n int) uint32 {
+	if n-1 < len(b.paramDomains) {
+		return b.paramDomains[n-1]
+	}
+	return 0
+}
+
+// coerceToColumn converts e, a value written to column col, to the
+// column's type by assignment; a parameter that takes its type there is
+// of the column's domain.
+func (b *binder) coerceToColumn(e *scalar, col *columnDesc) (*scalar, error) {
+	param := e.param
+	out, err := b.coerce(e, col.typ, types.CastAssignment)
+	if err == nil && col.domain != 0 {
+		b.setParamDomain(param, col.domain)
+	}
+	return out, err
+}
+
+// domainParamType is the type $n takes when the client declares it with
+// OID oid: the base type of the domain oid names, $n then being of the
+// domain; ok is false when oid is no domain.
+func (b *binder) domainParamType(n int, oid uint32) (t types.Type, ok bool) {
+	dom := b.catalogNow().typeByOid(oid)
+	if dom == nil || dom.domain == nil {
+		return types.Type{}, false
+	}
+	b.setParamDomain(n, oid)
+	t = dom.domain.base
+	t.Typmod = -1
+	return t, true
+}
+
+// paramChecks compiles the constraints of the parameters of a domain, nil
+// when no parameter is of one.
+func (b *binder) paramChecks() ([]domainCheck, error) {
+	var checks []domainCheck
+	for i, oid := range b.paramDomains {
+		dom := b.domainByOid(oid)
+		if dom == nil {
+			continue
+		}
+		check, err := b.domainCheckFor(dom)
+		if err != nil {
+			return nil, err
+		}
+		if checks == nil {
+			checks = make([]domainCheck, len(b.paramDomains))
+		}
+		checks[i] = check
+	}
+	return checks, nil
+}
+
+// checkParams checks x's parameters against the constraints of the
+// domains they are of (stmtPlan.paramChecks).
+func checkParams(x *execCtx, checks []domainCheck) error {
+	for i, check := range checks {
+		if check == nil || i >= len(x.params) {
+			continue
+		}
+		if err := check(x, x.params[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
