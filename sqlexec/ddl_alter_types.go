@@ -100,9 +100,6 @@ func (d *ddl) alterColumnTypes(b *binder, t *tableDesc, cmds []*pg_query.AlterTa
 	if len(changes) == 0 {
 		return nil
 	}
-	if err := refuseRetypingExclusion(orig, changes); err != nil {
-		return err
-	}
 	convert := func(row []any) ([]any, error) {
 		nr := append([]any(nil), row...)
 		for _, ch := range changes {

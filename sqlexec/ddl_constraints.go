@@ -252,6 +252,9 @@ func (d *ddl) registerIndex(t *tableDesc, ix *indexDesc) error {
 	}
 	ix.rows = rows
 	if ix.excl != nil {
+		if err := d.resolveExclusionOperators(t, ix); err != nil {
+			return err
+		}
 		if err := d.checkExclusionRows(t, ix); err != nil {
 			return err
 		}

@@ -401,17 +401,21 @@ func exclusionDef(s *Session, c *catalog, t *tableDesc, ix *indexDesc, pretty bo
 	return def
 }
 
-// refuseRetypingExclusion refuses an ALTER COLUMN TYPE of a column that an
-// exclusion constraint of t compares or reads: PostgreSQL rebuilds the
-// constraint with the new type's operators, which fickle does not.
-func refuseRetypingExclusion(t *tableDesc, changes []columnTypeChange) error {
-	changed := func(c int) bool {
-		return slices.ContainsFunc(changes, func(ch columnTypeChange) bool { return ch.i == c })
-	}
-	for _, ix := range t.indexes {
-		if ix.excl != nil && (slices.ContainsFunc(ix.cols, changed) || ix.readsColumnOf(t, changed)) {
-			return pgerror.Unsupported("ALTER COLUMN TYPE of a column that exclusion constraint " + ix.name + " uses")
+// resolveExclusionOperators resolves the operators of exclusion constraint
+// ix anew for its elements' types over t, as PostgreSQL does when it
+// rebuilds the constraint's index (ALTER COLUMN TYPE): the same operator
+// names, of the new types' operator classes.
+func (d *ddl) resolveExclusionOperators(t *tableDesc, ix *indexDesc) error {
+	method := ix.accessMethod()
+	elems := make([]exclusionElem, len(ix.excl))
+	for i, el := range ix.excl {
+		typ := ix.keyType(t, i)
+		ne, err := exclusionOperator(method, typ, []string{el.op}, d.btreeGistClass(method, typ))
+		if err != nil {
+			return err
 		}
+		elems[i] = ne
 	}
+	ix.excl = elems
 	return nil
 }
