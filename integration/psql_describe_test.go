@@ -20,7 +20,7 @@ var describeCommands = []string{
 	`\df+ app.*`, `\sf app.book_count`, `\sf+ trim_name`, `\sf app.transfer`, `\sf app.priced`,
 	`\d app.keys`, `\df public.gen_*`, `\df+ digest`, `\df public.gen_random_uuid`, `\sf public.crypt`, `\dx+ pgcrypto`,
 	`\dD+ app.*`, `\dT+ app.*`, `\d app.address`, `\df+ upper`, `\sf pg_catalog.upper(text)`, `\df+ generate_series`,
-	`\dconfig+ work_mem`, `\dconfig+ search_path`, `\dconfig *float*`,
+	`\dconfig+ work_mem`, `\dconfig+ search_path`, `\dconfig *float*`, `\d app.stays`, `\d app.stays_nights_excl`,
 }
 
 // TestPsqlDescribeCommandsMatchPostgres creates testdata/describe_schema.sql

@@ -58,7 +58,16 @@ type IndexSpec struct {
 	// (under a key of its choosing): they never conflict, and the caller
 	// does not look them up.
 	Key func(dst []byte, row []any) (key []byte, hasNull bool)
-	_   struct{}
+	// Excludes, when set, makes the index an exclusion constraint
+	// (exclusion.go): a row conflicts with every other live row under
+	// the same index key for which Excludes holds, of the latest
+	// committed state, of the transaction's own writes and of other
+	// transactions' pending writes (which it waits for). Key should then
+	// encode only what Excludes compares by equality; rows it reports
+	// hasNull for never conflict. Unique must be false. It must be pure
+	// and commutative.
+	Excludes func(a, b []any) bool
+	_        struct{}
 }
 
 // Strategy says how a read picks among the versions its level allows.

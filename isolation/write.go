@@ -73,6 +73,10 @@ func (e *engine) insertFrom(ctx context.Context, t *txn, id TableID, key []byte,
 			if err := e.uniqueKeyFree(ctx, t, ix, nil, row); err != nil {
 				return nil, err
 			}
+		} else if ix := tb.exclusionIndex(arbiter); ix != nil {
+			if err := e.exclusionFree(ctx, t, ix, nil, row); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if !created && e.isLive(t, tb, ks) {
@@ -286,6 +290,11 @@ func (e *engine) checkUnique(ctx context.Context, t *txn, tb *table, ks *keyStat
 				return err
 			}
 		}
+		if ix.spec.Excludes != nil && !ix.spec.Deferred {
+			if err := e.exclusionFree(ctx, t, ix, ks, row); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }
@@ -351,6 +360,9 @@ func (e *engine) checkDeferredUnique(ctx context.Context, t *txn, id IndexID, ke
 	row, live := e.current(t, ix.table, ks)
 	if !live {
 		return nil
+	}
+	if ix.spec.Excludes != nil {
+		return e.exclusionFree(ctx, t, ix, ks, row)
 	}
 	return e.uniqueKeyFree(ctx, t, ix, ks, row)
 }

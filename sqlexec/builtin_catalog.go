@@ -52,8 +52,9 @@ type builtinOper struct {
 	name           string
 	kind           byte
 	left, right    uint32
-	// code is oprcode, the OID of the function that implements it.
-	code uint32
+	// code is oprcode, the OID of the function that implements it; com
+	// is oprcom, its commutator's OID.
+	code, com uint32
 }
 
 // builtins indexes pgdata's rows by OID and by name.
@@ -116,7 +117,8 @@ var builtinIndex = sync.OnceValue(func() *builtins {
 	})
 	eachRow(pgdata.Load(pgdata.PgOperator), func(get func(string) string) {
 		o := &builtinOper{oid: atou(get("oid")), namespace: atou(get("oprnamespace")), name: get("oprname"),
-			kind: get("oprkind")[0], left: atou(get("oprleft")), right: atou(get("oprright")), code: atou(get("oprcode"))}
+			kind: get("oprkind")[0], left: atou(get("oprleft")), right: atou(get("oprright")), code: atou(get("oprcode")),
+			com: atou(get("oprcom"))}
 		b.opers[o.oid] = o
 		b.opersByName[o.name] = append(b.opersByName[o.name], o)
 	})

@@ -222,6 +222,9 @@ type indexDesc struct {
 	// deferrable and initiallyDeferred are a UNIQUE constraint's
 	// DEFERRABLE and INITIALLY DEFERRED (deferred_unique.go).
 	deferrable, initiallyDeferred bool
+	// excl are an EXCLUDE constraint's elements' operators, per key
+	// position (ddl_exclusion.go).
+	excl []exclusionElem
 	// nullsNotDistinct is NULLS NOT DISTINCT: a unique index's rows with
 	// NULLs in their key conflict like any others.
 	nullsNotDistinct bool
@@ -613,6 +616,9 @@ func (t *tableDesc) keyColumns() []int {
 
 // indexSpec returns the store's description of ix over t.
 func indexSpec(t *tableDesc, ix *indexDesc) isolation.IndexSpec {
+	if ix.excl != nil {
+		return exclusionSpec(t, ix)
+	}
 	if ix.rows != nil {
 		return isolation.IndexSpec{Name: ix.name, Unique: ix.unique, Deferred: ix.deferrable, Key: ix.rows.storeKey}
 	}

@@ -251,14 +251,17 @@ func (d *ddl) registerIndex(t *tableDesc, ix *indexDesc) error {
 		return err
 	}
 	ix.rows = rows
+	if ix.excl != nil {
+		if err := d.resolveExclusionOperators(t, ix); err != nil {
+			return err
+		}
+		if err := d.checkExclusionRows(t, ix); err != nil {
+			return err
+		}
+	}
 	ix.oid = d.cat.newOID()
 	id, err := d.store().CreateIndex(t.id, indexSpec(t, ix))
 	if err != nil {
-		if pgerror.GetCode(err) == pgerror.UniqueViolation && ix.exclusion {
-			names := strings.Join(colNameList(t, ix.cols), ", ")
-			return pgerror.Wrapf(err, pgerror.ExclusionViolation, "could not create exclusion constraint \"%s\"", ix.name).
-				WithDetail("Key (%s) conflicts with key (%s).", names, names)
-		}
 		if pgerror.GetCode(err) == pgerror.UniqueViolation {
 			return pgerror.Wrapf(err, pgerror.UniqueViolation, "could not create unique index \"%s\"", ix.name).
 				WithDetail("Key (%s) is duplicated.", ix.keyNamesText(d.s, d.cat, t))

@@ -125,13 +125,21 @@ func (d *ddl) likeClause(b *binder, t *tableDesc, lc *pg_query.TableLikeClause) 
 				}
 			}
 			suffix := "_idx"
-			if ci.constr {
+			switch {
+			case ci.shape.exclusion:
+				suffix = "_excl"
+			case ci.constr:
 				suffix = "_key"
 			}
 			named := indexColumnNames(append(slices.Clip(ci.cols), colNameList(src, ci.shape.include)...))
 			ix := &indexDesc{name: d.uniqueRelName(t.schema, t.name+"_"+strings.Join(named, "_")+suffix), table: t.oid, cols: cols, unique: ci.unique, constraint: ci.constr,
 				pred: ci.shape.pred, exprs: ci.shape.exprs, exprNames: ci.shape.exprNames}
 			ix.withOptionsOf(t, ci.shape, src)
+			if ci.shape.exclusion {
+				// The copy compares the same types with the same operators.
+				ix.exclusion, ix.excl = true, ci.shape.excl
+				ix.deferrable, ix.initiallyDeferred = ci.shape.deferrable, ci.shape.initiallyDeferred
+			}
 			if err := d.registerIndex(t, ix); err != nil {
 				return err
 			}

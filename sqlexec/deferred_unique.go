@@ -90,7 +90,7 @@ func (s *Session) runUniqueChecks(kv *isolation.Txn, todo []uniqueCheck) error {
 			continue // dropped since
 		}
 		if err := kv.CheckUnique(bgctx, c.index, c.key); err != nil {
-			return (&writer{t: t}).uniqueError(err, c.row)
+			return (&writer{t: t, b: &binder{s: s, cat: cat}}).uniqueError(err, c.row)
 		}
 	}
 	return nil

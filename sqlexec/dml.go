@@ -635,7 +635,7 @@ func (b *binder) onConflict(t *tableDesc, sc *scope, oc *pg_query.OnConflictClau
 				cp.arbiterPKey = true
 			} else {
 				for _, ix := range t.indexes {
-					if ix.name == oc.Infer.Conname && ix.unique && ix.onColumnsOnly() {
+					if ix.name == oc.Infer.Conname && (ix.unique && ix.onColumnsOnly() || ix.exclusion) {
 						cp.arbiterIdx = ix
 					}
 				}
@@ -834,6 +834,20 @@ func (cp *conflictPlan) tryIn(x *execCtx, w *writer, leaf *partRoute, row, lrow 
 		return false, key, nil
 	}
 	var uc *isolation.UniqueConflict
+	var ec *isolation.ExclusionConflict
+	if errors.As(err, &ec) {
+		// DO UPDATE never arbitrates on an exclusion constraint
+		// (onConflict): the conflict skips the row when the constraint
+		// is the arbiter or every constraint is.
+		if cp.update || cp.arbiter && (arbiterIdx == nil || ec.Index != arbiterIdx.id) {
+			return false, nil, lw.uniqueError(err, lrow)
+		}
+		if err := x.txn.RollbackTo(sp); err != nil {
+			return false, nil, err
+		}
+		_ = x.txn.Release(sp)
+		return true, nil, x.txn.CheckConflictVisible(lw.t.id, ec.Key)
+	}
 	if !errors.As(err, &uc) {
 		return false, nil, err
 	}
@@ -847,7 +861,7 @@ func (cp *conflictPlan) tryIn(x *execCtx, w *writer, leaf *partRoute, row, lrow 
 	}
 	_ = x.txn.Release(sp)
 	if !cp.update {
-		return true, nil, nil
+		return true, nil, x.txn.CheckConflictVisible(lw.t.id, uc.Key)
 	}
 	if cp.touched(x)[touchedKey(lw.t, uc.Key)] {
 		return false, nil, pgerror.New(pgerror.CardinalityViolation, "ON CONFLICT DO UPDATE command cannot affect row a second time").

@@ -33,9 +33,10 @@ type indexRowEval struct {
 // foreign keys, partition index matching and FOR KEY SHARE's key columns,
 // as in PostgreSQL (whose planner may use a partial index only where the
 // query implies its predicate: fickle never does, the simplest correct
-// choice).
+// choice). An exclusion constraint's index is not one: its store key
+// holds only the elements compared by equality (ddl_exclusion.go).
 func (ix *indexDesc) onColumnsOnly() bool {
-	return ix.pred == nil && ix.exprs == nil
+	return ix.pred == nil && ix.exprs == nil && ix.excl == nil
 }
 
 // compileIndexRows compiles ix's predicate and expressions over t's

@@ -32,8 +32,8 @@ func init() {
 			var out [][]any
 			for _, t := range sortedTables(c) {
 				for _, r := range tableConstraints(c, t) {
-					if r.kind == 't' {
-						continue // a constraint trigger is not a table constraint
+					if r.kind == 't' || r.kind == 'x' {
+						continue // constraint triggers and exclusion constraints are not SQL's table constraints
 					}
 					var distinct any
 					if r.kind == 'u' {
@@ -58,7 +58,7 @@ func init() {
 			var out [][]any
 			for _, t := range sortedTables(c) {
 				for _, r := range tableConstraints(c, t) {
-					if r.kind == 'c' {
+					if r.kind == 'c' || r.kind == 'x' {
 						continue
 					}
 					for i, k := range r.cols {
@@ -80,6 +80,9 @@ func init() {
 			var out [][]any
 			for _, t := range sortedTables(c) {
 				for _, r := range tableConstraints(c, t) {
+					if r.kind == 'x' {
+						continue // not a key, a foreign key or a check: PostgreSQL's view leaves it out
+					}
 					owner, cols := t, r.cols
 					if r.kind == 'f' {
 						owner, cols = c.tables[r.refTable], r.refCols

@@ -29,6 +29,9 @@ type constraintRow struct {
 	// expression it decompiles.
 	def   string
 	check *checkDesc
+	// excl is an exclusion constraint's index, whose definition
+	// pg_get_constraintdef prints pretty or not.
+	excl *indexDesc
 	// notValid is NOT convalidated: a CHECK or FOREIGN KEY added NOT VALID.
 	notValid bool
 	// fk is a foreign key's descriptor; fkHead and fkTail its definition's
@@ -63,6 +66,19 @@ func qualifiedRelName(schema, name string) string {
 	return types.QuoteIdent(schema) + "." + types.QuoteIdent(name)
 }
 
+// deferralText is what pg_get_constraintdef appends for a DEFERRABLE
+// and an INITIALLY DEFERRED constraint.
+func deferralText(deferrable, deferred bool) string {
+	text := ""
+	if deferrable {
+		text += " DEFERRABLE"
+	}
+	if deferred {
+		text += " INITIALLY DEFERRED"
+	}
+	return text
+}
+
 func columnList(t *tableDesc, idx []int) string {
 	names := make([]string, len(idx))
 	for i, k := range idx {
@@ -85,23 +101,25 @@ func tableConstraints(c *catalog, t *tableDesc) []constraintRow {
 	}
 	for _, ix := range t.indexes {
 		if ix.constraint && ix != t.pkIndex {
-			def, kind := "UNIQUE ("+columnList(t, ix.cols)+")", byte('u')
-			if ix.nullsNotDistinct {
+			def, kind := "", byte('u')
+			switch {
+			case ix.exclusion:
+				kind = 'x' // definition prints it in the reader's session
+			case ix.nullsNotDistinct:
 				def = "UNIQUE NULLS NOT DISTINCT (" + columnList(t, ix.cols) + ")"
+			default:
+				def = "UNIQUE (" + columnList(t, ix.cols) + ")"
 			}
-			if ix.exclusion {
-				def, kind = exclusionDef(t, ix), 'x'
-			} else if len(ix.include) > 0 {
+			if !ix.exclusion && len(ix.include) > 0 {
 				def += " INCLUDE (" + columnList(t, ix.include) + ")"
 			}
-			if ix.deferrable {
-				def += " DEFERRABLE"
+			def += deferralText(ix.deferrable, ix.initiallyDeferred)
+			r := constraintRow{name: ix.name, kind: kind, table: t, index: ix.oid, cols: ix.cols,
+				deferrable: ix.deferrable, deferred: ix.initiallyDeferred, def: def, noInherit: !ix.cloned}
+			if ix.exclusion {
+				r.excl = ix
 			}
-			if ix.initiallyDeferred {
-				def += " INITIALLY DEFERRED"
-			}
-			out = append(out, constraintRow{name: ix.name, kind: kind, table: t, index: ix.oid, cols: ix.cols,
-				deferrable: ix.deferrable, deferred: ix.initiallyDeferred, def: def, noInherit: !ix.cloned})
+			out = append(out, r)
 		}
 	}
 	for _, fk := range t.fks {
@@ -397,15 +415,11 @@ func referencedKeyOpclass(ref *tableDesc, indexOID uint32, col int) uint32 {
 }
 
 // exclusionOperators are an exclusion constraint's conexclop: each
-// element's operator, = of its column's operator class.
+// element's operator.
 func (r *constraintRow) exclusionOperators() any {
-	ops := make([]any, len(r.cols))
-	for i, col := range r.cols {
-		_, eq, _ := keyEqualityOperators(defaultOpclass("btree", r.table.cols[col].typ), r.table.cols[col].typ)
-		if eq == 0 {
-			return nil
-		}
-		ops[i] = int64(eq)
+	ops := make([]any, len(r.excl.excl))
+	for i, el := range r.excl.excl {
+		ops[i] = int64(el.oid)
 	}
 	return ops
 }
@@ -414,6 +428,9 @@ func (r *constraintRow) exclusionOperators() any {
 // foreign key names its referenced table qualified unless the search path
 // reaches its schema, as PostgreSQL's ruleutils does.
 func (r *constraintRow) definition(s *Session, c *catalog) string {
+	if r.excl != nil {
+		return exclusionDef(s, c, r.table, r.excl, false) + deferralText(r.deferrable, r.deferred)
+	}
 	if r.fk == nil {
 		return r.def
 	}

@@ -103,8 +103,18 @@ func (u *columnUse) markArbiter(t *tableDesc, oc *pg_query.OnConflictClause) {
 		if name != t.pkName {
 			cols = nil
 			for _, ix := range t.indexes {
-				if ix.name == name {
-					cols = append(cols, ix.cols...)
+				if ix.name != name {
+					continue
+				}
+				for i, c := range ix.cols {
+					if !ix.isExprKey(i) {
+						cols = append(cols, c)
+					}
+				}
+				for i, col := range t.cols {
+					if ix.readsIndexColumn(col.name) { // an exclusion constraint's expressions and WHERE
+						cols = append(cols, i)
+					}
 				}
 			}
 		}

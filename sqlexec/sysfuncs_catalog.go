@@ -149,6 +149,8 @@ func init() {
 		switch {
 		case r == nil:
 			return nil, nil
+		case r.excl != nil:
+			return exclusionDef(x.s, c, r.table, r.excl, pretty) + deferralText(r.deferrable, r.deferred), nil
 		case r.check != nil:
 			def := "CHECK (" + decompile(x.s, c, r.check.text, r.table.oid, pretty) + ")"
 			if r.check.noInherit {

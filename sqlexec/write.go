@@ -514,6 +514,15 @@ func (w *writer) insertRow(x *execCtx, row []any) ([]byte, error) {
 
 // uniqueError names the violated constraint of a 23505 from the store.
 func (w *writer) uniqueError(err error, row []any) error {
+	var ec *isolation.ExclusionConflict
+	if errors.As(err, &ec) {
+		for _, ix := range w.t.indexes {
+			if ix.id == ec.Index && ix.excl != nil {
+				return exclusionError(w.b.s, w.b.cat, w.t, ix, err, row, ec.Row)
+			}
+		}
+		return err
+	}
 	var uc *isolation.UniqueConflict
 	if pgerror.GetCode(err) != pgerror.UniqueViolation || !errors.As(err, &uc) {
 		return err
@@ -528,11 +537,6 @@ func (w *writer) uniqueError(err error, row []any) error {
 			}
 			if ix.id == uc.Index {
 				name, cols = ix.name, ix.cols
-				if ix.exclusion {
-					key := colNames(t, cols) + ")=(" + valuesText(t, cols, row)
-					return pgerror.Wrapf(err, pgerror.ExclusionViolation, "conflicting key value violates exclusion constraint \"%s\"", name).
-						WithDetail("Key (%s) conflicts with existing key (%s).", key, key).WithConstraint(t.name, name)
-				}
 			}
 		}
 	}

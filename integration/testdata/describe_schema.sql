@@ -28,3 +28,4 @@ CREATE EXTENSION pgcrypto;
 CREATE TABLE app.keys (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), secret text DEFAULT crypt('', gen_salt('md5')), token bytea DEFAULT public.gen_random_bytes(16));
 CREATE DOMAIN app.us_zip AS text DEFAULT '00000' CONSTRAINT five_digits CHECK (length(VALUE) = 5);
 CREATE TYPE app.address AS (street text, zip app.us_zip);
+CREATE TABLE app.stays (room int, nights daterange, EXCLUDE USING gist (nights WITH &&) WHERE (room > 0), EXCLUDE (room WITH =) DEFERRABLE INITIALLY DEFERRED);

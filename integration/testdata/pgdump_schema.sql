@@ -71,3 +71,9 @@ INSERT INTO books (author_id, title, price, published, tags)
 INSERT INTO inventory.items (sku, qty, book_id) VALUES ('A-1', 3, 1), ('B-2', 0, NULL);
 INSERT INTO inventory.shipments VALUES (1, '12345', ROW(1.5, 2, '54321')), (2, DEFAULT, NULL);
 INSERT INTO events VALUES (1, 'click', '2024-01-01'), (2, 'view', '2024-01-02'), (3, 'click', '2024-01-03');
+-- Exclusion constraints: over a range alone, and with btree_gist's = beside &&, a WHERE and DEFERRABLE.
+CREATE EXTENSION btree_gist;
+CREATE TABLE rooms_booked (room int, during int4range, note text,
+  EXCLUDE USING gist (during WITH &&) WHERE (room = 0),
+  CONSTRAINT one_booking EXCLUDE USING gist (room WITH =, during WITH &&) DEFERRABLE);
+INSERT INTO rooms_booked VALUES (1, '[1,5)', 'a'), (1, '[5,9)', 'b'), (2, '[1,9)', NULL);
