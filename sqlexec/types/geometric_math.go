@@ -942,7 +942,11 @@ func circlePoly(npts int64, c Circle) (Polygon, error) {
 	step := fdiv(2.0*math.Pi, float64(npts))
 	for i := range poly {
 		angle := fmul(step, float64(i))
-		poly[i] = Point{fmi(c.Center.X, fmul(c.Radius, math.Cos(angle))), fpl(c.Center.Y, fmul(c.Radius, math.Sin(angle)))}
+		sin, cos, ok := libmSinCos(angle)
+		if !ok {
+			return nil, pgerror.Unsupported("converting a circle to a polygon without the C library's sin and cos")
+		}
+		poly[i] = Point{fmi(c.Center.X, fmul(c.Radius, cos)), fpl(c.Center.Y, fmul(c.Radius, sin))}
 	}
 	return poly, nil
 }

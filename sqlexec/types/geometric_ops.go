@@ -483,3 +483,71 @@ func registerGeoCasts() {
 	geoCast(OidCircle, OidBox, CastExplicit, func(a any) any { return circleBox(a.(Circle)) })
 	addCast(OidCircle, OidPolygon, CastExplicit, func(_ *Env, v any) (any, error) { return geoPolygonOfCircle(12, v.(Circle)) })
 }
+
+// FixedArrayOf reports whether t subscripts as PostgreSQL's fixed-length
+// arrays do (raw_array_subscript_handler): point and line as float8
+// arrays of 2 and 3, lseg and box as arrays of 2 points, from 0.
+func FixedArrayOf(t Type) (elem Type, n int, ok bool) {
+	switch t.Oid {
+	case OidPoint:
+		return Float8, 2, true
+	case OidLine:
+		return Float8, 3, true
+	case OidLseg, OidBox:
+		return tPoint, 2, true
+	}
+	return Type{}, 0, false
+}
+
+// FixedArrayElement is v's element i of a fixed-length array type
+// (FixedArrayOf), nil out of range.
+func FixedArrayElement(v any, i int64) any {
+	if i < 0 {
+		return nil
+	}
+	switch x := v.(type) {
+	case Point:
+		return pickElement(i, x.X, x.Y)
+	case Line:
+		return pickElement(i, x.A, x.B, x.C)
+	case Lseg:
+		return pickElement(i, x[0], x[1])
+	case Box:
+		return pickElement(i, x.High, x.Low)
+	}
+	return nil
+}
+
+func pickElement[T any](i int64, elems ...T) any {
+	if i >= int64(len(elems)) {
+		return nil
+	}
+	return elems[i]
+}
+
+// WithFixedArrayElement is v with element i of a fixed-length array type
+// replaced by e, as array_set_element does for them: a box's corners are
+// not reordered. i must be in range.
+func WithFixedArrayElement(v any, i int64, e any) any {
+	switch x := v.(type) {
+	case Point:
+		f := [2]float64{x.X, x.Y}
+		f[i] = e.(float64)
+		return Point{f[0], f[1]}
+	case Line:
+		f := [3]float64{x.A, x.B, x.C}
+		f[i] = e.(float64)
+		return Line{f[0], f[1], f[2]}
+	case Lseg:
+		x[i] = e.(Point)
+		return x
+	case Box:
+		if i == 0 {
+			x.High = e.(Point)
+		} else {
+			x.Low = e.(Point)
+		}
+		return x
+	}
+	return v
+}
