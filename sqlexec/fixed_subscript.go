@@ -34,3 +34,45 @@ func (b *binder) fixedArraySubscript(sc *scope, arg *scalar, ind []*pg_query.Nod
 		return types.FixedArrayElement(v, i.(int64)), nil
 	}}, nil
 }
+
+// bindFixedArrayAssign compiles an assignment to col[i] for a column of a
+// fixed-length array type.
+func (b *binder) bindFixedArrayAssign(sc *scope, col *columnDesc, ind []*pg_query.Node, loc int32) (*arrayAssign, error) {
+	elem, _, _ := types.FixedArrayOf(col.typ)
+	subs, slice, _, _, err := b.bindSubscripts(sc, ind)
+	if err != nil {
+		return nil, err
+	}
+	if slice {
+		return nil, b.errAt(pgerror.New(pgerror.FeatureNotSupported, "slices of fixed-length arrays not implemented"), loc)
+	}
+	return &arrayAssign{col: col, subs: subs, valType: elem, loc: loc, fixed: true}, nil
+}
+
+// applyFixed is array_subscript_assign and array_set_element for a
+// fixed-length array: a NULL subscript fails; a NULL value or a NULL
+// column leaves the column as it is; one subscript, in range, replaces
+// that element.
+func (a *arrayAssign) applyFixed(x *execCtx, cur, v any) (any, error) {
+	idx := make([]int64, len(a.subs))
+	for k, s := range a.subs {
+		sub, err := s.hi.eval(x)
+		if err != nil {
+			return nil, err
+		}
+		if sub == nil {
+			return nil, pgerror.New(pgerror.NullValueNotAllowed, "array subscript in assignment must not be null")
+		}
+		idx[k] = sub.(int64)
+	}
+	if cur == nil || v == nil {
+		return cur, nil
+	}
+	if len(idx) != 1 {
+		return nil, pgerror.New(pgerror.ArraySubscriptError, "wrong number of array subscripts")
+	}
+	if _, n, _ := types.FixedArrayOf(a.col.typ); idx[0] < 0 || idx[0] >= int64(n) {
+		return nil, pgerror.New(pgerror.ArraySubscriptError, "array subscript out of range")
+	}
+	return types.WithFixedArrayElement(cur, idx[0], v), nil
+}
