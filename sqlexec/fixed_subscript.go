@@ -43,27 +43,37 @@ func (b *binder) bindFixedArrayAssign(sc *scope, col *columnDesc, ind []*pg_quer
 	if err != nil {
 		return nil, err
 	}
+	a := &arrayAssign{col: col, subs: subs, slice: slice, valType: elem, loc: loc, fixed: true}
 	if slice {
-		return nil, b.errAt(pgerror.New(pgerror.FeatureNotSupported, "slices of fixed-length arrays not implemented"), loc)
+		a.valType = col.typ // the value assigned to a slice is of the column's type
 	}
-	return &arrayAssign{col: col, subs: subs, valType: elem, loc: loc, fixed: true}, nil
+	return a, nil
 }
 
 // applyFixed is array_subscript_assign and array_set_element for a
 // fixed-length array: a NULL subscript fails; a NULL value or a NULL
 // column leaves the column as it is; one subscript, in range, replaces
-// that element.
+// that element. Updates of slices are not implemented, in PostgreSQL as
+// here.
 func (a *arrayAssign) applyFixed(x *execCtx, cur, v any) (any, error) {
 	idx := make([]int64, len(a.subs))
 	for k, s := range a.subs {
-		sub, err := s.hi.eval(x)
-		if err != nil {
-			return nil, err
+		for _, e := range []*scalar{s.lo, s.hi} {
+			if e == nil {
+				continue
+			}
+			sub, err := e.eval(x)
+			if err != nil {
+				return nil, err
+			}
+			if sub == nil {
+				return nil, pgerror.New(pgerror.NullValueNotAllowed, "array subscript in assignment must not be null")
+			}
+			idx[k] = sub.(int64)
 		}
-		if sub == nil {
-			return nil, pgerror.New(pgerror.NullValueNotAllowed, "array subscript in assignment must not be null")
-		}
-		idx[k] = sub.(int64)
+	}
+	if a.slice {
+		return nil, pgerror.New(pgerror.FeatureNotSupported, "updates on slices of fixed-length arrays not implemented")
 	}
 	if cur == nil || v == nil {
 		return cur, nil
