@@ -16,18 +16,42 @@ var (
 	tCircle  = Type{OidCircle, -1}
 )
 
+// geoOperator is a registered geometric operator, for the function of
+// pg_operator.oprcode that computes it (geoOperatorFunctions).
+type geoOperator struct {
+	result Type
+	eval   opFunc
+}
+
+// geoOperators are the geometric operators by name and operand types (a
+// prefix operator's left type is the zero Type).
+var geoOperators = map[geoOperatorKey]geoOperator{}
+
+type geoOperatorKey struct {
+	op   string
+	l, r Type
+}
+
+// geoBinaryErr registers a binary geometric operator.
+func geoBinaryErr(op string, l, r, result Type, eval opFunc) {
+	addBinary(op, l, r, result, eval)
+	geoOperators[geoOperatorKey{op, l, r}] = geoOperator{result, eval}
+}
+
 // geoBinary registers a binary operator whose evaluation may fail with a
 // float8 error.
 func geoBinary(op string, l, r, result Type, f func(a, b any) any) {
-	addBinary(op, l, r, result, func(_ *Env, a, b any) (any, error) {
+	geoBinaryErr(op, l, r, result, func(_ *Env, a, b any) (any, error) {
 		return geoCall(func() any { return f(a, b) })
 	})
 }
 
 func geoUnary(op string, arg, result Type, f func(a any) any) {
-	addUnary(op, arg, result, func(_ *Env, a any) (any, error) {
+	eval := func(_ *Env, a any) (any, error) {
 		return geoCall(func() any { return f(a) })
-	})
+	}
+	addUnary(op, arg, result, eval)
+	geoOperators[geoOperatorKey{op, Type{}, arg}] = geoOperator{result, func(env *Env, _, a any) (any, error) { return eval(env, a) }}
 }
 
 func geoFunc(name string, result Type, f func(args []any) any, args ...Type) {
@@ -69,6 +93,18 @@ func init() {
 	registerLineOps()
 	registerPathPolygonOps()
 	registerGeoCasts()
+	for _, f := range geoOperatorFunctions {
+		o, ok := geoOperators[geoOperatorKey{f.op, f.l, f.r}]
+		if !ok {
+			panic("geometric operator " + f.op + " of " + f.fn + " is not registered")
+		}
+		eval := o.eval
+		if f.l == (Type{}) {
+			addFunc(f.fn, Immutable, o.result, func(env *Env, a []any) (any, error) { return eval(env, nil, a[0]) }, f.r)
+			continue
+		}
+		addFunc(f.fn, Immutable, o.result, func(env *Env, a []any) (any, error) { return eval(env, a[0], a[1]) }, f.l, f.r)
+	}
 }
 
 func registerPointOps() {
@@ -91,12 +127,11 @@ func registerPointOps() {
 	pp("~=", Bool, func(a, b Point) any { return pointEq(a, b) })
 	pp("<>", Bool, func(a, b Point) any { return !pointEq(a, b) })
 	for name, f := range map[string]func(a, b Point) any{
-		"point_distance": func(a, b Point) any { return pointDt(a, b) },
-		"slope":          func(a, b Point) any { return pointSl(a, b) },
-		"isvertical":     func(a, b Point) any { return fpEq(a.X, b.X) },
-		"ishorizontal":   func(a, b Point) any { return fpEq(a.Y, b.Y) },
-		"lseg":           func(a, b Point) any { return Lseg{a, b} },
-		"box":            func(a, b Point) any { return boxConstruct(a, b) },
+		"slope":        func(a, b Point) any { return pointSl(a, b) },
+		"isvertical":   func(a, b Point) any { return fpEq(a.X, b.X) },
+		"ishorizontal": func(a, b Point) any { return fpEq(a.Y, b.Y) },
+		"lseg":         func(a, b Point) any { return Lseg{a, b} },
+		"box":          func(a, b Point) any { return boxConstruct(a, b) },
 		"line": func(a, b Point) any {
 			if pointEq(a, b) {
 				panic(geoError{pgerror.New(pgerror.InvalidParameterValue, "invalid line specification: must be two distinct points")})
@@ -105,7 +140,7 @@ func registerPointOps() {
 		},
 	} {
 		f := f
-		result := map[string]Type{"point_distance": Float8, "slope": Float8, "isvertical": Bool, "ishorizontal": Bool, "lseg": tLseg, "box": tBox, "line": tLine}[name]
+		result := map[string]Type{"slope": Float8, "isvertical": Bool, "ishorizontal": Bool, "lseg": tLseg, "box": tBox, "line": tLine}[name]
 		geoFunc(name, result, func(a []any) any { return f(a[0].(Point), a[1].(Point)) }, tPoint, tPoint)
 	}
 	geoFunc("point", tPoint, func(a []any) any { return Point{a[0].(float64), a[1].(float64)} }, Float8, Float8)
@@ -127,7 +162,6 @@ func registerPointOps() {
 	}
 	geoBinary("<@", tPoint, tLseg, Bool, func(a, b any) any { return lsegContainPoint(b.(Lseg), a.(Point)) })
 	geoBinary("<@", tPoint, tLine, Bool, func(a, b any) any { return lineContainPoint(b.(Line), a.(Point)) })
-	geoFunc("on_ppath", Bool, func(a []any) any { return onPpath(a[0].(Point), a[1].(Path)) }, tPoint, tPath)
 
 	// Distances from a point, both ways.
 	dists := []struct {
@@ -390,7 +424,7 @@ func registerLineOps() {
 
 func registerPathPolygonOps() {
 	// Paths.
-	addBinary("+", tPath, tPath, tPath, func(_ *Env, a, b any) (any, error) {
+	geoBinaryErr("+", tPath, tPath, tPath, func(_ *Env, a, b any) (any, error) {
 		p1, p2 := a.(Path), b.(Path)
 		if p1.Closed || p2.Closed {
 			return nil, nil
@@ -406,7 +440,7 @@ func registerPathPolygonOps() {
 		">=": func(a, b int) bool { return a >= b },
 	} {
 		cmp := cmp
-		addBinary(op, tPath, tPath, Bool, func(_ *Env, a, b any) (any, error) {
+		geoBinaryErr(op, tPath, tPath, Bool, func(_ *Env, a, b any) (any, error) {
 			return cmp(len(a.(Path).Points), len(b.(Path).Points)), nil
 		})
 	}
@@ -550,4 +584,166 @@ func WithFixedArrayElement(v any, i int64, e any) any {
 		return x
 	}
 	return v
+}
+
+// geoOperatorFunctions are the functions of pg_operator.oprcode that
+// compute the geometric operators, which SQL may call by name too.
+var geoOperatorFunctions = []struct {
+	fn, op string
+	l, r   Type
+}{
+	{"point_distance", "<->", tPoint, tPoint},
+	{"box_above_eq", ">^", tBox, tBox},
+	{"box_below_eq", "<^", tBox, tBox},
+	{"box_overlap", "&&", tBox, tBox},
+	{"box_ge", ">=", tBox, tBox},
+	{"box_gt", ">", tBox, tBox},
+	{"box_eq", "=", tBox, tBox},
+	{"box_lt", "<", tBox, tBox},
+	{"box_le", "<=", tBox, tBox},
+	{"point_above", "|>>", tPoint, tPoint},
+	{"point_left", "<<", tPoint, tPoint},
+	{"point_right", ">>", tPoint, tPoint},
+	{"point_below", "<<|", tPoint, tPoint},
+	{"point_eq", "~=", tPoint, tPoint},
+	{"on_pb", "<@", tPoint, tBox},
+	{"on_ppath", "<@", tPoint, tPath},
+	{"box_center", "@@", Type{}, tBox},
+	{"box_same", "~=", tBox, tBox},
+	{"box_contain", "@>", tBox, tBox},
+	{"box_left", "<<", tBox, tBox},
+	{"box_overleft", "&<", tBox, tBox},
+	{"box_overright", "&>", tBox, tBox},
+	{"box_right", ">>", tBox, tBox},
+	{"box_contained", "<@", tBox, tBox},
+	{"box_contain_pt", "@>", tBox, tPoint},
+	{"lseg_center", "@@", Type{}, tLseg},
+	{"poly_center", "@@", Type{}, tPolygon},
+	{"line_distance", "<->", tLine, tLine},
+	{"inter_sl", "?#", tLseg, tLine},
+	{"inter_lb", "?#", tLine, tBox},
+	{"poly_same", "~=", tPolygon, tPolygon},
+	{"poly_contain", "@>", tPolygon, tPolygon},
+	{"poly_left", "<<", tPolygon, tPolygon},
+	{"poly_overleft", "&<", tPolygon, tPolygon},
+	{"poly_overright", "&>", tPolygon, tPolygon},
+	{"poly_right", ">>", tPolygon, tPolygon},
+	{"poly_contained", "<@", tPolygon, tPolygon},
+	{"poly_overlap", "&&", tPolygon, tPolygon},
+	{"dist_bp", "<->", tBox, tPoint},
+	{"lseg_distance", "<->", tLseg, tLseg},
+	{"lseg_interpt", "#", tLseg, tLseg},
+	{"dist_ps", "<->", tPoint, tLseg},
+	{"dist_pb", "<->", tPoint, tBox},
+	{"dist_sb", "<->", tLseg, tBox},
+	{"close_ps", "##", tPoint, tLseg},
+	{"close_pb", "##", tPoint, tBox},
+	{"close_sb", "##", tLseg, tBox},
+	{"on_ps", "<@", tPoint, tLseg},
+	{"path_distance", "<->", tPath, tPath},
+	{"dist_ppath", "<->", tPoint, tPath},
+	{"on_sb", "<@", tLseg, tBox},
+	{"inter_sb", "?#", tLseg, tBox},
+	{"dist_sp", "<->", tLseg, tPoint},
+	{"dist_bs", "<->", tBox, tLseg},
+	{"dist_pathp", "<->", tPath, tPoint},
+	{"dist_lp", "<->", tLine, tPoint},
+	{"dist_ls", "<->", tLine, tLseg},
+	{"dist_pl", "<->", tPoint, tLine},
+	{"dist_sl", "<->", tLseg, tLine},
+	{"dist_cpoly", "<->", tCircle, tPolygon},
+	{"poly_distance", "<->", tPolygon, tPolygon},
+	{"dist_polyc", "<->", tPolygon, tCircle},
+	{"on_pl", "<@", tPoint, tLine},
+	{"on_sl", "<@", tLseg, tLine},
+	{"close_pl", "##", tPoint, tLine},
+	{"path_inter", "?#", tPath, tPath},
+	{"box_distance", "<->", tBox, tBox},
+	{"box_intersect", "#", tBox, tBox},
+	{"path_n_lt", "<", tPath, tPath},
+	{"path_n_gt", ">", tPath, tPath},
+	{"path_n_eq", "=", tPath, tPath},
+	{"path_n_le", "<=", tPath, tPath},
+	{"path_n_ge", ">=", tPath, tPath},
+	{"path_length", "@-@", Type{}, tPath},
+	{"point_ne", "<>", tPoint, tPoint},
+	{"point_vert", "?|", tPoint, tPoint},
+	{"point_horiz", "?-", tPoint, tPoint},
+	{"lseg_intersect", "?#", tLseg, tLseg},
+	{"lseg_parallel", "?||", tLseg, tLseg},
+	{"lseg_perp", "?-|", tLseg, tLseg},
+	{"lseg_vertical", "?|", Type{}, tLseg},
+	{"lseg_horizontal", "?-", Type{}, tLseg},
+	{"lseg_eq", "=", tLseg, tLseg},
+	{"circle_add_pt", "+", tCircle, tPoint},
+	{"circle_sub_pt", "-", tCircle, tPoint},
+	{"circle_mul_pt", "*", tCircle, tPoint},
+	{"circle_div_pt", "/", tCircle, tPoint},
+	{"box_add", "+", tBox, tPoint},
+	{"box_sub", "-", tBox, tPoint},
+	{"box_mul", "*", tBox, tPoint},
+	{"box_div", "/", tBox, tPoint},
+	{"path_contain_pt", "@>", tPath, tPoint},
+	{"poly_contain_pt", "@>", tPolygon, tPoint},
+	{"pt_contained_poly", "<@", tPoint, tPolygon},
+	{"path_npoints", "#", Type{}, tPath},
+	{"path_add", "+", tPath, tPath},
+	{"path_add_pt", "+", tPath, tPoint},
+	{"path_sub_pt", "-", tPath, tPoint},
+	{"path_mul_pt", "*", tPath, tPoint},
+	{"path_div_pt", "/", tPath, tPoint},
+	{"point_add", "+", tPoint, tPoint},
+	{"point_sub", "-", tPoint, tPoint},
+	{"point_mul", "*", tPoint, tPoint},
+	{"point_div", "/", tPoint, tPoint},
+	{"poly_npoints", "#", Type{}, tPolygon},
+	{"circle_same", "~=", tCircle, tCircle},
+	{"circle_contain", "@>", tCircle, tCircle},
+	{"circle_left", "<<", tCircle, tCircle},
+	{"circle_overleft", "&<", tCircle, tCircle},
+	{"circle_overright", "&>", tCircle, tCircle},
+	{"circle_right", ">>", tCircle, tCircle},
+	{"circle_contained", "<@", tCircle, tCircle},
+	{"circle_overlap", "&&", tCircle, tCircle},
+	{"circle_below", "<<|", tCircle, tCircle},
+	{"circle_above", "|>>", tCircle, tCircle},
+	{"circle_eq", "=", tCircle, tCircle},
+	{"circle_ne", "<>", tCircle, tCircle},
+	{"circle_lt", "<", tCircle, tCircle},
+	{"circle_gt", ">", tCircle, tCircle},
+	{"circle_le", "<=", tCircle, tCircle},
+	{"circle_ge", ">=", tCircle, tCircle},
+	{"circle_distance", "<->", tCircle, tCircle},
+	{"circle_center", "@@", Type{}, tCircle},
+	{"dist_pc", "<->", tPoint, tCircle},
+	{"circle_contain_pt", "@>", tCircle, tPoint},
+	{"pt_contained_circle", "<@", tPoint, tCircle},
+	{"lseg_ne", "<>", tLseg, tLseg},
+	{"lseg_lt", "<", tLseg, tLseg},
+	{"lseg_le", "<=", tLseg, tLseg},
+	{"lseg_gt", ">", tLseg, tLseg},
+	{"lseg_ge", ">=", tLseg, tLseg},
+	{"lseg_length", "@-@", Type{}, tLseg},
+	{"close_ls", "##", tLine, tLseg},
+	{"close_lseg", "##", tLseg, tLseg},
+	{"line_eq", "=", tLine, tLine},
+	{"line_interpt", "#", tLine, tLine},
+	{"line_intersect", "?#", tLine, tLine},
+	{"line_parallel", "?||", tLine, tLine},
+	{"line_perp", "?-|", tLine, tLine},
+	{"line_vertical", "?|", Type{}, tLine},
+	{"line_horizontal", "?-", Type{}, tLine},
+	{"box_below", "<<|", tBox, tBox},
+	{"box_overbelow", "&<|", tBox, tBox},
+	{"box_overabove", "|&>", tBox, tBox},
+	{"box_above", "|>>", tBox, tBox},
+	{"poly_below", "<<|", tPolygon, tPolygon},
+	{"poly_overbelow", "&<|", tPolygon, tPolygon},
+	{"poly_overabove", "|&>", tPolygon, tPolygon},
+	{"poly_above", "|>>", tPolygon, tPolygon},
+	{"circle_overbelow", "&<|", tCircle, tCircle},
+	{"circle_overabove", "|&>", tCircle, tCircle},
+	{"dist_ppoly", "<->", tPoint, tPolygon},
+	{"dist_cpoint", "<->", tCircle, tPoint},
+	{"dist_polyp", "<->", tPolygon, tPoint},
 }
