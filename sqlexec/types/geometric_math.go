@@ -543,13 +543,14 @@ func pointsBoundBox(pts []Point) Box {
 	return b
 }
 
-func pathInter(p1, p2 Path) bool {
+func pathInter(tk *geoTicker, p1, p2 Path) bool {
 	if !boxOv(pointsBoundBox(p1.Points), pointsBoundBox(p2.Points)) {
 		return false
 	}
 	found := false
 	pathSegments(p1, func(s1 Lseg) bool {
 		pathSegments(p2, func(s2 Lseg) bool {
+			tk.tick()
 			_, found = lsegInterptLseg(s1, s2)
 			return !found
 		})
@@ -558,11 +559,12 @@ func pathInter(p1, p2 Path) bool {
 	return found
 }
 
-func pathDistance(p1, p2 Path) any {
+func pathDistance(tk *geoTicker, p1, p2 Path) any {
 	var min float64
 	have := false
 	pathSegments(p1, func(s1 Lseg) bool {
 		pathSegments(p2, func(s2 Lseg) bool {
+			tk.tick()
 			_, d := lsegCloseptLseg(s1, s2)
 			if !have || f8Lt(d, min) {
 				min, have = d, true
@@ -637,11 +639,11 @@ func polyBoundBox(poly Polygon) Box {
 	return Box{High: Point{x2, y2}, Low: Point{x1, y1}}
 }
 
-func polySame(a, b Polygon) bool {
-	return len(a) == len(b) && plistSame(a, b)
+func polySame(tk *geoTicker, a, b Polygon) bool {
+	return len(a) == len(b) && plistSame(tk, a, b)
 }
 
-func plistSame(p1, p2 []Point) bool {
+func plistSame(tk *geoTicker, p1, p2 []Point) bool {
 	n := len(p1)
 	for i := 0; i < n; i++ {
 		if !pointEq(p2[i], p1[0]) {
@@ -649,6 +651,7 @@ func plistSame(p1, p2 []Point) bool {
 		}
 		ii, j := 1, i+1
 		for ; ii < n; ii, j = ii+1, j+1 {
+			tk.tick()
 			if j >= n {
 				j = 0
 			}
@@ -661,6 +664,7 @@ func plistSame(p1, p2 []Point) bool {
 		}
 		ii, j = 1, i-1
 		for ; ii < n; ii, j = ii+1, j-1 {
+			tk.tick()
 			if j < 0 {
 				j = n - 1
 			}
@@ -675,7 +679,7 @@ func plistSame(p1, p2 []Point) bool {
 	return false
 }
 
-func polyOverlap(a, b Polygon) bool {
+func polyOverlap(tk *geoTicker, a, b Polygon) bool {
 	if !boxOv(polyBoundBox(a), polyBoundBox(b)) {
 		return false
 	}
@@ -684,6 +688,7 @@ func polyOverlap(a, b Polygon) bool {
 		sa[1] = a[ia]
 		sb := Lseg{b[len(b)-1]}
 		for ib := 0; ib < len(b); ib++ {
+			tk.tick()
 			sb[1] = b[ib]
 			if _, ok := lsegInterptLseg(sa, sb); ok {
 				return true
@@ -695,27 +700,27 @@ func polyOverlap(a, b Polygon) bool {
 	return pointInside(a[0], b) != 0 || pointInside(b[0], a) != 0
 }
 
-func touchedLsegInsidePoly(a, b Point, s Lseg, poly Polygon, start int) bool {
+func touchedLsegInsidePoly(tk *geoTicker, a, b Point, s Lseg, poly Polygon, start int) bool {
 	t := Lseg{a, b}
 	switch {
 	case pointEq(a, s[0]):
 		if lsegContainPoint(t, s[1]) {
-			return lsegInsidePoly(b, s[1], poly, start)
+			return lsegInsidePoly(tk, b, s[1], poly, start)
 		}
 	case pointEq(a, s[1]):
 		if lsegContainPoint(t, s[0]) {
-			return lsegInsidePoly(b, s[0], poly, start)
+			return lsegInsidePoly(tk, b, s[0], poly, start)
 		}
 	case lsegContainPoint(t, s[0]):
-		return lsegInsidePoly(b, s[0], poly, start)
+		return lsegInsidePoly(tk, b, s[0], poly, start)
 	case lsegContainPoint(t, s[1]):
-		return lsegInsidePoly(b, s[1], poly, start)
+		return lsegInsidePoly(tk, b, s[1], poly, start)
 	}
 	return true
 }
 
 // lsegInsidePoly is lseg_inside_poly.
-func lsegInsidePoly(a, b Point, poly Polygon, start int) bool {
+func lsegInsidePoly(tk *geoTicker, a, b Point, poly Polygon, start int) bool {
 	t := Lseg{a, b}
 	var s Lseg
 	if start == 0 {
@@ -725,19 +730,20 @@ func lsegInsidePoly(a, b Point, poly Polygon, start int) bool {
 	}
 	res, intersection := true, false
 	for i := start; i < len(poly) && res; i++ {
+		tk.tick()
 		s[1] = poly[i]
 		if lsegContainPoint(s, t[0]) {
 			if lsegContainPoint(s, t[1]) {
 				return true
 			}
-			res = touchedLsegInsidePoly(t[0], t[1], s, poly, i+1)
+			res = touchedLsegInsidePoly(tk, t[0], t[1], s, poly, i+1)
 		} else if lsegContainPoint(s, t[1]) {
-			res = touchedLsegInsidePoly(t[1], t[0], s, poly, i+1)
+			res = touchedLsegInsidePoly(tk, t[1], t[0], s, poly, i+1)
 		} else if ip, ok := lsegInterptLseg(t, s); ok {
 			intersection = true
-			res = lsegInsidePoly(t[0], ip, poly, i+1)
+			res = lsegInsidePoly(tk, t[0], ip, poly, i+1)
 			if res {
-				res = lsegInsidePoly(t[1], ip, poly, i+1)
+				res = lsegInsidePoly(tk, t[1], ip, poly, i+1)
 			}
 		}
 		s[0] = s[1]
@@ -749,14 +755,14 @@ func lsegInsidePoly(a, b Point, poly Polygon, start int) bool {
 	return res
 }
 
-func polyContainPoly(outer, inner Polygon) bool {
+func polyContainPoly(tk *geoTicker, outer, inner Polygon) bool {
 	if !boxContainBox(polyBoundBox(outer), polyBoundBox(inner)) {
 		return false
 	}
 	s := Lseg{inner[len(inner)-1]}
 	for _, p := range inner {
 		s[1] = p
-		if !lsegInsidePoly(s[0], s[1], outer, 0) {
+		if !lsegInsidePoly(tk, s[0], s[1], outer, 0) {
 			return false
 		}
 		s[0] = s[1]
@@ -785,11 +791,11 @@ func distCpoly(c Circle, poly Polygon) float64 {
 	return r
 }
 
-func polyDistance(a, b Polygon) any {
-	if polyOverlap(a, b) {
+func polyDistance(tk *geoTicker, a, b Polygon) any {
+	if polyOverlap(tk, a, b) {
 		return 0.0
 	}
-	return pathDistance(Path{Closed: true, Points: a}, Path{Closed: true, Points: b})
+	return pathDistance(tk, Path{Closed: true, Points: a}, Path{Closed: true, Points: b})
 }
 
 // polyToCircle is poly_to_circle.
@@ -898,6 +904,30 @@ func lsegCrossing(x, y, prevX, prevY float64) int {
 	return 2 * ySign
 }
 
+// geoTicker lets the routines whose work grows faster than their input
+// (pairs of segments, lseg_inside_poly's recursion) or with a requested
+// size (circle_poly) stop when the statement is cancelled: they call tick
+// at each step, and every interruptEvery steps it fails with the
+// statement's cancellation (57014), as PostgreSQL's CHECK_FOR_INTERRUPTS
+// in lseg_inside_poly does. A nil ticker never stops.
+type geoTicker struct {
+	env *Env
+	n   int
+}
+
+func (t *geoTicker) tick() {
+	if t == nil {
+		return
+	}
+	t.n++
+	if t.n%interruptEvery != 0 {
+		return
+	}
+	if err := t.env.Interrupt(); err != nil {
+		panic(geoError{err})
+	}
+}
+
 // ---- circles
 
 func circleAr(c Circle) float64 { return fmul(fmul(c.Radius, c.Radius), math.Pi) }
@@ -925,7 +955,7 @@ func boxCircle(b Box) Circle {
 }
 
 // circlePoly is circle_poly.
-func circlePoly(npts int64, c Circle) (Polygon, error) {
+func circlePoly(tk *geoTicker, npts int64, c Circle) (Polygon, error) {
 	if fpZero(c.Radius) {
 		return nil, pgerror.New(pgerror.FeatureNotSupported, "cannot convert circle with radius zero to polygon")
 	}
@@ -941,6 +971,7 @@ func circlePoly(npts int64, c Circle) (Polygon, error) {
 	poly := make(Polygon, npts)
 	step := fdiv(2.0*math.Pi, float64(npts))
 	for i := range poly {
+		tk.tick()
 		angle := fmul(step, float64(i))
 		sin, cos, ok := libmSinCos(angle)
 		if !ok {

@@ -46,6 +46,14 @@ func geoBinary(op string, l, r, result Type, f func(a, b any) any) {
 	})
 }
 
+// geoBinaryTicking registers a binary operator whose routine may run long
+// (geoTicker).
+func geoBinaryTicking(op string, l, r, result Type, f func(tk *geoTicker, a, b any) any) {
+	geoBinaryErr(op, l, r, result, func(env *Env, a, b any) (any, error) {
+		return geoCall(func() any { return f(&geoTicker{env: env}, a, b) })
+	})
+}
+
 func geoUnary(op string, arg, result Type, f func(a any) any) {
 	eval := func(_ *Env, a any) (any, error) {
 		return geoCall(func() any { return f(a) })
@@ -311,21 +319,21 @@ func registerCircleOps() {
 		geoFunc1(name, tCircle, result, func(a any) any { return f(a.(Circle)) })
 	}
 	geoFunc("circle", tCircle, func(a []any) any { return Circle{Center: a[0].(Point), Radius: a[1].(float64)} }, tPoint, Float8)
-	addFunc("polygon", Immutable, tPolygon, func(_ *Env, a []any) (any, error) {
-		return geoPolygonOfCircle(a[0].(int64), a[1].(Circle))
+	addFunc("polygon", Immutable, tPolygon, func(env *Env, a []any) (any, error) {
+		return geoPolygonOfCircle(env, a[0].(int64), a[1].(Circle))
 	}, Int4, tCircle)
-	addFunc("polygon", Immutable, tPolygon, func(_ *Env, a []any) (any, error) {
-		return geoPolygonOfCircle(12, a[0].(Circle))
+	addFunc("polygon", Immutable, tPolygon, func(env *Env, a []any) (any, error) {
+		return geoPolygonOfCircle(env, 12, a[0].(Circle))
 	}, tCircle)
 	geoBinary("<->", tCircle, tPolygon, Float8, func(a, b any) any { return distCpoly(a.(Circle), b.(Polygon)) })
 	geoBinary("<->", tPolygon, tCircle, Float8, func(a, b any) any { return distCpoly(b.(Circle), a.(Polygon)) })
 }
 
-func geoPolygonOfCircle(n int64, c Circle) (any, error) {
+func geoPolygonOfCircle(env *Env, n int64, c Circle) (any, error) {
 	var err error
 	v, perr := geoCall(func() any {
 		var p Polygon
-		p, err = circlePoly(n, c)
+		p, err = circlePoly(&geoTicker{env: env}, n, c)
 		return p
 	})
 	if perr != nil {
@@ -432,8 +440,8 @@ func registerPathPolygonOps() {
 		pts := append(append(make([]Point, 0, len(p1.Points)+len(p2.Points)), p1.Points...), p2.Points...)
 		return Path{Points: pts}, nil
 	})
-	geoBinary("?#", tPath, tPath, Bool, func(a, b any) any { return pathInter(a.(Path), b.(Path)) })
-	geoBinary("<->", tPath, tPath, Float8, func(a, b any) any { return pathDistance(a.(Path), b.(Path)) })
+	geoBinaryTicking("?#", tPath, tPath, Bool, func(tk *geoTicker, a, b any) any { return pathInter(tk, a.(Path), b.(Path)) })
+	geoBinaryTicking("<->", tPath, tPath, Float8, func(tk *geoTicker, a, b any) any { return pathDistance(tk, a.(Path), b.(Path)) })
 	for op, cmp := range map[string]func(a, b int) bool{
 		"<": func(a, b int) bool { return a < b }, ">": func(a, b int) bool { return a > b },
 		"=": func(a, b int) bool { return a == b }, "<=": func(a, b int) bool { return a <= b },
@@ -477,11 +485,14 @@ func registerPathPolygonOps() {
 	gg("&<|", Bool, bound(func(a, b Box) bool { return a.High.Y <= b.High.Y }))
 	gg("|>>", Bool, bound(func(a, b Box) bool { return a.Low.Y > b.High.Y }))
 	gg("|&>", Bool, bound(func(a, b Box) bool { return a.Low.Y >= b.Low.Y }))
-	gg("~=", Bool, func(a, b Polygon) any { return polySame(a, b) })
-	gg("&&", Bool, func(a, b Polygon) any { return polyOverlap(a, b) })
-	gg("@>", Bool, func(a, b Polygon) any { return polyContainPoly(a, b) })
-	gg("<@", Bool, func(a, b Polygon) any { return polyContainPoly(b, a) })
-	gg("<->", Float8, func(a, b Polygon) any { return polyDistance(a, b) })
+	long := func(op string, result Type, f func(tk *geoTicker, a, b Polygon) any) {
+		geoBinaryTicking(op, tPolygon, tPolygon, result, func(tk *geoTicker, a, b any) any { return f(tk, a.(Polygon), b.(Polygon)) })
+	}
+	long("~=", Bool, func(tk *geoTicker, a, b Polygon) any { return polySame(tk, a, b) })
+	long("&&", Bool, func(tk *geoTicker, a, b Polygon) any { return polyOverlap(tk, a, b) })
+	long("@>", Bool, func(tk *geoTicker, a, b Polygon) any { return polyContainPoly(tk, a, b) })
+	long("<@", Bool, func(tk *geoTicker, a, b Polygon) any { return polyContainPoly(tk, b, a) })
+	long("<->", Float8, func(tk *geoTicker, a, b Polygon) any { return polyDistance(tk, a, b) })
 	center := func(a any) any { return polyToCircle(a.(Polygon)).Center }
 	geoUnary("#", tPolygon, Int4, npoints)
 	geoUnary("@@", tPolygon, tPoint, center)
@@ -515,7 +526,7 @@ func registerGeoCasts() {
 	geoCast(OidPolygon, OidCircle, CastExplicit, func(a any) any { return polyToCircle(a.(Polygon)) })
 	geoCast(OidCircle, OidPoint, CastExplicit, func(a any) any { return a.(Circle).Center })
 	geoCast(OidCircle, OidBox, CastExplicit, func(a any) any { return circleBox(a.(Circle)) })
-	addCast(OidCircle, OidPolygon, CastExplicit, func(_ *Env, v any) (any, error) { return geoPolygonOfCircle(12, v.(Circle)) })
+	addCast(OidCircle, OidPolygon, CastExplicit, func(env *Env, v any) (any, error) { return geoPolygonOfCircle(env, 12, v.(Circle)) })
 }
 
 // FixedArrayOf reports whether t subscripts as PostgreSQL's fixed-length
