@@ -1,6 +1,9 @@
 package types
 
-import "github.com/fickle-db/fickle/internal/pgarray"
+import (
+	"github.com/fickle-db/fickle/internal/pgarray"
+	"github.com/fickle-db/fickle/internal/pgerror"
+)
 
 // Arrays. An array datum is []any holding the element datums (nil for a NULL
 // element) of a one-dimensional array with lower bound 1 or an empty array,
@@ -158,6 +161,17 @@ func (t Type) IsArray() bool {
 // over it (0 when it has none), and ElemTypeOid pg_type.typelem (0 for
 // non-arrays), for the catalog.
 func ArrayTypeOid(oid Oid) Oid { return arrayTypes[oid] }
+
+// NoArrayTypeError is the error of an array of elem, a type fickle has no
+// array type of: 0A000 for box, whose array type (box[], elements
+// delimited by ;) PostgreSQL has and fickle lacks; PostgreSQL's 42704 for
+// the others.
+func NoArrayTypeError(elem Type) *pgerror.Error {
+	if elem.Oid == OidBox {
+		return pgerror.Unsupported("box[]")
+	}
+	return pgerror.Newf(pgerror.UndefinedObject, "could not find array type for data type %s", formatType(elem))
+}
 
 // ElemTypeOid returns pg_type.typelem of an array type OID, 0 for others.
 func ElemTypeOid(oid Oid) Oid { return arrayElems[oid] }
