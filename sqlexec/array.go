@@ -405,7 +405,7 @@ func (b *binder) noArrayType(elem types.Type, loc int32) error {
 	if elem.Oid == types.OidRecord {
 		return b.errAt(pgerror.Unsupported("arrays of anonymous records (record[])"), loc)
 	}
-	return b.errAt(types.NoArrayTypeError(elem), loc)
+	return b.errAt(pgerror.Newf(pgerror.UndefinedObject, "could not find array type for data type %s", elem), loc)
 }
 
 // arrayTypeOf is the type t[] of a type name with array bounds (the bounds

@@ -274,9 +274,6 @@ func (n catalogNames) typeOID(text string) (int64, error) {
 	if len(tn.ArrayBounds) > 0 {
 		arr := n.arrayTypeOf(oid)
 		if arr == 0 {
-			if types.Oid(oid) == types.OidBox {
-				return 0, types.NoArrayTypeError(types.Type{Oid: types.Oid(oid), Typmod: -1})
-			}
 			return 0, pgerror.Newf(pgerror.UndefinedObject, "could not find array type for data type %s", text)
 		}
 		oid = arr

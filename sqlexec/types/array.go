@@ -1,9 +1,6 @@
 package types
 
-import (
-	"github.com/fickle-db/fickle/internal/pgarray"
-	"github.com/fickle-db/fickle/internal/pgerror"
-)
+import "github.com/fickle-db/fickle/internal/pgarray"
 
 // Arrays. An array datum is []any holding the element datums (nil for a NULL
 // element) of a one-dimensional array with lower bound 1 or an empty array,
@@ -50,6 +47,7 @@ var arrayTypes = map[Oid]Oid{
 	OidJSONB:          3807,
 	OidJSONPath:       4073,
 	OidPoint:          1017,
+	OidBox:            1020,
 	OidLseg:           1018,
 	OidPath:           1019,
 	OidPolygon:        1027,
@@ -161,17 +159,6 @@ func (t Type) IsArray() bool {
 // over it (0 when it has none), and ElemTypeOid pg_type.typelem (0 for
 // non-arrays), for the catalog.
 func ArrayTypeOid(oid Oid) Oid { return arrayTypes[oid] }
-
-// NoArrayTypeError is the error of an array of elem, a type fickle has no
-// array type of: 0A000 for box, whose array type (box[], elements
-// delimited by ;) PostgreSQL has and fickle lacks; PostgreSQL's 42704 for
-// the others.
-func NoArrayTypeError(elem Type) *pgerror.Error {
-	if elem.Oid == OidBox {
-		return pgerror.Unsupported("box[]")
-	}
-	return pgerror.Newf(pgerror.UndefinedObject, "could not find array type for data type %s", formatType(elem))
-}
 
 // ElemTypeOid returns pg_type.typelem of an array type OID, 0 for others.
 func ElemTypeOid(oid Oid) Oid { return arrayElems[oid] }

@@ -368,7 +368,7 @@ func ResolvePolymorphic(actual, declared []Type) (args []Type, resolve func(Type
 			compat = Type{c.Oid, -1}
 			a, ok := ArrayOf(compat)
 			if st.compatArray && !ok {
-				return nil, nil, NoArrayTypeError(compat)
+				return nil, nil, pgerror.Newf(pgerror.UndefinedObject, "could not find array type for data type %s", formatType(compat))
 			}
 			compatArray = Type{a.Oid, -1}
 			if st.compatRangeUse || st.compatMultiUse {
@@ -396,7 +396,7 @@ func ResolvePolymorphic(actual, declared []Type) (args []Type, resolve func(Type
 		}
 		a, ok := ArrayOf(Type{st.elem, -1})
 		if !ok {
-			return Type{}, NoArrayTypeError(Type{st.elem, -1})
+			return Type{}, pgerror.Newf(pgerror.UndefinedObject, "could not find array type for data type %s", formatType(Type{st.elem, -1}))
 		}
 		return Type{a.Oid, -1}, nil
 	}
@@ -432,7 +432,7 @@ func ResolvePolymorphic(actual, declared []Type) (args []Type, resolve func(Type
 			return compat, nil
 		case OidAnyCompatibleArray:
 			if compatArray.Oid == 0 {
-				return Type{}, NoArrayTypeError(compat)
+				return Type{}, pgerror.Newf(pgerror.UndefinedObject, "could not find array type for data type %s", formatType(compat))
 			}
 			return compatArray, nil
 		case OidAnyCompatibleRange:
