@@ -57,7 +57,9 @@ const (
 // it can key a text or varchar column directly.
 func keyCompatible(col, v types.Type) bool {
 	if col.Oid == v.Oid {
-		return true
+		// The geometric types' = is no identity: box, circle and path
+		// compare areas and point counts, lseg and line fuzzily.
+		return !types.IsGeometric(col.Oid)
 	}
 	ints := func(o types.Oid) bool { return o == types.OidInt2 || o == types.OidInt4 || o == types.OidInt8 }
 	strs := func(o types.Oid) bool { return o == types.OidText || o == types.OidVarchar || o == types.OidName }

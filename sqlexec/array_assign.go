@@ -25,6 +25,9 @@ type arrayAssign struct {
 	// hstoreKey, for an hstore column, replaces subs: the key the value
 	// is set at (extension_hstore.go).
 	hstoreKey *scalar
+	// fixed marks a point, line, lseg or box column, which subscripts
+	// as a fixed-length array (fixed_subscript.go).
+	fixed bool
 }
 
 // bindArrayAssign compiles the subscripts of an assignment to col; sc is
@@ -42,6 +45,9 @@ func (b *binder) bindArrayAssign(sc *scope, col *columnDesc, ind []*pg_query.Nod
 	}
 	if col.typ.IsHstore() {
 		return b.bindHstoreAssign(sc, col, ind, loc)
+	}
+	if _, _, ok := types.FixedArrayOf(col.typ); ok {
+		return b.bindFixedArrayAssign(sc, col, ind, loc)
 	}
 	if !isArray {
 		return nil, b.errAt(pgerror.Newf(pgerror.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", col.typ), loc)
@@ -95,6 +101,9 @@ func (a *arrayAssign) apply(x *execCtx, cur, v any) (any, error) {
 	}
 	if a.hstoreKey != nil {
 		return hstoreAssign(x, a.hstoreKey, cur, v)
+	}
+	if a.fixed {
+		return a.applyFixed(x, cur, v)
 	}
 	bounds := make([]types.SliceBound, len(a.subs))
 	for k, s := range a.subs {

@@ -181,6 +181,9 @@ func (b *binder) applyIndirection(sc *scope, arg *scalar, list []*pg_query.Node)
 	if arg.typ.Oid == types.OidName && len(list) == 1 && list[0].GetAIndices() != nil {
 		return b.nameSubscript(sc, arg, list)
 	}
+	if _, _, ok := types.FixedArrayOf(arg.typ); ok && list[0].GetAIndices() != nil {
+		return b.fixedArraySubscript(sc, arg, list)
+	}
 	if !arg.typ.IsArray() {
 		if len(list) > 0 && list[0].GetAIndices() != nil {
 			return nil, pgerror.Newf(pgerror.DatatypeMismatch, "cannot subscript type %s because it does not support subscripting", arg.typ)

@@ -103,6 +103,9 @@ func (b *binder) rowComparison(op string, l, r *scalar, loc int32) (*scalar, err
 		op = "<>"
 	}
 	n := len(l.row)
+	if e, done, err := b.rowComparisonWithoutBtree(op, l, r, loc); done {
+		return e, err
+	}
 	eqs := make([]evalFn, n)
 	cmps := make([]evalFn, n)
 	refs := l.refs | r.refs
@@ -158,6 +161,36 @@ func (b *binder) rowComparison(op string, l, r *scalar, loc int32) (*scalar, err
 		return false, nil
 	}
 	return &scalar{typ: types.Bool, slot: -1, refs: refs, volatile: l.volatile || r.volatile, name: "?column?", eval: eval}, nil
+}
+
+// rowComparisonWithoutBtree compiles a row comparison over a geometric
+// type, whose operators named =, <, <> ... belong to no btree family: one
+// field compares with the field's own operator, as make_row_comparison_op
+// does for rows of one; more fields are refused with its 0A000, where
+// comparing them field by field would take area or point-count equality
+// for btree semantics. done is false for rows without geometric fields.
+func (b *binder) rowComparisonWithoutBtree(op string, l, r *scalar, loc int32) (e *scalar, done bool, err error) {
+	geometric := false
+	for i := range l.row {
+		geometric = geometric || types.IsGeometric(l.row[i].typ.Oid) || types.IsGeometric(r.row[i].typ.Oid)
+	}
+	switch {
+	case !geometric:
+		return nil, false, nil
+	case len(l.row) > 1:
+		for i := range l.row {
+			if _, err := b.binary(op, l.row[i], r.row[i], loc); err != nil {
+				return nil, true, err
+			}
+		}
+		return nil, true, b.errAt(pgerror.Newf(pgerror.FeatureNotSupported, "could not determine interpretation of row comparison operator %s", op).
+			WithHint("Row comparison operators must be associated with btree operator families."), loc)
+	}
+	e, err = b.binary(op, l.row[0], r.row[0], loc)
+	if err == nil && e.typ != types.Bool {
+		err = b.errAt(pgerror.Newf(pgerror.DatatypeMismatch, "row comparison operator must yield type boolean, not type %s", e.typ), loc)
+	}
+	return e, true, err
 }
 
 // rowDistinct compiles l IS [NOT] DISTINCT FROM r for two row

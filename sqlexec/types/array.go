@@ -47,6 +47,7 @@ var arrayTypes = map[Oid]Oid{
 	OidJSONB:          3807,
 	OidJSONPath:       4073,
 	OidPoint:          1017,
+	OidBox:            1020,
 	OidLseg:           1018,
 	OidPath:           1019,
 	OidPolygon:        1027,

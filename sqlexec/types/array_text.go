@@ -39,6 +39,7 @@ type arrayNode struct {
 // same length.
 func parseArray(env *Env, t Type, s string) (any, error) {
 	elem, _ := t.Elem()
+	delim := arrayDelim(elem)
 	i := 0
 	var declDims, declLower []int
 	for {
@@ -69,7 +70,7 @@ func parseArray(env *Env, t Type, s string) (any, error) {
 	} else if i >= len(s) || s[i] != '{' {
 		return nil, malformedArray(s, `Array value must start with "{" or dimension information.`)
 	}
-	root, next, err := parseArrayLevel(s, i+1, true)
+	root, next, err := parseArrayLevel(s, i+1, true, delim)
 	if err != nil {
 		return nil, err
 	}
@@ -111,6 +112,15 @@ func parseArray(env *Env, t Type, s string) (any, error) {
 	return pgarray.Make(dims, lower, elems), nil
 }
 
+// arrayDelim is pg_type.typdelim of an array's element type: ; for box,
+// whose text holds commas, and , for every other type.
+func arrayDelim(elem Type) byte {
+	if elem.Oid == OidBox {
+		return ';'
+	}
+	return ','
+}
+
 // parseArrayDim reads one dimension [lo:hi] or [hi] after its "[" at s[i]
 // and returns the index after its "]".
 func parseArrayDim(s string, i int) (lo, hi, next int, err error) {
@@ -148,7 +158,7 @@ func parseArrayDim(s string, i int) (lo, hi, next int, err error) {
 
 // parseArrayLevel reads the items of one brace level after its "{" at s[i]
 // up to and including its "}". Only the outermost level may be empty.
-func parseArrayLevel(s string, i int, outer bool) (*arrayNode, int, error) {
+func parseArrayLevel(s string, i int, outer bool, delim byte) (*arrayNode, int, error) {
 	node := &arrayNode{}
 	for {
 		for i < len(s) && arrayIsSpace(s[i]) {
@@ -165,13 +175,13 @@ func parseArrayLevel(s string, i int, outer bool) (*arrayNode, int, error) {
 			if len(node.texts) > 0 {
 				return nil, 0, malformedArray(s, `Unexpected "{" character.`)
 			}
-			kid, next, err := parseArrayLevel(s, i+1, false)
+			kid, next, err := parseArrayLevel(s, i+1, false, delim)
 			if err != nil {
 				return nil, 0, err
 			}
 			node.kids = append(node.kids, kid)
 			i = next
-		case c == '}' || c == ',':
+		case c == '}' || c == delim:
 			return nil, 0, malformedArray(s, `Unexpected "`+string(c)+`" character.`)
 		default:
 			if len(node.kids) > 0 {
@@ -180,7 +190,7 @@ func parseArrayLevel(s string, i int, outer bool) (*arrayNode, int, error) {
 				}
 				return nil, 0, malformedArray(s, "Unexpected array element.")
 			}
-			text, quoted, next, err := scanArrayElem(s, i)
+			text, quoted, next, err := scanArrayElem(s, i, delim)
 			if err != nil {
 				return nil, 0, err
 			}
@@ -198,7 +208,7 @@ func parseArrayLevel(s string, i int, outer bool) (*arrayNode, int, error) {
 			return nil, 0, malformedArray(s, "Unexpected end of input.")
 		}
 		switch s[i] {
-		case ',':
+		case delim:
 			i++
 		case '}':
 			return node, i + 1, nil
@@ -255,7 +265,7 @@ func arrayNodeShape(s string, root *arrayNode) ([]int, []*string, error) {
 // or an unquoted run up to a delimiter, brace or (trailing) white space,
 // with backslash escapes in both. It returns the element's text and the
 // index after it.
-func scanArrayElem(s string, i int) (text string, quoted bool, next int, err error) {
+func scanArrayElem(s string, i int, delim byte) (text string, quoted bool, next int, err error) {
 	var b strings.Builder
 	if s[i] == '"' {
 		for i++; ; i++ {
@@ -291,7 +301,7 @@ func scanArrayElem(s string, i int) (text string, quoted bool, next int, err err
 			keep = b.Len()
 			escaped = true
 			continue
-		case c == ',' || c == '}':
+		case c == delim || c == '}':
 		case c == '{':
 			return "", false, 0, malformedArray(s, `Unexpected "{" character.`)
 		case c == '"':
@@ -319,6 +329,7 @@ func scanArrayElem(s string, i int) (text string, quoted bool, next int, err err
 // quote, backslash or white space.
 func formatArray(env *Env, t Type, v any) string {
 	elem, _ := t.Elem()
+	delim := arrayDelim(elem)
 	dims, lower, elems, _ := pgarray.Shape(v)
 	var b strings.Builder
 	for k, lb := range lower {
@@ -339,7 +350,7 @@ func formatArray(env *Env, t Type, v any) string {
 		b.WriteByte('{')
 		for k := range dims[d] {
 			if k > 0 {
-				b.WriteByte(',')
+				b.WriteByte(delim)
 			}
 			if d+1 < len(dims) {
 				level(d + 1)
@@ -351,7 +362,7 @@ func formatArray(env *Env, t Type, v any) string {
 				b.WriteString("NULL")
 				continue
 			}
-			appendArrayElemText(&b, formatText(env, elem, e))
+			appendArrayElemText(&b, formatText(env, elem, e), delim)
 		}
 		b.WriteByte('}')
 	}
@@ -359,11 +370,11 @@ func formatArray(env *Env, t Type, v any) string {
 	return b.String()
 }
 
-func appendArrayElemText(b *strings.Builder, s string) {
+func appendArrayElemText(b *strings.Builder, s string, delim byte) {
 	quote := s == "" || strings.EqualFold(s, "NULL")
 	for k := 0; k < len(s) && !quote; k++ {
 		c := s[k]
-		quote = c == '{' || c == '}' || c == ',' || c == '"' || c == '\\' || arrayIsSpace(c)
+		quote = c == '{' || c == '}' || c == delim || c == '"' || c == '\\' || arrayIsSpace(c)
 	}
 	if !quote {
 		b.WriteString(s)

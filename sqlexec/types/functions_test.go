@@ -31,6 +31,7 @@ func TestFunctionsMatchPostgres(t *testing.T) {
 	rows := goldenRows(t, "testdata/functions.golden", 5)
 	rows = append(rows, goldenRows(t, "testdata/functions_random.golden", 5)...)
 	rows = append(rows, goldenRows(t, "testdata/functions_arrays.golden", 5)...)
+	rows = append(rows, goldenRows(t, "testdata/functions_geometric.golden", 5)...)
 	for _, row := range rows {
 		zone, name, list, wantType, want := row[0], row[1], row[2], row[3], row[4]
 		loc, err := time.LoadLocation(zone)

@@ -118,14 +118,17 @@ func FuzzOperators(f *testing.F) {
 }
 
 // FuzzParseArrays feeds arbitrary text to array_in over element types with
-// quoting-sensitive output (text, varchar(n), numbers, bytea, jsonb): every
-// accepted input must print as an array literal that reads back equal.
+// quoting-sensitive output (text, varchar(n), numbers, bytea, jsonb, box
+// with its ; delimiter): every accepted input must print as an array
+// literal that reads back equal.
 func FuzzParseArrays(f *testing.F) {
 	for _, row := range goldenRows(f, "testdata/textio_arrays.golden", 4) {
 		f.Add(row[2])
 	}
+	f.Add(`{(1,1),(0,0);"(3,3),(2,2)";NULL}`)
+	f.Add(`{{(1,1),(0,0)};{(3,3),(2,2)}}`)
 	arrays := []Type{}
-	for _, elem := range []Type{Text, Varchar(2), Int4, Float8, NumericAny, Bool, Bytea, JSONB, Date, Bpchar(2)} {
+	for _, elem := range []Type{Text, Varchar(2), Int4, Float8, NumericAny, Bool, Bytea, JSONB, Date, Bpchar(2), tBox} {
 		arr, _ := ArrayOf(elem)
 		arrays = append(arrays, arr)
 	}

@@ -298,10 +298,17 @@ func parseGeometric(t Type, s string) (any, error) {
 	return nil, unsupportedType(t)
 }
 
-// makeBox orders two corners into a box's high and low corners, as box_in
-// and box(point, point) do.
+// makeBox orders two corners into a box's high and low corners as box_in
+// and box_recv do: a swaps with b on an axis where it is smaller (NaN
+// being larger than any number).
 func makeBox(a, b Point) Box {
-	return Box{High: Point{math.Max(a.X, b.X), math.Max(a.Y, b.Y)}, Low: Point{math.Min(a.X, b.X), math.Min(a.Y, b.Y)}}
+	if f8Lt(a.X, b.X) {
+		a.X, b.X = b.X, a.X
+	}
+	if f8Lt(a.Y, b.Y) {
+		a.Y, b.Y = b.Y, a.Y
+	}
+	return Box{High: a, Low: b}
 }
 
 func parsePath(g *geoScanner) (any, error) {
@@ -342,7 +349,7 @@ func parseLine(g *geoScanner) (any, error) {
 		if pointEq(pts[0], pts[1]) {
 			return nil, pgerror.New(pgerror.InvalidTextRepresentation, "invalid line specification: must be two distinct points")
 		}
-		return lineThrough(pts[0], pts[1]), nil
+		return geoCall(func() any { return lineConstruct(pts[0], pointSl(pts[0], pts[1])) })
 	}
 	g.i++
 	var abc [3]float64
@@ -365,29 +372,6 @@ func parseLine(g *geoScanner) (any, error) {
 		return nil, pgerror.New(pgerror.InvalidTextRepresentation, "invalid line specification: A and B cannot both be zero")
 	}
 	return Line{abc[0], abc[1], abc[2]}, nil
-}
-
-// lineThrough is line_construct(p, point_sl(p, q)): the line through two
-// distinct points.
-func lineThrough(p, q Point) Line {
-	switch {
-	case fpEq(p.X, q.X):
-		return Line{A: -1, B: 0, C: p.X}
-	case fpEq(p.Y, q.Y):
-		return Line{A: 0, B: -1, C: p.Y}
-	}
-	m := (p.Y - q.Y) / (p.X - q.X)
-	if math.IsInf(m, 0) {
-		return Line{A: -1, B: 0, C: p.X}
-	}
-	if m == 0 {
-		return Line{A: 0, B: -1, C: p.Y}
-	}
-	c := p.Y - m*p.X
-	if c == 0 {
-		c = 0 // no negative zero, as line_construct
-	}
-	return Line{A: m, B: -1, C: c}
 }
 
 func parseCircle(g *geoScanner) (any, error) {

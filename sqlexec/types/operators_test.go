@@ -33,6 +33,8 @@ func TestOperatorsMatchPostgres(t *testing.T) {
 	rows := goldenRows(t, "testdata/operators.golden", 8)
 	rows = append(rows, goldenRows(t, "testdata/operators_random.golden", 8)...)
 	rows = append(rows, goldenRows(t, "testdata/operators_arrays.golden", 8)...)
+	rows = append(rows, goldenRows(t, "testdata/operators_geometric.golden", 8)...)
+	rows = append(rows, goldenRows(t, "testdata/operators_geometric_random.golden", 8)...)
 	for _, row := range rows {
 		lt, lv, op, rt, rv, zone, wantType, want := row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7]
 		loc, err := time.LoadLocation(zone)

@@ -52,7 +52,7 @@ operand() {
   else printf '%s::%s' "$(lit "$2")" "$1"; fi
 }
 
-for cases in operators operators_random operators_arrays; do
+for cases in operators operators_random operators_arrays operators_geometric operators_geometric_random; do
 wanted $cases || continue
 : > $cases.golden
 grep -v '^#' $cases.cases | tr '\t' '\037' | while IFS=$'\037' read -r lt lv op rt rv zone; do
@@ -76,7 +76,7 @@ args() {
   printf '%s' "$out"
 }
 
-for cases in functions functions_random functions_arrays; do
+for cases in functions functions_random functions_arrays functions_geometric; do
 wanted $cases || continue
 : > $cases.golden
 grep -v '^#' $cases.cases | tr '\t' '\037' | while IFS=$'\037' read -r zone fn list; do
