@@ -94,7 +94,7 @@ func registerArithmetic() {
 	}
 	addBinary("^", Float8, Float8, Float8, func(_ *Env, a, b any) (any, error) { return floatPow(a.(float64), b.(float64)) })
 	addUnary("|/", Float8, Float8, func(_ *Env, v any) (any, error) { return floatSqrt(v.(float64)) })
-	addUnary("||/", Float8, Float8, func(_ *Env, v any) (any, error) { return math.Cbrt(v.(float64)), nil })
+	addUnary("||/", Float8, Float8, func(_ *Env, v any) (any, error) { return libmCbrt(v.(float64)), nil })
 
 	n := NumericAny
 	addBinary("+", n, n, n, func(_ *Env, a, b any) (any, error) { return numericAdd(a.(*apd.Decimal), b.(*apd.Decimal), false) })
@@ -195,7 +195,7 @@ func floatPow(a, b float64) (any, error) {
 	if a < 0 && b != math.Trunc(b) && !math.IsInf(b, 0) {
 		return nil, pgerror.New(pgerror.InvalidArgumentForPowerFunction, "a negative number raised to a non-integer power yields a complex result")
 	}
-	r := math.Pow(a, b)
+	r := libmPow(a, b)
 	if math.IsInf(a, 0) || math.IsInf(b, 0) {
 		return r, nil // POSIX's results for infinities (0 for inf ^ -2), never an overflow or underflow
 	}

@@ -61,11 +61,11 @@ func init() {
 	}
 	addFunc("sqrt", Immutable, f, func(_ *Env, a []any) (any, error) { return floatSqrt(a[0].(float64)) }, f)
 	addFunc("sqrt", Immutable, n, func(_ *Env, a []any) (any, error) { return numericSqrt(a[0].(*apd.Decimal)) }, n)
-	addFunc("cbrt", Immutable, f, float1(math.Cbrt), f)
+	addFunc("cbrt", Immutable, f, float1(libmCbrt), f)
 	addFunc("exp", Immutable, f, func(_ *Env, a []any) (any, error) {
 		x := a[0].(float64)
 		// A finite argument whose exp is 0 underflows (22003), as in dexp.
-		return floatResult(math.Exp(x), x, 0, false, x != 0 && !math.IsInf(x, 0))
+		return floatResult(libmExp(x), x, 0, false, x != 0 && !math.IsInf(x, 0))
 	}, f)
 	addFunc("exp", Immutable, n, func(_ *Env, a []any) (any, error) { return numericExp(a[0].(*apd.Decimal)) }, n)
 	logf := func(fn func(float64) float64) funcEval {
@@ -80,10 +80,10 @@ func init() {
 			return fn(x), nil
 		}
 	}
-	addFunc("ln", Immutable, f, logf(math.Log), f)
+	addFunc("ln", Immutable, f, logf(libmLog), f)
 	addFunc("ln", Immutable, n, func(_ *Env, a []any) (any, error) { return numericLn(a[0].(*apd.Decimal)) }, n)
-	addFunc("log", Immutable, f, logf(math.Log10), f)
-	addFunc("log10", Immutable, f, logf(math.Log10), f)
+	addFunc("log", Immutable, f, logf(libmLog10), f)
+	addFunc("log10", Immutable, f, logf(libmLog10), f)
 	addFunc("log", Immutable, n, func(_ *Env, a []any) (any, error) { return numericLog10(a[0].(*apd.Decimal)) }, n)
 	addFunc("log10", Immutable, n, func(_ *Env, a []any) (any, error) { return numericLog10(a[0].(*apd.Decimal)) }, n)
 	addFunc("log", Immutable, n, func(_ *Env, a []any) (any, error) {
@@ -104,19 +104,19 @@ func init() {
 	addFunc("degrees", Immutable, f, float1(func(x float64) float64 { return x / radiansPerDegree }), f)
 	addFunc("radians", Immutable, f, float1(func(x float64) float64 { return x * radiansPerDegree }), f)
 	for name, fn := range map[string]func(float64) float64{
-		"atan": math.Atan, "sinh": math.Sinh, "cosh": math.Cosh, "tanh": math.Tanh,
+		"atan": libmAtan, "sinh": libmSinh, "cosh": libmCosh, "tanh": libmTanh,
 	} {
 		addFunc(name, Immutable, f, float1(fn), f)
 	}
 	// dsin, dcos, dtan, dasin and dacos refuse an argument outside their
 	// domain (an infinity, or beyond [-1, 1]); NaN gives NaN.
-	for name, fn := range map[string]func(float64) float64{"sin": math.Sin, "cos": math.Cos, "tan": math.Tan} {
+	for name, fn := range map[string]func(float64) float64{"sin": libmSin, "cos": libmCos, "tan": libmTan} {
 		addFunc(name, Immutable, f, floatInDomain(fn, func(x float64) bool { return !math.IsInf(x, 0) }), f)
 	}
-	for name, fn := range map[string]func(float64) float64{"asin": math.Asin, "acos": math.Acos} {
+	for name, fn := range map[string]func(float64) float64{"asin": libmAsin, "acos": libmAcos} {
 		addFunc(name, Immutable, f, floatInDomain(fn, func(x float64) bool { return x >= -1 && x <= 1 }), f)
 	}
-	addFunc("atan2", Immutable, f, func(_ *Env, a []any) (any, error) { return math.Atan2(a[0].(float64), a[1].(float64)), nil }, f, f)
+	addFunc("atan2", Immutable, f, func(_ *Env, a []any) (any, error) { return libmAtan2(a[0].(float64), a[1].(float64)), nil }, f, f)
 	addFunc("random", Volatile, f, func(env *Env, _ []any) (any, error) {
 		if env == nil || env.Rand == nil {
 			return nil, pgerror.Unsupported("random() without a source of randomness")

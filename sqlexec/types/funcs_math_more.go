@@ -32,20 +32,20 @@ func init() {
 		return numericGCDLCM(a[0].(*apd.Decimal), a[1].(*apd.Decimal), true), nil
 	}, n, n)
 	addFunc("factorial", Immutable, n, func(_ *Env, a []any) (any, error) { return factorial(a[0].(int64)) }, i8)
-	addFunc("asinh", Immutable, f, func(_ *Env, a []any) (any, error) { return math.Asinh(a[0].(float64)), nil }, f)
+	addFunc("asinh", Immutable, f, func(_ *Env, a []any) (any, error) { return libmAsinh(a[0].(float64)), nil }, f)
 	addFunc("acosh", Immutable, f, func(_ *Env, a []any) (any, error) {
 		x := a[0].(float64)
 		if x < 1 {
 			return nil, pgerror.New(pgerror.NumericValueOutOfRange, "input is out of range")
 		}
-		return math.Acosh(x), nil
+		return libmAcosh(x), nil
 	}, f)
 	addFunc("atanh", Immutable, f, func(_ *Env, a []any) (any, error) {
 		x := a[0].(float64)
 		if x < -1 || x > 1 {
 			return nil, pgerror.New(pgerror.NumericValueOutOfRange, "input is out of range")
 		}
-		return math.Atanh(x), nil
+		return libmAtanh(x), nil
 	}, f)
 	for _, t := range []Type{Int2, i4, i8} {
 		addFunc("float8", Immutable, f, func(_ *Env, a []any) (any, error) { return float64(a[0].(int64)), nil }, t)

@@ -968,16 +968,15 @@ func circlePoly(tk *geoTicker, npts int64, c Circle) (Polygon, error) {
 	if npts*16+40 > maxAllocSize {
 		return nil, pgerror.Unsupported("a polygon of more than 1 GB")
 	}
+	if !haveLibm {
+		return nil, pgerror.Unsupported("converting a circle to a polygon without the C library's sin and cos")
+	}
 	poly := make(Polygon, npts)
 	step := fdiv(2.0*math.Pi, float64(npts))
 	for i := range poly {
 		tk.tick()
 		angle := fmul(step, float64(i))
-		sin, cos, ok := libmSinCos(angle)
-		if !ok {
-			return nil, pgerror.Unsupported("converting a circle to a polygon without the C library's sin and cos")
-		}
-		poly[i] = Point{fmi(c.Center.X, fmul(c.Radius, cos)), fpl(c.Center.Y, fmul(c.Radius, sin))}
+		poly[i] = Point{fmi(c.Center.X, fmul(c.Radius, libmCos(angle))), fpl(c.Center.Y, fmul(c.Radius, libmSin(angle)))}
 	}
 	return poly, nil
 }
