@@ -355,10 +355,7 @@ func (e *engine) lockObject(ctx context.Context, t *txn, obj uint32, mode TableL
 func (e *engine) lockTable(ctx context.Context, t *txn, id TableID, mode TableLock, wait WaitPolicy) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if err := e.live(t); err != nil {
-		return err
-	}
-	tb, err := e.table(id)
+	tb, err := e.liveTable(t, id)
 	if err != nil {
 		return err
 	}

@@ -236,10 +236,7 @@ type heapSwap struct {
 func (e *engine) newHeap(t *txn, id TableID) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if err := e.live(t); err != nil {
-		return err
-	}
-	tb, err := e.table(id)
+	tb, err := e.liveTable(t, id)
 	if err != nil {
 		return err
 	}
@@ -296,10 +293,7 @@ type tidSave struct {
 func (e *engine) relayout(t *txn, id TableID, order LayoutOrder) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if err := e.live(t); err != nil {
-		return err
-	}
-	tb, err := e.table(id)
+	tb, err := e.liveTable(t, id)
 	if err != nil {
 		return err
 	}
@@ -413,10 +407,7 @@ func (s *heapSwap) restoreTids() {
 func (e *engine) latestTid(t *txn, id TableID, tid Tid) (Tid, bool, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if err := e.live(t); err != nil {
-		return tid, false, err
-	}
-	tb, err := e.table(id)
+	tb, err := e.liveTable(t, id)
 	if err != nil {
 		return tid, false, err
 	}

@@ -279,6 +279,15 @@ func (e *engine) beginLocked(s *session, opts TxnOptions) (*Txn, error) {
 	return &Txn{t: t}, nil
 }
 
+// liveTable returns the table id names for live t (e.mu held): the error
+// of a transaction that is no longer live, or of a dropped table, else.
+func (e *engine) liveTable(t *txn, id TableID) (*table, error) {
+	if err := e.live(t); err != nil {
+		return nil, err
+	}
+	return e.table(id)
+}
+
 // live returns the error for using a transaction that is no longer active.
 func (e *engine) live(t *txn) error {
 	switch t.state {

@@ -325,22 +325,11 @@ func (s *Session) hasPrivilege(role uint32, kind aclKind, oid uint32, privs []by
 		return slices.ContainsFunc(privs, func(p byte) bool { return p != 0 })
 	}
 	c, _ := s.catalog()
-	acl := s.objectACL(c, kind, oid)
 	holds := s.memberOf(role)
-	for _, p := range privs {
-		if p == 0 {
-			continue
-		}
-		for _, item := range acl {
-			if (item.grantee == 0 || holds[item.grantee]) && strings.IndexByte(item.privs, p) >= 0 {
-				return true
-			}
-		}
-		if dataRoleGrants(holds, kind, p) {
-			return true
-		}
+	if aclHolds(s.objectACL(c, kind, oid), holds, privs) {
+		return true
 	}
-	return false
+	return slices.ContainsFunc(privs, func(p byte) bool { return p != 0 && dataRoleGrants(holds, kind, p) })
 }
 
 // OIDs of the predefined roles that hold privileges on every relation.
