@@ -147,4 +147,10 @@ func TestPreparedStatementsView(t *testing.T) {
 	if err := pg.Exec(ctx, "EXECUTE one").Close(); pgCode(err) != "26000" {
 		t.Errorf("EXECUTE after DISCARD ALL: %v, want 26000", err)
 	}
+	// A parameter declared unknown is typed by its use, as one declared
+	// with no type.
+	exec("CREATE TABLE paths (p path); PREPARE unk(unknown, unknown, int) AS SELECT $1 || $3::text FROM paths WHERE p = $2")
+	if got, want := exec("SELECT parameter_types FROM pg_prepared_statements"), "{text,path,integer}"; len(got) != 1 || got[0] != want {
+		t.Errorf("parameter types of a PREPARE with unknown ones: %q, want %s", got, want)
+	}
 }

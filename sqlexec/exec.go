@@ -106,7 +106,9 @@ func (s *Session) prepareUncached(st *Statement, paramOIDs []uint32) (*Prepared,
 	roles := s.engine.cluster.roles.version.Load()
 	b := &binder{s: s, cat: cat, full: st.full}
 	for _, o := range paramOIDs {
-		if o == 0 {
+		if o == 0 || o == uint32(types.OidUnknown) {
+			// A parameter declared unknown is typed by its use, as one
+			// declared with no type (PostgreSQL's variable parameters).
 			b.params = append(b.params, types.Type{})
 			continue
 		}
