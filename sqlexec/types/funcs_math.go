@@ -100,7 +100,6 @@ func init() {
 	addFunc("pi", Immutable, f, func(_ *Env, _ []any) (any, error) { return math.Pi, nil })
 	// degrees and radians divide and multiply by PostgreSQL's
 	// RADIANS_PER_DEGREE, so that their last digit is PostgreSQL's.
-	const radiansPerDegree = 0.0174532925199432957692
 	addFunc("degrees", Immutable, f, float1(func(x float64) float64 { return x / radiansPerDegree }), f)
 	addFunc("radians", Immutable, f, float1(func(x float64) float64 { return x * radiansPerDegree }), f)
 	for name, fn := range map[string]func(float64) float64{
