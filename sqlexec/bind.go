@@ -318,6 +318,9 @@ type binder struct {
 	// params holds the type of each $n (index n-1); a zero Oid is not yet
 	// known.
 	params []types.Type
+	// fixedParams is set when params lists every parameter the statement
+	// has (a routine body's arguments): a $n beyond them is 42P02.
+	fixedParams bool
 	// paramDomains holds the domain each $n is of (index n-1; 0 for
 	// none), whose base type params holds (param_domains.go).
 	paramDomains []uint32
@@ -590,6 +593,11 @@ func (b *binder) resolveCol(sc *scope, fields []string, loc int32) (*scalar, err
 				continue
 			}
 			if found >= 0 {
+				if rel != "" && cur.cols[found].item != c.item {
+					// Two FROM items of one name, as an ON CONFLICT
+					// target called excluded and EXCLUDED itself.
+					return nil, b.errAt(pgerror.Newf(pgerror.AmbiguousAlias, "table reference \"%s\" is ambiguous", rel), loc)
+				}
 				return nil, b.errAt(pgerror.Newf(pgerror.AmbiguousColumn, "column reference \"%s\" is ambiguous", name), loc)
 			}
 			found = i

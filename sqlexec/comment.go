@@ -178,13 +178,13 @@ func (d *ddl) comment(cs *pg_query.CommentStmt) error {
 	if cs.Objtype == pg_query.ObjectType_OBJECT_TABCONSTRAINT {
 		return d.commentOnConstraint(cs)
 	}
+	if cs.Objtype == pg_query.ObjectType_OBJECT_DOMCONSTRAINT {
+		return d.commentOnDomainConstraint(cs)
+	}
 	if cs.Objtype == pg_query.ObjectType_OBJECT_TRIGGER {
 		return d.commentOnTrigger(cs)
 	}
 	kind := strings.ReplaceAll(strings.TrimPrefix(cs.Objtype.String(), "OBJECT_"), "_", " ")
-	if cs.Objtype == pg_query.ObjectType_OBJECT_DOMCONSTRAINT {
-		kind = "CONSTRAINT"
-	}
 	return pgerror.Unsupported("COMMENT ON " + kind)
 }
 

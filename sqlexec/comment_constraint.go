@@ -12,13 +12,14 @@ import (
 // comment in pg_description.
 const oidPgConstraint = 2606
 
-// constraintCommentKey keys the comment of a table's constraint by the
-// table's OID and the constraint's name: fickle numbers constraints by
-// their place among the table's (synthesizedOID), which an ALTER that adds
-// or drops another constraint shifts, while a comment stays with its
-// constraint until that constraint is dropped.
-func constraintCommentKey(table uint32, name string) commentKey {
-	return commentKey{classOID: oidPgConstraint, objOID: table, conName: name}
+// constraintCommentKey keys the comment of a table's or a domain's
+// constraint by the table's or domain's OID and the constraint's name:
+// fickle numbers constraints by their place among the table's or domain's
+// (synthesizedOID), which an ALTER that adds or drops another constraint
+// shifts, while a comment stays with its constraint until that constraint
+// is dropped.
+func constraintCommentKey(owner uint32, name string) commentKey {
+	return commentKey{classOID: oidPgConstraint, objOID: owner, conName: name}
 }
 
 // commentOnConstraint runs COMMENT ON CONSTRAINT name ON table.
@@ -43,6 +44,52 @@ func (d *ddl) commentOnConstraint(cs *pg_query.CommentStmt) error {
 	return nil
 }
 
+// commentOnDomainConstraint runs COMMENT ON CONSTRAINT name ON DOMAIN
+// domain.
+func (d *ddl) commentOnDomainConstraint(cs *pg_query.CommentStmt) error {
+	items := cs.Object.GetList().GetItems()
+	if len(items) != 2 || items[0].GetTypeName() == nil {
+		return pgerror.Unsupported("this form of COMMENT ON CONSTRAINT")
+	}
+	dom, err := d.domainOfConstraint(items[0].GetTypeName())
+	if err != nil {
+		return err
+	}
+	name := items[1].GetString_().GetSval()
+	if findDomainCheck(dom, name) == nil {
+		return pgerror.Newf(pgerror.UndefinedObject, "constraint \"%s\" for domain %s does not exist", name, dom.name)
+	}
+	if err := d.s.requireOwner(dom.ownerRole(), "type", dom.name); err != nil {
+		return err
+	}
+	d.cat.setComment(constraintCommentKey(dom.oid, name), cs.Comment)
+	return nil
+}
+
+// domainOfConstraint resolves the domain an ON DOMAIN clause names: 42704
+// when no type has the name, 42809 when the type is not a domain.
+func (d *ddl) domainOfConstraint(tn *pg_query.TypeName) (*typeDesc, error) {
+	b := d.binder("")
+	if dom := b.domainNamed(tn); dom != nil {
+		return dom, nil
+	}
+	if _, err := b.typeName(tn); err != nil {
+		return nil, err
+	}
+	return nil, pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not a domain", strings.Join(strs(tn.Names), "."))
+}
+
+// findDomainCheck returns domain t's CHECK constraint of the name, nil for
+// none.
+func findDomainCheck(t *typeDesc, name string) *checkDesc {
+	for _, ck := range t.domain.checks {
+		if ck.name == name {
+			return ck
+		}
+	}
+	return nil
+}
+
 // findConstraint returns t's constraint of the name, nil for none.
 func findConstraint(c *catalog, t *tableDesc, name string) *constraintRow {
 	for _, r := range tableConstraints(c, t) {
@@ -56,11 +103,15 @@ func findConstraint(c *catalog, t *tableDesc, name string) *constraintRow {
 // constraintComment is the comment of the constraint with the OID, nil for
 // none.
 func constraintComment(c *catalog, oid uint32) any {
-	r := constraintByOID(c, oid)
-	if r == nil {
+	var key commentKey
+	if r := constraintByOID(c, oid); r != nil {
+		key = constraintCommentKey(r.table.oid, r.name)
+	} else if dom, ck := domainCheckByOID(c, oid); dom != nil {
+		key = constraintCommentKey(dom.oid, ck.name)
+	} else {
 		return nil
 	}
-	if text, ok := c.comments[constraintCommentKey(r.table.oid, r.name)]; ok {
+	if text, ok := c.comments[key]; ok {
 		return text
 	}
 	return nil
@@ -79,6 +130,13 @@ func describedObject(c *catalog, k commentKey) (uint32, bool) {
 	}
 	t := c.tables[k.objOID]
 	if t == nil {
+		if dom := c.typeByOid(k.objOID); dom != nil && dom.domain != nil {
+			for i, ck := range dom.domain.checks {
+				if ck.name == k.conName {
+					return synthesizedOID(dom.oid, i), true
+				}
+			}
+		}
 		return 0, false
 	}
 	r := findConstraint(c, t, k.conName)

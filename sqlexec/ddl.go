@@ -161,7 +161,7 @@ func ddlTag(n *pg_query.Node) string {
 			return "ALTER VIEW"
 		case pg_query.ObjectType_OBJECT_TYPE, pg_query.ObjectType_OBJECT_ATTRIBUTE:
 			return "ALTER TYPE"
-		case pg_query.ObjectType_OBJECT_DOMAIN:
+		case pg_query.ObjectType_OBJECT_DOMAIN, pg_query.ObjectType_OBJECT_DOMCONSTRAINT:
 			return "ALTER DOMAIN"
 		case pg_query.ObjectType_OBJECT_COLUMN:
 			switch v.RenameStmt.RelationType {

@@ -669,6 +669,9 @@ func (d *ddl) rename(rs *pg_query.RenameStmt) error {
 	if rs.RenameType == pg_query.ObjectType_OBJECT_TABCONSTRAINT {
 		return d.renameConstraint(rs)
 	}
+	if rs.RenameType == pg_query.ObjectType_OBJECT_DOMCONSTRAINT {
+		return d.renameDomainConstraint(rs)
+	}
 	if rs.RenameType == pg_query.ObjectType_OBJECT_FOREIGN_TABLE {
 		return d.alterForeignTable(rs.Relation, rs.MissingOk)
 	}

@@ -81,6 +81,7 @@ func (d *ddl) alterDomain(ad *pg_query.AlterDomainStmt) error {
 			return pgerror.Newf(pgerror.UndefinedObject, "constraint \"%s\" of domain \"%s\" does not exist", ad.Name, t.name)
 		}
 		dom.checks = kept
+		d.cat.setComment(constraintCommentKey(t.oid, ad.Name), "")
 	case "V":
 		found := false
 		for _, ck := range dom.checks {
@@ -99,6 +100,42 @@ func (d *ddl) alterDomain(ad *pg_query.AlterDomainStmt) error {
 		}
 	}
 	d.cat.schemas[t.schema].types[t.name] = &t
+	return nil
+}
+
+// renameDomainConstraint runs ALTER DOMAIN name RENAME CONSTRAINT old TO
+// new; the constraint's comment goes with it.
+func (d *ddl) renameDomainConstraint(rs *pg_query.RenameStmt) error {
+	old, err := d.domainOfConstraint(&pg_query.TypeName{Names: rs.Object.GetList().GetItems()})
+	if err != nil {
+		return err
+	}
+	if err := d.s.requireOwner(old.ownerRole(), "type", old.name); err != nil {
+		return err
+	}
+	if findDomainCheck(old, rs.Subname) == nil {
+		return pgerror.Newf(pgerror.UndefinedObject, "constraint \"%s\" for domain %s does not exist", rs.Subname, old.name)
+	}
+	if findDomainCheck(old, rs.Newname) != nil {
+		return pgerror.Newf(pgerror.DuplicateObject, "constraint \"%s\" for domain %s already exists", rs.Newname, old.name)
+	}
+	dom := *old.domain
+	dom.checks = make([]*checkDesc, len(old.domain.checks))
+	for i, ck := range old.domain.checks {
+		if ck.name == rs.Subname {
+			renamed := *ck
+			renamed.name = rs.Newname
+			ck = &renamed
+		}
+		dom.checks[i] = ck
+	}
+	t := *old
+	t.domain = &dom
+	d.cat.schemas[t.schema].types[t.name] = &t
+	if text, ok := d.cat.comments[constraintCommentKey(t.oid, rs.Subname)]; ok {
+		d.cat.setComment(constraintCommentKey(t.oid, rs.Subname), "")
+		d.cat.setComment(constraintCommentKey(t.oid, rs.Newname), text)
+	}
 	return nil
 }
 

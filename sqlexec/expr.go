@@ -280,7 +280,7 @@ func (b *binder) starAsWholeRow(sc *scope, c *pg_query.ColumnRef, i int) *scalar
 
 func (b *binder) paramRef(p *pg_query.ParamRef) (*scalar, error) {
 	n := int(p.Number)
-	if n < 1 || n > 65535 {
+	if n < 1 || n > 65535 || b.fixedParams && n > len(b.params) {
 		return nil, b.errAt(pgerror.Newf(pgerror.UndefinedParameter, "there is no parameter $%d", n), p.Location)
 	}
 	idx := n - 1

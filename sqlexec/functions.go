@@ -687,6 +687,7 @@ func (f *funcDesc) readBody(cs *pg_query.CreateFunctionStmt) error {
 		if r := cs.SqlBody.GetReturnStmt(); r != nil {
 			f.sqlBody = []*pg_query.Node{returnAsSelect(r.Returnval)}
 		} else {
+			f.sqlBody = []*pg_query.Node{} // BEGIN ATOMIC END is a body too
 			for _, l := range cs.SqlBody.GetList().GetItems() {
 				for _, st := range l.GetList().GetItems() {
 					if r := st.GetReturnStmt(); r != nil {

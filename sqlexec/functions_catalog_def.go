@@ -11,7 +11,8 @@ import (
 // routineDefinition is pg_get_functiondef of a user routine: the CREATE OR
 // REPLACE statement that makes it, laid out as PostgreSQL 15's ruleutils
 // prints it. false when no user routine has the OID; a BEGIN ATOMIC or
-// RETURN body, which PostgreSQL prints from its parsed form, is refused.
+// RETURN body with statements, which PostgreSQL prints from its parsed
+// form, is refused.
 func routineDefinition(c *catalog, oid uint32) (string, bool, error) {
 	f := c.funcByOID(oid)
 	if f == nil {
@@ -20,7 +21,7 @@ func routineDefinition(c *catalog, oid uint32) (string, bool, error) {
 	if f.kind == 'a' {
 		return "", false, pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is an aggregate function", f.name)
 	}
-	if f.sqlBody != nil {
+	if len(f.sqlBody) > 0 {
 		return "", false, pgerror.Unsupported("pg_get_functiondef of a routine with a BEGIN ATOMIC or RETURN body")
 	}
 	kind := "FUNCTION"
@@ -82,13 +83,19 @@ func routineDefinition(c *catalog, oid uint32) (string, bool, error) {
 		tag += "x"
 	}
 	tag += "$"
-	if f.lang == "c" {
+	if f.sqlBody != nil {
+		b.WriteString(emptyAtomicBody + "\n")
+	} else if f.lang == "c" {
 		b.WriteString("AS '$libdir/" + f.library + "', " + tag + f.src + tag + "\n")
 	} else {
 		b.WriteString("AS " + tag + f.src + tag + "\n")
 	}
 	return b.String(), true, nil
 }
+
+// emptyAtomicBody is how ruleutils prints a BEGIN ATOMIC body without
+// statements, the only one fickle prints.
+const emptyAtomicBody = "BEGIN ATOMIC\nEND"
 
 // listSettings are the settings whose value is a list PostgreSQL quotes
 // element by element (GUC_LIST_QUOTE).

@@ -201,7 +201,7 @@ func planSQLBody(s *Session, cat *catalog, f *funcDesc, createText string) ([]*s
 		if st.isTxn {
 			return nil, nil, pgerror.Newf(pgerror.FeatureNotSupported, "%s is not allowed in an SQL function", ddlTagOrKind(st))
 		}
-		b := &binder{s: s, cat: cat, full: st.full, params: append([]types.Type(nil), f.in...), vars: paramVars(f)}
+		b := &binder{s: s, cat: cat, full: st.full, params: append([]types.Type(nil), f.in...), fixedParams: true, vars: paramVars(f)}
 		p, err := b.statement(st)
 		if err != nil {
 			return nil, nil, err
@@ -300,8 +300,8 @@ func (s *Session) invokeSQL(x *execCtx, f *funcDesc, vals []any) ([][]any, error
 		}
 	}
 	if f.result.Oid == types.OidVoid {
-		if f.kind == 'p' {
-			return nil, nil
+		if f.kind == 'p' || f.retSet {
+			return nil, nil // a SETOF void function returns no rows
 		}
 		return [][]any{{nil}}, nil // PostgreSQL's SQL functions return a NULL void
 	}

@@ -209,6 +209,9 @@ func init() {
 	}, oid)
 	add("pg_get_function_sqlbody", text, func(x *execCtx, a []any) (any, error) {
 		if f := catalog(x).funcByOID(uint32(a[0].(int64))); f != nil && f.sqlBody != nil {
+			if len(f.sqlBody) == 0 {
+				return emptyAtomicBody, nil
+			}
 			return nil, pgerror.Unsupported("pg_get_function_sqlbody of a routine with a BEGIN ATOMIC or RETURN body")
 		}
 		return nil, nil

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // fuzzSeeds adds every textio.cases input of the given types as seeds.
@@ -225,6 +226,34 @@ func FuzzParseTimetz(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		for _, typ := range []Type{Timetz, {Oid: OidTimetz, Typmod: 2}} {
 			roundTrip(t, typ, s)
+		}
+	})
+}
+
+// FuzzParseTimeZone reads time zone names as the TimeZone setting and AT
+// TIME ZONE do: a name that reads must read again to the same zone.
+func FuzzParseTimeZone(f *testing.F) {
+	for _, s := range []string{"UTC", "America/New_York", "EST5", "<+05:30>-05:30", "CST7CDT,M4.1.0,M10.5.0",
+		"<+03>-3<+04>,J60/1,300/25:30", "pst", "-8", "AAA3BBB,M13.1.0,M10.5.0"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, abbrevs := range []bool{false, true} {
+			loc, name, err := ParseTimeZone(s, abbrevs)
+			if err != nil {
+				continue
+			}
+			again, name2, err := ParseTimeZone(name, abbrevs)
+			if err != nil {
+				t.Fatalf("%q reads as %q, which does not read: %v", s, name, err)
+			}
+			for _, at := range []time.Time{time.Date(2005, 1, 15, 12, 0, 0, 0, time.UTC), time.Date(2005, 7, 15, 12, 0, 0, 0, time.UTC)} {
+				a1, e1 := at.In(loc).Zone()
+				a2, e2 := at.In(again).Zone()
+				if a1 != a2 || e1 != e2 || name != name2 {
+					t.Fatalf("%q reads as %q (%s %d), which reads as %q (%s %d)", s, name, a1, e1, name2, a2, e2)
+				}
+			}
 		}
 	})
 }

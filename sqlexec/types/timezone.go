@@ -47,9 +47,13 @@ func ParseTimeZone(name string, abbrevs bool) (*time.Location, string, error) {
 	if loc, err := loadLocation(t); err == nil {
 		return loc, loc.String(), nil
 	}
-	if posixDSTSpec.MatchString(t) {
-		// PostgreSQL reads a POSIX zone with a daylight-saving part
-		// (CST7CDT,M4.1.0,M10.5.0) by its own rules; fickle does not.
+	if loc, ok := posixRuleZone(t); ok {
+		return loc, t, nil
+	}
+	if posixDSTSpec.MatchString(t) && !strings.Contains(t, ",") {
+		// Without its rules (EST5EDT) PostgreSQL takes a POSIX zone's
+		// daylight-saving dates from its posixrules file, with their
+		// history; fickle does not.
 		return nil, "", pgerror.Unsupported("POSIX time zone specifications with daylight-saving time")
 	}
 	return nil, "", pgerror.Newf(pgerror.InvalidParameterValue, "time zone \"%s\" not recognized", name)
