@@ -114,9 +114,6 @@ func (d *ddl) likeClause(b *binder, t *tableDesc, lc *pg_query.TableLikeClause) 
 	}
 	after := func() error {
 		for _, ci := range indexes {
-			if t.part != nil && !ci.shape.onColumnsOnly() {
-				return pgerror.Unsupported("partial and expression indexes on partitioned tables and partitions")
-			}
 			cols := make([]int, len(ci.cols))
 			for i, n := range ci.cols {
 				cols[i] = -1

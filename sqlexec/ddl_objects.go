@@ -503,9 +503,6 @@ func (d *ddl) createIndex(is *pg_query.IndexStmt) error {
 		}
 		include = append(include, c)
 	}
-	if (is.WhereClause != nil || keys.exprs != nil) && (t.part != nil || t.bound != nil) {
-		return pgerror.Unsupported("partial and expression indexes on partitioned tables and partitions")
-	}
 	if t.part != nil {
 		if err := checkPartitionedIndex(t, is.Concurrent, is.Unique, keys.cols); err != nil {
 			return err
@@ -547,7 +544,7 @@ func (d *ddl) createIndex(is *pg_query.IndexStmt) error {
 		ix.invalid = len(d.cat.children(nt.oid)) > 0
 		return nil
 	}
-	if err := d.keyToPartitions(d.binder(""), nt, partitionKeyRef{names: colNameList(nt, keys.cols), oid: ix.oid, plain: true, unique: is.Unique, shape: ix, shapeTable: nt}); err != nil {
+	if err := d.keyToPartitions(d.binder(""), nt, partitionKeyRef{names: ix.keyColumnNames(nt), oid: ix.oid, plain: true, unique: is.Unique, shape: ix, shapeTable: nt}); err != nil {
 		return err
 	}
 	d.inheritInvalidity(nt, ix)

@@ -36,9 +36,14 @@ func checkPartitionedIndex(t *tableDesc, concurrent, unique bool, cols []int) er
 // partitionIndex1 gives partition ch the partitioned index k (plain),
 // cols being k's columns in ch.
 func (d *ddl) partitionIndex1(b *binder, ch *tableDesc, k partitionKeyRef, cols []int) error {
+	for i := range cols {
+		if k.shape.isExprKey(i) {
+			cols[i] = -1
+		}
+	}
 	for i, ix := range ch.indexes {
-		if ix.parent == 0 && !(ix.invalid && k.attaching) && !ix.exclusion && ix.onColumnsOnly() && ix != ch.pkIndex && ix.unique == k.unique && intsEqual(ix.cols, cols) &&
-			(k.shape == nil || ix.sameOptions(ch, k.shape, k.shapeTable)) {
+		if ix.parent == 0 && !(ix.invalid && k.attaching) && !ix.exclusion && ix != ch.pkIndex && ix.unique == k.unique &&
+			ix.sameKeys(ch, k.shape, k.shapeTable) && ix.sameOptions(ch, k.shape, k.shapeTable) {
 			nix := *ix
 			nix.parent = k.oid
 			ch.indexes[i] = &nix
@@ -46,15 +51,11 @@ func (d *ddl) partitionIndex1(b *binder, ch *tableDesc, k partitionKeyRef, cols 
 			return nil
 		}
 	}
-	names := k.names
-	if k.shape != nil {
-		names = append(slices.Clip(names), colNameList(k.shapeTable, k.shape.include)...)
-	}
+	names := append(slices.Clip(k.names), colNameList(k.shapeTable, k.shape.include)...)
 	name := d.uniqueRelName(ch.schema, ch.name+"_"+strings.Join(indexColumnNames(names), "_")+"_idx")
-	ix := &indexDesc{name: name, table: ch.oid, cols: cols, unique: k.unique, parent: k.oid}
-	if k.shape != nil {
-		ix.withOptionsOf(ch, k.shape, k.shapeTable)
-	}
+	ix := &indexDesc{name: name, table: ch.oid, cols: cols, unique: k.unique, parent: k.oid,
+		pred: k.shape.pred, exprs: k.shape.exprs, exprNames: k.shape.exprNames}
+	ix.withOptionsOf(ch, k.shape, k.shapeTable)
 	if err := d.registerIndex(ch, ix); err != nil {
 		return err
 	}
@@ -66,6 +67,30 @@ func (d *ddl) partitionIndex1(b *binder, ch *tableDesc, k partitionKeyRef, cols 
 	}
 	d.inheritInvalidity(ch, ix)
 	return nil
+}
+
+// sameKeys reports whether index ix of table t has the key columns,
+// expressions and predicate of index o of table ot: columns by name,
+// expressions and predicates by their text over the columns' names, as
+// PostgreSQL's CompareIndexInfo matches a partition's index with its
+// parent's.
+func (ix *indexDesc) sameKeys(t *tableDesc, o *indexDesc, ot *tableDesc) bool {
+	if len(ix.cols) != len(o.cols) || (ix.pred == nil) != (o.pred == nil) || ix.pred != nil && deparseExpr(ix.pred) != deparseExpr(o.pred) {
+		return false
+	}
+	for i := range ix.cols {
+		switch {
+		case ix.isExprKey(i) != o.isExprKey(i):
+			return false
+		case ix.isExprKey(i):
+			if deparseExpr(ix.exprs[i]) != deparseExpr(o.exprs[i]) {
+				return false
+			}
+		case t.cols[ix.cols[i]].name != ot.cols[o.cols[i]].name:
+			return false
+		}
+	}
+	return true
 }
 
 // inheritInvalidity marks ix, the partitioned index of t just carried to
@@ -174,8 +199,8 @@ func (d *ddl) attachIndexPartition(at *pg_query.AlterTableStmt) error {
 	if slices.ContainsFunc(ct.indexes, func(ix *indexDesc) bool { return ix.parent == pix.oid }) {
 		return refuse(pgerror.ObjectNotInPrerequisiteState, "Another index is already attached for partition \"%s\".", ct.name)
 	}
-	if cix == ct.pkIndex || cix.exclusion || !cix.onColumnsOnly() || cix.unique != pix.unique || cix.constraint != pix.constraint ||
-		!slices.Equal(colNameList(ct, cix.cols), colNameList(pt, pix.cols)) || !cix.sameOptions(ct, pix, pt) {
+	if cix == ct.pkIndex || cix.exclusion || cix.unique != pix.unique || cix.constraint != pix.constraint ||
+		!cix.sameKeys(ct, pix, pt) || !cix.sameOptions(ct, pix, pt) {
 		return refuse(pgerror.InvalidObjectDefinition, "The index definitions do not match.")
 	}
 	if err := d.lockTable(ct, isolation.TableLockShareRowExclusive); err != nil {

@@ -28,8 +28,10 @@ type partitionKeyRef struct {
 	deferrable, initiallyDeferred bool
 	nullsNotDistinct              bool
 	plain, unique                 bool
-	// shape is a plain index's, whose access method, key options and
-	// INCLUDE columns (of table shapeTable) its partitions' indexes take.
+	// shape is a plain index's, whose expressions, predicate, access
+	// method, key options and INCLUDE columns (of table shapeTable) its
+	// partitions' indexes take; names then holds an expression's index
+	// column name where the key is one.
 	shape      *indexDesc
 	shapeTable *tableDesc
 	// attaching says the partition is being attached (or created as a
@@ -49,8 +51,8 @@ func partitionKeys(t *tableDesc) []partitionKeyRef {
 		case ix.unique && ix.constraint && !ix.exclusion && ix != t.pkIndex:
 			out = append(out, partitionKeyRef{names: colNameList(t, ix.cols), oid: ix.oid,
 				deferrable: ix.deferrable, initiallyDeferred: ix.initiallyDeferred, nullsNotDistinct: ix.nullsNotDistinct})
-		case !ix.constraint && ix.onColumnsOnly(): // a partitioned table has no other (createIndex, LIKE)
-			out = append(out, partitionKeyRef{names: colNameList(t, ix.cols), oid: ix.oid, plain: true, unique: ix.unique, shape: ix, shapeTable: t})
+		case !ix.constraint && !ix.exclusion:
+			out = append(out, partitionKeyRef{names: ix.keyColumnNames(t), oid: ix.oid, plain: true, unique: ix.unique, shape: ix, shapeTable: t})
 		}
 	}
 	return out
@@ -66,7 +68,7 @@ func checkPartitionedKey(t *tableDesc, cols []int, what string) error {
 			return pgerror.Newf(pgerror.FeatureNotSupported, "unsupported %s constraint with partition key definition", what).
 				WithDetail("%s constraints cannot be used when partition keys include expressions.", what)
 		}
-		if !slices.ContainsFunc(cols, func(k int) bool { return t.cols[k].name == t.part.cols[i] }) {
+		if !slices.ContainsFunc(cols, func(k int) bool { return k >= 0 && t.cols[k].name == t.part.cols[i] }) {
 			return pgerror.New(pgerror.FeatureNotSupported, "unique constraint on partitioned table must include all partitioning columns").
 				WithDetail("%s constraint on table \"%s\" lacks column \"%s\" which is part of the partition key.", what, t.name, c)
 		}
