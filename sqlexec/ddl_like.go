@@ -121,6 +121,11 @@ func (d *ddl) likeClause(b *binder, t *tableDesc, lc *pg_query.TableLikeClause) 
 					cols[i] = t.colIndex(n)
 				}
 			}
+			if t.part != nil && ci.unique && !ci.shape.exclusion {
+				if err := checkPartitionedKey(t, cols, "UNIQUE"); err != nil {
+					return err
+				}
+			}
 			suffix := "_idx"
 			switch {
 			case ci.shape.exclusion:
