@@ -233,6 +233,8 @@ func (b *binder) statement(st *Statement) (*stmtPlan, error) {
 		return b.refreshMatviewPlan(v.RefreshMatViewStmt)
 	case *pg_query.Node_VacuumStmt:
 		return b.vacuumPlan(v.VacuumStmt)
+	case *pg_query.Node_ReindexStmt:
+		return b.reindexPlan(st, v.ReindexStmt)
 	case *pg_query.Node_CheckPointStmt:
 		return &stmtPlan{noTxn: true, exec: tagOnly("CHECKPOINT")}, nil
 	case *pg_query.Node_DiscardStmt:
