@@ -266,6 +266,14 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 			}
 			return nil
 		}
+		// updated is emit for the row ON CONFLICT DO UPDATE made, which the
+		// check options of the views written through hold too.
+		updated := func(row []any, oid uint32, v isolation.RowVersion) error {
+			if err := checkViewRow(x, t, vchecks, row); err != nil {
+				return err
+			}
+			return emit(row, oid, v)
+		}
 		var skip func(int) bool // OVERRIDING USER VALUE: identity columns take their defaults
 		if overrideUser {
 			skip = func(c int) bool { return t.cols[c].identity != 0 }
@@ -318,7 +326,7 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 				if err := leaf.w.validate(x, lrow, nil); err != nil {
 					return err
 				}
-				done, k, err := oc.tryIn(x, w, leaf, row, lrow, leafEvents, func(r []any, v isolation.RowVersion) error { return emit(r, leaf.t.oid, v) })
+				done, k, err := oc.tryIn(x, w, leaf, row, lrow, leafEvents, func(r []any, v isolation.RowVersion) error { return updated(r, leaf.t.oid, v) })
 				if err != nil || done {
 					return err
 				}
@@ -330,7 +338,7 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 				}
 				oid, id = leaf.oid, leaf.id
 			case oc != nil:
-				done, k, err := oc.try(x, w, row, leafEvents, func(r []any, v isolation.RowVersion) error { return emit(r, t.oid, v) })
+				done, k, err := oc.try(x, w, row, leafEvents, func(r []any, v isolation.RowVersion) error { return updated(r, t.oid, v) })
 				if err != nil || done {
 					return err
 				}

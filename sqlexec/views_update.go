@@ -547,15 +547,17 @@ func (b *binder) autoViewInsert(v *viewDesc, ins *pg_query.InsertStmt, as uint32
 	if err != nil {
 		return nil, err
 	}
-	if ins.OnConflictClause != nil {
-		return nil, pgerror.Unsupported("INSERT ... ON CONFLICT into a view")
-	}
 	inserted := &columnUse{}
 	b.requireColumnsAs(as, v.oid, v.name, "view", 'a', inserted)
 	if len(ins.ReturningList) > 0 {
 		b.requireColumnsAs(as, v.oid, v.name, "view", 'r', v.columnsRead(targetName(ins.Relation), ins.ReturningList))
 	}
 	out := &pg_query.InsertStmt{Relation: av.base, SelectStmt: ins.SelectStmt, WithClause: ins.WithClause, Override: ins.Override}
+	if ins.OnConflictClause != nil {
+		if out.OnConflictClause, err = av.onConflict(ins.OnConflictClause); err != nil {
+			return nil, err
+		}
+	}
 	cols := ins.Cols
 	if len(cols) == 0 && ins.SelectStmt != nil {
 		n := sourceWidth(ins.SelectStmt)
@@ -594,6 +596,115 @@ func (b *binder) autoViewInsert(v *viewDesc, ins *pg_query.InsertStmt, as uint32
 	}
 	b.writeAs = v.baseRole()
 	return b.insertPlan(out)
+}
+
+// onConflict rewrites INSERT's ON CONFLICT clause for the base relation,
+// as PostgreSQL's rewriter does: the inference columns and the columns
+// SET assigns become the base columns, and the expressions read the base
+// relation's and EXCLUDED's columns through the view's expressions for
+// them. The view's WHERE does not restrict the row a conflict updates.
+func (av *autoView) onConflict(oc *pg_query.OnConflictClause) (*pg_query.OnConflictClause, error) {
+	out := proto.Clone(oc).(*pg_query.OnConflictClause)
+	if in := out.Infer; in != nil {
+		if in.Conname != "" {
+			return nil, pgerror.Newf(pgerror.UndefinedObject, "constraint \"%s\" for table \"%s\" does not exist", in.Conname, av.v.name)
+		}
+		for _, n := range in.IndexElems {
+			ie := n.GetIndexElem()
+			if ie.Expr != nil {
+				return nil, pgerror.Unsupported("an expression in ON CONFLICT's inference through a view")
+			}
+			i := av.colIndex(ie.Name)
+			if i < 0 {
+				return nil, pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" does not exist", ie.Name)
+			}
+			if av.cols[i].base == "" {
+				return nil, pgerror.Unsupported("an ON CONFLICT inference column a view computes")
+			}
+			ie.Name = av.cols[i].base
+		}
+		if in.WhereClause != nil {
+			if err := av.subst(in.WhereClause, false); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for _, t := range out.TargetList {
+		rt := t.GetResTarget()
+		name, err := av.target(rt.Name, "update", rt.Location)
+		if err != nil {
+			return nil, err
+		}
+		rt.Name = name
+		if err := av.substConflictExpr(rt.Val); err != nil {
+			return nil, err
+		}
+	}
+	if out.WhereClause != nil {
+		if err := av.substConflictExpr(out.WhereClause); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// substConflictExpr rewrites an expression of ON CONFLICT DO UPDATE: an
+// unqualified name of a view column is ambiguous between the view and
+// EXCLUDED (42702, as in PostgreSQL), EXCLUDED's columns become the view's
+// expressions over EXCLUDED, and the view's columns its expressions.
+func (av *autoView) substConflictExpr(n *pg_query.Node) error {
+	var err error
+	walk(n, func(c *pg_query.Node) bool {
+		if err != nil {
+			return false
+		}
+		if c.GetSubLink() != nil {
+			if readsExcluded(c) {
+				err = pgerror.Unsupported("EXCLUDED in a subquery of ON CONFLICT through a view")
+			}
+			return false
+		}
+		cr := c.GetColumnRef()
+		if cr == nil {
+			return true
+		}
+		switch {
+		case len(cr.Fields) == 1 && cr.Fields[0].GetString_() != nil && av.colIndex(cr.Fields[0].GetString_().Sval) >= 0:
+			err = pgerror.Newf(pgerror.AmbiguousColumn, "column reference \"%s\" is ambiguous", cr.Fields[0].GetString_().Sval).WithPosition(int(cr.Location) + 1)
+		case len(cr.Fields) == 2 && cr.Fields[0].GetString_().GetSval() == "excluded":
+			name := cr.Fields[1].GetString_()
+			if name == nil {
+				err = pgerror.Unsupported("a whole-row reference to EXCLUDED through a view")
+				break
+			}
+			i := av.colIndex(name.Sval)
+			if i < 0 {
+				err = pgerror.Newf(pgerror.UndefinedColumn, "column excluded.%s does not exist", name.Sval).WithPosition(int(cr.Location) + 1)
+				break
+			}
+			expr := proto.Clone(av.cols[i].expr).(*pg_query.Node)
+			requalifyRefs(expr, av.alias, "excluded", false, nil)
+			c.Node = expr.Node
+		}
+		return false
+	})
+	if err != nil {
+		return err
+	}
+	return av.subst(n, false)
+}
+
+// readsExcluded reports whether a column reference under n is qualified by
+// excluded.
+func readsExcluded(n *pg_query.Node) bool {
+	found := false
+	walk(n, func(c *pg_query.Node) bool {
+		if cr := c.GetColumnRef(); cr != nil && len(cr.Fields) > 1 && cr.Fields[0].GetString_().GetSval() == "excluded" {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // namedColumns is the use of the view's columns names, for the INSERT
