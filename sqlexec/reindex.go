@@ -166,6 +166,9 @@ func (b *binder) reindexIndex(r *reindexRun, rv *pg_query.RangeVar, tablespace b
 		return err
 	}
 	if t.part == nil {
+		if ix.exclusion && r.concurrently && !isTempSchema(t.schema) {
+			return pgerror.New(pgerror.FeatureNotSupported, "concurrent index creation for exclusion constraints is not supported")
+		}
 		r.targets = append(r.targets, reindexTarget{table: t, index: &ix})
 		return nil
 	}
