@@ -450,17 +450,21 @@ func (s *Session) searchPathImplicit() ([]string, int) {
 	return out, implicit
 }
 
-// creationSchema returns the schema new objects without a schema go to: the
+// creationSchema returns the schema a new object goes to: the one named
+// (pg_temp, the session's temporary schema, made when missing), else the
 // first existing schema of the search path but the temporary one.
-func (s *Session) creationSchema(c *catalog, explicit string) (string, error) {
+func (d *ddl) creationSchema(explicit string) (string, error) {
+	if explicit = d.s.schemaAlias(explicit); isTempSchema(explicit) && explicit == d.s.tempSchema() {
+		return d.tempCreationSchema(explicit)
+	}
 	if explicit != "" {
-		if _, ok := c.schemas[explicit]; !ok {
+		if _, ok := d.cat.schemas[explicit]; !ok {
 			return "", pgerror.Newf(pgerror.InvalidSchemaName, "schema \"%s\" does not exist", explicit)
 		}
 		return explicit, nil
 	}
-	for _, p := range s.searchPath() {
-		if _, ok := c.schemas[p]; ok && !isTempSchema(p) {
+	for _, p := range d.s.searchPath() {
+		if _, ok := d.cat.schemas[p]; ok && !isTempSchema(p) {
 			return p, nil // only CREATE TEMP (or pg_temp.name) creates in the temporary schema
 		}
 	}

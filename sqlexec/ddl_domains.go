@@ -155,7 +155,7 @@ func (d *ddl) createDomain(cs *pg_query.CreateDomainStmt) error {
 	} else if len(names) > 2 {
 		return pgerror.Unsupported("cross-database references")
 	}
-	schema, err := d.s.creationSchema(d.cat, schemaName)
+	schema, err := d.creationSchema(schemaName)
 	if err != nil {
 		return err
 	}

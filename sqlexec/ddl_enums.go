@@ -59,7 +59,7 @@ func (d *ddl) createEnumType(cs *pg_query.CreateEnumStmt) error {
 	if len(names) > 1 {
 		schemaName = names[len(names)-2]
 	}
-	schema, err := d.s.creationSchema(d.cat, schemaName)
+	schema, err := d.creationSchema(schemaName)
 	if err != nil {
 		return err
 	}

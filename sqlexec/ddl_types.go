@@ -172,7 +172,7 @@ func (b *binder) userType(names []string) (types.Type, bool) {
 // createCompositeType runs CREATE TYPE name AS (field type, ...).
 func (d *ddl) createCompositeType(cs *pg_query.CompositeTypeStmt) error {
 	rv := cs.Typevar
-	schema, err := d.s.creationSchema(d.cat, rv.Schemaname)
+	schema, err := d.creationSchema(rv.Schemaname)
 	if err != nil {
 		return err
 	}

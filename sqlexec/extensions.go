@@ -147,7 +147,7 @@ func (d *ddl) createExtension(ce *pg_query.CreateExtensionStmt) error {
 	if version != avail.version {
 		return pgerror.Newf(pgerror.InvalidParameterValue, "extension \"%s\" has no installation script nor update path for version \"%s\"", ce.Extname, version)
 	}
-	schema, err := d.s.creationSchema(d.cat, schema)
+	schema, err := d.creationSchema(schema)
 	if err != nil {
 		return err
 	}

@@ -52,6 +52,26 @@ func barringSRFs(sc *scope, what string, compile func() (*scalar, error)) (*scal
 	return compile()
 }
 
+// undefinedQualifiedFunction is PostgreSQL's error for a call of a routine
+// of schema names[len-2] that has none of the name: 3F000 when no such
+// schema exists (pg_temp before the session made its temporary schema
+// too), else 42883 with the arguments' types.
+func (b *binder) undefinedQualifiedFunction(sc *scope, names []string, fc *pg_query.FuncCall) error {
+	schema, resolved := names[len(names)-2], names[len(names)-2]
+	if schema == "pg_temp" {
+		resolved = b.s.tempSchemaIfAny()
+	}
+	if b.cat.schemas[resolved] == nil && schema != "information_schema" {
+		return b.errAt(pgerror.Newf(pgerror.InvalidSchemaName, "schema \"%s\" does not exist", schema), fc.Location)
+	}
+	args, err := b.builtinArgs(sc, names[len(names)-1], fc.Args, fc.Location)
+	if err != nil {
+		return err
+	}
+	return b.errAt(pgerror.Newf(pgerror.UndefinedFunction, "function %s does not exist", callText(strings.Join(names, "."), fc.Args, args)).
+		WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), fc.Location)
+}
+
 func (b *binder) funcCall(sc *scope, fc *pg_query.FuncCall) (*scalar, error) {
 	names := strs(fc.Funcname)
 	name := strings.ToLower(names[len(names)-1])
@@ -77,7 +97,7 @@ func (b *binder) funcCall(sc *scope, fc *pg_query.FuncCall) (*scalar, error) {
 				WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), fc.Location)
 		}
 	} else if len(names) > 1 && names[len(names)-2] != "pg_catalog" {
-		return nil, b.errAt(pgerror.Newf(pgerror.UndefinedFunction, "function %s does not exist", strings.Join(names, ".")), fc.Location)
+		return nil, b.undefinedQualifiedFunction(sc, names, fc)
 	}
 	if fc.Over != nil {
 		if sc != nil && sc.win != nil {

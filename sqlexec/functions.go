@@ -286,18 +286,19 @@ func sameTypes(a, b []types.Type) bool {
 }
 
 // lookupFuncs returns the routines a possibly qualified name names: those
-// of its schema, or of the first schema of the search path that has any.
+// of its schema, or of the schemas of the search path but the temporary
+// one, which PostgreSQL never searches for routines.
 func (s *Session) lookupFuncs(c *catalog, names []string) []*funcDesc {
 	name := names[len(names)-1]
 	if len(names) > 1 {
-		if sc := c.schemas[names[len(names)-2]]; sc != nil {
+		if sc := c.schemas[s.schemaAlias(names[len(names)-2])]; sc != nil {
 			return withCurrentRowTypes(c, sc.funcs[name])
 		}
 		return nil
 	}
 	var out []*funcDesc
 	for _, p := range s.searchPath() {
-		if sc := c.schemas[p]; sc != nil {
+		if sc := c.schemas[p]; sc != nil && !isTempSchema(p) {
 			out = append(out, sc.funcs[name]...)
 		}
 	}
@@ -341,7 +342,7 @@ func (d *ddl) nameCreationSchema(names []string) (string, error) {
 	if len(names) > 1 {
 		schema = names[len(names)-2]
 	}
-	return d.s.creationSchema(d.cat, schema)
+	return d.creationSchema(schema)
 }
 
 // createFunction runs CREATE [OR REPLACE] FUNCTION and PROCEDURE.

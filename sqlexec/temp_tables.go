@@ -125,7 +125,7 @@ func (d *ddl) relationSchema(explicit, name string, temp bool) (string, error) {
 		return "", pgerror.Newf(pgerror.InsufficientPrivilege, "permission denied to create \"%s.%s\"", explicit, name).
 			WithDetail("System catalog modifications are currently disallowed.")
 	}
-	return d.s.creationSchema(d.cat, explicit)
+	return d.creationSchema(explicit)
 }
 
 // onCommitAction reads a CREATE TABLE's ON COMMIT clause, which only
@@ -208,25 +208,46 @@ func (s *Session) runOnCommitActions() error {
 	return nil
 }
 
-// dropTempObjects drops the session's temporary views, tables and
-// sequences (when it ends, and for DISCARD TEMP), in the open transaction
-// or in one of its own.
+// dropTempObjects drops the session's temporary views, tables, sequences,
+// routines and types (when it ends, and for DISCARD TEMP), in the open
+// transaction or in one of its own.
 func (s *Session) dropTempObjects() error {
 	c, _ := s.catalog()
 	sc := c.schemas[s.tempSchemaIfAny()]
-	if sc == nil || len(sc.tables) == 0 && len(sc.seqs) == 0 && len(sc.views) == 0 {
+	if sc == nil || len(sc.tables) == 0 && len(sc.seqs) == 0 && len(sc.views) == 0 && len(sc.funcs) == 0 && len(sc.types) == 0 {
 		return nil
+	}
+	routines := map[string][]string{}
+	for _, name := range slices.Sorted(maps.Keys(sc.funcs)) {
+		for _, f := range sc.funcs[name] {
+			args, _ := routineArguments(c, f.oid, false)
+			routines[routineKindWord(f.kind)] = append(routines[routineKindWord(f.kind)], types.QuoteIdent(sc.name)+"."+types.QuoteIdent(name)+"("+args+")")
+		}
+	}
+	var domains, others []string
+	for _, name := range slices.Sorted(maps.Keys(sc.types)) {
+		if sc.types[name].domain != nil {
+			domains = append(domains, name)
+		} else {
+			others = append(others, name)
+		}
 	}
 	var stmts []string
 	for _, kind := range []struct {
-		what  string
-		names []string
-	}{{"VIEW", slices.Sorted(maps.Keys(sc.views))}, {"TABLE", slices.Sorted(maps.Keys(sc.tables))}, {"SEQUENCE", slices.Sorted(maps.Keys(sc.seqs))}} {
+		what      string
+		names     []string
+		qualified bool // names already qualified, with their arguments
+	}{{what: "VIEW", names: slices.Sorted(maps.Keys(sc.views))}, {what: "TABLE", names: slices.Sorted(maps.Keys(sc.tables))},
+		{what: "SEQUENCE", names: slices.Sorted(maps.Keys(sc.seqs))}, {what: "FUNCTION", names: routines["FUNCTION"], qualified: true},
+		{what: "PROCEDURE", names: routines["PROCEDURE"], qualified: true}, {what: "AGGREGATE", names: routines["AGGREGATE"], qualified: true},
+		{what: "DOMAIN", names: domains}, {what: "TYPE", names: others}} {
 		if len(kind.names) == 0 {
 			continue
 		}
-		for i, n := range kind.names {
-			kind.names[i] = qualifiedRelName(sc.name, n)
+		if !kind.qualified {
+			for i, n := range kind.names {
+				kind.names[i] = qualifiedRelName(sc.name, n)
+			}
 		}
 		stmts = append(stmts, "DROP "+kind.what+" IF EXISTS "+strings.Join(kind.names, ", ")+" CASCADE")
 	}
@@ -241,6 +262,18 @@ func (s *Session) dropTempObjects() error {
 		return err
 	}
 	return s.commit()
+}
+
+// routineKindWord is the word DROP takes for a routine of pg_proc.prokind
+// kind.
+func routineKindWord(kind byte) string {
+	switch kind {
+	case 'p':
+		return "PROCEDURE"
+	case 'a':
+		return "AGGREGATE"
+	}
+	return "FUNCTION"
 }
 
 // runInternal runs a statement fickle issues itself in the open
