@@ -170,8 +170,9 @@ func (s *Session) tempTables(c *catalog) []*tableDesc {
 // PreCommit_on_commit_actions does: the tables created ON COMMIT DELETE ROWS
 // are emptied together (without their inheritance children, which keep
 // their own setting) when the transaction used a temporary table (otherwise
-// they are empty already), then those created ON COMMIT DROP are dropped. A
-// table emptied so may be referenced by a foreign key only from another.
+// they are empty already), then those created ON COMMIT DROP are dropped,
+// with their dependents. A table emptied so may be referenced by a foreign
+// key only from another.
 func (s *Session) runOnCommitActions() error {
 	c, _ := s.catalog()
 	var truncate, drop []string
@@ -180,7 +181,7 @@ func (s *Session) runOnCommitActions() error {
 	for _, t := range s.tempTables(c) {
 		switch {
 		case t.onCommit == onCommitDrop:
-			drop = append(drop, "DROP TABLE "+qualifiedRelName(t.schema, t.name))
+			drop = append(drop, qualifiedRelName(t.schema, t.name))
 		case t.onCommit == onCommitDeleteRows && s.txn.usedTemp && t.part == nil:
 			truncate = append(truncate, "ONLY "+qualifiedRelName(t.schema, t.name))
 			emptied[t.oid] = true
@@ -200,10 +201,11 @@ func (s *Session) runOnCommitActions() error {
 			return err
 		}
 	}
-	for _, sql := range drop {
-		if err := s.runInternal(sql); err != nil {
-			return err
-		}
+	if len(drop) > 0 {
+		// Together and with what depends on them, as PostgreSQL's
+		// performMultipleDeletions: a partition or inheritance child
+		// goes with its parent whatever its own setting.
+		return s.runInternal("DROP TABLE IF EXISTS " + strings.Join(drop, ", ") + " CASCADE")
 	}
 	return nil
 }
