@@ -324,6 +324,11 @@ type binder struct {
 	// paramDomains holds the domain each $n is of (index n-1; 0 for
 	// none), whose base type params holds (param_domains.go).
 	paramDomains []uint32
+	// untypedParams are the $n occurrences bound before their parameter
+	// had a type, with their places, and typedByUse the parameters an
+	// occurrence gave a type (checkParamOccurrences).
+	untypedParams []untypedParam
+	typedByUse    map[int]bool
 	// locks are the tables the statement uses, in the order it names
 	// them, with the lock each needs (useTable).
 	locks []planLock
@@ -409,6 +414,30 @@ func (b *binder) setParamType(n int, t types.Type) {
 		t = types.Text
 	}
 	b.params[n-1] = t
+	if b.typedByUse == nil {
+		b.typedByUse = map[int]bool{}
+	}
+	b.typedByUse[n] = true
+}
+
+// untypedParam is an occurrence of $n bound while n had no type yet.
+type untypedParam struct {
+	e   *scalar
+	loc int32
+}
+
+// checkParamOccurrences fails, as PostgreSQL's check_variable_parameters
+// does (42P08), when an occurrence of a parameter bound before the
+// parameter had a type was never given one although another occurrence
+// gave the parameter its type: "$1 IS NULL OR name = $1" leaves the first
+// $1 untyped, as IS NULL types nothing.
+func (b *binder) checkParamOccurrences() error {
+	for _, u := range b.untypedParams {
+		if n := u.e.param; n > 0 && b.typedByUse[n] {
+			return b.errAt(pgerror.Newf(pgerror.AmbiguousParameter, "could not determine data type of parameter $%d", n), u.loc)
+		}
+	}
+	return nil
 }
 
 // unresolved reports whether e is a $n of not yet known type.

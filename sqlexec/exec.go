@@ -128,6 +128,9 @@ func (s *Session) prepareUncached(st *Statement, paramOIDs []uint32) (*Prepared,
 	if err != nil {
 		return nil, err
 	}
+	if err := b.checkParamOccurrences(); err != nil {
+		return nil, err
+	}
 	p.locks, p.perms = b.locks, b.perms
 	if p.paramChecks, err = b.paramChecks(); err != nil {
 		return nil, err

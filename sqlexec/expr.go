@@ -96,6 +96,18 @@ func (b *binder) exprNode(sc *scope, n *pg_query.Node) (*scalar, error) {
 // isDistinct compiles l IS DISTINCT FROM r, or IS NOT DISTINCT FROM when
 // not is set. Two row constructors are distinct when a pair of their
 // fields is.
+// nullLiteralOperand is the other operand of a comparison one of whose
+// operands is an undecorated NULL literal, nil when neither is.
+func nullLiteralOperand(a *pg_query.A_Expr) *pg_query.Node {
+	switch {
+	case a.Rexpr.GetAConst().GetIsnull():
+		return a.Lexpr
+	case a.Lexpr.GetAConst().GetIsnull():
+		return a.Rexpr
+	}
+	return nil
+}
+
 func (b *binder) isDistinct(l, r *scalar, not bool, loc int32) (*scalar, error) {
 	if l.row != nil && r.row != nil {
 		return b.rowDistinct(l, r, not, loc)
@@ -298,6 +310,7 @@ func (b *binder) paramRef(p *pg_query.ParamRef) (*scalar, error) {
 		b.params = append(b.params, types.Type{})
 	}
 	e.typ, e.param = types.Unknown, n
+	b.untypedParams = append(b.untypedParams, untypedParam{e: e, loc: p.Location})
 	return e, nil
 }
 
@@ -581,6 +594,15 @@ func (b *binder) aExpr(sc *scope, a *pg_query.A_Expr) (*scalar, error) {
 		}
 		return b.binary(op, l, r, a.Location)
 	case pg_query.A_Expr_Kind_AEXPR_DISTINCT, pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT:
+		if other := nullLiteralOperand(a); other != nil {
+			// x IS [NOT] DISTINCT FROM NULL is a test of x itself, as
+			// PostgreSQL's transformAExprDistinct makes it.
+			e, err := b.expr(sc, other)
+			if err != nil {
+				return nil, err
+			}
+			return nullTestOf(e, a.Kind == pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT, false), nil
+		}
 		l, r, err := b.pair(sc, a.Lexpr, a.Rexpr)
 		if err != nil {
 			return nil, err

@@ -72,11 +72,15 @@ func (b *binder) nullTest(sc *scope, nt *pg_query.NullTest) (*scalar, error) {
 	if err != nil {
 		return nil, err
 	}
-	if unresolved(arg) {
-		b.fix(arg, types.Text)
-	}
-	isNull := nt.Nulltesttype == pg_query.NullTestType_IS_NULL
-	isRecord := arg.typ.IsRecord()
+	return nullTestOf(arg, nt.Nulltesttype == pg_query.NullTestType_IS_NULL, true), nil
+}
+
+// nullTestOf is IS [NOT] NULL of arg: of each field of a row value when
+// rowwise, as SQL defines it, else of the value itself (IS [NOT] DISTINCT
+// FROM NULL). A parameter of no type yet keeps none: IS NULL types
+// nothing in PostgreSQL (checkParamOccurrences).
+func nullTestOf(arg *scalar, isNull, rowwise bool) *scalar {
+	isRecord := rowwise && arg.typ.IsRecord()
 	return &scalar{typ: types.Bool, slot: -1, refs: arg.refs, name: "?column?", eval: func(x *execCtx) (any, error) {
 		v, err := arg.eval(x)
 		if err != nil {
@@ -86,7 +90,7 @@ func (b *binder) nullTest(sc *scope, nt *pg_query.NullTest) (*scalar, error) {
 			return recordIsNull(v.([]any), isNull), nil
 		}
 		return (v == nil) == isNull, nil
-	}}, nil
+	}}
 }
 
 func (b *binder) booleanTest(sc *scope, bt *pg_query.BooleanTest) (*scalar, error) {

@@ -125,8 +125,10 @@ type outCol struct {
 	coll collState
 	// param is the number of the parameter a set operation's branch
 	// outputs here untyped, for the set operation to type by the other
-	// branches (setOp); 0 for any other column.
-	param int
+	// branches (setOp); 0 for any other column. paramOcc is that
+	// occurrence of it, which the set operation types.
+	param    int
+	paramOcc *scalar
 	// domain is the OID of the domain the column's values are of (typ is
 	// its base type), 0 for none: a view's or CREATE TABLE AS's column
 	// made from it is of the domain, as in PostgreSQL.
@@ -1026,6 +1028,9 @@ func (b *binder) targetList(sc *scope, targets []*pg_query.Node, unknown unknown
 			}
 		}
 		col := outCol{Name: name, typ: e.typ, coll: e.coll, param: e.param}
+		if unresolved(e) {
+			col.paramOcc = e
+		}
 		if e.domain != nil {
 			col.domain = e.domain.oid
 		}
@@ -1056,7 +1061,7 @@ func (b *binder) textKeyOutput(outs []*scalar, cols []outCol, i int) error {
 		return err
 	}
 	outs[i] = e
-	cols[i].typ, cols[i].coll, cols[i].param = e.typ, e.coll, 0
+	cols[i].typ, cols[i].coll, cols[i].param, cols[i].paramOcc = e.typ, e.coll, 0, nil
 	return nil
 }
 

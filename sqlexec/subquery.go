@@ -433,9 +433,20 @@ func (b *binder) branchOutputType(c outCol) (types.Type, bool) {
 		return c.typ, false
 	}
 	if t := b.paramType(c.param); t.Oid != 0 {
+		b.typeBranchParam(c, t)
 		return t, false
 	}
 	return types.Unknown, true
+}
+
+// typeBranchParam gives the parameter a set operation's branch outputs
+// untyped in column c type t, as PostgreSQL's set operation coerces that
+// output to the column's type; nothing converts its value.
+func (b *binder) typeBranchParam(c outCol, t types.Type) {
+	b.setParamType(c.param, t)
+	if c.paramOcc != nil {
+		c.paramOcc.typ, c.paramOcc.param = b.paramType(c.param), 0
+	}
 }
 
 // setOp compiles UNION, INTERSECT and EXCEPT, with or without ALL.
@@ -494,10 +505,10 @@ func (b *binder) setOp(parent *scope, st *pg_query.SelectStmt, ctes map[string]*
 		cols[i] = outCol{Name: l.cols[i].Name, typ: t, coll: coll}
 		// An untyped parameter's value arrives as t: nothing converts it.
 		if lparam {
-			b.setParamType(l.cols[i].param, t)
+			b.typeBranchParam(l.cols[i], t)
 		}
 		if rparam {
-			b.setParamType(r.cols[i].param, t)
+			b.typeBranchParam(r.cols[i], t)
 		}
 		if lt != t && !lparam {
 			if lconv[i], err = types.LookupCast(lt, t, types.CastImplicit); err != nil {
