@@ -174,6 +174,9 @@ func formatACL(s *Session, acl []aclItem) []any {
 // objectACL is the access control list an object has: its own, or its
 // kind's default.
 func (s *Session) objectACL(c *catalog, kind aclKind, oid uint32) []aclItem {
+	if kind == aclType {
+		oid = aclTypeOID(c, oid)
+	}
 	if acl, ok := explicitACL(c, kind, oid); ok {
 		return acl
 	}
@@ -181,7 +184,7 @@ func (s *Session) objectACL(c *catalog, kind aclKind, oid uint32) []aclItem {
 }
 
 // objectOwner is the role that owns an object: a routine's owner (which
-// the routine records by name), else relationOwner's answer.
+// the routine records by name), a type's, else relationOwner's answer.
 func (s *Session) objectOwner(c *catalog, kind aclKind, oid uint32) uint32 {
 	if kind == aclColumn {
 		kind = aclTable
@@ -191,6 +194,12 @@ func (s *Session) objectOwner(c *catalog, kind aclKind, oid uint32) uint32 {
 			if owner := s.routineOwner(f); owner != 0 {
 				return owner
 			}
+		}
+		return oidBootstrapSuperuser
+	}
+	if kind == aclType {
+		if t := c.typeByOid(aclTypeOID(c, oid)); t != nil {
+			return t.ownerRole()
 		}
 		return oidBootstrapSuperuser
 	}
@@ -238,8 +247,8 @@ func (v *viewDesc) ownerRole() uint32 {
 }
 
 // explicitACL is the access control list an object was given (NULL in
-// the catalog when not): schema public's and the system catalogs' are
-// PostgreSQL's initial ones (USAGE and SELECT for PUBLIC).
+// the catalog when not): schema public's, the system catalogs' and the
+// built-in functions' are PostgreSQL's initial ones.
 func explicitACL(c *catalog, kind aclKind, oid uint32) ([]aclItem, bool) {
 	if acl, ok := c.acls[aclKey{kind: kind, oid: oid}]; ok {
 		return acl, true
@@ -254,6 +263,8 @@ func explicitACL(c *catalog, kind aclKind, oid uint32) ([]aclItem, bool) {
 			return r.acl, true
 		}
 		return []aclItem{{oidBootstrapSuperuser, oidBootstrapSuperuser, "arwdDxt"}, {0, oidBootstrapSuperuser, "r"}}, true
+	case kind == aclFunction && oid < firstUserOID:
+		return builtinProcACL(oid)
 	}
 	return nil, false
 }
