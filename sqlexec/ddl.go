@@ -994,6 +994,7 @@ func (d *ddl) alterTypeOwner(ao *pg_query.AlterOwnerStmt) error {
 			return pgerror.Newf(pgerror.InsufficientPrivilege, "permission denied for schema %s", t.schema)
 		}
 	}
+	d.transferACL(aclType, t.oid, t.ownerRole(), role.oid)
 	nt := *t
 	nt.owner = role.oid
 	d.cat.schemas[t.schema].types[t.name] = &nt
