@@ -480,8 +480,10 @@ func (s *Session) roleDependents(c *catalog, role *roleDesc, roleName func(uint3
 	}
 	for k, acl := range c.acls {
 		// The owner's own entries are no dependency (PostgreSQL's
-		// updateAclDependencies leaves the owner out): owning is.
-		if s.objectOwner(c, k.kind, k.oid) == role.oid {
+		// updateAclDependencies leaves the owner out): owning is. A
+		// routine names its owner, which needs no role lookup here.
+		if f := c.funcByOID(k.oid); k.kind == aclFunction && f != nil && f.owner == role.name ||
+			k.kind != aclFunction && s.objectOwner(c, k.kind, k.oid) == role.oid {
 			continue
 		}
 		if slices.ContainsFunc(acl, func(item aclItem) bool { return item.grantee == role.oid || item.grantor == role.oid }) {
