@@ -35,12 +35,12 @@ func (s *Session) requireTypeUsage(c *catalog, oid uint32) error {
 	if t == nil || s.hasPrivilege(s.currentRole(), aclType, t.oid, []byte("U")) {
 		return nil
 	}
-	name, _ := catalogNames{s: s}.typeName(t.oid, -1)
+	name, _ := catalogNames{s: s, cat: c}.typeName(t.oid, -1)
 	return pgerror.Newf(pgerror.InsufficientPrivilege, "permission denied for type %s", name)
 }
 
-// requireColumnTypeUsage is requireTypeUsage for a column of type typ,
-// declared with domain dom (0 for none).
+// requireColumnTypeUsage is requireTypeUsage for a column of the type of
+// OID typOID declared with domain dom (0 for none: typOID decides).
 func (s *Session) requireColumnTypeUsage(c *catalog, typOID, dom uint32) error {
 	if dom != 0 {
 		typOID = dom
