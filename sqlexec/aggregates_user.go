@@ -148,6 +148,13 @@ func (d *ddl) createAggregate(ds *pg_query.DefineStmt) error {
 	if err := d.aggregateSupport(f); err != nil {
 		return err
 	}
+	// PostgreSQL's AggregateCreate checks USAGE on the state and result
+	// types once it has found the support functions.
+	for _, t := range []types.Type{a.stype, f.result} {
+		if err := d.s.requireTypeUsage(d.cat, uint32(t.Oid)); err != nil {
+			return err
+		}
+	}
 	if err := types.CheckPolymorphicSignature(f.result, f.in); err != nil {
 		return err
 	}
@@ -224,6 +231,9 @@ func (f *funcDesc) readAggregateArgs(b *binder, ds *pg_query.DefineStmt, basetyp
 		if err != nil {
 			return err
 		}
+		if err := b.requireTypeNameUsage(tn, uint32(t.Oid)); err != nil {
+			return err
+		}
 		add("", t)
 		return nil
 	}
@@ -247,6 +257,9 @@ func (f *funcDesc) readAggregateArgs(b *binder, ds *pg_query.DefineStmt, basetyp
 		}
 		t, err := b.routineTypeName(fp.ArgType)
 		if err != nil {
+			return err
+		}
+		if err := b.requireTypeNameUsage(fp.ArgType, uint32(t.Oid)); err != nil {
 			return err
 		}
 		if b.domainNamed(fp.ArgType) != nil {

@@ -332,12 +332,14 @@ const oidAnyPseudoType = 2276
 // built-in function, into 0A000 when PostgreSQL 15 has a built-in function
 // or aggregate the call resolves to (lo_create, pg_ls_dir, var_pop, ...):
 // fickle lacks it, and a user must not read that PostgreSQL would not have
-// it either.
-func lackedBuiltin(name string, args []types.Type, err error) error {
+// it either. A role that allowed says lacks EXECUTE on the function gets
+// PostgreSQL's 42501 instead, which it would get before the function ran.
+func lackedBuiltin(name string, args []types.Type, err error, allowed func(oid uint32) bool) error {
 	if pgerror.GetCode(err) != pgerror.UndefinedFunction {
 		return err
 	}
 	var overloads [][]types.Type
+	var oids []uint32
 	for _, p := range builtinIndex().procsByName[name] {
 		if p.namespace != oidPgCatalog || p.kind != 'f' && p.kind != 'a' {
 			continue
@@ -358,13 +360,18 @@ func lackedBuiltin(name string, args []types.Type, err error) error {
 		}
 		for k := 0; k <= p.nDefaults; k++ {
 			overloads = append(overloads, ts[:len(ts)-k])
+			oids = append(oids, p.oid)
 		}
 	}
 	if len(overloads) == 0 {
 		return err
 	}
-	if _, rerr := types.ChooseOverload(name, args, overloads); rerr != nil {
+	chosen, rerr := types.ChooseOverload(name, args, overloads)
+	if rerr != nil {
 		return err
+	}
+	if !allowed(oids[chosen]) {
+		return pgerror.Newf(pgerror.InsufficientPrivilege, "permission denied for function %s", name)
 	}
 	sig := make([]string, len(args))
 	for i, a := range args {

@@ -670,6 +670,9 @@ func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 		return err
 	}
 	t.hidden = t.pk == nil
+	if err := d.requireColumnsTypeUsage(t); err != nil {
+		return err
+	}
 	if err := d.createStoreTable(t); err != nil {
 		return err
 	}
@@ -816,6 +819,9 @@ func (d *ddl) addColumnDef(b *binder, t *tableDesc, cd *pg_query.ColumnDef, alte
 		col.typ = typ
 		if dom := b.domainNamed(cd.TypeName); dom != nil {
 			col.domain = dom.oid
+		}
+		if err := d.s.requireColumnTypeUsage(d.cat, uint32(col.typ.Oid), col.domain); err != nil {
+			return nil, err
 		}
 	}
 	coll, err := columnDefCollation(cd, col.typ)
@@ -988,6 +994,7 @@ func (d *ddl) alterTypeOwner(ao *pg_query.AlterOwnerStmt) error {
 			return pgerror.Newf(pgerror.InsufficientPrivilege, "permission denied for schema %s", t.schema)
 		}
 	}
+	d.transferACL(aclType, t.oid, t.ownerRole(), role.oid)
 	nt := *t
 	nt.owner = role.oid
 	d.cat.schemas[t.schema].types[t.name] = &nt

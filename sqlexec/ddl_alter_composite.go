@@ -160,6 +160,9 @@ func (d *ddl) attributeType(b *binder, t *typeDesc, cd *pg_query.ColumnDef) (typ
 	if fd := b.domainNamed(cd.TypeName); fd != nil {
 		dom = fd.oid
 	}
+	if err := d.s.requireColumnTypeUsage(d.cat, uint32(ft.Oid), dom); err != nil {
+		return types.Type{}, 0, err
+	}
 	if ft.Oid == types.OidUnknown || ft.Oid == types.OidRecord {
 		return types.Type{}, 0, pgerror.Newf(pgerror.InvalidTableDefinition, "column \"%s\" has pseudo-type %s", cd.Colname, ft)
 	}

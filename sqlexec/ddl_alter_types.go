@@ -205,6 +205,9 @@ func (d *ddl) columnTypeChange(b *binder, t *tableDesc, cmd *pg_query.AlterTable
 	if err != nil {
 		return columnTypeChange{}, err
 	}
+	if err := b.requireTypeNameUsage(cd.TypeName, uint32(to.Oid)); err != nil {
+		return columnTypeChange{}, err
+	}
 	if b.domainNamed(cd.TypeName) != nil {
 		return columnTypeChange{}, pgerror.Unsupported("ALTER COLUMN TYPE to a domain")
 	}

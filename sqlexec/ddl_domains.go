@@ -173,6 +173,9 @@ func (d *ddl) createDomain(cs *pg_query.CreateDomainStmt) error {
 	if err != nil {
 		return err
 	}
+	if err := b.requireTypeNameUsage(cs.TypeName, uint32(base.Oid)); err != nil {
+		return err
+	}
 	if base.Oid == types.OidUnknown || base.Oid == types.OidRecord || base.Oid == types.OidVoid || base.Oid == types.OidTrigger {
 		return pgerror.Newf(pgerror.DatatypeMismatch, "\"%s\" is not a valid base type for a domain", base)
 	}
@@ -223,6 +226,7 @@ func (d *ddl) createDomain(cs *pg_query.CreateDomainStmt) error {
 		return err
 	}
 	d.cat.schemas[schema].types[name] = t
+	d.applyTypeDefaultACL(t)
 	return nil
 }
 

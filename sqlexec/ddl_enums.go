@@ -80,6 +80,7 @@ func (d *ddl) createEnumType(cs *pg_query.CreateEnumStmt) error {
 	}
 	registerEnum(t)
 	d.cat.schemas[schema].types[t.name] = t
+	d.applyTypeDefaultACL(t)
 	return nil
 }
 

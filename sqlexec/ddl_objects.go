@@ -944,6 +944,9 @@ func (b *binder) createTableAsPlan(cs *pg_query.CreateTableAsStmt, full string) 
 				}
 				nt.cols = append(nt.cols, &columnDesc{name: name, typ: typ, attnum: int16(i + 1), collation: coll, domain: c.domain})
 			}
+			if err := d.requireColumnsTypeUsage(nt); err != nil {
+				return err
+			}
 			if matview {
 				if nt.matview, err = d.newMatviewDef(cs.Query, !into.SkipData); err != nil {
 					return err

@@ -182,6 +182,8 @@ func (d *ddl) createRangeType(cs *pg_query.CreateRangeStmt) error {
 	d.undo = append(d.undo, func() { types.UnregisterRangeNames(oid) })
 	d.cat.schemas[schema].types[rt.name] = rt
 	d.cat.schemas[multiSchema].types[mt.name] = mt
+	d.applyTypeDefaultACL(rt)
+	d.applyTypeDefaultACL(mt)
 	return nil
 }
 

@@ -205,6 +205,9 @@ func (d *ddl) createCompositeType(cs *pg_query.CompositeTypeStmt) error {
 		if fd := b.domainNamed(cd.TypeName); fd != nil {
 			dom = fd.oid
 		}
+		if err := d.s.requireColumnTypeUsage(d.cat, uint32(ft.Oid), dom); err != nil {
+			return err
+		}
 		t.fieldDomains = append(t.fieldDomains, dom)
 		if ft.Oid == types.OidUnknown || ft.Oid == types.OidRecord {
 			return pgerror.Newf(pgerror.InvalidTableDefinition, "column \"%s\" has pseudo-type %s", cd.Colname, ft)
@@ -213,6 +216,7 @@ func (d *ddl) createCompositeType(cs *pg_query.CompositeTypeStmt) error {
 	}
 	types.RegisterComposite(types.Oid(t.oid), types.Oid(t.array), t.name, t.fields)
 	d.cat.schemas[schema].types[t.name] = t
+	d.applyTypeDefaultACL(t)
 	return nil
 }
 
@@ -360,6 +364,7 @@ func (d *ddl) dropUserTypes(drop []*typeDesc, cascade bool) error {
 			d.onCommit = append(d.onCommit, func() { types.UnregisterRangeNames(oid) })
 		}
 		delete(d.cat.schemas[t.schema].types, t.name)
+		delete(d.cat.acls, aclKey{kind: aclType, oid: t.oid})
 		d.cat.dropComments(t.oid)
 		if t.array != 0 {
 			d.cat.dropComments(t.array)

@@ -191,6 +191,12 @@ func (d *ddl) createView(vs *pg_query.ViewStmt, full string) error {
 		if err != nil {
 			return err
 		}
+		if old := d.cat.schemas[schema].views[v.name]; old == nil || !vs.Replace || i >= len(old.cols) {
+			// CREATE OR REPLACE VIEW adds the columns it appends.
+			if err := d.s.requireColumnTypeUsage(d.cat, uint32(c.typ.Oid), c.domain); err != nil {
+				return err
+			}
+		}
 		v.cols = append(v.cols, viewCol{name: name, typ: c.typ, domain: c.domain, coll: coll})
 	}
 	if v.checkOption != "" {

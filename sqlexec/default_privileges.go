@@ -14,8 +14,8 @@ import (
 // and a kind of object, the access control list that the objects the role
 // creates start with, as PostgreSQL's pg_default_acl does: an entry for
 // every schema replaces the kind's built-in default, an entry for one
-// schema adds to it. Creating a table, view, sequence, routine or schema
-// applies the entries that match (applyDefaultACL); later changes leave
+// schema adds to it. Creating a table, view, sequence, routine, type or
+// schema applies the entries that match (applyDefaultACL); later changes leave
 // existing objects alone.
 
 // defaultACLKey names an entry: the role whose new objects it applies to,
@@ -35,19 +35,19 @@ type defaultACLEntry struct {
 // object type the ON clause names (ROUTINES reads as FUNCTIONS).
 var defaultACLKinds = map[pg_query.ObjectType]aclKind{pg_query.ObjectType_OBJECT_TABLE: aclTable,
 	pg_query.ObjectType_OBJECT_SEQUENCE: aclSequence, pg_query.ObjectType_OBJECT_FUNCTION: aclFunction,
-	pg_query.ObjectType_OBJECT_SCHEMA: aclSchema}
+	pg_query.ObjectType_OBJECT_SCHEMA: aclSchema, pg_query.ObjectType_OBJECT_TYPE: aclType}
 
 // defaultACLObjType is pg_default_acl.defaclobjtype of each kind, and
 // defaultACLNoun how PostgreSQL's messages name the kind's objects.
 var (
-	defaultACLObjType = map[aclKind]string{aclTable: "r", aclSequence: "S", aclFunction: "f", aclSchema: "n"}
-	defaultACLNoun    = map[aclKind]string{aclTable: "relations", aclSequence: "sequences", aclFunction: "functions", aclSchema: "schemas"}
+	defaultACLObjType = map[aclKind]string{aclTable: "r", aclSequence: "S", aclFunction: "f", aclSchema: "n", aclType: "T"}
+	defaultACLNoun    = map[aclKind]string{aclTable: "relations", aclSequence: "sequences", aclFunction: "functions", aclSchema: "schemas",
+		aclType: "types"}
 )
 
 // alterDefaultPrivileges runs ALTER DEFAULT PRIVILEGES [FOR ROLE ...] [IN
 // SCHEMA ...] GRANT | REVOKE ... ON TABLES | SEQUENCES | FUNCTIONS |
-// ROUTINES | SCHEMAS. Defaults for types are refused: fickle keeps no
-// privileges on types.
+// ROUTINES | TYPES | SCHEMAS.
 func (d *ddl) alterDefaultPrivileges(ap *pg_query.AlterDefaultPrivilegesStmt) error {
 	var roles, schemas []*pg_query.Node
 	seen := map[string]bool{}
@@ -66,7 +66,7 @@ func (d *ddl) alterDefaultPrivileges(ap *pg_query.AlterDefaultPrivilegesStmt) er
 	gs := ap.Action
 	kind, ok := defaultACLKinds[gs.Objtype]
 	if !ok {
-		return pgerror.Unsupported("ALTER DEFAULT PRIVILEGES on types")
+		return pgerror.Unsupported("ALTER DEFAULT PRIVILEGES on this kind of object")
 	}
 	grantees, err := d.grantees(gs)
 	if err != nil {

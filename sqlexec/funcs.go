@@ -256,7 +256,7 @@ func (b *binder) callResolved(name string, args []*scalar, loc int32) (*scalar, 
 	}
 	fn, err := types.ResolveFunc(name, ts)
 	if err != nil {
-		return nil, b.withPos(lackedBuiltin(name, ts, err), loc)
+		return nil, b.lackedBuiltinAt(name, ts, err, loc)
 	}
 	if pending {
 		for i, a := range args {

@@ -465,6 +465,9 @@ func (f *funcDesc) readParams(b *binder, params []*pg_query.Node) error {
 		if err != nil {
 			return err
 		}
+		if err := b.requireTypeNameUsage(fp.ArgType, uint32(t.Oid)); err != nil {
+			return err
+		}
 		p := funcParam{name: fp.Name, typ: t, def: fp.Defexpr, dom: b.routineDomainOf(fp.ArgType)}
 		switch fp.Mode {
 		case pg_query.FunctionParameterMode_FUNC_PARAM_OUT:
@@ -552,6 +555,9 @@ func (f *funcDesc) readResult(b *binder, cs *pg_query.CreateFunctionStmt) error 
 		plain.Setof = false
 		t, err := b.routineTypeName(plain)
 		if err != nil {
+			return err
+		}
+		if err := b.requireTypeNameUsage(plain, uint32(t.Oid)); err != nil {
 			return err
 		}
 		declared, declaredDom = t, b.routineDomainOf(plain)

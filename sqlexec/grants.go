@@ -11,24 +11,26 @@ import (
 )
 
 // GRANT and REVOKE of privileges on tables, views, sequences, schemas,
-// routines and the database edit the objects' access control lists as
-// PostgreSQL's do, starting from the kind's default (or what ALTER DEFAULT
-// PRIVILEGES set, default_privileges.go); the lists show in relacl, nspacl,
-// proacl and datacl and answer has_*_privilege. Statements enforce those on
-// tables, views and routines (privileges_check.go).
+// routines, types and the database edit the objects' access control lists
+// as PostgreSQL's do, starting from the kind's default (or what ALTER
+// DEFAULT PRIVILEGES set, default_privileges.go); the lists show in relacl,
+// nspacl, proacl, typacl and datacl and answer has_*_privilege. Statements
+// enforce those on tables, views and routines (privileges_check.go) and on
+// types (type_privileges.go).
 
 // aclLetters is the order PostgreSQL prints privilege letters in.
 const aclLetters = "arwdDxtXUCTc"
 
 // allPrivileges are the letters GRANT ALL gives on each kind of object.
 var allPrivileges = map[aclKind]string{aclTable: "arwdDxt", aclSequence: "rwU", aclSchema: "UC", aclDatabase: "CTc", aclFunction: "X",
-	aclColumn: "arwx"}
+	aclColumn: "arwx", aclType: "U"}
 
 // grantKinds are the kinds of object GRANT and REVOKE edit, by the object
 // type the statement names.
 var grantKinds = map[pg_query.ObjectType]aclKind{pg_query.ObjectType_OBJECT_TABLE: aclTable, pg_query.ObjectType_OBJECT_SEQUENCE: aclSequence,
 	pg_query.ObjectType_OBJECT_SCHEMA: aclSchema, pg_query.ObjectType_OBJECT_DATABASE: aclDatabase,
-	pg_query.ObjectType_OBJECT_FUNCTION: aclFunction, pg_query.ObjectType_OBJECT_PROCEDURE: aclFunction, pg_query.ObjectType_OBJECT_ROUTINE: aclFunction}
+	pg_query.ObjectType_OBJECT_FUNCTION: aclFunction, pg_query.ObjectType_OBJECT_PROCEDURE: aclFunction, pg_query.ObjectType_OBJECT_ROUTINE: aclFunction,
+	pg_query.ObjectType_OBJECT_TYPE: aclType, pg_query.ObjectType_OBJECT_DOMAIN: aclType}
 
 func (d *ddl) grant(gs *pg_query.GrantStmt) error {
 	kind, ok := grantKinds[gs.Objtype]
@@ -61,9 +63,16 @@ func (d *ddl) grant(gs *pg_query.GrantStmt) error {
 				return err
 			}
 			key := aclKey{kind: obj.kind, oid: obj.oid}
-			if d.cat.acls[key], err = d.editGrants(gs, obj, slices.Clone(relACL), grantees, grantor, letters); err != nil {
+			acl, err := d.editGrants(gs, obj, slices.Clone(relACL), grantees, grantor, letters)
+			if err != nil {
 				return err
 			}
+			if obj.kind == aclFunction && obj.oid < firstUserOID {
+				if err := requireBuiltinPublicExecute(obj.oid, relACL, acl); err != nil {
+					return err
+				}
+			}
+			d.cat.acls[key] = acl
 		}
 		if err := d.grantColumns(gs, obj, role, grantees, relACL, letters, colPrivs); err != nil {
 			return err
@@ -283,7 +292,7 @@ func (d *ddl) grantableLetters(gs *pg_query.GrantStmt, obj aclObject, role uint3
 // aclKindNoun names a kind of object in PostgreSQL's "permission denied
 // for ..." messages.
 var aclKindNoun = map[aclKind]string{aclTable: "table", aclSequence: "sequence", aclSchema: "schema", aclDatabase: "database",
-	aclFunction: "function"}
+	aclFunction: "function", aclType: "type"}
 
 // aclObjectName is the name of obj as PostgreSQL's GRANT messages give it.
 func aclObjectName(d *ddl, obj aclObject) string {
@@ -297,7 +306,12 @@ func aclObjectName(d *ddl, obj aclObject) string {
 	case aclDatabase:
 		return *d.s.engine.name.Load()
 	case aclFunction:
+		if p := builtinIndex().procs[obj.oid]; p != nil && obj.oid < firstUserOID {
+			return p.name
+		}
 		return d.cat.funcByOID(obj.oid).name
+	case aclType:
+		return d.cat.typeByOid(obj.oid).name
 	}
 	_, name, _ := relationByOid(d.cat, int64(obj.oid))
 	return name
@@ -350,6 +364,12 @@ func (d *ddl) grantObjects(gs *pg_query.GrantStmt, kind aclKind) ([]aclObject, e
 				return nil, err
 			}
 			out = append(out, fs...)
+		case aclType:
+			t, err := d.grantTypes(gs, n)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, t)
 		default:
 			if gs.Targtype == pg_query.GrantTargetType_ACL_TARGET_ALL_IN_SCHEMA {
 				name := n.GetString_().GetSval()
@@ -435,7 +455,7 @@ func privilegeTarget(objType pg_query.ObjectType, kind aclKind) string {
 	switch kind {
 	case aclTable:
 		return "relation"
-	case aclFunction:
+	case aclFunction, aclType:
 		return strings.ToLower(strings.TrimPrefix(objType.String(), "OBJECT_"))
 	}
 	return aclKindNoun[kind]
@@ -443,8 +463,8 @@ func privilegeTarget(objType pg_query.ObjectType, kind aclKind) string {
 
 // grantRoutines resolves a routine a GRANT or REVOKE names, or, for ALL
 // FUNCTIONS | PROCEDURES | ROUTINES IN SCHEMA, the schema's routines of
-// that kind. Built-in functions keep their grants: changing them is
-// refused, as changing them otherwise is.
+// that kind. A name that reaches a built-in function names it
+// (builtin_function_privileges.go).
 func (d *ddl) grantRoutines(gs *pg_query.GrantStmt, n *pg_query.Node) ([]aclObject, error) {
 	if gs.Targtype == pg_query.GrantTargetType_ACL_TARGET_ALL_IN_SCHEMA {
 		name := n.GetString_().GetSval()
@@ -461,6 +481,9 @@ func (d *ddl) grantRoutines(gs *pg_query.GrantStmt, n *pg_query.Node) ([]aclObje
 			}
 		}
 		return out, nil
+	}
+	if p := d.grantBuiltinRoutine(gs, n.GetObjectWithArgs()); p != nil {
+		return []aclObject{{aclFunction, p.oid}}, nil
 	}
 	f, err := d.findRoutine(n.GetObjectWithArgs(), gs.Objtype, false, false)
 	if err != nil {

@@ -132,7 +132,7 @@ func (d *ddl) inheritParents(t *tableDesc, rvs []*pg_query.Node, temp bool) (con
 		for _, pc := range p.cols {
 			i := t.colIndex(pc.name)
 			if i < 0 {
-				nc := &columnDesc{name: pc.name, typ: pc.typ, notNull: pc.notNull, def: pc.def, attnum: int16(len(t.cols) + 1), inhCount: 1, notLocal: true, collation: pc.collation,
+				nc := &columnDesc{name: pc.name, typ: pc.typ, notNull: pc.notNull, def: pc.def, attnum: int16(len(t.cols) + 1), inhCount: 1, notLocal: true, collation: pc.collation, domain: pc.domain,
 					compression: pc.compression, generated: pc.generated}
 				t.cols = append(t.cols, nc)
 				continue

@@ -274,6 +274,7 @@ func (d *ddl) reassignOwned(rs *pg_query.ReassignOwnedStmt) error {
 			case pg_query.ObjectType_OBJECT_SCHEMA:
 				d.giveSchema(d.cat.schemas[o.name], to.oid)
 			case pg_query.ObjectType_OBJECT_TYPE, pg_query.ObjectType_OBJECT_DOMAIN:
+				d.transferACL(aclType, o.typ.oid, o.typ.ownerRole(), to.oid)
 				nt := *o.typ
 				nt.owner = to.oid
 				d.cat.schemas[o.schema].types[o.name] = &nt

@@ -84,7 +84,9 @@ func init() {
 		{"proacl", textArray}}
 	builtinProcs := builtinRows(pgdata.PgProc, procCols)
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_proc", cols: procCols,
-		rows: func(s *Session, c *catalog) [][]any { return append(builtinProcs(), userProcRows(s, c)...) }})
+		rows: func(s *Session, c *catalog) [][]any {
+			return append(withBuiltinProcACLs(s, c, builtinProcs()), userProcRows(s, c)...)
+		}})
 
 	operCols := []vcol{{"oid", oid}, {"oprname", name}, {"oprnamespace", oid}, {"oprowner", oid}, {"oprkind", ch},
 		{"oprcanmerge", b}, {"oprcanhash", b}, {"oprleft", oid}, {"oprright", oid}, {"oprresult", oid}, {"oprcom", oid},

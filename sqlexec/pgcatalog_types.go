@@ -54,11 +54,13 @@ func sortedUserTypes(c *catalog) []*typeDesc {
 // userTypeRows are the pg_type rows of the user's types and their array
 // types, domains last. A domain's row repeats its base type's storage and
 // output columns, as CREATE DOMAIN copies them; other finds the row of a
-// built-in type or a relation's row type.
+// built-in type or a relation's row type. typacl, the last column, is what
+// GRANT gave the type (NULL for an array type, which has no list).
 func userTypeRows(s *Session, c *catalog, other func(oid uint32) []any) [][]any {
 	var out [][]any
 	byOID := map[uint32][]any{}
 	add := func(row []any) {
+		row[len(row)-1] = aclText(s, c, aclType, uint32(row[typColOID].(int64)))
 		out = append(out, row)
 		byOID[uint32(row[typColOID].(int64))] = row
 	}

@@ -102,6 +102,22 @@ func (s *Session) hasAnyColumnPrivilege(role, oid uint32, privs []byte) bool {
 	return false
 }
 
+// hasAnyColumnGrantOption is hasGrantOption for the relation oid or some
+// column of it, as has_any_column_privilege asks WITH GRANT OPTION.
+func (s *Session) hasAnyColumnGrantOption(role, oid uint32, privs []byte) bool {
+	if s.hasGrantOption(role, aclTable, oid, privs) {
+		return true
+	}
+	c, _ := s.catalog()
+	holds := s.memberOf(role)
+	for k, acl := range c.acls {
+		if k.kind == aclColumn && k.oid == oid && k.attnum > 0 && aclHoldsOption(acl, holds, privs) {
+			return true
+		}
+	}
+	return false
+}
+
 // aclHolds reports whether acl grants one of privs to PUBLIC or to a role
 // of holds.
 func aclHolds(acl []aclItem, holds map[uint32]bool, privs []byte) bool {
@@ -174,6 +190,9 @@ func formatACL(s *Session, acl []aclItem) []any {
 // objectACL is the access control list an object has: its own, or its
 // kind's default.
 func (s *Session) objectACL(c *catalog, kind aclKind, oid uint32) []aclItem {
+	if kind == aclType {
+		oid = aclTypeOID(c, oid)
+	}
 	if acl, ok := explicitACL(c, kind, oid); ok {
 		return acl
 	}
@@ -181,7 +200,7 @@ func (s *Session) objectACL(c *catalog, kind aclKind, oid uint32) []aclItem {
 }
 
 // objectOwner is the role that owns an object: a routine's owner (which
-// the routine records by name), else relationOwner's answer.
+// the routine records by name), a type's, else relationOwner's answer.
 func (s *Session) objectOwner(c *catalog, kind aclKind, oid uint32) uint32 {
 	if kind == aclColumn {
 		kind = aclTable
@@ -191,6 +210,12 @@ func (s *Session) objectOwner(c *catalog, kind aclKind, oid uint32) uint32 {
 			if owner := s.routineOwner(f); owner != 0 {
 				return owner
 			}
+		}
+		return oidBootstrapSuperuser
+	}
+	if kind == aclType {
+		if t := c.typeByOid(aclTypeOID(c, oid)); t != nil {
+			return t.ownerRole()
 		}
 		return oidBootstrapSuperuser
 	}
@@ -238,8 +263,8 @@ func (v *viewDesc) ownerRole() uint32 {
 }
 
 // explicitACL is the access control list an object was given (NULL in
-// the catalog when not): schema public's and the system catalogs' are
-// PostgreSQL's initial ones (USAGE and SELECT for PUBLIC).
+// the catalog when not): schema public's, the system catalogs' and the
+// built-in functions' are PostgreSQL's initial ones.
 func explicitACL(c *catalog, kind aclKind, oid uint32) ([]aclItem, bool) {
 	if acl, ok := c.acls[aclKey{kind: kind, oid: oid}]; ok {
 		return acl, true
@@ -254,6 +279,8 @@ func explicitACL(c *catalog, kind aclKind, oid uint32) ([]aclItem, bool) {
 			return r.acl, true
 		}
 		return []aclItem{{oidBootstrapSuperuser, oidBootstrapSuperuser, "arwdDxt"}, {0, oidBootstrapSuperuser, "r"}}, true
+	case kind == aclFunction && oid < firstUserOID:
+		return builtinProcACL(oid)
 	}
 	return nil, false
 }
@@ -296,24 +323,59 @@ func schemaOwner(sc *schemaDesc) uint32 {
 const oidDatabaseOwnerRole = 6171
 
 // parsePrivileges reads the privilege list of a has_*_privilege call
-// ('SELECT, UPDATE WITH GRANT OPTION') as the letters asked for; a
+// ('SELECT, UPDATE WITH GRANT OPTION') as the letters asked for: privs
+// those asked for plainly, options those asked for WITH GRANT OPTION; a
 // privilege that exists but that no ACL records (RULE) reads as 0.
-func parsePrivileges(kind aclKind, list string) ([]byte, error) {
-	var out []byte
+func parsePrivileges(kind aclKind, list string) (privs, options []byte, err error) {
 	for _, written := range strings.Split(list, ",") {
 		written = strings.TrimSpace(written)
 		p := strings.ToUpper(written)
-		if strings.HasSuffix(p, " WITH GRANT OPTION") {
+		option := strings.HasSuffix(p, " WITH GRANT OPTION")
+		if option {
 			p = strings.TrimSpace(strings.TrimSuffix(p, " WITH GRANT OPTION"))
 			written = written[:len(p)]
 		}
 		letter, ok := privilegeLetters[kind][p]
 		if !ok {
-			return nil, pgerror.Newf(pgerror.InvalidParameterValue, "unrecognized privilege type: \"%s\"", written)
+			return nil, nil, pgerror.Newf(pgerror.InvalidParameterValue, "unrecognized privilege type: \"%s\"", written)
 		}
-		out = append(out, letter)
+		if option {
+			options = append(options, letter)
+		} else {
+			privs = append(privs, letter)
+		}
 	}
-	return out, nil
+	return privs, options, nil
+}
+
+// hasGrantOption reports whether role may grant one of privs on an object,
+// as PostgreSQL's aclmask answers for grant options: a superuser and the
+// owner's roles always may, others through an ACL item that gives the
+// privilege WITH GRANT OPTION to PUBLIC or to a role they hold.
+func (s *Session) hasGrantOption(role uint32, kind aclKind, oid uint32, privs []byte) bool {
+	privs = slices.DeleteFunc(slices.Clone(privs), func(p byte) bool { return p == 0 })
+	if len(privs) == 0 {
+		return false
+	}
+	c, _ := s.catalog()
+	holds := s.memberOf(role)
+	if s.isSuperuser(role) || holds[s.objectOwner(c, kind, oid)] {
+		return true
+	}
+	return aclHoldsOption(s.objectACL(c, kind, oid), holds, privs)
+}
+
+// aclHoldsOption reports whether acl grants one of privs WITH GRANT
+// OPTION to PUBLIC or to a role of holds.
+func aclHoldsOption(acl []aclItem, holds map[uint32]bool, privs []byte) bool {
+	for _, p := range privs {
+		for _, item := range acl {
+			if (item.grantee == 0 || holds[item.grantee]) && strings.Contains(item.privs, string(p)+"*") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // hasPrivilege reports whether role holds any of the privileges on an
@@ -505,11 +567,15 @@ func addColumnPrivilegeFunc(table privilegeObject) {
 				attnum = int16(c)
 			}
 		}
-		privs, err := parsePrivileges(aclColumn, priv)
+		privs, options, err := parsePrivileges(aclColumn, priv)
 		if err != nil || !found {
 			return nil, err
 		}
-		return x.s.hasColumnPrivilege(role, oid, attnum, privs), nil
+		if x.s.hasColumnPrivilege(role, oid, attnum, privs) || x.s.hasGrantOption(role, aclTable, oid, options) {
+			return true, nil
+		}
+		cat, _ := x.s.catalog()
+		return aclHoldsOption(columnACL(cat, oid, attnum), x.s.memberOf(role), options), nil
 	}
 	text, oid := types.Text, types.OidType
 	for _, tabType := range []types.Type{text, oid} {
@@ -562,7 +628,7 @@ func addPrivilegeFunc(name string, kind aclKind, object privilegeObject, privile
 				return nil, err
 			}
 		}
-		privs, err := parsePrivileges(kind, priv)
+		privs, options, err := parsePrivileges(kind, priv)
 		if err != nil {
 			return nil, err
 		}
@@ -580,9 +646,9 @@ func addPrivilegeFunc(name string, kind aclKind, object privilegeObject, privile
 			}
 		}
 		if kind == aclColumn {
-			return x.s.hasAnyColumnPrivilege(role, oid, privs), nil
+			return x.s.hasAnyColumnPrivilege(role, oid, privs) || x.s.hasAnyColumnGrantOption(role, oid, options), nil
 		}
-		return x.s.hasPrivilege(role, kind, oid, privs), nil
+		return x.s.hasPrivilege(role, kind, oid, privs) || x.s.hasGrantOption(role, kind, oid, options), nil
 	}
 	text, oid := types.Text, types.OidType
 	for _, objType := range []types.Type{text, oid} {

@@ -479,6 +479,13 @@ func (s *Session) roleDependents(c *catalog, role *roleDesc, roleName func(uint3
 		add(o.oid, "owner of "+o.description(s))
 	}
 	for k, acl := range c.acls {
+		// The owner's own entries are no dependency (PostgreSQL's
+		// updateAclDependencies leaves the owner out): owning is. A
+		// routine names its owner, which needs no role lookup here.
+		if f := c.funcByOID(k.oid); k.kind == aclFunction && f != nil && f.owner == role.name ||
+			k.kind != aclFunction && s.objectOwner(c, k.kind, k.oid) == role.oid {
+			continue
+		}
 		if slices.ContainsFunc(acl, func(item aclItem) bool { return item.grantee == role.oid || item.grantor == role.oid }) {
 			add(k.oid, aclObjectDescription(s, c, k))
 		}
@@ -570,8 +577,14 @@ func aclObjectDescription(s *Session, c *catalog, k aclKey) string {
 	case aclDatabase:
 		return "privileges for database " + s.database()
 	case aclFunction:
+		if p := builtinIndex().procs[k.oid]; p != nil && k.oid < firstUserOID {
+			return "privileges for function " + p.name + "(" + p.identityArguments + ")"
+		}
 		f := c.funcByOID(k.oid)
 		return "privileges for function " + s.visibleName(f.schema, f.objectSignature())
+	case aclType:
+		name, _ := catalogNames{s: s, cat: c}.typeName(k.oid, -1)
+		return "privileges for type " + name
 	}
 	schema, name, _ := relationByOid(c, int64(k.oid))
 	name = s.visibleName(schema, name)

@@ -478,7 +478,7 @@ func (b *binder) windowAggregate(call *winCall, name string, fc *pg_query.FuncCa
 	}
 	agg, err := types.ResolveAggregate(name, ts, fc.AggStar)
 	if err != nil {
-		return types.Type{}, b.withPos(lackedBuiltin(name, ts, err), fc.Location)
+		return types.Type{}, b.lackedBuiltinAt(name, ts, err, fc.Location)
 	}
 	call.agg = agg
 	return agg.Result, nil
