@@ -55,6 +55,8 @@ type Session struct {
 	// env caches textEnv for settings version envVersion.
 	env        *types.Env
 	envVersion uint64
+	// pathMemo caches planPath (plan_path.go).
+	pathMemo pathMemo
 	// level caches defaultLevel for settings version levelVersion-1 (0:
 	// not computed), so that BEGIN parses no setting's text.
 	level        history.Level

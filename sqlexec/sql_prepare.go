@@ -28,28 +28,18 @@ type SQLPrepare struct {
 }
 
 // SQLPrepareOf returns st's parts when it is a PREPARE; ok is false for
-// any other statement. The inner statement is printed from its parse tree
-// and parsed again: it becomes a statement of its own.
+// any other statement. The inner statement keeps the query string it came
+// in, as PostgreSQL's prepared statement does: the positions of the errors
+// planning it raises, then or at an EXECUTE, point into that string.
 func (s *Session) SQLPrepareOf(st *Statement) (p *SQLPrepare, ok bool, err error) {
 	defer recoverInternal(&err)
 	ps := st.node.GetPrepareStmt()
 	if ps == nil {
 		return nil, false, nil
 	}
-	text, err := pg_query.Deparse(&pg_query.ParseResult{Version: parseTreeVersion, Stmts: []*pg_query.RawStmt{{Stmt: ps.Query}}})
-	if err != nil {
-		return nil, true, pgerror.Newf(pgerror.SyntaxError, "cannot prepare this statement: %v", err)
-	}
-	inner, err := s.engine.parse(text)
-	if err != nil {
-		return nil, true, err
-	}
-	if len(inner) != 1 {
-		return nil, true, pgerror.New(pgerror.SyntaxError, "cannot insert multiple commands into a prepared statement")
-	}
 	cat, _ := s.catalog()
 	b := &binder{s: s, cat: cat, full: st.full}
-	p = &SQLPrepare{Name: ps.Name, Statement: inner[0]}
+	p = &SQLPrepare{Name: ps.Name, Statement: preparedQuery(st, ps)}
 	for _, n := range ps.Argtypes {
 		typ, err := b.typeName(n.GetTypeName())
 		if err != nil {
@@ -62,6 +52,35 @@ func (s *Session) SQLPrepareOf(st *Statement) (p *SQLPrepare, ok bool, err error
 		p.ParamOIDs = append(p.ParamOIDs, oid)
 	}
 	return p, true, nil
+}
+
+// preparedQuery is the statement PREPARE st prepares, ps.Query: its text
+// is what follows the AS that ends PREPARE's head (the parameter types in
+// parentheses hold no AS outside parentheses of their own).
+func preparedQuery(st *Statement, ps *pg_query.PrepareStmt) *Statement {
+	inner := &Statement{sql: st.sql, offset: st.offset, full: st.full, node: ps.Query}
+	res, err := pg_query.Scan(st.sql)
+	if err != nil {
+		return inner
+	}
+	depth := 0
+	for _, tk := range res.Tokens {
+		switch tk.Token {
+		case pg_query.Token_ASCII_40:
+			depth++
+		case pg_query.Token_ASCII_41:
+			depth--
+		case pg_query.Token_AS:
+			if depth == 0 {
+				rest := st.sql[tk.End:]
+				trimmed := strings.TrimLeft(rest, " \t\n\r\f\v")
+				inner.sql = strings.TrimSpace(trimmed)
+				inner.offset = st.offset + int(tk.End) + len(rest) - len(trimmed)
+				return inner
+			}
+		}
+	}
+	return inner
 }
 
 // SQLExecuteName returns the name of the prepared statement st runs when
