@@ -128,6 +128,8 @@ func (s *Session) prepareUncached(st *Statement, paramOIDs []uint32) (*Prepared,
 	if err != nil {
 		return nil, err
 	}
+	// The top level's subqueries go on its plan, for EXPLAIN EXECUTE.
+	b.claimSubplans(0, p.node)
 	p.locks, p.perms = b.locks, b.perms
 	if p.paramChecks, err = b.paramChecks(); err != nil {
 		return nil, err

@@ -49,6 +49,9 @@ type Session struct {
 	// preparedStatements lists the connection's prepared statements for
 	// pg_prepared_statements: the server keeps them (sql_prepare.go).
 	preparedStatements func() []PreparedStatementInfo
+	// findPrepared finds one of them by name, for the statements that
+	// run one (EXPLAIN EXECUTE, CREATE TABLE AS EXECUTE).
+	findPrepared func(name string) (NamedStatement, bool)
 	// statements numbers the statements the session has executed, so
 	// that a cursor sees whether others ran since it last read (cursor.go).
 	statements uint64

@@ -2,6 +2,7 @@ package sqlexec
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strings"
 	"time"
@@ -101,13 +102,18 @@ func (st *Statement) SQLExecuteName() (name string, ok bool) {
 // parameters' is 42601, PostgreSQL's error.
 func (s *Session) SQLExecuteArgs(ctx context.Context, st *Statement, paramOIDs []uint32) (params []any, err error) {
 	defer recoverInternal(&err)
-	es := st.node.GetExecuteStmt()
+	return s.executeArgs(ctx, st.node.GetExecuteStmt(), st.full, paramOIDs)
+}
+
+// executeArgs is SQLExecuteArgs of es, which came in the query string
+// full.
+func (s *Session) executeArgs(ctx context.Context, es *pg_query.ExecuteStmt, full string, paramOIDs []uint32) (params []any, err error) {
 	if len(es.Params) != len(paramOIDs) {
 		return nil, pgerror.Newf(pgerror.SyntaxError, "wrong number of parameters for prepared statement \"%s\"", es.Name).
 			WithDetail("Expected %d parameters but got %d.", len(paramOIDs), len(es.Params))
 	}
 	cat, _ := s.catalog()
-	b := &binder{s: s, cat: cat, full: st.full}
+	b := &binder{s: s, cat: cat, full: full}
 	frame := &struct {
 		x      execCtx
 		caches stmtCaches
@@ -143,16 +149,28 @@ func (s *Session) SQLExecuteArgs(ctx context.Context, st *Statement, paramOIDs [
 		if err != nil {
 			return nil, err
 		}
+		lit := e.lit != nil
 		if e, err = b.coerce(e, typ, types.CastAssignment); err != nil {
-			return nil, err
+			return nil, b.literalInputError(err, lit, n)
 		}
 		v, err := e.eval(x)
 		if err != nil {
-			return nil, err
+			return nil, b.literalInputError(err, lit, n)
 		}
 		params = append(params, v)
 	}
 	return params, nil
+}
+
+// literalInputError places err, raised converting an argument, at the
+// argument n when it is a literal its type's input function refused, as
+// PostgreSQL's parser places it.
+func (b *binder) literalInputError(err error, lit bool, n *pg_query.Node) error {
+	var pe *pgerror.Error
+	if lit && errors.As(err, &pe) && pe.Position == 0 && slices.Contains(inputErrors, pe.Code) {
+		return b.errAt(pe, exprLocation(n))
+	}
+	return err
 }
 
 // Revalidate re-plans p when the catalog or the roles changed since it was
@@ -202,4 +220,97 @@ func (s *Session) preparedStatementRows() [][]any {
 		out = append(out, []any{p.Name, p.Statement, p.PrepareTime, params, p.FromSQL, p.GenericPlans, p.CustomPlans})
 	}
 	return out
+}
+
+// NamedStatement is a prepared statement of the connection as a statement
+// that names it uses it: EXPLAIN EXECUTE and CREATE TABLE AS EXECUTE.
+type NamedStatement struct {
+	// Prepared is the statement; nil for one sqlexec did not plan
+	// (transaction control, an empty query).
+	Prepared *Prepared
+	// Bind readies it to run as EXECUTE does: planned again when what it
+	// reads changed, refused when its result changed shape, and its plan
+	// counted in pg_prepared_statements.
+	Bind func() error
+}
+
+// FindPreparedStatements gives the session the function finding its
+// connection's named prepared statements, which the server keeps.
+func (s *Session) FindPreparedStatements(find func(name string) (NamedStatement, bool)) {
+	s.findPrepared = find
+}
+
+// boundExecute is a prepared statement that EXECUTE inside another
+// statement runs, with its arguments.
+type boundExecute struct {
+	p    *Prepared
+	args []any
+}
+
+// bindExecute readies the prepared statement es names, which came in the
+// query string full, as PostgreSQL's ExplainExecuteQuery and ExecuteQuery
+// do: it must exist (26000), its arguments are evaluated as its
+// parameters' types (domains checked), then it is bound
+// (NamedStatement.Bind). The result's p is nil for a statement without a
+// plan.
+func (x *execCtx) bindExecute(es *pg_query.ExecuteStmt, full string) (boundExecute, error) {
+	s := x.s
+	var ns NamedStatement
+	ok := false
+	if s.findPrepared != nil && es.Name != "" {
+		ns, ok = s.findPrepared(es.Name)
+	}
+	if !ok {
+		return boundExecute{}, pgerror.Newf(pgerror.InvalidSqlStatementName, "prepared statement \"%s\" does not exist", es.Name)
+	}
+	var oids []uint32
+	if ns.Prepared != nil {
+		oids = ns.Prepared.ParamOIDs
+	}
+	args, err := s.executeArgs(x.ctx, es, full, oids)
+	if err != nil {
+		return boundExecute{}, err
+	}
+	if ns.Prepared != nil && ns.Prepared.plan != nil {
+		cx := *x
+		cx.params = args
+		if err := checkParams(&cx, ns.Prepared.plan.paramChecks); err != nil {
+			return boundExecute{}, err
+		}
+	}
+	if err := ns.Bind(); err != nil {
+		return boundExecute{}, err
+	}
+	return boundExecute{p: ns.Prepared, args: args}, nil
+}
+
+// open takes the bound statement's table locks and checks its privileges,
+// as PostgreSQL does before it runs a plan or explains one; a plan that
+// will not run reads no materialized view, so an unpopulated one is not
+// refused.
+func (be boundExecute) open(x *execCtx, runs bool) error {
+	s, p := x.s, be.p
+	if err := s.lockTables(x.ctx, x.txn, p); err != nil {
+		return err
+	}
+	for _, l := range p.plan.locks {
+		s.txn.usedTemp = s.txn.usedTemp || l.temp
+	}
+	perms := p.plan.perms
+	if !runs {
+		perms = withoutUnpopulatedChecks(perms, 0)
+	}
+	return s.checkPrivileges(perms)
+}
+
+// run runs the opened statement inside the statement of x, in caches of
+// its own; stats, when set, counts its plan's rows for EXPLAIN ANALYZE.
+func (be boundExecute) run(x *execCtx, stats planStats) (*Result, error) {
+	pl := be.p.plan
+	if pl.writes != "" && x.s.txn.readOnly {
+		return nil, pgerror.Newf(pgerror.ReadOnlySqlTransaction, "cannot execute %s in a read-only transaction", pl.writes)
+	}
+	cx := *x
+	cx.params, cx.stats, cx.caches = be.args, stats, &stmtCaches{}
+	return pl.exec(&cx)
 }
