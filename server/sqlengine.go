@@ -267,7 +267,8 @@ func (s *sqlSession) SQLExecuteName(st Statement) (string, bool) {
 	return st.(sqlStatement).st.SQLExecuteName()
 }
 
-// SQLExecuteArgs evaluates an EXECUTE's arguments as the parameters' types.
-func (s *sqlSession) SQLExecuteArgs(ctx context.Context, st Statement, paramOIDs []uint32) ([]any, error) {
-	return s.s.SQLExecuteArgs(ctx, st.(sqlStatement).st, paramOIDs)
+// SQLExecuteArgs evaluates an EXECUTE's arguments as p's parameters'
+// types.
+func (s *sqlSession) SQLExecuteArgs(ctx context.Context, st Statement, p Prepared) ([]any, error) {
+	return s.s.SQLExecuteArgs(ctx, st.(sqlStatement).st, p.(*sqlPrepared).p)
 }

@@ -100,14 +100,19 @@ func (st *Statement) SQLExecuteName() (name string, ok bool) {
 // parameter's type by assignment and evaluated in the session, outside
 // any statement of the history. A count that differs from the
 // parameters' is 42601, PostgreSQL's error.
-func (s *Session) SQLExecuteArgs(ctx context.Context, st *Statement, paramOIDs []uint32) (params []any, err error) {
+func (s *Session) SQLExecuteArgs(ctx context.Context, st *Statement, p *Prepared) (params []any, err error) {
 	defer recoverInternal(&err)
-	return s.executeArgs(ctx, st.node.GetExecuteStmt(), st.full, paramOIDs)
+	return s.executeArgs(ctx, st.node.GetExecuteStmt(), st.full, p)
 }
 
 // executeArgs is SQLExecuteArgs of es, which came in the query string
-// full.
-func (s *Session) executeArgs(ctx context.Context, es *pg_query.ExecuteStmt, full string, paramOIDs []uint32) (params []any, err error) {
+// full. The domains of p's parameters check their arguments here, before
+// the statement is bound, as PostgreSQL's EvaluateParams coerces them.
+func (s *Session) executeArgs(ctx context.Context, es *pg_query.ExecuteStmt, full string, p *Prepared) (params []any, err error) {
+	var paramOIDs []uint32
+	if p != nil {
+		paramOIDs = p.ParamOIDs
+	}
 	if len(es.Params) != len(paramOIDs) {
 		return nil, pgerror.Newf(pgerror.SyntaxError, "wrong number of parameters for prepared statement \"%s\"", es.Name).
 			WithDetail("Expected %d parameters but got %d.", len(paramOIDs), len(es.Params))
@@ -158,6 +163,12 @@ func (s *Session) executeArgs(ctx context.Context, es *pg_query.ExecuteStmt, ful
 			return nil, b.literalInputError(err, lit, n)
 		}
 		params = append(params, v)
+	}
+	if p != nil && p.plan != nil {
+		x.params = params
+		if err := checkParams(x, p.plan.paramChecks); err != nil {
+			return nil, err
+		}
 	}
 	return params, nil
 }
@@ -263,20 +274,9 @@ func (x *execCtx) bindExecute(es *pg_query.ExecuteStmt, full string) (boundExecu
 	if !ok {
 		return boundExecute{}, pgerror.Newf(pgerror.InvalidSqlStatementName, "prepared statement \"%s\" does not exist", es.Name)
 	}
-	var oids []uint32
-	if ns.Prepared != nil {
-		oids = ns.Prepared.ParamOIDs
-	}
-	args, err := s.executeArgs(x.ctx, es, full, oids)
+	args, err := s.executeArgs(x.ctx, es, full, ns.Prepared)
 	if err != nil {
 		return boundExecute{}, err
-	}
-	if ns.Prepared != nil && ns.Prepared.plan != nil {
-		cx := *x
-		cx.params = args
-		if err := checkParams(&cx, ns.Prepared.plan.paramChecks); err != nil {
-			return boundExecute{}, err
-		}
 	}
 	if err := ns.Bind(); err != nil {
 		return boundExecute{}, err
