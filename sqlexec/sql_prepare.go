@@ -15,9 +15,12 @@ import (
 
 // SQL-level PREPARE and EXECUTE. The server keeps prepared statements (the
 // SQL statements and the protocol's Parse share one namespace, as in
-// PostgreSQL), so sqlexec only takes the statements apart: PREPARE into
-// its name, inner statement and parameter types, EXECUTE into its name and
+// PostgreSQL), so sqlexec takes the statements apart: PREPARE into its
+// name, inner statement and parameter types, EXECUTE into its name and
 // argument values. pg_dump prepares the queries it runs once per object.
+// The statements that run a prepared statement themselves, EXPLAIN
+// EXECUTE and CREATE TABLE AS EXECUTE, find it through the function the
+// server gives (FindPreparedStatements).
 
 // SQLPrepare is a PREPARE name [(type, ...)] AS statement.
 type SQLPrepare struct {
