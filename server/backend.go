@@ -35,6 +35,21 @@ type preparedStatementLister interface {
 	ListPreparedStatements(list func() []PreparedStatementInfo)
 }
 
+// NamedStatement is a named prepared statement as a statement that names
+// it uses it (EXPLAIN EXECUTE, CREATE TABLE AS EXECUTE): Prepared is nil
+// for one that is not an ordinary statement; Bind revalidates it and
+// counts its plan, as EXECUTE does.
+type NamedStatement struct {
+	Prepared Prepared
+	Bind     func() error
+}
+
+// preparedStatementFinder is a Session whose statements can run the
+// connection's prepared statements, which it finds through find.
+type preparedStatementFinder interface {
+	FindPreparedStatements(find func(name string) (NamedStatement, bool))
+}
+
 type SessionInfo struct {
 	ProcessID       uint32
 	User            string

@@ -209,6 +209,9 @@ func (c *conn) serve() {
 	if l, ok := sess.(preparedStatementLister); ok {
 		l.ListPreparedStatements(c.preparedStatements)
 	}
+	if f, ok := sess.(preparedStatementFinder); ok {
+		f.FindPreparedStatements(c.namedStatement)
+	}
 	defer c.sess.Close()
 	c.sendParameters(c.sess.ReportedParameters())
 	c.sess.TakeChangedParameters()

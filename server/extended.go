@@ -57,6 +57,23 @@ func (c *conn) countPlan(ps *preparedStmt) {
 	}
 }
 
+// namedStatement is the named prepared statement name for a statement
+// that runs it, EXPLAIN EXECUTE or CREATE TABLE AS EXECUTE: binding it
+// revalidates it and counts its plan, as EXECUTE does.
+func (c *conn) namedStatement(name string) (NamedStatement, bool) {
+	ps, ok := c.stmts[name]
+	if !ok || name == "" {
+		return NamedStatement{}, false
+	}
+	return NamedStatement{Prepared: ps.prep, Bind: func() error {
+		if err := c.revalidate(ps); err != nil {
+			return err
+		}
+		c.countPlan(ps)
+		return nil
+	}}, true
+}
+
 // preparedStatements describes the connection's named prepared statements
 // for pg_prepared_statements.
 func (c *conn) preparedStatements() []PreparedStatementInfo {

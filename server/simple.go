@@ -279,7 +279,7 @@ func (c *conn) deallocate(d *Deallocation) error {
 type sqlPreparer interface {
 	SQLPrepareOf(st Statement) (name string, inner Statement, paramOIDs []uint32, ok bool, err error)
 	SQLExecuteName(st Statement) (string, bool)
-	SQLExecuteArgs(ctx context.Context, st Statement, paramOIDs []uint32) ([]any, error)
+	SQLExecuteArgs(ctx context.Context, st Statement, p Prepared) ([]any, error)
 }
 
 // sqlPrepareOrExecute runs st when it is a PREPARE or an EXECUTE of the
@@ -298,7 +298,7 @@ func (c *conn) sqlPrepareOrExecute(query string, st Statement) (done bool, err e
 			return true, pgerror.Newf(pgerror.FeatureNotSupported, "EXECUTE of prepared statement \"%s\", which is not an ordinary statement", name)
 		}
 		ctx, cancel := c.statementContext()
-		params, err := sp.SQLExecuteArgs(ctx, st, ps.paramOIDs)
+		params, err := sp.SQLExecuteArgs(ctx, st, ps.prep)
 		c.endStatement(cancel)
 		if err != nil {
 			return true, err

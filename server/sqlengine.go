@@ -224,6 +224,22 @@ func (s *sqlSession) ListPreparedStatements(list func() []PreparedStatementInfo)
 	})
 }
 
+// FindPreparedStatements lets the session's statements run the
+// connection's prepared statements that find finds.
+func (s *sqlSession) FindPreparedStatements(find func(name string) (NamedStatement, bool)) {
+	s.s.FindPreparedStatements(func(name string) (sqlexec.NamedStatement, bool) {
+		ns, ok := find(name)
+		if !ok {
+			return sqlexec.NamedStatement{}, false
+		}
+		out := sqlexec.NamedStatement{Bind: ns.Bind}
+		if sp, ok := ns.Prepared.(*sqlPrepared); ok {
+			out.Prepared = sp.p
+		}
+		return out, true
+	})
+}
+
 // SQLPrepareOf takes a PREPARE statement apart (sqlexec's SQLPrepareOf).
 func (s *sqlSession) SQLPrepareOf(st Statement) (name string, inner Statement, paramOIDs []uint32, ok bool, err error) {
 	p, ok, err := s.s.SQLPrepareOf(st.(sqlStatement).st)
@@ -251,7 +267,8 @@ func (s *sqlSession) SQLExecuteName(st Statement) (string, bool) {
 	return st.(sqlStatement).st.SQLExecuteName()
 }
 
-// SQLExecuteArgs evaluates an EXECUTE's arguments as the parameters' types.
-func (s *sqlSession) SQLExecuteArgs(ctx context.Context, st Statement, paramOIDs []uint32) ([]any, error) {
-	return s.s.SQLExecuteArgs(ctx, st.(sqlStatement).st, paramOIDs)
+// SQLExecuteArgs evaluates an EXECUTE's arguments as p's parameters'
+// types.
+func (s *sqlSession) SQLExecuteArgs(ctx context.Context, st Statement, p Prepared) ([]any, error) {
+	return s.s.SQLExecuteArgs(ctx, st.(sqlStatement).st, p.(*sqlPrepared).p)
 }

@@ -200,6 +200,8 @@ type Prepared struct {
 	// replica is the session's replication role the plan was made in
 	// (Session.replica): which triggers and rules it runs.
 	replica bool
+	// path is the effective search path it was made under (planPath).
+	path string
 	// paramTypes are the parameters' types with their modifiers.
 	paramTypes []types.Type
 	// bound is set on a statement the literal cache prepared: its literals

@@ -878,6 +878,13 @@ func (b *binder) createTableAsPlan(cs *pg_query.CreateTableAsStmt, full string) 
 	if err != nil {
 		return nil, err
 	}
+	ct := createTableAs{cs: cs, tag: tag, temp: temp, onCommit: oc}
+	if ex := cs.Query.GetExecuteStmt(); ex != nil {
+		if err := checkTableAccessMethod(into.AccessMethod, false); err != nil {
+			return nil, err
+		}
+		return &stmtPlan{writes: tag, exec: func(x *execCtx) (*Result, error) { return ct.executeRun(x, ex, full) }}, nil
+	}
 	mark := len(b.perms)
 	q, err := b.selectNode(nil, cs.Query, nil)
 	if err != nil {
@@ -889,98 +896,163 @@ func (b *binder) createTableAsPlan(cs *pg_query.CreateTableAsStmt, full string) 
 	if into.SkipData {
 		b.perms = withoutUnpopulatedChecks(b.perms, mark)
 	}
-	names := strs(into.ColNames)
-	if len(names) > len(q.cols) {
-		return nil, pgerror.New(pgerror.SyntaxError, "too many column names were specified")
+	if err := ct.checkNames(q.cols); err != nil {
+		return nil, err
 	}
-	return &stmtPlan{writes: tag, node: q.node, exec: func(x *execCtx) (*Result, error) {
-		before, _ := x.s.catalog()
-		var t *tableDesc
-		d, err := x.s.runDDL(x, func(d *ddl) error {
-			t = nil
-			if _, err := d.relationPersistence(into.Rel); err != nil {
-				return err
-			}
-			options, toastOptions, err := tableStorageOptions(into.Options, false)
-			if err != nil {
-				return err
-			}
-			schema, err := d.relationSchema(into.Rel.Schemaname, into.Rel.Relname, temp)
-			if err != nil {
-				return err
-			}
-			if d.relationExists(schema, into.Rel.Relname) {
-				if cs.IfNotExists {
-					d.notice(pgerror.DuplicateTable, "relation \"%s\" already exists, skipping", into.Rel.Relname)
-					return nil
-				}
-				return pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" already exists", into.Rel.Relname)
-			}
-			if err := d.checkTablespace(into.TableSpaceName, temp, false); err != nil {
-				return err
-			}
-			nt := &tableDesc{oid: d.cat.newOID(), schema: schema, name: into.Rel.Relname, hidden: true, onCommit: oc,
-				unlogged: into.Rel.Relpersistence == "u", owner: d.s.currentRole(), options: options, toastOptions: toastOptions}
-			newRowTypeOIDs(nt)
-			d.applyDefaultACL(aclTable, nt.oid, nt.owner, uint32(schemaOID(d.cat, schema)))
-			for i, c := range q.cols {
-				name := c.Name
-				if i < len(names) {
-					name = names[i]
-				}
-				typ := c.typ
-				if typ.Oid == types.OidUnknown {
-					typ = types.Text
-				}
-				if nt.colIndex(name) >= 0 {
-					return pgerror.Newf(pgerror.DuplicateColumn, "column \"%s\" specified more than once", name)
-				}
-				if typ.Oid == types.OidRecord {
-					return pgerror.Newf(pgerror.InvalidTableDefinition, "column \"%s\" has pseudo-type %s", name, typ)
-				}
-				coll, err := columnCollationOf(name, typ, c.coll)
-				if err != nil {
-					return err
-				}
-				nt.cols = append(nt.cols, &columnDesc{name: name, typ: typ, attnum: int16(i + 1), collation: coll, domain: c.domain})
-			}
-			if err := d.requireColumnsTypeUsage(nt); err != nil {
-				return err
-			}
-			if matview {
-				if nt.matview, err = d.newMatviewDef(cs.Query, !into.SkipData); err != nil {
-					return err
-				}
-			}
-			if err := d.createStoreTable(nt); err != nil {
-				return err
-			}
-			d.cat.putTable(nt)
-			t = nt
-			return nil
-		})
+	return &stmtPlan{writes: tag, node: q.node, exec: func(x *execCtx) (*Result, error) { return ct.run(x, q.cols, q.run) }}, nil
+}
+
+// createTableAs is a CREATE TABLE AS, SELECT INTO or CREATE MATERIALIZED
+// VIEW being run: tag is its command tag, temp whether the table is
+// temporary, onCommit the temporary table's ON COMMIT action.
+type createTableAs struct {
+	cs       *pg_query.CreateTableAsStmt
+	tag      string
+	temp     bool
+	onCommit onCommit
+}
+
+// checkNames refuses more column names than the query has columns.
+func (ct createTableAs) checkNames(cols []outCol) error {
+	if len(ct.cs.Into.ColNames) > len(cols) {
+		return pgerror.New(pgerror.SyntaxError, "too many column names were specified")
+	}
+	return nil
+}
+
+// executeRun runs CREATE TABLE AS EXECUTE, which came in the query string
+// full, as PostgreSQL's ExecuteQuery with an INTO: an existing table of IF
+// NOT EXISTS is skipped before the prepared statement is looked at; the
+// statement is bound (its plan counted), must be a SELECT (42809), and
+// fills the table its result describes.
+func (ct createTableAs) executeRun(x *execCtx, ex *pg_query.ExecuteStmt, full string) (*Result, error) {
+	if skip := createAsSkipped(x, ct.cs); skip != nil {
+		skip.Tag = ct.tag
+		return skip, nil
+	}
+	be, err := x.bindExecute(ex, full)
+	if err != nil {
+		return nil, err
+	}
+	if be.p == nil || be.p.Statement.node.GetSelectStmt() == nil || selectIntoTable(be.p.Statement.node.GetSelectStmt()) != nil {
+		return nil, pgerror.New(pgerror.WrongObjectType, "prepared statement is not a SELECT")
+	}
+	if dataModifyingWith(be.p.Statement.node) != nil {
+		return nil, pgerror.Unsupported("CREATE TABLE AS EXECUTE of a statement with data-modifying WITH")
+	}
+	if err := ct.checkNames(be.p.plan.cols); err != nil {
+		return nil, err
+	}
+	if err := be.open(x, !ct.cs.Into.SkipData); err != nil {
+		return nil, err
+	}
+	res, err := ct.run(x, be.p.plan.cols, func(qx *execCtx) ([][]any, error) {
+		res, err := be.run(qx, nil)
 		if err != nil {
 			return nil, err
 		}
-		if t == nil {
-			return &Result{Tag: tag, Notices: d.notices}, nil
+		return res.Rows, nil
+	})
+	if err == nil && ct.cs.Into.SkipData {
+		// The portal ran for no rows: the tag is a SELECT's.
+		res.Tag = "SELECT 0"
+	}
+	return res, err
+}
+
+// run creates the table with the columns cols and, unless WITH NO DATA,
+// fills it with the rows fill makes.
+func (ct createTableAs) run(x *execCtx, cols []outCol, fill func(x *execCtx) ([][]any, error)) (*Result, error) {
+	cs, tag, temp, oc := ct.cs, ct.tag, ct.temp, ct.onCommit
+	into := cs.Into
+	matview := cs.Objtype == pg_query.ObjectType_OBJECT_MATVIEW
+	names := strs(into.ColNames)
+	before, _ := x.s.catalog()
+	var t *tableDesc
+	d, err := x.s.runDDL(x, func(d *ddl) error {
+		t = nil
+		if _, err := d.relationPersistence(into.Rel); err != nil {
+			return err
 		}
-		if into.SkipData {
-			return &Result{Tag: tag}, nil
-		}
-		qx := *x
-		qx.systemCatalog = before
-		rows, err := q.run(&qx)
+		options, toastOptions, err := tableStorageOptions(into.Options, false)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		for _, r := range rows {
-			if _, err := x.txn.Insert(x.ctx, t.id, nil, append([]any(nil), r...)); err != nil {
-				return nil, err
+		schema, err := d.relationSchema(into.Rel.Schemaname, into.Rel.Relname, temp)
+		if err != nil {
+			return err
+		}
+		if d.relationExists(schema, into.Rel.Relname) {
+			if cs.IfNotExists {
+				d.notice(pgerror.DuplicateTable, "relation \"%s\" already exists, skipping", into.Rel.Relname)
+				return nil
+			}
+			return pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" already exists", into.Rel.Relname)
+		}
+		if err := d.checkTablespace(into.TableSpaceName, temp, false); err != nil {
+			return err
+		}
+		nt := &tableDesc{oid: d.cat.newOID(), schema: schema, name: into.Rel.Relname, hidden: true, onCommit: oc,
+			unlogged: into.Rel.Relpersistence == "u", owner: d.s.currentRole(), options: options, toastOptions: toastOptions}
+		newRowTypeOIDs(nt)
+		d.applyDefaultACL(aclTable, nt.oid, nt.owner, uint32(schemaOID(d.cat, schema)))
+		for i, c := range cols {
+			name := c.Name
+			if i < len(names) {
+				name = names[i]
+			}
+			typ := c.typ
+			if typ.Oid == types.OidUnknown {
+				typ = types.Text
+			}
+			if nt.colIndex(name) >= 0 {
+				return pgerror.Newf(pgerror.DuplicateColumn, "column \"%s\" specified more than once", name)
+			}
+			if typ.Oid == types.OidRecord {
+				return pgerror.Newf(pgerror.InvalidTableDefinition, "column \"%s\" has pseudo-type %s", name, typ)
+			}
+			coll, err := columnCollationOf(name, typ, c.coll)
+			if err != nil {
+				return err
+			}
+			nt.cols = append(nt.cols, &columnDesc{name: name, typ: typ, attnum: int16(i + 1), collation: coll, domain: c.domain})
+		}
+		if err := d.requireColumnsTypeUsage(nt); err != nil {
+			return err
+		}
+		if matview {
+			if nt.matview, err = d.newMatviewDef(cs.Query, !into.SkipData); err != nil {
+				return err
 			}
 		}
-		return &Result{Tag: fmt.Sprintf("SELECT %d", len(rows))}, nil
-	}}, nil
+		if err := d.createStoreTable(nt); err != nil {
+			return err
+		}
+		d.cat.putTable(nt)
+		t = nt
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if t == nil {
+		return &Result{Tag: tag, Notices: d.notices}, nil
+	}
+	if into.SkipData {
+		return &Result{Tag: tag}, nil
+	}
+	qx := *x
+	qx.systemCatalog = before
+	rows, err := fill(&qx)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range rows {
+		if _, err := x.txn.Insert(x.ctx, t.id, nil, append([]any(nil), r...)); err != nil {
+			return nil, err
+		}
+	}
+	return &Result{Tag: fmt.Sprintf("SELECT %d", len(rows))}, nil
 }
 
 // dropForeignKeysTo drops the foreign keys of table child that reference

@@ -131,12 +131,14 @@ func (s *Session) prepareUncached(st *Statement, paramOIDs []uint32) (*Prepared,
 	if err := b.checkParamOccurrences(); err != nil {
 		return nil, err
 	}
+	// The top level's subqueries go on its plan, for EXPLAIN EXECUTE.
+	b.claimSubplans(0, p.node)
 	p.locks, p.perms = b.locks, b.perms
 	if p.paramChecks, err = b.paramChecks(); err != nil {
 		return nil, err
 	}
 	addConstChecks(p, b.constChecks)
-	out := &Prepared{Statement: st, plan: p, schema: version, roles: roles, replica: s.replica()}
+	out := &Prepared{Statement: st, plan: p, schema: version, roles: roles, replica: s.replica(), path: s.planPath()}
 	for i, t := range b.params {
 		if t.Oid == 0 {
 			t = types.Text
@@ -497,7 +499,7 @@ func (b *binder) useTable(t *tableDesc, mode isolation.TableLock) {
 // replan re-makes p's plan when the session's catalog, the roles or its
 // replication role are no longer the ones it was made against.
 func (s *Session) replan(p *Prepared) error {
-	if s.catalogVersion() == p.schema && s.engine.cluster.roles.version.Load() == p.roles && s.replica() == p.replica {
+	if s.catalogVersion() == p.schema && s.engine.cluster.roles.version.Load() == p.roles && s.replica() == p.replica && s.planPath() == p.path {
 		return nil
 	}
 	if p.bound != nil {
@@ -507,7 +509,7 @@ func (s *Session) replan(p *Prepared) error {
 	if err != nil {
 		return err
 	}
-	p.plan, p.schema, p.roles, p.replica = np.plan, np.schema, np.roles, np.replica
+	p.plan, p.schema, p.roles, p.replica, p.path = np.plan, np.schema, np.roles, np.replica, np.path
 	p.Columns = np.Columns
 	return nil
 }

@@ -131,8 +131,8 @@ func (b *binder) explainPlan(st *Statement, es *pg_query.ExplainStmt) (*stmtPlan
 	if err != nil {
 		return nil, err
 	}
-	if es.Query.GetExecuteStmt() != nil {
-		return nil, pgerror.Unsupported("EXPLAIN EXECUTE (SQL-level PREPARE and EXECUTE)")
+	if ex := es.Query.GetExecuteStmt(); ex != nil {
+		return explainExecutePlan(o, ex, st.full), nil
 	}
 	query := es.Query
 	if dc := query.GetDeclareCursorStmt(); dc != nil {
@@ -163,11 +163,7 @@ func (b *binder) explainPlan(st *Statement, es *pg_query.ExplainStmt) (*stmtPlan
 	}
 	planning := time.Since(planStart)
 	b.claimSubplans(0, inner.node)
-	resultType := types.Text
-	if o.format == "json" {
-		resultType = types.JSON
-	}
-	p := &stmtPlan{cols: []outCol{{Name: "QUERY PLAN", typ: resultType}}, noCache: true}
+	p := &stmtPlan{cols: explainResultCols(o), noCache: true}
 	if o.analyze {
 		// The statement runs: it needs what running it needs.
 		p.writes, p.table, p.predicate, p.noTxn = inner.writes, inner.table, inner.predicate, inner.noTxn
@@ -189,11 +185,64 @@ func (b *binder) explainPlan(st *Statement, es *pg_query.ExplainStmt) (*stmtPlan
 			execution = time.Since(start)
 		}
 		doc := explainDoc{opts: o, root: inner.node, stats: stats, planning: planning, execution: execution}
-		var rows [][]any
-		for _, line := range doc.render() {
-			rows = append(rows, []any{line})
-		}
-		return &Result{Rows: rows, Tag: "EXPLAIN"}, nil
+		return doc.result(), nil
 	}
 	return p, nil
+}
+
+// result is EXPLAIN's result: the rendered document.
+func (d *explainDoc) result() *Result {
+	var rows [][]any
+	for _, line := range d.render() {
+		rows = append(rows, []any{line})
+	}
+	return &Result{Rows: rows, Tag: "EXPLAIN"}
+}
+
+// explainResultCols is EXPLAIN's result column in format o.
+func explainResultCols(o explainOptions) []outCol {
+	if o.format == "json" {
+		return []outCol{{Name: "QUERY PLAN", typ: types.JSON}}
+	}
+	return []outCol{{Name: "QUERY PLAN", typ: types.Text}}
+}
+
+// explainExecutePlan compiles EXPLAIN EXECUTE, which came in the query
+// string full. As PostgreSQL's ExplainExecuteQuery, it finds the prepared
+// statement, evaluates the arguments and binds it when it runs (counting
+// the plan in pg_prepared_statements), then shows that statement's plan;
+// under ANALYZE the statement runs with the arguments.
+func explainExecutePlan(o explainOptions, es *pg_query.ExecuteStmt, full string) *stmtPlan {
+	p := &stmtPlan{cols: explainResultCols(o), noCache: true}
+	p.exec = func(x *execCtx) (*Result, error) {
+		planStart := time.Now()
+		be, err := x.bindExecute(es, full)
+		if err != nil {
+			return nil, err
+		}
+		if be.p == nil || be.p.plan.node == nil {
+			kind := "a statement that is not an ordinary one"
+			if be.p != nil {
+				kind = nodeKind(be.p.Statement.node)
+			}
+			return nil, pgerror.Unsupported("EXPLAIN EXECUTE of " + kind)
+		}
+		if err := be.open(x, o.analyze); err != nil {
+			return nil, err
+		}
+		planning := time.Since(planStart)
+		var stats planStats
+		var execution time.Duration
+		if o.analyze {
+			stats = planStats{}
+			start := time.Now()
+			if _, err := be.run(x, stats); err != nil {
+				return nil, err
+			}
+			execution = time.Since(start)
+		}
+		doc := explainDoc{opts: o, root: be.p.plan.node, stats: stats, planning: planning, execution: execution}
+		return doc.result(), nil
+	}
+	return p
 }

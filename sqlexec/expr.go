@@ -241,9 +241,30 @@ func (b *binder) columnRef(sc *scope, c *pg_query.ColumnRef) (*scalar, error) {
 			WithDetail("It could refer to either a PL/pgSQL variable or a table column."), c.Location)
 	}
 	if sc.agg != nil && e.refs != 0 {
-		return nil, b.errAt(pgerror.Newf(pgerror.GroupingError, "column \"%s\" must appear in the GROUP BY clause or be used in an aggregate function", strings.Join(fields, ".")), c.Location)
+		return nil, b.errAt(pgerror.Newf(pgerror.GroupingError, "column \"%s\" must appear in the GROUP BY clause or be used in an aggregate function", ungroupedName(sc, fields)), c.Location)
 	}
 	return e, nil
+}
+
+// ungroupedName names the column fields refers to as PostgreSQL's error
+// about an ungrouped column does: its FROM item's name or alias, then its
+// own name.
+func ungroupedName(sc *scope, fields []string) string {
+	name := fields[len(fields)-1]
+	if len(fields) >= 2 {
+		return fields[len(fields)-2] + "." + name
+	}
+	for cur := sc; cur != nil; cur = cur.parent {
+		for _, c := range cur.cols {
+			if c.name == name && !c.merged {
+				if c.rel == "" {
+					return name
+				}
+				return c.rel + "." + name
+			}
+		}
+	}
+	return name
 }
 
 // columnNotationCall compiles rel.name, where the FROM item rel has no

@@ -38,7 +38,7 @@ func (b *literalBinding) replan(s *Session, p *Prepared) error {
 	if err != nil {
 		return err
 	}
-	p.Statement, p.plan, p.schema, p.roles, p.replica, p.Columns = np.Statement, np.plan, np.schema, np.roles, np.replica, np.Columns
+	p.Statement, p.plan, p.schema, p.roles, p.replica, p.path, p.Columns = np.Statement, np.plan, np.schema, np.roles, np.replica, np.path, np.Columns
 	p.ParamOIDs, p.paramTypes, p.litPredicate = nil, nil, nil
 	return nil
 }

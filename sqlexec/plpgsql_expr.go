@@ -39,8 +39,11 @@ type plCompiled struct {
 	transitions string
 	// replica is the session's replication role the plan was made in.
 	replica bool
-	scalar  *scalar
-	plan    *stmtPlan
+	// path is the effective search path it was made under (planPath): a
+	// body that changes search_path plans its later statements again.
+	path   string
+	scalar *scalar
+	plan   *stmtPlan
 	// outTargets are, for a CALL, the datums its OUT and INOUT arguments
 	// name, one per result column of the procedure (-1 for an argument
 	// left to its default).
@@ -143,7 +146,7 @@ func (e *plExpr) preparationError(err error) error {
 // compileQuery is compile without the CONTEXT line.
 func (fr *plFrame) compileQuery(e *plExpr) (*plCompiled, error) {
 	cat, version := fr.s.catalog()
-	if c := e.compiled; c != nil && c.version == version && sameShapes(c.shapes, fr.typs) && c.transitions == fr.s.transitionNames() && c.replica == fr.s.replica() {
+	if c := e.compiled; c != nil && c.version == version && sameShapes(c.shapes, fr.typs) && c.transitions == fr.s.transitionNames() && c.replica == fr.s.replica() && c.path == fr.s.planPath() {
 		return c, nil
 	}
 	text, err := e.sql()
@@ -160,7 +163,7 @@ func (fr *plFrame) compileQuery(e *plExpr) (*plCompiled, error) {
 	st := sts[0]
 	b := &binder{s: fr.s, cat: cat, full: text, params: append([]types.Type(nil), fr.typs...), varsConflict: true,
 		vars: func(b *binder, fields []string, loc int32) (*scalar, bool) { return fr.vars(e.scope, fields) }}
-	c := &plCompiled{shapes: append([]types.Type(nil), fr.typs...), version: version, transitions: fr.s.transitionNames(), replica: fr.s.replica()}
+	c := &plCompiled{shapes: append([]types.Type(nil), fr.typs...), version: version, transitions: fr.s.transitionNames(), replica: fr.s.replica(), path: fr.s.planPath()}
 	if c.element, err = fr.elementTarget(b, e, e.assignTo); err != nil {
 		return nil, err
 	}

@@ -49,12 +49,17 @@ type Session struct {
 	// preparedStatements lists the connection's prepared statements for
 	// pg_prepared_statements: the server keeps them (sql_prepare.go).
 	preparedStatements func() []PreparedStatementInfo
+	// findPrepared finds one of them by name, for the statements that
+	// run one (EXPLAIN EXECUTE, CREATE TABLE AS EXECUTE).
+	findPrepared func(name string) (NamedStatement, bool)
 	// statements numbers the statements the session has executed, so
 	// that a cursor sees whether others ran since it last read (cursor.go).
 	statements uint64
 	// env caches textEnv for settings version envVersion.
 	env        *types.Env
 	envVersion uint64
+	// pathMemo caches planPath (plan_path.go).
+	pathMemo pathMemo
 	// level caches defaultLevel for settings version levelVersion-1 (0:
 	// not computed), so that BEGIN parses no setting's text.
 	level        history.Level
