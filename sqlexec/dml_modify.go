@@ -317,6 +317,9 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := b.cat.checkTargetReplicaIdentity(t, !up.Relation.Inh, up.WhereClause != nil, true); err != nil {
+		return nil, err
+	}
 	vchecks, err := b.viewChecksFor(t, targetName(up.Relation), checks)
 	if err != nil {
 		return nil, err
@@ -556,6 +559,9 @@ func (b *binder) deletePlan(del *pg_query.DeleteStmt) (*stmtPlan, error) {
 		b.requireColumnsAs(as, m.t.oid, m.t.name, "table", 'r', m.readsOnly())
 	}
 	t := m.t
+	if err := b.cat.checkTargetReplicaIdentity(t, !del.Relation.Inh, del.WhereClause != nil, false); err != nil {
+		return nil, err
+	}
 	w, err := b.writerFor(t, true)
 	if err != nil {
 		return nil, err

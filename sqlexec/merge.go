@@ -184,6 +184,13 @@ func (b *binder) mergePlan(st *Statement, ms *pg_query.MergeStmt) (*stmtPlan, er
 		return nil, pgerror.Newf(pgerror.FeatureNotSupported, "cannot execute MERGE on relation \"%s\"", t.name).
 			WithDetail("MERGE is not supported for relations with rules.")
 	}
+	for _, w := range ms.MergeWhenClauses {
+		if ct := w.GetMergeWhenClause().CommandType; ct == pg_query.CmdType_CMD_UPDATE || ct == pg_query.CmdType_CMD_DELETE {
+			if err := b.cat.checkTargetReplicaIdentity(t, !rv.Inh, true, ct == pg_query.CmdType_CMD_UPDATE); err != nil {
+				return nil, err
+			}
+		}
+	}
 	tname := rv.Relname
 	if rv.Alias != nil {
 		tname = rv.Alias.Aliasname
