@@ -635,7 +635,7 @@ func (d *ddl) createPublication(cp *pg_query.CreatePublicationStmt, full string)
 	d.cat.publications[p.name] = p
 	if v, _ := d.s.settings.get("wal_level"); v != "logical" {
 		n := pgerror.New(pgerror.ObjectNotInPrerequisiteState, "wal_level is insufficient to publish logical changes").
-			WithHint("Set wal_level to logical before creating subscriptions.")
+			WithHint("Set wal_level to \"logical\" before creating subscriptions.")
 		n.Severity = "WARNING"
 		d.notices = append(d.notices, n)
 	}

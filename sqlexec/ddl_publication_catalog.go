@@ -64,19 +64,13 @@ func (c *catalog) publishedTables(p *publicationDesc) []*tableDesc {
 	})
 }
 
-// publishedColumns are the attnums pg_get_publication_tables gives t in p:
-// its column list, else every column but generated ones.
+// publishedColumns are the attnums of p's column list for t, nil when it
+// has none (pg_get_publication_tables' attrs).
 func (c *catalog) publishedColumns(p *publicationDesc, t *tableDesc) []int16 {
-	if r := c.relOf(p, t.oid); r != nil && r.cols != nil {
+	if r := c.relOf(p, t.oid); r != nil {
 		return r.cols
 	}
-	var out []int16
-	for _, col := range t.cols {
-		if col.generated == nil {
-			out = append(out, col.attnum)
-		}
-	}
-	return out
+	return nil
 }
 
 // publishedQual is p's stored row filter for t, nil for none.
@@ -169,10 +163,13 @@ func init() {
 			var out [][]any
 			for _, p := range c.sortedPublications() {
 				for _, t := range c.publishedTables(p) {
+					// Every column when there is no column list, as
+					// PostgreSQL 15's view reads pg_attribute.
+					cols := c.publishedColumns(p, t)
 					var names []any
-					for _, a := range c.publishedColumns(p, t) {
-						if i := t.colIndexByAttnum(a); i >= 0 {
-							names = append(names, t.cols[i].name)
+					for _, col := range t.cols {
+						if cols == nil || slices.Contains(cols, col.attnum) {
+							names = append(names, col.name)
 						}
 					}
 					var attnames, filter any
