@@ -362,11 +362,11 @@ func (c *catalog) checkReplicaIdentity(t *tableDesc, update bool) error {
 
 // checkTargetReplicaIdentity runs checkReplicaIdentity for the tables an
 // UPDATE or DELETE of t writes, as PostgreSQL's executor does for its
-// result relations when it starts: t itself, or for a partitioned table
-// its leaf partitions. A statement with a WHERE clause on a partitioned
-// table checks none of them here: PostgreSQL checks only the partitions
-// its planner did not prune, which fickle does not compute.
-func (c *catalog) checkTargetReplicaIdentity(t *tableDesc, only, filtered, update bool) error {
+// result relations when it starts: t itself, its inheritance children
+// unless only, and for a partitioned table its leaf partitions. lazy
+// leaves a partitioned table's partitions to checkMatchedReplicaIdentity:
+// PostgreSQL checks only those its planner did not prune.
+func (c *catalog) checkTargetReplicaIdentity(t *tableDesc, only, lazy, update bool) error {
 	if len(c.publications) == 0 {
 		return nil
 	}
@@ -375,14 +375,70 @@ func (c *catalog) checkTargetReplicaIdentity(t *tableDesc, only, filtered, updat
 		tables = append(tables, c.descendants(t)...)
 	}
 	for _, x := range tables {
-		if x.part != nil {
-			continue
-		}
-		if filtered && x != t && t.part != nil {
+		if x.part != nil || lazy && x != t && t.part != nil {
 			continue
 		}
 		if err := c.checkReplicaIdentity(x, update); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// prunablePartitions reports whether PostgreSQL's planner may leave out
+// some partitions of partitioned table t that an UPDATE or DELETE with
+// this WHERE clause writes: the clause reads a partition key column (of
+// t or of a partitioned partition), or no column at all (a constant, which
+// may be false).
+func (c *catalog) prunablePartitions(t *tableDesc, where *pg_query.Node) bool {
+	if t.part == nil || where == nil {
+		return false
+	}
+	keys, exprKey := map[string]bool{}, false
+	for _, x := range append([]*tableDesc{t}, c.descendants(t)...) {
+		if x.part == nil {
+			continue
+		}
+		for i, col := range x.part.cols {
+			if col == "" || i < len(x.part.exprs) && x.part.exprs[i] != nil {
+				exprKey = true
+			} else {
+				keys[col] = true
+			}
+		}
+	}
+	refs, key := false, false
+	walk(where, func(n *pg_query.Node) bool {
+		if cr := n.GetColumnRef(); cr != nil {
+			refs = true
+			if f := cr.Fields[len(cr.Fields)-1].GetString_(); exprKey || f != nil && keys[f.Sval] {
+				key = true
+			}
+		}
+		return true
+	})
+	return !refs || key
+}
+
+// checkMatchedReplicaIdentity is checkReplicaIdentity, when
+// checkTargetReplicaIdentity left them (lazy), for the partitions of a
+// partitioned target in which the statement found rows to write: those
+// PostgreSQL's planner cannot have pruned. They are checked in partition
+// order.
+func (m *modifyTarget) checkMatchedReplicaIdentity(x *execCtx, matches []match, update bool) error {
+	c, _ := x.s.catalog()
+	if len(c.publications) == 0 || len(matches) == 0 {
+		return nil
+	}
+	hit := map[uint32]bool{}
+	for _, mt := range matches {
+		hit[m.rowTable(mt).oid] = true
+	}
+	for _, x := range c.descendants(m.t) {
+		if hit[x.oid] {
+			if err := c.checkReplicaIdentity(x, update); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

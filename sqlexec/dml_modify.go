@@ -317,7 +317,8 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := b.cat.checkTargetReplicaIdentity(t, !up.Relation.Inh, up.WhereClause != nil, true); err != nil {
+	lazyIdentity := b.cat.prunablePartitions(t, up.WhereClause)
+	if err := b.cat.checkTargetReplicaIdentity(t, !up.Relation.Inh, lazyIdentity, true); err != nil {
 		return nil, err
 	}
 	vchecks, err := b.viewChecksFor(t, targetName(up.Relation), checks)
@@ -386,6 +387,11 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 		matches, err := m.collect(x)
 		if err != nil {
 			return nil, err
+		}
+		if lazyIdentity {
+			if err := m.checkMatchedReplicaIdentity(x, matches, true); err != nil {
+				return nil, err
+			}
 		}
 		var rows [][]any
 		updated := 0
@@ -559,7 +565,8 @@ func (b *binder) deletePlan(del *pg_query.DeleteStmt) (*stmtPlan, error) {
 		b.requireColumnsAs(as, m.t.oid, m.t.name, "table", 'r', m.readsOnly())
 	}
 	t := m.t
-	if err := b.cat.checkTargetReplicaIdentity(t, !del.Relation.Inh, del.WhereClause != nil, false); err != nil {
+	lazyIdentity := b.cat.prunablePartitions(t, del.WhereClause)
+	if err := b.cat.checkTargetReplicaIdentity(t, !del.Relation.Inh, lazyIdentity, false); err != nil {
 		return nil, err
 	}
 	w, err := b.writerFor(t, true)
@@ -600,6 +607,11 @@ func (b *binder) deletePlan(del *pg_query.DeleteStmt) (*stmtPlan, error) {
 		matches, err := m.collect(x)
 		if err != nil {
 			return nil, err
+		}
+		if lazyIdentity {
+			if err := m.checkMatchedReplicaIdentity(x, matches, false); err != nil {
+				return nil, err
+			}
 		}
 		var rows [][]any
 		deleted := 0
