@@ -147,6 +147,9 @@ func (d *ddl) publicationOptions(p *publicationDesc, opts []*pg_query.Node) (pub
 			}
 			publishGiven = true
 			p.insert, p.update, p.delete, p.truncate = false, false, false, false
+			if def.Arg == nil {
+				return false, false, pgerror.Newf(pgerror.SyntaxError, "%s requires a parameter", def.Defname)
+			}
 			value := defElemString(def)
 			names, ok := splitIdentifierList(value)
 			if !ok {
@@ -422,11 +425,22 @@ func (d *ddl) publicationTable(rv *pg_query.RangeVar) (*tableDesc, error) {
 			return nil, cannot("This operation is not supported for sequences.")
 		}
 		if _, kind, ok := relationLookup(d.cat, d.relationPath(rv.Schemaname), rv.Relname); ok && kind == relIndex {
-			return nil, cannot("This operation is not supported for indexes.")
+			return nil, pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is an index", rv.Relname)
 		}
-		if unservedSystemRelation(rv) != nil || virtualTables[publicationSystemName(d, rv)] != nil {
-			return nil, pgerror.Newf(pgerror.InvalidParameterValue, "cannot add relation \"%s\" to publication", rv.Relname).
-				WithDetail("This operation is not supported for system tables.")
+		for _, schema := range []string{"pg_catalog", "information_schema"} {
+			if rv.Schemaname != "" && rv.Schemaname != schema {
+				continue
+			}
+			if r, ok := systemRelations().byName[schema+"."+rv.Relname]; ok {
+				if r.kind == relView {
+					return nil, cannot("This operation is not supported for views.")
+				}
+				return nil, pgerror.Newf(pgerror.InvalidParameterValue, "cannot add relation \"%s\" to publication", rv.Relname).
+					WithDetail("This operation is not supported for system tables.")
+			}
+			if schema == "pg_catalog" && (unservedSystemRelation(rv) != nil || virtualTables[schema+"."+rv.Relname] != nil) {
+				return nil, pgerror.Unsupported("publishing a system relation fickle does not list in pg_class")
+			}
 		}
 		return nil, pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(rv))
 	}
@@ -449,15 +463,6 @@ func (d *ddl) relationPath(schema string) []string {
 		return []string{schema}
 	}
 	return d.s.searchPath()
-}
-
-// publicationSystemName is the virtualTables key of a name that resolves
-// to one of pg_catalog's relations.
-func publicationSystemName(d *ddl, rv *pg_query.RangeVar) string {
-	if rv.Schemaname != "" && rv.Schemaname != "pg_catalog" {
-		return ""
-	}
-	return "pg_catalog." + rv.Relname
 }
 
 // checkPublicationSchema is check_publication_add_schema.

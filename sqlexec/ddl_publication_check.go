@@ -102,6 +102,10 @@ func (b *binder) simpleRowFilterNode(t *tableDesc, sc *scope, n *pg_query.Node) 
 		if len(ops) > 0 && !b.argsUseExtensionOps(sc, v.AExpr.Lexpr, v.AExpr.Rexpr) {
 			return b.invalidRowFilter("User-defined operators are not allowed.", leftmostLocation(n))
 		}
+	case *pg_query.Node_TypeCast:
+		if !b.simpleCast(sc, v.TypeCast) {
+			return b.invalidRowFilter(notSimple, leftmostLocation(n))
+		}
 	case *pg_query.Node_FuncCall:
 		routines, mutable := b.routineCalls, b.mutableCalls
 		e, err := b.expr(sc, n)
@@ -125,6 +129,30 @@ func (b *binder) simpleRowFilterNode(t *tableDesc, sc *scope, n *pg_query.Node) 
 		}
 	}
 	return nil
+}
+
+// simpleCast reports whether PostgreSQL's parser makes a cast of a row
+// filter a node the filter may hold: a constant, no conversion, a relabeling
+// of binary-compatible types or a cast function (pg_cast's methods b and f);
+// a conversion through the types' text forms (CoerceViaIO) and array and
+// domain coercions are not.
+func (b *binder) simpleCast(sc *scope, tc *pg_query.TypeCast) bool {
+	if tc.Arg.GetAConst() != nil {
+		return true
+	}
+	arg, err := b.expr(sc, tc.Arg)
+	if err != nil || unresolved(arg) || arg.lit != nil || arg.null {
+		return true
+	}
+	to, err := b.expr(sc, &pg_query.Node{Node: &pg_query.Node_TypeCast{TypeCast: tc}})
+	if err != nil || to.typ.Oid == arg.typ.Oid {
+		return true
+	}
+	switch pgCasts().methods[[2]uint32{uint32(arg.typ.Oid), uint32(to.typ.Oid)}] {
+	case 'b', 'f':
+		return true
+	}
+	return false
 }
 
 // isVolatile reports whether n compiles to a volatile expression.
