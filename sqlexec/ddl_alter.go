@@ -831,6 +831,7 @@ func (d *ddl) renameColumn(rs *pg_query.RenameStmt, t *tableDesc, recursing bool
 			nt.triggers[j] = &ntr
 		}
 	}
+	d.renamePublicationColumn(nt, rs.Subname, rs.Newname)
 	for j, ix := range nt.indexes {
 		if nix := ix.renamedIndexColumn(rs.Subname, rs.Newname); nix != ix {
 			nt.indexes[j] = nix

@@ -50,6 +50,7 @@ type pubRel struct {
 	oid      uint32
 	rel      uint32
 	qual     string
+	qualNode *pg_query.Node
 	qualCols []int16
 	cols     []int16
 }
@@ -523,7 +524,8 @@ func (d *ddl) pubRelFor(p *publicationDesc, spec pubTableSpec, full string) (*pu
 		if err != nil {
 			return nil, err
 		}
-		r.qual, r.qualCols = qual, cols
+		r.qualNode, r.qualCols = qual, cols
+		r.qual = deparseExpr(qual)
 	}
 	return r, nil
 }
@@ -923,4 +925,22 @@ func (d *ddl) publicationColumnUse(t *tableDesc, attnum int16, name string, casc
 		d.cat.publications[np.name] = np
 	}
 	return nil
+}
+
+// renamePublicationColumn makes the row filters of table t follow its
+// column from, renamed to, as PostgreSQL's, which refer to columns by
+// number, do.
+func (d *ddl) renamePublicationColumn(t *tableDesc, from, to string) {
+	for _, p := range d.cat.sortedPublications() {
+		r := d.cat.relOf(p, t.oid)
+		if r == nil || r.qualNode == nil {
+			continue
+		}
+		np := p.with()
+		nr := *r
+		nr.qualNode = renamedColumnRefs(r.qualNode, from, to, []string{t.name})
+		nr.qual = deparseExpr(nr.qualNode)
+		np.rels[slices.Index(np.rels, r)] = &nr
+		d.cat.publications[np.name] = np
+	}
 }

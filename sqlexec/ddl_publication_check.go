@@ -12,8 +12,8 @@ import (
 // TransformPubWhereClauses does (a boolean expression of t's columns
 // without aggregates) and as check_simple_rowfilter_expr_walker does (only
 // columns, constants, built-in operators and types, immutable built-in
-// functions), and returns its stored text and the attnums it reads.
-func (d *ddl) publicationRowFilter(t *tableDesc, where *pg_query.Node, full string) (string, []int16, error) {
+// functions), and returns it as stored and the attnums it reads.
+func (d *ddl) publicationRowFilter(t *tableDesc, where *pg_query.Node, full string) (*pg_query.Node, []int16, error) {
 	b := d.binder(full)
 	expr := d.s.qualifiedCalls(d.cat, where)
 	sc := tableScope(t, t.name)
@@ -28,10 +28,10 @@ func (d *ddl) publicationRowFilter(t *tableDesc, where *pg_query.Node, full stri
 		return sysErr == nil
 	})
 	if sysErr != nil {
-		return "", nil, sysErr
+		return nil, nil, sysErr
 	}
 	if _, err := b.cond(sc, expr, "PUBLICATION WHERE"); err != nil {
-		return "", nil, err
+		return nil, nil, err
 	}
 	var cols []int16
 	var err error
@@ -48,10 +48,10 @@ func (d *ddl) publicationRowFilter(t *tableDesc, where *pg_query.Node, full stri
 		return err == nil
 	})
 	if err != nil {
-		return "", nil, err
+		return nil, nil, err
 	}
 	slices.Sort(cols)
-	return deparseExpr(expr), cols, nil
+	return expr, cols, nil
 }
 
 // rowFilterColumn is the index in t of the column cr names, -1 for none.
