@@ -944,3 +944,14 @@ func (d *ddl) renamePublicationColumn(t *tableDesc, from, to string) {
 		d.cat.publications[np.name] = np
 	}
 }
+
+// namedInPublication reports whether a publication names t itself
+// (GetRelationPublications), which keeps it from becoming unlogged.
+func (c *catalog) namedInPublication(t *tableDesc) bool {
+	for _, p := range c.publications {
+		if c.relOf(p, t.oid) != nil {
+			return true
+		}
+	}
+	return false
+}

@@ -471,3 +471,13 @@ func (m *modifyTarget) checkMatchedReplicaIdentity(x *execCtx, matches []match, 
 	}
 	return nil
 }
+
+// atStart defers err, found while the statement was planned, to when it
+// starts, as PostgreSQL raises the replica identity errors when its
+// executor starts (ExecInitModifyTable): PREPARE succeeds, EXECUTE and
+// EXPLAIN fail.
+func (b *binder) atStart(err error) {
+	if err != nil {
+		b.constChecks = append(b.constChecks, func(*execCtx) error { return err })
+	}
+}

@@ -182,9 +182,7 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 		return nil, err
 	}
 	if oc != nil && oc.update {
-		if err := b.cat.checkTargetReplicaIdentity(t, true, true, true); err != nil {
-			return nil, err
-		}
+		b.atStart(b.cat.checkTargetReplicaIdentity(t, true, true, true))
 	}
 	if oc != nil {
 		updated.attnums = setAttnums(t, oc.sets)

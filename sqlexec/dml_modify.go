@@ -318,9 +318,7 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 		return nil, err
 	}
 	lazyIdentity := b.cat.prunablePartitions(t, up.WhereClause)
-	if err := b.cat.checkTargetReplicaIdentity(t, !up.Relation.Inh, lazyIdentity, true); err != nil {
-		return nil, err
-	}
+	b.atStart(b.cat.checkTargetReplicaIdentity(t, !up.Relation.Inh, lazyIdentity, true))
 	vchecks, err := b.viewChecksFor(t, targetName(up.Relation), checks)
 	if err != nil {
 		return nil, err
@@ -566,9 +564,7 @@ func (b *binder) deletePlan(del *pg_query.DeleteStmt) (*stmtPlan, error) {
 	}
 	t := m.t
 	lazyIdentity := b.cat.prunablePartitions(t, del.WhereClause)
-	if err := b.cat.checkTargetReplicaIdentity(t, !del.Relation.Inh, lazyIdentity, false); err != nil {
-		return nil, err
-	}
+	b.atStart(b.cat.checkTargetReplicaIdentity(t, !del.Relation.Inh, lazyIdentity, false))
 	w, err := b.writerFor(t, true)
 	if err != nil {
 		return nil, err

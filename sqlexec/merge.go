@@ -186,9 +186,7 @@ func (b *binder) mergePlan(st *Statement, ms *pg_query.MergeStmt) (*stmtPlan, er
 	}
 	for _, w := range ms.MergeWhenClauses {
 		if ct := w.GetMergeWhenClause().CommandType; ct == pg_query.CmdType_CMD_UPDATE || ct == pg_query.CmdType_CMD_DELETE {
-			if err := b.cat.checkTargetReplicaIdentity(t, !rv.Inh, true, ct == pg_query.CmdType_CMD_UPDATE); err != nil {
-				return nil, err
-			}
+			b.atStart(b.cat.checkTargetReplicaIdentity(t, !rv.Inh, true, ct == pg_query.CmdType_CMD_UPDATE))
 		}
 	}
 	tname := rv.Relname
