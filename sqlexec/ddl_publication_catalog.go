@@ -97,7 +97,7 @@ func publicationTablesRows(x *execCtx, args []any) ([][]any, error) {
 	c, _ := x.s.catalog()
 	p := c.publications[args[0].(string)]
 	if p == nil {
-		return nil, nil
+		return nil, pgerror.Newf(pgerror.UndefinedObject, "publication \"%s\" does not exist", args[0].(string))
 	}
 	var out [][]any
 	for _, t := range c.publishedTables(p) {

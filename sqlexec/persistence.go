@@ -22,7 +22,7 @@ func (d *ddl) setPersistence(t *tableDesc, logged bool) (changed bool, err error
 		return false, nil
 	}
 	if !logged && d.cat.namedInPublication(t) {
-		return false, pgerror.Newf(pgerror.InvalidParameterValue, "cannot change table \"%s\" to unlogged because it is part of a publication", t.name).
+		return false, pgerror.Newf(pgerror.ObjectNotInPrerequisiteState, "cannot change table \"%s\" to unlogged because it is part of a publication", t.name).
 			WithDetail("Unlogged relations cannot be replicated.")
 	}
 	if logged {
