@@ -75,6 +75,8 @@ type catalog struct {
 	// extensions holds the installed extensions by name, plpgsql aside
 	// (extensions.go).
 	extensions map[string]*extensionDesc
+	// publications holds the publications by name (ddl_publication.go).
+	publications map[string]*publicationDesc
 }
 
 type schemaDesc struct {
@@ -322,7 +324,7 @@ type fkDesc struct {
 
 func newCatalog(oids *atomic.Uint32) *catalog {
 	c := &catalog{oids: oids, schemas: map[string]*schemaDesc{}, tables: map[uint32]*tableDesc{}, comments: map[commentKey]string{},
-		acls: map[aclKey][]aclItem{}, defaultACLs: map[defaultACLKey]defaultACLEntry{}, extensions: map[string]*extensionDesc{}}
+		acls: map[aclKey][]aclItem{}, defaultACLs: map[defaultACLKey]defaultACLEntry{}, extensions: map[string]*extensionDesc{}, publications: map[string]*publicationDesc{}}
 	c.schemas["public"] = newSchema("public", oidPublic)
 	for k, v := range builtinDescriptions().schemas {
 		c.comments[k] = v
@@ -373,6 +375,7 @@ func (c *catalog) clone() *catalog {
 	n.acls = maps.Clone(c.acls)
 	n.defaultACLs = maps.Clone(c.defaultACLs)
 	n.extensions = maps.Clone(c.extensions)
+	n.publications = maps.Clone(c.publications)
 	return n
 }
 

@@ -218,6 +218,7 @@ func mergeCatalogs(base, mine, cur *catalog) (*catalog, error) {
 		return a.oid == b.oid && slices.Equal(a.acl, b.acl)
 	})
 	out.extensions = mergeMaps(base.extensions, mine.extensions, cur.extensions, func(string) { clash("pg_extension_name_index") })
+	out.publications = mergeMaps(base.publications, mine.publications, cur.publications, func(string) { clash("pg_publication_pubname_index") })
 	names := map[string]bool{}
 	for n := range base.schemas {
 		names[n] = true

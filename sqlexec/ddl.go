@@ -91,6 +91,8 @@ func ddlTag(n *pg_query.Node) string {
 			return "DROP DOMAIN"
 		case pg_query.ObjectType_OBJECT_EXTENSION:
 			return "DROP EXTENSION"
+		case pg_query.ObjectType_OBJECT_PUBLICATION:
+			return "DROP PUBLICATION"
 		case pg_query.ObjectType_OBJECT_FOREIGN_TABLE:
 			return "DROP FOREIGN TABLE"
 		case pg_query.ObjectType_OBJECT_MATVIEW:
@@ -142,6 +144,8 @@ func ddlTag(n *pg_query.Node) string {
 		switch v.RenameStmt.RenameType {
 		case pg_query.ObjectType_OBJECT_INDEX:
 			return "ALTER INDEX"
+		case pg_query.ObjectType_OBJECT_PUBLICATION:
+			return "ALTER PUBLICATION"
 		case pg_query.ObjectType_OBJECT_SEQUENCE:
 			return "ALTER SEQUENCE"
 		case pg_query.ObjectType_OBJECT_POLICY:
@@ -188,6 +192,10 @@ func ddlTag(n *pg_query.Node) string {
 		return "ALTER POLICY"
 	case *pg_query.Node_CreateExtensionStmt:
 		return "CREATE EXTENSION"
+	case *pg_query.Node_CreatePublicationStmt:
+		return "CREATE PUBLICATION"
+	case *pg_query.Node_AlterPublicationStmt:
+		return "ALTER PUBLICATION"
 	case *pg_query.Node_DefineStmt:
 		return "CREATE AGGREGATE"
 	case *pg_query.Node_CreateFunctionStmt:
@@ -374,6 +382,10 @@ func (d *ddl) run(n *pg_query.Node, full string) error {
 		return d.createFunction(v.CreateFunctionStmt, full)
 	case *pg_query.Node_CreateExtensionStmt:
 		return d.createExtension(v.CreateExtensionStmt)
+	case *pg_query.Node_CreatePublicationStmt:
+		return d.createPublication(v.CreatePublicationStmt, full)
+	case *pg_query.Node_AlterPublicationStmt:
+		return d.alterPublication(v.AlterPublicationStmt, full)
 	case *pg_query.Node_DefineStmt:
 		return d.createAggregate(v.DefineStmt)
 	case *pg_query.Node_CreateTrigStmt:
@@ -933,6 +945,8 @@ func (d *ddl) alterOwner(ao *pg_query.AlterOwnerStmt) error {
 		return d.alterRoutineOwner(ao)
 	case pg_query.ObjectType_OBJECT_TYPE, pg_query.ObjectType_OBJECT_DOMAIN:
 		return d.alterTypeOwner(ao)
+	case pg_query.ObjectType_OBJECT_PUBLICATION:
+		return d.alterPublicationOwner(ao)
 	}
 	if ao.ObjectType != pg_query.ObjectType_OBJECT_SCHEMA {
 		return pgerror.Unsupported(ddlTag(&pg_query.Node{Node: &pg_query.Node_AlterOwnerStmt{AlterOwnerStmt: ao}}) + " ... OWNER TO")

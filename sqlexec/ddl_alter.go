@@ -313,6 +313,9 @@ func (d *ddl) dropColumn(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 	if err := d.checkColumnDropForViews(t, cmd.Name, cmd.Behavior == pg_query.DropBehavior_DROP_CASCADE); err != nil {
 		return err
 	}
+	if err := d.publicationColumnUse(t, t.cols[i].attnum, cmd.Name, cmd.Behavior == pg_query.DropBehavior_DROP_CASCADE); err != nil {
+		return err
+	}
 	for _, r := range d.cat.referencing(t.oid) {
 		for _, c := range r.fk.refCols {
 			if c == i {
@@ -657,6 +660,9 @@ func (d *ddl) rename(rs *pg_query.RenameStmt) error {
 	if rs.RenameType == pg_query.ObjectType_OBJECT_SCHEMA {
 		return d.renameSchema(rs)
 	}
+	if rs.RenameType == pg_query.ObjectType_OBJECT_PUBLICATION {
+		return d.renamePublication(rs)
+	}
 	if rs.RenameType == pg_query.ObjectType_OBJECT_RULE {
 		return d.renameRule(rs)
 	}
@@ -828,6 +834,7 @@ func (d *ddl) renameColumn(rs *pg_query.RenameStmt, t *tableDesc, recursing bool
 			nt.triggers[j] = &ntr
 		}
 	}
+	d.renamePublicationColumn(nt, rs.Subname, rs.Newname)
 	for j, ix := range nt.indexes {
 		if nix := ix.renamedIndexColumn(rs.Subname, rs.Newname); nix != ix {
 			nt.indexes[j] = nix

@@ -38,6 +38,8 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 		return d.dropTrigger(ds)
 	case pg_query.ObjectType_OBJECT_EXTENSION:
 		return d.dropExtensions(ds)
+	case pg_query.ObjectType_OBJECT_PUBLICATION:
+		return d.dropPublications(ds)
 	case pg_query.ObjectType_OBJECT_RULE:
 		return d.dropRule(ds)
 	case pg_query.ObjectType_OBJECT_POLICY:

@@ -181,6 +181,9 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 	if err != nil {
 		return nil, err
 	}
+	if oc != nil && oc.update {
+		b.atStart(b.cat.checkTargetReplicaIdentity(t, true, true, true))
+	}
 	if oc != nil {
 		updated.attnums = setAttnums(t, oc.sets)
 	}
@@ -814,6 +817,13 @@ func (cp *conflictPlan) tryIn(x *execCtx, w *writer, leaf *partRoute, row, lrow 
 	lw := w
 	if leaf != nil {
 		lw = leaf.w
+		// PostgreSQL checks a partition's replica identity for DO
+		// UPDATE when it first routes a row there.
+		if c, _ := x.s.catalog(); cp.update {
+			if err := c.checkReplicaIdentity(leaf.t, true); err != nil {
+				return false, nil, err
+			}
+		}
 	}
 	if cp.deferrableArbiter {
 		return false, nil, pgerror.New(pgerror.ObjectNotInPrerequisiteState, "ON CONFLICT does not support deferrable unique constraints/exclusion constraints as arbiters").

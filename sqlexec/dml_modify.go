@@ -317,6 +317,8 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 	if err != nil {
 		return nil, err
 	}
+	lazyIdentity := b.cat.prunablePartitions(t, up.WhereClause)
+	b.atStart(b.cat.checkTargetReplicaIdentity(t, !up.Relation.Inh, lazyIdentity, true))
 	vchecks, err := b.viewChecksFor(t, targetName(up.Relation), checks)
 	if err != nil {
 		return nil, err
@@ -383,6 +385,11 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 		matches, err := m.collect(x)
 		if err != nil {
 			return nil, err
+		}
+		if lazyIdentity {
+			if err := m.checkMatchedReplicaIdentity(x, matches, true); err != nil {
+				return nil, err
+			}
 		}
 		var rows [][]any
 		updated := 0
@@ -556,6 +563,8 @@ func (b *binder) deletePlan(del *pg_query.DeleteStmt) (*stmtPlan, error) {
 		b.requireColumnsAs(as, m.t.oid, m.t.name, "table", 'r', m.readsOnly())
 	}
 	t := m.t
+	lazyIdentity := b.cat.prunablePartitions(t, del.WhereClause)
+	b.atStart(b.cat.checkTargetReplicaIdentity(t, !del.Relation.Inh, lazyIdentity, false))
 	w, err := b.writerFor(t, true)
 	if err != nil {
 		return nil, err
@@ -594,6 +603,11 @@ func (b *binder) deletePlan(del *pg_query.DeleteStmt) (*stmtPlan, error) {
 		matches, err := m.collect(x)
 		if err != nil {
 			return nil, err
+		}
+		if lazyIdentity {
+			if err := m.checkMatchedReplicaIdentity(x, matches, false); err != nil {
+				return nil, err
+			}
 		}
 		var rows [][]any
 		deleted := 0

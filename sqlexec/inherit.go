@@ -419,7 +419,7 @@ func (d *ddl) inheritedAlter(t *tableDesc, cmd *pg_query.AlterTableCmd) bool {
 		pg_query.AlterTableType_AT_AddInherit, pg_query.AlterTableType_AT_DropInherit,
 		pg_query.AlterTableType_AT_AttachPartition, pg_query.AlterTableType_AT_DetachPartition,
 		pg_query.AlterTableType_AT_SetTableSpace,
-		pg_query.AlterTableType_AT_ClusterOn, pg_query.AlterTableType_AT_DropCluster, // never recurse, as in PostgreSQL
+		pg_query.AlterTableType_AT_ClusterOn, pg_query.AlterTableType_AT_DropCluster, pg_query.AlterTableType_AT_ReplicaIdentity, // never recurse, as in PostgreSQL
 		pg_query.AlterTableType_AT_AlterConstraint: // foreign keys: their clones follow (ri_triggers.go)
 		return false
 	}

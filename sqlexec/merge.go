@@ -184,6 +184,11 @@ func (b *binder) mergePlan(st *Statement, ms *pg_query.MergeStmt) (*stmtPlan, er
 		return nil, pgerror.Newf(pgerror.FeatureNotSupported, "cannot execute MERGE on relation \"%s\"", t.name).
 			WithDetail("MERGE is not supported for relations with rules.")
 	}
+	for _, w := range ms.MergeWhenClauses {
+		if ct := w.GetMergeWhenClause().CommandType; ct == pg_query.CmdType_CMD_UPDATE || ct == pg_query.CmdType_CMD_DELETE {
+			b.atStart(b.cat.checkTargetReplicaIdentity(t, !rv.Inh, true, ct == pg_query.CmdType_CMD_UPDATE))
+		}
+	}
 	tname := rv.Relname
 	if rv.Alias != nil {
 		tname = rv.Alias.Aliasname

@@ -132,7 +132,7 @@ type ownedObject struct {
 
 // ownedObjects lists the objects of c that role owns, in the order they
 // were made: schemas, tables, materialized views, views, sequences, types
-// and domains, routines (but an extension's), extensions. It reads no role
+// and domains, routines (but an extension's), extensions, publications. It reads no role
 // list, so DROP ROLE may call it holding the role catalog's lock.
 func ownedObjects(c *catalog, role *roleDesc) []ownedObject {
 	var out []ownedObject
@@ -183,6 +183,11 @@ func ownedObjects(c *catalog, role *roleDesc) []ownedObject {
 			out = append(out, ownedObject{oid: ext.oid, kind: pg_query.ObjectType_OBJECT_EXTENSION, name: ext.name})
 		}
 	}
+	for _, p := range c.sortedPublications() {
+		if p.owner == role.oid {
+			out = append(out, ownedObject{oid: p.oid, kind: pg_query.ObjectType_OBJECT_PUBLICATION, name: p.name})
+		}
+	}
 	slices.SortFunc(out, func(a, b ownedObject) int { return cmp.Compare(a.oid, b.oid) })
 	return out
 }
@@ -201,7 +206,8 @@ func (o ownedObject) description(s *Session) string {
 	noun := map[pg_query.ObjectType]string{pg_query.ObjectType_OBJECT_SCHEMA: "schema", pg_query.ObjectType_OBJECT_TABLE: "table",
 		pg_query.ObjectType_OBJECT_MATVIEW: "materialized view", pg_query.ObjectType_OBJECT_VIEW: "view",
 		pg_query.ObjectType_OBJECT_SEQUENCE: "sequence", pg_query.ObjectType_OBJECT_TYPE: "type", pg_query.ObjectType_OBJECT_DOMAIN: "type",
-		pg_query.ObjectType_OBJECT_ROUTINE: "function", pg_query.ObjectType_OBJECT_EXTENSION: "extension"}[o.kind]
+		pg_query.ObjectType_OBJECT_ROUTINE: "function", pg_query.ObjectType_OBJECT_EXTENSION: "extension",
+		pg_query.ObjectType_OBJECT_PUBLICATION: "publication"}[o.kind]
 	return noun + " " + name
 }
 
@@ -284,6 +290,10 @@ func (d *ddl) reassignOwned(rs *pg_query.ReassignOwnedStmt) error {
 				ext := *d.cat.extensions[o.name]
 				ext.owner = to.oid
 				d.cat.extensions[o.name] = &ext
+			case pg_query.ObjectType_OBJECT_PUBLICATION:
+				p := d.cat.publications[o.name].with()
+				p.owner = to.oid
+				d.cat.publications[o.name] = p
 			default:
 				d.giveRelation(o.oid, to.oid)
 			}
@@ -370,9 +380,10 @@ func (d *ddl) dropOwnedObject(o ownedObject, cascade bool) error {
 			return nil
 		}
 		return d.dropRoutines([]*funcDesc{f}, cascade)
-	case pg_query.ObjectType_OBJECT_SCHEMA, pg_query.ObjectType_OBJECT_EXTENSION:
+	case pg_query.ObjectType_OBJECT_SCHEMA, pg_query.ObjectType_OBJECT_EXTENSION, pg_query.ObjectType_OBJECT_PUBLICATION:
 		if o.kind == pg_query.ObjectType_OBJECT_SCHEMA && d.cat.schemas[o.name] == nil ||
-			o.kind == pg_query.ObjectType_OBJECT_EXTENSION && d.cat.extensions[o.name] == nil {
+			o.kind == pg_query.ObjectType_OBJECT_EXTENSION && d.cat.extensions[o.name] == nil ||
+			o.kind == pg_query.ObjectType_OBJECT_PUBLICATION && d.cat.publications[o.name] == nil {
 			return nil
 		}
 		return d.drop(&pg_query.DropStmt{RemoveType: o.kind, Behavior: behavior, Objects: []*pg_query.Node{pg_query.MakeStrNode(o.name)}})

@@ -21,6 +21,10 @@ func (d *ddl) setPersistence(t *tableDesc, logged bool) (changed bool, err error
 	if t.unlogged != logged {
 		return false, nil
 	}
+	if !logged && d.cat.namedInPublication(t) {
+		return false, pgerror.Newf(pgerror.ObjectNotInPrerequisiteState, "cannot change table \"%s\" to unlogged because it is part of a publication", t.name).
+			WithDetail("Unlogged relations cannot be replicated.")
+	}
 	if logged {
 		for _, fk := range t.fks {
 			if ref := d.cat.tables[fk.refTable]; ref != nil && ref.oid != t.oid && ref.unlogged {

@@ -98,7 +98,6 @@ func referencedTables(c *catalog) map[uint32]bool {
 func init() {
 	name, oid, i2, b, text := types.Name, types.OidType, types.Int2, types.Bool, types.Text
 	charArray, _ := types.ArrayOf(types.Char)
-	int2Array, _ := types.ArrayOf(types.Int2)
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_collation",
 		cols: []vcol{{"oid", oid}, {"collname", name}, {"collnamespace", oid}, {"collowner", oid}, {"collprovider", types.Char},
 			{"collisdeterministic", b}, {"collencoding", types.Int4}, {"collcollate", text}, {"collctype", text},
@@ -181,7 +180,7 @@ func init() {
 			}
 			return out
 		}})
-	// Objects fickle does not have: extended statistics, publications. psql joins
+	// Objects fickle does not have: extended statistics. psql joins
 	// them in \d; PostgreSQL's columns that psql reads are kept.
 	empty := func(table string, cols ...vcol) {
 		registerVirtual(&virtualTable{schema: "pg_catalog", name: table, cols: cols,
@@ -190,10 +189,6 @@ func init() {
 	empty("pg_statistic_ext", vcol{"oid", oid}, vcol{"stxrelid", oid}, vcol{"stxname", name}, vcol{"stxnamespace", oid},
 		vcol{"stxowner", oid}, vcol{"stxstattarget", types.Int4}, vcol{"stxkeys", types.Int2Vector}, vcol{"stxkind", charArray},
 		vcol{"stxexprs", text})
-	empty("pg_publication", vcol{"oid", oid}, vcol{"pubname", name}, vcol{"pubowner", oid}, vcol{"puballtables", b},
-		vcol{"pubinsert", b}, vcol{"pubupdate", b}, vcol{"pubdelete", b}, vcol{"pubtruncate", b}, vcol{"pubviaroot", b})
-	empty("pg_publication_namespace", vcol{"oid", oid}, vcol{"pnpubid", oid}, vcol{"pnnspid", oid})
-	empty("pg_publication_rel", vcol{"oid", oid}, vcol{"prpubid", oid}, vcol{"prrelid", oid}, vcol{"prqual", text}, vcol{"prattrs", int2Array})
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_trigger",
 		cols: []vcol{{"oid", oid}, {"tgrelid", oid}, {"tgparentid", oid}, {"tgname", name}, {"tgfoid", oid}, {"tgtype", types.Int2},
 			{"tgenabled", types.Char}, {"tgisinternal", b}, {"tgconstrrelid", oid}, {"tgconstrindid", oid}, {"tgconstraint", oid},

@@ -70,10 +70,11 @@ func init() {
 			bind: bindPartitionFunc("pg_partition_ancestors", []types.Field{{Name: "relid", Type: types.Regclass}})},
 		"pg_partition_tree": {schema: "pg_catalog", strict: true, rows: partitionTreeRows,
 			bind: bindPartitionFunc("pg_partition_tree", partitionTreeFields)},
-		"pg_options_to_table":   {schema: "pg_catalog", strict: true, bind: bindOptionsToTable, rows: optionsToTableRows},
-		"pg_listening_channels": {schema: "pg_catalog", bind: bindListeningChannels, rows: listeningChannelRows},
-		"regexp_matches":        {schema: "pg_catalog", strict: true, bind: bindTextArgs("regexp_matches", 2, 3, textArrayType()), rows: regexpMatchesRows, citextOverloads: true},
-		"regexp_split_to_table": {schema: "pg_catalog", strict: true, bind: bindTextArgs("regexp_split_to_table", 2, 3, types.Text), rows: regexpSplitRows, citextOverloads: true},
+		"pg_options_to_table":       {schema: "pg_catalog", strict: true, bind: bindOptionsToTable, rows: optionsToTableRows},
+		"pg_listening_channels":     {schema: "pg_catalog", bind: bindListeningChannels, rows: listeningChannelRows},
+		"pg_get_publication_tables": {schema: "pg_catalog", strict: true, outParam: true, bind: bindPublicationTables, rows: publicationTablesRows},
+		"regexp_matches":            {schema: "pg_catalog", strict: true, bind: bindTextArgs("regexp_matches", 2, 3, textArrayType()), rows: regexpMatchesRows, citextOverloads: true},
+		"regexp_split_to_table":     {schema: "pg_catalog", strict: true, bind: bindTextArgs("regexp_split_to_table", 2, 3, types.Text), rows: regexpSplitRows, citextOverloads: true},
 	}
 	for name, f := range jsonSetFuncs() {
 		setFuncs[name] = f

@@ -135,9 +135,9 @@ func init() {
 	add("pg_get_expr", text, getExpr, text, oid)
 	add("pg_get_expr", text, getExpr, text, oid, b)
 	add("pg_relation_is_publishable", b, func(x *execCtx, a []any) (any, error) {
-		// Every fickle relation is a permanent table, sequence or index;
-		// PostgreSQL publishes the permanent tables.
-		return catalog(x).tables[uint32(a[0].(int64))] != nil, nil
+		// PostgreSQL publishes the permanent tables (isPublishable).
+		t := catalog(x).tables[uint32(a[0].(int64))]
+		return t != nil && isPublishable(t), nil
 	}, types.Regclass)
 	constraintDef := func(x *execCtx, a []any) (any, error) {
 		c := catalog(x)

@@ -77,3 +77,10 @@ CREATE TABLE rooms_booked (room int, during int4range, note text,
   EXCLUDE USING gist (during WITH &&) WHERE (room = 0),
   CONSTRAINT one_booking EXCLUDE USING gist (room WITH =, during WITH &&) DEFERRABLE);
 INSERT INTO rooms_booked VALUES (1, '[1,5)', 'a'), (1, '[5,9)', 'b'), (2, '[1,9)', NULL);
+-- Publications (change-data-capture setups): a row filter and column list, a schema, all tables.
+SET client_min_messages = 'ERROR';
+CREATE PUBLICATION books_pub FOR TABLE books (id, title) WHERE (price > 0) WITH (publish = 'insert, update');
+CREATE PUBLICATION inventory_pub FOR TABLES IN SCHEMA inventory, TABLE authors;
+CREATE PUBLICATION all_pub FOR ALL TABLES WITH (publish_via_partition_root = true);
+COMMENT ON PUBLICATION all_pub IS 'everything';
+RESET client_min_messages;

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fickle-db/fickle/internal/pgarray"
 	"github.com/fickle-db/fickle/internal/pgerror"
 )
 
@@ -12,8 +13,8 @@ import (
 // bound is 0, written as their elements separated by spaces. The datum is
 // []any of element datums, as for arrays; subscripts, array_lower,
 // array_upper, array_dims and array_position see the lower bound 0. Their
-// casts to int2[] and oid[] keep that lower bound in PostgreSQL, which
-// fickle's arrays cannot: they answer 0A000.
+// casts to int2[] and oid[] keep that lower bound, as in PostgreSQL; casts
+// to arrays of other element types answer 0A000.
 const (
 	OidInt2Vector Oid = 22
 	OidOidVector  Oid = 30
@@ -51,8 +52,17 @@ func vectorCastPath(from, to Oid) (EnvCastFunc, CastContext, bool) {
 		return nil, 0, false
 	}
 	if _, ctx, ok := castPath(arrayTypes[elem], to); ok && arrayElems[to] != 0 {
+		if to == arrayTypes[elem] {
+			// int2vector::int2[] (psql's and pg_dump's reading of
+			// pg_publication_rel.prattrs) and oidvector::oid[]: the same
+			// elements from subscript 0.
+			return func(_ *Env, v any) (any, error) {
+				elems, _ := v.([]any)
+				return pgarray.Make([]int{len(elems)}, []int{0}, elems), nil
+			}, ctx, true
+		}
 		return func(*Env, any) (any, error) {
-			return nil, pgerror.Unsupported("arrays with a lower bound other than 1 (int2vector and oidvector cast to arrays)")
+			return nil, pgerror.Unsupported("arrays with a lower bound other than 1 (int2vector and oidvector cast to arrays of another element type)")
 		}, ctx, true
 	}
 	return nil, 0, false
