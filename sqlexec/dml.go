@@ -427,9 +427,14 @@ func (b *binder) insertSourceFor(t *tableDesc, target []int, assigns []*arrayAss
 	if st != nil && len(st.ValuesLists) > 0 && len(st.SortClause) == 0 && st.LimitCount == nil && st.LimitOffset == nil && st.WithClause == nil {
 		var rows [][]*scalar
 		var defs [][]bool
-		var valuesScope *scope // the WITH queries the values may read
-		if ctes != nil {
-			valuesScope = &scope{ctes: ctes}
+		// The values read the statement's WITH queries; aggregates and
+		// window functions are PostgreSQL's errors there, and so are
+		// set-returning functions but in a single row, which PostgreSQL
+		// compiles as a select list: each row of their expansion is
+		// inserted (a ProjectSet below the insert).
+		valuesScope := &scope{ctes: ctes, noAgg: "VALUES"}
+		if len(st.ValuesLists) == 1 && b.containsSetCall(st.ValuesLists[0].GetList().GetItems()...) {
+			valuesScope.srf = &srfScope{}
 		}
 		for _, l := range st.ValuesLists {
 			items := l.GetList().GetItems()
@@ -473,19 +478,52 @@ func (b *binder) insertSourceFor(t *tableDesc, target []int, assigns []*arrayAss
 		if len(rows) == 1 {
 			node = newNode(&resultOp{}, 1, 0, 0)
 		}
-		return func(x *execCtx, emit func([]any, []bool) error) error {
-			x.stats.loop(node, len(rows), 0)
-			for r, row := range rows {
-				vals := make([]any, len(row))
-				for i, e := range row {
-					if e == nil {
-						continue
-					}
-					v, err := e.eval(x)
+		eval := func(x *execCtx, row []*scalar) ([]any, error) {
+			vals := make([]any, len(row))
+			for i, e := range row {
+				if e == nil {
+					continue
+				}
+				v, err := e.eval(x)
+				if err != nil {
+					return nil, err
+				}
+				vals[i] = v
+			}
+			return vals, nil
+		}
+		if srf := valuesScope.srf; srf != nil && len(srf.calls) > 0 {
+			row := rows[0]
+			var again []*scalar // the volatile values ProjectSet computes once more when the calls end
+			for i, it := range st.ValuesLists[0].GetList().GetItems() {
+				if row[i] != nil && row[i].volatile && !b.containsSetCall(it) {
+					again = append(again, row[i])
+				}
+			}
+			return func(x *execCtx, emit func([]any, []bool) error) error {
+				x.stats.loop(node, 1, 0)
+				return srf.expand(x, func() error {
+					vals, err := eval(x, row)
 					if err != nil {
 						return err
 					}
-					vals[i] = v
+					return emit(vals, defs[0])
+				}, func() error {
+					for _, e := range again {
+						if _, err := e.eval(x); err != nil {
+							return err
+						}
+					}
+					return nil
+				})
+			}, node, nil
+		}
+		return func(x *execCtx, emit func([]any, []bool) error) error {
+			x.stats.loop(node, len(rows), 0)
+			for r, row := range rows {
+				vals, err := eval(x, row)
+				if err != nil {
+					return err
 				}
 				if err := emit(vals, defs[r]); err != nil {
 					return err

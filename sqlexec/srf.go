@@ -275,24 +275,40 @@ func (b *binder) listSetCall(sc *scope, call *setCall, nested int) *scalar {
 // expand runs the calls for the current row and calls emit once per
 // output row with x.srf holding the calls' values: as many rows as the
 // longest call returns, the shorter ones padded with NULL, none when every
-// call returns none. The calls advance in lockstep, a row at a time.
-func (s *srfScope) expand(x *execCtx, emit func() error) error {
+// call returns none. The calls advance in lockstep, a row at a time. end,
+// if set, runs once the calls of the outermost level have ended for a row
+// of the level below, as PostgreSQL's ProjectSet evaluates the rest of its
+// select list once more on the call that finds them all done (a volatile
+// column's calls show it: nextval draws a value there).
+func (s *srfScope) expand(x *execCtx, emit, end func() error) error {
 	defer func() { x.srf = nil }()
+	if end == nil {
+		end = func() error { return nil }
+	}
 	if slices.Max(s.levels) > 1 {
-		return s.expandLevels(x, emit)
+		return s.expandLevels(x, emit, end)
 	}
 	if len(s.calls) == 1 {
 		c := s.calls[0]
-		return c.each(x, func(row []any) error {
+		err := c.each(x, func(row []any) error {
 			x.srf = []any{c.value(row)}
 			return emit()
 		})
+		if err != nil {
+			return err
+		}
+		x.srf = []any{nil}
+		return end()
 	}
 	ls := startLockStep(x, s.calls)
 	defer ls.stop()
 	for {
 		vals := make([]any, len(s.calls))
 		if more, err := ls.step(vals); err != nil || !more {
+			if err == nil {
+				x.srf = vals
+				err = end()
+			}
 			return err
 		}
 		x.srf = vals
@@ -365,7 +381,7 @@ func (ls *lockStep) step(out []any) (bool, error) {
 // expandLevels expands nested set-returning calls a level at a time: the
 // calls of each level in lock-step (the shorter ones padded with NULL),
 // once per row of the levels below, whose values their arguments read.
-func (s *srfScope) expandLevels(x *execCtx, emit func() error) error {
+func (s *srfScope) expandLevels(x *execCtx, emit, end func() error) error {
 	vals := make([]any, len(s.calls))
 	top := slices.Max(s.levels)
 	var run func(level int) error
@@ -390,6 +406,9 @@ func (s *srfScope) expandLevels(x *execCtx, emit func() error) error {
 			x.srf = vals
 			step := make([]any, len(idx))
 			if more, err := ls.step(step); err != nil || !more {
+				if err == nil && level == top {
+					err = end()
+				}
 				return err
 			}
 			for j, i := range idx {
