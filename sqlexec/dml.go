@@ -238,6 +238,15 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 		if err != nil {
 			return nil, err
 		}
+		if oc != nil && oc.update {
+			// The rows the operations it triggers write (a BEFORE INSERT
+			// trigger's statement) are ones DO UPDATE may not update.
+			if x.caches == nil {
+				x.caches = &stmtCaches{}
+			}
+			x.memoSet(conflictGuard{oc}, x.s.startModify())
+			defer x.s.endModify()
+		}
 		leafEvents := &rowQueue{}
 		// With ON CONFLICT DO UPDATE the AFTER ROW events of the rows
 		// inserted and updated fire in the order the rows were written.
@@ -826,6 +835,20 @@ func (cp *conflictPlan) touched(x *execCtx) map[string]bool {
 	return m
 }
 
+// conflictGuard keys, in the statement's memo, the modifyGuard of an
+// INSERT ... ON CONFLICT DO UPDATE.
+type conflictGuard struct{ cp *conflictPlan }
+
+// triggeredChange reports whether an operation the statement triggered
+// (a statement of a trigger or function it ran) has inserted or updated
+// the row under key of table since the statement began: PostgreSQL finds
+// the row's version written by a later command than the statement's and
+// refuses to update it (21000), as it does a row the statement wrote.
+func (cp *conflictPlan) triggeredChange(x *execCtx, table isolation.TableID, key []byte) bool {
+	g, ok := x.memoGet(conflictGuard{cp})
+	return ok && g.(modifyGuard).changed(x.s, table, key)
+}
+
 // try inserts row unless it conflicts; on a conflict it does nothing or
 // updates the existing row, firing the UPDATE row triggers (the AFTER ones
 // queued on q). done reports that the conflict was handled (emit was
@@ -868,6 +891,7 @@ func (cp *conflictPlan) tryIn(x *execCtx, w *writer, leaf *partRoute, row, lrow 
 	if err == nil {
 		_ = x.txn.Release(sp)
 		x.s.queueUniqueChecks(lw.t, key, lrow)
+		x.s.noteWrite(lw.t.id, key)
 		cp.touched(x)[touchedKey(lw.t, key)] = true
 		return false, key, nil
 	}
@@ -901,7 +925,7 @@ func (cp *conflictPlan) tryIn(x *execCtx, w *writer, leaf *partRoute, row, lrow 
 	if !cp.update {
 		return true, nil, x.txn.CheckConflictVisible(lw.t.id, uc.Key)
 	}
-	if cp.touched(x)[touchedKey(lw.t, uc.Key)] {
+	if cp.touched(x)[touchedKey(lw.t, uc.Key)] || cp.triggeredChange(x, lw.t.id, uc.Key) {
 		return false, nil, pgerror.New(pgerror.CardinalityViolation, "ON CONFLICT DO UPDATE command cannot affect row a second time").
 			WithHint("Ensure that no rows proposed for insertion within the same command have duplicate constrained values.")
 	}
