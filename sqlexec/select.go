@@ -434,7 +434,7 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 	p := &selectPlan{cols: cols, correlated: correlated,
 		prunable: prunableOutputs(outs[:nVisible], targetNodes, keys, onCols, srf != nil || locking != nil || distinct || distinctOn)}
 	ln := b.levelPlan(levelShape{items: items, pre: pre, agg: agg, having: st.HavingClause, window: win != nil, srf: srf != nil,
-		keys: keys, distinct: distinct, distinctOn: distinctOn, limited: limit != nil || offset != nil, locking: locking != nil, cols: cols})
+		groupSRF: agg != nil && agg.srf != nil, lateSRF: lateSRFs, keys: keys, onKeys: onSort, distinct: distinct, distinctOn: distinctOn, limited: limit != nil || offset != nil, locking: locking != nil, cols: cols})
 	p.node = ln.top
 	b.claimSubplans(subplansFrom, p.node)
 	// produce runs the level: with send set (streamable levels only) it
@@ -561,7 +561,9 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 				}
 			}
 		}
-		x.stats.addRows(ln.mid, len(run.out))
+		if !lateSRFs {
+			x.stats.addRows(ln.mid, len(run.out))
+		}
 		if distinctOn {
 			x.stats.addRows(ln.onSort, len(run.out))
 			if err := checkSortCollations(onSort); err != nil {
@@ -820,6 +822,7 @@ func expandAfterSort(x *execCtx, rows [][]any, srf *srfScope, keys []sortKey, nV
 	if ties {
 		tieKeys = keys // already sorted: the sort only compares the peers
 	}
+	x.stats.addRows(ln.mid, len(out))
 	out, err := trimOutput(out, tieKeys, false, nVisible, outs, lim, off, hasLimit, ties)
 	x.stats.addRows(ln.limit, len(out))
 	return out, err
