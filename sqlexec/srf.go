@@ -422,6 +422,19 @@ func (s *srfScope) expandLevels(x *execCtx, emit, end func() error) error {
 	return run(1)
 }
 
+// multiUnnestArgs returns the arrays of a ROWS FROM entry (a call and its
+// column definition list) that calls the unqualified unnest with several
+// of them and no column definitions, nil for any other entry.
+func multiUnnestArgs(entry []*pg_query.Node) []*pg_query.Node {
+	fc := entry[0].GetFuncCall()
+	if fc == nil || len(entry) > 1 && len(entry[1].GetList().GetItems()) > 0 || len(fc.Funcname) != 1 ||
+		fc.Funcname[0].GetString_().GetSval() != "unnest" || len(fc.Args) < 2 ||
+		len(fc.AggOrder) > 0 || fc.AggFilter != nil || fc.Over != nil || fc.AggStar || fc.AggDistinct || fc.FuncVariadic {
+		return nil
+	}
+	return fc.Args
+}
+
 // errCallStopped ends a set-returning call whose rows are no longer wanted.
 var errCallStopped = errors.New("set-returning call stopped")
 
@@ -857,16 +870,28 @@ func bindPartitionFunc(name string, fields []types.Field) func(b *binder, args [
 // scan zips them. One function is the plain function item; without an
 // alias the item is named after the first function.
 func (b *binder) rowsFromItem(sc *scope, rf *pg_query.RangeFunction) (*fromItem, []scopeCol, error) {
-	parts := make([]*pg_query.RangeFunction, len(rf.Functions))
-	for i, fn := range rf.Functions {
+	var parts []*pg_query.RangeFunction
+	for _, fn := range rf.Functions {
 		fl := fn.GetList()
 		if fl == nil || len(fl.Items) == 0 {
 			return nil, nil, pgerror.Unsupported("this form of function in FROM")
 		}
-		parts[i] = &pg_query.RangeFunction{Lateral: rf.Lateral, Functions: []*pg_query.Node{pg_query.MakeListNode(fl.Items[:1])}}
-		if len(fl.Items) > 1 {
-			parts[i].Coldeflist = fl.Items[1].GetList().GetItems()
+		if arrays := multiUnnestArgs(fl.Items); arrays != nil {
+			// unnest(a, b, ...) is ROWS FROM (unnest(a), unnest(b), ...),
+			// as PostgreSQL's transformRangeFunction expands it.
+			fc := fl.Items[0].GetFuncCall()
+			for _, a := range arrays {
+				one := &pg_query.FuncCall{Funcname: fc.Funcname, Args: []*pg_query.Node{a}, Funcformat: fc.Funcformat, Location: fc.Location}
+				parts = append(parts, &pg_query.RangeFunction{Lateral: rf.Lateral,
+					Functions: []*pg_query.Node{pg_query.MakeListNode([]*pg_query.Node{{Node: &pg_query.Node_FuncCall{FuncCall: one}}})}})
+			}
+			continue
 		}
+		part := &pg_query.RangeFunction{Lateral: rf.Lateral, Functions: []*pg_query.Node{pg_query.MakeListNode(fl.Items[:1])}}
+		if len(fl.Items) > 1 {
+			part.Coldeflist = fl.Items[1].GetList().GetItems()
+		}
+		parts = append(parts, part)
 	}
 	if len(parts) == 1 {
 		parts[0].Alias, parts[0].Ordinality = rf.Alias, rf.Ordinality
