@@ -24,6 +24,10 @@ type aggScope struct {
 	// of its groups; nil for a plain GROUP BY, one set of every group.
 	// With sets, the aggregation row ends with the index of its set.
 	sets [][]int
+	// srf, when set, holds the set-returning calls of GROUP BY
+	// expressions: each input row is aggregated once for every row of
+	// their expansion.
+	srf *srfScope
 }
 
 type groupEntry struct {
@@ -174,8 +178,16 @@ func (b *binder) groupEntry(agg *aggScope, g *pg_query.Node, targets []*pg_query
 			}
 		}
 		agg.from.noAggWin = "GROUP BY"
+		if b.containsSetCall(n) {
+			// PostgreSQL expands the call below the grouping (a ProjectSet
+			// over the scan) and groups the rows it makes.
+			if agg.srf == nil {
+				agg.srf = &srfScope{}
+			}
+			agg.from.srf = agg.srf
+		}
 		e, err := b.expr(agg.from, n)
-		agg.from.noAggWin = ""
+		agg.from.noAggWin, agg.from.srf = "", nil
 		if err != nil {
 			return 0, err
 		}

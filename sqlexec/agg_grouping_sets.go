@@ -60,8 +60,9 @@ func (b *binder) groupingSets(agg *aggScope, groups []*pg_query.Node, targets []
 			return pgerror.Unsupported("grouping sets over two output columns of one expression")
 		}
 		// PostgreSQL nulls such an expression in the sets without it,
-		// where fickle reads it as it is.
-		if g.e.refs == 0 && slices.ContainsFunc(sets, func(s []int) bool { return !slices.Contains(s, i) }) {
+		// where fickle reads it as it is; a volatile one (a set-returning
+		// call) reads the group row as one naming columns does.
+		if g.e.refs == 0 && !g.e.volatile && slices.ContainsFunc(sets, func(s []int) bool { return !slices.Contains(s, i) }) {
 			return pgerror.Unsupported("a grouping set expression that names none of the query's columns, absent from some grouping sets")
 		}
 	}

@@ -291,7 +291,23 @@ func (b *binder) unnestItem(sc *scope, rf *pg_query.RangeFunction) (it *fromItem
 	if fc == nil || strings.ToLower(lastName(fc.Funcname)) != "unnest" {
 		return nil, nil, false, nil
 	}
-	if rf.IsRowsfrom || len(rf.Coldeflist) > 0 || len(fc.Args) == 0 {
+	if rf.IsRowsfrom {
+		return nil, nil, false, nil // rowsFromItem splits a multi-array unnest
+	}
+	if len(fc.Args) > 1 && (len(fc.Funcname) != 1 || len(rf.Coldeflist) > 0) {
+		// Qualified, or with column definitions, it is no multi-array
+		// unnest but a call of a function unnest(a, b, ...), which
+		// PostgreSQL does not have.
+		args := make([]*scalar, len(fc.Args))
+		for i, a := range fc.Args {
+			if args[i], err = b.expr(functionArgScope(sc), a); err != nil {
+				return nil, nil, true, err
+			}
+		}
+		return nil, nil, true, b.errAt(pgerror.Newf(pgerror.UndefinedFunction, "function %s does not exist", callText(strings.Join(strs(fc.Funcname), "."), fc.Args, args)).
+			WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), fc.Location)
+	}
+	if len(rf.Coldeflist) > 0 || len(fc.Args) == 0 {
 		return nil, nil, true, b.errAt(pgerror.Unsupported("this form of unnest in FROM"), fc.Location)
 	}
 	args := make([]*scalar, len(fc.Args))

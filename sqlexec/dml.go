@@ -241,6 +241,15 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 		if err != nil {
 			return nil, err
 		}
+		if oc != nil && oc.update {
+			// The rows the operations it triggers write (a BEFORE INSERT
+			// trigger's statement) are ones DO UPDATE may not update.
+			if x.caches == nil {
+				x.caches = &stmtCaches{}
+			}
+			x.memoSet(conflictGuard{oc}, x.s.startModify())
+			defer x.s.endModify()
+		}
 		leafEvents := &rowQueue{}
 		// With ON CONFLICT DO UPDATE the AFTER ROW events of the rows
 		// inserted and updated fire in the order the rows were written.
@@ -438,9 +447,14 @@ func (b *binder) insertSourceFor(t *tableDesc, target []int, assigns []*arrayAss
 	if st != nil && len(st.ValuesLists) > 0 && len(st.SortClause) == 0 && st.LimitCount == nil && st.LimitOffset == nil && st.WithClause == nil {
 		var rows [][]*scalar
 		var defs [][]bool
-		var valuesScope *scope // the WITH queries the values may read
-		if ctes != nil {
-			valuesScope = &scope{ctes: ctes}
+		// The values read the statement's WITH queries; aggregates and
+		// window functions are PostgreSQL's errors there, and so are
+		// set-returning functions but in a single row, which PostgreSQL
+		// compiles as a select list: each row of their expansion is
+		// inserted (a ProjectSet below the insert).
+		valuesScope := &scope{ctes: ctes, noAgg: "VALUES"}
+		if len(st.ValuesLists) == 1 && b.containsSetCall(st.ValuesLists[0].GetList().GetItems()...) {
+			valuesScope.srf = &srfScope{}
 		}
 		for _, l := range st.ValuesLists {
 			items := l.GetList().GetItems()
@@ -484,19 +498,52 @@ func (b *binder) insertSourceFor(t *tableDesc, target []int, assigns []*arrayAss
 		if len(rows) == 1 {
 			node = newNode(&resultOp{}, 1, 0, 0)
 		}
-		return func(x *execCtx, emit func([]any, []bool) error) error {
-			x.stats.loop(node, len(rows), 0)
-			for r, row := range rows {
-				vals := make([]any, len(row))
-				for i, e := range row {
-					if e == nil {
-						continue
-					}
-					v, err := e.eval(x)
+		eval := func(x *execCtx, row []*scalar) ([]any, error) {
+			vals := make([]any, len(row))
+			for i, e := range row {
+				if e == nil {
+					continue
+				}
+				v, err := e.eval(x)
+				if err != nil {
+					return nil, err
+				}
+				vals[i] = v
+			}
+			return vals, nil
+		}
+		if srf := valuesScope.srf; srf != nil && len(srf.calls) > 0 {
+			row := rows[0]
+			var again []*scalar // the volatile values ProjectSet computes once more when the calls end
+			for i, it := range st.ValuesLists[0].GetList().GetItems() {
+				if row[i] != nil && row[i].volatile && !b.containsSetCall(it) {
+					again = append(again, row[i])
+				}
+			}
+			return func(x *execCtx, emit func([]any, []bool) error) error {
+				x.stats.loop(node, 1, 0)
+				return srf.expand(x, func() error {
+					vals, err := eval(x, row)
 					if err != nil {
 						return err
 					}
-					vals[i] = v
+					return emit(vals, defs[0])
+				}, func() error {
+					for _, e := range again {
+						if _, err := e.eval(x); err != nil {
+							return err
+						}
+					}
+					return nil
+				})
+			}, node, nil
+		}
+		return func(x *execCtx, emit func([]any, []bool) error) error {
+			x.stats.loop(node, len(rows), 0)
+			for r, row := range rows {
+				vals, err := eval(x, row)
+				if err != nil {
+					return err
 				}
 				if err := emit(vals, defs[r]); err != nil {
 					return err
@@ -799,6 +846,20 @@ func (cp *conflictPlan) touched(x *execCtx) map[string]bool {
 	return m
 }
 
+// conflictGuard keys, in the statement's memo, the modifyGuard of an
+// INSERT ... ON CONFLICT DO UPDATE.
+type conflictGuard struct{ cp *conflictPlan }
+
+// triggeredChange reports whether an operation the statement triggered
+// (a statement of a trigger or function it ran) has inserted or updated
+// the row under key of table since the statement began: PostgreSQL finds
+// the row's version written by a later command than the statement's and
+// refuses to update it (21000), as it does a row the statement wrote.
+func (cp *conflictPlan) triggeredChange(x *execCtx, table isolation.TableID, key []byte) bool {
+	g, ok := x.memoGet(conflictGuard{cp})
+	return ok && g.(modifyGuard).changed(x.s, table, key)
+}
+
 // try inserts row unless it conflicts; on a conflict it does nothing or
 // updates the existing row, firing the UPDATE row triggers (the AFTER ones
 // queued on q). done reports that the conflict was handled (emit was
@@ -848,6 +909,7 @@ func (cp *conflictPlan) tryIn(x *execCtx, w *writer, leaf *partRoute, row, lrow 
 	if err == nil {
 		_ = x.txn.Release(sp)
 		x.s.queueUniqueChecks(lw.t, key, lrow)
+		x.s.noteWrite(lw.t.id, key)
 		cp.touched(x)[touchedKey(lw.t, key)] = true
 		return false, key, nil
 	}
@@ -881,7 +943,7 @@ func (cp *conflictPlan) tryIn(x *execCtx, w *writer, leaf *partRoute, row, lrow 
 	if !cp.update {
 		return true, nil, x.txn.CheckConflictVisible(lw.t.id, uc.Key)
 	}
-	if cp.touched(x)[touchedKey(lw.t, uc.Key)] {
+	if cp.touched(x)[touchedKey(lw.t, uc.Key)] || cp.triggeredChange(x, lw.t.id, uc.Key) {
 		return false, nil, pgerror.New(pgerror.CardinalityViolation, "ON CONFLICT DO UPDATE command cannot affect row a second time").
 			WithHint("Ensure that no rows proposed for insertion within the same command have duplicate constrained values.")
 	}

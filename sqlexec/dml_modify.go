@@ -91,9 +91,12 @@ func (m *modifyTarget) collect(x *execCtx) ([]match, error) {
 	}
 	start := time.Now()
 	var krs []keyedRow
-	if m.currentOf != "" {
+	switch {
+	case m.currentOf != "":
 		krs, err = m.currentTarget(x)
-	} else {
+	case m.inHeapOrder():
+		krs, err = fetchInHeapOrder(x, m.items[0])
+	default:
 		krs, err = fetchTable(x, m.items[0], true)
 	}
 	if err != nil {

@@ -11,13 +11,19 @@ import (
 // levelShape is what the planner decided for one query level, as the plan
 // of EXPLAIN records it.
 type levelShape struct {
-	items      []*fromItem
-	pre        []*conj
-	agg        *aggScope
-	having     *pg_query.Node
-	window     bool
-	srf        bool
-	keys       []sortKey
+	items  []*fromItem
+	pre    []*conj
+	agg    *aggScope
+	having *pg_query.Node
+	window bool
+	srf    bool
+	// groupSRF and lateSRF place the ProjectSet of set-returning calls
+	// below the grouping (GROUP BY calls them) and above the sort (they
+	// are expanded after it).
+	groupSRF, lateSRF bool
+	keys              []sortKey
+	// onKeys are the keys DISTINCT ON sorts by.
+	onKeys     []sortKey
 	distinct   bool
 	distinctOn bool
 	limited    bool
@@ -47,6 +53,9 @@ func (b *binder) levelPlan(sh levelShape) levelNodes {
 	}
 	switch {
 	case sh.agg != nil:
+		if sh.groupSRF {
+			n = newNode(projectSetOp{}, n.rows*10, width, 0.01*n.rows, n)
+		}
 		op := &aggOp{}
 		for _, g := range sh.agg.groups {
 			op.keys = append(op.keys, g.text)
@@ -64,12 +73,12 @@ func (b *binder) levelPlan(sh levelShape) levelNodes {
 		n = newNode(windowOp{}, n.rows, width, 0.01*n.rows, n)
 		ln.mid = n
 	}
-	if sh.srf {
+	if sh.srf && !sh.lateSRF {
 		n = newNode(projectSetOp{}, n.rows*10, width, 0.01*n.rows, n)
 		ln.mid = n
 	}
 	if sh.distinctOn {
-		n = newNode(&sortOp{keys: sortKeyTexts(sh.keys)}, n.rows, width, sortCost(n.rows), n)
+		n = newNode(&sortOp{keys: sortKeyTexts(sh.onKeys)}, n.rows, width, sortCost(n.rows), n)
 		n.startup = n.cost
 		ln.onSort = n
 		n = newNode(uniqueOp{}, n.rows/2, width, 0, n)
@@ -88,6 +97,10 @@ func (b *binder) levelPlan(sh levelShape) levelNodes {
 		n = newNode(&sortOp{keys: sortKeyTexts(sh.keys)}, n.rows, width, sortCost(n.rows), n)
 		n.startup = n.cost
 		ln.sort = n
+	}
+	if sh.lateSRF {
+		n = newNode(projectSetOp{}, n.rows*10, width, 0.01*n.rows, n)
+		ln.mid = n
 	}
 	if sh.limited {
 		n = newNode(limitOp{}, n.rows, width, 0, n)

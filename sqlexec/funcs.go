@@ -227,6 +227,50 @@ func (b *binder) functionStyleCast(fc *pg_query.FuncCall) *pg_query.TypeCast {
 	return &pg_query.TypeCast{Arg: fc.Args[0], TypeName: tn, Location: fc.Location}
 }
 
+// callAsOperator compiles a call of a built-in function of two arguments
+// that fickle has only as the binary operator it implements (int4mul as
+// integer * integer), resolved among the function's overloads as
+// PostgreSQL resolves the call; ok is false when there is no such
+// operator.
+func (b *binder) callAsOperator(name string, args []*scalar, ts []types.Type, loc int32) (*scalar, bool, error) {
+	if len(args) != 2 {
+		return nil, false, nil
+	}
+	var overloads [][]types.Type
+	for _, p := range builtinIndex().procsByName[name] {
+		if p.namespace != oidPgCatalog || p.kind != 'f' || len(p.args) != 2 {
+			continue
+		}
+		l, lok := types.TypeByOid(types.Oid(p.args[0]))
+		r, rok := types.TypeByOid(types.Oid(p.args[1]))
+		if lok && rok && !l.IsPolymorphic() && !r.IsPolymorphic() && l.Oid != types.Oid(oidAnyPseudoType) && r.Oid != types.Oid(oidAnyPseudoType) {
+			overloads = append(overloads, []types.Type{l, r})
+		}
+	}
+	i, err := types.ChooseOverload(name, ts, overloads)
+	if err != nil {
+		return nil, false, nil
+	}
+	op := operatorOf(name, overloads[i])
+	if op == nil || op.kind != 'b' {
+		return nil, false, nil
+	}
+	l, err := b.coerce(args[0], overloads[i][0], types.CastImplicit)
+	if err != nil {
+		return nil, true, err
+	}
+	r, err := b.coerce(args[1], overloads[i][1], types.CastImplicit)
+	if err != nil {
+		return nil, true, err
+	}
+	out, err := b.binary(op.name, l, r, loc)
+	if err != nil {
+		return nil, true, err
+	}
+	out.name = name
+	return out, true, nil
+}
+
 // callBuiltin resolves a function of package types.
 func (b *binder) callBuiltin(sc *scope, name string, argNodes []*pg_query.Node, loc int32) (*scalar, error) {
 	args, err := b.builtinArgs(sc, name, argNodes, loc)
@@ -256,6 +300,9 @@ func (b *binder) callResolved(name string, args []*scalar, loc int32) (*scalar, 
 	}
 	fn, err := types.ResolveFunc(name, ts)
 	if err != nil {
+		if out, ok, err := b.callAsOperator(name, args, ts, loc); ok || err != nil {
+			return out, err
+		}
 		return nil, b.lackedBuiltinAt(name, ts, err, loc)
 	}
 	if pending {

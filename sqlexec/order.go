@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 
@@ -172,6 +173,35 @@ func (b *binder) distinctOnMatchesOrderBy(st *pg_query.SelectStmt, keys, onKeys 
 	return nil
 }
 
+// distinctOnSort is the order DISTINCT ON sorts its rows in before it
+// keeps the first of each run, as PostgreSQL's create_distinct_paths
+// picks it: the ORDER BY keys, or when the DISTINCT ON list is longer,
+// those followed by the DISTINCT ON expressions the ORDER BY does not
+// name, ascending.
+func (b *binder) distinctOnSort(st *pg_query.SelectStmt, keys, onKeys []sortKey, nCols int) []sortKey {
+	if len(onKeys) <= len(keys) {
+		return keys
+	}
+	item := func(k sortKey, n *pg_query.Node) string {
+		if k.col < nCols {
+			return strconv.Itoa(k.col)
+		}
+		return nodeKey(n)
+	}
+	sorted := map[string]bool{}
+	for i, k := range keys {
+		sorted[item(k, st.SortClause[i].GetSortBy().Node)] = true
+	}
+	out := slices.Clone(keys)
+	for i, k := range onKeys {
+		if it := item(k, st.DistinctClause[i]); !sorted[it] {
+			sorted[it] = true
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
 // distinctOnRows keeps the first row of each run of rows (sorted) with
 // equal values in cols: DISTINCT ON.
 func distinctOnRows(rows [][]any, cols []int, outs []*scalar) [][]any {
@@ -193,7 +223,12 @@ func distinctOnRows(rows [][]any, cols []int, outs []*scalar) [][]any {
 
 // limitOffset compiles LIMIT (or FETCH FIRST) and OFFSET; ties says FETCH
 // FIRST ... WITH TIES, whose count may not be the NULL constant.
-func (b *binder) limitOffset(st *pg_query.SelectStmt) (limit, offset *scalar, ties bool, err error) {
+//
+// The expressions may read enclosing queries' columns (a subquery's
+// OFFSET outer.n) but not the level's own: sc is the level's scope, where
+// they fail as in PostgreSQL (42P10), and so do aggregates, window
+// functions and set-returning calls.
+func (b *binder) limitOffset(sc *scope, st *pg_query.SelectStmt) (limit, offset *scalar, ties bool, err error) {
 	ties = st.LimitOption == pg_query.LimitOption_LIMIT_OPTION_WITH_TIES
 	if ties {
 		n := st.LimitCount
@@ -204,23 +239,37 @@ func (b *binder) limitOffset(st *pg_query.SelectStmt) (limit, offset *scalar, ti
 			return nil, nil, false, errNullTiesCount
 		}
 	}
-	conv := func(n *pg_query.Node) (*scalar, error) {
+	conv := func(n *pg_query.Node, clause string) (*scalar, error) {
 		if n == nil {
 			return nil, nil
 		}
 		if c := n.GetAConst(); c != nil && c.Isnull {
 			return nil, nil
 		}
-		e, err := b.expr(nil, n)
+		saved := *sc
+		sc.srf, sc.win, sc.agg, sc.noAgg, sc.noAggWin, sc.srfBarred = nil, nil, nil, clause, "", ""
+		pending := sc.pending
+		e, err := b.expr(sc, n)
+		sc.srf, sc.win, sc.agg, sc.noAgg, sc.noAggWin, sc.srfBarred = saved.srf, saved.win, saved.agg, saved.noAgg, saved.noAggWin, saved.srfBarred
 		if err != nil {
 			return nil, err
 		}
+		if e.refs != 0 || sc.pending != pending {
+			loc := int32(-1)
+			walk(n, func(c *pg_query.Node) bool {
+				if cr := c.GetColumnRef(); cr != nil && loc < 0 {
+					loc = cr.Location
+				}
+				return loc < 0
+			})
+			return nil, b.errAt(pgerror.Newf(pgerror.InvalidColumnReference, "argument of %s must not contain variables", clause), loc)
+		}
 		return b.coerce(e, types.Int8, types.CastImplicit)
 	}
-	if limit, err = conv(st.LimitCount); err != nil {
+	if limit, err = conv(st.LimitCount, "LIMIT"); err != nil {
 		return nil, nil, false, err
 	}
-	offset, err = conv(st.LimitOffset)
+	offset, err = conv(st.LimitOffset, "OFFSET")
 	return limit, offset, ties, err
 }
 

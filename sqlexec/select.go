@@ -250,6 +250,9 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 		if err := b.groupBy(agg, st.GroupClause, targets, st.GroupDistinct); err != nil {
 			return nil, err
 		}
+		if agg.srf != nil && len(agg.srf.calls) == 0 {
+			agg.srf = nil
+		}
 		proj = &scope{cols: sc.cols, parent: sc.parent, agg: agg, ctes: sc.ctes}
 	}
 	var win *winScope
@@ -264,8 +267,8 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 		}
 	}
 	var srf *srfScope
-	if b.containsSetCall(targets...) {
-		if err := b.srfsAboveGrouping(st.GroupClause, append(append([]*pg_query.Node{}, targets...), sortNodes...)); err != nil {
+	if b.containsSetCall(targets...) || b.containsSetCall(sortNodes...) {
+		if err := b.srfsAboveGrouping(agg, append(append([]*pg_query.Node{}, targets...), sortNodes...)); err != nil {
 			return nil, err
 		}
 		srf = &srfScope{}
@@ -275,13 +278,6 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 	outs, cols, targetNodes, err := b.targetList(proj, targets, unknown)
 	if err != nil {
 		return nil, err
-	}
-	if srf != nil && len(srf.calls) == 0 {
-		srf = nil // the names called resolved to functions returning no set
-	}
-	if srf != nil && len(st.LockingClause) > 0 {
-		return nil, pgerror.Newf(pgerror.FeatureNotSupported, "%s is not allowed with set-returning functions in the target list",
-			rowLockStrength(st.LockingClause[0].GetLockingClause()))
 	}
 	if agg != nil {
 		for _, g := range agg.groups {
@@ -296,7 +292,7 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 	}
 	positions := false // the rows end with their positions, for a cursor's WHERE CURRENT OF
 	if st == b.declaring {
-		if pos := b.cursorPositions(st, items, hasAgg || hasWindow || srf != nil || len(st.DistinctClause) > 0); pos != nil {
+		if pos := b.cursorPositions(st, items, hasAgg || hasWindow || srf != nil && len(srf.calls) > 0 || len(st.DistinctClause) > 0); pos != nil {
 			positions = true
 			outs, cols, targetNodes = append(outs, pos), append(cols, outCol{Name: pos.name, typ: pos.typ}), append(targetNodes, nil)
 		}
@@ -325,12 +321,12 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 	}
 	distinct, distinctOn := distinctKind(st)
 	var onCols []int
+	var onKeys []sortKey
 	if distinctOn {
 		var sorts []*pg_query.Node
 		for _, n := range st.DistinctClause {
 			sorts = append(sorts, pg_query.MakeSortByNode(n, pg_query.SortByDir_SORTBY_DEFAULT, pg_query.SortByNulls_SORTBY_NULLS_DEFAULT, -1))
 		}
-		var onKeys []sortKey
 		if onKeys, outs, err = b.orderBy(proj, sorts, outs, cols, targetNodes); err != nil {
 			return nil, err
 		}
@@ -340,11 +336,13 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 		if err := b.distinctOnMatchesOrderBy(st, keys, onKeys, len(cols)); err != nil {
 			return nil, err
 		}
-		if srf != nil {
-			if err := b.srfDistinctOn(st.SortClause, keys, targetNodes); err != nil {
-				return nil, err
-			}
-		}
+	}
+	if srf != nil && len(srf.calls) == 0 {
+		srf = nil // the names called resolved to functions returning no set
+	}
+	if srf != nil && len(st.LockingClause) > 0 {
+		return nil, pgerror.Newf(pgerror.FeatureNotSupported, "%s is not allowed with set-returning functions in the target list",
+			rowLockStrength(st.LockingClause[0].GetLockingClause()))
 	}
 	if distinct {
 		for i, o := range outs[:len(cols)] {
@@ -364,7 +362,11 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 		}
 	}
 	if distinct && len(outs) > len(cols) {
-		return nil, pgerror.New(pgerror.InvalidColumnReference, "for SELECT DISTINCT, ORDER BY expressions must appear in select list")
+		loc := int32(-1)
+		if i := slices.IndexFunc(keys, func(k sortKey) bool { return k.col >= len(cols) }); i >= 0 {
+			loc = leftmostLocation(st.SortClause[i].GetSortBy().Node)
+		}
+		return nil, b.errAt(pgerror.New(pgerror.InvalidColumnReference, "for SELECT DISTINCT, ORDER BY expressions must appear in select list"), loc)
 	}
 	if agg != nil && len(agg.groups) > 0 {
 		if err := agg.implementable(); err != nil {
@@ -380,7 +382,7 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 			return nil, err
 		}
 	}
-	limit, offset, ties, err := b.limitOffset(st)
+	limit, offset, ties, err := b.limitOffset(sc, st)
 	if err != nil {
 		return nil, err
 	}
@@ -403,7 +405,27 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 	// A level with no operator that holds all its rows (aggregate, window,
 	// sort, DISTINCT, lock stage) can pass them on as it makes them.
 	streamable := agg == nil && win == nil && len(keys) == 0 && !distinct && !distinctOn && locking == nil
-	postponed := postponedOutputs(outs, nVisible, keys, onCols, srf != nil || locking != nil || distinct)
+	var onSort []sortKey
+	if distinctOn {
+		onSort = b.distinctOnSort(st, keys, onKeys, len(cols))
+	}
+	srfCols := make([]bool, nVisible)
+	for i := range srfCols {
+		srfCols[i] = srf != nil && i < len(targetNodes) && targetNodes[i] != nil && b.containsSetCall(targetNodes[i])
+	}
+	postponed, lateSRFs := b.postponedOutputs(st, outs, nVisible, keys, onKeys, targetNodes, agg, srfCols, locking != nil || distinct)
+	earlySRFs := srf
+	if lateSRFs {
+		earlySRFs = nil
+	}
+	// endCols are the volatile columns the set-returning calls' ProjectSet
+	// computes once more when they end (srfScope.expand).
+	var endCols []int
+	for i, o := range outs[:nVisible] {
+		if o.volatile && !srfCols[i] && slices.Contains(postponed, i) == lateSRFs {
+			endCols = append(endCols, i)
+		}
+	}
 	var deferredSlots []int // outputs of subquery items whose errors wait for the row to pass every condition
 	if locking == nil {
 		for _, it := range items {
@@ -414,7 +436,7 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 	p := &selectPlan{cols: cols, correlated: correlated,
 		prunable: prunableOutputs(outs[:nVisible], targetNodes, keys, onCols, srf != nil || locking != nil || distinct || distinctOn)}
 	ln := b.levelPlan(levelShape{items: items, pre: pre, agg: agg, having: st.HavingClause, window: win != nil, srf: srf != nil,
-		keys: keys, distinct: distinct, distinctOn: distinctOn, limited: limit != nil || offset != nil, locking: locking != nil, cols: cols})
+		groupSRF: agg != nil && agg.srf != nil, lateSRF: lateSRFs, keys: keys, onKeys: onSort, distinct: distinct, distinctOn: distinctOn, limited: limit != nil || offset != nil, locking: locking != nil, cols: cols})
 	p.node = ln.top
 	b.claimSubplans(subplansFrom, p.node)
 	// produce runs the level: with send set (streamable levels only) it
@@ -449,6 +471,9 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 				}
 			}
 			if acc != nil {
+				if agg.srf != nil {
+					return agg.srf.expand(cx, func() error { return acc.add(cx) }, nil)
+				}
 				return acc.add(cx)
 			}
 			if win != nil {
@@ -484,8 +509,8 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 				}
 				return nil
 			}
-			if srf != nil {
-				return srf.expand(cx, emitRow)
+			if earlySRFs != nil {
+				return earlySRFs.expand(cx, emitRow, evalEach(cx, outs, endCols))
 			}
 			return emitRow()
 		}
@@ -520,7 +545,7 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 				run.out = make([][]any, 0, len(groups))
 				for _, g := range groups {
 					cx.row = g
-					if err := projectExpanding(cx, srf, &run.out, outs, postponed, p); err != nil {
+					if err := projectExpanding(cx, earlySRFs, &run.out, outs, postponed, endCols, p); err != nil {
 						return nil, err
 					}
 				}
@@ -533,18 +558,20 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 			}
 			for _, i := range order {
 				cx.row, cx.win = run.winRows[i], vals[i]
-				if err := projectExpanding(cx, srf, &run.out, outs, postponed, p); err != nil {
+				if err := projectExpanding(cx, earlySRFs, &run.out, outs, postponed, endCols, p); err != nil {
 					return nil, err
 				}
 			}
 		}
-		x.stats.addRows(ln.mid, len(run.out))
+		if !lateSRFs {
+			x.stats.addRows(ln.mid, len(run.out))
+		}
 		if distinctOn {
 			x.stats.addRows(ln.onSort, len(run.out))
-			if err := checkSortCollations(keys); err != nil {
+			if err := checkSortCollations(onSort); err != nil {
 				return nil, err
 			}
-			sortRows(run.out, keys)
+			types.PGQsort(run.out, func(a, b []any) int { return compareKeys(a, b, onSort) })
 			run.out = distinctOnRows(run.out, onCols, outs)
 			x.stats.addRows(ln.unique, len(run.out))
 		}
@@ -567,6 +594,9 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 			x.stats.addRows(ln.distinct, len(run.out))
 		}
 		x.stats.addRows(ln.sort, len(run.out))
+		if lateSRFs {
+			return expandAfterSort(cx, run.out, srf, keys, nVisible, outs, postponed, endCols, lim, off, limit != nil, ties, ln)
+		}
 		if len(postponed) > 0 {
 			return sortAndLimitPostponed(cx, run.out, keys, nVisible, outs, postponed, lim, off, limit != nil, ties, ln)
 		}
@@ -586,22 +616,62 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 
 // postponedOutputs lists the visible output columns PostgreSQL computes
 // only after ORDER BY's sort, DISTINCT ON, OFFSET and LIMIT
-// (make_sort_input_target): those calling a volatile function that are
-// not sort keys, so that SELECT nextval(...), x ... ORDER BY x LIMIT n
-// numbers the rows in their output order and draws n values. fickle does
-// not postpone past the set-returning functions, row locks or DISTINCT of
-// a level (nil for those).
-func postponedOutputs(outs []*scalar, nVisible int, keys []sortKey, onCols []int, unsupported bool) []int {
+// (make_sort_input_target), and reports whether the set-returning calls
+// are among them (late). An output column PostgreSQL sorts or groups by
+// (ORDER BY, DISTINCT ON or GROUP BY names it) is computed before; of the
+// others, one calling a volatile function is postponed, so that SELECT
+// nextval(...), x ... ORDER BY x LIMIT n numbers the rows in their output
+// order and draws n values, and one calling a set-returning function is
+// too when no sorted or grouped column calls one: its rows are expanded
+// after the sort and before LIMIT. fickle does not postpone past the row
+// locks or DISTINCT of a level (unsupported).
+func (b *binder) postponedOutputs(st *pg_query.SelectStmt, outs []*scalar, nVisible int, keys, onKeys []sortKey, targetNodes []*pg_query.Node,
+	agg *aggScope, srfCols []bool, unsupported bool) (postponed []int, late bool) {
 	if len(keys) == 0 || unsupported {
-		return nil
+		return nil, false
 	}
-	var postponed []int
+	hasSRFs := slices.Contains(srfCols, true)
+	ref := map[int]bool{}
+	srfRef := false
+	note := func(col int, n *pg_query.Node) {
+		ref[col] = true
+		if col < nVisible && col < len(targetNodes) && targetNodes[col] != nil {
+			n = targetNodes[col]
+		}
+		if hasSRFs && n != nil && b.containsSetCall(n) {
+			srfRef = true
+		}
+	}
+	for i, k := range keys {
+		note(k.col, st.SortClause[i].GetSortBy().Node)
+	}
+	for i, k := range onKeys {
+		note(k.col, st.DistinctClause[i])
+	}
+	if agg != nil {
+		for i, n := range targetNodes[:min(nVisible, len(targetNodes))] {
+			if n != nil && slices.ContainsFunc(agg.groups, func(g groupEntry) bool { return g.column == n }) {
+				note(i, nil)
+			}
+		}
+	}
+	for i := range outs[:nVisible] {
+		if !ref[i] && srfCols[i] {
+			late = !srfRef
+		}
+	}
 	for i, o := range outs[:nVisible] {
-		if o.volatile && !slices.Contains(onCols, i) && !slices.ContainsFunc(keys, func(k sortKey) bool { return k.col == i }) {
+		switch {
+		case ref[i]:
+		case srfCols[i]:
+			if late {
+				postponed = append(postponed, i)
+			}
+		case o.volatile:
 			postponed = append(postponed, i)
 		}
 	}
-	return postponed
+	return postponed, late
 }
 
 // postponedInput is what a postponed output column is computed from once
@@ -691,6 +761,73 @@ func sortAndLimitPostponed(x *execCtx, rows [][]any, keys []sortKey, nVisible in
 	rows = rows[min(off, int64(len(rows))):]
 	x.stats.addRows(ln.limit, len(rows))
 	return rows, nil
+}
+
+// evalEach returns what computes the outputs cols of the current row,
+// for their side effects alone.
+func evalEach(x *execCtx, outs []*scalar, cols []int) func() error {
+	if len(cols) == 0 {
+		return nil
+	}
+	return func() error {
+		for _, i := range cols {
+			if _, err := outs[i].eval(x); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}
+
+// expandAfterSort is trimOutput for a level whose set-returning calls
+// PostgreSQL expands after the sort (a ProjectSet node above the Sort,
+// below the Limit): it sorts the rows, expands each into the rows of its
+// calls, computing the postponed columns for each, until OFFSET plus
+// LIMIT rows are made, and then applies OFFSET and LIMIT.
+func expandAfterSort(x *execCtx, rows [][]any, srf *srfScope, keys []sortKey, nVisible int, outs []*scalar, postponed, endCols []int,
+	lim, off int64, hasLimit, ties bool, ln levelNodes) ([][]any, error) {
+	if err := checkSortCollations(keys); err != nil {
+		return nil, err
+	}
+	sortRows(rows, keys)
+	upTo := int64(-1)
+	if hasLimit && !ties && lim >= 0 && lim <= math.MaxInt64-off {
+		upTo = off + lim
+	}
+	var out [][]any
+	for _, r := range rows {
+		if upTo >= 0 && int64(len(out)) >= upTo {
+			break
+		}
+		in := r[postponed[0]].(*postponedInput)
+		x.row, x.win = in.row, in.win
+		err := srf.expand(x, func() error {
+			o := slices.Clone(r)
+			for _, i := range postponed {
+				v, err := outs[i].eval(x)
+				if err != nil {
+					return err
+				}
+				o[i] = v
+			}
+			out = append(out, o)
+			if upTo >= 0 && int64(len(out)) >= upTo {
+				return errLimitReached
+			}
+			return nil
+		}, evalEach(x, outs, endCols))
+		if err != nil && err != errLimitReached {
+			return nil, err
+		}
+	}
+	var tieKeys []sortKey
+	if ties {
+		tieKeys = keys // already sorted: the sort only compares the peers
+	}
+	x.stats.addRows(ln.mid, len(out))
+	out, err := trimOutput(out, tieKeys, false, nVisible, outs, lim, off, hasLimit, ties)
+	x.stats.addRows(ln.limit, len(out))
+	return out, err
 }
 
 // levelRun is what one run of a query level's rows shares between its emit

@@ -276,24 +276,40 @@ func (b *binder) listSetCall(sc *scope, call *setCall, nested int) *scalar {
 // expand runs the calls for the current row and calls emit once per
 // output row with x.srf holding the calls' values: as many rows as the
 // longest call returns, the shorter ones padded with NULL, none when every
-// call returns none. The calls advance in lockstep, a row at a time.
-func (s *srfScope) expand(x *execCtx, emit func() error) error {
+// call returns none. The calls advance in lockstep, a row at a time. end,
+// if set, runs once the calls of the outermost level have ended for a row
+// of the level below, as PostgreSQL's ProjectSet evaluates the rest of its
+// select list once more on the call that finds them all done (a volatile
+// column's calls show it: nextval draws a value there).
+func (s *srfScope) expand(x *execCtx, emit, end func() error) error {
 	defer func() { x.srf = nil }()
+	if end == nil {
+		end = func() error { return nil }
+	}
 	if slices.Max(s.levels) > 1 {
-		return s.expandLevels(x, emit)
+		return s.expandLevels(x, emit, end)
 	}
 	if len(s.calls) == 1 {
 		c := s.calls[0]
-		return c.each(x, func(row []any) error {
+		err := c.each(x, func(row []any) error {
 			x.srf = []any{c.value(row)}
 			return emit()
 		})
+		if err != nil {
+			return err
+		}
+		x.srf = []any{nil}
+		return end()
 	}
 	ls := startLockStep(x, s.calls)
 	defer ls.stop()
 	for {
 		vals := make([]any, len(s.calls))
 		if more, err := ls.step(vals); err != nil || !more {
+			if err == nil {
+				x.srf = vals
+				err = end()
+			}
 			return err
 		}
 		x.srf = vals
@@ -366,7 +382,7 @@ func (ls *lockStep) step(out []any) (bool, error) {
 // expandLevels expands nested set-returning calls a level at a time: the
 // calls of each level in lock-step (the shorter ones padded with NULL),
 // once per row of the levels below, whose values their arguments read.
-func (s *srfScope) expandLevels(x *execCtx, emit func() error) error {
+func (s *srfScope) expandLevels(x *execCtx, emit, end func() error) error {
 	vals := make([]any, len(s.calls))
 	top := slices.Max(s.levels)
 	var run func(level int) error
@@ -391,6 +407,9 @@ func (s *srfScope) expandLevels(x *execCtx, emit func() error) error {
 			x.srf = vals
 			step := make([]any, len(idx))
 			if more, err := ls.step(step); err != nil || !more {
+				if err == nil && level == top {
+					err = end()
+				}
 				return err
 			}
 			for j, i := range idx {
@@ -402,6 +421,19 @@ func (s *srfScope) expandLevels(x *execCtx, emit func() error) error {
 		}
 	}
 	return run(1)
+}
+
+// multiUnnestArgs returns the arrays of a ROWS FROM entry (a call and its
+// column definition list) that calls the unqualified unnest with several
+// of them and no column definitions, nil for any other entry.
+func multiUnnestArgs(entry []*pg_query.Node) []*pg_query.Node {
+	fc := entry[0].GetFuncCall()
+	if fc == nil || len(entry) > 1 && len(entry[1].GetList().GetItems()) > 0 || len(fc.Funcname) != 1 ||
+		fc.Funcname[0].GetString_().GetSval() != "unnest" || len(fc.Args) < 2 ||
+		len(fc.AggOrder) > 0 || fc.AggFilter != nil || fc.Over != nil || fc.AggStar || fc.AggDistinct || fc.FuncVariadic {
+		return nil
+	}
+	return fc.Args
 }
 
 // errCallStopped ends a set-returning call whose rows are no longer wanted.
@@ -839,16 +871,28 @@ func bindPartitionFunc(name string, fields []types.Field) func(b *binder, args [
 // scan zips them. One function is the plain function item; without an
 // alias the item is named after the first function.
 func (b *binder) rowsFromItem(sc *scope, rf *pg_query.RangeFunction) (*fromItem, []scopeCol, error) {
-	parts := make([]*pg_query.RangeFunction, len(rf.Functions))
-	for i, fn := range rf.Functions {
+	var parts []*pg_query.RangeFunction
+	for _, fn := range rf.Functions {
 		fl := fn.GetList()
 		if fl == nil || len(fl.Items) == 0 {
 			return nil, nil, pgerror.Unsupported("this form of function in FROM")
 		}
-		parts[i] = &pg_query.RangeFunction{Lateral: rf.Lateral, Functions: []*pg_query.Node{pg_query.MakeListNode(fl.Items[:1])}}
-		if len(fl.Items) > 1 {
-			parts[i].Coldeflist = fl.Items[1].GetList().GetItems()
+		if arrays := multiUnnestArgs(fl.Items); arrays != nil {
+			// unnest(a, b, ...) is ROWS FROM (unnest(a), unnest(b), ...),
+			// as PostgreSQL's transformRangeFunction expands it.
+			fc := fl.Items[0].GetFuncCall()
+			for _, a := range arrays {
+				one := &pg_query.FuncCall{Funcname: fc.Funcname, Args: []*pg_query.Node{a}, Funcformat: fc.Funcformat, Location: fc.Location}
+				parts = append(parts, &pg_query.RangeFunction{Lateral: rf.Lateral,
+					Functions: []*pg_query.Node{pg_query.MakeListNode([]*pg_query.Node{{Node: &pg_query.Node_FuncCall{FuncCall: one}}})}})
+			}
+			continue
 		}
+		part := &pg_query.RangeFunction{Lateral: rf.Lateral, Functions: []*pg_query.Node{pg_query.MakeListNode(fl.Items[:1])}}
+		if len(fl.Items) > 1 {
+			part.Coldeflist = fl.Items[1].GetList().GetItems()
+		}
+		parts = append(parts, part)
 	}
 	if len(parts) == 1 {
 		parts[0].Alias, parts[0].Ordinality = rf.Alias, rf.Ordinality

@@ -1,6 +1,8 @@
 package sqlexec
 
 import (
+	"slices"
+
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
@@ -14,13 +16,10 @@ import (
 
 // srfsAboveGrouping refuses what fickle cannot run of a grouped or
 // windowed query whose select list or ORDER BY calls set-returning
-// functions: a GROUP BY or window definition that calls one (PostgreSQL
-// groups or orders the expanded rows), and a window function whose
-// arguments call one (PostgreSQL's error).
-func (b *binder) srfsAboveGrouping(groupClause, nodes []*pg_query.Node) error {
-	if b.containsSetCall(groupClause...) {
-		return pgerror.Unsupported("set-returning functions in GROUP BY")
-	}
+// functions: a window definition that calls one other than as a GROUP BY
+// expression (PostgreSQL orders the expanded rows), and a window function
+// whose arguments call one (PostgreSQL's error).
+func (b *binder) srfsAboveGrouping(agg *aggScope, nodes []*pg_query.Node) error {
 	var err error
 	for _, n := range nodes {
 		walk(n, func(c *pg_query.Node) bool {
@@ -34,14 +33,34 @@ func (b *binder) srfsAboveGrouping(groupClause, nodes []*pg_query.Node) error {
 			if b.containsSetCall(fc.Args...) {
 				err = b.errAt(pgerror.New(pgerror.FeatureNotSupported, "window function calls cannot contain set-returning function calls").
 					WithHint("You might be able to move the set-returning function into a LATERAL FROM item."), lastSetCallLocation(b, fc.Args))
-			} else if b.containsSetCall(fc.Over.PartitionClause...) || b.containsSetCall(fc.Over.OrderClause...) {
-				err = b.errAt(pgerror.Unsupported("set-returning functions in a window definition"),
-					lastSetCallLocation(b, append(append([]*pg_query.Node{}, fc.Over.PartitionClause...), fc.Over.OrderClause...)))
+				return false
+			}
+			var calling []*pg_query.Node
+			for _, d := range append(append([]*pg_query.Node{}, fc.Over.PartitionClause...), fc.Over.OrderClause...) {
+				if s := d.GetSortBy(); s != nil {
+					d = s.Node
+				}
+				if b.containsSetCall(d) && !b.isGroupExpr(agg, d) {
+					calling = append(calling, d)
+				}
+			}
+			if len(calling) > 0 {
+				err = b.errAt(pgerror.Unsupported("set-returning functions in a window definition"), lastSetCallLocation(b, calling))
 			}
 			return false
 		})
 	}
 	return err
+}
+
+// isGroupExpr reports whether n is one of the GROUP BY expressions of agg
+// (nil for a query without grouping), which the grouping computed.
+func (b *binder) isGroupExpr(agg *aggScope, n *pg_query.Node) bool {
+	if agg == nil {
+		return false
+	}
+	key := b.groupKey(agg.from, n)
+	return slices.ContainsFunc(agg.groups, func(g groupEntry) bool { return g.key == key })
 }
 
 // lastSetCallLocation is the location of the last outermost
@@ -66,7 +85,7 @@ func lastSetCallLocation(b *binder, ns []*pg_query.Node) int32 {
 
 // projectExpanding projects the level's row in cx into out: one output
 // row, or with set-returning calls, one per row of their expansion.
-func projectExpanding(cx *execCtx, srf *srfScope, out *[][]any, outs []*scalar, postponed []int, p *selectPlan) error {
+func projectExpanding(cx *execCtx, srf *srfScope, out *[][]any, outs []*scalar, postponed, endCols []int, p *selectPlan) error {
 	project := func() error {
 		o := make([]any, len(outs))
 		if err := projectInto(cx, o, outs, postponed, p, false); err != nil {
@@ -78,30 +97,7 @@ func projectExpanding(cx *execCtx, srf *srfScope, out *[][]any, outs []*scalar, 
 	if srf == nil {
 		return project()
 	}
-	return srf.expand(cx, project)
-}
-
-// srfDistinctOn refuses DISTINCT ON with an ORDER BY none of whose keys
-// calls a set-returning function while the select list calls one:
-// PostgreSQL then expands the calls after DISTINCT ON has kept one row
-// per key (make_sort_input_target postpones them past the sort), where
-// fickle expands them before.
-func (b *binder) srfDistinctOn(sortClause []*pg_query.Node, keys []sortKey, targetNodes []*pg_query.Node) error {
-	if len(sortClause) == 0 {
-		return nil
-	}
-	for i, k := range keys {
-		var key *pg_query.Node
-		if k.col < len(targetNodes) && targetNodes[k.col] != nil {
-			key = targetNodes[k.col]
-		} else if i < len(sortClause) {
-			key = sortClause[i]
-		}
-		if key == nil || b.containsSetCall(key) {
-			return nil
-		}
-	}
-	return pgerror.Unsupported("DISTINCT ON with set-returning functions in the select list that the ORDER BY does not name")
+	return srf.expand(cx, project, evalEach(cx, outs, endCols))
 }
 
 // srfInHaving is PostgreSQL's error for a set-returning call in HAVING.

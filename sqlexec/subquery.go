@@ -291,11 +291,9 @@ func (b *binder) withClause(parent *scope, w *pg_query.WithClause, outer map[str
 func (b *binder) valuesPlan(parent *scope, lists []*pg_query.Node, ctes map[string]*ctePlan) (*selectPlan, error) {
 	// The entries are a query level of their own: a column they name is
 	// an outer query's (correlation), never a column of parent's own row.
-	// Their subqueries read the WITH queries in scope.
-	var sc *scope
-	if parent != nil || len(ctes) > 0 {
-		sc = &scope{parent: parent, ctes: ctes}
-	}
+	// Their subqueries read the WITH queries in scope. Aggregates, window
+	// functions and set-returning functions are PostgreSQL's errors there.
+	sc := &scope{parent: parent, ctes: ctes, noAgg: "VALUES"}
 	var rows [][]*scalar
 	for _, l := range lists {
 		items := l.GetList().GetItems()
@@ -336,7 +334,7 @@ func (b *binder) valuesPlan(parent *scope, lists []*pg_query.Node, ctes map[stri
 		cols[c] = outCol{Name: fmt.Sprintf("column%d", c+1), typ: t, coll: coll}
 	}
 	node := newNode(valuesOp{}, float64(len(rows)), widthOf(colTypes(cols)), 0)
-	return &selectPlan{cols: cols, correlated: sc != nil && b.refsOuter(sc), node: node, run: func(x *execCtx) ([][]any, error) {
+	return &selectPlan{cols: cols, correlated: b.refsOuter(sc), node: node, run: func(x *execCtx) ([][]any, error) {
 		defer x.stats.loop(node, len(rows), 0)
 		out := make([][]any, len(rows))
 		for r, row := range rows {
@@ -375,7 +373,7 @@ func (b *binder) finishOutput(parent *scope, p *selectPlan, st *pg_query.SelectS
 	if len(outs) > len(p.cols) {
 		return nil, pgerror.Unsupported("ORDER BY expressions over a VALUES list or set operation (use output columns)")
 	}
-	limit, offset, ties, err := b.limitOffset(st)
+	limit, offset, ties, err := b.limitOffset(sc, st)
 	if err != nil {
 		return nil, err
 	}
@@ -391,7 +389,7 @@ func (b *binder) finishOutput(parent *scope, p *selectPlan, st *pg_query.SelectS
 		ln.limit = newNode(limitOp{}, ln.top.rows, width, 0, ln.top)
 		ln.top = ln.limit
 	}
-	return &selectPlan{cols: p.cols, correlated: p.correlated, node: ln.top, run: func(x *execCtx) ([][]any, error) {
+	return &selectPlan{cols: p.cols, correlated: p.correlated || b.refsOuter(sc), node: ln.top, run: func(x *execCtx) ([][]any, error) {
 		if x.stats != nil {
 			defer ln.loops(x.stats, time.Now())
 		}

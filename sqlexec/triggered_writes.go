@@ -9,10 +9,13 @@ import (
 // (27000) to update or delete a row that a later command of the
 // transaction, run by a trigger or function of the statement itself, has
 // changed since the statement read it: applying the statement's change on
-// top of the triggered one, or dropping it, would both lose a write. The
-// session remembers the rows that statements run inside routines update or
-// delete, and UPDATE and DELETE check each row they are about to write
-// against the changes made since they began at a deeper routine level.
+// top of the triggered one, or dropping it, would both lose a write; INSERT
+// ... ON CONFLICT DO UPDATE refuses (21000) to update a row such a command
+// inserted or updated, as one the statement itself wrote. The session
+// remembers the rows that statements run inside routines insert, update or
+// delete, and UPDATE, DELETE, MERGE and ON CONFLICT DO UPDATE check each
+// row they are about to write against the changes made since they began at
+// a deeper routine level.
 
 // rowRef names a stored row: its table and store key.
 type rowRef struct {
@@ -35,8 +38,8 @@ type modifyGuard struct {
 	depth int
 }
 
-// noteWrite records that the statement running updated or deleted the row
-// key of table. Only a change made deeper in routines than the outermost
+// noteWrite records that the statement running inserted, updated or
+// deleted the row key of table. Only a change made deeper in routines than the outermost
 // UPDATE or DELETE running can come from an operation one of them
 // triggered, so only those are kept.
 func (s *Session) noteWrite(table isolation.TableID, key []byte) {
@@ -74,10 +77,16 @@ func (s *Session) endModify() {
 // statement's ("updated" or "deleted"); PostgreSQL says "updated" when it
 // finds the change while locking the row for a BEFORE trigger.
 func (g modifyGuard) check(s *Session, table isolation.TableID, key []byte, verb string) error {
-	w, ok := s.routineWrites[rowRef{table, string(key)}]
-	if !ok || w.seq <= g.start || w.depth <= g.depth {
+	if !g.changed(s, table, key) {
 		return nil
 	}
 	return pgerror.Newf(pgerror.TriggeredDataChangeViolation, "tuple to be %s was already modified by an operation triggered by the current command", verb).
 		WithHint("Consider using an AFTER trigger instead of a BEFORE trigger to propagate changes to other rows.")
+}
+
+// changed reports whether a routine the statement started has written the
+// row key of table since the statement began.
+func (g modifyGuard) changed(s *Session, table isolation.TableID, key []byte) bool {
+	w, ok := s.routineWrites[rowRef{table, string(key)}]
+	return ok && w.seq > g.start && w.depth > g.depth
 }

@@ -509,6 +509,7 @@ func (w *writer) insertRow(x *execCtx, row []any) ([]byte, error) {
 		return nil, w.uniqueError(err, row)
 	}
 	x.s.queueUniqueChecks(w.t, key, row)
+	x.s.noteWrite(w.t.id, key)
 	return key, nil
 }
 
