@@ -384,7 +384,7 @@ func (b *binder) aggLookup(sc *scope, n *pg_query.Node) (*scalar, bool, error) {
 	}
 	ent := &aggEntry{key: key, fn: fn, args: args, distinct: fc.AggDistinct}
 	if err := compileNotingRefs(func() (err error) {
-		ent.orderBy, ent.order, err = b.sortClause(from, fc.AggOrder)
+		ent.orderBy, ent.order, err = b.sortClause(from, fc.AggOrder, false)
 		return err
 	}); err != nil {
 		return nil, true, err

@@ -30,7 +30,7 @@ func (b *binder) orderedSetAggregate(agg *aggScope, fc *pg_query.FuncCall, key, 
 		}
 		direct[i] = e
 	}
-	orderBy, order, err := b.sortClause(from, fc.AggOrder)
+	orderBy, order, err := b.sortClause(from, fc.AggOrder, true)
 	if err != nil {
 		return nil, err
 	}
@@ -77,6 +77,11 @@ func (b *binder) orderedSetAggregate(agg *aggScope, fc *pg_query.FuncCall, key, 
 		}
 	}
 	value := orderBy[0]
+	if name != "percentile_cont" {
+		if err := polymorphicKnown(value); err != nil {
+			return nil, err // mode and percentile_disc sort anyelement
+		}
+	}
 	acc := &orderedSetAgg{name: name, typ: value.typ}
 	if name == "percentile_cont" && value.typ.Oid != types.OidInterval {
 		if value, err = b.coerce(value, types.Float8, types.CastImplicit); err != nil {

@@ -188,7 +188,7 @@ func (b *binder) windowDef(sc *scope, ws *winScope, w *pg_query.WindowDef) (*win
 		d.keys = append(d.keys, winKey{expr: deparseExpr(p)})
 	}
 	var err error
-	if d.orderBy, d.order, err = b.sortClause(sc, w.OrderClause); err != nil {
+	if d.orderBy, d.order, err = b.sortClause(sc, w.OrderClause, false); err != nil {
 		return nil, err
 	}
 	var orderKeys []winKey
@@ -548,10 +548,16 @@ func (b *binder) windowFuncArgs(call *winCall, name string, fc *pg_query.FuncCal
 		if len(args) != 1 {
 			return noSuchFunction()
 		}
+		if err := polymorphicKnown(args[0]); err != nil {
+			return types.Type{}, err
+		}
 		return args[0].typ, toValue(0)
 	case winNthValue:
 		if len(args) != 2 || !toInt4(1) {
 			return noSuchFunction()
+		}
+		if err := polymorphicKnown(args[0]); err != nil {
+			return types.Type{}, err
 		}
 		if err := toValue(0); err != nil {
 			return types.Type{}, err
@@ -563,6 +569,9 @@ func (b *binder) windowFuncArgs(call *winCall, name string, fc *pg_query.FuncCal
 		return noSuchFunction()
 	}
 	if len(args) < 3 {
+		if err := polymorphicKnown(args[0]); err != nil {
+			return types.Type{}, err
+		}
 		return args[0].typ, toValue(0)
 	}
 	ts := []types.Type{args[0].typ, args[2].typ}
@@ -583,9 +592,22 @@ func (b *binder) windowFuncArgs(call *winCall, name string, fc *pg_query.FuncCal
 	return t, nil
 }
 
+// polymorphicKnown fails, as PostgreSQL's enforce_generic_type_consistency
+// does, when e, the argument an anyelement parameter takes its type from,
+// has none: an untyped literal, NULL or parameter.
+func polymorphicKnown(e *scalar) error {
+	if e.typ.Oid == types.OidUnknown {
+		return pgerror.New(pgerror.DatatypeMismatch, "could not determine polymorphic type because input has type unknown")
+	}
+	return nil
+}
+
 // sortClause compiles the ORDER BY of a window or an aggregate call: the
-// expressions, and the keys that sort rows of their values.
-func (b *binder) sortClause(sc *scope, clause []*pg_query.Node) ([]*scalar, []sortKey, error) {
+// expressions, and the keys that sort rows of their values. An untyped
+// literal, NULL or parameter is sorted as text, unless keepUnknown leaves
+// it to the caller (an ordered-set aggregate's argument, which its
+// signature types).
+func (b *binder) sortClause(sc *scope, clause []*pg_query.Node, keepUnknown bool) ([]*scalar, []sortKey, error) {
 	var exprs []*scalar
 	var keys []sortKey
 	for i, o := range clause {
@@ -597,12 +619,14 @@ func (b *binder) sortClause(sc *scope, clause []*pg_query.Node) ([]*scalar, []so
 		if err != nil {
 			return nil, nil, err
 		}
-		if unresolved(e) || e.lit != nil || e.null {
+		untyped := e.typ.Oid == types.OidUnknown
+		if (unresolved(e) || e.lit != nil || e.null) && !(untyped && keepUnknown) {
 			if e, err = b.coerce(e, types.Text, types.CastImplicit); err != nil {
 				return nil, nil, err
 			}
+			untyped = false
 		}
-		if err := types.OrderingOperatorError(e.typ); err != nil {
+		if err := types.OrderingOperatorError(e.typ); err != nil && !untyped {
 			return nil, nil, b.errAt(err, exprLocation(sb.Node))
 		}
 		if e.coll.strength == collConflict {

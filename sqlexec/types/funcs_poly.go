@@ -195,7 +195,7 @@ func init() {
 				return nil, false, nil
 			}
 			if args[0].Oid == OidUnknown {
-				return nil, false, pgerror.New(pgerror.InvalidParameterValue, "could not determine input data type")
+				return nil, false, pgerror.New(pgerror.DatatypeMismatch, "could not determine polymorphic type because input has type unknown")
 			}
 			f := jsonBuilder(args, isB, func(env *Env, a []any) (any, error) {
 				if a[0] == nil {
