@@ -430,6 +430,19 @@ func (d *deparser) aExpr(a *pg_query.A_Expr) (*dnode, error) {
 	case pg_query.A_Expr_Kind_AEXPR_LIKE, pg_query.A_Expr_Kind_AEXPR_ILIKE:
 		return d.operator(op, a.Lexpr, a.Rexpr)
 	case pg_query.A_Expr_Kind_AEXPR_DISTINCT, pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT:
+		if other := nullLiteralOperand(a); other != nil {
+			// A test of the value itself (expr.go), which ruleutils
+			// prints as IS [NOT] NULL but of a row value.
+			arg, err := d.analyze(other)
+			if err != nil {
+				return nil, err
+			}
+			op := map[bool]string{true: "IS NOT NULL", false: "IS NULL"}[a.Kind == pg_query.A_Expr_Kind_AEXPR_DISTINCT]
+			if arg.typ.IsComposite() || arg.typ.IsRecord() {
+				op = map[bool]string{true: "IS DISTINCT FROM NULL", false: "IS NOT DISTINCT FROM NULL"}[a.Kind == pg_query.A_Expr_Kind_AEXPR_DISTINCT]
+			}
+			return &dnode{kind: dTest, typ: types.Bool, op: op, args: []*dnode{arg}}, nil
+		}
 		eq, err := d.operator("=", a.Lexpr, a.Rexpr)
 		if err != nil {
 			return nil, err
