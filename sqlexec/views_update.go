@@ -554,6 +554,12 @@ func (b *binder) autoViewInsert(v *viewDesc, ins *pg_query.InsertStmt, as uint32
 	}
 	out := &pg_query.InsertStmt{Relation: av.base, SelectStmt: ins.SelectStmt, WithClause: ins.WithClause, Override: ins.Override}
 	if ins.OnConflictClause != nil {
+		if !b.ownsViewWrite(v, av, as) {
+			// PostgreSQL checks UPDATE and SELECT on the view's and the base
+			// relation's columns in ways fickle does not follow for ON
+			// CONFLICT; an owner passes them all.
+			return nil, pgerror.Unsupported("INSERT ... ON CONFLICT through a view by a role that does not own it and its base relation")
+		}
 		if out.OnConflictClause, err = av.onConflict(ins.OnConflictClause); err != nil {
 			return nil, err
 		}
@@ -596,6 +602,24 @@ func (b *binder) autoViewInsert(v *viewDesc, ins *pg_query.InsertStmt, as uint32
 	}
 	b.writeAs = v.baseRole()
 	return b.insertPlan(out)
+}
+
+// ownsViewWrite reports whether role as (0: the current role) acts as
+// owner of view v, and the role v writes its base relation as acts as
+// owner of that relation when it is a table (a view under v checks its own
+// when the rewritten statement reaches it).
+func (b *binder) ownsViewWrite(v *viewDesc, av *autoView, as uint32) bool {
+	owns := func(role, owner uint32) bool {
+		if role == 0 {
+			role = b.s.currentRole()
+		}
+		return b.s.isSuperuser(role) || b.s.memberOf(role)[owner]
+	}
+	if !owns(as, v.ownerRole()) {
+		return false
+	}
+	t := b.s.lookupTable(b.cat, av.base.Schemaname, av.base.Relname)
+	return t == nil || owns(v.baseRole(), relationOwner(b.cat, aclTable, t.oid))
 }
 
 // onConflict rewrites INSERT's ON CONFLICT clause for the base relation,
