@@ -219,6 +219,7 @@ func mergeCatalogs(base, mine, cur *catalog) (*catalog, error) {
 	})
 	out.extensions = mergeMaps(base.extensions, mine.extensions, cur.extensions, func(string) { clash("pg_extension_name_index") })
 	out.publications = mergeMaps(base.publications, mine.publications, cur.publications, func(string) { clash("pg_publication_pubname_index") })
+	out.operators = mergeMaps(base.operators, mine.operators, cur.operators, func(uint32) { clash("pg_operator_oid_index") })
 	names := map[string]bool{}
 	for n := range base.schemas {
 		names[n] = true

@@ -34,6 +34,8 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 		return d.dropFunctions(ds)
 	case pg_query.ObjectType_OBJECT_AGGREGATE:
 		return d.dropAggregates(ds)
+	case pg_query.ObjectType_OBJECT_OPERATOR:
+		return d.dropOperators(ds)
 	case pg_query.ObjectType_OBJECT_TRIGGER:
 		return d.dropTrigger(ds)
 	case pg_query.ObjectType_OBJECT_EXTENSION:

@@ -563,6 +563,11 @@ func (b *binder) aExpr(sc *scope, a *pg_query.A_Expr) (*scalar, error) {
 			if err != nil {
 				return nil, err
 			}
+			if a.Kind == pg_query.A_Expr_Kind_AEXPR_OP {
+				if e, err := b.userPrefix(strs(a.Name), arg, a.Location); e != nil || err != nil {
+					return e, err
+				}
+			}
 			if only := types.UnaryOperandTypes(op); len(only) == 1 && only[0].Oid != types.OidNumeric && (unresolved(arg) || arg.lit != nil) {
 				// The one operator of this name (!! tsquery) says what
 				// an untyped literal is, as func_select_candidate does.
@@ -609,7 +614,7 @@ func (b *binder) aExpr(sc *scope, a *pg_query.A_Expr) (*scalar, error) {
 			return nil, b.errAt(pgerror.Unsupported("the record image comparison operator "+op), a.Location)
 		}
 		if a.Kind == pg_query.A_Expr_Kind_AEXPR_OP {
-			if e, err := b.extensionBinary(strs(a.Name), l, r); e != nil || err != nil {
+			if e, err := b.extensionBinary(strs(a.Name), l, r, a.Location); e != nil || err != nil {
 				return e, err
 			}
 		}

@@ -42,12 +42,24 @@ type extensionOpclass struct {
 	after        string
 }
 
-// operatorDesc is an installed extension's operator (pg_operator's row).
+// operatorDesc is an operator an extension or CREATE OPERATOR made
+// (pg_operator's row): def holds its name and argument types (left of
+// OID 0 for a prefix operator).
 type operatorDesc struct {
 	oid    uint32
 	schema string
 	def    extensionOperator
-	fn     *funcDesc
+	// fn is an extension operator's function; a user's operator calls the
+	// function of OID code (0 for a shell), a user routine or a built-in.
+	fn    *funcDesc
+	owner uint32
+	// result is oprresult, code oprcode; com and negate are the OIDs of
+	// the commutator and negator, rest and join those of the selectivity
+	// estimators (0 for none).
+	result               types.Type
+	code, com, negate    uint32
+	rest, join           uint32
+	hashes, merges, user bool
 }
 
 // opclassDesc is an installed extension's operator class (pg_opclass's
@@ -73,7 +85,8 @@ func (d *ddl) createExtensionOperators(avail *availableExtension, ext *extension
 		if i < 0 {
 			return pgerror.Newf(pgerror.UndefinedFunction, "function %s(%s, %s) does not exist", op.proc, op.left, op.right)
 		}
-		ext.operators = append(ext.operators, &operatorDesc{oid: d.cat.newOID(), schema: ext.schema, def: op, fn: fns[i]})
+		ext.operators = append(ext.operators, &operatorDesc{oid: d.cat.newOID(), schema: ext.schema, def: op, fn: fns[i],
+			owner: ext.owner, result: fns[i].result, code: fns[i].oid})
 	}
 	for _, oc := range avail.opclasses {
 		if oc.after != fn {
@@ -92,95 +105,6 @@ func (s *Session) lookupSchemas(names []string) []string {
 		return names[len(names)-2 : len(names)-1]
 	}
 	return s.searchPath()
-}
-
-// extensionOperatorFor returns the installed extensions' operator the
-// (possibly qualified) operator name resolves to for operands l and r:
-// the first, in search path order, whose argument types each operand has
-// or is an unknown literal or of a type that casts implicitly to. None
-// leaves the built-in operators to resolve it.
-func (b *binder) extensionOperatorFor(names []string, l, r *scalar) *operatorDesc {
-	operand := func(e *scalar) types.Type {
-		if unresolved(e) {
-			return types.Type{Oid: types.OidUnknown}
-		}
-		return e.typ
-	}
-	return b.extensionOperatorOf(names, operand(l), operand(r))
-}
-
-// extensionOperatorOf is extensionOperatorFor for operands of types lt and
-// rt (unknown for an untyped literal or parameter).
-func (b *binder) extensionOperatorOf(names []string, lt, rt types.Type) *operatorDesc {
-	c := b.catalogNow()
-	if len(c.extensions) == 0 {
-		return nil
-	}
-	fits := func(typ, t types.Type) bool {
-		if typ.Oid == types.OidUnknown || typ == t {
-			return true
-		}
-		_, err := types.LookupCastEnv(typ, t, types.CastImplicit)
-		return err == nil
-	}
-	name := names[len(names)-1]
-	for _, schema := range b.s.lookupSchemas(names) {
-		for _, ext := range sortedExtensions(c) {
-			if ext.schema != schema {
-				continue
-			}
-			for _, op := range ext.operators {
-				if op.def.name == name && fits(lt, op.def.left) && fits(rt, op.def.right) {
-					return op
-				}
-			}
-		}
-	}
-	return nil
-}
-
-// extensionBinary binds l op r to an extension's operator, nil when none
-// applies.
-func (b *binder) extensionBinary(names []string, l, r *scalar) (*scalar, error) {
-	op := b.extensionOperatorFor(names, l, r)
-	if op == nil {
-		return nil, nil
-	}
-	l, err := b.coerce(l, op.def.left, types.CastImplicit)
-	if err != nil {
-		return nil, err
-	}
-	if r, err = b.coerce(r, op.def.right, types.CastImplicit); err != nil {
-		return nil, err
-	}
-	if b.extOpsUsed != nil {
-		b.extOpsUsed[op.oid] = true
-	}
-	le, re, fn := l.eval, r.eval, op.fn
-	// The operator is a call of its function, counted as functions_call.go
-	// counts one: index predicates and expressions refuse it, generated
-	// columns refuse a stable one.
-	b.routineCalls++
-	if fn.volatility != 'i' {
-		b.volatileCalls++
-		b.mutableCalls++
-	}
-	return &scalar{typ: fn.result, slot: -1, refs: l.refs | r.refs, volatile: l.volatile || r.volatile || fn.volatility != 'i',
-		name: "?column?", eval: func(x *execCtx) (any, error) {
-			lv, err := le(x)
-			if err != nil {
-				return nil, err
-			}
-			rv, err := re(x)
-			if err != nil || (fn.strict && (lv == nil || rv == nil)) {
-				return nil, err
-			}
-			rows, err := invokeExtension(x, fn, []any{lv, rv})
-			if err != nil || len(rows) == 0 {
-				return nil, err
-			}
-			return rows[0][0], nil
-		}}, nil
 }
 
 // extensionOpclass returns the installed extensions' operator class of
@@ -361,27 +285,43 @@ func (d *ddl) dropExtensionIndex(ix *indexDesc) {
 }
 
 // extensionOperatorRows are pg_operator's rows of the installed
-// extensions' operators.
+// extensions' operators and of the users'.
 func extensionOperatorRows(c *catalog) [][]any {
 	const matchingsel, matchingjoinsel = 5040, 5041
 	var out [][]any
-	for _, ext := range sortedExtensions(c) {
-		for _, op := range ext.operators {
-			var com int64
-			for _, o := range ext.operators {
+	for _, op := range allOperators(c) {
+		com, negate, rest, join := int64(op.com), int64(op.negate), int64(op.rest), int64(op.join)
+		if !op.user {
+			// An extension's script names the commutator and the
+			// estimators its operators have.
+			ops := operatorsOfExtension(c, op)
+			for _, o := range ops {
 				if o.def.name == op.def.commutator {
 					com = int64(o.oid)
 				}
 			}
-			var rest, join int64
-			if op.fn.result.Oid == types.OidBool {
+			if op.result.Oid == types.OidBool {
 				rest, join = matchingsel, matchingjoinsel
 			}
-			out = append(out, []any{int64(op.oid), op.def.name, schemaOID(c, op.schema), int64(ext.owner), "b", false, false,
-				int64(op.def.left.Oid), int64(op.def.right.Oid), int64(op.fn.result.Oid), com, int64(0), int64(op.fn.oid), rest, join})
 		}
+		kind := "b"
+		if op.prefix() {
+			kind = "l"
+		}
+		out = append(out, []any{int64(op.oid), op.def.name, schemaOID(c, op.schema), int64(op.owner), kind, op.merges, op.hashes,
+			int64(op.def.left.Oid), int64(op.def.right.Oid), int64(op.result.Oid), com, negate, int64(op.code), rest, join})
 	}
 	return out
+}
+
+// operatorsOfExtension are the operators of the extension op belongs to.
+func operatorsOfExtension(c *catalog, op *operatorDesc) []*operatorDesc {
+	for _, ext := range c.extensions {
+		if slices.Contains(ext.operators, op) {
+			return ext.operators
+		}
+	}
+	return nil
 }
 
 // extensionOpclassRows are pg_opclass's rows of the installed extensions'
@@ -414,32 +354,31 @@ func (d *ddl) extensionOpclassLookup() func(names []string, method string) *opcl
 
 // asBuiltinOper is op in the form the reg* types read and print.
 func (op *operatorDesc) asBuiltinOper(c *catalog) *builtinOper {
-	return &builtinOper{oid: op.oid, namespace: uint32(schemaOID(c, op.schema)), name: op.def.name, kind: 'b',
-		left: uint32(op.def.left.Oid), right: uint32(op.def.right.Oid), code: op.fn.oid}
+	kind := byte('b')
+	if op.prefix() {
+		kind = 'l'
+	}
+	return &builtinOper{oid: op.oid, namespace: uint32(schemaOID(c, op.schema)), name: op.def.name, kind: kind,
+		left: uint32(op.def.left.Oid), right: uint32(op.def.right.Oid), code: op.code, com: op.com}
 }
 
-// extensionOpers are the installed extensions' operators named name.
+// extensionOpers are the installed extensions' and the users' operators
+// named name.
 func extensionOpers(c *catalog, name string) []*builtinOper {
 	var out []*builtinOper
-	for _, ext := range sortedExtensions(c) {
-		for _, op := range ext.operators {
-			if op.def.name == name {
-				out = append(out, op.asBuiltinOper(c))
-			}
+	for _, op := range allOperators(c) {
+		if op.def.name == name {
+			out = append(out, op.asBuiltinOper(c))
 		}
 	}
 	return out
 }
 
-// extensionOper is the installed extensions' operator of OID oid, nil for
-// none.
+// extensionOper is the installed extensions' or the users' operator of
+// OID oid, nil for none.
 func extensionOper(c *catalog, oid uint32) *builtinOper {
-	for _, ext := range c.extensions {
-		for _, op := range ext.operators {
-			if op.oid == oid {
-				return op.asBuiltinOper(c)
-			}
-		}
+	if op := operatorByOID(c, oid); op != nil {
+		return op.asBuiltinOper(c)
 	}
 	return nil
 }
@@ -494,7 +433,7 @@ func extensionOpfamilyRows(c *catalog) [][]any {
 // OPERATOR(schema.op) when its schema is not on search_path, as ruleutils
 // prints an operator it would not find by its bare name.
 func (d *deparser) extensionOperator(names []string, ln, rn *pg_query.Node) (*dnode, error) {
-	if len(d.b.catalogNow().extensions) == 0 {
+	if c := d.b.catalogNow(); len(c.extensions) == 0 && len(c.operators) == 0 {
 		return nil, nil
 	}
 	l, err := d.analyze(ln)
@@ -505,15 +444,15 @@ func (d *deparser) extensionOperator(names []string, ln, rn *pg_query.Node) (*dn
 	if err != nil {
 		return nil, err
 	}
-	op := d.b.extensionOperatorOf(names, l.typ, r.typ)
-	if op == nil {
+	op, err := d.b.operatorOf(names, l.typ, r.typ)
+	if op == nil || err != nil {
 		return nil, nil
 	}
 	name := op.def.name
 	if !slices.Contains(d.b.s.searchPath(), op.schema) {
 		name = "OPERATOR(" + types.QuoteIdent(op.schema) + "." + name + ")"
 	}
-	return &dnode{kind: dOp, typ: op.fn.result, op: name, args: []*dnode{d.coerce(l, op.def.left), d.coerce(r, op.def.right)}}, nil
+	return &dnode{kind: dOp, typ: op.result, op: name, args: []*dnode{d.coerce(l, op.def.left), d.coerce(r, op.def.right)}}, nil
 }
 
 // operatorSchema is the schema a stored expression's binary operator
@@ -522,15 +461,14 @@ func (d *deparser) extensionOperator(names []string, ln, rn *pg_query.Node) (*dn
 // still be a built-in one for its operands' types (int % int), which the
 // qualification does not change (extensionBinary).
 func (s *Session) operatorSchema(c *catalog, ae *pg_query.A_Expr) (string, bool) {
-	if ae.Kind != pg_query.A_Expr_Kind_AEXPR_OP || ae.Lexpr == nil || len(ae.Name) != 1 || len(c.extensions) == 0 {
+	if ae.Kind != pg_query.A_Expr_Kind_AEXPR_OP || ae.Lexpr == nil || len(ae.Name) != 1 || len(c.extensions) == 0 && len(c.operators) == 0 {
 		return "", false
 	}
 	name := opName(ae.Name)
+	ops := allOperators(c)
 	for _, schema := range s.searchPath() {
-		for _, ext := range c.extensions {
-			if ext.schema == schema && slices.ContainsFunc(ext.operators, func(op *operatorDesc) bool { return op.def.name == name }) {
-				return schema, true
-			}
+		if slices.ContainsFunc(ops, func(op *operatorDesc) bool { return op.schema == schema && op.def.name == name && !op.prefix() }) {
+			return schema, true
 		}
 	}
 	return "", false
@@ -552,16 +490,14 @@ func describeExtensionObject(s *Session, c *catalog, classid, objid uint32) (any
 	default:
 		return nil, false
 	}
-	for _, ext := range c.extensions {
-		for _, op := range ext.operators {
-			if classid == oidPgOperatorClass && op.oid == objid {
-				name := op.def.name
-				if !slices.Contains(s.searchPath(), op.schema) {
-					name = types.QuoteIdent(op.schema) + "." + name
-				}
-				return fmt.Sprintf("operator %s(%s,%s)", name, types.FormatTypeBe(op.def.left), types.FormatTypeBe(op.def.right)), true
-			}
+	if op := operatorByOID(c, objid); classid == oidPgOperatorClass && op != nil {
+		name := op.def.name
+		if !slices.Contains(s.searchPath(), op.schema) {
+			name = types.QuoteIdent(op.schema) + "." + name
 		}
+		return "operator " + name + op.argList(), true
+	}
+	for _, ext := range c.extensions {
 		for _, oc := range ext.opclasses {
 			switch {
 			case classid == oidPgOpclassClass && oc.oid == objid:

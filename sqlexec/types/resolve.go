@@ -365,3 +365,15 @@ func ChooseRoutine(name string, args []Type, overloads [][]Type, domains [][]boo
 	}
 	return chooseOverload(name, args, cands)
 }
+
+// SelectCandidate is func_select_candidate over the argument type lists
+// of operators or functions that no input matches exactly: the index of
+// the one the inputs resolve to, or -1 with ambiguous set when several
+// remain (none fits otherwise).
+func SelectCandidate(inputs []Type, overloads [][]Type) (best int, ambiguous bool) {
+	cands := make([]candidate, len(overloads))
+	for i, o := range overloads {
+		cands[i] = candidate{args: o}
+	}
+	return selectCandidate(inputs, cands)
+}

@@ -1,0 +1,232 @@
+package sqlexec
+
+import (
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
+
+// Resolution of operators that extensions and CREATE OPERATOR made,
+// together with the built-in ones, as PostgreSQL's oper() and
+// left_oper() do: the candidates are the operators of the name in the
+// schemas searched (the one OPERATOR(schema.op) names, else search_path's,
+// pg_catalog's built-in operators included), an operator hiding those of
+// its argument types later on the path; then an exact match of the
+// operand types (an untyped operand taking the other's type), else
+// func_select_candidate. When the choice is a built-in operator, fickle's
+// own operators evaluate it (expr.go), so an expression without such
+// operators of its name binds as before.
+
+// operatorOf returns the extension's or user's operator the (possibly
+// qualified) name resolves to for operands of types lt and rt (lt of OID
+// 0 for a prefix operator, unknown for an untyped literal or parameter):
+// nil when a built-in operator is chosen or none fits (the built-in
+// resolution then reports it), 42725 when the choice is ambiguous.
+func (b *binder) operatorOf(names []string, lt, rt types.Type) (*operatorDesc, error) {
+	c := b.catalogNow()
+	if len(c.extensions) == 0 && len(c.operators) == 0 {
+		return nil, nil
+	}
+	name := names[len(names)-1]
+	prefix := lt.Oid == 0
+	var mine []*operatorDesc
+	for _, op := range allOperators(c) {
+		if op.def.name == name && op.prefix() == prefix {
+			mine = append(mine, op)
+		}
+	}
+	if len(mine) == 0 {
+		return nil, nil
+	}
+	// The candidates in search path order; ops[i] is nil for a built-in.
+	var ops []*operatorDesc
+	var sigs [][]types.Type
+	seen := map[[2]types.Oid]bool{}
+	add := func(op *operatorDesc, left, right types.Type) {
+		key := [2]types.Oid{left.Oid, right.Oid}
+		if seen[key] {
+			return
+		}
+		seen[key] = true
+		ops = append(ops, op)
+		if prefix {
+			sigs = append(sigs, []types.Type{right})
+		} else {
+			sigs = append(sigs, []types.Type{left, right})
+		}
+	}
+	user := false
+	for _, schema := range b.s.lookupSchemas(names) {
+		if schema == "pg_catalog" {
+			for _, o := range builtinIndex().opersByName[name] {
+				if (o.left == 0) == prefix && o.right != 0 {
+					add(nil, oidType(o.left), oidType(o.right))
+				}
+			}
+			continue
+		}
+		for _, op := range mine {
+			if op.schema == schema {
+				add(op, op.def.left, op.def.right)
+				user = true
+			}
+		}
+	}
+	if !user {
+		return nil, nil
+	}
+	// binary_oper_exact.
+	el, er := lt, rt
+	if !prefix && el.Oid == types.OidUnknown {
+		el = er
+	} else if !prefix && er.Oid == types.OidUnknown {
+		er = el
+	}
+	chosen := -1
+	for i, sig := range sigs {
+		if prefix && sig[0].Oid == rt.Oid && rt.Oid != types.OidUnknown || !prefix && sig[0].Oid == el.Oid && sig[1].Oid == er.Oid && el.Oid != types.OidUnknown {
+			chosen = i
+			break
+		}
+	}
+	if chosen < 0 {
+		inputs := []types.Type{lt, rt}
+		if prefix {
+			inputs = []types.Type{rt}
+		}
+		var ambiguous bool
+		if chosen, ambiguous = types.SelectCandidate(inputs, sigs); chosen < 0 {
+			if ambiguous {
+				return nil, pgerror.Newf(pgerror.AmbiguousFunction, "operator is not unique: %s", operatorSignature(name, lt, rt)).
+					WithHint("Could not choose a best candidate operator. You might need to add explicit type casts.")
+			}
+			return nil, nil
+		}
+	}
+	op := ops[chosen]
+	if op != nil && op.shell() {
+		return nil, pgerror.Newf(pgerror.UndefinedFunction, "operator is only a shell: %s", op.signature())
+	}
+	return op, nil
+}
+
+// oidType is the type of a built-in operator's operand OID; a type fickle
+// does not have keeps its OID, which no operand has.
+func oidType(oid uint32) types.Type {
+	if t, ok := types.TypeByOid(types.Oid(oid)); ok {
+		return t
+	}
+	return types.Type{Oid: types.Oid(oid), Typmod: -1}
+}
+
+// operandType is the type an operand counts as in resolution: unknown
+// for an untyped literal or parameter.
+func operandType(e *scalar) types.Type {
+	if unresolved(e) {
+		return types.Unknown
+	}
+	return e.typ
+}
+
+// extensionBinary binds l op r to an extension's or user's operator; nil
+// when a built-in operator applies.
+func (b *binder) extensionBinary(names []string, l, r *scalar, loc int32) (*scalar, error) {
+	op, err := b.operatorOf(names, operandType(l), operandType(r))
+	if op == nil || err != nil {
+		return nil, b.withPos(err, loc)
+	}
+	return b.operatorCall(op, []*scalar{l, r}, loc)
+}
+
+// userPrefix binds op arg to an extension's or user's prefix operator;
+// nil when a built-in operator applies.
+func (b *binder) userPrefix(names []string, arg *scalar, loc int32) (*scalar, error) {
+	op, err := b.operatorOf(names, types.Type{}, operandType(arg))
+	if op == nil || err != nil {
+		return nil, b.withPos(err, loc)
+	}
+	return b.operatorCall(op, []*scalar{arg}, loc)
+}
+
+// operatorCall is a call of op's function with the operands coerced to
+// its argument types, counted as functions_call.go counts a call (index
+// expressions refuse it, generated columns a mutable one) and run with
+// the function's strictness.
+func (b *binder) operatorCall(op *operatorDesc, args []*scalar, loc int32) (*scalar, error) {
+	declared := []types.Type{op.def.left, op.def.right}
+	if op.prefix() {
+		declared = declared[1:]
+	}
+	var refs uint64
+	volatile := false
+	for i, a := range args {
+		if declared[i].IsPolymorphic() {
+			return nil, b.errAt(pgerror.Unsupported("an operator over polymorphic types"), loc)
+		}
+		c, err := b.coerce(a, declared[i], types.CastImplicit)
+		if err != nil {
+			return nil, b.withPos(err, loc)
+		}
+		args[i] = c
+		refs |= c.refs
+		volatile = volatile || c.volatile
+	}
+	if b.extOpsUsed != nil {
+		b.extOpsUsed[op.oid] = true
+	}
+	fn := op.fn
+	if op.user {
+		fn = b.catalogNow().funcByOID(op.code)
+		if fn == nil {
+			// A built-in function: called by its name, which the
+			// operand types, now its own, resolve to it.
+			p := builtinIndex().procs[op.code]
+			if p == nil {
+				return nil, b.errAt(pgerror.Newf(pgerror.UndefinedFunction, "cache lookup failed for function %d", op.code), loc)
+			}
+			return b.callResolved(p.name, args, loc)
+		}
+		if fn.retSet {
+			return nil, b.errAt(pgerror.Unsupported("an operator whose function returns a set"), loc)
+		}
+		b.requireExecute(fn)
+	}
+	b.routineCalls++
+	if fn.volatility != 'i' {
+		b.volatileCalls++
+		b.mutableCalls++
+		if fn.lang != "sql" && fn.lang != "c" {
+			b.mutableOpaqueCalls++
+		}
+	}
+	evals := make([]func(*execCtx) (any, error), len(args))
+	for i, a := range args {
+		evals[i] = a.eval
+	}
+	return &scalar{typ: fn.result, slot: -1, refs: refs, volatile: volatile || fn.volatility != 'i', name: "?column?",
+		eval: func(x *execCtx) (any, error) {
+			vals := make([]any, len(evals))
+			for i, ev := range evals {
+				v, err := ev(x)
+				if err != nil {
+					return nil, err
+				}
+				vals[i] = v
+			}
+			var rows [][]any
+			var err error
+			if fn.lang == "c" {
+				for _, v := range vals {
+					if fn.strict && v == nil {
+						return nil, nil
+					}
+				}
+				rows, err = invokeExtension(x, fn, vals)
+			} else {
+				rows, err = x.s.invoke(x, fn, vals)
+			}
+			if err != nil || len(rows) == 0 {
+				return nil, err
+			}
+			return fn.rowValue(rows[0]), nil
+		}}, nil
+}
