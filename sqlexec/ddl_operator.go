@@ -856,3 +856,34 @@ func (d *ddl) commentOnOperator(cs *pg_query.CommentStmt) error {
 	d.cat.setComment(commentKey{classOID: oidPgOperatorClass, objOID: op.oid}, cs.Comment)
 	return nil
 }
+
+// operatorDependencyRows are pg_depend's rows of the users' operators
+// (makeOperatorDependencies): on their schema, their argument and result
+// types, function and estimators ('n'), those that are not built-in
+// (pinned) objects, each once.
+func operatorDependencyRows(c *catalog) [][]any {
+	var out [][]any
+	for _, op := range allOperators(c) {
+		if !op.user {
+			continue
+		}
+		seen := map[[2]uint32]bool{}
+		dep := func(class, oid uint32) {
+			if seen[[2]uint32{class, oid}] {
+				return
+			}
+			seen[[2]uint32{class, oid}] = true
+			if oid >= firstUserOID || class == oidPgNamespace && oid == oidPublic {
+				out = append(out, []any{int64(oidPgOperatorClass), int64(op.oid), int64(0), int64(class), int64(oid), int64(0), "n"})
+			}
+		}
+		dep(oidPgNamespace, uint32(schemaOID(c, op.schema)))
+		for _, t := range []types.Type{op.def.left, op.def.right, op.result} {
+			dep(oidPgType, uint32(t.Oid))
+		}
+		for _, f := range []uint32{op.code, op.rest, op.join} {
+			dep(oidPgProc, f)
+		}
+	}
+	return out
+}

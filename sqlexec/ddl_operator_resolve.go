@@ -183,7 +183,13 @@ func (b *binder) operatorCall(op *operatorDesc, args []*scalar, loc int32) (*sca
 			if p == nil {
 				return nil, b.errAt(pgerror.Newf(pgerror.UndefinedFunction, "cache lookup failed for function %d", op.code), loc)
 			}
-			return b.callResolved(p.name, args, loc)
+			e, err := b.callResolved(p.name, args, loc)
+			if err != nil {
+				return nil, err
+			}
+			named := *e
+			named.name = "?column?"
+			return &named, nil
 		}
 		if fn.retSet {
 			return nil, b.errAt(pgerror.Unsupported("an operator whose function returns a set"), loc)

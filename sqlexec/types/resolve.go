@@ -304,6 +304,10 @@ func operatorError(op string, l, r *Type, ambiguous bool) error {
 	}
 	e := pgerror.Newf(pgerror.UndefinedFunction, "operator does not exist: %s", sig)
 	e.Hint = "No operator matches the given name and argument types. You might need to add explicit type casts."
+	if l == nil {
+		// op_error words it for the one operand of a prefix operator.
+		e.Hint = "No operator matches the given name and argument type. You might need to add an explicit type cast."
+	}
 	return e
 }
 
