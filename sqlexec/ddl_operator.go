@@ -341,6 +341,17 @@ func (d *ddl) createOperator(ds *pg_query.DefineStmt) error {
 		return pgerror.New(pgerror.InvalidFunctionDefinition, "operator right argument type must be specified").
 			WithDetail("Postfix operators are not supported.")
 	}
+	for _, tn := range []*pg_query.TypeName{leftName, rightName} {
+		if tn == nil {
+			continue
+		}
+		if dom := b.domainNamed(tn); dom != nil {
+			if !d.s.hasPrivilege(d.s.currentRole(), aclType, dom.oid, []byte{'U'}) {
+				return pgerror.Newf(pgerror.InsufficientPrivilege, "permission denied for type %s", dom.name)
+			}
+			return pgerror.Unsupported("an operator over a domain")
+		}
+	}
 	if leftName != nil {
 		if err := d.requireTypeUsage(left); err != nil {
 			return err
