@@ -609,6 +609,11 @@ func (d *ddl) findOperator(owa *pg_query.ObjectWithArgs, missingOk bool, what st
 		return nil, pgerror.Newf(pgerror.UndefinedFunction, "operator does not exist: %s", operatorSignature(strings.Join(names, "."), left, right))
 	}
 	op := operatorByOID(d.cat, oid)
+	if op == nil && what == "DROP OPERATOR" {
+		builtin := &operatorDesc{def: extensionOperator{name: names[len(names)-1], left: left, right: right}}
+		return nil, pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop operator %s%s because it is required by the database system",
+			builtin.def.name, builtin.argList())
+	}
 	if op == nil {
 		return nil, pgerror.Unsupported(what + " of a built-in operator")
 	}
@@ -635,7 +640,7 @@ func (d *ddl) dropOperators(ds *pg_query.DropStmt) error {
 		}
 		if !op.user {
 			ext := d.cat.extensionOfOperator(op)
-			return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop operator %s%s because extension %s requires it", op.def.name, op.argList(), ext).
+			return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop %s because extension %s requires it", d.s.operatorDescription(op), ext).
 				WithHint("You can drop extension %s instead.", ext)
 		}
 		if err := d.requireOperatorOwner(op); err != nil {
@@ -651,6 +656,12 @@ func (d *ddl) dropOperators(ds *pg_query.DropStmt) error {
 	return nil
 }
 
+// operatorDescription is op as getObjectDescription names it: "operator
+// <<<(integer,integer)", qualified when its schema is not on the path.
+func (s *Session) operatorDescription(op *operatorDesc) string {
+	return "operator " + s.visibleName(op.schema, op.def.name) + op.argList()
+}
+
 // extensionOfOperator is the name of the extension op belongs to.
 func (c *catalog) extensionOfOperator(op *operatorDesc) string {
 	for _, ext := range c.extensions {
@@ -664,15 +675,13 @@ func (c *catalog) extensionOfOperator(op *operatorDesc) string {
 // dropOperator drops op, refusing (or under cascade dropping) the stored
 // expressions that use it.
 func (d *ddl) dropOperator(op *operatorDesc, cascade bool) error {
-	what := "operator " + op.def.name + op.argList()
+	what := d.s.operatorDescription(op)
 	var deps []routineDependent
-	if !op.prefix() {
-		uses := func(n *pg_query.Node, t *tableDesc, isQuery bool) bool {
-			return usesOperator(n, op) && d.appliesOperator(n, t, isQuery, op)
-		}
-		for _, u := range d.exprDependents(uses) {
-			deps = append(deps, u.dep)
-		}
+	uses := func(n *pg_query.Node, t *tableDesc, isQuery bool) bool {
+		return usesOperator(n, op) && d.appliesOperator(n, t, isQuery, op)
+	}
+	for _, u := range d.exprDependents(uses) {
+		deps = append(deps, u.dep)
 	}
 	if len(deps) > 0 {
 		if !cascade {
@@ -708,7 +717,7 @@ func (d *ddl) operatorDependents(f *funcDesc) []routineDependent {
 		if !op.user || (op.code != f.oid && op.rest != f.oid && op.join != f.oid) {
 			continue
 		}
-		out = append(out, routineDependent{what: "operator " + op.def.name + op.argList(), drop: func(d *ddl) {
+		out = append(out, routineDependent{what: d.s.operatorDescription(op), drop: func(d *ddl) {
 			if cur := d.cat.operators[op.oid]; cur != nil {
 				_ = d.dropOperator(cur, true)
 			}
@@ -894,6 +903,18 @@ func operatorDependencyRows(c *catalog) [][]any {
 		}
 		for _, f := range []uint32{op.code, op.rest, op.join} {
 			dep(oidPgProc, f)
+		}
+	}
+	return out
+}
+
+// operatorsOfSchema are the user's operators in the schema, by OID, which
+// DROP SCHEMA needs CASCADE to drop.
+func (c *catalog) operatorsOfSchema(schema string) []*operatorDesc {
+	var out []*operatorDesc
+	for _, op := range allOperators(c) {
+		if op.user && op.schema == schema {
+			out = append(out, op)
 		}
 	}
 	return out

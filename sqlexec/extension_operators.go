@@ -99,12 +99,39 @@ func (d *ddl) createExtensionOperators(avail *availableExtension, ext *extension
 }
 
 // lookupSchemas are the schemas a name of an operator or operator class
-// is looked up in: the one it names, else search_path's.
+// is looked up in: the one it names, the search path a stored expression's
+// operator keeps (storedOperatorName), else search_path's.
 func (s *Session) lookupSchemas(names []string) []string {
+	if path, ok := storedOperatorPath(names); ok {
+		return path
+	}
 	if len(names) > 1 {
 		return names[len(names)-2 : len(names)-1]
 	}
 	return s.searchPath()
+}
+
+// storedOperatorName is the name a stored expression keeps an operator
+// under when extensions' or users' operators share its name: an empty
+// first part (which no SQL name has) and the search path it was resolved
+// with, then its name. Bound anew where the expression is used, it
+// resolves among the operators of that path, as PostgreSQL's expression
+// keeps the operator its creation found.
+func storedOperatorName(path []string, name string) []*pg_query.Node {
+	out := []*pg_query.Node{pg_query.MakeStrNode("")}
+	for _, schema := range path {
+		out = append(out, pg_query.MakeStrNode(schema))
+	}
+	return append(out, pg_query.MakeStrNode(name))
+}
+
+// storedOperatorPath is the search path a name storedOperatorName made
+// keeps; false for another name.
+func storedOperatorPath(names []string) ([]string, bool) {
+	if len(names) > 2 && names[0] == "" {
+		return names[1 : len(names)-1], true
+	}
+	return nil, false
 }
 
 // extensionOpclass returns the installed extensions' operator class of
@@ -197,13 +224,18 @@ func usesOperator(n *pg_query.Node, op *operatorDesc) bool {
 	found := false
 	walk(n, func(m *pg_query.Node) bool {
 		ae := m.GetAExpr()
-		if ae == nil || ae.Kind != pg_query.A_Expr_Kind_AEXPR_OP || ae.Lexpr == nil {
+		if ae == nil || ae.Kind != pg_query.A_Expr_Kind_AEXPR_OP || (ae.Lexpr == nil) != op.prefix() {
 			return !found
 		}
 		names := strs(ae.Name)
-		if len(names) == 2 && names[0] == op.schema && names[1] == op.def.name && !notString(ae.Lexpr) && !notString(ae.Rexpr) {
-			found = true
+		path, stored := storedOperatorPath(names)
+		if !stored && len(names) == 2 {
+			path = names[:1]
 		}
+		if names[len(names)-1] != op.def.name || !slices.Contains(path, op.schema) {
+			return !found
+		}
+		found = op.user || ae.Lexpr == nil || !notString(ae.Lexpr) && !notString(ae.Rexpr)
 		return !found
 	})
 	return found
@@ -428,23 +460,29 @@ func extensionOpfamilyRows(c *catalog) [][]any {
 	return out
 }
 
-// extensionOperator analyzes l op r for the deparser when op resolves to
-// an installed extension's operator (nil when it does not), written
+// extensionOperator analyzes l op r (op r for a prefix operator) for the
+// deparser when op resolves to an installed extension's or a user's
+// operator (nil when it does not), written
 // OPERATOR(schema.op) when its schema is not on search_path, as ruleutils
 // prints an operator it would not find by its bare name.
 func (d *deparser) extensionOperator(names []string, ln, rn *pg_query.Node) (*dnode, error) {
 	if c := d.b.catalogNow(); len(c.extensions) == 0 && len(c.operators) == 0 {
 		return nil, nil
 	}
-	l, err := d.analyze(ln)
-	if err != nil {
-		return nil, err
+	var l *dnode
+	var lt types.Type
+	if ln != nil {
+		var err error
+		if l, err = d.analyze(ln); err != nil {
+			return nil, err
+		}
+		lt = l.typ
 	}
 	r, err := d.analyze(rn)
 	if err != nil {
 		return nil, err
 	}
-	op, err := d.b.operatorOf(names, l.typ, r.typ)
+	op, err := d.b.operatorOf(names, lt, r.typ)
 	if op == nil || err != nil {
 		return nil, nil
 	}
@@ -452,26 +490,28 @@ func (d *deparser) extensionOperator(names []string, ln, rn *pg_query.Node) (*dn
 	if !slices.Contains(d.b.s.searchPath(), op.schema) {
 		name = "OPERATOR(" + types.QuoteIdent(op.schema) + "." + name + ")"
 	}
-	return &dnode{kind: dOp, typ: op.result, op: name, args: []*dnode{d.coerce(l, op.def.left), d.coerce(r, op.def.right)}}, nil
+	args := []*dnode{d.coerce(r, op.def.right)}
+	if l != nil {
+		args = []*dnode{d.coerce(l, op.def.left), args[0]}
+	}
+	return &dnode{kind: dOp, typ: op.result, op: name, args: args}, nil
 }
 
-// operatorSchema is the schema a stored expression's binary operator
-// written without one is given: the first schema on the search path where
-// an installed extension has an operator of the name. The operator may
-// still be a built-in one for its operands' types (int % int), which the
-// qualification does not change (extensionBinary).
-func (s *Session) operatorSchema(c *catalog, ae *pg_query.A_Expr) (string, bool) {
-	if ae.Kind != pg_query.A_Expr_Kind_AEXPR_OP || ae.Lexpr == nil || len(ae.Name) != 1 || len(c.extensions) == 0 && len(c.operators) == 0 {
-		return "", false
+// storedOperatorSearchPath is the search path a stored expression keeps
+// for an operator written without a schema (storedOperatorName): when an
+// installed extension or a user has an operator of its name on the path.
+func (s *Session) storedOperatorSearchPath(c *catalog, ae *pg_query.A_Expr) ([]string, bool) {
+	if ae.Kind != pg_query.A_Expr_Kind_AEXPR_OP || len(ae.Name) != 1 || len(c.extensions) == 0 && len(c.operators) == 0 {
+		return nil, false
 	}
-	name := opName(ae.Name)
-	ops := allOperators(c)
-	for _, schema := range s.searchPath() {
-		if slices.ContainsFunc(ops, func(op *operatorDesc) bool { return op.schema == schema && op.def.name == name && !op.prefix() }) {
-			return schema, true
+	name, prefix := opName(ae.Name), ae.Lexpr == nil
+	path := s.searchPath()
+	for _, op := range allOperators(c) {
+		if op.def.name == name && op.prefix() == prefix && slices.Contains(path, op.schema) {
+			return path, true
 		}
 	}
-	return "", false
+	return nil, false
 }
 
 // describeExtensionObject is pg_describe_object for the installed
