@@ -919,3 +919,18 @@ func (c *catalog) operatorsOfSchema(schema string) []*operatorDesc {
 	}
 	return out
 }
+
+// operatorsClash reports whether two of the operators have one name and
+// argument types in one schema: two transactions each created one, which
+// pg_operator's unique index refuses to the second to commit.
+func operatorsClash(ops map[uint32]*operatorDesc) bool {
+	seen := map[[4]string]bool{}
+	for _, op := range ops {
+		key := [4]string{op.schema, op.def.name, fmt.Sprint(op.def.left.Oid), fmt.Sprint(op.def.right.Oid)}
+		if seen[key] {
+			return true
+		}
+		seen[key] = true
+	}
+	return false
+}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
@@ -112,24 +113,31 @@ func (s *Session) lookupSchemas(names []string) []string {
 }
 
 // storedOperatorName is the name a stored expression keeps an operator
-// under when extensions' or users' operators share its name: an empty
-// first part (which no SQL name has) and the search path it was resolved
-// with, then its name. Bound anew where the expression is used, it
-// resolves among the operators of that path, as PostgreSQL's expression
-// keeps the operator its creation found.
-func storedOperatorName(path []string, name string) []*pg_query.Node {
-	out := []*pg_query.Node{pg_query.MakeStrNode("")}
-	for _, schema := range path {
-		out = append(out, pg_query.MakeStrNode(schema))
+// under when extensions' or users' operators share its name: as its schema,
+// storedPathMark and the schemas of the search path it was resolved with
+// that hold candidates (pg_catalog and those with operators of the name),
+// comma-separated. Bound anew where the expression is used, it resolves
+// among the operators of those schemas in that order, as PostgreSQL's
+// expression keeps the operator its creation found. The text survives
+// deparsing to SQL and parsing back (pg_attrdef, pg_dump) as a quoted
+// identifier of at most 63 bytes; a longer one is not made (ok false).
+func storedOperatorName(path []string, name string) ([]*pg_query.Node, bool) {
+	schema := storedPathMark + strings.Join(path, ",")
+	if len(schema) > 63 {
+		return nil, false
 	}
-	return append(out, pg_query.MakeStrNode(name))
+	return []*pg_query.Node{pg_query.MakeStrNode(schema), pg_query.MakeStrNode(name)}, true
 }
+
+// storedPathMark starts the schema part of a name storedOperatorName
+// made: a control character, which no schema's name starts with.
+const storedPathMark = "\x01"
 
 // storedOperatorPath is the search path a name storedOperatorName made
 // keeps; false for another name.
 func storedOperatorPath(names []string) ([]string, bool) {
-	if len(names) > 2 && names[0] == "" {
-		return names[1 : len(names)-1], true
+	if len(names) == 2 && strings.HasPrefix(names[0], storedPathMark) {
+		return strings.Split(names[0][len(storedPathMark):], ","), true
 	}
 	return nil, false
 }
@@ -232,7 +240,7 @@ func usesOperator(n *pg_query.Node, op *operatorDesc) bool {
 		if !stored && len(names) == 2 {
 			path = names[:1]
 		}
-		if names[len(names)-1] != op.def.name || !slices.Contains(path, op.schema) {
+		if names[len(names)-1] != op.def.name || len(names) > 1 && !slices.Contains(path, op.schema) {
 			return !found
 		}
 		found = op.user || ae.Lexpr == nil || !notString(ae.Lexpr) && !notString(ae.Rexpr)
@@ -498,20 +506,29 @@ func (d *deparser) extensionOperator(names []string, ln, rn *pg_query.Node) (*dn
 }
 
 // storedOperatorSearchPath is the search path a stored expression keeps
-// for an operator written without a schema (storedOperatorName): when an
-// installed extension or a user has an operator of its name on the path.
+// for an operator written without a schema (storedOperatorName), when an
+// installed extension or a user has an operator of its name on the path:
+// the schemas of the path holding candidates.
 func (s *Session) storedOperatorSearchPath(c *catalog, ae *pg_query.A_Expr) ([]string, bool) {
 	if ae.Kind != pg_query.A_Expr_Kind_AEXPR_OP || len(ae.Name) != 1 || len(c.extensions) == 0 && len(c.operators) == 0 {
 		return nil, false
 	}
 	name, prefix := opName(ae.Name), ae.Lexpr == nil
-	path := s.searchPath()
-	for _, op := range allOperators(c) {
-		if op.def.name == name && op.prefix() == prefix && slices.Contains(path, op.schema) {
-			return path, true
+	ops := allOperators(c)
+	var path []string
+	found := false
+	for _, schema := range s.searchPath() {
+		if schema == "pg_catalog" {
+			path = append(path, schema)
+			continue
+		}
+		if slices.ContainsFunc(ops, func(op *operatorDesc) bool {
+			return op.schema == schema && op.def.name == name && op.prefix() == prefix
+		}) {
+			path, found = append(path, schema), true
 		}
 	}
-	return nil, false
+	return path, found
 }
 
 // describeExtensionObject is pg_describe_object for the installed

@@ -50,7 +50,9 @@ func (s *Session) qualifyCalls(c *catalog, n *pg_query.Node) {
 		}
 		if ae := x.GetAExpr(); ae != nil {
 			if path, ok := s.storedOperatorSearchPath(c, ae); ok {
-				ae.Name = storedOperatorName(path, opName(ae.Name))
+				if name, ok := storedOperatorName(path, opName(ae.Name)); ok {
+					ae.Name = name
+				}
 			}
 		}
 		return true
