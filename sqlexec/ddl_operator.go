@@ -277,6 +277,10 @@ func (d *ddl) createOperator(ds *pg_query.DefineStmt) error {
 	if err := d.requireSchemaCreate(schema); err != nil {
 		return err
 	}
+	if isTempSchema(schema) {
+		// Its operators would outlive the session's temporary objects.
+		return pgerror.Unsupported("an operator in a temporary schema")
+	}
 	var leftName, rightName *pg_query.TypeName
 	var funcName, comName, negName, restName, joinName []string
 	var hashes, merges bool
@@ -501,6 +505,9 @@ func (d *ddl) otherOperator(names []string, left, right types.Type, schema, name
 	}
 	if err := d.requireSchemaCreate(otherSchema); err != nil {
 		return 0, false, err
+	}
+	if isTempSchema(otherSchema) {
+		return 0, false, pgerror.Unsupported("an operator in a temporary schema")
 	}
 	if !validOperatorName(otherName) {
 		return 0, false, pgerror.Newf(pgerror.InvalidName, "\"%s\" is not a valid operator name", otherName)
@@ -845,6 +852,9 @@ func (d *ddl) setOperatorSchema(st *pg_query.AlterObjectSchemaStmt) error {
 	}
 	if err := d.requireSchemaCreate(sc.name); err != nil {
 		return err
+	}
+	if isTempSchema(sc.name) {
+		return pgerror.Unsupported("an operator in a temporary schema")
 	}
 	if op.schema == sc.name {
 		return nil
