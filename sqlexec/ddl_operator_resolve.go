@@ -20,14 +20,32 @@ import (
 // qualified) name resolves to for operands of types lt and rt (lt of OID
 // 0 for a prefix operator, unknown for an untyped literal or parameter):
 // nil when a built-in operator is chosen or none fits (the built-in
-// resolution then reports it), 42725 when the choice is ambiguous.
+// resolution then reports it; OPERATOR(schema.op) of another schema than
+// pg_catalog fails with 42883), 42725 when the choice is ambiguous.
 func (b *binder) operatorOf(names []string, lt, rt types.Type) (*operatorDesc, error) {
 	c := b.catalogNow()
-	if len(c.extensions) == 0 && len(c.operators) == 0 {
-		return nil, nil
-	}
 	name := names[len(names)-1]
 	prefix := lt.Oid == 0
+	// OPERATOR(schema.op) of a schema other than pg_catalog: only that
+	// schema's operators are candidates, and none fitting is an error.
+	_, stored := storedOperatorPath(names)
+	explicit := len(names) == 2 && !stored && names[0] != "pg_catalog"
+	notFound := func() error {
+		if explicit && c.schemas[names[0]] == nil {
+			return pgerror.Newf(pgerror.InvalidSchemaName, "schema \"%s\" does not exist", names[0])
+		}
+		if !explicit {
+			return nil
+		}
+		e := pgerror.Newf(pgerror.UndefinedFunction, "operator does not exist: %s", operatorSignature(names[0]+"."+name, lt, rt))
+		if prefix {
+			return e.WithHint("No operator matches the given name and argument type. You might need to add an explicit type cast.")
+		}
+		return e.WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
+	}
+	if len(c.extensions) == 0 && len(c.operators) == 0 {
+		return nil, notFound()
+	}
 	var mine []*operatorDesc
 	for _, op := range allOperators(c) {
 		if op.def.name == name && op.prefix() == prefix {
@@ -35,7 +53,7 @@ func (b *binder) operatorOf(names []string, lt, rt types.Type) (*operatorDesc, e
 		}
 	}
 	if len(mine) == 0 {
-		return nil, nil
+		return nil, notFound()
 	}
 	// The candidates in search path order; ops[i] is nil for a built-in.
 	var ops []*operatorDesc
@@ -72,7 +90,7 @@ func (b *binder) operatorOf(names []string, lt, rt types.Type) (*operatorDesc, e
 		}
 	}
 	if !user {
-		return nil, nil
+		return nil, notFound()
 	}
 	// binary_oper_exact.
 	el, er := lt, rt
@@ -96,10 +114,14 @@ func (b *binder) operatorOf(names []string, lt, rt types.Type) (*operatorDesc, e
 		var ambiguous bool
 		if chosen, ambiguous = types.SelectCandidate(inputs, sigs); chosen < 0 {
 			if ambiguous {
-				return nil, pgerror.Newf(pgerror.AmbiguousFunction, "operator is not unique: %s", operatorSignature(name, lt, rt)).
+				shown := name
+				if explicit {
+					shown = names[0] + "." + name
+				}
+				return nil, pgerror.Newf(pgerror.AmbiguousFunction, "operator is not unique: %s", operatorSignature(shown, lt, rt)).
 					WithHint("Could not choose a best candidate operator. You might need to add explicit type casts.")
 			}
-			return nil, nil
+			return nil, notFound()
 		}
 	}
 	op := ops[chosen]

@@ -577,9 +577,9 @@ func describeExtensionObject(s *Session, c *catalog, classid, objid uint32) (any
 
 func init() {
 	// pg_operator_is_visible for psql's \do: a built-in operator is in
-	// pg_catalog, which every search path reads; an extension's is visible
-	// when its schema is the first on the path with an operator of its name
-	// and argument types.
+	// pg_catalog, which every search path reads; an extension's or a user's
+	// is visible when its schema is the first on the path with an operator
+	// of its name and argument types.
 	addSysFunc("pg_operator_is_visible", sysFunc{args: []types.Type{types.OidType}, result: types.Bool,
 		eval: func(x *execCtx, a []any) (any, error) {
 			oid := uint32(a[0].(int64))
