@@ -1,6 +1,8 @@
 package sqlexec
 
 import (
+	"slices"
+
 	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/sqlexec/types"
 )
@@ -257,4 +259,52 @@ func (b *binder) operatorCall(op *operatorDesc, args []*scalar, loc int32) (*sca
 			}
 			return fn.rowValue(rows[0]), nil
 		}}, nil
+}
+
+// userOperatorChosen reports whether l op e resolves to an extension's or
+// a user's operator for one of the elements e: IN then compares with it
+// rather than by hashing.
+func (b *binder) userOperatorChosen(op string, l *scalar, elems []*scalar) bool {
+	for _, e := range elems {
+		if o, _ := b.operatorOf([]string{op}, operandType(l), operandType(e)); o != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// userRowComparison is make_row_comparison_op for rows whose column pairs
+// op resolves to an extension's or a user's operator for: of one column,
+// that operator; of more, 0A000, as no btree operator family has it.
+// done is false when op resolves to built-in operators only.
+func (b *binder) userRowComparison(op string, l, r *scalar, loc int32) (e *scalar, done bool, err error) {
+	for i := range l.row {
+		if !b.userOperatorChosen(op, l.row[i], []*scalar{r.row[i]}) {
+			continue
+		}
+		if len(l.row) == 1 {
+			e, err := b.binary(op, l.row[0], r.row[0], loc)
+			return e, true, err
+		}
+		return nil, true, b.errAt(pgerror.Newf(pgerror.FeatureNotSupported, "could not determine interpretation of row comparison operator %s", op).
+			WithHint("Row comparison operators must be associated with btree operator families."), loc)
+	}
+	return nil, false, nil
+}
+
+// userOperatorNamed reports whether an extension or a user has a binary
+// operator of the name on the search path: the plans that compare by
+// hashing the built-in operator's values (semi-joins) stand aside.
+func (b *binder) userOperatorNamed(name string) bool {
+	c := b.catalogNow()
+	if len(c.extensions) == 0 && len(c.operators) == 0 {
+		return false
+	}
+	path := b.s.searchPath()
+	for _, op := range allOperators(c) {
+		if op.def.name == name && !op.prefix() && slices.Contains(path, op.schema) {
+			return true
+		}
+	}
+	return false
 }

@@ -100,7 +100,7 @@ func (b *binder) orderingOperator(sb *pg_query.SortBy, e *scalar) error {
 		return b.withPos(err, sb.Location)
 	}
 	if user == nil {
-		if _, err := b.binary(op, e, e, sb.Location); err != nil {
+		if _, err := b.builtinBinary(op, e, e, sb.Location); err != nil {
 			return err
 		}
 	}
