@@ -2,6 +2,7 @@ package sqlexec
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/sqlexec/types"
@@ -26,6 +27,35 @@ import (
 // pg_catalog fails with 42883), 42725 when the choice is ambiguous.
 func (b *binder) operatorOf(names []string, lt, rt types.Type) (*operatorDesc, error) {
 	c := b.catalogNow()
+	if len(c.extensions) == 0 && len(c.operators) == 0 && len(names) == 1 {
+		return nil, nil
+	}
+	key := operatorChoiceKey{names: strings.Join(names, "\x00"), left: lt, right: rt}
+	if ch, ok := b.operatorChoices[key]; ok {
+		return ch.op, ch.err
+	}
+	op, err := b.resolveOperator(c, names, lt, rt)
+	if b.operatorChoices == nil {
+		b.operatorChoices = map[operatorChoiceKey]operatorChoice{}
+	}
+	b.operatorChoices[key] = operatorChoice{op, err}
+	return op, err
+}
+
+// operatorChoiceKey is an operator name (its parts joined by NUL) and
+// operand types; operatorChoice what they resolve to.
+type operatorChoiceKey struct {
+	names       string
+	left, right types.Type
+}
+
+type operatorChoice struct {
+	op  *operatorDesc
+	err error
+}
+
+// resolveOperator is operatorOf without the memo.
+func (b *binder) resolveOperator(c *catalog, names []string, lt, rt types.Type) (*operatorDesc, error) {
 	name := names[len(names)-1]
 	prefix := lt.Oid == 0
 	// OPERATOR(schema.op) of a schema other than pg_catalog: only that
