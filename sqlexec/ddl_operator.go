@@ -270,6 +270,9 @@ func operatorTypeArg(name string, n *pg_query.Node) (*pg_query.TypeName, error) 
 func (d *ddl) createOperator(ds *pg_query.DefineStmt) error {
 	names := strs(ds.Defnames)
 	name := names[len(names)-1]
+	if len(names) > 1 && names[len(names)-2] == "pg_temp" {
+		return pgerror.Unsupported("an operator in a temporary schema")
+	}
 	schema, err := d.nameCreationSchema(names)
 	if err != nil {
 		return err

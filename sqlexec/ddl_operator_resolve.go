@@ -237,7 +237,13 @@ func (b *binder) operatorCall(op *operatorDesc, args []*scalar, loc int32) (*sca
 			if p == nil {
 				return nil, b.errAt(pgerror.Newf(pgerror.UndefinedFunction, "cache lookup failed for function %d", op.code), loc)
 			}
-			e, err := b.callResolved(p.name, args, loc)
+			call := func() (*scalar, error) { return b.callResolved(p.name, args, loc) }
+			if o := builtinOperatorOf(op.code); o != nil && len(args) == 2 {
+				// The function of a built-in operator (int4mi), which
+				// fickle runs as that operator, of the same types.
+				call = func() (*scalar, error) { return b.builtinBinary(o.name, args[0], args[1], loc) }
+			}
+			e, err := call()
 			if err != nil {
 				return nil, err
 			}
@@ -337,4 +343,15 @@ func (b *binder) userOperatorNamed(name string) bool {
 		}
 	}
 	return false
+}
+
+// builtinOperatorOf is the built-in binary operator whose function
+// (oprcode) is the built-in function of the OID, nil for none.
+func builtinOperatorOf(proc uint32) *builtinOper {
+	for _, o := range builtinIndex().opers {
+		if o.code == proc && o.kind == 'b' {
+			return o
+		}
+	}
+	return nil
 }
