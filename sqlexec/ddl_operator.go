@@ -139,7 +139,7 @@ type operatorFunc struct {
 func (d *ddl) lookupOperatorFunc(names []string, args []uint32, missingOk bool) (*operatorFunc, error) {
 	name := names[len(names)-1]
 	schemas := d.s.lookupSchemas(names)
-	if len(names) > 1 && names[len(names)-2] != "pg_catalog" && d.cat.schemas[names[len(names)-2]] == nil {
+	if len(names) > 1 && names[len(names)-2] != "pg_catalog" && d.cat.schemas[d.s.schemaAlias(names[len(names)-2])] == nil {
 		if missingOk {
 			return nil, nil
 		}
@@ -270,19 +270,12 @@ func operatorTypeArg(name string, n *pg_query.Node) (*pg_query.TypeName, error) 
 func (d *ddl) createOperator(ds *pg_query.DefineStmt) error {
 	names := strs(ds.Defnames)
 	name := names[len(names)-1]
-	if len(names) > 1 && names[len(names)-2] == "pg_temp" {
-		return pgerror.Unsupported("an operator in a temporary schema")
-	}
 	schema, err := d.nameCreationSchema(names)
 	if err != nil {
 		return err
 	}
 	if err := d.requireSchemaCreate(schema); err != nil {
 		return err
-	}
-	if isTempSchema(schema) {
-		// Its operators would outlive the session's temporary objects.
-		return pgerror.Unsupported("an operator in a temporary schema")
 	}
 	var leftName, rightName *pg_query.TypeName
 	var funcName, comName, negName, restName, joinName []string
@@ -509,9 +502,6 @@ func (d *ddl) otherOperator(names []string, left, right types.Type, schema, name
 	if err := d.requireSchemaCreate(otherSchema); err != nil {
 		return 0, false, err
 	}
-	if isTempSchema(otherSchema) {
-		return 0, false, pgerror.Unsupported("an operator in a temporary schema")
-	}
 	if !validOperatorName(otherName) {
 		return 0, false, pgerror.Newf(pgerror.InvalidName, "\"%s\" is not a valid operator name", otherName)
 	}
@@ -603,7 +593,7 @@ func (d *ddl) findOperator(owa *pg_query.ObjectWithArgs, missingOk bool, what st
 	if err != nil {
 		return nil, err
 	}
-	if len(names) > 1 && names[len(names)-2] != "pg_catalog" && d.cat.schemas[names[len(names)-2]] == nil {
+	if len(names) > 1 && names[len(names)-2] != "pg_catalog" && d.cat.schemas[d.s.schemaAlias(names[len(names)-2])] == nil {
 		if missingOk {
 			d.notice(pgerror.SuccessfulCompletion, "schema \"%s\" does not exist, skipping", names[len(names)-2])
 			return nil, nil
@@ -856,9 +846,6 @@ func (d *ddl) setOperatorSchema(st *pg_query.AlterObjectSchemaStmt) error {
 	if err := d.requireSchemaCreate(sc.name); err != nil {
 		return err
 	}
-	if isTempSchema(sc.name) {
-		return pgerror.Unsupported("an operator in a temporary schema")
-	}
 	if op.schema == sc.name {
 		return nil
 	}
@@ -946,4 +933,18 @@ func operatorsClash(ops map[uint32]*operatorDesc) bool {
 		seen[key] = true
 	}
 	return false
+}
+
+// tempOperatorNames are the session's temporary operators as DROP
+// OPERATOR names them, for the end of the session.
+func tempOperatorNames(c *catalog, schema string) []string {
+	var out []string
+	for _, op := range c.operatorsOfSchema(schema) {
+		left := "NONE"
+		if !op.prefix() {
+			left = types.FormatTypeBe(op.def.left)
+		}
+		out = append(out, types.QuoteIdent(schema)+"."+op.def.name+" ("+left+", "+types.FormatTypeBe(op.def.right)+")")
+	}
+	return out
 }

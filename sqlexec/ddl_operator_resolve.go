@@ -63,7 +63,7 @@ func (b *binder) resolveOperator(c *catalog, names []string, lt, rt types.Type) 
 	_, stored := storedOperatorPath(names)
 	explicit := len(names) == 2 && !stored && names[0] != "pg_catalog"
 	notFound := func() error {
-		if explicit && c.schemas[names[0]] == nil {
+		if explicit && c.schemas[b.s.schemaAlias(names[0])] == nil {
 			return pgerror.Newf(pgerror.InvalidSchemaName, "schema \"%s\" does not exist", names[0])
 		}
 		if !explicit {

@@ -101,15 +101,17 @@ func (d *ddl) createExtensionOperators(avail *availableExtension, ext *extension
 
 // lookupSchemas are the schemas a name of an operator or operator class
 // is looked up in: the one it names, the search path a stored expression's
-// operator keeps (storedOperatorName), else search_path's.
+// operator keeps (storedOperatorName), else search_path's but the
+// temporary schema.
 func (s *Session) lookupSchemas(names []string) []string {
 	if path, ok := storedOperatorPath(names); ok {
 		return path
 	}
 	if len(names) > 1 {
-		return names[len(names)-2 : len(names)-1]
+		return []string{s.schemaAlias(names[len(names)-2])}
 	}
-	return s.searchPath()
+	// As namespace.c's lookups of these, never the temporary schema.
+	return slices.DeleteFunc(slices.Clone(s.searchPath()), isTempSchema)
 }
 
 // storedOperatorName is the name a stored expression keeps an operator
@@ -517,7 +519,7 @@ func (s *Session) storedOperatorSearchPath(c *catalog, ae *pg_query.A_Expr) ([]s
 	ops := allOperators(c)
 	var path []string
 	found := false
-	for _, schema := range s.searchPath() {
+	for _, schema := range s.lookupSchemas([]string{name}) {
 		if schema == "pg_catalog" {
 			path = append(path, schema)
 			continue
