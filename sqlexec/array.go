@@ -168,9 +168,9 @@ func (b *binder) anyAllParts(sc *scope, a *pg_query.A_Expr) (e, l, r *scalar, er
 		leftHolder = l
 	}
 	elemHolder := &scalar{typ: types.Type{Oid: elem.Oid, Typmod: -1}, slot: -1, eval: func(*execCtx) (any, error) { return cur, nil }}
-	cmp, err := b.extensionBinary(strs(a.Name), leftHolder, elemHolder)
+	cmp, err := b.extensionBinary(strs(a.Name), leftHolder, elemHolder, a.Location)
 	if cmp == nil && err == nil {
-		cmp, err = b.binary(op, leftHolder, elemHolder, a.Location)
+		cmp, err = b.builtinBinary(op, leftHolder, elemHolder, a.Location)
 	}
 	if err != nil {
 		return nil, nil, nil, err

@@ -371,6 +371,9 @@ type binder struct {
 	// extOpsUsed, when set, collects the OIDs of the extensions' operators
 	// the expressions compiled apply (extension_operators.go).
 	extOpsUsed map[uint32]bool
+	// operatorChoices memoizes operator resolution among extensions' and
+	// users' operators for the statement (ddl_operator_resolve.go).
+	operatorChoices map[operatorChoiceKey]operatorChoice
 	// modifying is the target of the UPDATE or DELETE being compiled: its
 	// rows are written back, so it gets no tableoid slot (tableoid.go).
 	modifying *pg_query.RangeVar

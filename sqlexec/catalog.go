@@ -77,6 +77,9 @@ type catalog struct {
 	extensions map[string]*extensionDesc
 	// publications holds the publications by name (ddl_publication.go).
 	publications map[string]*publicationDesc
+	// operators holds the operators CREATE OPERATOR made (and the shells
+	// its COMMUTATOR and NEGATOR made) by OID (ddl_operator.go).
+	operators map[uint32]*operatorDesc
 }
 
 type schemaDesc struct {
@@ -376,6 +379,7 @@ func (c *catalog) clone() *catalog {
 	n.defaultACLs = maps.Clone(c.defaultACLs)
 	n.extensions = maps.Clone(c.extensions)
 	n.publications = maps.Clone(c.publications)
+	n.operators = maps.Clone(c.operators)
 	return n
 }
 

@@ -219,6 +219,10 @@ func mergeCatalogs(base, mine, cur *catalog) (*catalog, error) {
 	})
 	out.extensions = mergeMaps(base.extensions, mine.extensions, cur.extensions, func(string) { clash("pg_extension_name_index") })
 	out.publications = mergeMaps(base.publications, mine.publications, cur.publications, func(string) { clash("pg_publication_pubname_index") })
+	out.operators = mergeMaps(base.operators, mine.operators, cur.operators, func(uint32) { clash("pg_operator_oid_index") })
+	if operatorsClash(out.operators) {
+		clash("pg_operator_oprname_l_r_n_index")
+	}
 	names := map[string]bool{}
 	for n := range base.schemas {
 		names[n] = true

@@ -186,6 +186,9 @@ func (d *ddl) comment(cs *pg_query.CommentStmt) error {
 	if cs.Objtype == pg_query.ObjectType_OBJECT_TRIGGER {
 		return d.commentOnTrigger(cs)
 	}
+	if cs.Objtype == pg_query.ObjectType_OBJECT_OPERATOR {
+		return d.commentOnOperator(cs)
+	}
 	kind := strings.ReplaceAll(strings.TrimPrefix(cs.Objtype.String(), "OBJECT_"), "_", " ")
 	return pgerror.Unsupported("COMMENT ON " + kind)
 }

@@ -79,6 +79,8 @@ func ddlTag(n *pg_query.Node) string {
 			return "DROP ROUTINE"
 		case pg_query.ObjectType_OBJECT_AGGREGATE:
 			return "DROP AGGREGATE"
+		case pg_query.ObjectType_OBJECT_OPERATOR:
+			return "DROP OPERATOR"
 		case pg_query.ObjectType_OBJECT_TRIGGER:
 			return "DROP TRIGGER"
 		case pg_query.ObjectType_OBJECT_RULE:
@@ -197,7 +199,12 @@ func ddlTag(n *pg_query.Node) string {
 	case *pg_query.Node_AlterPublicationStmt:
 		return "ALTER PUBLICATION"
 	case *pg_query.Node_DefineStmt:
+		if v.DefineStmt.Kind == pg_query.ObjectType_OBJECT_OPERATOR {
+			return "CREATE OPERATOR"
+		}
 		return "CREATE AGGREGATE"
+	case *pg_query.Node_AlterOperatorStmt:
+		return "ALTER OPERATOR"
 	case *pg_query.Node_CreateFunctionStmt:
 		if v.CreateFunctionStmt.IsProcedure {
 			return "CREATE PROCEDURE"
@@ -357,6 +364,9 @@ func (d *ddl) run(n *pg_query.Node, full string) error {
 		if ot := v.AlterObjectSchemaStmt.ObjectType; ot == pg_query.ObjectType_OBJECT_TYPE || ot == pg_query.ObjectType_OBJECT_DOMAIN {
 			return d.setTypeSchema(v.AlterObjectSchemaStmt)
 		}
+		if v.AlterObjectSchemaStmt.ObjectType == pg_query.ObjectType_OBJECT_OPERATOR {
+			return d.setOperatorSchema(v.AlterObjectSchemaStmt)
+		}
 		if ok, err := d.setRelationSchema(v.AlterObjectSchemaStmt); ok {
 			return err
 		}
@@ -387,7 +397,12 @@ func (d *ddl) run(n *pg_query.Node, full string) error {
 	case *pg_query.Node_AlterPublicationStmt:
 		return d.alterPublication(v.AlterPublicationStmt, full)
 	case *pg_query.Node_DefineStmt:
+		if v.DefineStmt.Kind == pg_query.ObjectType_OBJECT_OPERATOR {
+			return d.createOperator(v.DefineStmt)
+		}
 		return d.createAggregate(v.DefineStmt)
+	case *pg_query.Node_AlterOperatorStmt:
+		return d.alterOperator(v.AlterOperatorStmt)
 	case *pg_query.Node_CreateTrigStmt:
 		return d.createTrigger(v.CreateTrigStmt, full)
 	case *pg_query.Node_RuleStmt:
@@ -947,6 +962,8 @@ func (d *ddl) alterOwner(ao *pg_query.AlterOwnerStmt) error {
 		return d.alterTypeOwner(ao)
 	case pg_query.ObjectType_OBJECT_PUBLICATION:
 		return d.alterPublicationOwner(ao)
+	case pg_query.ObjectType_OBJECT_OPERATOR:
+		return d.alterOperatorOwner(ao)
 	}
 	if ao.ObjectType != pg_query.ObjectType_OBJECT_SCHEMA {
 		return pgerror.Unsupported(ddlTag(&pg_query.Node{Node: &pg_query.Node_AlterOwnerStmt{AlterOwnerStmt: ao}}) + " ... OWNER TO")

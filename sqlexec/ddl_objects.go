@@ -34,6 +34,8 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 		return d.dropFunctions(ds)
 	case pg_query.ObjectType_OBJECT_AGGREGATE:
 		return d.dropAggregates(ds)
+	case pg_query.ObjectType_OBJECT_OPERATOR:
+		return d.dropOperators(ds)
 	case pg_query.ObjectType_OBJECT_TRIGGER:
 		return d.dropTrigger(ds)
 	case pg_query.ObjectType_OBJECT_EXTENSION:
@@ -164,7 +166,8 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 			if err := d.s.requireOwner(schemaOwner(sc), "schema", name); err != nil {
 				return err
 			}
-			if (len(sc.tables) > 0 || len(sc.seqs) > 0 || len(sc.views) > 0 || len(sc.funcs) > 0 || len(sc.types) > 0) && !cascade {
+			if (len(sc.tables) > 0 || len(sc.seqs) > 0 || len(sc.views) > 0 || len(sc.funcs) > 0 || len(sc.types) > 0 ||
+				len(d.cat.operatorsOfSchema(name)) > 0) && !cascade {
 				return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop schema %s because other objects depend on it", name).
 					WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 			}
@@ -235,6 +238,11 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 // depends on them elsewhere: triggers and expressions calling the routines,
 // columns of the types (as DROP FUNCTION and DROP TYPE ... CASCADE do).
 func (d *ddl) dropSchemaRoutinesAndTypes(sc *schemaDesc) error {
+	for _, op := range d.cat.operatorsOfSchema(sc.name) {
+		if err := d.dropOperator(op, true); err != nil {
+			return err
+		}
+	}
 	dropping := map[*funcDesc]bool{}
 	var fs []*funcDesc
 	for _, name := range slices.Sorted(maps.Keys(sc.funcs)) {

@@ -212,7 +212,8 @@ func (b *binder) statement(st *Statement) (*stmtPlan, error) {
 		*pg_query.Node_CreateFunctionStmt, *pg_query.Node_CreateExtensionStmt, *pg_query.Node_CreateTrigStmt, *pg_query.Node_CompositeTypeStmt,
 		*pg_query.Node_CreateEnumStmt, *pg_query.Node_CreateRangeStmt, *pg_query.Node_AlterEnumStmt, *pg_query.Node_CreateDomainStmt, *pg_query.Node_AlterDomainStmt, *pg_query.Node_AlterObjectSchemaStmt,
 		*pg_query.Node_AlterFunctionStmt, *pg_query.Node_RuleStmt, *pg_query.Node_CreatePolicyStmt, *pg_query.Node_AlterPolicyStmt,
-		*pg_query.Node_ClusterStmt, *pg_query.Node_CreatePublicationStmt, *pg_query.Node_AlterPublicationStmt:
+		*pg_query.Node_ClusterStmt, *pg_query.Node_CreatePublicationStmt, *pg_query.Node_AlterPublicationStmt,
+		*pg_query.Node_AlterOperatorStmt:
 		return b.ddlPlan(st)
 	case *pg_query.Node_CreateRoleStmt, *pg_query.Node_AlterRoleStmt, *pg_query.Node_DropRoleStmt, *pg_query.Node_GrantRoleStmt:
 		return b.rolePlan(st.node)
@@ -268,7 +269,7 @@ func (b *binder) statement(st *Statement) (*stmtPlan, error) {
 	case *pg_query.Node_MergeStmt:
 		return b.mergePlan(st, v.MergeStmt)
 	case *pg_query.Node_DefineStmt:
-		if v.DefineStmt.Kind == pg_query.ObjectType_OBJECT_AGGREGATE {
+		if k := v.DefineStmt.Kind; k == pg_query.ObjectType_OBJECT_AGGREGATE || k == pg_query.ObjectType_OBJECT_OPERATOR {
 			return b.ddlPlan(st)
 		}
 	}

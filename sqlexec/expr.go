@@ -393,8 +393,19 @@ func (b *binder) castTo(arg *scalar, t types.Type, tc *pg_query.TypeCast) (*scal
 	return out, nil
 }
 
-// binary compiles l op r after compiling both sides.
+// binary compiles l op r after compiling both sides: the operator named
+// op on the search path, an extension's or a user's one included, as
+// PostgreSQL looks up the operators IN, BETWEEN, CASE, IS DISTINCT FROM,
+// USING and row comparisons apply.
 func (b *binder) binary(op string, l, r *scalar, loc int32) (*scalar, error) {
+	if e, err := b.extensionBinary([]string{op}, l, r, loc); e != nil || err != nil {
+		return e, err
+	}
+	return b.builtinBinary(op, l, r, loc)
+}
+
+// builtinBinary compiles l op r with the built-in operator named op.
+func (b *binder) builtinBinary(op string, l, r *scalar, loc int32) (*scalar, error) {
 	if op == "#=" && (r.typ.IsHstore() || r.typ.Oid == types.OidUnknown) {
 		return b.hstorePopulateOperator(l, r, loc)
 	}
@@ -563,6 +574,11 @@ func (b *binder) aExpr(sc *scope, a *pg_query.A_Expr) (*scalar, error) {
 			if err != nil {
 				return nil, err
 			}
+			if a.Kind == pg_query.A_Expr_Kind_AEXPR_OP {
+				if e, err := b.userPrefix(strs(a.Name), arg, a.Location); e != nil || err != nil {
+					return e, err
+				}
+			}
 			if only := types.UnaryOperandTypes(op); len(only) == 1 && only[0].Oid != types.OidNumeric && (unresolved(arg) || arg.lit != nil) {
 				// The one operator of this name (!! tsquery) says what
 				// an untyped literal is, as func_select_candidate does.
@@ -609,11 +625,11 @@ func (b *binder) aExpr(sc *scope, a *pg_query.A_Expr) (*scalar, error) {
 			return nil, b.errAt(pgerror.Unsupported("the record image comparison operator "+op), a.Location)
 		}
 		if a.Kind == pg_query.A_Expr_Kind_AEXPR_OP {
-			if e, err := b.extensionBinary(strs(a.Name), l, r); e != nil || err != nil {
+			if e, err := b.extensionBinary(strs(a.Name), l, r, a.Location); e != nil || err != nil {
 				return e, err
 			}
 		}
-		return b.binary(op, l, r, a.Location)
+		return b.builtinBinary(op, l, r, a.Location)
 	case pg_query.A_Expr_Kind_AEXPR_DISTINCT, pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT:
 		if other := nullLiteralOperand(a); other != nil {
 			// x IS [NOT] DISTINCT FROM NULL is a test of x itself, as
@@ -739,6 +755,9 @@ func (b *binder) inListParts(sc *scope, a *pg_query.A_Expr) (*scalar, *scalar, [
 				break
 			}
 		}
+	}
+	if b.userOperatorChosen("=", operand, elems) {
+		hashElems = nil // the list compares with a user's =, which hashing would not apply
 	}
 	if eval := hashedInList(x, hashElems, list.Items, neg); eval != nil && x.row == nil {
 		return &scalar{typ: types.Bool, slot: -1, refs: refs, volatile: volatile, name: "?column?", eval: eval}, x, elems, nil

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
@@ -42,12 +43,24 @@ type extensionOpclass struct {
 	after        string
 }
 
-// operatorDesc is an installed extension's operator (pg_operator's row).
+// operatorDesc is an operator an extension or CREATE OPERATOR made
+// (pg_operator's row): def holds its name and argument types (left of
+// OID 0 for a prefix operator).
 type operatorDesc struct {
 	oid    uint32
 	schema string
 	def    extensionOperator
-	fn     *funcDesc
+	// fn is an extension operator's function; a user's operator calls the
+	// function of OID code (0 for a shell), a user routine or a built-in.
+	fn    *funcDesc
+	owner uint32
+	// result is oprresult, code oprcode; com and negate are the OIDs of
+	// the commutator and negator, rest and join those of the selectivity
+	// estimators (0 for none).
+	result               types.Type
+	code, com, negate    uint32
+	rest, join           uint32
+	hashes, merges, user bool
 }
 
 // opclassDesc is an installed extension's operator class (pg_opclass's
@@ -73,7 +86,8 @@ func (d *ddl) createExtensionOperators(avail *availableExtension, ext *extension
 		if i < 0 {
 			return pgerror.Newf(pgerror.UndefinedFunction, "function %s(%s, %s) does not exist", op.proc, op.left, op.right)
 		}
-		ext.operators = append(ext.operators, &operatorDesc{oid: d.cat.newOID(), schema: ext.schema, def: op, fn: fns[i]})
+		ext.operators = append(ext.operators, &operatorDesc{oid: d.cat.newOID(), schema: ext.schema, def: op, fn: fns[i],
+			owner: ext.owner, result: fns[i].result, code: fns[i].oid})
 	}
 	for _, oc := range avail.opclasses {
 		if oc.after != fn {
@@ -86,101 +100,48 @@ func (d *ddl) createExtensionOperators(avail *availableExtension, ext *extension
 }
 
 // lookupSchemas are the schemas a name of an operator or operator class
-// is looked up in: the one it names, else search_path's.
+// is looked up in: the one it names, the search path a stored expression's
+// operator keeps (storedOperatorName), else search_path's but the
+// temporary schema.
 func (s *Session) lookupSchemas(names []string) []string {
+	if path, ok := storedOperatorPath(names); ok {
+		return path
+	}
 	if len(names) > 1 {
-		return names[len(names)-2 : len(names)-1]
+		return []string{s.schemaAlias(names[len(names)-2])}
 	}
-	return s.searchPath()
+	// As namespace.c's lookups of these, never the temporary schema.
+	return slices.DeleteFunc(slices.Clone(s.searchPath()), isTempSchema)
 }
 
-// extensionOperatorFor returns the installed extensions' operator the
-// (possibly qualified) operator name resolves to for operands l and r:
-// the first, in search path order, whose argument types each operand has
-// or is an unknown literal or of a type that casts implicitly to. None
-// leaves the built-in operators to resolve it.
-func (b *binder) extensionOperatorFor(names []string, l, r *scalar) *operatorDesc {
-	operand := func(e *scalar) types.Type {
-		if unresolved(e) {
-			return types.Type{Oid: types.OidUnknown}
-		}
-		return e.typ
+// storedOperatorName is the name a stored expression keeps an operator
+// under when extensions' or users' operators share its name: as its schema,
+// storedPathMark and the schemas of the search path it was resolved with
+// that hold candidates (pg_catalog and those with operators of the name),
+// comma-separated. Bound anew where the expression is used, it resolves
+// among the operators of those schemas in that order, as PostgreSQL's
+// expression keeps the operator its creation found. The text survives
+// deparsing to SQL and parsing back (pg_attrdef, pg_dump) as a quoted
+// identifier of at most 63 bytes; a longer one is not made (ok false).
+func storedOperatorName(path []string, name string) ([]*pg_query.Node, bool) {
+	schema := storedPathMark + strings.Join(path, ",")
+	if len(schema) > 63 {
+		return nil, false
 	}
-	return b.extensionOperatorOf(names, operand(l), operand(r))
+	return []*pg_query.Node{pg_query.MakeStrNode(schema), pg_query.MakeStrNode(name)}, true
 }
 
-// extensionOperatorOf is extensionOperatorFor for operands of types lt and
-// rt (unknown for an untyped literal or parameter).
-func (b *binder) extensionOperatorOf(names []string, lt, rt types.Type) *operatorDesc {
-	c := b.catalogNow()
-	if len(c.extensions) == 0 {
-		return nil
-	}
-	fits := func(typ, t types.Type) bool {
-		if typ.Oid == types.OidUnknown || typ == t {
-			return true
-		}
-		_, err := types.LookupCastEnv(typ, t, types.CastImplicit)
-		return err == nil
-	}
-	name := names[len(names)-1]
-	for _, schema := range b.s.lookupSchemas(names) {
-		for _, ext := range sortedExtensions(c) {
-			if ext.schema != schema {
-				continue
-			}
-			for _, op := range ext.operators {
-				if op.def.name == name && fits(lt, op.def.left) && fits(rt, op.def.right) {
-					return op
-				}
-			}
-		}
-	}
-	return nil
-}
+// storedPathMark starts the schema part of a name storedOperatorName
+// made: a control character, which no schema's name starts with.
+const storedPathMark = "\x01"
 
-// extensionBinary binds l op r to an extension's operator, nil when none
-// applies.
-func (b *binder) extensionBinary(names []string, l, r *scalar) (*scalar, error) {
-	op := b.extensionOperatorFor(names, l, r)
-	if op == nil {
-		return nil, nil
+// storedOperatorPath is the search path a name storedOperatorName made
+// keeps; false for another name.
+func storedOperatorPath(names []string) ([]string, bool) {
+	if len(names) == 2 && strings.HasPrefix(names[0], storedPathMark) {
+		return strings.Split(names[0][len(storedPathMark):], ","), true
 	}
-	l, err := b.coerce(l, op.def.left, types.CastImplicit)
-	if err != nil {
-		return nil, err
-	}
-	if r, err = b.coerce(r, op.def.right, types.CastImplicit); err != nil {
-		return nil, err
-	}
-	if b.extOpsUsed != nil {
-		b.extOpsUsed[op.oid] = true
-	}
-	le, re, fn := l.eval, r.eval, op.fn
-	// The operator is a call of its function, counted as functions_call.go
-	// counts one: index predicates and expressions refuse it, generated
-	// columns refuse a stable one.
-	b.routineCalls++
-	if fn.volatility != 'i' {
-		b.volatileCalls++
-		b.mutableCalls++
-	}
-	return &scalar{typ: fn.result, slot: -1, refs: l.refs | r.refs, volatile: l.volatile || r.volatile || fn.volatility != 'i',
-		name: "?column?", eval: func(x *execCtx) (any, error) {
-			lv, err := le(x)
-			if err != nil {
-				return nil, err
-			}
-			rv, err := re(x)
-			if err != nil || (fn.strict && (lv == nil || rv == nil)) {
-				return nil, err
-			}
-			rows, err := invokeExtension(x, fn, []any{lv, rv})
-			if err != nil || len(rows) == 0 {
-				return nil, err
-			}
-			return rows[0][0], nil
-		}}, nil
+	return nil, false
 }
 
 // extensionOpclass returns the installed extensions' operator class of
@@ -273,13 +234,18 @@ func usesOperator(n *pg_query.Node, op *operatorDesc) bool {
 	found := false
 	walk(n, func(m *pg_query.Node) bool {
 		ae := m.GetAExpr()
-		if ae == nil || ae.Kind != pg_query.A_Expr_Kind_AEXPR_OP || ae.Lexpr == nil {
+		if ae == nil || ae.Kind != pg_query.A_Expr_Kind_AEXPR_OP || (ae.Lexpr == nil) != op.prefix() {
 			return !found
 		}
 		names := strs(ae.Name)
-		if len(names) == 2 && names[0] == op.schema && names[1] == op.def.name && !notString(ae.Lexpr) && !notString(ae.Rexpr) {
-			found = true
+		path, stored := storedOperatorPath(names)
+		if !stored && len(names) == 2 {
+			path = names[:1]
 		}
+		if names[len(names)-1] != op.def.name || len(names) > 1 && !slices.Contains(path, op.schema) {
+			return !found
+		}
+		found = op.user || ae.Lexpr == nil || !notString(ae.Lexpr) && !notString(ae.Rexpr)
 		return !found
 	})
 	return found
@@ -361,27 +327,43 @@ func (d *ddl) dropExtensionIndex(ix *indexDesc) {
 }
 
 // extensionOperatorRows are pg_operator's rows of the installed
-// extensions' operators.
+// extensions' operators and of the users'.
 func extensionOperatorRows(c *catalog) [][]any {
 	const matchingsel, matchingjoinsel = 5040, 5041
 	var out [][]any
-	for _, ext := range sortedExtensions(c) {
-		for _, op := range ext.operators {
-			var com int64
-			for _, o := range ext.operators {
+	for _, op := range allOperators(c) {
+		com, negate, rest, join := int64(op.com), int64(op.negate), int64(op.rest), int64(op.join)
+		if !op.user {
+			// An extension's script names the commutator and the
+			// estimators its operators have.
+			ops := operatorsOfExtension(c, op)
+			for _, o := range ops {
 				if o.def.name == op.def.commutator {
 					com = int64(o.oid)
 				}
 			}
-			var rest, join int64
-			if op.fn.result.Oid == types.OidBool {
+			if op.result.Oid == types.OidBool {
 				rest, join = matchingsel, matchingjoinsel
 			}
-			out = append(out, []any{int64(op.oid), op.def.name, schemaOID(c, op.schema), int64(ext.owner), "b", false, false,
-				int64(op.def.left.Oid), int64(op.def.right.Oid), int64(op.fn.result.Oid), com, int64(0), int64(op.fn.oid), rest, join})
 		}
+		kind := "b"
+		if op.prefix() {
+			kind = "l"
+		}
+		out = append(out, []any{int64(op.oid), op.def.name, schemaOID(c, op.schema), int64(op.owner), kind, op.merges, op.hashes,
+			int64(op.def.left.Oid), int64(op.def.right.Oid), int64(op.result.Oid), com, negate, int64(op.code), rest, join})
 	}
 	return out
+}
+
+// operatorsOfExtension are the operators of the extension op belongs to.
+func operatorsOfExtension(c *catalog, op *operatorDesc) []*operatorDesc {
+	for _, ext := range c.extensions {
+		if slices.Contains(ext.operators, op) {
+			return ext.operators
+		}
+	}
+	return nil
 }
 
 // extensionOpclassRows are pg_opclass's rows of the installed extensions'
@@ -414,32 +396,31 @@ func (d *ddl) extensionOpclassLookup() func(names []string, method string) *opcl
 
 // asBuiltinOper is op in the form the reg* types read and print.
 func (op *operatorDesc) asBuiltinOper(c *catalog) *builtinOper {
-	return &builtinOper{oid: op.oid, namespace: uint32(schemaOID(c, op.schema)), name: op.def.name, kind: 'b',
-		left: uint32(op.def.left.Oid), right: uint32(op.def.right.Oid), code: op.fn.oid}
+	kind := byte('b')
+	if op.prefix() {
+		kind = 'l'
+	}
+	return &builtinOper{oid: op.oid, namespace: uint32(schemaOID(c, op.schema)), name: op.def.name, kind: kind,
+		left: uint32(op.def.left.Oid), right: uint32(op.def.right.Oid), code: op.code, com: op.com}
 }
 
-// extensionOpers are the installed extensions' operators named name.
+// extensionOpers are the installed extensions' and the users' operators
+// named name.
 func extensionOpers(c *catalog, name string) []*builtinOper {
 	var out []*builtinOper
-	for _, ext := range sortedExtensions(c) {
-		for _, op := range ext.operators {
-			if op.def.name == name {
-				out = append(out, op.asBuiltinOper(c))
-			}
+	for _, op := range allOperators(c) {
+		if op.def.name == name {
+			out = append(out, op.asBuiltinOper(c))
 		}
 	}
 	return out
 }
 
-// extensionOper is the installed extensions' operator of OID oid, nil for
-// none.
+// extensionOper is the installed extensions' or the users' operator of
+// OID oid, nil for none.
 func extensionOper(c *catalog, oid uint32) *builtinOper {
-	for _, ext := range c.extensions {
-		for _, op := range ext.operators {
-			if op.oid == oid {
-				return op.asBuiltinOper(c)
-			}
-		}
+	if op := operatorByOID(c, oid); op != nil {
+		return op.asBuiltinOper(c)
 	}
 	return nil
 }
@@ -489,51 +470,67 @@ func extensionOpfamilyRows(c *catalog) [][]any {
 	return out
 }
 
-// extensionOperator analyzes l op r for the deparser when op resolves to
-// an installed extension's operator (nil when it does not), written
+// extensionOperator analyzes l op r (op r for a prefix operator) for the
+// deparser when op resolves to an installed extension's or a user's
+// operator (nil when it does not), written
 // OPERATOR(schema.op) when its schema is not on search_path, as ruleutils
 // prints an operator it would not find by its bare name.
 func (d *deparser) extensionOperator(names []string, ln, rn *pg_query.Node) (*dnode, error) {
-	if len(d.b.catalogNow().extensions) == 0 {
+	if c := d.b.catalogNow(); len(c.extensions) == 0 && len(c.operators) == 0 {
 		return nil, nil
 	}
-	l, err := d.analyze(ln)
-	if err != nil {
-		return nil, err
+	var l *dnode
+	var lt types.Type
+	if ln != nil {
+		var err error
+		if l, err = d.analyze(ln); err != nil {
+			return nil, err
+		}
+		lt = l.typ
 	}
 	r, err := d.analyze(rn)
 	if err != nil {
 		return nil, err
 	}
-	op := d.b.extensionOperatorOf(names, l.typ, r.typ)
-	if op == nil {
+	op, err := d.b.operatorOf(names, lt, r.typ)
+	if op == nil || err != nil {
 		return nil, nil
 	}
 	name := op.def.name
 	if !slices.Contains(d.b.s.searchPath(), op.schema) {
 		name = "OPERATOR(" + types.QuoteIdent(op.schema) + "." + name + ")"
 	}
-	return &dnode{kind: dOp, typ: op.fn.result, op: name, args: []*dnode{d.coerce(l, op.def.left), d.coerce(r, op.def.right)}}, nil
+	args := []*dnode{d.coerce(r, op.def.right)}
+	if l != nil {
+		args = []*dnode{d.coerce(l, op.def.left), args[0]}
+	}
+	return &dnode{kind: dOp, typ: op.result, op: name, args: args}, nil
 }
 
-// operatorSchema is the schema a stored expression's binary operator
-// written without one is given: the first schema on the search path where
-// an installed extension has an operator of the name. The operator may
-// still be a built-in one for its operands' types (int % int), which the
-// qualification does not change (extensionBinary).
-func (s *Session) operatorSchema(c *catalog, ae *pg_query.A_Expr) (string, bool) {
-	if ae.Kind != pg_query.A_Expr_Kind_AEXPR_OP || ae.Lexpr == nil || len(ae.Name) != 1 || len(c.extensions) == 0 {
-		return "", false
+// storedOperatorSearchPath is the search path a stored expression keeps
+// for an operator written without a schema (storedOperatorName), when an
+// installed extension or a user has an operator of its name on the path:
+// the schemas of the path holding candidates.
+func (s *Session) storedOperatorSearchPath(c *catalog, ae *pg_query.A_Expr) ([]string, bool) {
+	if ae.Kind != pg_query.A_Expr_Kind_AEXPR_OP || len(ae.Name) != 1 || len(c.extensions) == 0 && len(c.operators) == 0 {
+		return nil, false
 	}
-	name := opName(ae.Name)
-	for _, schema := range s.searchPath() {
-		for _, ext := range c.extensions {
-			if ext.schema == schema && slices.ContainsFunc(ext.operators, func(op *operatorDesc) bool { return op.def.name == name }) {
-				return schema, true
-			}
+	name, prefix := opName(ae.Name), ae.Lexpr == nil
+	ops := allOperators(c)
+	var path []string
+	found := false
+	for _, schema := range s.lookupSchemas([]string{name}) {
+		if schema == "pg_catalog" {
+			path = append(path, schema)
+			continue
+		}
+		if slices.ContainsFunc(ops, func(op *operatorDesc) bool {
+			return op.schema == schema && op.def.name == name && op.prefix() == prefix
+		}) {
+			path, found = append(path, schema), true
 		}
 	}
-	return "", false
+	return path, found
 }
 
 // describeExtensionObject is pg_describe_object for the installed
@@ -552,16 +549,14 @@ func describeExtensionObject(s *Session, c *catalog, classid, objid uint32) (any
 	default:
 		return nil, false
 	}
-	for _, ext := range c.extensions {
-		for _, op := range ext.operators {
-			if classid == oidPgOperatorClass && op.oid == objid {
-				name := op.def.name
-				if !slices.Contains(s.searchPath(), op.schema) {
-					name = types.QuoteIdent(op.schema) + "." + name
-				}
-				return fmt.Sprintf("operator %s(%s,%s)", name, types.FormatTypeBe(op.def.left), types.FormatTypeBe(op.def.right)), true
-			}
+	if op := operatorByOID(c, objid); classid == oidPgOperatorClass && op != nil {
+		name := op.def.name
+		if !slices.Contains(s.searchPath(), op.schema) {
+			name = types.QuoteIdent(op.schema) + "." + name
 		}
+		return "operator " + name + op.argList(), true
+	}
+	for _, ext := range c.extensions {
 		for _, oc := range ext.opclasses {
 			switch {
 			case classid == oidPgOpclassClass && oc.oid == objid:
@@ -584,9 +579,9 @@ func describeExtensionObject(s *Session, c *catalog, classid, objid uint32) (any
 
 func init() {
 	// pg_operator_is_visible for psql's \do: a built-in operator is in
-	// pg_catalog, which every search path reads; an extension's is visible
-	// when its schema is the first on the path with an operator of its name
-	// and argument types.
+	// pg_catalog, which every search path reads; an extension's or a user's
+	// is visible when its schema is the first on the path with an operator
+	// of its name and argument types.
 	addSysFunc("pg_operator_is_visible", sysFunc{args: []types.Type{types.OidType}, result: types.Bool,
 		eval: func(x *execCtx, a []any) (any, error) {
 			oid := uint32(a[0].(int64))

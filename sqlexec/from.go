@@ -241,6 +241,9 @@ func (b *binder) conjunct(sc *scope, n *pg_query.Node, clause string) (*conj, er
 		if c.e, err = b.requireBool(e, clause, n); err != nil {
 			return nil, err
 		}
+		if elem, ok := arr.typ.Elem(); ok && b.userOperatorChosen("=", l, []*scalar{{typ: elem, slot: -1}}) {
+			return c, nil // an extension's or user's =, which key lookups would not apply
+		}
 		if l.slot >= 0 {
 			c.anySlot, c.anyArr = l.slot, arr
 		}
@@ -252,7 +255,7 @@ func (b *binder) conjunct(sc *scope, n *pg_query.Node, clause string) (*conj, er
 			return nil, err
 		}
 		c.e = e
-		if x.slot >= 0 {
+		if x.slot >= 0 && !b.userOperatorChosen("=", x, elems) {
 			c.inSlot, c.inVals = x.slot, make([]*scalar, len(elems))
 			for i, v := range elems {
 				c.inVals[i] = b.keyOperand(v, x.typ)
@@ -265,7 +268,11 @@ func (b *binder) conjunct(sc *scope, n *pg_query.Node, clause string) (*conj, er
 		if err != nil {
 			return nil, err
 		}
-		e, err := b.binary("=", l, r, a.Location)
+		e, err := b.extensionBinary(strs(a.Name), l, r, a.Location)
+		userOp := e != nil // an extension's or user's =, which key lookups would not apply
+		if e == nil && err == nil {
+			e, err = b.builtinBinary("=", l, r, a.Location)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -274,6 +281,7 @@ func (b *binder) conjunct(sc *scope, n *pg_query.Node, clause string) (*conj, er
 		}
 		c.e = e
 		switch {
+		case userOp:
 		case l.slot >= 0 && r.slot < 0:
 			c.eqSlot, c.eqVal = l.slot, b.keyOperand(r, l.typ)
 		case r.slot >= 0 && l.slot < 0:

@@ -117,7 +117,7 @@ func (d *ddl) routineDependents(f *funcDesc, dropping map[*funcDesc]bool) []rout
 			}
 		}
 	}
-	return out
+	return append(out, d.operatorDependents(f)...)
 }
 
 // callsRoutine reports whether expression n calls f: a call of f's name,

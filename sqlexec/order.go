@@ -93,10 +93,18 @@ func (b *binder) orderBy(sc *scope, sorts []*pg_query.Node, outs []*scalar, cols
 // descending (42809 for any other).
 func (b *binder) orderingOperator(sb *pg_query.SortBy, e *scalar) error {
 	op := opName(sb.UseOp)
-	if _, err := b.binary(op, e, e, sb.Location); err != nil {
-		return err
+	// An operator CREATE OPERATOR or an extension made belongs to no
+	// btree operator family fickle has.
+	user, err := b.operatorOf(strs(sb.UseOp), operandType(e), operandType(e))
+	if err != nil {
+		return b.withPos(err, sb.Location)
 	}
-	if op != "<" && op != ">" {
+	if user == nil {
+		if _, err := b.builtinBinary(op, e, e, sb.Location); err != nil {
+			return err
+		}
+	}
+	if op != "<" && op != ">" || user != nil {
 		return b.errAt(pgerror.Newf(pgerror.WrongObjectType, "operator %s is not a valid ordering operator", op).
 			WithHint("Ordering operators must be \"<\" or \">\" members of btree operator families."), sb.Location)
 	}

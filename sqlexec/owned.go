@@ -128,11 +128,12 @@ type ownedObject struct {
 	name    string
 	routine *funcDesc
 	typ     *typeDesc
+	op      *operatorDesc
 }
 
 // ownedObjects lists the objects of c that role owns, in the order they
 // were made: schemas, tables, materialized views, views, sequences, types
-// and domains, routines (but an extension's), extensions, publications. It reads no role
+// and domains, routines (but an extension's), operators, extensions, publications. It reads no role
 // list, so DROP ROLE may call it holding the role catalog's lock.
 func ownedObjects(c *catalog, role *roleDesc) []ownedObject {
 	var out []ownedObject
@@ -178,6 +179,11 @@ func ownedObjects(c *catalog, role *roleDesc) []ownedObject {
 			}
 		}
 	}
+	for _, op := range allOperators(c) {
+		if op.user && op.owner == role.oid {
+			out = append(out, ownedObject{oid: op.oid, kind: pg_query.ObjectType_OBJECT_OPERATOR, schema: op.schema, name: op.def.name, op: op})
+		}
+	}
 	for _, ext := range sortedExtensions(c) {
 		if ext.owner == role.oid {
 			out = append(out, ownedObject{oid: ext.oid, kind: pg_query.ObjectType_OBJECT_EXTENSION, name: ext.name})
@@ -203,11 +209,14 @@ func (o ownedObject) description(s *Session) string {
 	if o.schema != "" {
 		name = s.visibleName(o.schema, name)
 	}
+	if o.op != nil {
+		name += o.op.argList()
+	}
 	noun := map[pg_query.ObjectType]string{pg_query.ObjectType_OBJECT_SCHEMA: "schema", pg_query.ObjectType_OBJECT_TABLE: "table",
 		pg_query.ObjectType_OBJECT_MATVIEW: "materialized view", pg_query.ObjectType_OBJECT_VIEW: "view",
 		pg_query.ObjectType_OBJECT_SEQUENCE: "sequence", pg_query.ObjectType_OBJECT_TYPE: "type", pg_query.ObjectType_OBJECT_DOMAIN: "type",
 		pg_query.ObjectType_OBJECT_ROUTINE: "function", pg_query.ObjectType_OBJECT_EXTENSION: "extension",
-		pg_query.ObjectType_OBJECT_PUBLICATION: "publication"}[o.kind]
+		pg_query.ObjectType_OBJECT_OPERATOR: "operator", pg_query.ObjectType_OBJECT_PUBLICATION: "publication"}[o.kind]
 	return noun + " " + name
 }
 
@@ -286,6 +295,12 @@ func (d *ddl) reassignOwned(rs *pg_query.ReassignOwnedStmt) error {
 				d.cat.schemas[o.schema].types[o.name] = &nt
 			case pg_query.ObjectType_OBJECT_ROUTINE:
 				d.giveRoutine(o.routine, to)
+			case pg_query.ObjectType_OBJECT_OPERATOR:
+				if cur := d.cat.operators[o.oid]; cur != nil {
+					next := *cur
+					next.owner = to.oid
+					d.cat.putOperator(&next)
+				}
 			case pg_query.ObjectType_OBJECT_EXTENSION:
 				ext := *d.cat.extensions[o.name]
 				ext.owner = to.oid
@@ -380,6 +395,11 @@ func (d *ddl) dropOwnedObject(o ownedObject, cascade bool) error {
 			return nil
 		}
 		return d.dropRoutines([]*funcDesc{f}, cascade)
+	case pg_query.ObjectType_OBJECT_OPERATOR:
+		if cur := d.cat.operators[o.oid]; cur != nil {
+			return d.dropOperator(cur, cascade)
+		}
+		return nil
 	case pg_query.ObjectType_OBJECT_SCHEMA, pg_query.ObjectType_OBJECT_EXTENSION, pg_query.ObjectType_OBJECT_PUBLICATION:
 		if o.kind == pg_query.ObjectType_OBJECT_SCHEMA && d.cat.schemas[o.name] == nil ||
 			o.kind == pg_query.ObjectType_OBJECT_EXTENSION && d.cat.extensions[o.name] == nil ||

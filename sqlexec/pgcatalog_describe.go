@@ -161,6 +161,7 @@ func init() {
 				}
 			}
 			out = append(out, extensionMemberRows(c)...)
+			out = append(out, operatorDependencyRows(c)...)
 			sort.Slice(out, func(i, j int) bool { return out[i][1].(int64) < out[j][1].(int64) })
 			return out
 		}})

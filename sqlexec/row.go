@@ -103,6 +103,9 @@ func (b *binder) rowComparison(op string, l, r *scalar, loc int32) (*scalar, err
 		op = "<>"
 	}
 	n := len(l.row)
+	if e, done, err := b.userRowComparison(op, l, r, loc); done {
+		return e, err
+	}
 	if e, done, err := b.rowComparisonWithoutBtree(op, l, r, loc); done {
 		return e, err
 	}

@@ -421,10 +421,8 @@ func (d *deparser) aExpr(a *pg_query.A_Expr) (*dnode, error) {
 	op := opName(a.Name)
 	switch a.Kind {
 	case pg_query.A_Expr_Kind_AEXPR_OP:
-		if a.Lexpr != nil {
-			if n, err := d.extensionOperator(strs(a.Name), a.Lexpr, a.Rexpr); n != nil || err != nil {
-				return n, err
-			}
+		if n, err := d.extensionOperator(strs(a.Name), a.Lexpr, a.Rexpr); n != nil || err != nil {
+			return n, err
 		}
 		return d.operator(op, a.Lexpr, a.Rexpr)
 	case pg_query.A_Expr_Kind_AEXPR_LIKE, pg_query.A_Expr_Kind_AEXPR_ILIKE:

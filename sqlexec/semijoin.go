@@ -43,7 +43,7 @@ type semiJoinGroup struct {
 // per row).
 func (b *binder) semiJoin(sc *scope, sl *pg_query.SubLink, ctes map[string]*ctePlan, perRow *selectPlan, test *scalar, refs uint64) *scalar {
 	st := sl.Subselect.GetSelectStmt()
-	if sc == nil || st == nil || !semiJoinShape(st) {
+	if sc == nil || st == nil || !semiJoinShape(st) || b.userOperatorNamed("=") {
 		return nil
 	}
 	var target *pg_query.Node

@@ -14,8 +14,9 @@ import (
 // definition is stored, the schema it resolves to then (as views'
 // relations are, qualifyRelations). The catalog functions print it back
 // without the schema while that schema's function is the one the search
-// path finds (procVisible). An installed extension's operators are
-// qualified alike (operatorSchema).
+// path finds (procVisible). An operator that extensions' or users'
+// operators share the name of keeps the search path it was resolved with
+// (storedOperatorSearchPath).
 
 // qualifiedCalls returns n, or a copy of it when it calls user functions
 // without naming their schema, with those calls qualified (qualifyCalls).
@@ -26,7 +27,7 @@ func (s *Session) qualifiedCalls(c *catalog, n *pg_query.Node) *pg_query.Node {
 			_, needs = s.callSchema(c, fc)
 		}
 		if ae := x.GetAExpr(); ae != nil && !needs {
-			_, needs = s.operatorSchema(c, ae)
+			_, needs = s.storedOperatorSearchPath(c, ae)
 		}
 		return !needs
 	})
@@ -48,8 +49,10 @@ func (s *Session) qualifyCalls(c *catalog, n *pg_query.Node) {
 			}
 		}
 		if ae := x.GetAExpr(); ae != nil {
-			if schema, ok := s.operatorSchema(c, ae); ok {
-				ae.Name = append([]*pg_query.Node{pg_query.MakeStrNode(schema)}, ae.Name...)
+			if path, ok := s.storedOperatorSearchPath(c, ae); ok {
+				if name, ok := storedOperatorName(path, opName(ae.Name)); ok {
+					ae.Name = name
+				}
 			}
 		}
 		return true

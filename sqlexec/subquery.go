@@ -91,7 +91,15 @@ func (b *binder) subLink(sc *scope, sl *pg_query.SubLink) (*scalar, error) {
 		// a holder that the loop fills.
 		var cur any
 		holder := &scalar{typ: p.cols[0].typ, slot: -1, eval: func(*execCtx) (any, error) { return cur, nil }}
-		cmp, err := b.binary(op, test, holder, sl.Location)
+		names := []string{op}
+		if len(sl.OperName) > 0 {
+			names = strs(sl.OperName)
+		}
+		cmp, err := b.extensionBinary(names, test, holder, sl.Location)
+		userOp := cmp != nil // an extension's or user's operator, which hashing would not apply
+		if cmp == nil && err == nil {
+			cmp, err = b.builtinBinary(op, test, holder, sl.Location)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -107,7 +115,7 @@ func (b *binder) subLink(sc *scope, sl *pg_query.SubLink) (*scalar, error) {
 		// level: refs names this level's items alone, and one that reads a
 		// row two levels up (v.x in "f1 = ANY (SELECT ... WHERE u = v.x)"
 		// inside a subquery over v) has none of them but changes with v.
-		if !all && op == "=" && len(undetermined) == 0 {
+		if !all && op == "=" && !userOp && len(undetermined) == 0 {
 			if !p.correlated && !unresolved(test) && keyCompatible(p.cols[0].typ, test.typ) {
 				return b.inHashed(p, test, rows), nil
 			}

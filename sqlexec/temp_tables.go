@@ -216,7 +216,8 @@ func (s *Session) runOnCommitActions() error {
 func (s *Session) dropTempObjects() error {
 	c, _ := s.catalog()
 	sc := c.schemas[s.tempSchemaIfAny()]
-	if sc == nil || len(sc.tables) == 0 && len(sc.seqs) == 0 && len(sc.views) == 0 && len(sc.funcs) == 0 && len(sc.types) == 0 {
+	ops := tempOperatorNames(c, s.tempSchemaIfAny())
+	if sc == nil || len(sc.tables) == 0 && len(sc.seqs) == 0 && len(sc.views) == 0 && len(sc.funcs) == 0 && len(sc.types) == 0 && len(ops) == 0 {
 		return nil
 	}
 	routines := map[string][]string{}
@@ -239,7 +240,7 @@ func (s *Session) dropTempObjects() error {
 		what      string
 		names     []string
 		qualified bool // names already qualified, with their arguments
-	}{{what: "VIEW", names: slices.Sorted(maps.Keys(sc.views))}, {what: "TABLE", names: slices.Sorted(maps.Keys(sc.tables))},
+	}{{what: "OPERATOR", names: ops, qualified: true}, {what: "VIEW", names: slices.Sorted(maps.Keys(sc.views))}, {what: "TABLE", names: slices.Sorted(maps.Keys(sc.tables))},
 		{what: "SEQUENCE", names: slices.Sorted(maps.Keys(sc.seqs))}, {what: "FUNCTION", names: routines["FUNCTION"], qualified: true},
 		{what: "PROCEDURE", names: routines["PROCEDURE"], qualified: true}, {what: "AGGREGATE", names: routines["AGGREGATE"], qualified: true},
 		{what: "DOMAIN", names: domains}, {what: "TYPE", names: others}} {

@@ -304,6 +304,10 @@ func operatorError(op string, l, r *Type, ambiguous bool) error {
 	}
 	e := pgerror.Newf(pgerror.UndefinedFunction, "operator does not exist: %s", sig)
 	e.Hint = "No operator matches the given name and argument types. You might need to add explicit type casts."
+	if l == nil {
+		// op_error words it for the one operand of a prefix operator.
+		e.Hint = "No operator matches the given name and argument type. You might need to add an explicit type cast."
+	}
 	return e
 }
 
@@ -364,4 +368,16 @@ func ChooseRoutine(name string, args []Type, overloads [][]Type, domains [][]boo
 		}
 	}
 	return chooseOverload(name, args, cands)
+}
+
+// SelectCandidate is func_select_candidate over the argument type lists
+// of operators or functions that no input matches exactly: the index of
+// the one the inputs resolve to, or -1 with ambiguous set when several
+// remain (none fits otherwise).
+func SelectCandidate(inputs []Type, overloads [][]Type) (best int, ambiguous bool) {
+	cands := make([]candidate, len(overloads))
+	for i, o := range overloads {
+		cands[i] = candidate{args: o}
+	}
+	return selectCandidate(inputs, cands)
 }
