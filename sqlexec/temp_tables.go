@@ -210,9 +210,9 @@ func (s *Session) runOnCommitActions() error {
 	return nil
 }
 
-// dropTempObjects drops the session's temporary views, tables, sequences,
-// routines and types (when it ends, and for DISCARD TEMP), in the open
-// transaction or in one of its own.
+// dropTempObjects drops the session's temporary operators, views, tables,
+// sequences, routines and types (when it ends, and for DISCARD TEMP), in
+// the open transaction or in one of its own.
 func (s *Session) dropTempObjects() error {
 	c, _ := s.catalog()
 	sc := c.schemas[s.tempSchemaIfAny()]
