@@ -205,6 +205,22 @@ func (d *ddl) requireTypeUsage(t types.Type) error {
 	return nil
 }
 
+// estimators resolves an operator's RESTRICT and JOIN functions (nil
+// names for none, 0 then).
+func (d *ddl) estimators(restName, joinName []string) (rest, join uint32, err error) {
+	if restName != nil {
+		if rest, err = d.restrictionEstimator(restName); err != nil {
+			return 0, 0, err
+		}
+	}
+	if joinName != nil {
+		if join, err = d.joinEstimator(joinName); err != nil {
+			return 0, 0, err
+		}
+	}
+	return rest, join, nil
+}
+
 // restrictionEstimator is ValidateRestrictionEstimator: the function
 // (internal, oid, internal, integer) returning double precision.
 func (d *ddl) restrictionEstimator(names []string) (uint32, error) {
@@ -374,16 +390,9 @@ func (d *ddl) createOperator(ds *pg_query.DefineStmt) error {
 	if err := d.requireTypeUsage(f.result); err != nil {
 		return err
 	}
-	var rest, join uint32
-	if restName != nil {
-		if rest, err = d.restrictionEstimator(restName); err != nil {
-			return err
-		}
-	}
-	if joinName != nil {
-		if join, err = d.joinEstimator(joinName); err != nil {
-			return err
-		}
+	rest, join, err := d.estimators(restName, joinName)
+	if err != nil {
+		return err
 	}
 	// OperatorCreate.
 	if !validOperatorName(name) {
@@ -683,21 +692,8 @@ func (d *ddl) dropOperator(op *operatorDesc, cascade bool) error {
 	for _, u := range d.exprDependents(uses) {
 		deps = append(deps, u.dep)
 	}
-	if len(deps) > 0 {
-		if !cascade {
-			return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop %s because other objects depend on it", what).
-				WithDetail("%s depends on %s", deps[0].what, what).
-				WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
-		}
-		if err := refuseUndroppable(deps); err != nil {
-			return err
-		}
-		for _, dep := range deps {
-			d.notice(pgerror.SuccessfulCompletion, "drop cascades to %s", dep.what)
-		}
-		for _, dep := range deps {
-			dep.drop(d)
-		}
+	if err := d.dropDependents(what, deps, cascade); err != nil {
+		return err
 	}
 	cur := d.cat.operators[op.oid]
 	if cur == nil {
@@ -760,16 +756,9 @@ func (d *ddl) alterOperator(st *pg_query.AlterOperatorStmt) error {
 	if err := d.requireOperatorOwner(op); err != nil {
 		return err
 	}
-	var rest, join uint32
-	if restName != nil {
-		if rest, err = d.restrictionEstimator(restName); err != nil {
-			return err
-		}
-	}
-	if joinName != nil {
-		if join, err = d.joinEstimator(joinName); err != nil {
-			return err
-		}
+	rest, join, err := d.estimators(restName, joinName)
+	if err != nil {
+		return err
 	}
 	if op.prefix() && join != 0 {
 		return pgerror.New(pgerror.InvalidFunctionDefinition, "only binary operators can have join selectivity")

@@ -151,13 +151,19 @@ func (d *ddl) callsRoutine(n *pg_query.Node, f *funcDesc) bool {
 // checkRoutineDependents refuses to drop f while objects depend on it
 // (2BP01), or under cascade drops them with PostgreSQL's notices.
 func (d *ddl) checkRoutineDependents(f *funcDesc, dropping map[*funcDesc]bool, cascade bool) error {
-	deps := d.routineDependents(f, dropping)
+	return d.dropDependents(f.kindName()+" "+f.objectSignature(), d.routineDependents(f, dropping), cascade)
+}
+
+// dropDependents refuses to drop the object described by what while deps
+// depend on it (2BP01), or under cascade drops them with PostgreSQL's
+// notices.
+func (d *ddl) dropDependents(what string, deps []routineDependent, cascade bool) error {
 	if len(deps) == 0 {
 		return nil
 	}
 	if !cascade {
-		return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop %s %s because other objects depend on it", f.kindName(), f.objectSignature()).
-			WithDetail("%s depends on %s %s", deps[0].what, f.kindName(), f.objectSignature()).
+		return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop %s because other objects depend on it", what).
+			WithDetail("%s depends on %s", deps[0].what, what).
 			WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 	}
 	if err := refuseUndroppable(deps); err != nil {
