@@ -40,6 +40,9 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 		at.Cmds[0].GetAlterTableCmd().Subtype == pg_query.AlterTableType_AT_AttachPartition {
 		return d.attachIndexPartition(at)
 	}
+	if at.Objtype == pg_query.ObjectType_OBJECT_INDEX {
+		return d.alterIndex(at)
+	}
 	if at.Objtype != pg_query.ObjectType_OBJECT_TABLE {
 		return pgerror.Unsupported("ALTER " + strings.TrimPrefix(at.Objtype.String(), "OBJECT_"))
 	}

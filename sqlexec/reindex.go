@@ -337,17 +337,14 @@ func (b *binder) reindexPath(rv *pg_query.RangeVar) []string {
 // indexTable returns the table of the user index with the OID and the
 // index, nil for a system catalog's index.
 func (b *binder) indexTable(oid uint32) (*tableDesc, indexRef) {
-	for _, t := range b.cat.tables {
-		if t.pk != nil && !t.hidden && primaryKeyIndexOID(t) == oid {
-			return t, indexRef{oid: oid, name: t.pkName}
-		}
-		for _, ix := range t.indexes {
-			if ix.oid == oid {
-				return t, indexRef{oid: oid, name: ix.name, exclusion: ix.exclusion}
-			}
-		}
+	t, ix := indexOfOID(b.cat, oid)
+	switch {
+	case t == nil:
+		return nil, indexRef{}
+	case ix == nil:
+		return t, indexRef{oid: oid, name: t.pkName}
 	}
-	return nil, indexRef{}
+	return t, indexRef{oid: oid, name: ix.name, exclusion: ix.exclusion}
 }
 
 // tableIndexes lists t's indexes in the order PostgreSQL created them (its
