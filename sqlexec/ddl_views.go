@@ -450,6 +450,13 @@ func (d *ddl) dropViews(ds *pg_query.DropStmt) error {
 // drop (2BP01, as PostgreSQL's dependencies do); with it they are dropped
 // too, with PostgreSQL's NOTICE. drop then drops the relations.
 func (d *ddl) dropDependentViews(kind string, oids []uint32, cascade bool, drop func()) error {
+	return d.dropCascading(kind, oids, nil, cascade, drop)
+}
+
+// dropCascading is dropDependentViews for objects that a cascade already
+// reached: cascaded names them ("view v") ahead of their dependents in
+// the NOTICE.
+func (d *ddl) dropCascading(kind string, oids []uint32, cascaded []string, cascade bool, drop func()) error {
 	dropping := map[uint32]bool{}
 	for _, o := range oids {
 		dropping[o] = true
@@ -478,20 +485,18 @@ func (d *ddl) dropDependentViews(kind string, oids []uint32, cascade bool, drop 
 			}
 		}
 	}
-	if len(dependents) > 0 {
+	if len(dependents) > 0 && !cascade {
 		first := dependents[0]
-		if !cascade {
-			_, depName, _ := relationByOid(d.cat, int64(firstDep(first, oids)))
-			return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop %s %s because other objects depend on it", kind, depName).
-				WithDetail("%s %s depends on %s %s", dependentKind(d.cat, first), first.name, kind, depName).
-				WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
-		}
-		lines := make([]string, len(dependents))
-		for i, v := range dependents {
-			lines[i] = dependentKind(d.cat, v) + " " + v.name
-		}
-		d.cascadeNotice(lines)
+		_, depName, _ := relationByOid(d.cat, int64(firstDep(first, oids)))
+		return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop %s %s because other objects depend on it", kind, depName).
+			WithDetail("%s %s depends on %s %s", dependentKind(d.cat, first), first.name, kind, depName).
+			WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 	}
+	lines := slices.Clone(cascaded)
+	for _, v := range dependents {
+		lines = append(lines, dependentKind(d.cat, v)+" "+v.name)
+	}
+	d.cascadeNotice(lines)
 	dropRules, err := d.dependentRules(kind, dropping, cascade)
 	if err != nil {
 		return err

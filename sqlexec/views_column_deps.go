@@ -44,8 +44,8 @@ func (d *ddl) viewsUsingColumn(t *tableDesc, name string) (views []*viewDesc, ce
 
 // checkColumnDropForViews refuses to drop column name of t while a view
 // reads it: PostgreSQL's dependency error (2BP01) when the view surely
-// does, 0A000 when it only may, and for CASCADE, which would drop the
-// views.
+// does, 0A000 when it only may; CASCADE drops the views that surely read it
+// (and refuses when one only may).
 func (d *ddl) checkColumnDropForViews(t *tableDesc, name string, cascade bool) error {
 	if mv := d.matviewReadingColumn(t, name); mv != nil {
 		return pgerror.Unsupported(fmt.Sprintf("DROP COLUMN of a column that materialized view %s may read", mv.name))
@@ -54,8 +54,20 @@ func (d *ddl) checkColumnDropForViews(t *tableDesc, name string, cascade bool) e
 	switch {
 	case len(views) == 0:
 		return nil
+	case cascade && certain:
+		// The views go, and what reads them, as PostgreSQL's cascade does.
+		var oids []uint32
+		var names []string
+		for _, v := range views {
+			oids, names = append(oids, v.oid), append(names, "view "+v.name)
+		}
+		return d.dropCascading("view", oids, names, true, func() {
+			for _, v := range views {
+				d.dropView(v)
+			}
+		})
 	case cascade:
-		return pgerror.Unsupported(fmt.Sprintf("DROP COLUMN ... CASCADE of a column that view %s reads", views[0].name))
+		return pgerror.Unsupported(fmt.Sprintf("DROP COLUMN ... CASCADE of a column that view %s may read", views[0].name))
 	case !certain:
 		return pgerror.Unsupported(fmt.Sprintf("DROP COLUMN of a column that view %s may read", views[0].name))
 	}
