@@ -280,11 +280,14 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 		}
 		// updated is emit for the row ON CONFLICT DO UPDATE made, which the
 		// check options of the views written through hold too.
-		updated := func(row []any, oid uint32, v isolation.RowVersion) error {
-			if err := checkViewRow(x, t, vchecks, row); err != nil {
-				return err
+		var updated func(row []any, oid uint32, v isolation.RowVersion) error
+		if oc != nil {
+			updated = func(row []any, oid uint32, v isolation.RowVersion) error {
+				if err := checkViewRow(x, t, vchecks, row); err != nil {
+					return err
+				}
+				return emit(row, oid, v)
 			}
-			return emit(row, oid, v)
 		}
 		var skip func(int) bool // OVERRIDING USER VALUE: identity columns take their defaults
 		if overrideUser {

@@ -446,6 +446,9 @@ var errCallStopped = errors.New("set-returning call stopped")
 func (b *binder) containsSetCall(ns ...*pg_query.Node) bool {
 	found := false
 	for _, n := range ns {
+		if callFree(n) {
+			continue
+		}
 		walk(n, func(c *pg_query.Node) bool {
 			if found || c.GetSubLink() != nil {
 				return false
@@ -461,6 +464,19 @@ func (b *binder) containsSetCall(ns ...*pg_query.Node) bool {
 		})
 	}
 	return found
+}
+
+// callFree reports, without walking n (which costs allocations on every
+// statement bound), that it calls no function: a constant, a parameter, a
+// plain column name, CURRENT_TIMESTAMP and its kin, or a cast of one.
+func callFree(n *pg_query.Node) bool {
+	if tc := n.GetTypeCast(); tc != nil {
+		n = tc.Arg
+	}
+	if cr := n.GetColumnRef(); cr != nil {
+		return len(cr.Fields) == 1
+	}
+	return n.GetAConst() != nil || n.GetParamRef() != nil || n.GetSqlvalueFunction() != nil
 }
 
 // functionArgScope is the scope the arguments of a function in the FROM
