@@ -83,8 +83,8 @@ func (b *binder) reindexPlan(st *Statement, rs *pg_query.ReindexStmt) (*stmtPlan
 		}
 	}
 	if tablespace != "" {
-		if tablespace != "pg_default" {
-			return nil, (&ddl{s: b.s}).checkTablespace(tablespace, false, false)
+		if err := setTablespace(tablespace); err != nil {
+			return nil, err
 		}
 	}
 	switch rs.Kind {
