@@ -89,29 +89,22 @@ func (s *Session) hasColumnPrivilege(role, oid uint32, attnum int16, privs []byt
 // on the relation oid or on some column of it, as PostgreSQL's
 // has_any_column_privilege and pg_attribute_aclcheck_all(ACLMASK_ANY).
 func (s *Session) hasAnyColumnPrivilege(role, oid uint32, privs []byte) bool {
-	if s.hasPrivilege(role, aclTable, oid, privs) {
-		return true
-	}
-	c, _ := s.catalog()
-	holds := s.memberOf(role)
-	for k, acl := range c.acls {
-		if k.kind == aclColumn && k.oid == oid && k.attnum > 0 && aclHolds(acl, holds, privs) {
-			return true
-		}
-	}
-	return false
+	return s.hasPrivilege(role, aclTable, oid, privs) || s.anyColumnACLHolds(role, oid, privs, aclHolds)
 }
 
 // hasAnyColumnGrantOption is hasGrantOption for the relation oid or some
 // column of it, as has_any_column_privilege asks WITH GRANT OPTION.
 func (s *Session) hasAnyColumnGrantOption(role, oid uint32, privs []byte) bool {
-	if s.hasGrantOption(role, aclTable, oid, privs) {
-		return true
-	}
+	return s.hasGrantOption(role, aclTable, oid, privs) || s.anyColumnACLHolds(role, oid, privs, aclHoldsOption)
+}
+
+// anyColumnACLHolds reports whether holds, aclHolds or aclHoldsOption,
+// finds privs for role in the ACL of some column of the relation oid.
+func (s *Session) anyColumnACLHolds(role, oid uint32, privs []byte, holds func([]aclItem, map[uint32]bool, []byte) bool) bool {
 	c, _ := s.catalog()
-	holds := s.memberOf(role)
+	roles := s.memberOf(role)
 	for k, acl := range c.acls {
-		if k.kind == aclColumn && k.oid == oid && k.attnum > 0 && aclHoldsOption(acl, holds, privs) {
+		if k.kind == aclColumn && k.oid == oid && k.attnum > 0 && holds(acl, roles, privs) {
 			return true
 		}
 	}
