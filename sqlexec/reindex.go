@@ -258,8 +258,8 @@ func (b *binder) reindexSchema(r *reindexRun, name string) error {
 	r.blockTag, r.tableMessages = "REINDEX SCHEMA", true
 	name = b.s.schemaAlias(name)
 	if isSystemSchema(name) {
-		if owner := oidBootstrapSuperuser; !b.s.actsAsOwner(uint32(owner)) {
-			return pgerror.Newf(pgerror.InsufficientPrivilege, "must be owner of schema %s", name)
+		if err := b.s.requireOwner(oidBootstrapSuperuser, "schema", name); err != nil {
+			return err
 		}
 		return b.reindexSystemTables(r, name)
 	}
