@@ -247,6 +247,9 @@ type scopeCol struct {
 	// qualified reference j.col reads a USING pair's merged column, as an
 	// unqualified one does.
 	joinAlias bool
+	// usingAliases are the aliases of the JOIN ... USING ... AS joins whose
+	// merged column this column stands for (from_using_alias.go).
+	usingAliases []usingAlias
 	// refused, when set, makes a reference to the column fail with 0A000
 	// naming it (the ctid of a table whose rows fickle cannot size,
 	// row_versions.go).
@@ -612,7 +615,13 @@ func (b *binder) resolveCol(sc *scope, fields []string, loc int32) (*scalar, err
 	for cur := sc; cur != nil; cur, depth = cur.parent, depth+1 {
 		found := -1
 		relSeen := false
-		for i, c := range cur.cols {
+		cols := cur.cols
+		if rel != "" && schema == "" {
+			if ac := cur.usingAliasCols(rel); ac != nil {
+				cols = ac
+			}
+		}
+		for i, c := range cols {
 			if rel != "" {
 				if c.rel != rel || schema != "" && !b.colOfSchema(c, schema) {
 					continue
@@ -625,7 +634,7 @@ func (b *binder) resolveCol(sc *scope, fields []string, loc int32) (*scalar, err
 				continue
 			}
 			if found >= 0 {
-				if rel != "" && cur.cols[found].item != c.item {
+				if rel != "" && cols[found].item != c.item {
 					// Two FROM items of one name, as an ON CONFLICT
 					// target called excluded and EXCLUDED itself.
 					return nil, b.errAt(pgerror.Newf(pgerror.AmbiguousAlias, "table reference \"%s\" is ambiguous", rel), loc)
@@ -649,7 +658,7 @@ func (b *binder) resolveCol(sc *scope, fields []string, loc int32) (*scalar, err
 			}
 			continue
 		}
-		c := cur.cols[found]
+		c := cols[found]
 		if c.refused != "" {
 			return nil, b.errAt(pgerror.Unsupported(c.refused), loc)
 		}
@@ -730,7 +739,7 @@ func (b *binder) usingMerged(c scopeCol, e *scalar) (*scalar, error) {
 func (b *binder) relVisible(sc *scope, rel string) bool {
 	for cur := sc; cur != nil; cur = cur.parent {
 		for _, c := range cur.cols {
-			if c.rel == rel {
+			if c.rel == rel || slices.ContainsFunc(c.usingAliases, func(a usingAlias) bool { return a.name == rel }) {
 				return true
 			}
 		}

@@ -167,7 +167,11 @@ func expandRowStars(sc *scope, items []*pg_query.Node) ([]*pg_query.Node, error)
 		rel := cr.Fields[0].GetString_().GetSval()
 		found := false
 		for cur := sc; cur != nil && !found; cur = cur.parent {
-			for _, c := range cur.cols {
+			cols := cur.cols
+			if ac := cur.usingAliasCols(rel); ac != nil {
+				cols = ac
+			}
+			for _, c := range cols {
 				if c.rel != rel || c.hidden {
 					continue
 				}

@@ -315,12 +315,8 @@ func (b *binder) buildFrom(parent *scope, from []*pg_query.Node, ctes map[string
 		it.left = left
 		it.off = len(sc.cols)
 		it.width = len(cols)
-		for _, c := range items {
-			for _, name := range it.names() {
-				if slices.Contains(c.names(), name) {
-					return pgerror.Newf(pgerror.DuplicateAlias, "table name \"%s\" specified more than once", name)
-				}
-			}
+		if err := checkFromNames(sc, it, cols); err != nil {
+			return err
 		}
 		for i, c := range cols {
 			c.item = len(items)
@@ -355,9 +351,6 @@ func (b *binder) buildFrom(parent *scope, from []*pg_query.Node, ctes map[string
 		case *pg_query.Node_JoinExpr:
 			j := v.JoinExpr
 			using := j.IsNatural || len(j.UsingClause) > 0
-			if j.JoinUsingAlias != nil {
-				return pgerror.Unsupported("JOIN ... USING ... AS alias")
-			}
 			if j.Alias != nil {
 				// The same join without its alias, sharing its parts.
 				inner := &pg_query.JoinExpr{Jointype: j.Jointype, IsNatural: j.IsNatural, Larg: j.Larg, Rarg: j.Rarg,
@@ -745,6 +738,9 @@ func (b *binder) usingCondition(sc *scope, start int, other *fromItem, j *pg_que
 		left, right = rest, kept
 	}
 	names := b.usingNames(j, left, right)
+	if a := j.JoinUsingAlias; a != nil && fromNameTaken(sc, a.Aliasname) {
+		return nil, duplicateFromName(a.Aliasname)
+	}
 	var args []*pg_query.Node
 	var merged []int
 	for _, name := range names {
@@ -775,6 +771,9 @@ func (b *binder) usingCondition(sc *scope, start int, other *fromItem, j *pg_que
 			}
 		}
 		sc.cols[o].hidden, sc.cols[o].merged = true, true
+		if a := j.JoinUsingAlias; a != nil {
+			sc.cols[k] = withUsingAlias(sc.cols[k], a.Aliasname, len(merged))
+		}
 		merged = append(merged, k)
 		ref := func(rel string) *pg_query.Node {
 			return pg_query.MakeColumnRefNode([]*pg_query.Node{pg_query.MakeStrNode(rel), pg_query.MakeStrNode(name)}, -1)

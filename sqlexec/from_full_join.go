@@ -163,6 +163,9 @@ func (b *binder) fullJoinUsing(qsc *scope, cols []scopeCol, wa int, j *pg_query.
 			return nil, nil, err
 		}
 		m := mergedColumn{col: scopeCol{name: name, typ: common}}
+		if a := j.JoinUsingAlias; a != nil {
+			m.col = withUsingAlias(m.col, a.Aliasname, len(merged))
+		}
 		for _, side := range []struct {
 			at  int
 			out **scalar

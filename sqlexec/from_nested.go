@@ -112,6 +112,7 @@ func (b *binder) aliasedJoinItem(sc *scope, j *pg_query.JoinExpr, alias *pg_quer
 	var visible []int
 	for i := range cols {
 		c := &cols[i]
+		c.usingAliases = nil // the alias hides them as it hides the relations
 		if c.hidden {
 			c.rel, c.merged = "", true
 			continue

@@ -204,6 +204,12 @@ func checkLockingQuery(st *pg_query.SelectStmt, hasAgg, hasWindow bool) error {
 	return pgerror.Newf(pgerror.FeatureNotSupported, "%s is not allowed with %s", what, with)
 }
 
+// joinNotLockable is PostgreSQL's error for a locking clause naming a join
+// (by its alias or its USING alias).
+func joinNotLockable(lock isolation.RowLock) *pgerror.Error {
+	return pgerror.Newf(pgerror.FeatureNotSupported, "%s cannot be applied to a join", lock)
+}
+
 // waitRank orders wait policies as PostgreSQL combines them: NOWAIT over
 // SKIP LOCKED over waiting.
 var waitRank = map[isolation.WaitPolicy]int{isolation.WaitBlock: 0, isolation.WaitSkipLocked: 1, isolation.WaitNoWait: 2}
@@ -213,7 +219,7 @@ var waitRank = map[isolation.WaitPolicy]int{isolation.WaitBlock: 0, isolation.Wa
 // be locked (transformLockingClause): OF naming a WITH query or a
 // function, or nothing in FROM; a nullable side of an outer join. A
 // subquery in FROM, whose rows PostgreSQL locks inside it, is refused.
-func (b *binder) applyLocking(st *pg_query.SelectStmt, items []*fromItem) error {
+func (b *binder) applyLocking(st *pg_query.SelectStmt, sc *scope, items []*fromItem) error {
 	for _, n := range st.LockingClause {
 		lc := n.GetLockingClause()
 		lock := rowLockStrength(lc)
@@ -277,12 +283,18 @@ func (b *binder) applyLocking(st *pg_query.SelectStmt, items []*fromItem) error 
 			}
 			found := false
 			for _, it := range items {
+				if it.kind == itemJoin && it.name == rv.Relname {
+					return b.errAt(joinNotLockable(lock), rv.Location)
+				}
 				if slices.Contains(it.names(), rv.Relname) {
 					found = true
 					if err := apply(it, true); err != nil {
 						return b.errAt(err, rv.Location)
 					}
 				}
+			}
+			if !found && sc.usingAliasCols(rv.Relname) != nil {
+				return b.errAt(joinNotLockable(lock), rv.Location)
 			}
 			if !found {
 				return b.errAt(pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" in %s clause not found in FROM clause", rv.Relname, lock), rv.Location)

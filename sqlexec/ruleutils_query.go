@@ -612,6 +612,9 @@ func (d *deparser) fromItem(n *pg_query.Node, items []*fromItem, indent int, pre
 				quoted[i] = types.QuoteIdent(u)
 			}
 			s += " USING (" + strings.Join(quoted, ", ") + ")"
+			if j.JoinUsingAlias != nil {
+				s += " AS " + types.QuoteIdent(j.JoinUsingAlias.Aliasname)
+			}
 		} else if j.Quals != nil {
 			e, err := d.analyze(j.Quals)
 			if err != nil {
@@ -745,6 +748,16 @@ func (d *deparser) columnName(cr *pg_query.ColumnRef) (string, string, *scalar, 
 	if len(cr.Fields) > 1 {
 		rel = cr.Fields[len(cr.Fields)-2].GetString_().GetSval()
 		level = relLevel(d.sc, rel)
+	}
+	if len(cr.Fields) == 2 && level == nil {
+		// Through a JOIN ... USING alias: named as the merged column is.
+		for cur := d.sc; cur != nil && level == nil; cur = cur.parent {
+			for _, c := range cur.usingAliasSources(rel) {
+				if c.name == name {
+					rel, level = mergedColumnRel(cur, c), cur
+				}
+			}
+		}
 	}
 	for cur := d.sc; cur != nil && rel == ""; cur = cur.parent {
 		for _, c := range cur.cols {

@@ -228,7 +228,7 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 		it.noteConditionReads()
 	}
 	chooseAccesses(items)
-	if err := b.applyLocking(st, items); err != nil {
+	if err := b.applyLocking(st, sc, items); err != nil {
 		return nil, err
 	}
 	planJoins(items)
@@ -1306,6 +1306,9 @@ func (b *binder) starColumns(sc *scope, star *pg_query.ColumnRef) ([]scopeCol, e
 	}
 	all := starCols(sc)
 	if rel != "" {
+		if ac := sc.usingAliasCols(rel); ac != nil {
+			return ac, nil
+		}
 		// rel.* lists the relation's own columns in its order, a column
 		// merged by USING included.
 		all = sc.cols

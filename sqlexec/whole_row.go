@@ -16,7 +16,7 @@ import (
 // itself, which fickle refuses (0A000).
 func (b *binder) groupedOuterRow(sc *scope, name string, loc int32) error {
 	for cur, depth := sc, 0; cur != nil; cur, depth = cur.parent, depth+1 {
-		if !slices.ContainsFunc(cur.cols, func(c scopeCol) bool { return c.rel == name && (!c.hidden || c.merged) && !c.system }) {
+		if cur.usingAliasCols(name) == nil && !slices.ContainsFunc(cur.cols, func(c scopeCol) bool { return c.rel == name && (!c.hidden || c.merged) && !c.system }) {
 			continue
 		}
 		if depth > 0 && cur.agg != nil {
@@ -40,7 +40,7 @@ func (b *binder) groupedOuterRow(sc *scope, name string, loc int32) error {
 func (b *binder) wholeRowRef(sc *scope, name string) (e *scalar, ok bool) {
 	depth := 0
 	for cur := sc; cur != nil; cur, depth = cur.parent, depth+1 {
-		var cols []scopeCol
+		cols := cur.usingAliasCols(name)
 		for _, c := range cur.cols {
 			// A column USING merged into the other side's is still one of
 			// the relation's own.
