@@ -213,6 +213,8 @@ type columnDesc struct {
 	// compression is the column's COMPRESSION method, "" for none
 	// (compression.go).
 	compression string
+	// stats is the column's SET STATISTICS target (statistics.go).
+	stats statsTarget
 }
 
 type indexDesc struct {
@@ -266,6 +268,9 @@ type indexDesc struct {
 	// expression got when the index was made ("" for a column): as in
 	// PostgreSQL, renaming a column the expression reads leaves it.
 	exprNames []string
+	// exprStats are, per key position, the SET STATISTICS targets of
+	// expression keys (nil when none was set; statistics.go).
+	exprStats []statsTarget
 }
 
 type checkDesc struct {

@@ -153,6 +153,8 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 			rewrote = persistenceChanged
 		case pg_query.AlterTableType_AT_SetStorage:
 			err = d.setStorage(nt, cmd)
+		case pg_query.AlterTableType_AT_SetStatistics:
+			err = d.setStatistics(nt, cmd)
 		case pg_query.AlterTableType_AT_SetCompression:
 			err = d.setCompression(nt, cmd)
 		case pg_query.AlterTableType_AT_SetTableSpace:
@@ -1211,6 +1213,7 @@ var tableOnlyActions = map[pg_query.AlterTableType]string{
 	pg_query.AlterTableType_AT_DropNotNull:        "ALTER COLUMN ... DROP NOT NULL",
 	pg_query.AlterTableType_AT_AlterColumnType:    "ALTER COLUMN ... SET DATA TYPE",
 	pg_query.AlterTableType_AT_SetStorage:         "ALTER COLUMN ... SET STORAGE",
+	pg_query.AlterTableType_AT_SetStatistics:      "ALTER COLUMN ... SET STATISTICS",
 	pg_query.AlterTableType_AT_SetCompression:     "ALTER COLUMN ... SET COMPRESSION",
 	pg_query.AlterTableType_AT_AddIdentity:        "ALTER COLUMN ... ADD IDENTITY",
 	pg_query.AlterTableType_AT_DropIdentity:       "ALTER COLUMN ... DROP IDENTITY",

@@ -64,6 +64,12 @@ func (d *ddl) alterIndex(at *pg_query.AlterTableStmt) error {
 			if err := setTablespace(cmd.Name); err != nil {
 				return err
 			}
+		case pg_query.AlterTableType_AT_SetStatistics:
+			nix, err := d.setIndexStatistics(t, ix, name, cmd)
+			if err != nil {
+				return err
+			}
+			ix = nix
 		default:
 			return pgerror.Unsupported("ALTER INDEX " + strings.TrimPrefix(cmd.Subtype.String(), "AT_"))
 		}
@@ -74,7 +80,7 @@ func (d *ddl) alterIndex(at *pg_query.AlterTableStmt) error {
 	}
 	for i, x := range nt.indexes {
 		if ix != nil && x.oid == ix.oid {
-			nix := *x
+			nix := *ix
 			nix.options = options
 			nt.indexes[i] = &nix
 			d.cat.schemas[nt.schema].indexes[nix.name] = &nix

@@ -51,6 +51,8 @@ func (d *ddl) alterHierarchy(b *binder, oid uint32, cmd *pg_query.AlterTableCmd,
 		err = d.validateConstraintInherited(b, nt, cmd, children, recurse, recursing)
 	case pg_query.AlterTableType_AT_DropExpression:
 		err = d.dropExpressionInherited(nt, cmd, children, recurse, recursing)
+	case pg_query.AlterTableType_AT_SetStatistics, pg_query.AlterTableType_AT_SetStorage:
+		err = d.alterColumnOptionDown(nt, cmd, recurse)
 	default:
 		err = pgerror.Unsupported("ALTER TABLE " + strings.TrimPrefix(cmd.Subtype.String(), "AT_") + " on an inheritance hierarchy")
 	}
@@ -436,6 +438,36 @@ func (c *catalog) inheritedFromElsewhere(t *tableDesc, name string) *tableDesc {
 		if j := ch.colIndex(name); j >= 0 && ch.cols[j].inhCount > parents[ch.oid] {
 			return ch
 		}
+	}
+	return nil
+}
+
+// alterColumnOptionDown sets a column's statistics target or storage on t
+// (a clone) and, without ONLY, on every table below it, as PostgreSQL's
+// ATSimpleRecursion does: each descendant's column of that name takes it.
+func (d *ddl) alterColumnOptionDown(t *tableDesc, cmd *pg_query.AlterTableCmd, recurse bool) error {
+	targets := []*tableDesc{t}
+	if recurse {
+		targets = append(targets, d.cat.descendants(t)...)
+	}
+	for i, target := range targets {
+		nt := target
+		if i > 0 {
+			if err := d.lockTable(target, isolation.TableLockAccessExclusive); err != nil {
+				return err
+			}
+			nt = target.clone()
+		}
+		var err error
+		if cmd.Subtype == pg_query.AlterTableType_AT_SetStatistics {
+			err = d.setStatistics(nt, cmd)
+		} else {
+			err = d.setStorage(nt, cmd)
+		}
+		if err != nil {
+			return err
+		}
+		d.cat.putTable(nt)
 	}
 	return nil
 }

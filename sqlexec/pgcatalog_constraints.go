@@ -258,8 +258,8 @@ func indexColumnDefinition(s *Session, c *catalog, oid uint32, column int, prett
 		}
 		for _, ix := range t.indexes {
 			if ix.oid == oid {
-				keys = ix.cols
-				if column >= 1 && column <= len(keys) && ix.isExprKey(column-1) {
+				keys = append(slices.Clip(ix.cols), ix.include...) // an INCLUDE column prints too
+				if column >= 1 && column <= len(ix.cols) && ix.isExprKey(column-1) {
 					return ix.keyElemText(s, c, t, column-1, pretty), true
 				}
 			}

@@ -265,7 +265,7 @@ func init() {
 				for _, col := range t.cols {
 					_, hasDef := storedDefault(col)
 					row := attributeRow(t.oid, col.name, col.typ, int(col.attnum), col.notNull, hasDef, col.identity)
-					row[11], row[19], row[20], row[21] = columnStorage(col), !col.notLocal, int64(col.inhCount), col.collationOID()
+					row[3], row[11], row[19], row[20], row[21] = col.stats.attstattarget(), columnStorage(col), !col.notLocal, int64(col.inhCount), col.collationOID()
 					row[12] = compressionCodes[col.compression]
 					if col.generated != nil {
 						row[17] = "s"
@@ -308,7 +308,9 @@ func init() {
 						} else {
 							typ = t.cols[ix.include[i-len(ix.cols)]].typ
 						}
-						out = append(out, attributeRow(ix.oid, name, typ, i+1, false, false, 0))
+						row := attributeRow(ix.oid, name, typ, i+1, false, false, 0)
+						row[3] = ix.exprStatsAt(i).attstattarget()
+						out = append(out, row)
 					}
 				}
 			}
