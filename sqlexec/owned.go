@@ -364,6 +364,9 @@ func (d *ddl) dropOwned(do *pg_query.DropOwnedStmt) error {
 			}
 		}
 	}
+	for _, r := range roles {
+		d.removePolicyTarget(r.oid)
+	}
 	var owned []ownedObject
 	for _, r := range roles {
 		owned = append(owned, d.ownedBy(r)...)
@@ -425,4 +428,28 @@ func (d *ddl) dropOwnedObject(o ownedObject, cascade bool) error {
 // that edits several in turn.
 func compareACLKeys(a, b aclKey) int {
 	return cmp.Or(cmp.Compare(a.oid, b.oid), cmp.Compare(a.kind, b.kind), cmp.Compare(a.attnum, b.attnum))
+}
+
+// removePolicyTarget takes role out of the roles of every policy that
+// applies to it, as DROP OWNED does (RemoveRoleFromObjectPolicy): a policy
+// left with none is dropped.
+func (d *ddl) removePolicyTarget(role uint32) {
+	for _, t := range sortedTables(d.cat) {
+		if !slices.ContainsFunc(t.policies, func(p *policyDesc) bool { return slices.Contains(p.roles, role) }) {
+			continue
+		}
+		var kept []*policyDesc
+		for _, p := range t.policies {
+			if !slices.Contains(p.roles, role) {
+				kept = append(kept, p)
+				continue
+			}
+			if roles := slices.DeleteFunc(slices.Clone(p.roles), func(r uint32) bool { return r == role }); len(roles) > 0 {
+				np := *p
+				np.roles = roles
+				kept = append(kept, &np)
+			}
+		}
+		d.setPolicies(t, kept)
+	}
 }

@@ -2,6 +2,7 @@ package sqlexec
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -488,6 +489,13 @@ func (s *Session) roleDependents(c *catalog, role *roleDesc, roleName func(uint3
 		}
 		if slices.ContainsFunc(acl, func(item aclItem) bool { return item.grantee == role.oid || item.grantor == role.oid }) {
 			add(k.oid, aclObjectDescription(s, c, k))
+		}
+	}
+	for _, t := range c.tables {
+		for _, p := range t.policies {
+			if slices.Contains(p.roles, role.oid) {
+				add(p.oid, fmt.Sprintf("target of policy %s on table %s", p.name, s.visibleName(t.schema, t.name)))
+			}
 		}
 	}
 	for _, key := range sortedDefaultACLKeys(c) {
