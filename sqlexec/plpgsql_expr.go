@@ -548,6 +548,11 @@ func (fr *plFrame) rowValue(v any, from, to types.Type) (any, error) {
 // assignRow stores a result row (nil for none) into the target datum: a
 // scalar variable takes its first column.
 func (fr *plFrame) assignRow(k int, row []any, cols []Column) error {
+	if row != nil {
+		if err := fr.strictMultiAssignment(k, len(cols)); err != nil {
+			return err
+		}
+	}
 	fields := make([]types.Field, len(cols))
 	for i, c := range cols {
 		fields[i] = types.Field{Name: c.Name, Type: types.Type{Oid: types.Oid(c.TypeOID), Typmod: c.TypeMod}}

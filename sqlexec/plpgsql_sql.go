@@ -48,9 +48,15 @@ func (fr *plFrame) into(st *plStmt, res *Result, dml bool) error {
 		}
 		return fr.assignRow(st.target, nil, res.Columns)
 	}
-	if len(res.Rows) > 1 && (st.strict || dml) {
-		return pgerror.New(pgerror.TooManyRows, "query returned more than one row").
+	if len(res.Rows) > 1 {
+		tooMany := pgerror.New(pgerror.TooManyRows, "query returned more than one row").
 			WithHint("Make sure the query returns a single row, or use LIMIT 1.")
+		if st.strict || dml {
+			return tooMany
+		}
+		if err := fr.extraCheck(plCheckTooManyRows, tooMany); err != nil {
+			return err
+		}
 	}
 	return fr.assignRow(st.target, res.Rows[0], res.Columns)
 }

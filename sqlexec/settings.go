@@ -217,12 +217,13 @@ var settingDefs = func() map[string]*settingDef {
 		realSetting("parallel_tuple_cost", "0.1", unitNone, 0, 1.79769e+308),
 		enumSetting("password_encryption", "scram-sha-256", "md5", "scram-sha-256"),
 		enumSetting("plan_cache_mode", "auto", "auto", "force_generic_plan", "force_custom_plan"),
-		// PL/pgSQL's own: fickle's PL/pgSQL makes none of the extra checks,
-		// always checks ASSERT and reports a name that is both a variable
-		// and a column as ambiguous, so only those values are taken.
+		// PL/pgSQL's own: fickle's PL/pgSQL always checks ASSERT and
+		// reports a name that is both a variable and a column as
+		// ambiguous, so only those values are taken; of the extra checks
+		// it makes those of plpgsql_extra_checks.go.
 		{name: "plpgsql.check_asserts", def: "on", normalize: normOnly("plpgsql.check_asserts", "on")},
-		{name: "plpgsql.extra_errors", def: "none", normalize: normOnly("plpgsql.extra_errors", "none")},
-		textSetting("plpgsql.extra_warnings", "none"),
+		{name: "plpgsql.extra_errors", def: "none", normalize: normPlExtraChecks("plpgsql.extra_errors", true)},
+		{name: "plpgsql.extra_warnings", def: "none", normalize: normPlExtraChecks("plpgsql.extra_warnings", false)},
 		boolSetting("plpgsql.print_strict_params", "off"),
 		{name: "plpgsql.variable_conflict", def: "error", normalize: normOnly("plpgsql.variable_conflict", "error")},
 		boolSetting("quote_all_identifiers", "off"),
