@@ -218,12 +218,15 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	policies, err := b.rowSecurityCheckFor(t, polInsert, len(ins.ReturningList) > 0)
+	// ON CONFLICT with a conflict target reads the arbiter's columns, so
+	// the SELECT policies apply as for RETURNING.
+	reads := len(ins.ReturningList) > 0 || ins.OnConflictClause.GetInfer() != nil
+	policies, err := b.rowSecurityCheckFor(t, polInsert, reads)
 	if err != nil {
 		return nil, err
 	}
-	if policies != nil && oc != nil && ins.OnConflictClause.Action == pg_query.OnConflictAction_ONCONFLICT_UPDATE {
-		policies.conflictUpdate = true
+	if err := b.conflictRowSecurity(oc, reads); err != nil {
+		return nil, err
 	}
 	vchecks, err := b.viewChecksFor(t, targetName(ins.Relation), checks)
 	if err != nil {
@@ -666,6 +669,10 @@ type conflictPlan struct {
 	// rowTrg are the target's UPDATE row triggers, which DO UPDATE fires
 	// for the row it updates (nil for none).
 	rowTrg *triggerSet
+	// existingPolicies and updatePolicies are DO UPDATE's row-level
+	// security checks of the conflicting row and of the row it becomes
+	// (conflictRowSecurity), nil where the table has none.
+	existingPolicies, updatePolicies *rowSecurityCheck
 }
 
 type setTarget struct {
@@ -975,6 +982,9 @@ func (cp *conflictPlan) tryIn(x *execCtx, w *writer, leaf *partRoute, row, lrow 
 			return true, nil, nil
 		}
 	}
+	if err := cp.existingPolicies.check(x, existing); err != nil {
+		return false, nil, err
+	}
 	nr := append([]any(nil), existing...)
 	for _, s := range cp.sets {
 		if s.e == nil {
@@ -1010,6 +1020,9 @@ func (cp *conflictPlan) tryIn(x *execCtx, w *writer, leaf *partRoute, row, lrow 
 			}
 			return false, nil, err
 		}
+	}
+	if err := cp.updatePolicies.check(x, nr); err != nil {
+		return false, nil, err
 	}
 	if err := lw.validate(x, lnr, lexisting); err != nil {
 		return false, nil, err

@@ -180,9 +180,9 @@ func copyFromRowSecurity(s *Session, t *tableDesc) error {
 type rowSecurityCheck struct {
 	rs    *rowSecurity
 	lists [][]compiledPolicy
-	// conflictUpdate marks an INSERT ... ON CONFLICT DO UPDATE, refused
-	// where the policies apply.
-	conflictUpdate bool
+	// existing marks the check of the row ON CONFLICT DO UPDATE found,
+	// against USING expressions, whose errors say so.
+	existing bool
 }
 
 // rowSecurityCheckFor compiles the checks of the rows command cmd writes
@@ -199,6 +199,31 @@ func (b *binder) rowSecurityCheckFor(t *tableDesc, cmd byte, reads bool) (*rowSe
 	return &rowSecurityCheck{rs: rs, lists: lists}, nil
 }
 
+// conflictRowSecurity compiles the row-level security checks of ON
+// CONFLICT DO UPDATE's path, as PostgreSQL's WCO_RLS_CONFLICT_CHECK and
+// WCO_RLS_UPDATE_CHECK options: the conflicting row must pass the UPDATE
+// policies' USING expressions, and the SELECT ones' when the statement
+// reads the rows, and the row it becomes their WITH CHECK expressions as an
+// UPDATE's does. The INSERT policies' WITH CHECK apply to the proposed row
+// whichever path it takes.
+func (b *binder) conflictRowSecurity(cp *conflictPlan, reads bool) error {
+	if cp == nil || !cp.update {
+		return nil
+	}
+	t := cp.t
+	rs := b.rowSecurityFor(t)
+	if rs == nil {
+		return nil
+	}
+	lists, err := b.compileEach(t, tableScope(t, t.name), targetCommands(polUpdate, reads), false)
+	if err != nil {
+		return err
+	}
+	cp.existingPolicies = &rowSecurityCheck{rs: rs, lists: lists, existing: true}
+	cp.updatePolicies, err = b.rowSecurityCheckFor(t, polUpdate, reads)
+	return err
+}
+
 // check fails with 42501 when row, a row of the table, violates the
 // policies that apply.
 func (c *rowSecurityCheck) check(x *execCtx, row []any) error {
@@ -208,9 +233,6 @@ func (c *rowSecurityCheck) check(x *execCtx, row []any) error {
 	on, held, err := c.rs.active(x)
 	if err != nil || !on {
 		return err
-	}
-	if c.conflictUpdate {
-		return pgerror.Unsupported("INSERT ... ON CONFLICT DO UPDATE on a table with row-level security")
 	}
 	saved := x.row
 	x.row = row
@@ -223,10 +245,14 @@ func (c *rowSecurityCheck) check(x *execCtx, row []any) error {
 		if ok {
 			continue
 		}
-		if failed != nil {
-			return pgerror.Newf(pgerror.InsufficientPrivilege, "new row violates row-level security policy \"%s\" for table \"%s\"", failed.name, c.rs.t.name)
+		using := ""
+		if c.existing {
+			using = " (USING expression)"
 		}
-		return pgerror.Newf(pgerror.InsufficientPrivilege, "new row violates row-level security policy for table \"%s\"", c.rs.t.name)
+		if failed != nil {
+			return pgerror.Newf(pgerror.InsufficientPrivilege, "new row violates row-level security policy \"%s\"%s for table \"%s\"", failed.name, using, c.rs.t.name)
+		}
+		return pgerror.Newf(pgerror.InsufficientPrivilege, "new row violates row-level security policy%s for table \"%s\"", using, c.rs.t.name)
 	}
 	return nil
 }
