@@ -147,7 +147,7 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 		}
 	}
 	selected.markArbiter(t, ins.OnConflictClause)
-	src, srcNode, err := b.insertSourceFor(t, target, assigns, ins.SelectStmt, ctes)
+	src, srcNode, err := b.insertSourceFor(t, target, assigns, ins.Cols, ins.SelectStmt, ctes)
 	if err != nil {
 		return nil, err
 	}
@@ -445,7 +445,7 @@ func (b *binder) insertTargets(t *tableDesc, ins *pg_query.InsertStmt) ([]int, [
 // insertSourceFor compiles VALUES (coerced straight to the column types, so
 // that $n takes the column's type), DEFAULT VALUES or a query; ctes are the
 // statement's WITH queries.
-func (b *binder) insertSourceFor(t *tableDesc, target []int, assigns []*arrayAssign, sel *pg_query.Node, ctes map[string]*ctePlan) (insertSource, *planNode, error) {
+func (b *binder) insertSourceFor(t *tableDesc, target []int, assigns []*arrayAssign, cols []*pg_query.Node, sel *pg_query.Node, ctes map[string]*ctePlan) (insertSource, *planNode, error) {
 	if sel == nil {
 		return func(x *execCtx, emit func([]any, []bool) error) error { return emit(nil, nil) }, newNode(&resultOp{}, 1, 0, 0), nil
 	}
@@ -462,13 +462,22 @@ func (b *binder) insertSourceFor(t *tableDesc, target []int, assigns []*arrayAss
 		if len(st.ValuesLists) == 1 && b.containsSetCall(st.ValuesLists[0].GetList().GetItems()...) {
 			valuesScope.srf = &srfScope{}
 		}
+		for _, l := range st.ValuesLists[1:] {
+			if items := l.GetList().GetItems(); len(items) != len(st.ValuesLists[0].GetList().GetItems()) {
+				return nil, nil, b.errAt(pgerror.New(pgerror.SyntaxError, "VALUES lists must all be the same length"), exprLocation(items[0]))
+			}
+		}
 		for _, l := range st.ValuesLists {
 			items := l.GetList().GetItems()
 			if len(items) > len(target) {
-				return nil, nil, pgerror.New(pgerror.SyntaxError, "INSERT has more expressions than target columns")
+				return nil, nil, b.errAt(pgerror.New(pgerror.SyntaxError, "INSERT has more expressions than target columns"), exprLocation(items[len(target)]))
 			}
 			if len(items) < len(target) {
-				return nil, nil, pgerror.New(pgerror.SyntaxError, "INSERT has more target columns than expressions")
+				loc := int32(-1)
+				if len(items) < len(cols) {
+					loc = cols[len(items)].GetResTarget().GetLocation()
+				}
+				return nil, nil, b.errAt(pgerror.New(pgerror.SyntaxError, "INSERT has more target columns than expressions"), loc)
 			}
 			row := make([]*scalar, len(items))
 			def := make([]bool, len(items))

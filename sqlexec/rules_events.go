@@ -45,7 +45,7 @@ func (b *binder) insertSourceRows(t *tableDesc, ins *pg_query.InsertStmt) (*inse
 			return nil, err
 		}
 	}
-	src, _, err := b.insertSourceFor(t, target, assigns, ins.SelectStmt, ctes)
+	src, _, err := b.insertSourceFor(t, target, assigns, ins.Cols, ins.SelectStmt, ctes)
 	if err != nil {
 		return nil, err
 	}

@@ -161,7 +161,7 @@ func (b *binder) viewInsertPlan(v *viewDesc, ins *pg_query.InsertStmt, as uint32
 	if err != nil {
 		return nil, err
 	}
-	src, srcNode, err := b.insertSourceFor(vt, target, assigns, ins.SelectStmt, ctes)
+	src, srcNode, err := b.insertSourceFor(vt, target, assigns, ins.Cols, ins.SelectStmt, ctes)
 	if err != nil {
 		return nil, err
 	}
