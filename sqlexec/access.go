@@ -311,6 +311,10 @@ func scanTableRows(x *execCtx, it *fromItem, conds []*conj, ro isolation.ReadOpt
 		visited = map[string]bool{}
 	}
 	stopped := false
+	var err error
+	if ro.AsOf, err = x.withSnapshot.readMark(t.id, ro.AsOf); err != nil {
+		return err
+	}
 	itemRow := readVersions(it, &ro)
 	visit := func(key []byte, phys []any) (bool, error) {
 		if visited[string(key)] {
@@ -337,7 +341,7 @@ func scanTableRows(x *execCtx, it *fromItem, conds []*conj, ro isolation.ReadOpt
 		}
 		return true, nil
 	}
-	err := scanAccess(x, it, ro, visit)
+	err = scanAccess(x, it, ro, visit)
 	if stopped && (err == nil || err == isolation.ErrStop) {
 		return errLimitReached
 	}

@@ -57,6 +57,10 @@ type execCtx struct {
 	// transaction's own writes ends; asOf, when set, hides the own writes
 	// made after it from this context's reads (routine_snapshot.go).
 	stmtMark, asOf isolation.WriteMark
+	// withSnapshot, set while a statement with data-modifying WITH queries
+	// runs, holds the tables they modify, which every other part of the
+	// statement reads as of its start (with_dml.go).
+	withSnapshot *withSnapshot
 	// systemCatalog, when set, is the catalog the system tables show
 	// instead of the session's current one: CREATE TABLE AS's query reads
 	// the catalog from before its table existed, as PostgreSQL's does.

@@ -298,7 +298,10 @@ func fetchMembers(x *execCtx, it *fromItem, withKeys bool, conds []*conj) ([]key
 	for i, m := range it.members[1:] {
 		setTableoid(x, it, m.t)
 		start := len(out)
-		ro := isolation.ReadOptions{ForLock: it.lock != isolation.RowLockNone, AsOf: x.asOf}
+		ro := isolation.ReadOptions{ForLock: it.lock != isolation.RowLockNone}
+		if ro.AsOf, err = x.withSnapshot.readMark(m.t.id, x.asOf); err != nil {
+			return nil, err
+		}
 		itemRow := readVersions(it, &ro)
 		err := x.txn.Scan(x.ctx, m.t.id, isolation.Span{}, ro, func(key []byte, row []any) (bool, error) {
 			prow := itemRow(m.toParent(row))

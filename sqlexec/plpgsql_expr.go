@@ -248,7 +248,7 @@ func sameShapes(a, b []types.Type) bool {
 // transaction, with the variables as parameters.
 func (fr *plFrame) execCtx() *execCtx {
 	return &execCtx{ctx: fr.x.ctx, s: fr.s, txn: fr.x.txn, params: fr.vals, env: fr.x.env,
-		caches: &stmtCaches{}, stmtMark: fr.x.stmtMark, asOf: fr.x.asOf}
+		caches: &stmtCaches{}, stmtMark: fr.x.stmtMark, asOf: fr.x.asOf, withSnapshot: fr.x.withSnapshot}
 }
 
 // value evaluates an expression to one value and its type.

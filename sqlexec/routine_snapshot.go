@@ -18,6 +18,9 @@ func (x *execCtx) routineCtx(f *funcDesc) *execCtx {
 	}
 	c := *x
 	c.asOf = x.stmtMark
+	if x.withSnapshot != nil {
+		c.asOf = x.withSnapshot.mark // the statement's start, before its WITH queries' writes
+	}
 	return &c
 }
 
@@ -26,9 +29,16 @@ func (x *execCtx) routineCtx(f *funcDesc) *execCtx {
 // statement's; inside a volatile one, the writes so far.
 func (x *execCtx) beginRoutineStatement(caller *execCtx) {
 	x.asOf = caller.asOf
+	x.withSnapshot = caller.withSnapshot
 	if x.asOf != 0 {
 		x.stmtMark = x.asOf
 		return
 	}
 	x.stmtMark = x.txn.WriteMark()
+	if s := x.withSnapshot; s != nil && !s.refused {
+		// PostgreSQL runs a data-modifying WITH query when the statement
+		// first reads it, or at its end: whether a volatile function's new
+		// snapshot sees its writes depends on where the call falls.
+		x.withSnapshot = &withSnapshot{tables: s.tables, refused: true}
+	}
 }

@@ -6,6 +6,7 @@ import (
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/isolation"
 )
 
 // Data-modifying WITH queries: WITH a AS (INSERT | UPDATE | DELETE ...
@@ -13,14 +14,44 @@ import (
 // PostgreSQL, each runs exactly once and to completion, whether or not the
 // rest of the statement reads it, and the rest reads only its RETURNING
 // rows. PostgreSQL runs every part of the statement on one snapshot, so no
-// part sees another's changes to a table; fickle runs the WITH queries
-// first, in order, each seeing the changes of those before it as a
-// statement of its own would, and then the rest, which would see them. It
-// therefore refuses (0A000) a statement where a table that one part
-// modifies is read or modified by another (a view counts as reading
-// anything): there the two orders could differ, elsewhere they cannot.
-// Foreign-key checks see the WITH queries' changes, as PostgreSQL's, which
-// run at the end of the statement, do.
+// part sees another's changes to a table. fickle runs the WITH queries
+// first, in order, and then the rest; every read of a table they modify
+// (and of its inheritance family) reads as of the statement's start
+// (withSnapshot), so it sees what PostgreSQL's would: "WITH ins AS (INSERT
+// ... ON CONFLICT DO NOTHING RETURNING id) SELECT id FROM ins UNION ALL
+// SELECT id FROM t WHERE ..." answers as there. A statement where two parts
+// modify one table, or one part locks rows (FOR UPDATE / SHARE) of a table
+// another modifies, is refused (0A000): there PostgreSQL's outcome depends
+// on the order of work it leaves unspecified. Foreign-key checks see the
+// WITH queries' changes, as PostgreSQL's, which run at the end of the
+// statement, do.
+
+// withSnapshot is the start of a statement with data-modifying WITH
+// queries and the tables they modify, which the statement reads as of its
+// start.
+type withSnapshot struct {
+	mark   isolation.WriteMark
+	tables map[isolation.TableID]bool
+	// refused marks the snapshot of a volatile routine the statement calls,
+	// whose reads of those tables are refused (beginRoutineStatement).
+	refused bool
+}
+
+// readMark is the mark before which a read of table id sees the
+// transaction's own writes: the statement's start for a table a
+// data-modifying WITH query modifies, asOf (the reading context's) for any
+// other.
+func (s *withSnapshot) readMark(id isolation.TableID, asOf isolation.WriteMark) (isolation.WriteMark, error) {
+	switch {
+	case s == nil || !s.tables[id]:
+		return asOf, nil
+	case s.refused:
+		return 0, pgerror.Unsupported("a volatile function reading a table that a data-modifying WITH query of the calling statement modifies")
+	case asOf != 0 && asOf < s.mark:
+		return asOf, nil
+	}
+	return s.mark, nil
+}
 
 // dataModifyingCTE is one data-modifying WITH query of the statement.
 type dataModifyingCTE struct {
@@ -80,7 +111,14 @@ func (b *binder) statementWithDataModifyingCTEs(st *Statement, w *pg_query.WithC
 	if err := b.checkDataModifyingCTEs(st.node, mods); err != nil {
 		return nil, err
 	}
+	modified := map[isolation.TableID]bool{}
+	for _, fam := range b.modifiedFamilies(mods) {
+		for _, oid := range fam {
+			modified[b.cat.tables[oid].id] = true
+		}
+	}
 	runFirst := func(x *execCtx) error {
+		x.withSnapshot = &withSnapshot{mark: x.stmtMark, tables: modified}
 		for _, m := range mods {
 			if _, err := m.plan.rowsCached(x); err != nil {
 				return err
@@ -195,14 +233,10 @@ func rulesInWith(t *tableDesc, q *pg_query.Node, replica bool) error {
 	return nil
 }
 
-// checkDataModifyingCTEs refuses a statement where a table that a
-// data-modifying WITH query modifies is read or modified by another part.
-func (b *binder) checkDataModifyingCTEs(stmt *pg_query.Node, mods []*dataModifyingCTE) error {
-	refused := func() error {
-		return pgerror.Unsupported("reading or modifying, elsewhere in the statement, a table that a data-modifying WITH query modifies")
-	}
-	// Each modified table's family, it with its ancestors and descendants:
-	// a scan of any of them may read the table's rows.
+// modifiedFamilies returns, for each data-modifying WITH query, the
+// table it modifies with its ancestors and descendants: a scan of any of
+// them may read the table's rows.
+func (b *binder) modifiedFamilies(mods []*dataModifyingCTE) [][]uint32 {
 	families := make([][]uint32, len(mods))
 	for i, m := range mods {
 		fam := []uint32{m.target.oid}
@@ -219,23 +253,38 @@ func (b *binder) checkDataModifyingCTEs(stmt *pg_query.Node, mods []*dataModifyi
 		}
 		families[i] = fam
 	}
-	touches := func(t *tableDesc, by int) error {
+	return families
+}
+
+// checkDataModifyingCTEs refuses a statement where a table that a
+// data-modifying WITH query modifies is modified by another part too, or
+// has its rows locked by another part (a view counts as any table).
+func (b *binder) checkDataModifyingCTEs(stmt *pg_query.Node, mods []*dataModifyingCTE) error {
+	refused := func() error {
+		return pgerror.Unsupported("modifying, or locking rows of, a table that a data-modifying WITH query modifies elsewhere in the statement")
+	}
+	families := b.modifiedFamilies(mods)
+	touches := func(t *tableDesc, by int) bool {
 		for i, fam := range families {
 			if i != by && slices.Contains(fam, t.oid) {
-				return refused()
+				return true
 			}
 		}
-		return nil
+		return false
 	}
 	rv := modifiedTable(stmt)
 	if ms := stmt.GetMergeStmt(); ms != nil {
 		rv = ms.Relation
 	}
 	if rv != nil {
-		if t := b.s.lookupTable(b.cat, rv.Schemaname, rv.Relname); t != nil {
-			if err := touches(t, -1); err != nil {
-				return err
-			}
+		t := b.s.lookupTable(b.cat, rv.Schemaname, rv.Relname)
+		if t != nil && touches(t, -1) || t == nil && b.viewTarget(rv) != nil {
+			return refused()
+		}
+	}
+	for i, m := range mods {
+		if touches(m.target, i) {
+			return refused()
 		}
 	}
 	cteNames := map[string]bool{}
@@ -246,30 +295,32 @@ func (b *binder) checkDataModifyingCTEs(stmt *pg_query.Node, mods []*dataModifyi
 		return true
 	})
 	var err error
-	scan := func(root *pg_query.Node, by int) {
+	// lockedReads finds the locking SELECTs of root (part by) that read a
+	// table another part modifies.
+	lockedReads := func(root *pg_query.Node, by int) {
 		walk(root, func(n *pg_query.Node) bool {
 			if err != nil || by < 0 && slices.ContainsFunc(mods, func(m *dataModifyingCTE) bool { return m.query == n }) {
 				return false
 			}
-			rv := n.GetRangeVar()
-			if rv == nil || rv.Schemaname == "" && cteNames[rv.Relname] {
+			if sel := n.GetSelectStmt(); sel == nil || len(sel.LockingClause) == 0 {
 				return true
 			}
-			if t := b.s.lookupTable(b.cat, rv.Schemaname, rv.Relname); t != nil {
-				err = touches(t, by)
-			} else if b.viewTarget(rv) != nil {
-				err = refused()
-			}
-			return err == nil
+			walk(n, func(n *pg_query.Node) bool {
+				rv := n.GetRangeVar()
+				if rv == nil || rv.Schemaname == "" && cteNames[rv.Relname] {
+					return true
+				}
+				if t := b.s.lookupTable(b.cat, rv.Schemaname, rv.Relname); t != nil && touches(t, by) || t == nil && b.viewTarget(rv) != nil {
+					err = refused()
+				}
+				return err == nil
+			})
+			return false
 		})
 	}
-	scan(stmt, -1)
+	lockedReads(stmt, -1)
 	for i, m := range mods {
-		if err == nil {
-			if err = touches(m.target, i); err == nil {
-				scan(m.query, i)
-			}
-		}
+		lockedReads(m.query, i)
 	}
 	return err
 }
