@@ -3,6 +3,7 @@ package sqlexec
 import (
 	"net/netip"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -150,6 +151,8 @@ func (a *activity) row(s *Session, db *Engine, waits map[uint32]string) []any {
 	var waitType, wait any
 	if w, ok := waits[s.info.ProcessID]; ok {
 		waitType, wait = "Lock", w
+	} else if strings.HasPrefix(a.state, "idle") {
+		waitType, wait = "Client", "ClientRead" // it waits for its client's next message
 	}
 	return []any{int64(db.oid), db.Name(), int64(s.info.ProcessID), nil, int64(a.role), user, a.appName, addr, nil, port,
 		a.backendStart.UTC(), ts(a.xactStart), ts(a.queryStart), ts(a.stateChange), waitType, wait, a.state, nil, nil, nil,
