@@ -454,11 +454,16 @@ func (d *ddl) dropViews(ds *pg_query.DropStmt) error {
 }
 
 // lockView takes the ACCESS EXCLUSIVE lock PostgreSQL takes on a view it
-// alters or drops, which waits for the transactions reading it; like
-// ddl.lockTable, it starts the statement over when the lock waited for
-// DDL that committed meanwhile.
+// alters or drops, which waits for the transactions reading it.
 func (d *ddl) lockView(v *viewDesc) error {
-	if err := d.x.txn.LockObject(d.x.ctx, v.oid, isolation.TableLockAccessExclusive, isolation.WaitBlock); err != nil {
+	return d.lockRelation(v.oid, isolation.TableLockAccessExclusive)
+}
+
+// lockRelation locks a relation the store does not keep (a view, an
+// index) by its OID; like ddl.lockTable, it starts the statement over
+// when the lock waited for DDL that committed meanwhile.
+func (d *ddl) lockRelation(oid uint32, mode isolation.TableLock) error {
+	if err := d.x.txn.LockObject(d.x.ctx, oid, mode, isolation.WaitBlock); err != nil {
 		return err
 	}
 	if _, ver := d.s.catalog(); ver != d.viewVersion {
