@@ -30,10 +30,12 @@ type engine struct {
 	// lastXID and lastMultiXact are the last transaction id and multixact
 	// id given out for PostgreSQL's system columns (xmax.go).
 	lastXID, lastMultiXact uint32
-	active                 map[*txn]struct{}
-	co                     orderList
-	init                   *txn
-	locks                  map[resource]*lockEntry
+	// waits numbers the lock waits (Store.Locks).
+	waits  uint64
+	active map[*txn]struct{}
+	co     orderList
+	init   *txn
+	locks  map[resource]*lockEntry
 	// spareEntries are lock entries forgotten by the lock table, emptied,
 	// for the next locks taken (newLockEntry).
 	spareEntries []*lockEntry

@@ -183,11 +183,7 @@ func (e *engine) lockable(ctx context.Context, t *txn, id TableID, req LockReque
 	if t.readOnly {
 		return nil, pgerror.Newf(pgerror.ReadOnlySqlTransaction, "cannot execute SELECT %s in a read-only transaction", req.Mode)
 	}
-	tb, err := e.readable(ctx, t, id)
-	if err != nil {
-		return nil, err
-	}
-	return tb, e.tableLock(ctx, t, tb, TableLockRowShare, WaitBlock)
+	return e.readableIn(ctx, t, id, TableLockRowShare)
 }
 
 // String names the lock strength as SQL does (FOR UPDATE, FOR SHARE, ...).

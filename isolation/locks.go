@@ -113,6 +113,9 @@ func (e *engine) acquire(ctx context.Context, t *txn, r resource, mode uint8, wa
 	queued := false
 	defer func() {
 		if queued {
+			if t.txnLive != nil { // a deadlock may have ended t
+				t.waiting = false
+			}
 			e.dequeue(t, r)
 		}
 	}()
@@ -151,8 +154,18 @@ func (e *engine) acquire(ctx context.Context, t *txn, r resource, mode uint8, wa
 		}
 		obs := waitObserverOf(ctx)
 		if !queued {
+			if (r.kind == lockRow || r.kind == lockIndexKey) && !t.sessionHolder {
+				// A PostgreSQL backend has its transaction id before it
+				// waits for a row's or a key's transaction (pg_locks).
+				e.currentXID(t)
+			}
 			ent.waiters = append(ent.waiters, waiter{t: t, mode: mode, obs: obs})
 			queued = true
+			e.waits++
+			t.waitOn, t.waiting, t.waitSeq = r, true, e.waits
+			if rec := t.sess.waitRecorder; rec != nil {
+				rec.WaitStarted(e.waits)
+			}
 		}
 		t.waitingFor = blocker
 		if t.wake == nil {

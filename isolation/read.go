@@ -46,6 +46,15 @@ func (e *engine) get(ctx context.Context, t *txn, id TableID, key []byte, ro Rea
 // readable checks that t may read table id now and takes the table's
 // implicit ACCESS SHARE lock.
 func (e *engine) readable(ctx context.Context, t *txn, id TableID) (*table, error) {
+	return e.readableIn(ctx, t, id, TableLockAccessShare)
+}
+
+// readableIn is readable taking the table lock in mode. An ACCESS SHARE
+// lock is not taken when t holds the table in another mode already, which
+// conflicts with all that ACCESS SHARE conflicts with: PostgreSQL's UPDATE
+// reads its table under the ROW EXCLUSIVE lock it opened it with, and
+// pg_locks shows no other.
+func (e *engine) readableIn(ctx context.Context, t *txn, id TableID, mode TableLock) (*table, error) {
 	if err := e.live(t); err != nil {
 		return nil, err
 	}
@@ -59,8 +68,10 @@ func (e *engine) readable(ctx context.Context, t *txn, id TableID) (*table, erro
 	if err != nil {
 		return nil, err
 	}
-	if err := e.tableLock(ctx, t, tb, TableLockAccessShare, WaitBlock); err != nil {
-		return nil, err
+	if mode != TableLockAccessShare || t.tableLocks[tb.id] == 0 {
+		if err := e.tableLock(ctx, t, tb, mode, WaitBlock); err != nil {
+			return nil, err
+		}
 	}
 	if tb.dropped {
 		return nil, pgerror.Newf(pgerror.UndefinedTable, "relation %q does not exist", tb.spec.Name)

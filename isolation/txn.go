@@ -34,8 +34,10 @@ type session struct {
 	idle chan struct{} // closed when the transaction in progress ends (BeginWait)
 	// idleWaiters observe the waits for idle (WithWaitObserver).
 	idleWaiters []WaitObserver
-	holder      *txn                 // holds the session-level advisory locks
-	advisory    map[advisoryHold]int // session-level advisory locks held, counted
+	// waitRecorder learns of the session's lock waits (RecordWaits).
+	waitRecorder WaitRecorder
+	holder       *txn                 // holds the session-level advisory locks
+	advisory     map[advisoryHold]int // session-level advisory locks held, counted
 
 	stmtMemo statementReads // an empty statement memo for the next transaction (statement_reads.go)
 	// spareLocks is the lock list of its last transaction, emptied, for
@@ -123,6 +125,11 @@ type txnLive struct {
 	locks      []resource
 	tableLocks map[TableID]uint16
 	waitingFor *txn
+	// waitOn is the lock t is queued for while waiting is set, and
+	// waitSeq numbers that wait among the engine's (Store.Locks).
+	waitOn  resource
+	waiting bool
+	waitSeq uint64
 	// wake lets t's lock wait retry (acquire, wakeWaiters); made at its
 	// first wait.
 	wake chan struct{}

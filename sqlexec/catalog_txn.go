@@ -99,6 +99,11 @@ func (s *Session) installCatalog(d *ddl) {
 	}
 	tc.cat = d.cat
 	tc.version = s.engine.cluster.versions.Add(1)
+	if d.x != nil && d.x.txn != nil {
+		// Changing the catalog gives PostgreSQL's transaction an id, which
+		// pg_current_xact_id_if_assigned and pg_locks show.
+		d.x.txn.XID()
+	}
 	tc.undo = append(tc.undo, d.undo...)
 	tc.onCommit = append(tc.onCommit, d.onCommit...)
 }

@@ -29,6 +29,9 @@ type cluster struct {
 	// roles are the roles CREATE ROLE made: like PostgreSQL's shared
 	// catalogs, they belong to the server, not to a database.
 	roles roleCatalog
+	// backendIDs numbers the open sessions as PostgreSQL's backends
+	// (pg_locks' virtual transaction ids).
+	backendIDs backendIDs
 
 	mu struct {
 		sync.Mutex

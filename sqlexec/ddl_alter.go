@@ -53,7 +53,10 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 	if err := d.s.requireOwner(relationOwner(d.cat, aclTable, t.oid), "table", t.name); err != nil {
 		return err
 	}
-	if err := d.lockTable(t, isolation.TableLockAccessExclusive); err != nil {
+	if err := d.checkNotInUse(t, isolation.TableLockAccessExclusive); err != nil {
+		return err // as CheckTableNotInUse, whatever lock the subcommands take
+	}
+	if err := d.lockTable(t, alterTableLockLevel(at.Cmds)); err != nil {
 		return err
 	}
 	b := d.binder(full)

@@ -38,7 +38,16 @@ func (d *ddl) renameIndex(rs *pg_query.RenameStmt) (ok bool, err error) {
 	if t == nil {
 		return false, nil
 	}
-	if err := d.lockTable(t, isolation.TableLockShareUpdateExclusive); err != nil {
+	// PostgreSQL locks the index, not its table: SHARE UPDATE EXCLUSIVE
+	// for ALTER INDEX, ACCESS EXCLUSIVE for ALTER TABLE naming an index.
+	mode, oid := isolation.TableLockAccessExclusive, primaryKeyIndexOID(t)
+	if rs.RenameType == pg_query.ObjectType_OBJECT_INDEX {
+		mode = isolation.TableLockShareUpdateExclusive
+	}
+	if ix != nil {
+		oid = ix.oid
+	}
+	if err := d.lockRelation(oid, mode); err != nil {
 		return true, err
 	}
 	if role := d.s.currentRole(); !d.s.isSuperuser(role) && !d.s.memberOf(role)[relationOwner(d.cat, aclTable, t.oid)] {

@@ -9,6 +9,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/isolation"
 	"github.com/fickle-db/fickle/sqlexec/types"
 )
 
@@ -103,6 +104,7 @@ func (b *binder) viewItem(v *viewDesc, alias string, a *pg_query.Alias) (*fromIt
 		// for the role running the statement, even under another view.
 		b.privRole = 0
 	}
+	b.useView(v)
 	b.expanding = append(b.expanding, v)
 	plan, err := b.selectNode(nil, v.query, nil)
 	b.expanding = b.expanding[:len(b.expanding)-1]
@@ -249,6 +251,9 @@ func (d *ddl) alterViewOptions(at *pg_query.AlterTableStmt, full string) (done b
 		}
 	}
 	if err := d.s.requireOwner(v.ownerRole(), "view", v.name); err != nil {
+		return true, err
+	}
+	if err := d.lockView(v); err != nil {
 		return true, err
 	}
 	options := v.options
@@ -432,6 +437,9 @@ func (d *ddl) dropViews(ds *pg_query.DropStmt) error {
 		if err := d.s.requireOwner(v.ownerRole(), "view", v.name); err != nil {
 			return err
 		}
+		if err := d.lockView(v); err != nil {
+			return err
+		}
 		vs = append(vs, v)
 	}
 	var oids []uint32
@@ -443,6 +451,25 @@ func (d *ddl) dropViews(ds *pg_query.DropStmt) error {
 			d.dropView(v)
 		}
 	})
+}
+
+// lockView takes the ACCESS EXCLUSIVE lock PostgreSQL takes on a view it
+// alters or drops, which waits for the transactions reading it.
+func (d *ddl) lockView(v *viewDesc) error {
+	return d.lockRelation(v.oid, isolation.TableLockAccessExclusive)
+}
+
+// lockRelation locks a relation the store does not keep (a view, an
+// index) by its OID; like ddl.lockTable, it starts the statement over
+// when the lock waited for DDL that committed meanwhile.
+func (d *ddl) lockRelation(oid uint32, mode isolation.TableLock) error {
+	if err := d.x.txn.LockObject(d.x.ctx, oid, mode, isolation.WaitBlock); err != nil {
+		return err
+	}
+	if _, ver := d.s.catalog(); ver != d.viewVersion {
+		return errCatalogChanged
+	}
+	return nil
 }
 
 // dropDependentViews checks the views that read the relations about to

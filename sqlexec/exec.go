@@ -478,18 +478,39 @@ func (s *Session) endStatement(kv *isolation.Txn, res *Result, err error, implic
 	return res, err
 }
 
-// planLock is a table lock a statement takes before it runs.
+// planLock is a table lock a statement takes before it runs, or, when
+// view is set, its lock on that view.
 type planLock struct {
 	table isolation.TableID
+	view  uint32
 	mode  isolation.TableLock
 	temp  bool // the table is a temporary one
+}
+
+// take takes the lock for kv.
+func (l planLock) take(ctx context.Context, kv *isolation.Txn) error {
+	if l.view != 0 {
+		return kv.LockObject(ctx, l.view, l.mode, isolation.WaitBlock)
+	}
+	return kv.LockTable(ctx, l.table, l.mode, isolation.WaitBlock)
+}
+
+// useView notes that the statement reads view v, which PostgreSQL locks
+// in ACCESS SHARE mode as it expands it.
+func (b *binder) useView(v *viewDesc) {
+	for _, l := range b.locks {
+		if l.view == v.oid {
+			return
+		}
+	}
+	b.locks = append(b.locks, planLock{view: v.oid, mode: isolation.TableLockAccessShare, temp: isTempSchema(v.schema)})
 }
 
 // useTable notes that the statement reads (or, with a stronger mode,
 // writes) table t.
 func (b *binder) useTable(t *tableDesc, mode isolation.TableLock) {
 	for i, l := range b.locks {
-		if l.table == t.id {
+		if l.view == 0 && l.table == t.id {
 			b.locks[i].mode = max(l.mode, mode)
 			return
 		}
@@ -523,7 +544,7 @@ func (s *Session) lockTables(ctx context.Context, kv *isolation.Txn, p *Prepared
 	for {
 		var lockErr error
 		for _, l := range p.plan.locks {
-			if lockErr = kv.LockTable(ctx, l.table, l.mode, isolation.WaitBlock); lockErr != nil {
+			if lockErr = l.take(ctx, kv); lockErr != nil {
 				break
 			}
 		}

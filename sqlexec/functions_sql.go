@@ -11,7 +11,6 @@ import (
 
 	"github.com/fickle-db/fickle/history"
 	"github.com/fickle-db/fickle/internal/pgerror"
-	"github.com/fickle-db/fickle/isolation"
 	"github.com/fickle-db/fickle/sqlexec/types"
 )
 
@@ -337,7 +336,7 @@ func (s *Session) runRoutineStatementSharing(x *execCtx, p *stmtPlan, vals []any
 		Table: p.table, Predicate: p.predicate})
 	defer x.txn.Statement(s.stmt)
 	for _, l := range p.locks {
-		if err := x.txn.LockTable(x.ctx, l.table, l.mode, isolation.WaitBlock); err != nil {
+		if err := l.take(x.ctx, x.txn); err != nil {
 			return nil, err
 		}
 	}

@@ -263,6 +263,12 @@ func (b *binder) applyLocking(st *pg_query.SelectStmt, sc *scope, items []*fromI
 			// Clauses naming one table combine as in PostgreSQL: the
 			// strongest lock, and the strictest wait policy.
 			it.lock = max(it.lock, lock)
+			// PostgreSQL opens a table whose rows it locks in ROW SHARE
+			// mode, not ACCESS SHARE (pg_locks shows which).
+			b.useTable(it.table, isolation.TableLockRowShare)
+			for _, m := range it.members {
+				b.useTable(m.t, isolation.TableLockRowShare)
+			}
 			if waitRank[wait] > waitRank[it.wait] {
 				it.wait = wait
 			}

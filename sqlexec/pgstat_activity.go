@@ -3,6 +3,7 @@ package sqlexec
 import (
 	"net/netip"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -27,6 +28,30 @@ type activity struct {
 	user         string
 	role         uint32
 	appName      string
+	// backendID and lxid make the session's virtual transaction id
+	// (pg_locks): lxid numbers its transactions, 0 outside one.
+	backendID   int
+	lxid, lxids uint32
+	// waitSeq and waitStart are the store's number for the session's
+	// latest lock wait and when it began (pg_locks.waitstart).
+	waitSeq   uint64
+	waitStart time.Time
+}
+
+// WaitStarted notes that the session's lock wait seq begins now
+// (isolation.WaitRecorder).
+func (a *activity) WaitStarted(seq uint64) {
+	now := time.Now()
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.waitSeq, a.waitStart = seq, now
+}
+
+// waitStartOf returns when the session's lock wait seq began, if it knows.
+func (a *activity) waitStartOf(seq uint64) (time.Time, bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.waitStart, a.waitSeq == seq
 }
 
 // start records the session's start, idle.
@@ -68,6 +93,11 @@ func (a *activity) txn(start time.Time, explicit bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.xactStart = start
+	a.lxid = 0
+	if !start.IsZero() {
+		a.lxids++
+		a.lxid = a.lxids
+	}
 	switch {
 	case a.state == "active":
 	case start.IsZero():
@@ -100,7 +130,7 @@ func (s *Session) tracked(p *Prepared, run func() (*Result, error)) (*Result, er
 }
 
 // row is the session's pg_stat_activity row.
-func (a *activity) row(s *Session, db *Engine) []any {
+func (a *activity) row(s *Session, db *Engine, waits map[uint32]string) []any {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	ts := func(t time.Time) any {
@@ -118,8 +148,14 @@ func (a *activity) row(s *Session, db *Engine) []any {
 	if a.user == "" {
 		user = s.info.User
 	}
+	var waitType, wait any
+	if w, ok := waits[s.info.ProcessID]; ok {
+		waitType, wait = "Lock", w
+	} else if strings.HasPrefix(a.state, "idle") {
+		waitType, wait = "Client", "ClientRead" // it waits for its client's next message
+	}
 	return []any{int64(db.oid), db.Name(), int64(s.info.ProcessID), nil, int64(a.role), user, a.appName, addr, nil, port,
-		a.backendStart.UTC(), ts(a.xactStart), ts(a.queryStart), ts(a.stateChange), nil, nil, a.state, nil, nil, nil,
+		a.backendStart.UTC(), ts(a.xactStart), ts(a.queryStart), ts(a.stateChange), waitType, wait, a.state, nil, nil, nil,
 		a.query, "client backend"}
 }
 
@@ -185,8 +221,9 @@ func init() {
 			{"backend_xmin", types.Type{Oid: types.OidXID, Typmod: -1}}, {"query_id", types.Int8}, {"query", text}, {"backend_type", text}},
 		rows: func(s *Session, c *catalog) [][]any {
 			var out [][]any
+			waits := s.lockWaits()
 			for _, so := range s.engine.cluster.allSessions() {
-				out = append(out, so.s.act.row(so.s, so.db))
+				out = append(out, so.s.act.row(so.s, so.db, waits))
 			}
 			return out
 		}})

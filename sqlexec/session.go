@@ -195,6 +195,8 @@ func (e *Engine) newSession(info SessionInfo) *Session {
 		s.kv = e.store.NewSession()
 	}
 	s.act.start(time.Now())
+	s.act.backendID = e.cluster.backendIDs.take()
+	s.kv.RecordWaits(&s.act)
 	e.sessions.Lock()
 	if e.sessions.open == nil {
 		e.sessions.open = make(map[*Session]struct{})
@@ -221,6 +223,7 @@ func (s *Session) close() {
 	e.sessions.Lock()
 	delete(e.sessions.open, s)
 	e.sessions.Unlock()
+	e.cluster.backendIDs.free(s.act.backendID)
 }
 
 // terminate ends the session's connection, as pg_terminate_backend does

@@ -257,6 +257,18 @@ type lockTarget struct {
 	table *tableDesc
 	view  *viewDesc
 	as    uint32
+	// child marks a table locked as a descendant of another, whose
+	// privileges PostgreSQL does not check (LockTableRecurse).
+	child bool
+}
+
+// withDescendants appends t's inheritance children and partitions, all
+// levels down, to targets as children.
+func (b *binder) withDescendants(targets []lockTarget, t *tableDesc) []lockTarget {
+	for _, c := range b.cat.descendants(t) {
+		targets = append(targets, lockTarget{table: c, child: true})
+	}
+	return targets
 }
 
 // lockPrivileges are the privileges of which LOCK TABLE needs one to take
@@ -287,6 +299,7 @@ func (b *binder) viewLockTargets(targets []lockTarget, v *viewDesc, as uint32, a
 	for _, oid := range v.deps {
 		if t := b.cat.tables[oid]; t != nil {
 			targets = append(targets, lockTarget{table: t, as: depsAs})
+			targets = b.withDescendants(targets, t)
 			continue
 		}
 		if dep := viewByOid(b.cat, oid); dep != nil && !slices.Contains(ancestors, dep) {
@@ -310,6 +323,9 @@ func (b *binder) lockPlan(ls *pg_query.LockStmt) (*stmtPlan, error) {
 		rv := r.GetRangeVar()
 		if t := b.s.lookupTable(b.cat, rv.Schemaname, rv.Relname); t != nil {
 			targets = append(targets, lockTarget{table: t})
+			if rv.Inh {
+				targets = b.withDescendants(targets, t)
+			}
 		} else if v := b.s.lookupView(b.cat, rv.Schemaname, rv.Relname); v != nil {
 			targets = b.viewLockTargets(targets, v, 0, nil)
 		} else {
@@ -328,14 +344,18 @@ func (b *binder) lockPlan(ls *pg_query.LockStmt) (*stmtPlan, error) {
 		if lookupErr != nil {
 			return nil, lookupErr
 		}
-		perms := make([]permCheck, len(targets))
-		for i, lt := range targets {
-			perms[i] = permCheck{kind: aclTable, privs: lockPrivileges(mode), as: lt.as}
-			if lt.table != nil {
-				perms[i].oid, perms[i].name, perms[i].what = lt.table.oid, lt.table.name, "table"
-			} else {
-				perms[i].oid, perms[i].name, perms[i].what = lt.view.oid, lt.view.name, "view"
+		var perms []permCheck
+		for _, lt := range targets {
+			if lt.child {
+				continue
 			}
+			p := permCheck{kind: aclTable, privs: lockPrivileges(mode), as: lt.as}
+			if lt.table != nil {
+				p.oid, p.name, p.what = lt.table.oid, lt.table.name, "table"
+			} else {
+				p.oid, p.name, p.what = lt.view.oid, lt.view.name, "view"
+			}
+			perms = append(perms, p)
 		}
 		if err := x.s.checkPrivileges(perms); err != nil {
 			return nil, err

@@ -203,7 +203,9 @@ func (b *binder) fkCheckFor(t *tableDesc, fk *fkDesc) (*fkCheck, error) {
 	if parent == nil {
 		return nil, pgerror.Newf(pgerror.UndefinedTable, "table referenced by foreign key \"%s\" no longer exists", fk.name)
 	}
-	b.useTable(parent, isolation.TableLockAccessShare)
+	// The check locks the referenced row FOR KEY SHARE, under the ROW
+	// SHARE table lock PostgreSQL's RI query takes.
+	b.useTable(parent, isolation.TableLockRowShare)
 	c := &fkCheck{fk: fk, child: t, parent: parent, selfReference: b.cat.inPartitionTree(t, parent.oid)}
 	if parent.part != nil {
 		var err error
