@@ -453,7 +453,7 @@ func (d *ddl) alterColumnOptionDown(t *tableDesc, cmd *pg_query.AlterTableCmd, r
 	for i, target := range targets {
 		nt := target
 		if i > 0 {
-			if err := d.lockTable(target, isolation.TableLockAccessExclusive); err != nil {
+			if err := d.lockTable(target, alterCmdLockLevel(cmd)); err != nil {
 				return err
 			}
 			nt = target.clone()
