@@ -219,7 +219,7 @@ func (l *loCtx) create(oid uint32) (uint32, error) {
 	if _, err := l.txn.Insert(l.ctx, l.meta, loMetaKey(oid), m.row()); err != nil {
 		if pgerror.GetCode(err) == pgerror.UniqueViolation {
 			return 0, pgerror.Newf(pgerror.UniqueViolation, "duplicate key value violates unique constraint \"pg_largeobject_metadata_oid_index\"").
-				WithDetail("Key (oid)=(%d) already exists.", oid)
+				WithDetail("Key (oid)=(%d) already exists.", oid).WithConstraint("pg_largeobject_metadata", "pg_largeobject_metadata_oid_index")
 		}
 		return 0, err
 	}
@@ -477,7 +477,10 @@ func (l *loCtx) unlink(oid uint32) error {
 	if !lr.Live {
 		return pgerror.Newf(pgerror.UndefinedObject, "large object %d does not exist", oid)
 	}
-	return l.txn.Delete(l.ctx, l.meta, loMetaKey(oid))
+	if err := l.txn.Delete(l.ctx, l.meta, loMetaKey(oid)); err != nil {
+		return err
+	}
+	return l.x.s.dropLargeObjectComment(l.x, oid)
 }
 
 // updateMeta replaces large object oid's metadata with what edit makes of
