@@ -200,30 +200,25 @@ func (l *loCtx) create(oid uint32) (uint32, error) {
 	if err := l.writable("lo_create()"); err != nil {
 		return 0, err
 	}
-	if oid == 0 {
-		for {
-			oid = l.x.s.engine.cluster.newOID()
-			if oid == 0 {
+	chosen := oid == 0
+	for {
+		if chosen {
+			if oid = l.x.s.engine.cluster.newOID(); oid == 0 {
 				continue
 			}
-			_, ok, err := l.metadata(oid, isolation.ReadOptions{Latest: true})
-			if err != nil {
-				return 0, err
-			}
-			if !ok {
-				break
-			}
 		}
-	}
-	m := loMeta{oid: oid, owner: l.x.s.currentRole()}
-	if _, err := l.txn.Insert(l.ctx, l.meta, loMetaKey(oid), m.row()); err != nil {
-		if pgerror.GetCode(err) == pgerror.UniqueViolation {
+		m := loMeta{oid: oid, owner: l.x.s.currentRole()}
+		_, err := l.txn.Insert(l.ctx, l.meta, loMetaKey(oid), m.row())
+		switch {
+		case err == nil:
+			return oid, nil
+		case pgerror.GetCode(err) != pgerror.UniqueViolation:
+			return 0, err
+		case !chosen:
 			return 0, pgerror.Newf(pgerror.UniqueViolation, "duplicate key value violates unique constraint \"pg_largeobject_metadata_oid_index\"").
 				WithDetail("Key (oid)=(%d) already exists.", oid).WithConstraint("pg_largeobject_metadata", "pg_largeobject_metadata_oid_index")
 		}
-		return 0, err
 	}
-	return oid, nil
 }
 
 // open opens large object oid in mode (INV_READ, INV_WRITE or both) as

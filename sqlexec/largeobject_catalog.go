@@ -260,3 +260,50 @@ func (s *Session) dropLargeObjectComment(x *execCtx, oid uint32) error {
 	})
 	return err
 }
+
+// loDependent is a large object that keeps a role from being dropped.
+type loDependent struct {
+	oid  uint32
+	what string
+}
+
+// largeObjectDependents are the current database's large objects that role
+// owns or has privileges on, which DROP ROLE reports as PostgreSQL's
+// shared dependencies do. Nothing is read when the database never used a
+// large object.
+func (s *Session) largeObjectDependents(role uint32) []loDependent {
+	e := s.engine
+	e.lo.mu.Lock()
+	created := e.lo.created
+	e.lo.mu.Unlock()
+	if !created {
+		return nil
+	}
+	var txn *isolation.Txn
+	var err error
+	if s.txn != nil {
+		txn, err = s.kvTxn(bgctx)
+	} else {
+		// Role statements run outside the store's transactions.
+		txn, err = s.kv.Begin(isolation.TxnOptions{Level: s.defaultLevel(), ReadOnly: true, Strategy: s.strategy()})
+		if err == nil {
+			defer func() { _ = txn.Rollback() }()
+		}
+	}
+	if err != nil {
+		return nil
+	}
+	var out []loDependent
+	_ = txn.Scan(bgctx, e.lo.meta, isolation.Span{}, isolation.ReadOptions{}, func(_ []byte, r []any) (bool, error) {
+		m := loMetaOf(r)
+		name := fmt.Sprintf("large object %d", m.oid)
+		switch {
+		case m.owner == role:
+			out = append(out, loDependent{m.oid, "owner of " + name})
+		case slices.ContainsFunc(m.acl, func(item aclItem) bool { return item.grantee == role || item.grantor == role }):
+			out = append(out, loDependent{m.oid, "privileges for " + name})
+		}
+		return true, nil
+	})
+	return out
+}
