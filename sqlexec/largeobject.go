@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/fickle-db/fickle/history"
 	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/isolation"
 	"github.com/fickle-db/fickle/sqlexec/types"
@@ -111,8 +112,8 @@ type loDesc struct {
 	// offset is the position of the next read or write.
 	offset int64
 	// snapshot, for a read-only descriptor, hides the transaction's own
-	// writes made after lo_open, as PostgreSQL reads such a descriptor
-	// with the snapshot of its opening.
+	// writes made after the statement that opened it began, as PostgreSQL
+	// reads such a descriptor with that statement's snapshot.
 	snapshot isolation.WriteMark
 	// depth is the number of savepoints open when it was opened: rolling
 	// back to one of them closes it.
@@ -140,6 +141,17 @@ func newLoCtx(x *execCtx) (*loCtx, error) {
 		}
 	}
 	return &loCtx{x: x, ctx: x.ctx, txn: txn, meta: meta, pages: pages}, nil
+}
+
+// event runs a large-object function as an event of its own, named after
+// the calling statement, and returns what ends it: like a volatile
+// routine's statement it sees what the calling statement wrote so far, as
+// PostgreSQL's large-object functions see each other's writes within a
+// statement. The calling statement goes on in a new event.
+func (l *loCtx) event(name string) func() {
+	s := l.x.s
+	l.txn.Statement(history.Statement{SQL: s.stmt.SQL + " -- in " + name})
+	return func() { l.txn.Statement(s.stmt) }
 }
 
 // writable refuses a write in a read-only transaction: PostgreSQL 15
@@ -231,7 +243,9 @@ func (l *loCtx) open(oid uint32, mode int64) (*loDesc, error) {
 	d := &loDesc{oid: oid, write: write}
 	ro := isolation.ReadOptions{}
 	if !write {
-		d.snapshot = l.txn.WriteMark()
+		if d.snapshot = l.x.stmtMark; d.snapshot == 0 {
+			d.snapshot = l.txn.WriteMark()
+		}
 		ro.AsOf = d.snapshot
 	}
 	m, err := l.existing(oid, ro)
@@ -559,6 +573,7 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
+			defer l.event(name)()
 			return eval(l, a)
 		}})
 	}
