@@ -448,9 +448,9 @@ func (l *loCtx) seek(d *loDesc, offset, whence int64) (int64, error) {
 	return target, nil
 }
 
-// unlink drops large object oid: its pages, its metadata and its
-// comment. Only its owner may.
-func (l *loCtx) unlink(oid uint32) error {
+// unlink drops large object oid: its pages, its metadata and, through
+// dropComment, its comment. Only its owner may.
+func (l *loCtx) unlink(oid uint32, dropComment func() error) error {
 	m, err := l.existing(oid, isolation.ReadOptions{})
 	if err != nil {
 		return err
@@ -489,7 +489,7 @@ func (l *loCtx) unlink(oid uint32) error {
 	if err := l.txn.Delete(l.ctx, l.meta, loMetaKey(oid)); err != nil {
 		return err
 	}
-	return l.x.s.dropLargeObjectComment(l.x, oid)
+	return dropComment()
 }
 
 // updateMeta replaces large object oid's metadata with what edit makes of
@@ -653,7 +653,8 @@ func init() {
 	withFD("lo_truncate", []types.Type{i4, i4}, i4, truncate)
 	withFD("lo_truncate64", []types.Type{i4, i8}, i4, truncate)
 	fn("lo_unlink", []types.Type{oid}, i4, func(l *loCtx, a []any) (any, error) {
-		return int64(1), l.unlink(uint32(a[0].(int64)))
+		oid := uint32(a[0].(int64))
+		return int64(1), l.unlink(oid, func() error { return l.x.s.dropLargeObjectComment(l.x, oid) })
 	})
 	get := func(l *loCtx, o uint32, offset, n int64) (any, error) {
 		d, err := l.open(o, loInvRead)

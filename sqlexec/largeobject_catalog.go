@@ -307,3 +307,112 @@ func (s *Session) largeObjectDependents(role uint32) []loDependent {
 	})
 	return out
 }
+
+// usedLargeObjects returns the large-object context of a DDL statement,
+// nil when the database never used a large object.
+func (d *ddl) usedLargeObjects() (*loCtx, error) {
+	d.s.engine.lo.mu.Lock()
+	created := d.s.engine.lo.created
+	d.s.engine.lo.mu.Unlock()
+	if !created {
+		return nil, nil
+	}
+	return d.loCtx()
+}
+
+// eachLargeObject calls fn on the metadata of every large object the
+// statement's transaction sees.
+func (l *loCtx) eachLargeObject(fn func(m loMeta)) error {
+	return l.txn.Scan(l.ctx, l.meta, isolation.Span{}, isolation.ReadOptions{}, func(_ []byte, r []any) (bool, error) {
+		fn(loMetaOf(r))
+		return true, nil
+	})
+}
+
+// reassignLargeObjects gives the large objects role old owns to role to,
+// for REASSIGN OWNED.
+func (d *ddl) reassignLargeObjects(old, to uint32) error {
+	l, err := d.usedLargeObjects()
+	if l == nil || err != nil {
+		return err
+	}
+	var oids []uint32
+	if err := l.eachLargeObject(func(m loMeta) {
+		if m.owner == old {
+			oids = append(oids, m.oid)
+		}
+	}); err != nil {
+		return err
+	}
+	for _, oid := range oids {
+		err := l.updateMeta(oid, func(m loMeta) (loMeta, error) {
+			if m.acl != nil {
+				m.acl = aclNewOwner(m.acl, m.owner, to)
+			}
+			m.owner = to
+			return m, nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// dropOwnedLargeObjects is DROP OWNED's part for large objects: the roles'
+// privileges on them are revoked (and what they granted with them), and
+// those they own are unlinked.
+func (d *ddl) dropOwnedLargeObjects(roles []*roleDesc) error {
+	l, err := d.usedLargeObjects()
+	if l == nil || err != nil {
+		return err
+	}
+	ids := map[uint32]bool{}
+	for _, r := range roles {
+		ids[r.oid] = true
+	}
+	var owned, granted []uint32
+	if err := l.eachLargeObject(func(m loMeta) {
+		switch {
+		case ids[m.owner]:
+			owned = append(owned, m.oid)
+		case slices.ContainsFunc(m.acl, func(item aclItem) bool { return ids[item.grantee] }):
+			granted = append(granted, m.oid)
+		}
+	}); err != nil {
+		return err
+	}
+	for _, oid := range granted {
+		err := l.updateMeta(oid, func(m loMeta) (loMeta, error) {
+			acl := slices.Clone(m.acl)
+			for _, r := range roles {
+				for _, item := range slices.Clone(acl) {
+					if item.grantee != r.oid {
+						continue
+					}
+					before := grantOptions(acl, r.oid, item.grantor)
+					acl = editACL(acl, r.oid, item.grantor, allPrivileges[aclLargeObject], false, false)
+					var err error
+					if acl, err = d.revokeDependent(acl, r.oid, before, m.owner, true); err != nil {
+						return m, err
+					}
+				}
+			}
+			m.acl = acl
+			return m, nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	for _, oid := range owned {
+		err := l.unlink(oid, func() error {
+			d.cat.setComment(commentKey{classOID: oidPgLargeobject, objOID: oid}, "")
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
