@@ -284,7 +284,7 @@ func (c *conn) loop() {
 		// Like PostgreSQL, answer a pipeline in one write: output waits for
 		// ReadyForQuery (Query, Sync) or an explicit Flush.
 		switch msg.(type) {
-		case *pgproto3.Query, *pgproto3.Sync, *pgproto3.Flush:
+		case *pgproto3.Query, *pgproto3.Sync, *pgproto3.Flush, *pgproto3.FunctionCall:
 			if c.flush() != nil {
 				return
 			}
@@ -299,7 +299,10 @@ func (c *conn) handle(msg pgproto3.FrontendMessage) {
 			return
 		}
 	}
+	// A FunctionCall answers with ReadyForQuery as a Query does.
 	_, isQuery := msg.(*pgproto3.Query)
+	_, isCall := msg.(*pgproto3.FunctionCall)
+	isQuery = isQuery || isCall
 	_, isSync := msg.(*pgproto3.Sync)
 	c.inExtended, c.inSync = !isQuery, isSync
 	switch m := msg.(type) {
@@ -322,7 +325,7 @@ func (c *conn) handle(msg pgproto3.FrontendMessage) {
 	case *pgproto3.CopyData, *pgproto3.CopyDone, *pgproto3.CopyFail:
 		// Left over from a COPY that failed: PostgreSQL drops them too.
 	case *pgproto3.FunctionCall:
-		c.extendedError(pgerror.Unsupported("the function call protocol message"))
+		c.functionCall(m)
 	default:
 		c.extendedError(pgerror.Newf(pgerror.ProtocolViolation, "unexpected message %T", msg))
 	}

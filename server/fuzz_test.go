@@ -28,7 +28,7 @@ func fuzzMessages(data []byte) []pgproto3.FrontendMessage {
 		arg := int(data[i+1])
 		stmt := fuzzStatements[arg%len(fuzzStatements)]
 		name := names[arg%len(names)]
-		switch data[i] % 13 {
+		switch data[i] % 14 {
 		case 0:
 			msgs = append(msgs, &pgproto3.Query{String: stmt})
 		case 1:
@@ -58,6 +58,9 @@ func fuzzMessages(data []byte) []pgproto3.FrontendMessage {
 			msgs = append(msgs, &pgproto3.CopyFail{Message: "no"})
 		case 12:
 			msgs = append(msgs, &pgproto3.Query{String: "SET statement_timeout 1000"})
+		case 13:
+			// Answered like a Query, with its own ReadyForQuery.
+			msgs = append(msgs, &pgproto3.FunctionCall{Function: uint32(arg), Arguments: [][]byte{[]byte("1")}})
 		}
 	}
 	return append(msgs, &pgproto3.Sync{}, &pgproto3.Query{String: "ROLLBACK"}, &pgproto3.Terminate{})

@@ -85,6 +85,8 @@ func (c *catalog) sortedComments() []commentKey {
 // PostgreSQL does when the object is missing or of another kind.
 func (d *ddl) comment(cs *pg_query.CommentStmt) error {
 	switch cs.Objtype {
+	case pg_query.ObjectType_OBJECT_LARGEOBJECT:
+		return d.commentOnLargeObject(cs)
 	case pg_query.ObjectType_OBJECT_SCHEMA:
 		name := cs.Object.GetString_().GetSval()
 		sc := d.cat.schemas[name]

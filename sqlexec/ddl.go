@@ -134,6 +134,9 @@ func ddlTag(n *pg_query.Node) string {
 	case *pg_query.Node_CreateSchemaStmt:
 		return "CREATE SCHEMA"
 	case *pg_query.Node_AlterOwnerStmt:
+		if v.AlterOwnerStmt.ObjectType == pg_query.ObjectType_OBJECT_LARGEOBJECT {
+			return "ALTER LARGE OBJECT"
+		}
 		return "ALTER " + strings.ReplaceAll(strings.TrimPrefix(v.AlterOwnerStmt.ObjectType.String(), "OBJECT_"), "_", " ")
 	case *pg_query.Node_AlterObjectSchemaStmt:
 		if v.AlterObjectSchemaStmt.ObjectType == pg_query.ObjectType_OBJECT_MATVIEW {
@@ -964,6 +967,8 @@ func (d *ddl) alterOwner(ao *pg_query.AlterOwnerStmt) error {
 		return d.alterPublicationOwner(ao)
 	case pg_query.ObjectType_OBJECT_OPERATOR:
 		return d.alterOperatorOwner(ao)
+	case pg_query.ObjectType_OBJECT_LARGEOBJECT:
+		return d.alterLargeObjectOwner(ao)
 	}
 	if ao.ObjectType != pg_query.ObjectType_OBJECT_SCHEMA {
 		return pgerror.Unsupported(ddlTag(&pg_query.Node{Node: &pg_query.Node_AlterOwnerStmt{AlterOwnerStmt: ao}}) + " ... OWNER TO")

@@ -33,6 +33,8 @@ type Engine struct {
 	}
 	// notify holds the sessions that LISTEN (notify.go).
 	notify notifier
+	// lo are the store tables of the large objects (largeobject.go).
+	lo largeObjectTables
 }
 
 func newEngine(cfg Config) (*Engine, error) { return newCluster(cfg) }

@@ -33,6 +33,9 @@ var grantKinds = map[pg_query.ObjectType]aclKind{pg_query.ObjectType_OBJECT_TABL
 	pg_query.ObjectType_OBJECT_TYPE: aclType, pg_query.ObjectType_OBJECT_DOMAIN: aclType}
 
 func (d *ddl) grant(gs *pg_query.GrantStmt) error {
+	if gs.Objtype == pg_query.ObjectType_OBJECT_LARGEOBJECT {
+		return d.grantLargeObjects(gs)
+	}
 	kind, ok := grantKinds[gs.Objtype]
 	if !ok {
 		return pgerror.Unsupported("GRANT and REVOKE on " + strings.ToLower(strings.TrimPrefix(gs.Objtype.String(), "OBJECT_")) + "s")

@@ -313,6 +313,9 @@ func (d *ddl) reassignOwned(rs *pg_query.ReassignOwnedStmt) error {
 				d.giveRelation(o.oid, to.oid)
 			}
 		}
+		if err := d.reassignLargeObjects(old.oid, to.oid); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -366,6 +369,9 @@ func (d *ddl) dropOwned(do *pg_query.DropOwnedStmt) error {
 	}
 	for _, r := range roles {
 		d.removePolicyTarget(r.oid)
+	}
+	if err := d.dropOwnedLargeObjects(roles); err != nil {
+		return err
 	}
 	var owned []ownedObject
 	for _, r := range roles {

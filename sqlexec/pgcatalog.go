@@ -17,6 +17,10 @@ type virtualTable struct {
 	name   string
 	cols   []vcol
 	rows   func(s *Session, c *catalog) [][]any
+	// read, when set, makes the rows instead: they are data in the
+	// store, read in the statement's transaction (pg_largeobject), and
+	// the statement needs SELECT on the table.
+	read func(x *execCtx) ([][]any, error)
 }
 
 type vcol struct {
@@ -68,8 +72,14 @@ func (b *binder) virtualItem(vt *virtualTable, alias string, a *pg_query.Alias) 
 	}
 	if r, ok := systemRelationNamed(vt.schema, vt.name); ok && r.kind == relTable {
 		cols = append(cols, scopeCol{rel: alias, name: "tableoid", typ: types.OidType, hidden: true, system: true, relOID: r.oid})
+		if vt.read != nil {
+			b.requirePrivilege(r.oid, vt.name, "table", 'r')
+		}
 	}
 	it := &fromItem{name: alias, sub: func(x *execCtx) ([][]any, error) {
+		if vt.read != nil {
+			return vt.read(x)
+		}
 		c := x.systemCatalog
 		if c == nil {
 			c, _ = x.s.catalog()

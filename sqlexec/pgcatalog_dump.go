@@ -185,7 +185,6 @@ func init() {
 	empty("pg_seclabels", vcol{"objoid", oid}, vcol{"classoid", oid}, vcol{"objsubid", i4}, vcol{"objtype", text},
 		vcol{"objnamespace", oid}, vcol{"objname", text}, vcol{"provider", text}, vcol{"label", text})
 	empty("pg_foreign_table", vcol{"ftrelid", oid}, vcol{"ftserver", oid}, vcol{"ftoptions", textArray})
-	empty("pg_largeobject_metadata", vcol{"oid", oid}, vcol{"lomowner", oid}, vcol{"lomacl", textArray})
 	// With max_prepared_transactions = 0 nothing is ever prepared.
 	empty("pg_prepared_xacts", vcol{"transaction", types.Type{Oid: types.OidXID, Typmod: -1}}, vcol{"gid", text},
 		vcol{"prepared", types.Timestamptz}, vcol{"owner", name}, vcol{"database", name})

@@ -498,6 +498,9 @@ func (s *Session) roleDependents(c *catalog, role *roleDesc, roleName func(uint3
 			}
 		}
 	}
+	for _, lo := range s.largeObjectDependents(role.oid) {
+		add(lo.oid, lo.what)
+	}
 	for _, key := range sortedDefaultACLKeys(c) {
 		if what := defaultACLDependency(c, key, role.oid, roleName); what != "" {
 			add(c.defaultACLs[key].oid, what)

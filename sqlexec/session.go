@@ -34,6 +34,8 @@ type Session struct {
 	currval map[uint32]int64
 	// lastval is the OID of the sequence nextval was last called on.
 	lastval uint32
+	// lo are the open large-object descriptors (largeobject.go).
+	lo loDescriptors
 	// plans caches the plans of statements prepared without parameter
 	// types, and of those the literal cache prepares (literal_cache.go).
 	plans map[planKey]cachedPlan
@@ -390,6 +392,7 @@ func (s *Session) releaseSavepoint(name string) error {
 	s.txn.readOnly = s.txn.savepoints[i].readOnly
 	s.txn.savepoints = s.txn.savepoints[:i]
 	s.txn.endSubtransaction(i, true)
+	s.endLoSubtransaction(i, true)
 	s.settings.release(i + 1)
 	return nil
 }
@@ -409,6 +412,7 @@ func (s *Session) rollbackToSavepoint(name string) error {
 	s.txn.readOnly = s.txn.savepoints[i].readOnly
 	s.txn.savepoints = s.txn.savepoints[:i+1]
 	s.txn.endSubtransaction(i, false)
+	s.endLoSubtransaction(i, false)
 	s.settings.rollbackTo(i + 1)
 	return nil
 }

@@ -67,10 +67,13 @@ var sweepParams = map[types.Oid]string{
 }
 
 // sweepSkipped are the functions the sweep does not call: they change the
-// session or the store (nextval, setval, set_config, fickle_checkpoint) or
-// read session state the two servers do not share (currval, lastval).
+// session or the store (nextval, setval, set_config, fickle_checkpoint,
+// the large-object functions) or read session state the two servers do
+// not share (currval, lastval).
 var sweepSkipped = map[string]bool{"nextval": true, "setval": true, "currval": true, "lastval": true,
-	"set_config": true, "fickle_checkpoint": true}
+	"set_config": true, "fickle_checkpoint": true, "lo_create": true, "lo_creat": true, "lo_open": true, "lo_close": true,
+	"loread": true, "lowrite": true, "lo_lseek": true, "lo_lseek64": true, "lo_tell": true, "lo_tell64": true,
+	"lo_truncate": true, "lo_truncate64": true, "lo_unlink": true, "lo_get": true, "lo_put": true, "lo_from_bytea": true}
 
 // sweepValuesDiffer are the functions whose values legitimately differ
 // between the servers (process ids, transaction ids, version strings,
@@ -199,7 +202,10 @@ func sweepCalls() []sweepCall {
 // TestSysFuncsSweepNeverFailsInternally: no call of the sweep answers XX000
 // (a Go type assertion, a missing case) on fickle.
 func TestSysFuncsSweepNeverFailsInternally(t *testing.T) {
-	for _, a := range sysFuncs {
+	for name, a := range sysFuncs {
+		if sweepSkipped[name] {
+			continue
+		}
 		for _, f := range a {
 			for _, arg := range f.args {
 				if len(sweepLiterals[arg.Oid]) == 0 || sweepParams[arg.Oid] == "" {
