@@ -6,6 +6,8 @@ import (
 	"math/bits"
 	"strings"
 	"time"
+
+	"github.com/jackc/pgx/v5/pgtype"
 )
 
 // PostgreSQL's 64-bit "extended" hash functions (the hash operator classes'
@@ -23,7 +25,8 @@ func HashExtendedSupported(t Type) bool {
 	switch t.Oid {
 	case OidBool, OidInt2, OidInt4, OidInt8, OidOid, OidFloat4, OidFloat8,
 		OidText, OidVarchar, OidBpchar, OidName, OidBytea,
-		OidDate, OidTime, OidTimetz, OidTimestamp, OidTimestamptz, OidUUID:
+		OidDate, OidTime, OidTimetz, OidTimestamp, OidTimestamptz, OidUUID,
+		OidChar, OidInterval, OidMacaddr, OidMacaddr8, OidPGLSN:
 		return true
 	}
 	return false
@@ -43,6 +46,26 @@ func HashExtended(t Type, v any, seed uint64) uint64 {
 		return hashUint32Extended(uint32(int32(v.(int64))), seed)
 	case OidOid:
 		return hashUint32Extended(uint32(v.(int64)), seed)
+	case OidChar:
+		// hashcharextended: the byte as a signed C char, widened.
+		var c int8
+		if s := v.(string); s != "" {
+			c = int8(s[0])
+		}
+		return hashUint32Extended(uint32(int32(c)), seed)
+	case OidPGLSN:
+		return hashInt8Extended(int64(v.(LSN)), seed)
+	case OidMacaddr:
+		m := v.(MacAddr)
+		return hashBytesExtended(m[:], seed)
+	case OidMacaddr8:
+		m := v.(MacAddr8)
+		return hashBytesExtended(m[:], seed)
+	case OidInterval:
+		// interval_hash_extended: hashint8extended of the low 64 bits of
+		// interval_cmp_value's 128-bit span in microseconds.
+		x := v.(pgtype.Interval)
+		return hashInt8Extended(x.Microseconds+(int64(x.Months)*daysPerMonth+int64(x.Days))*usecPerDay, seed)
 	case OidInt8, OidTime:
 		return hashInt8Extended(v.(int64), seed)
 	case OidFloat4, OidFloat8:
