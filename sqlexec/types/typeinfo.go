@@ -178,7 +178,7 @@ var typeNames = map[string]Oid{
 // unsupportedTypeNames are PostgreSQL types fickle does not implement: they
 // answer 0A000 rather than "does not exist".
 var unsupportedTypeNames = map[string]bool{
-	"xml": true,
+	"xml":      true,
 	"anyrange": true, "anymultirange": true, "txid_snapshot": true, "cstring": true,
 }
 
