@@ -7,7 +7,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cockroachdb/apd/v3"
 	"github.com/jackc/pgx/v5/pgtype"
+
+	"github.com/fickle-db/fickle/internal/pgarray"
 )
 
 // PostgreSQL's 64-bit "extended" hash functions (the hash operator classes'
@@ -26,7 +29,18 @@ func HashExtendedSupported(t Type) bool {
 	case OidBool, OidInt2, OidInt4, OidInt8, OidOid, OidFloat4, OidFloat8,
 		OidText, OidVarchar, OidBpchar, OidName, OidBytea,
 		OidDate, OidTime, OidTimetz, OidTimestamp, OidTimestamptz, OidUUID,
-		OidChar, OidInterval, OidMacaddr, OidMacaddr8, OidPGLSN:
+		OidChar, OidInterval, OidMacaddr, OidMacaddr8, OidPGLSN, OidNumeric, OidInet, OidCidr:
+		return true
+	}
+	if elem, ok := t.Elem(); ok && t.IsArray() && !isVector(t.Oid) {
+		return HashExtendedSupported(elem)
+	}
+	if fields, ok := t.Fields(); ok && t.IsRecord() {
+		for _, f := range fields {
+			if !HashExtendedSupported(f.Type) {
+				return false
+			}
+		}
 		return true
 	}
 	return false
@@ -55,6 +69,17 @@ func HashExtended(t Type, v any, seed uint64) uint64 {
 		return hashUint32Extended(uint32(int32(c)), seed)
 	case OidPGLSN:
 		return hashInt8Extended(int64(v.(LSN)), seed)
+	case OidNumeric:
+		return hashNumericExtended(v.(*apd.Decimal), seed)
+	case OidInet, OidCidr:
+		// hashinetextended: the family (PGSQL_AF_INET 2 or
+		// PGSQL_AF_INET6 3), the mask bits and the address bytes.
+		a := v.(Inet)
+		family, n := byte(2), 4
+		if a.V6 {
+			family, n = 3, 16
+		}
+		return hashBytesExtended(append([]byte{family, a.Bits}, a.Addr[:n]...), seed)
 	case OidMacaddr:
 		m := v.(MacAddr)
 		return hashBytesExtended(m[:], seed)
@@ -97,7 +122,55 @@ func HashExtended(t Type, v any, seed uint64) uint64 {
 		x := v.(TimeTZ)
 		return hashInt8Extended(x.Time, seed) ^ hashUint32Extended(uint32(x.Zone), seed)
 	}
+	if fields, ok := t.Fields(); ok && t.IsRecord() {
+		// hash_record_extended: the fields' hashes in order, combined
+		// as hash_array's are but from 0.
+		var result uint64
+		for k, f := range fields {
+			var h uint64
+			if x := v.([]any)[k]; x != nil {
+				h = HashExtended(f.Type, x, seed)
+			}
+			result = result<<5 - result + h
+		}
+		return result
+	}
+	if elem, ok := t.Elem(); ok {
+		// hash_array_extended: the elements' hashes in storage order,
+		// combined as result * 31 + hash from 1, a NULL hashing as 0.
+		_, _, elems, _ := pgarray.Shape(v)
+		result := uint64(1)
+		for _, e := range elems {
+			var h uint64
+			if e != nil {
+				h = HashExtended(elem, e, seed)
+			}
+			result = result<<5 - result + h
+		}
+		return result
+	}
 	panic("types: HashExtended of an unhashable type " + t.String())
+}
+
+// hashNumericExtended is hash_numeric_extended: the stored base-10000
+// digits without leading and trailing zeros (little-endian 16-bit words)
+// hashed, then XORed with the weight of the first; the sign is left out,
+// zero hashes as seed - 1 and NaN and the infinities as seed.
+func hashNumericExtended(d *apd.Decimal, seed uint64) uint64 {
+	if d.Form != apd.Finite {
+		return seed
+	}
+	send := appendNumericSend(nil, d)
+	ndigits := int(binary.BigEndian.Uint16(send))
+	if ndigits == 0 {
+		return seed - 1
+	}
+	weight := int64(int16(binary.BigEndian.Uint16(send[2:])))
+	digits := make([]byte, 0, 2*ndigits)
+	for i := range ndigits {
+		digits = binary.LittleEndian.AppendUint16(digits, binary.BigEndian.Uint16(send[8+2*i:]))
+	}
+	return hashBytesExtended(digits, seed) ^ uint64(weight)
 }
 
 // dateDays is a date's PostgreSQL datum: days since 2000-01-01, the int32
