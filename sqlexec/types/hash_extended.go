@@ -35,6 +35,15 @@ func HashExtendedSupported(t Type) bool {
 	if elem, ok := t.Elem(); ok && t.IsArray() && !isVector(t.Oid) {
 		return HashExtendedSupported(elem)
 	}
+	if sub, ok := t.RangeSubtype(); ok {
+		return HashExtendedSupported(sub)
+	}
+	if rt, ok := t.MultirangeRange(); ok {
+		return HashExtendedSupported(rt)
+	}
+	if t.Oid == OidOidVector {
+		return true
+	}
 	if fields, ok := t.Fields(); ok && t.IsRecord() {
 		for _, f := range fields {
 			if !HashExtendedSupported(f.Type) {
@@ -121,6 +130,27 @@ func HashExtended(t Type, v any, seed uint64) uint64 {
 		// timetz_hash_extended: the time's hash and the zone's, combined.
 		x := v.(TimeTZ)
 		return hashInt8Extended(x.Time, seed) ^ hashUint32Extended(uint32(x.Zone), seed)
+	}
+	if sub, ok := t.RangeSubtype(); ok {
+		return hashRangeExtended(sub, v.(Range), seed)
+	}
+	if rt, ok := t.MultirangeRange(); ok {
+		// hash_multirange_extended: the ranges' hashes combined as
+		// hash_array's are.
+		sub, _ := rt.RangeSubtype()
+		result := uint64(1)
+		for _, r := range v.(Multirange).Ranges {
+			result = result<<5 - result + hashRangeExtended(sub, r, seed)
+		}
+		return result
+	}
+	if t.Oid == OidOidVector {
+		// hashoidvectorextended: the OIDs' bytes.
+		var b []byte
+		for _, o := range v.([]any) {
+			b = binary.LittleEndian.AppendUint32(b, uint32(o.(int64)))
+		}
+		return hashBytesExtended(b, seed)
 	}
 	if fields, ok := t.Fields(); ok && t.IsRecord() {
 		// hash_record_extended: the fields' hashes in order, combined
@@ -300,4 +330,45 @@ func hashBytesExtended(k []byte, seed uint64) uint64 {
 	}
 	_, b, c = jenkinsFinal(a, b, c)
 	return uint64(b)<<32 | uint64(c)
+}
+
+// The flags of a stored range (rangetypes.h).
+const (
+	rangeEmpty = 0x01
+	rangeLBInc = 0x02
+	rangeUBInc = 0x04
+	rangeLBInf = 0x08
+	rangeUBInf = 0x10
+)
+
+// hashRangeExtended is hash_range_extended: the flags' hash XORed with the
+// lower bound's, both 32-bit halves rotated left by one, XORed with the
+// upper bound's; a missing bound hashes as 0.
+func hashRangeExtended(sub Type, r Range, seed uint64) uint64 {
+	var flags uint32
+	switch {
+	case r.Empty:
+		flags = rangeEmpty
+	default:
+		if r.LowerInf {
+			flags |= rangeLBInf
+		} else if r.LowerInc {
+			flags |= rangeLBInc
+		}
+		if r.UpperInf {
+			flags |= rangeUBInf
+		} else if r.UpperInc {
+			flags |= rangeUBInc
+		}
+	}
+	var lower, upper uint64
+	if !r.Empty && !r.LowerInf && r.Lower != nil {
+		lower = HashExtended(sub, r.Lower, seed)
+	}
+	if !r.Empty && !r.UpperInf && r.Upper != nil {
+		upper = HashExtended(sub, r.Upper, seed)
+	}
+	h := hashUint32Extended(flags, seed) ^ lower
+	h = h<<1&0xfffffffefffffffe | h>>31&0x100000001
+	return h ^ upper
 }

@@ -31,6 +31,7 @@ var hashFuncs = []struct {
 	{Macaddr8Type, "hashmacaddr8", "hashmacaddr8extended"},
 	{NumericAny, "hash_numeric", "hash_numeric_extended"},
 	{InetType, "hashinet", "hashinetextended"},
+	{OidVector, "hashoidvector", "hashoidvectorextended"},
 }
 
 func init() {
@@ -40,6 +41,20 @@ func init() {
 		}
 		return int64(int32(uint32(HashExtended(t, a, 0)))), nil
 	}, true)
+	for _, ext := range []bool{false, true} {
+		name := map[bool]string{false: "", true: "_extended"}[ext]
+		builders["hash_range"+name] = valueHashFunc(ext, func(t Type) (Type, bool) {
+			sub, ok := t.RangeSubtype()
+			return sub, ok
+		})
+		builders["hash_multirange"+name] = valueHashFunc(ext, func(t Type) (Type, bool) {
+			rt, ok := t.MultirangeRange()
+			if !ok {
+				return Type{}, false
+			}
+			return rt.RangeSubtype()
+		})
+	}
 	builders["hash_record"] = recordHashFunc(false)
 	builders["hash_record_extended"] = recordHashFunc(true)
 	builders["hash_array_extended"] = func(args []Type) (*Func, bool, error) {
@@ -79,6 +94,56 @@ func init() {
 	}
 }
 
+// valueHashFunc builds the standard (extended false) or extended hash
+// function of the types whose element type inner reports, as hash_range
+// and hash_multirange are over their subtype's hash.
+func valueHashFunc(extended bool, inner func(Type) (Type, bool)) funcBuilder {
+	return func(args []Type) (*Func, bool, error) {
+		if len(args) != 1+boolInt(extended) || extended && !canCoerce(args[1], Int8, CastImplicit) {
+			return nil, false, nil
+		}
+		t := args[0]
+		elem, ok := inner(t)
+		if !ok {
+			return nil, false, nil
+		}
+		return hashFunc(t, extended, func() error { return typeHashable(elem, extended) }, args)
+	}
+}
+
+// hashFunc is the Func of a standard or extended hash of values of t,
+// check failing before a value is hashed.
+func hashFunc(t Type, extended bool, check func() error, args []Type) (*Func, bool, error) {
+	argTypes, result := []Type{t}, Int4
+	seed := func(*Env, any) (any, error) { return int64(0), nil }
+	if extended {
+		c, err := lookupCast(args[1], Int8, CastImplicit)
+		if err != nil {
+			return nil, false, err
+		}
+		argTypes, result, seed = []Type{t, Int8}, Int8, c
+	}
+	return &Func{Args: argTypes, Result: result, Volatility: Immutable, Eval: func(env *Env, a []any) (any, error) {
+		for _, v := range a {
+			if v == nil {
+				return nil, nil
+			}
+		}
+		s, err := seed(env, append(a, int64(0))[1])
+		if err != nil {
+			return nil, err
+		}
+		if err := check(); err != nil {
+			return nil, err
+		}
+		h := HashExtended(t, a[0], uint64(s.(int64)))
+		if !extended {
+			return int64(int32(uint32(h))), nil
+		}
+		return int64(h), nil
+	}}, true, nil
+}
+
 // recordHashFunc builds hash_record (extended false) and
 // hash_record_extended over a record of known shape.
 func recordHashFunc(extended bool) funcBuilder {
@@ -91,36 +156,14 @@ func recordHashFunc(extended bool) funcBuilder {
 		if !ok {
 			return nil, false, nil
 		}
-		argTypes, result := []Type{t}, Int4
-		seed := func(*Env, any) (any, error) { return int64(0), nil }
-		if extended {
-			c, err := lookupCast(args[1], Int8, CastImplicit)
-			if err != nil {
-				return nil, false, err
-			}
-			argTypes, result, seed = []Type{t, Int8}, Int8, c
-		}
-		return &Func{Args: argTypes, Result: result, Volatility: Immutable, Eval: func(env *Env, a []any) (any, error) {
-			for _, v := range a {
-				if v == nil {
-					return nil, nil
-				}
-			}
-			s, err := seed(env, append(a, int64(0))[1])
-			if err != nil {
-				return nil, err
-			}
+		return hashFunc(t, extended, func() error {
 			for _, f := range fields {
 				if err := typeHashable(f.Type, extended); err != nil {
-					return nil, err
+					return err
 				}
 			}
-			h := HashExtended(t, a[0], uint64(s.(int64)))
-			if !extended {
-				return int64(int32(uint32(h))), nil
-			}
-			return int64(h), nil
-		}}, true, nil
+			return nil
+		}, args)
 	}
 }
 
