@@ -12,7 +12,8 @@ import (
 // Fixed-width types package wire does not know, in binary alone and as
 // array elements: money (cash_send, cash_recv: the int8 of cents) and
 // time with time zone (timetz_send, timetz_recv: the int8 microseconds of
-// the time, the int4 seconds of the zone west of UTC).
+// the time, the int4 seconds of the zone west of UTC), macaddr, macaddr8
+// and pg_lsn (their bytes, the LSN as an int8).
 
 // scalarCodec is one such type's send and receive.
 type scalarCodec struct {
@@ -23,6 +24,42 @@ type scalarCodec struct {
 var scalarCodecs = map[uint32]scalarCodec{
 	uint32(types.OidMoney):  {send: appendInt8Datum, recv: decodeInt8Datum},
 	uint32(types.OidTimetz): {send: appendTimetz, recv: decodeTimetz},
+	uint32(types.OidMacaddr): {send: sendOf[types.MacAddr](types.MacaddrType), recv: func(src []byte) (any, error) {
+		if len(src) != 6 {
+			return nil, fmt.Errorf("macaddr of %d bytes: %w", len(src), wire.ErrIncorrectBinaryFormat)
+		}
+		return types.MacAddr(src), nil
+	}},
+	uint32(types.OidMacaddr8): {send: sendOf[types.MacAddr8](types.Macaddr8Type), recv: decodeMacaddr8},
+	uint32(types.OidPGLSN): {send: sendOf[types.LSN](types.PGLSNType), recv: func(src []byte) (any, error) {
+		if len(src) != 8 {
+			return nil, fmt.Errorf("pg_lsn of %d bytes: %w", len(src), wire.ErrIncorrectBinaryFormat)
+		}
+		return types.LSN(binary.BigEndian.Uint64(src)), nil
+	}},
+}
+
+// sendOf is the send of a type whose datums are of Go type T, through the
+// send functions SQL calls.
+func sendOf[T any](t types.Type) func(buf []byte, v any) ([]byte, bool) {
+	return func(buf []byte, v any) ([]byte, bool) {
+		if _, ok := v.(T); !ok {
+			return buf, false
+		}
+		return types.AppendSend(buf, t, v), true
+	}
+}
+
+// decodeMacaddr8 is macaddr8_recv: eight bytes, or six that get the
+// FF:FE filler as macaddr8's text input gives them.
+func decodeMacaddr8(src []byte) (any, error) {
+	switch len(src) {
+	case 8:
+		return types.MacAddr8(src), nil
+	case 6:
+		return types.MacAddr8{src[0], src[1], src[2], 0xff, 0xfe, src[3], src[4], src[5]}, nil
+	}
+	return nil, fmt.Errorf("macaddr8 of %d bytes: %w", len(src), wire.ErrIncorrectBinaryFormat)
 }
 
 func appendTimetz(buf []byte, v any) ([]byte, bool) {

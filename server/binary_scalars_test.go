@@ -18,7 +18,17 @@ func TestScalarBinary(t *testing.T) {
 		{types.Timetz, "24:00:00+00", "000000141dd7600000000000"},
 		{types.Type{Oid: types.OidTimetzArray, Typmod: -1}, "{12:00:00+05:30,NULL}",
 			"0000000100000001000004f200000002000000010000000c0000000a0eebb000ffffb2a8ffffffff"},
+		{types.MacaddrType, "08:00:2b:01:02:03", "08002b010203"},
+		{types.Macaddr8Type, "08:00:2b:01:02:03:04:05", "08002b0102030405"},
+		{types.PGLSNType, "FFFFFFFF/1", "ffffffff00000001"},
+		{types.Type{Oid: types.OidMacaddrArray, Typmod: -1}, "{08:00:2b:01:02:03,NULL}",
+			"00000001000000010000033d00000002000000010000000608002b010203ffffffff"},
+		{types.Type{Oid: types.OidPGLSNArray, Typmod: -1}, "{0/1,16/B374D84}",
+			"000000010000000000000c94000000020000000100000008000000000000000100000008000000160b374d84"},
 	})
+	checkBinaryRefused(t, types.OidMacaddr, "08002b0102")
+	checkBinaryRefused(t, types.OidMacaddr8, "08002b01020304")
+	checkBinaryRefused(t, types.OidPGLSN, "ffffffff")
 	checkBinaryRefused(t, types.OidMoney, "010203")
 	checkBinaryRefused(t, types.OidTimetz, "0000000b524f65e9")
 	checkBinaryRefused(t, types.OidTimetz, "000000141dd7600100000000")     // past 24:00:00

@@ -54,6 +54,11 @@ func (b *binder) arrayExpr(sc *scope, a *pg_query.A_ArrayExpr, elemHint types.Ty
 		if err != nil {
 			return nil, b.withPos(err, a.Location)
 		}
+		for _, k := range known[1:] {
+			if err := types.SameRecordShapes(known[0], k); err != nil {
+				return nil, b.errAt(err, a.Location)
+			}
+		}
 		elem = t
 		if sub, isArray := t.Elem(); isArray {
 			elem = sub
@@ -167,7 +172,10 @@ func (b *binder) anyAllParts(sc *scope, a *pg_query.A_Expr) (e, l, r *scalar, er
 	if unresolved(l) {
 		leftHolder = l
 	}
-	elemHolder := &scalar{typ: types.Type{Oid: elem.Oid, Typmod: -1}, slot: -1, eval: func(*execCtx) (any, error) { return cur, nil }}
+	if elem.Oid != types.OidRecord {
+		elem.Typmod = -1 // an anonymous record's typmod is its shape
+	}
+	elemHolder := &scalar{typ: elem, slot: -1, eval: func(*execCtx) (any, error) { return cur, nil }}
 	cmp, err := b.extensionBinary(strs(a.Name), leftHolder, elemHolder, a.Location)
 	if cmp == nil && err == nil {
 		cmp, err = b.builtinBinary(op, leftHolder, elemHolder, a.Location)
@@ -320,6 +328,9 @@ func (b *binder) unnestItem(sc *scope, rf *pg_query.RangeFunction) (it *fromItem
 			// unnest(anymultirange) and unnest(tsvector) are ordinary
 			// set-returning functions.
 			return nil, nil, false, nil
+		}
+		if elem, _ := e.typ.Elem(); elem.Oid == types.OidRecord {
+			return nil, nil, true, b.errAt(errColumnDefinitionsRequired, fc.Location)
 		}
 		if !e.typ.IsArray() {
 			if unresolved(e) || e.lit != nil || e.null {

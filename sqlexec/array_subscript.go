@@ -145,6 +145,19 @@ func arraySlice(dims, lower []int, elems []any, los, his []int) any {
 	return pgarray.Make(outDims, ones, out)
 }
 
+// hiddenShapeError is PostgreSQL's error for a field of a record whose
+// shape its parser does not know (an element of a record[]): 42809 when
+// the record is a column of a subquery, whose expression it then fails to
+// resolve, 42703 when it is the expression itself.
+func hiddenShapeError(arg *scalar, field string) error {
+	if arg.slot >= 0 {
+		return errRecordNotRegistered
+	}
+	return pgerror.Newf(pgerror.UndefinedColumn, "could not identify column \"%s\" in record data type", field)
+}
+
+var errRecordNotRegistered = pgerror.New(pgerror.WrongObjectType, "record type has not been registered")
+
 // indirection compiles subscripts and slices of an array value: a[i][j]
 // is the element or NULL out of range, a[i:j] (either bound optional) the
 // elements between, as a new array with lower bounds 1. Subscripts count
@@ -170,6 +183,9 @@ func (b *binder) applyIndirection(sc *scope, arg *scalar, list []*pg_query.Node)
 		return b.applyIndirection(sc, head, list[k:])
 	}
 	if fields, ok := arg.typ.Fields(); ok && len(list) == 1 && list[0].GetString_() != nil {
+		if arg.typ.ShapeHidden() {
+			return nil, hiddenShapeError(arg, list[0].GetString_().Sval)
+		}
 		return fieldSelection(arg, fields, list[0].GetString_().Sval)
 	}
 	if jsonbSubscripts(arg.typ, list) {

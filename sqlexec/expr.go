@@ -558,12 +558,6 @@ func opName(names []*pg_query.Node) string {
 	return ss[len(ss)-1]
 }
 
-// recordImageOps are PostgreSQL's operators comparing records by the
-// binary images of their fields (record_image_eq and kin), which fickle
-// does not have: a record operand refuses them with 0A000 rather than
-// answering 42883 as if PostgreSQL had none.
-var recordImageOps = map[string]bool{"*=": true, "*<>": true, "*<": true, "*<=": true, "*>": true, "*>=": true}
-
 func (b *binder) aExpr(sc *scope, a *pg_query.A_Expr) (*scalar, error) {
 	switch a.Kind {
 	case pg_query.A_Expr_Kind_AEXPR_OP, pg_query.A_Expr_Kind_AEXPR_LIKE, pg_query.A_Expr_Kind_AEXPR_ILIKE,
@@ -620,9 +614,6 @@ func (b *binder) aExpr(sc *scope, a *pg_query.A_Expr) (*scalar, error) {
 		l, r, err := b.pair(sc, a.Lexpr, a.Rexpr)
 		if err != nil {
 			return nil, err
-		}
-		if recordImageOps[op] && (l.typ.IsRecord() || r.typ.IsRecord()) {
-			return nil, b.errAt(pgerror.Unsupported("the record image comparison operator "+op), a.Location)
 		}
 		if a.Kind == pg_query.A_Expr_Kind_AEXPR_OP {
 			if e, err := b.extensionBinary(strs(a.Name), l, r, a.Location); e != nil || err != nil {

@@ -199,7 +199,7 @@ func (b *binder) functionNotationField(sc *scope, name string, argNode *pg_query
 		return nil
 	}
 	fields, ok := arg.typ.Fields()
-	if !ok {
+	if !ok || arg.typ.ShapeHidden() {
 		return nil
 	}
 	sel, err := fieldSelection(plainValue(arg), fields, name)

@@ -97,7 +97,10 @@ func (b *binder) rowComparison(op string, l, r *scalar, loc int32) (*scalar, err
 	switch op {
 	case "=", "<>", "!=", "<", "<=", ">", ">=":
 	default:
-		return nil, b.errAt(pgerror.Newf(pgerror.FeatureNotSupported, "operator %s is not supported for row expressions", op), loc)
+		if e, done, err := b.userRowComparison(op, l, r, loc); done {
+			return e, err
+		}
+		return b.rowComparisonOther(op, l, r, loc)
 	}
 	if op == "!=" {
 		op = "<>"
@@ -164,6 +167,39 @@ func (b *binder) rowComparison(op string, l, r *scalar, loc int32) (*scalar, err
 		return false, nil
 	}
 	return &scalar{typ: types.Bool, slot: -1, refs: refs, volatile: l.volatile || r.volatile, name: "?column?", eval: eval}, nil
+}
+
+// patternRowOps are the built-in btree operators whose names are not the
+// six comparisons: text_pattern_ops' and bpchar_pattern_ops' ~<~ ~<=~
+// ~>=~ ~>~, with the strategies they stand for. Their order is the
+// bytes', which is the C collation's.
+var patternRowOps = map[string]string{"~<~": "<", "~<=~": "<=", "~>=~": ">=", "~>~": ">"}
+
+// rowComparisonOther compiles a row comparison with an operator other than
+// = <> < <= > >=, as make_row_comparison_op does: every field pair resolves
+// the operator (42883 when none exists) to a boolean; one field is that
+// operator alone, more need a btree meaning, which among the built-in
+// operators only the pattern comparisons have.
+func (b *binder) rowComparisonOther(op string, l, r *scalar, loc int32) (*scalar, error) {
+	var single *scalar
+	for i := range l.row {
+		e, err := b.binary(op, l.row[i], r.row[i], loc)
+		if err != nil {
+			return nil, err
+		}
+		if e.typ != types.Bool {
+			return nil, b.errAt(pgerror.Newf(pgerror.DatatypeMismatch, "row comparison operator must yield type boolean, not type %s", e.typ), loc)
+		}
+		single = e
+	}
+	if len(l.row) == 1 {
+		return single, nil
+	}
+	if std, ok := patternRowOps[op]; ok {
+		return b.rowComparison(std, l, r, loc)
+	}
+	return nil, b.errAt(pgerror.Newf(pgerror.FeatureNotSupported, "could not determine interpretation of row comparison operator %s", op).
+		WithHint("Row comparison operators must be associated with btree operator families."), loc)
 }
 
 // rowComparisonWithoutBtree compiles a row comparison over a geometric

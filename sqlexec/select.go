@@ -1241,6 +1241,9 @@ func (b *binder) starOfValue(sc *scope, n *pg_query.Node) (*scalar, bool, error)
 // field, as PostgreSQL computes (f()).*.
 func expandFields(arg *scalar) ([]*scalar, []outCol, *pgerror.Error) {
 	fields, ok := arg.typ.Fields()
+	if arg.typ.ShapeHidden() {
+		return nil, nil, errRecordNotRegistered
+	}
 	if !ok {
 		if arg.typ.Oid == types.OidRecord {
 			return nil, nil, pgerror.Unsupported(".* of a record of unknown shape")

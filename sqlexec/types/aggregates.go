@@ -155,7 +155,7 @@ func minMaxAggregate(name string, args []Type) (*Aggregate, error) {
 	case t.Oid == OidUnknown || t.Oid == OidVarchar || t.Oid == OidName:
 		t = Text
 	case slices.Contains([]Oid{OidInt2, OidInt4, OidInt8, OidOid, OidFloat4, OidFloat8, OidNumeric, OidText, OidBpchar,
-		OidDate, OidTime, OidTimestamp, OidTimestamptz, OidInterval, OidXID8, OidMoney, OidTimetz, OidTID}, t.Oid), t.IsEnum():
+		OidDate, OidTime, OidTimestamp, OidTimestamptz, OidInterval, OidXID8, OidMoney, OidTimetz, OidTID, OidPGLSN}, t.Oid), t.IsEnum():
 	default:
 		// PostgreSQL 15 has no min/max for bool, bytea, uuid, json, jsonb.
 		return nil, funcError(name, args, false)

@@ -189,6 +189,14 @@ func floatResult(r, a, b float64, f4, mayUnderflow bool) (any, error) {
 
 // floatPow is dpow with its error cases.
 func floatPow(a, b float64) (any, error) {
+	// POSIX's NaN cases, which dpow settles before anything else: NaN ^ 0
+	// and 1 ^ NaN are 1, every other NaN operand gives NaN.
+	switch {
+	case math.IsNaN(a) && b == 0, a == 1 && math.IsNaN(b):
+		return 1.0, nil
+	case math.IsNaN(a) || math.IsNaN(b):
+		return math.NaN(), nil
+	}
 	if a == 0 && b < 0 {
 		return nil, pgerror.New(pgerror.InvalidArgumentForPowerFunction, "zero raised to a negative power is undefined")
 	}

@@ -1,6 +1,7 @@
 package types
 
 import (
+	"math"
 	"math/big"
 	"math/rand/v2"
 	"testing"
@@ -130,5 +131,28 @@ func TestTimestampArithmeticBeyondDurationRange(t *testing.T) {
 	}
 	if _, err := f.Eval(nil, []any{1e13}); pgerror.GetCode(err) != pgerror.DatetimeFieldOverflow {
 		t.Errorf("to_timestamp(1e13): %v", err)
+	}
+}
+
+// TestFloatPowNaNFollowsPOSIX pins dpow's NaN cases, settled before its
+// errors: NaN ^ 0 and 1 ^ NaN are 1, any other NaN operand gives NaN,
+// even a negative base that a non-integer exponent would reject.
+func TestFloatPowNaNFollowsPOSIX(t *testing.T) {
+	nan := math.NaN()
+	tests := []struct {
+		a, b float64
+		want float64 // NaN means NaN
+	}{
+		{-1, nan, nan}, {nan, 0, 1}, {1, nan, 1}, {nan, nan, nan}, {0, nan, nan}, {nan, -1, nan}, {-0.5, nan, nan},
+	}
+	for _, tt := range tests {
+		got, err := floatPow(tt.a, tt.b)
+		if err != nil {
+			t.Errorf("floatPow(%v, %v): %v", tt.a, tt.b, err)
+			continue
+		}
+		if g := got.(float64); math.IsNaN(tt.want) != math.IsNaN(g) || !math.IsNaN(g) && g != tt.want {
+			t.Errorf("floatPow(%v, %v) = %v, want %v", tt.a, tt.b, g, tt.want)
+		}
 	}
 }

@@ -74,6 +74,10 @@ var arrayTypes = map[Oid]Oid{
 	OidBit:            1561,
 	OidVarbit:         1563,
 	OidMoney:          OidMoneyArray,
+	OidRecord:         OidRecordArray,
+	OidMacaddr:        OidMacaddrArray,
+	OidMacaddr8:       OidMacaddr8Array,
+	OidPGLSN:          OidPGLSNArray,
 	OidTimetz:         OidTimetzArray,
 	OidTSQuery:        3645,
 	OidRegconfig:      3735,
@@ -87,7 +91,11 @@ func init() {
 	for elem, arr := range arrayTypes {
 		arrayElems[arr] = elem
 		ti := typeInfos[elem]
-		typeInfos[arr] = typeInfo{name: "_" + ti.name, sqlName: ti.sqlName + "[]", size: -1, category: CategoryArray}
+		category := CategoryArray
+		if elem == OidRecord {
+			category = CategoryPseudo // record[] is a pseudo-type, as record is
+		}
+		typeInfos[arr] = typeInfo{name: "_" + ti.name, sqlName: ti.sqlName + "[]", size: -1, category: category}
 	}
 }
 
@@ -117,6 +125,9 @@ func ArrayOf(elem Type) (Type, bool) {
 	if !ok {
 		return Type{}, false
 	}
+	if elem.Oid == OidRecord && elem.Typmod >= 0 {
+		return Type{arr, elem.Typmod &^ recordShapeHidden}, true
+	}
 	return Type{arr, elem.Typmod}, true
 }
 
@@ -144,6 +155,9 @@ func (t Type) Elem() (Type, bool) {
 	}
 	if !ok {
 		return Type{}, false
+	}
+	if e == OidRecord && t.Typmod >= 0 {
+		return Type{e, t.Typmod | recordShapeHidden}, true
 	}
 	return Type{e, t.Typmod}, true
 }

@@ -1,6 +1,9 @@
 package types
 
-import "github.com/fickle-db/fickle/internal/pgarray"
+import (
+	"github.com/fickle-db/fickle/internal/pgarray"
+	"github.com/fickle-db/fickle/internal/pgerror"
+)
 
 // The array operators: comparison (btarraycmp), containment (@>, <@),
 // overlap (&&) and concatenation (||, array_cat, array_append,
@@ -15,6 +18,12 @@ func resolveArrayOp(op string, l, r Type) (*BinaryOp, error) {
 		t, ok := sameArrayType(l, r)
 		if !ok {
 			return nil, operatorError(op, &l, &r, false)
+		}
+		if err := sameRecordShapes(l, r); err != nil {
+			return nil, err
+		}
+		if l.Oid == OidRecordArray {
+			t.Typmod = l.Typmod // record[]'s typmod is its records' shape
 		}
 		return arrayBinaryOp(op, l, r, t, t, false, arrayPredicate(op, t))
 	case "||":
@@ -37,6 +46,29 @@ func polymorphicArrayOp(op string, l, r Type) bool {
 		return true
 	}
 	return false
+}
+
+// SameRecordShapes is sameRecordShapes, for the ARRAY constructor.
+func SameRecordShapes(l, r Type) *pgerror.Error { return sameRecordShapes(l, r) }
+
+// sameRecordShapes refuses to combine two arrays of anonymous records (or
+// such an array and a record) whose records have different shapes: fickle
+// types an array's records by one shape, where PostgreSQL's carry each
+// its own.
+func sameRecordShapes(l, r Type) *pgerror.Error {
+	shape := func(t Type) int32 {
+		if e, ok := t.Elem(); ok {
+			t = e
+		}
+		if t.Oid != OidRecord || t.Typmod < 0 {
+			return -1
+		}
+		return t.Typmod &^ recordShapeHidden
+	}
+	if ls, rs := shape(l), shape(r); ls >= 0 && rs >= 0 && ls != rs {
+		return pgerror.Unsupported("arrays of anonymous records of different shapes")
+	}
+	return nil
 }
 
 // sameArrayType is the anyarray resolution of two operands: both of one
@@ -162,9 +194,15 @@ func arrayBinaryOp(op string, l, r, left, right Type, nullable bool, eval opFunc
 func resolveArrayConcat(l, r Type) (*BinaryOp, error) {
 	le, lArr := l.Elem()
 	re, rArr := r.Elem()
+	if err := sameRecordShapes(l, r); err != nil {
+		return nil, err
+	}
 	elemOf := func(t Type, isArr bool, e Type) Type {
 		if isArr {
-			return Type{e.Oid, -1}
+			t = e
+		}
+		if t.Oid == OidRecord {
+			return t // an anonymous record's typmod is its shape
 		}
 		return Type{t.Oid, -1}
 	}

@@ -58,6 +58,12 @@ func compare(t Type, a, b any) int {
 		return cmp.Compare(x, b.(XID8))
 	case Inet:
 		return compareInet(x, b.(Inet))
+	case MacAddr:
+		return compareMacAddr(x, b.(MacAddr))
+	case MacAddr8:
+		return compareMacAddr8(x, b.(MacAddr8))
+	case LSN:
+		return cmp.Compare(x, b.(LSN))
 	case TSVector:
 		return compareTSVector(x, b.(TSVector))
 	case Hstore:

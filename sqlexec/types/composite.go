@@ -269,19 +269,25 @@ func parseRecord(env *Env, t Type, s string) (any, error) {
 // the same type (or two records of known shape with as many fields), with
 // record_eq's and btrecordcmp's semantics: the fields are compared in
 // order up to the first that decides, and only a field reached fails for
-// types that differ or that have no equality (= and <>) or ordering.
+// types that differ or that have no equality (= and <>) or ordering; so
+// does a difference in the number of fields, when every field compared
+// was equal. The image operators *= *<> *< *<= *> *>= compare as
+// record_image_cmp does.
 func recordComparison(op string, l, r Type) (*BinaryOp, bool, error) {
 	if !l.IsRecord() || !r.IsRecord() {
 		return nil, false, nil
 	}
 	test, ok := comparisonTests[op]
-	if !ok {
+	if !ok && !IsRecordImageOp(op) {
 		return nil, false, nil
 	}
 	lf, lok := l.Fields()
 	rf, rok := r.Fields()
-	if !lok || !rok || len(lf) != len(rf) {
-		return nil, true, pgerror.Unsupported("comparison of records of different shapes")
+	if !lok || !rok {
+		return nil, true, pgerror.Unsupported("comparison of records of unknown shape")
+	}
+	if !ok {
+		return recordImageComparison(op, lf, rf, l, r), true, nil
 	}
 	for k := range lf {
 		if lf[k].Type.Oid == OidUnknown {
@@ -309,7 +315,7 @@ func recordComparison(op string, l, r Type) (*BinaryOp, bool, error) {
 // after every value, the first unequal field deciding. A field reached
 // whose types differ, or whose type has no equality or ordering, fails.
 func compareRecordFields(lf, rf []Field, a, b []any, equality bool) (int, error) {
-	for k := 0; k < len(lf) && k < len(a) && k < len(b); k++ {
+	for k := 0; k < len(lf) && k < len(rf) && k < len(a) && k < len(b); k++ {
 		ft := lf[k].Type
 		if ft.Oid != rf[k].Type.Oid {
 			return 0, pgerror.Newf(pgerror.DatatypeMismatch, "cannot compare dissimilar column types %s and %s at record column %d",
@@ -333,6 +339,9 @@ func compareRecordFields(lf, rf []Field, a, b []any, equality bool) (int, error)
 		if c := compare(ft, x, y); c != 0 {
 			return c, nil
 		}
+	}
+	if len(lf) != len(rf) {
+		return 0, errRecordColumnCount
 	}
 	return cmp3(len(a), len(b)), nil
 }

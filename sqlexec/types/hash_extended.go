@@ -6,6 +6,11 @@ import (
 	"math/bits"
 	"strings"
 	"time"
+
+	"github.com/cockroachdb/apd/v3"
+	"github.com/jackc/pgx/v5/pgtype"
+
+	"github.com/fickle-db/fickle/internal/pgarray"
 )
 
 // PostgreSQL's 64-bit "extended" hash functions (the hash operator classes'
@@ -23,7 +28,28 @@ func HashExtendedSupported(t Type) bool {
 	switch t.Oid {
 	case OidBool, OidInt2, OidInt4, OidInt8, OidOid, OidFloat4, OidFloat8,
 		OidText, OidVarchar, OidBpchar, OidName, OidBytea,
-		OidDate, OidTime, OidTimetz, OidTimestamp, OidTimestamptz, OidUUID:
+		OidDate, OidTime, OidTimetz, OidTimestamp, OidTimestamptz, OidUUID,
+		OidChar, OidInterval, OidMacaddr, OidMacaddr8, OidPGLSN, OidNumeric, OidInet, OidCidr:
+		return true
+	}
+	if elem, ok := t.Elem(); ok && t.IsArray() && !isVector(t.Oid) {
+		return HashExtendedSupported(elem)
+	}
+	if sub, ok := t.RangeSubtype(); ok {
+		return HashExtendedSupported(sub)
+	}
+	if rt, ok := t.MultirangeRange(); ok {
+		return HashExtendedSupported(rt)
+	}
+	if t.Oid == OidOidVector {
+		return true
+	}
+	if fields, ok := t.Fields(); ok && t.IsRecord() {
+		for _, f := range fields {
+			if !HashExtendedSupported(f.Type) {
+				return false
+			}
+		}
 		return true
 	}
 	return false
@@ -43,6 +69,37 @@ func HashExtended(t Type, v any, seed uint64) uint64 {
 		return hashUint32Extended(uint32(int32(v.(int64))), seed)
 	case OidOid:
 		return hashUint32Extended(uint32(v.(int64)), seed)
+	case OidChar:
+		// hashcharextended: the byte as a signed C char, widened.
+		var c int8
+		if s := v.(string); s != "" {
+			c = int8(s[0])
+		}
+		return hashUint32Extended(uint32(int32(c)), seed)
+	case OidPGLSN:
+		return hashInt8Extended(int64(v.(LSN)), seed)
+	case OidNumeric:
+		return hashNumericExtended(v.(*apd.Decimal), seed)
+	case OidInet, OidCidr:
+		// hashinetextended: the family (PGSQL_AF_INET 2 or
+		// PGSQL_AF_INET6 3), the mask bits and the address bytes.
+		a := v.(Inet)
+		family, n := byte(2), 4
+		if a.V6 {
+			family, n = 3, 16
+		}
+		return hashBytesExtended(append([]byte{family, a.Bits}, a.Addr[:n]...), seed)
+	case OidMacaddr:
+		m := v.(MacAddr)
+		return hashBytesExtended(m[:], seed)
+	case OidMacaddr8:
+		m := v.(MacAddr8)
+		return hashBytesExtended(m[:], seed)
+	case OidInterval:
+		// interval_hash_extended: hashint8extended of the low 64 bits of
+		// interval_cmp_value's 128-bit span in microseconds.
+		x := v.(pgtype.Interval)
+		return hashInt8Extended(x.Microseconds+(int64(x.Months)*daysPerMonth+int64(x.Days))*usecPerDay, seed)
 	case OidInt8, OidTime:
 		return hashInt8Extended(v.(int64), seed)
 	case OidFloat4, OidFloat8:
@@ -74,7 +131,76 @@ func HashExtended(t Type, v any, seed uint64) uint64 {
 		x := v.(TimeTZ)
 		return hashInt8Extended(x.Time, seed) ^ hashUint32Extended(uint32(x.Zone), seed)
 	}
+	if sub, ok := t.RangeSubtype(); ok {
+		return hashRangeExtended(sub, v.(Range), seed)
+	}
+	if rt, ok := t.MultirangeRange(); ok {
+		// hash_multirange_extended: the ranges' hashes combined as
+		// hash_array's are.
+		sub, _ := rt.RangeSubtype()
+		result := uint64(1)
+		for _, r := range v.(Multirange).Ranges {
+			result = result<<5 - result + hashRangeExtended(sub, r, seed)
+		}
+		return result
+	}
+	if t.Oid == OidOidVector {
+		// hashoidvectorextended: the OIDs' bytes.
+		var b []byte
+		for _, o := range v.([]any) {
+			b = binary.LittleEndian.AppendUint32(b, uint32(o.(int64)))
+		}
+		return hashBytesExtended(b, seed)
+	}
+	if fields, ok := t.Fields(); ok && t.IsRecord() {
+		// hash_record_extended: the fields' hashes in order, combined
+		// as hash_array's are but from 0.
+		var result uint64
+		for k, f := range fields {
+			var h uint64
+			if x := v.([]any)[k]; x != nil {
+				h = HashExtended(f.Type, x, seed)
+			}
+			result = result<<5 - result + h
+		}
+		return result
+	}
+	if elem, ok := t.Elem(); ok {
+		// hash_array_extended: the elements' hashes in storage order,
+		// combined as result * 31 + hash from 1, a NULL hashing as 0.
+		_, _, elems, _ := pgarray.Shape(v)
+		result := uint64(1)
+		for _, e := range elems {
+			var h uint64
+			if e != nil {
+				h = HashExtended(elem, e, seed)
+			}
+			result = result<<5 - result + h
+		}
+		return result
+	}
 	panic("types: HashExtended of an unhashable type " + t.String())
+}
+
+// hashNumericExtended is hash_numeric_extended: the stored base-10000
+// digits without leading and trailing zeros (little-endian 16-bit words)
+// hashed, then XORed with the weight of the first; the sign is left out,
+// zero hashes as seed - 1 and NaN and the infinities as seed.
+func hashNumericExtended(d *apd.Decimal, seed uint64) uint64 {
+	if d.Form != apd.Finite {
+		return seed
+	}
+	send := appendNumericSend(nil, d)
+	ndigits := int(binary.BigEndian.Uint16(send))
+	if ndigits == 0 {
+		return seed - 1
+	}
+	weight := int64(int16(binary.BigEndian.Uint16(send[2:])))
+	digits := make([]byte, 0, 2*ndigits)
+	for i := range ndigits {
+		digits = binary.LittleEndian.AppendUint16(digits, binary.BigEndian.Uint16(send[8+2*i:]))
+	}
+	return hashBytesExtended(digits, seed) ^ uint64(weight)
 }
 
 // dateDays is a date's PostgreSQL datum: days since 2000-01-01, the int32
@@ -204,4 +330,45 @@ func hashBytesExtended(k []byte, seed uint64) uint64 {
 	}
 	_, b, c = jenkinsFinal(a, b, c)
 	return uint64(b)<<32 | uint64(c)
+}
+
+// The flags of a stored range (rangetypes.h).
+const (
+	rangeEmpty = 0x01
+	rangeLBInc = 0x02
+	rangeUBInc = 0x04
+	rangeLBInf = 0x08
+	rangeUBInf = 0x10
+)
+
+// hashRangeExtended is hash_range_extended: the flags' hash XORed with the
+// lower bound's, both 32-bit halves rotated left by one, XORed with the
+// upper bound's; a missing bound hashes as 0.
+func hashRangeExtended(sub Type, r Range, seed uint64) uint64 {
+	var flags uint32
+	switch {
+	case r.Empty:
+		flags = rangeEmpty
+	default:
+		if r.LowerInf {
+			flags |= rangeLBInf
+		} else if r.LowerInc {
+			flags |= rangeLBInc
+		}
+		if r.UpperInf {
+			flags |= rangeUBInf
+		} else if r.UpperInc {
+			flags |= rangeUBInc
+		}
+	}
+	var lower, upper uint64
+	if !r.Empty && !r.LowerInf && r.Lower != nil {
+		lower = HashExtended(sub, r.Lower, seed)
+	}
+	if !r.Empty && !r.UpperInf && r.Upper != nil {
+		upper = HashExtended(sub, r.Upper, seed)
+	}
+	h := hashUint32Extended(flags, seed) ^ lower
+	h = h<<1&0xfffffffefffffffe | h>>31&0x100000001
+	return h ^ upper
 }

@@ -91,6 +91,12 @@ func appendKey(buf []byte, t Type, v any) []byte {
 		return binary.BigEndian.AppendUint64(buf, uint64(x))
 	case Inet:
 		return appendKeyInet(buf, x)
+	case MacAddr:
+		return append(buf, x[:]...)
+	case MacAddr8:
+		return append(buf, x[:]...)
+	case LSN:
+		return binary.BigEndian.AppendUint64(buf, uint64(x))
 	case TSVector:
 		return appendKeyTSVector(buf, x)
 	case Hstore:
@@ -331,6 +337,21 @@ func decodeKey(t Type, buf []byte) (any, []byte, error) {
 		return pgtype.Interval{Months: int32(months), Days: int32(days % daysPerMonth), Microseconds: us.(int64), Valid: true}, rest, nil
 	case OidInet, OidCidr:
 		return decodeKeyInet(buf)
+	case OidMacaddr:
+		if len(buf) < 6 {
+			return nil, nil, errBadKey
+		}
+		return MacAddr(buf[:6]), buf[6:], nil
+	case OidMacaddr8:
+		if len(buf) < 8 {
+			return nil, nil, errBadKey
+		}
+		return MacAddr8(buf[:8]), buf[8:], nil
+	case OidPGLSN:
+		if len(buf) < 8 {
+			return nil, nil, errBadKey
+		}
+		return LSN(binary.BigEndian.Uint64(buf)), buf[8:], nil
 	case OidTSVector:
 		return decodeKeyTSVector(buf)
 	case OidTSQuery:

@@ -16,6 +16,23 @@ import (
 // OidRecord is the OID of the pseudo-type record.
 const OidRecord Oid = 2249
 
+// OidRecordArray is record[], an array of anonymous records. Like the
+// element's, its typmod names the records' shape.
+const OidRecordArray Oid = 2287
+
+// recordShapeHidden marks the typmod of a record taken out of a record[]
+// (a subscript, unnest, ANY): fickle knows its shape, but PostgreSQL's
+// parser does not, as its ArrayExpr has no row descriptor until run time,
+// so field selection and star expansion fail there as in PostgreSQL while
+// comparison and output work.
+const recordShapeHidden = 1 << 30
+
+// ShapeHidden reports whether t is a record whose shape PostgreSQL's
+// parser would not know: an element of a record[].
+func (t Type) ShapeHidden() bool {
+	return t.Oid == OidRecord && t.Typmod >= 0 && t.Typmod&recordShapeHidden != 0
+}
+
 // CategoryPseudo is the category of pseudo-types (record).
 const CategoryPseudo Category = 'P'
 
@@ -67,6 +84,7 @@ func (t Type) Fields() ([]Field, bool) {
 	if t.Oid != OidRecord || t.Typmod < 0 {
 		return nil, false
 	}
+	t.Typmod &^= recordShapeHidden
 	records.mu.Lock()
 	defer records.mu.Unlock()
 	if int(t.Typmod) >= len(records.shapes) {

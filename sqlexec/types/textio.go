@@ -64,6 +64,12 @@ func parseText(env *Env, t Type, s string) (any, error) {
 		return parseBitText(t, s)
 	case OidMoney:
 		return parseMoney(s)
+	case OidMacaddr:
+		return parseMacaddr(s)
+	case OidMacaddr8:
+		return parseMacaddr8(s)
+	case OidPGLSN:
+		return parseLSN(s)
 	case OidTimetz:
 		return parseTimetz(env, t, s)
 	case OidInt4Range, OidNumRange, OidTsRange, OidTstzRange, OidDateRange, OidInt8Range:
@@ -189,6 +195,12 @@ func formatText(env *Env, t Type, v any) string {
 		return strconv.FormatUint(uint64(x), 10)
 	case Inet:
 		return formatInet(x, t.Oid == OidCidr)
+	case MacAddr:
+		return formatMacAddr(x)
+	case MacAddr8:
+		return formatMacAddr8(x)
+	case LSN:
+		return formatLSN(x)
 	case TSVector:
 		return FormatTSVector(x)
 	case Hstore:

@@ -94,6 +94,9 @@ var typeInfos = map[Oid]typeInfo{
 	OidVarbit:         {"varbit", "bit varying", -1, CategoryBitString, true},
 	OidMoney:          {"money", "money", 8, CategoryNumeric, false},
 	OidTimetz:         {"timetz", "time with time zone", 12, CategoryDateTime, false},
+	OidMacaddr:        {"macaddr", "macaddr", 6, CategoryUser, false},
+	OidMacaddr8:       {"macaddr8", "macaddr8", 8, CategoryUser, false},
+	OidPGLSN:          {"pg_lsn", "pg_lsn", 8, CategoryUser, false},
 }
 
 // typeInfoOf returns the pg_type row of oid; unknown OIDs get a user-category
@@ -169,14 +172,14 @@ var typeNames = map[string]Oid{
 	"tsmultirange": OidTsMultirange, "tstzmultirange": OidTstzMultirange, "datemultirange": OidDateMultirange,
 	"tsvector": OidTSVector, "tsquery": OidTSQuery,
 	"bit": OidBit, "varbit": OidVarbit, "bit varying": OidVarbit,
-	"money": OidMoney, "timetz": OidTimetz, "time with time zone": OidTimetz,
+	"money": OidMoney, "macaddr": OidMacaddr, "macaddr8": OidMacaddr8, "pg_lsn": OidPGLSN, "timetz": OidTimetz, "time with time zone": OidTimetz,
 }
 
 // unsupportedTypeNames are PostgreSQL types fickle does not implement: they
 // answer 0A000 rather than "does not exist".
 var unsupportedTypeNames = map[string]bool{
-	"macaddr": true, "macaddr8": true, "xml": true,
-	"anyrange": true, "anymultirange": true, "pg_lsn": true, "txid_snapshot": true, "cstring": true,
+	"xml":      true,
+	"anyrange": true, "anymultirange": true, "txid_snapshot": true, "cstring": true,
 }
 
 func typeByOid(oid Oid) (Type, bool) {
