@@ -126,6 +126,8 @@ func (d *ddl) comment(cs *pg_query.CommentStmt) error {
 		return d.commentExtension(cs.Object.GetString_().GetSval(), cs.Comment)
 	case pg_query.ObjectType_OBJECT_PUBLICATION:
 		return d.commentPublication(cs.Object.GetString_().GetSval(), cs.Comment)
+	case pg_query.ObjectType_OBJECT_FDW, pg_query.ObjectType_OBJECT_FOREIGN_SERVER:
+		return d.commentForeign(cs)
 	case pg_query.ObjectType_OBJECT_FUNCTION, pg_query.ObjectType_OBJECT_PROCEDURE, pg_query.ObjectType_OBJECT_ROUTINE,
 		pg_query.ObjectType_OBJECT_AGGREGATE:
 		f, err := d.findRoutine(cs.Object.GetObjectWithArgs(), cs.Objtype, false, false)

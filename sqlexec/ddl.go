@@ -97,6 +97,10 @@ func ddlTag(n *pg_query.Node) string {
 			return "DROP PUBLICATION"
 		case pg_query.ObjectType_OBJECT_FOREIGN_TABLE:
 			return "DROP FOREIGN TABLE"
+		case pg_query.ObjectType_OBJECT_FDW:
+			return "DROP FOREIGN DATA WRAPPER"
+		case pg_query.ObjectType_OBJECT_FOREIGN_SERVER:
+			return "DROP SERVER"
 		case pg_query.ObjectType_OBJECT_MATVIEW:
 			return "DROP MATERIALIZED VIEW"
 		}
@@ -134,6 +138,9 @@ func ddlTag(n *pg_query.Node) string {
 	case *pg_query.Node_CreateSchemaStmt:
 		return "CREATE SCHEMA"
 	case *pg_query.Node_AlterOwnerStmt:
+		if tag := foreignObjectTag(v.AlterOwnerStmt.ObjectType); tag != "" {
+			return tag
+		}
 		return "ALTER " + strings.ReplaceAll(strings.TrimPrefix(v.AlterOwnerStmt.ObjectType.String(), "OBJECT_"), "_", " ")
 	case *pg_query.Node_AlterObjectSchemaStmt:
 		if v.AlterObjectSchemaStmt.ObjectType == pg_query.ObjectType_OBJECT_MATVIEW {
@@ -143,6 +150,9 @@ func ddlTag(n *pg_query.Node) string {
 	case *pg_query.Node_AlterFunctionStmt:
 		return "ALTER " + strings.TrimPrefix(v.AlterFunctionStmt.Objtype.String(), "OBJECT_")
 	case *pg_query.Node_RenameStmt:
+		if tag := foreignObjectTag(v.RenameStmt.RenameType); tag != "" {
+			return tag
+		}
 		switch v.RenameStmt.RenameType {
 		case pg_query.ObjectType_OBJECT_INDEX:
 			return "ALTER INDEX"
@@ -198,6 +208,24 @@ func ddlTag(n *pg_query.Node) string {
 		return "CREATE PUBLICATION"
 	case *pg_query.Node_AlterPublicationStmt:
 		return "ALTER PUBLICATION"
+	case *pg_query.Node_CreateFdwStmt:
+		return "CREATE FOREIGN DATA WRAPPER"
+	case *pg_query.Node_AlterFdwStmt:
+		return "ALTER FOREIGN DATA WRAPPER"
+	case *pg_query.Node_CreateForeignServerStmt:
+		return "CREATE SERVER"
+	case *pg_query.Node_AlterForeignServerStmt:
+		return "ALTER SERVER"
+	case *pg_query.Node_CreateUserMappingStmt:
+		return "CREATE USER MAPPING"
+	case *pg_query.Node_AlterUserMappingStmt:
+		return "ALTER USER MAPPING"
+	case *pg_query.Node_DropUserMappingStmt:
+		return "DROP USER MAPPING"
+	case *pg_query.Node_CreateForeignTableStmt:
+		return "CREATE FOREIGN TABLE"
+	case *pg_query.Node_ImportForeignSchemaStmt:
+		return "IMPORT FOREIGN SCHEMA"
 	case *pg_query.Node_DefineStmt:
 		if v.DefineStmt.Kind == pg_query.ObjectType_OBJECT_OPERATOR {
 			return "CREATE OPERATOR"
@@ -396,6 +424,22 @@ func (d *ddl) run(n *pg_query.Node, full string) error {
 		return d.createPublication(v.CreatePublicationStmt, full)
 	case *pg_query.Node_AlterPublicationStmt:
 		return d.alterPublication(v.AlterPublicationStmt, full)
+	case *pg_query.Node_CreateFdwStmt:
+		return d.createFDW(v.CreateFdwStmt)
+	case *pg_query.Node_AlterFdwStmt:
+		return d.alterFDW(v.AlterFdwStmt)
+	case *pg_query.Node_CreateForeignServerStmt:
+		return d.createServer(v.CreateForeignServerStmt)
+	case *pg_query.Node_AlterForeignServerStmt:
+		return d.alterServer(v.AlterForeignServerStmt)
+	case *pg_query.Node_CreateUserMappingStmt:
+		return d.createUserMapping(v.CreateUserMappingStmt)
+	case *pg_query.Node_AlterUserMappingStmt:
+		return d.alterUserMapping(v.AlterUserMappingStmt)
+	case *pg_query.Node_DropUserMappingStmt:
+		return d.dropUserMapping(v.DropUserMappingStmt)
+	case *pg_query.Node_ImportForeignSchemaStmt:
+		return d.importForeignSchema(v.ImportForeignSchemaStmt)
 	case *pg_query.Node_DefineStmt:
 		if v.DefineStmt.Kind == pg_query.ObjectType_OBJECT_OPERATOR {
 			return d.createOperator(v.DefineStmt)
@@ -962,6 +1006,10 @@ func (d *ddl) alterOwner(ao *pg_query.AlterOwnerStmt) error {
 		return d.alterTypeOwner(ao)
 	case pg_query.ObjectType_OBJECT_PUBLICATION:
 		return d.alterPublicationOwner(ao)
+	case pg_query.ObjectType_OBJECT_FDW:
+		return d.alterFDWOwner(ao)
+	case pg_query.ObjectType_OBJECT_FOREIGN_SERVER:
+		return d.alterServerOwner(ao)
 	case pg_query.ObjectType_OBJECT_OPERATOR:
 		return d.alterOperatorOwner(ao)
 	}

@@ -666,6 +666,12 @@ func (d *ddl) rename(rs *pg_query.RenameStmt) error {
 	if rs.RenameType == pg_query.ObjectType_OBJECT_PUBLICATION {
 		return d.renamePublication(rs)
 	}
+	if rs.RenameType == pg_query.ObjectType_OBJECT_FDW {
+		return d.renameFDW(rs)
+	}
+	if rs.RenameType == pg_query.ObjectType_OBJECT_FOREIGN_SERVER {
+		return d.renameServer(rs)
+	}
 	if rs.RenameType == pg_query.ObjectType_OBJECT_RULE {
 		return d.renameRule(rs)
 	}

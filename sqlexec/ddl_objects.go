@@ -42,6 +42,10 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 		return d.dropExtensions(ds)
 	case pg_query.ObjectType_OBJECT_PUBLICATION:
 		return d.dropPublications(ds)
+	case pg_query.ObjectType_OBJECT_FDW:
+		return d.dropFDWs(ds)
+	case pg_query.ObjectType_OBJECT_FOREIGN_SERVER:
+		return d.dropServers(ds)
 	case pg_query.ObjectType_OBJECT_RULE:
 		return d.dropRule(ds)
 	case pg_query.ObjectType_OBJECT_POLICY:
