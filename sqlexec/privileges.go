@@ -44,14 +44,14 @@ const (
 var privilegeLetters = map[aclKind]map[string]byte{
 	aclTable: {"SELECT": 'r', "INSERT": 'a', "UPDATE": 'w', "DELETE": 'd', "TRUNCATE": 'D', "REFERENCES": 'x',
 		"TRIGGER": 't', "RULE": 0},
-	aclSequence: {"USAGE": 'U', "SELECT": 'r', "UPDATE": 'w'},
-	aclSchema:   {"CREATE": 'C', "USAGE": 'U'},
-	aclDatabase: {"CREATE": 'C', "CONNECT": 'c', "TEMPORARY": 'T', "TEMP": 'T'},
-	aclType:     {"USAGE": 'U'},
-	aclFunction: {"EXECUTE": 'X'},
+	aclSequence:           {"USAGE": 'U', "SELECT": 'r', "UPDATE": 'w'},
+	aclSchema:             {"CREATE": 'C', "USAGE": 'U'},
+	aclDatabase:           {"CREATE": 'C', "CONNECT": 'c', "TEMPORARY": 'T', "TEMP": 'T'},
+	aclType:               {"USAGE": 'U'},
+	aclFunction:           {"EXECUTE": 'X'},
 	aclForeignDataWrapper: {"USAGE": 'U'},
 	aclForeignServer:      {"USAGE": 'U'},
-	aclColumn:   {"SELECT": 'r', "INSERT": 'a', "UPDATE": 'w', "REFERENCES": 'x'},
+	aclColumn:             {"SELECT": 'r', "INSERT": 'a', "UPDATE": 'w', "REFERENCES": 'x'},
 }
 
 // aclItem is one grant: grantee 0 is PUBLIC. privs holds the privilege
