@@ -187,6 +187,9 @@ type tableDesc struct {
 	// matview makes the table a materialized view (relkind m, matview.go):
 	// its rows are what its stored query returned at the last refresh.
 	matview *matviewDef
+	// foreign makes the table a foreign table (relkind f,
+	// ddl_foreign_table.go): its rows are on a server fickle cannot reach.
+	foreign *foreignTable
 }
 
 type columnDesc struct {
@@ -201,7 +204,10 @@ type columnDesc struct {
 	// ALWAYS AS (expr) STORED, attgenerated 's'), nil for other columns;
 	// writes compute it over the row (generated.go).
 	generated *pg_query.Node
-	attnum    int16
+	// fdwOptions are a foreign table column's options (attfdwoptions),
+	// name=value, nil for none.
+	fdwOptions []string
+	attnum     int16
 	// domain is the OID of the domain the column was declared with (typ
 	// is its base type), 0 for none.
 	domain uint32

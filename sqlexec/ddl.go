@@ -35,6 +35,9 @@ type ddl struct {
 	rebuiltIndexes map[uint32]rebuiltIndex
 	// retyped marks the inheritors an ALTER COLUMN ... TYPE has converted.
 	retyped map[retypedTable]bool
+	// creatingForeign, set while CREATE FOREIGN TABLE makes its table,
+	// makes it a foreign table (ddl_foreign_table.go).
+	creatingForeign *foreignTable
 	// tag is the statement's command tag ("" when it runs outside
 	// ddlPlan), which names it in errors about its tables (lockTable).
 	tag string
@@ -386,8 +389,12 @@ func (d *ddl) run(n *pg_query.Node, full string) error {
 	case *pg_query.Node_AlterOwnerStmt:
 		return d.alterOwner(v.AlterOwnerStmt)
 	case *pg_query.Node_AlterObjectSchemaStmt:
-		if v.AlterObjectSchemaStmt.ObjectType == pg_query.ObjectType_OBJECT_FOREIGN_TABLE {
-			return d.alterForeignTable(v.AlterObjectSchemaStmt.Relation, v.AlterObjectSchemaStmt.MissingOk)
+		if as := v.AlterObjectSchemaStmt; as.ObjectType == pg_query.ObjectType_OBJECT_FOREIGN_TABLE {
+			t, done, err := d.foreignAlterTarget(as.Relation, as.MissingOk)
+			if done {
+				return err
+			}
+			return d.setTableSchema(t, as.Newschema)
 		}
 		if ot := v.AlterObjectSchemaStmt.ObjectType; ot == pg_query.ObjectType_OBJECT_TYPE || ot == pg_query.ObjectType_OBJECT_DOMAIN {
 			return d.setTypeSchema(v.AlterObjectSchemaStmt)
@@ -440,6 +447,8 @@ func (d *ddl) run(n *pg_query.Node, full string) error {
 		return d.dropUserMapping(v.DropUserMappingStmt)
 	case *pg_query.Node_ImportForeignSchemaStmt:
 		return d.importForeignSchema(v.ImportForeignSchemaStmt)
+	case *pg_query.Node_CreateForeignTableStmt:
+		return d.createForeignTable(v.CreateForeignTableStmt, full)
 	case *pg_query.Node_DefineStmt:
 		if v.DefineStmt.Kind == pg_query.ObjectType_OBJECT_OPERATOR {
 			return d.createOperator(v.DefineStmt)
@@ -651,7 +660,7 @@ func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 		d.s.txn.usedTemp = true
 	}
 	t := &tableDesc{oid: d.cat.newOID(), schema: schema, name: rv.Relname, onCommit: oc, unlogged: rv.Relpersistence == "u",
-		owner: d.s.currentRole(), options: options, toastOptions: toastOptions}
+		owner: d.s.currentRole(), options: options, toastOptions: toastOptions, foreign: d.creatingForeign}
 	newRowTypeOIDs(t)
 	d.applyDefaultACL(aclTable, t.oid, t.owner, uint32(schemaOID(d.cat, schema)))
 	conflictingDefaults, err := d.inheritParents(t, cs.InhRelations, temp)
@@ -779,7 +788,7 @@ func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 		return err
 	}
 	if t.bound != nil {
-		if err := d.inheritPartitionKeys(b, t, d.cat.tables[t.parents[0]]); err != nil {
+		if err := d.inheritPartitionKeys(b, t, d.cat.tables[t.parents[0]], false); err != nil {
 			return err
 		}
 		if err := d.cloneForeignKeys(b, t, d.cat.tables[t.parents[0]], false); err != nil {

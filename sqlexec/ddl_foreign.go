@@ -540,13 +540,16 @@ func (d *ddl) dropUserMapping(ds *pg_query.DropUserMappingStmt) error {
 
 // foreignDependent is an object a DROP of a wrapper or server reaches: a
 // server, a user mapping or a foreign table, with what it depends on, as
-// PostgreSQL's dependency messages name both.
+// PostgreSQL's dependency messages name both; readers are the lines of
+// the views that read a foreign table, which RESTRICT lists after it.
 type foreignDependent struct {
 	what, on string
-	drop     func()
+	readers  []string
+	drop     func() error
 }
 
-// serverDependents are the user mappings of srv, in OID order.
+// serverDependents are the user mappings and foreign tables of srv, in
+// OID order.
 func (d *ddl) serverDependents(srv *foreignServerDesc) []foreignDependent {
 	type entry struct {
 		oid uint32
@@ -557,8 +560,24 @@ func (d *ddl) serverDependents(srv *foreignServerDesc) []foreignDependent {
 	for _, m := range d.cat.sortedUserMappings() {
 		if m.server == srv.oid {
 			out = append(out, entry{m.oid, foreignDependent{what: "user mapping for " + d.s.mappingUserName(m.user) + " on server " + srv.name, on: on,
-				drop: func() { delete(d.cat.userMappings, m.oid) }}})
+				drop: func() error { delete(d.cat.userMappings, m.oid); return nil }}})
 		}
+	}
+	for _, t := range d.serverTables(srv) {
+		what := "foreign table " + d.s.visibleName(t.schema, t.name)
+		var readers []string
+		for _, v := range sortedViews(d.cat) {
+			if slices.Contains(v.deps, t.oid) {
+				readers = append(readers, "view "+d.s.visibleName(v.schema, v.name)+" depends on "+what)
+			}
+		}
+		out = append(out, entry{t.oid, foreignDependent{what: what, on: on, readers: readers,
+			drop: func() error {
+				if cur := d.cat.tables[t.oid]; cur != nil {
+					return d.dropTables([]*tableDesc{cur}, true)
+				}
+				return nil
+			}}})
 	}
 	slices.SortFunc(out, func(a, b entry) int { return cmp.Compare(a.oid, b.oid) })
 	deps := make([]foreignDependent, len(out))
@@ -576,26 +595,36 @@ func (d *ddl) dropWithDependents(noun string, deps []foreignDependent, cascade b
 		return nil
 	}
 	if !cascade {
-		lines := make([]string, len(deps))
-		for i, dep := range deps {
-			lines[i] = dep.what + " depends on " + dep.on
+		var lines []string
+		for _, dep := range deps {
+			lines = append(lines, dep.what+" depends on "+dep.on)
+			lines = append(lines, dep.readers...)
 		}
 		return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop %s because other objects depend on it", noun).
 			WithDetail("%s", strings.Join(lines, "\n")).WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 	}
-	if len(deps) == 1 {
-		d.notice(pgerror.SuccessfulCompletion, "drop cascades to %s", deps[0].what)
-	} else {
-		lines := make([]string, len(deps))
-		for i, dep := range deps {
-			lines[i] = "drop cascades to " + dep.what
-		}
-		d.notice(pgerror.SuccessfulCompletion, "drop cascades to %d other objects", len(deps))
-		d.notices[len(d.notices)-1].Detail = strings.Join(lines, "\n")
-	}
+	// A foreign table's drop cascades further (to the views that read
+	// it); its notices join this one, as PostgreSQL reports one drop.
+	var lines []string
+	var others []*pgerror.Error
 	for _, dep := range deps {
-		dep.drop()
+		mark := len(d.notices)
+		if err := dep.drop(); err != nil {
+			return err
+		}
+		lines = append(lines, dep.what)
+		for _, n := range d.notices[mark:] {
+			switch more, ok := cascadedObjects(n); {
+			case ok:
+				lines = append(lines, more...)
+			default:
+				others = append(others, n)
+			}
+		}
+		d.notices = d.notices[:mark]
 	}
+	d.cascadeNotice(lines)
+	d.notices = append(d.notices, others...)
 	return nil
 }
 
@@ -621,7 +650,7 @@ func (d *ddl) dropFDWs(ds *pg_query.DropStmt) error {
 			if srv.fdw != f.oid {
 				continue
 			}
-			deps = append(deps, foreignDependent{what: "server " + srv.name, on: "foreign-data wrapper " + f.name, drop: func() { d.removeServer(srv) }})
+			deps = append(deps, foreignDependent{what: "server " + srv.name, on: "foreign-data wrapper " + f.name, drop: func() error { d.removeServer(srv); return nil }})
 			deps = append(deps, d.serverDependents(srv)...)
 		}
 		if err := d.dropWithDependents("foreign-data wrapper "+f.name, deps, cascade); err != nil {
@@ -851,4 +880,20 @@ func (d *ddl) importForeignSchema(is *pg_query.ImportForeignSchemaStmt) error {
 // handler, which every wrapper in fickle is.
 func noHandlerError(f *fdwDesc) error {
 	return pgerror.Newf(pgerror.ObjectNotInPrerequisiteState, "foreign-data wrapper \"%s\" has no handler", f.name)
+}
+
+// cascadedObjects are the objects a cascadeNotice names, ok false for
+// another notice.
+func cascadedObjects(n *pgerror.Error) (objects []string, ok bool) {
+	const prefix = "drop cascades to "
+	if !strings.HasPrefix(n.Message, prefix) {
+		return nil, false
+	}
+	if n.Detail == "" {
+		return []string{strings.TrimPrefix(n.Message, prefix)}, true
+	}
+	for _, l := range strings.Split(n.Detail, "\n") {
+		objects = append(objects, strings.TrimPrefix(l, prefix))
+	}
+	return objects, true
 }

@@ -219,6 +219,51 @@ func init() {
 			return out
 		})
 
+	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_foreign_table",
+		cols: []vcol{{"ftrelid", oid}, {"ftserver", oid}, {"ftoptions", textArray}},
+		rows: func(s *Session, c *catalog) [][]any {
+			var out [][]any
+			for _, t := range sortedTables(c) {
+				if t.foreign != nil {
+					out = append(out, []any{int64(t.oid), int64(t.foreign.server), optionsAny(t.foreign.options)})
+				}
+			}
+			return out
+		}})
+	// usableTable is _pg_foreign_tables' rule: the owner's privileges, or
+	// any privilege on the table or one of its columns.
+	usableTable := func(s *Session, c *catalog, t *tableDesc) bool {
+		role := s.currentRole()
+		return s.isSuperuser(role) || s.memberOf(role)[relationOwner(c, aclTable, t.oid)] ||
+			s.hasPrivilege(role, aclTable, t.oid, []byte("arwdDxt")) || s.hasAnyColumnPrivilege(role, t.oid, []byte("arwx"))
+	}
+	is("foreign_tables", []vcol{{"foreign_table_catalog", isIdent}, {"foreign_table_schema", isIdent}, {"foreign_table_name", isIdent},
+		{"foreign_server_catalog", isIdent}, {"foreign_server_name", isIdent}},
+		func(s *Session, c *catalog) [][]any {
+			var out [][]any
+			for _, t := range sortedTables(c) {
+				if t.foreign != nil && usableTable(s, c, t) {
+					out = append(out, []any{s.database(), t.schema, t.name, s.database(), c.serverByOID(t.foreign.server).name})
+				}
+			}
+			return out
+		})
+	is("foreign_table_options", []vcol{{"foreign_table_catalog", isIdent}, {"foreign_table_schema", isIdent}, {"foreign_table_name", isIdent},
+		{"option_name", isIdent}, {"option_value", isChars}},
+		func(s *Session, c *catalog) [][]any {
+			var out [][]any
+			for _, t := range sortedTables(c) {
+				if t.foreign == nil || !usableTable(s, c, t) {
+					continue
+				}
+				for _, o := range t.foreign.options {
+					n, v := splitOption(o)
+					out = append(out, []any{s.database(), t.schema, t.name, n, v})
+				}
+			}
+			return out
+		})
+
 	cat := func(x *execCtx) *catalog {
 		c, _ := x.s.catalog()
 		return c

@@ -285,7 +285,7 @@ func (d *ddl) dropMatviews(ds *pg_query.DropStmt) error {
 		if t == nil || t.matview == nil {
 			switch {
 			case t != nil:
-				return pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not a materialized view", name).WithHint("Use DROP TABLE to remove a table.")
+				return pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not a materialized view", name).WithHint("%s", dropHint(t))
 			case d.s.lookupView(d.cat, schema, name) != nil:
 				return pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not a materialized view", name).WithHint("Use DROP VIEW to remove a view.")
 			case ds.MissingOk:

@@ -17,6 +17,10 @@ type virtualTable struct {
 	name   string
 	cols   []vcol
 	rows   func(s *Session, c *catalog) [][]any
+	// unreadable, when set, is the error of a statement that reads column
+	// col (nil when it may): a column PostgreSQL's view computes with a
+	// call that fails for some rows (ddl_foreign_table.go).
+	unreadable func(s *Session, c *catalog, col string) error
 }
 
 type vcol struct {
@@ -69,10 +73,22 @@ func (b *binder) virtualItem(vt *virtualTable, alias string, a *pg_query.Alias) 
 	if r, ok := systemRelationNamed(vt.schema, vt.name); ok && r.kind == relTable {
 		cols = append(cols, scopeCol{rel: alias, name: "tableoid", typ: types.OidType, hidden: true, system: true, relOID: r.oid})
 	}
+	var use *columnUse
+	if vt.unreadable != nil {
+		use = trackedColumns(nil, len(vt.cols))
+		use.track(cols)
+	}
 	it := &fromItem{name: alias, sub: func(x *execCtx) ([][]any, error) {
 		c := x.systemCatalog
 		if c == nil {
 			c, _ = x.s.catalog()
+		}
+		if use != nil {
+			for i, read := range use.used {
+				if err := vt.unreadable(x.s, c, vt.cols[i].name); read && err != nil {
+					return nil, err
+				}
+			}
 		}
 		// A statement reads a system table as often as a correlated
 		// subquery or a join's inner side asks: its rows are made once
@@ -176,8 +192,8 @@ func init() {
 			referenced := referencedTables(c)
 			var out [][]any
 			for _, t := range sortedTables(c) {
-				if t.matview != nil {
-					continue // in pg_matviews
+				if t.matview != nil || t.foreign != nil {
+					continue // in pg_matviews, or no table
 				}
 				owner, _ := catalogNames{s: s}.roleName(relationOwner(c, aclTable, t.oid))
 				out = append(out, []any{t.schema, t.name, unquoteIdent(owner), nil, len(t.indexes) > 0 || t.pk != nil, false,

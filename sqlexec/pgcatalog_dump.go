@@ -16,7 +16,7 @@ import (
 // psql reads. Those of object kinds fickle has only PostgreSQL's built-in
 // objects of (casts, operator families, text search objects, conversions,
 // tablespaces) show initdb's rows from pgdata; those of kinds fickle has
-// none of at all (foreign tables, default privileges,
+// none of at all (default privileges,
 // transforms, event triggers, subscriptions, security labels, large
 // objects, per-database and per-role settings, privileges on settings) are
 // empty, as they are in a fresh PostgreSQL database.
@@ -180,7 +180,6 @@ func init() {
 	empty("pg_shseclabel", vcol{"objoid", oid}, vcol{"classoid", oid}, vcol{"provider", text}, vcol{"label", text})
 	empty("pg_seclabels", vcol{"objoid", oid}, vcol{"classoid", oid}, vcol{"objsubid", i4}, vcol{"objtype", text},
 		vcol{"objnamespace", oid}, vcol{"objname", text}, vcol{"provider", text}, vcol{"label", text})
-	empty("pg_foreign_table", vcol{"ftrelid", oid}, vcol{"ftserver", oid}, vcol{"ftoptions", textArray})
 	empty("pg_largeobject_metadata", vcol{"oid", oid}, vcol{"lomowner", oid}, vcol{"lomacl", textArray})
 	// With max_prepared_transactions = 0 nothing is ever prepared.
 	empty("pg_prepared_xacts", vcol{"transaction", types.Type{Oid: types.OidXID, Typmod: -1}}, vcol{"gid", text},

@@ -134,6 +134,9 @@ func relationRows(c *catalog) []relationRow {
 		if t.matview != nil {
 			kind = "m"
 		}
+		if t.foreign != nil {
+			kind, am = "f", 0
+		}
 		out = append(out, relationRow{oid: t.oid, name: t.name, namespace: schemaOID(c, t.schema), kind: kind, rowType: int64(rowTypeOID(t.oid)),
 			am: am, tuples: -1, hasIndex: len(t.indexes) > 0 || t.pk != nil, natts: len(t.cols) + len(t.droppedCols), checks: len(t.checks),
 			triggers: len(t.fks) > 0 || referenced[t.oid] || len(t.triggers) > 0, rules: len(t.rules) > 0 || t.matview != nil, temp: isTempSchema(t.schema), unlogged: t.unlogged,
@@ -274,6 +277,7 @@ func init() {
 						row[2] = int64(col.domain) // a domain's column names the domain, its values are the base type's
 					}
 					row[22] = columnACLText(s, c, t.oid, col.attnum)
+					row[24] = optionsAny(col.fdwOptions)
 					out = append(out, row)
 				}
 				out = append(out, droppedAttributeRows(t)...)
