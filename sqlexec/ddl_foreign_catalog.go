@@ -95,7 +95,7 @@ func init() {
 			}
 			return out
 		}})
-	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_user_mapping",
+	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_user_mapping", restricted: true,
 		cols: []vcol{{"oid", oid}, {"umuser", oid}, {"umserver", oid}, {"umoptions", textArray}},
 		rows: func(s *Session, c *catalog) [][]any {
 			var out [][]any

@@ -398,7 +398,7 @@ func (d *ddl) grantObjects(gs *pg_query.GrantStmt, kind aclKind) ([]aclObject, e
 					if r.namespace != int64(sc.oid) {
 						continue
 					}
-					if kind == aclSequence && r.kind == "S" || kind == aclTable && (r.kind == "r" || r.kind == "p" || r.kind == "v") {
+					if kind == aclSequence && r.kind == "S" || kind == aclTable && (r.kind == "r" || r.kind == "p" || r.kind == "v" || r.kind == "f") {
 						out = append(out, aclObject{kind, r.oid})
 					}
 				}

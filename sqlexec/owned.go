@@ -149,6 +149,9 @@ func ownedObjects(c *catalog, role *roleDesc) []ownedObject {
 			if t.matview != nil {
 				kind = pg_query.ObjectType_OBJECT_MATVIEW
 			}
+			if t.foreign != nil {
+				kind = pg_query.ObjectType_OBJECT_FOREIGN_TABLE
+			}
 			out = append(out, ownedObject{oid: t.oid, kind: kind, schema: t.schema, name: t.name})
 		}
 		for _, v := range sc.views {
@@ -234,7 +237,7 @@ func (o ownedObject) description(s *Session) string {
 		pg_query.ObjectType_OBJECT_ROUTINE: "function", pg_query.ObjectType_OBJECT_EXTENSION: "extension",
 		pg_query.ObjectType_OBJECT_OPERATOR: "operator", pg_query.ObjectType_OBJECT_PUBLICATION: "publication",
 		pg_query.ObjectType_OBJECT_FDW: "foreign-data wrapper", pg_query.ObjectType_OBJECT_FOREIGN_SERVER: "server",
-		pg_query.ObjectType_OBJECT_USER_MAPPING: "user mapping"}[o.kind]
+		pg_query.ObjectType_OBJECT_USER_MAPPING: "user mapping", pg_query.ObjectType_OBJECT_FOREIGN_TABLE: "foreign table"}[o.kind]
 	return noun + " " + name
 }
 

@@ -21,6 +21,10 @@ type virtualTable struct {
 	// col (nil when it may): a column PostgreSQL's view computes with a
 	// call that fails for some rows (ddl_foreign_table.go).
 	unreadable func(s *Session, c *catalog, col string) error
+	// restricted says PostgreSQL grants PUBLIC no SELECT on the relation
+	// (pg_user_mapping): reading it needs the privilege its relacl
+	// gives, which only superusers hold.
+	restricted bool
 }
 
 type vcol struct {
@@ -72,6 +76,9 @@ func (b *binder) virtualItem(vt *virtualTable, alias string, a *pg_query.Alias) 
 	}
 	if r, ok := systemRelationNamed(vt.schema, vt.name); ok && r.kind == relTable {
 		cols = append(cols, scopeCol{rel: alias, name: "tableoid", typ: types.OidType, hidden: true, system: true, relOID: r.oid})
+		if vt.restricted {
+			b.requirePrivilege(r.oid, vt.name, "table", 'r')
+		}
 	}
 	var use *columnUse
 	if vt.unreadable != nil {
