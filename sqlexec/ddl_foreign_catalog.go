@@ -263,6 +263,28 @@ func init() {
 			}
 			return out
 		})
+	is("column_options", []vcol{{"table_catalog", isIdent}, {"table_schema", isIdent}, {"table_name", isIdent},
+		{"column_name", isIdent}, {"option_name", isIdent}, {"option_value", isChars}},
+		func(s *Session, c *catalog) [][]any {
+			var out [][]any
+			role := s.currentRole()
+			for _, t := range sortedTables(c) {
+				if t.foreign == nil {
+					continue
+				}
+				owner := s.isSuperuser(role) || s.memberOf(role)[relationOwner(c, aclTable, t.oid)]
+				for _, col := range t.cols {
+					if !owner && !s.hasColumnPrivilege(role, t.oid, col.attnum, []byte("rawx")) {
+						continue
+					}
+					for _, o := range col.fdwOptions {
+						n, v := splitOption(o)
+						out = append(out, []any{s.database(), t.schema, t.name, col.name, n, v})
+					}
+				}
+			}
+			return out
+		})
 
 	cat := func(x *execCtx) *catalog {
 		c, _ := x.s.catalog()
