@@ -1,6 +1,8 @@
 package sqlexec
 
 import (
+	"slices"
+
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 	"google.golang.org/protobuf/proto"
 
@@ -433,21 +435,21 @@ func foreignTriggerError(t *tableDesc, view *viewDesc, ct *pg_query.CreateTrigSt
 	return nil
 }
 
-// foreignUpdatabilityError makes the error of reading column col of an
-// information_schema view, which PostgreSQL computes with
+// foreignUpdatabilityError makes the error of reading one of columns
+// cols of an information_schema view, which PostgreSQL computes with
 // pg_relation_is_updatable or pg_column_is_updatable: for a foreign
-// table those ask its wrapper's handler and fail. Whether PostgreSQL
-// computes the column for the foreign table's rows depends on the rest
-// of the query, so fickle refuses a read of it while a foreign table
+// table, or a view over one, those ask its wrapper's handler and fail.
+// Whether PostgreSQL computes the column for those rows depends on the
+// rest of the query, so fickle refuses a read of it while a foreign table
 // exists.
-func foreignUpdatabilityError(col string) func(s *Session, c *catalog, name string) error {
+func foreignUpdatabilityError(cols ...string) func(s *Session, c *catalog, name string) error {
 	return func(s *Session, c *catalog, name string) error {
-		if name != col {
+		if !slices.Contains(cols, name) {
 			return nil
 		}
 		for _, t := range c.tables {
 			if t.foreign != nil {
-				return pgerror.Unsupported("information_schema's " + col + " while a foreign table exists")
+				return pgerror.Unsupported("information_schema's " + name + " while a foreign table exists")
 			}
 		}
 		return nil
@@ -482,4 +484,16 @@ func (d *ddl) addedColumnOptions(oid uint32, cmd *pg_query.AlterTableCmd, existe
 	nt.cols[i] = &col
 	d.cat.putTable(nt)
 	return nil
+}
+
+// withoutPlanErrors drops the plan errors noted since mark: a query that
+// WITH NO DATA leaves unplanned reads no foreign table, as in PostgreSQL.
+func withoutPlanErrors(perms []permCheck, mark int) []permCheck {
+	out := perms[:mark:mark]
+	for _, p := range perms[mark:] {
+		if p.planErr == nil {
+			out = append(out, p)
+		}
+	}
+	return out
 }

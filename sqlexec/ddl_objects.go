@@ -925,7 +925,7 @@ func (b *binder) createTableAsPlan(cs *pg_query.CreateTableAsStmt, full string) 
 		return nil, err
 	}
 	if into.SkipData {
-		b.perms = withoutUnpopulatedChecks(b.perms, mark)
+		b.perms = withoutPlanErrors(withoutUnpopulatedChecks(b.perms, mark), mark)
 	}
 	if err := ct.checkNames(q.cols); err != nil {
 		return nil, err
