@@ -79,6 +79,9 @@ func (d *ddl) lookupMatview(rv *pg_query.RangeVar, wrongKind pgerror.Code) (*tab
 	if rv.Schemaname != "" {
 		path = []string{rv.Schemaname}
 	}
+	if t := d.s.lookupTable(d.cat, rv.Schemaname, rv.Relname); t != nil && t.foreign != nil {
+		return nil, pgerror.Newf(wrongKind, "\"%s\" is not a table or materialized view", rv.Relname)
+	}
 	if _, ok := relationIn(d.cat, path, rv.Relname); ok {
 		return nil, pgerror.Newf(wrongKind, "\"%s\" is not a materialized view", rv.Relname)
 	}
