@@ -166,20 +166,15 @@ func (d *ddl) transformGenericOptions(catalogOID uint32, old []string, defs []*p
 		out = append(out, o.name+"="+o.value)
 	}
 	if validator == oidPostgresqlFdwValidator {
-		if err := postgresqlFdwValidator(opts2names(out), catalogOID); err != nil {
+		names := make([]string, len(opts))
+		for i, o := range opts {
+			names[i] = o.name
+		}
+		if err := postgresqlFdwValidator(names, catalogOID); err != nil {
 			return nil, err
 		}
 	}
 	return out, nil
-}
-
-// opts2names are the names of name=value options.
-func opts2names(opts []string) []string {
-	out := make([]string, len(opts))
-	for i, o := range opts {
-		out[i], _, _ = strings.Cut(o, "=")
-	}
-	return out
 }
 
 // libpqConninfoOptions are the options postgresql_fdw_validator accepts,

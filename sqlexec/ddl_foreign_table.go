@@ -221,13 +221,6 @@ func (d *ddl) foreignAlterTarget(rv *pg_query.RangeVar, missingOk bool) (t *tabl
 	return nil, true, pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not a foreign table", rv.Relname)
 }
 
-// alterForeignTable answers ALTER FOREIGN TABLE ... RENAME and SET
-// SCHEMA on a relation that is not a foreign table, or none.
-func (d *ddl) alterForeignTable(rv *pg_query.RangeVar, missingOk bool) error {
-	_, _, err := d.foreignAlterTarget(rv, missingOk)
-	return err
-}
-
 // foreignOnlyActions are the ALTER TABLE actions a foreign table cannot
 // take, in PostgreSQL's words.
 var foreignOnlyActions = map[pg_query.AlterTableType]string{
