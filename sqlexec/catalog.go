@@ -77,6 +77,11 @@ type catalog struct {
 	extensions map[string]*extensionDesc
 	// publications holds the publications by name (ddl_publication.go).
 	publications map[string]*publicationDesc
+	// fdws, servers and userMappings hold the foreign-data wrappers and
+	// servers by name and the user mappings by OID (ddl_foreign.go).
+	fdws         map[string]*fdwDesc
+	servers      map[string]*foreignServerDesc
+	userMappings map[uint32]*userMappingDesc
 	// operators holds the operators CREATE OPERATOR made (and the shells
 	// its COMMUTATOR and NEGATOR made) by OID (ddl_operator.go).
 	operators map[uint32]*operatorDesc
@@ -182,6 +187,9 @@ type tableDesc struct {
 	// matview makes the table a materialized view (relkind m, matview.go):
 	// its rows are what its stored query returned at the last refresh.
 	matview *matviewDef
+	// foreign makes the table a foreign table (relkind f,
+	// ddl_foreign_table.go): its rows are on a server fickle cannot reach.
+	foreign *foreignTable
 }
 
 type columnDesc struct {
@@ -196,7 +204,10 @@ type columnDesc struct {
 	// ALWAYS AS (expr) STORED, attgenerated 's'), nil for other columns;
 	// writes compute it over the row (generated.go).
 	generated *pg_query.Node
-	attnum    int16
+	// fdwOptions are a foreign table column's options (attfdwoptions),
+	// name=value, nil for none.
+	fdwOptions []string
+	attnum     int16
 	// domain is the OID of the domain the column was declared with (typ
 	// is its base type), 0 for none.
 	domain uint32
@@ -332,7 +343,8 @@ type fkDesc struct {
 
 func newCatalog(oids *atomic.Uint32) *catalog {
 	c := &catalog{oids: oids, schemas: map[string]*schemaDesc{}, tables: map[uint32]*tableDesc{}, comments: map[commentKey]string{},
-		acls: map[aclKey][]aclItem{}, defaultACLs: map[defaultACLKey]defaultACLEntry{}, extensions: map[string]*extensionDesc{}, publications: map[string]*publicationDesc{}}
+		acls: map[aclKey][]aclItem{}, defaultACLs: map[defaultACLKey]defaultACLEntry{}, extensions: map[string]*extensionDesc{}, publications: map[string]*publicationDesc{},
+		fdws: map[string]*fdwDesc{}, servers: map[string]*foreignServerDesc{}, userMappings: map[uint32]*userMappingDesc{}}
 	c.schemas["public"] = newSchema("public", oidPublic)
 	for k, v := range builtinDescriptions().schemas {
 		c.comments[k] = v
@@ -384,6 +396,9 @@ func (c *catalog) clone() *catalog {
 	n.defaultACLs = maps.Clone(c.defaultACLs)
 	n.extensions = maps.Clone(c.extensions)
 	n.publications = maps.Clone(c.publications)
+	n.fdws = maps.Clone(c.fdws)
+	n.servers = maps.Clone(c.servers)
+	n.userMappings = maps.Clone(c.userMappings)
 	n.operators = maps.Clone(c.operators)
 	return n
 }

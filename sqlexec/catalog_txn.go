@@ -224,6 +224,9 @@ func mergeCatalogs(base, mine, cur *catalog) (*catalog, error) {
 	})
 	out.extensions = mergeMaps(base.extensions, mine.extensions, cur.extensions, func(string) { clash("pg_extension_name_index") })
 	out.publications = mergeMaps(base.publications, mine.publications, cur.publications, func(string) { clash("pg_publication_pubname_index") })
+	out.fdws = mergeMaps(base.fdws, mine.fdws, cur.fdws, func(string) { clash("pg_foreign_data_wrapper_name_index") })
+	out.servers = mergeMaps(base.servers, mine.servers, cur.servers, func(string) { clash("pg_foreign_server_name_index") })
+	out.userMappings = mergeMaps(base.userMappings, mine.userMappings, cur.userMappings, func(uint32) { clash("pg_user_mapping_oid_index") })
 	out.operators = mergeMaps(base.operators, mine.operators, cur.operators, func(uint32) { clash("pg_operator_oid_index") })
 	if operatorsClash(out.operators) {
 		clash("pg_operator_oprname_l_r_n_index")

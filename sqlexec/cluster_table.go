@@ -50,6 +50,9 @@ func (d *ddl) cluster(cs *pg_query.ClusterStmt) error {
 		}
 		return pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(rv))
 	}
+	if t.foreign != nil {
+		return pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not a table or materialized view", rv.Relname)
+	}
 	if !d.ownsTable(t) {
 		return pgerror.Newf(pgerror.InsufficientPrivilege, "must be owner of table %s", t.name)
 	}

@@ -99,11 +99,25 @@ func (d *ddl) comment(cs *pg_query.CommentStmt) error {
 		d.cat.setComment(commentKey{classOID: oidPgNamespace, objOID: sc.oid}, cs.Comment)
 		return nil
 	case pg_query.ObjectType_OBJECT_TABLE, pg_query.ObjectType_OBJECT_INDEX, pg_query.ObjectType_OBJECT_SEQUENCE, pg_query.ObjectType_OBJECT_VIEW,
-		pg_query.ObjectType_OBJECT_MATVIEW:
+		pg_query.ObjectType_OBJECT_MATVIEW, pg_query.ObjectType_OBJECT_FOREIGN_TABLE:
 		parts := strs(cs.Object.GetList().GetItems())
 		oid, kind, err := d.commentRelation(parts)
 		if err != nil {
 			return err
+		}
+		if t := d.cat.tables[oid]; kind == relTable && t != nil && (t.foreign != nil) != (cs.Objtype == pg_query.ObjectType_OBJECT_FOREIGN_TABLE) {
+			what := map[bool]string{true: "a foreign table", false: "a table"}[cs.Objtype == pg_query.ObjectType_OBJECT_FOREIGN_TABLE]
+			return pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not %s", parts[len(parts)-1], what)
+		}
+		if kind != relTable && cs.Objtype == pg_query.ObjectType_OBJECT_FOREIGN_TABLE {
+			return pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not a foreign table", parts[len(parts)-1])
+		}
+		if cs.Objtype == pg_query.ObjectType_OBJECT_FOREIGN_TABLE {
+			if err := d.s.requireOwner(relationOwner(d.cat, aclTable, oid), "foreign table", parts[len(parts)-1]); err != nil {
+				return err
+			}
+			d.cat.setComment(commentKey{classOID: oidPgClass, objOID: oid}, cs.Comment)
+			return nil
 		}
 		want := map[pg_query.ObjectType]relationKind{pg_query.ObjectType_OBJECT_TABLE: relTable, pg_query.ObjectType_OBJECT_INDEX: relIndex,
 			pg_query.ObjectType_OBJECT_SEQUENCE: relSequence, pg_query.ObjectType_OBJECT_VIEW: relView, pg_query.ObjectType_OBJECT_MATVIEW: relTable}[cs.Objtype]
@@ -128,6 +142,8 @@ func (d *ddl) comment(cs *pg_query.CommentStmt) error {
 		return d.commentExtension(cs.Object.GetString_().GetSval(), cs.Comment)
 	case pg_query.ObjectType_OBJECT_PUBLICATION:
 		return d.commentPublication(cs.Object.GetString_().GetSval(), cs.Comment)
+	case pg_query.ObjectType_OBJECT_FDW, pg_query.ObjectType_OBJECT_FOREIGN_SERVER:
+		return d.commentForeign(cs)
 	case pg_query.ObjectType_OBJECT_FUNCTION, pg_query.ObjectType_OBJECT_PROCEDURE, pg_query.ObjectType_OBJECT_ROUTINE,
 		pg_query.ObjectType_OBJECT_AGGREGATE:
 		f, err := d.findRoutine(cs.Object.GetObjectWithArgs(), cs.Objtype, false, false)

@@ -34,6 +34,9 @@ type copyPlan struct {
 	opts      copyOptions
 	// where is COPY FROM's WHERE condition over a table row, nil for none.
 	where *scalar
+	// foreignErr fails a COPY FROM into a foreign table once the data
+	// flows, as PostgreSQL's fails after it has begun the copy.
+	foreignErr error
 }
 
 type copyOptions struct {
@@ -82,6 +85,14 @@ func (b *binder) copyPlan(cs *pg_query.CopyStmt) (*stmtPlan, error) {
 		t, err := b.targetTable(cs.Relation)
 		if err != nil {
 			return nil, err
+		}
+		if t.foreign != nil && !cs.IsFrom {
+			return nil, pgerror.Newf(pgerror.WrongObjectType, "cannot copy from foreign table \"%s\"", t.name).
+				WithHint("Try the COPY (SELECT ...) TO variant.")
+		}
+		if t.foreign != nil {
+			b.perms = slices.DeleteFunc(b.perms, func(p permCheck) bool { return p.planErr != nil })
+			cp.foreignErr = b.cat.foreignReadError(t)
 		}
 		if t.part != nil && !cs.IsFrom {
 			return nil, pgerror.Newf(pgerror.WrongObjectType, "cannot copy from partitioned table \"%s\"", t.name).
@@ -417,6 +428,9 @@ func (s *Session) copyIn(ctx context.Context, req *CopyRequest, data io.Reader) 
 func (s *Session) copyInTxn(ctx context.Context, req *CopyRequest, data io.Reader) (int64, error) {
 	if s.txn.readOnly {
 		return 0, pgerror.New(pgerror.ReadOnlySqlTransaction, "cannot execute COPY FROM in a read-only transaction")
+	}
+	if req.copy.foreignErr != nil {
+		return 0, req.copy.foreignErr
 	}
 	kv, err := s.kvTxn(ctx)
 	if err != nil {

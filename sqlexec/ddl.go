@@ -35,6 +35,9 @@ type ddl struct {
 	rebuiltIndexes map[uint32]rebuiltIndex
 	// retyped marks the inheritors an ALTER COLUMN ... TYPE has converted.
 	retyped map[retypedTable]bool
+	// creatingForeign, set while CREATE FOREIGN TABLE makes its table,
+	// makes it a foreign table (ddl_foreign_table.go).
+	creatingForeign *foreignTable
 	// tag is the statement's command tag ("" when it runs outside
 	// ddlPlan), which names it in errors about its tables (lockTable).
 	tag string
@@ -97,6 +100,10 @@ func ddlTag(n *pg_query.Node) string {
 			return "DROP PUBLICATION"
 		case pg_query.ObjectType_OBJECT_FOREIGN_TABLE:
 			return "DROP FOREIGN TABLE"
+		case pg_query.ObjectType_OBJECT_FDW:
+			return "DROP FOREIGN DATA WRAPPER"
+		case pg_query.ObjectType_OBJECT_FOREIGN_SERVER:
+			return "DROP SERVER"
 		case pg_query.ObjectType_OBJECT_MATVIEW:
 			return "DROP MATERIALIZED VIEW"
 		}
@@ -137,6 +144,9 @@ func ddlTag(n *pg_query.Node) string {
 		if v.AlterOwnerStmt.ObjectType == pg_query.ObjectType_OBJECT_LARGEOBJECT {
 			return "ALTER LARGE OBJECT"
 		}
+		if tag := foreignObjectTag(v.AlterOwnerStmt.ObjectType); tag != "" {
+			return tag
+		}
 		return "ALTER " + strings.ReplaceAll(strings.TrimPrefix(v.AlterOwnerStmt.ObjectType.String(), "OBJECT_"), "_", " ")
 	case *pg_query.Node_AlterObjectSchemaStmt:
 		if v.AlterObjectSchemaStmt.ObjectType == pg_query.ObjectType_OBJECT_MATVIEW {
@@ -146,6 +156,9 @@ func ddlTag(n *pg_query.Node) string {
 	case *pg_query.Node_AlterFunctionStmt:
 		return "ALTER " + strings.TrimPrefix(v.AlterFunctionStmt.Objtype.String(), "OBJECT_")
 	case *pg_query.Node_RenameStmt:
+		if tag := foreignObjectTag(v.RenameStmt.RenameType); tag != "" {
+			return tag
+		}
 		switch v.RenameStmt.RenameType {
 		case pg_query.ObjectType_OBJECT_INDEX:
 			return "ALTER INDEX"
@@ -201,6 +214,24 @@ func ddlTag(n *pg_query.Node) string {
 		return "CREATE PUBLICATION"
 	case *pg_query.Node_AlterPublicationStmt:
 		return "ALTER PUBLICATION"
+	case *pg_query.Node_CreateFdwStmt:
+		return "CREATE FOREIGN DATA WRAPPER"
+	case *pg_query.Node_AlterFdwStmt:
+		return "ALTER FOREIGN DATA WRAPPER"
+	case *pg_query.Node_CreateForeignServerStmt:
+		return "CREATE SERVER"
+	case *pg_query.Node_AlterForeignServerStmt:
+		return "ALTER SERVER"
+	case *pg_query.Node_CreateUserMappingStmt:
+		return "CREATE USER MAPPING"
+	case *pg_query.Node_AlterUserMappingStmt:
+		return "ALTER USER MAPPING"
+	case *pg_query.Node_DropUserMappingStmt:
+		return "DROP USER MAPPING"
+	case *pg_query.Node_CreateForeignTableStmt:
+		return "CREATE FOREIGN TABLE"
+	case *pg_query.Node_ImportForeignSchemaStmt:
+		return "IMPORT FOREIGN SCHEMA"
 	case *pg_query.Node_DefineStmt:
 		if v.DefineStmt.Kind == pg_query.ObjectType_OBJECT_OPERATOR {
 			return "CREATE OPERATOR"
@@ -361,8 +392,12 @@ func (d *ddl) run(n *pg_query.Node, full string) error {
 	case *pg_query.Node_AlterOwnerStmt:
 		return d.alterOwner(v.AlterOwnerStmt)
 	case *pg_query.Node_AlterObjectSchemaStmt:
-		if v.AlterObjectSchemaStmt.ObjectType == pg_query.ObjectType_OBJECT_FOREIGN_TABLE {
-			return d.alterForeignTable(v.AlterObjectSchemaStmt.Relation, v.AlterObjectSchemaStmt.MissingOk)
+		if as := v.AlterObjectSchemaStmt; as.ObjectType == pg_query.ObjectType_OBJECT_FOREIGN_TABLE {
+			t, done, err := d.foreignAlterTarget(as.Relation, as.MissingOk)
+			if done {
+				return err
+			}
+			return d.setTableSchema(t, as.Newschema)
 		}
 		if ot := v.AlterObjectSchemaStmt.ObjectType; ot == pg_query.ObjectType_OBJECT_TYPE || ot == pg_query.ObjectType_OBJECT_DOMAIN {
 			return d.setTypeSchema(v.AlterObjectSchemaStmt)
@@ -399,6 +434,24 @@ func (d *ddl) run(n *pg_query.Node, full string) error {
 		return d.createPublication(v.CreatePublicationStmt, full)
 	case *pg_query.Node_AlterPublicationStmt:
 		return d.alterPublication(v.AlterPublicationStmt, full)
+	case *pg_query.Node_CreateFdwStmt:
+		return d.createFDW(v.CreateFdwStmt)
+	case *pg_query.Node_AlterFdwStmt:
+		return d.alterFDW(v.AlterFdwStmt)
+	case *pg_query.Node_CreateForeignServerStmt:
+		return d.createServer(v.CreateForeignServerStmt)
+	case *pg_query.Node_AlterForeignServerStmt:
+		return d.alterServer(v.AlterForeignServerStmt)
+	case *pg_query.Node_CreateUserMappingStmt:
+		return d.createUserMapping(v.CreateUserMappingStmt)
+	case *pg_query.Node_AlterUserMappingStmt:
+		return d.alterUserMapping(v.AlterUserMappingStmt)
+	case *pg_query.Node_DropUserMappingStmt:
+		return d.dropUserMapping(v.DropUserMappingStmt)
+	case *pg_query.Node_ImportForeignSchemaStmt:
+		return d.importForeignSchema(v.ImportForeignSchemaStmt)
+	case *pg_query.Node_CreateForeignTableStmt:
+		return d.createForeignTable(v.CreateForeignTableStmt, full)
 	case *pg_query.Node_DefineStmt:
 		if v.DefineStmt.Kind == pg_query.ObjectType_OBJECT_OPERATOR {
 			return d.createOperator(v.DefineStmt)
@@ -610,7 +663,7 @@ func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 		d.s.txn.usedTemp = true
 	}
 	t := &tableDesc{oid: d.cat.newOID(), schema: schema, name: rv.Relname, onCommit: oc, unlogged: rv.Relpersistence == "u",
-		owner: d.s.currentRole(), options: options, toastOptions: toastOptions}
+		owner: d.s.currentRole(), options: options, toastOptions: toastOptions, foreign: d.creatingForeign}
 	newRowTypeOIDs(t)
 	d.applyDefaultACL(aclTable, t.oid, t.owner, uint32(schemaOID(d.cat, schema)))
 	conflictingDefaults, err := d.inheritParents(t, cs.InhRelations, temp)
@@ -738,7 +791,7 @@ func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 		return err
 	}
 	if t.bound != nil {
-		if err := d.inheritPartitionKeys(b, t, d.cat.tables[t.parents[0]]); err != nil {
+		if err := d.inheritPartitionKeys(b, t, d.cat.tables[t.parents[0]], false); err != nil {
 			return err
 		}
 		if err := d.cloneForeignKeys(b, t, d.cat.tables[t.parents[0]], false); err != nil {
@@ -965,6 +1018,10 @@ func (d *ddl) alterOwner(ao *pg_query.AlterOwnerStmt) error {
 		return d.alterTypeOwner(ao)
 	case pg_query.ObjectType_OBJECT_PUBLICATION:
 		return d.alterPublicationOwner(ao)
+	case pg_query.ObjectType_OBJECT_FDW:
+		return d.alterFDWOwner(ao)
+	case pg_query.ObjectType_OBJECT_FOREIGN_SERVER:
+		return d.alterServerOwner(ao)
 	case pg_query.ObjectType_OBJECT_OPERATOR:
 		return d.alterOperatorOwner(ao)
 	case pg_query.ObjectType_OBJECT_LARGEOBJECT:

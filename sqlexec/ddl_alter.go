@@ -16,7 +16,13 @@ import (
 
 func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 	if at.Objtype == pg_query.ObjectType_OBJECT_FOREIGN_TABLE {
-		return d.alterForeignTable(at.Relation, at.MissingOk)
+		t, done, err := d.foreignAlterTarget(at.Relation, at.MissingOk)
+		if done {
+			return err
+		}
+		if at, err = alterForeignStmt(t, at); err != nil {
+			return err
+		}
 	}
 	if at.Objtype == pg_query.ObjectType_OBJECT_TYPE {
 		return d.alterCompositeType(at)
@@ -50,7 +56,7 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 	if t == nil {
 		return err
 	}
-	if err := d.s.requireOwner(relationOwner(d.cat, aclTable, t.oid), "table", t.name); err != nil {
+	if err := d.s.requireOwner(relationOwner(d.cat, aclTable, t.oid), relNoun(t), t.name); err != nil {
 		return err
 	}
 	if err := d.checkNotInUse(t, isolation.TableLockAccessExclusive); err != nil {
@@ -64,6 +70,15 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 	rewritten := false // PostgreSQL writes the table anew
 	for k := 0; k < len(at.Cmds); k++ {
 		cmd := at.Cmds[k].GetAlterTableCmd()
+		if t.foreign != nil {
+			if err := foreignTableCmdError(t, cmd); err != nil {
+				return err
+			}
+		} else if cd := cmd.GetDef().GetColumnDef(); cmd.Subtype == pg_query.AlterTableType_AT_AddColumn && len(cd.GetFdwoptions()) > 0 {
+			return pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not a foreign table", t.name)
+		}
+		// existed is an ADD COLUMN IF NOT EXISTS that finds its column.
+		existed := cmd.Subtype == pg_query.AlterTableType_AT_AddColumn && d.cat.tables[t.oid].colIndex(cmd.GetDef().GetColumnDef().GetColname()) >= 0
 		if err := keyColumnAlter(t, cmd); err != nil {
 			return err
 		}
@@ -83,6 +98,9 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 		}
 		if d.inheritedAlter(t, cmd) {
 			if err := d.alterHierarchy(b, t.oid, cmd, at.Relation.Inh, false); err != nil {
+				return err
+			}
+			if err := d.addedColumnOptions(t.oid, cmd, existed); err != nil {
 				return err
 			}
 			continue
@@ -166,6 +184,10 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 			err = setTableOptions(nt, cmd)
 		case pg_query.AlterTableType_AT_ResetRelOptions:
 			err = resetTableOptions(nt, cmd)
+		case pg_query.AlterTableType_AT_GenericOptions:
+			err = d.setForeignOptions(nt, cmd)
+		case pg_query.AlterTableType_AT_AlterColumnGenericOptions:
+			err = d.setForeignColumnOptions(nt, cmd)
 		case pg_query.AlterTableType_AT_ChangeOwner:
 			// fickle records no owners: a new one changes nothing.
 		default:
@@ -183,6 +205,9 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 		nt.toastKept = d.keepsToastTable(b, nt, cmd, hadToast, rewrote)
 		rewritten = rewritten || rewrote || cmd.Subtype == pg_query.AlterTableType_AT_AddColumn && addColumnRewrites(b, cmd.Def.GetColumnDef())
 		d.cat.putTable(nt)
+		if err := d.addedColumnOptions(t.oid, cmd, existed); err != nil {
+			return err
+		}
 	}
 	if rewritten {
 		// The rows the transaction sees take the first places, in the
@@ -671,6 +696,12 @@ func (d *ddl) rename(rs *pg_query.RenameStmt) error {
 	if rs.RenameType == pg_query.ObjectType_OBJECT_PUBLICATION {
 		return d.renamePublication(rs)
 	}
+	if rs.RenameType == pg_query.ObjectType_OBJECT_FDW {
+		return d.renameFDW(rs)
+	}
+	if rs.RenameType == pg_query.ObjectType_OBJECT_FOREIGN_SERVER {
+		return d.renameServer(rs)
+	}
 	if rs.RenameType == pg_query.ObjectType_OBJECT_RULE {
 		return d.renameRule(rs)
 	}
@@ -687,7 +718,11 @@ func (d *ddl) rename(rs *pg_query.RenameStmt) error {
 		return d.renameDomainConstraint(rs)
 	}
 	if rs.RenameType == pg_query.ObjectType_OBJECT_FOREIGN_TABLE {
-		return d.alterForeignTable(rs.Relation, rs.MissingOk)
+		if _, done, err := d.foreignAlterTarget(rs.Relation, rs.MissingOk); done {
+			return err
+		}
+		rs = proto.Clone(rs).(*pg_query.RenameStmt)
+		rs.RenameType = pg_query.ObjectType_OBJECT_TABLE
 	}
 	if rs.RenameType == pg_query.ObjectType_OBJECT_VIEW && rs.Relation != nil {
 		if v := d.s.lookupView(d.cat, rs.Relation.Schemaname, rs.Relation.Relname); v != nil {

@@ -330,7 +330,7 @@ func (d *ddl) addForeignKey(b *binder, t *tableDesc, tc tableConstraint, alter b
 		parent = t
 	} else if parent = d.s.lookupTable(d.cat, c.Pktable.Schemaname, c.Pktable.Relname); parent == nil {
 		return pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(c.Pktable))
-	} else if parent.matview != nil {
+	} else if parent.matview != nil || parent.foreign != nil {
 		return pgerror.Newf(pgerror.WrongObjectType, "referenced relation \"%s\" is not a table", parent.name)
 	} else if err := d.lockTable(parent, isolation.TableLockShareRowExclusive); err != nil {
 		return err

@@ -42,6 +42,10 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 		return d.dropExtensions(ds)
 	case pg_query.ObjectType_OBJECT_PUBLICATION:
 		return d.dropPublications(ds)
+	case pg_query.ObjectType_OBJECT_FDW:
+		return d.dropFDWs(ds)
+	case pg_query.ObjectType_OBJECT_FOREIGN_SERVER:
+		return d.dropServers(ds)
 	case pg_query.ObjectType_OBJECT_RULE:
 		return d.dropRule(ds)
 	case pg_query.ObjectType_OBJECT_POLICY:
@@ -59,6 +63,9 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 			t := d.s.lookupTable(d.cat, schema, name)
 			if t != nil && t.matview != nil {
 				return notMatviewError(name, "table")
+			}
+			if t != nil && t.foreign != nil {
+				return pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not a table", name).WithHint("Use DROP FOREIGN TABLE to remove a foreign table.")
 			}
 			if t == nil {
 				if d.s.lookupView(d.cat, schema, name) != nil {
@@ -439,6 +446,8 @@ func (d *ddl) dropTables(ts []*tableDesc, cascade bool) error {
 	kind := "table"
 	if len(ts) > 0 && ts[0].matview != nil {
 		kind = "materialized view"
+	} else if len(ts) > 0 {
+		kind = relNoun(ts[0])
 	}
 	return d.dropDependentViews(kind, oids, cascade, func() {
 		for _, t := range ts {
@@ -484,6 +493,15 @@ func (d *ddl) createIndex(is *pg_query.IndexStmt) error {
 	t := d.s.lookupTable(d.cat, is.Relation.Schemaname, is.Relation.Relname)
 	if t == nil {
 		return pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(is.Relation))
+	}
+	if t.foreign != nil {
+		return pgerror.Newf(pgerror.WrongObjectType, "cannot create index on relation \"%s\"", t.name).
+			WithDetail("This operation is not supported for foreign tables.")
+	}
+	if t.part != nil && is.Relation.Inh && is.Unique {
+		if err := foreignPartitionsIndexError(is.Relation.Relname, d.cat.descendants(t)); err != nil {
+			return err
+		}
 	}
 	if err := d.s.requireOwner(relationOwner(d.cat, aclTable, t.oid), "table", t.name); err != nil {
 		return err
@@ -762,6 +780,9 @@ func (b *binder) truncatePlan(ts *pg_query.TruncateStmt) (*stmtPlan, error) {
 			for _, ch := range b.cat.descendants(t) {
 				if !in[ch.oid] {
 					b.useTable(ch, isolation.TableLockRowExclusive)
+					if err := b.cat.foreignReadError(ch); err != nil {
+						b.perms = append(b.perms, permCheck{planErr: err})
+					}
 					tables = append(tables, ch)
 					in[ch.oid] = true
 				}
@@ -904,7 +925,7 @@ func (b *binder) createTableAsPlan(cs *pg_query.CreateTableAsStmt, full string) 
 		return nil, err
 	}
 	if into.SkipData {
-		b.perms = withoutUnpopulatedChecks(b.perms, mark)
+		b.perms = withoutPlanErrors(withoutUnpopulatedChecks(b.perms, mark), mark)
 	}
 	if err := ct.checkNames(q.cols); err != nil {
 		return nil, err

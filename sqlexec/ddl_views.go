@@ -426,7 +426,7 @@ func (d *ddl) dropViews(ds *pg_query.DropStmt) error {
 			if t := d.s.lookupTable(d.cat, schema, name); t != nil && t.matview != nil {
 				return notMatviewError(name, "view")
 			} else if t != nil {
-				return pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not a view", name).WithHint("Use DROP TABLE to remove a table.")
+				return pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not a view", name).WithHint("%s", dropHint(t))
 			}
 			if ds.MissingOk {
 				d.notice(pgerror.SuccessfulCompletion, "view \"%s\" does not exist, skipping", name)

@@ -33,6 +33,9 @@ func (b *binder) targetTable(rv *pg_query.RangeVar) (*tableDesc, error) {
 		return nil, b.errAt(pgerror.Newf(pgerror.WrongObjectType, "cannot change materialized view \"%s\"", t.name), rv.Location)
 	}
 	b.useTable(t, isolation.TableLockRowExclusive)
+	if err := b.cat.foreignReadError(t); err != nil {
+		b.perms = append(b.perms, permCheck{planErr: err})
+	}
 	return t, nil
 }
 

@@ -551,11 +551,19 @@ func (b *binder) fromLeaf(sc *scope, n *pg_query.Node) (*fromItem, []scopeCol, e
 		if t.matview != nil && !t.matview.populated {
 			b.perms = append(b.perms, permCheck{oid: t.oid, name: t.name, unpopulated: true})
 		}
+		if err := b.cat.foreignReadError(t); err != nil {
+			b.perms = append(b.perms, permCheck{planErr: err})
+		}
 		it := &fromItem{name: alias, table: t, policyCmds: b.policyCommands(rv), target: rv == b.modifying}
 		if rv.Inh {
 			it.members = b.cat.inhMembers(t)
+			var members []*tableDesc
 			for _, m := range it.members[min(1, len(it.members)):] {
 				b.useTable(m.t, isolation.TableLockAccessShare)
+				members = append(members, m.t)
+			}
+			if err := foreignMemberError(members); err != nil {
+				b.perms = append(b.perms, permCheck{planErr: err})
 			}
 		}
 		cols := make([]scopeCol, len(t.cols))

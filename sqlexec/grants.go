@@ -23,14 +23,15 @@ const aclLetters = "arwdDxtXUCTc"
 
 // allPrivileges are the letters GRANT ALL gives on each kind of object.
 var allPrivileges = map[aclKind]string{aclTable: "arwdDxt", aclSequence: "rwU", aclSchema: "UC", aclDatabase: "CTc", aclFunction: "X",
-	aclColumn: "arwx", aclType: "U"}
+	aclColumn: "arwx", aclType: "U", aclForeignDataWrapper: "U", aclForeignServer: "U"}
 
 // grantKinds are the kinds of object GRANT and REVOKE edit, by the object
 // type the statement names.
 var grantKinds = map[pg_query.ObjectType]aclKind{pg_query.ObjectType_OBJECT_TABLE: aclTable, pg_query.ObjectType_OBJECT_SEQUENCE: aclSequence,
 	pg_query.ObjectType_OBJECT_SCHEMA: aclSchema, pg_query.ObjectType_OBJECT_DATABASE: aclDatabase,
 	pg_query.ObjectType_OBJECT_FUNCTION: aclFunction, pg_query.ObjectType_OBJECT_PROCEDURE: aclFunction, pg_query.ObjectType_OBJECT_ROUTINE: aclFunction,
-	pg_query.ObjectType_OBJECT_TYPE: aclType, pg_query.ObjectType_OBJECT_DOMAIN: aclType}
+	pg_query.ObjectType_OBJECT_TYPE: aclType, pg_query.ObjectType_OBJECT_DOMAIN: aclType,
+	pg_query.ObjectType_OBJECT_FDW: aclForeignDataWrapper, pg_query.ObjectType_OBJECT_FOREIGN_SERVER: aclForeignServer}
 
 func (d *ddl) grant(gs *pg_query.GrantStmt) error {
 	if gs.Objtype == pg_query.ObjectType_OBJECT_LARGEOBJECT {
@@ -295,7 +296,7 @@ func (d *ddl) grantableLetters(gs *pg_query.GrantStmt, obj aclObject, role uint3
 // aclKindNoun names a kind of object in PostgreSQL's "permission denied
 // for ..." messages.
 var aclKindNoun = map[aclKind]string{aclTable: "table", aclSequence: "sequence", aclSchema: "schema", aclDatabase: "database",
-	aclFunction: "function", aclType: "type"}
+	aclFunction: "function", aclType: "type", aclForeignDataWrapper: "foreign-data wrapper", aclForeignServer: "foreign server"}
 
 // aclObjectName is the name of obj as PostgreSQL's GRANT messages give it.
 func aclObjectName(d *ddl, obj aclObject) string {
@@ -315,6 +316,10 @@ func aclObjectName(d *ddl, obj aclObject) string {
 		return d.cat.funcByOID(obj.oid).name
 	case aclType:
 		return d.cat.typeByOid(obj.oid).name
+	case aclForeignDataWrapper:
+		return d.cat.fdwByOID(obj.oid).name
+	case aclForeignServer:
+		return d.cat.serverByOID(obj.oid).name
 	}
 	_, name, _ := relationByOid(d.cat, int64(obj.oid))
 	return name
@@ -373,6 +378,18 @@ func (d *ddl) grantObjects(gs *pg_query.GrantStmt, kind aclKind) ([]aclObject, e
 				return nil, err
 			}
 			out = append(out, t)
+		case aclForeignDataWrapper:
+			f, err := d.lookupFDW(n.GetString_().GetSval())
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, aclObject{aclForeignDataWrapper, f.oid})
+		case aclForeignServer:
+			srv, err := d.lookupServer(n.GetString_().GetSval())
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, aclObject{aclForeignServer, srv.oid})
 		default:
 			if gs.Targtype == pg_query.GrantTargetType_ACL_TARGET_ALL_IN_SCHEMA {
 				name := n.GetString_().GetSval()
@@ -384,7 +401,7 @@ func (d *ddl) grantObjects(gs *pg_query.GrantStmt, kind aclKind) ([]aclObject, e
 					if r.namespace != int64(sc.oid) {
 						continue
 					}
-					if kind == aclSequence && r.kind == "S" || kind == aclTable && (r.kind == "r" || r.kind == "p" || r.kind == "v") {
+					if kind == aclSequence && r.kind == "S" || kind == aclTable && (r.kind == "r" || r.kind == "p" || r.kind == "v" || r.kind == "f") {
 						out = append(out, aclObject{kind, r.oid})
 					}
 				}

@@ -206,7 +206,8 @@ func init() {
 					yesNo(ic.updatable)})
 			}
 			return out
-		}})
+		},
+		unreadable: foreignUpdatabilityError("is_updatable")})
 	registerVirtual(&virtualTable{schema: "information_schema", name: "tables",
 		cols: []vcol{{"table_catalog", isIdent}, {"table_schema", isIdent}, {"table_name", isIdent}, {"table_type", isChars},
 			{"self_referencing_column_name", isIdent}, {"reference_generation", isChars}, {"user_defined_type_catalog", isIdent},
@@ -219,14 +220,19 @@ func init() {
 				if t.matview != nil {
 					continue // information_schema leaves materialized views out
 				}
-				out = append(out, []any{db, t.schema, t.name, "BASE TABLE", nil, nil, nil, nil, nil, "YES", "NO", nil})
+				kind := "BASE TABLE"
+				if t.foreign != nil {
+					kind = "FOREIGN" // its is_insertable_into is unreadable
+				}
+				out = append(out, []any{db, t.schema, t.name, kind, nil, nil, nil, nil, nil, "YES", "NO", nil})
 			}
 			for _, v := range sortedViews(c) {
 				ins, _, _ := viewWritable(s, c, v, 0)
 				out = append(out, []any{db, v.schema, v.name, "VIEW", nil, nil, nil, nil, nil, yesNo(ins), "NO", nil})
 			}
 			return out
-		}})
+		},
+		unreadable: foreignUpdatabilityError("is_insertable_into")})
 	registerVirtual(&virtualTable{schema: "information_schema", name: "schemata",
 		cols: []vcol{{"catalog_name", isIdent}, {"schema_name", isIdent}, {"schema_owner", isIdent},
 			{"default_character_set_catalog", isIdent}, {"default_character_set_schema", isIdent},

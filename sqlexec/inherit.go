@@ -355,6 +355,9 @@ func (b *binder) memberWriters(m *modifyTarget, w *writer, sets []setTarget) ([]
 	ws := []*writer{w}
 	for _, mem := range ms[1:] {
 		b.useTable(mem.t, isolation.TableLockRowExclusive)
+		if err := foreignMemberError([]*tableDesc{mem.t}); err != nil {
+			b.perms = append(b.perms, permCheck{planErr: err})
+		}
 		mw, err := b.writerFor(mem.t, true)
 		if err != nil {
 			return nil, err
@@ -392,11 +395,12 @@ func (d *ddl) withInheritors(ts []*tableDesc, cascade bool) ([]*tableDesc, error
 				// A partition goes with its table, CASCADE or not.
 				continue
 			}
-			deps = append(deps, fmt.Sprintf("table %s depends on table %s", ch.name, d.cat.tables[ch.parents[0]].name))
-			lines = append(lines, "drop cascades to table "+ch.name)
+			parent := d.cat.tables[ch.parents[0]]
+			deps = append(deps, fmt.Sprintf("%s %s depends on %s %s", relNoun(ch), ch.name, relNoun(parent), parent.name))
+			lines = append(lines, "drop cascades to "+relNoun(ch)+" "+ch.name)
 		}
 		if len(deps) > 0 && !cascade {
-			return nil, pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop table %s because other objects depend on it", t.name).
+			return nil, pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop %s %s because other objects depend on it", relNoun(t), t.name).
 				WithDetail("%s", strings.Join(deps, "\n")).
 				WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 		}

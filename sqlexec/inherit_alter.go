@@ -24,6 +24,11 @@ import (
 // to its descendants; recursing says the call comes from a parent.
 func (d *ddl) alterHierarchy(b *binder, oid uint32, cmd *pg_query.AlterTableCmd, recurse, recursing bool) error {
 	t := d.cat.tables[oid]
+	if t.foreign != nil {
+		if err := foreignTableCmdError(t, cmd); err != nil {
+			return err
+		}
+	}
 	if err := keyColumnAlter(t, cmd); err != nil {
 		return err
 	}

@@ -79,6 +79,9 @@ func (d *ddl) lookupMatview(rv *pg_query.RangeVar, wrongKind pgerror.Code) (*tab
 	if rv.Schemaname != "" {
 		path = []string{rv.Schemaname}
 	}
+	if t := d.s.lookupTable(d.cat, rv.Schemaname, rv.Relname); t != nil && t.foreign != nil {
+		return nil, pgerror.Newf(wrongKind, "\"%s\" is not a table or materialized view", rv.Relname)
+	}
 	if _, ok := relationIn(d.cat, path, rv.Relname); ok {
 		return nil, pgerror.Newf(wrongKind, "\"%s\" is not a materialized view", rv.Relname)
 	}
@@ -285,7 +288,7 @@ func (d *ddl) dropMatviews(ds *pg_query.DropStmt) error {
 		if t == nil || t.matview == nil {
 			switch {
 			case t != nil:
-				return pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not a materialized view", name).WithHint("Use DROP TABLE to remove a table.")
+				return pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not a materialized view", name).WithHint("%s", dropHint(t))
 			case d.s.lookupView(d.cat, schema, name) != nil:
 				return pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not a materialized view", name).WithHint("Use DROP VIEW to remove a view.")
 			case ds.MissingOk:

@@ -175,6 +175,8 @@ func (b *binder) mergePlan(st *Statement, ms *pg_query.MergeStmt) (*stmtPlan, er
 	}
 	if t := b.s.lookupTable(b.cat, rv.Schemaname, rv.Relname); t != nil && t.matview != nil {
 		return nil, b.errAt(mergeRefusal(t.name, "materialized views").(*pgerror.Error), rv.Location)
+	} else if t != nil && t.foreign != nil {
+		return nil, mergeRefusal(t.name, "foreign tables") // PostgreSQL's planner says it, with no position
 	}
 	t, err := b.targetTable(rv)
 	if err != nil {

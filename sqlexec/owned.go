@@ -149,6 +149,9 @@ func ownedObjects(c *catalog, role *roleDesc) []ownedObject {
 			if t.matview != nil {
 				kind = pg_query.ObjectType_OBJECT_MATVIEW
 			}
+			if t.foreign != nil {
+				kind = pg_query.ObjectType_OBJECT_FOREIGN_TABLE
+			}
 			out = append(out, ownedObject{oid: t.oid, kind: kind, schema: t.schema, name: t.name})
 		}
 		for _, v := range sc.views {
@@ -194,6 +197,22 @@ func ownedObjects(c *catalog, role *roleDesc) []ownedObject {
 			out = append(out, ownedObject{oid: p.oid, kind: pg_query.ObjectType_OBJECT_PUBLICATION, name: p.name})
 		}
 	}
+	for _, f := range c.sortedFDWs() {
+		if f.owner == role.oid {
+			out = append(out, ownedObject{oid: f.oid, kind: pg_query.ObjectType_OBJECT_FDW, name: f.name})
+		}
+	}
+	for _, srv := range c.sortedServers() {
+		if srv.owner == role.oid {
+			out = append(out, ownedObject{oid: srv.oid, kind: pg_query.ObjectType_OBJECT_FOREIGN_SERVER, name: srv.name})
+		}
+	}
+	for _, m := range c.sortedUserMappings() {
+		if srv := c.serverByOID(m.server); m.user == role.oid && srv != nil {
+			// A mapping's user is its owner, as PostgreSQL records it.
+			out = append(out, ownedObject{oid: m.oid, kind: pg_query.ObjectType_OBJECT_USER_MAPPING, name: "for " + role.name + " on server " + srv.name})
+		}
+	}
 	slices.SortFunc(out, func(a, b ownedObject) int { return cmp.Compare(a.oid, b.oid) })
 	return out
 }
@@ -216,7 +235,9 @@ func (o ownedObject) description(s *Session) string {
 		pg_query.ObjectType_OBJECT_MATVIEW: "materialized view", pg_query.ObjectType_OBJECT_VIEW: "view",
 		pg_query.ObjectType_OBJECT_SEQUENCE: "sequence", pg_query.ObjectType_OBJECT_TYPE: "type", pg_query.ObjectType_OBJECT_DOMAIN: "type",
 		pg_query.ObjectType_OBJECT_ROUTINE: "function", pg_query.ObjectType_OBJECT_EXTENSION: "extension",
-		pg_query.ObjectType_OBJECT_OPERATOR: "operator", pg_query.ObjectType_OBJECT_PUBLICATION: "publication"}[o.kind]
+		pg_query.ObjectType_OBJECT_OPERATOR: "operator", pg_query.ObjectType_OBJECT_PUBLICATION: "publication",
+		pg_query.ObjectType_OBJECT_FDW: "foreign-data wrapper", pg_query.ObjectType_OBJECT_FOREIGN_SERVER: "server",
+		pg_query.ObjectType_OBJECT_USER_MAPPING: "user mapping", pg_query.ObjectType_OBJECT_FOREIGN_TABLE: "foreign table"}[o.kind]
 	return noun + " " + name
 }
 
@@ -309,6 +330,14 @@ func (d *ddl) reassignOwned(rs *pg_query.ReassignOwnedStmt) error {
 				p := d.cat.publications[o.name].with()
 				p.owner = to.oid
 				d.cat.publications[o.name] = p
+			case pg_query.ObjectType_OBJECT_FDW:
+				if err := d.giveFDW(d.cat.fdws[o.name], to.oid); err != nil {
+					return err
+				}
+			case pg_query.ObjectType_OBJECT_FOREIGN_SERVER:
+				d.giveServer(d.cat.servers[o.name], to.oid)
+			case pg_query.ObjectType_OBJECT_USER_MAPPING:
+				// PostgreSQL's REASSIGN OWNED leaves user mappings alone.
 			default:
 				d.giveRelation(o.oid, to.oid)
 			}
@@ -409,10 +438,16 @@ func (d *ddl) dropOwnedObject(o ownedObject, cascade bool) error {
 			return d.dropOperator(cur, cascade)
 		}
 		return nil
-	case pg_query.ObjectType_OBJECT_SCHEMA, pg_query.ObjectType_OBJECT_EXTENSION, pg_query.ObjectType_OBJECT_PUBLICATION:
+	case pg_query.ObjectType_OBJECT_USER_MAPPING:
+		delete(d.cat.userMappings, o.oid)
+		return nil
+	case pg_query.ObjectType_OBJECT_SCHEMA, pg_query.ObjectType_OBJECT_EXTENSION, pg_query.ObjectType_OBJECT_PUBLICATION,
+		pg_query.ObjectType_OBJECT_FDW, pg_query.ObjectType_OBJECT_FOREIGN_SERVER:
 		if o.kind == pg_query.ObjectType_OBJECT_SCHEMA && d.cat.schemas[o.name] == nil ||
 			o.kind == pg_query.ObjectType_OBJECT_EXTENSION && d.cat.extensions[o.name] == nil ||
-			o.kind == pg_query.ObjectType_OBJECT_PUBLICATION && d.cat.publications[o.name] == nil {
+			o.kind == pg_query.ObjectType_OBJECT_PUBLICATION && d.cat.publications[o.name] == nil ||
+			o.kind == pg_query.ObjectType_OBJECT_FDW && d.cat.fdws[o.name] == nil ||
+			o.kind == pg_query.ObjectType_OBJECT_FOREIGN_SERVER && d.cat.servers[o.name] == nil {
 			return nil
 		}
 		return d.drop(&pg_query.DropStmt{RemoveType: o.kind, Behavior: behavior, Objects: []*pg_query.Node{pg_query.MakeStrNode(o.name)}})

@@ -83,7 +83,7 @@ func (d *ddl) attachPartition(b *binder, p *tableDesc, cmd *pg_query.AlterTableC
 		return err
 	}
 	nt.bound = pb
-	if err := d.inheritPartitionKeys(b, nt, p); err != nil {
+	if err := d.inheritPartitionKeys(b, nt, p, true); err != nil {
 		return err
 	}
 	if err := d.cloneForeignKeys(b, nt, p, true); err != nil {

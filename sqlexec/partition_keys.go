@@ -80,6 +80,14 @@ func checkPartitionedKey(t *tableDesc, cols []int, what string) error {
 // the key k of t.
 func (d *ddl) keyToPartitions(b *binder, t *tableDesc, k partitionKeyRef) error {
 	for _, ch := range d.cat.children(t.oid) {
+		if ch.foreign != nil {
+			// A foreign partition takes no index; a unique one cannot be
+			// had on t then.
+			if !k.plain || k.unique {
+				return foreignPartitionsIndexError(t.name, []*tableDesc{ch})
+			}
+			continue
+		}
 		nc := ch.clone()
 		if err := d.partitionKey1(b, nc, k); err != nil {
 			return err
@@ -91,7 +99,10 @@ func (d *ddl) keyToPartitions(b *binder, t *tableDesc, k partitionKeyRef) error 
 
 // inheritPartitionKeys gives partition ch (not yet published) every key of
 // its parent p.
-func (d *ddl) inheritPartitionKeys(b *binder, ch, p *tableDesc) error {
+func (d *ddl) inheritPartitionKeys(b *binder, ch, p *tableDesc, attaching bool) error {
+	if ch.foreign != nil {
+		return foreignPartitionKeyError(ch, p, attaching)
+	}
 	for _, k := range partitionKeys(p) {
 		k.attaching = true
 		if err := d.partitionKey1(b, ch, k); err != nil {

@@ -35,6 +35,9 @@ type partRoute struct {
 	// leaf's index of the clause's arbiter index.
 	rootCols   []int
 	arbiterIdx *indexDesc
+	// foreignErr, for a foreign table, fails a row routed to it, as
+	// PostgreSQL fails to open its wrapper's handler.
+	foreignErr error
 }
 
 // toRoot returns the leaf row lrow in the routed table's column order.
@@ -134,6 +137,7 @@ func (b *binder) partRouterFor(t *tableDesc, withRefs bool) (*partRouter, error)
 			pr.cols[j] = t.colIndex(c.name)
 		}
 		b.useTable(ch, isolation.TableLockRowExclusive)
+		pr.foreignErr = b.cat.foreignReadError(ch)
 		if ch.part != nil {
 			if pr.sub, err = b.partRouterFor(ch, withRefs); err != nil {
 				return nil, err
@@ -180,6 +184,9 @@ func (r *partRouter) route(x *execCtx, row []any) (*partRoute, []any, error) {
 	if to == nil {
 		return nil, nil, pgerror.Newf(pgerror.CheckViolation, "no partition of relation \"%s\" found for row", r.t.name).
 			WithDetail("Partition key of the failing row contains %s.", keyText(r.t, key))
+	}
+	if to.foreignErr != nil {
+		return nil, nil, to.foreignErr
 	}
 	crow := make([]any, len(to.cols))
 	for j, c := range to.cols {

@@ -21,6 +21,14 @@ type virtualTable struct {
 	// store, read in the statement's transaction (pg_largeobject), and
 	// the statement needs SELECT on the table.
 	read func(x *execCtx) ([][]any, error)
+	// unreadable, when set, is the error of a statement that reads column
+	// col (nil when it may): a column PostgreSQL's view computes with a
+	// call that fails for some rows (ddl_foreign_table.go).
+	unreadable func(s *Session, c *catalog, col string) error
+	// restricted says PostgreSQL grants PUBLIC no SELECT on the relation
+	// (pg_user_mapping): reading it needs the privilege its relacl
+	// gives, which only superusers hold.
+	restricted bool
 }
 
 type vcol struct {
@@ -72,9 +80,14 @@ func (b *binder) virtualItem(vt *virtualTable, alias string, a *pg_query.Alias) 
 	}
 	if r, ok := systemRelationNamed(vt.schema, vt.name); ok && r.kind == relTable {
 		cols = append(cols, scopeCol{rel: alias, name: "tableoid", typ: types.OidType, hidden: true, system: true, relOID: r.oid})
-		if vt.read != nil {
+		if vt.read != nil || vt.restricted {
 			b.requirePrivilege(r.oid, vt.name, "table", 'r')
 		}
+	}
+	var use *columnUse
+	if vt.unreadable != nil {
+		use = trackedColumns(nil, len(vt.cols))
+		use.track(cols)
 	}
 	it := &fromItem{name: alias, sub: func(x *execCtx) ([][]any, error) {
 		if vt.read != nil {
@@ -83,6 +96,13 @@ func (b *binder) virtualItem(vt *virtualTable, alias string, a *pg_query.Alias) 
 		c := x.systemCatalog
 		if c == nil {
 			c, _ = x.s.catalog()
+		}
+		if use != nil {
+			for i, read := range use.used {
+				if err := vt.unreadable(x.s, c, vt.cols[i].name); read && err != nil {
+					return nil, err
+				}
+			}
 		}
 		// A statement reads a system table as often as a correlated
 		// subquery or a join's inner side asks: its rows are made once
@@ -186,8 +206,8 @@ func init() {
 			referenced := referencedTables(c)
 			var out [][]any
 			for _, t := range sortedTables(c) {
-				if t.matview != nil {
-					continue // in pg_matviews
+				if t.matview != nil || t.foreign != nil {
+					continue // in pg_matviews, or no table
 				}
 				owner, _ := catalogNames{s: s}.roleName(relationOwner(c, aclTable, t.oid))
 				out = append(out, []any{t.schema, t.name, unquoteIdent(owner), nil, len(t.indexes) > 0 || t.pk != nil, false,

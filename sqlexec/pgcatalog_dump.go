@@ -16,7 +16,7 @@ import (
 // psql reads. Those of object kinds fickle has only PostgreSQL's built-in
 // objects of (casts, operator families, text search objects, conversions,
 // tablespaces) show initdb's rows from pgdata; those of kinds fickle has
-// none of at all (foreign data wrappers, servers and tables, default privileges,
+// none of at all (default privileges,
 // transforms, event triggers, subscriptions, security labels, large
 // objects, per-database and per-role settings, privileges on settings) are
 // empty, as they are in a fresh PostgreSQL database.
@@ -163,10 +163,6 @@ func init() {
 		registerVirtual(&virtualTable{schema: "pg_catalog", name: table, cols: cols,
 			rows: func(s *Session, c *catalog) [][]any { return nil }})
 	}
-	empty("pg_foreign_data_wrapper", vcol{"oid", oid}, vcol{"fdwname", name}, vcol{"fdwowner", oid},
-		vcol{"fdwhandler", oid}, vcol{"fdwvalidator", oid}, vcol{"fdwacl", textArray}, vcol{"fdwoptions", textArray})
-	empty("pg_foreign_server", vcol{"oid", oid}, vcol{"srvname", name}, vcol{"srvowner", oid}, vcol{"srvfdw", oid},
-		vcol{"srvtype", text}, vcol{"srvversion", text}, vcol{"srvacl", textArray}, vcol{"srvoptions", textArray})
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_default_acl", cols: []vcol{{"oid", oid}, {"defaclrole", oid},
 		{"defaclnamespace", oid}, {"defaclobjtype", ch}, {"defaclacl", textArray}}, rows: defaultACLRows})
 	empty("pg_transform", vcol{"oid", oid}, vcol{"trftype", oid}, vcol{"trflang", oid}, vcol{"trffromsql", types.Regproc},
@@ -184,7 +180,6 @@ func init() {
 	empty("pg_shseclabel", vcol{"objoid", oid}, vcol{"classoid", oid}, vcol{"provider", text}, vcol{"label", text})
 	empty("pg_seclabels", vcol{"objoid", oid}, vcol{"classoid", oid}, vcol{"objsubid", i4}, vcol{"objtype", text},
 		vcol{"objnamespace", oid}, vcol{"objname", text}, vcol{"provider", text}, vcol{"label", text})
-	empty("pg_foreign_table", vcol{"ftrelid", oid}, vcol{"ftserver", oid}, vcol{"ftoptions", textArray})
 	// With max_prepared_transactions = 0 nothing is ever prepared.
 	empty("pg_prepared_xacts", vcol{"transaction", types.Type{Oid: types.OidXID, Typmod: -1}}, vcol{"gid", text},
 		vcol{"prepared", types.Timestamptz}, vcol{"owner", name}, vcol{"database", name})

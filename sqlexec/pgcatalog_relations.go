@@ -61,8 +61,8 @@ func (r relationRow) values() []any {
 	}
 	filenode := int64(r.oid)
 	switch r.kind {
-	case "p", "I", "v", "c":
-		filenode = 0 // partitioned tables and their indexes, views and composite types have no storage
+	case "p", "I", "v", "c", "f":
+		filenode = 0 // partitioned tables and their indexes, views, composite types and foreign tables have no storage
 	}
 	switch {
 	case r.temp:
@@ -134,11 +134,17 @@ func relationRows(c *catalog) []relationRow {
 		if t.matview != nil {
 			kind = "m"
 		}
+		if t.foreign != nil {
+			kind, am = "f", 0
+		}
 		out = append(out, relationRow{oid: t.oid, name: t.name, namespace: schemaOID(c, t.schema), kind: kind, rowType: int64(rowTypeOID(t.oid)),
 			am: am, tuples: -1, hasIndex: len(t.indexes) > 0 || t.pk != nil, natts: len(t.cols) + len(t.droppedCols), checks: len(t.checks),
 			triggers: len(t.fks) > 0 || referenced[t.oid] || len(t.triggers) > 0, rules: len(t.rules) > 0 || t.matview != nil, temp: isTempSchema(t.schema), unlogged: t.unlogged,
 			subclass: parents[t.oid], partition: t.bound != nil, bound: partBoundText(t), rowSecurity: t.rowSecurity, forceRowSecurity: t.forceRowSecurity,
 			options: t.options, unpopulated: t.matview != nil && !t.matview.populated, replIdent: t.replicaIdentityText()})
+		if t.foreign != nil {
+			out[len(out)-1].replIdent = "n" // a foreign table has no replica identity
+		}
 		if toast := toastRelationRows(t); toast != nil {
 			out[len(out)-1].toast = toast[0].oid
 			for i := range toast {
@@ -236,7 +242,7 @@ func init() {
 					if r.owner == 0 {
 						out[i][5] = int64(relationOwner(c, aclTable, r.table))
 					}
-				case "r", "p", "v", "m":
+				case "r", "p", "v", "m", "f":
 					out[i][5] = int64(relationOwner(c, aclTable, r.oid))
 					out[i][28] = aclText(s, c, aclTable, r.oid)
 					if v := viewByOid(c, r.oid); v != nil && len(v.options) > 0 {
@@ -274,6 +280,7 @@ func init() {
 						row[2] = int64(col.domain) // a domain's column names the domain, its values are the base type's
 					}
 					row[22] = columnACLText(s, c, t.oid, col.attnum)
+					row[24] = optionsAny(col.fdwOptions)
 					out = append(out, row)
 				}
 				out = append(out, droppedAttributeRows(t)...)

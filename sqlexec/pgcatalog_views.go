@@ -64,7 +64,8 @@ func init() {
 					yesNo(upd && del), yesNo(ins), trigger(tgUpdate), trigger(tgDelete), trigger(tgInsert)})
 			}
 			return out
-		}})
+		},
+		unreadable: foreignUpdatabilityError("is_updatable", "is_insertable_into")})
 	viewdef := func(x *execCtx, a []any) (any, error) {
 		c, _ := x.s.catalog()
 		var v *viewDesc

@@ -32,7 +32,7 @@ type statIndex struct {
 func statTables(c *catalog, partitioned bool) []statTable {
 	var out []statTable
 	for _, t := range sortedTables(c) {
-		if t.part != nil && !partitioned {
+		if t.part != nil && !partitioned || t.foreign != nil {
 			continue
 		}
 		st := statTable{t: t}

@@ -44,12 +44,14 @@ const (
 var privilegeLetters = map[aclKind]map[string]byte{
 	aclTable: {"SELECT": 'r', "INSERT": 'a', "UPDATE": 'w', "DELETE": 'd', "TRUNCATE": 'D', "REFERENCES": 'x',
 		"TRIGGER": 't', "RULE": 0},
-	aclSequence: {"USAGE": 'U', "SELECT": 'r', "UPDATE": 'w'},
-	aclSchema:   {"CREATE": 'C', "USAGE": 'U'},
-	aclDatabase: {"CREATE": 'C', "CONNECT": 'c', "TEMPORARY": 'T', "TEMP": 'T'},
-	aclType:     {"USAGE": 'U'},
-	aclFunction: {"EXECUTE": 'X'},
-	aclColumn:   {"SELECT": 'r', "INSERT": 'a', "UPDATE": 'w', "REFERENCES": 'x'},
+	aclSequence:           {"USAGE": 'U', "SELECT": 'r', "UPDATE": 'w'},
+	aclSchema:             {"CREATE": 'C', "USAGE": 'U'},
+	aclDatabase:           {"CREATE": 'C', "CONNECT": 'c', "TEMPORARY": 'T', "TEMP": 'T'},
+	aclType:               {"USAGE": 'U'},
+	aclFunction:           {"EXECUTE": 'X'},
+	aclForeignDataWrapper: {"USAGE": 'U'},
+	aclForeignServer:      {"USAGE": 'U'},
+	aclColumn:             {"SELECT": 'r', "INSERT": 'a', "UPDATE": 'w', "REFERENCES": 'x'},
 }
 
 // aclItem is one grant: grantee 0 is PUBLIC. privs holds the privilege
@@ -209,6 +211,18 @@ func (s *Session) objectOwner(c *catalog, kind aclKind, oid uint32) uint32 {
 	if kind == aclType {
 		if t := c.typeByOid(aclTypeOID(c, oid)); t != nil {
 			return t.ownerRole()
+		}
+		return oidBootstrapSuperuser
+	}
+	if kind == aclForeignDataWrapper {
+		if f := c.fdwByOID(oid); f != nil {
+			return f.owner
+		}
+		return oidBootstrapSuperuser
+	}
+	if kind == aclForeignServer {
+		if srv := c.serverByOID(oid); srv != nil {
+			return srv.owner
 		}
 		return oidBootstrapSuperuser
 	}

@@ -47,6 +47,10 @@ type permCheck struct {
 	// columns, when set, lets column privileges stand for the relation's
 	// privilege: the columns the statement uses it on.
 	columns *columnUse
+	// planErr, when set, fails the statement as it starts, before any
+	// privilege is checked, as PostgreSQL's planner fails it: it reads or
+	// writes a foreign table (ddl_foreign_table.go).
+	planErr error
 }
 
 // columnUse is what a statement uses of a relation's columns for one
@@ -229,6 +233,11 @@ func (b *binder) dropPrivilegeSince(mark int, oid uint32) *columnUse {
 // checkPrivileges fails with 42501 on the first privilege of perms that
 // its role does not hold.
 func (s *Session) checkPrivileges(perms []permCheck) error {
+	for _, p := range perms {
+		if p.planErr != nil {
+			return p.planErr
+		}
+	}
 	current := uint32(0)
 	for _, p := range perms {
 		role := p.as
@@ -240,6 +249,9 @@ func (s *Session) checkPrivileges(perms []permCheck) error {
 		}
 		if p.unpopulated {
 			return matviewUnpopulatedError(p.name)
+		}
+		if p.planErr != nil {
+			continue
 		}
 		if p.rls != nil {
 			on, err := s.rowSecurityActive(p.rls.t, role)

@@ -209,7 +209,7 @@ func (b *binder) reindexTable(r *reindexRun, rv *pg_query.RangeVar, tablespace b
 		return pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(rv))
 	}
 	t := b.cat.tables[uint32(oid)]
-	if kind != relTable {
+	if kind != relTable || t != nil && t.foreign != nil {
 		return pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not a table or materialized view", rv.Relname)
 	}
 	if t == nil {

@@ -21,7 +21,7 @@ var policyCommand = map[string]byte{"all": polAll, "select": polSelect, "insert"
 // current role owns it.
 func (d *ddl) policyTable(rv *pg_query.RangeVar) (*tableDesc, error) {
 	t := d.s.lookupTable(d.cat, rv.Schemaname, rv.Relname)
-	if t != nil && t.matview != nil {
+	if t != nil && (t.matview != nil || t.foreign != nil) {
 		return nil, pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not a table", rv.Relname)
 	}
 	if t == nil {

@@ -596,6 +596,10 @@ func aclObjectDescription(s *Session, c *catalog, k aclKey) string {
 	case aclType:
 		name, _ := catalogNames{s: s, cat: c}.typeName(k.oid, -1)
 		return "privileges for type " + name
+	case aclForeignDataWrapper:
+		return "privileges for foreign-data wrapper " + c.fdwByOID(k.oid).name
+	case aclForeignServer:
+		return "privileges for server " + c.serverByOID(k.oid).name
 	}
 	schema, name, _ := relationByOid(c, int64(k.oid))
 	name = s.visibleName(schema, name)

@@ -192,7 +192,7 @@ func (d *ddl) checkRowTypeAlter(t *tableDesc, cmd *pg_query.AlterTableCmd) error
 		return nil
 	}
 	if cmd.Subtype == pg_query.AlterTableType_AT_AlterColumnType || cmd.Subtype == pg_query.AlterTableType_AT_AddColumn && columnDefault(cmd) {
-		return pgerror.Newf(pgerror.FeatureNotSupported, "cannot alter table \"%s\" because column \"%s.%s\" uses its row type", t.name, table, column)
+		return pgerror.Newf(pgerror.FeatureNotSupported, "cannot alter %s \"%s\" because column \"%s.%s\" uses its row type", relNoun(t), t.name, table, column)
 	}
 	return pgerror.Unsupported("ADD COLUMN and DROP COLUMN on a table whose row type a column of another table uses")
 }

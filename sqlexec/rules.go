@@ -102,6 +102,10 @@ func (d *ddl) createRule(rs *pg_query.RuleStmt, full string) error {
 	if t == nil {
 		return pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", qualName(rs.Relation))
 	}
+	if t.foreign != nil {
+		return pgerror.Newf(pgerror.WrongObjectType, "relation \"%s\" cannot have rules", t.name).
+			WithDetail("This operation is not supported for foreign tables.")
+	}
 	if owner, noun := hostOwner(d.cat, t, view); !d.s.actsAsOwner(owner) {
 		return d.s.requireOwner(owner, noun, t.name)
 	}

@@ -370,7 +370,7 @@ func init() {
 // relkindNouns name relations by pg_class.relkind in getObjectDescription's
 // words.
 var relkindNouns = map[string]string{"r": "table", "p": "table", "i": "index", "I": "index", "S": "sequence", "v": "view",
-	"t": "TOAST table", "m": "materialized view", "c": "composite type"}
+	"t": "TOAST table", "m": "materialized view", "c": "composite type", "f": "foreign table"}
 
 // describeObject is pg_describe_object: the object of catalog class classid
 // with OID objid (objsubid a column of a relation) as PostgreSQL's
@@ -417,7 +417,7 @@ func describeObject(x *execCtx, classid, objid uint32, objsubid int32) (any, err
 			return nil, pgerror.Unsupported("pg_describe_object of this relation")
 		}
 		desc := noun + " " + name
-		if objsubid < 0 && objsubid >= -int32(len(systemColumnNames)) && (kind == "r" || kind == "p" || kind == "t") {
+		if objsubid < 0 && objsubid >= -int32(len(systemColumnNames)) && (kind == "r" || kind == "p" || kind == "t" || kind == "f") {
 			return "column " + systemColumnNames[-objsubid-1] + " of " + desc, nil
 		}
 		if objsubid != 0 {

@@ -42,7 +42,7 @@ func hasToastTable(t *tableDesc) bool {
 // plain table with a column stored out of line whose rows could exceed
 // the threshold (any column of unbounded length can).
 func needsToastTable(t *tableDesc) bool {
-	if t.part != nil || isTempSchema(t.schema) {
+	if t.part != nil || t.foreign != nil || isTempSchema(t.schema) {
 		return false
 	}
 	dataLen, toastable, unbounded := 0, false, false

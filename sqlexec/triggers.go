@@ -148,6 +148,9 @@ func (d *ddl) createTrigger(ct *pg_query.CreateTrigStmt, full string) error {
 	if err != nil {
 		return err
 	}
+	if err := foreignTriggerError(t, view, ct); err != nil {
+		return err
+	}
 	if err := d.requireTriggerPrivilege(t, view); err != nil {
 		return err
 	}

@@ -33,6 +33,10 @@ func (d *ddl) transitionTables(tr *triggerDesc, ct *pg_query.CreateTrigStmt, t *
 	if len(ct.TransitionRels) == 0 {
 		return nil
 	}
+	if t.foreign != nil && ct.TransitionRels[0].GetTriggerTransition().IsTable {
+		return pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is a foreign table", t.name).
+			WithDetail("Triggers on foreign tables cannot have transition tables.")
+	}
 	switch {
 	case ct.Row && t.part != nil:
 		return pgerror.Newf(pgerror.FeatureNotSupported, "\"%s\" is a partitioned table", t.name).

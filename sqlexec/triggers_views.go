@@ -59,6 +59,10 @@ func (d *ddl) triggerRelation(ct *pg_query.CreateTrigStmt) (*tableDesc, *viewDes
 	case t != nil && t.matview != nil:
 		return nil, nil, pgerror.Newf(pgerror.WrongObjectType, "relation \"%s\" cannot have triggers", t.name).
 			WithDetail("This operation is not supported for materialized views.")
+	case t != nil && t.foreign != nil:
+		if err := foreignTriggerError(t, nil, ct); err != nil {
+			return nil, nil, err
+		}
 	case t != nil && instead:
 		return nil, nil, pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is a table", t.name).
 			WithDetail("Tables cannot have INSTEAD OF triggers.")

@@ -321,7 +321,11 @@ func (b *binder) lockPlan(ls *pg_query.LockStmt) (*stmtPlan, error) {
 	var lookupErr error
 	for _, r := range ls.Relations {
 		rv := r.GetRangeVar()
-		if t := b.s.lookupTable(b.cat, rv.Schemaname, rv.Relname); t != nil {
+		if t := b.s.lookupTable(b.cat, rv.Schemaname, rv.Relname); t != nil && t.foreign != nil {
+			lookupErr = pgerror.Newf(pgerror.WrongObjectType, "cannot lock relation \"%s\"", rv.Relname).
+				WithDetail("This operation is not supported for foreign tables.")
+			break
+		} else if t != nil {
 			targets = append(targets, lockTarget{table: t})
 			if rv.Inh {
 				targets = b.withDescendants(targets, t)

@@ -77,6 +77,7 @@ func (b *binder) vacuumPlan(vs *pg_query.VacuumStmt) (*stmtPlan, error) {
 	}
 	var notices []*pgerror.Error
 	var rewrite []*tableDesc // VACUUM FULL's tables
+	var analyzeErr error     // a foreign table's, which ANALYZE cannot sample
 	for _, r := range vs.Rels {
 		vr := r.GetVacuumRelation()
 		rv := vr.Relation
@@ -101,6 +102,21 @@ func (b *binder) vacuumPlan(vs *pg_query.VacuumStmt) (*stmtPlan, error) {
 			notices = append(notices, w)
 			continue
 		}
+		if t.foreign != nil && vs.IsVacuumcmd {
+			w := pgerror.Newf(pgerror.Warning, "skipping \"%s\" --- cannot vacuum non-tables or special system tables", rv.Relname)
+			w.Severity = "WARNING"
+			notices = append(notices, w)
+			continue
+		}
+		if analyze && analyzeErr == nil {
+			// Analyzing a foreign table, or a parent's sample from one,
+			// asks its wrapper's handler.
+			for _, m := range append([]*tableDesc{t}, b.cat.descendants(t)...) {
+				if analyzeErr = b.cat.foreignReadError(m); analyzeErr != nil {
+					break
+				}
+			}
+		}
 		if full {
 			rewrite = append(rewrite, t)
 		}
@@ -123,11 +139,21 @@ func (b *binder) vacuumPlan(vs *pg_query.VacuumStmt) (*stmtPlan, error) {
 	}
 	if full && len(vs.Rels) == 0 {
 		for _, t := range b.cat.tables {
+			if t.foreign != nil {
+				continue // a database-wide VACUUM leaves foreign tables alone
+			}
 			if !isTempSchema(t.schema) || t.schema == b.s.tempSchemaIfAny() {
 				rewrite = append(rewrite, t)
 			}
 		}
 		slices.SortFunc(rewrite, func(a, b *tableDesc) int { return cmp.Compare(a.oid, b.oid) })
+	}
+	if analyze && len(vs.Rels) == 0 {
+		for _, t := range sortedTables(b.cat) {
+			if analyzeErr = b.cat.foreignReadError(t); analyzeErr != nil {
+				break
+			}
+		}
 	}
 	var leaves []*tableDesc
 	for _, t := range rewrite {
@@ -135,7 +161,7 @@ func (b *binder) vacuumPlan(vs *pg_query.VacuumStmt) (*stmtPlan, error) {
 			leaves = append(leaves, t)
 		}
 		for _, ch := range b.cat.descendants(t) {
-			if ch.part == nil && !slices.Contains(leaves, ch) {
+			if ch.part == nil && ch.foreign == nil && !slices.Contains(leaves, ch) {
 				leaves = append(leaves, ch)
 			}
 		}
@@ -146,6 +172,9 @@ func (b *binder) vacuumPlan(vs *pg_query.VacuumStmt) (*stmtPlan, error) {
 	return &stmtPlan{noTxn: len(leaves) == 0, exec: func(x *execCtx) (*Result, error) {
 		if vs.IsVacuumcmd && x.s.txn != nil && x.s.txn.explicit {
 			return nil, pgerror.New(pgerror.ActiveSqlTransaction, "VACUUM cannot run inside a transaction block")
+		}
+		if analyzeErr != nil {
+			return nil, analyzeErr
 		}
 		// VACUUM FULL writes each table anew: its live rows take the first
 		// places, in the order of their places now.
