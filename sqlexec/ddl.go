@@ -836,7 +836,7 @@ func (d *ddl) addColumnDef(b *binder, t *tableDesc, cd *pg_query.ColumnDef, alte
 	if st, ok := serialType(cd.TypeName); ok {
 		col.typ, ownsSequence, col.notNull = st, true, true
 	} else {
-		typ, err := b.typeName(cd.TypeName)
+		typ, dom, err := b.declaredType(cd.TypeName)
 		if err != nil {
 			return nil, err
 		}
@@ -844,7 +844,7 @@ func (d *ddl) addColumnDef(b *binder, t *tableDesc, cd *pg_query.ColumnDef, alte
 			return nil, pgerror.Newf(pgerror.InvalidTableDefinition, "column \"%s\" has pseudo-type %s", cd.Colname, typ)
 		}
 		col.typ = typ
-		if dom := b.domainNamed(cd.TypeName); dom != nil {
+		if dom != nil {
 			col.domain = dom.oid
 		}
 		if err := d.s.requireColumnTypeUsage(d.cat, uint32(col.typ.Oid), col.domain); err != nil {

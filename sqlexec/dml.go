@@ -488,7 +488,7 @@ func (b *binder) insertSourceFor(t *tableDesc, target []int, assigns []*arrayAss
 					continue
 				}
 				col := t.cols[target[i]]
-				ce, err := b.coerceToColumn(e, col)
+				ce, err := b.coerceToColumn(e, col, it)
 				if err != nil {
 					return nil, nil, b.assignError(err, col, e, it)
 				}
@@ -815,7 +815,7 @@ func (b *binder) setTargetFor(t *tableDesc, sc *scope, rt *pg_query.ResTarget) (
 		return []setTarget{{col: c, e: e, assign: a}}, nil
 	}
 	orig = e
-	if e, err = b.coerceToColumn(e, col); err != nil {
+	if e, err = b.coerceToColumn(e, col, rt.Val); err != nil {
 		return nil, b.assignError(err, col, orig, rt.Val)
 	}
 	return []setTarget{{col: c, e: e}}, nil

@@ -336,7 +336,7 @@ func (b *binder) paramRef(p *pg_query.ParamRef) (*scalar, error) {
 }
 
 func (b *binder) typeCast(sc *scope, tc *pg_query.TypeCast) (*scalar, error) {
-	t, err := b.typeName(tc.TypeName)
+	t, _, err := b.declaredType(tc.TypeName)
 	if err != nil {
 		return nil, err
 	}
@@ -369,9 +369,15 @@ func (b *binder) castTo(arg *scalar, t types.Type, tc *pg_query.TypeCast) (*scal
 	if out == arg && t.Typmod >= 0 && arg.typ != t {
 		out = &scalar{typ: t, eval: arg.eval, slot: -1, refs: arg.refs, name: arg.name}
 	}
-	if dom := b.domainNamed(tc.TypeName); dom != nil && len(tc.TypeName.ArrayBounds) == 0 {
+	if _, dom, _ := b.declaredType(tc.TypeName); dom != nil {
 		b.setParamDomain(param, dom.oid)
-		if out, err = b.withDomainCheck(out, dom); err != nil {
+		saved := b.literalPos
+		if c := tc.Arg.GetAConst(); c != nil && c.GetSval() != nil && b.catalogNow().holdsDomainArray(dom) {
+			b.literalPos = b.pos(c.Location)
+		}
+		out, err = b.withDomainCheck(out, dom)
+		b.literalPos = saved
+		if err != nil {
 			return nil, err
 		}
 	} else if out.domain != nil {

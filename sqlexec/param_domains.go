@@ -1,6 +1,8 @@
 package sqlexec
 
 import (
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
 	"github.com/fickle-db/fickle/sqlexec/types"
 )
 
@@ -36,24 +38,29 @@ func (b *binder) paramDomain(n int) uint32 {
 	return 0
 }
 
-// coerceToColumn converts e, a value written to column col, to the
-// column's type by assignment; a parameter that takes its type there is
-// of the column's domain.
-func (b *binder) coerceToColumn(e *scalar, col *columnDesc) (*scalar, error) {
+// coerceToColumn converts e, a value written to column col (written as
+// n), to the column's type by assignment; a parameter that takes its type
+// there is of the column's domain, and a value converted to an array of
+// a domain is checked as the conversion checks it (withConversionCheck).
+func (b *binder) coerceToColumn(e *scalar, col *columnDesc, n *pg_query.Node) (*scalar, error) {
 	param := e.param
 	out, err := b.coerce(e, col.typ, types.CastAssignment)
-	if err == nil && col.domain != 0 {
-		b.setParamDomain(param, col.domain)
+	if err != nil || col.domain == 0 {
+		return out, err
 	}
-	return out, err
+	b.setParamDomain(param, col.domain)
+	if dom := b.domainByOid(col.domain); dom != nil && n != nil {
+		return b.withConversionCheck(out, dom, n)
+	}
+	return out, nil
 }
 
 // domainParamType is the type $n takes when the client declares it with
 // OID oid: the base type of the domain oid names, $n then being of the
 // domain; ok is false when oid is no domain.
 func (b *binder) domainParamType(n int, oid uint32) (t types.Type, ok bool) {
-	dom := b.catalogNow().typeByOid(oid)
-	if dom == nil || dom.domain == nil {
+	dom := b.catalogNow().domainOrArrayByOid(oid)
+	if dom == nil {
 		return types.Type{}, false
 	}
 	b.setParamDomain(n, oid)
