@@ -1,8 +1,11 @@
 package sqlexec
 
 import (
+	"errors"
+
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
+	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/sqlexec/types"
 )
 
@@ -45,14 +48,24 @@ func (b *binder) paramDomain(n int) uint32 {
 func (b *binder) coerceToColumn(e *scalar, col *columnDesc, n *pg_query.Node) (*scalar, error) {
 	param := e.param
 	out, err := b.coerce(e, col.typ, types.CastAssignment)
-	if err != nil || col.domain == 0 {
+	dom := b.domainByOid(col.domain)
+	if dom == nil || n == nil {
+		if err == nil && col.domain != 0 {
+			b.setParamDomain(param, col.domain)
+		}
 		return out, err
 	}
-	b.setParamDomain(param, col.domain)
-	if dom := b.domainByOid(col.domain); dom != nil && n != nil {
-		return b.withConversionCheck(out, dom, n)
+	if err != nil {
+		// array_in reads a string literal's elements with the domain's
+		// input: its errors point at the literal.
+		var pe *pgerror.Error
+		if c := n.GetAConst(); c != nil && c.GetSval() != nil && errors.As(err, &pe) && pe.Position == 0 && b.catalogNow().holdsDomainArray(dom) {
+			pe.Position = b.pos(c.Location)
+		}
+		return nil, err
 	}
-	return out, nil
+	b.setParamDomain(param, col.domain)
+	return b.withConversionCheck(out, dom, n)
 }
 
 // domainParamType is the type $n takes when the client declares it with
