@@ -936,7 +936,11 @@ func (d *ddl) addColumnDef(b *binder, t *tableDesc, cd *pg_query.ColumnDef, alte
 		}
 	}
 	if col.def != nil && !alter {
-		if _, err := b.defaultExpr(col, col.def); err != nil {
+		e, err := b.defaultExpr(col, col.def)
+		if err != nil {
+			return nil, err
+		}
+		if err := d.readDefaultLiteral(b, col, col.def, e); err != nil {
 			return nil, err
 		}
 	}
@@ -1081,6 +1085,24 @@ func (b *binder) defaultExpr(col *columnDesc, e *pg_query.Node) (*scalar, error)
 		return nil, b.coercionError(err, col, v, e, "default expression")
 	}
 	return out, nil
+}
+
+// readDefaultLiteral reads DEFAULT e of col, bound as def, when e is a
+// string literal and col is of an array of a domain (or a domain over
+// one): PostgreSQL reads the literal with array_in when it stores the
+// default, so an element the domain refuses fails the statement.
+func (d *ddl) readDefaultLiteral(b *binder, col *columnDesc, e *pg_query.Node, def *scalar) error {
+	c := e.GetAConst()
+	dom := b.domainByOid(col.domain)
+	if c == nil || c.GetSval() == nil || dom == nil || !b.catalogNow().holdsDomainArray(dom) {
+		return nil
+	}
+	checked, err := b.withConversionCheck(def, dom, e)
+	if err != nil {
+		return err
+	}
+	_, err = checked.eval(d.x)
+	return err
 }
 
 // unplaced runs f with the statement's text hidden from b, so that the
