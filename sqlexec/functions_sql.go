@@ -217,7 +217,11 @@ func planSQLBody(s *Session, cat *catalog, f *funcDesc, createText string) ([]*s
 		}
 		texts = append(texts, text)
 	}
-	if err := checkSQLResult(f, plans, sts[len(sts)-1].node); err != nil {
+	var last *pg_query.Node
+	if len(sts) > 0 {
+		last = sts[len(sts)-1].node
+	}
+	if err := checkSQLResult(f, plans, last); err != nil {
 		return nil, nil, err
 	}
 	return plans, texts, nil
