@@ -71,7 +71,20 @@ func (b *binder) coerceAssignValue(a *arrayAssign, e *scalar) (*scalar, error) {
 	if err != nil && errors.As(err, &pe) && (pe.Code == pgerror.CannotCoerce || pe.Code == pgerror.DatatypeMismatch) {
 		return nil, b.assignMismatch(a, e.typ)
 	}
-	return c, err
+	if err != nil || a.steps != nil || a.hstoreKey != nil || a.fixed {
+		return c, err
+	}
+	// An element assigned to an array of a domain (or a domain over one)
+	// becomes of the domain, a slice of the array type.
+	if at := b.catalogNow().domainArrayUnder(b.domainByOid(a.col.domain)); at != nil {
+		if a.slice {
+			return b.withDomainCheck(c, at)
+		}
+		if dom := b.domainByOid(at.domain.elem); dom != nil {
+			return b.withDomainCheck(c, dom)
+		}
+	}
+	return c, nil
 }
 
 // assignMismatch is the 42804 error of a value of type from assigned to a.

@@ -217,8 +217,17 @@ func (b *binder) applyIndirection(sc *scope, arg *scalar, list []*pg_query.Node)
 	if !slice {
 		typ, _ = arg.typ.Elem()
 	}
+	// An element of an array of a domain is of the domain, a slice of it
+	// of the array type again.
+	var dom *typeDesc
+	if arg.domain != nil && arg.domain.domain.elem != 0 {
+		dom = arg.domain
+		if !slice {
+			dom = b.domainByOid(arg.domain.domain.elem)
+		}
+	}
 	inner, argType := arg.eval, arg.typ
-	return &scalar{typ: typ, slot: -1, refs: arg.refs | refs, volatile: arg.volatile || volatile, name: arg.name, eval: func(x *execCtx) (any, error) {
+	return &scalar{typ: typ, domain: dom, slot: -1, refs: arg.refs | refs, volatile: arg.volatile || volatile, name: arg.name, eval: func(x *execCtx) (any, error) {
 		v, err := inner(x)
 		if err != nil || v == nil {
 			return nil, err

@@ -271,6 +271,17 @@ func (c scopeCol) markRead() {
 type binder struct {
 	s   *Session
 	cat *catalog
+	// literalPos is the position of the string literal whose conversion
+	// the domain checks being compiled stand for, 0 for none: array_in
+	// checks the elements of an array of a domain as it reads the
+	// literal, so their errors point at it (domainArrayCheck).
+	literalPos int
+	// storedCheck marks the compiling of a column's domain check where a
+	// row is written: an array of a domain's NULL elements are then left
+	// unchecked, as PostgreSQL checks elements only where a value is
+	// converted to the array type, never the NULLs an assignment to a
+	// subscript past the end pads the array with (domainArrayCheck).
+	storedCheck bool
 	// frozen, when set, records what a view keeps of its query as bound
 	// when it is made (freezeQuery).
 	frozen *frozenParts

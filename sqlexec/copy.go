@@ -463,6 +463,9 @@ func (s *Session) copyInTxn(ctx context.Context, req *CopyRequest, data io.Reade
 				return err
 			}
 		}
+		if err := cp.w.checkInput(x, row); err != nil {
+			return err
+		}
 		if err := cp.w.fillDefaults(x, row, given); err != nil {
 			return err
 		}

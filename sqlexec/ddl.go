@@ -892,7 +892,7 @@ func (d *ddl) addColumnDef(b *binder, t *tableDesc, cd *pg_query.ColumnDef, alte
 	if st, ok := serialType(cd.TypeName); ok {
 		col.typ, ownsSequence, col.notNull = st, true, true
 	} else {
-		typ, err := b.typeName(cd.TypeName)
+		typ, dom, err := b.declaredType(cd.TypeName)
 		if err != nil {
 			return nil, err
 		}
@@ -900,7 +900,7 @@ func (d *ddl) addColumnDef(b *binder, t *tableDesc, cd *pg_query.ColumnDef, alte
 			return nil, pgerror.Newf(pgerror.InvalidTableDefinition, "column \"%s\" has pseudo-type %s", cd.Colname, typ)
 		}
 		col.typ = typ
-		if dom := b.domainNamed(cd.TypeName); dom != nil {
+		if dom != nil {
 			col.domain = dom.oid
 		}
 		if err := d.s.requireColumnTypeUsage(d.cat, uint32(col.typ.Oid), col.domain); err != nil {
@@ -992,7 +992,11 @@ func (d *ddl) addColumnDef(b *binder, t *tableDesc, cd *pg_query.ColumnDef, alte
 		}
 	}
 	if col.def != nil && !alter {
-		if _, err := b.defaultExpr(col, col.def); err != nil {
+		e, err := b.defaultExpr(col, col.def)
+		if err != nil {
+			return nil, err
+		}
+		if err := d.readDefaultLiteral(b, col, col.def, e); err != nil {
 			return nil, err
 		}
 	}
@@ -1143,6 +1147,24 @@ func (b *binder) defaultExpr(col *columnDesc, e *pg_query.Node) (*scalar, error)
 		return nil, b.coercionError(err, col, v, e, "default expression")
 	}
 	return out, nil
+}
+
+// readDefaultLiteral reads DEFAULT e of col, bound as def, when e is a
+// string literal and col is of an array of a domain (or a domain over
+// one): PostgreSQL reads the literal with array_in when it stores the
+// default, so an element the domain refuses fails the statement.
+func (d *ddl) readDefaultLiteral(b *binder, col *columnDesc, e *pg_query.Node, def *scalar) error {
+	c := e.GetAConst()
+	dom := b.domainByOid(col.domain)
+	if c == nil || c.GetSval() == nil || dom == nil || !b.catalogNow().holdsDomainArray(dom) {
+		return nil
+	}
+	checked, err := b.withConversionCheck(def, dom, e)
+	if err != nil {
+		return err
+	}
+	_, err = checked.eval(d.x)
+	return err
 }
 
 // unplaced runs f with the statement's text hidden from b, so that the

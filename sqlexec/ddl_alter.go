@@ -253,7 +253,12 @@ func (d *ddl) addColumn(b *binder, t *tableDesc, cmd *pg_query.AlterTableCmd) er
 	}
 	var def, gen *scalar
 	if defNode != nil && col.generated == nil {
-		if err := b.unplaced(func() (err error) { def, err = b.defaultExpr(col, defNode); return err }); err != nil {
+		if err := b.unplaced(func() (err error) {
+			if def, err = b.defaultExpr(col, defNode); err != nil {
+				return err
+			}
+			return d.readDefaultLiteral(b, col, defNode, def)
+		}); err != nil {
 			return err
 		}
 	}
@@ -620,7 +625,13 @@ func (d *ddl) setDefault(b *binder, t *tableDesc, cmd *pg_query.AlterTableCmd) e
 	nc := *t.cols[i]
 	nc.def = b.s.qualifiedCalls(b.cat, cmd.Def)
 	if cmd.Def != nil {
-		if err := b.unplaced(func() error { _, err := b.defaultExpr(&nc, nc.def); return err }); err != nil {
+		if err := b.unplaced(func() error {
+			def, err := b.defaultExpr(&nc, nc.def)
+			if err != nil {
+				return err
+			}
+			return d.readDefaultLiteral(b, &nc, nc.def, def)
+		}); err != nil {
 			return err
 		}
 		if b.storesNoDefault(&nc, cmd.Def) {

@@ -152,12 +152,12 @@ func (d *ddl) attributeType(b *binder, t *typeDesc, cd *pg_query.ColumnDef) (typ
 	if cd.CollClause != nil {
 		return types.Type{}, 0, pgerror.Unsupported("collations of composite type attributes")
 	}
-	ft, err := b.typeName(cd.TypeName)
+	ft, fd, err := b.declaredType(cd.TypeName)
 	if err != nil {
 		return types.Type{}, 0, err
 	}
 	var dom uint32
-	if fd := b.domainNamed(cd.TypeName); fd != nil {
+	if fd != nil {
 		dom = fd.oid
 	}
 	if err := d.s.requireColumnTypeUsage(d.cat, uint32(ft.Oid), dom); err != nil {

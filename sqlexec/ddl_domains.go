@@ -5,6 +5,7 @@ import (
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
+	"github.com/fickle-db/fickle/internal/pgarray"
 	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/sqlexec/types"
 )
@@ -16,6 +17,13 @@ import (
 // to it, a write to a column of it, a field of it that json populates.
 // There its NOT NULL (23502) and CHECK constraints (23514) are checked, a
 // domain over a domain checking its parent's first.
+//
+// Every domain has an array type (_name, pg_type.typarray), whose values
+// are arrays of the base type. fickle treats it where a column, a cast or
+// a composite field declares it as it treats a domain with no constraints
+// of its own (domainArrayType): a value becomes of it by passing the
+// element domain's constraints element by element, as PostgreSQL's
+// coercion to an array of a domain checks each element.
 
 // domainDesc is what a typeDesc of a domain adds.
 type domainDesc struct {
@@ -24,6 +32,73 @@ type domainDesc struct {
 	notNull bool
 	def     *pg_query.Node
 	checks  []*checkDesc
+	// elem is, for the array type of a domain (domainArrayType), the
+	// domain its elements are of; 0 for a domain.
+	elem uint32
+}
+
+// domainArrayType is the array type of domain t as a type declared with
+// it sees it: a domain-like descriptor whose values are arrays of t's base
+// type, each element checked against t. ok is false when t's base type is
+// itself an array, whose arrays fickle cannot represent.
+func domainArrayType(t *typeDesc) (*typeDesc, bool) {
+	arr, ok := types.ArrayOf(t.domain.base)
+	if !ok || t.domain.base.IsArray() || t.array == 0 {
+		return nil, false
+	}
+	return &typeDesc{oid: t.array, schema: t.schema, name: "_" + t.name, owner: t.owner,
+		domain: &domainDesc{base: arr, elem: t.oid}}, true
+}
+
+// domainOrArrayByOid returns the domain with the OID, or the array type of
+// a domain as domainArrayType gives it; nil for other OIDs.
+func (c *catalog) domainOrArrayByOid(oid uint32) *typeDesc {
+	if oid == 0 {
+		return nil
+	}
+	t, array := c.typeByOidOrArray(oid)
+	if t == nil || t.domain == nil || t.domain.elem != 0 {
+		return nil
+	}
+	if !array {
+		return t
+	}
+	at, _ := domainArrayType(t)
+	return at
+}
+
+// isDomainArray reports whether oid is the array type of a domain.
+func (c *catalog) isDomainArray(oid uint32) bool {
+	t := c.domainOrArrayByOid(oid)
+	return t != nil && t.domain.elem != 0
+}
+
+// declaredType resolves a type name where a value is declared with it (a
+// column, a composite type's attribute, a cast, a domain's base type): the
+// type and the domain, or array type of a domain, it names (nil for none).
+// Arrays of domains are resolved here; typeName refuses them elsewhere.
+func (b *binder) declaredType(tn *pg_query.TypeName) (types.Type, *typeDesc, error) {
+	if len(tn.ArrayBounds) == 0 || tn.PctType || tn.Setof {
+		t, err := b.typeName(tn)
+		if err != nil {
+			return types.Type{}, nil, err
+		}
+		return t, b.domainNamed(tn), nil
+	}
+	dom := b.domainNamed(tn)
+	if dom == nil {
+		t, err := b.typeName(tn)
+		return t, nil, err
+	}
+	elemName := &pg_query.TypeName{Names: tn.Names, TypeOid: tn.TypeOid, Typmods: tn.Typmods, Typemod: tn.Typemod, Location: tn.Location}
+	if _, err := b.typeName(elemName); err != nil {
+		return types.Type{}, nil, err
+	}
+	at, ok := domainArrayType(dom)
+	if !ok {
+		return types.Type{}, nil, b.errAt(pgerror.Unsupported("arrays of domains over array types"), tn.Location)
+	}
+	return at.domain.base, at, nil
 }
 
 // domainNamed returns the domain a type name names, nil when it names
@@ -71,10 +146,7 @@ func (b *binder) catalogNow() *catalog {
 
 // domainByOid returns the domain with the OID, nil for 0 or none.
 func (b *binder) domainByOid(oid uint32) *typeDesc {
-	if oid == 0 {
-		return nil
-	}
-	return b.catalogNow().typeByOid(oid)
+	return b.catalogNow().domainOrArrayByOid(oid)
 }
 
 // domainCheck is the check of domain t's constraints on a value.
@@ -83,6 +155,9 @@ type domainCheck func(x *execCtx, v any) error
 // domainCheckFor compiles the constraints of domain t and of the domains
 // it is over.
 func (b *binder) domainCheckFor(t *typeDesc) (domainCheck, error) {
+	if t.domain.elem != 0 {
+		return b.domainArrayCheck(t)
+	}
 	var parent domainCheck
 	if p := b.domainByOid(t.domain.parent); p != nil {
 		var err error
@@ -127,6 +202,73 @@ func (b *binder) domainCheckFor(t *typeDesc) (domainCheck, error) {
 	}, nil
 }
 
+// domainArrayCheck is the check of a value of the array type of a domain
+// (domainArrayType): every element, NULLs included, passes the element
+// domain's constraints.
+func (b *binder) domainArrayCheck(t *typeDesc) (domainCheck, error) {
+	dom := b.domainByOid(t.domain.elem)
+	if dom == nil {
+		return nil, pgerror.Newf(pgerror.UndefinedObject, "type with OID %d does not exist", t.domain.elem)
+	}
+	elem, err := b.domainCheckFor(dom)
+	if err != nil {
+		return nil, err
+	}
+	pos, stored := b.literalPos, b.storedCheck
+	return func(x *execCtx, v any) error {
+		if v == nil {
+			return nil
+		}
+		_, _, elems, _ := pgarray.Shape(v)
+		for _, e := range elems {
+			if e == nil && stored {
+				continue
+			}
+			if err := elem(x, e); err != nil {
+				if pe, ok := err.(*pgerror.Error); ok && pos > 0 && pe.Position == 0 {
+					pe.Position = pos
+				}
+				return err
+			}
+		}
+		return nil
+	}, nil
+}
+
+// withConversionCheck returns e, written as n and converted to a column
+// declared with t, a domain that is or is over the array type of a
+// domain, checked against t as PostgreSQL's conversion checks it: every
+// element, NULLs included (the column's check where the row is written
+// leaves NULL elements alone), and the errors of the elements of a string
+// literal, which array_in checks, point at the literal. A value of t
+// already is left as it is.
+func (b *binder) withConversionCheck(e *scalar, t *typeDesc, n *pg_query.Node) (*scalar, error) {
+	if !b.catalogNow().holdsDomainArray(t) || e.domain != nil && e.domain.oid == t.oid {
+		return e, nil
+	}
+	saved := b.literalPos
+	defer func() { b.literalPos = saved }()
+	if c := n.GetAConst(); c != nil && c.GetSval() != nil {
+		b.literalPos = b.pos(c.Location)
+	}
+	return b.withDomainCheck(e, t)
+}
+
+// holdsDomainArray reports whether domain t is, or is over, the array
+// type of a domain.
+func (c *catalog) holdsDomainArray(t *typeDesc) bool { return c.domainArrayUnder(t) != nil }
+
+// domainArrayUnder is the array type of a domain that t is or is over
+// (as domainArrayType gives it), nil for none.
+func (c *catalog) domainArrayUnder(t *typeDesc) *typeDesc {
+	for d := t; d != nil && d.domain != nil; d = c.domainOrArrayByOid(d.domain.parent) {
+		if d.domain.elem != 0 {
+			return d
+		}
+	}
+	return nil
+}
+
 // withDomainCheck returns e checked against domain t's constraints.
 func (b *binder) withDomainCheck(e *scalar, t *typeDesc) (*scalar, error) {
 	check, err := b.domainCheckFor(t)
@@ -166,10 +308,7 @@ func (d *ddl) createDomain(cs *pg_query.CreateDomainStmt) error {
 		return pgerror.Unsupported("COLLATE in CREATE DOMAIN")
 	}
 	b := d.binder("")
-	if len(cs.TypeName.ArrayBounds) > 0 && b.domainNamed(&pg_query.TypeName{Names: cs.TypeName.Names}) != nil {
-		return pgerror.Unsupported("domains over arrays of domains")
-	}
-	base, err := b.typeName(cs.TypeName)
+	base, under, err := b.declaredType(cs.TypeName)
 	if err != nil {
 		return err
 	}
@@ -180,12 +319,11 @@ func (d *ddl) createDomain(cs *pg_query.CreateDomainStmt) error {
 		return pgerror.Newf(pgerror.DatatypeMismatch, "\"%s\" is not a valid base type for a domain", base)
 	}
 	dom := &domainDesc{base: base}
-	if len(cs.TypeName.ArrayBounds) == 0 {
-		if p := b.domainNamed(cs.TypeName); p != nil {
-			dom.parent = p.oid
-		}
+	if under != nil {
+		dom.parent = under.oid
 	}
 	t := &typeDesc{oid: d.cat.newOID(), schema: schema, name: name, domain: dom, owner: d.s.currentRole()}
+	t.array = d.cat.newOID()
 	nullSeen := false
 	for _, n := range cs.Constraints {
 		c := n.GetConstraint()

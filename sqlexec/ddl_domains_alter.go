@@ -183,14 +183,20 @@ func (d *ddl) validateDomain(b *binder, t *typeDesc, nullsOnly bool) error {
 	return nil
 }
 
-// columnOfCompositeWith names a table column ("table.column") whose type
-// is a composite type (or an array of one) with a field of domain oid, or
-// of a domain over it; "" when there is none. PostgreSQL does not check
-// new domain constraints inside such columns, and neither does fickle.
+// columnOfCompositeWith names a table column ("table.column") that holds
+// values of domain oid (or of a domain over it) inside another type: an
+// array of the domain, a composite type with an attribute of it, a domain
+// over one of those, or arrays and composites of them in turn; "" when
+// there is none. PostgreSQL does not check new domain constraints inside
+// such columns but refuses the change (find_composite_type_dependencies),
+// and so does fickle.
 func (c *catalog) columnOfCompositeWith(oid uint32) string {
 	holders := map[uint32]bool{}
 	for _, sc := range c.schemas {
 		for _, t := range sc.types {
+			if t.domain != nil && t.array != 0 && c.domainIsOver(t.oid, oid) {
+				holders[t.array] = true
+			}
 			for _, fd := range t.fieldDomains {
 				if c.domainIsOver(fd, oid) {
 					holders[t.oid] = true
@@ -198,13 +204,29 @@ func (c *catalog) columnOfCompositeWith(oid uint32) string {
 			}
 		}
 	}
+	for grew := true; grew; {
+		grew = false
+		for _, sc := range c.schemas {
+			for _, t := range sc.types {
+				if holders[t.oid] {
+					continue
+				}
+				held := t.domain != nil && c.typeHolds(t.domain.base, t.domain.parent, holders)
+				for i, f := range t.fields {
+					held = held || c.typeHolds(f.Type, t.fieldDomains[i], holders)
+				}
+				if held {
+					holders[t.oid], grew = true, true
+					if t.array != 0 {
+						holders[t.array] = true
+					}
+				}
+			}
+		}
+	}
 	for _, tab := range sortedTables(c) {
 		for _, col := range tab.cols {
-			elem := col.typ
-			if e, ok := elem.Elem(); ok {
-				elem = e
-			}
-			if holders[uint32(elem.Oid)] {
+			if c.typeHolds(col.typ, col.domain, holders) {
 				return tab.name + "." + col.name
 			}
 		}

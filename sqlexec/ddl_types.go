@@ -49,8 +49,8 @@ type typeDesc struct {
 	enum *enumType
 	// rng is a range or multirange type's subtype and pair (ddl_ranges.go).
 	rng *rangeDesc
-	// array is the OID of an enum's or composite type's array type, 0 for
-	// a domain (fickle has no arrays over domains).
+	// array is the OID of the type's array type (for a domain, see
+	// domainArrayType).
 	array uint32
 	// relid is a composite type's pg_class OID (relkind 'c'), which its
 	// pg_attribute rows hang off; 0 for other types.
@@ -197,12 +197,12 @@ func (d *ddl) createCompositeType(cs *pg_query.CompositeTypeStmt) error {
 		if len(cd.Constraints) > 0 || cd.CollClause != nil {
 			return pgerror.Unsupported("constraints and collations of composite type attributes")
 		}
-		ft, err := b.typeName(cd.TypeName)
+		ft, fd, err := b.declaredType(cd.TypeName)
 		if err != nil {
 			return err
 		}
 		var dom uint32
-		if fd := b.domainNamed(cd.TypeName); fd != nil {
+		if fd != nil {
 			dom = fd.oid
 		}
 		if err := d.s.requireColumnTypeUsage(d.cat, uint32(ft.Oid), dom); err != nil {
@@ -274,7 +274,7 @@ func usesType(t *typeDesc, ft types.Type, dom uint32) bool {
 	if e, ok := ft.Elem(); ok {
 		ft = e
 	}
-	return dom == t.oid || t.domain == nil && uint32(ft.Oid) == t.oid
+	return dom == t.oid || t.domain != nil && t.array != 0 && dom == t.array || t.domain == nil && uint32(ft.Oid) == t.oid
 }
 
 // routineUsesType reports whether f returns or takes a value of type t.
@@ -341,19 +341,23 @@ func (d *ddl) dropUserTypes(drop []*typeDesc, cascade bool) error {
 			}
 			lines = append(lines, fs...)
 		}
-		if deps := d.cat.typeDependents(t, dropping, d.s.visibleName); len(deps) > 0 {
+		if deps := d.cat.typeDependentsOf(t, dropping, d.s.visibleName); len(deps) > 0 {
 			if cascade {
-				return pgerror.Unsupported("DROP ... CASCADE of a type that " + deps[0] + " depends on")
+				return pgerror.Unsupported("DROP ... CASCADE of a type that " + deps[0].text + " depends on")
 			}
 			named := t
 			if t.rng != nil && t.rng.multi {
 				named = d.cat.typeByOid(t.rng.pair)
 			}
+			lines := make([]string, len(deps))
 			for i, dep := range deps {
-				deps[i] = dep + " depends on type " + d.s.visibleName(t.schema, t.name)
+				lines[i] = dep.text + " depends on type " + d.s.visibleName(t.schema, t.name)
+				if dep.array {
+					lines[i] += "[]"
+				}
 			}
 			return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop type %s because other objects depend on it", d.s.visibleName(named.schema, named.name)).
-				WithDetail("%s", strings.Join(deps, "\n")).
+				WithDetail("%s", strings.Join(lines, "\n")).
 				WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 		}
 	}
@@ -380,6 +384,9 @@ func (c *catalog) withDependentDomains(types []*typeDesc) []*typeDesc {
 	seen := map[uint32]bool{}
 	for _, t := range types {
 		seen[t.oid] = true
+		if t.domain != nil && t.array != 0 {
+			seen[t.array] = true // a domain over an array of a domain goes too
+		}
 	}
 	for grew := true; grew; {
 		grew = false
@@ -411,6 +418,9 @@ func (c *catalog) withDependentDomains(types []*typeDesc) []*typeDesc {
 				}
 				if seen[t.domain.parent] || seen[uint32(base.Oid)] {
 					seen[t.oid], grew = true, true
+					if t.array != 0 {
+						seen[t.array] = true
+					}
 					types = append(types, t)
 				}
 			}
@@ -433,7 +443,7 @@ func (d *ddl) dropTypedColumns(t *typeDesc, dropping map[uint32]bool) error {
 			if e, ok := elem.Elem(); ok {
 				elem = e
 			}
-			if d.cat.domainIsOver(col.domain, t.oid) || t.domain == nil && uint32(elem.Oid) == t.oid {
+			if d.cat.domainIsOver(col.domain, t.oid) || t.domain == nil && uint32(elem.Oid) == t.oid || t.domain != nil && t.array != 0 && col.domain == t.array {
 				typed[tab.oid] = append(typed[tab.oid], col.name)
 			}
 		}
@@ -481,17 +491,44 @@ func (c *catalog) typeDependent(t *typeDesc, dropping map[uint32]bool, name func
 }
 
 // typeDependents names every object outside dropping that uses type t,
-// as typeDependent does, in the order PostgreSQL's DETAIL lists them: the
-// order they were made in (their OIDs), a table's columns in its order.
+// as typeDependent does, in the order PostgreSQL's DETAIL lists them.
 func (c *catalog) typeDependents(t *typeDesc, dropping map[uint32]bool, name func(schema, name string) string) []string {
-	uses := func(ft types.Type, dom uint32) bool { return usesType(t, ft, dom) }
+	deps := c.typeDependentsOf(t, dropping, name)
+	out := make([]string, len(deps))
+	for i, d := range deps {
+		out[i] = d.text
+	}
+	return out
+}
+
+// typeDependent is an object that uses a type: its description and
+// whether it uses the type's array type (PostgreSQL's DETAIL then says it
+// depends on "type[]").
+type typeDependent struct {
+	text  string
+	array bool
+}
+
+// typeDependentsOf lists the objects outside dropping that use type t in
+// the order PostgreSQL's DETAIL lists them: the order they were made in
+// (their OIDs), a table's columns in its order.
+func (c *catalog) typeDependentsOf(t *typeDesc, dropping map[uint32]bool, name func(schema, name string) string) []typeDependent {
+	var viaArray bool
+	uses := func(ft types.Type, dom uint32) bool {
+		used := usesType(t, ft, dom)
+		viaArray = used && (dom == 0 && ft.IsArray() || dom != 0 && dom == t.array)
+		return used
+	}
 	type dependent struct {
-		oid  uint32
-		sub  int
-		text string
+		oid uint32
+		sub int
+		typeDependent
 	}
 	var deps []dependent
-	add := func(oid uint32, sub int, text string) { deps = append(deps, dependent{oid, sub, text}) }
+	add := func(oid uint32, sub int, text string) {
+		deps = append(deps, dependent{oid, sub, typeDependent{text, viaArray}})
+		viaArray = false
+	}
 	for schema, sc := range c.schemas {
 		for _, v := range sc.views {
 			if !dropping[v.oid] && slices.Contains(v.types, t.oid) {
@@ -506,6 +543,7 @@ func (c *catalog) typeDependents(t *typeDesc, dropping map[uint32]bool, name fun
 				// It depends on the type as a whole, through its query or
 				// its columns.
 				if slices.Contains(tab.matview.types, t.oid) || slices.ContainsFunc(tab.cols, func(col *columnDesc) bool { return uses(col.typ, col.domain) }) {
+					viaArray = false
 					add(tab.oid, 0, "materialized view "+name(schema, tab.name))
 				}
 				continue
@@ -547,9 +585,9 @@ func (c *catalog) typeDependents(t *typeDesc, dropping map[uint32]bool, name fun
 	slices.SortFunc(deps, func(a, b dependent) int {
 		return cmp.Or(cmp.Compare(a.oid, b.oid), cmp.Compare(a.sub, b.sub), strings.Compare(a.text, b.text))
 	})
-	out := make([]string, len(deps))
+	out := make([]typeDependent, len(deps))
 	for i, d := range deps {
-		out[i] = d.text
+		out[i] = d.typeDependent
 	}
 	return slices.Compact(out)
 }

@@ -503,7 +503,7 @@ func (b *binder) insertSourceFor(t *tableDesc, target []int, assigns []*arrayAss
 					continue
 				}
 				col := t.cols[target[i]]
-				ce, err := b.coerceToColumn(e, col)
+				ce, err := b.coerceToColumn(e, col, it)
 				if err != nil {
 					return nil, nil, b.assignError(err, col, e, it)
 				}
@@ -601,7 +601,7 @@ func (b *binder) insertSourceFor(t *tableDesc, target []int, assigns []*arrayAss
 			if assigns != nil && assigns[i] != nil {
 				return nil, nil, b.assignMismatch(assigns[i], from)
 			}
-			return nil, nil, pgerror.Newf(pgerror.DatatypeMismatch, "column \"%s\" is of type %s but expression is of type %s", col.name, col.typ, from).
+			return nil, nil, pgerror.Newf(pgerror.DatatypeMismatch, "column \"%s\" is of type %s but expression is of type %s", col.name, b.columnTypeName(col), from).
 				WithHint("You will need to rewrite or cast the expression.")
 		}
 		convs[i] = f
@@ -640,6 +640,17 @@ func (b *binder) assignError(err error, col *columnDesc, e *scalar, n *pg_query.
 	return b.coercionError(err, col, e, n, "expression")
 }
 
+// columnTypeName is the type of column col as PostgreSQL's messages name
+// it: its domain (or array of a domain), or its type.
+func (b *binder) columnTypeName(col *columnDesc) string {
+	if col.domain != 0 {
+		if name, ok := (catalogNames{s: b.s, cat: b.catalogNow()}).typeName(col.domain, typmodNone); ok {
+			return name
+		}
+	}
+	return col.typ.String()
+}
+
 // coercionError rewrites a failed coercion of expression e (node n) to
 // col's type, which what names ("expression", "default expression").
 func (b *binder) coercionError(err error, col *columnDesc, e *scalar, n *pg_query.Node, what string) error {
@@ -648,7 +659,7 @@ func (b *binder) coercionError(err error, col *columnDesc, e *scalar, n *pg_quer
 		return err
 	}
 	if pe.Code == pgerror.CannotCoerce || pe.Code == pgerror.DatatypeMismatch {
-		return b.errAt(pgerror.Newf(pgerror.DatatypeMismatch, "column \"%s\" is of type %s but %s is of type %s", col.name, col.typ, what, e.typ).
+		return b.errAt(pgerror.Newf(pgerror.DatatypeMismatch, "column \"%s\" is of type %s but %s is of type %s", col.name, b.columnTypeName(col), what, e.typ).
 			WithHint("You will need to rewrite or cast the expression."), exprLocation(n))
 	}
 	if pe.Position == 0 && (e.lit != nil || unresolved(e)) && slices.Contains(inputErrors, pe.Code) {
@@ -834,7 +845,7 @@ func (b *binder) setTargetFor(t *tableDesc, sc *scope, rt *pg_query.ResTarget) (
 		return []setTarget{{col: c, e: e, assign: a}}, nil
 	}
 	orig = e
-	if e, err = b.coerceToColumn(e, col); err != nil {
+	if e, err = b.coerceToColumn(e, col, rt.Val); err != nil {
 		return nil, b.assignError(err, col, orig, rt.Val)
 	}
 	return []setTarget{{col: c, e: e}}, nil

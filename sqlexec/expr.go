@@ -336,7 +336,7 @@ func (b *binder) paramRef(p *pg_query.ParamRef) (*scalar, error) {
 }
 
 func (b *binder) typeCast(sc *scope, tc *pg_query.TypeCast) (*scalar, error) {
-	t, err := b.typeName(tc.TypeName)
+	t, _, err := b.declaredType(tc.TypeName)
 	if err != nil {
 		return nil, err
 	}
@@ -353,7 +353,14 @@ func (b *binder) typeCast(sc *scope, tc *pg_query.TypeCast) (*scalar, error) {
 // castTo converts arg, tc's bound argument, to t, tc's type, as CAST does.
 func (b *binder) castTo(arg *scalar, t types.Type, tc *pg_query.TypeCast) (*scalar, error) {
 	param := arg.param
-	out, err := b.coerce(arg, t, types.CastExplicit)
+	_, dom, _ := b.declaredType(tc.TypeName)
+	ctx := types.CastExplicit
+	if c := tc.Arg.GetAConst(); c != nil && c.GetSval() != nil && dom != nil && b.catalogNow().holdsDomainArray(dom) {
+		// array_in reads the elements with the domain's input, which
+		// takes the base type's modifier as a column's input does.
+		ctx = types.CastAssignment
+	}
+	out, err := b.coerce(arg, t, ctx)
 	if err != nil {
 		if pe, ok := err.(*pgerror.Error); ok && pe.Position == 0 {
 			// A string literal's input error points at the literal, as
@@ -369,9 +376,15 @@ func (b *binder) castTo(arg *scalar, t types.Type, tc *pg_query.TypeCast) (*scal
 	if out == arg && t.Typmod >= 0 && arg.typ != t {
 		out = &scalar{typ: t, eval: arg.eval, slot: -1, refs: arg.refs, name: arg.name}
 	}
-	if dom := b.domainNamed(tc.TypeName); dom != nil && len(tc.TypeName.ArrayBounds) == 0 {
+	if dom != nil {
 		b.setParamDomain(param, dom.oid)
-		if out, err = b.withDomainCheck(out, dom); err != nil {
+		saved := b.literalPos
+		if c := tc.Arg.GetAConst(); c != nil && c.GetSval() != nil && b.catalogNow().holdsDomainArray(dom) {
+			b.literalPos = b.pos(c.Location)
+		}
+		out, err = b.withDomainCheck(out, dom)
+		b.literalPos = saved
+		if err != nil {
 			return nil, err
 		}
 	} else if out.domain != nil {
@@ -419,6 +432,9 @@ func (b *binder) builtinBinary(op string, l, r *scalar, loc int32) (*scalar, err
 		if err := b.recordLiteral(r, l); err != nil {
 			return nil, err
 		}
+	}
+	if err := b.domainArrayOperands(op, l, r, loc); err != nil {
+		return nil, err
 	}
 	lt, rt := l.typ, r.typ
 	switch {
@@ -488,6 +504,48 @@ func (b *binder) builtinBinary(op string, l, r *scalar, loc int32) (*scalar, err
 			}
 			return ev(x.env, lv, rv)
 		}}, nil
+}
+
+// domainArrayOperands refuses an array operator between a value of the
+// array type of a domain and an array of another type: PostgreSQL's array
+// comparison and containment operators take two arrays of one type
+// (anyarray), so it finds no operator (42883), where fickle, which holds
+// both as arrays of the base type, would compare them. When the other
+// operand may itself be of that array type (a subquery's column, an
+// expression) fickle cannot tell, and refuses (0A000).
+func (b *binder) domainArrayOperands(op string, l, r *scalar, loc int32) error {
+	switch op {
+	case "=", "<>", "!=", "<", ">", "<=", ">=", "@>", "<@", "&&":
+	default:
+		return nil
+	}
+	arrayDomain := func(e *scalar) uint32 {
+		if e.domain != nil && e.domain.domain.elem != 0 {
+			return e.domain.oid
+		}
+		return 0
+	}
+	ld, rd := arrayDomain(l), arrayDomain(r)
+	if ld == rd || !l.typ.IsArray() || !r.typ.IsArray() || unresolved(l) || unresolved(r) {
+		return nil
+	}
+	other := r
+	if ld == 0 {
+		other = l
+	}
+	if arrayDomain(other) == 0 && !other.plain {
+		return b.errAt(pgerror.Unsupported("an array operator between an array of a domain and an array that may be of another type"), loc)
+	}
+	name := func(e *scalar) string {
+		if e.domain != nil {
+			if n, ok := (catalogNames{s: b.s, cat: b.catalogNow()}).typeName(e.domain.oid, typmodNone); ok {
+				return n
+			}
+		}
+		return e.typ.String()
+	}
+	return b.errAt(pgerror.Newf(pgerror.UndefinedFunction, "operator does not exist: %s %s %s", name(l), op, name(r)).
+		WithHint("No operator matches the given name and argument types. You might need to add explicit type casts."), loc)
 }
 
 // readLiteralOperand reads e, when it is a string literal an operator or
@@ -840,9 +898,16 @@ func exprLocation(n *pg_query.Node) int32 {
 	case *pg_query.Node_FuncCall:
 		return v.FuncCall.Location
 	case *pg_query.Node_TypeCast:
+		// The leftmost of the cast and its argument, as PostgreSQL's
+		// exprLocation of a raw TypeCast.
+		if arg := exprLocation(v.TypeCast.Arg); arg >= 0 && (arg < v.TypeCast.Location || v.TypeCast.Location < 0) {
+			return arg
+		}
 		return v.TypeCast.Location
 	case *pg_query.Node_ParamRef:
 		return v.ParamRef.Location
+	case *pg_query.Node_AArrayExpr:
+		return v.AArrayExpr.Location
 	}
 	return -1
 }

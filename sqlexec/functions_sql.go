@@ -216,7 +216,11 @@ func planSQLBody(s *Session, cat *catalog, f *funcDesc, createText string) ([]*s
 		}
 		texts = append(texts, text)
 	}
-	if err := checkSQLResult(f, plans); err != nil {
+	var last *pg_query.Node
+	if len(sts) > 0 {
+		last = sts[len(sts)-1].node
+	}
+	if err := checkSQLResult(f, plans, last); err != nil {
 		return nil, nil, err
 	}
 	return plans, texts, nil
@@ -235,8 +239,9 @@ func ddlTagOrKind(st *Statement) string {
 }
 
 // checkSQLResult checks the last statement's columns against the declared
-// result, as PostgreSQL's check_sql_fn_retval does.
-func checkSQLResult(f *funcDesc, plans []*stmtPlan) error {
+// result, as PostgreSQL's check_sql_fn_retval does; last is that
+// statement.
+func checkSQLResult(f *funcDesc, plans []*stmtPlan, last *pg_query.Node) error {
 	if f.result.Oid == types.OidVoid {
 		return nil
 	}
@@ -253,11 +258,41 @@ func checkSQLResult(f *funcDesc, plans []*stmtPlan) error {
 	cols := plans[len(plans)-1].cols
 	if f.resultDom.oid != 0 && f.result.IsComposite() {
 		// A domain over a composite type is a scalar result: one column
-		// of a row value, which fickle does not take apart.
+		// of a row value that converts to the composite type
+		// (domainCompositeRows takes it apart).
 		if len(cols) != 1 {
 			return mismatch("Final statement must return exactly one column.")
 		}
-		return pgerror.Unsupported("a SQL function returning a domain over a composite type")
+		c := cols[0].typ
+		if c.Oid == f.result.Oid || c.Oid == types.OidUnknown {
+			return nil
+		}
+		if !c.IsRecord() {
+			if _, err := types.LookupCastEnv(c, f.result, types.CastAssignment); err != nil {
+				return mismatch("Actual return type is " + c.String() + ".")
+			}
+			return nil
+		}
+		// A ROW constructor converts field by field, as
+		// coerce_record_to_complex does; another record does not convert.
+		cannot := pgerror.Newf(pgerror.CannotCoerce, "cannot cast type %s to %s", c, f.resultDom.typeName(f.result))
+		if !rowConstructorResult(last) {
+			return cannot
+		}
+		have, _ := c.Fields()
+		want, _ := f.result.Fields()
+		switch {
+		case len(have) < len(want):
+			return cannot.WithDetail("Input has too few columns.")
+		case len(have) > len(want):
+			return cannot.WithDetail("Input has too many columns.")
+		}
+		for i := range have {
+			if _, err := types.LookupCastEnv(have[i].Type, want[i].Type, types.CastAssignment); err != nil && have[i].Type.Oid != types.OidUnknown {
+				return cannot.WithDetail("Cannot cast type %s to %s in column %d.", have[i].Type, want[i].Type, i+1)
+			}
+		}
+		return nil
 	}
 	want := f.resultCols()
 	if len(cols) != len(want) {
@@ -286,6 +321,16 @@ func checkSQLResult(f *funcDesc, plans []*stmtPlan) error {
 	return nil
 }
 
+// rowConstructorResult reports whether statement n is a SELECT (no set
+// operation) whose one result column is a ROW constructor.
+func rowConstructorResult(n *pg_query.Node) bool {
+	sel := n.GetSelectStmt()
+	if sel == nil || sel.Op != pg_query.SetOperation_SETOP_NONE || len(sel.TargetList) != 1 {
+		return false
+	}
+	return sel.TargetList[0].GetResTarget().GetVal().GetRowExpr() != nil
+}
+
 // invokeSQL runs a LANGUAGE sql body.
 func (s *Session) invokeSQL(x *execCtx, f *funcDesc, vals []any) ([][]any, error) {
 	c, err := s.compiled(f)
@@ -311,10 +356,48 @@ func (s *Session) invokeSQL(x *execCtx, f *funcDesc, vals []any) ([][]any, error
 	if f.anonRecord() {
 		return sqlRecordRows(x, rows, last.Columns)
 	}
-	if rows, err = coerceRows(x, rows, last.Columns, f.resultCols()); err != nil {
+	if f.resultDom.oid != 0 && f.result.IsComposite() {
+		rows, err = domainCompositeRows(x, rows, last.Columns[0], f.result)
+	} else {
+		rows, err = coerceRows(x, rows, last.Columns, f.resultCols())
+	}
+	if err != nil {
 		return nil, err
 	}
 	return rows, checkResultRows(x, f, c.resultChecks, rows)
+}
+
+// domainCompositeRows are the result rows of a SQL function returning a
+// domain over composite type result, whose final statement gave rows of one
+// column col of row values: each value converted to the composite type by
+// assignment and taken apart into its fields, a NULL giving no row (the
+// call's value is NULL then).
+func domainCompositeRows(x *execCtx, rows [][]any, col Column, result types.Type) ([][]any, error) {
+	from := types.Type{Oid: types.Oid(col.TypeOID), Typmod: col.TypeMod}
+	var cast types.EnvCastFunc
+	if from.Oid != result.Oid {
+		if from.Oid == types.OidUnknown {
+			from = types.Text
+		}
+		var err error
+		if cast, err = types.LookupCastEnv(from, result, types.CastAssignment); err != nil {
+			return nil, err
+		}
+	}
+	var out [][]any
+	for _, row := range rows {
+		v := row[0]
+		if v != nil && cast != nil {
+			var err error
+			if v, err = cast(x.env, v); err != nil {
+				return nil, err
+			}
+		}
+		if fields, ok := v.([]any); ok {
+			out = append(out, append([]any(nil), fields...))
+		}
+	}
+	return out, nil
 }
 
 // runRoutineStatement runs one planned statement of a routine body in the

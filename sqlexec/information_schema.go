@@ -190,9 +190,13 @@ func init() {
 					}
 				}
 				var domCatalog, domSchema, domName any
+				udtName := f.udtName
 				if ic.domain != 0 {
 					if dt := c.typeByOid(ic.domain); dt != nil {
 						domCatalog, domSchema, domName = db, dt.schema, dt.name
+					} else if dt, array := c.typeByOidOrArray(ic.domain); dt != nil && array {
+						// An array of a domain: its udt is the array type.
+						udtSchema, udtName = dt.schema, "_"+dt.name
 					}
 				}
 				isGenerated := "NEVER"
@@ -201,7 +205,7 @@ func init() {
 				}
 				out = append(out, []any{db, ic.schema, ic.table, ic.name, int64(ic.pos), ic.def, yesNo(!ic.notNull), dataType,
 					f.charMax, f.charOctets, f.numPrecision, f.numRadix, f.numScale, f.dtPrecis, f.intervalType, nil, nil, nil, nil,
-					collCatalog, collSchema, collName, domCatalog, domSchema, domName, db, udtSchema, f.udtName, nil, nil, nil, nil,
+					collCatalog, collSchema, collName, domCatalog, domSchema, domName, db, udtSchema, udtName, nil, nil, nil, nil,
 					strconv.Itoa(ic.pos), "NO", identity, generation, start, increment, maximum, minimum, cycle, isGenerated, ic.generation,
 					yesNo(ic.updatable)})
 			}

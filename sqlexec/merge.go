@@ -610,7 +610,7 @@ func (b *binder) mergeInsert(t *tableDesc, nsc *scope, wc *pg_query.MergeWhenCla
 			continue
 		}
 		col := t.cols[target[i]]
-		ce, err := b.coerceToColumn(e, col)
+		ce, err := b.coerceToColumn(e, col, it)
 		if err != nil {
 			return b.assignError(err, col, e, it)
 		}

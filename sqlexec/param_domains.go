@@ -1,6 +1,11 @@
 package sqlexec
 
 import (
+	"errors"
+
+	pg_query "github.com/pganalyze/pg_query_go/v6"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/sqlexec/types"
 )
 
@@ -36,24 +41,39 @@ func (b *binder) paramDomain(n int) uint32 {
 	return 0
 }
 
-// coerceToColumn converts e, a value written to column col, to the
-// column's type by assignment; a parameter that takes its type there is
-// of the column's domain.
-func (b *binder) coerceToColumn(e *scalar, col *columnDesc) (*scalar, error) {
+// coerceToColumn converts e, a value written to column col (written as
+// n), to the column's type by assignment; a parameter that takes its type
+// there is of the column's domain, and a value converted to an array of
+// a domain is checked as the conversion checks it (withConversionCheck).
+func (b *binder) coerceToColumn(e *scalar, col *columnDesc, n *pg_query.Node) (*scalar, error) {
 	param := e.param
 	out, err := b.coerce(e, col.typ, types.CastAssignment)
-	if err == nil && col.domain != 0 {
-		b.setParamDomain(param, col.domain)
+	dom := b.domainByOid(col.domain)
+	if dom == nil || n == nil {
+		if err == nil && col.domain != 0 {
+			b.setParamDomain(param, col.domain)
+		}
+		return out, err
 	}
-	return out, err
+	if err != nil {
+		// array_in reads a string literal's elements with the domain's
+		// input: its errors point at the literal.
+		var pe *pgerror.Error
+		if c := n.GetAConst(); c != nil && c.GetSval() != nil && errors.As(err, &pe) && pe.Position == 0 && b.catalogNow().holdsDomainArray(dom) {
+			pe.Position = b.pos(c.Location)
+		}
+		return nil, err
+	}
+	b.setParamDomain(param, col.domain)
+	return b.withConversionCheck(out, dom, n)
 }
 
 // domainParamType is the type $n takes when the client declares it with
 // OID oid: the base type of the domain oid names, $n then being of the
 // domain; ok is false when oid is no domain.
 func (b *binder) domainParamType(n int, oid uint32) (t types.Type, ok bool) {
-	dom := b.catalogNow().typeByOid(oid)
-	if dom == nil || dom.domain == nil {
+	dom := b.catalogNow().domainOrArrayByOid(oid)
+	if dom == nil {
 		return types.Type{}, false
 	}
 	b.setParamDomain(n, oid)

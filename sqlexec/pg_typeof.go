@@ -48,11 +48,16 @@ func (b *binder) mayBeOfDomain(n *pg_query.Node) bool {
 	return true
 }
 
-// hasDomainOver reports whether some domain of the catalog has base type t.
+// hasDomainOver reports whether some domain of the catalog has base type t,
+// or, t being an array type, whether some domain's array type has it.
 func (c *catalog) hasDomainOver(t types.Type) bool {
+	elem, isArray := t.Elem()
 	for _, sc := range c.schemas {
 		for _, d := range sc.types {
-			if d.domain != nil && d.domain.base.Oid == t.Oid {
+			if d.domain == nil {
+				continue
+			}
+			if d.domain.base.Oid == t.Oid || isArray && d.domain.base.Oid == elem.Oid && !d.domain.base.IsArray() {
 				return true
 			}
 		}

@@ -104,16 +104,16 @@ func userTypeRows(s *Session, c *catalog, other func(oid uint32) []any) [][]any 
 			row := slices.Clone(under)
 			row[typColOID], row[typColName], row[typColNamespace], row[typColOwner] = int64(t.oid), t.name, ns(t), owner(t)
 			row[typColType], row[typColPreferred], row[typColRelid] = "d", false, int64(0)
-			row[typColSubscript], row[typColElem], row[typColArray] = int64(0), int64(0), int64(0)
+			row[typColSubscript], row[typColElem], row[typColArray] = int64(0), int64(0), int64(t.array)
 			row[typColInput], row[typColReceive] = int64(oidDomainIn), int64(oidDomainRecv)
 			row[typColModIn], row[typColModOut] = int64(0), int64(0)
 			row[typColNotNull], row[typColBaseType] = t.domain.notNull, int64(base)
 			row[typColTypmod], row[typColNDims] = int64(-1), int64(0)
 			if t.domain.parent == 0 {
 				row[typColTypmod] = int64(t.domain.base.Typmod)
-				if t.domain.base.IsArray() {
-					row[typColNDims] = int64(1)
-				}
+			}
+			if t.domain.base.IsArray() && (t.domain.parent == 0 || c.isDomainArray(t.domain.parent)) {
+				row[typColNDims] = int64(1)
 			}
 			row[typColDefaultBin], row[typColDefault] = nil, nil
 			if t.domain.def != nil {
@@ -121,6 +121,7 @@ func userTypeRows(s *Session, c *catalog, other func(oid uint32) []any) [][]any 
 				row[typColDefaultBin], row[typColDefault] = bin, decompile(s, c, bin, 0, false)
 			}
 			add(row)
+			add(array(t, row[typColAlign].(string)))
 		case t.rng != nil:
 			align := "i"
 			if sub := other(uint32(t.rng.sub.Oid)); sub != nil && sub[typColAlign] == "d" {

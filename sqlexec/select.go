@@ -1144,7 +1144,7 @@ func (b *binder) targetList(sc *scope, targets []*pg_query.Node, unknown unknown
 			if len(outs) < len(unknown.domains) {
 				col.domain = unknown.domains[len(outs)]
 			}
-			ce, err := b.coerceToColumn(e, col)
+			ce, err := b.coerceToColumn(e, col, rt.Val)
 			if err != nil {
 				return nil, nil, nil, b.assignError(err, col, e, rt.Val)
 			}

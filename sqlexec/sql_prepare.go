@@ -45,12 +45,12 @@ func (s *Session) SQLPrepareOf(st *Statement) (p *SQLPrepare, ok bool, err error
 	b := &binder{s: s, cat: cat, full: st.full}
 	p = &SQLPrepare{Name: ps.Name, Statement: preparedQuery(st, ps)}
 	for _, n := range ps.Argtypes {
-		typ, err := b.typeName(n.GetTypeName())
+		typ, dom, err := b.declaredType(n.GetTypeName())
 		if err != nil {
 			return nil, true, err
 		}
 		oid := uint32(typ.Oid)
-		if dom := b.domainNamed(n.GetTypeName()); dom != nil && len(n.GetTypeName().ArrayBounds) == 0 {
+		if dom != nil {
 			oid = dom.oid
 		}
 		p.ParamOIDs = append(p.ParamOIDs, oid)
@@ -146,7 +146,7 @@ func (s *Session) executeArgs(ctx context.Context, es *pg_query.ExecuteStmt, ful
 		if err != nil {
 			return nil, err
 		}
-		typ, err := b.typeName(tn)
+		typ, _, err := b.declaredType(tn)
 		if err != nil {
 			return nil, err
 		}

@@ -27,10 +27,14 @@ type writer struct {
 	// generated computes, per column, a generated column's value over the
 	// row; nil when the table has none (generated.go).
 	generated []*scalar
-	// domains checks, per column of a domain, its constraints.
-	domains []domainCheck
-	checks  []*scalar
-	fks     []*fkCheck
+	// domains checks, per column of a domain, its constraints; an array
+	// of a domain's NULL elements are left to inputs, which check them
+	// in full for the columns of such arrays (inputChecks, nil when the
+	// table has none).
+	domains     []domainCheck
+	inputChecks []domainCheck
+	checks      []*scalar
+	fks         []*fkCheck
 	// refs are the foreign keys of other tables that reference t.
 	refs []*fkRef2
 	// queueActions says the statement's trigger run applies the refs'
@@ -93,12 +97,23 @@ func (b *binder) writerFor(t *tableDesc, withRefs bool) (*writer, error) {
 	sc := tableScope(t, t.name)
 	for i, c := range t.cols {
 		def := c.def
-		if dom := b.domainByOid(c.domain); dom != nil {
+		var dom *typeDesc
+		if dom = b.domainByOid(c.domain); dom != nil {
+			b.storedCheck = true
 			check, err := b.domainCheckFor(dom)
+			b.storedCheck = false
 			if err != nil {
 				return nil, err
 			}
 			w.domains[i] = check
+			if b.catalogNow().holdsDomainArray(dom) {
+				if w.inputChecks == nil {
+					w.inputChecks = make([]domainCheck, len(t.cols))
+				}
+				if w.inputChecks[i], err = b.domainCheckFor(dom); err != nil {
+					return nil, err
+				}
+			}
 			if def == nil {
 				def = b.catalogNow().domainDefault(dom)
 			}
@@ -113,6 +128,11 @@ func (b *binder) writerFor(t *tableDesc, withRefs bool) (*writer, error) {
 		}
 		if e, err = b.coerce(e, c.typ, types.CastAssignment); err != nil {
 			return nil, err
+		}
+		if dom != nil {
+			if e, err = b.withConversionCheck(e, dom, def); err != nil {
+				return nil, err
+			}
 		}
 		w.defaults[i] = e
 		w.defaultPerms[i] = slices.Clone(b.perms[mark:])
@@ -260,6 +280,20 @@ func (w *writer) fillDefaults(x *execCtx, row []any, given []bool) error {
 			return err
 		}
 		row[i] = v
+	}
+	return nil
+}
+
+// checkInput checks the values of a row read from outside (COPY FROM)
+// against the columns' arrays of domains in full, NULL elements included,
+// as the input functions of those types do.
+func (w *writer) checkInput(x *execCtx, row []any) error {
+	for i, check := range w.inputChecks {
+		if check != nil {
+			if err := check(x, row[i]); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }
