@@ -43,6 +43,33 @@ type ddl struct {
 	tag string
 }
 
+// newOwner is the role ALTER ... OWNER TO names, which must exist.
+func (d *ddl) newOwner(spec *pg_query.RoleSpec) (*roleDesc, error) {
+	r := d.s.roleNamed(d.s.roleSpecName(spec.Roletype.String(), spec.Rolename))
+	if r == nil {
+		return nil, pgerror.Newf(pgerror.UndefinedObject, "role \"%s\" does not exist", spec.Rolename)
+	}
+	return r, nil
+}
+
+// mayGiveTo makes PostgreSQL's checks (AlterObjectOwner_internal) before a
+// role that is not a superuser gives an object to r: owns, that it owns the
+// object; that it belongs to r; then creatable, that r may hold such an
+// object where this one is.
+func (d *ddl) mayGiveTo(r *roleDesc, owns, creatable func() error) error {
+	role := d.s.currentRole()
+	if d.s.isSuperuser(role) {
+		return nil
+	}
+	if err := owns(); err != nil {
+		return err
+	}
+	if !d.s.belongsTo(role, r.oid) {
+		return pgerror.Newf(pgerror.InsufficientPrivilege, "must be member of role \"%s\"", r.name)
+	}
+	return creatable()
+}
+
 // notice records a NOTICE for the client, as PostgreSQL sends for IF [NOT]
 // EXISTS clauses that skip their object.
 func (d *ddl) notice(code pgerror.Code, format string, args ...any) {

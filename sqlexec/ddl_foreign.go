@@ -746,9 +746,9 @@ func (d *ddl) alterFDWOwner(ao *pg_query.AlterOwnerStmt) error {
 	if err != nil {
 		return err
 	}
-	r := d.s.roleNamed(d.s.roleSpecName(ao.Newowner.Roletype.String(), ao.Newowner.Rolename))
-	if r == nil {
-		return pgerror.Newf(pgerror.UndefinedObject, "role \"%s\" does not exist", ao.Newowner.Rolename)
+	r, err := d.newOwner(ao.Newowner)
+	if err != nil {
+		return err
 	}
 	return d.giveFDW(old, r.oid)
 }
@@ -781,23 +781,21 @@ func (d *ddl) alterServerOwner(ao *pg_query.AlterOwnerStmt) error {
 	if err != nil {
 		return err
 	}
-	r := d.s.roleNamed(d.s.roleSpecName(ao.Newowner.Roletype.String(), ao.Newowner.Rolename))
-	if r == nil {
-		return pgerror.Newf(pgerror.UndefinedObject, "role \"%s\" does not exist", ao.Newowner.Rolename)
+	r, err := d.newOwner(ao.Newowner)
+	if err != nil {
+		return err
 	}
 	if r.oid == old.owner {
 		return nil
 	}
-	if role := d.s.currentRole(); !d.s.isSuperuser(role) {
-		if err := d.s.requireOwner(old.owner, "foreign server", old.name); err != nil {
-			return err
-		}
-		if !d.s.belongsTo(role, r.oid) {
-			return pgerror.Newf(pgerror.InsufficientPrivilege, "must be member of role \"%s\"", r.name)
-		}
+	err = d.mayGiveTo(r, func() error { return d.s.requireOwner(old.owner, "foreign server", old.name) }, func() error {
 		if f := d.cat.fdwByOID(old.fdw); !d.s.hasPrivilege(r.oid, aclForeignDataWrapper, f.oid, []byte{'U'}) {
 			return pgerror.Newf(pgerror.InsufficientPrivilege, "permission denied for foreign-data wrapper %s", f.name)
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	d.giveServer(old, r.oid)
 	return nil

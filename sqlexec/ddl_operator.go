@@ -792,23 +792,21 @@ func (d *ddl) alterOperatorOwner(ao *pg_query.AlterOwnerStmt) error {
 	if err != nil {
 		return err
 	}
-	r := d.s.roleNamed(d.s.roleSpecName(ao.Newowner.Roletype.String(), ao.Newowner.Rolename))
-	if r == nil {
-		return pgerror.Newf(pgerror.UndefinedObject, "role \"%s\" does not exist", ao.Newowner.Rolename)
+	r, err := d.newOwner(ao.Newowner)
+	if err != nil {
+		return err
 	}
 	if r.oid == op.owner {
 		return nil
 	}
-	if role := d.s.currentRole(); !d.s.isSuperuser(role) {
-		if err := d.requireOperatorOwner(op); err != nil {
-			return err
-		}
-		if !d.s.belongsTo(role, r.oid) {
-			return pgerror.Newf(pgerror.InsufficientPrivilege, "must be member of role \"%s\"", r.name)
-		}
+	err = d.mayGiveTo(r, func() error { return d.requireOperatorOwner(op) }, func() error {
 		if sc := d.cat.schemas[op.schema]; sc != nil && !d.s.hasPrivilege(r.oid, aclSchema, sc.oid, []byte{'C'}) {
 			return pgerror.Newf(pgerror.InsufficientPrivilege, "permission denied for schema %s", op.schema)
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	if !op.user {
 		return pgerror.Unsupported("ALTER OPERATOR ... OWNER TO of an extension's operator")

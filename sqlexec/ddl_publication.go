@@ -859,31 +859,28 @@ func (d *ddl) alterPublicationOwner(ao *pg_query.AlterOwnerStmt) error {
 	if err != nil {
 		return err
 	}
-	r := d.s.roleNamed(d.s.roleSpecName(ao.Newowner.Roletype.String(), ao.Newowner.Rolename))
-	if r == nil {
-		return pgerror.Newf(pgerror.UndefinedObject, "role \"%s\" does not exist", ao.Newowner.Rolename)
+	r, err := d.newOwner(ao.Newowner)
+	if err != nil {
+		return err
 	}
 	if r.oid == old.owner {
 		return nil
 	}
-	if role := d.s.currentRole(); !d.s.isSuperuser(role) {
-		if err := d.s.requireOwner(old.owner, "publication", old.name); err != nil {
-			return err
-		}
-		if !d.s.belongsTo(role, r.oid) {
-			return pgerror.Newf(pgerror.InsufficientPrivilege, "must be member of role \"%s\"", r.name)
-		}
-		if !d.s.hasPrivilege(r.oid, aclDatabase, d.s.engine.oid, []byte{'C'}) {
+	err = d.mayGiveTo(r, func() error { return d.s.requireOwner(old.owner, "publication", old.name) }, func() error {
+		switch {
+		case !d.s.hasPrivilege(r.oid, aclDatabase, d.s.engine.oid, []byte{'C'}):
 			return pgerror.Newf(pgerror.InsufficientPrivilege, "permission denied for database %s", d.s.database())
-		}
-		if old.allTables && !d.s.isSuperuser(r.oid) {
+		case old.allTables && !d.s.isSuperuser(r.oid):
 			return pgerror.Newf(pgerror.InsufficientPrivilege, "permission denied to change owner of publication \"%s\"", old.name).
 				WithHint("The owner of a FOR ALL TABLES publication must be a superuser.")
-		}
-		if !d.s.isSuperuser(r.oid) && len(d.cat.liveSchemas(old)) > 0 {
+		case !d.s.isSuperuser(r.oid) && len(d.cat.liveSchemas(old)) > 0:
 			return pgerror.Newf(pgerror.InsufficientPrivilege, "permission denied to change owner of publication \"%s\"", old.name).
 				WithHint("The owner of a FOR TABLES IN SCHEMA publication must be a superuser.")
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	p := old.with()
 	p.owner = r.oid

@@ -46,10 +46,8 @@ func (d *ddl) grant(gs *pg_query.GrantStmt) error {
 		return err
 	}
 	role := d.s.currentRole()
-	if g := gs.Grantor; g != nil {
-		if r := d.s.roleNamed(d.s.roleSpecName(g.Roletype.String(), g.Rolename)); r == nil || r.oid != role {
-			return pgerror.New(pgerror.FeatureNotSupported, "grantor must be current user")
-		}
+	if err := d.checkGrantor(gs); err != nil {
+		return err
 	}
 	grantees, err := d.grantees(gs)
 	if err != nil {
@@ -635,4 +633,15 @@ func editACL(acl []aclItem, grantee, grantor uint32, letters string, grant, opti
 		acl = append(acl[:idx], acl[idx+1:]...)
 	}
 	return acl
+}
+
+// checkGrantor refuses GRANTED BY naming another role than the current one,
+// as PostgreSQL 15 does.
+func (d *ddl) checkGrantor(gs *pg_query.GrantStmt) error {
+	if g := gs.Grantor; g != nil {
+		if r := d.s.roleNamed(d.s.roleSpecName(g.Roletype.String(), g.Rolename)); r == nil || r.oid != d.s.currentRole() {
+			return pgerror.New(pgerror.FeatureNotSupported, "grantor must be current user")
+		}
+	}
+	return nil
 }

@@ -95,10 +95,8 @@ func (d *ddl) grantLargeObjects(gs *pg_query.GrantStmt) error {
 		return err
 	}
 	role := d.s.currentRole()
-	if g := gs.Grantor; g != nil {
-		if r := d.s.roleNamed(d.s.roleSpecName(g.Roletype.String(), g.Rolename)); r == nil || r.oid != role {
-			return pgerror.New(pgerror.FeatureNotSupported, "grantor must be current user")
-		}
+	if err := d.checkGrantor(gs); err != nil {
+		return err
 	}
 	grantees, err := d.grantees(gs)
 	if err != nil {

@@ -163,6 +163,30 @@ func FuzzParseNetwork(f *testing.F) {
 	})
 }
 
+// FuzzParseMacaddrAndLSN feeds macaddr_in, macaddr8_in and pg_lsn_in:
+// whatever they accept prints in a form that reads back to the same value,
+// and keys decode to an equal value.
+func FuzzParseMacaddrAndLSN(f *testing.F) {
+	for _, s := range []string{"08:00:2b:01:02:03", "08-00-2b-01-02-03", "08002b:010203", "08002b-010203", "0800.2b01.0203",
+		"0800-2b01-0203", "08002b010203", "08:00:2b:01:02:03:04:05", "08002b0102030405", "0800:2b01:0203:0405",
+		"08:00:2b:01:02", "0/0", "16/B374D848", "FFFFFFFF/FFFFFFFF", "-1/0", "G/0", " 1/1 "} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, typ := range []Type{MacaddrType, Macaddr8Type, PGLSNType} {
+			roundTrip(t, typ, s)
+			v, err := ParseText(typ, s)
+			if err != nil {
+				continue
+			}
+			back, _, err := DecodeKey(typ, AppendKey(nil, typ, v))
+			if err != nil || Compare(typ, v, back) != 0 {
+				t.Fatalf("%s %q: key decodes to %v, %v", FormatType(typ), s, back, err)
+			}
+		}
+	})
+}
+
 // FuzzParseMultirange feeds multirange_in's parser: whatever it accepts
 // prints in canonical form (sorted, merged, no empty range) that reads
 // back to the same value, and keys decode to an equal value.
