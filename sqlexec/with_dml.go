@@ -256,6 +256,21 @@ func (b *binder) modifiedFamilies(mods []*dataModifyingCTE) [][]uint32 {
 	return families
 }
 
+// viewReaches reports whether view v reads, directly or through other
+// views, a table touches reports (one a data-modifying WITH query
+// modifies): writing through it writes that table.
+func (b *binder) viewReaches(v *viewDesc, touches func(t *tableDesc, by int) bool) bool {
+	for _, oid := range v.deps {
+		if t := b.cat.tables[oid]; t != nil && touches(t, -1) {
+			return true
+		}
+		if inner := viewByOid(b.cat, oid); inner != nil && b.viewReaches(inner, touches) {
+			return true
+		}
+	}
+	return false
+}
+
 // checkDataModifyingCTEs refuses a statement where a table that a
 // data-modifying WITH query modifies is modified by another part too, or
 // has its rows locked by another part (a view counts as any table).
@@ -277,8 +292,10 @@ func (b *binder) checkDataModifyingCTEs(stmt *pg_query.Node, mods []*dataModifyi
 		rv = ms.Relation
 	}
 	if rv != nil {
-		t := b.s.lookupTable(b.cat, rv.Schemaname, rv.Relname)
-		if t != nil && touches(t, -1) || t == nil && b.viewTarget(rv) != nil {
+		if t := b.s.lookupTable(b.cat, rv.Schemaname, rv.Relname); t != nil && touches(t, -1) {
+			return refused()
+		}
+		if v := b.viewTarget(rv); v != nil && b.viewReaches(v, touches) {
 			return refused()
 		}
 	}
