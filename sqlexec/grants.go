@@ -251,12 +251,26 @@ func (d *ddl) roleOIDs(specs []*pg_query.Node) ([]uint32, error) {
 // the grant option, as itself, with a warning for the others, and 42501
 // when it holds no privilege at all on the object.
 func (d *ddl) grantableLetters(gs *pg_query.GrantStmt, obj aclObject, role uint32, letters string) (grantor uint32, granted string, err error) {
-	owner := d.s.objectOwner(d.cat, obj.kind, obj.oid)
+	name := aclObjectName(d, obj)
+	return d.restrictGrant(gs, d.s.objectOwner(d.cat, obj.kind, obj.oid), d.s.objectACL(d.cat, obj.kind, obj.oid), role, letters, name,
+		func() bool { return d.s.hasPrivilege(role, obj.kind, obj.oid, []byte(allPrivileges[obj.kind])) },
+		func() error {
+			return pgerror.Newf(pgerror.InsufficientPrivilege, "permission denied for %s %s", aclKindNoun[obj.kind], name)
+		})
+}
+
+// restrictGrant is restrict_and_check_grant over an object's owner and
+// ACL: a superuser or a member of the owner's role grants everything as
+// the owner; another role the privileges it holds with the grant option,
+// as itself, with PostgreSQL's warnings for the others naming the object
+// name, and denied's error when holdsAny says it holds no privilege on it.
+func (d *ddl) restrictGrant(gs *pg_query.GrantStmt, owner uint32, acl []aclItem, role uint32, letters, name string,
+	holdsAny func() bool, denied func() error) (grantor uint32, granted string, err error) {
 	if d.s.isSuperuser(role) || d.s.memberOf(role)[owner] {
 		return owner, letters, nil
 	}
 	var options []byte
-	for _, item := range d.s.objectACL(d.cat, obj.kind, obj.oid) {
+	for _, item := range acl {
 		if item.grantee != role {
 			continue
 		}
@@ -266,9 +280,8 @@ func (d *ddl) grantableLetters(gs *pg_query.GrantStmt, obj aclObject, role uint3
 			}
 		}
 	}
-	name := aclObjectName(d, obj)
-	if len(options) == 0 && !d.s.hasPrivilege(role, obj.kind, obj.oid, []byte(allPrivileges[obj.kind])) {
-		return 0, "", pgerror.Newf(pgerror.InsufficientPrivilege, "permission denied for %s %s", aclKindNoun[obj.kind], name)
+	if len(options) == 0 && !holdsAny() {
+		return 0, "", denied()
 	}
 	var b strings.Builder
 	for i := 0; i < len(letters); i++ {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
@@ -148,43 +147,11 @@ func (d *ddl) grantLargeObjects(gs *pg_query.GrantStmt) error {
 // loGrantable is grantableLetters for a large object: the grantor and the
 // letters it may grant of those asked for, with PostgreSQL's warnings.
 func (d *ddl) loGrantable(gs *pg_query.GrantStmt, m loMeta, acl []aclItem, role uint32, letters string) (uint32, string, error) {
-	if d.s.isSuperuser(role) || d.s.memberOf(role)[m.owner] {
-		return m.owner, letters, nil
-	}
-	var options []byte
-	for _, item := range acl {
-		if item.grantee != role {
-			continue
-		}
-		for i := 0; i+1 < len(item.privs); i++ {
-			if item.privs[i+1] == '*' {
-				options = append(options, item.privs[i])
-			}
-		}
-	}
-	if len(options) == 0 && !aclHolds(acl, d.s.memberOf(role), []byte("rw")) {
-		return 0, "", pgerror.Newf(pgerror.InsufficientPrivilege, "permission denied for large object %d", m.oid)
-	}
-	var b strings.Builder
-	for i := 0; i < len(letters); i++ {
-		if strings.IndexByte(string(options), letters[i]) >= 0 {
-			b.WriteByte(letters[i])
-		}
-	}
-	granted := b.String()
-	name := fmt.Sprintf("large object %d", m.oid)
-	all := len(gs.Privileges) == 0
-	switch {
-	case gs.IsGrant && granted == "":
-		d.warning(pgerror.WarningPrivilegeNotGranted, "no privileges were granted for \"%s\"", name)
-	case gs.IsGrant && !all && granted != letters:
-		d.warning(pgerror.WarningPrivilegeNotGranted, "not all privileges were granted for \"%s\"", name)
-	case !gs.IsGrant && granted == "":
-		d.warning(pgerror.WarningPrivilegeNotRevoked, "no privileges could be revoked for \"%s\"", name)
-	case !gs.IsGrant && !all && granted != letters:
-		d.warning(pgerror.WarningPrivilegeNotRevoked, "not all privileges could be revoked for \"%s\"", name)
-	}
-	return role, granted, nil
+	return d.restrictGrant(gs, m.owner, acl, role, letters, fmt.Sprintf("large object %d", m.oid),
+		func() bool { return aclHolds(acl, d.s.memberOf(role), []byte("rw")) },
+		func() error {
+			return pgerror.Newf(pgerror.InsufficientPrivilege, "permission denied for large object %d", m.oid)
+		})
 }
 
 // alterLargeObjectOwner runs ALTER LARGE OBJECT ... OWNER TO: its owner

@@ -92,6 +92,11 @@ func lockScenario(t *testing.T, be lockScenarioBackend) string {
 	blocked := func(session string) {
 		waitFor(fmt.Sprintf("EXISTS (SELECT FROM pg_locks WHERE pid = %d AND NOT granted)", be.pid(session)))
 	}
+	// idle waits until a session that returned is waiting for its client
+	// again: its result reaches the test before its server loop reads on.
+	idle := func(session string) {
+		waitFor(fmt.Sprintf("(SELECT wait_event = 'ClientRead' FROM pg_stat_activity WHERE pid = %d)", be.pid(session)))
+	}
 	returned := func(session string, done <-chan string, want string) {
 		t.Helper()
 		select {
@@ -102,6 +107,7 @@ func lockScenario(t *testing.T, be lockScenarioBackend) string {
 		case <-time.After(10 * time.Second):
 			t.Fatalf("%s did not return", session)
 		}
+		idle(session)
 	}
 	var xids []string
 	observe := func(when string) {
