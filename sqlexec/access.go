@@ -253,10 +253,14 @@ func fetchTableWith(x *execCtx, it *fromItem, withKeys bool, conds []*conj) ([]k
 		return fetchMembers(x, it, withKeys, conds)
 	}
 	// Rows of an index list lookup come back by index value; they are
-	// sorted by primary key, the order a scan gives, so the path chosen
-	// does not change results.
+	// sorted by primary key, the order an index range scan gives, so the
+	// path chosen does not change results.
 	sorted := it.access.kind == accessIndexList
-	ro := isolation.ReadOptions{ForLock: it.lock != isolation.RowLockNone, AsOf: x.asOf}
+	ro := isolation.ReadOptions{ForLock: it.lock != isolation.RowLockNone, AsOf: x.statementSnapshot()}
+	var places heapPlaces
+	if scansHeap(it) {
+		places.track(&ro)
+	}
 	var out []keyedRow
 	err := scanTableRows(x, it, conds, ro, func(key []byte, row, phys []any) error {
 		kr := keyedRow{row: row, phys: phys}
@@ -264,35 +268,46 @@ func fetchTableWith(x *execCtx, it *fromItem, withKeys bool, conds []*conj) ([]k
 			kr.key = append([]byte(nil), key...)
 		}
 		out = append(out, kr)
+		places.add()
 		return nil
 	})
 	if sorted {
 		sort.SliceStable(out, func(i, j int) bool { return string(out[i].key) < string(out[j].key) })
 	}
+	places.sort(out)
 	return out, err
 }
 
 // streamsTable says whether runItems passes the table item's rows on as
 // the store returns them rather than reading them all first: not for a
-// lock stage (which keeps their keys), an index list lookup (whose rows
-// are sorted), an inheritance parent, or EXPLAIN ANALYZE (which counts
-// the rows read).
+// lock stage (which keeps their keys), an index list lookup or a whole
+// table's scan (whose rows are sorted), an inheritance parent, or EXPLAIN
+// ANALYZE (which counts the rows read).
 func streamsTable(x *execCtx, it *fromItem, marked bool) bool {
-	return !marked && x.stats == nil && it.members == nil && it.access.kind != accessIndexList
+	return !marked && x.stats == nil && it.members == nil && it.access.kind != accessIndexList && !scansHeap(it)
 }
 
 // streamTable passes the table item's rows that satisfy its immediate
 // conditions to fn as the store returns them; a LIMIT reached downstream
-// (errLimitReached) ends the scan there. The scan reads with the
-// statement's snapshot of the transaction's own writes, so that writes
-// made downstream (a function's) never reach it, as before streaming,
-// when the scan ended before anything downstream ran.
+// (errLimitReached) ends the scan there. Writes made downstream (a
+// function's) never reach the scan: it reads with the statement's
+// snapshot.
 func streamTable(x *execCtx, it *fromItem, fn func(row []any) error) error {
-	ro := isolation.ReadOptions{AsOf: x.asOf}
-	if ro.AsOf == 0 {
-		ro.AsOf = x.stmtMark
-	}
+	ro := isolation.ReadOptions{AsOf: x.statementSnapshot()}
 	return scanTableRows(x, it, it.on, ro, func(_ []byte, row, _ []any) error { return fn(row) })
+}
+
+// statementSnapshot is the write mark a read of the statement's tables
+// takes: the transaction's own writes up to the statement's start, as
+// PostgreSQL's snapshot shows them, so that neither the statement's own
+// writes (an INSERT's row to a subquery of its RETURNING list) nor a
+// function's called on the way reach its scans; a STABLE function's
+// statements read as of their caller's (asOf).
+func (x *execCtx) statementSnapshot() isolation.WriteMark {
+	if x.asOf != 0 {
+		return x.asOf
+	}
+	return x.stmtMark
 }
 
 // scanTableRows reads the table item's rows through its access path,

@@ -94,8 +94,6 @@ func (m *modifyTarget) collect(x *execCtx) ([]match, error) {
 	switch {
 	case m.currentOf != "":
 		krs, err = m.currentTarget(x)
-	case m.inHeapOrder():
-		krs, err = fetchInHeapOrder(x, m.items[0])
 	default:
 		krs, err = fetchTable(x, m.items[0], true)
 	}

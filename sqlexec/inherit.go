@@ -299,9 +299,12 @@ func fetchMembers(x *execCtx, it *fromItem, withKeys bool, conds []*conj) ([]key
 		setTableoid(x, it, m.t)
 		start := len(out)
 		ro := isolation.ReadOptions{ForLock: it.lock != isolation.RowLockNone}
-		if ro.AsOf, err = x.withSnapshot.readMark(m.t.id, x.asOf); err != nil {
+		if ro.AsOf, err = x.withSnapshot.readMark(m.t.id, x.statementSnapshot()); err != nil {
 			return nil, err
 		}
+		// A member's whole table is read: its own sequential scan.
+		var places heapPlaces
+		places.track(&ro)
 		itemRow := readVersions(it, &ro)
 		err := x.txn.Scan(x.ctx, m.t.id, isolation.Span{}, ro, func(key []byte, row []any) (bool, error) {
 			prow := itemRow(m.toParent(row))
@@ -315,11 +318,13 @@ func fetchMembers(x *execCtx, it *fromItem, withKeys bool, conds []*conj) ([]key
 				kr.key = append([]byte(nil), key...)
 			}
 			out = append(out, kr)
+			places.add()
 			return true, nil
 		})
 		if err != nil {
 			return nil, err
 		}
+		places.sort(out[start:])
 		withTableoid(it, m.t, out[start:])
 	}
 	return out, nil

@@ -92,8 +92,11 @@ func readVersions(it *fromItem, ro *isolation.ReadOptions) func(row []any) []any
 	if !it.versions {
 		return func(row []any) []any { return row }
 	}
-	v := new(isolation.RowVersion)
-	ro.Version = v
+	v := ro.Version
+	if v == nil {
+		v = new(isolation.RowVersion)
+		ro.Version = v
+	}
 	return func(row []any) []any { return withRowVersion(row, *v) }
 }
 
