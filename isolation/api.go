@@ -545,6 +545,13 @@ func (t *Txn) Scan(ctx context.Context, table TableID, span Span, ro ReadOptions
 	return t.t.e.scan(ctx, t.t, table, span, ro, fn)
 }
 
+// HeapInKeyOrder reports whether the table's versions all have places in
+// its heap (tid.go) in the order of their keys, so that a Scan, which
+// returns rows in key order, returns them in heap order too: true of a
+// table whose rows were only inserted, in key order, or deleted. A write
+// made after the call may change the answer.
+func (t *Txn) HeapInKeyOrder(table TableID) bool { return t.t.e.heapInKeyOrder(table) }
+
 // ScanIndex reads, through a secondary index, every key of which some
 // version ever had an index key within span, each at the chosen version,
 // and calls fn for every live row in index-key order. The row passed to fn

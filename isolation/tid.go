@@ -90,6 +90,14 @@ type heap struct {
 	pages   []heapPage
 	target  int32 // -1: none yet
 	fsmNext int32
+	// outOfKeyOrder is set once some version takes a place before that of
+	// a version of a greater key (an update of any key but the last, an
+	// insert of a key below the greatest, a page reused through the free
+	// space map, a relayout): until then a scan in key order is a scan in
+	// heap order. last is the greatest key placed so far, at lastTid.
+	outOfKeyOrder bool
+	last          string
+	lastTid       Tid
 }
 
 // heapFree is PageGetHeapFreeSpace: the room for one more tuple.
@@ -98,6 +106,18 @@ func (p *heapPage) heapFree() int32 {
 		return 0
 	}
 	return p.free - heapLinePointer
+}
+
+// placed notes that a version of key took place tid (outOfKeyOrder).
+func (h *heap) placed(key string, tid Tid) {
+	if h.outOfKeyOrder {
+		return
+	}
+	if h.lastTid != (Tid{}) && (key < h.last || tid.Block < h.lastTid.Block || tid.Block == h.lastTid.Block && tid.Offset < h.lastTid.Offset) {
+		h.outOfKeyOrder = true
+		return
+	}
+	h.last, h.lastTid = key, tid
 }
 
 // add puts a tuple of aligned length n on page b and returns its tid.
@@ -192,7 +212,9 @@ func (tb *table) placeVersion(ks *keyState, prev *write, row []any, tomb, create
 	if tb.spec.Tuple != nil {
 		size, fillfactor = tb.spec.Tuple(row)
 	}
-	return tb.heap.place(size, old, fillfactor)
+	tid := tb.heap.place(size, old, fillfactor)
+	tb.heap.placed(ks.key, tid)
+	return tid
 }
 
 // ownTid returns the place of the own version of a key a read returned as
@@ -243,6 +265,15 @@ func (e *engine) newHeap(t *txn, id TableID) error {
 	t.heaps = append(t.heaps, heapSwap{tb: tb, old: tb.heap, depth: len(t.savepoints)})
 	tb.heap = heap{target: -1}
 	return nil
+}
+
+// heapInKeyOrder is Txn.HeapInKeyOrder; a table that does not exist
+// (dropped meanwhile) answers false.
+func (e *engine) heapInKeyOrder(id TableID) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	tb, err := e.table(id)
+	return err == nil && !tb.heap.outOfKeyOrder
 }
 
 // restoreHeaps brings back the heaps t replaced while it had depth
@@ -383,6 +414,8 @@ func (e *engine) relayout(t *txn, id TableID, order LayoutOrder) error {
 		}
 		*tid = tb.heap.place(size, nil, fillfactor)
 	}
+	// The versions older snapshots may read keep their old places.
+	tb.heap.outOfKeyOrder = true
 	t.heaps = append(t.heaps, swap)
 	return nil
 }

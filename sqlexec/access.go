@@ -258,7 +258,7 @@ func fetchTableWith(x *execCtx, it *fromItem, withKeys bool, conds []*conj) ([]k
 	sorted := it.access.kind == accessIndexList
 	ro := isolation.ReadOptions{ForLock: it.lock != isolation.RowLockNone, AsOf: x.statementSnapshot()}
 	var places heapPlaces
-	if scansHeap(it) {
+	if needsHeapSort(x, it) {
 		places.track(&ro)
 	}
 	var out []keyedRow
@@ -280,11 +280,11 @@ func fetchTableWith(x *execCtx, it *fromItem, withKeys bool, conds []*conj) ([]k
 
 // streamsTable says whether runItems passes the table item's rows on as
 // the store returns them rather than reading them all first: not for a
-// lock stage (which keeps their keys), an index list lookup or a whole
-// table's scan (whose rows are sorted), an inheritance parent, or EXPLAIN
-// ANALYZE (which counts the rows read).
+// lock stage (which keeps their keys), an index list lookup or a scan in
+// heap order that key order is not (whose rows are sorted), an inheritance
+// parent, or EXPLAIN ANALYZE (which counts the rows read).
 func streamsTable(x *execCtx, it *fromItem, marked bool) bool {
-	return !marked && x.stats == nil && it.members == nil && it.access.kind != accessIndexList && !scansHeap(it)
+	return !marked && x.stats == nil && it.members == nil && it.access.kind != accessIndexList && !needsHeapSort(x, it)
 }
 
 // streamTable passes the table item's rows that satisfy its immediate

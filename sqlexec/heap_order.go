@@ -25,9 +25,14 @@ import (
 // chains' first versions, which the store does not model (heap-only
 // updates): those keep key order.
 
-// scansHeap reports whether a read of table item it visits its rows in
-// heap order: one with no key or index to go by.
-func scansHeap(it *fromItem) bool { return it.access.kind == accessScan }
+// needsHeapSort reports whether a read of table item it must sort the rows
+// the store returns in key order to visit them in heap order: a read with
+// no key or index to go by, of a table whose heap is not in key order
+// (Txn.HeapInKeyOrder: a table only inserted into in key order is not
+// sorted, and its scan can stop at a LIMIT).
+func needsHeapSort(x *execCtx, it *fromItem) bool {
+	return it.access.kind == accessScan && !x.txn.HeapInKeyOrder(it.table.id)
+}
 
 // heapPlaces collects the places of the versions a scan returns, in the
 // order it returns them, to sort its rows by. A zero heapPlaces, for a

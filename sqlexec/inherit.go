@@ -304,7 +304,9 @@ func fetchMembers(x *execCtx, it *fromItem, withKeys bool, conds []*conj) ([]key
 		}
 		// A member's whole table is read: its own sequential scan.
 		var places heapPlaces
-		places.track(&ro)
+		if !x.txn.HeapInKeyOrder(m.t.id) {
+			places.track(&ro)
+		}
 		itemRow := readVersions(it, &ro)
 		err := x.txn.Scan(x.ctx, m.t.id, isolation.Span{}, ro, func(key []byte, row []any) (bool, error) {
 			prow := itemRow(m.toParent(row))

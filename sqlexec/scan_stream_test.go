@@ -29,9 +29,13 @@ func statementReads(h *history.History, query string) (read, returned int) {
 
 // TestStreamedScansRecordWhatTheyRead pins what the history says a scan
 // saw. Without LIMIT, a scan reads every key and flags the rows its WHERE
-// clause kept. A scan of the whole table reads it all before passing rows
-// on, to pass them in heap order (heap_order.go), so a LIMIT changes
-// nothing of what it records. An index scan passes rows on as it reads
+// clause kept. A scan of a whole table whose rows were updated reads it
+// all before passing rows on, to pass them in heap order (heap_order.go),
+// so a LIMIT changes nothing of what it records. A table only inserted
+// into has its rows in heap order already, and its scan stops at a LIMIT
+// as PostgreSQL's does: the read lists the keys of the chunks the store
+// inspected (64 keys each) up to that point and flags only the rows passed
+// on; the keys after are not read. An index scan passes rows on as it reads
 // them, and a LIMIT stops it once reached, as PostgreSQL's does: the read
 // lists every key under the index value (the store reads them at once),
 // each at the version chosen for it, and flags only the rows passed on.
@@ -46,6 +50,8 @@ func TestStreamedScansRecordWhatTheyRead(t *testing.T) {
 		{"SELECT count(*) FROM kv WHERE v % 2 = 0", 1, 200, 100},
 		{"SELECT k FROM kv WHERE v % 2 = 0 LIMIT 5", 5, 200, 100},
 		{"SELECT k FROM kv LIMIT 70", 70, 200, 200},
+		{"SELECT k FROM fresh WHERE v % 2 = 0 LIMIT 5", 5, 64, 5},
+		{"SELECT k FROM fresh LIMIT 70", 70, 128, 70},
 		{"SELECT k FROM kv WHERE g = 0 LIMIT 5", 5, 150, 5},
 		{"SELECT k FROM kv WHERE g = 0 AND v % 4 = 0 LIMIT 20", 20, 150, 20},
 		{"SELECT k FROM kv WHERE v % 2 = 0 ORDER BY k LIMIT 5", 5, 200, 100},
@@ -68,6 +74,9 @@ func TestStreamedScansRecordWhatTheyRead(t *testing.T) {
 				mustRun(t, setup, "INSERT INTO kv VALUES "+strings.Join(values, ", "))
 				mustRun(t, eng.NewSession(SessionInfo{User: "w"}), "UPDATE kv SET v = v + 2")
 				reader := eng.NewSession(SessionInfo{User: "reader"})
+				// The reader's own earlier writes: no strategy may hide them.
+				mustRun(t, reader, "CREATE TABLE fresh (k int PRIMARY KEY, v int NOT NULL, g int NOT NULL)")
+				mustRun(t, reader, "INSERT INTO fresh VALUES "+strings.Join(values, ", "))
 				mustRun(t, reader, "BEGIN ISOLATION LEVEL "+level)
 				res, err := execOne(reader, c.query)
 				if err != nil {
