@@ -511,7 +511,11 @@ func (b *binder) fromLeaf(sc *scope, n *pg_query.Node) (*fromItem, []scopeCol, e
 					if cte.noReturning {
 						return nil, nil, b.errAt(pgerror.Newf(pgerror.FeatureNotSupported, "WITH query \"%s\" does not have a RETURNING clause", rv.Relname), rv.Location)
 					}
-					return withKind(itemCTE)(b.cteItem(sc, cte, alias, rv.Alias))
+					it, cols, err := withKind(itemCTE)(b.cteItem(sc, cte, alias, rv.Alias))
+					if err == nil {
+						cte.noteReference(it, cols)
+					}
+					return it, cols, err
 				}
 			}
 			if tt := b.s.transitionTable(rv.Relname); tt != nil {
@@ -663,6 +667,34 @@ type ctePlan struct {
 	// noReturning marks a data-modifying query without RETURNING, which
 	// no FROM item may read.
 	noReturning bool
+	// inlinable marks a WITH query PostgreSQL folds into the query that
+	// reads it when only one FROM item reads it (a SELECT, neither
+	// MATERIALIZED nor recursive, calling no volatile function): the
+	// item's unread outputs are not computed and its reader's conditions
+	// run before its outputs, as for a subquery in FROM. refs counts the
+	// items reading it so far, the first of them in first.
+	inlinable bool
+	refs      int
+	first     *fromItem
+}
+
+// noteReference counts item it, with columns cols, as a reader of the WITH
+// query: the only reader of an inlinable one tracks what it reads
+// (trackReads); a second reader makes PostgreSQL compute the query once,
+// whole, for both, so the first reader's pruning is undone.
+func (cte *ctePlan) noteReference(it *fromItem, cols []scopeCol) {
+	if !cte.inlinable {
+		return
+	}
+	cte.refs++
+	switch cte.refs {
+	case 1:
+		trackReads(it, cols, cte.plan)
+		cte.first = it
+	case 2:
+		cte.first.readsOf = nil
+		cte.plan.skip, cte.plan.deferErrs = nil, nil
+	}
 }
 
 // cteItem makes a FROM item of sc that reads a WITH query or a subquery.

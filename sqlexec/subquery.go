@@ -264,9 +264,12 @@ func (b *binder) withClause(parent *scope, w *pg_query.WithClause, outer map[str
 			return nil, b.errAt(pgerror.Unsupported("this statement in WITH"), c.Location)
 		}
 		var p *selectPlan
+		recursive := false
+		volatile := b.pgVolatileCalls
 		outer, err := b.notingOuterRefs(parent, func() error {
 			var err error
 			if st := c.Ctequery.GetSelectStmt(); w.Recursive && st.Op == pg_query.SetOperation_SETOP_UNION && readsItself(c) {
+				recursive = true
 				p, err = b.recursiveCTE(parent, c, st, ctes)
 			} else {
 				p, err = b.selectNode(parent, c.Ctequery, ctes)
@@ -289,7 +292,8 @@ func (b *binder) withClause(parent *scope, w *pg_query.WithClause, outer map[str
 		if outer {
 			p.correlated = true
 		}
-		ctes[c.Ctename] = &ctePlan{name: c.Ctename, plan: p, outerRefs: outer, parent: parent}
+		ctes[c.Ctename] = &ctePlan{name: c.Ctename, plan: p, outerRefs: outer, parent: parent,
+			inlinable: !recursive && c.Ctematerialized != pg_query.CTEMaterialize_CTEMaterializeAlways && b.pgVolatileCalls == volatile}
 	}
 	return ctes, nil
 }
