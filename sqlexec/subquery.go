@@ -2,6 +2,7 @@ package sqlexec
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -36,6 +37,9 @@ func (b *binder) subLink(sc *scope, sl *pg_query.SubLink) (*scalar, error) {
 	}
 	switch sl.SubLinkType {
 	case pg_query.SubLinkType_EXISTS_SUBLINK:
+		if st := sl.Subselect.GetSelectStmt(); st != nil && b.existsDropsSelectList(st) {
+			p.skipUnread(make([]bool, len(p.cols)))
+		}
 		if refs != 0 {
 			if h := b.semiJoin(sc, sl, ctes, p, nil, refs); h != nil {
 				return h, nil
@@ -854,4 +858,45 @@ func (b *binder) recursiveCTE(parent *scope, c *pg_query.CommonTableExpr, st *pg
 	}
 	p.run = func(x *execCtx) ([][]any, error) { return p.lazy().all(x) }
 	return p, nil
+}
+
+// existsDropsSelectList reports whether PostgreSQL's planner drops the
+// select list of st, an EXISTS subquery, before running it
+// (simplify_EXISTS_query): only whether a row comes back matters, so its
+// outputs are not computed, nor fail, unless the query aggregates, uses
+// windows, grouping sets, HAVING, OFFSET, a LIMIT, a locking clause, a set
+// operation or a data-modifying WITH query.
+func (b *binder) existsDropsSelectList(st *pg_query.SelectStmt) bool {
+	if st.Op != pg_query.SetOperation_SETOP_NONE || st.HavingClause != nil || st.LimitCount != nil || st.LimitOffset != nil ||
+		len(st.LockingClause) > 0 || len(st.WindowClause) > 0 || hasGroupingSets(st.GroupClause) {
+		return false
+	}
+	if w := st.WithClause; w != nil {
+		for _, c := range w.Ctes {
+			if modifiedTable(c.GetCommonTableExpr().Ctequery) != nil {
+				return false
+			}
+		}
+	}
+	sorts := make([]*pg_query.Node, 0, len(st.SortClause))
+	for _, n := range st.SortClause {
+		sorts = append(sorts, n.GetSortBy().Node)
+	}
+	nodes := append(slices.Clone(st.TargetList), sorts...)
+	if containsAgg(b.userAggregateNamed, nodes...) {
+		return false
+	}
+	window := false
+	for _, n := range nodes {
+		walk(n, func(c *pg_query.Node) bool {
+			if c.GetSubLink() != nil || window {
+				return false
+			}
+			if fc := c.GetFuncCall(); fc != nil && fc.Over != nil {
+				window = true
+			}
+			return !window
+		})
+	}
+	return !window
 }
