@@ -187,10 +187,10 @@ func unknownDrop(tag string) error {
 
 // dropReportRows lists the objects the command dropped in PostgreSQL's
 // order: each original object (the last named first), then what went with
-// it, oldest first. The objects fickle can order are schemas, tables with
-// at most one part beside their row type (a default, a primary key or
-// unique constraint and its index, another index, a trigger without WHEN
-// or columns), indexes, routines, triggers and columns.
+// it, oldest first. The objects fickle can order are schemas, tables
+// without a TOAST table or key constraints with at most one part beside
+// their row type (a default, an index, a trigger without WHEN or
+// columns), indexes, routines, triggers and columns.
 func dropReportRows(s *Session, st *evtState) ([]droppedObjectRow, error) {
 	before, after := st.before, st.after
 	dropped := droppedObjects(before, after)
@@ -229,21 +229,15 @@ func dropReportRows(s *Session, st *evtState) ([]droppedObjectRow, error) {
 		if len(t.checks) > 0 || len(t.fks) > 0 || len(t.rules) > 0 || len(t.policies) > 0 || t.pkIndex != nil && t.pk == nil {
 			return nil, unknownDrop(st.tag)
 		}
-		if t.pk != nil {
-			take(objRef{"pk", t.oid, 0})
-			if t.pkIndex != nil {
-				return nil, unknownDrop(st.tag)
-			}
-			parts = append(parts, constraintIndexRows(t, t.pkName, temp)...)
+		// A table's TOAST table and the OIDs of its key constraints'
+		// objects are PostgreSQL's alone.
+		if t.pk != nil || hasToastTable(t) {
+			return nil, unknownDrop(st.tag)
 		}
 		for _, ix := range t.indexes {
 			take(objRef{"rel", ix.oid, 0})
-			if ix.exclusion {
+			if ix.exclusion || ix.constraint {
 				return nil, unknownDrop(st.tag)
-			}
-			if ix.constraint {
-				parts = append(parts, constraintIndexRows(t, ix.name, temp)...)
-				continue
 			}
 			parts = append(parts, indexRow(t.schema, ix, false, false))
 		}
@@ -254,7 +248,7 @@ func dropReportRows(s *Session, st *evtState) ([]droppedObjectRow, error) {
 			}
 			parts = append(parts, triggerRow(t, tr.oid, tr.name, false))
 		}
-		if len(parts) > 2 || len(parts) == 2 && parts[0].objType != "table constraint" {
+		if len(parts) > 1 {
 			return nil, unknownDrop(st.tag)
 		}
 		return append(rows, parts...), nil
@@ -391,18 +385,6 @@ func joinComma(parts []string) string {
 		out += p
 	}
 	return out
-}
-
-// constraintIndexRows are the rows of a primary key or unique
-// constraint named name on t and of its index, which has its name.
-func constraintIndexRows(t *tableDesc, name string, temp bool) []droppedObjectRow {
-	schema := reportSchema(t.schema)
-	return []droppedObjectRow{
-		{classid: oidPgConstraint, temp: temp, objType: "table constraint", schema: schema,
-			identity: types.QuoteIdent(name) + " on " + qualifiedIdent(t.schema, t.name), addrNames: []string{schema, t.name, name}},
-		{classid: oidPgClass, temp: temp, objType: "index", schema: schema, name: name, identity: qualifiedIdent(t.schema, name),
-			addrNames: []string{schema, name}},
-	}
 }
 
 func indexRow(schemaName string, ix *indexDesc, original, normal bool) droppedObjectRow {
@@ -655,13 +637,13 @@ func eventTriggerSetFuncs() map[string]*setFunc {
 			return ddlCommandRows(x.s, st)
 		}},
 		"pg_event_trigger_dropped_objects": {schema: "pg_catalog", volatile: true,
-		bind: noArgs("pg_event_trigger_dropped_objects", droppedObjectFields),
-		rows: func(x *execCtx, _ []any) ([][]any, error) {
-			st := x.s.currentEvtState()
-			if st == nil || !st.inSQLDrop {
-				return nil, eventTriggerProtocolError("pg_event_trigger_dropped_objects()", "a sql_drop event trigger function")
-			}
-			return st.droppedReport(x.s)
-		}},
+			bind: noArgs("pg_event_trigger_dropped_objects", droppedObjectFields),
+			rows: func(x *execCtx, _ []any) ([][]any, error) {
+				st := x.s.currentEvtState()
+				if st == nil || !st.inSQLDrop {
+					return nil, eventTriggerProtocolError("pg_event_trigger_dropped_objects()", "a sql_drop event trigger function")
+				}
+				return st.droppedReport(x.s)
+			}},
 	}
 }
