@@ -647,3 +647,15 @@ func eventTriggerSetFuncs() map[string]*setFunc {
 			}},
 	}
 }
+
+// ddlCommandOutputError refuses a statement whose result has a column of
+// type pg_ddl_command, whose values PostgreSQL cannot display ("cannot
+// display a value of type pg_ddl_command" for each row it returns).
+func ddlCommandOutputError(cols []outCol) error {
+	for _, c := range cols {
+		if c.typ.Oid == types.OidPgDDLCommand {
+			return pgerror.Unsupported("a result column of type pg_ddl_command")
+		}
+	}
+	return nil
+}

@@ -154,6 +154,9 @@ func (s *Session) prepareUncached(st *Statement, paramOIDs []uint32) (*Prepared,
 	if p.cols != nil {
 		out.Columns = columnsOf(p.cols)
 	}
+	if err := ddlCommandOutputError(p.cols); err != nil {
+		return nil, err
+	}
 	return out, nil
 }
 
