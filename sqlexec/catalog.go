@@ -85,6 +85,8 @@ type catalog struct {
 	// operators holds the operators CREATE OPERATOR made (and the shells
 	// its COMMUTATOR and NEGATOR made) by OID (ddl_operator.go).
 	operators map[uint32]*operatorDesc
+	// eventTriggers holds the event triggers by name (event_trigger.go).
+	eventTriggers map[string]*eventTrigDesc
 }
 
 type schemaDesc struct {
@@ -400,6 +402,7 @@ func (c *catalog) clone() *catalog {
 	n.servers = maps.Clone(c.servers)
 	n.userMappings = maps.Clone(c.userMappings)
 	n.operators = maps.Clone(c.operators)
+	n.eventTriggers = maps.Clone(c.eventTriggers)
 	return n
 }
 

@@ -87,6 +87,8 @@ func (d *ddl) comment(cs *pg_query.CommentStmt) error {
 	switch cs.Objtype {
 	case pg_query.ObjectType_OBJECT_LARGEOBJECT:
 		return d.commentOnLargeObject(cs)
+	case pg_query.ObjectType_OBJECT_EVENT_TRIGGER:
+		return d.commentOnEventTrigger(cs)
 	case pg_query.ObjectType_OBJECT_SCHEMA:
 		name := cs.Object.GetString_().GetSval()
 		sc := d.cat.schemas[name]

@@ -133,6 +133,8 @@ func ddlTag(n *pg_query.Node) string {
 			return "DROP SERVER"
 		case pg_query.ObjectType_OBJECT_MATVIEW:
 			return "DROP MATERIALIZED VIEW"
+		case pg_query.ObjectType_OBJECT_EVENT_TRIGGER:
+			return "DROP EVENT TRIGGER"
 		}
 		return "DROP TABLE"
 	case *pg_query.Node_AlterTableStmt:
@@ -198,6 +200,8 @@ func ddlTag(n *pg_query.Node) string {
 		case pg_query.ObjectType_OBJECT_FUNCTION, pg_query.ObjectType_OBJECT_PROCEDURE, pg_query.ObjectType_OBJECT_ROUTINE,
 			pg_query.ObjectType_OBJECT_AGGREGATE, pg_query.ObjectType_OBJECT_SCHEMA:
 			return "ALTER " + strings.TrimPrefix(v.RenameStmt.RenameType.String(), "OBJECT_")
+		case pg_query.ObjectType_OBJECT_EVENT_TRIGGER:
+			return "ALTER EVENT TRIGGER"
 		case pg_query.ObjectType_OBJECT_RULE:
 			return "ALTER RULE"
 		case pg_query.ObjectType_OBJECT_TRIGGER:
@@ -225,6 +229,10 @@ func ddlTag(n *pg_query.Node) string {
 		return "ALTER TABLE"
 	case *pg_query.Node_CommentStmt:
 		return "COMMENT"
+	case *pg_query.Node_CreateEventTrigStmt:
+		return "CREATE EVENT TRIGGER"
+	case *pg_query.Node_AlterEventTrigStmt:
+		return "ALTER EVENT TRIGGER"
 	case *pg_query.Node_ViewStmt:
 		return "CREATE VIEW"
 	case *pg_query.Node_CreateTrigStmt:
@@ -443,6 +451,10 @@ func (d *ddl) run(n *pg_query.Node, full string) error {
 		return d.alterRoutine(v.AlterFunctionStmt, full)
 	case *pg_query.Node_CommentStmt:
 		return d.comment(v.CommentStmt)
+	case *pg_query.Node_CreateEventTrigStmt:
+		return d.createEventTrigger(v.CreateEventTrigStmt)
+	case *pg_query.Node_AlterEventTrigStmt:
+		return d.alterEventTrigger(v.AlterEventTrigStmt)
 	case *pg_query.Node_ViewStmt:
 		return d.createView(v.ViewStmt, full)
 	case *pg_query.Node_GrantStmt:
@@ -1045,6 +1057,8 @@ func (d *ddl) alterOwner(ao *pg_query.AlterOwnerStmt) error {
 	case pg_query.ObjectType_OBJECT_FUNCTION, pg_query.ObjectType_OBJECT_PROCEDURE, pg_query.ObjectType_OBJECT_ROUTINE,
 		pg_query.ObjectType_OBJECT_AGGREGATE:
 		return d.alterRoutineOwner(ao)
+	case pg_query.ObjectType_OBJECT_EVENT_TRIGGER:
+		return d.alterEventTriggerOwner(ao)
 	case pg_query.ObjectType_OBJECT_TYPE, pg_query.ObjectType_OBJECT_DOMAIN:
 		return d.alterTypeOwner(ao)
 	case pg_query.ObjectType_OBJECT_PUBLICATION:

@@ -25,6 +25,7 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 		}
 	}
 	if at.Objtype == pg_query.ObjectType_OBJECT_TYPE {
+		d.s.noteRewriteUnknown("ALTER TYPE")
 		return d.alterCompositeType(at)
 	}
 	if ownerOnly(at) {
@@ -68,6 +69,7 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 	b := d.binder(full)
 	persistenceChanged := false
 	rewritten := false // PostgreSQL writes the table anew
+	var reason int64   // why, as AT_REWRITE_* bits (tableRewrite)
 	for k := 0; k < len(at.Cmds); k++ {
 		cmd := at.Cmds[k].GetAlterTableCmd()
 		if t.foreign != nil {
@@ -97,6 +99,9 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 			}
 		}
 		if d.inheritedAlter(t, cmd) {
+			if rewriteCapable(cmd) {
+				d.s.noteRewriteUnknown("an ALTER TABLE of an inheritance hierarchy")
+			}
 			if err := d.alterHierarchy(b, t.oid, cmd, at.Relation.Inh, false); err != nil {
 				return err
 			}
@@ -131,6 +136,12 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 			before := nt.clone()
 			err = d.alterColumnTypes(b, nt, run, at.Cmds[k+1:])
 			rewrote = err != nil || columnTypesRewrite(before, nt, run)
+			if rewrote {
+				reason |= 4
+				if timeZoneDependentRewrite(before, nt, run) {
+					d.s.noteRewriteUnknown("a change between timestamp and timestamp with time zone")
+				}
+			}
 		case pg_query.AlterTableType_AT_SetNotNull, pg_query.AlterTableType_AT_DropNotNull:
 			err = d.setNotNull(nt, cmd, cmd.Subtype == pg_query.AlterTableType_AT_SetNotNull)
 		case pg_query.AlterTableType_AT_AddIdentity:
@@ -172,6 +183,9 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 			}
 			persistenceChanged, err = d.setPersistence(nt, cmd.Subtype == pg_query.AlterTableType_AT_SetLogged)
 			rewrote = persistenceChanged
+			if rewrote {
+				reason |= 1
+			}
 		case pg_query.AlterTableType_AT_SetStorage:
 			err = d.setStorage(nt, cmd)
 		case pg_query.AlterTableType_AT_SetStatistics:
@@ -203,11 +217,17 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 			return err
 		}
 		nt.toastKept = d.keepsToastTable(b, nt, cmd, hadToast, rewrote)
-		rewritten = rewritten || rewrote || cmd.Subtype == pg_query.AlterTableType_AT_AddColumn && addColumnRewrites(b, cmd.Def.GetColumnDef())
+		if cmd.Subtype == pg_query.AlterTableType_AT_AddColumn && addColumnRewrites(b, cmd.Def.GetColumnDef()) {
+			rewrote, reason = true, reason|2
+		}
+		rewritten = rewritten || rewrote
 		d.cat.putTable(nt)
 		if err := d.addedColumnOptions(t.oid, cmd, existed); err != nil {
 			return err
 		}
+	}
+	if rewritten && t.part == nil {
+		d.s.noteRewrite(t.oid, reason)
 	}
 	if rewritten {
 		// The rows the transaction sees take the first places, in the
@@ -706,6 +726,9 @@ func (d *ddl) rename(rs *pg_query.RenameStmt) error {
 	}
 	if rs.RenameType == pg_query.ObjectType_OBJECT_PUBLICATION {
 		return d.renamePublication(rs)
+	}
+	if rs.RenameType == pg_query.ObjectType_OBJECT_EVENT_TRIGGER {
+		return d.renameEventTrigger(rs)
 	}
 	if rs.RenameType == pg_query.ObjectType_OBJECT_FDW {
 		return d.renameFDW(rs)

@@ -42,6 +42,8 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 		return d.dropExtensions(ds)
 	case pg_query.ObjectType_OBJECT_PUBLICATION:
 		return d.dropPublications(ds)
+	case pg_query.ObjectType_OBJECT_EVENT_TRIGGER:
+		return d.dropEventTriggers(ds)
 	case pg_query.ObjectType_OBJECT_FDW:
 		return d.dropFDWs(ds)
 	case pg_query.ObjectType_OBJECT_FOREIGN_SERVER:

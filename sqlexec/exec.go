@@ -154,6 +154,9 @@ func (s *Session) prepareUncached(st *Statement, paramOIDs []uint32) (*Prepared,
 	if p.cols != nil {
 		out.Columns = columnsOf(p.cols)
 	}
+	if err := ddlCommandOutputError(p.cols); err != nil {
+		return nil, err
+	}
 	return out, nil
 }
 
@@ -169,8 +172,17 @@ func columnsOf(cols []outCol) []Column {
 	return out
 }
 
-// statement builds the plan of any statement kind.
+// statement builds the plan of any statement kind; the event triggers
+// that fire on its command tag run around it (event_trigger_fire.go).
 func (b *binder) statement(st *Statement) (*stmtPlan, error) {
+	p, err := b.statementOfKind(st)
+	if err != nil {
+		return nil, err
+	}
+	return withEventTriggers(st, p), nil
+}
+
+func (b *binder) statementOfKind(st *Statement) (*stmtPlan, error) {
 	if st.isTxn {
 		return b.txnControlPlan(st), nil
 	}
@@ -215,7 +227,8 @@ func (b *binder) statement(st *Statement) (*stmtPlan, error) {
 		*pg_query.Node_ClusterStmt, *pg_query.Node_CreatePublicationStmt, *pg_query.Node_AlterPublicationStmt,
 		*pg_query.Node_AlterOperatorStmt, *pg_query.Node_CreateFdwStmt, *pg_query.Node_AlterFdwStmt, *pg_query.Node_CreateForeignServerStmt,
 		*pg_query.Node_AlterForeignServerStmt, *pg_query.Node_CreateUserMappingStmt, *pg_query.Node_AlterUserMappingStmt,
-		*pg_query.Node_DropUserMappingStmt, *pg_query.Node_ImportForeignSchemaStmt, *pg_query.Node_CreateForeignTableStmt:
+		*pg_query.Node_DropUserMappingStmt, *pg_query.Node_ImportForeignSchemaStmt, *pg_query.Node_CreateForeignTableStmt,
+		*pg_query.Node_CreateEventTrigStmt, *pg_query.Node_AlterEventTrigStmt:
 		return b.ddlPlan(st)
 	case *pg_query.Node_CreateRoleStmt, *pg_query.Node_AlterRoleStmt, *pg_query.Node_DropRoleStmt, *pg_query.Node_GrantRoleStmt:
 		return b.rolePlan(st.node)

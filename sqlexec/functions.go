@@ -654,8 +654,8 @@ func (f *funcDesc) readOptions(b *binder, opts []*pg_query.Node) error {
 	default:
 		return pgerror.Newf(pgerror.UndefinedObject, "language \"%s\" does not exist", f.lang)
 	}
-	if f.result.Oid == types.OidTrigger && f.lang != "plpgsql" {
-		return pgerror.Newf(pgerror.InvalidFunctionDefinition, "%s functions cannot return type trigger", strings.ToUpper(f.lang))
+	if (f.result.Oid == types.OidTrigger || f.result.Oid == types.OidEventTrigger) && f.lang != "plpgsql" {
+		return pgerror.Newf(pgerror.InvalidFunctionDefinition, "%s functions cannot return type %s", strings.ToUpper(f.lang), f.result.Name())
 	}
 	return nil
 }

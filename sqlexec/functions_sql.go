@@ -501,6 +501,9 @@ func (d *ddl) validateBody(f *funcDesc, createText string) error {
 		return nil
 	}
 	if f.lang == "plpgsql" {
+		if err := eventTriggerFunctionError(f); err != nil {
+			return err
+		}
 		_, err := parsePlpgsql(f.validatorCopy(), plRowTypes(&binder{s: d.s, cat: d.cat}))
 		return err
 	}

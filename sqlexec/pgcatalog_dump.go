@@ -17,7 +17,7 @@ import (
 // objects of (casts, operator families, text search objects, conversions,
 // tablespaces) show initdb's rows from pgdata; those of kinds fickle has
 // none of at all (default privileges,
-// transforms, event triggers, subscriptions, security labels, large
+// transforms, subscriptions, security labels, large
 // objects, per-database and per-role settings, privileges on settings) are
 // empty, as they are in a fresh PostgreSQL database.
 
@@ -167,8 +167,6 @@ func init() {
 		{"defaclnamespace", oid}, {"defaclobjtype", ch}, {"defaclacl", textArray}}, rows: defaultACLRows})
 	empty("pg_transform", vcol{"oid", oid}, vcol{"trftype", oid}, vcol{"trflang", oid}, vcol{"trffromsql", types.Regproc},
 		vcol{"trftosql", types.Regproc})
-	empty("pg_event_trigger", vcol{"oid", oid}, vcol{"evtname", name}, vcol{"evtevent", name}, vcol{"evtowner", oid},
-		vcol{"evtfoid", oid}, vcol{"evtenabled", ch}, vcol{"evttags", textArray})
 	empty("pg_subscription", vcol{"oid", oid}, vcol{"subdbid", oid}, vcol{"subskiplsn", types.Text}, vcol{"subname", name},
 		vcol{"subowner", oid}, vcol{"subenabled", b}, vcol{"subbinary", b}, vcol{"substream", b}, vcol{"subtwophasestate", ch},
 		vcol{"subdisableonerr", b}, vcol{"subconninfo", text}, vcol{"subslotname", name}, vcol{"subsynccommit", text},

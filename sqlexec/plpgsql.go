@@ -283,7 +283,7 @@ func returnShapeError(f *funcDesc, hasExpr bool) error {
 		if hasExpr {
 			return pgerror.New(pgerror.SyntaxError, "RETURN cannot have a parameter in a procedure")
 		}
-	case f.result.Oid == types.OidVoid:
+	case f.result.Oid == types.OidVoid || f.result.Oid == types.OidEventTrigger:
 		if hasExpr {
 			return mismatch("RETURN cannot have a parameter in function returning void")
 		}

@@ -47,6 +47,9 @@ func compilePlpgsql(s *Session, cat *catalog, f *funcDesc) (*plFunction, error) 
 	if f.result.Oid == types.OidTrigger {
 		p.datums = append(p.datums, triggerDatums()...)
 	}
+	if f.result.Oid == types.OidEventTrigger {
+		p.datums = append(p.datums, eventTriggerDatums()...)
+	}
 	for i, d := range p.datums {
 		if d.typ.Oid != 0 {
 			continue
@@ -232,6 +235,10 @@ func plTable(b *binder, name string) (*tableDesc, error) {
 
 // invokePlpgsql runs a PL/pgSQL routine.
 func (s *Session) invokePlpgsql(x *execCtx, f *funcDesc, vals []any) ([][]any, error) {
+	if f.result.Oid == types.OidTrigger || f.result.Oid == types.OidEventTrigger {
+		return nil, withContext(pgerror.New(pgerror.FeatureNotSupported, "trigger functions can only be called as triggers"),
+			fmt.Sprintf("compilation of PL/pgSQL function \"%s\" near line 1", f.name))
+	}
 	fr, err := s.newFrame(x, f)
 	if err != nil {
 		return nil, err
@@ -285,7 +292,7 @@ func (fr *plFrame) run(vals []any) ([][]any, error) {
 		return fr.rows, nil
 	case flow.sig == plReturn:
 		return fr.rows, nil
-	case f.result.Oid == types.OidVoid:
+	case f.result.Oid == types.OidVoid || f.result.Oid == types.OidEventTrigger:
 		if f.kind == 'p' {
 			return nil, nil
 		}
@@ -577,7 +584,7 @@ func (fr *plFrame) returnStmt(st *plStmt) (plFlow, error) {
 	switch {
 	case f.retSet:
 		return plFlow{sig: plReturn}, nil
-	case f.result.Oid == types.OidVoid:
+	case f.result.Oid == types.OidVoid || f.result.Oid == types.OidEventTrigger:
 		if f.kind == 'p' {
 			fr.rows = nil
 		} else {

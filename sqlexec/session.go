@@ -94,6 +94,9 @@ type Session struct {
 	// history names a routine's statements with both.
 	stmt         history.Statement
 	routineNames []string
+	// evtStack holds the event trigger states of the commands running,
+	// outermost first (event_trigger_fire.go).
+	evtStack []*evtState
 	// triggerTables are the OIDs of the relations whose triggers are
 	// running, outermost first: DDL may not change them (checkNotInUse).
 	triggerTables []uint32

@@ -82,6 +82,9 @@ func init() {
 	for name, f := range jsonPathQueryFuncs() {
 		setFuncs[name] = f
 	}
+	for name, f := range eventTriggerSetFuncs() {
+		setFuncs[name] = f
+	}
 	addPopulateFuncs()
 }
 
