@@ -251,12 +251,18 @@ func (d *ddl) alterEventTriggerOwner(ao *pg_query.AlterOwnerStmt) error {
 	if err := d.s.requireOwner(old.owner, "event trigger", old.name); err != nil {
 		return err
 	}
-	if !d.s.isSuperuser(r.oid) {
+	return d.giveEventTrigger(old, r.oid)
+}
+
+// giveEventTrigger makes role the owner of event trigger old, which only a
+// superuser may own (ALTER EVENT TRIGGER ... OWNER TO, REASSIGN OWNED).
+func (d *ddl) giveEventTrigger(old *eventTrigDesc, role uint32) error {
+	if !d.s.isSuperuser(role) {
 		return pgerror.Newf(pgerror.InsufficientPrivilege, "permission denied to change owner of event trigger \"%s\"", old.name).
 			WithHint("The owner of an event trigger must be a superuser.")
 	}
 	et := *old
-	et.owner = r.oid
+	et.owner = role
 	d.putEventTrigger(&et)
 	return nil
 }
@@ -274,10 +280,15 @@ func (d *ddl) dropEventTriggers(ds *pg_query.DropStmt) error {
 		if err != nil {
 			return err
 		}
-		delete(d.cat.eventTriggers, et.name)
-		delete(d.cat.comments, commentKey{classOID: oidPgEventTrigger, objOID: et.oid})
+		d.removeEventTrigger(et)
 	}
 	return nil
+}
+
+// removeEventTrigger drops event trigger et with its comment.
+func (d *ddl) removeEventTrigger(et *eventTrigDesc) {
+	delete(d.cat.eventTriggers, et.name)
+	delete(d.cat.comments, commentKey{classOID: oidPgEventTrigger, objOID: et.oid})
 }
 
 // commentOnEventTrigger runs COMMENT ON EVENT TRIGGER.

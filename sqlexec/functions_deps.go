@@ -13,7 +13,7 @@ import (
 )
 
 // Dependencies on user routines, as PostgreSQL's pg_depend records them:
-// a trigger depends on its function, an aggregate on its support
+// a trigger or event trigger depends on its function, an aggregate on its support
 // functions, and a stored expression (a column
 // default, a CHECK constraint, a view's query, a trigger's WHEN, a
 // BEGIN ATOMIC body) on the routines it calls; a partitioned table as a
@@ -101,6 +101,13 @@ func (d *ddl) routineDependents(f *funcDesc, dropping map[*funcDesc]bool) []rout
 				_ = d.dropDependentViews("view", []uint32{v.oid}, true, func() { d.dropView(v) })
 			}})
 		}
+	}
+	for _, et := range d.cat.eventTriggersOf(f.oid) {
+		out = append(out, routineDependent{what: "event trigger " + et.name, drop: func(d *ddl) {
+			if cur := d.cat.eventTriggers[et.name]; cur != nil {
+				d.removeEventTrigger(cur)
+			}
+		}})
 	}
 	for _, sc := range sortedSchemas(d.cat) {
 		for _, name := range slices.Sorted(maps.Keys(sc.funcs)) {

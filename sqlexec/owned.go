@@ -133,7 +133,8 @@ type ownedObject struct {
 
 // ownedObjects lists the objects of c that role owns, in the order they
 // were made: schemas, tables, materialized views, views, sequences, types
-// and domains, routines (but an extension's), operators, extensions, publications. It reads no role
+// and domains, routines (but an extension's), operators, extensions, publications, foreign-data
+// wrappers, servers, event triggers and user mappings. It reads no role
 // list, so DROP ROLE may call it holding the role catalog's lock.
 func ownedObjects(c *catalog, role *roleDesc) []ownedObject {
 	var out []ownedObject
@@ -207,6 +208,11 @@ func ownedObjects(c *catalog, role *roleDesc) []ownedObject {
 			out = append(out, ownedObject{oid: srv.oid, kind: pg_query.ObjectType_OBJECT_FOREIGN_SERVER, name: srv.name})
 		}
 	}
+	for _, et := range c.sortedEventTriggers() {
+		if et.owner == role.oid {
+			out = append(out, ownedObject{oid: et.oid, kind: pg_query.ObjectType_OBJECT_EVENT_TRIGGER, name: et.name})
+		}
+	}
 	for _, m := range c.sortedUserMappings() {
 		if srv := c.serverByOID(m.server); m.user == role.oid && srv != nil {
 			// A mapping's user is its owner, as PostgreSQL records it.
@@ -237,7 +243,8 @@ func (o ownedObject) description(s *Session) string {
 		pg_query.ObjectType_OBJECT_ROUTINE: "function", pg_query.ObjectType_OBJECT_EXTENSION: "extension",
 		pg_query.ObjectType_OBJECT_OPERATOR: "operator", pg_query.ObjectType_OBJECT_PUBLICATION: "publication",
 		pg_query.ObjectType_OBJECT_FDW: "foreign-data wrapper", pg_query.ObjectType_OBJECT_FOREIGN_SERVER: "server",
-		pg_query.ObjectType_OBJECT_USER_MAPPING: "user mapping", pg_query.ObjectType_OBJECT_FOREIGN_TABLE: "foreign table"}[o.kind]
+		pg_query.ObjectType_OBJECT_USER_MAPPING: "user mapping", pg_query.ObjectType_OBJECT_FOREIGN_TABLE: "foreign table",
+		pg_query.ObjectType_OBJECT_EVENT_TRIGGER: "event trigger"}[o.kind]
 	return noun + " " + name
 }
 
@@ -336,6 +343,10 @@ func (d *ddl) reassignOwned(rs *pg_query.ReassignOwnedStmt) error {
 				}
 			case pg_query.ObjectType_OBJECT_FOREIGN_SERVER:
 				d.giveServer(d.cat.servers[o.name], to.oid)
+			case pg_query.ObjectType_OBJECT_EVENT_TRIGGER:
+				if err := d.giveEventTrigger(d.cat.eventTriggers[o.name], to.oid); err != nil {
+					return err
+				}
 			case pg_query.ObjectType_OBJECT_USER_MAPPING:
 				// PostgreSQL's REASSIGN OWNED leaves user mappings alone.
 			default:
@@ -442,8 +453,9 @@ func (d *ddl) dropOwnedObject(o ownedObject, cascade bool) error {
 		delete(d.cat.userMappings, o.oid)
 		return nil
 	case pg_query.ObjectType_OBJECT_SCHEMA, pg_query.ObjectType_OBJECT_EXTENSION, pg_query.ObjectType_OBJECT_PUBLICATION,
-		pg_query.ObjectType_OBJECT_FDW, pg_query.ObjectType_OBJECT_FOREIGN_SERVER:
+		pg_query.ObjectType_OBJECT_FDW, pg_query.ObjectType_OBJECT_FOREIGN_SERVER, pg_query.ObjectType_OBJECT_EVENT_TRIGGER:
 		if o.kind == pg_query.ObjectType_OBJECT_SCHEMA && d.cat.schemas[o.name] == nil ||
+			o.kind == pg_query.ObjectType_OBJECT_EVENT_TRIGGER && d.cat.eventTriggers[o.name] == nil ||
 			o.kind == pg_query.ObjectType_OBJECT_EXTENSION && d.cat.extensions[o.name] == nil ||
 			o.kind == pg_query.ObjectType_OBJECT_PUBLICATION && d.cat.publications[o.name] == nil ||
 			o.kind == pg_query.ObjectType_OBJECT_FDW && d.cat.fdws[o.name] == nil ||

@@ -479,11 +479,6 @@ func (s *Session) roleDependents(c *catalog, role *roleDesc, roleName func(uint3
 	for _, o := range ownedObjects(c, role) {
 		add(o.oid, "owner of "+o.description(s))
 	}
-	for _, et := range c.sortedEventTriggers() {
-		if et.owner == role.oid {
-			add(et.oid, "owner of event trigger "+et.name)
-		}
-	}
 	for k, acl := range c.acls {
 		// The owner's own entries are no dependency (PostgreSQL's
 		// updateAclDependencies leaves the owner out): owning is. A
