@@ -257,9 +257,9 @@ func fetchTableWith(x *execCtx, it *fromItem, withKeys bool, conds []*conj) ([]k
 	// path chosen does not change results.
 	sorted := it.access.kind == accessIndexList
 	ro := isolation.ReadOptions{ForLock: it.lock != isolation.RowLockNone, AsOf: x.statementSnapshot()}
-	var places heapPlaces
+	var places *heapPlaces
 	if needsHeapSort(x, it) {
-		places.track(&ro)
+		places = trackPlaces(&ro)
 	}
 	var out []keyedRow
 	err := scanTableRows(x, it, conds, ro, func(key []byte, row, phys []any) error {

@@ -35,23 +35,24 @@ func needsHeapSort(x *execCtx, it *fromItem) bool {
 }
 
 // heapPlaces collects the places of the versions a scan returns, in the
-// order it returns them, to sort its rows by. A zero heapPlaces, for a
-// scan that is not in heap order, collects and sorts nothing.
+// order it returns them, to sort its rows by. Its methods do nothing on a
+// nil heapPlaces, that of a scan that is not sorted.
 type heapPlaces struct {
 	version isolation.RowVersion // the scan's ReadOptions.Version
 	tids    []isolation.Tid
-	on      bool
 }
 
-// track makes the read ro report its versions' places to p.
-func (p *heapPlaces) track(ro *isolation.ReadOptions) {
-	p.on = true
+// trackPlaces makes the read ro report its versions' places to the
+// heapPlaces it returns.
+func trackPlaces(ro *isolation.ReadOptions) *heapPlaces {
+	p := new(heapPlaces)
 	ro.Version = &p.version
+	return p
 }
 
 // add records the place of the version the scan returned last.
 func (p *heapPlaces) add() {
-	if p.on {
+	if p != nil {
 		p.tids = append(p.tids, p.version.Ctid)
 	}
 }
@@ -59,7 +60,7 @@ func (p *heapPlaces) add() {
 // sort puts rows, the scan's rows from the first place recorded on, in heap
 // order; the scan returns them in key order, so most tables need no move.
 func (p *heapPlaces) sort(rows []keyedRow) {
-	if !p.on {
+	if p == nil {
 		return
 	}
 	byPlace := func(a, b isolation.Tid) int {

@@ -303,9 +303,9 @@ func fetchMembers(x *execCtx, it *fromItem, withKeys bool, conds []*conj) ([]key
 			return nil, err
 		}
 		// A member's whole table is read: its own sequential scan.
-		var places heapPlaces
+		var places *heapPlaces
 		if !x.txn.HeapInKeyOrder(m.t.id) {
-			places.track(&ro)
+			places = trackPlaces(&ro)
 		}
 		itemRow := readVersions(it, &ro)
 		err := x.txn.Scan(x.ctx, m.t.id, isolation.Span{}, ro, func(key []byte, row []any) (bool, error) {
