@@ -540,6 +540,12 @@ func (sc *litScanner) decide(next litToken) bool {
 // replace writes the text up to literal t (from its sign) and the
 // parameter that takes its place.
 func (sc *litScanner) replace(t litToken, kind litKind, text string) {
+	if sc.lits == nil {
+		// The first literal: size the text and the list once, for the
+		// statements of a few literals that make most of them.
+		sc.out.Grow(len(sc.src) + 8)
+		sc.lits = make([]literal, 0, 4)
+	}
 	sc.out.WriteString(sc.src[sc.copied:sc.signStart])
 	normStart := sc.out.Len()
 	sc.out.WriteByte('$')
