@@ -97,7 +97,12 @@ func (s *Session) PrepareLiterals(sql string) (p *Prepared, params []any, ok boo
 	if err != nil || len(cached.paramTypes) != len(oids) {
 		return nil, nil, false
 	}
-	params = make([]any, len(q.lits))
+	ls := &literalStatement{prepared: *cached}
+	if len(q.lits) <= len(ls.params) {
+		params = ls.params[:len(q.lits):len(q.lits)]
+	} else {
+		params = make([]any, len(q.lits))
+	}
 	for i, l := range q.lits {
 		t := cached.paramTypes[i]
 		if l.kind == litString && t.IsRecord() {
@@ -114,9 +119,18 @@ func (s *Session) PrepareLiterals(sql string) (p *Prepared, params []any, ok boo
 	if cached.litPredicate == nil {
 		cached.litPredicate = predicateTemplate(st, q.kinds)
 	}
-	bp := *cached
-	bp.bound = &literalBinding{full: sql, sql: sql[q.origOffset(st.offset):q.origOffset(st.offset+len(st.sql))], lits: q.lits}
-	return &bp, params, true
+	ls.binding = literalBinding{full: sql, sql: sql[q.origOffset(st.offset):q.origOffset(st.offset+len(st.sql))], lits: q.lits}
+	ls.prepared.bound = &ls.binding
+	return &ls.prepared, params, true
+}
+
+// literalStatement is what PrepareLiterals makes of one statement, in one
+// allocation: the cached plan's copy bound to the statement's literals, and
+// the values of the few literals most statements have.
+type literalStatement struct {
+	prepared Prepared
+	binding  literalBinding
+	params   [4]any
 }
 
 // historyStatement is the statement as the history records it.
