@@ -85,6 +85,12 @@ type catalog struct {
 	// operators holds the operators CREATE OPERATOR made (and the shells
 	// its COMMUTATOR and NEGATOR made) by OID (ddl_operator.go).
 	operators map[uint32]*operatorDesc
+	// opfamilies, opclasses and amMembers hold the users' operator
+	// families and classes and the operators and functions they added to
+	// families (pg_amop, pg_amproc) by OID (ddl_opclass.go).
+	opfamilies map[uint32]*opfamilyDesc
+	opclasses  map[uint32]*userOpclass
+	amMembers  map[uint32]*amMember
 }
 
 type schemaDesc struct {
@@ -400,6 +406,9 @@ func (c *catalog) clone() *catalog {
 	n.servers = maps.Clone(c.servers)
 	n.userMappings = maps.Clone(c.userMappings)
 	n.operators = maps.Clone(c.operators)
+	n.opfamilies = maps.Clone(c.opfamilies)
+	n.opclasses = maps.Clone(c.opclasses)
+	n.amMembers = maps.Clone(c.amMembers)
 	return n
 }
 

@@ -36,6 +36,8 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 		return d.dropAggregates(ds)
 	case pg_query.ObjectType_OBJECT_OPERATOR:
 		return d.dropOperators(ds)
+	case pg_query.ObjectType_OBJECT_OPCLASS, pg_query.ObjectType_OBJECT_OPFAMILY:
+		return d.dropOpclasses(ds)
 	case pg_query.ObjectType_OBJECT_TRIGGER:
 		return d.dropTrigger(ds)
 	case pg_query.ObjectType_OBJECT_EXTENSION:
@@ -517,6 +519,9 @@ func (d *ddl) createIndex(is *pg_query.IndexStmt) error {
 	}
 	keys, err := d.indexKeys(t, is.IndexParams, method)
 	if err != nil {
+		return err
+	}
+	if err := checkIndexOpclasses(d.cat, keys.opts, method, is.Unique, false); err != nil {
 		return err
 	}
 	var include []int

@@ -173,7 +173,11 @@ func (r *partRouter) route(x *execCtx, row []any) (*partRoute, []any, error) {
 	}
 	var to *partRoute
 	for _, p := range r.parts {
-		if p.t.bound.holds(r.t.part, key) {
+		ok, err := p.t.bound.holds(x, r.t.part, key)
+		if err != nil {
+			return nil, nil, err
+		}
+		if ok {
 			to = p
 			break
 		}
@@ -305,12 +309,14 @@ func (pc *partCheck) holds(x *execCtx, row []any) (bool, error) {
 			return false, err
 		}
 		b := lv.t.bound
-		if !b.isDefault && !b.holds(lv.parent.part, key) {
-			return false, nil
+		if !b.isDefault {
+			if ok, err := b.holds(x, lv.parent.part, key); err != nil || !ok {
+				return false, err
+			}
 		}
 		for _, s := range lv.siblings {
-			if s.holds(lv.parent.part, key) {
-				return false, nil
+			if ok, err := s.holds(x, lv.parent.part, key); err != nil || ok {
+				return false, err
 			}
 		}
 		row = prow
