@@ -36,12 +36,12 @@ type opfamilyDesc struct {
 // userOpclass is a user's operator class (pg_opclass's row): input is
 // opcintype, keytype opckeytype (0 for the input type).
 type userOpclass struct {
-	oid, family     uint32
-	method          string
-	schema, name    string
-	owner           uint32
-	input, keytype  uint32
-	isDefault       bool
+	oid, family    uint32
+	method         string
+	schema, name   string
+	owner          uint32
+	input, keytype uint32
+	isDefault      bool
 }
 
 // amMember is an operator (pg_amop) or support function (pg_amproc) a
@@ -952,9 +952,9 @@ func (d *ddl) alterOpfamily(st *pg_query.AlterOpFamilyStmt) error {
 		return d.storeMembers(names, family.oid, procs, true)
 	}
 	type target struct {
-		proc          bool
-		number        int
-		left, right   uint32
+		proc        bool
+		number      int
+		left, right uint32
 	}
 	var targets []target
 	var ops, procs []*amMember

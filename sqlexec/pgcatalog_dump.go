@@ -112,7 +112,9 @@ func init() {
 	opfamilyCols := []vcol{{"oid", oid}, {"opfmethod", oid}, {"opfname", name}, {"opfnamespace", oid}, {"opfowner", oid}}
 	builtinOpfamilies := builtinRows(pgdata.PgOpfamily, opfamilyCols)
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: pgdata.PgOpfamily, cols: opfamilyCols,
-		rows: func(s *Session, c *catalog) [][]any { return slices.Concat(builtinOpfamilies(), extensionOpfamilyRows(c), userOpfamilyRows(c)) }})
+		rows: func(s *Session, c *catalog) [][]any {
+			return slices.Concat(builtinOpfamilies(), extensionOpfamilyRows(c), userOpfamilyRows(c))
+		}})
 	withUsers := func(table string, users func(*catalog) [][]any, cols ...vcol) {
 		rows := builtinRows(table, cols)
 		registerVirtual(&virtualTable{schema: "pg_catalog", name: table, cols: cols,
