@@ -383,11 +383,11 @@ func (d *ddl) findOpclassFunc(owa *pg_query.ObjectWithArgs) (*opclassFunc, error
 	var args []uint32
 	var argNames []string
 	for _, a := range owa.Objargs {
-		t, err := b.routineTypeName(a.GetTypeName())
+		oid, err := d.argTypeOID(b, a.GetTypeName())
 		if err != nil {
 			return nil, err
 		}
-		args, argNames = append(args, uint32(t.Oid)), append(argNames, oidTypeName(uint32(t.Oid)))
+		args, argNames = append(args, oid), append(argNames, oidTypeName(oid))
 	}
 	if ok, err := d.explicitSchema(names, false); !ok {
 		return nil, err
@@ -447,7 +447,23 @@ func operatorShape(c *catalog, oid uint32) (binary bool, left, right, result uin
 
 // typeOID resolves a type name of an item to its OID.
 func (d *ddl) typeOID(tn *pg_query.TypeName) (uint32, error) {
-	t, err := d.binder("").routineTypeName(tn)
+	return d.argTypeOID(d.binder(""), tn)
+}
+
+// argTypeOID resolves a type name to its OID, the pseudo-types support
+// functions take and return (internal, void) included.
+func (d *ddl) argTypeOID(b *binder, tn *pg_query.TypeName) (uint32, error) {
+	names := strs(tn.Names)
+	if len(tn.ArrayBounds) == 0 && !tn.PctType && (len(names) == 1 || len(names) == 2 && names[0] == "pg_catalog") {
+		for _, bt := range builtinIndex().typesByName[names[len(names)-1]] {
+			if bt.typtype == 'p' {
+				if _, ok := types.PolymorphicByName(names); !ok {
+					return bt.oid, nil
+				}
+			}
+		}
+	}
+	t, err := b.routineTypeName(tn)
 	if err != nil {
 		return 0, err
 	}
