@@ -1373,3 +1373,39 @@ func (d *ddl) dropSoftMembers(proc bool, object uint32) {
 		}
 	}
 }
+
+// hasOpclassesIn reports whether the schema holds a user's operator class
+// or family, which DROP SCHEMA needs CASCADE to drop.
+func (c *catalog) hasOpclassesIn(schema string) bool {
+	for _, oc := range c.opclasses {
+		if oc.schema == schema {
+			return true
+		}
+	}
+	for _, f := range c.opfamilies {
+		if f.schema == schema {
+			return true
+		}
+	}
+	return false
+}
+
+// dropSchemaOpclasses drops the classes and families of a schema DROP
+// SCHEMA ... CASCADE drops, with what uses them.
+func (d *ddl) dropSchemaOpclasses(schema string) error {
+	for _, oc := range sortedOpclasses(d.cat) {
+		if cur := d.cat.opclasses[oc.oid]; cur != nil && cur.schema == schema {
+			if err := d.dropOpclass(d.s.opclassDescription(cur), []*userOpclass{cur}, true); err != nil {
+				return err
+			}
+		}
+	}
+	for _, f := range sortedOpfamilies(d.cat) {
+		if cur := d.cat.opfamilies[f.oid]; cur != nil && cur.schema == schema {
+			if err := d.dropOpfamily(cur, true); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

@@ -1,6 +1,11 @@
 package sqlexec
 
-import "github.com/fickle-db/fickle/internal/pgerror"
+import (
+	"slices"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/sqlexec/types"
+)
 
 // The catalog rows of the users' operator classes and families, beside
 // the built-in ones of pg_opclass, pg_opfamily, pg_amop and pg_amproc, and
@@ -147,4 +152,63 @@ func opclassesClash(c *catalog) error {
 		seen[key] = true
 	}
 	return nil
+}
+
+// opclassVisible is OpclassIsVisible (family false) and
+// OpfamilyIsVisible (family true): the class or family of the OID is the
+// first of its name and method on the search path; NULL for no such OID.
+func opclassVisible(s *Session, c *catalog, oid uint32, family bool) any {
+	var method, schema, name string
+	switch {
+	case family && c.opfamilies[oid] != nil:
+		f := c.opfamilies[oid]
+		method, schema, name = f.method, f.schema, f.name
+	case !family && c.opclasses[oid] != nil:
+		oc := c.opclasses[oid]
+		method, schema, name = oc.method, oc.schema, oc.name
+	case family:
+		f := opfamilyByOID(c, oid)
+		if f == nil {
+			return nil
+		}
+		method, schema, name = f.method, f.schema, f.name
+	default:
+		i := slices.IndexFunc(builtinOpclassRows(), func(r builtinOpclassRow) bool { return r.oid == oid })
+		if i < 0 {
+			return nil
+		}
+		r := builtinOpclassRows()[i]
+		method, schema, name = r.method, "pg_catalog", r.name
+	}
+	for _, sc := range s.lookupSchemas([]string{name}) {
+		if family {
+			if f := lookupOpfamily(s, c, method, []string{sc, name}); f != nil {
+				return f.oid == oid
+			}
+			continue
+		}
+		if sc == "pg_catalog" {
+			if slices.ContainsFunc(builtinOpclassRows(), func(r builtinOpclassRow) bool { return r.method == method && r.name == name }) {
+				return schema == "pg_catalog"
+			}
+			continue
+		}
+		if oc, _ := lookupUserOpclass(s, c, method, []string{sc, name}); oc != nil {
+			return oc.oid == oid
+		}
+	}
+	return false
+}
+
+func init() {
+	for _, fn := range []struct {
+		name   string
+		family bool
+	}{{"pg_opclass_is_visible", false}, {"pg_opfamily_is_visible", true}} {
+		addSysFunc(fn.name, sysFunc{args: []types.Type{types.OidType}, result: types.Bool,
+			eval: func(x *execCtx, a []any) (any, error) {
+				c, _ := x.s.catalog()
+				return opclassVisible(x.s, c, uint32(a[0].(int64)), fn.family), nil
+			}})
+	}
 }
