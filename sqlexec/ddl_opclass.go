@@ -101,7 +101,7 @@ const (
 // when there is none, 42809 for a table access method.
 func indexAM(name string) (amSpec, error) {
 	if name == "heap" {
-		return amSpec{}, pgerror.Newf(pgerror.WrongObjectType, "access method \"%s\" is not of type INDEX", name)
+		return amSpec{}, pgerror.Newf(pgerror.ObjectNotInPrerequisiteState, "access method \"%s\" is not of type INDEX", name)
 	}
 	spec, ok := indexAMSpecs[name]
 	if !ok {
@@ -296,10 +296,17 @@ func (s *Session) operatorSignatureByOID(c *catalog, oid uint32) string {
 	return fmt.Sprint(oid)
 }
 
-// explicitSchema checks the schema a qualified name names: 3F000 when it
-// does not exist (ok false, no error, when missingOk).
+// explicitSchema checks the schema a qualified name names
+// (LookupExplicitNamespace): 3F000 when it does not exist (ok false, no
+// error, when missingOk), 42501 without USAGE on it.
 func (d *ddl) explicitSchema(names []string, missingOk bool) (bool, error) {
-	if len(names) < 2 || names[len(names)-2] == "pg_catalog" || d.cat.schemas[d.s.schemaAlias(names[len(names)-2])] != nil {
+	if len(names) < 2 || names[len(names)-2] == "pg_catalog" {
+		return true, nil
+	}
+	if sc := d.cat.schemas[d.s.schemaAlias(names[len(names)-2])]; sc != nil {
+		if !isTempSchema(sc.name) && !d.s.hasPrivilege(d.s.currentRole(), aclSchema, sc.oid, []byte("U")) {
+			return false, pgerror.Newf(pgerror.InsufficientPrivilege, "permission denied for schema %s", sc.name)
+		}
 		return true, nil
 	}
 	if missingOk {

@@ -20,7 +20,9 @@ import (
 // (the extended hash, called with PostgreSQL's partitioning seed), a
 // user's routine or the type's built-in extended hash. A range or list
 // key takes a btree class whose comparison function is the type's
-// built-in one (fickle orders keys by it), and refuses the others.
+// built-in one (fickle orders keys by it), and refuses the others, as it
+// refuses a class without the support function the key calls, which
+// PostgreSQL takes at CREATE TABLE and fails at each use.
 
 // userOpclassByOID is the user's class of the OID, nil for none.
 func userOpclassByOID(c *catalog, oid uint32) *userOpclass { return c.opclasses[oid] }
@@ -47,17 +49,21 @@ func defaultFamily(method string, typ uint32) uint32 {
 	return builtinIndex().opclasses[oid][0]
 }
 
-// sameEquality reports whether class oc compares its input type for
-// equality with the type's built-in equality operator (btree's strategy 3,
-// hash's strategy 1), which is the equality fickle's keys have.
-func sameEquality(c *catalog, oc *userOpclass) bool {
-	strategy := 3
-	if oc.method == "hash" {
-		strategy = 1
+// sameKeyOrder reports whether class oc compares its input type as the
+// type's built-in class of its method does: btree's comparison function
+// (support 1) or hash's hash function (support 1) and equality operator
+// are the built-in ones, which fickle's keys follow.
+func sameKeyOrder(c *catalog, oc *userOpclass) bool {
+	family := defaultFamily(oc.method, oc.input)
+	proc := familyMember(c, true, oc.family, oc.input, oc.input, 1)
+	if proc == 0 || proc != builtinAmproc(family, oc.input, oc.input, 1) {
+		return false
 	}
-	op := familyMember(c, false, oc.family, oc.input, oc.input, strategy)
-	want := builtinAmop(defaultFamily(oc.method, oc.input), oc.input, oc.input, strategy)
-	return op != 0 && op == want
+	if oc.method != "hash" {
+		return true
+	}
+	op := familyMember(c, false, oc.family, oc.input, oc.input, 1)
+	return op != 0 && op == builtinAmop(family, oc.input, oc.input, 1)
 }
 
 // userIndexOpclass is the user's class of method an index element names,
@@ -79,8 +85,9 @@ func (s *Session) userIndexOpclass(c *catalog, names []string, method string) *o
 
 // checkIndexOpclasses refuses (0A000) the users' classes an index's keys
 // name where fickle's index would not behave as the class says: a method
-// other than btree and hash, a unique index whose class's equality is not
-// the type's, and an exclusion constraint.
+// other than btree and hash, an exclusion constraint, a class without the
+// support function 1 PostgreSQL's index calls for every entry, and a
+// unique index whose class does not compare as the type's.
 func checkIndexOpclasses(c *catalog, opts []indexKeyOpts, method string, unique, exclusion bool) error {
 	for _, o := range opts {
 		oc := userOpclassByOID(c, o.opclassOID)
@@ -90,16 +97,18 @@ func checkIndexOpclasses(c *catalog, opts []indexKeyOpts, method string, unique,
 			return pgerror.Unsupported(fmt.Sprintf("an index using operator class %s of access method %s", oc.name, method))
 		case exclusion:
 			return pgerror.Unsupported("an exclusion constraint using operator class " + oc.name)
-		case unique && !sameEquality(c, oc):
-			return pgerror.Unsupported("a unique index using operator class " + oc.name + ", whose equality is not the type's")
+		case familyMember(c, true, oc.family, oc.input, oc.input, 1) == 0:
+			return pgerror.Unsupported("an index using operator class " + oc.name + ", which lacks support function 1")
+		case unique && !sameKeyOrder(c, oc):
+			return pgerror.Unsupported("a unique index using operator class " + oc.name + ", which does not compare as the type's")
 		}
 	}
 	return nil
 }
 
 // addKeyOpclass checks the class a PARTITION BY element names when it is
-// a user's (then also noting it, and for hash partitioning its extended
-// hash function); the built-in classes are partition_opclass.go's.
+// a user's (then also noting it); the built-in classes are
+// partition_opclass.go's.
 func (d *ddl) addKeyOpclass(k *partKey, pe *pg_query.PartitionElem, typ types.Type) error {
 	method := "btree"
 	if k.strategy == 'h' {
@@ -114,7 +123,7 @@ func (d *ddl) addKeyOpclass(k *partKey, pe *pg_query.PartitionElem, typ types.Ty
 			return err
 		}
 		if k.opclasses != nil {
-			k.opclasses, k.hashProcs = append(k.opclasses, 0), append(k.hashProcs, 0)
+			k.opclasses = append(k.opclasses, 0)
 		}
 		return nil
 	}
@@ -124,48 +133,65 @@ func (d *ddl) addKeyOpclass(k *partKey, pe *pg_query.PartitionElem, typ types.Ty
 	if oc.input != uint32(typ.Oid) && !(oc.input == uint32(types.OidText) && typ.Oid == types.OidVarchar) {
 		return pgerror.Newf(pgerror.DatatypeMismatch, "operator class \"%s\" does not accept data type %s", oc.name, types.FormatTypeBe(typ))
 	}
-	procNum := 1
 	if method == "hash" {
-		procNum = 2
-	}
-	fn := familyMember(d.cat, true, oc.family, oc.input, oc.input, procNum)
-	if fn == 0 {
-		return pgerror.Newf(pgerror.InvalidObjectDefinition, "operator class \"%s\" of access method %s is missing support function %d for type %s",
-			oc.name, method, procNum, types.FormatTypeBe(typ))
-	}
-	hashProc := uint32(0)
-	switch {
-	case method == "btree" && fn != builtinAmproc(defaultFamily("btree", oc.input), oc.input, oc.input, 1):
+		if _, _, err := hashSupport(d.cat, oc); err != nil {
+			return err
+		}
+	} else if fn := familyMember(d.cat, true, oc.family, oc.input, oc.input, 1); fn == 0 {
+		// PostgreSQL creates the table and fails each later use of its key.
+		return pgerror.Unsupported(fmt.Sprintf("a partition key using operator class %s, which lacks support function 1", oc.name))
+	} else if fn != builtinAmproc(defaultFamily("btree", oc.input), oc.input, oc.input, 1) {
 		return pgerror.Unsupported(fmt.Sprintf("a partition key using operator class %s, whose comparison function is not the type's", oc.name))
-	case method == "hash" && fn == builtinAmproc(defaultFamily("hash", oc.input), oc.input, oc.input, 2):
-		// The type's own extended hash, which fickle computes itself.
-	case method == "hash" && d.cat.funcByOID(fn) == nil:
-		return pgerror.Unsupported(fmt.Sprintf("a partition key using operator class %s, whose hash function is built-in function %d", oc.name, fn))
-	case method == "hash":
-		hashProc = fn
 	}
 	if k.opclasses == nil {
-		k.opclasses, k.hashProcs = make([]uint32, len(k.cols), len(k.cols)+1), make([]uint32, len(k.cols), len(k.cols)+1)
+		k.opclasses = make([]uint32, len(k.cols), len(k.cols)+1)
 	}
-	k.opclasses, k.hashProcs = append(k.opclasses, oc.oid), append(k.hashProcs, hashProc)
+	k.opclasses = append(k.opclasses, oc.oid)
 	if k.asOid != nil {
 		k.asOid = append(k.asOid, false)
 	}
 	return nil
 }
 
+// hashSupport is the extended hash function (support 2) of hash class oc
+// for its input type: the user's routine, or nil with builtin when it is
+// the type's own, which fickle computes itself. A class without one is
+// refused (PostgreSQL takes it at CREATE TABLE and fails each use), as is
+// another built-in function.
+func hashSupport(c *catalog, oc *userOpclass) (fn *funcDesc, builtin bool, err error) {
+	oid := familyMember(c, true, oc.family, oc.input, oc.input, 2)
+	switch {
+	case oid == 0:
+		return nil, false, pgerror.Unsupported(fmt.Sprintf("a partition key using operator class %s, which lacks support function 2", oc.name))
+	case oid == builtinAmproc(defaultFamily("hash", oc.input), oc.input, oc.input, 2):
+		return nil, true, nil
+	case c.funcByOID(oid) == nil:
+		return nil, false, pgerror.Unsupported(fmt.Sprintf("a partition key using operator class %s, whose hash function is built-in function %d", oc.name, oid))
+	}
+	return c.funcByOID(oid), false, nil
+}
+
 // keyHash is the extended hash of key column i's non-NULL value v under
-// PostgreSQL's partitioning seed: the class's support function 2 when it
-// is a user's routine, called as PostgreSQL's partitioning calls it
-// (FunctionCall2, which fails on a NULL result), else the type's hash.
+// PostgreSQL's partitioning seed: the support function 2 of the column's
+// user class as the catalog has it now, called as PostgreSQL's
+// partitioning calls it (FunctionCall2, which fails on a NULL result),
+// else the type's hash.
 func (k *partKey) keyHash(x *execCtx, i int, v any) (uint64, error) {
-	if k.hashProcs == nil || k.hashProcs[i] == 0 {
+	if k.opclasses == nil || k.opclasses[i] == 0 {
 		return types.HashExtended(k.typs[i], v, hashPartitionSeed), nil
 	}
 	c, _ := x.s.catalog()
-	fn := c.funcByOID(k.hashProcs[i])
-	if fn == nil {
-		return 0, pgerror.Newf(pgerror.InternalError, "cache lookup failed for function %d", k.hashProcs[i])
+	oc := c.opclasses[k.opclasses[i]]
+	if oc == nil {
+		return 0, pgerror.Newf(pgerror.InternalError, "cache lookup failed for opclass %d", k.opclasses[i])
+	}
+	if familyMember(c, true, oc.family, oc.input, oc.input, 2) == 0 {
+		return 0, pgerror.Newf(pgerror.InvalidObjectDefinition, "operator class \"%s\" of access method hash is missing support function 2 for type %s",
+			oc.name, types.FormatTypeBe(k.typs[i]))
+	}
+	fn, builtin, err := hashSupport(c, oc)
+	if err != nil || builtin {
+		return types.HashExtended(k.typs[i], v, hashPartitionSeed), err
 	}
 	seed := int64(uint64(hashPartitionSeed))
 	rows, err := x.s.invoke(x, fn, []any{v, seed})

@@ -32,10 +32,9 @@ type partKey struct {
 	// nil when none is (partition_opclass.go).
 	asOid []bool
 	// opclasses are the OIDs of the users' operator classes the columns
-	// name (0 for a built-in one) and hashProcs the user routines that
-	// hash them (0 for the type's hash); nil when no column names a
-	// user's class (ddl_opclass_use.go).
-	opclasses, hashProcs []uint32
+	// name (0 for a built-in one), nil when none does
+	// (ddl_opclass_use.go).
+	opclasses []uint32
 }
 
 // rangeDatum is one value of a range bound: MINVALUE (-1), a value (0) or
