@@ -1416,3 +1416,35 @@ func (d *ddl) dropSchemaOpclasses(schema string) error {
 	}
 	return nil
 }
+
+// ownedOpclasses are the classes and families role owns, for DROP ROLE,
+// DROP OWNED and REASSIGN OWNED.
+func ownedOpclasses(c *catalog, role uint32) []ownedObject {
+	var out []ownedObject
+	for _, f := range sortedOpfamilies(c) {
+		if f.owner == role {
+			out = append(out, ownedObject{oid: f.oid, kind: pg_query.ObjectType_OBJECT_OPFAMILY, schema: f.schema, name: f.name, method: f.method})
+		}
+	}
+	for _, oc := range sortedOpclasses(c) {
+		if oc.owner == role {
+			out = append(out, ownedObject{oid: oc.oid, kind: pg_query.ObjectType_OBJECT_OPCLASS, schema: oc.schema, name: oc.name, method: oc.method})
+		}
+	}
+	return out
+}
+
+// giveOpclass makes role the owner of the class or family of the OID
+// (REASSIGN OWNED).
+func (d *ddl) giveOpclass(oid, role uint32) {
+	if oc := d.cat.opclasses[oid]; oc != nil {
+		next := *oc
+		next.owner = role
+		d.cat.putOpclass(&next)
+	}
+	if f := d.cat.opfamilies[oid]; f != nil {
+		next := *f
+		next.owner = role
+		d.cat.putOpfamily(&next)
+	}
+}

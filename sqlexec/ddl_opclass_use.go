@@ -271,3 +271,17 @@ func partKeyOpclassName(s *Session, c *catalog, k *partKey, i int) string {
 	}
 	return s.qualifiedOpclass(oc.schema, oc.name)
 }
+
+// orderingMember reports whether operator op is a btree family's "<" or
+// ">" (strategy 1 or 5, of one type) by a user's ALTER OPERATOR FAMILY or
+// CREATE OPERATOR CLASS, the family having that type's equality
+// (strategy 3): PostgreSQL then sorts by it, which fickle does not.
+func orderingMember(c *catalog, op uint32) bool {
+	for _, m := range c.amMembers {
+		if !m.proc && m.object == op && m.method == "btree" && (m.number == 1 || m.number == 5) && m.sortFamily == 0 &&
+			m.left == m.right && familyMember(c, false, m.family, m.left, m.left, 3) != 0 {
+			return true
+		}
+	}
+	return false
+}
