@@ -849,6 +849,9 @@ func (d *ddl) createOpfamily(st *pg_query.CreateOpFamilyStmt) error {
 	if err := d.requireSuperuserFor("create an operator family"); err != nil {
 		return err
 	}
+	if isTempSchema(schema) {
+		return pgerror.Unsupported("an operator family in a temporary schema")
+	}
 	_, err = d.createOpfamilyRow(st.Amname, schema, names[len(names)-1])
 	return err
 }
@@ -870,6 +873,9 @@ func (d *ddl) createOpclass(st *pg_query.CreateOpClassStmt) error {
 	}
 	if err := d.requireSuperuserFor("create an operator class"); err != nil {
 		return err
+	}
+	if isTempSchema(schema) {
+		return pgerror.Unsupported("an operator class in a temporary schema")
 	}
 	input, err := d.typeOID(st.Datatype)
 	if err != nil {
@@ -1195,11 +1201,11 @@ func (d *ddl) renameOpclass(rs *pg_query.RenameStmt) error {
 		if err := d.s.requireOwner(oc.owner, "operator class", oc.name); err != nil {
 			return err
 		}
-		if d.opclassIn(oc.method, oc.schema, rs.Newname) != nil {
-			return pgerror.Newf(pgerror.DuplicateObject, "operator class \"%s\" for access method \"%s\" already exists in schema \"%s\"", rs.Newname, oc.method, oc.schema)
-		}
 		if err := d.requireSchemaCreate(oc.schema); err != nil {
 			return err
+		}
+		if d.opclassIn(oc.method, oc.schema, rs.Newname) != nil {
+			return pgerror.Newf(pgerror.DuplicateObject, "operator class \"%s\" for access method \"%s\" already exists in schema \"%s\"", rs.Newname, oc.method, oc.schema)
 		}
 		next := *oc
 		next.name = rs.Newname
@@ -1209,11 +1215,11 @@ func (d *ddl) renameOpclass(rs *pg_query.RenameStmt) error {
 	if err := d.s.requireOwner(f.owner, "operator family", f.name); err != nil {
 		return err
 	}
-	if d.opfamilyIn(f.method, f.schema, rs.Newname) != nil {
-		return pgerror.Newf(pgerror.DuplicateObject, "operator family \"%s\" for access method \"%s\" already exists in schema \"%s\"", rs.Newname, f.method, f.schema)
-	}
 	if err := d.requireSchemaCreate(f.schema); err != nil {
 		return err
+	}
+	if d.opfamilyIn(f.method, f.schema, rs.Newname) != nil {
+		return pgerror.Newf(pgerror.DuplicateObject, "operator family \"%s\" for access method \"%s\" already exists in schema \"%s\"", rs.Newname, f.method, f.schema)
 	}
 	next := *f
 	next.name = rs.Newname
@@ -1262,7 +1268,10 @@ func (d *ddl) alterOpclassOwner(ao *pg_query.AlterOwnerStmt) error {
 	return nil
 }
 
-// setOpclassSchema runs ALTER OPERATOR CLASS / FAMILY ... SET SCHEMA.
+// setOpclassSchema runs ALTER OPERATOR CLASS / FAMILY ... SET SCHEMA
+// (AlterObjectNamespace_internal): nothing to do in the same schema, then
+// the temporary schemas refused, ownership, CREATE on the new schema and
+// a clash of names.
 func (d *ddl) setOpclassSchema(st *pg_query.AlterObjectSchemaStmt) error {
 	isClass := st.ObjectType == pg_query.ObjectType_OBJECT_OPCLASS
 	oc, f, err := d.findOpclassForAlter(st.Object, isClass, st.MissingOk, "ALTER ... SET SCHEMA")
@@ -1273,35 +1282,35 @@ func (d *ddl) setOpclassSchema(st *pg_query.AlterObjectSchemaStmt) error {
 	if sc == nil {
 		return pgerror.Newf(pgerror.InvalidSchemaName, "schema \"%s\" does not exist", st.Newschema)
 	}
+	owner, schema, noun, name, method := uint32(0), "", "operator family", "", ""
 	if oc != nil {
-		if err := d.s.requireOwner(oc.owner, "operator class", oc.name); err != nil {
-			return err
-		}
-		if err := d.requireSchemaCreate(sc.name); err != nil {
-			return err
-		}
-		if oc.schema == sc.name {
-			return nil
-		}
-		if d.opclassIn(oc.method, sc.name, oc.name) != nil {
-			return pgerror.Newf(pgerror.DuplicateObject, "operator class \"%s\" for access method \"%s\" already exists in schema \"%s\"", oc.name, oc.method, sc.name)
+		owner, schema, noun, name, method = oc.owner, oc.schema, "operator class", oc.name, oc.method
+	} else {
+		owner, schema, name, method = f.owner, f.schema, f.name, f.method
+	}
+	if schema == sc.name {
+		return nil
+	}
+	if isTempSchema(schema) || isTempSchema(sc.name) {
+		return pgerror.New(pgerror.FeatureNotSupported, "cannot move objects into or out of temporary schemas")
+	}
+	if err := d.s.requireOwner(owner, noun, name); err != nil {
+		return err
+	}
+	if err := d.requireSchemaCreate(sc.name); err != nil {
+		return err
+	}
+	if oc != nil {
+		if d.opclassIn(method, sc.name, name) != nil {
+			return pgerror.Newf(pgerror.DuplicateObject, "operator class \"%s\" for access method \"%s\" already exists in schema \"%s\"", name, method, sc.name)
 		}
 		next := *oc
 		next.schema = sc.name
 		d.cat.putOpclass(&next)
 		return nil
 	}
-	if err := d.s.requireOwner(f.owner, "operator family", f.name); err != nil {
-		return err
-	}
-	if err := d.requireSchemaCreate(sc.name); err != nil {
-		return err
-	}
-	if f.schema == sc.name {
-		return nil
-	}
-	if d.opfamilyIn(f.method, sc.name, f.name) != nil {
-		return pgerror.Newf(pgerror.DuplicateObject, "operator family \"%s\" for access method \"%s\" already exists in schema \"%s\"", f.name, f.method, sc.name)
+	if d.opfamilyIn(method, sc.name, name) != nil {
+		return pgerror.Newf(pgerror.DuplicateObject, "operator family \"%s\" for access method \"%s\" already exists in schema \"%s\"", name, method, sc.name)
 	}
 	next := *f
 	next.schema = sc.name
