@@ -285,3 +285,12 @@ func orderingMember(c *catalog, op uint32) bool {
 	}
 	return false
 }
+
+// classFamily is the family and input type of the operator class of the
+// OID, a user's or a built-in one (opclassFamily).
+func classFamily(c *catalog, oid uint32) (family, intype uint32) {
+	if oc := c.opclasses[oid]; oc != nil {
+		return oc.family, oc.input
+	}
+	return opclassFamily(oid)
+}
