@@ -68,13 +68,14 @@ func (b *binder) satisfiesHashPartition(sc *scope, fc *pg_query.FuncCall) (*scal
 			c, _ := x.s.catalog()
 			oid := uint32(vals[0].(int64))
 			t := c.tables[oid]
-			if t == nil {
-				return nil, pgerror.Newf(pgerror.InternalError, "could not open relation with OID %d", oid)
+			if t == nil || t.part == nil || t.part.strategy != 'h' {
+				_, name, ok := relationByOid(c, int64(oid))
+				if !ok {
+					return nil, pgerror.Newf(pgerror.InternalError, "could not open relation with OID %d", oid)
+				}
+				return nil, pgerror.Newf(pgerror.InvalidParameterValue, "\"%s\" is not a hash partitioned table", name)
 			}
 			k := t.part
-			if k == nil || k.strategy != 'h' {
-				return nil, pgerror.Newf(pgerror.InvalidParameterValue, "\"%s\" is not a hash partitioned table", t.name)
-			}
 			keys := vals[3:]
 			if variadic {
 				elem, _ := args[3].typ.Elem()
