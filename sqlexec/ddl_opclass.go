@@ -458,7 +458,9 @@ func (d *ddl) typeOID(tn *pg_query.TypeName) (uint32, error) {
 }
 
 // argTypeOID resolves a type name to its OID, the pseudo-types support
-// functions take and return (internal, void) included.
+// functions take and return (internal, void) included. A user's type or
+// domain is refused (0A000): the catalog rows fickle keeps name built-in
+// types only.
 func (d *ddl) argTypeOID(b *binder, tn *pg_query.TypeName) (uint32, error) {
 	names := strs(tn.Names)
 	if len(tn.ArrayBounds) == 0 && !tn.PctType && (len(names) == 1 || len(names) == 2 && names[0] == "pg_catalog") {
@@ -473,6 +475,9 @@ func (d *ddl) argTypeOID(b *binder, tn *pg_query.TypeName) (uint32, error) {
 	t, err := b.routineTypeName(tn)
 	if err != nil {
 		return 0, err
+	}
+	if builtinIndex().types[uint32(t.Oid)] == nil || b.domainNamed(tn) != nil {
+		return 0, pgerror.Unsupported("an operator class, family or support function over type " + typeNameToString(tn))
 	}
 	return uint32(t.Oid), nil
 }
