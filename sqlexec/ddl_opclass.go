@@ -1161,7 +1161,9 @@ func (d *ddl) dropOpclass(what string, classes []*userOpclass, cascade bool) err
 	return nil
 }
 
-// dropOpfamily drops family f with its classes and loose members.
+// dropOpfamily drops family f with its classes and loose members, and the
+// ordering operators of other families that sort by it (CASCADE for those
+// tied hard to their class).
 func (d *ddl) dropOpfamily(f *opfamilyDesc, cascade bool) error {
 	var classes []*userOpclass
 	for _, oc := range sortedOpclasses(d.cat) {
@@ -1169,8 +1171,31 @@ func (d *ddl) dropOpfamily(f *opfamilyDesc, cascade bool) error {
 			classes = append(classes, oc)
 		}
 	}
+	// Another family's ordering operators that sort by this one: those
+	// tied hard to their class need CASCADE, the others go silently.
+	var sorting, hard []*amMember
+	for _, m := range sortedAmMembers(d.cat) {
+		if m.sortFamily == f.oid && m.family != f.oid {
+			sorting = append(sorting, m)
+			if m.hard {
+				hard = append(hard, m)
+			}
+		}
+	}
+	if len(hard) > 0 && !cascade {
+		what := d.s.opfamilyDescription(f)
+		return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop %s because other objects depend on it", what).
+			WithDetail("%s depends on %s", d.s.memberDescription(d.cat, hard[0]), what).
+			WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+	}
 	if err := d.dropOpclass(d.s.opfamilyDescription(f), classes, cascade); err != nil {
 		return err
+	}
+	for _, m := range sorting {
+		if m.hard {
+			d.notice(pgerror.SuccessfulCompletion, "drop cascades to %s", d.s.memberDescription(d.cat, m))
+		}
+		delete(d.cat.amMembers, m.oid)
 	}
 	for _, m := range sortedAmMembers(d.cat) {
 		if m.family == f.oid {

@@ -69,7 +69,7 @@ func userAmprocRows(c *catalog) [][]any {
 // classes and members: a family on its schema; a class on its schema and
 // types ('n') and its family ('a'); a member on its operator or function
 // and on its class or family: 'n' and 'i' when it is tied hard, 'a' and
-// 'a' when not; an ordering operator on its sort family.
+// 'a' when not; an ordering operator on its sort family ('n' or 'a' alike).
 // Built-in (pinned) objects are not listed.
 func opclassDependencyRows(c *catalog) [][]any {
 	var out [][]any
@@ -105,7 +105,7 @@ func opclassDependencyRows(c *catalog) [][]any {
 			dep(class, m.oid, oidPgOpfamilyClass, m.family, refKind)
 		}
 		if m.sortFamily != 0 {
-			dep(class, m.oid, oidPgOpfamilyClass, m.sortFamily, "n")
+			dep(class, m.oid, oidPgOpfamilyClass, m.sortFamily, objKind)
 		}
 	}
 	return out
