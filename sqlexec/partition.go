@@ -306,6 +306,7 @@ func compareKey(k *partKey, key []any, b []rangeDatum) int {
 
 // holds reports whether the key falls in the bound (not DEFAULT); a hash
 // key's hash may call a user's function (x nil for a list or range key).
+// Checking a key against several bounds, keyMatcher hashes it once.
 func (pb *partBound) holds(x *execCtx, k *partKey, key []any) (bool, error) {
 	switch k.strategy {
 	case 'h':
@@ -318,6 +319,22 @@ func (pb *partBound) holds(x *execCtx, k *partKey, key []any) (bool, error) {
 		return false, nil
 	}
 	return compareKey(k, key, pb.lower) >= 0 && compareKey(k, key, pb.upper) < 0, nil
+}
+
+// keyMatcher returns holds for one key against many bounds: a hash key is
+// hashed once, as PostgreSQL calls a hash function once per row.
+func (k *partKey) keyMatcher(x *execCtx, key []any) (func(pb *partBound) bool, error) {
+	if k.strategy != 'h' {
+		return func(pb *partBound) bool {
+			ok, _ := pb.holds(nil, k, key)
+			return ok
+		}, nil
+	}
+	h, err := k.rowHash(x, key)
+	if err != nil {
+		return nil, err
+	}
+	return func(pb *partBound) bool { return h%uint64(pb.modulus) == uint64(pb.remainder) }, nil
 }
 
 // overlaps reports whether two non-default bounds share a key.

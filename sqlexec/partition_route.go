@@ -172,12 +172,12 @@ func (r *partRouter) route(x *execCtx, row []any) (*partRoute, []any, error) {
 		return nil, nil, err
 	}
 	var to *partRoute
+	holds, err := r.t.part.keyMatcher(x, key)
+	if err != nil {
+		return nil, nil, err
+	}
 	for _, p := range r.parts {
-		ok, err := p.t.bound.holds(x, r.t.part, key)
-		if err != nil {
-			return nil, nil, err
-		}
-		if ok {
+		if holds(p.t.bound) {
 			to = p
 			break
 		}
@@ -309,14 +309,16 @@ func (pc *partCheck) holds(x *execCtx, row []any) (bool, error) {
 			return false, err
 		}
 		b := lv.t.bound
-		if !b.isDefault {
-			if ok, err := b.holds(x, lv.parent.part, key); err != nil || !ok {
-				return false, err
-			}
+		holds, err := lv.parent.part.keyMatcher(x, key)
+		if err != nil {
+			return false, err
+		}
+		if !b.isDefault && !holds(b) {
+			return false, nil
 		}
 		for _, s := range lv.siblings {
-			if ok, err := s.holds(x, lv.parent.part, key); err != nil || ok {
-				return false, err
+			if holds(s) {
+				return false, nil
 			}
 		}
 		row = prow
