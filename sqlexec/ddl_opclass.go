@@ -257,7 +257,7 @@ func (s *Session) memberDescription(c *catalog, m *amMember) string {
 	if f := opfamilyByOID(c, m.family); f != nil {
 		fam = s.opfamilyDescription(f)
 	}
-	return fmt.Sprintf("%s %d (%s, %s) of %s: %s", kind, m.number, oidTypeName(m.left), oidTypeName(m.right), fam, object)
+	return fmt.Sprintf("%s %d (%s, %s) of %s: %s", kind, m.number, typeNameIn(c, m.left), typeNameIn(c, m.right), fam, object)
 }
 
 // functionSignature is format_procedure of a function's OID:
@@ -274,7 +274,7 @@ func (s *Session) functionSignature(c *catalog, oid uint32) string {
 	if p := builtinIndex().procs[oid]; p != nil {
 		names := make([]string, len(p.args))
 		for i, a := range p.args {
-			names[i] = oidTypeName(a)
+			names[i] = typeNameIn(c, a)
 		}
 		return p.name + "(" + strings.Join(names, ",") + ")"
 	}
@@ -289,9 +289,9 @@ func (s *Session) operatorSignatureByOID(c *catalog, oid uint32) string {
 	if o := builtinIndex().opers[oid]; o != nil {
 		left := "NONE"
 		if o.left != 0 {
-			left = oidTypeName(o.left)
+			left = typeNameIn(c, o.left)
 		}
-		return o.name + "(" + left + "," + oidTypeName(o.right) + ")"
+		return o.name + "(" + left + "," + typeNameIn(c, o.right) + ")"
 	}
 	return fmt.Sprint(oid)
 }
@@ -394,7 +394,7 @@ func (d *ddl) findOpclassFunc(owa *pg_query.ObjectWithArgs) (*opclassFunc, error
 		if err != nil {
 			return nil, err
 		}
-		args, argNames = append(args, oid), append(argNames, oidTypeName(oid))
+		args, argNames = append(args, oid), append(argNames, typeNameIn(d.cat, oid))
 	}
 	if ok, err := d.explicitSchema(names, false); !ok {
 		return nil, err
@@ -458,9 +458,8 @@ func (d *ddl) typeOID(tn *pg_query.TypeName) (uint32, error) {
 }
 
 // argTypeOID resolves a type name to its OID, the pseudo-types support
-// functions take and return (internal, void) included. A user's type or
-// domain is refused (0A000): the catalog rows fickle keeps name built-in
-// types only.
+// functions take and return (internal, void) included. A domain is
+// refused (0A000): fickle's types name its base type.
 func (d *ddl) argTypeOID(b *binder, tn *pg_query.TypeName) (uint32, error) {
 	names := strs(tn.Names)
 	if len(tn.ArrayBounds) == 0 && !tn.PctType && (len(names) == 1 || len(names) == 2 && names[0] == "pg_catalog") {
@@ -476,8 +475,8 @@ func (d *ddl) argTypeOID(b *binder, tn *pg_query.TypeName) (uint32, error) {
 	if err != nil {
 		return 0, err
 	}
-	if builtinIndex().types[uint32(t.Oid)] == nil || b.domainNamed(tn) != nil {
-		return 0, pgerror.Unsupported("an operator class, family or support function over type " + typeNameToString(tn))
+	if b.domainNamed(tn) != nil {
+		return 0, pgerror.Unsupported("an operator class, family or support function over domain " + typeNameToString(tn))
 	}
 	return uint32(t.Oid), nil
 }
@@ -524,9 +523,9 @@ func (d *ddl) opclassItems(method string, spec amSpec, input uint32, items []*pg
 				if input == 0 {
 					return nil, nil, 0, pgerror.New(pgerror.SyntaxError, "operator argument types must be specified in ALTER OPERATOR FAMILY")
 				}
-				t, _ := types.TypeByOid(types.Oid(input))
+				t, _ := catalogType(d.cat, input)
 				if oid = d.lookupOperator(names, t, t); oid == 0 {
-					return nil, nil, 0, pgerror.Newf(pgerror.UndefinedFunction, "operator does not exist: %s %s %s", oidTypeName(input), strings.Join(names, "."), oidTypeName(input))
+					return nil, nil, 0, pgerror.Newf(pgerror.UndefinedFunction, "operator does not exist: %s %s %s", typeNameIn(d.cat, input), strings.Join(names, "."), typeNameIn(d.cat, input))
 				}
 			}
 			m := &amMember{object: oid, number: int(item.Number), method: method}
@@ -548,7 +547,7 @@ func (d *ddl) opclassItems(method string, spec amSpec, input uint32, items []*pg
 				return nil, nil, 0, pgerror.New(pgerror.InvalidObjectDefinition, "index search operators must return boolean")
 			}
 			m.left, m.right = left, right
-			if err := addFamilyMember(&ops, m); err != nil {
+			if err := addFamilyMember(d.cat, &ops, m); err != nil {
 				return nil, nil, 0, err
 			}
 		case 2: // OPCLASS_ITEM_FUNCTION
@@ -568,7 +567,7 @@ func (d *ddl) opclassItems(method string, spec amSpec, input uint32, items []*pg
 			if err := assignProcTypes(m, method, spec, input, f); err != nil {
 				return nil, nil, 0, err
 			}
-			if err := addFamilyMember(&procs, m); err != nil {
+			if err := addFamilyMember(d.cat, &procs, m); err != nil {
 				return nil, nil, 0, err
 			}
 		case 3: // OPCLASS_ITEM_STORAGETYPE
@@ -707,14 +706,14 @@ func (d *ddl) adjustMembers(method string, family uint32, oc *userOpclass, ops, 
 
 // addFamilyMember appends m, refusing a second member of its number and
 // types.
-func addFamilyMember(list *[]*amMember, m *amMember) error {
+func addFamilyMember(c *catalog, list *[]*amMember, m *amMember) error {
 	for _, old := range *list {
 		if old.number == m.number && old.left == m.left && old.right == m.right {
 			kind := "operator"
 			if m.proc {
 				kind = "function"
 			}
-			return pgerror.Newf(pgerror.InvalidObjectDefinition, "%s number %d for (%s,%s) appears more than once", kind, m.number, oidTypeName(m.left), oidTypeName(m.right))
+			return pgerror.Newf(pgerror.InvalidObjectDefinition, "%s number %d for (%s,%s) appears more than once", kind, m.number, typeNameIn(c, m.left), typeNameIn(c, m.right))
 		}
 	}
 	*list = append(*list, m)
@@ -752,7 +751,7 @@ func (d *ddl) storeMembers(familyName []string, family uint32, members []*amMemb
 					kind = "function"
 				}
 				return pgerror.Newf(pgerror.DuplicateObject, "%s %d(%s,%s) already exists in operator family \"%s\"", kind, m.number,
-					oidTypeName(m.left), oidTypeName(m.right), strings.Join(familyName, "."))
+					typeNameIn(d.cat, m.left), typeNameIn(d.cat, m.right), strings.Join(familyName, "."))
 			}
 		}
 		if !m.proc {
@@ -1011,7 +1010,7 @@ func (d *ddl) alterOpfamily(st *pg_query.AlterOpFamilyStmt) error {
 		if proc {
 			list = &procs
 		}
-		if err := addFamilyMember(list, m); err != nil {
+		if err := addFamilyMember(d.cat, list, m); err != nil {
 			return err
 		}
 	}
@@ -1026,7 +1025,7 @@ func (d *ddl) alterOpfamily(st *pg_query.AlterOpFamilyStmt) error {
 		}
 		if x == nil && !builtin {
 			return pgerror.Newf(pgerror.UndefinedObject, "%s %d(%s,%s) does not exist in operator family \"%s\"", kind, t.number,
-				oidTypeName(t.left), oidTypeName(t.right), strings.Join(names, "."))
+				typeNameIn(d.cat, t.left), typeNameIn(d.cat, t.right), strings.Join(names, "."))
 		}
 		if builtin {
 			return pgerror.Unsupported("ALTER OPERATOR FAMILY ... DROP of a built-in family's " + kind)
@@ -1486,4 +1485,36 @@ func (d *ddl) giveOpclass(oid, role uint32) {
 		next.owner = role
 		d.cat.putOpfamily(&next)
 	}
+}
+
+// catalogType is the type of the OID, a built-in or a user's one.
+func catalogType(c *catalog, oid uint32) (types.Type, bool) {
+	if t, ok := types.TypeByOid(types.Oid(oid)); ok {
+		return t, true
+	}
+	if td := c.typeByOid(oid); td != nil {
+		return td.typ(), true
+	}
+	return types.Type{}, false
+}
+
+// typeNameIn is format_type_be of a type OID, a user's type or a
+// pseudo-type included.
+func typeNameIn(c *catalog, oid uint32) string {
+	if t, ok := catalogType(c, oid); ok {
+		return types.FormatTypeBe(t)
+	}
+	return oidTypeName(oid)
+}
+
+// opclassesOverType are the classes whose input or storage type is the
+// type of the OID, which DROP TYPE needs CASCADE for (refused by fickle).
+func opclassesOverType(c *catalog, typ uint32) []*userOpclass {
+	var out []*userOpclass
+	for _, oc := range sortedOpclasses(c) {
+		if oc.input == typ || oc.keytype == typ {
+			out = append(out, oc)
+		}
+	}
+	return out
 }

@@ -74,12 +74,7 @@ func (s *Session) userIndexOpclass(c *catalog, names []string, method string) *o
 	if oc == nil {
 		return nil
 	}
-	input, ok := types.TypeByOid(types.Oid(oc.input))
-	if !ok {
-		if td := c.typeByOid(oc.input); td != nil {
-			input = td.typ()
-		}
-	}
+	input, _ := catalogType(c, oc.input)
 	return &opclassDesc{oid: oc.oid, family: oc.family, schema: oc.schema, def: extensionOpclass{name: oc.name, method: method, input: input}}
 }
 
