@@ -87,6 +87,12 @@ type catalog struct {
 	operators map[uint32]*operatorDesc
 	// eventTriggers holds the event triggers by name (event_trigger.go).
 	eventTriggers map[string]*eventTrigDesc
+	// opfamilies, opclasses and amMembers hold the users' operator
+	// families and classes and the operators and functions they added to
+	// families (pg_amop, pg_amproc) by OID (ddl_opclass.go).
+	opfamilies map[uint32]*opfamilyDesc
+	opclasses  map[uint32]*userOpclass
+	amMembers  map[uint32]*amMember
 }
 
 type schemaDesc struct {
@@ -403,6 +409,9 @@ func (c *catalog) clone() *catalog {
 	n.userMappings = maps.Clone(c.userMappings)
 	n.operators = maps.Clone(c.operators)
 	n.eventTriggers = maps.Clone(c.eventTriggers)
+	n.opfamilies = maps.Clone(c.opfamilies)
+	n.opclasses = maps.Clone(c.opclasses)
+	n.amMembers = maps.Clone(c.amMembers)
 	return n
 }
 

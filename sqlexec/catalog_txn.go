@@ -232,6 +232,12 @@ func mergeCatalogs(base, mine, cur *catalog) (*catalog, error) {
 	if operatorsClash(out.operators) {
 		clash("pg_operator_oprname_l_r_n_index")
 	}
+	out.opfamilies = mergeMaps(base.opfamilies, mine.opfamilies, cur.opfamilies, func(uint32) { clash("pg_opfamily_oid_index") })
+	out.opclasses = mergeMaps(base.opclasses, mine.opclasses, cur.opclasses, func(uint32) { clash("pg_opclass_oid_index") })
+	out.amMembers = mergeMaps(base.amMembers, mine.amMembers, cur.amMembers, func(uint32) { clash("pg_amop_oid_index") })
+	if err := opclassesClash(out); err != nil && conflict == nil {
+		conflict = err
+	}
 	names := map[string]bool{}
 	for n := range base.schemas {
 		names[n] = true

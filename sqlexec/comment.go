@@ -209,6 +209,9 @@ func (d *ddl) comment(cs *pg_query.CommentStmt) error {
 	if cs.Objtype == pg_query.ObjectType_OBJECT_OPERATOR {
 		return d.commentOnOperator(cs)
 	}
+	if opclassKindWords(cs.Objtype) != "" {
+		return d.commentOnOpclass(cs)
+	}
 	kind := strings.ReplaceAll(strings.TrimPrefix(cs.Objtype.String(), "OBJECT_"), "_", " ")
 	return pgerror.Unsupported("COMMENT ON " + kind)
 }

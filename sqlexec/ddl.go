@@ -111,6 +111,8 @@ func ddlTag(n *pg_query.Node) string {
 			return "DROP AGGREGATE"
 		case pg_query.ObjectType_OBJECT_OPERATOR:
 			return "DROP OPERATOR"
+		case pg_query.ObjectType_OBJECT_OPCLASS, pg_query.ObjectType_OBJECT_OPFAMILY:
+			return "DROP " + opclassKindWords(v.DropStmt.RemoveType)
 		case pg_query.ObjectType_OBJECT_TRIGGER:
 			return "DROP TRIGGER"
 		case pg_query.ObjectType_OBJECT_RULE:
@@ -170,6 +172,9 @@ func ddlTag(n *pg_query.Node) string {
 	case *pg_query.Node_CreateSchemaStmt:
 		return "CREATE SCHEMA"
 	case *pg_query.Node_AlterOwnerStmt:
+		if w := opclassKindWords(v.AlterOwnerStmt.ObjectType); w != "" {
+			return "ALTER " + w
+		}
 		if v.AlterOwnerStmt.ObjectType == pg_query.ObjectType_OBJECT_LARGEOBJECT {
 			return "ALTER LARGE OBJECT"
 		}
@@ -178,6 +183,9 @@ func ddlTag(n *pg_query.Node) string {
 		}
 		return "ALTER " + strings.ReplaceAll(strings.TrimPrefix(v.AlterOwnerStmt.ObjectType.String(), "OBJECT_"), "_", " ")
 	case *pg_query.Node_AlterObjectSchemaStmt:
+		if w := opclassKindWords(v.AlterObjectSchemaStmt.ObjectType); w != "" {
+			return "ALTER " + w
+		}
 		if v.AlterObjectSchemaStmt.ObjectType == pg_query.ObjectType_OBJECT_MATVIEW {
 			return "ALTER MATERIALIZED VIEW"
 		}
@@ -187,6 +195,9 @@ func ddlTag(n *pg_query.Node) string {
 	case *pg_query.Node_RenameStmt:
 		if tag := foreignObjectTag(v.RenameStmt.RenameType); tag != "" {
 			return tag
+		}
+		if w := opclassKindWords(v.RenameStmt.RenameType); w != "" {
+			return "ALTER " + w
 		}
 		switch v.RenameStmt.RenameType {
 		case pg_query.ObjectType_OBJECT_INDEX:
@@ -274,6 +285,12 @@ func ddlTag(n *pg_query.Node) string {
 		return "CREATE AGGREGATE"
 	case *pg_query.Node_AlterOperatorStmt:
 		return "ALTER OPERATOR"
+	case *pg_query.Node_CreateOpClassStmt:
+		return "CREATE OPERATOR CLASS"
+	case *pg_query.Node_CreateOpFamilyStmt:
+		return "CREATE OPERATOR FAMILY"
+	case *pg_query.Node_AlterOpFamilyStmt:
+		return "ALTER OPERATOR FAMILY"
 	case *pg_query.Node_CreateFunctionStmt:
 		if v.CreateFunctionStmt.IsProcedure {
 			return "CREATE PROCEDURE"
@@ -440,6 +457,9 @@ func (d *ddl) run(n *pg_query.Node, full string) error {
 		if v.AlterObjectSchemaStmt.ObjectType == pg_query.ObjectType_OBJECT_OPERATOR {
 			return d.setOperatorSchema(v.AlterObjectSchemaStmt)
 		}
+		if opclassKindWords(v.AlterObjectSchemaStmt.ObjectType) != "" {
+			return d.setOpclassSchema(v.AlterObjectSchemaStmt)
+		}
 		if ok, err := d.setRelationSchema(v.AlterObjectSchemaStmt); ok {
 			return err
 		}
@@ -498,6 +518,12 @@ func (d *ddl) run(n *pg_query.Node, full string) error {
 		return d.createAggregate(v.DefineStmt)
 	case *pg_query.Node_AlterOperatorStmt:
 		return d.alterOperator(v.AlterOperatorStmt)
+	case *pg_query.Node_CreateOpClassStmt:
+		return d.createOpclass(v.CreateOpClassStmt)
+	case *pg_query.Node_CreateOpFamilyStmt:
+		return d.createOpfamily(v.CreateOpFamilyStmt)
+	case *pg_query.Node_AlterOpFamilyStmt:
+		return d.alterOpfamily(v.AlterOpFamilyStmt)
 	case *pg_query.Node_CreateTrigStmt:
 		return d.createTrigger(v.CreateTrigStmt, full)
 	case *pg_query.Node_RuleStmt:
@@ -1069,6 +1095,8 @@ func (d *ddl) alterOwner(ao *pg_query.AlterOwnerStmt) error {
 		return d.alterServerOwner(ao)
 	case pg_query.ObjectType_OBJECT_OPERATOR:
 		return d.alterOperatorOwner(ao)
+	case pg_query.ObjectType_OBJECT_OPCLASS, pg_query.ObjectType_OBJECT_OPFAMILY:
+		return d.alterOpclassOwner(ao)
 	case pg_query.ObjectType_OBJECT_LARGEOBJECT:
 		return d.alterLargeObjectOwner(ao)
 	}

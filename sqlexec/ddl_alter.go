@@ -724,6 +724,9 @@ func (d *ddl) rename(rs *pg_query.RenameStmt) error {
 	if rs.RenameType == pg_query.ObjectType_OBJECT_SCHEMA {
 		return d.renameSchema(rs)
 	}
+	if opclassKindWords(rs.RenameType) != "" {
+		return d.renameOpclass(rs)
+	}
 	if rs.RenameType == pg_query.ObjectType_OBJECT_PUBLICATION {
 		return d.renamePublication(rs)
 	}

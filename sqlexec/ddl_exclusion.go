@@ -88,6 +88,9 @@ func (d *ddl) addExclusion(t *tableDesc, c *pg_query.Constraint) error {
 		if err != nil {
 			return err
 		}
+		if err := checkIndexOpclasses(d.cat, k.opts, method, false, true); err != nil {
+			return err
+		}
 		el, err := exclusionOperator(method, typ, strs(pair[1].GetList().GetItems()), d.btreeGistClass(method, typ))
 		if err != nil {
 			return err

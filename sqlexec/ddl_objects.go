@@ -36,6 +36,8 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 		return d.dropAggregates(ds)
 	case pg_query.ObjectType_OBJECT_OPERATOR:
 		return d.dropOperators(ds)
+	case pg_query.ObjectType_OBJECT_OPCLASS, pg_query.ObjectType_OBJECT_OPFAMILY:
+		return d.dropOpclasses(ds)
 	case pg_query.ObjectType_OBJECT_TRIGGER:
 		return d.dropTrigger(ds)
 	case pg_query.ObjectType_OBJECT_EXTENSION:
@@ -176,7 +178,7 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 				return err
 			}
 			if (len(sc.tables) > 0 || len(sc.seqs) > 0 || len(sc.views) > 0 || len(sc.funcs) > 0 || len(sc.types) > 0 ||
-				len(d.cat.operatorsOfSchema(name)) > 0) && !cascade {
+				len(d.cat.operatorsOfSchema(name)) > 0 || d.cat.hasOpclassesIn(name)) && !cascade {
 				return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop schema %s because other objects depend on it", name).
 					WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 			}
@@ -247,6 +249,9 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 // depends on them elsewhere: triggers and expressions calling the routines,
 // columns of the types (as DROP FUNCTION and DROP TYPE ... CASCADE do).
 func (d *ddl) dropSchemaRoutinesAndTypes(sc *schemaDesc) error {
+	if err := d.dropSchemaOpclasses(sc.name); err != nil {
+		return err
+	}
 	for _, op := range d.cat.operatorsOfSchema(sc.name) {
 		if err := d.dropOperator(op, true); err != nil {
 			return err
@@ -519,6 +524,9 @@ func (d *ddl) createIndex(is *pg_query.IndexStmt) error {
 	}
 	keys, err := d.indexKeys(t, is.IndexParams, method)
 	if err != nil {
+		return err
+	}
+	if err := checkIndexOpclasses(d.cat, keys.opts, method, is.Unique, false); err != nil {
 		return err
 	}
 	var include []int

@@ -692,6 +692,7 @@ func (d *ddl) dropOperator(op *operatorDesc, cascade bool) error {
 	for _, u := range d.exprDependents(uses) {
 		deps = append(deps, u.dep)
 	}
+	deps = append(deps, d.memberOwnerDependents(false, op.oid)...)
 	if err := d.dropDependents(what, deps, cascade); err != nil {
 		return err
 	}
@@ -699,6 +700,7 @@ func (d *ddl) dropOperator(op *operatorDesc, cascade bool) error {
 	if cur == nil {
 		return nil
 	}
+	d.dropSoftMembers(false, op.oid)
 	d.linkOperator(op.oid, cur.com, cur.negate, true)
 	delete(d.cat.operators, op.oid)
 	d.cat.dropComments(op.oid)

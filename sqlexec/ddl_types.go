@@ -582,6 +582,9 @@ func (c *catalog) typeDependentsOf(t *typeDesc, dropping map[uint32]bool, name f
 			}
 		}
 	}
+	for _, oc := range opclassesOverType(c, t.oid) {
+		add(oc.oid, 0, "operator class "+name(oc.schema, oc.name)+" for access method "+oc.method)
+	}
 	slices.SortFunc(deps, func(a, b dependent) int {
 		return cmp.Or(cmp.Compare(a.oid, b.oid), cmp.Compare(a.sub, b.sub), strings.Compare(a.text, b.text))
 	})

@@ -228,7 +228,8 @@ func (b *binder) statementOfKind(st *Statement) (*stmtPlan, error) {
 		*pg_query.Node_AlterOperatorStmt, *pg_query.Node_CreateFdwStmt, *pg_query.Node_AlterFdwStmt, *pg_query.Node_CreateForeignServerStmt,
 		*pg_query.Node_AlterForeignServerStmt, *pg_query.Node_CreateUserMappingStmt, *pg_query.Node_AlterUserMappingStmt,
 		*pg_query.Node_DropUserMappingStmt, *pg_query.Node_ImportForeignSchemaStmt, *pg_query.Node_CreateForeignTableStmt,
-		*pg_query.Node_CreateEventTrigStmt, *pg_query.Node_AlterEventTrigStmt:
+		*pg_query.Node_CreateEventTrigStmt, *pg_query.Node_AlterEventTrigStmt,
+		*pg_query.Node_CreateOpClassStmt, *pg_query.Node_CreateOpFamilyStmt, *pg_query.Node_AlterOpFamilyStmt:
 		return b.ddlPlan(st)
 	case *pg_query.Node_CreateRoleStmt, *pg_query.Node_AlterRoleStmt, *pg_query.Node_DropRoleStmt, *pg_query.Node_GrantRoleStmt:
 		return b.rolePlan(st.node)

@@ -391,7 +391,12 @@ func (s *Session) qualifiedOpclass(schema, name string) string {
 // extensionOpclassLookup finds the installed extensions' operator classes
 // for CREATE INDEX.
 func (d *ddl) extensionOpclassLookup() func(names []string, method string) *opclassDesc {
-	return func(names []string, method string) *opclassDesc { return d.s.extensionOpclass(d.cat, names, method) }
+	return func(names []string, method string) *opclassDesc {
+		if oc := d.s.userIndexOpclass(d.cat, names, method); oc != nil {
+			return oc
+		}
+		return d.s.extensionOpclass(d.cat, names, method)
+	}
 }
 
 // asBuiltinOper is op in the form the reg* types read and print.

@@ -75,6 +75,9 @@ func (b *binder) undefinedQualifiedFunction(sc *scope, names []string, fc *pg_qu
 func (b *binder) funcCall(sc *scope, fc *pg_query.FuncCall) (*scalar, error) {
 	names := strs(fc.Funcname)
 	name := strings.ToLower(names[len(names)-1])
+	if name == "satisfies_hash_partition" && (len(names) == 1 || names[0] == "pg_catalog") && fc.Over == nil && !fc.AggStar && len(fc.Args) > 3 {
+		return b.satisfiesHashPartition(sc, fc)
+	}
 	if fn := b.lookupSetFunc(names); fn != nil && fc.Over == nil {
 		if err := b.srfAllowed(sc, fc); err != nil {
 			return nil, err

@@ -906,6 +906,7 @@ func (d *ddl) dropRoutines(fs []*funcDesc, cascade bool) error {
 // comment and grants go.
 func (d *ddl) removeRoutine(f *funcDesc) {
 	d.unlistRoutine(f)
+	d.dropSoftMembers(true, f.oid)
 	delete(d.cat.comments, commentKey{classOID: oidPgProc, objOID: f.oid})
 	delete(d.cat.acls, aclKey{kind: aclFunction, oid: f.oid})
 }

@@ -124,6 +124,7 @@ func (d *ddl) routineDependents(f *funcDesc, dropping map[*funcDesc]bool) []rout
 			}
 		}
 	}
+	out = append(out, d.memberOwnerDependents(true, f.oid)...)
 	return append(out, d.operatorDependents(f)...)
 }
 

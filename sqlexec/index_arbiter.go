@@ -50,7 +50,9 @@ func (b *binder) inferArbiter(t *tableDesc, infer *pg_query.InferClause) (pk boo
 			exprKeys = append(exprKeys, el.expr)
 		}
 		if len(ie.Collation) > 0 || len(ie.Opclass) > 0 {
-			opts, err := indexOptions(ie, "btree", typ, nil)
+			opts, err := indexOptions(ie, "btree", typ, func(names []string, method string) *opclassDesc {
+				return b.s.userIndexOpclass(b.catalogNow(), names, method)
+			})
 			if err != nil {
 				return false, nil, err
 			}
@@ -58,7 +60,7 @@ func (b *binder) inferArbiter(t *tableDesc, infer *pg_query.InferClause) (pk boo
 				el.collation = collationOIDs[opts.collation]
 			}
 			if opts.opclassOID != 0 {
-				el.family, el.intype = opclassFamily(opts.opclassOID)
+				el.family, el.intype = classFamily(b.catalogNow(), opts.opclassOID)
 			}
 			specific = append(specific, el)
 		}
@@ -120,7 +122,7 @@ func (b *binder) matchesSomeKey(t *tableDesc, ix *indexDesc, el inferenceElem) b
 	_, classes, _ := ix.catalogColumns(t)
 	for i, c := range ix.cols {
 		if el.family != 0 {
-			if family, intype := opclassFamily(uint32(classes[i].(int64))); family != el.family || intype != el.intype {
+			if family, intype := classFamily(b.catalogNow(), uint32(classes[i].(int64))); family != el.family || intype != el.intype {
 				continue
 			}
 		}

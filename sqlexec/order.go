@@ -104,6 +104,9 @@ func (b *binder) orderingOperator(sb *pg_query.SortBy, e *scalar) error {
 			return err
 		}
 	}
+	if user != nil && orderingMember(b.catalogNow(), user.oid) {
+		return b.errAt(pgerror.Unsupported("ORDER BY USING an operator of a user's btree operator family"), sb.Location)
+	}
 	if op != "<" && op != ">" || user != nil {
 		return b.errAt(pgerror.Newf(pgerror.WrongObjectType, "operator %s is not a valid ordering operator", op).
 			WithHint("Ordering operators must be \"<\" or \">\" members of btree operator families."), sb.Location)

@@ -129,6 +129,8 @@ type ownedObject struct {
 	routine *funcDesc
 	typ     *typeDesc
 	op      *operatorDesc
+	// method is an operator class's or family's access method.
+	method string
 }
 
 // ownedObjects lists the objects of c that role owns, in the order they
@@ -188,6 +190,7 @@ func ownedObjects(c *catalog, role *roleDesc) []ownedObject {
 			out = append(out, ownedObject{oid: op.oid, kind: pg_query.ObjectType_OBJECT_OPERATOR, schema: op.schema, name: op.def.name, op: op})
 		}
 	}
+	out = append(out, ownedOpclasses(c, role.oid)...)
 	for _, ext := range sortedExtensions(c) {
 		if ext.owner == role.oid {
 			out = append(out, ownedObject{oid: ext.oid, kind: pg_query.ObjectType_OBJECT_EXTENSION, name: ext.name})
@@ -237,11 +240,15 @@ func (o ownedObject) description(s *Session) string {
 	if o.op != nil {
 		name += o.op.argList()
 	}
+	if o.method != "" {
+		name += " for access method " + o.method
+	}
 	noun := map[pg_query.ObjectType]string{pg_query.ObjectType_OBJECT_SCHEMA: "schema", pg_query.ObjectType_OBJECT_TABLE: "table",
 		pg_query.ObjectType_OBJECT_MATVIEW: "materialized view", pg_query.ObjectType_OBJECT_VIEW: "view",
 		pg_query.ObjectType_OBJECT_SEQUENCE: "sequence", pg_query.ObjectType_OBJECT_TYPE: "type", pg_query.ObjectType_OBJECT_DOMAIN: "type",
 		pg_query.ObjectType_OBJECT_ROUTINE: "function", pg_query.ObjectType_OBJECT_EXTENSION: "extension",
 		pg_query.ObjectType_OBJECT_OPERATOR: "operator", pg_query.ObjectType_OBJECT_PUBLICATION: "publication",
+		pg_query.ObjectType_OBJECT_OPCLASS: "operator class", pg_query.ObjectType_OBJECT_OPFAMILY: "operator family",
 		pg_query.ObjectType_OBJECT_FDW: "foreign-data wrapper", pg_query.ObjectType_OBJECT_FOREIGN_SERVER: "server",
 		pg_query.ObjectType_OBJECT_USER_MAPPING: "user mapping", pg_query.ObjectType_OBJECT_FOREIGN_TABLE: "foreign table",
 		pg_query.ObjectType_OBJECT_EVENT_TRIGGER: "event trigger"}[o.kind]
@@ -329,6 +336,8 @@ func (d *ddl) reassignOwned(rs *pg_query.ReassignOwnedStmt) error {
 					next.owner = to.oid
 					d.cat.putOperator(&next)
 				}
+			case pg_query.ObjectType_OBJECT_OPCLASS, pg_query.ObjectType_OBJECT_OPFAMILY:
+				d.giveOpclass(o.oid, to.oid)
 			case pg_query.ObjectType_OBJECT_EXTENSION:
 				ext := *d.cat.extensions[o.name]
 				ext.owner = to.oid
@@ -447,6 +456,16 @@ func (d *ddl) dropOwnedObject(o ownedObject, cascade bool) error {
 	case pg_query.ObjectType_OBJECT_OPERATOR:
 		if cur := d.cat.operators[o.oid]; cur != nil {
 			return d.dropOperator(cur, cascade)
+		}
+		return nil
+	case pg_query.ObjectType_OBJECT_OPCLASS:
+		if cur := d.cat.opclasses[o.oid]; cur != nil {
+			return d.dropOpclass(d.s.opclassDescription(cur), []*userOpclass{cur}, cascade)
+		}
+		return nil
+	case pg_query.ObjectType_OBJECT_OPFAMILY:
+		if cur := d.cat.opfamilies[o.oid]; cur != nil {
+			return d.dropOpfamily(cur, cascade)
 		}
 		return nil
 	case pg_query.ObjectType_OBJECT_USER_MAPPING:

@@ -31,6 +31,10 @@ type partKey struct {
 	// asOid marks the columns ordered as oid (oid_ops over integer),
 	// nil when none is (partition_opclass.go).
 	asOid []bool
+	// opclasses are the OIDs of the users' operator classes the columns
+	// name (0 for a built-in one), nil when none does
+	// (ddl_opclass_use.go).
+	opclasses []uint32
 }
 
 // rangeDatum is one value of a range bound: MINVALUE (-1), a value (0) or
@@ -76,7 +80,7 @@ func (d *ddl) partitionKey(b *binder, t *tableDesc, ps *pg_query.PartitionSpec) 
 			if t.cols[i].generated != nil {
 				return nil, generatedPartitionKeyError(b, t.cols[i], pe.Location)
 			}
-			if err := k.addOpclass(pe, t.cols[i].typ); err != nil {
+			if err := d.addKeyOpclass(k, pe, t.cols[i].typ); err != nil {
 				return nil, err
 			}
 			if err := k.hashable(t.cols[i].typ); err != nil {
@@ -109,7 +113,7 @@ func (d *ddl) partitionKey(b *binder, t *tableDesc, ps *pg_query.PartitionSpec) 
 		if e.volatile && !b.inlinedImmutable(pe.Expr) {
 			return nil, pgerror.New(pgerror.InvalidObjectDefinition, "functions in partition key expression must be marked IMMUTABLE")
 		}
-		if err := k.addOpclass(pe, e.typ); err != nil {
+		if err := d.addKeyOpclass(k, pe, e.typ); err != nil {
 			return nil, err
 		}
 		if err := k.hashable(e.typ); err != nil {
@@ -300,24 +304,46 @@ func compareKey(k *partKey, key []any, b []rangeDatum) int {
 	return 0
 }
 
-// holds reports whether the key falls in the bound (not DEFAULT).
-func (pb *partBound) holds(k *partKey, key []any) bool {
+// holds reports whether the key falls in the bound (not DEFAULT); a hash
+// key's hash may call a user's function (x nil for a list or range key).
+// Checking a key against several bounds, keyMatcher hashes it once.
+func (pb *partBound) holds(x *execCtx, k *partKey, key []any) (bool, error) {
 	switch k.strategy {
 	case 'h':
-		return k.rowHash(key)%uint64(pb.modulus) == uint64(pb.remainder)
+		h, err := k.rowHash(x, key)
+		return h%uint64(pb.modulus) == uint64(pb.remainder), err
 	case 'l':
-		return slices.ContainsFunc(pb.list, func(v any) bool { return sameKey(k.typs[0], v, key[0]) })
+		return slices.ContainsFunc(pb.list, func(v any) bool { return sameKey(k.typs[0], v, key[0]) }), nil
 	}
 	if slices.Contains(key, nil) {
-		return false
+		return false, nil
 	}
-	return compareKey(k, key, pb.lower) >= 0 && compareKey(k, key, pb.upper) < 0
+	return compareKey(k, key, pb.lower) >= 0 && compareKey(k, key, pb.upper) < 0, nil
+}
+
+// keyMatcher returns holds for one key against many bounds: a hash key is
+// hashed once, as PostgreSQL calls a hash function once per row.
+func (k *partKey) keyMatcher(x *execCtx, key []any) (func(pb *partBound) bool, error) {
+	if k.strategy != 'h' {
+		return func(pb *partBound) bool {
+			ok, _ := pb.holds(nil, k, key)
+			return ok
+		}, nil
+	}
+	h, err := k.rowHash(x, key)
+	if err != nil {
+		return nil, err
+	}
+	return func(pb *partBound) bool { return h%uint64(pb.modulus) == uint64(pb.remainder) }, nil
 }
 
 // overlaps reports whether two non-default bounds share a key.
 func (pb *partBound) overlaps(k *partKey, o *partBound) bool {
 	if k.strategy == 'l' {
-		return slices.ContainsFunc(pb.list, func(v any) bool { return o.holds(k, []any{v}) })
+		return slices.ContainsFunc(pb.list, func(v any) bool {
+			ok, _ := o.holds(nil, k, []any{v})
+			return ok
+		})
 	}
 	return compareBounds(k, pb.lower, o.upper) < 0 && compareBounds(k, o.lower, pb.upper) < 0
 }
@@ -365,7 +391,10 @@ func (d *ddl) checkNewPartition(b *binder, p *tableDesc, name string, pb *partBo
 			if err != nil {
 				return err
 			}
-			if pb.holds(p.part, key) {
+			if ok, err := pb.holds(d.x, p.part, key); err != nil || ok {
+				if err != nil {
+					return err
+				}
 				return pgerror.Newf(pgerror.CheckViolation, "updated partition constraint for default partition \"%s\" would be violated by some row", def.name)
 			}
 			return nil

@@ -31,14 +31,18 @@ func (k *partKey) hashable(typ types.Type) error {
 }
 
 // rowHash is PostgreSQL's compute_partition_hash_value of a key.
-func (k *partKey) rowHash(key []any) uint64 {
+func (k *partKey) rowHash(x *execCtx, key []any) (uint64, error) {
 	var h uint64
 	for i, v := range key {
 		if v != nil {
-			h = types.HashCombine64(h, types.HashExtended(k.typs[i], v, hashPartitionSeed))
+			kh, err := k.keyHash(x, i, v)
+			if err != nil {
+				return 0, err
+			}
+			h = types.HashCombine64(h, kh)
 		}
 	}
-	return h
+	return h, nil
 }
 
 // hashBound compiles FOR VALUES WITH (MODULUS m, REMAINDER r).

@@ -172,8 +172,12 @@ func (r *partRouter) route(x *execCtx, row []any) (*partRoute, []any, error) {
 		return nil, nil, err
 	}
 	var to *partRoute
+	holds, err := r.t.part.keyMatcher(x, key)
+	if err != nil {
+		return nil, nil, err
+	}
 	for _, p := range r.parts {
-		if p.t.bound.holds(r.t.part, key) {
+		if holds(p.t.bound) {
 			to = p
 			break
 		}
@@ -305,11 +309,15 @@ func (pc *partCheck) holds(x *execCtx, row []any) (bool, error) {
 			return false, err
 		}
 		b := lv.t.bound
-		if !b.isDefault && !b.holds(lv.parent.part, key) {
+		holds, err := lv.parent.part.keyMatcher(x, key)
+		if err != nil {
+			return false, err
+		}
+		if !b.isDefault && !holds(b) {
 			return false, nil
 		}
 		for _, s := range lv.siblings {
-			if s.holds(lv.parent.part, key) {
+			if holds(s) {
 				return false, nil
 			}
 		}

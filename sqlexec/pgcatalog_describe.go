@@ -162,6 +162,8 @@ func init() {
 			}
 			out = append(out, extensionMemberRows(c)...)
 			out = append(out, operatorDependencyRows(c)...)
+			out = append(out, opclassDependencyRows(c)...)
+			out = append(out, opclassUseDependencyRows(c)...)
 			sort.Slice(out, func(i, j int) bool { return out[i][1].(int64) < out[j][1].(int64) })
 			return out
 		}})

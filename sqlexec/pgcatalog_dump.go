@@ -85,6 +85,9 @@ func partitionedTableRows(c *catalog) [][]any {
 			if k.asOid != nil && k.asOid[i] {
 				classes[i] = int64(defaultOpclass(method, types.OidType))
 			}
+			if k.opclasses != nil && k.opclasses[i] != 0 {
+				classes[i] = int64(k.opclasses[i])
+			}
 		}
 		var exprText any
 		if exprs != nil {
@@ -109,11 +112,18 @@ func init() {
 	opfamilyCols := []vcol{{"oid", oid}, {"opfmethod", oid}, {"opfname", name}, {"opfnamespace", oid}, {"opfowner", oid}}
 	builtinOpfamilies := builtinRows(pgdata.PgOpfamily, opfamilyCols)
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: pgdata.PgOpfamily, cols: opfamilyCols,
-		rows: func(s *Session, c *catalog) [][]any { return append(builtinOpfamilies(), extensionOpfamilyRows(c)...) }})
-	builtin(pgdata.PgAmop, vcol{"oid", oid}, vcol{"amopfamily", oid}, vcol{"amoplefttype", oid}, vcol{"amoprighttype", oid},
+		rows: func(s *Session, c *catalog) [][]any {
+			return slices.Concat(builtinOpfamilies(), extensionOpfamilyRows(c), userOpfamilyRows(c))
+		}})
+	withUsers := func(table string, users func(*catalog) [][]any, cols ...vcol) {
+		rows := builtinRows(table, cols)
+		registerVirtual(&virtualTable{schema: "pg_catalog", name: table, cols: cols,
+			rows: func(s *Session, c *catalog) [][]any { return append(rows(), users(c)...) }})
+	}
+	withUsers(pgdata.PgAmop, userAmopRows, vcol{"oid", oid}, vcol{"amopfamily", oid}, vcol{"amoplefttype", oid}, vcol{"amoprighttype", oid},
 		vcol{"amopstrategy", types.Int2}, vcol{"amoppurpose", ch}, vcol{"amopopr", oid}, vcol{"amopmethod", oid},
 		vcol{"amopsortfamily", oid})
-	builtin(pgdata.PgAmproc, vcol{"oid", oid}, vcol{"amprocfamily", oid}, vcol{"amproclefttype", oid},
+	withUsers(pgdata.PgAmproc, userAmprocRows, vcol{"oid", oid}, vcol{"amprocfamily", oid}, vcol{"amproclefttype", oid},
 		vcol{"amprocrighttype", oid}, vcol{"amprocnum", types.Int2}, vcol{"amproc", types.Regproc})
 	builtin(pgdata.PgTsParser, vcol{"oid", oid}, vcol{"prsname", name}, vcol{"prsnamespace", oid}, vcol{"prsstart", types.Regproc},
 		vcol{"prstoken", types.Regproc}, vcol{"prsend", types.Regproc}, vcol{"prsheadline", types.Regproc},
@@ -319,6 +329,9 @@ func partitionKeyDefinition(s *Session, c *catalog, t *tableDesc) string {
 		}
 		if k.asOid != nil && k.asOid[i] {
 			keys[i] += " oid_ops"
+		}
+		if name := partKeyOpclassName(s, c, k, i); name != "" {
+			keys[i] += " " + name
 		}
 	}
 	return strategy + " (" + strings.Join(keys, ", ") + ")"

@@ -357,7 +357,9 @@ func init() {
 		{"opcfamily", oid}, {"opcintype", oid}, {"opcdefault", b}, {"opckeytype", oid}}
 	builtinOpclasses := builtinRows(pgdata.PgOpclass, opclassCols)
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_opclass", cols: opclassCols,
-		rows: func(s *Session, c *catalog) [][]any { return append(builtinOpclasses(), extensionOpclassRows(c)...) }})
+		rows: func(s *Session, c *catalog) [][]any {
+			return slices.Concat(builtinOpclasses(), extensionOpclassRows(c), userOpclassRows(c))
+		}})
 }
 
 // indexEntry is one of a table's indexes as the catalog shows it: its

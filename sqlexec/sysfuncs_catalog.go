@@ -466,6 +466,9 @@ func describeObject(x *execCtx, classid, objid uint32, objsubid int32) (any, err
 		}
 		return nil, nil
 	}
+	if desc, ok := describeOpclassObject(x.s, c, classid, objid); ok {
+		return desc, nil
+	}
 	if desc, ok := describeExtensionObject(x.s, c, classid, objid); ok {
 		return desc, nil
 	}
