@@ -85,6 +85,10 @@ type catalog struct {
 	// operators holds the operators CREATE OPERATOR made (and the shells
 	// its COMMUTATOR and NEGATOR made) by OID (ddl_operator.go).
 	operators map[uint32]*operatorDesc
+	// tsConfigs and tsDicts hold the users' text search configurations
+	// and dictionaries by OID (ddl_tsearch.go).
+	tsConfigs map[uint32]*tsConfigDesc
+	tsDicts   map[uint32]*tsUserDict
 }
 
 type schemaDesc struct {
@@ -400,6 +404,8 @@ func (c *catalog) clone() *catalog {
 	n.servers = maps.Clone(c.servers)
 	n.userMappings = maps.Clone(c.userMappings)
 	n.operators = maps.Clone(c.operators)
+	n.tsConfigs = maps.Clone(c.tsConfigs)
+	n.tsDicts = maps.Clone(c.tsDicts)
 	return n
 }
 

@@ -174,7 +174,7 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 				return err
 			}
 			if (len(sc.tables) > 0 || len(sc.seqs) > 0 || len(sc.views) > 0 || len(sc.funcs) > 0 || len(sc.types) > 0 ||
-				len(d.cat.operatorsOfSchema(name)) > 0) && !cascade {
+				len(d.cat.operatorsOfSchema(name)) > 0 || len(d.cat.tsObjectsOfSchema(name)) > 0) && !cascade {
 				return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop schema %s because other objects depend on it", name).
 					WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 			}
@@ -245,6 +245,7 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 // depends on them elsewhere: triggers and expressions calling the routines,
 // columns of the types (as DROP FUNCTION and DROP TYPE ... CASCADE do).
 func (d *ddl) dropSchemaRoutinesAndTypes(sc *schemaDesc) error {
+	d.dropSchemaTSObjects(sc.name)
 	for _, op := range d.cat.operatorsOfSchema(sc.name) {
 		if err := d.dropOperator(op, true); err != nil {
 			return err

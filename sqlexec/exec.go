@@ -215,7 +215,8 @@ func (b *binder) statement(st *Statement) (*stmtPlan, error) {
 		*pg_query.Node_ClusterStmt, *pg_query.Node_CreatePublicationStmt, *pg_query.Node_AlterPublicationStmt,
 		*pg_query.Node_AlterOperatorStmt, *pg_query.Node_CreateFdwStmt, *pg_query.Node_AlterFdwStmt, *pg_query.Node_CreateForeignServerStmt,
 		*pg_query.Node_AlterForeignServerStmt, *pg_query.Node_CreateUserMappingStmt, *pg_query.Node_AlterUserMappingStmt,
-		*pg_query.Node_DropUserMappingStmt, *pg_query.Node_ImportForeignSchemaStmt, *pg_query.Node_CreateForeignTableStmt:
+		*pg_query.Node_DropUserMappingStmt, *pg_query.Node_ImportForeignSchemaStmt, *pg_query.Node_CreateForeignTableStmt,
+		*pg_query.Node_AlterTsconfigurationStmt, *pg_query.Node_AlterTsdictionaryStmt:
 		return b.ddlPlan(st)
 	case *pg_query.Node_CreateRoleStmt, *pg_query.Node_AlterRoleStmt, *pg_query.Node_DropRoleStmt, *pg_query.Node_GrantRoleStmt:
 		return b.rolePlan(st.node)
@@ -271,7 +272,9 @@ func (b *binder) statement(st *Statement) (*stmtPlan, error) {
 	case *pg_query.Node_MergeStmt:
 		return b.mergePlan(st, v.MergeStmt)
 	case *pg_query.Node_DefineStmt:
-		if k := v.DefineStmt.Kind; k == pg_query.ObjectType_OBJECT_AGGREGATE || k == pg_query.ObjectType_OBJECT_OPERATOR {
+		switch v.DefineStmt.Kind {
+		case pg_query.ObjectType_OBJECT_AGGREGATE, pg_query.ObjectType_OBJECT_OPERATOR, pg_query.ObjectType_OBJECT_TSCONFIGURATION,
+			pg_query.ObjectType_OBJECT_TSDICTIONARY, pg_query.ObjectType_OBJECT_TSPARSER, pg_query.ObjectType_OBJECT_TSTEMPLATE:
 			return b.ddlPlan(st)
 		}
 	}

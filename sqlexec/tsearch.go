@@ -116,7 +116,7 @@ func (s *Session) currentTSConfig() (*tsearch.Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	return tsConfig(oid)
+	return s.tsConfig(oid)
 }
 
 // currentTSConfigOID is the OID of the configuration
@@ -162,6 +162,9 @@ func init() {
 		"pg_ts_template_is_visible": tsTemplateNames} {
 		addSysFunc(fn, sysFunc{args: []types.Type{types.OidType}, result: types.Bool, eval: func(x *execCtx, a []any) (any, error) {
 			if _, ok := names().byOid[a[0].(int64)]; !ok {
+				if visible, ok := x.s.userTSObjectVisible(a[0].(int64)); ok {
+					return visible, nil
+				}
 				return x.s.extensionTSObjectVisible(a[0].(int64)), nil
 			}
 			return true, nil
@@ -303,7 +306,7 @@ func tsDebugRows(x *execCtx, args []any) ([][]any, error) {
 	var cfg *tsearch.Config
 	var err error
 	if len(args) == 2 {
-		cfg, err = tsConfig(args[0].(int64))
+		cfg, err = x.tsConfig(args[0].(int64))
 	} else {
 		cfg, err = x.s.currentTSConfig()
 	}

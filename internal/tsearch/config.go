@@ -104,6 +104,9 @@ const MaxPos = 1<<14 - 1
 type Lexeme struct {
 	Word string
 	Pos  int
+	// Prefix says the lexeme matches as a prefix in a tsquery (a synonym
+	// dictionary's word ending in *).
+	Prefix bool
 }
 
 // Notice is a notice PostgreSQL raises while normalizing text.
@@ -130,20 +133,38 @@ func parseText(ctx context.Context, cfg *Config, text string, pos int) ([]Lexeme
 			notices = append(notices, tooLongNotice())
 			return nil
 		}
-		for _, d := range cfg.Map[t.Type] {
-			lex := d.Lexize(t.Text)
-			if lex == nil {
-				continue
-			}
-			pos++
-			for _, w := range lex {
-				out = append(out, Lexeme{Word: w, Pos: pos})
-			}
-			break
+		lex, prefix, ok := lexizeToken(cfg, t)
+		if !ok {
+			return nil
+		}
+		pos++
+		for _, w := range lex {
+			out = append(out, Lexeme{Word: w, Pos: pos, Prefix: prefix})
 		}
 		return nil
 	})
 	return out, pos, notices, err
+}
+
+// lexizeToken is LexizeExec for one token: its type's dictionaries in
+// order until one recognizes it, a filtering dictionary's lexeme taking
+// the token's place for the dictionaries after it; ok false when none
+// recognizes it (a filter's lexeme that no later dictionary takes
+// included).
+func lexizeToken(cfg *Config, t Token) (lex []string, prefix, ok bool) {
+	word := t.Text
+	for _, d := range cfg.Map[t.Type] {
+		lex, prefix := d.lexize(word)
+		if lex == nil {
+			continue
+		}
+		if d.Filter && len(lex) > 0 {
+			word = lex[0]
+			continue
+		}
+		return lex, prefix, true
+	}
+	return nil, false, false
 }
 
 // Document is to_tsvector's view of text: each lexeme with its position,

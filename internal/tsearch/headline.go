@@ -31,12 +31,9 @@ func HeadlineTokens(ctx context.Context, cfg *Config, text string, pos int) ([]H
 			return nil
 		}
 		h := HeadlineToken{Type: t.Type, Text: t.Text}
-		for _, d := range cfg.Map[t.Type] {
-			if lex := d.Lexize(t.Text); lex != nil {
-				pos++
-				h.Pos, h.Lexemes = pos, lex
-				break
-			}
+		if lex, _, ok := lexizeToken(cfg, t); ok {
+			pos++
+			h.Pos, h.Lexemes = pos, lex
 		}
 		out = append(out, h)
 		return nil
