@@ -28,6 +28,17 @@ import (
 // here: dropping or altering them is refused. CREATE TEXT SEARCH PARSER
 // and TEMPLATE need C functions, which fickle does not run.
 
+// TextSearchDataDirEnv names the environment variable that says where
+// the files of text search dictionaries are (PostgreSQL's
+// $SHAREDIR/tsearch_data).
+const TextSearchDataDirEnv = tsearch.DataDirEnv
+
+// SetTextSearchDataDir makes dir the directory CREATE TEXT SEARCH
+// DICTIONARY reads stop-word, synonym and rules files from (fickle serve
+// --tsearch-data); "" restores the default: $FICKLE_TSEARCH_DATA, else
+// the tsearch_data of PostgreSQL's share directory.
+func SetTextSearchDataDir(dir string) { tsearch.SetDataDir(dir) }
+
 // tsConfigDesc is a user's text search configuration (pg_ts_config) and
 // its mapping (pg_ts_config_map): per token type, the dictionaries' OIDs
 // in mapseqno order.

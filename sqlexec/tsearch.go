@@ -325,7 +325,10 @@ func tsDebugRows(x *execCtx, args []any) ([][]any, error) {
 		}
 		var dict, lexemes any
 		if d.Dictionary != nil {
-			dict, lexemes = int64(d.Dictionary.OID), textArrayValue(d.Lexemes)
+			dict = int64(d.Dictionary.OID)
+		}
+		if d.Lexemes != nil {
+			lexemes = textArrayValue(d.Lexemes)
 		}
 		rows[i] = []any{d.Type.Alias(), d.Type.Description(), d.Token, dicts, dict, lexemes}
 	}

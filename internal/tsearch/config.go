@@ -195,8 +195,10 @@ type DebugRow struct {
 	Token string
 	// Dictionaries are the dictionaries the token type maps to.
 	Dictionaries []*Dictionary
-	// Dictionary is the first that recognized the token, nil when none
-	// did (or none is mapped); Lexemes are its lexemes, nil then.
+	// Dictionary is the first that recognized the token, or the first
+	// mapped when none did (ts_debug orders them so); nil when none is
+	// mapped. Lexemes are its lexemes, nil when it did not recognize the
+	// token.
 	Dictionary *Dictionary
 	Lexemes    []string
 }
@@ -211,6 +213,9 @@ func Debug(ctx context.Context, cfg *Config, text string) ([]DebugRow, error) {
 				row.Dictionary, row.Lexemes = d, lex
 				break
 			}
+		}
+		if row.Dictionary == nil && len(row.Dictionaries) > 0 {
+			row.Dictionary = row.Dictionaries[0]
 		}
 		out = append(out, row)
 		return nil

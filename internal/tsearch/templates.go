@@ -33,8 +33,8 @@ type Option struct {
 }
 
 // SerializeOptions is serialize_deflist: pg_ts_dict.dictinitoption of the
-// options, numbers unquoted and strings quoted (E'' when they hold a
-// backslash).
+// options, numbers unquoted and strings quoted (an E before the quote when
+// they hold a backslash).
 func SerializeOptions(opts []Option) (string, error) {
 	var b strings.Builder
 	for i, o := range opts {
