@@ -839,8 +839,9 @@ func (d *ddl) dictDependents(oid uint32, skip map[uint32]bool) []tsDependent {
 }
 
 // dropTSObjects runs DROP TEXT SEARCH CONFIGURATION and DICTIONARY: a
-// dictionary a configuration maps needs CASCADE, which drops the
-// configuration.
+// dictionary a configuration maps, and a configuration a stored
+// expression names, need CASCADE, which drops them (a generated column
+// excepted: fickle cannot drop one so, and refuses).
 func (d *ddl) dropTSObjects(ds *pg_query.DropStmt, kind tsKind) error {
 	var objs []*tsObject
 	dropping := map[uint32]bool{}
@@ -858,37 +859,59 @@ func (d *ddl) dropTSObjects(ds *pg_query.DropStmt, kind tsKind) error {
 		objs = append(objs, o)
 		dropping[o.oid] = true
 	}
-	cascade := ds.Behavior == pg_query.DropBehavior_DROP_CASCADE
-	var deps []tsDependent
+	// found lists what depends on the objects, each with the object it
+	// depends on, as reportDependentObjects lists them.
+	type dependent struct {
+		dep routineDependent
+		on  string
+	}
+	var found []dependent
+	seen := map[string]bool{}
+	add := func(dep routineDependent, on string) {
+		if !seen[dep.what] {
+			seen[dep.what] = true
+			found = append(found, dependent{dep, on})
+		}
+	}
 	for _, o := range objs {
-		if o.dict == nil {
+		what := o.noun() + " " + d.s.visibleName(o.schema, o.name)
+		if o.cfg != nil {
+			for _, dep := range d.configExprDependents(o.oid) {
+				add(dep, what)
+			}
 			continue
 		}
-		what := "text search dictionary " + d.s.visibleName(o.schema, o.name)
-		ds := d.dictDependents(o.oid, dropping)
-		if len(ds) > 0 && !cascade {
-			lines := make([]string, len(ds))
-			for i, dep := range ds {
-				lines[i] = dep.what + " depends on " + what
-			}
-			return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop %s because other objects depend on it", what).
-				WithDetail("%s", strings.Join(lines, "\n")).
-				WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
-		}
-		for _, dep := range ds {
-			if !dropping[dep.oid] {
-				deps = append(deps, dep)
-				dropping[dep.oid] = true
+		for _, cfg := range d.dictDependents(o.oid, dropping) {
+			oid := cfg.oid
+			dropping[oid] = true
+			add(routineDependent{what: cfg.what, drop: func(d *ddl) { d.dropTSObject(oid) }}, what)
+			for _, dep := range d.configExprDependents(oid) {
+				add(dep, cfg.what)
 			}
 		}
 	}
-	lines := make([]string, len(deps))
-	for i, dep := range deps {
-		lines[i] = dep.what
+	if len(found) > 0 && ds.Behavior != pg_query.DropBehavior_DROP_CASCADE {
+		lines := make([]string, len(found))
+		for i, f := range found {
+			lines[i] = f.dep.what + " depends on " + f.on
+		}
+		err := pgerror.New(pgerror.DependentObjectsStillExist, "cannot drop desired object(s) because other objects depend on them")
+		if len(objs) == 1 {
+			err = pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop %s because other objects depend on it",
+				objs[0].noun()+" "+d.s.visibleName(objs[0].schema, objs[0].name))
+		}
+		return err.WithDetail("%s", strings.Join(lines, "\n")).WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
+	}
+	lines := make([]string, len(found))
+	for i, f := range found {
+		if f.dep.drop == nil {
+			return pgerror.Unsupported("DROP ... CASCADE of a text search configuration that a generated column's expression uses (" + f.dep.what + ")")
+		}
+		lines[i] = f.dep.what
 	}
 	d.cascadeNotice(lines)
-	for _, dep := range deps {
-		d.dropTSObject(dep.oid)
+	for _, f := range found {
+		f.dep.drop(d)
 	}
 	for _, o := range objs {
 		d.dropTSObject(o.oid)
@@ -959,6 +982,11 @@ func (d *ddl) moveTSObject(o *tsObject, schema, name string) error {
 		return pgerror.Newf(pgerror.DuplicateObject, "%s \"%s\" already exists in schema \"%s\"", kind.noun, name, schema)
 	}
 	if o.cfg != nil {
+		// fickle's stored expressions keep a configuration's name, not
+		// its OID as PostgreSQL's do: they would lose it.
+		if deps := d.configExprDependents(o.oid); len(deps) > 0 {
+			return pgerror.Unsupported("renaming or moving a text search configuration that stored expressions name (" + deps[0].what + ")")
+		}
 		next := *o.cfg
 		next.schema, next.name = schema, name
 		d.cat.putTSConfig(&next)
@@ -1085,6 +1113,72 @@ func (d *ddl) extensionTSUses(ext *extensionDesc) []memberUse {
 					d.dropTSObject(ud.oid)
 				}}})
 		}
+	}
+	return out
+}
+
+// tsConfigArgFuncs are the functions whose first argument is a
+// configuration, with the fewest arguments of the signatures that take
+// one.
+var tsConfigArgFuncs = map[string]int{"to_tsvector": 2, "to_tsquery": 2, "plainto_tsquery": 2, "phraseto_tsquery": 2,
+	"websearch_to_tsquery": 2, "ts_headline": 3, "json_to_tsvector": 3, "jsonb_to_tsvector": 3, "ts_debug": 2}
+
+// usesTSConfig reports whether a stored expression names the
+// configuration of OID oid: a string given as the configuration of a text
+// search function, or cast to regconfig, that finds it. PostgreSQL records
+// such a constant as a dependency (find_expr_references_walker).
+func (d *ddl) usesTSConfig(n *pg_query.Node, oid uint32) bool {
+	found := false
+	check := func(arg *pg_query.Node) {
+		if tc := arg.GetTypeCast(); tc != nil {
+			arg = tc.Arg
+		}
+		c := arg.GetAConst()
+		if c == nil || c.GetSval() == nil {
+			return
+		}
+		parts, err := (catalogNames{s: d.s, cat: d.cat}).qualifiedName(c.GetSval().Sval, "qualified")
+		if err != nil {
+			return
+		}
+		if got, _ := d.s.lookupTS(d.cat, tsConfigKind, parts, true); got == oid {
+			found = true
+		}
+	}
+	walk(n, func(m *pg_query.Node) bool {
+		if fc := m.GetFuncCall(); fc != nil {
+			if min, ok := tsConfigArgFuncs[lastName(fc.Funcname)]; ok && len(fc.Args) >= min {
+				check(fc.Args[0])
+			}
+		}
+		if tc := m.GetTypeCast(); tc != nil && tc.TypeName != nil && lastName(tc.TypeName.Names) == "regconfig" {
+			check(m)
+		}
+		return !found
+	})
+	return found
+}
+
+// configExprDependents are the stored expressions that name the
+// configuration of OID oid (column defaults, generated columns, CHECK
+// constraints, views, index keys and predicates), as DROP names them.
+func (d *ddl) configExprDependents(oid uint32) []routineDependent {
+	uses := func(n *pg_query.Node, _ *tableDesc, _ bool) bool { return d.usesTSConfig(n, oid) }
+	found := d.exprDependents(uses)
+	for _, t := range sortedTables(d.cat) {
+		for _, ix := range t.indexes {
+			if ix.pred != nil && uses(ix.pred, t, false) || slices.ContainsFunc(ix.exprs, func(e *pg_query.Node) bool {
+				return e != nil && uses(e, t, false)
+			}) {
+				found = append(found, memberUse{object: ix.oid,
+					dep: routineDependent{what: "index " + ix.name, drop: func(d *ddl) { d.dropExtensionIndex(ix) }}})
+			}
+		}
+	}
+	slices.SortStableFunc(found, func(a, b memberUse) int { return cmp.Compare(a.object, b.object) })
+	out := make([]routineDependent, len(found))
+	for i, u := range found {
+		out[i] = u.dep
 	}
 	return out
 }
