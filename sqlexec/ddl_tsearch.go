@@ -604,7 +604,17 @@ func (d *ddl) createTSDict(ds *pg_query.DefineStmt) error {
 // initTSDict runs ud's template's init function on its options and
 // keeps the dictionary it makes, with pg_ts_dict.dictinitoption.
 func (d *ddl) initTSDict(ud *tsUserDict) error {
-	dict, err := tsearch.NewDictionary(ud.templateName, ud.name, ud.oid, ud.options)
+	dict, err := tsearch.NewDictionary(ud.templateName, ud.name, ud.oid, ud.options, func(name string) (*tsearch.Dictionary, error) {
+		parts, err := (catalogNames{s: d.s, cat: d.cat}).qualifiedName(name, "qualified")
+		if err != nil {
+			return nil, err
+		}
+		oid, err := d.s.lookupTS(d.cat, tsDictKind, parts, false)
+		if err != nil {
+			return nil, err
+		}
+		return tsDictionaryIn(d.cat, int64(oid))
+	})
 	if err != nil {
 		return err
 	}

@@ -44,7 +44,7 @@ func (s *Session) toTSQuery(ctx context.Context, cfg *tsearch.Config, text strin
 		}
 		words := make([]types.TSQueryWord, len(lex))
 		for i, l := range lex {
-			words[i] = types.TSQueryWord{Lexeme: l.Word, Pos: l.Pos, Prefix: l.Prefix}
+			words[i] = types.TSQueryWord{Lexeme: l.Word, Pos: l.Pos, Prefix: l.Prefix, Variant: l.Variant}
 		}
 		return words, nil
 	}

@@ -107,6 +107,9 @@ type Lexeme struct {
 	// Prefix says the lexeme matches as a prefix in a tsquery (a synonym
 	// dictionary's word ending in *).
 	Prefix bool
+	// Variant is the lexeme's variant among its token's alternatives (a
+	// thesaurus substitute's word number), which a tsquery ORs.
+	Variant int
 }
 
 // Notice is a notice PostgreSQL raises while normalizing text.
@@ -121,32 +124,44 @@ func tooLongNotice() Notice {
 }
 
 // parseText is PostgreSQL's parsetext: every token of text through the
-// configuration's dictionaries, each token a dictionary recognizes taking
-// the next position after pos (a stopword's too), each lexeme at its
-// token's position; it returns the last position taken. Tokens of
-// MaxWordLen bytes or more are skipped with a notice.
+// configuration's dictionaries (lexizer), each token (or phrase) a
+// dictionary recognizes taking the next position after pos (a stopword's
+// too), each lexeme at its token's position, a thesaurus substitute's
+// later words at the positions after; it returns the last position taken.
+// Tokens of MaxWordLen bytes or more are skipped with a notice.
 func parseText(ctx context.Context, cfg *Config, text string, pos int) ([]Lexeme, int, []Notice, error) {
 	var out []Lexeme
 	var notices []Notice
+	ld := &lexizer{cfg: cfg}
+	drain := func() {
+		for norms := ld.exec(); norms != nil; norms = ld.exec() {
+			pos++
+			for _, l := range norms {
+				if l.flags&lexAddPos != 0 {
+					pos++
+				}
+				out = append(out, Lexeme{Word: l.word, Pos: pos, Prefix: l.flags&lexPrefix != 0, Variant: int(l.nvariant)})
+			}
+		}
+	}
 	err := EachToken(ctx, text, func(t Token) error {
 		if len(t.Text) >= MaxWordLen {
 			notices = append(notices, tooLongNotice())
 			return nil
 		}
-		lex, prefix, ok := lexizeToken(cfg, t)
-		if !ok {
-			return nil
-		}
-		pos++
-		for _, w := range lex {
-			out = append(out, Lexeme{Word: w, Pos: pos, Prefix: prefix})
-		}
+		ld.add(t.Type, t.Text)
+		drain()
 		return nil
 	})
+	if err == nil {
+		ld.add(0, "")
+		drain()
+	}
 	return out, pos, notices, err
 }
 
-// lexizeToken is LexizeExec for one token: its type's dictionaries in
+// lexizeToken is LexizeExec for one token of a configuration without a
+// thesaurus (ts_headline's view of the text): its type's dictionaries in
 // order until one recognizes it, a filtering dictionary's lexeme taking
 // the token's place for the dictionaries after it; ok false when none
 // recognizes it (a filter's lexeme that no later dictionary takes

@@ -23,12 +23,18 @@ type Dictionary struct {
 	// lexize returns the token's lexemes as Lexize does, and whether they
 	// match as prefixes in a tsquery (TSL_PREFIX).
 	lexize func(word string) ([]string, bool)
+	// thesaurus, when set, makes the dictionary a thesaurus, which reads
+	// phrases instead (lexize is unused).
+	thesaurus *thesaurus
 }
 
 // Lexize is ts_lexize: the lexemes the dictionary gives the token, nil
 // when it does not recognize it, and an empty non-nil slice when it
 // recognizes it as a stopword.
 func (d *Dictionary) Lexize(word string) []string {
+	if d.thesaurus != nil {
+		return d.thesaurus.tsLexize(word)
+	}
 	lex, _ := d.lexize(word)
 	return lex
 }

@@ -1,6 +1,10 @@
 package tsearch
 
-import "context"
+import (
+	"context"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+)
 
 // HeadlineToken is one token of a text as ts_headline's hlparsetext sees
 // it: every token the parser returns, in order, with what the
@@ -23,6 +27,9 @@ type HeadlineToken struct {
 // last position taken returns. Tokens of MaxWordLen bytes or more are
 // dropped with a notice, as parsetext drops them.
 func HeadlineTokens(ctx context.Context, cfg *Config, text string, pos int) ([]HeadlineToken, int, []Notice, error) {
+	if cfg.hasPhrases() {
+		return nil, pos, nil, pgerror.Unsupported("ts_headline with a thesaurus dictionary")
+	}
 	var out []HeadlineToken
 	var notices []Notice
 	err := EachToken(ctx, text, func(t Token) error {

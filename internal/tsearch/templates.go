@@ -111,19 +111,15 @@ func stringOption(o Option) (string, error) {
 	return o.Value, nil
 }
 
-// Templates are the built-in text search templates fickle runs
-// dictionaries of, by name (pg_ts_template of pg_catalog); ispell and
-// thesaurus are built-in templates it cannot run.
-var Templates = []string{"simple", "synonym", "snowball"}
-
 // NewDictionary is the init function of template (a built-in template's
 // name, or "unaccent" for the unaccent extension's): the dictionary name
 // (with OID oid) the options make, or the error PostgreSQL raises for an
-// option the template refuses or a file it cannot read. A template fickle
-// cannot run (ispell, thesaurus) is refused with 0A000; a Snowball
-// dictionary of a language fickle has no stemmer for is made Unsupported,
-// refused where it is used.
-func NewDictionary(template, name string, oid uint32, opts []Option) (*Dictionary, error) {
+// option the template refuses or a file it cannot read; lookup finds a
+// thesaurus's subdictionary by its (possibly qualified) name. A template
+// fickle cannot run (ispell) is refused with 0A000; a Snowball dictionary
+// of a language fickle has no stemmer for is made Unsupported, refused
+// where it is used.
+func NewDictionary(template, name string, oid uint32, opts []Option, lookup func(name string) (*Dictionary, error)) (*Dictionary, error) {
 	d := &Dictionary{Name: name, OID: oid, Template: template}
 	var err error
 	switch template {
@@ -135,6 +131,8 @@ func NewDictionary(template, name string, oid uint32, opts []Option) (*Dictionar
 		err = d.initSnowball(opts)
 	case "unaccent":
 		err = d.initUnaccent(opts)
+	case "thesaurus":
+		err = d.initThesaurus(opts, lookup)
 	default:
 		return nil, pgerror.Unsupported("text search template \"" + template + "\"")
 	}

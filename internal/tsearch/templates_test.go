@@ -71,7 +71,7 @@ func withDataDir(t *testing.T, files map[string]string) {
 
 func TestSynonymDictionaryReadsFileAsDsynonymInit(t *testing.T) {
 	withDataDir(t, map[string]string{"s.syn": "Postgres pgsql\nindices index*\n\nlonely\n  two\twords extra\nstar *\n"})
-	d, err := NewDictionary("synonym", "s", 1, []Option{{Name: "synonyms", Value: "s"}})
+	d, err := NewDictionary("synonym", "s", 1, []Option{{Name: "synonyms", Value: "s"}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +93,7 @@ func TestSynonymDictionaryReadsFileAsDsynonymInit(t *testing.T) {
 			t.Errorf("lexize(%q) = %q %v; want %q %v", tt.word, got, prefix, tt.want, tt.prefix)
 		}
 	}
-	cs, err := NewDictionary("synonym", "s", 1, []Option{{Name: "synonyms", Value: "s"}, {Name: "casesensitive", Value: "true"}})
+	cs, err := NewDictionary("synonym", "s", 1, []Option{{Name: "synonyms", Value: "s"}, {Name: "casesensitive", Value: "true"}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +120,7 @@ func TestDictionaryFilesErrorsAsPostgres(t *testing.T) {
 		{"ispell", nil, pgerror.FeatureNotSupported, `text search template "ispell" is not supported`},
 	}
 	for _, tt := range tests {
-		_, err := NewDictionary(tt.template, "d", 1, tt.opts)
+		_, err := NewDictionary(tt.template, "d", 1, tt.opts, nil)
 		if pgerror.GetCode(err) != tt.code || err == nil || !strings.HasPrefix(err.Error(), tt.prefix) {
 			t.Errorf("NewDictionary(%s, %v): %v", tt.template, tt.opts, err)
 		}
@@ -129,7 +129,7 @@ func TestDictionaryFilesErrorsAsPostgres(t *testing.T) {
 
 func TestSimpleDictionaryStopWordsAndAccept(t *testing.T) {
 	withDataDir(t, map[string]string{"tiny.stop": "The\n an  trailing\n\n"})
-	d, err := NewDictionary("simple", "d", 1, []Option{{Name: "stopwords", Value: "tiny"}, {Name: "accept", Value: "false"}})
+	d, err := NewDictionary("simple", "d", 1, []Option{{Name: "stopwords", Value: "tiny"}, {Name: "accept", Value: "false"}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,5 +163,44 @@ func TestFilteringDictionaryPassesItsLexemeOn(t *testing.T) {
 	want := []Lexeme{{Word: "creme", Pos: 1}, {Word: "creme", Pos: 2}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Document = %v; want %v", got, want)
+	}
+}
+
+func TestThesaurusReplacesTheLongestMatchingPhrase(t *testing.T) {
+	withDataDir(t, map[string]string{"t.ths": "# rules\na b : x\na : y\nc ? d : *Z w\n"})
+	th, err := NewDictionary("thesaurus", "t", 1, []Option{{Name: "dictfile", Value: "t"}, {Name: "dictionary", Value: "simple"}},
+		func(string) (*Dictionary, error) { return Simple, nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := &Config{Name: "c"}
+	cfg.Map[ASCIIWord] = []*Dictionary{th, Simple}
+	tests := []struct {
+		text string
+		want []Lexeme
+	}{
+		// "a b" is a rule, "a" alone another; "e" is no rule's and goes
+		// on to simple.
+		{"a b a e", []Lexeme{{Word: "x", Pos: 1}, {Word: "y", Pos: 2}, {Word: "e", Pos: 3}}},
+		// ? stands for a stopword, which simple has none of: "c q d"
+		// matches no rule, and each word goes on alone.
+		{"c q d", []Lexeme{{Word: "c", Pos: 1}, {Word: "q", Pos: 2}, {Word: "d", Pos: 3}}},
+		// A rule's match cut by the end of the text falls back to the
+		// shorter one.
+		{"a", []Lexeme{{Word: "y", Pos: 1}}},
+	}
+	for _, tt := range tests {
+		got, _, err := Document(context.Background(), cfg, tt.text)
+		if err != nil || !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("Document(%q) = %v, %v; want %v", tt.text, got, err, tt.want)
+		}
+	}
+	if got := th.Lexize("a"); !reflect.DeepEqual(got, []string{"y"}) {
+		t.Errorf("ts_lexize(a) = %q", got)
+	}
+	_, err = NewDictionary("thesaurus", "t", 1, []Option{{Name: "dictfile", Value: "t"}, {Name: "dictionary", Value: "th"}},
+		func(string) (*Dictionary, error) { return th, nil })
+	if err == nil || err.Error() != "forbidden call of thesaurus or nested call" {
+		t.Errorf("a thesaurus over a thesaurus: %v", err)
 	}
 }
