@@ -344,3 +344,25 @@ func userTSDictRows(c *catalog) [][]any {
 	}
 	return out
 }
+
+// userTSConfigSetting is check_TSCurrentConfig for SET
+// default_text_search_config naming a user's configuration: the value
+// qualified with its schema, as PostgreSQL stores it; ok false for any
+// other value or setting (the built-in configurations are the setting's
+// own check's).
+func (s *Session) userTSConfigSetting(name, value string, toDefault bool) (string, bool) {
+	if name != "default_text_search_config" || toDefault {
+		return "", false
+	}
+	parts, err := (catalogNames{s: s}).qualifiedName(value, "qualified")
+	if err != nil {
+		return "", false
+	}
+	c, _ := s.catalog()
+	oid, _ := s.lookupTS(c, tsConfigKind, parts, true)
+	cfg := c.tsConfigs[oid]
+	if cfg == nil {
+		return "", false
+	}
+	return types.QuoteIdent(cfg.schema) + "." + types.QuoteIdent(cfg.name), true
+}

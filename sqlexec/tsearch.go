@@ -123,7 +123,7 @@ func (s *Session) currentTSConfig() (*tsearch.Config, error) {
 // default_text_search_config names (get_current_ts_config).
 func (s *Session) currentTSConfigOID() (int64, error) {
 	v, _ := s.setting("default_text_search_config")
-	return (catalogNames{s: s}).tsObjectOID(tsConfigNames(), v)
+	return (catalogNames{s: s}).tsRegIn(tsConfigKind, v)
 }
 
 // tsParserOID resolves ts_parse's and ts_token_type's first argument, a
