@@ -117,27 +117,6 @@ func extensionDictionaryByOID(c *catalog, oid int64) *tsDictDesc {
 	return nil
 }
 
-// extensionDictionaryOID is regdictionaryin for the installed extensions'
-// dictionaries: the one a possibly qualified name finds (in the schema it
-// names, else on search_path).
-func (n catalogNames) extensionDictionaryOID(text string) (int64, bool) {
-	parts, err := n.qualifiedName(text, "qualified")
-	if err != nil {
-		return 0, false
-	}
-	c := n.catalog()
-	for _, schema := range n.s.lookupSchemas(parts) {
-		for _, ext := range sortedExtensions(c) {
-			for _, d := range ext.dictionaries {
-				if d.schema == schema && d.def.name == parts[len(parts)-1] {
-					return int64(d.oid), true
-				}
-			}
-		}
-	}
-	return 0, false
-}
-
 // extensionDictionaryName is regdictionaryout for the installed
 // extensions' dictionaries: qualified when its schema is not on
 // search_path.

@@ -16,7 +16,8 @@ import (
 // of PostgreSQL 15 (pgdata); fickle has the default parser, the simple and
 // english configurations and the simple and english_stem dictionaries,
 // and refuses the others (german, french_stem, ...) with 0A000 where they
-// would be used.
+// would be used. Users' configurations and dictionaries are
+// ddl_tsearch.go's.
 
 // tsNames maps the names of one kind of built-in text search object to
 // their OIDs and back.
@@ -49,8 +50,8 @@ var (
 )
 
 // tsObjectOID reads a possibly qualified name of a built-in text search
-// object (regconfigin, regdictionaryin, and ts_parse's parser name): all
-// live in pg_catalog, which every search path reads.
+// object (ts_parse's parser name): all live in pg_catalog, which every
+// search path reads.
 func (n catalogNames) tsObjectOID(names *tsNames, text string) (int64, error) {
 	parts, err := n.qualifiedName(text, "qualified")
 	if err != nil {
