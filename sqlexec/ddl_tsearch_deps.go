@@ -164,3 +164,46 @@ func (d *ddl) configExprDependents(oid uint32) []routineDependent {
 	}
 	return out
 }
+
+// ownedTSObjects are the users' configurations and dictionaries role
+// owns, for DROP OWNED, REASSIGN OWNED and DROP ROLE.
+func ownedTSObjects(c *catalog, role uint32) []ownedObject {
+	var out []ownedObject
+	for _, cfg := range sortedTSConfigs(c) {
+		if cfg.owner == role {
+			out = append(out, ownedObject{oid: cfg.oid, kind: pg_query.ObjectType_OBJECT_TSCONFIGURATION, schema: cfg.schema, name: cfg.name})
+		}
+	}
+	for _, ud := range sortedTSDicts(c) {
+		if ud.owner == role {
+			out = append(out, ownedObject{oid: ud.oid, kind: pg_query.ObjectType_OBJECT_TSDICTIONARY, schema: ud.schema, name: ud.name})
+		}
+	}
+	return out
+}
+
+// giveTSObject makes role the owner of the user's configuration or
+// dictionary of OID oid (REASSIGN OWNED).
+func (d *ddl) giveTSObject(oid, role uint32) {
+	if cfg := d.cat.tsConfigs[oid]; cfg != nil {
+		next := *cfg
+		next.owner = role
+		d.cat.putTSConfig(&next)
+	}
+	if ud := d.cat.tsDicts[oid]; ud != nil {
+		next := *ud
+		next.owner = role
+		d.cat.putTSDict(&next)
+	}
+}
+
+// dropOwnedTSObject drops o for DROP OWNED, unless an earlier drop took
+// it already.
+func (d *ddl) dropOwnedTSObject(o ownedObject, behavior pg_query.DropBehavior) error {
+	if d.cat.tsConfigs[o.oid] == nil && d.cat.tsDicts[o.oid] == nil {
+		return nil
+	}
+	kind, _ := tsObjectKind(o.kind)
+	name := pg_query.MakeListNode([]*pg_query.Node{pg_query.MakeStrNode(o.schema), pg_query.MakeStrNode(o.name)})
+	return d.dropTSObjects(&pg_query.DropStmt{RemoveType: o.kind, Behavior: behavior, Objects: []*pg_query.Node{name}}, kind)
+}
