@@ -70,6 +70,10 @@ type execCtx struct {
 	// building, where its expressions find what it created (ADD COLUMN ...
 	// serial's sequence).
 	ddlCatalog *catalog
+	// exprCatalog, set while an index's expressions are evaluated (which
+	// happens without a session), is the catalog they were compiled
+	// against: where they find a user's text search configuration.
+	exprCatalog *catalog
 	// actionConflicts, set on a rule action's statement, which fickle runs
 	// once for each event row, keeps the rows its ON CONFLICT DO UPDATE
 	// inserted or updated across those runs: PostgreSQL runs the action as

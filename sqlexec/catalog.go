@@ -93,6 +93,10 @@ type catalog struct {
 	opfamilies map[uint32]*opfamilyDesc
 	opclasses  map[uint32]*userOpclass
 	amMembers  map[uint32]*amMember
+	// tsConfigs and tsDicts hold the users' text search configurations
+	// and dictionaries by OID (ddl_tsearch.go).
+	tsConfigs map[uint32]*tsConfigDesc
+	tsDicts   map[uint32]*tsUserDict
 }
 
 type schemaDesc struct {
@@ -412,6 +416,8 @@ func (c *catalog) clone() *catalog {
 	n.opfamilies = maps.Clone(c.opfamilies)
 	n.opclasses = maps.Clone(c.opclasses)
 	n.amMembers = maps.Clone(c.amMembers)
+	n.tsConfigs = maps.Clone(c.tsConfigs)
+	n.tsDicts = maps.Clone(c.tsDicts)
 	return n
 }
 

@@ -53,13 +53,9 @@ func (n catalogNames) RegIn(t types.Oid, text string) (int64, error) {
 	case types.OidRegrole:
 		return n.roleOID(text)
 	case types.OidRegconfig:
-		return n.tsObjectOID(tsConfigNames(), text)
+		return n.tsRegIn(tsConfigKind, text)
 	case types.OidRegdictionary:
-		oid, err := n.tsObjectOID(tsDictNames(), text)
-		if ext, ok := n.extensionDictionaryOID(text); ok && err != nil {
-			return ext, nil
-		}
-		return oid, err
+		return n.tsRegIn(tsDictKind, text)
 	}
 	return 0, pgerror.Newf(pgerror.InternalError, "no object identifier type %d", t)
 }
@@ -85,9 +81,15 @@ func (n catalogNames) RegOut(t types.Oid, oid int64) (string, bool) {
 	case types.OidRegrole:
 		return n.roleName(uint32(oid))
 	case types.OidRegconfig:
+		if name, ok := n.tsUserObjectName(tsConfigKind, oid); ok {
+			return name, true
+		}
 		return tsObjectName(tsConfigNames(), oid)
 	case types.OidRegdictionary:
 		if name, ok := n.extensionDictionaryName(oid); ok {
+			return name, true
+		}
+		if name, ok := n.tsUserObjectName(tsDictKind, oid); ok {
 			return name, true
 		}
 		return tsObjectName(tsDictNames(), oid)

@@ -229,6 +229,11 @@ func mergeCatalogs(base, mine, cur *catalog) (*catalog, error) {
 	out.userMappings = mergeMaps(base.userMappings, mine.userMappings, cur.userMappings, func(uint32) { clash("pg_user_mapping_oid_index") })
 	out.operators = mergeMaps(base.operators, mine.operators, cur.operators, func(uint32) { clash("pg_operator_oid_index") })
 	out.eventTriggers = mergeMaps(base.eventTriggers, mine.eventTriggers, cur.eventTriggers, func(string) { clash("pg_event_trigger_evtname_index") })
+	out.tsConfigs = mergeMaps(base.tsConfigs, mine.tsConfigs, cur.tsConfigs, func(uint32) { clash("pg_ts_config_oid_index") })
+	out.tsDicts = mergeMaps(base.tsDicts, mine.tsDicts, cur.tsDicts, func(uint32) { clash("pg_ts_dict_oid_index") })
+	if index := tsObjectsClash(out); index != "" {
+		clash(index)
+	}
 	if operatorsClash(out.operators) {
 		clash("pg_operator_oprname_l_r_n_index")
 	}

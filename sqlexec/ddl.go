@@ -86,6 +86,9 @@ func (d *ddl) warning(code pgerror.Code, format string, args ...any) {
 }
 
 func ddlTag(n *pg_query.Node) string {
+	if tag := textSearchTag(n); tag != "" {
+		return tag
+	}
 	switch v := n.Node.(type) {
 	case *pg_query.Node_ClusterStmt:
 		return "CLUSTER"
@@ -420,6 +423,9 @@ func (d *ddl) dropStoreTable(t *tableDesc) {
 
 func (d *ddl) run(n *pg_query.Node, full string) error {
 	if done, err := d.alterMatview(n); done {
+		return err
+	}
+	if done, err := d.textSearchDDL(n); done {
 		return err
 	}
 	switch v := n.Node.(type) {

@@ -13,8 +13,8 @@ import (
 // unaccent(text), which applies the dictionary of the function's own
 // schema, and unaccent(regdictionary, text), which applies the one named.
 // An extension's dictionary is read through regdictionary, ts_lexize,
-// pg_ts_dict and pg_ts_template; fickle cannot put it in a text search
-// configuration (CREATE TEXT SEARCH CONFIGURATION is refused).
+// pg_ts_dict and pg_ts_template, and a user's configuration may map it
+// (ddl_tsearch.go).
 
 // extensionDictionary is a text search dictionary an extension's script
 // creates, with the template it creates for it: pg_ts_dict's
@@ -23,6 +23,9 @@ import (
 type extensionDictionary struct {
 	name, template, initOption string
 	lexize                     func(token string) []string
+	// filter says the dictionary filters (TSL_FILTER): in a
+	// configuration, its lexeme goes on to the next dictionary.
+	filter bool
 }
 
 // tsDictDesc is an installed extension's dictionary and its template.
@@ -42,7 +45,7 @@ func init() {
 			{name: "unaccent", params: []funcParam{{typ: text, mode: 'i', arg: true}}, result: text, volatility: 's',
 				symbol: "unaccent_dict", eval: unaccentDict},
 		},
-		dictionaries: []extensionDictionary{{name: "unaccent", template: "unaccent", initOption: "rules = 'unaccent'",
+		dictionaries: []extensionDictionary{{name: "unaccent", template: "unaccent", initOption: "rules = 'unaccent'", filter: true,
 			lexize: func(token string) []string {
 				if out, changed := unaccent.Default.Lexize(token); changed {
 					return []string{out}
@@ -79,13 +82,13 @@ func unaccentDict(x *execCtx, a []any) (any, error) {
 }
 
 // dictionaryLexize is the lexize of the dictionary of OID oid: an
-// installed extension's or a built-in one fickle has.
+// installed extension's, a user's or a built-in one fickle has.
 func (s *Session) dictionaryLexize(oid int64) (func(string) []string, error) {
 	c, _ := s.catalog()
 	if d := extensionDictionaryByOID(c, oid); d != nil {
 		return d.def.lexize, nil
 	}
-	d, err := tsDictionary(oid)
+	d, err := tsDictionaryIn(c, oid)
 	if err != nil {
 		return nil, err
 	}
@@ -112,27 +115,6 @@ func extensionDictionaryByOID(c *catalog, oid int64) *tsDictDesc {
 		}
 	}
 	return nil
-}
-
-// extensionDictionaryOID is regdictionaryin for the installed extensions'
-// dictionaries: the one a possibly qualified name finds (in the schema it
-// names, else on search_path).
-func (n catalogNames) extensionDictionaryOID(text string) (int64, bool) {
-	parts, err := n.qualifiedName(text, "qualified")
-	if err != nil {
-		return 0, false
-	}
-	c := n.catalog()
-	for _, schema := range n.s.lookupSchemas(parts) {
-		for _, ext := range sortedExtensions(c) {
-			for _, d := range ext.dictionaries {
-				if d.schema == schema && d.def.name == parts[len(parts)-1] {
-					return int64(d.oid), true
-				}
-			}
-		}
-	}
-	return 0, false
 }
 
 // extensionDictionaryName is regdictionaryout for the installed

@@ -246,6 +246,7 @@ func (d *ddl) dropExtension(ext *extensionDesc, cascade bool) error {
 		return err
 	}
 	uses = append(uses, opUses...)
+	uses = append(uses, d.extensionTSUses(ext)...)
 	slices.SortStableFunc(uses, func(a, b memberUse) int { return cmp.Compare(a.member, b.member) })
 	var deps []routineDependent
 	var details []string

@@ -26,6 +26,9 @@ type indexRowEval struct {
 	typs  []types.Type
 	// nullsNotDistinct is the index's NULLS NOT DISTINCT (storeKey).
 	nullsNotDistinct bool
+	// cat is the catalog the expressions were compiled against
+	// (execCtx.exprCatalog).
+	cat *catalog
 }
 
 // onColumnsOnly reports whether ix is a plain index: every row is in it and
@@ -48,7 +51,7 @@ func (b *binder) compileIndexRows(t *tableDesc, ix *indexDesc) (*indexRowEval, e
 		return nil, nil
 	}
 	ev := &indexRowEval{cols: ix.cols, exprs: make([]*scalar, len(ix.cols)), typs: make([]types.Type, len(ix.cols)),
-		nullsNotDistinct: ix.nullsNotDistinct}
+		nullsNotDistinct: ix.nullsNotDistinct, cat: b.cat}
 	if ix.pred != nil {
 		e, err := b.indexExpr(t, ix.pred, "index predicate")
 		if err != nil {
@@ -113,7 +116,7 @@ func (ev *indexRowEval) eval(row []any, put func(i int, v any)) (in bool, err er
 			in, err = false, pgerror.Newf(pgerror.FeatureNotSupported, "index expression cannot be evaluated without a session: %v", r)
 		}
 	}()
-	x := &execCtx{ctx: context.Background(), env: indexEvalEnv, row: row}
+	x := &execCtx{ctx: context.Background(), env: indexEvalEnv, row: row, exprCatalog: ev.cat}
 	if ev.pred != nil {
 		v, err := ev.pred.eval(x)
 		if err != nil || v != true {

@@ -191,6 +191,7 @@ func ownedObjects(c *catalog, role *roleDesc) []ownedObject {
 		}
 	}
 	out = append(out, ownedOpclasses(c, role.oid)...)
+	out = append(out, ownedTSObjects(c, role.oid)...)
 	for _, ext := range sortedExtensions(c) {
 		if ext.owner == role.oid {
 			out = append(out, ownedObject{oid: ext.oid, kind: pg_query.ObjectType_OBJECT_EXTENSION, name: ext.name})
@@ -251,7 +252,9 @@ func (o ownedObject) description(s *Session) string {
 		pg_query.ObjectType_OBJECT_OPCLASS: "operator class", pg_query.ObjectType_OBJECT_OPFAMILY: "operator family",
 		pg_query.ObjectType_OBJECT_FDW: "foreign-data wrapper", pg_query.ObjectType_OBJECT_FOREIGN_SERVER: "server",
 		pg_query.ObjectType_OBJECT_USER_MAPPING: "user mapping", pg_query.ObjectType_OBJECT_FOREIGN_TABLE: "foreign table",
-		pg_query.ObjectType_OBJECT_EVENT_TRIGGER: "event trigger"}[o.kind]
+		pg_query.ObjectType_OBJECT_EVENT_TRIGGER: "event trigger",
+		pg_query.ObjectType_OBJECT_TSCONFIGURATION: "text search configuration",
+		pg_query.ObjectType_OBJECT_TSDICTIONARY:    "text search dictionary"}[o.kind]
 	return noun + " " + name
 }
 
@@ -358,6 +361,8 @@ func (d *ddl) reassignOwned(rs *pg_query.ReassignOwnedStmt) error {
 				}
 			case pg_query.ObjectType_OBJECT_USER_MAPPING:
 				// PostgreSQL's REASSIGN OWNED leaves user mappings alone.
+			case pg_query.ObjectType_OBJECT_TSCONFIGURATION, pg_query.ObjectType_OBJECT_TSDICTIONARY:
+				d.giveTSObject(o.oid, to.oid)
 			default:
 				d.giveRelation(o.oid, to.oid)
 			}
@@ -471,6 +476,8 @@ func (d *ddl) dropOwnedObject(o ownedObject, cascade bool) error {
 	case pg_query.ObjectType_OBJECT_USER_MAPPING:
 		delete(d.cat.userMappings, o.oid)
 		return nil
+	case pg_query.ObjectType_OBJECT_TSCONFIGURATION, pg_query.ObjectType_OBJECT_TSDICTIONARY:
+		return d.dropOwnedTSObject(o, behavior)
 	case pg_query.ObjectType_OBJECT_SCHEMA, pg_query.ObjectType_OBJECT_EXTENSION, pg_query.ObjectType_OBJECT_PUBLICATION,
 		pg_query.ObjectType_OBJECT_FDW, pg_query.ObjectType_OBJECT_FOREIGN_SERVER, pg_query.ObjectType_OBJECT_EVENT_TRIGGER:
 		if o.kind == pg_query.ObjectType_OBJECT_SCHEMA && d.cat.schemas[o.name] == nil ||

@@ -135,11 +135,11 @@ func init() {
 	}
 	withExtensions(pgdata.PgTsTemplate, extensionTemplateRows, vcol{"oid", oid}, vcol{"tmplname", name}, vcol{"tmplnamespace", oid},
 		vcol{"tmplinit", types.Regproc}, vcol{"tmpllexize", types.Regproc})
-	withExtensions(pgdata.PgTsDict, extensionDictionaryRows, vcol{"oid", oid}, vcol{"dictname", name}, vcol{"dictnamespace", oid},
+	withExtensions(pgdata.PgTsDict, userTSDictRows, vcol{"oid", oid}, vcol{"dictname", name}, vcol{"dictnamespace", oid},
 		vcol{"dictowner", oid}, vcol{"dicttemplate", oid}, vcol{"dictinitoption", text})
-	builtin(pgdata.PgTsConfig, vcol{"oid", oid}, vcol{"cfgname", name}, vcol{"cfgnamespace", oid}, vcol{"cfgowner", oid},
+	withExtensions(pgdata.PgTsConfig, userTSConfigRows, vcol{"oid", oid}, vcol{"cfgname", name}, vcol{"cfgnamespace", oid}, vcol{"cfgowner", oid},
 		vcol{"cfgparser", oid})
-	builtin(pgdata.PgTsConfigMap, vcol{"mapcfg", oid}, vcol{"maptokentype", i4}, vcol{"mapseqno", i4}, vcol{"mapdict", oid})
+	withExtensions(pgdata.PgTsConfigMap, userTSConfigMapRows, vcol{"mapcfg", oid}, vcol{"maptokentype", i4}, vcol{"mapseqno", i4}, vcol{"mapdict", oid})
 	builtin(pgdata.PgConversion, vcol{"oid", oid}, vcol{"conname", name}, vcol{"connamespace", oid}, vcol{"conowner", oid},
 		vcol{"conforencoding", i4}, vcol{"contoencoding", i4}, vcol{"conproc", types.Regproc}, vcol{"condefault", b})
 	builtin(pgdata.PgTablespace, vcol{"oid", oid}, vcol{"spcname", name}, vcol{"spcowner", oid}, vcol{"spcacl", textArray},

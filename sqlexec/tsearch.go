@@ -16,7 +16,8 @@ import (
 // of PostgreSQL 15 (pgdata); fickle has the default parser, the simple and
 // english configurations and the simple and english_stem dictionaries,
 // and refuses the others (german, french_stem, ...) with 0A000 where they
-// would be used.
+// would be used. Users' configurations and dictionaries are
+// ddl_tsearch.go's.
 
 // tsNames maps the names of one kind of built-in text search object to
 // their OIDs and back.
@@ -49,8 +50,8 @@ var (
 )
 
 // tsObjectOID reads a possibly qualified name of a built-in text search
-// object (regconfigin, regdictionaryin, and ts_parse's parser name): all
-// live in pg_catalog, which every search path reads.
+// object (ts_parse's parser name): all live in pg_catalog, which every
+// search path reads.
 func (n catalogNames) tsObjectOID(names *tsNames, text string) (int64, error) {
 	parts, err := n.qualifiedName(text, "qualified")
 	if err != nil {
@@ -116,14 +117,14 @@ func (s *Session) currentTSConfig() (*tsearch.Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	return tsConfig(oid)
+	return s.tsConfig(oid)
 }
 
 // currentTSConfigOID is the OID of the configuration
 // default_text_search_config names (get_current_ts_config).
 func (s *Session) currentTSConfigOID() (int64, error) {
 	v, _ := s.setting("default_text_search_config")
-	return (catalogNames{s: s}).tsObjectOID(tsConfigNames(), v)
+	return (catalogNames{s: s}).tsRegIn(tsConfigKind, v)
 }
 
 // tsParserOID resolves ts_parse's and ts_token_type's first argument, a
@@ -162,6 +163,9 @@ func init() {
 		"pg_ts_template_is_visible": tsTemplateNames} {
 		addSysFunc(fn, sysFunc{args: []types.Type{types.OidType}, result: types.Bool, eval: func(x *execCtx, a []any) (any, error) {
 			if _, ok := names().byOid[a[0].(int64)]; !ok {
+				if visible, ok := x.s.userTSObjectVisible(a[0].(int64)); ok {
+					return visible, nil
+				}
 				return x.s.extensionTSObjectVisible(a[0].(int64)), nil
 			}
 			return true, nil
@@ -303,7 +307,7 @@ func tsDebugRows(x *execCtx, args []any) ([][]any, error) {
 	var cfg *tsearch.Config
 	var err error
 	if len(args) == 2 {
-		cfg, err = tsConfig(args[0].(int64))
+		cfg, err = x.tsConfig(args[0].(int64))
 	} else {
 		cfg, err = x.s.currentTSConfig()
 	}
@@ -322,7 +326,10 @@ func tsDebugRows(x *execCtx, args []any) ([][]any, error) {
 		}
 		var dict, lexemes any
 		if d.Dictionary != nil {
-			dict, lexemes = int64(d.Dictionary.OID), textArrayValue(d.Lexemes)
+			dict = int64(d.Dictionary.OID)
+		}
+		if d.Lexemes != nil {
+			lexemes = textArrayValue(d.Lexemes)
 		}
 		rows[i] = []any{d.Type.Alias(), d.Type.Description(), d.Token, dicts, dict, lexemes}
 	}

@@ -44,7 +44,7 @@ func (s *Session) toTSQuery(ctx context.Context, cfg *tsearch.Config, text strin
 		}
 		words := make([]types.TSQueryWord, len(lex))
 		for i, l := range lex {
-			words[i] = types.TSQueryWord{Lexeme: l.Word, Pos: l.Pos}
+			words[i] = types.TSQueryWord{Lexeme: l.Word, Pos: l.Pos, Prefix: l.Prefix, Variant: l.Variant}
 		}
 		return words, nil
 	}
@@ -94,7 +94,7 @@ func init() {
 	withConfig := func(name string, result types.Type, run func(x *execCtx, cfg *tsearch.Config, text string) (any, error)) {
 		addSysFunc(name, sysFunc{args: []types.Type{types.Regconfig, types.Text}, result: result, immutable: true,
 			eval: func(x *execCtx, a []any) (any, error) {
-				cfg, err := tsConfig(a[0].(int64))
+				cfg, err := x.tsConfig(a[0].(int64))
 				if err != nil {
 					return nil, err
 				}
@@ -161,11 +161,11 @@ func (ts *triggerSet) tsvectorUpdate(x *execCtx, tr *triggerDesc, when, level st
 		if len(names) < 2 {
 			return nil, pgerror.Newf(pgerror.InvalidParameterValue, "text search configuration name \"%s\" must be schema-qualified", tr.args[1])
 		}
-		oid, err := (catalogNames{s: x.s}).tsObjectOID(tsConfigNames(), tr.args[1])
+		oid, err := (catalogNames{s: x.s}).tsRegIn(tsConfigKind, tr.args[1])
 		if err != nil {
 			return nil, err
 		}
-		if cfg, err = tsConfig(oid); err != nil {
+		if cfg, err = x.tsConfig(oid); err != nil {
 			return nil, err
 		}
 	} else {
@@ -179,7 +179,7 @@ func (ts *triggerSet) tsvectorUpdate(x *execCtx, tr *triggerDesc, when, level st
 			return nil, pgerror.Newf(pgerror.NullValueNotAllowed, "configuration column \"%s\" must not be null", tr.args[1])
 		}
 		var err error
-		if cfg, err = tsConfig(new[c].(int64)); err != nil {
+		if cfg, err = x.tsConfig(new[c].(int64)); err != nil {
 			return nil, err
 		}
 		updateNeeded = updateNeeded || slices.Contains(ts.updated, c)

@@ -88,7 +88,7 @@ func init() {
 	withConfig := func(name string, args []types.Type, result types.Type, run func(x *execCtx, cfg *tsearch.Config, a []any) (any, error)) {
 		addSysFunc(name, sysFunc{args: append([]types.Type{types.Regconfig}, args...), result: result, immutable: true,
 			eval: func(x *execCtx, a []any) (any, error) {
-				cfg, err := tsConfig(a[0].(int64))
+				cfg, err := x.tsConfig(a[0].(int64))
 				if err != nil {
 					return nil, err
 				}

@@ -134,6 +134,10 @@ func (b *binder) setPlan(vs *pg_query.VariableSetStmt) (*stmtPlan, error) {
 			w.Severity = "WARNING"
 			return &Result{Tag: tag, Notices: []*pgerror.Error{w}}, nil
 		}
+		if q, ok := s.userTSConfigSetting(name, v, toDefault); ok {
+			s.settings.put(name, q, local)
+			return &Result{Tag: tag}, nil
+		}
 		if err := s.settings.set(name, v, local); err != nil {
 			return nil, err
 		}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/fickle-db/fickle/history"
 	"github.com/fickle-db/fickle/isolation"
+	"github.com/fickle-db/fickle/sqlexec"
 )
 
 // serverFlags are the flags that say what server to run, which serve and
@@ -14,6 +15,8 @@ import (
 type serverFlags struct {
 	password, isolationText, strategy, profile, loadPath string
 	realtime, staleWrites                                bool
+	// tsearchData is the directory of text search dictionaries' files.
+	tsearchData string
 	// Resolved by resolve:
 	level            history.Level
 	strategyValue    isolation.Strategy
@@ -28,6 +31,7 @@ func (f *serverFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.profile, "profile", "axiomatic", "`PROFILE`: axiomatic (the levels' axioms) or postgres (PostgreSQL's behaviour: real time, a snapshot per statement under READ COMMITTED and per transaction above it, its WHERE re-check after a wait, first-updater-wins and SSI aborts, strategy latest unless --strategy says otherwise)")
 	fs.BoolVar(&f.staleWrites, "stale-writes", false, "axiomatic profile: let UPDATE and DELETE compute on the version their WHERE clause read instead of the row's latest version under its lock (the pure axioms, where SET v = v + 1 may lose an update below snapshot isolation: for stores that build SQL on a key-value layer without write locks)")
 	fs.StringVar(&f.loadPath, "load", "", "run the SQL in `FILE.sql` into the initial state before the history starts")
+	fs.StringVar(&f.tsearchData, "tsearch-data", "", "read the files of CREATE TEXT SEARCH DICTIONARY (stop words, synonyms, unaccent rules) from `DIR`; default: $"+sqlexec.TextSearchDataDirEnv+", else PostgreSQL's (pg_config --sharedir)/tsearch_data")
 }
 
 // resolve checks and completes the flags after fs.Parse; the error is the
@@ -57,5 +61,8 @@ func (f *serverFlags) resolve(fs *flag.FlagSet) error {
 		return fmt.Errorf("--strategy %q: want latest, random, oldest or adversarial", f.strategy)
 	}
 	f.strategyValue = s
+	if f.tsearchData != "" {
+		sqlexec.SetTextSearchDataDir(f.tsearchData)
+	}
 	return nil
 }

@@ -104,6 +104,12 @@ const MaxPos = 1<<14 - 1
 type Lexeme struct {
 	Word string
 	Pos  int
+	// Prefix says the lexeme matches as a prefix in a tsquery (a synonym
+	// dictionary's word ending in *).
+	Prefix bool
+	// Variant is the lexeme's variant among its token's alternatives (a
+	// thesaurus substitute's word number), which a tsquery ORs.
+	Variant int
 }
 
 // Notice is a notice PostgreSQL raises while normalizing text.
@@ -118,32 +124,62 @@ func tooLongNotice() Notice {
 }
 
 // parseText is PostgreSQL's parsetext: every token of text through the
-// configuration's dictionaries, each token a dictionary recognizes taking
-// the next position after pos (a stopword's too), each lexeme at its
-// token's position; it returns the last position taken. Tokens of
-// MaxWordLen bytes or more are skipped with a notice.
+// configuration's dictionaries (lexizer), each token (or phrase) a
+// dictionary recognizes taking the next position after pos (a stopword's
+// too), each lexeme at its token's position, a thesaurus substitute's
+// later words at the positions after; it returns the last position taken.
+// Tokens of MaxWordLen bytes or more are skipped with a notice.
 func parseText(ctx context.Context, cfg *Config, text string, pos int) ([]Lexeme, int, []Notice, error) {
 	var out []Lexeme
 	var notices []Notice
+	ld := &lexizer{cfg: cfg}
+	drain := func() {
+		for norms := ld.exec(); norms != nil; norms = ld.exec() {
+			pos++
+			for _, l := range norms {
+				if l.flags&lexAddPos != 0 {
+					pos++
+				}
+				out = append(out, Lexeme{Word: l.word, Pos: pos, Prefix: l.flags&lexPrefix != 0, Variant: int(l.nvariant)})
+			}
+		}
+	}
 	err := EachToken(ctx, text, func(t Token) error {
 		if len(t.Text) >= MaxWordLen {
 			notices = append(notices, tooLongNotice())
 			return nil
 		}
-		for _, d := range cfg.Map[t.Type] {
-			lex := d.Lexize(t.Text)
-			if lex == nil {
-				continue
-			}
-			pos++
-			for _, w := range lex {
-				out = append(out, Lexeme{Word: w, Pos: pos})
-			}
-			break
-		}
+		ld.add(t.Type, t.Text)
+		drain()
 		return nil
 	})
+	if err == nil {
+		ld.add(0, "")
+		drain()
+	}
 	return out, pos, notices, err
+}
+
+// lexizeToken is LexizeExec for one token of a configuration without a
+// thesaurus (ts_headline's view of the text): its type's dictionaries in
+// order until one recognizes it, a filtering dictionary's lexeme taking
+// the token's place for the dictionaries after it; ok false when none
+// recognizes it (a filter's lexeme that no later dictionary takes
+// included).
+func lexizeToken(cfg *Config, t Token) (lex []string, prefix, ok bool) {
+	word := t.Text
+	for _, d := range cfg.Map[t.Type] {
+		lex, prefix := d.lexize(word)
+		if lex == nil {
+			continue
+		}
+		if d.Filter && len(lex) > 0 {
+			word = lex[0]
+			continue
+		}
+		return lex, prefix, true
+	}
+	return nil, false, false
 }
 
 // Document is to_tsvector's view of text: each lexeme with its position,
@@ -174,8 +210,10 @@ type DebugRow struct {
 	Token string
 	// Dictionaries are the dictionaries the token type maps to.
 	Dictionaries []*Dictionary
-	// Dictionary is the first that recognized the token, nil when none
-	// did (or none is mapped); Lexemes are its lexemes, nil then.
+	// Dictionary is the first that recognized the token, or the first
+	// mapped when none did (ts_debug orders them so); nil when none is
+	// mapped. Lexemes are its lexemes, nil when it did not recognize the
+	// token.
 	Dictionary *Dictionary
 	Lexemes    []string
 }
@@ -190,6 +228,9 @@ func Debug(ctx context.Context, cfg *Config, text string) ([]DebugRow, error) {
 				row.Dictionary, row.Lexemes = d, lex
 				break
 			}
+		}
+		if row.Dictionary == nil && len(row.Dictionaries) > 0 {
+			row.Dictionary = row.Dictionaries[0]
 		}
 		out = append(out, row)
 		return nil

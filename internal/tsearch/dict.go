@@ -12,15 +12,31 @@ type Dictionary struct {
 	Template string
 	// InitOption is pg_ts_dict.dictinitoption.
 	InitOption string
-	lexize     func(word string) []string
+	// Filter says the dictionary filters (TSL_FILTER, unaccent): the
+	// lexeme it gives a token replaces the token for the dictionaries
+	// after it, instead of being the token's.
+	Filter bool
+	// Unsupported says fickle cannot run the dictionary (a Snowball
+	// language it has no stemmer for): the SQL layer refuses it (0A000)
+	// where it would be used.
+	Unsupported bool
+	// lexize returns the token's lexemes as Lexize does, and whether they
+	// match as prefixes in a tsquery (TSL_PREFIX).
+	lexize func(word string) ([]string, bool)
+	// thesaurus, when set, makes the dictionary a thesaurus, which reads
+	// phrases instead (lexize is unused).
+	thesaurus *thesaurus
 }
 
 // Lexize is ts_lexize: the lexemes the dictionary gives the token, nil
 // when it does not recognize it, and an empty non-nil slice when it
-// recognizes it as a stopword. The dictionaries fickle has recognize
-// every token.
+// recognizes it as a stopword.
 func (d *Dictionary) Lexize(word string) []string {
-	return d.lexize(word)
+	if d.thesaurus != nil {
+		return d.thesaurus.tsLexize(word)
+	}
+	lex, _ := d.lexize(word)
+	return lex
 }
 
 // Lower lower-cases as PostgreSQL's lowerstr does in the C locale: ASCII
@@ -45,26 +61,26 @@ func Lower(s string) string {
 const snowballMaxLen = 1000
 
 // Simple is the simple dictionary: the lower-cased token, no stopwords.
-var Simple = &Dictionary{Name: "simple", OID: 3765, Template: "simple", lexize: func(word string) []string {
+var Simple = &Dictionary{Name: "simple", OID: 3765, Template: "simple", lexize: func(word string) ([]string, bool) {
 	w := Lower(word)
 	if w == "" {
-		return []string{}
+		return []string{}, false
 	}
-	return []string{w}
+	return []string{w}, false
 }}
 
 // EnglishStem is the english_stem dictionary: Snowball's English stemmer
 // with the english stopword list.
 var EnglishStem = &Dictionary{Name: "english_stem", OID: 13163, Template: "snowball",
-	InitOption: "language = 'english', stopwords = 'english'", lexize: func(word string) []string {
+	InitOption: "language = 'english', stopwords = 'english'", lexize: func(word string) ([]string, bool) {
 		w := Lower(word)
 		if w == "" || englishStopwords[w] {
-			return []string{}
+			return []string{}, false
 		}
 		if len(w) > snowballMaxLen {
-			return []string{w}
+			return []string{w}, false
 		}
-		return []string{StemEnglish(w)}
+		return []string{StemEnglish(w)}, false
 	}}
 
 // Dictionaries are the dictionaries fickle has.

@@ -32,13 +32,26 @@
 // here: IsUnsupportedConfig and IsUnsupportedDictionary name them so that
 // the SQL layer refuses them with 0A000 instead of calling them unknown.
 //
+// NewDictionary runs a template's init function for CREATE TEXT SEARCH
+// DICTIONARY: simple (StopWords, Accept), synonym (Synonyms,
+// CaseSensitive), snowball (Language, StopWords; English only stems, other
+// languages make an Unsupported dictionary), thesaurus (DictFile,
+// Dictionary) and unaccent's (Rules; a filtering dictionary). The files
+// come from PostgreSQL's tsearch_data directory (DataDir: SetDataDir,
+// else $FICKLE_TSEARCH_DATA, else pg_config's share directory), read and
+// checked as ts_utils.c and the dictionaries read them, with PostgreSQL's
+// errors. The SQL layer builds a Config of its own for a user's
+// configuration.
+//
 // # What to_tsvector and the tsquery functions get
 //
 // Document(cfg, text) is parsetext as to_tsvector runs it: every token
-// through its type's dictionaries in order until one recognizes it; each
-// recognized token takes the next position (counted from 1), a stopword's
-// included, and each of its lexemes gets that position; tokens whose type
-// has no dictionary take none. Positions above MaxPos (16383) are MaxPos.
+// through its type's dictionaries in order until one recognizes it (a
+// filtering dictionary's lexeme going on to the next; a thesaurus reading
+// on for a phrase, as ts_parse.c's LexizeExec does); each recognized token
+// takes the next position (counted from 1), a stopword's included, and
+// each of its lexemes gets that position; tokens whose type has no
+// dictionary take none. Positions above MaxPos (16383) are MaxPos.
 // Tokens of MaxWordLen (2047) bytes or more are skipped, each with the
 // Notice PostgreSQL raises ("word is too long to be indexed"). The
 // lexemes come in text order with duplicates; sorting them, merging a

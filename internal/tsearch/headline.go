@@ -1,6 +1,10 @@
 package tsearch
 
-import "context"
+import (
+	"context"
+
+	"github.com/fickle-db/fickle/internal/pgerror"
+)
 
 // HeadlineToken is one token of a text as ts_headline's hlparsetext sees
 // it: every token the parser returns, in order, with what the
@@ -23,6 +27,9 @@ type HeadlineToken struct {
 // last position taken returns. Tokens of MaxWordLen bytes or more are
 // dropped with a notice, as parsetext drops them.
 func HeadlineTokens(ctx context.Context, cfg *Config, text string, pos int) ([]HeadlineToken, int, []Notice, error) {
+	if cfg.hasPhrases() {
+		return nil, pos, nil, pgerror.Unsupported("ts_headline with a thesaurus dictionary")
+	}
 	var out []HeadlineToken
 	var notices []Notice
 	err := EachToken(ctx, text, func(t Token) error {
@@ -31,12 +38,9 @@ func HeadlineTokens(ctx context.Context, cfg *Config, text string, pos int) ([]H
 			return nil
 		}
 		h := HeadlineToken{Type: t.Type, Text: t.Text}
-		for _, d := range cfg.Map[t.Type] {
-			if lex := d.Lexize(t.Text); lex != nil {
-				pos++
-				h.Pos, h.Lexemes = pos, lex
-				break
-			}
+		if lex, _, ok := lexizeToken(cfg, t); ok {
+			pos++
+			h.Pos, h.Lexemes = pos, lex
 		}
 		out = append(out, h)
 		return nil

@@ -85,9 +85,9 @@ func TestDocument(t *testing.T) {
 		text string
 		want []Lexeme
 	}{
-		{EnglishConfig, "The quick foxes", []Lexeme{{"quick", 2}, {"fox", 3}}},
-		{SimpleConfig, "The quick foxes", []Lexeme{{"the", 1}, {"quick", 2}, {"foxes", 3}}},
-		{EnglishConfig, "well-known <b>x</b>", []Lexeme{{"well-known", 1}, {"well", 2}, {"known", 3}, {"x", 4}}},
+		{EnglishConfig, "The quick foxes", []Lexeme{{Word: "quick", Pos: 2}, {Word: "fox", Pos: 3}}},
+		{SimpleConfig, "The quick foxes", []Lexeme{{Word: "the", Pos: 1}, {Word: "quick", Pos: 2}, {Word: "foxes", Pos: 3}}},
+		{EnglishConfig, "well-known <b>x</b>", []Lexeme{{Word: "well-known", Pos: 1}, {Word: "well", Pos: 2}, {Word: "known", Pos: 3}, {Word: "x", Pos: 4}}},
 	}
 	for _, tt := range tests {
 		got, notices, err := Document(context.Background(), tt.cfg, tt.text)
@@ -112,7 +112,7 @@ func TestDocumentLimits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Lexeme{{"a", 1}, {"b", 2}}
+	want := []Lexeme{{Word: "a", Pos: 1}, {Word: "b", Pos: 2}}
 	if !reflect.DeepEqual(lex, want) || len(notices) != 1 || notices[0].Message != "word is too long to be indexed" {
 		t.Errorf("long word: %v %v", lex, notices)
 	}
