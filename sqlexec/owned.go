@@ -252,7 +252,7 @@ func (o ownedObject) description(s *Session) string {
 		pg_query.ObjectType_OBJECT_OPCLASS: "operator class", pg_query.ObjectType_OBJECT_OPFAMILY: "operator family",
 		pg_query.ObjectType_OBJECT_FDW: "foreign-data wrapper", pg_query.ObjectType_OBJECT_FOREIGN_SERVER: "server",
 		pg_query.ObjectType_OBJECT_USER_MAPPING: "user mapping", pg_query.ObjectType_OBJECT_FOREIGN_TABLE: "foreign table",
-		pg_query.ObjectType_OBJECT_EVENT_TRIGGER: "event trigger",
+		pg_query.ObjectType_OBJECT_EVENT_TRIGGER:   "event trigger",
 		pg_query.ObjectType_OBJECT_TSCONFIGURATION: "text search configuration",
 		pg_query.ObjectType_OBJECT_TSDICTIONARY:    "text search dictionary"}[o.kind]
 	return noun + " " + name
