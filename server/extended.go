@@ -119,7 +119,7 @@ type portal struct {
 // fails and every message up to the next Sync is skipped.
 func (c *conn) extendedError(err error) {
 	c.fail()
-	c.be.Send(wire.ErrorResponse(err))
+	c.sendError(err)
 	c.reportChanges()
 	c.skipToSync = true
 }

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgproto3"
@@ -72,6 +73,16 @@ func (c *conn) runLiteralQuery(sql string) (done bool) {
 	return true
 }
 
+// sendError sends a statement's error; a FATAL one ends the connection
+// (fatalSent).
+func (c *conn) sendError(err error) {
+	var pe *pgerror.Error
+	if errors.As(err, &pe) && pe.Severity == "FATAL" {
+		c.fatalSent = true
+	}
+	c.be.Send(wire.ErrorResponse(err))
+}
+
 // endQuery ends a simple query whose statements all succeeded.
 func (c *conn) endQuery() {
 	if err := c.endBatch(); err != nil {
@@ -84,7 +95,7 @@ func (c *conn) endQuery() {
 // transaction.
 func (c *conn) queryError(err error) {
 	c.fail()
-	c.be.Send(wire.ErrorResponse(err))
+	c.sendError(err)
 	c.reportChanges()
 }
 
