@@ -65,7 +65,7 @@ type conn struct {
 	skipToSync bool
 	// fatalSent says a statement failed with a FATAL error, which was sent:
 	// the connection ends after the message, without ReadyForQuery.
-	fatalSent bool
+	fatalSent  bool
 	inExtended bool // the message being handled belongs to the extended protocol
 	inSync     bool // the message being handled is a Sync
 	stmts      map[string]*preparedStmt

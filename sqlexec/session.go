@@ -108,8 +108,8 @@ type Session struct {
 // txnState is the open transaction.
 type txnState struct {
 	// kv is the store transaction, begun by the first statement.
-	kv         *isolation.Txn
-	level      history.Level
+	kv    *isolation.Txn
+	level history.Level
 	// uncommitted says the transaction asked for READ UNCOMMITTED, which
 	// runs as READ COMMITTED (as in PostgreSQL) but keeps its own name in
 	// transaction_isolation.
@@ -117,8 +117,8 @@ type txnState struct {
 	readOnly    bool
 	deferrable  bool
 	explicit    bool
-	start      time.Time
-	savepoints []savepoint
+	start       time.Time
+	savepoints  []savepoint
 	// cat is the transaction's own catalog once it ran DDL.
 	cat *txnCatalog
 	// deferred holds the deferred constraint checks (deferred.go).
