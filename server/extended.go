@@ -66,7 +66,7 @@ func (c *conn) namedStatement(name string) (NamedStatement, bool) {
 		return NamedStatement{}, false
 	}
 	return NamedStatement{Prepared: ps.prep, Bind: func() error {
-		if err := c.revalidate(ps); err != nil {
+		if _, err := c.revalidate(ps); err != nil {
 			return err
 		}
 		c.countPlan(ps)
@@ -104,8 +104,11 @@ func (ps *preparedStmt) isExit() bool {
 // portal is a bound statement made by a Bind message, with its result
 // once executed and how far Execute has sent it.
 type portal struct {
-	stmt    *preparedStmt
-	params  []any
+	stmt   *preparedStmt
+	params []any
+	// cols are the columns the portal returns: its statement's, or for a
+	// FETCH its cursor's when it was bound (portalColumns).
+	cols    []Column
 	formats []int16 // one result format per column; nil means all text
 	res     *Result
 	sent    int
@@ -214,11 +217,12 @@ func (c *conn) bind(m *pgproto3.Bind) {
 		c.extendedError(err)
 		return
 	}
-	if err := c.revalidate(ps); err != nil {
+	cols, err := c.revalidate(ps)
+	if err != nil {
 		c.extendedError(err)
 		return
 	}
-	formats, err := resultFormats(ps.cols, m.ResultFormatCodes)
+	formats, err := resultFormats(cols, m.ResultFormatCodes)
 	if err != nil {
 		c.extendedError(err)
 		return
@@ -227,9 +231,9 @@ func (c *conn) bind(m *pgproto3.Bind) {
 	// A Bind replaces the unnamed portal statement after statement: its
 	// struct is reused, as nothing keeps it between messages.
 	if p, ok := c.portals[m.DestinationPortal]; ok {
-		*p = portal{stmt: ps, params: params, formats: formats}
+		*p = portal{stmt: ps, params: params, cols: cols, formats: formats}
 	} else {
-		c.portals[m.DestinationPortal] = &portal{stmt: ps, params: params, formats: formats}
+		c.portals[m.DestinationPortal] = &portal{stmt: ps, params: params, cols: cols, formats: formats}
 	}
 	c.be.Send(&pgproto3.BindComplete{})
 }
@@ -343,11 +347,11 @@ func (c *conn) describe(m *pgproto3.Describe) {
 			c.extendedError(err)
 			return
 		}
-		if c.state == stateFailed && p.stmt.cols != nil {
+		if c.state == stateFailed && p.cols != nil {
 			c.extendedError(errAborted)
 			return
 		}
-		c.describeRows(p.stmt.cols, p.formats)
+		c.describeRows(p.cols, p.formats)
 	default:
 		c.extendedError(pgerror.Newf(pgerror.ProtocolViolation, "invalid DESCRIBE message subtype %d", m.ObjectType))
 	}
@@ -399,7 +403,7 @@ func (c *conn) execute(m *pgproto3.Execute) {
 		// count keeps the rest in the portal for the next Execute.
 		var out *rowSink
 		if m.MaxRows == 0 {
-			c.sink = rowSink{shape: ps.cols, formats: p.formats}
+			c.sink = rowSink{shape: p.cols, formats: p.formats}
 			out = &c.sink
 		}
 		res, err := c.run(ps.st.SQL(), ps.prep, p.params, out)
@@ -424,7 +428,7 @@ func (c *conn) execute(m *pgproto3.Execute) {
 			c.complete(res.Tag)
 			return
 		}
-		if err := checkShape(res, ps.cols); err != nil {
+		if err := checkShape(res, p.cols); err != nil {
 			c.extendedError(err)
 			return
 		}
@@ -511,18 +515,46 @@ func sameColumnShape(got, prepared Column) bool {
 	return got.Name == prepared.Name && got.TypeOID == prepared.TypeOID && got.TypeMod == prepared.TypeMod
 }
 
-// revalidator is a Session that re-plans a prepared statement after DDL
-// and refuses it when its result changed shape: PostgreSQL does so when a
-// statement is bound (Bind, EXECUTE), before running anything.
+// revalidator is a Session that re-plans a prepared statement after DDL:
+// PostgreSQL does so when a statement is bound (Bind, EXECUTE), before
+// running anything.
 type revalidator interface {
-	Revalidate(p Prepared, prepared []Column) error
+	Revalidate(p Prepared) error
 }
 
-// revalidate re-plans ps, when the session can, and refuses it when its
-// result changed shape.
-func (c *conn) revalidate(ps *preparedStmt) error {
-	if r, ok := c.sess.(revalidator); ok && ps.prep != nil {
-		return r.Revalidate(ps.prep, ps.cols)
+// revalidate re-plans ps, when the session can, and returns the columns a
+// portal of it returns (portalColumns); it refuses a statement whose
+// re-planned result changed shape.
+func (c *conn) revalidate(ps *preparedStmt) ([]Column, error) {
+	if cols, ok := c.fetchColumns(ps); ok {
+		return cols, nil
 	}
-	return nil
+	if r, ok := c.sess.(revalidator); ok && ps.prep != nil {
+		if err := r.Revalidate(ps.prep); err != nil {
+			return nil, err
+		}
+		if !sameShape(ps.prep.Columns(), ps.cols) {
+			return nil, errResultShapeChanged
+		}
+	}
+	return ps.cols, nil
+}
+
+// fetchColumns returns the columns of a FETCH from an SQL cursor that
+// exists: the cursor's at the time of the Bind, whatever the statement was
+// described with when prepared (NoData before the cursor was declared).
+// PostgreSQL, too, gives a utility statement's portal its result when it
+// starts, without the plan cache's check of the result.
+func (c *conn) fetchColumns(ps *preparedStmt) ([]Column, bool) {
+	if ps.st == nil {
+		return nil, false
+	}
+	op, ok := ps.st.CursorOp()
+	if !ok || op.Close || op.Move {
+		return nil, false
+	}
+	if _, ok := c.portals[op.Name]; ok {
+		return nil, false
+	}
+	return c.sess.CursorColumns(op.Name)
 }

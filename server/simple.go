@@ -314,11 +314,12 @@ func (c *conn) sqlPrepareOrExecute(query string, st Statement) (done bool, err e
 		if err != nil {
 			return true, err
 		}
-		if err := c.revalidate(ps); err != nil {
+		cols, err := c.revalidate(ps)
+		if err != nil {
 			return true, err
 		}
 		c.countPlan(ps)
-		return true, c.runPrepared(st.SQL(), ps.prep, params, ps.cols)
+		return true, c.runPrepared(st.SQL(), ps.prep, params, cols)
 	}
 	name, inner, paramOIDs, ok, err := sp.SQLPrepareOf(st)
 	if !ok || err != nil {
