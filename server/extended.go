@@ -273,6 +273,11 @@ func (c *conn) decodeParams(ps *preparedStmt, codes []int16, values [][]byte) ([
 		var err error
 		switch format {
 		case formatText:
+			// PostgreSQL verifies a text parameter's encoding before its
+			// type's input function sees it (pg_client_to_server).
+			if bad := pgerror.CheckUTF8(string(v)); bad != nil {
+				return nil, bad
+			}
 			params[i], err = c.sess.ParseText(oid, string(v))
 		case formatBinary:
 			params[i], err = decodeBinaryValue(oid, v)
