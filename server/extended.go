@@ -10,6 +10,7 @@ import (
 
 	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/sqlexec"
+	"github.com/fickle-db/fickle/sqlexec/types"
 	"github.com/fickle-db/fickle/wire"
 )
 
@@ -314,9 +315,8 @@ func resultFormats(cols []Column, codes []int16) ([]int16, error) {
 		switch f {
 		case formatText:
 		case formatBinary:
-			if !supportsBinary(cols[i].TypeOID) {
-				return nil, pgerror.Newf(pgerror.UndefinedFunction,
-					"no binary output function available for type OID %d", cols[i].TypeOID)
+			if !supportsBinaryType(types.Type{Oid: types.Oid(cols[i].TypeOID), Typmod: cols[i].TypeMod}) {
+				return nil, binaryOutputError(cols[i])
 			}
 		default:
 			return nil, pgerror.Newf(pgerror.ProtocolViolation, "unsupported format code: %d", f)
