@@ -13,7 +13,8 @@ import (
 // array elements: money (cash_send, cash_recv: the int8 of cents) and
 // time with time zone (timetz_send, timetz_recv: the int8 microseconds of
 // the time, the int4 seconds of the zone west of UTC), macaddr, macaddr8
-// and pg_lsn (their bytes, the LSN as an int8).
+// and pg_lsn (their bytes, the LSN as an int8), xid and xid8 (an int4 and
+// an int8) and tid (the int4 block and the int2 offset).
 
 // scalarCodec is one such type's send and receive.
 type scalarCodec struct {
@@ -36,6 +37,24 @@ var scalarCodecs = map[uint32]scalarCodec{
 			return nil, fmt.Errorf("pg_lsn of %d bytes: %w", len(src), wire.ErrIncorrectBinaryFormat)
 		}
 		return types.LSN(binary.BigEndian.Uint64(src)), nil
+	}},
+	uint32(types.OidXID): {send: sendOf[types.XID](types.Type{Oid: types.OidXID, Typmod: -1}), recv: func(src []byte) (any, error) {
+		if len(src) != 4 {
+			return nil, fmt.Errorf("xid of %d bytes: %w", len(src), wire.ErrIncorrectBinaryFormat)
+		}
+		return types.XID(binary.BigEndian.Uint32(src)), nil
+	}},
+	uint32(types.OidXID8): {send: sendOf[types.XID8](types.Type{Oid: types.OidXID8, Typmod: -1}), recv: func(src []byte) (any, error) {
+		if len(src) != 8 {
+			return nil, fmt.Errorf("xid8 of %d bytes: %w", len(src), wire.ErrIncorrectBinaryFormat)
+		}
+		return types.XID8(binary.BigEndian.Uint64(src)), nil
+	}},
+	uint32(types.OidTID): {send: sendOf[types.TID](types.Type{Oid: types.OidTID, Typmod: -1}), recv: func(src []byte) (any, error) {
+		if len(src) != 6 {
+			return nil, fmt.Errorf("tid of %d bytes: %w", len(src), wire.ErrIncorrectBinaryFormat)
+		}
+		return types.TID{Block: binary.BigEndian.Uint32(src), Offset: binary.BigEndian.Uint16(src[4:])}, nil
 	}},
 }
 

@@ -25,7 +25,15 @@ func TestScalarBinary(t *testing.T) {
 			"00000001000000010000033d00000002000000010000000608002b010203ffffffff"},
 		{types.Type{Oid: types.OidPGLSNArray, Typmod: -1}, "{0/1,16/B374D84}",
 			"000000010000000000000c94000000020000000100000008000000000000000100000008000000160b374d84"},
+		{types.Type{Oid: types.OidTID, Typmod: -1}, "(42,43)", "0000002a002b"},
+		{types.Type{Oid: types.OidXID, Typmod: -1}, "4294967295", "ffffffff"},
+		{types.Type{Oid: types.OidXID8, Typmod: -1}, "68719476736", "0000001000000000"},
+		{types.Type{Oid: 1010, Typmod: -1}, `{"(1,2)",NULL}`, "00000001000000010000001b000000020000000100000006000000010002ffffffff"},
+		{types.Type{Oid: 271, Typmod: -1}, "{1,18446744073709551615}",
+			"0000000100000000000013cd000000020000000100000008000000000000000100000008ffffffffffffffff"},
 	})
+	checkBinaryRefused(t, types.OidTID, "0000002a00")
+	checkBinaryRefused(t, types.OidXID8, "00000010")
 	checkBinaryRefused(t, types.OidMacaddr, "08002b0102")
 	checkBinaryRefused(t, types.OidMacaddr8, "08002b01020304")
 	checkBinaryRefused(t, types.OidPGLSN, "ffffffff")

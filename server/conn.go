@@ -63,6 +63,9 @@ type conn struct {
 	state      txnState
 	blockOpts  TxnOptions // options of the open block, for AND CHAIN
 	skipToSync bool
+	// fatalSent says a statement failed with a FATAL error, which was sent:
+	// the connection ends after the message, without ReadyForQuery.
+	fatalSent  bool
 	inExtended bool // the message being handled belongs to the extended protocol
 	inSync     bool // the message being handled is a Sync
 	stmts      map[string]*preparedStmt
@@ -277,6 +280,11 @@ func (c *conn) loop() {
 			return
 		}
 		c.safely(func() { c.handle(msg) })
+		if c.fatalSent {
+			c.nc.SetWriteDeadline(time.Now().Add(time.Second))
+			c.be.Flush()
+			return
+		}
 		if c.terminating.Load() {
 			c.sendFatal(errAdminShutdown)
 			return
@@ -380,6 +388,9 @@ func (c *conn) reportChanges() {
 // ready sends ReadyForQuery with the transaction status, preceded, when
 // no transaction is open, by the notifications that wait.
 func (c *conn) ready() {
+	if c.fatalSent {
+		return // the connection ends without one, as PostgreSQL's does
+	}
 	c.out.ready.TxStatus = c.state.readyStatus()
 	c.atReady = c.out.ready.TxStatus == 'I'
 	if c.atReady {
@@ -484,16 +495,17 @@ func (c *conn) endStatement(cancel context.CancelCauseFunc) {
 }
 
 // statementError replaces the error of a cancelled statement with the
-// reason it was cancelled (user request, timeout, shutdown).
+// reason it was cancelled (user request, timeout, shutdown). A statement
+// whose connection was terminated while it ran (pg_terminate_backend of its
+// own backend) fails with the FATAL error even if it finished, as
+// PostgreSQL's next interrupt check would end it.
 func statementError(ctx context.Context, err error) error {
-	if err == nil || ctx.Err() == nil {
+	if ctx.Err() == nil {
 		return err
 	}
-	if cause := context.Cause(ctx); cause != nil {
-		var pe *pgerror.Error
-		if errors.As(cause, &pe) {
-			return pe
-		}
+	var pe *pgerror.Error
+	if errors.As(context.Cause(ctx), &pe) && (err != nil || pe.Severity == "FATAL") {
+		return pe
 	}
 	return err
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/sqlexec"
+	"github.com/fickle-db/fickle/sqlexec/types"
 	"github.com/fickle-db/fickle/wire"
 )
 
@@ -66,7 +67,7 @@ func (c *conn) namedStatement(name string) (NamedStatement, bool) {
 		return NamedStatement{}, false
 	}
 	return NamedStatement{Prepared: ps.prep, Bind: func() error {
-		if err := c.revalidate(ps); err != nil {
+		if _, err := c.revalidate(ps); err != nil {
 			return err
 		}
 		c.countPlan(ps)
@@ -104,8 +105,11 @@ func (ps *preparedStmt) isExit() bool {
 // portal is a bound statement made by a Bind message, with its result
 // once executed and how far Execute has sent it.
 type portal struct {
-	stmt    *preparedStmt
-	params  []any
+	stmt   *preparedStmt
+	params []any
+	// cols are the columns the portal returns: its statement's, or for a
+	// FETCH its cursor's when it was bound (portalColumns).
+	cols    []Column
 	formats []int16 // one result format per column; nil means all text
 	res     *Result
 	sent    int
@@ -119,7 +123,7 @@ type portal struct {
 // fails and every message up to the next Sync is skipped.
 func (c *conn) extendedError(err error) {
 	c.fail()
-	c.be.Send(wire.ErrorResponse(err))
+	c.sendError(err)
 	c.reportChanges()
 	c.skipToSync = true
 }
@@ -214,11 +218,12 @@ func (c *conn) bind(m *pgproto3.Bind) {
 		c.extendedError(err)
 		return
 	}
-	if err := c.revalidate(ps); err != nil {
+	cols, err := c.revalidate(ps)
+	if err != nil {
 		c.extendedError(err)
 		return
 	}
-	formats, err := resultFormats(ps.cols, m.ResultFormatCodes)
+	formats, err := resultFormats(cols, m.ResultFormatCodes)
 	if err != nil {
 		c.extendedError(err)
 		return
@@ -227,9 +232,9 @@ func (c *conn) bind(m *pgproto3.Bind) {
 	// A Bind replaces the unnamed portal statement after statement: its
 	// struct is reused, as nothing keeps it between messages.
 	if p, ok := c.portals[m.DestinationPortal]; ok {
-		*p = portal{stmt: ps, params: params, formats: formats}
+		*p = portal{stmt: ps, params: params, cols: cols, formats: formats}
 	} else {
-		c.portals[m.DestinationPortal] = &portal{stmt: ps, params: params, formats: formats}
+		c.portals[m.DestinationPortal] = &portal{stmt: ps, params: params, cols: cols, formats: formats}
 	}
 	c.be.Send(&pgproto3.BindComplete{})
 }
@@ -269,6 +274,11 @@ func (c *conn) decodeParams(ps *preparedStmt, codes []int16, values [][]byte) ([
 		var err error
 		switch format {
 		case formatText:
+			// PostgreSQL verifies a text parameter's encoding before its
+			// type's input function sees it (pg_client_to_server).
+			if bad := pgerror.CheckUTF8(string(v)); bad != nil {
+				return nil, bad
+			}
 			params[i], err = c.sess.ParseText(oid, string(v))
 		case formatBinary:
 			params[i], err = decodeBinaryValue(oid, v)
@@ -305,9 +315,8 @@ func resultFormats(cols []Column, codes []int16) ([]int16, error) {
 		switch f {
 		case formatText:
 		case formatBinary:
-			if !supportsBinary(cols[i].TypeOID) {
-				return nil, pgerror.Newf(pgerror.UndefinedFunction,
-					"no binary output function available for type OID %d", cols[i].TypeOID)
+			if !supportsBinaryType(types.Type{Oid: types.Oid(cols[i].TypeOID), Typmod: cols[i].TypeMod}) {
+				return nil, binaryOutputError(cols[i])
 			}
 		default:
 			return nil, pgerror.Newf(pgerror.ProtocolViolation, "unsupported format code: %d", f)
@@ -343,11 +352,11 @@ func (c *conn) describe(m *pgproto3.Describe) {
 			c.extendedError(err)
 			return
 		}
-		if c.state == stateFailed && p.stmt.cols != nil {
+		if c.state == stateFailed && p.cols != nil {
 			c.extendedError(errAborted)
 			return
 		}
-		c.describeRows(p.stmt.cols, p.formats)
+		c.describeRows(p.cols, p.formats)
 	default:
 		c.extendedError(pgerror.Newf(pgerror.ProtocolViolation, "invalid DESCRIBE message subtype %d", m.ObjectType))
 	}
@@ -399,7 +408,7 @@ func (c *conn) execute(m *pgproto3.Execute) {
 		// count keeps the rest in the portal for the next Execute.
 		var out *rowSink
 		if m.MaxRows == 0 {
-			c.sink = rowSink{shape: ps.cols, formats: p.formats}
+			c.sink = rowSink{shape: p.cols, formats: p.formats}
 			out = &c.sink
 		}
 		res, err := c.run(ps.st.SQL(), ps.prep, p.params, out)
@@ -424,7 +433,7 @@ func (c *conn) execute(m *pgproto3.Execute) {
 			c.complete(res.Tag)
 			return
 		}
-		if err := checkShape(res, ps.cols); err != nil {
+		if err := checkShape(res, p.cols); err != nil {
 			c.extendedError(err)
 			return
 		}
@@ -511,18 +520,46 @@ func sameColumnShape(got, prepared Column) bool {
 	return got.Name == prepared.Name && got.TypeOID == prepared.TypeOID && got.TypeMod == prepared.TypeMod
 }
 
-// revalidator is a Session that re-plans a prepared statement after DDL
-// and refuses it when its result changed shape: PostgreSQL does so when a
-// statement is bound (Bind, EXECUTE), before running anything.
+// revalidator is a Session that re-plans a prepared statement after DDL:
+// PostgreSQL does so when a statement is bound (Bind, EXECUTE), before
+// running anything.
 type revalidator interface {
-	Revalidate(p Prepared, prepared []Column) error
+	Revalidate(p Prepared) error
 }
 
-// revalidate re-plans ps, when the session can, and refuses it when its
-// result changed shape.
-func (c *conn) revalidate(ps *preparedStmt) error {
-	if r, ok := c.sess.(revalidator); ok && ps.prep != nil {
-		return r.Revalidate(ps.prep, ps.cols)
+// revalidate re-plans ps, when the session can, and returns the columns a
+// portal of it returns (portalColumns); it refuses a statement whose
+// re-planned result changed shape.
+func (c *conn) revalidate(ps *preparedStmt) ([]Column, error) {
+	if cols, ok := c.fetchColumns(ps); ok {
+		return cols, nil
 	}
-	return nil
+	if r, ok := c.sess.(revalidator); ok && ps.prep != nil {
+		if err := r.Revalidate(ps.prep); err != nil {
+			return nil, err
+		}
+		if !sameShape(ps.prep.Columns(), ps.cols) {
+			return nil, errResultShapeChanged
+		}
+	}
+	return ps.cols, nil
+}
+
+// fetchColumns returns the columns of a FETCH from an SQL cursor that
+// exists: the cursor's at the time of the Bind, whatever the statement was
+// described with when prepared (NoData before the cursor was declared).
+// PostgreSQL, too, gives a utility statement's portal its result when it
+// starts, without the plan cache's check of the result.
+func (c *conn) fetchColumns(ps *preparedStmt) ([]Column, bool) {
+	if ps.st == nil {
+		return nil, false
+	}
+	op, ok := ps.st.CursorOp()
+	if !ok || op.Close || op.Move {
+		return nil, false
+	}
+	if _, ok := c.portals[op.Name]; ok {
+		return nil, false
+	}
+	return c.sess.CursorColumns(op.Name)
 }

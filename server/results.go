@@ -79,7 +79,7 @@ func (c *conn) sendRow(cols []Column, row []any, formats []int16) error {
 		col := &cols[i]
 		if formats != nil && formats[i] == formatBinary {
 			var err error
-			buf, err = appendBinaryValue(buf, col.TypeOID, v)
+			buf, err = appendTypedBinary(buf, types.Type{Oid: types.Oid(col.TypeOID), Typmod: col.TypeMod}, v)
 			if err != nil {
 				return err
 			}

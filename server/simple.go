@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgproto3"
@@ -72,6 +73,16 @@ func (c *conn) runLiteralQuery(sql string) (done bool) {
 	return true
 }
 
+// sendError sends a statement's error; a FATAL one ends the connection
+// (fatalSent).
+func (c *conn) sendError(err error) {
+	var pe *pgerror.Error
+	if errors.As(err, &pe) && pe.Severity == "FATAL" {
+		c.fatalSent = true
+	}
+	c.be.Send(wire.ErrorResponse(err))
+}
+
 // endQuery ends a simple query whose statements all succeeded.
 func (c *conn) endQuery() {
 	if err := c.endBatch(); err != nil {
@@ -84,7 +95,7 @@ func (c *conn) endQuery() {
 // transaction.
 func (c *conn) queryError(err error) {
 	c.fail()
-	c.be.Send(wire.ErrorResponse(err))
+	c.sendError(err)
 	c.reportChanges()
 }
 
@@ -303,11 +314,12 @@ func (c *conn) sqlPrepareOrExecute(query string, st Statement) (done bool, err e
 		if err != nil {
 			return true, err
 		}
-		if err := c.revalidate(ps); err != nil {
+		cols, err := c.revalidate(ps)
+		if err != nil {
 			return true, err
 		}
 		c.countPlan(ps)
-		return true, c.runPrepared(st.SQL(), ps.prep, params, ps.cols)
+		return true, c.runPrepared(st.SQL(), ps.prep, params, cols)
 	}
 	name, inner, paramOIDs, ok, err := sp.SQLPrepareOf(st)
 	if !ok || err != nil {

@@ -249,16 +249,14 @@ func (s *sqlSession) SQLPrepareOf(st Statement) (name string, inner Statement, p
 	return p.Name, sqlStatement{p.Statement}, p.ParamOIDs, true, nil
 }
 
-// Revalidate re-plans p if DDL changed what it reads, and refuses it when
-// its result no longer has the shape it was prepared with.
-func (s *sqlSession) Revalidate(p Prepared, prepared []Column) error {
+// Revalidate re-plans p if DDL changed what it reads; p's Columns are then
+// the new plan's.
+func (s *sqlSession) Revalidate(p Prepared) error {
 	sp := p.(*sqlPrepared)
 	if err := s.s.Revalidate(sp.p); err != nil {
 		return err
 	}
-	if !sameShape(sp.p.Columns, prepared) {
-		return errResultShapeChanged
-	}
+	sp.cols = columns(sp.p.Columns)
 	return nil
 }
 

@@ -301,10 +301,11 @@ func (n catalogNames) typeByNames(names []string) (uint32, error) {
 	name := names[len(names)-1]
 	path := n.s.searchPath()
 	if len(names) == 2 {
-		if _, ok := namespaceByName(c, names[0]); !ok {
+		schema := n.s.schemaAlias(names[0])
+		if _, ok := namespaceByName(c, schema); !ok {
 			return 0, pgerror.Newf(pgerror.InvalidSchemaName, "schema \"%s\" does not exist", names[0])
 		}
-		path = names[:1]
+		path = []string{schema}
 	}
 	for _, schema := range path {
 		nsp, ok := namespaceByName(c, schema)

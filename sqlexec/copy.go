@@ -82,6 +82,10 @@ func (b *binder) copyPlan(cs *pg_query.CopyStmt) (*stmtPlan, error) {
 			return nil, pgerror.Newf(pgerror.WrongObjectType, "cannot copy from materialized view \"%s\"", mv.name).
 				WithHint("Try the COPY (SELECT ...) TO variant.")
 		}
+		if v := b.s.lookupView(b.cat, cs.Relation.Schemaname, cs.Relation.Relname); v != nil && !cs.IsFrom {
+			return nil, pgerror.Newf(pgerror.WrongObjectType, "cannot copy from view \"%s\"", cs.Relation.Relname).
+				WithHint("Try the COPY (SELECT ...) TO variant.")
+		}
 		t, err := b.targetTable(cs.Relation)
 		if err != nil {
 			return nil, err

@@ -101,6 +101,20 @@ func (s *Session) cachedPrepare(k planKey, paramOIDs []uint32) (*Prepared, error
 	return p, nil
 }
 
+// userParamType is the type of a parameter the client declares with the
+// OID of a user-defined type other than a domain (an enum, a range, a
+// composite type) or of its array.
+func userParamType(cat *catalog, oid uint32) (types.Type, bool) {
+	td, array := cat.typeByOidOrArray(oid)
+	if td == nil || td.domain != nil {
+		return types.Type{}, false
+	}
+	if array {
+		return types.ArrayOf(td.typ())
+	}
+	return td.typ(), true
+}
+
 func (s *Session) prepareUncached(st *Statement, paramOIDs []uint32) (*Prepared, error) {
 	cat, version := s.catalog()
 	roles := s.engine.cluster.roles.version.Load()
@@ -118,6 +132,9 @@ func (s *Session) prepareUncached(st *Statement, paramOIDs []uint32) (*Prepared,
 		}
 		if !ok {
 			t, ok = b.domainParamType(len(b.params)+1, o)
+		}
+		if !ok {
+			t, ok = userParamType(cat, o)
 		}
 		if !ok {
 			return nil, pgerror.Newf(pgerror.UndefinedObject, "type with OID %d does not exist", o)

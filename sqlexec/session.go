@@ -111,13 +111,17 @@ type Session struct {
 // txnState is the open transaction.
 type txnState struct {
 	// kv is the store transaction, begun by the first statement.
-	kv         *isolation.Txn
-	level      history.Level
-	readOnly   bool
-	deferrable bool
-	explicit   bool
-	start      time.Time
-	savepoints []savepoint
+	kv    *isolation.Txn
+	level history.Level
+	// uncommitted says the transaction asked for READ UNCOMMITTED, which
+	// runs as READ COMMITTED (as in PostgreSQL) but keeps its own name in
+	// transaction_isolation.
+	uncommitted bool
+	readOnly    bool
+	deferrable  bool
+	explicit    bool
+	start       time.Time
+	savepoints  []savepoint
 	// cat is the transaction's own catalog once it ran DDL.
 	cat *txnCatalog
 	// deferred holds the deferred constraint checks (deferred.go).
@@ -249,6 +253,22 @@ func (s *Session) defaultLevel() history.Level {
 	return s.level
 }
 
+// defaultUncommitted says a transaction without an explicit level is READ
+// UNCOMMITTED: default_transaction_isolation says so and fickle.isolation
+// does not override it.
+func (s *Session) defaultUncommitted() bool {
+	if v, _ := s.settings.get("fickle.isolation"); v != "" {
+		return false
+	}
+	v, _ := s.settings.get("default_transaction_isolation")
+	return isReadUncommitted(v)
+}
+
+// isReadUncommitted says an isolation level's text names READ UNCOMMITTED.
+func isReadUncommitted(v string) bool {
+	return strings.NewReplacer("-", " ", "_", " ").Replace(strings.ToLower(strings.TrimSpace(v))) == "read uncommitted"
+}
+
 // settingsLevel parses the settings that defaultLevel caches.
 func (s *Session) settingsLevel() history.Level {
 	if v, _ := s.settings.get("fickle.isolation"); v != "" {
@@ -268,13 +288,13 @@ func (s *Session) begin(opts TxnOptions, explicit bool) error {
 	if s.txn != nil {
 		return pgerror.New(pgerror.ActiveSqlTransaction, "there is already a transaction in progress")
 	}
-	level := s.defaultLevel()
+	level, uncommitted := s.defaultLevel(), s.defaultUncommitted()
 	if opts.Isolation != "" {
 		l, err := history.ParseLevel(opts.Isolation)
 		if err != nil {
 			return pgerror.Newf(pgerror.InvalidParameterValue, "unknown isolation level %q", opts.Isolation)
 		}
-		level = l
+		level, uncommitted = l, isReadUncommitted(opts.Isolation)
 	}
 	ro, _ := s.settings.get("default_transaction_read_only")
 	readOnly := ro == "on"
@@ -285,7 +305,7 @@ func (s *Session) begin(opts TxnOptions, explicit bool) error {
 	}
 	def, _ := s.settings.get("default_transaction_deferrable")
 	deferrable := (def == "on" || opts.Deferrable) && !opts.NotDeferrable
-	s.txn = &txnState{level: level, readOnly: readOnly, deferrable: deferrable, explicit: explicit, start: time.Now().UTC(), cursors: s.cursorCount}
+	s.txn = &txnState{level: level, uncommitted: uncommitted, readOnly: readOnly, deferrable: deferrable, explicit: explicit, start: time.Now().UTC(), cursors: s.cursorCount}
 	s.act.txn(s.txn.start, explicit)
 	s.settings.beginTxn()
 	return nil

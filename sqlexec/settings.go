@@ -701,9 +701,12 @@ func (s *Session) durationSetting(name string) time.Duration {
 // transactionIsolation answers SHOW transaction_isolation in PostgreSQL's
 // terms.
 func (s *Session) transactionIsolation() string {
-	lvl := s.defaultLevel()
+	lvl, uncommitted := s.defaultLevel(), s.defaultUncommitted()
 	if s.txn != nil {
-		lvl = s.txn.level
+		lvl, uncommitted = s.txn.level, s.txn.uncommitted
+	}
+	if uncommitted {
+		return "read uncommitted"
 	}
 	return pgLevelName(lvl)
 }

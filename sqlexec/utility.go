@@ -165,7 +165,7 @@ func (s *Session) setTransaction(o TxnOptions) error {
 		if err != nil {
 			return pgerror.Newf(pgerror.InvalidParameterValue, "unknown isolation level %q", o.Isolation)
 		}
-		s.txn.level = l
+		s.txn.level, s.txn.uncommitted = l, isReadUncommitted(o.Isolation)
 	}
 	if o.ReadOnly || o.ReadWrite {
 		if s.txn.kv != nil && o.ReadWrite && s.txn.readOnly {
