@@ -348,7 +348,11 @@ func (s *Session) runDDL(x *execCtx, f func(d *ddl) error) (*ddl, error) {
 	for {
 		cur, v := s.catalog()
 		d := &ddl{s: s, x: x, cat: cur.clone(), viewVersion: v}
-		d.base, d.baseVersion = s.engine.published()
+		// The transaction's first DDL edits the published catalog it read:
+		// that one is its base, not one published since, whose changes
+		// the edit would otherwise undo at commit (a table another session
+		// dropped coming back).
+		d.base, d.baseVersion = cur, v
 		if tc := s.txn.cat; tc != nil {
 			d.base, d.baseVersion = tc.base, tc.baseVersion
 		}

@@ -26,6 +26,10 @@ type Session struct {
 	// tempID numbers the session's temporary schema, pg_temp_N; 0 until
 	// the session first needs it.
 	tempID int
+	// tempSeen is set once a DDL statement of the session has seen its
+	// temporary schema in a catalog newer than the number's last owner's
+	// cleanup (tempCreationSchema).
+	tempSeen bool
 	// schemaBeingCreated is the schema whose CREATE SCHEMA elements are
 	// running: the search path starts with it until they end.
 	schemaBeingCreated string

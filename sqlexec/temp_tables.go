@@ -97,6 +97,17 @@ func (d *ddl) tempCreationSchema(explicit string) (string, error) {
 		return "", pgerror.New(pgerror.InvalidTableDefinition, "cannot create temporary relation in non-temporary schema")
 	}
 	name := d.s.tempSchema()
+	if sc := d.cat.schemas[name]; sc != nil && !d.s.tempSeen && len(sc.tables)+len(sc.seqs)+len(sc.views)+len(sc.types)+len(sc.funcs) > 0 {
+		// The number's last owner dropped its objects when it closed, but
+		// this statement may have read the catalog before that: read it
+		// again. Objects still there in the newest catalog are the
+		// leftovers of an owner whose cleanup failed, which PostgreSQL's
+		// next owner would remove; fickle reports them (42P07).
+		if _, v := d.s.engine.published(); v != d.baseVersion {
+			return "", errCatalogChanged
+		}
+	}
+	d.s.tempSeen = true
 	if d.cat.schemas[name] == nil {
 		d.cat.schemas[name] = newSchema(name, d.cat.newOID())
 	}
