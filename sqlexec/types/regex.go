@@ -233,7 +233,10 @@ func translateRegex(p string, f regexFlags) (*pgRegex, error) {
 			if c == ']' {
 				inBracket = false
 			}
-			if c == '[' && i+1 < len(p) && (p[i+1] == ':' || p[i+1] == '.' || p[i+1] == '=') {
+			if c == '[' && i+1 < len(p) && (p[i+1] == '.' || p[i+1] == '=') {
+				return nil, pgerror.Unsupported("collating elements and equivalence classes in RE2")
+			}
+			if c == '[' && i+1 < len(p) && p[i+1] == ':' {
 				// A class name [:alpha:] inside a bracket; folding case,
 				// [:upper:] and [:lower:] are [:alpha:], as in PostgreSQL.
 				end := strings.Index(p[i+2:], string(p[i+1])+"]")
@@ -302,6 +305,19 @@ func translateEscape(sb *strings.Builder, rest string, inBracket, fold bool) (in
 		return 0, pgerror.Unsupported("back references in regular expressions")
 	case (c == 'm' || c == 'M' || c == 'b' || c == 'B') && !inBracket:
 		return 0, pgerror.Unsupported("regular expression escape \\" + string(c))
+	case c == 's':
+		// isspace in the C locale holds \v, which RE2's \s does not.
+		if inBracket {
+			sb.WriteString(`\t-\r `)
+		} else {
+			sb.WriteString(`[\t-\r ]`)
+		}
+		return 1, nil
+	case c == 'S' && !inBracket:
+		sb.WriteString(`[^\t-\r ]`)
+		return 1, nil
+	case c == 'S':
+		return 0, pgerror.Unsupported("\\S in a bracket expression in RE2")
 	case c == 'y' && !inBracket:
 		sb.WriteString(`\b`) // a word boundary; words are ASCII in the C ctype, as in RE2
 		return 1, nil

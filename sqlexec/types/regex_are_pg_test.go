@@ -57,6 +57,19 @@ func TestAREMatchesAgainstPostgres(t *testing.T) {
 			if wantErr != "" {
 				break
 			}
+			var wantMatch bool
+			if err := conn.QueryRow(ctx, "SELECT $1::text ~ $2::text", text, re).Scan(&wantMatch); err != nil {
+				t.Fatal(err)
+			}
+			cre, err := compileRegex(re, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, err := matchRegexp(nil, cre, text); err != nil || got != wantMatch {
+				t.Errorf("%q ~ %q: got %v (%v), PostgreSQL %v", text, re, got, err, wantMatch)
+				failures++
+				break
+			}
 		}
 	}
 }
@@ -138,7 +151,7 @@ func (g *reGen) re(depth int, refs bool) string {
 }
 
 func (g *reGen) quantifiedAtom(depth int, refs bool) string {
-	atoms := []string{"a", "b", ".", "[ab]", "[^a]", `\w`, `\s`, "x", "a", "b", "a", "b"}
+	atoms := []string{"a", "b", ".", "[ab]", "[^a]", `\w`, `\s`, "x", "a", "b", "a", "b", `\W`, `[\s]`, `\S`, "[[:space:]]", `[^\d]`}
 	var atom string
 	switch r := g.rng.Intn(20); {
 	case r < 9 || depth == 0:
@@ -167,7 +180,7 @@ func (g *reGen) quantifiedAtom(depth int, refs bool) string {
 }
 
 func randomRegexText(rng *rand.Rand) string {
-	const chars = "aaabbbx A\n"
+	const chars = "aaabbbx A\n\v\t"
 	b := make([]byte, rng.Intn(10))
 	for i := range b {
 		b[i] = chars[rng.Intn(len(chars))]

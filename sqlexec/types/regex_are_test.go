@@ -152,3 +152,44 @@ func TestAREMatchStopsAtTheInterruption(t *testing.T) {
 		t.Fatalf("the interruption took %v", d)
 	}
 }
+
+// The RE2 translation means what the ARE engine means, escape by escape
+// and class by class, for every ASCII character (C ctype) and a few others:
+// RE2's \s lacks \v, and [[.a.]] is a literal to RE2.
+func TestRE2TranslationAgreesWithTheAREEngineOnEveryCharacter(t *testing.T) {
+	var pats []string
+	for _, e := range []string{`\s`, `\S`, `\d`, `\D`, `\w`, `\W`, `\b`, `\B`, `\e`, `\a`, `\f`, `\v`, `\t`, `\n`, `\r`, `\x41`, `\u00e9`, `\101`, `\0`, `\.`, `\[`, `\]`, `\-`, `\^`, `\$`, `\é`, `\/`} {
+		pats = append(pats, e, "["+e+"]", "[^"+e+"]", "[a"+e+"]", "x"+e+"y")
+	}
+	for _, c := range []string{"alnum", "alpha", "ascii", "blank", "cntrl", "digit", "graph", "lower", "print", "punct", "space", "upper", "xdigit", "word"} {
+		pats = append(pats, "[[:"+c+":]]", "[^[:"+c+":]]")
+	}
+	pats = append(pats, ".", "[^a]", "^", "$", "a|", "[]a]", "[^]a]", "[a-]", "[-a]", "[.]", "[[.a.]]", "[[=a=]]", "[a-c]", "[A-c]", "[!-/]", "a{,2}", "{", "a{1}", "x*", "\\y", "\\Y", "\\A", "\\Z")
+	var texts []string
+	for c := 1; c < 130; c++ {
+		texts = append(texts, string(rune(c)), "x"+string(rune(c))+"y", string(rune(c))+"\n")
+	}
+	texts = append(texts, "é", "xéy", "ÿ", "\u00a0", "\u2028")
+	for _, p := range pats {
+		for _, fl := range []regexFlags{{}, {fold: true}, {dotNoNewline: true, lineAnchors: true}, {dotNoNewline: true}} {
+			re, err := compileRegexFlags(p, fl)
+			if err != nil || re.re2 == nil {
+				continue
+			}
+			for _, s := range texts {
+				m, _ := newARESearch(nil, re.are, s).from(0)
+				if (m != nil) != re.re2.MatchString(s) {
+					t.Errorf("%q ~ %q %+v: ARE %v, RE2 (%s) %v", s, p, fl, m != nil, re.re2, m == nil)
+					break
+				}
+				if m != nil && re.longest {
+					w := re.re2.FindStringIndex(s)
+					if w[0] != m[0] || w[1] != m[1] {
+						t.Errorf("%q ~ %q %+v: ARE %v RE2 %v", s, p, fl, m[:2], w)
+						break
+					}
+				}
+			}
+		}
+	}
+}
