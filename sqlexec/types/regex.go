@@ -183,6 +183,9 @@ func translateRegex(p string, f regexFlags) (*pgRegex, error) {
 		}
 		p = p[end+1:]
 	}
+	if f.expanded {
+		return nil, pgerror.Unsupported("expanded regular expressions in RE2")
+	}
 	var sb strings.Builder
 	if f.literal {
 		for i := 0; i < len(p); i++ {
@@ -244,6 +247,9 @@ func translateRegex(p string, f regexFlags) (*pgRegex, error) {
 					class := p[i : i+2+end+2]
 					if f.fold && (class == "[:upper:]" || class == "[:lower:]") {
 						class = "[:alpha:]"
+					}
+					if class == "[:cntrl:]" {
+						class = `\x00-\x1f\x7f-\x{9f}` // C1 controls too, as PostgreSQL lists them
 					}
 					sb.WriteString(class)
 					i += 2 + end + 1

@@ -1177,8 +1177,8 @@ func (v *areParser) brackpart(cs *charSet) {
 	cs.addRange(startc, endc, v.opts.icase)
 }
 
-// element reads the contents of [. .] or [= =]: one character (fickle
-// knows no collating element names).
+// element reads the contents of [. .] or [= =]: one character, or the
+// name of one in PostgreSQL's table.
 func (v *areParser) element() (rune, bool) {
 	v.next()
 	var name []rune
@@ -1190,15 +1190,34 @@ func (v *areParser) element() (rune, bool) {
 	if v.err != nil {
 		return 0, false
 	}
-	switch len(name) {
-	case 0:
-		v.fail(regECollate)
-		return 0, false
-	case 1:
+	if len(name) == 1 {
 		return name[0], true
 	}
-	v.unsupported("collating element names in regular expressions")
+	if c, ok := collatingNames[string(name)]; ok {
+		return c, true
+	}
+	v.fail(regECollate)
 	return 0, false
+}
+
+// collatingNames are the character names of regc_locale.c's cnames.
+var collatingNames = map[string]rune{
+	"NUL": 0, "SOH": 1, "STX": 2, "ETX": 3, "EOT": 4, "ENQ": 5, "ACK": 6, "BEL": 7, "alert": 7,
+	"BS": 8, "backspace": 8, "HT": 9, "tab": 9, "LF": 10, "newline": 10, "VT": 11, "vertical-tab": 11,
+	"FF": 12, "form-feed": 12, "CR": 13, "carriage-return": 13, "SO": 14, "SI": 15, "DLE": 16,
+	"DC1": 17, "DC2": 18, "DC3": 19, "DC4": 20, "NAK": 21, "SYN": 22, "ETB": 23, "CAN": 24, "EM": 25,
+	"SUB": 26, "ESC": 27, "IS4": 28, "FS": 28, "IS3": 29, "GS": 29, "IS2": 30, "RS": 30, "IS1": 31,
+	"US": 31, "space": ' ', "exclamation-mark": '!', "quotation-mark": '"', "number-sign": '#',
+	"dollar-sign": '$', "percent-sign": '%', "ampersand": '&', "apostrophe": '\'', "left-parenthesis": '(',
+	"right-parenthesis": ')', "asterisk": '*', "plus-sign": '+', "comma": ',', "hyphen": '-',
+	"hyphen-minus": '-', "period": '.', "full-stop": '.', "slash": '/', "solidus": '/', "zero": '0',
+	"one": '1', "two": '2', "three": '3', "four": '4', "five": '5', "six": '6', "seven": '7', "eight": '8',
+	"nine": '9', "colon": ':', "semicolon": ';', "less-than-sign": '<', "equals-sign": '=',
+	"greater-than-sign": '>', "question-mark": '?', "commercial-at": '@', "left-square-bracket": '[',
+	"backslash": '\\', "reverse-solidus": '\\', "right-square-bracket": ']', "circumflex": '^',
+	"circumflex-accent": '^', "underscore": '_', "low-line": '_', "grave-accent": '`', "left-brace": '{',
+	"left-curly-bracket": '{', "vertical-line": '|', "right-brace": '}', "right-curly-bracket": '}',
+	"tilde": '~', "DEL": 0x7f,
 }
 
 // charSet is the set of characters of an atom: its ranges, every
@@ -1228,7 +1247,8 @@ func (cs *charSet) addRange(lo, hi rune, fold bool) {
 	}
 }
 
-// classRanges are the ASCII ranges of a class in the C locale.
+// classRanges are the ranges of a class in the C locale: ASCII, and the
+// C1 controls for cntrl, which PostgreSQL lists itself.
 func classRanges(cls int, fold bool) []runeRange {
 	if fold && (cls == ccUpper || cls == ccLower) {
 		cls = ccAlpha
@@ -1243,7 +1263,7 @@ func classRanges(cls int, fold bool) []runeRange {
 	case ccBlank:
 		return []runeRange{{'\t', '\t'}, {' ', ' '}}
 	case ccCntrl:
-		return []runeRange{{0, 0x1f}, {0x7f, 0x7f}}
+		return []runeRange{{0, 0x1f}, {0x7f, 0x9f}}
 	case ccDigit:
 		return []runeRange{{'0', '9'}}
 	case ccGraph:

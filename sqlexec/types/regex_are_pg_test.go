@@ -130,7 +130,11 @@ type reGen struct {
 // randomARE builds an RE of the features the engine must get right.
 func randomARE(rng *rand.Rand, depth int) string {
 	g := &reGen{rng: rng}
-	return g.re(depth, true)
+	prefix := ""
+	if rng.Intn(6) == 0 {
+		prefix = []string{"(?x)", "(?i)", "(?n)", "(?p)", "(?w)", "***:", "***=", "(?q)", "(?xi)"}[rng.Intn(9)]
+	}
+	return prefix + g.re(depth, true)
 }
 
 func (g *reGen) re(depth int, refs bool) string {
@@ -151,7 +155,7 @@ func (g *reGen) re(depth int, refs bool) string {
 }
 
 func (g *reGen) quantifiedAtom(depth int, refs bool) string {
-	atoms := []string{"a", "b", ".", "[ab]", "[^a]", `\w`, `\s`, "x", "a", "b", "a", "b", `\W`, `[\s]`, `\S`, "[[:space:]]", `[^\d]`}
+	atoms := []string{"a", "b", ".", " ", "a #c\n", "[ab]", "[^a]", `\w`, `\s`, "x", "a", "b", "a", "b", `\W`, `[\s]`, `\S`, "[[:space:]]", `[^\d]`}
 	var atom string
 	switch r := g.rng.Intn(20); {
 	case r < 9 || depth == 0:
