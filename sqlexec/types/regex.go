@@ -273,6 +273,8 @@ func translateRegex(p string, f regexFlags) (*pgRegex, error) {
 			}
 			i = j - 1
 			continue
+		case c == '{' && leadingZeroBound(p[i+1:]):
+			return nil, pgerror.Unsupported("repetition counts with leading zeros in RE2")
 		case c == '*' || c == '+' || c == '?' || c == '}':
 			if c == '?' && i > 0 && (p[i-1] == '(') {
 				if rest := p[i+1:]; strings.HasPrefix(rest, "=") || strings.HasPrefix(rest, "!") || strings.HasPrefix(rest, "<=") || strings.HasPrefix(rest, "<!") {
@@ -364,6 +366,17 @@ func translateEscape(sb *strings.Builder, rest string, inBracket, fold bool) (in
 	}
 	sb.WriteString(`\` + rest[:1])
 	return 1, nil
+}
+
+// leadingZeroBound reports a bound (after its '{') with a number written
+// with a leading zero, which RE2 does not read as PostgreSQL does.
+func leadingZeroBound(rest string) bool {
+	for i := 0; i+1 < len(rest) && rest[i] != '}'; i++ {
+		if rest[i] == '0' && (i == 0 || rest[i-1] == ',') && rest[i+1] >= '0' && rest[i+1] <= '9' {
+			return true
+		}
+	}
+	return false
 }
 
 func isHexDigit(c byte) bool {
