@@ -305,7 +305,8 @@ func translateRegex(p string, f regexFlags) (*pgRegex, error) {
 // the start of rest and returns how many bytes of rest it used; fold
 // matches a letter a code escape gives in both ASCII cases. Escapes RE2
 // cannot express (back references, \m and \M, PostgreSQL's \b and \B,
-// which are not word boundaries there) are refused.
+// which are not word boundaries there) fail the translation, leaving the
+// RE to the ARE engine.
 func translateEscape(sb *strings.Builder, rest string, inBracket, fold bool) (int, error) {
 	c := rest[0]
 	switch {
