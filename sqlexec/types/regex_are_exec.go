@@ -44,7 +44,8 @@ type areProg struct {
 	insts []areInst
 }
 
-// maxAREInsts bounds the programs of one RE (bounds multiply them).
+// maxAREInsts bounds the program of an RE's whole language and its
+// lookarounds (bounds multiply them).
 const maxAREInsts = 4 << 20
 
 func (v *areParser) compileLang(l *areLang) (*areProg, error) {
@@ -152,6 +153,20 @@ type areExec struct {
 	// 2 false; lookbehinds advance a search of their own.
 	memo [][]int8
 	lb   []*lbState
+	// scratch keeps two thread lists per program between runs (a run
+	// never starts another of the same program).
+	scratch map[*areProg]*[2]*threadList
+}
+
+// lists returns two empty thread lists for p.
+func (x *areExec) lists(p *areProg) (*threadList, *threadList) {
+	l, ok := x.scratch[p]
+	if !ok {
+		l = &[2]*threadList{newThreadList(len(p.insts)), newThreadList(len(p.insts))}
+		x.scratch[p] = l
+	}
+	l[0].n, l[1].n = 0, 0
+	return l[0], l[1]
 }
 
 type lbState struct {
@@ -164,6 +179,7 @@ func newAREExec(env *Env, re *areRegex, s []rune) *areExec {
 	x.caps = make([]int, 2*(re.nsub+1))
 	x.memo = make([][]int8, len(re.looks))
 	x.lb = make([]*lbState, len(re.looks))
+	x.scratch = map[*areProg]*[2]*threadList{}
 	return x
 }
 
@@ -256,7 +272,7 @@ func matchIn(p *areProg, l *threadList) (start int, ok bool) {
 // run calls found with each position up to limit, in ascending order,
 // where a match of p from begin ends, until found returns false.
 func (x *areExec) run(p *areProg, begin, limit int, found func(int) bool) {
-	cur, next := newThreadList(len(p.insts)), newThreadList(len(p.insts))
+	cur, next := x.lists(p)
 	stack := x.add(p, cur, 0, begin, begin, nil)
 	for pos := begin; ; pos++ {
 		if _, ok := matchIn(p, cur); ok && !found(pos) {
@@ -305,7 +321,7 @@ func (x *areExec) matchesExactly(p *areProg, begin, end int) bool {
 
 // leftmost is the first start at or after from where p matches, or -1.
 func (x *areExec) leftmost(p *areProg, from int) int {
-	cur, next := newThreadList(len(p.insts)), newThreadList(len(p.insts))
+	cur, next := x.lists(p)
 	var stack []int
 	best := -1
 	for pos := from; ; pos++ {
@@ -418,15 +434,15 @@ func (x *areExec) find(from int) bool {
 	t := x.re.tree
 	shorter := t.flags&srShorter != 0
 	for search := from; ; {
-		close := x.earliestEnd(t.prog, search)
+		close := x.earliestEnd(x.re.progOf(t), search)
 		if close < 0 {
 			return false
 		}
 		for begin := search; begin <= close; begin++ {
-			if begin = x.leftmost(t.prog, begin); begin < 0 || begin > close {
+			if begin = x.leftmost(x.re.progOf(t), begin); begin < 0 || begin > close {
 				break
 			}
-			ends := x.ends(t.prog, begin, x.n)
+			ends := x.ends(x.re.progOf(t), begin, x.n)
 			for i := range ends {
 				e := ends[len(ends)-1-i]
 				if shorter {
@@ -451,7 +467,7 @@ func (x *areExec) find(from int) bool {
 // earliestEnd is the first position where a match of p starting at or
 // after from ends, or -1.
 func (x *areExec) earliestEnd(p *areProg, from int) int {
-	cur, next := newThreadList(len(p.insts)), newThreadList(len(p.insts))
+	cur, next := x.lists(p)
 	var stack []int
 	for pos := from; ; pos++ {
 		stack = x.add(p, cur, 0, pos, pos, stack)
@@ -490,7 +506,7 @@ func (x *areExec) dissect(t *subre, begin, end int) bool {
 		ok = x.concatDissect(t, begin, end)
 	case '|':
 		for _, c := range t.children {
-			if x.matchesExactly(c.prog, begin, end) && x.dissect(c, begin, end) {
+			if x.matchesExactly(x.re.progOf(c), begin, end) && x.dissect(c, begin, end) {
 				ok = true
 				break
 			}
@@ -515,14 +531,14 @@ func (x *areExec) dissect(t *subre, begin, end int) bool {
 // matching the rest.
 func (x *areExec) concatDissect(t *subre, begin, end int) bool {
 	left, right := t.children[0], t.children[1]
-	mids := x.ends(left.prog, begin, end)
+	mids := x.ends(x.re.progOf(left), begin, end)
 	shorter := left.flags&srShorter != 0
 	for i := range mids {
 		mid := mids[len(mids)-1-i]
 		if shorter {
 			mid = mids[i]
 		}
-		if !x.matchesExactly(right.prog, mid, end) {
+		if !x.matchesExactly(x.re.progOf(right), mid, end) {
 			continue
 		}
 		if x.dissect(left, begin, mid) {
@@ -585,7 +601,7 @@ func (x *areExec) iterDissect(t *subre, begin, end int) bool {
 	longest := func(from, limit int) int {
 		es, ok := cache[from]
 		if !ok {
-			es = x.ends(child.prog, from, end)
+			es = x.ends(x.re.progOf(child), from, end)
 			cache[from] = es
 		}
 		for i := len(es) - 1; i >= 0; i-- {
@@ -679,7 +695,7 @@ func (x *areExec) revIterDissect(t *subre, begin, end int) bool {
 			limit = end
 		}
 		back := false
-		endpts[k] = x.shortest(child.prog, endpts[k-1], limit, end)
+		endpts[k] = x.shortest(x.re.progOf(child), endpts[k-1], limit, end)
 		switch {
 		case endpts[k] < 0:
 			k--

@@ -1,6 +1,8 @@
 package types
 
 import (
+	"sync"
+
 	"github.com/fickle-db/fickle/internal/pgerror"
 )
 
@@ -75,7 +77,9 @@ type subre struct {
 	children []*subre
 	// items are the concatenated pieces of a leaf's language.
 	items []*areLang
-	prog  *areProg
+	// prog is the compiled language, made when a match first needs it.
+	once sync.Once
+	prog *areProg
 }
 
 // lang is the language the node matches; a back reference stands for what
@@ -176,6 +180,8 @@ type areRegex struct {
 	// needsDissect records captures or back references: a match must be
 	// dissected through the tree.
 	needsDissect bool
+	// subs are the capturing subexpressions, which back references name.
+	subs map[int]*subre
 }
 
 // Lexer token types (PostgreSQL's, where punctuation stands for itself).
@@ -281,12 +287,27 @@ func compileARE(p string, f regexFlags) (*areRegex, error) {
 	if err := checkComplexity(tree.lang(v.subs)); err != nil {
 		return nil, err
 	}
-	re := &areRegex{tree: tree, nsub: v.nsubexp, opts: v.opts, looks: v.looks}
+	re := &areRegex{tree: tree, nsub: v.nsubexp, opts: v.opts, looks: v.looks, subs: v.subs}
 	re.needsDissect = tree.flags&(srCap|srBackr) != 0
-	if err := v.compileTree(tree); err != nil {
+	prog, err := v.compileLang(tree.lang(v.subs))
+	if err != nil {
 		return nil, err
 	}
+	tree.once.Do(func() { tree.prog = prog })
 	return re, nil
+}
+
+// progOf is t's compiled language. The language of a node is part of the
+// whole RE's, which compiled within the size limit, so it compiles too.
+func (re *areRegex) progOf(t *subre) *areProg {
+	t.once.Do(func() {
+		size := 0
+		p := &areProg{}
+		p.emit(t.lang(re.subs), &size)
+		p.insts = append(p.insts, areInst{op: iMatch})
+		t.prog = p
+	})
+	return t.prog
 }
 
 // PostgreSQL's compiler gives up on an RE whose automaton grows too large,
@@ -328,18 +349,6 @@ func checkComplexity(l *areLang) error {
 		return pgerror.Unsupported("regular expressions with this many optional atoms in a row (PostgreSQL may find them too complex)")
 	}
 	return nil
-}
-
-// compileTree compiles the language of every node of the tree.
-func (v *areParser) compileTree(t *subre) error {
-	for _, c := range t.children {
-		if err := v.compileTree(c); err != nil {
-			return err
-		}
-	}
-	prog, err := v.compileLang(t.lang(v.subs))
-	t.prog = prog
-	return err
 }
 
 // prefixes reads the director ***= or ***: and the embedded options.

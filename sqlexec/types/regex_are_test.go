@@ -198,3 +198,13 @@ func TestRE2TranslationAgreesWithTheAREEngineOnEveryCharacter(t *testing.T) {
 		}
 	}
 }
+
+// Each node of the subexpression tree compiles its language only when a
+// match needs it: a long chain of captures, whose nodes' languages add up
+// quadratically, is not "too complex" (PostgreSQL matches 3,000 of them).
+func TestAREManyCapturesAreNotTooComplex(t *testing.T) {
+	v, err := evalFunc("regexp_match", nil, strings.Repeat("x", 1005), strings.Repeat("(x)", 1000))
+	if err != nil || v == nil || len(v.([]any)) != 1000 {
+		t.Fatalf("got %v, %v", v != nil, err)
+	}
+}
