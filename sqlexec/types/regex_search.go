@@ -12,18 +12,20 @@ import (
 // PostgreSQL's regexp functions search again and again, each search starting
 // where the last match ended (one character further after an empty match),
 // with the whole string as context: ^ does not match at a later start, and
-// in newline-sensitive mode matches there only after a newline. Go's regexp
+// in newline-sensitive mode matches there only after a newline. The ARE
+// engine searches from any start with the whole string as context, and
+// checks the statement's interruption as it counts its steps. Go's regexp
 // searches only from the start of what it is given, so a search from a
 // later start runs on the string from the character before it, through two
 // companions of the RE that step over that character: one finds where the
 // first match begins, the other how far it extends.
 //
-// A search is linear in the text but can be slow: the leftmost-longest rule
-// makes each match scan on to the end of the text, so finding every match
-// of 'a(.*b)?' in 20,000 a's took 30 s. The functions therefore find the
-// matches one at a time, checking the statement's interruption between
-// matches, and search a long text through a reader that checks it as the
-// search advances.
+// A search is linear in the text (RE2) or quadratic (the ARE engine) but
+// can be slow: the leftmost-longest rule makes each match scan on to the
+// end of the text, so finding every match of 'a(.*b)?' in 20,000 a's
+// takes 12 s. The functions therefore find the matches one at a time,
+// checking the statement's interruption between matches, and RE2 searches
+// a long text through a reader that checks it as the search advances.
 
 // readerSearchFrom is the length of text from which one search goes
 // through an interruptible reader (slower than searching the string).
