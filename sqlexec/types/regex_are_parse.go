@@ -2,6 +2,7 @@ package types
 
 import (
 	"sync"
+	"unicode/utf8"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
 )
@@ -794,7 +795,7 @@ func (v *areParser) lexdigits(base uint64, minlen, maxlen int) (uint64, bool) {
 func (v *areParser) parse(stopper rune, lacon bool) *subre {
 	branches := &subre{op: '|', flags: srLonger}
 	for {
-		branch := v.parsebranch(stopper, lacon, false)
+		branch := v.parsebranch(stopper, lacon)
 		if v.err != nil {
 			return nil
 		}
@@ -822,7 +823,7 @@ func (v *areParser) parse(stopper rune, lacon bool) *subre {
 }
 
 // parsebranch parses one branch: a concatenation of quantified atoms.
-func (v *areParser) parsebranch(stopper rune, lacon, partial bool) *subre {
+func (v *areParser) parsebranch(stopper rune, lacon bool) *subre {
 	t := &subre{op: '='}
 	seen := false
 	for !v.see('|') && !v.see(stopper) && !v.see(tkEOS) {
@@ -1037,7 +1038,7 @@ func (v *areParser) parseqatom(stopper rune, lacon bool, top *subre, first bool)
 	}
 
 	if !(v.see('|') || v.see(stopper) || v.see(tkEOS)) {
-		rest := v.parsebranch(stopper, lacon, true)
+		rest := v.parsebranch(stopper, lacon)
 		if v.err != nil {
 			return top
 		}
@@ -1324,7 +1325,5 @@ func (cs *charSet) has(c rune) bool {
 }
 
 func isWordChar(c rune) bool {
-	return c < utf8RuneSelf && (c == '_' || isASCIIAlnum(byte(c)))
+	return c < utf8.RuneSelf && (c == '_' || isASCIIAlnum(byte(c)))
 }
-
-const utf8RuneSelf = 0x80
