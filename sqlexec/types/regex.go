@@ -73,6 +73,7 @@ func (f *regexFlags) set(c rune) error {
 	case 't':
 		f.expanded = false
 	case 'b', 'e':
+		// BREs; PostgreSQL 15's regexp functions read 'e' as BREs too.
 		return pgerror.Unsupported("regular expression option \"" + string(c) + "\"")
 	default:
 		return pgerror.Newf(pgerror.InvalidParameterValue, "invalid regular expression option: \"%c\"", c)

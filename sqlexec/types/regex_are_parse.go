@@ -164,6 +164,10 @@ func (l *areLang) withoutConstraints() *areLang {
 // areOptions are the compile options of an ARE.
 type areOptions struct {
 	icase, expanded, nlstop, nlanch, quote bool
+	// ere reads POSIX extended syntax (the embedded option e): no escapes
+	// but literal ones, no non-greedy quantifiers, no (? forms, and a stray
+	// ')' is literal.
+	ere bool
 }
 
 // lookaround is a lookahead or lookbehind constraint.
@@ -378,8 +382,10 @@ func (v *areParser) prefixes() {
 		notARE := rune(0)
 		for ; !v.ateos() && isASCIILetter(v.pat[v.now]); v.now++ {
 			switch v.pat[v.now] {
-			case 'b', 'e':
+			case 'b':
 				notARE = v.pat[v.now]
+			case 'e':
+				v.opts.ere, v.opts.quote = true, false
 			case 'c':
 				v.opts.icase = false
 			case 'i':
@@ -471,7 +477,7 @@ restart:
 			v.ret(',')
 		case c == '}':
 			v.lexcon = lcERE
-			if v.next1('?') {
+			if !v.opts.ere && v.next1('?') {
 				v.now++
 				v.retv('}', 0)
 			} else {
@@ -491,6 +497,10 @@ restart:
 				v.ret(']')
 			}
 		case '\\':
+			if v.opts.ere {
+				v.retv(tkPlain, int(c))
+				return
+			}
 			if v.ateos() {
 				v.fail(regEEscape)
 				return
@@ -547,7 +557,7 @@ restart:
 	case '|':
 		v.ret('|')
 	case '*', '+', '?':
-		if v.next1('?') {
+		if !v.opts.ere && v.next1('?') {
 			v.now++
 			v.retv(c, 0)
 		} else {
@@ -564,7 +574,7 @@ restart:
 			v.ret('{')
 		}
 	case '(':
-		if !v.next1('?') {
+		if v.opts.ere || !v.next1('?') {
 			v.retv('(', 1)
 			return
 		}
@@ -632,6 +642,11 @@ restart:
 	case '\\':
 		if v.ateos() {
 			v.fail(regEEscape)
+			return
+		}
+		if v.opts.ere {
+			v.retv(tkPlain, int(v.pat[v.now]))
+			v.now++
 			return
 		}
 		v.lexescape()
@@ -888,8 +903,12 @@ func (v *areParser) parseqatom(stopper rune, lacon bool, top *subre, first bool)
 		v.fail(regBadRpt)
 		return top
 	case ')':
-		v.fail(regEParen)
-		return top
+		if !v.opts.ere {
+			v.fail(regEParen)
+			return top
+		}
+		item = v.onechr(')') // legal in EREs, as a specification botch
+		v.next()
 	case tkPlain:
 		item = v.onechr(rune(v.nextvalue))
 		v.next()

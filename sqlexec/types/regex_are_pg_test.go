@@ -132,7 +132,7 @@ func randomARE(rng *rand.Rand, depth int) string {
 	g := &reGen{rng: rng}
 	prefix := ""
 	if rng.Intn(6) == 0 {
-		prefix = []string{"(?x)", "(?i)", "(?n)", "(?p)", "(?w)", "***:", "***=", "(?q)", "(?xi)"}[rng.Intn(9)]
+		prefix = []string{"(?x)", "(?i)", "(?n)", "(?p)", "(?w)", "***:", "***=", "(?q)", "(?xi)", "(?e)", "(?ei)", "(?eq)"}[rng.Intn(12)]
 	}
 	return prefix + g.re(depth, true)
 }

@@ -62,6 +62,11 @@ var areMatchRules = []areCase{
 	{"a\nb", "^b", "w", []string{"b"}},
 	{"a\nb", "a.b", "p", nil},
 	{"ABC", "(?i)b", "", []string{"B"}},
+	// The embedded option e reads POSIX extended syntax.
+	{"a)b", "(?e)a)b", "", []string{"a)b"}},
+	{"adb", "(?e)a\\db", "", []string{"adb"}},
+	{"a\\b", "(?e)[\\]b", "", []string{"\\b"}},
+	{"abab", "(?e)(ab)\\1", "", nil},
 	// Collating elements by name, and the C1 controls of [:cntrl:].
 	{"a-b", "[[.hyphen.]][[=b=]]", "", []string{"-b"}},
 	{"\u0085", "[[:cntrl:]]", "", []string{"\u0085"}},
@@ -122,6 +127,10 @@ func TestAREErrorsArePostgresOnes(t *testing.T) {
 		{strings.Repeat("x*", 2500), "", "2201B invalid regular expression: regular expression is too complex"},
 		{strings.Repeat("x*", 1200), "", "0A000 regular expressions with this many optional atoms in a row (PostgreSQL may find them too complex) is not supported by fickle"},
 		{"a", "b", "0A000 regular expression option \"b\" is not supported by fickle"},
+		{"a", "e", "0A000 regular expression option \"e\" is not supported by fickle"},
+		{"(?b)a", "", "0A000 regular expression option \"b\" is not supported by fickle"},
+		{"(?e)a*?", "", "2201B invalid regular expression: quantifier operand invalid"},
+		{"(?e)a{1}?", "", "2201B invalid regular expression: quantifier operand invalid"},
 		{"[[.spaces.]]", "", "2201B invalid regular expression: invalid collating element"},
 	} {
 		_, err := evalFunc("regexp_match", nil, "x", c.pattern, c.flags)
