@@ -84,9 +84,6 @@ func compileLikeRegex(pattern string, flags uint8) (func(string) bool, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := re.checkExtents(); err != nil {
-		return nil, err
-	}
 	return re.MatchString, nil
 }
 

@@ -11,18 +11,18 @@ import (
 	"github.com/fickle-db/fickle/internal/pgerror"
 )
 
-// PostgreSQL's advanced regular expressions run on Go's RE2 engine after a
-// translation that keeps their meaning: by default '.' and negated
+// PostgreSQL's advanced regular expressions (AREs) are compiled by an
+// engine of fickle's own (regex_are_*.go), which follows PostgreSQL's
+// syntax, errors and match rules, and, where they mean the same, also
+// translated for Go's RE2, which is faster: by default '.' and negated
 // brackets match a newline and ^ $ anchor the whole string; the 'n' (or
-// 'm') flag makes them newline-sensitive. An RE whose quantifiers are all
-// greedy matches the longest string at the leftmost position (Go's
-// leftmost-longest mode), one whose quantifiers are all non-greedy the
-// shortest (Go's leftmost-first with lazy quantifiers). What RE2 cannot
-// express the same way is refused: back references and lookaround fail to
-// compile (2201B), and an RE mixing greedy and non-greedy quantifiers, or
-// using \b or \B (backspace and backslash in PostgreSQL, word boundaries in
-// RE2), is refused with 0A000 (a mixed RE only where what it matches
-// matters, not whether).
+// 'm') flag makes them newline-sensitive. RE2 answers whether an RE
+// matches whenever the translation exists, and where a match extends when
+// the RE has no subexpressions and no non-greedy quantifier (then both
+// find the leftmost-longest match). Everything else (back references,
+// lookaround, \m \M, PostgreSQL's \b and \B, expanded syntax, non-greedy
+// or mixed greediness, what subexpressions capture) runs on fickle's own
+// engine.
 
 // regexFlags are the options of the regexp_* functions' flags argument
 // that change how the RE is compiled.
@@ -34,6 +34,7 @@ type regexFlags struct {
 	dotNoNewline bool
 	lineAnchors  bool
 	literal      bool // q: the pattern is a literal string
+	expanded     bool // x: white space and comments are ignored
 }
 
 // parseRegexFlags reads a flags argument; global reports 'g'. Unknown
@@ -63,7 +64,16 @@ func (f *regexFlags) set(c rune) error {
 		f.dotNoNewline, f.lineAnchors = false, false
 	case 'q':
 		f.literal = true
-	case 'b', 'e', 'p', 'w', 'x', 't':
+	case 'p':
+		f.dotNoNewline, f.lineAnchors = true, false
+	case 'w':
+		f.dotNoNewline, f.lineAnchors = false, true
+	case 'x':
+		f.expanded = true
+	case 't':
+		f.expanded = false
+	case 'b', 'e':
+		// BREs; PostgreSQL 15's regexp functions read 'e' as BREs too.
 		return pgerror.Unsupported("regular expression option \"" + string(c) + "\"")
 	default:
 		return pgerror.Newf(pgerror.InvalidParameterValue, "invalid regular expression option: \"%c\"", c)
@@ -78,16 +88,13 @@ var regexCache struct {
 	m  map[regexKey]*pgRegex
 }
 
-// pgRegex is a translated regular expression. anchored records a ^ or \A
-// outside brackets, whose meaning depends on what precedes the search
-// start.
+// pgRegex is a compiled regular expression: are always, re2 when RE2
+// can run it with the same meaning (nil otherwise).
 type pgRegex struct {
-	*regexp.Regexp
-	anchored bool
-	// mixed records greedy and non-greedy quantifiers in one RE: whether
-	// it matches is the same in RE2, but not what it matches.
-	mixed bool
-	// longest records Go's leftmost-longest mode.
+	are *areRegex
+	re2 *regexp.Regexp
+	// longest records an RE2 translation without non-greedy quantifiers:
+	// RE2's leftmost-longest match is PostgreSQL's.
 	longest bool
 	// later holds the forms that search from a later start (searchAt).
 	later    sync.Once
@@ -96,14 +103,21 @@ type pgRegex struct {
 	extentRe *regexp.Regexp
 }
 
-// checkExtents refuses to say what an RE mixing greedy and non-greedy
-// quantifiers matches: PostgreSQL gives the whole RE one greediness, RE2
-// each quantifier its own.
-func (re *pgRegex) checkExtents() error {
-	if re.mixed {
-		return pgerror.Unsupported("regular expressions mixing greedy and non-greedy quantifiers")
-	}
-	return nil
+// NumSubexp is the number of parenthesized subexpressions.
+func (re *pgRegex) NumSubexp() int { return re.are.nsub }
+
+// MatchString reports whether re matches somewhere in s, for callers
+// without a statement to interrupt.
+func (re *pgRegex) MatchString(s string) bool {
+	m, _ := re.matches(nil, s)
+	return m
+}
+
+// re2Extents reports whether RE2 finds the matches: it can run the RE,
+// finds the same leftmost-longest extent, and no subexpression asks for
+// PostgreSQL's dissection.
+func (re *pgRegex) re2Extents() bool {
+	return re.re2 != nil && re.longest && re.are.nsub == 0
 }
 
 type regexKey struct {
@@ -116,12 +130,8 @@ const maxCachedRegexes = 1024
 // compileRegex compiles a PostgreSQL regular expression with default
 // options, or case-insensitive when fold is set, for the ~ operators, which
 // only ask whether it matches.
-func compileRegex(p string, fold bool) (*regexp.Regexp, error) {
-	re, err := compileRegexFlags(p, regexFlags{fold: fold})
-	if err != nil {
-		return nil, err
-	}
-	return re.Regexp, nil
+func compileRegex(p string, fold bool) (*pgRegex, error) {
+	return compileRegexFlags(p, regexFlags{fold: fold})
 }
 
 // compileRegexFlags compiles a PostgreSQL regular expression under flags.
@@ -133,9 +143,15 @@ func compileRegexFlags(p string, f regexFlags) (*pgRegex, error) {
 	if ok {
 		return re, nil
 	}
-	re, err := translateRegex(p, f)
+	are, err := compileARE(p, f)
 	if err != nil {
 		return nil, err
+	}
+	re = &pgRegex{are: are}
+	if !f.expanded {
+		if tr, err := translateRegex(p, f); err == nil {
+			re.re2, re.longest = tr.re2, tr.longest
+		}
 	}
 	regexCache.mu.Lock()
 	if regexCache.m == nil {
@@ -148,6 +164,8 @@ func compileRegexFlags(p string, f regexFlags) (*pgRegex, error) {
 	return re, nil
 }
 
+// translateRegex translates an ARE for RE2, or fails where RE2 cannot
+// mean the same.
 func translateRegex(p string, f regexFlags) (*pgRegex, error) {
 	// An ARE may start with the director ***: (or ***= for a literal)
 	// and then with embedded options, (?letters).
@@ -166,6 +184,9 @@ func translateRegex(p string, f regexFlags) (*pgRegex, error) {
 		}
 		p = p[end+1:]
 	}
+	if f.expanded {
+		return nil, pgerror.Unsupported("expanded regular expressions in RE2")
+	}
 	var sb strings.Builder
 	if f.literal {
 		for i := 0; i < len(p); i++ {
@@ -179,7 +200,7 @@ func translateRegex(p string, f regexFlags) (*pgRegex, error) {
 		if err != nil {
 			return nil, pgerror.Newf(pgerror.InvalidRegularExpression, "invalid regular expression: %v", err)
 		}
-		return &pgRegex{Regexp: re}, nil
+		return &pgRegex{re2: re, longest: true}, nil
 	}
 	if f.lineAnchors {
 		sb.WriteString("(?m)")
@@ -187,9 +208,8 @@ func translateRegex(p string, f regexFlags) (*pgRegex, error) {
 	if !f.dotNoNewline {
 		sb.WriteString("(?s)")
 	}
-	greedy, lazy := false, false
+	lazy := false
 	inBracket := false
-	anchored := false
 	for i := 0; i < len(p); i++ {
 		c := p[i]
 		// Case-insensitive matching folds ASCII letters only (ctype_c.go):
@@ -207,9 +227,6 @@ func translateRegex(p string, f regexFlags) (*pgRegex, error) {
 		}
 		switch {
 		case c == '\\' && i+1 < len(p):
-			if !inBracket && p[i+1] == 'A' {
-				anchored = true
-			}
 			n, err := translateEscape(&sb, p[i+1:], inBracket, f.fold)
 			if err != nil {
 				return nil, err
@@ -220,7 +237,10 @@ func translateRegex(p string, f regexFlags) (*pgRegex, error) {
 			if c == ']' {
 				inBracket = false
 			}
-			if c == '[' && i+1 < len(p) && (p[i+1] == ':' || p[i+1] == '.' || p[i+1] == '=') {
+			if c == '[' && i+1 < len(p) && (p[i+1] == '.' || p[i+1] == '=') {
+				return nil, pgerror.Unsupported("collating elements and equivalence classes in RE2")
+			}
+			if c == '[' && i+1 < len(p) && p[i+1] == ':' {
 				// A class name [:alpha:] inside a bracket; folding case,
 				// [:upper:] and [:lower:] are [:alpha:], as in PostgreSQL.
 				end := strings.Index(p[i+2:], string(p[i+1])+"]")
@@ -228,6 +248,9 @@ func translateRegex(p string, f regexFlags) (*pgRegex, error) {
 					class := p[i : i+2+end+2]
 					if f.fold && (class == "[:upper:]" || class == "[:lower:]") {
 						class = "[:alpha:]"
+					}
+					if class == "[:cntrl:]" {
+						class = `\x00-\x1f\x7f-\x{9f}` // C1 controls too, as PostgreSQL lists them
 					}
 					sb.WriteString(class)
 					i += 2 + end + 1
@@ -251,12 +274,12 @@ func translateRegex(p string, f regexFlags) (*pgRegex, error) {
 			}
 			i = j - 1
 			continue
-		case c == '^':
-			anchored = true
+		case c == '{' && leadingZeroBound(p[i+1:]):
+			return nil, pgerror.Unsupported("repetition counts with leading zeros in RE2")
 		case c == '*' || c == '+' || c == '?' || c == '}':
 			if c == '?' && i > 0 && (p[i-1] == '(') {
 				if rest := p[i+1:]; strings.HasPrefix(rest, "=") || strings.HasPrefix(rest, "!") || strings.HasPrefix(rest, "<=") || strings.HasPrefix(rest, "<!") {
-					return nil, pgerror.Unsupported("lookahead and lookbehind constraints in regular expressions")
+					return nil, pgerror.Unsupported("lookahead and lookbehind constraints in RE2")
 				}
 				break // (?: and kin
 			}
@@ -266,7 +289,6 @@ func translateRegex(p string, f regexFlags) (*pgRegex, error) {
 				i++
 				continue
 			}
-			greedy = true
 		}
 		sb.WriteByte(c)
 	}
@@ -277,14 +299,15 @@ func translateRegex(p string, f regexFlags) (*pgRegex, error) {
 	if !lazy {
 		re.Longest()
 	}
-	return &pgRegex{Regexp: re, anchored: anchored, mixed: greedy && lazy, longest: !lazy}, nil
+	return &pgRegex{re2: re, longest: !lazy}, nil
 }
 
 // translateEscape writes the Go form of the escape after a backslash at
 // the start of rest and returns how many bytes of rest it used; fold
 // matches a letter a code escape gives in both ASCII cases. Escapes RE2
 // cannot express (back references, \m and \M, PostgreSQL's \b and \B,
-// which are not word boundaries there) are refused.
+// which are not word boundaries there) fail the translation, leaving the
+// RE to the ARE engine.
 func translateEscape(sb *strings.Builder, rest string, inBracket, fold bool) (int, error) {
 	c := rest[0]
 	switch {
@@ -292,6 +315,19 @@ func translateEscape(sb *strings.Builder, rest string, inBracket, fold bool) (in
 		return 0, pgerror.Unsupported("back references in regular expressions")
 	case (c == 'm' || c == 'M' || c == 'b' || c == 'B') && !inBracket:
 		return 0, pgerror.Unsupported("regular expression escape \\" + string(c))
+	case c == 's':
+		// isspace in the C locale holds \v, which RE2's \s does not.
+		if inBracket {
+			sb.WriteString(`\t-\r `)
+		} else {
+			sb.WriteString(`[\t-\r ]`)
+		}
+		return 1, nil
+	case c == 'S' && !inBracket:
+		sb.WriteString(`[^\t-\r ]`)
+		return 1, nil
+	case c == 'S':
+		return 0, pgerror.Unsupported("\\S in a bracket expression in RE2")
 	case c == 'y' && !inBracket:
 		sb.WriteString(`\b`) // a word boundary; words are ASCII in the C ctype, as in RE2
 		return 1, nil
@@ -332,6 +368,17 @@ func translateEscape(sb *strings.Builder, rest string, inBracket, fold bool) (in
 	}
 	sb.WriteString(`\` + rest[:1])
 	return 1, nil
+}
+
+// leadingZeroBound reports a bound (after its '{') with a number written
+// with a leading zero, which RE2 does not read as PostgreSQL does.
+func leadingZeroBound(rest string) bool {
+	for i := 0; i+1 < len(rest) && rest[i] != '}'; i++ {
+		if rest[i] == '0' && (i == 0 || rest[i-1] == ',') && rest[i+1] >= '0' && rest[i+1] <= '9' {
+			return true
+		}
+	}
+	return false
 }
 
 func isHexDigit(c byte) bool {

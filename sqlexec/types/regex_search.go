@@ -3,6 +3,7 @@ package types
 import (
 	"io"
 	"regexp"
+	"sort"
 	"unicode/utf8"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
@@ -11,18 +12,20 @@ import (
 // PostgreSQL's regexp functions search again and again, each search starting
 // where the last match ended (one character further after an empty match),
 // with the whole string as context: ^ does not match at a later start, and
-// in newline-sensitive mode matches there only after a newline. Go's regexp
+// in newline-sensitive mode matches there only after a newline. The ARE
+// engine searches from any start with the whole string as context, and
+// checks the statement's interruption as it counts its steps. Go's regexp
 // searches only from the start of what it is given, so a search from a
 // later start runs on the string from the character before it, through two
 // companions of the RE that step over that character: one finds where the
 // first match begins, the other how far it extends.
 //
-// A search is linear in the text but can be slow: the leftmost-longest rule
-// makes each match scan on to the end of the text, so finding every match
-// of 'a(.*b)?' in 20,000 a's took 30 s. The functions therefore find the
-// matches one at a time, checking the statement's interruption between
-// matches, and search a long text through a reader that checks it as the
-// search advances.
+// A search is linear in the text (RE2) or quadratic (the ARE engine) but
+// can be slow: the leftmost-longest rule makes each match scan on to the
+// end of the text, so finding every match of 'a(.*b)?' in 20,000 a's
+// takes 12 s. The functions therefore find the matches one at a time,
+// checking the statement's interruption between matches, and RE2 searches
+// a long text through a reader that checks it as the search advances.
 
 // readerSearchFrom is the length of text from which one search goes
 // through an interruptible reader (slower than searching the string).
@@ -78,13 +81,18 @@ func find(env *Env, x *regexp.Regexp, text string) ([]int, error) {
 
 // matches reports whether re matches somewhere in s.
 func (re *pgRegex) matches(env *Env, s string) (bool, error) {
-	return matchRegexp(env, re.Regexp, s)
+	return matchRegexp(env, re, s)
 }
 
-// matchRegexp reports whether x matches somewhere in s, through an
-// interruptible reader when s is long (the ~ operators, SIMILAR TO and
-// regexp_like).
-func matchRegexp(env *Env, x *regexp.Regexp, s string) (bool, error) {
+// matchRegexp reports whether re matches somewhere in s (the ~ operators,
+// SIMILAR TO and regexp_like): through RE2 when it can, through an
+// interruptible reader when s is long, else through the ARE engine.
+func matchRegexp(env *Env, re *pgRegex, s string) (bool, error) {
+	if re.re2 == nil {
+		m, err := newARESearch(env, re.are, s).from(0)
+		return m != nil, err
+	}
+	x := re.re2
 	if !searchesReader(env, s) {
 		return x.MatchString(s), nil
 	}
@@ -93,11 +101,47 @@ func matchRegexp(env *Env, x *regexp.Regexp, s string) (bool, error) {
 	return ok && r.err == nil, r.err
 }
 
+// areSearch is a string prepared for the ARE engine: its characters and
+// the byte offset of each (and of its end).
+type areSearch struct {
+	x    *areExec
+	offs []int
+}
+
+func newARESearch(env *Env, re *areRegex, s string) *areSearch {
+	runes := make([]rune, 0, len(s))
+	offs := make([]int, 0, len(s)+1)
+	for i, r := range s {
+		runes = append(runes, r)
+		offs = append(offs, i)
+	}
+	offs = append(offs, len(s))
+	return &areSearch{x: newAREExec(env, re, runes), offs: offs}
+}
+
+// from returns the first match at or after byte offset pos (a character
+// boundary), as FindStringSubmatchIndex numbers it, or nil.
+func (a *areSearch) from(pos int) (m []int, err error) {
+	start := sort.SearchInts(a.offs, pos)
+	found := false
+	if err := areMatch(func() { found = a.x.find(start) }); err != nil || !found {
+		return nil, err
+	}
+	m = make([]int, len(a.x.caps))
+	for i, c := range a.x.caps {
+		m[i] = -1
+		if c >= 0 {
+			m[i] = a.offs[c]
+		}
+	}
+	return m, nil
+}
+
 // searchAt returns the first match at or after byte offset pos (a
 // character boundary), as FindStringSubmatchIndex numbers it, or nil.
 func (re *pgRegex) searchAt(env *Env, s string, pos int) ([]int, error) {
 	if pos == 0 {
-		return find(env, re.Regexp, s)
+		return find(env, re.re2, s)
 	}
 	re.later.Do(re.compileLater)
 	if re.laterErr != nil {
@@ -134,7 +178,7 @@ func (re *pgRegex) searchAt(env *Env, s string, pos int) ([]int, error) {
 // captures, after the character before the match, the match itself in the
 // RE's own mode.
 func (re *pgRegex) compileLater() {
-	src := re.String()
+	src := re.re2.String()
 	start, err := regexp.Compile(`\A(?s:.)((?s:.*?))(?:` + src + `)`)
 	if err != nil {
 		re.laterErr = pgerror.Newf(pgerror.InvalidRegularExpression, "invalid regular expression: %v", err)
@@ -153,10 +197,10 @@ func (re *pgRegex) compileLater() {
 
 // firstFrom returns the first match at or after byte offset pos.
 func (re *pgRegex) firstFrom(env *Env, s string, pos int) ([]int, error) {
-	if err := re.checkExtents(); err != nil {
-		return nil, err
+	if re.re2Extents() {
+		return re.searchAt(env, s, pos)
 	}
-	return re.searchAt(env, s, pos)
+	return newARESearch(env, re.are, s).from(pos)
 }
 
 // allFrom returns every match at or after byte offset pos, as PostgreSQL's
@@ -165,8 +209,9 @@ func (re *pgRegex) firstFrom(env *Env, s string, pos int) ([]int, error) {
 // ignoreDegenerate (regexp_split_*), empty matches at the end of s or
 // right where the last match (or s) began or ended are left out.
 func (re *pgRegex) allFrom(env *Env, s string, pos int, ignoreDegenerate bool) ([][]int, error) {
-	if err := re.checkExtents(); err != nil {
-		return nil, err
+	search := func(pos int) ([]int, error) { return re.searchAt(env, s, pos) }
+	if !re.re2Extents() {
+		search = newARESearch(env, re.are, s).from
 	}
 	var ms [][]int
 	prevEnd := 0
@@ -176,7 +221,7 @@ func (re *pgRegex) allFrom(env *Env, s string, pos int, ignoreDegenerate bool) (
 				return nil, err
 			}
 		}
-		m, err := re.searchAt(env, s, pos)
+		m, err := search(pos)
 		if err != nil || m == nil {
 			return ms, err
 		}

@@ -76,7 +76,7 @@ func TestRegexpSearchOfALongTextFindsWhatTheStringSearchFinds(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := re.FindAllStringSubmatchIndex(text, -1)
+			want := re.re2.FindAllStringSubmatchIndex(text, -1)
 			got, err := re.allFrom(env, text, 0, false)
 			if err != nil {
 				t.Fatal(err)
