@@ -270,8 +270,12 @@ func (s *Session) defaultUncommitted() bool {
 
 // isReadUncommitted says an isolation level's text names READ UNCOMMITTED.
 func isReadUncommitted(v string) bool {
-	return strings.NewReplacer("-", " ", "_", " ").Replace(strings.ToLower(strings.TrimSpace(v))) == "read uncommitted"
+	return levelWordSeparators.Replace(strings.ToLower(strings.TrimSpace(v))) == "read uncommitted"
 }
+
+// levelWordSeparators spells an isolation level's words apart with spaces;
+// made once, since every BEGIN asks isReadUncommitted.
+var levelWordSeparators = strings.NewReplacer("-", " ", "_", " ")
 
 // settingsLevel parses the settings that defaultLevel caches.
 func (s *Session) settingsLevel() history.Level {
