@@ -16,12 +16,7 @@ import (
 // (checked too when FICKLE_PGTEST_ADDR is set); pgx's
 // TestConnQueryPreparedCursorFetch does so.
 func TestFetchPreparedBeforeItsCursorReturnsTheCursorsRows(t *testing.T) {
-	dsns := map[string]string{}
-	srv := startSQLServer(t, Config{})
-	dsns["fickle"] = fmt.Sprintf("postgres://tester@%s/fickle?sslmode=disable", srv.Addr())
-	if addr := pgtestAddr(t); addr != "" {
-		dsns["postgres"] = fmt.Sprintf("postgres://postgres@%s/postgres?sslmode=disable", addr)
-	}
+	dsns := fickleAndPostgres(t)
 	for name, dsn := range dsns {
 		t.Run(name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

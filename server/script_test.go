@@ -61,6 +61,18 @@ func pgtestAddr(t *testing.T) string {
 	return addr
 }
 
+// fickleAndPostgres returns, by name, the DSN of a fickle server the test
+// starts and, when FICKLE_PGTEST_ADDR is set, of PostgreSQL, for a test
+// that runs the same client steps on both.
+func fickleAndPostgres(t *testing.T) map[string]string {
+	srv := startSQLServer(t, Config{})
+	dsns := map[string]string{"fickle": fmt.Sprintf("postgres://tester@%s/fickle?sslmode=disable", srv.Addr())}
+	if addr := pgtestAddr(t); addr != "" {
+		dsns["postgres"] = fmt.Sprintf("postgres://postgres@%s/postgres?sslmode=disable", addr)
+	}
+	return dsns
+}
+
 // TestPGWireScripts runs the SQL-level golden scripts of testdata/pgtest
 // against the real engine and, when FICKLE_PGTEST_ADDR is set, against
 // PostgreSQL, with the same expected output: PostgreSQL's behaviour is the

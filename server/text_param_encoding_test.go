@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"errors"
-	"fmt"
 	"testing"
 	"time"
 
@@ -16,12 +15,7 @@ import (
 // PostgreSQL's Bind does (checked too when FICKLE_PGTEST_ADDR is set);
 // lib/pq's TestDecodeScan sends such parameters.
 func TestTextParameterMustBeUTF8(t *testing.T) {
-	dsns := map[string]string{}
-	srv := startSQLServer(t, Config{})
-	dsns["fickle"] = fmt.Sprintf("postgres://tester@%s/fickle?sslmode=disable", srv.Addr())
-	if addr := pgtestAddr(t); addr != "" {
-		dsns["postgres"] = fmt.Sprintf("postgres://postgres@%s/postgres?sslmode=disable", addr)
-	}
+	dsns := fickleAndPostgres(t)
 	cases := []struct {
 		sql   string
 		value string

@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"fmt"
 	"strconv"
 	"testing"
 	"time"
@@ -16,12 +15,7 @@ import (
 // sends the OIDs it described in its cache_describe mode), as PostgreSQL
 // accepts them (checked too when FICKLE_PGTEST_ADDR is set).
 func TestParseTakesUserTypeParameterOIDs(t *testing.T) {
-	dsns := map[string]string{}
-	srv := startSQLServer(t, Config{})
-	dsns["fickle"] = fmt.Sprintf("postgres://tester@%s/fickle?sslmode=disable", srv.Addr())
-	if addr := pgtestAddr(t); addr != "" {
-		dsns["postgres"] = fmt.Sprintf("postgres://postgres@%s/postgres?sslmode=disable", addr)
-	}
+	dsns := fickleAndPostgres(t)
 	cases := []struct{ typ, value string }{
 		{"fruit", "pear"},
 		{"fruit[]", "{apple,pear}"},
