@@ -14,28 +14,8 @@ import (
 // primary key, a select by primary key and an insert) through prepared
 // statements, in-process, on one session.
 func BenchmarkTPCB(b *testing.B) {
-	store := isolation.NewStore(isolation.Config{Strategy: isolation.StrategyLatest, Seed: 1})
-	eng, err := NewEngine(Config{Store: store})
-	if err != nil {
-		b.Fatal(err)
-	}
-	s := eng.NewSession(SessionInfo{User: "bench", Database: "bench"})
+	s, exec := benchSession(b)
 	ctx := context.Background()
-	exec := func(sql string, params ...any) {
-		sts, err := s.Parse(sql)
-		if err != nil {
-			b.Fatal(err)
-		}
-		for _, st := range sts {
-			p, err := s.Prepare(st, nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			if _, err := s.Execute(ctx, p, params); err != nil {
-				b.Fatal(err)
-			}
-		}
-	}
 	exec(`create table pgbench_history(tid int,bid int,aid int,delta int,mtime timestamp,filler char(22));
 create table pgbench_tellers(tid int primary key,bid int,tbalance int,filler char(84));
 create table pgbench_accounts(aid int primary key,bid int,abalance int,filler char(84));
@@ -178,29 +158,8 @@ func BenchmarkLongStatements(b *testing.B) {
 // inserted into), after updates moved every tenth row, and with a LIMIT,
 // which a whole-table scan no longer shortens.
 func BenchmarkTableScan(b *testing.B) {
-	store := isolation.NewStore(isolation.Config{Strategy: isolation.StrategyLatest, Seed: 1})
-	eng, err := NewEngine(Config{Store: store})
-	if err != nil {
-		b.Fatal(err)
-	}
-	s := eng.NewSession(SessionInfo{User: "bench", Database: "bench"})
-	ctx := context.Background()
-	run := func(b *testing.B, sql string) {
-		sts, err := s.Parse(sql)
-		if err != nil {
-			b.Fatal(err)
-		}
-		for _, st := range sts {
-			p, err := s.Prepare(st, nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			if _, err := s.Execute(ctx, p, nil); err != nil {
-				b.Fatal(err)
-			}
-		}
-	}
-	run(b, `create table inserted(k int primary key, v int);
+	_, run := benchSession(b)
+	run(`create table inserted(k int primary key, v int);
 insert into inserted select g, g % 7 from generate_series(1, 10000) g;
 create table updated(k int primary key, v int);
 insert into updated select g, g % 7 from generate_series(1, 10000) g;
@@ -213,8 +172,34 @@ update updated set v = v + 1 where k % 10 = 0`)
 	} {
 		b.Run(q, func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
-				run(b, q)
+				run(q)
 			}
 		})
+	}
+}
+
+// benchSession returns a session of a fresh engine (strategy latest) and a
+// function running each statement of a text on it, prepared, with params.
+func benchSession(b *testing.B) (*Session, func(sql string, params ...any)) {
+	store := isolation.NewStore(isolation.Config{Strategy: isolation.StrategyLatest, Seed: 1})
+	eng, err := NewEngine(Config{Store: store})
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := eng.NewSession(SessionInfo{User: "bench", Database: "bench"})
+	return s, func(sql string, params ...any) {
+		sts, err := s.Parse(sql)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, st := range sts {
+			p, err := s.Prepare(st, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := s.Execute(context.Background(), p, params); err != nil {
+				b.Fatal(err)
+			}
+		}
 	}
 }
