@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/internal/tsearch"
 	"github.com/fickle-db/fickle/isolation"
 	"github.com/fickle-db/fickle/sqlexec/types"
 )
@@ -99,8 +100,13 @@ func runScript(t *testing.T, path string) {
 	}
 	sessions := map[string]*scriptSession{}
 	blocks := parseScript(t, string(data))
+	skipWithoutTextSearchData(t, blocks)
 	var out strings.Builder
 	for _, b := range blocks {
+		if b.directive == "needs-tsearch-data" {
+			writeBlock(&out, b, "")
+			continue
+		}
 		name := b.args["session"]
 		if name == "" {
 			name = "s1"
@@ -131,6 +137,23 @@ func runScript(t *testing.T, path string) {
 	if *rewrite {
 		if err := os.WriteFile(path, []byte(out.String()), 0o644); err != nil {
 			t.Fatal(err)
+		}
+	}
+}
+
+// skipWithoutTextSearchData skips a script that has a needs-tsearch-data
+// block, listing files of PostgreSQL's tsearch_data (its dictionaries read
+// them), when the directory fickle reads them from lacks one: a machine
+// without PostgreSQL 15 installed.
+func skipWithoutTextSearchData(t *testing.T, blocks []scriptBlock) {
+	for _, b := range blocks {
+		if b.directive != "needs-tsearch-data" {
+			continue
+		}
+		for _, f := range strings.Fields(b.input) {
+			if _, err := os.Stat(filepath.Join(tsearch.DataDir(), f)); err != nil {
+				t.Skipf("needs PostgreSQL 15's tsearch_data (set %s or install postgresql-15): %v", tsearch.DataDirEnv, err)
+			}
 		}
 	}
 }
