@@ -27,7 +27,8 @@ var rewrite = flag.Bool("rewrite", false, "rewrite the expected output of the sc
 //	expected output
 //
 // or "copy [session=NAME]" whose first line is a COPY ... FROM STDIN and
-// whose other lines are the data. Sessions are created on first use; a
+// whose other lines are the data, or "needs-tsearch-data" listing files of
+// PostgreSQL's tsearch_data the script reads (skipped without them). Sessions are created on first use; a
 // session whose explicit transaction failed answers 25P02 until ROLLBACK,
 // as the server does. Run with -rewrite to regenerate the expected output.
 func TestScripts(t *testing.T) {
