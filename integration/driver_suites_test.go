@@ -103,7 +103,6 @@ var driverSuites = []driverSuite{
 			"pgtype TestDateCodec":                                               whyInfinity,
 			"pgtype TestTimestampCodec":                                          whyInfinity,
 			"pgtype TestTimestamptzCodec":                                        whyInfinity,
-			"pgtype TestTimestamptzCodecPOSIXTimezones":                          "fickle refuses the POSIX time zone XXX-24 with 22023 (wrong: PostgreSQL accepts it)",
 			"pgtype TestLtreeCodec":                                              "the ltree extension is not supported by fickle (0A000)",
 			"pgtype TestNumericCodec":                                            "numeric values of magnitude 1e100000 and beyond are not supported by fickle (0A000)",
 			"pgtype TestNumericBinaryEncodeLargeDigitCount":                      "numeric values of magnitude 1e100000 and beyond are not supported by fickle (0A000)",

@@ -940,12 +940,15 @@ func mergeDateStyle(current, v string) (string, error) {
 // normTimeZone reads TimeZone: a zone name, a POSIX offset, or hours east
 // of UTC, recorded as PostgreSQL records each.
 func normTimeZone(v string) (string, error) {
-	_, name, err := types.ParseTimeZone(v, false)
+	loc, name, err := types.ParseTimeZone(v, false)
 	if err != nil {
 		if pgerror.GetCode(err) == pgerror.FeatureNotSupported {
 			return "", err
 		}
 		return "", invalidValue("TimeZone", v)
+	}
+	if err := types.LeapSecondsZone(loc, v); err != nil {
+		return "", err
 	}
 	return name, nil
 }

@@ -128,7 +128,8 @@ func posixZone(s string) (*time.Location, bool) {
 
 func isASCIILetter(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' }
 
-// clockSeconds reads hh[:mm[:ss]] as seconds.
+// clockSeconds reads hh[:mm[:ss]] as seconds, each a number of any digits
+// as tzcode's getnum reads them (0045 is 45 hours).
 func clockSeconds(s string) (int, bool) {
 	parts := strings.Split(s, ":")
 	if len(parts) > 3 {
@@ -137,7 +138,7 @@ func clockSeconds(s string) (int, bool) {
 	total := 0
 	for i, p := range parts {
 		n, err := strconv.Atoi(p)
-		if err != nil || n < 0 || len(p) > 2 || i > 0 && n > 59 {
+		if err != nil || n < 0 || i > 0 && n > 59 {
 			return 0, false
 		}
 		total = total*60 + n
@@ -145,7 +146,18 @@ func clockSeconds(s string) (int, bool) {
 	for i := len(parts); i < 3; i++ {
 		total *= 60
 	}
-	return total, total < 24*3600
+	return total, total < 168*3600 // tzcode's limit: hours up to 24*7-1
+}
+
+// LeapSecondsZone is the error of the TimeZone setting for a zone whose
+// clocks read other than :00 seconds at midnight UTC (a POSIX offset with
+// seconds), which PostgreSQL's check_timezone takes for leap seconds.
+func LeapSecondsZone(loc *time.Location, name string) error {
+	if _, east := time.Unix(0, 0).In(loc).Zone(); east%60 == 0 {
+		return nil
+	}
+	return pgerror.Newf(pgerror.InvalidParameterValue, "time zone \"%s\" appears to use leap seconds", name).
+		WithDetail("PostgreSQL does not support leap seconds.")
 }
 
 // zoneRule is the zone of AT TIME ZONE: a location, or a dynamic
