@@ -15,8 +15,9 @@ import (
 // a uuid come in the order they were inserted. The order shows in a query
 // without ORDER BY (an application's test that compares a list with what
 // it inserted, a LIMIT, a cursor's first FETCH, array_agg and string_agg
-// without ORDER BY), in the ties of a sort (fickle sorts as PostgreSQL's
-// quicksort does, so equal keys keep the order they came in), and wherever
+// without ORDER BY), in the ties of a sort (fickle sorts with PostgreSQL's
+// own quicksort, whose equal keys come out in PostgreSQL's order when they
+// come in in it), and wherever
 // one row's change depends on another's: a BEFORE trigger that updates a
 // row the statement reaches later (27000, triggered_writes.go), or an
 // UPDATE shifting unique values that passes only in heap order. Through an
