@@ -184,24 +184,15 @@ func opfamilyByOID(c *catalog, oid uint32) *opfamilyDesc {
 // putOpfamily, putOpclass and putAmMember store a descriptor (new or
 // replacing the one of its OID).
 func (c *catalog) putOpfamily(f *opfamilyDesc) {
-	if c.opfamilies == nil {
-		c.opfamilies = map[uint32]*opfamilyDesc{}
-	}
-	c.opfamilies[f.oid] = f
+	putEntry(&c.opfamilies, f.oid, f)
 }
 
 func (c *catalog) putOpclass(oc *userOpclass) {
-	if c.opclasses == nil {
-		c.opclasses = map[uint32]*userOpclass{}
-	}
-	c.opclasses[oc.oid] = oc
+	putEntry(&c.opclasses, oc.oid, oc)
 }
 
 func (c *catalog) putAmMember(m *amMember) {
-	if c.amMembers == nil {
-		c.amMembers = map[uint32]*amMember{}
-	}
-	c.amMembers[m.oid] = m
+	putEntry(&c.amMembers, m.oid, m)
 }
 
 // sortedOpfamilies, sortedOpclasses and sortedAmMembers are the users'

@@ -86,12 +86,18 @@ func operatorByOID(c *catalog, oid uint32) *operatorDesc {
 	return nil
 }
 
+// putEntry stores v under k in *m, making the map on first use (a
+// catalog's maps of user objects are nil until one is made).
+func putEntry[K comparable, V any](m *map[K]V, k K, v V) {
+	if *m == nil {
+		*m = map[K]V{}
+	}
+	(*m)[k] = v
+}
+
 // putOperator stores op (new or replacing the descriptor of its OID).
 func (c *catalog) putOperator(op *operatorDesc) {
-	if c.operators == nil {
-		c.operators = map[uint32]*operatorDesc{}
-	}
-	c.operators[op.oid] = op
+	putEntry(&c.operators, op.oid, op)
 }
 
 // validOperatorName is pg_operator.c's validOperatorName.

@@ -48,17 +48,11 @@ var builtinTSConfigMaps = sync.OnceValue(func() map[uint32]*[tsearch.LastTokenTy
 // putTSConfig and putTSDict store a descriptor (new or replacing the one
 // of its OID).
 func (c *catalog) putTSConfig(cfg *tsConfigDesc) {
-	if c.tsConfigs == nil {
-		c.tsConfigs = map[uint32]*tsConfigDesc{}
-	}
-	c.tsConfigs[cfg.oid] = cfg
+	putEntry(&c.tsConfigs, cfg.oid, cfg)
 }
 
 func (c *catalog) putTSDict(d *tsUserDict) {
-	if c.tsDicts == nil {
-		c.tsDicts = map[uint32]*tsUserDict{}
-	}
-	c.tsDicts[d.oid] = d
+	putEntry(&c.tsDicts, d.oid, d)
 }
 
 // sortedTSConfigs and sortedTSDicts are the users' objects by OID.

@@ -174,10 +174,7 @@ func asciiUpper(s string) string {
 }
 
 func (d *ddl) putEventTrigger(et *eventTrigDesc) {
-	if d.cat.eventTriggers == nil {
-		d.cat.eventTriggers = map[string]*eventTrigDesc{}
-	}
-	d.cat.eventTriggers[et.name] = et
+	putEntry(&d.cat.eventTriggers, et.name, et)
 }
 
 // lookupEventTrigger is the event trigger named name, which must exist.
