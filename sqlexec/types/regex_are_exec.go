@@ -637,18 +637,10 @@ func (x *areExec) iterDissect(t *subre, begin, end int) bool {
 			} else if k < minM {
 				back = true
 			} else {
-				i := nverified + 1
-				for ; i <= k; i++ {
-					x.zap(child)
-					if !x.dissect(child, endpts[i-1], endpts[i]) {
-						break
-					}
-					nverified = i
-				}
-				if i > k {
+				var ok bool
+				if k, nverified, ok = x.verifyIterations(child, endpts, nverified, k); ok {
 					return true
 				}
-				k = i
 				back = true
 			}
 		}
@@ -716,18 +708,10 @@ func (x *areExec) revIterDissect(t *subre, begin, end int) bool {
 			} else if k < minM {
 				back = true
 			} else {
-				i := nverified + 1
-				for ; i <= k; i++ {
-					x.zap(child)
-					if !x.dissect(child, endpts[i-1], endpts[i]) {
-						break
-					}
-					nverified = i
-				}
-				if i > k {
+				var ok bool
+				if k, nverified, ok = x.verifyIterations(child, endpts, nverified, k); ok {
 					return true
 				}
-				k = i
 				back = true
 			}
 		}
@@ -757,4 +741,20 @@ func areMatch(fn func()) (err error) {
 	}()
 	fn()
 	return nil
+}
+
+// verifyIterations dissects the iterations nverified+1..k of child between
+// their end points, as citerdissect and creviterdissect do once every
+// iteration has a candidate end: ok when all match, else the first that
+// does not, to back up from, with the count verified so far.
+func (x *areExec) verifyIterations(child *subre, endpts []int, nverified, k int) (first, verified int, ok bool) {
+	i := nverified + 1
+	for ; i <= k; i++ {
+		x.zap(child)
+		if !x.dissect(child, endpts[i-1], endpts[i]) {
+			break
+		}
+		nverified = i
+	}
+	return i, nverified, i > k
 }
