@@ -179,6 +179,11 @@ type tableDesc struct {
 	// droppedAttnum is the highest attnum of a dropped column: as in
 	// PostgreSQL, a column added later never reuses it.
 	droppedAttnum int16
+	// missing are the values ADD COLUMN gave the rows already stored, by
+	// attnum (atthasmissing, attmissingval): a default PostgreSQL keeps in
+	// the catalog instead of writing the table anew, until a rewrite
+	// (fast_default.go).
+	missing map[int16]any
 	// droppedCols are the columns DROP COLUMN removed, as they were:
 	// PostgreSQL keeps their pg_attribute rows, renamed and marked
 	// attisdropped, and counts them in relnatts.
@@ -614,6 +619,7 @@ func (t *tableDesc) clone() *tableDesc {
 	n.parents = append([]uint32(nil), t.parents...)
 	n.policies = append([]*policyDesc(nil), t.policies...)
 	n.droppedCols = slices.Clip(t.droppedCols)
+	n.missing = maps.Clone(t.missing)
 	return &n
 }
 

@@ -103,6 +103,7 @@ func (d *ddl) clusterTable(t *tableDesc, name string) error {
 		}
 		order.Index = ix.id
 	}
+	nt.missing = nil // the rewrite writes every column
 	d.cat.putTable(nt)
 	return d.x.txn.Relayout(t.id, order)
 }

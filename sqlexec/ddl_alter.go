@@ -115,7 +115,9 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 		var err error
 		switch cmd.Subtype {
 		case pg_query.AlterTableType_AT_AddColumn:
-			err = d.addColumn(b, nt, cmd)
+			if rewrote, err = d.addColumn(b, nt, cmd); rewrote {
+				reason |= 2
+			}
 		case pg_query.AlterTableType_AT_DropColumn:
 			err = d.dropColumn(nt, cmd)
 		case pg_query.AlterTableType_AT_AddConstraint:
@@ -216,10 +218,7 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 		if err != nil {
 			return err
 		}
-		nt.toastKept = d.keepsToastTable(b, nt, cmd, hadToast, rewrote)
-		if cmd.Subtype == pg_query.AlterTableType_AT_AddColumn && addColumnRewrites(b, cmd.Def.GetColumnDef()) {
-			rewrote, reason = true, reason|2
-		}
+		nt.toastKept = keepsToastTable(nt, hadToast, rewrote)
 		rewritten = rewritten || rewrote
 		d.cat.putTable(nt)
 		if err := d.addedColumnOptions(t.oid, cmd, existed); err != nil {
@@ -230,6 +229,7 @@ func (d *ddl) alterTable(at *pg_query.AlterTableStmt, full string) error {
 		d.s.noteRewrite(t.oid, reason)
 	}
 	if rewritten {
+		d.clearMissing(t)
 		// The rows the transaction sees take the first places, in the
 		// order of their places now, at their new sizes.
 		nt := d.cat.tables[t.oid]
@@ -247,31 +247,32 @@ func (d *ddl) column(t *tableDesc, name string) (int, error) {
 	return i, nil
 }
 
-func (d *ddl) addColumn(b *binder, t *tableDesc, cmd *pg_query.AlterTableCmd) error {
+func (d *ddl) addColumn(b *binder, t *tableDesc, cmd *pg_query.AlterTableCmd) (rewrites bool, err error) {
 	cd := cmd.Def.GetColumnDef()
 	if t.colIndex(cd.Colname) >= 0 {
 		if cmd.MissingOk {
 			d.notice(pgerror.DuplicateColumn, "column \"%s\" of relation \"%s\" already exists, skipping", cd.Colname, t.name)
-			return nil
+			return false, nil
 		}
-		return pgerror.Newf(pgerror.DuplicateColumn, "column \"%s\" of relation \"%s\" already exists", cd.Colname, t.name)
+		return false, pgerror.Newf(pgerror.DuplicateColumn, "column \"%s\" of relation \"%s\" already exists", cd.Colname, t.name)
 	}
 	cons, err := d.addColumnDef(b, t, cd, true)
 	if err != nil {
-		return err
+		return false, err
 	}
 	col := t.cols[len(t.cols)-1]
 	defNode := col.def
 	var check domainCheck
 	if dom := b.domainByOid(col.domain); dom != nil {
 		if check, err = b.domainCheckFor(dom); err != nil {
-			return err
+			return false, err
 		}
 		if defNode == nil {
 			defNode = d.cat.domainDefault(dom)
 		}
 	}
 	var def, gen *scalar
+	volatileCalls := b.pgVolatileCalls
 	if defNode != nil && col.generated == nil {
 		if err := b.unplaced(func() (err error) {
 			if def, err = b.defaultExpr(col, defNode); err != nil {
@@ -279,20 +280,25 @@ func (d *ddl) addColumn(b *binder, t *tableDesc, cmd *pg_query.AlterTableCmd) er
 			}
 			return d.readDefaultLiteral(b, col, defNode, def)
 		}); err != nil {
-			return err
+			return false, err
 		}
 	}
 	if col.generated != nil {
 		if gen, err = b.generationExpr(t, col); err != nil {
-			return err
+			return false, err
 		}
+	}
+	if rewrites = b.addedColumnRewrites(col, b.pgVolatileCalls != volatileCalls); rewrites {
+		t.missing = nil
+	} else if err := d.noteMissing(t, col, def); err != nil {
+		return false, err
 	}
 	hasRows := false
 	if err := d.scanRows(t, func([]any) error { hasRows = true; return nil }); err != nil {
-		return err
+		return false, err
 	}
 	if hasRows && col.notNull && def == nil && gen == nil && check == nil {
-		return nullValuesError(t, col)
+		return false, nullValuesError(t, col)
 	}
 	// Every version of a key gets the value computed for its latest row, so
 	// that a row keeps one value of a volatile default (nextval) whichever
@@ -332,17 +338,17 @@ func (d *ddl) addColumn(b *binder, t *tableDesc, cmd *pg_query.AlterTableCmd) er
 		return nr
 	})
 	if err != nil {
-		return err
+		return false, err
 	}
 	if firstErr != nil {
-		return firstErr
+		return false, firstErr
 	}
 	for _, tc := range cons {
 		if err := d.addConstraint(b, t, tc, true); err != nil {
-			return err
+			return false, err
 		}
 	}
-	return nil
+	return rewrites, nil
 }
 
 func (d *ddl) dropColumn(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
@@ -453,6 +459,7 @@ func (d *ddl) dropColumn(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 	d.cat.dropColumnComment(t.oid, t.cols[i].attnum)
 	t.droppedAttnum = max(t.droppedAttnum, t.cols[i].attnum)
 	t.droppedCols = append(t.droppedCols, t.cols[i])
+	delete(t.missing, t.cols[i].attnum)
 	t.cols = append(t.cols[:i:i], t.cols[i+1:]...)
 	for _, ix := range old {
 		cols, ok := shift(ix.cols)

@@ -176,10 +176,13 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 	versions := b.readsRowVersions()
 	rsc := withInsertedSystemCols(sc, t, versions)
 	selected.track(rsc.cols)
+	var versionRead bool // RETURNING reads xmin or xmax
+	watched := watchVersionReads(rsc.cols, len(t.cols)+1, &versionRead)
 	outs, cols, err := b.returning(rsc, ins.ReturningList)
 	if err != nil {
 		return nil, err
 	}
+	watched()
 	oc, err := b.onConflict(t, sc, ins.OnConflictClause)
 	if err != nil {
 		return nil, err
@@ -335,6 +338,7 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 			}
 			oid, id := t.oid, t.id // of the table the row goes to
 			var key []byte         // its key there
+			var leafT *tableDesc   // the partition a routed row went to
 			switch {
 			case router != nil && oc != nil:
 				leaf, lrow, err := router.route(x, row)
@@ -351,13 +355,12 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 				if err != nil || done {
 					return err
 				}
-				oid, id, key = leaf.t.oid, leaf.t.id, k
+				oid, id, key, leafT = leaf.t.oid, leaf.t.id, k, leaf.t
 			case router != nil:
-				var leaf *tableDesc
-				if row, leaf, key, err = router.insert(x, row, policies, leafEvents); err != nil || row == nil {
+				if row, leafT, key, err = router.insert(x, row, policies, leafEvents); err != nil || row == nil {
 					return err
 				}
-				oid, id = leaf.oid, leaf.id
+				oid, id = leafT.oid, leafT.id
 			case oc != nil:
 				done, k, err := oc.try(x, w, row, leafEvents, func(r []any, v isolation.RowVersion) error { return updated(r, t.oid, v) })
 				if err != nil || done {
@@ -381,6 +384,9 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 				// ON CONFLICT inserts under a store savepoint of its own,
 				// which PostgreSQL's speculative insertion is not.
 				v.Xmin = x.txn.XID()
+			}
+			if versionRead && leafT != nil && routedVersionsUnreadable(t, nil, leafT) {
+				return versionsUnreadableError()
 			}
 			return emit(row, oid, v)
 		})

@@ -342,10 +342,17 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	outs, cols, err := b.returning(m.returningScope(), up.ReturningList)
+	rsc := m.returningScope()
+	var versionRead bool // RETURNING reads xmin or xmax of the target
+	watched := func() {}
+	if first := m.items[0]; first.versions && first.members != nil {
+		watched = watchVersionReads(rsc.cols, first.off+len(first.table.cols), &versionRead)
+	}
+	outs, cols, err := b.returning(rsc, up.ReturningList)
 	if err != nil {
 		return nil, err
 	}
+	watched()
 	// An UPDATE of a key column (tableDesc.keyColumns) locks its rows FOR
 	// UPDATE, others FOR NO KEY UPDATE, as in PostgreSQL.
 	lockMode := isolation.RowLockNoKeyUpdate
@@ -500,6 +507,9 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 					id, key := m.rowTable(mt).id, mt.key
 					if movedTo != nil {
 						id, key = movedTo.id, movedKey
+						if versionRead && routedVersionsUnreadable(t, m.rowTable(mt), movedTo) {
+							return nil, versionsUnreadableError()
+						}
 					}
 					setRowVersion(x.row, first, x.txn.OwnVersion(id, key))
 				}

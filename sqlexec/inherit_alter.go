@@ -141,7 +141,7 @@ func (d *ddl) addColumnInherited(b *binder, t *tableDesc, cmd *pg_query.AlterTab
 			return d.addColumnWithChecksInherited(b, t, cmd, kept, checks, children, recurse, recursing)
 		}
 	}
-	if err := d.addColumn(b, t, cmd); err != nil {
+	if _, err := d.addColumn(b, t, cmd); err != nil {
 		return err
 	}
 	if recursing {
@@ -354,7 +354,10 @@ func (d *ddl) alterColumnInherited(b *binder, t *tableDesc, cmd *pg_query.AlterT
 		if len(children) > 0 && !recurse {
 			return pgerror.Newf(pgerror.InvalidTableDefinition, "type of inherited column \"%s\" must be changed in child tables too", cmd.Name)
 		}
-		err = d.alterColumnType(b, t, cmd)
+		before := t.clone()
+		if err = d.alterColumnType(b, t, cmd); err == nil && columnTypesRewrite(before, t, []*pg_query.AlterTableCmd{cmd}) {
+			t.missing = nil
+		}
 	}
 	if err != nil {
 		return err

@@ -470,3 +470,26 @@ func (rm *rowMoves) apply(x *execCtx, mt match, wm *writer, np, nr []any, polici
 	}
 	return rowMoved, leaf, key, wm.movedIn(x, mt.phys, np)
 }
+
+// watchVersionReads makes the xmin and xmax columns of cols, a RETURNING
+// scope's, at the slots xmin and xmin+1, mark their reads in *read: whether
+// RETURNING reads a written row's versions, which PostgreSQL cannot give
+// for some routed rows (routedVersionsUnreadable). Once the RETURNING list
+// is compiled, done passes such a read on to the marks the columns had
+// (the privilege check's).
+func watchVersionReads(cols []scopeCol, xmin int, read *bool) (done func()) {
+	var had []*bool
+	for i := range cols {
+		if c := &cols[i]; c.system && (c.slot == xmin || c.slot == xmin+1) {
+			had = append(had, c.read)
+			c.read = read
+		}
+	}
+	return func() {
+		for _, p := range had {
+			if p != nil && *read {
+				*p = true
+			}
+		}
+	}
+}

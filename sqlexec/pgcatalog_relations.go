@@ -183,9 +183,10 @@ func relationRows(c *catalog) []relationRow {
 	return append(out, compositeRelationRows(c)...)
 }
 
-// attributeRow is a pg_attribute row of a column of type typ.
-func attributeRow(rel uint32, name string, typ types.Type, num int, notNull, hasDef bool, identity byte) []any {
-	byval, align, storage := false, "i", "x"
+// typeTraits are typ's typbyval, typalign and typstorage, as its
+// columns' pg_attribute rows give them.
+func typeTraits(typ types.Type) (byval bool, align, storage string) {
+	byval, align, storage = false, "i", "x"
 	switch bt := builtinIndex().types[uint32(typ.Oid)]; {
 	case bt != nil:
 		byval, align, storage = bt.byval, bt.align, bt.storage
@@ -194,6 +195,12 @@ func attributeRow(rel uint32, name string, typ types.Type, num int, notNull, has
 	case typ.IsComposite():
 		align = "d"
 	}
+	return byval, align, storage
+}
+
+// attributeRow is a pg_attribute row of a column of type typ.
+func attributeRow(rel uint32, name string, typ types.Type, num int, notNull, hasDef bool, identity byte) []any {
+	byval, align, storage := typeTraits(typ)
 	ident, ndims := "", int64(0)
 	if identity != 0 {
 		ident = string(identity)
@@ -280,6 +287,9 @@ func init() {
 						row[2] = int64(col.domain) // a domain's column names the domain, its values are the base type's
 					}
 					row[22] = columnACLText(s, c, t.oid, col.attnum)
+					if v := missingAttributeValue(s, t, col); v != nil {
+						row[15], row[25] = true, v
+					}
 					row[24] = optionsAny(col.fdwOptions)
 					out = append(out, row)
 				}

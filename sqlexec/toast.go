@@ -160,35 +160,9 @@ func (d *ddl) setStorage(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 	return nil
 }
 
-// keepsToastTable says whether t, which had a TOAST table (had) before
-// cmd changed it, keeps it: PostgreSQL removes a TOAST table only when a
-// command rewrites the table and it is no longer needed.
-func (d *ddl) keepsToastTable(b *binder, t *tableDesc, cmd *pg_query.AlterTableCmd, had, rewrote bool) bool {
-	if !had || needsToastTable(t) {
-		return false
-	}
-	if cmd.Subtype == pg_query.AlterTableType_AT_AddColumn {
-		rewrote = rewrote || addColumnRewrites(b, cmd.Def.GetColumnDef())
-	}
-	return !rewrote
-}
-
-// addColumnRewrites reports whether PostgreSQL rewrites a table to add
-// the column: a serial column, or one whose default is volatile.
-func addColumnRewrites(b *binder, cd *pg_query.ColumnDef) bool {
-	if _, ok := serialType(cd.TypeName); ok {
-		return true
-	}
-	for _, cn := range cd.Constraints {
-		c := cn.GetConstraint()
-		switch c.GetContype() {
-		case pg_query.ConstrType_CONSTR_IDENTITY:
-			return true
-		case pg_query.ConstrType_CONSTR_DEFAULT:
-			if e, err := b.expr(nil, c.RawExpr); err == nil && e.volatile {
-				return true
-			}
-		}
-	}
-	return false
+// keepsToastTable says whether t, which had a TOAST table (had) before an
+// ALTER TABLE subcommand changed it, keeps it: PostgreSQL removes a TOAST
+// table only when a command rewrites the table and it is no longer needed.
+func keepsToastTable(t *tableDesc, had, rewrote bool) bool {
+	return had && !needsToastTable(t) && !rewrote
 }

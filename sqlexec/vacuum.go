@@ -183,6 +183,12 @@ func (b *binder) vacuumPlan(vs *pg_query.VacuumStmt) (*stmtPlan, error) {
 				return nil, err
 			}
 		}
+		if slices.ContainsFunc(leaves, func(t *tableDesc) bool { return t.missing != nil }) {
+			// The rewrite writes every column: no missing values are left.
+			if _, err := x.s.runDDL(x, func(d *ddl) error { d.clearMissing(leaves...); return nil }); err != nil {
+				return nil, err
+			}
+		}
 		return &Result{Tag: tag, Notices: notices}, nil
 	}}, nil
 }
