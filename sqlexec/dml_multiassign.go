@@ -102,7 +102,7 @@ func (b *binder) multiSourceFor(sc *scope, m *pg_query.MultiAssignRef) (*multiSo
 			return nil, pgerror.New(pgerror.CardinalityViolation, "more than one row returned by a subquery used as an expression")
 		}
 	default:
-		return nil, b.errAt(pgerror.New(pgerror.SyntaxError, "source for a multiple-column UPDATE item must be a sub-SELECT or ROW() expression"), exprLocation(m.Source))
+		return nil, b.errAt(pgerror.New(pgerror.FeatureNotSupported, "source for a multiple-column UPDATE item must be a sub-SELECT or ROW() expression"), leftmostLocation(m.Source))
 	}
 	return src, nil
 }

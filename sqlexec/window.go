@@ -370,8 +370,8 @@ func rangeOffsetType(col, from types.Type) (types.Type, *pgerror.Error) {
 }
 
 // leftmostLocation is where PostgreSQL's exprLocation places a bound
-// expression: the leftmost of an operator's or a cast's own location and
-// its operands'.
+// expression: the leftmost of an operator's, a cast's or a subquery's own
+// location and its operands'.
 func leftmostLocation(n *pg_query.Node) int32 {
 	loc := exprLocation(n)
 	var left *pg_query.Node
@@ -380,6 +380,8 @@ func leftmostLocation(n *pg_query.Node) int32 {
 		left = n.GetTypeCast().Arg
 	case n.GetAExpr() != nil:
 		left = n.GetAExpr().Lexpr
+	case n.GetSubLink() != nil:
+		loc, left = n.GetSubLink().Location, n.GetSubLink().Testexpr
 	}
 	if left != nil {
 		if l := leftmostLocation(left); l >= 0 && (loc < 0 || l < loc) {
