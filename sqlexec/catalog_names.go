@@ -118,10 +118,24 @@ func (n catalogNames) RelationOid(text string) (int64, error) {
 			return 0, pgerror.Newf(pgerror.InvalidSchemaName, "schema \"%s\" does not exist", path[0])
 		}
 	}
-	if oid, ok := relationIn(c, path, name); ok {
+	if oid, ok := classIn(c, path, name); ok {
 		return oid, nil
 	}
 	return 0, pgerror.Newf(pgerror.UndefinedTable, "relation \"%s\" does not exist", strings.Join(parts, "."))
+}
+
+// classIn is relationIn finding composite types' relations (relkind c)
+// too, as regclass does.
+func classIn(c *catalog, path []string, name string) (int64, bool) {
+	for _, p := range path {
+		if oid, ok := relationIn(c, []string{p}, name); ok {
+			return oid, true
+		}
+		if sc := c.schemas[p]; sc != nil && sc.types[name] != nil && sc.types[name].relid != 0 {
+			return int64(sc.types[name].relid), true
+		}
+	}
+	return 0, false
 }
 
 // RelationName is regclassout: the relation's name, quoted where needed
@@ -129,10 +143,13 @@ func (n catalogNames) RelationOid(text string) (int64, error) {
 func (n catalogNames) RelationName(oid int64) (string, bool) {
 	c := n.catalog()
 	schema, name, ok := relationByOid(c, oid)
+	if t := compositeOfRelation(c, uint32(oid)); !ok && t != nil {
+		schema, name, ok = t.schema, t.name, true
+	}
 	if !ok {
 		return "", false
 	}
-	if found, ok := relationIn(c, n.s.searchPath(), name); ok && found == oid {
+	if found, ok := classIn(c, n.s.searchPath(), name); ok && found == oid {
 		return types.QuoteIdent(name), true
 	}
 	return types.QuoteIdent(schema) + "." + types.QuoteIdent(name), true

@@ -212,6 +212,35 @@ func attributeRow(rel uint32, name string, typ types.Type, num int, notNull, has
 		byval, align, storage, "", notNull, hasDef, false, ident, "", false, true, int64(0), typeCollation(typ.Oid), nil, nil, nil, nil}
 }
 
+// systemAttributes are the system columns PostgreSQL gives every relation
+// with storage (or whose members have it, a partitioned table), in the
+// order heap_create_with_catalog writes their pg_attribute rows: attnum
+// -1 down to -6.
+var systemAttributes = []struct {
+	name  string
+	typ   types.Oid
+	len   int64
+	byval bool
+	align string
+}{
+	{"ctid", types.OidTID, 6, false, "s"}, {"xmin", types.OidXID, 4, true, "i"}, {"cmin", oidCID, 4, true, "i"},
+	{"xmax", types.OidXID, 4, true, "i"}, {"cmax", oidCID, 4, true, "i"}, {"tableoid", types.OidType.Oid, 4, true, "i"},
+}
+
+// oidCID is the OID of type cid, the type of cmin and cmax.
+const oidCID = 29
+
+// systemAttributeRows are the pg_attribute rows of relation rel's system
+// columns.
+func systemAttributeRows(rel uint32) [][]any {
+	out := make([][]any, len(systemAttributes))
+	for i, a := range systemAttributes {
+		out[i] = []any{int64(rel), a.name, int64(a.typ), int64(0), a.len, int64(-1 - i), int64(0), int64(-1), int64(-1),
+			a.byval, a.align, "p", "", true, false, false, "", "", false, true, int64(0), int64(0), nil, nil, nil, nil}
+	}
+	return out
+}
+
 // droppedAttributeRows are the pg_attribute rows of t's dropped columns as
 // PostgreSQL's RemoveAttributeById leaves them: renamed, with no type,
 // statistics target, NOT NULL or default, the type's storage kept.
@@ -294,6 +323,7 @@ func init() {
 					out = append(out, row)
 				}
 				out = append(out, droppedAttributeRows(t)...)
+				out = append(out, systemAttributeRows(t.oid)...)
 				// An index's attributes are the columns it keys on, numbered
 				// from 1 in key order, none with a default.
 				// Each takes its key's collation (pg_index.indcollation).
@@ -341,6 +371,14 @@ func init() {
 					row[22] = columnACLText(s, c, v.oid, int16(i+1))
 					out = append(out, row)
 				}
+			}
+			for _, q := range sortedSequences(c) {
+				for i, col := range sequenceColumns {
+					row := attributeRow(q.oid, col.name, col.typ, i+1, true, false, 0)
+					row[11] = "p"
+					out = append(out, row)
+				}
+				out = append(out, systemAttributeRows(q.oid)...)
 			}
 			return append(out, compositeAttributeRows(c)...)
 		}})

@@ -318,12 +318,20 @@ func (s *Session) findSequence(c *catalog, text string) (*sequence, error) {
 	return nil, pgerror.Newf(pgerror.WrongObjectType, "\"%s\" is not a sequence", name)
 }
 
+// sequenceColumns are the columns of a sequence's one row.
+var sequenceColumns = []struct {
+	name string
+	typ  types.Type
+}{{"last_value", types.Int8}, {"log_cnt", types.Int8}, {"is_called", types.Bool}}
+
 // sequenceItem is a sequence in FROM: one row of last_value, log_cnt and
 // is_called, read under ACCESS SHARE on the sequence and with SELECT
 // privilege on it, as in PostgreSQL.
 func (b *binder) sequenceItem(q *sequence, alias string, a *pg_query.Alias) (*fromItem, []scopeCol, error) {
-	cols := []scopeCol{{rel: alias, name: "last_value", typ: types.Int8}, {rel: alias, name: "log_cnt", typ: types.Int8},
-		{rel: alias, name: "is_called", typ: types.Bool}}
+	cols := make([]scopeCol, len(sequenceColumns))
+	for i, c := range sequenceColumns {
+		cols[i] = scopeCol{rel: alias, name: c.name, typ: c.typ}
+	}
 	if err := applyColAliases(cols, a); err != nil {
 		return nil, nil, err
 	}
