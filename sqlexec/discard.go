@@ -27,7 +27,7 @@ func (b *binder) discardPlan(ds *pg_query.DiscardStmt) *stmtPlan {
 			}
 		}
 		if all || ds.Target == pg_query.DiscardMode_DISCARD_SEQUENCES {
-			s.currval, s.lastval = make(map[uint32]int64), 0
+			s.currval, s.lastval, s.seqCache = make(map[uint32]int64), 0, nil
 		}
 		if all || ds.Target == pg_query.DiscardMode_DISCARD_PLANS {
 			s.plans = nil

@@ -158,8 +158,8 @@ func (b *binder) insertPlan(ins *pg_query.InsertStmt) (*stmtPlan, error) {
 		return nil, err
 	}
 	if ins.Override != pg_query.OverridingKind_OVERRIDING_SYSTEM_VALUE && ins.SelectStmt != nil {
-		for _, c := range target {
-			if t.cols[c].identity == 'a' && ins.Override != pg_query.OverridingKind_OVERRIDING_USER_VALUE {
+		for i, c := range target {
+			if t.cols[c].identity == 'a' && ins.Override != pg_query.OverridingKind_OVERRIDING_USER_VALUE && !valuesAllDefault(ins.SelectStmt, i) {
 				return nil, pgerror.Newf(pgerror.GeneratedAlways, "cannot insert a non-DEFAULT value into column \"%s\"", t.cols[c].name).
 					WithDetail("Column \"%s\" is an identity column defined as GENERATED ALWAYS.", t.cols[c].name).
 					WithHint("Use OVERRIDING SYSTEM VALUE to override.")

@@ -230,22 +230,30 @@ func refuseGeneratedInsert(t *tableDesc, target []int, src *pg_query.Node) error
 		if col.generated == nil {
 			continue
 		}
-		if sel := src.GetSelectStmt(); sel != nil && len(sel.ValuesLists) > 0 {
-			allDefault := true
-			for _, l := range sel.ValuesLists {
-				items := l.GetList().GetItems()
-				if i < len(items) && items[i].GetSetToDefault() == nil {
-					allDefault = false
-				}
-			}
-			if allDefault {
-				continue
-			}
+		if valuesAllDefault(src, i) {
+			continue
 		}
 		return pgerror.Newf(pgerror.GeneratedAlways, "cannot insert a non-DEFAULT value into column \"%s\"", col.name).
 			WithDetail("Column \"%s\" is a generated column.", col.name)
 	}
 	return nil
+}
+
+// valuesAllDefault says whether src is a VALUES list whose every row gives
+// DEFAULT for target column i, which PostgreSQL accepts for a generated or
+// GENERATED ALWAYS identity column (findDefaultOnlyColumns).
+func valuesAllDefault(src *pg_query.Node, i int) bool {
+	sel := src.GetSelectStmt()
+	if sel == nil || len(sel.ValuesLists) == 0 {
+		return false
+	}
+	for _, l := range sel.ValuesLists {
+		items := l.GetList().GetItems()
+		if i < len(items) && items[i].GetSetToDefault() == nil {
+			return false
+		}
+	}
+	return true
 }
 
 // refuseGeneratedInCopyWhere refuses a COPY FROM WHERE condition that reads

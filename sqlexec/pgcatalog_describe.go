@@ -114,7 +114,7 @@ func init() {
 			var out [][]any
 			for _, sc := range sortedSchemas(c) {
 				for _, q := range sc.seqs {
-					out = append(out, []any{int64(q.oid), int64(q.typ), q.start, q.increment, q.max, q.min, int64(1), q.cycle})
+					out = append(out, []any{int64(q.oid), int64(q.typ), q.start, q.increment, q.max, q.min, q.cache, q.cycle})
 				}
 			}
 			sort.Slice(out, func(i, j int) bool { return out[i][0].(int64) < out[j][0].(int64) })

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
@@ -57,6 +58,23 @@ type sequenceState struct {
 	// dropped with the table or the column. 0 for none.
 	ownedBy  uint32
 	ownedCol int16 // the owning column's attnum
+	// filenode stands for PostgreSQL's relfilenode: a new one for the
+	// sequence that ALTER SEQUENCE or TRUNCATE ... RESTART IDENTITY
+	// rewrites (replaceSequence), at which every session drops the values
+	// its nextval fetched ahead (sessionSeqCache).
+	filenode uint64
+}
+
+// seqFilenodes numbers the sequences' filenodes.
+var seqFilenodes atomic.Uint64
+
+// sessionSeqCache is what a session's nextval fetched ahead of a sequence
+// whose CACHE is above 1 (PostgreSQL's SeqTableData): it hands out the
+// values after last up to cached, increment apart, before it reads the
+// sequence again, as long as the sequence keeps filenode.
+type sessionSeqCache struct {
+	filenode             uint64
+	last, cached, increm int64
 }
 
 // owner returns the OID of the table owning the sequence (0 for none) and
@@ -120,53 +138,62 @@ func (q *sequence) qualifiedName() string {
 // ahead.
 const seqLogVals = 32
 
-// next advances the sequence and returns its new value.
-func (q *sequence) next() (int64, error) {
+// next is PostgreSQL's nextval_internal reading the sequence: it returns
+// the session's new cache of values fetched ahead, from the value it hands
+// out (last) to the sequence's new last_value (cached), CACHE values in
+// all unless the bound comes first, and sets log_cnt to what PostgreSQL
+// would have logged ahead (seqLogVals values past them when it logs).
+func (q *sequence) next() (sessionSeqCache, error) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
+	inc := q.increment
+	last, next, result := q.mu.last, q.mu.last, q.mu.last
+	fetch, log, got := q.cache, q.mu.logCnt, int64(0)
 	if !q.mu.called {
-		q.mu.called = true
-		q.logAhead(q.mu.last)
-		return q.mu.last, nil
+		got, fetch = 1, fetch-1
 	}
-	v := q.mu.last + q.increment
-	overflow := (q.increment > 0 && v < q.mu.last) || (q.increment < 0 && v > q.mu.last)
-	if overflow || v > q.max || v < q.min {
-		if !q.cycle {
+	if log < fetch || !q.mu.called {
+		fetch += seqLogVals
+		log = fetch
+	}
+	for fetch > 0 {
+		// The bound checks are PostgreSQL's, written so as not to overflow.
+		past := (inc > 0 && ((q.max >= 0 && next > q.max-inc) || (q.max < 0 && next+inc > q.max))) ||
+			(inc < 0 && ((q.min < 0 && next < q.min-inc) || (q.min >= 0 && next+inc < q.min)))
+		if !past {
+			next += inc
+		} else if got > 0 {
+			break // fetch no further ahead than the bound
+		} else if !q.cycle {
 			bound, which := q.max, "maximum"
-			if q.increment < 0 {
+			if inc < 0 {
 				bound, which = q.min, "minimum"
 			}
-			return 0, pgerror.Newf(pgerror.SequenceGeneratorLimitExceeded, "nextval: reached %s value of sequence \"%s\" (%d)", which, q.name, bound)
-		}
-		if q.increment > 0 {
-			v = q.min
+			return sessionSeqCache{}, pgerror.Newf(pgerror.SequenceGeneratorLimitExceeded, "nextval: reached %s value of sequence \"%s\" (%d)", which, q.name, bound)
+		} else if inc > 0 {
+			next = q.min
 		} else {
-			v = q.max
+			next = q.max
+		}
+		fetch--
+		if got < q.cache {
+			log--
+			got++
+			last = next
+			if got == 1 {
+				result = next
+			}
 		}
 	}
-	q.mu.last = v
-	if q.mu.logCnt == 0 {
-		q.logAhead(v)
-	} else {
-		q.mu.logCnt--
-	}
-	return v, nil
+	q.mu.last, q.mu.called, q.mu.logCnt = last, true, log-fetch
+	return sessionSeqCache{filenode: q.mu.filenode, last: result, cached: last, increm: inc}, nil
 }
 
-// logAhead sets log_cnt as nextval_internal does when it logs ahead after
-// handing out v: seqLogVals values, or those left before the bound, where
-// its look-ahead stops, CYCLE or not.
-func (q *sequence) logAhead(v int64) {
-	// The distance to the bound as an unsigned number, which holds it
-	// whatever the bounds' signs.
-	var left uint64
-	if q.increment > 0 {
-		left = (uint64(q.max) - uint64(v)) / uint64(q.increment)
-	} else {
-		left = (uint64(v) - uint64(q.min)) / -uint64(q.increment)
-	}
-	q.mu.logCnt = int64(min(left, seqLogVals))
+// filenode returns the sequence's current filenode.
+func (q *sequence) filenode() uint64 {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.mu.filenode
 }
 
 // set implements setval(seq, v, called).
@@ -194,6 +221,7 @@ func (q *sequence) copy() *sequence {
 	n := &sequence{oid: q.oid, schema: q.schema, name: q.name, role: q.role, unlogged: q.unlogged, sequenceParams: q.sequenceParams, mu: &sequenceState{}}
 	n.mu.last, n.mu.called = q.state()
 	n.mu.ownedBy, n.mu.ownedCol = q.owner()
+	n.mu.filenode = q.mu.filenode
 	return n
 }
 
@@ -215,7 +243,7 @@ func (q *sequence) state() (int64, bool) {
 // newSequence builds a sequence from CREATE SEQUENCE's options, as an
 // integer sequence of type typ unless an AS option names another.
 func newSequence(schema, name string, typ types.Oid, opts []*pg_query.Node, typeOf sequenceTypeResolver) (*sequence, error) {
-	q := &sequence{schema: schema, name: name, mu: &sequenceState{}}
+	q := &sequence{schema: schema, name: name, mu: &sequenceState{filenode: seqFilenodes.Add(1)}}
 	p, last, _, err := applySequenceOptions(sequenceParams{typ: typ}, 0, false, opts, true, typeOf)
 	if err != nil {
 		return nil, err
@@ -379,12 +407,20 @@ func init() {
 		if err := x.s.sequenceWritable(q, "nextval()"); err != nil {
 			return nil, err
 		}
-		v, err := q.next()
-		if err != nil {
-			return nil, err
+		c := x.s.seqCache[q.oid]
+		if c.last != c.cached && c.filenode == q.filenode() {
+			c.last += c.increm
+		} else {
+			if c, err = q.next(); err != nil {
+				return nil, err
+			}
 		}
-		x.s.currval[q.oid], x.s.lastval = v, q.oid
-		return v, nil
+		if x.s.seqCache == nil {
+			x.s.seqCache = make(map[uint32]sessionSeqCache)
+		}
+		x.s.seqCache[q.oid] = c
+		x.s.currval[q.oid], x.s.lastval = c.last, q.oid
+		return c.last, nil
 	}})
 	addSysFunc("currval", sysFunc{args: []types.Type{rc}, result: i8, volatile: true, eval: func(x *execCtx, a []any) (any, error) {
 		q, err := lockedSequence(x, a[0].(int64), isolation.TableLockRowExclusive)
@@ -418,6 +454,9 @@ func init() {
 		if isCalled {
 			x.s.currval[q.oid], x.s.lastval = a[1].(int64), q.oid
 		}
+		// setval drops the values this session fetched ahead, not other
+		// sessions', as in PostgreSQL.
+		delete(x.s.seqCache, q.oid)
 		return a[1], nil
 	}
 	addSysFunc("setval", sysFunc{args: []types.Type{rc, i8}, result: i8, volatile: true, eval: setval})
@@ -521,12 +560,16 @@ func (d *ddl) lockSequence(q *sequence, mode isolation.TableLock) error {
 
 // replaceSequence puts a copy of q, definition and counter, in q's place in
 // the DDL's catalog and returns it: PostgreSQL's new relfilenode for a
-// sequence that ALTER SEQUENCE or TRUNCATE ... RESTART IDENTITY changes.
+// sequence that ALTER SEQUENCE or TRUNCATE ... RESTART IDENTITY changes,
+// so that every session's nextval drops the values it fetched ahead (this
+// one's at once, as ALTER SEQUENCE does, even if the change rolls back).
 // Other sessions keep the published descriptor (and wait on the
 // sequence's lock to use it) until the commit publishes the copy; a
 // rollback, to a savepoint too, drops it with what was done to it.
 func (d *ddl) replaceSequence(q *sequence) *sequence {
 	n := q.copy()
+	n.mu.filenode = seqFilenodes.Add(1)
+	delete(d.s.seqCache, q.oid)
 	d.cat.schemas[q.schema].seqs[q.name] = n
 	return n
 }

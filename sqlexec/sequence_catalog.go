@@ -38,7 +38,7 @@ func init() {
 					last = v
 				}
 				out = append(out, []any{q.schema, q.name, unquoteIdent(owner), int64(q.typ), q.start, q.min, q.max, q.increment,
-					q.cycle, int64(1), last})
+					q.cycle, q.cache, last})
 			}
 			return out
 		}})

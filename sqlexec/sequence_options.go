@@ -17,6 +17,8 @@ type sequenceParams struct {
 	min, max  int64
 	start     int64
 	cycle     bool
+	// cache is how many values a session's nextval fetches at a time.
+	cache int64
 }
 
 // sequenceTypeResolver resolves the type an AS option names.
@@ -184,6 +186,9 @@ func applySequenceOptions(p sequenceParams, last int64, called bool, opts []*pg_
 		if v <= 0 {
 			return p, 0, false, pgerror.Newf(pgerror.InvalidParameterValue, "CACHE (%d) must be greater than zero", v)
 		}
+		p.cache = v
+	} else if init {
+		p.cache = 1
 	}
 	return p, last, called, nil
 }

@@ -36,6 +36,9 @@ type Session struct {
 	// currval holds the last value nextval returned in this session, by
 	// sequence.
 	currval map[uint32]int64
+	// seqCache holds the values nextval fetched ahead of sequences with a
+	// CACHE above 1, by sequence.
+	seqCache map[uint32]sessionSeqCache
 	// lastval is the OID of the sequence nextval was last called on.
 	lastval uint32
 	// lo are the open large-object descriptors (largeobject.go).

@@ -1,0 +1,1 @@
+from alembic.testing.suite import *  # noqa: F401,F403
