@@ -112,6 +112,18 @@ func containsAgg(userAgg func(names []string) bool, ns ...*pg_query.Node) bool {
 	return found
 }
 
+// firstColumnRef returns the place of the first column reference in n,
+// in the order PostgreSQL's analysis meets them.
+func firstColumnRef(n *pg_query.Node) (loc int32, ok bool) {
+	walk(n, func(c *pg_query.Node) bool {
+		if cr := c.GetColumnRef(); cr != nil && !ok {
+			loc, ok = cr.Location, true
+		}
+		return !ok
+	})
+	return loc, ok
+}
+
 // containsSubLink reports whether n holds a subquery.
 func containsSubLink(n *pg_query.Node) bool {
 	if plainExpr(n) {

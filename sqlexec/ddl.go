@@ -715,11 +715,15 @@ func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 	if err != nil {
 		return err
 	}
-	if d.relationExists(schema, rv.Relname) {
-		if cs.IfNotExists {
-			d.notice(pgerror.DuplicateTable, "relation \"%s\" already exists, skipping", rv.Relname)
-			return nil
-		}
+	exists := d.relationExists(schema, rv.Relname)
+	if exists && cs.IfNotExists {
+		d.notice(pgerror.DuplicateTable, "relation \"%s\" already exists, skipping", rv.Relname)
+		return nil
+	}
+	if cs.Partspec != nil && len(cs.InhRelations) > 0 && cs.Partbound == nil {
+		return pgerror.New(pgerror.InvalidObjectDefinition, "cannot create partitioned table as inheritance child")
+	}
+	if exists {
 		return pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" already exists", rv.Relname)
 	}
 	if err := d.checkTablespace(cs.Tablespacename, temp, cs.Partspec != nil); err != nil {

@@ -70,12 +70,16 @@ func (d *ddl) partitionKey(b *binder, t *tableDesc, ps *pg_query.PartitionSpec) 
 		k.strategy = 'h'
 	}
 	sc := tableScope(t, t.name)
+	sc.noAgg = "partition key expressions"
 	for _, pn := range ps.PartParams {
 		pe := pn.GetPartitionElem()
 		if pe.Name != "" {
 			i := t.colIndex(pe.Name)
+			if i < 0 && slices.Contains(systemColumnNames, pe.Name) {
+				return nil, b.errAt(pgerror.Newf(pgerror.InvalidObjectDefinition, "cannot use system column \"%s\" in partition key", pe.Name), pe.Location)
+			}
 			if i < 0 {
-				return nil, pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" named in partition key does not exist", pe.Name)
+				return nil, b.errAt(pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" named in partition key does not exist", pe.Name), pe.Location)
 			}
 			if t.cols[i].generated != nil {
 				return nil, generatedPartitionKeyError(b, t.cols[i], pe.Location)
@@ -95,8 +99,10 @@ func (d *ddl) partitionKey(b *binder, t *tableDesc, ps *pg_query.PartitionSpec) 
 		if err := generatedInPartitionKey(b, t, pe.Expr, pe.Location); err != nil {
 			return nil, err
 		}
-		e, err := b.expr(sc, pe.Expr)
-		if err != nil {
+		// PostgreSQL analyzes the key without the statement's text: its
+		// errors have no position.
+		var e *scalar
+		if err := b.unplaced(func() (err error) { e, err = b.expr(sc, pe.Expr); return err }); err != nil {
 			return nil, err
 		}
 		if typ := e.typ; typ.Oid == types.OidUnknown || typ.Oid == types.OidRecord {
@@ -155,7 +161,10 @@ func (d *ddl) partitionBound(b *binder, p *tableDesc, name string, bs *pg_query.
 		if containsSubLink(n) {
 			return nil, pgerror.New(pgerror.FeatureNotSupported, "cannot use subquery in partition bound")
 		}
-		e, err := b.expr(nil, n)
+		if loc, ok := firstColumnRef(n); ok {
+			return nil, b.errAt(pgerror.New(pgerror.FeatureNotSupported, "cannot use column reference in partition bound expression"), loc)
+		}
+		e, err := b.expr(&scope{noAgg: "partition bound", noAggWin: "partition bound"}, n)
 		if err != nil {
 			return nil, err
 		}
@@ -218,7 +227,7 @@ func (d *ddl) partitionBound(b *binder, p *tableDesc, name string, bs *pg_query.
 					return nil, "", err
 				}
 				if v == nil {
-					return nil, "", pgerror.New(pgerror.InvalidTableDefinition, "cannot specify NULL in range bound")
+					return nil, "", pgerror.New(pgerror.InvalidObjectDefinition, "cannot specify NULL in range bound")
 				}
 				out, texts = append(out, rangeDatum{val: v}), append(texts, boundLiteral(k.typs[i], v))
 			}
