@@ -159,12 +159,13 @@ func parseTree(sql string) (*pg_query.ParseResult, error) {
 }
 
 // syntaxError turns a parser error into 42601 with PostgreSQL's 1-based
-// character position.
+// character position. An unknown partitioning strategy, which PostgreSQL 15
+// finds after parsing, has no position.
 func syntaxError(sql string, err error) error {
 	var pe *pgparser.Error
 	if errors.As(err, &pe) {
 		out := pgerror.New(grammarErrorCode(pe.Message), pe.Message)
-		if pe.Cursorpos > 0 {
+		if pe.Cursorpos > 0 && !strings.HasPrefix(pe.Message, "unrecognized partitioning strategy") {
 			// The parser already counts characters, as PostgreSQL does.
 			out = out.WithPosition(pe.Cursorpos)
 		}
@@ -183,7 +184,7 @@ var grammarErrorCodes = []struct {
 	{regexp.MustCompile(`^role name ".*" is reserved$|^.* cannot be used as a role name here$`), pgerror.ReservedName},
 	{regexp.MustCompile(`not yet implemented$|is not implemented$|^CREATE SCHEMA IF NOT EXISTS cannot include schema elements$|` +
 		`^a column list with SET (NULL|DEFAULT) is only supported for ON DELETE actions$`), pgerror.FeatureNotSupported},
-	{regexp.MustCompile(`^precision for type float must be|^column number must be in range from 1 to`), pgerror.InvalidParameterValue},
+	{regexp.MustCompile(`^precision for type float must be|^column number must be in range from 1 to|^unrecognized partitioning strategy`), pgerror.InvalidParameterValue},
 	{regexp.MustCompile(`^frame (start|end) cannot be|^frame starting from|^frame ending at`), pgerror.WindowingError},
 	{regexp.MustCompile(`^(modulus|remainder) for hash partition provided more than once$`), pgerror.DuplicateObject},
 }
