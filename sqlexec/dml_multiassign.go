@@ -65,7 +65,7 @@ func (b *binder) multiSourceFor(sc *scope, m *pg_query.MultiAssignRef) (*multiSo
 	switch {
 	case m.Source.GetRowExpr() != nil:
 		r := m.Source.GetRowExpr()
-		items, err := expandRowStars(sc, r.Args)
+		items, err := b.expandRowStars(sc, r.Args)
 		if err != nil {
 			return nil, b.errAt(err.(*pgerror.Error), r.Location)
 		}
@@ -152,14 +152,21 @@ func (b *binder) multiTarget(t *tableDesc, sc *scope, rt *pg_query.ResTarget, sr
 
 // expandRowStars replaces the rel.* items of a row constructor with a
 // reference to each of rel's columns, in the nearest scope that has rel,
-// as PostgreSQL expands them.
-func expandRowStars(sc *scope, items []*pg_query.Node) ([]*pg_query.Node, error) {
+// or else to each field of the routine's composite variable rel (a
+// trigger's OLD and NEW), as PostgreSQL expands them.
+func (b *binder) expandRowStars(sc *scope, items []*pg_query.Node) ([]*pg_query.Node, error) {
 	var out []*pg_query.Node
 	for _, it := range items {
 		cr := it.GetColumnRef()
 		if cr == nil || !isStarRef(cr) {
 			out = append(out, it)
 			continue
+		}
+		if len(cr.Fields) != 2 || !b.relVisible(sc, cr.Fields[0].GetString_().GetSval()) {
+			if fields := b.routineVarFields(it); fields != nil {
+				out = append(out, fields...)
+				continue
+			}
 		}
 		if len(cr.Fields) != 2 || sc == nil {
 			return nil, pgerror.Unsupported("* in a row constructor")

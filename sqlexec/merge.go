@@ -547,7 +547,7 @@ func mergeRowTransitions(t *tableDesc, tgt *fromItem, sets [3]*triggerSet) (int,
 func (b *binder) mergeInsert(t *tableDesc, nsc *scope, wc *pg_query.MergeWhenClause, a *mergeAction, mayDefault []bool) error {
 	// rel.* in the VALUES list stands for rel's columns, as PostgreSQL
 	// expands it.
-	items, err := expandRowStars(nsc, wc.Values)
+	items, err := b.expandRowStars(nsc, wc.Values)
 	if err != nil {
 		return err
 	}

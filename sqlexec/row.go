@@ -19,7 +19,7 @@ import (
 
 // rowExpr compiles a row constructor.
 func (b *binder) rowExpr(sc *scope, r *pg_query.RowExpr) (*scalar, error) {
-	args, err := expandRowStars(sc, r.Args)
+	args, err := b.expandRowStars(sc, r.Args)
 	if err != nil {
 		if pe, ok := err.(*pgerror.Error); ok && pe.Position == 0 {
 			return nil, b.errAt(pe, r.Location)
