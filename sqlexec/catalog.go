@@ -202,6 +202,9 @@ type tableDesc struct {
 	// foreign makes the table a foreign table (relkind f,
 	// ddl_foreign_table.go): its rows are on a server fickle cannot reach.
 	foreign *foreignTable
+	// statsExts are the table's extended statistics objects in creation
+	// order (ddl_statistics.go); a change replaces the slice.
+	statsExts []*statsExtDesc
 }
 
 type columnDesc struct {

@@ -89,6 +89,9 @@ func ddlTag(n *pg_query.Node) string {
 	if tag := textSearchTag(n); tag != "" {
 		return tag
 	}
+	if tag := statisticsTag(n); tag != "" {
+		return tag
+	}
 	switch v := n.Node.(type) {
 	case *pg_query.Node_ClusterStmt:
 		return "CLUSTER"
@@ -430,6 +433,9 @@ func (d *ddl) run(n *pg_query.Node, full string) error {
 		return err
 	}
 	if done, err := d.textSearchDDL(n); done {
+		return err
+	}
+	if done, err := d.statisticsDDL(n, full); done {
 		return err
 	}
 	switch v := n.Node.(type) {

@@ -472,6 +472,7 @@ func (d *ddl) dropTable(t *tableDesc) {
 	delete(d.cat.tables, t.oid)
 	d.cat.dropComments(t.oid)
 	d.cat.dropRelationACL(t.oid)
+	d.dropTableStats(t)
 	for _, ix := range t.indexes {
 		delete(sc.indexes, ix.name)
 		d.cat.dropComments(ix.oid)
