@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"cmp"
 	"slices"
 	"strconv"
 	"strings"
@@ -218,6 +219,9 @@ func (d *ddl) statisticsRelationError(rv *pg_query.RangeVar) error {
 	if ix, _ := d.s.lookupIndex(d.cat, rv.Schemaname, rv.Relname); ix != nil {
 		return cannot("indexes")
 	}
+	if ty := d.s.lookupType(d.cat, rv.Schemaname, rv.Relname); ty != nil && ty.relid != 0 {
+		return cannot("composite types")
+	}
 	if sys := d.s.systemRelationOf(d.cat, rv); sys != nil {
 		if sys.kind == relTable {
 			return pgerror.Newf(pgerror.InsufficientPrivilege, "permission denied: \"%s\" is a system catalog", rv.Relname)
@@ -315,7 +319,7 @@ func statsDefinition(t *tableDesc, elems []statsElem, kinds []string) (*statsExt
 		st.exprs = append(st.exprs, e.expr)
 	}
 	if len(elems) == 1 && len(st.exprs) == 1 && len(kinds) > 0 {
-		return nil, pgerror.New(pgerror.InvalidObjectDefinition, "when building statistics on a single expression, statistics kinds may not be specified")
+		return nil, pgerror.New(pgerror.FeatureNotSupported, "when building statistics on a single expression, statistics kinds may not be specified")
 	}
 	var ndistinct, dependencies, mcv bool
 	for _, k := range kinds {
@@ -609,11 +613,53 @@ func (d *ddl) dropStatistics(ds *pg_query.DropStmt) error {
 		drop = append(drop, target{t, st})
 	}
 	for _, x := range drop {
-		t := d.cat.tables[x.t.oid]
-		d.putStats(t, &statsExtDesc{oid: x.st.oid})
-		d.cat.dropComments(x.st.oid)
+		d.dropStatsObject(x.st.oid)
 	}
 	return nil
+}
+
+// dropStatsObject drops the statistics object with the OID, if it is still
+// there, and its comment.
+func (d *ddl) dropStatsObject(oid uint32) {
+	if t, st := d.cat.statsByOID(oid); st != nil {
+		d.putStats(t, &statsExtDesc{oid: oid})
+		d.cat.dropComments(oid)
+	}
+}
+
+// giveStatsObject makes role the owner of the statistics object with the
+// OID (REASSIGN OWNED).
+func (d *ddl) giveStatsObject(oid, role uint32) {
+	if t, st := d.cat.statsByOID(oid); st != nil {
+		next := *st
+		next.owner = role
+		d.putStats(t, &next)
+	}
+}
+
+// ownedStatsObjects are the statistics objects role owns, for DROP OWNED,
+// REASSIGN OWNED and DROP ROLE.
+func ownedStatsObjects(c *catalog, role uint32) []ownedObject {
+	return statsObjectsWhere(c, func(st *statsExtDesc) bool { return st.owner == role })
+}
+
+// ownedStatsObjectsIn are the statistics objects of the schema, which
+// DROP SCHEMA drops with it.
+func ownedStatsObjectsIn(c *catalog, schema string) []ownedObject {
+	return statsObjectsWhere(c, func(st *statsExtDesc) bool { return st.schema == schema })
+}
+
+// statsObjectsWhere lists the statistics objects keep picks.
+func statsObjectsWhere(c *catalog, keep func(*statsExtDesc) bool) []ownedObject {
+	var out []ownedObject
+	for _, t := range c.tables {
+		for _, st := range t.statsExts {
+			if keep(st) {
+				out = append(out, ownedObject{oid: st.oid, kind: pg_query.ObjectType_OBJECT_STATISTIC_EXT, schema: st.schema, name: st.name})
+			}
+		}
+	}
+	return out
 }
 
 // dropTableStats drops the comments of t's statistics objects: DROP
@@ -720,9 +766,11 @@ func (t *tableDesc) colByAttnum(attnum int16) *columnDesc {
 // copyStatsLike copies src's statistics objects to t for CREATE TABLE ...
 // (LIKE src INCLUDING STATISTICS), named as ChooseExtendedStatisticName
 // names them in t's schema, with their comments under INCLUDING COMMENTS.
-// t is the table being created.
+// t is the table being created. The objects are taken in OID order, as
+// RelationGetStatExtList lists them.
 func (d *ddl) copyStatsLike(src, nt *tableDesc, comments bool) {
-	for _, st := range src.statsExts {
+	sorted := slices.SortedFunc(slices.Values(src.statsExts), func(a, b *statsExtDesc) int { return cmp.Compare(a.oid, b.oid) })
+	for _, st := range sorted {
 		next := *st
 		next.keys = make([]int16, len(st.keys))
 		var names []string
