@@ -97,6 +97,8 @@ type catalog struct {
 	// and dictionaries by OID (ddl_tsearch.go).
 	tsConfigs map[uint32]*tsConfigDesc
 	tsDicts   map[uint32]*tsUserDict
+	// collations holds the users' collations by OID (ddl_collation.go).
+	collations map[uint32]*collationDesc
 }
 
 type schemaDesc struct {
@@ -421,6 +423,7 @@ func (c *catalog) clone() *catalog {
 	n.amMembers = maps.Clone(c.amMembers)
 	n.tsConfigs = maps.Clone(c.tsConfigs)
 	n.tsDicts = maps.Clone(c.tsDicts)
+	n.collations = maps.Clone(c.collations)
 	return n
 }
 

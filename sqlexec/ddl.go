@@ -92,6 +92,9 @@ func ddlTag(n *pg_query.Node) string {
 	if tag := statisticsTag(n); tag != "" {
 		return tag
 	}
+	if tag := collationTag(n); tag != "" {
+		return tag
+	}
 	switch v := n.Node.(type) {
 	case *pg_query.Node_ClusterStmt:
 		return "CLUSTER"
@@ -436,6 +439,9 @@ func (d *ddl) run(n *pg_query.Node, full string) error {
 		return err
 	}
 	if done, err := d.statisticsDDL(n, full); done {
+		return err
+	}
+	if done, err := d.collationDDL(n); done {
 		return err
 	}
 	switch v := n.Node.(type) {

@@ -57,6 +57,9 @@ func (d *ddl) statisticsDDL(n *pg_query.Node, full string) (bool, error) {
 	case *pg_query.Node_RenameStmt:
 		if rs := v.RenameStmt; rs.RenameType == pg_query.ObjectType_OBJECT_STATISTIC_EXT {
 			return true, d.alterStatsObject(rs.Object, rs.MissingOk, func(t *tableDesc, st *statsExtDesc) error {
+				if err := d.requireSchemaCreate(st.schema); err != nil {
+					return err
+				}
 				return d.moveStatsObject(t, st, st.schema, rs.Newname)
 			})
 		}

@@ -103,9 +103,10 @@ func init() {
 			{"collisdeterministic", b}, {"collencoding", types.Int4}, {"collcollate", text}, {"collctype", text},
 			{"colliculocale", text}, {"collversion", text}},
 		rows: func(s *Session, c *catalog) [][]any {
-			return [][]any{{int64(oidDefaultCollation), "default", int64(oidPgCatalog), int64(oidBootstrapSuperuser), "d", true, int64(-1), nil, nil, nil, nil},
+			return append([][]any{{int64(oidDefaultCollation), "default", int64(oidPgCatalog), int64(oidBootstrapSuperuser), "d", true, int64(-1), nil, nil, nil, nil},
 				{int64(oidCCollation), "C", int64(oidPgCatalog), int64(oidBootstrapSuperuser), "c", true, int64(-1), "C", "C", nil, nil},
-				{int64(oidPOSIXCollation), "POSIX", int64(oidPgCatalog), int64(oidBootstrapSuperuser), "c", true, int64(-1), "POSIX", "POSIX", nil, nil}}
+				{int64(oidPOSIXCollation), "POSIX", int64(oidPgCatalog), int64(oidBootstrapSuperuser), "c", true, int64(-1), "POSIX", "POSIX", nil, nil}},
+				userCollationRows(c)...)
 		}})
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_sequence",
 		cols: []vcol{{"seqrelid", oid}, {"seqtypid", oid}, {"seqstart", types.Int8}, {"seqincrement", types.Int8},

@@ -485,6 +485,16 @@ func describeObject(x *execCtx, classid, objid uint32, objsubid int32) (any, err
 			}
 		}
 		return nil, nil
+	case oidPgCollation:
+		if desc, ok := x.s.describeCollation(c, objid); ok {
+			return desc, nil
+		}
+		for name, b := range builtinCollations {
+			if b.oid == objid {
+				return "collation " + types.QuoteIdent(name), nil
+			}
+		}
+		return nil, nil
 	case oidPgStatisticExt:
 		if _, st := c.statsByOID(objid); st != nil {
 			name := types.QuoteIdent(st.name)
