@@ -29,12 +29,12 @@ const encodingUTF8 = 6
 // collationDesc is a user's collation: a libc one of the C or POSIX
 // locale, for any encoding (-1, copied from "C" or "POSIX") or UTF8's.
 type collationDesc struct {
-	oid, owner       uint32
-	schema, name     string
-	encoding         int32
-	collate, ctype   string
-	version          string
-	hasVersion       bool
+	oid, owner     uint32
+	schema, name   string
+	encoding       int32
+	collate, ctype string
+	version        string
+	hasVersion     bool
 }
 
 // builtinCollation is a collation of pg_catalog a user's may be made from.
