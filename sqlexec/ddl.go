@@ -95,6 +95,9 @@ func ddlTag(n *pg_query.Node) string {
 	if tag := collationTag(n); tag != "" {
 		return tag
 	}
+	if ds := n.GetDropStmt(); ds != nil && ds.RemoveType == pg_query.ObjectType_OBJECT_CAST {
+		return "DROP CAST"
+	}
 	switch v := n.Node.(type) {
 	case *pg_query.Node_ClusterStmt:
 		return "CLUSTER"
@@ -443,6 +446,9 @@ func (d *ddl) run(n *pg_query.Node, full string) error {
 	}
 	if done, err := d.collationDDL(n); done {
 		return err
+	}
+	if ds := n.GetDropStmt(); ds != nil && ds.RemoveType == pg_query.ObjectType_OBJECT_CAST {
+		return d.dropCast(ds)
 	}
 	switch v := n.Node.(type) {
 	case *pg_query.Node_CreateStmt:
