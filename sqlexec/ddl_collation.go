@@ -154,6 +154,9 @@ func (d *ddl) createCollation(ds *pg_query.DefineStmt) error {
 		}
 		opts[de.Defname] = de
 	}
+	if opts["locale"] != nil && (opts["lc_collate"] != nil || opts["lc_ctype"] != nil) {
+		return pgerror.New(pgerror.SyntaxError, "conflicting or redundant options").WithDetail("LOCALE cannot be specified together with LC_COLLATE or LC_CTYPE.")
+	}
 	c := &collationDesc{schema: schema, name: names[len(names)-1], owner: d.s.currentRole(), encoding: encodingUTF8}
 	if from := opts["from"]; from != nil {
 		if len(ds.Definition) != 1 {
@@ -209,7 +212,7 @@ func (d *ddl) createCollation(ds *pg_query.DefineStmt) error {
 		}
 		for _, l := range []string{c.collate, c.ctype} {
 			if l != "C" && l != "POSIX" {
-				return pgerror.Unsupported("collations of locale " + l)
+				return pgerror.Unsupported("collations of locale \"" + l + "\"")
 			}
 		}
 	}
