@@ -10,6 +10,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/isolation"
 	"github.com/fickle-db/fickle/sqlexec/types"
 )
 
@@ -140,6 +141,9 @@ func (d *ddl) createStatistics(cs *pg_query.CreateStatsStmt, full string) error 
 	t := d.s.lookupTable(d.cat, rv.Schemaname, rv.Relname)
 	if t == nil {
 		return d.statisticsRelationError(rv)
+	}
+	if err := d.lockTable(t, isolation.TableLockShareUpdateExclusive); err != nil {
+		return err
 	}
 	elems, err := d.statsElems(d.binder(full), t, cs.Exprs)
 	if err != nil {
@@ -439,7 +443,12 @@ func (d *ddl) findStats(names []string, missingOK bool) (*tableDesc, *statsExtDe
 	name := names[len(names)-1]
 	for _, schema := range d.s.lookupSchemas(names) {
 		if st := d.cat.statsNamed(schema, name); st != nil {
+			// The object is part of its table's descriptor, which no
+			// other transaction may change meanwhile.
 			t, _ := d.cat.statsByOID(st.oid)
+			if err := d.lockTable(t, isolation.TableLockShareUpdateExclusive); err != nil {
+				return nil, nil, err
+			}
 			return t, st, nil
 		}
 	}
