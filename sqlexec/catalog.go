@@ -99,6 +99,8 @@ type catalog struct {
 	tsDicts   map[uint32]*tsUserDict
 	// collations holds the users' collations by OID (ddl_collation.go).
 	collations map[uint32]*collationDesc
+	// conversions holds the users' conversions by OID (ddl_conversion.go).
+	conversions map[uint32]*conversionDesc
 }
 
 type schemaDesc struct {
@@ -424,6 +426,7 @@ func (c *catalog) clone() *catalog {
 	n.tsConfigs = maps.Clone(c.tsConfigs)
 	n.tsDicts = maps.Clone(c.tsDicts)
 	n.collations = maps.Clone(c.collations)
+	n.conversions = maps.Clone(c.conversions)
 	return n
 }
 

@@ -95,6 +95,9 @@ func ddlTag(n *pg_query.Node) string {
 	if tag := collationTag(n); tag != "" {
 		return tag
 	}
+	if tag := conversionTag(n); tag != "" {
+		return tag
+	}
 	if ds := n.GetDropStmt(); ds != nil && ds.RemoveType == pg_query.ObjectType_OBJECT_CAST {
 		return "DROP CAST"
 	}
@@ -445,6 +448,9 @@ func (d *ddl) run(n *pg_query.Node, full string) error {
 		return err
 	}
 	if done, err := d.collationDDL(n); done {
+		return err
+	}
+	if done, err := d.conversionDDL(n); done {
 		return err
 	}
 	if ds := n.GetDropStmt(); ds != nil && ds.RemoveType == pg_query.ObjectType_OBJECT_CAST {

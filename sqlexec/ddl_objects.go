@@ -179,7 +179,8 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 			}
 			if (len(sc.tables) > 0 || len(sc.seqs) > 0 || len(sc.views) > 0 || len(sc.funcs) > 0 || len(sc.types) > 0 ||
 				len(d.cat.operatorsOfSchema(name)) > 0 || d.cat.hasOpclassesIn(name) || len(d.cat.tsObjectsOfSchema(name)) > 0 ||
-				len(ownedStatsObjectsIn(d.cat, name)) > 0 || d.cat.hasCollationsIn(name)) && !cascade {
+				len(ownedStatsObjectsIn(d.cat, name)) > 0 || d.cat.hasCollationsIn(name) ||
+				len(conversionsWhere(d.cat, func(c *conversionDesc) bool { return c.schema == name })) > 0) && !cascade {
 				return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop schema %s because other objects depend on it", name).
 					WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 			}
@@ -259,6 +260,9 @@ func (d *ddl) dropSchemaRoutinesAndTypes(sc *schemaDesc) error {
 	}
 	for _, o := range collationsWhere(d.cat, func(c *collationDesc) bool { return c.schema == sc.name }) {
 		d.dropCollation(o.oid)
+	}
+	for _, o := range conversionsWhere(d.cat, func(c *conversionDesc) bool { return c.schema == sc.name }) {
+		d.dropConversion(o.oid)
 	}
 	for _, op := range d.cat.operatorsOfSchema(sc.name) {
 		if err := d.dropOperator(op, true); err != nil {

@@ -248,7 +248,8 @@ func (b *binder) statementOfKind(st *Statement) (*stmtPlan, error) {
 		*pg_query.Node_CreateEventTrigStmt, *pg_query.Node_AlterEventTrigStmt,
 		*pg_query.Node_CreateOpClassStmt, *pg_query.Node_CreateOpFamilyStmt, *pg_query.Node_AlterOpFamilyStmt,
 		*pg_query.Node_AlterTsconfigurationStmt, *pg_query.Node_AlterTsdictionaryStmt,
-		*pg_query.Node_CreateStatsStmt, *pg_query.Node_AlterStatsStmt, *pg_query.Node_AlterCollationStmt:
+		*pg_query.Node_CreateStatsStmt, *pg_query.Node_AlterStatsStmt, *pg_query.Node_AlterCollationStmt,
+		*pg_query.Node_CreateConversionStmt:
 		return b.ddlPlan(st)
 	case *pg_query.Node_CreateRoleStmt, *pg_query.Node_AlterRoleStmt, *pg_query.Node_DropRoleStmt, *pg_query.Node_GrantRoleStmt:
 		return b.rolePlan(st.node)

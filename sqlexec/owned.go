@@ -194,6 +194,7 @@ func ownedObjects(c *catalog, role *roleDesc) []ownedObject {
 	out = append(out, ownedTSObjects(c, role.oid)...)
 	out = append(out, ownedStatsObjects(c, role.oid)...)
 	out = append(out, collationsWhere(c, func(coll *collationDesc) bool { return coll.owner == role.oid })...)
+	out = append(out, conversionsWhere(c, func(conv *conversionDesc) bool { return conv.owner == role.oid })...)
 	for _, ext := range sortedExtensions(c) {
 		if ext.owner == role.oid {
 			out = append(out, ownedObject{oid: ext.oid, kind: pg_query.ObjectType_OBJECT_EXTENSION, name: ext.name})
@@ -258,7 +259,8 @@ func (o ownedObject) description(s *Session) string {
 		pg_query.ObjectType_OBJECT_TSCONFIGURATION: "text search configuration",
 		pg_query.ObjectType_OBJECT_TSDICTIONARY:    "text search dictionary",
 		pg_query.ObjectType_OBJECT_STATISTIC_EXT:   "statistics object",
-		pg_query.ObjectType_OBJECT_COLLATION:       "collation"}[o.kind]
+		pg_query.ObjectType_OBJECT_COLLATION:       "collation",
+		pg_query.ObjectType_OBJECT_CONVERSION:      "conversion"}[o.kind]
 	return noun + " " + name
 }
 
@@ -371,6 +373,8 @@ func (d *ddl) reassignOwned(rs *pg_query.ReassignOwnedStmt) error {
 				d.giveStatsObject(o.oid, to.oid)
 			case pg_query.ObjectType_OBJECT_COLLATION:
 				d.giveCollation(o.oid, to.oid)
+			case pg_query.ObjectType_OBJECT_CONVERSION:
+				d.giveConversion(o.oid, to.oid)
 			default:
 				d.giveRelation(o.oid, to.oid)
 			}
@@ -491,6 +495,9 @@ func (d *ddl) dropOwnedObject(o ownedObject, cascade bool) error {
 		return nil
 	case pg_query.ObjectType_OBJECT_COLLATION:
 		d.dropCollation(o.oid)
+		return nil
+	case pg_query.ObjectType_OBJECT_CONVERSION:
+		d.dropConversion(o.oid)
 		return nil
 	case pg_query.ObjectType_OBJECT_SCHEMA, pg_query.ObjectType_OBJECT_EXTENSION, pg_query.ObjectType_OBJECT_PUBLICATION,
 		pg_query.ObjectType_OBJECT_FDW, pg_query.ObjectType_OBJECT_FOREIGN_SERVER, pg_query.ObjectType_OBJECT_EVENT_TRIGGER:

@@ -485,6 +485,10 @@ func describeObject(x *execCtx, classid, objid uint32, objsubid int32) (any, err
 			}
 		}
 		return nil, nil
+	case oidPgConversion:
+		if desc, ok := x.s.describeConversion(c, objid); ok {
+			return desc, nil
+		}
 	case oidPgCollation:
 		if desc, ok := x.s.describeCollation(c, objid); ok {
 			return desc, nil
