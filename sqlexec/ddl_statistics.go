@@ -901,3 +901,55 @@ func statsExtRows(c *catalog) [][]any {
 	slices.SortFunc(out, func(a, b []any) int { return int(a[0].(int64) - b[0].(int64)) })
 	return out
 }
+
+// objectCommandRows is pg_event_trigger_ddl_commands()'s row for a
+// statement that made or changed one statistics object, collation or
+// conversion (ok false for another statement, or one that changed no such
+// object or several): the object as it is after the statement. row makes
+// a row of the class, OID, object type, schema and identity.
+func objectCommandRows(st *evtState, row func(class, oid uint32, sub int32, objType string, schema any, ident string) []any) ([][]any, bool) {
+	type object struct {
+		class        uint32
+		oid          uint32
+		kind         string
+		schema, name string
+		desc         any
+	}
+	list := func(c *catalog) map[uint32]object {
+		out := map[uint32]object{}
+		for _, t := range c.tables {
+			for _, s := range t.statsExts {
+				out[s.oid] = object{oidPgStatisticExt, s.oid, "statistics object", s.schema, s.name, s}
+			}
+		}
+		for _, coll := range c.collations {
+			out[coll.oid] = object{oidPgCollation, coll.oid, "collation", coll.schema, coll.name, coll}
+		}
+		for _, conv := range c.conversions {
+			out[conv.oid] = object{oidPgConversion, conv.oid, "conversion", conv.schema, conv.name, conv}
+		}
+		return out
+	}
+	switch n := st.node; {
+	case n.GetCreateStatsStmt() != nil, n.GetAlterStatsStmt() != nil, n.GetAlterCollationStmt() != nil, n.GetCreateConversionStmt() != nil,
+		n.GetDefineStmt().GetKind() == pg_query.ObjectType_OBJECT_COLLATION:
+	case n.GetRenameStmt() != nil || n.GetAlterObjectSchemaStmt() != nil || n.GetAlterOwnerStmt() != nil:
+		if statisticsTag(n) == "" && collationTag(n) == "" && conversionTag(n) == "" {
+			return nil, false
+		}
+	default:
+		return nil, false
+	}
+	before, after := list(st.before), list(st.after)
+	var changed []object
+	for oid, o := range after {
+		if b, ok := before[oid]; !ok || b.desc != o.desc {
+			changed = append(changed, o)
+		}
+	}
+	if len(changed) != 1 {
+		return nil, false
+	}
+	o := changed[0]
+	return [][]any{row(o.class, o.oid, 0, o.kind, reportSchema(o.schema), qualifiedIdent(o.schema, o.name))}, true
+}
