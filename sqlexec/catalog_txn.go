@@ -285,6 +285,9 @@ func mergeCatalogs(base, mine, cur *catalog) (*catalog, error) {
 			out.tables[t.oid] = t
 		}
 	}
+	if index := namedObjectsClash(out); index != "" {
+		clash(index)
+	}
 	return out, conflict
 }
 

@@ -953,3 +953,36 @@ func objectCommandRows(st *evtState, row func(class, oid uint32, sub int32, objT
 	o := changed[0]
 	return [][]any{row(o.class, o.oid, 0, o.kind, reportSchema(o.schema), qualifiedIdent(o.schema, o.name))}, true
 }
+
+// namedObjectsClash is the unique index two transactions that each made a
+// statistics object, collation or conversion of one name in a schema
+// break in the merged catalog c, "" for none.
+func namedObjectsClash(c *catalog) string {
+	seen := map[[3]string]bool{}
+	check := func(kind, schema, name string) bool {
+		k := [3]string{kind, schema, name}
+		if seen[k] {
+			return true
+		}
+		seen[k] = true
+		return false
+	}
+	for _, t := range c.tables {
+		for _, st := range t.statsExts {
+			if check("s", st.schema, st.name) {
+				return "pg_statistic_ext_name_index"
+			}
+		}
+	}
+	for _, coll := range c.collations {
+		if check("c", coll.schema, coll.name) {
+			return "pg_collation_name_enc_nsp_index"
+		}
+	}
+	for _, conv := range c.conversions {
+		if check("v", conv.schema, conv.name) {
+			return "pg_conversion_name_nsp_index"
+		}
+	}
+	return ""
+}
