@@ -97,6 +97,10 @@ type catalog struct {
 	// and dictionaries by OID (ddl_tsearch.go).
 	tsConfigs map[uint32]*tsConfigDesc
 	tsDicts   map[uint32]*tsUserDict
+	// collations holds the users' collations by OID (ddl_collation.go).
+	collations map[uint32]*collationDesc
+	// conversions holds the users' conversions by OID (ddl_conversion.go).
+	conversions map[uint32]*conversionDesc
 }
 
 type schemaDesc struct {
@@ -207,6 +211,9 @@ type tableDesc struct {
 	// foreign makes the table a foreign table (relkind f,
 	// ddl_foreign_table.go): its rows are on a server fickle cannot reach.
 	foreign *foreignTable
+	// statsExts are the table's extended statistics objects in creation
+	// order (ddl_statistics.go); a change replaces the slice.
+	statsExts []*statsExtDesc
 }
 
 type columnDesc struct {
@@ -423,6 +430,8 @@ func (c *catalog) clone() *catalog {
 	n.amMembers = maps.Clone(c.amMembers)
 	n.tsConfigs = maps.Clone(c.tsConfigs)
 	n.tsDicts = maps.Clone(c.tsDicts)
+	n.collations = maps.Clone(c.collations)
+	n.conversions = maps.Clone(c.conversions)
 	return n
 }
 

@@ -231,6 +231,8 @@ func mergeCatalogs(base, mine, cur *catalog) (*catalog, error) {
 	out.eventTriggers = mergeMaps(base.eventTriggers, mine.eventTriggers, cur.eventTriggers, func(string) { clash("pg_event_trigger_evtname_index") })
 	out.tsConfigs = mergeMaps(base.tsConfigs, mine.tsConfigs, cur.tsConfigs, func(uint32) { clash("pg_ts_config_oid_index") })
 	out.tsDicts = mergeMaps(base.tsDicts, mine.tsDicts, cur.tsDicts, func(uint32) { clash("pg_ts_dict_oid_index") })
+	out.collations = mergeMaps(base.collations, mine.collations, cur.collations, func(uint32) { clash("pg_collation_oid_index") })
+	out.conversions = mergeMaps(base.conversions, mine.conversions, cur.conversions, func(uint32) { clash("pg_conversion_oid_index") })
 	if index := tsObjectsClash(out); index != "" {
 		clash(index)
 	}
@@ -282,6 +284,9 @@ func mergeCatalogs(base, mine, cur *catalog) (*catalog, error) {
 		for _, t := range sc.tables {
 			out.tables[t.oid] = t
 		}
+	}
+	if index := namedObjectsClash(out); index != "" {
+		clash(index)
 	}
 	return out, conflict
 }

@@ -89,6 +89,18 @@ func ddlTag(n *pg_query.Node) string {
 	if tag := textSearchTag(n); tag != "" {
 		return tag
 	}
+	if tag := statisticsTag(n); tag != "" {
+		return tag
+	}
+	if tag := collationTag(n); tag != "" {
+		return tag
+	}
+	if tag := conversionTag(n); tag != "" {
+		return tag
+	}
+	if ds := n.GetDropStmt(); ds != nil && ds.RemoveType == pg_query.ObjectType_OBJECT_CAST {
+		return "DROP CAST"
+	}
 	switch v := n.Node.(type) {
 	case *pg_query.Node_ClusterStmt:
 		return "CLUSTER"
@@ -431,6 +443,18 @@ func (d *ddl) run(n *pg_query.Node, full string) error {
 	}
 	if done, err := d.textSearchDDL(n); done {
 		return err
+	}
+	if done, err := d.statisticsDDL(n, full); done {
+		return err
+	}
+	if done, err := d.collationDDL(n); done {
+		return err
+	}
+	if done, err := d.conversionDDL(n); done {
+		return err
+	}
+	if ds := n.GetDropStmt(); ds != nil && ds.RemoveType == pg_query.ObjectType_OBJECT_CAST {
+		return d.dropCast(ds)
 	}
 	switch v := n.Node.(type) {
 	case *pg_query.Node_CreateStmt:

@@ -457,6 +457,7 @@ func (d *ddl) dropColumn(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 		return err
 	}
 	d.cat.dropColumnComment(t.oid, t.cols[i].attnum)
+	d.dropColumnStats(t, i)
 	t.droppedAttnum = max(t.droppedAttnum, t.cols[i].attnum)
 	t.droppedCols = append(t.droppedCols, t.cols[i])
 	delete(t.missing, t.cols[i].attnum)
@@ -922,6 +923,7 @@ func (d *ddl) renameColumn(rs *pg_query.RenameStmt, t *tableDesc, recursing bool
 		}
 	}
 	d.renamePublicationColumn(nt, rs.Subname, rs.Newname)
+	renameColumnStats(nt, rs.Subname, rs.Newname)
 	for j, ix := range nt.indexes {
 		if nix := ix.renamedIndexColumn(rs.Subname, rs.Newname); nix != ix {
 			nt.indexes[j] = nix

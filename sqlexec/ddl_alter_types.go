@@ -186,6 +186,9 @@ func (d *ddl) alterColumnTypes(b *binder, t *tableDesc, cmds []*pg_query.AlterTa
 	}); err != nil {
 		return err
 	}
+	if err := d.rebuildColumnStats(t, altered); err != nil {
+		return err
+	}
 	return d.rebuildIndexesOn(t, func(c int) bool { return slices.Contains(altered, c) })
 }
 

@@ -29,6 +29,7 @@ const (
 	likeGenerated   likeOption = 1 << 4
 	likeIdentity    likeOption = 1 << 5
 	likeIndexes     likeOption = 1 << 6
+	likeStatistics  likeOption = 1 << 7
 )
 
 // likeClause appends the columns LIKE copies to t, a table being created,
@@ -148,6 +149,9 @@ func (d *ddl) likeClause(b *binder, t *tableDesc, lc *pg_query.TableLikeClause) 
 			if opts&likeComments != 0 {
 				d.cat.setComment(commentKey{classOID: oidPgClass, objOID: ix.oid}, ci.comment)
 			}
+		}
+		if opts&likeStatistics != 0 {
+			d.copyStatsLike(src, t, opts&likeComments != 0)
 		}
 		if opts&likeComments != 0 {
 			for from, to := range attnums {

@@ -178,7 +178,9 @@ func (d *ddl) drop(ds *pg_query.DropStmt) error {
 				return err
 			}
 			if (len(sc.tables) > 0 || len(sc.seqs) > 0 || len(sc.views) > 0 || len(sc.funcs) > 0 || len(sc.types) > 0 ||
-				len(d.cat.operatorsOfSchema(name)) > 0 || d.cat.hasOpclassesIn(name) || len(d.cat.tsObjectsOfSchema(name)) > 0) && !cascade {
+				len(d.cat.operatorsOfSchema(name)) > 0 || d.cat.hasOpclassesIn(name) || len(d.cat.tsObjectsOfSchema(name)) > 0 ||
+				len(ownedStatsObjectsIn(d.cat, name)) > 0 || d.cat.hasCollationsIn(name) ||
+				len(conversionsWhere(d.cat, func(c *conversionDesc) bool { return c.schema == name })) > 0) && !cascade {
 				return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop schema %s because other objects depend on it", name).
 					WithHint("Use DROP ... CASCADE to drop the dependent objects too.")
 			}
@@ -253,6 +255,15 @@ func (d *ddl) dropSchemaRoutinesAndTypes(sc *schemaDesc) error {
 		return err
 	}
 	d.dropSchemaTSObjects(sc.name)
+	for _, o := range ownedStatsObjectsIn(d.cat, sc.name) {
+		d.dropStatsObject(o.oid)
+	}
+	for _, o := range collationsWhere(d.cat, func(c *collationDesc) bool { return c.schema == sc.name }) {
+		d.dropCollation(o.oid)
+	}
+	for _, o := range conversionsWhere(d.cat, func(c *conversionDesc) bool { return c.schema == sc.name }) {
+		d.dropConversion(o.oid)
+	}
 	for _, op := range d.cat.operatorsOfSchema(sc.name) {
 		if err := d.dropOperator(op, true); err != nil {
 			return err
@@ -472,6 +483,7 @@ func (d *ddl) dropTable(t *tableDesc) {
 	delete(d.cat.tables, t.oid)
 	d.cat.dropComments(t.oid)
 	d.cat.dropRelationACL(t.oid)
+	d.dropTableStats(t)
 	for _, ix := range t.indexes {
 		delete(sc.indexes, ix.name)
 		d.cat.dropComments(ix.oid)

@@ -80,6 +80,15 @@ func catalogObjects(c *catalog) map[objRef]bool {
 		for _, r := range t.rules {
 			out[objRef{"rule", r.oid, 0}] = true
 		}
+		for _, st := range t.statsExts {
+			out[objRef{"statistics", st.oid, 0}] = true
+		}
+	}
+	for oid := range c.collations {
+		out[objRef{"collation", oid, 0}] = true
+	}
+	for oid := range c.conversions {
+		out[objRef{"conversion", oid, 0}] = true
 	}
 	for _, p := range c.publications {
 		out[objRef{"publication", p.oid, 0}] = true
@@ -472,6 +481,9 @@ func ddlCommandRows(s *Session, st *evtState) ([][]any, error) {
 			}
 		}
 		return nil, false
+	}
+	if rows, ok := objectCommandRows(st, row); ok {
+		return rows, nil
 	}
 	switch v := st.node.Node.(type) {
 	case *pg_query.Node_DropStmt:

@@ -247,7 +247,9 @@ func (b *binder) statementOfKind(st *Statement) (*stmtPlan, error) {
 		*pg_query.Node_DropUserMappingStmt, *pg_query.Node_ImportForeignSchemaStmt, *pg_query.Node_CreateForeignTableStmt,
 		*pg_query.Node_CreateEventTrigStmt, *pg_query.Node_AlterEventTrigStmt,
 		*pg_query.Node_CreateOpClassStmt, *pg_query.Node_CreateOpFamilyStmt, *pg_query.Node_AlterOpFamilyStmt,
-		*pg_query.Node_AlterTsconfigurationStmt, *pg_query.Node_AlterTsdictionaryStmt:
+		*pg_query.Node_AlterTsconfigurationStmt, *pg_query.Node_AlterTsdictionaryStmt,
+		*pg_query.Node_CreateStatsStmt, *pg_query.Node_AlterStatsStmt, *pg_query.Node_AlterCollationStmt,
+		*pg_query.Node_CreateConversionStmt:
 		return b.ddlPlan(st)
 	case *pg_query.Node_CreateRoleStmt, *pg_query.Node_AlterRoleStmt, *pg_query.Node_DropRoleStmt, *pg_query.Node_GrantRoleStmt:
 		return b.rolePlan(st.node)
@@ -305,7 +307,8 @@ func (b *binder) statementOfKind(st *Statement) (*stmtPlan, error) {
 	case *pg_query.Node_DefineStmt:
 		switch v.DefineStmt.Kind {
 		case pg_query.ObjectType_OBJECT_AGGREGATE, pg_query.ObjectType_OBJECT_OPERATOR, pg_query.ObjectType_OBJECT_TSCONFIGURATION,
-			pg_query.ObjectType_OBJECT_TSDICTIONARY, pg_query.ObjectType_OBJECT_TSPARSER, pg_query.ObjectType_OBJECT_TSTEMPLATE:
+			pg_query.ObjectType_OBJECT_TSDICTIONARY, pg_query.ObjectType_OBJECT_TSPARSER, pg_query.ObjectType_OBJECT_TSTEMPLATE,
+			pg_query.ObjectType_OBJECT_COLLATION:
 			return b.ddlPlan(st)
 		}
 	}

@@ -192,6 +192,9 @@ func ownedObjects(c *catalog, role *roleDesc) []ownedObject {
 	}
 	out = append(out, ownedOpclasses(c, role.oid)...)
 	out = append(out, ownedTSObjects(c, role.oid)...)
+	out = append(out, ownedStatsObjects(c, role.oid)...)
+	out = append(out, collationsWhere(c, func(coll *collationDesc) bool { return coll.owner == role.oid })...)
+	out = append(out, conversionsWhere(c, func(conv *conversionDesc) bool { return conv.owner == role.oid })...)
 	for _, ext := range sortedExtensions(c) {
 		if ext.owner == role.oid {
 			out = append(out, ownedObject{oid: ext.oid, kind: pg_query.ObjectType_OBJECT_EXTENSION, name: ext.name})
@@ -254,7 +257,10 @@ func (o ownedObject) description(s *Session) string {
 		pg_query.ObjectType_OBJECT_USER_MAPPING: "user mapping", pg_query.ObjectType_OBJECT_FOREIGN_TABLE: "foreign table",
 		pg_query.ObjectType_OBJECT_EVENT_TRIGGER:   "event trigger",
 		pg_query.ObjectType_OBJECT_TSCONFIGURATION: "text search configuration",
-		pg_query.ObjectType_OBJECT_TSDICTIONARY:    "text search dictionary"}[o.kind]
+		pg_query.ObjectType_OBJECT_TSDICTIONARY:    "text search dictionary",
+		pg_query.ObjectType_OBJECT_STATISTIC_EXT:   "statistics object",
+		pg_query.ObjectType_OBJECT_COLLATION:       "collation",
+		pg_query.ObjectType_OBJECT_CONVERSION:      "conversion"}[o.kind]
 	return noun + " " + name
 }
 
@@ -363,6 +369,12 @@ func (d *ddl) reassignOwned(rs *pg_query.ReassignOwnedStmt) error {
 				// PostgreSQL's REASSIGN OWNED leaves user mappings alone.
 			case pg_query.ObjectType_OBJECT_TSCONFIGURATION, pg_query.ObjectType_OBJECT_TSDICTIONARY:
 				d.giveTSObject(o.oid, to.oid)
+			case pg_query.ObjectType_OBJECT_STATISTIC_EXT:
+				d.giveStatsObject(o.oid, to.oid)
+			case pg_query.ObjectType_OBJECT_COLLATION:
+				d.giveCollation(o.oid, to.oid)
+			case pg_query.ObjectType_OBJECT_CONVERSION:
+				d.giveConversion(o.oid, to.oid)
 			default:
 				d.giveRelation(o.oid, to.oid)
 			}
@@ -478,6 +490,15 @@ func (d *ddl) dropOwnedObject(o ownedObject, cascade bool) error {
 		return nil
 	case pg_query.ObjectType_OBJECT_TSCONFIGURATION, pg_query.ObjectType_OBJECT_TSDICTIONARY:
 		return d.dropOwnedTSObject(o, behavior)
+	case pg_query.ObjectType_OBJECT_STATISTIC_EXT:
+		d.dropStatsObject(o.oid)
+		return nil
+	case pg_query.ObjectType_OBJECT_COLLATION:
+		d.dropCollation(o.oid)
+		return nil
+	case pg_query.ObjectType_OBJECT_CONVERSION:
+		d.dropConversion(o.oid)
+		return nil
 	case pg_query.ObjectType_OBJECT_SCHEMA, pg_query.ObjectType_OBJECT_EXTENSION, pg_query.ObjectType_OBJECT_PUBLICATION,
 		pg_query.ObjectType_OBJECT_FDW, pg_query.ObjectType_OBJECT_FOREIGN_SERVER, pg_query.ObjectType_OBJECT_EVENT_TRIGGER:
 		if o.kind == pg_query.ObjectType_OBJECT_SCHEMA && d.cat.schemas[o.name] == nil ||

@@ -103,9 +103,10 @@ func init() {
 			{"collisdeterministic", b}, {"collencoding", types.Int4}, {"collcollate", text}, {"collctype", text},
 			{"colliculocale", text}, {"collversion", text}},
 		rows: func(s *Session, c *catalog) [][]any {
-			return [][]any{{int64(oidDefaultCollation), "default", int64(oidPgCatalog), int64(oidBootstrapSuperuser), "d", true, int64(-1), nil, nil, nil, nil},
+			return append([][]any{{int64(oidDefaultCollation), "default", int64(oidPgCatalog), int64(oidBootstrapSuperuser), "d", true, int64(-1), nil, nil, nil, nil},
 				{int64(oidCCollation), "C", int64(oidPgCatalog), int64(oidBootstrapSuperuser), "c", true, int64(-1), "C", "C", nil, nil},
-				{int64(oidPOSIXCollation), "POSIX", int64(oidPgCatalog), int64(oidBootstrapSuperuser), "c", true, int64(-1), "POSIX", "POSIX", nil, nil}}
+				{int64(oidPOSIXCollation), "POSIX", int64(oidPgCatalog), int64(oidBootstrapSuperuser), "c", true, int64(-1), "POSIX", "POSIX", nil, nil}},
+				userCollationRows(c)...)
 		}})
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_sequence",
 		cols: []vcol{{"seqrelid", oid}, {"seqtypid", oid}, {"seqstart", types.Int8}, {"seqincrement", types.Int8},
@@ -183,15 +184,12 @@ func init() {
 			}
 			return out
 		}})
-	// Objects fickle does not have: extended statistics. psql joins
-	// them in \d; PostgreSQL's columns that psql reads are kept.
-	empty := func(table string, cols ...vcol) {
-		registerVirtual(&virtualTable{schema: "pg_catalog", name: table, cols: cols,
-			rows: func(s *Session, c *catalog) [][]any { return nil }})
-	}
-	empty("pg_statistic_ext", vcol{"oid", oid}, vcol{"stxrelid", oid}, vcol{"stxname", name}, vcol{"stxnamespace", oid},
-		vcol{"stxowner", oid}, vcol{"stxstattarget", types.Int4}, vcol{"stxkeys", types.Int2Vector}, vcol{"stxkind", charArray},
-		vcol{"stxexprs", text})
+	// Extended statistics objects (ddl_statistics.go); stxexprs holds the
+	// expressions' SQL text, which pg_get_expr decompiles.
+	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_statistic_ext",
+		cols: []vcol{{"oid", oid}, {"stxrelid", oid}, {"stxname", name}, {"stxnamespace", oid}, {"stxowner", oid},
+			{"stxstattarget", types.Int4}, {"stxkeys", types.Int2Vector}, {"stxkind", charArray}, {"stxexprs", text}},
+		rows: func(s *Session, c *catalog) [][]any { return statsExtRows(c) }})
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_trigger",
 		cols: []vcol{{"oid", oid}, {"tgrelid", oid}, {"tgparentid", oid}, {"tgname", name}, {"tgfoid", oid}, {"tgtype", types.Int2},
 			{"tgenabled", types.Char}, {"tgisinternal", b}, {"tgconstrrelid", oid}, {"tgconstrindid", oid}, {"tgconstraint", oid},

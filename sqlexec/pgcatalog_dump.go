@@ -140,7 +140,7 @@ func init() {
 	withExtensions(pgdata.PgTsConfig, userTSConfigRows, vcol{"oid", oid}, vcol{"cfgname", name}, vcol{"cfgnamespace", oid}, vcol{"cfgowner", oid},
 		vcol{"cfgparser", oid})
 	withExtensions(pgdata.PgTsConfigMap, userTSConfigMapRows, vcol{"mapcfg", oid}, vcol{"maptokentype", i4}, vcol{"mapseqno", i4}, vcol{"mapdict", oid})
-	builtin(pgdata.PgConversion, vcol{"oid", oid}, vcol{"conname", name}, vcol{"connamespace", oid}, vcol{"conowner", oid},
+	withExtensions(pgdata.PgConversion, userConversionRows, vcol{"oid", oid}, vcol{"conname", name}, vcol{"connamespace", oid}, vcol{"conowner", oid},
 		vcol{"conforencoding", i4}, vcol{"contoencoding", i4}, vcol{"conproc", types.Regproc}, vcol{"condefault", b})
 	builtin(pgdata.PgTablespace, vcol{"oid", oid}, vcol{"spcname", name}, vcol{"spcowner", oid}, vcol{"spcacl", textArray},
 		vcol{"spcoptions", textArray})

@@ -183,11 +183,9 @@ func init() {
 	}
 	add("pg_get_indexdef", text, indexDef, oid)
 	add("pg_get_indexdef", text, indexDef, oid, i4, b)
-	// fickle has no extended statistics: no OID names one. The functions
-	// of routines describe the user's (functions_catalog.go) and the
-	// built-in ones (as pgdata holds PostgreSQL's answers), those of
-	// triggers the user's.
-	none := func(*execCtx, []any) (any, error) { return nil, nil }
+	// The functions of routines describe the user's (functions_catalog.go)
+	// and the built-in ones (as pgdata holds PostgreSQL's answers), those
+	// of triggers and statistics objects the user's.
 	orNull := func(s string, ok bool) (any, error) {
 		if !ok {
 			return nil, nil
@@ -199,7 +197,36 @@ func init() {
 	}
 	add("pg_get_triggerdef", text, triggerDef, oid)
 	add("pg_get_triggerdef", text, triggerDef, oid, b)
-	add("pg_get_statisticsobjdef_columns", text, none, oid)
+	statsDef := func(columnsOnly bool) func(*execCtx, []any) (any, error) {
+		return func(x *execCtx, a []any) (any, error) {
+			c := catalog(x)
+			if t, st := c.statsByOID(uint32(a[0].(int64))); st != nil {
+				return statsDefinitionText(x.s, c, t, st, columnsOnly), nil
+			}
+			return nil, nil
+		}
+	}
+	add("pg_get_statisticsobjdef", text, statsDef(false), oid)
+	add("pg_get_statisticsobjdef_columns", text, statsDef(true), oid)
+	add("pg_get_statisticsobjdef_expressions", arrayType(text), func(x *execCtx, a []any) (any, error) {
+		c := catalog(x)
+		t, st := c.statsByOID(uint32(a[0].(int64)))
+		if st == nil || len(st.exprs) == 0 {
+			return nil, nil
+		}
+		var out []any
+		for _, e := range statsExpressionsText(x.s, c, t, st) {
+			out = append(out, e)
+		}
+		return out, nil
+	}, oid)
+	add("pg_statistics_obj_is_visible", types.Bool, func(x *execCtx, a []any) (any, error) {
+		c := catalog(x)
+		if _, st := c.statsByOID(uint32(a[0].(int64))); st != nil {
+			return x.s.statsVisible(c, st), nil
+		}
+		return nil, nil
+	}, oid)
 	add("pg_get_functiondef", text, func(x *execCtx, a []any) (any, error) {
 		def, ok, err := routineDefinition(catalog(x), uint32(a[0].(int64)))
 		if err != nil {
@@ -456,6 +483,29 @@ func describeObject(x *execCtx, classid, objid uint32, objsubid int32) (any, err
 			if rel, ok := n.RelationName(int64(r.table.oid)); ok {
 				return "constraint " + r.name + " on table " + rel, nil
 			}
+		}
+		return nil, nil
+	case oidPgConversion:
+		if desc, ok := x.s.describeConversion(c, objid); ok {
+			return desc, nil
+		}
+	case oidPgCollation:
+		if desc, ok := x.s.describeCollation(c, objid); ok {
+			return desc, nil
+		}
+		for name, b := range builtinCollations {
+			if b.oid == objid {
+				return "collation " + types.QuoteIdent(name), nil
+			}
+		}
+		return nil, nil
+	case oidPgStatisticExt:
+		if _, st := c.statsByOID(objid); st != nil {
+			name := types.QuoteIdent(st.name)
+			if !x.s.statsVisible(c, st) {
+				name = types.QuoteIdent(st.schema) + "." + name
+			}
+			return "statistics object " + name, nil
 		}
 		return nil, nil
 	case oidPgExtensionClass:

@@ -23,6 +23,10 @@ CREATE INDEX books_title_idx ON books (title);
 CREATE INDEX books_published_idx ON books (author_id) WHERE published;
 CREATE INDEX books_lower_title_idx ON books (lower(title));
 CREATE UNIQUE INDEX books_author_title_key ON books (author_id, title DESC);
+CREATE STATISTICS books_author_price (dependencies, mcv) ON author_id, price FROM books;
+CREATE STATISTICS inventory.books_title_len ON (length(title)), published FROM books;
+ALTER STATISTICS inventory.books_title_len SET STATISTICS 50;
+COMMENT ON STATISTICS books_author_price IS 'who sets prices';
 CREATE VIEW published_books AS
   SELECT b.id, b.title, a.name AS author FROM books b JOIN authors a ON a.id = b.author_id WHERE b.published;
 CREATE SEQUENCE order_numbers START 1000 INCREMENT 5;
