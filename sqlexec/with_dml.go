@@ -287,21 +287,25 @@ func (b *binder) checkDataModifyingCTEs(stmt *pg_query.Node, mods []*dataModifyi
 		}
 		return false
 	}
+	writers := make([]*dataModifyingCTE, len(mods), len(mods)+1)
+	copy(writers, mods)
 	rv := modifiedTable(stmt)
 	if ms := stmt.GetMergeStmt(); ms != nil {
 		rv = ms.Relation
 	}
 	if rv != nil {
-		if t := b.s.lookupTable(b.cat, rv.Schemaname, rv.Relname); t != nil && touches(t, -1) {
-			return refused()
+		if t := b.s.lookupTable(b.cat, rv.Schemaname, rv.Relname); t != nil {
+			writers = append(writers, &dataModifyingCTE{query: stmt, target: t})
 		}
 		if v := b.viewTarget(rv); v != nil && b.viewReaches(v, touches) {
 			return refused()
 		}
 	}
-	for i, m := range mods {
-		if touches(m.target, i) {
-			return refused()
+	for i, w := range writers {
+		for _, o := range writers[i+1:] {
+			if !b.sharedWritesExact(w, o) {
+				return refused()
+			}
 		}
 	}
 	cteNames := map[string]bool{}
@@ -340,4 +344,69 @@ func (b *binder) checkDataModifyingCTEs(stmt *pg_query.Node, mods []*dataModifyi
 		lockedReads(m.query, i)
 	}
 	return err
+}
+
+// sharedWritesExact reports whether two parts of a statement, a and b,
+// that may write one table (a table and its descendants each) still get
+// PostgreSQL's answer when fickle runs them one after the other. Each
+// reads the statement's snapshot, so neither sees the other's rows;
+// what PostgreSQL leaves to its order of work is refused: ON CONFLICT
+// and MERGE (whose outcome depends on the rows the other part wrote),
+// triggers (which fire in that order), a unique or exclusion constraint
+// where one part adds row versions and the other removes some (whether a
+// key is taken depends on whether the other part freed it yet), and
+// column defaults where both insert (which part draws a sequence's next
+// value first). A row both
+// update or delete is refused when it happens (withSnapshot.checkUnwritten).
+func (b *binder) sharedWritesExact(a, c *dataModifyingCTE) bool {
+	writes := func(m *dataModifyingCTE) map[uint32]*tableDesc {
+		ts := map[uint32]*tableDesc{m.target.oid: m.target}
+		for _, d := range b.cat.descendants(m.target) {
+			ts[d.oid] = d
+		}
+		return ts
+	}
+	wa, wc := writes(a), writes(c)
+	inserts := func(m *dataModifyingCTE) bool { return m.query.GetInsertStmt() != nil }
+	updates := func(m *dataModifyingCTE) bool { return m.query.GetUpdateStmt() != nil }
+	adds := func(m *dataModifyingCTE) bool { return inserts(m) || updates(m) }
+	removes := func(m *dataModifyingCTE) bool { return updates(m) || m.query.GetDeleteStmt() != nil }
+	orderFree := func(m *dataModifyingCTE) bool {
+		return m.query.GetMergeStmt() == nil && m.query.GetInsertStmt().GetOnConflictClause() == nil
+	}
+	for oid, t := range wa {
+		if wc[oid] == nil {
+			continue
+		}
+		if !orderFree(a) || !orderFree(c) || len(t.triggers) > 0 {
+			return false
+		}
+		if (adds(a) && removes(c) || adds(c) && removes(a)) && hasUniqueness(t) {
+			return false
+		}
+		if inserts(a) && inserts(c) && slices.ContainsFunc(t.cols, func(col *columnDesc) bool { return col.def != nil || col.identity != 0 }) {
+			return false
+		}
+	}
+	return true
+}
+
+// hasUniqueness reports whether t has a primary key, a unique index or an
+// exclusion constraint.
+func hasUniqueness(t *tableDesc) bool {
+	if t.pk != nil || t.pkIndex != nil {
+		return true
+	}
+	return slices.ContainsFunc(t.indexes, func(ix *indexDesc) bool { return ix.unique || ix.exclusion })
+}
+
+// checkUnwritten refuses (0A000) to update or delete the row key of table
+// when another part of the statement with data-modifying WITH queries
+// already wrote it: PostgreSQL modifies such a row once, in whichever part
+// its order of work reaches it first, and the other part skips it.
+func (s *withSnapshot) checkUnwritten(x *execCtx, table isolation.TableID, key []byte) error {
+	if s == nil || s.refused || !s.tables[table] || !x.txn.WroteSince(table, key, s.mark) {
+		return nil
+	}
+	return pgerror.Unsupported("updating or deleting a row that another part of the statement (a data-modifying WITH query) updated or deleted")
 }
