@@ -595,6 +595,7 @@ func (b *binder) fromLeaf(sc *scope, n *pg_query.Node) (*fromItem, []scopeCol, e
 			return withKind(itemSubquery)(b.lateralSubquery(sc, rs))
 		}
 		var sub *selectPlan
+		reads := len(b.worktableReads)
 		outer, err := b.notingOuterRefs(sc.parent, func() error {
 			var err error
 			sub, err = b.selectNode(sc.parent, rs.Subquery, sc.ctes)
@@ -603,7 +604,7 @@ func (b *binder) fromLeaf(sc *scope, n *pg_query.Node) (*fromItem, []scopeCol, e
 		if err != nil {
 			return nil, nil, err
 		}
-		if outer {
+		if outer || len(b.worktableReads) > reads {
 			sub.correlated = true
 		}
 		it, cols, err := withKind(itemSubquery)(b.cteItem(sc, &ctePlan{plan: sub, outerRefs: outer, parent: sc.parent}, rs.Alias.Aliasname, rs.Alias))
@@ -676,6 +677,11 @@ type ctePlan struct {
 	inlinable bool
 	refs      int
 	first     *fromItem
+	// worktables are the recursive queries whose rows of the current
+	// round the query reads: itself for a recursive query's reference to
+	// itself in its recursive term, those its FROM items read for a
+	// subquery or WITH query there.
+	worktables []*ctePlan
 }
 
 // noteReference counts item it, with columns cols, as a reader of the WITH
@@ -700,6 +706,7 @@ func (cte *ctePlan) noteReference(it *fromItem, cols []scopeCol) {
 // cteItem makes a FROM item of sc that reads a WITH query or a subquery.
 func (b *binder) cteItem(sc *scope, cte *ctePlan, alias string, a *pg_query.Alias) (*fromItem, []scopeCol, error) {
 	p := cte.plan
+	b.worktableReads = append(b.worktableReads, cte.worktables...)
 	if cte.outerRefs && sc.parent != cte.parent {
 		// Read at another depth, the query would see other outer rows
 		// than the ones its columns name.

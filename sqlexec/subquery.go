@@ -270,6 +270,7 @@ func (b *binder) withClause(parent *scope, w *pg_query.WithClause, outer map[str
 		var p *selectPlan
 		recursive := false
 		volatile := b.pgVolatileCalls
+		reads := len(b.worktableReads)
 		outer, err := b.notingOuterRefs(parent, func() error {
 			var err error
 			if st := c.Ctequery.GetSelectStmt(); w.Recursive && st.Op == pg_query.SetOperation_SETOP_UNION && readsItself(c) {
@@ -293,10 +294,11 @@ func (b *binder) withClause(parent *scope, w *pg_query.WithClause, outer map[str
 			}
 			p = &selectPlan{cols: cols, run: p.run, correlated: p.correlated, node: p.node, lazy: p.lazy}
 		}
-		if outer {
+		worktables := slices.Clone(b.worktableReads[reads:])
+		if outer || len(worktables) > 0 {
 			p.correlated = true
 		}
-		ctes[c.Ctename] = &ctePlan{name: c.Ctename, plan: p, outerRefs: outer, parent: parent,
+		ctes[c.Ctename] = &ctePlan{name: c.Ctename, plan: p, outerRefs: outer, parent: parent, worktables: worktables,
 			inlinable: !recursive && c.Ctematerialized != pg_query.CTEMaterialize_CTEMaterializeAlways && b.pgVolatileCalls == volatile}
 	}
 	return ctes, nil
@@ -734,6 +736,7 @@ func (b *binder) recursiveCTE(parent *scope, c *pg_query.CommonTableExpr, st *pg
 		}
 	}
 	self := &ctePlan{name: c.Ctename}
+	self.worktables = []*ctePlan{self}
 	self.plan = &selectPlan{cols: cols, correlated: true, run: func(x *execCtx) ([][]any, error) {
 		v, _ := x.memoGet(self)
 		rows, _ := v.([][]any)
@@ -744,10 +747,19 @@ func (b *binder) recursiveCTE(parent *scope, c *pg_query.CommonTableExpr, st *pg
 		inner[k] = v
 	}
 	inner[c.Ctename] = self
+	reads := len(b.worktableReads)
 	step, err := b.selectStmt(parent, st.Rarg, inner)
 	if err != nil {
 		return nil, err
 	}
+	if slices.ContainsFunc(b.worktableReads[reads:], func(w *ctePlan) bool { return w != self }) {
+		// It reads an enclosing recursive query's round as well: fickle
+		// runs it to its end in every round, where PostgreSQL reads only
+		// the rows its reader asks for.
+		return nil, pgerror.Unsupported("a recursive WITH query whose recursive term reads an enclosing recursive query")
+	}
+	b.worktableReads = b.worktableReads[:reads] // its own rounds are its own
+
 	if len(step.cols) != len(cols) {
 		return nil, pgerror.Newf(pgerror.SyntaxError, "each UNION query must have the same number of columns")
 	}
