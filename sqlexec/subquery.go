@@ -772,6 +772,11 @@ func (b *binder) recursiveCTE(parent *scope, c *pg_query.CommonTableExpr, st *pg
 		if from.Oid == types.OidUnknown {
 			from = types.Text
 		}
+		if same, records := sameRecordFields(from, cols[i].typ); same {
+			continue
+		} else if records {
+			return nil, pgerror.Unsupported("a recursive query whose terms give anonymous records of different shapes")
+		}
 		if from.Oid == cols[i].typ.Oid && cols[i].typ.Typmod >= 0 && from.Typmod != cols[i].typ.Typmod {
 			// The terms' common type drops the typmod they disagree on,
 			// and so differs from the non-recursive term's.
@@ -911,4 +916,26 @@ func (b *binder) existsDropsSelectList(st *pg_query.SelectStmt) bool {
 		})
 	}
 	return !window
+}
+
+// sameRecordFields reports, for a and b both anonymous records or both
+// arrays of them (records), whether they are alike: PostgreSQL types them
+// the same (record, record[]), and fickle's shapes agree when their fields
+// have the same types or one of them is unknown (an operator's result).
+func sameRecordFields(a, b types.Type) (same, records bool) {
+	if a.Oid != b.Oid || a.Oid != types.OidRecord && a.Oid != types.OidRecordArray {
+		return false, false
+	}
+	if ae, ok := a.Elem(); ok {
+		a = ae
+	}
+	if be, ok := b.Elem(); ok {
+		b = be
+	}
+	af, aok := a.Fields()
+	bf, bok := b.Fields()
+	if !aok || !bok {
+		return true, true
+	}
+	return slices.EqualFunc(af, bf, func(x, y types.Field) bool { return x.Type == y.Type }), true
 }
