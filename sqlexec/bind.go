@@ -386,6 +386,9 @@ type binder struct {
 	// them computes them when it fetches, not when it is declared
 	// (cursor.go).
 	pgVolatileCalls int
+	// stableSubLinks records, for each subquery expression compiled,
+	// whether it calls no volatile function (pgVolatileCalls).
+	stableSubLinks map[*pg_query.SubLink]bool
 	// mutableCalls counts the calls compiled so far of functions that are
 	// not immutable (stable ones included), which index predicates and
 	// expressions may not use (index_predicate.go).

@@ -31,10 +31,15 @@ func (b *binder) subLink(sc *scope, sl *pg_query.SubLink) (*scalar, error) {
 		c.LimitOption = pg_query.LimitOption_LIMIT_OPTION_COUNT
 		sub = &pg_query.Node{Node: &pg_query.Node_SelectStmt{SelectStmt: c}}
 	}
+	volatile := b.pgVolatileCalls
 	p, refs, rows, err := b.subquery(sc, sub, ctes, saved)
 	if err != nil {
 		return nil, err
 	}
+	if b.stableSubLinks == nil {
+		b.stableSubLinks = map[*pg_query.SubLink]bool{}
+	}
+	b.stableSubLinks[sl] = b.pgVolatileCalls == volatile
 	switch sl.SubLinkType {
 	case pg_query.SubLinkType_EXISTS_SUBLINK:
 		if st := sl.Subselect.GetSelectStmt(); st != nil && b.existsDropsSelectList(st) {
