@@ -35,6 +35,10 @@ type withSnapshot struct {
 	// refused marks the snapshot of a volatile routine the statement calls,
 	// whose reads of those tables are refused (beginRoutineStatement).
 	refused bool
+	// ran holds the RETURNING rows of the data-modifying WITH queries run
+	// so far, which a context of its own (a rule action's) reads too:
+	// each runs once.
+	ran map[*selectPlan][][]any
 }
 
 // readMark is the mark before which a read of table id sees the
@@ -118,7 +122,7 @@ func (b *binder) statementWithDataModifyingCTEs(st *Statement, w *pg_query.WithC
 		}
 	}
 	runFirst := func(x *execCtx) error {
-		x.withSnapshot = &withSnapshot{mark: x.stmtMark, tables: modified}
+		x.withSnapshot = &withSnapshot{mark: x.stmtMark, tables: modified, ran: map[*selectPlan][][]any{}}
 		for _, m := range mods {
 			if _, err := m.plan.rowsCached(x); err != nil {
 				return err
@@ -181,13 +185,24 @@ func (b *binder) dataModifyingCTE(w *pg_query.WithClause, c *pg_query.CommonTabl
 	if err != nil {
 		return nil, err
 	}
-	p := &selectPlan{cols: sp.cols, node: sp.node, run: func(x *execCtx) ([][]any, error) {
+	p := &selectPlan{cols: sp.cols, node: sp.node}
+	p.run = func(x *execCtx) ([][]any, error) {
+		ran := map[*selectPlan][][]any(nil)
+		if x.withSnapshot != nil {
+			ran = x.withSnapshot.ran
+		}
+		if rows, ok := ran[p]; ok {
+			return rows, nil
+		}
 		res, err := sp.exec(x)
 		if err != nil {
 			return nil, err
 		}
+		if ran != nil {
+			ran[p] = res.Rows
+		}
 		return res.Rows, nil
-	}}
+	}
 	b.dataModifying = append(b.dataModifying, &dataModifyingCTE{query: c.Ctequery, target: target, plan: p})
 	return &ctePlan{name: c.Ctename, plan: p, noReturning: sp.cols == nil}, nil
 }
@@ -409,4 +424,29 @@ func (s *withSnapshot) checkUnwritten(x *execCtx, table isolation.TableID, key [
 		return nil
 	}
 	return pgerror.Unsupported("updating or deleting a row that another part of the statement (a data-modifying WITH query) updated or deleted")
+}
+
+// rulesBesideDataModifyingWith checks the actions of the rules that rewrite
+// a statement with data-modifying WITH queries, which PostgreSQL attaches
+// to the action: an INSERT ... SELECT action fails there (0A000), and an
+// action writing a table a WITH query modifies is refused (0A000), as two
+// parts modifying one table are where fickle cannot tell their order.
+func (b *binder) rulesBesideDataModifyingWith(rules []*ruleDesc) error {
+	families := b.modifiedFamilies(b.dataModifying)
+	for _, r := range rules {
+		for _, a := range r.actions {
+			if sel := a.GetInsertStmt().GetSelectStmt().GetSelectStmt(); sel != nil && len(sel.ValuesLists) == 0 {
+				return pgerror.New(pgerror.FeatureNotSupported, "INSERT...SELECT rule actions are not supported for queries having data-modifying statements in WITH")
+			}
+			rv := modifiedTable(a)
+			if rv == nil {
+				continue
+			}
+			t := b.s.lookupTable(b.cat, rv.Schemaname, rv.Relname)
+			if t == nil && b.viewTarget(rv) != nil || t != nil && slices.ContainsFunc(families, func(fam []uint32) bool { return slices.Contains(fam, t.oid) }) {
+				return pgerror.Unsupported("modifying, or locking rows of, a table that a data-modifying WITH query modifies elsewhere in the statement")
+			}
+		}
+	}
+	return nil
 }
