@@ -707,10 +707,26 @@ func (cte *ctePlan) noteReference(it *fromItem, cols []scopeCol) {
 func (b *binder) cteItem(sc *scope, cte *ctePlan, alias string, a *pg_query.Alias) (*fromItem, []scopeCol, error) {
 	p := cte.plan
 	b.worktableReads = append(b.worktableReads, cte.worktables...)
-	if cte.outerRefs && sc.parent != cte.parent {
-		// Read at another depth, the query would see other outer rows
-		// than the ones its columns name.
-		return nil, nil, pgerror.Unsupported("a WITH query that references columns of an outer query, read in a nested subquery")
+	hops := 0
+	if cte.outerRefs {
+		// Read in a nested subquery, the query runs on the outer rows of
+		// the level it was written at: the reader's context less the rows
+		// of the levels in between.
+		s := sc.parent
+		for s != nil && s != cte.parent {
+			s, hops = s.parent, hops+1
+		}
+		if s != cte.parent {
+			return nil, nil, pgerror.Unsupported("a WITH query that references columns of an outer query, read outside the query it belongs to")
+		}
+	}
+	at := func(x *execCtx) *execCtx {
+		if hops == 0 {
+			return x
+		}
+		c := *x
+		c.outer = x.outer[: len(x.outer)-hops : len(x.outer)-hops]
+		return &c
 	}
 	cols := make([]scopeCol, len(p.cols))
 	for i, c := range p.cols {
@@ -719,9 +735,9 @@ func (b *binder) cteItem(sc *scope, cte *ctePlan, alias string, a *pg_query.Alia
 	if err := applyColAliases(cols, a); err != nil {
 		return nil, nil, err
 	}
-	it := &fromItem{name: alias, sub: func(x *execCtx) ([][]any, error) { return p.rowsCached(x) }, subPlan: p.node, source: cte.name}
+	it := &fromItem{name: alias, sub: func(x *execCtx) ([][]any, error) { return p.rowsCached(at(x)) }, subPlan: p.node, source: cte.name}
 	if p.lazy != nil {
-		it.each = func(x *execCtx, yield func(row []any) error) error { return p.lazyCached(x).each(x, yield) }
+		it.each = func(x *execCtx, yield func(row []any) error) error { return p.lazyCached(at(x)).each(at(x), yield) }
 	}
 	return it, cols, nil
 }
