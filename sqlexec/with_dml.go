@@ -442,8 +442,11 @@ func (b *binder) rulesBesideDataModifyingWith(rules []*ruleDesc) error {
 			if rv == nil {
 				continue
 			}
+			touches := func(t *tableDesc, _ int) bool {
+				return slices.ContainsFunc(families, func(fam []uint32) bool { return slices.Contains(fam, t.oid) })
+			}
 			t := b.s.lookupTable(b.cat, rv.Schemaname, rv.Relname)
-			if t == nil && b.viewTarget(rv) != nil || t != nil && slices.ContainsFunc(families, func(fam []uint32) bool { return slices.Contains(fam, t.oid) }) {
+			if v := b.viewTarget(rv); t == nil && v != nil && b.viewReaches(v, touches) || t != nil && touches(t, -1) {
 				return pgerror.Unsupported("modifying, or locking rows of, a table that a data-modifying WITH query modifies elsewhere in the statement")
 			}
 		}
