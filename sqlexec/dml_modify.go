@@ -192,6 +192,15 @@ func (m *modifyTarget) lockForWrite(x *execCtx, mt match, mode isolation.RowLock
 	return nm, ok, err
 }
 
+// pruneUnread tells the subqueries and WITH queries among the FROM / USING
+// items, once the statement is compiled, which of their outputs no one
+// reads, as after PostgreSQL folds them into the statement.
+func (m *modifyTarget) pruneUnread() {
+	for _, it := range m.items {
+		it.pruneUnread()
+	}
+}
+
 // member returns the member table a matched row belongs to, nil when the
 // target has no inheritance children.
 func (m *modifyTarget) member(mt match) *inhMember {
@@ -362,6 +371,7 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 	if err != nil {
 		return nil, err
 	}
+	m.pruneUnread()
 	// An UPDATE of a key column (tableDesc.keyColumns) locks its rows FOR
 	// UPDATE, others FOR NO KEY UPDATE, as in PostgreSQL.
 	lockMode := isolation.RowLockNoKeyUpdate
@@ -597,6 +607,7 @@ func (b *binder) deletePlan(del *pg_query.DeleteStmt) (*stmtPlan, error) {
 	if err != nil {
 		return nil, err
 	}
+	m.pruneUnread()
 	for i := range b.params {
 		if b.params[i].Oid == 0 {
 			b.params[i] = types.Text

@@ -293,11 +293,13 @@ func (b *binder) withClause(parent *scope, w *pg_query.WithClause, outer map[str
 			if len(names) > len(p.cols) {
 				return nil, b.errAt(pgerror.Newf(pgerror.InvalidColumnReference, "WITH query \"%s\" has %d columns available but %d columns specified", c.Ctename, len(p.cols), len(names)), c.Location)
 			}
+			// Renamed in place: the plan's own run reads what its
+			// readers leave unread (skipUnread).
 			cols := append([]outCol(nil), p.cols...)
 			for i, nm := range names {
 				cols[i].Name = nm
 			}
-			p = &selectPlan{cols: cols, run: p.run, correlated: p.correlated, node: p.node, lazy: p.lazy}
+			p.cols = cols
 		}
 		worktables := slices.Clone(b.worktableReads[reads:])
 		if outer || len(worktables) > 0 {
