@@ -139,6 +139,24 @@ func containsSubLink(n *pg_query.Node) bool {
 	return found
 }
 
+// volatileSubLink reports whether n holds a subquery expression that calls
+// a volatile function, or one b did not compile, whose volatility it then
+// does not know.
+func (b *binder) volatileSubLink(n *pg_query.Node) bool {
+	if plainExpr(n) {
+		return false
+	}
+	found := false
+	walk(n, func(c *pg_query.Node) bool {
+		if sl := c.GetSubLink(); sl != nil {
+			found = found || !b.stableSubLinks[sl]
+			return false
+		}
+		return !found
+	})
+	return found
+}
+
 // plainExpr reports whether n is built of constants, column references,
 // parameters and operators alone (so holds no subquery), without the
 // reflective walk that cost a 100,000-item IN list a quarter of a second.

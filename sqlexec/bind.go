@@ -299,6 +299,11 @@ type binder struct {
 	topWith       *pg_query.WithClause
 	dataModifying []*dataModifyingCTE
 	outerCTEs     map[string]*ctePlan
+	// worktableReads lists, for each FROM item compiled so far that reads
+	// a recursive query's rows of the current round, directly or through
+	// other queries, those recursive queries (ctePlan.worktables): a
+	// subquery or WITH query holding one runs again in every round.
+	worktableReads []*ctePlan
 	// perms are the privileges the statement needs (privileges_check.go);
 	// privRole, when set, is the role they are checked for (a view's owner
 	// while its query is compiled).
@@ -381,6 +386,9 @@ type binder struct {
 	// them computes them when it fetches, not when it is declared
 	// (cursor.go).
 	pgVolatileCalls int
+	// stableSubLinks records, for each subquery expression compiled,
+	// whether it calls no volatile function (pgVolatileCalls).
+	stableSubLinks map[*pg_query.SubLink]bool
 	// mutableCalls counts the calls compiled so far of functions that are
 	// not immutable (stable ones included), which index predicates and
 	// expressions may not use (index_predicate.go).

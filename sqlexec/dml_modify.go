@@ -192,6 +192,15 @@ func (m *modifyTarget) lockForWrite(x *execCtx, mt match, mode isolation.RowLock
 	return nm, ok, err
 }
 
+// pruneUnread tells the subqueries and WITH queries among the FROM / USING
+// items, once the statement is compiled, which of their outputs no one
+// reads, as after PostgreSQL folds them into the statement.
+func (m *modifyTarget) pruneUnread() {
+	for _, it := range m.items {
+		it.pruneUnread()
+	}
+}
+
 // member returns the member table a matched row belongs to, nil when the
 // target has no inheritance children.
 func (m *modifyTarget) member(mt match) *inhMember {
@@ -257,13 +266,29 @@ type modified map[string]bool
 // marks it.
 func (m modified) first(mt match) bool {
 	var buf [64]byte
-	k := append(strconv.AppendInt(buf[:0], int64(mt.member), 10), ':')
-	k = append(k, mt.key...) // "member:key", built without fmt
+	k := modifiedKey(buf[:0], mt)
 	if m[string(k)] {
 		return false
 	}
 	m[string(k)] = true
 	return true
+}
+
+// checkUnwritten refuses to write the row of mt when another part of a
+// statement with data-modifying WITH queries wrote it (withSnapshot); a
+// row this statement already wrote is its own and is skipped by first.
+func (m modified) checkUnwritten(x *execCtx, t *tableDesc, mt match) error {
+	var buf [64]byte
+	if x.withSnapshot == nil || m[string(modifiedKey(buf[:0], mt))] {
+		return nil
+	}
+	return x.withSnapshot.checkUnwritten(x, t.id, mt.key)
+}
+
+// modifiedKey appends "member:key" for mt to buf, built without fmt.
+func modifiedKey(buf []byte, mt match) []byte {
+	k := append(strconv.AppendInt(buf, int64(mt.member), 10), ':')
+	return append(k, mt.key...)
 }
 
 func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
@@ -353,6 +378,7 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 		return nil, err
 	}
 	watched()
+	m.pruneUnread()
 	// An UPDATE of a key column (tableDesc.keyColumns) locks its rows FOR
 	// UPDATE, others FOR NO KEY UPDATE, as in PostgreSQL.
 	lockMode := isolation.RowLockNoKeyUpdate
@@ -405,6 +431,9 @@ func (b *binder) updatePlan(up *pg_query.UpdateStmt) (*stmtPlan, error) {
 		q := &rowQueue{}
 		for _, mt := range matches {
 			if err := guard.check(x.s, m.rowTable(mt).id, mt.key, "updated"); err != nil {
+				return nil, err
+			}
+			if err := done.checkUnwritten(x, m.rowTable(mt), mt); err != nil {
 				return nil, err
 			}
 			mt, ok, err := m.lockForWrite(x, mt, lockMode)
@@ -588,6 +617,7 @@ func (b *binder) deletePlan(del *pg_query.DeleteStmt) (*stmtPlan, error) {
 	if err != nil {
 		return nil, err
 	}
+	m.pruneUnread()
 	for i := range b.params {
 		if b.params[i].Oid == 0 {
 			b.params[i] = types.Text
@@ -630,6 +660,9 @@ func (b *binder) deletePlan(del *pg_query.DeleteStmt) (*stmtPlan, error) {
 				locked = "updated" // found while locking the row for its BEFORE triggers
 			}
 			if err := guard.check(x.s, m.rowTable(mt).id, mt.key, locked); err != nil {
+				return nil, err
+			}
+			if err := done.checkUnwritten(x, m.rowTable(mt), mt); err != nil {
 				return nil, err
 			}
 			mt, ok, err := m.lockForWrite(x, mt, isolation.RowLockUpdate)

@@ -595,6 +595,7 @@ func (b *binder) fromLeaf(sc *scope, n *pg_query.Node) (*fromItem, []scopeCol, e
 			return withKind(itemSubquery)(b.lateralSubquery(sc, rs))
 		}
 		var sub *selectPlan
+		reads := len(b.worktableReads)
 		outer, err := b.notingOuterRefs(sc.parent, func() error {
 			var err error
 			sub, err = b.selectNode(sc.parent, rs.Subquery, sc.ctes)
@@ -603,7 +604,7 @@ func (b *binder) fromLeaf(sc *scope, n *pg_query.Node) (*fromItem, []scopeCol, e
 		if err != nil {
 			return nil, nil, err
 		}
-		if outer {
+		if outer || len(b.worktableReads) > reads {
 			sub.correlated = true
 		}
 		it, cols, err := withKind(itemSubquery)(b.cteItem(sc, &ctePlan{plan: sub, outerRefs: outer, parent: sc.parent}, rs.Alias.Aliasname, rs.Alias))
@@ -676,6 +677,11 @@ type ctePlan struct {
 	inlinable bool
 	refs      int
 	first     *fromItem
+	// worktables are the recursive queries whose rows of the current
+	// round the query reads: itself for a recursive query's reference to
+	// itself in its recursive term, those its FROM items read for a
+	// subquery or WITH query there.
+	worktables []*ctePlan
 }
 
 // noteReference counts item it, with columns cols, as a reader of the WITH
@@ -700,10 +706,27 @@ func (cte *ctePlan) noteReference(it *fromItem, cols []scopeCol) {
 // cteItem makes a FROM item of sc that reads a WITH query or a subquery.
 func (b *binder) cteItem(sc *scope, cte *ctePlan, alias string, a *pg_query.Alias) (*fromItem, []scopeCol, error) {
 	p := cte.plan
-	if cte.outerRefs && sc.parent != cte.parent {
-		// Read at another depth, the query would see other outer rows
-		// than the ones its columns name.
-		return nil, nil, pgerror.Unsupported("a WITH query that references columns of an outer query, read in a nested subquery")
+	b.worktableReads = append(b.worktableReads, cte.worktables...)
+	hops := 0
+	if cte.outerRefs {
+		// Read in a nested subquery, the query runs on the outer rows of
+		// the level it was written at: the reader's context less the rows
+		// of the levels in between.
+		s := sc.parent
+		for s != nil && s != cte.parent {
+			s, hops = s.parent, hops+1
+		}
+		if s != cte.parent {
+			return nil, nil, pgerror.Unsupported("a WITH query that references columns of an outer query, read outside the query it belongs to")
+		}
+	}
+	at := func(x *execCtx) *execCtx {
+		if hops == 0 {
+			return x
+		}
+		c := *x
+		c.outer = x.outer[: len(x.outer)-hops : len(x.outer)-hops]
+		return &c
 	}
 	cols := make([]scopeCol, len(p.cols))
 	for i, c := range p.cols {
@@ -712,9 +735,9 @@ func (b *binder) cteItem(sc *scope, cte *ctePlan, alias string, a *pg_query.Alia
 	if err := applyColAliases(cols, a); err != nil {
 		return nil, nil, err
 	}
-	it := &fromItem{name: alias, sub: func(x *execCtx) ([][]any, error) { return p.rowsCached(x) }, subPlan: p.node, source: cte.name}
+	it := &fromItem{name: alias, sub: func(x *execCtx) ([][]any, error) { return p.rowsCached(at(x)) }, subPlan: p.node, source: cte.name}
 	if p.lazy != nil {
-		it.each = func(x *execCtx, yield func(row []any) error) error { return p.lazyCached(x).each(x, yield) }
+		it.each = func(x *execCtx, yield func(row []any) error) error { return p.lazyCached(at(x)).each(at(x), yield) }
 	}
 	return it, cols, nil
 }

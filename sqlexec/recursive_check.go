@@ -108,7 +108,7 @@ func (rc *recursionCheck) selectStmt(st *pg_query.SelectStmt, within string) err
 func (rc *recursionCheck) setOperationClauses(st *pg_query.SelectStmt, within string) error {
 	if st.WithClause != nil {
 		for _, c := range st.WithClause.Ctes {
-			if err := rc.nested(c.GetCommonTableExpr().GetCtequery()); err != nil {
+			if err := rc.nestedWithin(c.GetCommonTableExpr().GetCtequery(), within); err != nil {
 				return err
 			}
 		}
@@ -172,14 +172,24 @@ func (rc *recursionCheck) nestedWithin(n *pg_query.Node, within string) error {
 	return rc.nested(n)
 }
 
-// nested refuses a reference to the query in a subquery in FROM or a WITH
-// query of the recursive term: PostgreSQL takes them, but fickle would
-// read the first round's rows in every round.
+// nested checks a subquery in FROM or a WITH query of the recursive term,
+// where a reference counts as one at the top of the term does (the
+// subquery runs again in every round, binder.worktableReads). One that
+// defines a WITH query of the same name is refused where it reads the
+// recursive query: its references are not told apart here.
 func (rc *recursionCheck) nested(n *pg_query.Node) error {
+	shadows := false
+	walk(n, func(m *pg_query.Node) bool {
+		shadows = shadows || m.GetCommonTableExpr().GetCtename() == rc.name
+		return !shadows
+	})
+	if !shadows {
+		return rc.node(n, "")
+	}
 	found := false
 	withRefs(n, nil, func(name string) { found = found || name == rc.name })
 	if found {
-		return pgerror.Unsupported("a recursive reference inside a subquery in FROM or a WITH query of the recursive term")
+		return pgerror.Unsupported("a recursive reference inside a subquery in FROM or a WITH query of the recursive term that defines a WITH query of the same name")
 	}
 	return nil
 }

@@ -37,7 +37,7 @@ func (b *binder) insertSourceRows(t *tableDesc, ins *pg_query.InsertStmt) (*inse
 	var ctes map[string]*ctePlan
 	if w := ins.WithClause; w != nil {
 		for _, c := range w.Ctes {
-			if c.GetCommonTableExpr().GetCtequery().GetSelectStmt() == nil {
+			if c.GetCommonTableExpr().GetCtequery().GetSelectStmt() == nil && w != b.topWith {
 				return nil, pgerror.Unsupported("data-modifying WITH in INSERT into a relation with rules")
 			}
 		}

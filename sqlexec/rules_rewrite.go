@@ -460,6 +460,11 @@ func (b *binder) rulesPlan(t *tableDesc, rules []*ruleDesc, stack []ruleEvent, r
 		}
 		width = len(sc.cols)
 	}
+	if with := withOf(stmt); with != nil && with == b.topWith {
+		if err := b.rulesBesideDataModifyingWith(rules); err != nil {
+			return nil, err
+		}
+	}
 	b.defaultParamsToText()
 	return &stmtPlan{cols: cols, writes: eventName(event), table: t.qualifiedName(), exec: func(x *execCtx) (*Result, error) {
 		var res *Result

@@ -434,7 +434,7 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 		}
 	}
 	p := &selectPlan{cols: cols, correlated: correlated,
-		prunable: prunableOutputs(outs[:nVisible], targetNodes, keys, onCols, srf != nil || locking != nil || distinct || distinctOn)}
+		prunable: prunableOutputs(outs[:nVisible], targetNodes, keys, onCols, srf != nil || locking != nil || distinct || distinctOn, b.volatileSubLink)}
 	ln := b.levelPlan(levelShape{items: items, pre: pre, agg: agg, having: st.HavingClause, window: win != nil, srf: srf != nil,
 		groupSRF: agg != nil && agg.srf != nil, lateSRF: lateSRFs, keys: keys, onKeys: onSort, distinct: distinct, distinctOn: distinctOn, limited: limit != nil || offset != nil, locking: locking != nil, cols: cols})
 	p.node = ln.top
@@ -686,15 +686,15 @@ type postponedInput struct {
 // reader does not read them, as PostgreSQL's remove_unused_subquery_outputs
 // removes them: none under DISTINCT, set-returning functions or row locks
 // (all unsupported), and no sort or DISTINCT ON key, volatile expression or
-// expression with a subquery (whose volatility fickle does not know).
-func prunableOutputs(outs []*scalar, targetNodes []*pg_query.Node, keys []sortKey, onCols []int, unsupported bool) []bool {
+// expression with a subquery calling a volatile function (volatileSub).
+func prunableOutputs(outs []*scalar, targetNodes []*pg_query.Node, keys []sortKey, onCols []int, unsupported bool, volatileSub func(*pg_query.Node) bool) []bool {
 	if unsupported {
 		return nil
 	}
 	prunable := make([]bool, len(outs))
 	for i, o := range outs {
 		prunable[i] = !o.volatile && !slices.Contains(onCols, i) && !slices.ContainsFunc(keys, func(k sortKey) bool { return k.col == i }) &&
-			(i >= len(targetNodes) || !containsSubLink(targetNodes[i]))
+			(i >= len(targetNodes) || !volatileSub(targetNodes[i]))
 	}
 	return prunable
 }

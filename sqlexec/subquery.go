@@ -31,10 +31,15 @@ func (b *binder) subLink(sc *scope, sl *pg_query.SubLink) (*scalar, error) {
 		c.LimitOption = pg_query.LimitOption_LIMIT_OPTION_COUNT
 		sub = &pg_query.Node{Node: &pg_query.Node_SelectStmt{SelectStmt: c}}
 	}
+	volatile := b.pgVolatileCalls
 	p, refs, rows, err := b.subquery(sc, sub, ctes, saved)
 	if err != nil {
 		return nil, err
 	}
+	if b.stableSubLinks == nil {
+		b.stableSubLinks = map[*pg_query.SubLink]bool{}
+	}
+	b.stableSubLinks[sl] = b.pgVolatileCalls == volatile
 	switch sl.SubLinkType {
 	case pg_query.SubLinkType_EXISTS_SUBLINK:
 		if st := sl.Subselect.GetSelectStmt(); st != nil && b.existsDropsSelectList(st) {
@@ -270,6 +275,7 @@ func (b *binder) withClause(parent *scope, w *pg_query.WithClause, outer map[str
 		var p *selectPlan
 		recursive := false
 		volatile := b.pgVolatileCalls
+		reads := len(b.worktableReads)
 		outer, err := b.notingOuterRefs(parent, func() error {
 			var err error
 			if st := c.Ctequery.GetSelectStmt(); w.Recursive && st.Op == pg_query.SetOperation_SETOP_UNION && readsItself(c) {
@@ -287,16 +293,19 @@ func (b *binder) withClause(parent *scope, w *pg_query.WithClause, outer map[str
 			if len(names) > len(p.cols) {
 				return nil, b.errAt(pgerror.Newf(pgerror.InvalidColumnReference, "WITH query \"%s\" has %d columns available but %d columns specified", c.Ctename, len(p.cols), len(names)), c.Location)
 			}
+			// Renamed in place: the plan's own run reads what its
+			// readers leave unread (skipUnread).
 			cols := append([]outCol(nil), p.cols...)
 			for i, nm := range names {
 				cols[i].Name = nm
 			}
-			p = &selectPlan{cols: cols, run: p.run, correlated: p.correlated, node: p.node, lazy: p.lazy}
+			p.cols = cols
 		}
-		if outer {
+		worktables := slices.Clone(b.worktableReads[reads:])
+		if outer || len(worktables) > 0 {
 			p.correlated = true
 		}
-		ctes[c.Ctename] = &ctePlan{name: c.Ctename, plan: p, outerRefs: outer, parent: parent,
+		ctes[c.Ctename] = &ctePlan{name: c.Ctename, plan: p, outerRefs: outer, parent: parent, worktables: worktables,
 			inlinable: !recursive && c.Ctematerialized != pg_query.CTEMaterialize_CTEMaterializeAlways && b.pgVolatileCalls == volatile}
 	}
 	return ctes, nil
@@ -734,6 +743,7 @@ func (b *binder) recursiveCTE(parent *scope, c *pg_query.CommonTableExpr, st *pg
 		}
 	}
 	self := &ctePlan{name: c.Ctename}
+	self.worktables = []*ctePlan{self}
 	self.plan = &selectPlan{cols: cols, correlated: true, run: func(x *execCtx) ([][]any, error) {
 		v, _ := x.memoGet(self)
 		rows, _ := v.([][]any)
@@ -744,10 +754,19 @@ func (b *binder) recursiveCTE(parent *scope, c *pg_query.CommonTableExpr, st *pg
 		inner[k] = v
 	}
 	inner[c.Ctename] = self
+	reads := len(b.worktableReads)
 	step, err := b.selectStmt(parent, st.Rarg, inner)
 	if err != nil {
 		return nil, err
 	}
+	if slices.ContainsFunc(b.worktableReads[reads:], func(w *ctePlan) bool { return w != self }) {
+		// It reads an enclosing recursive query's round as well: fickle
+		// runs it to its end in every round, where PostgreSQL reads only
+		// the rows its reader asks for.
+		return nil, pgerror.Unsupported("a recursive WITH query whose recursive term reads an enclosing recursive query")
+	}
+	b.worktableReads = b.worktableReads[:reads] // its own rounds are its own
+
 	if len(step.cols) != len(cols) {
 		return nil, pgerror.Newf(pgerror.SyntaxError, "each UNION query must have the same number of columns")
 	}
@@ -759,6 +778,11 @@ func (b *binder) recursiveCTE(parent *scope, c *pg_query.CommonTableExpr, st *pg
 		from := sc.typ
 		if from.Oid == types.OidUnknown {
 			from = types.Text
+		}
+		if same, records := sameRecordFields(from, cols[i].typ); same {
+			continue
+		} else if records {
+			return nil, pgerror.Unsupported("a recursive query whose terms give anonymous records of different shapes")
 		}
 		if from.Oid == cols[i].typ.Oid && cols[i].typ.Typmod >= 0 && from.Typmod != cols[i].typ.Typmod {
 			// The terms' common type drops the typmod they disagree on,
@@ -899,4 +923,26 @@ func (b *binder) existsDropsSelectList(st *pg_query.SelectStmt) bool {
 		})
 	}
 	return !window
+}
+
+// sameRecordFields reports, for a and b both anonymous records or both
+// arrays of them (records), whether they are alike: PostgreSQL types them
+// the same (record, record[]), and fickle's shapes agree when their fields
+// have the same types or one of them is unknown (an operator's result).
+func sameRecordFields(a, b types.Type) (same, records bool) {
+	if a.Oid != b.Oid || a.Oid != types.OidRecord && a.Oid != types.OidRecordArray {
+		return false, false
+	}
+	if ae, ok := a.Elem(); ok {
+		a = ae
+	}
+	if be, ok := b.Elem(); ok {
+		b = be
+	}
+	af, aok := a.Fields()
+	bf, bok := b.Fields()
+	if !aok || !bok {
+		return true, true
+	}
+	return slices.EqualFunc(af, bf, func(x, y types.Field) bool { return x.Type == y.Type }), true
 }

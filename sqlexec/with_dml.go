@@ -35,6 +35,10 @@ type withSnapshot struct {
 	// refused marks the snapshot of a volatile routine the statement calls,
 	// whose reads of those tables are refused (beginRoutineStatement).
 	refused bool
+	// ran holds the RETURNING rows of the data-modifying WITH queries run
+	// so far, which a context of its own (a rule action's) reads too:
+	// each runs once.
+	ran map[*selectPlan][][]any
 }
 
 // readMark is the mark before which a read of table id sees the
@@ -118,7 +122,7 @@ func (b *binder) statementWithDataModifyingCTEs(st *Statement, w *pg_query.WithC
 		}
 	}
 	runFirst := func(x *execCtx) error {
-		x.withSnapshot = &withSnapshot{mark: x.stmtMark, tables: modified}
+		x.withSnapshot = &withSnapshot{mark: x.stmtMark, tables: modified, ran: map[*selectPlan][][]any{}}
 		for _, m := range mods {
 			if _, err := m.plan.rowsCached(x); err != nil {
 				return err
@@ -181,13 +185,24 @@ func (b *binder) dataModifyingCTE(w *pg_query.WithClause, c *pg_query.CommonTabl
 	if err != nil {
 		return nil, err
 	}
-	p := &selectPlan{cols: sp.cols, node: sp.node, run: func(x *execCtx) ([][]any, error) {
+	p := &selectPlan{cols: sp.cols, node: sp.node}
+	p.run = func(x *execCtx) ([][]any, error) {
+		ran := map[*selectPlan][][]any(nil)
+		if x.withSnapshot != nil {
+			ran = x.withSnapshot.ran
+		}
+		if rows, ok := ran[p]; ok {
+			return rows, nil
+		}
 		res, err := sp.exec(x)
 		if err != nil {
 			return nil, err
 		}
+		if ran != nil {
+			ran[p] = res.Rows
+		}
 		return res.Rows, nil
-	}}
+	}
 	b.dataModifying = append(b.dataModifying, &dataModifyingCTE{query: c.Ctequery, target: target, plan: p})
 	return &ctePlan{name: c.Ctename, plan: p, noReturning: sp.cols == nil}, nil
 }
@@ -287,21 +302,25 @@ func (b *binder) checkDataModifyingCTEs(stmt *pg_query.Node, mods []*dataModifyi
 		}
 		return false
 	}
+	writers := make([]*dataModifyingCTE, len(mods), len(mods)+1)
+	copy(writers, mods)
 	rv := modifiedTable(stmt)
 	if ms := stmt.GetMergeStmt(); ms != nil {
 		rv = ms.Relation
 	}
 	if rv != nil {
-		if t := b.s.lookupTable(b.cat, rv.Schemaname, rv.Relname); t != nil && touches(t, -1) {
-			return refused()
+		if t := b.s.lookupTable(b.cat, rv.Schemaname, rv.Relname); t != nil {
+			writers = append(writers, &dataModifyingCTE{query: stmt, target: t})
 		}
 		if v := b.viewTarget(rv); v != nil && b.viewReaches(v, touches) {
 			return refused()
 		}
 	}
-	for i, m := range mods {
-		if touches(m.target, i) {
-			return refused()
+	for i, w := range writers {
+		for _, o := range writers[i+1:] {
+			if !b.sharedWritesExact(w, o) {
+				return refused()
+			}
 		}
 	}
 	cteNames := map[string]bool{}
@@ -340,4 +359,97 @@ func (b *binder) checkDataModifyingCTEs(stmt *pg_query.Node, mods []*dataModifyi
 		lockedReads(m.query, i)
 	}
 	return err
+}
+
+// sharedWritesExact reports whether two parts of a statement, a and b,
+// that may write one table (a table and its descendants each) still get
+// PostgreSQL's answer when fickle runs them one after the other. Each
+// reads the statement's snapshot, so neither sees the other's rows;
+// what PostgreSQL leaves to its order of work is refused: ON CONFLICT
+// and MERGE (whose outcome depends on the rows the other part wrote),
+// triggers (which fire in that order), a unique or exclusion constraint
+// where one part adds row versions and the other removes some (whether a
+// key is taken depends on whether the other part freed it yet), and
+// column defaults where both insert (which part draws a sequence's next
+// value first). A row both
+// update or delete is refused when it happens (withSnapshot.checkUnwritten).
+func (b *binder) sharedWritesExact(a, c *dataModifyingCTE) bool {
+	writes := func(m *dataModifyingCTE) map[uint32]*tableDesc {
+		ts := map[uint32]*tableDesc{m.target.oid: m.target}
+		for _, d := range b.cat.descendants(m.target) {
+			ts[d.oid] = d
+		}
+		return ts
+	}
+	wa, wc := writes(a), writes(c)
+	inserts := func(m *dataModifyingCTE) bool { return m.query.GetInsertStmt() != nil }
+	updates := func(m *dataModifyingCTE) bool { return m.query.GetUpdateStmt() != nil }
+	adds := func(m *dataModifyingCTE) bool { return inserts(m) || updates(m) }
+	removes := func(m *dataModifyingCTE) bool { return updates(m) || m.query.GetDeleteStmt() != nil }
+	orderFree := func(m *dataModifyingCTE) bool {
+		return m.query.GetMergeStmt() == nil && m.query.GetInsertStmt().GetOnConflictClause() == nil
+	}
+	for oid, t := range wa {
+		if wc[oid] == nil {
+			continue
+		}
+		if !orderFree(a) || !orderFree(c) || len(t.triggers) > 0 {
+			return false
+		}
+		if (adds(a) && removes(c) || adds(c) && removes(a)) && hasUniqueness(t) {
+			return false
+		}
+		if inserts(a) && inserts(c) && slices.ContainsFunc(t.cols, func(col *columnDesc) bool { return col.def != nil || col.identity != 0 }) {
+			return false
+		}
+	}
+	return true
+}
+
+// hasUniqueness reports whether t has a primary key, a unique index or an
+// exclusion constraint.
+func hasUniqueness(t *tableDesc) bool {
+	if t.pk != nil || t.pkIndex != nil {
+		return true
+	}
+	return slices.ContainsFunc(t.indexes, func(ix *indexDesc) bool { return ix.unique || ix.exclusion })
+}
+
+// checkUnwritten refuses (0A000) to update or delete the row key of table
+// when another part of the statement with data-modifying WITH queries
+// already wrote it: PostgreSQL modifies such a row once, in whichever part
+// its order of work reaches it first, and the other part skips it.
+func (s *withSnapshot) checkUnwritten(x *execCtx, table isolation.TableID, key []byte) error {
+	if s == nil || s.refused || !s.tables[table] || !x.txn.WroteSince(table, key, s.mark) {
+		return nil
+	}
+	return pgerror.Unsupported("updating or deleting a row that another part of the statement (a data-modifying WITH query) updated or deleted")
+}
+
+// rulesBesideDataModifyingWith checks the actions of the rules that rewrite
+// a statement with data-modifying WITH queries, which PostgreSQL attaches
+// to the action: an INSERT ... SELECT action fails there (0A000), and an
+// action writing a table a WITH query modifies is refused (0A000), as two
+// parts modifying one table are where fickle cannot tell their order.
+func (b *binder) rulesBesideDataModifyingWith(rules []*ruleDesc) error {
+	families := b.modifiedFamilies(b.dataModifying)
+	for _, r := range rules {
+		for _, a := range r.actions {
+			if sel := a.GetInsertStmt().GetSelectStmt().GetSelectStmt(); sel != nil && len(sel.ValuesLists) == 0 {
+				return pgerror.New(pgerror.FeatureNotSupported, "INSERT...SELECT rule actions are not supported for queries having data-modifying statements in WITH")
+			}
+			rv := modifiedTable(a)
+			if rv == nil {
+				continue
+			}
+			touches := func(t *tableDesc, _ int) bool {
+				return slices.ContainsFunc(families, func(fam []uint32) bool { return slices.Contains(fam, t.oid) })
+			}
+			t := b.s.lookupTable(b.cat, rv.Schemaname, rv.Relname)
+			if v := b.viewTarget(rv); t == nil && v != nil && b.viewReaches(v, touches) || t != nil && touches(t, -1) {
+				return pgerror.Unsupported("modifying, or locking rows of, a table that a data-modifying WITH query modifies elsewhere in the statement")
+			}
+		}
+	}
+	return nil
 }

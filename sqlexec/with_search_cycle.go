@@ -2,6 +2,8 @@ package sqlexec
 
 import (
 	"fmt"
+	"github.com/fickle-db/fickle/sqlexec/types"
+	"slices"
 	"strings"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
@@ -12,10 +14,15 @@ import (
 // searchCycleCTE checks the SEARCH and CYCLE clauses of a WITH query as
 // PostgreSQL's analyzer does (parse_cte.c) and, like its rewriter
 // (rewriteSearchCycle.c), returns a copy of the query whose recursive
-// UNION computes the clauses' columns. Only SEARCH BREADTH FIRST is
-// rewritten: depth-first search and CYCLE keep arrays of anonymous records
-// (record[]), which fickle refuses.
+// UNION computes the clauses' columns.
 func (b *binder) searchCycleCTE(w *pg_query.WithClause, c *pg_query.CommonTableExpr) (*pg_query.CommonTableExpr, error) {
+	var mark *cycleMark
+	if cy := c.CycleClause; cy != nil {
+		var err error
+		if mark, err = b.cycleMarkOf(cy); err != nil {
+			return nil, err
+		}
+	}
 	if !w.Recursive || !readsItself(c) {
 		return nil, b.errAt(pgerror.New(pgerror.SyntaxError, "WITH query is not recursive"), c.Location)
 	}
@@ -94,72 +101,177 @@ func (b *binder) searchCycleCTE(w *pg_query.WithClause, c *pg_query.CommonTableE
 	if !ok {
 		return nil, pgerror.Newf(pgerror.FeatureNotSupported, "with a SEARCH or CYCLE clause, the recursive reference to WITH query \"%s\" must be at the top level of its right-hand SELECT", c.Ctename)
 	}
-	if c.CycleClause != nil || !c.SearchClause.SearchBreadthFirst {
-		// Both keep a path of anonymous records.
-		return nil, b.errAt(pgerror.Unsupported("SEARCH DEPTH FIRST and CYCLE clauses (arrays of anonymous records)"), c.Location)
-	}
-	return breadthFirstCTE(c, st, names, searchCols, ref)
+	return searchCycleRewrite(c, st, names, searchCols, ref, mark)
 }
 
-// breadthFirstCTE rewrites a WITH query with SEARCH BREADTH FIRST BY cols
-// SET seq: the non-recursive term sets seq to ROW(0, cols), the recursive
-// term to ROW(depth of the row it extends + 1, cols).
-func breadthFirstCTE(c *pg_query.CommonTableExpr, st *pg_query.SelectStmt, names, searchCols []string, ref string) (*pg_query.CommonTableExpr, error) {
-	seq := c.SearchClause.SearchSeqColumn
+// cycleMark is the compiled CYCLE ... SET col TO value DEFAULT default:
+// both constants cast to their common type.
+type cycleMark struct {
+	value, def *pg_query.Node
+}
+
+// cycleMarkOf checks the mark values of a CYCLE clause as PostgreSQL's
+// analyzer does before anything else in the WITH query: their common type
+// (42804 "CYCLE types ... cannot be matched") must have an equality
+// operator (42883).
+func (b *binder) cycleMarkOf(cy *pg_query.CTECycleClause) (*cycleMark, error) {
+	value, def := cy.CycleMarkValue, cy.CycleMarkDefault
+	if value == nil {
+		boolean := func(v bool) *pg_query.Node {
+			return &pg_query.Node{Node: &pg_query.Node_AConst{AConst: &pg_query.A_Const{Val: &pg_query.A_Const_Boolval{Boolval: &pg_query.Boolean{Boolval: v}}, Location: -1}}}
+		}
+		value, def = boolean(true), boolean(false)
+	}
+	vs, err := b.exprAlone(&scope{}, value)
+	if err != nil {
+		return nil, err
+	}
+	ds, err := b.exprAlone(&scope{}, def)
+	if err != nil {
+		return nil, err
+	}
+	common, err := types.CommonType("CYCLE", vs.typ, ds.typ)
+	if err != nil {
+		return nil, err
+	}
+	if e := types.EqualityOperatorError(common); e != nil {
+		return nil, e
+	}
+	tree, err := pg_query.Parse("SELECT NULL::" + common.String())
+	if err != nil {
+		return nil, err
+	}
+	typeName := tree.Stmts[0].Stmt.GetSelectStmt().TargetList[0].GetResTarget().Val.GetTypeCast().TypeName
+	cast := func(n *pg_query.Node) *pg_query.Node {
+		return &pg_query.Node{Node: &pg_query.Node_TypeCast{TypeCast: &pg_query.TypeCast{Arg: proto.Clone(n).(*pg_query.Node), TypeName: typeName, Location: -1}}}
+	}
+	return &cycleMark{value: cast(value), def: cast(def)}, nil
+}
+
+// searchCycleRewrite rewrites a WITH query with SEARCH and CYCLE clauses
+// as PostgreSQL's rewriter does (rewriteSearchCycle.c): the non-recursive
+// term, wrapped as "*TLOCRN*", sets the sequence column to ROW(0, cols)
+// (breadth first) or ARRAY[ROW(cols)] (depth first), the cycle mark to
+// its default and the path to ARRAY[ROW(cycle cols)]; the recursive term,
+// wrapped as "*TROCRN*" with the recursive reference's added columns
+// and, for CYCLE, only the rows whose mark is not set, extends them from
+// the row it read.
+func searchCycleRewrite(c *pg_query.CommonTableExpr, st *pg_query.SelectStmt, names, searchCols []string, ref string, mark *cycleMark) (*pg_query.CommonTableExpr, error) {
 	left, err := deparseSelect(st.Larg)
 	if err != nil {
 		return nil, err
 	}
 	right := proto.Clone(st.Rarg).(*pg_query.SelectStmt)
-	if len(right.TargetList) != len(names) || len(right.GroupClause) > 0 || right.HavingClause != nil ||
-		len(right.DistinctClause) > 0 || len(right.WindowClause) > 0 || right.LimitCount != nil || right.LimitOffset != nil {
-		return nil, pgerror.Unsupported("SEARCH BREADTH FIRST over a recursive term with *, GROUP BY, HAVING, DISTINCT, WINDOW, LIMIT or OFFSET")
-	}
-	// The recursive term computes seq in its own target list, from the
-	// expressions of the search columns: fickle runs no recursive
-	// reference inside a subquery in FROM, where PostgreSQL wraps the term.
-	tree, err := pg_query.Parse(fmt.Sprintf(`SELECT ROW(((%s.%s).f1 + 1)::int8)`, quoteIdent(ref), quoteIdent(seq)))
-	if err != nil {
-		return nil, err
-	}
-	row := tree.Stmts[0].Stmt.GetSelectStmt().TargetList[0].GetResTarget().Val
-	for _, k := range searchCols {
-		for i, n := range names {
-			if n != k {
-				continue
-			}
-			v := right.TargetList[i].GetResTarget()
-			if v == nil || v.Val.GetColumnRef() != nil && hasStar(v.Val.GetColumnRef()) {
-				return nil, pgerror.Unsupported("SEARCH BREADTH FIRST over a recursive term with *, GROUP BY, HAVING, DISTINCT, WINDOW, LIMIT or OFFSET")
-			}
-			row.GetRowExpr().Args = append(row.GetRowExpr().Args, proto.Clone(v.Val).(*pg_query.Node))
-		}
-	}
 	for _, t := range right.TargetList {
-		if cr := t.GetResTarget().GetVal().GetColumnRef(); cr != nil && hasStar(cr) {
-			return nil, pgerror.Unsupported("SEARCH BREADTH FIRST over a recursive term with *, GROUP BY, HAVING, DISTINCT, WINDOW, LIMIT or OFFSET")
+		if cr := t.GetResTarget().GetVal().GetColumnRef(); cr != nil && hasStar(cr) && (len(cr.Fields) == 1 || cr.Fields[0].GetString_().GetSval() == ref) {
+			// The reference's * would take the added columns too, where
+			// PostgreSQL's rewriter sees the query's own columns only.
+			return nil, pgerror.Unsupported("SEARCH or CYCLE on a recursive query whose recursive term selects * of its recursive reference")
 		}
 	}
-	right.TargetList = append(right.TargetList, pg_query.MakeResTargetNodeWithNameAndVal(seq, row, -1))
-	cols := quotedList(names)
+	if len(right.TargetList) != len(names) && !slices.ContainsFunc(right.TargetList, func(t *pg_query.Node) bool {
+		cr := t.GetResTarget().GetVal().GetColumnRef()
+		return cr != nil && hasStar(cr)
+	}) {
+		return nil, pgerror.New(pgerror.SyntaxError, "each UNION query must have the same number of columns")
+	}
+	row := func(rel string, cols []string) string {
+		q := make([]string, len(cols))
+		for i, n := range cols {
+			q[i] = rel + "." + quoteIdent(n)
+		}
+		return "ROW(" + strings.Join(q, ", ") + ")"
+	}
+	const l, r = `"*TLOCRN*"`, `"*TROCRN*"`
+	var added, first, next []string
+	if s := c.SearchClause; s != nil {
+		seq := quoteIdent(s.SearchSeqColumn)
+		added = append(added, s.SearchSeqColumn)
+		if s.SearchBreadthFirst {
+			first = append(first, "ROW(0::int8, "+strings.TrimPrefix(row(l, searchCols), "ROW("))
+			next = append(next, "ROW(("+r+"."+seq+").f1 + 1, "+strings.TrimPrefix(row(r, searchCols), "ROW("))
+		} else {
+			first = append(first, "ARRAY["+row(l, searchCols)+"]")
+			next = append(next, "array_cat("+r+"."+seq+", ARRAY["+row(r, searchCols)+"])")
+		}
+	}
+	if cy := c.CycleClause; cy != nil {
+		cycleCols := strs(cy.CycleColList)
+		path := r + "." + quoteIdent(cy.CyclePathColumn)
+		added = append(added, cy.CycleMarkColumn, cy.CyclePathColumn)
+		first = append(first, markDefault, "ARRAY["+row(l, cycleCols)+"]")
+		next = append(next, "CASE WHEN "+row(r, cycleCols)+" = ANY ("+path+") THEN "+markValue+" ELSE "+markDefault+" END",
+			"array_cat("+path+", ARRAY["+row(r, cycleCols)+"])")
+		notSet := pg_query.MakeAExprNode(pg_query.A_Expr_Kind_AEXPR_OP, []*pg_query.Node{pg_query.MakeStrNode("<>")},
+			pg_query.MakeColumnRefNode([]*pg_query.Node{pg_query.MakeStrNode(ref), pg_query.MakeStrNode(cy.CycleMarkColumn)}, -1), mark.value, -1)
+		if right.WhereClause == nil {
+			right.WhereClause = notSet
+		} else {
+			right.WhereClause = pg_query.MakeBoolExprNode(pg_query.BoolExprType_AND_EXPR, []*pg_query.Node{right.WhereClause, notSet}, -1)
+		}
+	}
+	for _, n := range added {
+		right.TargetList = append(right.TargetList, pg_query.MakeResTargetNodeWithVal(
+			pg_query.MakeColumnRefNode([]*pg_query.Node{pg_query.MakeStrNode(ref), pg_query.MakeStrNode(n)}, -1), -1))
+	}
+	all := append(slices.Clone(names), added...)
 	union := "UNION"
 	if st.All {
 		union = "UNION ALL"
 	}
-	tree, err = pg_query.Parse(fmt.Sprintf(`SELECT %s, ROW(0::int8, %s) AS %s FROM (%s) AS "*TLOCRN*"(%s) %s SELECT 1`,
-		cols, quotedList(searchCols), quoteIdent(seq), left, cols, union))
+	sql := fmt.Sprintf(`SELECT %s, %s FROM (%s) AS %s(%s) %s SELECT %s, %s FROM (SELECT 1) AS %s(%s)`,
+		qualifiedList(l, names), strings.Join(first, ", "), left, l, quotedList(names), union,
+		qualifiedList(r, names), strings.Join(next, ", "), r, quotedList(all))
+	tree, err := pg_query.Parse(sql)
 	if err != nil {
 		return nil, err
 	}
-	tree.Stmts[0].Stmt.GetSelectStmt().Rarg = right
+	top := tree.Stmts[0].Stmt
+	if mark != nil {
+		placeMarks(top, mark)
+	}
+	top.GetSelectStmt().Rarg.FromClause[0].GetRangeSubselect().Subquery = &pg_query.Node{Node: &pg_query.Node_SelectStmt{SelectStmt: right}}
 	out := proto.Clone(c).(*pg_query.CommonTableExpr)
-	out.SearchClause = nil
-	out.Ctequery = tree.Stmts[0].Stmt
+	out.SearchClause, out.CycleClause = nil, nil
+	out.Ctequery = top
 	out.Aliascolnames = nil
-	for _, n := range append(append([]string(nil), names...), seq) {
+	for _, n := range all {
 		out.Aliascolnames = append(out.Aliascolnames, pg_query.MakeStrNode(n))
 	}
 	return out, nil
+}
+
+// The placeholders of the cycle mark's value and default in the text
+// searchCycleRewrite parses, which placeMarks replaces.
+const (
+	markValue   = `"*CYCLE MARK VALUE*"`
+	markDefault = `"*CYCLE MARK DEFAULT*"`
+)
+
+// placeMarks replaces the placeholders of the cycle mark in n.
+func placeMarks(n *pg_query.Node, mark *cycleMark) {
+	walk(n, func(m *pg_query.Node) bool {
+		cr := m.GetColumnRef()
+		if cr == nil || len(cr.Fields) != 1 {
+			return true
+		}
+		switch `"` + cr.Fields[0].GetString_().GetSval() + `"` {
+		case markValue:
+			m.Node = proto.Clone(mark.value).(*pg_query.Node).Node
+		case markDefault:
+			m.Node = proto.Clone(mark.def).(*pg_query.Node).Node
+		}
+		return true
+	})
+}
+
+// qualifiedList lists the columns names of rel.
+func qualifiedList(rel string, names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = rel + "." + quoteIdent(n)
+	}
+	return strings.Join(q, ", ")
 }
 
 // targetNames returns the column names of a simple SELECT's target list,
