@@ -39,12 +39,17 @@ type fromItem struct {
 	// rows of earlier items) are read once per execution: local are the
 	// conditions checked while reading, join those checked per combination
 	// of rows, and hashSlot/hashVal, when hashVal is set, an equality join
-	// condition answered by a hash table over the cached rows.
+	// condition answered by a hash table over the cached rows, keyed in the
+	// column's type hashTyp.
 	cached   bool
 	local    []*conj
 	join     []*conj
 	hashSlot int
 	hashVal  *scalar
+	hashTyp  types.Type
+	// catalogTypes are the column types of a system table item (itemCatalog),
+	// whose rows a join caches as a table's.
+	catalogTypes []types.Type
 	// lock and wait are the row lock that SELECT ... FOR takes on this
 	// item's rows, if any (lockrows.go).
 	lock isolation.RowLock

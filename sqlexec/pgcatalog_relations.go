@@ -332,6 +332,17 @@ func init() {
 					out = append(out, row)
 				}
 			}
+			// A sequence's relation has the columns SELECT * FROM it shows.
+			for _, q := range sortedSequences(c) {
+				for i, col := range []struct {
+					name string
+					typ  types.Type
+				}{{"last_value", types.Int8}, {"log_cnt", types.Int8}, {"is_called", types.Bool}} {
+					row := attributeRow(q.oid, col.name, col.typ, i+1, true, false, 0)
+					row[11] = "p"
+					out = append(out, row)
+				}
+			}
 			return append(out, compositeAttributeRows(c)...)
 		}})
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_index",
