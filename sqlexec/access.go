@@ -2,6 +2,7 @@ package sqlexec
 
 import (
 	"fmt"
+	"math/bits"
 	"sort"
 	"time"
 
@@ -466,6 +467,42 @@ func planJoins(items []*fromItem) {
 			}
 		}
 	}
+	planEmptyJoins(items)
+}
+
+// planEmptyJoins notes, on the item after the last one a hashed item's key
+// reads, that the hashed item is to be looked up there (emptyJoins): a join
+// of system tables that PostgreSQL would reorder, such as pg_class,
+// pg_attribute and pg_depend joined through pg_depend, otherwise walks
+// every pair of the first two.
+func planEmptyJoins(items []*fromItem) {
+	for _, it := range items {
+		it.emptyJoins = nil
+	}
+	for j, it := range items {
+		if !it.cached || it.hashVal == nil || it.left || it.target || it.hashVal.slot < 0 || it.hashVal.refs == 0 {
+			continue
+		}
+		at := bits.Len64(it.hashVal.refs)
+		if at < j {
+			items[at].emptyJoins = append(items[at].emptyJoins, it)
+		}
+	}
+}
+
+// pruneEmptyJoins reports whether an item of it.emptyJoins has no rows for
+// the current rows of the items before it.
+func pruneEmptyJoins(x *execCtx, it *fromItem) (bool, error) {
+	if x.epq != nil {
+		return false, nil
+	}
+	for _, j := range it.emptyJoins {
+		rows, _, err := cachedRows(x, j)
+		if err != nil || len(rows) == 0 {
+			return err == nil, err
+		}
+	}
+	return false, nil
 }
 
 // itemRows is the cached read of an item for one execution.

@@ -50,6 +50,11 @@ type fromItem struct {
 	// catalogTypes are the column types of a system table item (itemCatalog),
 	// whose rows a join caches as a table's.
 	catalogTypes []types.Type
+	// emptyJoins are the later inner cached items whose hash key is a column
+	// of the items before this one: when such an item has no rows for the
+	// key, no combination of this item's and the next ones' rows can join,
+	// so the nested loop stops here (pruneEmptyJoins).
+	emptyJoins []*fromItem
 	// lock and wait are the row lock that SELECT ... FOR takes on this
 	// item's rows, if any (lockrows.go).
 	lock isolation.RowLock
