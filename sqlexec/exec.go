@@ -404,6 +404,7 @@ func (s *Session) execute(ctx context.Context, p *Prepared, params []any, stream
 		return nil, cancelError(err)
 	}
 	pl := p.plan
+	ctx = isolation.WithLockTimeout(ctx, s.LockTimeout())
 	// The statement's context, caches and environment are one allocation.
 	frame := &struct {
 		x      execCtx
