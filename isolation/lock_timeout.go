@@ -1,31 +1,23 @@
 package isolation
 
-import (
-	"context"
-	"time"
+import "context"
 
-	"github.com/fickle-db/fickle/internal/pgerror"
-)
+// LockWaitContext derives the context one lock wait runs under from the
+// context of the call that waits: the executor's ends it at the session's
+// lock_timeout, with 55P03 as its cause (ctxError). The store keeps no
+// clock of its own.
+type LockWaitContext func(ctx context.Context) (context.Context, context.CancelFunc)
 
-type lockTimeoutKey struct{}
+type lockWaitKey struct{}
 
-// WithLockTimeout returns ctx carrying the session's lock_timeout: a call
-// into the store made with it that waits longer than d for one lock (a row,
-// table, key or advisory lock) fails with 55P03, as PostgreSQL's lock wait
-// does. d <= 0 means no limit.
-func WithLockTimeout(ctx context.Context, d time.Duration) context.Context {
-	if d <= 0 {
-		return ctx
-	}
-	return context.WithValue(ctx, lockTimeoutKey{}, d)
+// WithLockWait returns ctx carrying f: a call into the store made with it
+// waits for each lock (a row, table, key or advisory lock) under the
+// context f derives, from the moment it starts waiting.
+func WithLockWait(ctx context.Context, f LockWaitContext) context.Context {
+	return context.WithValue(ctx, lockWaitKey{}, f)
 }
 
-func lockTimeoutOf(ctx context.Context) time.Duration {
-	d, _ := ctx.Value(lockTimeoutKey{}).(time.Duration)
-	return d
-}
-
-// errLockTimeout is PostgreSQL's error for a lock wait past lock_timeout.
-func errLockTimeout() error {
-	return pgerror.New(pgerror.LockNotAvailable, "canceling statement due to lock timeout")
+func lockWaitOf(ctx context.Context) LockWaitContext {
+	f, _ := ctx.Value(lockWaitKey{}).(LockWaitContext)
+	return f
 }

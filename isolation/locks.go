@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
 )
@@ -112,9 +111,6 @@ var errSkipLocked = errors.New("isolation: row skipped (SKIP LOCKED)")
 // after it returns.
 func (e *engine) acquire(ctx context.Context, t *txn, r resource, mode uint8, wait WaitPolicy) error {
 	queued := false
-	// timeout is the lock_timeout of the whole wait (WithLockTimeout),
-	// started when the request first queues.
-	var timeout <-chan time.Time
 	defer func() {
 		if queued {
 			if t.txnLive != nil { // a deadlock may have ended t
@@ -165,10 +161,13 @@ func (e *engine) acquire(ctx context.Context, t *txn, r resource, mode uint8, wa
 			}
 			ent.waiters = append(ent.waiters, waiter{t: t, mode: mode, obs: obs})
 			queued = true
-			if d := lockTimeoutOf(ctx); d > 0 {
-				timer := time.NewTimer(d)
-				defer timer.Stop()
-				timeout = timer.C
+			if f := lockWaitOf(ctx); f != nil {
+				// The whole wait, from now until the lock is granted,
+				// runs under the context the caller derives
+				// (lock_timeout).
+				var cancel context.CancelFunc
+				ctx, cancel = f(ctx)
+				defer cancel()
 			}
 			e.waits++
 			t.waitOn, t.waiting, t.waitSeq = r, true, e.waits
@@ -189,8 +188,6 @@ func (e *engine) acquire(ctx context.Context, t *txn, r resource, mode uint8, wa
 		case <-t.wake:
 		case <-ctx.Done():
 			cerr = ctxError(ctx)
-		case <-timeout:
-			cerr = errLockTimeout()
 		}
 		e.mu.Lock()
 		t.waitingFor = nil
