@@ -161,6 +161,14 @@ func (e *engine) acquire(ctx context.Context, t *txn, r resource, mode uint8, wa
 			}
 			ent.waiters = append(ent.waiters, waiter{t: t, mode: mode, obs: obs})
 			queued = true
+			if f := lockWaitOf(ctx); f != nil {
+				// The whole wait, from now until the lock is granted,
+				// runs under the context the caller derives
+				// (lock_timeout).
+				var cancel context.CancelFunc
+				ctx, cancel = f(ctx)
+				defer cancel()
+			}
 			e.waits++
 			t.waitOn, t.waiting, t.waitSeq = r, true, e.waits
 			if rec := t.sess.waitRecorder; rec != nil {

@@ -2,6 +2,7 @@ package sqlexec
 
 import (
 	"fmt"
+	"math/bits"
 	"sort"
 	"time"
 
@@ -419,10 +420,23 @@ func scanAccess(x *execCtx, it *fromItem, ro isolation.ReadOptions, visit isolat
 }
 
 // planJoins marks the items after the first whose reads do not depend on
-// earlier items as cached, and picks a hash-join condition for them.
+// earlier items as cached, and picks a hash-join condition for them. A
+// system table is such an item too: its rows are made once a statement,
+// and without a hash table a join of several (ActiveRecord's and psql's
+// catalog queries) checks every combination of their rows.
 func planJoins(items []*fromItem) {
 	for i, it := range items {
-		if i == 0 || it.table == nil || it.lock != isolation.RowLockNone {
+		if i == 0 || it.lock != isolation.RowLockNone {
+			continue
+		}
+		colTypes := it.catalogTypes
+		switch {
+		case it.table != nil:
+			colTypes = make([]types.Type, len(it.table.cols))
+			for j, c := range it.table.cols {
+				colTypes[j] = c.typ
+			}
+		case it.kind != itemCatalog || colTypes == nil:
 			continue
 		}
 		earlier := itemBit(i) - 1
@@ -447,12 +461,48 @@ func planJoins(items []*fromItem) {
 				}
 			}
 			it.join = append(it.join, c)
-			if it.hashVal == nil && !c.deferred && c.eqVal != nil && c.eqSlot >= it.off && c.eqSlot < it.off+len(it.table.cols) &&
-				c.eqVal.refs&^earlier == 0 && !c.eqVal.volatile && keyCompatible(it.table.cols[c.eqSlot-it.off].typ, c.eqVal.typ) {
-				it.hashSlot, it.hashVal = c.eqSlot-it.off, c.eqVal
+			if it.hashVal == nil && !c.deferred && c.eqVal != nil && c.eqSlot >= it.off && c.eqSlot < it.off+len(colTypes) &&
+				c.eqVal.refs&^earlier == 0 && !c.eqVal.volatile && keyCompatible(colTypes[c.eqSlot-it.off], c.eqVal.typ) {
+				it.hashSlot, it.hashVal, it.hashTyp = c.eqSlot-it.off, c.eqVal, colTypes[c.eqSlot-it.off]
 			}
 		}
 	}
+	planEmptyJoins(items)
+}
+
+// planEmptyJoins notes, on the item after the last one a hashed item's key
+// reads, that the hashed item is to be looked up there (emptyJoins): a join
+// of system tables that PostgreSQL would reorder, such as pg_class,
+// pg_attribute and pg_depend joined through pg_depend, otherwise walks
+// every pair of the first two.
+func planEmptyJoins(items []*fromItem) {
+	for _, it := range items {
+		it.emptyJoins = nil
+	}
+	for j, it := range items {
+		if !it.cached || it.hashVal == nil || it.left || it.target || it.hashVal.slot < 0 || it.hashVal.refs == 0 {
+			continue
+		}
+		at := bits.Len64(it.hashVal.refs)
+		if at < j {
+			items[at].emptyJoins = append(items[at].emptyJoins, it)
+		}
+	}
+}
+
+// pruneEmptyJoins reports whether an item of it.emptyJoins has no rows for
+// the current rows of the items before it.
+func pruneEmptyJoins(x *execCtx, it *fromItem) (bool, error) {
+	if x.epq != nil {
+		return false, nil
+	}
+	for _, j := range it.emptyJoins {
+		rows, _, err := cachedRows(x, j)
+		if err != nil || len(rows) == 0 {
+			return err == nil, err
+		}
+	}
+	return false, nil
 }
 
 // itemRows is the cached read of an item for one execution.
@@ -483,7 +533,7 @@ func cachedRows(x *execCtx, it *fromItem) ([][]any, keyedRows, error) {
 	ir := x.items[it]
 	if ir == nil {
 		start := time.Now()
-		krs, err := fetchTableWith(x, it, it.target, it.local)
+		krs, err := cachedItemRows(x, it)
 		if err != nil {
 			return nil, keyedRows{}, err
 		}
@@ -498,7 +548,7 @@ func cachedRows(x *execCtx, it *fromItem) ([][]any, keyedRows, error) {
 			}
 		}
 		if it.hashVal != nil {
-			typ := it.table.cols[it.hashSlot].typ
+			typ := it.hashTyp
 			ir.hash = map[string][][]any{}
 			if it.target {
 				ir.hashKeys = map[string]keyedRows{}
@@ -527,8 +577,32 @@ func cachedRows(x *execCtx, it *fromItem) ([][]any, keyedRows, error) {
 	if err != nil || v == nil {
 		return nil, keyedRows{}, err
 	}
-	k := string(types.AppendKey(nil, it.table.cols[it.hashSlot].typ, v))
+	k := string(types.AppendKey(nil, it.hashTyp, v))
 	return ir.hash[k], ir.hashKeys[k], nil
+}
+
+// cachedItemRows reads the rows of a cached item that pass its local
+// conditions: a table's from the store, a system table's from its rows.
+func cachedItemRows(x *execCtx, it *fromItem) ([]keyedRow, error) {
+	if it.table != nil {
+		return fetchTableWith(x, it, it.target, it.local)
+	}
+	rows, err := it.sub(x)
+	if err != nil {
+		return nil, err
+	}
+	var out []keyedRow
+	for _, r := range rows {
+		copy(x.row[it.off:it.off+it.width], r)
+		ok, err := allHold(x, it.local, false)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			out = append(out, keyedRow{row: r})
+		}
+	}
+	return out, nil
 }
 
 // chooseAccesses picks the access path of every table among a query

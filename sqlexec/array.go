@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"slices"
 	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -112,7 +113,32 @@ func (b *binder) typedArrayExpr(sc *scope, tc *pg_query.TypeCast, t types.Type) 
 		return nil, false, nil
 	}
 	e, err := b.arrayExpr(sc, a, elem)
-	return e, true, err
+	if err != nil || (t.Oid != types.OidInt2Vector && t.Oid != types.OidOidVector) {
+		return e, true, err
+	}
+	return vectorOfArray(e, t), true, nil
+}
+
+// vectorOfArray is ARRAY[...]::int2vector or ::oidvector (ActiveRecord's
+// proargtypes = ARRAY['uuid'::regtype]::oidvector): PostgreSQL builds the
+// int2[] or oid[] array and labels it with the vector type. The vector
+// compares and prints as PostgreSQL's; PostgreSQL's keeps the array's lower
+// bound 1 where fickle's vectors have 0 (only a subscript of the cast's
+// result would tell). An array that is no valid vector (NULL elements,
+// none, or more than one dimension) is refused: PostgreSQL keeps it and
+// fails only where it is printed.
+func vectorOfArray(e *scalar, t types.Type) *scalar {
+	return &scalar{typ: t, slot: -1, refs: e.refs, volatile: e.volatile, name: "array", eval: func(x *execCtx) (any, error) {
+		v, err := e.eval(x)
+		if err != nil || v == nil {
+			return v, err
+		}
+		dims, _, elems, _ := pgarray.Shape(v)
+		if len(dims) != 1 || slices.Contains(elems, nil) {
+			return nil, pgerror.Unsupported("ARRAY[...]::" + t.String() + " of NULL elements, of no element or of more than one dimension")
+		}
+		return elems, nil
+	}}
 }
 
 // anyAll compiles l op ANY (array) and l op ALL (array): the operator

@@ -478,7 +478,7 @@ func (s *Session) searchPathImplicit() ([]string, int) {
 			p = truncateIdentifier(downcaseIdentifier(p))
 		}
 		if p == "$user" {
-			p = s.info.User
+			p = s.searchPathUser()
 		}
 		if p == "pg_catalog" {
 			hasCatalog = true
@@ -507,6 +507,20 @@ func (s *Session) searchPathImplicit() ([]string, int) {
 		implicit++
 	}
 	return out, implicit
+}
+
+// searchPathUser is the role "$user" in search_path stands for: as in
+// PostgreSQL, current_user once SET SESSION AUTHORIZATION, SET ROLE or a
+// SECURITY DEFINER routine chose one, else the user the session connected
+// as.
+func (s *Session) searchPathUser() string {
+	if a, _ := s.settings.get("session_authorization"); a != "" || s.definer != "" {
+		return s.user()
+	}
+	if r, _ := s.settings.get("role"); r != "none" && r != "" {
+		return s.user()
+	}
+	return s.info.User
 }
 
 // creationSchema returns the schema a new object goes to: the one named

@@ -592,17 +592,34 @@ func (d *ddl) relationExists(schema, name string) bool {
 	return sc.tables[name] != nil || sc.indexes[name] != nil || sc.seqs[name] != nil || sc.views[name] != nil || sc.types[name] != nil
 }
 
-// uniqueRelName returns base, or base with a number appended, unused in the
-// schema.
-func (d *ddl) uniqueRelName(schema, base string) string {
-	if len(base) > 63 {
-		base = base[:63]
-	}
-	name := base
+// uniqueRelName chooses the name of a relation made for another (an index,
+// a serial column's sequence) as PostgreSQL's ChooseRelationName does:
+// name1_name2_label within 63 bytes (makeObjectName), and when the schema
+// has a relation so named, label followed by 1, 2, ... Cutting the whole
+// name at 63 bytes instead gave every serial column of a table with a
+// 63-byte name the same sequence name but for a number past the limit.
+func (d *ddl) uniqueRelName(schema, name1, name2, label string) string {
+	name := makeObjectName(name1, name2, label)
 	for i := 1; d.relationExists(schema, name); i++ {
-		name = fmt.Sprintf("%s%d", base, i)
+		name = makeObjectName(name1, name2, fmt.Sprintf("%s%d", label, i))
 	}
 	return name
+}
+
+// indexNameAddition is PostgreSQL's ChooseIndexNameAddition: the names of
+// an index's columns joined by "_", no further once 64 bytes are reached.
+func indexNameAddition(names []string) string {
+	var b strings.Builder
+	for _, n := range names {
+		if b.Len() > 0 {
+			b.WriteByte('_')
+		}
+		b.WriteString(n)
+		if b.Len() >= 64 {
+			break
+		}
+	}
+	return b.String()
 }
 
 // uniqueConName chooses a name for a constraint of t as PostgreSQL's
@@ -843,7 +860,7 @@ func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 			t.pk = cols
 			t.pkName = tc.c.Conname
 			if t.pkName == "" {
-				t.pkName = d.uniqueRelName(schema, t.name+"_pkey")
+				t.pkName = d.uniqueRelName(schema, t.name, "", "pkey")
 			}
 			for _, c := range cols {
 				nc := *t.cols[c]

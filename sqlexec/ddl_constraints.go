@@ -2,7 +2,6 @@ package sqlexec
 
 import (
 	"slices"
-	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
@@ -46,8 +45,7 @@ func (d *ddl) addConstraint(b *binder, t *tableDesc, tc tableConstraint, alter b
 		}
 		name := c.Conname
 		if name == "" {
-			base := t.name + "_" + strings.Join(colNameList(t, append(slices.Clip(cols), include...)), "_") + "_key"
-			name = d.uniqueRelName(t.schema, base)
+			name = d.uniqueRelName(t.schema, t.name, indexNameAddition(colNameList(t, append(slices.Clip(cols), include...))), "key")
 		} else if err := d.indexConstraintName(t, name); err != nil {
 			return err
 		}
@@ -91,7 +89,7 @@ func (d *ddl) addConstraint(b *binder, t *tableDesc, tc tableConstraint, alter b
 		}
 		name := c.Conname
 		if name == "" {
-			name = d.uniqueRelName(t.schema, t.name+"_pkey")
+			name = d.uniqueRelName(t.schema, t.name, "", "pkey")
 		} else if err := d.indexConstraintName(t, name); err != nil {
 			return err
 		}

@@ -117,7 +117,7 @@ func (d *ddl) addExclusion(t *tableDesc, c *pg_query.Constraint) error {
 	name := c.Conname
 	if name == "" {
 		named := indexColumnNames(append(slices.Clip(keys.names), colNameList(t, include)...))
-		name = d.uniqueRelName(t.schema, t.name+"_"+strings.Join(named, "_")+"_excl")
+		name = d.uniqueRelName(t.schema, t.name, indexNameAddition(named), "excl")
 	} else if d.relationExists(t.schema, name) {
 		return pgerror.Newf(pgerror.DuplicateTable, "relation \"%s\" already exists", name)
 	}

@@ -2,7 +2,6 @@ package sqlexec
 
 import (
 	"slices"
-	"strings"
 
 	"google.golang.org/protobuf/proto"
 
@@ -127,15 +126,15 @@ func (d *ddl) likeClause(b *binder, t *tableDesc, lc *pg_query.TableLikeClause) 
 					return err
 				}
 			}
-			suffix := "_idx"
+			suffix := "idx"
 			switch {
 			case ci.shape.exclusion:
-				suffix = "_excl"
+				suffix = "excl"
 			case ci.constr:
-				suffix = "_key"
+				suffix = "key"
 			}
 			named := indexColumnNames(append(slices.Clip(ci.cols), colNameList(src, ci.shape.include)...))
-			ix := &indexDesc{name: d.uniqueRelName(t.schema, t.name+"_"+strings.Join(named, "_")+suffix), table: t.oid, cols: cols, unique: ci.unique, constraint: ci.constr,
+			ix := &indexDesc{name: d.uniqueRelName(t.schema, t.name, indexNameAddition(named), suffix), table: t.oid, cols: cols, unique: ci.unique, constraint: ci.constr,
 				pred: ci.shape.pred, exprs: ci.shape.exprs, exprNames: ci.shape.exprNames}
 			ix.withOptionsOf(t, ci.shape, src)
 			if ci.shape.exclusion {

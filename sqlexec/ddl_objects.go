@@ -562,7 +562,7 @@ func (d *ddl) createIndex(is *pg_query.IndexStmt) error {
 	name := is.Idxname
 	if name == "" {
 		named := indexColumnNames(append(slices.Clip(keys.names), colNameList(t, include)...))
-		name = d.uniqueRelName(t.schema, t.name+"_"+strings.Join(named, "_")+"_idx")
+		name = d.uniqueRelName(t.schema, t.name, indexNameAddition(named), "idx")
 	} else if d.relationExists(t.schema, name) {
 		if is.IfNotExists {
 			d.notice(pgerror.DuplicateTable, "relation \"%s\" already exists, skipping", name)

@@ -407,6 +407,9 @@ func (s *Session) execute(ctx context.Context, p *Prepared, params []any, stream
 		return nil, cancelError(err)
 	}
 	pl := p.plan
+	if d := s.LockTimeout(); d > 0 {
+		ctx = isolation.WithLockWait(ctx, lockTimeoutContext(d))
+	}
 	// The statement's context, caches and environment are one allocation.
 	frame := &struct {
 		x      execCtx

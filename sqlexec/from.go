@@ -39,12 +39,22 @@ type fromItem struct {
 	// rows of earlier items) are read once per execution: local are the
 	// conditions checked while reading, join those checked per combination
 	// of rows, and hashSlot/hashVal, when hashVal is set, an equality join
-	// condition answered by a hash table over the cached rows.
+	// condition answered by a hash table over the cached rows, keyed in the
+	// column's type hashTyp.
 	cached   bool
 	local    []*conj
 	join     []*conj
 	hashSlot int
 	hashVal  *scalar
+	hashTyp  types.Type
+	// catalogTypes are the column types of a system table item (itemCatalog),
+	// whose rows a join caches as a table's.
+	catalogTypes []types.Type
+	// emptyJoins are the later inner cached items whose hash key is a column
+	// of the items before this one: when such an item has no rows for the
+	// key, no combination of this item's and the next ones' rows can join,
+	// so the nested loop stops here (pruneEmptyJoins).
+	emptyJoins []*fromItem
 	// lock and wait are the row lock that SELECT ... FOR takes on this
 	// item's rows, if any (lockrows.go).
 	lock isolation.RowLock

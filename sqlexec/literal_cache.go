@@ -73,6 +73,11 @@ func (s *Session) PrepareLiterals(sql string) (p *Prepared, params []any, ok boo
 	if len(sql) > parseCacheMaxText {
 		return nil, nil, false
 	}
+	if v, _ := s.setting("standard_conforming_strings"); v == "off" && strings.Contains(sql, `\`) {
+		// A '...' literal then reads backslash escapes: Parse rewrites
+		// the text first (rewriteNonStandardStrings), the cache does not.
+		return nil, nil, false
+	}
 	q, ok := normalizeLiterals(sql)
 	if !ok {
 		return nil, nil, false

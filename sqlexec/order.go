@@ -60,8 +60,17 @@ func (b *binder) orderBy(sc *scope, sorts []*pg_query.Node, outs []*scalar, cols
 					return nil, nil, err
 				}
 			}
-			outs = append(outs, e)
-			col = len(outs) - 1
+			// A column the select list has too, written another way
+			// ("t"."a" for a, or a column of t.*), is that output, as
+			// PostgreSQL matches ORDER BY expressions to targets: SELECT
+			// DISTINCT t.* ... ORDER BY t.a is valid.
+			if e.slot >= 0 {
+				col = slices.IndexFunc(outs[:len(cols)], func(o *scalar) bool { return o.slot == e.slot })
+			}
+			if col < 0 {
+				outs = append(outs, e)
+				col = len(outs) - 1
+			}
 		}
 		if sb.SortbyDir == pg_query.SortByDir_SORTBY_USING {
 			if err := b.orderingOperator(sb, outs[col]); err != nil {

@@ -2,7 +2,6 @@ package sqlexec
 
 import (
 	"slices"
-	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
@@ -52,7 +51,7 @@ func (d *ddl) partitionIndex1(b *binder, ch *tableDesc, k partitionKeyRef, cols 
 		}
 	}
 	names := append(slices.Clip(k.names), colNameList(k.shapeTable, k.shape.include)...)
-	name := d.uniqueRelName(ch.schema, ch.name+"_"+strings.Join(indexColumnNames(names), "_")+"_idx")
+	name := d.uniqueRelName(ch.schema, ch.name, indexNameAddition(indexColumnNames(names)), "idx")
 	ix := &indexDesc{name: name, table: ch.oid, cols: cols, unique: k.unique, parent: k.oid,
 		pred: k.shape.pred, exprs: k.shape.exprs, exprNames: k.shape.exprNames}
 	ix.withOptionsOf(ch, k.shape, k.shapeTable)

@@ -89,7 +89,11 @@ func (b *binder) virtualItem(vt *virtualTable, alias string, a *pg_query.Alias) 
 		use = trackedColumns(nil, len(vt.cols))
 		use.track(cols)
 	}
-	it := &fromItem{name: alias, sub: func(x *execCtx) ([][]any, error) {
+	colTypes := make([]types.Type, len(vt.cols))
+	for i, c := range vt.cols {
+		colTypes[i] = c.typ
+	}
+	it := &fromItem{name: alias, catalogTypes: colTypes, sub: func(x *execCtx) ([][]any, error) {
 		if vt.read != nil {
 			return vt.read(x)
 		}

@@ -372,6 +372,7 @@ func init() {
 					out = append(out, row)
 				}
 			}
+			// A sequence's relation has the columns SELECT * FROM it shows.
 			for _, q := range sortedSequences(c) {
 				for i, col := range sequenceColumns {
 					row := attributeRow(q.oid, col.name, col.typ, i+1, true, false, 0)

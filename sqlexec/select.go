@@ -862,6 +862,9 @@ func runItems(x *execCtx, items []*fromItem, i int, emit func() error) error {
 		return err
 	}
 	it := items[i]
+	if empty, err := pruneEmptyJoins(x, it); err != nil || empty {
+		return err
+	}
 	var rows [][]any
 	var keys [][]byte // the rows' store keys, kept for a lock stage
 	var members []int // the members they live in (keyedRow.member)

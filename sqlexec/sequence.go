@@ -674,7 +674,7 @@ func (d *ddl) columnSequence(t *tableDesc, col *columnDesc, opts []*pg_query.Nod
 		}
 	}
 	if name == "" {
-		name = d.uniqueRelName(schema, t.name+"_"+col.name+"_seq")
+		name = d.uniqueRelName(schema, t.name, col.name, "seq")
 	} else {
 		if _, ok := d.cat.schemas[schema]; !ok {
 			return pgerror.Newf(pgerror.InvalidSchemaName, "schema \"%s\" does not exist", schema)

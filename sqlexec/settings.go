@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"strconv"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/fickle-db/fickle/history"
 	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/isolation"
 	"github.com/fickle-db/fickle/sqlexec/pgdata"
 	"github.com/fickle-db/fickle/sqlexec/types"
 )
@@ -688,6 +690,14 @@ func (s *Session) StatementTimeout() time.Duration { return s.durationSetting("s
 
 // LockTimeout returns the session's lock_timeout, 0 for none.
 func (s *Session) LockTimeout() time.Duration { return s.durationSetting("lock_timeout") }
+
+// lockTimeoutContext makes each lock wait of a statement end after d with
+// PostgreSQL's 55P03 (isolation.WithLockWait).
+func lockTimeoutContext(d time.Duration) isolation.LockWaitContext {
+	return func(ctx context.Context) (context.Context, context.CancelFunc) {
+		return context.WithTimeoutCause(ctx, d, pgerror.New(pgerror.LockNotAvailable, "canceling statement due to lock timeout"))
+	}
+}
 
 func (s *Session) durationSetting(name string) time.Duration {
 	v, _ := s.settings.get(name)
