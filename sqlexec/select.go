@@ -580,7 +580,7 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 				if err := checkSortCollations(keys); err != nil {
 					return nil, err
 				}
-				sortRows(run.out, keys)
+				run.out = sortRows(run.out, keys, -1)
 			}
 			if run.out, err = locking.apply(cx, run.out, run.cands, lim, off, limit != nil); err != nil {
 				return nil, err
@@ -789,7 +789,7 @@ func expandAfterSort(x *execCtx, rows [][]any, srf *srfScope, keys []sortKey, nV
 	if err := checkSortCollations(keys); err != nil {
 		return nil, err
 	}
-	sortRows(rows, keys)
+	rows = sortRows(rows, keys, -1)
 	upTo := int64(-1)
 	if hasLimit && !ties && lim >= 0 && lim <= math.MaxInt64-off {
 		upTo = off + lim
