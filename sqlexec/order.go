@@ -321,8 +321,9 @@ func evalLimit(x *execCtx, limit, offset *scalar) (lim, off int64, err error) {
 
 // trimOutput applies DISTINCT, ORDER BY, OFFSET and LIMIT (with ties, the
 // rows after the last that sort as its peers too) and drops the hidden
-// sort columns.
-func trimOutput(rows [][]any, keys []sortKey, distinct bool, nVisible int, outs []*scalar, lim, off int64, hasLimit, ties bool) ([][]any, error) {
+// sort columns. bounded says PostgreSQL's Sort sits right under its Limit
+// (not below a WindowAgg), which then bounds it to the rows it needs.
+func trimOutput(rows [][]any, keys []sortKey, distinct bool, nVisible int, outs []*scalar, lim, off int64, hasLimit, ties, bounded bool) ([][]any, error) {
 	if distinct {
 		rows = distinctRows(rows, nVisible, outs)
 	}
@@ -333,7 +334,7 @@ func trimOutput(rows [][]any, keys []sortKey, distinct bool, nVisible int, outs 
 		// PostgreSQL bounds the Sort under a Limit (not under the Unique
 		// of a DISTINCT, nor for WITH TIES) to the rows the Limit needs.
 		bound := int64(-1)
-		if hasLimit && !ties && !distinct && lim >= 0 && lim <= math.MaxInt64-off {
+		if bounded && hasLimit && !ties && !distinct && lim >= 0 && lim <= math.MaxInt64-off {
 			bound = off + lim
 		}
 		rows = sortRows(rows, keys, bound)
@@ -377,6 +378,16 @@ func distinctRows(rows [][]any, nVisible int, outs []*scalar) [][]any {
 		}
 	}
 	return kept
+}
+
+// sortedBy reports whether rows are already in the order of keys.
+func sortedBy(rows [][]any, keys []sortKey) bool {
+	for i := 1; i < len(rows); i++ {
+		if compareKeys(rows[i-1], rows[i], keys) > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // sortRows sorts rows by keys as PostgreSQL's tuplesort does, so that
