@@ -1,8 +1,8 @@
 package sqlexec
 
 import (
+	"math"
 	"slices"
-	"sort"
 	"strconv"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -330,8 +330,9 @@ func evalLimit(x *execCtx, limit, offset *scalar) (lim, off int64, err error) {
 
 // trimOutput applies DISTINCT, ORDER BY, OFFSET and LIMIT (with ties, the
 // rows after the last that sort as its peers too) and drops the hidden
-// sort columns.
-func trimOutput(rows [][]any, keys []sortKey, distinct bool, nVisible int, outs []*scalar, lim, off int64, hasLimit, ties bool) ([][]any, error) {
+// sort columns. bounded says PostgreSQL's Sort sits right under its Limit
+// (not below a WindowAgg), which then bounds it to the rows it needs.
+func trimOutput(rows [][]any, keys []sortKey, distinct bool, nVisible int, outs []*scalar, lim, off int64, hasLimit, ties, bounded bool) ([][]any, error) {
 	if distinct {
 		rows = distinctRows(rows, nVisible, outs)
 	}
@@ -339,7 +340,13 @@ func trimOutput(rows [][]any, keys []sortKey, distinct bool, nVisible int, outs 
 		if err := checkSortCollations(keys); err != nil {
 			return nil, err
 		}
-		sortRows(rows, keys)
+		// PostgreSQL bounds the Sort under a Limit (not under the Unique
+		// of a DISTINCT, nor for WITH TIES) to the rows the Limit needs.
+		bound := int64(-1)
+		if bounded && hasLimit && !ties && !distinct && lim >= 0 && lim <= math.MaxInt64-off {
+			bound = off + lim
+		}
+		rows = sortRows(rows, keys, bound)
 	}
 	if off > 0 {
 		if off >= int64(len(rows)) {
@@ -382,6 +389,24 @@ func distinctRows(rows [][]any, nVisible int, outs []*scalar) [][]any {
 	return kept
 }
 
-func sortRows(rows [][]any, keys []sortKey) {
-	sort.SliceStable(rows, func(i, j int) bool { return compareKeys(rows[i], rows[j], keys) < 0 })
+// sortedBy reports whether rows are already in the order of keys.
+func sortedBy(rows [][]any, keys []sortKey) bool {
+	for i := 1; i < len(rows); i++ {
+		if compareKeys(rows[i-1], rows[i], keys) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// sortRows sorts rows by keys as PostgreSQL's tuplesort does, so that
+// ties come out in its order: a quicksort, or a top-N heapsort when bound
+// (the rows a Limit above needs; -1 for all) is less than half the rows,
+// which returns only the first bound rows.
+func sortRows(rows [][]any, keys []sortKey, bound int64) [][]any {
+	b := -1
+	if bound >= 0 && bound < int64(len(rows)) {
+		b = int(bound)
+	}
+	return types.PGSortBounded(rows, b, func(a, c []any) int { return compareKeys(a, c, keys) })
 }

@@ -580,27 +580,30 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 				if err := checkSortCollations(keys); err != nil {
 					return nil, err
 				}
-				sortRows(run.out, keys)
+				run.out = sortRows(run.out, keys, -1)
 			}
 			if run.out, err = locking.apply(cx, run.out, run.cands, lim, off, limit != nil); err != nil {
 				return nil, err
 			}
 			x.stats.addRows(ln.lock, len(run.out))
 			x.stats.addRows(ln.limit, len(run.out))
-			return trimOutput(run.out, nil, false, nVisible, outs, -1, 0, false, false)
+			return trimOutput(run.out, nil, false, nVisible, outs, -1, 0, false, false, false)
 		}
 		if distinct {
 			run.out = distinctRows(run.out, nVisible, outs)
 			x.stats.addRows(ln.distinct, len(run.out))
 		}
 		x.stats.addRows(ln.sort, len(run.out))
+		// Rows a window has put in ORDER BY's order need no Sort in
+		// PostgreSQL's plan; others get one right under the Limit.
+		bounded := win == nil || !sortedBy(run.out, keys)
 		if lateSRFs {
 			return expandAfterSort(cx, run.out, srf, keys, nVisible, outs, postponed, endCols, lim, off, limit != nil, ties, ln)
 		}
 		if len(postponed) > 0 {
-			return sortAndLimitPostponed(cx, run.out, keys, nVisible, outs, postponed, lim, off, limit != nil, ties, ln)
+			return sortAndLimitPostponed(cx, run.out, keys, nVisible, outs, postponed, lim, off, limit != nil, ties, bounded, ln)
 		}
-		out, err := trimOutput(run.out, keys, false, nVisible, outs, lim, off, limit != nil, ties)
+		out, err := trimOutput(run.out, keys, false, nVisible, outs, lim, off, limit != nil, ties, bounded)
 		x.stats.addRows(ln.limit, len(out))
 		return out, err
 	}
@@ -738,12 +741,12 @@ func projectInto(x *execCtx, row []any, outs []*scalar, postponed []int, p *sele
 // PostgreSQL they pass through the projection below the Limit node), and
 // then skips those.
 func sortAndLimitPostponed(x *execCtx, rows [][]any, keys []sortKey, nVisible int, outs []*scalar, postponed []int,
-	lim, off int64, hasLimit, ties bool, ln levelNodes) ([][]any, error) {
+	lim, off int64, hasLimit, ties, bounded bool, ln levelNodes) ([][]any, error) {
 	upTo := int64(-1)
 	if hasLimit && lim >= 0 && lim <= math.MaxInt64-off {
 		upTo = off + lim
 	}
-	rows, err := trimOutput(rows, keys, false, nVisible, outs, upTo, 0, upTo >= 0, ties)
+	rows, err := trimOutput(rows, keys, false, nVisible, outs, upTo, 0, upTo >= 0, ties, bounded)
 	if err != nil {
 		return nil, err
 	}
@@ -789,7 +792,7 @@ func expandAfterSort(x *execCtx, rows [][]any, srf *srfScope, keys []sortKey, nV
 	if err := checkSortCollations(keys); err != nil {
 		return nil, err
 	}
-	sortRows(rows, keys)
+	rows = sortRows(rows, keys, -1)
 	upTo := int64(-1)
 	if hasLimit && !ties && lim >= 0 && lim <= math.MaxInt64-off {
 		upTo = off + lim
@@ -825,7 +828,7 @@ func expandAfterSort(x *execCtx, rows [][]any, srf *srfScope, keys []sortKey, nV
 		tieKeys = keys // already sorted: the sort only compares the peers
 	}
 	x.stats.addRows(ln.mid, len(out))
-	out, err := trimOutput(out, tieKeys, false, nVisible, outs, lim, off, hasLimit, ties)
+	out, err := trimOutput(out, tieKeys, false, nVisible, outs, lim, off, hasLimit, ties, false)
 	x.stats.addRows(ln.limit, len(out))
 	return out, err
 }

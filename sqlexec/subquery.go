@@ -427,7 +427,7 @@ func (b *binder) finishOutput(parent *scope, p *selectPlan, st *pg_query.SelectS
 			return nil, err
 		}
 		x.stats.addRows(ln.sort, len(rows))
-		rows, err = trimOutput(rows, keys, false, len(p.cols), outs, lim, off, limit != nil, ties)
+		rows, err = trimOutput(rows, keys, false, len(p.cols), outs, lim, off, limit != nil, ties, true)
 		x.stats.addRows(ln.limit, len(rows))
 		return rows, err
 	}}, nil

@@ -123,3 +123,70 @@ func PGQsort[T any](s []T, cmp func(a, b T) int) {
 	}
 	sort(0, len(s))
 }
+
+// PGSortBounded sorts s as PostgreSQL's tuplesort does for a Sort node
+// whose Limit above it needs only the first bound elements (bound < 0:
+// all): past twice the bound it keeps the bound smallest in a heap
+// (make_bounded_heap, sort_bounded_heap) and returns them sorted, else it
+// quicksorts every element (PGQsort). Equal elements come out in
+// PostgreSQL's order, and the result may be shorter than s.
+func PGSortBounded[T any](s []T, bound int, cmp func(a, b T) int) []T {
+	if bound < 0 || len(s) <= 2*bound {
+		PGQsort(s, cmp)
+		return s
+	}
+	if bound == 0 {
+		return s[:0]
+	}
+	// The heap runs on the reversed comparison, so that its top is the
+	// greatest of the kept elements, the one a smaller newcomer replaces.
+	rev := func(a, b T) int { return -cmp(a, b) }
+	heap := make([]T, 0, bound)
+	replaceTop := func(x T) {
+		n, i := len(heap), 0
+		for {
+			j := 2*i + 1
+			if j >= n {
+				break
+			}
+			if j+1 < n && rev(heap[j], heap[j+1]) > 0 {
+				j++
+			}
+			if rev(x, heap[j]) <= 0 {
+				break
+			}
+			heap[i] = heap[j]
+			i = j
+		}
+		heap[i] = x
+	}
+	for _, x := range s {
+		if len(heap) < bound {
+			j := len(heap)
+			heap = append(heap, x)
+			for j > 0 {
+				i := (j - 1) >> 1
+				if rev(x, heap[i]) >= 0 {
+					break
+				}
+				heap[j] = heap[i]
+				j = i
+			}
+			heap[j] = x
+			continue
+		}
+		if rev(x, heap[0]) <= 0 {
+			continue
+		}
+		replaceTop(x)
+	}
+	// sort_bounded_heap: pop the top into the slot the heap gives up.
+	sorted := heap
+	for n := len(sorted); n > 1; n-- {
+		top := sorted[0]
+		heap = sorted[:n-1]
+		replaceTop(sorted[n-1])
+		sorted[n-1] = top
+	}
+	return sorted
+}

@@ -70,3 +70,35 @@ func TestPGQsortMatchesPostgres(t *testing.T) {
 		}
 	}
 }
+
+// TestPGSortBoundedMatchesPostgres checks PGSortBounded against the rows
+// PostgreSQL 15 returned for SELECT id FROM sixty ORDER BY k LIMIT n
+// OFFSET m (the table of sixty() in heap order): past twice the bound
+// (LIMIT plus OFFSET) its top-N heapsort keeps ties in another order than
+// the quicksort it uses up to there.
+func TestPGSortBoundedMatchesPostgres(t *testing.T) {
+	asc := func(a, b qsRow) int { return a.key - b.key }
+	for _, tc := range []struct {
+		name  string
+		bound int
+		skip  int
+		cmp   func(a, b qsRow) int
+		want  []int
+	}{
+		{"limit 10", 10, 0, asc, []int{56, 42, 35, 49, 21, 7, 28, 14, 32, 11}},
+		{"limit 5 offset 7", 12, 7, asc, []int{42, 25, 39, 11, 18}},
+		{"limit 29", 29, 0, asc, []int{14, 49, 42, 21, 7, 28, 56, 35, 25, 53, 11, 39, 32, 18, 4, 46, 60, 29, 15, 36, 57, 22, 1, 43, 8, 50, 26, 12, 33}},
+		{"limit 30 quicksorts", 30, 0, asc, []int{42, 7, 21, 35, 14, 56, 49, 28, 32, 46, 25, 4, 53, 60, 18, 11, 39, 15, 8, 1, 22, 29, 36, 43, 50, 57, 47, 26, 54, 40}},
+		{"desc limit 1", 1, 0, func(a, b qsRow) int { return b.key - a.key }, []int{3}},
+		{"limit 0", 0, 0, asc, nil},
+	} {
+		s := PGSortBounded(sixty(), tc.bound, tc.cmp)
+		var got []int
+		for _, r := range s[min(tc.skip, len(s)):min(tc.bound, len(s))] {
+			got = append(got, r.id)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: got %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
