@@ -20,19 +20,8 @@ import (
 // constraint escapes, greedy and non-greedy quantifiers) and random texts:
 // every match, every subexpression, and every error must be PostgreSQL's.
 func TestAREMatchesAgainstPostgres(t *testing.T) {
-	dsn := os.Getenv("FICKLE_TEST_PG")
-	if dsn == "" {
-		if os.Getenv("FICKLE_REQUIRE_PG") == "1" {
-			t.Fatal("FICKLE_TEST_PG is not set (FICKLE_REQUIRE_PG=1)")
-		}
-		t.Skip("FICKLE_TEST_PG is not set: no PostgreSQL to compare with")
-	}
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	conn := connectTestPostgres(t)
 	rng := rand.New(rand.NewSource(15))
 	n := 1500
 	if testing.Short() {
@@ -72,6 +61,26 @@ func TestAREMatchesAgainstPostgres(t *testing.T) {
 			}
 		}
 	}
+}
+
+// connectTestPostgres connects to the PostgreSQL 15 named by FICKLE_TEST_PG,
+// which the test compares with, and closes the connection when it ends;
+// without one the test skips, or fails under FICKLE_REQUIRE_PG=1.
+func connectTestPostgres(t *testing.T) *pgx.Conn {
+	t.Helper()
+	dsn := os.Getenv("FICKLE_TEST_PG")
+	if dsn == "" {
+		if os.Getenv("FICKLE_REQUIRE_PG") == "1" {
+			t.Fatal("FICKLE_TEST_PG is not set (FICKLE_REQUIRE_PG=1)")
+		}
+		t.Skip("FICKLE_TEST_PG is not set: no PostgreSQL to compare with")
+	}
+	conn, err := pgx.Connect(context.Background(), dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	return conn
 }
 
 func pgRegexpMatches(ctx context.Context, conn *pgx.Conn, text, re, flags string) (string, string) {

@@ -2,10 +2,8 @@ package types
 
 import (
 	"context"
-	"os"
 	"testing"
 
-	"github.com/jackc/pgx/v5"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -18,19 +16,8 @@ import (
 // code point that normalizes to itself in x/text does so in PostgreSQL too:
 // editions of the character database only add normalizations.
 func TestNormalizeAgreesWithPostgres(t *testing.T) {
-	dsn := os.Getenv("FICKLE_TEST_PG")
-	if dsn == "" {
-		if os.Getenv("FICKLE_REQUIRE_PG") == "1" {
-			t.Fatal("FICKLE_TEST_PG is not set (FICKLE_REQUIRE_PG=1)")
-		}
-		t.Skip("FICKLE_TEST_PG is not set: no PostgreSQL to compare with")
-	}
 	ctx := context.Background()
-	conn, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	conn := connectTestPostgres(t)
 	var inputs []string
 	var cps []rune
 	for r := rune(1); r <= 0x10FFFF; r++ {
