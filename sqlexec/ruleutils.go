@@ -8,6 +8,7 @@ import (
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
+	"github.com/fickle-db/fickle/internal/pgident"
 	"github.com/fickle-db/fickle/sqlexec/types"
 )
 
@@ -712,17 +713,57 @@ func (d *deparser) funcCall(fc *pg_query.FuncCall) (*dnode, error) {
 		}
 	}
 	out.typ = f.Result
+	out.op = pgident.Quote(name)
 	if fc.Funcformat == pg_query.CoercionForm_COERCE_SQL_SYNTAX {
-		switch {
-		case name == "extract" && len(out.args) == 2 && out.args[0].kind == dConst:
-			out.op, out.text = "EXTRACT", out.args[0].text
-		case name == "timezone" && len(out.args) == 2:
-			out.op = "AT TIME ZONE"
-		case name == "overlaps" && len(out.args) == 4:
-			out.op = "OVERLAPS"
+		if op, text, ok := sqlSyntaxCall(name, f.Args, out.args); ok {
+			out.op, out.text = op, text
 		}
 	}
 	return out, nil
+}
+
+// sqlSyntaxCall is how PostgreSQL's get_func_sql_syntax prints a call of
+// the built-in function name over arguments of types args that was
+// written in SQL's own syntax (EXTRACT, AT TIME ZONE, OVERLAPS, IS
+// NORMALIZED, NORMALIZE, OVERLAY, POSITION, SUBSTRING, TRIM): the form, as
+// the operator print knows it, and the text it needs (EXTRACT's field,
+// TRIM's side, a normalization form); ok is false for a call PostgreSQL
+// prints as a function call.
+func sqlSyntaxCall(name string, args []types.Type, nodes []*dnode) (op, text string, ok bool) {
+	constText := func(i int) (string, bool) {
+		if i < len(nodes) && nodes[i].kind == dConst && !nodes[i].null {
+			return nodes[i].text, true
+		}
+		return "", false
+	}
+	switch {
+	case name == "extract" && len(nodes) == 2:
+		field, ok := constText(0)
+		return "EXTRACT", field, ok
+	case name == "timezone" && len(nodes) == 2:
+		return "AT TIME ZONE", "", true
+	case name == "overlaps" && len(nodes) == 4:
+		return "OVERLAPS", "", true
+	case name == "is_normalized" || name == "normalize":
+		form := "NFC"
+		if len(nodes) == 2 {
+			if form, ok = constText(1); !ok {
+				return "", "", false
+			}
+		}
+		return strings.ToUpper(name), form, true
+	case name == "overlay" && (len(nodes) == 3 || len(nodes) == 4):
+		return "OVERLAY", "", true
+	case name == "position" && len(nodes) == 2:
+		return "POSITION", "", true
+	case name == "substring" && len(nodes) == 3 && args[1].Oid != types.OidInt4:
+		return "SUBSTRING SIMILAR", "", true
+	case name == "substring" && (len(nodes) == 2 || len(nodes) == 3) && args[1].Oid == types.OidInt4:
+		return "SUBSTRING", "", true
+	case name == "btrim" || name == "ltrim" || name == "rtrim":
+		return "TRIM", map[string]string{"btrim": "BOTH", "ltrim": "LEADING", "rtrim": "TRAILING"}[name], true
+	}
+	return "", "", false
 }
 
 // userFunc is the user function a call resolves to by its arguments'
@@ -843,6 +884,38 @@ func (d *deparser) print(n, parent *dnode, pretty, showImplicit bool) string {
 		case "EXTRACT":
 			// Written EXTRACT(field FROM source), printed so again.
 			return "EXTRACT(" + n.text + " FROM " + parts[1] + ")"
+		case "IS_NORMALIZED":
+			form := " "
+			if len(parts) == 2 {
+				form = " " + n.text + " "
+			}
+			return "(" + d.print(n.args[0], n, pretty, false) + " IS" + form + "NORMALIZED)"
+		case "NORMALIZE":
+			if len(parts) == 2 {
+				return "NORMALIZE(" + parts[0] + ", " + n.text + ")"
+			}
+			return "NORMALIZE(" + parts[0] + ")"
+		case "OVERLAY":
+			s := "OVERLAY(" + parts[0] + " PLACING " + parts[1] + " FROM " + parts[2]
+			if len(parts) == 4 {
+				s += " FOR " + parts[3]
+			}
+			return s + ")"
+		case "POSITION":
+			return "POSITION((" + parts[1] + ") IN (" + parts[0] + "))"
+		case "SUBSTRING":
+			s := "SUBSTRING(" + parts[0] + " FROM " + parts[1]
+			if len(parts) == 3 {
+				s += " FOR " + parts[2]
+			}
+			return s + ")"
+		case "SUBSTRING SIMILAR":
+			return "SUBSTRING(" + parts[0] + " SIMILAR " + parts[1] + " ESCAPE " + parts[2] + ")"
+		case "TRIM":
+			if len(parts) == 2 {
+				return "TRIM(" + n.text + " " + parts[1] + " FROM " + parts[0] + ")"
+			}
+			return "TRIM(" + n.text + " FROM " + parts[0] + ")"
 		case "AT TIME ZONE":
 			// timezone(zone, value), written value AT TIME ZONE zone.
 			return "(" + d.print(n.args[1], n, pretty, false) + " AT TIME ZONE " + d.print(n.args[0], n, pretty, false) + ")"
