@@ -275,6 +275,12 @@ func (b *binder) columnNotationCall(sc *scope, fields []string, loc int32) (*sca
 	if _, ok := b.wholeRowRef(sc, fields[0]); !ok {
 		return nil, false, nil
 	}
+	if types.IsAggregate(strings.ToLower(fields[1])) || b.userAggregateNamed(fields[1:]) {
+		// PostgreSQL aggregates the whole rows (t.count is count(t)), which
+		// makes the query an aggregate one: fickle decides that before it
+		// resolves names.
+		return nil, true, b.errAt(pgerror.Unsupported("an aggregate in column notation ("+fields[0]+"."+fields[1]+" for "+fields[1]+"("+fields[0]+"))"), loc)
+	}
 	row := pg_query.MakeColumnRefNode([]*pg_query.Node{pg_query.MakeStrNode(fields[0]), pg_query.MakeAStarNode()}, loc)
 	fc := &pg_query.FuncCall{Funcname: []*pg_query.Node{pg_query.MakeStrNode(fields[1])}, Args: []*pg_query.Node{row},
 		Funcformat: pg_query.CoercionForm_COERCE_EXPLICIT_CALL, Location: loc}
