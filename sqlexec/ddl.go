@@ -70,6 +70,34 @@ func (d *ddl) mayGiveTo(r *roleDesc, owns, creatable func() error) error {
 	return creatable()
 }
 
+// mayGiveInSchema is mayGiveTo for an object of schema: r must be allowed to
+// create objects there.
+func (d *ddl) mayGiveInSchema(r *roleDesc, owns func() error, schema string) error {
+	return d.mayGiveTo(r, owns, func() error {
+		if sc := d.cat.schemas[schema]; sc != nil && !d.s.hasPrivilege(r.oid, aclSchema, sc.oid, []byte{'C'}) {
+			return pgerror.Newf(pgerror.InsufficientPrivilege, "permission denied for schema %s", schema)
+		}
+		return nil
+	})
+}
+
+// objectSchemaMove makes AlterObjectNamespace's checks of moving an object
+// of schema from to schema to: to exists, neither is temporary, and the
+// current role may create objects in to. same reports a move to the schema
+// the object is in, which changes nothing.
+func (d *ddl) objectSchemaMove(from, to string) (same bool, err error) {
+	if d.cat.schemas[to] == nil {
+		return false, pgerror.Newf(pgerror.InvalidSchemaName, "schema \"%s\" does not exist", to)
+	}
+	if isTempSchema(to) || isTempSchema(from) {
+		return false, pgerror.New(pgerror.FeatureNotSupported, "cannot move objects into or out of temporary schemas")
+	}
+	if err := d.requireSchemaCreate(to); err != nil {
+		return false, err
+	}
+	return to == from, nil
+}
+
 // notice records a NOTICE for the client, as PostgreSQL sends for IF [NOT]
 // EXISTS clauses that skip their object.
 func (d *ddl) notice(code pgerror.Code, format string, args ...any) {

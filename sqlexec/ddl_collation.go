@@ -379,17 +379,8 @@ func (d *ddl) moveCollation(c *collationDesc, schema, name string) error {
 // setCollationSchema runs ALTER COLLATION ... SET SCHEMA with
 // AlterObjectNamespace's checks.
 func (d *ddl) setCollationSchema(c *collationDesc, schema string) error {
-	if d.cat.schemas[schema] == nil {
-		return pgerror.Newf(pgerror.InvalidSchemaName, "schema \"%s\" does not exist", schema)
-	}
-	if isTempSchema(schema) || isTempSchema(c.schema) {
-		return pgerror.New(pgerror.FeatureNotSupported, "cannot move objects into or out of temporary schemas")
-	}
-	if err := d.requireSchemaCreate(schema); err != nil {
+	if same, err := d.objectSchemaMove(c.schema, schema); same || err != nil {
 		return err
-	}
-	if schema == c.schema {
-		return nil
 	}
 	return d.moveCollation(c, schema, c.name)
 }
@@ -413,14 +404,9 @@ func (d *ddl) alterCollationOwner(ao *pg_query.AlterOwnerStmt) error {
 	if r.oid == c.owner {
 		return nil
 	}
-	err = d.mayGiveTo(r, func() error {
+	err = d.mayGiveInSchema(r, func() error {
 		return d.s.requireOwner(c.owner, "collation", strings.Join(names, "."))
-	}, func() error {
-		if sc := d.cat.schemas[c.schema]; sc != nil && !d.s.hasPrivilege(r.oid, aclSchema, sc.oid, []byte{'C'}) {
-			return pgerror.Newf(pgerror.InsufficientPrivilege, "permission denied for schema %s", c.schema)
-		}
-		return nil
-	})
+	}, c.schema)
 	if err != nil {
 		return err
 	}

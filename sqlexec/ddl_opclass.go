@@ -1267,12 +1267,7 @@ func (d *ddl) alterOpclassOwner(ao *pg_query.AlterOwnerStmt) error {
 	if r.oid == owner {
 		return nil
 	}
-	err = d.mayGiveTo(r, func() error { return d.s.requireOwner(owner, noun, name) }, func() error {
-		if sc := d.cat.schemas[schema]; sc != nil && !d.s.hasPrivilege(r.oid, aclSchema, sc.oid, []byte{'C'}) {
-			return pgerror.Newf(pgerror.InsufficientPrivilege, "permission denied for schema %s", schema)
-		}
-		return nil
-	})
+	err = d.mayGiveInSchema(r, func() error { return d.s.requireOwner(owner, noun, name) }, schema)
 	if err != nil {
 		return err
 	}

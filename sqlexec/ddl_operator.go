@@ -807,12 +807,7 @@ func (d *ddl) alterOperatorOwner(ao *pg_query.AlterOwnerStmt) error {
 	if r.oid == op.owner {
 		return nil
 	}
-	err = d.mayGiveTo(r, func() error { return d.requireOperatorOwner(op) }, func() error {
-		if sc := d.cat.schemas[op.schema]; sc != nil && !d.s.hasPrivilege(r.oid, aclSchema, sc.oid, []byte{'C'}) {
-			return pgerror.Newf(pgerror.InsufficientPrivilege, "permission denied for schema %s", op.schema)
-		}
-		return nil
-	})
+	err = d.mayGiveInSchema(r, func() error { return d.requireOperatorOwner(op) }, op.schema)
 	if err != nil {
 		return err
 	}

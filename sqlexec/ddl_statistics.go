@@ -516,17 +516,8 @@ func (d *ddl) moveStatsObject(t *tableDesc, st *statsExtDesc, schema, name strin
 // setStatsSchema runs ALTER STATISTICS ... SET SCHEMA with
 // AlterObjectNamespace's checks.
 func (d *ddl) setStatsSchema(t *tableDesc, st *statsExtDesc, schema string) error {
-	if d.cat.schemas[schema] == nil {
-		return pgerror.Newf(pgerror.InvalidSchemaName, "schema \"%s\" does not exist", schema)
-	}
-	if isTempSchema(schema) || isTempSchema(st.schema) {
-		return pgerror.New(pgerror.FeatureNotSupported, "cannot move objects into or out of temporary schemas")
-	}
-	if err := d.requireSchemaCreate(schema); err != nil {
+	if same, err := d.objectSchemaMove(st.schema, schema); same || err != nil {
 		return err
-	}
-	if schema == st.schema {
-		return nil
 	}
 	return d.moveStatsObject(t, st, schema, st.name)
 }
@@ -546,14 +537,9 @@ func (d *ddl) alterStatsOwner(ao *pg_query.AlterOwnerStmt) error {
 	if r.oid == st.owner {
 		return nil
 	}
-	err = d.mayGiveTo(r, func() error {
+	err = d.mayGiveInSchema(r, func() error {
 		return d.s.requireOwner(st.owner, "statistics object", strings.Join(names, "."))
-	}, func() error {
-		if sc := d.cat.schemas[st.schema]; sc != nil && !d.s.hasPrivilege(r.oid, aclSchema, sc.oid, []byte{'C'}) {
-			return pgerror.Newf(pgerror.InsufficientPrivilege, "permission denied for schema %s", st.schema)
-		}
-		return nil
-	})
+	}, st.schema)
 	if err != nil {
 		return err
 	}

@@ -660,17 +660,8 @@ func (d *ddl) moveTSObject(o *tsObject, schema, name string) error {
 // setTSObjectSchema runs ALTER ... SET SCHEMA: AlterObjectNamespace's
 // checks, then the move.
 func (d *ddl) setTSObjectSchema(o *tsObject, schema string) error {
-	if d.cat.schemas[schema] == nil {
-		return pgerror.Newf(pgerror.InvalidSchemaName, "schema \"%s\" does not exist", schema)
-	}
-	if isTempSchema(schema) || isTempSchema(o.schema) {
-		return pgerror.New(pgerror.FeatureNotSupported, "cannot move objects into or out of temporary schemas")
-	}
-	if err := d.requireSchemaCreate(schema); err != nil {
+	if same, err := d.objectSchemaMove(o.schema, schema); same || err != nil {
 		return err
-	}
-	if schema == o.schema {
-		return nil
 	}
 	return d.moveTSObject(o, schema, o.name)
 }
@@ -689,12 +680,7 @@ func (d *ddl) alterTSObjectOwner(kind tsKind, ao *pg_query.AlterOwnerStmt) error
 	if r.oid == o.owner {
 		return nil
 	}
-	err = d.mayGiveTo(r, func() error { return d.requireTSOwner(o) }, func() error {
-		if sc := d.cat.schemas[o.schema]; sc != nil && !d.s.hasPrivilege(r.oid, aclSchema, sc.oid, []byte{'C'}) {
-			return pgerror.Newf(pgerror.InsufficientPrivilege, "permission denied for schema %s", o.schema)
-		}
-		return nil
-	})
+	err = d.mayGiveInSchema(r, func() error { return d.requireTSOwner(o) }, o.schema)
 	if err != nil {
 		return err
 	}
