@@ -370,10 +370,20 @@ func (c *UniqueConflict) Error() string { return "unique conflict" }
 // Store is the multi-version store and the isolation engine. All methods
 // are safe for concurrent use: one owner (a mutex) serializes them, and the
 // order of calls is the order recorded in the history.
-type Store struct{ e *engine }
+type Store struct {
+	e            *engine
+	keepsHistory bool
+}
 
 // NewStore returns an empty store.
-func NewStore(cfg Config) *Store { return &Store{e: newEngine(cfg)} }
+func NewStore(cfg Config) *Store {
+	return &Store{e: newEngine(cfg), keepsHistory: cfg.Record || cfg.Log != nil}
+}
+
+// KeepsHistory reports whether the store records (Config.Record) or logs
+// (Config.Log) its history. When it does not, what Txn.Statement is given
+// goes nowhere, and callers may leave out what only the history reads.
+func (s *Store) KeepsHistory() bool { return s.keepsHistory }
 
 // CreateTable registers a table. The store's DDL is not transactional: the
 // caller undoes it (DropTable, the restore functions of DropIndex and

@@ -166,6 +166,9 @@ func (s *Session) prepareUncached(st *Statement, paramOIDs []uint32) (*Prepared,
 		}
 		out.ParamOIDs = append(out.ParamOIDs, oid)
 		out.ValueOIDs = append(out.ValueOIDs, uint32(t.Oid))
+		if i < len(b.paramModified) && b.paramModified[i].Oid == t.Oid {
+			t = b.paramModified[i]
+		}
 		out.paramTypes = append(out.paramTypes, t)
 	}
 	if p.cols != nil {
@@ -423,7 +426,7 @@ func (s *Session) execute(ctx context.Context, p *Prepared, params []any, stream
 		x.env.Interrupter = x
 		res, err := pl.exec(x)
 		if err == nil && res.Copy != nil {
-			res.Copy.stmt = p.historyStatement()
+			res.Copy.stmt = p.historyStatement(s.engine.store.KeepsHistory())
 		}
 		return s.finishResult(res, pl, err)
 	}
@@ -458,7 +461,7 @@ func (s *Session) execute(ctx context.Context, p *Prepared, params []any, stream
 	x.txn = kv
 	x.env = s.fillEnv(&frame.env)
 	x.env.Interrupter = x
-	s.stmt = p.historyStatement()
+	s.stmt = p.historyStatement(s.engine.store.KeepsHistory())
 	kv.Statement(s.stmt)
 	x.stmtMark = kv.WriteMark()
 	s.notices = nil

@@ -110,15 +110,30 @@ func (s *Session) PrepareLiterals(sql string) (p *Prepared, params []any, ok boo
 	}
 	for i, l := range q.lits {
 		t := cached.paramTypes[i]
-		if l.kind == litString && t.IsRecord() {
+		if l.kind == litString && (t.IsRecord() || l.assigned && t.Oid == types.OidInterval) {
 			// A string literal read as a composite value is valid where it
-			// is assigned and fails (0A000) where it is compared: the text
-			// itself decides.
+			// is assigned and fails (0A000) where it is compared; a string
+			// assigned to an interval column is read with the column's
+			// fields (interval minute), where a parameter is read without:
+			// the text itself decides.
 			return nil, nil, false
 		}
+		modified := t
 		t.Typmod = -1 // as a Bind message's value: the plan applies the modifier
 		if params[i], err = s.ParseText(t, l.text); err != nil {
 			return nil, nil, false
+		}
+		if l.assigned && modified.Typmod != -1 {
+			// PostgreSQL applies the column's modifier to an assigned
+			// constant when it plans the statement: a value too long fails
+			// even where no row is written. The text decides such values.
+			f, err := types.LookupCastEnv(t, modified, types.CastAssignment)
+			if err != nil {
+				return nil, nil, false
+			}
+			if _, err := f(s.textEnv(), params[i]); err != nil {
+				return nil, nil, false
+			}
 		}
 	}
 	if cached.litPredicate == nil {
@@ -138,15 +153,17 @@ type literalStatement struct {
 	params   [4]any
 }
 
-// historyStatement is the statement as the history records it.
-func (p *Prepared) historyStatement() history.Statement {
+// historyStatement is the statement as the history records it. A literal
+// statement's predicate is printed only for a store that keeps its history
+// (withPredicate): no one else reads it, and it is per-statement work.
+func (p *Prepared) historyStatement(withPredicate bool) history.Statement {
 	pl := p.plan
 	if p.bound == nil {
 		return history.Statement{SQL: p.Statement.sql, Table: pl.table, Predicate: pl.predicate}
 	}
 	pred := ""
 	switch {
-	case pl.predicate == "":
+	case pl.predicate == "" || !withPredicate:
 	case p.litPredicate != nil && *p.litPredicate != "":
 		pred = p.bound.fill(*p.litPredicate)
 	default:
@@ -163,13 +180,31 @@ func (p *Prepared) historyStatement() history.Statement {
 // in the template is a parameter.
 func predicateTemplate(st *Statement, kinds string) *string {
 	out := ""
-	if where := whereClause(st); where != nil && !strings.ContainsAny(kinds, string([]byte{byte(litInt8), byte(litNumeric), byte(litString)})) {
+	if where := whereClause(st); where != nil {
 		var b strings.Builder
-		if simpleExprText(&b, where) {
+		if simpleExprText(&b, where) && onlyInt4Params(b.String(), kinds) {
 			out = b.String()
 		}
 	}
 	return &out
+}
+
+// onlyInt4Params reports whether every $n in tmpl is an int4 literal's.
+func onlyInt4Params(tmpl, kinds string) bool {
+	for {
+		i := strings.IndexByte(tmpl, '$')
+		if i < 0 {
+			return true
+		}
+		j := i + 1
+		for j < len(tmpl) && tmpl[j] >= '0' && tmpl[j] <= '9' {
+			j++
+		}
+		if n, err := strconv.Atoi(tmpl[i+1 : j]); err != nil || n < 1 || n > len(kinds) || litKind(kinds[n-1]) != litInt4 {
+			return false
+		}
+		tmpl = tmpl[j:]
+	}
 }
 
 // fill replaces the $n of a predicate template by the literals' numbers.

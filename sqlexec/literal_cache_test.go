@@ -90,6 +90,22 @@ var literalTemplates = []string{
 	"UPDATE lt SET v = v - {q}, n = n * {q}, s = s + {q} WHERE k = {} RETURNING v, n, s",
 	"UPDATE st SET d = d + {q}, ts = ts - {d}, nn = nn / {q} WHERE k = {} RETURNING d, ts, nn",
 	"UPDATE st SET vc = vc + {q} WHERE k = {}",
+	"INSERT INTO st (k, vc) VALUES ({}, {s}) RETURNING *",
+	"INSERT INTO st (k, ch, nn) VALUES ({}, {s}, {q}) RETURNING *",
+	"INSERT INTO st (k, d, ts) VALUES ({}, {s}, {s}), ({}, {s}, NULL) RETURNING *",
+	"INSERT INTO st (k, tz, bo) VALUES ({}, {s}, {s}) RETURNING k, bo",
+	"INSERT INTO st (k, bt, iv) VALUES ({}, {s}, {d}) RETURNING *",
+	"INSERT INTO st (k, vc) VALUES ({}, {s}), ({}, {s}) ON CONFLICT (k) DO NOTHING RETURNING k, vc",
+	"INSERT INTO lt (k, t) VALUES ({}, {s}) ON CONFLICT (k) DO UPDATE SET t = {s} RETURNING k, t",
+	"INSERT INTO at (k, im) VALUES ({}, {d}) RETURNING *",
+	"INSERT INTO at (k, dm, dp) VALUES ({}, {d}, {q}) RETURNING *",
+	"INSERT INTO at (k, j, ia) VALUES ({}, {s}, {s}) RETURNING *",
+	"INSERT INTO at (k, g) VALUES ({}, {q})",
+	"UPDATE st SET vc = {s}, ch = {s} WHERE k = {} RETURNING *",
+	"UPDATE st SET iv = {d}, nn = {q} WHERE k = {} RETURNING *",
+	"UPDATE at SET im = {d} WHERE k = {} RETURNING *",
+	"UPDATE at SET dm = {d}, dp = {q} FROM lt WHERE at.k = lt.k AND lt.k = {} RETURNING at.*",
+	"UPDATE at SET j = {s}, ia = {s} WHERE k = {} RETURNING *",
 }
 
 // literalNumberStrings are quoted numbers, as pgx's simple protocol sends
@@ -102,7 +118,7 @@ var (
 var literalStrings = []string{
 	"'1'", "'5'", "' 5 '", "'-3'", "'1.5'", "'1e3'", "''", "'abc'", "'abcd'", "'ab '", "'it''s'", "'x'",
 	"'2020-01-01'", "'2020-01-01 10:00'", "'2020-01-01 10:00+02'", "'true'", "'t'", "'1 day'", "'\\x41'",
-	"'NaN'", "'A'", "'abc  '", "'99999999999'",
+	"'NaN'", "'A'", "'abc  '", "'99999999999'", "'now'", "'today'", "'{1,2}'", "'[1, \"a\"]'",
 }
 
 var literalValues = []string{
@@ -111,23 +127,25 @@ var literalValues = []string{
 	"1e3", "2.5e-1", "1.", "99999999999999999999999", "1e400", "32768", "40000",
 }
 
-// TestLiteralCacheMatchesThePlainPath runs generated statements through the
-// literal cache and as they are, each in a transaction that is rolled back,
-// and requires the same rows, columns, tags, errors (with positions) and
-// history statements; the cache must also take most of them.
-func TestLiteralCacheMatchesThePlainPath(t *testing.T) {
+// literalCacheSession is a session over the tables the literal cache's
+// tests use.
+func literalCacheSession(t *testing.T) *Session {
 	store := isolation.NewStore(isolation.Config{Strategy: isolation.StrategyLatest, Seed: 1, Record: true})
 	eng, err := NewEngine(Config{Store: store, Record: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := eng.NewSession(SessionInfo{User: "tester", Database: "fickle"})
-	defer s.Close()
+	t.Cleanup(s.Close)
 	ctx := context.Background()
 	for _, q := range []string{
 		"CREATE TABLE lt (k int PRIMARY KEY, v int, b bigint, n numeric(7,2), t text, f float8, s smallint)",
 		"INSERT INTO lt SELECT i, i % 3, i::int8 * 1000000000, i / 4.0, i::text, i / 3.0, i FROM generate_series(1, 12) i",
 		"CREATE TABLE st (k int PRIMARY KEY, vc varchar(3), ch char(4), d date, ts timestamp, tz timestamptz, bo bool, bt bytea, iv interval, nn numeric(4,1))",
+		"CREATE DOMAIN dmin AS interval minute",
+		"CREATE DOMAIN dpos AS int CHECK (VALUE > 0)",
+		"CREATE TABLE at (k int PRIMARY KEY, im interval minute, dm dmin, dp dpos, j jsonb, ia int[], g int GENERATED ALWAYS AS (k * 2) STORED)",
+		"INSERT INTO at (k) VALUES (1), (2), (3)",
 		"INSERT INTO st VALUES (1, 'abc', 'ab', '2020-01-01', '2020-01-01 10:00', '2020-01-01 10:00+02', true, 'A', '1 day', 1.5), (2, 'x', 'abc', '2021-01-01', NULL, NULL, false, 'it''s', '2 days', 99.9), (3, '1', 'it''s', NULL, '2020-01-01', now(), NULL, '', '1 day', -3)",
 	} {
 		sts, err := s.Parse(q)
@@ -142,6 +160,41 @@ func TestLiteralCacheMatchesThePlainPath(t *testing.T) {
 			t.Fatalf("%s: %v", q, err)
 		}
 	}
+	return s
+}
+
+// TestLiteralCacheTakesAssignedStrings pins which strings assigned to
+// columns the cache takes: a value its column's modifier accepts, and not
+// one that PostgreSQL's planner would fail on (too long for varchar(3))
+// nor one an interval column's fields read differently.
+func TestLiteralCacheTakesAssignedStrings(t *testing.T) {
+	s := literalCacheSession(t)
+	for _, c := range []struct {
+		sql   string
+		taken bool
+	}{
+		{"INSERT INTO st (k, vc, ch, d) VALUES (10, 'ab', 'x', '2020-01-02') RETURNING *", true},
+		{"INSERT INTO st (k, vc) VALUES (10, 'abc'), (11, 'de')", true},
+		{"UPDATE st SET vc = 'xyz', bo = 't' WHERE k = 1", true},
+		{"INSERT INTO lt (k, t) VALUES (1, 'a') ON CONFLICT (k) DO UPDATE SET t = 'b'", true},
+		{"UPDATE st SET vc = 'abcd' WHERE k = 99", false},
+		{"INSERT INTO st (k, nn) VALUES (10, '12345')", false},
+		{"INSERT INTO at (k, im) VALUES (10, '1')", false},
+		{"UPDATE at SET dm = '1' WHERE k = 1", false},
+		{"INSERT INTO st (k, ts) VALUES (10, 'now')", false},
+	} {
+		if _, _, ok := runLiteralsForTest(s, c.sql); ok != c.taken {
+			t.Errorf("%s: taken by the literal cache %v, want %v", c.sql, ok, c.taken)
+		}
+	}
+}
+
+// TestLiteralCacheMatchesThePlainPath runs generated statements through the
+// literal cache and as they are, each in a transaction that is rolled back,
+// and requires the same rows, columns, tags, errors (with positions) and
+// history statements; the cache must also take most of them.
+func TestLiteralCacheMatchesThePlainPath(t *testing.T) {
+	s := literalCacheSession(t)
 	rng := rand.New(rand.NewSource(1))
 	cached, total, succeeded, cachedSucceeded := 0, 0, 0, 0
 	for _, tmpl := range literalTemplates {
@@ -200,7 +253,7 @@ func runPlainForTest(s *Session, sql string) (out, hist string) {
 	if err != nil {
 		return errText(err), ""
 	}
-	return executeForTest(s, p, nil), fmt.Sprintf("%+v", p.historyStatement())
+	return executeForTest(s, p, nil), fmt.Sprintf("%+v", p.historyStatement(true))
 }
 
 func runLiteralsForTest(s *Session, sql string) (out, hist string, ok bool) {
@@ -212,7 +265,7 @@ func runLiteralsForTest(s *Session, sql string) (out, hist string, ok bool) {
 		return errText(err), "", true
 	}
 	defer s.Rollback()
-	return executeForTest(s, p, params), fmt.Sprintf("%+v", p.historyStatement()), true
+	return executeForTest(s, p, params), fmt.Sprintf("%+v", p.historyStatement(true)), true
 }
 
 func executeForTest(s *Session, p *Prepared, params []any) string {

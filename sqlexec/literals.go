@@ -16,7 +16,8 @@ const (
 	litInt8    litKind = 'l'
 	litNumeric litKind = 'n'
 	// litString is a standard quoted string compared with a column in a
-	// WHERE clause: unknown, typed by the comparison.
+	// WHERE clause or assigned to one: unknown, typed by the comparison or
+	// the column.
 	litString litKind = 's'
 )
 
@@ -30,6 +31,9 @@ type literal struct {
 	// normEnd its $n in the normalized one.
 	origStart, origEnd int
 	normStart, normEnd int
+	// assigned marks a string that is a whole value assigned to a column
+	// (assignedValue).
+	assigned bool
 }
 
 // normalizedQuery is a query text whose literals are parameters: statements
@@ -88,8 +92,8 @@ type litToken struct {
 // is untyped, and resolves as a parameter does only as the right operand of
 // a column (or another typed name) in a comparison in WHERE (col = 'x',
 // col < 'x') or in + - * / anywhere (col + '5'), followed by the end of the
-// operand; every other string stays (SET col = 'x' assigns, with the
-// column's type modifier).
+// operand, and as a whole value assigned to a column (an element of an
+// INSERT's VALUES row, SET col = 'x'); every other string stays.
 func normalizeLiterals(sql string) (q normalizedQuery, ok bool) {
 	sc := litScanner{src: sql, noLitDepth: -1}
 	if !sc.run() || len(sc.lits) == 0 {
@@ -126,6 +130,15 @@ type litScanner struct {
 	where      bool
 	whereDepth int
 	ended      bool // after the terminating ;
+	// values is set from an INSERT's VALUES to its ON CONFLICT or
+	// RETURNING, valuesRow while inside one of its rows' parentheses;
+	// setList from an UPDATE's (or ON CONFLICT DO UPDATE's) SET to the
+	// WHERE, FROM or RETURNING after it. Their strings are assigned to
+	// columns.
+	values, valuesRow, setList bool
+	// pendingAssigned marks a pending string that is a whole value
+	// assigned to a column.
+	pendingAssigned bool
 }
 
 func (sc *litScanner) run() bool {
@@ -405,6 +418,16 @@ func (sc *litScanner) take(t litToken) bool {
 				return false
 			}
 		}
+		if sc.depth == 0 {
+			switch t.text {
+			case "values":
+				sc.values = sc.stmtKind == "insert"
+			case "set":
+				sc.setList = sc.stmtKind == "update" || sc.stmtKind == "insert" && prev.kind == tokWord && prev.text == "update"
+			case "on", "returning", "where", "from":
+				sc.values, sc.setList = false, false
+			}
+		}
 		switch {
 		case t.text == "into" && sc.stmtKind == "select":
 			return false // SELECT INTO creates a table
@@ -426,6 +449,7 @@ func (sc *litScanner) take(t litToken) bool {
 		case "(":
 			typmod := prev.kind == tokWord && (typmodWords[prev.text] || sc.hist[1].kind == tokPunct && sc.hist[1].text == "::")
 			sc.noLit = append(sc.noLit, typmod)
+			sc.valuesRow = sc.values && sc.depth == 0
 			sc.depth++
 		case ")":
 			if sc.depth == 0 {
@@ -433,6 +457,9 @@ func (sc *litScanner) take(t litToken) bool {
 			}
 			sc.depth--
 			sc.noLit = sc.noLit[:sc.depth]
+			if sc.depth == 0 {
+				sc.valuesRow = false
+			}
 			if sc.depth < sc.whereDepth {
 				sc.where = false
 			}
@@ -459,12 +486,32 @@ func (sc *litScanner) take(t litToken) bool {
 		}
 		sc.pending = t
 	case tokStdString:
-		if prev.kind == tokOp && typedOperand(sc.hist[1]) && (sc.where && comparisonOps[prev.text] || arithmeticOps[prev.text]) {
+		switch {
+		case prev.kind == tokOp && typedOperand(sc.hist[1]) && (sc.where && comparisonOps[prev.text] || arithmeticOps[prev.text]):
 			sc.pending, sc.signStart = t, t.start
+		case sc.assignedValue(prev):
+			sc.pending, sc.signStart, sc.pendingAssigned = t, t.start, true
 		}
 	}
 	sc.hist[2], sc.hist[1], sc.hist[0] = sc.hist[1], sc.hist[0], t
 	return true
+}
+
+// assignedValue reports whether a string after prev starts a value that is
+// assigned to a column as it stands: an element of an INSERT's VALUES row,
+// or the right side of col = in a SET list. PostgreSQL gives such an untyped
+// string the column's type as it gives a parameter there (only an interval
+// column's modifier also steers the string's input: PrepareLiterals checks).
+func (sc *litScanner) assignedValue(prev litToken) bool {
+	switch {
+	case sc.valuesRow && sc.depth == 1:
+		return prev.kind == tokPunct && (prev.text == "(" || prev.text == ",")
+	case sc.setList && sc.depth == 0:
+		before := sc.hist[2]
+		return prev.kind == tokOp && prev.text == "=" && typedOperand(sc.hist[1]) &&
+			(before.kind == tokWord && before.text == "set" || before.kind == tokPunct && before.text == ",")
+	}
+	return false
 }
 
 // comparisonOps are the operators a string operand of which the scanner
@@ -497,11 +544,20 @@ func typedOperand(t litToken) bool {
 
 // decide settles the pending literal now that next follows it.
 func (sc *litScanner) decide(next litToken) bool {
-	t := sc.pending
+	t, assigned := sc.pending, sc.pendingAssigned
 	if t.kind == tokNone {
 		return true
 	}
-	sc.pending = litToken{}
+	sc.pending, sc.pendingAssigned = litToken{}, false
+	if assigned {
+		// The value must end where the string does.
+		if next.kind == tokNone || next.kind == tokPunct && (next.text == ")" || next.text == ";" || next.text == ",") ||
+			sc.setList && next.kind == tokWord && (next.text == "where" || next.text == "from" || next.text == "returning") {
+			sc.replace(t, litString, strings.ReplaceAll(t.text[1:len(t.text)-1], "''", "'"))
+			sc.lits[len(sc.lits)-1].assigned = true
+		}
+		return true
+	}
 	if t.kind == tokStdString {
 		switch {
 		case next.kind == tokNone, next.kind == tokPunct && (next.text == ")" || next.text == ";" || next.text == ","),
