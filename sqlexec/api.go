@@ -202,8 +202,10 @@ type Prepared struct {
 	replica bool
 	// path is the effective search path it was made under (planPath).
 	path string
-	// paramTypes are the parameters' types with their modifiers.
-	paramTypes []types.Type
+	// paramTypes are the parameters' types, and paramTargets the column
+	// types (with their modifiers) of those assigned to columns as whole
+	// values (binder.paramTargets).
+	paramTypes, paramTargets []types.Type
 	// bound is set on a statement the literal cache prepared: its literals
 	// are the parameters.
 	bound *literalBinding

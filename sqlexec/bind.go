@@ -351,9 +351,10 @@ type binder struct {
 	// paramDomains holds the domain each $n is of (index n-1; 0 for
 	// none), whose base type params holds (param_domains.go).
 	paramDomains []uint32
-	// paramModified holds the type with its modifier each $n was first
-	// coerced to where that type had one (index n-1; zero for none).
-	paramModified []types.Type
+	// paramTargets holds the column type, with its modifier, each $n is
+	// assigned to as a whole value ($n or $n::type; index n-1, zero where
+	// none).
+	paramTargets []types.Type
 	// untypedParams are the $n occurrences bound before their parameter
 	// had a type, with their places, and typedByUse the parameters an
 	// occurrence gave a type (checkParamOccurrences).
@@ -456,17 +457,6 @@ func (b *binder) setParamType(n int, t types.Type) {
 	b.typedByUse[n] = true
 }
 
-// setParamModified notes that $n was coerced to t, a type with a
-// modifier, unless it was coerced to one before.
-func (b *binder) setParamModified(n int, t types.Type) {
-	for len(b.paramModified) < n {
-		b.paramModified = append(b.paramModified, types.Type{})
-	}
-	if b.paramModified[n-1].Oid == 0 {
-		b.paramModified[n-1] = t
-	}
-}
-
 // untypedParam is an occurrence of $n bound while n had no type yet.
 type untypedParam struct {
 	e   *scalar
@@ -509,11 +499,9 @@ func (b *binder) coerce(e *scalar, to types.Type, ctx types.CastContext) (*scala
 		// The parameter takes the type without its modifier (the wire
 		// carries only OIDs); the modifier is applied as a cast.
 		base := types.Type{Oid: to.Oid, Typmod: -1}
-		n := e.param
 		if _, err := b.fix(e, base); err != nil || to.Typmod < 0 {
 			return e, err
 		}
-		b.setParamModified(n, to)
 	}
 	if e.null {
 		return &scalar{typ: to, eval: constEval(nil), slot: -1, name: e.name}, nil

@@ -166,10 +166,10 @@ func (s *Session) prepareUncached(st *Statement, paramOIDs []uint32) (*Prepared,
 		}
 		out.ParamOIDs = append(out.ParamOIDs, oid)
 		out.ValueOIDs = append(out.ValueOIDs, uint32(t.Oid))
-		if i < len(b.paramModified) && b.paramModified[i].Oid == t.Oid {
-			t = b.paramModified[i]
-		}
 		out.paramTypes = append(out.paramTypes, t)
+	}
+	if len(b.paramTargets) > 0 {
+		out.paramTargets = b.paramTargets
 	}
 	if p.cols != nil {
 		out.Columns = columnsOf(p.cols)

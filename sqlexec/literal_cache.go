@@ -118,16 +118,20 @@ func (s *Session) PrepareLiterals(sql string) (p *Prepared, params []any, ok boo
 			// the text itself decides.
 			return nil, nil, false
 		}
-		modified := t
+		if l.kind == litString && cached.ParamOIDs[i] != cached.ValueOIDs[i] {
+			// A constant of a domain is checked where the statement reads
+			// it, a parameter when the statement starts.
+			return nil, nil, false
+		}
 		t.Typmod = -1 // as a Bind message's value: the plan applies the modifier
 		if params[i], err = s.ParseText(t, l.text); err != nil {
 			return nil, nil, false
 		}
-		if l.assigned && modified.Typmod != -1 {
-			// PostgreSQL applies the column's modifier to an assigned
-			// constant when it plans the statement: a value too long fails
-			// even where no row is written. The text decides such values.
-			f, err := types.LookupCastEnv(t, modified, types.CastAssignment)
+		if l.assigned && i < len(cached.paramTargets) && cached.paramTargets[i].Oid != 0 {
+			// PostgreSQL converts an assigned constant to its column's type
+			// and modifier when it plans the statement: a value too long
+			// fails even where no row is written. The text decides those.
+			f, err := types.LookupCastEnv(t, cached.paramTargets[i], types.CastAssignment)
 			if err != nil {
 				return nil, nil, false
 			}

@@ -106,6 +106,23 @@ var literalTemplates = []string{
 	"UPDATE at SET im = {d} WHERE k = {} RETURNING *",
 	"UPDATE at SET dm = {d}, dp = {q} FROM lt WHERE at.k = lt.k AND lt.k = {} RETURNING at.*",
 	"UPDATE at SET j = {s}, ia = {s} WHERE k = {} RETURNING *",
+	"SELECT {s}::date, {s}::text AS x",
+	"SELECT {s}::timestamptz, {s}::timestamp, {s}::time",
+	"SELECT {s}::int + {}, {s}::numeric * 2, {s}::float8",
+	"SELECT {s}::bool, {s}::bytea, {s}::jsonb, {s}::json",
+	"SELECT {s}::interval, {d}::interval, {d}::interval * 2",
+	"SELECT {s}::regclass, {s}::varchar, {s}::bpchar, {s}::name, {s}::\"char\"",
+	"SELECT {s}::dpos, {s}::dmin",
+	"SELECT pg_typeof({s}::int8), {s}::text || 'x', {s}::date - {s}::date",
+	"SELECT k FROM st WHERE d > {s}::date OR ts < {s}::timestamp ORDER BY k",
+	"SELECT k FROM st WHERE tz = {s}::timestamptz AND k < {}",
+	"SELECT k FROM lt WHERE t = {s}::text OR k = {s}::int ORDER BY k",
+	"INSERT INTO st (k, d, tz) VALUES ({}, {s}::date, {s}::timestamptz) RETURNING *",
+	"INSERT INTO st (k, vc, nn, iv) VALUES ({}, {s}::text, {s}::numeric, {d}::interval) RETURNING *",
+	"INSERT INTO at (k, im, dp) VALUES ({}, {d}::interval, {q}::int) RETURNING *",
+	"UPDATE st SET ts = {s}::timestamp, ch = {s}::text WHERE k = {} RETURNING *",
+	"UPDATE st SET vc = {s}::text WHERE k = {}",
+	"UPDATE st SET d = {s}::timestamptz WHERE k = {} RETURNING d",
 }
 
 // literalNumberStrings are quoted numbers, as pgx's simple protocol sends
@@ -118,7 +135,7 @@ var (
 var literalStrings = []string{
 	"'1'", "'5'", "' 5 '", "'-3'", "'1.5'", "'1e3'", "''", "'abc'", "'abcd'", "'ab '", "'it''s'", "'x'",
 	"'2020-01-01'", "'2020-01-01 10:00'", "'2020-01-01 10:00+02'", "'true'", "'t'", "'1 day'", "'\\x41'",
-	"'NaN'", "'A'", "'abc  '", "'99999999999'", "'now'", "'today'", "'{1,2}'", "'[1, \"a\"]'",
+	"'NaN'", "'A'", "'abc  '", "'99999999999'", "'now'", "'today'", "'{1,2}'", "'[1, \"a\"]'", "'lt'", "'10:00'", "'infinity'",
 }
 
 var literalValues = []string{
@@ -163,11 +180,12 @@ func literalCacheSession(t *testing.T) *Session {
 	return s
 }
 
-// TestLiteralCacheTakesAssignedStrings pins which strings assigned to
-// columns the cache takes: a value its column's modifier accepts, and not
-// one that PostgreSQL's planner would fail on (too long for varchar(3))
-// nor one an interval column's fields read differently.
-func TestLiteralCacheTakesAssignedStrings(t *testing.T) {
+// TestLiteralCacheTakesAssignedAndCastStrings pins which strings assigned
+// to columns or cast to a type the cache takes: a value its column's type
+// and modifier accept, and not one that PostgreSQL's planner would fail on
+// (too long for varchar(3)), one an interval column's fields read
+// differently, nor a domain's.
+func TestLiteralCacheTakesAssignedAndCastStrings(t *testing.T) {
 	s := literalCacheSession(t)
 	for _, c := range []struct {
 		sql   string
@@ -182,6 +200,10 @@ func TestLiteralCacheTakesAssignedStrings(t *testing.T) {
 		{"INSERT INTO at (k, im) VALUES (10, '1')", false},
 		{"UPDATE at SET dm = '1' WHERE k = 1", false},
 		{"INSERT INTO st (k, ts) VALUES (10, 'now')", false},
+		{"INSERT INTO st (k, d, tz) VALUES (10, '2020-01-01'::date, '2020-01-01 10:00+00'::timestamptz)", true},
+		{"SELECT k FROM st WHERE d > '2020-01-01'::date AND vc = 'x'::text", true},
+		{"UPDATE st SET vc = 'abcd'::text WHERE k = 99", false},
+		{"SELECT '-1'::dpos", false},
 	} {
 		if _, _, ok := runLiteralsForTest(s, c.sql); ok != c.taken {
 			t.Errorf("%s: taken by the literal cache %v, want %v", c.sql, ok, c.taken)

@@ -136,9 +136,19 @@ type litScanner struct {
 	// WHERE, FROM or RETURNING after it. Their strings are assigned to
 	// columns.
 	values, valuesRow, setList bool
-	// pendingAssigned marks a pending string that is a whole value
-	// assigned to a column.
-	pendingAssigned bool
+	// str is what a pending string may become.
+	str pendingString
+}
+
+// pendingString is what the scanner knows of a pending standard string:
+// the places it stands in, and how far a cast after it ('x'::date) has come.
+type pendingString struct {
+	// compared: the right operand of a typed name in a comparison in
+	// WHERE or in + - * /; assigned: a whole value assigned to a column.
+	compared, assigned bool
+	// castStage counts the tokens of a cast seen after the string: 1 after
+	// ::, 2 after a one-word type name.
+	castStage int
 }
 
 func (sc *litScanner) run() bool {
@@ -486,11 +496,12 @@ func (sc *litScanner) take(t litToken) bool {
 		}
 		sc.pending = t
 	case tokStdString:
-		switch {
-		case prev.kind == tokOp && typedOperand(sc.hist[1]) && (sc.where && comparisonOps[prev.text] || arithmeticOps[prev.text]):
+		if sc.stmtKind != "" {
 			sc.pending, sc.signStart = t, t.start
-		case sc.assignedValue(prev):
-			sc.pending, sc.signStart, sc.pendingAssigned = t, t.start, true
+			sc.str = pendingString{
+				compared: prev.kind == tokOp && typedOperand(sc.hist[1]) && (sc.where && comparisonOps[prev.text] || arithmeticOps[prev.text]),
+				assigned: sc.assignedValue(prev),
+			}
 		}
 	}
 	sc.hist[2], sc.hist[1], sc.hist[0] = sc.hist[1], sc.hist[0], t
@@ -544,30 +555,15 @@ func typedOperand(t litToken) bool {
 
 // decide settles the pending literal now that next follows it.
 func (sc *litScanner) decide(next litToken) bool {
-	t, assigned := sc.pending, sc.pendingAssigned
+	t := sc.pending
 	if t.kind == tokNone {
 		return true
 	}
-	sc.pending, sc.pendingAssigned = litToken{}, false
-	if assigned {
-		// The value must end where the string does.
-		if next.kind == tokNone || next.kind == tokPunct && (next.text == ")" || next.text == ";" || next.text == ",") ||
-			sc.setList && next.kind == tokWord && (next.text == "where" || next.text == "from" || next.text == "returning") {
-			sc.replace(t, litString, strings.ReplaceAll(t.text[1:len(t.text)-1], "''", "'"))
-			sc.lits[len(sc.lits)-1].assigned = true
-		}
-		return true
-	}
 	if t.kind == tokStdString {
-		switch {
-		case next.kind == tokNone, next.kind == tokPunct && (next.text == ")" || next.text == ";" || next.text == ","),
-			next.kind == tokWord && (conditionEnders[next.text] || next.text == "where" || next.text == "from"):
-			if !(sc.brackets > 0 || sc.depth > 0 && sc.noLit[sc.depth-1]) {
-				sc.replace(t, litString, strings.ReplaceAll(t.text[1:len(t.text)-1], "''", "'"))
-			}
-		}
+		sc.decideString(t, next)
 		return true
 	}
+	sc.pending = litToken{}
 	switch {
 	case sc.brackets > 0 || sc.noLitDepth >= 0 || sc.depth > 0 && sc.noLit[sc.depth-1]:
 		return true
@@ -591,6 +587,49 @@ func (sc *litScanner) decide(next litToken) bool {
 	}
 	sc.replace(t, kind, text)
 	return true
+}
+
+// decideString settles (or keeps pending) the string t now that next
+// follows it. A string becomes a parameter where its own value ends with
+// it: as a compared or assigned value (see normalizeLiterals), or with a
+// cast to a type named by one word ('2020-01-01'::date, as psycopg2 sends
+// dates), anywhere a number would: PostgreSQL reads such a constant with
+// the type's input function, as Bind reads a parameter of that type.
+func (sc *litScanner) decideString(t, next litToken) {
+	str := &sc.str
+	if str.castStage == 0 && next.kind == tokPunct && next.text == "::" ||
+		str.castStage == 1 && (next.kind == tokWord && next.text != "unknown" || next.kind == tokQuoted) {
+		str.castStage++
+		return // still pending
+	}
+	sc.pending = litToken{}
+	if sc.brackets > 0 || sc.depth > 0 && sc.noLit[sc.depth-1] {
+		return
+	}
+	value := strings.ReplaceAll(t.text[1:len(t.text)-1], "''", "'")
+	ends := next.kind == tokNone || next.kind == tokPunct && (next.text == ")" || next.text == ";" || next.text == ",")
+	switch {
+	case str.castStage == 1:
+	case str.assigned && (ends || sc.setList && next.kind == tokWord && (next.text == "where" || next.text == "from" || next.text == "returning")):
+		sc.replace(t, litString, value)
+		sc.lits[len(sc.lits)-1].assigned = true
+	case str.castStage == 2:
+		if sc.noLitDepth < 0 && (ends || next.kind == tokOp ||
+			next.kind == tokWord && (conditionEnders[next.text] || castEnders[next.text])) {
+			sc.replace(t, litString, value)
+		}
+	case str.compared:
+		if ends || next.kind == tokWord && (conditionEnders[next.text] || next.text == "where" || next.text == "from") {
+			sc.replace(t, litString, value)
+		}
+	}
+}
+
+// castEnders are keywords besides conditionEnders that may follow a cast
+// to a one-word type without making the type longer (as with varying,
+// precision, with time zone or an interval's fields).
+var castEnders = map[string]bool{
+	"where": true, "from": true, "as": true, "else": true, "end": true, "when": true, "is": true, "at": true,
 }
 
 // replace writes the text up to literal t (from its sign) and the

@@ -29,7 +29,7 @@ func TestNormalizeLiteralsReplacesNumbersWhereTheyAreValues(t *testing.T) {
 		{"SELECT x @- 1, y - 1, (-1) FROM t", "SELECT x @- $1, y - $2, ($3) FROM t", "iii", []string{"1", "1", "-1"}},
 		{"INSERT INTO t VALUES (1, 'a', -2.5)", "INSERT INTO t VALUES ($1, $2, $3)", "isn", []string{"1", "a", "-2.5"}},
 		{"INSERT INTO t VALUES ('a', f('b'), 'c' || 'd', 'e'::text, ('f'), ROW('g')), ('h', 'i' collate \"C\") ON CONFLICT (k) DO UPDATE SET v = 'j', w = 'k' || 'l' WHERE t.x = 'm' RETURNING 'n'",
-			"INSERT INTO t VALUES ($1, f('b'), 'c' || 'd', 'e'::text, ('f'), ROW('g')), ($2, 'i' collate \"C\") ON CONFLICT (k) DO UPDATE SET v = $3, w = 'k' || 'l' WHERE t.x = $4 RETURNING 'n'", "ssss", []string{"a", "h", "j", "m"}},
+			"INSERT INTO t VALUES ($1, f('b'), 'c' || 'd', $2::text, ('f'), ROW('g')), ($3, 'i' collate \"C\") ON CONFLICT (k) DO UPDATE SET v = $4, w = 'k' || 'l' WHERE t.x = $5 RETURNING 'n'", "sssss", []string{"a", "e", "h", "j", "m"}},
 		{"INSERT INTO t SELECT * FROM (VALUES ('a', 1)) v", "INSERT INTO t SELECT * FROM (VALUES ('a', $1)) v", "i", nil},
 		{"INSERT INTO t (a) VALUES (1) RETURNING a = 'x'", "INSERT INTO t (a) VALUES ($1) RETURNING a = 'x'", "i", nil},
 		{"DELETE FROM t WHERE id = 3 RETURNING id", "DELETE FROM t WHERE id = $1 RETURNING id", "i", nil},
@@ -39,7 +39,11 @@ func TestNormalizeLiteralsReplacesNumbersWhereTheyAreValues(t *testing.T) {
 		{"UPDATE t SET a[1] = 'x', (b, c) = ('y', 'z'), d.f = 'w', \"E\" = 'it''s' FROM u", "UPDATE t SET a[1] = 'x', (b, c) = ('y', 'z'), d.f = 'w', \"E\" = $1 FROM u", "s", []string{"it's"}},
 		{"SELECT * FROM t WHERE (t.x >= 'a') AND 'b' = y AND z = 'c' || 'd' AND w = date 'e' AND v = E'f'", "SELECT * FROM t WHERE (t.x >= $1) AND 'b' = y AND z = 'c' || 'd' AND w = date 'e' AND v = E'f'", "s", nil},
 		{"UPDATE t SET a = (SELECT b FROM u WHERE c = 'x'), d = 'y', e = e + '1'", "UPDATE t SET a = (SELECT b FROM u WHERE c = $1), d = $2, e = e + $3", "sss", []string{"x", "y", "1"}},
-		{"SELECT 'a' = 'b' FROM t WHERE NULL = 'c' OR x = 'd'::text OR y = 'e'", "SELECT 'a' = 'b' FROM t WHERE NULL = 'c' OR x = 'd'::text OR y = $1", "s", nil},
+		{"SELECT 'a' = 'b' FROM t WHERE NULL = 'c' OR x = 'd'::text OR y = 'e'", "SELECT 'a' = 'b' FROM t WHERE NULL = 'c' OR x = $1::text OR y = $2", "ss", []string{"d", "e"}},
+		{"SELECT '2020-01-01'::date, 'x'::TEXT AS y, '1'::int + 1, 'it''s'::\"char\" FROM t WHERE d > '2020-01-01'::date AND 'a'::text = 'b' ORDER BY 1",
+			"SELECT $1::date, $2::TEXT AS y, $3::int + $4, $5::\"char\" FROM t WHERE d > $6::date AND $7::text = $8 ORDER BY 1", "sssissss", []string{"2020-01-01", "x", "1", "1", "it's", "2020-01-01", "a", "b"}},
+		{"SELECT '1'::numeric(10,2), 'x'::character varying, '{1}'::int[], 'x'::pg_catalog.text, '1'::interval day, 'x'::unknown, 'x'::date::text, 1 FROM t ORDER BY 'x'::text",
+			"SELECT '1'::numeric(10,2), 'x'::character varying, '{1}'::int[], 'x'::pg_catalog.text, '1'::interval day, 'x'::unknown, 'x'::date::text, $1 FROM t ORDER BY 'x'::text", "i", nil},
 	} {
 		q, ok := normalizeLiterals(c.in)
 		if c.want == "" {

@@ -47,6 +47,7 @@ func (b *binder) paramDomain(n int) uint32 {
 // a domain is checked as the conversion checks it (withConversionCheck).
 func (b *binder) coerceToColumn(e *scalar, col *columnDesc, n *pg_query.Node) (*scalar, error) {
 	param := e.param
+	b.noteParamTarget(n, col.typ)
 	out, err := b.coerce(e, col.typ, types.CastAssignment)
 	dom := b.domainByOid(col.domain)
 	if dom == nil || n == nil {
@@ -115,4 +116,21 @@ func checkParams(x *execCtx, checks []domainCheck) error {
 		}
 	}
 	return nil
+}
+
+// noteParamTarget notes that the value n, when it is $k or $k::type, is
+// assigned to a column of type t (binder.paramTargets).
+func (b *binder) noteParamTarget(n *pg_query.Node, t types.Type) {
+	if c := n.GetTypeCast(); c != nil {
+		n = c.Arg
+	}
+	p := n.GetParamRef()
+	if p == nil || p.Number < 1 {
+		return
+	}
+	k := int(p.Number)
+	for len(b.paramTargets) < k {
+		b.paramTargets = append(b.paramTargets, types.Type{})
+	}
+	b.paramTargets[k-1] = t
 }
