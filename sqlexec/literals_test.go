@@ -120,6 +120,7 @@ func FuzzNormalizeLiterals(f *testing.F) {
 	for _, s := range []string{
 		"SELECT 1", "UPDATE a SET b = b + -3071 WHERE aid = 5", "SELECT x FROM t ORDER BY 1 LIMIT 2",
 		"SELECT 1.5e3, 'a''b', E'\\'', $q$x$q$, \"a\"\"b\" /* c */ -- d\n", "INSERT INTO t VALUES (1, -2.5)",
+		"INSERT INTO t VALUES ('a', 'b'::date) ON CONFLICT (k) DO UPDATE SET v = 'c' WHERE t.x = 'd'", "UPDATE t SET a = 'x', b = 'y'::text WHERE c = 'z'::int",
 	} {
 		f.Add(s)
 	}
