@@ -764,6 +764,9 @@ func nextvalDefault(q *sequence) *pg_query.Node {
 type tableConstraint struct {
 	c      *pg_query.Constraint
 	column string // set for column constraints
+	// like marks the keys LIKE ... INCLUDING INDEXES copies, which
+	// PostgreSQL adds after the table exists (expandTableLikeClause).
+	like bool
 }
 
 func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
@@ -841,7 +844,10 @@ func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 			if err != nil {
 				return err
 			}
-			cons = append(cons, more...)
+			for _, tc := range more {
+				tc.like = true
+				cons = append(cons, tc)
+			}
 			afterLike = append(afterLike, after)
 		default:
 			return pgerror.Unsupported("table element " + nodeKind(elt))
@@ -864,6 +870,7 @@ func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 			return err
 		}
 	}
+	cons = withoutRedundantKeys(cons)
 	// The primary key decides how the store keys rows: find it first. A
 	// partitioned table holds no rows: its primary key is an index like
 	// its unique keys, added first (partition_keys.go).

@@ -1,9 +1,12 @@
 package sqlexec
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/isolation"
@@ -531,6 +534,81 @@ func (d *ddl) validateConstraint(b *binder, t *tableDesc, name string) error {
 
 // constraintCols resolves the key columns of a PRIMARY KEY or UNIQUE
 // constraint.
+// withoutRedundantKeys drops from a CREATE TABLE's constraints every
+// UNIQUE or EXCLUDE constraint that repeats the primary key or an earlier
+// one in its columns, INCLUDE list, method, operators, predicate, NULLS NOT
+// DISTINCT and deferrability, as PostgreSQL's transformIndexConstraints
+// does ("UNIQUE PRIMARY KEY" makes one index): a kept constraint without a
+// name takes the first name among those it stands for. Keys copied by LIKE
+// are not compared: PostgreSQL adds them after the table exists.
+func withoutRedundantKeys(cons []tableConstraint) []tableConstraint {
+	keyIdentity := func(tc tableConstraint) (string, bool) {
+		c := tc.c
+		if tc.like {
+			return "", false
+		}
+		var b strings.Builder
+		switch c.Contype {
+		case pg_query.ConstrType_CONSTR_PRIMARY, pg_query.ConstrType_CONSTR_UNIQUE:
+			b.WriteString("btree")
+			if tc.column != "" {
+				fmt.Fprintf(&b, " %q", tc.column)
+			}
+			for _, k := range strs(c.Keys) {
+				fmt.Fprintf(&b, " %q", k)
+			}
+		case pg_query.ConstrType_CONSTR_EXCLUSION:
+			fmt.Fprintf(&b, "%q %v", c.AccessMethod, c.Exclusions)
+		default:
+			return "", false
+		}
+		fmt.Fprintf(&b, " include %q where %v nnd %v deferrable %v %v", strs(c.Including), c.WhereClause, c.NullsNotDistinct, c.Deferrable, c.Initdeferred)
+		return b.String(), true
+	}
+	// first maps an identity to the constraint kept for it: the primary
+	// key, as PostgreSQL keeps it in preference, else the earliest.
+	first := map[string]int{}
+	for i, tc := range cons {
+		if id, ok := keyIdentity(tc); ok && tc.c.Contype == pg_query.ConstrType_CONSTR_PRIMARY {
+			if _, seen := first[id]; !seen {
+				first[id] = i
+			}
+		}
+	}
+	drop, names := map[int]bool{}, map[int]string{}
+	for i, tc := range cons {
+		id, ok := keyIdentity(tc)
+		if !ok || tc.c.Contype == pg_query.ConstrType_CONSTR_PRIMARY {
+			continue
+		}
+		k, seen := first[id]
+		if !seen {
+			first[id] = i
+			continue
+		}
+		drop[i] = true
+		if cons[k].c.Conname == "" && names[k] == "" {
+			names[k] = tc.c.Conname
+		}
+	}
+	if len(drop) == 0 {
+		return cons
+	}
+	out := make([]tableConstraint, 0, len(cons)-len(drop))
+	for i, tc := range cons {
+		if drop[i] {
+			continue
+		}
+		if n := names[i]; n != "" {
+			c := proto.Clone(tc.c).(*pg_query.Constraint) // the statement's tree stays as parsed
+			c.Conname = n
+			tc.c = c
+		}
+		out = append(out, tc)
+	}
+	return out
+}
+
 func constraintCols(t *tableDesc, tc tableConstraint) ([]int, error) {
 	names := strs(tc.c.Keys)
 	if tc.column != "" {
