@@ -783,6 +783,9 @@ func (b *binder) inListParts(sc *scope, a *pg_query.A_Expr) (*scalar, *scalar, [
 	refs, volatile := x.refs, x.volatile
 	operand, once := onceOperand(x)
 	toOperandType := inListTakesOperandType(x, elems)
+	// The list's common type is a type, without x's modifier: a string
+	// longer than a varchar(3) column is compared, not cut or refused.
+	common := types.Type{Oid: x.typ.Oid, Typmod: -1}
 	for i, e := range elems {
 		// An untyped literal or NULL in a list of two or more takes the
 		// list's common type, as PostgreSQL's IN resolves it, and so does
@@ -790,7 +793,7 @@ func (b *binder) inListParts(sc *scope, a *pg_query.A_Expr) (*scalar, *scalar, [
 		// row. (PostgreSQL reads a list of one as x = e.)
 		untyped := e.lit != nil && e.typ.Oid == types.OidUnknown || e.null || unresolved(e) && x.typ.IsComposite()
 		if toOperandType && untyped {
-			if e, err = b.fix(e, x.typ); err != nil {
+			if e, err = b.fix(e, common); err != nil {
 				return nil, nil, nil, err
 			}
 			elems[i] = e
@@ -805,7 +808,7 @@ func (b *binder) inListParts(sc *scope, a *pg_query.A_Expr) (*scalar, *scalar, [
 	hashElems := make([]*scalar, len(elems))
 	for i, e := range elems {
 		if hashElems[i] = e; unresolved(e) || e.lit != nil {
-			if hashElems[i], err = b.coerce(e, x.typ, types.CastImplicit); err != nil {
+			if hashElems[i], err = b.coerce(e, common, types.CastImplicit); err != nil {
 				hashElems = nil
 				break
 			}

@@ -91,8 +91,8 @@ type litToken struct {
 // subscripts, window frame offsets and before a :: cast. A string constant
 // is untyped, and resolves as a parameter does only as the right operand of
 // a column (or another typed name) in a comparison in WHERE (col = 'x',
-// col < 'x') or in + - * / anywhere (col + '5'), followed by the end of the
-// operand, and as a whole value assigned to a column (an element of an
+// col < 'x', col IN ('x', 'y')) or in + - * / anywhere (col + '5'),
+// followed by the end of the operand, and as a whole value assigned to a column (an element of an
 // INSERT's VALUES row, SET col = 'x'); every other string stays.
 func normalizeLiterals(sql string) (q normalizedQuery, ok bool) {
 	sc := litScanner{src: sql, noLitDepth: -1}
@@ -124,7 +124,10 @@ type litScanner struct {
 	// opened at that depth.
 	noLit      []bool
 	noLitDepth int
-	brackets   int
+	// inList marks paren depths that hold the list of a typed name's
+	// IN (...) in WHERE: its strings are compared with the name.
+	inList   []bool
+	brackets int
 	// where is set after WHERE until a SET (of ON CONFLICT DO UPDATE) or
 	// the end of the parentheses it appeared in (a subquery in SET).
 	where      bool
@@ -438,6 +441,12 @@ func (sc *litScanner) take(t litToken) bool {
 				sc.values, sc.setList = false, false
 			}
 		}
+		if sc.depth > 0 && sc.inList[sc.depth-1] && prev.kind == tokPunct && prev.text == "(" {
+			switch t.text {
+			case "select", "values", "with", "table":
+				sc.inList[sc.depth-1] = false // IN (subquery)
+			}
+		}
 		switch {
 		case t.text == "into" && sc.stmtKind == "select":
 			return false // SELECT INTO creates a table
@@ -459,6 +468,9 @@ func (sc *litScanner) take(t litToken) bool {
 		case "(":
 			typmod := prev.kind == tokWord && (typmodWords[prev.text] || sc.hist[1].kind == tokPunct && sc.hist[1].text == "::")
 			sc.noLit = append(sc.noLit, typmod)
+			in := prev.kind == tokWord && prev.text == "in"
+			sc.inList = append(sc.inList, sc.where && in && (typedOperand(sc.hist[1]) ||
+				sc.hist[1].kind == tokWord && sc.hist[1].text == "not" && typedOperand(sc.hist[2])))
 			sc.valuesRow = sc.values && sc.depth == 0
 			sc.depth++
 		case ")":
@@ -466,7 +478,7 @@ func (sc *litScanner) take(t litToken) bool {
 				return false
 			}
 			sc.depth--
-			sc.noLit = sc.noLit[:sc.depth]
+			sc.noLit, sc.inList = sc.noLit[:sc.depth], sc.inList[:sc.depth]
 			if sc.depth == 0 {
 				sc.valuesRow = false
 			}
@@ -499,7 +511,8 @@ func (sc *litScanner) take(t litToken) bool {
 		if sc.stmtKind != "" {
 			sc.pending, sc.signStart = t, t.start
 			sc.str = pendingString{
-				compared: prev.kind == tokOp && typedOperand(sc.hist[1]) && (sc.where && comparisonOps[prev.text] || arithmeticOps[prev.text]),
+				compared: prev.kind == tokOp && typedOperand(sc.hist[1]) && (sc.where && comparisonOps[prev.text] || arithmeticOps[prev.text]) ||
+					sc.depth > 0 && sc.inList[sc.depth-1] && prev.kind == tokPunct && (prev.text == "(" || prev.text == ","),
 				assigned: sc.assignedValue(prev),
 			}
 		}

@@ -42,6 +42,8 @@ func TestNormalizeLiteralsReplacesNumbersWhereTheyAreValues(t *testing.T) {
 		{"SELECT 'a' = 'b' FROM t WHERE NULL = 'c' OR x = 'd'::text OR y = 'e'", "SELECT 'a' = 'b' FROM t WHERE NULL = 'c' OR x = $1::text OR y = $2", "ss", []string{"d", "e"}},
 		{"SELECT '2020-01-01'::date, 'x'::TEXT AS y, '1'::int + 1, 'it''s'::\"char\" FROM t WHERE d > '2020-01-01'::date AND 'a'::text = 'b' ORDER BY 1",
 			"SELECT $1::date, $2::TEXT AS y, $3::int + $4, $5::\"char\" FROM t WHERE d > $6::date AND $7::text = $8 ORDER BY 1", "sssissss", []string{"2020-01-01", "x", "1", "1", "it's", "2020-01-01", "a", "b"}},
+		{"SELECT 'a' IN ('b') FROM t WHERE x IN ('a', 'b') AND y NOT IN ('c') AND z IN (SELECT 'd', 'e') AND lower(w) IN ('f') AND v IN (('g'), 'h' || 'i', 'j')",
+			"SELECT 'a' IN ('b') FROM t WHERE x IN ($1, $2) AND y NOT IN ($3) AND z IN (SELECT 'd', 'e') AND lower(w) IN ('f') AND v IN (('g'), 'h' || 'i', $4)", "ssss", []string{"a", "b", "c", "j"}},
 		{"SELECT '1'::numeric(10,2), 'x'::character varying, '{1}'::int[], 'x'::pg_catalog.text, '1'::interval day, 'x'::unknown, 'x'::date::text, 1 FROM t ORDER BY 'x'::text",
 			"SELECT '1'::numeric(10,2), 'x'::character varying, '{1}'::int[], 'x'::pg_catalog.text, '1'::interval day, 'x'::unknown, 'x'::date::text, $1 FROM t ORDER BY 'x'::text", "i", nil},
 	} {
