@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/isolation"
@@ -50,7 +51,7 @@ func (d *ddl) addExclusion(t *tableDesc, c *pg_query.Constraint) error {
 	}
 	method := cmp.Or(c.AccessMethod, "btree")
 	if !exclusionMethods[method] {
-		if _, ok := indexAccessMethods[method]; ok {
+		if d.cat.accessMethodOID(method) != 0 {
 			return pgerror.Newf(pgerror.FeatureNotSupported, "access method \"%s\" does not support exclusion constraints", method)
 		}
 		return pgerror.Newf(pgerror.UndefinedObject, "access method \"%s\" does not exist", method)
@@ -64,8 +65,8 @@ func (d *ddl) addExclusion(t *tableDesc, c *pg_query.Constraint) error {
 			return pgerror.Unsupported("this form of EXCLUDE constraint")
 		}
 		ie := pair[0].GetIndexElem()
-		if len(ie.Opclass) > 0 || len(ie.Collation) > 0 || ie.Expr.GetCollateClause() != nil {
-			return pgerror.Unsupported("operator classes and collations in EXCLUDE constraints")
+		if len(ie.Collation) > 0 || ie.Expr.GetCollateClause() != nil {
+			return pgerror.Unsupported("collations in EXCLUDE constraints")
 		}
 		if ie.Ordering != pg_query.SortByDir_SORTBY_DEFAULT || ie.NullsOrdering != pg_query.SortByNulls_SORTBY_NULLS_DEFAULT {
 			if method != "btree" {
@@ -80,11 +81,16 @@ func (d *ddl) addExclusion(t *tableDesc, c *pg_query.Constraint) error {
 		if err != nil {
 			return err
 		}
+		if len(ie.Opclass) > 0 {
+			if ie, err = d.exclusionDefaultOpclass(ie, method, typ); err != nil {
+				return err
+			}
+		}
 		keysMethod := method
 		if d.btreeGistClass(method, typ) {
 			keysMethod = "btree" // the extension's class orders the type as btree's
 		}
-		k, err := d.indexKeys(t, pair[:1], keysMethod)
+		k, err := d.indexKeys(t, []*pg_query.Node{{Node: &pg_query.Node_IndexElem{IndexElem: ie}}}, keysMethod)
 		if err != nil {
 			return err
 		}
@@ -128,6 +134,26 @@ func (d *ddl) addExclusion(t *tableDesc, c *pg_query.Constraint) error {
 		ix.method = method
 	}
 	return d.registerIndex(t, ix)
+}
+
+// exclusionDefaultOpclass checks the operator class EXCLUDE element ie
+// (of type typ) names under method, as CREATE INDEX resolves it, and
+// returns the element without it: the class must be the type's default
+// one (a built-in class, or btree_gist's while installed), which the
+// element takes anyway; another class is refused (0A000).
+func (d *ddl) exclusionDefaultOpclass(ie *pg_query.IndexElem, method string, typ types.Type) (*pg_query.IndexElem, error) {
+	named := &pg_query.IndexElem{Opclass: ie.Opclass, Opclassopts: ie.Opclassopts, Ordering: pg_query.SortByDir_SORTBY_DEFAULT,
+		NullsOrdering: pg_query.SortByNulls_SORTBY_NULLS_DEFAULT}
+	o, err := indexOptions(named, method, typ, d.extensionOpclassLookup())
+	if err != nil {
+		return nil, err
+	}
+	if !o.opclassDefault || o.opclassOpts != "" || userOpclassByOID(d.cat, o.opclassOID) != nil {
+		return nil, pgerror.Unsupported("operator class " + o.opclass + " in an EXCLUDE constraint, which is not the type's default")
+	}
+	plain := proto.Clone(ie).(*pg_query.IndexElem)
+	plain.Opclass, plain.Opclassopts = nil, nil
+	return plain, nil
 }
 
 // exclusionElemType is the type of EXCLUDE element ie of table t: its

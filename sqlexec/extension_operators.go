@@ -34,13 +34,15 @@ type extensionOperator struct {
 }
 
 // extensionOpclass is an operator class an extension's script creates:
-// its access method, input type, the options it takes (nil for none) and
-// the function the script creates it after.
+// its access method, input type, the options it takes (nil for none), the
+// function the script creates it after ("" for after all of them), and
+// whether it is the input type's default class for the method.
 type extensionOpclass struct {
 	name, method string
 	input        types.Type
 	options      map[string]relOpt
 	after        string
+	isDefault    bool
 }
 
 // operatorDesc is an operator an extension or CREATE OPERATOR made
@@ -153,6 +155,22 @@ func (s *Session) extensionOpclass(c *catalog, names []string, method string) *o
 		for _, ext := range sortedExtensions(c) {
 			for _, oc := range ext.opclasses {
 				if oc.schema == schema && oc.def.name == name && oc.def.method == method {
+					return oc
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// extensionDefaultOpclass is the installed extensions' default operator
+// class of access method method for a key of type typ (its own type's, or
+// the one it is binary-coercible to), nil for none.
+func (s *Session) extensionDefaultOpclass(c *catalog, method string, typ types.Type) *opclassDesc {
+	for _, in := range opclassInputTypes(typ) {
+		for _, ext := range sortedExtensions(c) {
+			for _, oc := range ext.opclasses {
+				if oc.def.isDefault && oc.def.method == method && uint32(oc.def.input.Oid) == in {
 					return oc
 				}
 			}
@@ -372,8 +390,8 @@ func extensionOpclassRows(c *catalog) [][]any {
 	var out [][]any
 	for _, ext := range sortedExtensions(c) {
 		for _, oc := range ext.opclasses {
-			out = append(out, []any{int64(oc.oid), int64(indexAccessMethods[oc.def.method]), oc.def.name, schemaOID(c, oc.schema),
-				int64(ext.owner), int64(oc.family), int64(oc.def.input.Oid), false, int64(0)})
+			out = append(out, []any{int64(oc.oid), int64(c.accessMethodOID(oc.def.method)), oc.def.name, schemaOID(c, oc.schema),
+				int64(ext.owner), int64(oc.family), int64(oc.def.input.Oid), oc.def.isDefault, int64(0)})
 		}
 	}
 	return out
@@ -390,8 +408,11 @@ func (s *Session) qualifiedOpclass(schema, name string) string {
 
 // extensionOpclassLookup finds the installed extensions' operator classes
 // for CREATE INDEX.
-func (d *ddl) extensionOpclassLookup() func(names []string, method string) *opclassDesc {
-	return func(names []string, method string) *opclassDesc {
+func (d *ddl) extensionOpclassLookup() func(names []string, method string, typ types.Type) *opclassDesc {
+	return func(names []string, method string, typ types.Type) *opclassDesc {
+		if names == nil {
+			return d.s.extensionDefaultOpclass(d.cat, method, typ)
+		}
 		if oc := d.s.userIndexOpclass(d.cat, names, method); oc != nil {
 			return oc
 		}
@@ -448,6 +469,9 @@ func extensionMemberRows(c *catalog) [][]any {
 		out = append(out, []any{class, int64(oid), int64(0), int64(oidPgExtensionClass), int64(ext.oid), int64(0), "e"})
 	}
 	for _, ext := range sortedExtensions(c) {
+		for _, am := range ext.accessMethods {
+			member(oidPgAmClass, am.oid, ext)
+		}
 		for _, op := range ext.operators {
 			member(oidPgOperatorClass, op.oid, ext)
 		}
@@ -469,7 +493,7 @@ func extensionOpfamilyRows(c *catalog) [][]any {
 	var out [][]any
 	for _, ext := range sortedExtensions(c) {
 		for _, oc := range ext.opclasses {
-			out = append(out, []any{int64(oc.family), int64(indexAccessMethods[oc.def.method]), oc.def.name, schemaOID(c, oc.schema), int64(ext.owner)})
+			out = append(out, []any{int64(oc.family), int64(c.accessMethodOID(oc.def.method)), oc.def.name, schemaOID(c, oc.schema), int64(ext.owner)})
 		}
 	}
 	return out
@@ -551,6 +575,11 @@ func describeExtensionObject(s *Session, c *catalog, classid, objid uint32) (any
 	}
 	switch classid {
 	case oidPgOperatorClass, oidPgOpclassClass, oidPgOpfamilyClass, oidPgTsDictClass, oidPgTsTemplateClass:
+	case oidPgAmClass:
+		if name := c.accessMethodName(objid); name != "" && accessMethodByOID(objid) == "" {
+			return "access method " + types.QuoteIdent(name), true
+		}
+		return nil, false
 	default:
 		return nil, false
 	}
