@@ -170,15 +170,17 @@ func (d *ddl) exclusionElemType(t *tableDesc, ie *pg_query.IndexElem) (types.Typ
 }
 
 // btreeGistTypes are the types btree_gist 1.7 gives a default gist
-// operator class, whose family has the type's btree comparisons and <>.
-var btreeGistTypes = map[types.Oid]string{
-	types.OidOid: "oid", types.OidInt2: "int2", types.OidInt4: "int4", types.OidInt8: "int8", types.OidFloat4: "float4",
-	types.OidFloat8: "float8", types.OidTimestamp: "timestamp", types.OidTimestamptz: "timestamptz", types.OidTime: "time",
-	types.OidTimetz: "timetz", types.OidDate: "date", types.OidInterval: "interval", types.OidMoney: "cash",
-	types.OidText: "text", types.OidVarchar: "text", types.OidBpchar: "bpchar",
-	types.OidBytea: "bytea", types.OidNumeric: "numeric", types.OidBit: "bit", types.OidVarbit: "vbit", types.OidInet: "inet",
-	types.OidCidr: "cidr", types.OidUUID: "uuid", types.OidBool: "bool",
-}
+// operator class (btreeGistClasses; varchar takes text's), whose family
+// has the type's btree comparisons and <>, by the name in the family's.
+var btreeGistTypes = func() map[types.Oid]string {
+	m := map[types.Oid]string{types.OidVarchar: "text"}
+	for _, c := range btreeGistClasses {
+		if c.oid != types.OidAnyEnum {
+			m[c.oid] = c.name
+		}
+	}
+	return m
+}()
 
 // btreeGistClass reports whether a gist key of type typ takes btree_gist's
 // operator class: the extension is installed and the type has no built-in
