@@ -94,6 +94,9 @@ func (d *ddl) addExclusion(t *tableDesc, c *pg_query.Constraint) error {
 		if err != nil {
 			return err
 		}
+		if keysMethod != method {
+			k.opts[0] = d.btreeGistKeyOpts(typ)
+		}
 		if err := checkIndexOpclasses(d.cat, k.opts, method, false, true); err != nil {
 			return err
 		}
@@ -106,6 +109,7 @@ func (d *ddl) addExclusion(t *tableDesc, c *pg_query.Constraint) error {
 			expr, hasExpr = k.exprs[0], true
 		}
 		keys.cols, keys.exprs, keys.names = append(keys.cols, k.cols[0]), append(keys.exprs, expr), append(keys.names, k.names[0])
+		keys.opts = append(keys.opts, k.opts[0])
 		elems = append(elems, el)
 	}
 	if !hasExpr {
@@ -132,6 +136,9 @@ func (d *ddl) addExclusion(t *tableDesc, c *pg_query.Constraint) error {
 	ix = ix.unqualified(t)
 	if method != "btree" {
 		ix.method = method
+	}
+	if slices.ContainsFunc(keys.opts, func(o indexKeyOpts) bool { return o != indexKeyOpts{} }) {
+		ix.keyOpts = keys.opts
 	}
 	return d.registerIndex(t, ix)
 }
@@ -181,6 +188,17 @@ var btreeGistTypes = func() map[types.Oid]string {
 	}
 	return m
 }()
+
+// btreeGistKeyOpts are the options of a key of type typ that takes
+// btree_gist's default class (btreeGistClass): the class, which pg_index
+// shows and which DROP EXTENSION finds the constraint by.
+func (d *ddl) btreeGistKeyOpts(typ types.Type) indexKeyOpts {
+	oc := d.s.extensionDefaultOpclass(d.cat, "gist", typ)
+	if oc == nil {
+		return indexKeyOpts{}
+	}
+	return indexKeyOpts{opclass: oc.def.name, opclassOID: oc.oid, opclassSchema: oc.schema, opclassDefault: true}
+}
 
 // btreeGistClass reports whether a gist key of type typ takes btree_gist's
 // operator class: the extension is installed and the type has no built-in
@@ -439,6 +457,7 @@ func exclusionDef(s *Session, c *catalog, t *tableDesc, ix *indexDesc, pretty bo
 func (d *ddl) resolveExclusionOperators(t *tableDesc, ix *indexDesc) error {
 	method := ix.accessMethod()
 	elems := make([]exclusionElem, len(ix.excl))
+	opts := make([]indexKeyOpts, len(ix.cols))
 	for i, el := range ix.excl {
 		typ := ix.keyType(t, i)
 		ne, err := exclusionOperator(method, typ, []string{el.op}, d.btreeGistClass(method, typ))
@@ -446,7 +465,16 @@ func (d *ddl) resolveExclusionOperators(t *tableDesc, ix *indexDesc) error {
 			return err
 		}
 		elems[i] = ne
+		if opts[i] = ix.keyOption(i); ne.btreeGist {
+			opts[i] = d.btreeGistKeyOpts(typ)
+		} else if el.btreeGist {
+			opts[i] = indexKeyOpts{}
+		}
 	}
 	ix.excl = elems
+	ix.keyOpts = nil
+	if slices.ContainsFunc(opts, func(o indexKeyOpts) bool { return o != indexKeyOpts{} }) {
+		ix.keyOpts = opts
+	}
 	return nil
 }

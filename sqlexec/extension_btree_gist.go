@@ -1,9 +1,6 @@
 package sqlexec
 
 import (
-	"slices"
-
-	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/sqlexec/types"
 )
 
@@ -14,7 +11,8 @@ import (
 // (pg_opclass, pg_opfamily) without its support functions and its key
 // types gbtreekey*, so their opckeytype is 0; an index using them is kept
 // as every index is, and an EXCLUDE USING gist element of a type they
-// cover takes its class while the extension is installed.
+// cover takes its class while the extension is installed (pg_index shows
+// it, and DROP EXTENSION drops the constraint under CASCADE).
 func init() {
 	var classes []extensionOpclass
 	for _, c := range btreeGistClasses {
@@ -38,21 +36,4 @@ var btreeGistClasses = []struct {
 	{"bpchar", types.OidBpchar}, {"bytea", types.OidBytea}, {"numeric", types.OidNumeric}, {"bit", types.OidBit},
 	{"vbit", types.OidVarbit}, {"inet", types.OidInet}, {"cidr", types.OidCidr}, {"uuid", types.OidUUID},
 	{"macaddr8", types.OidMacaddr8}, {"enum", types.OidAnyEnum}, {"bool", types.OidBool},
-}
-
-// refuseDroppingBtreeGist refuses to drop btree_gist while an exclusion
-// constraint uses its operator classes, which PostgreSQL's dependencies
-// would drop with it (CASCADE) or name (2BP01).
-func (d *ddl) refuseDroppingBtreeGist(ext *extensionDesc) error {
-	if ext.name != "btree_gist" {
-		return nil
-	}
-	for _, t := range sortedTables(d.cat) {
-		for _, ix := range t.indexes {
-			if slices.ContainsFunc(ix.excl, func(el exclusionElem) bool { return el.btreeGist }) {
-				return pgerror.Unsupported("DROP EXTENSION btree_gist while exclusion constraint " + ix.name + " uses its operator classes")
-			}
-		}
-	}
-	return nil
 }

@@ -217,12 +217,19 @@ func (d *ddl) extensionOperatorUses(ext *extensionDesc) ([]memberUse, error) {
 		}
 		slices.SortFunc(found, func(a, b *indexDesc) int { return cmp.Compare(a.oid, b.oid) })
 		for _, ix := range found {
-			if err := d.lockTable(d.cat.tables[ix.table], isolation.TableLockAccessExclusive); err != nil {
+			t := d.cat.tables[ix.table]
+			if err := d.lockTable(t, isolation.TableLockAccessExclusive); err != nil {
 				return nil, err
 			}
+			// An exclusion constraint's index is the constraint's, which
+			// PostgreSQL names.
+			what := "index " + ix.name
+			if ix.constraint {
+				what = fmt.Sprintf("constraint %s on table %s", ix.name, t.name)
+			}
 			out = append(out, memberUse{member: oc.oid, object: ix.oid,
-				dep: routineDependent{what: "index " + ix.name, drop: func(d *ddl) { d.dropExtensionIndex(ix) }},
-				detail: fmt.Sprintf("index %s depends on operator class %s for access method %s", ix.name,
+				dep: routineDependent{what: what, drop: func(d *ddl) { d.dropExtensionIndex(ix) }},
+				detail: fmt.Sprintf("%s depends on operator class %s for access method %s", what,
 					d.s.qualifiedOpclass(oc.schema, oc.def.name), oc.def.method)})
 		}
 	}

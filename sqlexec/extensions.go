@@ -281,9 +281,6 @@ func (d *ddl) dropExtension(ext *extensionDesc, cascade bool) error {
 	for i, dep := range deps {
 		lines[i] = dep.what
 	}
-	if err := d.refuseDroppingBtreeGist(ext); err != nil {
-		return err
-	}
 	typeDeps, err := d.dropExtensionTypes(ext, cascade)
 	if err != nil {
 		return err
