@@ -13,9 +13,9 @@ import (
 
 // extensionAccessMethod is an index access method an extension's script
 // creates, with the name of its handler function (one of the
-// extension's functions).
+// extension's functions) and the comment the script gives it.
 type extensionAccessMethod struct {
-	name, handler string
+	name, handler, comment string
 }
 
 // accessMethodDesc is an installed extension's access method (pg_am's
@@ -33,7 +33,9 @@ const oidPgAmClass = 2601
 func (d *ddl) createExtensionAccessMethods(avail *availableExtension, ext *extensionDesc, fn *funcDesc) {
 	for _, am := range avail.accessMethods {
 		if am.handler == fn.name {
-			ext.accessMethods = append(ext.accessMethods, &accessMethodDesc{oid: d.cat.newOID(), handler: fn.oid, name: am.name})
+			desc := &accessMethodDesc{oid: d.cat.newOID(), handler: fn.oid, name: am.name}
+			ext.accessMethods = append(ext.accessMethods, desc)
+			d.cat.setComment(commentKey{classOID: oidPgAmClass, objOID: desc.oid}, am.comment)
 		}
 	}
 }

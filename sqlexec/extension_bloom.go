@@ -35,7 +35,7 @@ func init() {
 				// reads it.
 				return nil, pgerror.New(pgerror.FeatureNotSupported, "cannot accept a value of type internal")
 			}}},
-		accessMethods: []extensionAccessMethod{{name: "bloom", handler: "blhandler"}},
+		accessMethods: []extensionAccessMethod{{name: "bloom", handler: "blhandler", comment: "bloom index access method"}},
 		opclasses: []extensionOpclass{
 			{name: "int4_ops", method: "bloom", input: types.Int4, isDefault: true},
 			{name: "text_ops", method: "bloom", input: types.Text, isDefault: true},

@@ -35,14 +35,17 @@ type extensionOperator struct {
 
 // extensionOpclass is an operator class an extension's script creates:
 // its access method, input type, the options it takes (nil for none), the
-// function the script creates it after ("" for after all of them), and
-// whether it is the input type's default class for the method.
+// function the script creates it after ("" for after all of them),
+// whether it is the input type's default class for the method, and the
+// type its index stores when not the input type (opckeytype; its OID 0
+// for none).
 type extensionOpclass struct {
 	name, method string
 	input        types.Type
 	options      map[string]relOpt
 	after        string
 	isDefault    bool
+	keyType      types.Type
 }
 
 // operatorDesc is an operator an extension or CREATE OPERATOR made
@@ -398,7 +401,7 @@ func extensionOpclassRows(c *catalog) [][]any {
 	for _, ext := range sortedExtensions(c) {
 		for _, oc := range ext.opclasses {
 			out = append(out, []any{int64(oc.oid), int64(c.accessMethodOID(oc.def.method)), oc.def.name, schemaOID(c, oc.schema),
-				int64(ext.owner), int64(oc.family), int64(oc.def.input.Oid), oc.def.isDefault, int64(0)})
+				int64(ext.owner), int64(oc.family), int64(oc.def.input.Oid), oc.def.isDefault, int64(oc.def.keyType.Oid)})
 		}
 	}
 	return out

@@ -299,6 +299,9 @@ func (d *ddl) dropExtension(ext *extensionDesc, cascade bool) error {
 	}
 	delete(d.cat.extensions, ext.name)
 	delete(d.cat.comments, commentKey{classOID: oidPgExtensionClass, objOID: ext.oid})
+	for _, am := range ext.accessMethods {
+		delete(d.cat.comments, commentKey{classOID: oidPgAmClass, objOID: am.oid})
+	}
 	return nil
 }
 
