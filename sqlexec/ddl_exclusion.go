@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/isolation"
@@ -50,7 +51,7 @@ func (d *ddl) addExclusion(t *tableDesc, c *pg_query.Constraint) error {
 	}
 	method := cmp.Or(c.AccessMethod, "btree")
 	if !exclusionMethods[method] {
-		if _, ok := indexAccessMethods[method]; ok {
+		if d.cat.accessMethodOID(method) != 0 {
 			return pgerror.Newf(pgerror.FeatureNotSupported, "access method \"%s\" does not support exclusion constraints", method)
 		}
 		return pgerror.Newf(pgerror.UndefinedObject, "access method \"%s\" does not exist", method)
@@ -64,8 +65,8 @@ func (d *ddl) addExclusion(t *tableDesc, c *pg_query.Constraint) error {
 			return pgerror.Unsupported("this form of EXCLUDE constraint")
 		}
 		ie := pair[0].GetIndexElem()
-		if len(ie.Opclass) > 0 || len(ie.Collation) > 0 || ie.Expr.GetCollateClause() != nil {
-			return pgerror.Unsupported("operator classes and collations in EXCLUDE constraints")
+		if len(ie.Collation) > 0 || ie.Expr.GetCollateClause() != nil {
+			return pgerror.Unsupported("collations in EXCLUDE constraints")
 		}
 		if ie.Ordering != pg_query.SortByDir_SORTBY_DEFAULT || ie.NullsOrdering != pg_query.SortByNulls_SORTBY_NULLS_DEFAULT {
 			if method != "btree" {
@@ -80,13 +81,21 @@ func (d *ddl) addExclusion(t *tableDesc, c *pg_query.Constraint) error {
 		if err != nil {
 			return err
 		}
+		if len(ie.Opclass) > 0 {
+			if ie, err = d.exclusionDefaultOpclass(ie, method, typ); err != nil {
+				return err
+			}
+		}
 		keysMethod := method
 		if d.btreeGistClass(method, typ) {
 			keysMethod = "btree" // the extension's class orders the type as btree's
 		}
-		k, err := d.indexKeys(t, pair[:1], keysMethod)
+		k, err := d.indexKeys(t, []*pg_query.Node{{Node: &pg_query.Node_IndexElem{IndexElem: ie}}}, keysMethod)
 		if err != nil {
 			return err
+		}
+		if keysMethod != method {
+			k.opts[0] = d.btreeGistKeyOpts(typ)
 		}
 		if err := checkIndexOpclasses(d.cat, k.opts, method, false, true); err != nil {
 			return err
@@ -100,6 +109,7 @@ func (d *ddl) addExclusion(t *tableDesc, c *pg_query.Constraint) error {
 			expr, hasExpr = k.exprs[0], true
 		}
 		keys.cols, keys.exprs, keys.names = append(keys.cols, k.cols[0]), append(keys.exprs, expr), append(keys.names, k.names[0])
+		keys.opts = append(keys.opts, k.opts[0])
 		elems = append(elems, el)
 	}
 	if !hasExpr {
@@ -127,7 +137,30 @@ func (d *ddl) addExclusion(t *tableDesc, c *pg_query.Constraint) error {
 	if method != "btree" {
 		ix.method = method
 	}
+	if slices.ContainsFunc(keys.opts, func(o indexKeyOpts) bool { return o != indexKeyOpts{} }) {
+		ix.keyOpts = keys.opts
+	}
 	return d.registerIndex(t, ix)
+}
+
+// exclusionDefaultOpclass checks the operator class EXCLUDE element ie
+// (of type typ) names under method, as CREATE INDEX resolves it, and
+// returns the element without it: the class must be the type's default
+// one (a built-in class, or btree_gist's while installed), which the
+// element takes anyway; another class is refused (0A000).
+func (d *ddl) exclusionDefaultOpclass(ie *pg_query.IndexElem, method string, typ types.Type) (*pg_query.IndexElem, error) {
+	named := &pg_query.IndexElem{Opclass: ie.Opclass, Opclassopts: ie.Opclassopts, Ordering: pg_query.SortByDir_SORTBY_DEFAULT,
+		NullsOrdering: pg_query.SortByNulls_SORTBY_NULLS_DEFAULT}
+	o, err := indexOptions(named, method, typ, d.extensionOpclassLookup())
+	if err != nil {
+		return nil, err
+	}
+	if !o.opclassDefault || o.opclassOpts != "" || userOpclassByOID(d.cat, o.opclassOID) != nil {
+		return nil, pgerror.Unsupported("operator class " + o.opclass + " in an EXCLUDE constraint, which is not the type's default")
+	}
+	plain := proto.Clone(ie).(*pg_query.IndexElem)
+	plain.Opclass, plain.Opclassopts = nil, nil
+	return plain, nil
 }
 
 // exclusionElemType is the type of EXCLUDE element ie of table t: its
@@ -144,14 +177,27 @@ func (d *ddl) exclusionElemType(t *tableDesc, ie *pg_query.IndexElem) (types.Typ
 }
 
 // btreeGistTypes are the types btree_gist 1.7 gives a default gist
-// operator class, whose family has the type's btree comparisons and <>.
-var btreeGistTypes = map[types.Oid]string{
-	types.OidOid: "oid", types.OidInt2: "int2", types.OidInt4: "int4", types.OidInt8: "int8", types.OidFloat4: "float4",
-	types.OidFloat8: "float8", types.OidTimestamp: "timestamp", types.OidTimestamptz: "timestamptz", types.OidTime: "time",
-	types.OidTimetz: "timetz", types.OidDate: "date", types.OidInterval: "interval", types.OidMoney: "cash",
-	types.OidText: "text", types.OidVarchar: "text", types.OidBpchar: "bpchar",
-	types.OidBytea: "bytea", types.OidNumeric: "numeric", types.OidBit: "bit", types.OidVarbit: "vbit", types.OidInet: "inet",
-	types.OidCidr: "cidr", types.OidUUID: "uuid", types.OidBool: "bool",
+// operator class (btreeGistClasses; varchar takes text's), whose family
+// has the type's btree comparisons and <>, by the name in the family's.
+var btreeGistTypes = func() map[types.Oid]string {
+	m := map[types.Oid]string{types.OidVarchar: "text"}
+	for _, c := range btreeGistClasses {
+		if c.oid != types.OidAnyEnum {
+			m[c.oid] = c.name
+		}
+	}
+	return m
+}()
+
+// btreeGistKeyOpts are the options of a key of type typ that takes
+// btree_gist's default class (btreeGistClass): the class, which pg_index
+// shows and which DROP EXTENSION finds the constraint by.
+func (d *ddl) btreeGistKeyOpts(typ types.Type) indexKeyOpts {
+	oc := d.s.extensionDefaultOpclass(d.cat, "gist", typ)
+	if oc == nil {
+		return indexKeyOpts{}
+	}
+	return indexKeyOpts{opclass: oc.def.name, opclassOID: oc.oid, opclassSchema: oc.schema, opclassDefault: true}
 }
 
 // btreeGistClass reports whether a gist key of type typ takes btree_gist's
@@ -411,6 +457,7 @@ func exclusionDef(s *Session, c *catalog, t *tableDesc, ix *indexDesc, pretty bo
 func (d *ddl) resolveExclusionOperators(t *tableDesc, ix *indexDesc) error {
 	method := ix.accessMethod()
 	elems := make([]exclusionElem, len(ix.excl))
+	opts := make([]indexKeyOpts, len(ix.cols))
 	for i, el := range ix.excl {
 		typ := ix.keyType(t, i)
 		ne, err := exclusionOperator(method, typ, []string{el.op}, d.btreeGistClass(method, typ))
@@ -418,7 +465,16 @@ func (d *ddl) resolveExclusionOperators(t *tableDesc, ix *indexDesc) error {
 			return err
 		}
 		elems[i] = ne
+		if opts[i] = ix.keyOption(i); ne.btreeGist {
+			opts[i] = d.btreeGistKeyOpts(typ)
+		} else if el.btreeGist {
+			opts[i] = indexKeyOpts{}
+		}
 	}
 	ix.excl = elems
+	ix.keyOpts = nil
+	if slices.ContainsFunc(opts, func(o indexKeyOpts) bool { return o != indexKeyOpts{} }) {
+		ix.keyOpts = opts
+	}
 	return nil
 }

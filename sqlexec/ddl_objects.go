@@ -500,8 +500,8 @@ func (d *ddl) createIndex(is *pg_query.IndexStmt) error {
 	if method == "" {
 		method = "btree"
 	}
-	if _, ok := indexAccessMethods[method]; !ok {
-		return pgerror.Unsupported("index access method " + method)
+	if err := d.cat.checkIndexAccessMethod(method); err != nil {
+		return err
 	}
 	if err := checkAccessMethod(method, is.Unique, len(is.IndexParams), len(is.IndexIncludingParams)); err != nil {
 		return err

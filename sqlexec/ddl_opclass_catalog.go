@@ -166,6 +166,9 @@ func opclassVisible(s *Session, c *catalog, oid uint32, family bool) any {
 	case !family && c.opclasses[oid] != nil:
 		oc := c.opclasses[oid]
 		method, schema, name = oc.method, oc.schema, oc.name
+	case extensionOpclassOf(c, oid, family) != nil:
+		oc := extensionOpclassOf(c, oid, family)
+		method, schema, name = oc.def.method, oc.schema, oc.def.name
 	case family:
 		f := opfamilyByOID(c, oid)
 		if f == nil {
@@ -181,6 +184,9 @@ func opclassVisible(s *Session, c *catalog, oid uint32, family bool) any {
 		method, schema, name = r.method, "pg_catalog", r.name
 	}
 	for _, sc := range s.lookupSchemas([]string{name}) {
+		if oc := s.extensionOpclass(c, []string{sc, name}, method); oc != nil {
+			return oc.oid == oid || family && oc.family == oid
+		}
 		if family {
 			if f := lookupOpfamily(s, c, method, []string{sc, name}); f != nil {
 				return f.oid == oid
@@ -198,6 +204,19 @@ func opclassVisible(s *Session, c *catalog, oid uint32, family bool) any {
 		}
 	}
 	return false
+}
+
+// extensionOpclassOf is the installed extensions' operator class of the
+// OID, or (family) whose family has the OID; nil for none.
+func extensionOpclassOf(c *catalog, oid uint32, family bool) *opclassDesc {
+	for _, ext := range c.extensions {
+		for _, oc := range ext.opclasses {
+			if !family && oc.oid == oid || family && oc.family == oid {
+				return oc
+			}
+		}
+	}
+	return nil
 }
 
 func init() {

@@ -279,7 +279,7 @@ func tsDictionaryIn(c *catalog, oid int64) (*tsearch.Dictionary, error) {
 	if d := c.tsDicts[uint32(oid)]; d != nil {
 		if d.dict.Unsupported {
 			return nil, pgerror.Newf(pgerror.FeatureNotSupported, "text search dictionary \"%s\" is not supported", d.name).
-				WithHint("fickle's Snowball dictionaries stem English only.")
+				WithHint("fickle's Snowball dictionaries stem English and French only.")
 		}
 		return d.dict, nil
 	}

@@ -34,13 +34,18 @@ type extensionOperator struct {
 }
 
 // extensionOpclass is an operator class an extension's script creates:
-// its access method, input type, the options it takes (nil for none) and
-// the function the script creates it after.
+// its access method, input type, the options it takes (nil for none), the
+// function the script creates it after ("" for after all of them),
+// whether it is the input type's default class for the method, and the
+// type its index stores when not the input type (opckeytype; its OID 0
+// for none).
 type extensionOpclass struct {
 	name, method string
 	input        types.Type
 	options      map[string]relOpt
 	after        string
+	isDefault    bool
+	keyType      types.Type
 }
 
 // operatorDesc is an operator an extension or CREATE OPERATOR made
@@ -161,6 +166,22 @@ func (s *Session) extensionOpclass(c *catalog, names []string, method string) *o
 	return nil
 }
 
+// extensionDefaultOpclass is the installed extensions' default operator
+// class of access method method for a key of type typ (its own type's, or
+// the one it is binary-coercible to), nil for none.
+func (s *Session) extensionDefaultOpclass(c *catalog, method string, typ types.Type) *opclassDesc {
+	for _, in := range opclassInputTypes(typ) {
+		for _, ext := range sortedExtensions(c) {
+			for _, oc := range ext.opclasses {
+				if oc.def.isDefault && oc.def.method == method && uint32(oc.def.input.Oid) == in {
+					return oc
+				}
+			}
+		}
+	}
+	return nil
+}
+
 // memberUse is an object that uses a member of an extension being
 // dropped: the member's OID, the object, and the DETAIL line naming both.
 type memberUse struct {
@@ -199,12 +220,19 @@ func (d *ddl) extensionOperatorUses(ext *extensionDesc) ([]memberUse, error) {
 		}
 		slices.SortFunc(found, func(a, b *indexDesc) int { return cmp.Compare(a.oid, b.oid) })
 		for _, ix := range found {
-			if err := d.lockTable(d.cat.tables[ix.table], isolation.TableLockAccessExclusive); err != nil {
+			t := d.cat.tables[ix.table]
+			if err := d.lockTable(t, isolation.TableLockAccessExclusive); err != nil {
 				return nil, err
 			}
+			// An exclusion constraint's index is the constraint's, which
+			// PostgreSQL names.
+			what := "index " + ix.name
+			if ix.constraint {
+				what = fmt.Sprintf("constraint %s on table %s", ix.name, t.name)
+			}
 			out = append(out, memberUse{member: oc.oid, object: ix.oid,
-				dep: routineDependent{what: "index " + ix.name, drop: func(d *ddl) { d.dropExtensionIndex(ix) }},
-				detail: fmt.Sprintf("index %s depends on operator class %s for access method %s", ix.name,
+				dep: routineDependent{what: what, drop: func(d *ddl) { d.dropExtensionIndex(ix) }},
+				detail: fmt.Sprintf("%s depends on operator class %s for access method %s", what,
 					d.s.qualifiedOpclass(oc.schema, oc.def.name), oc.def.method)})
 		}
 	}
@@ -372,8 +400,8 @@ func extensionOpclassRows(c *catalog) [][]any {
 	var out [][]any
 	for _, ext := range sortedExtensions(c) {
 		for _, oc := range ext.opclasses {
-			out = append(out, []any{int64(oc.oid), int64(indexAccessMethods[oc.def.method]), oc.def.name, schemaOID(c, oc.schema),
-				int64(ext.owner), int64(oc.family), int64(oc.def.input.Oid), false, int64(0)})
+			out = append(out, []any{int64(oc.oid), int64(c.accessMethodOID(oc.def.method)), oc.def.name, schemaOID(c, oc.schema),
+				int64(ext.owner), int64(oc.family), int64(oc.def.input.Oid), oc.def.isDefault, int64(oc.def.keyType.Oid)})
 		}
 	}
 	return out
@@ -390,8 +418,11 @@ func (s *Session) qualifiedOpclass(schema, name string) string {
 
 // extensionOpclassLookup finds the installed extensions' operator classes
 // for CREATE INDEX.
-func (d *ddl) extensionOpclassLookup() func(names []string, method string) *opclassDesc {
-	return func(names []string, method string) *opclassDesc {
+func (d *ddl) extensionOpclassLookup() func(names []string, method string, typ types.Type) *opclassDesc {
+	return func(names []string, method string, typ types.Type) *opclassDesc {
+		if names == nil {
+			return d.s.extensionDefaultOpclass(d.cat, method, typ)
+		}
 		if oc := d.s.userIndexOpclass(d.cat, names, method); oc != nil {
 			return oc
 		}
@@ -448,6 +479,9 @@ func extensionMemberRows(c *catalog) [][]any {
 		out = append(out, []any{class, int64(oid), int64(0), int64(oidPgExtensionClass), int64(ext.oid), int64(0), "e"})
 	}
 	for _, ext := range sortedExtensions(c) {
+		for _, am := range ext.accessMethods {
+			member(oidPgAmClass, am.oid, ext)
+		}
 		for _, op := range ext.operators {
 			member(oidPgOperatorClass, op.oid, ext)
 		}
@@ -469,7 +503,7 @@ func extensionOpfamilyRows(c *catalog) [][]any {
 	var out [][]any
 	for _, ext := range sortedExtensions(c) {
 		for _, oc := range ext.opclasses {
-			out = append(out, []any{int64(oc.family), int64(indexAccessMethods[oc.def.method]), oc.def.name, schemaOID(c, oc.schema), int64(ext.owner)})
+			out = append(out, []any{int64(oc.family), int64(c.accessMethodOID(oc.def.method)), oc.def.name, schemaOID(c, oc.schema), int64(ext.owner)})
 		}
 	}
 	return out
@@ -551,6 +585,11 @@ func describeExtensionObject(s *Session, c *catalog, classid, objid uint32) (any
 	}
 	switch classid {
 	case oidPgOperatorClass, oidPgOpclassClass, oidPgOpfamilyClass, oidPgTsDictClass, oidPgTsTemplateClass:
+	case oidPgAmClass:
+		if name := c.accessMethodName(objid); name != "" && accessMethodByOID(objid) == "" {
+			return "access method " + types.QuoteIdent(name), true
+		}
+		return nil, false
 	default:
 		return nil, false
 	}

@@ -101,7 +101,7 @@ func init() {
 		opclasses: []extensionOpclass{
 			{name: "gist_trgm_ops", method: "gist", input: text, options: map[string]relOpt{"siglen": {kind: relOptInt, min: 1, max: 2024}},
 				after: "word_similarity_dist_commutator_op"},
-			{name: "gin_trgm_ops", method: "gin", input: text, after: "word_similarity_dist_commutator_op"},
+			{name: "gin_trgm_ops", method: "gin", input: text, after: "word_similarity_dist_commutator_op", keyType: types.Int4},
 		},
 	})
 	// A threshold keeps the double its value reads as (the operators

@@ -38,6 +38,9 @@ type extensionDesc struct {
 	// dictionaries are its text search dictionaries and their templates
 	// (extension_unaccent.go).
 	dictionaries []*tsDictDesc
+	// accessMethods are its index access methods
+	// (extension_access_methods.go).
+	accessMethods []*accessMethodDesc
 }
 
 // availableExtension is an extension fickle can install: its control
@@ -53,9 +56,13 @@ type availableExtension struct {
 	// createTypes, when set, creates the extension's types in schema.
 	createTypes func(d *ddl, schema string, ext *extensionDesc) error
 	// operators and opclasses are the operators and operator classes it
-	// creates after its functions (extension_operators.go).
+	// creates after its functions (extension_operators.go); an operator
+	// class without a function to follow comes after them all.
 	operators []extensionOperator
 	opclasses []extensionOpclass
+	// accessMethods are the index access methods it creates, each after
+	// its handler function (extension_access_methods.go).
+	accessMethods []extensionAccessMethod
 	// dictionaries are the text search dictionaries it creates, each with
 	// its template, after its functions.
 	dictionaries []extensionDictionary
@@ -160,6 +167,9 @@ func (d *ddl) createExtension(ce *pg_query.CreateExtensionStmt) error {
 	if err := d.addExtensionFuncs(schema, ext, avail, avail.functions); err != nil {
 		return err
 	}
+	if err := d.createExtensionOperators(avail, ext, ""); err != nil {
+		return err
+	}
 	d.createExtensionDictionaries(avail, ext)
 	d.s.loadLibrary(avail.library)
 	d.cat.extensions[ext.name] = ext
@@ -189,6 +199,7 @@ func (d *ddl) addExtensionFuncs(schema string, ext *extensionDesc, avail *availa
 			return pgerror.Newf(pgerror.DuplicateFunction, "function \"%s\" already exists with same argument types", f.name)
 		}
 		sc.funcs[f.name] = append(slices.Clip(sc.funcs[f.name]), f)
+		d.createExtensionAccessMethods(avail, ext, f)
 		if err := d.createExtensionOperators(avail, ext, f.name); err != nil {
 			return err
 		}
@@ -270,9 +281,6 @@ func (d *ddl) dropExtension(ext *extensionDesc, cascade bool) error {
 	for i, dep := range deps {
 		lines[i] = dep.what
 	}
-	if err := d.refuseDroppingBtreeGist(ext); err != nil {
-		return err
-	}
 	typeDeps, err := d.dropExtensionTypes(ext, cascade)
 	if err != nil {
 		return err
@@ -291,6 +299,9 @@ func (d *ddl) dropExtension(ext *extensionDesc, cascade bool) error {
 	}
 	delete(d.cat.extensions, ext.name)
 	delete(d.cat.comments, commentKey{classOID: oidPgExtensionClass, objOID: ext.oid})
+	for _, am := range ext.accessMethods {
+		delete(d.cat.comments, commentKey{classOID: oidPgAmClass, objOID: am.oid})
+	}
 	return nil
 }
 

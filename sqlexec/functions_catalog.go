@@ -210,6 +210,10 @@ func routineArguments(c *catalog, oid uint32, withDefaults bool) (string, bool) 
 			arg += types.QuoteIdent(p.name) + " "
 		}
 		arg += p.dom.typeName(p.typ)
+		if _, known := types.TypeByOid(p.typ.Oid); !known && p.dom.oid == 0 && builtinIndex().types[uint32(p.typ.Oid)] != nil {
+			// A pseudo-type an extension's function takes (internal).
+			arg = mode + builtinIndex().types[uint32(p.typ.Oid)].name
+		}
 		if withDefaults && p.def != nil {
 			arg += " DEFAULT " + p.defaultText()
 		}

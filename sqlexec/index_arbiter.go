@@ -50,7 +50,10 @@ func (b *binder) inferArbiter(t *tableDesc, infer *pg_query.InferClause) (pk boo
 			exprKeys = append(exprKeys, el.expr)
 		}
 		if len(ie.Collation) > 0 || len(ie.Opclass) > 0 {
-			opts, err := indexOptions(ie, "btree", typ, func(names []string, method string) *opclassDesc {
+			opts, err := indexOptions(ie, "btree", typ, func(names []string, method string, _ types.Type) *opclassDesc {
+				if names == nil {
+					return nil // btree's default classes are built in
+				}
 				return b.s.userIndexOpclass(b.catalogNow(), names, method)
 			})
 			if err != nil {

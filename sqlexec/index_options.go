@@ -115,8 +115,9 @@ var indexAmCapabilities = map[string]indexAmCapability{
 // indexOptions reads the options of key column ie (of type typ) of an
 // index using method, with PostgreSQL's errors in its order
 // (ComputeIndexAttrs): collation, operator class, ordering. extOpclass,
-// when set, finds the installed extensions' operator classes.
-func indexOptions(ie *pg_query.IndexElem, method string, typ types.Type, extOpclass func(names []string, method string) *opclassDesc) (indexKeyOpts, error) {
+// when set, finds the installed extensions' operator classes: the one
+// names resolves to, or with names nil typ's default one.
+func indexOptions(ie *pg_query.IndexElem, method string, typ types.Type, extOpclass func(names []string, method string, typ types.Type) *opclassDesc) (indexKeyOpts, error) {
 	var o indexKeyOpts
 	if len(ie.Collation) > 0 {
 		if typeCollation(typ.Oid) == 0 {
@@ -129,15 +130,26 @@ func indexOptions(ie *pg_query.IndexElem, method string, typ types.Type, extOpcl
 			return o, pgerror.Unsupported("collation " + name + " in an index")
 		}
 	}
-	var extClass *opclassDesc
-	if len(ie.Opclass) > 0 && extOpclass != nil {
-		extClass = extOpclass(strs(ie.Opclass), method)
+	var extClass, extDefault *opclassDesc
+	if extOpclass != nil {
+		if len(ie.Opclass) > 0 {
+			extClass = extOpclass(strs(ie.Opclass), method, typ)
+		}
+		if defaultOpclass(method, typ) == 0 {
+			extDefault = extOpclass(nil, method, typ)
+		}
+	}
+	if extClass == nil && len(ie.Opclass) == 0 && extDefault != nil {
+		// An extension's default class (btree_gin's, bloom's), which
+		// pg_get_indexdef leaves out as it leaves out a built-in one.
+		extClass = extDefault
 	}
 	if extClass != nil {
-		if _, err := types.LookupCastEnv(typ, extClass.def.input, types.CastImplicit); err != nil && typ != extClass.def.input {
+		if !extensionOpclassAccepts(extClass.def.input, typ) {
 			return o, pgerror.Newf(pgerror.DatatypeMismatch, "operator class \"%s\" does not accept data type %s", extClass.def.name, types.FormatTypeBe(typ))
 		}
 		o.opclass, o.opclassOID, o.opclassSchema = extClass.def.name, extClass.oid, extClass.schema
+		o.opclassDefault = extDefault != nil && extDefault.oid == extClass.oid
 	} else if len(ie.Opclass) > 0 && typ.IsHstore() {
 		name, err := hstoreOpclass(strs(ie.Opclass), method, typ)
 		if err != nil {
@@ -185,6 +197,15 @@ func indexOptions(ie *pg_query.IndexElem, method string, typ types.Type, extOpcl
 		o.nullsFirst = o.desc
 	}
 	return o, nil
+}
+
+// extensionOpclassAccepts reports whether an extension's operator class of
+// input type input can index a key of type typ, as PostgreSQL's
+// IsBinaryCoercible decides: the type itself, the one it is
+// binary-coercible to (opclassInputTypes), or text for citext.
+func extensionOpclassAccepts(input, typ types.Type) bool {
+	return input.Oid == typ.Oid || slices.Contains(opclassInputTypes(typ), uint32(input.Oid)) ||
+		typ.IsCitext() && input.Oid == types.OidText
 }
 
 // indexOpclass resolves operator class name (written as the statement

@@ -159,7 +159,7 @@ func relationRows(c *catalog) []relationRow {
 			out = append(out, r)
 		}
 		for _, ix := range t.indexes {
-			r := index(t, ix.oid, ix.name, len(ix.cols)+len(ix.include), indexAccessMethods[ix.accessMethod()])
+			r := index(t, ix.oid, ix.name, len(ix.cols)+len(ix.include), c.accessMethodOID(ix.accessMethod()))
 			r.options = ix.options
 			out = append(out, r)
 		}
@@ -401,7 +401,7 @@ func init() {
 	amCols := []vcol{{"oid", oid}, {"amname", name}, {"amhandler", types.Regproc}, {"amtype", ch}}
 	builtinAms := builtinRows(pgdata.PgAm, amCols)
 	registerVirtual(&virtualTable{schema: "pg_catalog", name: "pg_am", cols: amCols,
-		rows: func(s *Session, c *catalog) [][]any { return builtinAms() }})
+		rows: func(s *Session, c *catalog) [][]any { return slices.Concat(builtinAms(), extensionAccessMethodRows(c)) }})
 	opclassCols := []vcol{{"oid", oid}, {"opcmethod", oid}, {"opcname", name}, {"opcnamespace", oid}, {"opcowner", oid},
 		{"opcfamily", oid}, {"opcintype", oid}, {"opcdefault", b}, {"opckeytype", oid}}
 	builtinOpclasses := builtinRows(pgdata.PgOpclass, opclassCols)

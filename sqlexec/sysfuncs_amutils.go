@@ -176,7 +176,8 @@ func init() {
 		addSysFunc(fn, sysFunc{args: args, result: b, eval: eval})
 	}
 	add("pg_indexam_has_property", func(x *execCtx, a []any) (any, error) {
-		method := accessMethodByOID(uint32(a[0].(int64)))
+		c, _ := x.s.catalog()
+		method := c.accessMethodName(uint32(a[0].(int64)))
 		if method == "" {
 			return nil, nil
 		}

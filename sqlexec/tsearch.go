@@ -13,9 +13,10 @@ import (
 // Text search's text side: the regconfig and regdictionary types' names,
 // ts_lexize, and the set-returning ts_parse, ts_token_type and ts_debug,
 // over package tsearch. pg_catalog lists every built-in text search object
-// of PostgreSQL 15 (pgdata); fickle has the default parser, the simple and
-// english configurations and the simple and english_stem dictionaries,
-// and refuses the others (german, french_stem, ...) with 0A000 where they
+// of PostgreSQL 15 (pgdata); fickle has the default parser, the simple,
+// english and french configurations and the simple, english_stem and
+// french_stem dictionaries, and refuses the others (german, spanish_stem,
+// ...) with 0A000 where they
 // would be used. Users' configurations and dictionaries are
 // ddl_tsearch.go's.
 
@@ -91,7 +92,7 @@ func tsConfig(oid int64) (*tsearch.Config, error) {
 	}
 	if name, ok := tsConfigNames().byOid[oid]; ok {
 		return nil, pgerror.Newf(pgerror.FeatureNotSupported, "text search configuration \"%s\" is not supported", name).
-			WithHint("fickle has the simple and english configurations.")
+			WithHint("fickle has the simple, english and french configurations.")
 	}
 	return nil, pgerror.Newf(pgerror.InternalError, "cache lookup failed for text search configuration %d", oid)
 }
@@ -105,7 +106,7 @@ func tsDictionary(oid int64) (*tsearch.Dictionary, error) {
 	}
 	if name, ok := tsDictNames().byOid[oid]; ok {
 		return nil, pgerror.Newf(pgerror.FeatureNotSupported, "text search dictionary \"%s\" is not supported", name).
-			WithHint("fickle has the simple and english_stem dictionaries.")
+			WithHint("fickle has the simple, english_stem and french_stem dictionaries.")
 	}
 	return nil, pgerror.Newf(pgerror.InternalError, "cache lookup failed for text search dictionary %d", oid)
 }

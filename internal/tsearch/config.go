@@ -43,13 +43,26 @@ var EnglishConfig = func() *Config {
 	return c
 }()
 
+// FrenchConfig is the french configuration: words through french_stem,
+// the rest through simple.
+var FrenchConfig = func() *Config {
+	c := &Config{Name: "french", OID: 13168}
+	for _, t := range indexedTypes {
+		c.Map[t] = []*Dictionary{Simple}
+	}
+	for _, t := range []TokenType{ASCIIWord, Word, ASCIIHWord, HWord, HWordASCIIPart, HWordPart} {
+		c.Map[t] = []*Dictionary{FrenchStem}
+	}
+	return c
+}()
+
 // indexedTypes are the token types PostgreSQL's built-in configurations
 // map to a dictionary.
 var indexedTypes = []TokenType{ASCIIWord, Word, NumWord, Email, URL, Host, SFloat, Version, HWordNumPart,
 	HWordPart, HWordASCIIPart, NumHWord, ASCIIHWord, HWord, URLPath, File, Float, Int, UInt}
 
 // Configs are the configurations fickle has.
-var Configs = []*Config{SimpleConfig, EnglishConfig}
+var Configs = []*Config{SimpleConfig, EnglishConfig, FrenchConfig}
 
 // ConfigByName returns the configuration of that name (lower case,
 // unqualified).
@@ -66,7 +79,7 @@ func ConfigByName(name string) (*Config, bool) {
 // configuration (LANGUAGE) and a dictionary (LANGUAGE_stem) for, which
 // fickle does not have.
 var unsupportedLanguages = []string{"arabic", "armenian", "basque", "catalan", "danish", "dutch", "finnish",
-	"french", "german", "greek", "hindi", "hungarian", "indonesian", "irish", "italian", "lithuanian", "nepali",
+	"german", "greek", "hindi", "hungarian", "indonesian", "irish", "italian", "lithuanian", "nepali",
 	"norwegian", "portuguese", "romanian", "russian", "serbian", "spanish", "swedish", "tamil", "turkish", "yiddish"}
 
 // IsUnsupportedConfig reports whether name is a built-in configuration

@@ -83,8 +83,22 @@ var EnglishStem = &Dictionary{Name: "english_stem", OID: 13163, Template: "snowb
 		return []string{StemEnglish(w)}, false
 	}}
 
+// FrenchStem is the french_stem dictionary: Snowball's French stemmer
+// with the french stopword list.
+var FrenchStem = &Dictionary{Name: "french_stem", OID: 13167, Template: "snowball",
+	InitOption: "language = 'french', stopwords = 'french'", lexize: func(word string) ([]string, bool) {
+		w := Lower(word)
+		if w == "" || frenchStopwords[w] {
+			return []string{}, false
+		}
+		if len(w) > snowballMaxLen {
+			return []string{w}, false
+		}
+		return []string{StemFrench(w)}, false
+	}}
+
 // Dictionaries are the dictionaries fickle has.
-var Dictionaries = []*Dictionary{Simple, EnglishStem}
+var Dictionaries = []*Dictionary{Simple, EnglishStem, FrenchStem}
 
 // DictionaryByName returns the dictionary of that name (lower case,
 // unqualified).
@@ -107,6 +121,22 @@ do does did doing a an the and but if or because as until while of at by for wit
 between into through during before after above below to from up down in out on off over under
 again further then once here there when where why how all any both each few more most other some
 such no nor not only own same so than too very s t can will just don should now`) {
+		m[w] = true
+	}
+	return m
+}()
+
+// frenchStopwords is src/backend/snowball/stopwords/french.stop.
+var frenchStopwords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`au aux avec ce ces dans de des du elle en et eux il je la le leur lui ma mais me même mes moi mon ne nos notre
+nous on ou par pas pour qu que qui sa se ses son sur ta te tes toi ton tu un une vos votre vous c d j l à m n
+s t y été étée étées étés étant étante étants étantes suis es est sommes êtes sont serai seras sera serons
+serez seront serais serait serions seriez seraient étais était étions étiez étaient fus fut fûmes fûtes furent
+sois soit soyons soyez soient fusse fusses fût fussions fussiez fussent ayant ayante ayantes ayants eu eue
+eues eus ai as avons avez ont aurai auras aura aurons aurez auront aurais aurait aurions auriez auraient avais
+avait avions aviez avaient eut eûmes eûtes eurent aie aies ait ayons ayez aient eusse eusses eût eussions
+eussiez eussent`) {
 		m[w] = true
 	}
 	return m

@@ -25,16 +25,17 @@
 // stemmer (StemEnglish). Dictionary.Lexize is ts_lexize: nil for a word
 // the dictionary does not know (neither does), empty for a stopword.
 //
-// SimpleConfig and EnglishConfig map token types to dictionaries as
-// pg_ts_config_map does in PostgreSQL 15; blank, tag, protocol and entity
-// tokens map to none and are not indexed. PostgreSQL's other built-in
-// configurations and Snowball dictionaries (german, french, ...) are not
+// SimpleConfig, EnglishConfig and FrenchConfig map token types to
+// dictionaries as pg_ts_config_map does in PostgreSQL 15; blank, tag,
+// protocol and entity tokens map to none and are not indexed. PostgreSQL's
+// other built-in configurations and Snowball dictionaries (german,
+// spanish, ...) are not
 // here: IsUnsupportedConfig and IsUnsupportedDictionary name them so that
 // the SQL layer refuses them with 0A000 instead of calling them unknown.
 //
 // NewDictionary runs a template's init function for CREATE TEXT SEARCH
 // DICTIONARY: simple (StopWords, Accept), synonym (Synonyms,
-// CaseSensitive), snowball (Language, StopWords; English only stems, other
+// CaseSensitive), snowball (Language, StopWords; English and French stem, other
 // languages make an Unsupported dictionary), thesaurus (DictFile,
 // Dictionary) and unaccent's (Rules; a filtering dictionary). The files
 // come from PostgreSQL's tsearch_data directory (DataDir: SetDataDir,

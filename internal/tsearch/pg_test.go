@@ -233,6 +233,38 @@ func goSourceWords(t *testing.T) []string {
 	return words
 }
 
+// frenchWords are made-up French words for french_stem: stems ending in
+// each letter, accented or not, with each suffix its steps know, and
+// random strings of French letters with and without a suffix.
+func frenchWords() []string {
+	letters := []rune("aeiouyâàëéêèïîôûùbcdfghjklmnpqrstvwxzç")
+	suffixes := []string{"", "s", "e", "es", "x", "er", "ez", "é", "ée", "ées", "és", "ait", "aient", "ions", "ons", "ant", "ante",
+		"ement", "ements", "ment", "ments", "issement", "ité", "ités", "if", "ive", "ifs", "ives", "ation", "ations", "ateur",
+		"atrice", "ique", "iques", "isme", "iste", "able", "ance", "ence", "euse", "euses", "eux", "aux", "eaux", "logie",
+		"usion", "ution", "amment", "emment", "ir", "irent", "issant", "issons", "ière", "ier", "ion", "sion", "tion", "èrent",
+		"asse", "âmes", "ât", "îmes", "ît", "ativement", "icité", "abilité", "ivement", "ennes", "onne", "ette", "eille", "çons"}
+	stems := []string{"chant", "fin", "parl", "aim", "beau", "heur", "nation", "grand", "gentil", "natur", "fabric", "constru",
+		"qu", "gu", "paï", "noë", "cré", "lou", "ennuy", "pay", "tapi", "coli", "pari", "oui", "ai", "y", "tr", "a"}
+	var out []string
+	for _, st := range stems {
+		for _, suf := range suffixes {
+			out = append(out, st+suf)
+		}
+	}
+	r := rand.New(rand.NewSource(15))
+	for range 20000 {
+		w := make([]rune, 1+r.Intn(8))
+		for i := range w {
+			w[i] = letters[r.Intn(len(letters))]
+		}
+		if r.Intn(10) < 7 {
+			w = append(w, []rune(suffixes[r.Intn(len(suffixes))])...)
+		}
+		out = append(out, string(w))
+	}
+	return out
+}
+
 func TestLexizeAgainstPostgres(t *testing.T) {
 	conn := connectPG(t)
 	words := corpusWords(t)
@@ -245,6 +277,7 @@ func TestLexizeAgainstPostgres(t *testing.T) {
 		}
 	}
 	words = append(words, goSourceWords(t)...)
+	words = append(words, frenchWords()...)
 	words = append(words, "", "'tis", "it's", "dogs'", "'s", "Ünïcödé", strings.Repeat("running", 150))
 	ctx := context.Background()
 	for _, dict := range Dictionaries {

@@ -289,9 +289,12 @@ var snowballLanguages = []string{"arabic", "armenian", "basque", "catalan", "dan
 	"norwegian", "porter", "portuguese", "romanian", "russian", "serbian", "spanish", "swedish", "tamil", "turkish",
 	"yiddish"}
 
+// snowballStemmers are the Snowball stemmers fickle has, by language.
+var snowballStemmers = map[string]func(string) string{"english": StemEnglish, "french": StemFrench}
+
 // initSnowball is dsnowball_init: Language (matched ignoring case) and
-// StopWords. fickle stems English only; a dictionary of another language
-// is made, and refused where it is used.
+// StopWords. fickle stems English and French (snowballStemmers); a
+// dictionary of another language is made, and refused where it is used.
 func (d *Dictionary) initSnowball(opts []Option) error {
 	var stop map[string]bool
 	stopLoaded, language := false, ""
@@ -328,7 +331,8 @@ func (d *Dictionary) initSnowball(opts []Option) error {
 	if language == "" {
 		return pgerror.New(pgerror.InvalidParameterValue, "missing Language parameter")
 	}
-	if language != "english" {
+	stem := snowballStemmers[language]
+	if stem == nil {
 		d.Unsupported = true
 		d.lexize = func(string) ([]string, bool) { return nil, false }
 		return nil
@@ -341,7 +345,7 @@ func (d *Dictionary) initSnowball(opts []Option) error {
 		case w == "" || stop[w]:
 			return []string{}, false
 		}
-		return []string{StemEnglish(w)}, false
+		return []string{stem(w)}, false
 	}
 	return nil
 }
