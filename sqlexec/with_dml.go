@@ -15,8 +15,8 @@ import (
 // PostgreSQL, each runs exactly once and to completion, whether or not the
 // rest of the statement reads it, and the rest reads only its RETURNING
 // rows. PostgreSQL runs every part of the statement on one snapshot, so no
-// part sees another's changes to a table. fickle runs the WITH queries
-// first, in order, and then the rest; every read of a table they modify
+// part sees another's changes to a table. fickle runs them in
+// PostgreSQL's order (with_order.go); every read of a table they modify
 // (and of its inheritance family) reads as of the statement's start
 // (withSnapshot), so it sees what PostgreSQL's would: "WITH ins AS (INSERT
 // ... ON CONFLICT DO NOTHING RETURNING id) SELECT id FROM ins UNION ALL
@@ -107,7 +107,8 @@ func modifiedTable(n *pg_query.Node) *pg_query.RangeVar {
 }
 
 // statementWithDataModifyingCTEs compiles st, whose WITH clause w holds
-// data-modifying queries, into a plan that runs them before the rest.
+// data-modifying queries, into a plan that runs the rest first, each of
+// them when a part first reads it, and the unread ones at the end.
 func (b *binder) statementWithDataModifyingCTEs(st *Statement, w *pg_query.WithClause) (*stmtPlan, error) {
 	b.topWith, b.dataModifying = w, nil
 	defer func() { b.topWith, b.dataModifying = nil, nil }()
