@@ -273,6 +273,8 @@ func rulesInWith(t *tableDesc, q *pg_query.Node, replica bool) error {
 	switch {
 	case actions == 0:
 		return refuse("DO INSTEAD NOTHING")
+	case actions == 1 && slices.ContainsFunc(rules, func(r *ruleDesc) bool { return len(r.actions) == 1 && r.actions[0].GetNotifyStmt() != nil }):
+		return refuse("DO INSTEAD NOTIFY")
 	case actions > 1:
 		return refuse("multi-statement DO INSTEAD")
 	}
