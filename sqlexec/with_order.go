@@ -30,11 +30,16 @@ import (
 type partEffects struct {
 	opaque bool
 	seqs   map[uint32]bool
+	// afterStmt says the part has AFTER STATEMENT triggers, whose event
+	// PostgreSQL queues when its last row is read; afterRow that it
+	// queues AFTER ROW events.
+	afterStmt, afterRow bool
 }
 
-// interleaves reports whether the order of e's and o's effects shows.
+// interleaves reports whether the order of e's effects, a WITH query's,
+// and o's, the rest of its statement's, shows.
 func (e *partEffects) interleaves(o *partEffects) bool {
-	if e.opaque && (o.opaque || len(o.seqs) > 0) || o.opaque && len(e.seqs) > 0 {
+	if e.opaque && (o.opaque || len(o.seqs) > 0) || o.opaque && len(e.seqs) > 0 || e.afterStmt && o.afterRow {
 		return true
 	}
 	for s := range e.seqs {
@@ -136,13 +141,23 @@ func (b *binder) volatileName(schema, name string) bool {
 // addWrites adds the effects of writing t (and its members) for the
 // trigger events in events: its triggers and the actions of the foreign
 // keys referencing it fire, and an insert draws its columns' defaults.
-func (b *binder) addWrites(e *partEffects, t *tableDesc, events int) {
+// Statement triggers count as opaque only when whole is set: a WITH
+// query's BEFORE STATEMENT triggers fire when it is first read and the
+// rest's around all its rows, as in PostgreSQL.
+func (b *binder) addWrites(e *partEffects, t *tableDesc, events int, whole bool) {
 	for _, m := range append([]*tableDesc{t}, b.cat.descendants(t)...) {
-		if slices.ContainsFunc(m.triggers, func(tr *triggerDesc) bool { return tr.tgtype&events != 0 }) {
-			e.opaque = true
+		for _, tr := range m.triggers {
+			switch {
+			case tr.tgtype&events == 0:
+			case whole || tr.tgtype&(tgRow|tgInstead) != 0:
+				e.opaque = true
+				e.afterRow = e.afterRow || tr.tgtype&(tgRow|tgBefore|tgInstead) == tgRow
+			case tr.tgtype&tgBefore == 0:
+				e.afterStmt = true
+			}
 		}
 		if events&(tgUpdate|tgDelete) != 0 && len(b.cat.referencing(m.oid)) > 0 {
-			e.opaque = true
+			e.opaque, e.afterRow = true, true
 		}
 		if events&tgInsert == 0 {
 			continue
@@ -211,16 +226,16 @@ func (b *binder) checkInterleavedEffects(stmt *pg_query.Node, mods []*dataModify
 		}
 		own, rest := &partEffects{}, &partEffects{}
 		b.addCalls(own, m.query, nil)
-		b.addWrites(own, m.target, writeEvents(m.query))
+		b.addWrites(own, m.target, writeEvents(m.query), false)
 		b.addCalls(rest, stmt, func(n *pg_query.Node) bool { return n == m.query })
 		for _, o := range mods {
 			if o != m {
-				b.addWrites(rest, o.target, writeEvents(o.query))
+				b.addWrites(rest, o.target, writeEvents(o.query), true)
 			}
 		}
 		if rv := mainTarget(stmt); rv != nil {
 			if t := b.s.lookupTable(b.cat, rv.Schemaname, rv.Relname); t != nil {
-				b.addWrites(rest, t, writeEvents(stmt))
+				b.addWrites(rest, t, writeEvents(stmt), false)
 			} else {
 				rest.opaque = true // a view's INSTEAD OF triggers or rules
 			}
