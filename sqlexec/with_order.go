@@ -50,9 +50,11 @@ func (e *partEffects) interleaves(o *partEffects) bool {
 	return false
 }
 
-// harmlessVolatile are the volatile built-in functions whose calls no
-// other part can tell the order of.
-var harmlessVolatile = []string{"random", "gen_random_uuid", "clock_timestamp", "timeofday", "pg_sleep"}
+// harmlessVolatile are the volatile built-in functions (and uuid-ossp's,
+// which ORMs use as column defaults) whose calls no other part can tell
+// the order of.
+var harmlessVolatile = []string{"random", "gen_random_uuid", "clock_timestamp", "timeofday", "pg_sleep",
+	"uuid_generate_v1", "uuid_generate_v1mc", "uuid_generate_v4"}
 
 // addCalls adds the effects of the function calls in n, leaving out the
 // subtrees skip reports.
@@ -79,7 +81,7 @@ func (b *binder) addCalls(e *partEffects, n *pg_query.Node, skip func(*pg_query.
 				return true
 			}
 			e.opaque = true
-		case slices.Contains(harmlessVolatile, name) && (schema == "" || schema == "pg_catalog"):
+		case slices.Contains(harmlessVolatile, name):
 		case b.volatileName(schema, name):
 			e.opaque = true
 		}
