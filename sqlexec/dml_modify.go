@@ -28,6 +28,11 @@ type modifyTarget struct {
 	// reads are the target's columns the statement reads, for its SELECT
 	// privilege.
 	reads *columnUse
+	// deferred are the slots of the outputs of subquery and WITH query
+	// items that only SET, RETURNING or a later level read: their errors
+	// are raised once a row matched, as PostgreSQL computes them only for
+	// the rows its conditions let through (fromItem.deferErrors).
+	deferred []int
 }
 
 // match is one target row an UPDATE or DELETE acts on, with the whole
@@ -71,6 +76,9 @@ func (b *binder) modifyTarget(rv *pg_query.RangeVar, extra []*pg_query.Node, whe
 	}
 	if err := b.placeConds(sc, items, pending, where, &m.pre); err != nil {
 		return nil, err
+	}
+	for _, it := range items {
+		it.noteConditionReads()
 	}
 	chooseAccesses(items)
 	planJoins(items)
@@ -136,6 +144,9 @@ func (m *modifyTarget) joinRow(x *execCtx, key []byte, row []any) (match, bool, 
 	var mt match
 	found := false
 	err = runItems(x, m.items, 1, func() error {
+		if err := deferredError(x.row, m.deferred); err != nil {
+			return err
+		}
 		mt, found = match{key: key, row: row, full: append([]any(nil), x.row...)}, true
 		return errLimitReached
 	})
@@ -198,6 +209,7 @@ func (m *modifyTarget) lockForWrite(x *execCtx, mt match, mode isolation.RowLock
 func (m *modifyTarget) pruneUnread() {
 	for _, it := range m.items {
 		it.pruneUnread()
+		m.deferred = append(m.deferred, it.deferErrors()...)
 	}
 }
 

@@ -39,6 +39,6 @@ func (x *execCtx) beginRoutineStatement(caller *execCtx) {
 		// PostgreSQL runs a data-modifying WITH query when the statement
 		// first reads it, or at its end: whether a volatile function's new
 		// snapshot sees its writes depends on where the call falls.
-		x.withSnapshot = &withSnapshot{tables: s.tables, refused: true, ran: s.ran}
+		x.withSnapshot = &withSnapshot{tables: s.tables, refused: true, ran: s.ran, top: s.top}
 	}
 }

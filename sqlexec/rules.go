@@ -71,6 +71,8 @@ func actionCommand(n *pg_query.Node) pg_query.CmdType {
 		return pg_query.CmdType_CMD_UPDATE
 	case *pg_query.Node_DeleteStmt:
 		return pg_query.CmdType_CMD_DELETE
+	case *pg_query.Node_NotifyStmt:
+		return pg_query.CmdType_CMD_UTILITY
 	}
 	return pg_query.CmdType_CMD_UNKNOWN
 }
@@ -123,8 +125,13 @@ func (d *ddl) createRule(rs *pg_query.RuleStmt, full string) error {
 		r.where = proto.Clone(rs.WhereClause).(*pg_query.Node)
 	}
 	for _, a := range rs.Actions {
-		if actionCommand(a) == pg_query.CmdType_CMD_UNKNOWN {
-			return pgerror.Unsupported("rule actions other than INSERT, UPDATE, DELETE and NOTHING")
+		switch actionCommand(a) {
+		case pg_query.CmdType_CMD_UNKNOWN:
+			return pgerror.Unsupported("rule actions other than INSERT, UPDATE, DELETE, NOTIFY and NOTHING")
+		case pg_query.CmdType_CMD_UTILITY:
+			if r.where != nil {
+				return pgerror.New(pgerror.InvalidObjectDefinition, "rules with WHERE conditions can only have SELECT, INSERT, UPDATE, or DELETE actions")
+			}
 		}
 		r.actions = append(r.actions, proto.Clone(a).(*pg_query.Node))
 	}

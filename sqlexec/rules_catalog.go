@@ -128,6 +128,11 @@ func ruleDefinition(s *Session, c *catalog, t *tableDesc, r *ruleDesc, pretty bo
 		if err != nil {
 			return "", err
 		}
+		if strings.HasPrefix(a, "\n") {
+			text := strings.TrimRight(sb.String(), " ")
+			sb.Reset()
+			sb.WriteString(text)
+		}
 		sb.WriteString(a)
 	default:
 		sb.WriteString("(")
@@ -282,6 +287,14 @@ func excludedScope(t *tableDesc) *scope {
 // actionText prints one rule action of relation rel as ruleutils does
 // inside a rule.
 func actionText(b *binder, c *catalog, rel *tableDesc, n *pg_query.Node, pretty bool) (string, error) {
+	if ns := n.GetNotifyStmt(); ns != nil {
+		// ruleutils starts a utility action on a line of its own.
+		a := "\n NOTIFY " + types.QuoteIdent(ns.Conditionname)
+		if ns.Payload != "" {
+			a += ", " + quoteLiteral(ns.Payload)
+		}
+		return a, nil
+	}
 	n = expandRuleStars(proto.Clone(n).(*pg_query.Node), rel)
 	rv := modifiedTable(n)
 	t := b.ruleTarget(rv)

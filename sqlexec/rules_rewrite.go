@@ -428,7 +428,13 @@ func (b *binder) rulesPlan(t *tableDesc, rules []*ruleDesc, stack []ruleEvent, r
 			return nil, err
 		}
 	}
-	if with := withOf(stmt); with != nil && len(steps)+btoi(orig != nil) > 1 {
+	// PostgreSQL counts the queries a rule makes, not its utility actions
+	// (NOTIFY), which do not take the WITH clause.
+	queries := btoi(orig != nil)
+	for _, st := range steps {
+		queries += btoi(st.kind != pg_query.CmdType_CMD_UTILITY)
+	}
+	if with := withOf(stmt); with != nil && queries > 1 {
 		return nil, pgerror.New(pgerror.FeatureNotSupported, "WITH cannot be used in a query that is rewritten by rules into multiple queries")
 	}
 	retStep, tagStep := -1, -1

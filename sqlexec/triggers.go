@@ -653,7 +653,10 @@ func (b *binder) triggersFor(t *tableDesc, event int, updated []int) (*triggerSe
 	if len(t.triggers) == 0 {
 		return nil, nil
 	}
-	ts := &triggerSet{t: t, event: event, updated: updated}
+	// The parts of a statement with data-modifying WITH queries queue
+	// their AFTER events on the statement's list, which fires when all
+	// are done, as PostgreSQL's AfterTriggerEndQuery does.
+	ts := &triggerSet{t: t, event: event, updated: updated, inLevel: b.topWith != nil}
 	for _, tr := range t.triggers {
 		if tr.tgtype&event == 0 || !firesIn(tr.enabled, b.s.replica()) {
 			continue

@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"maps"
 	"slices"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
@@ -14,8 +15,8 @@ import (
 // PostgreSQL, each runs exactly once and to completion, whether or not the
 // rest of the statement reads it, and the rest reads only its RETURNING
 // rows. PostgreSQL runs every part of the statement on one snapshot, so no
-// part sees another's changes to a table. fickle runs the WITH queries
-// first, in order, and then the rest; every read of a table they modify
+// part sees another's changes to a table. fickle runs them in
+// PostgreSQL's order (with_order.go); every read of a table they modify
 // (and of its inheritance family) reads as of the statement's start
 // (withSnapshot), so it sees what PostgreSQL's would: "WITH ins AS (INSERT
 // ... ON CONFLICT DO NOTHING RETURNING id) SELECT id FROM ins UNION ALL
@@ -39,6 +40,9 @@ type withSnapshot struct {
 	// so far, which a context of its own (a rule action's) reads too:
 	// each runs once.
 	ran map[*selectPlan][][]any
+	// top is the statement's context at its start, where a WITH query
+	// runs when a part first reads it.
+	top *execCtx
 }
 
 // readMark is the mark before which a read of table id sees the
@@ -103,7 +107,8 @@ func modifiedTable(n *pg_query.Node) *pg_query.RangeVar {
 }
 
 // statementWithDataModifyingCTEs compiles st, whose WITH clause w holds
-// data-modifying queries, into a plan that runs them before the rest.
+// data-modifying queries, into a plan that runs the rest first, each of
+// them when a part first reads it, and the unread ones at the end.
 func (b *binder) statementWithDataModifyingCTEs(st *Statement, w *pg_query.WithClause) (*stmtPlan, error) {
 	b.topWith, b.dataModifying = w, nil
 	defer func() { b.topWith, b.dataModifying = nil, nil }()
@@ -115,36 +120,56 @@ func (b *binder) statementWithDataModifyingCTEs(st *Statement, w *pg_query.WithC
 	if err := b.checkDataModifyingCTEs(st.node, mods); err != nil {
 		return nil, err
 	}
+	if err := b.checkInterleavedEffects(st.node, mods); err != nil {
+		return nil, err
+	}
 	modified := map[isolation.TableID]bool{}
 	for _, fam := range b.modifiedFamilies(mods) {
 		for _, oid := range fam {
 			modified[b.cat.tables[oid].id] = true
 		}
 	}
-	runFirst := func(x *execCtx) error {
-		x.withSnapshot = &withSnapshot{mark: x.stmtMark, tables: modified, ran: map[*selectPlan][][]any{}}
-		for _, m := range mods {
-			if _, err := m.plan.rowsCached(x); err != nil {
+	late := maps.Clone(modified)
+	for _, oid := range b.mainFamily(st.node) {
+		late[b.cat.tables[oid].id] = true
+	}
+	begin := func(x *execCtx) {
+		top := *x
+		x.withSnapshot = &withSnapshot{mark: x.stmtMark, tables: modified, ran: map[*selectPlan][][]any{}, top: &top}
+		top.withSnapshot = x.withSnapshot
+	}
+	// finish runs, as PostgreSQL's ExecPostprocessPlan does once the rest
+	// is done, the WITH queries no part read, the last first; they read
+	// the rest's target as of the statement's start too.
+	finish := func(x *execCtx) error {
+		s := x.withSnapshot
+		cx := *s.top
+		cx.withSnapshot = &withSnapshot{mark: s.mark, tables: late, ran: s.ran}
+		cx.withSnapshot.top = &cx
+		for _, m := range slices.Backward(mods) {
+			if _, err := m.plan.rowsCached(&cx); err != nil {
 				return err
 			}
-			// What follows runs after it, as a statement of its own would.
-			x.stmtMark = x.txn.WriteMark()
 		}
 		return nil
 	}
 	exec := p.exec
 	p.exec = func(x *execCtx) (*Result, error) {
-		if err := runFirst(x); err != nil {
+		begin(x)
+		res, err := exec(x)
+		if err != nil {
 			return nil, err
 		}
-		return exec(x)
+		return res, finish(x)
 	}
 	if stream := p.stream; stream != nil {
 		p.stream = func(x *execCtx, send func(row []any) error) (string, error) {
-			if err := runFirst(x); err != nil {
+			begin(x)
+			tag, err := stream(x, send)
+			if err != nil {
 				return "", err
 			}
-			return stream(x, send)
+			return tag, finish(x)
 		}
 	}
 	if p.writes == "" {
@@ -188,8 +213,14 @@ func (b *binder) dataModifyingCTE(w *pg_query.WithClause, c *pg_query.CommonTabl
 	p := &selectPlan{cols: sp.cols, node: sp.node}
 	p.run = func(x *execCtx) ([][]any, error) {
 		ran := map[*selectPlan][][]any(nil)
-		if x.withSnapshot != nil {
-			ran = x.withSnapshot.ran
+		if ws := x.withSnapshot; ws != nil {
+			ran = ws.ran
+			if ws.top != nil {
+				// It runs where the part reading it first reads it, in a
+				// context of its own.
+				top := *ws.top
+				x = &top
+			}
 		}
 		if rows, ok := ran[p]; ok {
 			return rows, nil
@@ -242,10 +273,35 @@ func rulesInWith(t *tableDesc, q *pg_query.Node, replica bool) error {
 	switch {
 	case actions == 0:
 		return refuse("DO INSTEAD NOTHING")
+	case actions == 1 && slices.ContainsFunc(rules, func(r *ruleDesc) bool { return len(r.actions) == 1 && r.actions[0].GetNotifyStmt() != nil }):
+		return refuse("DO INSTEAD NOTIFY")
 	case actions > 1:
 		return refuse("multi-statement DO INSTEAD")
 	}
 	return nil
+}
+
+// mainFamily returns the table the statement itself (not a WITH query)
+// modifies with its ancestors and descendants, none for a SELECT.
+func (b *binder) mainFamily(stmt *pg_query.Node) []uint32 {
+	rv := mainTarget(stmt)
+	if rv == nil {
+		return nil
+	}
+	t := b.s.lookupTable(b.cat, rv.Schemaname, rv.Relname)
+	if t == nil {
+		return nil
+	}
+	return b.modifiedFamilies([]*dataModifyingCTE{{target: t}})[0]
+}
+
+// mainTarget is the relation a statement (INSERT, UPDATE, DELETE or
+// MERGE) writes, nil for others.
+func mainTarget(stmt *pg_query.Node) *pg_query.RangeVar {
+	if ms := stmt.GetMergeStmt(); ms != nil {
+		return ms.Relation
+	}
+	return modifiedTable(stmt)
 }
 
 // modifiedFamilies returns, for each data-modifying WITH query, the
@@ -304,11 +360,7 @@ func (b *binder) checkDataModifyingCTEs(stmt *pg_query.Node, mods []*dataModifyi
 	}
 	writers := make([]*dataModifyingCTE, len(mods), len(mods)+1)
 	copy(writers, mods)
-	rv := modifiedTable(stmt)
-	if ms := stmt.GetMergeStmt(); ms != nil {
-		rv = ms.Relation
-	}
-	if rv != nil {
+	if rv := mainTarget(stmt); rv != nil {
 		if t := b.s.lookupTable(b.cat, rv.Schemaname, rv.Relname); t != nil {
 			writers = append(writers, &dataModifyingCTE{query: stmt, target: t})
 		}
@@ -383,16 +435,24 @@ func (b *binder) sharedWritesExact(a, c *dataModifyingCTE) bool {
 	}
 	wa, wc := writes(a), writes(c)
 	inserts := func(m *dataModifyingCTE) bool { return m.query.GetInsertStmt() != nil }
-	updates := func(m *dataModifyingCTE) bool { return m.query.GetUpdateStmt() != nil }
+	// An UPDATE that sets no column of a unique key changes no key: it
+	// neither takes nor frees one (the old pre-ON CONFLICT upsert, "WITH
+	// u AS (UPDATE ...) INSERT ... WHERE NOT EXISTS (SELECT FROM u)").
+	var t *tableDesc
+	updates := func(m *dataModifyingCTE) bool {
+		up := m.query.GetUpdateStmt()
+		return up != nil && !keepsKeys(up, t)
+	}
 	adds := func(m *dataModifyingCTE) bool { return inserts(m) || updates(m) }
 	removes := func(m *dataModifyingCTE) bool { return updates(m) || m.query.GetDeleteStmt() != nil }
 	orderFree := func(m *dataModifyingCTE) bool {
 		return m.query.GetMergeStmt() == nil && m.query.GetInsertStmt().GetOnConflictClause() == nil
 	}
-	for oid, t := range wa {
+	for oid := range wa {
 		if wc[oid] == nil {
 			continue
 		}
+		t = wa[oid]
 		if !orderFree(a) || !orderFree(c) || len(t.triggers) > 0 {
 			return false
 		}
@@ -400,6 +460,36 @@ func (b *binder) sharedWritesExact(a, c *dataModifyingCTE) bool {
 			return false
 		}
 		if inserts(a) && inserts(c) && slices.ContainsFunc(t.cols, func(col *columnDesc) bool { return col.def != nil || col.identity != 0 }) {
+			return false
+		}
+	}
+	return true
+}
+
+// keepsKeys reports whether up sets no column of t's primary key, unique
+// indexes and exclusion constraints (an index with expressions or a
+// predicate, an exclusion constraint or a generated key column counts as
+// setting one).
+func keepsKeys(up *pg_query.UpdateStmt, t *tableDesc) bool {
+	set := map[int]bool{}
+	for _, n := range up.TargetList {
+		i := slices.IndexFunc(t.cols, func(c *columnDesc) bool { return c.name == n.GetResTarget().GetName() })
+		if i < 0 {
+			return false
+		}
+		set[i] = true
+	}
+	keyed := func(cols []int) bool {
+		return slices.ContainsFunc(cols, func(c int) bool { return c < 0 || c >= len(t.cols) || set[c] || t.cols[c].generated != nil })
+	}
+	if keyed(t.pk) {
+		return false
+	}
+	for _, ix := range append(slices.Clone(t.indexes), t.pkIndex) {
+		if ix == nil || !ix.unique && !ix.exclusion {
+			continue
+		}
+		if ix.exclusion || ix.pred != nil || slices.ContainsFunc(ix.exprs, func(e *pg_query.Node) bool { return e != nil }) || keyed(ix.cols) {
 			return false
 		}
 	}

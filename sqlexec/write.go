@@ -397,9 +397,10 @@ func colsChanged(t *tableDesc, cols []int, old, row []any) bool {
 // committed state, and locks it against deletion (FOR KEY SHARE). A
 // deferred constraint (DEFERRABLE INITIALLY DEFERRED, SET CONSTRAINTS) is
 // checked when the transaction commits instead. A key that references its
-// own table (or a partitioned ancestor) is checked when the statement
-// ends, as PostgreSQL's trigger checks it, so that a row may reference
-// itself or a row the statement writes later.
+// own table (or a partitioned ancestor), or one written by a statement
+// with data-modifying WITH queries, is checked when the statement ends, as
+// PostgreSQL's trigger checks it, so that a row may reference itself or a
+// row the statement writes later.
 func (fc *fkCheck) check(x *execCtx, t *tableDesc, row []any) error {
 	vals, err := fc.parentValues(row)
 	if err != nil || vals == nil {
@@ -410,7 +411,9 @@ func (fc *fkCheck) check(x *execCtx, t *tableDesc, row []any) error {
 	case x.s.fkDeferred(con, fc.fk):
 		x.s.deferFK(con, vals, true)
 		return nil
-	case fc.selfReference:
+	case fc.selfReference, x.withSnapshot != nil:
+		// In a statement with data-modifying WITH queries the other
+		// parts may write the parent row yet.
 		x.s.txn.stmtFKs = append(x.s.txn.stmtFKs, deferredFK{con: con, vals: vals, child: true})
 		return nil
 	}
