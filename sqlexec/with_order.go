@@ -2,7 +2,6 @@ package sqlexec
 
 import (
 	"slices"
-	"strings"
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
@@ -99,17 +98,16 @@ func (b *binder) constSequence(arg *pg_query.Node) uint32 {
 	if s == nil {
 		return 0
 	}
-	parts := strings.Split(s.Sval, ".")
+	parts, err := parseQualifiedName(s.Sval)
 	var schema, name string
-	switch len(parts) {
-	case 1:
+	switch {
+	case err != nil:
+		return 0
+	case len(parts) == 1:
 		name = parts[0]
-	case 2:
+	case len(parts) == 2:
 		schema, name = parts[0], parts[1]
 	default:
-		return 0
-	}
-	if strings.ContainsAny(s.Sval, `"`) || strings.ToLower(name) != name {
 		return 0
 	}
 	if q := b.s.lookupSequence(b.cat, schema, name); q != nil {

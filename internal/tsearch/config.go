@@ -32,29 +32,25 @@ var SimpleConfig = func() *Config {
 
 // EnglishConfig is the english configuration: words through english_stem,
 // the rest through simple.
-var EnglishConfig = func() *Config {
-	c := &Config{Name: "english", OID: 13164}
-	for _, t := range indexedTypes {
-		c.Map[t] = []*Dictionary{Simple}
-	}
-	for _, t := range []TokenType{ASCIIWord, Word, ASCIIHWord, HWord, HWordASCIIPart, HWordPart} {
-		c.Map[t] = []*Dictionary{EnglishStem}
-	}
-	return c
-}()
+var EnglishConfig = stemmingConfig("english", 13164, EnglishStem)
 
 // FrenchConfig is the french configuration: words through french_stem,
 // the rest through simple.
-var FrenchConfig = func() *Config {
-	c := &Config{Name: "french", OID: 13168}
+var FrenchConfig = stemmingConfig("french", 13168, FrenchStem)
+
+// stemmingConfig is a built-in language's configuration, as
+// snowball_create.sql makes them: words through the language's stemmer,
+// the other indexed tokens through simple.
+func stemmingConfig(name string, oid uint32, stem *Dictionary) *Config {
+	c := &Config{Name: name, OID: oid}
 	for _, t := range indexedTypes {
 		c.Map[t] = []*Dictionary{Simple}
 	}
 	for _, t := range []TokenType{ASCIIWord, Word, ASCIIHWord, HWord, HWordASCIIPart, HWordPart} {
-		c.Map[t] = []*Dictionary{FrenchStem}
+		c.Map[t] = []*Dictionary{stem}
 	}
 	return c
-}()
+}
 
 // indexedTypes are the token types PostgreSQL's built-in configurations
 // map to a dictionary.
