@@ -36,7 +36,7 @@ func (b *binder) orderedSetAggregate(agg *aggScope, fc *pg_query.FuncCall, key, 
 	}
 	var filter *scalar
 	if fc.AggFilter != nil {
-		if filter, err = b.cond(from, fc.AggFilter, "FILTER"); err != nil {
+		if filter, err = b.filterClause(from, fc.AggFilter); err != nil {
 			return nil, err
 		}
 	}
