@@ -63,6 +63,10 @@ type aggEntry struct {
 	// arguments (order holds their keys): PostgreSQL sorts them to drop
 	// the repeats, so array_agg(DISTINCT x) lists its values in order.
 	sortArgs bool
+	// direct are the direct arguments of an ordered-set or
+	// hypothetical-set aggregate, compiled over the aggregation row and
+	// given to its accumulator (directArgsAcc) once per group.
+	direct []*scalar
 }
 
 // implementable is the planner's check that PostgreSQL can group the
@@ -827,14 +831,33 @@ func (r *aggRun) finish(x *execCtx, having *scalar) ([][]any, error) {
 		if r.s.sets != nil {
 			row[width-1] = g.set
 		}
-		for i, acc := range g.accs {
-			v, err := acc.Result()
-			if err != nil {
-				return nil, err
-			}
-			row[len(r.s.groups)+i] = v
-		}
 		x.row = row
+		// Direct arguments read the group's values and the columns that
+		// depend on them, computed first.
+		for _, withDirect := range []bool{false, true} {
+			for i, acc := range g.accs {
+				a := r.s.aggs[i]
+				if (a.direct != nil) != withDirect {
+					continue
+				}
+				if withDirect {
+					vals := make([]any, len(a.direct))
+					for j, e := range a.direct {
+						v, err := e.eval(x)
+						if err != nil {
+							return nil, err
+						}
+						vals[j] = v
+					}
+					acc.(directArgsAcc).setDirect(vals)
+				}
+				v, err := acc.Result()
+				if err != nil {
+					return nil, err
+				}
+				row[len(r.s.groups)+i] = v
+			}
+		}
 		if having != nil {
 			v, err := having.eval(x)
 			if err != nil {

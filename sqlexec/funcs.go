@@ -125,6 +125,9 @@ func (b *binder) funcCall(sc *scope, fc *pg_query.FuncCall) (*scalar, error) {
 		// GROUP is not the window function) outside grouping.
 		return b.aggregateOutsideGrouping(sc, fc)
 	}
+	if withinGroupRequired(name, len(fc.Args)) {
+		return nil, b.errAt(pgerror.Newf(pgerror.WrongObjectType, "WITHIN GROUP is required for ordered-set aggregate %s", name), fc.Location)
+	}
 	if _, ok := windowFuncs[name]; ok {
 		return nil, b.errAt(pgerror.Newf(pgerror.WrongObjectType, "window function %s requires an OVER clause", name), fc.Location)
 	}
