@@ -21,9 +21,14 @@ type aggScope struct {
 	// fixed says the level aggregates whatever level its aggregate calls
 	// belong to: it has GROUP BY or HAVING, or a subquery's aggregate
 	// belongs to it.
-	fixed  bool
-	groups []groupEntry
-	aggs   []*aggEntry
+	fixed bool
+	// ungrouped is the first reference to an ungrouped column met while
+	// the select list of a level that is not fixed compiles: an error
+	// only if the level still aggregates once its aggregates' levels are
+	// known (select.go raises it then).
+	ungrouped error
+	groups    []groupEntry
+	aggs      []*aggEntry
 	// sets are the grouping sets (agg_grouping_sets.go), each the indexes
 	// of its groups; nil for a plain GROUP BY, one set of every group.
 	// With sets, the aggregation row ends with the index of its set.

@@ -251,12 +251,15 @@ func (b *binder) outerAggregate(sc *scope, n *pg_query.Node, fc *pg_query.FuncCa
 }
 
 // aside runs compile without noting its references for the aggregate
-// calls being compiled: a compile that only peeks at names (groupKey) or
-// plans (compileAside) reads nothing for them.
+// calls being compiled, and with its ungrouped columns errors: a compile
+// that only peeks at names (groupKey) or plans (compileAside) reads
+// nothing for them.
 func (b *binder) aside(compile func()) {
 	saved := b.aggRefs
 	b.aggRefs = nil
+	b.peeking++
 	compile()
+	b.peeking--
 	b.aggRefs = saved
 }
 
@@ -447,4 +450,17 @@ func (b *binder) notationAggregate(sc *scope, cr *pg_query.ColumnRef) *pg_query.
 	}
 	b.notationCalls[cr] = call
 	return call
+}
+
+// deferUngroupedOf keeps err, a reference to an ungrouped column of agg's
+// level, when the level may turn out not to aggregate (its aggregates all
+// an outer level's); false when err is an error now.
+func (b *binder) deferUngroupedOf(agg *aggScope, err error) bool {
+	if agg.fixed || b.peeking > 0 {
+		return false
+	}
+	if agg.ungrouped == nil {
+		agg.ungrouped = err
+	}
+	return true
 }

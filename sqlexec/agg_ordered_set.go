@@ -91,13 +91,15 @@ func (b *binder) orderedSetAggregate(agg *aggScope, fc *pg_query.FuncCall, key, 
 		return nil, noSuchFunction()
 	}
 	dsc := &scope{cols: from.cols, parent: from.parent, ctes: from.ctes, agg: agg, noAgg: "aggregate function calls"}
+	ungrouped := agg.ungrouped
 	for i, a := range fc.Args {
 		e, err := b.expr(dsc, a)
-		if pe, ok := err.(*pgerror.Error); ok && pe.Code == pgerror.GroupingError && strings.HasSuffix(pe.Message, "must appear in the GROUP BY clause or be used in an aggregate function") {
-			err = pe.WithDetail("Direct arguments of an ordered-set aggregate must use only grouped columns.")
+		if err == nil && agg.ungrouped != ungrouped {
+			// Kept until the level is known to aggregate.
+			agg.ungrouped = directArgsDetail(agg.ungrouped)
 		}
 		if err != nil {
-			return nil, err
+			return nil, directArgsDetail(err)
 		}
 		direct[i] = e
 	}
@@ -284,4 +286,13 @@ func withinGroupRequired(name string, n int) bool {
 		return n == 1
 	}
 	return isHypotheticalSet(name) && n > 0
+}
+
+// directArgsDetail is err with PostgreSQL's detail when it is the error of
+// an ungrouped column in an ordered-set aggregate's direct arguments.
+func directArgsDetail(err error) error {
+	if pe, ok := err.(*pgerror.Error); ok && pe.Code == pgerror.GroupingError && strings.HasSuffix(pe.Message, "must appear in the GROUP BY clause or be used in an aggregate function") {
+		return pe.WithDetail("Direct arguments of an ordered-set aggregate must use only grouped columns.")
+	}
+	return err
 }

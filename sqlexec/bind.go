@@ -435,6 +435,8 @@ type binder struct {
 	// notationCalls are the aggregate calls that column references in
 	// column notation stand for (t.count for count(t), notationAggregate).
 	notationCalls map[*pg_query.ColumnRef]*pg_query.Node
+	// peeking counts the compiles under way that only peek (aside).
+	peeking int
 }
 
 func (b *binder) pos(loc int32) int {
@@ -735,7 +737,7 @@ func (b *binder) resolveCol(sc *scope, fields []string, loc int32) (*scalar, err
 			if slot, err = b.outerGroupSlot(cur.agg, c, loc); err != nil {
 				// Inside an aggregate call that may turn out to belong
 				// to that level, where the column is no error.
-				if !b.deferUngrouped(err) {
+				if !b.deferUngrouped(err) && !b.deferUngroupedOf(cur.agg, err) {
 					return nil, err
 				}
 				return &scalar{typ: c.typ, slot: -1, name: name, eval: func(*execCtx) (any, error) { return nil, err }}, nil

@@ -241,7 +241,10 @@ func (b *binder) columnRef(sc *scope, c *pg_query.ColumnRef) (*scalar, error) {
 			WithDetail("It could refer to either a PL/pgSQL variable or a table column."), c.Location)
 	}
 	if sc.agg != nil && e.refs != 0 {
-		return nil, b.errAt(pgerror.Newf(pgerror.GroupingError, "column \"%s\" must appear in the GROUP BY clause or be used in an aggregate function", ungroupedName(sc, fields)), c.Location)
+		err := b.errAt(pgerror.Newf(pgerror.GroupingError, "column \"%s\" must appear in the GROUP BY clause or be used in an aggregate function", ungroupedName(sc, fields)), c.Location)
+		if !b.deferUngroupedOf(sc.agg, err) {
+			return nil, err
+		}
 	}
 	return e, nil
 }

@@ -381,6 +381,9 @@ func (b *binder) selectLevel(parent *scope, st *pg_query.SelectStmt, sc *scope, 
 			return nil, err
 		}
 	}
+	if agg != nil && agg.ungrouped != nil {
+		return nil, agg.ungrouped
+	}
 	if srf != nil && len(srf.calls) == 0 {
 		srf = nil // the names called resolved to functions returning no set
 	}

@@ -25,7 +25,7 @@ func (b *binder) groupedOuterRow(sc *scope, name string, loc int32) error {
 			if slices.ContainsFunc(cur.agg.groups, func(g groupEntry) bool { return g.key == key }) {
 				err = b.errAt(pgerror.Unsupported("a subquery's reference to a whole row its enclosing query groups by"), loc)
 			}
-			if b.deferUngrouped(err) {
+			if b.deferUngrouped(err) || b.deferUngroupedOf(cur.agg, err) {
 				// Inside an aggregate call that may turn out to belong
 				// to that level, where the row is no error.
 				return nil
