@@ -17,9 +17,18 @@ import (
 // aggScope compiles the expressions above a GROUP BY: they read the
 // aggregation row, which holds the group values then the aggregate results.
 type aggScope struct {
-	from   *scope
-	groups []groupEntry
-	aggs   []*aggEntry
+	from *scope
+	// fixed says the level aggregates whatever level its aggregate calls
+	// belong to: it has GROUP BY or HAVING, or a subquery's aggregate
+	// belongs to it.
+	fixed bool
+	// ungrouped is the first reference to an ungrouped column met while
+	// the select list of a level that is not fixed compiles: an error
+	// only if the level still aggregates once its aggregates' levels are
+	// known (select.go raises it then).
+	ungrouped error
+	groups    []groupEntry
+	aggs      []*aggEntry
 	// sets are the grouping sets (agg_grouping_sets.go), each the indexes
 	// of its groups; nil for a plain GROUP BY, one set of every group.
 	// With sets, the aggregation row ends with the index of its set.
@@ -59,6 +68,10 @@ type aggEntry struct {
 	// arguments (order holds their keys): PostgreSQL sorts them to drop
 	// the repeats, so array_agg(DISTINCT x) lists its values in order.
 	sortArgs bool
+	// direct are the direct arguments of an ordered-set or
+	// hypothetical-set aggregate, compiled over the aggregation row and
+	// given to its accumulator (directArgsAcc) once per group.
+	direct []*scalar
 }
 
 // implementable is the planner's check that PostgreSQL can group the
@@ -225,7 +238,10 @@ func (b *binder) groupKey(from *scope, n *pg_query.Node) string {
 		if slices.ContainsFunc(cr.Fields, func(f *pg_query.Node) bool { return f.GetAStar() != nil }) {
 			return false
 		}
-		if e, err := b.expr(from, m); err == nil && e.slot >= 0 {
+		var e *scalar
+		var err error
+		b.aside(func() { e, err = b.expr(from, m) })
+		if err == nil && e.slot >= 0 {
 			m.Node = &pg_query.Node_ColumnRef{ColumnRef: &pg_query.ColumnRef{Fields: []*pg_query.Node{pg_query.MakeStrNode("\x00" + strconv.Itoa(e.slot))}}}
 		}
 		return false
@@ -248,6 +264,11 @@ func (b *binder) aggLookup(sc *scope, n *pg_query.Node) (*scalar, bool, error) {
 	agg := sc.agg
 	if n.GetAConst() != nil || n.GetParamRef() != nil {
 		return nil, false, nil
+	}
+	if cr := n.GetColumnRef(); cr != nil {
+		if call := b.notationAggregate(agg.from, cr); call != nil {
+			n = call
+		}
 	}
 	key := b.groupKey(agg.from, n)
 	for i, g := range agg.groups {
@@ -300,26 +321,33 @@ func (b *binder) aggLookup(sc *scope, n *pg_query.Node) (*scalar, bool, error) {
 	if fc.AggWithinGroup && userAgg {
 		return nil, true, b.errAt(pgerror.Unsupported("WITHIN GROUP on a user-defined aggregate"), fc.Location)
 	}
+	from := agg.from
 	if fc.AggWithinGroup {
+		level, err := b.aggLevelOf(from, fc)
+		if err != nil {
+			return nil, true, err
+		}
+		if level > 0 {
+			e, err := b.aggregateOfLevel(agg, n, fc, level)
+			return e, true, err
+		}
 		e, err := b.orderedSetAggregate(agg, fc, key, name)
 		return e, true, err
-	}
-	from := agg.from
-	if readsOnlyOuterColumns(from, fc.Args) {
-		// Its arguments would meet the outer level's grouping first.
-		return nil, true, b.errAt(errOuterAggregate, fc.Location)
 	}
 	from.noAgg = "aggregate function calls"
 	defer func() { from.noAgg = "" }()
 	args := make([]*scalar, len(fc.Args))
 	ts := make([]types.Type, len(fc.Args))
 	// PostgreSQL places an aggregate at the innermost level whose columns
-	// its arguments, ORDER BY or FILTER read; local and outer track that
-	// over the three parts, compiled in PostgreSQL's order.
-	local, outer := false, false
+	// or aggregates its arguments, ORDER BY or FILTER read (agg_levels.go);
+	// refs collects them over the three parts, compiled in PostgreSQL's
+	// order.
+	refs := &aggRefs{}
+	subplans := len(b.subplans)
 	compileNotingRefs := func(compile func() error) error {
-		o, err := b.notingOuterRefs(from.parent, compile)
-		outer = outer || o
+		b.aggRefs = append(b.aggRefs, refs)
+		err := compile()
+		b.aggRefs = b.aggRefs[:len(b.aggRefs)-1]
 		return err
 	}
 	err := compileNotingRefs(func() error {
@@ -329,7 +357,6 @@ func (b *binder) aggLookup(sc *scope, n *pg_query.Node) (*scalar, bool, error) {
 				return err
 			}
 			args[i] = e
-			local = local || e.refs != 0
 		}
 		return nil
 	})
@@ -389,9 +416,6 @@ func (b *binder) aggLookup(sc *scope, n *pg_query.Node) (*scalar, bool, error) {
 	}); err != nil {
 		return nil, true, err
 	}
-	for _, e := range ent.orderBy {
-		local = local || e.refs != 0
-	}
 	if ent.distinct && len(ent.orderBy) == 0 {
 		ent.sortArgs = true
 		for j, a := range args {
@@ -404,17 +428,25 @@ func (b *binder) aggLookup(sc *scope, n *pg_query.Node) (*scalar, bool, error) {
 	}
 	if fc.AggFilter != nil {
 		if err := compileNotingRefs(func() (err error) {
-			ent.filter, err = b.cond(from, fc.AggFilter, "FILTER")
+			ent.filter, err = b.filterClause(from, fc.AggFilter)
 			return err
 		}); err != nil {
 			return nil, true, err
 		}
-		local = local || ent.filter.refs != 0
 	}
-	if outer && !local {
+	level, nested := refs.level(from)
+	switch {
+	case nested >= 0:
+		return nil, true, b.errNestedAggregate(nested)
+	case level > 0:
 		// PostgreSQL evaluates such an aggregate in the outer query
 		// ((SELECT max(o.x)) aggregates over o's rows).
-		return nil, true, b.errAt(errOuterAggregate, fc.Location)
+		b.subplans = b.subplans[:subplans]
+		from.noAgg = ""
+		e, err := b.aggregateOfLevel(agg, n, fc, level)
+		return e, true, err
+	case refs.ungrouped != nil:
+		return nil, true, refs.ungrouped
 	}
 	agg.aggs = append(agg.aggs, ent)
 	return aggSlot(len(agg.groups)+len(agg.aggs)-1, fn.Result, name), true, nil
@@ -474,67 +506,9 @@ func (b *binder) typeAggregateArgs(name string, fn *types.Aggregate, args []*sca
 	return types.ResolveAggregate(name, ts, false)
 }
 
-// errOuterAggregate refuses an aggregate whose arguments read only columns
-// of enclosing query levels: PostgreSQL evaluates it in the outer query
-// ((SELECT max(o.x)) aggregates over o's rows), fickle does not.
-var errOuterAggregate = pgerror.Unsupported("an aggregate of an outer query's columns in a subquery")
-
-// readsOnlyOuterColumns reports whether the column references of ns,
-// outside subqueries, name columns of query levels enclosing sc's, at
-// least one and none of sc's own: an aggregate over them belongs to an
-// outer query (PostgreSQL's agglevelsup).
-func readsOnlyOuterColumns(sc *scope, ns []*pg_query.Node) bool {
-	outer, local := false, false
-	for _, n := range ns {
-		walk(n, func(c *pg_query.Node) bool {
-			if c.GetSubLink() != nil {
-				return false
-			}
-			if cr := c.GetColumnRef(); cr != nil {
-				switch columnLevel(sc, cr) {
-				case 0:
-					local = true
-				case -1:
-				default:
-					outer = true
-				}
-			}
-			return true
-		})
-	}
-	return outer && !local
-}
-
-// columnLevel is how many query levels above sc the column reference cr
-// resolves (0: sc's own), by name alone; -1 when none has it.
-func columnLevel(sc *scope, cr *pg_query.ColumnRef) int {
-	var names []string
-	for _, f := range cr.Fields {
-		if s := f.GetString_(); s != nil {
-			names = append(names, s.Sval)
-		}
-	}
-	star := len(names) < len(cr.Fields) // rel.*
-	if len(names) == 0 {
-		return -1
-	}
-	matches := func(c scopeCol) bool {
-		switch {
-		case star:
-			return c.rel == names[len(names)-1]
-		case len(names) == 1:
-			return c.name == names[0]
-		default:
-			return c.rel == names[len(names)-2] && c.name == names[len(names)-1]
-		}
-	}
-	for level, cur := 0, sc; cur != nil; level, cur = level+1, cur.parent {
-		if slices.ContainsFunc(cur.cols, matches) {
-			return level
-		}
-	}
-	return -1
-}
+// errOuterAggregate refuses an aggregate of an enclosing query level met
+// where fickle cannot place it in that level (agg_levels.go).
+var errOuterAggregate = pgerror.Unsupported("an aggregate of an outer query's columns in this clause of a subquery")
 
 // outerGroupSlot is the place in agg's aggregation row of the FROM column
 // c that a subquery above the GROUP BY references: the column's group.
@@ -862,14 +836,33 @@ func (r *aggRun) finish(x *execCtx, having *scalar) ([][]any, error) {
 		if r.s.sets != nil {
 			row[width-1] = g.set
 		}
-		for i, acc := range g.accs {
-			v, err := acc.Result()
-			if err != nil {
-				return nil, err
-			}
-			row[len(r.s.groups)+i] = v
-		}
 		x.row = row
+		// Direct arguments read the group's values and the columns that
+		// depend on them, computed first.
+		for _, withDirect := range []bool{false, true} {
+			for i, acc := range g.accs {
+				a := r.s.aggs[i]
+				if (a.direct != nil) != withDirect {
+					continue
+				}
+				if withDirect {
+					vals := make([]any, len(a.direct))
+					for j, e := range a.direct {
+						v, err := e.eval(x)
+						if err != nil {
+							return nil, err
+						}
+						vals[j] = v
+					}
+					acc.(directArgsAcc).setDirect(vals)
+				}
+				v, err := acc.Result()
+				if err != nil {
+					return nil, err
+				}
+				row[len(r.s.groups)+i] = v
+			}
+		}
 		if having != nil {
 			v, err := having.eval(x)
 			if err != nil {

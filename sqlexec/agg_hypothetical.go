@@ -5,7 +5,6 @@ import (
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
-	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/sqlexec/types"
 )
 
@@ -24,30 +23,22 @@ func isHypotheticalSet(name string) bool {
 }
 
 // hypotheticalSetAggregate compiles a hypothetical-set aggregate call whose
-// direct arguments and ORDER BY expressions are compiled: each direct
+// direct arguments (over the aggregation row) and ORDER BY expressions are
+// compiled, as many of each: each direct
 // argument and its ordering column are resolved to their common type
 // (PostgreSQL's unify_hypothetical_args).
-func (b *binder) hypotheticalSetAggregate(agg *aggScope, fc *pg_query.FuncCall, key, name string, direct, orderBy []*scalar, order []sortKey, filter *scalar, noSuchFunction func() *pgerror.Error) (*scalar, error) {
-	if len(direct) != len(orderBy) {
-		return nil, noSuchFunction().WithHint(
-			"To use the hypothetical-set aggregate %s, the number of hypothetical direct arguments (here %d) must match the number of ordering columns (here %d).",
-			name, len(direct), len(orderBy))
-	}
-	for i, d := range direct {
-		if d.refs != 0 {
-			return nil, b.errAt(pgerror.Unsupported("a direct argument of an ordered-set aggregate that names the query's columns"), exprLocation(fc.Args[i]))
-		}
-	}
+func (b *binder) hypotheticalSetAggregate(agg *aggScope, fc *pg_query.FuncCall, key, name string, direct, orderBy []*scalar, order []sortKey, filter *scalar) (*scalar, error) {
 	n := len(direct)
 	keys := make([]sortKey, n)
-	args := make([]*scalar, 2*n)
+	args := make([]*scalar, n)
+	hypo := make([]*scalar, n)
 	for i := range direct {
 		pair := []*scalar{orderBy[i], direct[i]}
 		t, err := b.unify("WITHIN GROUP", pair)
 		if err != nil {
 			return nil, b.withPos(err, exprLocation(fc.Args[i]))
 		}
-		args[i], args[n+i] = pair[0], pair[1]
+		args[i], hypo[i] = pair[0], pair[1]
 		keys[i] = order[i]
 		keys[i].col = i
 		keys[i].typ = t
@@ -59,35 +50,42 @@ func (b *binder) hypotheticalSetAggregate(agg *aggScope, fc *pg_query.FuncCall, 
 	fn := &types.Aggregate{Name: name, Result: result, New: func(*types.Env) types.Accumulator {
 		return &hypotheticalAgg{name: name, keys: keys}
 	}}
-	for _, a := range args {
+	for _, a := range append(args, hypo...) {
 		fn.Args = append(fn.Args, a.typ)
 	}
-	agg.aggs = append(agg.aggs, &aggEntry{key: key, fn: fn, args: args, filter: filter})
+	agg.aggs = append(agg.aggs, &aggEntry{key: key, fn: fn, args: args, direct: hypo, filter: filter})
 	return aggSlot(len(agg.groups)+len(agg.aggs)-1, result, name), nil
 }
 
 // hypotheticalAgg accumulates one group of a hypothetical-set aggregate:
-// each row's arguments are its ordering values then the hypothetical row.
+// each row's arguments are its ordering values; the hypothetical row is
+// the group's direct arguments.
 type hypotheticalAgg struct {
 	name string
 	keys []sortKey // col i is the i-th ordering value
 
-	rows   int     // the group's rows
+	all    [][]any // the group's rows
 	before [][]any // the rows sorting before the hypothetical row
 	peers  int     // the rows sorting as its peers
+	rows   int
 }
 
 func (a *hypotheticalAgg) Add(args []any) error {
-	n := len(a.keys)
-	row, hypo := args[:n], args[n:]
-	a.rows++
-	switch c := compareKeys(row, hypo, a.keys); {
-	case c < 0:
-		a.before = append(a.before, slices.Clone(row))
-	case c == 0:
-		a.peers++
-	}
+	a.all = append(a.all, slices.Clone(args))
 	return nil
+}
+
+// setDirect places the hypothetical row among the group's rows.
+func (a *hypotheticalAgg) setDirect(hypo []any) {
+	a.rows = len(a.all)
+	for _, row := range a.all {
+		switch c := compareKeys(row, hypo, a.keys); {
+		case c < 0:
+			a.before = append(a.before, row)
+		case c == 0:
+			a.peers++
+		}
+	}
 }
 
 func (a *hypotheticalAgg) Result() (any, error) {

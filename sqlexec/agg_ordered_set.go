@@ -6,6 +6,7 @@ import (
 
 	pg_query "github.com/pganalyze/pg_query_go/v6"
 
+	"github.com/fickle-db/fickle/internal/pgarray"
 	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/sqlexec/types"
 )
@@ -14,14 +15,17 @@ import (
 // WITHIN GROUP (ORDER BY x). The group's values of x reach the accumulator
 // sorted by the WITHIN GROUP clause (the machinery of array_agg(x ORDER BY
 // y)), NULLs skipped; the direct argument f (a fraction, or an array of
-// them) is evaluated once per group, as PostgreSQL does, so it may not
-// name the query's own columns.
+// them) is evaluated once per group over its aggregation row, as
+// PostgreSQL does, so it may name grouped columns only.
 
 // orderedSetAggregate compiles an aggregate call with WITHIN GROUP.
 func (b *binder) orderedSetAggregate(agg *aggScope, fc *pg_query.FuncCall, key, name string) (*scalar, error) {
 	from := agg.from
 	from.noAgg = "aggregate function calls"
 	defer func() { from.noAgg = "" }()
+	// The direct arguments compile here for their types, and below over
+	// the aggregation row, where they are evaluated once per group.
+	subplans, checks := len(b.subplans), len(b.constChecks)
 	direct := make([]*scalar, len(fc.Args))
 	for i, a := range fc.Args {
 		e, err := b.expr(from, a)
@@ -30,13 +34,14 @@ func (b *binder) orderedSetAggregate(agg *aggScope, fc *pg_query.FuncCall, key, 
 		}
 		direct[i] = e
 	}
+	b.subplans, b.constChecks = b.subplans[:subplans], b.constChecks[:checks]
 	orderBy, order, err := b.sortClause(from, fc.AggOrder, true)
 	if err != nil {
 		return nil, err
 	}
 	var filter *scalar
 	if fc.AggFilter != nil {
-		if filter, err = b.cond(from, fc.AggFilter, "FILTER"); err != nil {
+		if filter, err = b.filterClause(from, fc.AggFilter); err != nil {
 			return nil, err
 		}
 	}
@@ -49,32 +54,57 @@ func (b *binder) orderedSetAggregate(agg *aggScope, fc *pg_query.FuncCall, key, 
 			}
 		}
 	}
+	all := append(append([]*scalar(nil), direct...), orderBy...)
 	noSuchFunction := func() *pgerror.Error {
-		argTypes := make([]string, 0, len(direct)+len(orderBy))
-		for _, e := range append(append([]*scalar(nil), direct...), orderBy...) {
+		argTypes := make([]string, 0, len(all))
+		for _, e := range all {
 			argTypes = append(argTypes, types.FormatType(e.typ))
 		}
 		return b.errAt(pgerror.Newf(pgerror.UndefinedFunction, "function %s(%s) does not exist", name, strings.Join(argTypes, ", ")).
 			WithHint("No function matches the given name and argument types. You might need to add explicit type casts."), fc.Location)
 	}
-	if isHypotheticalSet(name) {
-		return b.hypotheticalSetAggregate(agg, fc, key, name, direct, orderBy, order, filter, noSuchFunction)
-	}
 	wantDirect := 1
-	switch name {
-	case "mode":
+	switch {
+	case isHypotheticalSet(name):
+		wantDirect = len(orderBy)
+	case name == "mode":
 		wantDirect = 0
-	case "percentile_cont", "percentile_disc":
+	case name == "percentile_cont" || name == "percentile_disc":
+	case types.IsAggregate(name):
+		ts := make([]types.Type, len(all))
+		for i, e := range all {
+			ts[i] = e.typ
+		}
+		if _, err := types.ResolveAggregate(name, ts, fc.AggStar); err == nil {
+			return nil, b.errAt(pgerror.Newf(pgerror.WrongObjectType, "%s is not an ordered-set aggregate, so it cannot have WITHIN GROUP", name), fc.Location)
+		}
+		return nil, noSuchFunction()
 	default:
 		return nil, noSuchFunction()
 	}
-	if len(direct) != wantDirect || len(orderBy) != 1 {
+	if isHypotheticalSet(name) && len(direct) != len(orderBy) {
+		return nil, noSuchFunction().WithHint(
+			"To use the hypothetical-set aggregate %s, the number of hypothetical direct arguments (here %d) must match the number of ordering columns (here %d).",
+			name, len(direct), len(orderBy))
+	}
+	if len(direct) != wantDirect || len(orderBy) != 1 && !isHypotheticalSet(name) {
 		return nil, noSuchFunction()
 	}
-	for i, e := range direct {
-		if e.refs != 0 {
-			return nil, b.errAt(pgerror.Unsupported("a direct argument of an ordered-set aggregate that names the query's columns"), exprLocation(fc.Args[i]))
+	dsc := &scope{cols: from.cols, parent: from.parent, ctes: from.ctes, agg: agg, noAgg: "aggregate function calls"}
+	ungrouped := agg.ungrouped
+	for i, a := range fc.Args {
+		e, err := b.expr(dsc, a)
+		if err == nil && agg.ungrouped != ungrouped {
+			// Kept until the level is known to aggregate.
+			agg.ungrouped = directArgsDetail(agg.ungrouped)
 		}
+		if err != nil {
+			return nil, directArgsDetail(err)
+		}
+		direct[i] = e
+	}
+	if isHypotheticalSet(name) {
+		return b.hypotheticalSetAggregate(agg, fc, key, name, direct, orderBy, order, filter)
 	}
 	value := orderBy[0]
 	if name != "percentile_cont" {
@@ -92,6 +122,7 @@ func (b *binder) orderedSetAggregate(agg *aggScope, fc *pg_query.FuncCall, key, 
 	}
 	result := acc.typ
 	args := []*scalar{value}
+	var fraction []*scalar
 	if name != "mode" {
 		f := direct[0]
 		fracType := types.Float8
@@ -103,7 +134,7 @@ func (b *binder) orderedSetAggregate(agg *aggScope, fc *pg_query.FuncCall, key, 
 		if f, err = b.coerce(f, fracType, types.CastImplicit); err != nil {
 			return nil, b.withPos(err, exprLocation(fc.Args[0]))
 		}
-		args = append(args, f)
+		fraction = []*scalar{f}
 	}
 	if acc.typ.Oid == types.OidInterval {
 		if acc.minus, err = types.ResolveBinaryOp("-", acc.typ, acc.typ); err == nil {
@@ -122,8 +153,14 @@ func (b *binder) orderedSetAggregate(agg *aggScope, fc *pg_query.FuncCall, key, 
 	for _, a := range args {
 		fn.Args = append(fn.Args, a.typ)
 	}
-	agg.aggs = append(agg.aggs, &aggEntry{key: key, fn: fn, args: args, filter: filter, orderBy: []*scalar{value}, order: order})
+	agg.aggs = append(agg.aggs, &aggEntry{key: key, fn: fn, args: args, direct: fraction, filter: filter, orderBy: []*scalar{value}, order: order})
 	return aggSlot(len(agg.groups)+len(agg.aggs)-1, result, name), nil
+}
+
+// directArgsAcc is the accumulator of an ordered-set aggregate, which
+// takes the direct arguments' values of its group before its result.
+type directArgsAcc interface {
+	setDirect(vals []any)
 }
 
 // orderedSetAgg accumulates one group of an ordered-set aggregate: the
@@ -139,10 +176,13 @@ type orderedSetAgg struct {
 	fraction any
 }
 
-func (a *orderedSetAgg) Add(args []any) error {
-	if len(a.vals) == 0 && len(args) > 1 {
-		a.fraction = args[1]
+func (a *orderedSetAgg) setDirect(vals []any) {
+	if len(vals) > 0 {
+		a.fraction = vals[0]
 	}
+}
+
+func (a *orderedSetAgg) Add(args []any) error {
 	if args[0] != nil {
 		a.vals = append(a.vals, args[0])
 	}
@@ -162,9 +202,15 @@ func (a *orderedSetAgg) Result() (any, error) {
 	if !a.array {
 		return a.percentile(a.fraction.(float64))
 	}
-	fs, ok := a.fraction.([]any)
+	return a.percentiles(a.fraction)
+}
+
+// percentiles maps an array of fractions, of any shape, to the array of
+// their percentiles in that shape, NULL for NULL.
+func (a *orderedSetAgg) percentiles(fractions any) (any, error) {
+	dims, lower, fs, ok := pgarray.Shape(fractions)
 	if !ok {
-		return nil, pgerror.Unsupported("percentiles of a multidimensional array of fractions")
+		return nil, pgerror.Unsupported("percentiles of this array of fractions")
 	}
 	out := make([]any, len(fs))
 	for i, f := range fs {
@@ -177,7 +223,7 @@ func (a *orderedSetAgg) Result() (any, error) {
 		}
 		out[i] = v
 	}
-	return out, nil
+	return pgarray.Make(dims, lower, out), nil
 }
 
 // percentile is percentile_disc's first value whose place in the order
@@ -226,4 +272,27 @@ func (a *orderedSetAgg) mode() any {
 		i = j
 	}
 	return best
+}
+
+// withinGroupRequired reports whether a call of name with n arguments and
+// no WITHIN GROUP matches an ordered-set or hypothetical-set aggregate by
+// its arguments' count (direct and aggregated ones together), which
+// PostgreSQL answers with 42809; another count matches no function.
+func withinGroupRequired(name string, n int) bool {
+	switch name {
+	case "percentile_cont", "percentile_disc":
+		return n == 2
+	case "mode":
+		return n == 1
+	}
+	return isHypotheticalSet(name) && n > 0
+}
+
+// directArgsDetail is err with PostgreSQL's detail when it is the error of
+// an ungrouped column in an ordered-set aggregate's direct arguments.
+func directArgsDetail(err error) error {
+	if pe, ok := err.(*pgerror.Error); ok && pe.Code == pgerror.GroupingError && strings.HasSuffix(pe.Message, "must appear in the GROUP BY clause or be used in an aggregate function") {
+		return pe.WithDetail("Direct arguments of an ordered-set aggregate must use only grouped columns.")
+	}
+	return err
 }

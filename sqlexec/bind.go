@@ -203,6 +203,21 @@ type scope struct {
 	// rels names the FROM items of the level (a subquery of no columns
 	// brings none to cols).
 	rels []string
+	// mayAggregate marks the FROM scope of a query level that does not
+	// aggregate while its select list, ORDER BY and windows compile: an
+	// aggregate met there that belongs to the level makes it aggregate
+	// (agg_levels.go). aggLevelClause names the clause of a scope where
+	// aggregates of its level are not allowed though its noAgg is unset
+	// ("FROM clause of their own query level" for a LATERAL subquery).
+	mayAggregate   bool
+	aggLevelClause string
+	// aggArgsClause is the noAgg of a scope whose noAgg is "aggregate
+	// function calls" while an aggregate's inputs compile: the clause the
+	// call is in, for the error of a window call among them.
+	aggArgsClause string
+	// deparsed marks the scope of a query level ruleutils prints, whose
+	// subqueries it compiles for their types alone.
+	deparsed bool
 	// excluded is the row slot offset of ON CONFLICT's EXCLUDED, -1 if none.
 }
 
@@ -416,6 +431,16 @@ type binder struct {
 	// statement is being compiled without its rules (rules_rewrite.go).
 	rewriting   []ruleEvent
 	plainTarget uint32
+	// aggRefs collect the levels read by the aggregate calls being
+	// compiled, innermost last, and outerAggs holds the calls found to
+	// belong to an enclosing level (agg_levels.go).
+	aggRefs   []*aggRefs
+	outerAggs map[*pg_query.FuncCall]bool
+	// notationCalls are the aggregate calls that column references in
+	// column notation stand for (t.count for count(t), notationAggregate).
+	notationCalls map[*pg_query.ColumnRef]*pg_query.Node
+	// peeking counts the compiles under way that only peek (aside).
+	peeking int
 }
 
 func (b *binder) pos(loc int32) int {
@@ -697,6 +722,9 @@ func (b *binder) resolveCol(sc *scope, fields []string, loc int32) (*scalar, err
 			return nil, b.errAt(pgerror.Newf(pgerror.InvalidColumnReference, "cannot use system column \"%s\" in %s", name, sc.noSystemCols), loc)
 		}
 		c.markRead()
+		if len(b.aggRefs) > 0 {
+			b.noteColumnLevel(cur, loc)
+		}
 		slot := c.slot
 		if c.relOID != 0 {
 			return &scalar{typ: types.OidType, slot: -1, name: name, eval: constEval(int64(c.relOID))}, nil
@@ -711,7 +739,12 @@ func (b *binder) resolveCol(sc *scope, fields []string, loc int32) (*scalar, err
 			// place.
 			var err error
 			if slot, err = b.outerGroupSlot(cur.agg, c, loc); err != nil {
-				return nil, err
+				// Inside an aggregate call that may turn out to belong
+				// to that level, where the column is no error.
+				if !b.deferUngrouped(err) && !b.deferUngroupedOf(cur.agg, err) {
+					return nil, err
+				}
+				return &scalar{typ: c.typ, slot: -1, name: name, eval: func(*execCtx) (any, error) { return nil, err }}, nil
 			}
 			cur.pending |= itemBit(c.item)
 			d := depth

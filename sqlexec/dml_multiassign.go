@@ -15,6 +15,11 @@ import (
 // and assigned again (whole or through subscripts or fields) is an error,
 // as in PostgreSQL.
 func (b *binder) setTargets(t *tableDesc, sc *scope, list []*pg_query.Node) ([]setTarget, error) {
+	// Aggregates, window and set-returning calls are PostgreSQL's errors
+	// "... are not allowed in UPDATE" there.
+	was := sc.noAgg
+	sc.noAgg = "UPDATE"
+	defer func() { sc.noAgg = was }()
 	var sets []setTarget
 	whole, partly := map[int]bool{}, map[int]bool{}
 	var src *multiSource

@@ -221,7 +221,7 @@ func (b *binder) columnRef(sc *scope, c *pg_query.ColumnRef) (*scalar, error) {
 			return v, nil
 		}
 		if len(fields) == 2 {
-			if call, ok, cerr := b.columnNotationCall(sc, fields, c.Location); ok {
+			if call, ok, cerr := b.columnNotationCall(sc, fields, c); ok {
 				return call, cerr
 			}
 		}
@@ -241,7 +241,10 @@ func (b *binder) columnRef(sc *scope, c *pg_query.ColumnRef) (*scalar, error) {
 			WithDetail("It could refer to either a PL/pgSQL variable or a table column."), c.Location)
 	}
 	if sc.agg != nil && e.refs != 0 {
-		return nil, b.errAt(pgerror.Newf(pgerror.GroupingError, "column \"%s\" must appear in the GROUP BY clause or be used in an aggregate function", ungroupedName(sc, fields)), c.Location)
+		err := b.errAt(pgerror.Newf(pgerror.GroupingError, "column \"%s\" must appear in the GROUP BY clause or be used in an aggregate function", ungroupedName(sc, fields)), c.Location)
+		if !b.deferUngroupedOf(sc.agg, err) {
+			return nil, err
+		}
 	}
 	return e, nil
 }
@@ -268,18 +271,21 @@ func ungroupedName(sc *scope, fields []string) string {
 }
 
 // columnNotationCall compiles rel.name, where the FROM item rel has no
-// column name, as the call name(rel) of a user function taking rel's row,
-// as PostgreSQL takes column notation for a function of one argument; ok
-// is false when rel is no FROM item or no such function fits.
-func (b *binder) columnNotationCall(sc *scope, fields []string, loc int32) (*scalar, bool, error) {
-	if _, ok := b.wholeRowRef(sc, fields[0]); !ok {
+// column name, as the call name(rel) of an aggregate or of a user
+// function taking rel's row, as PostgreSQL takes column notation for a
+// function of one argument; ok is false when rel is no FROM item or no
+// such function fits.
+func (b *binder) columnNotationCall(sc *scope, fields []string, cr *pg_query.ColumnRef) (*scalar, bool, error) {
+	loc := cr.Location
+	ok := false
+	b.aside(func() { _, ok = b.wholeRowRef(sc, fields[0]) })
+	if !ok {
 		return nil, false, nil
 	}
-	if types.IsAggregate(strings.ToLower(fields[1])) || b.userAggregateNamed(fields[1:]) {
-		// PostgreSQL aggregates the whole rows (t.count is count(t)), which
-		// makes the query an aggregate one: fickle decides that before it
-		// resolves names.
-		return nil, true, b.errAt(pgerror.Unsupported("an aggregate in column notation ("+fields[0]+"."+fields[1]+" for "+fields[1]+"("+fields[0]+"))"), loc)
+	if call := b.notationAggregate(sc, cr); call != nil {
+		// PostgreSQL aggregates the whole rows (t.count is count(t)).
+		e, err := b.aggregateOutsideGrouping(sc, call.GetFuncCall())
+		return e, true, err
 	}
 	row := pg_query.MakeColumnRefNode([]*pg_query.Node{pg_query.MakeStrNode(fields[0]), pg_query.MakeAStarNode()}, loc)
 	fc := &pg_query.FuncCall{Funcname: []*pg_query.Node{pg_query.MakeStrNode(fields[1])}, Args: []*pg_query.Node{row},

@@ -29,7 +29,7 @@ func (b *binder) fullJoinItem(outer *scope, j *pg_query.JoinExpr) (*fromItem, []
 	if j.Quals != nil && !fullJoinable(j.Quals, cols, wa) {
 		return nil, nil, pgerror.New(pgerror.FeatureNotSupported, "FULL JOIN is only supported with merge-joinable or hash-joinable join conditions")
 	}
-	qsc := &scope{parent: outer.parent, ctes: outer.ctes}
+	qsc := &scope{parent: outer.parent, ctes: outer.ctes, noAgg: "JOIN conditions"}
 	for i, c := range cols {
 		c.item, c.slot = 0, i
 		if i >= wa {

@@ -6,7 +6,9 @@ import pg_query "github.com/pganalyze/pg_query_go/v6"
 // sees the columns of the FROM items before it as an enclosing query's,
 // and runs again for each combination of their rows.
 func (b *binder) lateralSubquery(sc *scope, rs *pg_query.RangeSubselect) (*fromItem, []scopeCol, error) {
-	sub, err := b.selectNode(lateralScope(sc), rs.Subquery, sc.ctes)
+	ls := lateralScope(sc)
+	ls.aggLevelClause = "FROM clause of their own query level"
+	sub, err := b.selectNode(ls, rs.Subquery, sc.ctes)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -106,6 +106,9 @@ func (b *binder) funcCall(sc *scope, fc *pg_query.FuncCall) (*scalar, error) {
 		if sc != nil && sc.win != nil {
 			return b.windowCall(sc, fc)
 		}
+		if sc != nil && sc.noAgg == "aggregate function calls" {
+			return nil, b.windowInAggregateError(sc, fc.Location)
+		}
 		if sc != nil && sc.noAgg != "" {
 			return nil, b.errAt(pgerror.Newf(pgerror.WindowingError, "window functions are not allowed in %s", sc.noAgg), fc.Location)
 		}
@@ -116,6 +119,14 @@ func (b *binder) funcCall(sc *scope, fc *pg_query.FuncCall) (*scalar, error) {
 	}
 	if name == "pg_typeof" && len(fc.Args) == 1 && fc.Over == nil && !fc.AggStar {
 		return b.pgTypeof(sc, fc)
+	}
+	if fc.AggWithinGroup && sc != nil {
+		// An ordered-set or hypothetical-set aggregate (rank(x) WITHIN
+		// GROUP is not the window function) outside grouping.
+		return b.aggregateOutsideGrouping(sc, fc)
+	}
+	if withinGroupRequired(name, len(fc.Args)) {
+		return nil, b.errAt(pgerror.Newf(pgerror.WrongObjectType, "WITHIN GROUP is required for ordered-set aggregate %s", name), fc.Location)
 	}
 	if _, ok := windowFuncs[name]; ok {
 		return nil, b.errAt(pgerror.Newf(pgerror.WrongObjectType, "window function %s requires an OVER clause", name), fc.Location)
@@ -143,8 +154,8 @@ func (b *binder) funcCall(sc *scope, fc *pg_query.FuncCall) (*scalar, error) {
 			}
 			return nil, b.errAt(aggregateSyntaxError(fc, name), fc.Location)
 		}
-		if sc != nil && readsOnlyOuterColumns(sc, fc.Args) {
-			return nil, b.errAt(errOuterAggregate, fc.Location)
+		if sc != nil {
+			return b.aggregateOutsideGrouping(sc, fc)
 		}
 		return nil, b.errAt(pgerror.Newf(pgerror.GroupingError, "aggregate functions are not allowed in %s", clause), fc.Location)
 	}

@@ -66,6 +66,8 @@ func (b *binder) orderBy(sc *scope, sorts []*pg_query.Node, outs []*scalar, cols
 			// DISTINCT t.* ... ORDER BY t.a is valid.
 			if e.slot >= 0 {
 				col = slices.IndexFunc(outs[:len(cols)], func(o *scalar) bool { return o.slot == e.slot })
+			} else {
+				col = b.sameTarget(sc, sb.Node, targetNodes[:len(cols)])
 			}
 			if col < 0 {
 				outs = append(outs, e)
@@ -94,6 +96,30 @@ func (b *binder) orderBy(sc *scope, sorts []*pg_query.Node, outs []*scalar, cols
 		keys = append(keys, k)
 	}
 	return keys, outs, nil
+}
+
+// sameTarget is the index of the select-list item that is expression n
+// once their column references are resolved (upper(t.a) for upper(a), a
+// grouped query's t.a for a), as PostgreSQL's findTargetlistEntrySQL99
+// compares them; -1 for none.
+func (b *binder) sameTarget(sc *scope, n *pg_query.Node, targetNodes []*pg_query.Node) int {
+	from := sc
+	if sc.agg != nil {
+		from = sc.agg.from
+	}
+	var key string
+	for i, tn := range targetNodes {
+		if tn == nil || starRef(tn) != nil {
+			continue
+		}
+		if key == "" {
+			key = b.groupKey(from, n)
+		}
+		if b.groupKey(from, tn) == key {
+			return i
+		}
+	}
+	return -1
 }
 
 // orderingOperator checks ORDER BY ... USING's operator on e, as

@@ -78,6 +78,7 @@ func (d *deparser) selectQuery(st *pg_query.SelectStmt, names []string, indent i
 	if err != nil {
 		return "", err
 	}
+	sc.deparsed = true
 	if usingNameShared(sc) {
 		return "", errNotDeparsed
 	}

@@ -232,21 +232,62 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 		return nil, err
 	}
 	planJoins(items)
+	return b.selectAboveFrom(parent, st, sc, items, pre, unknown, subplansFrom)
+}
 
+// selectAboveFrom compiles what a query level computes from the rows of
+// its FROM and WHERE (sc, items, pre): grouping, select list, ordering,
+// DISTINCT and LIMIT. When an aggregate met in it belongs to another
+// level than the one its calls' places suggested (PostgreSQL's
+// agglevelsup: an aggregate of outer columns only belongs to the outer
+// level), it compiles them again with the level known to aggregate, or
+// not (rebindLevel).
+func (b *binder) selectAboveFrom(parent *scope, st *pg_query.SelectStmt, sc *scope, items []*fromItem, pre []*conj, unknown unknownOutputs, subplansFrom int) (*selectPlan, error) {
+	mark := b.mark(sc)
+	forceAgg := false
+	for attempt := 0; ; attempt++ {
+		p, err := b.selectLevel(parent, st, sc, items, pre, unknown, subplansFrom, forceAgg)
+		rb, ok := err.(*rebindLevel)
+		if !ok || rb.sc != sc {
+			return p, err
+		}
+		if attempt == maxRebinds {
+			return nil, b.errAt(errOuterAggregate, rb.loc)
+		}
+		b.restore(mark)
+		forceAgg = forceAgg || rb.aggregate
+	}
+}
+
+// selectLevel is one attempt of selectAboveFrom; forceAgg makes the
+// level aggregate whatever its own clauses hold, as an aggregate of a
+// subquery that belongs to it does.
+func (b *binder) selectLevel(parent *scope, st *pg_query.SelectStmt, sc *scope, items []*fromItem, pre []*conj, unknown unknownOutputs, subplansFrom int, forceAgg bool) (*selectPlan, error) {
 	targets := st.TargetList
 	var sortNodes []*pg_query.Node
 	for _, s := range st.SortClause {
 		sortNodes = append(sortNodes, s.GetSortBy().Node)
 	}
-	hasAgg := len(st.GroupClause) > 0 || st.HavingClause != nil || containsAgg(b.userAggregateNamed, append(append([]*pg_query.Node{}, targets...), sortNodes...)...)
+	fixedAgg := len(st.GroupClause) > 0 || st.HavingClause != nil || forceAgg
+	hasAgg := fixedAgg || b.containsLocalAgg(append(append([]*pg_query.Node{}, targets...), sortNodes...)...)
 	proj := sc
 	var agg *aggScope
 	hasWindow := len(st.WindowClause) > 0 || containsWindow(append(append([]*pg_query.Node{}, targets...), sortNodes...)...)
-	if err := checkLockingQuery(st, hasAgg, hasWindow); err != nil {
+	// In a subquery, the aggregates written in the select list may all be
+	// an outer level's, known once it is compiled.
+	lockAgg := hasAgg
+	if parent != nil {
+		lockAgg = fixedAgg
+	}
+	if err := checkLockingQuery(st, lockAgg, hasWindow && lockAgg == hasAgg); err != nil {
 		return nil, err
 	}
+	if !hasAgg {
+		sc.mayAggregate = true
+		defer func() { sc.mayAggregate = false }()
+	}
 	if hasAgg {
-		agg = &aggScope{from: sc}
+		agg = &aggScope{from: sc, fixed: fixedAgg}
 		if err := b.groupBy(agg, st.GroupClause, targets, st.GroupDistinct); err != nil {
 			return nil, err
 		}
@@ -319,6 +360,9 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 	if err != nil {
 		return nil, err
 	}
+	if err := checkLockingQuery(st, hasAgg, hasWindow); err != nil {
+		return nil, err
+	}
 	distinct, distinctOn := distinctKind(st)
 	var onCols []int
 	var onKeys []sortKey
@@ -336,6 +380,9 @@ func (b *binder) selectStmt(parent *scope, st *pg_query.SelectStmt, ctes map[str
 		if err := b.distinctOnMatchesOrderBy(st, keys, onKeys, len(cols)); err != nil {
 			return nil, err
 		}
+	}
+	if agg != nil && agg.ungrouped != nil {
+		return nil, agg.ungrouped
 	}
 	if srf != nil && len(srf.calls) == 0 {
 		srf = nil // the names called resolved to functions returning no set
@@ -1034,6 +1081,9 @@ func (b *binder) placeConds(sc *scope, items []*fromItem, pending []pendingCond,
 		}
 	}
 	for _, pc := range pending {
+		// Aggregates, window and set-returning calls are PostgreSQL's
+		// errors "... are not allowed in JOIN conditions" there.
+		sc.noAgg = "JOIN conditions"
 		for _, n := range conjuncts(pc.node) {
 			c, err := b.conjunct(sc, n, pc.clause)
 			if err != nil {
@@ -1048,6 +1098,7 @@ func (b *binder) placeConds(sc *scope, items []*fromItem, pending []pendingCond,
 			}
 		}
 	}
+	sc.noAgg = "WHERE"
 	for _, n := range conjuncts(where) {
 		c, err := b.conjunct(sc, n, "WHERE")
 		if err != nil {

@@ -199,7 +199,9 @@ func (b *binder) compileAside(sc *scope, q *pg_query.SelectStmt, ctes map[string
 		cur.pending = 0
 	}
 	nSub, nChecks := len(b.subplans), len(b.constChecks)
-	p, err := b.selectStmt(sc, q, ctes)
+	var p *selectPlan
+	var err error
+	b.aside(func() { p, err = b.selectStmt(sc, q, ctes) })
 	correlated := err == nil && p.correlated
 	i := 0
 	for cur := sc; cur != nil; cur = cur.parent {

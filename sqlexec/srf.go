@@ -487,7 +487,9 @@ func callFree(n *pg_query.Node) bool {
 // the columns of the FROM items before it are visible (at the slots they
 // have in the row the function is called on), then the enclosing queries'.
 func functionArgScope(sc *scope) *scope {
-	return lateralScope(sc)
+	fs := lateralScope(sc)
+	fs.aggLevelClause = "functions in FROM"
+	return fs
 }
 
 // lateralScope is what a LATERAL item of sc's level sees: the columns of

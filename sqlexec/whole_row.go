@@ -21,10 +21,16 @@ func (b *binder) groupedOuterRow(sc *scope, name string, loc int32) error {
 		}
 		if depth > 0 && cur.agg != nil {
 			key := b.groupKey(cur.agg.from, pg_query.MakeColumnRefNode([]*pg_query.Node{pg_query.MakeStrNode(name)}, loc))
+			err := b.errAt(pgerror.Newf(pgerror.GroupingError, "subquery uses ungrouped column \"%s.*\" from outer query", name), loc)
 			if slices.ContainsFunc(cur.agg.groups, func(g groupEntry) bool { return g.key == key }) {
-				return b.errAt(pgerror.Unsupported("a subquery's reference to a whole row its enclosing query groups by"), loc)
+				err = b.errAt(pgerror.Unsupported("a subquery's reference to a whole row its enclosing query groups by"), loc)
 			}
-			return b.errAt(pgerror.Newf(pgerror.GroupingError, "subquery uses ungrouped column \"%s.*\" from outer query", name), loc)
+			if b.deferUngrouped(err) || b.deferUngroupedOf(cur.agg, err) {
+				// Inside an aggregate call that may turn out to belong
+				// to that level, where the row is no error.
+				return nil
+			}
+			return err
 		}
 		return nil
 	}
@@ -50,6 +56,9 @@ func (b *binder) wholeRowRef(sc *scope, name string) (e *scalar, ok bool) {
 		}
 		if len(cols) == 0 {
 			continue
+		}
+		if len(b.aggRefs) > 0 {
+			b.noteColumnLevel(cur, -1)
 		}
 		if len(cols) == 1 && cols[0].scalarItem {
 			e, err := b.resolveCol(sc, []string{name, cols[0].name}, -1)
