@@ -509,6 +509,9 @@ func pruneEmptyJoins(x *execCtx, it *fromItem) (bool, error) {
 type itemRows struct {
 	rows [][]any
 	hash map[string][][]any
+	// lazy marks a system table item's hash, filled as keys are asked
+	// (lazyCatalogRows).
+	lazy bool
 	// all and hashKeys are, for a MERGE target (fromItem.target), whose
 	// join hands its rows' store keys and members to its row marks, those
 	// of rows and of each hash bucket's rows.
@@ -531,6 +534,17 @@ func (k *keyedRows) add(kr keyedRow) {
 // rows of earlier items, and for a MERGE target their keys and members.
 func cachedRows(x *execCtx, it *fromItem) ([][]any, keyedRows, error) {
 	ir := x.items[it]
+	if ir == nil && it.hashVal != nil && it.catalogLookup != nil && x.caches != nil && x.stats == nil && !it.target && keyConj(it, it.local, 0) == nil {
+		ir = &itemRows{hash: map[string][][]any{}, lazy: true}
+		if x.items == nil {
+			x.items = map[*fromItem]*itemRows{}
+		}
+		x.items[it] = ir
+	}
+	if ir != nil && ir.lazy {
+		rows, err := lazyCatalogRows(x, it, ir)
+		return rows, keyedRows{}, err
+	}
 	if ir == nil {
 		start := time.Now()
 		krs, err := cachedItemRows(x, it)
@@ -587,9 +601,14 @@ func cachedItemRows(x *execCtx, it *fromItem) ([]keyedRow, error) {
 	if it.table != nil {
 		return fetchTableWith(x, it, it.target, it.local)
 	}
-	rows, err := it.sub(x)
+	rows, keyed, err := catalogKeyRows(x, it, it.local, 0)
 	if err != nil {
 		return nil, err
+	}
+	if !keyed {
+		if rows, err = it.sub(x); err != nil {
+			return nil, err
+		}
 	}
 	var out []keyedRow
 	for _, r := range rows {

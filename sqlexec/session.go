@@ -113,6 +113,9 @@ type Session struct {
 	// definer is the owner of the SECURITY DEFINER routine running, the
 	// current_user while it runs; "" outside one.
 	definer string
+	// systemRowsCache keeps system tables' rows across statements
+	// (catalog_rows_cache.go).
+	systemRowsCache map[*virtualTable]*systemRowsEntry
 }
 
 // txnState is the open transaction.
