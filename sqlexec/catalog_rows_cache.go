@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"slices"
 	"sync"
 
 	"github.com/fickle-db/fickle/sqlexec/types"
@@ -30,6 +31,31 @@ var catalogOnlyTables = map[string]bool{
 	"pg_catalog.pg_statistic_ext": true, "pg_catalog.pg_extension": true,
 }
 
+// systemCache is what a session keeps of the catalog it sees: system
+// tables' rows, and values derived from the catalog alone (derived, for
+// catalog derivedFrom).
+type systemCache struct {
+	rows        map[*virtualTable]*systemRowsEntry
+	derivedFrom *catalog
+	derived     map[any]any
+}
+
+// catalogMemo returns the value make derives from catalog c alone, made
+// once for each catalog the session sees. c is the session's catalog (or
+// another published one): a catalog a DDL statement is building changes.
+func (s *Session) catalogMemo(c *catalog, key any, make func() any) any {
+	sc := &s.sysCache
+	if sc.derivedFrom != c {
+		sc.derivedFrom, sc.derived = c, map[any]any{}
+	}
+	v, ok := sc.derived[key]
+	if !ok {
+		v = make()
+		sc.derived[key] = v
+	}
+	return v
+}
+
 // systemRowsEntry is a system table's rows as a session or a statement
 // made them, with what they were made from and the indexes made over them.
 type systemRowsEntry struct {
@@ -38,65 +64,103 @@ type systemRowsEntry struct {
 	roles    uint64 // the cluster's roles version
 	user     string // current_user
 	rows     [][]any
+	colTypes []types.Type
 	// kept says the entry outlives one read of the rows (a session's or a
 	// statement's memo holds it), so that an index over them pays off.
 	kept bool
 	mu   sync.Mutex
-	// indexes hold the rows by the key of a column's value, by column.
-	indexes map[int]map[string][][]any
+	// indexes hold the positions of the rows by the key of a column's
+	// value, by column.
+	indexes map[int]map[string][]int32
 }
 
-// systemRows returns vt's rows over catalog c: those the session made
-// before when vt is one of catalogOnlyTables and nothing they depend on
-// changed since. Callers do not change the rows.
-func (s *Session) systemRows(vt *virtualTable, c *catalog) *systemRowsEntry {
+// systemRows returns vt's rows over catalog c, of columns of types
+// colTypes: those the session made before when vt is one of
+// catalogOnlyTables and nothing they depend on changed since. Callers do
+// not change the rows.
+func (s *Session) systemRows(vt *virtualTable, c *catalog, colTypes []types.Type) *systemRowsEntry {
 	if !catalogOnlyTables[vt.schema+"."+vt.name] {
-		return &systemRowsEntry{rows: vt.rows(s, c)}
+		return &systemRowsEntry{rows: vt.rows(s, c), colTypes: colTypes}
 	}
 	settings, roles, user := s.settings.version, s.engine.cluster.roles.version.Load(), s.user()
-	if e := s.systemRowsCache[vt]; e != nil && e.cat == c && e.settings == settings && e.roles == roles && e.user == user {
+	if e := s.sysCache.rows[vt]; e != nil && e.cat == c && e.settings == settings && e.roles == roles && e.user == user {
 		return e
 	}
-	e := &systemRowsEntry{cat: c, settings: settings, roles: roles, user: user, rows: vt.rows(s, c), kept: true}
-	if s.systemRowsCache == nil {
-		s.systemRowsCache = map[*virtualTable]*systemRowsEntry{}
+	e := &systemRowsEntry{cat: c, settings: settings, roles: roles, user: user, rows: vt.rows(s, c), colTypes: colTypes, kept: true}
+	if s.sysCache.rows == nil {
+		s.sysCache.rows = map[*virtualTable]*systemRowsEntry{}
 	}
-	s.systemRowsCache[vt] = e
+	s.sysCache.rows[vt] = e
 	return e
 }
 
-// lookup returns the rows whose column col, of type typ, equals v, from
-// an index over the column made on first use. v is not NULL, and of a
-// type keyCompatible with typ.
-func (e *systemRowsEntry) lookup(col int, typ types.Type, v any) [][]any {
+// index returns the positions of the rows by the key of column col's
+// value, made on first use; NULLs are left out.
+func (e *systemRowsEntry) index(col int) map[string][]int32 {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	idx := e.indexes[col]
 	if idx == nil {
-		idx = map[string][][]any{}
-		for _, r := range e.rows {
+		idx = map[string][]int32{}
+		typ := e.colTypes[col]
+		for i, r := range e.rows {
 			if r[col] != nil {
 				k := string(types.AppendKey(nil, typ, r[col]))
-				idx[k] = append(idx[k], r)
+				idx[k] = append(idx[k], int32(i))
 			}
 		}
 		if e.indexes == nil {
-			e.indexes = map[int]map[string][][]any{}
+			e.indexes = map[int]map[string][]int32{}
 		}
 		e.indexes[col] = idx
 	}
-	return idx[string(types.AppendKey(nil, typ, v))]
+	return idx
+}
+
+// lookup returns the rows whose column col equals v, in the rows' order.
+// v is not NULL, and of a type keyCompatible with the column's.
+func (e *systemRowsEntry) lookup(col int, v any) [][]any {
+	return e.at(e.index(col)[string(types.AppendKey(nil, e.colTypes[col], v))])
+}
+
+// at returns the rows at positions.
+func (e *systemRowsEntry) at(positions []int32) [][]any {
+	if len(positions) == 0 {
+		return nil
+	}
+	out := make([][]any, len(positions))
+	for i, p := range positions {
+		out[i] = e.rows[p]
+	}
+	return out
+}
+
+// keptCatalogRows returns a system table item's rows when they are kept
+// (systemRowsEntry.kept) and the statement is not under EXPLAIN ANALYZE,
+// whose counts are those of a scan; nil otherwise.
+func keptCatalogRows(x *execCtx, it *fromItem) (*systemRowsEntry, error) {
+	if it.catalogRows == nil || x.stats != nil {
+		return nil, nil
+	}
+	e, err := it.catalogRows(x)
+	if err != nil || !e.kept {
+		return nil, err
+	}
+	return e, nil
 }
 
 // catalogKeyRows returns, for a system table item, the rows whose column
 // equals the value of the keyConj of conds, and true: those are all the
 // rows the conjunct lets through, so the item is read as PostgreSQL reads
-// a catalog through its index. It returns false when no conjunct serves,
-// and under EXPLAIN ANALYZE, whose counts are those of a scan.
+// a catalog through its index. It returns false when no conjunct serves.
 func catalogKeyRows(x *execCtx, it *fromItem, conds []*conj, earlier uint64) ([][]any, bool, error) {
 	c := keyConj(it, conds, earlier)
-	if c == nil || x.stats != nil {
+	if c == nil {
 		return nil, false, nil
+	}
+	e, err := keptCatalogRows(x, it)
+	if e == nil {
+		return nil, false, err
 	}
 	v, err := c.eqVal.eval(x)
 	if err != nil {
@@ -105,7 +169,7 @@ func catalogKeyRows(x *execCtx, it *fromItem, conds []*conj, earlier uint64) ([]
 	if v == nil {
 		return nil, true, nil // = NULL holds for no row
 	}
-	return it.catalogLookup(x, c.eqSlot-it.off, v)
+	return e.lookup(c.eqSlot-it.off, v), true, nil
 }
 
 // keyConj returns the first of conds that is "column = value" on a column
@@ -113,7 +177,7 @@ func catalogKeyRows(x *execCtx, it *fromItem, conds []*conj, earlier uint64) ([]
 // of the level's items whose rows are current) and the enclosing levels
 // compute; nil when there is none.
 func keyConj(it *fromItem, conds []*conj, earlier uint64) *conj {
-	if it.catalogLookup == nil {
+	if it.catalogRows == nil {
 		return nil
 	}
 	for _, c := range conds {
@@ -125,9 +189,59 @@ func keyConj(it *fromItem, conds []*conj, earlier uint64) *conj {
 	return nil
 }
 
+// catalogSemiJoinRows returns, for system table item i of items, only its
+// rows that some row of a later inner item hashed on one of its columns
+// (the next item, or one in its emptyJoins) can join, in their order, and
+// true; false when there is no such item whose rows are known. A catalog query that joins pg_attribute
+// to the pg_class row of one table named by a constant thus reads that
+// table's attributes, not all of them, as PostgreSQL's plan starting from
+// pg_class's index would; the rows left out would join nothing.
+func catalogSemiJoinRows(x *execCtx, items []*fromItem, i int) ([][]any, bool, error) {
+	it := items[i]
+	if i+1 >= len(items) || x.epq != nil || it.left {
+		return nil, false, nil
+	}
+	// The items hashed on item i's columns: those its successor checks
+	// first, and the successor itself.
+	later := items[i+1].emptyJoins
+	if next := items[i+1]; next.cached && next.hashVal != nil && !next.left && !next.target {
+		later = append(slices.Clip(later), next)
+	}
+	if len(later) == 0 {
+		return nil, false, nil
+	}
+	e, err := keptCatalogRows(x, it)
+	if e == nil {
+		return nil, false, err
+	}
+	for _, j := range later {
+		slot := j.hashVal.slot
+		if slot < it.off || slot >= it.off+len(it.catalogTypes) || it.catalogTypes[slot-it.off].Oid != j.hashTyp.Oid {
+			continue
+		}
+		ir, err := cachedItem(x, j)
+		if err != nil {
+			return nil, false, err
+		}
+		if ir.lazy || len(ir.hash) > len(e.rows)/8 {
+			continue // as many keys as rows: no gain
+		}
+		idx := e.index(slot - it.off)
+		var positions []int32
+		for k, rows := range ir.hash {
+			if len(rows) > 0 {
+				positions = append(positions, idx[k]...)
+			}
+		}
+		slices.Sort(positions)
+		return e.at(positions), true, nil
+	}
+	return nil, false, nil
+}
+
 // lazyCatalogRows answers a hash join's look-up of a system table item's
-// rows by key from the index over the column (lookup), passing the rows
-// through the item's local conditions once for each key asked, instead of
+// rows by key from the index over the column, passing the rows through
+// the item's local conditions once for each key asked, instead of
 // filtering and hashing all the rows for every execution: a correlated
 // subquery's join or a catalog query's runs once per table an ORM
 // introspects.
@@ -140,12 +254,8 @@ func lazyCatalogRows(x *execCtx, it *fromItem, ir *itemRows) ([][]any, error) {
 	if rows, ok := ir.hash[k]; ok {
 		return rows, nil
 	}
-	bucket, _, err := it.catalogLookup(x, it.hashSlot, v)
-	if err != nil {
-		return nil, err
-	}
 	var rows [][]any
-	for _, r := range bucket {
+	for _, r := range ir.entry.lookup(it.hashSlot, v) {
 		copy(x.row[it.off:it.off+it.width], r)
 		ok, err := allHold(x, it.local, false)
 		if err != nil {

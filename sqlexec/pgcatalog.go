@@ -115,7 +115,7 @@ func (b *binder) virtualItem(vt *virtualTable, alias string, a *pg_query.Alias) 
 		if e, ok := x.memoGet(key); ok {
 			return e.(*systemRowsEntry), nil
 		}
-		e := x.s.systemRows(vt, c)
+		e := x.s.systemRows(vt, c, colTypes)
 		if x.caches != nil {
 			x.memoSet(key, e)
 			e.kept = true
@@ -133,13 +133,7 @@ func (b *binder) virtualItem(vt *virtualTable, alias string, a *pg_query.Alias) 
 		return e.rows, nil
 	}}
 	if vt.read == nil {
-		it.catalogLookup = func(x *execCtx, col int, v any) ([][]any, bool, error) {
-			e, err := entry(x)
-			if err != nil || !e.kept {
-				return nil, false, err
-			}
-			return e.lookup(col, colTypes[col], v), true, nil
-		}
+		it.catalogRows = entry
 	}
 	return it, cols, nil
 }

@@ -113,9 +113,9 @@ type Session struct {
 	// definer is the owner of the SECURITY DEFINER routine running, the
 	// current_user while it runs; "" outside one.
 	definer string
-	// systemRowsCache keeps system tables' rows across statements
-	// (catalog_rows_cache.go).
-	systemRowsCache map[*virtualTable]*systemRowsEntry
+	// sysCache keeps system tables' rows, and what else is derived from
+	// the catalog, across statements (catalog_rows_cache.go).
+	sysCache systemCache
 }
 
 // txnState is the open transaction.
