@@ -190,12 +190,13 @@ func keyConj(it *fromItem, conds []*conj, earlier uint64) *conj {
 }
 
 // catalogSemiJoinRows returns, for system table item i of items, only its
-// rows that some row of a later inner item hashed on one of its columns
-// (the next item, or one in its emptyJoins) can join, in their order, and
-// true; false when there is no such item whose rows are known. A catalog query that joins pg_attribute
-// to the pg_class row of one table named by a constant thus reads that
-// table's attributes, not all of them, as PostgreSQL's plan starting from
-// pg_class's index would; the rows left out would join nothing.
+// rows that some row of a later inner system table item hashed on one of
+// its columns (the next item, or one in its emptyJoins) can join, in their
+// order, and true; false when there is no such item whose rows are known.
+// A catalog query that joins pg_attribute to the pg_class row of one table
+// named by a constant thus reads that table's attributes, not all of them,
+// as PostgreSQL's plan starting from pg_class's index would; the rows left
+// out would join nothing.
 func catalogSemiJoinRows(x *execCtx, items []*fromItem, i int) ([][]any, bool, error) {
 	it := items[i]
 	if i+1 >= len(items) || x.epq != nil || it.left {
@@ -216,7 +217,10 @@ func catalogSemiJoinRows(x *execCtx, items []*fromItem, i int) ([][]any, bool, e
 	}
 	for _, j := range later {
 		slot := j.hashVal.slot
-		if slot < it.off || slot >= it.off+len(it.catalogTypes) || it.catalogTypes[slot-it.off].Oid != j.hashTyp.Oid {
+		// Only a system table's rows are read ahead: a table's read is
+		// an event of the history, which must not gain one where item i
+		// has no rows.
+		if j.catalogRows == nil || slot < it.off || slot >= it.off+len(it.catalogTypes) || it.catalogTypes[slot-it.off].Oid != j.hashTyp.Oid {
 			continue
 		}
 		ir, err := cachedItem(x, j)
