@@ -1,7 +1,9 @@
 package sqlexec
 
 import (
+	"maps"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/fickle-db/fickle/sqlexec/types"
@@ -11,9 +13,9 @@ import (
 // the same few tables once or several times for every table they
 // introspect: remaking pg_attribute or pg_attrdef (whose defaults are
 // deparsed) for each of those statements made introspection quadratic in
-// the number of tables. So a session keeps the rows of the system tables
-// whose rows depend only on what it can tell has not changed, and makes
-// them again when any of it has.
+// the number of tables. So a database keeps the rows of the system tables
+// whose rows depend only on what a session can tell has not changed, for
+// the sessions that see the same, and makes them again when any of it has.
 
 // catalogOnlyTables are the system tables whose rows are a function of the
 // catalog, the roles (ACLs and owners print role names), and the
@@ -31,13 +33,55 @@ var catalogOnlyTables = map[string]bool{
 	"pg_catalog.pg_statistic_ext": true, "pg_catalog.pg_extension": true,
 }
 
-// systemCache is what a session keeps of the catalog it sees: system
-// tables' rows, and values derived from the catalog alone (derived, for
-// catalog derivedFrom).
+// systemCache is what a session keeps of the catalog it sees: the
+// fingerprint of its settings (for settings version settingsVersion), and
+// values derived from the catalog alone (derived, for catalog
+// derivedFrom).
 type systemCache struct {
-	rows        map[*virtualTable]*systemRowsEntry
-	derivedFrom *catalog
-	derived     map[any]any
+	settings        string
+	settingsVersion uint64
+	derivedFrom     *catalog
+	derived         map[any]any
+}
+
+// sharedSystemRows holds a database's kept system-table rows, shared by
+// its sessions: introspecting 600 tables keeps tens of megabytes of them.
+type sharedSystemRows struct {
+	mu      sync.Mutex
+	entries map[systemRowsKey]*systemRowsEntry
+}
+
+// systemRowsKey is what a system table's rows are made from: the table,
+// the catalog, the session's settings (search_path qualifies names,
+// DateStyle formats values), the roles (ACLs and owners print role
+// names) and the current user.
+type systemRowsKey struct {
+	vt       *virtualTable
+	cat      *catalog
+	settings string
+	roles    uint64
+	user     string
+}
+
+// maxSharedSystemRows bounds the entries kept (sessions with different
+// settings each have their own): past it all go.
+const maxSharedSystemRows = 128
+
+// settingsFingerprint returns the session's settings as one string, made
+// again when they change.
+func (s *Session) settingsFingerprint() string {
+	sc := &s.sysCache
+	if sc.settings == "" || sc.settingsVersion != s.settings.version {
+		var b strings.Builder
+		for _, k := range slices.Sorted(maps.Keys(s.settings.vals)) {
+			b.WriteString(k)
+			b.WriteByte('=')
+			b.WriteString(s.settings.vals[k])
+			b.WriteByte(0)
+		}
+		sc.settings, sc.settingsVersion = b.String(), s.settings.version
+	}
+	return sc.settings
 }
 
 // catalogMemo returns the value make derives from catalog c alone, made
@@ -56,17 +100,14 @@ func (s *Session) catalogMemo(c *catalog, key any, make func() any) any {
 	return v
 }
 
-// systemRowsEntry is a system table's rows as a session or a statement
-// made them, with what they were made from and the indexes made over them.
+// systemRowsEntry is a system table's rows as the sessions or a
+// statement made them, with the indexes made over them.
 type systemRowsEntry struct {
-	cat      *catalog
-	settings uint64 // the session's settings version
-	roles    uint64 // the cluster's roles version
-	user     string // current_user
 	rows     [][]any
 	colTypes []types.Type
-	// kept says the entry outlives one read of the rows (a session's or a
-	// statement's memo holds it), so that an index over them pays off.
+	// kept says the entry outlives one read of the rows (the database's
+	// or a statement's memo holds it), so that an index over them pays
+	// off.
 	kept bool
 	mu   sync.Mutex
 	// indexes hold the positions of the rows by the key of a column's
@@ -75,22 +116,39 @@ type systemRowsEntry struct {
 }
 
 // systemRows returns vt's rows over catalog c, of columns of types
-// colTypes: those the session made before when vt is one of
-// catalogOnlyTables and nothing they depend on changed since. Callers do
-// not change the rows.
+// colTypes: those made before for a session with the same settings, roles
+// and user when vt is one of catalogOnlyTables. Callers do not change the
+// rows.
 func (s *Session) systemRows(vt *virtualTable, c *catalog, colTypes []types.Type) *systemRowsEntry {
 	if !catalogOnlyTables[vt.schema+"."+vt.name] {
 		return &systemRowsEntry{rows: vt.rows(s, c), colTypes: colTypes}
 	}
-	settings, roles, user := s.settings.version, s.engine.cluster.roles.version.Load(), s.user()
-	if e := s.sysCache.rows[vt]; e != nil && e.cat == c && e.settings == settings && e.roles == roles && e.user == user {
+	key := systemRowsKey{vt: vt, cat: c, settings: s.settingsFingerprint(), roles: s.engine.cluster.roles.version.Load(), user: s.user()}
+	shared := &s.engine.sysRows
+	shared.mu.Lock()
+	e := shared.entries[key]
+	shared.mu.Unlock()
+	if e != nil {
 		return e
 	}
-	e := &systemRowsEntry{cat: c, settings: settings, roles: roles, user: user, rows: vt.rows(s, c), colTypes: colTypes, kept: true}
-	if s.sysCache.rows == nil {
-		s.sysCache.rows = map[*virtualTable]*systemRowsEntry{}
+	e = &systemRowsEntry{rows: vt.rows(s, c), colTypes: colTypes, kept: true}
+	published, _ := s.engine.published()
+	shared.mu.Lock()
+	defer shared.mu.Unlock()
+	// Rows of catalogs that are neither this one nor the published one
+	// (older versions, other transactions' DDL) go.
+	for k := range shared.entries {
+		if k.cat != c && k.cat != published {
+			delete(shared.entries, k)
+		}
 	}
-	s.sysCache.rows[vt] = e
+	if len(shared.entries) >= maxSharedSystemRows {
+		clear(shared.entries)
+	}
+	if shared.entries == nil {
+		shared.entries = map[systemRowsKey]*systemRowsEntry{}
+	}
+	shared.entries[key] = e
 	return e
 }
 

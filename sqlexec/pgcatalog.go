@@ -118,7 +118,9 @@ func (b *binder) virtualItem(vt *virtualTable, alias string, a *pg_query.Alias) 
 		e := x.s.systemRows(vt, c, colTypes)
 		if x.caches != nil {
 			x.memoSet(key, e)
-			e.kept = true
+			if !e.kept { // a statement's own rows; the database's are kept already and shared
+				e.kept = true
+			}
 		}
 		return e, nil
 	}

@@ -113,8 +113,8 @@ type Session struct {
 	// definer is the owner of the SECURITY DEFINER routine running, the
 	// current_user while it runs; "" outside one.
 	definer string
-	// sysCache keeps system tables' rows, and what else is derived from
-	// the catalog, across statements (catalog_rows_cache.go).
+	// sysCache keeps what the session derived from the catalog across
+	// statements (catalog_rows_cache.go).
 	sysCache systemCache
 }
 
