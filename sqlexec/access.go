@@ -509,6 +509,10 @@ func pruneEmptyJoins(x *execCtx, it *fromItem) (bool, error) {
 type itemRows struct {
 	rows [][]any
 	hash map[string][][]any
+	// lazy marks a system table item's hash, filled as keys are asked
+	// from entry, its rows (lazyCatalogRows).
+	lazy  bool
+	entry *systemRowsEntry
 	// all and hashKeys are, for a MERGE target (fromItem.target), whose
 	// join hands its rows' store keys and members to its row marks, those
 	// of rows and of each hash bucket's rows.
@@ -530,45 +534,13 @@ func (k *keyedRows) add(kr keyedRow) {
 // cachedRows returns the rows of a cached item that may join the current
 // rows of earlier items, and for a MERGE target their keys and members.
 func cachedRows(x *execCtx, it *fromItem) ([][]any, keyedRows, error) {
-	ir := x.items[it]
-	if ir == nil {
-		start := time.Now()
-		krs, err := cachedItemRows(x, it)
-		if err != nil {
-			return nil, keyedRows{}, err
-		}
-		if x.stats != nil {
-			it.plan.countCached(x, len(krs), time.Since(start))
-		}
-		ir = &itemRows{rows: make([][]any, len(krs))}
-		for i, kr := range krs {
-			ir.rows[i] = kr.row
-			if it.target {
-				ir.all.add(kr)
-			}
-		}
-		if it.hashVal != nil {
-			typ := it.hashTyp
-			ir.hash = map[string][][]any{}
-			if it.target {
-				ir.hashKeys = map[string]keyedRows{}
-			}
-			for i, r := range ir.rows {
-				if v := r[it.hashSlot]; v != nil {
-					k := string(types.AppendKey(nil, typ, v))
-					ir.hash[k] = append(ir.hash[k], r)
-					if it.target {
-						kk := ir.hashKeys[k]
-						kk.add(krs[i])
-						ir.hashKeys[k] = kk
-					}
-				}
-			}
-		}
-		if x.items == nil {
-			x.items = map[*fromItem]*itemRows{}
-		}
-		x.items[it] = ir
+	ir, err := cachedItem(x, it)
+	if err != nil {
+		return nil, keyedRows{}, err
+	}
+	if ir.lazy {
+		rows, err := lazyCatalogRows(x, it, ir)
+		return rows, keyedRows{}, err
 	}
 	if it.hashVal == nil {
 		return ir.rows, ir.all, nil
@@ -581,15 +553,81 @@ func cachedRows(x *execCtx, it *fromItem) ([][]any, keyedRows, error) {
 	return ir.hash[k], ir.hashKeys[k], nil
 }
 
+// cachedItem returns the rows of a cached item for this execution, read
+// and hashed on first use; a system table's hash is filled as keys are
+// asked when no local condition narrows its rows by key.
+func cachedItem(x *execCtx, it *fromItem) (*itemRows, error) {
+	if ir := x.items[it]; ir != nil {
+		return ir, nil
+	}
+	if it.hashVal != nil && !it.target && keyConj(it, it.local, 0) == nil {
+		e, err := keptCatalogRows(x, it)
+		if err != nil {
+			return nil, err
+		}
+		if e != nil {
+			ir := &itemRows{hash: map[string][][]any{}, lazy: true, entry: e}
+			if x.items == nil {
+				x.items = map[*fromItem]*itemRows{}
+			}
+			x.items[it] = ir
+			return ir, nil
+		}
+	}
+	start := time.Now()
+	krs, err := cachedItemRows(x, it)
+	if err != nil {
+		return nil, err
+	}
+	if x.stats != nil {
+		it.plan.countCached(x, len(krs), time.Since(start))
+	}
+	ir := &itemRows{rows: make([][]any, len(krs))}
+	for i, kr := range krs {
+		ir.rows[i] = kr.row
+		if it.target {
+			ir.all.add(kr)
+		}
+	}
+	if it.hashVal != nil {
+		typ := it.hashTyp
+		ir.hash = map[string][][]any{}
+		if it.target {
+			ir.hashKeys = map[string]keyedRows{}
+		}
+		for i, r := range ir.rows {
+			if v := r[it.hashSlot]; v != nil {
+				k := string(types.AppendKey(nil, typ, v))
+				ir.hash[k] = append(ir.hash[k], r)
+				if it.target {
+					kk := ir.hashKeys[k]
+					kk.add(krs[i])
+					ir.hashKeys[k] = kk
+				}
+			}
+		}
+	}
+	if x.items == nil {
+		x.items = map[*fromItem]*itemRows{}
+	}
+	x.items[it] = ir
+	return ir, nil
+}
+
 // cachedItemRows reads the rows of a cached item that pass its local
 // conditions: a table's from the store, a system table's from its rows.
 func cachedItemRows(x *execCtx, it *fromItem) ([]keyedRow, error) {
 	if it.table != nil {
 		return fetchTableWith(x, it, it.target, it.local)
 	}
-	rows, err := it.sub(x)
+	rows, keyed, err := catalogKeyRows(x, it, it.local, 0)
 	if err != nil {
 		return nil, err
+	}
+	if !keyed {
+		if rows, err = it.sub(x); err != nil {
+			return nil, err
+		}
 	}
 	var out []keyedRow
 	for _, r := range rows {

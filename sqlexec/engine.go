@@ -15,6 +15,9 @@ type Engine struct {
 	cfg     Config
 	parsed  parseCache
 	cat     catalogHolder
+	// sysRows keeps system tables' rows for the sessions that see the
+	// same catalog with the same settings (catalog_rows_cache.go).
+	sysRows sharedSystemRows
 
 	// oid is pg_database.oid; name its datname (ALTER DATABASE ... RENAME
 	// changes it).

@@ -50,6 +50,10 @@ type fromItem struct {
 	// catalogTypes are the column types of a system table item (itemCatalog),
 	// whose rows a join caches as a table's.
 	catalogTypes []types.Type
+	// catalogRows, set on a system table item whose rows are made, not
+	// read from the store, returns them with the indexes over them
+	// (catalog_rows_cache.go).
+	catalogRows func(x *execCtx) (*systemRowsEntry, error)
 	// emptyJoins are the later inner cached items whose hash key is a column
 	// of the items before this one: when such an item has no rows for the
 	// key, no combination of this item's and the next ones' rows can join,

@@ -17,6 +17,16 @@ type partitionGraph struct {
 	children  map[uint32][]uint32
 }
 
+// partitionGraph returns the partition trees of the session's catalog,
+// made once for each catalog: psql's \d asks for a table's ancestors.
+func (s *Session) partitionGraph() *partitionGraph {
+	c, _ := s.catalog()
+	return s.catalogMemo(c, partitionGraphKey{}, func() any { return newPartitionGraph(c) }).(*partitionGraph)
+}
+
+// partitionGraphKey keys the partition graph in catalogMemo.
+type partitionGraphKey struct{}
+
 // newPartitionGraph reads the partition trees of catalog c from its
 // pg_class and pg_inherits rows.
 func newPartitionGraph(c *catalog) *partitionGraph {
@@ -63,8 +73,7 @@ func (g *partitionGraph) ancestors(oid uint32) []uint32 {
 // partitionAncestorsRows is pg_partition_ancestors(rel): rel then the
 // relations above it, none for a relation outside any partition tree.
 func partitionAncestorsRows(x *execCtx, args []any) ([][]any, error) {
-	c, _ := x.s.catalog()
-	g, oid := newPartitionGraph(c), uint32(args[0].(int64))
+	g, oid := x.s.partitionGraph(), uint32(args[0].(int64))
 	if !g.inTree(oid) {
 		return nil, nil
 	}
@@ -78,8 +87,7 @@ func partitionAncestorsRows(x *execCtx, args []any) ([][]any, error) {
 // partitionRoot is pg_partition_root(rel): the top of rel's partition
 // tree, NULL for a relation outside any.
 func partitionRoot(x *execCtx, args []any) (any, error) {
-	c, _ := x.s.catalog()
-	g, oid := newPartitionGraph(c), uint32(args[0].(int64))
+	g, oid := x.s.partitionGraph(), uint32(args[0].(int64))
 	if !g.inTree(oid) {
 		return nil, nil
 	}
@@ -100,8 +108,7 @@ var partitionTreeFields = []types.Field{{Name: "relid", Type: types.Regclass}, {
 // below it, breadth first as PostgreSQL's find_all_inheritors lists them,
 // each with its parent, whether it is a leaf and its depth below rel.
 func partitionTreeRows(x *execCtx, args []any) ([][]any, error) {
-	c, _ := x.s.catalog()
-	g, root := newPartitionGraph(c), uint32(args[0].(int64))
+	g, root := x.s.partitionGraph(), uint32(args[0].(int64))
 	if !g.inTree(root) {
 		return nil, nil
 	}

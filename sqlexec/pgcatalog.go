@@ -93,10 +93,9 @@ func (b *binder) virtualItem(vt *virtualTable, alias string, a *pg_query.Alias) 
 	for i, c := range vt.cols {
 		colTypes[i] = c.typ
 	}
-	it := &fromItem{name: alias, catalogTypes: colTypes, sub: func(x *execCtx) ([][]any, error) {
-		if vt.read != nil {
-			return vt.read(x)
-		}
+	// entry returns the rows as the statement sees them, with the
+	// indexes made over them.
+	entry := func(x *execCtx) (*systemRowsEntry, error) {
 		c := x.systemCatalog
 		if c == nil {
 			c, _ = x.s.catalog()
@@ -110,15 +109,34 @@ func (b *binder) virtualItem(vt *virtualTable, alias string, a *pg_query.Alias) 
 		}
 		// A statement reads a system table as often as a correlated
 		// subquery or a join's inner side asks: its rows are made once
-		// for each catalog the statement sees.
+		// for each catalog the statement sees (and kept across
+		// statements, catalog_rows_cache.go).
 		key := virtualRowsKey{vt, c}
-		if rows, ok := x.memoGet(key); ok {
-			return rows.([][]any), nil
+		if e, ok := x.memoGet(key); ok {
+			return e.(*systemRowsEntry), nil
 		}
-		rows := vt.rows(x.s, c)
-		x.memoSet(key, rows)
-		return rows, nil
+		e := x.s.systemRows(vt, c, colTypes)
+		if x.caches != nil {
+			x.memoSet(key, e)
+			if !e.kept { // a statement's own rows; the database's are kept already and shared
+				e.kept = true
+			}
+		}
+		return e, nil
+	}
+	it := &fromItem{name: alias, catalogTypes: colTypes, sub: func(x *execCtx) ([][]any, error) {
+		if vt.read != nil {
+			return vt.read(x)
+		}
+		e, err := entry(x)
+		if err != nil {
+			return nil, err
+		}
+		return e.rows, nil
 	}}
+	if vt.read == nil {
+		it.catalogRows = entry
+	}
 	return it, cols, nil
 }
 

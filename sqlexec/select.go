@@ -965,9 +965,23 @@ func runItems(x *execCtx, items []*fromItem, i int, emit func() error) error {
 		}
 	case it.each != nil:
 	default:
+		// A system table's conjunct "column = value", the value computed
+		// by the items before it, reads its rows by key; else a later
+		// item joined on one of its columns may narrow them.
+		var keyed bool
 		var err error
-		if rows, err = it.sub(x); err != nil {
+		if rows, keyed, err = catalogKeyRows(x, it, conds, itemBit(i)-1); err != nil {
 			return err
+		}
+		if !keyed {
+			if rows, keyed, err = catalogSemiJoinRows(x, items, i); err != nil {
+				return err
+			}
+		}
+		if !keyed {
+			if rows, err = it.sub(x); err != nil {
+				return err
+			}
 		}
 	}
 	matched := false

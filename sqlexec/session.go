@@ -113,6 +113,9 @@ type Session struct {
 	// definer is the owner of the SECURITY DEFINER routine running, the
 	// current_user while it runs; "" outside one.
 	definer string
+	// sysCache keeps what the session derived from the catalog across
+	// statements (catalog_rows_cache.go).
+	sysCache systemCache
 }
 
 // txnState is the open transaction.
