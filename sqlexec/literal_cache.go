@@ -195,44 +195,50 @@ func predicateTemplate(st *Statement, kinds string) *string {
 
 // onlyInt4Params reports whether every $n in tmpl is an int4 literal's.
 func onlyInt4Params(tmpl, kinds string) bool {
-	for {
-		i := strings.IndexByte(tmpl, '$')
-		if i < 0 {
-			return true
-		}
-		j := i + 1
-		for j < len(tmpl) && tmpl[j] >= '0' && tmpl[j] <= '9' {
-			j++
-		}
-		if n, err := strconv.Atoi(tmpl[i+1 : j]); err != nil || n < 1 || n > len(kinds) || litKind(kinds[n-1]) != litInt4 {
+	for _, n := range templateParams(tmpl) {
+		if n.param < 1 || n.param > len(kinds) || litKind(kinds[n.param-1]) != litInt4 {
 			return false
 		}
-		tmpl = tmpl[j:]
 	}
+	return true
 }
 
-// fill replaces the $n of a predicate template by the literals' numbers.
-func (b *literalBinding) fill(tmpl string) string {
-	var out strings.Builder
-	for {
-		i := strings.IndexByte(tmpl, '$')
-		if i < 0 {
-			out.WriteString(tmpl)
-			return out.String()
+// templateParam is a $n of a predicate template: its number and its span.
+type templateParam struct{ param, start, end int }
+
+// templateParams lists the $n of a predicate template in order.
+func templateParams(tmpl string) []templateParam {
+	var out []templateParam
+	for i := 0; i < len(tmpl); i++ {
+		if tmpl[i] != '$' {
+			continue
 		}
-		out.WriteString(tmpl[:i])
 		j := i + 1
 		for j < len(tmpl) && tmpl[j] >= '0' && tmpl[j] <= '9' {
 			j++
 		}
 		n, _ := strconv.Atoi(tmpl[i+1 : j])
-		if n >= 1 && n <= len(b.lits) {
-			out.WriteString(strconv.FormatInt(b.lits[n-1].int4(), 10))
-		} else {
-			out.WriteString(tmpl[i:j])
-		}
-		tmpl = tmpl[j:]
+		out = append(out, templateParam{param: n, start: i, end: j})
+		i = j - 1
 	}
+	return out
+}
+
+// fill replaces the $n of a predicate template by the literals' numbers.
+func (b *literalBinding) fill(tmpl string) string {
+	var out strings.Builder
+	prev := 0
+	for _, p := range templateParams(tmpl) {
+		out.WriteString(tmpl[prev:p.start])
+		if p.param >= 1 && p.param <= len(b.lits) {
+			out.WriteString(strconv.FormatInt(b.lits[p.param-1].int4(), 10))
+		} else {
+			out.WriteString(tmpl[p.start:p.end])
+		}
+		prev = p.end
+	}
+	out.WriteString(tmpl[prev:])
+	return out.String()
 }
 
 // whereClause is the WHERE clause of a SELECT, UPDATE or DELETE.
