@@ -611,7 +611,7 @@ func (sc *litScanner) decide(next litToken) bool {
 func (sc *litScanner) decideString(t, next litToken) {
 	str := &sc.str
 	if str.castStage == 0 && next.kind == tokPunct && next.text == "::" ||
-		str.castStage == 1 && (next.kind == tokWord && next.text != "unknown" || next.kind == tokQuoted) {
+		str.castStage == 1 && (next.kind == tokWord && next.text != "unknown" || next.kind == tokQuoted && next.text != `"unknown"`) {
 		str.castStage++
 		return // still pending
 	}

@@ -44,8 +44,8 @@ func TestNormalizeLiteralsReplacesNumbersWhereTheyAreValues(t *testing.T) {
 			"SELECT $1::date, $2::TEXT AS y, $3::int + $4, $5::\"char\" FROM t WHERE d > $6::date AND $7::text = $8 ORDER BY 1", "sssissss", []string{"2020-01-01", "x", "1", "1", "it's", "2020-01-01", "a", "b"}},
 		{"SELECT 'a' IN ('b') FROM t WHERE x IN ('a', 'b') AND y NOT IN ('c') AND z IN (SELECT 'd', 'e') AND lower(w) IN ('f') AND v IN (('g'), 'h' || 'i', 'j')",
 			"SELECT 'a' IN ('b') FROM t WHERE x IN ($1, $2) AND y NOT IN ($3) AND z IN (SELECT 'd', 'e') AND lower(w) IN ('f') AND v IN (('g'), 'h' || 'i', $4)", "ssss", []string{"a", "b", "c", "j"}},
-		{"SELECT '1'::numeric(10,2), 'x'::character varying, '{1}'::int[], 'x'::pg_catalog.text, '1'::interval day, 'x'::unknown, 'x'::date::text, 1 FROM t ORDER BY 'x'::text",
-			"SELECT '1'::numeric(10,2), 'x'::character varying, '{1}'::int[], 'x'::pg_catalog.text, '1'::interval day, 'x'::unknown, 'x'::date::text, $1 FROM t ORDER BY 'x'::text", "i", nil},
+		{"SELECT '1'::numeric(10,2), 'x'::character varying, '{1}'::int[], 'x'::pg_catalog.text, '1'::interval day, 'x'::unknown, 'x'::\"unknown\", 'x'::date::text, 1 FROM t ORDER BY 'x'::text",
+			"SELECT '1'::numeric(10,2), 'x'::character varying, '{1}'::int[], 'x'::pg_catalog.text, '1'::interval day, 'x'::unknown, 'x'::\"unknown\", 'x'::date::text, $1 FROM t ORDER BY 'x'::text", "i", nil},
 	} {
 		q, ok := normalizeLiterals(c.in)
 		if c.want == "" {
