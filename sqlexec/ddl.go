@@ -113,17 +113,68 @@ func (d *ddl) warning(code pgerror.Code, format string, args ...any) {
 	d.notices = append(d.notices, n)
 }
 
+// schemaObjectNouns name the schema objects whose statements' command tags
+// schemaObjectTag gives.
+var schemaObjectNouns = map[pg_query.ObjectType]string{
+	pg_query.ObjectType_OBJECT_COLLATION:       "COLLATION",
+	pg_query.ObjectType_OBJECT_CONVERSION:      "CONVERSION",
+	pg_query.ObjectType_OBJECT_STATISTIC_EXT:   "STATISTICS",
+	pg_query.ObjectType_OBJECT_TSCONFIGURATION: "TEXT SEARCH CONFIGURATION",
+	pg_query.ObjectType_OBJECT_TSDICTIONARY:    "TEXT SEARCH DICTIONARY",
+	pg_query.ObjectType_OBJECT_TSPARSER:        "TEXT SEARCH PARSER",
+	pg_query.ObjectType_OBJECT_TSTEMPLATE:      "TEXT SEARCH TEMPLATE",
+}
+
+// schemaObjectTag is the command tag of a statement on collations,
+// conversions, statistics objects or text search objects, "" for another
+// statement.
+func schemaObjectTag(n *pg_query.Node) string {
+	tag := func(verb string, t pg_query.ObjectType) string {
+		if noun := schemaObjectNouns[t]; noun != "" {
+			return verb + " " + noun
+		}
+		return ""
+	}
+	switch v := n.Node.(type) {
+	case *pg_query.Node_DefineStmt:
+		return tag("CREATE", v.DefineStmt.Kind)
+	case *pg_query.Node_CreateConversionStmt:
+		return "CREATE CONVERSION"
+	case *pg_query.Node_CreateStatsStmt:
+		return "CREATE STATISTICS"
+	case *pg_query.Node_AlterStatsStmt:
+		return "ALTER STATISTICS"
+	case *pg_query.Node_AlterCollationStmt:
+		return "ALTER COLLATION"
+	case *pg_query.Node_AlterTsconfigurationStmt:
+		return "ALTER TEXT SEARCH CONFIGURATION"
+	case *pg_query.Node_AlterTsdictionaryStmt:
+		return "ALTER TEXT SEARCH DICTIONARY"
+	case *pg_query.Node_DropStmt:
+		return tag("DROP", v.DropStmt.RemoveType)
+	}
+	if t, ok := alteredObjectType(n); ok {
+		return tag("ALTER", t)
+	}
+	return ""
+}
+
+// alteredObjectType is the object type of ALTER ... RENAME, SET SCHEMA or
+// OWNER TO; ok is false for another statement.
+func alteredObjectType(n *pg_query.Node) (pg_query.ObjectType, bool) {
+	switch v := n.Node.(type) {
+	case *pg_query.Node_RenameStmt:
+		return v.RenameStmt.RenameType, true
+	case *pg_query.Node_AlterObjectSchemaStmt:
+		return v.AlterObjectSchemaStmt.ObjectType, true
+	case *pg_query.Node_AlterOwnerStmt:
+		return v.AlterOwnerStmt.ObjectType, true
+	}
+	return 0, false
+}
+
 func ddlTag(n *pg_query.Node) string {
-	if tag := textSearchTag(n); tag != "" {
-		return tag
-	}
-	if tag := statisticsTag(n); tag != "" {
-		return tag
-	}
-	if tag := collationTag(n); tag != "" {
-		return tag
-	}
-	if tag := conversionTag(n); tag != "" {
+	if tag := schemaObjectTag(n); tag != "" {
 		return tag
 	}
 	if ds := n.GetDropStmt(); ds != nil && ds.RemoveType == pg_query.ObjectType_OBJECT_CAST {

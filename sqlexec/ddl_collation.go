@@ -99,37 +99,6 @@ func (d *ddl) collationDDL(n *pg_query.Node) (bool, error) {
 	return false, nil
 }
 
-// collationTag is the command tag of a statement on collations, "" for
-// another statement.
-func collationTag(n *pg_query.Node) string {
-	coll := pg_query.ObjectType_OBJECT_COLLATION
-	switch v := n.Node.(type) {
-	case *pg_query.Node_DefineStmt:
-		if v.DefineStmt.Kind == coll {
-			return "CREATE COLLATION"
-		}
-	case *pg_query.Node_AlterCollationStmt:
-		return "ALTER COLLATION"
-	case *pg_query.Node_DropStmt:
-		if v.DropStmt.RemoveType == coll {
-			return "DROP COLLATION"
-		}
-	case *pg_query.Node_RenameStmt:
-		if v.RenameStmt.RenameType == coll {
-			return "ALTER COLLATION"
-		}
-	case *pg_query.Node_AlterObjectSchemaStmt:
-		if v.AlterObjectSchemaStmt.ObjectType == coll {
-			return "ALTER COLLATION"
-		}
-	case *pg_query.Node_AlterOwnerStmt:
-		if v.AlterOwnerStmt.ObjectType == coll {
-			return "ALTER COLLATION"
-		}
-	}
-	return ""
-}
-
 // createCollation runs CREATE COLLATION as DefineCollation and
 // CollationCreate do, for the locales fickle compares as PostgreSQL does.
 func (d *ddl) createCollation(ds *pg_query.DefineStmt) error {

@@ -92,33 +92,6 @@ func (d *ddl) conversionDDL(n *pg_query.Node) (bool, error) {
 	return false, nil
 }
 
-// conversionTag is the command tag of a statement on conversions, "" for
-// another statement.
-func conversionTag(n *pg_query.Node) string {
-	conv := pg_query.ObjectType_OBJECT_CONVERSION
-	switch v := n.Node.(type) {
-	case *pg_query.Node_CreateConversionStmt:
-		return "CREATE CONVERSION"
-	case *pg_query.Node_DropStmt:
-		if v.DropStmt.RemoveType == conv {
-			return "DROP CONVERSION"
-		}
-	case *pg_query.Node_RenameStmt:
-		if v.RenameStmt.RenameType == conv {
-			return "ALTER CONVERSION"
-		}
-	case *pg_query.Node_AlterObjectSchemaStmt:
-		if v.AlterObjectSchemaStmt.ObjectType == conv {
-			return "ALTER CONVERSION"
-		}
-	case *pg_query.Node_AlterOwnerStmt:
-		if v.AlterOwnerStmt.ObjectType == conv {
-			return "ALTER CONVERSION"
-		}
-	}
-	return ""
-}
-
 // encodingNumber is pg_char_to_encoding for PostgreSQL's own encoding
 // names (any case, punctuation ignored); ok false for another name,
 // which may be one of PostgreSQL's aliases.

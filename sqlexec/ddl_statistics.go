@@ -85,35 +85,6 @@ func (d *ddl) statisticsDDL(n *pg_query.Node, full string) (bool, error) {
 	return false, nil
 }
 
-// statisticsTag is the command tag of a statement on statistics objects,
-// "" for another statement.
-func statisticsTag(n *pg_query.Node) string {
-	ext := pg_query.ObjectType_OBJECT_STATISTIC_EXT
-	switch v := n.Node.(type) {
-	case *pg_query.Node_CreateStatsStmt:
-		return "CREATE STATISTICS"
-	case *pg_query.Node_AlterStatsStmt:
-		return "ALTER STATISTICS"
-	case *pg_query.Node_DropStmt:
-		if v.DropStmt.RemoveType == ext {
-			return "DROP STATISTICS"
-		}
-	case *pg_query.Node_RenameStmt:
-		if v.RenameStmt.RenameType == ext {
-			return "ALTER STATISTICS"
-		}
-	case *pg_query.Node_AlterObjectSchemaStmt:
-		if v.AlterObjectSchemaStmt.ObjectType == ext {
-			return "ALTER STATISTICS"
-		}
-	case *pg_query.Node_AlterOwnerStmt:
-		if v.AlterOwnerStmt.ObjectType == ext {
-			return "ALTER STATISTICS"
-		}
-	}
-	return ""
-}
-
 // statsElem is one element of CREATE STATISTICS's ON list resolved over the
 // table: a column (col >= 0) or an expression.
 type statsElem struct {
@@ -920,7 +891,9 @@ func objectCommandRows(st *evtState, row func(class, oid uint32, sub int32, objT
 	case n.GetCreateStatsStmt() != nil, n.GetAlterStatsStmt() != nil, n.GetAlterCollationStmt() != nil, n.GetCreateConversionStmt() != nil,
 		n.GetDefineStmt().GetKind() == pg_query.ObjectType_OBJECT_COLLATION:
 	case n.GetRenameStmt() != nil || n.GetAlterObjectSchemaStmt() != nil || n.GetAlterOwnerStmt() != nil:
-		if statisticsTag(n) == "" && collationTag(n) == "" && conversionTag(n) == "" {
+		switch t, _ := alteredObjectType(n); t {
+		case pg_query.ObjectType_OBJECT_STATISTIC_EXT, pg_query.ObjectType_OBJECT_COLLATION, pg_query.ObjectType_OBJECT_CONVERSION:
+		default:
 			return nil, false
 		}
 	default:

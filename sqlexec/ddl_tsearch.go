@@ -125,47 +125,6 @@ func (d *ddl) textSearchDDL(n *pg_query.Node) (bool, error) {
 	return false, nil
 }
 
-// textSearchTag is the command tag of a text search statement, "" for
-// another statement.
-func textSearchTag(n *pg_query.Node) string {
-	noun := func(t pg_query.ObjectType) string {
-		switch t {
-		case pg_query.ObjectType_OBJECT_TSCONFIGURATION:
-			return "TEXT SEARCH CONFIGURATION"
-		case pg_query.ObjectType_OBJECT_TSDICTIONARY:
-			return "TEXT SEARCH DICTIONARY"
-		case pg_query.ObjectType_OBJECT_TSPARSER:
-			return "TEXT SEARCH PARSER"
-		case pg_query.ObjectType_OBJECT_TSTEMPLATE:
-			return "TEXT SEARCH TEMPLATE"
-		}
-		return ""
-	}
-	prefixed := func(verb string, t pg_query.ObjectType) string {
-		if s := noun(t); s != "" {
-			return verb + " " + s
-		}
-		return ""
-	}
-	switch v := n.Node.(type) {
-	case *pg_query.Node_DefineStmt:
-		return prefixed("CREATE", v.DefineStmt.Kind)
-	case *pg_query.Node_AlterTsconfigurationStmt:
-		return "ALTER TEXT SEARCH CONFIGURATION"
-	case *pg_query.Node_AlterTsdictionaryStmt:
-		return "ALTER TEXT SEARCH DICTIONARY"
-	case *pg_query.Node_DropStmt:
-		return prefixed("DROP", v.DropStmt.RemoveType)
-	case *pg_query.Node_RenameStmt:
-		return prefixed("ALTER", v.RenameStmt.RenameType)
-	case *pg_query.Node_AlterObjectSchemaStmt:
-		return prefixed("ALTER", v.AlterObjectSchemaStmt.ObjectType)
-	case *pg_query.Node_AlterOwnerStmt:
-		return prefixed("ALTER", v.AlterOwnerStmt.ObjectType)
-	}
-	return ""
-}
-
 // tsObjectKind is the kind of a configuration or dictionary statement's
 // object; ok false for other objects (parsers and templates, which no
 // statement fickle runs creates, included).
