@@ -79,16 +79,16 @@ const (
 type heapPage struct {
 	free  int32  // pd_upper - pd_lower
 	items uint16 // line pointers
-	// fsm is the free space the free space map knows of the page plus
-	// one, 0 when it knows nothing (the page was never found too full).
-	fsm int32
 }
 
 // heap is a table's heap model: its pages, the insertion target and the
 // free space map's search position.
 type heap struct {
-	pages   []heapPage
-	target  int32 // -1: none yet
+	pages  []heapPage
+	target int32 // -1: none yet
+	// fsm knows the free space of the pages found too full so far, as
+	// it was then; fsmNext is where its next search starts.
+	fsm     freeSpaceMap
 	fsmNext int32
 	// outOfKeyOrder is set once some version takes a place before that of
 	// a version of a greater key (an update of any key but the last, an
@@ -161,7 +161,7 @@ func (h *heap) place(size int, old *Tid, fillfactor int) Tid {
 			h.target = b
 			return h.add(b, n)
 		}
-		p.fsm = free + 1
+		h.fsm.set(int(b), fsmValue(free))
 		b = h.fsmSearch(want)
 	}
 	h.pages = append(h.pages, heapPage{free: heapPageSize - heapPageHeader})
@@ -173,16 +173,15 @@ func (h *heap) place(size int, old *Tid, fillfactor int) Tid {
 // bytes, in its categories of 32 bytes, or -1: the search starts after the
 // page it last gave and wraps around.
 func (h *heap) fsmSearch(want int32) int32 {
-	need := (want + fsmCategoryStep - 1) / fsmCategoryStep
-	n := int32(len(h.pages))
-	for i := int32(0); i < n; i++ {
-		b := (h.fsmNext + i) % n
-		if f := h.pages[b].fsm; f > 0 && (f-1)/fsmCategoryStep >= need {
-			h.fsmNext = b + 1
-			return b
-		}
+	need := uint16((want+fsmCategoryStep-1)/fsmCategoryStep) + 1 // a page's value is its category plus one
+	b := h.fsm.first(int(h.fsmNext), need)
+	if b < 0 {
+		b = h.fsm.first(0, need)
 	}
-	return -1
+	if b >= 0 {
+		h.fsmNext = int32(b) + 1
+	}
+	return int32(b)
 }
 
 // placeVersion returns the tid of a write to ks that follows prev, the
