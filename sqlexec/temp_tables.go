@@ -97,12 +97,16 @@ func (d *ddl) tempCreationSchema(explicit string) (string, error) {
 		return "", pgerror.New(pgerror.InvalidTableDefinition, "cannot create temporary relation in non-temporary schema")
 	}
 	name := d.s.tempSchema()
-	if sc := d.cat.schemas[name]; sc != nil && !d.s.tempSeen && len(sc.tables)+len(sc.seqs)+len(sc.views)+len(sc.types)+len(sc.funcs) > 0 {
-		// The number's last owner dropped its objects when it closed, but
-		// this statement may have read the catalog before that: read it
-		// again. Objects still there in the newest catalog are the
-		// leftovers of an owner whose cleanup failed, which PostgreSQL's
-		// next owner would remove; fickle reports them (42P07).
+	sc := d.cat.schemas[name]
+	// The number's last owner may have made the schema, or dropped its
+	// objects when it closed, after this statement read the catalog (the
+	// number is chosen when first needed): read it again. Objects still
+	// there in the newest catalog are the leftovers of an owner whose
+	// cleanup failed, which PostgreSQL's next owner would remove; fickle
+	// reports them (42P07).
+	stale := sc != nil && len(sc.tables)+len(sc.seqs)+len(sc.views)+len(sc.types)+len(sc.funcs) > 0 ||
+		sc == nil && d.s.txn.cat == nil // a transaction's earlier DDL fixed its base
+	if stale && !d.s.tempSeen {
 		if _, v := d.s.engine.published(); v != d.baseVersion {
 			return "", errCatalogChanged
 		}
