@@ -290,6 +290,9 @@ func (c scopeCol) markRead() {
 type binder struct {
 	s   *Session
 	cat *catalog
+	// callCosts holds the cost of the user function each call compiled so
+	// far resolved to (qual_order.go).
+	callCosts map[*pg_query.FuncCall]float64
 	// literalPos is the position of the string literal whose conversion
 	// the domain checks being compiled stand for, 0 for none: array_in
 	// checks the elements of an array of a domain as it reads the

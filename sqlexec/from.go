@@ -205,6 +205,11 @@ type conj struct {
 	anyArr  *scalar
 	// src is the conjunct's expression, as EXPLAIN prints it.
 	src *pg_query.Node
+	// cost is what evaluating it costs a row (exprCost), policy marks row
+	// security's condition: they place it among its item's conditions
+	// (orderConds).
+	cost   float64
+	policy bool
 }
 
 // keyOperand returns v as a value to look a column of type t up with: an

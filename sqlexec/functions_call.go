@@ -83,6 +83,7 @@ func (b *binder) userFuncCall(sc *scope, fc *pg_query.FuncCall) (*scalar, bool, 
 	for _, a := range call.args {
 		refs |= a.refs
 	}
+	b.noteCallCost(fc, f.procost())
 	b.routineCalls++
 	if f.volatility != 'i' {
 		b.volatileCalls++

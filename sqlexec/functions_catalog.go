@@ -36,23 +36,33 @@ func userProcRows(s *Session, c *catalog) [][]any {
 	return out
 }
 
+// procost is the function's pg_proc.procost: its COST, by default 1 for C
+// and internal functions and 100 for others, as CREATE FUNCTION sets it.
+func (f *funcDesc) procost() float64 {
+	switch {
+	case f.cost != 0:
+		return f.cost
+	case f.lang == "c" || f.lang == "internal":
+		return 1
+	}
+	return 100
+}
+
 func (f *funcDesc) procRow(namespace, owner uint32, acl any) []any {
-	lang, cost := int64(oidLangSQL), 100.0
+	lang := int64(oidLangSQL)
 	var library any
 	switch f.lang {
 	case "plpgsql":
 		lang = oidLangPlpgsql
 	case "c":
-		lang, cost, library = oidLangC, 1, "$libdir/"+f.library
+		lang, library = oidLangC, "$libdir/"+f.library
 	case "internal":
-		lang, cost = oidLangInternal, 1
+		lang = oidLangInternal
 	}
+	cost := f.procost()
 	rows := 0.0
 	if f.retSet {
 		rows = 1000
-	}
-	if f.cost != 0 {
-		cost = f.cost
 	}
 	if f.rows != 0 {
 		rows = f.rows

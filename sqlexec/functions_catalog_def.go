@@ -62,11 +62,7 @@ func routineDefinition(c *catalog, oid uint32) (string, bool, error) {
 	if f.leakproof {
 		opts += " LEAKPROOF"
 	}
-	defaultCost := 100.0
-	if f.lang == "c" {
-		defaultCost = 1
-	}
-	if f.cost != 0 && f.cost != defaultCost {
+	if f.cost != 0 && f.cost != (&funcDesc{lang: f.lang}).procost() {
 		opts += " COST " + strconv.FormatFloat(float64(float32(f.cost)), 'g', -1, 32)
 	}
 	if f.rows != 0 && f.rows != 1000 {

@@ -95,7 +95,7 @@ func (b *binder) rowSecurityConj(it *fromItem, cols []scopeCol) (*conj, error) {
 	rs := b.rowSecurityFor(it.table)
 	if rs == nil || rs.recursive {
 		if rs != nil {
-			return &conj{eqSlot: -1, inSlot: -1, anySlot: -1, e: &scalar{typ: types.Bool, slot: -1, eval: func(x *execCtx) (any, error) {
+			return &conj{eqSlot: -1, inSlot: -1, anySlot: -1, policy: true, e: &scalar{typ: types.Bool, slot: -1, eval: func(x *execCtx) (any, error) {
 				_, _, err := rs.active(x)
 				return true, err
 			}}}, nil
@@ -154,7 +154,7 @@ func (b *binder) rowSecurityConj(it *fromItem, cols []scopeCol) (*conj, error) {
 		ok, _, err := combine(x, locking, held)
 		return ok, err
 	}}
-	return &conj{e: e, eqSlot: -1, inSlot: -1, anySlot: -1, deferred: deferred}, nil
+	return &conj{e: e, eqSlot: -1, inSlot: -1, anySlot: -1, deferred: deferred, policy: true}, nil
 }
 
 // policyExpr is the expression of p a check or a filter evaluates.

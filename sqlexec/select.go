@@ -1103,6 +1103,7 @@ func (b *binder) placeConds(sc *scope, items []*fromItem, pending []pendingCond,
 			if err != nil {
 				return err
 			}
+			c.cost = exprCost(n, b.callCosts)
 			if pc.on != nil {
 				// A LEFT JOIN's ON condition may not move to an earlier
 				// item: it decides whether the right side matches.
@@ -1118,8 +1119,20 @@ func (b *binder) placeConds(sc *scope, items []*fromItem, pending []pendingCond,
 		if err != nil {
 			return err
 		}
+		c.cost = exprCost(n, b.callCosts)
 		place(c, nil)
 	}
+	for i, it := range items {
+		// PostgreSQL pushes conditions down into a subquery or view it
+		// does not flatten, those of a security barrier view only when
+		// leakproof, which changes their order; fickle does not, so it
+		// orders the conditions of tables alone.
+		if it.table != nil {
+			orderConds(it.on, itemBit(i))
+			orderConds(it.post, itemBit(i))
+		}
+	}
+	orderConds(*pre, 0)
 	return nil
 }
 
