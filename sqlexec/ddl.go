@@ -924,21 +924,27 @@ func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 	cons = withoutRedundantKeys(cons)
 	// The primary key decides how the store keys rows: find it first. A
 	// partitioned table holds no rows: its primary key is an index like
-	// its unique keys, added first (partition_keys.go).
+	// its unique keys, added first (partition_keys.go); so is one with
+	// INCLUDE columns, which the store's key cannot carry.
+	pkIndex := cs.Partspec != nil
+	primaryKeys := 0
 	for _, tc := range cons {
-		if tc.c.Contype == pg_query.ConstrType_CONSTR_PRIMARY && cs.Partspec == nil {
+		if tc.c.Contype != pg_query.ConstrType_CONSTR_PRIMARY {
+			continue
+		}
+		if primaryKeys++; primaryKeys > 1 {
+			return b.errAt(pgerror.Newf(pgerror.InvalidTableDefinition, "multiple primary keys for table \"%s\" are not allowed", t.name), tc.c.Location)
+		}
+		pkIndex = pkIndex || len(tc.c.Including) > 0
+	}
+	for _, tc := range cons {
+		if tc.c.Contype == pg_query.ConstrType_CONSTR_PRIMARY && !pkIndex {
 			if tc.c.Deferrable {
 				return pgerror.Unsupported("DEFERRABLE primary keys")
-			}
-			if t.pk != nil {
-				return pgerror.Newf(pgerror.InvalidTableDefinition, "multiple primary keys for table \"%s\" are not allowed", t.name)
 			}
 			cols, err := constraintCols(t, tc)
 			if err != nil {
 				return err
-			}
-			if len(tc.c.Including) > 0 {
-				return pgerror.Unsupported("INCLUDE in the primary key of CREATE TABLE")
 			}
 			if t.pkOptions, err = indexStorageOptions(tc.c.Options, "btree"); err != nil {
 				return err
@@ -980,7 +986,7 @@ func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 	}
 	for want := range 3 {
 		for _, tc := range cons {
-			if pass(tc) != want || want == 0 && t.part == nil {
+			if pass(tc) != want || want == 0 && !pkIndex {
 				continue
 			}
 			if err := d.addConstraint(b, t, tc, false); err != nil {

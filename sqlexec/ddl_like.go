@@ -100,7 +100,12 @@ func (d *ddl) likeClause(b *binder, t *tableDesc, lc *pg_query.TableLikeClause) 
 			}
 			c := &pg_query.Constraint{Contype: pg_query.ConstrType_CONSTR_PRIMARY, Options: relOptionNodes(opts)}
 			for _, n := range colNameList(src, src.pk) {
-				c.Keys = append(c.Keys, &pg_query.Node{Node: &pg_query.Node_String_{String_: &pg_query.String{Sval: n}}})
+				c.Keys = append(c.Keys, pg_query.MakeStrNode(n))
+			}
+			if src.pkIndex != nil {
+				for _, n := range colNameList(src, src.pkIndex.include) {
+					c.Including = append(c.Including, pg_query.MakeStrNode(n))
+				}
 			}
 			cons = append(cons, tableConstraint{c: c})
 		}

@@ -430,7 +430,14 @@ func indexEntries(t *tableDesc) []indexEntry {
 			true, false, true, true, replIdent, attnums(t, all), colls, classes, opts, ix.exprsText(), ix.predicateText()}
 	}
 	if t.pk != nil {
-		out = append(out, indexEntry{"btree", row(&indexDesc{oid: primaryKeyIndexOID(t), cols: t.pk}, true, true, false, true)})
+		// A primary key added to a table created without one is an index
+		// of its own (with its INCLUDE columns); a table created with one
+		// is keyed by it.
+		pk := t.pkIndex
+		if pk == nil {
+			pk = &indexDesc{oid: primaryKeyIndexOID(t), cols: t.pk}
+		}
+		out = append(out, indexEntry{"btree", row(pk, true, true, false, true)})
 	}
 	if toast := toastIndexRow(t); toast != nil {
 		out = append(out, indexEntry{"btree", toast})
