@@ -146,7 +146,7 @@ func viewWritableColumns(s *Session, c *catalog, v *viewDesc, include map[string
 		}
 	}
 	av, reason := (&binder{s: s, cat: c}).autoViewParts(v, v.name)
-	if av == nil || reason != "" && reason != noUpdatableColumns || depth > maxViewDepth || len(av.cols) > len(v.cols) {
+	if av == nil || reason != "" && reason != noUpdatableColumns || depth > maxViewDepth {
 		return ins, upd, del
 	}
 	bv := s.lookupView(c, av.base.Schemaname, av.base.Relname)
