@@ -839,7 +839,8 @@ func (b *binder) truncatePlan(ts *pg_query.TruncateStmt) (*stmtPlan, error) {
 // truncateCascade returns the tables TRUNCATE ... CASCADE adds to tables
 // (in holds their oids), as PostgreSQL adds them: round by round, the
 // tables with a foreign key to one already truncated, in oid order, each
-// partitioned one with its partitions, which carry its foreign keys.
+// partitioned one with its partitions, which carry its foreign keys (an
+// inheritance child does not inherit them).
 // Without cascade, a table referencing one of tables is 0A000.
 func (b *binder) truncateCascade(tables []*tableDesc, in map[uint32]bool, cascade bool) ([]*tableDesc, error) {
 	var out []*tableDesc
@@ -855,7 +856,11 @@ func (b *binder) truncateCascade(tables []*tableDesc, in map[uint32]bool, cascad
 						WithDetail("Table \"%s\" references \"%s\".", r.child.name, t.name).
 						WithHint("Truncate table \"%s\" at the same time, or use TRUNCATE ... CASCADE.", r.child.name)
 				}
-				for _, ch := range append([]*tableDesc{r.child}, b.cat.descendants(r.child)...) {
+				adds := []*tableDesc{r.child}
+				if r.child.part != nil {
+					adds = append(adds, b.cat.descendants(r.child)...)
+				}
+				for _, ch := range adds {
 					if !in[ch.oid] {
 						in[ch.oid] = true
 						b.useTable(ch, isolation.TableLockRowExclusive)
