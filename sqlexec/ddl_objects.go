@@ -1,6 +1,7 @@
 package sqlexec
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -812,32 +813,69 @@ func (b *binder) truncatePlan(ts *pg_query.TruncateStmt) (*stmtPlan, error) {
 			}
 		}
 	}
-	cascade := ts.Behavior == pg_query.DropBehavior_DROP_CASCADE
-	for i := 0; i < len(tables); i++ {
-		for _, r := range b.cat.referencing(tables[i].oid) {
-			if in[r.child.oid] {
-				continue
-			}
-			if !cascade {
-				return nil, pgerror.New(pgerror.FeatureNotSupported, "cannot truncate a table referenced in a foreign key constraint").
-					WithDetail("Table \"%s\" references \"%s\".", r.child.name, tables[i].name).
-					WithHint("Truncate table \"%s\" at the same time, or use TRUNCATE ... CASCADE.", r.child.name)
-			}
-			in[r.child.oid] = true
-			tables = append(tables, r.child)
-		}
+	cascaded, err := b.truncateCascade(tables, in, ts.Behavior == pg_query.DropBehavior_DROP_CASCADE)
+	if err != nil {
+		return nil, err
 	}
+	tables = append(tables, cascaded...)
 	restart := ts.RestartSeqs
 	triggers, err := b.truncateTriggers(tables)
 	if err != nil {
 		return nil, err
 	}
 	return &stmtPlan{writes: "TRUNCATE TABLE", exec: func(x *execCtx) (*Result, error) {
+		for _, t := range cascaded {
+			n := pgerror.Newf(pgerror.SuccessfulCompletion, "truncate cascades to table \"%s\"", t.name)
+			n.Severity = "NOTICE"
+			x.s.notices = append(x.s.notices, n)
+		}
 		if err := fireTruncate(x, triggers, func() error { return truncateTables(x, tables, restart) }); err != nil {
 			return nil, err
 		}
 		return &Result{Tag: "TRUNCATE TABLE"}, nil
 	}}, nil
+}
+
+// truncateCascade returns the tables TRUNCATE ... CASCADE adds to tables
+// (in holds their oids), as PostgreSQL adds them: round by round, the
+// tables with a foreign key to one already truncated, in oid order, each
+// partitioned one with its partitions, which carry its foreign keys (an
+// inheritance child does not inherit them).
+// Without cascade, a table referencing one of tables is 0A000.
+func (b *binder) truncateCascade(tables []*tableDesc, in map[uint32]bool, cascade bool) ([]*tableDesc, error) {
+	var out []*tableDesc
+	for {
+		var round []*tableDesc
+		for _, t := range append(slices.Clip(tables), out...) {
+			for _, r := range b.cat.referencing(t.oid) {
+				if in[r.child.oid] {
+					continue
+				}
+				if !cascade {
+					return nil, pgerror.New(pgerror.FeatureNotSupported, "cannot truncate a table referenced in a foreign key constraint").
+						WithDetail("Table \"%s\" references \"%s\".", r.child.name, t.name).
+						WithHint("Truncate table \"%s\" at the same time, or use TRUNCATE ... CASCADE.", r.child.name)
+				}
+				adds := []*tableDesc{r.child}
+				if r.child.part != nil {
+					adds = append(adds, b.cat.descendants(r.child)...)
+				}
+				for _, ch := range adds {
+					if !in[ch.oid] {
+						in[ch.oid] = true
+						b.useTable(ch, isolation.TableLockRowExclusive)
+						b.requirePrivilege(ch.oid, ch.name, "table", 'D')
+						round = append(round, ch)
+					}
+				}
+			}
+		}
+		if len(round) == 0 {
+			return out, nil
+		}
+		slices.SortFunc(round, func(x, y *tableDesc) int { return cmp.Compare(x.oid, y.oid) })
+		out = append(out, round...)
+	}
 }
 
 // truncateTables deletes every row of the tables and with restart

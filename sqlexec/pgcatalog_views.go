@@ -129,6 +129,15 @@ func init() {
 // DELETE, and INSERT and UPDATE when it has an updatable column, as far
 // as its base relation takes them too.
 func viewWritable(s *Session, c *catalog, v *viewDesc, depth int) (ins, upd, del bool) {
+	return viewWritableColumns(s, c, v, nil, depth)
+}
+
+// viewWritableColumns is viewWritable looking only at the view columns
+// named in include (all when nil) for INSERT and UPDATE: a view over a
+// view takes them when one of its updatable columns reads a column its
+// base view can update, as PostgreSQL asks its base relation about those
+// columns alone.
+func viewWritableColumns(s *Session, c *catalog, v *viewDesc, include map[string]bool, depth int) (ins, upd, del bool) {
 	for _, r := range v.rules {
 		if r.instead && r.where == nil {
 			ins = ins || r.event == pg_query.CmdType_CMD_INSERT
@@ -140,11 +149,25 @@ func viewWritable(s *Session, c *catalog, v *viewDesc, depth int) (ins, upd, del
 	if av == nil || reason != "" && reason != noUpdatableColumns || depth > maxViewDepth {
 		return ins, upd, del
 	}
-	bi, bu, bd := true, true, true
-	if bv := s.lookupView(c, av.base.Schemaname, av.base.Relname); bv != nil {
-		bi, bu, bd = viewWritable(s, c, bv, depth+1)
+	bv := s.lookupView(c, av.base.Schemaname, av.base.Relname)
+	t := s.lookupTable(c, av.base.Schemaname, av.base.Relname)
+	baseCols := map[string]bool{}
+	for i, col := range av.cols {
+		if col.base == "" || include != nil && !include[v.cols[i].name] {
+			continue
+		}
+		if bv != nil && slices.Contains(bv.colNames(), col.base) || t != nil && t.colIndex(col.base) >= 0 {
+			baseCols[col.base] = true
+		}
 	}
-	cols := reason == ""
+	cols := len(baseCols) > 0
+	bi, bu, bd := true, true, true
+	if bv != nil {
+		if !cols {
+			baseCols = nil // PostgreSQL's empty column set asks about every column
+		}
+		bi, bu, bd = viewWritableColumns(s, c, bv, baseCols, depth+1)
+	}
 	return ins || cols && bi, upd || cols && bu, del || bd
 }
 

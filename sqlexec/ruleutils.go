@@ -871,7 +871,18 @@ func (d *deparser) print(n, parent *dnode, pretty, showImplicit bool) string {
 		if n.all {
 			quant = "ALL"
 		}
-		s = arg(n.args[0]) + " " + n.op + " " + quant + " (" + d.print(n.args[1], nil, pretty, true) + ")"
+		right := d.print(n.args[1], nil, pretty, true)
+		if r := n.args[1]; r.kind == dSubLink && r.op == "" && len(r.args) == 0 {
+			// A scalar sub-SELECT here would read back as an ANY/ALL
+			// SubLink: ruleutils casts it to its own type, in parentheses
+			// when pretty.
+			if pretty {
+				right = "(" + right + ")"
+			}
+			typ, _ := catalogNames{s: d.b.s}.typeName(uint32(r.typ.Oid), r.typ.Typmod)
+			right += "::" + typ
+		}
+		s = arg(n.args[0]) + " " + n.op + " " + quant + " (" + right + ")"
 	case dFunc, dArray:
 		parts := make([]string, len(n.args))
 		for i, a := range n.args {

@@ -210,7 +210,9 @@ func (b *binder) autoViewParts(v *viewDesc, alias string) (*autoView, string) {
 			av.hidden[c] = true
 		}
 	}
-	if !slices.ContainsFunc(av.cols, func(c autoViewCol) bool { return c.base != "" }) {
+	// A column reading a system column of the base table is no updatable
+	// column.
+	if !slices.ContainsFunc(av.cols, func(c autoViewCol) bool { return c.base != "" && slices.Contains(baseCols, c.base) }) {
 		return av, noUpdatableColumns
 	}
 	return av, ""

@@ -148,7 +148,10 @@ func sortKeyColumns(sql string, cols []string) ([]int, bool) {
 }
 
 var (
-	explainRE = regexp.MustCompile(`(?is)^\s*explain\b\s*(\((.*?)\))?\s*(analy[sz]e\b)?`)
+	// explainRE allows comments before EXPLAIN: psql sends a block
+	// comment that follows the previous statement's semicolon with the
+	// next statement (partition_prune.sql's "/* commuted */").
+	explainRE = regexp.MustCompile(`(?is)^(?:\s|/\*.*?\*/|--[^\n]*\n)*explain\b\s*(\((.*?)\))?\s*(analy[sz]e\b)?`)
 	// analyzeOnRE finds ANALYZE in an option list, not followed by a false
 	// value; offRE finds COSTS or TIMING turned off.
 	analyzeOnRE = regexp.MustCompile(`(?i)\banaly[sz]e\b(\s+(true|on|1)\b)?\s*(,|$)`)
