@@ -82,6 +82,9 @@ type table struct {
 	keys    btree.Map[*keyState]
 	indexes []*index
 	nextRow uint64
+	// rowIDs, set when the table was rekeyed (rekey.go), makes and names
+	// the row ids it assigns since.
+	rowIDs  *rowIDKeys
 	dropped bool
 	init    *txn
 	e       *engine
@@ -629,10 +632,18 @@ func (e *engine) markDirty(ks *keyState) {
 // nextRowID assigns a hidden row id.
 func (tb *table) nextRowID() []byte {
 	tb.nextRow++
+	if tb.rowIDs != nil {
+		return binary.BigEndian.AppendUint64([]byte(tb.rowIDs.prefix), tb.nextRow)
+	}
 	return binary.BigEndian.AppendUint64(nil, tb.nextRow)
 }
 
 func (tb *table) formatKey(k []byte) string {
+	if tb.rowIDs != nil {
+		if n, ok := tb.rowIDs.rowID(k); ok {
+			return tb.rowIDs.format(n)
+		}
+	}
 	if tb.spec.FormatKey != nil {
 		return tb.spec.FormatKey(k)
 	}
