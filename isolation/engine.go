@@ -82,9 +82,10 @@ type table struct {
 	keys    btree.Map[*keyState]
 	indexes []*index
 	nextRow uint64
-	// rowIDs, set when the table was rekeyed (rekey.go), makes and names
-	// the row ids it assigns since.
-	rowIDs  *rowIDKeys
+	// rowIDs are the ways the table made and named the row ids it
+	// assigned since it was rekeyed (rekey.go), the one in use last; one
+	// whose rekey was rolled back stays to name the ids made meanwhile.
+	rowIDs  []*rowIDKeys
 	dropped bool
 	init    *txn
 	e       *engine
@@ -632,16 +633,16 @@ func (e *engine) markDirty(ks *keyState) {
 // nextRowID assigns a hidden row id.
 func (tb *table) nextRowID() []byte {
 	tb.nextRow++
-	if tb.rowIDs != nil {
-		return binary.BigEndian.AppendUint64([]byte(tb.rowIDs.prefix), tb.nextRow)
+	if len(tb.rowIDs) > 0 {
+		return binary.BigEndian.AppendUint64([]byte(tb.rowIDs[len(tb.rowIDs)-1].prefix), tb.nextRow)
 	}
 	return binary.BigEndian.AppendUint64(nil, tb.nextRow)
 }
 
 func (tb *table) formatKey(k []byte) string {
-	if tb.rowIDs != nil {
-		if n, ok := tb.rowIDs.rowID(k); ok {
-			return tb.rowIDs.format(n)
+	for _, r := range tb.rowIDs {
+		if n, ok := r.rowID(k); ok {
+			return r.format(n)
 		}
 	}
 	if tb.spec.FormatKey != nil {

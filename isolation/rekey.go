@@ -19,6 +19,9 @@ import (
 // rows stored before (scans list them first, as PostgreSQL's heap would).
 // The history names the new ids by their counter after a prefix of '#'
 // that no stored key's name starts with, so that the names stay distinct.
+// A rollback of the DDL makes the table keyed by its primary key again; the
+// keys made meanwhile keep their names, and a later rekey makes its ids
+// after them and names them apart from them too.
 
 // rowIDKeys is how a rekeyed table makes and names its new row ids.
 type rowIDKeys struct {
@@ -65,11 +68,11 @@ func (e *engine) rekeyToRowIDs(id TableID) (restore func(), err error) {
 		r.name += "#"
 	}
 	next := tb.nextRow
-	tb.spec.HiddenRowID, tb.rowIDs, tb.nextRow = true, r, 0
+	tb.spec.HiddenRowID, tb.rowIDs, tb.nextRow = true, append(tb.rowIDs, r), 0
 	return func() {
 		e.mu.Lock()
 		defer e.mu.Unlock()
-		tb.spec.HiddenRowID, tb.rowIDs, tb.nextRow = false, nil, next
+		tb.spec.HiddenRowID, tb.nextRow = false, next
 	}, nil
 }
 

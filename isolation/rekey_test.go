@@ -172,3 +172,33 @@ func TestRekeyToRowIDsLeavesARowIDTableAlone(t *testing.T) {
 	}
 	must(t, tx.Commit(bg))
 }
+
+// TestRekeyToRowIDsAgainAfterARollbackNamesIDsApart pins a rekey rolled
+// back after a row was inserted, then done again: the first row id keeps
+// its key and name, the new ids are other keys with other names.
+func TestRekeyToRowIDsAgainAfterARollbackNamesIDsApart(t *testing.T) {
+	s, tab := rekeyFixture(t, Config{Record: true}, "a")
+	tx := begin(t, s.NewSession(), history.ReadCommitted)
+	restore, err := s.RekeyToRowIDs(tab)
+	must(t, err)
+	first, err := tx.Insert(bg, tab, nil, []any{"x"})
+	must(t, err)
+	must(t, tx.Rollback())
+	restore()
+	_, err = s.RekeyToRowIDs(tab)
+	must(t, err)
+	tx = begin(t, s.NewSession(), history.ReadCommitted)
+	second, err := tx.Insert(bg, tab, nil, []any{"y"})
+	must(t, err)
+	must(t, tx.Commit(bg))
+	if bytes.Equal(first, second) {
+		t.Fatalf("the second rekey's row id %q is the first's", second)
+	}
+	var names []string
+	for _, k := range s.History().Keys {
+		names = append(names, k.Name)
+	}
+	if !slices.Equal(names, []string{"a", "#1", "##1"}) {
+		t.Fatalf("history keys %q", names)
+	}
+}

@@ -1,12 +1,14 @@
 package sqlexec
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/fickle-db/fickle/internal/pgerror"
 	"github.com/fickle-db/fickle/isolation"
 )
 
@@ -86,5 +88,57 @@ func TestDropPrimaryKeyWhileATransactionWaits(t *testing.T) {
 				t.Fatalf("history keys of p %q, want %q", names, want)
 			}
 		})
+	}
+}
+
+// TestDropPrimaryKeyUnderAPreparedStatement pins that statements another
+// session prepared while the table was keyed by its primary key (an
+// INSERT, an UPDATE of the key, an upsert on it) run by the table as it is
+// after the key was dropped: a row with an existing key's values is
+// inserted, not rejected or written over one, and the upsert finds no
+// constraint to arbitrate.
+func TestDropPrimaryKeyUnderAPreparedStatement(t *testing.T) {
+	eng, err := NewEngine(Config{Store: isolation.NewStore(isolation.Config{Strategy: isolation.StrategyLatest})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := eng.NewSession(SessionInfo{User: "a"}), eng.NewSession(SessionInfo{User: "b"})
+	mustRun(t, a, "CREATE TABLE p (a int PRIMARY KEY, b text)")
+	mustRun(t, a, "INSERT INTO p VALUES (1, 'x'), (2, 'y')")
+	prepare := func(sql string) *Prepared {
+		sts, err := b.Parse(sql)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := b.Prepare(sts[0], nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	insert := prepare("INSERT INTO p VALUES ($1::int, $2::text)")
+	update := prepare("UPDATE p SET a = $1::int WHERE b = $2::text")
+	upsert := prepare("INSERT INTO p VALUES ($1::int, $2::text) ON CONFLICT (a) DO NOTHING")
+	for _, p := range []*Prepared{insert, update} {
+		if _, err := b.Execute(context.Background(), p, []any{int64(3), "z"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mustRun(t, a, "ALTER TABLE p DROP CONSTRAINT p_pkey")
+	if _, err := b.Execute(context.Background(), insert, []any{int64(1), "dup"}); err != nil {
+		t.Fatalf("insert of an existing key's values: %v", err)
+	}
+	if _, err := b.Execute(context.Background(), update, []any{int64(2), "x"}); err != nil {
+		t.Fatalf("update to an existing key's values: %v", err)
+	}
+	if _, err := b.Execute(context.Background(), upsert, []any{int64(1), "up"}); pgerror.GetCode(err) != pgerror.InvalidColumnReference {
+		t.Fatalf("upsert on the dropped key: %v", err)
+	}
+	rows, err := query(t, a, "SELECT a, b FROM p ORDER BY a, b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(rows) != "[[1 dup] [2 x] [2 y] [3 z]]" {
+		t.Fatalf("rows: %v", rows)
 	}
 }
