@@ -565,7 +565,7 @@ func (d *ddl) dropConstraint(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 		if err := d.dropPrimaryKey(t); err != nil {
 			return err
 		}
-		return d.dropPartitionKeyClones(t, oid)
+		return d.dropPartitionKeyClones(t, oid, fmt.Sprintf("constraint %s on table %s", name, t.name), cmd.Behavior == pg_query.DropBehavior_DROP_CASCADE)
 	}
 	for _, ix := range t.indexes {
 		if ix.name == name && ix.constraint {
@@ -579,7 +579,7 @@ func (d *ddl) dropConstraint(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 			if err := d.dropKeyIndex(t, ix); err != nil {
 				return err
 			}
-			return d.dropPartitionKeyClones(t, ix.oid)
+			return d.dropPartitionKeyClones(t, ix.oid, fmt.Sprintf("constraint %s on table %s", name, t.name), cmd.Behavior == pg_query.DropBehavior_DROP_CASCADE)
 		}
 	}
 	if err := refuseDropOfTriggerConstraint(t, name); err != nil {
@@ -606,8 +606,10 @@ func (d *ddl) dropKeyIndex(t *tableDesc, ix *indexDesc) error {
 
 // dropPartitionKeyClones drops, down the partitions of t, the PRIMARY KEY
 // and UNIQUE constraints linked to t's dropped constraint index oid: as in
-// PostgreSQL they go with it, whether made from it or attached to it.
-func (d *ddl) dropPartitionKeyClones(t *tableDesc, oid uint32) error {
+// PostgreSQL they go with it, whether made from it or attached to it, and
+// so do the foreign keys that reference them (with cascade; else 2BP01
+// names what, the constraint the statement drops).
+func (d *ddl) dropPartitionKeyClones(t *tableDesc, oid uint32, what string, cascade bool) error {
 	if t.part == nil {
 		return nil
 	}
@@ -615,19 +617,25 @@ func (d *ddl) dropPartitionKeyClones(t *tableDesc, oid uint32) error {
 		nc := ch.clone()
 		if nc.pk != nil && nc.pkParent == oid {
 			pkOID := primaryKeyIndexOID(nc)
+			if err := d.dropDependentForeignKeys(nc, d.keyDependents(nc, pkOID), what, "index "+nc.pkName, cascade); err != nil {
+				return err
+			}
 			if err := d.dropPrimaryKey(nc); err != nil {
 				return err
 			}
-			if err := d.dropPartitionKeyClones(nc, pkOID); err != nil {
+			if err := d.dropPartitionKeyClones(nc, pkOID, what, cascade); err != nil {
 				return err
 			}
 		}
 		for _, ix := range slices.Clone(nc.indexes) {
 			if ix.parent == oid && ix.constraint {
+				if err := d.dropDependentForeignKeys(nc, d.keyDependents(nc, ix.oid), what, "index "+ix.name, cascade); err != nil {
+					return err
+				}
 				if err := d.dropKeyIndex(nc, ix); err != nil {
 					return err
 				}
-				if err := d.dropPartitionKeyClones(nc, ix.oid); err != nil {
+				if err := d.dropPartitionKeyClones(nc, ix.oid, what, cascade); err != nil {
 					return err
 				}
 			}
