@@ -60,9 +60,6 @@ var djangoSuiteGroups = [][]string{
 // PostgreSQL 15 but fail on fickle to the reason. Besides these, the tests
 // that need the ICU collation sv-x-icu skip (fickle_settings.py says why).
 var djangoSuiteNotPassing = map[string]string{
-	"schema.tests.SchemaTests.test_alter_int_pk_to_int_unique":                                     "dropping the primary key of a table created with one is not supported by fickle (0A000)",
-	"schema.tests.SchemaTests.test_alter_not_unique_field_to_primary_key":                          "dropping the primary key of a table created with one is not supported by fickle (0A000)",
-	"schema.tests.SchemaTests.test_primary_key":                                                    "dropping a column of the primary key is not supported by fickle (0A000)",
 	"schema.tests.SchemaTests.test_ci_cs_db_collation":                                             "CREATE COLLATION is not supported by fickle (0A000)",
 	"inspectdb.tests.InspectDBTransactionalTests.test_foreign_data_wrapper":                        "the file_fdw extension (foreign tables) is not supported by fickle (0A000)",
 	"postgres_tests.test_operations.CreateCollationTests.test_create_collation_alternate_provider": "CREATE COLLATION is not supported by fickle (0A000)",

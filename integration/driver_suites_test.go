@@ -69,7 +69,6 @@ var driverSuites = []driverSuite{
 			return []string{fmt.Sprintf("PGX_TEST_DATABASE=postgres://postgres@%s:%d/pgx_test?sslmode=disable", srv.Host, srv.Port)}
 		},
 		notPassing: map[string]string{
-			". TestConnQueryQueryExecModeCacheDescribeSafeEvenWhenTypesChange":   "dropping a column of the primary key is not supported by fickle (0A000)",
 			". TestConnSimpleProtocolRefusesNonUTF8ClientEncoding":               "client_encoding other than UTF8 is not supported by fickle (0A000)",
 			". TestInetCIDRArrayTranscodeIP":                                     "binary input of inet[] and cidr[] is not supported by fickle (0A000)",
 			". TestInetCIDRArrayTranscodeIPNet":                                  "binary input of inet[] and cidr[] is not supported by fickle (0A000)",

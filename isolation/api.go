@@ -420,6 +420,18 @@ func (s *Store) RewriteRows(t TableID, f func(RowRewrite) []any) (restore func()
 	return s.e.rewriteRows(t, f)
 }
 
+// RekeyToRowIDs makes table t, whose rows are keyed by their primary key,
+// one keyed by hidden row ids, for a DDL that drops its primary key: the
+// rows stored keep their keys as opaque identities (in the history too),
+// and Insert with a nil key then assigns fresh row ids that never equal
+// one of them and sort after them all (rekey.go). Uniqueness of the old
+// keys is no longer the store's to enforce. The caller must keep every
+// other writer out of the table (a table lock) until the DDL ends. restore
+// makes the table keyed by its primary key again (for a rollback of the
+// DDL), after the rows written since were discarded. A table keyed by row
+// ids already is left as it is.
+func (s *Store) RekeyToRowIDs(t TableID) (restore func(), err error) { return s.e.rekeyToRowIDs(t) }
+
 // NewSession returns a new anonymous session (one per connection).
 func (s *Store) NewSession() *Session { return s.e.newSession("") }
 

@@ -82,6 +82,10 @@ type table struct {
 	keys    btree.Map[*keyState]
 	indexes []*index
 	nextRow uint64
+	// rowIDs are the ways the table made and named the row ids it
+	// assigned since it was rekeyed (rekey.go), the one in use last; one
+	// whose rekey was rolled back stays to name the ids made meanwhile.
+	rowIDs  []*rowIDKeys
 	dropped bool
 	init    *txn
 	e       *engine
@@ -629,10 +633,18 @@ func (e *engine) markDirty(ks *keyState) {
 // nextRowID assigns a hidden row id.
 func (tb *table) nextRowID() []byte {
 	tb.nextRow++
+	if len(tb.rowIDs) > 0 {
+		return binary.BigEndian.AppendUint64([]byte(tb.rowIDs[len(tb.rowIDs)-1].prefix), tb.nextRow)
+	}
 	return binary.BigEndian.AppendUint64(nil, tb.nextRow)
 }
 
 func (tb *table) formatKey(k []byte) string {
+	for _, r := range tb.rowIDs {
+		if n, ok := r.rowID(k); ok {
+			return r.format(n)
+		}
+	}
 	if tb.spec.FormatKey != nil {
 		return tb.spec.FormatKey(k)
 	}

@@ -147,6 +147,11 @@ type tableDesc struct {
 	// through pkIndex, a unique index.
 	hidden  bool
 	pkIndex *indexDesc
+	// storedKey are the types of the primary key that keyed the rows of
+	// a table created with one until the key was dropped (ddl_drop_pkey.go):
+	// the rows stored then keep those keys, which the history names by
+	// these types. nil for a table keyed by hidden row ids from the start.
+	storedKey []types.Type
 	// pkParent is the OID of the partitioned parent's primary key index
 	// that this partition's primary key belongs to, 0 for none.
 	pkParent uint32

@@ -363,13 +363,6 @@ func (d *ddl) dropColumn(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 		}
 		return pgerror.Newf(pgerror.UndefinedColumn, "column \"%s\" of relation \"%s\" does not exist", cmd.Name, t.name)
 	}
-	for _, c := range t.pk {
-		if c == i {
-			if !t.hidden {
-				return pgerror.Unsupported("dropping a column of the primary key")
-			}
-		}
-	}
 	if err := d.dropGeneratedDependents(t, i, cmd.Behavior == pg_query.DropBehavior_DROP_CASCADE); err != nil {
 		return err
 	}
@@ -380,13 +373,22 @@ func (d *ddl) dropColumn(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 	if err := d.publicationColumnUse(t, t.cols[i].attnum, cmd.Name, cmd.Behavior == pg_query.DropBehavior_DROP_CASCADE); err != nil {
 		return err
 	}
+	var deps []fkRef
 	for _, r := range d.cat.referencing(t.oid) {
-		for _, c := range r.fk.refCols {
-			if c == i {
-				return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop column %s of table %s because other objects depend on it", cmd.Name, t.name).
-					WithDetail("constraint %s on table %s depends on column %s of table %s", r.fk.name, r.child.name, cmd.Name, t.name)
-			}
+		if r.fk.parentName == "" && slices.Contains(r.fk.refCols, i) {
+			deps = append(deps, r)
 		}
+	}
+	if err := d.dropDependentForeignKeys(t, deps, fmt.Sprintf("column %s of table %s", cmd.Name, t.name),
+		fmt.Sprintf("column %s of table %s", cmd.Name, t.name), cmd.Behavior == pg_query.DropBehavior_DROP_CASCADE); err != nil {
+		return err
+	}
+	if slices.Contains(t.pk, i) && !t.hidden {
+		// The rows were keyed by the primary key that goes with the column.
+		if err := d.rekeyToRowIDs(t); err != nil {
+			return err
+		}
+		d.cat.dropComments(primaryKeyIndexOID(t))
 	}
 	shift := func(cols []int) ([]int, bool) {
 		out := make([]int, 0, len(cols))
@@ -422,7 +424,10 @@ func (d *ddl) dropColumn(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 		if pk, ok := shift(t.pk); ok {
 			t.pk = pk
 		} else {
-			t.pk, t.pkName, t.pkIndex = nil, "", nil
+			if t.clusteredOn == primaryKeyIndexOID(t) {
+				t.clusteredOn = 0
+			}
+			t.pk, t.pkName, t.pkIndex, t.pkOptions, t.pkParent, t.pkCloned = nil, "", nil, nil, 0, false
 		}
 	}
 	var fks []*fkDesc
@@ -552,28 +557,29 @@ func (d *ddl) dropConstraint(t *tableDesc, cmd *pg_query.AlterTableCmd) error {
 		if t.pkParent != 0 || t.pkIndex != nil && t.pkIndex.parent != 0 {
 			return inheritedConstraintDrop(t, name)
 		}
-		if !t.hidden {
-			return pgerror.Unsupported("dropping the primary key of a table created with one")
-		}
-		if len(d.cat.referencing(t.oid)) > 0 && cmd.Behavior != pg_query.DropBehavior_DROP_CASCADE {
-			return pgerror.Newf(pgerror.DependentObjectsStillExist, "cannot drop constraint %s on table %s because other objects depend on it", name, t.name)
-		}
-		ix := t.pkIndex
-		if err := d.dropKeyIndex(t, ix); err != nil {
+		oid := primaryKeyIndexOID(t)
+		if err := d.dropDependentForeignKeys(t, d.keyDependents(t, oid), fmt.Sprintf("constraint %s on table %s", name, t.name),
+			"index "+name, cmd.Behavior == pg_query.DropBehavior_DROP_CASCADE); err != nil {
 			return err
 		}
-		t.pk, t.pkName, t.pkIndex = nil, "", nil
-		return d.dropPartitionKeyClones(t, ix.oid)
+		if err := d.dropPrimaryKey(t); err != nil {
+			return err
+		}
+		return d.dropPartitionKeyClones(t, oid, fmt.Sprintf("constraint %s on table %s", name, t.name), cmd.Behavior == pg_query.DropBehavior_DROP_CASCADE)
 	}
 	for _, ix := range t.indexes {
 		if ix.name == name && ix.constraint {
 			if ix.parent != 0 {
 				return inheritedConstraintDrop(t, name)
 			}
+			if err := d.dropDependentForeignKeys(t, d.keyDependents(t, ix.oid), fmt.Sprintf("constraint %s on table %s", name, t.name),
+				"index "+name, cmd.Behavior == pg_query.DropBehavior_DROP_CASCADE); err != nil {
+				return err
+			}
 			if err := d.dropKeyIndex(t, ix); err != nil {
 				return err
 			}
-			return d.dropPartitionKeyClones(t, ix.oid)
+			return d.dropPartitionKeyClones(t, ix.oid, fmt.Sprintf("constraint %s on table %s", name, t.name), cmd.Behavior == pg_query.DropBehavior_DROP_CASCADE)
 		}
 	}
 	if err := refuseDropOfTriggerConstraint(t, name); err != nil {
@@ -600,32 +606,36 @@ func (d *ddl) dropKeyIndex(t *tableDesc, ix *indexDesc) error {
 
 // dropPartitionKeyClones drops, down the partitions of t, the PRIMARY KEY
 // and UNIQUE constraints linked to t's dropped constraint index oid: as in
-// PostgreSQL they go with it, whether made from it or attached to it.
-func (d *ddl) dropPartitionKeyClones(t *tableDesc, oid uint32) error {
+// PostgreSQL they go with it, whether made from it or attached to it, and
+// so do the foreign keys that reference them (with cascade; else 2BP01
+// names what, the constraint the statement drops).
+func (d *ddl) dropPartitionKeyClones(t *tableDesc, oid uint32, what string, cascade bool) error {
 	if t.part == nil {
 		return nil
 	}
 	for _, ch := range d.cat.children(t.oid) {
 		nc := ch.clone()
 		if nc.pk != nil && nc.pkParent == oid {
-			if nc.pkIndex == nil {
-				return pgerror.Unsupported("dropping the primary key of a partition created with one")
-			}
-			ix := nc.pkIndex
-			if err := d.dropKeyIndex(nc, ix); err != nil {
+			pkOID := primaryKeyIndexOID(nc)
+			if err := d.dropDependentForeignKeys(nc, d.keyDependents(nc, pkOID), what, "index "+nc.pkName, cascade); err != nil {
 				return err
 			}
-			nc.pk, nc.pkName, nc.pkIndex, nc.pkParent, nc.pkCloned = nil, "", nil, 0, false
-			if err := d.dropPartitionKeyClones(nc, ix.oid); err != nil {
+			if err := d.dropPrimaryKey(nc); err != nil {
+				return err
+			}
+			if err := d.dropPartitionKeyClones(nc, pkOID, what, cascade); err != nil {
 				return err
 			}
 		}
 		for _, ix := range slices.Clone(nc.indexes) {
 			if ix.parent == oid && ix.constraint {
+				if err := d.dropDependentForeignKeys(nc, d.keyDependents(nc, ix.oid), what, "index "+ix.name, cascade); err != nil {
+					return err
+				}
 				if err := d.dropKeyIndex(nc, ix); err != nil {
 					return err
 				}
-				if err := d.dropPartitionKeyClones(nc, ix.oid); err != nil {
+				if err := d.dropPartitionKeyClones(nc, ix.oid, what, cascade); err != nil {
 					return err
 				}
 			}

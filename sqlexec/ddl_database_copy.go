@@ -34,7 +34,8 @@ func copyDatabase(e, template *Engine) error {
 	ctx := context.Background()
 	for _, t := range sortedTables(src) {
 		nt := t.clone()
-		id, err := e.createStoreTable(t, e.cluster.storeNameLocked(storeBase(e, t.schema, t.name)))
+		nt.storedKey = nil // the copy's rows get new hidden row ids
+		id, err := e.createStoreTable(nt, e.cluster.storeNameLocked(storeBase(e, t.schema, t.name)))
 		if err != nil {
 			_ = txn.Rollback()
 			return err

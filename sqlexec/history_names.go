@@ -59,18 +59,27 @@ func (e *Engine) currentTable(oid uint32, created *tableDesc) *tableDesc {
 }
 
 // formatStoreKey renders a store key: the primary key's values, or the
-// hidden row id.
+// hidden row id. A table whose primary key was dropped keeps rendering the
+// keys stored before by the key's types (the store names the row ids it
+// assigned since itself).
 func (e *Engine) formatStoreKey(t *tableDesc, key []byte) string {
-	if t == nil || t.hidden {
+	if t == nil || t.hidden && t.storedKey == nil {
 		if len(key) == 8 {
 			return strconv.FormatUint(binary.BigEndian.Uint64(key), 10)
 		}
 		return fmt.Sprintf("%q", key)
 	}
-	vals := make([]string, len(t.pk))
+	typs := t.storedKey
+	if !t.hidden {
+		typs = make([]types.Type, len(t.pk))
+		for i, c := range t.pk {
+			typs[i] = t.cols[c].typ
+		}
+	}
+	vals := make([]string, len(typs))
 	rest := key
-	for i, c := range t.pk {
-		v, r, err := types.DecodeKey(t.cols[c].typ, rest)
+	for i, typ := range typs {
+		v, r, err := types.DecodeKey(typ, rest)
 		if err != nil {
 			return fmt.Sprintf("%q", key)
 		}
@@ -78,7 +87,7 @@ func (e *Engine) formatStoreKey(t *tableDesc, key []byte) string {
 		if v == nil {
 			vals[i] = "null"
 		} else {
-			vals[i] = types.FormatText(t.cols[c].typ, v, nil)
+			vals[i] = types.FormatText(typ, v, nil)
 		}
 	}
 	if len(vals) == 1 {
