@@ -927,14 +927,21 @@ func (d *ddl) createTable(cs *pg_query.CreateStmt, full string) error {
 	// its unique keys, added first (partition_keys.go); so is one with
 	// INCLUDE columns, which the store's key cannot carry.
 	pkIndex := cs.Partspec != nil
-	primaryKeys := 0
+	var primary *pg_query.Constraint
 	for _, tc := range cons {
 		if tc.c.Contype != pg_query.ConstrType_CONSTR_PRIMARY {
 			continue
 		}
-		if primaryKeys++; primaryKeys > 1 {
-			return b.errAt(pgerror.Newf(pgerror.InvalidTableDefinition, "multiple primary keys for table \"%s\" are not allowed", t.name), tc.c.Location)
+		if primary != nil {
+			// Parse analysis finds two written keys, at the second; a key
+			// LIKE copies comes when its index is made, with no position.
+			err := pgerror.Newf(pgerror.InvalidTableDefinition, "multiple primary keys for table \"%s\" are not allowed", t.name)
+			if primary.Location < 0 || tc.c.Location < 0 {
+				return err
+			}
+			return b.errAt(err, tc.c.Location)
 		}
+		primary = tc.c
 		pkIndex = pkIndex || len(tc.c.Including) > 0
 	}
 	for _, tc := range cons {

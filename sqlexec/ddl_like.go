@@ -98,7 +98,7 @@ func (d *ddl) likeClause(b *binder, t *tableDesc, lc *pg_query.TableLikeClause) 
 			if src.pkIndex != nil {
 				opts = src.pkIndex.options
 			}
-			c := &pg_query.Constraint{Contype: pg_query.ConstrType_CONSTR_PRIMARY, Options: relOptionNodes(opts)}
+			c := &pg_query.Constraint{Contype: pg_query.ConstrType_CONSTR_PRIMARY, Options: relOptionNodes(opts), Location: -1}
 			for _, n := range colNameList(src, src.pk) {
 				c.Keys = append(c.Keys, pg_query.MakeStrNode(n))
 			}
