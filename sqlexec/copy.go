@@ -44,8 +44,11 @@ type copyOptions struct {
 	delim  byte
 	null   string
 	header bool
-	quote  byte
-	escape byte
+	// headerMatch (HEADER MATCH) checks the header line names the
+	// columns copied, in their order, instead of skipping it.
+	headerMatch bool
+	quote       byte
+	escape      byte
 	// forceNotNullCols and forceNullCols are the columns FORCE_NOT_NULL
 	// and FORCE_NULL name; notNullField and nullField mark the record's
 	// fields (in the COPY's column order) they apply to.
@@ -321,7 +324,8 @@ func (b *binder) copyOpts(list []*pg_query.Node, isFrom bool) (copyOptions, erro
 				if !isFrom {
 					return o, pgerror.Newf(pgerror.FeatureNotSupported, "cannot use \"%s\" with HEADER in COPY TO", str(d))
 				}
-				return o, pgerror.Unsupported("COPY HEADER MATCH")
+				o.header, o.headerMatch = true, true
+				continue
 			}
 			var err error
 			if o.header, err = defBoolean(d); err != nil {
@@ -618,6 +622,9 @@ func (d *textRecordDecoder) decode(record string) (row []any, header bool, err e
 		return nil, false, d.lineContext(err, record)
 	}
 	if first && d.opts.header {
+		if d.opts.headerMatch {
+			return nil, true, d.matchHeader(record)
+		}
 		return nil, true, nil
 	}
 	rec, width := d.rec, len(d.cols)
@@ -657,6 +664,25 @@ func (d *textRecordDecoder) decode(record string) (row []any, header bool, err e
 		row[c], d.last[i] = v, parsedField{text, v}
 	}
 	return row, false, nil
+}
+
+// matchHeader checks the header line of a COPY FROM ... HEADER MATCH
+// names the columns copied in their order, as PostgreSQL's
+// NextCopyFromRawFields does.
+func (d *textRecordDecoder) matchHeader(record string) error {
+	if len(d.rec) != len(d.target) {
+		return d.lineContext(pgerror.Newf(pgerror.BadCopyFileFormat, "wrong number of fields in header line: got %d, expected %d", len(d.rec), len(d.target)), record)
+	}
+	for i, c := range d.target {
+		name := d.cols[c].name
+		switch f := d.rec[i]; {
+		case f.null:
+			return d.lineContext(pgerror.Newf(pgerror.BadCopyFileFormat, "column name mismatch in header line field %d: got null value (\"%s\"), expected \"%s\"", i+1, d.opts.null, name), record)
+		case f.text != name:
+			return d.lineContext(pgerror.Newf(pgerror.BadCopyFileFormat, "column name mismatch in header line field %d: got \"%s\", expected \"%s\"", i+1, f.text, name), record)
+		}
+	}
+	return nil
 }
 
 // lineContext gives err the context of the record just decoded, as
