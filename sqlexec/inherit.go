@@ -133,7 +133,7 @@ func (d *ddl) inheritParents(t *tableDesc, rvs []*pg_query.Node, temp bool) (con
 			i := t.colIndex(pc.name)
 			if i < 0 {
 				nc := &columnDesc{name: pc.name, typ: pc.typ, notNull: pc.notNull, def: pc.def, attnum: int16(len(t.cols) + 1), inhCount: 1, notLocal: true, collation: pc.collation, domain: pc.domain,
-					compression: pc.compression, generated: pc.generated}
+					compression: pc.compression, generated: pc.generated, storage: pc.storage}
 				t.cols = append(t.cols, nc)
 				continue
 			}
@@ -146,6 +146,10 @@ func (d *ddl) inheritParents(t *tableDesc, rvs []*pg_query.Node, temp bool) (con
 			if a, b := declaredCollation(cur), declaredCollation(pc); a != b {
 				return nil, pgerror.Newf(pgerror.CollationMismatch, "inherited column \"%s\" has a collation conflict", pc.name).
 					WithDetail("\"%s\" versus \"%s\"", a, b)
+			}
+			if a, b := columnStorage(cur), columnStorage(pc); a != b {
+				return nil, pgerror.Newf(pgerror.DatatypeMismatch, "inherited column \"%s\" has a storage parameter conflict", pc.name).
+					WithDetail("%s versus %s", storageName[a], storageName[b])
 			}
 			if err := mergeParentsGeneration(cur, pc); err != nil {
 				return nil, err
