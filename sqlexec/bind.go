@@ -74,6 +74,10 @@ type execCtx struct {
 	// happens without a session), is the catalog they were compiled
 	// against: where they find a user's text search configuration.
 	exprCatalog *catalog
+	// identityNextval is set while an identity column's default runs:
+	// its nextval needs no privilege on the sequence, as PostgreSQL's
+	// NextValueExpr needs none (identityDefault).
+	identityNextval bool
 	// actionConflicts, set on a rule action's statement, which fickle runs
 	// once for each event row, keeps the rows its ON CONFLICT DO UPDATE
 	// inserted or updated across those runs: PostgreSQL runs the action as

@@ -34,9 +34,13 @@ type copyPlan struct {
 	opts      copyOptions
 	// where is COPY FROM's WHERE condition over a table row, nil for none.
 	where *scalar
-	// foreignErr fails a COPY FROM into a foreign table once the data
-	// flows, as PostgreSQL's fails after it has begun the copy.
-	foreignErr error
+	// lateErr fails a COPY FROM once the data flows, as PostgreSQL's
+	// fails after it has begun the copy: into a foreign table, or into a
+	// view without an INSTEAD OF INSERT trigger.
+	lateErr error
+	// instead marks a COPY FROM into a view (t its columns): each row
+	// goes to the view's INSTEAD OF INSERT triggers (trg).
+	instead bool
 }
 
 type copyOptions struct {
@@ -44,8 +48,11 @@ type copyOptions struct {
 	delim  byte
 	null   string
 	header bool
-	quote  byte
-	escape byte
+	// headerMatch (HEADER MATCH) checks the header line names the
+	// columns copied, in their order, instead of skipping it.
+	headerMatch bool
+	quote       byte
+	escape      byte
 	// forceNotNullCols and forceNullCols are the columns FORCE_NOT_NULL
 	// and FORCE_NULL name; notNullField and nullField mark the record's
 	// fields (in the COPY's column order) they apply to.
@@ -86,8 +93,10 @@ func (b *binder) copyPlan(cs *pg_query.CopyStmt) (*stmtPlan, error) {
 			return nil, pgerror.Newf(pgerror.WrongObjectType, "cannot copy from view \"%s\"", cs.Relation.Relname).
 				WithHint("Try the COPY (SELECT ...) TO variant.")
 		}
-		t, err := b.targetTable(cs.Relation)
-		if err != nil {
+		var t *tableDesc
+		if v := b.s.lookupView(b.cat, cs.Relation.Schemaname, cs.Relation.Relname); v != nil && cs.IsFrom && virtualTableFor(cs.Relation.Schemaname, cs.Relation.Relname, nil) == nil {
+			t, cp.lateErr, cp.instead = viewTable(v), copyToView(v), true
+		} else if t, err = b.targetTable(cs.Relation); err != nil {
 			return nil, err
 		}
 		if t.foreign != nil && !cs.IsFrom {
@@ -96,7 +105,7 @@ func (b *binder) copyPlan(cs *pg_query.CopyStmt) (*stmtPlan, error) {
 		}
 		if t.foreign != nil {
 			b.perms = slices.DeleteFunc(b.perms, func(p permCheck) bool { return p.planErr != nil })
-			cp.foreignErr = b.cat.foreignReadError(t)
+			cp.lateErr = b.cat.foreignReadError(t)
 		}
 		if t.part != nil && !cs.IsFrom {
 			return nil, pgerror.Newf(pgerror.WrongObjectType, "cannot copy from partitioned table \"%s\"", t.name).
@@ -143,12 +152,22 @@ func (b *binder) copyPlan(cs *pg_query.CopyStmt) (*stmtPlan, error) {
 			for _, c := range cp.target {
 				inserted.attnums = append(inserted.attnums, t.cols[c].attnum)
 			}
-			b.requireColumnsAs(b.privRole, t.oid, t.name, "table", 'a', inserted)
+			noun := "table"
+			if cp.instead {
+				noun = "view"
+			}
+			b.requireColumnsAs(b.privRole, t.oid, t.name, noun, 'a', inserted)
 			if cp.w, err = b.writerFor(t, false); err != nil {
 				return nil, err
 			}
 			cp.w.requireDefaults(func(c int) bool { return !slices.Contains(cp.target, c) })
-			if cp.trg, err = b.triggersFor(t, tgInsert, nil); err != nil {
+			switch {
+			case !cp.instead:
+				cp.trg, err = b.triggersFor(t, tgInsert, nil)
+			case cp.lateErr == nil:
+				cp.trg, err = b.insteadTriggers(t, tgInsert, cs.Relation.Location)
+			}
+			if err != nil {
 				return nil, err
 			}
 			if cp.router, cp.partition, err = b.insertRouting(t, nil); err != nil {
@@ -207,6 +226,19 @@ func (b *binder) copyPlan(cs *pg_query.CopyStmt) (*stmtPlan, error) {
 		}
 		return &Result{Copy: req}, nil
 	}}, nil
+}
+
+// copyToView is the error of a COPY FROM into view v, nil when v has an
+// INSTEAD OF INSERT row trigger, through which alone PostgreSQL copies
+// into a view.
+func copyToView(v *viewDesc) error {
+	if !slices.ContainsFunc(v.triggers, func(tr *triggerDesc) bool {
+		return tr.tgtype&tgInstead != 0 && tr.tgtype&tgInsert != 0 && tr.tgtype&tgRow != 0
+	}) {
+		return pgerror.Newf(pgerror.WrongObjectType, "cannot copy to view \"%s\"", v.name).
+			WithHint("To enable copying to a view, provide an INSTEAD OF INSERT trigger.")
+	}
+	return nil
 }
 
 // copyWhere compiles COPY FROM's WHERE condition over a row of t, with
@@ -321,7 +353,8 @@ func (b *binder) copyOpts(list []*pg_query.Node, isFrom bool) (copyOptions, erro
 				if !isFrom {
 					return o, pgerror.Newf(pgerror.FeatureNotSupported, "cannot use \"%s\" with HEADER in COPY TO", str(d))
 				}
-				return o, pgerror.Unsupported("COPY HEADER MATCH")
+				o.header, o.headerMatch = true, true
+				continue
 			}
 			var err error
 			if o.header, err = defBoolean(d); err != nil {
@@ -433,8 +466,8 @@ func (s *Session) copyInTxn(ctx context.Context, req *CopyRequest, data io.Reade
 	if s.txn.readOnly {
 		return 0, pgerror.New(pgerror.ReadOnlySqlTransaction, "cannot execute COPY FROM in a read-only transaction")
 	}
-	if req.copy.foreignErr != nil {
-		return 0, req.copy.foreignErr
+	if req.copy.lateErr != nil {
+		return 0, req.copy.lateErr
 	}
 	kv, err := s.kvTxn(ctx)
 	if err != nil {
@@ -481,6 +514,14 @@ func (s *Session) copyInTxn(ctx context.Context, req *CopyRequest, data io.Reade
 			if err != nil || keep != true {
 				return err
 			}
+		}
+		if cp.instead {
+			// PostgreSQL counts the row whatever the trigger returns.
+			if _, err := trg.instead(x, nil, row); err != nil {
+				return err
+			}
+			n++
+			return nil
 		}
 		row, err := trg.before(x, nil, row)
 		if err != nil || row == nil {
@@ -618,6 +659,9 @@ func (d *textRecordDecoder) decode(record string) (row []any, header bool, err e
 		return nil, false, d.lineContext(err, record)
 	}
 	if first && d.opts.header {
+		if d.opts.headerMatch {
+			return nil, true, d.matchHeader(record)
+		}
 		return nil, true, nil
 	}
 	rec, width := d.rec, len(d.cols)
@@ -657,6 +701,25 @@ func (d *textRecordDecoder) decode(record string) (row []any, header bool, err e
 		row[c], d.last[i] = v, parsedField{text, v}
 	}
 	return row, false, nil
+}
+
+// matchHeader checks the header line of a COPY FROM ... HEADER MATCH
+// names the columns copied in their order, as PostgreSQL's
+// NextCopyFromRawFields does.
+func (d *textRecordDecoder) matchHeader(record string) error {
+	if len(d.rec) != len(d.target) {
+		return d.lineContext(pgerror.Newf(pgerror.BadCopyFileFormat, "wrong number of fields in header line: got %d, expected %d", len(d.rec), len(d.target)), record)
+	}
+	for i, c := range d.target {
+		name := d.cols[c].name
+		switch f := d.rec[i]; {
+		case f.null:
+			return d.lineContext(pgerror.Newf(pgerror.BadCopyFileFormat, "column name mismatch in header line field %d: got null value (\"%s\"), expected \"%s\"", i+1, d.opts.null, name), record)
+		case f.text != name:
+			return d.lineContext(pgerror.Newf(pgerror.BadCopyFileFormat, "column name mismatch in header line field %d: got \"%s\", expected \"%s\"", i+1, f.text, name), record)
+		}
+	}
+	return nil
 }
 
 // lineContext gives err the context of the record just decoded, as

@@ -239,7 +239,7 @@ func (b *binder) statementOfKind(st *Statement) (*stmtPlan, error) {
 		return b.ddlPlan(st)
 	case *pg_query.Node_CreateStmt, *pg_query.Node_DropStmt, *pg_query.Node_AlterTableStmt, *pg_query.Node_IndexStmt,
 		*pg_query.Node_CreateSeqStmt, *pg_query.Node_AlterSeqStmt, *pg_query.Node_CreateSchemaStmt,
-		*pg_query.Node_AlterOwnerStmt, *pg_query.Node_CommentStmt, *pg_query.Node_ViewStmt, *pg_query.Node_GrantStmt, *pg_query.Node_AlterDefaultPrivilegesStmt,
+		*pg_query.Node_AlterOwnerStmt, *pg_query.Node_ViewStmt, *pg_query.Node_GrantStmt, *pg_query.Node_AlterDefaultPrivilegesStmt,
 		*pg_query.Node_DropOwnedStmt, *pg_query.Node_ReassignOwnedStmt,
 		*pg_query.Node_CreateFunctionStmt, *pg_query.Node_CreateExtensionStmt, *pg_query.Node_CreateTrigStmt, *pg_query.Node_CompositeTypeStmt,
 		*pg_query.Node_CreateEnumStmt, *pg_query.Node_CreateRangeStmt, *pg_query.Node_AlterEnumStmt, *pg_query.Node_CreateDomainStmt, *pg_query.Node_AlterDomainStmt, *pg_query.Node_AlterObjectSchemaStmt,
@@ -253,6 +253,11 @@ func (b *binder) statementOfKind(st *Statement) (*stmtPlan, error) {
 		*pg_query.Node_AlterTsconfigurationStmt, *pg_query.Node_AlterTsdictionaryStmt,
 		*pg_query.Node_CreateStatsStmt, *pg_query.Node_AlterStatsStmt, *pg_query.Node_AlterCollationStmt,
 		*pg_query.Node_CreateConversionStmt:
+		return b.ddlPlan(st)
+	case *pg_query.Node_CommentStmt:
+		if v.CommentStmt.Objtype == pg_query.ObjectType_OBJECT_ROLE {
+			return b.rolePlan(st.node)
+		}
 		return b.ddlPlan(st)
 	case *pg_query.Node_CreateRoleStmt, *pg_query.Node_AlterRoleStmt, *pg_query.Node_DropRoleStmt, *pg_query.Node_GrantRoleStmt:
 		return b.rolePlan(st.node)

@@ -41,6 +41,9 @@ func (d *ddl) cloneForeignKey(b *binder, ch, p *tableDesc, fk *fkDesc, alter boo
 			adopted := *own
 			adopted.parentName = fk.name
 			ch.fks[j] = &adopted
+			// The parent's clones on the referenced side serve the key
+			// now: PostgreSQL removes the partition's own.
+			dropReferencedClones(ch, map[string]bool{own.name: true})
 			return nil
 		}
 	}

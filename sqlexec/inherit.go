@@ -133,7 +133,7 @@ func (d *ddl) inheritParents(t *tableDesc, rvs []*pg_query.Node, temp bool) (con
 			i := t.colIndex(pc.name)
 			if i < 0 {
 				nc := &columnDesc{name: pc.name, typ: pc.typ, notNull: pc.notNull, def: pc.def, attnum: int16(len(t.cols) + 1), inhCount: 1, notLocal: true, collation: pc.collation, domain: pc.domain,
-					compression: pc.compression, generated: pc.generated}
+					compression: pc.compression, generated: pc.generated, storage: pc.storage}
 				t.cols = append(t.cols, nc)
 				continue
 			}
@@ -146,6 +146,10 @@ func (d *ddl) inheritParents(t *tableDesc, rvs []*pg_query.Node, temp bool) (con
 			if a, b := declaredCollation(cur), declaredCollation(pc); a != b {
 				return nil, pgerror.Newf(pgerror.CollationMismatch, "inherited column \"%s\" has a collation conflict", pc.name).
 					WithDetail("\"%s\" versus \"%s\"", a, b)
+			}
+			if a, b := columnStorage(cur), columnStorage(pc); a != b {
+				return nil, pgerror.Newf(pgerror.DatatypeMismatch, "inherited column \"%s\" has a storage parameter conflict", pc.name).
+					WithDetail("%s versus %s", storageName[a], storageName[b])
 			}
 			if err := mergeParentsGeneration(cur, pc); err != nil {
 				return nil, err
@@ -207,7 +211,10 @@ func (d *ddl) mergeLocalColumn(b *binder, t *tableDesc, cd *pg_query.ColumnDef, 
 		d.notice(pgerror.SuccessfulCompletion, "moving and merging column \"%s\" with inherited definition", cd.Colname)
 		d.notices[len(d.notices)-1].Detail = "User-specified column moved to the position of the inherited column."
 	}
-	scratch := &tableDesc{name: t.name, schema: t.schema}
+	// scratch numbers the column as the inherited one (droppedAttnum sets
+	// where addColumnDef numbers from), so that an identity column's new
+	// sequence is owned by t's column.
+	scratch := &tableDesc{oid: t.oid, name: t.name, schema: t.schema, owner: t.owner, unlogged: t.unlogged, droppedAttnum: t.cols[i].attnum - 1}
 	cons, err = d.addColumnDef(b, scratch, cd, false)
 	if err != nil {
 		return nil, true, err
@@ -224,9 +231,6 @@ func (d *ddl) mergeLocalColumn(b *binder, t *tableDesc, cd *pg_query.ColumnDef, 
 	if err := mergeLocalGeneration(cur, local); err != nil {
 		return nil, true, err
 	}
-	if local.identity != 0 {
-		return nil, true, pgerror.Unsupported("identity columns merged with inherited columns")
-	}
 	compression, err := mergeCompression(cd.Colname, cur.compression, local.compression)
 	if err != nil {
 		return nil, true, err
@@ -241,6 +245,7 @@ func (d *ddl) mergeLocalColumn(b *binder, t *tableDesc, cd *pg_query.ColumnDef, 
 	if local.generated != nil {
 		nc.generated, nc.def = local.generated, nil
 	}
+	nc.identity = local.identity
 	t.cols[i] = &nc
 	return cons, true, nil
 }
@@ -436,6 +441,11 @@ func (d *ddl) inheritedAlter(t *tableDesc, cmd *pg_query.AlterTableCmd) bool {
 		pg_query.AlterTableType_AT_ClusterOn, pg_query.AlterTableType_AT_DropCluster, pg_query.AlterTableType_AT_ReplicaIdentity, // never recurse, as in PostgreSQL
 		pg_query.AlterTableType_AT_AlterConstraint: // foreign keys: their clones follow (ri_triggers.go)
 		return false
+	case pg_query.AlterTableType_AT_AddIdentity, pg_query.AlterTableType_AT_SetIdentity, pg_query.AlterTableType_AT_DropIdentity:
+		// PostgreSQL 15 never recurses these; fickle keeps refusing them on
+		// partitioned tables and partitions, whose rows take their
+		// defaults elsewhere.
+		return t.part != nil || t.bound != nil
 	}
 	return d.cat.inhHierarchy(t)
 }

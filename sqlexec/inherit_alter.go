@@ -122,6 +122,11 @@ func (d *ddl) addColumnInherited(b *binder, t *tableDesc, cmd *pg_query.AlterTab
 		}
 	}
 	if len(children) > 0 {
+		if slices.ContainsFunc(cd.Constraints, func(n *pg_query.Node) bool {
+			return n.GetConstraint().GetContype() == pg_query.ConstrType_CONSTR_IDENTITY
+		}) {
+			return pgerror.New(pgerror.InvalidTableDefinition, "cannot recursively add identity column to table that has child tables")
+		}
 		if _, ok := serialType(cd.TypeName); ok {
 			return pgerror.Unsupported("adding a serial column to an inheritance parent")
 		}

@@ -145,6 +145,9 @@ func (d *ddl) detachPartition(p *tableDesc, cmd *pg_query.AlterTableCmd) error {
 	d.removeParent(nt, p)
 	nt.bound = nil
 	d.detachPartitionKeys(nt)
+	// Published first, so that a key of nt's that references p gets no
+	// clone for nt, no longer p's partition.
+	d.cat.putTable(nt)
 	d.detachForeignKeys(nt)
 	if err := d.detachTriggers(nt); err != nil {
 		return err

@@ -51,6 +51,8 @@ type roleCatalog struct {
 	nextOID uint32
 	roles   map[string]*roleDesc
 	members []roleMember
+	// comments are COMMENT ON ROLE's, by role OID (roles_comment.go).
+	comments map[uint32]string
 	// version counts the role statements that succeeded: a plan holds
 	// what it read of the roles ('name'::regrole folded to an OID), so a
 	// plan made before one is made again.

@@ -50,6 +50,11 @@ func (b *binder) rolePlan(n *pg_query.Node) (*stmtPlan, error) {
 		run = func(x *execCtx, rc *roleCatalog, note notify, actor roleActor) error {
 			return x.s.renameRole(rc, v.RenameStmt.Subname, v.RenameStmt.Newname, note, actor)
 		}
+	case *pg_query.Node_CommentStmt:
+		tag = "COMMENT"
+		run = func(x *execCtx, rc *roleCatalog, _ notify, actor roleActor) error {
+			return x.s.commentOnRole(rc, v.CommentStmt, actor)
+		}
 	default:
 		return nil, pgerror.Unsupported("statement " + nodeKind(n))
 	}
@@ -438,6 +443,7 @@ func (s *Session) dropRoles(rc *roleCatalog, ds *pg_query.DropRoleStmt, note not
 				WithDetail("%s", strings.Join(deps, "\n"))
 		}
 		delete(rc.roles, name)
+		delete(rc.comments, r.oid)
 		kept := rc.members[:0]
 		for _, m := range rc.members {
 			if m.role != r.oid && m.member != r.oid {

@@ -401,8 +401,10 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		if err := x.s.sequencePrivilege(q, "Uw"); err != nil {
-			return nil, err
+		if !x.identityNextval {
+			if err := x.s.sequencePrivilege(q, "Uw"); err != nil {
+				return nil, err
+			}
 		}
 		if err := x.s.sequenceWritable(q, "nextval()"); err != nil {
 			return nil, err

@@ -94,8 +94,9 @@ func init() {
 	add("col_description", text, func(x *execCtx, a []any) (any, error) {
 		return commentOf(catalog(x), a[0].(int64), "pg_class", a[1].(int64)), nil
 	}, oid, i4)
-	// fickle keeps no comments on shared objects (databases, roles).
-	add("shobj_description", text, func(*execCtx, []any) (any, error) { return nil, nil }, oid, name)
+	add("shobj_description", text, func(x *execCtx, a []any) (any, error) {
+		return x.s.sharedComment(a[0].(int64), a[1].(string)), nil
+	}, oid, name)
 	addSysFunc("format_type", sysFunc{args: []types.Type{oid, i4}, result: text, nullable: true, eval: func(x *execCtx, a []any) (any, error) {
 		if a[0] == nil {
 			return nil, nil

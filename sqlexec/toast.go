@@ -136,6 +136,10 @@ func columnStorage(col *columnDesc) string {
 // storageTypes are SET STORAGE's names for attstorage.
 var storageTypes = map[string]byte{"plain": 'p', "external": 'e', "extended": 'x', "main": 'm'}
 
+// storageName is PostgreSQL's storage_name of an attstorage, as its
+// messages print it.
+var storageName = map[string]string{"p": "PLAIN", "e": "EXTERNAL", "x": "EXTENDED", "m": "MAIN"}
+
 // setStorage runs ALTER TABLE ... ALTER COLUMN ... SET STORAGE on t, a
 // clone of the catalog's descriptor. fickle stores no value out of line;
 // the setting shows in pg_attribute (the column's and its indexes') and

@@ -91,6 +91,20 @@ type fkRef2 struct {
 	topWriter *writer
 }
 
+// identityDefault runs e, the nextval call of an identity column's
+// default, without the USAGE check on the sequence: PostgreSQL's
+// NextValueExpr needs only the privilege to write the column.
+func identityDefault(e *scalar) *scalar {
+	out := *e
+	out.eval = func(x *execCtx) (any, error) {
+		saved := x.identityNextval
+		x.identityNextval = true
+		defer func() { x.identityNextval = saved }()
+		return e.eval(x)
+	}
+	return &out
+}
+
 func (b *binder) writerFor(t *tableDesc, withRefs bool) (*writer, error) {
 	w := &writer{b: b, t: t, defaults: make([]*scalar, len(t.cols)), defaultPerms: make([][]permCheck, len(t.cols)),
 		domains: make([]domainCheck, len(t.cols))}
@@ -133,6 +147,9 @@ func (b *binder) writerFor(t *tableDesc, withRefs bool) (*writer, error) {
 			if e, err = b.withConversionCheck(e, dom, def); err != nil {
 				return nil, err
 			}
+		}
+		if c.identity != 0 {
+			e = identityDefault(e)
 		}
 		w.defaults[i] = e
 		w.defaultPerms[i] = slices.Clone(b.perms[mark:])

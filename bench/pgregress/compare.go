@@ -148,10 +148,11 @@ func sortKeyColumns(sql string, cols []string) ([]int, bool) {
 }
 
 var (
-	// explainRE allows comments before EXPLAIN: psql sends a block
-	// comment that follows the previous statement's semicolon with the
-	// next statement (partition_prune.sql's "/* commuted */").
-	explainRE = regexp.MustCompile(`(?is)^(?:\s|/\*.*?\*/|--[^\n]*\n)*explain\b\s*(\((.*?)\))?\s*(analy[sz]e\b)?`)
+	// explainRE skips the comments before the statement: psql sends a
+	// block comment that follows the previous statement's semicolon with
+	// the next statement (partition_prune.sql's "/* commuted */"), and
+	// inherit.sql heads some EXPLAINs with one.
+	explainRE = regexp.MustCompile(`(?is)^(?:\s*(?:/\*.*?\*/|--[^\n]*(?:\n|$)))*\s*explain\b\s*(\((.*?)\))?\s*(analy[sz]e\b)?`)
 	// analyzeOnRE finds ANALYZE in an option list, not followed by a false
 	// value; offRE finds COSTS or TIMING turned off.
 	analyzeOnRE = regexp.MustCompile(`(?i)\banaly[sz]e\b(\s+(true|on|1)\b)?\s*(,|$)`)
