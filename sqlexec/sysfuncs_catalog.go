@@ -3,6 +3,7 @@ package sqlexec
 import (
 	"math/big"
 	"strconv"
+	"strings"
 
 	"github.com/cockroachdb/apd/v3"
 
@@ -255,6 +256,7 @@ func init() {
 	}, oid)
 	add("pg_size_pretty", text, func(_ *execCtx, a []any) (any, error) { return sizePretty(big.NewInt(a[0].(int64)), ""), nil }, types.Int8)
 	add("pg_size_pretty", text, func(_ *execCtx, a []any) (any, error) { return sizePrettyNumeric(a[0].(*apd.Decimal)), nil }, types.NumericAny)
+	add("pg_size_bytes", types.Int8, func(_ *execCtx, a []any) (any, error) { return sizeBytes(a[0].(string)) }, text)
 	sizeArgs := map[string][][]types.Type{
 		"pg_table_size": {{types.Regclass}}, "pg_total_relation_size": {{types.Regclass}}, "pg_indexes_size": {{types.Regclass}},
 		"pg_relation_size": {{types.Regclass}, {types.Regclass, text}},
@@ -367,6 +369,72 @@ func halfRounded(x *big.Int) *big.Int {
 	}
 	return new(big.Int).Quo(new(big.Int).Add(x, one), big.NewInt(2))
 }
+
+// sizeBytes is pg_size_bytes: a number (sign, digits, fraction, exponent)
+// and an optional unit of sizeUnits, any case, with spaces around,
+// converted to bytes as numeric_int8 rounds.
+func sizeBytes(s string) (any, error) {
+	invalid := func() *pgerror.Error {
+		return pgerror.Newf(pgerror.InvalidParameterValue, "invalid size: \"%s\"", s)
+	}
+	isDigit := func(i int) bool { return i < len(s) && s[i] >= '0' && s[i] <= '9' }
+	start := 0
+	for start < len(s) && isSpaceRune(rune(s[start])) {
+		start++
+	}
+	end, digits := start, false
+	if end < len(s) && (s[end] == '-' || s[end] == '+') {
+		end++
+	}
+	for ; isDigit(end); end++ {
+		digits = true
+	}
+	if end < len(s) && s[end] == '.' {
+		for end++; isDigit(end); end++ {
+			digits = true
+		}
+	}
+	if !digits {
+		return nil, invalid()
+	}
+	if end < len(s) && (s[end] == 'e' || s[end] == 'E') {
+		// strtol's exponent: a sign and digits, else the E starts the unit.
+		i := end + 1
+		if i < len(s) && (s[i] == '-' || s[i] == '+') {
+			i++
+		}
+		if isDigit(i) {
+			for i++; isDigit(i); i++ {
+			}
+			end = i
+		}
+	}
+	num, err := types.ParseText(types.NumericAny, s[start:end])
+	if err != nil {
+		return nil, err
+	}
+	if unit := strings.TrimRightFunc(strings.TrimLeftFunc(s[end:], isSpaceRune), isSpaceRune); unit != "" {
+		bits := -1
+		for _, u := range sizeUnits {
+			if strings.EqualFold(unit, u.name) {
+				bits = int(u.bits)
+			}
+		}
+		if bits < 0 {
+			return nil, invalid().WithDetail("Invalid size unit: \"%s\".", unit).
+				WithHint(`Valid units are "bytes", "kB", "MB", "GB", "TB", and "PB".`)
+		}
+		if d := num.(*apd.Decimal); bits > 0 {
+			scaled := apd.NewWithBigInt(new(apd.BigInt).Lsh(&d.Coeff, uint(bits)), d.Exponent)
+			scaled.Negative = d.Negative
+			num = scaled
+		}
+	}
+	return types.Cast(num, types.NumericAny, types.Int8)
+}
+
+// isSpaceRune is C's isspace in the C locale.
+func isSpaceRune(r rune) bool { return r == ' ' || r >= '\t' && r <= '\r' }
 
 // sizePrettyNumeric is pg_size_pretty(numeric): a size in bytes keeps its
 // digits; larger ones are truncated to integers before the division.
