@@ -14,7 +14,9 @@ import (
 // time with time zone (timetz_send, timetz_recv: the int8 microseconds of
 // the time, the int4 seconds of the zone west of UTC), macaddr, macaddr8
 // and pg_lsn (their bytes, the LSN as an int8), xid and xid8 (an int4 and
-// an int8) and tid (the int4 block and the int2 offset).
+// an int8) and tid (the int4 block and the int2 offset); and the types whose
+// send and receive functions sqlexec/types has (AppendSend, Recv): the
+// geometric types, inet and cidr.
 
 // scalarCodec is one such type's send and receive.
 type scalarCodec struct {
@@ -23,8 +25,17 @@ type scalarCodec struct {
 }
 
 var scalarCodecs = map[uint32]scalarCodec{
-	uint32(types.OidMoney):  {send: appendInt8Datum, recv: decodeInt8Datum},
-	uint32(types.OidTimetz): {send: appendTimetz, recv: decodeTimetz},
+	uint32(types.OidPoint):   {send: sendOf[types.Point](types.Type{Oid: types.OidPoint, Typmod: -1}), recv: recvOf(types.OidPoint)},
+	uint32(types.OidLseg):    {send: sendOf[types.Lseg](types.Type{Oid: types.OidLseg, Typmod: -1}), recv: recvOf(types.OidLseg)},
+	uint32(types.OidPath):    {send: sendOf[types.Path](types.Type{Oid: types.OidPath, Typmod: -1}), recv: recvOf(types.OidPath)},
+	uint32(types.OidBox):     {send: sendOf[types.Box](types.Type{Oid: types.OidBox, Typmod: -1}), recv: recvOf(types.OidBox)},
+	uint32(types.OidPolygon): {send: sendOf[types.Polygon](types.Type{Oid: types.OidPolygon, Typmod: -1}), recv: recvOf(types.OidPolygon)},
+	uint32(types.OidLine):    {send: sendOf[types.Line](types.Type{Oid: types.OidLine, Typmod: -1}), recv: recvOf(types.OidLine)},
+	uint32(types.OidCircle):  {send: sendOf[types.Circle](types.Type{Oid: types.OidCircle, Typmod: -1}), recv: recvOf(types.OidCircle)},
+	uint32(types.OidInet):    {send: sendOf[types.Inet](types.InetType), recv: recvOf(types.OidInet)},
+	uint32(types.OidCidr):    {send: sendOf[types.Inet](types.CidrType), recv: recvOf(types.OidCidr)},
+	uint32(types.OidMoney):   {send: appendInt8Datum, recv: decodeInt8Datum},
+	uint32(types.OidTimetz):  {send: appendTimetz, recv: decodeTimetz},
 	uint32(types.OidMacaddr): {send: sendOf[types.MacAddr](types.MacaddrType), recv: func(src []byte) (any, error) {
 		if len(src) != 6 {
 			return nil, fmt.Errorf("macaddr of %d bytes: %w", len(src), wire.ErrIncorrectBinaryFormat)
@@ -66,6 +77,23 @@ func sendOf[T any](t types.Type) func(buf []byte, v any) ([]byte, bool) {
 			return buf, false
 		}
 		return types.AppendSend(buf, t, v), true
+	}
+}
+
+// recvOf is the receive function of a type sqlexec/types reads (Recv): a
+// value with bytes left over is malformed, as PostgreSQL's callers of a
+// receive function find it when it does not read the whole buffer.
+func recvOf(oid types.Oid) func(src []byte) (any, error) {
+	t := types.Type{Oid: oid, Typmod: -1}
+	return func(src []byte) (any, error) {
+		v, rest, err := types.Recv(t, src)
+		if err != nil {
+			return nil, err
+		}
+		if len(rest) != 0 {
+			return nil, fmt.Errorf("%s with %d bytes left over: %w", t, len(rest), wire.ErrIncorrectBinaryFormat)
+		}
+		return v, nil
 	}
 }
 

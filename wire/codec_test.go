@@ -195,7 +195,11 @@ func TestDecodeBinaryRejectsMalformedInput(t *testing.T) {
 		{pgtype.JSONBOID, []byte("{}"), pgerror.InvalidBinaryRepresentation},
 		{pgtype.JSONPathOID, []byte("\x02$"), pgerror.InvalidBinaryRepresentation},
 		{pgtype.DateOID, []byte{0, 0}, pgerror.InvalidBinaryRepresentation},
-		{pgtype.DateOID, []byte{0x7f, 0xff, 0xff, 0xff}, pgerror.FeatureNotSupported},
+		{pgtype.DateOID, []byte{0x7f, 0xff, 0xff, 0xfe}, pgerror.DatetimeFieldOverflow},
+		{pgtype.DateOID, []byte{0x30, 0x30, 0x30, 0x30}, pgerror.FeatureNotSupported},
+		{pgtype.TimestampOID, []byte{0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfe}, pgerror.DatetimeFieldOverflow},
+		{pgtype.TimestamptzOID, []byte{0x80, 0, 0, 0, 0, 0, 0, 1}, pgerror.DatetimeFieldOverflow},
+		{pgtype.TimestampOID, make([]byte, 9), pgerror.InvalidBinaryRepresentation},
 		{pgtype.NumericOID, []byte{0, 1, 0, 0, 0, 0, 0, 0}, pgerror.InvalidBinaryRepresentation},
 		{pgtype.IntervalOID, make([]byte, 15), pgerror.InvalidBinaryRepresentation},
 		{pgtype.TimeOID, make([]byte, 4), pgerror.InvalidBinaryRepresentation},
@@ -385,5 +389,37 @@ func TestDecodeNumericChecksAsNumericRecv(t *testing.T) {
 				t.Fatalf("re-decode: %v, %v", again, err)
 			}
 		})
+	}
+}
+
+// TestDateTimestampBinaryMatchesPostgres pins date_send / timestamp_send
+// bytes taken from PostgreSQL 15 (infinities and range ends included), and
+// that date_recv / timestamp_recv read them back to the same datums.
+func TestDateTimestampBinaryMatchesPostgres(t *testing.T) {
+	tests := []struct {
+		oid   uint32
+		datum time.Time
+		hex   string
+	}{
+		{pgtype.DateOID, InfinityTime, "7fffffff"},
+		{pgtype.DateOID, NegInfinityTime, "80000000"},
+		{pgtype.DateOID, time.Date(1999, 12, 30, 0, 0, 0, 0, time.UTC), "fffffffe"},
+		{pgtype.DateOID, time.Date(-4713, 11, 24, 0, 0, 0, 0, time.UTC), "ffda97a7"},
+		{pgtype.TimestampOID, InfinityTime, "7fffffffffffffff"},
+		{pgtype.TimestamptzOID, NegInfinityTime, "8000000000000000"},
+		{pgtype.TimestampOID, time.Date(-4713, 11, 24, 0, 0, 0, 0, time.UTC), "fd0f7cc1411fa000"},
+		{pgtype.TimestamptzOID, time.Date(294276, 12, 31, 23, 59, 59, 999999000, time.UTC), "7fffff5bb3b29fff"},
+		{pgtype.TimestampOID, time.Date(1999, 12, 31, 23, 59, 59, 999999000, time.UTC), "ffffffffffffffff"},
+	}
+	for _, tt := range tests {
+		got, err := AppendBinary(nil, tt.oid, tt.datum)
+		if err != nil || hex.EncodeToString(got) != tt.hex {
+			t.Errorf("AppendBinary(%d, %v) = %x, %v; want %s", tt.oid, tt.datum, got, err, tt.hex)
+			continue
+		}
+		back, err := DecodeBinary(tt.oid, got)
+		if err != nil || !back.(time.Time).Equal(tt.datum) {
+			t.Errorf("DecodeBinary(%d, %s) = %v, %v; want %v", tt.oid, tt.hex, back, err, tt.datum)
+		}
 	}
 }
