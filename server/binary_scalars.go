@@ -37,33 +37,37 @@ var scalarCodecs = map[uint32]scalarCodec{
 	uint32(types.OidMoney):   {send: appendInt8Datum, recv: decodeInt8Datum},
 	uint32(types.OidTimetz):  {send: appendTimetz, recv: decodeTimetz},
 	uint32(types.OidMacaddr): {send: sendOf[types.MacAddr](types.MacaddrType), recv: func(src []byte) (any, error) {
-		if len(src) != 6 {
-			return nil, fmt.Errorf("macaddr of %d bytes: %w", len(src), wire.ErrIncorrectBinaryFormat)
+		// macaddr_recv reads byte by byte (pq_getmsgbyte).
+		if len(src) < 6 {
+			return nil, pgerror.New(pgerror.ProtocolViolation, "no data left in message")
+		}
+		if err := fixedWidth(src, 6, "macaddr"); err != nil {
+			return nil, err
 		}
 		return types.MacAddr(src), nil
 	}},
 	uint32(types.OidMacaddr8): {send: sendOf[types.MacAddr8](types.Macaddr8Type), recv: decodeMacaddr8},
 	uint32(types.OidPGLSN): {send: sendOf[types.LSN](types.PGLSNType), recv: func(src []byte) (any, error) {
-		if len(src) != 8 {
-			return nil, fmt.Errorf("pg_lsn of %d bytes: %w", len(src), wire.ErrIncorrectBinaryFormat)
+		if err := fixedWidth(src, 8, "pg_lsn"); err != nil {
+			return nil, err
 		}
 		return types.LSN(binary.BigEndian.Uint64(src)), nil
 	}},
 	uint32(types.OidXID): {send: sendOf[types.XID](types.Type{Oid: types.OidXID, Typmod: -1}), recv: func(src []byte) (any, error) {
-		if len(src) != 4 {
-			return nil, fmt.Errorf("xid of %d bytes: %w", len(src), wire.ErrIncorrectBinaryFormat)
+		if err := fixedWidth(src, 4, "xid"); err != nil {
+			return nil, err
 		}
 		return types.XID(binary.BigEndian.Uint32(src)), nil
 	}},
 	uint32(types.OidXID8): {send: sendOf[types.XID8](types.Type{Oid: types.OidXID8, Typmod: -1}), recv: func(src []byte) (any, error) {
-		if len(src) != 8 {
-			return nil, fmt.Errorf("xid8 of %d bytes: %w", len(src), wire.ErrIncorrectBinaryFormat)
+		if err := fixedWidth(src, 8, "xid8"); err != nil {
+			return nil, err
 		}
 		return types.XID8(binary.BigEndian.Uint64(src)), nil
 	}},
 	uint32(types.OidTID): {send: sendOf[types.TID](types.Type{Oid: types.OidTID, Typmod: -1}), recv: func(src []byte) (any, error) {
-		if len(src) != 6 {
-			return nil, fmt.Errorf("tid of %d bytes: %w", len(src), wire.ErrIncorrectBinaryFormat)
+		if err := fixedWidth(src, 6, "tid"); err != nil {
+			return nil, err
 		}
 		return types.TID{Block: binary.BigEndian.Uint32(src), Offset: binary.BigEndian.Uint16(src[4:])}, nil
 	}},
@@ -97,6 +101,19 @@ func recvOf(oid types.Oid) func(src []byte) (any, error) {
 	}
 }
 
+// fixedWidth checks that src holds the n bytes the receive function of
+// type name reads: fewer is its read past the end (08P01), more the
+// caller's 22P03.
+func fixedWidth(src []byte, n int, name string) error {
+	if len(src) < n {
+		return pgerror.New(pgerror.ProtocolViolation, "insufficient data left in message")
+	}
+	if len(src) > n {
+		return fmt.Errorf("%s of %d bytes: %w", name, len(src), wire.ErrIncorrectBinaryFormat)
+	}
+	return nil
+}
+
 // decodeMacaddr8 is macaddr8_recv: eight bytes, or six that get the
 // FF:FE filler as macaddr8's text input gives them.
 func decodeMacaddr8(src []byte) (any, error) {
@@ -118,8 +135,8 @@ func appendTimetz(buf []byte, v any) ([]byte, bool) {
 // decodeTimetz is timetz_recv: a time out of 0 to 24:00:00 and a zone of
 // 16 hours or more fail as they do there.
 func decodeTimetz(src []byte) (any, error) {
-	if len(src) != 12 {
-		return nil, fmt.Errorf("timetz of %d bytes: %w", len(src), wire.ErrIncorrectBinaryFormat)
+	if err := fixedWidth(src, 12, "timetz"); err != nil {
+		return nil, err
 	}
 	t := types.TimeTZ{Time: int64(binary.BigEndian.Uint64(src)), Zone: int32(binary.BigEndian.Uint32(src[8:]))}
 	if t.Time < 0 || t.Time > 24*3600*1_000_000 {
@@ -140,8 +157,8 @@ func appendInt8Datum(buf []byte, v any) ([]byte, bool) {
 }
 
 func decodeInt8Datum(src []byte) (any, error) {
-	if len(src) != 8 {
-		return nil, fmt.Errorf("int8 of %d bytes: %w", len(src), wire.ErrIncorrectBinaryFormat)
+	if err := fixedWidth(src, 8, "int8"); err != nil {
+		return nil, err
 	}
 	return int64(binary.BigEndian.Uint64(src)), nil
 }

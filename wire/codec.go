@@ -293,6 +293,9 @@ func DecodeBinary(oid uint32, src []byte) (any, error) {
 		}
 	case pgtype.IntervalOID:
 		var iv pgtype.Interval
+		if len(src) < 16 {
+			break
+		}
 		if err := intervalPlans.scan.Scan(src, &iv); err != nil {
 			return nil, invalidBinary(oid, err.Error())
 		}
@@ -302,7 +305,26 @@ func DecodeBinary(oid uint32, src []byte) (any, error) {
 	default:
 		return nil, pgerror.Newf(pgerror.FeatureNotSupported, "binary input of type OID %d is not supported by fickle", oid)
 	}
+	if n, ok := fixedSizes[oid]; ok && len(src) < n {
+		// The receive function read past the end (pq_getmsgbyte,
+		// pq_getmsgint and their kin); one that left bytes over is
+		// the caller's 22P03.
+		if len(src) == 0 && n == 1 {
+			return nil, pgerror.New(pgerror.ProtocolViolation, "no data left in message")
+		}
+		return nil, errInsufficientData()
+	}
 	return nil, invalidBinary(oid, fmt.Sprintf("unexpected length %d", len(src)))
+}
+
+// fixedSizes are the bytes the receive functions of the fixed-width types
+// read.
+var fixedSizes = map[uint32]int{
+	pgtype.BoolOID: 1, pgtype.QCharOID: 1, pgtype.Int2OID: 2, pgtype.Int4OID: 4, pgtype.OIDOID: 4,
+	regprocOID: 4, regprocedureOID: 4, regoperOID: 4, regoperatorOID: 4, regclassOID: 4, regtypeOID: 4,
+	regnamespaceOID: 4, regroleOID: 4, regconfigOID: 4, regdictionaryOID: 4, pgtype.Int8OID: 8,
+	pgtype.TimeOID: 8, pgtype.Float4OID: 4, pgtype.Float8OID: 8, pgtype.UUIDOID: 16, pgtype.DateOID: 4,
+	pgtype.TimestampOID: 8, pgtype.TimestamptzOID: 8, pgtype.IntervalOID: 16,
 }
 
 func invalidBinary(oid uint32, detail string) *pgerror.Error {

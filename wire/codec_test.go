@@ -182,6 +182,9 @@ func TestAppendBinaryRejectsWrongDatums(t *testing.T) {
 	}
 }
 
+// TestDecodeBinaryRejectsMalformedInput pins the codes PostgreSQL 15 gave:
+// a fixed-width value too short is 08P01 (its receive function read past
+// the end), too long 22P03.
 func TestDecodeBinaryRejectsMalformedInput(t *testing.T) {
 	tests := []struct {
 		oid  uint32
@@ -189,27 +192,27 @@ func TestDecodeBinaryRejectsMalformedInput(t *testing.T) {
 		code pgerror.Code
 	}{
 		{pgtype.BoolOID, []byte{1, 0}, pgerror.InvalidBinaryRepresentation},
-		{pgtype.Int4OID, []byte{0, 0, 1}, pgerror.InvalidBinaryRepresentation},
-		{pgtype.Int8OID, []byte{}, pgerror.InvalidBinaryRepresentation},
-		{pgtype.UUIDOID, make([]byte, 15), pgerror.InvalidBinaryRepresentation},
+		{pgtype.Int4OID, []byte{0, 0, 1}, pgerror.ProtocolViolation},
+		{pgtype.Int8OID, []byte{}, pgerror.ProtocolViolation},
+		{pgtype.UUIDOID, make([]byte, 15), pgerror.ProtocolViolation},
 		{pgtype.JSONBOID, []byte("{}"), pgerror.InvalidBinaryRepresentation},
 		{pgtype.JSONPathOID, []byte("\x02$"), pgerror.InvalidBinaryRepresentation},
-		{pgtype.DateOID, []byte{0, 0}, pgerror.InvalidBinaryRepresentation},
+		{pgtype.DateOID, []byte{0, 0}, pgerror.ProtocolViolation},
 		{pgtype.DateOID, []byte{0x7f, 0xff, 0xff, 0xfe}, pgerror.DatetimeFieldOverflow},
 		{pgtype.DateOID, []byte{0x30, 0x30, 0x30, 0x30}, pgerror.FeatureNotSupported},
 		{pgtype.TimestampOID, []byte{0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfe}, pgerror.DatetimeFieldOverflow},
 		{pgtype.TimestamptzOID, []byte{0x80, 0, 0, 0, 0, 0, 0, 1}, pgerror.DatetimeFieldOverflow},
 		{pgtype.TimestampOID, make([]byte, 9), pgerror.InvalidBinaryRepresentation},
 		{pgtype.NumericOID, []byte{0, 1, 0, 0, 0, 0, 0, 0}, pgerror.InvalidBinaryRepresentation},
-		{pgtype.IntervalOID, make([]byte, 15), pgerror.InvalidBinaryRepresentation},
-		{pgtype.TimeOID, make([]byte, 4), pgerror.InvalidBinaryRepresentation},
+		{pgtype.IntervalOID, make([]byte, 15), pgerror.ProtocolViolation},
+		{pgtype.TimeOID, make([]byte, 4), pgerror.ProtocolViolation},
 		{pgtype.TimeOID, []byte{0, 0, 0, 0x14, 0x1d, 0xd7, 0x60, 0x01}, pgerror.DatetimeFieldOverflow},
 		{pgtype.TimeOID, []byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}, pgerror.DatetimeFieldOverflow},
 		{pgtype.Int4ArrayOID, []byte{0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 23, 0x7f, 0xff, 0xff, 0xff, 0, 0, 0, 1}, pgerror.ProgramLimitExceeded},
 		{pgtype.Int4ArrayOID, []byte{0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 25, 0, 0, 0, 0, 0, 0, 0, 1}, pgerror.DatatypeMismatch},
 		{pgtype.Int4ArrayOID, []byte{0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 23}, pgerror.ProtocolViolation},
 		{pgtype.QCharOID, []byte("ab"), pgerror.InvalidBinaryRepresentation},
-		{pgtype.QCharOID, []byte{}, pgerror.InvalidBinaryRepresentation},
+		{pgtype.QCharOID, []byte{}, pgerror.ProtocolViolation},
 		{600, []byte{1}, pgerror.FeatureNotSupported},
 	}
 	for _, tt := range tests {
