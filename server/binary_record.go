@@ -136,7 +136,9 @@ func decodeTypedBinary(t types.Type, src []byte) (any, error) {
 // decodeRecord is record_recv: the count of columns, then for each its
 // type's OID (checked against the field's when both are built-in) and its
 // value, length-prefixed (-1 for NULL), read by the field type's receive
-// function with the field's typmod applied.
+// function with the field's typmod applied. The constraints of a field's
+// domain are checked where the value is used (sqlexec's parameter checks),
+// which knows the catalog.
 func decodeRecord(t types.Type, src []byte) (any, error) {
 	fields, known := t.Fields()
 	if t.Oid == types.OidRecord || !known {
@@ -164,11 +166,6 @@ func decodeRecord(t types.Type, src []byte) (any, error) {
 		src = src[8:]
 		if n < -1 || int(n) > len(src) {
 			return nil, pgerror.New(pgerror.InvalidBinaryRepresentation, "insufficient data left in message")
-		}
-		if f.Domain != 0 {
-			// domain_recv would check the domain's constraints, which
-			// only the catalog knows.
-			return nil, pgerror.Unsupported("binary input of a composite value with a field of a domain type")
 		}
 		if n == -1 {
 			continue

@@ -2,8 +2,10 @@ package server
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -152,17 +154,65 @@ func TestRecordRecvMatchesPostgres(t *testing.T) {
 	checkBindError(t, uint32(types.OidRecord), "00000000", pgerror.FeatureNotSupported, "input of anonymous composite types is not implemented")
 }
 
-// TestRecordRecvRefusesDomainFields pins that a composite value with a
-// field declared with a domain is refused (0A000) where record_recv would
-// have domain_recv check the domain's constraints, which fickle checks
-// only with the catalog; errors before that field are still PostgreSQL's.
-func TestRecordRecvRefusesDomainFields(t *testing.T) {
-	const oid, array, domain = 0x7ff00003, 0x7ff00004, 0x7ff00005
-	types.RegisterComposite(oid, array, "dpair", []types.Field{{Name: "n", Type: types.Int4}, {Name: "d", Type: types.Int4, Domain: domain}})
-	checkBindError(t, oid, "0000000200000017ffffffff00000017ffffffff", pgerror.FeatureNotSupported,
-		"binary input of a composite value with a field of a domain type is not supported by fickle")
-	checkBindError(t, oid, "0000000200000019ffffffff", pgerror.DatatypeMismatch,
-		"binary data has type 25 (text) instead of expected 23 (integer) in record column 1")
+// TestCompositeParamChecksFieldDomains pins that a composite parameter
+// whose field is declared with a domain has the domain's constraints
+// checked, in binary (record_recv, the field sent with the domain's OID)
+// and in text (record_in), on fickle as on PostgreSQL.
+func TestCompositeParamChecksFieldDomains(t *testing.T) {
+	srv := startSQLServer(t, Config{})
+	dsns := map[string]string{"fickle": fmt.Sprintf("postgres://tester@%s/fickle?sslmode=disable", srv.Addr())}
+	if addr := pgtestAddr(t); addr != "" {
+		dsns["postgres"] = fmt.Sprintf("postgres://postgres@%s/postgres?sslmode=disable", addr)
+	}
+	for name, dsn := range dsns {
+		t.Run(name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			c, err := pgconn.Connect(ctx, dsn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close(ctx)
+			if _, err := c.Exec(ctx, "BEGIN; CREATE DOMAIN posint AS int4 CHECK (VALUE > 0); CREATE TYPE dpair AS (d posint)").ReadAll(); err != nil {
+				t.Fatal(err)
+			}
+			defer func() { _, _ = c.Exec(ctx, "ROLLBACK").ReadAll() }()
+			oids := c.ExecParams(ctx, "SELECT 'posint'::regtype::oid::text", nil, nil, nil, nil).Read()
+			if oids.Err != nil {
+				t.Fatal(oids.Err)
+			}
+			posint, _ := strconv.Atoi(string(oids.Rows[0][0]))
+			record := func(v int32) []byte {
+				return binary.BigEndian.AppendUint32(binary.BigEndian.AppendUint32(binary.BigEndian.AppendUint32(binary.BigEndian.AppendUint32(nil, 1), uint32(posint)), 4), uint32(v))
+			}
+			cases := []struct {
+				value  []byte
+				format int16
+				want   string
+			}{
+				{record(5), 1, "(5)"},
+				{record(-1), 1, `ERROR: value for domain posint violates check constraint "posint_check" (SQLSTATE 23514)`},
+				{[]byte("(5)"), 0, "(5)"},
+				{[]byte("(-1)"), 0, `ERROR: value for domain posint violates check constraint "posint_check" (SQLSTATE 23514)`},
+			}
+			for _, tc := range cases {
+				if _, err := c.Exec(ctx, "SAVEPOINT s").ReadAll(); err != nil {
+					t.Fatal(err)
+				}
+				res := c.ExecParams(ctx, "SELECT $1::dpair::text", [][]byte{tc.value}, nil, []int16{tc.format}, nil).Read()
+				got := fmt.Sprint(res.Err)
+				if res.Err == nil {
+					got = string(res.Rows[0][0])
+				}
+				if got != tc.want {
+					t.Errorf("%x (format %d): got %s, want %s", tc.value, tc.format, got, tc.want)
+				}
+				if _, err := c.Exec(ctx, "ROLLBACK TO s").ReadAll(); err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
+	}
 }
 
 // FuzzRecordBinary decodes arbitrary bytes as a binary bf_c or bf_c[]

@@ -87,6 +87,21 @@ func (b *binder) domainParamType(n int, oid uint32) (t types.Type, ok bool) {
 // when no parameter is of one.
 func (b *binder) paramChecks() ([]domainCheck, error) {
 	var checks []domainCheck
+	add := func(i int, check domainCheck) {
+		if checks == nil {
+			checks = make([]domainCheck, max(len(b.paramDomains), len(b.params)))
+		}
+		if prev := checks[i]; prev != nil {
+			checks[i] = func(x *execCtx, v any) error {
+				if err := prev(x, v); err != nil {
+					return err
+				}
+				return check(x, v)
+			}
+			return
+		}
+		checks[i] = check
+	}
 	for i, oid := range b.paramDomains {
 		dom := b.domainByOid(oid)
 		if dom == nil {
@@ -96,12 +111,54 @@ func (b *binder) paramChecks() ([]domainCheck, error) {
 		if err != nil {
 			return nil, err
 		}
-		if checks == nil {
-			checks = make([]domainCheck, len(b.paramDomains))
+		add(i, check)
+	}
+	for i, t := range b.params {
+		check, err := b.fieldDomainsCheck(t)
+		if err != nil {
+			return nil, err
 		}
-		checks[i] = check
+		if check != nil {
+			add(i, check)
+		}
 	}
 	return checks, nil
+}
+
+// fieldDomainsCheck is the check of a value of composite type t (a
+// composite type or a table's row type) against the domains its fields
+// are declared with, as record_in and record_recv run each field's domain
+// input; nil when no field has a domain.
+func (b *binder) fieldDomainsCheck(t types.Type) (domainCheck, error) {
+	c := b.catalogNow()
+	var td *typeDesc
+	if tab, array := c.tableOfRowType(uint32(t.Oid)); tab != nil && !array {
+		td = tab.rowTypeDesc()
+	} else if ut := c.typeByOid(uint32(t.Oid)); ut != nil && ut.domain == nil {
+		td = ut
+	}
+	if td == nil {
+		return nil, nil
+	}
+	fields, err := b.fieldDomainChecks(td)
+	if err != nil || fields == nil {
+		return nil, err
+	}
+	return func(x *execCtx, v any) error {
+		vals, ok := v.([]any)
+		if !ok {
+			return nil
+		}
+		for i, check := range fields {
+			if check == nil || i >= len(vals) {
+				continue
+			}
+			if err := check(x, vals[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}, nil
 }
 
 // checkParams checks x's parameters against the constraints of the
